@@ -1,0 +1,183 @@
+/**
+ * Strict JSON (RFC 8259) parsing that keeps what JSON.parse throws away: member identity.
+ *
+ * JSON.parse silently keeps the last of duplicate member names; so do jose and most JWT
+ * libraries. An attacker who can make two parsers disagree about `iss` or `kty` wins, so svc
+ * parses untrusted JSON with this parser, which rejects duplicates (after unescaping) at any
+ * depth, and bounds nesting depth.
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type StrictJsonErrorKind = 'syntax' | 'duplicate-member' | 'too-deep';
+
+export class StrictJsonError extends Error {
+  constructor(
+    readonly kind: StrictJsonErrorKind,
+    message: string,
+    readonly position: number,
+    /** JSON Pointer (RFC 6901) of the offending member, for duplicates. */
+    readonly pointer?: string,
+  ) {
+    super(message);
+    this.name = 'StrictJsonError';
+  }
+}
+
+export interface StrictJsonOptions {
+  /** Maximum nesting of arrays and objects (default 64). */
+  maxDepth?: number;
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): JsonValue {
+  const maxDepth = options.maxDepth ?? 64;
+  let i = 0;
+
+  const fail = (kind: StrictJsonErrorKind, message: string, pointer?: string): never => {
+    throw new StrictJsonError(kind, message, i, pointer);
+  };
+
+  const skipWs = () => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else return;
+    }
+  };
+
+  const parseString = (): string => {
+    // Caller has checked text[i] === '"'.
+    i++;
+    let out = '';
+    let start = i;
+    for (;;) {
+      if (i >= text.length) fail('syntax', 'unterminated string');
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        out += text.slice(start, i);
+        i++;
+        return out;
+      }
+      if (c < 0x20) fail('syntax', 'control character in string');
+      if (c === 0x5c) {
+        out += text.slice(start, i);
+        const e = text[i + 1];
+        if (e === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('syntax', 'invalid \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
+          out += ESCAPES[e];
+          i += 2;
+        } else {
+          fail('syntax', 'invalid escape');
+        }
+        start = i;
+      } else {
+        i++;
+      }
+    }
+  };
+
+  const parseValue = (depth: number, pointer: string): JsonValue => {
+    skipWs();
+    const c = text[i];
+    if (c === '{') {
+      if (depth >= maxDepth) fail('too-deep', `nesting deeper than ${maxDepth}`);
+      i++;
+      const obj: JsonObject = {};
+      const seen = new Set<string>();
+      skipWs();
+      if (text[i] === '}') {
+        i++;
+        return obj;
+      }
+      for (;;) {
+        skipWs();
+        if (text[i] !== '"') fail('syntax', 'expected a member name');
+        const key = parseString();
+        const memberPointer = `${pointer}/${pointerToken(key)}`;
+        if (seen.has(key)) fail('duplicate-member', `duplicate member name "${key}"`, memberPointer);
+        seen.add(key);
+        skipWs();
+        if (text[i] !== ':') fail('syntax', 'expected ":"');
+        i++;
+        const value = parseValue(depth + 1, memberPointer);
+        // CreateDataProperty semantics, as JSON.parse: "__proto__" is an ordinary own member.
+        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+        skipWs();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return obj;
+        }
+        fail('syntax', 'expected "," or "}"');
+      }
+    }
+    if (c === '[') {
+      if (depth >= maxDepth) fail('too-deep', `nesting deeper than ${maxDepth}`);
+      i++;
+      const arr: JsonValue[] = [];
+      skipWs();
+      if (text[i] === ']') {
+        i++;
+        return arr;
+      }
+      for (;;) {
+        arr.push(parseValue(depth + 1, `${pointer}/${arr.length}`));
+        skipWs();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return arr;
+        }
+        fail('syntax', 'expected "," or "]"');
+      }
+    }
+    if (c === '"') return parseString();
+    if (text.startsWith('true', i)) {
+      i += 4;
+      return true;
+    }
+    if (text.startsWith('false', i)) {
+      i += 5;
+      return false;
+    }
+    if (text.startsWith('null', i)) {
+      i += 4;
+      return null;
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m) {
+      i += m[0].length;
+      const n = Number(m[0]);
+      if (!Number.isFinite(n)) fail('syntax', 'number out of range');
+      return n;
+    }
+    return fail('syntax', i >= text.length ? 'unexpected end of input' : 'unexpected character');
+  };
+
+  const value = parseValue(0, '');
+  skipWs();
+  if (i !== text.length) fail('syntax', 'unexpected data after the JSON value');
+  return value;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,56 @@
+/** The contract between the resolution pipeline and one DID method. */
+import type { ParsedDid } from '../did/syntax.js';
+import type { Runtime } from '../runtime.js';
+import type { Trace } from '../resolve/trace.js';
+import type { DidDocument, Evidence, SourceEvidence } from '../resolve/types.js';
+
+export interface ResolveOptions {
+  /** Bypass and refresh the cache. */
+  noCache?: boolean;
+  versionId?: string;
+  versionTime?: string;
+  versionNumber?: number;
+}
+
+export interface MethodContext {
+  runtime: Runtime;
+  trace: Trace;
+  options: ResolveOptions;
+}
+
+export interface MethodResolution {
+  document: DidDocument;
+  /** Media type of the representation (application/did for derived documents). */
+  contentType: string;
+  source: SourceEvidence;
+  didDocumentMetadata: Record<string, unknown>;
+  /** Method-specific evidence (TLS, domain binding, history); null where not applicable. */
+  tls?: Evidence['tls'];
+  domainBinding?: Evidence['domainBinding'];
+  history?: Evidence['history'];
+  /** Seconds the result may be cached; undefined means the runtime default. */
+  ttlSeconds?: number;
+}
+
+export interface MethodDriver {
+  readonly method: string;
+  /** True when the document is expanded from the identifier itself (no I/O, no update). */
+  readonly selfCertifying: boolean;
+  /** Options this method accepts besides noCache; others give INVALID_OPTIONS. */
+  readonly acceptsVersionOptions: boolean;
+  resolve(did: ParsedDid, context: MethodContext): Promise<MethodResolution>;
+}
+
+export function derivedSource(): SourceEvidence {
+  return {
+    kind: 'DERIVED',
+    url: null,
+    httpStatus: null,
+    contentType: null,
+    bytes: null,
+    sha256: null,
+    peerAddress: null,
+    redirects: [],
+    latencyMs: null,
+  };
+}

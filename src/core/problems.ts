@@ -1,0 +1,125 @@
+/**
+ * One error class and one table (SPEC §2.8, §7). Nothing else decides a status code.
+ *
+ * A ProblemError means *no answer could be produced*. A failed check is a result, never a
+ * ProblemError (SPEC §1 rule 7).
+ */
+import type { TraceStage } from './resolve/types.js';
+
+/** W3C DID namespace: the base of the type URI of W3C-defined codes. */
+export const W3C_DID_NAMESPACE = 'https://www.w3.org/ns/did';
+/** Default base of service-specific problem type URIs; operators may set their own. */
+export const DEFAULT_PROBLEMS_BASE = 'urn:svc:problems';
+
+interface ProblemSpec {
+  readonly title: string;
+  readonly w3c: boolean;
+  /** Status on the native /v1 routes. */
+  readonly status: number;
+  /** Status on the W3C /1.0 binding; null where the code has no /1.0 use. */
+  readonly w3cStatus: number | null;
+}
+
+export const PROBLEMS = {
+  INVALID_DID: { title: 'Invalid DID', w3c: true, status: 400, w3cStatus: 400 },
+  INVALID_DID_URL: { title: 'Invalid DID URL', w3c: true, status: 400, w3cStatus: 400 },
+  INVALID_OPTIONS: { title: 'Invalid options', w3c: true, status: 400, w3cStatus: 400 },
+  NOT_FOUND: { title: 'Not found', w3c: true, status: 404, w3cStatus: 404 },
+  REPRESENTATION_NOT_SUPPORTED: { title: 'Representation not supported', w3c: true, status: 406, w3cStatus: 406 },
+  METHOD_NOT_SUPPORTED: { title: 'DID method not supported', w3c: true, status: 501, w3cStatus: 501 },
+  FEATURE_NOT_SUPPORTED: { title: 'Feature not supported', w3c: true, status: 501, w3cStatus: 501 },
+  INVALID_DID_DOCUMENT: { title: 'Invalid DID document', w3c: true, status: 422, w3cStatus: 500 },
+  INTERNAL_ERROR: { title: 'Internal error', w3c: true, status: 500, w3cStatus: 500 },
+  EGRESS_BLOCKED: { title: 'Egress blocked', w3c: false, status: 403, w3cStatus: 500 },
+  UPSTREAM_UNAVAILABLE: { title: 'Upstream unavailable', w3c: false, status: 502, w3cStatus: 500 },
+  INVALID_REQUEST: { title: 'Invalid request', w3c: false, status: 400, w3cStatus: null },
+  PAYLOAD_TOO_LARGE: { title: 'Payload too large', w3c: false, status: 413, w3cStatus: null },
+  UNAUTHORIZED: { title: 'Unauthorized', w3c: false, status: 401, w3cStatus: null },
+  RATE_LIMITED: { title: 'Rate limited', w3c: false, status: 429, w3cStatus: 429 },
+  METHOD_NOT_ALLOWED: { title: 'Method not allowed', w3c: false, status: 405, w3cStatus: null },
+  CAPACITY_EXHAUSTED: { title: 'Capacity exhausted', w3c: false, status: 503, w3cStatus: 503 },
+  SERVICE_UNAVAILABLE: { title: 'Service unavailable', w3c: false, status: 503, w3cStatus: 503 },
+  NOT_READY: { title: 'Not ready', w3c: false, status: 503, w3cStatus: null },
+  KEY_CAPACITY_EXHAUSTED: { title: 'Key capacity exhausted', w3c: false, status: 429, w3cStatus: null },
+  MONITOR_REPORT_CAPACITY: { title: 'Monitor report capacity exceeded', w3c: false, status: 409, w3cStatus: null },
+} as const satisfies Record<string, ProblemSpec>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export function isProblemCode(value: unknown): value is ProblemCode {
+  return typeof value === 'string' && Object.hasOwn(PROBLEMS, value);
+}
+
+/** RFC 9457 problem object as served (SPEC §2.8). */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  trace?: TraceStage[];
+  retryAfter?: number;
+}
+
+export interface ProblemOptions {
+  trace?: TraceStage[];
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/** The one error class of svc: a stable `code` callers switch on, plus a human `detail`. */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  trace?: TraceStage[];
+  readonly retryAfter?: number;
+
+  constructor(code: ProblemCode, detail: string, options: ProblemOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ProblemError';
+    this.code = code;
+    this.detail = detail;
+    if (options.trace) this.trace = options.trace;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+
+  get status(): number {
+    return PROBLEMS[this.code].status;
+  }
+
+  /** Status on the W3C `/1.0` binding (SPEC §7 column "/1.0 status"). */
+  get w3cStatus(): number | null {
+    return PROBLEMS[this.code].w3cStatus;
+  }
+
+  toProblem(problemsBase: string = DEFAULT_PROBLEMS_BASE): Problem {
+    return toProblem(this, problemsBase);
+  }
+}
+
+export function problemType(code: ProblemCode, problemsBase: string = DEFAULT_PROBLEMS_BASE): string {
+  return `${PROBLEMS[code].w3c ? W3C_DID_NAMESPACE : problemsBase}#${code}`;
+}
+
+export function toProblem(err: ProblemError, problemsBase: string = DEFAULT_PROBLEMS_BASE): Problem {
+  const spec = PROBLEMS[err.code];
+  const problem: Problem = {
+    type: problemType(err.code, problemsBase),
+    title: spec.title,
+    status: spec.status,
+    detail: err.detail,
+    code: err.code,
+  };
+  if (err.trace) problem.trace = err.trace;
+  if (err.retryAfter !== undefined) problem.retryAfter = err.retryAfter;
+  return problem;
+}
+
+/**
+ * Turn anything thrown into a ProblemError. Unknown errors become INTERNAL_ERROR with a
+ * generic detail: their messages may carry attacker-controlled text and are never classified.
+ */
+export function asProblemError(err: unknown): ProblemError {
+  if (err instanceof ProblemError) return err;
+  return new ProblemError('INTERNAL_ERROR', 'An internal error prevented an answer.', { cause: err });
+}

@@ -1,0 +1,135 @@
+/**
+ * The seven dimensions (SPEC §2.2), computed from the evidence by one function. Labels, proves
+ * and doesNotProve are the SPEC's words; only `state` and `statement` depend on the evidence.
+ */
+import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
+
+export const DIMENSION_TEXT: Readonly<Record<DimensionId, { label: string; proves: string; doesNotProve: string }>> = {
+  integrity: {
+    label: 'Document integrity',
+    proves: 'the document matches its identifier, hash chain or self-certifying data',
+    doesNotProve: 'control of the web servers',
+  },
+  keys: {
+    label: 'Key material',
+    proves: 'published keys are well formed and on valid curve points',
+    doesNotProve: 'real identity of the holder',
+  },
+  control: {
+    label: 'Update authority',
+    proves: 'updates need cryptographic signatures (e.g. did:webvh)',
+    doesNotProve: 'security of the web host for did:web',
+  },
+  origin: {
+    label: 'Origin binding',
+    proves: 'the web domain signed a valid domain-configuration credential binding the DID',
+    doesNotProve: 'corporate registration',
+  },
+  transport: {
+    label: 'Transport security',
+    proves: 'leaf TLS certificate validity, SAN match, trusted web PKI chain',
+    doesNotProve: 'host internals',
+  },
+  history: {
+    label: 'Verifiable history',
+    proves: 'hash-chained signed log of versions (did:webvh)',
+    doesNotProve: 'real-world conduct',
+  },
+  organization: {
+    label: 'Real-world identity',
+    proves: 'fixed: always NOT_ESTABLISHED',
+    doesNotProve: 'any corporate identity',
+  },
+};
+
+/** What the pipeline knows besides the evidence itself. */
+export interface EvaluationInput {
+  did: string;
+  method: string;
+  /** The document is expanded from the identifier (did:key, did:jwk). */
+  selfCertifying: boolean;
+  deactivated: boolean;
+  evidence: Evidence;
+}
+
+type Finding = [DimensionState, string];
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function distinct(values: Array<string | null>): string[] {
+  return [...new Set(values.filter((v): v is string => v !== null))];
+}
+
+function integrity({ method, selfCertifying, evidence }: EvaluationInput): Finding {
+  if (!evidence.document.idMatches) return ['FAILED', 'The document\'s id does not match the identifier.'];
+  if (selfCertifying) {
+    return ['SELF_CERTIFYING', `The document is expanded from the did:${method} identifier itself, so it cannot differ from what the identifier encodes.`];
+  }
+  return ['ESTABLISHED', 'The document\'s id matches the identifier.'];
+}
+
+function keys({ evidence }: EvaluationInput): Finding {
+  const all = evidence.keys;
+  if (all.length === 0) return ['NOT_ESTABLISHED', 'The document publishes no keys.'];
+  const invalid = all.filter((k) => k.status === 'INVALID_KEY');
+  const unsupported = all.filter((k) => k.status === 'UNSUPPORTED_KEY');
+  if (invalid.length > 0) {
+    return ['FAILED', `${invalid.length} of ${plural(all.length, 'key')} ${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid[0]!.detail}.`];
+  }
+  if (unsupported.length > 0) {
+    const kinds = distinct(unsupported.map((k) => k.curve ?? k.type)).join(', ') || 'unknown types';
+    const valid = all.length - unsupported.length;
+    return [
+      'INDETERMINATE',
+      `${unsupported.length} of ${plural(all.length, 'key')} could not be validated (${kinds})${valid > 0 ? `; ${valid} ${valid === 1 ? 'is' : 'are'} valid` : ''}.`,
+    ];
+  }
+  const curves = distinct(all.map((k) => k.curve)).join(', ');
+  const subject = all.length === 1 ? 'The key is' : all.length === 2 ? 'Both keys are' : `All ${all.length} keys are`;
+  return ['ESTABLISHED', `${subject} well formed and on valid curve points (${curves}).`];
+}
+
+function control({ method, selfCertifying }: EvaluationInput): Finding {
+  if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} document cannot be updated, so there is no update authority to establish.`];
+  return ['NOT_ESTABLISHED', 'Nothing shows that updates to this document require a cryptographic signature.'];
+}
+
+function origin({ method, selfCertifying, evidence }: EvaluationInput): Finding {
+  if (selfCertifying || evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', `A did:${method} identifier is not tied to a web domain.`];
+  return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was verified.'];
+}
+
+function transport({ evidence }: EvaluationInput): Finding {
+  if (evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', 'Nothing was fetched: the document came from the identifier itself.'];
+  return ['NOT_ESTABLISHED', 'No TLS evidence was recorded for the fetch.'];
+}
+
+function history({ method, selfCertifying }: EvaluationInput): Finding {
+  if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} identifier has a single, unchangeable version.`];
+  return ['NOT_ESTABLISHED', 'No verifiable log of earlier versions exists for this identifier.'];
+}
+
+function organization(): Finding {
+  return ['NOT_ESTABLISHED', 'svc never verifies real-world or legal identity.'];
+}
+
+const RULES: Readonly<Record<DimensionId, (input: EvaluationInput) => Finding>> = {
+  integrity,
+  keys,
+  control,
+  origin,
+  transport,
+  history,
+  organization,
+};
+
+/** Evaluates all seven dimensions independently; there is no total. */
+export function evaluateDimensions(input: EvaluationInput): Dimension[] {
+  return (Object.keys(RULES) as DimensionId[]).map((id) => {
+    const [state, statement] = RULES[id](input);
+    const text = DIMENSION_TEXT[id];
+    return { id, label: text.label, state, statement, proves: text.proves, doesNotProve: text.doesNotProve };
+  });
+}

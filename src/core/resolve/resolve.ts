@@ -1,0 +1,139 @@
+/**
+ * Resolution: one pipeline of timed stages from a DID string to an EnrichedResolution.
+ *
+ *   syntax.parse → <method stages> → document.inspect → crypto.validate_keys → evidence.evaluate
+ *
+ * Each stage appends to the trace and produces evidence; dimensions, verdict, graph and
+ * limitations are computed from that evidence at the end. A ProblemError (no answer) carries
+ * the trace up to and including the failing stage.
+ */
+import { parseDid, type ParsedDid } from '../did/syntax.js';
+import { driverFor } from '../methods/registry.js';
+import type { MethodDriver, ResolveOptions } from '../methods/types.js';
+import { ProblemError } from '../problems.js';
+import { rfc3339, type Runtime } from '../runtime.js';
+import { RESOLVER } from '../../version.js';
+import { evaluateDimensions, type EvaluationInput } from './dimensions.js';
+import { readDocument } from './document.js';
+import { buildGraph } from './graph.js';
+import { validateKeys } from './keys.js';
+import { Trace, type StageListener } from './trace.js';
+import type { EnrichedResolution, Evidence } from './types.js';
+import { buildLimitations, buildVerdict } from './verdict.js';
+
+export type { ResolveOptions } from '../methods/types.js';
+
+export interface ResolveHooks {
+  /** Called as each stage completes (the SSE stream listens here). */
+  onStage?: StageListener;
+}
+
+function cacheKey(did: string, options: ResolveOptions): string {
+  const { versionId, versionTime, versionNumber } = options;
+  if (versionId === undefined && versionTime === undefined && versionNumber === undefined) return did;
+  return `${did}?versionId=${versionId ?? ''}&versionTime=${versionTime ?? ''}&versionNumber=${versionNumber ?? ''}`;
+}
+
+function hasVersionOptions(options: ResolveOptions): boolean {
+  return options.versionId !== undefined || options.versionTime !== undefined || options.versionNumber !== undefined;
+}
+
+export async function resolve(
+  input: string,
+  runtime: Runtime,
+  options: ResolveOptions = {},
+  hooks: ResolveHooks = {},
+): Promise<EnrichedResolution> {
+  const started = runtime.clock.now();
+  const trace = new Trace(runtime.clock, hooks.onStage);
+
+  const { parsed, driver } = await trace.run('syntax.parse', 'Parse the DID', (stage) => {
+    const parsed: ParsedDid = parseDid(input);
+    const driver: MethodDriver | undefined = driverFor(parsed.method);
+    if (!driver) {
+      throw new ProblemError('METHOD_NOT_SUPPORTED', `The DID method "${parsed.method}" is not supported; svc resolves did:key and did:jwk.`);
+    }
+    if (hasVersionOptions(options) && !driver.acceptsVersionOptions) {
+      throw new ProblemError('INVALID_OPTIONS', `did:${parsed.method} has no versions; versionId, versionTime and versionNumber do not apply.`);
+    }
+    stage.detail = `did:${parsed.method}`;
+    return { parsed, driver };
+  });
+
+  const key = cacheKey(parsed.did, options);
+  if (!options.noCache) {
+    const hit = runtime.cache.get(key);
+    if (hit) return { ...hit, cached: true };
+  }
+
+  const method = await driver.resolve(parsed, { runtime, trace, options });
+
+  const reading = await trace.run('document.inspect', 'Read the DID document', (stage) => {
+    const reading = readDocument(parsed.did, method.document);
+    if (!reading.evidence.idMatches) {
+      throw new ProblemError('INVALID_DID_DOCUMENT', `The document's id (${String(method.document.id)}) does not match ${parsed.did}.`);
+    }
+    const { warnings } = reading.evidence;
+    stage.status = warnings.length > 0 ? 'WARN' : 'PASS';
+    stage.detail = `${reading.methods.length} verification method(s), ${reading.services.length} service(s)${warnings.length ? `, ${warnings.length} warning(s)` : ''}`;
+    return reading;
+  });
+
+  const keys = await trace.run('crypto.validate_keys', 'Validate key material', async (stage) => {
+    const validation = await validateKeys(reading.methods);
+    const invalid = validation.keys.filter((k) => k.status === 'INVALID_KEY').length;
+    const unsupported = validation.keys.filter((k) => k.status === 'UNSUPPORTED_KEY').length;
+    const valid = validation.keys.length - invalid - unsupported;
+    stage.status = invalid > 0 ? 'FAIL' : unsupported > 0 ? 'WARN' : 'PASS';
+    stage.detail = `${valid} valid, ${invalid} invalid, ${unsupported} unsupported`;
+    return validation;
+  });
+
+  const evidence: Evidence = {
+    source: method.source,
+    document: { ...reading.evidence, warnings: [...reading.evidence.warnings, ...keys.warnings] },
+    keys: keys.keys,
+    services: reading.services,
+    domainBinding: method.domainBinding ?? null,
+    tls: method.tls ?? null,
+    history: method.history ?? null,
+  };
+  const deactivated = method.didDocumentMetadata['deactivated'] === true;
+  const evaluationInput: EvaluationInput = {
+    did: parsed.did,
+    method: parsed.method,
+    selfCertifying: driver.selfCertifying,
+    deactivated,
+    evidence,
+  };
+
+  const evaluation = await trace.run('evidence.evaluate', 'Evaluate the seven dimensions', (stage) => {
+    const dimensions = evaluateDimensions(evaluationInput);
+    const verdict = buildVerdict(evaluationInput, dimensions);
+    stage.detail = verdict.outcome;
+    return { dimensions, verdict, graph: buildGraph(parsed.did, evidence), limitations: buildLimitations(evaluationInput) };
+  });
+
+  const result: EnrichedResolution = {
+    did: parsed.did,
+    method: parsed.method,
+    didDocument: method.document,
+    didResolutionMetadata: {
+      contentType: method.contentType,
+      retrieved: rfc3339(started),
+      durationMs: Math.round(trace.elapsedUs() / 1000),
+    },
+    didDocumentMetadata: method.didDocumentMetadata,
+    verdict: evaluation.verdict,
+    dimensions: evaluation.dimensions,
+    evidence,
+    graph: evaluation.graph,
+    trace: trace.stages,
+    limitations: evaluation.limitations,
+    resolver: { ...RESOLVER },
+    observedAt: rfc3339(started),
+    cached: false,
+  };
+  runtime.cache.set(key, result, method.ttlSeconds ?? runtime.config.cacheTtlSeconds);
+  return result;
+}

@@ -1,0 +1,59 @@
+/**
+ * The telemetry of a resolution: each stage timed in microseconds with the monotonic clock,
+ * appended to the trace, and announced to an optional listener as it completes (the SSE
+ * stream is this listener, not a second implementation).
+ */
+import { asProblemError } from '../problems.js';
+import type { Clock } from '../runtime.js';
+import type { StageStatus, TraceStage } from './types.js';
+
+export type StageListener = (stage: TraceStage) => void;
+
+/** Lets a stage body set its outcome; PASS with an empty detail unless it says otherwise. */
+export interface StageHandle {
+  status: StageStatus;
+  detail: string;
+}
+
+export class Trace {
+  readonly stages: TraceStage[] = [];
+  readonly #origin: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly listener?: StageListener,
+  ) {
+    this.#origin = clock.monotonicUs();
+  }
+
+  /** Microseconds since the resolution began. */
+  elapsedUs(): number {
+    return Math.round(this.clock.monotonicUs() - this.#origin);
+  }
+
+  /**
+   * Runs one stage. A ProblemError thrown by the body records a FAIL stage carrying the
+   * problem's detail, gets the trace attached, and propagates; anything else thrown becomes
+   * INTERNAL_ERROR the same way.
+   */
+  async run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+    const handle: StageHandle = { status: 'PASS', detail: '' };
+    const startedUs = this.elapsedUs();
+    try {
+      const result = await body(handle);
+      this.#record(stage, label, handle.status, startedUs, handle.detail);
+      return result;
+    } catch (err) {
+      const problem = asProblemError(err);
+      this.#record(stage, label, 'FAIL', startedUs, problem.detail);
+      problem.trace = this.stages.slice();
+      throw problem;
+    }
+  }
+
+  #record(stage: string, label: string, status: StageStatus, startedUs: number, detail: string): void {
+    const entry: TraceStage = { stage, label, status, startedUs, durationUs: Math.max(0, this.elapsedUs() - startedUs), detail };
+    this.stages.push(entry);
+    this.listener?.(entry);
+  }
+}

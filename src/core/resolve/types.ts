@@ -1,0 +1,182 @@
+/**
+ * Result types of resolution, named as in the SPEC (§2.1–2.4). Enumerations are `as const`
+ * tables so the CLI, the daemon and the dossier cannot drift apart.
+ */
+import type { KeyStatus, MulticodecInfo } from '../keys/types.js';
+
+export const DIMENSION_IDS = ['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization'] as const;
+export type DimensionId = (typeof DIMENSION_IDS)[number];
+
+export const DIMENSION_STATES = [
+  'ESTABLISHED',
+  'SELF_CERTIFYING',
+  'NOT_ESTABLISHED',
+  'FAILED',
+  'INDETERMINATE',
+  'NOT_APPLICABLE',
+] as const;
+export type DimensionState = (typeof DIMENSION_STATES)[number];
+
+/** The three plain-language classes of the dossier (SPEC §1). */
+export const STATE_CLASSES = {
+  confirmed: ['ESTABLISHED', 'SELF_CERTIFYING'],
+  attention: ['FAILED', 'INDETERMINATE'],
+  notConfirmed: ['NOT_ESTABLISHED', 'NOT_APPLICABLE'],
+} as const satisfies Record<string, readonly DimensionState[]>;
+export type StateClass = keyof typeof STATE_CLASSES;
+
+export const CLASS_LABELS: Readonly<Record<StateClass, string>> = {
+  confirmed: 'Confirmed',
+  attention: 'Needs attention',
+  notConfirmed: 'Not confirmed',
+};
+
+export function stateClass(state: DimensionState): StateClass {
+  if (state === 'ESTABLISHED' || state === 'SELF_CERTIFYING') return 'confirmed';
+  if (state === 'FAILED' || state === 'INDETERMINATE') return 'attention';
+  return 'notConfirmed';
+}
+
+export const OUTCOMES = ['RESOLVED', 'RESOLVED_WITH_WARNINGS', 'DEACTIVATED'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const EDGE_STATES = ['VERIFIED', 'OBSERVED', 'DECLARED', 'FAILED'] as const;
+export type EdgeState = (typeof EDGE_STATES)[number];
+
+export const STAGE_STATUSES = ['PASS', 'FAIL', 'WARN', 'SKIP'] as const;
+export type StageStatus = (typeof STAGE_STATUSES)[number];
+
+/** Verification relationships of DID Core §5.3. */
+export const RELATIONSHIPS = [
+  'authentication',
+  'assertionMethod',
+  'keyAgreement',
+  'capabilityInvocation',
+  'capabilityDelegation',
+] as const;
+export type Relationship = (typeof RELATIONSHIPS)[number];
+
+export interface Dimension {
+  id: DimensionId;
+  label: string;
+  state: DimensionState;
+  statement: string;
+  proves: string;
+  doesNotProve: string;
+}
+
+export interface Verdict {
+  outcome: Outcome;
+  headline: string;
+  statements: string[];
+}
+
+export interface TraceStage {
+  stage: string;
+  label: string;
+  status: StageStatus;
+  /** Start, in microseconds since the resolution began (monotonic clock). */
+  startedUs: number;
+  durationUs: number;
+  detail: string;
+}
+
+/** Where the document came from. `DERIVED`: expanded from the identifier itself (did:key, did:jwk). */
+export interface SourceEvidence {
+  kind: 'DERIVED' | 'HTTPS';
+  url: string | null;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  peerAddress: string | null;
+  redirects: Array<{ from: string; to: string; status: number }>;
+  latencyMs: number | null;
+}
+
+export interface ContextEvidence {
+  uri: string;
+  known: boolean;
+}
+
+export interface DocumentEvidence {
+  idMatches: boolean;
+  contexts: ContextEvidence[];
+  /** For each verification relationship, the absolute ids of the methods it authorises. */
+  relationships: Record<Relationship, string[]>;
+  jcsSha256: string;
+  /** Profile of `jcsSha256` (SPEC §9.5). */
+  hashProfile: string;
+  warnings: string[];
+}
+
+export interface KeyEvidence {
+  id: string;
+  type: string | null;
+  relationships: Relationship[];
+  status: KeyStatus;
+  curve: string | null;
+  jwkThumbprint: string | null;
+  multicodec: MulticodecInfo | null;
+  /** Why the key is invalid or unsupported; null for a valid key. */
+  detail: string | null;
+}
+
+export interface ServiceEvidence {
+  id: string;
+  type: string | string[] | null;
+  serviceEndpoint: unknown;
+}
+
+export interface Evidence {
+  source: SourceEvidence;
+  document: DocumentEvidence;
+  keys: KeyEvidence[];
+  services: ServiceEvidence[];
+  domainBinding: Record<string, unknown> | null;
+  tls: Record<string, unknown> | null;
+  history: Record<string, unknown> | null;
+}
+
+export interface GraphNode {
+  id: string;
+  kind: 'subject' | 'document' | 'origin' | 'tls' | 'key' | 'service' | 'linkage';
+  label: string;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  relation: string;
+  state: EdgeState;
+}
+
+export interface Graph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export type DidDocument = Record<string, unknown> & { id: string };
+
+export interface DidResolutionMetadata {
+  contentType: string;
+  retrieved: string;
+  durationMs: number;
+}
+
+export interface EnrichedResolution {
+  did: string;
+  method: string;
+  didDocument: DidDocument;
+  didResolutionMetadata: DidResolutionMetadata;
+  didDocumentMetadata: Record<string, unknown>;
+  verdict: Verdict;
+  dimensions: Dimension[];
+  evidence: Evidence;
+  graph: Graph;
+  trace: TraceStage[];
+  limitations: string[];
+  resolver: { name: string; version: string };
+  observedAt: string;
+  cached: boolean;
+}

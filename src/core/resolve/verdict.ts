@@ -1,0 +1,71 @@
+/** The verdict and limitations of a resolution, derived from the dimensions and evidence. */
+import type { EvaluationInput } from './dimensions.js';
+import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function stripPeriod(text: string): string {
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
+
+export function decideOutcome(input: EvaluationInput, dimensions: Dimension[]): Outcome {
+  if (input.deactivated) return 'DEACTIVATED';
+  const failed = dimensions.some((d) => d.state === 'FAILED');
+  const invalidKey = input.evidence.keys.some((k) => k.status === 'INVALID_KEY');
+  if (failed || invalidKey || input.evidence.document.warnings.length > 0) return 'RESOLVED_WITH_WARNINGS';
+  return 'RESOLVED';
+}
+
+export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): Verdict {
+  const outcome = decideOutcome(input, dimensions);
+  const byClass: Record<StateClass, Dimension[]> = { confirmed: [], attention: [], notConfirmed: [] };
+  for (const d of dimensions) byClass[stateClass(d.state)].push(d);
+  const { keys, document } = input.evidence;
+  const valid = keys.filter((k) => k.status === 'VALID_KEY');
+  const curves = [...new Set(valid.map((k) => k.curve).filter(Boolean))].join(', ');
+  const keySummary = keys.length === 0 ? 'no keys' : `${valid.length} of ${keys.length} key${keys.length === 1 ? '' : 's'} valid${curves ? ` (${curves})` : ''}`;
+
+  let headline: string;
+  if (outcome === 'DEACTIVATED') {
+    headline = `Deactivated: the controller of this did:${input.method} identifier has terminated it.`;
+  } else if (outcome === 'RESOLVED_WITH_WARNINGS') {
+    const failed = dimensions.find((d) => d.state === 'FAILED');
+    const reason = failed ? `${failed.label}: ${lowerFirst(stripPeriod(failed.statement))}` : stripPeriod(document.warnings[0] ?? 'see the evidence');
+    headline = `Resolved with warnings. ${reason}.`;
+  } else {
+    const kind = input.selfCertifying ? `self-certifying did:${input.method}` : `did:${input.method}`;
+    headline = `Resolved a ${kind} identifier with ${keySummary}.`;
+  }
+
+  const statements: string[] = [];
+  for (const cls of ['confirmed', 'attention', 'notConfirmed'] as const) {
+    const list = byClass[cls];
+    if (list.length > 0) statements.push(`${CLASS_LABELS[cls]}: ${list.map((d) => lowerFirst(d.label)).join(', ')}.`);
+  }
+  for (const d of byClass.attention) statements.push(`${d.label}: ${d.statement}`);
+  for (const w of document.warnings) statements.push(`Warning: ${w}`);
+  statements.push('Control of a key says nothing about who holds it.');
+  return { outcome, headline, statements };
+}
+
+export function buildLimitations(input: EvaluationInput): string[] {
+  const limitations = [
+    'No real-world or legal identity is established for any identifier; the organization dimension is always NOT_ESTABLISHED.',
+    'Resolution shows which keys the document authorises, not that anyone currently holds the matching private keys.',
+  ];
+  if (input.selfCertifying) {
+    limitations.push(
+      `A did:${input.method} identifier cannot be rotated, updated or deactivated: if its private key is compromised, the identifier is compromised for good, and resolution cannot show it.`,
+    );
+  }
+  if (input.method === 'jwk') {
+    limitations.push('The same key can be written as many different did:jwk identifiers; compare identifiers, not keys.');
+  }
+  const unsupported = input.evidence.keys.filter((k) => k.status === 'UNSUPPORTED_KEY');
+  if (unsupported.length > 0) {
+    limitations.push(`${unsupported.length} key${unsupported.length === 1 ? ' was' : 's were'} not validated because svc does not support ${unsupported.length === 1 ? 'its type' : 'their types'}.`);
+  }
+  return limitations;
+}

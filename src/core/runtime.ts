@@ -1,0 +1,56 @@
+/**
+ * The Runtime is the core's only door to the outside world. Production builds one from the
+ * environment and flags (src/runtime/node.ts); tests build one pointing at loopback hosts, a
+ * fixed clock or a fresh cache. No core module reads process.env, the wall clock or a global
+ * fetch on its own.
+ */
+import type { EnrichedResolution } from './resolve/types.js';
+
+export interface Clock {
+  /** Wall-clock time, for timestamps in results. */
+  now(): Date;
+  /** Monotonic microseconds from an arbitrary origin, for durations. */
+  monotonicUs(): number;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Cache of resolution results. Entries are deep-frozen; readers must not mutate them. */
+export interface ResolutionCache {
+  get(key: string): EnrichedResolution | undefined;
+  set(key: string, value: EnrichedResolution, ttlSeconds: number): void;
+  delete(key: string): void;
+  clear(): void;
+  readonly size: number;
+}
+
+export interface RuntimeConfig {
+  /** Base of service-specific problem type URIs (SPEC §2.8). */
+  problemsBase: string;
+  /** Default lifetime of cached resolutions, seconds (0 disables caching). */
+  cacheTtlSeconds: number;
+}
+
+export interface Runtime {
+  clock: Clock;
+  config: RuntimeConfig;
+  log: Logger;
+  cache: ResolutionCache;
+}
+
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
+
+/** RFC 3339 UTC timestamp with second precision (SPEC §1 conventions). */
+export function rfc3339(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,11 @@
+/** Library entry: the core functions the CLI and the daemon are built on. */
+export { resolve, type ResolveOptions, type ResolveHooks } from './core/resolve/resolve.js';
+export { parseDid, parseDidUrl, decodeIdentifier, type ParsedDid, type ParsedDidUrl } from './core/did/syntax.js';
+export { ProblemError, PROBLEMS, toProblem, problemType, type Problem, type ProblemCode } from './core/problems.js';
+export { canonicalize, jcsSha256, HASH_PROFILE } from './core/canonical.js';
+export { checkMultikey, checkVerificationMethod } from './core/keys/inspect.js';
+export { checkPublicJwk, jwkThumbprint } from './core/keys/jwk.js';
+export { createRuntime, systemClock } from './runtime/node.js';
+export type { Runtime, Clock, Logger, RuntimeConfig, ResolutionCache } from './core/runtime.js';
+export type * from './core/resolve/types.js';
+export { VERSION } from './version.js';

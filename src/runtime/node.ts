@@ -1,0 +1,58 @@
+/**
+ * Builds the production Runtime from the environment and flags. The only place (with the CLI
+ * and server shells) that reads process.env and the system clock.
+ */
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
+import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
+import { MemoryResolutionCache } from '../core/resolve/cache.js';
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  monotonicUs: () => performance.now() * 1000,
+};
+
+/** Structured diagnostics to stderr, one JSON line each; never stdout. */
+export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'warn'): Logger {
+  const order = { debug: 0, info: 1, warn: 2, error: 3 } as const;
+  const emit = (lvl: keyof typeof order) => (message: string, fields?: Record<string, unknown>) => {
+    if (order[lvl] < order[level]) return;
+    process.stderr.write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields })}\n`);
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new Error(`${name} must be a whole number between ${min} and ${max}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new Error(`${name} must be a whole number between ${min} and ${max}`);
+  return value;
+}
+
+export interface RuntimeOverrides {
+  clock?: Clock;
+  log?: Logger;
+  config?: Partial<RuntimeConfig>;
+  cacheMaxEntries?: number;
+}
+
+/**
+ * Environment: SVC_PROBLEMS_BASE (problem type URI base), SVC_CACHE_TTL (seconds, default
+ * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error).
+ */
+export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: RuntimeOverrides = {}): Runtime {
+  const clock = overrides.clock ?? systemClock;
+  const level = env['SVC_LOG_LEVEL'];
+  const log =
+    overrides.log ??
+    (level === 'debug' || level === 'info' || level === 'warn' || level === 'error' ? stderrLogger(level) : silentLogger);
+  const config: RuntimeConfig = {
+    problemsBase: env['SVC_PROBLEMS_BASE'] || DEFAULT_PROBLEMS_BASE,
+    cacheTtlSeconds: intFromEnv(env, 'SVC_CACHE_TTL', 3600, 0, 31 * 24 * 3600),
+    ...overrides.config,
+  };
+  const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', 1000, 0, 1_000_000);
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries) };
+}
