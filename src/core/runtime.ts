@@ -20,7 +20,7 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Cache of resolution results. Entries are deep-frozen; readers must not mutate them. */
+/** Cache of resolutions. Hits are deep-frozen and carry `cached: true`; readers must not mutate them. */
 export interface ResolutionCache {
   get(key: string): EnrichedResolution | undefined;
   set(key: string, value: EnrichedResolution, ttlSeconds: number): void;

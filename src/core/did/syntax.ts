@@ -56,7 +56,8 @@ function diagnose(text: string): string {
   if (id.length === 0) return 'the method-specific identifier is empty';
   if (id.endsWith(':')) return 'the method-specific identifier must not end with ":"';
   for (let i = 0; i < id.length; i++) {
-    const ch = id[i]!;
+    // Step by code point, so a character outside the BMP is named whole, not by a surrogate half.
+    const ch = String.fromCodePoint(id.codePointAt(i)!);
     if (ch === '%') {
       if (!/^%[0-9A-Fa-f]{2}/.test(id.slice(i, i + 3))) return `malformed percent-encoding at position ${4 + colon + 1 + i + 1}`;
       i += 2;
@@ -65,6 +66,7 @@ function diagnose(text: string): string {
     if (!/[A-Za-z0-9._:-]/.test(ch)) {
       return `character ${describeChar(ch)} at position ${4 + colon + 1 + i + 1} is not allowed in a DID`;
     }
+    i += ch.length - 1;
   }
   return 'not valid DID syntax';
 }

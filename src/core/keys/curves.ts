@@ -62,8 +62,10 @@ function bigintToLe(value: bigint, length: number): Uint8Array {
   return out;
 }
 
+export type Ed25519Check = { ok: true; jwk: PublicJwk; /** affine y of the point */ y: bigint } | { ok: false; reason: string };
+
 /** Ed25519 public key (RFC 8032 encoding): canonical, on the curve, not of small order. */
-export async function checkEd25519(bytes: Uint8Array): Promise<PointCheck> {
+export async function checkEd25519(bytes: Uint8Array): Promise<Ed25519Check> {
   if (bytes.length !== 32) return { ok: false, reason: `an Ed25519 public key is 32 bytes, not ${bytes.length}` };
   const { ed25519 } = await loadEd();
   let point;
@@ -74,7 +76,7 @@ export async function checkEd25519(bytes: Uint8Array): Promise<PointCheck> {
   }
   if (point.is0()) return { ok: false, reason: 'the Ed25519 key is the identity point' };
   if (point.isSmallOrder()) return { ok: false, reason: 'the Ed25519 key is a point of small order' };
-  return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(bytes) } };
+  return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(bytes) }, y: point.y };
 }
 
 /**
@@ -100,11 +102,15 @@ export async function checkX25519(bytes: Uint8Array): Promise<PointCheck> {
   return { ok: true, jwk: { kty: 'OKP', crv: 'X25519', x: base64urlEncode(bytes) } };
 }
 
-/** The X25519 key that an Ed25519 key converts to (RFC 7748 §4.1 map, u = (1 + y)/(1 − y)). */
-export async function ed25519ToX25519(bytes: Uint8Array): Promise<Uint8Array> {
+/**
+ * The X25519 key an Ed25519 key converts to (RFC 7748 §4.1 map, u = (1 + y)/(1 − y)), from the
+ * y of an already validated point: one field inversion, no second decoding. The map preserves
+ * being on the curve and the order of the point, so the result of a valid, not-small-order
+ * Ed25519 key is a valid X25519 key by construction.
+ */
+export async function x25519FromEd25519Y(y: bigint): Promise<Uint8Array> {
   const { ed25519 } = await loadEd();
   const Fp = ed25519.Point.Fp;
-  const { y } = ed25519.Point.fromBytes(bytes);
   return bigintToLe(Fp.mul(Fp.add(1n, y), Fp.inv(Fp.sub(1n, y))), 32);
 }
 
@@ -160,7 +166,7 @@ export async function checkEcPoint(curve: EcCurve, bytes: Uint8Array, options: E
 }
 
 /** Validates raw key bytes of a supported curve, in the encoding multicodec uses. */
-export async function checkCurveKey(curve: Curve, bytes: Uint8Array, options: EcPointCheckOptions = {}): Promise<PointCheck> {
+export async function checkCurveKey(curve: Curve, bytes: Uint8Array, options: EcPointCheckOptions = {}): Promise<PointCheck | Ed25519Check> {
   switch (curve) {
     case 'Ed25519':
       return checkEd25519(bytes);

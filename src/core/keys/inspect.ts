@@ -24,6 +24,20 @@ function rsaJwkFromPkcs1(bytes: Uint8Array): PublicJwk | null {
   }
 }
 
+/**
+ * Key checks already made during one resolution, by publicKeyMultibase value, so that a key
+ * the method driver had to validate anyway (did:key derives X25519 from Ed25519) is not
+ * decoded again by crypto.validate_keys.
+ */
+export type KeyCheckMemo = Map<string, KeyCheck>;
+
+/** The KeyCheck of a point check on raw key bytes of a known multicodec. */
+export function keyCheckFromPoint(curve: Curve, code: number, check: { ok: true; jwk: PublicJwk } | { ok: false; reason: string }): KeyCheck {
+  const multicodec = multicodecInfo(code);
+  if (!check.ok) return { status: 'INVALID_KEY', curve, multicodec, publicJwk: null, detail: check.reason };
+  return { status: 'VALID_KEY', curve, multicodec, publicJwk: check.jwk, detail: null };
+}
+
 /** Validates raw key bytes for a curve, in the exact form multicodec prescribes. */
 async function checkCodecKey(curve: Curve, code: number, bytes: Uint8Array): Promise<KeyCheck> {
   const multicodec = multicodecInfo(code);
@@ -38,8 +52,7 @@ async function checkCodecKey(curve: Curve, code: number, bytes: Uint8Array): Pro
     const form = isEcCurve(curve) ? ' (compressed)' : '';
     check = { ok: false as const, reason: `a ${multicodec.name} key is ${expected} bytes${form}, not ${bytes.length}` };
   }
-  if (!check.ok) return { status: 'INVALID_KEY', curve, multicodec, publicJwk: null, detail: check.reason };
-  return { status: 'VALID_KEY', curve, multicodec, publicJwk: check.jwk, detail: null };
+  return keyCheckFromPoint(curve, code, check);
 }
 
 /** Validates a Multikey value: multibase base58btc of multicodec code ‖ key bytes. */
@@ -85,7 +98,7 @@ const PRIVATE_VM_MEMBERS = ['privateKeyJwk', 'privateKeyMultibase', 'privateKeyB
  * Validates the key material of one verification method. Never throws: whatever the method
  * publishes yields a status and, unless valid, the reason.
  */
-export async function checkVerificationMethod(vm: unknown): Promise<KeyCheck> {
+export async function checkVerificationMethod(vm: unknown, memo?: KeyCheckMemo): Promise<KeyCheck> {
   if (typeof vm !== 'object' || vm === null || Array.isArray(vm)) return invalid('the verification method is not a JSON object');
   const method = vm as Record<string, unknown>;
   const published = PRIVATE_VM_MEMBERS.filter((m) => Object.hasOwn(method, m));
@@ -97,7 +110,11 @@ export async function checkVerificationMethod(vm: unknown): Promise<KeyCheck> {
   const multibase = method['publicKeyMultibase'];
   if (multibase !== undefined) {
     if (typeof multibase !== 'string') return invalid('publicKeyMultibase is not a string');
-    const check = await checkMultikey(multibase);
+    let check = memo?.get(multibase);
+    if (!check) {
+      check = await checkMultikey(multibase);
+      memo?.set(multibase, check);
+    }
     const implied = type ? BASE58_TYPES[type] : undefined;
     if (implied && check.curve && check.curve !== implied && check.status !== 'INVALID_KEY') {
       return invalid(`a ${type} must hold a ${implied} key, not ${check.curve}`, check.curve);

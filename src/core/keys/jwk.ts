@@ -104,7 +104,7 @@ export async function checkPublicJwk(jwk: unknown): Promise<KeyCheck> {
   return unsupported(`key type "${kty}" is not supported`, null);
 }
 
-function finish(check: Awaited<ReturnType<typeof checkEd25519>>, crv: Curve): KeyCheck {
+function finish(check: { ok: true; jwk: PublicJwk } | { ok: false; reason: string }, crv: Curve): KeyCheck {
   const multicodec = multicodecInfo(codecForCurve(crv).code);
   if (!check.ok) return { status: 'INVALID_KEY', curve: crv, multicodec, publicJwk: null, detail: check.reason };
   return { status: 'VALID_KEY', curve: crv, multicodec, publicJwk: check.jwk, detail: null };

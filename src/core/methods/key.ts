@@ -5,8 +5,10 @@
  * keys get the four signing relationships, ECDH-capable keys also keyAgreement, X25519 keys
  * keyAgreement only, unknown key types none.
  */
+import { base64urlEncode } from '../encoding/base64url.js';
 import { multibaseEncode } from '../encoding/multibase.js';
-import { checkEd25519, ed25519ToX25519 } from '../keys/curves.js';
+import { checkEd25519, x25519FromEd25519Y } from '../keys/curves.js';
+import { keyCheckFromPoint, type KeyCheckMemo } from '../keys/inspect.js';
 import { decodeMultikey, encodeMulticodec } from '../keys/multicodec.js';
 import { ProblemError } from '../problems.js';
 import type { DidDocument, Relationship } from '../resolve/types.js';
@@ -44,15 +46,20 @@ export const didKey: MethodDriver = {
       if (use === 'sign' || use === 'sign-and-agree') for (const rel of SIGNING) doc[rel] = [primaryId];
       if (use === 'sign-and-agree' || use === 'agree') doc['keyAgreement'] = [primaryId];
 
+      const keyChecks: KeyCheckMemo = new Map();
       if (decoded.code === 0xed) {
-        // Derive the X25519 key only from a valid Ed25519 point; an invalid key is reported
-        // by crypto.validate_keys and gets no keyAgreement.
+        // Deriving X25519 needs the decoded Ed25519 point, so the key is validated here, once;
+        // crypto.validate_keys reuses the result. An invalid key gets no keyAgreement.
         const check = await checkEd25519(decoded.bytes);
+        keyChecks.set(multibase, keyCheckFromPoint('Ed25519', 0xed, check));
         if (check.ok) {
-          const x = multibaseEncode(encodeMulticodec(0xec, await ed25519ToX25519(decoded.bytes)));
+          const u = await x25519FromEd25519Y(check.y);
+          const x = multibaseEncode(encodeMulticodec(0xec, u));
           const agreementId = `${did}#${x}`;
           methods.push({ id: agreementId, type: 'Multikey', controller: did, publicKeyMultibase: x });
           doc['keyAgreement'] = [agreementId];
+          // Valid by construction: the map preserves curve membership and point order.
+          keyChecks.set(x, keyCheckFromPoint('X25519', 0xec, { ok: true, jwk: { kty: 'OKP', crv: 'X25519', x: base64urlEncode(u) } }));
         }
       }
       stage.detail = decoded.codec
@@ -63,6 +70,7 @@ export const didKey: MethodDriver = {
         contentType: 'application/did',
         source: derivedSource(),
         didDocumentMetadata: {},
+        keyChecks,
       };
     });
   },

@@ -1,5 +1,6 @@
 /** The contract between the resolution pipeline and one DID method. */
 import type { ParsedDid } from '../did/syntax.js';
+import type { KeyCheckMemo } from '../keys/inspect.js';
 import type { Runtime } from '../runtime.js';
 import type { Trace } from '../resolve/trace.js';
 import type { DidDocument, Evidence, SourceEvidence } from '../resolve/types.js';
@@ -28,6 +29,8 @@ export interface MethodResolution {
   tls?: Evidence['tls'];
   domainBinding?: Evidence['domainBinding'];
   history?: Evidence['history'];
+  /** Key checks the driver already made (by publicKeyMultibase), reused by crypto.validate_keys. */
+  keyChecks?: KeyCheckMemo;
   /** Seconds the result may be cached; undefined means the runtime default. */
   ttlSeconds?: number;
 }

@@ -3,14 +3,20 @@ import type { Clock, ResolutionCache } from '../runtime.js';
 import type { EnrichedResolution } from './types.js';
 
 interface Entry {
-  value: EnrichedResolution;
+  /** The stored result as a cache hit serves it: deep-frozen, `cached: true`. */
+  hit: EnrichedResolution;
   expiresAtMs: number;
 }
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // for…in allocates no array of values (this runs on every resolution).
+    const obj = value as Record<string, unknown>;
+    for (const key in obj) {
+      const v = obj[key];
+      if (typeof v === 'object' && v !== null) deepFreeze(v);
+    }
   }
   return value;
 }
@@ -37,13 +43,15 @@ export class MemoryResolutionCache implements ResolutionCache {
     // Refresh recency: Map iteration order is insertion order.
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    return entry.value;
+    return entry.hit;
   }
 
   set(key: string, value: EnrichedResolution, ttlSeconds: number): void {
     if (ttlSeconds <= 0 || this.maxEntries <= 0) return;
     this.#entries.delete(key);
-    this.#entries.set(key, { value: deepFreeze(value), expiresAtMs: this.clock.now().getTime() + ttlSeconds * 1000 });
+    // Frozen once here, so a hit costs a map lookup and no copy.
+    const hit = deepFreeze({ ...value, cached: true });
+    this.#entries.set(key, { hit, expiresAtMs: this.clock.now().getTime() + ttlSeconds * 1000 });
     while (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next().value as string;
       this.#entries.delete(oldest);

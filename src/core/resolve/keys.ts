@@ -1,6 +1,6 @@
 /** The crypto.validate_keys stage: every declared verification method, validated once. */
 import { jwkThumbprint } from '../keys/jwk.js';
-import { checkVerificationMethod } from '../keys/inspect.js';
+import { checkVerificationMethod, type KeyCheckMemo } from '../keys/inspect.js';
 import { MAX_VERIFICATION_METHODS, type DeclaredMethod } from './document.js';
 import type { KeyEvidence } from './types.js';
 
@@ -10,7 +10,7 @@ export interface KeyValidation {
   warnings: string[];
 }
 
-export async function validateKeys(methods: DeclaredMethod[]): Promise<KeyValidation> {
+export async function validateKeys(methods: DeclaredMethod[], memo: KeyCheckMemo = new Map()): Promise<KeyValidation> {
   const keys: KeyEvidence[] = [];
   const warnings: string[] = [];
   for (const [index, method] of methods.entries()) {
@@ -28,7 +28,7 @@ export async function validateKeys(methods: DeclaredMethod[]): Promise<KeyValida
       });
       continue;
     }
-    const check = await checkVerificationMethod(method.value);
+    const check = await checkVerificationMethod(method.value, memo);
     keys.push({
       id: method.id,
       type,

@@ -44,6 +44,12 @@ export async function resolve(
   options: ResolveOptions = {},
   hooks: ResolveHooks = {},
 ): Promise<EnrichedResolution> {
+  // Fast path: a plain DID is its own cache key (parseDid does not rewrite it), so a hit
+  // needs neither parsing nor a trace. Invalid input never reaches the cache.
+  if (!options.noCache && !hasVersionOptions(options)) {
+    const hit = runtime.cache.get(input);
+    if (hit) return hit;
+  }
   const started = runtime.clock.now();
   const trace = new Trace(runtime.clock, hooks.onStage);
 
@@ -61,9 +67,9 @@ export async function resolve(
   });
 
   const key = cacheKey(parsed.did, options);
-  if (!options.noCache) {
+  if (!options.noCache && hasVersionOptions(options)) {
     const hit = runtime.cache.get(key);
-    if (hit) return { ...hit, cached: true };
+    if (hit) return hit;
   }
 
   const method = await driver.resolve(parsed, { runtime, trace, options });
@@ -80,7 +86,7 @@ export async function resolve(
   });
 
   const keys = await trace.run('crypto.validate_keys', 'Validate key material', async (stage) => {
-    const validation = await validateKeys(reading.methods);
+    const validation = await validateKeys(reading.methods, method.keyChecks);
     const invalid = validation.keys.filter((k) => k.status === 'INVALID_KEY').length;
     const unsupported = validation.keys.filter((k) => k.status === 'UNSUPPORTED_KEY').length;
     const valid = validation.keys.length - invalid - unsupported;

@@ -34,6 +34,9 @@ export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): V
     const failed = dimensions.find((d) => d.state === 'FAILED');
     const reason = failed ? `${failed.label}: ${lowerFirst(stripPeriod(failed.statement))}` : stripPeriod(document.warnings[0] ?? 'see the evidence');
     headline = `Resolved with warnings. ${reason}.`;
+  } else if (byClass.attention.length > 0) {
+    const first = byClass.attention[0]!;
+    headline = `Resolved, but ${lowerFirst(first.label)} could not be confirmed: ${lowerFirst(stripPeriod(first.statement))}.`;
   } else {
     const kind = input.selfCertifying ? `self-certifying did:${input.method}` : `did:${input.method}`;
     headline = `Resolved a ${kind} identifier with ${keySummary}.`;

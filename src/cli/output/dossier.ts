@@ -1,0 +1,360 @@
+/**
+ * The dossier: what `svc resolve` prints for a person. One view model (`buildDossierView`)
+ * decides grouping, markers and colours; the plain-text renderer here and the ink renderer
+ * (src/cli/ui/dossier.tsx) only lay it out, so the two cannot drift apart.
+ *
+ * Pure: no ink, no react, no chalk. Colour comes in through a `Style`.
+ */
+import type { KeyStatus } from '../../core/keys/types.js';
+import {
+  CLASS_LABELS,
+  STATE_CLASSES,
+  stateClass,
+  type Dimension,
+  type DimensionId,
+  type DimensionState,
+  type EnrichedResolution,
+  type KeyEvidence,
+  type Outcome,
+  type StateClass,
+} from '../../core/resolve/types.js';
+
+/** Text decorations; built by the caller from a chalk instance (identity functions at level 0). */
+export interface Style {
+  bold: (s: string) => string;
+  dim: (s: string) => string;
+  green: (s: string) => string;
+  yellow: (s: string) => string;
+  red: (s: string) => string;
+  cyan: (s: string) => string;
+}
+
+const identity = (s: string): string => s;
+
+export const plainStyle: Style = {
+  bold: identity,
+  dim: identity,
+  green: identity,
+  yellow: identity,
+  red: identity,
+  cyan: identity,
+};
+
+/** What a piece of text means; each renderer turns a tone into its own colour mechanism. */
+export type Tone = 'good' | 'warn' | 'bad' | 'muted' | 'accent' | 'plain';
+
+export type ToneColor = 'green' | 'yellow' | 'red' | 'cyan' | 'dim' | null;
+
+/** The one colour table of the dossier, shared by the text and ink renderers. */
+export const TONE_COLORS: Readonly<Record<Tone, ToneColor>> = {
+  good: 'green',
+  warn: 'yellow',
+  bad: 'red',
+  muted: 'dim',
+  accent: 'cyan',
+  plain: null,
+};
+
+const OUTCOME_TONES: Readonly<Record<Outcome, Tone>> = {
+  RESOLVED: 'good',
+  RESOLVED_WITH_WARNINGS: 'warn',
+  DEACTIVATED: 'bad',
+};
+
+const KEY_STATUS_TONES: Readonly<Record<KeyStatus, Tone>> = {
+  VALID_KEY: 'good',
+  INVALID_KEY: 'bad',
+  UNSUPPORTED_KEY: 'warn',
+};
+
+const CLASS_MARKERS: Readonly<Record<StateClass, string>> = {
+  confirmed: '✔',
+  attention: '!',
+  notConfirmed: '·',
+};
+
+export function outcomeTone(outcome: Outcome): Tone {
+  return OUTCOME_TONES[outcome];
+}
+
+export function keyStatusTone(status: KeyStatus): Tone {
+  return KEY_STATUS_TONES[status];
+}
+
+/** A failure is worse than not knowing, so within "Needs attention" only FAILED is red. */
+export function dimensionTone(state: DimensionState): Tone {
+  const cls = stateClass(state);
+  if (cls === 'confirmed') return 'good';
+  if (cls === 'notConfirmed') return 'muted';
+  return state === 'FAILED' ? 'bad' : 'warn';
+}
+
+export function classMarker(cls: StateClass): string {
+  return CLASS_MARKERS[cls];
+}
+
+export interface DimensionRow {
+  id: DimensionId;
+  label: string;
+  state: DimensionState;
+  statement: string;
+  marker: string;
+  tone: Tone;
+}
+
+export interface DimensionGroup {
+  cls: StateClass;
+  title: string;
+  rows: DimensionRow[];
+}
+
+export interface Field {
+  label: string;
+  value: string;
+  tone: Tone;
+}
+
+export interface KeyRow {
+  /** The id as shown: the fragment when the id belongs to the DID, otherwise the whole id. */
+  displayId: string;
+  id: string;
+  status: KeyStatus;
+  fields: Field[];
+}
+
+export interface DossierView {
+  did: string;
+  method: string;
+  observedAt: string;
+  cached: boolean;
+  verdict: { outcome: Outcome; tone: Tone; headline: string };
+  /** Non-empty groups only, in the order of STATE_CLASSES. */
+  groups: DimensionGroup[];
+  keys: KeyRow[];
+  warnings: string[];
+  limitations: string[];
+}
+
+/**
+ * Text from a DID document reaches the terminal (ids, warnings quoting them). Control characters
+ * could drive the terminal and bidi overrides could reorder what is read, so they are shown as
+ * escapes; layout whitespace becomes a plain space.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    if (c === '\t' || c === '\n' || c === '\r') return ' ';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** The fragment (`#…`) is enough when the id is the DID's own; anything else stays whole. */
+export function displayKeyId(id: string, did: string): string {
+  return id.startsWith(`${did}#`) ? id.slice(did.length) : id;
+}
+
+function dimensionRow(d: Dimension): DimensionRow {
+  return {
+    id: d.id,
+    label: d.label,
+    state: d.state,
+    statement: printable(d.statement),
+    marker: classMarker(stateClass(d.state)),
+    tone: dimensionTone(d.state),
+  };
+}
+
+/** Groups in STATE_CLASSES order, keeping the dimensions' own order inside each group. */
+export function groupDimensions(dimensions: Dimension[]): DimensionGroup[] {
+  const classes = Object.keys(STATE_CLASSES) as StateClass[];
+  return classes
+    .map((cls) => ({
+      cls,
+      title: CLASS_LABELS[cls],
+      rows: dimensions.filter((d) => stateClass(d.state) === cls).map(dimensionRow),
+    }))
+    .filter((g) => g.rows.length > 0);
+}
+
+const NONE = '(none)';
+
+export function keyRow(key: KeyEvidence, did: string): KeyRow {
+  const fields: Field[] = [
+    { label: 'curve', value: printable(key.curve ?? 'unknown'), tone: 'plain' },
+    { label: 'status', value: key.status, tone: keyStatusTone(key.status) },
+    { label: 'relationships', value: key.relationships.length > 0 ? key.relationships.join(', ') : NONE, tone: 'plain' },
+    { label: 'jwk thumbprint', value: printable(key.jwkThumbprint ?? NONE), tone: 'plain' },
+  ];
+  if (key.detail !== null) fields.push({ label: 'detail', value: printable(key.detail), tone: 'plain' });
+  return { displayId: printable(displayKeyId(key.id, did)), id: key.id, status: key.status, fields };
+}
+
+export function buildDossierView(result: EnrichedResolution): DossierView {
+  return {
+    did: printable(result.did),
+    method: printable(result.method),
+    observedAt: result.observedAt,
+    cached: result.cached,
+    verdict: {
+      outcome: result.verdict.outcome,
+      tone: outcomeTone(result.verdict.outcome),
+      headline: printable(result.verdict.headline),
+    },
+    groups: groupDimensions(result.dimensions),
+    keys: result.evidence.keys.map((k) => keyRow(k, result.did)),
+    warnings: result.evidence.document.warnings.map(printable),
+    limitations: result.limitations.map(printable),
+  };
+}
+
+/** The header's second line, e.g. `did:key  observed 2026-01-01T00:00:00Z  (cached)`. */
+export function headerLine(view: Pick<DossierView, 'method' | 'observedAt' | 'cached'>): string {
+  return `did:${view.method}  observed ${view.observedAt}${view.cached ? '  (cached)' : ''}`;
+}
+
+/* ------------------------------------------------------------------ plain text */
+
+const WIDTH = 80;
+/** Below this the text would be one word a line; let it overflow instead. */
+const MIN_TEXT_WIDTH = 24;
+
+export function paint(style: Style, tone: Tone, text: string): string {
+  const color = TONE_COLORS[tone];
+  return color === null ? text : style[color](text);
+}
+
+/**
+ * Greedy word wrap: the first line holds `firstWidth` columns, the others `width`. A word longer
+ * than its line (a DID, a key id, a hash) stays whole on its own line: cutting it would make it
+ * impossible to copy.
+ */
+export function wrapWords(text: string, width: number, firstWidth: number = width): string[] {
+  const words = text.split(/\s+/).filter((w) => w.length > 0);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const limit = lines.length === 0 ? firstWidth : width;
+    if (line === '') line = word;
+    else if (line.length + 1 + word.length <= limit) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+interface HangOptions {
+  /** What is printed instead of `prefix` (the same text with styling). */
+  styledPrefix?: string;
+  /** Indent of continuation lines; by default they hang under the text's first column. */
+  indent?: number;
+}
+
+/** `prefix` then `text`, wrapped; widths are measured on the unstyled prefix. */
+function hang(prefix: string, text: string, paintLine: (s: string) => string, options: HangOptions = {}): string[] {
+  const prefixWidth = [...prefix].length;
+  const indent = options.indent ?? prefixWidth;
+  const lines = wrapWords(text, Math.max(MIN_TEXT_WIDTH, WIDTH - indent), Math.max(MIN_TEXT_WIDTH, WIDTH - prefixWidth));
+  return lines.map((line, i) => (i === 0 ? (options.styledPrefix ?? prefix) : ' '.repeat(indent)) + paintLine(line));
+}
+
+function headerLines(view: DossierView, style: Style): string[] {
+  return [style.bold(view.did), style.dim(headerLine(view))];
+}
+
+function verdictLines(view: DossierView, style: Style): string[] {
+  const { outcome, tone, headline } = view.verdict;
+  return [
+    `${style.bold('Verdict')}  ${style.bold(paint(style, tone, outcome))}`,
+    ...hang('  ', headline, identity),
+  ];
+}
+
+function groupLines(group: DimensionGroup, style: Style): string[] {
+  const lines = [style.bold(group.title)];
+  for (const row of group.rows) {
+    lines.push(`  ${paint(style, row.tone, row.marker)} ${style.bold(row.label)}  ${paint(style, row.tone, row.state)}`);
+    lines.push(...hang('      ', row.statement, identity));
+  }
+  return lines;
+}
+
+function keyLines(key: KeyRow, style: Style): string[] {
+  const labelWidth = Math.max(...key.fields.map((f) => f.label.length)) + 2;
+  const lines = [`  ${style.bold(key.displayId)}`];
+  for (const field of key.fields) {
+    const prefix = `      ${field.label.padEnd(labelWidth)}`;
+    const styledPrefix = `      ${style.dim(field.label)}${' '.repeat(labelWidth - field.label.length)}`;
+    lines.push(...hang(prefix, field.value, (s) => paint(style, field.tone, s), { styledPrefix }));
+  }
+  return lines;
+}
+
+function keysSection(view: DossierView, style: Style): string[] {
+  if (view.keys.length === 0) return [style.bold('Keys'), style.dim('  The document publishes no keys.')];
+  return [style.bold('Keys'), ...view.keys.flatMap((k) => keyLines(k, style))];
+}
+
+function warningsSection(view: DossierView, style: Style): string[] {
+  if (view.warnings.length === 0) return [];
+  const yellow = (s: string): string => paint(style, 'warn', s);
+  return [style.bold('Document warnings'), ...view.warnings.flatMap((w) => hang('  ! ', w, yellow, { styledPrefix: `  ${yellow('!')} ` }))];
+}
+
+function limitationsSection(view: DossierView, style: Style): string[] {
+  if (view.limitations.length === 0) return [];
+  const dim = (s: string): string => paint(style, 'muted', s);
+  return [style.bold('Limitations'), ...view.limitations.flatMap((l) => hang('  • ', l, dim, { styledPrefix: `  ${dim('•')} ` }))];
+}
+
+/** The dossier as plain text for pipes and dumb terminals; fits 80 columns except unbreakable ids. */
+export function dossierText(result: EnrichedResolution, style: Style): string {
+  const view = buildDossierView(result);
+  const sections = [
+    headerLines(view, style),
+    verdictLines(view, style),
+    ...view.groups.map((g) => groupLines(g, style)),
+    keysSection(view, style),
+    warningsSection(view, style),
+    limitationsSection(view, style),
+  ].filter((s) => s.length > 0);
+  return `${sections.map((s) => s.join('\n')).join('\n\n')}\n`;
+}
+
+/* ------------------------------------------------------------------ problems */
+
+export interface ProblemTraceStage {
+  stage: string;
+  status: string;
+  detail: string;
+  label?: string;
+}
+
+export interface ProblemLike {
+  code: string;
+  title: string;
+  detail: string;
+  trace?: ProblemTraceStage[];
+}
+
+/** The stages to show: only the failing ones, since the rest passed and say nothing new. */
+export function failingStages(trace: ProblemTraceStage[] | undefined): ProblemTraceStage[] {
+  return (trace ?? []).filter((s) => s.status === 'FAIL');
+}
+
+/** A short error block for stderr: `error CODE: detail`, then where it failed. */
+export function problemText(problem: ProblemLike, style: Style): string {
+  // A detail may quote the document (e.g. its mismatching id), so it is made printable too.
+  const detail = printable(problem.detail || problem.title);
+  // The reason stays on one line, however long: scripts and logs read it with `head -1`.
+  const lines = [`${style.bold(style.red('error'))} ${style.bold(problem.code)}: ${detail}`];
+  for (const stage of failingStages(problem.trace)) {
+    const name = printable(stage.label ? `${stage.stage} (${stage.label})` : stage.stage);
+    lines.push(...hang('  failed at ', name, style.cyan, { styledPrefix: `  ${style.dim('failed at')} ` }));
+    // The failing stage usually repeats the problem's own detail; print it only when it adds something.
+    if (stage.detail && stage.detail !== problem.detail) lines.push(...hang('    ', printable(stage.detail), style.dim));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,87 @@
+/**
+ * How every command turns a result or a problem into output and an exit code:
+ *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
+ *   TTY      the ink dossier (ink is imported only here, only then)
+ *   piped    the plain-text dossier
+ * Diagnostics go to stderr; --quiet silences everything but --json output.
+ */
+import type { Command } from 'commander';
+import { asProblemError, type ProblemError } from '../../core/problems.js';
+import type { Runtime } from '../../core/runtime.js';
+import type { EnrichedResolution } from '../../core/resolve/types.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, CliStream } from '../io.js';
+import { colorLevel, type ColorLevel } from './color.js';
+import { dossierText, plainStyle, problemText, type Style } from './dossier.js';
+
+export interface OutputOptions {
+  json?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+}
+
+export function addOutputOptions(cmd: Command): Command {
+  return cmd
+    .option('--json', 'print the result as JSON (exactly the SPEC result object, or a problem object)')
+    .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
+    .option('-q, --quiet', 'print nothing but --json output; rely on the exit code');
+}
+
+async function styleFor(level: ColorLevel): Promise<Style> {
+  if (level === 0) return plainStyle;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level });
+  return { bold: c.bold, dim: c.dim, green: c.green, yellow: c.yellow, red: c.red, cyan: c.cyan };
+}
+
+/**
+ * ink only for a real terminal with a known size: a pseudo-terminal reporting 0 rows (some
+ * CI runners, editors' shells) would make ink clear the screen and redraw; plain text it is.
+ */
+function useInk(stream: CliStream, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && env['TERM'] !== 'dumb' && (stream.rows ?? 0) > 0 && (stream.columns ?? 0) > 0;
+}
+
+export interface Outcome {
+  result: EnrichedResolution;
+  exitCode: number;
+}
+
+export async function emitResult(
+  io: CliIo,
+  options: OutputOptions,
+  runtime: Runtime,
+  run: () => Promise<Outcome>,
+  setExit: (code: number) => void,
+): Promise<void> {
+  const noColor = options.color === false;
+  let outcome: Outcome;
+  try {
+    outcome = await run();
+  } catch (err) {
+    emitProblem(io, options, runtime, asProblemError(err), await styleFor(colorLevel(io.stderr, io.env, noColor)));
+    setExit(EXIT.NO_ANSWER);
+    return;
+  }
+  const { result, exitCode } = outcome;
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else if (!options.quiet) {
+    const level = colorLevel(io.stdout, io.env, noColor);
+    if (useInk(io.stdout, io.env)) {
+      const { renderDossier } = await import('../ui/dossier.js');
+      await renderDossier(result, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream });
+    } else {
+      io.stdout.write(dossierText(result, await styleFor(level)));
+    }
+  }
+  setExit(exitCode);
+}
+
+function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError, style: Style): void {
+  const body = problem.toProblem(runtime.config.problemsBase);
+  if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  if (options.quiet) return;
+  if (options.json) io.stderr.write(`svc: ${body.code}: ${body.detail}\n`);
+  else io.stderr.write(problemText(body, style));
+}

@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcInTty } from '../support/cli.js';
+
+const ED25519 = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const OFF_CURVE_JWK = `did:jwk:${Buffer.from(
+  JSON.stringify({ kty: 'EC', crv: 'P-256', x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', y: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
+).toString('base64url')}`;
+const BLS_G2 =
+  'did:key:zUC7K4ndUaGZgV7Cp2yJy6JtMoUHY6u7tkcSYUvPrEidqBmLCTLmi6d5WvwnUqejscAkERJ3bfjEiSYtdPkRSE8kSa11hFBr4sTgnbZ95SJj19PN2jdvJjyzpSZgxkyyxNnBNnY';
+const PRIVATE_JWK = `did:jwk:${Buffer.from(
+  JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik', d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A' }),
+).toString('base64url')}`;
+
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+
+beforeAll(() => {
+  assertBuilt();
+});
+
+describe('svc resolve --json', () => {
+  it('prints exactly the EnrichedResolution and exits 0 for a valid did:key', async () => {
+    const r = await svc(['resolve', ED25519, '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const result = JSON.parse(r.stdout);
+    expect(result.did).toBe(ED25519);
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.dimensions.map((d: { id: string }) => d.id)).toEqual([
+      'integrity',
+      'keys',
+      'control',
+      'origin',
+      'transport',
+      'history',
+      'organization',
+    ]);
+    expect(result.resolver).toEqual({ name: 'svc', version: pkg.version });
+    expect(result.cached).toBe(false);
+  });
+
+  it('accepts a fully percent-encoded DID and decodes it exactly once', async () => {
+    const r = await svc(['resolve', encodeURIComponent(ED25519), '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).did).toBe(ED25519);
+  });
+
+  it('exits 4 with an INVALID_DID problem for not-a-did', async () => {
+    const r = await svc(['resolve', 'not-a-did', '--json']);
+    expect(r.exitCode).toBe(4);
+    const problem = JSON.parse(r.stdout);
+    expect(problem).toMatchObject({ code: 'INVALID_DID', status: 400, type: 'https://www.w3.org/ns/did#INVALID_DID', title: 'Invalid DID' });
+    expect(problem.detail).toMatch(/did:/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^svc: INVALID_DID: /);
+  });
+
+  it('answers METHOD_NOT_SUPPORTED (501) for did:example with the failing syntax.parse stage', async () => {
+    const r = await svc(['resolve', 'did:example:123', '--json']);
+    expect(r.exitCode).toBe(4);
+    const problem = JSON.parse(r.stdout);
+    expect(problem.code).toBe('METHOD_NOT_SUPPORTED');
+    expect(problem.status).toBe(501);
+    expect(problem.trace).toHaveLength(1);
+    expect(problem.trace[0]).toMatchObject({ stage: 'syntax.parse', status: 'FAIL' });
+  });
+
+  it('refuses a did:jwk with private key material (exit 4, INVALID_DID)', async () => {
+    const r = await svc(['resolve', PRIVATE_JWK, '--json']);
+    expect(r.exitCode).toBe(4);
+    const problem = JSON.parse(r.stdout);
+    expect(problem.code).toBe('INVALID_DID');
+    expect(problem.detail).toMatch(/private key material/);
+    expect(r.stdout).not.toContain('nWGxne'); // the private scalar is never echoed
+    expect(r.stderr).not.toContain('nWGxne');
+  });
+
+  it('exits 1 when a key is invalid (a failed check is a result)', async () => {
+    const r = await svc(['resolve', OFF_CURVE_JWK, '--json']);
+    expect(r.exitCode).toBe(1);
+    const result = JSON.parse(r.stdout);
+    expect(result.verdict.outcome).toBe('RESOLVED_WITH_WARNINGS');
+    expect(result.evidence.keys[0].status).toBe('INVALID_KEY');
+  });
+
+  it('exits 3 when a key type is unsupported, and 1 with --strict', async () => {
+    const r = await svc(['resolve', BLS_G2, '--json']);
+    expect(r.exitCode).toBe(3);
+    expect(JSON.parse(r.stdout).evidence.keys[0].status).toBe('UNSUPPORTED_KEY');
+    const strict = await svc(['resolve', BLS_G2, '--json', '--strict']);
+    expect(strict.exitCode).toBe(1);
+  });
+});
+
+describe('usage', () => {
+  it('exits 2 with a one-line message for an unknown flag', async () => {
+    const r = await svc(['resolve', ED25519, '--bogus']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/unknown option '--bogus'/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('exits 2 for a missing argument, an unknown command and a bare invocation', async () => {
+    expect((await svc(['resolve'])).exitCode).toBe(2);
+    expect((await svc(['frobnicate'])).exitCode).toBe(2);
+    expect((await svc([])).exitCode).toBe(2);
+  });
+
+  it('prints the version', async () => {
+    const r = await svc(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('documents the exit codes in --help', async () => {
+    const r = await svc(['--help']);
+    expect(r.exitCode).toBe(0);
+    for (const code of ['0 ', '1 ', '2 ', '3 ', '4 ', '130 ']) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}`, 'm'));
+    expect(r.stdout).toMatch(/resolve/);
+    const sub = await svc(['resolve', '--help']);
+    expect(sub.exitCode).toBe(0);
+    expect(sub.stdout).toMatch(/--json/);
+  });
+});
+
+describe('human output', () => {
+  it('prints a plain-text dossier when piped, without colour', async () => {
+    const r = await svc(['resolve', ED25519]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/Confirmed/);
+    expect(r.stdout).toMatch(/Not confirmed/);
+    expect(r.stdout).toMatch(/Key material/);
+    expect(r.stdout).not.toMatch(ANSI_COLOR);
+  });
+
+  it('colours piped output under FORCE_COLOR, unless NO_COLOR or --no-color', async () => {
+    expect((await svc(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1' }))).stdout).toMatch(ANSI_COLOR);
+    expect((await svc(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1', NO_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
+    expect((await svc(['resolve', ED25519, '--no-color'], cleanEnv({ FORCE_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
+  });
+
+  it('renders the coloured dossier on a terminal, and honours NO_COLOR there', async () => {
+    const r = await svcInTty(['resolve', ED25519]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.match(/Resolved a self-certifying did:key/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/Confirmed/);
+    expect(r.stdout).toMatch(/╭/); // the ink verdict box, not the text dossier
+    expect(r.stdout).toMatch(ANSI_COLOR);
+    expect(r.stdout).not.toContain('\u001b[2J'); // never clears the user's screen or scrollback
+    const plain = await svcInTty(['resolve', ED25519], cleanEnv({ NO_COLOR: '1' }));
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stdout).toMatch(/Resolved a self-certifying did:key/);
+    expect(plain.stdout).not.toMatch(ANSI_COLOR);
+  });
+
+  it('falls back to the text dossier on a terminal that reports no size', async () => {
+    const r = await svcInTty(['resolve', ED25519], cleanEnv(), { rows: 0, cols: 0 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.match(/Resolved a self-certifying did:key/g)).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/╭/);
+    expect(r.stdout).not.toContain('\u001b[2J');
+  });
+
+  it('prints nothing with --quiet but keeps the exit code', async () => {
+    const ok = await svc(['resolve', ED25519, '--quiet']);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toBe('');
+    const bad = await svc(['resolve', 'not-a-did', '--quiet']);
+    expect(bad.exitCode).toBe(4);
+    expect(bad.stdout + bad.stderr).toBe('');
+  });
+
+  it('explains a problem on stderr in one line plus the failing stage', async () => {
+    const r = await svc(['resolve', 'did:example:123']);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/METHOD_NOT_SUPPORTED/);
+    expect(r.stderr).toMatch(/syntax\.parse/);
+  });
+});
+
+describe('svc completion', () => {
+  for (const [shell, file] of [
+    ['bash', 'svc.bash'],
+    ['zsh', '_svc'],
+    ['fish', 'svc.fish'],
+  ] as const) {
+    it(`prints the ${shell} script, identical to completions/${file}`, async () => {
+      const r = await svc(['completion', shell]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/resolve/);
+      expect(r.stdout).toMatch(/--json/);
+      expect(`${r.stdout}\n`).toBe(readFileSync(path.join(repoRoot, 'completions', file), 'utf8'));
+    });
+  }
+
+  it('rejects an unknown shell as a usage error', async () => {
+    const r = await svc(['completion', 'tcsh']);
+    expect(r.exitCode).toBe(2);
+  });
+});
