@@ -6,6 +6,7 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { multikey } from '../test/support/codec.js';
 
 // ---------------------------------------------------------------------------------------------
 // Rows
@@ -185,45 +186,19 @@ export function compareSpawns(specs: readonly SpawnSpec[], runs: number, warmup 
 }
 
 // ---------------------------------------------------------------------------------------------
-// DID generation (independent of svc's own encoders, so a bug there cannot hide itself)
+// DID generation with the tests' reference codec (independent of svc's own encoders, so a bug
+// there cannot hide itself)
 // ---------------------------------------------------------------------------------------------
-
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-/** base58btc (Bitcoin alphabet), by BigInt division: slow but obviously right. */
-export function base58btc(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  let out = '';
-  while (n > 0n) {
-    out = B58[Number(n % 58n)]! + out;
-    n /= 58n;
-  }
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out = `1${out}`;
-  return out;
-}
-
-/** did:key of raw key bytes with an already varint-encoded multicodec prefix. */
-export function didKey(prefix: readonly number[], key: Uint8Array): string {
-  const bytes = new Uint8Array(prefix.length + key.length);
-  bytes.set(prefix, 0);
-  bytes.set(key, prefix.length);
-  return `did:key:z${base58btc(bytes)}`;
-}
-
-export const ED25519_PREFIX = [0xed, 0x01] as const;
-/** varint(0x1200) */
-export const P256_PREFIX = [0x80, 0x24] as const;
 
 export async function ed25519DidKeys(count: number): Promise<string[]> {
   const { ed25519 } = await import('@noble/curves/ed25519.js');
-  return Array.from({ length: count }, () => didKey(ED25519_PREFIX, ed25519.getPublicKey(randomBytes(32))));
+  return Array.from({ length: count }, () => `did:key:${multikey(0xed, ed25519.getPublicKey(randomBytes(32)))}`);
 }
 
 /** Compressed (33-byte) P-256 keys, as did:key requires. */
 export async function p256DidKeys(count: number): Promise<string[]> {
   const { p256 } = await import('@noble/curves/nist.js');
-  return Array.from({ length: count }, () => didKey(P256_PREFIX, p256.getPublicKey(p256.utils.randomSecretKey(), true)));
+  return Array.from({ length: count }, () => `did:key:${multikey(0x1200, p256.getPublicKey(p256.utils.randomSecretKey(), true))}`);
 }
 
 /** Fisher–Yates shuffle (in place), so mixed pools do not alternate predictably. */

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcInTty } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, FORBID_INK, repoRoot, svc, svcInTty } from '../support/cli.js';
+import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 
-const ED25519 = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-const OFF_CURVE_JWK = `did:jwk:${Buffer.from(
-  JSON.stringify({ kty: 'EC', crv: 'P-256', x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', y: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
-).toString('base64url')}`;
+const ED25519 = ED25519_DID;
+const OFF_CURVE_JWK = OFF_CURVE_DID;
 const BLS_G2 =
   'did:key:zUC7K4ndUaGZgV7Cp2yJy6JtMoUHY6u7tkcSYUvPrEidqBmLCTLmi6d5WvwnUqejscAkERJ3bfjEiSYtdPkRSE8kSa11hFBr4sTgnbZ95SJj19PN2jdvJjyzpSZgxkyyxNnBNnY';
 const PRIVATE_JWK = `did:jwk:${Buffer.from(
@@ -64,6 +63,21 @@ describe('svc resolve --json', () => {
     expect(problem.status).toBe(501);
     expect(problem.trace).toHaveLength(1);
     expect(problem.trace[0]).toMatchObject({ stage: 'syntax.parse', status: 'FAIL' });
+  });
+
+  it('answers hostile and oversized input with a one-line INVALID_DID, never echoing control codes', async () => {
+    const hostile = 'did:\u001b[31mevil\u0007:x';
+    for (const args of [['resolve', hostile, '--json'], ['resolve', hostile]]) {
+      const r = await svc(args);
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+      expect(r.stderr).toMatch(/INVALID_DID/);
+    }
+    const json = await svc(['resolve', hostile, '--json']);
+    expect(JSON.parse(json.stdout).code).toBe('INVALID_DID');
+    const huge = await svc(['resolve', `did:key:z${'1'.repeat(10_000)}`, '--json']);
+    expect(huge.exitCode).toBe(4);
+    expect(JSON.parse(huge.stdout)).toMatchObject({ code: 'INVALID_DID', detail: expect.stringMatching(/longer than 8192/) });
   });
 
   it('refuses a did:jwk with private key material (exit 4, INVALID_DID)', async () => {
@@ -161,6 +175,20 @@ describe('human output', () => {
     expect(r.stdout.match(/Resolved a self-certifying did:key/g)).toHaveLength(1);
     expect(r.stdout).not.toMatch(/╭/);
     expect(r.stdout).not.toContain('\u001b[2J');
+  });
+
+  it('never loads ink or React on the --json, piped and --quiet paths, only on a terminal', async () => {
+    for (const args of [['--json'], [], ['--quiet']]) {
+      const r = await svc(['resolve', ED25519, ...args], cleanEnv(), FORBID_INK);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+    }
+    const json = await svcInTty(['resolve', ED25519, '--json'], cleanEnv(), undefined, FORBID_INK);
+    expect(json.exitCode).toBe(0);
+    // Control: the terminal dossier does import ink, so the guard really fires.
+    const tty = await svcInTty(['resolve', ED25519], cleanEnv(), undefined, FORBID_INK);
+    expect(tty.exitCode).toBe(4);
+    expect(tty.stdout).toMatch(/forbidden import: (ink|react)/);
   });
 
   it('prints nothing with --quiet but keeps the exit code', async () => {

@@ -28,9 +28,14 @@ function asRun(r: { exitCode?: number | undefined; stdout: unknown; stderr: unkn
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
 
-export async function svc(args: string[], env: Record<string, string | undefined> = cleanEnv()): Promise<Run> {
-  return asRun(await execa(process.execPath, [svcBin, ...args], { reject: false, env, extendEnv: true, cwd: repoRoot, timeout: 20_000 }));
+export async function svc(args: string[], env: Record<string, string | undefined> = cleanEnv(), nodeArgs: string[] = []): Promise<Run> {
+  return asRun(
+    await execa(process.execPath, [...nodeArgs, svcBin, ...args], { reject: false, env, extendEnv: true, cwd: repoRoot, timeout: 20_000 }),
+  );
 }
+
+/** Node flags that make any import of ink or react throw (see forbid-ink.mjs). */
+export const FORBID_INK = ['--import', path.join(repoRoot, 'test/support/forbid-ink.mjs')];
 
 /**
  * Runs the CLI under a pseudo-terminal (util-linux `script`) so stdout is a real TTY. The
@@ -40,8 +45,9 @@ export async function svcInTty(
   args: string[],
   env: Record<string, string | undefined> = cleanEnv(),
   size: { rows: number; cols: number } = { rows: 40, cols: 100 },
+  nodeArgs: string[] = [],
 ): Promise<Run> {
-  const quoted = [process.execPath, svcBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quoted = [process.execPath, ...nodeArgs, svcBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const command = `stty rows ${size.rows} cols ${size.cols}; ${quoted}`;
   return asRun(
     await execa('script', ['-qec', command, '/dev/null'], {

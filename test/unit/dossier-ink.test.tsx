@@ -5,18 +5,8 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { createRuntime } from '../../src/runtime/node.js';
 import { renderDossier } from '../../src/cli/ui/dossier.js';
+import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 
-const ED25519_DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-const OFF_CURVE_DID =
-  'did:jwk:' +
-  Buffer.from(
-    JSON.stringify({
-      kty: 'EC',
-      crv: 'P-256',
-      x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-      y: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-    }),
-  ).toString('base64url');
 
 /** A terminal-like stream: a TTY 100 columns wide and shorter than the dossier. */
 function fakeTerminal(): { stream: NodeJS.WriteStream; output: () => string } {

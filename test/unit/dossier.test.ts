@@ -13,18 +13,8 @@ import { ProblemError } from '../../src/core/problems.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { createRuntime } from '../../src/runtime/node.js';
+import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 
-const ED25519_DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-const OFF_CURVE_DID =
-  'did:jwk:' +
-  Buffer.from(
-    JSON.stringify({
-      kty: 'EC',
-      crv: 'P-256',
-      x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-      y: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-    }),
-  ).toString('base64url');
 /** BLS12-381 G2 key (did:key spec example): a key svc does not validate. */
 const BLS_DID =
   'did:key:zUC7EK3ZakmukHhuncwkbySmomv3FmrkmS36E4Ks5rsb6VQSRpoCrx6Hb8e2Nk6UvJFSdyw9NK1scFXJp21gNNYFjVWNgaqyGnkyhtagagCpQb5B7tagJu3HDbjQ8h5ypoHjwBb';

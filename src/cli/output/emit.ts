@@ -12,7 +12,7 @@ import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
 import { colorLevel, type ColorLevel } from './color.js';
-import { dossierText, plainStyle, problemText, type Style } from './dossier.js';
+import { dossierText, plainStyle, printable, problemText, type Style } from './dossier.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -82,6 +82,7 @@ function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, proble
   const body = problem.toProblem(runtime.config.problemsBase);
   if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   if (options.quiet) return;
-  if (options.json) io.stderr.write(`svc: ${body.code}: ${body.detail}\n`);
+  // A detail may quote hostile input (a method name with escape codes): never raw to a terminal.
+  if (options.json) io.stderr.write(`svc: ${body.code}: ${printable(body.detail)}\n`);
   else io.stderr.write(problemText(body, style));
 }
