@@ -1,7 +1,7 @@
 /**
  * The Runtime is the core's only door to the outside world. Production builds one from the
  * environment and flags (src/runtime/node.ts); tests build one pointing at loopback hosts, a
- * fixed clock or a fresh cache. No core module reads process.env, the wall clock or a global
+ * fixed clock or a fresh cache. No core module reads the environment, the wall clock or a global
  * fetch on its own.
  */
 import type { EnrichedResolution } from './resolve/types.js';
