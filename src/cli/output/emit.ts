@@ -42,7 +42,7 @@ function useInk(stream: CliStream, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && env['TERM'] !== 'dumb' && (stream.rows ?? 0) > 0 && (stream.columns ?? 0) > 0;
 }
 
-export interface Outcome {
+export interface CommandOutcome {
   result: EnrichedResolution;
   exitCode: number;
 }
@@ -51,11 +51,11 @@ export async function emitResult(
   io: CliIo,
   options: OutputOptions,
   runtime: Runtime,
-  run: () => Promise<Outcome>,
+  run: () => Promise<CommandOutcome>,
   setExit: (code: number) => void,
 ): Promise<void> {
   const noColor = options.color === false;
-  let outcome: Outcome;
+  let outcome: CommandOutcome;
   try {
     outcome = await run();
   } catch (err) {

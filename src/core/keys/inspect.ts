@@ -8,7 +8,7 @@ import { createPublicKey } from 'node:crypto';
 import { base58Decode } from '../encoding/base58.js';
 import { checkCurveKey, checkEcPoint, EC_COORDINATE_BYTES, isEcCurve } from './curves.js';
 import { checkPublicJwk } from './jwk.js';
-import { codecForCurve, decodeMultikey, multicodecInfo } from './multicodec.js';
+import { codecForCurve, decodeMultikey, keyCheckFromPoint, multicodecInfo } from './multicodec.js';
 import type { Curve, KeyCheck, PublicJwk } from './types.js';
 
 function invalid(detail: string, curve: string | null = null, code: number | null = null): KeyCheck {
@@ -30,13 +30,6 @@ function rsaJwkFromPkcs1(bytes: Uint8Array): PublicJwk | null {
  * decoded again by crypto.validate_keys.
  */
 export type KeyCheckMemo = Map<string, KeyCheck>;
-
-/** The KeyCheck of a point check on raw key bytes of a known multicodec. */
-export function keyCheckFromPoint(curve: Curve, code: number, check: { ok: true; jwk: PublicJwk } | { ok: false; reason: string }): KeyCheck {
-  const multicodec = multicodecInfo(code);
-  if (!check.ok) return { status: 'INVALID_KEY', curve, multicodec, publicJwk: null, detail: check.reason };
-  return { status: 'VALID_KEY', curve, multicodec, publicJwk: check.jwk, detail: null };
-}
 
 /** Validates raw key bytes for a curve, in the exact form multicodec prescribes. */
 async function checkCodecKey(curve: Curve, code: number, bytes: Uint8Array): Promise<KeyCheck> {

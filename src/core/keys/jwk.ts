@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { base64urlDecode } from '../encoding/base64url.js';
 import { checkEcPoint, checkEd25519, checkX25519, EC_COORDINATE_BYTES, isEcCurve } from './curves.js';
-import { codecForCurve, multicodecInfo } from './multicodec.js';
+import { codecForCurve, keyCheckFromPoint, multicodecInfo } from './multicodec.js';
 import type { Curve, KeyCheck, PublicJwk } from './types.js';
 
 /** Members that carry private key material in any key type (RFC 7518 §6). */
@@ -78,7 +78,7 @@ export async function checkPublicJwk(jwk: unknown): Promise<KeyCheck> {
     const x = coordinate(obj, 'x', 32, crv);
     if (typeof x === 'string') return invalid(x, crv);
     const check = crv === 'Ed25519' ? await checkEd25519(x) : await checkX25519(x);
-    return finish(check, crv);
+    return keyCheckFromPoint(crv, codecForCurve(crv).code, check);
   }
   if (kty === 'EC') {
     if (typeof crv !== 'string') return invalid('the EC JWK has no "crv" member');
@@ -92,7 +92,7 @@ export async function checkPublicJwk(jwk: unknown): Promise<KeyCheck> {
     sec1[0] = 0x04;
     sec1.set(x, 1);
     sec1.set(y, 1 + size);
-    return finish(await checkEcPoint(crv, sec1), crv);
+    return keyCheckFromPoint(crv, codecForCurve(crv).code, await checkEcPoint(crv, sec1));
   }
   if (kty === 'RSA') {
     const n = obj['n'];
@@ -102,10 +102,4 @@ export async function checkPublicJwk(jwk: unknown): Promise<KeyCheck> {
   }
   if (kty === 'oct') return invalid('a symmetric ("oct") JWK is secret material, not a public key');
   return unsupported(`key type "${kty}" is not supported`, null);
-}
-
-function finish(check: { ok: true; jwk: PublicJwk } | { ok: false; reason: string }, crv: Curve): KeyCheck {
-  const multicodec = multicodecInfo(codecForCurve(crv).code);
-  if (!check.ok) return { status: 'INVALID_KEY', curve: crv, multicodec, publicJwk: null, detail: check.reason };
-  return { status: 'VALID_KEY', curve: crv, multicodec, publicJwk: check.jwk, detail: null };
 }

@@ -1,7 +1,8 @@
 /** The multicodec codes of public keys svc knows, and Multikey (multibase + multicodec) decoding. */
 import { base58Decode } from '../encoding/base58.js';
 import { readVarint, writeVarint } from '../encoding/varint.js';
-import type { Curve, MulticodecInfo } from './types.js';
+import type { PointCheck } from './curves.js';
+import type { Curve, KeyCheck, MulticodecInfo } from './types.js';
 
 /** What a key type is good for, which decides the relationships a did:key gets. */
 export type KeyUse = 'sign' | 'agree' | 'sign-and-agree';
@@ -75,4 +76,11 @@ export function encodeMulticodec(code: number, bytes: Uint8Array): Uint8Array {
   out.set(prefix, 0);
   out.set(bytes, prefix.length);
   return out;
+}
+
+/** The KeyCheck of a point check on a key of a supported curve with multicodec `code`. */
+export function keyCheckFromPoint(curve: Curve, code: number, check: PointCheck): KeyCheck {
+  const multicodec = multicodecInfo(code);
+  if (!check.ok) return { status: 'INVALID_KEY', curve, multicodec, publicJwk: null, detail: check.reason };
+  return { status: 'VALID_KEY', curve, multicodec, publicJwk: check.jwk, detail: null };
 }

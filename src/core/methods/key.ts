@@ -8,8 +8,8 @@
 import { base64urlEncode } from '../encoding/base64url.js';
 import { multibaseEncode } from '../encoding/multibase.js';
 import { checkEd25519, x25519FromEd25519Y } from '../keys/curves.js';
-import { keyCheckFromPoint, type KeyCheckMemo } from '../keys/inspect.js';
-import { decodeMultikey, encodeMulticodec } from '../keys/multicodec.js';
+import type { KeyCheckMemo } from '../keys/inspect.js';
+import { decodeMultikey, encodeMulticodec, keyCheckFromPoint } from '../keys/multicodec.js';
 import { ProblemError } from '../problems.js';
 import type { DidDocument, Relationship } from '../resolve/types.js';
 import { derivedSource, type MethodDriver } from './types.js';
