@@ -3,6 +3,7 @@ complete -c svc -f
 complete -c svc -n '__fish_use_subcommand' -a resolve -d 'Resolve a DID and report the evidence, dimension by dimension'
 complete -c svc -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l strict -d 'exit 1 instead of 3 when something needs attention'
+complete -c svc -n '__fish_seen_subcommand_from resolve' -l egress-allow -r -d 'also fetch from these non-public addresses (e.g. 10.0.0.0/8 for intranet DIDs); repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l json -d 'print the result as JSON (exactly the SPEC result object, or a problem object)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l no-color -d 'never colour the output (NO_COLOR is honoured too)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l quiet -s q -d 'print nothing but --json output; rely on the exit code'

@@ -1,5 +1,7 @@
 /** CLI entry (bundled to dist/cli.js, launched by bin/svc.js). Returns the exit code. */
 import { CommanderError } from 'commander';
+import { ConfigError } from '../runtime/node.js';
+import { printable } from './output/dossier.js';
 import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
@@ -22,6 +24,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       // Help and version requests end successfully; every other parse failure (unknown option,
       // missing argument, bare `svc`) is a usage error, never commander's default 1.
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.PASS : EXIT.USAGE;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr.write(`svc: ${printable(err.message)}\n`);
+      return EXIT.USAGE;
     }
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`svc: internal error: ${message.split('\n')[0]}\n`);

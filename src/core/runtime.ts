@@ -4,6 +4,7 @@
  * fixed clock or a fresh cache. No core module reads the environment, the wall clock or a global
  * fetch on its own.
  */
+import type { Net } from './net.js';
 import type { EnrichedResolution } from './resolve/types.js';
 
 export interface Clock {
@@ -41,6 +42,8 @@ export interface Runtime {
   config: RuntimeConfig;
   log: Logger;
   cache: ResolutionCache;
+  /** Every outbound fetch: egress policy, pinned connection, TLS evidence, limits. */
+  net: Net;
 }
 
 export const silentLogger: Logger = {

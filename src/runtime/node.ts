@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
 import { MemoryResolutionCache } from '../core/resolve/cache.js';
+import { createNet, parseAllowList, type Cidr, type NetOptions } from '../net/index.js';
 
 export const systemClock: Clock = {
   now: () => new Date(),
@@ -22,12 +23,17 @@ export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'warn'
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
+/** A bad setting in the environment or on the command line: the CLI exits 2 with this message. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new Error(`${name} must be a whole number between ${min} and ${max}`);
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
   const value = Number(raw);
-  if (value < min || value > max) throw new Error(`${name} must be a whole number between ${min} and ${max}`);
+  if (value < min || value > max) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
   return value;
 }
 
@@ -36,11 +42,29 @@ export interface RuntimeOverrides {
   log?: Logger;
   config?: Partial<RuntimeConfig>;
   cacheMaxEntries?: number;
+  /** CIDRs allowed besides public addresses, from `--egress-allow`; added to SVC_EGRESS_ALLOW. */
+  egressAllow?: readonly string[];
+  /** Test seams of the fetcher (DNS table, extra trust anchors, connect-to, limits). */
+  net?: Omit<NetOptions, 'clock' | 'egressAllow'>;
+}
+
+/** Parses SVC_EGRESS_ALLOW and --egress-allow values; a bad entry is a configuration error. */
+export function egressAllowance(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Cidr[] {
+  const cidrs: Cidr[] = [];
+  const sources: Array<[string, string]> = [['SVC_EGRESS_ALLOW', env['SVC_EGRESS_ALLOW'] ?? ''], ...extra.map((v): [string, string] => ['--egress-allow', v])];
+  for (const [name, text] of sources) {
+    const parsed = parseAllowList(text);
+    if ('error' in parsed) throw new ConfigError(`${name}: ${parsed.error}`);
+    for (const cidr of parsed.cidrs) if (!cidrs.some((c) => c.text === cidr.text)) cidrs.push(cidr);
+  }
+  return cidrs;
 }
 
 /**
  * Environment: SVC_PROBLEMS_BASE (problem type URI base), SVC_CACHE_TTL (seconds, default
- * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error).
+ * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error),
+ * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses). Trust anchors are Node's own
+ * (its CA store plus NODE_EXTRA_CA_CERTS); there is no switch to weaken TLS checks.
  */
 export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: RuntimeOverrides = {}): Runtime {
   const clock = overrides.clock ?? systemClock;
@@ -54,5 +78,6 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
     ...overrides.config,
   };
   const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', 1000, 0, 1_000_000);
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries) };
+  const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow) });
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries), net };
 }

@@ -1,6 +1,7 @@
 /** A deterministic Runtime for tests: fixed wall clock, stepping monotonic clock, fresh cache. */
 import { MemoryResolutionCache } from '../../src/core/resolve/cache.js';
 import { silentLogger, type Clock, type Runtime } from '../../src/core/runtime.js';
+import { createNet, parseAllowList, type NetOptions } from '../../src/net/index.js';
 
 export interface TestClock extends Clock {
   /** Moves the wall clock forward. */
@@ -20,11 +21,21 @@ export function fixedClock(start = '2025-03-04T05:06:07.890Z'): TestClock {
   };
 }
 
-export function testRuntime(clock: Clock = fixedClock()): Runtime {
+export interface TestNetOptions extends Omit<NetOptions, 'clock' | 'egressAllow'> {
+  /** CIDRs allowed besides public addresses, e.g. ['127.0.0.0/8']. */
+  allow?: string[];
+}
+
+/** A Runtime whose fetcher has the production policy unless `net` relaxes it. */
+export function testRuntime(clock: Clock = fixedClock(), net: TestNetOptions = {}): Runtime {
+  const { allow = [], ...rest } = net;
+  const parsed = parseAllowList(allow.join(','));
+  if ('error' in parsed) throw new Error(parsed.error);
   return {
     clock,
     config: { problemsBase: 'urn:svc:problems', cacheTtlSeconds: 3600 },
     log: silentLogger,
     cache: new MemoryResolutionCache(clock),
+    net: createNet({ ...rest, clock, egressAllow: parsed.cidrs }),
   };
 }

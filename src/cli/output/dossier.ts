@@ -6,6 +6,7 @@
  * Pure: no ink, no react, no chalk. Colour comes in through a `Style`.
  */
 import type { KeyStatus } from '../../core/keys/types.js';
+import type { DomainBindingStatus } from '../../core/linkage/types.js';
 import {
   CLASS_LABELS,
   STATE_CLASSES,
@@ -122,6 +123,12 @@ export interface KeyRow {
   fields: Field[];
 }
 
+/** Evidence beyond keys, as labelled fields: where the document came from, TLS, domain binding. */
+export interface EvidenceSection {
+  title: string;
+  fields: Field[];
+}
+
 export interface DossierView {
   did: string;
   method: string;
@@ -131,6 +138,8 @@ export interface DossierView {
   /** Non-empty groups only, in the order of STATE_CLASSES. */
   groups: DimensionGroup[];
   keys: KeyRow[];
+  /** Source, transport and origin-binding evidence (fetched documents only). */
+  evidence: EvidenceSection[];
   warnings: string[];
   limitations: string[];
 }
@@ -189,6 +198,64 @@ export function keyRow(key: KeyEvidence, did: string): KeyRow {
   return { displayId: printable(displayKeyId(key.id, did)), id: key.id, status: key.status, fields };
 }
 
+const BINDING_TONES: Readonly<Record<DomainBindingStatus, Tone>> = {
+  VERIFIED: 'good',
+  NOT_CONFIGURED: 'muted',
+  NOT_LINKED: 'muted',
+  INVALID_PROOF: 'bad',
+  MALFORMED: 'bad',
+  UNSUPPORTED_PROOF: 'warn',
+  UNREACHABLE: 'warn',
+};
+
+const field = (label: string, value: string, tone: Tone = 'plain'): Field => ({ label, value: printable(value), tone });
+
+export function evidenceSections(result: EnrichedResolution): EvidenceSection[] {
+  const { source, tls, domainBinding } = result.evidence;
+  const sections: EvidenceSection[] = [];
+  if (source.kind === 'HTTPS') {
+    const fields = [field('url', source.url ?? NONE)];
+    for (const hop of source.redirects) fields.push(field('redirect', `${hop.status} ${hop.from} → ${hop.to}`, 'warn'));
+    fields.push(
+      field('response', `HTTP ${source.httpStatus ?? '?'}, ${source.bytes ?? '?'} bytes, ${source.contentType ?? 'no content type'}`),
+      field('pinned address', source.peerAddress ?? NONE),
+      field('sha256', source.sha256 ?? NONE),
+      field('latency', `${source.latencyMs ?? '?'} ms`),
+    );
+    sections.push({ title: 'Source', fields });
+  }
+  if (tls) {
+    const { certificate } = tls;
+    const days = tls.daysUntilExpiry;
+    sections.push({
+      title: 'Transport',
+      fields: [
+        field('protocol', `${tls.protocol}, ${tls.cipher}`),
+        field('certificate', certificate.subject || '(empty subject)'),
+        field('names', certificate.subjectAltNames.join(', ') || NONE, tls.hostnameInSan ? 'plain' : 'bad'),
+        field('host in SAN', tls.hostnameInSan ? `yes (${tls.host})` : `no (${tls.host})`, tls.hostnameInSan ? 'good' : 'bad'),
+        field('issuer', certificate.issuer),
+        field('trust anchor', tls.validatedBy),
+        field('valid', `${certificate.validFrom} to ${certificate.validTo} (${days} day${days === 1 ? '' : 's'} left)`, days < 0 ? 'bad' : days < 14 ? 'warn' : 'plain'),
+        field('fingerprint', certificate.sha256Fingerprint),
+      ],
+    });
+  }
+  if (domainBinding) {
+    const fields = [
+      field('status', domainBinding.status, BINDING_TONES[domainBinding.status]),
+      field('configuration', domainBinding.configurationUrl),
+      field('reason', domainBinding.reason),
+    ];
+    for (const credential of domainBinding.credentials) {
+      const proof = credential.proof ? ` ${credential.proof}` : '';
+      fields.push(field(`#${credential.index} ${credential.format}${proof}`, `${credential.status}: ${credential.reason}`, BINDING_TONES[credential.status]));
+    }
+    sections.push({ title: 'Origin binding', fields });
+  }
+  return sections;
+}
+
 export function buildDossierView(result: EnrichedResolution): DossierView {
   return {
     did: printable(result.did),
@@ -202,6 +269,7 @@ export function buildDossierView(result: EnrichedResolution): DossierView {
     },
     groups: groupDimensions(result.dimensions),
     keys: result.evidence.keys.map((k) => keyRow(k, result.did)),
+    evidence: evidenceSections(result),
     warnings: result.evidence.document.warnings.map(printable),
     limitations: result.limitations.map(printable),
   };
@@ -281,15 +349,24 @@ function groupLines(group: DimensionGroup, style: Style): string[] {
   return lines;
 }
 
-function keyLines(key: KeyRow, style: Style): string[] {
-  const labelWidth = Math.max(...key.fields.map((f) => f.label.length)) + 2;
-  const lines = [`  ${style.bold(key.displayId)}`];
-  for (const field of key.fields) {
-    const prefix = `      ${field.label.padEnd(labelWidth)}`;
-    const styledPrefix = `      ${style.dim(field.label)}${' '.repeat(labelWidth - field.label.length)}`;
+/** Labelled fields in two columns, the label dimmed, the value wrapped under itself. */
+function fieldLines(fields: Field[], indent: string, style: Style): string[] {
+  const labelWidth = Math.max(...fields.map((f) => f.label.length)) + 2;
+  const lines: string[] = [];
+  for (const field of fields) {
+    const prefix = `${indent}${field.label.padEnd(labelWidth)}`;
+    const styledPrefix = `${indent}${style.dim(field.label)}${' '.repeat(labelWidth - field.label.length)}`;
     lines.push(...hang(prefix, field.value, (s) => paint(style, field.tone, s), { styledPrefix }));
   }
   return lines;
+}
+
+function keyLines(key: KeyRow, style: Style): string[] {
+  return [`  ${style.bold(key.displayId)}`, ...fieldLines(key.fields, '      ', style)];
+}
+
+function evidenceLines(section: EvidenceSection, style: Style): string[] {
+  return [style.bold(section.title), ...fieldLines(section.fields, '  ', style)];
 }
 
 function keysSection(view: DossierView, style: Style): string[] {
@@ -317,6 +394,7 @@ export function dossierText(result: EnrichedResolution, style: Style): string {
     verdictLines(view, style),
     ...view.groups.map((g) => groupLines(g, style)),
     keysSection(view, style),
+    ...view.evidence.map((section) => evidenceLines(section, style)),
     warningsSection(view, style),
     limitationsSection(view, style),
   ].filter((s) => s.length > 0);

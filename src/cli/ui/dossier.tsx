@@ -12,6 +12,8 @@ import {
   headerLine,
   type DimensionGroup,
   type DossierView,
+  type EvidenceSection,
+  type Field,
   type KeyRow,
   type Tone,
 } from '../output/dossier.js';
@@ -90,20 +92,36 @@ function Group({ group, color }: { group: DimensionGroup } & ColorProp) {
   );
 }
 
-function Key({ row, color }: { row: KeyRow } & ColorProp) {
-  const labelWidth = Math.max(...row.fields.map((f) => f.label.length)) + 2;
+function Fields({ fields, indent, color }: { fields: Field[]; indent: number } & ColorProp) {
+  const labelWidth = Math.max(...fields.map((f) => f.label.length)) + 2;
   return (
-    <Box flexDirection="column">
-      <Text bold>{row.displayId}</Text>
-      {row.fields.map((field) => (
-        <Box key={field.label} marginLeft={4}>
+    <>
+      {fields.map((field, i) => (
+        <Box key={`${i}:${field.label}`} marginLeft={indent}>
           <Box width={labelWidth} flexShrink={0}>
             <Text {...toneProps('muted', color)}>{field.label}</Text>
           </Box>
           <Text {...toneProps(field.tone, color)}>{field.value}</Text>
         </Box>
       ))}
+    </>
+  );
+}
+
+function Key({ row, color }: { row: KeyRow } & ColorProp) {
+  return (
+    <Box flexDirection="column">
+      <Text bold>{row.displayId}</Text>
+      <Fields fields={row.fields} indent={4} color={color} />
     </Box>
+  );
+}
+
+function EvidenceBlock({ section, color }: { section: EvidenceSection } & ColorProp) {
+  return (
+    <Section title={section.title}>
+      <Fields fields={section.fields} indent={0} color={color} />
+    </Section>
   );
 }
 
@@ -144,6 +162,9 @@ export function Dossier({ view, color }: { view: DossierView } & ColorProp) {
         <Group key={group.cls} group={group} color={color} />
       ))}
       <Keys view={view} color={color} />
+      {view.evidence.map((section) => (
+        <EvidenceBlock key={section.title} section={section} color={color} />
+      ))}
       {view.warnings.length > 0 && (
         <Section title="Document warnings">
           <MarkedList items={view.warnings} marker="!" tone="warn" color={color} />

@@ -31,6 +31,11 @@ export interface MethodResolution {
   history?: Evidence['history'];
   /** Key checks the driver already made (by publicKeyMultibase), reused by crypto.validate_keys. */
   keyChecks?: KeyCheckMemo;
+  /**
+   * Operator allowance ranges (SVC_EGRESS_ALLOW) that admitted a non-public address for any
+   * fetch of this resolution; reported in `limitations`.
+   */
+  allowances?: string[];
   /** Seconds the result may be cached; undefined means the runtime default. */
   ttlSeconds?: number;
 }

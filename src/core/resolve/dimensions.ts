@@ -2,6 +2,7 @@
  * The seven dimensions (SPEC §2.2), computed from the evidence by one function. Labels, proves
  * and doesNotProve are the SPEC's words; only `state` and `statement` depend on the evidence.
  */
+import type { DomainBindingStatus } from '../linkage/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
 
 export const DIMENSION_TEXT: Readonly<Record<DimensionId, { label: string; proves: string; doesNotProve: string }>> = {
@@ -50,6 +51,8 @@ export interface EvaluationInput {
   selfCertifying: boolean;
   deactivated: boolean;
   evidence: Evidence;
+  /** Operator allowance ranges that admitted a non-public address during the fetches. */
+  allowances: string[];
 }
 
 type Finding = [DimensionState, string];
@@ -93,21 +96,51 @@ function keys({ evidence }: EvaluationInput): Finding {
 
 function control({ method, selfCertifying }: EvaluationInput): Finding {
   if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} document cannot be updated, so there is no update authority to establish.`];
+  if (method === 'web') {
+    return ['NOT_ESTABLISHED', 'Whoever can change the file on the web server can change this document; no signature is needed for an update.'];
+  }
   return ['NOT_ESTABLISHED', 'Nothing shows that updates to this document require a cryptographic signature.'];
 }
 
+/** What the domain binding status means for the origin dimension. */
+const ORIGIN_STATES: Readonly<Record<DomainBindingStatus, DimensionState>> = {
+  VERIFIED: 'ESTABLISHED',
+  NOT_CONFIGURED: 'NOT_ESTABLISHED',
+  NOT_LINKED: 'NOT_ESTABLISHED',
+  INVALID_PROOF: 'FAILED',
+  MALFORMED: 'FAILED',
+  UNSUPPORTED_PROOF: 'INDETERMINATE',
+  UNREACHABLE: 'INDETERMINATE',
+};
+
 function origin({ method, selfCertifying, evidence }: EvaluationInput): Finding {
   if (selfCertifying || evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', `A did:${method} identifier is not tied to a web domain.`];
-  return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was verified.'];
+  const binding = evidence.domainBinding;
+  if (!binding) return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was checked.'];
+  return [ORIGIN_STATES[binding.status], binding.reason];
 }
 
 function transport({ evidence }: EvaluationInput): Finding {
   if (evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', 'Nothing was fetched: the document came from the identifier itself.'];
-  return ['NOT_ESTABLISHED', 'No TLS evidence was recorded for the fetch.'];
+  const tls = evidence.tls;
+  if (!tls) return ['NOT_ESTABLISHED', 'No TLS evidence was recorded for the fetch.'];
+  const { certificate } = tls;
+  if (!tls.hostnameInSan) {
+    return ['FAILED', `The certificate of ${tls.host} does not name the host in its subjectAltName (${certificate.subjectAltNames.join(', ') || 'none'}).`];
+  }
+  if (tls.daysUntilExpiry < 0) return ['FAILED', `The certificate of ${tls.host} expired on ${certificate.validTo}.`];
+  const hops = evidence.source.redirects.length;
+  const via = hops > 0 ? ` after ${plural(hops, 'audited redirect')}` : '';
+  const expiry = tls.daysUntilExpiry < 14 ? `expires in ${plural(tls.daysUntilExpiry, 'day')} (${certificate.validTo})` : `is valid until ${certificate.validTo.slice(0, 10)}`;
+  return [
+    'ESTABLISHED',
+    `${tls.protocol} to ${tls.host} at ${evidence.source.peerAddress ?? 'the pinned address'}${via}; the certificate names the host, chains to ${tls.validatedBy} and ${expiry}.`,
+  ];
 }
 
 function history({ method, selfCertifying }: EvaluationInput): Finding {
   if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} identifier has a single, unchangeable version.`];
+  if (method === 'web') return ['NOT_ESTABLISHED', 'did:web keeps no history: only the current document can be fetched, and earlier versions cannot be checked.'];
   return ['NOT_ESTABLISHED', 'No verifiable log of earlier versions exists for this identifier.'];
 }
 

@@ -26,6 +26,36 @@ export function buildGraph(did: string, evidence: Evidence): Graph {
     });
     for (const rel of key.relationships) edges.push({ from: did, to: key.id, relation: rel, state: 'DECLARED' });
   }
+  const { tls, domainBinding, source } = evidence;
+  if (source.kind === 'HTTPS' && source.url) {
+    const origin = new URL(source.url).origin;
+    nodes.push({ id: origin, kind: 'origin', label: origin });
+    edges.push({ from: did, to: origin, relation: 'hostedAt', state: 'DECLARED' });
+    edges.push({ from: origin, to: DOCUMENT_NODE, relation: 'serves', state: 'OBSERVED' });
+    if (tls) {
+      const tlsNode = `tls:${tls.host}`;
+      nodes.push({ id: tlsNode, kind: 'tls', label: `${tls.protocol}, certificate by ${tls.certificate.issuer}` });
+      edges.push({ from: origin, to: tlsNode, relation: 'securedBy', state: tls.hostnameInSan && tls.daysUntilExpiry >= 0 ? 'VERIFIED' : 'FAILED' });
+    }
+  }
+  if (domainBinding) {
+    const origin = domainBinding.origin;
+    if (!nodes.some((n) => n.id === origin)) nodes.push({ id: origin, kind: 'origin', label: origin });
+    for (const credential of domainBinding.credentials) {
+      const id = `linkage:${credential.index}`;
+      nodes.push({ id, kind: 'linkage', label: `${credential.format} domain linkage credential (${credential.status})` });
+      edges.push({ from: origin, to: id, relation: 'publishes', state: 'OBSERVED' });
+      const concernsDid = credential.issuer === did || credential.subject === did;
+      if (concernsDid) {
+        edges.push({
+          from: id,
+          to: did,
+          relation: 'linksDomain',
+          state: credential.status === 'VERIFIED' ? 'VERIFIED' : credential.status === 'UNSUPPORTED_PROOF' ? 'DECLARED' : 'FAILED',
+        });
+      }
+    }
+  }
   for (const service of evidence.services) {
     const type = Array.isArray(service.type) ? service.type.join(', ') : (service.type ?? 'service');
     nodes.push({ id: service.id, kind: 'service', label: type });

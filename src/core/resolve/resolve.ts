@@ -8,7 +8,7 @@
  * the trace up to and including the failing stage.
  */
 import { parseDid, type ParsedDid } from '../did/syntax.js';
-import { driverFor } from '../methods/registry.js';
+import { driverFor, SUPPORTED_METHODS } from '../methods/registry.js';
 import type { MethodDriver, ResolveOptions } from '../methods/types.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339, type Runtime } from '../runtime.js';
@@ -57,7 +57,7 @@ export async function resolve(
     const parsed: ParsedDid = parseDid(input);
     const driver: MethodDriver | undefined = driverFor(parsed.method);
     if (!driver) {
-      throw new ProblemError('METHOD_NOT_SUPPORTED', `The DID method "${parsed.method}" is not supported; svc resolves did:key and did:jwk.`);
+      throw new ProblemError('METHOD_NOT_SUPPORTED', `The DID method "${parsed.method}" is not supported; svc resolves ${SUPPORTED_METHODS.map((m) => `did:${m}`).join(', ')}.`);
     }
     if (hasVersionOptions(options) && !driver.acceptsVersionOptions) {
       throw new ProblemError('INVALID_OPTIONS', `did:${parsed.method} has no versions; versionId, versionTime and versionNumber do not apply.`);
@@ -111,6 +111,7 @@ export async function resolve(
     selfCertifying: driver.selfCertifying,
     deactivated,
     evidence,
+    allowances: method.allowances ?? [],
   };
 
   const evaluation = await trace.run('evidence.evaluate', 'Evaluate the seven dimensions', (stage) => {

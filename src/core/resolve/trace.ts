@@ -15,6 +15,13 @@ export interface StageHandle {
   detail: string;
 }
 
+/** A stage begun with `Trace.begin`: `commit` records it and yields its result. */
+export interface PendingStage<T> {
+  /** Settles (never rejects) when the work is done, recorded or not. */
+  settled: Promise<void>;
+  commit(): Promise<T>;
+}
+
 export class Trace {
   readonly stages: TraceStage[] = [];
   readonly #origin: number;
@@ -51,8 +58,40 @@ export class Trace {
     }
   }
 
-  #record(stage: string, label: string, status: StageStatus, startedUs: number, detail: string): void {
-    const entry: TraceStage = { stage, label, status, startedUs, durationUs: Math.max(0, this.elapsedUs() - startedUs), detail };
+  /**
+   * Starts a stage now but records it only on `commit()`: for work that runs beside the main
+   * path (the DID configuration fetch runs while the document is fetched), so that its stage
+   * never shows up in the trace of a problem the main path raises meanwhile. The recorded
+   * `startedUs` and `durationUs` are those of the work itself.
+   */
+  begin<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): PendingStage<T> {
+    const handle: StageHandle = { status: 'PASS', detail: '' };
+    const startedUs = this.elapsedUs();
+    const outcome = (async () => {
+      try {
+        const value = await body(handle);
+        return { ok: true as const, value, endUs: this.elapsedUs() };
+      } catch (err) {
+        return { ok: false as const, problem: asProblemError(err), endUs: this.elapsedUs() };
+      }
+    })();
+    return {
+      settled: outcome.then(() => undefined),
+      commit: async () => {
+        const result = await outcome;
+        if (result.ok) {
+          this.#record(stage, label, handle.status, startedUs, handle.detail, result.endUs);
+          return result.value;
+        }
+        this.#record(stage, label, 'FAIL', startedUs, result.problem.detail, result.endUs);
+        result.problem.trace = this.stages.slice();
+        throw result.problem;
+      },
+    };
+  }
+
+  #record(stage: string, label: string, status: StageStatus, startedUs: number, detail: string, endUs: number = this.elapsedUs()): void {
+    const entry: TraceStage = { stage, label, status, startedUs, durationUs: Math.max(0, endUs - startedUs), detail };
     this.stages.push(entry);
     this.listener?.(entry);
   }

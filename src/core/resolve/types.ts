@@ -3,6 +3,8 @@
  * tables so the CLI, the daemon and the dossier cannot drift apart.
  */
 import type { KeyStatus, MulticodecInfo } from '../keys/types.js';
+import type { DomainBindingEvidence } from '../linkage/types.js';
+import type { TlsEvidence } from '../net.js';
 
 export const DIMENSION_IDS = ['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization'] as const;
 export type DimensionId = (typeof DIMENSION_IDS)[number];
@@ -133,8 +135,8 @@ export interface Evidence {
   document: DocumentEvidence;
   keys: KeyEvidence[];
   services: ServiceEvidence[];
-  domainBinding: Record<string, unknown> | null;
-  tls: Record<string, unknown> | null;
+  domainBinding: DomainBindingEvidence | null;
+  tls: TlsEvidence | null;
   history: Record<string, unknown> | null;
 }
 

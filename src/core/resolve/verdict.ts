@@ -63,6 +63,16 @@ export function buildLimitations(input: EvaluationInput): string[] {
       `A did:${input.method} identifier cannot be rotated, updated or deactivated: if its private key is compromised, the identifier is compromised for good, and resolution cannot show it.`,
     );
   }
+  if (input.method === 'web') {
+    limitations.push(
+      'did:web rests on DNS and the web host: whoever controls the domain or its server can replace the document at any time, and earlier versions cannot be checked.',
+    );
+  }
+  for (const range of input.allowances) {
+    limitations.push(
+      `A fetch used a non-public address admitted by the operator's egress allowance ${range} (SVC_EGRESS_ALLOW); the host was not reached over the public Internet.`,
+    );
+  }
   if (input.method === 'jwk') {
     limitations.push('The same key can be written as many different did:jwk identifiers; compare identifiers, not keys.');
   }

@@ -1,0 +1,170 @@
+/**
+ * did:web (W3C CCG did:web method): the identifier names an HTTPS location. Resolution fetches
+ * `/.well-known/did.json` (or `/<path>/did.json`) through the Runtime's fetcher — egress policy,
+ * pinned connection, TLS evidence — and, at the same time, the domain's DID configuration
+ * (DIF Well Known DID Configuration) for the origin dimension.
+ *
+ *   did:web:example.com                 → https://example.com/.well-known/did.json
+ *   did:web:example.com%3A8443:u:alice  → https://example.com:8443/u/alice/did.json
+ */
+import { isJsonObject, parseJsonStrict, StrictJsonError } from '../encoding/json.js';
+import { configurationUrl, startDomainBinding } from '../linkage/check.js';
+import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
+import { ProblemError } from '../problems.js';
+import type { DidDocument, SourceEvidence } from '../resolve/types.js';
+import type { MethodDriver, MethodResolution } from './types.js';
+
+/** Largest did.json svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. */
+export const DID_DOCUMENT_MAX_BYTES = 512 * 1024;
+
+const DID_JSON_ACCEPT = 'application/did+json, application/did+ld+json;q=0.9, application/json;q=0.8';
+
+export interface DidWebLocation {
+  /** Host as written in the DID, lower-cased, Unicode names converted to punycode. */
+  host: string;
+  port: number | null;
+  /** `https://host[:port]`, the origin a DID configuration must name. */
+  origin: string;
+  /** The did.json URL. */
+  documentUrl: string;
+  /** The DID configuration URL of the origin. */
+  configurationUrl: string;
+}
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+function invalid(reason: string): ProblemError {
+  return new ProblemError('INVALID_DID', `Not a valid did:web: ${reason}.`);
+}
+
+function decodeOnce(segment: string, what: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid(`the ${what} "${segment}" is not valid percent-encoded UTF-8`);
+  }
+}
+
+/** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
+export function didWebLocation(id: string): DidWebLocation {
+  const [authority = '', ...segments] = id.split(':');
+  // The only colon allowed in the authority is the port separator, written %3A.
+  const portMatch = /^(.*)%3[Aa]([0-9]{1,5})$/.exec(authority);
+  const rawHost = portMatch ? portMatch[1]! : authority;
+  let port: number | null = null;
+  if (portMatch) {
+    port = Number(portMatch[2]);
+    if (port < 1 || port > 65535) throw invalid(`the port ${portMatch[2]} is outside 1–65535`);
+  }
+  const decodedHost = decodeOnce(rawHost, 'host');
+  if (decodedHost === '') throw invalid('the host is empty');
+  if (/[/\\?#@%:\s[\]]/.test(decodedHost) || decodedHost.includes('\0')) {
+    throw invalid(`the host "${decodedHost}" contains a character a host name cannot have`);
+  }
+  let host: string;
+  try {
+    host = new URL(`https://${decodedHost}/`).hostname;
+  } catch {
+    throw invalid(`the host "${decodedHost}" is not a valid domain name`);
+  }
+  if (/^[0-9.]+$/.test(host) || host.startsWith('[')) throw invalid(`the host ${host} is an IP address; did:web needs a domain name`);
+  const labels = host.replace(/\.$/, '').split('.');
+  if (!labels.every((label) => HOST_LABEL.test(label))) throw invalid(`the host "${host}" is not a valid domain name`);
+  const path = segments.map((segment) => {
+    const decoded = decodeOnce(segment, 'path segment');
+    if (decoded === '' || decoded === '.' || decoded === '..') throw invalid(`the path segment "${segment}" is empty or a dot segment`);
+    if (/[/\\\0]/.test(decoded)) throw invalid(`the path segment "${segment}" contains a slash, backslash or NUL`);
+    return encodeURIComponent(decoded);
+  });
+  const origin = `https://${host}${port === null ? '' : `:${port}`}`;
+  return {
+    host,
+    port,
+    origin,
+    documentUrl: path.length === 0 ? `${origin}/.well-known/did.json` : `${origin}/${path.join('/')}/did.json`,
+    configurationUrl: configurationUrl(origin),
+  };
+}
+
+function httpsSource(response: FetchResponse): SourceEvidence {
+  return {
+    kind: 'HTTPS',
+    url: response.url,
+    httpStatus: response.status,
+    contentType: response.contentType,
+    bytes: response.bytes,
+    sha256: response.sha256,
+    peerAddress: response.peerAddress,
+    redirects: response.redirects,
+    latencyMs: response.latencyMs,
+  };
+}
+
+/** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
+export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
+  } catch {
+    throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not UTF-8 text.`);
+  }
+  let value;
+  try {
+    value = parseJsonStrict(text);
+  } catch (err) {
+    const why = err instanceof StrictJsonError ? err.message : 'it could not be parsed';
+    throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not valid JSON: ${why}.`);
+  }
+  if (!isJsonObject(value)) throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not a JSON object.`);
+  if (typeof value['id'] !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} has no string "id".`);
+  return value as DidDocument;
+}
+
+export const didWeb: MethodDriver = {
+  method: 'web',
+  selfCertifying: false,
+  acceptsVersionOptions: false,
+  async resolve(parsed, context): Promise<MethodResolution> {
+    const { runtime, trace } = context;
+    const location = didWebLocation(parsed.id);
+    // The configuration does not depend on the document, so both fetches run at once; the
+    // configuration check never throws (an unreachable file is evidence, not an error) and its
+    // stages are recorded only once the document is in hand.
+    const binding = startDomainBinding(location.origin, context);
+    const abandon = async (err: unknown): Promise<never> => {
+      await binding.settled;
+      throw err;
+    };
+    const response = await runtime.net
+      .fetch({ url: location.documentUrl, purpose: 'DID document', maxBytes: DID_DOCUMENT_MAX_BYTES, accept: DID_JSON_ACCEPT, stages: WEB_FETCH_STAGES }, trace)
+      .catch(abandon);
+    if (response.status === 404 || response.status === 410) {
+      await abandon(new ProblemError('NOT_FOUND', `No DID document at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
+    }
+    if (response.status < 200 || response.status > 299) {
+      await abandon(
+        new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${response.status} for the DID document.`, { trace: trace.stages.slice() }),
+      );
+    }
+    const document = await trace
+      .run('document.parse', 'Parse the fetched document', (stage) => {
+        const doc = parseDocumentBytes(response.body, response.url);
+        if (doc.id !== parsed.did) {
+          throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${response.url} is for ${doc.id}, not ${parsed.did}.`);
+        }
+        stage.detail = `${response.bytes} bytes of JSON, id matches`;
+        return doc;
+      })
+      .catch(abandon);
+    const domainBinding = await binding.finish(parsed.did, document);
+    return {
+      document,
+      contentType: 'application/did',
+      source: httpsSource(response),
+      didDocumentMetadata: {},
+      tls: response.tls,
+      domainBinding,
+      allowances: response.allowances,
+    };
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * The core's view of the network: one `fetch` that applies the egress policy, pins the
+ * connection to the checked address, records TLS evidence from that same connection and
+ * enforces size and time limits. Implemented in src/net (undici + node:tls); the core only
+ * sees these types, so tests can point a Runtime at loopback hosts without mocking fetch.
+ */
+import type { Trace } from './resolve/trace.js';
+
+/** Stage names a fetch reports when it is given a trace (SPEC §2.3). */
+export interface FetchStageNames {
+  dns: string;
+  tls: string;
+  fetch: string;
+}
+
+export const WEB_FETCH_STAGES: FetchStageNames = { dns: 'dns.resolve', tls: 'tls.handshake', fetch: 'web.fetch' };
+
+export interface FetchRequest {
+  /** An https: URL. Anything else is EGRESS_BLOCKED before any lookup. */
+  url: string;
+  /** What is fetched, for messages: "DID document", "DID configuration". */
+  purpose: string;
+  /** Largest body accepted, bytes; larger → PAYLOAD_TOO_LARGE without reading it whole. */
+  maxBytes: number;
+  /** Accept header. */
+  accept?: string;
+  /**
+   * When given (with the fetch's trace), each hop reports these stages: DNS + egress check,
+   * TCP + TLS handshake, HTTP exchange. Without it the fetch adds no stages of its own.
+   */
+  stages?: FetchStageNames;
+}
+
+export interface RedirectHop {
+  from: string;
+  to: string;
+  status: number;
+}
+
+export interface CertificateEvidence {
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+  serialNumber: string;
+  /** SHA-256 of the DER certificate, colon-separated upper-case hex as OpenSSL prints it. */
+  sha256Fingerprint: string;
+  /** subjectAltName entries, e.g. `DNS:example.com`, `IP Address:127.0.0.1`. */
+  subjectAltNames: string[];
+}
+
+/** TLS evidence of the connection that fetched the resource (SPEC §2.3 `tls`). */
+export interface TlsEvidence {
+  host: string;
+  /** Subject of the trust anchor the chain was validated against. */
+  validatedBy: string;
+  /** Negotiated protocol, e.g. TLSv1.3. */
+  protocol: string;
+  cipher: string;
+  certificate: CertificateEvidence;
+  /** Whole days until the leaf certificate expires (negative once expired). */
+  daysUntilExpiry: number;
+  /** The host name appears in the certificate's subjectAltName (exactly or by wildcard). */
+  hostnameInSan: boolean;
+}
+
+export interface FetchResponse {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string | null;
+  body: Uint8Array;
+  bytes: number;
+  /** SHA-256 of the body bytes as received, hex. */
+  sha256: string;
+  /** The address the final connection was pinned to. */
+  peerAddress: string;
+  redirects: RedirectHop[];
+  /** From the first lookup to the last body byte, milliseconds. */
+  latencyMs: number;
+  tls: TlsEvidence;
+  /**
+   * Operator allowance ranges (SVC_EGRESS_ALLOW) that admitted an address on any hop, e.g.
+   * `127.0.0.0/8`; empty when every address was public.
+   */
+  allowances: string[];
+}
+
+export interface Net {
+  /**
+   * Fetches one resource under the egress policy. Throws ProblemError: EGRESS_BLOCKED (non-https
+   * URL or redirect, or no public/allowed address), UPSTREAM_UNAVAILABLE (DNS, TCP, TLS, time
+   * limit, too many redirects, broken response), PAYLOAD_TOO_LARGE. Any HTTP status other than a
+   * followed redirect is returned, not thrown.
+   */
+  fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse>;
+  /** The operator's allowance besides public addresses, as CIDR strings (for /health). */
+  readonly egressAllow: readonly string[];
+}

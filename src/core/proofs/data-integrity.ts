@@ -1,0 +1,255 @@
+/**
+ * Data Integrity proofs (W3C VC Data Integrity 1.0) with the `eddsa-jcs-2022` cryptosuite
+ * (W3C vc-di-eddsa §3.3), the one suite svc verifies: it needs no JSON-LD processing.
+ *
+ * Verify Proof (eddsa-jcs-2022), vc-di-eddsa §3.3.2:
+ *   unsecuredDocument = the document without `proof`;
+ *   proofOptions      = the proof without `proofValue`;
+ *   if proofOptions has an `@context`, the document's `@context` must start with it, and it
+ *   becomes the unsecured document's `@context`;
+ *   hashData = SHA-256(JCS(proofOptions)) ‖ SHA-256(JCS(unsecuredDocument));
+ *   proofValue is base58btc multibase (`z`) of a 64-byte Ed25519 signature over hashData.
+ *
+ * Interoperability: the Create Proof algorithm copies the document's `@context` into the proof;
+ * some signers skip that copy but did hash it (the proof configuration of earlier drafts), so a
+ * proof without `@context` that fails as written is tried once more with the document's
+ * `@context` in its configuration. Both forms sign the same document with the same key; the
+ * result says which one verified.
+ *
+ * Everything here is general (credentials, did:webvh log entries, linkage): the caller resolves
+ * `proof.verificationMethod` to a key and decides which proof purposes it accepts.
+ */
+import { canonicalize, sha256 } from '../canonical.js';
+import { multibaseDecode } from '../encoding/multibase.js';
+import { parseDateTime } from './datetime.js';
+import { verifyEd25519 } from './signature.js';
+
+export const DATA_INTEGRITY_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'MALFORMED'] as const;
+export type DataIntegrityStatus = (typeof DATA_INTEGRITY_STATUSES)[number];
+
+export type DataIntegrityResult =
+  | {
+      status: 'VALID';
+      /**
+       * `as-written`: the proof configuration is the proof itself (vc-di-eddsa §3.3.2).
+       * `document-context`: it verified only with the document's `@context` added to it.
+       */
+      proofConfiguration: 'as-written' | 'document-context';
+    }
+  | { status: 'INVALID'; reason: string }
+  | { status: 'UNSUPPORTED'; reason: string }
+  | { status: 'MALFORMED'; reason: string };
+
+/** Proof types that are JSON-LD signature suites (they need RDF canonicalization). */
+const JSON_LD_PROOF_TYPES: ReadonlySet<string> = new Set([
+  'Ed25519Signature2018',
+  'Ed25519Signature2020',
+  'EcdsaSecp256k1Signature2019',
+  'EcdsaSecp256r1Signature2019',
+  'JsonWebSignature2020',
+  'RsaSignature2018',
+  'BbsBlsSignature2020',
+]);
+
+/** Data Integrity cryptosuites that need RDF canonicalization or selective disclosure. */
+const OTHER_CRYPTOSUITES: Readonly<Record<string, string>> = {
+  'eddsa-rdfc-2022': 'JSON-LD, RDF canonicalization',
+  'ecdsa-rdfc-2019': 'JSON-LD, RDF canonicalization',
+  'ecdsa-sd-2023': 'selective disclosure',
+  'bbs-2023': 'selective disclosure',
+  'ecdsa-jcs-2019': 'ECDSA with JCS',
+};
+
+export const EDDSA_JCS_2022 = 'eddsa-jcs-2022';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What a proof calls itself: the cryptosuite of a DataIntegrityProof, otherwise its type
+ * (e.g. `eddsa-jcs-2022`, `Ed25519Signature2018`); null when it names neither.
+ */
+export function proofLabel(proof: unknown): string | null {
+  if (!isObject(proof)) return null;
+  const type = proof['type'];
+  const suite = proof['cryptosuite'];
+  if (type === 'DataIntegrityProof' && typeof suite === 'string') return suite;
+  return typeof type === 'string' ? type : null;
+}
+
+/**
+ * Null when svc can verify this kind of proof; otherwise why not (UNSUPPORTED or MALFORMED).
+ * An UNSUPPORTED reason reads `proof type Ed25519Signature2018 (JSON-LD) is not supported`
+ * followed by `; <supported>` (by default `only eddsa-jcs-2022 is verified`), so a caller
+ * that verifies more (e.g. JWTs too) can say so.
+ */
+export function checkProofSupport(
+  proof: unknown,
+  supported = `only ${EDDSA_JCS_2022} is verified`,
+): Exclude<DataIntegrityResult, { status: 'VALID' | 'INVALID' }> | null {
+  if (!isObject(proof)) return { status: 'MALFORMED', reason: 'the proof is not a JSON object' };
+  const type = proof['type'];
+  if (typeof type !== 'string') return { status: 'MALFORMED', reason: 'the proof has no string "type"' };
+  if (type !== 'DataIntegrityProof') {
+    const kind = JSON_LD_PROOF_TYPES.has(type) ? ' (JSON-LD)' : '';
+    return { status: 'UNSUPPORTED', reason: `proof type ${type}${kind} is not supported; ${supported}` };
+  }
+  const suite = proof['cryptosuite'];
+  if (typeof suite !== 'string') return { status: 'MALFORMED', reason: 'the DataIntegrityProof has no string "cryptosuite"' };
+  if (suite !== EDDSA_JCS_2022) {
+    const kind = OTHER_CRYPTOSUITES[suite];
+    return { status: 'UNSUPPORTED', reason: `cryptosuite ${suite}${kind ? ` (${kind})` : ''} is not supported; ${supported}` };
+  }
+  return null;
+}
+
+function contextList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+function jcsOrNull(value: unknown): string | null {
+  try {
+    return canonicalize(value);
+  } catch {
+    return null;
+  }
+}
+
+function hashData(proofConfig: Record<string, unknown>, unsecured: Record<string, unknown>): Uint8Array | null {
+  const config = jcsOrNull(proofConfig);
+  const doc = jcsOrNull(unsecured);
+  if (config === null || doc === null) return null;
+  const out = new Uint8Array(64);
+  out.set(sha256(config), 0);
+  out.set(sha256(doc), 32);
+  return out;
+}
+
+/**
+ * Verifies one `eddsa-jcs-2022` proof of `document` with a raw 32-byte Ed25519 public key.
+ * `document` may still carry its `proof` member (it is removed before hashing). Resolving
+ * `proof.verificationMethod` to `publicKey`, and checking `proofPurpose`, are the caller's.
+ */
+export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array): DataIntegrityResult {
+  const unsupported = checkProofSupport(proof);
+  if (unsupported) return unsupported;
+  if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object' };
+
+  const proofValue = proof['proofValue'];
+  if (typeof proofValue !== 'string') return { status: 'MALFORMED', reason: 'the proof has no string "proofValue"' };
+  if (!proofValue.startsWith('z')) return { status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' };
+  const decoded = multibaseDecode(proofValue);
+  if (!decoded) return { status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' };
+  const signature = decoded.bytes;
+
+  const created = proof['created'];
+  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
+    return { status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' };
+  }
+  if (proof['previousProof'] !== undefined) {
+    return { status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' };
+  }
+  if (signature.length !== 64) return { status: 'INVALID', reason: `an Ed25519 signature is 64 bytes, not ${signature.length}` };
+  if (publicKey.length !== 32) return { status: 'INVALID', reason: `an Ed25519 public key is 32 bytes, not ${publicKey.length}` };
+
+  const unsecured: Record<string, unknown> = { ...document };
+  delete unsecured['proof'];
+  const proofOptions: Record<string, unknown> = { ...proof };
+  delete proofOptions['proofValue'];
+
+  if (proofOptions['@context'] !== undefined) {
+    const proofContext = contextList(proofOptions['@context']);
+    const docContext = document['@context'] === undefined ? [] : contextList(document['@context']);
+    const prefix = proofContext.length <= docContext.length && proofContext.every((c, i) => jcsOrNull(c) !== null && jcsOrNull(c) === jcsOrNull(docContext[i]));
+    if (!prefix) return { status: 'INVALID', reason: 'the document\'s @context does not start with the proof\'s @context' };
+    unsecured['@context'] = proofOptions['@context'];
+  }
+
+  const data = hashData(proofOptions, unsecured);
+  if (data === null) return { status: 'MALFORMED', reason: 'the document or proof has no JSON (RFC 8785) serialisation' };
+  if (verifyEd25519(publicKey, data, signature)) return { status: 'VALID', proofConfiguration: 'as-written' };
+
+  if (proofOptions['@context'] === undefined && document['@context'] !== undefined) {
+    const legacy = hashData({ ...proofOptions, '@context': document['@context'] }, unsecured);
+    if (legacy !== null && verifyEd25519(publicKey, legacy, signature)) return { status: 'VALID', proofConfiguration: 'document-context' };
+  }
+  return { status: 'INVALID', reason: 'the Ed25519 signature does not verify' };
+}
+
+/** A key found for a proof's verification method, or why there is none. */
+export type ProofKeyLookup =
+  | { publicKey: Uint8Array }
+  | { status: 'INVALID' | 'UNSUPPORTED' | 'MALFORMED'; reason: string };
+
+export interface DataIntegrityOptions {
+  /** Resolves `proof.verificationMethod` (as written) to a raw Ed25519 public key. */
+  lookupKey: (verificationMethod: string, proof: Record<string, unknown>) => ProofKeyLookup | Promise<ProofKeyLookup>;
+  /** The proof purpose the caller accepts, e.g. `assertionMethod`; unchecked when absent. */
+  expectedProofPurpose?: string;
+  /** Ends the reason of an unsupported proof (see checkProofSupport). */
+  supportedDescription?: string;
+}
+
+export interface ProofVerification {
+  /** Position in the proof set (0 for a single proof object). */
+  index: number;
+  /** Cryptosuite or proof type, e.g. `eddsa-jcs-2022`, `Ed25519Signature2018`. */
+  label: string | null;
+  verificationMethod: string | null;
+  result: DataIntegrityResult;
+}
+
+export interface DataIntegrityVerification {
+  /** VALID when every proof verified; otherwise the worst: MALFORMED, then INVALID, then UNSUPPORTED. */
+  status: DataIntegrityStatus;
+  /** Why it is not VALID (the deciding proof's reason); null when VALID. */
+  reason: string | null;
+  proofs: ProofVerification[];
+}
+
+/** Most proofs svc verifies in one proof set. */
+export const MAX_PROOFS = 16;
+
+async function verifyOne(document: Record<string, unknown>, proof: unknown, index: number, options: DataIntegrityOptions): Promise<ProofVerification> {
+  const label = proofLabel(proof);
+  const vm = isObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null;
+  const done = (result: DataIntegrityResult): ProofVerification => ({ index, label, verificationMethod: vm, result });
+  const unsupported = checkProofSupport(proof, options.supportedDescription);
+  if (unsupported) return done(unsupported);
+  const p = proof as Record<string, unknown>;
+  if (vm === null) return done({ status: 'MALFORMED', reason: 'the proof has no string "verificationMethod"' });
+  const purpose = p['proofPurpose'];
+  if (typeof purpose !== 'string') return done({ status: 'MALFORMED', reason: 'the proof has no string "proofPurpose"' });
+  if (options.expectedProofPurpose !== undefined && purpose !== options.expectedProofPurpose) {
+    return done({ status: 'INVALID', reason: `the proof's purpose is ${purpose}, not ${options.expectedProofPurpose}` });
+  }
+  const key = await options.lookupKey(vm, p);
+  if ('status' in key) return done({ status: key.status, reason: key.reason });
+  return done(verifyEddsaJcs2022(document, p, key.publicKey));
+}
+
+const SEVERITY: readonly DataIntegrityStatus[] = ['MALFORMED', 'INVALID', 'UNSUPPORTED'];
+
+/**
+ * Verifies the `proof` of a secured document: one proof object, or a proof set (array), whose
+ * proofs are each verified over the document without `proof`. Never throws for bad input.
+ */
+export async function verifyDataIntegrity(document: Record<string, unknown>, options: DataIntegrityOptions): Promise<DataIntegrityVerification> {
+  if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object', proofs: [] };
+  const proof = document['proof'];
+  if (proof === undefined) return { status: 'MALFORMED', reason: 'the document has no proof', proofs: [] };
+  const list = Array.isArray(proof) ? proof : [proof];
+  if (list.length === 0) return { status: 'MALFORMED', reason: 'the proof set is empty', proofs: [] };
+  if (list.length > MAX_PROOFS) return { status: 'MALFORMED', reason: `the proof set holds ${list.length} proofs; at most ${MAX_PROOFS} are verified`, proofs: [] };
+  const proofs: ProofVerification[] = [];
+  for (let i = 0; i < list.length; i++) proofs.push(await verifyOne(document, list[i], i, options));
+  for (const status of SEVERITY) {
+    const worst = proofs.find((p) => p.result.status === status);
+    if (worst && worst.result.status !== 'VALID') {
+      const prefix = list.length > 1 ? `proof ${worst.index + 1} of ${list.length}: ` : '';
+      return { status, reason: `${prefix}${worst.result.reason}`, proofs };
+    }
+  }
+  return { status: 'VALID', reason: null, proofs };
+}

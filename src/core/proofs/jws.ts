@@ -1,0 +1,245 @@
+/**
+ * Compact JWS (RFC 7515 §7.1), and so JWTs, parsed strictly and verified with node:crypto.
+ *
+ * - Every part must be canonical unpadded base64url; the header, and a payload that is JSON,
+ *   are parsed with the strict parser, so a duplicate member (which jose and most JWT
+ *   libraries resolve silently to the last one, DESIGN §10) makes the token malformed.
+ * - Supported algorithms: EdDSA and Ed25519 (RFC 8037 / RFC 9864, Ed25519 only), ES256
+ *   (P-256), ES256K (secp256k1, RFC 8812) and ES384 (P-384). `none`, HMAC and RSA are refused
+ *   as unsupported, never as malformed.
+ * - `crit` is honoured as RFC 7515 §4.1.11 requires: a malformed list makes the token
+ *   malformed, an extension svc does not understand makes it unsupported. The only extension
+ *   understood is `b64` (RFC 7797), and only with its default value `true`.
+ * - Keys embedded in the header (`jwk`, `jku`, `x5c`, `x5u`) are never used: the verification
+ *   key always comes from the caller.
+ */
+import { base64urlDecode } from '../encoding/base64url.js';
+import { isJsonObject, parseJsonStrict, StrictJsonError, type JsonObject } from '../encoding/json.js';
+import { importPublicJwk, verifyWithKey, withArticle, type PublicKeyJwk, type SignatureScheme } from './signature.js';
+
+export const JWS_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES256K', 'ES384'] as const;
+export type JwsAlgorithm = (typeof JWS_ALGORITHMS)[number];
+
+const SCHEMES: Readonly<Record<JwsAlgorithm, SignatureScheme>> = {
+  EdDSA: { kind: 'eddsa', curve: 'Ed25519' },
+  Ed25519: { kind: 'eddsa', curve: 'Ed25519' },
+  ES256: { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 },
+  ES256K: { kind: 'ecdsa', curve: 'secp256k1', hash: 'sha256', signatureBytes: 64 },
+  ES384: { kind: 'ecdsa', curve: 'P-384', hash: 'sha384', signatureBytes: 96 },
+};
+
+/** The curve a supported algorithm signs with. */
+export function curveOfAlgorithm(alg: JwsAlgorithm): string {
+  return SCHEMES[alg].curve;
+}
+
+export function isJwsAlgorithm(value: unknown): value is JwsAlgorithm {
+  return typeof value === 'string' && Object.hasOwn(SCHEMES, value);
+}
+
+/** Header parameters registered by RFC 7515/7516/7518, which `crit` must not list. */
+const REGISTERED_HEADER_PARAMETERS: ReadonlySet<string> = new Set([
+  'alg', 'jku', 'jwk', 'kid', 'x5u', 'x5c', 'x5t', 'x5t#S256', 'typ', 'cty', 'crit',
+  'enc', 'zip', 'epk', 'apu', 'apv', 'iv', 'tag', 'p2s', 'p2c',
+]);
+
+/** Extensions svc understands when they are marked critical. */
+const UNDERSTOOD_EXTENSIONS: ReadonlySet<string> = new Set(['b64']);
+
+/** Upper bound on a compact JWS svc parses (1 MiB of text). */
+export const MAX_JWS_LENGTH = 1024 * 1024;
+
+export interface ParsedJws {
+  alg: JwsAlgorithm;
+  header: JsonObject;
+  /** The payload as a JSON object when it is one, otherwise its raw bytes. */
+  payload: JsonObject | Uint8Array;
+  /** ASCII of `BASE64URL(header) '.' BASE64URL(payload)`: what was signed. */
+  signingInput: Uint8Array;
+  signature: Uint8Array;
+}
+
+export interface JwsParseError {
+  /** One line saying what is wrong, e.g. `the protected header has a duplicate member "alg"`. */
+  error: string;
+  /** MALFORMED: not a valid JWS. UNSUPPORTED: a valid JWS svc cannot verify (algorithm, extension). */
+  kind: 'MALFORMED' | 'UNSUPPORTED';
+  /** The header and JSON payload when they could be read, so a caller can still say whose token it is. */
+  header: JsonObject | null;
+  payload: JsonObject | null;
+}
+
+export type JwsParseResult = ParsedJws | JwsParseError;
+
+export function isJwsParseError(result: JwsParseResult): result is JwsParseError {
+  return 'error' in result;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** A one-line description of a strict-JSON failure in `where` (e.g. "the JWT payload"). */
+export function describeJsonError(err: unknown, where: string): string {
+  if (err instanceof StrictJsonError) {
+    if (err.kind === 'duplicate-member') {
+      const name = err.pointer?.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~') ?? '';
+      return `${where} has a duplicate member "${name}" (at ${err.pointer ?? '/'}), which parsers resolve differently`;
+    }
+    if (err.kind === 'too-deep') return `${where} is nested too deeply (${err.message})`;
+    return `${where} is not valid JSON (${err.message} at offset ${err.position})`;
+  }
+  return `${where} is not valid JSON`;
+}
+
+function parseJsonPart(text: string, where: string): { value: JsonObject } | { error: string } {
+  let value;
+  try {
+    value = parseJsonStrict(text);
+  } catch (err) {
+    return { error: describeJsonError(err, where) };
+  }
+  if (!isJsonObject(value)) return { error: `${where} is not a JSON object` };
+  return { value };
+}
+
+/** Why `alg` is not supported, in one line. */
+function unsupportedAlgorithm(alg: string): string {
+  if (alg === 'none') return 'the algorithm "none" (an unsecured JWS) is not accepted';
+  if (/^HS\d+$/.test(alg)) return `the algorithm ${alg} (HMAC with a shared secret) is not supported; a DID key cannot verify it`;
+  if (/^(RS|PS)\d+$/.test(alg)) return `the algorithm ${alg} (RSA) is not supported; svc verifies EdDSA, ES256, ES256K and ES384`;
+  return `the algorithm ${JSON.stringify(alg)} is not supported; svc verifies EdDSA, ES256, ES256K and ES384`;
+}
+
+/** Checks `crit` and `b64`; null when the header is acceptable. */
+function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED' | 'UNSUPPORTED' } | null {
+  const b64 = header['b64'];
+  if (b64 !== undefined && typeof b64 !== 'boolean') return { kind: 'MALFORMED', error: 'the header parameter "b64" is not a boolean' };
+  const crit = header['crit'];
+  let unknown: string | undefined;
+  if (crit !== undefined) {
+    if (!Array.isArray(crit) || crit.length === 0 || !crit.every((c) => typeof c === 'string')) {
+      return { kind: 'MALFORMED', error: '"crit" must be a non-empty array of header parameter names' };
+    }
+    const names = crit as string[];
+    if (new Set(names).size !== names.length) return { kind: 'MALFORMED', error: '"crit" lists a header parameter more than once' };
+    for (const name of names) {
+      if (REGISTERED_HEADER_PARAMETERS.has(name)) {
+        return { kind: 'MALFORMED', error: `"crit" lists "${name}", a parameter the JWS specifications define, which it must not` };
+      }
+      if (!Object.hasOwn(header, name)) return { kind: 'MALFORMED', error: `"crit" lists "${name}", which the header does not contain` };
+    }
+    unknown = names.find((n) => !UNDERSTOOD_EXTENSIONS.has(n));
+  }
+  if (b64 === false) {
+    if (!Array.isArray(crit) || !crit.includes('b64')) {
+      return { kind: 'MALFORMED', error: '"b64": false must be listed in "crit" (RFC 7797 §6)' };
+    }
+    return { kind: 'UNSUPPORTED', error: 'unencoded payloads ("b64": false, RFC 7797) are not supported' };
+  }
+  if (unknown !== undefined) {
+    return { kind: 'UNSUPPORTED', error: `the header marks "${unknown}" critical, an extension svc does not understand` };
+  }
+  return null;
+}
+
+/**
+ * Parses a compact JWS. Never throws: anything wrong with the token is an error result whose
+ * `kind` tells a malformed token from one that uses what svc does not support.
+ */
+export function parseCompactJws(token: string): JwsParseResult {
+  const fail = (error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError => ({
+    error,
+    kind,
+    header,
+    payload,
+  });
+  if (typeof token !== 'string') return fail('a compact JWS is a string');
+  if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
+  const parts = token.split('.');
+  if (parts.length === 5) return fail('the token has five parts: it is a JWE (encrypted), not a JWS');
+  if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
+  const [h, p, s] = parts as [string, string, string];
+
+  const headerBytes = base64urlDecode(h);
+  if (!headerBytes || headerBytes.length === 0) return fail('the protected header is not canonical unpadded base64url');
+  const headerText = decodeUtf8(headerBytes);
+  if (headerText === null) return fail('the protected header is not valid UTF-8');
+  const headerJson = parseJsonPart(headerText, 'the protected header');
+  if ('error' in headerJson) return fail(headerJson.error);
+  const header = headerJson.value;
+
+  const payloadBytes = base64urlDecode(p);
+  if (!payloadBytes) return fail('the payload is not canonical unpadded base64url');
+  let payload: JsonObject | Uint8Array = payloadBytes;
+  const payloadText = decodeUtf8(payloadBytes);
+  // A payload that opens like a JSON object is parsed as one, strictly: its claims are read.
+  if (payloadText !== null && /^[\t\n\r ]*\{/.test(payloadText)) {
+    const payloadJson = parseJsonPart(payloadText, 'the payload');
+    if ('error' in payloadJson) return fail(payloadJson.error, 'MALFORMED', header);
+    payload = payloadJson.value;
+  }
+  const jsonPayload = payload instanceof Uint8Array ? null : payload;
+
+  const signature = base64urlDecode(s);
+  if (!signature) return fail('the signature is not canonical unpadded base64url', 'MALFORMED', header, jsonPayload);
+
+  const alg = header['alg'];
+  if (alg === undefined) return fail('the protected header has no "alg"', 'MALFORMED', header, jsonPayload);
+  if (typeof alg !== 'string') return fail('the header parameter "alg" is not a string', 'MALFORMED', header, jsonPayload);
+  const extensions = checkExtensions(header);
+  if (extensions?.kind === 'MALFORMED') return fail(extensions.error, 'MALFORMED', header, jsonPayload);
+  if (!isJwsAlgorithm(alg)) return fail(unsupportedAlgorithm(alg), 'UNSUPPORTED', header, jsonPayload);
+  if (extensions) return fail(extensions.error, extensions.kind, header, jsonPayload);
+  if (signature.length === 0) return fail('the signature is empty', 'MALFORMED', header, jsonPayload);
+
+  return {
+    alg,
+    header,
+    payload,
+    signingInput: new Uint8Array(Buffer.from(`${h}.${p}`, 'ascii')),
+    signature,
+  };
+}
+
+export type JwsSignatureCheck = { valid: true } | { valid: false; reason: string };
+
+/** The curve a public JWK holds, with its article, for messages ("an Ed25519", "a P-256"). */
+function jwkCurve(jwk: PublicKeyJwk): string {
+  return withArticle(jwk.crv ?? jwk.kty ?? 'unknown');
+}
+
+/**
+ * Verifies the signature of a parsed JWS with a public JWK. The key's curve must be the one
+ * the algorithm signs with (an EdDSA token is not checked with a P-256 key), and an ECDSA
+ * signature must be the raw r‖s of the curve's size (a DER signature is refused).
+ */
+export function checkJwsSignature(parsed: ParsedJws, publicJwk: PublicKeyJwk): JwsSignatureCheck {
+  const scheme = SCHEMES[parsed.alg];
+  const expectedKty = scheme.kind === 'eddsa' ? 'OKP' : 'EC';
+  if (publicJwk.kty !== expectedKty || publicJwk.crv !== scheme.curve) {
+    return { valid: false, reason: `the key is ${jwkCurve(publicJwk)} key, but ${parsed.alg} signs with ${scheme.curve}` };
+  }
+  const expectedLength = scheme.kind === 'eddsa' ? 64 : scheme.signatureBytes;
+  if (parsed.signature.length !== expectedLength) {
+    const form = scheme.kind === 'ecdsa' ? ' (raw r‖s)' : '';
+    return { valid: false, reason: `an ${parsed.alg} signature is ${expectedLength} bytes${form}, not ${parsed.signature.length}` };
+  }
+  const key = importPublicJwk(publicJwk);
+  if (typeof key === 'string') return { valid: false, reason: key };
+  if (!verifyWithKey(scheme, key, parsed.signingInput, parsed.signature)) {
+    return { valid: false, reason: `the ${parsed.alg} signature does not verify` };
+  }
+  return { valid: true };
+}
+
+/** True when the JWS signature verifies with the key (see checkJwsSignature for the reason when not). */
+export function verifyJwsSignature(parsed: ParsedJws, publicJwk: PublicKeyJwk): boolean {
+  return checkJwsSignature(parsed, publicJwk).valid;
+}

@@ -1,0 +1,58 @@
+/**
+ * Signature verification with node:crypto (DESIGN §10): Ed25519, and ECDSA on P-256, P-384 and
+ * secp256k1 with raw r‖s signatures (`dsaEncoding: 'ieee-p1363'`). Keys are imported from
+ * public JWKs; only the members that define the public key are passed on, so a stray private
+ * member can never turn a verification into something else.
+ */
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { base64urlEncode } from '../encoding/base64url.js';
+
+/** Signature schemes svc verifies, named by the curve and hash they use. */
+export type SignatureScheme =
+  | { kind: 'eddsa'; curve: 'Ed25519' }
+  | { kind: 'ecdsa'; curve: 'P-256' | 'P-384' | 'secp256k1'; hash: 'sha256' | 'sha384'; signatureBytes: number };
+
+/** Public members of a JWK, as svc's key checks produce them. */
+export interface PublicKeyJwk {
+  kty?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+}
+
+/** Imports the public part of a JWK; a reason string when node:crypto refuses it. */
+export function importPublicJwk(jwk: PublicKeyJwk): KeyObject | string {
+  const members: Record<string, string> = {};
+  for (const m of ['kty', 'crv', 'x', 'y'] as const) {
+    const v = jwk[m];
+    if (typeof v === 'string') members[m] = v;
+  }
+  try {
+    return createPublicKey({ key: members, format: 'jwk' });
+  } catch {
+    return `the ${members['crv'] ?? members['kty'] ?? 'public'} key could not be imported`;
+  }
+}
+
+/** Verifies a signature with an imported key; false (never a throw) for any failure. */
+export function verifyWithKey(scheme: SignatureScheme, key: KeyObject, data: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    if (scheme.kind === 'eddsa') return verify(null, data, key, signature);
+    return verify(scheme.hash, data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies an Ed25519 signature (RFC 8032) with a raw 32-byte public key. */
+export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  const key = importPublicJwk({ kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(publicKey) });
+  if (typeof key === 'string') return false;
+  return verifyWithKey({ kind: 'eddsa', curve: 'Ed25519' }, key, data, signature);
+}
+
+/** A key or curve label with its indefinite article, as read aloud: "an Ed25519", "an RSA", "a P-256". */
+export function withArticle(label: string): string {
+  return `${/^[AEFHILMNORSXaeiou8]/.test(label) ? 'an' : 'a'} ${label}`;
+}

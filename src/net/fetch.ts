@@ -1,0 +1,424 @@
+/**
+ * The one outbound fetch of svc (DESIGN §4). Per hop:
+ *
+ *   dns.resolve    look the host up (A and AAAA), check every address against the egress
+ *                  policy, keep the allowed ones — none left → EGRESS_BLOCKED, no connection made
+ *   tls.handshake  TCP to the first allowed address (the connection is pinned: no second lookup
+ *                  can move it), TLS with SNI and certificate checked against the host name,
+ *                  trust anchors = Node's store (+ NODE_EXTRA_CA_CERTS, as Node does)
+ *   web.fetch      one GET over that very socket (undici with a connector that hands it over);
+ *                  redirects are re-checked from the top (at most 2, https only), the body is
+ *                  counted while streaming and dropped the moment it passes the cap
+ *
+ * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
+ * read from the socket that carried the response.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { createHash } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, TlsEvidence } from '../core/net.js';
+import { ProblemError } from '../core/problems.js';
+import type { StageHandle, Trace } from '../core/resolve/trace.js';
+import type { Clock } from '../core/runtime.js';
+import { checkAddress, parseIp, type Cidr, type ParsedIp } from './ip.js';
+import { readTlsEvidence } from './tls-evidence.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Host name → addresses (A and AAAA). Production: getaddrinfo via dns.lookup. */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface NetLimits {
+  /** DNS lookup, ms. */
+  dnsMs: number;
+  /** TCP connect + TLS handshake, ms. */
+  connectMs: number;
+  /** From request sent to response headers, ms. */
+  headersMs: number;
+  /** Whole fetch including redirects and body, ms. */
+  totalMs: number;
+  /** Redirects followed (SPEC §8: at most 2 hops audited). */
+  maxRedirects: number;
+}
+
+export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
+  dnsMs: 5_000,
+  connectMs: 5_000,
+  headersMs: 10_000,
+  totalMs: 15_000,
+  maxRedirects: 2,
+};
+
+export interface NetOptions {
+  clock: Clock;
+  /** Operator allowance besides public addresses (SVC_EGRESS_ALLOW / --egress-allow). */
+  egressAllow?: readonly Cidr[];
+  /**
+   * Extra trust anchors (PEM) added to Node's root store. Only tests set this; production trusts
+   * Node's store plus NODE_EXTRA_CA_CERTS, exactly as Node does.
+   */
+  trustAnchors?: readonly string[];
+  /** DNS; tests inject a table. */
+  lookup?: HostLookup;
+  /**
+   * Test seam, like curl's --connect-to: the TCP port actually dialled for a host and port of a
+   * URL, so that `https://domain.example` can reach a loopback test server. The egress policy
+   * and certificate checks still apply to the host and the address.
+   */
+  connectTo?: (host: string, port: number) => number | undefined;
+  limits?: Partial<NetLimits>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
+const ERROR_PHRASES: Readonly<Record<string, string>> = {
+  CERT_HAS_EXPIRED: 'the certificate has expired',
+  CERT_NOT_YET_VALID: 'the certificate is not yet valid',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not valid for this host name',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is not signed by a trusted authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate is not signed by a trusted authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'the certificate is not signed by a trusted authority',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in an untrusted self-signed authority',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed and not trusted',
+  CERT_REVOKED: 'the certificate is revoked',
+  CERT_SIGNATURE_FAILURE: 'the certificate signature is invalid',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak TLS on this port',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EPIPE: 'the connection was closed',
+  ENOTFOUND: 'no such host',
+  ENODATA: 'the host has no address records',
+  EAI_AGAIN: 'the DNS lookup failed temporarily',
+  UND_ERR_SOCKET: 'the connection was closed before the response was complete',
+  UND_ERR_HEADERS_OVERFLOW: 'the response headers are too large',
+};
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A one-line, attacker-text-free reason for a low-level error. */
+function describeError(err: unknown): string {
+  const code = errorCode(err);
+  if (code === undefined) return 'an unexpected error';
+  const phrase = ERROR_PHRASES[code];
+  return phrase ? `${phrase} (${code})` : /^[A-Z0-9_]{2,60}$/.test(code) ? code : 'an unexpected error';
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+class Deadline {
+  constructor(
+    private readonly clock: Clock,
+    private readonly endUs: number,
+  ) {}
+  remainingMs(): number {
+    return Math.max(0, Math.floor((this.endUs - this.clock.monotonicUs()) / 1000));
+  }
+}
+
+/** Runs `work` with a time limit; `onTimeout` builds the problem and may clean up. */
+async function within<T>(work: Promise<T>, ms: number, onTimeout: () => ProblemError): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Host of a URL without IPv6 brackets. */
+function urlHost(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+function hostPort(url: URL): string {
+  return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+}
+
+interface Hop {
+  url: URL;
+  host: string;
+  port: number;
+}
+
+function checkScheme(url: URL, purpose: string): void {
+  if (url.protocol !== 'https:') {
+    throw new ProblemError('EGRESS_BLOCKED', `The ${purpose} URL ${url.protocol}//${hostPort(url)}${url.pathname} is not https; svc fetches over HTTPS only.`);
+  }
+  if (url.username || url.password) {
+    throw new ProblemError('EGRESS_BLOCKED', `The ${purpose} URL carries credentials; svc does not send them.`);
+  }
+}
+
+interface Pinned {
+  address: ParsedIp;
+  /** Allowance that admitted it, or null for a public address. */
+  via: string | null;
+}
+
+export class EgressFetcher implements Net {
+  readonly egressAllow: readonly string[];
+  readonly #allow: readonly Cidr[];
+  readonly #clock: Clock;
+  readonly #lookup: HostLookup;
+  readonly #limits: NetLimits;
+  readonly #trustAnchors: readonly string[] | undefined;
+  readonly #connectTo: NetOptions['connectTo'];
+
+  constructor(options: NetOptions) {
+    this.#allow = options.egressAllow ?? [];
+    this.egressAllow = this.#allow.map((c) => c.text);
+    this.#clock = options.clock;
+    this.#lookup = options.lookup ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
+    this.#limits = { ...DEFAULT_NET_LIMITS, ...options.limits };
+    this.#trustAnchors = options.trustAnchors;
+    this.#connectTo = options.connectTo;
+  }
+
+  get limits(): Readonly<NetLimits> {
+    return this.#limits;
+  }
+
+  async fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
+    const startedUs = this.#clock.monotonicUs();
+    const deadline = new Deadline(this.#clock, startedUs + this.#limits.totalMs * 1000);
+    const stages = trace ? request.stages : undefined;
+    const step = <T>(name: keyof FetchStageNames, label: string, body: (handle: StageHandle) => Promise<T>): Promise<T> =>
+      stages && trace ? trace.run(stages[name], label, body) : body({ status: 'PASS', detail: '' });
+
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new ProblemError('INTERNAL_ERROR', `The ${request.purpose} URL could not be built.`);
+    }
+    checkScheme(url, request.purpose);
+    const redirects: RedirectHop[] = [];
+    const allowances = new Set<string>();
+
+    for (;;) {
+      const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443 };
+      const pinned = await step('dns', `Resolve ${hop.host}`, (stage) => this.#resolve(hop, request, deadline, stage));
+      if (pinned.via) allowances.add(pinned.via);
+      const socket = await step('tls', `TLS handshake with ${hostPort(url)}`, (stage) => this.#handshake(hop, pinned, deadline, stage));
+      const tls = readTlsEvidence(socket, hop.host, this.#clock.now());
+      const outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, socket, request, deadline, redirects, stage));
+      if ('next' in outcome) {
+        url = outcome.next;
+        continue;
+      }
+      const latencyMs = Math.round((this.#clock.monotonicUs() - startedUs) / 1000);
+      return {
+        url: url.href,
+        status: outcome.status,
+        contentType: outcome.contentType,
+        body: outcome.body,
+        bytes: outcome.body.length,
+        sha256: createHash('sha256').update(outcome.body).digest('hex'),
+        peerAddress: pinned.address.text,
+        redirects,
+        latencyMs,
+        tls,
+        allowances: [...allowances],
+      };
+    }
+  }
+
+  async #resolve(hop: Hop, request: FetchRequest, deadline: Deadline, stage: StageHandle): Promise<Pinned> {
+    const literal = parseIp(hop.host);
+    let candidates: ParsedIp[];
+    if (literal) {
+      candidates = [literal];
+    } else {
+      const limit = Math.min(this.#limits.dnsMs, deadline.remainingMs());
+      let found: ResolvedAddress[];
+      try {
+        found = await within(this.#lookup(hop.host), limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} took longer than ${seconds(limit)}.`));
+      } catch (err) {
+        if (err instanceof ProblemError) throw err;
+        throw new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} failed: ${describeError(err)}.`);
+      }
+      candidates = found.map((a) => parseIp(a.address)).filter((a): a is ParsedIp => a !== null);
+      if (candidates.length === 0) throw new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} returned no addresses.`);
+    }
+    const refused: string[] = [];
+    let pinned: Pinned | undefined;
+    for (const address of candidates) {
+      const verdict = checkAddress(address, this.#allow);
+      if (verdict.allowed) pinned ??= { address, via: verdict.via };
+      else refused.push(`${address.text} (${verdict.reason}, ${verdict.range})`);
+    }
+    if (!pinned) {
+      throw new ProblemError(
+        'EGRESS_BLOCKED',
+        `${hop.host} resolves only to non-public addresses: ${refused.join('; ')}. The ${request.purpose} was not fetched.`,
+      );
+    }
+    const via = pinned.via ? ` (admitted by the operator allowance ${pinned.via})` : '';
+    stage.detail = `${hop.host} → ${pinned.address.text}${via}${refused.length ? `; refused ${refused.join('; ')}` : ''}`;
+    return pinned;
+  }
+
+  async #handshake(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<TLSSocket> {
+    const tls = await import('node:tls');
+    const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
+    const limit = Math.min(this.#limits.connectMs, deadline.remainingMs());
+    const socket = tls.connect({
+      host: pinned.address.text,
+      port,
+      // SNI must be a name; for an IP literal the certificate is checked against the IP.
+      ...(parseIp(hop.host) ? {} : { servername: hop.host }),
+      ALPNProtocols: ['http/1.1'],
+      minVersion: 'TLSv1.2',
+      rejectUnauthorized: true,
+      ...(this.#trustAnchors ? { ca: [...tls.rootCertificates, ...this.#trustAnchors] } : {}),
+    });
+    const where = `${hostPort(hop.url)} (${pinned.address.text})`;
+    const connected = new Promise<TLSSocket>((resolve, reject) => {
+      socket.once('secureConnect', () => resolve(socket));
+      socket.once('error', (err) => reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} failed: ${describeError(err)}.`)));
+    });
+    try {
+      const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} was not established within ${seconds(limit)}.`));
+      stage.detail = `${result.getProtocol() ?? 'TLS'} with ${where}`;
+      return result;
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
+  }
+
+  async #exchange(
+    hop: Hop,
+    socket: TLSSocket,
+    request: FetchRequest,
+    deadline: Deadline,
+    redirects: RedirectHop[],
+    stage: StageHandle,
+  ): Promise<{ status: number; contentType: string | null; body: Uint8Array } | { next: URL }> {
+    const { Client } = await import('undici');
+    let handedOver = false;
+    const headersLimit = Math.min(this.#limits.headersMs, deadline.remainingMs());
+    const client = new Client(hop.url.origin, {
+      connect: (_options, callback) => {
+        // undici expects the connector to answer asynchronously, as a real connect does.
+        if (handedOver) process.nextTick(callback, new Error('svc uses one pinned connection per hop'), null);
+        else {
+          handedOver = true;
+          process.nextTick(callback, null, socket);
+        }
+      },
+      pipelining: 1,
+      headersTimeout: headersLimit,
+      bodyTimeout: Math.max(1, deadline.remainingMs()),
+      keepAliveTimeout: 1_000,
+    });
+    const abort = new AbortController();
+    const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
+    const where = hostPort(hop.url);
+    const timeoutProblem = () =>
+      new ProblemError('UPSTREAM_UNAVAILABLE', `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`);
+    try {
+      let response;
+      try {
+        response = await client.request({
+          path: `${hop.url.pathname}${hop.url.search}`,
+          method: 'GET',
+          headers: { accept: request.accept ?? 'application/json', 'accept-encoding': 'identity', 'user-agent': 'svc' },
+          signal: abort.signal,
+        });
+      } catch (err) {
+        if (abort.signal.aborted) throw timeoutProblem();
+        if (errorCode(err) === 'UND_ERR_HEADERS_TIMEOUT') {
+          throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} sent no response headers within ${seconds(headersLimit)}.`);
+        }
+        throw new ProblemError('UPSTREAM_UNAVAILABLE', `Fetching the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
+      }
+      const { statusCode } = response;
+      // The body may be abandoned (redirect, declared size over the cap) and the client
+      // destroyed under it; its late 'aborted' error is expected and must not go unhandled.
+      response.body.on('error', () => {});
+      const header = (name: string): string | undefined => {
+        const value = response.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+
+      if (REDIRECT_STATUSES.has(statusCode)) {
+        response.body.destroy();
+        const location = header('location');
+        if (location === undefined) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} answered ${statusCode} without a Location header.`);
+        let next: URL;
+        try {
+          next = new URL(location, hop.url);
+        } catch {
+          throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} answered ${statusCode} with an unusable Location header.`);
+        }
+        if (redirects.length >= this.#limits.maxRedirects) {
+          throw new ProblemError(
+            'UPSTREAM_UNAVAILABLE',
+            `${where} redirected the ${request.purpose} a ${ordinal(redirects.length + 1)} time; svc follows at most ${this.#limits.maxRedirects} redirects.`,
+          );
+        }
+        next.hash = '';
+        checkScheme(next, request.purpose);
+        redirects.push({ from: hop.url.href, to: next.href, status: statusCode });
+        stage.detail = `${statusCode} → ${next.href}`;
+        return { next };
+      }
+
+      const contentType = header('content-type') ?? null;
+      const declared = header('content-length');
+      if (declared !== undefined && /^[0-9]+$/.test(declared) && Number(declared) > request.maxBytes) {
+        response.body.destroy();
+        throw tooLarge(request, where, `declares ${declared} bytes`);
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          received += chunk.length;
+          if (received > request.maxBytes) {
+            response.body.destroy();
+            throw tooLarge(request, where, `sent more than ${request.maxBytes} bytes`);
+          }
+          chunks.push(chunk);
+        }
+      } catch (err) {
+        if (err instanceof ProblemError) throw err;
+        if (abort.signal.aborted) throw timeoutProblem();
+        throw new ProblemError('UPSTREAM_UNAVAILABLE', `Reading the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
+      }
+      const body = Buffer.concat(chunks, received);
+      stage.detail = `${statusCode}, ${received} bytes${contentType ? `, ${contentType}` : ''}`;
+      if (statusCode >= 400) stage.status = 'FAIL';
+      return { status: statusCode, contentType, body: new Uint8Array(body.buffer, body.byteOffset, body.length) };
+    } finally {
+      clearTimeout(totalTimer);
+      client.destroy().catch(() => {});
+      socket.destroy();
+    }
+  }
+}
+
+function tooLarge(request: FetchRequest, where: string, what: string): ProblemError {
+  return new ProblemError('PAYLOAD_TOO_LARGE', `The ${request.purpose} from ${where} ${what}; the limit is ${request.maxBytes} bytes.`);
+}
+
+function ordinal(n: number): string {
+  return n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`;
+}
+
+export type { TlsEvidence };

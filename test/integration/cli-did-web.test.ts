@@ -1,0 +1,89 @@
+/**
+ * `svc resolve did:web:…` as users run it: the built binary, a real HTTPS host on loopback,
+ * the test CA given the way Node takes extra anchors (NODE_EXTRA_CA_CERTS) and the egress
+ * allowance through SVC_EGRESS_ALLOW or --egress-allow.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
+import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { json } from '../support/https-server.js';
+import { didConfiguration, linkageCredentialDi } from '../support/signing.js';
+
+let host: DidWebHost;
+let dir: string;
+let caFile: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  host = await startDidWebHost();
+  dir = mkdtempSync(path.join(tmpdir(), 'svc-cli-web-'));
+  caFile = path.join(dir, 'ca.pem');
+  writeFileSync(caFile, host.ca.certPem);
+  const did = host.did();
+  host.publish(did);
+  host.server.route(
+    '/.well-known/did-configuration.json',
+    json(didConfiguration(linkageCredentialDi(did, `https://localhost:${host.server.port}`, host.key, `${did}#key-1`))),
+  );
+});
+
+afterAll(async () => {
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, ...extra });
+
+describe('svc resolve did:web', () => {
+  it('resolves with SVC_EGRESS_ALLOW and shows transport and origin evidence', async () => {
+    const r = await svc(['resolve', host.did()], env({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Transport security  ESTABLISHED');
+    expect(r.stdout).toContain('Origin binding  ESTABLISHED');
+    expect(r.stdout).toMatch(/\nTransport\n/);
+    expect(r.stdout).toContain('TLSv1.3');
+    expect(r.stdout).toContain('pinned address  127.0.0.1');
+    expect(r.stdout).toMatch(/status +VERIFIED/);
+    expect(r.stdout).toContain('127.0.0.0/8');
+  });
+
+  it('takes the allowance from --egress-allow and prints JSON', async () => {
+    const r = await svc(['resolve', host.did(), '--egress-allow', '127.0.0.0/8', '--json'], env());
+    expect(r.exitCode).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.evidence.source.peerAddress).toBe('127.0.0.1');
+    expect(result.evidence.tls.protocol).toBe('TLSv1.3');
+    expect(result.evidence.domainBinding.status).toBe('VERIFIED');
+  });
+
+  it('without an allowance: EGRESS_BLOCKED, exit 4, one line, no connection', async () => {
+    const before = host.server.connections;
+    const r = await svc(['resolve', host.did()], env());
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(/^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    expect(r.stderr).toContain('dns.resolve');
+    expect(host.server.connections).toBe(before);
+  });
+
+  it('without the CA: UPSTREAM_UNAVAILABLE at tls.handshake (no switch weakens TLS)', async () => {
+    const r = await svc(['resolve', host.did(), '--json'], cleanEnv({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }));
+    expect(r.exitCode).toBe(4);
+    const problem = JSON.parse(r.stdout);
+    expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(problem.trace.find((s: { status: string }) => s.status === 'FAIL').stage).toBe('tls.handshake');
+  });
+
+  it('a bad allowance is a usage error with a one-line reason', async () => {
+    const r = await svc(['resolve', host.did()], env({ SVC_EGRESS_ALLOW: '127.0.0.0/33' }));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('svc: SVC_EGRESS_ALLOW: bad allow-list entry "127.0.0.0/33": prefix must be 0..32');
+    const flag = await svc(['resolve', host.did(), '--egress-allow', 'localhost'], env());
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toMatch(/^svc: --egress-allow: bad allow-list entry "localhost"/);
+  });
+});
