@@ -11,7 +11,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   program
     .name('svc')
     .description(
-      'svc reports what can actually be shown about a decentralized identifier (did:key, did:jwk):\n' +
+      'svc reports what can actually be shown about a decentralized identifier (did:key, did:jwk, did:web):\n' +
         'evidence dimension by dimension, never a trust score.',
     )
     .version(VERSION, '-V, --version', 'print the svc version')
