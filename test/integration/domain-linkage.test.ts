@@ -107,6 +107,24 @@ describe('did:web domain binding', () => {
     expect(result.trace.find((s) => s.stage === 'linkage.fetch')!.status).toBe('FAIL');
   });
 
+  it('caches a resolution with a settled binding, never one whose configuration was unreachable', async () => {
+    const runtime = host.runtime({ limits: { headersMs: 400 } });
+    const settled = host.did('cached');
+    host.publish(settled);
+    host.server.route(CONFIG_PATH, json({ error: 'not found' }, { status: 404 }));
+    await resolve(settled, runtime);
+    expect((await resolve(settled, runtime)).cached).toBe(true);
+
+    const flaky = host.did('flaky');
+    host.publish(flaky);
+    host.server.route(CONFIG_PATH, hang());
+    expect((await resolve(flaky, runtime)).evidence.domainBinding!.status).toBe('UNREACHABLE');
+    host.server.route(CONFIG_PATH, json({ error: 'not found' }, { status: 404 }));
+    const again = await resolve(flaky, runtime);
+    expect(again.cached).toBe(false);
+    expect(again.evidence.domainBinding!.status).toBe('NOT_CONFIGURED');
+  });
+
   it('UNREACHABLE when the configuration redirects to a blocked address (same egress policy)', async () => {
     const result = await resolveWith('sneaky', redirect('https://169.254.169.254/latest/meta-data/'));
     expect(result.evidence.domainBinding!.status).toBe('UNREACHABLE');

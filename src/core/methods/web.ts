@@ -55,6 +55,8 @@ export function didWebLocation(id: string): DidWebLocation {
   if (portMatch) {
     port = Number(portMatch[2]);
     if (port < 1 || port > 65535) throw invalid(`the port ${portMatch[2]} is outside 1–65535`);
+    // The default port is no port: the origin (and so the DID configuration's origin) omits it.
+    if (port === 443) port = null;
   }
   const decodedHost = decodeOnce(rawHost, 'host');
   if (decodedHost === '') throw invalid('the host is empty');
@@ -165,6 +167,8 @@ export const didWeb: MethodDriver = {
       tls: response.tls,
       domainBinding,
       allowances: response.allowances,
+      // A configuration that could not be fetched says nothing yet: do not keep that answer.
+      ...(domainBinding.status === 'UNREACHABLE' ? { ttlSeconds: 0 } : {}),
     };
   },
 };
