@@ -11,6 +11,7 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
+import { section } from '../support/text.js';
 import { didConfiguration, linkageCredentialDi, linkageCredentialJwt, generateTestKey } from '../support/signing.js';
 
 const markStyle: Style = {
@@ -47,14 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await host.close();
 });
-
-function section(text: string, title: string): string[] {
-  const lines = text.split('\n');
-  const start = lines.indexOf(title);
-  if (start < 0) return [];
-  const end = lines.indexOf('', start);
-  return lines.slice(start + 1, end < 0 ? undefined : end);
-}
 
 describe('the did:web dossier', () => {
   it('lists source, transport and origin-binding evidence in text', () => {

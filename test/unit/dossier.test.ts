@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { section } from '../support/text.js';
 import {
   buildDossierView,
   displayKeyId,
@@ -36,15 +37,6 @@ const markStyle: Style = {
   red: (s) => `[r]${s}[/r]`,
   cyan: (s) => `[c]${s}[/c]`,
 };
-
-/** The lines of the section whose title line is exactly `title`, up to the next blank line. */
-function section(text: string, title: string): string[] {
-  const lines = text.split('\n');
-  const start = lines.indexOf(title);
-  if (start < 0) return [];
-  const end = lines.indexOf('', start);
-  return lines.slice(start + 1, end < 0 ? undefined : end);
-}
 
 /** Wrapped text joined back into one line, to compare with the unwrapped source. */
 function unwrap(text: string): string {
