@@ -96,4 +96,6 @@ export interface Net {
   fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse>;
   /** The operator's allowance besides public addresses, as CIDR strings (for /health). */
   readonly egressAllow: readonly string[];
+  /** Closes connections kept for reuse (shutdown). Fetching afterwards still works. */
+  close(): void;
 }

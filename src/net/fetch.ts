@@ -12,16 +12,22 @@
  *
  * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
  * read from the socket that carried the response.
+ *
+ * Connections are kept for a short while after a complete response and reused only for the
+ * same host, port and pinned address — the address a fresh lookup has just checked again — so
+ * reuse never skips the egress check; a kept connection closed by the server is replaced by a
+ * new handshake, once.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createHash } from 'node:crypto';
 import type { SecureContext, TLSSocket } from 'node:tls';
+import type { Client } from 'undici';
 import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, TlsEvidence } from '../core/net.js';
 import { ProblemError } from '../core/problems.js';
 import type { StageHandle, Trace } from '../core/resolve/trace.js';
 import type { Clock } from '../core/runtime.js';
 import { checkAddress, parseIp, type Cidr, type ParsedIp } from './ip.js';
-import { readTlsEvidence } from './tls-evidence.js';
+import { daysUntil, readTlsEvidence } from './tls-evidence.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -73,6 +79,26 @@ export interface NetOptions {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** How long an idle connection is kept for reuse, and how many. */
+const IDLE_MS = 2_000;
+const MAX_IDLE_PER_KEY = 4;
+const MAX_IDLE = 64;
+
+/** Errors that mean a kept connection was closed under us before any response. */
+const STALE_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_INFO']);
+
+interface Connection {
+  key: string;
+  socket: TLSSocket;
+  client: Client;
+  reused: boolean;
+  /** Read once after the handshake (Node cannot read a peer certificate twice reliably). */
+  tls: TlsEvidence;
+  idleTimer?: NodeJS.Timeout;
+}
+
+type Exchange = (({ status: number; contentType: string | null; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence }) | { stale: true };
 
 /** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
 const ERROR_PHRASES: Readonly<Record<string, string>> = {
@@ -179,6 +205,9 @@ export class EgressFetcher implements Net {
   readonly #connectTo: NetOptions['connectTo'];
   /** Built once: a trust store of Node's roots plus extra anchors costs ~20 ms to assemble. */
   #secureContext: SecureContext | undefined;
+  /** Idle connections by `host|port|dialled port|pinned address`. */
+  readonly #idle = new Map<string, Connection[]>();
+  #idleCount = 0;
 
   constructor(options: NetOptions) {
     this.#allow = options.egressAllow ?? [];
@@ -215,9 +244,15 @@ export class EgressFetcher implements Net {
       const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443 };
       const pinned = await step('dns', `Resolve ${hop.host}`, (stage) => this.#resolve(hop, request, deadline, stage));
       if (pinned.via) allowances.add(pinned.via);
-      const socket = await step('tls', `TLS handshake with ${hostPort(url)}`, (stage) => this.#handshake(hop, pinned, deadline, stage));
-      const tls = readTlsEvidence(socket, hop.host, this.#clock.now());
-      const outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, socket, request, deadline, redirects, stage));
+      const label = `TLS handshake with ${hostPort(url)}`;
+      let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true));
+      let outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+      if ('stale' in outcome) {
+        connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, false));
+        outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+      }
+      if ('stale' in outcome) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${hostPort(url)} closed the connection before answering.`);
+      const tls = outcome.tls;
       if ('next' in outcome) {
         url = outcome.next;
         continue;
@@ -274,6 +309,93 @@ export class EgressFetcher implements Net {
     return pinned;
   }
 
+  /** Closes every kept connection (daemon shutdown, tests). */
+  close(): void {
+    for (const list of this.#idle.values()) for (const connection of list) this.#discard(connection);
+    this.#idle.clear();
+    this.#idleCount = 0;
+  }
+
+  #key(hop: Hop, pinned: Pinned): string {
+    const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
+    return `${hop.host}|${hop.port}|${port}|${pinned.address.text}`;
+  }
+
+  #takeIdle(key: string): Connection | undefined {
+    const list = this.#idle.get(key);
+    while (list && list.length > 0) {
+      const connection = list.pop()!;
+      this.#idleCount -= 1;
+      clearTimeout(connection.idleTimer);
+      if (!connection.socket.destroyed && connection.socket.writable && !connection.client.destroyed && !connection.client.closed) {
+        connection.socket.ref();
+        return connection;
+      }
+      this.#discard(connection);
+    }
+    return undefined;
+  }
+
+  #keep(connection: Connection): void {
+    const list = this.#idle.get(connection.key) ?? [];
+    if (connection.socket.destroyed || list.length >= MAX_IDLE_PER_KEY || this.#idleCount >= MAX_IDLE) {
+      this.#discard(connection);
+      return;
+    }
+    // An idle connection must not keep a CLI process alive.
+    connection.socket.unref();
+    connection.idleTimer = setTimeout(() => {
+      const current = this.#idle.get(connection.key);
+      const at = current?.indexOf(connection) ?? -1;
+      if (current && at >= 0) {
+        current.splice(at, 1);
+        this.#idleCount -= 1;
+      }
+      this.#discard(connection);
+    }, IDLE_MS);
+    connection.idleTimer.unref();
+    list.push(connection);
+    this.#idle.set(connection.key, list);
+    this.#idleCount += 1;
+  }
+
+  #discard(connection: Connection): void {
+    clearTimeout(connection.idleTimer);
+    connection.client.destroy().catch(() => {});
+    connection.socket.destroy();
+  }
+
+  /** A kept connection to the same host and pinned address, or a new TLS connection. */
+  async #connect(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle, mayReuse: boolean): Promise<Connection> {
+    const key = this.#key(hop, pinned);
+    const kept = mayReuse ? this.#takeIdle(key) : undefined;
+    if (kept) {
+      stage.detail = `reused the ${kept.tls.protocol} connection to ${hostPort(hop.url)} (${pinned.address.text})`;
+      return { ...kept, reused: true, tls: { ...kept.tls, daysUntilExpiry: daysUntil(kept.tls.certificate.validTo, this.#clock.now()) } };
+    }
+    const socket = await this.#handshake(hop, pinned, deadline, stage);
+    const { Client } = await import('undici');
+    let handedOver = false;
+    const client = new Client(hop.url.origin, {
+      connect: (_options, callback) => {
+        // undici expects the connector to answer asynchronously, as a real connect does. The
+        // client never dials on its own: it gets this one pinned socket, once.
+        if (handedOver) process.nextTick(callback, new Error('svc uses one pinned connection per client'), null);
+        else {
+          handedOver = true;
+          process.nextTick(callback, null, socket);
+        }
+      },
+      pipelining: 1,
+      keepAliveTimeout: IDLE_MS,
+      keepAliveMaxTimeout: IDLE_MS,
+      // undici trusts a server's `Keep-Alive: timeout=N` minus this margin (default 2 s, which
+      // turns a common `timeout=2` into "close now").
+      keepAliveTimeoutThreshold: 500,
+    });
+    return { key, socket, client, reused: false, tls: readTlsEvidence(socket, hop.host, this.#clock.now()) };
+  }
+
   async #handshake(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<TLSSocket> {
     const tls = await import('node:tls');
     const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
@@ -295,6 +417,7 @@ export class EgressFetcher implements Net {
     });
     try {
       const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} was not established within ${seconds(limit)}.`));
+      result.setNoDelay(true);
       stage.detail = `${result.getProtocol() ?? 'TLS'} with ${where}`;
       return result;
     } catch (err) {
@@ -305,29 +428,16 @@ export class EgressFetcher implements Net {
 
   async #exchange(
     hop: Hop,
-    socket: TLSSocket,
+    connection: Connection,
     request: FetchRequest,
     deadline: Deadline,
     redirects: RedirectHop[],
     stage: StageHandle,
-  ): Promise<{ status: number; contentType: string | null; body: Uint8Array } | { next: URL }> {
-    const { Client } = await import('undici');
-    let handedOver = false;
+  ): Promise<Exchange> {
+    const { client } = connection;
+    const { tls } = connection;
     const headersLimit = Math.min(this.#limits.headersMs, deadline.remainingMs());
-    const client = new Client(hop.url.origin, {
-      connect: (_options, callback) => {
-        // undici expects the connector to answer asynchronously, as a real connect does.
-        if (handedOver) process.nextTick(callback, new Error('svc uses one pinned connection per hop'), null);
-        else {
-          handedOver = true;
-          process.nextTick(callback, null, socket);
-        }
-      },
-      pipelining: 1,
-      headersTimeout: headersLimit,
-      bodyTimeout: Math.max(1, deadline.remainingMs()),
-      keepAliveTimeout: 1_000,
-    });
+    let reusable = false;
     const abort = new AbortController();
     const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
     const where = hostPort(hop.url);
@@ -341,9 +451,16 @@ export class EgressFetcher implements Net {
           method: 'GET',
           headers: { accept: request.accept ?? 'application/json', 'accept-encoding': 'identity', 'user-agent': 'svc' },
           signal: abort.signal,
+          headersTimeout: headersLimit,
+          bodyTimeout: Math.max(1, deadline.remainingMs()),
         });
       } catch (err) {
         if (abort.signal.aborted) throw timeoutProblem();
+        if (connection.reused && STALE_CODES.has(errorCode(err) ?? '')) {
+          stage.status = 'WARN';
+          stage.detail = 'the kept connection was closed by the server; reconnecting';
+          return { stale: true };
+        }
         if (errorCode(err) === 'UND_ERR_HEADERS_TIMEOUT') {
           throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} sent no response headers within ${seconds(headersLimit)}.`);
         }
@@ -378,7 +495,7 @@ export class EgressFetcher implements Net {
         checkScheme(next, request.purpose);
         redirects.push({ from: hop.url.href, to: next.href, status: statusCode });
         stage.detail = `${statusCode} → ${next.href}`;
-        return { next };
+        return { next, tls };
       }
 
       const contentType = header('content-type') ?? null;
@@ -406,11 +523,12 @@ export class EgressFetcher implements Net {
       const body = Buffer.concat(chunks, received);
       stage.detail = `${statusCode}, ${received} bytes${contentType ? `, ${contentType}` : ''}`;
       if (statusCode >= 400) stage.status = 'FAIL';
-      return { status: statusCode, contentType, body: new Uint8Array(body.buffer, body.byteOffset, body.length) };
+      reusable = true;
+      return { status: statusCode, contentType, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls };
     } finally {
       clearTimeout(totalTimer);
-      client.destroy().catch(() => {});
-      socket.destroy();
+      if (reusable) this.#keep(connection);
+      else this.#discard(connection);
     }
   }
 }

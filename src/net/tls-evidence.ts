@@ -51,6 +51,11 @@ function trustAnchor(peer: DetailedPeerCertificate): DetailedPeerCertificate {
   return current;
 }
 
+/** Whole days from `now` until an RFC 3339 time (negative once past). */
+export function daysUntil(time: string, now: Date): number {
+  return Math.floor((new Date(time).getTime() - now.getTime()) / DAY_MS);
+}
+
 export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): TlsEvidence {
   // Order matters on Node 20: after getPeerX509Certificate(), getPeerCertificate(true)
   // returns an empty object, so the detailed chain is read first.
@@ -76,7 +81,7 @@ export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): Tls
     protocol: socket.getProtocol() ?? 'unknown',
     cipher: cipher.standardName ?? cipher.name,
     certificate,
-    daysUntilExpiry: Math.floor((new Date(leaf.validTo).getTime() - now.getTime()) / DAY_MS),
+    daysUntilExpiry: daysUntil(certificate.validTo, now),
     hostnameInSan,
   };
 }

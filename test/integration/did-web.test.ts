@@ -328,3 +328,52 @@ describe('documents', () => {
     }
   });
 });
+
+describe('connection reuse', () => {
+  it('reuses a kept connection to the same host and pinned address, with fresh TLS evidence', async () => {
+    const runtime = host.runtime();
+    const did = host.did('reuse');
+    host.publish(did);
+    const first = await resolve(did, runtime, { noCache: true });
+    const before = host.server.connections;
+    const second = await resolve(did, runtime, { noCache: true });
+    expect(host.server.connections).toBe(before);
+    expect(second.trace.find((s) => s.stage === 'tls.handshake')!.detail).toContain('reused the TLSv1.3 connection');
+    expect(second.evidence.tls!.certificate.sha256Fingerprint).toBe(first.evidence.tls!.certificate.sha256Fingerprint);
+    expect(second.evidence.source.peerAddress).toBe('127.0.0.1');
+    runtime.net.close();
+  });
+
+  it('never lets a kept connection skip the egress check of a new lookup', async () => {
+    const table: Record<string, string[]> = { 'moving.test': ['127.0.0.1'] };
+    const moving = await startDidWebHost({ ca: host.ca, dnsNames: ['moving.test'] });
+    try {
+      moving.publish('did:web:moving.test');
+      const runtime = moving.runtime({
+        lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
+        connectTo: () => moving.server.port,
+      });
+      await resolve('did:web:moving.test', runtime, { noCache: true });
+      table['moving.test'] = ['10.0.0.8'];
+      const problem = await problemOf(resolve('did:web:moving.test', runtime, { noCache: true }));
+      expect(problem.code).toBe('EGRESS_BLOCKED');
+      runtime.net.close();
+    } finally {
+      await moving.close();
+    }
+  });
+
+  it('opens a new connection when the server has dropped the kept one', async () => {
+    const runtime = host.runtime();
+    const did = host.did('dropped');
+    host.publish(did);
+    await resolve(did, runtime, { noCache: true });
+    const before = host.server.connections;
+    host.server.dropConnections();
+    const again = await resolve(did, runtime, { noCache: true });
+    expect(again.verdict.outcome).toBe('RESOLVED');
+    expect(again.evidence.tls).not.toBeNull();
+    expect(host.server.connections).toBeGreaterThan(before);
+    runtime.net.close();
+  });
+});

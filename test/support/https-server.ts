@@ -29,6 +29,8 @@ export interface TestHttpsServer {
   readonly requests: string[];
   /** Exact path match, query ignored; a later route for the same path replaces the earlier one. */
   route(path: string, handler: Handler): void;
+  /** Destroys every open connection but keeps listening (a server dropping idle keep-alives). */
+  dropConnections(): void;
   /** Closes the server and destroys every open socket (hanging ones included). Idempotent. */
   close(): Promise<void>;
 }
@@ -125,6 +127,9 @@ async function start(
     },
     route(path, handler) {
       routes.set(path, handler);
+    },
+    dropConnections() {
+      for (const socket of sockets) socket.destroy();
     },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
