@@ -13,78 +13,28 @@ import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
 import type { DidDocument, SourceEvidence } from '../resolve/types.js';
 import type { MethodDriver, MethodResolution } from './types.js';
+import { webLocation, type WebLocation } from './web-location.js';
 
 /** Largest did.json svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. */
 export const DID_DOCUMENT_MAX_BYTES = 512 * 1024;
 
 const DID_JSON_ACCEPT = 'application/did+json, application/did+ld+json;q=0.9, application/json;q=0.8';
 
-export interface DidWebLocation {
-  /** Host as written in the DID, lower-cased, Unicode names converted to punycode. */
-  host: string;
-  port: number | null;
-  /** `https://host[:port]`, the origin a DID configuration must name. */
-  origin: string;
+export interface DidWebLocation extends WebLocation {
   /** The did.json URL. */
   documentUrl: string;
   /** The DID configuration URL of the origin. */
   configurationUrl: string;
 }
 
-const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-function invalid(reason: string): ProblemError {
-  return new ProblemError('INVALID_DID', `Not a valid did:web: ${reason}.`);
-}
-
-function decodeOnce(segment: string, what: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw invalid(`the ${what} "${segment}" is not valid percent-encoded UTF-8`);
-  }
-}
-
 /** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
 export function didWebLocation(id: string): DidWebLocation {
   const [authority = '', ...segments] = id.split(':');
-  // The only colon allowed in the authority is the port separator, written %3A.
-  const portMatch = /^(.*)%3[Aa]([0-9]{1,5})$/.exec(authority);
-  const rawHost = portMatch ? portMatch[1]! : authority;
-  let port: number | null = null;
-  if (portMatch) {
-    port = Number(portMatch[2]);
-    if (port < 1 || port > 65535) throw invalid(`the port ${portMatch[2]} is outside 1–65535`);
-    // The default port is no port: the origin (and so the DID configuration's origin) omits it.
-    if (port === 443) port = null;
-  }
-  const decodedHost = decodeOnce(rawHost, 'host');
-  if (decodedHost === '') throw invalid('the host is empty');
-  if (/[/\\?#@%:\s[\]]/.test(decodedHost) || decodedHost.includes('\0')) {
-    throw invalid(`the host "${decodedHost}" contains a character a host name cannot have`);
-  }
-  let host: string;
-  try {
-    host = new URL(`https://${decodedHost}/`).hostname;
-  } catch {
-    throw invalid(`the host "${decodedHost}" is not a valid domain name`);
-  }
-  if (/^[0-9.]+$/.test(host) || host.startsWith('[')) throw invalid(`the host ${host} is an IP address; did:web needs a domain name`);
-  const labels = host.replace(/\.$/, '').split('.');
-  if (!labels.every((label) => HOST_LABEL.test(label))) throw invalid(`the host "${host}" is not a valid domain name`);
-  const path = segments.map((segment) => {
-    const decoded = decodeOnce(segment, 'path segment');
-    if (decoded === '' || decoded === '.' || decoded === '..') throw invalid(`the path segment "${segment}" is empty or a dot segment`);
-    if (/[/\\\0]/.test(decoded)) throw invalid(`the path segment "${segment}" contains a slash, backslash or NUL`);
-    return encodeURIComponent(decoded);
-  });
-  const origin = `https://${host}${port === null ? '' : `:${port}`}`;
+  const location = webLocation('web', authority, segments);
   return {
-    host,
-    port,
-    origin,
-    documentUrl: path.length === 0 ? `${origin}/.well-known/did.json` : `${origin}/${path.join('/')}/did.json`,
-    configurationUrl: configurationUrl(origin),
+    ...location,
+    documentUrl: location.fileUrl('did.json'),
+    configurationUrl: configurationUrl(location.origin),
   };
 }
 

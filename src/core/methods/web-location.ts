@@ -1,0 +1,76 @@
+/**
+ * Where a web-hosted DID lives (did:web, did:webvh): the host and optional `%3A` port of the
+ * authority part, then path segments, each percent-decoded exactly once and refused when a
+ * decoded value could move the URL elsewhere (IP hosts, userinfo, slashes, dot segments, NUL).
+ *
+ *   example.com%3A8443 + [u, alice] → https://example.com:8443/u/alice/<file>
+ *   example.com                     → https://example.com/.well-known/<file>
+ */
+import { ProblemError } from '../problems.js';
+
+export interface WebLocation {
+  /** Host lower-cased, Unicode names converted to punycode (IDNA, as the URL parser does). */
+  host: string;
+  /** The port, or null for the default 443 (written or not). */
+  port: number | null;
+  /** `https://host[:port]`. */
+  origin: string;
+  /** Path segments, re-encoded for a URL. */
+  path: string[];
+  /** `<origin>/<path>/<file>`, or `<origin>/.well-known/<file>` without a path. */
+  fileUrl(file: string): string;
+}
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+export function webLocation(method: string, authority: string, segments: readonly string[]): WebLocation {
+  const invalid = (reason: string) => new ProblemError('INVALID_DID', `Not a valid did:${method}: ${reason}.`);
+  const decodeOnce = (segment: string, what: string): string => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw invalid(`the ${what} "${segment}" is not valid percent-encoded UTF-8`);
+    }
+  };
+
+  // The only colon allowed in the authority is the port separator, written %3A (or %3a).
+  const portMatch = /^(.*)%3[Aa]([0-9]{1,5})$/.exec(authority);
+  const rawHost = portMatch ? portMatch[1]! : authority;
+  let port: number | null = null;
+  if (portMatch) {
+    port = Number(portMatch[2]);
+    if (port < 1 || port > 65535) throw invalid(`the port ${portMatch[2]} is outside 1–65535`);
+    // The default port is no port: the origin (and so a DID configuration's origin) omits it.
+    if (port === 443) port = null;
+  }
+  const decodedHost = decodeOnce(rawHost, 'host');
+  if (decodedHost === '') throw invalid('the host is empty');
+  if (/[/\\?#@%:\s[\]]/.test(decodedHost) || decodedHost.includes('\0')) {
+    throw invalid(`the host "${decodedHost}" contains a character a host name cannot have`);
+  }
+  let host: string;
+  try {
+    host = new URL(`https://${decodedHost}/`).hostname;
+  } catch {
+    throw invalid(`the host "${decodedHost}" is not a valid domain name`);
+  }
+  // After the URL parser, so that forms it normalises to an address (0x7f.1, 127.1) are caught.
+  if (/^[0-9.]+$/.test(host) || host.startsWith('[')) throw invalid(`the host ${host} is an IP address; did:${method} needs a domain name`);
+  const labels = host.replace(/\.$/, '').split('.');
+  if (!labels.every((label) => HOST_LABEL.test(label))) throw invalid(`the host "${host}" is not a valid domain name`);
+  const path = segments.map((segment) => {
+    const decoded = decodeOnce(segment, 'path segment');
+    if (decoded === '' || decoded === '.' || decoded === '..') throw invalid(`the path segment "${segment}" is empty or a dot segment`);
+    if (/[/\\\0]/.test(decoded)) throw invalid(`the path segment "${segment}" contains a slash, backslash or NUL`);
+    if (decoded.trim() !== decoded) throw invalid(`the path segment "${segment}" starts or ends with whitespace`);
+    return encodeURIComponent(decoded);
+  });
+  const origin = `https://${host}${port === null ? '' : `:${port}`}`;
+  return {
+    host,
+    port,
+    origin,
+    path,
+    fileUrl: (file) => (path.length === 0 ? `${origin}/.well-known/${file}` : `${origin}/${path.join('/')}/${file}`),
+  };
+}
