@@ -6,23 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProblemError } from '../../src/core/problems.js';
+import type { ProblemError } from '../../src/core/problems.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { documentPath, startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { hang, json, raw, redirect, startHttpsServer, startPlainHttpServer, stream, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa } from '../support/pki.js';
+import { problemOf } from '../support/problems.js';
 import { didDocument } from '../support/signing.js';
-
-async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem, got a result');
-}
 
 function dimension(result: EnrichedResolution, id: string) {
   const found = result.dimensions.find((d) => d.id === id);
@@ -303,7 +294,7 @@ describe('documents', () => {
     ['not JSON', '<html>hello</html>', 'not valid JSON'],
     ['not an object', '[1,2,3]', 'not a JSON object'],
     ['duplicate members', '{"id":"did:web:x","id":"did:web:y"}', 'duplicate'],
-    ['not UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), 'not UTF-8'],
+    ['not UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), 'not valid UTF-8'],
   ];
   it.each(bad)('%s → INVALID_DID_DOCUMENT', async (name, body, reason) => {
     const did = host.did(`bad-${name.replace(/\W/g, '')}`);

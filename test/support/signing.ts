@@ -32,14 +32,17 @@ export function generateTestKey(alg: TestKey['alg'] = 'EdDSA'): TestKey {
   };
 }
 
+/** A JOSE signature (raw r‖s for ECDSA) made with node:crypto. */
+export function signBytes(alg: string, key: KeyObject, data: Uint8Array): Uint8Array {
+  if (alg === 'EdDSA' || alg === 'Ed25519') return new Uint8Array(sign(null, data, key));
+  const hash = alg === 'ES384' ? 'sha384' : 'sha256';
+  return new Uint8Array(sign(hash, data, { key, dsaEncoding: 'ieee-p1363' }));
+}
+
 /** Compact JWS over the JSON header and payload. */
 export function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, key: TestKey): string {
   const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
-  const signature =
-    key.alg === 'EdDSA'
-      ? sign(null, Buffer.from(input), key.privateKey)
-      : sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${b64url(signature)}`;
+  return `${input}.${b64url(signBytes(key.alg, key.privateKey, Buffer.from(input)))}`;
 }
 
 /** Adds an eddsa-jcs-2022 proof (W3C vc-di-eddsa §3.3) made with an Ed25519 key. */

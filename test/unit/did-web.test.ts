@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainBindingStatus } from '../../src/core/linkage/types.js';
 import { didWebLocation } from '../../src/core/methods/web.js';
-import { ProblemError } from '../../src/core/problems.js';
 import { evaluateDimensions, type EvaluationInput } from '../../src/core/resolve/dimensions.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Evidence } from '../../src/core/resolve/types.js';
 import { buildLimitations, buildVerdict } from '../../src/core/resolve/verdict.js';
 import { ED25519_DID } from '../support/dids.js';
+import { problemFrom } from '../support/problems.js';
 import { testRuntime } from '../support/runtime.js';
 
 describe('didWebLocation', () => {
@@ -56,15 +56,9 @@ describe('didWebLocation', () => {
     ['%3A443', 'empty'],
   ];
   it.each(refused)('refuses %s (%s)', (id, reason) => {
-    let error: unknown;
-    try {
-      didWebLocation(id);
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(ProblemError);
-    expect((error as ProblemError).code).toBe('INVALID_DID');
-    expect((error as ProblemError).detail).toContain(reason);
+    const problem = problemFrom(() => didWebLocation(id));
+    expect(problem.code).toBe('INVALID_DID');
+    expect(problem.detail).toContain(reason);
   });
 });
 

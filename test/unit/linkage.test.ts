@@ -27,6 +27,7 @@ import type { PublicKeyJwk } from '../../src/core/proofs/signature.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { DidDocument } from '../../src/core/resolve/types.js';
 import { describeWithFixtures } from '../support/fixtures.js';
+import { signBytes } from '../support/signing.js';
 import { testRuntime } from '../support/runtime.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
@@ -242,10 +243,6 @@ function webSigner(relationships: { assertionMethod?: boolean; authentication?: 
     ...(relationships.authentication ? { authentication: ['#key-1'] } : {}),
   };
   return { alg: 'ES256', did, kid: `${did}#key-1`, privateKey, publicJwk, document };
-}
-
-function signBytes(alg: string, key: KeyObject, data: Uint8Array): Buffer {
-  return alg === 'EdDSA' ? sign(null, data, key) : sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
 }
 
 interface JwtOptions {
@@ -582,7 +579,7 @@ describe('did-configuration: MALFORMED', () => {
     const header = base64urlEncode(Buffer.from(`{"alg":"EdDSA","kid":"${ed.kid}","kid":"did:example:x#1"}`));
     const payload = linkageJwt(ed).split('.')[1]!;
     const input2 = `${header}.${payload}`;
-    const token = `${input2}.${base64urlEncode(sign(null, Buffer.from(input2), ed.privateKey))}`;
+    const token = `${input2}.${base64urlEncode(signBytes('EdDSA', ed.privateKey, Buffer.from(input2)))}`;
     const result = await check(ed, [token]);
     expect(result.status).toBe('MALFORMED');
     expect(only(result).reason).toBe('The JWT is malformed: the protected header has a duplicate member "kid" (at /kid), which parsers resolve differently.');

@@ -4,22 +4,14 @@
  * host, percent-encoded `..`, lowercase `%3a` port on an IP, fragment leaking into the domain).
  */
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../../src/core/problems.js';
 import { didWebvhLocation } from '../../src/core/webvh/location.js';
+import { problemFrom } from '../support/problems.js';
 
 const SCID = 'QmNdazvnrgei4agYFMVJjYduyZSYHcYWnHEgNW7A1sMUoU';
 /** The placeholder SCID of the test suite's DID-string vectors (not base58: '0'). */
 const SUITE_SCID = 'Qm0000000000000000000000000000000000000000000000';
 
-function refusal(id: string): ProblemError {
-  try {
-    didWebvhLocation(id);
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error(`accepted ${id}`);
-}
+const refusal = (id: string) => problemFrom(() => didWebvhLocation(id));
 
 describe('didWebvhLocation', () => {
   const cases: Array<[string, string, string]> = [

@@ -181,3 +181,51 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A one-line description of a strict-JSON failure in `where` (e.g. "the JWT payload"). */
+export function describeJsonError(err: unknown, where: string): string {
+  if (err instanceof StrictJsonError) {
+    if (err.kind === 'duplicate-member') {
+      const name = err.pointer?.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~') ?? '';
+      return `${where} has a duplicate member "${name}" (at ${err.pointer ?? '/'}), which parsers resolve differently`;
+    }
+    if (err.kind === 'too-deep') return `${where} is nested too deeply (${err.message})`;
+    return `${where} is not valid JSON (${err.message} at offset ${err.position})`;
+  }
+  return `${where} is not valid JSON`;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Strict UTF-8 (a BOM is kept as U+FEFF); null for invalid byte sequences. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export type JsonParse = { value: JsonValue } | { error: string };
+
+/** `parseJsonStrict` with the failure as a one-line reason about `where` instead of a throw. */
+export function parseJsonText(text: string, where: string): JsonParse {
+  try {
+    return { value: parseJsonStrict(text) };
+  } catch (err) {
+    return { error: describeJsonError(err, where) };
+  }
+}
+
+/**
+ * Untrusted bytes (a fetched document, a token part) as strict JSON: UTF-8 without a byte
+ * order mark (RFC 8259 §8.1), no duplicate members; every failure a one-line reason.
+ */
+export function parseJsonBytes(bytes: Uint8Array, where: string): JsonParse {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { error: `${where} starts with a UTF-8 byte order mark, which JSON (RFC 8259 §8.1) forbids` };
+  }
+  const text = decodeUtf8(bytes);
+  if (text === null) return { error: `${where} is not valid UTF-8` };
+  return parseJsonText(text, where);
+}

@@ -14,13 +14,13 @@
  * that is not an http(s) origin, a document without an id) throws.
  */
 import { base64urlDecode } from '../encoding/base64url.js';
-import { isJsonObject, parseJsonStrict } from '../encoding/json.js';
+import { isJsonObject, parseJsonBytes } from '../encoding/json.js';
 import { parseDidUrl } from '../did/syntax.js';
 import { checkVerificationMethod } from '../keys/inspect.js';
 import type { PublicJwk } from '../keys/types.js';
 import { checkProofSupport, proofLabel, verifyDataIntegrity, type ProofKeyLookup } from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
-import { checkJwsSignature, describeJsonError, isJwsParseError, parseCompactJws } from '../proofs/jws.js';
+import { checkJwsSignature, isJwsParseError, parseCompactJws } from '../proofs/jws.js';
 import { withArticle } from '../proofs/signature.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
 import { rfc3339 } from '../runtime.js';
@@ -439,8 +439,6 @@ function fileMalformed(input: LinkageInput, reason: string): DomainBindingEviden
   return { status: 'MALFORMED', origin: input.origin, configurationUrl: input.configurationUrl, reason: sentence([reason]), credentials: [] };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 function entryLabel(e: LinkageCredentialEvidence): string {
   if (e.format === 'JWT') return e.proof ? `JWT, ${e.proof}` : 'JWT';
   if (e.format === 'DATA_INTEGRITY') return e.proof ?? 'embedded proof';
@@ -500,21 +498,9 @@ function overall(input: LinkageInput, ctx: Context, entries: EvaluatedEntry[], c
 export async function verifyDidConfiguration(input: LinkageInput): Promise<DomainBindingEvidence> {
   const origin = serialiseOrigin(input.origin);
   const { body } = input;
-  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
-    return fileMalformed(input, 'the DID configuration starts with a UTF-8 byte order mark, which JSON (RFC 8259 §8.1) forbids');
-  }
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
-    return fileMalformed(input, 'the DID configuration is not valid UTF-8');
-  }
-  let json;
-  try {
-    json = parseJsonStrict(text);
-  } catch (err) {
-    return fileMalformed(input, describeJsonError(err, 'the DID configuration'));
-  }
+  const parsed = parseJsonBytes(body, 'the DID configuration');
+  if ('error' in parsed) return fileMalformed(input, parsed.error);
+  const json = parsed.value;
   if (!isJsonObject(json)) return fileMalformed(input, `the DID configuration is ${describeValue(json)}, not a JSON object`);
   const linked = json['linked_dids'];
   if (linked === undefined) return fileMalformed(input, 'the DID configuration has no "linked_dids" member');

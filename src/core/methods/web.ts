@@ -7,7 +7,7 @@
  *   did:web:example.com                 → https://example.com/.well-known/did.json
  *   did:web:example.com%3A8443:u:alice  → https://example.com:8443/u/alice/did.json
  */
-import { isJsonObject, parseJsonStrict, StrictJsonError } from '../encoding/json.js';
+import { isJsonObject, parseJsonBytes } from '../encoding/json.js';
 import { configurationUrl, startDomainBinding } from '../linkage/check.js';
 import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
@@ -54,19 +54,9 @@ function httpsSource(response: FetchResponse): SourceEvidence {
 
 /** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
 export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
-  } catch {
-    throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not UTF-8 text.`);
-  }
-  let value;
-  try {
-    value = parseJsonStrict(text);
-  } catch (err) {
-    const why = err instanceof StrictJsonError ? err.message : 'it could not be parsed';
-    throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not valid JSON: ${why}.`);
-  }
+  const parsed = parseJsonBytes(body, `the document at ${url}`);
+  if ('error' in parsed) throw new ProblemError('INVALID_DID_DOCUMENT', `${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)}.`);
+  const value = parsed.value;
   if (!isJsonObject(value)) throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not a JSON object.`);
   if (typeof value['id'] !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} has no string "id".`);
   return value as DidDocument;

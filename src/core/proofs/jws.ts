@@ -14,7 +14,7 @@
  *   key always comes from the caller.
  */
 import { base64urlDecode } from '../encoding/base64url.js';
-import { isJsonObject, parseJsonStrict, StrictJsonError, type JsonObject } from '../encoding/json.js';
+import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';
 import { importPublicJwk, verifyWithKey, withArticle, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const JWS_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES256K', 'ES384'] as const;
@@ -75,38 +75,11 @@ export function isJwsParseError(result: JwsParseResult): result is JwsParseError
   return 'error' in result;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/** A one-line description of a strict-JSON failure in `where` (e.g. "the JWT payload"). */
-export function describeJsonError(err: unknown, where: string): string {
-  if (err instanceof StrictJsonError) {
-    if (err.kind === 'duplicate-member') {
-      const name = err.pointer?.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~') ?? '';
-      return `${where} has a duplicate member "${name}" (at ${err.pointer ?? '/'}), which parsers resolve differently`;
-    }
-    if (err.kind === 'too-deep') return `${where} is nested too deeply (${err.message})`;
-    return `${where} is not valid JSON (${err.message} at offset ${err.position})`;
-  }
-  return `${where} is not valid JSON`;
-}
-
-function parseJsonPart(text: string, where: string): { value: JsonObject } | { error: string } {
-  let value;
-  try {
-    value = parseJsonStrict(text);
-  } catch (err) {
-    return { error: describeJsonError(err, where) };
-  }
-  if (!isJsonObject(value)) return { error: `${where} is not a JSON object` };
-  return { value };
+function parseJsonPart(bytes: Uint8Array, where: string): { value: JsonObject } | { error: string } {
+  const parsed = parseJsonBytes(bytes, where);
+  if ('error' in parsed) return parsed;
+  if (!isJsonObject(parsed.value)) return { error: `${where} is not a JSON object` };
+  return { value: parsed.value };
 }
 
 /** Why `alg` is not supported, in one line. */
@@ -169,9 +142,7 @@ export function parseCompactJws(token: string): JwsParseResult {
 
   const headerBytes = base64urlDecode(h);
   if (!headerBytes || headerBytes.length === 0) return fail('the protected header is not canonical unpadded base64url');
-  const headerText = decodeUtf8(headerBytes);
-  if (headerText === null) return fail('the protected header is not valid UTF-8');
-  const headerJson = parseJsonPart(headerText, 'the protected header');
+  const headerJson = parseJsonPart(headerBytes, 'the protected header');
   if ('error' in headerJson) return fail(headerJson.error);
   const header = headerJson.value;
 
@@ -181,7 +152,7 @@ export function parseCompactJws(token: string): JwsParseResult {
   const payloadText = decodeUtf8(payloadBytes);
   // A payload that opens like a JSON object is parsed as one, strictly: its claims are read.
   if (payloadText !== null && /^[\t\n\r ]*\{/.test(payloadText)) {
-    const payloadJson = parseJsonPart(payloadText, 'the payload');
+    const payloadJson = parseJsonPart(payloadBytes, 'the payload');
     if ('error' in payloadJson) return fail(payloadJson.error, 'MALFORMED', header);
     payload = payloadJson.value;
   }
