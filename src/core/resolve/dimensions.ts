@@ -3,6 +3,7 @@
  * and doesNotProve are the SPEC's words; only `state` and `statement` depend on the evidence.
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
+import { AUTHORITY_CHECKS, CHAIN_CHECKS, type HistoryEvidence } from '../webvh/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
 
 export const DIMENSION_TEXT: Readonly<Record<DimensionId, { label: string; proves: string; doesNotProve: string }>> = {
@@ -65,8 +66,30 @@ function distinct(values: Array<string | null>): string[] {
   return [...new Set(values.filter((v): v is string => v !== null))];
 }
 
+/** Where a did:webvh log stops verifying, as a clause: "entry 4 (4-Qm…) fails (proof): …". */
+function logFailure(history: HistoryEvidence): string {
+  const f = history.failure!;
+  const entry = history.entries[f.versionNumber - 1];
+  return `entry ${f.versionNumber}${entry?.versionId ? ` (${entry.versionId})` : ''} fails (${f.check}): ${f.reason}`;
+}
+
+function servedClause(history: HistoryEvidence): string {
+  const n = history.verifiedEntries;
+  return `${n === 1 ? 'version 1 verifies' : `versions 1 to ${n} verify`}, and version ${history.selectedVersion} is served`;
+}
+
 function integrity({ method, selfCertifying, evidence }: EvaluationInput): Finding {
   if (!evidence.document.idMatches) return ['FAILED', 'The document\'s id does not match the identifier.'];
+  const history = evidence.history;
+  if (history) {
+    if (history.failure && CHAIN_CHECKS.has(history.failure.check)) {
+      return ['FAILED', `The log's hash chain breaks: ${logFailure(history)}; ${servedClause(history)}.`];
+    }
+    return [
+      'SELF_CERTIFYING',
+      `The first log entry hashes to the SCID ${history.scid} in the identifier, and every verified entry's hash chains to the one before it.`,
+    ];
+  }
   if (selfCertifying) {
     return ['SELF_CERTIFYING', `The document is expanded from the did:${method} identifier itself, so it cannot differ from what the identifier encodes.`];
   }
@@ -94,7 +117,22 @@ function keys({ evidence }: EvaluationInput): Finding {
   return ['ESTABLISHED', `${subject} well formed and on valid curve points (${curves}).`];
 }
 
-function control({ method, selfCertifying }: EvaluationInput): Finding {
+function control({ method, selfCertifying, evidence }: EvaluationInput): Finding {
+  const history = evidence.history;
+  if (history) {
+    if (history.failure && AUTHORITY_CHECKS.has(history.failure.check)) {
+      return ['FAILED', `An entry of the log is not authorised: ${logFailure(history)}; ${servedClause(history)}.`];
+    }
+    const verified = history.entries.slice(0, history.verifiedEntries);
+    const witnessed = verified.filter((e) => e.witness !== null).length;
+    const preRotation = verified.some((e) => e.preRotation);
+    return [
+      'ESTABLISHED',
+      `Every verified entry is signed (eddsa-jcs-2022) by a key the log itself authorised${preRotation ? ', with pre-rotation commitments' : ''}${
+        witnessed > 0 ? `; ${witnessed} of ${verified.length} entries carry the witness approvals they need` : ''
+      }.`,
+    ];
+  }
   if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} document cannot be updated, so there is no update authority to establish.`];
   if (method === 'web') {
     return ['NOT_ESTABLISHED', 'Whoever can change the file on the web server can change this document; no signature is needed for an update.'];
@@ -138,7 +176,15 @@ function transport({ evidence }: EvaluationInput): Finding {
   ];
 }
 
-function history({ method, selfCertifying }: EvaluationInput): Finding {
+function history({ method, selfCertifying, evidence }: EvaluationInput): Finding {
+  const log = evidence.history;
+  if (log) {
+    if (log.failure) return ['FAILED', `The log does not verify to its end: ${logFailure(log)}; ${servedClause(log)}.`];
+    const n = log.verifiedEntries;
+    const first = log.entries[0]?.versionTime;
+    const last = log.entries[n - 1]?.versionTime;
+    return ['ESTABLISHED', `${n === 1 ? 'The single version of the log verifies' : `All ${n} versions of the log verify`}, hash-chained and signed${first && last && n > 1 ? `, from ${first} to ${last}` : first ? `, created ${first}` : ''}.`];
+  }
   if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} identifier has a single, unchangeable version.`];
   if (method === 'web') return ['NOT_ESTABLISHED', 'did:web keeps no history: only the current document can be fetched, and earlier versions cannot be checked.'];
   return ['NOT_ESTABLISHED', 'No verifiable log of earlier versions exists for this identifier.'];

@@ -5,6 +5,7 @@
 import type { KeyStatus, MulticodecInfo } from '../keys/types.js';
 import type { DomainBindingEvidence } from '../linkage/types.js';
 import type { TlsEvidence } from '../net.js';
+import type { HistoryEvidence } from '../webvh/types.js';
 
 export const DIMENSION_IDS = ['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization'] as const;
 export type DimensionId = (typeof DIMENSION_IDS)[number];
@@ -137,7 +138,8 @@ export interface Evidence {
   services: ServiceEvidence[];
   domainBinding: DomainBindingEvidence | null;
   tls: TlsEvidence | null;
-  history: Record<string, unknown> | null;
+  /** did:webvh only: the verified log. */
+  history: HistoryEvidence | null;
 }
 
 export interface GraphNode {

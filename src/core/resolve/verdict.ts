@@ -68,6 +68,20 @@ export function buildLimitations(input: EvaluationInput): string[] {
       'did:web rests on DNS and the web host: whoever controls the domain or its server can replace the document at any time, and earlier versions cannot be checked.',
     );
   }
+  if (input.method === 'webvh') {
+    limitations.push(
+      'A did:webvh log shows the versions its controller published and signed; it cannot show versions that were never published, and the web host can withhold the log or its newest entries.',
+    );
+    const history = input.evidence.history;
+    if (history?.failure) {
+      limitations.push(
+        `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
+      );
+    }
+    if (history?.entries.some((e) => e.witness !== null)) {
+      limitations.push('Witnesses are did:key identifiers: svc checks their signatures, not who they are.');
+    }
+  }
   for (const range of input.allowances) {
     limitations.push(
       `A fetch used a non-public address admitted by the operator's egress allowance ${range} (SVC_EGRESS_ALLOW); the host was not reached over the public Internet.`,

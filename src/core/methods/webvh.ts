@@ -1,0 +1,239 @@
+/**
+ * did:webvh v1.0 (decentralized-identity/didwebvh, spec-v1.0): the identifier names an HTTPS
+ * location of a hash-chained, signed log (`did.jsonl`) whose first entry hashes to the SCID in
+ * the identifier. Resolution fetches the log through the Runtime's fetcher (egress policy,
+ * pinned connection, TLS evidence), verifies every entry (src/core/webvh/verify.ts), fetches
+ * `did-witness.json` only when a verified entry needs witnessing, and serves the version asked
+ * for. The domain's DID configuration is fetched beside the log, as for did:web.
+ *
+ * What is a result and what is no answer (SPEC §1 rule 7):
+ *   - the whole log verifies → RESOLVED, integrity SELF_CERTIFYING, control and history
+ *     ESTABLISHED;
+ *   - an earlier version is asked for and a later entry fails → that version is served, with
+ *     the failing dimension(s) FAILED and RESOLVED_WITH_WARNINGS (spec: "return the
+ *     corresponding DIDDoc … even if later entries in the log are invalid");
+ *   - the current version (no selector) or a version at/after the failure is asked for, or no
+ *     entry verifies at all → INVALID_DID_DOCUMENT with the failing entry and check;
+ *   - the version asked for does not exist, or the selectors disagree → NOT_FOUND.
+ */
+import { startDomainBinding } from '../linkage/check.js';
+import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
+import { ProblemError } from '../problems.js';
+import { rfc3339 } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
+import type { SourceEvidence } from '../resolve/types.js';
+import { didWebvhLocation } from '../webvh/location.js';
+import { witnessMetadata } from '../webvh/parameters.js';
+import { withImplicitServices } from '../webvh/services.js';
+import { parseVersionTime, selectVersion } from '../webvh/select.js';
+import type { HistoryEvidence } from '../webvh/types.js';
+import {
+  applyWitnesses,
+  logText,
+  needsWitnesses,
+  verifyLogEntries,
+  type LogVerification,
+  type VerifiedPrefix,
+  type WitnessFileInput,
+} from '../webvh/verify.js';
+import { parseJsonBytes } from '../encoding/json.js';
+import type { MethodDriver, MethodResolution } from './types.js';
+
+/** Largest did.jsonl svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. 120 monthly entries are ~200 KB. */
+export const DID_LOG_MAX_BYTES = 4 * 1024 * 1024;
+/** Largest did-witness.json svc reads (bytes). */
+export const DID_WITNESS_MAX_BYTES = 1024 * 1024;
+
+const LOG_ACCEPT = 'text/jsonl, application/jsonl;q=0.9, application/json;q=0.5, */*;q=0.1';
+
+/* Verified prefixes per resolution cache (i.e. per Runtime), by DID: a log that only grew is verified from where it was left. */
+const PREFIX_CACHE_ENTRIES = 256;
+const prefixCaches = new WeakMap<object, Map<string, VerifiedPrefix>>();
+
+function prefixCache(runtime: Runtime): Map<string, VerifiedPrefix> {
+  let cache = prefixCaches.get(runtime.cache);
+  if (!cache) {
+    cache = new Map();
+    prefixCaches.set(runtime.cache, cache);
+  }
+  return cache;
+}
+
+function remember(cache: Map<string, VerifiedPrefix>, prefix: VerifiedPrefix): void {
+  cache.delete(prefix.did);
+  if (prefix.versions.length === 0) return;
+  cache.set(prefix.did, prefix);
+  while (cache.size > PREFIX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+}
+
+function httpsSource(response: FetchResponse): SourceEvidence {
+  return {
+    kind: 'HTTPS',
+    url: response.url,
+    httpStatus: response.status,
+    contentType: response.contentType,
+    bytes: response.bytes,
+    sha256: response.sha256,
+    peerAddress: response.peerAddress,
+    redirects: response.redirects,
+    latencyMs: response.latencyMs,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export const didWebvh: MethodDriver = {
+  method: 'webvh',
+  selfCertifying: false,
+  acceptsVersionOptions: true,
+  async resolve(parsed, context): Promise<MethodResolution> {
+    const { runtime, trace, options } = context;
+    const location = didWebvhLocation(parsed.id);
+    if (options.versionTime !== undefined) parseVersionTime(options.versionTime);
+
+    const binding = startDomainBinding(location.origin, context);
+    const abandon = async (err: unknown): Promise<never> => {
+      await binding.settled;
+      throw err;
+    };
+    const response = await runtime.net
+      .fetch({ url: location.logUrl, purpose: 'DID log', maxBytes: DID_LOG_MAX_BYTES, accept: LOG_ACCEPT, stages: WEB_FETCH_STAGES }, trace)
+      .catch(abandon);
+    if (response.status === 404 || response.status === 410) {
+      await abandon(new ProblemError('NOT_FOUND', `No DID log at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
+    }
+    if (response.status < 200 || response.status > 299) {
+      await abandon(new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${response.status} for the DID log.`, { trace: trace.stages.slice() }));
+    }
+
+    const cache = prefixCache(runtime);
+    const entries = await trace
+      .run('webvh.verify_log', 'Verify every entry of the DID log', (stage) => {
+        const text = logText(response.body);
+        if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url}: ${text.error}.`);
+        const resume = options.noCache ? undefined : cache.get(parsed.did);
+        const verification = verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
+        remember(cache, verification.prefix);
+        const { versions, entries: all, failure, reusedEntries } = verification;
+        if (all.length === 0) throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url} is empty.`);
+        if (versions.length === 0) {
+          throw new ProblemError('INVALID_DID_DOCUMENT', `No version of the DID log verifies: entry ${failure!.versionNumber} fails (${failure!.check}): ${failure!.reason}.`);
+        }
+        stage.status = failure ? 'WARN' : 'PASS';
+        stage.detail =
+          `${versions.length} of ${plural(all.length, 'entry')} verified` +
+          (reusedEntries > 0 ? ` (${reusedEntries} reused from an earlier verification)` : '') +
+          (failure ? `; entry ${failure.versionNumber} fails (${failure.check}): ${failure.reason}` : '');
+        return verification;
+      })
+      .catch(abandon);
+
+    // Only a log with witnessed entries needs the witness file; its absence means no approvals.
+    const witnessFile = needsWitnesses(entries)
+      ? await trace
+          .run('webvh.fetch_witnesses', 'Fetch the witness proofs', async (stage): Promise<WitnessFileInput | null> => {
+            const fetched = await runtime.net.fetch({ url: location.witnessUrl, purpose: 'witness proofs', maxBytes: DID_WITNESS_MAX_BYTES, accept: 'application/json' });
+            stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+            if (fetched.status === 404 || fetched.status === 410) {
+              stage.detail += ': no witness file published';
+              return null;
+            }
+            if (fetched.status < 200 || fetched.status > 299) {
+              throw new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${fetched.status} for the witness proofs.`);
+            }
+            const body = parseJsonBytes(fetched.body, 'the witness file');
+            return {
+              body: 'value' in body ? body.value : null,
+              ...('error' in body ? { unreadable: body.error } : {}),
+              evidence: { url: fetched.url, httpStatus: fetched.status, contentType: fetched.contentType, bytes: fetched.bytes, sha256: fetched.sha256 },
+            };
+          })
+          .catch(abandon)
+      : null;
+
+    const log: LogVerification = await trace
+      .run('webvh.verify_witnesses', 'Check witness approvals', (stage) => {
+        const verified = applyWitnesses(entries, witnessFile, location.witnessUrl);
+        const { witness } = verified;
+        if (witness.status === 'NOT_REQUIRED') {
+          stage.status = 'SKIP';
+          stage.detail = 'no verified entry needs witnessing';
+        } else {
+          const failed = verified.failure?.check === 'witness';
+          stage.status = failed ? 'FAIL' : 'PASS';
+          stage.detail = `${witness.status === 'FOUND' ? `${plural(witness.acceptedProofs, 'proof')} accepted, ${witness.discarded.length} discarded` : witness.status === 'NOT_PUBLISHED' ? 'no witness file published' : `unreadable witness file: ${witness.reason}`}${failed ? `; ${verified.failure!.reason}` : ''}`;
+        }
+        if (verified.valid.length === 0) {
+          throw new ProblemError('INVALID_DID_DOCUMENT', `No version of the DID log verifies: ${verified.failure!.reason}.`);
+        }
+        return verified;
+      })
+      .catch(abandon);
+
+    const { version: selected, document } = await trace
+      .run('webvh.select_version', 'Select the version asked for', (stage) => {
+        if (!log.valid.some((v) => v.document.id === parsed.did)) {
+          throw new ProblemError('INVALID_DID_DOCUMENT', `No verified entry of the DID log is for ${parsed.did} (the log is for ${log.valid[log.valid.length - 1]!.document.id}).`);
+        }
+        const version = selectVersion(log, options);
+        if (version.document.id !== parsed.did) {
+          throw new ProblemError(
+            'INVALID_DID_DOCUMENT',
+            `Version ${version.versionNumber} of the log is the document of ${version.document.id}, not ${parsed.did}: the DID moved (it is portable).`,
+          );
+        }
+        const served = withImplicitServices(version.document, location);
+        stage.detail = `version ${version.versionNumber} (${version.versionId})${served.added.length > 0 ? `; implicit services ${served.added.join(', ')} added` : ''}`;
+        return { version, document: served.document };
+      })
+      .catch(abandon);
+
+    const last = log.valid[log.valid.length - 1]!;
+    // "updated" is the last entry that verifies on its own (hash chain, proof, time): an update
+    // the controller signed, even while it waits for witness approval (the python resolver suite
+    // reads the spec's "last valid log entry" so).
+    const lastSigned = log.versions[log.versions.length - 1]!;
+    const first = log.valid[0]!;
+    const next = log.valid[selected.versionNumber];
+    const params = last.parameters;
+    const didDocumentMetadata: Record<string, unknown> = {
+      versionId: selected.versionId,
+      versionNumber: selected.versionNumber,
+      versionTime: rfc3339(new Date(selected.timeMs)),
+      created: rfc3339(new Date(first.timeMs)),
+      updated: rfc3339(new Date(lastSigned.timeMs)),
+      ...(next ? { nextVersionId: next.versionId } : {}),
+      scid: location.scid,
+      portable: params.portable,
+      deactivated: params.deactivated,
+      ttl: String(params.ttl),
+      witness: witnessMetadata(params.witness),
+      watchers: params.watchers,
+    };
+    const history: HistoryEvidence = {
+      scid: location.scid,
+      entries: log.entries,
+      witness: log.witness,
+      verifiedEntries: log.valid.length,
+      selectedVersion: selected.versionNumber,
+      failure: log.failure,
+      reusedEntries: log.reusedEntries,
+    };
+    const domainBinding = await binding.finish(parsed.did, document);
+    return {
+      document,
+      contentType: 'application/did',
+      source: httpsSource(response),
+      didDocumentMetadata,
+      tls: response.tls,
+      domainBinding,
+      history,
+      allowances: response.allowances,
+      // A log that fails verification is not kept (spec: SHOULD NOT cache); otherwise its ttl,
+      // within the operator's cache lifetime.
+      ttlSeconds: log.failure || domainBinding.status === 'UNREACHABLE' ? 0 : Math.min(params.ttl, runtime.config.cacheTtlSeconds),
+    };
+  },
+};

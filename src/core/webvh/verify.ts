@@ -1,0 +1,562 @@
+/**
+ * did:webvh v1.0 log verification (spec §"Read (Resolve)"), without I/O:
+ *
+ *   verifyLogEntries   every entry in order, none skipped: JSON, versionId numbering, entry
+ *                      hash chain, SCID, versionTime, parameters, state.id and moves,
+ *                      pre-rotation, eddsa-jcs-2022 proof by an active update key
+ *   applyWitnesses     then, for entries that need witnessing, the did-witness.json proofs:
+ *                      did:key body = fragment, one approval per witness, the governing list
+ *                      (the previous one when a list changes), threshold
+ *
+ * Verification stops at the first failing entry: every later entry is UNVERIFIED (the chain
+ * is broken there), but the versions before it stay valid and can still be selected.
+ * Nothing here throws for a bad log; failures are data.
+ *
+ * A verified prefix can be resumed: when a log only grew, the new entries are verified from
+ * the state after the last cached one (the spec allows this for state that was itself fully
+ * verified).
+ */
+import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { canonicalize, sha256, sha256Hex } from '../canonical.js';
+import { base64urlEncode } from '../encoding/base64url.js';
+import { decodeUtf8, isJsonObject, parseJsonText } from '../encoding/json.js';
+import { multibaseDecode } from '../encoding/multibase.js';
+import { ProblemError } from '../problems.js';
+import { checkProofSupport } from '../proofs/data-integrity.js';
+import { parseDateTime } from '../proofs/datetime.js';
+import { computeEntryHash, computeScid, preRotationHash } from './hash.js';
+import { didWebvhLocation } from './location.js';
+import { applyParameters, didKeyEd25519, type WebvhParameters, type WitnessRule } from './parameters.js';
+import type { WebvhCheck, WebvhEntryEvidence, WebvhWitnessFileEvidence } from './types.js';
+
+/** How far ahead of the resolver's clock a versionTime may be (spec: SHOULD be ≤ 5 minutes). */
+export const VERSION_TIME_TOLERANCE_MS = 5 * 60 * 1000;
+
+/** Most proofs one entry, or one witness-file item, may carry. */
+const MAX_PROOFS = 16;
+
+const ENTRY_MEMBERS: ReadonlySet<string> = new Set(['versionId', 'versionTime', 'parameters', 'state', 'proof']);
+const VERSION_ID = /^([1-9][0-9]{0,8})-([1-9A-HJ-NP-Za-km-z]+)$/;
+/** UTC only: `Z` or `+00:00` (spec §"Read", step 4). */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/;
+
+export interface VerifiedVersion {
+  versionNumber: number;
+  versionId: string;
+  versionTime: string;
+  timeMs: number;
+  document: Record<string, unknown> & { id: string };
+  /** Parameters active after this entry. */
+  parameters: WebvhParameters;
+  /** The witness rule this entry must satisfy; null when unwitnessed. */
+  witnessRule: WitnessRule | null;
+}
+
+/** Verified state after some leading entries: enough to resume on a log that grew. */
+export interface VerifiedPrefix {
+  did: string;
+  /** UTF-8 length and SHA-256 of the text of the verified lines (newlines included). */
+  textLength: number;
+  textSha256: string;
+  versions: VerifiedVersion[];
+  entries: WebvhEntryEvidence[];
+}
+
+export interface EntryFailure {
+  versionNumber: number;
+  check: WebvhCheck;
+  reason: string;
+}
+
+export interface EntryVerification {
+  did: string;
+  scid: string;
+  /** Entries that passed every non-witness check, in order. */
+  versions: VerifiedVersion[];
+  entries: WebvhEntryEvidence[];
+  failure: EntryFailure | null;
+  /** versionId as written of every line (null where unreadable), for selecting broken versions. */
+  writtenVersionIds: Array<string | null>;
+  /** Leading entries taken from `resume`. */
+  reusedEntries: number;
+  /** State to resume from on the next verification (the non-witness verified prefix). */
+  prefix: VerifiedPrefix;
+}
+
+export interface LogVerification extends EntryVerification {
+  /** Entries that also met their witness threshold: the valid versions. */
+  valid: VerifiedVersion[];
+  witness: WebvhWitnessFileEvidence;
+}
+
+/* ------------------------------------------------------------------ keys */
+
+const keyObjects = new Map<string, KeyObject | null>();
+
+/** node:crypto key of an Ed25519 multikey (memoised; null when it is not one). */
+function ed25519Key(multikey: string): KeyObject | null {
+  let key = keyObjects.get(multikey);
+  if (key !== undefined) return key;
+  const decoded = didKeyEd25519(`did:key:${multikey}`);
+  key = null;
+  if (typeof decoded !== 'string') {
+    try {
+      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(decoded.publicKey) }, format: 'jwk' });
+    } catch {
+      key = null;
+    }
+  }
+  if (keyObjects.size >= 4096) keyObjects.clear();
+  keyObjects.set(multikey, key);
+  return key;
+}
+
+/**
+ * Verifies one eddsa-jcs-2022 proof (vc-di-eddsa §3.3.2) by an Ed25519 multikey: the proof's
+ * own checks (suite, purpose, did:key body = fragment, key in `allowed`) and the signature over
+ * SHA-256(JCS(proof config)) ‖ SHA-256(JCS(document without proof)). `documentHash` is the
+ * latter, computed once per document by the caller. Null when valid, else the reason.
+ */
+function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null): { multikey: string } | { reason: string } {
+  const unsupported = checkProofSupport(proof, 'did:webvh v1.0 allows only eddsa-jcs-2022');
+  if (unsupported) return { reason: unsupported.reason };
+  const p = proof as Record<string, unknown>;
+  if (p['proofPurpose'] !== 'assertionMethod') return { reason: `the proof's purpose is ${JSON.stringify(p['proofPurpose'])}, not assertionMethod` };
+  const vm = p['verificationMethod'];
+  if (typeof vm !== 'string') return { reason: 'the proof has no string "verificationMethod"' };
+  const match = /^did:key:([^#]+)#(.+)$/.exec(vm);
+  if (!match) return { reason: `the verification method ${vm} is not of the form did:key:<key>#<key>` };
+  const [, body, fragment] = match as unknown as [string, string, string];
+  if (body !== fragment) return { reason: `the verification method ${vm} names one key in its body and another in its fragment` };
+  const refused = allowed(body);
+  if (refused) return { reason: refused };
+  const key = ed25519Key(body);
+  if (!key) return { reason: `${body} is not an Ed25519 multikey` };
+  const proofValue = p['proofValue'];
+  if (typeof proofValue !== 'string' || !proofValue.startsWith('z')) return { reason: 'the proof has no base58btc "proofValue"' };
+  const signature = multibaseDecode(proofValue)?.bytes;
+  if (!signature || signature.length !== 64) return { reason: 'the proofValue is not a 64-byte Ed25519 signature' };
+  if (p['previousProof'] !== undefined) return { reason: 'proof chains ("previousProof") are not allowed here' };
+  const { proofValue: _omit, ...config } = p;
+  let configText: string;
+  try {
+    configText = canonicalize(config);
+  } catch {
+    return { reason: 'the proof has no JSON (RFC 8785) serialisation' };
+  }
+  const data = new Uint8Array(64);
+  data.set(sha256(configText), 0);
+  data.set(documentHash, 32);
+  let ok = false;
+  try {
+    ok = cryptoVerify(null, data, key, signature);
+  } catch {
+    ok = false;
+  }
+  return ok ? { multikey: body } : { reason: `the Ed25519 signature by ${body} does not verify` };
+}
+
+function proofList(value: unknown): unknown[] | string {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  if (list.length === 0) return 'the entry has no proof';
+  if (list.length > MAX_PROOFS) return `the entry carries ${list.length} proofs; at most ${MAX_PROOFS} are verified`;
+  return list;
+}
+
+/* --------------------------------------------------------------- entries */
+
+interface Cursor {
+  previous: VerifiedVersion | null;
+}
+
+function failEntry(versionNumber: number, versionId: string | null, versionTime: string | null, check: WebvhCheck, reason: string): { failure: EntryFailure; evidence: WebvhEntryEvidence } {
+  return {
+    failure: { versionNumber, check, reason },
+    evidence: {
+      versionId,
+      versionNumber,
+      versionTime,
+      status: 'FAILED',
+      check,
+      reason,
+      documentId: null,
+      signedBy: null,
+      changes: [],
+      updateKeys: [],
+      preRotation: false,
+      witness: null,
+      deactivated: false,
+    },
+  };
+}
+
+type EntryOutcome = { version: VerifiedVersion; evidence: WebvhEntryEvidence } | { failure: EntryFailure; evidence: WebvhEntryEvidence };
+
+function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowMs: number): EntryOutcome {
+  const previous = cursor.previous;
+  const parsed = parseJsonText(line, `entry ${n}`);
+  if ('error' in parsed) return failEntry(n, null, null, 'json', line.trim() === '' ? `entry ${n} is an empty line` : parsed.error);
+  const entry = parsed.value;
+  if (!isJsonObject(entry)) return failEntry(n, null, null, 'json', `entry ${n} is not a JSON object`);
+  const versionId = typeof entry['versionId'] === 'string' ? entry['versionId'] : null;
+  const versionTime = typeof entry['versionTime'] === 'string' ? entry['versionTime'] : null;
+  const fail = (check: WebvhCheck, reason: string) => failEntry(n, versionId, versionTime, check, reason);
+
+  const extra = Object.keys(entry).find((k) => !ENTRY_MEMBERS.has(k));
+  if (extra) return fail('structure', `entry ${n} has the member "${extra}", which a log entry does not define`);
+  if (versionId === null) return fail('structure', `entry ${n} has no string "versionId"`);
+  if (versionTime === null) return fail('structure', `entry ${n} has no string "versionTime"`);
+  if (!isJsonObject(entry['state'])) return fail('structure', `entry ${n} has no "state" object`);
+  if (!isJsonObject(entry['parameters'])) return fail('structure', `entry ${n} has no "parameters" object`);
+  if (previous?.parameters.deactivated) {
+    return fail('deactivated', `entry ${n} follows the deactivation in version ${previous.versionNumber}; a deactivated DID takes no further entries`);
+  }
+
+  // versionId: "<n>-<entryHash>", numbered without gaps, hash chained to the previous entry.
+  const id = VERSION_ID.exec(versionId);
+  if (!id) return fail('versionId', `the versionId "${versionId}" is not "<number>-<entry hash>"`);
+  if (Number(id[1]) !== n) return fail('versionId', `entry ${n} is numbered ${id[1]}; version numbers start at 1 and go up by one`);
+  const entryHash = computeEntryHash(entry, previous?.versionId ?? scid);
+  if (entryHash !== id[2]) return fail('entryHash', `the entry hash of ${versionId} does not match its content and the previous versionId (expected ${entryHash})`);
+
+  // Parameters (and, in the first entry, the SCID they commit to).
+  const params = applyParameters(entry['parameters'], previous?.parameters ?? null);
+  if (!params.ok) return fail('parameters', params.reason);
+  const active = params.active;
+  if (previous === null) {
+    if (active.scid !== scid) return fail('scid', `the log is for the SCID ${active.scid}, not ${scid}`);
+    const computed = computeScid(entry, scid);
+    if (computed !== scid) return fail('scid', `the first entry does not hash to its SCID ${scid} (it hashes to ${computed})`);
+  }
+
+  // versionTime: UTC, strictly after the previous entry, not in the future beyond tolerance.
+  const time = UTC_TIME.test(versionTime) ? parseDateTime(versionTime) : null;
+  if (time === null) return fail('versionTime', `the versionTime "${versionTime}" is not a UTC date-time (Z or +00:00)`);
+  const timeMs = time.getTime();
+  if (previous && timeMs <= previous.timeMs) {
+    return fail('versionTime', `the versionTime ${versionTime} is not after that of version ${previous.versionNumber} (${previous.versionTime})`);
+  }
+  if (timeMs > nowMs + VERSION_TIME_TOLERANCE_MS) return fail('versionTime', `the versionTime ${versionTime} is in the future`);
+
+  // state.id: a did:webvh with this SCID; a change of location only for a portable DID.
+  const state = entry['state'] as Record<string, unknown>;
+  const docId = state['id'];
+  if (typeof docId !== 'string') return fail('stateId', `the state of entry ${n} has no string "id"`);
+  if (docId !== previous?.document.id) {
+    if (!docId.startsWith('did:webvh:')) return fail('stateId', `the state id ${docId} is not a did:webvh`);
+    try {
+      const location = didWebvhLocation(docId.slice('did:webvh:'.length));
+      if (location.scid !== scid) return fail('stateId', `the state id ${docId} carries the SCID ${location.scid}, not ${scid}`);
+    } catch (err) {
+      return fail('stateId', `the state id ${docId} is not a valid did:webvh (${err instanceof ProblemError ? err.detail : 'unparseable'})`);
+    }
+    if (previous) {
+      if (!active.portable) return fail('stateId', `the DID moves from ${previous.document.id} to ${docId}, but it is not portable`);
+      const aka = state['alsoKnownAs'];
+      if (!Array.isArray(aka) || !aka.includes(previous.document.id)) {
+        return fail('stateId', `the DID moves to ${docId} without listing ${previous.document.id} in alsoKnownAs`);
+      }
+    }
+  }
+
+  // Pre-rotation: active when the previous entry committed to next keys.
+  const preRotation = previous !== null && previous.parameters.nextKeyHashes.length > 0;
+  if (preRotation) {
+    const raw = entry['parameters'] as Record<string, unknown>;
+    if (!Array.isArray(raw['updateKeys'])) return fail('preRotation', `pre-rotation is active, so entry ${n} must state its updateKeys`);
+    const committed = new Set(previous.parameters.nextKeyHashes);
+    const uncommitted = active.updateKeys.find((k) => !committed.has(preRotationHash(k)));
+    if (uncommitted) return fail('preRotation', `the update key ${uncommitted} is not among the nextKeyHashes of version ${previous.versionNumber}`);
+  }
+
+  // Proof: eddsa-jcs-2022 by a key of the active updateKeys.
+  const authorised = previous === null || preRotation ? active.updateKeys : previous.parameters.updateKeys;
+  const proofs = proofList(entry['proof']);
+  if (typeof proofs === 'string') return fail('proof', proofs);
+  const { proof: _proof, ...unsecured } = entry;
+  const documentHash = sha256(canonicalize(unsecured));
+  const allowed = (multikey: string) => (authorised.includes(multikey) ? null : `${multikey} is not an active update key of entry ${n}`);
+  let signedBy: string | null = null;
+  for (const proof of proofs) {
+    const checked = checkProof(proof, documentHash, allowed);
+    if ('reason' in checked) return fail('proof', proofs.length > 1 ? `proof ${proofs.indexOf(proof) + 1}: ${checked.reason}` : checked.reason);
+    signedBy ??= checked.multikey;
+  }
+
+  const previousRule = previous?.parameters.witness ?? null;
+  const version: VerifiedVersion = {
+    versionNumber: n,
+    versionId,
+    versionTime,
+    timeMs,
+    document: state as VerifiedVersion['document'],
+    parameters: active,
+    // A list takes effect after its entry, except when witnessing starts: the new list then
+    // governs its own entry. A change (or removal) is governed by the previous list.
+    witnessRule: previousRule ?? active.witness,
+  };
+  return {
+    version,
+    evidence: {
+      versionId,
+      versionNumber: n,
+      versionTime,
+      status: 'VERIFIED',
+      check: null,
+      reason: null,
+      documentId: docId,
+      signedBy,
+      changes: n === 1 ? ['created'] : params.changes,
+      updateKeys: active.updateKeys,
+      preRotation: active.nextKeyHashes.length > 0,
+      witness: version.witnessRule ? { threshold: version.witnessRule.threshold, approvals: 0 } : null,
+      deactivated: active.deactivated,
+    },
+  };
+}
+
+function unverified(n: number, line: string): WebvhEntryEvidence {
+  // Best effort to name the entry; nothing in it is trusted.
+  let versionId: string | null = null;
+  let versionTime: string | null = null;
+  const parsed = parseJsonText(line, 'entry');
+  if ('value' in parsed && isJsonObject(parsed.value)) {
+    if (typeof parsed.value['versionId'] === 'string') versionId = parsed.value['versionId'];
+    if (typeof parsed.value['versionTime'] === 'string') versionTime = parsed.value['versionTime'];
+  }
+  return {
+    versionId,
+    versionNumber: n,
+    versionTime,
+    status: 'UNVERIFIED',
+    check: null,
+    reason: null,
+    documentId: null,
+    signedBy: null,
+    changes: [],
+    updateKeys: [],
+    preRotation: false,
+    witness: null,
+    deactivated: false,
+  };
+}
+
+/** Splits JSON Lines text; a final newline ends the last line rather than starting an empty one. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * Verifies every entry of a did:webvh log for `did` (whose SCID is `scid`) as of `nowMs`,
+ * resuming after `resume` when the log starts with exactly the text it verified.
+ */
+export function verifyLogEntries(did: string, scid: string, text: string, nowMs: number, resume?: VerifiedPrefix): EntryVerification {
+  const lines = splitLines(text);
+  let versions: VerifiedVersion[] = [];
+  let entries: WebvhEntryEvidence[] = [];
+  let start = 0;
+  let offset = 0;
+  if (resume && resume.did === did && resume.textLength <= text.length && sha256Hex(text.slice(0, resume.textLength)) === resume.textSha256) {
+    versions = resume.versions.slice();
+    entries = resume.entries.slice();
+    start = versions.length;
+    offset = resume.textLength;
+  }
+  const reusedEntries = start;
+  const cursor: Cursor = { previous: versions[versions.length - 1] ?? null };
+  let failure: EntryFailure | null = null;
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (failure) {
+      entries.push(unverified(i + 1, line));
+      continue;
+    }
+    const outcome = verifyEntry(line, i + 1, cursor, scid, nowMs);
+    entries.push(outcome.evidence);
+    if ('failure' in outcome) {
+      failure = outcome.failure;
+      continue;
+    }
+    versions.push(outcome.version);
+    cursor.previous = outcome.version;
+    offset += line.length + 1;
+  }
+  const writtenVersionIds = entries.map((e) => e.versionId);
+  const verifiedText = text.slice(0, Math.min(offset, text.length));
+  // A prefix is only worth keeping when it ends at a line boundary of verified entries.
+  const prefixLength = versions.length === lines.length ? text.length : verifiedText.length;
+  return {
+    did,
+    scid,
+    versions,
+    entries,
+    failure,
+    writtenVersionIds,
+    reusedEntries,
+    prefix: {
+      did,
+      textLength: prefixLength,
+      textSha256: sha256Hex(text.slice(0, prefixLength)),
+      versions,
+      entries: entries.slice(0, versions.length),
+    },
+  };
+}
+
+/** True when some verified entry must be witnessed (the witness file is then needed). */
+export function needsWitnesses(verification: EntryVerification): boolean {
+  return verification.versions.some((v) => v.witnessRule !== null);
+}
+
+/* ------------------------------------------------------------- witnesses */
+
+/** The witness file as fetched (null: not published, e.g. HTTP 404). */
+export interface WitnessFileInput {
+  body: unknown;
+  /** Set when the bytes could not be read as JSON. */
+  unreadable?: string;
+  evidence: Omit<WebvhWitnessFileEvidence, 'status' | 'acceptedProofs' | 'discarded' | 'reason'>;
+}
+
+const MAX_DISCARDED_REPORTED = 32;
+
+/**
+ * Checks the witness approvals of every verified entry that needs them. A proof for version k
+ * approves k and every earlier entry; each witness counts once per entry; only proofs for
+ * versionIds of verified entries count. The first entry short of its threshold fails, and it
+ * and everything after it are no longer valid.
+ */
+export function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string): LogVerification {
+  const required = needsWitnesses(verification);
+  const discarded: WebvhWitnessFileEvidence['discarded'] = [];
+  let acceptedProofs = 0;
+  const base = file?.evidence ?? { url: witnessUrl, httpStatus: null, contentType: null, bytes: null, sha256: null };
+  let status: WebvhWitnessFileEvidence['status'] = !required ? 'NOT_REQUIRED' : file === null ? 'NOT_PUBLISHED' : 'FOUND';
+  let reason: string | null = null;
+
+  /** Highest verified version each witness approved. */
+  const approvedThrough = new Map<string, number>();
+  if (required && file !== null) {
+    const items = file.unreadable ? null : Array.isArray(file.body) ? file.body : null;
+    if (items === null) {
+      status = 'INVALID';
+      reason = file.unreadable ?? 'the witness file is not a JSON array';
+    } else {
+      const byVersionId = new Map(verification.versions.map((v) => [v.versionId, v]));
+      const listed = new Set(verification.versions.flatMap((v) => v.witnessRule?.witnesses ?? []));
+      const discard = (versionId: string | null, vm: string | null, why: string) => {
+        if (discarded.length < MAX_DISCARDED_REPORTED) discarded.push({ versionId, verificationMethod: vm, reason: why });
+      };
+      for (const item of items) {
+        if (!isJsonObject(item) || typeof item['versionId'] !== 'string' || !Array.isArray(item['proof'])) {
+          discard(null, null, 'an item is not {versionId, proof: [...]}');
+          continue;
+        }
+        const versionId = item['versionId'];
+        const version = byVersionId.get(versionId);
+        if (!version) {
+          const written = verification.writtenVersionIds.includes(versionId);
+          discard(versionId, null, written ? 'the versionId is of an entry that did not verify' : 'the versionId is not in the log');
+          continue;
+        }
+        const proofs = item['proof'].slice(0, MAX_PROOFS);
+        if (item['proof'].length > MAX_PROOFS) discard(versionId, null, `only the first ${MAX_PROOFS} proofs of an item are read`);
+        const documentHash = sha256(canonicalize({ versionId }));
+        const seen = new Set<string>();
+        for (const proof of proofs) {
+          const vm = isJsonObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null;
+          const checked = checkProof(proof, documentHash, (multikey) => {
+            const witness = `did:key:${multikey}`;
+            if (!listed.has(witness)) return `${witness} is not a listed witness`;
+            if (seen.has(witness)) return `${witness} already approved ${versionId}`;
+            return null;
+          });
+          if ('reason' in checked) {
+            discard(versionId, vm, checked.reason);
+            continue;
+          }
+          const witness = `did:key:${checked.multikey}`;
+          seen.add(witness);
+          acceptedProofs++;
+          approvedThrough.set(witness, Math.max(approvedThrough.get(witness) ?? 0, version.versionNumber));
+        }
+      }
+    }
+  }
+
+  const entries = verification.entries.slice();
+  let valid = verification.versions;
+  let failure = verification.failure;
+  for (const version of verification.versions) {
+    const rule = version.witnessRule;
+    if (!rule) continue;
+    const n = version.versionNumber;
+    const approvals = rule.witnesses.filter((w) => (approvedThrough.get(w) ?? 0) >= n).length;
+    const index = n - 1;
+    entries[index] = { ...entries[index]!, witness: { threshold: rule.threshold, approvals } };
+    if (approvals < rule.threshold) {
+      const why =
+        status === 'NOT_PUBLISHED'
+          ? `version ${n} needs ${rule.threshold} witness approval${rule.threshold === 1 ? '' : 's'}, and no witness file is published`
+          : status === 'INVALID'
+            ? `version ${n} needs ${rule.threshold} witness approval${rule.threshold === 1 ? '' : 's'}, and the witness file is unreadable (${reason})`
+            : `version ${n} has ${approvals} of the ${rule.threshold} witness approval${rule.threshold === 1 ? '' : 's'} it needs`;
+      failure = { versionNumber: n, check: 'witness', reason: why };
+      entries[index] = { ...entries[index]!, status: 'FAILED', check: 'witness', reason: why };
+      for (let j = index + 1; j < entries.length; j++) {
+        const e = entries[j]!;
+        entries[j] = { ...e, status: 'UNVERIFIED', check: null, reason: null, witness: null };
+      }
+      valid = verification.versions.slice(0, index);
+      break;
+    }
+  }
+
+  return {
+    ...verification,
+    entries,
+    failure,
+    valid,
+    witness: { ...base, status, acceptedProofs, discarded, reason },
+  };
+}
+
+/* ----------------------------------------------------------- convenience */
+
+export interface VerifyWebvhLogOptions {
+  /** did-witness.json text; absent means not published. */
+  witnessText?: string;
+  now: Date;
+  resume?: VerifiedPrefix;
+}
+
+/**
+ * Verifies a did:webvh log given as text (no I/O): the entries, then the witness proofs.
+ * Throws INVALID_DID when `did` is not a did:webvh.
+ */
+export function verifyWebvhLog(did: string, logText: string, options: VerifyWebvhLogOptions): LogVerification {
+  if (!did.startsWith('did:webvh:')) throw new ProblemError('INVALID_DID', `${did} is not a did:webvh.`);
+  const location = didWebvhLocation(did.slice('did:webvh:'.length));
+  const entries = verifyLogEntries(did, location.scid, logText, options.now.getTime(), options.resume);
+  let file: WitnessFileInput | null = null;
+  if (options.witnessText !== undefined) {
+    const parsed = parseJsonText(options.witnessText, 'the witness file');
+    file = {
+      body: 'value' in parsed ? parsed.value : null,
+      ...('error' in parsed ? { unreadable: parsed.error } : {}),
+      evidence: { url: location.witnessUrl, httpStatus: null, contentType: null, bytes: options.witnessText.length, sha256: sha256Hex(options.witnessText) },
+    };
+  }
+  return applyWitnesses(entries, file, location.witnessUrl);
+}
+
+/** Bytes of a fetched log as text, or why not. */
+export function logText(bytes: Uint8Array): string | { error: string } {
+  const text = decodeUtf8(bytes);
+  if (text === null) return { error: 'the DID log is not valid UTF-8' };
+  if (text.startsWith('\uFEFF')) return { error: 'the DID log starts with a byte order mark' };
+  return text;
+}
