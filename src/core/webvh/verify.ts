@@ -212,6 +212,11 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
     return fail('deactivated', `entry ${n} follows the deactivation in version ${previous.versionNumber}; a deactivated DID takes no further entries`);
   }
 
+  // A log for another DID (SCID) is named as such before anything is hashed.
+  if (previous === null && (entry['parameters'] as Record<string, unknown>)['scid'] !== scid) {
+    return fail('scid', `the log is for the SCID ${String((entry['parameters'] as Record<string, unknown>)['scid'])}, not ${scid}`);
+  }
+
   // versionId: "<n>-<entryHash>", numbered without gaps, hash chained to the previous entry.
   const id = VERSION_ID.exec(versionId);
   if (!id) return fail('versionId', `the versionId "${versionId}" is not "<number>-<entry hash>"`);
@@ -224,7 +229,6 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   if (!params.ok) return fail('parameters', params.reason);
   const active = params.active;
   if (previous === null) {
-    if (active.scid !== scid) return fail('scid', `the log is for the SCID ${active.scid}, not ${scid}`);
     const computed = computeScid(entry, scid);
     if (computed !== scid) return fail('scid', `the first entry does not hash to its SCID ${scid} (it hashes to ${computed})`);
   }
