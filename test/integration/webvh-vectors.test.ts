@@ -13,7 +13,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
