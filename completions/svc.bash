@@ -8,7 +8,7 @@ _svc() {
     return
   fi
   case "$cmd" in
-    resolve) opts='--strict --egress-allow --json --no-color -q --quiet -h --help' ;;
+    resolve) opts='--strict --egress-allow --version-id --version-time --version-number --json --no-color -q --quiet -h --help' ;;
     completion) opts='-h --help bash zsh fish' ;;
     *) opts='' ;;
   esac

@@ -139,6 +139,71 @@ describe('usage', () => {
   });
 });
 
+describe('did:webvh version options', () => {
+  /** A usage error: exit 2, nothing on stdout (not even with --json), one `svc: …` line on stderr, no stack. */
+  function expectUsageError(r: { exitCode: number; stdout: string; stderr: string }, pattern: RegExp): void {
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^svc: /);
+    expect(lines[0]).toMatch(pattern);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }
+
+  it('refuses a --version-number that is not a positive whole number (exit 2)', async () => {
+    for (const value of ['0', '-1', '1.5', 'abc', '1e3', '']) {
+      const r = await svc(['resolve', ED25519, '--version-number', value, '--json']);
+      expectUsageError(r, /--version-number must be a positive whole number/);
+      expect(r.stderr).toContain(`"${value}"`);
+    }
+    expectUsageError(await svc(['resolve', ED25519, '--version-number=-1']), /--version-number/);
+  });
+
+  it('refuses a --version-time that is not an RFC 3339 date-time with an offset (exit 2)', async () => {
+    for (const value of ['yesterday', '2025-01-01', '2025-01-01T00:00:00', '2025-02-30T00:00:00Z', '1735689600']) {
+      expectUsageError(await svc(['resolve', ED25519, '--version-time', value]), /--version-time must be an RFC 3339 date-time with an offset/);
+    }
+  });
+
+  it('never echoes control characters from a bad value', async () => {
+    const r = await svc(['resolve', ED25519, '--version-time', 'x\u001b[2J\u0007']);
+    expectUsageError(r, /--version-time/);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
+  it('refuses an empty --version-id (exit 2)', async () => {
+    expectUsageError(await svc(['resolve', ED25519, '--version-id', '']), /--version-id must not be empty/);
+  });
+
+  it('checks the values before the DID: a bad value is a usage error even for an invalid DID', async () => {
+    expectUsageError(await svc(['resolve', 'not-a-did', '--version-number', '0']), /--version-number/);
+  });
+
+  it('answers INVALID_OPTIONS (exit 4) for a method without versions', async () => {
+    for (const args of [
+      ['--version-number', '1'],
+      ['--version-time', '2025-01-01T00:00:00Z'],
+      ['--version-id', '1-QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE'],
+      ['--version-number', '2', '--version-time', '2025-01-01T00:00:00+02:00'],
+    ]) {
+      const r = await svc(['resolve', ED25519, ...args, '--json']);
+      expect(r.exitCode).toBe(4);
+      const problem = JSON.parse(r.stdout);
+      expect(problem.code).toBe('INVALID_OPTIONS');
+      expect(problem.trace.at(-1)).toMatchObject({ stage: 'syntax.parse', status: 'FAIL' });
+      expect(r.stderr).toMatch(/^svc: INVALID_OPTIONS: /);
+    }
+  });
+
+  it('lists the options and a did:webvh example in --help', async () => {
+    const r = await svc(['resolve', '--help']);
+    expect(r.exitCode).toBe(0);
+    for (const flag of ['--version-id <id>', '--version-time <time>', '--version-number <n>']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).toMatch(/\$ svc resolve did:webvh:\S+ --version-number 1/);
+  });
+});
+
 describe('human output', () => {
   it('prints a plain-text dossier when piped, without colour', async () => {
     const r = await svc(['resolve', ED25519]);

@@ -5,19 +5,22 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { createRuntime } from '../../src/runtime/node.js';
 import { renderDossier } from '../../src/cli/ui/dossier.js';
+import { dossierText, plainStyle } from '../../src/cli/output/dossier.js';
 import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
+import { section } from '../support/text.js';
+import { entry, failingAtThree, history, servedAtTwo, webvhResult, witnessFile } from '../support/webvh-history.js';
 
 
-/** A terminal-like stream: a TTY 100 columns wide and shorter than the dossier. */
-function fakeTerminal(): { stream: NodeJS.WriteStream; output: () => string } {
-  const stream = Object.assign(new PassThrough(), { columns: 100, rows: 24, isTTY: true });
+/** A terminal-like stream: a TTY (100 columns wide unless told) and shorter than the dossier. */
+function fakeTerminal(columns = 100): { stream: NodeJS.WriteStream; output: () => string } {
+  const stream = Object.assign(new PassThrough(), { columns, rows: 24, isTTY: true });
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   return { stream: stream as unknown as NodeJS.WriteStream, output: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-async function rendered(result: EnrichedResolution, colorLevel: 0 | 1 | 2 | 3): Promise<string> {
-  const { stream, output } = fakeTerminal();
+async function rendered(result: EnrichedResolution, colorLevel: 0 | 1 | 2 | 3, columns = 100): Promise<string> {
+  const { stream, output } = fakeTerminal(columns);
   await renderDossier(result, { colorLevel, stdout: stream });
   return output();
 }
@@ -67,5 +70,59 @@ describe('renderDossier (ink)', () => {
     const out = await rendered(ed, 0);
     expect(out.split(ed.verdict.headline)).toHaveLength(2);
     expect(out).not.toContain('\u001b[2J');
+  });
+});
+
+/**
+ * The ink lines as text: without ink's cursor sequences and trailing padding, with the no-break
+ * spaces that keep a short note on one line read as spaces.
+ */
+function inkLines(out: string): string[] {
+  return out
+    .replace(/\u001b\[\?[0-9]+[hl]/g, '')
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.trimEnd());
+}
+
+describe('renderDossier (ink): the did:webvh history', () => {
+  const witnessed = history(3, {
+    witness: witnessFile({ status: 'FOUND', httpStatus: 200, acceptedProofs: 2, discarded: [{ versionId: null, verificationMethod: null, reason: 'bad signature' }] }),
+    reusedEntries: 2,
+  });
+  witnessed.entries[1] = entry(2, { changes: ['witness'], witness: { threshold: 2, approvals: 1 } });
+  witnessed.entries[2] = entry(3, { deactivated: true, changes: ['deactivated'], documentId: 'did:webvh:QmOther:elsewhere.example' });
+  const long = history(40, { selectedVersion: 10, reusedEntries: 38 });
+  const cases: Array<[string, EnrichedResolution]> = [
+    ['a log served at version 2 of 3', webvhResult(servedAtTwo())],
+    ['a failure at entry 3', webvhResult(failingAtThree())],
+    ['witnesses, a deactivation and a move', webvhResult(witnessed)],
+    ['a 40-entry log', webvhResult(long)],
+  ];
+
+  for (const [name, result] of cases) {
+    it(`renders the same history lines as the text dossier: ${name}`, async () => {
+      const ink = inkLines(await rendered(result, 0, 80));
+      const text = dossierText(result, plainStyle).split('\n');
+      const timeline = section(text.join('\n'), 'History');
+      expect(timeline.length).toBeGreaterThan(3);
+      expect(section(ink.join('\n'), 'History')).toEqual(timeline);
+      // The served version in the header, too.
+      expect(ink.slice(0, 3)).toEqual(text.slice(0, 3));
+    });
+  }
+
+  it('elides a long log in ink as in text', async () => {
+    const ink = inkLines(await rendered(webvhResult(long), 0, 80)).join('\n');
+    expect(ink).toContain('… 8 more …');
+    expect(ink).toContain('… 22 more …');
+    expect(ink).toContain('38 entries verified earlier, reused');
+  });
+
+  it('colours the timeline marks at level 1', async () => {
+    const out = await rendered(webvhResult(failingAtThree()), 1, 80);
+    expect(out).toContain(chalk.green('✓'));
+    expect(out).toContain(chalk.red('✗'));
+    expect(out).toContain(chalk.cyan('◀\u00a0served'));
   });
 });

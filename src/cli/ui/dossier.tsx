@@ -14,7 +14,10 @@ import {
   type DossierView,
   type EvidenceSection,
   type Field,
+  type HistoryView,
   type KeyRow,
+  type Note,
+  type TimelineRow,
   type Tone,
 } from '../output/dossier.js';
 
@@ -50,6 +53,7 @@ function Header({ view, color }: { view: DossierView } & ColorProp) {
     <Box flexDirection="column">
       <Text bold>{view.did}</Text>
       <Text {...toneProps('muted', color)}>{headerLine(view)}</Text>
+      {view.version !== null && <Text {...toneProps('muted', color)}>{view.version}</Text>}
     </Box>
   );
 }
@@ -125,6 +129,53 @@ function EvidenceBlock({ section, color }: { section: EvidenceSection } & ColorP
   );
 }
 
+/**
+ * Notes two spaces apart, each in its own colour, wrapping as one text; a `nowrap` note keeps
+ * its words together with no-break spaces (ink wraps at plain spaces only).
+ */
+function Notes({ notes, color }: { notes: Note[] } & ColorProp) {
+  return (
+    <Text>
+      {notes.map((note, i) => (
+        <Text key={i}>
+          {i > 0 ? '  ' : ''}
+          <Text {...toneProps(note.tone, color)}>{note.nowrap ? note.text.replace(/ /g, '\u00a0') : note.text}</Text>
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+function TimelineLine({ row, color }: { row: TimelineRow } & ColorProp) {
+  if (row.kind === 'gap') return <Text {...toneProps('muted', color)}>{row.text}</Text>;
+  // The same columns as the text dossier: marker, number and time, then the notes hanging.
+  const prefixWidth = [...`${row.marker} ${row.when}  `].length;
+  return (
+    <Box>
+      <Box width={prefixWidth} flexShrink={0}>
+        <Text>
+          <Text {...toneProps(row.markerTone, color)}>{row.marker}</Text> <Text {...toneProps(row.whenTone, color)}>{row.when}</Text>
+        </Text>
+      </Box>
+      <Notes notes={row.notes} color={color} />
+    </Box>
+  );
+}
+
+function History({ history, color }: { history: HistoryView } & ColorProp) {
+  return (
+    <Section title={history.title}>
+      <Fields fields={history.summary} indent={0} color={color} />
+      {history.timeline.map((row, i) => (
+        <TimelineLine key={i} row={row} color={color} />
+      ))}
+      {history.failure && <Text {...toneProps(history.failure.tone, color)}>{history.failure.text}</Text>}
+      {history.witness.length > 0 && <Fields fields={history.witness} indent={0} color={color} />}
+      {history.reused && <Text {...toneProps(history.reused.tone, color)}>{history.reused.text}</Text>}
+    </Section>
+  );
+}
+
 function Keys({ view, color }: { view: DossierView } & ColorProp) {
   return (
     <Section title="Keys">
@@ -165,6 +216,7 @@ export function Dossier({ view, color }: { view: DossierView } & ColorProp) {
       {view.evidence.map((section) => (
         <EvidenceBlock key={section.title} section={section} color={color} />
       ))}
+      {view.history !== null && <History history={view.history} color={color} />}
       {view.warnings.length > 0 && (
         <Section title="Document warnings">
           <MarkedList items={view.warnings} marker="!" tone="warn" color={color} />

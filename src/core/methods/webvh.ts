@@ -110,11 +110,11 @@ export const didWebvh: MethodDriver = {
 
     const cache = prefixCache(runtime);
     const entries = await trace
-      .run('webvh.verify_log', 'Verify every entry of the DID log', (stage) => {
+      .run('webvh.verify_log', 'Verify every entry of the DID log', async (stage) => {
         const text = logText(response.body);
         if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url}: ${text.error}.`);
         const resume = options.noCache ? undefined : cache.get(parsed.did);
-        const verification = verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
+        const verification = await verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
         remember(cache, verification.prefix);
         const { versions, entries: all, failure, reusedEntries } = verification;
         if (all.length === 0) throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url} is empty.`);
@@ -154,8 +154,8 @@ export const didWebvh: MethodDriver = {
       : null;
 
     const log: LogVerification = await trace
-      .run('webvh.verify_witnesses', 'Check witness approvals', (stage) => {
-        const verified = applyWitnesses(entries, witnessFile, location.witnessUrl);
+      .run('webvh.verify_witnesses', 'Check witness approvals', async (stage) => {
+        const verified = await applyWitnesses(entries, witnessFile, location.witnessUrl);
         const { witness } = verified;
         if (witness.status === 'NOT_REQUIRED') {
           stage.status = 'SKIP';

@@ -24,7 +24,12 @@ function multihashSha256(data: string | Uint8Array): Uint8Array {
 
 /** H(x) of a JSON value: base58btc of the SHA-256 multihash of its JCS form. */
 export function webvhHash(value: unknown): string {
-  return base58Encode(multihashSha256(canonicalize(value)));
+  return webvhHashOfJcs(canonicalize(value));
+}
+
+/** H(x) given the JCS text of x. */
+export function webvhHashOfJcs(jcs: string): string {
+  return base58Encode(multihashSha256(jcs));
 }
 
 /** Pre-rotation hash of a multikey: base58btc(multihash_sha256(the multikey string)), no JCS. */

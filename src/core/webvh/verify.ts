@@ -24,7 +24,7 @@ import { multibaseDecode } from '../encoding/multibase.js';
 import { ProblemError } from '../problems.js';
 import { checkProofSupport } from '../proofs/data-integrity.js';
 import { parseDateTime } from '../proofs/datetime.js';
-import { computeEntryHash, computeScid, preRotationHash } from './hash.js';
+import { computeEntryHash, computeScid, preRotationHash, webvhHashOfJcs } from './hash.js';
 import { didWebvhLocation } from './location.js';
 import { applyParameters, didKeyEd25519, type WebvhParameters, type WitnessRule } from './parameters.js';
 import type { WebvhCheck, WebvhEntryEvidence, WebvhWitnessFileEvidence } from './types.js';
@@ -111,13 +111,31 @@ function ed25519Key(multikey: string): KeyObject | null {
   return key;
 }
 
+/** Ed25519 verification on libuv's thread pool, so signatures are checked while the next entries are parsed and hashed. */
+function verifyOnPool(data: Uint8Array, key: KeyObject, signature: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      cryptoVerify(null, data, key, signature, (err, ok) => resolve(!err && ok));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+/** A proof whose own checks passed, its signature check under way. */
+interface PendingProof {
+  multikey: string;
+  /** Resolves to the reason the signature fails, or null when it verifies. */
+  verdict: Promise<string | null>;
+}
+
 /**
- * Verifies one eddsa-jcs-2022 proof (vc-di-eddsa §3.3.2) by an Ed25519 multikey: the proof's
- * own checks (suite, purpose, did:key body = fragment, key in `allowed`) and the signature over
- * SHA-256(JCS(proof config)) ‖ SHA-256(JCS(document without proof)). `documentHash` is the
- * latter, computed once per document by the caller. Null when valid, else the reason.
+ * Checks one eddsa-jcs-2022 proof (vc-di-eddsa §3.3.2) by an Ed25519 multikey: the proof's own
+ * checks (suite, purpose, did:key body = fragment, key in `allowed`) at once, and the signature
+ * over SHA-256(JCS(proof config)) ‖ SHA-256(JCS(document without proof)) started on the thread
+ * pool. `documentHash` is the latter, computed once per document by the caller.
  */
-function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null): { multikey: string } | { reason: string } {
+function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null): PendingProof | { reason: string } {
   const unsupported = checkProofSupport(proof, 'did:webvh v1.0 allows only eddsa-jcs-2022');
   if (unsupported) return { reason: unsupported.reason };
   const p = proof as Record<string, unknown>;
@@ -147,13 +165,8 @@ function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey
   const data = new Uint8Array(64);
   data.set(sha256(configText), 0);
   data.set(documentHash, 32);
-  let ok = false;
-  try {
-    ok = cryptoVerify(null, data, key, signature);
-  } catch {
-    ok = false;
-  }
-  return ok ? { multikey: body } : { reason: `the Ed25519 signature by ${body} does not verify` };
+  const verdict = verifyOnPool(data, key, signature).then((ok) => (ok ? null : `the Ed25519 signature by ${body} does not verify`));
+  return { multikey: body, verdict };
 }
 
 function proofList(value: unknown): unknown[] | string {
@@ -190,7 +203,14 @@ function failEntry(versionNumber: number, versionId: string | null, versionTime:
   };
 }
 
-type EntryOutcome = { version: VerifiedVersion; evidence: WebvhEntryEvidence } | { failure: EntryFailure; evidence: WebvhEntryEvidence };
+type EntryOutcome =
+  | {
+      version: VerifiedVersion;
+      /** The first failing signature's reason, or null: settles after the entry's other checks. */
+      signatures: Promise<string | null>;
+      evidence: WebvhEntryEvidence;
+    }
+  | { failure: EntryFailure; evidence: WebvhEntryEvidence };
 
 function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowMs: number): EntryOutcome {
   const previous = cursor.previous;
@@ -221,7 +241,18 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const id = VERSION_ID.exec(versionId);
   if (!id) return fail('versionId', `the versionId "${versionId}" is not "<number>-<entry hash>"`);
   if (Number(id[1]) !== n) return fail('versionId', `entry ${n} is numbered ${id[1]}; version numbers start at 1 and go up by one`);
-  const entryHash = computeEntryHash(entry, previous?.versionId ?? scid);
+  // One JCS serialisation serves both the entry hash and the proof: the entry's members are
+  // exactly parameters, state, versionId, versionTime (+ proof, removed), so in JCS order the
+  // text ends with versionId and versionTime, and the entry-hash input differs from the signed
+  // document only in that versionId.
+  const { proof: _proof, ...unsecured } = entry;
+  const unsecuredJcs = canonicalize(unsecured);
+  const tail = `,"versionTime":${JSON.stringify(versionTime)}}`;
+  const written = `,"versionId":${JSON.stringify(versionId)}${tail}`;
+  const chainedFrom = previous?.versionId ?? scid;
+  const entryHash = unsecuredJcs.endsWith(written)
+    ? webvhHashOfJcs(`${unsecuredJcs.slice(0, -written.length)},"versionId":${JSON.stringify(chainedFrom)}${tail}`)
+    : computeEntryHash(entry, chainedFrom);
   if (entryHash !== id[2]) return fail('entryHash', `the entry hash of ${versionId} does not match its content and the previous versionId (expected ${entryHash})`);
 
   // Parameters (and, in the first entry, the SCID they commit to).
@@ -277,14 +308,16 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const authorised = previous === null || preRotation ? active.updateKeys : previous.parameters.updateKeys;
   const proofs = proofList(entry['proof']);
   if (typeof proofs === 'string') return fail('proof', proofs);
-  const { proof: _proof, ...unsecured } = entry;
-  const documentHash = sha256(canonicalize(unsecured));
+  const documentHash = sha256(unsecuredJcs);
   const allowed = (multikey: string) => (authorised.includes(multikey) ? null : `${multikey} is not an active update key of entry ${n}`);
   let signedBy: string | null = null;
-  for (const proof of proofs) {
-    const checked = checkProof(proof, documentHash, allowed);
-    if ('reason' in checked) return fail('proof', proofs.length > 1 ? `proof ${proofs.indexOf(proof) + 1}: ${checked.reason}` : checked.reason);
+  const signatures: Array<Promise<string | null>> = [];
+  const label = (i: number, reason: string) => (proofs.length > 1 ? `proof ${i + 1}: ${reason}` : reason);
+  for (let i = 0; i < proofs.length; i++) {
+    const checked = checkProof(proofs[i], documentHash, allowed);
+    if ('reason' in checked) return fail('proof', label(i, checked.reason));
     signedBy ??= checked.multikey;
+    signatures.push(checked.verdict.then((reason) => (reason === null ? null : label(i, reason))));
   }
 
   const previousRule = previous?.parameters.witness ?? null;
@@ -301,6 +334,7 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   };
   return {
     version,
+    signatures: Promise.all(signatures).then((reasons) => reasons.find((r) => r !== null) ?? null),
     evidence: {
       versionId,
       versionNumber: n,
@@ -356,22 +390,29 @@ function splitLines(text: string): string[] {
 /**
  * Verifies every entry of a did:webvh log for `did` (whose SCID is `scid`) as of `nowMs`,
  * resuming after `resume` when the log starts with exactly the text it verified.
+ *
+ * Entries are checked in order; each entry's signatures are verified on the thread pool while
+ * the following entries are read, so the first failure is settled once all are in: the earliest
+ * of the first entry that failed a check and the first entry whose signature does not verify.
  */
-export function verifyLogEntries(did: string, scid: string, text: string, nowMs: number, resume?: VerifiedPrefix): EntryVerification {
+export async function verifyLogEntries(did: string, scid: string, text: string, nowMs: number, resume?: VerifiedPrefix): Promise<EntryVerification> {
   const lines = splitLines(text);
+  const ends: number[] = [];
+  let end = 0;
+  for (const line of lines) ends.push((end += line.length + 1));
+
   let versions: VerifiedVersion[] = [];
   let entries: WebvhEntryEvidence[] = [];
   let start = 0;
-  let offset = 0;
   if (resume && resume.did === did && resume.textLength <= text.length && sha256Hex(text.slice(0, resume.textLength)) === resume.textSha256) {
     versions = resume.versions.slice();
     entries = resume.entries.slice();
     start = versions.length;
-    offset = resume.textLength;
   }
   const reusedEntries = start;
   const cursor: Cursor = { previous: versions[versions.length - 1] ?? null };
   let failure: EntryFailure | null = null;
+  const signatures: Array<Promise<string | null>> = [];
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (failure) {
@@ -385,20 +426,32 @@ export function verifyLogEntries(did: string, scid: string, text: string, nowMs:
       continue;
     }
     versions.push(outcome.version);
+    signatures.push(outcome.signatures);
     cursor.previous = outcome.version;
-    offset += line.length + 1;
   }
-  const writtenVersionIds = entries.map((e) => e.versionId);
-  const verifiedText = text.slice(0, Math.min(offset, text.length));
-  // A prefix is only worth keeping when it ends at a line boundary of verified entries.
-  const prefixLength = versions.length === lines.length ? text.length : verifiedText.length;
+
+  // The first entry whose signature does not verify ends the log there, before any later failure.
+  const verdicts = await Promise.all(signatures);
+  const bad = verdicts.findIndex((reason) => reason !== null);
+  if (bad >= 0) {
+    const index = start + bad;
+    const broken = entries[index]!;
+    const reason = verdicts[bad]!;
+    failure = { versionNumber: index + 1, check: 'proof', reason };
+    entries[index] = failEntry(index + 1, broken.versionId, broken.versionTime, 'proof', reason).evidence;
+    for (let j = index + 1; j < entries.length; j++) entries[j] = unverified(j + 1, lines[j]!);
+    versions = versions.slice(0, index);
+  }
+
+  // The prefix to resume from ends at the line boundary after the last verified entry.
+  const prefixLength = versions.length === 0 ? 0 : Math.min(ends[versions.length - 1]!, text.length);
   return {
     did,
     scid,
     versions,
     entries,
     failure,
-    writtenVersionIds,
+    writtenVersionIds: entries.map((e) => e.versionId),
     reusedEntries,
     prefix: {
       did,
@@ -433,7 +486,7 @@ const MAX_DISCARDED_REPORTED = 32;
  * versionIds of verified entries count. The first entry short of its threshold fails, and it
  * and everything after it are no longer valid.
  */
-export function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string): LogVerification {
+export async function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string): Promise<LogVerification> {
   const required = needsWitnesses(verification);
   const discarded: WebvhWitnessFileEvidence['discarded'] = [];
   let acceptedProofs = 0;
@@ -451,43 +504,44 @@ export function applyWitnesses(verification: EntryVerification, file: WitnessFil
     } else {
       const byVersionId = new Map(verification.versions.map((v) => [v.versionId, v]));
       const listed = new Set(verification.versions.flatMap((v) => v.witnessRule?.witnesses ?? []));
-      const discard = (versionId: string | null, vm: string | null, why: string) => {
-        if (discarded.length < MAX_DISCARDED_REPORTED) discarded.push({ versionId, verificationMethod: vm, reason: why });
-      };
+      // Every proof in file order: refused at once, or a signature check under way. Verdicts are
+      // read in the same order, so a witness counts once per versionId, with its first good proof.
+      const records: Array<{ versionId: string | null; vm: string | null; reason?: string; pending?: PendingProof; version?: VerifiedVersion }> = [];
       for (const item of items) {
         if (!isJsonObject(item) || typeof item['versionId'] !== 'string' || !Array.isArray(item['proof'])) {
-          discard(null, null, 'an item is not {versionId, proof: [...]}');
+          records.push({ versionId: null, vm: null, reason: 'an item is not {versionId, proof: [...]}' });
           continue;
         }
         const versionId = item['versionId'];
         const version = byVersionId.get(versionId);
         if (!version) {
           const written = verification.writtenVersionIds.includes(versionId);
-          discard(versionId, null, written ? 'the versionId is of an entry that did not verify' : 'the versionId is not in the log');
+          records.push({ versionId, vm: null, reason: written ? 'the versionId is of an entry that did not verify' : 'the versionId is not in the log' });
           continue;
         }
         const proofs = item['proof'].slice(0, MAX_PROOFS);
-        if (item['proof'].length > MAX_PROOFS) discard(versionId, null, `only the first ${MAX_PROOFS} proofs of an item are read`);
+        if (item['proof'].length > MAX_PROOFS) records.push({ versionId, vm: null, reason: `only the first ${MAX_PROOFS} proofs of an item are read` });
         const documentHash = sha256(canonicalize({ versionId }));
-        const seen = new Set<string>();
         for (const proof of proofs) {
           const vm = isJsonObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null;
-          const checked = checkProof(proof, documentHash, (multikey) => {
-            const witness = `did:key:${multikey}`;
-            if (!listed.has(witness)) return `${witness} is not a listed witness`;
-            if (seen.has(witness)) return `${witness} already approved ${versionId}`;
-            return null;
-          });
-          if ('reason' in checked) {
-            discard(versionId, vm, checked.reason);
-            continue;
-          }
-          const witness = `did:key:${checked.multikey}`;
-          seen.add(witness);
-          acceptedProofs++;
-          approvedThrough.set(witness, Math.max(approvedThrough.get(witness) ?? 0, version.versionNumber));
+          const checked = checkProof(proof, documentHash, (multikey) => (listed.has(`did:key:${multikey}`) ? null : `did:key:${multikey} is not a listed witness`));
+          records.push('reason' in checked ? { versionId, vm, reason: checked.reason } : { versionId, vm, pending: checked, version });
         }
       }
+      const verdicts = await Promise.all(records.map((r) => r.pending?.verdict ?? null));
+      const seen = new Set<string>();
+      records.forEach((record, i) => {
+        const discard = (why: string) => {
+          if (discarded.length < MAX_DISCARDED_REPORTED) discarded.push({ versionId: record.versionId, verificationMethod: record.vm, reason: why });
+        };
+        if (record.reason !== undefined) return discard(record.reason);
+        const witness = `did:key:${record.pending!.multikey}`;
+        if (verdicts[i]) return discard(verdicts[i]!);
+        if (seen.has(`${witness} ${record.versionId}`)) return discard(`${witness} already approved ${record.versionId}`);
+        seen.add(`${witness} ${record.versionId}`);
+        acceptedProofs++;
+        approvedThrough.set(witness, Math.max(approvedThrough.get(witness) ?? 0, record.version!.versionNumber));
+      });
     }
   }
 
@@ -541,10 +595,10 @@ export interface VerifyWebvhLogOptions {
  * Verifies a did:webvh log given as text (no I/O): the entries, then the witness proofs.
  * Throws INVALID_DID when `did` is not a did:webvh.
  */
-export function verifyWebvhLog(did: string, logText: string, options: VerifyWebvhLogOptions): LogVerification {
+export async function verifyWebvhLog(did: string, logText: string, options: VerifyWebvhLogOptions): Promise<LogVerification> {
   if (!did.startsWith('did:webvh:')) throw new ProblemError('INVALID_DID', `${did} is not a did:webvh.`);
   const location = didWebvhLocation(did.slice('did:webvh:'.length));
-  const entries = verifyLogEntries(did, location.scid, logText, options.now.getTime(), options.resume);
+  const entries = await verifyLogEntries(did, location.scid, logText, options.now.getTime(), options.resume);
   let file: WitnessFileInput | null = null;
   if (options.witnessText !== undefined) {
     const parsed = parseJsonText(options.witnessText, 'the witness file');
