@@ -9,10 +9,10 @@
  */
 import { isJsonObject, parseJsonBytes } from '../encoding/json.js';
 import { configurationUrl, startDomainBinding } from '../linkage/check.js';
-import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
-import type { DidDocument, SourceEvidence } from '../resolve/types.js';
+import type { DidDocument } from '../resolve/types.js';
 import type { MethodDriver, MethodResolution } from './types.js';
+import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { webLocation, type WebLocation } from './web-location.js';
 
 /** Largest did.json svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. */
@@ -38,19 +38,6 @@ export function didWebLocation(id: string): DidWebLocation {
   };
 }
 
-function httpsSource(response: FetchResponse): SourceEvidence {
-  return {
-    kind: 'HTTPS',
-    url: response.url,
-    httpStatus: response.status,
-    contentType: response.contentType,
-    bytes: response.bytes,
-    sha256: response.sha256,
-    peerAddress: response.peerAddress,
-    redirects: response.redirects,
-    latencyMs: response.latencyMs,
-  };
-}
 
 /** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
 export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
@@ -67,27 +54,19 @@ export const didWeb: MethodDriver = {
   selfCertifying: false,
   acceptsVersionOptions: false,
   async resolve(parsed, context): Promise<MethodResolution> {
-    const { runtime, trace } = context;
+    const { trace } = context;
     const location = didWebLocation(parsed.id);
     // The configuration does not depend on the document, so both fetches run at once; the
     // configuration check never throws (an unreachable file is evidence, not an error) and its
     // stages are recorded only once the document is in hand.
     const binding = startDomainBinding(location.origin, context);
-    const abandon = async (err: unknown): Promise<never> => {
-      await binding.settled;
-      throw err;
-    };
-    const response = await runtime.net
-      .fetch({ url: location.documentUrl, purpose: 'DID document', maxBytes: DID_DOCUMENT_MAX_BYTES, accept: DID_JSON_ACCEPT, stages: WEB_FETCH_STAGES }, trace)
-      .catch(abandon);
-    if (response.status === 404 || response.status === 410) {
-      await abandon(new ProblemError('NOT_FOUND', `No DID document at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
-    }
-    if (response.status < 200 || response.status > 299) {
-      await abandon(
-        new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${response.status} for the DID document.`, { trace: trace.stages.slice() }),
-      );
-    }
+    const { response, abandon } = await fetchWebResource(context, binding, {
+      url: location.documentUrl,
+      purpose: 'DID document',
+      maxBytes: DID_DOCUMENT_MAX_BYTES,
+      accept: DID_JSON_ACCEPT,
+      origin: location.origin,
+    });
     const document = await trace
       .run('document.parse', 'Parse the fetched document', (stage) => {
         const doc = parseDocumentBytes(response.body, response.url);

@@ -17,11 +17,9 @@
  *   - the version asked for does not exist, or the selectors disagree → NOT_FOUND.
  */
 import { startDomainBinding } from '../linkage/check.js';
-import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339 } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
-import type { SourceEvidence } from '../resolve/types.js';
 import { didWebvhLocation } from '../webvh/location.js';
 import { witnessMetadata } from '../webvh/parameters.js';
 import { withImplicitServices } from '../webvh/services.js';
@@ -38,6 +36,7 @@ import {
 } from '../webvh/verify.js';
 import { parseJsonBytes } from '../encoding/json.js';
 import type { MethodDriver, MethodResolution } from './types.js';
+import { fetchWebResource, httpsSource } from './web-fetch.js';
 
 /** Largest did.jsonl svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. 120 monthly entries are ~200 KB. */
 export const DID_LOG_MAX_BYTES = 4 * 1024 * 1024;
@@ -66,19 +65,6 @@ function remember(cache: Map<string, VerifiedPrefix>, prefix: VerifiedPrefix): v
   while (cache.size > PREFIX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
 }
 
-function httpsSource(response: FetchResponse): SourceEvidence {
-  return {
-    kind: 'HTTPS',
-    url: response.url,
-    httpStatus: response.status,
-    contentType: response.contentType,
-    bytes: response.bytes,
-    sha256: response.sha256,
-    peerAddress: response.peerAddress,
-    redirects: response.redirects,
-    latencyMs: response.latencyMs,
-  };
-}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -94,19 +80,13 @@ export const didWebvh: MethodDriver = {
     if (options.versionTime !== undefined) parseVersionTime(options.versionTime);
 
     const binding = startDomainBinding(location.origin, context);
-    const abandon = async (err: unknown): Promise<never> => {
-      await binding.settled;
-      throw err;
-    };
-    const response = await runtime.net
-      .fetch({ url: location.logUrl, purpose: 'DID log', maxBytes: DID_LOG_MAX_BYTES, accept: LOG_ACCEPT, stages: WEB_FETCH_STAGES }, trace)
-      .catch(abandon);
-    if (response.status === 404 || response.status === 410) {
-      await abandon(new ProblemError('NOT_FOUND', `No DID log at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
-    }
-    if (response.status < 200 || response.status > 299) {
-      await abandon(new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${response.status} for the DID log.`, { trace: trace.stages.slice() }));
-    }
+    const { response, abandon } = await fetchWebResource(context, binding, {
+      url: location.logUrl,
+      purpose: 'DID log',
+      maxBytes: DID_LOG_MAX_BYTES,
+      accept: LOG_ACCEPT,
+      origin: location.origin,
+    });
 
     const cache = prefixCache(runtime);
     const entries = await trace

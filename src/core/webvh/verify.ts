@@ -182,24 +182,29 @@ interface Cursor {
   previous: VerifiedVersion | null;
 }
 
+/** Evidence of an entry that did not verify: only its number, versionId and time are named. */
+function unverifiedEvidence(versionNumber: number, versionId: string | null, versionTime: string | null): WebvhEntryEvidence {
+  return {
+    versionId,
+    versionNumber,
+    versionTime,
+    status: 'UNVERIFIED',
+    check: null,
+    reason: null,
+    documentId: null,
+    signedBy: null,
+    changes: [],
+    updateKeys: [],
+    preRotation: false,
+    witness: null,
+    deactivated: false,
+  };
+}
+
 function failEntry(versionNumber: number, versionId: string | null, versionTime: string | null, check: WebvhCheck, reason: string): { failure: EntryFailure; evidence: WebvhEntryEvidence } {
   return {
     failure: { versionNumber, check, reason },
-    evidence: {
-      versionId,
-      versionNumber,
-      versionTime,
-      status: 'FAILED',
-      check,
-      reason,
-      documentId: null,
-      signedBy: null,
-      changes: [],
-      updateKeys: [],
-      preRotation: false,
-      witness: null,
-      deactivated: false,
-    },
+    evidence: { ...unverifiedEvidence(versionNumber, versionId, versionTime), status: 'FAILED', check, reason },
   };
 }
 
@@ -355,28 +360,10 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
 
 function unverified(n: number, line: string): WebvhEntryEvidence {
   // Best effort to name the entry; nothing in it is trusted.
-  let versionId: string | null = null;
-  let versionTime: string | null = null;
   const parsed = parseJsonText(line, 'entry');
-  if ('value' in parsed && isJsonObject(parsed.value)) {
-    if (typeof parsed.value['versionId'] === 'string') versionId = parsed.value['versionId'];
-    if (typeof parsed.value['versionTime'] === 'string') versionTime = parsed.value['versionTime'];
-  }
-  return {
-    versionId,
-    versionNumber: n,
-    versionTime,
-    status: 'UNVERIFIED',
-    check: null,
-    reason: null,
-    documentId: null,
-    signedBy: null,
-    changes: [],
-    updateKeys: [],
-    preRotation: false,
-    witness: null,
-    deactivated: false,
-  };
+  const entry = 'value' in parsed && isJsonObject(parsed.value) ? parsed.value : {};
+  const text = (name: string) => (typeof entry[name] === 'string' ? (entry[name] as string) : null);
+  return unverifiedEvidence(n, text('versionId'), text('versionTime'));
 }
 
 /** Splits JSON Lines text; a final newline ends the last line rather than starting an empty one. */

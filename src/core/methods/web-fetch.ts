@@ -1,0 +1,59 @@
+/**
+ * The fetch of the resource a web-hosted DID resolves from (did:web `did.json`, did:webvh
+ * `did.jsonl`), shared by both drivers: through the Runtime's fetcher with the dns / tls / fetch
+ * stages, beside the domain-binding check that was started first. 404 and 410 are NOT_FOUND,
+ * any other non-2xx UPSTREAM_UNAVAILABLE; whatever problem ends the resolution, the binding
+ * fetch is waited for first, so nothing runs on after the answer.
+ */
+import type { DomainBindingCheck } from '../linkage/check.js';
+import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
+import { ProblemError } from '../problems.js';
+import type { SourceEvidence } from '../resolve/types.js';
+import type { MethodContext } from './types.js';
+
+export interface WebResourceRequest {
+  url: string;
+  /** What is fetched, for messages: "DID document", "DID log". */
+  purpose: string;
+  maxBytes: number;
+  accept: string;
+  /** The origin named in an UPSTREAM_UNAVAILABLE detail. */
+  origin: string;
+}
+
+export interface WebResource {
+  response: FetchResponse;
+  /** Waits for the binding check, then throws `err`: the way out for any later problem. */
+  abandon: (err: unknown) => Promise<never>;
+}
+
+export async function fetchWebResource({ runtime, trace }: MethodContext, binding: DomainBindingCheck, request: WebResourceRequest): Promise<WebResource> {
+  const abandon = async (err: unknown): Promise<never> => {
+    await binding.settled;
+    throw err;
+  };
+  const { url, purpose, maxBytes, accept, origin } = request;
+  const response = await runtime.net.fetch({ url, purpose, maxBytes, accept, stages: WEB_FETCH_STAGES }, trace).catch(abandon);
+  if (response.status === 404 || response.status === 410) {
+    await abandon(new ProblemError('NOT_FOUND', `No ${purpose} at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
+  }
+  if (response.status < 200 || response.status > 299) {
+    await abandon(new ProblemError('UPSTREAM_UNAVAILABLE', `${origin} answered HTTP ${response.status} for the ${purpose}.`, { trace: trace.stages.slice() }));
+  }
+  return { response, abandon };
+}
+
+/** `evidence.source` of a fetched resource. */
+export function httpsSource(response: FetchResponse): SourceEvidence {
+  return {
+    kind: 'HTTPS',
+    url: response.url,
+    httpStatus: response.status,
+    contentType: response.contentType,
+    bytes: response.bytes,
+    sha256: response.sha256,
+    peerAddress: response.peerAddress,
+    redirects: response.redirects,
+    latencyMs: response.latencyMs,
+  };
+}
