@@ -40,7 +40,7 @@ import { startDidWebHost, type DidWebHost } from '../test/support/did-web-host.j
 import { json, type TestHttpsServer } from '../test/support/https-server.js';
 import { createTestCa, type CertifiedKey, type TestCa } from '../test/support/pki.js';
 import { didConfiguration, linkageCredentialDi } from '../test/support/signing.js';
-import { median, plainEnv, type BenchRow } from './lib.js';
+import { median, percentile, plainEnv, type BenchRow } from './lib.js';
 
 const WARMUP_ROUNDS = 30;
 const ROUNDS = 300;
@@ -216,12 +216,6 @@ function checkPeer(did: string, r: DIDResolutionResult): void {
   if (r.didDocument.id !== did) throw new Error(`peer returned a document for ${r.didDocument.id}, not ${did}`);
 }
 
-/** Nearest-rank percentile (p in 0..1). */
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(p * sorted.length))) - 1]!;
-}
 
 /** Completed operations (and their rate per second) with `concurrency` calls in flight for about `ms`. */
 async function inFlight(op: () => Promise<void>, concurrency: number, ms: number): Promise<{ done: number; perSecond: number }> {

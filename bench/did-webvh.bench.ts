@@ -40,7 +40,7 @@ import {
   type DIDLog,
   type TestWitnessRule,
 } from '../test/support/webvh-ts.js';
-import { median, type BenchRow } from './lib.js';
+import { median, percentile, type BenchRow } from './lib.js';
 
 const ENTRIES = 120;
 const WITNESSES = 4;
@@ -120,12 +120,6 @@ function checkSvc(r: SvcResult, entries: number, expected: string): SvcResult {
   return r;
 }
 
-/** Nearest-rank percentile (p in 0..1). */
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
 
 async function time(op: () => unknown): Promise<number> {
   const start = performance.now();

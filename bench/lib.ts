@@ -74,6 +74,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** Nearest-rank percentile (p in 0..1). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(p * sorted.length))) - 1]!;
+}
+
 /** Nanoseconds since an arbitrary origin, as a plain number (fine for spans < ~100 days). */
 export function nowNs(): number {
   return Number(process.hrtime.bigint());
@@ -229,7 +236,7 @@ function formatRatio(row: BenchRow): string {
 
 function formatGoal(goal: Goal | null): string {
   if (!goal) return '—';
-  return `${goal.op === '>=' ? '≥' : '≤'} ${goal.ratio.toFixed(1)}×`;
+  return `${goal.op === '>=' ? '≥' : '≤'} ${String(goal.ratio)}×`;
 }
 
 function formatMet(row: BenchRow): string {

@@ -1,4 +1,15 @@
 /** Reading the plain-text dossier in tests. */
+import type { Style } from '../../src/cli/output/dossier.js';
+
+/** Marks each colour so tests can see which function coloured what. */
+export const markStyle: Style = {
+  bold: (s) => `[b]${s}[/b]`,
+  dim: (s) => `[d]${s}[/d]`,
+  green: (s) => `[g]${s}[/g]`,
+  yellow: (s) => `[y]${s}[/y]`,
+  red: (s) => `[r]${s}[/r]`,
+  cyan: (s) => `[c]${s}[/c]`,
+};
 
 /** The lines of the section whose title line is exactly `title`, up to the next blank line. */
 export function section(text: string, title: string): string[] {

@@ -8,7 +8,7 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { HistoryEvidence } from '../../src/core/webvh/types.js';
 import { createRuntime } from '../../src/runtime/node.js';
 import { ED25519_DID } from '../support/dids.js';
-import { section } from '../support/text.js';
+import { markStyle, section } from '../support/text.js';
 import {
   entry,
   failingAtThree,
@@ -23,14 +23,6 @@ import {
   witnessFile,
 } from '../support/webvh-history.js';
 
-const markStyle: Style = {
-  bold: (s) => `[b]${s}[/b]`,
-  dim: (s) => `[d]${s}[/d]`,
-  green: (s) => `[g]${s}[/g]`,
-  yellow: (s) => `[y]${s}[/y]`,
-  red: (s) => `[r]${s}[/r]`,
-  cyan: (s) => `[c]${s}[/c]`,
-};
 
 const historyText = (h: HistoryEvidence, style: Style = plainStyle): string[] => section(dossierText(webvhResult(h), style), style === plainStyle ? 'History' : '[b]History[/b]');
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { section } from '../support/text.js';
+import { markStyle, section } from '../support/text.js';
 import {
   buildDossierView,
   displayKeyId,
@@ -8,7 +8,6 @@ import {
   printable,
   problemText,
   wrapWords,
-  type Style,
 } from '../../src/cli/output/dossier.js';
 import { ProblemError } from '../../src/core/problems.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
@@ -28,15 +27,6 @@ const ed = await resolveFresh(ED25519_DID);
 const jwk = await resolveFresh(OFF_CURVE_DID);
 const bls = await resolveFresh(BLS_DID);
 
-/** Marks each colour so tests can see which function coloured what. */
-const markStyle: Style = {
-  bold: (s) => `[b]${s}[/b]`,
-  dim: (s) => `[d]${s}[/d]`,
-  green: (s) => `[g]${s}[/g]`,
-  yellow: (s) => `[y]${s}[/y]`,
-  red: (s) => `[r]${s}[/r]`,
-  cyan: (s) => `[c]${s}[/c]`,
-};
 
 /** Wrapped text joined back into one line, to compare with the unwrapped source. */
 function unwrap(text: string): string {

@@ -222,10 +222,15 @@ export function parseJsonText(text: string, where: string): JsonParse {
  * order mark (RFC 8259 §8.1), no duplicate members; every failure a one-line reason.
  */
 export function parseJsonBytes(bytes: Uint8Array, where: string): JsonParse {
+  const text = decodeJsonText(bytes, where);
+  return typeof text === 'string' ? parseJsonText(text, where) : text;
+}
+
+/** Untrusted bytes as the text of JSON (or JSON Lines): strict UTF-8, no byte order mark. */
+export function decodeJsonText(bytes: Uint8Array, where: string): string | { error: string } {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { error: `${where} starts with a UTF-8 byte order mark, which JSON (RFC 8259 §8.1) forbids` };
   }
   const text = decodeUtf8(bytes);
-  if (text === null) return { error: `${where} is not valid UTF-8` };
-  return parseJsonText(text, where);
+  return text === null ? { error: `${where} is not valid UTF-8` } : text;
 }

@@ -27,14 +27,13 @@ import { parseVersionTime, selectVersion } from '../webvh/select.js';
 import type { HistoryEvidence } from '../webvh/types.js';
 import {
   applyWitnesses,
-  logText,
   needsWitnesses,
   verifyLogEntries,
   type LogVerification,
   type VerifiedPrefix,
   type WitnessFileInput,
 } from '../webvh/verify.js';
-import { parseJsonBytes } from '../encoding/json.js';
+import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 
@@ -91,8 +90,8 @@ export const didWebvh: MethodDriver = {
     const cache = prefixCache(runtime);
     const entries = await trace
       .run('webvh.verify_log', 'Verify every entry of the DID log', async (stage) => {
-        const text = logText(response.body);
-        if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url}: ${text.error}.`);
+        const text = decodeJsonText(response.body, `The DID log at ${response.url}`);
+        if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `${text.error}.`);
         const resume = options.noCache ? undefined : cache.get(parsed.did);
         const verification = await verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
         remember(cache, verification.prefix);
@@ -123,10 +122,8 @@ export const didWebvh: MethodDriver = {
             if (fetched.status < 200 || fetched.status > 299) {
               throw new ProblemError('UPSTREAM_UNAVAILABLE', `${location.origin} answered HTTP ${fetched.status} for the witness proofs.`);
             }
-            const body = parseJsonBytes(fetched.body, 'the witness file');
             return {
-              body: 'value' in body ? body.value : null,
-              ...('error' in body ? { unreadable: body.error } : {}),
+              parsed: parseJsonBytes(fetched.body, 'the witness file'),
               evidence: { url: fetched.url, httpStatus: fetched.status, contentType: fetched.contentType, bytes: fetched.bytes, sha256: fetched.sha256 },
             };
           })

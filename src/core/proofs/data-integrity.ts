@@ -116,14 +116,55 @@ function jcsOrNull(value: unknown): string | null {
   }
 }
 
-function hashData(proofConfig: Record<string, unknown>, unsecured: Record<string, unknown>): Uint8Array | null {
+/**
+ * The eddsa-jcs-2022 signing input: SHA-256(JCS(proof configuration)) ‖ `documentHash`, where
+ * `documentHash` is SHA-256(JCS(unsecured document)) — computed once by a caller that checks
+ * several proofs of one document. Null when the configuration has no JCS form.
+ */
+export function eddsaJcs2022SigningInput(proofConfig: Record<string, unknown>, documentHash: Uint8Array): Uint8Array | null {
   const config = jcsOrNull(proofConfig);
-  const doc = jcsOrNull(unsecured);
-  if (config === null || doc === null) return null;
+  if (config === null) return null;
   const out = new Uint8Array(64);
   out.set(sha256(config), 0);
-  out.set(sha256(doc), 32);
+  out.set(documentHash, 32);
   return out;
+}
+
+function hashData(proofConfig: Record<string, unknown>, unsecured: Record<string, unknown>): Uint8Array | null {
+  const doc = jcsOrNull(unsecured);
+  return doc === null ? null : eddsaJcs2022SigningInput(proofConfig, sha256(doc));
+}
+
+/** An eddsa-jcs-2022 proof read, before any key: its 64-byte signature and its configuration (the proof without proofValue). */
+export interface EddsaJcs2022Proof {
+  signature: Uint8Array;
+  config: Record<string, unknown>;
+}
+
+/**
+ * Reads an eddsa-jcs-2022 proof: the suite (see checkProofSupport), a base58btc proofValue of
+ * 64 bytes, a valid `created`, no proof chain. Proof purpose and verification method are the
+ * caller's.
+ */
+export function readEddsaJcs2022Proof(proof: unknown, supported?: string): EddsaJcs2022Proof | Exclude<DataIntegrityResult, { status: 'VALID' }> {
+  const unsupported = checkProofSupport(proof, supported);
+  if (unsupported) return unsupported;
+  const p = proof as Record<string, unknown>;
+  const proofValue = p['proofValue'];
+  if (typeof proofValue !== 'string') return { status: 'MALFORMED', reason: 'the proof has no string "proofValue"' };
+  if (!proofValue.startsWith('z')) return { status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' };
+  const decoded = multibaseDecode(proofValue);
+  if (!decoded) return { status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' };
+  const created = p['created'];
+  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
+    return { status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' };
+  }
+  if (p['previousProof'] !== undefined) {
+    return { status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' };
+  }
+  if (decoded.bytes.length !== 64) return { status: 'INVALID', reason: `an Ed25519 signature is 64 bytes, not ${decoded.bytes.length}` };
+  const { proofValue: _value, ...config } = p;
+  return { signature: decoded.bytes, config };
 }
 
 /**
@@ -132,31 +173,14 @@ function hashData(proofConfig: Record<string, unknown>, unsecured: Record<string
  * `proof.verificationMethod` to `publicKey`, and checking `proofPurpose`, are the caller's.
  */
 export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array): DataIntegrityResult {
-  const unsupported = checkProofSupport(proof);
-  if (unsupported) return unsupported;
+  const read = readEddsaJcs2022Proof(proof);
+  if ('status' in read) return read;
   if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object' };
-
-  const proofValue = proof['proofValue'];
-  if (typeof proofValue !== 'string') return { status: 'MALFORMED', reason: 'the proof has no string "proofValue"' };
-  if (!proofValue.startsWith('z')) return { status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' };
-  const decoded = multibaseDecode(proofValue);
-  if (!decoded) return { status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' };
-  const signature = decoded.bytes;
-
-  const created = proof['created'];
-  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
-    return { status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' };
-  }
-  if (proof['previousProof'] !== undefined) {
-    return { status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' };
-  }
-  if (signature.length !== 64) return { status: 'INVALID', reason: `an Ed25519 signature is 64 bytes, not ${signature.length}` };
+  const { signature, config: proofOptions } = read;
   if (publicKey.length !== 32) return { status: 'INVALID', reason: `an Ed25519 public key is 32 bytes, not ${publicKey.length}` };
 
   const unsecured: Record<string, unknown> = { ...document };
   delete unsecured['proof'];
-  const proofOptions: Record<string, unknown> = { ...proof };
-  delete proofOptions['proofValue'];
 
   if (proofOptions['@context'] !== undefined) {
     const proofContext = contextList(proofOptions['@context']);

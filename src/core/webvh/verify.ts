@@ -16,14 +16,14 @@
  * the state after the last cached one (the spec allows this for state that was itself fully
  * verified).
  */
-import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { canonicalize, sha256, sha256Hex } from '../canonical.js';
 import { base64urlEncode } from '../encoding/base64url.js';
-import { decodeUtf8, isJsonObject, parseJsonText } from '../encoding/json.js';
-import { multibaseDecode } from '../encoding/multibase.js';
+import { isJsonObject, parseJsonText, type JsonParse } from '../encoding/json.js';
 import { ProblemError } from '../problems.js';
-import { checkProofSupport } from '../proofs/data-integrity.js';
+import { eddsaJcs2022SigningInput, readEddsaJcs2022Proof } from '../proofs/data-integrity.js';
 import { parseDateTime } from '../proofs/datetime.js';
+import { importPublicJwk } from '../proofs/signature.js';
 import { computeEntryHash, computeScid, preRotationHash, webvhHashOfJcs } from './hash.js';
 import { didWebvhLocation } from './location.js';
 import { applyParameters, didKeyEd25519, type WebvhParameters, type WitnessRule } from './parameters.js';
@@ -98,14 +98,8 @@ function ed25519Key(multikey: string): KeyObject | null {
   let key = keyObjects.get(multikey);
   if (key !== undefined) return key;
   const decoded = didKeyEd25519(`did:key:${multikey}`);
-  key = null;
-  if (typeof decoded !== 'string') {
-    try {
-      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(decoded.publicKey) }, format: 'jwk' });
-    } catch {
-      key = null;
-    }
-  }
+  const imported = typeof decoded === 'string' ? null : importPublicJwk({ kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(decoded.publicKey) });
+  key = imported !== null && typeof imported !== 'string' ? imported : null;
   if (keyObjects.size >= 4096) keyObjects.clear();
   keyObjects.set(multikey, key);
   return key;
@@ -136,11 +130,11 @@ interface PendingProof {
  * pool. `documentHash` is the latter, computed once per document by the caller.
  */
 function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null): PendingProof | { reason: string } {
-  const unsupported = checkProofSupport(proof, 'did:webvh v1.0 allows only eddsa-jcs-2022');
-  if (unsupported) return { reason: unsupported.reason };
-  const p = proof as Record<string, unknown>;
-  if (p['proofPurpose'] !== 'assertionMethod') return { reason: `the proof's purpose is ${JSON.stringify(p['proofPurpose'])}, not assertionMethod` };
-  const vm = p['verificationMethod'];
+  const read = readEddsaJcs2022Proof(proof, 'did:webvh v1.0 allows only eddsa-jcs-2022');
+  if ('status' in read) return { reason: read.reason };
+  const { config } = read;
+  if (config['proofPurpose'] !== 'assertionMethod') return { reason: `the proof's purpose is ${JSON.stringify(config['proofPurpose'])}, not assertionMethod` };
+  const vm = config['verificationMethod'];
   if (typeof vm !== 'string') return { reason: 'the proof has no string "verificationMethod"' };
   const match = /^did:key:([^#]+)#(.+)$/.exec(vm);
   if (!match) return { reason: `the verification method ${vm} is not of the form did:key:<key>#<key>` };
@@ -150,22 +144,9 @@ function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey
   if (refused) return { reason: refused };
   const key = ed25519Key(body);
   if (!key) return { reason: `${body} is not an Ed25519 multikey` };
-  const proofValue = p['proofValue'];
-  if (typeof proofValue !== 'string' || !proofValue.startsWith('z')) return { reason: 'the proof has no base58btc "proofValue"' };
-  const signature = multibaseDecode(proofValue)?.bytes;
-  if (!signature || signature.length !== 64) return { reason: 'the proofValue is not a 64-byte Ed25519 signature' };
-  if (p['previousProof'] !== undefined) return { reason: 'proof chains ("previousProof") are not allowed here' };
-  const { proofValue: _omit, ...config } = p;
-  let configText: string;
-  try {
-    configText = canonicalize(config);
-  } catch {
-    return { reason: 'the proof has no JSON (RFC 8785) serialisation' };
-  }
-  const data = new Uint8Array(64);
-  data.set(sha256(configText), 0);
-  data.set(documentHash, 32);
-  const verdict = verifyOnPool(data, key, signature).then((ok) => (ok ? null : `the Ed25519 signature by ${body} does not verify`));
+  const data = eddsaJcs2022SigningInput(config, documentHash);
+  if (data === null) return { reason: 'the proof has no JSON (RFC 8785) serialisation' };
+  const verdict = verifyOnPool(data, key, read.signature).then((ok) => (ok ? null : `the Ed25519 signature by ${body} does not verify`));
   return { multikey: body, verdict };
 }
 
@@ -459,9 +440,8 @@ export function needsWitnesses(verification: EntryVerification): boolean {
 
 /** The witness file as fetched (null: not published, e.g. HTTP 404). */
 export interface WitnessFileInput {
-  body: unknown;
-  /** Set when the bytes could not be read as JSON. */
-  unreadable?: string;
+  /** The file read as strict JSON, or why it could not be. */
+  parsed: JsonParse;
   evidence: Omit<WebvhWitnessFileEvidence, 'status' | 'acceptedProofs' | 'discarded' | 'reason'>;
 }
 
@@ -484,10 +464,10 @@ export async function applyWitnesses(verification: EntryVerification, file: Witn
   /** Highest verified version each witness approved. */
   const approvedThrough = new Map<string, number>();
   if (required && file !== null) {
-    const items = file.unreadable ? null : Array.isArray(file.body) ? file.body : null;
+    const items = 'value' in file.parsed && Array.isArray(file.parsed.value) ? file.parsed.value : null;
     if (items === null) {
       status = 'INVALID';
-      reason = file.unreadable ?? 'the witness file is not a JSON array';
+      reason = 'error' in file.parsed ? file.parsed.error : 'the witness file is not a JSON array';
     } else {
       const byVersionId = new Map(verification.versions.map((v) => [v.versionId, v]));
       const listed = new Set(verification.versions.flatMap((v) => v.witnessRule?.witnesses ?? []));
@@ -588,20 +568,10 @@ export async function verifyWebvhLog(did: string, logText: string, options: Veri
   const entries = await verifyLogEntries(did, location.scid, logText, options.now.getTime(), options.resume);
   let file: WitnessFileInput | null = null;
   if (options.witnessText !== undefined) {
-    const parsed = parseJsonText(options.witnessText, 'the witness file');
     file = {
-      body: 'value' in parsed ? parsed.value : null,
-      ...('error' in parsed ? { unreadable: parsed.error } : {}),
+      parsed: parseJsonText(options.witnessText, 'the witness file'),
       evidence: { url: location.witnessUrl, httpStatus: null, contentType: null, bytes: options.witnessText.length, sha256: sha256Hex(options.witnessText) },
     };
   }
   return applyWitnesses(entries, file, location.witnessUrl);
-}
-
-/** Bytes of a fetched log as text, or why not. */
-export function logText(bytes: Uint8Array): string | { error: string } {
-  const text = decodeUtf8(bytes);
-  if (text === null) return { error: 'the DID log is not valid UTF-8' };
-  if (text.startsWith('\uFEFF')) return { error: 'the DID log starts with a byte order mark' };
-  return text;
 }
