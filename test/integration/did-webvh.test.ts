@@ -145,6 +145,14 @@ describe('did:webvh over HTTPS', () => {
     expect(result.trace.map((s) => s.stage)).toContain('webvh.fetch_witnesses');
     expect(result.limitations.join(' ')).toContain('Witnesses are did:key identifiers');
 
+    host.server.route('/.well-known/did-witness.json', raw('[{"versionId": 1,'));
+    const unreadable = await problemOf(resolve(witnessed.did, runtime, { noCache: true }));
+    expect(unreadable.code).toBe('INVALID_DID_DOCUMENT');
+    expect(unreadable.detail).toContain('the witness file is unreadable (the witness file is not valid JSON');
+
+    host.server.route('/.well-known/did-witness.json', raw(Buffer.alloc(1024 * 1024 + 1, 0x20)));
+    expect((await problemOf(resolve(witnessed.did, runtime, { noCache: true }))).code).toBe('PAYLOAD_TOO_LARGE');
+
     host.server.route('/.well-known/did-witness.json', raw('busy', { status: 503 }));
     const problem = await problemOf(resolve(witnessed.did, runtime, { noCache: true }));
     expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
@@ -162,6 +170,7 @@ describe('did:webvh over HTTPS', () => {
     for (const [body, detail] of [
       ['', 'is empty'],
       [Buffer.from([0xff, 0xfe, 0x7b]), 'not valid UTF-8'],
+      [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(log.text())]), 'byte order mark'],
       ['[1,2,3]\n', 'entry 1 fails (json)'],
     ] as const) {
       host.server.route('/.well-known/did.jsonl', raw(body));
