@@ -6,6 +6,7 @@
  */
 import type { Net } from './net.js';
 import type { EnrichedResolution } from './resolve/types.js';
+import type { RuntimeStore } from './store.js';
 
 export interface Clock {
   /** Wall-clock time, for timestamps in results. */
@@ -44,6 +45,8 @@ export interface Runtime {
   cache: ResolutionCache;
   /** Every outbound fetch: egress policy, pinned connection, TLS evidence, limits. */
   net: Net;
+  /** Observations and the other table groups; absent when nothing is stored (`--no-store`). */
+  store?: RuntimeStore;
 }
 
 export const silentLogger: Logger = {

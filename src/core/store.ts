@@ -1,0 +1,67 @@
+/**
+ * The core's view of storage: what history, diff and (later) monitoring need, as plain
+ * interfaces. Implemented in src/store (better-sqlite3); the core never imports a driver, so a
+ * PostgreSQL implementation could serve several daemon replicas (the scale-out path).
+ */
+import type { DomainBindingStatus } from './linkage/types.js';
+import type { DidDocument } from './resolve/types.js';
+
+/** What one resolution contributes to the history of its DID (SPEC §2.5). */
+export interface NewObservation {
+  did: string;
+  /** RFC 8785 SHA-256 of the document (evidence.document.jcsSha256). */
+  documentHash: string;
+  /** The document as retrieved, kept so that two observations can be diffed. */
+  document: DidDocument;
+  /** RFC 3339 UTC, second precision. */
+  observedAt: string;
+  latencyMs: number | null;
+  resolverVersion: string;
+  domainBindingStatus: DomainBindingStatus | null;
+  /** One line: the verdict headline. */
+  summary: string;
+}
+
+/** One row of the history (SPEC §2.5 `history[]`). */
+export interface Observation {
+  id: number;
+  did: string;
+  documentHash: string;
+  /** When this snapshot was first observed. */
+  observedAt: string;
+  /** When it was last observed unchanged. */
+  lastSeenAt: string;
+  /** How many resolutions observed it unchanged (1 for a new snapshot). */
+  seenCount: number;
+  latencyMs: number | null;
+  resolverVersion: string;
+  domainBindingStatus: DomainBindingStatus | null;
+  summary: string;
+}
+
+export interface StoredObservation extends Observation {
+  document: DidDocument;
+}
+
+export interface ObservationStore {
+  /**
+   * Records an observation. When the DID's latest observation has the same document hash and
+   * domain binding status, that row is coalesced instead (seenCount + 1, lastSeenAt, latencyMs,
+   * resolverVersion and summary refreshed) and returned; otherwise a new row is inserted.
+   */
+  record(observation: NewObservation): Observation;
+  /** Observations of the DID, newest first (by observedAt, then id), at most `limit`. */
+  list(did: string, limit: number): Observation[];
+  /** How many observations (rows, after coalescing) the DID has. */
+  count(did: string): number;
+  /** The latest `limit` observations of the DID with their documents, newest first. */
+  latest(did: string, limit: number): StoredObservation[];
+  /** The latest observation of the DID whose document hash is `documentHash`, or undefined. */
+  findByHash(did: string, documentHash: string): StoredObservation | undefined;
+}
+
+/** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
+export interface RuntimeStore {
+  readonly storage: 'file' | 'memory';
+  readonly observations: ObservationStore;
+}

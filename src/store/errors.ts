@@ -1,0 +1,62 @@
+/** The one error type of the storage layer; the shells map `code` to exit codes and statuses. */
+export type StoreErrorCode =
+  | 'FUTURE_SCHEMA'
+  | 'OPEN_FAILED'
+  | 'MEMORY_IN_PRODUCTION'
+  | 'BACKUP_DESTINATION_EXISTS'
+  | 'BACKUP_FAILED';
+
+/** A storage failure with a one-line message fit for an operator (no stack, no SQL). */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One-line reason for a failure of SQLite or the file system, from its code where there is one
+ * (never by matching message text); SQLite messages name no SQL, but are cut at the first line.
+ */
+export function reasonOf(error: unknown): string {
+  const raw = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  // SQLite reports extended codes (SQLITE_IOERR_SHORT_READ, SQLITE_CANTOPEN_ISDIR…): the
+  // primary code before the second underscore is what the reason depends on.
+  const code = typeof raw === 'string' && raw.startsWith('SQLITE_') ? raw.split('_', 2).join('_') : raw;
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return 'the file is not a SQLite database';
+    case 'SQLITE_CORRUPT':
+      return 'the database file is corrupt';
+    case 'SQLITE_CANTOPEN':
+      return 'the file cannot be opened';
+    case 'SQLITE_READONLY':
+      return 'the database is read-only';
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return 'the database is locked by another process';
+    case 'SQLITE_FULL':
+      return 'the disk is full';
+    case 'SQLITE_IOERR':
+      return 'an I/O error occurred';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'ENOTDIR':
+      return 'a parent of the path is not a directory';
+    case 'EISDIR':
+      return 'the path is a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'the file system is read-only';
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n', 1)[0] || 'unknown error';
+}

@@ -1,0 +1,163 @@
+/**
+ * The storage layer (DESIGN §5): one SQLite database (better-sqlite3) in WAL mode, migrated to
+ * SCHEMA_VERSION on open, with a thin repository per table group behind the interfaces of
+ * src/core/store.ts and src/core/runtime.ts. The shells import this module lazily (the native
+ * module costs startup time) and hand `store` to the Runtime.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Clock } from '../core/runtime.js';
+import type { RuntimeStore } from '../core/store.js';
+import { backupDatabase, type BackupResult } from './backup.js';
+import { reasonOf, StoreError } from './errors.js';
+import { futureSchemaError, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { SqliteObservationStore } from './observations.js';
+import { SqliteResolutionCache } from './resolution-cache.js';
+
+export { SCHEMA_VERSION } from './migrations.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export { backupDatabase, type BackupResult } from './backup.js';
+// Kept in its own module so that commands can name the path without loading better-sqlite3.
+export { defaultStorePath } from './paths.js';
+export { SqliteObservationStore } from './observations.js';
+export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
+
+export interface OpenStoreOptions {
+  /** A database file, or ':memory:'. */
+  path: string;
+  /** Production mode (the daemon): a database file is required. */
+  production?: boolean;
+  /** Clock of the resolution cache's expiry; the system clock unless a test fixes it. */
+  clock?: Clock;
+  /** Live entries the persistent resolution cache keeps at most (default 10000). */
+  cacheMaxEntries?: number;
+}
+
+/** What GET /ready reports (SPEC §4.17). */
+export type Readiness = { ready: true; storage: 'file' | 'memory'; schema: 'current' } | { ready: false; reason: string };
+
+export interface Store extends RuntimeStore {
+  /** Absolute path of the database file, or ':memory:'. */
+  readonly path: string;
+  readonly schemaVersion: number;
+  /** The connection, for repositories of later table groups and for tests. */
+  readonly db: Database.Database;
+  readonly observations: SqliteObservationStore;
+  readonly resolutionCache: SqliteResolutionCache;
+  /** Re-reads the schema version and the schema itself; never throws. */
+  readiness(): Readiness;
+  /** Closes the connection (idempotent); a WAL file is checkpointed and removed. */
+  close(): void;
+  /** Online copy to a new file (mode 0600); never overwrites. */
+  backup(destination: string): Promise<BackupResult>;
+}
+
+const systemClock: Clock = {
+  now: () => new Date(),
+  monotonicUs: () => performance.now() * 1000,
+};
+
+class SqliteStore implements Store {
+  readonly observations: SqliteObservationStore;
+  readonly resolutionCache: SqliteResolutionCache;
+  readonly #probe: Database.Statement<[], { n: number }>;
+
+  constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+    readonly storage: 'file' | 'memory',
+    readonly schemaVersion: number,
+    options: OpenStoreOptions,
+  ) {
+    this.observations = new SqliteObservationStore(db);
+    this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
+    this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
+  }
+
+  readiness(): Readiness {
+    if (!this.db.open) return { ready: false, reason: 'the database is closed' };
+    try {
+      const version = readSchemaVersion(this.db);
+      if (version !== SCHEMA_VERSION) {
+        return { ready: false, reason: `the database has schema version ${version}, expected ${SCHEMA_VERSION}` };
+      }
+      this.#probe.get();
+      return { ready: true, storage: this.storage, schema: 'current' };
+    } catch (error) {
+      return { ready: false, reason: `the database cannot be read: ${reasonOf(error)}` };
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  backup(destination: string): Promise<BackupResult> {
+    return backupDatabase(this.db, destination);
+  }
+}
+
+/**
+ * Creates the parent directory (0700) and the file (0600) when missing, so that the database is
+ * never readable by others even for an instant. SQLite gives its -wal and -shm files the
+ * database file's mode.
+ */
+function prepareFile(file: string): void {
+  const directory = path.dirname(file);
+  try {
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new StoreError('OPEN_FAILED', `cannot create the directory ${directory}: ${reasonOf(error)}`);
+  }
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new StoreError('OPEN_FAILED', `cannot create the database ${file}: ${reasonOf(error)}`);
+  }
+  // The umask may have narrowed the mode further; make it exactly 0600.
+  fs.chmodSync(file, 0o600);
+}
+
+/**
+ * Opens (creating if needed) and migrates the database. Throws StoreError: FUTURE_SCHEMA for a
+ * database newer than this build (left untouched), OPEN_FAILED when the file cannot be opened,
+ * is not a SQLite database or a migration fails, MEMORY_IN_PRODUCTION for ':memory:' in
+ * production mode. The connection is closed on every failure.
+ */
+export function openStore(options: OpenStoreOptions): Store {
+  const memory = options.path === ':memory:';
+  if (memory && options.production === true) {
+    throw new StoreError('MEMORY_IN_PRODUCTION', 'production mode requires a database file');
+  }
+  // better-sqlite3 reads '' as "a temporary database": never what a configured path means.
+  if (options.path.trim() === '') throw new StoreError('OPEN_FAILED', 'the database path is empty');
+  const file = memory ? ':memory:' : path.resolve(options.path);
+  if (!memory) prepareFile(file);
+
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    db.pragma('busy_timeout = 5000');
+    // Read before anything that writes: journal_mode = WAL rewrites the header of a database
+    // in rollback mode, and a future database must stay byte-identical.
+    const found = readSchemaVersion(db);
+    if (found > SCHEMA_VERSION) throw futureSchemaError(found);
+    if (!memory) db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL loses no committed transaction when the process dies (only on power
+    // loss may the last ones roll back), and the database is never corrupted.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const version = migrate(db);
+    return new SqliteStore(db, file, memory ? 'memory' : 'file', version, options);
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // Already failing; the cause below is the one to report.
+    }
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('OPEN_FAILED', `cannot open the database ${file}: ${reasonOf(error)}`);
+  }
+}

@@ -1,0 +1,424 @@
+/**
+ * The schema history (SPEC §9.7), one numbered migration per version. Each runs in its own
+ * IMMEDIATE transaction together with `PRAGMA user_version = N`, so a crash or a failing
+ * statement mid-migration leaves the database at the previous version, and two processes
+ * opening the same file migrate it once. Migrations are append-only: a released one is never
+ * edited, a correction is a new version.
+ *
+ * Conventions: STRICT tables; timestamps are RFC 3339 UTC text (second precision), which sorts
+ * chronologically; JSON is text checked by json_valid; booleans are 0/1; enumerations of the
+ * SPEC are CHECK constraints; ids that leave the service (observation ids, `evt_<n>`) are
+ * AUTOINCREMENT so that a deleted row's id is never handed out again.
+ */
+import type Database from 'better-sqlite3';
+import { reasonOf, StoreError } from './errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** SQL run as one script inside the migration's transaction. */
+  readonly up: string;
+}
+
+const DOMAIN_BINDING_STATUS = `'VERIFIED', 'NOT_CONFIGURED', 'NOT_LINKED', 'INVALID_PROOF', 'UNSUPPORTED_PROOF', 'UNREACHABLE', 'MALFORMED'`;
+const DELIVERY_STATUS = `'PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'observations and resolution cache',
+    up: `
+      -- Observation history (SPEC §2.5): one row per distinct snapshot of a DID, coalesced
+      -- while the document hash and domain binding status stay the same.
+      CREATE TABLE observations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        did TEXT NOT NULL,
+        document_hash TEXT NOT NULL,
+        document TEXT NOT NULL CHECK (json_valid(document)),
+        observed_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        seen_count INTEGER NOT NULL DEFAULT 1 CHECK (seen_count >= 1),
+        latency_ms REAL CHECK (latency_ms >= 0),
+        resolver_version TEXT NOT NULL,
+        domain_binding_status TEXT CHECK (domain_binding_status IN (${DOMAIN_BINDING_STATUS})),
+        summary TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX observations_did_observed ON observations (did, observed_at, id);
+      CREATE INDEX observations_did_hash ON observations (did, document_hash);
+
+      -- Persistent second tier of the resolution cache (the daemon's). Expiry is compared on
+      -- every read, so it is a number (Unix milliseconds), not text.
+      CREATE TABLE resolution_cache (
+        key TEXT PRIMARY KEY,
+        did TEXT NOT NULL,
+        body TEXT NOT NULL,
+        expires_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX resolution_cache_expires ON resolution_cache (expires_at_ms);
+      CREATE INDEX resolution_cache_did ON resolution_cache (did);
+    `,
+  },
+  {
+    version: 2,
+    name: 'mcp observations, delegation chains, claims, directory, monitoring',
+    up: `
+      -- MCP tool inventories (SPEC §2.11), coalesced like DID observations; body holds the
+      -- per-tool fingerprints that drift is computed from.
+      CREATE TABLE mcp_observations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        endpoint TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        body TEXT NOT NULL CHECK (json_valid(body)),
+        negotiated_version TEXT,
+        observed_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        seen_count INTEGER NOT NULL DEFAULT 1 CHECK (seen_count >= 1)
+      ) STRICT;
+      CREATE INDEX mcp_observations_endpoint ON mcp_observations (endpoint, observed_at, id);
+
+      -- Registered delegation chains (SPEC §3): the receipts themselves, so that a restart can
+      -- verify them again; the id is the digest of the chain.
+      CREATE TABLE delegation_chains (
+        id TEXT PRIMARY KEY,
+        chain TEXT NOT NULL CHECK (json_valid(chain) AND json_type(chain) = 'array'),
+        root_did TEXT NOT NULL,
+        leaf_did TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        registered_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX delegation_chains_leaf ON delegation_chains (leaf_did, expires_at);
+
+      -- Proofs that a controller demonstrated control of a DID (SPEC §4.15).
+      CREATE TABLE claims (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        did TEXT NOT NULL,
+        method TEXT NOT NULL,
+        challenge TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'PROVED', 'EXPIRED', 'REVOKED')),
+        verification_method TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        proved_at TEXT,
+        CHECK (status <> 'PROVED' OR proved_at IS NOT NULL)
+      ) STRICT;
+      CREATE INDEX claims_did ON claims (did, status, expires_at);
+
+      -- Opt-in directory (SPEC §4.16): a listing names the claim that proved control.
+      CREATE TABLE directory_entries (
+        did TEXT PRIMARY KEY,
+        method TEXT NOT NULL,
+        label TEXT NOT NULL,
+        description TEXT,
+        claim_id INTEGER NOT NULL REFERENCES claims (id),
+        listed_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX directory_entries_method ON directory_entries (method, did);
+
+      -- Operator monitoring (SPEC §2.15, §4.18, §6.2). The secret signs webhooks (HMAC), so
+      -- it is kept as is; it is shown once and never listed.
+      CREATE TABLE watches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        did TEXT NOT NULL,
+        webhook_url TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        interval_seconds INTEGER NOT NULL CHECK (interval_seconds BETWEEN 60 AND 86400),
+        created_at TEXT NOT NULL,
+        last_hash TEXT,
+        last_status TEXT,
+        last_checked_at TEXT,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1))
+      ) STRICT;
+      CREATE INDEX watches_active ON watches (active, last_checked_at);
+
+      -- Events outlive their watch (a deleted watch's queued events become CANCELLED), so the
+      -- foreign key has no cascade.
+      CREATE TABLE monitor_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id),
+        did TEXT NOT NULL,
+        event_type TEXT NOT NULL CHECK (event_type IN (
+          'identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated',
+          'identity.resolution.failed', 'identity.resolution.recovered')),
+        data TEXT NOT NULL CHECK (json_valid(data)),
+        created_at TEXT NOT NULL,
+        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at TEXT,
+        last_attempt_at TEXT,
+        last_error TEXT
+      ) STRICT;
+      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
+      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
+    `,
+  },
+  {
+    version: 3,
+    name: 'monitor revisions, delivery leases, fingerprint profiles',
+    up: `
+      -- A check updates its watch only WHERE revision = the revision it read, and stamps its
+      -- events with it; the unique index makes a duplicate from a stale check impossible.
+      ALTER TABLE watches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0 CHECK (revision >= 0);
+      ALTER TABLE monitor_events ADD COLUMN watch_revision INTEGER;
+      CREATE UNIQUE INDEX monitor_events_watch_revision
+        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
+
+      -- A DELIVERING event carries a recovery lease (120 s); an expired lease is reclaimed.
+      ALTER TABLE monitor_events ADD COLUMN lease_expires_at TEXT;
+      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
+
+      -- Fingerprint profile (SPEC §9.5). Rows from before stay NULL: historical evidence
+      -- without a profile is not relabelled.
+      ALTER TABLE observations ADD COLUMN fingerprint_profile TEXT;
+      ALTER TABLE mcp_observations ADD COLUMN fingerprint_profile TEXT;
+    `,
+  },
+  {
+    version: 4,
+    name: 'tenants, projects, api keys, usage',
+    up: `
+      CREATE TABLE tenants (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        owner_subject TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX tenants_owner ON tenants (owner_subject);
+
+      CREATE TABLE projects (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants (id),
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (tenant_id, name)
+      ) STRICT;
+
+      -- Only a digest of a key is stored; the raw key is shown once at issue. The prefix lets
+      -- an owner tell keys apart; metadata routes return neither digest nor secret.
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        key_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        label TEXT,
+        status TEXT NOT NULL DEFAULT 'ACTIVE' CHECK (status IN ('ACTIVE', 'ROTATED', 'REVOKED')),
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT,
+        replaces_key_id TEXT REFERENCES api_keys (id),
+        CHECK (status = 'ACTIVE' OR revoked_at IS NOT NULL)
+      ) STRICT;
+      CREATE INDEX api_keys_project ON api_keys (project_id, status);
+
+      -- Counters per project, metric and period (e.g. '2025-03' or '2025-03-04').
+      CREATE TABLE usage_counters (
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        metric TEXT NOT NULL,
+        period TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0 CHECK (count >= 0),
+        PRIMARY KEY (project_id, metric, period)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Customer watches belong to a project; operator watches have none.
+      ALTER TABLE watches ADD COLUMN project_id TEXT REFERENCES projects (id);
+      CREATE INDEX watches_project ON watches (project_id) WHERE project_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 5,
+    name: 'mock billing',
+    up: `
+      -- Mock billing: plans, subscriptions, invoices and a ledger in minor currency units; no
+      -- payment provider is involved.
+      CREATE TABLE plans (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        currency TEXT NOT NULL CHECK (length(currency) = 3),
+        monthly_price_minor INTEGER NOT NULL CHECK (monthly_price_minor >= 0),
+        included_requests INTEGER NOT NULL CHECK (included_requests >= 0),
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE subscriptions (
+        tenant_id TEXT PRIMARY KEY REFERENCES tenants (id),
+        plan_id TEXT NOT NULL REFERENCES plans (id),
+        started_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE invoices (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants (id),
+        period_start TEXT NOT NULL,
+        period_end TEXT NOT NULL,
+        currency TEXT NOT NULL CHECK (length(currency) = 3),
+        total_minor INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'DRAFT' CHECK (status IN ('DRAFT', 'OPEN', 'PAID', 'VOID')),
+        created_at TEXT NOT NULL,
+        UNIQUE (tenant_id, period_start),
+        CHECK (period_start < period_end)
+      ) STRICT;
+
+      CREATE TABLE ledger_entries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id TEXT NOT NULL REFERENCES tenants (id),
+        invoice_id TEXT REFERENCES invoices (id),
+        kind TEXT NOT NULL CHECK (kind IN ('CHARGE', 'CREDIT', 'PAYMENT', 'ADJUSTMENT')),
+        amount_minor INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX ledger_entries_tenant ON ledger_entries (tenant_id, created_at);
+      CREATE INDEX ledger_entries_invoice ON ledger_entries (invoice_id) WHERE invoice_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 6,
+    name: 'scheduler',
+    up: `
+      -- Named periodic jobs. A runner claims a due job by setting a lease; an expired lease
+      -- means its runner died and the job may be claimed again.
+      CREATE TABLE scheduled_jobs (
+        name TEXT PRIMARY KEY,
+        due_at TEXT NOT NULL,
+        interval_seconds INTEGER NOT NULL CHECK (interval_seconds > 0),
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        last_started_at TEXT,
+        last_finished_at TEXT,
+        last_outcome TEXT CHECK (last_outcome IN ('OK', 'FAILED')),
+        last_error TEXT,
+        CHECK ((lease_owner IS NULL) = (lease_expires_at IS NULL))
+      ) STRICT;
+      CREATE INDEX scheduled_jobs_due ON scheduled_jobs (due_at);
+
+      -- Scheduled work done for a project (customer monitor checks), counted over a rolling
+      -- 30 days against the attempt allowance (SPEC §8); failures count too.
+      CREATE TABLE scheduled_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        job TEXT NOT NULL,
+        attempted_at TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('OK', 'FAILED'))
+      ) STRICT;
+      CREATE INDEX scheduled_attempts_project ON scheduled_attempts (project_id, attempted_at);
+    `,
+  },
+  {
+    version: 7,
+    name: 'monitor baselines',
+    up: `
+      -- What a watch check saw, one row per watch revision, written in the transaction that
+      -- inserts the check's events; an event names the baselines it was computed between.
+      CREATE TABLE monitor_baselines (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id),
+        revision INTEGER NOT NULL CHECK (revision >= 0),
+        status TEXT NOT NULL CHECK (status IN ('RESOLVED', 'DEACTIVATED', 'FAILED')),
+        document_hash TEXT,
+        fingerprint_profile TEXT,
+        domain_binding_status TEXT CHECK (domain_binding_status IN (${DOMAIN_BINDING_STATUS})),
+        document TEXT CHECK (json_valid(document)),
+        problem TEXT CHECK (json_valid(problem)),
+        checked_at TEXT NOT NULL,
+        UNIQUE (watch_id, revision),
+        CHECK (status = 'FAILED' OR document_hash IS NOT NULL)
+      ) STRICT;
+
+      ALTER TABLE monitor_events ADD COLUMN baseline_id INTEGER REFERENCES monitor_baselines (id);
+      ALTER TABLE monitor_events ADD COLUMN previous_baseline_id INTEGER REFERENCES monitor_baselines (id);
+      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 8,
+    name: 'customer webhooks',
+    up: `
+      -- One active webhook per project; a disabled one is kept so that its deliveries still
+      -- name the configuration (and secret) they were signed with.
+      CREATE TABLE customer_webhooks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        url TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        disabled_at TEXT,
+        CHECK (active = 1 OR disabled_at IS NOT NULL)
+      ) STRICT;
+      CREATE UNIQUE INDEX customer_webhooks_active ON customer_webhooks (project_id) WHERE active = 1;
+
+      -- SPEC §6.3: retries send the same bytes, id and signature, so all three are stored.
+      CREATE TABLE customer_webhook_deliveries (
+        id TEXT PRIMARY KEY,
+        webhook_id INTEGER NOT NULL REFERENCES customer_webhooks (id),
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        monitor_event_id INTEGER REFERENCES monitor_events (id),
+        event_type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN (${DELIVERY_STATUS})),
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts BETWEEN 0 AND 5),
+        next_attempt_at TEXT,
+        lease_expires_at TEXT,
+        last_attempt_at TEXT,
+        last_response_status INTEGER,
+        delivered_at TEXT,
+        UNIQUE (webhook_id, monitor_event_id)
+      ) STRICT;
+      CREATE INDEX customer_webhook_deliveries_due ON customer_webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX customer_webhook_deliveries_project ON customer_webhook_deliveries (project_id, created_at);
+    `,
+  },
+];
+
+/** The version this build writes and reads (SPEC §9.7). */
+export const SCHEMA_VERSION = 8;
+
+/** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
+export function readSchemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function futureSchemaError(found: number): StoreError {
+  return new StoreError(
+    'FUTURE_SCHEMA',
+    `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`,
+  );
+}
+
+/**
+ * Applies the migrations the database lacks, up to `upTo` (default: all), and returns the
+ * version reached. A database newer than this build is refused (FUTURE_SCHEMA), never
+ * downgraded. A failing migration is OPEN_FAILED naming it, the database left at the version
+ * before it.
+ */
+export function migrate(db: Database.Database, upTo: number = SCHEMA_VERSION): number {
+  if (!Number.isInteger(upTo) || upTo < 0 || upTo > SCHEMA_VERSION) {
+    throw new RangeError(`upTo must be a whole number between 0 and ${SCHEMA_VERSION}`);
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version > upTo) break;
+    const before = readSchemaVersion(db);
+    if (before > SCHEMA_VERSION) throw futureSchemaError(before);
+    if (before >= migration.version) continue;
+    // IMMEDIATE takes the write lock before reading the version again: another process may
+    // have migrated between the read above and this transaction.
+    try {
+      db.transaction(() => {
+        const current = readSchemaVersion(db);
+        if (current > SCHEMA_VERSION) throw futureSchemaError(current);
+        if (current >= migration.version) return;
+        db.exec(migration.up);
+        db.pragma(`user_version = ${migration.version}`);
+      }).immediate();
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${reasonOf(error)}`);
+    }
+  }
+  const reached = readSchemaVersion(db);
+  if (reached > SCHEMA_VERSION) throw futureSchemaError(reached);
+  return reached;
+}

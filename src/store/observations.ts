@@ -1,0 +1,107 @@
+/** Observation history (SPEC §2.5) over SQLite: statements prepared once per Store. */
+import type Database from 'better-sqlite3';
+import { HASH_PROFILE } from '../core/canonical.js';
+import type { DidDocument } from '../core/resolve/types.js';
+import type { NewObservation, Observation, ObservationStore, StoredObservation } from '../core/store.js';
+
+// Columns aliased to the interface's names, so a row is an Observation without copying.
+const COLUMNS = `id, did, document_hash AS documentHash, observed_at AS observedAt, last_seen_at AS lastSeenAt,
+  seen_count AS seenCount, latency_ms AS latencyMs, resolver_version AS resolverVersion,
+  domain_binding_status AS domainBindingStatus, summary`;
+const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
+
+type StoredRow = Observation & { document: string };
+
+function withDocument(row: StoredRow): StoredObservation {
+  return { ...row, document: JSON.parse(row.document) as DidDocument };
+}
+
+/** SQLite reads LIMIT -1 as "no limit"; the interface means "at most", so negatives are 0. */
+function limitOf(limit: number): number {
+  return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
+}
+
+export class SqliteObservationStore implements ObservationStore {
+  readonly #latestOf: Database.Statement<[string], { id: number; documentHash: string; domainBindingStatus: string | null; fingerprintProfile: string | null }>;
+  readonly #coalesce: Database.Statement<[string, number | null, string, string, number], Observation>;
+  readonly #insert: Database.Statement<[string, string, string, string, string, number | null, string, string | null, string, string], Observation>;
+  readonly #list: Database.Statement<[string, number], Observation>;
+  readonly #count: Database.Statement<[string], { n: number }>;
+  readonly #latest: Database.Statement<[string, number], StoredRow>;
+  readonly #byHash: Database.Statement<[string, string], StoredRow>;
+  readonly #record: (observation: NewObservation) => Observation;
+
+  constructor(db: Database.Database) {
+    this.#latestOf = db.prepare(
+      `SELECT id, document_hash AS documentHash, domain_binding_status AS domainBindingStatus,
+        fingerprint_profile AS fingerprintProfile
+       FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT 1`,
+    );
+    // max(): an observation that arrives with an older timestamp never moves lastSeenAt back.
+    this.#coalesce = db.prepare(
+      `UPDATE observations SET seen_count = seen_count + 1, last_seen_at = max(last_seen_at, ?),
+        latency_ms = ?, resolver_version = ?, summary = ?
+       WHERE id = ? RETURNING ${COLUMNS}`,
+    );
+    this.#insert = db.prepare(
+      `INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
+        latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    );
+    this.#list = db.prepare(`SELECT ${COLUMNS} FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
+    this.#count = db.prepare('SELECT count(*) AS n FROM observations WHERE did = ?');
+    this.#latest = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
+    this.#byHash = db.prepare(
+      `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND document_hash = ? ${NEWEST_FIRST} LIMIT 1`,
+    );
+    // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
+    // lock together, so two processes recording the same DID cannot both insert.
+    const record = db.transaction((o: NewObservation): Observation => {
+      const latest = this.#latestOf.get(o.did);
+      // A row of another fingerprint profile (or none: rows from before schema v3) is not
+      // relabelled by coalescing into it; the new observation starts a row of its own.
+      if (
+        latest !== undefined &&
+        latest.documentHash === o.documentHash &&
+        latest.domainBindingStatus === o.domainBindingStatus &&
+        latest.fingerprintProfile === HASH_PROFILE
+      ) {
+        return this.#coalesce.get(o.observedAt, o.latencyMs, o.resolverVersion, o.summary, latest.id)!;
+      }
+      return this.#insert.get(
+        o.did,
+        o.documentHash,
+        JSON.stringify(o.document),
+        o.observedAt,
+        o.observedAt,
+        o.latencyMs,
+        o.resolverVersion,
+        o.domainBindingStatus,
+        o.summary,
+        HASH_PROFILE,
+      )!;
+    });
+    this.#record = (observation) => record.immediate(observation);
+  }
+
+  record(observation: NewObservation): Observation {
+    return this.#record(observation);
+  }
+
+  list(did: string, limit: number): Observation[] {
+    return this.#list.all(did, limitOf(limit));
+  }
+
+  count(did: string): number {
+    return this.#count.get(did)?.n ?? 0;
+  }
+
+  latest(did: string, limit: number): StoredObservation[] {
+    return this.#latest.all(did, limitOf(limit)).map(withDocument);
+  }
+
+  findByHash(did: string, documentHash: string): StoredObservation | undefined {
+    const row = this.#byHash.get(did, documentHash);
+    return row === undefined ? undefined : withDocument(row);
+  }
+}

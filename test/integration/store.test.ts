@@ -1,0 +1,584 @@
+/**
+ * The storage layer on real SQLite files (DESIGN §5, SPEC §9.7): migrations and the schema
+ * history, refusal of future and foreign files, file modes, observation coalescing, the
+ * persistent resolution cache, online backup, readiness, and a SIGKILL in the middle of a
+ * burst of writes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HASH_PROFILE } from '../../src/core/canonical.js';
+import { resolve } from '../../src/core/resolve/resolve.js';
+import { defaultStorePath, openStore, SCHEMA_VERSION, StoreError, type Store, type StoreErrorCode } from '../../src/store/index.js';
+import { migrate, MIGRATIONS, readSchemaVersion } from '../../src/store/migrations.js';
+import { ED25519_DID } from '../support/dids.js';
+import { repoRoot } from '../support/fixtures.js';
+import { fixedClock, testRuntime } from '../support/runtime.js';
+import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
+
+/** Tables and added columns of each schema version, as SPEC §9.7 lists the history. */
+const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
+  1: { tables: ['observations', 'resolution_cache'] },
+  2: { tables: ['mcp_observations', 'delegation_chains', 'claims', 'directory_entries', 'watches', 'monitor_events'] },
+  3: {
+    tables: [],
+    columns: [
+      ['watches', 'revision'],
+      ['monitor_events', 'watch_revision'],
+      ['monitor_events', 'lease_expires_at'],
+      ['observations', 'fingerprint_profile'],
+      ['mcp_observations', 'fingerprint_profile'],
+    ],
+  },
+  4: { tables: ['tenants', 'projects', 'api_keys', 'usage_counters'], columns: [['watches', 'project_id']] },
+  5: { tables: ['plans', 'subscriptions', 'invoices', 'ledger_entries'] },
+  6: { tables: ['scheduled_jobs', 'scheduled_attempts'] },
+  7: { tables: ['monitor_baselines'], columns: [['monitor_events', 'baseline_id'], ['monitor_events', 'previous_baseline_id']] },
+  8: { tables: ['customer_webhooks', 'customer_webhook_deliveries'] },
+};
+
+function tablesOf(db: Database.Database): string[] {
+  return db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all()
+    .map((r) => r.name);
+}
+
+function columnsOf(db: Database.Database, table: string): string[] {
+  return (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name);
+}
+
+function schemaOf(db: Database.Database): unknown[] {
+  return db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name').all();
+}
+
+/** The StoreError `run` throws, after checking its code and that its message is one line. */
+function storeErrorOf(run: () => unknown, code: StoreErrorCode): StoreError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(StoreError);
+  const error = caught as StoreError;
+  expect(error.code).toBe(code);
+  expect(error.message).not.toMatch(/\n/);
+  return error;
+}
+
+const modeOf = (file: string): number => fs.statSync(file).mode & 0o777;
+
+let temp: { dir: string; cleanup(): void };
+let opened: TempStore | undefined;
+beforeEach(() => {
+  temp = tempDir();
+});
+afterEach(() => {
+  opened?.cleanup();
+  opened = undefined;
+  temp.cleanup();
+});
+
+/** A store on a fresh file, closed and removed after the test. */
+function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
+  opened = tempStore(options);
+  return opened.store;
+}
+
+describe('migrations', () => {
+  it('are numbered 1..8 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(SCHEMA_VERSION).toBe(8);
+  });
+
+  it('each version adds its tables and columns, and only those', () => {
+    const db = new Database(':memory:');
+    try {
+      for (let version = 1; version <= SCHEMA_VERSION; version++) {
+        expect(migrate(db, version)).toBe(version);
+        expect(readSchemaVersion(db)).toBe(version);
+        const tables = tablesOf(db);
+        for (const [v, step] of Object.entries(SCHEMA_HISTORY)) {
+          for (const table of step.tables) expect(tables.includes(table), `${table} at version ${version}`).toBe(Number(v) <= version);
+          for (const [table, column] of step.columns ?? []) {
+            if (tables.includes(table)) expect(columnsOf(db, table).includes(column), `${table}.${column} at ${version}`).toBe(Number(v) <= version);
+          }
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a new file reaches version 8 with every table of every version; the result is consistent', () => {
+    const store = freshStore();
+    expect(store.schemaVersion).toBe(8);
+    expect(readSchemaVersion(store.db)).toBe(8);
+    const tables = tablesOf(store.db);
+    for (const step of Object.values(SCHEMA_HISTORY)) {
+      expect(tables).toEqual(expect.arrayContaining(step.tables));
+      for (const [table, column] of step.columns ?? []) expect(columnsOf(store.db, table)).toContain(column);
+    }
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(store.db.pragma('foreign_key_check')).toEqual([]);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+
+  it('foreign keys and enumerations are enforced', () => {
+    const store = freshStore();
+    const insertEvent = (watchId: number, status: string) =>
+      store.db
+        .prepare(
+          `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status)
+           VALUES (?, 'did:web:a.example', 'identity.document.changed', '{}', '2025-01-01T00:00:00Z', ?)`,
+        )
+        .run(watchId, status);
+    expect(() => insertEvent(999, 'PENDING')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }));
+    const { lastInsertRowid } = store.db
+      .prepare(
+        `INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at)
+         VALUES ('did:web:a.example', 'https://hooks.example/x', 's', 60, '2025-01-01T00:00:00Z')`,
+      )
+      .run();
+    expect(() => insertEvent(Number(lastInsertRowid), 'SENT')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_CHECK' }));
+    expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
+  });
+
+  it('reopening a version 8 database changes nothing', () => {
+    const file = path.join(temp.dir, 'svc.db');
+    const first = openStore({ path: file });
+    first.observations.record(sampleObservation());
+    const schema = schemaOf(first.db);
+    first.close();
+    const again = openStore({ path: file });
+    try {
+      expect(again.schemaVersion).toBe(8);
+      expect(schemaOf(again.db)).toEqual(schema);
+      expect(again.observations.count('did:web:example.com')).toBe(1);
+      expect(migrate(again.db)).toBe(8);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('brings a database left at version 3 to 8, keeping its rows; unprofiled rows are not relabelled', () => {
+    const file = path.join(temp.dir, 'svc.db');
+    const raw = new Database(file);
+    migrate(raw, 1);
+    const old = sampleObservation();
+    // A row written by a version 1 build: no fingerprint profile column yet.
+    raw
+      .prepare(
+        `INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count, latency_ms,
+          resolver_version, domain_binding_status, summary) VALUES (?, ?, ?, ?, ?, 4, 9, '0.0.1', ?, ?)`,
+      )
+      .run(old.did, old.documentHash, JSON.stringify(old.document), old.observedAt, old.observedAt, old.domainBindingStatus, old.summary);
+    expect(migrate(raw, 3)).toBe(3);
+    raw.close();
+
+    const store = openStore({ path: file });
+    try {
+      expect(store.schemaVersion).toBe(8);
+      expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables]));
+      expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
+      const [historical] = store.observations.list(old.did, 10);
+      expect(historical).toMatchObject({ seenCount: 4, resolverVersion: '0.0.1' });
+
+      // Same document and binding, but the old row carries no profile: a new row starts.
+      const next = store.observations.record({ ...old, observedAt: '2025-03-05T00:00:00Z' });
+      expect(next.id).not.toBe(historical!.id);
+      expect(store.observations.count(old.did)).toBe(2);
+      expect(store.db.prepare('SELECT seen_count AS n, fingerprint_profile AS p FROM observations WHERE id = ?').get(historical!.id)).toEqual({
+        n: 4,
+        p: null,
+      });
+      expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations WHERE id = ?').get(next.id)).toEqual({ p: HASH_PROFILE });
+      expect(store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ id: next.id, seenCount: 2 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a failing migration leaves the database at the version before it', () => {
+    const file = path.join(temp.dir, 'svc.db');
+    const raw = new Database(file);
+    migrate(raw, 3);
+    // A stray table that version 4 would create: its script fails half-way.
+    raw.exec('CREATE TABLE api_keys (x TEXT)');
+    raw.close();
+    const error = storeErrorOf(() => openStore({ path: file }), 'OPEN_FAILED');
+    expect(error.message).toContain('migration 4');
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(readSchemaVersion(check)).toBe(3);
+      expect(tablesOf(check)).not.toContain('tenants');
+    } finally {
+      check.close();
+    }
+  });
+});
+
+describe('openStore', () => {
+  it.each(['delete', 'wal'])('refuses a database from a future schema (journal mode %s) and leaves it byte-identical', (mode) => {
+    const file = path.join(temp.dir, 'future.db');
+    const raw = new Database(file);
+    raw.pragma(`journal_mode = ${mode}`);
+    raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
+    raw.pragma('user_version = 9');
+    raw.close();
+    const before = fs.readFileSync(file);
+    const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b9\b/);
+    expect(error.message).toMatch(/\b8\b/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
+    // migrate() refuses it as well.
+    const direct = new Database(file, { readonly: true });
+    try {
+      expect(() => migrate(direct)).toThrow(expect.objectContaining({ code: 'FUTURE_SCHEMA' }));
+    } finally {
+      direct.close();
+    }
+  });
+
+  it('refuses a file that is not a SQLite database, naming the reason on one line', () => {
+    const file = path.join(temp.dir, 'notes.db');
+    fs.writeFileSync(file, 'These are not the pages you are looking for.\n'.repeat(100));
+    const before = fs.readFileSync(file);
+    const error = storeErrorOf(() => openStore({ path: file }), 'OPEN_FAILED');
+    expect(error.message).toContain('not a SQLite database');
+    expect(error.message).not.toMatch(/SELECT|PRAGMA|\bat /);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('refuses a directory and an empty path', () => {
+    storeErrorOf(() => openStore({ path: temp.dir }), 'OPEN_FAILED');
+    storeErrorOf(() => openStore({ path: '' }), 'OPEN_FAILED');
+  });
+
+  it('refuses :memory: in production mode; allows it otherwise', () => {
+    const error = storeErrorOf(() => openStore({ path: ':memory:', production: true }), 'MEMORY_IN_PRODUCTION');
+    expect(error.message).toBe('production mode requires a database file');
+    const store = openStore({ path: ':memory:' });
+    try {
+      expect(store.storage).toBe('memory');
+      expect(store.schemaVersion).toBe(8);
+      expect(store.observations.record(sampleObservation()).seenCount).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('creates missing directories 0700 and the database 0600 (its WAL too)', () => {
+    const file = path.join(temp.dir, 'state', 'svc', 'svc.db');
+    const store = openStore({ path: file, production: true });
+    try {
+      expect(store.storage).toBe('file');
+      expect(store.path).toBe(file);
+      store.observations.record(sampleObservation());
+      expect(modeOf(path.join(temp.dir, 'state'))).toBe(0o700);
+      expect(modeOf(path.join(temp.dir, 'state', 'svc'))).toBe(0o700);
+      expect(modeOf(file)).toBe(0o600);
+      expect(modeOf(`${file}-wal`)).toBe(0o600);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('defaultStorePath follows the XDG base directory specification', () => {
+    expect(defaultStorePath({ XDG_STATE_HOME: '/var/state', HOME: '/home/a' })).toBe('/var/state/svc/svc.db');
+    expect(defaultStorePath({ XDG_STATE_HOME: 'relative/state', HOME: '/home/a' })).toBe('/home/a/.local/state/svc/svc.db');
+    expect(defaultStorePath({ XDG_STATE_HOME: '', HOME: '/home/a' })).toBe('/home/a/.local/state/svc/svc.db');
+    expect(defaultStorePath({ HOME: '/home/b' })).toBe('/home/b/.local/state/svc/svc.db');
+  });
+});
+
+describe('observations', () => {
+  const DID = 'did:web:example.com';
+  const A = 'a'.repeat(64);
+  const B = 'b'.repeat(64);
+
+  it('coalesces an unchanged snapshot: one row, seenCount 2, lastSeenAt and the latest details', () => {
+    const { observations } = freshStore();
+    const first = observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z', latencyMs: 30 }));
+    expect(first).toEqual({
+      id: first.id,
+      did: DID,
+      documentHash: A,
+      observedAt: '2025-03-04T05:00:00Z',
+      lastSeenAt: '2025-03-04T05:00:00Z',
+      seenCount: 1,
+      latencyMs: 30,
+      resolverVersion: '0.1.0',
+      domainBindingStatus: 'VERIFIED',
+      summary: 'Resolved',
+    });
+    const second = observations.record(
+      sampleObservation({ observedAt: '2025-03-04T06:00:00Z', latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' }),
+    );
+    expect(second).toEqual({ ...first, lastSeenAt: '2025-03-04T06:00:00Z', seenCount: 2, latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' });
+    expect(observations.count(DID)).toBe(1);
+    expect(observations.list(DID, 10)).toEqual([second]);
+  });
+
+  it('coalesces a null binding status with null, and never moves lastSeenAt back', () => {
+    const { observations } = freshStore();
+    observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T06:00:00Z' }));
+    const again = observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T05:00:00Z' }));
+    expect(again).toMatchObject({ seenCount: 2, domainBindingStatus: null, lastSeenAt: '2025-03-04T06:00:00Z' });
+  });
+
+  it('a changed domain binding status starts a new row', () => {
+    const { observations } = freshStore();
+    observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z' }));
+    const changed = observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', domainBindingStatus: 'NOT_LINKED' }));
+    expect(changed).toMatchObject({ seenCount: 1, domainBindingStatus: 'NOT_LINKED' });
+    expect(observations.count(DID)).toBe(2);
+  });
+
+  it('A → B → A gives three rows: only the latest row is coalesced into', () => {
+    const { observations } = freshStore();
+    observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T05:00:00Z' }));
+    observations.record(sampleObservation({ documentHash: B, observedAt: '2025-03-04T06:00:00Z' }));
+    observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T07:00:00Z' }));
+    expect(observations.list(DID, 10).map((o) => [o.documentHash, o.seenCount])).toEqual([
+      [A, 1],
+      [B, 1],
+      [A, 1],
+    ]);
+  });
+
+  it('list is newest first by observedAt then id, limited, per DID; count counts rows', () => {
+    const { observations } = freshStore();
+    const o1 = observations.record(sampleObservation({ documentHash: '1'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }));
+    const o2 = observations.record(sampleObservation({ documentHash: '2'.repeat(64), observedAt: '2025-03-04T09:00:00Z' }));
+    const o3 = observations.record(sampleObservation({ documentHash: '3'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }));
+    observations.record(sampleObservation({ did: 'did:web:other.example', observedAt: '2025-03-04T11:00:00Z' }));
+    expect(observations.list(DID, 10).map((o) => o.id)).toEqual([o3.id, o1.id, o2.id]);
+    expect(observations.list(DID, 2).map((o) => o.id)).toEqual([o3.id, o1.id]);
+    expect(observations.list(DID, 0)).toEqual([]);
+    expect(observations.list(DID, -1)).toEqual([]);
+    expect(observations.count(DID)).toBe(3);
+    expect(observations.count('did:web:nobody.example')).toBe(0);
+    expect(observations.list('did:web:nobody.example', 5)).toEqual([]);
+  });
+
+  it('latest returns documents, newest first; findByHash the latest row of that hash', () => {
+    const { observations } = freshStore();
+    const docA = { id: DID, service: [{ id: '#a', type: 'A', serviceEndpoint: 'https://a.example/' }] };
+    const docB = { id: DID, alsoKnownAs: ['https://b.example/'] };
+    observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T05:00:00Z' }));
+    observations.record(sampleObservation({ documentHash: B, document: docB, observedAt: '2025-03-04T06:00:00Z' }));
+    const lastA = observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T07:00:00Z' }));
+
+    const latest = observations.latest(DID, 2);
+    expect(latest.map((o) => [o.documentHash, o.document])).toEqual([
+      [A, docA],
+      [B, docB],
+    ]);
+    expect(latest[0]).toEqual({ ...lastA, document: docA });
+
+    expect(observations.findByHash(DID, A)).toEqual({ ...lastA, document: docA });
+    expect(observations.findByHash(DID, B)).toMatchObject({ documentHash: B, observedAt: '2025-03-04T06:00:00Z', document: docB });
+    expect(observations.findByHash(DID, 'c'.repeat(64))).toBeUndefined();
+    expect(observations.findByHash('did:web:other.example', A)).toBeUndefined();
+  });
+});
+
+describe('resolution cache (persistent tier)', () => {
+  it('serves a deep-frozen hit with cached: true until the clock reaches expiry, then deletes the row', async () => {
+    const clock = fixedClock();
+    const result = await resolve(ED25519_DID, testRuntime(clock), { noCache: true });
+    const store = freshStore({ clock });
+    const cache = store.resolutionCache;
+    cache.set(ED25519_DID, result, 60);
+    expect(cache.size).toBe(1);
+    const hit = cache.get(ED25519_DID)!;
+    expect(hit).toEqual({ ...result, cached: true });
+    expect(Object.isFrozen(hit)).toBe(true);
+    expect(Object.isFrozen(hit.dimensions[0])).toBe(true);
+    expect(Object.isFrozen(hit.didDocument)).toBe(true);
+
+    clock.advance(59_999);
+    expect(cache.get(ED25519_DID)).toBeDefined();
+    clock.advance(1);
+    expect(cache.size).toBe(0);
+    expect(store.db.prepare('SELECT count(*) AS n FROM resolution_cache').get()).toEqual({ n: 1 });
+    expect(cache.get(ED25519_DID)).toBeUndefined();
+    expect(store.db.prepare('SELECT count(*) AS n FROM resolution_cache').get()).toEqual({ n: 0 });
+  });
+
+  it('ignores ttl ≤ 0; delete, clear and size; survives a reopen; keeps at most maxEntries', async () => {
+    const clock = fixedClock();
+    const result = await resolve(ED25519_DID, testRuntime(clock), { noCache: true });
+    const store = freshStore({ clock, cacheMaxEntries: 2 });
+    const cache = store.resolutionCache;
+    cache.set('zero', result, 0);
+    cache.set('negative', result, -5);
+    expect(cache.size).toBe(0);
+
+    cache.set('short', result, 10);
+    cache.set('long', result, 1000);
+    cache.set('middle', result, 100);
+    // Over the cap: the entry closest to expiry went.
+    expect(cache.size).toBe(2);
+    expect(cache.get('short')).toBeUndefined();
+    cache.delete('long');
+    expect(cache.get('long')).toBeUndefined();
+    expect(cache.size).toBe(1);
+
+    store.close();
+    const reopened = openStore({ path: opened!.path, clock });
+    try {
+      expect(reopened.resolutionCache.get('middle')).toEqual({ ...result, cached: true });
+      reopened.resolutionCache.clear();
+      expect(reopened.resolutionCache.size).toBe(0);
+      expect(reopened.resolutionCache.get('middle')).toBeUndefined();
+    } finally {
+      reopened.close();
+    }
+  });
+});
+
+describe('backup', () => {
+  it('copies a live database to a new file, mode 0600, that opens with the same rows', async () => {
+    const store = freshStore();
+    for (let i = 0; i < 20; i++) {
+      store.observations.record(sampleObservation({ documentHash: i.toString(16).padStart(64, '0'), observedAt: `2025-03-04T05:00:${String(i).padStart(2, '0')}Z` }));
+    }
+    const destination = path.join(temp.dir, 'copy.db');
+    const result = await store.backup(destination);
+    expect(result.destination).toBe(destination);
+    expect(result.pages).toBeGreaterThan(0);
+    expect(result.bytes).toBe(fs.statSync(destination).size);
+    expect(result.bytes).toBeGreaterThan(0);
+    expect(modeOf(destination)).toBe(0o600);
+
+    const copy = openStore({ path: destination });
+    try {
+      expect(copy.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.observations.list('did:web:example.com', 100)).toEqual(store.observations.list('did:web:example.com', 100));
+      expect(copy.observations.count('did:web:example.com')).toBe(20);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('refuses an existing destination and leaves it untouched', async () => {
+    const store = freshStore();
+    const destination = path.join(temp.dir, 'precious.db');
+    fs.writeFileSync(destination, 'do not overwrite');
+    const past = new Date('2020-01-01T00:00:00Z');
+    fs.utimesSync(destination, past, past);
+    const before = fs.statSync(destination);
+    await expect(store.backup(destination)).rejects.toMatchObject({ name: 'StoreError', code: 'BACKUP_DESTINATION_EXISTS' });
+    expect(fs.readFileSync(destination, 'utf8')).toBe('do not overwrite');
+    expect(fs.statSync(destination).mtimeMs).toBe(before.mtimeMs);
+    expect(fs.statSync(destination).mode).toBe(before.mode);
+  });
+
+  it('refuses a destination in a missing directory and creates nothing', async () => {
+    const store = freshStore();
+    const missing = path.join(temp.dir, 'missing');
+    await expect(store.backup(path.join(missing, 'copy.db'))).rejects.toMatchObject({
+      code: 'BACKUP_FAILED',
+      message: expect.stringMatching(/directory .*missing does not exist/),
+    });
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  it('removes the file it reserved when the copy fails', async () => {
+    const store = freshStore();
+    store.close();
+    const destination = path.join(temp.dir, 'copy.db');
+    await expect(store.backup(destination)).rejects.toMatchObject({ code: 'BACKUP_FAILED' });
+    expect(fs.existsSync(destination)).toBe(false);
+  });
+});
+
+describe('readiness', () => {
+  it('is ready with storage and current schema', () => {
+    expect(freshStore().readiness()).toEqual({ ready: true, storage: 'file', schema: 'current' });
+    const memory = openStore({ path: ':memory:' });
+    try {
+      expect(memory.readiness()).toEqual({ ready: true, storage: 'memory', schema: 'current' });
+    } finally {
+      memory.close();
+    }
+  });
+
+  it('is not ready once closed, or when the schema version no longer matches', () => {
+    const store = freshStore();
+    store.db.pragma('user_version = 7');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 7, expected 8/) });
+    store.db.pragma('user_version = 8');
+    expect(store.readiness().ready).toBe(true);
+    store.close();
+    expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });
+  });
+});
+
+describe('crash safety', () => {
+  const WRITER = path.join(repoRoot, 'test', 'support', 'store-writer.ts');
+  let child: ChildProcess | undefined;
+
+  afterEach(() => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    child = undefined;
+  });
+
+  /** Starts the writer and resolves once it has made its first 100 writes. */
+  function startWriter(file: string): Promise<ChildProcess> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', WRITER, file], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    return new Promise((resolvePromise, reject) => {
+      let stdout = '';
+      let stderr = '';
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('ready\n')) resolvePromise(proc);
+      });
+      proc.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      proc.on('error', reject);
+      proc.on('exit', (code, signal) => reject(new Error(`writer exited (${code ?? signal}) before it was ready: ${stderr}`)));
+    });
+  }
+
+  function kill(proc: ChildProcess): Promise<NodeJS.Signals | null> {
+    return new Promise((resolvePromise) => {
+      proc.once('exit', (_code, signal) => resolvePromise(signal));
+      proc.kill('SIGKILL');
+    });
+  }
+
+  it('SIGKILL during a burst of writes leaves a database that opens and passes integrity_check; restart works', async () => {
+    const file = path.join(temp.dir, 'svc.db');
+    for (let round = 1; round <= 2; round++) {
+      const writer = await startWriter(file);
+      await new Promise((r) => setTimeout(r, 200));
+      // Still writing when killed: it never exits on its own.
+      expect(await kill(writer)).toBe('SIGKILL');
+
+      const store = openStore({ path: file, production: true });
+      try {
+        expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(store.db.pragma('foreign_key_check')).toEqual([]);
+        const { n } = store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM observations').get()!;
+        expect(n).toBeGreaterThan(0);
+        const did = 'did:web:after-crash.example';
+        const recorded = store.observations.record(sampleObservation({ did, observedAt: `2030-01-0${round}T00:00:00Z` }));
+        expect(recorded.seenCount).toBe(round);
+        expect(store.observations.count(did)).toBe(1);
+        expect(store.readiness()).toEqual({ ready: true, storage: 'file', schema: 'current' });
+      } finally {
+        store.close();
+      }
+    }
+  });
+});
