@@ -29,6 +29,8 @@ export interface FetchRequest {
    * TCP + TLS handshake, HTTP exchange. Without it the fetch adds no stages of its own.
    */
   stages?: FetchStageNames;
+  /** Cuts the fetch off (connection closed) when aborted; the fetch then throws `cancelledProblem()`. */
+  signal?: AbortSignal;
 }
 
 export interface RedirectHop {

@@ -42,6 +42,8 @@ export const PROBLEMS = {
   NOT_READY: { title: 'Not ready', w3c: false, status: 503, w3cStatus: null },
   KEY_CAPACITY_EXHAUSTED: { title: 'Key capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   MONITOR_REPORT_CAPACITY: { title: 'Monitor report capacity exceeded', w3c: false, status: 409, w3cStatus: null },
+  // SPEC §7 fixes the status of a request running over 45 s (408) but not its code: svc's own.
+  REQUEST_TIMEOUT: { title: 'Request timeout', w3c: false, status: 408, w3cStatus: null },
 } as const satisfies Record<string, ProblemSpec>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -113,6 +115,15 @@ export function toProblem(err: ProblemError, problemsBase: string = DEFAULT_PROB
   if (err.trace) problem.trace = err.trace;
   if (err.retryAfter !== undefined) problem.retryAfter = err.retryAfter;
   return problem;
+}
+
+/**
+ * The problem of work abandoned because nobody waits for its answer any more (a client that
+ * disconnected, a request past its time limit). The caller that aborted decides what, if
+ * anything, the client sees; this detail only reaches logs and traces.
+ */
+export function cancelledProblem(): ProblemError {
+  return new ProblemError('SERVICE_UNAVAILABLE', 'The work was cancelled before an answer was produced.');
 }
 
 /**

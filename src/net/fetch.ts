@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Client } from 'undici';
 import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, TlsEvidence } from '../core/net.js';
-import { ProblemError } from '../core/problems.js';
+import { cancelledProblem, ProblemError } from '../core/problems.js';
 import type { StageHandle, Trace } from '../core/resolve/trace.js';
 import type { Clock } from '../core/runtime.js';
 import { checkAddress, parseIp, type Cidr, type ParsedIp } from './ip.js';
@@ -241,6 +241,7 @@ export class EgressFetcher implements Net {
     const allowances = new Set<string>();
 
     for (;;) {
+      if (request.signal?.aborted) throw cancelledProblem();
       const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443 };
       const pinned = await step('dns', `Resolve ${hop.host}`, (stage) => this.#resolve(hop, request, deadline, stage));
       if (pinned.via) allowances.add(pinned.via);
@@ -440,9 +441,13 @@ export class EgressFetcher implements Net {
     let reusable = false;
     const abort = new AbortController();
     const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
+    // The caller's signal cuts the exchange off too (a daemon client that left): the socket
+    // is destroyed, so a hanging upstream is not kept waiting on.
+    const cancel = () => abort.abort();
+    request.signal?.addEventListener('abort', cancel, { once: true });
     const where = hostPort(hop.url);
     const timeoutProblem = () =>
-      new ProblemError('UPSTREAM_UNAVAILABLE', `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`);
+      request.signal?.aborted ? cancelledProblem() : new ProblemError('UPSTREAM_UNAVAILABLE', `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`);
     try {
       let response;
       try {
@@ -527,6 +532,7 @@ export class EgressFetcher implements Net {
       return { status: statusCode, contentType, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls };
     } finally {
       clearTimeout(totalTimer);
+      request.signal?.removeEventListener('abort', cancel);
       if (reusable) this.#keep(connection);
       else this.#discard(connection);
     }

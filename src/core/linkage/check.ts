@@ -33,7 +33,7 @@ export function startDomainBinding(origin: string, { runtime, trace }: { runtime
   const url = configurationUrl(origin);
   const fetching = trace.begin('linkage.fetch', `Fetch the DID configuration of ${origin}`, async (stage): Promise<FetchResponse | ProblemError> => {
     try {
-      const response = await runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json' });
+      const response = await runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json', signal: trace.signal });
       stage.detail = `HTTP ${response.status}, ${response.bytes} bytes`;
       if (response.status === 404 || response.status === 410) stage.detail += ': no DID configuration published';
       else if (response.status < 200 || response.status > 299) stage.status = 'FAIL';

@@ -11,6 +11,11 @@ export interface ResolveOptions {
   versionId?: string;
   versionTime?: string;
   versionNumber?: number;
+  /**
+   * Aborted when nobody waits for the answer any more (the HTTP client left, the request ran
+   * past its time limit): the next stage does not start and outbound fetches are cut off.
+   */
+  signal?: AbortSignal;
 }
 
 export interface MethodContext {

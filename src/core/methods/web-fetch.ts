@@ -33,7 +33,7 @@ export async function fetchWebResource({ runtime, trace }: MethodContext, bindin
     throw err;
   };
   const { url, purpose, maxBytes, accept, origin } = request;
-  const response = await runtime.net.fetch({ url, purpose, maxBytes, accept, stages: WEB_FETCH_STAGES }, trace).catch(abandon);
+  const response = await runtime.net.fetch({ url, purpose, maxBytes, accept, stages: WEB_FETCH_STAGES, signal: trace.signal }, trace).catch(abandon);
   if (response.status === 404 || response.status === 410) {
     await abandon(new ProblemError('NOT_FOUND', `No ${purpose} at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
   }

@@ -113,7 +113,7 @@ export const didWebvh: MethodDriver = {
     const witnessFile = needsWitnesses(entries)
       ? await trace
           .run('webvh.fetch_witnesses', 'Fetch the witness proofs', async (stage): Promise<WitnessFileInput | null> => {
-            const fetched = await runtime.net.fetch({ url: location.witnessUrl, purpose: 'witness proofs', maxBytes: DID_WITNESS_MAX_BYTES, accept: 'application/json' });
+            const fetched = await runtime.net.fetch({ url: location.witnessUrl, purpose: 'witness proofs', maxBytes: DID_WITNESS_MAX_BYTES, accept: 'application/json', signal: trace.signal });
             stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
             if (fetched.status === 404 || fetched.status === 410) {
               stage.detail += ': no witness file published';

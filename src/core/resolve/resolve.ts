@@ -51,7 +51,7 @@ export async function resolve(
     if (hit) return hit;
   }
   const started = runtime.clock.now();
-  const trace = new Trace(runtime.clock, hooks.onStage);
+  const trace = new Trace(runtime.clock, hooks.onStage, options.signal);
 
   const { parsed, driver } = await trace.run('syntax.parse', 'Parse the DID', (stage) => {
     const parsed: ParsedDid = parseDid(input);

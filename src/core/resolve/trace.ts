@@ -3,7 +3,7 @@
  * appended to the trace, and announced to an optional listener as it completes (the SSE
  * stream is this listener, not a second implementation).
  */
-import { asProblemError } from '../problems.js';
+import { asProblemError, cancelledProblem } from '../problems.js';
 import type { Clock } from '../runtime.js';
 import type { StageStatus, TraceStage } from './types.js';
 
@@ -29,6 +29,8 @@ export class Trace {
   constructor(
     private readonly clock: Clock,
     private readonly listener?: StageListener,
+    /** When aborted, no further stage starts (each throws `cancelledProblem()`). */
+    readonly signal?: AbortSignal,
   ) {
     this.#origin = clock.monotonicUs();
   }
@@ -47,6 +49,7 @@ export class Trace {
     const handle: StageHandle = { status: 'PASS', detail: '' };
     const startedUs = this.elapsedUs();
     try {
+      if (this.signal?.aborted) throw cancelledProblem();
       const result = await body(handle);
       this.#record(stage, label, handle.status, startedUs, handle.detail);
       return result;
@@ -69,6 +72,7 @@ export class Trace {
     const startedUs = this.elapsedUs();
     const outcome = (async () => {
       try {
+        if (this.signal?.aborted) throw cancelledProblem();
         const value = await body(handle);
         return { ok: true as const, value, endUs: this.elapsedUs() };
       } catch (err) {

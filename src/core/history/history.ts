@@ -1,0 +1,154 @@
+/**
+ * Observation history (SPEC §2.5, §4.6): each retrieval of a DID document is recorded in the
+ * Runtime's store, unchanged snapshots coalesced; history lists them and diff compares two.
+ * The only I/O is through `runtime.store`.
+ */
+import { parseDid } from '../did/syntax.js';
+import { ProblemError } from '../problems.js';
+import type { EnrichedResolution } from '../resolve/types.js';
+import type { Runtime } from '../runtime.js';
+import type { NewObservation, Observation, RuntimeStore, StoredObservation } from '../store.js';
+import { semanticDiff } from './diff.js';
+import type { ObservationHistory, SemanticDiff } from './types.js';
+
+export const DEFAULT_HISTORY_LIMIT = 100;
+/** Most rows one history response lists; `count` still reports them all. */
+export const MAX_HISTORY_LIMIT = 1000;
+
+export const HISTORY_NOTE =
+  'Observations are records of what this service retrieved and when, not proofs of history. ' +
+  'Unchanged snapshots are coalesced: seenCount counts the retrievals that found the same document and domain binding status, lastSeenAt is the latest of them.';
+
+const DOCUMENT_HASH_RE = /^[0-9a-f]{64}$/;
+
+export interface RecordOptions {
+  /** The caller asked for a version of a did:webvh log: that is not a retrieval of the current document. */
+  versioned?: boolean;
+}
+
+export interface DiffSelection {
+  /** Document hash of the older observation. */
+  from?: string;
+  /** Document hash of the newer observation. */
+  to?: string;
+}
+
+/** What one resolution contributes to its DID's history. */
+export function observationOf(result: EnrichedResolution): NewObservation {
+  return {
+    did: result.did,
+    documentHash: result.evidence.document.jcsSha256,
+    document: result.didDocument,
+    observedAt: result.observedAt,
+    // A derived document (did:key) has no fetch latency; the resolution's duration stands in.
+    latencyMs: result.evidence.source.latencyMs ?? result.didResolutionMetadata.durationMs,
+    resolverVersion: result.resolver.version,
+    domainBindingStatus: result.evidence.domainBinding?.status ?? null,
+    summary: result.verdict.headline,
+  };
+}
+
+/**
+ * Records a resolution in the store. Returns null when nothing is recorded: no store, a cache
+ * hit (observations record retrievals, and a hit retrieved nothing), or a versioned request
+ * (an old version of a did:webvh log says nothing about what the DID resolves to now).
+ */
+export function recordObservation(runtime: Runtime, result: EnrichedResolution, options: RecordOptions = {}): Observation | null {
+  if (!runtime.store || result.cached || options.versioned === true) return null;
+  return runtime.store.observations.record(observationOf(result));
+}
+
+function requireStore(runtime: Runtime): RuntimeStore {
+  if (!runtime.store) throw new ProblemError('FEATURE_NOT_SUPPORTED', 'No observation store is configured; history needs one.');
+  return runtime.store;
+}
+
+/** Exactly the SPEC §2.5 members, whatever else a store row carries (a document must not leak into the list). */
+function publicRow(row: Observation): Observation {
+  return {
+    id: row.id,
+    did: row.did,
+    documentHash: row.documentHash,
+    observedAt: row.observedAt,
+    lastSeenAt: row.lastSeenAt,
+    seenCount: row.seenCount,
+    latencyMs: row.latencyMs,
+    resolverVersion: row.resolverVersion,
+    domainBindingStatus: row.domainBindingStatus,
+    summary: row.summary,
+  };
+}
+
+/**
+ * The DID's observations, newest first, at most `limit`. A DID never observed has an empty
+ * history (count 0): absence of records is an answer, not a missing resource.
+ */
+export function historyOf(input: string, runtime: Runtime, limit: number = DEFAULT_HISTORY_LIMIT): ObservationHistory {
+  const { did } = parseDid(input);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HISTORY_LIMIT) {
+    throw new ProblemError('INVALID_OPTIONS', `The history limit must be an integer from 1 to ${MAX_HISTORY_LIMIT}.`);
+  }
+  const { observations } = requireStore(runtime);
+  return {
+    did,
+    count: observations.count(did),
+    history: observations.list(did, limit).map(publicRow),
+    note: HISTORY_NOTE,
+  };
+}
+
+function checkHash(name: 'from' | 'to', value: string | undefined): void {
+  if (value !== undefined && !DOCUMENT_HASH_RE.test(value)) {
+    throw new ProblemError('INVALID_OPTIONS', `"${name}" must be a document hash: 64 lower-case hexadecimal characters.`);
+  }
+}
+
+function observed(store: RuntimeStore, did: string, name: 'from' | 'to', hash: string): StoredObservation {
+  const row = store.observations.findByHash(did, hash);
+  if (!row) throw new ProblemError('NOT_FOUND', `The "${name}" document hash ${hash} was never observed for ${did}.`);
+  return row;
+}
+
+function tooFew(did: string, n: number): ProblemError {
+  return new ProblemError('NOT_FOUND', `${did} has ${n} observation(s); a diff needs two.`);
+}
+
+/**
+ * Diffs two observations of the DID:
+ * - neither `from` nor `to`: the latest two observations (older → newer);
+ * - both: the latest observation of each hash, in the order given;
+ * - only `from`: that observation → the latest one;
+ * - only `to`: the observation listed just before `to`'s row (the next older row) → `to`.
+ * A hash is the latest row with that document hash (findByHash). Unknown hashes, and a missing
+ * partner, are NOT_FOUND.
+ */
+export function diffOf(input: string, runtime: Runtime, selection: DiffSelection = {}): SemanticDiff {
+  const { did } = parseDid(input);
+  checkHash('from', selection.from);
+  checkHash('to', selection.to);
+  const store = requireStore(runtime);
+  const { observations } = store;
+  const { from, to } = selection;
+
+  if (from === undefined && to === undefined) {
+    const [newest, older] = observations.latest(did, 2);
+    if (!newest || !older) throw tooFew(did, observations.count(did));
+    return semanticDiff(older, newest);
+  }
+  if (from !== undefined && to !== undefined) {
+    return semanticDiff(observed(store, did, 'from', from), observed(store, did, 'to', to));
+  }
+  if (from !== undefined) {
+    const older = observed(store, did, 'from', from);
+    const [newest] = observations.latest(did, 1);
+    // findByHash found a row, so the DID has at least one; the guard keeps the types honest.
+    if (!newest) throw tooFew(did, 0);
+    return semanticDiff(older, newest);
+  }
+  const newer = observed(store, did, 'to', to!);
+  // Find `to`'s position in the newest-first list, then fetch just enough rows with documents.
+  const position = observations.list(did, observations.count(did)).findIndex((row) => row.id === newer.id);
+  const older = position < 0 ? undefined : observations.latest(did, position + 2)[position + 1];
+  if (!older) throw new ProblemError('NOT_FOUND', `No observation of ${did} is older than the one with document hash ${to!}; a diff needs two.`);
+  return semanticDiff(older, newer);
+}

@@ -1,0 +1,14 @@
+/** Observation history and semantic diff (SPEC §2.5, §2.6, §4.6). */
+export { semanticDiff } from './diff.js';
+export {
+  DEFAULT_HISTORY_LIMIT,
+  HISTORY_NOTE,
+  MAX_HISTORY_LIMIT,
+  diffOf,
+  historyOf,
+  observationOf,
+  recordObservation,
+  type DiffSelection,
+  type RecordOptions,
+} from './history.js';
+export type { ObservationHistory, RelationshipChange, SemanticDiff } from './types.js';
