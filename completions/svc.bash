@@ -4,11 +4,15 @@ _svc() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cmd="${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve completion -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve history diff backup serve completion -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
-    resolve) opts='--strict --egress-allow --version-id --version-time --version-number --json --no-color -q --quiet -h --help' ;;
+    resolve) opts='--strict --egress-allow --version-id --version-time --version-number --db --no-store --json --no-color -q --quiet -h --help' ;;
+    history) opts='--limit --db --json --no-color -q --quiet -h --help' ;;
+    diff) opts='--from --to --db --json --no-color -q --quiet -h --help' ;;
+    backup) opts='--db --json -q --quiet -h --help' ;;
+    serve) opts='--host --port --db --memory --public --production --egress-allow -h --help' ;;
     completion) opts='-h --help bash zsh fish' ;;
     *) opts='' ;;
   esac

@@ -2,7 +2,9 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerHistory } from './commands/history.js';
 import { registerResolve } from './commands/resolve.js';
+import { registerServe } from './commands/serve.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -11,7 +13,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   program
     .name('svc')
     .description(
-      'svc reports what can actually be shown about a decentralized identifier (did:key, did:jwk, did:web):\n' +
+      'svc reports what can actually be shown about a decentralized identifier (did:key, did:jwk, did:web, did:webvh):\n' +
         'evidence dimension by dimension, never a trust score.',
     )
     .version(VERSION, '-V, --version', 'print the svc version')
@@ -31,6 +33,8 @@ Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb.
 ${EXIT_CODES_HELP}`,
     );
   registerResolve(program, io, setExit);
+  registerHistory(program, io, setExit);
+  registerServe(program, io, setExit);
   registerCompletion(program, io, setExit);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

@@ -1,5 +1,6 @@
 /** Runs the built CLI (bin/svc.js → dist/cli.js) as a real process, as users and CI do. */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -13,9 +14,16 @@ export function assertBuilt(): void {
   }
 }
 
-/** Environment without the caller's colour settings, so tests decide them. */
+/**
+ * The state directory of this test process's CLI runs: `svc resolve` records observations under
+ * $XDG_STATE_HOME/svc/, never in the user's own history. Removed when the process exits.
+ */
+export const testStateHome = mkdtempSync(path.join(tmpdir(), 'svc-cli-state-'));
+process.on('exit', () => rmSync(testStateHome, { recursive: true, force: true }));
+
+/** Environment without the caller's colour settings, so tests decide them; state in a test directory. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', CI: undefined, ...extra };
+  return { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', CI: undefined, XDG_STATE_HOME: testStateHome, ...extra };
 }
 
 export interface Run {

@@ -2,57 +2,66 @@
 import type { Command } from 'commander';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
-import { parseDateTime } from '../../core/proofs/datetime.js';
+import { ProblemError } from '../../core/problems.js';
+import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { resolve } from '../../core/resolve/resolve.js';
+import { recordObservation } from '../../core/history/history.js';
+import type { EnrichedResolution } from '../../core/resolve/types.js';
+import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitResult, type OutputOptions } from '../output/emit.js';
+import { addDbOption, collect, storePathOption } from './store-options.js';
 
 interface ResolveCommandOptions extends OutputOptions {
   strict?: boolean;
   egressAllow: string[];
-  cache: boolean;
+  db?: string;
+  store: boolean;
   versionId?: string;
   versionTime?: string;
   versionNumber?: string;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const FLAGS = { versionId: '--version-id', versionTime: '--version-time', versionNumber: '--version-number' } as const;
 
-/** A value quoted in a usage message: one line, and short (main makes it printable). */
-function quoted(value: string): string {
-  return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+/**
+ * The did:webvh version selectors, checked before anything runs by the core's one parser: a
+ * malformed value is a usage error (exit 2). Whether they apply to the method, or agree with
+ * each other, is the resolution's answer (INVALID_OPTIONS, NOT_FOUND).
+ */
+export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' | 'versionTime' | 'versionNumber'>): ResolveOptions {
+  try {
+    return parseVersionOptions(options, (name) => FLAGS[name]);
+  } catch (err) {
+    if (err instanceof ProblemError) throw new ConfigError(err.detail.replace(/\.$/, ''));
+    throw err;
+  }
 }
 
 /**
- * The did:webvh version selectors, checked before anything runs: a malformed value is a usage
- * error (exit 2). Whether they apply to the method, or agree with each other, is the core's
- * answer (INVALID_OPTIONS, NOT_FOUND).
+ * Records the resolution in the embedded store (better-sqlite3 loads only here). A store that
+ * cannot be opened costs a warning, never the answer or its exit code.
  */
-export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' | 'versionTime' | 'versionNumber'>): ResolveOptions {
-  const selected: ResolveOptions = {};
-  if (options.versionId !== undefined) {
-    if (options.versionId === '') throw new ConfigError('--version-id must not be empty');
-    selected.versionId = options.versionId;
-  }
-  if (options.versionTime !== undefined) {
-    if (parseDateTime(options.versionTime) === null) {
-      throw new ConfigError(
-        `--version-time must be an RFC 3339 date-time with an offset, e.g. 2025-01-01T00:00:00Z, not ${quoted(options.versionTime)}`,
-      );
+async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<void> {
+  const versioned = selected.versionId !== undefined || selected.versionTime !== undefined || selected.versionNumber !== undefined;
+  if (versioned) return;
+  const path = storePathOption(options.db, io.env);
+  try {
+    const { openStore } = await import('../../store/index.js');
+    const store = openStore({ path });
+    try {
+      runtime.store = store;
+      recordObservation(runtime, result);
+    } finally {
+      runtime.store = undefined;
+      store.close();
     }
-    selected.versionTime = options.versionTime;
+  } catch (err) {
+    if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
   }
-  if (options.versionNumber !== undefined) {
-    const text = options.versionNumber;
-    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new ConfigError(`--version-number must be a positive whole number (1 is the first version), not ${quoted(text)}`);
-    }
-    selected.versionNumber = value;
-  }
-  return selected;
 }
 
 export function registerResolve(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -70,6 +79,8 @@ export function registerResolve(program: Command, io: CliIo, setExit: (code: num
     .option('--version-id <id>', 'did:webvh: serve the version with this versionId (e.g. 2-Qm…)')
     .option('--version-time <time>', 'did:webvh: serve the version in force at this RFC 3339 time (e.g. 2025-01-01T00:00:00Z)')
     .option('--version-number <n>', 'did:webvh: serve this version (1 is the first entry of the log)');
+  addDbOption(cmd);
+  cmd.option('--no-store', 'do not record this resolution in the history (see svc history, svc diff)');
   addOutputOptions(cmd);
   cmd.addHelpText(
     'after',
@@ -88,6 +99,7 @@ The version options apply to did:webvh only; several may be given, and must then
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
     await emitResult(io, options, runtime, async () => {
       const result = await resolve(decodeIdentifier(did), runtime, selected);
+      if (options.store) await record(io, options, runtime, result, selected);
       return { result, exitCode: exitForResolution(result, options.strict) };
     }, setExit);
   });

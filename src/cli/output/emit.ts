@@ -27,7 +27,7 @@ export function addOutputOptions(cmd: Command): Command {
     .option('-q, --quiet', 'print nothing but --json output; rely on the exit code');
 }
 
-async function styleFor(level: ColorLevel): Promise<Style> {
+export async function styleFor(level: ColorLevel): Promise<Style> {
   if (level === 0) return plainStyle;
   const { Chalk } = await import('chalk');
   const c = new Chalk({ level });
@@ -59,7 +59,7 @@ export async function emitResult(
   try {
     outcome = await run();
   } catch (err) {
-    emitProblem(io, options, runtime, asProblemError(err), await styleFor(colorLevel(io.stderr, io.env, noColor)));
+    await emitProblem(io, options, runtime, asProblemError(err));
     setExit(EXIT.NO_ANSWER);
     return;
   }
@@ -78,7 +78,9 @@ export async function emitResult(
   setExit(exitCode);
 }
 
-function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError, style: Style): void {
+/** A problem (no answer): the problem object with --json, else one styled block on stderr. */
+export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError): Promise<void> {
+  const style = await styleFor(colorLevel(io.stderr, io.env, options.color === false));
   const body = problem.toProblem(runtime.config.problemsBase);
   if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   if (options.quiet) return;

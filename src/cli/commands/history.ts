@@ -1,0 +1,135 @@
+/**
+ * `svc history <did>`, `svc diff <did>` and `svc backup <dest>`: the embedded store from the
+ * command line. better-sqlite3 loads only inside these actions. Reading commands never create a
+ * database: without one, the history is empty and a diff has nothing to compare.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { decodeIdentifier } from '../../core/did/syntax.js';
+import { diffOf, historyOf } from '../../core/history/history.js';
+import { asProblemError, ProblemError } from '../../core/problems.js';
+import type { Runtime } from '../../core/runtime.js';
+import type { Store } from '../../store/index.js';
+import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { colorLevel } from '../output/color.js';
+import { printable } from '../output/dossier.js';
+import { addOutputOptions, emitProblem, styleFor, type OutputOptions } from '../output/emit.js';
+import { diffText, historyText } from '../output/history.js';
+import { addDbOption, storePathOption } from './store-options.js';
+
+interface StoreCommandOptions extends OutputOptions {
+  db?: string;
+}
+
+/** Opens the store for reading; a missing file reads as an empty in-memory store (nothing created). */
+async function openForReading(path: string): Promise<Store> {
+  const { openStore } = await import('../../store/index.js');
+  return openStore({ path: existsSync(path) ? path : ':memory:' });
+}
+
+/** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4. */
+async function withStore<T>(
+  io: CliIo,
+  options: StoreCommandOptions,
+  setExit: (code: number) => void,
+  run: (runtime: Runtime) => T,
+  render: (value: T) => Promise<{ text: string; exitCode: number }>,
+): Promise<void> {
+  const runtime = createRuntime(io.env);
+  let store: Store | undefined;
+  try {
+    store = await openForReading(storePathOption(options.db, io.env));
+    runtime.store = store;
+    const value = run(runtime);
+    const { text, exitCode } = await render(value);
+    if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    else if (!options.quiet) io.stdout.write(text);
+    setExit(exitCode);
+  } catch (err) {
+    const problem = err instanceof Error && err.name === 'StoreError' ? new ProblemError('SERVICE_UNAVAILABLE', err.message) : asProblemError(err);
+    await emitProblem(io, options, runtime, problem);
+    setExit(EXIT.NO_ANSWER);
+  } finally {
+    store?.close();
+  }
+}
+
+function limitOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= 1000)) throw new ConfigError(`--limit must be a whole number 1..1000, not ${JSON.stringify(text.slice(0, 32))}`);
+  return value;
+}
+
+export function registerHistory(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const history = program
+    .command('history')
+    .description('List the recorded observations of a DID, newest first (every `svc resolve` records one)')
+    .argument('<did>', 'the DID, raw or percent-encoded')
+    .option('--limit <n>', 'show at most n observations (1..1000, default 100)');
+  addDbOption(history);
+  addOutputOptions(history);
+  history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) => {
+    const limit = limitOption(options.limit);
+    await withStore(
+      io,
+      options,
+      setExit,
+      (runtime) => historyOf(decodeIdentifier(did), runtime, limit),
+      async (value) => ({ text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false))), exitCode: EXIT.PASS }),
+    );
+  });
+
+  const diff = program
+    .command('diff')
+    .description('Compare two recorded observations of a DID: keys added, removed and rotated, relationships, services, binding')
+    .argument('<did>', 'the DID, raw or percent-encoded')
+    .option('--from <hash>', 'document hash of the older observation (default: the second latest)')
+    .option('--to <hash>', 'document hash of the newer observation (default: the latest)')
+    .addHelpText('after', '\nExit status: 0 the documents are identical, 1 they differ, 4 nothing to compare (fewer than two observations).');
+  addDbOption(diff);
+  addOutputOptions(diff);
+  diff.action(async (did: string, options: StoreCommandOptions & { from?: string; to?: string }) => {
+    await withStore(
+      io,
+      options,
+      setExit,
+      (runtime) => diffOf(decodeIdentifier(did), runtime, { from: options.from, to: options.to }),
+      async (result) => ({
+        text: diffText(result, await styleFor(colorLevel(io.stdout, io.env, options.color === false))),
+        exitCode: result.identical ? EXIT.PASS : EXIT.CHECK_FAILED,
+      }),
+    );
+  });
+
+  const backup = program
+    .command('backup')
+    .description('Copy the database with SQLite online backup to a new file (never overwrites; mode 0600)')
+    .argument('<dest>', 'destination file; must not exist');
+  addDbOption(backup);
+  backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print nothing; rely on the exit code');
+  backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) => {
+    const source = storePathOption(options.db, io.env);
+    if (!existsSync(source)) {
+      if (!options.quiet) io.stderr.write(`svc: no database at ${printable(source)}; nothing to back up\n`);
+      setExit(EXIT.NO_ANSWER);
+      return;
+    }
+    const { openStore } = await import('../../store/index.js');
+    let store: Store | undefined;
+    try {
+      store = openStore({ path: source });
+      const result = await store.backup(dest);
+      if (options.json) io.stdout.write(`${JSON.stringify({ source, ...result }, null, 2)}\n`);
+      else if (!options.quiet) io.stderr.write(`svc: backed up ${printable(source)} to ${printable(result.destination)} (${result.bytes} bytes)\n`);
+      setExit(EXIT.PASS);
+    } catch (err) {
+      if (!options.quiet) io.stderr.write(`svc: backup failed: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
+      setExit(EXIT.NO_ANSWER);
+    } finally {
+      store?.close();
+    }
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The daemon as a Fastify app. Cross-cutting rules live here once: security and CORS headers,
+ * rate budgets, the strict JSON body parser, one error handler (problem+json; embedded results
+ * on /1.0), 404 and 405 answers, time limits. Routes only translate to and from the core.
+ */
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { parseJsonStrict, StrictJsonError } from '../core/encoding/json.js';
+import { ProblemError } from '../core/problems.js';
+import { clientKey, TokenBuckets } from './rate-limit.js';
+import type { Budget, RouteDef, ServerContext } from './context.js';
+import { PROBLEM_JSON, problemFromError, RouteTable, sendProblem } from './http.js';
+import { probeRoutes } from './routes/probes.js';
+import { resolutionRoutes } from './routes/resolution.js';
+import { w3cRoutes } from './routes/w3c.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    budget?: Budget;
+  }
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, Content-Type',
+} as const;
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
+export interface AppOptions {
+  /** Milliseconds clock for the rate buckets (tests may step it). */
+  nowMs?: () => number;
+  /** Fastify `trustProxy` (SVC_TRUST_PROXY): whose X-Forwarded-For names the client. */
+  trustProxy?: boolean | number | string[];
+}
+
+/**
+ * Errors on a connection before any request is routed (slow headers or body past the time
+ * limit, malformed HTTP): answered as problem+json on the raw socket.
+ */
+function clientErrorHandler(problemsBase: string) {
+  return (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const problem = timeout
+      ? new ProblemError('REQUEST_TIMEOUT', 'The request was not received within the time limit.')
+      : new ProblemError('INVALID_REQUEST', 'The HTTP request could not be parsed.');
+    const body = JSON.stringify(problem.toProblem(problemsBase));
+    const status = timeout ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+}
+
+export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyInstance {
+  const { limits, runtime, profile } = ctx;
+  const problemsBase = runtime.config.problemsBase;
+  const nowMs = options.nowMs ?? (() => runtime.clock.now().getTime());
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: limits.bodyLimitBytes,
+    // Receiving the request: Node's own timers, which need the headers timeout and a short
+    // checking interval to fire on time (DESIGN §10).
+    requestTimeout: limits.requestTimeoutMs,
+    http: { headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs) },
+    keepAliveTimeout: 10_000,
+    // did:jwk identifiers run to hundreds of characters; the router's default cap is 100.
+    routerOptions: { maxParamLength: 16_384 },
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    trustProxy: trustProxyOption(options.trustProxy),
+    clientErrorHandler: clientErrorHandler(problemsBase),
+  });
+
+  // Budgets (SPEC §4, §8). The direct daemon has one bucket per client for every route but the
+  // probes, answering 429 with Retry-After: 1; the public profile has the standard and
+  // intensive budgets, with the wait until the next token as Retry-After.
+  const direct = new TokenBuckets(limits.directPerMinute, nowMs);
+  const standard = new TokenBuckets(limits.standardPerMinute, nowMs);
+  const intensive = new TokenBuckets(limits.intensivePerMinute, nowMs);
+  const charge = (request: FastifyRequest, budget: Budget): void => {
+    if (budget === 'none') return;
+    const client = clientKey(request.ip);
+    if (profile === 'direct') {
+      if (!direct.take(client).allowed) throw rateLimited(1, `${limits.directPerMinute} requests per minute`);
+      return;
+    }
+    const kind = budget === 'resolve' ? (isWebvhRequest(request) ? 'intensive' : 'standard') : budget;
+    const outcome = (kind === 'intensive' ? intensive : standard).take(client);
+    if (!outcome.allowed) {
+      const per = kind === 'intensive' ? limits.intensivePerMinute : limits.standardPerMinute;
+      throw rateLimited(outcome.retryAfterSeconds, `the ${kind} budget of ${per} requests per minute`);
+    }
+  };
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers({ ...SECURITY_HEADERS, ...CORS_HEADERS });
+    if (ctx.draining) {
+      reply.header('connection', 'close');
+      throw new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 });
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    charge(request, request.routeOptions.config.budget ?? 'standard');
+  });
+
+  // Bodies: JSON only, parsed strictly (duplicate members are ambiguous → 400 INVALID_REQUEST).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, parseJsonStrict(text));
+    } catch (err) {
+      const reason = err instanceof StrictJsonError ? err.message : 'not JSON';
+      done(new ProblemError('INVALID_REQUEST', `The request body is not acceptable JSON: ${reason}.`), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const problem = problemFromError(err, limits.bodyLimitBytes);
+    if (problem.code === 'INTERNAL_ERROR') {
+      runtime.log.error('request failed', { method: request.method, url: request.url, error: err instanceof Error ? err.message : String(err) });
+    }
+    return sendProblem(request, reply, problem, problemsBase);
+  });
+
+  const table = new RouteTable();
+  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...w3cRoutes(ctx)];
+  for (const route of routes) {
+    table.add(route.method, route.url);
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { budget: route.budget },
+      ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
+      ...route.options,
+      handler: route.handler,
+    });
+  }
+
+  // CORS preflight for every known path.
+  app.options('*', { config: { budget: 'none' } }, async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const methods = table.methodsFor(path);
+    if (methods.length === 0) throw notFound(path);
+    const requested = request.headers['access-control-request-headers'];
+    return reply
+      .code(204)
+      .headers({
+        'access-control-allow-methods': methods.join(', '),
+        'access-control-allow-headers': typeof requested === 'string' && requested.length <= 1024 ? requested : 'Accept, Content-Type',
+        'access-control-max-age': '600',
+      })
+      .send();
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    charge(request, 'standard');
+    const path = request.url.split('?')[0]!;
+    const methods = table.methodsFor(path);
+    if (methods.length > 0) {
+      reply.header('allow', methods.join(', '));
+      throw new ProblemError('METHOD_NOT_ALLOWED', `${request.method} is not served at ${truncated(path)}; use ${methods.join(', ')}.`);
+    }
+    throw notFound(path);
+  });
+
+  return app;
+}
+
+/** A hop count becomes a function: Fastify takes numbers at run time but its types do not. */
+function trustProxyOption(value: AppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return value ?? false;
+}
+
+function truncated(path: string): string {
+  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
+}
+
+function notFound(path: string): ProblemError {
+  return new ProblemError('NOT_FOUND', `No route ${truncated(path)}.`);
+}
+
+function rateLimited(retryAfter: number, what: string): ProblemError {
+  return new ProblemError('RATE_LIMITED', `Too many requests: ${what} is used up. Retry after ${retryAfter} s.`, { retryAfter });
+}
+
+/** did:webvh resolutions draw on the intensive budget (SPEC §4), raw or percent-encoded. */
+function isWebvhRequest(request: FastifyRequest): boolean {
+  const path = (request.raw.url ?? request.url).split('?')[0]!;
+  return /^\/v1\/resolve\/did(:|%3A)webvh(:|%3A)/i.test(path);
+}

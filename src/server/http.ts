@@ -1,0 +1,144 @@
+/**
+ * HTTP plumbing shared by every route: the problem responses (one place decides a status),
+ * identifiers taken raw from the request line, strict query options, and the route table that
+ * lets an unknown method on a known path answer 405 instead of 404.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { decodeIdentifier } from '../core/did/syntax.js';
+import { asProblemError, ProblemError, type Problem } from '../core/problems.js';
+import { errorResolutionBody } from './w3c.js';
+
+export const PROBLEM_JSON = 'application/problem+json';
+export const DID_RESOLUTION = 'application/did-resolution';
+
+/** The W3C binding embeds errors in a resolution result (SPEC §4.2) but for a 406. */
+export function isW3cPath(url: string): boolean {
+  return url.startsWith('/1.0/');
+}
+
+/** Sends a problem: problem+json, or on /1.0 the resolution result carrying it (SPEC §7). */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError, problemsBase: string): FastifyReply {
+  const problem: Problem = err.toProblem(problemsBase);
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  if (isW3cPath(request.url) && err.w3cStatus !== null && err.code !== 'REPRESENTATION_NOT_SUPPORTED') {
+    return reply.code(err.w3cStatus).type(DID_RESOLUTION).send(JSON.stringify(errorResolutionBody(problem)));
+  }
+  return reply.code(problem.status).type(PROBLEM_JSON).send(problem);
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  validation?: unknown;
+}
+
+/**
+ * Maps what Fastify throws before a handler runs (body too large, bad JSON, wrong content
+ * type, handler time limit) to svc's codes; anything else unknown is INTERNAL_ERROR, its message
+ * never echoed (it may carry attacker text).
+ */
+export function problemFromError(err: unknown, bodyLimitBytes: number): ProblemError {
+  if (err instanceof ProblemError) return err;
+  const { code, statusCode, validation } = (typeof err === 'object' && err !== null ? err : {}) as FastifyLikeError;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimitBytes} bytes (${bodyLimitBytes / 1024} KiB).`);
+    case 'FST_ERR_HANDLER_TIMEOUT':
+      return new ProblemError('REQUEST_TIMEOUT', 'The request ran past its time limit and was abandoned; no answer was produced.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ProblemError('INVALID_REQUEST', 'Request bodies must be application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ProblemError('INVALID_REQUEST', 'The request declares a JSON body but sends none.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ProblemError('INVALID_REQUEST', 'The Content-Length does not match the body sent.');
+    default:
+      break;
+  }
+  if (validation !== undefined || (statusCode !== undefined && statusCode >= 400 && statusCode < 500)) {
+    return new ProblemError('INVALID_REQUEST', 'The request could not be read.');
+  }
+  return asProblemError(err);
+}
+
+/** The path of the request line, undecoded, without the query. */
+function rawPath(request: FastifyRequest): string {
+  const url = request.raw.url ?? request.url;
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** The raw query string of the request line ('' when absent). */
+export function rawQuery(request: FastifyRequest): string {
+  const url = request.raw.url ?? request.url;
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/**
+ * The identifier after `prefix` in the request path, taken from the raw request line and
+ * decoded exactly once (SPEC §1): Fastify's own parameter decoding would turn the `%3A` of a
+ * raw did:web port into a colon.
+ */
+export function identifierAfter(request: FastifyRequest, prefix: string, code: 'INVALID_DID' | 'INVALID_DID_URL' = 'INVALID_DID'): string {
+  const raw = rawPath(request).slice(prefix.length);
+  if (raw === '') throw new ProblemError(code, `No identifier after ${prefix}; put the DID in the path, raw or percent-encoded.`);
+  try {
+    return decodeIdentifier(raw);
+  } catch (err) {
+    if (err instanceof ProblemError && code === 'INVALID_DID_URL') throw new ProblemError(code, err.detail);
+    throw err;
+  }
+}
+
+/** Query options of one route: each known once, nothing unknown (INVALID_OPTIONS otherwise). */
+export function queryOptions(request: FastifyRequest, allowed: readonly string[]): Record<string, string> {
+  const query = (request.query ?? {}) as Record<string, string | string[]>;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!allowed.includes(name)) {
+      const known = allowed.length > 0 ? `; this route takes ${allowed.join(', ')}` : '; this route takes none';
+      throw new ProblemError('INVALID_OPTIONS', `Unknown query option "${truncate(name)}"${known}.`);
+    }
+    if (Array.isArray(value)) throw new ProblemError('INVALID_OPTIONS', `The query option "${name}" is given ${value.length} times; give it once.`);
+    out[name] = value;
+  }
+  return out;
+}
+
+export function booleanOption(options: Record<string, string>, name: string): boolean {
+  const value = options[name];
+  if (value === undefined) return false;
+  if (value === 'true' || value === '1' || value === '') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ProblemError('INVALID_OPTIONS', `The query option "${name}" must be true or false, not "${truncate(value)}".`);
+}
+
+export function truncate(text: string, max = 64): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Route patterns by method, for 405 answers (`:param` and `*` as Fastify writes them). */
+export class RouteTable {
+  readonly #routes: Array<{ method: string; pattern: RegExp }> = [];
+
+  add(method: string, url: string): void {
+    const source = url
+      .split('/')
+      .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    this.#routes.push({ method, pattern: new RegExp(`^${source}$`) });
+  }
+
+  /** Methods served at this path (HEAD with GET), empty when the path is unknown. */
+  methodsFor(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.#routes) {
+      if (route.pattern.test(path)) {
+        methods.add(route.method);
+        if (route.method === 'GET') methods.add('HEAD');
+      }
+    }
+    if (methods.size > 0) methods.add('OPTIONS');
+    return [...methods];
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The daemon's limits (SPEC §4 budgets, §8): defaults from the SPEC, operator overrides from the
+ * environment. A bad value is a configuration error (exit 2), never silently replaced.
+ */
+import { ConfigError } from '../runtime/node.js';
+
+export type Profile = 'direct' | 'public';
+
+export interface ServerLimits {
+  /** Direct daemon: per-client token bucket, requests per minute (SVC_RATE_LIMIT_PER_MIN). */
+  directPerMinute: number;
+  /** Public profile: standard and intensive budgets per client, requests per minute. */
+  standardPerMinute: number;
+  intensivePerMinute: number;
+  /** Request body limit, bytes (413 above). */
+  bodyLimitBytes: number;
+  /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; the SPEC's 45 s by default. */
+  requestTimeoutMs: number;
+  /** Resolutions doing outbound work at once; more → 503 CAPACITY_EXHAUSTED (SVC_MAX_CONCURRENCY). */
+  maxConcurrency: number;
+  /** How long SIGTERM waits for requests in flight before closing them, ms (SVC_DRAIN_MS). */
+  drainMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
+  directPerMinute: 120,
+  standardPerMinute: 20,
+  intensivePerMinute: 10,
+  bodyLimitBytes: 512 * 1024,
+  requestTimeoutMs: 45_000,
+  maxConcurrency: 64,
+  drainMs: 10_000,
+};
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
+  }
+  return value;
+}
+
+/**
+ * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
+ * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_DRAIN_MS (0..600000, default 10000).
+ * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
+ */
+export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    directPerMinute: intFromEnv(env, 'SVC_RATE_LIMIT_PER_MIN', DEFAULT_LIMITS.directPerMinute, 1, 1_000_000),
+    requestTimeoutMs: intFromEnv(env, 'SVC_REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs, 100, 600_000),
+    maxConcurrency: intFromEnv(env, 'SVC_MAX_CONCURRENCY', DEFAULT_LIMITS.maxConcurrency, 1, 10_000),
+    drainMs: intFromEnv(env, 'SVC_DRAIN_MS', DEFAULT_LIMITS.drainMs, 0, 600_000),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Per-client token buckets (SPEC §8): each client holds up to `perMinute` tokens, refilled
+ * continuously at `perMinute` per minute; a request takes one. Not a fixed window: a client
+ * that waits a second gets a second's worth back, no burst at a window edge.
+ */
+import { isIP } from 'node:net';
+
+export type Take = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+export class TokenBuckets {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #perMs: number;
+
+  constructor(
+    readonly perMinute: number,
+    private readonly nowMs: () => number,
+    /** Clients remembered; the least recently seen are forgotten first (a full bucket again). */
+    private readonly maxClients = 50_000,
+  ) {
+    this.#perMs = perMinute / 60_000;
+  }
+
+  take(client: string): Take {
+    const now = this.nowMs();
+    const known = this.#buckets.get(client);
+    const bucket: Bucket = known
+      ? { tokens: Math.min(this.perMinute, known.tokens + (now - known.atMs) * this.#perMs), atMs: now }
+      : { tokens: this.perMinute, atMs: now };
+    // Re-insert: Map order is recency order, so eviction drops the longest-idle client.
+    this.#buckets.delete(client);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.#buckets.set(client, bucket);
+      if (this.#buckets.size > this.maxClients) this.#buckets.delete(this.#buckets.keys().next().value as string);
+      return { allowed: true };
+    }
+    this.#buckets.set(client, bucket);
+    // Whole seconds until one token is back, at least 1 (SPEC §7 rule 3).
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.#perMs / 1000)) };
+  }
+
+  get clients(): number {
+    return this.#buckets.size;
+  }
+}
+
+/**
+ * The client a budget belongs to: its address, with IPv6 clients grouped by /64 (one host
+ * usually holds a whole /64, so per-address buckets would be trivially escaped).
+ */
+export function clientKey(address: string): string {
+  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  if (isIP(plain) !== 6) return plain;
+  const [head = '', tail = ''] = plain.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = plain.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g === '' ? '0' : g.toLowerCase().replace(/^0+(?=.)/, '')))
+    .join(':')}::/64`;
+}

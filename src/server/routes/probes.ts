@@ -1,0 +1,92 @@
+/** Service probes (SPEC §4.17): /health and /ready are never rate limited; /v1/status is. */
+import { SUPPORTED_METHODS } from '../../core/methods/registry.js';
+import { ProblemError } from '../../core/problems.js';
+import { rfc3339 } from '../../core/runtime.js';
+import { HASH_PROFILE } from '../../core/canonical.js';
+import { SCHEMA_VERSION } from '../../store/index.js';
+import { RESOLVER } from '../../version.js';
+import type { RouteDef, ServerContext } from '../context.js';
+import { queryOptions } from '../http.js';
+
+/** Standards svc implements, by the version it follows (reported by /health). */
+export const STANDARDS = Object.freeze({
+  didCore: '1.0',
+  didResolution: '1.0 (Candidate Recommendation Draft)',
+  didKey: '0.9',
+  didJwk: '1.0',
+  didWeb: '1.0',
+  didWebvh: '1.0',
+  didConfiguration: 'DIF Well Known DID Configuration 1.0',
+  dataIntegrity: 'eddsa-jcs-2022',
+  jcs: 'RFC 8785',
+  jwkThumbprint: 'RFC 7638',
+  problemDetails: 'RFC 9457',
+  fingerprintProfile: HASH_PROFILE,
+  storageSchema: SCHEMA_VERSION,
+});
+
+export function probeRoutes(ctx: ServerContext): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/health',
+      budget: 'none',
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        if (ctx.draining) throw new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down.', { retryAfter: 5 });
+        return reply.send({
+          status: 'ok',
+          name: RESOLVER.name,
+          version: RESOLVER.version,
+          time: rfc3339(ctx.runtime.clock.now()),
+          supportedMethods: SUPPORTED_METHODS.map((m) => `did:${m}`),
+          standards: STANDARDS,
+          monitoring: false,
+          rateLimited: true,
+          profile: ctx.profile,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/ready',
+      budget: 'none',
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const readiness = ctx.draining ? { ready: false as const, reason: 'the daemon is shutting down' } : ctx.storage.readiness();
+        if (!readiness.ready) throw new ProblemError('NOT_READY', `Not ready: ${readiness.reason}.`, { retryAfter: 5 });
+        return reply.send(readiness);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/status',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const readiness = ctx.storage.readiness();
+        const storage = readiness.ready
+          ? { status: 'ok', storage: readiness.storage, schema: readiness.schema, schemaVersion: SCHEMA_VERSION }
+          : { status: 'unavailable', reason: readiness.reason };
+        return reply.send({
+          status: readiness.ready && !ctx.draining ? 'ok' : 'degraded',
+          version: RESOLVER.version,
+          profile: ctx.profile,
+          startedAt: rfc3339(ctx.startedAt),
+          uptimeSeconds: Math.max(0, Math.floor((ctx.runtime.clock.now().getTime() - ctx.startedAt.getTime()) / 1000)),
+          components: {
+            resolution: { status: ctx.draining ? 'draining' : 'ok', methods: SUPPORTED_METHODS.map((m) => `did:${m}`), inFlight: ctx.capacity.inFlight, maxConcurrency: ctx.capacity.max },
+            cache: { status: 'ok', entries: ctx.runtime.cache.size, ttlSeconds: ctx.runtime.config.cacheTtlSeconds },
+            storage,
+            rateLimit: ctx.profile === 'public'
+              ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }
+              : { status: 'ok', perMinute: ctx.limits.directPerMinute },
+            monitoring: { status: 'disabled' },
+            console: { status: 'disabled' },
+            billing: { status: 'disabled' },
+          },
+        });
+      },
+    },
+  ];
+}

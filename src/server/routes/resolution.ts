@@ -1,0 +1,128 @@
+/**
+ * Native resolution routes (SPEC §4.1, §4.3–4.6): resolve, stream (SSE), dereference,
+ * fast-verify, history, diff, graph. Each translates the request into a core call and the
+ * result into JSON; the rules live in the core.
+ */
+import type { FastifyRequest } from 'fastify';
+import { dereference } from '../../core/dereference/dereference.js';
+import { diffOf, historyOf } from '../../core/history/history.js';
+import { ProblemError } from '../../core/problems.js';
+import { fastVerdict } from '../../core/resolve/fast-verify.js';
+import type { EnrichedResolution } from '../../core/resolve/types.js';
+import { parseVersionOptions } from '../../core/resolve/version-options.js';
+import { resolveFor, type RouteDef, type ServerContext } from '../context.js';
+import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
+import { streamResolution } from '../sse.js';
+
+const VERSION_OPTIONS = ['versionId', 'versionTime', 'versionNumber'] as const;
+
+/** SPEC §2.1: a DEACTIVATED outcome is answered with HTTP 410 and the full result. */
+export function statusOf(result: EnrichedResolution): number {
+  return result.verdict.outcome === 'DEACTIVATED' ? 410 : 200;
+}
+
+export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/v1/resolve/*',
+      budget: 'resolve',
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/resolve/');
+        const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
+        const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
+        const result = await resolveFor(ctx, did, options, request.signal);
+        return reply.code(statusOf(result)).send(result);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/stream/*',
+      budget: 'intensive',
+      stream: true,
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/stream/');
+        const query = queryOptions(request, ['noCache']);
+        await streamResolution(ctx, reply, did, { noCache: booleanOption(query, 'noCache') });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/dereference/*',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const didUrl = dereferenceTarget(request);
+        const result = await ctx.capacity.run(() => dereference(didUrl, ctx.runtime, { signal: request.signal }));
+        return reply.send(result);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/fast-verify/did/*',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/fast-verify/did/');
+        const query = queryOptions(request, ['noCache']);
+        const result = await resolveFor(ctx, did, { noCache: booleanOption(query, 'noCache') }, request.signal);
+        return reply.send(fastVerdict(result));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/graph/*',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/graph/');
+        const query = queryOptions(request, ['noCache']);
+        const result = await resolveFor(ctx, did, { noCache: booleanOption(query, 'noCache') }, request.signal);
+        return reply.send({ did: result.did, observedAt: result.observedAt, verdict: result.verdict, nodes: result.graph.nodes, edges: result.graph.edges });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/history/*',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/history/');
+        queryOptions(request, []);
+        return reply.send(historyOf(did, requireStore(ctx)));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/diff/*',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/diff/');
+        const query = queryOptions(request, ['from', 'to']);
+        return reply.send(diffOf(did, requireStore(ctx), { from: query['from'], to: query['to'] }));
+      },
+    },
+  ];
+}
+
+/** History and diff read the store: while it is unavailable they answer 503, never an empty history. */
+function requireStore(ctx: ServerContext): ServerContext['runtime'] {
+  if (!ctx.runtime.store) {
+    throw new ProblemError('SERVICE_UNAVAILABLE', 'The observation store is unavailable; see /ready for the reason.', { retryAfter: 5 });
+  }
+  return ctx.runtime;
+}
+
+/**
+ * The DID URL of a dereference request: the path after the prefix, decoded exactly once (a raw
+ * path writes `#` as `%23`), followed by the request's own query string as the DID URL query.
+ */
+export function dereferenceTarget(request: FastifyRequest): string {
+  let didUrl = identifierAfter(request, '/v1/dereference/', 'INVALID_DID_URL');
+  if (!/^did%3A/i.test(didUrl) && !didUrl.includes('#')) {
+    // Raw form: the first %23 is the fragment delimiter (a client cannot send a bare '#').
+    const hash = didUrl.indexOf('%23');
+    if (hash >= 0) didUrl = `${didUrl.slice(0, hash)}#${didUrl.slice(hash + 3)}`;
+  }
+  const query = rawQuery(request);
+  if (query === '') return didUrl;
+  if (didUrl.includes('?')) throw new ProblemError('INVALID_DID_URL', 'The DID URL has a query both inside the encoded identifier and in the request; give one.');
+  const hash = didUrl.indexOf('#');
+  return hash < 0 ? `${didUrl}?${query}` : `${didUrl.slice(0, hash)}?${query}${didUrl.slice(hash)}`;
+}

@@ -1,0 +1,81 @@
+/**
+ * The W3C DID Resolution HTTPS binding (SPEC §4.2): GET /1.0/identifiers/{did} with content
+ * negotiation, and POST with the resolution options as a JSON body. Errors are embedded in a
+ * resolution result (`didDocument: null`) by the error handler; a DID URL (with `/`, `?` or
+ * `#`) is dereferenced instead.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dereference } from '../../core/dereference/dereference.js';
+import { isJsonObject } from '../../core/encoding/json.js';
+import type { ResolveOptions } from '../../core/methods/types.js';
+import { ProblemError } from '../../core/problems.js';
+import { parseVersionOptions } from '../../core/resolve/version-options.js';
+import { resolveFor, type RouteDef, type ServerContext } from '../context.js';
+import { booleanOption, identifierAfter, queryOptions, truncate } from '../http.js';
+import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
+
+const PREFIX = '/1.0/identifiers/';
+const OPTIONS = ['noCache', 'versionId', 'versionTime', 'versionNumber'] as const;
+
+/** Resolution options from a POST body: a JSON object of known members with string/boolean/number values. */
+function bodyOptions(body: unknown): Record<string, string> {
+  if (body === undefined || body === null) return {};
+  if (!isJsonObject(body)) throw new ProblemError('INVALID_OPTIONS', 'The request body must be a JSON object of resolution options.');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (name === 'accept') continue;
+    if (!(OPTIONS as readonly string[]).includes(name)) {
+      throw new ProblemError('INVALID_OPTIONS', `Unknown resolution option "${truncate(name)}"; svc takes ${OPTIONS.join(', ')}, accept.`);
+    }
+    if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number') {
+      throw new ProblemError('INVALID_OPTIONS', `The resolution option "${name}" must be a string, number or boolean.`);
+    }
+    out[name] = String(value);
+  }
+  return out;
+}
+
+async function answer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, raw: Record<string, string>, accept: string | undefined): Promise<FastifyReply> {
+  const identifier = identifierAfter(request, PREFIX);
+  const representation = negotiateResolution(accept);
+  if (representation === null) {
+    throw new ProblemError(
+      'REPRESENTATION_NOT_SUPPORTED',
+      `None of the media types accepted (${truncate(accept ?? '', 120)}) is served; ask for application/did-resolution or application/did.`,
+    );
+  }
+  if (/[/?#]/.test(identifier)) {
+    const result = await ctx.capacity.run(() => dereference(identifier, ctx.runtime, { signal: request.signal }));
+    return reply.type('application/json').send(result);
+  }
+  const options: ResolveOptions = { noCache: booleanOption(raw, 'noCache'), ...parseVersionOptions(raw) };
+  const result = await resolveFor(ctx, identifier, options, request.signal);
+  const status = w3cStatusOf(result);
+  // A deactivated DID always gets the full result: the document alone would hide the 410's reason.
+  if (representation === 'resolution' || status === 410) {
+    return reply.code(status).type(DID_RESOLUTION_MEDIA_TYPE).send(JSON.stringify(resolutionResultBody(result)));
+  }
+  return reply.code(status).type(DID_MEDIA_TYPE).send(JSON.stringify(result.didDocument));
+}
+
+export function w3cRoutes(ctx: ServerContext): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: `${PREFIX}*`,
+      budget: 'standard',
+      handler: (request, reply) => answer(ctx, request, reply, queryOptions(request, OPTIONS), request.headers.accept),
+    },
+    {
+      method: 'POST',
+      url: `${PREFIX}*`,
+      budget: 'standard',
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const body = request.body;
+        const accept = isJsonObject(body) && typeof body['accept'] === 'string' ? body['accept'] : request.headers.accept;
+        return answer(ctx, request, reply, bodyOptions(body), accept);
+      },
+    },
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * `svc serve`: builds the Runtime and the store, listens, and shuts down gracefully — on SIGTERM
+ * or SIGINT it stops taking requests (503 SERVICE_UNAVAILABLE), lets those in flight finish for
+ * up to the drain time, closes the remaining connections and then the database.
+ */
+import type { Runtime } from '../core/runtime.js';
+import { buildApp } from './app.js';
+import { Capacity } from './capacity.js';
+import type { ServerContext } from './context.js';
+import type { Profile, ServerLimits } from './limits.js';
+import { StorageSlot } from './storage.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  profile: Profile;
+  /** Database file, or ':memory:' (refused in production mode). */
+  dbPath: string;
+  production: boolean;
+  limits: ServerLimits;
+  trustProxy?: boolean | number | string[];
+  /** One line per event (listening, draining, closed) for the operator. */
+  announce: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  /** Resolves once the server has shut down and the database is closed. */
+  closed: Promise<void>;
+  shutdown(reason: string): Promise<void>;
+}
+
+export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, options: ServeOptions): Promise<RunningServer> {
+  const storage = new StorageSlot(options.dbPath, options.production);
+  const runtime = runtimeFor(storage);
+  const ctx: ServerContext = {
+    runtime,
+    storage,
+    profile: options.profile,
+    limits: options.limits,
+    capacity: new Capacity(options.limits.maxConcurrency),
+    startedAt: runtime.clock.now(),
+    draining: false,
+  };
+  const app = buildApp(ctx, { trustProxy: options.trustProxy });
+  if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
+  const url = await app.listen({ host: options.host, port: options.port });
+  options.announce(`svc: listening on ${url} (${options.profile} profile; database ${options.dbPath})`);
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let shuttingDown: Promise<void> | null = null;
+  const shutdown = (reason: string): Promise<void> => {
+    shuttingDown ??= (async () => {
+      ctx.draining = true;
+      options.announce(`svc: ${reason}: draining requests in flight (up to ${options.limits.drainMs} ms)`);
+      const force = setTimeout(() => app.server.closeAllConnections(), options.limits.drainMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+        storage.close();
+        options.announce('svc: stopped; database closed');
+        resolveClosed();
+      }
+    })();
+    return shuttingDown;
+  };
+  return { url, closed, shutdown };
+}
