@@ -12,13 +12,14 @@ import { multikey } from '../test/support/codec.js';
 // Rows
 // ---------------------------------------------------------------------------------------------
 
-export type Unit = 'ops/s' | 'ms';
+export type Unit = 'ops/s' | 'ms' | 'MB';
 
 export interface Goal {
   /** `>=` for higher-is-better figures (ops/s), `<=` for lower-is-better ones (ms). */
   op: '>=' | '<=';
-  /** Bound on ratio = svc ÷ peer. */
+  /** Bound on ratio = svc ÷ peer; with `absolute`, a bound on the svc figure itself (e.g. 120 MB). */
   ratio: number;
+  absolute?: boolean;
 }
 
 export type RowStatus = 'ok' | 'not built' | 'error';
@@ -58,7 +59,7 @@ export function ratioOf(row: BenchRow): number | null {
 
 /** Whether the goal is met: true/false, or null when there is no goal or no ratio. */
 export function goalMet(row: BenchRow): boolean | null {
-  const ratio = ratioOf(row);
+  const ratio = row.goal?.absolute ? row.svc : ratioOf(row);
   if (row.goal === null || ratio === null || row.status !== 'ok') return null;
   return row.goal.op === '>=' ? ratio >= row.goal.ratio : ratio <= row.goal.ratio;
 }
@@ -224,6 +225,7 @@ export function shuffle<T>(items: T[]): T[] {
 export function formatValue(value: number | null, unit: Unit): string {
   if (value === null || !Number.isFinite(value)) return '—';
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
   return `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ops/s`;
 }
@@ -234,9 +236,10 @@ function formatRatio(row: BenchRow): string {
   return `${ratio.toFixed(ratio >= 100 ? 0 : 2)}× ${higherIsBetter(row.unit) ? '↑' : '↓'}`;
 }
 
-function formatGoal(goal: Goal | null): string {
+function formatGoal(goal: Goal | null, unit: Unit): string {
   if (!goal) return '—';
-  return `${goal.op === '>=' ? '≥' : '≤'} ${String(goal.ratio)}×`;
+  if (goal.absolute) return `${goal.op === '>=' ? '≥' : '≤'} ${formatValue(goal.ratio, unit)}`;
+  return `${goal.op === '>=' ? '≥' : '≤'} ${String(goal.ratio)}${goal.absolute ? '' : '×'}`;
 }
 
 function formatMet(row: BenchRow): string {
@@ -253,7 +256,7 @@ export function renderTable(rows: readonly BenchRow[]): string {
     row.peer,
     formatValue(row.peerValue, row.unit),
     formatRatio(row),
-    formatGoal(row.goal),
+    formatGoal(row.goal, row.unit),
     formatMet(row),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((r) => [...r[c]!].length)));
@@ -268,7 +271,7 @@ export function renderTable(rows: readonly BenchRow[]): string {
     rule,
     ...body.map(line),
     '',
-    'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms). Figures are medians and machine-dependent.',
+    'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms, MB). Figures are medians and machine-dependent.',
     ...(notes.length ? ['', 'notes:', ...notes] : []),
   ].join('\n');
 }

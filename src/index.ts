@@ -5,6 +5,11 @@ export { ProblemError, PROBLEMS, toProblem, problemType, type Problem, type Prob
 export { canonicalize, jcsSha256, HASH_PROFILE } from './core/canonical.js';
 export { checkMultikey, checkVerificationMethod } from './core/keys/inspect.js';
 export { checkPublicJwk, jwkThumbprint } from './core/keys/jwk.js';
+export { dereference, type DereferencingResult } from './core/dereference/dereference.js';
+export { fastVerdict, type FastDidVerdict } from './core/resolve/fast-verify.js';
+export { historyOf, diffOf, recordObservation, semanticDiff } from './core/history/index.js';
+export type { ObservationHistory, SemanticDiff } from './core/history/index.js';
+export type { ObservationStore, RuntimeStore, Observation } from './core/store.js';
 export { createRuntime, systemClock } from './runtime/node.js';
 export type { Runtime, Clock, Logger, RuntimeConfig, ResolutionCache } from './core/runtime.js';
 export type * from './core/resolve/types.js';

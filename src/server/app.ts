@@ -30,6 +30,8 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
+const RESPONSE_HEADERS = { ...SECURITY_HEADERS, ...CORS_HEADERS };
+
 export interface AppOptions {
   /** Milliseconds clock for the rate buckets (tests may step it). */
   nowMs?: () => number;
@@ -43,7 +45,10 @@ export interface AppOptions {
  */
 function clientErrorHandler(problemsBase: string) {
   return (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return void socket.destroy();
+    // A response already under way on this socket (the handler time limit answered a request
+    // whose body was still arriving): a second response would break the framing; just close.
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || pending?.headersSent === true) return void socket.destroy();
     const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     const problem = timeout
       ? new ProblemError('REQUEST_TIMEOUT', 'The request was not received within the time limit.')
@@ -98,15 +103,20 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     }
   };
 
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers({ ...SECURITY_HEADERS, ...CORS_HEADERS });
-    if (ctx.draining) {
-      reply.header('connection', 'close');
-      throw new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 });
-    }
+  // Callback-style hooks: no promise per request on the hot path.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(RESPONSE_HEADERS);
+    if (!ctx.draining) return done();
+    reply.header('connection', 'close');
+    done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
   });
-  app.addHook('preHandler', async (request) => {
-    charge(request, request.routeOptions.config.budget ?? 'standard');
+  app.addHook('preHandler', (request, _reply, done) => {
+    try {
+      charge(request, request.routeOptions.config.budget ?? 'standard');
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 
   // Bodies: JSON only, parsed strictly (duplicate members are ambiguous → 400 INVALID_REQUEST).
@@ -124,6 +134,9 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
 
   app.setErrorHandler((err, request, reply) => {
     const problem = problemFromError(err, limits.bodyLimitBytes);
+    // The request may not even have been received whole (a body still trickling in): close the
+    // connection after the 408 rather than keep reading (RFC 9110 §15.5.9).
+    if (problem.code === 'REQUEST_TIMEOUT') reply.header('connection', 'close');
     if (problem.code === 'INTERNAL_ERROR') {
       runtime.log.error('request failed', { method: request.method, url: request.url, error: err instanceof Error ? err.message : String(err) });
     }
@@ -160,8 +173,8 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       .send();
   });
 
+  // Charged once, by the preHandler hook above (which runs for this handler too).
   app.setNotFoundHandler(async (request, reply) => {
-    charge(request, 'standard');
     const path = request.url.split('?')[0]!;
     const methods = table.methodsFor(path);
     if (methods.length > 0) {

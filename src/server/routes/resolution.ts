@@ -64,7 +64,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const did = identifierAfter(request, '/v1/fast-verify/did/');
         const query = queryOptions(request, ['noCache']);
         const result = await resolveFor(ctx, did, { noCache: booleanOption(query, 'noCache') }, request.signal);
-        return reply.send(fastVerdict(result));
+        return reply.type('application/json; charset=utf-8').send(fastVerdictJson(result));
       },
     },
     {
@@ -99,6 +99,22 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       },
     },
   ];
+}
+
+/**
+ * A cache hit is the same frozen result object each time, so its verdict is serialised once:
+ * the hot path of /v1/fast-verify is then a lookup, not a JSON.stringify of a new object.
+ */
+const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
+
+function fastVerdictJson(result: EnrichedResolution): string {
+  if (!result.cached) return JSON.stringify(fastVerdict(result));
+  let json = serialisedVerdicts.get(result);
+  if (json === undefined) {
+    json = JSON.stringify(fastVerdict(result));
+    serialisedVerdicts.set(result, json);
+  }
+  return json;
 }
 
 /** History and diff read the store: while it is unavailable they answer 503, never an empty history. */

@@ -1,0 +1,140 @@
+/**
+ * The daemon under load: autocannon against `svc serve`'s /v1/fast-verify/did/<did:key> (a
+ * cached verdict, so this measures the HTTP path: routing, budgets, headers, serialisation)
+ * and against a bare Fastify route in a separate process, in the same run, rounds interleaved.
+ * Also the daemon's resident memory idle and at its peak under load (goal ≤ 120 MB idle).
+ *
+ * Needs the built CLI (dist/cli.js). Both servers are child processes on loopback; autocannon
+ * runs in this process, so all three share the machine's cores.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { median, plainEnv, type BenchRow } from './lib.js';
+
+const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const ROUNDS = 3;
+const SECONDS = 4;
+const CONNECTIONS = 16;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+/** The peer: Fastify with one JSON route and nothing else, as its docs start. */
+const BARE = `
+import Fastify from 'fastify';
+const app = Fastify({ logger: false });
+app.get('/bare', async () => ({ ok: true, did: ${JSON.stringify(DID)} }));
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+process.stderr.write('listening on ' + url + '\\n');
+`;
+
+async function started(child: ChildProcess): Promise<string> {
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      err += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
+}
+
+/** Resident set size of a process, MB (Linux /proc). */
+function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function load(url: string): Promise<{ rps: number; non2xx: number }> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, pipelining: 1 });
+  return { rps: result.requests.average, non2xx: result.non2xx + result.errors + result.timeouts };
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows = (svc: number | null, peerValue: number | null, note: string): BenchRow[] => [
+    {
+      operation: 'daemon: GET /v1/fast-verify/did/<did:key> (cached), autocannon',
+      unit: 'ops/s',
+      svc,
+      peer: 'bare Fastify route',
+      peerValue,
+      goal: { op: '>=', ratio: 0.5 },
+      status: svc === null ? 'not built' : 'ok',
+      note,
+    },
+  ];
+  if (!existsSync(cli)) return rows(null, null, 'run `npm run build` first');
+
+  const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000' };
+  const daemon = spawn(process.execPath, [bin, 'serve', '--port', '0', '--memory'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE], { cwd: root, env: plainEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const [svcUrl, bareUrl] = await Promise.all([started(daemon), started(bare)]);
+    const target = `${svcUrl}/v1/fast-verify/did/${DID}`;
+    const first = await fetch(target);
+    const body = (await first.json()) as { did?: string; cached?: boolean };
+    if (first.status !== 200 || body.did !== DID) throw new Error(`fast-verify answered ${first.status}`);
+    // Idle: after start and one request, with a moment to settle.
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = rssMb(daemon.pid!);
+    const bareIdle = rssMb(bare.pid!);
+
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(daemon.pid!) ?? 0);
+    }, 100);
+    const svcRps: number[] = [];
+    const bareRps: number[] = [];
+    let failures = 0;
+    await load(`${bareUrl}/bare`); // warm-up, untimed
+    await load(target);
+    for (let i = 0; i < ROUNDS; i++) {
+      const b = await load(`${bareUrl}/bare`);
+      const s = await load(target);
+      bareRps.push(b.rps);
+      svcRps.push(s.rps);
+      failures += b.non2xx + s.non2xx;
+    }
+    clearInterval(sampler);
+    if (failures > 0) throw new Error(`${failures} requests failed or were not 2xx under load`);
+
+    const bytes = Buffer.byteLength(JSON.stringify(body));
+    return [
+      ...rows(median(svcRps), median(bareRps), `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s; svc answers ${bytes} bytes of JSON with budgets, CORS and security headers, the bare route 90 bytes`),
+      {
+        operation: 'daemon: resident memory, idle',
+        unit: 'MB',
+        svc: idle,
+        peer: 'bare Fastify process',
+        peerValue: bareIdle,
+        goal: { op: '<=', ratio: 120, absolute: true },
+        status: 'ok',
+      },
+      {
+        operation: 'daemon: resident memory, peak under load',
+        unit: 'MB',
+        svc: peak || null,
+        peer: '—',
+        peerValue: null,
+        goal: null,
+        status: 'ok',
+      },
+    ];
+  } finally {
+    daemon.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+}
