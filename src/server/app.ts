@@ -110,6 +110,12 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     reply.header('connection', 'close');
     done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
   });
+  // Answers finished while draining close their connection: a kept-alive socket would hold
+  // the shutdown open until the client or the keep-alive timeout lets go of it.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (ctx.draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('preHandler', (request, _reply, done) => {
     try {
       charge(request, request.routeOptions.config.budget ?? 'standard');

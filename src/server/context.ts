@@ -73,6 +73,30 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
   };
 }
 
+/**
+ * The signal of the work done for one request: aborted when the client goes away before its
+ * answer is sent, or when Fastify's handler time limit fires. Not `request.signal` alone: Fastify
+ * aborts that on the request message's 'close', which Node emits as soon as a request body has
+ * been read, so the work of every POST with a body would be cancelled before it starts.
+ */
+export function workSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  const timeLimit = request.signal;
+  const onTimeLimit = () => {
+    if ((timeLimit.reason as { code?: unknown } | undefined)?.code === 'FST_ERR_HANDLER_TIMEOUT') controller.abort(timeLimit.reason);
+  };
+  const onClose = () => {
+    timeLimit.removeEventListener('abort', onTimeLimit);
+    if (!res.writableFinished) controller.abort();
+  };
+  if (timeLimit.aborted) onTimeLimit();
+  else timeLimit.addEventListener('abort', onTimeLimit);
+  if (res.destroyed) onClose();
+  else res.once('close', onClose);
+  return controller.signal;
+}
+
 export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined): Promise<EnrichedResolution> {
   return admitResolution(ctx, did, options)(signal);
 }

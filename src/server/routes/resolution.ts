@@ -126,16 +126,25 @@ function requireStore(ctx: ServerContext): ServerContext['runtime'] {
 }
 
 /**
- * The DID URL of a dereference request: the path after the prefix, decoded exactly once (a raw
- * path writes `#` as `%23`), followed by the request's own query string as the DID URL query.
+ * The DID URL after `prefix`, decoded exactly once, with the fragment delimiter of the raw form:
+ * a client cannot send a bare `#`, so a raw DID URL writes it `%23` and its first `%23` is the
+ * delimiter. A fully encoded identifier (`did%3A…`) has been decoded once already: a `%23` left
+ * in it was written `%2523` and is a literal `%23`, not a delimiter.
+ */
+export function didUrlAfter(request: FastifyRequest, prefix: string, code: 'INVALID_DID' | 'INVALID_DID_URL'): string {
+  const didUrl = identifierAfter(request, prefix, code);
+  const encodedForm = /^did%3A/i.test((request.raw.url ?? request.url).slice(prefix.length));
+  if (encodedForm || didUrl.includes('#')) return didUrl;
+  const hash = didUrl.indexOf('%23');
+  return hash < 0 ? didUrl : `${didUrl.slice(0, hash)}#${didUrl.slice(hash + 3)}`;
+}
+
+/**
+ * The DID URL of a dereference request: the path after the prefix (see didUrlAfter), followed by
+ * the request's own query string as the DID URL query.
  */
 export function dereferenceTarget(request: FastifyRequest): string {
-  let didUrl = identifierAfter(request, '/v1/dereference/', 'INVALID_DID_URL');
-  if (!/^did%3A/i.test(didUrl) && !didUrl.includes('#')) {
-    // Raw form: the first %23 is the fragment delimiter (a client cannot send a bare '#').
-    const hash = didUrl.indexOf('%23');
-    if (hash >= 0) didUrl = `${didUrl.slice(0, hash)}#${didUrl.slice(hash + 3)}`;
-  }
+  const didUrl = didUrlAfter(request, '/v1/dereference/', 'INVALID_DID_URL');
   const query = rawQuery(request);
   if (query === '') return didUrl;
   if (didUrl.includes('?')) throw new ProblemError('INVALID_DID_URL', 'The DID URL has a query both inside the encoded identifier and in the request; give one.');

@@ -10,8 +10,9 @@ import { isJsonObject } from '../../core/encoding/json.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { resolveFor, type RouteDef, type ServerContext } from '../context.js';
-import { booleanOption, identifierAfter, queryOptions, truncate } from '../http.js';
+import { resolveFor, workSignal, type RouteDef, type ServerContext } from '../context.js';
+import { booleanOption, queryOptions, truncate } from '../http.js';
+import { didUrlAfter } from './resolution.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
 
 const PREFIX = '/1.0/identifiers/';
@@ -36,7 +37,8 @@ function bodyOptions(body: unknown): Record<string, string> {
 }
 
 async function answer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, raw: Record<string, string>, accept: string | undefined): Promise<FastifyReply> {
-  const identifier = identifierAfter(request, PREFIX);
+  // A DID URL (`/`, `?` or `#`, raw `#` written %23) is dereferenced, as on /v1/dereference.
+  const identifier = didUrlAfter(request, PREFIX, 'INVALID_DID');
   const representation = negotiateResolution(accept);
   if (representation === null) {
     throw new ProblemError(
@@ -44,12 +46,14 @@ async function answer(ctx: ServerContext, request: FastifyRequest, reply: Fastif
       `None of the media types accepted (${truncate(accept ?? '', 120)}) is served; ask for application/did-resolution or application/did.`,
     );
   }
+  // Not request.signal: for a POST it is aborted as soon as the body has been read.
+  const signal = workSignal(request, reply);
   if (/[/?#]/.test(identifier)) {
-    const result = await ctx.capacity.run(() => dereference(identifier, ctx.runtime, { signal: request.signal }));
+    const result = await ctx.capacity.run(() => dereference(identifier, ctx.runtime, { signal }));
     return reply.type('application/json').send(result);
   }
   const options: ResolveOptions = { noCache: booleanOption(raw, 'noCache'), ...parseVersionOptions(raw) };
-  const result = await resolveFor(ctx, identifier, options, request.signal);
+  const result = await resolveFor(ctx, identifier, options, signal);
   const status = w3cStatusOf(result);
   // A deactivated DID always gets the full result: the document alone would hide the 410's reason.
   if (representation === 'resolution' || status === 410) {
