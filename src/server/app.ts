@@ -80,6 +80,12 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     forceCloseConnections: 'idle',
     trustProxy: trustProxyOption(options.trustProxy),
     clientErrorHandler: clientErrorHandler(problemsBase),
+    // Errors of the router itself (a path with malformed percent-encoding): a problem like any
+    // other, with the same headers, never Fastify's default body echoing the path.
+    frameworkErrors: (_error, request, reply) => {
+      reply.headers(RESPONSE_HEADERS);
+      sendProblem(request, reply, new ProblemError('INVALID_REQUEST', 'The request path has malformed percent-encoding.'), problemsBase);
+    },
   });
 
   // Budgets (SPEC §4, §8). The direct daemon has one bucket per client for every route but the
@@ -106,6 +112,12 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   // Callback-style hooks: no promise per request on the hot path.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(RESPONSE_HEADERS);
+    // Requests in flight, until their response closes (finished or abandoned): the drain waits
+    // for these, then closes every connection at once (idle keep-alive ones included).
+    ctx.active += 1;
+    reply.raw.once('close', () => {
+      ctx.active -= 1;
+    });
     if (!ctx.draining) return done();
     reply.header('connection', 'close');
     done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));

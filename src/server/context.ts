@@ -4,7 +4,9 @@
  * recorded as an observation).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { dereference, readDidUrl, type DereferencingResult } from '../core/dereference/dereference.js';
 import { recordObservation } from '../core/history/history.js';
+import { ProblemError } from '../core/problems.js';
 import type { ResolveOptions } from '../core/methods/types.js';
 import { resolve, type ResolveHooks } from '../core/resolve/resolve.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
@@ -25,6 +27,8 @@ export interface ServerContext {
   startedAt: Date;
   /** Set once SIGTERM arrived: new requests get 503 SERVICE_UNAVAILABLE. */
   draining: boolean;
+  /** Requests whose response has not closed yet (the shutdown waits for them). */
+  active: number;
 }
 
 export interface RouteDef {
@@ -74,29 +78,83 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
 }
 
 /**
- * The signal of the work done for one request: aborted when the client goes away before its
- * answer is sent, or when Fastify's handler time limit fires. Not `request.signal` alone: Fastify
- * aborts that on the request message's 'close', which Node emits as soon as a request body has
- * been read, so the work of every POST with a body would be cancelled before it starts.
+ * Runs the work of one request under its limits, with a signal that is aborted when the client
+ * goes away before its answer is sent, or when the request's time is up. Not `request.signal`:
+ * Fastify aborts that on the request message's 'close', which Node emits as soon as a request
+ * body has been read (the work of every POST would be cancelled before it starts), and the same
+ * early close clears Fastify's handler timer — so the time limit is kept here too. Past the
+ * limit the request rejects at once with REQUEST_TIMEOUT (408), whatever the work is doing.
  */
-export function workSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+export function underLimits<T>(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const res = reply.raw;
   const timeLimit = request.signal;
-  const onTimeLimit = () => {
-    if ((timeLimit.reason as { code?: unknown } | undefined)?.code === 'FST_ERR_HANDLER_TIMEOUT') controller.abort(timeLimit.reason);
-  };
-  const onClose = () => {
-    timeLimit.removeEventListener('abort', onTimeLimit);
-    if (!res.writableFinished) controller.abort();
-  };
-  if (timeLimit.aborted) onTimeLimit();
-  else timeLimit.addEventListener('abort', onTimeLimit);
-  if (res.destroyed) onClose();
-  else res.once('close', onClose);
-  return controller.signal;
+  return new Promise<T>((resolve, reject) => {
+    const timeout = () => {
+      const problem = new ProblemError('REQUEST_TIMEOUT', 'The request ran past its time limit and was abandoned; no answer was produced.');
+      controller.abort(problem);
+      reject(problem);
+    };
+    const timer = setTimeout(timeout, ctx.limits.requestTimeoutMs);
+    const onTimeLimit = () => {
+      if ((timeLimit.reason as { code?: unknown } | undefined)?.code === 'FST_ERR_HANDLER_TIMEOUT') timeout();
+    };
+    const onClose = () => {
+      if (!res.writableFinished) controller.abort();
+    };
+    const settle = () => {
+      clearTimeout(timer);
+      timeLimit.removeEventListener('abort', onTimeLimit);
+      res.off('close', onClose);
+    };
+    if (timeLimit.aborted) onTimeLimit();
+    else timeLimit.addEventListener('abort', onTimeLimit);
+    if (res.destroyed) onClose();
+    else res.once('close', onClose);
+    work(controller.signal).then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (err: unknown) => {
+        settle();
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Dereferences for one request: like admitResolution, a DID whose plain resolution is a fresh
+ * cache hit needs no capacity slot; anything else takes one (503 CAPACITY_EXHAUSTED if none).
+ */
+export function dereferenceFor(ctx: ServerContext, didUrl: string, signal: AbortSignal): Promise<DereferencingResult> {
+  let cached = false;
+  try {
+    const target = readDidUrl(didUrl);
+    cached = !hasVersion(target.version) && ctx.runtime.cache.get(target.did) !== undefined;
+  } catch {
+    // dereference() gives the precise problem.
+  }
+  const work = () => dereference(didUrl, ctx.runtime, { signal });
+  return cached ? work() : ctx.capacity.run(work);
 }
 
 export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined): Promise<EnrichedResolution> {
   return admitResolution(ctx, did, options)(signal);
+}
+
+/**
+ * Resolves for one request: a fresh cache hit is answered at once (the hot path: no timer, no
+ * signal); anything else runs under the request's limits.
+ */
+export async function resolveForRequest(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  did: string,
+  options: ResolveOptions,
+): Promise<EnrichedResolution> {
+  const hit = !options.noCache && !hasVersion(options) ? ctx.runtime.cache.get(did) : undefined;
+  return hit ?? underLimits(ctx, request, reply, (signal) => resolveFor(ctx, did, options, signal));
 }

@@ -41,6 +41,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     capacity: new Capacity(options.limits.maxConcurrency),
     startedAt: runtime.clock.now(),
     draining: false,
+    active: 0,
   };
   const app = buildApp(ctx, { trustProxy: options.trustProxy });
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
@@ -56,11 +57,18 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     shuttingDown ??= (async () => {
       ctx.draining = true;
       options.announce(`svc: ${reason}: draining requests in flight (up to ${options.limits.drainMs} ms)`);
+      // Once no request is in flight, every remaining connection is closed at once: waiting on
+      // idle keep-alive sockets (or a client's spare connection that never sends a request)
+      // would hold the shutdown for no one. Past the drain time, everything is closed anyway.
       const force = setTimeout(() => app.server.closeAllConnections(), options.limits.drainMs);
+      const idle = setInterval(() => {
+        if (ctx.active === 0) app.server.closeAllConnections();
+      }, 25);
       try {
         await app.close();
       } finally {
         clearTimeout(force);
+        clearInterval(idle);
         storage.close();
         options.announce('svc: stopped; database closed');
         resolveClosed();

@@ -233,6 +233,20 @@ describe('request time limit (SVC_REQUEST_TIMEOUT_MS=500)', () => {
     expect(daemon.stderr()).not.toContain('request failed');
   });
 
+  it('a POST whose work outlives the limit → 408 too (its body was read, so the framework timer is gone); the host is hung up on', async () => {
+    const daemon = await daemonWith(host, { env: { SVC_REQUEST_TIMEOUT_MS: '500' } });
+    const did = host.did('hang-post');
+    const hung = hangingRoute(did);
+    const answer = await call(`${daemon.url}/1.0/identifiers/${did}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ noCache: true }),
+    });
+    expectProblem(answer, 408, 'REQUEST_TIMEOUT');
+    await until('the host connection to close', () => hung.responses.length === 1 && hung.closed() === 1);
+    await until('no resolution in flight', async () => (await status(daemon)).components.resolution.inFlight === 0);
+  });
+
   it('a body that trickles in slower than the limit → one 408 REQUEST_TIMEOUT problem, then the connection closes', async () => {
     const daemon = await daemonWith(null, { env: { SVC_REQUEST_TIMEOUT_MS: '500' } });
     const body = '{"noCache": true}';
@@ -307,8 +321,11 @@ describe('capacity (SVC_MAX_CONCURRENCY=1)', () => {
     expectProblem(await get(`/v1/fast-verify/did/${freshDidKey()}`), 503, 'CAPACITY_EXHAUSTED');
     expect(host.server.requests.filter((r) => r.includes('other-capacity'))).toEqual([]);
 
-    // A cache hit needs no slot.
+    // A cache hit needs no slot, for a resolution or a dereference of the same DID.
     expect(expectJson(await get(`/v1/resolve/${cachedDid}`), 200).cached).toBe(true);
+    const fragment = cachedDid.slice('did:key:'.length);
+    expect(expectJson(await get(`/v1/dereference/${cachedDid}%23${fragment}`), 200).contentStream.id).toBe(`${cachedDid}#${fragment}`);
+    expectProblem(await get(`/v1/dereference/${freshDidKey()}%23x`), 503, 'CAPACITY_EXHAUSTED');
     expectJson(await get('/health'), 200);
 
     // The client leaves: the resolution is cancelled, the host hung up on, the slot freed.
@@ -346,6 +363,12 @@ describe('answers Fastify would write itself carry the same headers', () => {
       expect(answer.header('allow').split(', ').sort()).toEqual([...allow].sort());
       expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type');
     }
+  });
+
+  it('a path with malformed percent-encoding: 400 INVALID_REQUEST problem with the same headers, the path not echoed', async () => {
+    const answer = await call(`${daemon.url}/v1/resolve/did%3Akey%3A%ZZ-marker`);
+    const problem = expectProblem(answer, 400, 'INVALID_REQUEST');
+    expect(JSON.stringify(problem)).not.toContain('marker');
   });
 
   it('HEAD /health: 200, JSON content type, no body, the same headers', async () => {

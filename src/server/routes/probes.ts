@@ -32,8 +32,8 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       url: '/health',
       budget: 'none',
       handler: async (request, reply) => {
+        // While draining, the onRequest hook answers 503 before this handler runs.
         queryOptions(request, []);
-        if (ctx.draining) throw new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down.', { retryAfter: 5 });
         return reply.send({
           status: 'ok',
           name: RESOLVER.name,

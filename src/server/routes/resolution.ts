@@ -4,13 +4,12 @@
  * result into JSON; the rules live in the core.
  */
 import type { FastifyRequest } from 'fastify';
-import { dereference } from '../../core/dereference/dereference.js';
 import { diffOf, historyOf } from '../../core/history/history.js';
 import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { resolveFor, type RouteDef, type ServerContext } from '../context.js';
+import { dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
 import { streamResolution } from '../sse.js';
 
@@ -31,7 +30,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const did = identifierAfter(request, '/v1/resolve/');
         const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
-        const result = await resolveFor(ctx, did, options, request.signal);
+        const result = await resolveForRequest(ctx, request, reply, did, options);
         return reply.code(statusOf(result)).send(result);
       },
     },
@@ -52,7 +51,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'standard',
       handler: async (request, reply) => {
         const didUrl = dereferenceTarget(request);
-        const result = await ctx.capacity.run(() => dereference(didUrl, ctx.runtime, { signal: request.signal }));
+        const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, didUrl, signal));
         return reply.send(result);
       },
     },
@@ -63,7 +62,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/fast-verify/did/');
         const query = queryOptions(request, ['noCache']);
-        const result = await resolveFor(ctx, did, { noCache: booleanOption(query, 'noCache') }, request.signal);
+        const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
         return reply.type('application/json; charset=utf-8').send(fastVerdictJson(result));
       },
     },
@@ -74,7 +73,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/graph/');
         const query = queryOptions(request, ['noCache']);
-        const result = await resolveFor(ctx, did, { noCache: booleanOption(query, 'noCache') }, request.signal);
+        const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
         return reply.send({ did: result.did, observedAt: result.observedAt, verdict: result.verdict, nodes: result.graph.nodes, edges: result.graph.edges });
       },
     },

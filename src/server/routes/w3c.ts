@@ -5,12 +5,11 @@
  * `#`) is dereferenced instead.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { dereference } from '../../core/dereference/dereference.js';
 import { isJsonObject } from '../../core/encoding/json.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { resolveFor, workSignal, type RouteDef, type ServerContext } from '../context.js';
+import { dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, queryOptions, truncate } from '../http.js';
 import { didUrlAfter } from './resolution.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
@@ -46,14 +45,12 @@ async function answer(ctx: ServerContext, request: FastifyRequest, reply: Fastif
       `None of the media types accepted (${truncate(accept ?? '', 120)}) is served; ask for application/did-resolution or application/did.`,
     );
   }
-  // Not request.signal: for a POST it is aborted as soon as the body has been read.
-  const signal = workSignal(request, reply);
   if (/[/?#]/.test(identifier)) {
-    const result = await ctx.capacity.run(() => dereference(identifier, ctx.runtime, { signal }));
+    const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal));
     return reply.type('application/json').send(result);
   }
   const options: ResolveOptions = { noCache: booleanOption(raw, 'noCache'), ...parseVersionOptions(raw) };
-  const result = await resolveFor(ctx, identifier, options, signal);
+  const result = await resolveForRequest(ctx, request, reply, identifier, options);
   const status = w3cStatusOf(result);
   // A deactivated DID always gets the full result: the document alone would hide the 410's reason.
   if (representation === 'resolution' || status === 410) {
