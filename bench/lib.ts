@@ -4,6 +4,9 @@
  * or outputs are broken (a side produced no document), so that it cannot report nonsense.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { multikey } from '../test/support/codec.js';
@@ -162,9 +165,15 @@ export interface SpawnTiming {
 }
 
 /** Environment of spawned processes: the caller's, minus anything that preloads code into node. */
+const benchStateHome = mkdtempSync(path.join(tmpdir(), 'svc-bench-state-'));
+process.on('exit', () => rmSync(benchStateHome, { recursive: true, force: true }));
+
 export function plainEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
+  // `svc resolve` records observations: into a state directory of the benchmark's own, never
+  // the user's history (the recording itself stays in the measured cold start).
+  env['XDG_STATE_HOME'] = benchStateHome;
   return env;
 }
 
