@@ -3,7 +3,7 @@
  * fast-verify, history, diff, graph. Each translates the request into a core call and the
  * result into JSON; the rules live in the core.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { diffOf, historyOf } from '../../core/history/history.js';
 import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
@@ -18,6 +18,13 @@ const VERSION_OPTIONS = ['versionId', 'versionTime', 'versionNumber'] as const;
 /** SPEC §2.1: a DEACTIVATED outcome is answered with HTTP 410 and the full result. */
 export function statusOf(result: EnrichedResolution): number {
   return result.verdict.outcome === 'DEACTIVATED' ? 410 : 200;
+}
+
+/** The resolution of the DID after `prefix`, for routes whose only option is noCache. */
+async function plainResolution(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, prefix: string): Promise<EnrichedResolution> {
+  const did = identifierAfter(request, prefix);
+  const query = queryOptions(request, ['noCache']);
+  return resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
 }
 
 export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
@@ -60,9 +67,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       url: '/v1/fast-verify/did/*',
       budget: 'standard',
       handler: async (request, reply) => {
-        const did = identifierAfter(request, '/v1/fast-verify/did/');
-        const query = queryOptions(request, ['noCache']);
-        const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
+        const result = await plainResolution(ctx, request, reply, '/v1/fast-verify/did/');
         return reply.type('application/json; charset=utf-8').send(fastVerdictJson(result));
       },
     },
@@ -71,9 +76,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       url: '/v1/graph/*',
       budget: 'standard',
       handler: async (request, reply) => {
-        const did = identifierAfter(request, '/v1/graph/');
-        const query = queryOptions(request, ['noCache']);
-        const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
+        const result = await plainResolution(ctx, request, reply, '/v1/graph/');
         return reply.send({ did: result.did, observedAt: result.observedAt, verdict: result.verdict, nodes: result.graph.nodes, edges: result.graph.edges });
       },
     },
