@@ -28,12 +28,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** A whole-number setting from the environment; anything else is a ConfigError naming its range. */
+export function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
+  }
   return value;
 }
 

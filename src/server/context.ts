@@ -9,6 +9,7 @@ import { recordObservation } from '../core/history/history.js';
 import { ProblemError } from '../core/problems.js';
 import type { ResolveOptions } from '../core/methods/types.js';
 import { resolve, type ResolveHooks } from '../core/resolve/resolve.js';
+import { hasVersionOptions } from '../core/resolve/version-options.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
 import type { Runtime } from '../core/runtime.js';
 import type { Capacity } from './capacity.js';
@@ -42,10 +43,6 @@ export interface RouteDef {
   options?: Partial<RouteOptions>;
 }
 
-function hasVersion(options: ResolveOptions): boolean {
-  return options.versionId !== undefined || options.versionTime !== undefined || options.versionNumber !== undefined;
-}
-
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */
 export type AdmittedResolution = (signal: AbortSignal | undefined, hooks?: ResolveHooks) => Promise<EnrichedResolution>;
 
@@ -57,7 +54,7 @@ export type AdmittedResolution = (signal: AbortSignal | undefined, hooks?: Resol
  */
 export function admitResolution(ctx: ServerContext, did: string, options: ResolveOptions): AdmittedResolution {
   const { runtime } = ctx;
-  if (!options.noCache && !hasVersion(options)) {
+  if (!options.noCache && !hasVersionOptions(options)) {
     const hit = runtime.cache.get(did);
     if (hit) return async () => hit;
   }
@@ -66,7 +63,7 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
     try {
       const result = await resolve(did, runtime, { ...options, signal }, hooks);
       try {
-        recordObservation(runtime, result, { versioned: hasVersion(options) });
+        recordObservation(runtime, result, { versioned: hasVersionOptions(options) });
       } catch (err) {
         runtime.log.error('recording an observation failed', { did, error: err instanceof Error ? err.message : String(err) });
       }
@@ -132,7 +129,7 @@ export function dereferenceFor(ctx: ServerContext, didUrl: string, signal: Abort
   let cached = false;
   try {
     const target = readDidUrl(didUrl);
-    cached = !hasVersion(target.version) && ctx.runtime.cache.get(target.did) !== undefined;
+    cached = !hasVersionOptions(target.version) && ctx.runtime.cache.get(target.did) !== undefined;
   } catch {
     // dereference() gives the precise problem.
   }
@@ -155,6 +152,6 @@ export async function resolveForRequest(
   did: string,
   options: ResolveOptions,
 ): Promise<EnrichedResolution> {
-  const hit = !options.noCache && !hasVersion(options) ? ctx.runtime.cache.get(did) : undefined;
+  const hit = !options.noCache && !hasVersionOptions(options) ? ctx.runtime.cache.get(did) : undefined;
   return hit ?? underLimits(ctx, request, reply, (signal) => resolveFor(ctx, did, options, signal));
 }

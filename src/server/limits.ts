@@ -2,7 +2,7 @@
  * The daemon's limits (SPEC §4 budgets, §8): defaults from the SPEC, operator overrides from the
  * environment. A bad value is a configuration error (exit 2), never silently replaced.
  */
-import { ConfigError } from '../runtime/node.js';
+import { intFromEnv } from '../runtime/node.js';
 
 export type Profile = 'direct' | 'public';
 
@@ -31,16 +31,6 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   maxConcurrency: 64,
   drainMs: 10_000,
 };
-
-function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number between ${min} and ${max}`);
-  }
-  return value;
-}
 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { decodeIdentifier } from '../../core/did/syntax.js';
-import { diffOf, historyOf } from '../../core/history/history.js';
+import { diffOf, historyOf, DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../../core/history/history.js';
 import { asProblemError, ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { Store } from '../../store/index.js';
@@ -58,8 +58,10 @@ async function withStore<T>(
 
 function limitOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= 1 && value <= 1000)) throw new ConfigError(`--limit must be a whole number 1..1000, not ${JSON.stringify(text.slice(0, 32))}`);
+  const value = /^[0-9]{1,7}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= MAX_HISTORY_LIMIT)) {
+    throw new ConfigError(`--limit must be a whole number 1..${MAX_HISTORY_LIMIT}, not ${JSON.stringify(text.slice(0, 32))}`);
+  }
   return value;
 }
 
@@ -68,7 +70,7 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
     .command('history')
     .description('List the recorded observations of a DID, newest first (every `svc resolve` records one)')
     .argument('<did>', 'the DID, raw or percent-encoded')
-    .option('--limit <n>', 'show at most n observations (1..1000, default 100)');
+    .option('--limit <n>', `show at most n observations (1..${MAX_HISTORY_LIMIT}, default ${DEFAULT_HISTORY_LIMIT})`);
   addDbOption(history);
   addOutputOptions(history);
   history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) => {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
-import { parseVersionOptions } from '../../core/resolve/version-options.js';
+import { hasVersionOptions, parseVersionOptions } from '../../core/resolve/version-options.js';
 import { resolve } from '../../core/resolve/resolve.js';
 import { recordObservation } from '../../core/history/history.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
@@ -46,8 +46,7 @@ export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' 
  * cannot be opened costs a warning, never the answer or its exit code.
  */
 async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<void> {
-  const versioned = selected.versionId !== undefined || selected.versionTime !== undefined || selected.versionNumber !== undefined;
-  if (versioned) return;
+  if (hasVersionOptions(selected)) return;
   const path = storePathOption(options.db, io.env);
   try {
     const { openStore } = await import('../../store/index.js');

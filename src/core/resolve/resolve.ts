@@ -13,6 +13,7 @@ import type { MethodDriver, ResolveOptions } from '../methods/types.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { RESOLVER } from '../../version.js';
+import { hasVersionOptions } from './version-options.js';
 import { evaluateDimensions, type EvaluationInput } from './dimensions.js';
 import { readDocument } from './document.js';
 import { buildGraph } from './graph.js';
@@ -32,10 +33,6 @@ function cacheKey(did: string, options: ResolveOptions): string {
   const { versionId, versionTime, versionNumber } = options;
   if (versionId === undefined && versionTime === undefined && versionNumber === undefined) return did;
   return `${did}?versionId=${versionId ?? ''}&versionTime=${versionTime ?? ''}&versionNumber=${versionNumber ?? ''}`;
-}
-
-function hasVersionOptions(options: ResolveOptions): boolean {
-  return options.versionId !== undefined || options.versionTime !== undefined || options.versionNumber !== undefined;
 }
 
 export async function resolve(

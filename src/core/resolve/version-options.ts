@@ -13,6 +13,11 @@ export type VersionParameter = (typeof VERSION_PARAMETERS)[number];
 
 export type VersionOptions = Pick<ResolveOptions, VersionParameter>;
 
+/** Whether any version selector is set (a versioned request: cached under its own key, never recorded). */
+export function hasVersionOptions(options: VersionOptions): boolean {
+  return options.versionId !== undefined || options.versionTime !== undefined || options.versionNumber !== undefined;
+}
+
 /** A value quoted in a message: one line, and short. */
 function quoted(value: string): string {
   return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
