@@ -12,13 +12,9 @@ import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
 import { streamResolution } from '../sse.js';
+import { w3cStatusOf } from '../w3c.js';
 
 const VERSION_OPTIONS = ['versionId', 'versionTime', 'versionNumber'] as const;
-
-/** SPEC §2.1: a DEACTIVATED outcome is answered with HTTP 410 and the full result. */
-export function statusOf(result: EnrichedResolution): number {
-  return result.verdict.outcome === 'DEACTIVATED' ? 410 : 200;
-}
 
 /** The resolution of the DID after `prefix`, for routes whose only option is noCache. */
 async function plainResolution(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, prefix: string): Promise<EnrichedResolution> {
@@ -38,7 +34,8 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
         const result = await resolveForRequest(ctx, request, reply, did, options);
-        return reply.code(statusOf(result)).send(result);
+        // SPEC §2.1: DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
+        return reply.code(w3cStatusOf(result)).send(result);
       },
     },
     {
