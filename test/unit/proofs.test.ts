@@ -268,19 +268,20 @@ describe('compact JWS: strict parsing', () => {
     }
   });
 
-  it('honours crit as RFC 7515 §4.1.11 requires', () => {
+  it('checks crit as RFC 7515 §4.1.11 requires, then refuses every critical extension (SPEC §4.9)', () => {
     const token = (header: Record<string, unknown>) => jws(header, CLAIMS, key.privateKey);
     expect(parseError(token({ alg: 'EdDSA', crit: ['exp'], exp: 1 }))).toMatchObject({
       kind: 'UNSUPPORTED',
-      error: 'the header marks "exp" critical, an extension svc does not understand',
+      error: 'the header marks "exp" critical; svc processes no critical header extension',
     });
     expect(parseError(token({ alg: 'EdDSA', crit: 'b64' }))).toMatchObject({ kind: 'MALFORMED', error: '"crit" must be a non-empty array of header parameter names' });
     expect(parseError(token({ alg: 'EdDSA', crit: [] })).kind).toBe('MALFORMED');
     expect(parseError(token({ alg: 'EdDSA', crit: ['x'] }))).toMatchObject({ kind: 'MALFORMED', error: '"crit" lists "x", which the header does not contain' });
     expect(parseError(token({ alg: 'EdDSA', crit: ['kid'], kid: 'k' }))).toMatchObject({ kind: 'MALFORMED', error: expect.stringContaining('a parameter the JWS specifications define') });
     expect(parseError(token({ alg: 'EdDSA', crit: ['b64', 'b64'], b64: true })).kind).toBe('MALFORMED');
-    // b64 understood with its default value.
-    expect(verifyJwsSignature(parsedOk(token({ alg: 'EdDSA', crit: ['b64'], b64: true })), key.publicJwk)).toBe(true);
+    // Even b64 with its default value: any crit is refused.
+    expect(parseError(token({ alg: 'EdDSA', crit: ['b64'], b64: true }))).toMatchObject({ kind: 'UNSUPPORTED', error: 'the header marks "b64" critical; svc processes no critical header extension' });
+    expect(verifyJwsSignature(parsedOk(token({ alg: 'EdDSA', b64: true })), key.publicJwk)).toBe(true);
   });
 
   it('refuses unencoded payloads (b64: false)', () => {

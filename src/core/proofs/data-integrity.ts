@@ -19,10 +19,10 @@
  * Everything here is general (credentials, did:webvh log entries, linkage): the caller resolves
  * `proof.verificationMethod` to a key and decides which proof purposes it accepts.
  */
-import { canonicalize, sha256 } from '../canonical.js';
+import { canonicalize, sha256, sha256Hex } from '../canonical.js';
 import { multibaseDecode } from '../encoding/multibase.js';
 import { parseDateTime } from './datetime.js';
-import { verifyEd25519 } from './signature.js';
+import { importPublicJwk, verifyEd25519, verifyWithKey, withArticle, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const DATA_INTEGRITY_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'MALFORMED'] as const;
 export type DataIntegrityStatus = (typeof DATA_INTEGRITY_STATUSES)[number];
@@ -61,6 +61,9 @@ const OTHER_CRYPTOSUITES: Readonly<Record<string, string>> = {
 };
 
 export const EDDSA_JCS_2022 = 'eddsa-jcs-2022';
+export const ECDSA_JCS_2019 = 'ecdsa-jcs-2019';
+/** The JCS cryptosuites svc can verify; each caller says which of them it accepts. */
+export const JCS_CRYPTOSUITES: readonly string[] = [EDDSA_JCS_2022, ECDSA_JCS_2019];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -87,6 +90,7 @@ export function proofLabel(proof: unknown): string | null {
 export function checkProofSupport(
   proof: unknown,
   supported = `only ${EDDSA_JCS_2022} is verified`,
+  suites: readonly string[] = [EDDSA_JCS_2022],
 ): Exclude<DataIntegrityResult, { status: 'VALID' | 'INVALID' }> | null {
   if (!isObject(proof)) return { status: 'MALFORMED', reason: 'the proof is not a JSON object' };
   const type = proof['type'];
@@ -97,7 +101,7 @@ export function checkProofSupport(
   }
   const suite = proof['cryptosuite'];
   if (typeof suite !== 'string') return { status: 'MALFORMED', reason: 'the DataIntegrityProof has no string "cryptosuite"' };
-  if (suite !== EDDSA_JCS_2022) {
+  if (!suites.includes(suite)) {
     const kind = OTHER_CRYPTOSUITES[suite];
     return { status: 'UNSUPPORTED', reason: `cryptosuite ${suite}${kind ? ` (${kind})` : ''} is not supported; ${supported}` };
   }
@@ -167,6 +171,31 @@ export function readEddsaJcs2022Proof(proof: unknown, supported?: string): Eddsa
   return { signature: decoded.bytes, config };
 }
 
+/** Two `@context` entries are the same: equal URIs, or equal by value (inline contexts). */
+function sameContext(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  const text = jcsOrNull(a);
+  return text !== null && text === jcsOrNull(b);
+}
+
+/**
+ * The unsecured document a JCS proof signs: the document without `proof`, whose `@context` is
+ * the proof's when the proof has one — after checking that the document's `@context` starts
+ * with it (vc-di-eddsa §3.3.2 step 4, compared by value so inline contexts match too).
+ */
+function unsecuredDocument(document: Record<string, unknown>, proofOptions: Record<string, unknown>): { unsecured: Record<string, unknown> } | { reason: string } {
+  const unsecured: Record<string, unknown> = { ...document };
+  delete unsecured['proof'];
+  if (proofOptions['@context'] !== undefined) {
+    const proofContext = contextList(proofOptions['@context']);
+    const docContext = document['@context'] === undefined ? [] : contextList(document['@context']);
+    const prefix = proofContext.length <= docContext.length && proofContext.every((c, i) => sameContext(c, docContext[i]));
+    if (!prefix) return { reason: 'the document\'s @context does not start with the proof\'s @context' };
+    unsecured['@context'] = proofOptions['@context'];
+  }
+  return { unsecured };
+}
+
 /**
  * Verifies one `eddsa-jcs-2022` proof of `document` with a raw 32-byte Ed25519 public key.
  * `document` may still carry its `proof` member (it is removed before hashing). Resolving
@@ -179,16 +208,9 @@ export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Rec
   const { signature, config: proofOptions } = read;
   if (publicKey.length !== 32) return { status: 'INVALID', reason: `an Ed25519 public key is 32 bytes, not ${publicKey.length}` };
 
-  const unsecured: Record<string, unknown> = { ...document };
-  delete unsecured['proof'];
-
-  if (proofOptions['@context'] !== undefined) {
-    const proofContext = contextList(proofOptions['@context']);
-    const docContext = document['@context'] === undefined ? [] : contextList(document['@context']);
-    const prefix = proofContext.length <= docContext.length && proofContext.every((c, i) => jcsOrNull(c) !== null && jcsOrNull(c) === jcsOrNull(docContext[i]));
-    if (!prefix) return { status: 'INVALID', reason: 'the document\'s @context does not start with the proof\'s @context' };
-    unsecured['@context'] = proofOptions['@context'];
-  }
+  const reading = unsecuredDocument(document, proofOptions);
+  if ('reason' in reading) return { status: 'INVALID', reason: reading.reason };
+  const { unsecured } = reading;
 
   const data = hashData(proofOptions, unsecured);
   if (data === null) return { status: 'MALFORMED', reason: 'the document or proof has no JSON (RFC 8785) serialisation' };
@@ -199,6 +221,54 @@ export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Rec
     if (legacy !== null && verifyEd25519(publicKey, legacy, signature)) return { status: 'VALID', proofConfiguration: 'document-context' };
   }
   return { status: 'INVALID', reason: 'the Ed25519 signature does not verify' };
+}
+
+/** A JCS proof verified with a public JWK: the result and, once hashed, the digest of what was signed. */
+export interface JcsProofCheck {
+  result: DataIntegrityResult;
+  /** Hex SHA-256 of hashData, the bytes the signature covers; null when it was never computed. */
+  signedDigest: string | null;
+}
+
+/**
+ * Verifies one `eddsa-jcs-2022` (Ed25519) or `ecdsa-jcs-2019` (P-256) proof of `document` with
+ * the public JWK of its verification method. ecdsa-jcs-2019 (vc-di-ecdsa §3.3) hashes like
+ * eddsa-jcs-2022 — SHA-256(JCS(proof config)) ‖ SHA-256(JCS(document)) — and signs those 64
+ * bytes with ECDSA-SHA-256 (so they are hashed once more), the signature raw r‖s. Its P-384
+ * variant (SHA-384) is reported UNSUPPORTED: svc verifies credentials on Ed25519 and P-256.
+ * Suite support, purpose and the key's binding to an issuer are the caller's.
+ */
+export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk): JcsProofCheck {
+  const done = (result: DataIntegrityResult, signedDigest: string | null = null): JcsProofCheck => ({ result, signedDigest });
+  const suite = proof['cryptosuite'];
+  const ecdsa = suite === ECDSA_JCS_2019;
+  const expected = ecdsa ? 'P-256' : 'Ed25519';
+  if (ecdsa && publicJwk.crv === 'P-384') return done({ status: 'UNSUPPORTED', reason: 'ecdsa-jcs-2019 with a P-384 key is not supported; svc verifies it on P-256' });
+  if (publicJwk.crv !== expected) return done({ status: 'INVALID', reason: `${String(suite)} signs with ${withArticle(expected)} key, but the verification method holds ${withArticle(publicJwk.crv ?? publicJwk.kty ?? 'unknown')} key` });
+  const proofValue = proof['proofValue'];
+  if (typeof proofValue !== 'string') return done({ status: 'MALFORMED', reason: 'the proof has no string "proofValue"' });
+  if (!proofValue.startsWith('z')) return done({ status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' });
+  const decoded = multibaseDecode(proofValue);
+  if (!decoded) return done({ status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' });
+  if (decoded.bytes.length !== 64) return done({ status: 'INVALID', reason: `${withArticle(expected)} signature of ${String(suite)} is 64 bytes, not ${decoded.bytes.length}` });
+  const created = proof['created'];
+  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
+    return done({ status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' });
+  }
+  if (proof['previousProof'] !== undefined) return done({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
+
+  const { proofValue: _value, ...proofOptions } = proof;
+  const reading = unsecuredDocument(document, proofOptions);
+  if ('reason' in reading) return done({ status: 'INVALID', reason: reading.reason });
+  const { unsecured } = reading;
+  const data = hashData(proofOptions, unsecured);
+  if (data === null) return done({ status: 'MALFORMED', reason: 'the document or proof has no JSON (RFC 8785) serialisation' });
+  const digest = sha256Hex(data);
+  const key = importPublicJwk(publicJwk);
+  if (typeof key === 'string') return done({ status: 'INVALID', reason: key }, digest);
+  const scheme: SignatureScheme = ecdsa ? { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 } : { kind: 'eddsa', curve: 'Ed25519' };
+  if (verifyWithKey(scheme, key, data, decoded.bytes)) return done({ status: 'VALID', proofConfiguration: 'as-written' }, digest);
+  return done({ status: 'INVALID', reason: `the ${ecdsa ? 'ECDSA P-256' : 'Ed25519'} signature does not verify` }, digest);
 }
 
 /** A key found for a proof's verification method, or why there is none. */

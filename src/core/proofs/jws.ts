@@ -7,9 +7,10 @@
  * - Supported algorithms: EdDSA and Ed25519 (RFC 8037 / RFC 9864, Ed25519 only), ES256
  *   (P-256), ES256K (secp256k1, RFC 8812) and ES384 (P-384). `none`, HMAC and RSA are refused
  *   as unsupported, never as malformed.
- * - `crit` is honoured as RFC 7515 §4.1.11 requires: a malformed list makes the token
- *   malformed, an extension svc does not understand makes it unsupported. The only extension
- *   understood is `b64` (RFC 7797), and only with its default value `true`.
+ * - `crit` is checked as RFC 7515 §4.1.11 requires (a malformed list makes the token
+ *   malformed), and then refused: svc processes no critical extension (SPEC §4.9), so any
+ *   `crit`, even one naming `b64` with its default value, makes the token unsupported.
+ *   `b64: false` (RFC 7797 unencoded payloads) is unsupported too.
  * - Keys embedded in the header (`jwk`, `jku`, `x5c`, `x5u`) are never used: the verification
  *   key always comes from the caller.
  */
@@ -42,9 +43,6 @@ const REGISTERED_HEADER_PARAMETERS: ReadonlySet<string> = new Set([
   'alg', 'jku', 'jwk', 'kid', 'x5u', 'x5c', 'x5t', 'x5t#S256', 'typ', 'cty', 'crit',
   'enc', 'zip', 'epk', 'apu', 'apv', 'iv', 'tag', 'p2s', 'p2c',
 ]);
-
-/** Extensions svc understands when they are marked critical. */
-const UNDERSTOOD_EXTENSIONS: ReadonlySet<string> = new Set(['b64']);
 
 /** Upper bound on a compact JWS svc parses (1 MiB of text). */
 export const MAX_JWS_LENGTH = 1024 * 1024;
@@ -95,7 +93,7 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
   const b64 = header['b64'];
   if (b64 !== undefined && typeof b64 !== 'boolean') return { kind: 'MALFORMED', error: 'the header parameter "b64" is not a boolean' };
   const crit = header['crit'];
-  let unknown: string | undefined;
+  let critical: string | undefined;
   if (crit !== undefined) {
     if (!Array.isArray(crit) || crit.length === 0 || !crit.every((c) => typeof c === 'string')) {
       return { kind: 'MALFORMED', error: '"crit" must be a non-empty array of header parameter names' };
@@ -108,7 +106,7 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
       }
       if (!Object.hasOwn(header, name)) return { kind: 'MALFORMED', error: `"crit" lists "${name}", which the header does not contain` };
     }
-    unknown = names.find((n) => !UNDERSTOOD_EXTENSIONS.has(n));
+    critical = names[0];
   }
   if (b64 === false) {
     if (!Array.isArray(crit) || !crit.includes('b64')) {
@@ -116,8 +114,8 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
     }
     return { kind: 'UNSUPPORTED', error: 'unencoded payloads ("b64": false, RFC 7797) are not supported' };
   }
-  if (unknown !== undefined) {
-    return { kind: 'UNSUPPORTED', error: `the header marks "${unknown}" critical, an extension svc does not understand` };
+  if (critical !== undefined) {
+    return { kind: 'UNSUPPORTED', error: `the header marks "${critical}" critical; svc processes no critical header extension` };
   }
   return null;
 }

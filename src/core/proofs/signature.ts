@@ -20,8 +20,24 @@ export interface PublicKeyJwk {
   y?: string;
 }
 
+/**
+ * Imported keys by the JWK object they came from. Keys read from a cached resolution are the
+ * same objects call after call, so verifying many signatures by one key imports it once.
+ * Callers must not mutate a JWK after importing it (svc's key objects are never mutated).
+ */
+const IMPORTED = new WeakMap<PublicKeyJwk, KeyObject | string>();
+
 /** Imports the public part of a JWK; a reason string when node:crypto refuses it. */
 export function importPublicJwk(jwk: PublicKeyJwk): KeyObject | string {
+  let key = IMPORTED.get(jwk);
+  if (key === undefined) {
+    key = importJwkMembers(jwk);
+    IMPORTED.set(jwk, key);
+  }
+  return key;
+}
+
+function importJwkMembers(jwk: PublicKeyJwk): KeyObject | string {
   const members: Record<string, string> = {};
   for (const m of ['kty', 'crv', 'x', 'y'] as const) {
     const v = jwk[m];

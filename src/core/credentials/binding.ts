@@ -1,0 +1,113 @@
+/**
+ * Finding the key that signed a credential and binding it to the issuer (SPEC §4.7 rule 6).
+ *
+ * The key reference (a Data Integrity `verificationMethod`, a JWT `kid`) is looked up where it
+ * points: a DID URL among the verification methods of its DID (resolved through the core); a
+ * reference relative to the issuer (`#key-1`) under the issuer; anything else — a JOSE `kid`
+ * such as a JWK thumbprint — among the issuer's own keys, by id or RFC 7638 thumbprint. A JWT
+ * without `kid` is tried with each of the issuer's assertionMethod keys on the algorithm's
+ * curve, as VC-JWT 1.1 verifiers do.
+ *
+ * Binding: the key's controller must be the issuer, the key must be authorised for
+ * `assertionMethod`, and the issuer DID must not be deactivated. A key of a DID (a did:key, say)
+ * cannot be bound to an issuer that is not a DID: the signature may verify, but who signed
+ * stays INDETERMINATE.
+ */
+import { didOf, type ControllerKey, type KeySource } from './keys.js';
+import type { CheckStatus, CredentialStatus, IssuerResolutionSummary } from './types.js';
+
+export interface Finding {
+  status: CheckStatus;
+  /** The credential status a non-passing finding implies; null for PASS. */
+  implies: CredentialStatus | null;
+  detail: string;
+}
+
+export type KeySearch =
+  | {
+      ok: true;
+      /** Keys to try, in order (one for an explicit reference). */
+      keys: ControllerKey[];
+      /** Whose keys they are: a DID, or the issuer as the key source knows it. */
+      controller: string;
+      deactivated: boolean;
+      resolution: IssuerResolutionSummary | null;
+    }
+  | { ok: false; finding: Finding; resolution: IssuerResolutionSummary | null };
+
+function fail(detail: string, resolution: IssuerResolutionSummary | null = null): KeySearch {
+  return { ok: false, finding: { status: 'FAIL', implies: 'INVALID', detail }, resolution };
+}
+
+function indeterminate(detail: string, resolution: IssuerResolutionSummary | null = null): KeySearch {
+  return { ok: false, finding: { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail }, resolution };
+}
+
+/**
+ * Looks up the signing key. `reference` is the verificationMethod or kid as written (null: a
+ * JWT without kid); `curve` the curve the algorithm or suite signs with, for trying keys.
+ */
+export async function findSigningKey(
+  reference: string | null,
+  issuer: string | null,
+  curve: string | null,
+  source: KeySource,
+  signal?: AbortSignal,
+): Promise<KeySearch> {
+  if (reference !== null) {
+    const absolute = reference.startsWith('#') && issuer !== null ? `${issuer}${reference}` : reference;
+    const did = didOf(absolute);
+    if (did !== null && absolute !== did) {
+      const found = await source.keysOf(did, signal);
+      if (!found.ok) return indeterminate(`The key ${absolute} could not be looked up: ${found.reason}.`, found.resolution);
+      const key = found.keys.find((k) => k.id === absolute);
+      if (!key) return fail(`${absolute} is not a verification method in the DID document of ${did}.`, found.resolution);
+      return { ok: true, keys: [key], controller: did, deactivated: found.deactivated, resolution: found.resolution };
+    }
+    if (issuer === null) return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL and the credential names no issuer to look it up under.`);
+    const found = await source.keysOf(issuer, signal);
+    if (!found.ok) return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL, so it can only be looked up under the issuer: ${found.reason}.`, found.resolution);
+    const matches = found.keys.filter((k) => k.id === absolute || k.id === `${issuer}#${reference}` || k.thumbprint === reference);
+    if (matches.length === 0) return fail(`No key of ${issuer} has the id or JWK thumbprint ${JSON.stringify(reference)}.`, found.resolution);
+    return { ok: true, keys: matches, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
+  }
+  if (issuer === null) return indeterminate('The JWT names no key ("kid") and no issuer.');
+  const found = await source.keysOf(issuer, signal);
+  if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the issuer's keys were to be tried: ${found.reason}.`, found.resolution);
+  const candidates = found.keys.filter((k) => k.status === 'VALID_KEY' && k.curve === curve && k.relationships.includes('assertionMethod'));
+  if (candidates.length === 0) return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for assertionMethod.`, found.resolution);
+  return { ok: true, keys: candidates, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
+}
+
+/** Why a key cannot verify at all (invalid or unsupported material), or null. */
+export function unusableKey(key: ControllerKey): Finding | null {
+  if (key.status === 'INVALID_KEY') return { status: 'FAIL', implies: 'INVALID', detail: `The key ${key.id} is invalid: ${key.detail ?? 'no detail'}.` };
+  if (key.status === 'UNSUPPORTED_KEY' || key.publicJwk === null) {
+    return { status: 'UNSUPPORTED', implies: 'UNSUPPORTED', detail: `The key ${key.id} is not supported: ${key.detail ?? 'no public key svc can read'}.` };
+  }
+  return null;
+}
+
+/** The issuer check: is `key` (found under `controller`) the issuer's, authorised for assertionMethod? */
+export function bindToIssuer(key: ControllerKey, controller: string, deactivated: boolean, issuer: string | null): Finding {
+  const controllerDid = didOf(controller);
+  if (issuer === null) return { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'The credential names no issuer to bind the key to.' };
+  const issuerDid = didOf(issuer);
+  if (controllerDid !== null) {
+    if (issuerDid === null) {
+      return {
+        status: 'INDETERMINATE',
+        implies: 'INDETERMINATE',
+        detail: `The issuer ${issuer} is not a DID: nothing binds the key of ${controllerDid} to it, so who signed cannot be established.`,
+      };
+    }
+    if (issuerDid !== controllerDid) {
+      return { status: 'FAIL', implies: 'INVALID', detail: `The credential was signed with a key of ${controllerDid}, but its issuer is ${issuer}.` };
+    }
+  }
+  if (deactivated) return { status: 'FAIL', implies: 'INVALID', detail: `The issuer ${controllerDid ?? controller} is deactivated; its keys authorise nothing.` };
+  if (!key.relationships.includes('assertionMethod')) {
+    return { status: 'FAIL', implies: 'INVALID', detail: `The key ${key.id} is not authorised for assertionMethod by ${controller}${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}.` };
+  }
+  return { status: 'PASS', implies: null, detail: `The key ${key.id} belongs to the issuer ${issuer} and is authorised for assertionMethod.` };
+}

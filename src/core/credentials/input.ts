@@ -1,0 +1,51 @@
+/**
+ * What a caller hands the credential verifier (SPEC §4.7 request): a credential object, the raw
+ * JSON text of one, or a compact JWT. Raw text is parsed strictly, so a duplicate member at any
+ * depth — which an object parsed elsewhere has already lost — makes the credential MALFORMED
+ * instead of letting two parsers disagree about it.
+ */
+import { isJsonObject, parseJsonText, type JsonObject } from '../encoding/json.js';
+import { MAX_JWS_LENGTH } from '../proofs/jws.js';
+import type { CredentialFormat } from './types.js';
+
+export type CredentialInput =
+  | { kind: 'json'; credential: JsonObject }
+  | { kind: 'jwt'; token: string }
+  | { kind: 'refused'; status: 'MALFORMED' | 'UNSUPPORTED'; format: CredentialFormat; reason: string };
+
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+/** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901). */
+const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
+}
+
+/** Reads the input; never throws. */
+export function readCredentialInput(input: unknown): CredentialInput {
+  if (isJsonObject(input)) return { kind: 'json', credential: input };
+  if (typeof input !== 'string') {
+    return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `A credential is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(input)}.` };
+  }
+  const text = input.trim();
+  if (text.length > MAX_JWS_LENGTH) {
+    return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `The credential text is longer than ${MAX_JWS_LENGTH} characters.` };
+  }
+  if (text.startsWith('{')) {
+    const parsed = parseJsonText(text, 'the credential');
+    if ('error' in parsed) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `${capitalise(parsed.error)}.` };
+    return { kind: 'json', credential: parsed.value as JsonObject };
+  }
+  if (SD_JWT.test(text)) {
+    return { kind: 'refused', status: 'UNSUPPORTED', format: 'UNKNOWN', reason: 'SD-JWT credentials (dc+sd-jwt) are not verified; svc verifies Data Integrity JCS proofs, vc+jwt and VC-JWT 1.1.' };
+  }
+  if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
+  if (text.startsWith('[')) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
+  return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").' };
+}
+
+function capitalise(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}

@@ -1,0 +1,182 @@
+/**
+ * JWT-secured credentials (SPEC §4.7 rule 4), read before any signature is checked:
+ *
+ * - VC-JOSE (`typ: vc+jwt`, W3C VC-JOSE-COSE): the payload is the VC 2.0 credential itself;
+ *   `vc` and `vp` claims are forbidden; a present `typ` must identify vc+jwt. Registered claims
+ *   that restate the credential (`iss` = issuer, `sub` = the subject id, `jti` = id) must agree
+ *   with it.
+ * - VC-JWT 1.1 (VC Data Model 1.1 §6.3.1): the credential sits in the `vc` claim, `typ` is `JWT`
+ *   when present; `iss` → issuer, `nbf` → issuanceDate, `exp` → expirationDate, `jti` → id,
+ *   `sub` → credentialSubject.id. A claim fills its member when the member is absent; when both
+ *   are present and differ the credential is rejected (a conflict, not a choice).
+ *
+ * Either way `exp` and `nbf` are NumericDates and stay constraints of their own, not overridden
+ * by the credential's dates. A string `iat` (the W3C VC-JOSE test vectors write one) is only a
+ * warning: `iat` is informational.
+ */
+import { isJsonObject, type JsonObject } from '../encoding/json.js';
+import { numericDate, parseDateTime } from '../proofs/datetime.js';
+import { rfc3339 } from '../runtime.js';
+import { idOf } from './model.js';
+import type { CredentialStatus } from './types.js';
+
+export interface JwtClaims {
+  iss: string | null;
+  exp: Date | null;
+  nbf: Date | null;
+  iat: Date | null;
+  /** `aud` as a list (a single string becomes one entry); null when absent. */
+  aud: string[] | null;
+}
+
+export interface JwtReading {
+  format: 'VC_JOSE_COSE' | 'VC_JWT_1_1';
+  /** The credential in data-model form (for 1.1: the `vc` claim with the registered claims mapped in). */
+  credential: JsonObject | null;
+  claims: JwtClaims;
+  /** Problems with the token's claims; the first decides (status MALFORMED, INVALID or UNSUPPORTED). */
+  problems: Array<{ status: Extract<CredentialStatus, 'MALFORMED' | 'INVALID' | 'UNSUPPORTED'>; text: string }>;
+  warnings: string[];
+}
+
+/** `typ` without an `application/` prefix, lower-cased (RFC 7515 §4.1.9); null when absent. */
+export function mediaType(typ: unknown): string | null {
+  if (typeof typ !== 'string') return null;
+  const lower = typ.toLowerCase();
+  return lower.startsWith('application/') ? lower.slice('application/'.length) : lower;
+}
+
+function readNumericDate(payload: JsonObject, name: 'exp' | 'nbf' | 'iat', reading: JwtReading): Date | null {
+  const value = payload[name];
+  if (value === undefined) return null;
+  const date = numericDate(value);
+  if (date !== null) return date;
+  if (name === 'iat') {
+    reading.warnings.push(`The JWT "iat" is ${typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : `a ${typeof value}`}, not a NumericDate; it is informational and was ignored.`);
+  } else {
+    reading.problems.push({ status: 'MALFORMED', text: `the JWT "${name}" claim is not a NumericDate (seconds since 1970)` });
+  }
+  return null;
+}
+
+function readAudience(payload: JsonObject, reading: JwtReading): string[] | null {
+  const aud = payload['aud'];
+  if (aud === undefined) return null;
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud) && aud.every((a) => typeof a === 'string')) return aud as string[];
+  reading.problems.push({ status: 'MALFORMED', text: 'the JWT "aud" claim is neither a string nor an array of strings' });
+  return null;
+}
+
+function sameInstant(a: Date, text: unknown): boolean {
+  const b = typeof text === 'string' ? parseDateTime(text) : null;
+  return b !== null && Math.floor(b.getTime() / 1000) === Math.floor(a.getTime() / 1000);
+}
+
+/** The single subject's id, when the credential has exactly one subject. */
+function singleSubject(credential: JsonObject): JsonObject | null {
+  const subject = credential['credentialSubject'];
+  if (isJsonObject(subject)) return subject;
+  if (Array.isArray(subject) && subject.length === 1 && isJsonObject(subject[0])) return subject[0];
+  return null;
+}
+
+function checkAgreement(label: string, claim: unknown, member: unknown, reading: JwtReading): void {
+  if (claim === undefined || member === undefined || member === null) return;
+  if (claim !== member) {
+    reading.problems.push({ status: 'INVALID', text: `the JWT "${label}" claim (${String(claim).slice(0, 80)}) conflicts with the credential (${String(member).slice(0, 80)})` });
+  }
+}
+
+/**
+ * Reads the claims of a JWT-secured credential; `header` and `payload` come from the strict
+ * JWS parser (no duplicate members).
+ */
+export function readJwtCredential(header: JsonObject, payload: JsonObject): JwtReading {
+  const typ = mediaType(header['typ']);
+  const legacy = payload['vc'] !== undefined && typ !== 'vc+jwt';
+  const reading: JwtReading = {
+    format: legacy ? 'VC_JWT_1_1' : 'VC_JOSE_COSE',
+    credential: null,
+    claims: { iss: null, exp: null, nbf: null, iat: null, aud: null },
+    problems: [],
+    warnings: [],
+  };
+  const iss = payload['iss'];
+  if (iss !== undefined && typeof iss !== 'string') reading.problems.push({ status: 'MALFORMED', text: 'the JWT "iss" claim is not a string' });
+  reading.claims = {
+    iss: typeof iss === 'string' ? iss : null,
+    exp: readNumericDate(payload, 'exp', reading),
+    nbf: readNumericDate(payload, 'nbf', reading),
+    iat: readNumericDate(payload, 'iat', reading),
+    aud: readAudience(payload, reading),
+  };
+
+  if (typ === 'vp+jwt' || (payload['vp'] !== undefined && payload['vc'] === undefined && typ !== 'vc+jwt')) {
+    reading.problems.push({ status: 'UNSUPPORTED', text: 'the JWT is a verifiable presentation; svc verifies credentials, not presentations' });
+    return reading;
+  }
+  if (typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt') {
+    reading.problems.push({ status: 'UNSUPPORTED', text: `SD-JWT credentials (typ ${String(header['typ'])}) are not verified` });
+    return reading;
+  }
+  return legacy ? readLegacy(payload, typ, reading) : readJose(payload, typ, reading);
+}
+
+function readJose(payload: JsonObject, typ: string | null, reading: JwtReading): JwtReading {
+  if (typ !== null && typ !== 'vc+jwt') {
+    reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JOSE credential must be typed vc+jwt` });
+  }
+  for (const claim of ['vc', 'vp'] as const) {
+    if (payload[claim] !== undefined) reading.problems.push({ status: 'INVALID', text: `a vc+jwt credential must not carry a "${claim}" claim (VC-JOSE-COSE §3.1.1)` });
+  }
+  const credential = payload;
+  reading.credential = credential;
+  checkAgreement('iss', payload['iss'], idOf(credential['issuer']), reading);
+  checkAgreement('jti', payload['jti'], credential['id'], reading);
+  const subject = singleSubject(credential);
+  if (subject) checkAgreement('sub', payload['sub'], subject['id'], reading);
+  return reading;
+}
+
+function readLegacy(payload: JsonObject, typ: string | null, reading: JwtReading): JwtReading {
+  if (typ !== null && typ !== 'jwt') {
+    reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JWT 1.1 credential is typed JWT when typed at all` });
+  }
+  const vc = payload['vc'];
+  if (!isJsonObject(vc)) {
+    reading.problems.push({ status: 'MALFORMED', text: 'the JWT "vc" claim is not a credential object' });
+    return reading;
+  }
+  const credential: JsonObject = structuredClone(vc);
+  const { iss, nbf, exp } = reading.claims;
+  // iss → issuer
+  if (iss !== null) {
+    const issuer = idOf(credential['issuer']);
+    if (credential['issuer'] === undefined) credential['issuer'] = iss;
+    else checkAgreement('iss', iss, issuer, reading);
+  }
+  // nbf → issuanceDate, exp → expirationDate: the same instant, to the second.
+  for (const [date, member, claim] of [[nbf, 'issuanceDate', 'nbf'], [exp, 'expirationDate', 'exp']] as const) {
+    if (date === null) continue;
+    if (credential[member] === undefined) credential[member] = rfc3339(date);
+    else if (!sameInstant(date, credential[member])) {
+      reading.problems.push({ status: 'INVALID', text: `the JWT "${claim}" (${rfc3339(date)}) conflicts with the credential's ${member} (${String(credential[member]).slice(0, 40)})` });
+    }
+  }
+  // jti → id
+  const jti = payload['jti'];
+  if (jti !== undefined) {
+    if (credential['id'] === undefined) credential['id'] = jti;
+    else checkAgreement('jti', jti, credential['id'], reading);
+  }
+  // sub → credentialSubject.id
+  const sub = payload['sub'];
+  const subject = singleSubject(credential);
+  if (sub !== undefined && subject) {
+    if (subject['id'] === undefined) subject['id'] = sub;
+    else checkAgreement('sub', sub, subject['id'], reading);
+  }
+  reading.credential = credential;
+  return reading;
+}

@@ -1,0 +1,171 @@
+/**
+ * Where the verifiers of credentials, JWS and delegation receipts find keys: the verification
+ * methods a controller publishes, with the relationships that authorise them. Production looks
+ * controllers up as DIDs through the core's resolution (cache, egress policy and all); tests may
+ * inject a KeySource for controllers that are not DIDs (the W3C vectors' `https://` issuers).
+ */
+import { parseDidUrl } from '../did/syntax.js';
+import { checkVerificationMethod } from '../keys/inspect.js';
+import { jwkThumbprint } from '../keys/jwk.js';
+import type { KeyStatus, PublicJwk } from '../keys/types.js';
+import { asProblemError } from '../problems.js';
+import { readDocument } from '../resolve/document.js';
+import { resolve } from '../resolve/resolve.js';
+import type { EnrichedResolution, Relationship } from '../resolve/types.js';
+import type { Runtime } from '../runtime.js';
+import type { IssuerResolutionSummary } from './types.js';
+
+export interface ControllerKey {
+  /** Absolute id of the verification method (a DID URL for DIDs). */
+  id: string;
+  type: string | null;
+  status: KeyStatus;
+  curve: string | null;
+  /** The public key when it could be read. */
+  publicJwk: PublicJwk | null;
+  /** RFC 7638 thumbprint of `publicJwk` (JOSE issuers often use it as the `kid`). */
+  thumbprint: string | null;
+  relationships: Relationship[];
+  detail: string | null;
+}
+
+export type ControllerKeys =
+  | {
+      ok: true;
+      controller: string;
+      keys: ControllerKey[];
+      /** DEACTIVATED controllers authorise no key any more; callers decide what that means. */
+      deactivated: boolean;
+      resolution: IssuerResolutionSummary | null;
+      /** The full resolution when the controller is a DID (for policies and summaries). */
+      enriched: EnrichedResolution | null;
+    }
+  | {
+      ok: false;
+      controller: string;
+      /** One line: why no keys could be found (not a DID, unreachable host …). */
+      reason: string;
+      resolution: IssuerResolutionSummary | null;
+    };
+
+export interface KeySource {
+  /** The keys `controller` publishes; never throws for an unresolvable controller. */
+  keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys>;
+}
+
+/** The DID of a DID URL (`did:key:z…#z…` → `did:key:z…`), or null when it is not a DID URL. */
+export function didOf(reference: string): string | null {
+  try {
+    return parseDidUrl(reference).did;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keys read from each resolution object. Cache hits hand out the same frozen resolution, so a
+ * verifier that sees many credentials of one issuer validates its keys once, not per credential.
+ */
+const KEYS_OF_RESOLUTION = new WeakMap<EnrichedResolution, Promise<ControllerKey[]>>();
+
+function keysOfResolution(result: EnrichedResolution): Promise<ControllerKey[]> {
+  let keys = KEYS_OF_RESOLUTION.get(result);
+  if (!keys) {
+    keys = keysOfDocument(result.did, result.didDocument);
+    KEYS_OF_RESOLUTION.set(result, keys);
+  }
+  return keys;
+}
+
+/** The keys of a DID document, read and validated as resolution reads them. */
+export async function keysOfDocument(did: string, document: EnrichedResolution['didDocument']): Promise<ControllerKey[]> {
+  const reading = readDocument(did, document);
+  const keys: ControllerKey[] = [];
+  for (const method of reading.methods) {
+    const check = await checkVerificationMethod(method.value);
+    keys.push({
+      id: method.id,
+      type: typeof method.value['type'] === 'string' ? (method.value['type'] as string) : null,
+      status: check.status,
+      curve: check.curve,
+      publicJwk: check.publicJwk,
+      thumbprint: check.publicJwk ? jwkThumbprint(check.publicJwk) : null,
+      relationships: method.relationships,
+      detail: check.detail,
+    });
+  }
+  return keys;
+}
+
+export function resolutionSummary(result: EnrichedResolution): IssuerResolutionSummary {
+  return {
+    did: result.did,
+    outcome: result.verdict.outcome,
+    headline: result.verdict.headline,
+    problem: null,
+    detail: result.cached ? 'Resolved (from the cache).' : 'Resolved.',
+  };
+}
+
+/** Problems that say the service could not work, not that the controller failed to resolve. */
+const SERVICE_LIMITS: ReadonlySet<string> = new Set(['REQUEST_TIMEOUT', 'CAPACITY_EXHAUSTED', 'SERVICE_UNAVAILABLE', 'RATE_LIMITED']);
+
+/**
+ * True when a resolution problem is the service's own (time limit, capacity, cancellation): it
+ * must stay an error, never become evidence about the DID.
+ */
+export function isServiceProblem(problem: { code: string }, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || SERVICE_LIMITS.has(problem.code);
+}
+
+/** Resolves with the core; `resolveDid` lets the daemon route resolutions through its capacity. */
+export type ResolveDid = (did: string, signal?: AbortSignal) => Promise<EnrichedResolution>;
+
+/**
+ * The production KeySource: a controller is a DID, resolved through the core. Anything that is
+ * not a DID has no keys svc can find.
+ */
+export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid): KeySource {
+  const run: ResolveDid = resolveDid ?? ((did, signal) => resolve(did, runtime, signal ? { signal } : {}));
+  const memo = new Map<string, Promise<ControllerKeys>>();
+  const lookup = async (controller: string, signal?: AbortSignal): Promise<ControllerKeys> => {
+    const did = didOf(controller);
+    if (did === null || did !== controller) {
+      return { ok: false, controller, reason: `${controller} is not a DID; svc finds keys only through DIDs`, resolution: null };
+    }
+    let result: EnrichedResolution;
+    try {
+      result = await run(did, signal);
+    } catch (err) {
+      const problem = asProblemError(err);
+      // The service's own limits are no evidence about the controller: they stay errors.
+      if (isServiceProblem(problem, signal)) throw problem;
+      return {
+        ok: false,
+        controller,
+        reason: `${did} did not resolve: ${problem.message}`,
+        resolution: { did, outcome: null, headline: null, problem: problem.code, detail: problem.message },
+      };
+    }
+    return {
+      ok: true,
+      controller,
+      keys: await keysOfResolution(result),
+      deactivated: result.verdict.outcome === 'DEACTIVATED',
+      resolution: resolutionSummary(result),
+      enriched: result,
+    };
+  };
+  return {
+    // One lookup per controller per source: a credential and its status lists share it.
+    keysOf(controller, signal) {
+      let pending = memo.get(controller);
+      if (!pending) {
+        pending = lookup(controller, signal);
+        memo.set(controller, pending);
+        pending.catch(() => memo.delete(controller));
+      }
+      return pending;
+    },
+  };
+}

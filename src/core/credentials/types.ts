@@ -1,0 +1,126 @@
+/**
+ * Credential verification results (SPEC §2.9), named as in the SPEC. Enumerations are `as const`
+ * tables so the CLI, the daemon and the policy engine cannot drift apart.
+ */
+import type { Outcome } from '../resolve/types.js';
+
+export const CREDENTIAL_STATUSES = [
+  'VALID',
+  'INVALID',
+  'EXPIRED',
+  'NOT_YET_VALID',
+  'REVOKED',
+  'SUSPENDED',
+  'UNSUPPORTED',
+  'INDETERMINATE',
+  'MALFORMED',
+] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+/** Overall status precedence, most severe first (SPEC §4.7 rule 9). Only VALID means accepted. */
+export const STATUS_PRECEDENCE: readonly CredentialStatus[] = [
+  'MALFORMED',
+  'INVALID',
+  'UNSUPPORTED',
+  'REVOKED',
+  'SUSPENDED',
+  'EXPIRED',
+  'NOT_YET_VALID',
+  'INDETERMINATE',
+  'VALID',
+];
+
+export const CREDENTIAL_FORMATS = ['DATA_INTEGRITY', 'VC_JOSE_COSE', 'VC_JWT_1_1', 'UNKNOWN'] as const;
+export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
+
+export const DATA_MODELS = ['2.0', '1.1', 'unknown'] as const;
+export type DataModel = (typeof DATA_MODELS)[number];
+
+export const CHECK_STATUSES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNSUPPORTED', 'INDETERMINATE'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
+/** The checks of a credential verification, in the order they are reported (SPEC §4.7 rule 8). */
+export const CHECK_IDS = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud'] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export interface CredentialCheck {
+  id: CheckId;
+  label: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+export interface ProofSummary {
+  /** DATA_INTEGRITY, VC_JOSE_COSE or VC_JWT_1_1: how the credential is secured. */
+  format: CredentialFormat;
+  /** Cryptosuite (`eddsa-jcs-2022`) or JWS algorithm (`EdDSA`). */
+  suite: string | null;
+  /** Absolute id of the key that signed, as found (DID URL), or the `kid` as written. */
+  verificationMethod: string | null;
+  /** `assertionMethod` for a Data Integrity proof as written; for a JWT, the relationship the key was found under. */
+  proofPurpose: string | null;
+  /** Proof `created`, or the JWT `iat` as RFC 3339, when stated. */
+  created: string | null;
+  keyCurve: string | null;
+  /** Hex SHA-256 of the exact bytes the signature covers (hashData, or the JWS signing input). */
+  signedDigest: string | null;
+  detail: string;
+}
+
+export const STATUS_ENTRY_RESULTS = ['ACTIVE', 'REVOKED', 'SUSPENDED', 'UNSUPPORTED', 'INDETERMINATE'] as const;
+export type StatusEntryResult = (typeof STATUS_ENTRY_RESULTS)[number];
+
+/** One `credentialStatus` entry as checked (SPEC §2.9 `statusList[]`). */
+export interface StatusListEntry {
+  /** BitstringStatusListEntry or StatusList2021Entry (or the unsupported type as written). */
+  statusType: string | null;
+  purpose: string | null;
+  /** statusListIndex as a number once validated (a base-10 string in range), else null. */
+  index: number | null;
+  listUrl: string | null;
+  statusSize: number | null;
+  /** The list credential's own verification came out VALID. */
+  listCredentialVerified: boolean;
+  /** Length of the expanded bitstring in bits, when it could be decoded. */
+  listLengthBits: number | null;
+  /** The entry's value read from the list (0 or 1 for single-bit statuses). */
+  value: number | null;
+  result: StatusEntryResult;
+  /** The 8 bits of the list byte holding the entry, as '0'/'1' text (left-most bit first), for inspection. */
+  window: string | null;
+  /** Position of the entry's bit inside `window` (0..7). */
+  windowOffset: number | null;
+  detail: string;
+}
+
+/** Summary of the resolution of the DID that controls the signing key (SPEC §2.9 `issuerResolution`). */
+export interface IssuerResolutionSummary {
+  did: string;
+  /** RESOLVED, RESOLVED_WITH_WARNINGS or DEACTIVATED; null when it did not resolve. */
+  outcome: Outcome | null;
+  headline: string | null;
+  /** The problem code when no answer could be produced (e.g. UPSTREAM_UNAVAILABLE). */
+  problem: string | null;
+  detail: string;
+}
+
+export interface CredentialVerification {
+  status: CredentialStatus;
+  headline: string;
+  format: CredentialFormat;
+  dataModel: DataModel;
+  issuer: string | null;
+  subject: string | null;
+  types: string[];
+  validFrom: string | null;
+  validUntil: string | null;
+  /** Credential subject claims (the first subject's members, or an array of them for several). */
+  claims: Record<string, unknown> | Array<Record<string, unknown>> | null;
+  checks: CredentialCheck[];
+  proof: ProofSummary | null;
+  statusList: StatusListEntry[];
+  issuerResolution: IssuerResolutionSummary | null;
+  limitations: string[];
+  valid: boolean;
+  errors: string[];
+}

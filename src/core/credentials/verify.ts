@@ -1,0 +1,438 @@
+/**
+ * Credential verification (SPEC §2.9, §4.7): one verifier for Data Integrity (eddsa-jcs-2022,
+ * ecdsa-jcs-2019 on P-256), VC-JOSE (vc+jwt) and VC-JWT 1.1, fail-closed.
+ *
+ *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud
+ *
+ * Each check is reported with PASS/FAIL/WARN/SKIP/UNSUPPORTED/INDETERMINATE. A fatal failure
+ * (structure FAIL, a proof that fails, cannot be checked or is unsupported, an issuer FAIL)
+ * stops the checks after it: they are reported SKIP, "not run" — nothing is fetched for a
+ * credential already known to be bad. The overall status is the most severe status any check
+ * implies (rule 9); only VALID means accepted. A failed check is a result: this never throws
+ * for anything inside the credential, only when the caller's signal is aborted or the service
+ * itself cannot work (capacity, time limit).
+ */
+import { sha256Hex } from '../canonical.js';
+import { isJsonObject, type JsonObject } from '../encoding/json.js';
+import {
+  checkProofSupport,
+  JCS_CRYPTOSUITES,
+  proofLabel,
+  verifyJcsProof,
+} from '../proofs/data-integrity.js';
+import { parseDateTime } from '../proofs/datetime.js';
+import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
+import { rfc3339, type Runtime } from '../runtime.js';
+import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
+import { readCredentialInput } from './input.js';
+import { readJwtCredential, type JwtClaims } from './jwt.js';
+import { didKeySource, type ControllerKey, type KeySource } from './keys.js';
+import { readDataModel, type ModelReading } from './model.js';
+import { checkCredentialStatus } from './status.js';
+import {
+  CHECK_IDS,
+  STATUS_PRECEDENCE,
+  type CheckId,
+  type CredentialCheck,
+  type CredentialFormat,
+  type CredentialStatus,
+  type CredentialVerification,
+  type IssuerResolutionSummary,
+  type ProofSummary,
+  type StatusListEntry,
+} from './types.js';
+
+export interface VerifyCredentialOptions {
+  runtime: Runtime;
+  /** Where keys are found; default: DIDs resolved through the core with `runtime`. */
+  keySource?: KeySource;
+  /** The audience the caller identifies itself with (SPEC §4.7 rule 3). */
+  expectedAudience?: string;
+  signal?: AbortSignal;
+  /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
+  checkStatus?: boolean;
+}
+
+/** JWS algorithms a credential may be signed with (SPEC §4.7 rule 5). */
+const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
+const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt or VC-JWT 1.1 signed with EdDSA, ES256 or ES256K';
+/** Tolerance for clock differences when comparing validity dates, seconds. */
+export const CLOCK_SKEW_SECONDS = 60;
+
+const LABELS: Readonly<Record<CheckId, string>> = {
+  structure: 'Well-formed credential',
+  issuer: 'Signing key belongs to the issuer',
+  proof: 'Proof verifies',
+  validity: 'Within its validity period',
+  status: 'Not revoked or suspended',
+  'jwt.aud': 'Audience',
+};
+
+interface CheckRecord extends Finding {
+  id: CheckId;
+}
+
+/** The verification as it is built up. */
+class Report {
+  format: CredentialFormat = 'UNKNOWN';
+  model: ModelReading | null = null;
+  proof: ProofSummary | null = null;
+  statusList: StatusListEntry[] = [];
+  issuerResolution: IssuerResolutionSummary | null = null;
+  readonly limitations: string[] = [];
+  private readonly records = new Map<CheckId, CheckRecord>();
+  private fatal: CheckId | null = null;
+
+  set(id: CheckId, finding: Finding): void {
+    this.records.set(id, { id, ...finding });
+    const stops = finding.status === 'FAIL' || (id === 'proof' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
+    if (stops && this.fatal === null && (id === 'structure' || id === 'proof' || id === 'issuer')) this.fatal = id;
+  }
+
+  /** True once a fatal failure means no further check runs. */
+  get stopped(): boolean {
+    return this.fatal !== null;
+  }
+
+  get status(): CredentialStatus {
+    const implied = [...this.records.values()].map((r) => r.implies).filter((s): s is CredentialStatus => s !== null);
+    return STATUS_PRECEDENCE.find((s) => implied.includes(s)) ?? 'VALID';
+  }
+
+  checks(): CredentialCheck[] {
+    return CHECK_IDS.map((id) => {
+      const record = this.records.get(id);
+      if (record) return { id, label: LABELS[id], status: record.status, detail: record.detail };
+      const detail = this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.';
+      return { id, label: LABELS[id], status: 'SKIP', detail };
+    });
+  }
+
+  /** The detail of the check that decides a non-VALID status. */
+  deciding(status: CredentialStatus): string | null {
+    for (const id of CHECK_IDS) {
+      const record = this.records.get(id);
+      if (record?.implies === status) return record.detail;
+    }
+    return null;
+  }
+
+  errors(): string[] {
+    return [...this.records.values()].filter((r) => r.implies !== null).map((r) => r.detail);
+  }
+}
+
+function pass(detail: string): Finding {
+  return { status: 'PASS', implies: null, detail };
+}
+
+function failing(implies: CredentialStatus, detail: string): Finding {
+  const status = implies === 'UNSUPPORTED' ? 'UNSUPPORTED' : implies === 'INDETERMINATE' ? 'INDETERMINATE' : 'FAIL';
+  return { status, implies, detail };
+}
+
+function sentence(text: string): string {
+  const body = `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  return /[.!?]$/.test(body) ? body : `${body}.`;
+}
+
+/* ------------------------------------------------------------------ structure */
+
+function checkStructure(report: Report, credential: JsonObject | null, extra: Array<{ status: CredentialStatus; text: string }> = [], warnings: string[] = []): ModelReading | null {
+  if (credential === null) {
+    const first = extra[0];
+    report.set('structure', failing(first?.status ?? 'MALFORMED', sentence(first?.text ?? 'the credential could not be read')));
+    return null;
+  }
+  const model = readDataModel(credential);
+  report.model = model;
+  const problems: Array<{ status: CredentialStatus; text: string }> = [
+    ...extra,
+    ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text })),
+  ];
+  if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
+  const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
+  if (worst) {
+    const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
+    report.set('structure', failing(worst, sentence(texts.join('; '))));
+    return null;
+  }
+  const what = `A VC ${model.dataModel === 'unknown' ? '' : `${model.dataModel} `}credential${model.types.length > 1 ? ` (${model.types.filter((t) => t !== 'VerifiableCredential').join(', ')})` : ''} issued by ${model.issuer ?? 'an unnamed issuer'}.`;
+  if (warnings.length > 0) report.set('structure', { status: 'WARN', implies: null, detail: `${what} ${warnings.join(' ')}` });
+  else report.set('structure', pass(what));
+  return model;
+}
+
+/* ------------------------------------------------------------------ proof + issuer */
+
+async function checkKeyAndBinding(
+  report: Report,
+  reference: string | null,
+  curve: string | null,
+  issuer: string | null,
+  source: KeySource,
+  signal: AbortSignal | undefined,
+  verify: (key: ControllerKey) => Finding & { signedDigest?: string | null },
+): Promise<ControllerKey | null> {
+  const search = await findSigningKey(reference, issuer, curve, source, signal);
+  report.issuerResolution = search.resolution;
+  if (!search.ok) {
+    report.set('proof', search.finding);
+    report.set('issuer', { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
+    if (search.finding.status === 'FAIL') report.set('issuer', { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
+    return null;
+  }
+  let outcome: (Finding & { signedDigest?: string | null }) | null = null;
+  let used: ControllerKey | null = null;
+  for (const key of search.keys) {
+    const unusable = unusableKey(key);
+    outcome = unusable ?? verify(key);
+    used = key;
+    if (outcome.status === 'PASS') break;
+  }
+  if (!outcome || !used) return null;
+  if (report.proof) {
+    report.proof.verificationMethod = used.id;
+    report.proof.keyCurve = used.curve;
+    if (outcome.signedDigest !== undefined) report.proof.signedDigest = outcome.signedDigest;
+    report.proof.detail = outcome.detail;
+  }
+  if (search.keys.length > 1 && outcome.status !== 'PASS') {
+    outcome = { ...outcome, detail: `None of the ${search.keys.length} candidate keys of ${search.controller} verifies the signature (last: ${outcome.detail.replace(/\.$/, '')}).` };
+  }
+  report.set('proof', outcome);
+  report.set('issuer', bindToIssuer(used, search.controller, search.deactivated, issuer));
+  return used;
+}
+
+async function checkDataIntegrity(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
+  const raw = credential['proof'];
+  const proofs = Array.isArray(raw) ? raw : [raw];
+  const proof = proofs[0];
+  report.proof = {
+    format: 'DATA_INTEGRITY',
+    suite: proofLabel(proof),
+    verificationMethod: isJsonObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null,
+    proofPurpose: isJsonObject(proof) && typeof proof['proofPurpose'] === 'string' ? proof['proofPurpose'] : null,
+    created: isJsonObject(proof) && typeof proof['created'] === 'string' ? stamp(proof['created']) : null,
+    keyCurve: null,
+    signedDigest: null,
+    detail: '',
+  };
+  const refuse = (finding: Finding) => {
+    report.proof!.detail = finding.detail;
+    report.set('proof', finding);
+  };
+  if (proofs.length === 0) return refuse(failing('MALFORMED', 'The proof set is empty.'));
+  if (proofs.length > 1) return refuse(failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
+  const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
+  if (unsupported) return refuse(failing(unsupported.status, sentence(unsupported.reason)));
+  const p = proof as JsonObject;
+  const vm = p['verificationMethod'];
+  if (typeof vm !== 'string') return refuse(failing('MALFORMED', 'The proof has no string "verificationMethod".'));
+  if (p['proofPurpose'] !== 'assertionMethod') {
+    return refuse(failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
+  }
+  const suite = String(p['cryptosuite']);
+  await checkKeyAndBinding(report, vm, null, model.issuer, source, options.signal, (key) => {
+    const { result, signedDigest } = verifyJcsProof(credential, p, key.publicJwk!);
+    if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
+    return { ...failing(result.status, sentence(result.reason)), signedDigest };
+  });
+}
+
+function checkJwtSignature(parsed: ParsedJws) {
+  return (key: ControllerKey): Finding & { signedDigest: string } => {
+    const signedDigest = sha256Hex(parsed.signingInput);
+    const check = checkJwsSignature(parsed, key.publicJwk!);
+    if (check.valid) return { ...pass(`The ${parsed.alg} signature verifies with ${key.id}.`), signedDigest };
+    return { ...failing('INVALID', sentence(check.reason)), signedDigest };
+  };
+}
+
+/* ------------------------------------------------------------------ validity, audience */
+
+function stamp(text: string): string | null {
+  const date = parseDateTime(text);
+  return date ? rfc3339(date) : null;
+}
+
+function checkValidity(report: Report, model: ModelReading, claims: JwtClaims | null, now: Date): void {
+  const skew = CLOCK_SKEW_SECONDS * 1000;
+  const constraints: Array<{ label: string; from?: Date; until?: Date }> = [];
+  const fromName = model.dataModel === '1.1' ? 'issuanceDate' : 'validFrom';
+  const untilName = model.dataModel === '1.1' ? 'expirationDate' : 'validUntil';
+  if (model.validFrom) constraints.push({ label: fromName, from: model.validFrom });
+  if (model.validUntil) constraints.push({ label: untilName, until: model.validUntil });
+  if (claims?.nbf) constraints.push({ label: 'JWT nbf', from: claims.nbf });
+  if (claims?.exp) constraints.push({ label: 'JWT exp', until: claims.exp });
+  const expired = constraints.filter((c) => c.until && c.until.getTime() + skew <= now.getTime());
+  const early = constraints.filter((c) => c.from && c.from.getTime() - skew > now.getTime());
+  const at = rfc3339(now);
+  if (expired.length > 0) {
+    report.set('validity', failing('EXPIRED', `Expired: ${expired.map((c) => `${c.label} ${rfc3339(c.until!)}`).join(', ')} is before ${at}.`));
+  } else if (early.length > 0) {
+    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: ${early.map((c) => `${c.label} ${rfc3339(c.from!)}`).join(', ')} is after ${at}.`));
+  } else if (constraints.length === 0) {
+    report.set('validity', pass(`The credential states no validity period; nothing limits it at ${at}.`));
+  } else {
+    report.set('validity', pass(`Valid at ${at} (${constraints.map((c) => `${c.label} ${rfc3339((c.from ?? c.until)!)}`).join(', ')}).`));
+  }
+}
+
+function checkAudience(report: Report, claims: JwtClaims | null, expected: string | undefined): void {
+  if (expected === undefined) {
+    const present = claims?.aud ? ` It names ${claims.aud.join(', ')}.` : '';
+    report.set('jwt.aud', { status: 'SKIP', implies: null, detail: `No expected audience was given; the audience was not verified.${present}` });
+    report.limitations.push('The audience was not verified: no expected audience was given.');
+    return;
+  }
+  if (claims === null) {
+    report.set('jwt.aud', failing('INDETERMINATE', `A Data Integrity credential carries no audience; that it is meant for ${expected} cannot be established.`));
+    return;
+  }
+  if (claims.aud === null) report.set('jwt.aud', failing('INVALID', `The JWT has no "aud" claim; expected ${expected}.`));
+  else if (!claims.aud.includes(expected)) report.set('jwt.aud', failing('INVALID', `The JWT audience (${claims.aud.join(', ')}) does not include ${expected}.`));
+  else report.set('jwt.aud', pass(`The JWT audience includes ${expected}.`));
+}
+
+/* ------------------------------------------------------------------ the whole */
+
+const HEADLINES: Readonly<Record<CredentialStatus, string>> = {
+  VALID: 'The credential is valid',
+  INVALID: 'The credential is invalid',
+  EXPIRED: 'The credential has expired',
+  NOT_YET_VALID: 'The credential is not valid yet',
+  REVOKED: 'The credential is revoked',
+  SUSPENDED: 'The credential is suspended',
+  UNSUPPORTED: 'The credential cannot be verified by svc',
+  INDETERMINATE: 'Whether the credential is valid could not be established',
+  MALFORMED: 'The credential is malformed',
+};
+
+function finish(report: Report): CredentialVerification {
+  const status = report.status;
+  const model = report.model;
+  const deciding = status === 'VALID' ? null : report.deciding(status);
+  let headline: string;
+  if (status === 'VALID') {
+    headline = `${HEADLINES.VALID}: its ${report.proof?.suite ?? ''} proof verifies with a key its issuer ${model?.issuer ?? ''} authorises for assertionMethod, within its validity period${report.statusList.length > 0 ? ', and its status is active' : ''}.`;
+  } else {
+    headline = `${HEADLINES[status]}: ${deciding ? deciding.charAt(0).toLowerCase() + deciding.slice(1) : 'see the checks.'}`;
+  }
+  const limitations = [
+    'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.',
+    'svc never verifies real-world or legal identity.',
+    ...report.limitations,
+  ];
+  if (report.statusList.length === 0 && status === 'VALID') limitations.push('The credential declares no status list; whether its issuer revoked it cannot be checked.');
+  if (report.statusList.length > 0) limitations.push('Status lists were read at verification time; a later revocation is not reflected in this result.');
+  return {
+    status,
+    headline,
+    format: report.format,
+    dataModel: model?.dataModel ?? 'unknown',
+    issuer: model?.issuer ?? null,
+    subject: model?.subject ?? null,
+    types: model?.types ?? [],
+    validFrom: model?.validFrom ? rfc3339(model.validFrom) : null,
+    validUntil: model?.validUntil ? rfc3339(model.validUntil) : null,
+    claims: model?.claims ?? null,
+    checks: report.checks(),
+    proof: report.proof,
+    statusList: report.statusList,
+    issuerResolution: report.issuerResolution,
+    limitations,
+    valid: status === 'VALID',
+    errors: report.errors(),
+  };
+}
+
+async function checkStatusEntries(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
+  if (options.checkStatus === false) {
+    report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
+    return;
+  }
+  const result = await checkCredentialStatus(credential, model.issuer, {
+    runtime: options.runtime,
+    ...(options.signal ? { signal: options.signal } : {}),
+    verifyList: (list, signal) => verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
+  });
+  report.statusList = result.entries;
+  report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
+}
+
+/**
+ * Verifies a credential: an object, the raw JSON text of one, or a compact JWT. Never throws for
+ * the credential's content (SPEC §1.7): every failure is a status with its reason.
+ */
+export async function verifyCredential(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
+  const report = new Report();
+  const source = options.keySource ?? didKeySource(options.runtime);
+  const now = options.runtime.clock.now();
+  const read = readCredentialInput(input);
+  if (read.kind === 'refused') {
+    report.format = read.format;
+    report.set('structure', failing(read.status, read.reason));
+    return finish(report);
+  }
+
+  let credential: JsonObject | null;
+  let claims: JwtClaims | null = null;
+  if (read.kind === 'json') {
+    credential = read.credential;
+    report.format = 'DATA_INTEGRITY';
+    const missingProof = credential['proof'] === undefined ? [{ status: 'MALFORMED' as const, text: 'the credential has no proof: it is not secured' }] : [];
+    const model = checkStructure(report, credential, missingProof);
+    if (!model) return finish(report);
+    await checkDataIntegrity(report, credential, model, options, source);
+  } else {
+    const parsed = parseCompactJws(read.token);
+    const header = parsed.header;
+    const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
+    if (header === null || payload === null) {
+      report.format = 'UNKNOWN';
+      const reason = isJwsParseError(parsed) ? parsed.error : 'the JWT payload is not a JSON object';
+      report.set('structure', failing(isJwsParseError(parsed) ? parsed.kind : 'MALFORMED', sentence(`the JWT is malformed: ${reason}`)));
+      return finish(report);
+    }
+    const jwt = readJwtCredential(header, payload);
+    report.format = jwt.format;
+    claims = jwt.claims;
+    const alg = typeof header['alg'] === 'string' ? header['alg'] : null;
+    report.proof = {
+      format: jwt.format,
+      suite: alg,
+      verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
+      proofPurpose: 'assertionMethod',
+      created: claims.iat ? rfc3339(claims.iat) : null,
+      keyCurve: null,
+      signedDigest: null,
+      detail: '',
+    };
+    const problems = [...jwt.problems];
+    if (isJwsParseError(parsed) && parsed.kind === 'MALFORMED') problems.unshift({ status: 'MALFORMED', text: `the JWT is malformed: ${parsed.error}` });
+    const model = checkStructure(report, jwt.credential, problems, jwt.warnings);
+    if (!model) return finish(report);
+    credential = jwt.credential!;
+    const kid = header['kid'];
+    const refusal = isJwsParseError(parsed) ? parsed.error : CREDENTIAL_ALGORITHMS.has(parsed.alg) ? null : `the algorithm ${parsed.alg} is not supported for credentials`;
+    if (refusal !== null || isJwsParseError(parsed)) {
+      const detail = sentence(`${refusal ?? 'the JWT cannot be verified'}; ${SUPPORTED}`);
+      report.proof.detail = detail;
+      report.set('proof', failing('UNSUPPORTED', detail));
+      return finish(report);
+    }
+    if (kid !== undefined && typeof kid !== 'string') {
+      report.set('proof', failing('MALFORMED', 'The JWT header "kid" is not a string.'));
+      return finish(report);
+    }
+    const issuer = model.issuer;
+    await checkKeyAndBinding(report, typeof kid === 'string' ? kid : null, curveOfAlgorithm(parsed.alg), issuer, source, options.signal, checkJwtSignature(parsed));
+  }
+
+  if (!report.stopped) checkValidity(report, report.model!, claims, now);
+  if (!report.stopped) await checkStatusEntries(report, credential, report.model!, options, source);
+  if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
+  return finish(report);
+}

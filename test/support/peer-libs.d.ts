@@ -1,0 +1,126 @@
+/**
+ * Minimal typings for the untyped peer libraries used by test/support/peer-issuers.ts (Digital
+ * Bazaar's Data Integrity stack). Only what the tests call is declared; shapes follow the
+ * libraries' JSDoc at the installed versions (see package.json devDependencies).
+ */
+
+/** Shapes shared by the modules below (a types-only module; nothing imports it at run time). */
+declare module 'peer-libs/types' {
+  export type JsonLdDocument = Record<string, unknown>;
+  export interface RemoteDocument {
+    contextUrl: string | null;
+    documentUrl: string;
+    document: unknown;
+  }
+  export type DocumentLoader = (url: string) => Promise<RemoteDocument>;
+  export interface MultikeySigner {
+    id?: string;
+    algorithm: string;
+    sign(options: { data: Uint8Array }): Promise<Uint8Array>;
+  }
+  /** A Multikey key pair of ed25519-multikey / ecdsa-multikey. */
+  export interface MultikeyKeyPair {
+    id?: string;
+    controller?: string;
+    publicKeyMultibase: string;
+    secretKeyMultibase?: string;
+    signer(): MultikeySigner;
+    export(options?: { publicKey?: boolean; secretKey?: boolean; includeContext?: boolean }): Promise<Record<string, unknown>>;
+  }
+  export interface Cryptosuite {
+    name: string;
+    requiredAlgorithm?: string | string[];
+  }
+}
+
+declare module '@digitalbazaar/ed25519-multikey' {
+  import type { MultikeyKeyPair } from 'peer-libs/types';
+  export function generate(options?: { id?: string; controller?: string; seed?: Uint8Array }): Promise<MultikeyKeyPair>;
+  export function from(key: Record<string, unknown>): Promise<MultikeyKeyPair>;
+}
+
+declare module '@digitalbazaar/ecdsa-multikey' {
+  import type { MultikeyKeyPair } from 'peer-libs/types';
+  export function generate(options: { curve: 'P-256' | 'P-384' | 'P-521'; id?: string; controller?: string }): Promise<MultikeyKeyPair>;
+  export function from(key: Record<string, unknown>): Promise<MultikeyKeyPair>;
+}
+
+declare module '@digitalbazaar/did-method-key' {
+  import type { MultikeyKeyPair } from 'peer-libs/types';
+  export interface DidKeyDriver {
+    use(options: { multibaseMultikeyHeader: string; fromMultibase: (key: Record<string, unknown>) => Promise<MultikeyKeyPair> }): void;
+    fromKeyPair(options: { verificationKeyPair: MultikeyKeyPair }): Promise<{
+      didDocument: { id: string } & Record<string, unknown>;
+      methodFor(options: { purpose: string }): { id: string } & Record<string, unknown>;
+    }>;
+    get(options: { did?: string; url?: string }): Promise<Record<string, unknown>>;
+  }
+  export function driver(): DidKeyDriver;
+}
+
+declare module '@digitalbazaar/data-integrity' {
+  import type { Cryptosuite, MultikeySigner } from 'peer-libs/types';
+  export class DataIntegrityProof {
+    constructor(options: { signer?: MultikeySigner; date?: string | Date | null; cryptosuite: Cryptosuite; legacyContext?: boolean });
+  }
+}
+
+declare module '@digitalbazaar/eddsa-jcs-2022-cryptosuite' {
+  import type { Cryptosuite } from 'peer-libs/types';
+  export function createSignCryptosuite(): Cryptosuite;
+  export function createVerifyCryptosuite(): Cryptosuite;
+}
+
+declare module '@digitalbazaar/ecdsa-jcs-2019-cryptosuite' {
+  import type { Cryptosuite } from 'peer-libs/types';
+  export function createSignCryptosuite(): Cryptosuite;
+  export function createVerifyCryptosuite(): Cryptosuite;
+}
+
+declare module '@digitalbazaar/vc' {
+  import type { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+  import type { DocumentLoader, JsonLdDocument } from 'peer-libs/types';
+  export function issue(options: { credential: JsonLdDocument; suite: DataIntegrityProof; documentLoader: DocumentLoader; now?: string | Date }): Promise<JsonLdDocument>;
+  export function verifyCredential(options: {
+    credential: JsonLdDocument;
+    suite: DataIntegrityProof | DataIntegrityProof[];
+    documentLoader: DocumentLoader;
+    checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
+    now?: string | Date;
+  }): Promise<{ verified: boolean; error?: unknown; results?: unknown[] }>;
+}
+
+declare module '@digitalbazaar/credentials-context' {
+  export const contexts: Map<string, unknown>;
+  export const named: Map<string, { id: string; context: unknown }>;
+}
+
+declare module '@digitalbazaar/data-integrity-context' {
+  const dataIntegrityContext: { contexts: Map<string, unknown> };
+  export default dataIntegrityContext;
+}
+
+declare module 'jsonld-signatures' {
+  import type { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+  import type { DocumentLoader, JsonLdDocument } from 'peer-libs/types';
+  class AssertionProofPurpose {
+    constructor(options?: Record<string, unknown>);
+  }
+  const jsigs: {
+    sign(document: JsonLdDocument, options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose; documentLoader: DocumentLoader }): Promise<JsonLdDocument>;
+    purposes: { AssertionProofPurpose: typeof AssertionProofPurpose };
+  };
+  export default jsigs;
+}
+
+declare module '@digitalbazaar/vc-bitstring-status-list' {
+  export interface BitstringStatusList {
+    readonly length: number;
+    setStatus(index: number, status: boolean): void;
+    getStatus(index: number): boolean;
+    encode(): Promise<string>;
+  }
+  export function createList(options: { length: number }): Promise<BitstringStatusList>;
+  export function decodeList(options: { encodedList: string }): Promise<BitstringStatusList>;
+  export function createCredential(options: { id: string; list: BitstringStatusList; statusPurpose: string; context?: string[] }): Promise<Record<string, unknown>>;
+}
