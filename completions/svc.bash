@@ -4,11 +4,14 @@ _svc() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cmd="${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve history diff backup serve completion -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve verify-credential verify-jws evaluate-policy history diff backup serve completion -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
     resolve) opts='--strict --egress-allow --version-id --version-time --version-number --db --no-store --json --no-color -q --quiet -h --help' ;;
+    verify-credential) opts='--audience --egress-allow --json --no-color -q --quiet -h --help' ;;
+    verify-jws) opts='--relationship --egress-allow --json --no-color -q --quiet -h --help' ;;
+    evaluate-policy) opts='--policy --credential --egress-allow --json --no-color -q --quiet -h --help' ;;
     history) opts='--limit --db --json --no-color -q --quiet -h --help' ;;
     diff) opts='--from --to --db --json --no-color -q --quiet -h --help' ;;
     backup) opts='--db --json -q --quiet -h --help' ;;

@@ -5,6 +5,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerHistory } from './commands/history.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
+import { registerVerify } from './commands/verify.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -33,6 +34,7 @@ Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb.
 ${EXIT_CODES_HELP}`,
     );
   registerResolve(program, io, setExit);
+  registerVerify(program, io, setExit);
   registerHistory(program, io, setExit);
   registerServe(program, io, setExit);
   registerCompletion(program, io, setExit);

@@ -12,6 +12,7 @@ import type { Budget, RouteDef, ServerContext } from './context.js';
 import { PROBLEM_JSON, problemFromError, RouteTable, sendProblem } from './http.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
+import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
 
 declare module 'fastify' {
@@ -162,7 +163,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   });
 
   const table = new RouteTable();
-  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...w3cRoutes(ctx)];
+  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...w3cRoutes(ctx)];
   for (const route of routes) {
     table.add(route.method, route.url);
     app.route({

@@ -54,8 +54,40 @@ export async function emitResult(
   run: () => Promise<CommandOutcome>,
   setExit: (code: number) => void,
 ): Promise<void> {
-  const noColor = options.color === false;
-  let outcome: CommandOutcome;
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async () => {
+      const { result, exitCode } = await run();
+      return { value: result, exitCode, text: (style) => dossierText(result, style), dossier: result };
+    },
+    setExit,
+  );
+}
+
+export interface ReportOutcome<T> {
+  /** The SPEC result, printed as is with --json. */
+  value: T;
+  exitCode: number;
+  /** The plain-text (coloured) report. */
+  text: (style: Style) => string;
+  /** A resolution shown as the ink dossier instead of `text` on a real terminal. */
+  dossier?: EnrichedResolution;
+}
+
+/**
+ * How every command prints: the result as JSON, or its report (the ink dossier of a resolution
+ * on a terminal, text otherwise); a problem as a problem, exit 4.
+ */
+export async function emitReport<T>(
+  io: CliIo,
+  options: OutputOptions,
+  runtime: Runtime,
+  run: () => Promise<ReportOutcome<T>>,
+  setExit: (code: number) => void,
+): Promise<void> {
+  let outcome: ReportOutcome<T>;
   try {
     outcome = await run();
   } catch (err) {
@@ -63,19 +95,18 @@ export async function emitResult(
     setExit(EXIT.NO_ANSWER);
     return;
   }
-  const { result, exitCode } = outcome;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
   } else if (!options.quiet) {
-    const level = colorLevel(io.stdout, io.env, noColor);
-    if (useInk(io.stdout, io.env)) {
+    const level = colorLevel(io.stdout, io.env, options.color === false);
+    if (outcome.dossier && useInk(io.stdout, io.env)) {
       const { renderDossier } = await import('../ui/dossier.js');
-      await renderDossier(result, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream });
+      await renderDossier(outcome.dossier, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream });
     } else {
-      io.stdout.write(dossierText(result, await styleFor(level)));
+      io.stdout.write(outcome.text(await styleFor(level)));
     }
   }
-  setExit(exitCode);
+  setExit(outcome.exitCode);
 }
 
 /** A problem (no answer): the problem object with --json, else one styled block on stderr. */

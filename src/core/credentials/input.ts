@@ -6,6 +6,7 @@
  */
 import { isJsonObject, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { MAX_JWS_LENGTH } from '../proofs/jws.js';
+import { capitalise } from '../text.js';
 import type { CredentialFormat } from './types.js';
 
 export type CredentialInput =
@@ -44,8 +45,4 @@ export function readCredentialInput(input: unknown): CredentialInput {
   if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
   if (text.startsWith('[')) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
   return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").' };
-}
-
-function capitalise(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

@@ -32,6 +32,7 @@ import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject, type JsonVal
 import type { FetchResponse } from '../net.js';
 import { asProblemError, cancelledProblem, ProblemError } from '../problems.js';
 import type { Runtime } from '../runtime.js';
+import { capitalise, clause } from '../text.js';
 import { isServiceProblem } from './keys.js';
 import { VC_V2_CONTEXT as VC2_CONTEXT } from './model.js';
 import type { CheckStatus, CredentialStatus, CredentialVerification, StatusEntryResult, StatusListEntry } from './types.js';
@@ -481,12 +482,4 @@ function singleSubject(value: JsonValue | undefined): JsonObject | null {
   return isJsonObject(one) ? one : null;
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
-/** A sentence embedded in another: no final period, and a leading capitalised word lower-cased ("TLS" stays). */
-function clause(text: string): string {
-  const bare = text.trim().replace(/\.+$/, '');
-  return /^[A-Z][a-z]/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
-}

@@ -5,7 +5,7 @@
  *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud
  *
  * Each check is reported with PASS/FAIL/WARN/SKIP/UNSUPPORTED/INDETERMINATE. A fatal failure
- * (structure FAIL, a proof that fails, cannot be checked or is unsupported, an issuer FAIL)
+ * (a structure or proof that fails, is unsupported or cannot be checked; an issuer FAIL)
  * stops the checks after it: they are reported SKIP, "not run" — nothing is fetched for a
  * credential already known to be bad. The overall status is the most severe status any check
  * implies (rule 9); only VALID means accepted. A failed check is a result: this never throws
@@ -23,6 +23,7 @@ import {
 import { parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import { rfc3339, type Runtime } from '../runtime.js';
+import { clause, sentence } from '../text.js';
 import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
 import { readCredentialInput } from './input.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
@@ -85,7 +86,7 @@ class Report {
 
   set(id: CheckId, finding: Finding): void {
     this.records.set(id, { id, ...finding });
-    const stops = finding.status === 'FAIL' || (id === 'proof' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
+    const stops = finding.status === 'FAIL' || (id !== 'issuer' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
     if (stops && this.fatal === null && (id === 'structure' || id === 'proof' || id === 'issuer')) this.fatal = id;
   }
 
@@ -118,7 +119,7 @@ class Report {
   }
 
   errors(): string[] {
-    return [...this.records.values()].filter((r) => r.implies !== null).map((r) => r.detail);
+    return [...new Set([...this.records.values()].filter((r) => r.implies !== null).map((r) => r.detail))];
   }
 }
 
@@ -131,10 +132,6 @@ function failing(implies: CredentialStatus, detail: string): Finding {
   return { status, implies, detail };
 }
 
-function sentence(text: string): string {
-  const body = `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-  return /[.!?]$/.test(body) ? body : `${body}.`;
-}
 
 /* ------------------------------------------------------------------ structure */
 
@@ -177,6 +174,7 @@ async function checkKeyAndBinding(
   const search = await findSigningKey(reference, issuer, curve, source, signal);
   report.issuerResolution = search.resolution;
   if (!search.ok) {
+    if (report.proof) report.proof.detail = search.finding.detail;
     report.set('proof', search.finding);
     report.set('issuer', { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
     if (search.finding.status === 'FAIL') report.set('issuer', { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
@@ -318,7 +316,7 @@ function finish(report: Report): CredentialVerification {
   if (status === 'VALID') {
     headline = `${HEADLINES.VALID}: its ${report.proof?.suite ?? ''} proof verifies with a key its issuer ${model?.issuer ?? ''} authorises for assertionMethod, within its validity period${report.statusList.length > 0 ? ', and its status is active' : ''}.`;
   } else {
-    headline = `${HEADLINES[status]}: ${deciding ? deciding.charAt(0).toLowerCase() + deciding.slice(1) : 'see the checks.'}`;
+    headline = `${HEADLINES[status]}: ${deciding ? `${clause(deciding)}.` : 'see the checks.'}`;
   }
   const limitations = [
     'A valid credential shows who signed these claims and that they were not altered; it does not show that the claims are true.',

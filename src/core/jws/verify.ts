@@ -15,6 +15,7 @@ import { didKeySource, didOf, type ControllerKey, type KeySource } from '../cred
 import { checkJwsSignature, isJwsParseError, parseCompactJws } from '../proofs/jws.js';
 import type { Relationship } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
+import { clause } from '../text.js';
 
 export const JWS_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'INDETERMINATE', 'MALFORMED'] as const;
 export type JwsStatus = (typeof JWS_STATUSES)[number];
@@ -47,7 +48,6 @@ export interface VerifyJwsOptions {
 const DEFAULT_RELATIONSHIPS: readonly Relationship[] = ['assertionMethod', 'authentication'];
 
 function headlineFor(status: JwsStatus, reason: string): string {
-  const text = reason.replace(/\.$/, '');
   const lead: Record<JwsStatus, string> = {
     VALID: 'The JWS is valid',
     INVALID: 'The JWS is invalid',
@@ -55,7 +55,7 @@ function headlineFor(status: JwsStatus, reason: string): string {
     INDETERMINATE: 'Whether the JWS is valid could not be established',
     MALFORMED: 'The JWS is malformed',
   };
-  return `${lead[status]}: ${text.charAt(0).toLowerCase()}${text.slice(1)}.`;
+  return `${lead[status]}: ${clause(reason)}.`;
 }
 
 function signingInputDigest(token: string): string | null {

@@ -8,7 +8,7 @@ export type Curve = (typeof CURVES)[number];
 
 export const SIGNING_CURVES: ReadonlySet<string> = new Set(['Ed25519', 'P-256', 'P-384', 'P-521', 'secp256k1']);
 
-/** Security strength in bits of each curve (NIST SP 800-57 style), for `minKeyBits`-style rules. */
+/** Key size in bits of each curve (its field size, as JOSE and key-size policies count it; not the security strength), for `minKeyBits`. */
 export const CURVE_BITS: Readonly<Record<Curve, number>> = {
   Ed25519: 256,
   X25519: 256,

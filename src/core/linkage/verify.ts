@@ -24,6 +24,7 @@ import { checkJwsSignature, isJwsParseError, parseCompactJws } from '../proofs/j
 import { withArticle } from '../proofs/signature.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
 import { rfc3339 } from '../runtime.js';
+import { lowerFirst, sentence, withoutPeriod } from '../text.js';
 import {
   DID_CONFIGURATION_CONTEXT,
   MAX_LINKED_DIDS,
@@ -91,17 +92,8 @@ interface EvaluatedEntry {
   concernsDid: boolean;
 }
 
-function sentence(parts: string[]): string {
-  const text = parts.join('; ');
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
-}
-
-function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? `${text.charAt(0).toLowerCase()}${text.slice(1)}` : text;
-}
-
-function withoutPeriod(text: string): string {
-  return text.endsWith('.') ? text.slice(0, -1) : text;
+function sentences(parts: string[]): string {
+  return sentence(parts.join('; '));
 }
 
 function quote(value: string, max = 120): string {
@@ -134,7 +126,7 @@ function toEvidence(report: EntryReport): LinkageCredentialEvidence {
   } else {
     // The deciding problem first, the others in the order they were found, then the notes.
     const ordered = ENTRY_PRECEDENCE.flatMap((s) => report.problems.filter((p) => p.status === s).map((p) => p.text));
-    reason = sentence([...ordered, ...report.notes]);
+    reason = sentences([...ordered, ...report.notes]);
   }
   return {
     index: report.index,
@@ -436,7 +428,7 @@ export function unfetchedBinding(status: 'NOT_CONFIGURED' | 'UNREACHABLE', origi
 }
 
 function fileMalformed(input: LinkageInput, reason: string): DomainBindingEvidence {
-  return { status: 'MALFORMED', origin: input.origin, configurationUrl: input.configurationUrl, reason: sentence([reason]), credentials: [] };
+  return { status: 'MALFORMED', origin: input.origin, configurationUrl: input.configurationUrl, reason: sentence(reason), credentials: [] };
 }
 
 function entryLabel(e: LinkageCredentialEvidence): string {

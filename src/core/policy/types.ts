@@ -48,7 +48,7 @@ export interface PolicyRuleValues {
   allowedCurves: string[];
   /** Verification method types, e.g. Multikey, JsonWebKey2020. */
   allowedKeySuites: string[];
-  /** Security strength in bits (CURVE_BITS); a positive integer. */
+  /** Key size in bits (CURVE_BITS: the curve's field size, e.g. Ed25519 256, P-384 384); a positive integer. */
   minKeyBits: number;
   requireKeyRelationship: Relationship;
   domainBinding: 'required' | 'optional';

@@ -1,14 +1,8 @@
 /** The verdict and limitations of a resolution, derived from the dimensions and evidence. */
+import { lowerFirst, withoutPeriod } from '../text.js';
 import type { EvaluationInput } from './dimensions.js';
 import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
 
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-function stripPeriod(text: string): string {
-  return text.endsWith('.') ? text.slice(0, -1) : text;
-}
 
 export function decideOutcome(input: EvaluationInput, dimensions: Dimension[]): Outcome {
   if (input.deactivated) return 'DEACTIVATED';
@@ -32,11 +26,11 @@ export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): V
     headline = `Deactivated: the controller of this did:${input.method} identifier has terminated it.`;
   } else if (outcome === 'RESOLVED_WITH_WARNINGS') {
     const failed = dimensions.find((d) => d.state === 'FAILED');
-    const reason = failed ? `${failed.label}: ${lowerFirst(stripPeriod(failed.statement))}` : stripPeriod(document.warnings[0] ?? 'see the evidence');
+    const reason = failed ? `${failed.label}: ${lowerFirst(withoutPeriod(failed.statement))}` : withoutPeriod(document.warnings[0] ?? 'see the evidence');
     headline = `Resolved with warnings. ${reason}.`;
   } else if (byClass.attention.length > 0) {
     const first = byClass.attention[0]!;
-    headline = `Resolved, but ${lowerFirst(first.label)} could not be confirmed: ${lowerFirst(stripPeriod(first.statement))}.`;
+    headline = `Resolved, but ${lowerFirst(first.label)} could not be confirmed: ${lowerFirst(withoutPeriod(first.statement))}.`;
   } else {
     const kind = input.selfCertifying ? `self-certifying did:${input.method}` : `did:${input.method}`;
     headline = `Resolved a ${kind} identifier with ${keySummary}.`;

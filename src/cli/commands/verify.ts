@@ -1,0 +1,170 @@
+/**
+ * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: the verification core as
+ * CI gates. Each prints a report (or exactly the SPEC result with --json) and exits by the
+ * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
+ * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { CredentialVerification } from '../../core/credentials/types.js';
+import { verifyCredential } from '../../core/credentials/verify.js';
+import { decodeIdentifier, parseDid } from '../../core/did/syntax.js';
+import { parseJsonText } from '../../core/encoding/json.js';
+import { verifyJws, type JwsVerification } from '../../core/jws/verify.js';
+import { parsePolicy } from '../../core/policy/index.js';
+import { decidePolicy } from '../../core/policy/run.js';
+import type { PolicyEvaluation } from '../../core/policy/types.js';
+import { ProblemError } from '../../core/problems.js';
+import { MAX_JWS_LENGTH } from '../../core/proofs/jws.js';
+import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
+import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { printable } from '../output/dossier.js';
+import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
+import { credentialText, jwsText, policyText } from '../output/verification.js';
+import { collect } from './store-options.js';
+
+/** Largest credential, policy or JWS file read (the same bound as a compact JWS). */
+export const MAX_INPUT_BYTES = MAX_JWS_LENGTH;
+
+export function exitForCredential(result: CredentialVerification): number {
+  if (result.status === 'VALID') return EXIT.PASS;
+  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+}
+
+export function exitForJws(result: JwsVerification): number {
+  if (result.status === 'VALID') return EXIT.PASS;
+  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+}
+
+export function exitForPolicy(evaluation: PolicyEvaluation): number {
+  if (evaluation.status === 'PASS') return EXIT.PASS;
+  return evaluation.status === 'FAIL' ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
+}
+
+async function readStdin(what: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} on standard input is larger than ${MAX_INPUT_BYTES} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads `<file|->`: a file, or standard input for `-`; anything unreadable is a usage error. */
+export async function readSource(source: string, what: string): Promise<string> {
+  if (source === '-') return readStdin(what);
+  let info;
+  try {
+    info = await stat(source);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(`cannot read the ${what} ${printable(source)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`);
+  }
+  if (!info.isFile()) throw new ConfigError(`the ${what} ${printable(source)} is not a file`);
+  if (info.size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} ${printable(source)} is larger than ${MAX_INPUT_BYTES} bytes`);
+  return readFile(source, 'utf8');
+}
+
+interface VerifyCommandOptions extends OutputOptions {
+  egressAllow: string[];
+}
+
+function egressOption(cmd: Command): Command {
+  return cmd.option(
+    '--egress-allow <cidr>',
+    'also fetch from these non-public addresses (DID hosts, status lists); repeatable, adds to SVC_EGRESS_ALLOW',
+    collect,
+    [],
+  );
+}
+
+export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const credential = program
+    .command('verify-credential')
+    .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt or VC-JWT 1.1, with its issuer key and status list')
+    .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT, or - for standard input')
+    .option('--audience <aud>', 'the audience you identify as: a JWT credential must name it in "aud"');
+  egressOption(credential);
+  addOutputOptions(credential);
+  credential.addHelpText(
+    'after',
+    `
+Exit status: 0 VALID; 1 INVALID, EXPIRED, NOT_YET_VALID, REVOKED, SUSPENDED, UNSUPPORTED or MALFORMED;
+3 INDETERMINATE (e.g. the issuer is unreachable or not a DID); 4 no answer; 2 usage or unreadable file.
+
+Examples:
+  $ svc verify-credential credential.json
+  $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt`,
+  );
+  credential.action(async (file: string, options: VerifyCommandOptions & { audience?: string }) => {
+    if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
+    const text = await readSource(file, 'credential');
+    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+    await emitReport(io, options, runtime, async () => {
+      const value = await verifyCredential(text, { runtime, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+      return { value, exitCode: exitForCredential(value), text: (style) => credentialText(value, style) };
+    }, setExit);
+  });
+
+  const jws = program
+    .command('verify-jws')
+    .description('Verify a compact JWS against the DID named in its kid (resolved, key authorised for the relationship)')
+    .argument('<jws>', 'the compact JWS, or - to read it from standard input')
+    .option('--relationship <r>', `the relationship the key must be authorised for (${RELATIONSHIPS.join(', ')}); default assertionMethod, then authentication`);
+  egressOption(jws);
+  addOutputOptions(jws);
+  jws.addHelpText('after', '\nExit status: 0 VALID; 1 INVALID, MALFORMED or UNSUPPORTED; 3 INDETERMINATE (kid not a DID URL, DID unreachable); 4 no answer.');
+  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => {
+    if (options.relationship !== undefined && !(RELATIONSHIPS as readonly string[]).includes(options.relationship)) {
+      throw new ConfigError(`--relationship must be one of ${RELATIONSHIPS.join(', ')}, not ${printable(options.relationship.slice(0, 64))}`);
+    }
+    const relationship = options.relationship as Relationship | undefined;
+    const text = token === '-' ? (await readStdin('JWS')).trim() : token;
+    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+    await emitReport(io, options, runtime, async () => {
+      const value = await verifyJws(text, { runtime, ...(relationship ? { relationship } : {}) });
+      return { value, exitCode: exitForJws(value), text: (style) => jwsText(value, style) };
+    }, setExit);
+  });
+
+  const policy = program
+    .command('evaluate-policy')
+    .description('Evaluate a declarative policy against the evidence about a DID (and optionally a credential)')
+    .argument('<did>', 'the DID to evaluate, raw or percent-encoded')
+    .requiredOption('--policy <file>', 'the policy: a JSON file {"name": …, "rules": {…}}, or - for standard input')
+    .option('--credential <file>', 'a credential to verify for the credentialStatus and credentialIssuerMustBeSubject rules');
+  egressOption(policy);
+  addOutputOptions(policy);
+  policy.addHelpText(
+    'after',
+    `
+Rules: didResolution, allowedMethods, allowedCurves, allowedKeySuites, minKeyBits, requireKeyRelationship,
+domainBinding, tlsMinDaysRemaining, verifiableHistory, maxCacheAgeSeconds, credentialStatus,
+credentialIssuerMustBeSubject. A rule that lacks evidence is INDETERMINATE, never PASS.
+
+Exit status: 0 PASS; 1 FAIL; 3 INDETERMINATE; 4 no answer (an invalid DID or policy); 2 usage or unreadable file.
+
+Example:
+  $ echo '{"name":"agents","rules":{"didResolution":"required","allowedMethods":["web","webvh"]}}' > policy.json
+  $ svc evaluate-policy did:web:example.com --policy policy.json`,
+  );
+  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) => {
+    if (options.policy === '-' && options.credential === '-') throw new ConfigError('--policy and --credential cannot both read standard input');
+    const policySource = await readSource(options.policy, 'policy');
+    const credentialSource = options.credential === undefined ? undefined : await readSource(options.credential, 'credential');
+    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+    await emitReport(io, options, runtime, async () => {
+      const target = decodeIdentifier(did);
+      parseDid(target);
+      const parsed = parseJsonText(policySource.trim(), 'the policy file');
+      if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', `${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)}.`);
+      const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime });
+      return { value, exitCode: exitForPolicy(value.evaluation), text: (style) => policyText(value, style) };
+    }, setExit);
+  });
+}

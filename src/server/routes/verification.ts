@@ -1,0 +1,134 @@
+/**
+ * Verification routes: POST /v1/credentials/verify (§4.7), POST /v1/policies/evaluate (§4.8)
+ * and POST /v1/fast-verify/jws (§4.9). Bodies are strict JSON (a duplicate member is 400
+ * INVALID_REQUEST before anything else); a badly shaped request is 400 with one precise
+ * sentence; a failed check is a 200 result. Every DID these routes resolve — issuers, status
+ * list issuers, the `kid` of a JWS, the evaluated DID — goes through the daemon's capacity, its
+ * cache and its history like any resolution.
+ */
+import type { FastifyRequest } from 'fastify';
+import { isJsonObject, type JsonObject } from '../../core/encoding/json.js';
+import { didKeySource, type KeySource } from '../../core/credentials/keys.js';
+import { verifyCredential } from '../../core/credentials/verify.js';
+import { parseDid } from '../../core/did/syntax.js';
+import { verifyJws } from '../../core/jws/verify.js';
+import { parsePolicy } from '../../core/policy/index.js';
+import { decidePolicy } from '../../core/policy/run.js';
+import { ProblemError } from '../../core/problems.js';
+import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
+import { resolveFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { queryOptions, truncate } from '../http.js';
+
+function invalid(detail: string): ProblemError {
+  return new ProblemError('INVALID_REQUEST', detail);
+}
+
+/** The JSON object body, or 400. */
+function objectBody(request: FastifyRequest): JsonObject {
+  queryOptions(request, []);
+  const body = request.body;
+  if (body === undefined) throw invalid('The request needs a JSON object body (Content-Type: application/json).');
+  if (!isJsonObject(body)) throw invalid('The request body must be a JSON object.');
+  return body;
+}
+
+/** Refuses members other than `allowed`: a misspelt option must not be silently ignored. */
+function onlyMembers(body: JsonObject, allowed: readonly string[]): void {
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    throw invalid(`Unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(truncate(k))).join(', ')}; the request takes ${allowed.join(', ')}.`);
+  }
+}
+
+function optionalString(body: JsonObject, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`"${name}" must be a non-empty string.`);
+  return value;
+}
+
+function relationshipOf(body: JsonObject): Relationship | undefined {
+  const value = optionalString(body, 'relationship');
+  if (value === undefined) return undefined;
+  if (!(RELATIONSHIPS as readonly string[]).includes(value)) {
+    throw invalid(`"relationship" must be one of ${RELATIONSHIPS.join(', ')}, not ${JSON.stringify(truncate(value))}.`);
+  }
+  return value as Relationship;
+}
+
+/** Keys found through the daemon's resolutions (capacity, cache, history), cancelled with the request. */
+function keysFor(ctx: ServerContext): KeySource {
+  return didKeySource(ctx.runtime, (did, signal) => resolveFor(ctx, did, {}, signal));
+}
+
+/** The credential of a verify request: `{credential, expectedAudience?}`, or a bare credential object. */
+function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string } {
+  if (!Object.hasOwn(body, 'credential')) {
+    // A bare credential object is the whole body (SPEC §4.7); an option without a credential is a mistake.
+    if (Object.hasOwn(body, 'expectedAudience')) throw invalid('"expectedAudience" needs "credential" beside it: {credential, expectedAudience}.');
+    return { credential: body };
+  }
+  onlyMembers(body, ['credential', 'expectedAudience']);
+  const credential = body['credential'];
+  if (!isJsonObject(credential) && typeof credential !== 'string') {
+    throw invalid('"credential" must be a credential object, the JSON text of one, or a compact JWT string.');
+  }
+  const expectedAudience = optionalString(body, 'expectedAudience');
+  return expectedAudience === undefined ? { credential } : { credential, expectedAudience };
+}
+
+export function verificationRoutes(ctx: ServerContext): RouteDef[] {
+  const { runtime } = ctx;
+  return [
+    {
+      method: 'POST',
+      url: '/v1/credentials/verify',
+      budget: 'intensive',
+      handler: async (request, reply) => {
+        const { credential, expectedAudience } = credentialRequest(objectBody(request));
+        const result = await underLimits(ctx, request, reply, (signal) =>
+          verifyCredential(credential, { runtime, keySource: keysFor(ctx), signal, ...(expectedAudience === undefined ? {} : { expectedAudience }) }),
+        );
+        return reply.send(result);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/fast-verify/jws',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const body = objectBody(request);
+        onlyMembers(body, ['jws', 'relationship']);
+        const jws = body['jws'];
+        if (typeof jws !== 'string' || jws.length === 0) throw invalid('"jws" (required) must be a compact JWS string.');
+        const relationship = relationshipOf(body);
+        const result = await underLimits(ctx, request, reply, (signal) =>
+          verifyJws(jws, { runtime, keySource: keysFor(ctx), signal, ...(relationship ? { relationship } : {}) }),
+        );
+        return reply.send(result);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/policies/evaluate',
+      budget: 'intensive',
+      handler: async (request, reply) => {
+        const body = objectBody(request);
+        onlyMembers(body, ['did', 'policy', 'credential']);
+        const did = body['did'];
+        if (typeof did !== 'string' || did.length === 0) throw invalid('"did" (required) must be a DID string.');
+        parseDid(did);
+        if (body['policy'] === undefined) throw invalid('"policy" (required) must be an object {name?, rules}.');
+        const policy = parsePolicy(body['policy']);
+        const credential = body['credential'];
+        if (credential !== undefined && !isJsonObject(credential) && typeof credential !== 'string') {
+          throw invalid('"credential" must be a credential object, the JSON text of one, or a compact JWT string.');
+        }
+        const answer = await underLimits(ctx, request, reply, (signal) =>
+          decidePolicy(did, policy, credential, { runtime, resolveDid: (target, s) => resolveFor(ctx, target, {}, s), signal }),
+        );
+        return reply.send(answer);
+      },
+    },
+  ];
+}
