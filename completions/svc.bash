@@ -4,7 +4,7 @@ _svc() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cmd="${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve verify-credential verify-jws evaluate-policy history diff backup serve completion -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve verify-credential verify-jws evaluate-policy delegate verify-delegation authorize history diff backup serve completion -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
@@ -12,6 +12,9 @@ _svc() {
     verify-credential) opts='--audience --egress-allow --json --no-color -q --quiet -h --help' ;;
     verify-jws) opts='--relationship --egress-allow --json --no-color -q --quiet -h --help' ;;
     evaluate-policy) opts='--policy --credential --egress-allow --json --no-color -q --quiet -h --help' ;;
+    delegate) opts='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help' ;;
+    verify-delegation) opts='--trusted-root --egress-allow --json --no-color -q --quiet -h --help' ;;
+    authorize) opts='--chain --tool --trusted-root --egress-allow --json --no-color -q --quiet -h --help' ;;
     history) opts='--limit --db --json --no-color -q --quiet -h --help' ;;
     diff) opts='--from --to --db --json --no-color -q --quiet -h --help' ;;
     backup) opts='--db --json -q --quiet -h --help' ;;

@@ -23,12 +23,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The EXIT CODES section of `svc --help` and the README. */
 export const EXIT_CODES_HELP = `Exit codes:
-  0    pass: resolved, nothing needs attention; a credential or JWS VALID; a policy PASS
+  0    pass: resolved, nothing needs attention; a credential, JWS or chain VALID;
+       a policy PASS; a tool call ALLOW
   1    a check failed: a dimension FAILED (e.g. an invalid key) or the DID is DEACTIVATED;
-       a credential INVALID, EXPIRED, REVOKED, MALFORMED …; a policy FAIL
+       a credential INVALID, EXPIRED, REVOKED, MALFORMED …; a policy FAIL; DENY
   2    usage error: unknown command or option, missing argument
   3    needs attention: a dimension is INDETERMINATE or the document has warnings
-       (--strict turns this into 1); a credential, JWS or policy INDETERMINATE
+       (--strict turns this into 1); a credential, JWS, chain or policy INDETERMINATE
   4    no answer: invalid DID, unsupported method, unreachable host (a problem, see --json)
   130  interrupted`;
 

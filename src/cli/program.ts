@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerDelegation } from './commands/delegation.js';
 import { registerHistory } from './commands/history.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
@@ -35,6 +36,7 @@ ${EXIT_CODES_HELP}`,
     );
   registerResolve(program, io, setExit);
   registerVerify(program, io, setExit);
+  registerDelegation(program, io, setExit);
   registerHistory(program, io, setExit);
   registerServe(program, io, setExit);
   registerCompletion(program, io, setExit);

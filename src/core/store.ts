@@ -60,8 +60,47 @@ export interface ObservationStore {
   findByHash(did: string, documentHash: string): StoredObservation | undefined;
 }
 
+/**
+ * A registered delegation chain (SPEC §3 "Registered delegation chains"): the receipts
+ * themselves, so that a restart can verify them again, and what verify-tool looks up by.
+ */
+export interface StoredDelegationChain {
+  /** chainId(chain): hex SHA-256 of the receipts joined with '\n'. */
+  id: string;
+  /** The compact receipts, root first. */
+  chain: string[];
+  /** The root issuer, without fragment. */
+  rootDid: string;
+  /** The leaf delegate (the agent), without fragment. */
+  leafDid: string;
+  /** RFC 3339 UTC: the chain's notAfter (the earliest expiry along it). */
+  expiresAt: string;
+  /** RFC 3339 UTC: when it was (last) registered. */
+  registeredAt: string;
+}
+
+export interface DelegationChainStore {
+  /** Stores a chain; a chain already stored under `id` is replaced (its registeredAt refreshed). */
+  register(record: StoredDelegationChain): void;
+  /**
+   * Unexpired chains (expiresAt > `now`, both RFC 3339 UTC) whose leaf is `leafDid` (compared
+   * exactly: callers pass DIDs without fragment), newest registration first.
+   */
+  forAgent(leafDid: string, now: string): StoredDelegationChain[];
+  /** Every stored chain, expired ones included, newest registration first. */
+  all(): StoredDelegationChain[];
+  /** How many chains are stored, expired ones included. */
+  count(): number;
+  /** Deletes the chain (nothing when absent). */
+  remove(id: string): void;
+  /** Deletes chains with expiresAt <= `now`; returns how many. */
+  removeExpired(now: string): number;
+}
+
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
 export interface RuntimeStore {
   readonly storage: 'file' | 'memory';
   readonly observations: ObservationStore;
+  /** Delegation chains registered through verify-delegation `register: true` (SPEC §3, §4.12). */
+  readonly delegationChains: DelegationChainStore;
 }

@@ -4,6 +4,7 @@
  * recorded as an observation).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { didKeySource, type KeySource } from '../core/credentials/keys.js';
 import { dereference, readDidUrl, type DereferencingResult } from '../core/dereference/dereference.js';
 import { recordObservation } from '../core/history/history.js';
 import { ProblemError } from '../core/problems.js';
@@ -139,6 +140,11 @@ export function dereferenceFor(ctx: ServerContext, didUrl: string, signal: Abort
 
 export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined): Promise<EnrichedResolution> {
   return admitResolution(ctx, did, options)(signal);
+}
+
+/** Keys found through the daemon's resolutions (capacity, cache, history), cancelled with the request. */
+export function keysFor(ctx: ServerContext): KeySource {
+  return didKeySource(ctx.runtime, (did, signal) => resolveFor(ctx, did, {}, signal));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeIdentifier } from '../core/did/syntax.js';
+import { isJsonObject, type JsonObject } from '../core/encoding/json.js';
 import { asProblemError, ProblemError, type Problem } from '../core/problems.js';
 import { errorResolutionBody } from './w3c.js';
 
@@ -140,5 +141,25 @@ export class RouteTable {
     }
     if (methods.size > 0) methods.add('OPTIONS');
     return [...methods];
+  }
+}
+
+/** The JSON object body of a POST route (no query options), or 400 INVALID_REQUEST. */
+export function objectBody(request: FastifyRequest): JsonObject {
+  queryOptions(request, []);
+  const body = request.body;
+  if (body === undefined) throw new ProblemError('INVALID_REQUEST', 'The request needs a JSON object body (Content-Type: application/json).');
+  if (!isJsonObject(body)) throw new ProblemError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  return body;
+}
+
+/** Refuses members other than `allowed`: a misspelt option must not be silently ignored. */
+export function onlyMembers(body: JsonObject, allowed: readonly string[]): void {
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    throw new ProblemError(
+      'INVALID_REQUEST',
+      `Unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(truncate(k))).join(', ')}; the request takes ${allowed.join(', ')}.`,
+    );
   }
 }

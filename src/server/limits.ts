@@ -2,7 +2,8 @@
  * The daemon's limits (SPEC §4 budgets, §8): defaults from the SPEC, operator overrides from the
  * environment. A bad value is a configuration error (exit 2), never silently replaced.
  */
-import { intFromEnv } from '../runtime/node.js';
+import { parseDid } from '../core/did/syntax.js';
+import { ConfigError, intFromEnv } from '../runtime/node.js';
 
 export type Profile = 'direct' | 'public';
 
@@ -20,6 +21,12 @@ export interface ServerLimits {
   maxConcurrency: number;
   /** How long SIGTERM waits for requests in flight before closing them, ms (SVC_DRAIN_MS). */
   drainMs: number;
+  /**
+   * Roots allowed to register delegation chains (SVC_DELEGATION_ROOTS); null: any root, as the
+   * SPEC says. Also the trusted roots of the re-verification at start, so a root removed from
+   * the list drops its registered chains at the next restart.
+   */
+  delegationRoots: readonly string[] | null;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -30,11 +37,29 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   requestTimeoutMs: 45_000,
   maxConcurrency: 64,
   drainMs: 10_000,
+  delegationRoots: null,
 };
+
+/** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
+export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null {
+  const raw = env['SVC_DELEGATION_ROOTS'];
+  if (raw === undefined || raw.trim() === '') return null;
+  const roots = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (roots.length === 0) throw new ConfigError('SVC_DELEGATION_ROOTS must list DIDs separated by commas');
+  for (const root of roots) {
+    try {
+      parseDid(root);
+    } catch (err) {
+      throw new ConfigError(`SVC_DELEGATION_ROOTS: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return [...new Set(roots)];
+}
 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
- * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_DRAIN_MS (0..600000, default 10000).
+ * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_DRAIN_MS (0..600000, default 10000),
+ * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
@@ -44,5 +69,6 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     requestTimeoutMs: intFromEnv(env, 'SVC_REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs, 100, 600_000),
     maxConcurrency: intFromEnv(env, 'SVC_MAX_CONCURRENCY', DEFAULT_LIMITS.maxConcurrency, 1, 10_000),
     drainMs: intFromEnv(env, 'SVC_DRAIN_MS', DEFAULT_LIMITS.drainMs, 0, 600_000),
+    delegationRoots: delegationRootsFromEnv(env),
   };
 }

@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
+import { reverifyRegistry } from './routes/delegation.js';
 import { StorageSlot } from './storage.js';
 
 export interface ServeOptions {
@@ -47,6 +48,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
   const url = await app.listen({ host: options.host, port: options.port });
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${options.dbPath})`);
+  // SPEC §3: registered delegation chains are verified again at every start, in the background
+  // (/health and the other routes answer meanwhile; verify-tool waits for it).
+  void reverifyRegistry(ctx, options.announce);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import type { RuntimeStore } from '../core/store.js';
 import { backupDatabase, type BackupResult } from './backup.js';
 import { reasonOf, StoreError } from './errors.js';
 import { futureSchemaError, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { SqliteDelegationChainStore } from './delegation-chains.js';
 import { SqliteObservationStore } from './observations.js';
 import { SqliteResolutionCache } from './resolution-cache.js';
 
@@ -21,6 +22,7 @@ export { backupDatabase, type BackupResult } from './backup.js';
 // Kept in its own module so that commands can name the path without loading better-sqlite3.
 export { defaultStorePath } from './paths.js';
 export { SqliteObservationStore } from './observations.js';
+export { SqliteDelegationChainStore } from './delegation-chains.js';
 export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
 
 export interface OpenStoreOptions {
@@ -44,6 +46,7 @@ export interface Store extends RuntimeStore {
   /** The connection, for repositories of later table groups and for tests. */
   readonly db: Database.Database;
   readonly observations: SqliteObservationStore;
+  readonly delegationChains: SqliteDelegationChainStore;
   readonly resolutionCache: SqliteResolutionCache;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
@@ -60,6 +63,7 @@ const systemClock: Clock = {
 
 class SqliteStore implements Store {
   readonly observations: SqliteObservationStore;
+  readonly delegationChains: SqliteDelegationChainStore;
   readonly resolutionCache: SqliteResolutionCache;
   readonly #probe: Database.Statement<[], { n: number }>;
 
@@ -71,6 +75,7 @@ class SqliteStore implements Store {
     options: OpenStoreOptions,
   ) {
     this.observations = new SqliteObservationStore(db);
+    this.delegationChains = new SqliteDelegationChainStore(db);
     this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
     this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
   }

@@ -50,6 +50,7 @@ Environment:
   SVC_MAX_CONCURRENCY      resolutions fetching at once; 503 CAPACITY_EXHAUSTED past it (default 64)
   SVC_DRAIN_MS             how long SIGTERM waits for requests in flight (default 10000)
   SVC_TRUST_PROXY          true, a hop count or proxy addresses whose X-Forwarded-For names the client
+  SVC_DELEGATION_ROOTS     DIDs (comma-separated) whose delegation chains may be registered; unset: any root
   SVC_CACHE_TTL, SVC_EGRESS_ALLOW, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command
 
 SIGTERM and SIGINT drain requests in flight, then close the database.

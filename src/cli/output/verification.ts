@@ -8,13 +8,15 @@ import type { JwsVerification } from '../../core/jws/verify.js';
 import type { PolicyDecision } from '../../core/policy/run.js';
 import { printable, type Style } from './dossier.js';
 
-function tone(style: Style, status: string): (s: string) => string {
-  if (status === 'VALID' || status === 'PASS') return style.green;
+/** The colour of a status word: green for a pass, yellow for undecided or skipped, red otherwise. */
+export function tone(style: Style, status: string): (s: string) => string {
+  if (status === 'VALID' || status === 'PASS' || status === 'ALLOW') return style.green;
   if (status === 'INDETERMINATE' || status === 'WARN' || status === 'SKIP') return style.yellow;
   return style.red;
 }
 
-const MARKS: Readonly<Record<CheckStatus, string>> = {
+/** The mark in front of a check line. */
+export const MARKS: Readonly<Record<CheckStatus, string>> = {
   PASS: '✓',
   FAIL: '✗',
   WARN: '!',

@@ -6,9 +6,7 @@
  * list issuers, the `kid` of a JWS, the evaluated DID — goes through the daemon's capacity, its
  * cache and its history like any resolution.
  */
-import type { FastifyRequest } from 'fastify';
 import { isJsonObject, type JsonObject } from '../../core/encoding/json.js';
-import { didKeySource, type KeySource } from '../../core/credentials/keys.js';
 import { verifyCredential } from '../../core/credentials/verify.js';
 import { parseDid } from '../../core/did/syntax.js';
 import { verifyJws } from '../../core/jws/verify.js';
@@ -16,28 +14,11 @@ import { parsePolicy } from '../../core/policy/index.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
 import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
-import { resolveFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
-import { queryOptions, truncate } from '../http.js';
+import { keysFor, resolveFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { objectBody, onlyMembers, truncate } from '../http.js';
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
-}
-
-/** The JSON object body, or 400. */
-function objectBody(request: FastifyRequest): JsonObject {
-  queryOptions(request, []);
-  const body = request.body;
-  if (body === undefined) throw invalid('The request needs a JSON object body (Content-Type: application/json).');
-  if (!isJsonObject(body)) throw invalid('The request body must be a JSON object.');
-  return body;
-}
-
-/** Refuses members other than `allowed`: a misspelt option must not be silently ignored. */
-function onlyMembers(body: JsonObject, allowed: readonly string[]): void {
-  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) {
-    throw invalid(`Unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(truncate(k))).join(', ')}; the request takes ${allowed.join(', ')}.`);
-  }
 }
 
 function optionalString(body: JsonObject, name: string): string | undefined {
@@ -54,11 +35,6 @@ function relationshipOf(body: JsonObject): Relationship | undefined {
     throw invalid(`"relationship" must be one of ${RELATIONSHIPS.join(', ')}, not ${JSON.stringify(truncate(value))}.`);
   }
   return value as Relationship;
-}
-
-/** Keys found through the daemon's resolutions (capacity, cache, history), cancelled with the request. */
-function keysFor(ctx: ServerContext): KeySource {
-  return didKeySource(ctx.runtime, (did, signal) => resolveFor(ctx, did, {}, signal));
 }
 
 /** The credential of a verify request: `{credential, expectedAudience?}`, or a bare credential object. */

@@ -1,0 +1,232 @@
+/**
+ * The registry of verified delegation chains (SPEC §3 "Registered delegation chains", §4.12
+ * `register: true`, §4.14 verify-tool), over the Runtime's store.
+ *
+ *   registerChain            stores a VALID chain (only), optionally only for allowed roots
+ *   reverifyRegisteredChains verifies every stored chain again (the daemon, at start) and drops
+ *                            those that are expired or no longer VALID
+ *   verifyTool               answers from registered, unexpired chains only
+ *
+ * Safe defaults beyond the SPEC (field notes §5, registry poisoning): anyone may register a
+ * chain rooted in a DID they control, so an operator can list the roots allowed to register
+ * (`allowedRoots`); a verify-tool answer given without `root` names the root it relied on and
+ * says that any registered root was accepted. DIDs are compared without fragment. A chain that
+ * could not be verified again (INDETERMINATE: an issuer that does not resolve) is dropped — it
+ * no longer verifies, and the registry fails closed; only a failure of the service itself (a
+ * thrown error: cancellation, capacity) keeps the chain stored, and the caller decides whether
+ * to use it before it is verified (the daemon does not: see src/server/routes/delegation.ts).
+ */
+import { rfc3339, type Runtime } from '../runtime.js';
+import type { StoredDelegationChain } from '../store.js';
+import { matchCapability } from './capability.js';
+import { bareDid, chainId, readReceiptClaims } from './receipt.js';
+import { NBF_SKEW_SECONDS, type Authorization, type DelegationChainResult } from './types.js';
+
+/** Chains the registry holds at most (expired ones are purged first when it is full). */
+export const MAX_REGISTERED_CHAINS = 10_000;
+
+/** How many stored chains are re-verified at once. */
+const REVERIFY_CONCURRENCY = 4;
+
+export interface Registration {
+  registered: boolean;
+  /** Why the chain was not registered; null when it was. */
+  reason: string | null;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The DID without fragment (query and path too), or the text itself when it is not a DID URL. */
+function plain(did: string): string {
+  return bareDid(did) ?? did;
+}
+
+/**
+ * Stores a VALID chain in the registry. Never throws: a result that is not VALID, a root the
+ * operator does not allow (`allowedRoots` non-null and not listing it), no open store, a full
+ * registry or a store failure each give `registered: false` with the reason.
+ */
+export function registerChain(runtime: Runtime, chain: readonly string[], result: DelegationChainResult, allowedRoots: readonly string[] | null): Registration {
+  if (result.status !== 'VALID') return { registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` };
+  if (result.root === null || result.leaf === null || result.notAfter === null) {
+    return { registered: false, reason: 'The chain result names no root, leaf or expiry; nothing was registered.' };
+  }
+  const rootDid = plain(result.root);
+  const leafDid = plain(result.leaf);
+  if (allowedRoots !== null && !allowedRoots.map(plain).includes(rootDid)) {
+    return { registered: false, reason: `The root ${rootDid} is not among the roots this service allows to register delegations.` };
+  }
+  const store = runtime.store;
+  if (!store) return { registered: false, reason: 'No database is open, so the chain could not be registered.' };
+  const now = rfc3339(runtime.clock.now());
+  const id = chainId(chain);
+  try {
+    const chains = store.delegationChains;
+    if (chains.count() >= MAX_REGISTERED_CHAINS) {
+      chains.removeExpired(now);
+      // A chain already stored may still be refreshed; a new one would exceed the bound.
+      if (chains.count() >= MAX_REGISTERED_CHAINS && !chains.all().some((c) => c.id === id)) {
+        return { registered: false, reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.` };
+      }
+    }
+    chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: result.notAfter, registeredAt: now });
+  } catch (err) {
+    runtime.log.error('registering a delegation chain failed', { id, error: messageOf(err) });
+    return { registered: false, reason: 'The database refused the registration; nothing was registered.' };
+  }
+  runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: result.notAfter });
+  return { registered: true, reason: null };
+}
+
+export interface Reverification {
+  /** Chains verified VALID again and kept. */
+  kept: number;
+  /** Chains removed: expired, or no longer VALID (the reason is the chain headline). */
+  dropped: Array<{ id: string; reason: string }>;
+  /** Chains kept in the store because the verification itself failed (a thrown error); not verified. */
+  failed: Array<{ id: string; reason: string }>;
+}
+
+/**
+ * Verifies every stored chain again (SPEC §3: a chain that no longer verifies is dropped).
+ * `verify` runs the chain rules — the daemon passes its own key source and, when the operator
+ * restricts registrable roots, those roots as trusted roots. A chain already expired is dropped
+ * without verification; a result other than VALID (INDETERMINATE included) drops it; a thrown
+ * error keeps it, listed in `failed`. No store: nothing to do.
+ */
+export async function reverifyRegisteredChains(
+  runtime: Runtime,
+  verify: (chain: string[]) => Promise<DelegationChainResult>,
+): Promise<Reverification> {
+  const outcome: Reverification = { kept: 0, dropped: [], failed: [] };
+  const store = runtime.store;
+  if (!store) return outcome;
+  const chains = store.delegationChains;
+  const pending = chains.all();
+  const drop = (record: StoredDelegationChain, reason: string): void => {
+    chains.remove(record.id);
+    outcome.dropped.push({ id: record.id, reason });
+    runtime.log.info('registered delegation chain dropped', { id: record.id, root: record.rootDid, leaf: record.leafDid, reason });
+  };
+  const one = async (record: StoredDelegationChain): Promise<void> => {
+    const now = rfc3339(runtime.clock.now());
+    if (record.expiresAt <= now) return drop(record, `The chain expired at ${record.expiresAt}.`);
+    let result: DelegationChainResult;
+    try {
+      result = await verify(record.chain);
+    } catch (err) {
+      outcome.failed.push({ id: record.id, reason: messageOf(err) });
+      runtime.log.warn('a registered delegation chain could not be verified again; it is kept but unverified', { id: record.id, error: messageOf(err) });
+      return;
+    }
+    if (result.status !== 'VALID') return drop(record, result.headline);
+    if (result.notAfter !== null && result.notAfter !== record.expiresAt) {
+      chains.register({ ...record, expiresAt: result.notAfter });
+    }
+    outcome.kept += 1;
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < pending.length) await one(pending[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(REVERIFY_CONCURRENCY, pending.length) }, worker));
+  return outcome;
+}
+
+export interface ToolQuery {
+  agent: string;
+  tool: string;
+  /** Only chains rooted in this DID (compared without fragment). */
+  root?: string;
+}
+
+export interface VerifyToolOptions {
+  /** Ids of stored chains not to answer from (the daemon: chains not verified since it started). */
+  exclude?: ReadonlySet<string>;
+}
+
+function deny(agent: string, tool: string, reason: string): Authorization {
+  return { agent, tool, decision: 'DENY', authorized: false, reason };
+}
+
+function listed(items: readonly string[], max = 12): string {
+  const shown = items.slice(0, max).map((c) => JSON.stringify(c));
+  return items.length > max ? `${shown.join(', ')} and ${items.length - max} more` : shown.join(', ');
+}
+
+/**
+ * Whether the registry allows `agent` to call `tool` (SPEC §4.14), at `now`. Only registered
+ * chains are used whose leaf is the agent, that are unexpired (the chain's earliest expiry),
+ * whose leaf receipt is in force (nbf, with 60 s of skew) and — with `root` — whose root is
+ * that DID. Newest registration first, the first chain whose leaf capabilities grant the tool
+ * gives ALLOW. Never throws: a missing or failing store answers DENY.
+ */
+export function verifyTool(runtime: Runtime, query: ToolQuery, now: Date, options: VerifyToolOptions = {}): Authorization {
+  const { agent, tool } = query;
+  const store = runtime.store;
+  if (!store) return deny(agent, tool, 'The delegation registry is unavailable (no database is open), so no registered delegation can be used.');
+  const agentDid = plain(agent);
+  const rootDid = query.root === undefined ? null : plain(query.root);
+  const nowText = rfc3339(now);
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  let records: StoredDelegationChain[];
+  try {
+    records = store.delegationChains.forAgent(agentDid, nowText);
+  } catch (err) {
+    runtime.log.error('reading the delegation registry failed', { agent: agentDid, error: messageOf(err) });
+    return deny(agent, tool, 'The delegation registry could not be read, so no registered delegation can be used.');
+  }
+  const none = `No verified delegation is registered for the agent ${agentDid}.`;
+  records = records.filter((r) => !options.exclude?.has(r.id));
+  if (records.length === 0) return deny(agent, tool, none);
+  if (rootDid !== null) {
+    records = records.filter((r) => r.rootDid === rootDid);
+    if (records.length === 0) return deny(agent, tool, `No verified delegation rooted in ${rootDid} is registered for the agent ${agentDid}.`);
+  }
+
+  const inForce: Array<{ record: StoredDelegationChain; cap: string[] }> = [];
+  let notYet: number | null = null;
+  for (const record of records) {
+    const leaf = record.chain.length > 0 ? readReceiptClaims(record.chain[record.chain.length - 1]!) : null;
+    if (leaf === null || plain(leaf.aud) !== agentDid) continue;
+    if (nowSeconds < leaf.nbf - NBF_SKEW_SECONDS) {
+      notYet = notYet === null ? leaf.nbf : Math.min(notYet, leaf.nbf);
+      continue;
+    }
+    inForce.push({ record, cap: leaf.cap });
+  }
+  if (inForce.length === 0) {
+    const when = notYet === null ? '.' : `; the registered ones take effect at ${rfc3339(new Date(notYet * 1000))} at the earliest.`;
+    const scope = rootDid === null ? '' : ` rooted in ${rootDid}`;
+    return deny(agent, tool, `No verified delegation${scope} in force is registered for the agent ${agentDid}${when}`);
+  }
+
+  for (const { record, cap } of inForce) {
+    const matched = matchCapability(cap, tool);
+    if (matched === null) continue;
+    const granted = `${record.rootDid} delegated ${JSON.stringify(matched)} to ${agentDid}, which grants the tool ${JSON.stringify(tool)} until ${record.expiresAt} (a registered chain)`;
+    const reason =
+      rootDid === null
+        ? `${granted}. No root was required, so any registered root was accepted; this answer relies on the root ${record.rootDid}.`
+        : `${granted}; ${record.rootDid} is the required root.`;
+    return {
+      agent,
+      tool,
+      decision: 'ALLOW',
+      authorized: true,
+      reason,
+      matchedCapability: matched,
+      root: record.rootDid,
+      expires: record.expiresAt,
+    };
+  }
+  const capabilities = [...new Set(inForce.flatMap((c) => c.cap))];
+  const scope = rootDid === null ? '' : ` rooted in ${rootDid}`;
+  return deny(
+    agent,
+    tool,
+    `Verified delegations${scope} are registered for the agent ${agentDid}, but none of their capabilities (${listed(capabilities)}) grants the tool ${JSON.stringify(tool)}.`,
+  );
+}

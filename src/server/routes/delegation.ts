@@ -1,0 +1,243 @@
+/**
+ * Delegation routes (SPEC §4.12–4.14): POST /v1/agents/verify-delegation (intensive), POST
+ * /v1/agents/authorize (intensive) and GET /v1/agents/verify-tool (standard). Bodies follow
+ * the strict conventions of the verification routes: a JSON object, no unknown member, one
+ * precise 400 otherwise. Every issuer DID a request needs goes through the daemon's capacity,
+ * cache and history.
+ * Any error from these routes must be read as DENY by callers (SPEC §7 rule 4).
+ *
+ * Re-verification at start (SPEC §3). The daemon verifies every registered chain again once per
+ * opened database: `svc serve` starts it right after listening (SPEC §3's "restart
+ * re-verification"), in the background, so /health and every other route answer at once. A
+ * database that opens only later (see StorageSlot) is re-verified when verify-tool first needs
+ * it. verify-tool never answers from a chain that has not been verified since the daemon
+ * started: while the pass runs it waits for it (within the request's time limit; past it, 408,
+ * which callers read as DENY); chains whose verification failed for a reason of the service
+ * itself (capacity, cancellation, time) stay stored but are not used until the next restart
+ * verifies them; if the pass itself fails (the database), verify-tool answers DENY and the next
+ * query tries again. With SVC_DELEGATION_ROOTS set, the pass verifies against those roots, so a
+ * root taken off the list drops its chains.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { didKeySource } from '../../core/credentials/keys.js';
+import { parseDid, parseDidUrl } from '../../core/did/syntax.js';
+import { authorize, verifyDelegationChain } from '../../core/delegation/index.js';
+import { registerChain, reverifyRegisteredChains, verifyTool } from '../../core/delegation/registry.js';
+import type { Authorization, DelegationChainResult } from '../../core/delegation/types.js';
+import type { JsonObject } from '../../core/encoding/json.js';
+import { ProblemError } from '../../core/problems.js';
+import type { RuntimeStore } from '../../core/store.js';
+import { keysFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { objectBody, onlyMembers, queryOptions, truncate } from '../http.js';
+
+/** Receipts accepted in one request: the core answers 9..64 MALFORMED (rule 1); more is refused. */
+export const MAX_CHAIN_ENTRIES = 64;
+/** Trusted roots accepted in one request. */
+export const MAX_TRUSTED_ROOTS = 64;
+/** Longest tool name accepted. */
+export const MAX_TOOL_LENGTH = 1024;
+
+function invalid(detail: string): ProblemError {
+  return new ProblemError('INVALID_REQUEST', detail);
+}
+
+/** `chain` (required): an array of at most 64 strings; an empty array is the core's MALFORMED result. */
+function chainOf(body: JsonObject): string[] {
+  const chain = body['chain'];
+  if (chain === undefined) throw invalid('"chain" (required) must be an array of compact receipts, root first.');
+  if (!Array.isArray(chain)) throw invalid('"chain" must be an array of compact receipts (strings), root first.');
+  if (chain.length > MAX_CHAIN_ENTRIES) {
+    throw invalid(`"chain" holds ${chain.length} entries; a chain holds 1 to 8 receipts, and more than ${MAX_CHAIN_ENTRIES} are not examined.`);
+  }
+  const bad = chain.findIndex((r) => typeof r !== 'string');
+  if (bad >= 0) throw invalid(`"chain[${bad}]" is not a string; each receipt is a compact JWS string.`);
+  return chain as string[];
+}
+
+/** `trustedRoots` (optional): an array of bare DIDs. */
+function trustedRootsOf(body: JsonObject): string[] | undefined {
+  const roots = body['trustedRoots'];
+  if (roots === undefined) return undefined;
+  if (!Array.isArray(roots)) throw invalid('"trustedRoots" must be an array of DIDs.');
+  if (roots.length > MAX_TRUSTED_ROOTS) throw invalid(`"trustedRoots" lists ${roots.length} DIDs; at most ${MAX_TRUSTED_ROOTS} are accepted.`);
+  return roots.map((root, i) => {
+    if (typeof root !== 'string') throw invalid(`"trustedRoots[${i}]" must be a DID string.`);
+    try {
+      parseDid(root);
+    } catch (err) {
+      throw new ProblemError('INVALID_DID', `"trustedRoots[${i}]": ${err instanceof ProblemError ? err.detail : 'not a DID.'}`);
+    }
+    return root;
+  });
+}
+
+/**
+ * A DID from the query: a bare DID, or a DID URL whose fragment is ignored (DIDs are compared
+ * without fragment); a path or query is refused.
+ */
+function queryDid(name: string, value: string): string {
+  let parsed;
+  try {
+    parsed = parseDidUrl(value);
+  } catch {
+    parseDid(value); // the precise INVALID_DID reason
+    throw new ProblemError('INVALID_DID', `"${name}" is not a DID.`);
+  }
+  if (parsed.path !== '' || parsed.query !== null) {
+    throw new ProblemError('INVALID_DID', `"${name}" must be a DID, not a DID URL with a path or query: ${JSON.stringify(truncate(value, 80))}.`);
+  }
+  return value;
+}
+
+/** What the daemon's re-verification of one database came to. */
+interface Reverified {
+  ok: boolean;
+  /** Chains kept in the store but not verified this time (not used by verify-tool). */
+  unverified: ReadonlySet<string>;
+}
+
+const REVERIFIED = new WeakMap<RuntimeStore, Promise<Reverified>>();
+
+/**
+ * Re-verifies the registered chains of the open database once (a second call returns the same
+ * pass); null when no database is open. `announce` gets the one-line outcome.
+ */
+export function reverifyRegistry(ctx: ServerContext, announce?: (line: string) => void): Promise<Reverified> | null {
+  const { runtime } = ctx;
+  const store = runtime.store;
+  if (!store) return null;
+  let pass = REVERIFIED.get(store);
+  if (pass) return pass;
+  const say = announce ?? ((line: string) => runtime.log.info(line));
+  const trustedRoots = ctx.limits.delegationRoots ?? undefined;
+  pass = (async (): Promise<Reverified> => {
+    try {
+      // The daemon's own work, not a client's: issuers are resolved through the core (its cache,
+      // egress policy and limits) without taking the request capacity, whose slots are refused at
+      // once when taken — a small SVC_MAX_CONCURRENCY would otherwise leave chains unverified.
+      // One key source for the pass: an issuer shared by many chains is resolved once.
+      const keySource = didKeySource(runtime);
+      const outcome = await reverifyRegisteredChains(runtime, (chain) =>
+        verifyDelegationChain(chain, {
+          runtime,
+          keySource,
+          signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
+          ...(trustedRoots ? { trustedRoots } : {}),
+        }),
+      );
+      const failed = outcome.failed.length > 0 ? `, ${outcome.failed.length} not verifiable now (kept, unused until the next start)` : '';
+      say(`svc: delegation registry re-verified: ${outcome.kept} kept, ${outcome.dropped.length} dropped${failed}`);
+      for (const { id, reason } of outcome.dropped) say(`svc: delegation chain ${id.slice(0, 16)}… dropped: ${reason}`);
+      return { ok: true, unverified: new Set(outcome.failed.map((f) => f.id)) };
+    } catch (err) {
+      // The database failed: nothing registered is used, and the next query tries again.
+      REVERIFIED.delete(store);
+      say(`svc: warning: the delegation registry could not be re-verified: ${err instanceof Error ? err.message : String(err)}`);
+      return { ok: false, unverified: new Set() };
+    }
+  })();
+  REVERIFIED.set(store, pass);
+  return pass;
+}
+
+/** Waits for `promise`, or rejects when `signal` aborts (the request's time limit, a client gone). */
+function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Verifies a chain for one request: issuers resolved through the daemon, under the request's limits. */
+function verifyChainFor(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, chain: string[], trustedRoots: string[] | undefined): Promise<DelegationChainResult> {
+  return underLimits(ctx, request, reply, (signal) =>
+    verifyDelegationChain(chain, { runtime: ctx.runtime, keySource: keysFor(ctx), signal, ...(trustedRoots ? { trustedRoots } : {}) }),
+  );
+}
+
+export function delegationRoutes(ctx: ServerContext): RouteDef[] {
+  const { runtime } = ctx;
+  return [
+    {
+      method: 'POST',
+      url: '/v1/agents/verify-delegation',
+      budget: 'intensive',
+      handler: async (request, reply) => {
+        const body = objectBody(request);
+        onlyMembers(body, ['chain', 'trustedRoots', 'register']);
+        const chain = chainOf(body);
+        const trustedRoots = trustedRootsOf(body);
+        const register = body['register'];
+        if (register !== undefined && typeof register !== 'boolean') throw invalid('"register" must be true or false.');
+        const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
+        if (register !== true) return reply.send({ result, registered: false });
+        const registration = registerChain(runtime, chain, result, ctx.limits.delegationRoots);
+        // Beyond the SPEC's {result, registered}: why a requested registration did not happen.
+        return reply.send(
+          registration.registered ? { result, registered: true } : { result, registered: false, registrationReason: registration.reason },
+        );
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/agents/authorize',
+      budget: 'intensive',
+      handler: async (request, reply) => {
+        const body = objectBody(request);
+        onlyMembers(body, ['chain', 'tool', 'trustedRoots']);
+        const chain = chainOf(body);
+        const tool = body['tool'];
+        if (typeof tool !== 'string' || tool.length === 0) throw invalid('"tool" (required) must be the non-empty name of the tool to authorise.');
+        if (tool.length > MAX_TOOL_LENGTH) throw invalid(`"tool" is longer than ${MAX_TOOL_LENGTH} characters.`);
+        const trustedRoots = trustedRootsOf(body);
+        const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
+        return reply.send({ authorization: authorize(result, tool), chain: result });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/agents/verify-tool',
+      budget: 'standard',
+      handler: async (request, reply) => {
+        const options = queryOptions(request, ['agent', 'tool', 'root']);
+        const agent = options['agent'];
+        const tool = options['tool'];
+        if (agent === undefined || agent === '') throw invalid('The query option "agent" (required) must be the DID of the agent.');
+        if (tool === undefined || tool === '') throw invalid('The query option "tool" (required) must be the name of the tool.');
+        if (tool.length > MAX_TOOL_LENGTH) throw invalid(`The query option "tool" is longer than ${MAX_TOOL_LENGTH} characters.`);
+        queryDid('agent', agent);
+        const root = options['root'];
+        if (root !== undefined) queryDid('root', root);
+        const pass = reverifyRegistry(ctx);
+        let unverified: ReadonlySet<string> = new Set();
+        if (pass) {
+          const reverified = await underLimits(ctx, request, reply, (signal) => orAbort(pass, signal));
+          if (!reverified.ok) {
+            const answer: Authorization = {
+              agent,
+              tool,
+              decision: 'DENY',
+              authorized: false,
+              reason: 'The delegation registry could not be re-verified since the daemon started, so no registered delegation can be used.',
+            };
+            return reply.send(answer);
+          }
+          unverified = reverified.unverified;
+        }
+        const query = root === undefined ? { agent, tool } : { agent, tool, root };
+        return reply.send(verifyTool(runtime, query, runtime.clock.now(), { exclude: unverified }));
+      },
+    },
+  ];
+}
