@@ -20,6 +20,7 @@ export const STANDARDS = Object.freeze({
   dataIntegrity: 'eddsa-jcs-2022, ecdsa-jcs-2019 (P-256)',
   verifiableCredentials: 'VC Data Model 2.0 and 1.1; VC-JOSE-COSE (vc+jwt); VC-JWT 1.1',
   statusLists: 'Bitstring Status List 1.0, StatusList2021',
+  delegationReceipts: 'svc-delegation+jwt v1 (experimental, service-defined)',
   jcs: 'RFC 8785',
   jwkThumbprint: 'RFC 7638',
   problemDetails: 'RFC 9457',
