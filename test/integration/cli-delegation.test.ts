@@ -8,12 +8,12 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/https-server.js';
 import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
 import { multikey, splitMultikey } from '../support/codec.js';
 
@@ -90,14 +90,6 @@ async function joseVerify(receipt: string, issuerDid: string) {
 }
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'ascii').digest('hex');
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-  return port;
-}
 
 /** root (alice → bob: payments:*, read) and leaf (bob → agent: payments:charge), minted in beforeAll. */
 let root: string;

@@ -7,11 +7,11 @@
  * problem); 2 usage or an unreadable file.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/https-server.js';
 import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
 import { b64url } from '../support/codec.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -44,14 +44,6 @@ let host: DidWebHost;
 let caFile: string;
 /** Files written once for all tests. */
 const files: Record<string, string> = {};
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-  return port;
-}
 
 function write(name: string, content: string | Record<string, unknown>): string {
   const file = path.join(dir, name);

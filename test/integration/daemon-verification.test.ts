@@ -7,9 +7,9 @@
  * is a problem.
  */
 import { createHash } from 'node:crypto';
-import net, { type AddressInfo } from 'node:net';
 import canonicalizeJson from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/https-server.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -62,15 +62,6 @@ function expectedDiDigest(credential: Record<string, unknown>): string {
 
 /** The signing input `header.payload` of a compact JWS. */
 const signingInputOf = (jws: string) => jws.split('.').slice(0, 2).join('.');
-
-/** A loopback port where nothing listens (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-  return port;
-}
 
 /* ------------------------------------------------------------------ the daemon */
 

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type net from 'node:net';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { CertifiedKey, TestCa } from './pki.js';
 
@@ -303,4 +303,13 @@ export function stream(options: StreamOptions): StreamHandler {
         }),
     },
   }) as StreamHandler;
+}
+
+/** A loopback port where nothing listens (bound, then released): connections to it are refused. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  return port;
 }

@@ -16,6 +16,7 @@ import { MAX_RECEIPT_TTL_SECONDS, mintReceipt } from '../../core/delegation/mint
 import { parseDid } from '../../core/did/syntax.js';
 import { parseJsonText } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
+import { sentence } from '../../core/text.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -56,7 +57,7 @@ export function parseChainText(text: string, what: string): unknown {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     const parsed = parseJsonText(trimmed, what);
-    if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', `${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)}.`);
+    if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
     const value = parsed.value;
     if (Array.isArray(value)) return value;
     if (value !== null && typeof value === 'object' && Array.isArray((value as Record<string, unknown>)['chain'])) {

@@ -15,6 +15,7 @@ import { parsePolicy } from '../../core/policy/index.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import type { PolicyEvaluation } from '../../core/policy/types.js';
 import { ProblemError } from '../../core/problems.js';
+import { sentence } from '../../core/text.js';
 import { MAX_JWS_LENGTH } from '../../core/proofs/jws.js';
 import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
@@ -162,7 +163,7 @@ Example:
       const target = decodeIdentifier(did);
       parseDid(target);
       const parsed = parseJsonText(policySource.trim(), 'the policy file');
-      if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', `${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)}.`);
+      if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
       const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime });
       return { value, exitCode: exitForPolicy(value.evaluation), text: (style) => policyText(value, style) };
     }, setExit);

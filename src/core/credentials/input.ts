@@ -14,7 +14,8 @@ export type CredentialInput =
   | { kind: 'jwt'; token: string }
   | { kind: 'refused'; status: 'MALFORMED' | 'UNSUPPORTED'; format: CredentialFormat; reason: string };
 
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+/** Three base64url parts separated by dots (the shape only; parseCompactJws judges the rest). */
+export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 /** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901). */
 const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
 

@@ -4,7 +4,7 @@
  * controllers up as DIDs through the core's resolution (cache, egress policy and all); tests may
  * inject a KeySource for controllers that are not DIDs (the W3C vectors' `https://` issuers).
  */
-import { parseDidUrl } from '../did/syntax.js';
+import { didOf } from '../did/syntax.js';
 import { checkVerificationMethod } from '../keys/inspect.js';
 import { jwkThumbprint } from '../keys/jwk.js';
 import type { KeyStatus, PublicJwk } from '../keys/types.js';
@@ -53,14 +53,7 @@ export interface KeySource {
   keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys>;
 }
 
-/** The DID of a DID URL (`did:key:z…#z…` → `did:key:z…`), or null when it is not a DID URL. */
-export function didOf(reference: string): string | null {
-  try {
-    return parseDidUrl(reference).did;
-  } catch {
-    return null;
-  }
-}
+export { didOf };
 
 /**
  * Keys read from each resolution object. Cache hits hand out the same frozen resolution, so a

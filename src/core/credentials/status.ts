@@ -33,6 +33,7 @@ import type { FetchResponse } from '../net.js';
 import { asProblemError, cancelledProblem, ProblemError } from '../problems.js';
 import type { Runtime } from '../runtime.js';
 import { capitalise, clause } from '../text.js';
+import { COMPACT_JWS } from './input.js';
 import { isServiceProblem } from './keys.js';
 import { VC_V2_CONTEXT as VC2_CONTEXT } from './model.js';
 import type { CheckStatus, CredentialStatus, CredentialVerification, StatusEntryResult, StatusListEntry } from './types.js';
@@ -62,7 +63,6 @@ export const MAX_STATUS_LIST_DECOMPRESSED = 16 * 1024 * 1024;
 const STATUS_LIST_2021_CONTEXT = 'https://w3id.org/vc/status-list/2021/v1';
 const ACCEPT = 'application/vc+ld+json, application/vc+jwt, application/vc, application/json';
 const INDEX = /^(0|[1-9][0-9]*)$/;
-const COMPACT_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 const gunzipAsync = promisify(gunzip);
 
@@ -274,7 +274,7 @@ function parseListBody(body: Uint8Array): ParsedBody {
     return { input: parsed.value, credential: parsed.value, issuer: issuerId(parsed.value['issuer']) };
   }
   const jwt = text?.trim() ?? '';
-  if (!COMPACT_JWT.test(jwt)) return { error: 'the body is neither a JSON object nor a compact JWT' };
+  if (!COMPACT_JWS.test(jwt)) return { error: 'the body is neither a JSON object nor a compact JWT' };
   return parseJwtList(jwt);
 }
 

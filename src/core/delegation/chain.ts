@@ -16,8 +16,10 @@ import { didKeySource, type KeySource } from '../credentials/keys.js';
 import type { CheckStatus } from '../credentials/types.js';
 import { checkJwsSignature } from '../proofs/jws.js';
 import { rfc3339, type Runtime } from '../runtime.js';
+import { capitalise, clause, withoutPeriod } from '../text.js';
 import { capabilityCovered } from './capability.js';
-import { bareDid, claimsOf, isReceipt, readReceipt, type Receipt, type ReceiptFailure } from './receipt.js';
+import { didOf } from '../did/syntax.js';
+import { claimsOf, isReceipt, readReceipt, type Receipt, type ReceiptFailure } from './receipt.js';
 import {
   LINK_CHECK_IDS,
   MAX_CHAIN_LENGTH,
@@ -71,15 +73,12 @@ function stamp(seconds: number): string {
   return rfc3339(new Date(seconds * 1000));
 }
 
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
 
 /** The MALFORMED result of a chain that is not a usable list of receipts. */
 function unusable(detail: string, links: DelegationLink[] = []): DelegationChainResult {
   return {
     status: 'MALFORMED',
-    headline: `The delegation chain is malformed: ${detail.charAt(0).toLowerCase()}${detail.slice(1)}`,
+    headline: `The delegation chain is malformed: ${clause(detail)}.`,
     format: RECEIPT_FORMAT,
     root: null,
     leaf: null,
@@ -98,7 +97,8 @@ class LinkReport {
   issuerHeadline: string | null = null;
 
   set(id: LinkCheckId, status: CheckStatus, detail: string): void {
-    this.checks.set(id, { status, detail: sentence(detail) });
+    // Details may open with a capability or DID quoted as written: only the period is added.
+    this.checks.set(id, { status, detail: `${withoutPeriod(detail)}.` });
   }
 
   get status(): ChainStatus {
@@ -201,7 +201,7 @@ function headlineOf(status: ChainStatus, links: DelegationLink[], root: string |
   const wanted: CheckStatus = status === 'INDETERMINATE' ? 'INDETERMINATE' : 'FAIL';
   for (const link of links) {
     const check = link.checks.find((c) => c.status === wanted);
-    if (check) return `${lead}: receipt ${link.index + 1} (${check.id}): ${check.detail.charAt(0).toLowerCase()}${check.detail.slice(1)}`;
+    if (check) return `${lead}: receipt ${link.index + 1} (${check.id}): ${clause(check.detail)}.`;
   }
   return `${lead}: ${trustFailure ?? 'see the checks.'}`;
 }
@@ -224,7 +224,7 @@ export async function verifyDelegationChain(chain: unknown, options: VerifyChain
   read.forEach((value, i) => {
     const report = reports[i]!;
     if (isReceipt(value)) report.set('receipt', 'PASS', `A ${value.alg} ${'svc-delegation+jwt'} receipt from ${value.issDid} to ${value.audDid}`);
-    else report.set('receipt', 'FAIL', value.reason.charAt(0).toUpperCase() + value.reason.slice(1));
+    else report.set('receipt', 'FAIL', capitalise(value.reason));
   });
 
   const checks: Array<DelegationCheck<ChainCheckId>> = [
@@ -233,7 +233,7 @@ export async function verifyDelegationChain(chain: unknown, options: VerifyChain
   let trustedRoot: string | null = null;
   let trustFailure: string | null = null;
   const root = receipts.length > 0 && usable ? receipts[0]!.issDid : null;
-  const trusted = (options.trustedRoots ?? []).map((d) => bareDid(d) ?? d);
+  const trusted = (options.trustedRoots ?? []).map((d) => didOf(d) ?? d);
 
   if (usable) {
     const source = options.keySource ?? didKeySource(options.runtime);

@@ -10,7 +10,7 @@
  * MALFORMED. The signature is checked by the chain, with the issuer's capabilityDelegation key.
  */
 import { sha256Hex } from '../canonical.js';
-import { parseDidUrl } from '../did/syntax.js';
+import { didOf } from '../did/syntax.js';
 import type { JsonObject } from '../encoding/json.js';
 import { isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import { validateCapability } from './capability.js';
@@ -48,15 +48,6 @@ export function receiptDigest(compact: string): string {
   return sha256Hex(Buffer.from(compact, 'utf8'));
 }
 
-/** The DID of a DID (or DID URL), or null when it is not one. */
-export function bareDid(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  try {
-    return parseDidUrl(value).did;
-  } catch {
-    return null;
-  }
-}
 
 const MAX_NUMERIC_DATE = 253402300799; // 9999-12-31T23:59:59Z
 
@@ -80,13 +71,13 @@ export function readReceipt(compact: unknown): Receipt | ReceiptFailure {
   if (header['typ'] !== RECEIPT_TYP) return failWith(`the header "typ" is ${JSON.stringify(header['typ'] ?? null)}, not ${RECEIPT_TYP}`);
   const iss = payload['iss'];
   const aud = payload['aud'];
-  const issDid = bareDid(iss);
-  const audDid = bareDid(aud);
+  const issDid = didOf(iss);
+  const audDid = didOf(aud);
   if (issDid === null) return failWith('"iss" is not a DID');
   if (audDid === null) return failWith('"aud" is not a DID (a receipt delegates to one DID)');
   const kid = header['kid'];
   if (typeof kid !== 'string') return failWith('the header has no string "kid"');
-  const kidDid = bareDid(kid);
+  const kidDid = didOf(kid);
   if (kidDid === null || kidDid === kid || !kid.includes('#')) return failWith(`the kid ${JSON.stringify(kid.slice(0, 120))} is not a DID URL <iss>#<key>`);
   if (kidDid !== issDid) return failWith(`the kid names a key of ${kidDid}, not of the issuer ${issDid}`);
 

@@ -19,7 +19,8 @@
 import { rfc3339, type Runtime } from '../runtime.js';
 import type { StoredDelegationChain } from '../store.js';
 import { matchCapability } from './capability.js';
-import { bareDid, chainId, readReceiptClaims } from './receipt.js';
+import { didOf } from '../did/syntax.js';
+import { chainId, readReceiptClaims } from './receipt.js';
 import { NBF_SKEW_SECONDS, type Authorization, type DelegationChainResult } from './types.js';
 
 /** Chains the registry holds at most (expired ones are purged first when it is full). */
@@ -40,7 +41,7 @@ function messageOf(err: unknown): string {
 
 /** The DID without fragment (query and path too), or the text itself when it is not a DID URL. */
 function plain(did: string): string {
-  return bareDid(did) ?? did;
+  return didOf(did) ?? did;
 }
 
 /**

@@ -135,3 +135,13 @@ export function decodeIdentifier(raw: string): string {
     throw new ProblemError('INVALID_DID', 'The percent-encoded identifier has malformed percent-encoding.');
   }
 }
+
+/** The DID of a DID or DID URL (`did:key:z…#z…` → `did:key:z…`), or null when it is not one. */
+export function didOf(reference: unknown): string | null {
+  if (typeof reference !== 'string') return null;
+  try {
+    return parseDidUrl(reference).did;
+  } catch {
+    return null;
+  }
+}

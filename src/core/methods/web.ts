@@ -10,6 +10,7 @@
 import { isJsonObject, parseJsonBytes } from '../encoding/json.js';
 import { configurationUrl, startDomainBinding } from '../linkage/check.js';
 import { ProblemError } from '../problems.js';
+import { sentence } from '../text.js';
 import type { DidDocument } from '../resolve/types.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
@@ -42,7 +43,7 @@ export function didWebLocation(id: string): DidWebLocation {
 /** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
 export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
   const parsed = parseJsonBytes(body, `the document at ${url}`);
-  if ('error' in parsed) throw new ProblemError('INVALID_DID_DOCUMENT', `${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)}.`);
+  if ('error' in parsed) throw new ProblemError('INVALID_DID_DOCUMENT', sentence(parsed.error));
   const value = parsed.value;
   if (!isJsonObject(value)) throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} is not a JSON object.`);
   if (typeof value['id'] !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `The document at ${url} has no string "id".`);
