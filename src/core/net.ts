@@ -24,6 +24,12 @@ export interface FetchRequest {
   maxBytes: number;
   /** Accept header. */
   accept?: string;
+  /** HTTP method, GET by default. A redirect is followed only for GET, or for 307/308 (same method and body). */
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** Further request headers (lower-case names); they never replace accept, user-agent or accept-encoding. */
+  headers?: Readonly<Record<string, string>>;
+  /** Request body (POST). Sent with its length; content-type comes from `headers`. */
+  body?: string | Uint8Array;
   /**
    * When given (with the fetch's trace), each hop reports these stages: DNS + egress check,
    * TCP + TLS handshake, HTTP exchange. Without it the fetch adds no stages of its own.
@@ -71,6 +77,8 @@ export interface FetchResponse {
   url: string;
   status: number;
   contentType: string | null;
+  /** Response headers of the final hop, lower-case names, repeated values joined by ", ". */
+  headers: Readonly<Record<string, string>>;
   body: Uint8Array;
   bytes: number;
   /** SHA-256 of the body bytes as received, hex. */

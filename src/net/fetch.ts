@@ -6,9 +6,10 @@
  *   tls.handshake  TCP to the first allowed address (the connection is pinned: no second lookup
  *                  can move it), TLS with SNI and certificate checked against the host name,
  *                  trust anchors = Node's store (+ NODE_EXTRA_CA_CERTS, as Node does)
- *   web.fetch      one GET over that very socket (undici with a connector that hands it over);
- *                  redirects are re-checked from the top (at most 2, https only), the body is
- *                  counted while streaming and dropped the moment it passes the cap
+ *   web.fetch      one request (GET by default) over that very socket (undici with a connector
+ *                  that hands it over); redirects are re-checked from the top (at most 2, https
+ *                  only; other methods follow only 307/308), the body is counted while streaming
+ *                  and dropped the moment it passes the cap
  *
  * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
  * read from the socket that carried the response.
@@ -98,7 +99,7 @@ interface Connection {
   idleTimer?: NodeJS.Timeout;
 }
 
-type Exchange = (({ status: number; contentType: string | null; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence }) | { stale: true };
+type Exchange = (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence }) | { stale: true };
 
 /** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
 const ERROR_PHRASES: Readonly<Record<string, string>> = {
@@ -247,10 +248,11 @@ export class EgressFetcher implements Net {
       if (pinned.via) allowances.add(pinned.via);
       const label = `TLS handshake with ${hostPort(url)}`;
       let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true));
-      let outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+      const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
+      let outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
       if ('stale' in outcome) {
         connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, false));
-        outcome = await step('fetch', `GET ${url.href}`, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+        outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
       }
       if ('stale' in outcome) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${hostPort(url)} closed the connection before answering.`);
       const tls = outcome.tls;
@@ -263,6 +265,7 @@ export class EgressFetcher implements Net {
         url: url.href,
         status: outcome.status,
         contentType: outcome.contentType,
+        headers: outcome.headers,
         body: outcome.body,
         bytes: outcome.body.length,
         sha256: createHash('sha256').update(outcome.body).digest('hex'),
@@ -453,8 +456,14 @@ export class EgressFetcher implements Net {
       try {
         response = await client.request({
           path: `${hop.url.pathname}${hop.url.search}`,
-          method: 'GET',
-          headers: { accept: request.accept ?? 'application/json', 'accept-encoding': 'identity', 'user-agent': 'svc' },
+          method: request.method ?? 'GET',
+          headers: {
+            ...request.headers,
+            accept: request.accept ?? 'application/json',
+            'accept-encoding': 'identity',
+            'user-agent': 'svc',
+          },
+          ...(request.body !== undefined ? { body: request.body } : {}),
           signal: abort.signal,
           headersTimeout: headersLimit,
           bodyTimeout: Math.max(1, deadline.remainingMs()),
@@ -480,7 +489,8 @@ export class EgressFetcher implements Net {
         return Array.isArray(value) ? value[0] : value;
       };
 
-      if (REDIRECT_STATUSES.has(statusCode)) {
+      const method = request.method ?? 'GET';
+      if (REDIRECT_STATUSES.has(statusCode) && (method === 'GET' || statusCode === 307 || statusCode === 308)) {
         response.body.destroy();
         const location = header('location');
         if (location === undefined) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} answered ${statusCode} without a Location header.`);
@@ -529,7 +539,11 @@ export class EgressFetcher implements Net {
       stage.detail = `${statusCode}, ${received} bytes${contentType ? `, ${contentType}` : ''}`;
       if (statusCode >= 400) stage.status = 'FAIL';
       reusable = true;
-      return { status: statusCode, contentType, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls };
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { status: statusCode, contentType, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls };
     } finally {
       clearTimeout(totalTimer);
       request.signal?.removeEventListener('abort', cancel);
