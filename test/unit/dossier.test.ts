@@ -218,6 +218,9 @@ describe('view model', () => {
 
   it('shows control characters and bidi overrides from the document as escapes', () => {
     expect(printable('a\u001b[31mb\u202ec\nd')).toBe('a\\x1b[31mb\\u202ec d');
+    // Invisible format characters would make one name look like another.
+    expect(printable('get\u200bweather\u2060\ufeff\u{e0061}\u2028x')).toBe('get\\u200bweather\\u2060\\ufeff\\u{e0061}\\u2028x');
+    expect(printable('café ✓ 名前')).toBe('café ✓ 名前');
     const hostile: EnrichedResolution = {
       ...ed,
       evidence: { ...ed.evidence, document: { ...ed.evidence.document, warnings: ['The method \u001b[2Jx is odd.'] } },

@@ -196,15 +196,18 @@ export interface DossierView {
 }
 
 /**
- * Text from a DID document reaches the terminal (ids, warnings quoting them). Control characters
- * could drive the terminal and bidi overrides could reorder what is read, so they are shown as
- * escapes; layout whitespace becomes a plain space.
+ * Text from a DID document, a tool server or an agent card reaches the terminal (ids, warnings
+ * quoting them, tool descriptions). Control characters could drive the terminal, bidi overrides
+ * reorder what is read, and invisible format characters (zero-width space and joiners, word
+ * joiner, BOM, Unicode tag characters) make one name look like another ("get\u200bweather"), so
+ * all of them are shown as escapes; layout whitespace becomes a plain space.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
     if (c === '\t' || c === '\n' || c === '\r') return ' ';
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    const code = c.codePointAt(0)!;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
 
