@@ -4,7 +4,7 @@ _svc() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cmd="${COMP_WORDS[1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve verify-credential verify-jws evaluate-policy delegate verify-delegation authorize history diff backup serve completion -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve verify-credential verify-jws evaluate-policy delegate verify-delegation authorize inspect-mcp inspect-a2a history diff backup serve completion -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
@@ -15,6 +15,8 @@ _svc() {
     delegate) opts='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help' ;;
     verify-delegation) opts='--trusted-root --egress-allow --json --no-color -q --quiet -h --help' ;;
     authorize) opts='--chain --tool --trusted-root --egress-allow --json --no-color -q --quiet -h --help' ;;
+    inspect-mcp) opts='--strict --egress-allow --db --no-store --json --no-color -q --quiet -h --help' ;;
+    inspect-a2a) opts='--strict --egress-allow --json --no-color -q --quiet -h --help' ;;
     history) opts='--limit --db --json --no-color -q --quiet -h --help' ;;
     diff) opts='--from --to --db --json --no-color -q --quiet -h --help' ;;
     backup) opts='--db --json -q --quiet -h --help' ;;

@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDelegation } from './commands/delegation.js';
 import { registerHistory } from './commands/history.js';
+import { registerInspect } from './commands/inspect.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
@@ -37,6 +38,7 @@ ${EXIT_CODES_HELP}`,
   registerResolve(program, io, setExit);
   registerVerify(program, io, setExit);
   registerDelegation(program, io, setExit);
+  registerInspect(program, io, setExit);
   registerHistory(program, io, setExit);
   registerServe(program, io, setExit);
   registerCompletion(program, io, setExit);

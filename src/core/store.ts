@@ -4,6 +4,7 @@
  * PostgreSQL implementation could serve several daemon replicas (the scale-out path).
  */
 import type { DomainBindingStatus } from './linkage/types.js';
+import type { JsonObject } from './encoding/json.js';
 import type { DidDocument } from './resolve/types.js';
 
 /** What one resolution contributes to the history of its DID (SPEC §2.5). */
@@ -97,10 +98,51 @@ export interface DelegationChainStore {
   removeExpired(now: string): number;
 }
 
+/** One tool of a stored MCP inventory: enough to match it by name and say what changed. */
+export interface McpSnapshotTool {
+  name: string;
+  definitionSha256: string;
+  /** The fingerprinted definition (envelope members removed). */
+  definition: JsonObject;
+}
+
+/** What one MCP inspection contributes to the history of its endpoint (SPEC §2.11 drift). */
+export interface NewMcpSnapshot {
+  /** The endpoint URL without fragment: the key of the history. */
+  endpoint: string;
+  inventoryHash: string;
+  /** Fingerprint profile (SPEC §9.5); rows written before profiles existed have none. */
+  profile: string | null;
+  negotiatedVersion: string | null;
+  /** RFC 3339 UTC, second precision. */
+  observedAt: string;
+  tools: McpSnapshotTool[];
+}
+
+export interface McpSnapshot extends NewMcpSnapshot {
+  id: number;
+  /** When this inventory was last observed unchanged. */
+  lastSeenAt: string;
+  seenCount: number;
+}
+
+export interface McpObservationStore {
+  /** The newest snapshot of the endpoint, or undefined. */
+  latest(endpoint: string): McpSnapshot | undefined;
+  /**
+   * Records a snapshot. When the endpoint's latest snapshot has the same inventory hash and
+   * profile it is coalesced (seenCount + 1, lastSeenAt and negotiatedVersion refreshed) and
+   * returned; otherwise a new row is inserted.
+   */
+  record(snapshot: NewMcpSnapshot): McpSnapshot;
+}
+
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
 export interface RuntimeStore {
   readonly storage: 'file' | 'memory';
   readonly observations: ObservationStore;
   /** Delegation chains registered through verify-delegation `register: true` (SPEC §3, §4.12). */
   readonly delegationChains: DelegationChainStore;
+  /** MCP inventories by endpoint, for drift (SPEC §2.11). */
+  readonly mcpObservations: McpObservationStore;
 }

@@ -11,6 +11,7 @@ import { clientKey, TokenBuckets } from './rate-limit.js';
 import type { Budget, RouteDef, ServerContext } from './context.js';
 import { PROBLEM_JSON, problemFromError, RouteTable, sendProblem } from './http.js';
 import { delegationRoutes } from './routes/delegation.js';
+import { inspectionRoutes } from './routes/inspection.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
 import { verificationRoutes } from './routes/verification.js';
@@ -164,7 +165,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   });
 
   const table = new RouteTable();
-  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...delegationRoutes(ctx), ...w3cRoutes(ctx)];
+  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...delegationRoutes(ctx), ...inspectionRoutes(ctx), ...w3cRoutes(ctx)];
   for (const route of routes) {
     table.add(route.method, route.url);
     app.route({

@@ -13,6 +13,7 @@ import { backupDatabase, type BackupResult } from './backup.js';
 import { reasonOf, StoreError } from './errors.js';
 import { futureSchemaError, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { SqliteDelegationChainStore } from './delegation-chains.js';
+import { SqliteMcpObservationStore } from './mcp-observations.js';
 import { SqliteObservationStore } from './observations.js';
 import { SqliteResolutionCache } from './resolution-cache.js';
 
@@ -23,6 +24,7 @@ export { backupDatabase, type BackupResult } from './backup.js';
 export { defaultStorePath } from './paths.js';
 export { SqliteObservationStore } from './observations.js';
 export { SqliteDelegationChainStore } from './delegation-chains.js';
+export { SqliteMcpObservationStore } from './mcp-observations.js';
 export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
 
 export interface OpenStoreOptions {
@@ -47,6 +49,7 @@ export interface Store extends RuntimeStore {
   readonly db: Database.Database;
   readonly observations: SqliteObservationStore;
   readonly delegationChains: SqliteDelegationChainStore;
+  readonly mcpObservations: SqliteMcpObservationStore;
   readonly resolutionCache: SqliteResolutionCache;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
@@ -64,6 +67,7 @@ const systemClock: Clock = {
 class SqliteStore implements Store {
   readonly observations: SqliteObservationStore;
   readonly delegationChains: SqliteDelegationChainStore;
+  readonly mcpObservations: SqliteMcpObservationStore;
   readonly resolutionCache: SqliteResolutionCache;
   readonly #probe: Database.Statement<[], { n: number }>;
 
@@ -76,6 +80,7 @@ class SqliteStore implements Store {
   ) {
     this.observations = new SqliteObservationStore(db);
     this.delegationChains = new SqliteDelegationChainStore(db);
+    this.mcpObservations = new SqliteMcpObservationStore(db);
     this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
     this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
   }

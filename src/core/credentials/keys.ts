@@ -13,6 +13,7 @@ import { readDocument } from '../resolve/document.js';
 import { resolve } from '../resolve/resolve.js';
 import type { EnrichedResolution, Relationship } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
+import { clause } from '../text.js';
 import type { IssuerResolutionSummary } from './types.js';
 
 export interface ControllerKey {
@@ -136,7 +137,7 @@ export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid): KeySour
       return {
         ok: false,
         controller,
-        reason: `${did} did not resolve: ${problem.message}`,
+        reason: `${did} did not resolve: ${clause(problem.message)}`,
         resolution: { did, outcome: null, headline: null, problem: problem.code, detail: problem.message },
       };
     }

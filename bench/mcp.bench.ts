@@ -1,0 +1,113 @@
+/**
+ * MCP inspection of a 500-tool server on loopback HTTPS (the SDK 2.x `createMcpHandler`,
+ * protocol 2026-07-28, JSON replies), ms per inspection, next to a bare `tools/list` loop over
+ * the same server in the same run: undici `fetch` of server/discover and every tools/list page
+ * with `JSON.parse`, over a kept-alive connection trusting the same test CA. svc does what the
+ * bare loop does plus the egress check and pinned connection of every request, strict JSON
+ * parsing (duplicate members), RFC 8785 fingerprints of 500 definitions, both classes and the
+ * risk signals of every tool, and drift. Runs alternate (svc, bare, svc, …) so noise falls on
+ * both sides alike. A second row adds the drift comparison and write to a real SQLite file.
+ * Informational: the issue sets no goal.
+ */
+import { performance } from 'node:perf_hooks';
+import { Agent, fetch } from 'undici';
+import { inspectMcp } from '../src/core/mcp/inspect.js';
+import { manyTools, startSdk2Server } from '../test/support/mcp-servers.js';
+import { tempStore } from '../test/support/store.js';
+import { median, type BenchRow } from './lib.js';
+
+const TOOLS = 500;
+const RUNS = 15;
+const WARMUP = 3;
+
+const MODERN = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+async function bareLoop(url: string, dispatcher: Agent): Promise<number> {
+  let id = 1;
+  const post = async (method: string, params: Record<string, unknown>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method },
+      body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
+    });
+    return (await response.json()) as { result: { tools?: unknown[]; nextCursor?: string } };
+  };
+  await post('server/discover', { _meta: META });
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await post('tools/list', { _meta: META, ...(cursor ? { cursor } : {}) });
+    count += page.result.tools?.length ?? 0;
+    cursor = page.result.nextCursor;
+  } while (cursor);
+  return count;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  // The SDK warns on stderr when a JSON-mode handler starts; the figures are unaffected.
+  const server = await startSdk2Server({ tools: manyTools(TOOLS), responseMode: 'json' });
+  const runtime = server.host.runtime();
+  const dispatcher = new Agent({ connect: { ca: server.host.ca.certPem } });
+  const temp = tempStore();
+  const stored = { ...runtime, store: temp.store };
+  try {
+    const svcMs: number[] = [];
+    const storedMs: number[] = [];
+    const bareMs: number[] = [];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      let t = performance.now();
+      const result = await inspectMcp(server.url, { runtime });
+      const a = performance.now() - t;
+      if (result.tools.length !== TOOLS) throw new Error(`svc listed ${result.tools.length} tools`);
+      t = performance.now();
+      const withStore = await inspectMcp(server.url, { runtime: stored });
+      const b = performance.now() - t;
+      if (withStore.checks[0]?.status !== 'PASS') throw new Error(`history: ${withStore.checks[0]?.detail}`);
+      t = performance.now();
+      const count = await bareLoop(server.url, dispatcher);
+      const c = performance.now() - t;
+      if (count !== TOOLS) throw new Error(`the bare loop listed ${count} tools`);
+      if (i >= WARMUP) {
+        svcMs.push(a);
+        storedMs.push(b);
+        bareMs.push(c);
+      }
+    }
+    const peer = 'bare undici fetch of server/discover + tools/list, JSON.parse';
+    return [
+      {
+        operation: `inspect a ${TOOLS}-tool MCP server (2026-07-28, loopback HTTPS)`,
+        unit: 'ms',
+        svc: median(svcMs),
+        peer,
+        peerValue: median(bareMs),
+        goal: null,
+        status: 'ok',
+        note: 'no storage: fingerprints, classes, signals',
+        samples: { svc: svcMs, peer: bareMs },
+      },
+      {
+        operation: `inspect a ${TOOLS}-tool MCP server + drift and store (SQLite file)`,
+        unit: 'ms',
+        svc: median(storedMs),
+        peer,
+        peerValue: median(bareMs),
+        goal: null,
+        status: 'ok',
+        note: 'previous snapshot read, drift, coalesced write',
+        samples: { svc: storedMs, peer: bareMs },
+      },
+    ];
+  } finally {
+    temp.cleanup();
+    runtime.net.close();
+    await dispatcher.close();
+    await server.close();
+  }
+}

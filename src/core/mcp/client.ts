@@ -1,0 +1,510 @@
+/**
+ * The MCP client of the inspector: Streamable HTTP through the Runtime's egress-checked fetch.
+ *
+ *   2026-07-28  POST server/discover, then tools/list pages; every request carries
+ *               MCP-Protocol-Version and Mcp-Method headers and the version in params._meta.
+ *   2025-11-25  POST initialize, POST notifications/initialized, tools/list pages echoing
+ *               MCP-Session-Id and MCP-Protocol-Version, then DELETE of the session.
+ *
+ * Which one a server speaks follows the backward-compatibility rule of the 2026-07-28
+ * transport: a modern JSON-RPC error (−32020, −32021, −32022) means a modern server; any other
+ * 4xx answer to server/discover (empty body, a legacy error such as −32000) means a legacy one.
+ * Replies are JSON or SSE. svc never authenticates: a 401 ends the conversation and is reported
+ * with its WWW-Authenticate header and the RFC 9728 protected-resource metadata.
+ *
+ * Everything exchanged is timed into a transcript (methods, statuses, sizes, durations). The
+ * session id is a bearer of the session and never leaves this module.
+ */
+import { parseJsonText, isJsonObject, decodeJsonText, type JsonObject, type JsonValue } from '../encoding/json.js';
+import type { FetchResponse, TlsEvidence } from '../net.js';
+import { asProblemError, ProblemError } from '../problems.js';
+import type { Runtime } from '../runtime.js';
+import { VERSION } from '../../version.js';
+import { MCP_LEGACY_VERSION, MCP_LIMITS, MCP_MODERN_VERSION, type McpAuth, type McpMode, type TranscriptEntry } from './types.js';
+
+/** Modern JSON-RPC error codes (2026-07-28 schema): their presence marks a modern server. */
+export const MODERN_ERROR_CODES = {
+  HEADER_MISMATCH: -32020,
+  MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
+} as const;
+const MODERN_CODES: ReadonlySet<number> = new Set(Object.values(MODERN_ERROR_CODES));
+const METHOD_NOT_FOUND = -32601;
+
+const ACCEPT = 'application/json, text/event-stream';
+const META_PREFIX = 'io.modelcontextprotocol/';
+/** Largest protected-resource metadata document read. */
+const METADATA_MAX_BYTES = 64 * 1024;
+
+export type RpcReply =
+  | { kind: 'result'; result: JsonObject; response: FetchResponse }
+  | { kind: 'error'; code: number | null; data: JsonValue | null; response: FetchResponse }
+  /** No JSON-RPC answer: an HTTP status without one, or a body that is not one. `reason` says which. */
+  | { kind: 'http'; reason: string; response: FetchResponse };
+
+/** Raised inside the client when the server answered 401; the inspection becomes AUTH_REQUIRED. */
+export class AuthRequired extends Error {
+  constructor(readonly response: FetchResponse) {
+    super('authentication required');
+  }
+}
+
+export interface ListedTools {
+  tools: JsonObject[];
+  /** Null when every page was read; otherwise why the listing stopped. */
+  limit: string | null;
+  /** Tool entries skipped (not an object with a string name, or a repeated name). */
+  skipped: string[];
+  pages: number;
+}
+
+export interface McpConversation {
+  era: 'modern' | 'legacy';
+  mode: McpMode;
+  negotiatedVersion: string;
+  supportedVersions: string[];
+  serverInfo: JsonObject | null;
+  capabilities: JsonObject | null;
+  instructions: string | null;
+  listing: ListedTools;
+}
+
+export type ConversationOutcome = { status: 'INSPECTED'; conversation: McpConversation } | { status: 'AUTH_REQUIRED'; auth: McpAuth; mode: McpMode; era: 'modern' | 'legacy' | null };
+
+/** One line for a JSON-RPC error without the server's message (attacker text stays out). */
+function rpcErrorText(code: number | null): string {
+  const names: Record<number, string> = {
+    [MODERN_ERROR_CODES.HEADER_MISMATCH]: 'HeaderMismatch',
+    [MODERN_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY]: 'MissingRequiredClientCapability',
+    [MODERN_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION]: 'UnsupportedProtocolVersion',
+    [METHOD_NOT_FOUND]: 'method not found',
+    [-32600]: 'invalid request',
+    [-32602]: 'invalid params',
+    [-32603]: 'internal error',
+  };
+  if (code === null) return 'a JSON-RPC error without a code';
+  const name = names[code];
+  return name ? `JSON-RPC error ${code} (${name})` : `JSON-RPC error ${code}`;
+}
+
+/** The `data:` payloads of an SSE body, one per event (RFC 8895 / WHATWG event-stream framing). */
+export function sseMessages(text: string): string[] {
+  const messages: string[] = [];
+  let data: string[] | null = null;
+  for (const rawLine of text.split(/\r\n|\r|\n/)) {
+    if (rawLine === '') {
+      if (data) messages.push(data.join('\n'));
+      data = null;
+      continue;
+    }
+    if (rawLine.startsWith(':')) continue;
+    const colon = rawLine.indexOf(':');
+    const field = colon === -1 ? rawLine : rawLine.slice(0, colon);
+    let value = colon === -1 ? '' : rawLine.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') (data ??= []).push(value);
+  }
+  if (data) messages.push(data.join('\n'));
+  return messages;
+}
+
+function sameId(message: JsonObject, id: number): boolean {
+  return message['id'] === id;
+}
+
+/** Reads the JSON-RPC answer to request `id` from a JSON or SSE body. */
+export function readRpcReply(response: FetchResponse, id: number): RpcReply {
+  const text = decodeJsonText(response.body, 'the reply');
+  if (typeof text !== 'string') return { kind: 'http', reason: text.error, response };
+  const type = (response.contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  let candidates: JsonValue[] = [];
+  if (type === 'text/event-stream') {
+    for (const message of sseMessages(text)) {
+      const parsed = parseJsonText(message, 'an SSE message');
+      if ('error' in parsed) return { kind: 'http', reason: parsed.error, response };
+      candidates.push(parsed.value);
+    }
+    if (candidates.length === 0) return { kind: 'http', reason: `an HTTP ${response.status} event stream without messages`, response };
+  } else {
+    if (text.trim() === '') return { kind: 'http', reason: `an empty HTTP ${response.status} reply`, response };
+    const parsed = parseJsonText(text, 'the reply');
+    if ('error' in parsed) {
+      const what = type ? `a ${type} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
+      return { kind: 'http', reason: response.status >= 400 || type !== 'application/json' ? `${what} (HTTP ${response.status})` : parsed.error, response };
+    }
+    candidates = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  }
+  const objects = candidates.filter(isJsonObject);
+  // A reply to our request has our id; an error about an unreadable request may carry id null.
+  const answer = objects.find((m) => sameId(m, id) && ('result' in m || 'error' in m)) ?? objects.find((m) => m['id'] === null && 'error' in m);
+  if (!answer) return { kind: 'http', reason: `HTTP ${response.status} without a JSON-RPC answer to request ${id}`, response };
+  const error = answer['error'];
+  if (error !== undefined) {
+    const code = isJsonObject(error) && typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : null;
+    return { kind: 'error', code, data: isJsonObject(error) ? (error['data'] ?? null) : null, response };
+  }
+  const result = answer['result'];
+  if (!isJsonObject(result)) return { kind: 'http', reason: 'a JSON-RPC result that is not an object', response };
+  return { kind: 'result', result, response };
+}
+
+/** `name="value"` or `name=token` parameters of a WWW-Authenticate challenge. */
+export function challengeParameter(header: string, name: string): string | null {
+  const pattern = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, 'i');
+  const match = pattern.exec(header);
+  if (!match) return null;
+  return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? null);
+}
+
+function plural(n: number, one: string): string {
+  return `${n} ${n === 1 ? one : `${one}s`}`;
+}
+
+function elapsedMs(runtime: Runtime, startUs: number): number {
+  return Math.round((runtime.clock.monotonicUs() - startUs) / 100) / 10;
+}
+
+/**
+ * One conversation with one endpoint: ids, the session, the transcript and the TLS evidence of
+ * the first connection.
+ */
+export class McpClient {
+  readonly transcript: TranscriptEntry[] = [];
+  tls: TlsEvidence | null = null;
+  #nextId = 1;
+  #sessionId: string | null = null;
+  #sessionIssued = false;
+
+  constructor(
+    readonly endpoint: URL,
+    private readonly runtime: Runtime,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** True once the server issued a session id (it stays true after the DELETE). */
+  get sessionIssued(): boolean {
+    return this.#sessionIssued;
+  }
+
+  /** Sends one HTTP request to the endpoint and records it; problems are recorded, then rethrown. */
+  async #send(
+    entry: Pick<TranscriptEntry, 'method' | 'httpMethod' | 'protocolVersion'>,
+    headers: Record<string, string>,
+    body: string | undefined,
+    maxBytes: number,
+    url: string = this.endpoint.href,
+    accept: string = ACCEPT,
+  ): Promise<FetchResponse> {
+    const started = this.runtime.clock.monotonicUs();
+    try {
+      const response = await this.runtime.net.fetch({
+        url,
+        purpose: entry.method === 'DELETE' ? 'MCP session end' : `MCP ${entry.method} reply`,
+        maxBytes,
+        accept,
+        method: entry.httpMethod,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(this.signal ? { signal: this.signal } : {}),
+      });
+      this.tls ??= response.tls;
+      this.transcript.push({
+        ...entry,
+        status: response.status,
+        contentType: response.contentType,
+        bytes: response.bytes,
+        durationMs: elapsedMs(this.runtime, started),
+        outcome: response.status === 401 ? 'authentication required' : `HTTP ${response.status}`,
+      });
+      return response;
+    } catch (err) {
+      const problem = asProblemError(err);
+      this.transcript.push({ ...entry, status: null, contentType: null, bytes: 0, durationMs: elapsedMs(this.runtime, started), outcome: `${problem.code}: ${problem.message}` });
+      throw problem;
+    }
+  }
+
+  /** Replaces the outcome of the last transcript entry with a more precise one. */
+  annotate(outcome: string): void {
+    this.#setOutcome(outcome);
+  }
+
+  #setOutcome(outcome: string): void {
+    const last = this.transcript[this.transcript.length - 1];
+    if (last) last.outcome = outcome;
+  }
+
+  /** A JSON-RPC request. `version` is sent as MCP-Protocol-Version; modern requests also name the method. */
+  async request(method: string, params: JsonObject, version: string | null, modern: boolean, maxBytes: number = MCP_LIMITS.maxResponseBytes): Promise<RpcReply> {
+    const id = this.#nextId++;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (version) headers['mcp-protocol-version'] = version;
+    if (modern) headers['mcp-method'] = method;
+    if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes);
+    if (response.status === 401) throw new AuthRequired(response);
+    const reply = readRpcReply(response, id);
+    this.#setOutcome(reply.kind === 'result' ? 'result' : reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason);
+    return reply;
+  }
+
+  /** A JSON-RPC notification (no id, 202 expected). */
+  async notify(method: string, version: string | null): Promise<FetchResponse> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (version) headers['mcp-protocol-version'] = version;
+    if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
+    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, JSON.stringify({ jsonrpc: '2.0', method }), 64 * 1024);
+    if (response.status === 401) throw new AuthRequired(response);
+    this.#setOutcome(response.status === 202 ? 'accepted' : `HTTP ${response.status} (202 expected)`);
+    return response;
+  }
+
+  adoptSession(response: FetchResponse): void {
+    const id = response.headers['mcp-session-id'];
+    // A visible-ASCII token (2025-11-25 transport); anything else is not echoed back.
+    if (id !== undefined && /^[\x21-\x7e]{1,256}$/.test(id)) {
+      this.#sessionId = id;
+      this.#sessionIssued = true;
+    }
+  }
+
+  /** Ends the legacy session (DELETE with its id); a failure is recorded, never raised. */
+  async endSession(version: string | null): Promise<void> {
+    if (!this.#sessionId) return;
+    const headers: Record<string, string> = { 'mcp-session-id': this.#sessionId };
+    if (version) headers['mcp-protocol-version'] = version;
+    try {
+      const response = await this.#send({ method: 'DELETE', httpMethod: 'DELETE', protocolVersion: version }, headers, undefined, 64 * 1024);
+      this.#setOutcome(response.status < 300 ? 'session ended' : response.status === 405 ? 'the server keeps sessions until they expire (405)' : `HTTP ${response.status}`);
+    } catch {
+      // Recorded in the transcript; the inspection itself is complete.
+    } finally {
+      this.#sessionId = null;
+    }
+  }
+
+  /** GET of a protected-resource metadata document (RFC 9728), recorded like the rest. */
+  async getMetadata(url: string): Promise<FetchResponse> {
+    return this.#send({ method: 'oauth-protected-resource', httpMethod: 'GET', protocolVersion: null }, {}, undefined, METADATA_MAX_BYTES, url, 'application/json');
+  }
+}
+
+/** The modern request `_meta`: version, client and capabilities in every request (2026-07-28). */
+function modernMeta(): JsonObject {
+  return {
+    [`${META_PREFIX}protocolVersion`]: MCP_MODERN_VERSION,
+    [`${META_PREFIX}clientInfo`]: { name: 'svc', version: VERSION },
+    [`${META_PREFIX}clientCapabilities`]: {},
+  };
+}
+
+function stringArray(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function objectOrNull(value: JsonValue | undefined): JsonObject | null {
+  return isJsonObject(value) ? value : null;
+}
+
+function stringOrNull(value: JsonValue | undefined): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** Why a server that answered neither handshake is no MCP endpoint, as a problem. */
+function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError {
+  const status = reply.response.status;
+  if (status === 404) return new ProblemError('NOT_FOUND', `No MCP endpoint at ${endpoint.href}: ${step} was answered 404.`);
+  if (status >= 500) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} failed: ${step} was answered ${status}.`);
+  if (reply.kind === 'error') return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step}: ${rpcErrorText(reply.code)} (HTTP ${status}).`);
+  if (status >= 400) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step} with HTTP ${status}.`);
+  return new ProblemError('INVALID_DID_DOCUMENT', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
+}
+
+/**
+ * Reads tools/list pages until there is no cursor, or a limit (SPEC §8: 10 pages, 500 tools,
+ * 2 MiB per reply) stops it. A limit yields a partial listing with its reason, never a crash.
+ */
+export async function listTools(client: McpClient, version: string, modern: boolean): Promise<ListedTools> {
+  const tools: JsonObject[] = [];
+  const names = new Set<string>();
+  const skipped: string[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | null = null;
+  let pages = 0;
+  for (;;) {
+    if (pages >= MCP_LIMITS.maxPages) {
+      return { tools, limit: `the server has more than ${MCP_LIMITS.maxPages} pages of tools; svc reads at most ${MCP_LIMITS.maxPages}`, skipped, pages };
+    }
+    const params: JsonObject = modern ? { _meta: modernMeta() } : {};
+    if (cursor !== null) params['cursor'] = cursor;
+    let reply: RpcReply;
+    try {
+      reply = await client.request('tools/list', params, version, modern);
+    } catch (err) {
+      if (err instanceof ProblemError && err.code === 'PAYLOAD_TOO_LARGE') {
+        return { tools, limit: `tools/list page ${pages + 1} is larger than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one reply`, skipped, pages };
+      }
+      throw err;
+    }
+    pages += 1;
+    if (reply.kind === 'error' && reply.code === METHOD_NOT_FOUND && pages === 1) {
+      return { tools, limit: null, skipped: ['the server does not implement tools/list (method not found)'], pages };
+    }
+    if (reply.kind !== 'result') {
+      const why = reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
+      if (pages === 1) throw noMcpAnswer(client.endpoint, reply, 'tools/list');
+      return { tools, limit: `tools/list page ${pages} failed: ${why}`, skipped, pages };
+    }
+    const page = reply.result['tools'];
+    if (!Array.isArray(page)) {
+      return { tools, limit: `tools/list page ${pages} has no tools array`, skipped, pages };
+    }
+    client.annotate(`page ${pages}, ${plural(page.length, 'tool')}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
+    for (const [index, tool] of page.entries()) {
+      if (!isJsonObject(tool) || typeof tool['name'] !== 'string') {
+        skipped.push(`entry ${index} of page ${pages} is not a tool (an object with a string name)`);
+        continue;
+      }
+      if (names.has(tool['name'])) {
+        skipped.push(`a second tool named ${JSON.stringify(tool['name'].slice(0, 64))} (page ${pages}); the first is kept`);
+        continue;
+      }
+      if (tools.length >= MCP_LIMITS.maxTools) {
+        return { tools, limit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`, skipped, pages };
+      }
+      names.add(tool['name']);
+      tools.push(tool);
+    }
+    const next = reply.result['nextCursor'];
+    if (typeof next !== 'string' || next === '') return { tools, limit: null, skipped, pages };
+    if (cursors.has(next)) return { tools, limit: `tools/list page ${pages} repeats an earlier cursor; the listing was stopped`, skipped, pages };
+    cursors.add(next);
+    cursor = next;
+  }
+}
+
+/** The RFC 9728 metadata of a 401: from WWW-Authenticate's resource_metadata, else the well-known URLs. */
+async function readAuth(client: McpClient, response: FetchResponse): Promise<McpAuth> {
+  const header = response.headers['www-authenticate'] ?? null;
+  const announced = header ? challengeParameter(header, 'resource_metadata') : null;
+  const scope = header ? challengeParameter(header, 'scope') : null;
+  const endpoint = client.endpoint;
+  const path = endpoint.pathname === '/' ? '' : endpoint.pathname;
+  const candidates: string[] = [];
+  if (announced) {
+    try {
+      candidates.push(new URL(announced, endpoint).href);
+    } catch {
+      // An unusable URL: the well-known locations below are tried instead.
+    }
+  }
+  if (candidates.length === 0) {
+    candidates.push(`${endpoint.origin}/.well-known/oauth-protected-resource${path}`);
+    if (path) candidates.push(`${endpoint.origin}/.well-known/oauth-protected-resource`);
+  }
+  const auth: McpAuth = { status: response.status, wwwAuthenticate: header, resourceMetadataUrl: candidates[0] ?? null, resourceMetadata: null, resourceMetadataError: null, scope };
+  const failures: string[] = [];
+  for (const url of candidates) {
+    auth.resourceMetadataUrl = url;
+    try {
+      const metadata = await client.getMetadata(url);
+      if (metadata.status !== 200) {
+        failures.push(`${url} answered ${metadata.status}`);
+        continue;
+      }
+      const text = decodeJsonText(metadata.body, 'the metadata');
+      const parsed = typeof text === 'string' ? parseJsonText(text, 'the protected-resource metadata') : text;
+      if ('error' in parsed) failures.push(`${url}: ${parsed.error}`);
+      else if (!isJsonObject(parsed.value)) failures.push(`${url} is not a JSON object`);
+      else {
+        auth.resourceMetadata = parsed.value;
+        auth.resourceMetadataError = null;
+        return auth;
+      }
+    } catch (err) {
+      failures.push(`${url}: ${asProblemError(err).message}`);
+    }
+  }
+  auth.resourceMetadataError = failures.join('; ') || 'no metadata URL';
+  return auth;
+}
+
+/** Modern era: server/discover answered with a result. */
+async function modernConversation(client: McpClient, result: JsonObject): Promise<McpConversation> {
+  const meta = objectOrNull(result['_meta']);
+  const conversation: Omit<McpConversation, 'listing'> = {
+    era: 'modern',
+    mode: 'STATELESS',
+    negotiatedVersion: MCP_MODERN_VERSION,
+    supportedVersions: stringArray(result['supportedVersions']),
+    serverInfo: meta ? objectOrNull(meta[`${META_PREFIX}serverInfo`]) : null,
+    capabilities: objectOrNull(result['capabilities']),
+    instructions: stringOrNull(result['instructions']),
+  };
+  return { ...conversation, listing: await listTools(client, MCP_MODERN_VERSION, true) };
+}
+
+/** Legacy era: initialize, initialized, tools/list, DELETE (always attempted once a session exists). */
+async function legacyConversation(client: McpClient): Promise<McpConversation> {
+  const init = await client.request(
+    'initialize',
+    { protocolVersion: MCP_LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'svc', version: VERSION } },
+    null,
+    false,
+  );
+  if (init.kind !== 'result') throw noMcpAnswer(client.endpoint, init, 'initialize');
+  client.adoptSession(init.response);
+  const version = stringOrNull(init.result['protocolVersion']) ?? MCP_LEGACY_VERSION;
+  try {
+    await client.notify('notifications/initialized', version);
+    const listing = await listTools(client, version, false);
+    return {
+      era: 'legacy',
+      mode: client.sessionIssued ? 'SESSION' : 'STATELESS',
+      negotiatedVersion: version,
+      supportedVersions: [version],
+      serverInfo: objectOrNull(init.result['serverInfo']),
+      capabilities: objectOrNull(init.result['capabilities']),
+      instructions: stringOrNull(init.result['instructions']),
+      listing,
+    };
+  } finally {
+    await client.endSession(version);
+  }
+}
+
+/**
+ * Talks to the endpoint: modern first, legacy by the backward-compatibility rule. Throws a
+ * ProblemError when no inspection can be produced; a 401 is an outcome, not an error.
+ */
+export async function converse(client: McpClient): Promise<ConversationOutcome> {
+  let era: 'modern' | 'legacy' | null = null;
+  try {
+    const discover = await client.request('server/discover', { _meta: modernMeta() }, MCP_MODERN_VERSION, true);
+    if (discover.kind === 'result') {
+      era = 'modern';
+      return { status: 'INSPECTED', conversation: await modernConversation(client, discover.result) };
+    }
+    if (discover.kind === 'error' && discover.code !== null && MODERN_CODES.has(discover.code)) {
+      const supported = isJsonObject(discover.data) ? stringArray(discover.data['supported']) : [];
+      // A modern server that does not speak 2026-07-28 but still offers the legacy handshake.
+      if (discover.code !== MODERN_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION || !supported.some((v) => v <= MCP_LEGACY_VERSION)) {
+        const versions = supported.length ? ` (it supports ${supported.slice(0, 5).join(', ')})` : '';
+        throw new ProblemError(
+          discover.code === MODERN_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION ? 'FEATURE_NOT_SUPPORTED' : 'UPSTREAM_UNAVAILABLE',
+          `The MCP server at ${client.endpoint.host} refused server/discover: ${rpcErrorText(discover.code)}${versions}; svc speaks ${MCP_MODERN_VERSION} and ${MCP_LEGACY_VERSION}.`,
+        );
+      }
+    } else if (discover.response.status >= 500) {
+      throw noMcpAnswer(client.endpoint, discover, 'server/discover');
+    }
+    era = 'legacy';
+    return { status: 'INSPECTED', conversation: await legacyConversation(client) };
+  } catch (err) {
+    if (err instanceof AuthRequired) {
+      return { status: 'AUTH_REQUIRED', auth: await readAuth(client, err.response), mode: client.sessionIssued ? 'SESSION' : era === 'modern' ? 'STATELESS' : 'UNKNOWN', era };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * MCP inspection (SPEC §2.11, §4.10, §9.3): enumerations and the result shape, shared by the
+ * core, the daemon route and the CLI. Everything a server says about itself (serverInfo,
+ * annotations, instructions) is reported as its own claim; svc's estimates (heuristicClass,
+ * riskSignals) sit beside them and are never merged with them (SPEC §1 rules 3–4).
+ */
+import type { TlsEvidence } from '../net.js';
+import type { JsonObject, JsonValue } from '../encoding/json.js';
+
+/** The current protocol version, tried first (`server/discover`). */
+export const MCP_MODERN_VERSION = '2026-07-28';
+/** The fallback (`initialize` handshake). */
+export const MCP_LEGACY_VERSION = '2025-11-25';
+
+/** SPEC §8. */
+export const MCP_LIMITS = {
+  maxPages: 10,
+  maxTools: 500,
+  maxResponseBytes: 2 * 1024 * 1024,
+} as const;
+
+export const MCP_STATUSES = ['INSPECTED', 'AUTH_REQUIRED'] as const;
+export type McpStatus = (typeof MCP_STATUSES)[number];
+
+export const MCP_MODES = ['STATELESS', 'SESSION', 'UNKNOWN'] as const;
+export type McpMode = (typeof MCP_MODES)[number];
+
+export const TOOL_DRIFT = ['FIRST_OBSERVATION', 'UNCHANGED', 'CHANGED', 'ADDED', 'PROFILE_CHANGED'] as const;
+export type ToolDrift = (typeof TOOL_DRIFT)[number];
+
+/** Inventory drift: per-tool values except ADDED (an added tool makes the inventory CHANGED). */
+export const INVENTORY_DRIFT = ['FIRST_OBSERVATION', 'UNCHANGED', 'CHANGED', 'PROFILE_CHANGED'] as const;
+export type InventoryDriftStatus = (typeof INVENTORY_DRIFT)[number];
+
+/** The six checks of SPEC §2.11, in the order reported. */
+export const MCP_CHECK_IDS = ['historyPersistence', 'transport', 'protocol', 'identity', 'inventory', 'drift'] as const;
+export type McpCheckId = (typeof MCP_CHECK_IDS)[number];
+export type McpCheckStatus = 'PASS' | 'WARN' | 'SKIP';
+
+export interface McpCheck {
+  id: McpCheckId;
+  label: string;
+  status: McpCheckStatus;
+  detail: string;
+}
+
+/**
+ * Tool classes. `declaredClass` is read from annotations only: read_only, additive (destructiveHint
+ * false) or destructive (the MCP default). `heuristicClass` is svc's estimate from names,
+ * descriptions and schemas and may also be `execute` (runs commands or code) or `unknown`.
+ */
+export const DECLARED_CLASSES = ['read_only', 'additive', 'destructive'] as const;
+export type DeclaredClass = (typeof DECLARED_CLASSES)[number];
+export const HEURISTIC_CLASSES = ['read_only', 'additive', 'destructive', 'execute', 'unknown'] as const;
+export type HeuristicClass = (typeof HEURISTIC_CLASSES)[number];
+
+/** The four behaviour hints of ToolAnnotations with their MCP defaults. */
+export const ANNOTATION_HINTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+export type AnnotationHint = keyof typeof ANNOTATION_HINTS;
+
+export interface DeclaredHint {
+  value: boolean;
+  /** `explicit`: the server sent a boolean; `default`: absent (or not a boolean), the MCP default applies. */
+  source: 'explicit' | 'default';
+}
+
+export type DeclaredHints = Record<AnnotationHint, DeclaredHint>;
+
+/** Where a signal was found. */
+export type SignalLocation = 'name' | 'title' | 'description' | 'parameter' | 'instructions';
+
+export const RISK_SIGNAL_IDS = [
+  'hidden_instruction_tag',
+  'model_directive',
+  'cross_tool_shadowing',
+  'sensitive_path',
+  'exfiltration_parameter',
+  'shell_exec_name',
+  'destructive_verb',
+  'invisible_unicode',
+  'encoded_payload',
+  'overlong_description',
+  'url_in_description',
+  'nonstandard_name',
+] as const;
+export type RiskSignalId = (typeof RISK_SIGNAL_IDS)[number];
+
+export interface RiskSignal {
+  id: RiskSignalId;
+  location: SignalLocation;
+  /** The parameter's name when location is `parameter`. */
+  parameter?: string;
+  /** One line saying what was found, e.g. `an <IMPORTANT> block`. */
+  detail: string;
+  /**
+   * A short excerpt around the match (at most 80 characters), with invisible and control
+   * characters shown as `U+XXXX`, so that a report never carries them on.
+   */
+  excerpt: string;
+}
+
+export interface ToolParameter {
+  name: string;
+  /** JSON Schema `type` as written (a string, or types joined with `|`), or null. */
+  type: string | null;
+  required: boolean;
+  description: string | null;
+}
+
+export interface McpTool {
+  name: string;
+  title: string | null;
+  description: string | null;
+  /** SHA-256 of the RFC 8785 form of the definition, envelope (`_meta`) excluded. */
+  definitionSha256: string;
+  /** SHA-256 of the RFC 8785 form of `{inputSchema, outputSchema}` as received. */
+  schemaSha256: string;
+  parameters: ToolParameter[];
+  /** The server's annotations as received, or null. */
+  annotations: JsonObject | null;
+  declaredClass: DeclaredClass;
+  /** Each behaviour hint with whether it was explicit or the MCP default. */
+  declaredHints: DeclaredHints;
+  heuristicClass: HeuristicClass;
+  riskSignals: RiskSignal[];
+  drift: ToolDrift;
+  /** Top-level members of the definition that differ from the previous snapshot (CHANGED only). */
+  changedFields?: string[];
+  inputSchema: JsonValue | null;
+}
+
+export interface InventoryDrift {
+  status: InventoryDriftStatus;
+  previousObservedAt: string | null;
+  previousInventoryHash: string | null;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface McpAuth {
+  /** HTTP status that asked for credentials (401). */
+  status: number;
+  wwwAuthenticate: string | null;
+  /** `resource_metadata` from WWW-Authenticate, else the well-known URL tried. */
+  resourceMetadataUrl: string | null;
+  /** The RFC 9728 protected-resource metadata document, when it could be fetched. */
+  resourceMetadata: JsonObject | null;
+  /** Why the metadata is missing, when it is. */
+  resourceMetadataError: string | null;
+  /** `scope` from WWW-Authenticate. */
+  scope: string | null;
+}
+
+export interface TranscriptEntry {
+  /** The JSON-RPC method (`server/discover`, `tools/list` …), `DELETE` for ending a session, or the metadata GET. */
+  method: string;
+  httpMethod: 'GET' | 'POST' | 'DELETE';
+  /** The protocol version header sent, if any. */
+  protocolVersion: string | null;
+  /** HTTP status, or null when the exchange failed before one arrived. */
+  status: number | null;
+  contentType: string | null;
+  bytes: number;
+  durationMs: number;
+  /** One line: the outcome (`result`, `JSON-RPC error -32601`, `page 2, 10 tools` …). Never a secret. */
+  outcome: string;
+}
+
+export interface McpInspection {
+  endpoint: string;
+  status: McpStatus;
+  mode: McpMode;
+  negotiatedVersion: string | null;
+  /** As the server advertised them (server/discover), or the one version a legacy handshake agreed. */
+  supportedVersions: string[];
+  /** Self-reported; no identity is attested (SPEC §1 rule 3). */
+  serverInfo: JsonObject | null;
+  capabilities: JsonObject | null;
+  instructions: string | null;
+  /** Signals found in `instructions` (svc's estimate, like the tools' riskSignals). */
+  instructionSignals: RiskSignal[];
+  tools: McpTool[];
+  /** False when a limit (pages, tools, reply size) stopped the listing; the reason is in `inventoryLimit`. */
+  complete: boolean;
+  inventoryLimit: string | null;
+  /** Over the sorted definitionSha256 values; null when the listing is incomplete or AUTH_REQUIRED. */
+  inventoryHash: string | null;
+  /** The fingerprint profile (SPEC §9.5). */
+  hashProfile: string;
+  classCounts: {
+    declared: Record<DeclaredClass, number>;
+    heuristic: Record<HeuristicClass, number>;
+  };
+  drift: InventoryDrift;
+  auth: McpAuth | null;
+  transcript: TranscriptEntry[];
+  checks: McpCheck[];
+  headline: string;
+  tls: TlsEvidence | null;
+  observedAt: string;
+  limitations: string[];
+}

@@ -1,0 +1,73 @@
+/**
+ * MCP inventories by endpoint (SPEC §2.11 drift) over SQLite: the `mcp_observations` table of
+ * schema v2 (fingerprint_profile since v3). `fingerprint` holds the inventory hash and `body`
+ * the fingerprinted tool definitions, so that a later inspection can say which members of a
+ * tool changed. An unchanged inventory is coalesced into its row, as observations are.
+ */
+import type Database from 'better-sqlite3';
+import type { JsonObject } from '../core/encoding/json.js';
+import type { McpObservationStore, McpSnapshot, McpSnapshotTool, NewMcpSnapshot } from '../core/store.js';
+
+const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile AS profile,
+  negotiated_version AS negotiatedVersion, observed_at AS observedAt, last_seen_at AS lastSeenAt,
+  seen_count AS seenCount, body`;
+const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
+
+type Row = Omit<McpSnapshot, 'tools'> & { body: string };
+
+/** The stored body back as tools; a body of another shape reads as no tools (all ADDED). */
+function toSnapshot(row: Row): McpSnapshot {
+  const { body, ...rest } = row;
+  let tools: McpSnapshotTool[] = [];
+  try {
+    const parsed = JSON.parse(body) as { tools?: unknown };
+    if (Array.isArray(parsed.tools)) {
+      tools = parsed.tools.filter(
+        (t): t is McpSnapshotTool =>
+          typeof t === 'object' && t !== null && typeof (t as McpSnapshotTool).name === 'string' && typeof (t as McpSnapshotTool).definitionSha256 === 'string',
+      );
+      for (const tool of tools) if (typeof tool.definition !== 'object' || tool.definition === null) tool.definition = {} as JsonObject;
+    }
+  } catch {
+    // json_valid() in the table's CHECK makes this unreachable.
+  }
+  return { ...rest, tools };
+}
+
+export class SqliteMcpObservationStore implements McpObservationStore {
+  readonly #latest: Database.Statement<[string], Row>;
+  readonly #coalesce: Database.Statement<[string, string | null, number], Row>;
+  readonly #insert: Database.Statement<[string, string, string, string | null, string, string, string | null], Row>;
+  readonly #record: (snapshot: NewMcpSnapshot) => McpSnapshot;
+
+  constructor(db: Database.Database) {
+    this.#latest = db.prepare(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = ? ${NEWEST_FIRST} LIMIT 1`);
+    this.#coalesce = db.prepare(
+      `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = max(last_seen_at, ?),
+        negotiated_version = ? WHERE id = ? RETURNING ${COLUMNS}`,
+    );
+    this.#insert = db.prepare(
+      `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
+       VALUES (?, ?, ?, ?, ?, ?, 1, ?) RETURNING ${COLUMNS}`,
+    );
+    // IMMEDIATE: reading the latest row and the write that depends on it hold the lock together.
+    const record = db.transaction((s: NewMcpSnapshot): McpSnapshot => {
+      const latest = this.#latest.get(s.endpoint);
+      if (latest !== undefined && latest.inventoryHash === s.inventoryHash && latest.profile === s.profile && s.profile !== null) {
+        return toSnapshot(this.#coalesce.get(s.observedAt, s.negotiatedVersion, latest.id)!);
+      }
+      const body = JSON.stringify({ tools: s.tools });
+      return toSnapshot(this.#insert.get(s.endpoint, s.inventoryHash, body, s.negotiatedVersion, s.observedAt, s.observedAt, s.profile)!);
+    });
+    this.#record = (snapshot) => record.immediate(snapshot);
+  }
+
+  latest(endpoint: string): McpSnapshot | undefined {
+    const row = this.#latest.get(endpoint);
+    return row === undefined ? undefined : toSnapshot(row);
+  }
+
+  record(snapshot: NewMcpSnapshot): McpSnapshot {
+    return this.#record(snapshot);
+  }
+}
