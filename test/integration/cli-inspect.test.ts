@@ -26,6 +26,7 @@ import {
   type McpAuthTestServer,
   type McpTestServer,
   type ToolSpec,
+  MCP_INSPECTION_MEMBERS,
 } from '../support/mcp-servers.js';
 import { createTestCa, type TestCa } from '../support/pki.js';
 
@@ -163,7 +164,7 @@ describe('svc inspect-mcp', () => {
       const r = await mcp(server.url, '--db', db, '--json');
       expect(r.exitCode).toBe(0);
       const result = onlyJson(r);
-      for (const member of ['endpoint', 'status', 'mode', 'negotiatedVersion', 'supportedVersions', 'serverInfo', 'capabilities', 'instructions', 'tools', 'inventoryHash', 'classCounts', 'drift', 'auth', 'transcript', 'checks', 'headline', 'tls', 'limitations']) {
+      for (const member of MCP_INSPECTION_MEMBERS) {
         expect(result, member).toHaveProperty(member);
       }
       expect(result).toMatchObject({

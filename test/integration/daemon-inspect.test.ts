@@ -12,7 +12,7 @@ import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
-import { PLAIN_TOOLS, POISONED_TOOLS, startAuthServer, startSdk2Server, type McpAuthTestServer, type McpTestServer } from '../support/mcp-servers.js';
+import { PLAIN_TOOLS, POISONED_TOOLS, startAuthServer, startSdk2Server, type McpAuthTestServer, type McpTestServer, MCP_INSPECTION_MEMBERS } from '../support/mcp-servers.js';
 
 let host: DidWebHost;
 let daemon: Daemon;
@@ -57,7 +57,7 @@ const checkStatuses = (result: { checks: Array<{ id: string; status: string }> }
 describe('GET /v1/mcp/inspect', () => {
   it('inspects a 2026-07-28 server: 200 INSPECTED, stored; a second call shows drift UNCHANGED from the daemon store', async () => {
     const first = expectJson(await mcpInspect({ endpoint: modern.url }), 200);
-    for (const member of ['endpoint', 'status', 'mode', 'negotiatedVersion', 'supportedVersions', 'serverInfo', 'capabilities', 'instructions', 'tools', 'inventoryHash', 'classCounts', 'drift', 'auth', 'transcript', 'checks', 'headline', 'tls', 'limitations']) {
+    for (const member of MCP_INSPECTION_MEMBERS) {
       expect(first, member).toHaveProperty(member);
     }
     expect(first).toMatchObject({

@@ -863,3 +863,6 @@ export async function startAuthServer(
     metadata,
   };
 }
+
+/** The members SPEC §2.11 names for an MCP inspection, in its order. */
+export const MCP_INSPECTION_MEMBERS = ['endpoint', 'status', 'mode', 'negotiatedVersion', 'supportedVersions', 'serverInfo', 'capabilities', 'instructions', 'tools', 'inventoryHash', 'classCounts', 'drift', 'auth', 'transcript', 'checks', 'headline', 'tls', 'limitations'] as const;

@@ -19,7 +19,7 @@ import { createRuntime } from '../../runtime/node.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
-import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
+import { addOutputOptions, emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
 import { addDbOption, collect, storePathOption } from './store-options.js';
 
@@ -78,6 +78,12 @@ async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runt
 }
 
 export function registerInspect(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  /** One inspection: a Runtime with the command's egress allowance, then one report. */
+  const run = (options: InspectOptions, work: (runtime: Runtime) => Promise<ReportOutcome<unknown>>): Promise<void> => {
+    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+    return emitReport(io, options, runtime, () => work(runtime), setExit);
+  };
+
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift')
@@ -107,22 +113,15 @@ Examples:
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict`,
   );
-  mcp.action(async (endpoint: string, options: InspectMcpOptions) => {
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(
-      io,
-      options,
-      runtime,
-      async () => {
-        const { inspectMcp } = await import('../../core/mcp/inspect.js');
-        const value = await withStore(io, options, runtime, (storageUnavailable) =>
-          inspectMcp(endpoint, { runtime, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-        );
-        return { value, exitCode: exitForMcp(value, options.strict), text: (style) => mcpText(value, style) };
-      },
-      setExit,
-    );
-  });
+  mcp.action((endpoint: string, options: InspectMcpOptions) =>
+    run(options, async (runtime) => {
+      const { inspectMcp } = await import('../../core/mcp/inspect.js');
+      const value = await withStore(io, options, runtime, (storageUnavailable) =>
+        inspectMcp(endpoint, { runtime, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
+      );
+      return { value, exitCode: exitForMcp(value, options.strict), text: (style) => mcpText(value, style) };
+    }),
+  );
 
   const a2a = program
     .command('inspect-a2a')
@@ -146,18 +145,11 @@ Examples:
   $ svc inspect-a2a https://agent.example
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json`,
   );
-  a2a.action(async (url: string, options: InspectOptions) => {
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(
-      io,
-      options,
-      runtime,
-      async () => {
-        const { inspectA2a } = await import('../../core/a2a/inspect.js');
-        const value = await inspectA2a(url, { runtime });
-        return { value, exitCode: exitForA2a(value, options.strict), text: (style) => a2aText(value, style) };
-      },
-      setExit,
-    );
-  });
+  a2a.action((url: string, options: InspectOptions) =>
+    run(options, async (runtime) => {
+      const { inspectA2a } = await import('../../core/a2a/inspect.js');
+      const value = await inspectA2a(url, { runtime });
+      return { value, exitCode: exitForA2a(value, options.strict), text: (style) => a2aText(value, style) };
+    }),
+  );
 }

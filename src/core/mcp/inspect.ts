@@ -72,23 +72,17 @@ function emptyCounts<C extends string>(classes: readonly C[]): Record<C, number>
   return Object.fromEntries(classes.map((c) => [c, 0])) as Record<C, number>;
 }
 
-function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedTool[]; unhashable: string[] } {
+/**
+ * Fingerprints and classes of each listed tool. Every definition has an RFC 8785 form: replies
+ * are parsed strictly, so no number outside binary64 (read as Infinity) reaches this point.
+ */
+function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedTool[] } {
   const tools: Omit<McpTool, 'drift' | 'riskSignals'>[] = [];
   const fingerprinted: FingerprintedTool[] = [];
-  const unhashable: string[] = [];
   for (const tool of raw) {
     const name = tool['name'] as string;
     const definition = toolDefinition(tool);
-    let definitionHash: string;
-    let schemaHash: string;
-    try {
-      definitionHash = definitionSha256(definition);
-      schemaHash = schemaSha256(definition);
-    } catch {
-      // A number RFC 8785 cannot express (e.g. 1e400 read as Infinity) has no fingerprint.
-      unhashable.push(name);
-      continue;
-    }
+    const definitionHash = definitionSha256(definition);
     const annotations = isJsonObject(tool['annotations']) ? tool['annotations'] : null;
     const inputSchema = tool['inputSchema'] ?? null;
     const text = {
@@ -101,7 +95,7 @@ function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'd
     tools.push({
       ...text,
       definitionSha256: definitionHash,
-      schemaSha256: schemaHash,
+      schemaSha256: schemaSha256(definition),
       parameters: parametersOf(inputSchema),
       annotations,
       declaredClass,
@@ -110,7 +104,7 @@ function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'd
     });
     fingerprinted.push({ name, definitionSha256: definitionHash, definition });
   }
-  return { tools, fingerprinted, unhashable };
+  return { tools, fingerprinted };
 }
 
 function check(id: McpCheck['id'], label: string, status: McpCheck['status'], detail: string): McpCheck {
@@ -255,8 +249,8 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
 
   const { conversation } = outcome;
   const { listing } = conversation;
-  const { tools: partial, fingerprinted, unhashable } = fingerprintTools(listing.tools);
-  const complete = listing.limit === null && unhashable.length === 0;
+  const { tools: partial, fingerprinted } = fingerprintTools(listing.tools);
+  const complete = listing.limit === null;
   const names = partial.map((t) => t.name);
   const previous = latestSnapshot(runtime, endpoint);
   const drift = compareInventory(fingerprinted, previous, complete);
@@ -281,8 +275,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
   if (conversation.era === 'modern') limitations.push(LIMITATIONS.versions);
   limitations.push(LIMITATIONS.drift);
   for (const skipped of listing.skipped) limitations.push(`${capitalise(skipped)}.`);
-  if (unhashable.length) limitations.push(`No RFC 8785 fingerprint exists for ${listNames(unhashable)} (a number outside binary64); left out of the inventory.`);
-  const limit = listing.limit ?? (unhashable.length ? 'some tools have no fingerprint' : null);
+  const limit = listing.limit;
   if (limit) limitations.push(`The inventory is incomplete: ${limit}.`);
 
   const historyCheck = persistenceCheck(runtime, options, endpoint, conversation, fingerprinted, hash, complete);
