@@ -31,6 +31,13 @@ export interface FetchRequest {
   /** Request body (POST). Sent with its length; content-type comes from `headers`. */
   body?: string | Uint8Array;
   /**
+   * Also fetch `http:` URLs, without TLS — but only from addresses the operator's allowance
+   * admits (SVC_EGRESS_ALLOW / --egress-allow), never from a public address, and never by a
+   * redirect from https. For inspecting development servers on a private network; the answer
+   * then has `tls: null`. Off unless a caller asks.
+   */
+  allowPlainHttp?: boolean;
+  /**
    * When given (with the fetch's trace), each hop reports these stages: DNS + egress check,
    * TCP + TLS handshake, HTTP exchange. Without it the fetch adds no stages of its own.
    */
@@ -88,7 +95,8 @@ export interface FetchResponse {
   redirects: RedirectHop[];
   /** From the first lookup to the last body byte, milliseconds. */
   latencyMs: number;
-  tls: TlsEvidence;
+  /** TLS evidence of the final connection; null only for a plain-http fetch (`allowPlainHttp`). */
+  tls: TlsEvidence | null;
   /**
    * Operator allowance ranges (SVC_EGRESS_ALLOW) that admitted an address on any hop, e.g.
    * `127.0.0.0/8`; empty when every address was public.

@@ -21,6 +21,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createHash } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Client } from 'undici';
 import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, TlsEvidence } from '../core/net.js';
@@ -91,15 +92,15 @@ const STALE_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', '
 
 interface Connection {
   key: string;
-  socket: TLSSocket;
+  socket: TLSSocket | Socket;
   client: Client;
   reused: boolean;
-  /** Read once after the handshake (Node cannot read a peer certificate twice reliably). */
-  tls: TlsEvidence;
+  /** Read once after the handshake (Node cannot read a peer certificate twice reliably); null over plain http. */
+  tls: TlsEvidence | null;
   idleTimer?: NodeJS.Timeout;
 }
 
-type Exchange = (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence }) | { stale: true };
+type Exchange = (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence | null }) | { stale: true };
 
 /** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
 const ERROR_PHRASES: Readonly<Record<string, string>> = {
@@ -179,10 +180,13 @@ interface Hop {
   url: URL;
   host: string;
   port: number;
+  /** http: without TLS (allowPlainHttp, an allowed address only). */
+  plain: boolean;
 }
 
-function checkScheme(url: URL, purpose: string): void {
-  if (url.protocol !== 'https:') {
+/** `plain`: an http: URL is acceptable here (allowPlainHttp, and not a redirect away from https). */
+function checkScheme(url: URL, purpose: string, plain = false): void {
+  if (url.protocol !== 'https:' && !(plain && url.protocol === 'http:')) {
     throw new ProblemError('EGRESS_BLOCKED', `The ${purpose} URL ${url.protocol}//${hostPort(url)}${url.pathname} is not https; svc fetches over HTTPS only.`);
   }
   if (url.username || url.password) {
@@ -237,16 +241,23 @@ export class EgressFetcher implements Net {
     } catch {
       throw new ProblemError('INTERNAL_ERROR', `The ${request.purpose} URL could not be built.`);
     }
-    checkScheme(url, request.purpose);
+    checkScheme(url, request.purpose, request.allowPlainHttp === true);
     const redirects: RedirectHop[] = [];
     const allowances = new Set<string>();
 
     for (;;) {
       if (request.signal?.aborted) throw cancelledProblem();
-      const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443 };
+      const plain = url.protocol === 'http:';
+      const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : plain ? 80 : 443, plain };
       const pinned = await step('dns', `Resolve ${hop.host}`, (stage) => this.#resolve(hop, request, deadline, stage));
       if (pinned.via) allowances.add(pinned.via);
-      const label = `TLS handshake with ${hostPort(url)}`;
+      else if (plain) {
+        throw new ProblemError(
+          'EGRESS_BLOCKED',
+          `${hop.host} is a public address; svc fetches plain http only from addresses the operator allowed (--egress-allow), so the ${request.purpose} was not fetched.`,
+        );
+      }
+      const label = `${plain ? 'TCP connection to' : 'TLS handshake with'} ${hostPort(url)}`;
       let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true));
       const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
       let outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
@@ -322,7 +333,7 @@ export class EgressFetcher implements Net {
 
   #key(hop: Hop, pinned: Pinned): string {
     const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
-    return `${hop.host}|${hop.port}|${port}|${pinned.address.text}`;
+    return `${hop.plain ? 'http' : 'https'}|${hop.host}|${hop.port}|${port}|${pinned.address.text}`;
   }
 
   #takeIdle(key: string): Connection | undefined {
@@ -374,10 +385,10 @@ export class EgressFetcher implements Net {
     const key = this.#key(hop, pinned);
     const kept = mayReuse ? this.#takeIdle(key) : undefined;
     if (kept) {
-      stage.detail = `reused the ${kept.tls.protocol} connection to ${hostPort(hop.url)} (${pinned.address.text})`;
-      return { ...kept, reused: true, tls: { ...kept.tls, daysUntilExpiry: daysUntil(kept.tls.certificate.validTo, this.#clock.now()) } };
+      stage.detail = `reused the ${kept.tls?.protocol ?? 'plain http'} connection to ${hostPort(hop.url)} (${pinned.address.text})`;
+      return { ...kept, reused: true, tls: kept.tls && { ...kept.tls, daysUntilExpiry: daysUntil(kept.tls.certificate.validTo, this.#clock.now()) } };
     }
-    const socket = await this.#handshake(hop, pinned, deadline, stage);
+    const socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
     const { Client } = await import('undici');
     let handedOver = false;
     const client = new Client(hop.url.origin, {
@@ -397,7 +408,30 @@ export class EgressFetcher implements Net {
       // turns a common `timeout=2` into "close now").
       keepAliveTimeoutThreshold: 500,
     });
-    return { key, socket, client, reused: false, tls: readTlsEvidence(socket, hop.host, this.#clock.now()) };
+    return { key, socket, client, reused: false, tls: hop.plain ? null : readTlsEvidence(socket as TLSSocket, hop.host, this.#clock.now()) };
+  }
+
+  /** TCP only, to the pinned address (plain http to an operator-allowed address). */
+  async #plainConnect(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<Socket> {
+    const net = await import('node:net');
+    const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
+    const limit = Math.min(this.#limits.connectMs, deadline.remainingMs());
+    const socket = net.connect({ host: pinned.address.text, port });
+    const where = `${hostPort(hop.url)} (${pinned.address.text})`;
+    const connected = new Promise<Socket>((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('error', (err) => reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TCP connection to ${where} failed: ${describeError(err)}.`)));
+    });
+    try {
+      const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TCP connection to ${where} was not established within ${seconds(limit)}.`));
+      result.setNoDelay(true);
+      stage.status = 'WARN';
+      stage.detail = `plain http (no TLS) with ${where}`;
+      return result;
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
   }
 
   async #handshake(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<TLSSocket> {
@@ -507,7 +541,8 @@ export class EgressFetcher implements Net {
           );
         }
         next.hash = '';
-        checkScheme(next, request.purpose);
+        // Plain http stays possible only between http URLs: a redirect never downgrades https.
+        checkScheme(next, request.purpose, request.allowPlainHttp === true && hop.plain);
         redirects.push({ from: hop.url.href, to: next.href, status: statusCode });
         stage.detail = `${statusCode} → ${next.href}`;
         return { next, tls };

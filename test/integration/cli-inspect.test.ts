@@ -21,6 +21,7 @@ import {
   PLAIN_TOOLS,
   POISONED_TOOLS,
   startAuthServer,
+  startPlainHost,
   startSdk1Server,
   startSdk2Server,
   type McpAuthTestServer,
@@ -432,15 +433,30 @@ describe('svc inspect-mcp', () => {
     expect(json.stderr).toBe(`svc: UPSTREAM_UNAVAILABLE: ${problem.detail}`);
   });
 
-  it('egress: loopback without an allowance and an http:// endpoint are EGRESS_BLOCKED (exit 4) before any connection', async () => {
+  it('egress: loopback without an allowance is EGRESS_BLOCKED (exit 4) before any connection, https or plain http', async () => {
     const before = mcpHost.server.connections;
     const blocked = await run(['inspect-mcp', poisoned.url, '--no-store']);
     expectProblemLine(blocked, /^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
-    const http = await mcp(`http://localhost:${mcpHost.server.port}/poisoned`, '--no-store');
-    expectProblemLine(http, /^error EGRESS_BLOCKED: The MCP server\/discover reply URL http:\/\/localhost:\d+\/poisoned is not https; svc fetches over HTTPS only\.$/);
+    const http = await run(['inspect-mcp', `http://localhost:${mcpHost.server.port}/poisoned`, '--no-store']);
+    expectProblemLine(http, /^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
     expect(mcpHost.server.connections).toBe(before);
     // SVC_EGRESS_ALLOW works like --egress-allow.
     expect((await run(['inspect-mcp', poisoned.url, '--no-store', '-q'], { SVC_EGRESS_ALLOW: '127.0.0.0/8' })).exitCode).toBe(3);
+  });
+
+  it('plain http at an allowed address is inspected, with the transport check WARN (exit 3)', async () => {
+    const host = await startPlainHost();
+    const server = await startSdk2Server({ host, tools: PLAIN_TOOLS });
+    try {
+      const r = await mcp(server.url, '--no-store', '--json');
+      expect(r.exitCode).toBe(3);
+      const result = onlyJson(r);
+      expect(result).toMatchObject({ status: 'INSPECTED', tls: null, negotiatedVersion: '2026-07-28' });
+      expect(result.checks.find((c: { id: string }) => c.id === 'transport')).toMatchObject({ status: 'WARN' });
+    } finally {
+      await server.close();
+      await host.close();
+    }
   });
 
   it('an endpoint that is not a URL: exit 4, INVALID_REQUEST (a problem, like an invalid DID)', async () => {

@@ -12,7 +12,7 @@ import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
-import { PLAIN_TOOLS, POISONED_TOOLS, startAuthServer, startSdk2Server, type McpAuthTestServer, type McpTestServer, MCP_INSPECTION_MEMBERS } from '../support/mcp-servers.js';
+import { PLAIN_TOOLS, POISONED_TOOLS, startAuthServer, startPlainHost, startSdk2Server, type McpAuthTestServer, type McpTestServer, MCP_INSPECTION_MEMBERS } from '../support/mcp-servers.js';
 
 let host: DidWebHost;
 let daemon: Daemon;
@@ -159,12 +159,17 @@ describe('GET /v1/mcp/inspect', () => {
     expect(problem.detail).toBe('The MCP endpoint must be an absolute URL, e.g. https://tools.example/mcp.');
   });
 
-  it('an http:// endpoint: 403 EGRESS_BLOCKED before any connection', async () => {
-    const before = host.server.connections;
-    const problem = expectProblem(await mcpInspect({ endpoint: `http://localhost:${host.server.port}/mcp` }), 403, 'EGRESS_BLOCKED');
-    expect(problem.type).toBe('urn:svc:problems#EGRESS_BLOCKED');
-    expect(problem.detail).toMatch(/is not https; svc fetches over HTTPS only\.$/);
-    expect(host.server.connections).toBe(before);
+  it('an http:// endpoint at an allowed address: 200, inspected over plain http, transport WARN', async () => {
+    const plainHost = await startPlainHost();
+    const server = await startSdk2Server({ host: plainHost, tools: PLAIN_TOOLS });
+    try {
+      const result = expectJson(await mcpInspect({ endpoint: server.url }), 200);
+      expect(result).toMatchObject({ status: 'INSPECTED', tls: null });
+      expect(result.checks.find((c: { id: string }) => c.id === 'transport')).toMatchObject({ status: 'WARN' });
+    } finally {
+      await server.close();
+      await plainHost.close();
+    }
   });
 
   it('an unreachable endpoint: 502 UPSTREAM_UNAVAILABLE', async () => {

@@ -27,6 +27,7 @@ import {
   startOversizedServer,
   startPagedServer,
   startSdk1Server,
+  startPlainHost,
   startSdk2Server,
   wireTool,
   type McpRequestRecord,
@@ -760,11 +761,28 @@ describe('risk signals and classes (svc estimates beside the server claims)', ()
 });
 
 describe('problems: no inspection could be produced', () => {
-  it('an http:// endpoint is EGRESS_BLOCKED before any request', async () => {
-    const server = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true }));
-    const url = server.url.replace(/^https:/, 'http:');
-    await expect(inspectMcp(url, { runtime: runtimeFor(server) })).rejects.toMatchObject({ code: 'EGRESS_BLOCKED' });
-    expect(server.records).toEqual([]);
+  it('plain http is inspected only at an operator-allowed address: transport WARN, tls null', async () => {
+    const host = await startPlainHost();
+    closers.push(() => host.close());
+    const server = track(await startSdk1Server({ host, tools: PLAIN_TOOLS, stateful: false, json: true }));
+    expect(server.url).toMatch(/^http:\/\/localhost:\d+\/mcp$/);
+    const result = await inspectMcp(server.url, { runtime: host.runtime() });
+    expect(result).toMatchObject({ status: 'INSPECTED', tls: null, negotiatedVersion: LEGACY });
+    expect(result.tools.map((t) => t.name)).toEqual(PLAIN_NAMES);
+    expect(checkOf(result, 'transport')).toMatchObject({ status: 'WARN' });
+    expect(checkOf(result, 'transport').detail).toMatch(/^No TLS: localhost:\d+ was reached over plain http/);
+    // Without the allowance loopback is refused before any connection, plain or not.
+    const before = server.records.length;
+    await expect(inspectMcp(server.url, { runtime: testRuntime() })).rejects.toMatchObject({ code: 'EGRESS_BLOCKED' });
+    expect(server.records.length).toBe(before);
+  });
+
+  it('an http:// endpoint at a public address is EGRESS_BLOCKED before any connection', async () => {
+    const host = await newHost();
+    const runtime = host.runtime({ lookup: tableLookup({ 'tools.example': ['93.184.216.34'] }) });
+    const problem = await inspectMcp('http://tools.example/mcp', { runtime }).catch((err: unknown) => err);
+    expect(problem).toMatchObject({ code: 'EGRESS_BLOCKED' });
+    expect((problem as Error).message).toMatch(/tools\.example is a public address; svc fetches plain http only from addresses the operator allowed/);
   });
 
   it('a closed port is UPSTREAM_UNAVAILABLE', async () => {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Runtime } from '../../src/core/runtime.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { redirect } from '../support/https-server.js';
+import { redirect, startPlainHttpServer, type TestHttpsServer } from '../support/https-server.js';
+import { tableLookup } from '../support/did-web-host.js';
 
 let host: DidWebHost;
 let runtime: Runtime;
@@ -85,3 +86,43 @@ describe('EgressFetcher methods', () => {
     expect(response.redirects[0]).toMatchObject({ status: 302 });
   });
 });
+
+describe('plain http (allowPlainHttp)', () => {
+  let plain: TestHttpsServer;
+  beforeAll(async () => {
+    plain = await startPlainHttpServer();
+    plain.route('/echo', echo);
+    plain.route('/to-https', redirect(`${host.server.origin}/echo`, 307));
+  });
+  afterAll(() => plain.close());
+
+  it('fetches http: from an operator-allowed address, with tls null', async () => {
+    seen.length = 0;
+    const response = await runtime.net.fetch({ url: `${plain.origin}/echo`, purpose: 'reply', maxBytes: 4096, method: 'POST', body: 'x', allowPlainHttp: true });
+    expect(response).toMatchObject({ status: 200, tls: null, allowances: ['127.0.0.0/8'] });
+    expect(seen[0]).toMatchObject({ method: 'POST', body: 'x' });
+  });
+
+  it('refuses http: unless asked, and at a public address even when asked (before connecting)', async () => {
+    const before = plain.connections;
+    await expect(runtime.net.fetch({ url: `${plain.origin}/echo`, purpose: 'reply', maxBytes: 4096 })).rejects.toMatchObject({
+      code: 'EGRESS_BLOCKED',
+      message: expect.stringMatching(/is not https; svc fetches over HTTPS only/),
+    });
+    const publicName = host.runtime({ lookup: tableLookup({ 'tools.example': ['93.184.216.34'] }), connectTo: () => plain.port });
+    await expect(publicName.net.fetch({ url: 'http://tools.example/echo', purpose: 'reply', maxBytes: 4096, allowPlainHttp: true })).rejects.toMatchObject({
+      code: 'EGRESS_BLOCKED',
+      message: expect.stringMatching(/tools\.example is a public address/),
+    });
+    expect(plain.connections).toBe(before);
+  });
+
+  it('never follows a redirect from https down to http, and follows http → https', async () => {
+    host.server.route('/to-http', redirect(`${plain.origin}/echo`, 307));
+    await expect(runtime.net.fetch({ url: `${host.server.origin}/to-http`, purpose: 'reply', maxBytes: 4096, allowPlainHttp: true })).rejects.toMatchObject({ code: 'EGRESS_BLOCKED' });
+    const up = await runtime.net.fetch({ url: `${plain.origin}/to-https`, purpose: 'reply', maxBytes: 4096, allowPlainHttp: true });
+    expect(up.status).toBe(200);
+    expect(up.tls?.host).toBe('localhost');
+  });
+});
+

@@ -55,8 +55,10 @@ import {
   type CallToolResult as Sdk2CallToolResult,
   type ListToolsResult as Sdk2ListToolsResult,
 } from '@modelcontextprotocol/server';
-import { startDidWebHost, type DidWebHost } from './did-web-host.js';
-import { json, type Handler } from './https-server.js';
+import { systemClock } from '../../src/runtime/node.js';
+import { startDidWebHost, tableLookup, type DidWebHost } from './did-web-host.js';
+import { json, startPlainHttpServer, type Handler } from './https-server.js';
+import { testRuntime, type TestNetOptions } from './runtime.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -866,3 +868,19 @@ export async function startAuthServer(
 
 /** The members SPEC §2.11 names for an MCP inspection, in its order. */
 export const MCP_INSPECTION_MEMBERS = ['endpoint', 'status', 'mode', 'negotiatedVersion', 'supportedVersions', 'serverInfo', 'capabilities', 'instructions', 'tools', 'inventoryHash', 'classCounts', 'drift', 'auth', 'transcript', 'checks', 'headline', 'tls', 'limitations'] as const;
+
+/**
+ * A plain-http host (no TLS) on 127.0.0.1, shaped as a DidWebHost so every server helper above
+ * can mount on it (`host` option): for the fetcher's allowPlainHttp path, which svc takes only
+ * for operator-allowed addresses. Its `runtime()` allows 127.0.0.0/8, as the HTTPS hosts' do.
+ */
+export async function startPlainHost(): Promise<DidWebHost> {
+  const server = await startPlainHttpServer();
+  const host = {
+    server,
+    runtime: (net: TestNetOptions = {}) => testRuntime(systemClock, { allow: ['127.0.0.0/8'], lookup: tableLookup(), ...net }),
+    close: () => server.close(),
+  };
+  return host as unknown as DidWebHost;
+}
+

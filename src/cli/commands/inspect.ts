@@ -87,7 +87,7 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift')
-    .argument('<endpoint>', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp');
+    .argument('<endpoint>', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow)');
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server');
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
@@ -102,7 +102,8 @@ RFC 8785 (definitionSha256, schemaSha256; the inventory hash over them) and comp
 inventory stored at the last inspection of the same URL. "declared" is the class the server's
 annotations claim (* when it sent none and the MCP defaults apply); "heuristic" and the risk
 signals are svc's estimate from names, descriptions and schemas. They are never merged.
-At most 10 pages, 500 tools and 2 MiB per reply are read.
+At most 10 pages, 500 tools and 2 MiB per reply are read. A plain http:// endpoint is inspected
+only at an address --egress-allow admits (a development server), with a transport warning.
 
 Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol,
 not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer
@@ -111,7 +112,8 @@ not stored) or the server requires authentication (--strict: a warning exits 1);
 Examples:
   $ svc inspect-mcp https://tools.example/mcp
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
-  $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict`,
+  $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
+  $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
   );
   mcp.action((endpoint: string, options: InspectMcpOptions) =>
     run(options, async (runtime) => {

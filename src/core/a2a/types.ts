@@ -121,7 +121,7 @@ export interface A2aInspection {
   headline: string;
   /** The parsed card exactly as received. */
   card: JsonObject;
-  tls: TlsEvidence;
+  tls: TlsEvidence | null;
   /** RFC 3339 UTC: when the card was fetched. */
   observedAt: string;
   limitations: string[];

@@ -206,8 +206,11 @@ export class McpClient {
         headers,
         ...(body !== undefined ? { body } : {}),
         ...(this.signal ? { signal: this.signal } : {}),
+        // A development server on the operator's own network may speak plain http; public
+        // addresses never (the fetcher enforces it).
+        allowPlainHttp: true,
       });
-      this.tls ??= response.tls;
+      if (this.tls === null && response.tls !== null && new URL(response.url).origin === this.endpoint.origin) this.tls = response.tls;
       this.transcript.push({
         ...entry,
         status: response.status,

@@ -122,7 +122,14 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function transportCheck(client: McpClient): McpCheck {
   const tls = client.tls;
-  if (!tls) return check('transport', 'Transport', 'WARN', 'No TLS connection was made.');
+  if (!tls) {
+    return check(
+      'transport',
+      'Transport',
+      'WARN',
+      `No TLS: ${client.endpoint.host} was reached over plain http (allowed only because the operator admits its address); anyone on the path can read and change what it says.`,
+    );
+  }
   return check(
     'transport',
     'Transport',
