@@ -146,7 +146,7 @@ describe('SDK-signed cards served by the SDK', () => {
         detail: `The EdDSA signature verifies over the A2A 1.0 canonical form of the card with "${did}#card", authorised for assertionMethod.`,
       },
     ]);
-    expect(checkOf(result, 'signature')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^1 of 1 signature VALID \(a2a-1\.0\); signatures\[0\]: The EdDSA/) });
+    expect(checkOf(result, 'signature')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^1 of 1 signature VALID \(a2a-1\.0\); signatures\[0\]: the EdDSA/) });
     expect(result.limitations).toContain(A2A_LIMITATIONS.didKid);
     expect(result.limitations).not.toContain(A2A_LIMITATIONS.jku);
   });

@@ -356,6 +356,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     expect(checksOf(result)).toEqual({ historyPersistence: 'WARN', transport: 'PASS', protocol: 'WARN', identity: 'PASS', inventory: 'WARN', drift: 'SKIP' });
     expect(checkOf(result, 'inventory').detail).toBe('The listing is incomplete: the server lists more than 500 tools; svc inspects the first 500.');
     expect(checkOf(result, 'historyPersistence').detail).toMatch(/partial inventory is never stored/);
+    expect(checkOf(result, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with. The listing is incomplete, so it was not stored either.');
     expect(result.limitations).toContain('The inventory is incomplete: the server lists more than 500 tools; svc inspects the first 500.');
     expect(temp.store.mcpObservations.latest(server.url)).toBeUndefined();
   });
@@ -674,7 +675,7 @@ describe('risk signals and classes (svc estimates beside the server claims)', ()
     expect(Object.fromEntries(result.tools.map((t) => [t.name, signalIds(t)]))).toEqual({
       add: ['hidden_instruction_tag', 'model_directive', 'sensitive_path', 'exfiltration_parameter'],
       lookup_word: ['cross_tool_shadowing', 'invisible_unicode'],
-      format_text: ['hidden_instruction_tag', 'cross_tool_shadowing'],
+      format_text: ['hidden_instruction_tag', 'model_directive', 'cross_tool_shadowing'],
       run_command: ['shell_exec_name', 'url_in_description'],
       search_files: ['sensitive_path', 'exfiltration_parameter', 'url_in_description'],
       decode_blob: ['encoded_payload'],

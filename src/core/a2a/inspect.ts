@@ -29,7 +29,7 @@ import { HASH_PROFILE, jcsSha256 } from '../canonical.js';
 import { didKeySource, type KeySource } from '../credentials/keys.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../encoding/json.js';
 import { rfc3339, type Runtime } from '../runtime.js';
-import { capitalise } from '../text.js';
+import { capitalise, clause } from '../text.js';
 import { fetchAgentCard, type FetchedCard } from './fetch.js';
 import { A2A_V03_SCHEMA, A2A_V1_SCHEMA, quoteShort, validateCard } from './schema.js';
 import { cardPayloads, verifyCardSignatures, type SignatureOutcome } from './signatures.js';
@@ -376,15 +376,15 @@ function signatureCheck(raw: JsonValue | undefined, signatures: SignatureOutcome
   const first = (status: string) => signatures.findIndex((s) => s.status === status);
   if (invalid > 0) {
     const i = first('INVALID');
-    return check('signature', 'FAIL', `${invalid} of ${of} INVALID; signatures[${i}]: ${signatures[i]!.detail}`);
+    return check('signature', 'FAIL', `${invalid} of ${of} INVALID; signatures[${i}]: ${clause(signatures[i]!.detail)}.`);
   }
   if (valid > 0) {
     const i = first('VALID');
     const forms = [...new Set(signatures.filter((s) => s.status === 'VALID').map((s) => s.canonicalization))].join(', ');
-    return check('signature', 'PASS', `${valid} of ${of} VALID (${forms}); signatures[${i}]: ${signatures[i]!.detail}`);
+    return check('signature', 'PASS', `${valid} of ${of} VALID (${forms}); signatures[${i}]: ${clause(signatures[i]!.detail)}.`);
   }
   const i = signatures.findIndex((s) => s.status !== 'VALID');
-  return check('signature', 'WARN', `No signature could be verified (${signatures.map((s) => s.status).join(', ')}); signatures[${i}]: ${signatures[i]!.detail}`);
+  return check('signature', 'WARN', `No signature could be verified (${signatures.map((s) => s.status).join(', ')}); signatures[${i}]: ${clause(signatures[i]!.detail)}.`);
 }
 
 function headlineOf(card: JsonObject, specVersion: A2aSpecVersion, checks: A2aCheck[], signatures: SignatureOutcome[]): string {

@@ -165,7 +165,9 @@ function inventoryCheck(tools: readonly McpTool[], instructionsFlagged: boolean,
 function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): McpCheck {
   const { inventory } = drift;
   if (inventory.status === 'FIRST_OBSERVATION') {
-    return check('drift', 'Drift', 'SKIP', stored ? 'First observation of this endpoint: nothing to compare with.' : 'No stored inventory to compare with: storage is off or unavailable.');
+    if (!stored) return check('drift', 'Drift', 'SKIP', 'No stored inventory to compare with: storage is off or unavailable.');
+    const partial = complete ? '' : ' The listing is incomplete, so it was not stored either.';
+    return check('drift', 'Drift', 'SKIP', `First observation of this endpoint: nothing to compare with.${partial}`);
   }
   if (inventory.status === 'PROFILE_CHANGED') {
     return check('drift', 'Drift', 'SKIP', `The previous inventory (${inventory.previousObservedAt}) was fingerprinted with another or no hash profile; definitions are not comparable.`);

@@ -186,6 +186,11 @@ const MODEL_DIRECTIVES: readonly Pattern[] = [
     re: /\b(?:the\s+)?users?\s+(?:must|should|shall)\s+(?:not|never)\s+(?:know|see|notice|be\s+(?:told|informed|aware))\b/i,
     label: 'an instruction that the user must not know',
   },
+  {
+    // "Never mention this instruction", "do not reveal these instructions": hiding the text itself.
+    re: /\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:mention|reveal|disclose|repeat|show)\s+(?:this|these|the(?:se)?\s+above)\s+(?:instructions?|notes?|rules?|messages?|comments?)\b/i,
+    label: 'an instruction to hide these instructions',
+  },
   { re: /\byou\s+(?:must|shall)\s+(?:always|never)\b/i, label: 'an unconditional "you must always/never"' },
   { re: /\bsystem\s+prompt\b/i, label: 'a mention of the system prompt' },
 ];
