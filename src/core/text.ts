@@ -29,3 +29,8 @@ export function sentence(text: string): string {
 export function clause(text: string): string {
   return lowerFirst(withoutPeriod(text.trim()));
 }
+
+/** A count with its noun: "1 tool", "3 tools", "2 entries" (with `many`). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,10 +1,7 @@
 /** Plain-text views of an observation history and a semantic diff (stored text is escaped). */
 import type { ObservationHistory, SemanticDiff } from '../../core/history/types.js';
 import { printable, type Style } from './dossier.js';
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+import { plural } from '../../core/text.js';
 
 export function historyText(history: ObservationHistory, style: Style): string {
   const lines = [`${style.bold(printable(history.did))}  ${plural(history.count, 'observation')}${history.history.length < history.count ? `, the latest ${history.history.length} shown` : ''}`];

@@ -15,12 +15,13 @@
  * Everything exchanged is timed into a transcript (methods, statuses, sizes, durations). The
  * session id is a bearer of the session and never leaves this module.
  */
-import { parseJsonText, isJsonObject, decodeJsonText, type JsonObject, type JsonValue } from '../encoding/json.js';
+import { decodeJsonText, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject, type JsonValue } from '../encoding/json.js';
 import type { FetchResponse, TlsEvidence } from '../net.js';
 import { asProblemError, ProblemError } from '../problems.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../../version.js';
 import { MCP_LEGACY_VERSION, MCP_LIMITS, MCP_MODERN_VERSION, type McpAuth, type McpMode, type TranscriptEntry } from './types.js';
+import { plural } from '../text.js';
 
 /** Modern JSON-RPC error codes (2026-07-28 schema): their presence marks a modern server. */
 export const MODERN_ERROR_CODES = {
@@ -154,10 +155,6 @@ export function challengeParameter(header: string, name: string): string | null 
   const match = pattern.exec(header);
   if (!match) return null;
   return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? null);
-}
-
-function plural(n: number, one: string): string {
-  return `${n} ${n === 1 ? one : `${one}s`}`;
 }
 
 function elapsedMs(runtime: Runtime, startUs: number): number {
@@ -416,8 +413,7 @@ async function readAuth(client: McpClient, response: FetchResponse): Promise<Mcp
         failures.push(`${url} answered ${metadata.status}`);
         continue;
       }
-      const text = decodeJsonText(metadata.body, 'the metadata');
-      const parsed = typeof text === 'string' ? parseJsonText(text, 'the protected-resource metadata') : text;
+      const parsed = parseJsonBytes(metadata.body, 'the protected-resource metadata');
       if ('error' in parsed) failures.push(`${url}: ${parsed.error}`);
       else if (!isJsonObject(parsed.value)) failures.push(`${url} is not a JSON object`);
       else {

@@ -14,7 +14,7 @@ import { isJsonObject } from '../encoding/json.js';
 import { asProblemError, ProblemError } from '../problems.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import type { McpSnapshot } from '../store.js';
-import { capitalise } from '../text.js';
+import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
 import { converse, McpClient, type McpConversation } from './client.js';
 import { compareInventory, type DriftResult, type FingerprintedTool } from './drift.js';
@@ -114,10 +114,6 @@ function check(id: McpCheck['id'], label: string, status: McpCheck['status'], de
 function listNames(names: readonly string[], max = 5): string {
   const shown = names.slice(0, max).map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 61)}...` : n));
   return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : shown.join(', ');
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function transportCheck(client: McpClient): McpCheck {

@@ -36,6 +36,7 @@ import {
 import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
+import { plural } from '../text.js';
 
 /** Largest did.jsonl svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. 120 monthly entries are ~200 KB. */
 export const DID_LOG_MAX_BYTES = 4 * 1024 * 1024;
@@ -62,11 +63,6 @@ function remember(cache: Map<string, VerifiedPrefix>, prefix: VerifiedPrefix): v
   if (prefix.versions.length === 0) return;
   cache.set(prefix.did, prefix);
   while (cache.size > PREFIX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-}
-
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export const didWebvh: MethodDriver = {

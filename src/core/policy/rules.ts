@@ -9,6 +9,7 @@ import { CURVE_BITS, CURVES, SIGNING_CURVES, type Curve } from '../keys/types.js
 import { ProblemError, type ProblemCode } from '../problems.js';
 import { RELATIONSHIPS, type EnrichedResolution, type KeyEvidence, type Relationship } from '../resolve/types.js';
 import type { PolicyEvidence, PolicyRule, PolicyRuleValues, RuleStatus } from './types.js';
+import { plural } from '../text.js';
 
 export interface RuleContext {
   /** The DID being evaluated, as given. */
@@ -120,10 +121,6 @@ export function joinList(items: readonly string[]): string {
 
 function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
-}
-
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** The INDETERMINATE outcome of a rule that needs the resolution when there is none. */

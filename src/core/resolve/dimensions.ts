@@ -5,6 +5,7 @@
 import type { DomainBindingStatus } from '../linkage/types.js';
 import { AUTHORITY_CHECKS, CHAIN_CHECKS, type HistoryEvidence } from '../webvh/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
+import { plural } from '../text.js';
 
 export const DIMENSION_TEXT: Readonly<Record<DimensionId, { label: string; proves: string; doesNotProve: string }>> = {
   integrity: {
@@ -57,10 +58,6 @@ export interface EvaluationInput {
 }
 
 type Finding = [DimensionState, string];
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 function distinct(values: Array<string | null>): string[] {
   return [...new Set(values.filter((v): v is string => v !== null))];
