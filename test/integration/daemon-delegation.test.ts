@@ -82,8 +82,10 @@ async function receipt(iss: Principal, aud: Principal, options: { cap?: string[]
 async function chainTo(agent: Principal, options: { root?: Principal; cap?: string[]; exp?: number } = {}): Promise<{ chain: string[]; root: Principal }> {
   const root = options.root ?? didKey();
   const middle = didKey();
-  const first = await receipt(root, middle, { cap: ['*'] });
-  const leaf = await receipt(middle, agent, { cap: options.cap ?? ['payments:*', 'search'], parent: first, ...(options.exp ? { exp: options.exp } : {}) });
+  // One clock reading for both links: minted a second apart, the leaf would outlive its parent.
+  const now = nowSeconds();
+  const first = await receipt(root, middle, { cap: ['*'], nbf: now - 60, exp: now + 3600 });
+  const leaf = await receipt(middle, agent, { cap: options.cap ?? ['payments:*', 'search'], parent: first, nbf: now - 60, exp: options.exp ?? now + 3600 });
   return { chain: [first, leaf], root };
 }
 
