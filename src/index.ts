@@ -2,7 +2,7 @@
 export { resolve, type ResolveOptions, type ResolveHooks } from './core/resolve/resolve.js';
 export { parseDid, parseDidUrl, decodeIdentifier, type ParsedDid, type ParsedDidUrl } from './core/did/syntax.js';
 export { ProblemError, PROBLEMS, toProblem, problemType, type Problem, type ProblemCode } from './core/problems.js';
-export { canonicalize, jcsSha256, HASH_PROFILE } from './core/canonical.js';
+export { canonicalize, jcsSha256, HASH_PROFILE, CanonicalizationError } from './core/canonical.js';
 export { checkMultikey, checkVerificationMethod } from './core/keys/inspect.js';
 export { checkPublicJwk, jwkThumbprint } from './core/keys/jwk.js';
 export { dereference, type DereferencingResult } from './core/dereference/dereference.js';

@@ -2,9 +2,11 @@
  * What a caller hands the credential verifier (SPEC §4.7 request): a credential object, the raw
  * JSON text of one, or a compact JWT. Raw text is parsed strictly, so a duplicate member at any
  * depth — which an object parsed elsewhere has already lost — makes the credential MALFORMED
- * instead of letting two parsers disagree about it.
+ * instead of letting two parsers disagree about it. An object must be I-JSON, as parsed text
+ * must: a lone surrogate, a number that is not finite or nesting deeper than the parser's 64
+ * makes it MALFORMED too (it has no RFC 8785 form for a proof to cover).
  */
-import { isJsonObject, parseJsonText, type JsonObject } from '../encoding/json.js';
+import { isJsonObject, jsonValueProblem, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { MAX_JWS_LENGTH } from '../proofs/jws.js';
 import { capitalise } from '../text.js';
 import type { CredentialFormat } from './types.js';
@@ -27,7 +29,13 @@ function describe(value: unknown): string {
 
 /** Reads the input; never throws. */
 export function readCredentialInput(input: unknown): CredentialInput {
-  if (isJsonObject(input)) return { kind: 'json', credential: input };
+  if (isJsonObject(input)) {
+    // An object parsed elsewhere (JSON.parse keeps lone surrogates, turns 1e400 into Infinity)
+    // or built by hand is held to what the strict parser would have accepted.
+    const problem = jsonValueProblem(input);
+    if (problem !== null) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `The credential is not I-JSON (RFC 7493): ${problem}.` };
+    return { kind: 'json', credential: input };
+  }
   if (typeof input !== 'string') {
     return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `A credential is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(input)}.` };
   }

@@ -5,11 +5,16 @@
  * libraries. An attacker who can make two parsers disagree about `iss` or `kty` wins, so svc
  * parses untrusted JSON with this parser, which rejects duplicates (after unescaping) at any
  * depth, and bounds nesting depth.
+ *
+ * It also accepts only I-JSON (RFC 7493 §2.1): a lone surrogate — escaped (`"\ud800"`) or a raw
+ * code unit in a JS string — is refused, as are numbers beyond binary64. RFC 8785 is defined
+ * over I-JSON, so every value this parser returns has a canonical form and fingerprints of
+ * outside content (documents, cards, tools, log entries) never fail after the fact.
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-export type StrictJsonErrorKind = 'syntax' | 'duplicate-member' | 'too-deep';
+export type StrictJsonErrorKind = 'syntax' | 'duplicate-member' | 'too-deep' | 'lone-surrogate';
 
 export class StrictJsonError extends Error {
   constructor(
@@ -36,6 +41,14 @@ function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** `\ud800`: how a reason names a surrogate code unit (its value, never the attacker's text). */
+function surrogateText(c: number): string {
+  return `\\u${c.toString(16).padStart(4, '0')}`;
+}
+
 export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): JsonValue {
   const maxDepth = options.maxDepth ?? 64;
   let i = 0;
@@ -52,7 +65,18 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
     }
   };
 
-  const parseString = (): string => {
+  /** The code unit of the `\uXXXX` escape at `at`, or null when there is none. */
+  const unicodeEscape = (at: number): number | null => {
+    if (text.charCodeAt(at) !== 0x5c || text[at + 1] !== 'u') return null;
+    const hex = text.slice(at + 2, at + 6);
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : null;
+  };
+
+  // A surrogate must be the high half of a pair whose low half follows in the same form (two
+  // escapes, or two raw code units of a JS string): anything else is not I-JSON.
+  const loneSurrogate = (c: number, where: string): never => fail('lone-surrogate', `lone surrogate ${surrogateText(c)} in ${where}`);
+
+  const parseString = (where: string): string => {
     // Caller has checked text[i] === '"'.
     i++;
     let out = '';
@@ -70,10 +94,19 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
         out += text.slice(start, i);
         const e = text[i + 1];
         if (e === 'u') {
-          const hex = text.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('syntax', 'invalid \\u escape');
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 6;
+          const unit = unicodeEscape(i);
+          if (unit === null) return fail('syntax', 'invalid \\u escape');
+          if (isHighSurrogate(unit)) {
+            const low = unicodeEscape(i + 6);
+            if (low === null || !isLowSurrogate(low)) return loneSurrogate(unit, where);
+            out += String.fromCharCode(unit, low);
+            i += 12;
+          } else if (isLowSurrogate(unit)) {
+            return loneSurrogate(unit, where);
+          } else {
+            out += String.fromCharCode(unit);
+            i += 6;
+          }
         } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
           out += ESCAPES[e];
           i += 2;
@@ -81,6 +114,9 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
           fail('syntax', 'invalid escape');
         }
         start = i;
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        if (!isHighSurrogate(c) || !isLowSurrogate(text.charCodeAt(i + 1))) return loneSurrogate(c, where);
+        i += 2;
       } else {
         i++;
       }
@@ -103,7 +139,7 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
       for (;;) {
         skipWs();
         if (text[i] !== '"') fail('syntax', 'expected a member name');
-        const key = parseString();
+        const key = parseString('a member name');
         const memberPointer = `${pointer}/${pointerToken(key)}`;
         if (seen.has(key)) fail('duplicate-member', `duplicate member name "${key}"`, memberPointer);
         seen.add(key);
@@ -148,7 +184,7 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
         fail('syntax', 'expected "," or "]"');
       }
     }
-    if (c === '"') return parseString();
+    if (c === '"') return parseString('a string');
     if (text.startsWith('true', i)) {
       i += 4;
       return true;
@@ -178,6 +214,45 @@ export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): 
   return value;
 }
 
+/** A surrogate code unit that is not half of a pair (the `u` flag reads a pair as one code point). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function loneSurrogateIn(text: string, where: string): string | null {
+  const m = LONE_SURROGATE.exec(text);
+  return m ? `${where} holds a lone surrogate ${surrogateText(m[0].charCodeAt(0))}` : null;
+}
+
+/**
+ * Why a JS value that was NOT read by parseJsonStrict (an object a caller built, or got from
+ * JSON.parse) is not I-JSON, or null when it is: a lone surrogate in a string or member name, a
+ * number that is not finite, a value JSON has no form for (undefined in an array, a function,
+ * a BigInt), or nesting deeper than `maxDepth` (which also stops a cycle). RFC 8785 has no form
+ * for such a value; the reason names no content. Members whose value is undefined are left
+ * out, as JSON.stringify leaves them out.
+ */
+export function jsonValueProblem(value: unknown, maxDepth = 64): string | null {
+  const walk = (v: unknown, depth: number): string | null => {
+    if (v === null || typeof v === 'boolean') return null;
+    if (typeof v === 'string') return loneSurrogateIn(v, 'a string');
+    if (typeof v === 'number') return Number.isFinite(v) ? null : `the number ${String(v)} is not finite`;
+    if (typeof v !== 'object') return `it holds ${v === undefined ? 'undefined' : `a ${typeof v}`}, which JSON cannot represent`;
+    if (depth >= maxDepth) return `it is nested deeper than ${maxDepth}`;
+    if (Array.isArray(v)) {
+      for (const item of v as unknown[]) {
+        const problem = walk(item, depth + 1);
+        if (problem !== null) return problem;
+      }
+      return null;
+    }
+    for (const [name, member] of Object.entries(v)) {
+      const problem = loneSurrogateIn(name, 'a member name') ?? (member === undefined ? null : walk(member, depth + 1));
+      if (problem !== null) return problem;
+    }
+    return null;
+  };
+  return walk(value, 0);
+}
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -190,6 +265,7 @@ export function describeJsonError(err: unknown, where: string): string {
       return `${where} has a duplicate member "${name}" (at ${err.pointer ?? '/'}), which parsers resolve differently`;
     }
     if (err.kind === 'too-deep') return `${where} is nested too deeply (${err.message})`;
+    if (err.kind === 'lone-surrogate') return `${where} is not I-JSON: it has a ${err.message} (at offset ${err.position}), which RFC 7493 forbids`;
     return `${where} is not valid JSON (${err.message} at offset ${err.position})`;
   }
   return `${where} is not valid JSON`;

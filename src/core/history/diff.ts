@@ -73,7 +73,9 @@ function serviceFingerprint(service: ServiceEvidence): string {
 
 function changedMembersOf(from: DidDocument, to: DidDocument): string[] {
   const names = new Set([...Object.keys(from), ...Object.keys(to)]);
-  return sorted([...names].filter((name) => canon(from[name]) !== canon(to[name])));
+  // Own members only: a "constructor" or "toString" one document lacks must not read Object.prototype.
+  const member = (doc: DidDocument, name: string) => (Object.hasOwn(doc, name) ? doc[name] : undefined);
+  return sorted([...names].filter((name) => canon(member(from, name)) !== canon(member(to, name))));
 }
 
 function count(n: number, noun: string, verb: string): string {

@@ -19,11 +19,13 @@ import type { JsonObject } from '../encoding/json.js';
 /** Members that describe a message rather than a tool: never part of a tool fingerprint. */
 export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set(['_meta', 'resultType', 'ttlMs', 'cacheScope']);
 
-/** The tool definition that is fingerprinted: the tool as received minus envelope members. */
+/**
+ * The tool definition that is fingerprinted: the tool as received minus envelope members.
+ * Built with fromEntries (own data members): an assignment would turn a "__proto__" member into
+ * the definition's prototype, drop it from the fingerprint and lend its members to later reads.
+ */
 export function toolDefinition(tool: JsonObject): JsonObject {
-  const definition: JsonObject = {};
-  for (const [name, value] of Object.entries(tool)) if (!ENVELOPE_MEMBERS.has(name)) definition[name] = value;
-  return definition;
+  return Object.fromEntries(Object.entries(tool).filter(([name]) => !ENVELOPE_MEMBERS.has(name)));
 }
 
 export function definitionSha256(definition: JsonObject): string {
@@ -41,13 +43,18 @@ export function inventoryHash(fingerprints: readonly string[]): string {
   return sha256Hex(canonicalize([...fingerprints].sort()));
 }
 
+/** An own member only: a name one side lacks ("constructor", "toString") must not read Object.prototype. */
+function ownMember(definition: JsonObject, name: string): JsonObject[string] | undefined {
+  return Object.hasOwn(definition, name) ? definition[name] : undefined;
+}
+
 /** Top-level members whose canonical form differs between two definitions, sorted. */
 export function changedMembers(previous: JsonObject, current: JsonObject): string[] {
   const names = new Set([...Object.keys(previous), ...Object.keys(current)]);
   const changed: string[] = [];
   for (const name of names) {
-    const a = previous[name];
-    const b = current[name];
+    const a = ownMember(previous, name);
+    const b = ownMember(current, name);
     if (a === undefined || b === undefined ? a !== b : canonicalize(a) !== canonicalize(b)) changed.push(name);
   }
   return changed.sort();

@@ -30,7 +30,9 @@ export const didJwk: MethodDriver = {
       try {
         jwk = parseJsonStrict(text, { maxDepth: 8 });
       } catch (err) {
-        const reason = err instanceof StrictJsonError && err.kind === 'duplicate-member' ? err.message : 'it is not valid JSON';
+        // A duplicate member or a lone surrogate (not I-JSON, no RFC 8785 form) is named precisely.
+        const precise = err instanceof StrictJsonError && (err.kind === 'duplicate-member' || err.kind === 'lone-surrogate');
+        const reason = precise ? err.message : 'it is not valid JSON';
         throw new ProblemError('INVALID_DID', `Not a valid did:jwk: the decoded JWK is malformed (${reason}).`);
       }
       if (!isJsonObject(jwk)) throw new ProblemError('INVALID_DID', 'Not a valid did:jwk: the decoded JWK is not a JSON object.');

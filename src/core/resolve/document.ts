@@ -3,7 +3,7 @@
  * and the relationships that authorise them, services, its canonical hash, and the warnings a
  * careful reader would raise. Key material is validated separately (crypto.validate_keys).
  */
-import { HASH_PROFILE, jcsSha256 } from '../canonical.js';
+import { CanonicalizationError, HASH_PROFILE, jcsSha256 } from '../canonical.js';
 import { KNOWN_CONTEXTS, DID_CONTEXTS, TYPE_CONTEXTS } from '../did/contexts.js';
 import { parseDidUrl } from '../did/syntax.js';
 import { ProblemError } from '../problems.js';
@@ -23,6 +23,19 @@ export interface DocumentReading {
   evidence: DocumentEvidence;
   methods: DeclaredMethod[];
   services: ServiceEvidence[];
+}
+
+/**
+ * The RFC 8785 hash of the document. A parsed document always has one (the strict parser reads
+ * I-JSON only); one that does not is content svc cannot fingerprint, never an internal error.
+ */
+function documentHash(doc: DidDocument): string {
+  try {
+    return jcsSha256(doc);
+  } catch (err) {
+    if (err instanceof CanonicalizationError) throw new ProblemError('INVALID_DID_DOCUMENT', `The DID document has no RFC 8785 form: ${err.reason}.`);
+    throw err;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -164,7 +177,7 @@ export function readDocument(did: string, doc: DidDocument): DocumentReading {
       idMatches: doc.id === did,
       contexts,
       relationships,
-      jcsSha256: jcsSha256(doc),
+      jcsSha256: documentHash(doc),
       hashProfile: HASH_PROFILE,
       warnings,
     },

@@ -17,9 +17,9 @@
  * verified).
  */
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { canonicalize, sha256, sha256Hex } from '../canonical.js';
+import { CanonicalizationError, canonicalize, sha256, sha256Hex } from '../canonical.js';
 import { base64urlEncode } from '../encoding/base64url.js';
-import { isJsonObject, parseJsonText, type JsonParse } from '../encoding/json.js';
+import { isJsonObject, parseJsonText, type JsonObject, type JsonParse } from '../encoding/json.js';
 import { ProblemError } from '../problems.js';
 import { eddsaJcs2022SigningInput, readEddsaJcs2022Proof } from '../proofs/data-integrity.js';
 import { parseDateTime } from '../proofs/datetime.js';
@@ -198,6 +198,16 @@ type EntryOutcome =
     }
   | { failure: EntryFailure; evidence: WebvhEntryEvidence };
 
+/** The RFC 8785 text of a parsed entry, or why it has none (never for the strict parser's output). */
+function jcsOf(value: JsonObject): string | CanonicalizationError {
+  try {
+    return canonicalize(value);
+  } catch (err) {
+    if (err instanceof CanonicalizationError) return err;
+    throw err;
+  }
+}
+
 function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowMs: number): EntryOutcome {
   const previous = cursor.previous;
   const parsed = parseJsonText(line, `entry ${n}`);
@@ -232,7 +242,8 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   // text ends with versionId and versionTime, and the entry-hash input differs from the signed
   // document only in that versionId.
   const { proof: _proof, ...unsecured } = entry;
-  const unsecuredJcs = canonicalize(unsecured);
+  const unsecuredJcs = jcsOf(unsecured);
+  if (unsecuredJcs instanceof CanonicalizationError) return fail('json', `entry ${n} has no RFC 8785 form: ${unsecuredJcs.reason}`);
   const tail = `,"versionTime":${JSON.stringify(versionTime)}}`;
   const written = `,"versionId":${JSON.stringify(versionId)}${tail}`;
   const chainedFrom = previous?.versionId ?? scid;
