@@ -44,13 +44,28 @@ export interface StoredObservation extends Observation {
   document: DidDocument;
 }
 
+/**
+ * What one record() did. A store may be given a ceiling on its rows (the daemon's, SPEC §8 "bounded
+ * history"); a store without one only ever stores or coalesces.
+ * - `stored`: a new row; `coalesced`: the latest row of the same key was unchanged and counted
+ *   again (no row added, allowed at the ceiling);
+ * - `evicted`: at the ceiling, a new row stored in place of `evicted` one-off rows (a key seen
+ *   exactly once, never again, oldest first);
+ * - `refused`: at the ceiling with no one-off row to evict: nothing was written.
+ */
+export type Recorded<T> =
+  | { outcome: 'stored' | 'coalesced'; row: T; evicted: 0 }
+  | { outcome: 'evicted'; row: T; evicted: number }
+  | { outcome: 'refused'; row: null; evicted: 0 };
+
 export interface ObservationStore {
   /**
    * Records an observation. When the DID's latest observation has the same document hash and
    * domain binding status, that row is coalesced instead (seenCount + 1, lastSeenAt, latencyMs,
-   * resolverVersion and summary refreshed) and returned; otherwise a new row is inserted.
+   * resolverVersion and summary refreshed) and returned; otherwise a new row is inserted — or,
+   * in a store with a ceiling, inserted in place of one-off rows, or refused (see Recorded).
    */
-  record(observation: NewObservation): Observation;
+  record(observation: NewObservation): Recorded<Observation>;
   /** Observations of the DID, newest first (by observedAt, then id), at most `limit`. */
   list(did: string, limit: number): Observation[];
   /** How many observations (rows, after coalescing) the DID has. */
@@ -132,9 +147,10 @@ export interface McpObservationStore {
   /**
    * Records a snapshot. When the endpoint's latest snapshot has the same inventory hash and
    * profile it is coalesced (seenCount + 1, lastSeenAt and negotiatedVersion refreshed) and
-   * returned; otherwise a new row is inserted.
+   * returned; otherwise a new row is inserted — or, in a store with a ceiling, inserted in place
+   * of one-off rows, or refused (see Recorded).
    */
-  record(snapshot: NewMcpSnapshot): McpSnapshot;
+  record(snapshot: NewMcpSnapshot): Recorded<McpSnapshot>;
 }
 
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */

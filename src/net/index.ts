@@ -6,7 +6,7 @@ import type { Net } from '../core/net.js';
 import { EgressFetcher, type NetOptions } from './fetch.js';
 
 export { DEFAULT_NET_LIMITS, EgressFetcher, type HostLookup, type NetLimits, type NetOptions, type ResolvedAddress } from './fetch.js';
-export { checkAddress, classifyAddress, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip.js';
+export { checkAddress, classifyAddress, linkLocalOverreach, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip.js';
 
 export function createNet(options: NetOptions): Net {
   return new EgressFetcher(options);

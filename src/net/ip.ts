@@ -352,3 +352,79 @@ export function checkAddress(ip: ParsedIp, allow: readonly Cidr[]): EgressDecisi
   if (admitting !== undefined) return { allowed: true, via: admitting.text };
   return { allowed: false, range: classification.range, reason: classification.reason };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Operator allowances that reach link-local space without naming it
+
+/**
+ * A set of addresses given by fixed bits: an address belongs when `(address & mask) === value`.
+ * A CIDR is one (its prefix bits); Teredo's embedded client is not a prefix, hence the form.
+ */
+interface BitSet {
+  family: IpFamily;
+  mask: Uint8Array;
+  value: Uint8Array;
+}
+
+function bitsOfCidr(cidr: Cidr): BitSet {
+  const mask = new Uint8Array(cidr.bytes.length);
+  for (let bit = 0; bit < cidr.prefix; bit++) mask[bit >> 3] = (mask[bit >> 3] ?? 0) | (0x80 >> (bit & 7));
+  return { family: cidr.family, mask, value: cidr.bytes.map((b, i) => b & (mask[i] ?? 0)) };
+}
+
+/** The two sets share an address: no bit both fix differs. */
+function bitsOverlap(a: BitSet, b: BitSet): boolean {
+  if (a.family !== b.family) return false;
+  return a.mask.every((m, i) => {
+    const common = m & (b.mask[i] ?? 0);
+    return ((a.value[i] ?? 0) & common) === ((b.value[i] ?? 0) & common);
+  });
+}
+
+/** Every address of `inner` lies in `outer`: `inner` fixes every bit `outer` fixes, to the same value. */
+function bitsInside(inner: BitSet, outer: BitSet): boolean {
+  if (inner.family !== outer.family) return false;
+  return outer.mask.every((m, i) => (m & ~(inner.mask[i] ?? 0)) === 0 && ((inner.value[i] ?? 0) & m) === (outer.value[i] ?? 0));
+}
+
+function linkLocalForm(name: string, cidrText: string, fixed: Array<[index: number, byte: number]> = []): { name: string; bits: BitSet } {
+  const cidr = parseCidr(cidrText);
+  if (typeof cidr === 'string') throw new Error(`bad built-in range ${cidr}`);
+  const bits = bitsOfCidr(cidr);
+  for (const [index, byte] of fixed) {
+    bits.mask[index] = 0xff;
+    bits.value[index] = byte;
+  }
+  return { name, bits };
+}
+
+/**
+ * Link-local space — where cloud metadata services answer (169.254.169.254) — in every form the
+ * fetcher could connect to: IPv4 169.254.0.0/16, IPv6 fe80::/10, and the IPv6 forms that carry
+ * a 169.254 address (mapped: a dual-stack socket reaches the IPv4 host; compatible; NAT64 and
+ * 6to4 through a gateway; Teredo with a 169.254 client). Not covered: metadata endpoints outside
+ * link-local space, such as AWS's IPv6 fd00:ec2::254 inside the unique-local fc00::/7.
+ */
+const LINK_LOCAL_FORMS = [
+  linkLocalForm('169.254.0.0/16 (link-local, where cloud metadata services answer)', '169.254.0.0/16'),
+  linkLocalForm('fe80::/10 (IPv6 link-local)', 'fe80::/10'),
+  linkLocalForm('::ffff:169.254.0.0/112 (IPv4-mapped link-local)', '::ffff:169.254.0.0/112'),
+  linkLocalForm('::169.254.0.0/112 (IPv4-compatible link-local)', '::169.254.0.0/112'),
+  linkLocalForm('64:ff9b::169.254.0.0/112 (NAT64 of link-local)', '64:ff9b::169.254.0.0/112'),
+  linkLocalForm('2002:a9fe::/32 (6to4 of link-local)', '2002:a9fe::/32'),
+  // Teredo: 2001:0::/32 with the client address, bit-inverted, in the last four bytes.
+  linkLocalForm('Teredo addresses with a 169.254 client', '2001::/32', [[12, 169 ^ 0xff], [13, 254 ^ 0xff]]),
+] as const;
+
+/**
+ * The link-local range an operator allowance reaches without naming it: the allowance admits
+ * part of one of the forms above but also more (`0.0.0.0/0`, `169.0.0.0/8`, `::/0`,
+ * `::ffff:0:0/96`), so a wide allowance meant for an intranet would open the cloud metadata
+ * service too. Null when the allowance avoids link-local space or lies inside one form — it
+ * names it exactly (`169.254.169.254/32`, `169.254.0.0/16`, `::ffff:169.254.169.254`).
+ */
+export function linkLocalOverreach(cidr: Cidr): string | null {
+  const bits = bitsOfCidr(cidr);
+  const form = LINK_LOCAL_FORMS.find((f) => bitsOverlap(bits, f.bits) && !bitsInside(bits, f.bits));
+  return form === undefined ? null : form.name;
+}

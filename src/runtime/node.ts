@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
 import { MemoryResolutionCache } from '../core/resolve/cache.js';
-import { createNet, parseAllowList, type Cidr, type NetOptions } from '../net/index.js';
+import { createNet, linkLocalOverreach, parseAllowList, type Cidr, type NetOptions } from '../net/index.js';
 
 export const systemClock: Clock = {
   now: () => new Date(),
@@ -50,30 +50,66 @@ export interface RuntimeOverrides {
   net?: Omit<NetOptions, 'clock' | 'egressAllow'>;
 }
 
-/** Parses SVC_EGRESS_ALLOW and --egress-allow values; a bad entry is a configuration error. */
-export function egressAllowance(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Cidr[] {
-  const cidrs: Cidr[] = [];
-  const sources: Array<[string, string]> = [['SVC_EGRESS_ALLOW', env['SVC_EGRESS_ALLOW'] ?? ''], ...extra.map((v): [string, string] => ['--egress-allow', v])];
-  for (const [name, text] of sources) {
+/** One allowed range and the setting that named it first (SVC_EGRESS_ALLOW or --egress-allow). */
+export interface EgressAllowanceEntry {
+  cidr: Cidr;
+  setting: 'SVC_EGRESS_ALLOW' | '--egress-allow';
+}
+
+/**
+ * Parses SVC_EGRESS_ALLOW and --egress-allow values; a bad entry is a configuration error, and
+ * so is a range that reaches link-local space (cloud metadata, 169.254.169.254) without naming
+ * it: `0.0.0.0/0`, `169.0.0.0/8` or `::/0` are refused, `169.254.169.254/32` is accepted.
+ */
+export function egressAllowanceEntries(env: NodeJS.ProcessEnv, extra: readonly string[] = []): EgressAllowanceEntry[] {
+  const entries: EgressAllowanceEntry[] = [];
+  const sources: Array<[EgressAllowanceEntry['setting'], string]> = [
+    ['SVC_EGRESS_ALLOW', env['SVC_EGRESS_ALLOW'] ?? ''],
+    ...extra.map((v): [EgressAllowanceEntry['setting'], string] => ['--egress-allow', v]),
+  ];
+  for (const [setting, text] of sources) {
     const parsed = parseAllowList(text);
-    if ('error' in parsed) throw new ConfigError(`${name}: ${parsed.error}`);
-    for (const cidr of parsed.cidrs) if (!cidrs.some((c) => c.text === cidr.text)) cidrs.push(cidr);
+    if ('error' in parsed) throw new ConfigError(`${setting}: ${parsed.error}`);
+    for (const cidr of parsed.cidrs) {
+      const reached = linkLocalOverreach(cidr);
+      if (reached !== null) {
+        throw new ConfigError(
+          `${setting}: ${cidr.text} also admits ${reached} without naming it; allow link-local addresses only by listing them (e.g. 169.254.169.254/32), or narrow the range`,
+        );
+      }
+      if (!entries.some((e) => e.cidr.text === cidr.text)) entries.push({ cidr, setting });
+    }
   }
-  return cidrs;
+  return entries;
+}
+
+/** The ranges of `egressAllowanceEntries`, as the fetcher takes them. */
+export function egressAllowance(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Cidr[] {
+  return egressAllowanceEntries(env, extra).map((e) => e.cidr);
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** SVC_LOG_LEVEL: one of debug, info, warn, error; unset or empty → null (silent); else a ConfigError. */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel | null {
+  const raw = env['SVC_LOG_LEVEL'];
+  if (raw === undefined || raw === '') return null;
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  throw new ConfigError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (or empty for silent), not ${JSON.stringify(raw.slice(0, 32))}`);
 }
 
 /**
  * Environment: SVC_PROBLEMS_BASE (problem type URI base), SVC_CACHE_TTL (seconds, default
  * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error),
- * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses). Trust anchors are Node's own
+ * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses). A bad value of any of them is a
+ * ConfigError (the CLI exits 2); an empty one counts as unset. Trust anchors are Node's own
  * (its CA store plus NODE_EXTRA_CA_CERTS); there is no switch to weaken TLS checks.
  */
 export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: RuntimeOverrides = {}): Runtime {
   const clock = overrides.clock ?? systemClock;
-  const level = env['SVC_LOG_LEVEL'];
-  const log =
-    overrides.log ??
-    (level === 'debug' || level === 'info' || level === 'warn' || level === 'error' ? stderrLogger(level) : silentLogger);
+  const level = logLevelFromEnv(env);
+  const log = overrides.log ?? (level === null ? silentLogger : stderrLogger(level));
   const config: RuntimeConfig = {
     problemsBase: env['SVC_PROBLEMS_BASE'] || DEFAULT_PROBLEMS_BASE,
     cacheTtlSeconds: intFromEnv(env, 'SVC_CACHE_TTL', 3600, 0, 31 * 24 * 3600),

@@ -38,15 +38,32 @@ const RESPONSE_HEADERS = { ...SECURITY_HEADERS, ...CORS_HEADERS };
 export interface AppOptions {
   /** Milliseconds clock for the rate buckets (tests may step it). */
   nowMs?: () => number;
-  /** Fastify `trustProxy` (SVC_TRUST_PROXY): whose X-Forwarded-For names the client. */
-  trustProxy?: boolean | number | string[];
+  /** Proxies (IPs / CIDRs, SVC_TRUST_PROXY) whose X-Forwarded-For names the client; none: ignored. */
+  trustProxy?: readonly string[];
+  /** Where the access log goes: one entry per request (see AccessEntry); none: no access log. */
+  accessLog?: (entry: AccessEntry) => void;
+}
+
+/**
+ * One access-log entry: what was asked (method and route pattern — never the raw path or query,
+ * which may carry credentials), the answer, its time and the client. Never a header, cookie,
+ * token or body.
+ */
+export interface AccessEntry {
+  method: string;
+  /** The route pattern (`/v1/resolve/*`), or null when no route matched or the request was unreadable. */
+  route: string | null;
+  /** The status sent, or null when the client left before any answer. */
+  status: number | null;
+  durationMs: number;
+  client: string;
 }
 
 /**
  * Errors on a connection before any request is routed (slow headers or body past the time
  * limit, malformed HTTP): answered as problem+json on the raw socket.
  */
-function clientErrorHandler(problemsBase: string) {
+function clientErrorHandler(problemsBase: string, accessLog: AppOptions['accessLog']) {
   return (err: NodeJS.ErrnoException, socket: Socket) => {
     // A response already under way on this socket (the handler time limit answered a request
     // whose body was still arriving): a second response would break the framing; just close.
@@ -58,10 +75,11 @@ function clientErrorHandler(problemsBase: string) {
       : new ProblemError('INVALID_REQUEST', 'The HTTP request could not be parsed.');
     const body = JSON.stringify(problem.toProblem(problemsBase));
     const status = timeout ? '408 Request Timeout' : '400 Bad Request';
+    const headers = Object.entries(RESPONSE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     socket.end(
-      `HTTP/1.1 ${status}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
     );
+    accessLog?.({ method: '-', route: null, status: timeout ? 408 : 400, durationMs: 0, client: clientKey(socket.remoteAddress ?? '-') });
   };
 }
 
@@ -75,14 +93,16 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     // Receiving the request: Node's own timers, which need the headers timeout and a short
     // checking interval to fire on time (DESIGN §10).
     requestTimeout: limits.requestTimeoutMs,
-    http: { headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs) },
+    // requireHostHeader off: Node's own answer to an HTTP/1.1 request without Host is a bare 400
+    // with no body and none of the SPEC's headers; the onRequest hook answers it as a problem.
+    http: { headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs), requireHostHeader: false },
     keepAliveTimeout: 10_000,
     // did:jwk identifiers run to hundreds of characters; the router's default cap is 100.
     routerOptions: { maxParamLength: 16_384 },
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     trustProxy: trustProxyOption(options.trustProxy),
-    clientErrorHandler: clientErrorHandler(problemsBase),
+    clientErrorHandler: clientErrorHandler(problemsBase, options.accessLog),
     // Errors of the router itself (a path with malformed percent-encoding): a problem like any
     // other, with the same headers, never Fastify's default body echoing the path.
     frameworkErrors: (_error, request, reply) => {
@@ -113,31 +133,54 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   };
 
   // Callback-style hooks: no promise per request on the hot path.
-  app.addHook('onRequest', (_request, reply, done) => {
+  const accessLog = options.accessLog;
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(RESPONSE_HEADERS);
     // Requests in flight, until their response closes (finished or abandoned): the drain waits
     // for these, then closes every connection at once (idle keep-alive ones included).
     ctx.active += 1;
-    reply.raw.once('close', () => {
+    const res = reply.raw;
+    res.once('close', () => {
       ctx.active -= 1;
+      accessLog?.({
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: res.headersSent ? res.statusCode : null,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        client: clientKey(request.ip),
+      });
     });
-    if (!ctx.draining) return done();
-    reply.header('connection', 'close');
-    done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
+    if (ctx.draining) {
+      reply.header('connection', 'close');
+      return done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
+    }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      return done(new ProblemError('INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).'));
+    }
+    // Budgets before bodies: the token is taken when the request arrives, so a body that then
+    // fails to parse (400) or is too large (413) has cost its token, and a request over budget
+    // is answered 429 before its body is read or parsed. A body still on its way is not read
+    // at all: the connection closes after the 429 instead of draining it.
+    try {
+      charge(request, request.routeOptions.config.budget ?? 'standard');
+    } catch (err) {
+      if (hasPendingBody(request)) {
+        // Not one more byte of it is read: the socket stops reading now and is closed as soon as
+        // the 429 is flushed (the rest of the body dies with the connection).
+        request.raw.pause();
+        reply.header('connection', 'close');
+        reply.raw.once('finish', () => request.raw.socket.destroy());
+      }
+      return done(err as Error);
+    }
+    done();
   });
   // Answers finished while draining close their connection: a kept-alive socket would hold
   // the shutdown open until the client or the keep-alive timeout lets go of it.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (ctx.draining) reply.header('connection', 'close');
     done(null, payload);
-  });
-  app.addHook('preHandler', (request, _reply, done) => {
-    try {
-      charge(request, request.routeOptions.config.budget ?? 'standard');
-    } catch (err) {
-      return done(err as Error);
-    }
-    done();
   });
 
   // Bodies: JSON only, parsed strictly (duplicate members are ambiguous → 400 INVALID_REQUEST).
@@ -194,7 +237,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       .send();
   });
 
-  // Charged once, by the preHandler hook above (which runs for this handler too).
+  // Charged once, by the onRequest hook above (which runs for this handler too).
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const methods = table.methodsFor(path);
@@ -208,10 +251,19 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   return app;
 }
 
-/** A hop count becomes a function: Fastify takes numbers at run time but its types do not. */
-function trustProxyOption(value: AppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof value === 'number') return (_address, hop) => hop < value;
-  return value ?? false;
+/**
+ * Only the listed proxies (proxy-addr: X-Forwarded-For is read from the right, up to the first
+ * address not listed); never `true` or a hop count, which would let any client that connects
+ * directly name itself (SVC_TRUST_PROXY refuses them).
+ */
+function trustProxyOption(value: AppOptions['trustProxy']): string[] | false {
+  return value !== undefined && value.length > 0 ? [...value] : false;
+}
+
+/** True when the request announces a body (Content-Length > 0 or chunked) that may not be read yet. */
+function hasPendingBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function truncated(path: string): string {

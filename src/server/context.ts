@@ -12,9 +12,13 @@ import type { ResolveOptions } from '../core/methods/types.js';
 import { resolve, type ResolveHooks } from '../core/resolve/resolve.js';
 import { hasVersionOptions } from '../core/resolve/version-options.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
+import type { Net } from '../core/net.js';
 import type { Runtime } from '../core/runtime.js';
-import type { Capacity } from './capacity.js';
+import { RequestSlot, type Capacity } from './capacity.js';
+import { clientKey } from './rate-limit.js';
 import type { Profile, ServerLimits } from './limits.js';
+import type { Relaxation } from './relaxations.js';
+import { shouldRecord } from './recording.js';
 import type { StorageSlot } from './storage.js';
 
 /** Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh. */
@@ -31,6 +35,8 @@ export interface ServerContext {
   draining: boolean;
   /** Requests whose response has not closed yet (the shutdown waits for them). */
   active: number;
+  /** Operator settings that weaken a default (src/server/relaxations.ts), listed by /health. */
+  relaxations?: readonly Relaxation[];
 }
 
 export interface RouteDef {
@@ -47,30 +53,39 @@ export interface RouteDef {
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */
 export type AdmittedResolution = (signal: AbortSignal | undefined, hooks?: ResolveHooks) => Promise<EnrichedResolution>;
 
+/** The client a request's budgets and capacity share belong to. */
+export function clientOf(request: FastifyRequest): string {
+  return clientKey(request.ip);
+}
+
 /**
  * Admits a resolution: a fresh cache hit is served at once; other work takes a capacity slot now
- * (503 CAPACITY_EXHAUSTED when none is free — before an SSE stream commits to 200). Running it
- * cancels with `signal` (client gone, time limit) and records a fresh, unversioned result in the
- * history; a storage failure there is logged and does not cost the client its answer.
+ * (503 CAPACITY_EXHAUSTED when none is free — before an SSE stream commits to 200). `holder` is
+ * the client (the resolution takes and releases a slot of its own) or the slot of a request that
+ * does more than this one resolution (shared, released by its owner). Running it cancels with
+ * `signal` (client gone, time limit) and records a fresh, unversioned result in the history; a
+ * storage failure there is logged and does not cost the client its answer.
  */
-export function admitResolution(ctx: ServerContext, did: string, options: ResolveOptions): AdmittedResolution {
+export function admitResolution(ctx: ServerContext, did: string, options: ResolveOptions, holder: string | RequestSlot): AdmittedResolution {
   const { runtime } = ctx;
   if (!options.noCache && !hasVersionOptions(options)) {
     const hit = runtime.cache.get(did);
     if (hit) return async () => hit;
   }
-  const release = ctx.capacity.acquire();
+  const owned = typeof holder === 'string';
+  const slot = owned ? new RequestSlot(ctx.capacity, holder) : holder;
+  slot.take();
   return async (signal, hooks = {}) => {
     try {
       const result = await resolve(did, runtime, { ...options, signal }, hooks);
       try {
-        recordObservation(runtime, result, { versioned: hasVersionOptions(options) });
+        if (shouldRecord(ctx, result)) recordObservation(runtime, result, { versioned: hasVersionOptions(options) });
       } catch (err) {
         runtime.log.error('recording an observation failed', { did, error: err instanceof Error ? err.message : String(err) });
       }
       return result;
     } finally {
-      release();
+      if (owned) slot.release();
     }
   };
 }
@@ -126,7 +141,7 @@ export function underLimits<T>(ctx: ServerContext, request: FastifyRequest, repl
  * Dereferences for one request: like admitResolution, a DID whose plain resolution is a fresh
  * cache hit needs no capacity slot; anything else takes one (503 CAPACITY_EXHAUSTED if none).
  */
-export function dereferenceFor(ctx: ServerContext, didUrl: string, signal: AbortSignal): Promise<DereferencingResult> {
+export async function dereferenceFor(ctx: ServerContext, didUrl: string, signal: AbortSignal, client: string): Promise<DereferencingResult> {
   let cached = false;
   try {
     const target = readDidUrl(didUrl);
@@ -135,16 +150,60 @@ export function dereferenceFor(ctx: ServerContext, didUrl: string, signal: Abort
     // dereference() gives the precise problem.
   }
   const work = () => dereference(didUrl, ctx.runtime, { signal });
-  return cached ? work() : ctx.capacity.run(work);
+  if (cached) return work();
+  const slot = new RequestSlot(ctx.capacity, client);
+  slot.take();
+  try {
+    return await work();
+  } finally {
+    slot.release();
+  }
 }
 
-export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined): Promise<EnrichedResolution> {
-  return admitResolution(ctx, did, options)(signal);
+export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined, holder: string | RequestSlot): Promise<EnrichedResolution> {
+  return admitResolution(ctx, did, options, holder)(signal);
 }
 
-/** Keys found through the daemon's resolutions (capacity, cache, history), cancelled with the request. */
-export function keysFor(ctx: ServerContext): KeySource {
-  return didKeySource(ctx.runtime, (did, signal) => resolveFor(ctx, did, {}, signal));
+/** Keys found through the daemon's resolutions (the request's slot, cache, history), cancelled with the request. */
+export function keysFor(ctx: ServerContext, slot: RequestSlot): KeySource {
+  return didKeySource(ctx.runtime, (did, signal) => resolveFor(ctx, did, {}, signal, slot));
+}
+
+/** What a request that may reach out works with: its signal, its one slot, and a Runtime whose fetches take that slot. */
+export interface OutboundWork {
+  signal: AbortSignal;
+  slot: RequestSlot;
+  runtime: Runtime;
+  keys: KeySource;
+}
+
+/**
+ * Runs the work of a request that may reach out (verification, policies, delegation, inspection)
+ * under its limits (see underLimits) with one capacity slot for the whole request: taken at once
+ * when `eager` (work that always fetches, so 503 comes before anything else), otherwise when the
+ * work first resolves an uncached DID or fetches (a status list); released when the work ends.
+ * Work served from the cache alone never needs a slot.
+ */
+export function outboundWork<T>(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, work: (w: OutboundWork) => Promise<T>, eager = false): Promise<T> {
+  const slot = new RequestSlot(ctx.capacity, clientOf(request));
+  if (eager) slot.take();
+  const base = ctx.runtime;
+  const net: Net = {
+    fetch: (req, trace) => {
+      slot.take();
+      return base.net.fetch(req, trace);
+    },
+    egressAllow: base.net.egressAllow,
+    close: () => base.net.close(),
+  };
+  const runtime: Runtime = { ...base, net };
+  return underLimits(ctx, request, reply, async (signal) => {
+    try {
+      return await work({ signal, slot, runtime, keys: keysFor(ctx, slot) });
+    } finally {
+      slot.release();
+    }
+  });
 }
 
 /**
@@ -159,5 +218,5 @@ export async function resolveForRequest(
   options: ResolveOptions,
 ): Promise<EnrichedResolution> {
   const hit = !options.noCache && !hasVersionOptions(options) ? ctx.runtime.cache.get(did) : undefined;
-  return hit ?? underLimits(ctx, request, reply, (signal) => resolveFor(ctx, did, options, signal));
+  return hit ?? underLimits(ctx, request, reply, (signal) => resolveFor(ctx, did, options, signal, clientOf(request)));
 }

@@ -4,6 +4,7 @@
  */
 import { parseDid } from '../core/did/syntax.js';
 import { ConfigError, intFromEnv } from '../runtime/node.js';
+import { fairShare } from './capacity.js';
 
 export type Profile = 'direct' | 'public';
 
@@ -17,8 +18,10 @@ export interface ServerLimits {
   bodyLimitBytes: number;
   /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; the SPEC's 45 s by default. */
   requestTimeoutMs: number;
-  /** Resolutions doing outbound work at once; more → 503 CAPACITY_EXHAUSTED (SVC_MAX_CONCURRENCY). */
+  /** Requests doing outbound work at once; more → 503 CAPACITY_EXHAUSTED (SVC_MAX_CONCURRENCY). */
   maxConcurrency: number;
+  /** Of those, the most one client may hold (SVC_MAX_CONCURRENCY_PER_CLIENT; default half, rounded up). */
+  maxConcurrencyPerClient: number;
   /** How long SIGTERM waits for requests in flight before closing them, ms (SVC_DRAIN_MS). */
   drainMs: number;
   /**
@@ -27,6 +30,19 @@ export interface ServerLimits {
    * the list drops its registered chains at the next restart.
    */
   delegationRoots: readonly string[] | null;
+  /**
+   * New delegation chains one client (clientKey) may register per 24 h, refilled continuously
+   * (SVC_REGISTRATIONS_PER_CLIENT); past it the chain is verified but not registered. Applies
+   * whether or not SVC_DELEGATION_ROOTS restricts the roots.
+   */
+  registrationsPerClient: number;
+  /**
+   * Most rows of the observation history (SVC_MAX_OBSERVATIONS); at the ceiling a new row
+   * replaces the oldest one-off row or is refused (README "Bounded history"). 0: no new row.
+   */
+  maxObservations: number;
+  /** The same ceiling for MCP inventories by endpoint (SVC_MAX_MCP_OBSERVATIONS). */
+  maxMcpObservations: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -36,8 +52,12 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   bodyLimitBytes: 512 * 1024,
   requestTimeoutMs: 45_000,
   maxConcurrency: 64,
+  maxConcurrencyPerClient: 32,
   drainMs: 10_000,
   delegationRoots: null,
+  registrationsPerClient: 100,
+  maxObservations: 100_000,
+  maxMcpObservations: 1_000,
 };
 
 /** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
@@ -58,17 +78,26 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
- * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_DRAIN_MS (0..600000, default 10000),
- * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any).
+ * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_MAX_CONCURRENCY_PER_CLIENT (1..SVC_MAX_CONCURRENCY,
+ * default half of it, rounded up), SVC_DRAIN_MS (0..600000, default 10000),
+ * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
+ * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
+ * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
+ * default 1000).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
+  const maxConcurrency = intFromEnv(env, 'SVC_MAX_CONCURRENCY', DEFAULT_LIMITS.maxConcurrency, 1, 10_000);
   return {
     ...DEFAULT_LIMITS,
     directPerMinute: intFromEnv(env, 'SVC_RATE_LIMIT_PER_MIN', DEFAULT_LIMITS.directPerMinute, 1, 1_000_000),
     requestTimeoutMs: intFromEnv(env, 'SVC_REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs, 100, 600_000),
-    maxConcurrency: intFromEnv(env, 'SVC_MAX_CONCURRENCY', DEFAULT_LIMITS.maxConcurrency, 1, 10_000),
+    maxConcurrency,
+    maxConcurrencyPerClient: intFromEnv(env, 'SVC_MAX_CONCURRENCY_PER_CLIENT', fairShare(maxConcurrency), 1, maxConcurrency),
     drainMs: intFromEnv(env, 'SVC_DRAIN_MS', DEFAULT_LIMITS.drainMs, 0, 600_000),
     delegationRoots: delegationRootsFromEnv(env),
+    registrationsPerClient: intFromEnv(env, 'SVC_REGISTRATIONS_PER_CLIENT', DEFAULT_LIMITS.registrationsPerClient, 1, 10_000),
+    maxObservations: intFromEnv(env, 'SVC_MAX_OBSERVATIONS', DEFAULT_LIMITS.maxObservations, 0, 100_000_000),
+    maxMcpObservations: intFromEnv(env, 'SVC_MAX_MCP_OBSERVATIONS', DEFAULT_LIMITS.maxMcpObservations, 0, 10_000_000),
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Per-client token buckets (SPEC §8): each client holds up to `perMinute` tokens, refilled
- * continuously at `perMinute` per minute; a request takes one. Not a fixed window: a client
- * that waits a second gets a second's worth back, no burst at a window edge.
+ * Per-client token buckets (SPEC §8): each client holds up to `perPeriod` tokens, refilled
+ * continuously at `perPeriod` per period (a minute for the request budgets, a day for the
+ * delegation registration quota); a request takes one. Not a fixed window: a client that waits
+ * a second gets a second's worth back, no burst at a window edge.
  */
 import { isIP } from 'node:net';
 
@@ -17,20 +18,23 @@ export class TokenBuckets {
   readonly #perMs: number;
 
   constructor(
-    readonly perMinute: number,
+    /** The bucket's size, and what it refills over one period. */
+    readonly perPeriod: number,
     private readonly nowMs: () => number,
     /** Clients remembered; the least recently seen are forgotten first (a full bucket again). */
     private readonly maxClients = 50_000,
+    /** The refill period, ms (a minute unless said otherwise). */
+    readonly periodMs = 60_000,
   ) {
-    this.#perMs = perMinute / 60_000;
+    this.#perMs = perPeriod / periodMs;
   }
 
   take(client: string): Take {
     const now = this.nowMs();
     const known = this.#buckets.get(client);
     const bucket: Bucket = known
-      ? { tokens: Math.min(this.perMinute, known.tokens + (now - known.atMs) * this.#perMs), atMs: now }
-      : { tokens: this.perMinute, atMs: now };
+      ? { tokens: Math.min(this.perPeriod, known.tokens + (now - known.atMs) * this.#perMs), atMs: now }
+      : { tokens: this.perPeriod, atMs: now };
     // Re-insert: Map order is recency order, so eviction drops the longest-idle client.
     this.#buckets.delete(client);
     if (bucket.tokens >= 1) {

@@ -4,10 +4,11 @@
  * up to the drain time, closes the remaining connections and then the database.
  */
 import type { Runtime } from '../core/runtime.js';
-import { buildApp } from './app.js';
+import { buildApp, type AppOptions } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
+import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './routes/delegation.js';
 import { StorageSlot } from './storage.js';
 
@@ -19,9 +20,14 @@ export interface ServeOptions {
   dbPath: string;
   production: boolean;
   limits: ServerLimits;
-  trustProxy?: boolean | number | string[];
+  /** Proxies (IPs / CIDRs) whose X-Forwarded-For names the client (SVC_TRUST_PROXY); none: ignored. */
+  trustProxy?: readonly string[];
+  /** Settings that weaken a default: one start-up line each, and listed by /health. */
+  relaxations?: readonly Relaxation[];
   /** One line per event (listening, draining, closed) for the operator. */
   announce: (line: string) => void;
+  /** The access log (one entry per request); none: no access log. */
+  accessLog?: AppOptions['accessLog'];
 }
 
 export interface RunningServer {
@@ -32,20 +38,26 @@ export interface RunningServer {
 }
 
 export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, options: ServeOptions): Promise<RunningServer> {
-  const storage = new StorageSlot(options.dbPath, options.production);
+  const storage = new StorageSlot(options.dbPath, options.production, {
+    maxObservations: options.limits.maxObservations,
+    maxMcpObservations: options.limits.maxMcpObservations,
+    warn: options.announce,
+  });
   const runtime = runtimeFor(storage);
   const ctx: ServerContext = {
     runtime,
     storage,
     profile: options.profile,
     limits: options.limits,
-    capacity: new Capacity(options.limits.maxConcurrency),
+    capacity: new Capacity(options.limits.maxConcurrency, options.limits.maxConcurrencyPerClient),
     startedAt: runtime.clock.now(),
     draining: false,
     active: 0,
+    relaxations: options.relaxations ?? [],
   };
-  const app = buildApp(ctx, { trustProxy: options.trustProxy });
+  const app = buildApp(ctx, { trustProxy: options.trustProxy, ...(options.accessLog ? { accessLog: options.accessLog } : {}) });
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
+  for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
   const url = await app.listen({ host: options.host, port: options.port });
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${options.dbPath})`);
   // SPEC §3: registered delegation chains are verified again at every start, in the background

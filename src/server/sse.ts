@@ -2,11 +2,14 @@
  * The live resolution stream (SPEC §6.1): the same pipeline as /v1/resolve with a listener on
  * stage completion. Frames: `stage` as each stage completes, then `result` or `error`, then
  * `done`. A client that disconnects aborts the resolution: no stage starts after it and
- * outbound fetches are cut off.
+ * outbound fetches are cut off. The stream obeys the request time limit like every request
+ * (SPEC §8): past it, the resolution is abandoned and the stream ends with an `error` frame
+ * carrying the 408 problem, then `done`.
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolveOptions } from '../core/methods/types.js';
-import { admitResolution, type ServerContext } from './context.js';
+import { ProblemError } from '../core/problems.js';
+import { admitResolution, clientOf, type ServerContext } from './context.js';
 import { problemFromError } from './http.js';
 
 function frame(event: string, data: unknown): string {
@@ -16,18 +19,19 @@ function frame(event: string, data: unknown): string {
 
 export async function streamResolution(
   ctx: ServerContext,
+  request: FastifyRequest,
   reply: FastifyReply,
   did: string,
   options: ResolveOptions,
 ): Promise<void> {
   // Admission (capacity) happens before the stream commits to 200, so 503 stays a status.
-  const run = admitResolution(ctx, did, options);
+  const run = admitResolution(ctx, did, options, clientOf(request));
   const abort = new AbortController();
   const raw = reply.raw;
   const onClose = () => {
     if (!raw.writableFinished) abort.abort();
   };
-  // The handler time limit does not apply to a hijacked reply; the stream ends with its work.
+  // The handler time limit does not apply to a hijacked reply: the limit is kept here.
   reply.hijack();
   raw.on('close', onClose);
   const headers: Record<string, string | number | string[]> = {};
@@ -41,12 +45,25 @@ export async function streamResolution(
   const send = (event: string, data: unknown) => {
     if (!raw.destroyed && !raw.writableEnded) raw.write(frame(event, data));
   };
+  let timer: NodeJS.Timeout | undefined;
+  const timeLimit = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const problem = new ProblemError('REQUEST_TIMEOUT', 'The request ran past its time limit and was abandoned; no answer was produced.');
+      abort.abort(problem);
+      reject(problem);
+    }, ctx.limits.requestTimeoutMs);
+  });
   try {
-    const result = await run(abort.signal, { onStage: (stage) => send('stage', stage) });
+    // The race ends the stream at the limit even if a stage in progress is slow to notice.
+    const result = await Promise.race([run(abort.signal, { onStage: (stage) => send('stage', stage) }), timeLimit]);
     send('result', result);
   } catch (err) {
-    if (!abort.signal.aborted) send('error', problemFromError(err, ctx.limits.bodyLimitBytes).toProblem(ctx.runtime.config.problemsBase));
+    const timedOut = abort.signal.reason instanceof ProblemError;
+    if (timedOut || !abort.signal.aborted) {
+      send('error', problemFromError(timedOut ? abort.signal.reason : err, ctx.limits.bodyLimitBytes).toProblem(ctx.runtime.config.problemsBase));
+    }
   } finally {
+    clearTimeout(timer);
     send('done', {});
     raw.off('close', onClose);
     if (!raw.writableEnded) raw.end();

@@ -6,9 +6,21 @@
  * restart.
  */
 import type { RuntimeStore } from '../core/store.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type RowUsage, type Store } from '../store/index.js';
 
 export type Readiness = { ready: true; storage: 'file' | 'memory'; schema: 'current' } | { ready: false; reason: string };
+
+/** The daemon's bounds on its history tables (README "Bounded history"). */
+export interface StorageBounds {
+  /** SVC_MAX_OBSERVATIONS. */
+  maxObservations: number;
+  /** SVC_MAX_MCP_OBSERVATIONS. */
+  maxMcpObservations: number;
+  /** Told once per table, when the first new row is refused at its ceiling. */
+  warn?: (line: string) => void;
+}
+
+const CEILING_SETTING = { observations: 'SVC_MAX_OBSERVATIONS', mcpObservations: 'SVC_MAX_MCP_OBSERVATIONS' } as const;
 
 export class StorageSlot {
   #store: Store | null = null;
@@ -19,6 +31,8 @@ export class StorageSlot {
     /** A file path, or ':memory:' (refused in production mode). */
     readonly path: string,
     private readonly production: boolean,
+    /** Ceilings of the history tables; none: unbounded (tests of other concerns). */
+    private readonly bounds?: StorageBounds,
   ) {
     this.#open();
   }
@@ -26,7 +40,20 @@ export class StorageSlot {
   #open(): void {
     if (this.#closed) return;
     try {
-      this.#store = openStore({ path: this.path, production: this.production });
+      const { bounds } = this;
+      const warn = bounds?.warn;
+      this.#store = openStore({
+        path: this.path,
+        production: this.production,
+        maxObservations: bounds?.maxObservations,
+        maxMcpObservations: bounds?.maxMcpObservations,
+        onFirstRefusal: warn && ((table, ceiling) =>
+          warn(
+            `svc: warning: the ${table === 'observations' ? 'observation history' : 'MCP inventory history'} is at its ceiling ` +
+              `(${CEILING_SETTING[table]}=${ceiling}) with no one-off row to evict; new snapshots are not stored, unchanged ones are still counted ` +
+              '(/v1/status counts the refusals)',
+          )),
+      });
       this.#error = null;
     } catch (err) {
       this.#store = null;
@@ -42,6 +69,17 @@ export class StorageSlot {
   /** Why the database is unavailable, or null. */
   get error(): string | null {
     return this.#error;
+  }
+
+  /** Rows, ceilings, evictions and refusals of the history tables; null while the database is unavailable. */
+  usage(): { observations: RowUsage; mcpObservations: RowUsage } | null {
+    const store = this.#store;
+    if (!store) return null;
+    try {
+      return { observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() };
+    } catch {
+      return null;
+    }
   }
 
   readiness(): Readiness {

@@ -26,6 +26,7 @@ export { SqliteObservationStore } from './observations.js';
 export { SqliteDelegationChainStore } from './delegation-chains.js';
 export { SqliteMcpObservationStore } from './mcp-observations.js';
 export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
+export type { RowUsage } from './ceiling.js';
 
 export interface OpenStoreOptions {
   /** A database file, or ':memory:'. */
@@ -36,6 +37,15 @@ export interface OpenStoreOptions {
   clock?: Clock;
   /** Live entries the persistent resolution cache keeps at most (default 10000). */
   cacheMaxEntries?: number;
+  /**
+   * Most observation rows (the daemon's SVC_MAX_OBSERVATIONS; see src/store/ceiling.ts);
+   * undefined: unbounded, as the CLI's store is.
+   */
+  maxObservations?: number;
+  /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
+  maxMcpObservations?: number;
+  /** Called once per table, on its first refusal at the ceiling since the store was opened. */
+  onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
 }
 
 /** What GET /ready reports (SPEC §4.17). */
@@ -78,9 +88,16 @@ class SqliteStore implements Store {
     readonly schemaVersion: number,
     options: OpenStoreOptions,
   ) {
-    this.observations = new SqliteObservationStore(db);
+    const refused = options.onFirstRefusal;
+    this.observations = new SqliteObservationStore(db, {
+      ceiling: options.maxObservations,
+      onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
+    });
     this.delegationChains = new SqliteDelegationChainStore(db);
-    this.mcpObservations = new SqliteMcpObservationStore(db);
+    this.mcpObservations = new SqliteMcpObservationStore(db, {
+      ceiling: options.maxMcpObservations,
+      onFirstRefusal: refused && ((ceiling) => refused('mcpObservations', ceiling)),
+    });
     this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
     this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
   }

@@ -6,7 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { McpObservationStore, McpSnapshot, McpSnapshotTool, NewMcpSnapshot } from '../core/store.js';
+import type { McpObservationStore, McpSnapshot, McpSnapshotTool, NewMcpSnapshot, Recorded } from '../core/store.js';
+import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
 
 const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile AS profile,
   negotiated_version AS negotiatedVersion, observed_at AS observedAt, last_seen_at AS lastSeenAt,
@@ -38,9 +39,12 @@ export class SqliteMcpObservationStore implements McpObservationStore {
   readonly #latest: Database.Statement<[string], Row>;
   readonly #coalesce: Database.Statement<[string, string | null, number], Row>;
   readonly #insert: Database.Statement<[string, string, string, string | null, string, string, string | null], Row>;
-  readonly #record: (snapshot: NewMcpSnapshot) => McpSnapshot;
+  readonly #record: (snapshot: NewMcpSnapshot) => Recorded<McpSnapshot>;
+  readonly #ceiling: RowCeiling;
 
-  constructor(db: Database.Database) {
+  /** `options.ceiling`: most rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); none: unbounded (the CLI). */
+  constructor(db: Database.Database, options: CeilingOptions = {}) {
+    this.#ceiling = new RowCeiling(db, 'mcp_observations', 'endpoint', options);
     this.#latest = db.prepare(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = ? ${NEWEST_FIRST} LIMIT 1`);
     this.#coalesce = db.prepare(
       `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = max(last_seen_at, ?),
@@ -50,16 +54,35 @@ export class SqliteMcpObservationStore implements McpObservationStore {
       `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
        VALUES (?, ?, ?, ?, ?, ?, 1, ?) RETURNING ${COLUMNS}`,
     );
-    // IMMEDIATE: reading the latest row and the write that depends on it hold the lock together.
-    const record = db.transaction((s: NewMcpSnapshot): McpSnapshot => {
+    // IMMEDIATE: reading the latest row and the write that depends on it hold the lock together
+    // (with the count and an eviction at the ceiling).
+    const record = db.transaction((s: NewMcpSnapshot): Recorded<McpSnapshot> => {
       const latest = this.#latest.get(s.endpoint);
       if (latest !== undefined && latest.inventoryHash === s.inventoryHash && latest.profile === s.profile && s.profile !== null) {
-        return toSnapshot(this.#coalesce.get(s.observedAt, s.negotiatedVersion, latest.id)!);
+        return { outcome: 'coalesced', row: toSnapshot(this.#coalesce.get(s.observedAt, s.negotiatedVersion, latest.id)!), evicted: 0 };
       }
+      const evicted = this.#ceiling.makeRoom(s.endpoint);
+      if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
       const body = JSON.stringify({ tools: s.tools });
-      return toSnapshot(this.#insert.get(s.endpoint, s.inventoryHash, body, s.negotiatedVersion, s.observedAt, s.observedAt, s.profile)!);
+      const row = toSnapshot(this.#insert.get(s.endpoint, s.inventoryHash, body, s.negotiatedVersion, s.observedAt, s.observedAt, s.profile)!);
+      this.#ceiling.added();
+      return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });
-    this.#record = (snapshot) => record.immediate(snapshot);
+    this.#record = (snapshot) => {
+      try {
+        const recorded = record.immediate(snapshot);
+        this.#ceiling.settle(recorded);
+        return recorded;
+      } catch (error) {
+        this.#ceiling.reset();
+        throw error;
+      }
+    };
+  }
+
+  /** Rows, ceiling, and evictions and refusals since the store was opened. */
+  usage(): RowUsage {
+    return this.#ceiling.usage();
   }
 
   latest(endpoint: string): McpSnapshot | undefined {
@@ -67,7 +90,7 @@ export class SqliteMcpObservationStore implements McpObservationStore {
     return row === undefined ? undefined : toSnapshot(row);
   }
 
-  record(snapshot: NewMcpSnapshot): McpSnapshot {
+  record(snapshot: NewMcpSnapshot): Recorded<McpSnapshot> {
     return this.#record(snapshot);
   }
 }

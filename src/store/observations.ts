@@ -2,7 +2,8 @@
 import type Database from 'better-sqlite3';
 import { HASH_PROFILE } from '../core/canonical.js';
 import type { DidDocument } from '../core/resolve/types.js';
-import type { NewObservation, Observation, ObservationStore, StoredObservation } from '../core/store.js';
+import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../core/store.js';
+import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
 
 // Columns aliased to the interface's names, so a row is an Observation without copying.
 const COLUMNS = `id, did, document_hash AS documentHash, observed_at AS observedAt, last_seen_at AS lastSeenAt,
@@ -29,9 +30,12 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #count: Database.Statement<[string], { n: number }>;
   readonly #latest: Database.Statement<[string, number], StoredRow>;
   readonly #byHash: Database.Statement<[string, string], StoredRow>;
-  readonly #record: (observation: NewObservation) => Observation;
+  readonly #record: (observation: NewObservation) => Recorded<Observation>;
+  readonly #ceiling: RowCeiling;
 
-  constructor(db: Database.Database) {
+  /** `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI). */
+  constructor(db: Database.Database, options: CeilingOptions = {}) {
+    this.#ceiling = new RowCeiling(db, 'observations', 'did', options);
     this.#latestOf = db.prepare(
       `SELECT id, document_hash AS documentHash, domain_binding_status AS domainBindingStatus,
         fingerprint_profile AS fingerprintProfile
@@ -55,8 +59,9 @@ export class SqliteObservationStore implements ObservationStore {
       `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND document_hash = ? ${NEWEST_FIRST} LIMIT 1`,
     );
     // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
-    // lock together, so two processes recording the same DID cannot both insert.
-    const record = db.transaction((o: NewObservation): Observation => {
+    // lock together, so two processes recording the same DID cannot both insert; the count,
+    // an eviction and the insert are the same one write.
+    const record = db.transaction((o: NewObservation): Recorded<Observation> => {
       const latest = this.#latestOf.get(o.did);
       // A row of another fingerprint profile (or none: rows from before schema v3) is not
       // relabelled by coalescing into it; the new observation starts a row of its own.
@@ -66,9 +71,11 @@ export class SqliteObservationStore implements ObservationStore {
         latest.domainBindingStatus === o.domainBindingStatus &&
         latest.fingerprintProfile === HASH_PROFILE
       ) {
-        return this.#coalesce.get(o.observedAt, o.latencyMs, o.resolverVersion, o.summary, latest.id)!;
+        return { outcome: 'coalesced', row: this.#coalesce.get(o.observedAt, o.latencyMs, o.resolverVersion, o.summary, latest.id)!, evicted: 0 };
       }
-      return this.#insert.get(
+      const evicted = this.#ceiling.makeRoom(o.did);
+      if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
+      const row = this.#insert.get(
         o.did,
         o.documentHash,
         JSON.stringify(o.document),
@@ -80,12 +87,28 @@ export class SqliteObservationStore implements ObservationStore {
         o.summary,
         HASH_PROFILE,
       )!;
+      this.#ceiling.added();
+      return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });
-    this.#record = (observation) => record.immediate(observation);
+    this.#record = (observation) => {
+      try {
+        const recorded = record.immediate(observation);
+        this.#ceiling.settle(recorded);
+        return recorded;
+      } catch (error) {
+        this.#ceiling.reset();
+        throw error;
+      }
+    };
   }
 
-  record(observation: NewObservation): Observation {
+  record(observation: NewObservation): Recorded<Observation> {
     return this.#record(observation);
+  }
+
+  /** Rows, ceiling, and evictions and refusals since the store was opened. */
+  usage(): RowUsage {
+    return this.#ceiling.usage();
   }
 
   list(did: string, limit: number): Observation[] {

@@ -189,7 +189,7 @@ describe('migrations', () => {
       expect(historical).toMatchObject({ seenCount: 4, resolverVersion: '0.0.1' });
 
       // Same document and binding, but the old row carries no profile: a new row starts.
-      const next = store.observations.record({ ...old, observedAt: '2025-03-05T00:00:00Z' });
+      const next = store.observations.record({ ...old, observedAt: '2025-03-05T00:00:00Z' }).row!;
       expect(next.id).not.toBe(historical!.id);
       expect(store.observations.count(old.did)).toBe(2);
       expect(store.db.prepare('SELECT seen_count AS n, fingerprint_profile AS p FROM observations WHERE id = ?').get(historical!.id)).toEqual({
@@ -197,7 +197,7 @@ describe('migrations', () => {
         p: null,
       });
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations WHERE id = ?').get(next.id)).toEqual({ p: HASH_PROFILE });
-      expect(store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ id: next.id, seenCount: 2 });
+      expect(store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ outcome: 'coalesced', row: { id: next.id, seenCount: 2 } });
     } finally {
       store.close();
     }
@@ -267,7 +267,7 @@ describe('openStore', () => {
     try {
       expect(store.storage).toBe('memory');
       expect(store.schemaVersion).toBe(8);
-      expect(store.observations.record(sampleObservation()).seenCount).toBe(1);
+      expect(store.observations.record(sampleObservation()).row?.seenCount).toBe(1);
     } finally {
       store.close();
     }
@@ -304,7 +304,7 @@ describe('observations', () => {
 
   it('coalesces an unchanged snapshot: one row, seenCount 2, lastSeenAt and the latest details', () => {
     const { observations } = freshStore();
-    const first = observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z', latencyMs: 30 }));
+    const first = observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z', latencyMs: 30 })).row!;
     expect(first).toEqual({
       id: first.id,
       did: DID,
@@ -319,7 +319,7 @@ describe('observations', () => {
     });
     const second = observations.record(
       sampleObservation({ observedAt: '2025-03-04T06:00:00Z', latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' }),
-    );
+    ).row;
     expect(second).toEqual({ ...first, lastSeenAt: '2025-03-04T06:00:00Z', seenCount: 2, latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' });
     expect(observations.count(DID)).toBe(1);
     expect(observations.list(DID, 10)).toEqual([second]);
@@ -328,14 +328,14 @@ describe('observations', () => {
   it('coalesces a null binding status with null, and never moves lastSeenAt back', () => {
     const { observations } = freshStore();
     observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T06:00:00Z' }));
-    const again = observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T05:00:00Z' }));
+    const again = observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T05:00:00Z' })).row;
     expect(again).toMatchObject({ seenCount: 2, domainBindingStatus: null, lastSeenAt: '2025-03-04T06:00:00Z' });
   });
 
   it('a changed domain binding status starts a new row', () => {
     const { observations } = freshStore();
     observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z' }));
-    const changed = observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', domainBindingStatus: 'NOT_LINKED' }));
+    const changed = observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', domainBindingStatus: 'NOT_LINKED' })).row;
     expect(changed).toMatchObject({ seenCount: 1, domainBindingStatus: 'NOT_LINKED' });
     expect(observations.count(DID)).toBe(2);
   });
@@ -354,9 +354,9 @@ describe('observations', () => {
 
   it('list is newest first by observedAt then id, limited, per DID; count counts rows', () => {
     const { observations } = freshStore();
-    const o1 = observations.record(sampleObservation({ documentHash: '1'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }));
-    const o2 = observations.record(sampleObservation({ documentHash: '2'.repeat(64), observedAt: '2025-03-04T09:00:00Z' }));
-    const o3 = observations.record(sampleObservation({ documentHash: '3'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }));
+    const o1 = observations.record(sampleObservation({ documentHash: '1'.repeat(64), observedAt: '2025-03-04T10:00:00Z' })).row!;
+    const o2 = observations.record(sampleObservation({ documentHash: '2'.repeat(64), observedAt: '2025-03-04T09:00:00Z' })).row!;
+    const o3 = observations.record(sampleObservation({ documentHash: '3'.repeat(64), observedAt: '2025-03-04T10:00:00Z' })).row!;
     observations.record(sampleObservation({ did: 'did:web:other.example', observedAt: '2025-03-04T11:00:00Z' }));
     expect(observations.list(DID, 10).map((o) => o.id)).toEqual([o3.id, o1.id, o2.id]);
     expect(observations.list(DID, 2).map((o) => o.id)).toEqual([o3.id, o1.id]);
@@ -373,7 +373,7 @@ describe('observations', () => {
     const docB = { id: DID, alsoKnownAs: ['https://b.example/'] };
     observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T05:00:00Z' }));
     observations.record(sampleObservation({ documentHash: B, document: docB, observedAt: '2025-03-04T06:00:00Z' }));
-    const lastA = observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T07:00:00Z' }));
+    const lastA = observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T07:00:00Z' })).row!;
 
     const latest = observations.latest(DID, 2);
     expect(latest.map((o) => [o.documentHash, o.document])).toEqual([
@@ -573,7 +573,7 @@ describe('crash safety', () => {
         expect(n).toBeGreaterThan(0);
         const did = 'did:web:after-crash.example';
         const recorded = store.observations.record(sampleObservation({ did, observedAt: `2030-01-0${round}T00:00:00Z` }));
-        expect(recorded.seenCount).toBe(round);
+        expect(recorded.row?.seenCount).toBe(round);
         expect(store.observations.count(did)).toBe(1);
         expect(store.readiness()).toEqual({ ready: true, storage: 'file', schema: 'current' });
       } finally {

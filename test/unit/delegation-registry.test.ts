@@ -155,6 +155,35 @@ describe('registerChain', () => {
     expect(registerChain(runtime, chain, result, null)).toEqual({ registered: true, reason: null });
     expect(runtime.store.delegationChains.count()).toBe(1);
   });
+
+  it('asks `admit` (the daemon\'s per-client quota) only for a new chain about to be stored', async () => {
+    const { runtime } = setup();
+    const asked: string[] = [];
+    let refuse = false;
+    const admit = () => {
+      asked.push('asked');
+      return refuse ? 'Quota used up.' : null;
+    };
+    const { chain } = await chainTo(principal());
+    const result = await verifyDelegationChain(chain, { runtime });
+    // Refusals that come first are not charged: not VALID, root not allowed, no store.
+    const broken = [chain[0]!, `${chain[1]!.slice(0, -4)}AAAA`];
+    registerChain(runtime, broken, await verifyDelegationChain(broken, { runtime }), null, { admit });
+    registerChain(runtime, chain, result, [principal().did], { admit });
+    registerChain(testRuntime(), chain, result, null, { admit });
+    expect(asked).toHaveLength(0);
+    expect(registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
+    expect(asked).toHaveLength(1);
+    // The same chain again is a refresh: not charged, even with the quota used up.
+    refuse = true;
+    expect(registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
+    expect(asked).toHaveLength(1);
+    const next = await chainTo(principal());
+    const nextResult = await verifyDelegationChain(next.chain, { runtime });
+    expect(registerChain(runtime, next.chain, nextResult, null, { admit })).toEqual({ registered: false, reason: 'Quota used up.' });
+    expect(asked).toHaveLength(2);
+    expect(runtime.store.delegationChains.count()).toBe(1);
+  });
 });
 
 describe('the store', () => {

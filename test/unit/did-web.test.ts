@@ -11,7 +11,7 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Evidence } from '../../src/core/resolve/types.js';
 import { buildLimitations, buildVerdict } from '../../src/core/resolve/verdict.js';
 import { ED25519_DID } from '../support/dids.js';
-import { problemFrom } from '../support/problems.js';
+import { problemFrom, problemOf } from '../support/problems.js';
 import { testRuntime } from '../support/runtime.js';
 
 describe('didWebLocation', () => {
@@ -59,6 +59,43 @@ describe('didWebLocation', () => {
     const problem = problemFrom(() => didWebLocation(id));
     expect(problem.code).toBe('INVALID_DID');
     expect(problem.detail).toContain(reason);
+  });
+});
+
+describe('didWebLocation: DNS name limits (253 characters, labels of 63), counted as looked up', () => {
+  const label = (char: string, length: number) => char.repeat(length);
+  /** 63 + 1 + 63 + 1 + 63 + 1 + `last` characters. */
+  const hostOf = (last: number) => [label('a', 63), label('b', 63), label('c', 63), label('d', last)].join('.');
+
+  it('accepts a 253-character host (with or without the trailing dot) and 63-character labels', () => {
+    expect(hostOf(61)).toHaveLength(253);
+    expect(didWebLocation(hostOf(61)).host).toBe(hostOf(61));
+    expect(didWebLocation(`${hostOf(61)}.`).host).toBe(`${hostOf(61)}.`);
+    expect(didWebLocation(`${hostOf(61)}%3A8443:u`).origin).toBe(`https://${hostOf(61)}:8443`);
+  });
+
+  it.each([
+    ['254 characters', hostOf(62), 'the host is 254 characters long; a domain name has at most 253'],
+    ['254 characters and a trailing dot', `${hostOf(62)}.`, 'the host is 254 characters long'],
+    ['254 characters before the %3A port', `${hostOf(62)}%3A8443`, 'the host is 254 characters long'],
+    ['263 characters', `${'abcdefghi.'.repeat(26)}com`, 'the host is 263 characters long'],
+    ['a 64-character label', `${label('a', 64)}.com`, 'a label of 64 characters ("aaaaaaaaaaaaaaaaaaaa…"); a DNS label has at most 63'],
+    ['a 64-character label upper-cased', `${label('A', 64)}.com`, 'a label of 64 characters'],
+    // IDNA: 58 characters of ü are 64 in punycode (xn--…), the name the resolver would look up.
+    ['a Unicode label over 63 after IDNA', `${encodeURIComponent(label('ü', 58))}.com`, 'a label of 64 characters after IDNA conversion ("xn--'],
+    // 5 × 45 ü (+ 4 dots) are 229 characters, 259 after IDNA.
+    ['a Unicode host over 253 after IDNA', Array.from({ length: 5 }, () => encodeURIComponent(label('ü', 45))).join('.'), 'the host is 259 characters long after IDNA conversion'],
+  ])('refuses %s: INVALID_DID', (_what, id, reason) => {
+    const problem = problemFrom(() => didWebLocation(id));
+    expect(problem.code).toBe('INVALID_DID');
+    expect(problem.detail).toContain(reason);
+  });
+
+  it('a host too long for DNS fails resolve() in syntax.parse, before any fetch', async () => {
+    const problem = await problemOf(resolve(`did:web:${hostOf(62)}`, testRuntime()));
+    expect(problem.code).toBe('INVALID_DID');
+    expect(problem.trace?.map((s) => [s.stage, s.status])).toEqual([['syntax.parse', 'FAIL']]);
+    expect(problem.trace?.[0]?.detail).toContain('254 characters long');
   });
 });
 

@@ -125,7 +125,7 @@ describe('recordObservation', () => {
   it('records a retrieval, coalesces an unchanged one and skips cache hits', async () => {
     const runtime = runtimeWithStore();
     const first = await resolve(ED25519_DID, runtime);
-    const recorded = recordObservation(runtime, first);
+    const recorded = recordObservation(runtime, first)?.row;
     expect(recorded).toMatchObject({
       did: ED25519_DID,
       documentHash: first.evidence.document.jcsSha256,
@@ -145,7 +145,7 @@ describe('recordObservation', () => {
 
     const again = await resolve(ED25519_DID, runtime, { noCache: true });
     expect(again.cached).toBe(false);
-    const coalesced = recordObservation(runtime, again);
+    const coalesced = recordObservation(runtime, again)?.row;
     expect(coalesced?.id).toBe(recorded?.id);
     expect(coalesced?.seenCount).toBe(2);
     expect(runtime.store.observations.count(ED25519_DID)).toBe(1);

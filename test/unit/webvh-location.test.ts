@@ -50,4 +50,12 @@ describe('didWebvhLocation', () => {
     expect(refusal(`${SCID}:0x7f.1`).detail).toContain('IP address');
     expect(refusal(`${SCID}:example.com: padded `).detail).toContain('whitespace');
   });
+
+  it('applies the DNS limits of did:web: a host over 253 characters or a label over 63 is INVALID_DID', () => {
+    const long = ['a', 'b', 'c', 'd'].map((c) => c.repeat(63)).join('.');
+    expect(long).toHaveLength(255);
+    expect(refusal(`${SCID}:${long}:dids`)).toMatchObject({ code: 'INVALID_DID', detail: expect.stringContaining('did:webvh: the host is 255 characters long') });
+    expect(refusal(`${SCID}:${'x'.repeat(64)}.example`).detail).toContain('a label of 64 characters');
+    expect(didWebvhLocation(`${SCID}:${long.slice(2)}`).host).toHaveLength(253);
+  });
 });

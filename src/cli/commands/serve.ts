@@ -1,6 +1,7 @@
 /** `svc serve`: the HTTP daemon over the same core (fastify and the store load only here). */
 import type { Command } from 'commander';
-import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { parseCidr } from '../../net/index.js';
+import { ConfigError, createRuntime, egressAllowanceEntries } from '../../runtime/node.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { collect, storePathOption } from './store-options.js';
@@ -21,13 +22,28 @@ function port(text: string): number {
   return value;
 }
 
-/** SVC_TRUST_PROXY: "true", a hop count, or a comma-separated list of proxy addresses/CIDRs. */
-function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
-  const raw = env['SVC_TRUST_PROXY'];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^[0-9]{1,2}$/.test(raw)) return Number(raw);
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const LIST_PROXIES = 'list the addresses of your proxies instead (IPs or CIDRs, comma-separated, e.g. SVC_TRUST_PROXY=10.0.0.5,10.1.0.0/24)';
+
+/**
+ * SVC_TRUST_PROXY: the proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For names the
+ * client; unset, empty or `false`: none, the connection's address is the client. `true`, a hop
+ * count or a range of every address would believe X-Forwarded-For from anyone who connects
+ * directly (any client could pick its own budget), so they are refused.
+ */
+export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const raw = (env['SVC_TRUST_PROXY'] ?? '').trim();
+  if (raw === '' || raw.toLowerCase() === 'false') return [];
+  if (raw.toLowerCase() === 'true' || /^[0-9]+$/.test(raw)) {
+    throw new ConfigError(`SVC_TRUST_PROXY=${raw.slice(0, 16)} would let any client that connects directly forge X-Forwarded-For; ${LIST_PROXIES}`);
+  }
+  const proxies: string[] = [];
+  for (const entry of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    const cidr = parseCidr(entry);
+    if (typeof cidr === 'string') throw new ConfigError(`SVC_TRUST_PROXY: ${cidr}; ${LIST_PROXIES}`);
+    if (cidr.prefix === 0) throw new ConfigError(`SVC_TRUST_PROXY: ${cidr.text} trusts every address, like "true"; ${LIST_PROXIES}`);
+    if (!proxies.includes(cidr.text)) proxies.push(cidr.text);
+  }
+  return proxies;
 }
 
 export function registerServe(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -47,11 +63,27 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
 Environment:
   SVC_RATE_LIMIT_PER_MIN   direct profile: requests per minute per client (default 120)
   SVC_REQUEST_TIMEOUT_MS   whole-request time limit, 408 after it (default 45000)
-  SVC_MAX_CONCURRENCY      resolutions fetching at once; 503 CAPACITY_EXHAUSTED past it (default 64)
+  SVC_MAX_CONCURRENCY      requests doing outbound work at once; 503 CAPACITY_EXHAUSTED past it (default 64)
+  SVC_ACCESS_LOG           one line per request on stderr: json (default when not a terminal), text, off
+  SVC_MAX_CONCURRENCY_PER_CLIENT  of those, the most one client may hold (default: half, rounded up)
   SVC_DRAIN_MS             how long SIGTERM waits for requests in flight (default 10000)
-  SVC_TRUST_PROXY          true, a hop count or proxy addresses whose X-Forwarded-For names the client
+  SVC_TRUST_PROXY          proxy IPs/CIDRs (comma-separated) whose X-Forwarded-For names the client;
+                           others' forwarded headers are ignored (true and hop counts are refused)
   SVC_DELEGATION_ROOTS     DIDs (comma-separated) whose delegation chains may be registered; unset: any root
+  SVC_REGISTRATIONS_PER_CLIENT  new delegation chains one client may register per 24 h (default 100);
+                           past it a chain is verified but answered registered: false
+  SVC_MAX_OBSERVATIONS     most stored observations; at the ceiling one-off rows are evicted, else new ones refused (default 100000)
+  SVC_MAX_MCP_OBSERVATIONS most stored MCP inventories, the same way (default 1000)
   SVC_CACHE_TTL, SVC_EGRESS_ALLOW, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command
+                           (SVC_LOG_LEVEL: debug, info, warn or error; another value exits 2)
+
+--egress-allow / SVC_EGRESS_ALLOW refuse a range that reaches link-local space (the cloud
+metadata service 169.254.169.254) without naming it: 0.0.0.0/0, 169.0.0.0/8, ::/0 and
+::ffff:0:0/96 exit 2; 169.254.169.254/32 is accepted.
+
+Every setting that weakens a default (egress allowances, NODE_EXTRA_CA_CERTS, trusted proxies,
+an open delegation registry, budgets raised above their defaults) is announced at start as
+"svc: relaxation: …" and listed by GET /health under "relaxations".
 
 SIGTERM and SIGINT drain requests in flight, then close the database.
 
@@ -66,11 +98,28 @@ Examples:
       const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
       if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
       const dbPath = options.memory ? ':memory:' : storePathOption(options.db, io.env);
-      const [{ serve }, { limitsFromEnv }] = await Promise.all([import('../../server/serve.js'), import('../../server/limits.js')]);
+      const [{ serve }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
+        import('../../server/serve.js'),
+        import('../../server/limits.js'),
+        import('../../server/relaxations.js'),
+        import('../../server/access-log.js'),
+      ]);
       const limits = limitsFromEnv(io.env);
+      const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
+      // Every setting is read (and a bad one refused, exit 2) before anything opens or listens.
+      const profile = options.public ? 'public' : 'direct';
+      const proxies = trustedProxies(io.env);
+      const egress = egressAllowanceEntries(io.env, options.egressAllow);
+      const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+      const relaxations = operatorRelaxations({
+        egress: egress.map((e) => ({ cidr: e.cidr.text, setting: e.setting })),
+        extraCaCerts: io.env['NODE_EXTRA_CA_CERTS'],
+        trustedProxies: proxies,
+        limits,
+        profile,
+      });
       const server = await serve(
         (storage) => {
-          const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
           // The store may open after start (see StorageSlot): the Runtime reads it each time.
           Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
           return runtime;
@@ -78,12 +127,14 @@ Examples:
         {
           host: options.host,
           port: listenPort,
-          profile: options.public ? 'public' : 'direct',
+          profile,
           dbPath,
           production,
           limits,
-          trustProxy: trustProxy(io.env),
+          trustProxy: proxies,
+          relaxations,
           announce: (line) => io.stderr.write(`${line}\n`),
+          ...(accessLog ? { accessLog } : {}),
         },
       );
       // The CLI's own SIGINT handler exits at once; the daemon drains instead.

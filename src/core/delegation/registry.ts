@@ -35,6 +35,15 @@ export interface Registration {
   reason: string | null;
 }
 
+export interface RegisterOptions {
+  /**
+   * Asked once a new chain is about to be stored (VALID, root allowed, store open, room left;
+   * not for a chain already registered and unexpired, whose registration is only refreshed):
+   * null lets it through, a string is the reason it is refused (the daemon's per-client quota).
+   */
+  admit?: () => string | null;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -47,9 +56,16 @@ function plain(did: string): string {
 /**
  * Stores a VALID chain in the registry. Never throws: a result that is not VALID, a root the
  * operator does not allow (`allowedRoots` non-null and not listing it), no open store, a full
- * registry or a store failure each give `registered: false` with the reason.
+ * registry, a refusal of `options.admit` or a store failure each give `registered: false` with
+ * the reason.
  */
-export function registerChain(runtime: Runtime, chain: readonly string[], result: DelegationChainResult, allowedRoots: readonly string[] | null): Registration {
+export function registerChain(
+  runtime: Runtime,
+  chain: readonly string[],
+  result: DelegationChainResult,
+  allowedRoots: readonly string[] | null,
+  options: RegisterOptions = {},
+): Registration {
   if (result.status !== 'VALID') return { registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` };
   if (result.root === null || result.leaf === null || result.notAfter === null) {
     return { registered: false, reason: 'The chain result names no root, leaf or expiry; nothing was registered.' };
@@ -71,6 +87,11 @@ export function registerChain(runtime: Runtime, chain: readonly string[], result
       if (chains.count() >= MAX_REGISTERED_CHAINS && !chains.all().some((c) => c.id === id)) {
         return { registered: false, reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.` };
       }
+    }
+    if (options.admit) {
+      const refreshed = chains.forAgent(leafDid, now).some((c) => c.id === id);
+      const refusal = refreshed ? null : options.admit();
+      if (refusal !== null) return { registered: false, reason: refusal };
     }
     chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: result.notAfter, registeredAt: now });
   } catch (err) {

@@ -7,7 +7,7 @@ import { parseDid } from '../did/syntax.js';
 import { ProblemError } from '../problems.js';
 import type { EnrichedResolution } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
-import type { NewObservation, Observation, RuntimeStore, StoredObservation } from '../store.js';
+import type { NewObservation, Observation, Recorded, RuntimeStore, StoredObservation } from '../store.js';
 import { semanticDiff } from './diff.js';
 import type { ObservationHistory, SemanticDiff } from './types.js';
 
@@ -49,11 +49,13 @@ export function observationOf(result: EnrichedResolution): NewObservation {
 }
 
 /**
- * Records a resolution in the store. Returns null when nothing is recorded: no store, a cache
- * hit (observations record retrievals, and a hit retrieved nothing), or a versioned request
- * (an old version of a did:webvh log says nothing about what the DID resolves to now).
+ * Records a resolution in the store and says what the store did (stored, coalesced, or — in a
+ * store with a ceiling — stored in place of one-off rows, or refused). Returns null when nothing
+ * is recorded: no store, a cache hit (observations record retrievals, and a hit retrieved
+ * nothing), or a versioned request (an old version of a did:webvh log says nothing about what
+ * the DID resolves to now).
  */
-export function recordObservation(runtime: Runtime, result: EnrichedResolution, options: RecordOptions = {}): Observation | null {
+export function recordObservation(runtime: Runtime, result: EnrichedResolution, options: RecordOptions = {}): Recorded<Observation> | null {
   if (!runtime.store || result.cached || options.versioned === true) return null;
   return runtime.store.observations.record(observationOf(result));
 }

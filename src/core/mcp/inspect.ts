@@ -200,7 +200,7 @@ function persistenceCheck(runtime: Runtime, options: McpInspectOptions, endpoint
   if (!store) return check('historyPersistence', 'History', 'SKIP', 'Not stored: storage is off, so no drift is recorded or compared.');
   if (!complete) return check('historyPersistence', 'History', 'WARN', 'Not stored: a partial inventory is never stored; the next comparison uses the last complete one.');
   try {
-    const row = store.mcpObservations.record({
+    const { row } = store.mcpObservations.record({
       endpoint,
       inventoryHash: hash,
       profile: HASH_PROFILE,
@@ -208,6 +208,9 @@ function persistenceCheck(runtime: Runtime, options: McpInspectOptions, endpoint
       observedAt: rfc3339(runtime.clock.now()),
       tools: fingerprinted,
     });
+    if (row === null) {
+      return check('historyPersistence', 'History', 'WARN', "Not stored: the inventory history is at this service's ceiling; the next comparison may use an older snapshot.");
+    }
     return check('historyPersistence', 'History', 'PASS', row.seenCount > 1 ? `Inventory stored (seen ${row.seenCount} times unchanged).` : 'Inventory stored for later drift comparison.');
   } catch (err) {
     runtime.log.warn('mcp inventory not stored', { endpoint, reason: asProblemError(err).message });

@@ -51,6 +51,11 @@ export interface MethodDriver {
   readonly selfCertifying: boolean;
   /** Options this method accepts besides noCache; others give INVALID_OPTIONS. */
   readonly acceptsVersionOptions: boolean;
+  /**
+   * Method-specific syntax beyond the DID ABNF, checked without I/O inside `syntax.parse`
+   * (did:web / did:webvh: host, port and path rules); throws INVALID_DID.
+   */
+  checkIdentifier?(did: ParsedDid): void;
   resolve(did: ParsedDid, context: MethodContext): Promise<MethodResolution>;
 }
 

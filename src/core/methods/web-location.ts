@@ -22,6 +22,9 @@ export interface WebLocation {
 }
 
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+/** Longest domain name (without the trailing dot) and label, RFC 1035 §2.3.4. */
+export const MAX_HOST_LENGTH = 253;
+export const MAX_LABEL_LENGTH = 63;
 
 export function webLocation(method: string, authority: string, segments: readonly string[]): WebLocation {
   const invalid = (reason: string) => new ProblemError('INVALID_DID', `Not a valid did:${method}: ${reason}.`);
@@ -56,7 +59,19 @@ export function webLocation(method: string, authority: string, segments: readonl
   }
   // After the URL parser, so that forms it normalises to an address (0x7f.1, 127.1) are caught.
   if (/^[0-9.]+$/.test(host) || host.startsWith('[')) throw invalid(`the host ${host} is an IP address; did:${method} needs a domain name`);
-  const labels = host.replace(/\.$/, '').split('.');
+  // DNS limits (RFC 1035 §2.3.4), counted on the name as it is looked up (after IDNA): at most
+  // 253 characters without the trailing dot, labels of 1 to 63. Longer names can only fail in
+  // the resolver, which would misreport a bad identifier as an unreachable host.
+  const name = host.replace(/\.$/, '');
+  const idna = /[^\x00-\x7f]/.test(decodedHost);
+  if (name.length > MAX_HOST_LENGTH) {
+    throw invalid(`the host is ${name.length} characters long${idna ? ' after IDNA conversion' : ''}; a domain name has at most ${MAX_HOST_LENGTH}`);
+  }
+  const labels = name.split('.');
+  const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
+  if (long !== undefined) {
+    throw invalid(`the host has a label of ${long.length} characters${idna ? ' after IDNA conversion' : ''} ("${long.slice(0, 20)}…"); a DNS label has at most ${MAX_LABEL_LENGTH}`);
+  }
   if (!labels.every((label) => HOST_LABEL.test(label))) throw invalid(`the host "${host}" is not a valid domain name`);
   const path = segments.map((segment) => {
     const decoded = decodeOnce(segment, 'path segment');

@@ -54,6 +54,9 @@ export const didWeb: MethodDriver = {
   method: 'web',
   selfCertifying: false,
   acceptsVersionOptions: false,
+  checkIdentifier(parsed) {
+    didWebLocation(parsed.id);
+  },
   async resolve(parsed, context): Promise<MethodResolution> {
     const { trace } = context;
     const location = didWebLocation(parsed.id);

@@ -69,6 +69,9 @@ export const didWebvh: MethodDriver = {
   method: 'webvh',
   selfCertifying: false,
   acceptsVersionOptions: true,
+  checkIdentifier(parsed) {
+    didWebvhLocation(parsed.id);
+  },
   async resolve(parsed, context): Promise<MethodResolution> {
     const { runtime, trace, options } = context;
     const location = didWebvhLocation(parsed.id);

@@ -59,6 +59,8 @@ export async function resolve(
     if (hasVersionOptions(options) && !driver.acceptsVersionOptions) {
       throw new ProblemError('INVALID_OPTIONS', `did:${parsed.method} has no versions; versionId, versionTime and versionNumber do not apply.`);
     }
+    // Method-specific syntax (a did:web host too long for DNS…) is a syntax failure too.
+    driver.checkIdentifier?.(parsed);
     stage.detail = `did:${parsed.method}`;
     return { parsed, driver };
   });

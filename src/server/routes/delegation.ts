@@ -27,8 +27,9 @@ import type { Authorization, DelegationChainResult } from '../../core/delegation
 import type { JsonObject } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
 import type { RuntimeStore } from '../../core/store.js';
-import { keysFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, queryOptions, truncate } from '../http.js';
+import { clientKey, TokenBuckets } from '../rate-limit.js';
 
 /** Receipts accepted in one request: the core answers 9..64 MALFORMED (rule 1); more is refused. */
 export const MAX_CHAIN_ENTRIES = 64;
@@ -36,6 +37,16 @@ export const MAX_CHAIN_ENTRIES = 64;
 export const MAX_TRUSTED_ROOTS = 64;
 /** Longest tool name accepted. */
 export const MAX_TOOL_LENGTH = 1024;
+
+/** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */
+export const REGISTRATION_PERIOD_MS = 24 * 3600 * 1000;
+
+/** "about 15 min" for a wait in seconds. */
+function roughly(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
@@ -161,13 +172,23 @@ function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** Verifies a chain for one request: issuers resolved through the daemon, under the request's limits. */
 function verifyChainFor(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, chain: string[], trustedRoots: string[] | undefined): Promise<DelegationChainResult> {
-  return underLimits(ctx, request, reply, (signal) =>
-    verifyDelegationChain(chain, { runtime: ctx.runtime, keySource: keysFor(ctx), signal, ...(trustedRoots ? { trustedRoots } : {}) }),
+  return outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
+    verifyDelegationChain(chain, { runtime, keySource: keys, signal, ...(trustedRoots ? { trustedRoots } : {}) }),
   );
 }
 
 export function delegationRoutes(ctx: ServerContext): RouteDef[] {
   const { runtime } = ctx;
+  // Registration quota (per daemon, per client, in memory: the stored chains name no client).
+  // It bounds what one client can add to the shared registry (MAX_REGISTERED_CHAINS in all);
+  // a chain already registered is refreshed without taking from it.
+  const perClient = ctx.limits.registrationsPerClient;
+  const quota = new TokenBuckets(perClient, () => runtime.clock.now().getTime(), 50_000, REGISTRATION_PERIOD_MS);
+  const admitFor = (request: FastifyRequest) => (): string | null => {
+    const taken = quota.take(clientKey(request.ip));
+    if (taken.allowed) return null;
+    return `This client's registration quota (${perClient} new chains per 24 h) is used up; the chain was verified but not registered. The next registration is possible in about ${roughly(taken.retryAfterSeconds)}.`;
+  };
   return [
     {
       method: 'POST',
@@ -182,8 +203,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         if (register !== undefined && typeof register !== 'boolean') throw invalid('"register" must be true or false.');
         const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
         if (register !== true) return reply.send({ result, registered: false });
-        const registration = registerChain(runtime, chain, result, ctx.limits.delegationRoots);
-        // Beyond the SPEC's {result, registered}: why a requested registration did not happen.
+        const registration = registerChain(runtime, chain, result, ctx.limits.delegationRoots, { admit: admitFor(request) });
+        // Beyond the SPEC's {result, registered}: why a requested registration did not happen
+        // (not VALID, a root not allowed, the registry full, this client's quota used up…).
         return reply.send(
           registration.registered ? { result, registered: true } : { result, registered: false, registrationReason: registration.reason },
         );

@@ -8,7 +8,7 @@
 import { inspectA2a } from '../../core/a2a/inspect.js';
 import { inspectMcp } from '../../core/mcp/inspect.js';
 import { ProblemError } from '../../core/problems.js';
-import { keysFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 
 /** Longest URL accepted in a query option. */
@@ -30,11 +30,11 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       handler: async (request, reply) => {
         const endpoint = urlOption(queryOptions(request, ['endpoint']), 'endpoint', 'the URL of the MCP endpoint, e.g. https://tools.example/mcp');
-        const result = await underLimits(ctx, request, reply, (signal) => inspectMcp(endpoint, {
+        const result = await outboundWork(ctx, request, reply, ({ signal }) => inspectMcp(endpoint, {
             runtime,
             signal,
             ...(runtime.store === undefined ? { storageUnavailable: ctx.storage.error ?? 'not open' } : {}),
-          }));
+          }), true);
         return reply.send(result);
       },
     },
@@ -44,7 +44,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       handler: async (request, reply) => {
         const url = urlOption(queryOptions(request, ['url']), 'url', 'the agent origin or the URL of its agent card, e.g. https://agent.example');
-        const result = await underLimits(ctx, request, reply, (signal) => inspectA2a(url, { runtime, keys: keysFor(ctx), signal }));
+        const result = await outboundWork(ctx, request, reply, ({ keys, signal }) => inspectA2a(url, { runtime, keys, signal }), true);
         return reply.send(result);
       },
     },

@@ -47,6 +47,9 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           monitoring: false,
           rateLimited: true,
           profile: ctx.profile,
+          // Operator settings that weaken a default (egress allowances, trusted proxies, an open
+          // delegation registry…): [{setting, value, effect}], empty when none.
+          relaxations: ctx.relaxations ?? [],
         });
       },
     },
@@ -68,8 +71,10 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         queryOptions(request, []);
         const readiness = ctx.storage.readiness();
+        // Rows and ceilings of the history tables; evicted and refused count since the start.
+        const usage = readiness.ready ? ctx.storage.usage() : null;
         const storage = readiness.ready
-          ? { status: 'ok', storage: readiness.storage, schema: readiness.schema, schemaVersion: SCHEMA_VERSION }
+          ? { status: 'ok', storage: readiness.storage, schema: readiness.schema, schemaVersion: SCHEMA_VERSION, ...usage }
           : { status: 'unavailable', reason: readiness.reason };
         return reply.send({
           status: readiness.ready && !ctx.draining ? 'ok' : 'degraded',
@@ -78,7 +83,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           startedAt: rfc3339(ctx.startedAt),
           uptimeSeconds: Math.max(0, Math.floor((ctx.runtime.clock.now().getTime() - ctx.startedAt.getTime()) / 1000)),
           components: {
-            resolution: { status: ctx.draining ? 'draining' : 'ok', methods: SUPPORTED_METHODS.map((m) => `did:${m}`), inFlight: ctx.capacity.inFlight, maxConcurrency: ctx.capacity.max },
+            resolution: { status: ctx.draining ? 'draining' : 'ok', methods: SUPPORTED_METHODS.map((m) => `did:${m}`), inFlight: ctx.capacity.inFlight, maxConcurrency: ctx.capacity.max, maxConcurrencyPerClient: ctx.capacity.perClient },
             cache: { status: 'ok', entries: ctx.runtime.cache.size, ttlSeconds: ctx.runtime.config.cacheTtlSeconds },
             storage,
             rateLimit: ctx.profile === 'public'

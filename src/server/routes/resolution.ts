@@ -9,7 +9,7 @@ import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
 import { streamResolution } from '../sse.js';
 import { w3cStatusOf } from '../w3c.js';
@@ -46,7 +46,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/stream/');
         const query = queryOptions(request, ['noCache']);
-        await streamResolution(ctx, reply, did, { noCache: booleanOption(query, 'noCache') });
+        await streamResolution(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
       },
     },
     {
@@ -55,7 +55,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'standard',
       handler: async (request, reply) => {
         const didUrl = dereferenceTarget(request);
-        const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, didUrl, signal));
+        const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, didUrl, signal, clientOf(request)));
         return reply.send(result);
       },
     },

@@ -14,7 +14,7 @@ import { parsePolicy } from '../../core/policy/index.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
 import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
-import { keysFor, resolveFor, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, truncate } from '../http.js';
 
 function invalid(detail: string): ProblemError {
@@ -54,7 +54,6 @@ function credentialRequest(body: JsonObject): { credential: unknown; expectedAud
 }
 
 export function verificationRoutes(ctx: ServerContext): RouteDef[] {
-  const { runtime } = ctx;
   return [
     {
       method: 'POST',
@@ -62,8 +61,8 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       handler: async (request, reply) => {
         const { credential, expectedAudience } = credentialRequest(objectBody(request));
-        const result = await underLimits(ctx, request, reply, (signal) =>
-          verifyCredential(credential, { runtime, keySource: keysFor(ctx), signal, ...(expectedAudience === undefined ? {} : { expectedAudience }) }),
+        const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
+          verifyCredential(credential, { runtime, keySource: keys, signal, ...(expectedAudience === undefined ? {} : { expectedAudience }) }),
         );
         return reply.send(result);
       },
@@ -78,8 +77,8 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         const jws = body['jws'];
         if (typeof jws !== 'string' || jws.length === 0) throw invalid('"jws" (required) must be a compact JWS string.');
         const relationship = relationshipOf(body);
-        const result = await underLimits(ctx, request, reply, (signal) =>
-          verifyJws(jws, { runtime, keySource: keysFor(ctx), signal, ...(relationship ? { relationship } : {}) }),
+        const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
+          verifyJws(jws, { runtime, keySource: keys, signal, ...(relationship ? { relationship } : {}) }),
         );
         return reply.send(result);
       },
@@ -100,8 +99,8 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         if (credential !== undefined && !isJsonObject(credential) && typeof credential !== 'string') {
           throw invalid('"credential" must be a credential object, the JSON text of one, or a compact JWT string.');
         }
-        const answer = await underLimits(ctx, request, reply, (signal) =>
-          decidePolicy(did, policy, credential, { runtime, resolveDid: (target, s) => resolveFor(ctx, target, {}, s), signal }),
+        const answer = await outboundWork(ctx, request, reply, ({ runtime, slot, signal }) =>
+          decidePolicy(did, policy, credential, { runtime, resolveDid: (target, s) => resolveFor(ctx, target, {}, s, slot), signal }),
         );
         return reply.send(answer);
       },

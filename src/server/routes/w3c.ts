@@ -9,7 +9,7 @@ import { isJsonObject } from '../../core/encoding/json.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, queryOptions, truncate } from '../http.js';
 import { didUrlAfter } from './resolution.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
@@ -46,7 +46,7 @@ async function answer(ctx: ServerContext, request: FastifyRequest, reply: Fastif
     );
   }
   if (/[/?#]/.test(identifier)) {
-    const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal));
+    const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal, clientOf(request)));
     return reply.type('application/json').send(result);
   }
   const options: ResolveOptions = { noCache: booleanOption(raw, 'noCache'), ...parseVersionOptions(raw) };

@@ -1,0 +1,51 @@
+/**
+ * The daemon's bounded history, its pure parts (README "Bounded history"): SVC_MAX_OBSERVATIONS
+ * and SVC_MAX_MCP_OBSERVATIONS parsing (a bad value is a configuration error, exit 2 — the
+ * process-level check is in test/integration/daemon-bounded-history.test.ts), and which
+ * resolutions the daemon records on each profile.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/node.js';
+import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';
+import { shouldRecord } from '../../src/server/recording.js';
+
+describe('SVC_MAX_OBSERVATIONS, SVC_MAX_MCP_OBSERVATIONS', () => {
+  it('default to 100000 and 1000; 0 and the maxima are accepted', () => {
+    expect(DEFAULT_LIMITS).toMatchObject({ maxObservations: 100_000, maxMcpObservations: 1_000 });
+    expect(limitsFromEnv({})).toMatchObject({ maxObservations: 100_000, maxMcpObservations: 1_000 });
+    expect(limitsFromEnv({ SVC_MAX_OBSERVATIONS: '', SVC_MAX_MCP_OBSERVATIONS: '' })).toMatchObject({ maxObservations: 100_000, maxMcpObservations: 1_000 });
+    expect(limitsFromEnv({ SVC_MAX_OBSERVATIONS: '0', SVC_MAX_MCP_OBSERVATIONS: '0' })).toMatchObject({ maxObservations: 0, maxMcpObservations: 0 });
+    expect(limitsFromEnv({ SVC_MAX_OBSERVATIONS: '100000000', SVC_MAX_MCP_OBSERVATIONS: '10000000' })).toMatchObject({
+      maxObservations: 100_000_000,
+      maxMcpObservations: 10_000_000,
+    });
+  });
+
+  it.each([
+    ['SVC_MAX_OBSERVATIONS', 'abc'],
+    ['SVC_MAX_OBSERVATIONS', '-5'],
+    ['SVC_MAX_OBSERVATIONS', '2.5'],
+    ['SVC_MAX_OBSERVATIONS', ' 10'],
+    ['SVC_MAX_OBSERVATIONS', '0x10'],
+    ['SVC_MAX_OBSERVATIONS', '100000001'],
+    ['SVC_MAX_MCP_OBSERVATIONS', '1e3'],
+    ['SVC_MAX_MCP_OBSERVATIONS', '10000001'],
+  ])('%s=%j is a configuration error', (name, value) => {
+    expect(() => limitsFromEnv({ [name]: value })).toThrow(ConfigError);
+    expect(() => limitsFromEnv({ [name]: value })).toThrow(`${name} must be a whole number between 0 and`);
+  });
+});
+
+describe('shouldRecord', () => {
+  it('public profile: did:key and did:jwk (self-certifying) are not recorded; did:web and did:webvh are', () => {
+    const pub = { profile: 'public' as const };
+    expect(shouldRecord(pub, { method: 'key' })).toBe(false);
+    expect(shouldRecord(pub, { method: 'jwk' })).toBe(false);
+    expect(shouldRecord(pub, { method: 'web' })).toBe(true);
+    expect(shouldRecord(pub, { method: 'webvh' })).toBe(true);
+  });
+
+  it('direct profile: everything is recorded', () => {
+    for (const method of ['key', 'jwk', 'web', 'webvh']) expect(shouldRecord({ profile: 'direct' }, { method })).toBe(true);
+  });
+});
