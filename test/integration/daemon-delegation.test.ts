@@ -6,13 +6,12 @@
  * capabilityDelegation is dropped by the re-verification at start, an expired chain is never
  * used, and SVC_DELEGATION_ROOTS refuses other roots.
  */
-import { createHash, type KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 import { generateTestKey, type TestKey } from '../support/signing.js';
 import { tempDir } from '../support/store.js';
 
@@ -28,18 +27,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-interface Principal {
-  did: string;
-  kid: string;
-  privateKey: KeyObject;
-}
-
-/** A did:key principal from a fresh Ed25519 key. */
-function didKey(): Principal {
-  const key = generateTestKey('EdDSA');
-  const did = `did:key:${key.multikey!}`;
-  return { did, kid: `${did}#${key.multikey!}`, privateKey: key.privateKey };
-}
+const didKey = didKeyPrincipal;
 
 /** A did:web document with one Ed25519 Multikey (#key-1) under the given relationships. */
 function webDocument(did: string, key: TestKey, relationships: string[]): Record<string, unknown> {
@@ -61,22 +49,7 @@ function didWeb(...segments: string[]): Principal & { key: TestKey } {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const digest = (compact: string) => createHash('sha256').update(compact).digest('hex');
-
-async function receipt(iss: Principal, aud: Principal, options: { cap?: string[]; nbf?: number; exp?: number; parent?: string } = {}): Promise<string> {
-  const now = nowSeconds();
-  return new SignJWT({
-    iss: iss.did,
-    aud: aud.did,
-    cap: options.cap ?? ['*'],
-    nbf: options.nbf ?? now - 60,
-    exp: options.exp ?? now + 3600,
-    jti: `urn:uuid:${crypto.randomUUID()}`,
-    ...(options.parent ? { prf: digest(options.parent) } : {}),
-  })
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'svc-delegation+jwt', kid: iss.kid })
-    .sign(iss.privateKey);
-}
+const receipt = mintReceipt;
 
 /** root → middle → agent: `*`, then `cap` at the leaf (default payments:* and search). */
 async function chainTo(agent: Principal, options: { root?: Principal; cap?: string[]; exp?: number } = {}): Promise<{ chain: string[]; root: Principal }> {

@@ -4,15 +4,13 @@
  * or announced and listed in /health, X-Forwarded-For is believed only from listed proxies, and
  * the delegation registry has a per-client registration quota.
  */
-import { createHash, type KeyObject } from 'node:crypto';
 import http from 'node:http';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, DID_RESOLUTION_TYPE, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
-import { generateTestKey } from '../support/signing.js';
+import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 
 /** A did:web whose host is 254 characters (63 + 63 + 63 + 62 and three dots). */
 const LONG_HOST_DID = `did:web:${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.${'d'.repeat(62)}`;
@@ -170,36 +168,12 @@ describe('SVC_TRUST_PROXY lists the proxies whose X-Forwarded-For names the clie
 // ---------------------------------------------------------------------------------------------
 // Item 10: the registration quota
 
-interface Principal {
-  did: string;
-  kid: string;
-  privateKey: KeyObject;
-}
-
-function didKey(): Principal {
-  const key = generateTestKey('EdDSA');
-  const did = `did:key:${key.multikey!}`;
-  return { did, kid: `${did}#${key.multikey!}`, privateKey: key.privateKey };
-}
-
-async function receipt(iss: Principal, aud: Principal, now: number, parent?: string): Promise<string> {
-  return new SignJWT({
-    iss: iss.did,
-    aud: aud.did,
-    cap: ['*'],
-    nbf: now - 60,
-    exp: now + 3600,
-    jti: `urn:uuid:${crypto.randomUUID()}`,
-    ...(parent ? { prf: createHash('sha256').update(parent).digest('hex') } : {}),
-  })
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'svc-delegation+jwt', kid: iss.kid })
-    .sign(iss.privateKey);
-}
+const didKey = didKeyPrincipal;
 
 /** root → agent, one receipt; a fresh agent each time. */
 async function chainFrom(root: Principal): Promise<{ chain: string[]; agent: Principal }> {
   const agent = didKey();
-  return { chain: [await receipt(root, agent, Math.floor(Date.now() / 1000))], agent };
+  return { chain: [await mintReceipt(root, agent)], agent };
 }
 
 function registerAs(daemon: Daemon, client: string, chain: string[]) {

@@ -3,47 +3,23 @@
  * §4.14 verify-tool) over a real SQLite file: receipts minted with `jose` SignJWT by did:key
  * issuers, verified by svc's core, registered, looked up, re-verified and dropped.
  */
-import { createHash, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chainId, verifyDelegationChain, type DelegationChainResult } from '../../src/core/delegation/index.js';
 import { MAX_REGISTERED_CHAINS, registerChain, reverifyRegisteredChains, verifyTool } from '../../src/core/delegation/registry.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { openStore } from '../../src/store/index.js';
 import { fixedClock, testRuntime, type TestClock } from '../support/runtime.js';
-import { generateTestKey } from '../support/signing.js';
+import { didKeyPrincipal, mintReceipt, type Principal, type ReceiptOptions } from '../support/receipts.js';
 import { tempStore, type TempStore } from '../support/store.js';
 
 const START = '2025-03-04T05:06:07Z';
 const NOW = Date.parse(START) / 1000;
 
-interface Principal {
-  did: string;
-  kid: string;
-  privateKey: KeyObject;
-}
+const principal = didKeyPrincipal;
 
-function principal(): Principal {
-  const key = generateTestKey('EdDSA');
-  const did = `did:key:${key.multikey!}`;
-  return { did, kid: `${did}#${key.multikey!}`, privateKey: key.privateKey };
-}
-
-const digest = (compact: string) => createHash('sha256').update(compact).digest('hex');
-
-async function receipt(iss: Principal, aud: Principal, options: { cap?: string[]; nbf?: number; exp?: number; parent?: string } = {}): Promise<string> {
-  return new SignJWT({
-    iss: iss.did,
-    aud: aud.did,
-    cap: options.cap ?? ['*'],
-    nbf: options.nbf ?? NOW - 600,
-    exp: options.exp ?? NOW + 3600,
-    jti: `urn:uuid:${crypto.randomUUID()}`,
-    ...(options.parent ? { prf: digest(options.parent) } : {}),
-  })
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'svc-delegation+jwt', kid: iss.kid })
-    .sign(iss.privateKey);
-}
+/** A receipt valid around the fixed clock (NOW): from ten minutes before to an hour after. */
+const receipt = (iss: Principal, aud: Principal, options: ReceiptOptions = {}): Promise<string> =>
+  mintReceipt(iss, aud, { nbf: NOW - 600, exp: NOW + 3600, ...options });
 
 /** root → middle → agent, narrowing to `cap` at the leaf. */
 async function chainTo(agent: Principal, options: { root?: Principal; cap?: string[]; nbf?: number; exp?: number } = {}): Promise<{ chain: string[]; root: Principal }> {
