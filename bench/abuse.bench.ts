@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { percentile, plainEnv, type BenchRow } from './lib.js';
+import { percentile, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 /** /health is not budgeted; the verdict probes stay inside one client's 120/min. */
@@ -50,26 +50,6 @@ function loop() {
 for (let i = 0; i < connections; i++) loop();
 setInterval(() => process.stderr.write(JSON.stringify({ sent, answered, limited }) + '\\n'), 500);
 `;
-
-async function started(child: ChildProcess): Promise<string> {
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
-    child.stderr!.setEncoding('utf8');
-    const onData = (chunk: string) => {
-      err += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        child.stderr!.off('data', onData);
-        child.stderr!.resume();
-        resolve(m[1]!);
-      }
-    };
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
-  });
-}
 
 /** One GET from `localAddress` on a kept-alive agent; its latency in ms. */
 function timedGet(url: string, agent: http.Agent): Promise<number> {
@@ -116,7 +96,7 @@ export async function run(): Promise<BenchRow[]> {
   const daemon = spawn(process.execPath, [bin, 'serve', '--port', '0', '--memory'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let flooder: ChildProcess | null = null;
   try {
-    const url = await started(daemon);
+    const url = await serverStarted(daemon);
     const port = Number(new URL(url).port);
     const figures = async (probeAddress: string) => {
       const health = await probe(`${url}/health`, probeAddress, HEALTH_PROBES);

@@ -7,11 +7,11 @@
  * Needs the built CLI (dist/cli.js). Both servers are child processes on loopback; autocannon
  * runs in this process, so all three share the machine's cores.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { median, plainEnv, type BenchRow } from './lib.js';
+import { median, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const ROUNDS = 3;
@@ -30,23 +30,6 @@ app.get('/bare', async () => ({ ok: true, did: ${JSON.stringify(DID)} }));
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stderr.write('listening on ' + url + '\\n');
 `;
-
-async function started(child: ChildProcess): Promise<string> {
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      err += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
-  });
-}
 
 /** Resident set size of a process, MB (Linux /proc). */
 function rssMb(pid: number): number | null {
@@ -82,7 +65,7 @@ export async function run(): Promise<BenchRow[]> {
   const daemon = spawn(process.execPath, [bin, 'serve', '--port', '0', '--memory'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE], { cwd: root, env: plainEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   try {
-    const [svcUrl, bareUrl] = await Promise.all([started(daemon), started(bare)]);
+    const [svcUrl, bareUrl] = await Promise.all([serverStarted(daemon), serverStarted(bare)]);
     const target = `${svcUrl}/v1/fast-verify/did/${DID}`;
     const first = await fetch(target);
     const body = (await first.json()) as { did?: string; cached?: boolean };

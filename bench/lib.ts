@@ -3,7 +3,7 @@
  * Measurement only: nothing here asserts a goal. A benchmark throws only when its own inputs
  * or outputs are broken (a side produced no document), so that it cannot report nonsense.
  */
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -283,4 +283,28 @@ export function renderTable(rows: readonly BenchRow[]): string {
     'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms, MB). Figures are medians and machine-dependent.',
     ...(notes.length ? ['', 'notes:', ...notes] : []),
   ].join('\n');
+}
+
+/**
+ * The URL a spawned server announces on stderr ("listening on http://…"); rejects if it exits
+ * first or says nothing within 20 s. Its stderr keeps flowing afterwards (it is not buffered).
+ */
+export function serverStarted(child: ChildProcess): Promise<string> {
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
+    child.stderr!.setEncoding('utf8');
+    const onData = (chunk: string) => {
+      err += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        child.stderr!.off('data', onData);
+        child.stderr!.resume();
+        resolve(m[1]!);
+      }
+    };
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
 }

@@ -155,8 +155,24 @@ export class RowCeiling {
     if (this.#count !== null) this.#count += 1;
   }
 
+  /**
+   * Runs one recording transaction and keeps the counts true: settled after a commit, read
+   * again after a rollback.
+   */
+  commit<T>(transaction: () => Recorded<T>): Recorded<T> {
+    let recorded: Recorded<T>;
+    try {
+      recorded = transaction();
+    } catch (error) {
+      this.#reset();
+      throw error;
+    }
+    this.#settle(recorded);
+    return recorded;
+  }
+
   /** After the transaction committed. */
-  settle(recorded: Recorded<unknown>): void {
+  #settle(recorded: Recorded<unknown>): void {
     this.#evicted += recorded.evicted;
     if (recorded.outcome !== 'refused') return;
     this.#refused += 1;
@@ -164,7 +180,7 @@ export class RowCeiling {
   }
 
   /** After a transaction that failed (rolled back): counts and watermark are read again. */
-  reset(): void {
+  #reset(): void {
     this.#count = null;
     this.#version = null;
     this.#scanFrom = 0;

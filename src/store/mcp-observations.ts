@@ -68,16 +68,7 @@ export class SqliteMcpObservationStore implements McpObservationStore {
       this.#ceiling.added();
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });
-    this.#record = (snapshot) => {
-      try {
-        const recorded = record.immediate(snapshot);
-        this.#ceiling.settle(recorded);
-        return recorded;
-      } catch (error) {
-        this.#ceiling.reset();
-        throw error;
-      }
-    };
+    this.#record = (snapshot) => this.#ceiling.commit(() => record.immediate(snapshot));
   }
 
   /** Rows, ceiling, and evictions and refusals since the store was opened. */

@@ -90,16 +90,7 @@ export class SqliteObservationStore implements ObservationStore {
       this.#ceiling.added();
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });
-    this.#record = (observation) => {
-      try {
-        const recorded = record.immediate(observation);
-        this.#ceiling.settle(recorded);
-        return recorded;
-      } catch (error) {
-        this.#ceiling.reset();
-        throw error;
-      }
-    };
+    this.#record = (observation) => this.#ceiling.commit(() => record.immediate(observation));
   }
 
   record(observation: NewObservation): Recorded<Observation> {

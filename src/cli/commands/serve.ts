@@ -133,7 +133,11 @@ Examples:
           limits,
           trustProxy: proxies,
           relaxations,
-          announce: (line) => io.stderr.write(`${line}\n`),
+          // Access lines still pending go first, so stderr reads in the order things happened.
+          announce: (line) => {
+            accessLog?.flush();
+            io.stderr.write(`${line}\n`);
+          },
           ...(accessLog ? { accessLog } : {}),
         },
       );
