@@ -11,7 +11,9 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
-  dts: false,
+  // Declarations for the library entry only (`import … from 'svc-evidence'`): one bundled
+  // dist/index.d.ts that names no source file, so nothing outside `files` is referenced.
+  dts: { entry: { index: 'src/index.ts' } },
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // Runtime dependencies stay external: they are installed by npm, and bundling
   // them would hide them from audits. Lazy `import()` calls become separate chunks.

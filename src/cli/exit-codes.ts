@@ -27,11 +27,15 @@ export const EXIT_CODES_HELP = `Exit codes:
        a policy PASS; a tool call ALLOW
   1    a check failed: a dimension FAILED (e.g. an invalid key) or the DID is DEACTIVATED;
        a credential INVALID, EXPIRED, REVOKED, MALFORMED …; a policy FAIL; DENY
-  2    usage error: unknown command or option, missing argument
+  2    usage error: unknown command or option, missing argument, a bad option value or
+       environment setting (svc alone prints this help on stderr and exits 2)
   3    needs attention: a dimension is INDETERMINATE or the document has warnings
        (--strict turns this into 1); a credential, JWS, chain or policy INDETERMINATE
   4    no answer: invalid DID, unsupported method, unreachable host (a problem, see --json)
-  130  interrupted`;
+  130  interrupted
+An error is one line on stderr (svc: CODE: reason) and a hint; --quiet never hides it.
+A reader that stops early (svc … | head -1) is not an error: the output ends quietly and the
+exit code is still the command's own.`;
 
 export function exitForResolution(result: EnrichedResolution, strict = false): ExitCode {
   if (result.verdict.outcome === 'DEACTIVATED') return EXIT.CHECK_FAILED;

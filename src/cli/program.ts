@@ -1,15 +1,33 @@
 /** The command tree. Completions and help are generated from this one definition. */
-import { Command } from 'commander';
-import { VERSION } from '../version.js';
+import { Command, Help, type Option } from 'commander';
 import { registerCompletion } from './commands/completion.js';
 import { registerDelegation } from './commands/delegation.js';
+import { registerDereference } from './commands/dereference.js';
+import { registerGraph } from './commands/graph.js';
+import { registerHelp } from './commands/help.js';
 import { registerHistory } from './commands/history.js';
 import { registerInspect } from './commands/inspect.js';
+import { registerKeygen } from './commands/keygen.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
+import { registerVersion, versionLine } from './commands/version.js';
+import { setRunningCommand } from './errors.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import type { CliIo } from './io.js';
+
+/** How svc prints, in the overview's footer and the man page. */
+export const OUTPUT_HELP = `Output: a coloured dossier on a terminal, plain text when piped, --json for scripts.
+Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb.`;
+
+/**
+ * A repeatable option starts from [] (see `collect`): no default worth showing, so help leaves
+ * out commander's "(default: [])". The option itself keeps its default.
+ */
+function optionDescription(option: Option): string {
+  if (!(Array.isArray(option.defaultValue) && option.defaultValue.length === 0)) return new Help().optionDescription(option);
+  return new Help().optionDescription(Object.assign(Object.create(Object.getPrototypeOf(option) as object) as Option, option, { defaultValue: undefined }));
+}
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -19,29 +37,47 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       'svc reports what can actually be shown about a decentralized identifier (did:key, did:jwk, did:web, did:webvh):\n' +
         'evidence dimension by dimension, never a trust score.',
     )
-    .version(VERSION, '-V, --version', 'print the svc version')
+    .version(versionLine(), '-V, --version', "print svc's version (the line svc version prints)")
     .helpOption('-h, --help', 'show help')
+    .configureHelp({ optionDescription })
     .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
     .addHelpText(
       'after',
       `
-Output: a coloured dossier on a terminal, plain text when piped, --json for scripts.
-Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb.
+${OUTPUT_HELP}
 
-${EXIT_CODES_HELP}`,
-    );
+${EXIT_CODES_HELP}
+
+Environment variables: svc help environment. Shell completion: svc completion --help. Manual: man svc.`,
+    )
+    // The command an error's hint names: the one about to run.
+    .hook('preAction', (_program, action) => setRunningCommand(io, action));
   registerResolve(program, io, setExit);
+  registerDereference(program, io, setExit);
+  registerGraph(program, io, setExit);
   registerVerify(program, io, setExit);
   registerDelegation(program, io, setExit);
+  registerKeygen(program, io, setExit);
   registerInspect(program, io, setExit);
   registerHistory(program, io, setExit);
   registerServe(program, io, setExit);
   registerCompletion(program, io, setExit);
-  for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
+  registerVersion(program, io, setExit);
+  registerHelp(program, io, setExit);
+  configureErrors(program, io);
   return program;
+}
+
+/**
+ * Every command (at any depth) throws instead of exiting, and prints no error of its own: main
+ * prints commander's errors (unknown option, missing argument …) in the one error style, and
+ * needs only to learn here whose command line it was, to name its --help.
+ */
+function configureErrors(cmd: Command, io: CliIo): void {
+  cmd.exitOverride().configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: () => setRunningCommand(io, cmd),
+  });
+  for (const sub of cmd.commands) configureErrors(sub, io);
 }

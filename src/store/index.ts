@@ -12,6 +12,7 @@ import type { RuntimeStore } from '../core/store.js';
 import { backupDatabase, type BackupResult } from './backup.js';
 import { reasonOf, StoreError } from './errors.js';
 import { futureSchemaError, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { makeDirectory } from './paths.js';
 import { SqliteDelegationChainStore } from './delegation-chains.js';
 import { SqliteMcpObservationStore } from './mcp-observations.js';
 import { SqliteObservationStore } from './observations.js';
@@ -21,7 +22,7 @@ export { SCHEMA_VERSION } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export { backupDatabase, type BackupResult } from './backup.js';
 // Kept in its own module so that commands can name the path without loading better-sqlite3.
-export { defaultStorePath } from './paths.js';
+export { defaultStorePath, storePathProblem } from './paths.js';
 export { SqliteObservationStore } from './observations.js';
 export { SqliteDelegationChainStore } from './delegation-chains.js';
 export { SqliteMcpObservationStore } from './mcp-observations.js';
@@ -131,12 +132,8 @@ class SqliteStore implements Store {
  * database file's mode.
  */
 function prepareFile(file: string): void {
-  const directory = path.dirname(file);
-  try {
-    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new StoreError('OPEN_FAILED', `cannot create the directory ${directory}: ${reasonOf(error)}`);
-  }
+  // Not mkdirSync({ recursive: true }): it spins forever under /proc (see makeDirectory).
+  makeDirectory(path.dirname(file), 0o700);
   try {
     fs.closeSync(fs.openSync(file, 'wx', 0o600));
   } catch (error) {

@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
-import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
 import { multikey, splitMultikey } from '../support/codec.js';
 
 interface Principal {
@@ -64,17 +64,7 @@ async function runWithStdin(args: string[], input: string): Promise<Run> {
   return out;
 }
 
-/** Exactly one JSON document on stdout. */
-function onlyJson(r: Run): any {
-  expect(r.stdout.trimEnd().startsWith('{'), r.stderr).toBe(true);
-  return JSON.parse(r.stdout);
-}
 
-function expectUsageError(r: Run, pattern: RegExp): void {
-  expect({ exitCode: r.exitCode, stdout: r.stdout }, r.stderr).toEqual({ exitCode: 2, stdout: '' });
-  expect(r.stderr).toMatch(pattern);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-}
 
 async function delegate(from: Principal, to: Principal | string, caps: string[], extra: string[] = []): Promise<Run> {
   return run(['delegate', '--key', from.keyFile, '--iss', from.did, '--aud', typeof to === 'string' ? to : to.did, '--cap', ...caps, ...extra]);

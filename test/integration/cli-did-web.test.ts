@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
 import { didConfiguration, linkageCredentialDi } from '../support/signing.js';
@@ -60,13 +60,16 @@ describe('svc resolve did:web', () => {
     expect(result.evidence.domainBinding.status).toBe('VERIFIED');
   });
 
-  it('without an allowance: EGRESS_BLOCKED, exit 4, one line, no connection', async () => {
+  it('without an allowance: EGRESS_BLOCKED, exit 4, one error block failing at dns.resolve, no connection', async () => {
     const before = host.server.connections;
     const r = await svc(['resolve', host.did()], env());
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toMatch(/^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
-    expect(r.stderr).toContain('dns.resolve');
+    const error = parseCliError(r.stderr);
+    expect(error.code).toBe('EGRESS_BLOCKED');
+    expect(error.detail).toMatch(/^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    expect(error.failedAt).toEqual([expect.stringMatching(/^dns\.resolve\b/)]);
+    expect(error.hint).toBe("see 'svc resolve --help'");
     expect(host.server.connections).toBe(before);
   });
 
@@ -81,9 +84,17 @@ describe('svc resolve did:web', () => {
   it('a bad allowance is a usage error with a one-line reason', async () => {
     const r = await svc(['resolve', host.did()], env({ SVC_EGRESS_ALLOW: '127.0.0.0/33' }));
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe('svc: SVC_EGRESS_ALLOW: bad allow-list entry "127.0.0.0/33": prefix must be 0..32');
+    expect(parseCliError(r.stderr)).toEqual({
+      code: 'USAGE_ERROR',
+      detail: 'SVC_EGRESS_ALLOW: bad allow-list entry "127.0.0.0/33": prefix must be 0..32',
+      failedAt: [],
+      stageDetails: [],
+      hint: "see 'svc help environment'",
+    });
     const flag = await svc(['resolve', host.did(), '--egress-allow', 'localhost'], env());
     expect(flag.exitCode).toBe(2);
-    expect(flag.stderr).toMatch(/^svc: --egress-allow: bad allow-list entry "localhost"/);
+    const error = parseCliError(flag.stderr);
+    expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc resolve --help'" });
+    expect(error.detail).toMatch(/^--egress-allow: bad allow-list entry "localhost"/);
   });
 });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aKey, agentCard, CARD_PATH, publishJwks, serveCard, signCard, type A2aKey, type CardJson } from '../support/a2a-agent.js';
-import { assertBuilt, cleanEnv, svc, type Run } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, type Run, expectUsageError } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
 import {
@@ -69,7 +69,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, ...extra });
+// Reports wrap to the width (cli-layout.test.ts checks that); these tests read whole lines, as on a wide terminal.
+const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, COLUMNS: '200', ...extra });
 const run = (args: string[], extra: Record<string, string> = {}) => svc(args, env(extra));
 const mcp = (endpoint: string, ...args: string[]) => run(['inspect-mcp', endpoint, ...LOOPBACK, ...args]);
 const a2a = (url: string, ...args: string[]) => run(['inspect-a2a', url, ...LOOPBACK, ...args]);
@@ -93,13 +94,17 @@ function checkLine(text: string, id: string): string {
   return line;
 }
 
-/** A problem: exit 4, nothing on stdout, exactly one line on stderr, no stack trace. */
-function expectProblemLine(r: Run, pattern: RegExp): void {
+/**
+ * A problem: exit 4, nothing on stdout, one error block on stderr (no failing stages: an
+ * inspection has no resolution trace) with the command's help as the hint, no stack trace.
+ */
+function expectProblem(r: Run, command: 'inspect-mcp' | 'inspect-a2a', code: string, detail: RegExp): void {
   expect({ exitCode: r.exitCode, stdout: r.stdout }, r.stderr).toEqual({ exitCode: 4, stdout: '' });
-  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(r.stderr).toMatch(pattern);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
+  const error = parseCliError(r.stderr);
+  expect(error).toMatchObject({ code, failedAt: [], stageDetails: [], hint: `see 'svc ${command} --help'` });
+  expect(error.detail).toMatch(detail);
 }
+
 
 /** Characters a report must never pass on raw: C0/C1 controls (ESC …), zero-width and format characters, tag characters. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
@@ -423,22 +428,29 @@ describe('svc inspect-mcp', () => {
   it('an unreachable endpoint: exit 4 with a one-line reason; --json prints the problem object', async () => {
     const endpoint = `https://localhost:${await closedPort()}/mcp`;
     const r = await mcp(endpoint, '--no-store');
-    expectProblemLine(r, /^error UPSTREAM_UNAVAILABLE: TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: the connection was refused \(ECONNREFUSED\)\.$/);
+    expectProblem(r, 'inspect-mcp', 'UPSTREAM_UNAVAILABLE', /^TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: the connection was refused \(ECONNREFUSED\)\.$/);
 
     const json = await mcp(endpoint, '--no-store', '--json');
     expect(json.exitCode).toBe(4);
     const problem = JSON.parse(json.stdout);
     expect(problem).toMatchObject({ type: 'urn:svc:problems#UPSTREAM_UNAVAILABLE', title: 'Upstream unavailable', status: 502, code: 'UPSTREAM_UNAVAILABLE' });
     expect(problem.detail).toMatch(/ECONNREFUSED/);
-    expect(json.stderr).toBe(`svc: UPSTREAM_UNAVAILABLE: ${problem.detail}`);
+    // With --json the stages are in the problem object: stderr keeps to the reason and the hint.
+    expect(parseCliError(json.stderr)).toEqual({
+      code: 'UPSTREAM_UNAVAILABLE',
+      detail: problem.detail,
+      failedAt: [],
+      stageDetails: [],
+      hint: "see 'svc inspect-mcp --help'",
+    });
   });
 
   it('egress: loopback without an allowance is EGRESS_BLOCKED (exit 4) before any connection, https or plain http', async () => {
     const before = mcpHost.server.connections;
     const blocked = await run(['inspect-mcp', poisoned.url, '--no-store']);
-    expectProblemLine(blocked, /^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    expectProblem(blocked, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
     const http = await run(['inspect-mcp', `http://localhost:${mcpHost.server.port}/poisoned`, '--no-store']);
-    expectProblemLine(http, /^error EGRESS_BLOCKED: localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    expectProblem(http, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
     expect(mcpHost.server.connections).toBe(before);
     // SVC_EGRESS_ALLOW works like --egress-allow.
     expect((await run(['inspect-mcp', poisoned.url, '--no-store', '-q'], { SVC_EGRESS_ALLOW: '127.0.0.0/8' })).exitCode).toBe(3);
@@ -461,21 +473,16 @@ describe('svc inspect-mcp', () => {
 
   it('an endpoint that is not a URL: exit 4, INVALID_REQUEST (a problem, like an invalid DID)', async () => {
     const r = await run(['inspect-mcp', 'tools.example/mcp', '--no-store']);
-    expectProblemLine(r, /^error INVALID_REQUEST: The MCP endpoint must be an absolute URL, e\.g\. https:\/\/tools\.example\/mcp\.$/);
+    expectProblem(r, 'inspect-mcp', 'INVALID_REQUEST', /^The MCP endpoint must be an absolute URL, e\.g\. https:\/\/tools\.example\/mcp\.$/);
     const json = await run(['inspect-mcp', 'ftp://tools.example/mcp', '--no-store', '--json']);
     expect(json.exitCode).toBe(4);
     expect(JSON.parse(json.stdout)).toMatchObject({ code: 'INVALID_REQUEST', status: 400, detail: 'The MCP endpoint must be an https URL, not ftp:.' });
   });
 
   it('usage errors exit 2: a missing endpoint, an unknown option, a bad --egress-allow', async () => {
-    const missing = await run(['inspect-mcp']);
-    expect(missing).toEqual({ exitCode: 2, stdout: '', stderr: "error: missing required argument 'endpoint'" });
-    const unknown = await run(['inspect-mcp', poisoned.url, '--stritc']);
-    expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown option '--stritc'/);
-    const bad = await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']);
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/^svc: --egress-allow: bad allow-list entry "localhost"/);
+    expectUsageError(await run(['inspect-mcp']), /^missing required argument 'endpoint'$/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp', poisoned.url, '--stritc']), /unknown option '--stritc'/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']), /^--egress-allow: bad allow-list entry "localhost"/, 'inspect-mcp');
   });
 
   it('--help explains the columns and lists the exit codes', async () => {
@@ -585,10 +592,12 @@ describe('svc inspect-a2a', () => {
   it('no card: exit 4, NOT_FOUND naming both well-known paths; not JSON: 4, INVALID_DID_DOCUMENT', async () => {
     const empty = await newHost();
     const r = await a2a(empty.server.origin);
-    expectProblemLine(
+    expectProblem(
       r,
+      'inspect-a2a',
+      'NOT_FOUND',
       new RegExp(
-        `^error NOT_FOUND: No agent card at ${empty.server.origin}/\\.well-known/agent-card\\.json or at the legacy ${empty.server.origin}/\\.well-known/agent\\.json \\(HTTP 404\\)\\.$`,
+        `^No agent card at ${empty.server.origin}/\\.well-known/agent-card\\.json or at the legacy ${empty.server.origin}/\\.well-known/agent\\.json \\(HTTP 404\\)\\.$`,
       ),
     );
     expect(empty.server.requests).toEqual(['GET /.well-known/agent-card.json', 'GET /.well-known/agent.json']);
@@ -602,13 +611,12 @@ describe('svc inspect-a2a', () => {
       status: 422,
       detail: `The resource at ${html.server.origin}${CARD_PATH} is no agent card: the agent card is not valid JSON (unexpected character at offset 0).`,
     });
-    expect(json.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(parseCliError(json.stderr)).toMatchObject({ code: 'INVALID_DID_DOCUMENT', failedAt: [], stageDetails: [], hint: "see 'svc inspect-a2a --help'" });
   });
 
   it('not a URL: exit 4 (INVALID_REQUEST); a missing URL: exit 2; --help lists the exit codes', async () => {
-    expectProblemLine(await run(['inspect-a2a', 'agent.example']), /^error INVALID_REQUEST: The agent URL is not an absolute URL/);
-    const missing = await run(['inspect-a2a']);
-    expect(missing).toEqual({ exitCode: 2, stdout: '', stderr: "error: missing required argument 'url'" });
+    expectProblem(await run(['inspect-a2a', 'agent.example']), 'inspect-a2a', 'INVALID_REQUEST', /^The agent URL is not an absolute URL/);
+    expectUsageError(await run(['inspect-a2a']), /^missing required argument 'url'$/, 'inspect-a2a');
     const help = await run(['inspect-a2a', '--help']);
     expect(help.exitCode).toBe(0);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { generateTestKey, didDocument } from '../support/signing.js';
 
@@ -173,7 +173,11 @@ describe('svc backup', () => {
     writeFileSync(existing, 'precious');
     const refused = await svc(['backup', existing], env);
     expect(refused.exitCode).toBe(4);
-    expect(refused.stderr).toMatch(/^svc: backup failed: .*exists/);
+    expect(refused.stdout).toBe('');
+    const error = parseCliError(refused.stderr);
+    expect(error).toMatchObject({ code: 'BACKUP_FAILED', failedAt: [], stageDetails: [], hint: "see 'svc backup --help'" });
+    expect(error.detail).toContain(existing);
+    expect(error.detail).toMatch(/exists/);
     expect(readFileSync(existing, 'utf8')).toBe('precious');
   });
 
@@ -182,7 +186,10 @@ describe('svc backup', () => {
     const dest = path.join(dir, 'nothing.db');
     const r = await svc(['backup', dest], env);
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/^svc: no database at .*nothing to back up$/);
+    expect(r.stdout).toBe('');
+    const error = parseCliError(r.stderr);
+    expect(error).toMatchObject({ code: 'NOT_FOUND', failedAt: [], stageDetails: [], hint: "see 'svc backup --help'" });
+    expect(error.detail).toMatch(/^no database at .*nothing to back up$/);
     expect(existsSync(dest)).toBe(false);
   });
 

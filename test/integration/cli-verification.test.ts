@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
-import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, parseCliError, repoRoot, svc, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
 import { b64url } from '../support/codec.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
@@ -104,19 +104,11 @@ async function runWithStdin(args: string[], input: string): Promise<Run> {
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
 
-/** Exactly one JSON document on stdout. */
-function onlyJson(r: Run): any {
-  expect(r.stdout.trimEnd().startsWith('{')).toBe(true);
-  return JSON.parse(r.stdout);
-}
 
-/** A usage error: exit 2, nothing on stdout, one line on stderr, no stack trace. */
-function expectUsageError(r: Run, pattern: RegExp): void {
-  expect({ exitCode: r.exitCode, stdout: r.stdout }, r.stderr).toEqual({ exitCode: 2, stdout: '' });
-  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(r.stderr).toMatch(pattern);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-}
+/**
+ * A usage error: exit 2, nothing on stdout, one error block on stderr (USAGE_ERROR, the reason
+ * matching `detail`, no failing stage, the command's --help as the hint), no stack trace.
+ */
 
 describe('svc verify-credential', () => {
   it('a valid credential file → exit 0, a text report naming VALID and the checks', async () => {
@@ -238,23 +230,23 @@ describe('svc verify-credential', () => {
 
   it('standard input over 1 MiB → exit 2', async () => {
     const r = await runWithStdin(['verify-credential', '-'], `{"padding": "${'x'.repeat(1024 * 1024 + 16)}"}`);
-    expectUsageError(r, /larger than 1048576 bytes/);
+    expectUsageError(r, /larger than 1048576 bytes/, 'verify-credential');
   });
 
   it('a missing file → exit 2, one line on stderr, no stack trace', async () => {
-    expectUsageError(await run(['verify-credential', path.join(dir, 'nope.json')]), /^svc: cannot read the credential .*nope\.json: no such file$/m);
+    expectUsageError(await run(['verify-credential', path.join(dir, 'nope.json')]), /^cannot read the credential .*nope\.json: no such file$/, 'verify-credential');
   });
 
   it('a directory → exit 2', async () => {
-    expectUsageError(await run(['verify-credential', path.join(dir, 'a-directory')]), /is not a file/);
+    expectUsageError(await run(['verify-credential', path.join(dir, 'a-directory')]), /is not a file/, 'verify-credential');
   });
 
   it('a file over 1 MiB → exit 2', async () => {
-    expectUsageError(await run(['verify-credential', files['big.json']!]), /larger than 1048576 bytes/);
+    expectUsageError(await run(['verify-credential', files['big.json']!]), /larger than 1048576 bytes/, 'verify-credential');
   });
 
   it('--audience "" → exit 2', async () => {
-    expectUsageError(await run(['verify-credential', files['valid.json']!, '--audience', '']), /--audience must not be empty/);
+    expectUsageError(await run(['verify-credential', files['valid.json']!, '--audience', '']), /--audience must not be empty/, 'verify-credential');
   });
 
   it('no file argument → exit 2', async () => {
@@ -312,7 +304,7 @@ describe('svc verify-jws', () => {
   });
 
   it('--relationship bogus → exit 2', async () => {
-    expectUsageError(await run(['verify-jws', jwsOk, '--relationship', 'bogus']), /--relationship must be one of/);
+    expectUsageError(await run(['verify-jws', jwsOk, '--relationship', 'bogus']), /--relationship must be one of/, 'verify-jws');
   });
 
   it('- reads the JWS from standard input (trailing newline trimmed)', async () => {
@@ -370,7 +362,8 @@ describe('svc evaluate-policy', () => {
     const text = await run(['evaluate-policy', issuerDid, '--policy', files['policy-unknown.json']!]);
     expect(text.exitCode).toBe(4);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toContain('INVALID_REQUEST');
+    const error = parseCliError(text.stderr);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', detail: problem.detail, hint: "see 'svc evaluate-policy --help'" });
   });
 
   it('a policy file with a duplicate member → exit 4 INVALID_REQUEST', async () => {
@@ -393,11 +386,11 @@ describe('svc evaluate-policy', () => {
   });
 
   it('a missing policy file → exit 2', async () => {
-    expectUsageError(await run(['evaluate-policy', issuerDid, '--policy', path.join(dir, 'nope.json')]), /cannot read the policy .*no such file/);
+    expectUsageError(await run(['evaluate-policy', issuerDid, '--policy', path.join(dir, 'nope.json')]), /cannot read the policy .*no such file/, 'evaluate-policy');
   });
 
   it('--policy - and --credential - together → exit 2', async () => {
-    expectUsageError(await run(['evaluate-policy', issuerDid, '--policy', '-', '--credential', '-']), /cannot both read standard input/);
+    expectUsageError(await run(['evaluate-policy', issuerDid, '--policy', '-', '--credential', '-']), /cannot both read standard input/, 'evaluate-policy');
   });
 
   it('--policy - reads the policy from standard input', async () => {
@@ -425,6 +418,7 @@ describe('svc evaluate-policy', () => {
     expectUsageError(
       await run(['evaluate-policy', issuerDid, '--policy', files['policy-credential.json']!, '--credential', path.join(dir, 'nope.json')]),
       /cannot read the credential .*no such file/,
+      'evaluate-policy',
     );
   });
 

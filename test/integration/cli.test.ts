@@ -51,8 +51,8 @@ describe('svc resolve --json', () => {
     const problem = JSON.parse(r.stdout);
     expect(problem).toMatchObject({ code: 'INVALID_DID', status: 400, type: 'https://www.w3.org/ns/did#INVALID_DID', title: 'Invalid DID' });
     expect(problem.detail).toMatch(/did:/);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^svc: INVALID_DID: /);
+    // The error style: the reason on one line, then the hint (the stages are in the JSON).
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: INVALID_DID: /), "  hint: see 'svc resolve --help'"]);
   });
 
   it('answers METHOD_NOT_SUPPORTED (501) for did:example with the failing syntax.parse stage', async () => {
@@ -122,10 +122,10 @@ describe('usage', () => {
     expect((await svc([])).exitCode).toBe(2);
   });
 
-  it('prints the version', async () => {
+  it('prints the version as the first word', async () => {
     const r = await svc(['--version']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim()).toBe(pkg.version);
+    expect(r.stdout.trim().split(' ')[0]).toBe(pkg.version);
   });
 
   it('documents the exit codes in --help', async () => {
@@ -140,14 +140,15 @@ describe('usage', () => {
 });
 
 describe('did:webvh version options', () => {
-  /** A usage error: exit 2, nothing on stdout (not even with --json), one `svc: …` line on stderr, no stack. */
+  /** A usage error: exit 2, nothing on stdout (not even with --json), `svc: USAGE_ERROR: …` and the hint on stderr, no stack. */
   function expectUsageError(r: { exitCode: number; stdout: string; stderr: string }, pattern: RegExp): void {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^svc: /);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^svc: USAGE_ERROR: /);
     expect(lines[0]).toMatch(pattern);
+    expect(lines[1]).toBe("  hint: see 'svc resolve --help'");
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }
 
@@ -256,13 +257,14 @@ describe('human output', () => {
     expect(tty.stdout).toMatch(/forbidden import: (ink|react)/);
   });
 
-  it('prints nothing with --quiet but keeps the exit code', async () => {
+  it('prints no report with --quiet but keeps the exit code, and still the error of a problem', async () => {
     const ok = await svc(['resolve', ED25519, '--quiet']);
     expect(ok.exitCode).toBe(0);
-    expect(ok.stdout).toBe('');
+    expect(ok.stdout + ok.stderr).toBe('');
     const bad = await svc(['resolve', 'not-a-did', '--quiet']);
     expect(bad.exitCode).toBe(4);
-    expect(bad.stdout + bad.stderr).toBe('');
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^svc: INVALID_DID: /);
   });
 
   it('explains a problem on stderr in one line plus the failing stage', async () => {

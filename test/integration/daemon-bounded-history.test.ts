@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, svc } from '../support/cli.js';
+import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -172,7 +172,7 @@ describe('SVC_MAX_OBSERVATIONS: a ceiling on rows', () => {
   }, 60_000);
 });
 
-describe('configuration errors: exit 2, one line on stderr', () => {
+describe('configuration errors: exit 2, one usage error on stderr', () => {
   it.each([
     ['SVC_MAX_OBSERVATIONS', 'abc'],
     ['SVC_MAX_OBSERVATIONS', '-1'],
@@ -184,7 +184,8 @@ describe('configuration errors: exit 2, one line on stderr', () => {
     const run = await svc(['serve', '--port', '0', '--memory'], cleanEnv({ [name]: value }));
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain(`${name} must be a whole number between 0 and`);
+    const error = parseCliError(run.stderr);
+    expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc help environment'" });
+    expect(error.detail).toContain(`${name} must be a whole number between 0 and`);
   });
 });

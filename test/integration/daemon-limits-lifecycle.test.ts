@@ -1,6 +1,6 @@
 /**
  * The daemon's lifecycle over real HTTP (SPEC §4.17, §8): readiness when the database is a
- * future schema or cannot be created, memory mode, configuration errors (exit 2, one line),
+ * future schema or cannot be created, memory mode, configuration errors (exit 2, one usage error),
  * SIGTERM draining requests in flight, and a restart after SIGKILL on the same database.
  * Limits: daemon-limits.test.ts.
  */
@@ -10,7 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION } from '../../src/store/index.js';
-import { cleanEnv, svc } from '../support/cli.js';
+import { cleanEnv, parseCliError, svc, type CliErrorBlock } from '../support/cli.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until, type Answer } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -55,12 +55,11 @@ function expectNotReady(answer: Answer): Record<string, any> {
   return problem;
 }
 
-/** One line on stderr, no stack trace. */
-function expectOneLine(stderr: string): void {
-  const lines = stderr.trimEnd().split('\n');
-  expect(lines, stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^svc: /);
-  expect(stderr).not.toMatch(/\n\s+at /);
+/** One usage error on stderr (no failing stage, the hint given), nothing else, no stack trace. */
+function expectUsageError(stderr: string, hint: string): CliErrorBlock {
+  const error = parseCliError(stderr);
+  expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint });
+  return error;
 }
 
 describe('/ready and the database', () => {
@@ -124,13 +123,12 @@ describe('/ready and the database', () => {
   });
 });
 
-describe('configuration errors: exit 2, one line on stderr', () => {
+describe('configuration errors: exit 2, one usage error on stderr', () => {
   it('--memory --production', async () => {
     const run = await svc(['serve', '--port', '0', '--memory', '--production'], cleanEnv());
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expectOneLine(run.stderr);
-    expect(run.stderr).toContain('production mode requires a database file');
+    expect(expectUsageError(run.stderr, "see 'svc serve --help'").detail).toContain('production mode requires a database file');
   });
 
   it.each([
@@ -143,8 +141,7 @@ describe('configuration errors: exit 2, one line on stderr', () => {
     const run = await svc(['serve', '--port', '0', '--memory'], cleanEnv({ [name]: value }));
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expectOneLine(run.stderr);
-    expect(run.stderr).toContain(`${name} must be a whole number`);
+    expect(expectUsageError(run.stderr, "see 'svc help environment'").detail).toContain(`${name} must be a whole number`);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, svc } from '../support/cli.js';
+import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, DID_RESOLUTION_TYPE, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
@@ -69,33 +69,48 @@ describe('identifier limits (item 5)', () => {
   });
 });
 
-describe('settings refused at start (item 9): exit 2 with one line', () => {
+describe('settings refused at start (item 9): exit 2 with one usage error', () => {
   const serve = (env: Record<string, string>, args: string[] = []) => svc(['serve', '--memory', '--port', '0', ...args], cleanEnv(env));
 
+  // A bad environment variable points at `svc help environment`; a bad option, at the command's --help.
+  const ENV_HINT = "see 'svc help environment'";
+  const SERVE_HINT = "see 'svc serve --help'";
   it.each([
-    [{ SVC_EGRESS_ALLOW: '0.0.0.0/0' }, [], /^svc: SVC_EGRESS_ALLOW: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16 \(link-local, where cloud metadata services answer\) without naming it; allow link-local addresses only by listing them/],
-    [{ SVC_EGRESS_ALLOW: '169.0.0.0/8' }, [], /^svc: SVC_EGRESS_ALLOW: 169\.0\.0\.0\/8 also admits 169\.254\.0\.0\/16/],
-    [{}, ['--egress-allow', '0.0.0.0/0'], /^svc: --egress-allow: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16/],
-    [{}, ['--egress-allow', '::ffff:0:0/96'], /^svc: --egress-allow: ::ffff:0:0\/96 also admits ::ffff:169\.254\.0\.0\/112/],
-    [{ SVC_TRUST_PROXY: 'true' }, [], /^svc: SVC_TRUST_PROXY=true would let any client that connects directly forge X-Forwarded-For; list the addresses of your proxies instead/],
-    [{ SVC_TRUST_PROXY: '1' }, [], /^svc: SVC_TRUST_PROXY=1 would let any client/],
-    [{ SVC_LOG_LEVEL: 'verbose' }, [], /^svc: SVC_LOG_LEVEL must be one of debug, info, warn, error \(or empty for silent\), not "verbose"$/],
-    [{ SVC_REGISTRATIONS_PER_CLIENT: '0' }, [], /^svc: SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000$/],
-  ])('%j %j', async (env, args, reason) => {
+    [{ SVC_EGRESS_ALLOW: '0.0.0.0/0' }, [], /^SVC_EGRESS_ALLOW: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16 \(link-local, where cloud metadata services answer\) without naming it; allow link-local addresses only by listing them/, ENV_HINT],
+    [{ SVC_EGRESS_ALLOW: '169.0.0.0/8' }, [], /^SVC_EGRESS_ALLOW: 169\.0\.0\.0\/8 also admits 169\.254\.0\.0\/16/, ENV_HINT],
+    [{}, ['--egress-allow', '0.0.0.0/0'], /^--egress-allow: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16/, SERVE_HINT],
+    [{}, ['--egress-allow', '::ffff:0:0/96'], /^--egress-allow: ::ffff:0:0\/96 also admits ::ffff:169\.254\.0\.0\/112/, SERVE_HINT],
+    [{ SVC_TRUST_PROXY: 'true' }, [], /^SVC_TRUST_PROXY=true would let any client that connects directly forge X-Forwarded-For; list the addresses of your proxies instead/, ENV_HINT],
+    [{ SVC_TRUST_PROXY: '1' }, [], /^SVC_TRUST_PROXY=1 would let any client/, ENV_HINT],
+    [{ SVC_LOG_LEVEL: 'verbose' }, [], /^SVC_LOG_LEVEL must be one of debug, info, warn, error \(or empty for silent\), not "verbose"$/, ENV_HINT],
+    [{ SVC_REGISTRATIONS_PER_CLIENT: '0' }, [], /^SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000$/, ENV_HINT],
+  ])('%j %j', async (env, args, reason, hint) => {
     const r = await serve(env, args);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr.trimEnd()).toMatch(reason);
-    expect(r.stderr).not.toContain('listening');
+    expect(r.stdout).toBe('');
+    // Exactly the error block: nothing else (no "listening", no relaxation lines) on stderr.
+    const error = parseCliError(r.stderr);
+    expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint });
+    expect(error.detail).toMatch(reason);
   });
 
   it('the allowance and SVC_LOG_LEVEL are refused by every command, not only serve', async () => {
     const resolve = await svc(['resolve', ED25519_DID, '--no-store', '--egress-allow', '169.0.0.0/8'], cleanEnv());
     expect(resolve.exitCode).toBe(2);
-    expect(resolve.stderr).toMatch(/^svc: --egress-allow: 169\.0\.0\.0\/8 also admits/);
+    const allowance = parseCliError(resolve.stderr);
+    expect(allowance).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc resolve --help'" });
+    expect(allowance.detail).toMatch(/^--egress-allow: 169\.0\.0\.0\/8 also admits/);
+    // -q hides only the report, never the error.
     const logLevel = await svc(['resolve', ED25519_DID, '--no-store', '-q'], cleanEnv({ SVC_LOG_LEVEL: 'loud' }));
     expect(logLevel.exitCode).toBe(2);
-    expect(logLevel.stderr).toBe('svc: SVC_LOG_LEVEL must be one of debug, info, warn, error (or empty for silent), not "loud"');
+    expect(logLevel.stdout).toBe('');
+    expect(parseCliError(logLevel.stderr)).toEqual({
+      code: 'USAGE_ERROR',
+      detail: 'SVC_LOG_LEVEL must be one of debug, info, warn, error (or empty for silent), not "loud"',
+      failedAt: [],
+      stageDetails: [],
+      hint: "see 'svc help environment'",
+    });
     // Empty is unset.
     expect((await svc(['resolve', ED25519_DID, '--no-store', '-q'], cleanEnv({ SVC_LOG_LEVEL: '' }))).exitCode).toBe(0);
   });

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProblemCode } from '../../src/core/problems.js';
 import { b64url } from '../support/codec.js';
-import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -59,16 +59,17 @@ const get = (route: string) => call(`${daemon.url}${route}`);
 const STACK = /\n\s+at \S|node:internal|file:\/\/\/|\([^()\s]*:\d+:\d+\)|\.[cm]?[jt]sx?:\d+:\d+/;
 
 /**
- * A CLI run that failed with a problem: exit 4, the reason on one line (`error CODE: detail`),
- * at most the failed stage after it, no stack. Returns the reason line.
+ * A CLI run of `command` that failed with a problem: exit 4, nothing on stdout, one error block
+ * on stderr (`svc: CODE: detail` with the detail a sentence on one line, at most the failed
+ * stages, the command's --help as the hint), no stack. Returns the detail.
  */
-function expectCliProblem(run: { exitCode: number; stderr: string; stdout: string }, code: string): string {
-  const [reason = '', ...rest] = run.stderr.trim().split('\n');
-  expect({ exitCode: run.exitCode, reason }).toEqual({ exitCode: 4, reason: expect.stringMatching(new RegExp(`^error ${code}: .+\\.$`)) });
-  expect(rest.filter((line) => !line.startsWith('  failed at '))).toEqual([]);
-  expect(run.stderr + run.stdout).not.toMatch(STACK);
-  expect(run.stderr + run.stdout).not.toContain('INTERNAL_ERROR');
-  return reason;
+function expectCliProblem(run: { exitCode: number; stderr: string; stdout: string }, command: string, code: string): string {
+  expect({ exitCode: run.exitCode, stdout: run.stdout }, run.stderr).toEqual({ exitCode: 4, stdout: '' });
+  const error = parseCliError(run.stderr);
+  expect(error).toMatchObject({ code, detail: expect.stringMatching(/.\.$/), stageDetails: [], hint: `see 'svc ${command} --help'` });
+  expect(run.stderr).not.toMatch(STACK);
+  expect(run.stderr).not.toContain('INTERNAL_ERROR');
+  return error.detail;
 }
 
 /** A lone surrogate as JSON writes it: the six characters \ud800. */
@@ -83,8 +84,8 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
     const w3c = expectJson(await get(`/1.0/identifiers/${jwkDid}`), 400, 'application/did-resolution');
     expect(w3c.didResolutionMetadata.error).toMatchObject({ code: 'INVALID_DID', status: 400 });
 
-    const line = expectCliProblem(await cli(['resolve', jwkDid]), 'INVALID_DID');
-    expect(line).toContain('lone surrogate \\ud800');
+    const detail = expectCliProblem(await cli(['resolve', jwkDid]), 'resolve', 'INVALID_DID');
+    expect(detail).toContain('lone surrogate \\ud800');
   });
 
   it('a did:web whose did.json holds "\\ud800": /v1 422 INVALID_DID_DOCUMENT, /1.0 500 embedded, exit 4', async () => {
@@ -97,7 +98,7 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
     const w3c = expectJson(await get(`/1.0/identifiers/${did}?noCache=true`), 500, 'application/did-resolution');
     expect(w3c.didResolutionMetadata.error).toMatchObject({ code: 'INVALID_DID_DOCUMENT', status: 500 });
 
-    expectCliProblem(await cli(['resolve', did]), 'INVALID_DID_DOCUMENT');
+    expectCliProblem(await cli(['resolve', did]), 'resolve', 'INVALID_DID_DOCUMENT');
   });
 
   it('a did:webvh whose did.jsonl entry holds "\\ud800": /v1 422 INVALID_DID_DOCUMENT naming the entry, exit 4', async () => {
@@ -107,7 +108,7 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
 
     const problem = expectProblem(await get(`/v1/resolve/${log.did}?noCache=true`), 422, 'INVALID_DID_DOCUMENT');
     expect(problem.detail).toContain('lone surrogate \\ud800');
-    expectCliProblem(await cli(['resolve', log.did]), 'INVALID_DID_DOCUMENT');
+    expectCliProblem(await cli(['resolve', log.did]), 'resolve', 'INVALID_DID_DOCUMENT');
   });
 
   it('an A2A card holding "\\ud800": /v1 422 INVALID_DID_DOCUMENT (no agent card), exit 4', async () => {
@@ -117,7 +118,7 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
 
     const problem = expectProblem(await get(`/v1/a2a/inspect?url=${encodeURIComponent(url)}`), 422, 'INVALID_DID_DOCUMENT');
     expect(problem.detail).toContain('is no agent card: the agent card is not I-JSON');
-    expectCliProblem(await cli(['inspect-a2a', url]), 'INVALID_DID_DOCUMENT');
+    expectCliProblem(await cli(['inspect-a2a', url]), 'inspect-a2a', 'INVALID_DID_DOCUMENT');
   });
 
   it('an MCP server whose tools/list reply holds "\\ud800": /v1 422 INVALID_DID_DOCUMENT, exit 4', async () => {
@@ -138,7 +139,7 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
 
     const problem = expectProblem(await get(`/v1/mcp/inspect?endpoint=${encodeURIComponent(endpoint)}`), 422, 'INVALID_DID_DOCUMENT');
     expect(problem.detail).toContain('lone surrogate \\ud800');
-    expectCliProblem(await cli(['inspect-mcp', endpoint, '--no-store']), 'INVALID_DID_DOCUMENT');
+    expectCliProblem(await cli(['inspect-mcp', endpoint, '--no-store']), 'inspect-mcp', 'INVALID_DID_DOCUMENT');
   });
 });
 

@@ -214,7 +214,7 @@ describe('SDK 1.x servers (legacy 2025-11-25 handshake)', () => {
     });
     expect(checkOf(result, 'inventory').detail).toBe('No tool has risk signals (3 tools).');
     expect(checkOf(result, 'identity').detail).toContain('"svc-test-sdk1"');
-    expect(result.limitations).toContain('serverInfo is self-reported; svc attests no server identity (SPEC §1 rule 3).');
+    expect(result.limitations).toContain('serverInfo is self-reported; svc attests no server identity.');
   });
 
   it('TLS evidence: the validated connection to the host, and transport PASS', async () => {

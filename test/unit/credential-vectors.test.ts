@@ -252,4 +252,16 @@ describe('credential input', () => {
     const result = await verifyCredential({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiablePresentation'], proof: {} }, { runtime: runtime() });
     expect(result.status).toBe('UNSUPPORTED');
   });
+
+  it('an object without a proof is of no known format, not Data Integrity; one with a proof is', async () => {
+    const unsecured = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:a', credentialSubject: { id: 'did:example:b' } };
+    for (const input of [{}, '{}', unsecured]) {
+      const result = await verifyCredential(input, { runtime: runtime() });
+      expect(result).toMatchObject({ status: 'MALFORMED', format: 'UNKNOWN', proof: null });
+      expect(check(result, 'structure').detail).toContain('no proof');
+    }
+    const secured = await verifyCredential({ ...unsecured, proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022' } }, { runtime: runtime() });
+    expect(secured.format).toBe('DATA_INTEGRITY');
+    expect(secured.proof).toMatchObject({ format: 'DATA_INTEGRITY', suite: 'eddsa-jcs-2022' });
+  });
 });

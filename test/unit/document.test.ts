@@ -107,7 +107,7 @@ describe('checkVerificationMethod', () => {
     });
     expect(await checkVerificationMethod({ type: 'X25519KeyAgreementKey2020', publicKeyMultibase: ed })).toMatchObject({
       status: 'INVALID_KEY',
-      detail: 'a X25519KeyAgreementKey2020 must hold a X25519 key, not Ed25519',
+      detail: 'an X25519KeyAgreementKey2020 must hold an X25519 key, not Ed25519',
     });
   });
 

@@ -123,6 +123,39 @@ describe('renderDossier (ink): the did:webvh history', () => {
     const out = await rendered(webvhResult(failingAtThree()), 1, 80);
     expect(out).toContain(chalk.green('✓'));
     expect(out).toContain(chalk.red('✗'));
-    expect(out).toContain(chalk.cyan('◀\u00a0served'));
+    expect(out).toContain(chalk.cyan('◀ served'));
+  });
+});
+
+describe('renderDossier (ink): the text dossier’s lines at any width', () => {
+  for (const columns of [60, 100]) {
+    it(`draws the text dossier's lines at ${columns} columns, only the verdict boxed, no DID split`, async () => {
+      for (const result of [ed, jwk]) {
+        const ink = inkLines(await rendered(result, 0, columns));
+        const text = dossierText(result, plainStyle, columns).split('\n');
+        // Header, then the verdict box (5 lines for a headline of 2 lines at most), then the sections as in text.
+        expect(ink.slice(0, 2)).toEqual(text.slice(0, 2));
+        expect(ink[0]).toBe(result.did);
+        const inkSections = ink.slice(ink.indexOf('Confirmed'));
+        const textSections = text.slice(text.indexOf('Confirmed'));
+        expect(inkSections.join('\n').trimEnd()).toBe(textSections.join('\n').trimEnd());
+        for (const line of ink) if ([...line].length > columns) expect(line.trim()).not.toMatch(/\s/);
+      }
+    });
+  }
+
+  it('boxes the verdict at the terminal width and wraps the headline inside it', async () => {
+    const ink = inkLines(await rendered(ed, 0, 60));
+    const box = ink.slice(ink.findIndex((l) => l.startsWith('╭')), ink.findIndex((l) => l.startsWith('╰')) + 1);
+    expect(box.length).toBeGreaterThan(3);
+    for (const line of box) expect([...line].length).toBe(60);
+    expect(box.slice(2, -1).map((l) => l.slice(2, -1).trim()).join(' ')).toBe(ed.verdict.headline);
+  });
+
+  it('adds the trace only when verbose', async () => {
+    expect(inkLines(await rendered(ed, 0, 100))).not.toContain('Trace');
+    const { stream, output } = fakeTerminal(100);
+    await renderDossier(ed, { colorLevel: 0, stdout: stream, verbose: true });
+    expect(inkLines(output())).toContain('Trace');
   });
 });

@@ -6,10 +6,13 @@ import {
   dossierText,
   plainStyle,
   printable,
-  problemText,
+  failingStages,
+  type ProblemTraceStage,
   wrapWords,
 } from '../../src/cli/output/dossier.js';
+import { errorText } from '../../src/cli/errors.js';
 import { ProblemError } from '../../src/core/problems.js';
+import { buildGraph } from '../../src/core/resolve/graph.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { createRuntime } from '../../src/runtime/node.js';
@@ -228,7 +231,7 @@ describe('view model', () => {
     const text = dossierText(hostile, plainStyle);
     expect(text).not.toContain('\u001b');
     expect(text).toContain('The method \\x1b[2Jx is odd.');
-    expect(problemText({ code: 'X', title: 'X', detail: 'id \u001b]0;pwned\u0007' }, plainStyle)).toBe('error X: id \\x1b]0;pwned\\x07\n');
+    expect(errorText({ code: 'X', detail: 'id \u001b]0;pwned\u0007', hint: 'h' }, plainStyle)).toBe('svc: X: id \\x1b]0;pwned\\x07\n  hint: h\n');
   });
 
   it('never cuts a word longer than the line', () => {
@@ -237,44 +240,146 @@ describe('view model', () => {
   });
 });
 
-describe('problemText', () => {
+/** The error block as emitProblem builds it from a problem object. */
+function problemBlock(problem: { code: string; title: string; detail: string; trace?: ProblemTraceStage[] }, style = plainStyle): string {
+  return errorText({ code: problem.code, detail: problem.detail || problem.title, stages: failingStages(problem.trace), hint: "see 'svc resolve --help'" }, style);
+}
+
+describe('the error block of a problem', () => {
   it('prints the code, the detail and the failing stage of a real problem', async () => {
     const err = await resolve('did:foo:bar', createRuntime({})).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProblemError);
     const problem = (err as ProblemError).toProblem();
-    const text = problemText(problem, plainStyle);
-    expect(text.startsWith('error METHOD_NOT_SUPPORTED: The DID method "foo" is not supported')).toBe(true);
+    const text = problemBlock(problem);
     expect(text).toContain('  failed at syntax.parse (Parse the DID)');
     // The stage's detail repeats the problem's; it is printed once.
     expect(text.split('The DID method "foo"')).toHaveLength(2);
     expect(text).not.toContain('\u001b');
-    // The reason is one line, whole, for `head -1` and log greps; the rest fits 80 columns.
-    const [first, ...rest] = text.split('\n');
-    expect(first).toBe(`error METHOD_NOT_SUPPORTED: ${problem.detail}`);
-    for (const line of rest) expect(line.length).toBeLessThanOrEqual(80);
+    // The reason is one line, whole, for `head -1` and log greps; the hint ends the block.
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe(`svc: METHOD_NOT_SUPPORTED: ${problem.detail}`);
+    expect(lines.at(-1)).toBe("  hint: see 'svc resolve --help'");
   });
 
   it('shows only failing stages, with their own detail when it differs', () => {
-    const text = problemText(
-      {
-        code: 'INVALID_DID_DOCUMENT',
-        title: 'Invalid DID document',
-        detail: 'The document could not be read.',
-        trace: [
-          { stage: 'syntax.parse', status: 'PASS', detail: 'did:key' },
-          { stage: 'document.inspect', status: 'FAIL', detail: 'id mismatch' },
-        ],
-      },
-      plainStyle,
-    );
+    const text = problemBlock({
+      code: 'INVALID_DID_DOCUMENT',
+      title: 'Invalid DID document',
+      detail: 'The document could not be read.',
+      trace: [
+        { stage: 'syntax.parse', status: 'PASS', detail: 'did:key' },
+        { stage: 'document.inspect', status: 'FAIL', detail: 'id mismatch' },
+      ],
+    });
     expect(text).toBe(
-      'error INVALID_DID_DOCUMENT: The document could not be read.\n  failed at document.inspect\n    id mismatch\n',
+      "svc: INVALID_DID_DOCUMENT: The document could not be read.\n  failed at document.inspect\n    id mismatch\n  hint: see 'svc resolve --help'\n",
     );
   });
 
-  it('is one line without a trace, and colours the error red', () => {
+  it('without a trace: the reason and the hint, the code in red', () => {
     const problem = { code: 'INVALID_DID', title: 'Invalid DID', detail: 'Not a DID.' };
-    expect(problemText(problem, plainStyle)).toBe('error INVALID_DID: Not a DID.\n');
-    expect(problemText(problem, markStyle)).toBe('[b][r]error[/r][/b] [b]INVALID_DID[/b]: Not a DID.\n');
+    expect(problemBlock(problem)).toBe("svc: INVALID_DID: Not a DID.\n  hint: see 'svc resolve --help'\n");
+    expect(problemBlock(problem, markStyle)).toBe("svc: [b][r]INVALID_DID[/r][/b]: Not a DID.\n  [d]hint:[/d] see 'svc resolve --help'\n");
+  });
+});
+
+/** A line longer than the width may only be one unbroken token (a DID, a hash). */
+function expectFitsWidth(text: string, width: number): void {
+  for (const line of text.split('\n')) {
+    if ([...line].length > width) expect(line.trim(), `over ${width} columns: ${line}`).not.toMatch(/\s/);
+  }
+}
+
+describe('dossierText: any width', () => {
+  for (const width of [40, 60, 100]) {
+    it(`fits ${width} columns, each DID whole on its own first line`, () => {
+      for (const result of [ed, jwk, bls]) {
+        const text = dossierText(result, plainStyle, width, { verbose: true });
+        expectFitsWidth(text, width);
+        expect(text.split('\n')[0]).toBe(result.did);
+        // Every statement and limitation is all there, only wrapped.
+        for (const d of result.dimensions) expect(unwrap(text)).toContain(d.statement);
+        for (const l of result.limitations) expect(unwrap(text)).toContain(l);
+      }
+    });
+  }
+
+  it('wraps to the width it is given: more lines at 60 than at 100', () => {
+    expect(dossierText(ed, plainStyle, 60).split('\n').length).toBeGreaterThan(dossierText(ed, plainStyle, 100).split('\n').length);
+    expect(dossierText(ed, plainStyle)).toBe(dossierText(ed, plainStyle, 80));
+  });
+});
+
+describe('dossierText: services, the evidence graph and the trace', () => {
+  const hash = ed.evidence.document.jcsSha256.slice(0, 12);
+
+  it('shows the evidence graph grouped by node, a key’s relationships on one line, states coloured', () => {
+    const text = dossierText(ed, plainStyle, 100);
+    expect(section(text, 'Evidence graph')).toEqual([
+      '  this DID',
+      `    —expandsTo→ DID document (sha256 ${hash}…)  VERIFIED`,
+      '    —authentication, assertionMethod, capabilityInvocation, capabilityDelegation→ #z6MkhaXg…2doK',
+      '      DECLARED',
+      '    —keyAgreement→ #z6LSj72t…dh9p  DECLARED',
+      `  DID document (sha256 ${hash}…)`,
+      '    —publishes→ #z6MkhaXg…2doK  VERIFIED',
+      '    —publishes→ #z6LSj72t…dh9p  VERIFIED',
+    ]);
+    const coloured = section(dossierText(ed, markStyle, 100), '[b]Evidence graph[/b]').join('\n');
+    expect(coloured).toContain('[g]VERIFIED[/g]');
+    expect(coloured).toContain('[d]DECLARED[/d]');
+    // An invalid key's edge is red.
+    expect(section(dossierText(jwk, markStyle, 100), '[b]Evidence graph[/b]').join('\n')).toMatch(/—publishes→ #0 {2}\[r\]FAILED\[\/r\]/);
+  });
+
+  it('places the graph after the keys and before the limitations, and says nothing of services a did:key has not', () => {
+    const text = dossierText(ed, plainStyle);
+    const at = (title: string) => text.indexOf(`\n${title}\n`);
+    expect(at('Evidence graph')).toBeGreaterThan(at('Keys'));
+    expect(at('Evidence graph')).toBeLessThan(at('Limitations'));
+    expect(text).not.toContain('Services');
+    expect(text).not.toContain('\nTrace\n');
+  });
+
+  it('lists services with type and endpoint, escaping what the document says, and links them in the graph', () => {
+    const services = [
+      { id: `${ED25519_DID}#linked-domain`, type: 'LinkedDomains', serviceEndpoint: 'https://example.com/' },
+      { id: 'did:example:other#hub', type: ['DIDCommMessaging', 'Hub'], serviceEndpoint: { uri: 'https://hub.example/\u001b[2J', accept: ['didcomm/v2'] } },
+      { id: `${ED25519_DID}#mirrors`, type: null, serviceEndpoint: ['https://a.example/', 'https://b.example/'] },
+    ];
+    const evidence = { ...ed.evidence, services };
+    const result: EnrichedResolution = { ...ed, evidence, graph: buildGraph(ed.did, evidence) };
+    const text = dossierText(result, plainStyle, 100);
+    expect(section(text, 'Services')).toEqual([
+      '  #linked-domain',
+      '      type      LinkedDomains',
+      '      endpoint  https://example.com/',
+      '  did:example:other#hub',
+      '      type      DIDCommMessaging, Hub',
+      // A map as JSON, whose escapes already keep the terminal safe.
+      '      endpoint  {"uri":"https://hub.example/\\u001b[2J","accept":["didcomm/v2"]}',
+      '  #mirrors',
+      '      type      (none)',
+      '      endpoint  https://a.example/, https://b.example/',
+    ]);
+    expect(text.indexOf('\nServices\n')).toBeGreaterThan(text.indexOf('\nKeys\n'));
+    expect(text).not.toContain('\u001b');
+    const graph = section(text, 'Evidence graph');
+    expect(graph).toContain('    —service→ #linked-domain  DECLARED');
+    expect(graph).toContain('    —service→ did:example:other#hub  DECLARED');
+  });
+
+  it('shows every stage with its mark and duration only when asked (--verbose)', () => {
+    const text = dossierText(ed, plainStyle, 100, { verbose: true });
+    const trace = section(text, 'Trace').filter((line) => /^ {2}\S/.test(line));
+    expect(trace).toHaveLength(ed.trace.length);
+    ed.trace.forEach((stage, i) => {
+      expect(trace[i]).toMatch(new RegExp(`^  ✓ ${stage.stage.replace('.', '\\.')} +\\d+(\\.\\d)? ms  ${stage.label}: `));
+    });
+    expect(text.indexOf('\nTrace\n')).toBeLessThan(text.indexOf('\nLimitations\n'));
+    const failed: EnrichedResolution = { ...ed, trace: [{ ...ed.trace[0]!, status: 'FAIL', detail: 'broken \u001b[31m' }] };
+    const coloured = section(dossierText(failed, markStyle, 100, { verbose: true }), '[b]Trace[/b]');
+    expect(coloured[0]).toMatch(/^ {2}\[r\]✗\[\/r\] syntax\.parse/);
+    expect(coloured[0]).toContain('broken \\x1b[31m');
   });
 });

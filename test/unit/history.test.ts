@@ -273,13 +273,15 @@ describe('diffOf', () => {
     expect(d.summary).toBe('No change in the document; domain binding VERIFIED → UNREACHABLE');
   });
 
-  it('rejects a hash that is not 64 lower-case hex characters with INVALID_OPTIONS', () => {
+  it('rejects a hash that is not lower-case hex, or longer than 64 characters, with INVALID_OPTIONS', () => {
     const runtime = storeWithThree();
-    for (const bad of [hash1.toUpperCase(), hash1.slice(1), `${hash1}0`, 'sha256:abc', '']) {
+    for (const bad of [hash1.toUpperCase(), `${hash1}0`, 'sha256:abc']) {
       const p = problemFrom(() => diffOf(WEB_DID, runtime, { from: bad }));
       expect(p.code).toBe('INVALID_OPTIONS');
-      expect(p.detail).toBe('"from" must be a document hash: 64 lower-case hexadecimal characters.');
+      expect(p.detail).toBe('"from" must be a document hash (64 lower-case hexadecimal characters) or a unique prefix of one (at least 8).');
     }
+    // Shorter hex is a prefix (test/unit/history-prefix.test.ts); below 8 characters it is refused.
+    expect(problemFrom(() => diffOf(WEB_DID, runtime, { from: '' })).detail).toMatch(/^"from" is too short: .* at least 8 /);
     const p = problemFrom(() => diffOf(WEB_DID, runtime, { from: hash1, to: 'xyz' }));
     expect(p.code).toBe('INVALID_OPTIONS');
     expect(p.detail).toContain('"to"');
@@ -302,12 +304,12 @@ describe('diffOf', () => {
     const runtime = runtimeWithStore();
     const none = problemFrom(() => diffOf(WEB_DID, runtime, {}));
     expect(none.code).toBe('NOT_FOUND');
-    expect(none.detail).toBe(`${WEB_DID} has 0 observation(s); a diff needs two.`);
+    expect(none.detail).toBe(`${WEB_DID} has 0 observations; a diff needs two.`);
     runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
     runtime.store.observations.record(observation(doc1, '2026-01-02T00:00:00Z'));
     const one = problemFrom(() => diffOf(WEB_DID, runtime, {}));
     expect(one.code).toBe('NOT_FOUND');
-    expect(one.detail).toBe(`${WEB_DID} has 1 observation(s); a diff needs two.`);
+    expect(one.detail).toBe(`${WEB_DID} has 1 observation; a diff needs two.`);
   });
 
   it('validates the DID and needs a store', () => {

@@ -3,27 +3,36 @@
  * §4.12–4.13, service-defined and experimental) minted and checked from the command line.
  *
  *   delegate            signs one receipt with a private JWK; prints it (one line) or --json
- *   verify-delegation   the DelegationChainResult: 0 VALID, 1 INVALID/MALFORMED, 3 INDETERMINATE
+ *   verify-delegation   the DelegationChainResult: 0 VALID, 1 INVALID/MALFORMED, 3 INDETERMINATE;
+ *                       --register stores a VALID chain in the local registry (the --db file)
  *   authorize           ALLOW/DENY for one tool: 0 ALLOW, 1 DENY, 3 DENY on an INDETERMINATE chain
+ *   verify-tool         ALLOW/DENY from the local registry, as GET /v1/agents/verify-tool: 0/1
  *
  * Every command: 4 no answer (a problem), 2 usage or an unreadable file. The private key is never
  * printed, logged or quoted in a message.
  */
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { didKeySource } from '../../core/credentials/keys.js';
 import { authorize, verifyDelegationChain, type Authorization, type DelegationChainResult } from '../../core/delegation/index.js';
 import { MAX_RECEIPT_TTL_SECONDS, mintReceipt } from '../../core/delegation/mint.js';
-import { parseDid } from '../../core/did/syntax.js';
+import { registerChain, verifyTool, type Registration } from '../../core/delegation/registry.js';
+import { didOf, parseDid, parseDidUrl } from '../../core/did/syntax.js';
 import { parseJsonText } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
+import { rfc3339, type Runtime } from '../../core/runtime.js';
 import { sentence } from '../../core/text.js';
+import type { Store } from '../../store/index.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { completeFiles } from '../completion.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { authorizationText, delegationChainText } from '../output/delegation.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
-import { collect } from './store-options.js';
+import { registrationText, verifyToolText, type RegistryNote, type SetAside } from '../output/registry.js';
+import { openForReading } from './history.js';
+import { addDbOption, collect, storePathOption, addEgressOption } from './store-options.js';
 import { readSource } from './verify.js';
 
 export function exitForChain(result: DelegationChainResult): number {
@@ -83,14 +92,7 @@ function trustedRoots(values: string[]): string[] | undefined {
   return values;
 }
 
-function egressOption(cmd: Command): Command {
-  return cmd.option(
-    '--egress-allow <cidr>',
-    'also fetch from these non-public addresses (issuer DID hosts); repeatable, adds to SVC_EGRESS_ALLOW',
-    collect,
-    [],
-  );
-}
+const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'issuer DID hosts');
 
 function trustedRootOption(cmd: Command): Command {
   return cmd.option('--trusted-root <did>', 'require the chain to start at this DID; repeatable (any listed root will do)', collect, []);
@@ -110,6 +112,80 @@ async function warnIfExposed(io: CliIo, file: string): Promise<void> {
   } catch {
     // readSource reports an unreadable file.
   }
+}
+
+/** Longest tool name accepted, as the daemon's verify-tool. */
+const MAX_TOOL_LENGTH = 1024;
+
+/**
+ * An --agent or --root: a bare DID, or a DID URL whose fragment is ignored (registered chains are
+ * compared without fragment), as GET /v1/agents/verify-tool reads its query; a usage error otherwise.
+ */
+function registryDid(flag: '--agent' | '--root', value: string): string {
+  let parsed;
+  try {
+    parsed = parseDidUrl(value);
+  } catch (err) {
+    throw new ConfigError(`${flag} must be a DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`);
+  }
+  if (parsed.path !== '' || parsed.query !== null) throw new ConfigError(`${flag} must be a DID, not a DID URL with a path or query: ${printable(value.slice(0, 80))}`);
+  return value;
+}
+
+/**
+ * SVC_DELEGATION_ROOTS, read as the daemon reads it (null: any root). The CLI registry follows
+ * the daemon's rules: only chains of these roots are registered, and registered chains are
+ * verified again against them.
+ */
+async function delegationRoots(env: NodeJS.ProcessEnv): Promise<string[] | null> {
+  const { delegationRootsFromEnv } = await import('../../server/limits.js');
+  return delegationRootsFromEnv(env);
+}
+
+/** The DID without fragment, as the registry stores roots and agents. */
+function plainDid(did: string): string {
+  return didOf(did) ?? did;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof ProblemError ? err.detail : err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
+
+/**
+ * Registers a chain in the local registry (the same core as the daemon's `register: true`). The
+ * database is opened (and created) only for a VALID chain whose root may register; otherwise
+ * registerChain gives the reason without one.
+ */
+async function registerLocally(
+  runtime: Runtime,
+  database: string,
+  chain: unknown,
+  result: DelegationChainResult,
+  allowedRoots: readonly string[] | null,
+): Promise<Registration> {
+  const receipts = Array.isArray(chain) && chain.every((r): r is string => typeof r === 'string') ? chain : [];
+  const rootAllowed = result.root !== null && (allowedRoots === null || allowedRoots.map(plainDid).includes(plainDid(result.root)));
+  if (result.status !== 'VALID' || !rootAllowed) return registerChain(runtime, receipts, result, allowedRoots);
+  let store: Store;
+  try {
+    const { openStore } = await import('../../store/index.js');
+    store = openStore({ path: database });
+  } catch (err) {
+    return { registered: false, reason: `The database ${printable(database)} could not be opened (${printable(messageOf(err))}); nothing was registered.` };
+  }
+  try {
+    runtime.store = store;
+    return registerChain(runtime, receipts, result, allowedRoots);
+  } finally {
+    runtime.store = undefined;
+    store.close();
+  }
+}
+
+/** 0 registered; otherwise the chain's own exit code, or 1 for a VALID chain that was not registered. */
+function exitForRegistration(result: DelegationChainResult, registration: Registration): number {
+  if (result.status !== 'VALID') return exitForChain(result);
+  return registration.registered ? EXIT.PASS : EXIT.CHECK_FAILED;
 }
 
 interface DelegateOptions {
@@ -144,6 +220,7 @@ export function registerDelegation(program: Command, io: CliIo, setExit: (code: 
     .option('--jti <id>', 'the receipt id (default: a random UUID)')
     .option('--json', 'print {receipt, digest, header, payload} as JSON instead of the bare receipt')
     .option('--no-color', 'never colour the output (NO_COLOR is honoured too)');
+  completeFiles(delegate, '--key', '--parent');
   delegate.addHelpText(
     'after',
     `
@@ -205,8 +282,11 @@ Examples:
     .command('verify-delegation')
     .description('Verify a delegation chain (service-defined receipts, root first): signatures, chaining, windows, capabilities')
     .argument('<chain>', 'the chain: a JSON array of compact receipts, or one receipt per line; - for standard input');
+  completeFiles(verify, 'chain');
   trustedRootOption(verify);
   egressOption(verify);
+  verify.option('--register', 'store the chain, if VALID, in the local delegation registry that svc verify-tool answers from');
+  addDbOption(verify);
   addOutputOptions(verify);
   verify.addHelpText(
     'after',
@@ -215,21 +295,40 @@ Each receipt must be signed by a key in its issuer's capabilityDelegation, be is
 receipt's audience, name the previous receipt's digest in "prf", stay inside the parent's window and
 capabilities, and be valid now (60 s skew on nbf). At most 8 receipts; no principal twice.
 
-Exit status: 0 VALID; 1 INVALID or MALFORMED; 3 INDETERMINATE (an issuer DID did not resolve);
-4 no answer; 2 usage or unreadable file.
+--register stores a VALID chain in the database (--db) until it expires, as the daemon's
+verify-delegation does with "register": true; with SVC_DELEGATION_ROOTS set, only chains rooted in
+one of those DIDs. --json then prints {result, registered, registrationReason?}.
+
+Exit status: 0 VALID (and registered, with --register); 1 INVALID or MALFORMED, or a VALID chain
+--register did not register (the reason is printed); 3 INDETERMINATE (an issuer DID did not
+resolve); 4 no answer; 2 usage or unreadable file.
 
 Examples:
   $ svc verify-delegation chain.txt
-  $ svc verify-delegation chain.json --trusted-root did:web:example.com --json`,
+  $ svc verify-delegation chain.json --trusted-root did:web:example.com --json
+  $ svc verify-delegation chain.txt --register && svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge`,
   );
-  verify.action(async (file: string, options: ChainCommandOptions) => {
+  verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => {
     const roots = trustedRoots(options.trustedRoot);
+    const allowedRoots = options.register ? await delegationRoots(io.env) : null;
     const text = await readSource(file, 'delegation chain');
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async () => {
+    // The value is the chain result, or with --register the daemon's {result, registered, …} body.
+    await emitReport<unknown>(io, options, runtime, async (hooks) => {
       const chain = parseChainText(text, 'delegation chain file');
-      const value = await verifyDelegationChain(chain, { runtime, ...(roots ? { trustedRoots: roots } : {}) });
-      return { value, exitCode: exitForChain(value), text: (style) => delegationChainText(value, style) };
+      const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
+      if (!options.register) return { value, exitCode: exitForChain(value), text: (style, width) => delegationChainText(value, style, width) };
+      const database = storePathOption(options.db, io.env);
+      const registration = await registerLocally(runtime, database, chain, value, allowedRoots);
+      // The daemon's response body: why a requested registration did not happen, when it did not.
+      const body = registration.registered
+        ? { result: value, registered: true }
+        : { result: value, registered: false, registrationReason: registration.reason };
+      return {
+        value: body,
+        exitCode: exitForRegistration(value, registration),
+        text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, database, style, width)}`,
+      };
     }, setExit);
   });
 
@@ -238,6 +337,7 @@ Examples:
     .description('Decide whether a delegation chain allows its leaf agent to call a tool (stateless; ALLOW or DENY with the reason)')
     .requiredOption('--chain <file>', 'the chain: a JSON array of compact receipts, or one receipt per line; - for standard input')
     .requiredOption('--tool <name>', 'the tool the agent wants to call, e.g. payments:charge');
+  completeFiles(authorizeCmd, '--chain');
   trustedRootOption(authorizeCmd);
   egressOption(authorizeCmd);
   addOutputOptions(authorizeCmd);
@@ -260,15 +360,94 @@ Examples:
     const roots = trustedRoots(options.trustedRoot);
     const text = await readSource(options.chain, 'delegation chain');
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async () => {
+    await emitReport(io, options, runtime, async (hooks) => {
       const chainInput = parseChainText(text, 'delegation chain file');
-      const chain = await verifyDelegationChain(chainInput, { runtime, ...(roots ? { trustedRoots: roots } : {}) });
+      const chain = await verifyDelegationChain(chainInput, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
       const authorization = authorize(chain, options.tool);
       return {
         value: { authorization, chain },
         exitCode: exitForAuthorization(authorization, chain),
-        text: (style) => authorizationText(authorization, chain, style),
+        text: (style, width) => authorizationText(authorization, chain, style, width),
       };
+    }, setExit);
+  });
+
+  const verifyToolCmd = program
+    .command('verify-tool')
+    .description('Decide from the local delegation registry whether an agent may call a tool (ALLOW or DENY with the reason)')
+    .requiredOption('--agent <did>', 'the agent: the DID a registered chain delegates to')
+    .requiredOption('--tool <name>', 'the tool the agent wants to call, e.g. payments:charge')
+    .option('--root <did>', 'use only chains rooted in this DID (without it any registered root is accepted, and named)');
+  addDbOption(verifyToolCmd);
+  egressOption(verifyToolCmd);
+  addOutputOptions(verifyToolCmd);
+  verifyToolCmd.addHelpText(
+    'after',
+    `
+Answers from the chains registered with svc verify-delegation --register in the database (--db),
+as GET /v1/agents/verify-tool answers from the daemon's: only unexpired chains whose leaf is the
+agent and whose leaf receipt is in force. Each of them is verified again first (signatures, issuer
+keys, windows; against SVC_DELEGATION_ROOTS when set), and one that no longer verifies is not used.
+Nothing is written: no database means nothing is registered. --json prints the authorization
+{agent, tool, decision, authorized, reason, matchedCapability?, root?, expires?}.
+
+Exit status: 0 ALLOW; 1 DENY; 4 no answer (the database cannot be read); 2 usage.
+
+Examples:
+  $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge
+  $ svc verify-tool --agent did:key:z6MkAgent… --tool refund --root did:web:example.com --json`,
+  );
+  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }) => {
+    if (options.tool === '') throw new ConfigError('--tool must not be empty');
+    if (options.tool.length > MAX_TOOL_LENGTH) throw new ConfigError(`--tool is longer than ${MAX_TOOL_LENGTH} characters`);
+    const agent = registryDid('--agent', options.agent);
+    const root = options.root === undefined ? undefined : registryDid('--root', options.root);
+    const reverifyRoots = await delegationRoots(io.env);
+    const database = storePathOption(options.db, io.env);
+    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+    await emitReport(io, options, runtime, async (hooks) => {
+      let store: Store;
+      try {
+        store = await openForReading(database);
+      } catch (err) {
+        if (err instanceof Error && err.name === 'StoreError') throw new ProblemError('SERVICE_UNAVAILABLE', sentence(err.message));
+        throw err;
+      }
+      try {
+        runtime.store = store;
+        const now = runtime.clock.now();
+        // The daemon answers only from chains verified since it started; a CLI run starts now, so
+        // the agent's chains are verified again before the registry answers (verifyTool then
+        // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
+        let candidates: ReturnType<Store['delegationChains']['forAgent']> = [];
+        try {
+          candidates = store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
+        } catch {
+          // verifyTool reads the registry too, and answers DENY with the reason.
+        }
+        if (root !== undefined) candidates = candidates.filter((c) => c.rootDid === plainDid(root));
+        const keySource = didKeySource(runtime, undefined, hooks);
+        const setAside: SetAside[] = [];
+        for (const record of candidates) {
+          try {
+            const result = await verifyDelegationChain(record.chain, { runtime, keySource, now, ...(reverifyRoots ? { trustedRoots: reverifyRoots } : {}) });
+            if (result.status !== 'VALID') setAside.push({ id: record.id, status: result.status, reason: result.headline });
+          } catch (err) {
+            setAside.push({ id: record.id, status: 'ERROR', reason: `it could not be verified again: ${messageOf(err)}` });
+          }
+        }
+        const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
+        const value = verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
+        const note: RegistryNote = { database, checked: candidates.length, setAside };
+        return {
+          value,
+          exitCode: value.decision === 'ALLOW' ? EXIT.PASS : EXIT.CHECK_FAILED,
+          text: (style, width) => verifyToolText(value, note, style, width),
+        };
+      } finally {
+        runtime.store = undefined;
+        store.close();
+      }
     }, setExit);
   });
 }

@@ -7,26 +7,36 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import { diffOf, historyOf, DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../../core/history/history.js';
+import { documentHashes, MIN_HASH_PREFIX, SHOWN_HASH_PREFIX, uniquePrefixLength } from '../../core/history/prefix.js';
 import { asProblemError, ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { Store } from '../../store/index.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { completeFiles } from '../completion.js';
+import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { colorLevel } from '../output/color.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitProblem, styleFor, type OutputOptions } from '../output/emit.js';
 import { diffText, historyText } from '../output/history.js';
+import { outputWidth } from '../output/layout.js';
 import { addDbOption, storePathOption } from './store-options.js';
 
 interface StoreCommandOptions extends OutputOptions {
   db?: string;
 }
 
-/** Opens the store for reading; a missing file reads as an empty in-memory store (nothing created). */
-async function openForReading(path: string): Promise<Store> {
-  const { openStore } = await import('../../store/index.js');
-  return openStore({ path: existsSync(path) ? path : ':memory:' });
+/**
+ * Opens the store for reading; a missing file reads as an empty in-memory store (nothing
+ * created), unless no database could ever be created there (StoreError: exit 4).
+ */
+export async function openForReading(path: string): Promise<Store> {
+  const { openStore, StoreError, storePathProblem } = await import('../../store/index.js');
+  const missing = !existsSync(path);
+  const problem = missing ? storePathProblem(path) : null;
+  if (problem !== null) throw new StoreError('OPEN_FAILED', problem);
+  return openStore({ path: missing ? ':memory:' : path });
 }
 
 /** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4. */
@@ -73,14 +83,26 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
     .option('--limit <n>', `show at most n observations (1..${MAX_HISTORY_LIMIT}, default ${DEFAULT_HISTORY_LIMIT})`);
   addDbOption(history);
   addOutputOptions(history);
+  history.addHelpText(
+    'after',
+    `
+Each observation shows the start of its document hash: ${SHOWN_HASH_PREFIX} characters, more when the DID's
+history needs them to tell two hashes apart. svc diff --from/--to accept it as it is.`,
+  );
   history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) => {
     const limit = limitOption(options.limit);
+    // Unique over the DID's whole history, not only the rows shown, so a diff never finds two.
+    let prefixLength = SHOWN_HASH_PREFIX;
     await withStore(
       io,
       options,
       setExit,
-      (runtime) => historyOf(decodeIdentifier(did), runtime, limit),
-      async (value) => ({ text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false))), exitCode: EXIT.PASS }),
+      (runtime) => {
+        const value = historyOf(decodeIdentifier(did), runtime, limit);
+        if (runtime.store) prefixLength = uniquePrefixLength(documentHashes(runtime.store, value.did));
+        return value;
+      },
+      async (value) => ({ text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), prefixLength, outputWidth(io.stdout, io.env)), exitCode: EXIT.PASS }),
     );
   });
 
@@ -88,9 +110,22 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
     .command('diff')
     .description('Compare two recorded observations of a DID: keys added, removed and rotated, relationships, services, binding')
     .argument('<did>', 'the DID, raw or percent-encoded')
-    .option('--from <hash>', 'document hash of the older observation (default: the second latest)')
-    .option('--to <hash>', 'document hash of the newer observation (default: the latest)')
-    .addHelpText('after', '\nExit status: 0 the documents are identical, 1 they differ, 4 nothing to compare (fewer than two observations).');
+    .option('--from <hash>', `document hash of the older observation, or its first ${MIN_HASH_PREFIX}+ characters (default: the second latest)`)
+    .option('--to <hash>', `document hash of the newer observation, or its first ${MIN_HASH_PREFIX}+ characters (default: the latest)`)
+    .addHelpText(
+      'after',
+      `
+A hash may be shortened, as git abbreviates commits: any prefix of at least ${MIN_HASH_PREFIX} of its 64 hexadecimal
+characters that no other document hash of the DID shares (svc history prints such prefixes). A prefix
+two hashes share is refused, naming how many.
+
+Exit status: 0 the documents are identical, 1 they differ, 4 nothing to compare (fewer than two
+observations, an unknown or ambiguous hash).
+
+Examples:
+  $ svc diff did:web:example.com
+  $ svc diff did:web:example.com --from 3f9a0c1e5b7d --to 8c21d4e09a6f --json`,
+    );
   addDbOption(diff);
   addOutputOptions(diff);
   diff.action(async (did: string, options: StoreCommandOptions & { from?: string; to?: string }) => {
@@ -100,7 +135,7 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
       setExit,
       (runtime) => diffOf(decodeIdentifier(did), runtime, { from: options.from, to: options.to }),
       async (result) => ({
-        text: diffText(result, await styleFor(colorLevel(io.stdout, io.env, options.color === false))),
+        text: diffText(result, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), outputWidth(io.stdout, io.env)),
         exitCode: result.identical ? EXIT.PASS : EXIT.CHECK_FAILED,
       }),
     );
@@ -111,14 +146,11 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
     .description('Copy the database with SQLite online backup to a new file (never overwrites; mode 0600)')
     .argument('<dest>', 'destination file; must not exist');
   addDbOption(backup);
-  backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print nothing; rely on the exit code');
+  completeFiles(backup, 'dest');
+  backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print no report (errors still print); rely on the exit code');
   backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) => {
     const source = storePathOption(options.db, io.env);
-    if (!existsSync(source)) {
-      if (!options.quiet) io.stderr.write(`svc: no database at ${printable(source)}; nothing to back up\n`);
-      setExit(EXIT.NO_ANSWER);
-      return;
-    }
+    if (!existsSync(source)) throw new CliError('NOT_FOUND', `no database at ${source}; nothing to back up`, EXIT.NO_ANSWER);
     const { openStore } = await import('../../store/index.js');
     let store: Store | undefined;
     try {
@@ -128,8 +160,7 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
       else if (!options.quiet) io.stderr.write(`svc: backed up ${printable(source)} to ${printable(result.destination)} (${result.bytes} bytes)\n`);
       setExit(EXIT.PASS);
     } catch (err) {
-      if (!options.quiet) io.stderr.write(`svc: backup failed: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
-      setExit(EXIT.NO_ANSWER);
+      throw new CliError(CLI_ERROR_CODES.BACKUP_FAILED, err instanceof Error ? err.message.split('\n')[0]! : String(err), EXIT.NO_ANSWER);
     } finally {
       store?.close();
     }

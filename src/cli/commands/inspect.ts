@@ -14,6 +14,7 @@
 import type { Command } from 'commander';
 import type { A2aInspection } from '../../core/a2a/types.js';
 import type { McpInspection } from '../../core/mcp/types.js';
+import type { StageHooks } from '../../core/resolve/trace.js';
 import type { Runtime } from '../../core/runtime.js';
 import { createRuntime } from '../../runtime/node.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -21,7 +22,7 @@ import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
-import { addDbOption, collect, storePathOption } from './store-options.js';
+import { addDbOption, storePathOption, addEgressOption } from './store-options.js';
 
 export function exitForMcp(result: McpInspection, strict = false): ExitCode {
   if (result.status === 'AUTH_REQUIRED') return EXIT.INDETERMINATE;
@@ -46,10 +47,7 @@ interface InspectMcpOptions extends InspectOptions {
 }
 
 function commonOptions(cmd: Command, what: string): Command {
-  cmd
-    .option('--strict', 'exit 1 instead of 3 when a check warns')
-    .option('--egress-allow <cidr>', `also fetch from these non-public addresses (${what}); repeatable, adds to SVC_EGRESS_ALLOW`, collect, []);
-  return cmd;
+  return addEgressOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), what);
 }
 
 /**
@@ -79,9 +77,9 @@ async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runt
 
 export function registerInspect(program: Command, io: CliIo, setExit: (code: number) => void): void {
   /** One inspection: a Runtime with the command's egress allowance, then one report. */
-  const run = (options: InspectOptions, work: (runtime: Runtime) => Promise<ReportOutcome<unknown>>): Promise<void> => {
+  const run = (options: InspectOptions, work: (runtime: Runtime, hooks: StageHooks) => Promise<ReportOutcome<unknown>>): Promise<void> => {
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    return emitReport(io, options, runtime, () => work(runtime), setExit);
+    return emitReport(io, options, runtime, (hooks) => work(runtime, hooks), setExit);
   };
 
   const mcp = program
@@ -116,12 +114,12 @@ Examples:
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
   );
   mcp.action((endpoint: string, options: InspectMcpOptions) =>
-    run(options, async (runtime) => {
+    run(options, async (runtime, hooks) => {
       const { inspectMcp } = await import('../../core/mcp/inspect.js');
       const value = await withStore(io, options, runtime, (storageUnavailable) =>
-        inspectMcp(endpoint, { runtime, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
+        inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
       );
-      return { value, exitCode: exitForMcp(value, options.strict), text: (style) => mcpText(value, style) };
+      return { value, exitCode: exitForMcp(value, options.strict), text: (style, width) => mcpText(value, style, width) };
     }),
   );
 
@@ -148,10 +146,10 @@ Examples:
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json`,
   );
   a2a.action((url: string, options: InspectOptions) =>
-    run(options, async (runtime) => {
+    run(options, async (runtime, hooks) => {
       const { inspectA2a } = await import('../../core/a2a/inspect.js');
-      const value = await inspectA2a(url, { runtime });
-      return { value, exitCode: exitForA2a(value, options.strict), text: (style) => a2aText(value, style) };
+      const value = await inspectA2a(url, { runtime, hooks });
+      return { value, exitCode: exitForA2a(value, options.strict), text: (style, width) => a2aText(value, style, width) };
     }),
   );
 }

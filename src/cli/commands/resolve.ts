@@ -13,7 +13,7 @@ import { exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitResult, type OutputOptions } from '../output/emit.js';
-import { addDbOption, collect, storePathOption } from './store-options.js';
+import { addDbOption, storePathOption, addEgressOption } from './store-options.js';
 
 interface ResolveCommandOptions extends OutputOptions {
   strict?: boolean;
@@ -69,15 +69,10 @@ export function registerResolve(program: Command, io: CliIo, setExit: (code: num
     .description('Resolve a DID and report the evidence, dimension by dimension')
     .argument('<did>', 'the DID to resolve: raw (did:key:z6Mk…) or fully percent-encoded (did%3Akey%3A…)')
     .option('--strict', 'exit 1 instead of 3 when something needs attention')
-    .option(
-      '--egress-allow <cidr>',
-      'also fetch from these non-public addresses (e.g. 10.0.0.0/8 for intranet DIDs); repeatable, adds to SVC_EGRESS_ALLOW',
-      collect,
-      [],
-    )
     .option('--version-id <id>', 'did:webvh: serve the version with this versionId (e.g. 2-Qm…)')
     .option('--version-time <time>', 'did:webvh: serve the version in force at this RFC 3339 time (e.g. 2025-01-01T00:00:00Z)')
     .option('--version-number <n>', 'did:webvh: serve this version (1 is the first entry of the log)');
+  addEgressOption(cmd);
   addDbOption(cmd);
   cmd.option('--no-store', 'do not record this resolution in the history (see svc history, svc diff)');
   addOutputOptions(cmd);
@@ -96,8 +91,8 @@ The version options apply to did:webvh only; several may be given, and must then
   cmd.action(async (did: string, options: ResolveCommandOptions) => {
     const selected = versionOptions(options);
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitResult(io, options, runtime, async () => {
-      const result = await resolve(decodeIdentifier(did), runtime, selected);
+    await emitResult(io, options, runtime, async (hooks) => {
+      const result = await resolve(decodeIdentifier(did), runtime, selected, hooks);
       if (options.store) await record(io, options, runtime, result, selected);
       return { result, exitCode: exitForResolution(result, options.strict) };
     }, setExit);

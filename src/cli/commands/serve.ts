@@ -2,6 +2,9 @@
 import type { Command } from 'commander';
 import { parseCidr } from '../../net/index.js';
 import { ConfigError, createRuntime, egressAllowanceEntries } from '../../runtime/node.js';
+import { completeFiles } from '../completion.js';
+import { ENVIRONMENT, environmentLines } from '../environment.js';
+import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { collect, storePathOption } from './store-options.js';
@@ -46,36 +49,49 @@ export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
   return proxies;
 }
 
+/**
+ * Why the daemon could not listen, in the one error style: a --host that does not resolve or is
+ * not this machine's is a usage error (exit 2); a busy or forbidden port, exit 4. null: another
+ * failure (reported as an internal error).
+ */
+export function listenFailure(err: unknown, host: string, port: number): CliError | null {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const failed = (reason: string, hint: string) => new CliError(CLI_ERROR_CODES.LISTEN_FAILED, `cannot listen on ${where}: ${reason}`, EXIT.NO_ANSWER, hint);
+  switch ((err as NodeJS.ErrnoException | null)?.code) {
+    case 'EADDRINUSE':
+      return failed('the port is in use', 'stop what holds it, or choose another --port (0 picks a free one)');
+    case 'EACCES':
+      return failed('permission denied (ports below 1024 usually need privileges)', 'choose a --port of 1024 or above');
+    case 'EAI_AGAIN':
+      return failed(`the host name ${host} could not be resolved just now (a temporary DNS failure)`, 'try again, or give --host an IP address');
+    case 'EADDRNOTAVAIL':
+      return usageError(`cannot listen on ${where}: the address is not one of this machine's`);
+    case 'ENOTFOUND':
+    case 'EAI_NONAME':
+    case 'EAI_FAIL':
+      return usageError(`cannot listen on ${where}: the host name ${host} does not resolve`);
+    default:
+      return null;
+  }
+}
+
 export function registerServe(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('serve')
     .description('Run the HTTP daemon: /v1 resolution routes, the W3C /1.0 binding, history, diff, graph, SSE')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('--db <path>', 'database file (default: $XDG_STATE_HOME/svc/svc.db, shared with the CLI)')
     .option('--memory', 'keep the database in memory (lost on exit; refused with --production)')
-    .option('--public', 'public profile: the SPEC budgets (20/min standard, 10/min intensive) per client')
+    .option('--public', 'public profile: tighter budgets per client (20/min standard, 10/min intensive)')
     .option('--production', 'production mode: a database file is required')
     .option('--egress-allow <cidr>', 'also fetch from these non-public addresses; repeatable, adds to SVC_EGRESS_ALLOW', collect, [])
     .addHelpText(
       'after',
       `
-Environment:
-  SVC_RATE_LIMIT_PER_MIN   direct profile: requests per minute per client (default 120)
-  SVC_REQUEST_TIMEOUT_MS   whole-request time limit, 408 after it (default 45000)
-  SVC_MAX_CONCURRENCY      requests doing outbound work at once; 503 CAPACITY_EXHAUSTED past it (default 64)
-  SVC_ACCESS_LOG           one line per request on stderr: json (default when not a terminal), text, off
-  SVC_MAX_CONCURRENCY_PER_CLIENT  of those, the most one client may hold (default: half, rounded up)
-  SVC_DRAIN_MS             how long SIGTERM waits for requests in flight (default 10000)
-  SVC_TRUST_PROXY          proxy IPs/CIDRs (comma-separated) whose X-Forwarded-For names the client;
-                           others' forwarded headers are ignored (true and hop counts are refused)
-  SVC_DELEGATION_ROOTS     DIDs (comma-separated) whose delegation chains may be registered; unset: any root
-  SVC_REGISTRATIONS_PER_CLIENT  new delegation chains one client may register per 24 h (default 100);
-                           past it a chain is verified but answered registered: false
-  SVC_MAX_OBSERVATIONS     most stored observations; at the ceiling one-off rows are evicted, else new ones refused (default 100000)
-  SVC_MAX_MCP_OBSERVATIONS most stored MCP inventories, the same way (default 1000)
-  SVC_CACHE_TTL, SVC_EGRESS_ALLOW, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command
-                           (SVC_LOG_LEVEL: debug, info, warn or error; another value exits 2)
+Environment (every variable svc reads: svc help environment):
+${environmentLines(ENVIRONMENT.filter((v) => v.scope === 'svc serve')).join('\n')}
+  and SVC_EGRESS_ALLOW, SVC_CACHE_TTL, SVC_CACHE_MAX_ENTRIES, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command.
 
 --egress-allow / SVC_EGRESS_ALLOW refuse a range that reaches link-local space (the cloud
 metadata service 169.254.169.254) without naming it: 0.0.0.0/0, 169.0.0.0/8, ::/0 and
@@ -86,6 +102,10 @@ an open delegation registry, budgets raised above their defaults) is announced a
 "svc: relaxation: …" and listed by GET /health under "relaxations".
 
 SIGTERM and SIGINT drain requests in flight, then close the database.
+
+Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 a bad option or setting, or a --host
+that does not resolve or is not an address of this machine; 4 cannot listen (the port is in use,
+or no permission to use it).
 
 Examples:
   $ svc serve
@@ -140,7 +160,9 @@ Examples:
           },
           ...(accessLog ? { accessLog } : {}),
         },
-      );
+      ).catch((err: unknown) => {
+        throw listenFailure(err, options.host, listenPort) ?? err;
+      });
       // The CLI's own SIGINT handler exits at once; the daemon drains instead.
       process.removeAllListeners('SIGINT');
       let exitCode: number = EXIT.PASS;
@@ -152,4 +174,5 @@ Examples:
       await server.closed;
       setExit(exitCode);
     });
+  completeFiles(cmd, '--db');
 }

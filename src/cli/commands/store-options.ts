@@ -1,14 +1,23 @@
-/** Options shared by the commands that use the embedded store. */
+/** Options shared by several commands: the embedded store's file and the egress allowance. */
 import type { Command } from 'commander';
+import { completeFiles } from '../completion.js';
 import { defaultStorePath } from '../../store/paths.js';
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** `--db <path>`: the database file; defaults under $XDG_STATE_HOME/svc/ (shared by CLI and daemon). */
 export function addDbOption(cmd: Command): Command {
-  return cmd.option('--db <path>', 'database file (default: $XDG_STATE_HOME/svc/svc.db)');
+  return completeFiles(cmd.option('--db <path>', 'database file (default: $XDG_STATE_HOME/svc/svc.db)'), '--db');
 }
 
 export function storePathOption(db: string | undefined, env: NodeJS.ProcessEnv): string {
   return db ?? defaultStorePath(env);
+}
+
+/**
+ * `--egress-allow <cidr>` (repeatable): non-public addresses this run may also fetch from, on
+ * top of SVC_EGRESS_ALLOW. `what` names what is fetched there, for the help text.
+ */
+export function addEgressOption(cmd: Command, what = 'e.g. 10.0.0.0/8 for intranet DIDs'): Command {
+  return cmd.option('--egress-allow <cidr>', `also fetch from these non-public addresses (${what}); repeatable, adds to SVC_EGRESS_ALLOW`, collect, []);
 }

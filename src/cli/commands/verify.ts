@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CredentialVerification } from '../../core/credentials/types.js';
+import { didKeySource } from '../../core/credentials/keys.js';
 import { verifyCredential } from '../../core/credentials/verify.js';
 import { decodeIdentifier, parseDid } from '../../core/did/syntax.js';
 import { parseJsonText } from '../../core/encoding/json.js';
@@ -19,12 +20,13 @@ import { sentence } from '../../core/text.js';
 import { MAX_JWS_LENGTH } from '../../core/proofs/jws.js';
 import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { completeFiles } from '../completion.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
 import { credentialText, jwsText, policyText } from '../output/verification.js';
-import { collect } from './store-options.js';
+import { addEgressOption } from './store-options.js';
 
 /** Largest credential, policy or JWS file read (the same bound as a compact JWS). */
 export const MAX_INPUT_BYTES = MAX_JWS_LENGTH;
@@ -71,18 +73,34 @@ export async function readSource(source: string, what: string): Promise<string> 
   return readFile(source, 'utf8');
 }
 
+/** A compact JWS as typed: three base64url parts (the payload may be empty: detached). */
+const COMPACT_JWS_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The token of `svc verify-jws <jws|file|->`: standard input for `-`; an existing path is read as
+ * a file (as verify-credential reads one, same size bound); otherwise the argument itself when it
+ * has the shape of a compact JWS. Anything else is a usage error, so a mistyped file name is never
+ * verified as a broken token. Surrounding whitespace (the file's trailing newline) is dropped.
+ */
+export async function jwsInput(argument: string): Promise<string> {
+  if (argument === '-') return (await readStdin('JWS')).trim();
+  // stat fails for a token (ENOENT, or ENAMETOOLONG for a long one): then it is read as a token.
+  const exists = await stat(argument).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return (await readSource(argument, 'JWS file')).trim();
+  const token = argument.trim();
+  if (COMPACT_JWS_RE.test(token)) return token;
+  const shown = argument.length > 60 ? `${argument.slice(0, 60)}…` : argument;
+  throw new ConfigError(`no such file and not a compact JWS: ${printable(shown)}`);
+}
+
 interface VerifyCommandOptions extends OutputOptions {
   egressAllow: string[];
 }
 
-function egressOption(cmd: Command): Command {
-  return cmd.option(
-    '--egress-allow <cidr>',
-    'also fetch from these non-public addresses (DID hosts, status lists); repeatable, adds to SVC_EGRESS_ALLOW',
-    collect,
-    [],
-  );
-}
+const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
 
 export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const credential = program
@@ -90,6 +108,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt or VC-JWT 1.1, with its issuer key and status list')
     .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT, or - for standard input')
     .option('--audience <aud>', 'the audience you identify as: a JWT credential must name it in "aud"');
+  completeFiles(credential, 'file');
   egressOption(credential);
   addOutputOptions(credential);
   credential.addHelpText(
@@ -106,30 +125,44 @@ Examples:
     if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
     const text = await readSource(file, 'credential');
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async () => {
-      const value = await verifyCredential(text, { runtime, ...(options.audience ? { expectedAudience: options.audience } : {}) });
-      return { value, exitCode: exitForCredential(value), text: (style) => credentialText(value, style) };
+    await emitReport(io, options, runtime, async (hooks) => {
+      const value = await verifyCredential(text, { runtime, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+      return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
     }, setExit);
   });
 
   const jws = program
     .command('verify-jws')
     .description('Verify a compact JWS against the DID named in its kid (resolved, key authorised for the relationship)')
-    .argument('<jws>', 'the compact JWS, or - to read it from standard input')
+    .argument('<jws>', 'the compact JWS, a file holding it, or - to read it from standard input')
     .option('--relationship <r>', `the relationship the key must be authorised for (${RELATIONSHIPS.join(', ')}); default assertionMethod, then authentication`);
+  completeFiles(jws, 'jws');
   egressOption(jws);
   addOutputOptions(jws);
-  jws.addHelpText('after', '\nExit status: 0 VALID; 1 INVALID, MALFORMED or UNSUPPORTED; 3 INDETERMINATE (kid not a DID URL, DID unreachable); 4 no answer.');
+  jws.addHelpText(
+    'after',
+    `
+An argument naming an existing file is read from it (surrounding whitespace dropped); otherwise it
+must be the compact JWS itself (header.payload.signature).
+
+Exit status: 0 VALID; 1 INVALID, MALFORMED or UNSUPPORTED; 3 INDETERMINATE (kid not a DID URL, DID
+unreachable); 4 no answer; 2 usage (neither a file nor a compact JWS) or unreadable file.
+
+Examples:
+  $ svc verify-jws token.jws
+  $ svc verify-jws eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDprZXk6… --relationship authentication
+  $ curl -s https://example.com/signed | svc verify-jws - --json`,
+  );
   jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => {
     if (options.relationship !== undefined && !(RELATIONSHIPS as readonly string[]).includes(options.relationship)) {
       throw new ConfigError(`--relationship must be one of ${RELATIONSHIPS.join(', ')}, not ${printable(options.relationship.slice(0, 64))}`);
     }
     const relationship = options.relationship as Relationship | undefined;
-    const text = token === '-' ? (await readStdin('JWS')).trim() : token;
+    const text = await jwsInput(token);
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async () => {
-      const value = await verifyJws(text, { runtime, ...(relationship ? { relationship } : {}) });
-      return { value, exitCode: exitForJws(value), text: (style) => jwsText(value, style) };
+    await emitReport(io, options, runtime, async (hooks) => {
+      const value = await verifyJws(text, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(relationship ? { relationship } : {}) });
+      return { value, exitCode: exitForJws(value), text: (style, width) => jwsText(value, style, width) };
     }, setExit);
   });
 
@@ -139,6 +172,7 @@ Examples:
     .argument('<did>', 'the DID to evaluate, raw or percent-encoded')
     .requiredOption('--policy <file>', 'the policy: a JSON file {"name": …, "rules": {…}}, or - for standard input')
     .option('--credential <file>', 'a credential to verify for the credentialStatus and credentialIssuerMustBeSubject rules');
+  completeFiles(policy, '--policy', '--credential');
   egressOption(policy);
   addOutputOptions(policy);
   policy.addHelpText(
@@ -159,13 +193,13 @@ Example:
     const policySource = await readSource(options.policy, 'policy');
     const credentialSource = options.credential === undefined ? undefined : await readSource(options.credential, 'credential');
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async () => {
+    await emitReport(io, options, runtime, async (hooks) => {
       const target = decodeIdentifier(did);
       parseDid(target);
       const parsed = parseJsonText(policySource.trim(), 'the policy file');
       if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
-      const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime });
-      return { value, exitCode: exitForPolicy(value.evaluation), text: (style) => policyText(value, style) };
+      const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime, hooks });
+      return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
     }, setExit);
   });
 }

@@ -2,6 +2,8 @@
  * Colour decisions, per stream. chalk 5 ignores NO_COLOR, so svc decides the level itself:
  * --no-color > NO_COLOR > FORCE_COLOR > TERM=dumb > isTTY (clig.dev, no-color.org).
  */
+import { plainStyle, type Style } from './layout.js';
+
 export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface ColorStream {
@@ -23,4 +25,12 @@ export function colorLevel(stream: ColorStream, env: NodeJS.ProcessEnv, noColorF
   if (!stream.isTTY) return 0;
   const depth = stream.getColorDepth?.(env) ?? 4;
   return depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0;
+}
+
+/** The Style for a colour level (chalk loads only when colour is on). */
+export async function styleFor(level: ColorLevel): Promise<Style> {
+  if (level === 0) return plainStyle;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level });
+  return { bold: c.bold, dim: c.dim, green: c.green, yellow: c.yellow, red: c.red, cyan: c.cyan };
 }

@@ -1,19 +1,22 @@
 /**
  * Plain-text (optionally coloured) reports of a delegation chain verification and of an
- * authorization decision. Receipts are attacker-supplied: every DID, capability, kid and detail
- * quoted from them passes through `printable`.
+ * authorization decision, laid out for a width with the shared layout (layout.ts). Receipts are
+ * attacker-supplied: every DID, capability, kid and detail quoted from them passes through
+ * `printable`.
  */
 import type { Authorization, DelegationChainResult, DelegationCheck } from '../../core/delegation/types.js';
-import { printable, type Style } from './dossier.js';
-import { MARKS, tone } from './verification.js';
+import { printable } from './dossier.js';
+import { DEFAULT_WIDTH, Report, columns, words, type Style } from './layout.js';
+import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 
-function field(label: string, value: string | null, indent = '  '): string[] {
-  return value === null || value === '' ? [] : [`${indent}${label.padEnd(13)} ${printable(value)}`];
-}
+/** Width of the field labels (`  capabilities  …`). */
+const LABEL = 13;
 
-function checkLine(style: Style, check: DelegationCheck, indent: string): string {
-  const mark = tone(style, check.status)(`${MARKS[check.status] ?? '?'} ${check.status.padEnd(13)}`);
-  return `${indent}${mark} ${printable(check.id).padEnd(12)} ${printable(check.detail)}`;
+const field = (out: Report, label: string, value: string | null, indent = '  '): Report => out.field(label, value ? printable(value) : null, LABEL, indent);
+
+function checkLines(out: Report, checks: readonly DelegationCheck[], indent: string): void {
+  const idWidth = Math.max(12, ...checks.map((c) => columns(printable(c.id))));
+  for (const check of checks) out.hang(checkPrefix(indent, check.status, MARKS[check.status] ?? '?', printable(check.id), idWidth), printable(check.detail));
 }
 
 function capabilities(list: readonly string[]): string {
@@ -25,53 +28,54 @@ function window(notBefore: string | null, expires: string | null): string | null
   return `${notBefore ?? '?'} → ${expires ?? '?'}`;
 }
 
-export function delegationChainText(result: DelegationChainResult, style: Style): string {
-  const lines = [`${style.bold(tone(style, result.status)(result.status))}  ${printable(result.headline)}`, ''];
-  lines.push(
-    ...field('root', result.root),
-    ...field('leaf', result.leaf),
-    ...field('trusted root', result.trustedRoot),
-    ...field('capabilities', capabilities(result.effectiveCapabilities)),
-    ...field('not after', result.notAfter),
-    ...field('format', result.format),
-  );
+export function delegationChainText(result: DelegationChainResult, style: Style, width: number = DEFAULT_WIDTH): string {
+  const out = new Report(width);
+  headlineLines(out, result.status, result.headline);
+  out.blank();
+  field(out, 'root', result.root);
+  field(out, 'leaf', result.leaf);
+  field(out, 'trusted root', result.trustedRoot);
+  field(out, 'capabilities', capabilities(result.effectiveCapabilities));
+  field(out, 'not after', result.notAfter);
+  field(out, 'format', result.format);
   if (result.checks.length > 0) {
-    lines.push('', style.bold('Chain'));
-    for (const check of result.checks) lines.push(checkLine(style, check, '  '));
+    out.blank().line({ text: 'Chain', bold: true });
+    checkLines(out, result.checks, '  ');
   }
   for (const link of result.links) {
-    const parties = `${link.issuer ?? '?'} → ${link.audience ?? '?'}`;
-    lines.push('', `${style.bold(`Link ${link.index}`)}  ${tone(style, link.status)(link.status)}  ${printable(parties)}`);
-    lines.push(
-      ...field('capabilities', capabilities(link.capabilities), '    '),
-      ...field('valid', window(link.notBefore, link.expires), '    '),
-      ...field('key', [link.alg, link.kid].filter((v): v is string => v !== null).join(' '), '    '),
-      ...field('jti', link.jti, '    '),
-      ...field('digest', link.digest, '    '),
-      ...field('issuer', link.issuerHeadline, '    '),
-    );
-    for (const check of link.checks) lines.push(checkLine(style, check, '    '));
+    // The parties are DIDs: they continue under the link's fields, where a did:key fits 60 columns.
+    const parties = printable(`${link.issuer ?? '?'} → ${link.audience ?? '?'}`);
+    out.blank().hang([{ text: `Link ${link.index}`, bold: true }, { text: '  ' }, { text: link.status, tone: statusTone(link.status) }, { text: '  ' }], words(parties), { indent: 4 });
+    field(out, 'capabilities', capabilities(link.capabilities), '    ');
+    field(out, 'valid', window(link.notBefore, link.expires), '    ');
+    field(out, 'key', [link.alg, link.kid].filter((v): v is string => v !== null).join(' '), '    ');
+    field(out, 'jti', link.jti, '    ');
+    field(out, 'digest', link.digest, '    ');
+    field(out, 'issuer', link.issuerHeadline, '    ');
+    checkLines(out, link.checks, '    ');
   }
-  if (result.limitations.length > 0) {
-    lines.push('', style.dim('What this does not show'));
-    for (const limitation of result.limitations) lines.push(style.dim(`  · ${printable(limitation)}`));
-  }
-  return `${lines.join('\n')}\n`;
+  limitationLines(out, result.limitations);
+  return out.text(style);
 }
 
-export function authorizationText(authorization: Authorization, chain: DelegationChainResult, style: Style): string {
-  const lines = [`${style.bold(tone(style, authorization.decision)(authorization.decision))}  ${printable(authorization.reason)}`, ''];
-  lines.push(
-    ...field('agent', authorization.agent),
-    ...field('tool', authorization.tool),
-    ...field('matched', authorization.matchedCapability ?? null),
-    ...field('root', authorization.root ?? null),
-    ...field('expires', authorization.expires ?? null),
-  );
-  lines.push(`  ${'chain'.padEnd(13)} ${tone(style, chain.status)(chain.status)}  ${printable(chain.headline)}`);
-  if (chain.limitations.length > 0) {
-    lines.push('', style.dim('What this does not show'));
-    for (const limitation of chain.limitations) lines.push(style.dim(`  · ${printable(limitation)}`));
-  }
-  return `${lines.join('\n')}\n`;
+/** Who delegated to whom, root first: `did:key:… → did:key:… → did:key:…` (each DID whole). */
+function delegationPath(chain: DelegationChainResult): string | null {
+  if (chain.links.length === 0) return null;
+  const parties = [chain.links[0]!.issuer, ...chain.links.map((link) => link.audience)];
+  return parties.map((p) => p ?? '?').join(' → ');
+}
+
+export function authorizationText(authorization: Authorization, chain: DelegationChainResult, style: Style, width: number = DEFAULT_WIDTH): string {
+  const out = new Report(width);
+  headlineLines(out, authorization.decision, authorization.reason);
+  out.blank();
+  field(out, 'agent', authorization.agent);
+  field(out, 'tool', authorization.tool);
+  field(out, 'matched', authorization.matchedCapability ?? null);
+  field(out, 'root', authorization.root ?? null);
+  field(out, 'expires', authorization.expires ?? null);
+  field(out, 'path', delegationPath(chain));
+  out.hang([{ text: `  ${'chain'.padEnd(LABEL)} ` }, { text: chain.status, tone: statusTone(chain.status) }, { text: '  ' }], printable(chain.headline));
+  limitationLines(out, chain.limitations);
+  return out.text(style);
 }

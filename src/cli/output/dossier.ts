@@ -1,7 +1,9 @@
 /**
  * The dossier: what `svc resolve` prints for a person. One view model (`buildDossierView`)
- * decides grouping, markers and colours; the plain-text renderer here and the ink renderer
- * (src/cli/ui/dossier.tsx) only lay it out, so the two cannot drift apart.
+ * decides grouping, markers and colours, and one layout (`layoutDossier`, wrapping with the
+ * shared helpers of layout.ts) decides the lines for a width. The plain-text renderer here prints
+ * those lines and the ink renderer (src/cli/ui/dossier.tsx) draws them, only the verdict in a
+ * box of its own, so the two cannot drift apart.
  *
  * Pure: no ink, no react, no chalk. Colour comes in through a `Style`.
  */
@@ -14,48 +16,35 @@ import {
   type Dimension,
   type DimensionId,
   type DimensionState,
+  type EdgeState,
   type EnrichedResolution,
+  type Graph,
+  type GraphNode,
   type KeyEvidence,
   type Outcome,
+  type ServiceEvidence,
+  type StageStatus,
   type StateClass,
+  type TraceStage,
 } from '../../core/resolve/types.js';
 import type { HistoryEvidence, WebvhEntryEvidence, WebvhWitnessFileEvidence } from '../../core/webvh/types.js';
+import {
+  DEFAULT_WIDTH,
+  columns,
+  fieldLines,
+  hang,
+  paintLines,
+  phrase,
+  words,
+  type Field,
+  type Line,
+  type Span,
+  type Style,
+  type Tone,
+  type Word,
+} from './layout.js';
 
-/** Text decorations; built by the caller from a chalk instance (identity functions at level 0). */
-export interface Style {
-  bold: (s: string) => string;
-  dim: (s: string) => string;
-  green: (s: string) => string;
-  yellow: (s: string) => string;
-  red: (s: string) => string;
-  cyan: (s: string) => string;
-}
-
-const identity = (s: string): string => s;
-
-export const plainStyle: Style = {
-  bold: identity,
-  dim: identity,
-  green: identity,
-  yellow: identity,
-  red: identity,
-  cyan: identity,
-};
-
-/** What a piece of text means; each renderer turns a tone into its own colour mechanism. */
-export type Tone = 'good' | 'warn' | 'bad' | 'muted' | 'accent' | 'plain';
-
-export type ToneColor = 'green' | 'yellow' | 'red' | 'cyan' | 'dim' | null;
-
-/** The one colour table of the dossier, shared by the text and ink renderers. */
-export const TONE_COLORS: Readonly<Record<Tone, ToneColor>> = {
-  good: 'green',
-  warn: 'yellow',
-  bad: 'red',
-  muted: 'dim',
-  accent: 'cyan',
-  plain: null,
-};
+export { TONE_COLORS, paint, plainStyle, wrapWords, type Field, type Style, type Tone, type ToneColor } from './layout.js';
 
 const OUTCOME_TONES: Readonly<Record<Outcome, Tone>> = {
   RESOLVED: 'good',
@@ -108,12 +97,6 @@ export interface DimensionGroup {
   cls: StateClass;
   title: string;
   rows: DimensionRow[];
-}
-
-export interface Field {
-  label: string;
-  value: string;
-  tone: Tone;
 }
 
 export interface KeyRow {
@@ -191,8 +174,43 @@ export interface DossierView {
   evidence: EvidenceSection[];
   /** The did:webvh log as a timeline; null for other methods. */
   history: HistoryView | null;
+  services: ServiceRow[];
+  graph: GraphGroup[];
+  /** Every stage of the resolution; shown with --verbose only. */
+  trace: TraceRow[];
   warnings: string[];
   limitations: string[];
+}
+
+/** A service of the document: its id as shown, type and endpoint. */
+export interface ServiceRow {
+  displayId: string;
+  id: string;
+  fields: Field[];
+}
+
+/** One edge of the evidence graph as text: `—assertionMethod→ #key-1  DECLARED`. */
+export interface GraphEdgeRow {
+  /** The relations from one node to another in one state, e.g. all of a key's relationships. */
+  relations: string[];
+  target: string;
+  state: EdgeState;
+  tone: Tone;
+}
+
+/** The edges leaving one node, under that node's name. */
+export interface GraphGroup {
+  source: string;
+  edges: GraphEdgeRow[];
+}
+
+/** One stage of the trace: mark, name, duration and what it found. */
+export interface TraceRow {
+  marker: string;
+  tone: Tone;
+  stage: string;
+  duration: string;
+  text: string;
 }
 
 /**
@@ -492,6 +510,100 @@ export function versionLine(metadata: Record<string, unknown>): string | null {
   return printable(`version ${versionId}${typeof versionTime === 'string' ? ` (${versionTime})` : ''}`);
 }
 
+/** A service endpoint as text: a URL as is, a list item after item, a map as compact JSON. */
+function endpointText(endpoint: unknown): string {
+  if (typeof endpoint === 'string') return endpoint;
+  if (Array.isArray(endpoint)) return endpoint.map(endpointText).join(', ');
+  return JSON.stringify(endpoint) ?? NONE;
+}
+
+export function serviceRow(service: ServiceEvidence, did: string): ServiceRow {
+  const type = Array.isArray(service.type) ? service.type.join(', ') : (service.type ?? NONE);
+  return {
+    displayId: printable(displayKeyId(service.id, did)),
+    id: service.id,
+    fields: [field('type', type), field('endpoint', endpointText(service.serviceEndpoint))],
+  };
+}
+
+/** The same colours as `svc graph`: what svc checked is green, what the document merely says is dim. */
+const EDGE_TONES: Readonly<Record<EdgeState, Tone>> = {
+  VERIFIED: 'good',
+  OBSERVED: 'accent',
+  DECLARED: 'muted',
+  FAILED: 'bad',
+};
+
+/**
+ * A node as the graph names it: the subject as "this DID" (it heads the dossier), the DID's own
+ * keys and services by their fragment (a long one cut to its ends; the Keys section has it
+ * whole), anything else by its id or label, whole.
+ */
+function graphNodeName(node: GraphNode | undefined, id: string, did: string): string {
+  if (id === did) return 'this DID';
+  const shown = printable(displayKeyId(id, did));
+  if (node === undefined) return shown;
+  switch (node.kind) {
+    case 'key':
+    case 'service':
+      return shown.startsWith('#') ? `#${shortKey(shown.slice(1))}` : shown;
+    case 'document':
+    case 'tls':
+      return printable(node.label);
+    case 'linkage':
+      return printable(`#${id.replace(/^linkage:/, '')} ${node.label}`);
+    default:
+      return printable(node.id);
+  }
+}
+
+/**
+ * The evidence graph grouped by the node the edges leave, in the order they first appear; the
+ * relations one node asserts about another in one state share a line (a key's relationships).
+ */
+export function graphView(graph: Graph, did: string): GraphGroup[] {
+  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
+  const groups = new Map<string, { group: GraphGroup; rows: Map<string, GraphEdgeRow> }>();
+  for (const edge of graph.edges) {
+    let entry = groups.get(edge.from);
+    if (entry === undefined) {
+      entry = { group: { source: graphNodeName(nodes.get(edge.from), edge.from, did), edges: [] }, rows: new Map() };
+      groups.set(edge.from, entry);
+    }
+    const key = JSON.stringify([edge.to, edge.state]);
+    const row = entry.rows.get(key);
+    if (row !== undefined) row.relations.push(printable(edge.relation));
+    else {
+      const added: GraphEdgeRow = { relations: [printable(edge.relation)], target: graphNodeName(nodes.get(edge.to), edge.to, did), state: edge.state, tone: EDGE_TONES[edge.state] };
+      entry.rows.set(key, added);
+      entry.group.edges.push(added);
+    }
+  }
+  return [...groups.values()].map((e) => e.group);
+}
+
+const STAGE_MARKS: Readonly<Record<StageStatus, { marker: string; tone: Tone }>> = {
+  PASS: { marker: '✓', tone: 'good' },
+  FAIL: { marker: '✗', tone: 'bad' },
+  WARN: { marker: '!', tone: 'warn' },
+  SKIP: { marker: '-', tone: 'muted' },
+};
+
+/** `0.4 ms`, `25.8 ms` below ten milliseconds, whole milliseconds above. */
+export function durationText(us: number): string {
+  const ms = us / 1000;
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+export function traceView(trace: readonly TraceStage[]): TraceRow[] {
+  return trace.map((stage) => ({
+    ...STAGE_MARKS[stage.status],
+    stage: printable(stage.stage),
+    duration: durationText(stage.durationUs),
+    text: printable(stage.detail ? `${stage.label}: ${stage.detail}` : stage.label),
+  }));
+}
+
 export function buildDossierView(result: EnrichedResolution): DossierView {
   const { history } = result.evidence;
   return {
@@ -509,189 +621,186 @@ export function buildDossierView(result: EnrichedResolution): DossierView {
     keys: result.evidence.keys.map((k) => keyRow(k, result.did)),
     evidence: evidenceSections(result),
     history: history ? historyView(history) : null,
+    services: result.evidence.services.map((service) => serviceRow(service, result.did)),
+    graph: graphView(result.graph, result.did),
+    trace: traceView(result.trace),
     warnings: result.evidence.document.warnings.map(printable),
     limitations: result.limitations.map(printable),
   };
 }
 
-/** The header's second line, e.g. `did:key  observed 2026-01-01T00:00:00Z  (cached)`. */
-export function headerLine(view: Pick<DossierView, 'method' | 'observedAt' | 'cached'>): string {
-  return `did:${view.method}  observed ${view.observedAt}${view.cached ? '  (cached)' : ''}`;
-}
+/* ------------------------------------------------------------------ layout */
 
-/* ------------------------------------------------------------------ plain text */
-
-const WIDTH = 80;
-/** Below this the text would be one word a line; let it overflow instead. */
-const MIN_TEXT_WIDTH = 24;
-
-export function paint(style: Style, tone: Tone, text: string): string {
-  const color = TONE_COLORS[tone];
-  return color === null ? text : style[color](text);
+export interface DossierOptions {
+  /** Show every stage of the resolution with its duration (--verbose). */
+  verbose?: boolean;
 }
 
 /**
- * Greedy word wrap: the first line holds `firstWidth` columns, the others `width`. A word longer
- * than its line (a DID, a key id, a hash) stays whole on its own line: cutting it would make it
- * impossible to copy.
+ * The dossier laid out for a width: the header, the verdict (the ink renderer draws it in a box,
+ * the text one as `Verdict  OUTCOME`) and the sections, each a block of lines. Both renderers
+ * print these same lines.
  */
-export function wrapWords(text: string, width: number, firstWidth: number = width): string[] {
-  const words = text.split(/\s+/).filter((w) => w.length > 0);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    const limit = lines.length === 0 ? firstWidth : width;
-    if (line === '') line = word;
-    else if (line.length + 1 + word.length <= limit) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  lines.push(line);
-  return lines;
+export interface DossierLayout {
+  header: Line[];
+  verdict: DossierView['verdict'];
+  sections: Line[][];
 }
 
-interface HangOptions {
-  /** What is printed instead of `prefix` (the same text with styling). */
-  styledPrefix?: string;
-  /** Indent of continuation lines; by default they hang under the text's first column. */
-  indent?: number;
-}
+const bold = (text: string): Span => ({ text, bold: true });
 
-/** `prefix` then `text`, wrapped; widths are measured on the unstyled prefix. */
-function hang(prefix: string, text: string, paintLine: (s: string) => string, options: HangOptions = {}): string[] {
-  const prefixWidth = [...prefix].length;
-  const indent = options.indent ?? prefixWidth;
-  const lines = wrapWords(text, Math.max(MIN_TEXT_WIDTH, WIDTH - indent), Math.max(MIN_TEXT_WIDTH, WIDTH - prefixWidth));
-  return lines.map((line, i) => (i === 0 ? (options.styledPrefix ?? prefix) : ' '.repeat(indent)) + paintLine(line));
-}
-
-function headerLines(view: DossierView, style: Style): string[] {
-  const lines = [style.bold(view.did), style.dim(headerLine(view))];
-  if (view.version !== null) lines.push(...hang('', view.version, style.dim, { indent: 2 }));
-  return lines;
-}
-
-function verdictLines(view: DossierView, style: Style): string[] {
-  const { outcome, tone, headline } = view.verdict;
+/** The DID, then e.g. `did:key  observed 2026-01-01T00:00:00Z  (cached)` and the served version. */
+function headerLines(view: DossierView, width: number): Line[] {
+  const meta: Word[] = [
+    phrase(`did:${view.method}`, 'muted'),
+    phrase('observed', 'muted', '  '),
+    phrase(view.observedAt, 'muted'),
+    ...(view.cached ? [phrase('(cached)', 'muted', '  ')] : []),
+  ];
   return [
-    `${style.bold('Verdict')}  ${style.bold(paint(style, tone, outcome))}`,
-    ...hang('  ', headline, identity),
+    [bold(view.did)],
+    ...hang('', meta, width, { indent: 2 }),
+    ...(view.version !== null ? hang('', words(view.version, 'muted'), width, { indent: 2 }) : []),
   ];
 }
 
-function groupLines(group: DimensionGroup, style: Style): string[] {
-  const lines = [style.bold(group.title)];
-  for (const row of group.rows) {
-    lines.push(`  ${paint(style, row.tone, row.marker)} ${style.bold(row.label)}  ${paint(style, row.tone, row.state)}`);
-    lines.push(...hang('      ', row.statement, identity));
-  }
-  return lines;
+/** The verdict as text; `headline` wraps under itself. */
+export function verdictLines(view: DossierView, width: number): Line[] {
+  const { outcome, tone, headline } = view.verdict;
+  return [[bold('Verdict'), { text: '  ' }, { text: outcome, tone, bold: true }], ...hang('  ', headline, width)];
 }
 
-/** Labelled fields in two columns, the label dimmed, the value wrapped under itself. */
-function fieldLines(fields: Field[], indent: string, style: Style): string[] {
-  const labelWidth = Math.max(...fields.map((f) => f.label.length)) + 2;
-  const lines: string[] = [];
-  for (const field of fields) {
-    const prefix = `${indent}${field.label.padEnd(labelWidth)}`;
-    const styledPrefix = `${indent}${style.dim(field.label)}${' '.repeat(labelWidth - field.label.length)}`;
-    lines.push(...hang(prefix, field.value, (s) => paint(style, field.tone, s), { styledPrefix }));
-  }
-  return lines;
+function groupLines(group: DimensionGroup, width: number): Line[] {
+  return [
+    [bold(group.title)],
+    ...group.rows.flatMap((row) => [
+      [{ text: '  ' }, { text: row.marker, tone: row.tone }, { text: ' ' }, bold(row.label), { text: '  ' }, { text: row.state, tone: row.tone }],
+      ...hang('      ', row.statement, width),
+    ]),
+  ];
 }
 
-function keyLines(key: KeyRow, style: Style): string[] {
-  return [`  ${style.bold(key.displayId)}`, ...fieldLines(key.fields, '      ', style)];
+/** A key or a service: its id, then its fields. */
+function itemLines(displayId: string, fields: Field[], width: number): Line[] {
+  return [[{ text: '  ' }, bold(displayId)], ...fieldLines(fields, '      ', width)];
 }
 
-function evidenceLines(section: EvidenceSection, style: Style): string[] {
-  return [style.bold(section.title), ...fieldLines(section.fields, '  ', style)];
+function evidenceLines(section: EvidenceSection, width: number): Line[] {
+  return [[bold(section.title)], ...fieldLines(section.fields, '  ', width)];
 }
 
-/**
- * Notes wrapped word by word, each word in its note's colour, notes two spaces apart; the first
- * line follows `prefix`, the others hang at `indent`.
- */
-function noteLines(prefix: string, styledPrefix: string, notes: Note[], indent: number, style: Style): string[] {
-  const width = (first: boolean) => Math.max(MIN_TEXT_WIDTH, WIDTH - (first ? [...prefix].length : indent));
-  const lines: string[] = [];
-  let plain = '';
-  let styled = '';
-  notes.forEach((item, n) => {
-    const words = item.nowrap ? [item.text] : item.text.split(/\s+/).filter((w) => w.length > 0);
-    words.forEach((word, w) => {
-      const gap = n > 0 && w === 0 ? '  ' : ' ';
-      if (plain === '') {
-        plain = word;
-        styled = paint(style, item.tone, word);
-      } else if ([...plain].length + gap.length + [...word].length <= width(lines.length === 0)) {
-        plain += gap + word;
-        styled += gap + paint(style, item.tone, word);
-      } else {
-        lines.push(styled);
-        plain = word;
-        styled = paint(style, item.tone, word);
-      }
-    });
+/** Notes as words, each in its note's colour, notes two spaces apart; a `nowrap` note stays whole. */
+function noteWords(notes: Note[]): Word[] {
+  return notes.flatMap((note, n) => {
+    const gap = n > 0 ? '  ' : ' ';
+    if (note.nowrap) return [phrase(note.text, note.tone, gap)];
+    return words(note.text, note.tone).map((word, w) => (w === 0 ? { ...word, gap } : word));
   });
-  lines.push(styled);
-  return lines.map((line, i) => (i === 0 ? styledPrefix : ' '.repeat(indent)) + line);
 }
 
-function timelineLines(row: TimelineRow, style: Style): string[] {
-  if (row.kind === 'gap') return [`  ${paint(style, 'muted', row.text)}`];
-  const prefix = `  ${row.marker} ${row.when}  `;
-  const styledPrefix = `  ${paint(style, row.markerTone, row.marker)} ${paint(style, row.whenTone, row.when)}  `;
-  return noteLines(prefix, styledPrefix, row.notes, [...prefix].length, style);
+function timelineLines(row: TimelineRow, width: number): Line[] {
+  if (row.kind === 'gap') return [[{ text: '  ' }, { text: row.text, tone: 'muted' }]];
+  const prefix: Line = [{ text: '  ' }, { text: row.marker, tone: row.markerTone }, { text: ' ' }, { text: row.when, tone: row.whenTone }, { text: '  ' }];
+  return hang(prefix, noteWords(row.notes), width);
 }
 
-function historySection(view: DossierView, style: Style): string[] {
+function historySection(view: DossierView, width: number): Line[] {
   const history = view.history;
   if (history === null) return [];
-  const line = (note: Note): string[] => hang('  ', note.text, (s) => paint(style, note.tone, s));
+  const line = (note: Note): Line[] => hang('  ', words(note.text, note.tone), width);
   return [
-    style.bold(history.title),
-    ...fieldLines(history.summary, '  ', style),
-    ...history.timeline.flatMap((row) => timelineLines(row, style)),
+    [bold(history.title)],
+    ...fieldLines(history.summary, '  ', width),
+    ...history.timeline.flatMap((row) => timelineLines(row, width)),
     ...(history.failure ? line(history.failure) : []),
-    ...(history.witness.length > 0 ? fieldLines(history.witness, '  ', style) : []),
+    ...(history.witness.length > 0 ? fieldLines(history.witness, '  ', width) : []),
     ...(history.reused ? line(history.reused) : []),
   ];
 }
 
-function keysSection(view: DossierView, style: Style): string[] {
-  if (view.keys.length === 0) return [style.bold('Keys'), style.dim('  The document publishes no keys.')];
-  return [style.bold('Keys'), ...view.keys.flatMap((k) => keyLines(k, style))];
+function keysSection(view: DossierView, width: number): Line[] {
+  if (view.keys.length === 0) return [[bold('Keys')], [{ text: '  The document publishes no keys.', tone: 'muted' }]];
+  return [[bold('Keys')], ...view.keys.flatMap((k) => itemLines(k.displayId, k.fields, width))];
 }
 
-function warningsSection(view: DossierView, style: Style): string[] {
+/** Nothing for a document without services (every did:key): there is nothing to say. */
+function servicesSection(view: DossierView, width: number): Line[] {
+  if (view.services.length === 0) return [];
+  return [[bold('Services')], ...view.services.flatMap((s) => itemLines(s.displayId, s.fields, width))];
+}
+
+/** `—authentication, assertionMethod→ #z6MkhaXg…2doK  DECLARED`, continuation lines further in. */
+function edgeWords(edge: GraphEdgeRow): Word[] {
+  return [...words(`—${edge.relations.join(', ')}→`), ...words(edge.target), phrase(edge.state, edge.tone, '  ')];
+}
+
+function graphSection(view: DossierView, width: number): Line[] {
+  if (view.graph.length === 0) return [];
+  return [
+    [bold('Evidence graph')],
+    ...view.graph.flatMap((group) => [
+      ...hang('  ', words(group.source, 'plain', true), width),
+      ...group.edges.flatMap((edge) => hang('    ', edgeWords(edge), width, { indent: 6 })),
+    ]),
+  ];
+}
+
+function warningsSection(view: DossierView, width: number): Line[] {
   if (view.warnings.length === 0) return [];
-  const yellow = (s: string): string => paint(style, 'warn', s);
-  return [style.bold('Document warnings'), ...view.warnings.flatMap((w) => hang('  ! ', w, yellow, { styledPrefix: `  ${yellow('!')} ` }))];
+  const marker: Line = [{ text: '  ' }, { text: '!', tone: 'warn' }, { text: ' ' }];
+  return [[bold('Document warnings')], ...view.warnings.flatMap((w) => hang(marker, words(w, 'warn'), width))];
 }
 
-function limitationsSection(view: DossierView, style: Style): string[] {
+/** Each stage: mark, name and duration in columns, then what it did. */
+function traceSection(view: DossierView, width: number): Line[] {
+  if (view.trace.length === 0) return [];
+  const stageWidth = Math.max(...view.trace.map((row) => columns(row.stage)));
+  const durationWidth = Math.max(...view.trace.map((row) => columns(row.duration)));
+  return [
+    [bold('Trace')],
+    ...view.trace.flatMap((row) =>
+      hang(
+        [
+          { text: '  ' },
+          { text: row.marker, tone: row.tone },
+          { text: ` ${row.stage.padEnd(stageWidth)}  ` },
+          { text: row.duration.padStart(durationWidth), tone: 'muted' },
+          { text: '  ' },
+        ],
+        row.text,
+        width,
+      ),
+    ),
+  ];
+}
+
+function limitationsSection(view: DossierView, width: number): Line[] {
   if (view.limitations.length === 0) return [];
-  const dim = (s: string): string => paint(style, 'muted', s);
-  return [style.bold('Limitations'), ...view.limitations.flatMap((l) => hang('  • ', l, dim, { styledPrefix: `  ${dim('•')} ` }))];
+  const marker: Line = [{ text: '  ' }, { text: '•', tone: 'muted' }, { text: ' ' }];
+  return [[bold('Limitations')], ...view.limitations.flatMap((l) => hang(marker, words(l, 'muted'), width))];
 }
 
-/** The dossier as plain text for pipes and dumb terminals; fits 80 columns except unbreakable ids. */
-export function dossierText(result: EnrichedResolution, style: Style): string {
-  const view = buildDossierView(result);
+export function layoutDossier(view: DossierView, width: number, options: DossierOptions = {}): DossierLayout {
   const sections = [
-    headerLines(view, style),
-    verdictLines(view, style),
-    ...view.groups.map((g) => groupLines(g, style)),
-    keysSection(view, style),
-    ...view.evidence.map((section) => evidenceLines(section, style)),
-    historySection(view, style),
-    warningsSection(view, style),
-    limitationsSection(view, style),
-  ].filter((s) => s.length > 0);
-  return `${sections.map((s) => s.join('\n')).join('\n\n')}\n`;
+    ...view.groups.map((g) => groupLines(g, width)),
+    keysSection(view, width),
+    servicesSection(view, width),
+    ...view.evidence.map((section) => evidenceLines(section, width)),
+    historySection(view, width),
+    graphSection(view, width),
+    warningsSection(view, width),
+    options.verbose ? traceSection(view, width) : [],
+    limitationsSection(view, width),
+  ];
+  return { header: headerLines(view, width), verdict: view.verdict, sections: sections.filter((s) => s.length > 0) };
+}
+
+/** The dossier as text for pipes and dumb terminals, laid out for `width` columns. */
+export function dossierText(result: EnrichedResolution, style: Style, width: number = DEFAULT_WIDTH, options: DossierOptions = {}): string {
+  const view = buildDossierView(result);
+  const layout = layoutDossier(view, width, options);
+  const blocks = [layout.header, verdictLines(view, width), ...layout.sections];
+  return `${blocks.map((lines) => paintLines(lines, style)).join('\n')}`;
 }
 
 /* ------------------------------------------------------------------ problems */
@@ -715,17 +824,3 @@ export function failingStages(trace: ProblemTraceStage[] | undefined): ProblemTr
   return (trace ?? []).filter((s) => s.status === 'FAIL');
 }
 
-/** A short error block for stderr: `error CODE: detail`, then where it failed. */
-export function problemText(problem: ProblemLike, style: Style): string {
-  // A detail may quote the document (e.g. its mismatching id), so it is made printable too.
-  const detail = printable(problem.detail || problem.title);
-  // The reason stays on one line, however long: scripts and logs read it with `head -1`.
-  const lines = [`${style.bold(style.red('error'))} ${style.bold(problem.code)}: ${detail}`];
-  for (const stage of failingStages(problem.trace)) {
-    const name = printable(stage.label ? `${stage.stage} (${stage.label})` : stage.stage);
-    lines.push(...hang('  failed at ', name, style.cyan, { styledPrefix: `  ${style.dim('failed at')} ` }));
-    // The failing stage usually repeats the problem's own detail; print it only when it adds something.
-    if (stage.detail && stage.detail !== problem.detail) lines.push(...hang('    ', printable(stage.detail), style.dim));
-  }
-  return `${lines.join('\n')}\n`;
-}

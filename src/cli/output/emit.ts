@@ -3,36 +3,38 @@
  *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
  *   TTY      the ink dossier (ink is imported only here, only then)
  *   piped    the plain-text dossier
- * Diagnostics go to stderr; --quiet silences everything but --json output.
+ * Diagnostics go to stderr; --quiet hides the report (not --json output), never an error.
  */
 import type { Command } from 'commander';
 import { asProblemError, type ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
+import type { StageHooks } from '../../core/resolve/trace.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
-import { colorLevel, type ColorLevel } from './color.js';
-import { dossierText, plainStyle, printable, problemText, type Style } from './dossier.js';
+import { colorLevel, styleFor } from './color.js';
+import { reportError, helpHint, runningCommand } from '../errors.js';
+import { dossierText, failingStages, type Style } from './dossier.js';
+import { outputWidth } from './layout.js';
+import type { StageWatch } from './progress.js';
 
 export interface OutputOptions {
   json?: boolean;
   color?: boolean;
   quiet?: boolean;
+  /** --verbose: the timed trace of the work on stderr once it is done. */
+  verbose?: boolean;
 }
 
 export function addOutputOptions(cmd: Command): Command {
   return cmd
-    .option('--json', 'print the result as JSON (exactly the SPEC result object, or a problem object)')
+    .option('--json', 'print the result as JSON (the full result object, or a problem object when there is no answer)')
     .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
-    .option('-q, --quiet', 'print nothing but --json output; rely on the exit code');
+    .option('-q, --quiet', 'print no report (--json output and errors still print); rely on the exit code')
+    .option('-v, --verbose', 'when done, print the timed trace of the work (each stage, status, duration) on standard error; with --json too, not with --quiet');
 }
 
-export async function styleFor(level: ColorLevel): Promise<Style> {
-  if (level === 0) return plainStyle;
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level });
-  return { bold: c.bold, dim: c.dim, green: c.green, yellow: c.yellow, red: c.red, cyan: c.cyan };
-}
+export { styleFor };
 
 /**
  * ink only for a real terminal with a known size: a pseudo-terminal reporting 0 rows (some
@@ -40,6 +42,26 @@ export async function styleFor(level: ColorLevel): Promise<Style> {
  */
 function useInk(stream: CliStream, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && env['TERM'] !== 'dumb' && (stream.rows ?? 0) > 0 && (stream.columns ?? 0) > 0;
+}
+
+/**
+ * Live progress on stderr: only on a terminal that can redraw a line, never with --json or
+ * --quiet (their output is for programs and scripts).
+ */
+function progressWanted(io: CliIo, options: OutputOptions): boolean {
+  return io.stderr.isTTY === true && io.env['TERM'] !== 'dumb' && !options.json && !options.quiet;
+}
+
+/**
+ * Watches the stages of the work when progress or the --verbose trace is wanted; progress.ts
+ * is imported only then, so --json and piped runs load nothing more (the cold-start benchmark).
+ */
+async function watchWork(io: CliIo, options: OutputOptions): Promise<StageWatch | null> {
+  const live = progressWanted(io, options);
+  const verbose = options.verbose === true && !options.quiet;
+  if (!live && !verbose) return null;
+  const [{ watchStages }, style] = await Promise.all([import('./progress.js'), styleFor(colorLevel(io.stderr, io.env, options.color === false))]);
+  return watchStages(io.stderr, { live, verbose, style });
 }
 
 export interface CommandOutcome {
@@ -51,16 +73,16 @@ export async function emitResult(
   io: CliIo,
   options: OutputOptions,
   runtime: Runtime,
-  run: () => Promise<CommandOutcome>,
+  run: (hooks: StageHooks) => Promise<CommandOutcome>,
   setExit: (code: number) => void,
 ): Promise<void> {
   await emitReport(
     io,
     options,
     runtime,
-    async () => {
-      const { result, exitCode } = await run();
-      return { value: result, exitCode, text: (style) => dossierText(result, style), dossier: result };
+    async (hooks) => {
+      const { result, exitCode } = await run(hooks);
+      return { value: result, exitCode, text: (style, width) => dossierText(result, style, width, { verbose: options.verbose === true }), dossier: result };
     },
     setExit,
   );
@@ -70,40 +92,51 @@ export interface ReportOutcome<T> {
   /** The SPEC result, printed as is with --json. */
   value: T;
   exitCode: number;
-  /** The plain-text (coloured) report. */
-  text: (style: Style) => string;
+  /** The plain-text (coloured) report, laid out for `width` columns (layout.ts outputWidth). */
+  text: (style: Style, width: number) => string;
   /** A resolution shown as the ink dossier instead of `text` on a real terminal. */
   dossier?: EnrichedResolution;
 }
 
 /**
  * How every command prints: the result as JSON, or its report (the ink dossier of a resolution
- * on a terminal, text otherwise); a problem as a problem, exit 4.
+ * on a terminal, text otherwise); a problem as a problem, exit 4. `run` gets the hooks to pass
+ * to the core, so its stages show as progress (and in the --verbose trace); progress is
+ * finished and its line cleared before anything else is written.
  */
 export async function emitReport<T>(
   io: CliIo,
   options: OutputOptions,
   runtime: Runtime,
-  run: () => Promise<ReportOutcome<T>>,
+  run: (hooks: StageHooks) => Promise<ReportOutcome<T>>,
   setExit: (code: number) => void,
 ): Promise<void> {
+  const watch = await watchWork(io, options);
   let outcome: ReportOutcome<T>;
   try {
-    outcome = await run();
+    outcome = await run(watch?.hooks ?? {});
   } catch (err) {
-    await emitProblem(io, options, runtime, asProblemError(err));
+    const problem = asProblemError(err);
+    watch?.done();
+    watch?.printTrace();
+    await emitProblem(io, options, runtime, problem);
     setExit(EXIT.NO_ANSWER);
     return;
   }
+  watch?.done();
+  // A resolution's dossier shows its own trace with --verbose, so stderr repeats it only when
+  // the dossier is not printed (--json); other work prints the stages seen while it ran.
+  if (!outcome.dossier || options.json) watch?.printTrace(outcome.dossier?.trace);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
   } else if (!options.quiet) {
     const level = colorLevel(io.stdout, io.env, options.color === false);
+    const width = outputWidth(io.stdout, io.env);
     if (outcome.dossier && useInk(io.stdout, io.env)) {
       const { renderDossier } = await import('../ui/dossier.js');
-      await renderDossier(outcome.dossier, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream });
+      await renderDossier(outcome.dossier, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream, width, verbose: options.verbose === true });
     } else {
-      io.stdout.write(outcome.text(await styleFor(level)));
+      io.stdout.write(outcome.text(await styleFor(level), width));
     }
   }
   setExit(outcome.exitCode);
@@ -111,11 +144,13 @@ export async function emitReport<T>(
 
 /** A problem (no answer): the problem object with --json, else one styled block on stderr. */
 export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError): Promise<void> {
-  const style = await styleFor(colorLevel(io.stderr, io.env, options.color === false));
   const body = problem.toProblem(runtime.config.problemsBase);
   if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-  if (options.quiet) return;
-  // A detail may quote hostile input (a method name with escape codes): never raw to a terminal.
-  if (options.json) io.stderr.write(`svc: ${body.code}: ${printable(body.detail)}\n`);
-  else io.stderr.write(problemText(body, style));
+  // The error itself, even with --quiet (it hides only the report); with --json the stages are
+  // in the problem object, so stderr keeps to the reason and the hint.
+  await reportError(
+    io,
+    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : failingStages(body.trace), hint: helpHint(runningCommand(io)) },
+    { noColor: options.color === false },
+  );
 }

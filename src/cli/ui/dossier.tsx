@@ -1,29 +1,23 @@
 /**
- * The ink dossier for terminals. It lays out the same view model as the plain-text dossier
- * (buildDossierView), so grouping, markers and colours are decided in one place.
+ * The ink dossier for terminals. It draws the lines of the shared layout (layoutDossier: the same
+ * view model and the same wrapping as the text dossier), so the two cannot drift apart; only the
+ * verdict is ink's own, in a rounded box.
+ *
+ * ink never wraps a line itself here: its wrapping cuts long words (a DID would be split across
+ * lines) and starts each continuation line with the space it broke at, one column too far in.
+ * Every line arrives already fitted to the width, and the output is as wide as its widest line.
  */
 import chalk from 'chalk';
 import { Box, Static, Text, render, type TextProps } from 'ink';
-import type { ReactNode } from 'react';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
-import {
-  TONE_COLORS,
-  buildDossierView,
-  headerLine,
-  type DimensionGroup,
-  type DossierView,
-  type EvidenceSection,
-  type Field,
-  type HistoryView,
-  type KeyRow,
-  type Note,
-  type TimelineRow,
-  type Tone,
-} from '../output/dossier.js';
+import { TONE_COLORS, buildDossierView, layoutDossier, type DossierLayout, type DossierOptions, type DossierView } from '../output/dossier.js';
+import { DEFAULT_WIDTH, columns, hang, lineText, type Line, type Tone } from '../output/layout.js';
 
-export interface RenderDossierOptions {
+export interface RenderDossierOptions extends DossierOptions {
   colorLevel: 0 | 1 | 2 | 3;
   stdout?: NodeJS.WriteStream;
+  /** Columns to lay the dossier out for; the terminal's width by default. */
+  width?: number;
 }
 
 /** At level 0 no colour prop is set at all, so nothing depends on chalk stripping it. */
@@ -37,196 +31,69 @@ interface ColorProp {
   color: boolean;
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text bold>{title}</Text>
-      <Box flexDirection="column" marginLeft={2}>
-        {children}
-      </Box>
-    </Box>
-  );
-}
-
-function Header({ view, color }: { view: DossierView } & ColorProp) {
-  return (
-    <Box flexDirection="column">
-      <Text bold>{view.did}</Text>
-      <Text {...toneProps('muted', color)}>{headerLine(view)}</Text>
-      {view.version !== null && <Text {...toneProps('muted', color)}>{view.version}</Text>}
-    </Box>
-  );
-}
-
-function VerdictBox({ view, color }: { view: DossierView } & ColorProp) {
-  const { outcome, tone, headline } = view.verdict;
-  const border = TONE_COLORS[tone];
-  return (
-    <Box
-      flexDirection="column"
-      borderStyle="round"
-      paddingX={1}
-      marginTop={1}
-      {...(color && border !== null && border !== 'dim' ? { borderColor: border } : {})}
-    >
-      <Text bold {...toneProps(tone, color)}>
-        {outcome}
-      </Text>
-      <Text>{headline}</Text>
-    </Box>
-  );
-}
-
-function Group({ group, color }: { group: DimensionGroup } & ColorProp) {
-  return (
-    <Section title={group.title}>
-      {group.rows.map((row) => (
-        <Box key={row.id} flexDirection="column">
-          <Text>
-            <Text {...toneProps(row.tone, color)}>{row.marker}</Text> <Text bold>{row.label}</Text>
-            {'  '}
-            <Text {...toneProps(row.tone, color)}>{row.state}</Text>
-          </Text>
-          <Box marginLeft={4}>
-            <Text>{row.statement}</Text>
-          </Box>
-        </Box>
-      ))}
-    </Section>
-  );
-}
-
-function Fields({ fields, indent, color }: { fields: Field[]; indent: number } & ColorProp) {
-  const labelWidth = Math.max(...fields.map((f) => f.label.length)) + 2;
-  return (
-    <>
-      {fields.map((field, i) => (
-        <Box key={`${i}:${field.label}`} marginLeft={indent}>
-          <Box width={labelWidth} flexShrink={0}>
-            <Text {...toneProps('muted', color)}>{field.label}</Text>
-          </Box>
-          <Text {...toneProps(field.tone, color)}>{field.value}</Text>
-        </Box>
-      ))}
-    </>
-  );
-}
-
-function Key({ row, color }: { row: KeyRow } & ColorProp) {
-  return (
-    <Box flexDirection="column">
-      <Text bold>{row.displayId}</Text>
-      <Fields fields={row.fields} indent={4} color={color} />
-    </Box>
-  );
-}
-
-function EvidenceBlock({ section, color }: { section: EvidenceSection } & ColorProp) {
-  return (
-    <Section title={section.title}>
-      <Fields fields={section.fields} indent={0} color={color} />
-    </Section>
-  );
-}
-
-/**
- * Notes two spaces apart, each in its own colour, wrapping as one text; a `nowrap` note keeps
- * its words together with no-break spaces (ink wraps at plain spaces only).
- */
-function Notes({ notes, color }: { notes: Note[] } & ColorProp) {
+function LineText({ line, color }: { line: Line } & ColorProp) {
   return (
     <Text>
-      {notes.map((note, i) => (
-        <Text key={i}>
-          {i > 0 ? '  ' : ''}
-          <Text {...toneProps(note.tone, color)}>{note.nowrap ? note.text.replace(/ /g, '\u00a0') : note.text}</Text>
+      {line.map((span, i) => (
+        <Text key={i} bold={span.bold === true} {...toneProps(span.tone ?? 'plain', color)}>
+          {span.text}
         </Text>
       ))}
     </Text>
   );
 }
 
-function TimelineLine({ row, color }: { row: TimelineRow } & ColorProp) {
-  if (row.kind === 'gap') return <Text {...toneProps('muted', color)}>{row.text}</Text>;
-  // The same columns as the text dossier: marker, number and time, then the notes hanging.
-  const prefixWidth = [...`${row.marker} ${row.when}  `].length;
+function Lines({ lines, color }: { lines: Line[] } & ColorProp) {
   return (
-    <Box>
-      <Box width={prefixWidth} flexShrink={0}>
-        <Text>
-          <Text {...toneProps(row.markerTone, color)}>{row.marker}</Text> <Text {...toneProps(row.whenTone, color)}>{row.when}</Text>
-        </Text>
-      </Box>
-      <Notes notes={row.notes} color={color} />
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        <LineText key={i} line={line} color={color} />
+      ))}
     </Box>
   );
 }
 
-function History({ history, color }: { history: HistoryView } & ColorProp) {
+/** Border and padding on each side of the verdict box. */
+const BOX_FRAME = 4;
+
+/** The headline as the box holds it, and the box's width: the layout's, wider only for a word that fits no line. */
+function verdictBox(verdict: DossierView['verdict'], width: number): { headline: Line[]; boxWidth: number } {
+  const headline = hang('', verdict.headline, width - BOX_FRAME);
+  const widest = Math.max(columns(verdict.outcome), ...headline.map((l) => columns(lineText(l))));
+  return { headline, boxWidth: Math.max(width, widest + BOX_FRAME) };
+}
+
+function VerdictBox({ verdict, width, color }: { verdict: DossierView['verdict']; width: number } & ColorProp) {
+  const { outcome, tone } = verdict;
+  const border = TONE_COLORS[tone];
+  const { headline, boxWidth } = verdictBox(verdict, width);
   return (
-    <Section title={history.title}>
-      <Fields fields={history.summary} indent={0} color={color} />
-      {history.timeline.map((row, i) => (
-        <TimelineLine key={i} row={row} color={color} />
-      ))}
-      {history.failure && <Text {...toneProps(history.failure.tone, color)}>{history.failure.text}</Text>}
-      {history.witness.length > 0 && <Fields fields={history.witness} indent={0} color={color} />}
-      {history.reused && <Text {...toneProps(history.reused.tone, color)}>{history.reused.text}</Text>}
-    </Section>
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      paddingX={1}
+      marginTop={1}
+      width={boxWidth}
+      {...(color && border !== null && border !== 'dim' ? { borderColor: border } : {})}
+    >
+      <Text bold {...toneProps(tone, color)}>
+        {outcome}
+      </Text>
+      <Lines lines={headline} color={color} />
+    </Box>
   );
 }
 
-function Keys({ view, color }: { view: DossierView } & ColorProp) {
-  return (
-    <Section title="Keys">
-      {view.keys.length === 0 ? (
-        <Text {...toneProps('muted', color)}>The document publishes no keys.</Text>
-      ) : (
-        view.keys.map((row, i) => <Key key={`${i}:${row.id}`} row={row} color={color} />)
-      )}
-    </Section>
-  );
-}
-
-/** A marked list whose items wrap under their text, not under the marker. */
-function MarkedList({ items, marker, tone, color }: { items: string[]; marker: string; tone: Tone } & ColorProp) {
-  return (
-    <>
-      {items.map((item, i) => (
-        <Box key={i}>
-          <Box width={2} flexShrink={0}>
-            <Text {...toneProps(tone, color)}>{marker}</Text>
-          </Box>
-          <Text {...toneProps(tone, color)}>{item}</Text>
-        </Box>
-      ))}
-    </>
-  );
-}
-
-export function Dossier({ view, color }: { view: DossierView } & ColorProp) {
+export function Dossier({ layout, width, color }: { layout: DossierLayout; width: number } & ColorProp) {
   return (
     <Box flexDirection="column">
-      <Header view={view} color={color} />
-      <VerdictBox view={view} color={color} />
-      {view.groups.map((group) => (
-        <Group key={group.cls} group={group} color={color} />
+      <Lines lines={layout.header} color={color} />
+      <VerdictBox verdict={layout.verdict} width={width} color={color} />
+      {layout.sections.map((lines, i) => (
+        <Box key={i} marginTop={1}>
+          <Lines lines={lines} color={color} />
+        </Box>
       ))}
-      <Keys view={view} color={color} />
-      {view.evidence.map((section) => (
-        <EvidenceBlock key={section.title} section={section} color={color} />
-      ))}
-      {view.history !== null && <History history={view.history} color={color} />}
-      {view.warnings.length > 0 && (
-        <Section title="Document warnings">
-          <MarkedList items={view.warnings} marker="!" tone="warn" color={color} />
-        </Section>
-      )}
-      {view.limitations.length > 0 && (
-        <Section title="Limitations">
-          <MarkedList items={view.limitations} marker="•" tone="muted" color={color} />
-        </Section>
-      )}
     </Box>
   );
 }
@@ -242,11 +109,17 @@ export async function renderDossier(result: EnrichedResolution, options: RenderD
   chalk.level = options.colorLevel;
   const stdout = options.stdout ?? process.stdout;
   const color = options.colorLevel > 0;
-  const view = buildDossierView(result);
+  const width = options.width ?? (stdout.columns || DEFAULT_WIDTH);
+  const layout = layoutDossier(buildDossierView(result), width, options);
+  // Static output is positioned absolutely, so it needs a width; a lone over-long token (a
+  // did:jwk) widens it rather than being cut, as the text dossier lets it overflow.
+  const widest = Math.max(
+    verdictBox(layout.verdict, width).boxWidth,
+    ...[layout.header, ...layout.sections].flat().map((line) => columns(lineText(line))),
+  );
   const instance = render(
-    // Static output is positioned absolutely, so it needs the terminal's width to wrap at.
-    <Static items={[view]} style={{ width: stdout.columns || 80 }}>
-      {(v) => <Dossier key={v.did} view={v} color={color} />}
+    <Static items={[layout]} style={{ width: widest }}>
+      {(l) => <Dossier key="dossier" layout={l} width={width} color={color} />}
     </Static>,
     { stdout, patchConsole: false, exitOnCtrlC: false },
   );

@@ -16,6 +16,7 @@
 import { isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';
 import type { FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
+import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { clause } from '../text.js';
 import { A2A_CARD_MAX_BYTES, A2A_CARD_PATH, A2A_LEGACY_CARD_PATH, A2A_REQUESTED_VERSION, A2A_VERSION_HEADER } from './types.js';
@@ -53,14 +54,20 @@ export function cardTarget(input: string): { url: URL; origin: boolean } {
   return { url, origin: false };
 }
 
-async function get(runtime: Runtime, url: string, signal?: AbortSignal): Promise<FetchResponse> {
-  return runtime.net.fetch({
-    url,
-    purpose: 'agent card',
-    maxBytes: A2A_CARD_MAX_BYTES,
-    accept: 'application/json',
-    headers: { [A2A_VERSION_HEADER]: A2A_REQUESTED_VERSION },
-    ...(signal ? { signal } : {}),
+/** One GET of a card, an `a2a.fetch_card` stage for the caller's hooks (the CLI's progress). */
+async function get(runtime: Runtime, url: string, signal?: AbortSignal, hooks?: StageHooks): Promise<FetchResponse> {
+  return new StageReporter(runtime.clock, hooks).run('a2a.fetch_card', `GET ${url}`, async (stage) => {
+    const response = await runtime.net.fetch({
+      url,
+      purpose: 'agent card',
+      maxBytes: A2A_CARD_MAX_BYTES,
+      accept: 'application/json',
+      headers: { [A2A_VERSION_HEADER]: A2A_REQUESTED_VERSION },
+      ...(signal ? { signal } : {}),
+    });
+    stage.status = response.status >= 200 && response.status <= 299 ? 'PASS' : 'FAIL';
+    stage.detail = `HTTP ${response.status}, ${response.bytes} bytes`;
+    return response;
   });
 }
 
@@ -75,16 +82,16 @@ function statusProblem(url: string, status: number, legacy: { url: string; statu
 }
 
 /** Fetches and parses the card; every failure is a ProblemError (see the module comment). */
-export async function fetchAgentCard(input: string, runtime: Runtime, signal?: AbortSignal): Promise<FetchedCard> {
+export async function fetchAgentCard(input: string, runtime: Runtime, signal?: AbortSignal, hooks?: StageHooks): Promise<FetchedCard> {
   const target = cardTarget(input);
   const requestedUrl = target.url.href;
-  let response = await get(runtime, requestedUrl, signal);
+  let response = await get(runtime, requestedUrl, signal, hooks);
   let legacy = false;
   let currentPathStatus: number | null = null;
   if (target.origin && isGone(response.status)) {
     currentPathStatus = response.status;
     const legacyUrl = new URL(A2A_LEGACY_CARD_PATH, target.url).href;
-    response = await get(runtime, legacyUrl, signal);
+    response = await get(runtime, legacyUrl, signal, hooks);
     legacy = true;
     if (response.status < 200 || response.status > 299) {
       const problem =

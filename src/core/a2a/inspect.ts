@@ -28,6 +28,7 @@
 import { HASH_PROFILE, jcsSha256 } from '../canonical.js';
 import { didKeySource, type KeySource } from '../credentials/keys.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../encoding/json.js';
+import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { capitalise, clause } from '../text.js';
 import { fetchAgentCard, type FetchedCard } from './fetch.js';
@@ -51,6 +52,8 @@ export interface A2aInspectOptions {
   /** Where the keys of a DID `kid` are found; default: DIDs resolved through the core. */
   keys?: KeySource;
   signal?: AbortSignal;
+  /** Watch the slow stages (card and JWK set fetches, DID resolutions): the CLI's progress. */
+  hooks?: StageHooks;
 }
 
 const LABELS: Readonly<Record<A2aCheckId, string>> = {
@@ -70,7 +73,7 @@ const MAX_SCHEMA_PROBLEMS = 5;
 /** Inspects the agent card at `url` (an origin or the card's own URL). */
 export async function inspectA2a(url: string, options: A2aInspectOptions): Promise<A2aInspection> {
   const { runtime, signal } = options;
-  const fetched = await fetchAgentCard(url, runtime, signal);
+  const fetched = await fetchAgentCard(url, runtime, signal, options.hooks);
   const observedAt = rfc3339(runtime.clock.now());
   const { card, response } = fetched;
   const cardUrl = response.url;
@@ -84,8 +87,9 @@ export async function inspectA2a(url: string, options: A2aInspectOptions): Promi
   const entries = Array.isArray(rawSignatures) ? rawSignatures : [];
   const signatures = await verifyCardSignatures(entries, {
     runtime,
-    keys: options.keys ?? didKeySource(runtime),
+    keys: options.keys ?? didKeySource(runtime, undefined, options.hooks),
     ...(signal ? { signal } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     cardUrl,
     ...payloads,
   });

@@ -32,6 +32,7 @@ import { isJsonObject, parseJsonBytes, type JsonObject, type JsonValue } from '.
 import { checkJwsSignature, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import type { PublicKeyJwk } from '../proofs/signature.js';
 import { asProblemError, ProblemError } from '../problems.js';
+import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
 import { canonicalize } from '../canonical.js';
@@ -51,6 +52,8 @@ export interface SignatureContext {
   runtime: Runtime;
   keys: KeySource;
   signal?: AbortSignal;
+  /** Watch each JWK set fetch as an `a2a.fetch_jwks` stage (the CLI's progress). */
+  hooks?: StageHooks;
   /** The URL the card was served from, to say whether a `jku` shares its origin. */
   cardUrl: string;
   /** In the order tried; the A2A 1.0 form is absent when it is undefined for this card. */
@@ -279,12 +282,17 @@ async function fetchJwkSet(url: string, ctx: SignatureContext): Promise<JwkSet> 
   const at = quoteShort(url, 100);
   let body: Uint8Array;
   try {
-    const response = await ctx.runtime.net.fetch({
-      url,
-      purpose: 'JWK set',
-      maxBytes: A2A_JWKS_MAX_BYTES,
-      accept: 'application/jwk-set+json, application/json',
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    const response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('a2a.fetch_jwks', `GET ${url}`, async (stage) => {
+      const fetched = await ctx.runtime.net.fetch({
+        url,
+        purpose: 'JWK set',
+        maxBytes: A2A_JWKS_MAX_BYTES,
+        accept: 'application/jwk-set+json, application/json',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      stage.status = fetched.status >= 200 && fetched.status <= 299 ? 'PASS' : 'FAIL';
+      stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+      return fetched;
     });
     if (response.status < 200 || response.status > 299) return { reason: `the JWK set at ${at} could not be fetched: HTTP ${response.status}` };
     body = response.body;

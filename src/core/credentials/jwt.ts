@@ -17,6 +17,7 @@
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { rfc3339 } from '../runtime.js';
+import { withArticle } from '../text.js';
 import { idOf } from './model.js';
 import type { CredentialStatus } from './types.js';
 
@@ -52,7 +53,7 @@ function readNumericDate(payload: JsonObject, name: 'exp' | 'nbf' | 'iat', readi
   const date = numericDate(value);
   if (date !== null) return date;
   if (name === 'iat') {
-    reading.warnings.push(`The JWT "iat" is ${typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : `a ${typeof value}`}, not a NumericDate; it is informational and was ignored.`);
+    reading.warnings.push(`The JWT "iat" is ${typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : withArticle(typeof value)}, not a NumericDate; it is informational and was ignored.`);
   } else {
     reading.problems.push({ status: 'MALFORMED', text: `the JWT "${name}" claim is not a NumericDate (seconds since 1970)` });
   }

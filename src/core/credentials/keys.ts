@@ -11,6 +11,7 @@ import type { KeyStatus, PublicJwk } from '../keys/types.js';
 import { asProblemError } from '../problems.js';
 import { readDocument } from '../resolve/document.js';
 import { resolve } from '../resolve/resolve.js';
+import type { StageHooks } from '../resolve/trace.js';
 import type { EnrichedResolution, Relationship } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
 import { clause } from '../text.js';
@@ -117,10 +118,11 @@ export type ResolveDid = (did: string, signal?: AbortSignal) => Promise<Enriched
 
 /**
  * The production KeySource: a controller is a DID, resolved through the core. Anything that is
- * not a DID has no keys svc can find.
+ * not a DID has no keys svc can find. `hooks` watch the stages of those resolutions (the CLI's
+ * progress line); they apply only when no `resolveDid` is given.
  */
-export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid): KeySource {
-  const run: ResolveDid = resolveDid ?? ((did, signal) => resolve(did, runtime, signal ? { signal } : {}));
+export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid, hooks?: StageHooks): KeySource {
+  const run: ResolveDid = resolveDid ?? ((did, signal) => resolve(did, runtime, signal ? { signal } : {}, hooks));
   const memo = new Map<string, Promise<ControllerKeys>>();
   const lookup = async (controller: string, signal?: AbortSignal): Promise<ControllerKeys> => {
     const did = didOf(controller);

@@ -31,6 +31,7 @@ import { base64urlDecode } from '../encoding/base64url.js';
 import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject, type JsonValue } from '../encoding/json.js';
 import type { FetchResponse } from '../net.js';
 import { asProblemError, cancelledProblem, ProblemError } from '../problems.js';
+import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { capitalise, clause } from '../text.js';
 import { COMPACT_JWS } from './input.js';
@@ -41,6 +42,8 @@ import type { CheckStatus, CredentialStatus, CredentialVerification, StatusEntry
 export interface StatusCheckContext {
   runtime: Runtime;
   signal?: AbortSignal;
+  /** Watch each list fetch as a `status.fetch` stage (the CLI's progress). */
+  hooks?: StageHooks;
   /** Verifies a fetched list credential (a JSON object, or a compact JWT string) with svc's credential verifier, without checking the list's own status. Provided by the caller (verify.ts). */
   verifyList: (list: JsonObject | string, signal?: AbortSignal) => Promise<CredentialVerification>;
 }
@@ -236,7 +239,12 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 async function loadList(url: string, ctx: StatusCheckContext): Promise<LoadedList> {
   let response: FetchResponse;
   try {
-    response = await ctx.runtime.net.fetch({ url, purpose: 'status list credential', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
+    response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the status list ${url}`, async (stage) => {
+      const fetched = await ctx.runtime.net.fetch({ url, purpose: 'status list credential', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
+      stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
+      stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+      return fetched;
+    });
   } catch (err) {
     rethrowIfOurs(err, ctx.signal);
     return { ok: false, reason: `the status list ${url} could not be retrieved: ${clause(asProblemError(err).detail)}` };

@@ -22,6 +22,7 @@ import {
 } from '../proofs/data-integrity.js';
 import { parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
+import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
 import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
@@ -52,6 +53,8 @@ export interface VerifyCredentialOptions {
   signal?: AbortSignal;
   /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
   checkStatus?: boolean;
+  /** Watch the slow stages (the issuer's resolution, status list fetches): the CLI's progress. */
+  hooks?: StageHooks;
 }
 
 /** JWS algorithms a credential may be signed with (SPEC §4.7 rule 5). */
@@ -354,6 +357,7 @@ async function checkStatusEntries(report: Report, credential: JsonObject, model:
   const result = await checkCredentialStatus(credential, model.issuer, {
     runtime: options.runtime,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     verifyList: (list, signal) => verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
   });
   report.statusList = result.entries;
@@ -366,7 +370,7 @@ async function checkStatusEntries(report: Report, credential: JsonObject, model:
  */
 export async function verifyCredential(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
   const report = new Report();
-  const source = options.keySource ?? didKeySource(options.runtime);
+  const source = options.keySource ?? didKeySource(options.runtime, undefined, options.hooks);
   const now = options.runtime.clock.now();
   const read = readCredentialInput(input);
   if (read.kind === 'refused') {
@@ -379,7 +383,8 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   let claims: JwtClaims | null = null;
   if (read.kind === 'json') {
     credential = read.credential;
-    report.format = 'DATA_INTEGRITY';
+    // Only a proof makes it Data Integrity: an object without one is secured by no format.
+    report.format = credential['proof'] === undefined ? 'UNKNOWN' : 'DATA_INTEGRITY';
     const missingProof = credential['proof'] === undefined ? [{ status: 'MALFORMED' as const, text: 'the credential has no proof: it is not secured' }] : [];
     const model = checkStructure(report, credential, missingProof);
     if (!model) return finish(report);

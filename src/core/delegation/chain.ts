@@ -16,7 +16,7 @@ import { didKeySource, type KeySource } from '../credentials/keys.js';
 import type { CheckStatus } from '../credentials/types.js';
 import { checkJwsSignature } from '../proofs/jws.js';
 import { rfc3339, type Runtime } from '../runtime.js';
-import { capitalise, clause, withoutPeriod } from '../text.js';
+import { capitalise, clause, withArticle, withoutPeriod } from '../text.js';
 import { capabilityCovered } from './capability.js';
 import { didOf } from '../did/syntax.js';
 import { claimsOf, isReceipt, readReceipt, type Receipt, type ReceiptFailure } from './receipt.js';
@@ -223,7 +223,7 @@ export async function verifyDelegationChain(chain: unknown, options: VerifyChain
 
   read.forEach((value, i) => {
     const report = reports[i]!;
-    if (isReceipt(value)) report.set('receipt', 'PASS', `A ${value.alg} ${'svc-delegation+jwt'} receipt from ${value.issDid} to ${value.audDid}`);
+    if (isReceipt(value)) report.set('receipt', 'PASS', `${capitalise(withArticle(value.alg))} svc-delegation+jwt receipt from ${value.issDid} to ${value.audDid}`);
     else report.set('receipt', 'FAIL', capitalise(value.reason));
   });
 

@@ -17,6 +17,7 @@ import { multibaseEncode } from '../encoding/multibase.js';
 import { isJsonObject, parseJsonStrict } from '../encoding/json.js';
 import { encodeMulticodec } from '../keys/multicodec.js';
 import { ProblemError } from '../problems.js';
+import { withArticle } from '../text.js';
 import { capabilityCovered, validateCapability } from './capability.js';
 import { isReceipt, readReceipt, receiptDigest } from './receipt.js';
 import { MAX_CAPABILITIES, RECEIPT_TYP, type ReceiptAlgorithm } from './types.js';
@@ -82,7 +83,7 @@ function signingKey(jwk: unknown): SigningKey {
     refuse('The JWK has no private member "d": it is a public key, and a receipt is signed with the issuer\'s private key.');
   }
   if (j['alg'] !== undefined && j['alg'] !== alg) {
-    refuse(`The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but a ${String(crv)} key signs receipts with ${alg}.`);
+    refuse(`The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but ${withArticle(String(crv))} key signs receipts with ${alg}.`);
   }
   if (j['use'] !== undefined && j['use'] !== 'sig') refuse('The JWK "use" is not "sig": the key is not meant for signing.');
   if (Array.isArray(j['key_ops']) && !j['key_ops'].includes('sign')) refuse('The JWK "key_ops" do not include "sign".');
@@ -223,7 +224,7 @@ function signCompact(header: Record<string, unknown>, payload: Record<string, un
 export function mintReceipt(options: MintOptions): MintedReceipt {
   const iss = checkDid(options.iss, 'iss');
   const aud = checkDid(options.aud, 'aud');
-  if (iss === aud) refuse('The issuer and the audience are the same DID: a principal may appear only once in a chain (SPEC §4.12 rule 8).');
+  if (iss === aud) refuse('The issuer and the audience are the same DID: a principal may appear only once in a chain.');
   const cap = checkCapabilities(options.cap);
   const ttl = options.ttlSeconds;
   if (!Number.isSafeInteger(ttl) || ttl <= 0 || ttl > MAX_RECEIPT_TTL_SECONDS) {
@@ -243,7 +244,7 @@ export function mintReceipt(options: MintOptions): MintedReceipt {
     const parent = readReceipt(compact);
     if (!isReceipt(parent)) refuse(`The parent is not a usable delegation receipt: ${parent.reason}.`);
     if (parent.audDid !== iss) refuse(`The parent delegates to ${parent.audDid}, not to ${iss}: only its audience can re-delegate.`);
-    if (aud === parent.issDid) refuse(`The audience ${aud} issued the parent: a principal may appear only once in a chain (SPEC §4.12 rule 8).`);
+    if (aud === parent.issDid) refuse(`The audience ${aud} issued the parent: a principal may appear only once in a chain.`);
     if (nbf >= parent.exp) refuse(`The parent expired at ${isoOf(parent.exp)}: it can no longer be re-delegated.`);
     if (nbf < parent.nbf) refuse(`The parent is not valid before ${isoOf(parent.nbf)}; a child cannot start earlier.`);
     if (exp > parent.exp) {

@@ -43,6 +43,7 @@
 import { parseDidUrl } from '../did/syntax.js';
 import { ProblemError } from '../problems.js';
 import { resolve } from '../resolve/resolve.js';
+import type { StageHooks } from '../resolve/trace.js';
 import { RELATIONSHIPS, type EnrichedResolution } from '../resolve/types.js';
 import { parseVersionOptions, VERSION_PARAMETERS, type VersionParameter } from '../resolve/version-options.js';
 import { rfc3339, type Runtime } from '../runtime.js';
@@ -68,6 +69,8 @@ export interface DereferenceOptions {
   noCache?: boolean;
   /** Aborted when nobody waits for the answer any more. */
   signal?: AbortSignal;
+  /** The resolution's stage events (the CLI's progress). */
+  hooks?: StageHooks;
 }
 
 /** What the DID URL asks for, read without any network. */
@@ -261,7 +264,7 @@ export async function dereference(input: string, runtime: Runtime, options: Dere
     ...request.version,
     ...(options.noCache ? { noCache: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  });
+  }, options.hooks);
 
   let contentType: DereferencedContentType;
   let contentStream: unknown;

@@ -8,7 +8,9 @@ import { ProblemError } from '../problems.js';
 import type { EnrichedResolution } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
 import type { NewObservation, Observation, Recorded, RuntimeStore, StoredObservation } from '../store.js';
+import { plural } from '../text.js';
 import { semanticDiff } from './diff.js';
+import { checkHashPrefix, expandHashPrefix } from './prefix.js';
 import type { ObservationHistory, SemanticDiff } from './types.js';
 
 export const DEFAULT_HISTORY_LIMIT = 100;
@@ -19,17 +21,15 @@ export const HISTORY_NOTE =
   'Observations are records of what this service retrieved and when, not proofs of history. ' +
   'Unchanged snapshots are coalesced: seenCount counts the retrievals that found the same document and domain binding status, lastSeenAt is the latest of them.';
 
-const DOCUMENT_HASH_RE = /^[0-9a-f]{64}$/;
-
 export interface RecordOptions {
   /** The caller asked for a version of a did:webvh log: that is not a retrieval of the current document. */
   versioned?: boolean;
 }
 
 export interface DiffSelection {
-  /** Document hash of the older observation. */
+  /** Document hash of the older observation, or a unique prefix of it (at least 8 hex characters). */
   from?: string;
-  /** Document hash of the newer observation. */
+  /** Document hash of the newer observation, or a unique prefix of it. */
   to?: string;
 }
 
@@ -99,12 +99,6 @@ export function historyOf(input: string, runtime: Runtime, limit: number = DEFAU
   };
 }
 
-function checkHash(name: 'from' | 'to', value: string | undefined): void {
-  if (value !== undefined && !DOCUMENT_HASH_RE.test(value)) {
-    throw new ProblemError('INVALID_OPTIONS', `"${name}" must be a document hash: 64 lower-case hexadecimal characters.`);
-  }
-}
-
 function observed(store: RuntimeStore, did: string, name: 'from' | 'to', hash: string): StoredObservation {
   const row = store.observations.findByHash(did, hash);
   if (!row) throw new ProblemError('NOT_FOUND', `The "${name}" document hash ${hash} was never observed for ${did}.`);
@@ -112,7 +106,7 @@ function observed(store: RuntimeStore, did: string, name: 'from' | 'to', hash: s
 }
 
 function tooFew(did: string, n: number): ProblemError {
-  return new ProblemError('NOT_FOUND', `${did} has ${n} observation(s); a diff needs two.`);
+  return new ProblemError('NOT_FOUND', `${did} has ${plural(n, 'observation')}; a diff needs two.`);
 }
 
 /**
@@ -121,16 +115,18 @@ function tooFew(did: string, n: number): ProblemError {
  * - both: the latest observation of each hash, in the order given;
  * - only `from`: that observation → the latest one;
  * - only `to`: the observation listed just before `to`'s row (the next older row) → `to`.
- * A hash is the latest row with that document hash (findByHash). Unknown hashes, and a missing
- * partner, are NOT_FOUND.
+ * A hash is the latest row with that document hash (findByHash); a prefix of at least 8 hex
+ * characters stands for the one distinct hash of the DID it starts (prefix.ts: none is NOT_FOUND,
+ * several INVALID_OPTIONS). Unknown hashes, and a missing partner, are NOT_FOUND.
  */
 export function diffOf(input: string, runtime: Runtime, selection: DiffSelection = {}): SemanticDiff {
   const { did } = parseDid(input);
-  checkHash('from', selection.from);
-  checkHash('to', selection.to);
+  if (selection.from !== undefined) checkHashPrefix('from', selection.from);
+  if (selection.to !== undefined) checkHashPrefix('to', selection.to);
   const store = requireStore(runtime);
   const { observations } = store;
-  const { from, to } = selection;
+  const from = selection.from === undefined ? undefined : expandHashPrefix(store, did, 'from', selection.from);
+  const to = selection.to === undefined ? undefined : expandHashPrefix(store, did, 'to', selection.to);
 
   if (from === undefined && to === undefined) {
     const [newest, older] = observations.latest(did, 2);

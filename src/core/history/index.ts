@@ -11,4 +11,14 @@ export {
   type DiffSelection,
   type RecordOptions,
 } from './history.js';
+export {
+  checkHashPrefix,
+  documentHashes,
+  expandHashPrefix,
+  HASH_LENGTH,
+  MIN_HASH_PREFIX,
+  SHOWN_HASH_PREFIX,
+  uniquePrefixLength,
+  type HashOption,
+} from './prefix.js';
 export type { ObservationHistory, RelationshipChange, SemanticDiff } from './types.js';

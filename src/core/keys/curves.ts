@@ -4,6 +4,7 @@
  * a resolution that meets only Ed25519 keys never loads the Weierstrass code.
  */
 import { base64urlEncode } from '../encoding/base64url.js';
+import { withArticle } from '../text.js';
 import type { Curve, PublicJwk } from './types.js';
 
 type EdModule = typeof import('@noble/curves/ed25519.js');
@@ -131,7 +132,7 @@ export async function checkEcPoint(curve: EcCurve, bytes: Uint8Array, options: E
   if (!compressed && !uncompressed) {
     return {
       ok: false,
-      reason: `a ${curve} point is ${size + 1} bytes compressed (02/03 prefix) or ${2 * size + 1} bytes uncompressed (04 prefix); got ${bytes.length} bytes`,
+      reason: `${withArticle(curve)} point is ${size + 1} bytes compressed (02/03 prefix) or ${2 * size + 1} bytes uncompressed (04 prefix); got ${bytes.length} bytes`,
     };
   }
   const impl = await weierstrass(curve);

@@ -6,6 +6,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { base58Decode } from '../encoding/base58.js';
+import { withArticle } from '../text.js';
 import { checkCurveKey, checkEcPoint, EC_COORDINATE_BYTES, isEcCurve } from './curves.js';
 import { checkPublicJwk } from './jwk.js';
 import { codecForCurve, decodeMultikey, keyCheckFromPoint, multicodecInfo } from './multicodec.js';
@@ -43,7 +44,7 @@ async function checkCodecKey(curve: Curve, code: number, bytes: Uint8Array): Pro
     check = await checkEcPoint(curve, bytes, { require: 'compressed' });
   } else {
     const form = isEcCurve(curve) ? ' (compressed)' : '';
-    check = { ok: false as const, reason: `a ${multicodec.name} key is ${expected} bytes${form}, not ${bytes.length}` };
+    check = { ok: false as const, reason: `${withArticle(multicodec.name ?? curve)} key is ${expected} bytes${form}, not ${bytes.length}` };
   }
   return keyCheckFromPoint(curve, code, check);
 }
@@ -109,8 +110,8 @@ export async function checkVerificationMethod(vm: unknown, memo?: KeyCheckMemo):
       memo?.set(multibase, check);
     }
     const implied = type ? BASE58_TYPES[type] : undefined;
-    if (implied && check.curve && check.curve !== implied && check.status !== 'INVALID_KEY') {
-      return invalid(`a ${type} must hold a ${implied} key, not ${check.curve}`, check.curve);
+    if (type && implied && check.curve && check.curve !== implied && check.status !== 'INVALID_KEY') {
+      return invalid(`${withArticle(type)} must hold ${withArticle(implied)} key, not ${check.curve}`, check.curve);
     }
     return check;
   }

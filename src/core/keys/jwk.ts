@@ -1,6 +1,7 @@
 /** Public JWK validation (RFC 7517/7518/8037, RFC 8812 for secp256k1) and RFC 7638 thumbprints. */
 import { createHash } from 'node:crypto';
 import { base64urlDecode } from '../encoding/base64url.js';
+import { withArticle } from '../text.js';
 import { checkEcPoint, checkEd25519, checkX25519, EC_COORDINATE_BYTES, isEcCurve } from './curves.js';
 import { codecForCurve, keyCheckFromPoint, multicodecInfo } from './multicodec.js';
 import type { Curve, KeyCheck, PublicJwk } from './types.js';
@@ -56,7 +57,7 @@ function coordinate(jwk: Record<string, unknown>, member: string, size: number, 
   if (typeof value !== 'string') return `the ${crv} JWK has no "${member}" coordinate`;
   const bytes = base64urlDecode(value);
   if (!bytes) return `the "${member}" coordinate is not canonical unpadded base64url`;
-  if (bytes.length !== size) return `the "${member}" coordinate of a ${crv} key is ${size} bytes, not ${bytes.length}`;
+  if (bytes.length !== size) return `the "${member}" coordinate of ${withArticle(crv)} key is ${size} bytes, not ${bytes.length}`;
   return bytes;
 }
 

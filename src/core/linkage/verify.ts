@@ -21,10 +21,9 @@ import type { PublicJwk } from '../keys/types.js';
 import { checkProofSupport, proofLabel, verifyDataIntegrity, type ProofKeyLookup } from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, isJwsParseError, parseCompactJws } from '../proofs/jws.js';
-import { withArticle } from '../proofs/signature.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
 import { rfc3339 } from '../runtime.js';
-import { lowerFirst, sentence, withoutPeriod } from '../text.js';
+import { lowerFirst, sentence, withArticle, withoutPeriod } from '../text.js';
 import {
   DID_CONFIGURATION_CONTEXT,
   MAX_LINKED_DIDS,

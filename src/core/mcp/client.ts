@@ -18,10 +18,11 @@
 import { decodeJsonText, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject, type JsonValue } from '../encoding/json.js';
 import type { FetchResponse, TlsEvidence } from '../net.js';
 import { asProblemError, ProblemError } from '../problems.js';
+import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../../version.js';
 import { MCP_LEGACY_VERSION, MCP_LIMITS, MCP_MODERN_VERSION, type McpAuth, type McpMode, type TranscriptEntry } from './types.js';
-import { plural } from '../text.js';
+import { plural, withArticle } from '../text.js';
 
 /** Modern JSON-RPC error codes (2026-07-28 schema): their presence marks a modern server. */
 export const MODERN_ERROR_CODES = {
@@ -36,6 +37,15 @@ const ACCEPT = 'application/json, text/event-stream';
 const META_PREFIX = 'io.modelcontextprotocol/';
 /** Largest protected-resource metadata document read. */
 const METADATA_MAX_BYTES = 64 * 1024;
+/** The stage each exchange reports (the CLI's progress line and --verbose trace). */
+const STAGES: Readonly<Record<string, string>> = {
+  'server/discover': 'mcp.discover',
+  initialize: 'mcp.initialize',
+  'notifications/initialized': 'mcp.initialized',
+  'tools/list': 'mcp.tools_list',
+  DELETE: 'mcp.session_end',
+  'oauth-protected-resource': 'mcp.auth_metadata',
+};
 
 export type RpcReply =
   | { kind: 'result'; result: JsonObject; response: FetchResponse }
@@ -130,7 +140,7 @@ export function readRpcReply(response: FetchResponse, id: number): RpcReply {
     if (text.trim() === '') return { kind: 'http', reason: `an empty HTTP ${response.status} reply`, response };
     const parsed = parseJsonText(text, 'the reply');
     if ('error' in parsed) {
-      const what = type ? `a ${type} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
+      const what = type ? `${withArticle(type)} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
       return { kind: 'http', reason: response.status >= 400 || type !== 'application/json' ? `${what} (HTTP ${response.status})` : parsed.error, response };
     }
     candidates = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
@@ -172,11 +182,17 @@ export class McpClient {
   #sessionId: string | null = null;
   #sessionIssued = false;
 
+  /** Each HTTP exchange is a stage for the caller's hooks (the CLI's progress line). */
+  readonly #stages: StageReporter;
+
   constructor(
     readonly endpoint: URL,
     private readonly runtime: Runtime,
     private readonly signal?: AbortSignal,
-  ) {}
+    hooks?: StageHooks,
+  ) {
+    this.#stages = new StageReporter(runtime.clock, hooks);
+  }
 
   /** True once the server issued a session id (it stays true after the DELETE). */
   get sessionIssued(): boolean {
@@ -193,19 +209,25 @@ export class McpClient {
     accept: string = ACCEPT,
   ): Promise<FetchResponse> {
     const started = this.runtime.clock.monotonicUs();
+    const stageName = STAGES[entry.method] ?? 'mcp.request';
+    const label = entry.method === 'DELETE' || entry.method === 'oauth-protected-resource' ? `${entry.httpMethod} ${url}` : `${entry.httpMethod} ${entry.method} to ${url}`;
     try {
-      const response = await this.runtime.net.fetch({
-        url,
-        purpose: entry.method === 'DELETE' ? 'MCP session end' : `MCP ${entry.method} reply`,
-        maxBytes,
-        accept,
-        method: entry.httpMethod,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        ...(this.signal ? { signal: this.signal } : {}),
-        // A development server on the operator's own network may speak plain http; public
-        // addresses never (the fetcher enforces it).
-        allowPlainHttp: true,
+      const response = await this.#stages.run(stageName, label, async (stage) => {
+        const answer = await this.runtime.net.fetch({
+          url,
+          purpose: entry.method === 'DELETE' ? 'MCP session end' : `MCP ${entry.method} reply`,
+          maxBytes,
+          accept,
+          method: entry.httpMethod,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          ...(this.signal ? { signal: this.signal } : {}),
+          // A development server on the operator's own network may speak plain http; public
+          // addresses never (the fetcher enforces it).
+          allowPlainHttp: true,
+        });
+        stage.detail = `HTTP ${answer.status}, ${answer.bytes} bytes`;
+        return answer;
       });
       if (this.tls === null && response.tls !== null && new URL(response.url).origin === this.endpoint.origin) this.tls = response.tls;
       this.transcript.push({

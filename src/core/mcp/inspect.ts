@@ -12,6 +12,7 @@ import { HASH_PROFILE } from '../canonical.js';
 import type { JsonObject } from '../encoding/json.js';
 import { isJsonObject } from '../encoding/json.js';
 import { asProblemError, ProblemError } from '../problems.js';
+import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import type { McpSnapshot } from '../store.js';
 import { capitalise, plural } from '../text.js';
@@ -41,10 +42,12 @@ export interface McpInspectOptions {
    * choice (`--no-store`) and the check is SKIP.
    */
   storageUnavailable?: string;
+  /** Watch each request to the server as a stage (the CLI's progress line). */
+  hooks?: StageHooks;
 }
 
 const LIMITATIONS = {
-  identity: 'serverInfo is self-reported; svc attests no server identity (SPEC §1 rule 3).',
+  identity: 'serverInfo is self-reported; svc attests no server identity.',
   classes:
     "annotations and declaredClass are the server's own claims; heuristicClass and riskSignals are svc's estimate from names, descriptions and schemas. The two are never merged, and neither shows what a tool actually does.",
   scope: 'Only tools are inspected: resources, prompts, tool results and what a call does are not.',
@@ -235,7 +238,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
   const { runtime } = options;
   const url = parseEndpoint(input);
   const endpoint = url.href;
-  const client = new McpClient(url, runtime, options.signal);
+  const client = new McpClient(url, runtime, options.signal, options.hooks);
   const outcome = await converse(client);
   const observedAt = rfc3339(runtime.clock.now());
   const limitations: string[] = [LIMITATIONS.identity, LIMITATIONS.classes, LIMITATIONS.scope, LIMITATIONS.auth];

@@ -9,7 +9,7 @@ import { CURVE_BITS, CURVES, SIGNING_CURVES, type Curve } from '../keys/types.js
 import { ProblemError, type ProblemCode } from '../problems.js';
 import { RELATIONSHIPS, type EnrichedResolution, type KeyEvidence, type Relationship } from '../resolve/types.js';
 import type { PolicyEvidence, PolicyRule, PolicyRuleValues, RuleStatus } from './types.js';
-import { plural } from '../text.js';
+import { plural, withArticle } from '../text.js';
 
 export interface RuleContext {
   /** The DID being evaluated, as given. */
@@ -49,7 +49,7 @@ export function describeValue(value: unknown): string {
     case 'object':
       return 'an object';
     default:
-      return `a ${typeof value}`;
+      return withArticle(typeof value);
   }
 }
 
@@ -160,11 +160,6 @@ function stripFragment(value: string): string {
 function closing(text: string): string {
   const trimmed = text.trim();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
-/** "an Ed25519 key", "an X25519 key", "a P-256 key". */
-function withArticle(noun: string): string {
-  return `${/^[AEIOUaeiouX]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 function days(count: number): string {

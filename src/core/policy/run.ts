@@ -9,6 +9,7 @@ import type { CredentialVerification } from '../credentials/types.js';
 import { verifyCredential } from '../credentials/verify.js';
 import { asProblemError, type ProblemError } from '../problems.js';
 import { resolve } from '../resolve/resolve.js';
+import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Dimension, EnrichedResolution, Verdict } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
 import { evaluatePolicy } from './evaluate.js';
@@ -25,11 +26,13 @@ export interface DecidePolicyOptions {
   /** How DIDs are resolved (the daemon passes its capacity-bounded, recorded resolution). */
   resolveDid?: ResolveDid;
   signal?: AbortSignal;
+  /** Watch the stages (resolution, credential, evaluation): the CLI's progress. */
+  hooks?: StageHooks;
 }
 
 export async function decidePolicy(did: string, policy: Policy, credential: unknown, options: DecidePolicyOptions): Promise<PolicyDecision> {
-  const { runtime, signal } = options;
-  const run: ResolveDid = options.resolveDid ?? ((target, s) => resolve(target, runtime, s ? { signal: s } : {}));
+  const { runtime, signal, hooks } = options;
+  const run: ResolveDid = options.resolveDid ?? ((target, s) => resolve(target, runtime, s ? { signal: s } : {}, hooks));
   let resolution: EnrichedResolution | null = null;
   let resolutionProblem: ProblemError | null = null;
   try {
@@ -42,8 +45,12 @@ export async function decidePolicy(did: string, policy: Policy, credential: unkn
   const verification =
     credential === undefined
       ? null
-      : await verifyCredential(credential, { runtime, keySource: didKeySource(runtime, run), ...(signal ? { signal } : {}) });
-  const evaluation = evaluatePolicy(did, policy, { resolution, resolutionProblem, credential: verification }, runtime.clock.now());
+      : await verifyCredential(credential, { runtime, keySource: didKeySource(runtime, run), ...(signal ? { signal } : {}), ...(hooks ? { hooks } : {}) });
+  const evaluation = await new StageReporter(runtime.clock, hooks).run('policy.evaluate', policy.name ? `Evaluate the policy ${policy.name}` : 'Evaluate the policy', (stage) => {
+    const evaluated = evaluatePolicy(did, policy, { resolution, resolutionProblem, credential: verification }, runtime.clock.now());
+    stage.detail = evaluated.status;
+    return evaluated;
+  });
   return {
     evaluation,
     credential: verification,

@@ -21,8 +21,9 @@
  */
 import { canonicalize, sha256, sha256Hex } from '../canonical.js';
 import { multibaseDecode } from '../encoding/multibase.js';
+import { withArticle } from '../text.js';
 import { parseDateTime } from './datetime.js';
-import { importPublicJwk, verifyEd25519, verifyWithKey, withArticle, type PublicKeyJwk, type SignatureScheme } from './signature.js';
+import { importPublicJwk, verifyEd25519, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const DATA_INTEGRITY_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'MALFORMED'] as const;
 export type DataIntegrityStatus = (typeof DATA_INTEGRITY_STATUSES)[number];

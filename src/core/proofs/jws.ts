@@ -16,7 +16,8 @@
  */
 import { base64urlDecode } from '../encoding/base64url.js';
 import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';
-import { importPublicJwk, verifyWithKey, withArticle, type PublicKeyJwk, type SignatureScheme } from './signature.js';
+import { withArticle } from '../text.js';
+import { importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const JWS_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES256K', 'ES384'] as const;
 export type JwsAlgorithm = (typeof JWS_ALGORITHMS)[number];
@@ -198,7 +199,7 @@ export function checkJwsSignature(parsed: ParsedJws, publicJwk: PublicKeyJwk): J
   const expectedLength = scheme.kind === 'eddsa' ? 64 : scheme.signatureBytes;
   if (parsed.signature.length !== expectedLength) {
     const form = scheme.kind === 'ecdsa' ? ' (raw r‖s)' : '';
-    return { valid: false, reason: `an ${parsed.alg} signature is ${expectedLength} bytes${form}, not ${parsed.signature.length}` };
+    return { valid: false, reason: `${withArticle(parsed.alg)} signature is ${expectedLength} bytes${form}, not ${parsed.signature.length}` };
   }
   const key = importPublicJwk(publicJwk);
   if (typeof key === 'string') return { valid: false, reason: key };

@@ -68,7 +68,3 @@ export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature
   return verifyWithKey({ kind: 'eddsa', curve: 'Ed25519' }, key, data, signature);
 }
 
-/** A key or curve label with its indefinite article, as read aloud: "an Ed25519", "an RSA", "a P-256". */
-export function withArticle(label: string): string {
-  return `${/^[AEFHILMNORSXaeiou8]/.test(label) ? 'an' : 'a'} ${label}`;
-}

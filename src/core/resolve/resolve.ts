@@ -12,19 +12,20 @@ import { driverFor, SUPPORTED_METHODS } from '../methods/registry.js';
 import type { MethodDriver, ResolveOptions } from '../methods/types.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339, type Runtime } from '../runtime.js';
+import { plural } from '../text.js';
 import { RESOLVER } from '../../version.js';
 import { hasVersionOptions } from './version-options.js';
 import { evaluateDimensions, type EvaluationInput } from './dimensions.js';
 import { readDocument } from './document.js';
 import { buildGraph } from './graph.js';
 import { validateKeys } from './keys.js';
-import { Trace, type StageListener } from './trace.js';
+import { Trace, type StageHooks, type StageListener } from './trace.js';
 import type { EnrichedResolution, Evidence } from './types.js';
 import { buildLimitations, buildVerdict } from './verdict.js';
 
 export type { ResolveOptions } from '../methods/types.js';
 
-export interface ResolveHooks {
+export interface ResolveHooks extends StageHooks {
   /** Called as each stage completes (the SSE stream listens here). */
   onStage?: StageListener;
 }
@@ -48,7 +49,7 @@ export async function resolve(
     if (hit) return hit;
   }
   const started = runtime.clock.now();
-  const trace = new Trace(runtime.clock, hooks.onStage, options.signal);
+  const trace = new Trace(runtime.clock, hooks.onStage, options.signal, hooks.onStageStart);
 
   const { parsed, driver } = await trace.run('syntax.parse', 'Parse the DID', (stage) => {
     const parsed: ParsedDid = parseDid(input);
@@ -80,7 +81,7 @@ export async function resolve(
     }
     const { warnings } = reading.evidence;
     stage.status = warnings.length > 0 ? 'WARN' : 'PASS';
-    stage.detail = `${reading.methods.length} verification method(s), ${reading.services.length} service(s)${warnings.length ? `, ${warnings.length} warning(s)` : ''}`;
+    stage.detail = `${plural(reading.methods.length, 'verification method')}, ${plural(reading.services.length, 'service')}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}`;
     return reading;
   });
 

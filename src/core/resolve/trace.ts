@@ -9,6 +9,20 @@ import type { StageStatus, TraceStage } from './types.js';
 
 export type StageListener = (stage: TraceStage) => void;
 
+/** Told when a stage starts (a terminal's live progress line); it is recorded on completion as before. */
+export type StageStartListener = (stage: { stage: string; label: string }) => void;
+
+/**
+ * Who watches the stages of some work: the SSE stream and the CLI's progress line. Verification,
+ * inspection and policy take the same hooks, so their fetches and resolutions report alike.
+ */
+export interface StageHooks {
+  /** Called as each stage completes. */
+  onStage?: StageListener;
+  /** Called as each stage starts. */
+  onStageStart?: StageStartListener;
+}
+
 /** Lets a stage body set its outcome; PASS with an empty detail unless it says otherwise. */
 export interface StageHandle {
   status: StageStatus;
@@ -31,6 +45,7 @@ export class Trace {
     private readonly listener?: StageListener,
     /** When aborted, no further stage starts (each throws `cancelledProblem()`). */
     readonly signal?: AbortSignal,
+    private readonly onStart?: StageStartListener,
   ) {
     this.#origin = clock.monotonicUs();
   }
@@ -50,6 +65,7 @@ export class Trace {
     const startedUs = this.elapsedUs();
     try {
       if (this.signal?.aborted) throw cancelledProblem();
+      this.onStart?.({ stage, label });
       const result = await body(handle);
       this.#record(stage, label, handle.status, startedUs, handle.detail);
       return result;
@@ -73,6 +89,7 @@ export class Trace {
     const outcome = (async () => {
       try {
         if (this.signal?.aborted) throw cancelledProblem();
+        this.onStart?.({ stage, label });
         const value = await body(handle);
         return { ok: true as const, value, endUs: this.elapsedUs() };
       } catch (err) {
@@ -98,5 +115,41 @@ export class Trace {
     const entry: TraceStage = { stage, label, status, startedUs, durationUs: Math.max(0, endUs - startedUs), detail };
     this.stages.push(entry);
     this.listener?.(entry);
+  }
+}
+
+/**
+ * Stage events for work outside a resolution (a status list, an MCP request, an agent card):
+ * timed and told to the hooks exactly as a resolution's stages are, but kept in no trace and
+ * attached to no problem, so no result or problem changes shape. Without hooks it only runs.
+ */
+export class StageReporter {
+  readonly #origin: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly hooks: StageHooks = {},
+  ) {
+    this.#origin = clock.monotonicUs();
+  }
+
+  async run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+    const handle: StageHandle = { status: 'PASS', detail: '' };
+    const { onStage, onStageStart } = this.hooks;
+    if (!onStage && !onStageStart) return body(handle);
+    const startedUs = Math.round(this.clock.monotonicUs() - this.#origin);
+    const record = (status: StageStatus, detail: string) => {
+      const durationUs = Math.max(0, Math.round(this.clock.monotonicUs() - this.#origin) - startedUs);
+      onStage?.({ stage, label, status, startedUs, durationUs, detail });
+    };
+    onStageStart?.({ stage, label });
+    try {
+      const result = await body(handle);
+      record(handle.status, handle.detail);
+      return result;
+    } catch (err) {
+      record('FAIL', asProblemError(err).detail);
+      throw err;
+    }
   }
 }

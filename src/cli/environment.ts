@@ -1,0 +1,109 @@
+/**
+ * Every environment variable svc reads, in one table: `svc help environment`, the ENVIRONMENT
+ * section of the man page and the list in `svc serve --help` are printed from it, and a test
+ * checks that every SVC_ name in src/ is here (so the documentation cannot drift).
+ */
+import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, wrapWords } from './output/layout.js';
+
+export type EnvironmentScope = 'every command' | 'svc serve' | 'output';
+
+export interface EnvironmentVariable {
+  name: string;
+  scope: EnvironmentScope;
+  /** What it does, one line. */
+  description: string;
+  /** What applies when it is unset or empty. */
+  default: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentVariable[] = [
+  {
+    name: 'SVC_EGRESS_ALLOW',
+    scope: 'every command',
+    description: 'non-public addresses (IPs or CIDRs, comma-separated) svc may also fetch from; --egress-allow adds to it',
+    default: 'none: public addresses only',
+  },
+  { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
+  { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
+  { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },
+  { name: 'SVC_LOG_LEVEL', scope: 'every command', description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error', default: 'none: silent' },
+  { name: 'SVC_DEBUG', scope: 'every command', description: 'any non-empty value: an internal error also prints its stack trace', default: 'unset' },
+  {
+    name: 'XDG_STATE_HOME',
+    scope: 'every command',
+    description: 'the database is $XDG_STATE_HOME/svc/svc.db, shared by the commands and the daemon (--db overrides)',
+    default: '$HOME/.local/state',
+  },
+  { name: 'HOME', scope: 'every command', description: 'home directory, for the default database path', default: "the user's home directory" },
+  {
+    name: 'NODE_EXTRA_CA_CERTS',
+    scope: 'every command',
+    description: "a PEM file of certificate authorities trusted for HTTPS besides Node.js's own (read by Node.js at start)",
+    default: "Node.js's CA store only",
+  },
+  { name: 'NO_COLOR', scope: 'output', description: 'any non-empty value: never colour (as --no-color)', default: 'unset' },
+  { name: 'FORCE_COLOR', scope: 'output', description: 'colour even when not writing to a terminal: 1, 2 or 3 (16, 256 or 16M colours); 0 or false: never', default: 'unset' },
+  { name: 'COLUMNS', scope: 'output', description: 'the width reports wrap to when standard output is not a terminal (40 at least)', default: '80' },
+  { name: 'TERM', scope: 'output', description: 'dumb: no colour and the plain-text report instead of the terminal dossier', default: 'as set by the terminal' },
+  { name: 'SVC_PRODUCTION', scope: 'svc serve', description: '1: production mode, as --production (a database file is required)', default: 'unset' },
+  { name: 'SVC_RATE_LIMIT_PER_MIN', scope: 'svc serve', description: 'direct profile: requests per minute per client', default: '120' },
+  { name: 'SVC_REQUEST_TIMEOUT_MS', scope: 'svc serve', description: 'whole-request time limit in milliseconds; 408 after it', default: '45000' },
+  { name: 'SVC_MAX_CONCURRENCY', scope: 'svc serve', description: 'requests doing outbound work at once; 503 CAPACITY_EXHAUSTED past it', default: '64' },
+  { name: 'SVC_MAX_CONCURRENCY_PER_CLIENT', scope: 'svc serve', description: 'of those, the most one client may hold', default: 'half of SVC_MAX_CONCURRENCY, rounded up' },
+  { name: 'SVC_DRAIN_MS', scope: 'svc serve', description: 'how long SIGTERM waits for requests in flight, in milliseconds', default: '10000' },
+  { name: 'SVC_ACCESS_LOG', scope: 'svc serve', description: 'one line per request on stderr: json, text or off', default: 'json, or text when stderr is a terminal' },
+  {
+    name: 'SVC_TRUST_PROXY',
+    scope: 'svc serve',
+    description: 'proxy IPs or CIDRs (comma-separated) whose X-Forwarded-For names the client; true and hop counts are refused',
+    default: 'none: the connecting address is the client',
+  },
+  { name: 'SVC_DELEGATION_ROOTS', scope: 'svc serve', description: 'DIDs (comma-separated) whose delegation chains may be registered (also read by verify-delegation --register and verify-tool)', default: 'any root' },
+  {
+    name: 'SVC_REGISTRATIONS_PER_CLIENT',
+    scope: 'svc serve',
+    description: 'new delegation chains one client may register per 24 h; past it a chain is verified but not registered',
+    default: '100',
+  },
+  {
+    name: 'SVC_MAX_OBSERVATIONS',
+    scope: 'svc serve',
+    description: 'most stored observations; at the ceiling one-off rows are evicted, else new ones refused',
+    default: '100000',
+  },
+  { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
+];
+
+const SCOPE_TITLES: Readonly<Record<EnvironmentScope, string>> = {
+  'every command': 'Every command',
+  output: 'Output (colour and layout)',
+  'svc serve': 'svc serve (the daemon)',
+};
+
+/**
+ * `NAME  description (default: …)`, the names aligned alike wherever a part of the table is shown,
+ * the text wrapped under itself to `width` columns (layout.ts: a word is never split).
+ */
+export function environmentLines(variables: readonly EnvironmentVariable[], indent = '  ', width = DEFAULT_WIDTH): string[] {
+  const column = indent.length + Math.max(...ENVIRONMENT.map((v) => v.name.length)) + 2;
+  return variables.flatMap((v) =>
+    wrapWords(`${v.description} (default: ${v.default})`, Math.max(MIN_TEXT_WIDTH, width - column)).map((line, i) =>
+      i === 0 ? `${indent}${v.name}`.padEnd(column) + line : ' '.repeat(column) + line,
+    ),
+  );
+}
+
+/** `svc help environment`. */
+export function environmentHelp(width = DEFAULT_WIDTH): string {
+  const sections = (Object.keys(SCOPE_TITLES) as EnvironmentScope[]).map((scope) =>
+    [`${SCOPE_TITLES[scope]}:`, ...environmentLines(ENVIRONMENT.filter((v) => v.scope === scope), '  ', width)].join('\n'),
+  );
+  const intro = wrapWords(
+    'Environment variables svc reads. An empty value counts as unset; a value svc cannot use is refused before anything runs (exit 2).',
+    Math.max(MIN_TEXT_WIDTH, width),
+  );
+  return `${intro.join('\n')}
+
+${sections.join('\n\n')}
+`;
+}

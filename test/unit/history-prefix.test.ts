@@ -1,0 +1,129 @@
+/**
+ * Document hash prefixes (src/core/history/prefix.ts) against the real SQLite store in memory:
+ * the syntax rule (8..64 lower-case hex), resolution within one DID, ambiguity, and the length
+ * `svc history` prints. diffOf takes a prefix wherever it takes a whole hash.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  checkHashPrefix,
+  diffOf,
+  documentHashes,
+  expandHashPrefix,
+  uniquePrefixLength,
+} from '../../src/core/history/index.js';
+import type { Runtime } from '../../src/core/runtime.js';
+import type { RuntimeStore } from '../../src/core/store.js';
+import { openStore } from '../../src/store/index.js';
+import { problemFrom } from '../support/problems.js';
+import { fixedClock, testRuntime } from '../support/runtime.js';
+import { sampleObservation } from '../support/store.js';
+
+const DID = 'did:web:prefix.example';
+const OTHER = 'did:web:other.example';
+
+// Two hashes sharing their first 10 characters, one apart from them, one of another DID.
+const TWIN_A = `0123456789a${'0'.repeat(53)}`;
+const TWIN_B = `0123456789b${'1'.repeat(53)}`;
+const LONE = `fedcba98${'2'.repeat(56)}`;
+const FOREIGN = `0123456789c${'3'.repeat(53)}`;
+
+const opened: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+});
+
+function runtimeWith(rows: Array<{ did: string; hash: string; at: string }>): Runtime & { store: RuntimeStore } {
+  const store = openStore({ path: ':memory:' });
+  opened.push(store);
+  for (const { did, hash, at } of rows) {
+    store.observations.record(
+      sampleObservation({ did, documentHash: hash, observedAt: at, document: { id: did, service: [{ id: '#s', type: 'T', serviceEndpoint: `https://x.example/${hash}` }] } }),
+    );
+  }
+  return { ...testRuntime(fixedClock()), store };
+}
+
+function seeded(): Runtime & { store: RuntimeStore } {
+  return runtimeWith([
+    { did: DID, hash: TWIN_A, at: '2025-01-01T00:00:00Z' },
+    { did: DID, hash: LONE, at: '2025-01-02T00:00:00Z' },
+    { did: DID, hash: TWIN_B, at: '2025-01-03T00:00:00Z' },
+    { did: DID, hash: LONE, at: '2025-01-04T00:00:00Z' },
+    { did: OTHER, hash: FOREIGN, at: '2025-01-05T00:00:00Z' },
+  ]);
+}
+
+describe('checkHashPrefix', () => {
+  it('accepts 8 to 64 lower-case hex characters', () => {
+    for (const ok of ['01234567', TWIN_A.slice(0, 12), TWIN_A.slice(0, 63), TWIN_A]) expect(() => checkHashPrefix('from', ok)).not.toThrow();
+  });
+
+  it('refuses a short prefix saying at least 8, and anything else naming the rule', () => {
+    const short = problemFrom(() => checkHashPrefix('to', '0123456'));
+    expect(short.code).toBe('INVALID_OPTIONS');
+    expect(short.detail).toBe('"to" is too short: a document hash prefix needs at least 8 hexadecimal characters (7 given).');
+    for (const bad of ['0123456789ABCDEF', `${TWIN_A}0`, 'sha256:0123456789', 'g1234567']) {
+      const p = problemFrom(() => checkHashPrefix('from', bad));
+      expect(p.code).toBe('INVALID_OPTIONS');
+      expect(p.detail).toMatch(/^"from" must be a document hash \(64 lower-case hexadecimal characters\) or a unique prefix of one \(at least 8\)\.$/);
+    }
+  });
+});
+
+describe('expandHashPrefix', () => {
+  it('resolves a unique prefix within the DID only, and keeps a whole hash as it is', () => {
+    const { store } = seeded();
+    expect(expandHashPrefix(store, DID, 'from', LONE.slice(0, 8))).toBe(LONE);
+    expect(expandHashPrefix(store, DID, 'from', TWIN_A.slice(0, 11))).toBe(TWIN_A);
+    expect(expandHashPrefix(store, DID, 'to', TWIN_B)).toBe(TWIN_B);
+    // FOREIGN shares the twins' first 10 characters but belongs to another DID.
+    expect(expandHashPrefix(store, OTHER, 'from', '0123456789')).toBe(FOREIGN);
+  });
+
+  it('an ambiguous prefix is INVALID_OPTIONS naming how many hashes match and how they differ (newest first)', () => {
+    const { store } = seeded();
+    const p = problemFrom(() => expandHashPrefix(store, DID, 'from', '01234567'));
+    expect(p.code).toBe('INVALID_OPTIONS');
+    expect(p.detail).toBe(
+      `The "from" prefix 01234567 is ambiguous: 2 document hashes observed for ${DID} start with it (0123456789b, 0123456789a); give more characters.`,
+    );
+  });
+
+  it('a prefix nothing of the DID starts with is NOT_FOUND', () => {
+    const { store } = seeded();
+    const p = problemFrom(() => expandHashPrefix(store, DID, 'to', 'abcdef01'));
+    expect(p.code).toBe('NOT_FOUND');
+    expect(p.detail).toBe(`No document hash observed for ${DID} starts with the "to" prefix abcdef01.`);
+  });
+
+  it('distinct hashes are listed once, newest first', () => {
+    expect(documentHashes(seeded().store, DID)).toEqual([LONE, TWIN_B, TWIN_A]);
+  });
+});
+
+describe('uniquePrefixLength', () => {
+  it('is 12 unless two hashes share 12 or more characters, then one past their common part', () => {
+    expect(uniquePrefixLength([])).toBe(12);
+    expect(uniquePrefixLength([TWIN_A, LONE, LONE])).toBe(12);
+    const close = `0123456789abcdef${'4'.repeat(48)}`;
+    const closer = `0123456789abcdef0${'5'.repeat(47)}`;
+    expect(uniquePrefixLength([close, closer, LONE])).toBe(17);
+    expect(uniquePrefixLength([TWIN_A, TWIN_B], 8)).toBe(11);
+  });
+});
+
+describe('diffOf with prefixes', () => {
+  it('gives the same diff for an 8-character prefix as for the whole hashes', () => {
+    const runtime = seeded();
+    const whole = diffOf(DID, runtime, { from: TWIN_A, to: TWIN_B });
+    expect(diffOf(DID, runtime, { from: TWIN_A.slice(0, 11), to: TWIN_B.slice(0, 11) })).toEqual(whole);
+    expect(diffOf(DID, runtime, { from: LONE.slice(0, 8) })).toEqual(diffOf(DID, runtime, { from: LONE }));
+    expect(diffOf(DID, runtime, { to: LONE.slice(0, 8) })).toEqual(diffOf(DID, runtime, { to: LONE }));
+  });
+
+  it('refuses an ambiguous or short prefix before comparing anything', () => {
+    const runtime = seeded();
+    expect(problemFrom(() => diffOf(DID, runtime, { to: '0123456789' })).detail).toMatch(/^The "to" prefix 0123456789 is ambiguous: 2 document hashes/);
+    expect(problemFrom(() => diffOf(DID, runtime, { from: 'fedc' })).detail).toMatch(/^"from" is too short/);
+  });
+});
