@@ -17,4 +17,12 @@ export default defineConfig({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // Runtime dependencies stay external: they are installed by npm, and bundling
   // them would hide them from audits. Lazy `import()` calls become separate chunks.
+  // One exception, ink: importing it opened some 800 files (es-toolkit/compat for one throttle,
+  // ws for devtools) and cost the terminal dossier about 0.5 s of every start. Bundled into the
+  // dossier chunk (loaded only for a terminal), only what it uses is read. It stays a dependency,
+  // so audits and licences still see it; react stays external (the bundled reconciler requires
+  // it, hence createRequire), and so does the devtools package ink loads only under DEV=true.
+  noExternal: ['ink'],
+  external: ['react-devtools-core'],
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
