@@ -4,12 +4,17 @@
  * on /1.0), 404 and 405 answers, time limits. Routes only translate to and from the core.
  */
 import type { Socket } from 'node:net';
+import swagger from '@fastify/swagger';
+import Type from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { parseJsonStrict, StrictJsonError } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
 import { clientKey, TokenBuckets } from './rate-limit.js';
 import type { Budget, RouteDef, ServerContext } from './context.js';
-import { PROBLEM_JSON, problemFromError, RouteTable, sendProblem } from './http.js';
+import { PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
+import { budgetExtension, openApiText, swaggerOptions } from './openapi.js';
+import { json, problem, type RouteSchema } from './schemas/common.js';
+import { ALL_SCHEMAS } from './schemas/index.js';
 import { delegationRoutes } from './routes/delegation.js';
 import { inspectionRoutes } from './routes/inspection.js';
 import { probeRoutes } from './routes/probes.js';
@@ -207,22 +212,36 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     return sendProblem(request, reply, problem, problemsBase);
   });
 
+  // The API contract (SPEC §4): every route's schema goes into the OpenAPI document. The schemas
+  // document; they do not act yet: the handlers read requests with their own strict checks (and
+  // precise problems), and responses are serialised with JSON.stringify as before.
+  void app.register(swagger, swaggerOptions());
+  for (const schema of ALL_SCHEMAS) app.addSchema(schema);
+
   const table = new RouteTable();
-  const routes: RouteDef[] = [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...delegationRoutes(ctx), ...inspectionRoutes(ctx), ...w3cRoutes(ctx)];
-  for (const route of routes) {
-    table.add(route.method, route.url);
-    app.route({
-      method: route.method,
-      url: route.url,
-      config: { budget: route.budget },
-      ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
-      ...route.options,
-      handler: route.handler,
-    });
-  }
+  const routes = appRoutes(ctx);
+  let document: string | undefined;
+  routes.push(openApiRoute(() => (document ??= openApiText(app))));
+  for (const route of routes) table.add(route.method, route.url);
+  // The routes are added once the swagger plugin has loaded (its onRoute hook sees them), in the
+  // root context (skip-override, as fastify-plugin does): the hooks above apply to them as before.
+  const addRoutes = async (instance: FastifyInstance) => {
+    for (const route of routes) {
+      instance.route({
+        method: route.method,
+        url: route.url,
+        config: { budget: route.budget },
+        ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
+        ...(route.schema ? { schema: fastifySchema(route.schema, route.budget), validatorCompiler: acceptAll, serializerCompiler: stringify } : {}),
+        ...route.options,
+        handler: route.handler,
+      });
+    }
+  };
+  void app.register(Object.assign(addRoutes, { [Symbol.for('skip-override')]: true }));
 
   // CORS preflight for every known path.
-  app.options('*', { config: { budget: 'none' } }, async (request, reply) => {
+  app.options('*', { config: { budget: 'none' }, schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const methods = table.methodsFor(path);
     if (methods.length === 0) throw notFound(path);
@@ -249,6 +268,57 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   });
 
   return app;
+}
+
+/** The routes of the daemon, in the order they are registered (GET /openapi.json comes last). */
+export function appRoutes(ctx: ServerContext): RouteDef[] {
+  return [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...delegationRoutes(ctx), ...inspectionRoutes(ctx), ...w3cRoutes(ctx)];
+}
+
+/**
+ * GET /openapi.json (both profiles): the document, built once on the first request. Budget
+ * none, like /health: it is static, computed once, and clients and gateways fetch it to learn
+ * the API before anything else.
+ */
+export function openApiRoute(text: () => string): RouteDef {
+  return {
+    method: 'GET',
+    url: '/openapi.json',
+    budget: 'none',
+    handler: async (request, reply) => {
+      queryOptions(request, []);
+      return reply.type('application/json; charset=utf-8').send(text());
+    },
+    schema: {
+      summary: 'The OpenAPI 3.1 document of this API',
+      tags: ['service'],
+      querystring: Type.Object({}, { additionalProperties: false }),
+      response: {
+        200: json(Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }), 'The OpenAPI 3.1 document (the same bytes as openapi.json in the repository)'),
+        400: problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding'),
+        503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down'),
+      },
+    },
+  };
+}
+
+/** No request validation by Fastify yet: the handlers check requests themselves. */
+const acceptAll = () => () => true;
+/** Responses serialised as before (not with fast-json-stringify). */
+const stringify = () => (data: unknown) => JSON.stringify(data);
+
+/** A route's schema as Fastify (and @fastify/swagger) take it, with the route's budget. */
+function fastifySchema(schema: RouteSchema, budget: Budget): Record<string, unknown> {
+  return {
+    summary: schema.summary,
+    ...(schema.description !== undefined ? { description: schema.description } : {}),
+    tags: schema.tags,
+    ...(schema.params ? { params: schema.params } : {}),
+    ...(schema.querystring ? { querystring: schema.querystring } : {}),
+    ...(schema.body ? { body: schema.body } : {}),
+    response: schema.response,
+    ...budgetExtension(budget),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
  * work, and one way to resolve for a request (cancelled with the request, bounded by capacity,
  * recorded as an observation).
  */
+import type { RouteSchema } from './schemas/common.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { didKeySource, type KeySource } from '../core/credentials/keys.js';
 import { dereference, readDidUrl, type DereferencingResult } from '../core/dereference/dereference.js';
@@ -48,6 +49,8 @@ export interface RouteDef {
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** Extra Fastify route options (body limits, parsers). */
   options?: Partial<RouteOptions>;
+  /** What the route takes and answers, for openapi.json and the contract test (schemas/). */
+  schema?: RouteSchema;
 }
 
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */

@@ -4,11 +4,20 @@
  * type, the SPEC §1 headers — on successes and on problems alike), a daemon set up to reach a
  * loopback did:web host as an operator would configure it (the host's CA through
  * NODE_EXTRA_CA_CERTS, 127.0.0.0/8 through SVC_EGRESS_ALLOW), and polling with a deadline.
+ *
+ * The contract: every answer `call()` receives is held to openapi.json (the committed OpenAPI
+ * document, which the daemon also serves): its status must be documented for the route, its
+ * content type one documented for that status, and a JSON body must validate against the
+ * documented schema. Answers outside the document (an unknown path, a method not served) must be
+ * problems. A breach throws, naming the route, the status and the schema errors.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
+import { repoRoot } from './cli.js';
 import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
 import type { DidWebHost } from './did-web-host.js';
 
@@ -22,10 +31,16 @@ export interface Answer {
   json(): any;
 }
 
-/** One request; the body is read whole. */
+/** One request; the body is read whole and held to the contract (openapi.json, see checkContract). */
 export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
   const res = await fetch(url, init);
   const text = await res.text();
+  const answer = answerOf(res, text);
+  checkContract(init.method ?? 'GET', url, answer);
+  return answer;
+}
+
+function answerOf(res: Response, text: string): Answer {
   return {
     status: res.status,
     headers: res.headers,
@@ -39,6 +54,155 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
       }
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contract hook.
+
+interface MediaType {
+  schema?: unknown;
+}
+interface ResponseObject {
+  description: string;
+  content?: Record<string, MediaType>;
+}
+interface Operation {
+  responses: Record<string, ResponseObject>;
+}
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** Where the document sits for Ajv: `$ref`s into it are `BASE#/…`, its own refs `#/components/schemas/…`. */
+const BASE = 'https://svc.invalid/openapi.json';
+
+/** The document, its path templates as patterns, and each schema compiled once. */
+export class Contract {
+  readonly #doc: OpenApiDocument;
+  readonly #ajv: Ajv2020;
+  readonly #templates: Array<{ template: string; pattern: RegExp }>;
+  readonly #compiled = new Map<string, ValidateFunction>();
+
+  constructor(doc: OpenApiDocument) {
+    this.#doc = doc;
+    // Not strict: the document carries OpenAPI keywords and x- extensions next to the schemas.
+    this.#ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(this.#ajv);
+    this.#ajv.addSchema({ ...doc, $id: BASE });
+    // Static paths first, then templates with more literal text first: /v1/fast-verify/did/{did}
+    // before anything more general.
+    this.#templates = Object.keys(doc.paths)
+      .map((template) => ({ template, pattern: templatePattern(template) }))
+      .sort((a, b) => Number(a.template.includes('{')) - Number(b.template.includes('{')) || b.template.replace(/\{[^}]*\}/g, '').length - a.template.replace(/\{[^}]*\}/g, '').length);
+  }
+
+  /** The path template a request path falls under, or undefined. */
+  templateOf(pathname: string): string | undefined {
+    return this.#templates.find((t) => t.pattern.test(pathname))?.template;
+  }
+
+  /** Throws when the answer breaks the contract. */
+  check(method: string, url: string, answer: Pick<Answer, 'status' | 'header' | 'text'>): void {
+    const verb = method.toUpperCase();
+    const pathname = new URL(url).pathname;
+    // CORS preflights are answered by an internal route the document does not list.
+    if (verb === 'OPTIONS' && answer.status === 204) return;
+    const template = this.templateOf(pathname);
+    const operation = template !== undefined ? this.#doc.paths[template]?.[(verb === 'HEAD' ? 'GET' : verb).toLowerCase()] : undefined;
+    const where = `${verb} ${template ?? pathname}`;
+    const mediaType = (answer.header('content-type').split(';')[0] ?? '').trim().toLowerCase();
+    if (operation === undefined || template === undefined) {
+      // Not a documented operation (unknown path, method not served): a problem, nothing else.
+      if (answer.status < 400) throw new ContractError(where, answer.status, 'an undocumented route answered with a success');
+      if (verb === 'HEAD') return;
+      if (mediaType !== 'application/problem+json') throw new ContractError(where, answer.status, `content type ${mediaType || '(none)'} is not application/problem+json`);
+      this.#validate(where, answer.status, `${BASE}#/components/schemas/Problem`, answer.text);
+      return;
+    }
+    const response = operation.responses[String(answer.status)];
+    if (response === undefined) {
+      throw new ContractError(where, answer.status, `status ${answer.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')})`);
+    }
+    const content = response.content ?? {};
+    if (Object.keys(content).length === 0) {
+      if (answer.text !== '') throw new ContractError(where, answer.status, 'a body was sent where the document has none');
+      return;
+    }
+    if (verb === 'HEAD') return;
+    const media = content[mediaType];
+    if (media === undefined) {
+      throw new ContractError(where, answer.status, `content type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`);
+    }
+    if (media.schema === undefined || !isJsonMediaType(mediaType)) return;
+    const pointer = `#/paths/${escapePointer(template)}/${verb.toLowerCase()}/responses/${answer.status}/content/${escapePointer(mediaType)}/schema`;
+    this.#validate(where, answer.status, `${BASE}${pointer}`, answer.text);
+  }
+
+  #validate(where: string, status: number, ref: string, text: string): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ContractError(where, status, `the body is not JSON: ${text.slice(0, 200)}`);
+    }
+    let compiled = this.#compiled.get(ref);
+    if (compiled === undefined) {
+      compiled = this.#ajv.compile({ $ref: ref });
+      this.#compiled.set(ref, compiled);
+    }
+    const validate = compiled;
+    if (!validate(body)) {
+      const errors = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (${e.schemaPath})`);
+      throw new ContractError(where, status, `the body does not match the schema:\n  ${errors.join('\n  ')}\n  body: ${text.slice(0, 500)}`);
+    }
+  }
+}
+
+export class ContractError extends Error {
+  constructor(where: string, status: number, reason: string) {
+    super(`contract (openapi.json): ${where} → ${status}: ${reason}`);
+    this.name = 'ContractError';
+  }
+}
+
+/** JSON bodies: application/json and every +json / DID representation (not text/event-stream). */
+function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType === 'application/did' || mediaType === 'application/did-resolution';
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * A path template as a pattern over the raw request path: `{name}` is one segment, except a last
+ * parameter, which takes the rest of the path (the daemon's wildcard routes: DIDs and DID URLs
+ * may carry `/`).
+ */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/(\{[^}]+\})/);
+  const source = parts
+    .map((part, i) => {
+      if (!/^\{[^}]+\}$/.test(part)) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return i === parts.length - 2 && parts[parts.length - 1] === '' ? '.*' : '[^/]+';
+    })
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+let contract: Contract | undefined;
+
+/** The contract of the committed openapi.json, loaded once. */
+export function repoContract(): Contract {
+  contract ??= new Contract(JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')) as OpenApiDocument);
+  return contract;
+}
+
+/** Holds one answer to openapi.json; throws a ContractError naming route, status and errors. */
+export function checkContract(method: string, url: string, answer: Pick<Answer, 'status' | 'header' | 'text'>): void {
+  repoContract().check(method, url, answer);
 }
 
 /** SPEC §1: every answer, success or problem, carries these. */

@@ -30,6 +30,9 @@ import type { RuntimeStore } from '../../core/store.js';
 import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, queryOptions, truncate } from '../http.js';
 import { clientKey, TokenBuckets } from '../rate-limit.js';
+import Type from 'typebox';
+import { VerifyToolQuery } from '../schemas/agents.js';
+import { json, problem } from '../schemas/common.js';
 
 /** Receipts accepted in one request: the core answers 9..64 MALFORMED (rule 1); more is refused. */
 export const MAX_CHAIN_ENTRIES = 64;
@@ -194,6 +197,21 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/agents/verify-delegation',
       budget: 'intensive',
+      schema: {
+        summary: 'Verify a delegation chain, and register it on request',
+        description: 'Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.',
+        tags: ['agents'],
+        body: Type.Ref('VerifyDelegationRequest'),
+        response: {
+          200: json(Type.Ref('DelegationVerification'), 'The chain result and whether it was registered.'),
+          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
+          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const body = objectBody(request);
         onlyMembers(body, ['chain', 'trustedRoots', 'register']);
@@ -215,6 +233,21 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/agents/authorize',
       budget: 'intensive',
+      schema: {
+        summary: 'Decide whether a delegation chain allows one tool call',
+        description: 'Stateless. ALLOW only when the chain is VALID and a leaf capability grants the tool. Any error must be read as DENY.',
+        tags: ['agents'],
+        body: Type.Ref('AuthorizeRequest'),
+        response: {
+          200: json(Type.Ref('AuthorizeResponse'), 'The authorization and the chain result it was decided on.'),
+          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
+          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const body = objectBody(request);
         onlyMembers(body, ['chain', 'tool', 'trustedRoots']);
@@ -231,6 +264,20 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/agents/verify-tool',
       budget: 'standard',
+      schema: {
+        summary: 'Decide a tool call against the registered delegation chains',
+        description: 'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
+        tags: ['agents'],
+        querystring: VerifyToolQuery,
+        response: {
+          200: json(Type.Ref('Authorization'), 'The authorization (ALLOW or DENY).'),
+          400: problem('INVALID_REQUEST: agent or tool missing or too long; INVALID_DID: agent or root is not a DID; INVALID_OPTIONS: an unknown or repeated query option.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const options = queryOptions(request, ['agent', 'tool', 'root']);
         const agent = options['agent'];

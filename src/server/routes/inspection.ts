@@ -10,6 +10,9 @@ import { inspectMcp } from '../../core/mcp/inspect.js';
 import { ProblemError } from '../../core/problems.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
+import Type from 'typebox';
+import { json, problem } from '../schemas/common.js';
+import { A2aInspectQuery, McpInspectQuery } from '../schemas/inspection.js';
 
 /** Longest URL accepted in a query option. */
 export const MAX_URL_LENGTH = 2048;
@@ -28,6 +31,25 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/mcp/inspect',
       budget: 'intensive',
+      schema: {
+        summary: 'Inspect an MCP server: protocol, tools, fingerprints, risk signals, drift',
+        description: 'AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.',
+        tags: ['inspection'],
+        querystring: McpInspectQuery,
+        response: {
+          200: json(Type.Ref('McpInspection'), 'The MCP inspection.'),
+          400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL.'),
+          403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
+          404: problem('NOT_FOUND: no MCP endpoint at the URL (answered 404).'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
+          413: problem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit.'),
+          422: problem('INVALID_DID_DOCUMENT: the URL did not answer as an MCP server.'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error).'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const endpoint = urlOption(queryOptions(request, ['endpoint']), 'endpoint', 'the URL of the MCP endpoint, e.g. https://tools.example/mcp');
         const result = await outboundWork(ctx, request, reply, ({ signal }) => inspectMcp(endpoint, {
@@ -42,6 +64,25 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/a2a/inspect',
       budget: 'intensive',
+      schema: {
+        summary: 'Inspect an A2A agent card: schema, interfaces, signatures',
+        description: 'Warnings and a failed signature are 200 results; a problem means no card could be inspected.',
+        tags: ['inspection'],
+        querystring: A2aInspectQuery,
+        response: {
+          200: json(Type.Ref('A2aInspection'), 'The A2A inspection.'),
+          400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL.'),
+          403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
+          404: problem('NOT_FOUND: no agent card at the URL.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
+          413: problem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit.'),
+          422: problem('INVALID_DID_DOCUMENT: the fetched resource is no agent card (not JSON, or not an object).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error).'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const url = urlOption(queryOptions(request, ['url']), 'url', 'the agent origin or the URL of its agent card, e.g. https://agent.example');
         const result = await outboundWork(ctx, request, reply, ({ keys, signal }) => inspectA2a(url, { runtime, keys, signal }), true);

@@ -7,6 +7,7 @@ import { SCHEMA_VERSION } from '../../store/index.js';
 import { RESOLVER } from '../../version.js';
 import type { RouteDef, ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
+import { PROBE_ROUTE_SCHEMAS } from '../schemas/probes.js';
 
 /** Standards svc implements, by the version it follows (reported by /health). */
 export const STANDARDS = Object.freeze({
@@ -34,6 +35,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/health',
       budget: 'none',
+      schema: PROBE_ROUTE_SCHEMAS.health,
       handler: async (request, reply) => {
         // While draining, the onRequest hook answers 503 before this handler runs.
         queryOptions(request, []);
@@ -57,6 +59,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/ready',
       budget: 'none',
+      schema: PROBE_ROUTE_SCHEMAS.ready,
       handler: async (request, reply) => {
         queryOptions(request, []);
         const readiness = ctx.draining ? { ready: false as const, reason: 'the daemon is shutting down' } : ctx.storage.readiness();
@@ -68,6 +71,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/status',
       budget: 'standard',
+      schema: PROBE_ROUTE_SCHEMAS.status,
       handler: async (request, reply) => {
         queryOptions(request, []);
         const readiness = ctx.storage.readiness();

@@ -11,6 +11,7 @@ import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
+import { RESOLUTION_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { streamResolution } from '../sse.js';
 import { w3cStatusOf } from '../w3c.js';
 
@@ -29,6 +30,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/resolve/*',
       budget: 'resolve',
+      schema: RESOLUTION_ROUTE_SCHEMAS.resolve,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/resolve/');
         const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
@@ -42,6 +44,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/stream/*',
       budget: 'intensive',
+      schema: RESOLUTION_ROUTE_SCHEMAS.stream,
       stream: true,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/stream/');
@@ -53,6 +56,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/dereference/*',
       budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.dereference,
       handler: async (request, reply) => {
         const didUrl = dereferenceTarget(request);
         const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, didUrl, signal, clientOf(request)));
@@ -63,6 +67,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/fast-verify/did/*',
       budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.fastVerify,
       handler: async (request, reply) => {
         const result = await plainResolution(ctx, request, reply, '/v1/fast-verify/did/');
         return reply.type('application/json; charset=utf-8').send(fastVerdictJson(result));
@@ -72,6 +77,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/graph/*',
       budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.graph,
       handler: async (request, reply) => {
         const result = await plainResolution(ctx, request, reply, '/v1/graph/');
         return reply.send({ did: result.did, observedAt: result.observedAt, verdict: result.verdict, nodes: result.graph.nodes, edges: result.graph.edges });
@@ -81,6 +87,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/history/*',
       budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.history,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/history/');
         queryOptions(request, []);
@@ -91,6 +98,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/diff/*',
       budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.diff,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/diff/');
         const query = queryOptions(request, ['from', 'to']);

@@ -16,6 +16,8 @@ import { ProblemError } from '../../core/problems.js';
 import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, truncate } from '../http.js';
+import Type from 'typebox';
+import { json, problem } from '../schemas/common.js';
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
@@ -59,6 +61,21 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/credentials/verify',
       budget: 'intensive',
+      schema: {
+        summary: 'Verify a verifiable credential',
+        description: 'A failed check is a 200 result (status other than VALID); only VALID means accepted.',
+        tags: ['verification'],
+        body: Type.Ref('CredentialVerifyRequest'),
+        response: {
+          200: json(Type.Ref('CredentialVerification'), 'The verification, whatever its status.'),
+          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
+          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced.'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const { credential, expectedAudience } = credentialRequest(objectBody(request));
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
@@ -71,6 +88,21 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/fast-verify/jws',
       budget: 'standard',
+      schema: {
+        summary: 'Verify a compact JWS against the DID in its kid',
+        description: 'The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.',
+        tags: ['verification'],
+        body: Type.Ref('JwsVerifyRequest'),
+        response: {
+          200: json(Type.Ref('JwsVerification'), 'The JWS verification, whatever its status.'),
+          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
+          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced.'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const body = objectBody(request);
         onlyMembers(body, ['jws', 'relationship']);
@@ -87,6 +119,21 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/policies/evaluate',
       budget: 'intensive',
+      schema: {
+        summary: 'Evaluate a policy against the evidence of a DID',
+        description: 'The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.',
+        tags: ['verification'],
+        body: Type.Ref('PolicyEvaluateRequest'),
+        response: {
+          200: json(Type.Ref('PolicyDecision'), 'The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null).'),
+          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID.'),
+          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
+          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          500: problem('INTERNAL_ERROR: no answer could be produced.'),
+          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+        },
+      },
       handler: async (request, reply) => {
         const body = objectBody(request);
         onlyMembers(body, ['did', 'policy', 'credential']);

@@ -12,6 +12,7 @@ import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, queryOptions, truncate } from '../http.js';
 import { didUrlAfter } from './resolution.js';
+import { W3C_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
 
 const PREFIX = '/1.0/identifiers/';
@@ -65,12 +66,14 @@ export function w3cRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: `${PREFIX}*`,
       budget: 'standard',
+      schema: W3C_ROUTE_SCHEMAS.get,
       handler: (request, reply) => answer(ctx, request, reply, queryOptions(request, OPTIONS), request.headers.accept),
     },
     {
       method: 'POST',
       url: `${PREFIX}*`,
       budget: 'standard',
+      schema: W3C_ROUTE_SCHEMAS.post,
       handler: async (request, reply) => {
         queryOptions(request, []);
         const body = request.body;

@@ -1,0 +1,68 @@
+/**
+ * The pieces every route schema shares: the problem object (SPEC §7), the response shapes, and
+ * the route schema type. Resource schemas carry an `$id`: @fastify/swagger makes them
+ * `components.schemas` and routes refer to them with `Type.Ref(id)`.
+ *
+ * For now the schemas document the contract and the contract test holds every response to it;
+ * requests are still read by the handlers' own strict checks (their precise problems), and
+ * responses are serialised with JSON.stringify (see app.ts).
+ */
+import Type, { type TSchema } from 'typebox';
+
+/** A stage of a trace, as problems and resolutions carry it. */
+export const TraceStage = Type.Object(
+  {
+    stage: Type.String(),
+    label: Type.String(),
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('FAIL'), Type.Literal('SKIP')]),
+    /** Start, in microseconds since the work began (monotonic clock). */
+    startedUs: Type.Number(),
+    durationUs: Type.Number(),
+    detail: Type.String(),
+  },
+  { $id: 'TraceStage', additionalProperties: false },
+);
+
+/** The problem object of SPEC §7 (application/problem+json). */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
+    detail: Type.String(),
+    code: Type.String(),
+    trace: Type.Optional(Type.Array(Type.Ref('TraceStage'))),
+    retryAfter: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { $id: 'Problem', additionalProperties: false },
+);
+
+export const COMMON_SCHEMAS: TSchema[] = [TraceStage, Problem];
+
+/** A response in one content type. */
+export interface ContentResponse {
+  description: string;
+  content: Record<string, { schema: TSchema }>;
+}
+
+/** A JSON response (application/json). */
+export function json(schema: TSchema, description: string): ContentResponse {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** A problem response (application/problem+json). */
+export function problem(description: string): ContentResponse {
+  return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
+}
+
+/** The schema of one route: what it takes and every status it answers with. */
+export interface RouteSchema {
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  /** Every status the route answers with (the problems too), by status code. */
+  response: Record<number, ContentResponse>;
+}

@@ -1,0 +1,21 @@
+/**
+ * Every schema with an `$id`, registered once with `app.addSchema` (app.ts): @fastify/swagger
+ * emits them as `components.schemas`, named by their `$id`, and routes refer to them with
+ * `Type.Ref(id)`.
+ */
+import type { TSchema } from 'typebox';
+import { AGENT_SCHEMAS } from './agents.js';
+import { COMMON_SCHEMAS } from './common.js';
+import { INSPECTION_SCHEMAS } from './inspection.js';
+import { PROBE_SCHEMAS } from './probes.js';
+import { RESOLUTION_SCHEMAS } from './resolution.js';
+import { VERIFICATION_SCHEMAS } from './verification.js';
+
+export const ALL_SCHEMAS: readonly TSchema[] = [
+  ...COMMON_SCHEMAS,
+  ...PROBE_SCHEMAS,
+  ...RESOLUTION_SCHEMAS,
+  ...VERIFICATION_SCHEMAS,
+  ...AGENT_SCHEMAS,
+  ...INSPECTION_SCHEMAS,
+];

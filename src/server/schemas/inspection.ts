@@ -1,0 +1,314 @@
+/**
+ * Schemas of the inspection routes (SPEC §2.11, §2.12, §4.10, §4.11): the MCP inspection and the
+ * A2A card inspection. svc's own members are closed; what a server or an agent says about itself
+ * (serverInfo, capabilities, annotations, schemas, the card) is open JSON, reported as received.
+ * test/unit/schemas-agents-types.test.ts holds these schemas and the core types together.
+ */
+import Type, { type TSchema } from 'typebox';
+import type { JsonObject, JsonValue } from '../../core/encoding/json.js';
+
+const NullableString = () => Type.Union([Type.String(), Type.Null()]);
+const JsonObjectSchema = () => Type.Unsafe<JsonObject>(Type.Record(Type.String(), Type.Unknown()));
+const NullableJsonObject = () => Type.Union([JsonObjectSchema(), Type.Null()]);
+
+// ---- MCP (SPEC §2.11) ----
+
+const DeclaredClass = () => Type.Union([Type.Literal('read_only'), Type.Literal('additive'), Type.Literal('destructive')]);
+const HeuristicClass = () =>
+  Type.Union([Type.Literal('read_only'), Type.Literal('additive'), Type.Literal('destructive'), Type.Literal('execute'), Type.Literal('unknown')]);
+
+export const McpCheck = Type.Object(
+  {
+    id: Type.Union([
+      Type.Literal('historyPersistence'),
+      Type.Literal('transport'),
+      Type.Literal('protocol'),
+      Type.Literal('identity'),
+      Type.Literal('inventory'),
+      Type.Literal('drift'),
+    ]),
+    label: Type.String(),
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('SKIP')]),
+    detail: Type.String(),
+  },
+  { $id: 'McpCheck', additionalProperties: false },
+);
+
+export const RiskSignal = Type.Object(
+  {
+    id: Type.Union([
+      Type.Literal('hidden_instruction_tag'),
+      Type.Literal('model_directive'),
+      Type.Literal('cross_tool_shadowing'),
+      Type.Literal('sensitive_path'),
+      Type.Literal('exfiltration_parameter'),
+      Type.Literal('shell_exec_name'),
+      Type.Literal('destructive_verb'),
+      Type.Literal('invisible_unicode'),
+      Type.Literal('encoded_payload'),
+      Type.Literal('overlong_description'),
+      Type.Literal('url_in_description'),
+      Type.Literal('nonstandard_name'),
+    ]),
+    location: Type.Union([Type.Literal('name'), Type.Literal('title'), Type.Literal('description'), Type.Literal('parameter'), Type.Literal('instructions')]),
+    /** The parameter's name when location is `parameter`. */
+    parameter: Type.Optional(Type.String()),
+    detail: Type.String(),
+    /** At most 80 characters around the match; invisible and control characters shown as U+XXXX. */
+    excerpt: Type.String(),
+  },
+  { $id: 'RiskSignal', additionalProperties: false },
+);
+
+export const ToolParameter = Type.Object(
+  {
+    name: Type.String(),
+    /** JSON Schema `type` as written (types joined with `|`), or null. */
+    type: NullableString(),
+    required: Type.Boolean(),
+    description: NullableString(),
+  },
+  { $id: 'ToolParameter', additionalProperties: false },
+);
+
+const DeclaredHint = () =>
+  Type.Object(
+    {
+      value: Type.Boolean(),
+      /** explicit: the server sent a boolean; default: the MCP default applies. */
+      source: Type.Union([Type.Literal('explicit'), Type.Literal('default')]),
+    },
+    { additionalProperties: false },
+  );
+
+export const McpTool = Type.Object(
+  {
+    name: Type.String(),
+    title: NullableString(),
+    description: NullableString(),
+    /** SHA-256 of the RFC 8785 form of the definition (`_meta` excluded). */
+    definitionSha256: Type.String(),
+    /** SHA-256 of the RFC 8785 form of `{inputSchema, outputSchema}`. */
+    schemaSha256: Type.String(),
+    parameters: Type.Array(Type.Ref('ToolParameter')),
+    /** The server's annotations as received (its own claims), or null. */
+    annotations: NullableJsonObject(),
+    /** From the server's annotations only. */
+    declaredClass: DeclaredClass(),
+    declaredHints: Type.Object(
+      { readOnlyHint: DeclaredHint(), destructiveHint: DeclaredHint(), idempotentHint: DeclaredHint(), openWorldHint: DeclaredHint() },
+      { additionalProperties: false },
+    ),
+    /** svc's estimate from names, descriptions and schemas; never merged with declaredClass. */
+    heuristicClass: HeuristicClass(),
+    riskSignals: Type.Array(Type.Ref('RiskSignal')),
+    drift: Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('ADDED'), Type.Literal('PROFILE_CHANGED')]),
+    /** Top-level members that differ from the previous snapshot (CHANGED only). */
+    changedFields: Type.Optional(Type.Array(Type.String())),
+    inputSchema: Type.Unsafe<JsonValue | null>(Type.Unknown()),
+  },
+  { $id: 'McpTool', additionalProperties: false },
+);
+
+export const InventoryDrift = Type.Object(
+  {
+    status: Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('PROFILE_CHANGED')]),
+    previousObservedAt: NullableString(),
+    previousInventoryHash: NullableString(),
+    added: Type.Array(Type.String()),
+    removed: Type.Array(Type.String()),
+    changed: Type.Array(Type.String()),
+  },
+  { $id: 'InventoryDrift', additionalProperties: false },
+);
+
+export const McpAuth = Type.Object(
+  {
+    /** The HTTP status that asked for credentials (401). */
+    status: Type.Integer(),
+    wwwAuthenticate: NullableString(),
+    resourceMetadataUrl: NullableString(),
+    /** The RFC 9728 protected-resource metadata, when it could be fetched. */
+    resourceMetadata: NullableJsonObject(),
+    resourceMetadataError: NullableString(),
+    scope: NullableString(),
+  },
+  { $id: 'McpAuth', additionalProperties: false },
+);
+
+export const McpTranscriptEntry = Type.Object(
+  {
+    method: Type.String(),
+    httpMethod: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('DELETE')]),
+    protocolVersion: NullableString(),
+    status: Type.Union([Type.Integer(), Type.Null()]),
+    contentType: NullableString(),
+    bytes: Type.Integer({ minimum: 0 }),
+    durationMs: Type.Number({ minimum: 0 }),
+    outcome: Type.String(),
+  },
+  { $id: 'McpTranscriptEntry', additionalProperties: false },
+);
+
+/** SPEC §2.11. */
+export const McpInspection = Type.Object(
+  {
+    endpoint: Type.String(),
+    status: Type.Union([Type.Literal('INSPECTED'), Type.Literal('AUTH_REQUIRED')]),
+    mode: Type.Union([Type.Literal('STATELESS'), Type.Literal('SESSION'), Type.Literal('UNKNOWN')]),
+    negotiatedVersion: NullableString(),
+    supportedVersions: Type.Array(Type.String()),
+    /** Self-reported; no identity is attested. */
+    serverInfo: NullableJsonObject(),
+    capabilities: NullableJsonObject(),
+    instructions: NullableString(),
+    instructionSignals: Type.Array(Type.Ref('RiskSignal')),
+    /** Empty when AUTH_REQUIRED. */
+    tools: Type.Array(Type.Ref('McpTool')),
+    /** False when a limit (pages, tools, reply size) stopped the listing. */
+    complete: Type.Boolean(),
+    inventoryLimit: NullableString(),
+    /** Over the sorted definitionSha256 values; null when incomplete or AUTH_REQUIRED. */
+    inventoryHash: NullableString(),
+    hashProfile: Type.String(),
+    classCounts: Type.Object(
+      {
+        declared: Type.Object({ read_only: Type.Integer(), additive: Type.Integer(), destructive: Type.Integer() }, { additionalProperties: false }),
+        heuristic: Type.Object(
+          { read_only: Type.Integer(), additive: Type.Integer(), destructive: Type.Integer(), execute: Type.Integer(), unknown: Type.Integer() },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    drift: Type.Ref('InventoryDrift'),
+    auth: Type.Union([Type.Ref('McpAuth'), Type.Null()]),
+    transcript: Type.Array(Type.Ref('McpTranscriptEntry')),
+    checks: Type.Array(Type.Ref('McpCheck')),
+    headline: Type.String(),
+    tls: Type.Union([Type.Ref('TlsEvidence'), Type.Null()]),
+    observedAt: Type.String(),
+    limitations: Type.Array(Type.String()),
+  },
+  { $id: 'McpInspection', additionalProperties: false },
+);
+
+// ---- A2A (SPEC §2.12) ----
+
+export const A2aCheck = Type.Object(
+  {
+    id: Type.Union([
+      Type.Literal('fetch'),
+      Type.Literal('schema'),
+      Type.Literal('version'),
+      Type.Literal('interfaces'),
+      Type.Literal('origin'),
+      Type.Literal('provider'),
+      Type.Literal('security'),
+      Type.Literal('signature'),
+    ]),
+    label: Type.String(),
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('FAIL'), Type.Literal('SKIP')]),
+    detail: Type.String(),
+  },
+  { $id: 'A2aCheck', additionalProperties: false },
+);
+
+export const A2aInterface = Type.Object(
+  {
+    url: NullableString(),
+    /** JSONRPC, GRPC, HTTP+JSON or another open string. */
+    protocolBinding: NullableString(),
+    protocolVersion: NullableString(),
+    https: Type.Boolean(),
+    sameOrigin: Type.Boolean(),
+  },
+  { $id: 'A2aInterface', additionalProperties: false },
+);
+
+export const A2aSkill = Type.Object(
+  {
+    id: NullableString(),
+    name: NullableString(),
+    description: NullableString(),
+    tags: Type.Array(Type.String()),
+  },
+  { $id: 'A2aSkill', additionalProperties: false },
+);
+
+export const A2aSignature = Type.Object(
+  {
+    alg: NullableString(),
+    kid: NullableString(),
+    jku: NullableString(),
+    status: Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')]),
+    detail: Type.String(),
+    /** The payload form that verified; null unless VALID. */
+    canonicalization: Type.Union([Type.Literal('a2a-1.0'), Type.Literal('rfc8785'), Type.Null()]),
+  },
+  { $id: 'A2aSignature', additionalProperties: false },
+);
+
+/** SPEC §2.12. */
+export const A2aInspection = Type.Object(
+  {
+    /** The URL the card was served from (after redirects). */
+    cardUrl: Type.String(),
+    httpStatus: Type.Integer(),
+    cardSha256: Type.String(),
+    canonicalSha256: Type.String(),
+    hashProfile: Type.String(),
+    specVersion: Type.Union([Type.Literal('1.0'), Type.Literal('0.3'), Type.Literal('unknown')]),
+    name: NullableString(),
+    description: NullableString(),
+    version: NullableString(),
+    provider: Type.Union([Type.Object({ organization: NullableString(), url: NullableString() }, { additionalProperties: false }), Type.Null()]),
+    documentationUrl: NullableString(),
+    interfaces: Type.Array(Type.Ref('A2aInterface')),
+    capabilities: NullableJsonObject(),
+    securitySchemes: NullableJsonObject(),
+    skills: Type.Array(Type.Ref('A2aSkill')),
+    signatures: Type.Array(Type.Ref('A2aSignature')),
+    checks: Type.Array(Type.Ref('A2aCheck')),
+    headline: Type.String(),
+    /** The parsed card exactly as received. */
+    card: JsonObjectSchema(),
+    tls: Type.Union([Type.Ref('TlsEvidence'), Type.Null()]),
+    /** RFC 3339 UTC: when the card was fetched. */
+    observedAt: Type.String(),
+    limitations: Type.Array(Type.String()),
+  },
+  { $id: 'A2aInspection', additionalProperties: false },
+);
+
+/** GET /v1/mcp/inspect. */
+export const McpInspectQuery = Type.Object(
+  { endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the MCP endpoint, e.g. https://tools.example/mcp.' }) },
+  { additionalProperties: false },
+);
+
+/** GET /v1/a2a/inspect. */
+export const A2aInspectQuery = Type.Object(
+  { url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent origin or the URL of its agent card, e.g. https://agent.example.' }) },
+  { additionalProperties: false },
+);
+
+/** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
+export const INSPECTION_REFS = {
+  McpCheck,
+  RiskSignal,
+  ToolParameter,
+  McpTool,
+  InventoryDrift,
+  McpAuth,
+  McpTranscriptEntry,
+  McpInspection,
+  A2aCheck,
+  A2aInterface,
+  A2aSkill,
+  A2aSignature,
+  A2aInspection,
+};
+
+/** The $id'd resources of these routes. */
+export const INSPECTION_SCHEMAS: TSchema[] = Object.values(INSPECTION_REFS);

@@ -1,0 +1,165 @@
+/**
+ * Bodies of the service probes (SPEC §4.17, src/server/routes/probes.ts): /health, /ready and
+ * /v1/status. Closed like the handlers' objects, so the contract test catches drift.
+ */
+import Type, { type TSchema } from 'typebox';
+import { json, problem, type RouteSchema } from './common.js';
+
+const Profile = Type.Union([Type.Literal('direct'), Type.Literal('public')]);
+
+export const HealthSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    name: Type.String(),
+    version: Type.String(),
+    time: Type.String(),
+    /** e.g. did:key, did:jwk, did:web, did:webvh. */
+    supportedMethods: Type.Array(Type.String()),
+    /** The version of each standard svc implements, by name (routes/probes.ts STANDARDS). */
+    standards: Type.Object(
+      {
+        didCore: Type.String(),
+        didResolution: Type.String(),
+        didKey: Type.String(),
+        didJwk: Type.String(),
+        didWeb: Type.String(),
+        didWebvh: Type.String(),
+        didConfiguration: Type.String(),
+        dataIntegrity: Type.String(),
+        verifiableCredentials: Type.String(),
+        statusLists: Type.String(),
+        delegationReceipts: Type.String(),
+        jcs: Type.String(),
+        jwkThumbprint: Type.String(),
+        problemDetails: Type.String(),
+        fingerprintProfile: Type.String(),
+        storageSchema: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+    monitoring: Type.Boolean(),
+    rateLimited: Type.Boolean(),
+    profile: Profile,
+    /** Operator settings that weaken a default; empty when none. */
+    relaxations: Type.Array(
+      Type.Object({ setting: Type.String(), value: Type.Union([Type.String(), Type.Null()]), effect: Type.String() }, { additionalProperties: false }),
+    ),
+  },
+  { $id: 'Health', additionalProperties: false },
+);
+
+export const ReadySchema = Type.Object(
+  {
+    ready: Type.Literal(true),
+    storage: Type.Union([Type.Literal('file'), Type.Literal('memory')]),
+    schema: Type.Literal('current'),
+  },
+  { $id: 'Ready', additionalProperties: false },
+);
+
+const ComponentStatus = <T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const RowUsage = Type.Object(
+  {
+    stored: Type.Integer({ minimum: 0 }),
+    ceiling: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    evicted: Type.Integer({ minimum: 0 }),
+    refused: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ServiceStatusSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+    version: Type.String(),
+    profile: Profile,
+    startedAt: Type.String(),
+    uptimeSeconds: Type.Integer({ minimum: 0 }),
+    components: Type.Object(
+      {
+        resolution: Type.Object(
+          {
+            status: ComponentStatus('ok', 'draining'),
+            methods: Type.Array(Type.String()),
+            inFlight: Type.Integer({ minimum: 0 }),
+            maxConcurrency: Type.Integer({ minimum: 0 }),
+            maxConcurrencyPerClient: Type.Integer({ minimum: 0 }),
+          },
+          { additionalProperties: false },
+        ),
+        cache: Type.Object(
+          { status: Type.Literal('ok'), entries: Type.Integer({ minimum: 0 }), ttlSeconds: Type.Number({ minimum: 0 }) },
+          { additionalProperties: false },
+        ),
+        storage: Type.Union([
+          Type.Object(
+            {
+              status: Type.Literal('ok'),
+              storage: Type.Union([Type.Literal('file'), Type.Literal('memory')]),
+              schema: Type.Literal('current'),
+              schemaVersion: Type.Integer(),
+              observations: Type.Optional(RowUsage),
+              mcpObservations: Type.Optional(RowUsage),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Object({ status: Type.Literal('unavailable'), reason: Type.String() }, { additionalProperties: false }),
+        ]),
+        rateLimit: Type.Union([
+          Type.Object(
+            { status: Type.Literal('ok'), standardPerMinute: Type.Integer({ minimum: 0 }), intensivePerMinute: Type.Integer({ minimum: 0 }) },
+            { additionalProperties: false },
+          ),
+          Type.Object({ status: Type.Literal('ok'), perMinute: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+        ]),
+        monitoring: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
+        console: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
+        billing: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'ServiceStatus', additionalProperties: false },
+);
+
+export const PROBE_SCHEMAS: TSchema[] = [HealthSchema, ReadySchema, ServiceStatusSchema];
+
+const EmptyQuery = Type.Object({}, { additionalProperties: false });
+const BAD_REQUEST = problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding');
+
+export const PROBE_ROUTE_SCHEMAS = {
+  health: {
+    summary: 'Liveness: what this service is and implements',
+    description: 'Never rate limited. Lists the operator settings that weaken a default (relaxations).',
+    tags: ['service'],
+    querystring: EmptyQuery,
+    response: {
+      200: json(Type.Ref('Health'), 'The service is up'),
+      400: BAD_REQUEST,
+      503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After)'),
+    },
+  },
+  ready: {
+    summary: 'Readiness: the store is open and its schema current',
+    description: 'Never rate limited. Does not certify write durability, disk capacity, backups or external health.',
+    tags: ['service'],
+    querystring: EmptyQuery,
+    response: {
+      200: json(Type.Ref('Ready'), 'Ready'),
+      400: BAD_REQUEST,
+      503: problem('NOT_READY: storage or schema unavailable, or shutting down (Retry-After: 5); SERVICE_UNAVAILABLE: the daemon is shutting down'),
+    },
+  },
+  status: {
+    summary: 'Status of each component',
+    tags: ['service'],
+    querystring: EmptyQuery,
+    response: {
+      200: json(Type.Ref('ServiceStatus'), 'Component status (degraded while the store is unavailable or the daemon drains)'),
+      400: BAD_REQUEST,
+      429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After)'),
+      503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After)'),
+    },
+  },
+} satisfies Record<string, RouteSchema>;

@@ -1,0 +1,859 @@
+/**
+ * Resources of the resolution routes (SPEC §2.1–2.7, §4.1–4.6, §4.2): the enriched resolution
+ * and its parts, the fast DID verdict, the graph response, observation history, semantic diff,
+ * the dereferencing result and the W3C resolution result. Closed where svc's result type is
+ * closed (`additionalProperties: false`), so the contract test catches drift; the DID document,
+ * its metadata and service endpoints are open (they carry what the controller published).
+ *
+ * Each resource has an `$id` and is referred to with `Type.Ref(id)`. `RESOLUTION_REFS` maps the
+ * ids to the schemas, so `Static<typeof X, typeof RESOLUTION_REFS>` follows the references
+ * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
+ */
+import Type, { type TSchema } from 'typebox';
+import { json, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// ---------------------------------------------------------------- enumerations (exact, SPEC §2)
+
+export const DimensionIdSchema = Type.Union(
+  [
+    Type.Literal('integrity'),
+    Type.Literal('keys'),
+    Type.Literal('control'),
+    Type.Literal('origin'),
+    Type.Literal('transport'),
+    Type.Literal('history'),
+    Type.Literal('organization'),
+  ],
+  { $id: 'DimensionId' },
+);
+
+export const DimensionStateSchema = Type.Union(
+  [
+    Type.Literal('ESTABLISHED'),
+    Type.Literal('SELF_CERTIFYING'),
+    Type.Literal('NOT_ESTABLISHED'),
+    Type.Literal('FAILED'),
+    Type.Literal('INDETERMINATE'),
+    Type.Literal('NOT_APPLICABLE'),
+  ],
+  { $id: 'DimensionState' },
+);
+
+export const OutcomeSchema = Type.Union([Type.Literal('RESOLVED'), Type.Literal('RESOLVED_WITH_WARNINGS'), Type.Literal('DEACTIVATED')], {
+  $id: 'Outcome',
+});
+
+export const RelationshipSchema = Type.Union(
+  [
+    Type.Literal('authentication'),
+    Type.Literal('assertionMethod'),
+    Type.Literal('keyAgreement'),
+    Type.Literal('capabilityInvocation'),
+    Type.Literal('capabilityDelegation'),
+  ],
+  { $id: 'Relationship' },
+);
+
+export const KeyStatusSchema = Type.Union([Type.Literal('VALID_KEY'), Type.Literal('INVALID_KEY'), Type.Literal('UNSUPPORTED_KEY')], { $id: 'KeyStatus' });
+
+export const DomainBindingStatusSchema = Type.Union(
+  [
+    Type.Literal('VERIFIED'),
+    Type.Literal('NOT_CONFIGURED'),
+    Type.Literal('NOT_LINKED'),
+    Type.Literal('INVALID_PROOF'),
+    Type.Literal('UNSUPPORTED_PROOF'),
+    Type.Literal('UNREACHABLE'),
+    Type.Literal('MALFORMED'),
+  ],
+  { $id: 'DomainBindingStatus' },
+);
+
+export const EdgeStateSchema = Type.Union([Type.Literal('VERIFIED'), Type.Literal('OBSERVED'), Type.Literal('DECLARED'), Type.Literal('FAILED')], {
+  $id: 'EdgeState',
+});
+
+export const WebvhCheckSchema = Type.Union(
+  [
+    Type.Literal('json'),
+    Type.Literal('structure'),
+    Type.Literal('parameters'),
+    Type.Literal('scid'),
+    Type.Literal('versionId'),
+    Type.Literal('entryHash'),
+    Type.Literal('versionTime'),
+    Type.Literal('stateId'),
+    Type.Literal('proof'),
+    Type.Literal('preRotation'),
+    Type.Literal('deactivated'),
+    Type.Literal('witness'),
+  ],
+  { $id: 'WebvhCheck' },
+);
+
+// ---------------------------------------------------------------- the DID document and metadata
+
+/** A DID document: whatever the controller published, with its `id`. */
+export const DidDocumentSchema = Type.Object({ id: Type.String() }, { $id: 'DidDocument', additionalProperties: true });
+
+/**
+ * The DID document metadata: `{}` for did:key, did:jwk and did:web; did:webvh adds its version
+ * members (SPEC §2.1). Open: the members are the method's.
+ */
+export const DidDocumentMetadataSchema = Type.Object(
+  {
+    versionId: Type.Optional(Type.String()),
+    versionNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+    versionTime: Type.Optional(Type.String()),
+    created: Type.Optional(Type.String()),
+    updated: Type.Optional(Type.String()),
+    nextVersionId: Type.Optional(Type.String()),
+    scid: Type.Optional(Type.String()),
+    portable: Type.Optional(Type.Boolean()),
+    deactivated: Type.Optional(Type.Boolean()),
+    /** Seconds, as a string (did:webvh). */
+    ttl: Type.Optional(Type.String()),
+    /** `{}` or `{threshold: "<n>", witnesses: [{id}]}`. */
+    witness: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    watchers: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'DidDocumentMetadata', additionalProperties: true },
+);
+
+export const DidResolutionMetadataSchema = Type.Object(
+  {
+    contentType: Type.String(),
+    retrieved: Type.String(),
+    durationMs: Type.Number({ minimum: 0 }),
+  },
+  { $id: 'DidResolutionMetadata', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- verdict and dimensions
+
+export const VerdictSchema = Type.Object(
+  {
+    outcome: Type.Ref('Outcome'),
+    headline: Type.String(),
+    statements: Type.Array(Type.String()),
+  },
+  { $id: 'Verdict', additionalProperties: false },
+);
+
+export const DimensionSchema = Type.Object(
+  {
+    id: Type.Ref('DimensionId'),
+    label: Type.String(),
+    state: Type.Ref('DimensionState'),
+    statement: Type.String(),
+    proves: Type.String(),
+    doesNotProve: Type.String(),
+  },
+  { $id: 'Dimension', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- evidence (SPEC §2.3)
+
+export const SourceEvidenceSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('DERIVED'), Type.Literal('HTTPS')]),
+    url: Nullable(Type.String()),
+    httpStatus: Nullable(Type.Integer()),
+    contentType: Nullable(Type.String()),
+    bytes: Nullable(Type.Integer({ minimum: 0 })),
+    sha256: Nullable(Type.String()),
+    peerAddress: Nullable(Type.String()),
+    redirects: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), status: Type.Integer() }, { additionalProperties: false })),
+    latencyMs: Nullable(Type.Number({ minimum: 0 })),
+  },
+  { $id: 'SourceEvidence', additionalProperties: false },
+);
+
+const IdList = Type.Array(Type.String());
+
+export const DocumentEvidenceSchema = Type.Object(
+  {
+    idMatches: Type.Boolean(),
+    contexts: Type.Array(Type.Object({ uri: Type.String(), known: Type.Boolean() }, { additionalProperties: false })),
+    /** For each verification relationship, the absolute ids of the methods it authorises. */
+    relationships: Type.Object(
+      {
+        authentication: IdList,
+        assertionMethod: IdList,
+        keyAgreement: IdList,
+        capabilityInvocation: IdList,
+        capabilityDelegation: IdList,
+      },
+      { additionalProperties: false },
+    ),
+    jcsSha256: Type.String(),
+    hashProfile: Type.String(),
+    warnings: Type.Array(Type.String()),
+  },
+  { $id: 'DocumentEvidence', additionalProperties: false },
+);
+
+export const MulticodecSchema = Type.Object(
+  {
+    /** Multicodec table name, e.g. `ed25519-pub`; null for a code svc does not know. */
+    name: Nullable(Type.String()),
+    /** The code in hex, e.g. `0xed`. */
+    code: Type.String(),
+  },
+  { $id: 'Multicodec', additionalProperties: false },
+);
+
+export const KeyEvidenceSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Nullable(Type.String()),
+    relationships: Type.Array(Type.Ref('Relationship')),
+    status: Type.Ref('KeyStatus'),
+    curve: Nullable(Type.String()),
+    jwkThumbprint: Nullable(Type.String()),
+    multicodec: Nullable(Type.Ref('Multicodec')),
+    detail: Nullable(Type.String()),
+  },
+  { $id: 'KeyEvidence', additionalProperties: false },
+);
+
+export const ServiceEvidenceSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]),
+    /** As the document states it: a URI, a map or a list of them. */
+    serviceEndpoint: Type.Unknown(),
+  },
+  { $id: 'ServiceEvidence', additionalProperties: false },
+);
+
+export const LinkageCredentialEvidenceSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    format: Type.Union([Type.Literal('JWT'), Type.Literal('DATA_INTEGRITY'), Type.Literal('UNKNOWN')]),
+    status: Type.Union([
+      Type.Literal('VERIFIED'),
+      Type.Literal('NOT_LINKED'),
+      Type.Literal('INVALID_PROOF'),
+      Type.Literal('UNSUPPORTED_PROOF'),
+      Type.Literal('MALFORMED'),
+    ]),
+    reason: Type.String(),
+    issuer: Nullable(Type.String()),
+    subject: Nullable(Type.String()),
+    origin: Nullable(Type.String()),
+    proof: Nullable(Type.String()),
+    verificationMethod: Nullable(Type.String()),
+    validFrom: Nullable(Type.String()),
+    validUntil: Nullable(Type.String()),
+  },
+  { $id: 'LinkageCredentialEvidence', additionalProperties: false },
+);
+
+export const DomainBindingEvidenceSchema = Type.Object(
+  {
+    status: Type.Ref('DomainBindingStatus'),
+    origin: Type.String(),
+    configurationUrl: Type.String(),
+    reason: Type.String(),
+    credentials: Type.Array(Type.Ref('LinkageCredentialEvidence')),
+  },
+  { $id: 'DomainBindingEvidence', additionalProperties: false },
+);
+
+export const CertificateEvidenceSchema = Type.Object(
+  {
+    subject: Type.String(),
+    issuer: Type.String(),
+    validFrom: Type.String(),
+    validTo: Type.String(),
+    serialNumber: Type.String(),
+    sha256Fingerprint: Type.String(),
+    subjectAltNames: Type.Array(Type.String()),
+  },
+  { $id: 'CertificateEvidence', additionalProperties: false },
+);
+
+export const TlsEvidenceSchema = Type.Object(
+  {
+    host: Type.String(),
+    validatedBy: Type.String(),
+    protocol: Type.String(),
+    cipher: Type.String(),
+    certificate: Type.Ref('CertificateEvidence'),
+    daysUntilExpiry: Type.Integer(),
+    hostnameInSan: Type.Boolean(),
+  },
+  { $id: 'TlsEvidence', additionalProperties: false },
+);
+
+export const WebvhEntryEvidenceSchema = Type.Object(
+  {
+    versionId: Nullable(Type.String()),
+    versionNumber: Type.Integer(),
+    versionTime: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('VERIFIED'), Type.Literal('FAILED'), Type.Literal('UNVERIFIED')]),
+    check: Nullable(Type.Ref('WebvhCheck')),
+    reason: Nullable(Type.String()),
+    documentId: Nullable(Type.String()),
+    signedBy: Nullable(Type.String()),
+    changes: Type.Array(Type.String()),
+    updateKeys: Type.Array(Type.String()),
+    preRotation: Type.Boolean(),
+    witness: Nullable(Type.Object({ threshold: Type.Integer({ minimum: 0 }), approvals: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    deactivated: Type.Boolean(),
+  },
+  { $id: 'WebvhEntryEvidence', additionalProperties: false },
+);
+
+export const WebvhWitnessFileEvidenceSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('NOT_REQUIRED'), Type.Literal('FOUND'), Type.Literal('NOT_PUBLISHED'), Type.Literal('INVALID')]),
+    url: Type.String(),
+    httpStatus: Nullable(Type.Integer()),
+    contentType: Nullable(Type.String()),
+    bytes: Nullable(Type.Integer({ minimum: 0 })),
+    sha256: Nullable(Type.String()),
+    acceptedProofs: Type.Integer({ minimum: 0 }),
+    discarded: Type.Array(
+      Type.Object({ versionId: Nullable(Type.String()), verificationMethod: Nullable(Type.String()), reason: Type.String() }, { additionalProperties: false }),
+    ),
+    reason: Nullable(Type.String()),
+  },
+  { $id: 'WebvhWitnessFileEvidence', additionalProperties: false },
+);
+
+export const HistoryEvidenceSchema = Type.Object(
+  {
+    scid: Type.String(),
+    entries: Type.Array(Type.Ref('WebvhEntryEvidence')),
+    witness: Type.Ref('WebvhWitnessFileEvidence'),
+    verifiedEntries: Type.Integer({ minimum: 0 }),
+    selectedVersion: Type.Integer(),
+    failure: Nullable(Type.Object({ versionNumber: Type.Integer(), check: Type.Ref('WebvhCheck'), reason: Type.String() }, { additionalProperties: false })),
+    reusedEntries: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'HistoryEvidence', additionalProperties: false },
+);
+
+export const EvidenceSchema = Type.Object(
+  {
+    source: Type.Ref('SourceEvidence'),
+    document: Type.Ref('DocumentEvidence'),
+    keys: Type.Array(Type.Ref('KeyEvidence')),
+    services: Type.Array(Type.Ref('ServiceEvidence')),
+    domainBinding: Nullable(Type.Ref('DomainBindingEvidence')),
+    tls: Nullable(Type.Ref('TlsEvidence')),
+    /** did:webvh only: the verified log. */
+    history: Nullable(Type.Ref('HistoryEvidence')),
+  },
+  { $id: 'Evidence', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- graph
+
+export const GraphNodeSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.Union([
+      Type.Literal('subject'),
+      Type.Literal('document'),
+      Type.Literal('origin'),
+      Type.Literal('tls'),
+      Type.Literal('key'),
+      Type.Literal('service'),
+      Type.Literal('linkage'),
+    ]),
+    label: Type.String(),
+  },
+  { $id: 'GraphNode', additionalProperties: false },
+);
+
+export const GraphEdgeSchema = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    relation: Type.String(),
+    state: Type.Ref('EdgeState'),
+  },
+  { $id: 'GraphEdge', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- the enriched resolution (SPEC §2.1)
+
+export const EnrichedResolutionSchema = Type.Object(
+  {
+    did: Type.String(),
+    /** e.g. web, key, jwk, webvh. */
+    method: Type.String(),
+    didDocument: Type.Ref('DidDocument'),
+    didResolutionMetadata: Type.Ref('DidResolutionMetadata'),
+    didDocumentMetadata: Type.Ref('DidDocumentMetadata'),
+    verdict: Type.Ref('Verdict'),
+    /** The seven dimensions, each evaluated on its own. */
+    dimensions: Type.Array(Type.Ref('Dimension'), { minItems: 7, maxItems: 7 }),
+    evidence: Type.Ref('Evidence'),
+    graph: Type.Object({ nodes: Type.Array(Type.Ref('GraphNode')), edges: Type.Array(Type.Ref('GraphEdge')) }, { additionalProperties: false }),
+    trace: Type.Array(Type.Ref('TraceStage')),
+    limitations: Type.Array(Type.String()),
+    resolver: Type.Object({ name: Type.String(), version: Type.String() }, { additionalProperties: false }),
+    observedAt: Type.String(),
+    cached: Type.Boolean(),
+  },
+  { $id: 'EnrichedResolution', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- projections (SPEC §2.4, §2.7)
+
+export const FastDidVerdictSchema = Type.Object(
+  {
+    did: Type.String(),
+    /** Always true: a DID that cannot be resolved is a problem, not a verdict. */
+    resolved: Type.Literal(true),
+    outcome: Type.Ref('Outcome'),
+    headline: Type.String(),
+    statements: Type.Array(Type.String()),
+    dimensions: Type.Array(Type.Object({ id: Type.Ref('DimensionId'), state: Type.Ref('DimensionState') }, { additionalProperties: false })),
+    keys: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          curve: Nullable(Type.String()),
+          status: Type.Ref('KeyStatus'),
+          relationships: Type.Array(Type.Ref('Relationship')),
+          jwkThumbprint: Nullable(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    domainBinding: Nullable(Type.Ref('DomainBindingStatus')),
+    documentSha256: Type.String(),
+    observedAt: Type.String(),
+    cached: Type.Boolean(),
+  },
+  { $id: 'FastDidVerdict', additionalProperties: false },
+);
+
+export const GraphResponseSchema = Type.Object(
+  {
+    did: Type.String(),
+    observedAt: Type.String(),
+    verdict: Type.Ref('Verdict'),
+    nodes: Type.Array(Type.Ref('GraphNode')),
+    edges: Type.Array(Type.Ref('GraphEdge')),
+  },
+  { $id: 'GraphResponse', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- history and diff (SPEC §2.5, §2.6)
+
+export const ObservationSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    did: Type.String(),
+    documentHash: Type.String(),
+    observedAt: Type.String(),
+    lastSeenAt: Type.String(),
+    seenCount: Type.Integer({ minimum: 1 }),
+    latencyMs: Nullable(Type.Number({ minimum: 0 })),
+    resolverVersion: Type.String(),
+    domainBindingStatus: Nullable(Type.Ref('DomainBindingStatus')),
+    summary: Type.String(),
+  },
+  { $id: 'Observation', additionalProperties: false },
+);
+
+export const ObservationHistorySchema = Type.Object(
+  {
+    did: Type.String(),
+    count: Type.Integer({ minimum: 0 }),
+    /** Newest first, at most the limit. */
+    history: Type.Array(Type.Ref('Observation')),
+    note: Type.String(),
+  },
+  { $id: 'ObservationHistory', additionalProperties: false },
+);
+
+export const SemanticDiffSchema = Type.Object(
+  {
+    did: Type.String(),
+    fromHash: Type.String(),
+    toHash: Type.String(),
+    fromObservedAt: Type.String(),
+    toObservedAt: Type.String(),
+    identical: Type.Boolean(),
+    keysAdded: Type.Array(Type.String()),
+    keysRemoved: Type.Array(Type.String()),
+    keysRotated: Type.Array(Type.String()),
+    relationshipsChanged: Type.Array(
+      Type.Object({ relationship: Type.Ref('Relationship'), added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }, { additionalProperties: false }),
+    ),
+    servicesAdded: Type.Array(Type.String()),
+    servicesRemoved: Type.Array(Type.String()),
+    servicesChanged: Type.Array(Type.String()),
+    controllerChanged: Type.Boolean(),
+    alsoKnownAsChanged: Type.Boolean(),
+    contextsChanged: Type.Boolean(),
+    domainBindingFrom: Nullable(Type.Ref('DomainBindingStatus')),
+    domainBindingTo: Nullable(Type.Ref('DomainBindingStatus')),
+    domainBindingChanged: Type.Boolean(),
+    changedMembers: Type.Array(Type.String()),
+    summary: Type.String(),
+    fromDocument: Type.Ref('DidDocument'),
+    toDocument: Type.Ref('DidDocument'),
+  },
+  { $id: 'SemanticDiff', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- dereferencing and the W3C binding
+
+const DidResolutionContext = Type.Literal('https://w3id.org/did-resolution/v1');
+
+/** SPEC §4.4: the result of dereferencing a DID URL (also on /1.0 for an identifier with `/`, `?` or `#`). */
+export const DereferencingResultSchema = Type.Object(
+  {
+    '@context': DidResolutionContext,
+    dereferencingMetadata: Type.Object(
+      {
+        contentType: Type.Union([Type.Literal('application/did'), Type.Literal('application/json'), Type.Literal('text/uri-list')]),
+        retrieved: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    /** The DID document (application/did), a verification method or service (application/json), or the endpoint URL(s) (text/uri-list). */
+    contentStream: Type.Unknown(),
+    /** The resolution's didDocumentMetadata. */
+    contentMetadata: Type.Ref('DidDocumentMetadata'),
+  },
+  { $id: 'DereferencingResult', additionalProperties: false },
+);
+
+/** SPEC §4.2: the resolution result of the binding (application/did-resolution). */
+export const W3cResolutionResultSchema = Type.Object(
+  {
+    '@context': DidResolutionContext,
+    didDocument: Type.Ref('DidDocument'),
+    didResolutionMetadata: Type.Object(
+      { contentType: Type.Literal('application/did'), retrieved: Type.String(), durationMs: Type.Number({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
+    didDocumentMetadata: Type.Ref('DidDocumentMetadata'),
+  },
+  { $id: 'W3cResolutionResult', additionalProperties: false },
+);
+
+/**
+ * SPEC §4.2: a failed resolution on /1.0 (application/did-resolution): `didDocument: null`, the
+ * problem (its /1.0 status, no trace) in `didResolutionMetadata.error`.
+ */
+export const W3cErrorResolutionResultSchema = Type.Object(
+  {
+    '@context': DidResolutionContext,
+    didDocument: Type.Null(),
+    didResolutionMetadata: Type.Object({ error: Type.Ref('Problem') }, { additionalProperties: false }),
+    didDocumentMetadata: Type.Object({}, { additionalProperties: false }),
+  },
+  { $id: 'W3cErrorResolutionResult', additionalProperties: false },
+);
+
+// ---------------------------------------------------------------- the SSE frames (SPEC §6.1)
+
+/** The data of each event of /v1/stream, by event name (the `x-svc-sse-frames` extension). */
+export const SSE_FRAMES = {
+  stage: Type.Ref('TraceStage'),
+  result: Type.Ref('EnrichedResolution'),
+  error: Type.Ref('Problem'),
+  done: Type.Object({}, { additionalProperties: false }),
+} as const;
+
+// ---------------------------------------------------------------- query options
+
+export const NoCacheQuery = Type.Object(
+  {
+    noCache: Type.Optional(
+      Type.Enum(['true', '1', '', 'false', '0'], {
+        description: 'Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Version options of did:webvh (SPEC §4.1); the handler's parser says which combinations are allowed. */
+const VersionOptions = {
+  versionId: Type.Optional(Type.String({ description: 'did:webvh: the version with this versionId.' })),
+  versionTime: Type.Optional(Type.String({ description: 'did:webvh: the version in force at this RFC 3339 time.' })),
+  versionNumber: Type.Optional(Type.String({ description: 'did:webvh: the version with this number (a positive integer).', pattern: '^[0-9]+$' })),
+};
+
+export const ResolveQuery = Type.Object(
+  { noCache: NoCacheQuery.properties.noCache, ...VersionOptions },
+  { additionalProperties: false },
+);
+
+export const DiffQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ description: 'The older document hash (or a unique prefix of 8+ hex digits).' })),
+    to: Type.Optional(Type.String({ description: 'The newer document hash (or a unique prefix of 8+ hex digits).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });
+
+/** The W3C binding's POST body: resolution options (values are read as strings) and `accept`. */
+export const W3cOptionsBody = Type.Object(
+  {
+    noCache: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
+    versionId: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
+    versionTime: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
+    versionNumber: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
+    accept: Type.Optional(Type.Unknown({ description: 'The media types asked for, in place of the Accept header (when a string).' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The `$id` of each resource of this file, for `Static<typeof X, typeof RESOLUTION_REFS>`. */
+export const RESOLUTION_REFS = {
+  TraceStage,
+  DimensionId: DimensionIdSchema,
+  DimensionState: DimensionStateSchema,
+  Outcome: OutcomeSchema,
+  Relationship: RelationshipSchema,
+  KeyStatus: KeyStatusSchema,
+  DomainBindingStatus: DomainBindingStatusSchema,
+  EdgeState: EdgeStateSchema,
+  WebvhCheck: WebvhCheckSchema,
+  DidDocument: DidDocumentSchema,
+  DidDocumentMetadata: DidDocumentMetadataSchema,
+  DidResolutionMetadata: DidResolutionMetadataSchema,
+  Verdict: VerdictSchema,
+  Dimension: DimensionSchema,
+  SourceEvidence: SourceEvidenceSchema,
+  DocumentEvidence: DocumentEvidenceSchema,
+  Multicodec: MulticodecSchema,
+  KeyEvidence: KeyEvidenceSchema,
+  ServiceEvidence: ServiceEvidenceSchema,
+  LinkageCredentialEvidence: LinkageCredentialEvidenceSchema,
+  DomainBindingEvidence: DomainBindingEvidenceSchema,
+  CertificateEvidence: CertificateEvidenceSchema,
+  TlsEvidence: TlsEvidenceSchema,
+  WebvhEntryEvidence: WebvhEntryEvidenceSchema,
+  WebvhWitnessFileEvidence: WebvhWitnessFileEvidenceSchema,
+  HistoryEvidence: HistoryEvidenceSchema,
+  Evidence: EvidenceSchema,
+  GraphNode: GraphNodeSchema,
+  GraphEdge: GraphEdgeSchema,
+  EnrichedResolution: EnrichedResolutionSchema,
+  FastDidVerdict: FastDidVerdictSchema,
+  GraphResponse: GraphResponseSchema,
+  Observation: ObservationSchema,
+  ObservationHistory: ObservationHistorySchema,
+  SemanticDiff: SemanticDiffSchema,
+  DereferencingResult: DereferencingResultSchema,
+  W3cResolutionResult: W3cResolutionResultSchema,
+  W3cErrorResolutionResult: W3cErrorResolutionResultSchema,
+};
+
+/** The $id'd resources of the resolution routes (TraceStage and Problem are in COMMON_SCHEMAS). */
+export const RESOLUTION_SCHEMAS: TSchema[] = Object.entries(RESOLUTION_REFS)
+  .filter(([id]) => id !== 'TraceStage')
+  .map(([, schema]) => schema);
+
+// ---------------------------------------------------------------- route schemas
+
+const DidParam = Type.Object(
+  { did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) },
+  { additionalProperties: false },
+);
+
+const DidUrlParam = Type.Object(
+  { didUrl: Type.String({ description: 'The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query.' }) },
+  { additionalProperties: false },
+);
+
+/** What a resolution can answer with besides its result (SPEC §7, /v1 column). */
+const RESOLUTION_PROBLEMS = {
+  400: problem('INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+  403: problem('EGRESS_BLOCKED: the DID\'s host resolves to an address that is not public'),
+  404: problem('NOT_FOUND: the document (or the version asked for) does not exist'),
+  408: problem('REQUEST_TIMEOUT: the request ran past its time limit'),
+  413: problem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
+  422: problem('INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify)'),
+  429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After)'),
+  500: problem('INTERNAL_ERROR'),
+  501: problem('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED'),
+  502: problem('UPSTREAM_UNAVAILABLE: the DID\'s host failed or timed out (DNS, TLS, HTTP)'),
+  503: problem('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down)'),
+} as const;
+
+const TAGS = ['resolution'];
+
+/** The content of /v1/stream's 200: the frames, with the data of each in `x-svc-sse-frames`. */
+const sseMedia = {
+  schema: Type.String({ description: 'text/event-stream frames: "event: <name>" and one "data: <JSON>" line each.' }),
+  'x-svc-sse-frames': {
+    stage: { $ref: '#/components/schemas/TraceStage' },
+    result: { $ref: '#/components/schemas/EnrichedResolution' },
+    error: { $ref: '#/components/schemas/Problem' },
+    done: { type: 'object', additionalProperties: false },
+  },
+};
+
+export const RESOLUTION_ROUTE_SCHEMAS = {
+  resolve: {
+    summary: 'Resolve a DID and report its evidence',
+    description:
+      'The enriched resolution: the document, the seven dimensions, the evidence, the graph and the trace. ' +
+      'did:webvh takes the version options and draws on the intensive budget.',
+    tags: TAGS,
+    params: DidParam,
+    querystring: ResolveQuery,
+    response: {
+      200: json(Type.Ref('EnrichedResolution'), 'The enriched resolution'),
+      410: json(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED'),
+      ...RESOLUTION_PROBLEMS,
+    },
+  },
+  stream: {
+    summary: 'Resolve a DID, streaming each stage as it completes (SSE)',
+    description:
+      'text/event-stream. Frames in order: `stage` (zero or more, data: a TraceStage, as each stage completes), ' +
+      'then `result` (data: the EnrichedResolution) or `error` (data: the problem, with its trace; a resolution past the time ' +
+      'limit ends with the 408 problem), then `done` (data: {}). Problems of the resolution itself arrive as an `error` frame ' +
+      'in a 200 stream; only the request\'s own problems (query, budget, capacity) are statuses. x-svc-sse-frames gives the data schema of each event.',
+    tags: TAGS,
+    params: DidParam,
+    querystring: NoCacheQuery,
+    response: {
+      200: { description: 'The stream of frames', content: { 'text/event-stream': sseMedia } },
+      400: problem('INVALID_OPTIONS (unknown or repeated query option, bad noCache), INVALID_DID (no identifier); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      429: RESOLUTION_PROBLEMS[429],
+      500: RESOLUTION_PROBLEMS[500],
+      503: RESOLUTION_PROBLEMS[503],
+    },
+  },
+  dereference: {
+    summary: 'Dereference a DID URL',
+    description:
+      'a fragment gives the verification method or service (application/json), `service` (+ `relativeRef`) the ' +
+      'endpoint URL (text/uri-list), a version parameter the did:webvh version (application/did). The request query is the ' +
+      'DID URL query (service, relativeRef, versionId, versionTime, versionNumber); a path is 501 FEATURE_NOT_SUPPORTED.',
+    tags: TAGS,
+    params: DidUrlParam,
+    response: {
+      200: json(Type.Ref('DereferencingResult'), 'The dereferencing result'),
+      ...RESOLUTION_PROBLEMS,
+      400: problem('INVALID_DID_URL, INVALID_DID, INVALID_OPTIONS; INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      404: problem('NOT_FOUND: the document, the fragment, the service or the version does not exist'),
+      501: problem('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (a DID URL path, an unknown DID parameter)'),
+    },
+  },
+  fastVerify: {
+    summary: 'The short verdict of a DID',
+    description: 'the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.',
+    tags: TAGS,
+    params: DidParam,
+    querystring: NoCacheQuery,
+    response: { 200: json(Type.Ref('FastDidVerdict'), 'The fast DID verdict'), ...RESOLUTION_PROBLEMS },
+  },
+  graph: {
+    summary: 'The evidence graph of a DID',
+    description: 'the verdict and the graph of the resolution.',
+    tags: TAGS,
+    params: DidParam,
+    querystring: NoCacheQuery,
+    response: { 200: json(Type.Ref('GraphResponse'), 'The graph response'), ...RESOLUTION_PROBLEMS },
+  },
+  history: {
+    summary: 'The observation history of a DID',
+    description: 'what was retrieved and when, newest first (records, not proofs of history).',
+    tags: ['history'],
+    params: DidParam,
+    querystring: EmptyQuery,
+    response: {
+      200: json(Type.Ref('ObservationHistory'), 'The observation history'),
+      400: problem('INVALID_DID, INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      408: RESOLUTION_PROBLEMS[408],
+      429: RESOLUTION_PROBLEMS[429],
+      500: RESOLUTION_PROBLEMS[500],
+      503: problem('SERVICE_UNAVAILABLE: the observation store is unavailable (see /ready; Retry-After), or the daemon is shutting down'),
+    },
+  },
+  diff: {
+    summary: 'The semantic diff of two observed documents of a DID',
+    description: 'without from/to, the latest two distinct observations.',
+    tags: ['history'],
+    params: DidParam,
+    querystring: DiffQuery,
+    response: {
+      200: json(Type.Ref('SemanticDiff'), 'The semantic diff'),
+      400: problem('INVALID_DID, INVALID_OPTIONS (unknown option, a hash prefix that is not 8+ hex digits or not unique); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      404: problem('NOT_FOUND: fewer than two observations, or no observed document with that hash'),
+      408: RESOLUTION_PROBLEMS[408],
+      429: RESOLUTION_PROBLEMS[429],
+      500: RESOLUTION_PROBLEMS[500],
+      503: problem('SERVICE_UNAVAILABLE: the observation store is unavailable (see /ready; Retry-After), or the daemon is shutting down'),
+    },
+  },
+} satisfies Record<string, RouteSchema>;
+
+// ---------------------------------------------------------------- the W3C binding (SPEC §4.2)
+
+/** An error on /1.0 with a /1.0 status: the resolution result with the problem embedded. */
+const embedded = { schema: Type.Ref('W3cErrorResolutionResult') };
+const plainProblem = { schema: Type.Ref('Problem') };
+
+function w3cError(description: string, withProblem = false): ContentResponse {
+  return {
+    description,
+    content: withProblem
+      ? { 'application/did-resolution': embedded, 'application/problem+json': plainProblem }
+      : { 'application/did-resolution': embedded },
+  };
+}
+
+function w3cRouteSchema(post: boolean): RouteSchema {
+  return {
+    summary: post ? 'Resolve a DID (W3C DID Resolution HTTPS binding), options in the body' : 'Resolve a DID (W3C DID Resolution HTTPS binding)',
+    description:
+      'Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json ' +
+      'with the DID-resolution profile) gives the resolution result; absent, */*, application/json, application/did, ' +
+      'application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). ' +
+      'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
+      'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
+      'with `/`, `?` or `#` (written %23) is dereferenced (application/json, the dereferencing result).',
+    tags: ['w3c'],
+    params: DidParam,
+    ...(post ? { querystring: EmptyQuery, body: W3cOptionsBody } : { querystring: ResolveQuery }),
+    response: {
+      200: {
+        description: 'The DID document, the resolution result, or the dereferencing result of a DID URL',
+        content: {
+          'application/did': { schema: Type.Ref('DidDocument') },
+          'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') },
+          'application/json': { schema: Type.Ref('DereferencingResult') },
+        },
+      },
+      410: { description: 'The DID is deactivated: the full result, didDocumentMetadata.deactivated true', content: { 'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') } } },
+      400: w3cError(
+        post
+          ? 'INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: a body that is not acceptable JSON or not application/json, no Host header, malformed percent-encoding)'
+          : 'INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: no Host header, malformed percent-encoding)',
+        true,
+      ),
+      404: w3cError('NOT_FOUND (embedded)'),
+      406: problem('REPRESENTATION_NOT_SUPPORTED: nothing acceptable can be sent'),
+      408: problem('REQUEST_TIMEOUT: the request ran past its time limit'),
+      413: problem(post ? 'PAYLOAD_TOO_LARGE: the body, or a fetched resource, is over its size limit' : 'PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
+      429: w3cError('RATE_LIMITED (embedded; Retry-After)'),
+      500: w3cError('INVALID_DID_DOCUMENT, EGRESS_BLOCKED, UPSTREAM_UNAVAILABLE, INTERNAL_ERROR (embedded)'),
+      501: w3cError('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (embedded)'),
+      503: w3cError('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (embedded)'),
+    },
+  };
+}
+
+export const W3C_ROUTE_SCHEMAS = { get: w3cRouteSchema(false), post: w3cRouteSchema(true) };

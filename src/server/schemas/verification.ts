@@ -1,0 +1,288 @@
+/**
+ * Schemas of the verification routes (SPEC §2.9, §2.10, §2.14, §4.7–4.9): credential verification,
+ * compact JWS fast-verify and policy evaluation. Result objects are closed (`additionalProperties:
+ * false`) like svc's result types, so the contract test catches drift; members holding what the
+ * input carried (claims, a JWS payload, a rule's expected and observed values) are open JSON.
+ * test/unit/schemas-agents-types.test.ts holds these schemas and the core types together.
+ */
+import Type, { type TSchema } from 'typebox';
+
+const NullableString = () => Type.Union([Type.String(), Type.Null()]);
+const NullableInteger = () => Type.Union([Type.Integer(), Type.Null()]);
+
+/** Status of one check of a credential or a delegation (SPEC §2.9 checks[]). */
+export const CheckStatus = Type.Union(
+  [Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('WARN'), Type.Literal('SKIP'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')],
+  { $id: 'CheckStatus' },
+);
+
+export const CredentialCheck = Type.Object(
+  {
+    id: Type.Union([Type.Literal('structure'), Type.Literal('issuer'), Type.Literal('proof'), Type.Literal('validity'), Type.Literal('status'), Type.Literal('jwt.aud')]),
+    label: Type.String(),
+    status: Type.Ref('CheckStatus'),
+    detail: Type.String(),
+  },
+  { $id: 'CredentialCheck', additionalProperties: false },
+);
+
+const CredentialFormat = () =>
+  Type.Union([Type.Literal('DATA_INTEGRITY'), Type.Literal('VC_JOSE_COSE'), Type.Literal('VC_JWT_1_1'), Type.Literal('UNKNOWN')]);
+
+export const ProofSummary = Type.Object(
+  {
+    format: CredentialFormat(),
+    /** Cryptosuite (`eddsa-jcs-2022`) or JWS algorithm (`EdDSA`). */
+    suite: NullableString(),
+    verificationMethod: NullableString(),
+    proofPurpose: NullableString(),
+    created: NullableString(),
+    keyCurve: NullableString(),
+    /** Hex SHA-256 of the exact bytes the signature covers. */
+    signedDigest: NullableString(),
+    detail: Type.String(),
+  },
+  { $id: 'ProofSummary', additionalProperties: false },
+);
+
+export const StatusListEntry = Type.Object(
+  {
+    statusType: NullableString(),
+    purpose: NullableString(),
+    index: NullableInteger(),
+    listUrl: NullableString(),
+    statusSize: NullableInteger(),
+    listCredentialVerified: Type.Boolean(),
+    listLengthBits: NullableInteger(),
+    value: NullableInteger(),
+    result: Type.Union([Type.Literal('ACTIVE'), Type.Literal('REVOKED'), Type.Literal('SUSPENDED'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')]),
+    /** The 8 bits of the list byte holding the entry, left-most bit first. */
+    window: NullableString(),
+    windowOffset: NullableInteger(),
+    detail: Type.String(),
+  },
+  { $id: 'StatusListEntry', additionalProperties: false },
+);
+
+export const IssuerResolutionSummary = Type.Object(
+  {
+    did: Type.String(),
+    outcome: Type.Union([Type.Ref('Outcome'), Type.Null()]),
+    headline: NullableString(),
+    /** The problem code when the issuer DID could not be resolved. */
+    problem: NullableString(),
+    detail: Type.String(),
+  },
+  { $id: 'IssuerResolutionSummary', additionalProperties: false },
+);
+
+/** SPEC §2.9. */
+export const CredentialVerification = Type.Object(
+  {
+    status: Type.Union([
+      Type.Literal('VALID'),
+      Type.Literal('INVALID'),
+      Type.Literal('EXPIRED'),
+      Type.Literal('NOT_YET_VALID'),
+      Type.Literal('REVOKED'),
+      Type.Literal('SUSPENDED'),
+      Type.Literal('UNSUPPORTED'),
+      Type.Literal('INDETERMINATE'),
+      Type.Literal('MALFORMED'),
+    ]),
+    headline: Type.String(),
+    format: CredentialFormat(),
+    dataModel: Type.Union([Type.Literal('2.0'), Type.Literal('1.1'), Type.Literal('unknown')]),
+    issuer: NullableString(),
+    subject: NullableString(),
+    types: Type.Array(Type.String()),
+    validFrom: NullableString(),
+    validUntil: NullableString(),
+    /** The credential subject's claims (an array of them for several subjects). */
+    claims: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
+    checks: Type.Array(Type.Ref('CredentialCheck')),
+    proof: Type.Union([Type.Ref('ProofSummary'), Type.Null()]),
+    statusList: Type.Array(Type.Ref('StatusListEntry')),
+    issuerResolution: Type.Union([Type.Ref('IssuerResolutionSummary'), Type.Null()]),
+    limitations: Type.Array(Type.String()),
+    valid: Type.Boolean(),
+    errors: Type.Array(Type.String()),
+  },
+  { $id: 'CredentialVerification', additionalProperties: false },
+);
+
+/** SPEC §2.14. */
+export const JwsVerification = Type.Object(
+  {
+    status: Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE'), Type.Literal('MALFORMED')]),
+    valid: Type.Boolean(),
+    headline: Type.String(),
+    alg: NullableString(),
+    kid: NullableString(),
+    typ: NullableString(),
+    /** The payload: its JSON object when it is one, otherwise its base64url text (null when unreadable). */
+    payload: Type.Unknown(),
+    /** Hex SHA-256 of the signing input; null when the token has no such parts. */
+    signingInputSha256: NullableString(),
+    /** Only when a key was found. */
+    signer: Type.Optional(Type.String()),
+    /** Only when a key was found. */
+    relationship: Type.Optional(Type.Ref('Relationship')),
+  },
+  { $id: 'JwsVerification', additionalProperties: false },
+);
+
+const PolicyRuleName = () =>
+  Type.Union([
+    Type.Literal('didResolution'),
+    Type.Literal('allowedMethods'),
+    Type.Literal('allowedCurves'),
+    Type.Literal('allowedKeySuites'),
+    Type.Literal('minKeyBits'),
+    Type.Literal('requireKeyRelationship'),
+    Type.Literal('domainBinding'),
+    Type.Literal('tlsMinDaysRemaining'),
+    Type.Literal('verifiableHistory'),
+    Type.Literal('maxCacheAgeSeconds'),
+    Type.Literal('credentialStatus'),
+    Type.Literal('credentialIssuerMustBeSubject'),
+  ]);
+
+export const RuleEvaluation = Type.Object(
+  {
+    rule: PolicyRuleName(),
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE')]),
+    message: Type.String(),
+    /** The rule's value as the policy gives it. */
+    expected: Type.Unknown(),
+    /** What was seen; null when nothing could be observed. */
+    observedValue: Type.Unknown(),
+  },
+  { $id: 'RuleEvaluation', additionalProperties: false },
+);
+
+/** SPEC §2.10. */
+export const PolicyEvaluation = Type.Object(
+  {
+    did: Type.String(),
+    policyName: NullableString(),
+    /** NOT_APPLICABLE is in the SPEC's enumeration; svc's engine never produces it. */
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE'), Type.Literal('NOT_APPLICABLE')]),
+    headline: Type.String(),
+    rulesEvaluated: Type.Integer({ minimum: 0 }),
+    rulesPassed: Type.Integer({ minimum: 0 }),
+    evaluations: Type.Array(Type.Ref('RuleEvaluation')),
+    /** RFC 3339 UTC, second precision. */
+    evaluatedAt: Type.String(),
+  },
+  { $id: 'PolicyEvaluation', additionalProperties: false },
+);
+
+/** The answer of POST /v1/policies/evaluate (SPEC §4.8). */
+export const PolicyDecision = Type.Object(
+  {
+    evaluation: Type.Ref('PolicyEvaluation'),
+    /** The verification of the supplied credential; null when none was supplied. */
+    credential: Type.Union([Type.Ref('CredentialVerification'), Type.Null()]),
+    /** The verdict and dimensions of the DID's resolution; null when it did not resolve. */
+    resolution: Type.Union([
+      Type.Object({ verdict: Type.Ref('Verdict'), dimensions: Type.Array(Type.Ref('Dimension')) }, { additionalProperties: false }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'PolicyDecision', additionalProperties: false },
+);
+
+/** A credential as a request carries it: the object, the JSON text of one, or a compact JWT. */
+const CredentialInput = () =>
+  Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String()], {
+    description: 'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string.',
+  });
+
+/** POST /v1/credentials/verify (SPEC §4.7): `{credential, expectedAudience?}`, or a bare credential object. */
+export const CredentialVerifyRequest = Type.Union(
+  [
+    Type.Object(
+      {
+        credential: CredentialInput(),
+        /** With it, a JWT `aud` must name it (check jwt.aud); without it, the audience is not verified. */
+        expectedAudience: Type.Optional(Type.String({ minLength: 1 })),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience} form.',
+    }),
+  ],
+  { $id: 'CredentialVerifyRequest' },
+);
+
+/** POST /v1/fast-verify/jws (SPEC §4.9). */
+export const JwsVerifyRequest = Type.Object(
+  {
+    /** A compact JWS whose kid is a DID URL. */
+    jws: Type.String({ minLength: 1 }),
+    /** The relationship the key must be authorised for; default assertionMethod, then authentication. */
+    relationship: Type.Optional(Type.Ref('Relationship')),
+  },
+  { $id: 'JwsVerifyRequest', additionalProperties: false },
+);
+
+/** The rules of a policy (SPEC §4.8 table); a policy without rules is INDETERMINATE. */
+export const PolicyRules = Type.Object(
+  {
+    didResolution: Type.Optional(Type.Literal('required')),
+    allowedMethods: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+    allowedCurves: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+    allowedKeySuites: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+    minKeyBits: Type.Optional(Type.Integer({ minimum: 1 })),
+    requireKeyRelationship: Type.Optional(Type.Ref('Relationship')),
+    domainBinding: Type.Optional(Type.Union([Type.Literal('required'), Type.Literal('optional')])),
+    tlsMinDaysRemaining: Type.Optional(Type.Integer({ minimum: 0 })),
+    verifiableHistory: Type.Optional(Type.Literal('required')),
+    maxCacheAgeSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
+    credentialStatus: Type.Optional(Type.Literal('active')),
+    credentialIssuerMustBeSubject: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'PolicyRules', additionalProperties: false },
+);
+
+export const Policy = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    rules: Type.Ref('PolicyRules'),
+  },
+  { $id: 'Policy', additionalProperties: false },
+);
+
+/** POST /v1/policies/evaluate (SPEC §4.8). */
+export const PolicyEvaluateRequest = Type.Object(
+  {
+    did: Type.String({ minLength: 1 }),
+    policy: Type.Ref('Policy'),
+    credential: Type.Optional(CredentialInput()),
+  },
+  { $id: 'PolicyEvaluateRequest', additionalProperties: false },
+);
+
+/** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
+export const VERIFICATION_REFS = {
+  CheckStatus,
+  CredentialCheck,
+  ProofSummary,
+  StatusListEntry,
+  IssuerResolutionSummary,
+  CredentialVerification,
+  JwsVerification,
+  RuleEvaluation,
+  PolicyEvaluation,
+  PolicyDecision,
+  CredentialVerifyRequest,
+  JwsVerifyRequest,
+  PolicyRules,
+  Policy,
+  PolicyEvaluateRequest,
+};
+
+/** The $id'd resources of these routes. */
+export const VERIFICATION_SCHEMAS: TSchema[] = Object.values(VERIFICATION_REFS);
