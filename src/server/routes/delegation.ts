@@ -32,7 +32,7 @@ import { objectBody, onlyMembers, queryOptions, truncate } from '../http.js';
 import { clientKey, TokenBuckets } from '../rate-limit.js';
 import Type from 'typebox';
 import { VerifyToolQuery } from '../schemas/agents.js';
-import { json, problem } from '../schemas/common.js';
+import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
 /** Receipts accepted in one request: the core answers 9..64 MALFORMED (rule 1); more is refused. */
 export const MAX_CHAIN_ENTRIES = 64;
@@ -205,11 +205,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('DelegationVerification'), 'The chain result and whether it was registered.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
-          408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
-          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
-          500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
-          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+          ...bodyRouteProblems({ deny: true }),
         },
       },
       handler: async (request, reply) => {
@@ -241,11 +237,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('AuthorizeResponse'), 'The authorization and the chain result it was decided on.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
-          408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
-          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
-          500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
-          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+          ...bodyRouteProblems({ deny: true }),
         },
       },
       handler: async (request, reply) => {

@@ -17,7 +17,7 @@ import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, truncate } from '../http.js';
 import Type from 'typebox';
-import { json, problem } from '../schemas/common.js';
+import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
@@ -69,11 +69,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('CredentialVerification'), 'The verification, whatever its status.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
-          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
-          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
-          500: problem('INTERNAL_ERROR: no answer could be produced.'),
-          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+          ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {
@@ -96,11 +92,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('JwsVerification'), 'The JWS verification, whatever its status.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
-          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
-          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
-          500: problem('INTERNAL_ERROR: no answer could be produced.'),
-          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+          ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {
@@ -127,11 +119,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('PolicyDecision'), 'The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null).'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID.'),
-          408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
-          413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
-          500: problem('INTERNAL_ERROR: no answer could be produced.'),
-          503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+          ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {

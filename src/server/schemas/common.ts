@@ -55,6 +55,21 @@ export function problem(description: string): ContentResponse {
   return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
 }
 
+/**
+ * The problems every budgeted route that reads a request body can answer with, beyond its own
+ * 400s. `deny`: the route decides authorisation, so a client must read any of them as DENY.
+ */
+export function bodyRouteProblems(options: { deny?: boolean } = {}): Record<408 | 413 | 429 | 500 | 503, ContentResponse> {
+  const asDeny = options.deny ? ' (read it as DENY)' : '';
+  return {
+    408: problem(`REQUEST_TIMEOUT: the request ran past its time limit${asDeny}.`),
+    413: problem('PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB).'),
+    429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
+    500: problem(`INTERNAL_ERROR: no answer could be produced${asDeny}.`),
+    503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
+  };
+}
+
 /** The schema of one route: what it takes and every status it answers with. */
 export interface RouteSchema {
   summary: string;
