@@ -291,6 +291,7 @@ export function openApiRoute(text: () => string): RouteDef {
     },
     schema: {
       summary: 'The OpenAPI 3.1 document of this API',
+      operationId: 'openApi',
       tags: ['service'],
       querystring: Type.Object({}, { additionalProperties: false }),
       response: {
@@ -311,6 +312,7 @@ const stringify = () => (data: unknown) => JSON.stringify(data);
 function fastifySchema(schema: RouteSchema, budget: Budget): Record<string, unknown> {
   return {
     summary: schema.summary,
+    operationId: schema.operationId,
     ...(schema.description !== undefined ? { description: schema.description } : {}),
     tags: schema.tags,
     ...(schema.params ? { params: schema.params } : {}),

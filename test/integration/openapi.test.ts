@@ -85,6 +85,7 @@ describe('openapi.json', () => {
   it('documents every route of the daemon: every status with a schema, the request schemas, the budget', () => {
     const routes = routeTable();
     const documented = new Set<string>();
+    const operationIds = new Set<string>();
     // Every gap, listed at once (route: what is missing).
     const gaps: string[] = [];
     const need = (ok: boolean, gap: string) => {
@@ -100,6 +101,10 @@ describe('openapi.json', () => {
         continue;
       }
       need(typeof operation['summary'] === 'string' && operation['summary'] !== '', `${where}: summary`);
+      // The clients name their methods after it (camelCase; snake_case in Python): present, unique.
+      need(typeof operation['operationId'] === 'string' && /^[a-z][A-Za-z0-9]*$/.test(operation['operationId']), `${where}: operationId`);
+      need(!operationIds.has(operation['operationId']), `${where}: operationId ${operation['operationId']} is not unique`);
+      operationIds.add(operation['operationId']);
       need(Array.isArray(operation['tags']) && operation['tags'].length > 0, `${where}: tags`);
       need(operation['x-svc-budget'] === (route.budget === 'resolve' ? 'standard' : route.budget), `${where}: x-svc-budget`);
       const statuses = Object.keys(operation['responses']);

@@ -199,6 +199,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Verify a delegation chain, and register it on request',
+        operationId: 'verifyDelegation',
         description: 'Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.',
         tags: ['agents'],
         body: Type.Ref('VerifyDelegationRequest'),
@@ -231,6 +232,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Decide whether a delegation chain allows one tool call',
+        operationId: 'authorize',
         description: 'Stateless. ALLOW only when the chain is VALID and a leaf capability grants the tool. Any error must be read as DENY.',
         tags: ['agents'],
         body: Type.Ref('AuthorizeRequest'),
@@ -258,6 +260,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'standard',
       schema: {
         summary: 'Decide a tool call against the registered delegation chains',
+        operationId: 'verifyTool',
         description: 'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
         tags: ['agents'],
         querystring: VerifyToolQuery,

@@ -33,6 +33,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Inspect an MCP server: protocol, tools, fingerprints, risk signals, drift',
+        operationId: 'inspectMcp',
         description: 'AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.',
         tags: ['inspection'],
         querystring: McpInspectQuery,
@@ -66,6 +67,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Inspect an A2A agent card: schema, interfaces, signatures',
+        operationId: 'inspectA2a',
         description: 'Warnings and a failed signature are 200 results; a problem means no card could be inspected.',
         tags: ['inspection'],
         querystring: A2aInspectQuery,

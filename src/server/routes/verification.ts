@@ -63,6 +63,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Verify a verifiable credential',
+        operationId: 'verifyCredential',
         description: 'A failed check is a 200 result (status other than VALID); only VALID means accepted.',
         tags: ['verification'],
         body: Type.Ref('CredentialVerifyRequest'),
@@ -86,6 +87,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'standard',
       schema: {
         summary: 'Verify a compact JWS against the DID in its kid',
+        operationId: 'fastVerifyJws',
         description: 'The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.',
         tags: ['verification'],
         body: Type.Ref('JwsVerifyRequest'),
@@ -113,6 +115,7 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'intensive',
       schema: {
         summary: 'Evaluate a policy against the evidence of a DID',
+        operationId: 'evaluatePolicy',
         description: 'The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.',
         tags: ['verification'],
         body: Type.Ref('PolicyEvaluateRequest'),

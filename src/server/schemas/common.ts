@@ -73,6 +73,11 @@ export function bodyRouteProblems(options: { deny?: boolean } = {}): Record<408 
 /** The schema of one route: what it takes and every status it answers with. */
 export interface RouteSchema {
   summary: string;
+  /**
+   * The operation's name in openapi.json, and the method of the clients (camelCase in TypeScript,
+   * snake_case in Python): unique, stable.
+   */
+  operationId: string;
   description?: string;
   tags: string[];
   params?: TSchema;

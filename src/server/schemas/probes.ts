@@ -131,6 +131,7 @@ const BAD_REQUEST = problem('INVALID_OPTIONS: a query option was given (this rou
 export const PROBE_ROUTE_SCHEMAS = {
   health: {
     summary: 'Liveness: what this service is and implements',
+    operationId: 'health',
     description: 'Never rate limited. Lists the operator settings that weaken a default (relaxations).',
     tags: ['service'],
     querystring: EmptyQuery,
@@ -142,6 +143,7 @@ export const PROBE_ROUTE_SCHEMAS = {
   },
   ready: {
     summary: 'Readiness: the store is open and its schema current',
+    operationId: 'ready',
     description: 'Never rate limited. Does not certify write durability, disk capacity, backups or external health.',
     tags: ['service'],
     querystring: EmptyQuery,
@@ -153,6 +155,7 @@ export const PROBE_ROUTE_SCHEMAS = {
   },
   status: {
     summary: 'Status of each component',
+    operationId: 'status',
     tags: ['service'],
     querystring: EmptyQuery,
     response: {

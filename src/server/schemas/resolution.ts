@@ -705,6 +705,7 @@ const sseMedia = {
 export const RESOLUTION_ROUTE_SCHEMAS = {
   resolve: {
     summary: 'Resolve a DID and report its evidence',
+    operationId: 'resolve',
     description:
       'The enriched resolution: the document, the seven dimensions, the evidence, the graph and the trace. ' +
       'did:webvh takes the version options and draws on the intensive budget.',
@@ -719,6 +720,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   stream: {
     summary: 'Resolve a DID, streaming each stage as it completes (SSE)',
+    operationId: 'stream',
     description:
       'text/event-stream. Frames in order: `stage` (zero or more, data: a TraceStage, as each stage completes), ' +
       'then `result` (data: the EnrichedResolution) or `error` (data: the problem, with its trace; a resolution past the time ' +
@@ -737,6 +739,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   dereference: {
     summary: 'Dereference a DID URL',
+    operationId: 'dereference',
     description:
       'a fragment gives the verification method or service (application/json), `service` (+ `relativeRef`) the ' +
       'endpoint URL (text/uri-list), a version parameter the did:webvh version (application/did). The request query is the ' +
@@ -753,6 +756,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   fastVerify: {
     summary: 'The short verdict of a DID',
+    operationId: 'fastVerifyDid',
     description: 'the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.',
     tags: TAGS,
     params: DidParam,
@@ -761,6 +765,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   graph: {
     summary: 'The evidence graph of a DID',
+    operationId: 'graph',
     description: 'the verdict and the graph of the resolution.',
     tags: TAGS,
     params: DidParam,
@@ -769,6 +774,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   history: {
     summary: 'The observation history of a DID',
+    operationId: 'history',
     description: 'what was retrieved and when, newest first (records, not proofs of history).',
     tags: ['history'],
     params: DidParam,
@@ -784,6 +790,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   },
   diff: {
     summary: 'The semantic diff of two observed documents of a DID',
+    operationId: 'diff',
     description: 'without from/to, the latest two distinct observations.',
     tags: ['history'],
     params: DidParam,
@@ -818,6 +825,7 @@ function w3cError(description: string, withProblem = false): ContentResponse {
 function w3cRouteSchema(post: boolean): RouteSchema {
   return {
     summary: post ? 'Resolve a DID (W3C DID Resolution HTTPS binding), options in the body' : 'Resolve a DID (W3C DID Resolution HTTPS binding)',
+    operationId: post ? 'resolveW3cPost' : 'resolveW3c',
     description:
       'Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json ' +
       'with the DID-resolution profile) gives the resolution result; absent, */*, application/json, application/did, ' +

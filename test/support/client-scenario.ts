@@ -1,0 +1,128 @@
+/**
+ * One scenario for the API clients' tests (TypeScript and Python): everything a client call
+ * needs, made here with test/support (never by svc's own code) and served for real on loopback.
+ *
+ * - `daemonUrl`: `svc serve` (direct profile) trusting the test CA and allowed to fetch from
+ *   127.0.0.0/8, as an operator would configure it, its rate bucket out of the way;
+ * - `publicUrl`: `svc serve --public` (standard budget 20/min, intensive 10/min per client), for
+ *   429 RATE_LIMITED with a Retry-After that a retry can honour (the budget refills one token
+ *   every 3 s; right after it is used up, Retry-After is 3);
+ * - `unreachableUrl`: an http origin on a port where nothing listens (an authorisation against
+ *   it must be DENY);
+ * - a did:key and a did:web (with a linked DID configuration: none; the document only), an
+ *   eddsa-jcs-2022 credential and a vc+jwt of the did:key issuer, a compact JWS, a policy,
+ *   a delegation chain root → middle → agent granting `payments:*` and `search`, an MCP server
+ *   (official SDK 2.x) and a signed A2A card.
+ *
+ * `scenarioJson()` is what the Python tests read (SVC_CLIENT_SCENARIO names a file holding it).
+ */
+import { a2aKey, agentCard, publishJwks, serveCard, signCard } from './a2a-agent.js';
+import type { Daemon } from './daemon.js';
+import { startDaemonFor } from './daemon-client.js';
+import { startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { closedPort } from './https-server.js';
+import { PLAIN_TOOLS, startSdk2Server, type McpTestServer } from './mcp-servers.js';
+import { didKeyPrincipal, mintReceipt, type Principal } from './receipts.js';
+import { generateTestKey, signEddsaJcs2022, signJws } from './signing.js';
+
+export interface ClientScenario {
+  /** The direct daemon (no trailing slash). */
+  daemonUrl: string;
+  /** The public-profile daemon (standard 20/min, intensive 10/min per client). */
+  publicUrl: string;
+  /** An http origin where nothing listens. */
+  unreachableUrl: string;
+  didKey: string;
+  /** A did:web on the loopback host (its document published there, one Ed25519 key). */
+  didWeb: string;
+  /** A DID URL of the did:key's verification method (for dereference). */
+  didKeyVerificationMethod: string;
+  /** An eddsa-jcs-2022 credential of the did:key issuer: VALID. */
+  credential: Record<string, unknown>;
+  /** The same credential as a vc+jwt (compact JWS): VALID. */
+  credentialJwt: string;
+  /** A compact JWS signed by the did:key (kid = its verification method): VALID. */
+  jws: string;
+  /** A policy the did:key passes (didResolution, allowedMethods key, allowedCurves Ed25519). */
+  policy: { name: string; rules: Record<string, unknown> };
+  /** root → middle → agent, the leaf granting `payments:*` and `search` for an hour. */
+  delegation: { chain: string[]; root: string; agent: string; allowedTool: string; deniedTool: string };
+  /** An MCP endpoint (official SDK 2.x, Streamable HTTP) with a few plain tools. */
+  mcpEndpoint: string;
+  /** The origin of an agent whose A2A card is signed (ES256, key by jku). */
+  a2aUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startClientScenario(): Promise<ClientScenario> {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const host: DidWebHost = await startDidWebHost();
+    cleanup.push(() => host.close());
+
+    const didWeb = host.did('client');
+    host.publish(didWeb);
+
+    const issuer = generateTestKey('EdDSA');
+    const didKey = `did:key:${issuer.multikey!}`;
+    const vm = `${didKey}#${issuer.multikey!}`;
+    const unsigned = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential', 'ExampleCredential'],
+      issuer: didKey,
+      validFrom: '2026-01-01T00:00:00Z',
+      credentialSubject: { id: 'did:example:alice', name: 'Alice' },
+    };
+    const credential = signEddsaJcs2022(unsigned, issuer, vm);
+    const credentialJwt = signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: vm }, unsigned, issuer);
+    const jws = signJws({ alg: 'EdDSA', kid: vm, typ: 'example+jwt' }, { hello: 'world' }, issuer);
+
+    const root = didKeyPrincipal();
+    const middle = didKeyPrincipal();
+    const agent: Principal = didKeyPrincipal();
+    const now = Math.floor(Date.now() / 1000);
+    const first = await mintReceipt(root, middle, { cap: ['*'], nbf: now - 60, exp: now + 3600, now });
+    const leaf = await mintReceipt(middle, agent, { cap: ['payments:*', 'search'], parent: first, nbf: now - 60, exp: now + 3600, now });
+
+    const mcp: McpTestServer = await startSdk2Server({ host, path: '/mcp', tools: PLAIN_TOOLS });
+    cleanup.push(() => mcp.close());
+
+    const cardKey = await a2aKey('ES256');
+    const jku = publishJwks(host.server, [{ key: cardKey, kid: 'card-key-1' }]);
+    serveCard(host.server, await signCard(agentCard(host.server.origin), cardKey, { kid: 'card-key-1', jku }));
+
+    const daemon: Daemon = await startDaemonFor(host);
+    cleanup.push(() => daemon.stop());
+    const publicDaemon: Daemon = await startDaemonFor(host, { args: ['--public'] });
+    cleanup.push(() => publicDaemon.stop());
+
+    return {
+      daemonUrl: daemon.url,
+      publicUrl: publicDaemon.url,
+      unreachableUrl: `http://127.0.0.1:${await closedPort()}`,
+      didKey,
+      didWeb,
+      didKeyVerificationMethod: vm,
+      credential,
+      credentialJwt,
+      jws,
+      policy: { name: 'keys', rules: { didResolution: 'required', allowedMethods: ['key'], allowedCurves: ['Ed25519'] } },
+      delegation: { chain: [first, leaf], root: root.did, agent: agent.did, allowedTool: 'payments:refund', deniedTool: 'admin:delete' },
+      mcpEndpoint: mcp.url,
+      a2aUrl: host.server.origin,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The scenario as JSON (no functions), for the Python tests. */
+export function scenarioJson(scenario: ClientScenario): string {
+  const { close: _close, ...data } = scenario;
+  return JSON.stringify(data, null, 2);
+}
