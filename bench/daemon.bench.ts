@@ -1,8 +1,11 @@
 /**
  * The daemon under load: autocannon against `svc serve`'s /v1/fast-verify/did/<did:key> (a
- * cached verdict, so this measures the HTTP path: routing, budgets, headers, serialisation)
- * and against a bare Fastify route in a separate process, in the same run, rounds interleaved.
- * Also the daemon's resident memory idle and at its peak under load (goal ≤ 120 MB idle).
+ * cached verdict, so this measures the HTTP path: routing, budgets, headers, serialisation),
+ * against /v1/resolve/<did:key> (the cached, full EnrichedResolution, serialised with its
+ * response schema) and against a bare Fastify route in a separate process, in the same run,
+ * rounds interleaved. Also what serialising the full result with its schema (fast-json-stringify,
+ * as the daemon does) costs next to JSON.stringify, in this process; and the daemon's resident
+ * memory idle and at its peak under load (goal ≤ 120 MB idle).
  *
  * Needs the built CLI (dist/cli.js). Both servers are child processes on loopback; autocannon
  * runs in this process, so all three share the machine's cores.
@@ -10,7 +13,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import fastJsonStringify from 'fast-json-stringify';
+import Type from 'typebox';
+import { resolve } from '../src/core/resolve/resolve.js';
+import { createRuntime } from '../src/index.js';
+import { ALL_SCHEMAS } from '../src/server/schemas/index.js';
 import { median, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -46,6 +55,35 @@ async function load(url: string): Promise<{ rps: number; non2xx: number }> {
   return { rps: result.requests.average, non2xx: result.non2xx + result.errors + result.timeouts };
 }
 
+/**
+ * Serialisations of one full EnrichedResolution per second: with its response schema, as the
+ * daemon serialises it (fast-json-stringify, compiled once), and with JSON.stringify, samples
+ * interleaved. Both must give the same JSON value, or the figures mean nothing.
+ */
+async function serialisation(): Promise<{ schema: number; plain: number; bytes: number }> {
+  const external = Object.fromEntries(ALL_SCHEMAS.map((schema) => [(schema as { $id: string }).$id, schema]));
+  const withSchema = fastJsonStringify(Type.Ref('EnrichedResolution') as fastJsonStringify.Schema, { schema: external as Record<string, fastJsonStringify.Schema> });
+  const result = await resolve(DID, createRuntime());
+  const a = withSchema(result);
+  const b = JSON.stringify(result);
+  if (!isDeepStrictEqual(JSON.parse(a), JSON.parse(b))) {
+    throw new Error('the schema serialisation of the result differs from JSON.stringify');
+  }
+  const rate = (f: () => string) => {
+    const n = 4000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) f();
+    return (n / (performance.now() - t0)) * 1000;
+  };
+  const schema: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    schema.push(rate(() => withSchema(result)));
+    plain.push(rate(() => JSON.stringify(result)));
+  }
+  return { schema: median(schema.slice(2)), plain: median(plain.slice(2)), bytes: Buffer.byteLength(b) };
+}
+
 export async function run(): Promise<BenchRow[]> {
   const rows = (svc: number | null, peerValue: number | null, note: string): BenchRow[] => [
     {
@@ -70,6 +108,10 @@ export async function run(): Promise<BenchRow[]> {
     const first = await fetch(target);
     const body = (await first.json()) as { did?: string; cached?: boolean };
     if (first.status !== 200 || body.did !== DID) throw new Error(`fast-verify answered ${first.status}`);
+    const full = `${svcUrl}/v1/resolve/${DID}`;
+    const resolved = await fetch(full);
+    const fullBytes = Buffer.byteLength(await resolved.text());
+    if (resolved.status !== 200) throw new Error(`resolve answered ${resolved.status}`);
     // Idle: after start and one request, with a moment to settle.
     await new Promise((r) => setTimeout(r, 500));
     const idle = rssMb(daemon.pid!);
@@ -80,23 +122,48 @@ export async function run(): Promise<BenchRow[]> {
       peak = Math.max(peak, rssMb(daemon.pid!) ?? 0);
     }, 100);
     const svcRps: number[] = [];
+    const fullRps: number[] = [];
     const bareRps: number[] = [];
     let failures = 0;
     await load(`${bareUrl}/bare`); // warm-up, untimed
     await load(target);
+    await load(full);
     for (let i = 0; i < ROUNDS; i++) {
       const b = await load(`${bareUrl}/bare`);
       const s = await load(target);
+      const f = await load(full);
       bareRps.push(b.rps);
       svcRps.push(s.rps);
-      failures += b.non2xx + s.non2xx;
+      fullRps.push(f.rps);
+      failures += b.non2xx + s.non2xx + f.non2xx;
     }
     clearInterval(sampler);
     if (failures > 0) throw new Error(`${failures} requests failed or were not 2xx under load`);
 
     const bytes = Buffer.byteLength(JSON.stringify(body));
+    const serialised = await serialisation();
     return [
       ...rows(median(svcRps), median(bareRps), `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s; svc answers ${bytes} bytes of JSON with budgets, CORS and security headers, the bare route 90 bytes`),
+      {
+        operation: 'daemon: GET /v1/resolve/<did:key> (cached, full result), autocannon',
+        unit: 'ops/s',
+        svc: median(fullRps),
+        peer: 'bare Fastify route',
+        peerValue: median(bareRps),
+        goal: null,
+        status: 'ok',
+        note: `the same rounds; svc answers the ${fullBytes}-byte EnrichedResolution, serialised with its response schema on every request`,
+      },
+      {
+        operation: 'serialise an EnrichedResolution (did:key) with its response schema',
+        unit: 'ops/s',
+        svc: serialised.schema,
+        peer: 'JSON.stringify',
+        peerValue: serialised.plain,
+        goal: null,
+        status: 'ok',
+        note: `fast-json-stringify compiled from the route schema, as the daemon serialises; ${serialised.bytes} bytes; in this process, 5 interleaved samples of 4000`,
+      },
       {
         operation: 'daemon: resident memory, idle',
         unit: 'MB',

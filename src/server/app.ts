@@ -11,7 +11,8 @@ import { parseJsonStrict, StrictJsonError } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
 import { clientKey, TokenBuckets } from './rate-limit.js';
 import type { Budget, RouteDef, ServerContext } from './context.js';
-import { PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
+import { isValidationFailure, schemaCompilers, validationProblem } from './compilers.js';
+import { isW3cPath, PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
 import { budgetExtension, openApiText, swaggerOptions } from './openapi.js';
 import { json, problem, type RouteSchema } from './schemas/common.js';
 import { ALL_SCHEMAS } from './schemas/index.js';
@@ -202,7 +203,9 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   });
 
   app.setErrorHandler((err, request, reply) => {
-    const problem = problemFromError(err, limits.bodyLimitBytes);
+    const problem = isValidationFailure(err)
+      ? validationProblem(err, { optionsBody: isW3cPath(request.url) })
+      : problemFromError(err, limits.bodyLimitBytes);
     // The request may not even have been received whole (a body still trickling in): close the
     // connection after the 408 rather than keep reading (RFC 9110 §15.5.9).
     if (problem.code === 'REQUEST_TIMEOUT') reply.header('connection', 'close');
@@ -212,11 +215,13 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     return sendProblem(request, reply, problem, problemsBase);
   });
 
-  // The API contract (SPEC §4): every route's schema goes into the OpenAPI document. The schemas
-  // document; they do not act yet: the handlers read requests with their own strict checks (and
-  // precise problems), and responses are serialised with JSON.stringify as before.
+  // The API contract (SPEC §4): every route's schema goes into the OpenAPI document, validates
+  // its requests and serialises its JSON responses (compilers.ts).
   void app.register(swagger, swaggerOptions());
   for (const schema of ALL_SCHEMAS) app.addSchema(schema);
+  const { validatorCompiler, serializerCompiler } = schemaCompilers(ALL_SCHEMAS);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   const table = new RouteTable();
   const routes = appRoutes(ctx);
@@ -232,7 +237,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
         url: route.url,
         config: { budget: route.budget },
         ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
-        ...(route.schema ? { schema: fastifySchema(route.schema, route.budget), validatorCompiler: acceptAll, serializerCompiler: stringify } : {}),
+        ...(route.schema ? { schema: fastifySchema(route.schema, route.budget) } : {}),
         ...route.options,
         handler: route.handler,
       });
@@ -302,11 +307,6 @@ export function openApiRoute(text: () => string): RouteDef {
     },
   };
 }
-
-/** No request validation by Fastify yet: the handlers check requests themselves. */
-const acceptAll = () => () => true;
-/** Responses serialised as before (not with fast-json-stringify). */
-const stringify = () => (data: unknown) => JSON.stringify(data);
 
 /** A route's schema as Fastify (and @fastify/swagger) take it, with the route's budget. */
 function fastifySchema(schema: RouteSchema, budget: Budget): Record<string, unknown> {

@@ -17,12 +17,23 @@ export function isW3cPath(url: string): boolean {
   return url.startsWith('/1.0/');
 }
 
+/**
+ * The body as the route's response schema for this status and media type serialises it (the
+ * routes whose media types Fastify does not serialise itself: application/did,
+ * application/did-resolution; and bodies serialised once and kept); JSON.stringify where the
+ * route has no schema (404, 405).
+ */
+export function serialized(reply: FastifyReply, status: number, mediaType: string, body: unknown): string {
+  const serialize = reply.getSerializationFunction(String(status), mediaType) as ((data: unknown) => string) | undefined;
+  return serialize ? serialize(body) : JSON.stringify(body);
+}
+
 /** Sends a problem: problem+json, or on /1.0 the resolution result carrying it (SPEC §7). */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError, problemsBase: string): FastifyReply {
   const problem: Problem = err.toProblem(problemsBase);
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   if (isW3cPath(request.url) && err.w3cStatus !== null && err.code !== 'REPRESENTATION_NOT_SUPPORTED') {
-    return reply.code(err.w3cStatus).type(DID_RESOLUTION).send(JSON.stringify(errorResolutionBody(problem)));
+    return reply.code(err.w3cStatus).type(DID_RESOLUTION).send(serialized(reply, err.w3cStatus, DID_RESOLUTION, errorResolutionBody(problem)));
   }
   return reply.code(problem.status).type(PROBLEM_JSON).send(problem);
 }

@@ -8,15 +8,15 @@
  * Nothing in the document depends on the daemon's configuration (profile, limits, port): every
  * daemon serves the same bytes. Budgets are documented with their defaults (SPEC §4, §8).
  *
- * No `webhooks`: svc does not implement the operator monitoring of SPEC §4.18 / §6.2 (/health
- * reports `monitoring: false`), and §6.2 does not define the envelope precisely enough to
- * document it.
+ * `webhooks` documents the operator monitor event of SPEC §6.2 (schemas/webhooks.ts): its
+ * envelope, headers and signature, so receivers can be written and checked against it.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { VERSION } from '../version.js';
 import type { Budget } from './context.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { WEBHOOKS } from './schemas/webhooks.js';
 
 /** The `x-svc-budget` of an operation: `resolve` draws on standard, intensive for did:webvh. */
 export function budgetExtension(budget: Budget): Record<string, string> {
@@ -61,6 +61,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: 'http://127.0.0.1:8080', description: 'svc serve with its default --host and --port' }],
+      webhooks: WEBHOOKS as unknown as Record<string, object>,
       // An extension (copied to the document as it is); the type of `openapi` has no room for it.
       ...({ 'x-svc-budgets': BUDGETS } as object),
     },

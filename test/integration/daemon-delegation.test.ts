@@ -122,7 +122,7 @@ describe('POST /v1/agents/verify-delegation', () => {
     const cases: Array<[unknown, string, RegExp]> = [
       [{}, 'INVALID_REQUEST', /"chain" \(required\)/],
       [{ chain: chain[0] }, 'INVALID_REQUEST', /"chain" must be an array/],
-      [{ chain: [chain[0], 7] }, 'INVALID_REQUEST', /"chain\[1\]" is not a string/],
+      [{ chain: [chain[0], 7] }, 'INVALID_REQUEST', /"chain\[1\]" must be a string, not the integer 7/],
       [{ chain: Array.from({ length: 65 }, () => 'x') }, 'INVALID_REQUEST', /65 entries/],
       [{ chain, trustedRoots: 'did:key:z6Mk' }, 'INVALID_REQUEST', /"trustedRoots" must be an array/],
       [{ chain, trustedRoots: ['not-a-did'] }, 'INVALID_DID', /"trustedRoots\[0\]"/],
@@ -218,8 +218,9 @@ describe('GET /v1/agents/verify-tool', () => {
 
   it('refuses a missing or invalid agent, tool or root, and unknown options, with 400; POST is 405', async () => {
     const agent = didKey().did;
-    expectProblem(await verifyTool(daemon.url, { tool: 'search' }), 400, 'INVALID_REQUEST');
-    expectProblem(await verifyTool(daemon.url, { agent }), 400, 'INVALID_REQUEST');
+    expect(expectProblem(await verifyTool(daemon.url, { tool: 'search' }), 400, 'INVALID_OPTIONS').detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
+    expect(expectProblem(await verifyTool(daemon.url, { agent }), 400, 'INVALID_OPTIONS').detail).toBe('The query option "tool" (required) is missing; give the name of the tool.');
+    expect(expectProblem(await verifyTool(daemon.url, { agent, tool: '' }), 400, 'INVALID_OPTIONS').detail).toMatch(/^The query option "tool" must not be empty/);
     expectProblem(await verifyTool(daemon.url, { agent: 'someone', tool: 'search' }), 400, 'INVALID_DID');
     expectProblem(await verifyTool(daemon.url, { agent: `${agent}/path`, tool: 'search' }), 400, 'INVALID_DID');
     expectProblem(await verifyTool(daemon.url, { agent, tool: 'search', root: 'nobody' }), 400, 'INVALID_DID');

@@ -138,8 +138,8 @@ describe('GET /v1/mcp/inspect', () => {
 
   it('refuses missing, empty, unknown, repeated and over-long options with 400 INVALID_OPTIONS', async () => {
     const cases: Array<[string, RegExp]> = [
-      ['', /^The query option "endpoint" \(required\) must be the URL of the MCP endpoint/],
-      ['endpoint=', /^The query option "endpoint" \(required\)/],
+      ['', /^The query option "endpoint" \(required\) is missing; give the URL of the MCP endpoint, e\.g\. https:\/\/tools\.example\/mcp\.$/],
+      ['endpoint=', /^The query option "endpoint" must not be empty \(the URL of the MCP endpoint/],
       [`endpoint=${encodeURIComponent(modern.url)}&url=x`, /^Unknown query option "url"; this route takes endpoint\.$/],
       [`endpont=${encodeURIComponent(modern.url)}`, /^Unknown query option "endpont"/],
       [`endpoint=${encodeURIComponent(modern.url)}&endpoint=${encodeURIComponent(modern.url)}`, /^The query option "endpoint" is given 2 times; give it once\.$/],
@@ -237,7 +237,7 @@ describe('GET /v1/a2a/inspect', () => {
   });
 
   it('options: missing or unknown → 400 INVALID_OPTIONS; not a URL → 400 INVALID_REQUEST; http:// → 403 EGRESS_BLOCKED', async () => {
-    expect(expectProblem(await a2aInspect(''), 400, 'INVALID_OPTIONS').detail).toMatch(/^The query option "url" \(required\) must be the agent origin/);
+    expect(expectProblem(await a2aInspect(''), 400, 'INVALID_OPTIONS').detail).toMatch(/^The query option "url" \(required\) is missing; give the agent origin or the URL of its agent card/);
     expect(expectProblem(await a2aInspect(`url=${encodeURIComponent(host.server.origin)}&strict=1`), 400, 'INVALID_OPTIONS').detail).toBe('Unknown query option "strict"; this route takes url.');
     expect(expectProblem(await a2aInspect('url=a&url=b'), 400, 'INVALID_OPTIONS').detail).toBe('The query option "url" is given 2 times; give it once.');
     expectProblem(await a2aInspect({ url: 'agent.example' }), 400, 'INVALID_REQUEST');

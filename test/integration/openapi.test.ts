@@ -140,9 +140,46 @@ describe('openapi.json', () => {
     expect(inDocument.sort()).toEqual([...documented].sort());
   });
 
-  it('has no webhooks: svc does not implement the operator monitoring of SPEC §4.18 / §6.2', () => {
-    expect(doc['webhooks']).toBeUndefined();
-    expect(doc['x-svc-budgets']).toMatchObject({ standard: { publicPerMinute: 20 }, intensive: { publicPerMinute: 10 } });
+  it('documents the budgets once, with their defaults', () => {
+    expect(doc['x-svc-budgets']).toMatchObject({ standard: { publicPerMinute: 20 }, intensive: { publicPerMinute: 10 }, directPerMinute: 120 });
+  });
+
+  it('documents the operator webhook of SPEC §6.2 under webhooks: the four headers and the envelope of §2.15', () => {
+    const hook = doc['webhooks']?.['monitorEvent']?.['post'];
+    expect(hook).toBeDefined();
+    const headers = (hook.parameters as Array<{ in: string; name: string; required: boolean }>).map((p) => [p.in, p.name, p.required]);
+    expect(headers).toEqual([
+      ['header', 'X-Svc-Event', true],
+      ['header', 'X-Svc-Event-Id', true],
+      ['header', 'X-Svc-Timestamp', true],
+      ['header', 'X-Svc-Signature-256', true],
+    ]);
+    expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEnvelope' });
+    const eventTypes = (doc.components?.schemas?.['MonitorEventType'] as { anyOf: Array<{ enum: string[] }> }).anyOf.flatMap((s) => s.enum);
+    expect(eventTypes).toEqual(['identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated', 'identity.resolution.failed', 'identity.resolution.recovered']);
+    // An envelope as §2.15 and §6.2 describe it validates; one that breaks them does not.
+    const envelope = {
+      id: 'evt_42',
+      type: 'identity.document.changed',
+      did: 'did:web:example.com',
+      watchId: 'w_1',
+      createdAt: '2026-11-26T10:00:00Z',
+      data: {
+        fromHash: 'a'.repeat(64),
+        toHash: 'b'.repeat(64),
+        domainBinding: { from: 'VERIFIED', to: 'VERIFIED' },
+        diff: { summary: 'One key rotated.', changedMembers: ['verificationMethod'] },
+        headline: 'Resolved.',
+        problem: null,
+      },
+    };
+    const valid = (body: unknown) => repoContract().validates('#/components/schemas/WebhookEnvelope', body);
+    expect(valid(envelope)).toEqual([]);
+    expect(valid({ ...envelope, id: '42' })).not.toEqual([]);
+    expect(valid({ ...envelope, type: 'identity.changed' })).not.toEqual([]);
+    expect(valid({ ...envelope, data: { ...envelope.data, domainBinding: { from: 'BOUND', to: null } } })).not.toEqual([]);
+    const { watchId: _omitted, ...withoutWatch } = envelope;
+    expect(valid(withoutWatch)).not.toEqual([]);
   });
 
   it('resolves every schema reference (the contract hook compiles each response schema)', () => {

@@ -140,6 +140,21 @@ export class Contract {
     this.#validate(where, answer.status, `${BASE}${pointer}`, answer.text);
   }
 
+  /** The errors of `body` against a schema of the document (`#/components/schemas/X`): [] when it validates. */
+  validates(pointer: string, body: unknown): string[] {
+    const validate = this.#compile(`${BASE}${pointer}`);
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  }
+
+  #compile(ref: string): ValidateFunction {
+    let compiled = this.#compiled.get(ref);
+    if (compiled === undefined) {
+      compiled = this.#ajv.compile({ $ref: ref });
+      this.#compiled.set(ref, compiled);
+    }
+    return compiled;
+  }
+
   #validate(where: string, status: number, ref: string, text: string): void {
     let body: unknown;
     try {
@@ -147,12 +162,7 @@ export class Contract {
     } catch {
       throw new ContractError(where, status, `the body is not JSON: ${text.slice(0, 200)}`);
     }
-    let compiled = this.#compiled.get(ref);
-    if (compiled === undefined) {
-      compiled = this.#ajv.compile({ $ref: ref });
-      this.#compiled.set(ref, compiled);
-    }
-    const validate = compiled;
+    const validate = this.#compile(ref);
     if (!validate(body)) {
       const errors = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (${e.schemaPath})`);
       throw new ContractError(where, status, `the body does not match the schema:\n  ${errors.join('\n  ')}\n  body: ${text.slice(0, 500)}`);

@@ -266,7 +266,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         querystring: VerifyToolQuery,
         response: {
           200: json(Type.Ref('Authorization'), 'The authorization (ALLOW or DENY).'),
-          400: problem('INVALID_REQUEST: agent or tool missing or too long; INVALID_DID: agent or root is not a DID; INVALID_OPTIONS: an unknown or repeated query option.'),
+          400: problem('INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.'),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
           429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
           500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),

@@ -10,7 +10,7 @@ import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
-import { booleanOption, identifierAfter, queryOptions, rawQuery } from '../http.js';
+import { booleanOption, identifierAfter, queryOptions, rawQuery, serialized } from '../http.js';
 import { RESOLUTION_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { streamResolution } from '../sse.js';
 import { w3cStatusOf } from '../w3c.js';
@@ -37,7 +37,8 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
         const result = await resolveForRequest(ctx, request, reply, did, options);
         // SPEC §2.1: DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
-        return reply.code(w3cStatusOf(result)).send(result);
+        const status = w3cStatusOf(result);
+        return reply.code(status).type(JSON_UTF8).send(once(serialisedResults, reply, status, result, () => result));
       },
     },
     {
@@ -70,7 +71,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       schema: RESOLUTION_ROUTE_SCHEMAS.fastVerify,
       handler: async (request, reply) => {
         const result = await plainResolution(ctx, request, reply, '/v1/fast-verify/did/');
-        return reply.type('application/json; charset=utf-8').send(fastVerdictJson(result));
+        return reply.type(JSON_UTF8).send(once(serialisedVerdicts, reply, 200, result, () => fastVerdict(result)));
       },
     },
     {
@@ -108,18 +109,23 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
   ];
 }
 
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
 /**
- * A cache hit is the same frozen result object each time, so its verdict is serialised once:
- * the hot path of /v1/fast-verify is then a lookup, not a JSON.stringify of a new object.
+ * A cache hit is the same deep-frozen result object each time, so what a route answers for it is
+ * serialised once (with the route's schema) and kept beside it: the hot paths of /v1/resolve and
+ * /v1/fast-verify are then a lookup, not the serialisation of the same object again. A fresh
+ * result is serialised as it is.
  */
+const serialisedResults = new WeakMap<EnrichedResolution, string>();
 const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
 
-function fastVerdictJson(result: EnrichedResolution): string {
-  if (!result.cached) return JSON.stringify(fastVerdict(result));
-  let json = serialisedVerdicts.get(result);
+function once(kept: WeakMap<EnrichedResolution, string>, reply: FastifyReply, status: number, result: EnrichedResolution, body: () => unknown): string {
+  if (!result.cached) return serialized(reply, status, 'application/json', body());
+  let json = kept.get(result);
   if (json === undefined) {
-    json = JSON.stringify(fastVerdict(result));
-    serialisedVerdicts.set(result, json);
+    json = serialized(reply, status, 'application/json', body());
+    kept.set(result, json);
   }
   return json;
 }

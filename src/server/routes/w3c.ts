@@ -10,7 +10,7 @@ import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
-import { booleanOption, queryOptions, truncate } from '../http.js';
+import { booleanOption, queryOptions, serialized, truncate } from '../http.js';
 import { didUrlAfter } from './resolution.js';
 import { W3C_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
@@ -55,9 +55,9 @@ async function answer(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   const status = w3cStatusOf(result);
   // A deactivated DID always gets the full result: the document alone would hide the 410's reason.
   if (representation === 'resolution' || status === 410) {
-    return reply.code(status).type(DID_RESOLUTION_MEDIA_TYPE).send(JSON.stringify(resolutionResultBody(result)));
+    return reply.code(status).type(DID_RESOLUTION_MEDIA_TYPE).send(serialized(reply, status, DID_RESOLUTION_MEDIA_TYPE, resolutionResultBody(result)));
   }
-  return reply.code(status).type(DID_MEDIA_TYPE).send(JSON.stringify(result.didDocument));
+  return reply.code(status).type(DID_MEDIA_TYPE).send(serialized(reply, status, DID_MEDIA_TYPE, result.didDocument));
 }
 
 export function w3cRoutes(ctx: ServerContext): RouteDef[] {

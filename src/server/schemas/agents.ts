@@ -142,8 +142,7 @@ export const VerifyDelegationRequest = Type.Object(
 export const AuthorizeRequest = Type.Object(
   {
     chain: Chain(),
-    /** The tool to authorise. */
-    tool: Type.String({ minLength: 1, maxLength: 1024 }),
+    tool: Type.String({ minLength: 1, maxLength: 1024, description: 'The name of the tool to authorise.' }),
     trustedRoots: Type.Optional(TrustedRoots()),
   },
   { $id: 'AuthorizeRequest', additionalProperties: false },
@@ -152,11 +151,9 @@ export const AuthorizeRequest = Type.Object(
 /** GET /v1/agents/verify-tool (SPEC §4.14). */
 export const VerifyToolQuery = Type.Object(
   {
-    /** The DID of the agent (a fragment is ignored). */
-    agent: Type.String({ minLength: 1 }),
-    tool: Type.String({ minLength: 1, maxLength: 1024 }),
-    /** Require this delegation root (a DID). */
-    root: Type.Optional(Type.String()),
+    agent: Type.String({ minLength: 1, description: 'The DID of the agent (a fragment is ignored).' }),
+    tool: Type.String({ minLength: 1, maxLength: 1024, description: 'The name of the tool.' }),
+    root: Type.Optional(Type.String({ description: 'Require this delegation root (a DID).' })),
   },
   { additionalProperties: false },
 );

@@ -3,9 +3,8 @@
  * the route schema type. Resource schemas carry an `$id`: @fastify/swagger makes them
  * `components.schemas` and routes refer to them with `Type.Ref(id)`.
  *
- * For now the schemas document the contract and the contract test holds every response to it;
- * requests are still read by the handlers' own strict checks (their precise problems), and
- * responses are serialised with JSON.stringify (see app.ts).
+ * The same schemas validate requests and serialise responses (compilers.ts) and make
+ * openapi.json; the contract test holds every answer of the daemon suites to the document.
  */
 import Type, { type TSchema } from 'typebox';
 

@@ -10,6 +10,7 @@ import { INSPECTION_SCHEMAS } from './inspection.js';
 import { PROBE_SCHEMAS } from './probes.js';
 import { RESOLUTION_SCHEMAS } from './resolution.js';
 import { VERIFICATION_SCHEMAS } from './verification.js';
+import { WEBHOOK_SCHEMAS } from './webhooks.js';
 
 export const ALL_SCHEMAS: readonly TSchema[] = [
   ...COMMON_SCHEMAS,
@@ -18,4 +19,5 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...VERIFICATION_SCHEMAS,
   ...AGENT_SCHEMAS,
   ...INSPECTION_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
 ];

@@ -220,8 +220,7 @@ export const CredentialVerifyRequest = Type.Union(
 /** POST /v1/fast-verify/jws (SPEC §4.9). */
 export const JwsVerifyRequest = Type.Object(
   {
-    /** A compact JWS whose kid is a DID URL. */
-    jws: Type.String({ minLength: 1 }),
+    jws: Type.String({ minLength: 1, description: 'A compact JWS whose kid is a DID URL.' }),
     /** The relationship the key must be authorised for; default assertionMethod, then authentication. */
     relationship: Type.Optional(Type.Ref('Relationship')),
   },
@@ -258,7 +257,7 @@ export const Policy = Type.Object(
 /** POST /v1/policies/evaluate (SPEC §4.8). */
 export const PolicyEvaluateRequest = Type.Object(
   {
-    did: Type.String({ minLength: 1 }),
+    did: Type.String({ minLength: 1, description: 'The DID whose evidence the policy is evaluated against.' }),
     policy: Type.Ref('Policy'),
     credential: Type.Optional(CredentialInput()),
   },

@@ -1,0 +1,96 @@
+/**
+ * The operator webhook of SPEC §6.2 (monitor events), documented under `webhooks` in
+ * openapi.json: the envelope of SPEC §2.15 (`{id, type, did, watchId, createdAt, data}`), its five
+ * event types, `data` as §6.2 lists it (document hashes, the domain binding before and after, a
+ * diff summary, the verdict headline; for a failure, the problem), and the four headers with
+ * the signature receivers check (the clients' verifyWebhook).
+ *
+ * svc does not send these yet (/health says `monitoring: false`); the monitoring issue builds the
+ * sender against this schema. The customer webhooks of §6.3 are not documented here: their event
+ * types and body are "not shown" by the SPEC and belong to the owner-session issues.
+ */
+import Type, { type TSchema } from 'typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const MonitorEventType = Type.Union(
+  [
+    Type.Literal('identity.document.changed'),
+    Type.Literal('identity.domain_binding.changed'),
+    Type.Literal('identity.deactivated'),
+    Type.Literal('identity.resolution.failed'),
+    Type.Literal('identity.resolution.recovered'),
+  ],
+  { $id: 'MonitorEventType', description: 'What changed (SPEC §6.2).' },
+);
+
+export const MonitorEventData = Type.Object(
+  {
+    fromHash: Nullable(Type.String({ description: 'The document hash (JCS SHA-256, hex) before the event; null when none was known.' })),
+    toHash: Nullable(Type.String({ description: 'The document hash after the event; null when the identifier did not resolve.' })),
+    domainBinding: Nullable(
+      Type.Object(
+        { from: Nullable(Type.Ref('DomainBindingStatus')), to: Nullable(Type.Ref('DomainBindingStatus')) },
+        { additionalProperties: false, description: 'The domain binding status before and after.' },
+      ),
+    ),
+    diff: Nullable(
+      Type.Object(
+        {
+          summary: Type.String({ description: 'One sentence, as the semantic diff (GET /v1/diff) writes it.' }),
+          changedMembers: Type.Array(Type.String()),
+        },
+        { additionalProperties: false, description: 'A summary of the semantic diff between the two documents; null when no document changed.' },
+      ),
+    ),
+    headline: Nullable(Type.String({ description: 'The verdict headline of the new resolution; null when it failed.' })),
+    problem: Nullable(Type.Ref('Problem', { description: 'identity.resolution.failed: why the resolution failed; null otherwise.' })),
+  },
+  { $id: 'MonitorEventData', additionalProperties: false },
+);
+
+export const WebhookEnvelope = Type.Object(
+  {
+    id: Type.String({ pattern: '^evt_[0-9]+$', description: 'The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once).' }),
+    type: Type.Ref('MonitorEventType'),
+    did: Type.String({ description: 'The watched identifier.' }),
+    watchId: Type.String(),
+    createdAt: Type.String({ description: 'When the event was recorded (RFC 3339); stable across attempts.' }),
+    data: Type.Ref('MonitorEventData'),
+  },
+  { $id: 'WebhookEnvelope', additionalProperties: false },
+);
+
+export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventType, MonitorEventData, WebhookEnvelope];
+
+const header = (name: string, description: string, schema: Record<string, unknown>) => ({ in: 'header', name, required: true, description, schema });
+
+/** The `webhooks` member of the document (OpenAPI 3.1): the operator monitor event. */
+export const WEBHOOKS = {
+  monitorEvent: {
+    post: {
+      summary: 'A monitor event, POSTed to the webhook URL of an operator watch (SPEC §6.2)',
+      description:
+        'Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends ' +
+        'delivery. The body and createdAt are the same on every attempt; X-Svc-Timestamp and X-Svc-Signature-256 are ' +
+        'renewed per attempt. Verify before trusting: recompute HMAC-SHA256 keyed with the watch secret over ' +
+        '`<X-Svc-Timestamp>.<raw body>`, compare in constant time, refuse timestamps more than 300 s away from now ' +
+        '(the clients: verifyWebhook / verify_webhook). A signature grants no API quota or billing authority.',
+      tags: ['monitoring'],
+      parameters: [
+        header('X-Svc-Event', 'The event type (as `type` in the body).', { $ref: '#/components/schemas/MonitorEventType' }),
+        header('X-Svc-Event-Id', 'The event id (as `id` in the body): deduplicate on it.', { type: 'string', pattern: '^evt_[0-9]+$' }),
+        header('X-Svc-Timestamp', 'Unix seconds when this attempt was signed.', { type: 'string', pattern: '^[0-9]+$' }),
+        header('X-Svc-Signature-256', '`sha256=<hex>`: HMAC-SHA256 keyed with the watch secret over `<timestamp>.<raw body>`.', {
+          type: 'string',
+          pattern: '^sha256=[0-9a-f]{64}$',
+        }),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEnvelope' } } } },
+      responses: {
+        '2XX': { description: 'Received: delivery ends.' },
+        default: { description: 'Not received (any other status, or no answer within 45 s): retried until the fifth attempt, then dead-lettered.' },
+      },
+    },
+  },
+} as const;

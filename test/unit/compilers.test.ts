@@ -1,0 +1,148 @@
+/**
+ * The route schemas at work (src/server/compilers.ts): requests validated strictly with the same
+ * schemas openapi.json is made of, each failure told as one precise problem; responses
+ * serialised with them. The schemas here are the routes' own (schemas/), not copies.
+ */
+import Type, { type TSchema } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { resolve } from '../../src/core/resolve/resolve.js';
+import { isValidationFailure, schemaCompilers, validationProblem } from '../../src/server/compilers.js';
+import { ALL_SCHEMAS } from '../../src/server/schemas/index.js';
+import { McpInspectQuery } from '../../src/server/schemas/inspection.js';
+import { VerifyToolQuery } from '../../src/server/schemas/agents.js';
+import { ResolveQuery, W3cOptionsBody } from '../../src/server/schemas/resolution.js';
+import { testRuntime } from '../support/runtime.js';
+import { systemClock } from '../../src/runtime/node.js';
+
+const { validatorCompiler, serializerCompiler } = schemaCompilers(ALL_SCHEMAS);
+
+type Part = 'body' | 'querystring' | 'params';
+
+/** Validates `data` as Fastify would for one part of a route; the problem (code, detail) or null. */
+function problemOf(schema: TSchema, part: Part, data: unknown, options: { optionsBody?: boolean } = {}): { code: string; detail: string } | null {
+  const validate = validatorCompiler({ schema, httpPart: part, method: 'POST', url: '/test' }) as ((data: unknown) => boolean) & { errors?: unknown };
+  if (validate(data)) return null;
+  const failure = { validation: validate.errors, validationContext: part };
+  expect(isValidationFailure(failure)).toBe(true);
+  const problem = validationProblem(failure as never, options);
+  return { code: problem.code, detail: problem.detail };
+}
+
+const body = (id: string, data: unknown) => problemOf(Type.Ref(id), 'body', data);
+const query = (schema: TSchema, data: Record<string, unknown>) => problemOf(schema, 'querystring', data);
+
+describe('request validation: one precise problem per failure', () => {
+  it('accepts what the routes take', () => {
+    expect(body('VerifyDelegationRequest', { chain: ['a.b.c'], trustedRoots: ['did:key:z6Mk'], register: true })).toBeNull();
+    expect(body('PolicyEvaluateRequest', { did: 'did:key:z', policy: { name: 'p', rules: { allowedMethods: ['key'], minKeyBits: 256 } } })).toBeNull();
+    expect(query(ResolveQuery, { noCache: 'true', versionNumber: '3' })).toBeNull();
+    expect(query(VerifyToolQuery, { agent: 'did:key:z', tool: 'search' })).toBeNull();
+  });
+
+  it('a body that is not an object', () => {
+    expect(body('VerifyDelegationRequest', [])).toEqual({ code: 'INVALID_REQUEST', detail: 'The request body must be a JSON object.' });
+    expect(body('JwsVerifyRequest', 'x')).toEqual({ code: 'INVALID_REQUEST', detail: 'The request body must be a JSON object.' });
+  });
+
+  it('unknown members, all of them, before a missing one (a misspelt member is both)', () => {
+    expect(body('VerifyDelegationRequest', { chian: [], registr: true })).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: 'Unknown members "chian", "registr"; the request takes chain, trustedRoots, register.',
+    });
+    expect(body('PolicyEvaluateRequest', { did: 'did:key:z', policy: { rules: { didResolutoin: 'required' } } })?.detail).toMatch(
+      /^Unknown member "didResolutoin" in "policy\.rules"; "policy\.rules" takes didResolution, allowedMethods, /,
+    );
+  });
+
+  it('a missing member: its name, and what to give when the schema says', () => {
+    expect(body('AuthorizeRequest', { chain: [] })).toEqual({ code: 'INVALID_REQUEST', detail: '"tool" (required) is missing; give the name of the tool to authorise.' });
+    expect(body('PolicyEvaluateRequest', { did: 'did:key:z', policy: {} })?.detail).toBe('"policy.rules" (required) is missing.');
+  });
+
+  it('a member of the wrong type, with its place in arrays', () => {
+    expect(body('VerifyDelegationRequest', { chain: ['a', 7] })?.detail).toBe('"chain[1]" must be a string, not the integer 7.');
+    expect(body('VerifyDelegationRequest', { chain: 'a.b.c' })?.detail).toBe('"chain" must be an array, not the string "a.b.c" (compact receipts (JWS), root first).');
+    expect(body('VerifyDelegationRequest', { chain: [], register: 'yes' })?.detail).toBe('"register" must be true or false, not the string "yes".');
+  });
+
+  it('a value outside an enumeration names the allowed values', () => {
+    expect(body('JwsVerifyRequest', { jws: 'a.b.c', relationship: 'owner' })?.detail).toBe(
+      '"relationship" must be one of authentication, assertionMethod, keyAgreement, capabilityInvocation, capabilityDelegation, not "owner".',
+    );
+    expect(query(ResolveQuery, { noCache: 'maybe' })).toEqual({
+      code: 'INVALID_OPTIONS',
+      detail: 'The query option "noCache" must be one of true, 1, (empty), false, 0, not "maybe".',
+    });
+  });
+
+  it('lengths, counts, bounds and patterns', () => {
+    expect(body('JwsVerifyRequest', { jws: '' })?.detail).toBe('"jws" must not be empty (a compact JWS whose kid is a DID URL).');
+    expect(body('AuthorizeRequest', { chain: [], tool: 't'.repeat(1025) })?.detail).toBe('"tool" is longer than 1024 characters.');
+    expect(body('VerifyDelegationRequest', { chain: Array.from({ length: 65 }, () => 'x') })?.detail).toBe('"chain" has 65 entries; at most 64 are taken.');
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { allowedMethods: [] } } })?.detail).toBe('"policy.rules.allowedMethods" needs at least 1 entry.');
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 0 } } })?.detail).toBe('"policy.rules.minKeyBits" must be at least 1, not 0.');
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 2.5 } } })?.detail).toBe('"policy.rules.minKeyBits" must be an integer, not the number 2.5.');
+    expect(query(ResolveQuery, { versionNumber: 'three' })?.detail).toBe('The query option "versionNumber" is not valid, "three" (did:webvh: the version with this number (a positive integer)).');
+  });
+
+  it('query options: unknown, repeated, missing, empty — INVALID_OPTIONS', () => {
+    expect(query(McpInspectQuery, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({ code: 'INVALID_OPTIONS', detail: 'Unknown query option "url"; this route takes endpoint.' });
+    expect(query(Type.Object({}, { additionalProperties: false }), { x: '1' })?.detail).toBe('Unknown query option "x"; this route takes none.');
+    expect(query(McpInspectQuery, { endpoint: ['a', 'b'] })?.detail).toBe('The query option "endpoint" is given 2 times; give it once.');
+    expect(query(VerifyToolQuery, { tool: 'search' })?.detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
+    expect(query(VerifyToolQuery, { agent: 'did:key:z', tool: '' })?.detail).toBe('The query option "tool" must not be empty (the name of the tool).');
+  });
+
+  it('no coercion, nothing removed: strictness stays', () => {
+    // Fastify's default Ajv would coerce 1 to "1" and silently drop the unknown member.
+    expect(body('AuthorizeRequest', { chain: [], tool: 1 })?.detail).toBe('"tool" must be a string, not the integer 1 (the name of the tool to authorise).');
+    const data = { chain: [], tool: 'x', extra: true };
+    expect(body('AuthorizeRequest', data)?.detail).toMatch(/^Unknown member "extra"/);
+    expect(data).toEqual({ chain: [], tool: 'x', extra: true });
+  });
+
+  it('the W3C binding body holds resolution options: INVALID_OPTIONS', () => {
+    expect(problemOf(W3cOptionsBody, 'body', { nocache: true }, { optionsBody: true })).toEqual({
+      code: 'INVALID_OPTIONS',
+      detail: 'Unknown member "nocache"; the request takes noCache, versionId, versionTime, versionNumber, accept.',
+    });
+  });
+
+  it('path parameters are not validated here (the raw identifier goes to the core); an absent body is the handler\'s', () => {
+    expect(problemOf(Type.Object({ did: Type.String() }, { additionalProperties: false }), 'params', { '*': 'did:key:z' })).toBeNull();
+    expect(body('AuthorizeRequest', null)).toBeNull();
+  });
+});
+
+describe('response serialisation with the schemas', () => {
+  const serializer = (schema: TSchema) => serializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' }) as (data: unknown) => string;
+
+  it('an EnrichedResolution of a did:key and a did:jwk serialises to the same JSON value as JSON.stringify', async () => {
+    const serialize = serializer(Type.Ref('EnrichedResolution'));
+    const runtime = testRuntime(systemClock);
+    const jwk = `did:jwk:${Buffer.from(JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toString('base64url')}`;
+    for (const did of ['did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', jwk]) {
+      const result = await resolve(did, runtime);
+      expect(JSON.parse(serialize(result))).toEqual(JSON.parse(JSON.stringify(result)));
+    }
+  });
+
+  it('compiled once per schema, on first use, shared by routes', () => {
+    const a = serializer(Type.Ref('Problem'));
+    const b = serializer(Type.Ref('Problem'));
+    const problem = { type: 't', title: 'T', status: 400, detail: 'd', code: 'C' };
+    expect(a(problem)).toBe(b(problem));
+    expect(JSON.parse(a(problem))).toEqual(problem);
+  });
+
+  it('a result missing a required member fails loudly (a 500 from the error handler), never a silent hole', () => {
+    const serialize = serializer(Type.Ref('Problem'));
+    expect(() => serialize({ type: 't', title: 'T', status: 400, detail: 'd' })).toThrow(/code/);
+  });
+
+  it('a closed resource never carries a member its schema does not name', () => {
+    const serialize = serializer(Type.Ref('Problem'));
+    const text = serialize({ type: 't', title: 'T', status: 400, detail: 'd', code: 'C', secret: 'internal' });
+    expect(JSON.parse(text)).toEqual({ type: 't', title: 'T', status: 400, detail: 'd', code: 'C' });
+  });
+});
