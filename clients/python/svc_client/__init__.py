@@ -1,0 +1,46 @@
+"""Python client of svc (``svc serve``), the identity-evidence daemon — standard library only.
+
+    from svc_client import SvcClient, SvcError, RetryPolicy, verify_webhook
+
+    client = SvcClient("http://127.0.0.1:8080", retry=RetryPolicy())
+    resolution = client.resolve("did:web:example.com")
+
+One method per operation of openapi.json (the snake_case of its operationId); errors are
+:class:`SvcError` (use ``.code``); :class:`RetryPolicy` / :func:`with_retry` retry only 429 and
+503 CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE; ``authorize_or_deny`` / ``verify_tool_or_deny``
+never raise; :func:`verify_webhook` / :func:`verify_customer_webhook` check webhook signatures.
+The response types (TypedDicts) are in :mod:`svc_client.types`, generated from openapi.json.
+"""
+from __future__ import annotations
+
+from . import _schema as types
+from ._schema import OPERATIONS
+from .client import VERSION, DenyResult, StreamFrame, SvcClient
+from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
+from .retry import RetryPolicy, with_retry
+from .sse import SseEvent, SseParser
+from .webhooks import CUSTOMER_TOLERANCE_SECONDS, OPERATOR_TOLERANCE_SECONDS, verify_customer_webhook, verify_webhook
+
+__version__ = VERSION
+
+__all__ = [
+    "SvcClient",
+    "SvcError",
+    "CLIENT_NETWORK_ERROR",
+    "CLIENT_BAD_RESPONSE",
+    "RetryPolicy",
+    "with_retry",
+    "parse_retry_after",
+    "StreamFrame",
+    "DenyResult",
+    "SseEvent",
+    "SseParser",
+    "verify_webhook",
+    "verify_customer_webhook",
+    "OPERATOR_TOLERANCE_SECONDS",
+    "CUSTOMER_TOLERANCE_SECONDS",
+    "OPERATIONS",
+    "types",
+    "VERSION",
+    "__version__",
+]

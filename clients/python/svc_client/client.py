@@ -1,0 +1,580 @@
+"""SvcClient: one method per operation of openapi.json (the snake_case of its operationId),
+standard library only (urllib.request, json)."""
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, TypeVar, Union
+
+from . import _schema
+from ._schema import (
+    A2aInspection,
+    Authorization,
+    AuthorizeResponse,
+    CredentialVerification,
+    DelegationVerification,
+    DereferencingResult,
+    EnrichedResolution,
+    FastDidVerdict,
+    GraphResponse,
+    Health,
+    JwsVerification,
+    McpInspection,
+    ObservationHistory,
+    Policy,
+    PolicyDecision,
+    Ready,
+    Relationship,
+    SemanticDiff,
+    ServiceStatus,
+)
+from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
+from .retry import RetryPolicy, with_retry
+from .sse import SseParser
+
+__all__ = ["SvcClient", "StreamFrame", "DenyResult", "VERSION"]
+
+#: The client's version (the svc release it was generated for).
+VERSION = "0.1.0"
+
+T = TypeVar("T")
+
+_READ_CHUNK = 64 * 1024
+_JSON_ACCEPT = "application/json, application/problem+json"
+
+
+class StreamFrame(TypedDict):
+    """One frame of :meth:`SvcClient.stream`: ``event`` is ``"stage"`` (data: a TraceStage),
+    ``"result"`` (an EnrichedResolution), ``"error"`` (a Problem, with its trace) or
+    ``"done"`` (``{}``); ``data`` is the frame's JSON, parsed."""
+
+    event: str
+    data: Any
+
+
+class _DenyResultRequired(TypedDict):
+    decision: str
+    authorized: bool
+    reason: str
+
+
+class DenyResult(_DenyResultRequired, total=False):
+    """What :meth:`SvcClient.authorize_or_deny` and :meth:`SvcClient.verify_tool_or_deny`
+    return: ``decision`` ``"ALLOW"`` or ``"DENY"``, ``authorized`` (True only with ALLOW),
+    ``reason``; ``authorization`` when the daemon answered one; ``error`` (an SvcError) when
+    the call failed."""
+
+    authorization: Authorization
+    error: SvcError
+
+
+class SvcClient:
+    """A client of ``svc serve`` (SPEC §4): JSON in and out, problems raised as :class:`SvcError`.
+
+    Args:
+        base_url: the daemon's origin, e.g. ``http://127.0.0.1:8080`` (a path prefix is kept).
+        timeout: seconds for connecting and for each read (a stream waits at most this long for
+            its next bytes); a timeout is a CLIENT_NETWORK_ERROR.
+        retry: a :class:`RetryPolicy` applied to every call (default: no retry).
+        headers: extra request headers sent with every call (e.g. for a gateway in front).
+
+    Identifiers are percent-encoded whole into the path (``quote(did, safe='')``): the daemon
+    decodes them exactly once, so a did:web with ``%3A`` survives. Every method raises
+    :class:`SvcError` — never an ``HTTPError`` or ``URLError`` — except the ``*_or_deny``
+    helpers, which never raise.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = 60.0,
+        retry: Optional[RetryPolicy] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Check the base URL (http or https, a host) and keep the options."""
+        if not isinstance(base_url, str):
+            raise TypeError("base_url must be a string such as http://127.0.0.1:8080")
+        parsed = urllib.parse.urlsplit(base_url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"base_url must be an http(s) URL with a host, not {base_url!r}")
+        if parsed.query or parsed.fragment:
+            raise ValueError("base_url must not carry a query or a fragment")
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.retry = retry
+        self.headers: Dict[str, str] = dict(headers or {})
+        self._opener = urllib.request.build_opener()
+
+    def with_retry(self, retry: RetryPolicy) -> "SvcClient":
+        """A new client with the same options and this retry policy."""
+        return SvcClient(self.base_url, timeout=self.timeout, retry=retry, headers=self.headers)
+
+    def __repr__(self) -> str:
+        return f"SvcClient({self.base_url!r}, timeout={self.timeout!r}, retry={self.retry!r})"
+
+    # -- service probes ---------------------------------------------------------------------
+
+    def health(self) -> Health:
+        """GET /health: name, version, supported methods, standards; never rate limited."""
+        return self._call("health")
+
+    def ready(self) -> Ready:
+        """GET /ready: storage and schema ready. A 503 NOT_READY raises SvcError like any other."""
+        return self._call("ready")
+
+    def status(self) -> ServiceStatus:
+        """GET /v1/status: component status (standard budget)."""
+        return self._call("status")
+
+    def open_api(self) -> Dict[str, Any]:
+        """GET /openapi.json: the OpenAPI 3.1 document the daemon serves."""
+        return self._call("openApi")
+
+    # -- resolution -----------------------------------------------------------------------
+
+    def resolve(
+        self,
+        did: str,
+        no_cache: bool = False,
+        version_id: Optional[str] = None,
+        version_time: Optional[str] = None,
+        version_number: Optional[int] = None,
+    ) -> EnrichedResolution:
+        """GET /v1/resolve/{did}: the enriched resolution (SPEC §2.1).
+
+        A deactivated DID (410) is a result, returned with ``verdict.outcome`` DEACTIVATED.
+        ``no_cache`` bypasses and refreshes the cache; ``version_*`` select a did:webvh version.
+        """
+        query = {
+            "noCache": _flag(no_cache),
+            "versionId": version_id,
+            "versionTime": version_time,
+            "versionNumber": _number(version_number),
+        }
+        return self._call("resolve", {"did": did}, query)
+
+    def stream(self, did: str, no_cache: bool = False) -> Iterator[StreamFrame]:
+        """GET /v1/stream/{did}: the live resolution (SPEC §6.1) as a generator of frames.
+
+        Yields ``{"event": "stage", "data": TraceStage}`` as each stage completes, then one
+        ``result`` (EnrichedResolution) or ``error`` (the problem, with its trace), then
+        ``done`` (``{}``), and stops. The response is read incrementally (a frame is yielded as
+        soon as its bytes arrive). A problem answered before the stream starts (400, 429, 503)
+        raises SvcError here, at the call; the retry policy applies to that opening only. A
+        stream that breaks raises CLIENT_NETWORK_ERROR; one that ends before ``done``, or whose
+        data is not JSON, raises CLIENT_BAD_RESPONSE. Iterate to the end or call ``close()``
+        on the generator to release the connection early.
+        """
+        op = _schema.OPERATIONS["stream"]
+        url = self._url(op, {"did": did}, {"noCache": _flag(no_cache)})
+        response = self._retrying(lambda: self._open_stream(url))
+        return self._frames(response)
+
+    def dereference(self, did_url: str) -> DereferencingResult:
+        """GET /v1/dereference/{didUrl}: dereference a DID URL (``did#fragment``,
+        ``did?service=…``, ``did?versionId=…``). The DID URL is percent-encoded whole."""
+        return self._call("dereference", {"didUrl": did_url})
+
+    def fast_verify_did(self, did: str, no_cache: bool = False) -> FastDidVerdict:
+        """GET /v1/fast-verify/did/{did}: the compact verdict (SPEC §2.4), cached when fresh."""
+        return self._call("fastVerifyDid", {"did": did}, {"noCache": _flag(no_cache)})
+
+    def graph(self, did: str, no_cache: bool = False) -> GraphResponse:
+        """GET /v1/graph/{did}: the evidence graph (SPEC §2.7)."""
+        return self._call("graph", {"did": did}, {"noCache": _flag(no_cache)})
+
+    def history(self, did: str) -> ObservationHistory:
+        """GET /v1/history/{did}: the observations recorded for the DID (SPEC §2.5)."""
+        return self._call("history", {"did": did})
+
+    def diff(self, did: str, from_: Optional[str] = None, to: Optional[str] = None) -> SemanticDiff:
+        """GET /v1/diff/{did}: the semantic diff of two observed documents (SPEC §2.6).
+
+        ``from_`` (the older document hash, or a unique prefix of 8+ hex digits; ``from`` is a
+        Python keyword) and ``to``; without them, the latest two distinct observations. Fewer
+        than two raises SvcError NOT_FOUND (404).
+        """
+        return self._call("diff", {"did": did}, {"from": from_, "to": to})
+
+    def resolve_w3c(
+        self,
+        did: str,
+        accept: Optional[str] = None,
+        no_cache: bool = False,
+        version_id: Optional[str] = None,
+        version_time: Optional[str] = None,
+        version_number: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """GET /1.0/identifiers/{did}: the W3C DID Resolution HTTPS binding (SPEC §4.2).
+
+        Returns the parsed body: the DID document (no ``accept``, or ``application/did``…), the
+        resolution result (``accept="application/did-resolution"``) or, for a DID URL, the
+        dereferencing result. A deactivated DID (410) is a result. An error status raises
+        SvcError carrying the problem embedded in ``didResolutionMetadata.error`` (or the
+        problem+json body, e.g. 406 REPRESENTATION_NOT_SUPPORTED).
+        """
+        query = {
+            "noCache": _flag(no_cache),
+            "versionId": version_id,
+            "versionTime": version_time,
+            "versionNumber": _number(version_number),
+        }
+        headers = {"Accept": accept} if accept is not None else None
+        return self._call("resolveW3c", {"did": did}, query, headers=headers, default_accept=None)
+
+    def resolve_w3c_post(
+        self,
+        did: str,
+        accept: Optional[str] = None,
+        no_cache: Optional[bool] = None,
+        version_id: Optional[str] = None,
+        version_time: Optional[str] = None,
+        version_number: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """POST /1.0/identifiers/{did}: as :meth:`resolve_w3c`, the options in the JSON body
+        (``{accept?, noCache?, versionId?, versionTime?, versionNumber?}``; only those given)."""
+        body = _compact(
+            {
+                "accept": accept,
+                "noCache": no_cache,
+                "versionId": version_id,
+                "versionTime": version_time,
+                "versionNumber": version_number,
+            }
+        )
+        return self._call("resolveW3cPost", {"did": did}, body=body, default_accept=None)
+
+    # -- verification ---------------------------------------------------------------------
+
+    def verify_credential(
+        self, credential: Union[Mapping[str, Any], str], expected_audience: Optional[str] = None
+    ) -> CredentialVerification:
+        """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
+
+        A failed check is a 200 result (``status`` other than VALID, ``valid`` False), never
+        raised; only a request the daemon refuses raises (e.g. 400 INVALID_REQUEST).
+        """
+        body = _compact({"credential": credential, "expectedAudience": expected_audience})
+        return self._call("verifyCredential", body=body)
+
+    def fast_verify_jws(self, jws: str, relationship: Optional[Relationship] = None) -> JwsVerification:
+        """POST /v1/fast-verify/jws: a compact JWS whose ``kid`` is a DID URL; the key must be
+        in ``relationship`` (default assertionMethod, then authentication)."""
+        return self._call("fastVerifyJws", body=_compact({"jws": jws, "relationship": relationship}))
+
+    def evaluate_policy(
+        self,
+        did: str,
+        policy: Union[Policy, Mapping[str, Any]],
+        credential: Optional[Union[Mapping[str, Any], str]] = None,
+    ) -> PolicyDecision:
+        """POST /v1/policies/evaluate: ``policy`` (``{name?, rules}``) against ``did`` and an
+        optional credential (SPEC §4.8)."""
+        return self._call("evaluatePolicy", body=_compact({"did": did, "policy": policy, "credential": credential}))
+
+    # -- agents ---------------------------------------------------------------------------
+
+    def verify_delegation(
+        self,
+        chain: Sequence[str],
+        trusted_roots: Optional[Sequence[str]] = None,
+        register: Optional[bool] = None,
+    ) -> DelegationVerification:
+        """POST /v1/agents/verify-delegation: verify a receipt chain (root first); with
+        ``register=True`` a VALID chain is stored for :meth:`verify_tool`."""
+        body = _compact({"chain": _strings(chain), "trustedRoots": _strings(trusted_roots), "register": register})
+        return self._call("verifyDelegation", body=body)
+
+    def authorize(
+        self, chain: Sequence[str], tool: str, trusted_roots: Optional[Sequence[str]] = None
+    ) -> AuthorizeResponse:
+        """POST /v1/agents/authorize: may the chain's leaf call ``tool``? Stateless.
+
+        Any error must be read as DENY (SPEC §7 rule 4): prefer :meth:`authorize_or_deny`.
+        """
+        body = _compact({"chain": _strings(chain), "tool": tool, "trustedRoots": _strings(trusted_roots)})
+        return self._call("authorize", body=body)
+
+    def verify_tool(self, agent: str, tool: str, root: Optional[str] = None) -> Authorization:
+        """GET /v1/agents/verify-tool: may ``agent`` call ``tool``, by a registered chain
+        (optionally from ``root``)? Prefer :meth:`verify_tool_or_deny`."""
+        return self._call("verifyTool", query={"agent": agent, "tool": tool, "root": root})
+
+    def authorize_or_deny(
+        self, chain: Sequence[str], tool: str, trusted_roots: Optional[Sequence[str]] = None
+    ) -> DenyResult:
+        """:meth:`authorize`, never raising: ALLOW only when the daemon answered 200 with
+        ``authorization.decision == "ALLOW"`` and ``authorized is True``; any error (network,
+        problem, bad body, unexpected shape) is DENY with ``error`` and a ``reason`` naming its
+        code and detail."""
+        try:
+            answer = self.authorize(chain, tool, trusted_roots)
+        except Exception as error:  # noqa: BLE001 — rule 4: every failure is DENY
+            return _deny_error(error)
+        authorization = answer.get("authorization") if isinstance(answer, dict) else None
+        return _decide(authorization)
+
+    def verify_tool_or_deny(self, agent: str, tool: str, root: Optional[str] = None) -> DenyResult:
+        """:meth:`verify_tool`, never raising: ALLOW only for a 200 Authorization with
+        ``decision == "ALLOW"`` and ``authorized is True``; anything else is DENY."""
+        try:
+            answer = self.verify_tool(agent, tool, root)
+        except Exception as error:  # noqa: BLE001 — rule 4: every failure is DENY
+            return _deny_error(error)
+        return _decide(answer)
+
+    # -- inspection -----------------------------------------------------------------------
+
+    def inspect_mcp(self, endpoint: str) -> McpInspection:
+        """GET /v1/mcp/inspect: inspect an MCP server (tools, risk signals, drift, auth)."""
+        return self._call("inspectMcp", query={"endpoint": endpoint})
+
+    def inspect_a2a(self, url: str) -> A2aInspection:
+        """GET /v1/a2a/inspect: inspect an A2A agent card (validation and signatures)."""
+        return self._call("inspectA2a", query={"url": url})
+
+    # -- transport ------------------------------------------------------------------------
+
+    def _call(
+        self,
+        operation_id: str,
+        path_params: Optional[Mapping[str, str]] = None,
+        query: Optional[Mapping[str, Optional[str]]] = None,
+        body: Any = None,
+        headers: Optional[Mapping[str, Optional[str]]] = None,
+        default_accept: Optional[str] = _JSON_ACCEPT,
+    ) -> Any:
+        op = _schema.OPERATIONS[operation_id]
+        url = self._url(op, path_params or {}, query or {})
+        data = None
+        defaults: Dict[str, Optional[str]] = {"Accept": default_accept}
+        if op["body"] is not None:
+            data = json.dumps(body if body is not None else {}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+            defaults["Content-Type"] = "application/json"
+        results = op["results"]
+        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, headers or {}, results))
+
+    def _retrying(self, fn: Callable[[], T]) -> T:
+        return with_retry(fn, self.retry) if self.retry is not None else fn()
+
+    def _url(self, op: Mapping[str, Any], path_params: Mapping[str, str], query: Mapping[str, Optional[str]]) -> str:
+        path = op["path"]
+        for name in op["path_params"]:
+            value = path_params.get(name)
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be a string")
+            path = path.replace("{" + name + "}", urllib.parse.quote(value, safe=""))
+        pairs = []
+        for name, value in query.items():
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be a string")
+            pairs.append((name, value))
+        url = self.base_url + path
+        if pairs:
+            url += "?" + urllib.parse.urlencode(pairs, quote_via=urllib.parse.quote, safe="")
+        return url
+
+    def _send(
+        self,
+        method: str,
+        url: str,
+        data: Optional[bytes],
+        defaults: Mapping[str, Optional[str]],
+        headers: Mapping[str, Optional[str]],
+    ) -> Tuple[int, Any, Optional[http.client.HTTPResponse], bytes]:
+        """Send one request. Returns (status, headers, open response, b"") for a 2xx, whose body
+        is still to be read, and (status, headers, None, body) for an error status (urllib's
+        HTTPError, read and closed here). A failure to get an answer is CLIENT_NETWORK_ERROR."""
+        # Header names are case-insensitive: later layers (the operation's defaults, then the
+        # client's headers, then the call's) replace earlier ones whatever their case; None
+        # leaves a header out.
+        merged: Dict[str, Tuple[str, Optional[str]]] = {}
+        for layer in ({"User-Agent": f"svc-client-python/{VERSION}"}, defaults, self.headers, headers):
+            for name, value in layer.items():
+                merged[name.lower()] = (name, value)
+        request = urllib.request.Request(url, data=data, method=method)
+        for name, value in merged.values():
+            if value is not None:
+                request.add_header(name, value)
+        try:
+            response = self._opener.open(request, timeout=self.timeout)
+        except urllib.error.HTTPError as error:
+            try:
+                raw = error.read()
+            except (OSError, http.client.HTTPException) as cause:
+                raise _network_error(cause) from cause
+            finally:
+                error.close()
+            return error.code, error.headers, None, raw
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
+            raise _network_error(error) from error
+        return response.status, response.headers, response, b""
+
+    def _exchange(
+        self,
+        method: str,
+        url: str,
+        data: Optional[bytes],
+        defaults: Mapping[str, Optional[str]],
+        headers: Mapping[str, Optional[str]],
+        results: Sequence[int],
+    ) -> Any:
+        status, response_headers, response, raw = self._send(method, url, data, defaults, headers)
+        retry_after = _retry_after(response_headers)
+        if response is not None:
+            with response:
+                try:
+                    raw = response.read()
+                except (OSError, http.client.HTTPException) as error:
+                    raise _network_error(error) from error
+        if response is not None or status in results:
+            # 2xx, or a documented result with an error status (410: a deactivated DID).
+            return _json_object(raw, status, retry_after)
+        raise _error_of(status, raw, retry_after)
+
+    def _open_stream(self, url: str) -> http.client.HTTPResponse:
+        status, response_headers, response, raw = self._send("GET", url, None, {"Accept": "text/event-stream"}, {})
+        if response is None:
+            raise _error_of(status, raw, _retry_after(response_headers))
+        return response
+
+    def _frames(self, response: http.client.HTTPResponse) -> Iterator[StreamFrame]:
+        status = response.status
+        retry_after = _retry_after(response.headers)
+        media = (response.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+
+        def frames() -> Iterator[StreamFrame]:
+            with response:
+                if media != "text/event-stream":
+                    raise SvcError.client(CLIENT_BAD_RESPONSE, f"the stream answered {media or 'no content type'}, not text/event-stream", status, retry_after)
+                parser = SseParser()
+                read = getattr(response, "read1", None) or response.read
+                while True:
+                    try:
+                        chunk = read(_READ_CHUNK)
+                    except (OSError, http.client.HTTPException) as error:
+                        raise _network_error(error) from error
+                    if not chunk:
+                        parser.close()
+                        raise SvcError.client(CLIENT_BAD_RESPONSE, "the event stream ended before its done frame", status, retry_after)
+                    for event in parser.feed(chunk):
+                        try:
+                            data = json.loads(event.data, parse_constant=_no_constant)
+                        except ValueError as error:
+                            raise SvcError.client(CLIENT_BAD_RESPONSE, f"the data of a {event.event!r} frame is not JSON", status, retry_after, error) from error
+                        yield {"event": event.event, "data": data}
+                        if event.event == "done":
+                            return
+
+        return frames()
+
+
+def _retry_after(headers: Any) -> Optional[int]:
+    return parse_retry_after(headers.get("Retry-After")) if headers is not None else None
+
+
+def _error_of(status: int, raw: bytes, retry_after: Optional[int]) -> SvcError:
+    """An error status as SvcError: its problem, or CLIENT_BAD_RESPONSE without one."""
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError):
+        body = None
+    problem = _problem_of(body)
+    if problem is None:
+        return SvcError.client(CLIENT_BAD_RESPONSE, f"status {status} without a problem body", status, retry_after)
+    return SvcError(problem, status=status, retry_after=retry_after)
+
+
+def _problem_of(body: Any) -> Optional[Dict[str, Any]]:
+    """The problem in a body: a problem+json object, or the one a /1.0 resolution result
+    embeds in didResolutionMetadata.error."""
+    if not isinstance(body, dict):
+        return None
+    metadata = body.get("didResolutionMetadata")
+    if isinstance(metadata, dict):
+        embedded = metadata.get("error")
+        if isinstance(embedded, dict) and isinstance(embedded.get("code"), str):
+            return embedded
+        return None
+    if isinstance(body.get("code"), str):
+        return body
+    return None
+
+
+def _network_error(error: BaseException) -> SvcError:
+    reason = getattr(error, "reason", None)
+    cause = reason if isinstance(reason, BaseException) else error
+    if isinstance(cause, socket.timeout) or isinstance(error, socket.timeout):
+        detail = f"no answer within the client's timeout ({cause})"
+    else:
+        detail = f"the daemon could not be reached: {type(cause).__name__}: {cause}"
+    return SvcError.client(CLIENT_NETWORK_ERROR, detail, 0, None, cause)
+
+
+def _json_object(raw: bytes, status: int, retry_after: Optional[int]) -> Dict[str, Any]:
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise SvcError.client(CLIENT_BAD_RESPONSE, f"status {status} with a body that is not JSON", status, retry_after, error) from error
+    if not isinstance(body, dict):
+        raise SvcError.client(CLIENT_BAD_RESPONSE, f"status {status} with a JSON body that is not an object", status, retry_after)
+    return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _decide(authorization: Any) -> DenyResult:
+    if (
+        not isinstance(authorization, dict)
+        or authorization.get("decision") not in ("ALLOW", "DENY")
+        or not isinstance(authorization.get("authorized"), bool)
+        or not isinstance(authorization.get("reason"), str)
+    ):
+        error = SvcError.client(CLIENT_BAD_RESPONSE, "the answer holds no well-formed authorization", 200)
+        return {"decision": "DENY", "authorized": False, "reason": f"{error.code}: {error.detail}", "error": error}
+    if authorization["decision"] == "ALLOW" and authorization["authorized"] is True:
+        return {"decision": "ALLOW", "authorized": True, "reason": authorization["reason"], "authorization": authorization}
+    if authorization["decision"] == "ALLOW" or authorization["authorized"] is True:
+        error = SvcError.client(CLIENT_BAD_RESPONSE, "the authorization is inconsistent (decision and authorized disagree)", 200)
+        return {"decision": "DENY", "authorized": False, "reason": f"{error.code}: {error.detail}", "authorization": authorization, "error": error}
+    return {"decision": "DENY", "authorized": False, "reason": authorization["reason"], "authorization": authorization}
+
+
+def _deny_error(error: Exception) -> DenyResult:
+    if not isinstance(error, SvcError):
+        # Not an HTTP outcome (e.g. an argument that cannot be sent): still DENY, never raised.
+        error = SvcError.client(CLIENT_BAD_RESPONSE, f"the call failed in the client: {type(error).__name__}: {error}", 0, None, error)
+    detail = error.detail or error.title
+    return {"decision": "DENY", "authorized": False, "reason": f"{error.code}: {detail}", "error": error}
+
+
+def _flag(value: Optional[bool]) -> Optional[str]:
+    return "true" if value else None
+
+
+def _number(value: Optional[int]) -> Optional[str]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("version_number must be an integer")
+    return str(value)
+
+
+def _strings(values: Optional[Sequence[str]]) -> Optional[List[str]]:
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)):
+        raise TypeError("expected a list of strings, not a single string")
+    return list(values)
+
+
+def _compact(members: Mapping[str, Any]) -> Dict[str, Any]:
+    return {k: v for k, v in members.items() if v is not None}

@@ -1,0 +1,375 @@
+"""The client against real daemons: `svc serve` (direct) and `svc serve --public`, started with
+a did:web host, an MCP server and a signed A2A card by test/integration/client-python.test.ts,
+which names the scenario file in SVC_CLIENT_SCENARIO. Without it these tests are skipped (and
+that test fails when any test was skipped)."""
+from __future__ import annotations
+
+import copy
+import time
+import unittest
+from typing import Any, Dict, List
+
+from svc_client import CLIENT_NETWORK_ERROR, OPERATIONS, RetryPolicy, SvcClient, SvcError, with_retry
+
+from ._support import Recorder, load_scenario
+
+
+class DirectDaemonTest(unittest.TestCase):
+    s: Dict[str, Any]
+    client: SvcClient
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.s = load_scenario()
+        cls.client = SvcClient(cls.s["daemonUrl"], timeout=30)
+
+    # -- probes and the document ------------------------------------------------------------
+
+    def test_probes(self) -> None:
+        health = self.client.health()
+        self.assertEqual(health["status"], "ok")
+        self.assertIn("did:key", health["supportedMethods"])
+        self.assertEqual(self.client.ready()["ready"], True)
+        self.assertIn(self.client.status()["status"], ("ok", "degraded"))
+
+    def test_open_api_has_the_operations_of_the_table(self) -> None:
+        doc = self.client.open_api()
+        self.assertEqual(doc["openapi"], "3.1.0")
+        served = {op["operationId"]: (method.upper(), path) for path, item in doc["paths"].items() for method, op in item.items()}
+        self.assertEqual(served, {op: (spec["method"], spec["path"]) for op, spec in OPERATIONS.items()})
+
+    # -- resolution -------------------------------------------------------------------------
+
+    def test_resolve_did_key(self) -> None:
+        result = self.client.resolve(self.s["didKey"])
+        self.assertEqual(result["did"], self.s["didKey"])
+        self.assertEqual(result["method"], "key")
+        self.assertEqual(result["didDocument"]["id"], self.s["didKey"])
+        self.assertIn(result["verdict"]["outcome"], ("RESOLVED", "RESOLVED_WITH_WARNINGS"))
+        self.assertEqual(len(result["dimensions"]), 7)
+
+    def test_resolve_did_web_percent_encoded_whole(self) -> None:
+        # The did:web carries %3A (its port): encoded whole, it reaches the daemon intact.
+        self.assertIn("%3A", self.s["didWeb"])
+        result = self.client.resolve(self.s["didWeb"], no_cache=True)
+        self.assertEqual(result["did"], self.s["didWeb"])
+        self.assertEqual(result["method"], "web")
+        self.assertEqual(result["didDocument"]["id"], self.s["didWeb"])
+        self.assertIs(result["cached"], False)
+        self.assertEqual(result["evidence"]["source"]["kind"], "HTTPS")
+
+    def test_no_cache_reaches_the_daemon(self) -> None:
+        self.client.resolve(self.s["didKey"])
+        self.assertIs(self.client.resolve(self.s["didKey"])["cached"], True)
+        self.assertIs(self.client.resolve(self.s["didKey"], no_cache=True)["cached"], False)
+
+    def test_dereference_a_verification_method(self) -> None:
+        vm = self.s["didKeyVerificationMethod"]
+        result = self.client.dereference(vm)
+        self.assertEqual(result["dereferencingMetadata"]["contentType"], "application/json")
+        self.assertEqual(result["contentStream"]["id"], vm)
+
+    def test_fast_verify_did(self) -> None:
+        for did in (self.s["didKey"], self.s["didWeb"]):
+            with self.subTest(did=did):
+                verdict = self.client.fast_verify_did(did)
+                self.assertEqual(verdict["did"], did)
+                self.assertIs(verdict["resolved"], True)
+                self.assertGreaterEqual(len(verdict["keys"]), 1)
+
+    def test_history_graph_and_diff(self) -> None:
+        did = self.s["didWeb"]
+        self.client.resolve(did, no_cache=True)
+        history = self.client.history(did)
+        self.assertEqual(history["did"], did)
+        self.assertGreaterEqual(history["count"], 1)
+        self.assertEqual(history["count"], len(history["history"]))
+        graph = self.client.graph(did)
+        self.assertEqual(graph["did"], did)
+        self.assertGreaterEqual(len(graph["nodes"]), 1)
+        try:
+            diff = self.client.diff(did)
+        except SvcError as error:
+            # One document observed: a diff needs two (a legitimate answer, by its code).
+            self.assertEqual((error.code, error.status), ("NOT_FOUND", 404))
+            self.assertEqual(history["count"], 1)
+        else:
+            self.assertEqual(diff["did"], did)
+
+    def test_resolve_w3c(self) -> None:
+        did = self.s["didKey"]
+        document = self.client.resolve_w3c(did)
+        self.assertEqual(document["id"], did)
+        self.assertNotIn("didDocument", document)
+        result = self.client.resolve_w3c(did, accept="application/did-resolution")
+        self.assertEqual(result["didDocument"]["id"], did)
+        self.assertEqual(result["@context"], "https://w3id.org/did-resolution/v1")
+        posted = self.client.resolve_w3c_post(did, accept="application/did-resolution", no_cache=True)
+        self.assertEqual(posted["didDocument"]["id"], did)
+        web = self.client.resolve_w3c(self.s["didWeb"])
+        self.assertEqual(web["id"], self.s["didWeb"])
+
+    def test_resolve_w3c_errors(self) -> None:
+        with self.assertRaises(SvcError) as caught:
+            self.client.resolve_w3c("did:foo:bar")
+        # The problem embedded in didResolutionMetadata.error.
+        self.assertEqual((caught.exception.code, caught.exception.status), ("METHOD_NOT_SUPPORTED", 501))
+        self.assertTrue(caught.exception.type.endswith("#METHOD_NOT_SUPPORTED"))
+        with self.assertRaises(SvcError) as caught:
+            self.client.resolve_w3c(self.s["didKey"], accept="text/html")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("REPRESENTATION_NOT_SUPPORTED", 406))
+        with self.assertRaises(SvcError) as caught:
+            self.client.resolve_w3c_post("did:foo:bar")
+        self.assertEqual(caught.exception.code, "METHOD_NOT_SUPPORTED")
+
+    def test_a_problem_is_an_svc_error_with_its_trace(self) -> None:
+        with self.assertRaises(SvcError) as caught:
+            self.client.resolve("did:foo:bar")
+        error = caught.exception
+        self.assertEqual((error.code, error.status), ("METHOD_NOT_SUPPORTED", 501))
+        self.assertIn('"foo"', error.detail)
+        self.assertTrue(error.title)
+        self.assertEqual(error.type, "https://www.w3.org/ns/did#METHOD_NOT_SUPPORTED")
+        self.assertIsInstance(error.trace, list)
+        assert error.trace is not None
+        self.assertEqual((error.trace[0]["stage"], error.trace[0]["status"]), ("syntax.parse", "FAIL"))
+        self.assertEqual(error.problem["code"], "METHOD_NOT_SUPPORTED")
+        self.assertIsNone(error.retry_after)
+        self.assertIn("METHOD_NOT_SUPPORTED", str(error))
+
+    def test_invalid_did_is_400(self) -> None:
+        with self.assertRaises(SvcError) as caught:
+            self.client.resolve("not-a-did")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_DID", 400))
+
+    def test_no_retry_of_a_400(self) -> None:
+        sleep = Recorder()
+        tries: List[SvcError] = []
+        client = self.client.with_retry(RetryPolicy(attempts=5, sleep=sleep))
+
+        def call() -> Any:
+            try:
+                return client.resolve("not-a-did")
+            except SvcError as error:
+                tries.append(error)
+                raise
+
+        with self.assertRaises(SvcError) as caught:
+            with_retry(call, RetryPolicy(attempts=5, sleep=sleep))
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_DID", 400))
+        self.assertEqual(len(tries), 1)
+        self.assertEqual(sleep.calls, [])
+
+    # -- the stream ---------------------------------------------------------------------------
+
+    def test_stream_stages_then_one_result_then_done(self) -> None:
+        frames = list(self.client.stream(self.s["didWeb"], no_cache=True))
+        events = [f["event"] for f in frames]
+        self.assertGreaterEqual(events.count("stage"), 1)
+        self.assertEqual(events.count("result"), 1)
+        self.assertEqual(events[-2:], ["result", "done"])
+        self.assertEqual(set(events[:-2]), {"stage"})
+        self.assertEqual(frames[-1]["data"], {})
+        self.assertEqual(frames[-2]["data"]["did"], self.s["didWeb"])
+        for frame in frames[:-2]:
+            self.assertEqual(set(frame["data"]), {"stage", "label", "status", "startedUs", "durationUs", "detail"})
+
+    def test_stream_of_a_failing_did_is_error_then_done(self) -> None:
+        frames = list(self.client.stream("did:foo:bar"))
+        events = [f["event"] for f in frames]
+        self.assertEqual(events[-2:], ["error", "done"])
+        self.assertNotIn("result", events)
+        self.assertEqual(set(events[:-2]), {"stage"} if events[:-2] else set())
+        problem = frames[-2]["data"]
+        self.assertEqual((problem["code"], problem["status"]), ("METHOD_NOT_SUPPORTED", 501))
+        self.assertEqual(problem["trace"][0]["stage"], "syntax.parse")
+
+    def test_stream_refused_before_it_starts_raises(self) -> None:
+        with self.assertRaises(SvcError) as caught:
+            self.client.stream("")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_DID", 400))
+
+    # -- verification ---------------------------------------------------------------------------
+
+    def test_verify_credential_object_and_jwt(self) -> None:
+        for label, credential in (("object", self.s["credential"]), ("vc+jwt", self.s["credentialJwt"])):
+            with self.subTest(form=label):
+                result = self.client.verify_credential(credential)
+                self.assertEqual((result["status"], result["valid"]), ("VALID", True), result["headline"])
+                self.assertEqual(result["issuer"], self.s["didKey"])
+        jwt = self.client.verify_credential(self.s["credentialJwt"], expected_audience="did:example:verifier")
+        self.assertEqual(jwt["status"], "INVALID")  # no aud claim: a result, not an error
+
+    def test_a_failed_credential_is_a_result(self) -> None:
+        tampered = copy.deepcopy(self.s["credential"])
+        tampered["credentialSubject"]["name"] = "Mallory"
+        result = self.client.verify_credential(tampered)
+        self.assertIs(result["valid"], False)
+        self.assertNotEqual(result["status"], "VALID")
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_credential(self.s["credential"], expected_audience="")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
+
+    def test_fast_verify_jws(self) -> None:
+        result = self.client.fast_verify_jws(self.s["jws"])
+        self.assertEqual((result["status"], result["valid"]), ("VALID", True))
+        self.assertEqual(result["payload"], {"hello": "world"})
+        self.assertEqual(self.client.fast_verify_jws(self.s["jws"], relationship="keyAgreement")["valid"], False)
+
+    def test_evaluate_policy(self) -> None:
+        decision = self.client.evaluate_policy(self.s["didKey"], self.s["policy"])
+        self.assertEqual(decision["evaluation"]["status"], "PASS", decision["evaluation"]["headline"])
+        self.assertEqual(decision["evaluation"]["policyName"], "keys")
+        self.assertIsNone(decision["credential"])
+        web = self.client.evaluate_policy(self.s["didWeb"], self.s["policy"], credential=self.s["credential"])
+        self.assertEqual(web["evaluation"]["status"], "FAIL")  # allowedMethods: key only
+        self.assertEqual(web["credential"]["status"], "VALID")
+
+    # -- agents -------------------------------------------------------------------------------------
+
+    def test_delegation_registered_then_verify_tool(self) -> None:
+        d = self.s["delegation"]
+        verification = self.client.verify_delegation(d["chain"], register=True)
+        self.assertEqual(verification["result"]["status"], "VALID", verification["result"]["headline"])
+        self.assertIs(verification["registered"], True)
+        self.assertEqual(verification["result"]["root"], d["root"])
+        self.assertEqual(verification["result"]["leaf"], d["agent"])
+        allowed = self.client.verify_tool(d["agent"], d["allowedTool"])
+        self.assertEqual((allowed["decision"], allowed["authorized"]), ("ALLOW", True))
+        denied = self.client.verify_tool(d["agent"], d["deniedTool"])
+        self.assertEqual((denied["decision"], denied["authorized"]), ("DENY", False))
+        rooted = self.client.verify_tool(d["agent"], d["allowedTool"], root=d["root"])
+        self.assertEqual(rooted["decision"], "ALLOW")
+        other_root = self.client.verify_tool(d["agent"], d["allowedTool"], root=self.s["didKey"])
+        self.assertEqual(other_root["decision"], "DENY")
+        helper = self.client.verify_tool_or_deny(d["agent"], d["allowedTool"])
+        self.assertEqual((helper["decision"], helper["authorized"]), ("ALLOW", True))
+        self.assertEqual(helper["authorization"], allowed)
+        self.assertNotIn("error", helper)
+        helper = self.client.verify_tool_or_deny(d["agent"], d["deniedTool"])
+        self.assertEqual((helper["decision"], helper["authorized"]), ("DENY", False))
+        self.assertNotIn("error", helper)
+        self.assertEqual(helper["reason"], denied["reason"])
+
+    def test_verify_delegation_without_register(self) -> None:
+        d = self.s["delegation"]
+        result = self.client.verify_delegation(d["chain"], trusted_roots=[self.s["didKey"]])
+        self.assertEqual(result["result"]["status"], "INVALID")  # the root is not the trusted one
+        self.assertIs(result["registered"], False)
+
+    def test_authorize(self) -> None:
+        d = self.s["delegation"]
+        answer = self.client.authorize(d["chain"], d["allowedTool"])
+        self.assertEqual((answer["authorization"]["decision"], answer["authorization"]["authorized"]), ("ALLOW", True))
+        self.assertEqual(answer["chain"]["status"], "VALID")
+        self.assertEqual(self.client.authorize(d["chain"], d["deniedTool"], trusted_roots=[d["root"]])["authorization"]["decision"], "DENY")
+
+    def test_authorize_or_deny(self) -> None:
+        d = self.s["delegation"]
+        allow = self.client.authorize_or_deny(d["chain"], d["allowedTool"])
+        self.assertEqual((allow["decision"], allow["authorized"]), ("ALLOW", True))
+        self.assertEqual(allow["authorization"]["matchedCapability"], "payments:*")
+        self.assertNotIn("error", allow)
+        deny = self.client.authorize_or_deny(d["chain"], d["deniedTool"])
+        self.assertEqual((deny["decision"], deny["authorized"]), ("DENY", False))
+        self.assertNotIn("error", deny)
+        # A problem (400: no tool) is DENY, never raised.
+        problem = self.client.authorize_or_deny(d["chain"], "")
+        self.assertEqual((problem["decision"], problem["error"].code), ("DENY", "INVALID_REQUEST"))
+        self.assertTrue(problem["reason"].startswith("INVALID_REQUEST: "))
+
+    def test_unreachable_daemon_is_deny_never_raised(self) -> None:
+        d = self.s["delegation"]
+        unreachable = SvcClient(self.s["unreachableUrl"], timeout=10)
+        for result in (unreachable.authorize_or_deny(d["chain"], d["allowedTool"]), unreachable.verify_tool_or_deny(d["agent"], d["allowedTool"])):
+            self.assertEqual((result["decision"], result["authorized"]), ("DENY", False))
+            self.assertEqual((result["error"].code, result["error"].status), (CLIENT_NETWORK_ERROR, 0))
+            self.assertTrue(result["reason"].startswith("CLIENT_NETWORK_ERROR: "))
+            self.assertNotIn("authorization", result)
+        with self.assertRaises(SvcError) as caught:
+            unreachable.authorize(d["chain"], d["allowedTool"])
+        self.assertEqual(caught.exception.code, CLIENT_NETWORK_ERROR)
+
+    # -- inspection -------------------------------------------------------------------------------
+
+    def test_inspect_mcp(self) -> None:
+        inspection = self.client.inspect_mcp(self.s["mcpEndpoint"])
+        self.assertEqual(inspection["status"], "INSPECTED", inspection["headline"])
+        self.assertEqual(inspection["endpoint"], self.s["mcpEndpoint"])
+        self.assertGreaterEqual(len(inspection["tools"]), 1)
+
+    def test_inspect_a2a(self) -> None:
+        inspection = self.client.inspect_a2a(self.s["a2aUrl"])
+        self.assertTrue(inspection["cardUrl"].startswith(self.s["a2aUrl"]))
+        self.assertEqual([sig["status"] for sig in inspection["signatures"]], ["VALID"], inspection["headline"])
+
+    def test_inspect_problems_are_svc_errors(self) -> None:
+        with self.assertRaises(SvcError) as caught:
+            self.client.inspect_mcp("not a url")
+        self.assertEqual(caught.exception.status, 400)
+
+
+class PublicDaemonTest(unittest.TestCase):
+    """The public profile: standard budget 20/min per client; right after it is used up the
+    daemon answers 429 RATE_LIMITED with Retry-After (3 s, one token every 3 s)."""
+
+    s: Dict[str, Any]
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.s = load_scenario()
+
+    def exhaust(self, client: SvcClient) -> SvcError:
+        for _ in range(60):
+            try:
+                client.status()
+            except SvcError as error:
+                return error
+        self.fail("60 calls of a standard route never answered 429 on the public daemon")
+
+    def test_rate_limited_surfaces_retry_after(self) -> None:
+        error = self.exhaust(SvcClient(self.s["publicUrl"]))
+        self.assertEqual((error.code, error.status), ("RATE_LIMITED", 429))
+        self.assertIsInstance(error.retry_after, int)
+        assert error.retry_after is not None
+        self.assertGreaterEqual(error.retry_after, 1)
+        self.assertLessEqual(error.retry_after, 3)
+        self.assertEqual(error.problem.get("retryAfter"), error.retry_after)
+
+    def test_retry_waits_the_retry_after_it_was_given(self) -> None:
+        client = SvcClient(self.s["publicUrl"])
+        self.exhaust(client)
+        seen: List[SvcError] = []
+        sleep = Recorder(really=True)
+
+        def call() -> Any:
+            try:
+                return client.status()
+            except SvcError as error:
+                seen.append(error)
+                raise
+
+        started = time.monotonic()
+        status = with_retry(call, RetryPolicy(attempts=4, base_delay=0.1, sleep=sleep))
+        self.assertEqual(status["profile"], "public")
+        self.assertGreaterEqual(len(seen), 1)
+        self.assertEqual(len(sleep.calls), len(seen))
+        for error, waited in zip(seen, sleep.calls):
+            self.assertEqual(error.code, "RATE_LIMITED")
+            assert error.retry_after is not None
+            self.assertGreaterEqual(waited, error.retry_after)
+            self.assertLessEqual(waited, error.retry_after + 1.0)
+        self.assertGreaterEqual(time.monotonic() - started, seen[0].retry_after or 0)
+
+    def test_client_retry_policy_succeeds_after_the_429(self) -> None:
+        client = SvcClient(self.s["publicUrl"])
+        self.exhaust(client)
+        sleep = Recorder(really=True)
+        status = client.with_retry(RetryPolicy(attempts=4, base_delay=0.1, sleep=sleep)).status()
+        self.assertEqual(status["profile"], "public")
+        self.assertGreaterEqual(len(sleep.calls), 1)
+        self.assertGreaterEqual(sleep.calls[0], 1.0)  # Retry-After is whole seconds, at least 1
+
+
+if __name__ == "__main__":
+    unittest.main()
