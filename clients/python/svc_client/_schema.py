@@ -132,6 +132,11 @@ __all__ = [
     "A2aSignature",
     "A2aInspectionProviderVariant1",
     "A2aInspection",
+    "MonitorEventType",
+    "MonitorEventDataDomainBindingVariant1",
+    "MonitorEventDataDiffVariant1",
+    "MonitorEventData",
+    "WebhookEnvelope",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -965,6 +970,7 @@ CredentialVerifyRequest = Union[CredentialVerifyRequestVariant1, Dict[str, Any]]
 class _JwsVerifyRequestRequired(TypedDict):
     """The required members of JwsVerifyRequest."""
 
+    #: A compact JWS whose kid is a DID URL.
     jws: str
 
 
@@ -1006,6 +1012,7 @@ class Policy(_PolicyRequired, total=False):
 class _PolicyEvaluateRequestRequired(TypedDict):
     """The required members of PolicyEvaluateRequest."""
 
+    #: The DID whose evidence the policy is evaluated against.
     did: str
     policy: Policy
 
@@ -1131,6 +1138,7 @@ class _AuthorizeRequestRequired(TypedDict):
 
     #: Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400).
     chain: List[str]
+    #: The name of the tool to authorise.
     tool: str
 
 
@@ -1394,6 +1402,50 @@ class A2aInspection(TypedDict):
     tls: Optional[TlsEvidence]
     observedAt: str
     limitations: List[str]
+
+
+#: What changed (SPEC §6.2).
+MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered"]
+
+
+_MonitorEventDataDomainBindingVariant1Required = TypedDict("_MonitorEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
+
+
+class MonitorEventDataDomainBindingVariant1(_MonitorEventDataDomainBindingVariant1Required):
+    """The object at `MonitorEventData.domainBinding (variant 1 of 2)` in openapi.json."""
+
+
+class MonitorEventDataDiffVariant1(TypedDict):
+    """The object at `MonitorEventData.diff (variant 1 of 2)` in openapi.json."""
+
+    #: One sentence, as the semantic diff (GET /v1/diff) writes it.
+    summary: str
+    changedMembers: List[str]
+
+
+class MonitorEventData(TypedDict):
+    """The `MonitorEventData` schema of openapi.json."""
+
+    fromHash: Optional[str]
+    toHash: Optional[str]
+    domainBinding: Optional[MonitorEventDataDomainBindingVariant1]
+    diff: Optional[MonitorEventDataDiffVariant1]
+    headline: Optional[str]
+    problem: Optional[Problem]
+
+
+class WebhookEnvelope(TypedDict):
+    """The `WebhookEnvelope` schema of openapi.json."""
+
+    #: The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once).
+    id: str
+    type: MonitorEventType
+    #: The watched identifier.
+    did: str
+    watchId: str
+    #: When the event was recorded (RFC 3339); stable across attempts.
+    createdAt: str
+    data: MonitorEventData
 
 
 class ResolveW3cPostBody(TypedDict, total=False):
