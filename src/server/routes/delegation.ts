@@ -24,22 +24,14 @@ import { parseDid, parseDidUrl } from '../../core/did/syntax.js';
 import { authorize, verifyDelegationChain } from '../../core/delegation/index.js';
 import { registerChain, reverifyRegisteredChains, verifyTool } from '../../core/delegation/registry.js';
 import type { Authorization, DelegationChainResult } from '../../core/delegation/types.js';
-import type { JsonObject } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
 import type { RuntimeStore } from '../../core/store.js';
 import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
-import { objectBody, onlyMembers, queryOptions, truncate } from '../http.js';
+import { objectBody, queryOptions, truncate } from '../http.js';
 import { clientKey, TokenBuckets } from '../rate-limit.js';
 import Type from 'typebox';
 import { VerifyToolQuery } from '../schemas/agents.js';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
-
-/** Receipts accepted in one request: the core answers 9..64 MALFORMED (rule 1); more is refused. */
-export const MAX_CHAIN_ENTRIES = 64;
-/** Trusted roots accepted in one request. */
-export const MAX_TRUSTED_ROOTS = 64;
-/** Longest tool name accepted. */
-export const MAX_TOOL_LENGTH = 1024;
 
 /** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */
 export const REGISTRATION_PERIOD_MS = 24 * 3600 * 1000;
@@ -51,31 +43,13 @@ function roughly(seconds: number): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
-function invalid(detail: string): ProblemError {
-  return new ProblemError('INVALID_REQUEST', detail);
-}
-
-/** `chain` (required): an array of at most 64 strings; an empty array is the core's MALFORMED result. */
-function chainOf(body: JsonObject): string[] {
-  const chain = body['chain'];
-  if (chain === undefined) throw invalid('"chain" (required) must be an array of compact receipts, root first.');
-  if (!Array.isArray(chain)) throw invalid('"chain" must be an array of compact receipts (strings), root first.');
-  if (chain.length > MAX_CHAIN_ENTRIES) {
-    throw invalid(`"chain" holds ${chain.length} entries; a chain holds 1 to 8 receipts, and more than ${MAX_CHAIN_ENTRIES} are not examined.`);
-  }
-  const bad = chain.findIndex((r) => typeof r !== 'string');
-  if (bad >= 0) throw invalid(`"chain[${bad}]" is not a string; each receipt is a compact JWS string.`);
-  return chain as string[];
-}
-
-/** `trustedRoots` (optional): an array of bare DIDs. */
-function trustedRootsOf(body: JsonObject): string[] | undefined {
-  const roots = body['trustedRoots'];
+/**
+ * `trustedRoots` (optional; the schema has made it an array of at most 64 strings): each a bare
+ * DID, or 400 INVALID_DID naming the entry.
+ */
+function trustedRootsOf(roots: readonly string[] | undefined): string[] | undefined {
   if (roots === undefined) return undefined;
-  if (!Array.isArray(roots)) throw invalid('"trustedRoots" must be an array of DIDs.');
-  if (roots.length > MAX_TRUSTED_ROOTS) throw invalid(`"trustedRoots" lists ${roots.length} DIDs; at most ${MAX_TRUSTED_ROOTS} are accepted.`);
   return roots.map((root, i) => {
-    if (typeof root !== 'string') throw invalid(`"trustedRoots[${i}]" must be a DID string.`);
     try {
       parseDid(root);
     } catch (err) {
@@ -210,12 +184,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const body = objectBody(request);
-        onlyMembers(body, ['chain', 'trustedRoots', 'register']);
-        const chain = chainOf(body);
-        const trustedRoots = trustedRootsOf(body);
-        const register = body['register'];
-        if (register !== undefined && typeof register !== 'boolean') throw invalid('"register" must be true or false.');
+        // The schema (VerifyDelegationRequest) has checked the shape: at most 64 receipt strings.
+        const { chain, trustedRoots: roots, register } = objectBody(request) as { chain: string[]; trustedRoots?: string[]; register?: boolean };
+        const trustedRoots = trustedRootsOf(roots);
         const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
         if (register !== true) return reply.send({ result, registered: false });
         const registration = registerChain(runtime, chain, result, ctx.limits.delegationRoots, { admit: admitFor(request) });
@@ -243,13 +214,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const body = objectBody(request);
-        onlyMembers(body, ['chain', 'tool', 'trustedRoots']);
-        const chain = chainOf(body);
-        const tool = body['tool'];
-        if (typeof tool !== 'string' || tool.length === 0) throw invalid('"tool" (required) must be the non-empty name of the tool to authorise.');
-        if (tool.length > MAX_TOOL_LENGTH) throw invalid(`"tool" is longer than ${MAX_TOOL_LENGTH} characters.`);
-        const trustedRoots = trustedRootsOf(body);
+        // The schema (AuthorizeRequest) has checked the shape: the receipts, a tool of 1 to 1024 characters.
+        const { chain, tool, trustedRoots: roots } = objectBody(request) as { chain: string[]; tool: string; trustedRoots?: string[] };
+        const trustedRoots = trustedRootsOf(roots);
         const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
         return reply.send({ authorization: authorize(result, tool), chain: result });
       },
@@ -274,12 +241,10 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
+        // The schema (VerifyToolQuery) has required agent and tool (non-empty, tool ≤ 1024 characters).
         const options = queryOptions(request, ['agent', 'tool', 'root']);
-        const agent = options['agent'];
-        const tool = options['tool'];
-        if (agent === undefined || agent === '') throw invalid('The query option "agent" (required) must be the DID of the agent.');
-        if (tool === undefined || tool === '') throw invalid('The query option "tool" (required) must be the name of the tool.');
-        if (tool.length > MAX_TOOL_LENGTH) throw invalid(`The query option "tool" is longer than ${MAX_TOOL_LENGTH} characters.`);
+        const agent = options['agent']!;
+        const tool = options['tool']!;
         queryDid('agent', agent);
         const root = options['root'];
         if (root !== undefined) queryDid('root', root);

@@ -5,23 +5,18 @@
  * daemon's capacity, cache and history like every other DID. AUTH_REQUIRED, risk signals and
  * a failed signature are 200 results; a problem means no inspection could be produced.
  */
+import type { FastifyRequest } from 'fastify';
 import { inspectA2a } from '../../core/a2a/inspect.js';
 import { inspectMcp } from '../../core/mcp/inspect.js';
-import { ProblemError } from '../../core/problems.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import Type from 'typebox';
 import { json, problem } from '../schemas/common.js';
 import { A2aInspectQuery, McpInspectQuery } from '../schemas/inspection.js';
 
-/** Longest URL accepted in a query option. */
-export const MAX_URL_LENGTH = 2048;
-
-function urlOption(options: Record<string, string>, name: string, what: string): string {
-  const value = options[name];
-  if (value === undefined || value === '') throw new ProblemError('INVALID_OPTIONS', `The query option "${name}" (required) must be ${what}.`);
-  if (value.length > MAX_URL_LENGTH) throw new ProblemError('INVALID_OPTIONS', `The query option "${name}" is longer than ${MAX_URL_LENGTH} characters.`);
-  return value;
+/** The one query option of a route: its schema has required it, non-empty, at most 2048 characters. */
+function urlOption(request: FastifyRequest, name: 'endpoint' | 'url'): string {
+  return queryOptions(request, [name])[name]!;
 }
 
 export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
@@ -52,7 +47,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const endpoint = urlOption(queryOptions(request, ['endpoint']), 'endpoint', 'the URL of the MCP endpoint, e.g. https://tools.example/mcp');
+        const endpoint = urlOption(request, 'endpoint');
         const result = await outboundWork(ctx, request, reply, ({ signal }) => inspectMcp(endpoint, {
             runtime,
             signal,
@@ -86,7 +81,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const url = urlOption(queryOptions(request, ['url']), 'url', 'the agent origin or the URL of its agent card, e.g. https://agent.example');
+        const url = urlOption(request, 'url');
         const result = await outboundWork(ctx, request, reply, ({ keys, signal }) => inspectA2a(url, { runtime, keys, signal }), true);
         return reply.send(result);
       },

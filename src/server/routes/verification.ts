@@ -13,9 +13,9 @@ import { verifyJws } from '../../core/jws/verify.js';
 import { parsePolicy } from '../../core/policy/index.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
-import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
+import type { Relationship } from '../../core/resolve/types.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
-import { objectBody, onlyMembers, truncate } from '../http.js';
+import { objectBody, onlyMembers } from '../http.js';
 import Type from 'typebox';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
@@ -28,15 +28,6 @@ function optionalString(body: JsonObject, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.length === 0) throw invalid(`"${name}" must be a non-empty string.`);
   return value;
-}
-
-function relationshipOf(body: JsonObject): Relationship | undefined {
-  const value = optionalString(body, 'relationship');
-  if (value === undefined) return undefined;
-  if (!(RELATIONSHIPS as readonly string[]).includes(value)) {
-    throw invalid(`"relationship" must be one of ${RELATIONSHIPS.join(', ')}, not ${JSON.stringify(truncate(value))}.`);
-  }
-  return value as Relationship;
 }
 
 /** The credential of a verify request: `{credential, expectedAudience?}`, or a bare credential object. */
@@ -98,11 +89,8 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const body = objectBody(request);
-        onlyMembers(body, ['jws', 'relationship']);
-        const jws = body['jws'];
-        if (typeof jws !== 'string' || jws.length === 0) throw invalid('"jws" (required) must be a compact JWS string.');
-        const relationship = relationshipOf(body);
+        // The schema (JwsVerifyRequest) has checked the members: jws a non-empty string, relationship one of five.
+        const { jws, relationship } = objectBody(request) as { jws: string; relationship?: Relationship };
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
           verifyJws(jws, { runtime, keySource: keys, signal, ...(relationship ? { relationship } : {}) }),
         );
@@ -126,17 +114,10 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const body = objectBody(request);
-        onlyMembers(body, ['did', 'policy', 'credential']);
-        const did = body['did'];
-        if (typeof did !== 'string' || did.length === 0) throw invalid('"did" (required) must be a DID string.');
+        // The schema (PolicyEvaluateRequest) has checked the shape; the DID's syntax and the rules' values are the core's.
+        const { did, policy: rules, credential } = objectBody(request) as { did: string; policy: unknown; credential?: unknown };
         parseDid(did);
-        if (body['policy'] === undefined) throw invalid('"policy" (required) must be an object {name?, rules}.');
-        const policy = parsePolicy(body['policy']);
-        const credential = body['credential'];
-        if (credential !== undefined && !isJsonObject(credential) && typeof credential !== 'string') {
-          throw invalid('"credential" must be a credential object, the JSON text of one, or a compact JWT string.');
-        }
+        const policy = parsePolicy(rules);
         const answer = await outboundWork(ctx, request, reply, ({ runtime, slot, signal }) =>
           decidePolicy(did, policy, credential, { runtime, resolveDid: (target, s) => resolveFor(ctx, target, {}, s, slot), signal }),
         );
