@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { readFileSync, rmSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-export default defineConfig({
+const svc: Options = {
   entry: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
   splitting: true,
   sourcemap: true,
-  clean: true,
+  // dist/ is emptied once, below, before both builds: they run at the same time, and tsup's own
+  // clean of one would delete what the other wrote.
+  clean: false,
   // Declarations for the library entry only (`import … from 'svc-evidence'`): one bundled
   // dist/index.d.ts that names no source file, so nothing outside `files` is referenced.
   dts: { entry: { index: 'src/index.ts' } },
@@ -27,4 +29,24 @@ export default defineConfig({
   noExternal: ['ink', 'typebox'],
   external: ['react-devtools-core'],
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+};
+
+// The API client (`import { SvcClient } from 'svc-evidence/client'`): a build of its own, so that
+// it shares no chunk with svc and gets none of its node-only banner — one dist/client.js for
+// Node ≥ 20 and browsers (no node: import; test/integration/client-bundle.test.ts holds it so), and one
+// bundled dist/client.d.ts.
+const client: Options = {
+  entry: { client: 'src/client/index.ts' },
+  format: ['esm'],
+  target: 'es2022',
+  platform: 'neutral',
+  splitting: false,
+  sourcemap: true,
+  clean: false,
+  dts: { entry: { client: 'src/client/index.ts' } },
+};
+
+export default defineConfig(() => {
+  rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+  return [svc, client];
 });

@@ -66,15 +66,17 @@ describe('the npm package', () => {
   it(`is named ${pkg.name} and ships the binary, the library and its declarations, nothing from src/`, () => {
     expect(pkg.name).toBe('svc-evidence');
     const installed = path.join(project, 'node_modules', pkg.name);
-    for (const file of ['bin/svc.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts']) {
+    for (const file of ['bin/svc.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/client.d.ts']) {
       expect(existsSync(path.join(installed, file)), file).toBe(true);
     }
     expect(existsSync(path.join(installed, 'src'))).toBe(false);
     // Every module the declarations import is either a package or a file that was shipped.
-    const dts = readFileSync(path.join(installed, 'dist/index.d.ts'), 'utf8');
-    expect(dts).toMatch(/\bresolve\b/);
-    for (const [, specifier] of dts.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
-      if (specifier!.startsWith('.')) expect(existsSync(path.join(installed, 'dist', specifier!)), specifier).toBe(true);
+    for (const file of ['dist/index.d.ts', 'dist/client.d.ts']) {
+      const dts = readFileSync(path.join(installed, file), 'utf8');
+      expect(dts).toMatch(/\bresolve\b/);
+      for (const [, specifier] of dts.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
+        if (specifier!.startsWith('.')) expect(existsSync(path.join(installed, 'dist', specifier!)), specifier).toBe(true);
+      }
     }
   });
 
@@ -97,6 +99,55 @@ describe('the npm package', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(String(r.stdout))).toEqual({ resolve: 'function', version: pkg.version, id: ED25519_DID, outcome: 'RESOLVED' });
   });
+
+  it('imported by name, svc-evidence/client is the API client', async () => {
+    const script = `
+      const m = await import('svc-evidence/client');
+      const client = new m.SvcClient({ baseUrl: 'http://127.0.0.1:1' });
+      console.log(JSON.stringify({ client: typeof m.SvcClient, resolve: typeof client.resolve, error: typeof m.SvcError, verify: typeof m.verifyWebhook }));`;
+    const r = await execa(process.execPath, ['--input-type=module', '-e', script], { cwd: project, reject: false, timeout: 20_000 });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toEqual({ client: 'function', resolve: 'function', error: 'function', verify: 'function' });
+  });
+
+  it('type-checks a browser consumer of svc-evidence/client (DOM lib, no Node types), and catches wrong types', async () => {
+    writeFileSync(
+      path.join(project, 'browser.ts'),
+      `import { SvcClient, SvcError, verifyWebhook, type EnrichedResolution, type Problem, type StreamFrame } from 'svc-evidence/client';
+const client = new SvcClient({ baseUrl: 'https://svc.example', timeoutMs: 5000, retry: { attempts: 3 } });
+const result: EnrichedResolution = await client.resolve('did:key:z', { noCache: true, signal: new AbortController().signal });
+const outcome: 'RESOLVED' | 'RESOLVED_WITH_WARNINGS' | 'DEACTIVATED' = result.verdict.outcome;
+// @ts-expect-error 'RESOLVED_WITH_WARNINGS' and 'DEACTIVATED' do not fit 'RESOLVED'
+const narrow: 'RESOLVED' = result.verdict.outcome;
+// @ts-expect-error a DID is a string
+await client.resolve(42);
+const decision = await client.authorizeOrDeny({ chain: [], tool: 'search' });
+const allowed: boolean = decision.decision === 'ALLOW' && decision.authorized;
+const valid: boolean = await verifyWebhook('secret', new Headers(), new Uint8Array());
+for await (const frame of client.stream('did:key:z')) {
+  const f: StreamFrame = frame;
+  if (f.event === 'error') {
+    const p: Problem = f.data;
+    throw new SvcError({ code: p.code, status: p.status, title: p.title, detail: p.detail, type: p.type });
+  }
+}
+export { outcome, narrow, allowed, valid };
+`,
+    );
+    writeFileSync(
+      path.join(project, 'tsconfig.browser.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom', 'dom.asynciterable'], types: [], skipDefaultLibCheck: true },
+        files: ['browser.ts'],
+      }),
+    );
+    const tsc = path.join(repoRoot, 'node_modules', '.bin', 'tsc');
+    // Library checking stays on: the shipped client declarations must hold without @types/node.
+    const r = await execa(tsc, ['-p', 'tsconfig.browser.json'], { cwd: project, reject: false, timeout: 90_000 });
+    expect(String(r.stdout)).toBe('');
+    expect(r.exitCode).toBe(0);
+  }, 90_000);
 
   it("type-checks a TypeScript consumer against the package's declarations, and catches a wrong type", async () => {
     writeFileSync(

@@ -1,0 +1,507 @@
+/**
+ * SvcClient: one method per operationId of openapi.json, over fetch (injectable), typed from the
+ * generated types (./openapi.ts). Self-contained: no node: import and nothing from the rest of
+ * svc, so it runs in Node ≥ 20 and in browsers alike.
+ *
+ * Every answer is read whole; a documented success is returned, anything else is a SvcError:
+ * the problem the daemon answered (its code, status, detail, trace, and the Retry-After header
+ * of that response as `retryAfter`), CLIENT_NETWORK_ERROR when no answer came, or
+ * CLIENT_BAD_RESPONSE when the answer is not what the document says.
+ */
+import { SvcError, isProblem } from './errors.js';
+import type {
+  A2aInspection,
+  Authorization,
+  AuthorizeRequest,
+  AuthorizeResponse,
+  CredentialVerification,
+  DelegationVerification,
+  DereferencingResult,
+  EnrichedResolution,
+  FastDidVerdict,
+  GraphResponse,
+  Health,
+  JwsVerification,
+  McpInspection,
+  ObservationHistory,
+  PolicyDecision,
+  PolicyEvaluateRequest,
+  Problem,
+  Ready,
+  Relationship,
+  SemanticDiff,
+  ServiceStatus,
+  TraceStage,
+  VerifyDelegationRequest,
+  operations,
+} from './openapi.js';
+import { parseRetryAfter, retryOptions, withRetry, type RetryOptions } from './retry.js';
+import { parseSse } from './sse.js';
+
+/** The fetch the client calls (globalThis.fetch by default; inject one to count, log or proxy). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface SvcClientOptions {
+  /** The daemon's origin, with a path prefix if it is served under one (e.g. `http://127.0.0.1:8080`). */
+  baseUrl: string | URL;
+  /** Default: globalThis.fetch. */
+  fetch?: FetchLike;
+  /** Headers sent with every request (a call's own headers win). */
+  headers?: Record<string, string>;
+  /** Time limit of each try in ms, reading the whole answer included (a stream: to its end); exceeded → CLIENT_NETWORK_ERROR. */
+  timeoutMs?: number;
+  /** Retry 429 and 503 CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE (default: no retry). */
+  retry?: RetryOptions;
+}
+
+/** Options every call takes. */
+export interface RequestOptions {
+  /** Aborts the call; the signal's reason is thrown as is (not a SvcError). */
+  signal?: AbortSignal;
+  /** Headers for this call only. */
+  headers?: Record<string, string>;
+}
+
+export interface ResolveOptions extends RequestOptions {
+  /** Bypass and refresh the daemon's resolution cache. */
+  noCache?: boolean;
+  /** did:webvh: the version with this versionId. */
+  versionId?: string;
+  /** did:webvh: the version in force at this RFC 3339 time. */
+  versionTime?: string;
+  /** did:webvh: the version with this number. */
+  versionNumber?: number | string;
+}
+
+export interface NoCacheOptions extends RequestOptions {
+  noCache?: boolean;
+}
+
+export interface DiffOptions extends RequestOptions {
+  /** The older document hash (or a unique prefix of 8+ hex digits). */
+  from?: string;
+  /** The newer document hash (or a unique prefix of 8+ hex digits). */
+  to?: string;
+}
+
+export interface VerifyCredentialOptions extends RequestOptions {
+  expectedAudience?: string;
+}
+
+export interface FastVerifyJwsOptions extends RequestOptions {
+  /** The relationship the key must be in (default: assertionMethod, then authentication). */
+  relationship?: Relationship;
+}
+
+/** The query of GET /v1/agents/verify-tool. */
+export interface VerifyToolQuery {
+  agent: string;
+  tool: string;
+  /** Require this delegation root. */
+  root?: string;
+}
+
+export interface ResolveW3cOptions extends ResolveOptions {
+  /** The media types asked for (the Accept header; `application/did-resolution` for the whole result). */
+  accept?: string;
+}
+
+/** The body of POST /1.0/identifiers/{did}: the resolution options, and `accept` in place of the Accept header. */
+export interface ResolveW3cBody {
+  accept?: string;
+  noCache?: boolean | string;
+  versionId?: string;
+  versionTime?: string;
+  versionNumber?: number | string;
+}
+
+/** What /1.0/identifiers answers: the DID document, the resolution result, or (for a DID URL) the dereferencing result. */
+export type W3cBody = operations['resolveW3c']['responses'][200]['content'][keyof operations['resolveW3c']['responses'][200]['content']];
+
+/** One frame of GET /v1/stream/{did} (SPEC §6.1): stages, then one result or one error, then done. */
+export type StreamFrame =
+  | { event: 'stage'; data: TraceStage }
+  | { event: 'result'; data: EnrichedResolution }
+  | { event: 'error'; data: Problem }
+  | { event: 'done'; data: Record<string, never> };
+
+/** The answer of authorizeOrDeny / verifyToolOrDeny: never thrown, DENY unless the daemon said ALLOW. */
+export interface DenyDecision {
+  decision: 'ALLOW' | 'DENY';
+  authorized: boolean;
+  reason: string;
+  /** The daemon's Authorization, when it answered one. */
+  authorization?: Authorization;
+  /** Why there is no decision of the daemon's (network, problem, unexpected answer). */
+  error?: SvcError;
+}
+
+type JsonOk<K extends keyof operations> = operations[K]['responses'][200]['content'] extends { 'application/json': infer T } ? T : never;
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
+  body?: unknown;
+  accept?: string | undefined;
+  options?: RequestOptions | undefined;
+  /** Statuses whose body is the result (200, and 410 for a deactivated DID). */
+  ok?: readonly number[];
+}
+
+interface Exchange {
+  res: Response;
+  /** Turns an error of reading the body into the error the caller sees. */
+  failure(error: unknown): unknown;
+}
+
+const SSE_EVENTS = new Set(['stage', 'result', 'error', 'done']);
+
+export class SvcClient {
+  readonly baseUrl: string;
+  readonly #options: SvcClientOptions;
+  readonly #fetch: FetchLike;
+  readonly #retry: RetryOptions | undefined;
+
+  constructor(options: SvcClientOptions) {
+    const base = String(options.baseUrl).replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/]/i.test(base)) throw new TypeError(`baseUrl must be an http(s) URL, not "${String(options.baseUrl)}"`);
+    if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+      throw new RangeError(`timeoutMs must be a positive number, not ${options.timeoutMs}`);
+    }
+    if (options.retry !== undefined) retryOptions(options.retry); // validate now, not on the first failure
+    this.baseUrl = base;
+    this.#options = { ...options };
+    this.#retry = options.retry;
+    if (options.fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('no global fetch here: pass options.fetch');
+    // globalThis.fetch is called as a plain function: a browser's throws "Illegal invocation" when called as a method of another object.
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** A client like this one that retries per `retry` (default options when omitted). */
+  withRetry(retry: RetryOptions = {}): SvcClient {
+    return new SvcClient({ ...this.#options, retry });
+  }
+
+  // ---- probes ----------------------------------------------------------------------------
+
+  /** GET /health: liveness and what this service implements. */
+  health(options?: RequestOptions): Promise<Health> {
+    return this.#json({ method: 'GET', path: '/health', options });
+  }
+
+  /** GET /ready: a 503 NOT_READY is a SvcError like any other. */
+  ready(options?: RequestOptions): Promise<Ready> {
+    return this.#json({ method: 'GET', path: '/ready', options });
+  }
+
+  /** GET /v1/status (standard budget). */
+  status(options?: RequestOptions): Promise<ServiceStatus> {
+    return this.#json({ method: 'GET', path: '/v1/status', options });
+  }
+
+  // ---- resolution ------------------------------------------------------------------------
+
+  /** GET /v1/resolve/{did}. A deactivated DID (410) is returned, not thrown. */
+  resolve(did: string, options: ResolveOptions = {}): Promise<EnrichedResolution> {
+    return this.#json<JsonOk<'resolve'>>({ method: 'GET', path: `/v1/resolve/${encodeURIComponent(did)}`, query: versionQuery(options), options, ok: [200, 410] });
+  }
+
+  /**
+   * GET /v1/stream/{did}: the frames as they arrive (stage…, result or error, done). A problem
+   * answered before the stream starts (400, 429, 503) is thrown as SvcError by the first
+   * `next()`; a retry configured on the client applies to that opening request only.
+   */
+  async *stream(did: string, options: NoCacheOptions = {}): AsyncGenerator<StreamFrame, void, undefined> {
+    const call: Call = { method: 'GET', path: `/v1/stream/${encodeURIComponent(did)}`, query: { noCache: options.noCache }, accept: 'text/event-stream', options };
+    const { res, failure } = await this.#retrying(async () => {
+      const exchange = await this.#exchange(call);
+      const { res } = exchange;
+      const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (res.status === 200 && type === 'text/event-stream' && res.body !== null) return exchange;
+      const text = await readText(exchange);
+      if (res.status === 200) throw SvcError.badResponse(200, `${call.method} ${call.path} answered 200 with ${type || 'no content type'}, not an event stream`, retryAfterOf(res));
+      throw errorOf(res, text, `${call.method} ${call.path}`);
+    });
+    let sawDone = false;
+    try {
+      for await (const event of parseSse(res.body!)) {
+        if (!SSE_EVENTS.has(event.event)) continue; // an event this client does not know: skipped
+        let data: unknown;
+        try {
+          data = JSON.parse(event.data);
+        } catch (error) {
+          throw SvcError.badResponse(200, `the stream's ${event.event} frame does not hold JSON`, undefined, error);
+        }
+        if (!isObject(data) || (event.event === 'error' && !isProblem(data))) {
+          throw SvcError.badResponse(200, `the stream's ${event.event} frame does not hold the documented object`);
+        }
+        yield { event: event.event, data } as StreamFrame;
+        if (event.event === 'done') {
+          sawDone = true;
+          return;
+        }
+      }
+    } catch (error) {
+      if (error instanceof SvcError) throw error;
+      throw failure(error);
+    }
+    if (!sawDone) throw SvcError.badResponse(200, 'the stream ended before its done frame');
+  }
+
+  /** GET /v1/dereference/{didUrl}: the DID URL is percent-encoded whole (`#` included). */
+  dereference(didUrl: string, options?: RequestOptions): Promise<DereferencingResult> {
+    return this.#json({ method: 'GET', path: `/v1/dereference/${encodeURIComponent(didUrl)}`, options });
+  }
+
+  /** GET /v1/fast-verify/did/{did}. */
+  fastVerifyDid(did: string, options: NoCacheOptions = {}): Promise<FastDidVerdict> {
+    return this.#json({ method: 'GET', path: `/v1/fast-verify/did/${encodeURIComponent(did)}`, query: { noCache: options.noCache }, options });
+  }
+
+  /** GET /v1/graph/{did}. */
+  graph(did: string, options: NoCacheOptions = {}): Promise<GraphResponse> {
+    return this.#json({ method: 'GET', path: `/v1/graph/${encodeURIComponent(did)}`, query: { noCache: options.noCache }, options });
+  }
+
+  /** GET /v1/history/{did}: the daemon's observations, newest first. */
+  history(did: string, options?: RequestOptions): Promise<ObservationHistory> {
+    return this.#json({ method: 'GET', path: `/v1/history/${encodeURIComponent(did)}`, options });
+  }
+
+  /** GET /v1/diff/{did}: the latest two distinct documents, or `from`/`to`; NOT_FOUND (404) with fewer than two. */
+  diff(did: string, options: DiffOptions = {}): Promise<SemanticDiff> {
+    return this.#json({ method: 'GET', path: `/v1/diff/${encodeURIComponent(did)}`, query: { from: options.from, to: options.to }, options });
+  }
+
+  // ---- verification ----------------------------------------------------------------------
+
+  /** POST /v1/credentials/verify: an object, its JSON text, or a compact JWT. A failed check is a result. */
+  verifyCredential(credential: Record<string, unknown> | string, options: VerifyCredentialOptions = {}): Promise<CredentialVerification> {
+    const body = { credential, ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}) };
+    return this.#json<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options });
+  }
+
+  /** POST /v1/fast-verify/jws. */
+  fastVerifyJws(jws: string, options: FastVerifyJwsOptions = {}): Promise<JwsVerification> {
+    const body = { jws, ...(options.relationship !== undefined ? { relationship: options.relationship } : {}) };
+    return this.#json<JsonOk<'fastVerifyJws'>>({ method: 'POST', path: '/v1/fast-verify/jws', body, options });
+  }
+
+  /** POST /v1/policies/evaluate. */
+  evaluatePolicy(body: PolicyEvaluateRequest, options?: RequestOptions): Promise<PolicyDecision> {
+    return this.#json<JsonOk<'evaluatePolicy'>>({ method: 'POST', path: '/v1/policies/evaluate', body, options });
+  }
+
+  // ---- agents ----------------------------------------------------------------------------
+
+  /** POST /v1/agents/verify-delegation (`register: true` stores a VALID chain for verifyTool). */
+  verifyDelegation(body: VerifyDelegationRequest, options?: RequestOptions): Promise<DelegationVerification> {
+    return this.#json<JsonOk<'verifyDelegation'>>({ method: 'POST', path: '/v1/agents/verify-delegation', body, options });
+  }
+
+  /** POST /v1/agents/authorize. Prefer authorizeOrDeny where an error must mean DENY (rule 4). */
+  authorize(body: AuthorizeRequest, options?: RequestOptions): Promise<AuthorizeResponse> {
+    return this.#json<JsonOk<'authorize'>>({ method: 'POST', path: '/v1/agents/authorize', body, options });
+  }
+
+  /** GET /v1/agents/verify-tool. Prefer verifyToolOrDeny where an error must mean DENY (rule 4). */
+  verifyTool(query: VerifyToolQuery, options?: RequestOptions): Promise<Authorization> {
+    return this.#json<JsonOk<'verifyTool'>>({ method: 'GET', path: '/v1/agents/verify-tool', query: { agent: query.agent, tool: query.tool, root: query.root }, options });
+  }
+
+  /** authorize, never throwing: ALLOW only for a 200 whose authorization is ALLOW and authorized; anything else DENY. */
+  async authorizeOrDeny(body: AuthorizeRequest, options?: RequestOptions): Promise<DenyDecision> {
+    try {
+      const answer: unknown = await this.authorize(body, options);
+      return decide(isObject(answer) ? answer['authorization'] : undefined);
+    } catch (error) {
+      return deny(error);
+    }
+  }
+
+  /** verifyTool, never throwing: ALLOW only for a 200 Authorization that is ALLOW and authorized; anything else DENY. */
+  async verifyToolOrDeny(query: VerifyToolQuery, options?: RequestOptions): Promise<DenyDecision> {
+    try {
+      return decide(await this.verifyTool(query, options));
+    } catch (error) {
+      return deny(error);
+    }
+  }
+
+  // ---- inspection ------------------------------------------------------------------------
+
+  /** GET /v1/mcp/inspect. */
+  inspectMcp(endpoint: string, options?: RequestOptions): Promise<McpInspection> {
+    return this.#json<JsonOk<'inspectMcp'>>({ method: 'GET', path: '/v1/mcp/inspect', query: { endpoint }, options });
+  }
+
+  /** GET /v1/a2a/inspect: an agent origin or a card URL. */
+  inspectA2a(url: string, options?: RequestOptions): Promise<A2aInspection> {
+    return this.#json<JsonOk<'inspectA2a'>>({ method: 'GET', path: '/v1/a2a/inspect', query: { url }, options });
+  }
+
+  // ---- W3C DID Resolution binding --------------------------------------------------------
+
+  /**
+   * GET /1.0/identifiers/{did}: the parsed body — the DID document (default), the resolution
+   * result (`accept: 'application/did-resolution'`), or the dereferencing result of a DID URL.
+   * A deactivated DID (410) is returned; an error is thrown as SvcError with the problem the
+   * daemon embedded in didResolutionMetadata.error (or its problem+json).
+   */
+  resolveW3c(did: string, options: ResolveW3cOptions = {}): Promise<W3cBody> {
+    return this.#json({ method: 'GET', path: `/1.0/identifiers/${encodeURIComponent(did)}`, query: versionQuery(options), accept: options.accept, options, ok: [200, 410] });
+  }
+
+  /** POST /1.0/identifiers/{did}: the options (and `accept`) in the body; answers as resolveW3c. */
+  resolveW3cPost(did: string, body: ResolveW3cBody = {}, options?: RequestOptions): Promise<W3cBody> {
+    return this.#json({ method: 'POST', path: `/1.0/identifiers/${encodeURIComponent(did)}`, body, options, ok: [200, 410] });
+  }
+
+  /** GET /openapi.json: the OpenAPI 3.1 document the daemon serves. */
+  openApi(options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#json({ method: 'GET', path: '/openapi.json', options });
+  }
+
+  // ---- transport -------------------------------------------------------------------------
+
+  #retrying<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#retry === undefined ? fn() : withRetry(fn, this.#retry);
+  }
+
+  /** One call: the JSON object of a documented success, else a SvcError (retried per `retry`). */
+  #json<T>(call: Call): Promise<T> {
+    return this.#retrying(async () => {
+      const exchange = await this.#exchange(call);
+      const text = await readText(exchange);
+      const { res } = exchange;
+      if ((call.ok ?? [200]).includes(res.status)) {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch (error) {
+          throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with a body that is not JSON`, retryAfterOf(res), error);
+        }
+        if (!isObject(body)) throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with JSON that is not an object`, retryAfterOf(res));
+        return body as T;
+      }
+      throw errorOf(res, text, `${call.method} ${call.path}`);
+    });
+  }
+
+  /** Sends the request; a failure to get an answer is CLIENT_NETWORK_ERROR (a caller's abort: its reason). */
+  async #exchange(call: Call): Promise<Exchange> {
+    const url = this.baseUrl + call.path + queryString(call.query);
+    const headers: Record<string, string> = { accept: call.accept ?? 'application/json', ...lower(this.#options.headers), ...lower(call.options?.headers) };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    const callerSignal = call.options?.signal;
+    const timeout = this.#options.timeoutMs !== undefined ? AbortSignal.timeout(this.#options.timeoutMs) : undefined;
+    const signal = anySignal([callerSignal, timeout]);
+    const failure = (error: unknown): unknown => {
+      if (callerSignal?.aborted) return callerSignal.reason;
+      if (timeout?.aborted) return SvcError.network(`${call.method} ${call.path}: no complete answer within ${this.#options.timeoutMs} ms`, error);
+      return SvcError.network(`${call.method} ${url}: ${messageOf(error)}`, error);
+    };
+    try {
+      const res = await this.#fetch(url, { method: call.method, headers, ...(body !== undefined ? { body } : {}), ...(signal !== undefined ? { signal } : {}) });
+      return { res, failure };
+    } catch (error) {
+      throw failure(error);
+    }
+  }
+}
+
+async function readText({ res, failure }: Exchange): Promise<string> {
+  try {
+    return await res.text();
+  } catch (error) {
+    throw failure(error);
+  }
+}
+
+function retryAfterOf(res: Response): number | undefined {
+  return parseRetryAfter(res.headers.get('retry-after'));
+}
+
+/** The SvcError of an answer that is not a success: its problem (problem+json, or embedded by /1.0), else CLIENT_BAD_RESPONSE. */
+function errorOf(res: Response, text: string, what: string): SvcError {
+  const retryAfter = retryAfterOf(res);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (isProblem(body)) return SvcError.fromProblem(body, res.status, retryAfter);
+  const embedded = isObject(body) && isObject(body['didResolutionMetadata']) ? body['didResolutionMetadata']['error'] : undefined;
+  if (isProblem(embedded)) return SvcError.fromProblem(embedded, res.status, retryAfter);
+  return SvcError.badResponse(res.status, `${what} answered ${res.status} without a problem`, retryAfter);
+}
+
+function decide(authorization: unknown): DenyDecision {
+  if (!isObject(authorization) || (authorization['decision'] !== 'ALLOW' && authorization['decision'] !== 'DENY') || typeof authorization['authorized'] !== 'boolean' || typeof authorization['reason'] !== 'string') {
+    return deny(SvcError.badResponse(200, 'the answer holds no authorization of the documented shape'));
+  }
+  const auth = authorization as unknown as Authorization;
+  if (auth.decision === 'ALLOW' && auth.authorized === true) return { decision: 'ALLOW', authorized: true, reason: auth.reason, authorization: auth };
+  if (auth.decision === 'DENY' && auth.authorized === false) return { decision: 'DENY', authorized: false, reason: auth.reason, authorization: auth };
+  return deny(SvcError.badResponse(200, `the authorization contradicts itself (decision ${auth.decision}, authorized ${String(auth.authorized)})`));
+}
+
+function deny(error: unknown): DenyDecision {
+  const err = error instanceof SvcError ? error : SvcError.network(`no decision: ${messageOf(error)}`, error);
+  return { decision: 'DENY', authorized: false, reason: `${err.code}: ${err.detail}`, error: err };
+}
+
+function versionQuery(options: ResolveOptions): Call['query'] {
+  return { noCache: options.noCache, versionId: options.versionId, versionTime: options.versionTime, versionNumber: options.versionNumber };
+}
+
+/** `?a=1&b=2` of the defined values (percent-encoded, a space as %20), '' when none. */
+function queryString(query: Call['query']): string {
+  if (query === undefined) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+function lower(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function anySignal(signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (present.length <= 1) return present[0];
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(present);
+  // Older browsers: one controller aborted by whichever comes first.
+  const controller = new AbortController();
+  for (const s of present) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message !== '' ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}

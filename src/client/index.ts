@@ -1,0 +1,39 @@
+/**
+ * The API client of svc (`import { SvcClient } from 'svc-evidence/client'`): one method per
+ * operation of openapi.json, SvcError, the retry helper, the DENY helpers of the agent routes,
+ * the SSE stream and the webhook verifiers. Self-contained (fetch, WebCrypto, TextDecoder): it
+ * runs in Node ≥ 20 and in browsers, imports no node: module and nothing else of svc.
+ */
+export { SvcClient } from './client.js';
+export type {
+  DenyDecision,
+  DiffOptions,
+  FastVerifyJwsOptions,
+  FetchLike,
+  NoCacheOptions,
+  RequestOptions,
+  ResolveOptions,
+  ResolveW3cBody,
+  ResolveW3cOptions,
+  StreamFrame,
+  SvcClientOptions,
+  VerifyCredentialOptions,
+  VerifyToolQuery,
+  W3cBody,
+} from './client.js';
+export { SvcError, CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, isProblem, type ClientErrorCode } from './errors.js';
+export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, retryOptions, withRetry, type ResolvedRetryOptions, type RetryOptions } from './retry.js';
+export { SseParser, parseSse, type SseEvent } from './sse.js';
+export {
+  CUSTOMER_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_TOLERANCE_SECONDS,
+  verifyCustomerWebhook,
+  verifyWebhook,
+  type HeaderValue,
+  type WebhookBytes,
+  type WebhookHeaders,
+  type WebhookVerifyOptions,
+} from './webhooks.js';
+// The generated types: paths, components, operations, and one alias per component schema
+// (EnrichedResolution, CredentialVerification, Problem, TraceStage, …).
+export type * from './openapi.js';

@@ -1,0 +1,3183 @@
+// GENERATED FILE: do not edit. The types of the svc API client, generated from openapi.json
+// by openapi-typescript 7.13.0 (Node API: openapiTS + astToString) with `npm run client:types`
+// (scripts/client-types.mjs). test/unit/client-types.test.ts fails when this file differs from
+// what that command writes.
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: what this service is and implements
+         * @description Never rate limited. Lists the operator settings that weaken a default (relaxations).
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the store is open and its schema current
+         * @description Never rate limited. Does not certify write durability, disk capacity, backups or external health.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of each component */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resolve/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve a DID and report its evidence
+         * @description The enriched resolution: the document, the seven dimensions, the evidence, the graph and the trace. did:webvh takes the version options and draws on the intensive budget.
+         */
+        get: operations["resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stream/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve a DID, streaming each stage as it completes (SSE)
+         * @description text/event-stream. Frames in order: `stage` (zero or more, data: a TraceStage, as each stage completes), then `result` (data: the EnrichedResolution) or `error` (data: the problem, with its trace; a resolution past the time limit ends with the 408 problem), then `done` (data: {}). Problems of the resolution itself arrive as an `error` frame in a 200 stream; only the request's own problems (query, budget, capacity) are statuses. x-svc-sse-frames gives the data schema of each event.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dereference/{didUrl}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dereference a DID URL
+         * @description a fragment gives the verification method or service (application/json), `service` (+ `relativeRef`) the endpoint URL (text/uri-list), a version parameter the did:webvh version (application/did). The request query is the DID URL query (service, relativeRef, versionId, versionTime, versionNumber); a path is 501 FEATURE_NOT_SUPPORTED.
+         */
+        get: operations["dereference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fast-verify/did/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The short verdict of a DID
+         * @description the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.
+         */
+        get: operations["fastVerifyDid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence graph of a DID
+         * @description the verdict and the graph of the resolution.
+         */
+        get: operations["graph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/history/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The observation history of a DID
+         * @description what was retrieved and when, newest first (records, not proofs of history).
+         */
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/diff/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The semantic diff of two observed documents of a DID
+         * @description without from/to, the latest two distinct observations.
+         */
+        get: operations["diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a verifiable credential
+         * @description A failed check is a 200 result (status other than VALID); only VALID means accepted.
+         */
+        post: operations["verifyCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fast-verify/jws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a compact JWS against the DID in its kid
+         * @description The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.
+         */
+        post: operations["fastVerifyJws"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate a policy against the evidence of a DID
+         * @description The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.
+         */
+        post: operations["evaluatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/verify-delegation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a delegation chain, and register it on request
+         * @description Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.
+         */
+        post: operations["verifyDelegation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide whether a delegation chain allows one tool call
+         * @description Stateless. ALLOW only when the chain is VALID and a leaf capability grants the tool. Any error must be read as DENY.
+         */
+        post: operations["authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/verify-tool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Decide a tool call against the registered delegation chains
+         * @description Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.
+         */
+        get: operations["verifyTool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inspect an MCP server: protocol, tools, fingerprints, risk signals, drift
+         * @description AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.
+         */
+        get: operations["inspectMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/a2a/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inspect an A2A agent card: schema, interfaces, signatures
+         * @description Warnings and a failed signature are 200 results; a problem means no card could be inspected.
+         */
+        get: operations["inspectA2a"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/identifiers/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve a DID (W3C DID Resolution HTTPS binding)
+         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced (application/json, the dereferencing result).
+         */
+        get: operations["resolveW3c"];
+        put?: never;
+        /**
+         * Resolve a DID (W3C DID Resolution HTTPS binding), options in the body
+         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced (application/json, the dereferencing result).
+         */
+        post: operations["resolveW3cPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OpenAPI 3.1 document of this API */
+        get: operations["openApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        TraceStage: {
+            stage: string;
+            label: string;
+            status: "PASS" | "WARN" | "FAIL" | "SKIP";
+            startedUs: number;
+            durationUs: number;
+            detail: string;
+        };
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            trace?: components["schemas"]["TraceStage"][];
+            retryAfter?: number;
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+            name: string;
+            version: string;
+            time: string;
+            supportedMethods: string[];
+            standards: {
+                didCore: string;
+                didResolution: string;
+                didKey: string;
+                didJwk: string;
+                didWeb: string;
+                didWebvh: string;
+                didConfiguration: string;
+                dataIntegrity: string;
+                verifiableCredentials: string;
+                statusLists: string;
+                delegationReceipts: string;
+                jcs: string;
+                jwkThumbprint: string;
+                problemDetails: string;
+                fingerprintProfile: string;
+                storageSchema: number;
+            };
+            monitoring: boolean;
+            rateLimited: boolean;
+            profile: "direct" | "public";
+            relaxations: {
+                setting: string;
+                value: string | null;
+                effect: string;
+            }[];
+        };
+        Ready: {
+            /** @enum {boolean} */
+            ready: true;
+            storage: "file" | "memory";
+            /** @enum {string} */
+            schema: "current";
+        };
+        ServiceStatus: {
+            status: "ok" | "degraded";
+            version: string;
+            profile: "direct" | "public";
+            startedAt: string;
+            uptimeSeconds: number;
+            components: {
+                resolution: {
+                    status: "ok" | "draining";
+                    methods: string[];
+                    inFlight: number;
+                    maxConcurrency: number;
+                    maxConcurrencyPerClient: number;
+                };
+                cache: {
+                    /** @enum {string} */
+                    status: "ok";
+                    entries: number;
+                    ttlSeconds: number;
+                };
+                storage: {
+                    /** @enum {string} */
+                    status: "ok";
+                    storage: "file" | "memory";
+                    /** @enum {string} */
+                    schema: "current";
+                    schemaVersion: number;
+                    observations?: {
+                        stored: number;
+                        ceiling: number | null;
+                        evicted: number;
+                        refused: number;
+                    };
+                    mcpObservations?: {
+                        stored: number;
+                        ceiling: number | null;
+                        evicted: number;
+                        refused: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    status: "unavailable";
+                    reason: string;
+                };
+                rateLimit: {
+                    /** @enum {string} */
+                    status: "ok";
+                    standardPerMinute: number;
+                    intensivePerMinute: number;
+                } | {
+                    /** @enum {string} */
+                    status: "ok";
+                    perMinute: number;
+                };
+                monitoring: {
+                    /** @enum {string} */
+                    status: "disabled";
+                };
+                console: {
+                    /** @enum {string} */
+                    status: "disabled";
+                };
+                billing: {
+                    /** @enum {string} */
+                    status: "disabled";
+                };
+            };
+        };
+        DimensionId: "integrity" | "keys" | "control" | "origin" | "transport" | "history" | "organization";
+        DimensionState: "ESTABLISHED" | "SELF_CERTIFYING" | "NOT_ESTABLISHED" | "FAILED" | "INDETERMINATE" | "NOT_APPLICABLE";
+        Outcome: "RESOLVED" | "RESOLVED_WITH_WARNINGS" | "DEACTIVATED";
+        Relationship: "authentication" | "assertionMethod" | "keyAgreement" | "capabilityInvocation" | "capabilityDelegation";
+        KeyStatus: "VALID_KEY" | "INVALID_KEY" | "UNSUPPORTED_KEY";
+        DomainBindingStatus: "VERIFIED" | "NOT_CONFIGURED" | "NOT_LINKED" | "INVALID_PROOF" | "UNSUPPORTED_PROOF" | "UNREACHABLE" | "MALFORMED";
+        EdgeState: "VERIFIED" | "OBSERVED" | "DECLARED" | "FAILED";
+        WebvhCheck: "json" | "structure" | "parameters" | "scid" | "versionId" | "entryHash" | "versionTime" | "stateId" | "proof" | "preRotation" | "deactivated" | "witness";
+        DidDocument: {
+            id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DidDocumentMetadata: {
+            versionId?: string;
+            versionNumber?: number;
+            versionTime?: string;
+            created?: string;
+            updated?: string;
+            nextVersionId?: string;
+            scid?: string;
+            portable?: boolean;
+            deactivated?: boolean;
+            ttl?: string;
+            witness?: {
+                [key: string]: unknown;
+            };
+            watchers?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        DidResolutionMetadata: {
+            contentType: string;
+            retrieved: string;
+            durationMs: number;
+        };
+        Verdict: {
+            outcome: components["schemas"]["Outcome"];
+            headline: string;
+            statements: string[];
+        };
+        Dimension: {
+            id: components["schemas"]["DimensionId"];
+            label: string;
+            state: components["schemas"]["DimensionState"];
+            statement: string;
+            proves: string;
+            doesNotProve: string;
+        };
+        SourceEvidence: {
+            kind: "DERIVED" | "HTTPS";
+            url: string | null;
+            httpStatus: number | null;
+            contentType: string | null;
+            bytes: number | null;
+            sha256: string | null;
+            peerAddress: string | null;
+            redirects: {
+                from: string;
+                to: string;
+                status: number;
+            }[];
+            latencyMs: number | null;
+        };
+        DocumentEvidence: {
+            idMatches: boolean;
+            contexts: {
+                uri: string;
+                known: boolean;
+            }[];
+            relationships: {
+                authentication: string[];
+                assertionMethod: string[];
+                keyAgreement: string[];
+                capabilityInvocation: string[];
+                capabilityDelegation: string[];
+            };
+            jcsSha256: string;
+            hashProfile: string;
+            warnings: string[];
+        };
+        Multicodec: {
+            name: string | null;
+            code: string;
+        };
+        KeyEvidence: {
+            id: string;
+            type: string | null;
+            relationships: components["schemas"]["Relationship"][];
+            status: components["schemas"]["KeyStatus"];
+            curve: string | null;
+            jwkThumbprint: string | null;
+            multicodec: components["schemas"]["Multicodec"] | null;
+            detail: string | null;
+        };
+        ServiceEvidence: {
+            id: string;
+            type: string | string[] | null;
+            serviceEndpoint: unknown;
+        };
+        LinkageCredentialEvidence: {
+            index: number;
+            format: "JWT" | "DATA_INTEGRITY" | "UNKNOWN";
+            status: "VERIFIED" | "NOT_LINKED" | "INVALID_PROOF" | "UNSUPPORTED_PROOF" | "MALFORMED";
+            reason: string;
+            issuer: string | null;
+            subject: string | null;
+            origin: string | null;
+            proof: string | null;
+            verificationMethod: string | null;
+            validFrom: string | null;
+            validUntil: string | null;
+        };
+        DomainBindingEvidence: {
+            status: components["schemas"]["DomainBindingStatus"];
+            origin: string;
+            configurationUrl: string;
+            reason: string;
+            credentials: components["schemas"]["LinkageCredentialEvidence"][];
+        };
+        CertificateEvidence: {
+            subject: string;
+            issuer: string;
+            validFrom: string;
+            validTo: string;
+            serialNumber: string;
+            sha256Fingerprint: string;
+            subjectAltNames: string[];
+        };
+        TlsEvidence: {
+            host: string;
+            validatedBy: string;
+            protocol: string;
+            cipher: string;
+            certificate: components["schemas"]["CertificateEvidence"];
+            daysUntilExpiry: number;
+            hostnameInSan: boolean;
+        };
+        WebvhEntryEvidence: {
+            versionId: string | null;
+            versionNumber: number;
+            versionTime: string | null;
+            status: "VERIFIED" | "FAILED" | "UNVERIFIED";
+            check: components["schemas"]["WebvhCheck"] | null;
+            reason: string | null;
+            documentId: string | null;
+            signedBy: string | null;
+            changes: string[];
+            updateKeys: string[];
+            preRotation: boolean;
+            witness: {
+                threshold: number;
+                approvals: number;
+            } | null;
+            deactivated: boolean;
+        };
+        WebvhWitnessFileEvidence: {
+            status: "NOT_REQUIRED" | "FOUND" | "NOT_PUBLISHED" | "INVALID";
+            url: string;
+            httpStatus: number | null;
+            contentType: string | null;
+            bytes: number | null;
+            sha256: string | null;
+            acceptedProofs: number;
+            discarded: {
+                versionId: string | null;
+                verificationMethod: string | null;
+                reason: string;
+            }[];
+            reason: string | null;
+        };
+        HistoryEvidence: {
+            scid: string;
+            entries: components["schemas"]["WebvhEntryEvidence"][];
+            witness: components["schemas"]["WebvhWitnessFileEvidence"];
+            verifiedEntries: number;
+            selectedVersion: number;
+            failure: {
+                versionNumber: number;
+                check: components["schemas"]["WebvhCheck"];
+                reason: string;
+            } | null;
+            reusedEntries: number;
+        };
+        Evidence: {
+            source: components["schemas"]["SourceEvidence"];
+            document: components["schemas"]["DocumentEvidence"];
+            keys: components["schemas"]["KeyEvidence"][];
+            services: components["schemas"]["ServiceEvidence"][];
+            domainBinding: components["schemas"]["DomainBindingEvidence"] | null;
+            tls: components["schemas"]["TlsEvidence"] | null;
+            history: components["schemas"]["HistoryEvidence"] | null;
+        };
+        GraphNode: {
+            id: string;
+            kind: "subject" | "document" | "origin" | "tls" | "key" | "service" | "linkage";
+            label: string;
+        };
+        GraphEdge: {
+            from: string;
+            to: string;
+            relation: string;
+            state: components["schemas"]["EdgeState"];
+        };
+        EnrichedResolution: {
+            did: string;
+            method: string;
+            didDocument: components["schemas"]["DidDocument"];
+            didResolutionMetadata: components["schemas"]["DidResolutionMetadata"];
+            didDocumentMetadata: components["schemas"]["DidDocumentMetadata"];
+            verdict: components["schemas"]["Verdict"];
+            dimensions: components["schemas"]["Dimension"][];
+            evidence: components["schemas"]["Evidence"];
+            graph: {
+                nodes: components["schemas"]["GraphNode"][];
+                edges: components["schemas"]["GraphEdge"][];
+            };
+            trace: components["schemas"]["TraceStage"][];
+            limitations: string[];
+            resolver: {
+                name: string;
+                version: string;
+            };
+            observedAt: string;
+            cached: boolean;
+        };
+        FastDidVerdict: {
+            did: string;
+            /** @enum {boolean} */
+            resolved: true;
+            outcome: components["schemas"]["Outcome"];
+            headline: string;
+            statements: string[];
+            dimensions: {
+                id: components["schemas"]["DimensionId"];
+                state: components["schemas"]["DimensionState"];
+            }[];
+            keys: {
+                id: string;
+                curve: string | null;
+                status: components["schemas"]["KeyStatus"];
+                relationships: components["schemas"]["Relationship"][];
+                jwkThumbprint: string | null;
+            }[];
+            domainBinding: components["schemas"]["DomainBindingStatus"] | null;
+            documentSha256: string;
+            observedAt: string;
+            cached: boolean;
+        };
+        GraphResponse: {
+            did: string;
+            observedAt: string;
+            verdict: components["schemas"]["Verdict"];
+            nodes: components["schemas"]["GraphNode"][];
+            edges: components["schemas"]["GraphEdge"][];
+        };
+        Observation: {
+            id: number;
+            did: string;
+            documentHash: string;
+            observedAt: string;
+            lastSeenAt: string;
+            seenCount: number;
+            latencyMs: number | null;
+            resolverVersion: string;
+            domainBindingStatus: components["schemas"]["DomainBindingStatus"] | null;
+            summary: string;
+        };
+        ObservationHistory: {
+            did: string;
+            count: number;
+            history: components["schemas"]["Observation"][];
+            note: string;
+        };
+        SemanticDiff: {
+            did: string;
+            fromHash: string;
+            toHash: string;
+            fromObservedAt: string;
+            toObservedAt: string;
+            identical: boolean;
+            keysAdded: string[];
+            keysRemoved: string[];
+            keysRotated: string[];
+            relationshipsChanged: {
+                relationship: components["schemas"]["Relationship"];
+                added: string[];
+                removed: string[];
+            }[];
+            servicesAdded: string[];
+            servicesRemoved: string[];
+            servicesChanged: string[];
+            controllerChanged: boolean;
+            alsoKnownAsChanged: boolean;
+            contextsChanged: boolean;
+            domainBindingFrom: components["schemas"]["DomainBindingStatus"] | null;
+            domainBindingTo: components["schemas"]["DomainBindingStatus"] | null;
+            domainBindingChanged: boolean;
+            changedMembers: string[];
+            summary: string;
+            fromDocument: components["schemas"]["DidDocument"];
+            toDocument: components["schemas"]["DidDocument"];
+        };
+        DereferencingResult: {
+            /** @enum {string} */
+            "@context": "https://w3id.org/did-resolution/v1";
+            dereferencingMetadata: {
+                contentType: "application/did" | "application/json" | "text/uri-list";
+                retrieved: string;
+            };
+            contentStream: unknown;
+            contentMetadata: components["schemas"]["DidDocumentMetadata"];
+        };
+        W3cResolutionResult: {
+            /** @enum {string} */
+            "@context": "https://w3id.org/did-resolution/v1";
+            didDocument: components["schemas"]["DidDocument"];
+            didResolutionMetadata: {
+                /** @enum {string} */
+                contentType: "application/did";
+                retrieved: string;
+                durationMs: number;
+            };
+            didDocumentMetadata: components["schemas"]["DidDocumentMetadata"];
+        };
+        W3cErrorResolutionResult: {
+            /** @enum {string} */
+            "@context": "https://w3id.org/did-resolution/v1";
+            didDocument: null;
+            didResolutionMetadata: {
+                error: components["schemas"]["Problem"];
+            };
+            didDocumentMetadata: Record<string, never>;
+        };
+        CheckStatus: "PASS" | "FAIL" | "WARN" | "SKIP" | "UNSUPPORTED" | "INDETERMINATE";
+        CredentialCheck: {
+            id: "structure" | "issuer" | "proof" | "validity" | "status" | "jwt.aud";
+            label: string;
+            status: components["schemas"]["CheckStatus"];
+            detail: string;
+        };
+        ProofSummary: {
+            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "UNKNOWN";
+            suite: string | null;
+            verificationMethod: string | null;
+            proofPurpose: string | null;
+            created: string | null;
+            keyCurve: string | null;
+            signedDigest: string | null;
+            detail: string;
+        };
+        StatusListEntry: {
+            statusType: string | null;
+            purpose: string | null;
+            index: number | null;
+            listUrl: string | null;
+            statusSize: number | null;
+            listCredentialVerified: boolean;
+            listLengthBits: number | null;
+            value: number | null;
+            result: "ACTIVE" | "REVOKED" | "SUSPENDED" | "UNSUPPORTED" | "INDETERMINATE";
+            window: string | null;
+            windowOffset: number | null;
+            detail: string;
+        };
+        IssuerResolutionSummary: {
+            did: string;
+            outcome: components["schemas"]["Outcome"] | null;
+            headline: string | null;
+            problem: string | null;
+            detail: string;
+        };
+        CredentialVerification: {
+            status: "VALID" | "INVALID" | "EXPIRED" | "NOT_YET_VALID" | "REVOKED" | "SUSPENDED" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
+            headline: string;
+            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "UNKNOWN";
+            dataModel: "2.0" | "1.1" | "unknown";
+            issuer: string | null;
+            subject: string | null;
+            types: string[];
+            validFrom: string | null;
+            validUntil: string | null;
+            claims: {
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[] | null;
+            checks: components["schemas"]["CredentialCheck"][];
+            proof: components["schemas"]["ProofSummary"] | null;
+            statusList: components["schemas"]["StatusListEntry"][];
+            issuerResolution: components["schemas"]["IssuerResolutionSummary"] | null;
+            limitations: string[];
+            valid: boolean;
+            errors: string[];
+        };
+        JwsVerification: {
+            status: "VALID" | "INVALID" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
+            valid: boolean;
+            headline: string;
+            alg: string | null;
+            kid: string | null;
+            typ: string | null;
+            payload: unknown;
+            signingInputSha256: string | null;
+            signer?: string;
+            relationship?: components["schemas"]["Relationship"];
+        };
+        RuleEvaluation: {
+            rule: "didResolution" | "allowedMethods" | "allowedCurves" | "allowedKeySuites" | "minKeyBits" | "requireKeyRelationship" | "domainBinding" | "tlsMinDaysRemaining" | "verifiableHistory" | "maxCacheAgeSeconds" | "credentialStatus" | "credentialIssuerMustBeSubject";
+            status: "PASS" | "FAIL" | "INDETERMINATE";
+            message: string;
+            expected: unknown;
+            observedValue: unknown;
+        };
+        PolicyEvaluation: {
+            did: string;
+            policyName: string | null;
+            status: "PASS" | "FAIL" | "INDETERMINATE" | "NOT_APPLICABLE";
+            headline: string;
+            rulesEvaluated: number;
+            rulesPassed: number;
+            evaluations: components["schemas"]["RuleEvaluation"][];
+            evaluatedAt: string;
+        };
+        PolicyDecision: {
+            evaluation: components["schemas"]["PolicyEvaluation"];
+            credential: components["schemas"]["CredentialVerification"] | null;
+            resolution: {
+                verdict: components["schemas"]["Verdict"];
+                dimensions: components["schemas"]["Dimension"][];
+            } | null;
+        };
+        CredentialVerifyRequest: {
+            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string. */
+            credential: {
+                [key: string]: unknown;
+            } | string;
+            expectedAudience?: string;
+        } | {
+            [key: string]: unknown;
+        };
+        JwsVerifyRequest: {
+            jws: string;
+            relationship?: components["schemas"]["Relationship"];
+        };
+        PolicyRules: {
+            /** @enum {string} */
+            didResolution?: "required";
+            allowedMethods?: string[];
+            allowedCurves?: string[];
+            allowedKeySuites?: string[];
+            minKeyBits?: number;
+            requireKeyRelationship?: components["schemas"]["Relationship"];
+            domainBinding?: "required" | "optional";
+            tlsMinDaysRemaining?: number;
+            /** @enum {string} */
+            verifiableHistory?: "required";
+            maxCacheAgeSeconds?: number;
+            /** @enum {string} */
+            credentialStatus?: "active";
+            credentialIssuerMustBeSubject?: boolean;
+        };
+        Policy: {
+            name?: string;
+            rules: components["schemas"]["PolicyRules"];
+        };
+        PolicyEvaluateRequest: {
+            did: string;
+            policy: components["schemas"]["Policy"];
+            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string. */
+            credential?: {
+                [key: string]: unknown;
+            } | string;
+        };
+        ChainStatus: "VALID" | "INVALID" | "INDETERMINATE" | "MALFORMED";
+        DelegationLinkCheck: {
+            id: "receipt" | "signature" | "chaining" | "prf" | "window" | "capabilities" | "validity" | "cycle";
+            label: string;
+            status: components["schemas"]["CheckStatus"];
+            detail: string;
+        };
+        DelegationChainCheck: {
+            id: "depth" | "trustedRoot";
+            label: string;
+            status: components["schemas"]["CheckStatus"];
+            detail: string;
+        };
+        DelegationLink: {
+            index: number;
+            issuer: string | null;
+            audience: string | null;
+            capabilities: string[];
+            notBefore: string | null;
+            expires: string | null;
+            jti: string | null;
+            kid: string | null;
+            alg: string | null;
+            digest: string;
+            signatureValid: boolean;
+            status: components["schemas"]["ChainStatus"];
+            issuerHeadline: string | null;
+            checks: components["schemas"]["DelegationLinkCheck"][];
+        };
+        DelegationChainResult: {
+            status: components["schemas"]["ChainStatus"];
+            headline: string;
+            format: string;
+            root: string | null;
+            leaf: string | null;
+            effectiveCapabilities: string[];
+            notAfter: string | null;
+            trustedRoot: string | null;
+            links: components["schemas"]["DelegationLink"][];
+            checks: components["schemas"]["DelegationChainCheck"][];
+            limitations: string[];
+        };
+        Authorization: {
+            agent: string | null;
+            tool: string;
+            decision: "ALLOW" | "DENY";
+            authorized: boolean;
+            reason: string;
+            matchedCapability?: string;
+            root?: string;
+            expires?: string;
+        };
+        DelegationVerification: {
+            result: components["schemas"]["DelegationChainResult"];
+            registered: boolean;
+            registrationReason?: string;
+        };
+        AuthorizeResponse: {
+            authorization: components["schemas"]["Authorization"];
+            chain: components["schemas"]["DelegationChainResult"];
+        };
+        VerifyDelegationRequest: {
+            /** @description Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400). */
+            chain: string[];
+            /** @description Bare DIDs; the root issuer must be one of them (rule 9). */
+            trustedRoots?: string[];
+            register?: boolean;
+        };
+        AuthorizeRequest: {
+            /** @description Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400). */
+            chain: string[];
+            tool: string;
+            /** @description Bare DIDs; the root issuer must be one of them (rule 9). */
+            trustedRoots?: string[];
+        };
+        McpCheck: {
+            id: "historyPersistence" | "transport" | "protocol" | "identity" | "inventory" | "drift";
+            label: string;
+            status: "PASS" | "WARN" | "SKIP";
+            detail: string;
+        };
+        RiskSignal: {
+            id: "hidden_instruction_tag" | "model_directive" | "cross_tool_shadowing" | "sensitive_path" | "exfiltration_parameter" | "shell_exec_name" | "destructive_verb" | "invisible_unicode" | "encoded_payload" | "overlong_description" | "url_in_description" | "nonstandard_name";
+            location: "name" | "title" | "description" | "parameter" | "instructions";
+            parameter?: string;
+            detail: string;
+            excerpt: string;
+        };
+        ToolParameter: {
+            name: string;
+            type: string | null;
+            required: boolean;
+            description: string | null;
+        };
+        McpTool: {
+            name: string;
+            title: string | null;
+            description: string | null;
+            definitionSha256: string;
+            schemaSha256: string;
+            parameters: components["schemas"]["ToolParameter"][];
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            declaredClass: "read_only" | "additive" | "destructive";
+            declaredHints: {
+                readOnlyHint: {
+                    value: boolean;
+                    source: "explicit" | "default";
+                };
+                destructiveHint: {
+                    value: boolean;
+                    source: "explicit" | "default";
+                };
+                idempotentHint: {
+                    value: boolean;
+                    source: "explicit" | "default";
+                };
+                openWorldHint: {
+                    value: boolean;
+                    source: "explicit" | "default";
+                };
+            };
+            heuristicClass: "read_only" | "additive" | "destructive" | "execute" | "unknown";
+            riskSignals: components["schemas"]["RiskSignal"][];
+            drift: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "ADDED" | "PROFILE_CHANGED";
+            changedFields?: string[];
+            inputSchema: unknown;
+        };
+        InventoryDrift: {
+            status: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "PROFILE_CHANGED";
+            previousObservedAt: string | null;
+            previousInventoryHash: string | null;
+            added: string[];
+            removed: string[];
+            changed: string[];
+        };
+        McpAuth: {
+            status: number;
+            wwwAuthenticate: string | null;
+            resourceMetadataUrl: string | null;
+            resourceMetadata: {
+                [key: string]: unknown;
+            } | null;
+            resourceMetadataError: string | null;
+            scope: string | null;
+        };
+        McpTranscriptEntry: {
+            method: string;
+            httpMethod: "GET" | "POST" | "DELETE";
+            protocolVersion: string | null;
+            status: number | null;
+            contentType: string | null;
+            bytes: number;
+            durationMs: number;
+            outcome: string;
+        };
+        McpInspection: {
+            endpoint: string;
+            status: "INSPECTED" | "AUTH_REQUIRED";
+            mode: "STATELESS" | "SESSION" | "UNKNOWN";
+            negotiatedVersion: string | null;
+            supportedVersions: string[];
+            serverInfo: {
+                [key: string]: unknown;
+            } | null;
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            instructions: string | null;
+            instructionSignals: components["schemas"]["RiskSignal"][];
+            tools: components["schemas"]["McpTool"][];
+            complete: boolean;
+            inventoryLimit: string | null;
+            inventoryHash: string | null;
+            hashProfile: string;
+            classCounts: {
+                declared: {
+                    read_only: number;
+                    additive: number;
+                    destructive: number;
+                };
+                heuristic: {
+                    read_only: number;
+                    additive: number;
+                    destructive: number;
+                    execute: number;
+                    unknown: number;
+                };
+            };
+            drift: components["schemas"]["InventoryDrift"];
+            auth: components["schemas"]["McpAuth"] | null;
+            transcript: components["schemas"]["McpTranscriptEntry"][];
+            checks: components["schemas"]["McpCheck"][];
+            headline: string;
+            tls: components["schemas"]["TlsEvidence"] | null;
+            observedAt: string;
+            limitations: string[];
+        };
+        A2aCheck: {
+            id: "fetch" | "schema" | "version" | "interfaces" | "origin" | "provider" | "security" | "signature";
+            label: string;
+            status: "PASS" | "WARN" | "FAIL" | "SKIP";
+            detail: string;
+        };
+        A2aInterface: {
+            url: string | null;
+            protocolBinding: string | null;
+            protocolVersion: string | null;
+            https: boolean;
+            sameOrigin: boolean;
+        };
+        A2aSkill: {
+            id: string | null;
+            name: string | null;
+            description: string | null;
+            tags: string[];
+        };
+        A2aSignature: {
+            alg: string | null;
+            kid: string | null;
+            jku: string | null;
+            status: "VALID" | "INVALID" | "UNSUPPORTED" | "INDETERMINATE";
+            detail: string;
+            canonicalization: "a2a-1.0" | "rfc8785" | null;
+        };
+        A2aInspection: {
+            cardUrl: string;
+            httpStatus: number;
+            cardSha256: string;
+            canonicalSha256: string;
+            hashProfile: string;
+            specVersion: "1.0" | "0.3" | "unknown";
+            name: string | null;
+            description: string | null;
+            version: string | null;
+            provider: {
+                organization: string | null;
+                url: string | null;
+            } | null;
+            documentationUrl: string | null;
+            interfaces: components["schemas"]["A2aInterface"][];
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            securitySchemes: {
+                [key: string]: unknown;
+            } | null;
+            skills: components["schemas"]["A2aSkill"][];
+            signatures: components["schemas"]["A2aSignature"][];
+            checks: components["schemas"]["A2aCheck"][];
+            headline: string;
+            card: {
+                [key: string]: unknown;
+            };
+            tls: components["schemas"]["TlsEvidence"] | null;
+            observedAt: string;
+            limitations: string[];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type TraceStage = components['schemas']['TraceStage'];
+export type Problem = components['schemas']['Problem'];
+export type Health = components['schemas']['Health'];
+export type Ready = components['schemas']['Ready'];
+export type ServiceStatus = components['schemas']['ServiceStatus'];
+export type DimensionId = components['schemas']['DimensionId'];
+export type DimensionState = components['schemas']['DimensionState'];
+export type Outcome = components['schemas']['Outcome'];
+export type Relationship = components['schemas']['Relationship'];
+export type KeyStatus = components['schemas']['KeyStatus'];
+export type DomainBindingStatus = components['schemas']['DomainBindingStatus'];
+export type EdgeState = components['schemas']['EdgeState'];
+export type WebvhCheck = components['schemas']['WebvhCheck'];
+export type DidDocument = components['schemas']['DidDocument'];
+export type DidDocumentMetadata = components['schemas']['DidDocumentMetadata'];
+export type DidResolutionMetadata = components['schemas']['DidResolutionMetadata'];
+export type Verdict = components['schemas']['Verdict'];
+export type Dimension = components['schemas']['Dimension'];
+export type SourceEvidence = components['schemas']['SourceEvidence'];
+export type DocumentEvidence = components['schemas']['DocumentEvidence'];
+export type Multicodec = components['schemas']['Multicodec'];
+export type KeyEvidence = components['schemas']['KeyEvidence'];
+export type ServiceEvidence = components['schemas']['ServiceEvidence'];
+export type LinkageCredentialEvidence = components['schemas']['LinkageCredentialEvidence'];
+export type DomainBindingEvidence = components['schemas']['DomainBindingEvidence'];
+export type CertificateEvidence = components['schemas']['CertificateEvidence'];
+export type TlsEvidence = components['schemas']['TlsEvidence'];
+export type WebvhEntryEvidence = components['schemas']['WebvhEntryEvidence'];
+export type WebvhWitnessFileEvidence = components['schemas']['WebvhWitnessFileEvidence'];
+export type HistoryEvidence = components['schemas']['HistoryEvidence'];
+export type Evidence = components['schemas']['Evidence'];
+export type GraphNode = components['schemas']['GraphNode'];
+export type GraphEdge = components['schemas']['GraphEdge'];
+export type EnrichedResolution = components['schemas']['EnrichedResolution'];
+export type FastDidVerdict = components['schemas']['FastDidVerdict'];
+export type GraphResponse = components['schemas']['GraphResponse'];
+export type Observation = components['schemas']['Observation'];
+export type ObservationHistory = components['schemas']['ObservationHistory'];
+export type SemanticDiff = components['schemas']['SemanticDiff'];
+export type DereferencingResult = components['schemas']['DereferencingResult'];
+export type W3cResolutionResult = components['schemas']['W3cResolutionResult'];
+export type W3cErrorResolutionResult = components['schemas']['W3cErrorResolutionResult'];
+export type CheckStatus = components['schemas']['CheckStatus'];
+export type CredentialCheck = components['schemas']['CredentialCheck'];
+export type ProofSummary = components['schemas']['ProofSummary'];
+export type StatusListEntry = components['schemas']['StatusListEntry'];
+export type IssuerResolutionSummary = components['schemas']['IssuerResolutionSummary'];
+export type CredentialVerification = components['schemas']['CredentialVerification'];
+export type JwsVerification = components['schemas']['JwsVerification'];
+export type RuleEvaluation = components['schemas']['RuleEvaluation'];
+export type PolicyEvaluation = components['schemas']['PolicyEvaluation'];
+export type PolicyDecision = components['schemas']['PolicyDecision'];
+export type CredentialVerifyRequest = components['schemas']['CredentialVerifyRequest'];
+export type JwsVerifyRequest = components['schemas']['JwsVerifyRequest'];
+export type PolicyRules = components['schemas']['PolicyRules'];
+export type Policy = components['schemas']['Policy'];
+export type PolicyEvaluateRequest = components['schemas']['PolicyEvaluateRequest'];
+export type ChainStatus = components['schemas']['ChainStatus'];
+export type DelegationLinkCheck = components['schemas']['DelegationLinkCheck'];
+export type DelegationChainCheck = components['schemas']['DelegationChainCheck'];
+export type DelegationLink = components['schemas']['DelegationLink'];
+export type DelegationChainResult = components['schemas']['DelegationChainResult'];
+export type Authorization = components['schemas']['Authorization'];
+export type DelegationVerification = components['schemas']['DelegationVerification'];
+export type AuthorizeResponse = components['schemas']['AuthorizeResponse'];
+export type VerifyDelegationRequest = components['schemas']['VerifyDelegationRequest'];
+export type AuthorizeRequest = components['schemas']['AuthorizeRequest'];
+export type McpCheck = components['schemas']['McpCheck'];
+export type RiskSignal = components['schemas']['RiskSignal'];
+export type ToolParameter = components['schemas']['ToolParameter'];
+export type McpTool = components['schemas']['McpTool'];
+export type InventoryDrift = components['schemas']['InventoryDrift'];
+export type McpAuth = components['schemas']['McpAuth'];
+export type McpTranscriptEntry = components['schemas']['McpTranscriptEntry'];
+export type McpInspection = components['schemas']['McpInspection'];
+export type A2aCheck = components['schemas']['A2aCheck'];
+export type A2aInterface = components['schemas']['A2aInterface'];
+export type A2aSkill = components['schemas']['A2aSkill'];
+export type A2aSignature = components['schemas']['A2aSignature'];
+export type A2aInspection = components['schemas']['A2aInspection'];
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_READY: storage or schema unavailable, or shutting down (Retry-After: 5); SERVICE_UNAVAILABLE: the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Component status (degraded while the store is unavailable or the daemon drains) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resolve: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+                /** @description did:webvh: the version with this versionId. */
+                versionId?: string;
+                /** @description did:webvh: the version in force at this RFC 3339 time. */
+                versionTime?: string;
+                /** @description did:webvh: the version with this number (a positive integer). */
+                versionNumber?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enriched resolution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrichedResolution"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the DID's host resolves to an address that is not public */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: the document (or the version asked for) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The DID is deactivated: the full result, verdict.outcome DEACTIVATED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrichedResolution"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of frames */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description INVALID_OPTIONS (unknown or repeated query option, bad noCache), INVALID_DID (no identifier); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dereference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query. */
+                didUrl: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dereferencing result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DereferencingResult"];
+                };
+            };
+            /** @description INVALID_DID_URL, INVALID_DID, INVALID_OPTIONS; INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the DID's host resolves to an address that is not public */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: the document, the fragment, the service or the version does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (a DID URL path, an unknown DID parameter) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    fastVerifyDid: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fast DID verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FastDidVerdict"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the DID's host resolves to an address that is not public */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: the document (or the version asked for) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    graph: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The graph response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphResponse"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the DID's host resolves to an address that is not public */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: the document (or the version asked for) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The observation history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationHistory"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the observation store is unavailable (see /ready; Retry-After), or the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    diff: {
+        parameters: {
+            query?: {
+                /** @description The older document hash (or a unique prefix of 8+ hex digits). */
+                from?: string;
+                /** @description The newer document hash (or a unique prefix of 8+ hex digits). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The semantic diff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SemanticDiff"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS (unknown option, a hash prefix that is not 8+ hex digits or not unique); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: fewer than two observations, or no observed document with that hash */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the observation store is unavailable (see /ready; Retry-After), or the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification, whatever its status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    fastVerifyJws: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JwsVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The JWS verification, whatever its status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwsVerification"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    evaluatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyEvaluateRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDecision"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyDelegation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyDelegationRequest"];
+            };
+        };
+        responses: {
+            /** @description The chain result and whether it was registered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DelegationVerification"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced (read it as DENY). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorizeRequest"];
+            };
+        };
+        responses: {
+            /** @description The authorization and the chain result it was decided on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced (read it as DENY). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyTool: {
+        parameters: {
+            query: {
+                agent: string;
+                tool: string;
+                root?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization (ALLOW or DENY). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Authorization"];
+                };
+            };
+            /** @description INVALID_REQUEST: agent or tool missing or too long; INVALID_DID: agent or root is not a DID; INVALID_OPTIONS: an unknown or repeated query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced (read it as DENY). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inspectMcp: {
+        parameters: {
+            query: {
+                /** @description The URL of the MCP endpoint, e.g. https://tools.example/mcp. */
+                endpoint: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP inspection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpInspection"];
+                };
+            };
+            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no MCP endpoint at the URL (answered 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the URL did not answer as an MCP server. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inspectA2a: {
+        parameters: {
+            query: {
+                /** @description The agent origin or the URL of its agent card, e.g. https://agent.example. */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The A2A inspection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A2aInspection"];
+                };
+            };
+            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no agent card at the URL. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched resource is no agent card (not JSON, or not an object). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resolveW3c: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+                /** @description did:webvh: the version with this versionId. */
+                versionId?: string;
+                /** @description did:webvh: the version in force at this RFC 3339 time. */
+                versionTime?: string;
+                /** @description did:webvh: the version with this number (a positive integer). */
+                versionNumber?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document, the resolution result, or the dereferencing result of a DID URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did": components["schemas"]["DidDocument"];
+                    "application/did-resolution": components["schemas"]["W3cResolutionResult"];
+                    "application/json": components["schemas"]["DereferencingResult"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND (embedded) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description REPRESENTATION_NOT_SUPPORTED: nothing acceptable can be sent */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The DID is deactivated: the full result, didDocumentMetadata.deactivated true */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cResolutionResult"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED (embedded; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT, EGRESS_BLOCKED, UPSTREAM_UNAVAILABLE, INTERNAL_ERROR (embedded) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (embedded) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (embedded) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+        };
+    };
+    resolveW3cPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    noCache?: string | boolean | number;
+                    versionId?: string | boolean | number;
+                    versionTime?: string | boolean | number;
+                    versionNumber?: string | boolean | number;
+                    /** @description The media types asked for, in place of the Accept header (when a string). */
+                    accept?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The DID document, the resolution result, or the dereferencing result of a DID URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did": components["schemas"]["DidDocument"];
+                    "application/did-resolution": components["schemas"]["W3cResolutionResult"];
+                    "application/json": components["schemas"]["DereferencingResult"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: a body that is not acceptable JSON or not application/json, no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND (embedded) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description REPRESENTATION_NOT_SUPPORTED: nothing acceptable can be sent */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The DID is deactivated: the full result, didDocumentMetadata.deactivated true */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cResolutionResult"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body, or a fetched resource, is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED (embedded; Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT, EGRESS_BLOCKED, UPSTREAM_UNAVAILABLE, INTERNAL_ERROR (embedded) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (embedded) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (embedded) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+        };
+    };
+    openApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document (the same bytes as openapi.json in the repository) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        openapi: "3.1.0";
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    };
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

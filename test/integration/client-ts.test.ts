@@ -1,0 +1,356 @@
+/**
+ * The TypeScript client (src/client) against real daemons (test/support/client-scenario.ts): a
+ * direct `svc serve`, a `--public` one for the rate limits, a loopback did:web host, an MCP
+ * server, a signed A2A card. Nothing of svc is mocked; the only wrapper is a fetch that counts
+ * calls and holds every non-stream answer the client receives to openapi.json (the contract of
+ * test/support/daemon-client.ts).
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcClient, SvcError, type FetchLike, type StreamFrame } from '../../src/client/index.js';
+import { repoRoot } from '../support/cli.js';
+import { startClientScenario, type ClientScenario } from '../support/client-scenario.js';
+import { checkContract } from '../support/daemon-client.js';
+
+let s: ClientScenario;
+let client: SvcClient;
+
+beforeAll(async () => {
+  s = await startClientScenario();
+  client = new SvcClient({ baseUrl: s.daemonUrl, fetch: contractFetch().fetch });
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+/**
+ * The real fetch, counting calls, recording each answer's Retry-After, and holding every answer
+ * (streams excepted) to openapi.json. `rewrite` may change the URL before it is sent.
+ */
+function contractFetch(rewrite?: (url: string) => string): { fetch: FetchLike; readonly calls: number; retryAfter: Array<string | null> } {
+  let calls = 0;
+  const retryAfter: Array<string | null> = [];
+  const fetchFn: FetchLike = async (input, init) => {
+    calls++;
+    const url = rewrite ? rewrite(input) : input;
+    const res = await fetch(url, init);
+    retryAfter.push(res.headers.get('retry-after'));
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      const text = await res.clone().text();
+      checkContract(init.method ?? 'GET', url, { status: res.status, header: (name) => res.headers.get(name) ?? '', text });
+    }
+    return res;
+  };
+  return {
+    fetch: fetchFn,
+    get calls() {
+      return calls;
+    },
+    retryAfter,
+  };
+}
+
+/** The SvcError a promise rejects with (fails when it resolves or rejects with something else). */
+async function svcError(promise: Promise<unknown>): Promise<SvcError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a SvcError, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
+  expect(outcome.error).toBeInstanceOf(SvcError);
+  return outcome.error as SvcError;
+}
+
+async function frames(iterable: AsyncIterable<StreamFrame>): Promise<StreamFrame[]> {
+  const out: StreamFrame[] = [];
+  for await (const frame of iterable) out.push(frame);
+  return out;
+}
+
+describe('SvcClient against a real daemon', () => {
+  it('has a method for every operationId of openapi.json', () => {
+    const doc = JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    expect(ids.length).toBeGreaterThanOrEqual(21);
+    for (const id of ids) {
+      expect(typeof id, 'every operation has an operationId').toBe('string');
+      expect(typeof (SvcClient.prototype as unknown as Record<string, unknown>)[id!], `SvcClient.${id}`).toBe('function');
+    }
+  });
+
+  it('probes: health, ready, status, and openApi (the committed document)', async () => {
+    expect(await client.health()).toMatchObject({ status: 'ok', profile: 'direct' });
+    expect(await client.ready()).toMatchObject({ ready: true, schema: 'current' });
+    expect(await client.status()).toMatchObject({ status: 'ok', profile: 'direct' });
+    expect(await client.openApi()).toEqual(JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')));
+  });
+
+  it('resolve: a did:key and a did:web', async () => {
+    const key = await client.resolve(s.didKey);
+    expect(key).toMatchObject({ did: s.didKey, method: 'key', verdict: { outcome: 'RESOLVED' } });
+    const web = await client.resolve(s.didWeb, { noCache: true });
+    expect(web).toMatchObject({ did: s.didWeb, method: 'web', cached: false });
+    expect(web.didDocument?.id).toBe(s.didWeb);
+    expect(web.trace.map((stage) => stage.stage)).toContain('web.fetch');
+  });
+
+  it('fast-verify, dereference (the DID URL encoded whole), graph', async () => {
+    expect(await client.fastVerifyDid(s.didKey)).toMatchObject({ did: s.didKey, resolved: true, outcome: 'RESOLVED' });
+    const deref = await client.dereference(s.didKeyVerificationMethod);
+    expect(deref.contentStream).toMatchObject({ id: s.didKeyVerificationMethod });
+    const graph = await client.graph(s.didWeb);
+    expect(graph.did).toBe(s.didWeb);
+    expect(graph.nodes.length).toBeGreaterThan(0);
+  });
+
+  it('credentials: the object and the vc+jwt are VALID', async () => {
+    expect(await client.verifyCredential(s.credential)).toMatchObject({ status: 'VALID', valid: true });
+    const jwt = await client.verifyCredential(s.credentialJwt);
+    expect(jwt).toMatchObject({ status: 'VALID', valid: true });
+    // A failed check is a result, never a SvcError.
+    const tampered = { ...s.credential, credentialSubject: { id: 'did:example:mallory', name: 'Mallory' } };
+    expect((await client.verifyCredential(tampered)).status).toBe('INVALID');
+  });
+
+  it('policies and JWS', async () => {
+    const decision = await client.evaluatePolicy({ did: s.didKey, policy: s.policy });
+    expect(decision.evaluation).toMatchObject({ did: s.didKey, status: 'PASS' });
+    expect(await client.fastVerifyJws(s.jws)).toMatchObject({ status: 'VALID', valid: true });
+    expect(await client.fastVerifyJws(s.jws, { relationship: 'assertionMethod' })).toMatchObject({ status: 'VALID', relationship: 'assertionMethod' });
+  });
+
+  it('delegation: verify-delegation with register, then verify-tool ALLOW for the allowed tool and DENY for the denied one', async () => {
+    const { chain, agent, root, allowedTool, deniedTool } = s.delegation;
+    const verified = await client.verifyDelegation({ chain, register: true });
+    expect(verified).toMatchObject({ registered: true, result: { status: 'VALID', root, leaf: agent } });
+
+    expect(await client.verifyTool({ agent, tool: allowedTool })).toMatchObject({ decision: 'ALLOW', authorized: true, root });
+    expect(await client.verifyTool({ agent, tool: deniedTool })).toMatchObject({ decision: 'DENY', authorized: false });
+
+    const allow = await client.verifyToolOrDeny({ agent, tool: allowedTool, root });
+    expect(allow).toMatchObject({ decision: 'ALLOW', authorized: true, authorization: { decision: 'ALLOW' } });
+    expect(allow.error).toBeUndefined();
+    const denied = await client.verifyToolOrDeny({ agent, tool: deniedTool });
+    expect(denied).toMatchObject({ decision: 'DENY', authorized: false, authorization: { decision: 'DENY' } });
+    expect(denied.error).toBeUndefined();
+    // A query the daemon refuses (400) is DENY with the problem, never thrown.
+    const refused = await client.verifyToolOrDeny({ agent: 'not-a-did', tool: allowedTool });
+    expect(refused).toMatchObject({ decision: 'DENY', authorized: false });
+    expect(refused.error).toBeInstanceOf(SvcError);
+    expect(refused.error!.status).toBe(400);
+    expect(refused.reason).toContain(refused.error!.code);
+  });
+
+  it('authorize: ALLOW; authorizeOrDeny against an unreachable daemon is DENY (CLIENT_NETWORK_ERROR), never a throw', async () => {
+    const { chain, allowedTool, deniedTool } = s.delegation;
+    const answer = await client.authorize({ chain, tool: allowedTool });
+    expect(answer.authorization).toMatchObject({ decision: 'ALLOW', authorized: true, matchedCapability: 'payments:*' });
+    expect(answer.chain.status).toBe('VALID');
+    expect(await client.authorizeOrDeny({ chain, tool: allowedTool })).toMatchObject({ decision: 'ALLOW', authorized: true });
+    expect(await client.authorizeOrDeny({ chain, tool: deniedTool })).toMatchObject({ decision: 'DENY', authorized: false });
+
+    const nowhere = new SvcClient({ baseUrl: s.unreachableUrl });
+    const denied = await nowhere.authorizeOrDeny({ chain, tool: allowedTool });
+    expect(denied).toMatchObject({ decision: 'DENY', authorized: false });
+    expect(denied.authorization).toBeUndefined();
+    expect(denied.error).toBeInstanceOf(SvcError);
+    expect(denied.error).toMatchObject({ code: 'CLIENT_NETWORK_ERROR', status: 0 });
+    expect(denied.error!.cause).toBeDefined();
+    expect(denied.reason).toMatch(/^CLIENT_NETWORK_ERROR: /);
+    // The plain call throws the same error.
+    expect(await svcError(nowhere.authorize({ chain, tool: allowedTool }))).toMatchObject({ code: 'CLIENT_NETWORK_ERROR', status: 0 });
+  });
+
+  it('authorize: a malformed chain gets the daemon answer (a MALFORMED chain, DENY), not an error', async () => {
+    const answer = await client.authorize({ chain: ['not.a.receipt'], tool: s.delegation.allowedTool });
+    expect(answer.chain.status).toBe('MALFORMED');
+    expect(answer.authorization).toMatchObject({ decision: 'DENY', authorized: false });
+    const decision = await client.authorizeOrDeny({ chain: ['not.a.receipt'], tool: s.delegation.allowedTool });
+    expect(decision).toMatchObject({ decision: 'DENY', authorized: false, reason: answer.authorization.reason });
+    expect(decision.error).toBeUndefined();
+    // A body the daemon refuses (no tool: 400) is DENY with the problem.
+    const refused = await client.authorizeOrDeny({ chain: s.delegation.chain, tool: '' });
+    expect(refused).toMatchObject({ decision: 'DENY', authorized: false, error: { code: 'INVALID_REQUEST', status: 400 } });
+  });
+
+  it('MCP and A2A inspection', async () => {
+    const mcp = await client.inspectMcp(s.mcpEndpoint);
+    expect(mcp.endpoint).toBe(s.mcpEndpoint);
+    expect(mcp.tools.length).toBeGreaterThan(0);
+    const a2a = await client.inspectA2a(s.a2aUrl);
+    expect(a2a.cardUrl.startsWith(s.a2aUrl)).toBe(true);
+    expect(a2a.signatures.map((sig) => sig.status)).toEqual(['VALID']);
+  });
+
+  it('history and diff: two fresh resolutions of the did:web; diff is a SemanticDiff or NOT_FOUND (one distinct document)', async () => {
+    await client.resolve(s.didWeb, { noCache: true });
+    await client.resolve(s.didWeb, { noCache: true });
+    const history = await client.history(s.didWeb);
+    expect(history.did).toBe(s.didWeb);
+    expect(history.count).toBeGreaterThanOrEqual(1);
+    expect(history.history[0]).toMatchObject({ did: s.didWeb });
+    const diff = await client.diff(s.didWeb).catch((error: unknown) => error);
+    if (diff instanceof SvcError) {
+      expect(diff).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+      expect(diff.problem).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    } else {
+      expect(diff).toMatchObject({ did: s.didWeb });
+    }
+    // An option the daemon refuses is its 400, not NOT_FOUND.
+    expect(await svcError(client.diff(s.didWeb, { from: 'xyz' }))).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
+  });
+
+  it('resolveW3c: the DID document, the resolution result with accept, and an invalid DID as SvcError INVALID_DID (400, the embedded problem)', async () => {
+    const document = await client.resolveW3c(s.didKey);
+    expect(document).toMatchObject({ id: s.didKey });
+    const result = await client.resolveW3c(s.didWeb, { accept: 'application/did-resolution', noCache: true });
+    expect(result).toMatchObject({ didDocument: { id: s.didWeb }, didResolutionMetadata: { contentType: 'application/did' } });
+    const posted = await client.resolveW3cPost(s.didKey, { accept: 'application/did-resolution' });
+    expect(posted).toMatchObject({ didDocument: { id: s.didKey } });
+    expect(await client.resolveW3cPost(s.didKey)).toMatchObject({ id: s.didKey });
+
+    const invalid = await svcError(client.resolveW3c('not-a-did'));
+    expect(invalid).toMatchObject({ code: 'INVALID_DID', status: 400 });
+    expect(invalid.problem).toMatchObject({ code: 'INVALID_DID', status: 400 });
+    expect(invalid.type).toBe('https://www.w3.org/ns/did#INVALID_DID');
+    const unacceptable = await svcError(client.resolveW3c(s.didKey, { accept: 'text/html' }));
+    expect(unacceptable).toMatchObject({ code: 'REPRESENTATION_NOT_SUPPORTED', status: 406 });
+  });
+
+  it('a problem surfaces as SvcError: an unsupported method is 501 METHOD_NOT_SUPPORTED with its trace', async () => {
+    const error = await svcError(client.resolve('did:foo:bar'));
+    expect(error).toMatchObject({ code: 'METHOD_NOT_SUPPORTED', status: 501, name: 'SvcError' });
+    expect(error.detail).not.toBe('');
+    expect(error.title).not.toBe('');
+    expect(error.type).toMatch(/#METHOD_NOT_SUPPORTED$/);
+    expect(error.problem).toMatchObject({ code: 'METHOD_NOT_SUPPORTED', status: 501, detail: error.detail });
+    expect(error.trace?.map((stage) => [stage.stage, stage.status])).toEqual([['syntax.parse', 'FAIL']]);
+    expect(error.retryAfter).toBeUndefined();
+  });
+
+  it('stream: stage frames, then exactly one result, then done', async () => {
+    const all = await frames(client.stream(s.didWeb, { noCache: true }));
+    const events = all.map((f) => f.event);
+    const stages = events.filter((e) => e === 'stage').length;
+    expect(stages).toBeGreaterThan(0);
+    expect(events).toEqual([...Array<string>(stages).fill('stage'), 'result', 'done']);
+    const result = all[stages]!;
+    if (result.event !== 'result') throw new Error('no result');
+    expect(result.data.did).toBe(s.didWeb);
+    expect(all.slice(0, stages).map((f) => f.data)).toEqual(result.data.trace);
+    expect(all.at(-1)!.data).toEqual({});
+  });
+
+  it('stream: a DID that fails gives its stages, then error (the problem), then done', async () => {
+    const all = await frames(client.stream('did:foo:bar'));
+    expect(all.map((f) => f.event)).toEqual(['stage', 'error', 'done']);
+    expect(all[1]!.data).toMatchObject({ code: 'METHOD_NOT_SUPPORTED', status: 501 });
+  });
+
+  it('stream: a problem answered before the stream starts is thrown by the first next() (400 INVALID_OPTIONS)', async () => {
+    // An option the daemon does not take on this route, added to the URL on the way out.
+    const counting = contractFetch((url) => `${url}?versionId=1`);
+    const stream = new SvcClient({ baseUrl: s.daemonUrl, fetch: counting.fetch }).stream(s.didKey);
+    const error = await svcError(stream.next());
+    expect(error).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
+    expect(counting.calls).toBe(1);
+  });
+
+  it('per-call signal: an aborted call rejects with the caller’s reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    await expect(client.resolve(s.didKey, { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it('timeoutMs: no complete answer in time is CLIENT_NETWORK_ERROR', async () => {
+    // The daemon answers, but the injected fetch is slower than the client's time limit.
+    const slow: FetchLike = (input, init) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(fetch(input, init)), 2_000);
+        init.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(init.signal!.reason);
+        });
+      });
+    const error = await svcError(new SvcClient({ baseUrl: s.daemonUrl, fetch: slow, timeoutMs: 100 }).health());
+    expect(error).toMatchObject({ code: 'CLIENT_NETWORK_ERROR', status: 0 });
+  });
+
+  it('a 200 that is not JSON, and an error status without a problem, are CLIENT_BAD_RESPONSE', async () => {
+    // Not svc: a server (say, a misconfigured proxy) answering HTML and a bare 502.
+    const server = http.createServer((req, res) => {
+      if (req.url === '/health') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
+      else res.writeHead(502, { 'content-type': 'text/plain', 'retry-after': '4' }).end('Bad Gateway');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const notSvc = new SvcClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      const html = await svcError(notSvc.health());
+      expect(html).toMatchObject({ code: 'CLIENT_BAD_RESPONSE', status: 200, problem: undefined });
+      const gateway = await svcError(notSvc.ready());
+      expect(gateway).toMatchObject({ code: 'CLIENT_BAD_RESPONSE', status: 502, retryAfter: 4, problem: undefined });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the retry helper never retries a 400: one fetch', async () => {
+    const counting = contractFetch();
+    const waits: number[] = [];
+    const retrying = new SvcClient({ baseUrl: s.daemonUrl, fetch: counting.fetch, retry: { attempts: 5, sleep: async (ms) => void waits.push(ms) } });
+    const error = await svcError(retrying.resolve('not-a-did'));
+    expect(error).toMatchObject({ code: 'INVALID_DID', status: 400 });
+    expect(counting.calls).toBe(1);
+    expect(waits).toEqual([]);
+  });
+});
+
+describe('SvcClient against the public daemon (rate limits)', () => {
+  /** status() until the standard budget is used up; the 429's SvcError. */
+  async function exhaust(c: SvcClient): Promise<SvcError> {
+    for (let i = 0; i < 40; i++) {
+      try {
+        await c.status();
+      } catch (error) {
+        if (error instanceof SvcError && error.status === 429) return error;
+        throw error;
+      }
+    }
+    throw new Error('no 429 after 40 calls of a 20/min budget');
+  }
+
+  it('a 429 surfaces RATE_LIMITED with retryAfter, an integer ≥ 1 from the Retry-After header', async () => {
+    const error = await exhaust(new SvcClient({ baseUrl: s.publicUrl, fetch: contractFetch().fetch }));
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(Number.isInteger(error.retryAfter)).toBe(true);
+    expect(error.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the retry helper waits the Retry-After it was given, then succeeds', async () => {
+    const plain = new SvcClient({ baseUrl: s.publicUrl });
+    const first = await exhaust(plain);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    };
+    expect(first.retryAfter).toBeGreaterThanOrEqual(1);
+    const counting = contractFetch();
+    const retrying = new SvcClient({ baseUrl: s.publicUrl, fetch: counting.fetch }).withRetry({ attempts: 4, sleep });
+    const started = Date.now();
+    const status = await retrying.status();
+    expect(status).toMatchObject({ status: 'ok', profile: 'public' });
+    // The first try met the used-up budget (429 with Retry-After); the client waited at least
+    // that long before the next, and the last try succeeded.
+    expect(waits.length).toBeGreaterThanOrEqual(1);
+    expect(counting.calls).toBe(waits.length + 1);
+    const givenSeconds = Number(counting.retryAfter[0]);
+    expect(Number.isInteger(givenSeconds) && givenSeconds >= 1).toBe(true);
+    expect(waits[0]).toBeGreaterThanOrEqual(givenSeconds * 1000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(waits[0]!);
+  }, 60_000);
+});
