@@ -402,7 +402,65 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    monitorEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor event, POSTed to the webhook URL of an operator watch (SPEC §6.2)
+         * @description Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends delivery. The body and createdAt are the same on every attempt; X-Svc-Timestamp and X-Svc-Signature-256 are renewed per attempt. Verify before trusting: recompute HMAC-SHA256 keyed with the watch secret over `<X-Svc-Timestamp>.<raw body>`, compare in constant time, refuse timestamps more than 300 s away from now (the clients: verifyWebhook / verify_webhook). A signature grants no API quota or billing authority.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type (as `type` in the body). */
+                    "X-Svc-Event": components["schemas"]["MonitorEventType"];
+                    /** @description The event id (as `id` in the body): deduplicate on it. */
+                    "X-Svc-Event-Id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "X-Svc-Timestamp": string;
+                    /** @description `sha256=<hex>`: HMAC-SHA256 keyed with the watch secret over `<timestamp>.<raw body>`. */
+                    "X-Svc-Signature-256": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"];
+                };
+            };
+            responses: {
+                /** @description Received: delivery ends. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not received (any other status, or no answer within 45 s): retried until the fifth attempt, then dead-lettered. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         TraceStage: {
@@ -973,6 +1031,7 @@ export interface components {
             [key: string]: unknown;
         };
         JwsVerifyRequest: {
+            /** @description A compact JWS whose kid is a DID URL. */
             jws: string;
             relationship?: components["schemas"]["Relationship"];
         };
@@ -998,6 +1057,7 @@ export interface components {
             rules: components["schemas"]["PolicyRules"];
         };
         PolicyEvaluateRequest: {
+            /** @description The DID whose evidence the policy is evaluated against. */
             did: string;
             policy: components["schemas"]["Policy"];
             /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string. */
@@ -1076,6 +1136,7 @@ export interface components {
         AuthorizeRequest: {
             /** @description Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400). */
             chain: string[];
+            /** @description The name of the tool to authorise. */
             tool: string;
             /** @description Bare DIDs; the root issuer must be one of them (rule 9). */
             trustedRoots?: string[];
@@ -1264,6 +1325,34 @@ export interface components {
             observedAt: string;
             limitations: string[];
         };
+        /** @description What changed (SPEC §6.2). */
+        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered";
+        MonitorEventData: {
+            fromHash: string | null;
+            toHash: string | null;
+            domainBinding: {
+                from: components["schemas"]["DomainBindingStatus"] | null;
+                to: components["schemas"]["DomainBindingStatus"] | null;
+            } | null;
+            diff: {
+                /** @description One sentence, as the semantic diff (GET /v1/diff) writes it. */
+                summary: string;
+                changedMembers: string[];
+            } | null;
+            headline: string | null;
+            problem: components["schemas"]["Problem"] | null;
+        };
+        WebhookEnvelope: {
+            /** @description The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once). */
+            id: string;
+            type: components["schemas"]["MonitorEventType"];
+            /** @description The watched identifier. */
+            did: string;
+            watchId: string;
+            /** @description When the event was recorded (RFC 3339); stable across attempts. */
+            createdAt: string;
+            data: components["schemas"]["MonitorEventData"];
+        };
     };
     responses: never;
     parameters: never;
@@ -1351,6 +1440,9 @@ export type A2aInterface = components['schemas']['A2aInterface'];
 export type A2aSkill = components['schemas']['A2aSkill'];
 export type A2aSignature = components['schemas']['A2aSignature'];
 export type A2aInspection = components['schemas']['A2aInspection'];
+export type MonitorEventType = components['schemas']['MonitorEventType'];
+export type MonitorEventData = components['schemas']['MonitorEventData'];
+export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -2593,8 +2685,11 @@ export interface operations {
     verifyTool: {
         parameters: {
             query: {
+                /** @description The DID of the agent (a fragment is ignored). */
                 agent: string;
+                /** @description The name of the tool. */
                 tool: string;
+                /** @description Require this delegation root (a DID). */
                 root?: string;
             };
             header?: never;
@@ -2612,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Authorization"];
                 };
             };
-            /** @description INVALID_REQUEST: agent or tool missing or too long; INVALID_DID: agent or root is not a DID; INVALID_OPTIONS: an unknown or repeated query option. */
+            /** @description INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID. */
             400: {
                 headers: {
                     [name: string]: unknown;

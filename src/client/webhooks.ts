@@ -54,8 +54,8 @@ export async function verifyWebhook(secret: WebhookBytes, headers: WebhookHeader
 
 /**
  * A customer webhook (§6.3): `X-SVC-Signature: t=<creationTime>,v1=<hex>` (comma-separated
- * parts in any order, whitespace around them tolerated, one `t` of digits, one or more `v1`, any
- * of which may match; other parts ignored), the HMAC-SHA256 over `<t>.<exact UTF-8 body>`, and
+ * `name=value` parts in any order, whitespace around them tolerated, one `t` of digits, one to
+ * 16 `v1` of 64 lowercase hex digits, any of which may match; other names ignored), the HMAC-SHA256 over `<t>.<exact UTF-8 body>`, and
  * `X-SVC-Event-ID` present (receivers deduplicate on it). Default window 1800 s (see
  * CUSTOMER_WEBHOOK_TOLERANCE_SECONDS: retries keep the signature and `t`).
  */
@@ -65,21 +65,23 @@ export async function verifyCustomerWebhook(secret: WebhookBytes, headers: Webho
     const signature = headerOf(headers, 'x-svc-signature');
     if (eventId === undefined || eventId === '' || signature === undefined) return false;
     let t: string | undefined;
-    const candidates = new Set<string>();
+    const candidates: string[] = [];
     for (const part of signature.split(',')) {
       const item = part.trim();
+      if (item === '') continue;
       const eq = item.indexOf('=');
-      if (eq === -1) continue;
+      if (eq === -1) return false; // not `name=value`: a malformed header
       const name = item.slice(0, eq).trim();
       const value = item.slice(eq + 1).trim();
       if (name === 't') {
         if (t !== undefined) return false; // two timestamps: which one was signed?
         t = value;
-      } else if (name === 'v1' && /^[0-9a-fA-F]{64}$/.test(value)) {
-        candidates.add(value.toLowerCase());
+      } else if (name === 'v1' && /^[0-9a-f]{64}$/.test(value)) {
+        // svc signs in lowercase hex; any other v1 can never match.
+        candidates.push(value);
       }
     }
-    if (t === undefined || candidates.size === 0 || candidates.size > MAX_V1_SIGNATURES) return false;
+    if (t === undefined || candidates.length === 0 || candidates.length > MAX_V1_SIGNATURES) return false;
     if (!withinWindow(t, options.toleranceSeconds ?? CUSTOMER_WEBHOOK_TOLERANCE_SECONDS, options.now)) return false;
     const key = await hmacKey(secret);
     const data = signedBytes(t, rawBody);
@@ -113,7 +115,7 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
 
 /** `timestamp` is ASCII digits and |now − timestamp| ≤ tolerance. */
 function withinWindow(timestamp: string, toleranceSeconds: number, now: number | undefined): boolean {
-  if (!/^[0-9]+$/.test(timestamp)) return false;
+  if (!/^[0-9]{1,15}$/.test(timestamp)) return false;
   const seconds = Number(timestamp);
   if (!Number.isSafeInteger(seconds)) return false;
   const current = now ?? Math.floor(Date.now() / 1000);

@@ -143,12 +143,19 @@ describe('verifyCustomerWebhook (§6.3)', () => {
       `t=${NOW},v0=abc,v1=${good}`,
       `t=${NOW},v1=${other},v1=${good}`,
       `v1=${good},t=${NOW},v1=${other}`,
-      `t=${NOW},v1=${good.toUpperCase()}`,
       `t=${NOW},v1=nothex,v1=${good}`,
       `t=${NOW},,v1=${good},`,
     ]) {
       expect(await check({ ...headers, 'X-SVC-Signature': signature }), signature).toBe(true);
     }
+  });
+
+  it('svc signs in lower-case hex: an upper-case v1 never matches; a part that is not name=value is malformed; at most 16 v1', async () => {
+    const good = v1();
+    for (const signature of [`t=${NOW},v1=${good.toUpperCase()}`, `t=${NOW},v1=${good},oops`, `t=${NOW},${Array.from({ length: 16 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}`]) {
+      expect(await check({ ...headers, 'X-SVC-Signature': signature }), signature.slice(0, 80)).toBe(false);
+    }
+    expect(await check({ ...headers, 'X-SVC-Signature': `t=${NOW},${Array.from({ length: 15 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}` })).toBe(true);
   });
 
   it('rejects a tampered body, a wrong secret, a signature over another t', async () => {

@@ -42,6 +42,8 @@ Body = Union[str, bytes, bytearray, memoryview]
 _TIMESTAMP = re.compile(r"[0-9]{1,15}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _OWS = " \t"
+#: At most this many ``v1`` values of one X-SVC-Signature are tried (each costs an HMAC).
+_MAX_V1_SIGNATURES = 16
 
 
 def verify_webhook(
@@ -95,7 +97,7 @@ def verify_customer_webhook(
     True iff ``X-SVC-Event-ID`` is present (non-empty; receivers deduplicate on it) and
     ``X-SVC-Signature`` is present once as ``t=<creationTime>,v1=<hex>`` — parts separated by
     commas in any order, spaces around parts tolerated, ``t`` exactly once and ASCII digits,
-    one or more ``v1`` (any may match; a v1 that is not 64 lowercase hex digits never matches),
+    one to 16 ``v1`` (any may match; a v1 that is not 64 lowercase hex digits never matches),
     other parts ignored, a part without ``=`` malformed — with ``|now - t| <=
     tolerance_seconds`` in both directions, and a v1 equal to the HMAC-SHA256, keyed with
     ``secret``, of ``<t>.<exact UTF-8 body>``.
@@ -130,7 +132,7 @@ def verify_customer_webhook(
                 timestamps.append(value)
             elif name == "v1":
                 candidates.append(value)
-        if len(timestamps) != 1 or not candidates:
+        if len(timestamps) != 1 or not candidates or len(candidates) > _MAX_V1_SIGNATURES:
             return False
         t = timestamps[0]
         if not _TIMESTAMP.fullmatch(t) or not _fresh(int(t), tolerance_seconds, now):
