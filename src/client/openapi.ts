@@ -413,7 +413,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A monitor event, POSTed to the webhook URL of an operator watch (SPEC §6.2)
+         * A monitor event, POSTed to the webhook URL of an operator watch
          * @description Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends delivery. The body and createdAt are the same on every attempt; X-Svc-Timestamp and X-Svc-Signature-256 are renewed per attempt. Verify before trusting: recompute HMAC-SHA256 keyed with the watch secret over `<X-Svc-Timestamp>.<raw body>`, compare in constant time, refuse timestamps more than 300 s away from now (the clients: verifyWebhook / verify_webhook). A signature grants no API quota or billing authority.
          */
         post: {
@@ -1325,7 +1325,7 @@ export interface components {
             observedAt: string;
             limitations: string[];
         };
-        /** @description What changed (SPEC §6.2). */
+        /** @description What changed. */
         MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered";
         MonitorEventData: {
             fromHash: string | null;

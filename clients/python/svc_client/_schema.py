@@ -1404,7 +1404,7 @@ class A2aInspection(TypedDict):
     limitations: List[str]
 
 
-#: What changed (SPEC §6.2).
+#: What changed.
 MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered"]
 
 

@@ -21,7 +21,7 @@ export const MonitorEventType = Type.Union(
     Type.Literal('identity.resolution.failed'),
     Type.Literal('identity.resolution.recovered'),
   ],
-  { $id: 'MonitorEventType', description: 'What changed (SPEC §6.2).' },
+  { $id: 'MonitorEventType', description: 'What changed.' },
 );
 
 export const MonitorEventData = Type.Object(
@@ -69,7 +69,7 @@ const header = (name: string, description: string, schema: Record<string, unknow
 export const WEBHOOKS = {
   monitorEvent: {
     post: {
-      summary: 'A monitor event, POSTed to the webhook URL of an operator watch (SPEC §6.2)',
+      summary: 'A monitor event, POSTed to the webhook URL of an operator watch',
       description:
         'Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends ' +
         'delivery. The body and createdAt are the same on every attempt; X-Svc-Timestamp and X-Svc-Signature-256 are ' +
