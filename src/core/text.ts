@@ -32,6 +32,11 @@ export function clause(text: string): string {
   return lowerFirst(withoutPeriod(text.trim()));
 }
 
+/** At most `max` characters of `text`, an ellipsis marking the cut (what a reason quotes of its input). */
+export function truncate(text: string, max = 64): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** A count with its noun: "1 tool", "3 tools", "2 entries" (with `many`). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -9,9 +9,10 @@ import Type from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { parseJsonStrict, StrictJsonError } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
+import { truncate } from '../core/text.js';
 import { clientKey, TokenBuckets } from './rate-limit.js';
 import type { Budget, RouteDef, ServerContext } from './context.js';
-import { isValidationFailure, schemaCompilers, validationProblem } from './compilers.js';
+import { schemaCompilers } from './compilers.js';
 import { isW3cPath, PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
 import { budgetExtension, openApiText, swaggerOptions } from './openapi.js';
 import { json, problem, type RouteSchema } from './schemas/common.js';
@@ -203,9 +204,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   });
 
   app.setErrorHandler((err, request, reply) => {
-    const problem = isValidationFailure(err)
-      ? validationProblem(err, { optionsBody: isW3cPath(request.url) })
-      : problemFromError(err, limits.bodyLimitBytes);
+    const problem = problemFromError(err, limits.bodyLimitBytes, { optionsBody: isW3cPath(request.url) });
     // The request may not even have been received whole (a body still trickling in): close the
     // connection after the 408 rather than keep reading (RFC 9110 §15.5.9).
     if (problem.code === 'REQUEST_TIMEOUT') reply.header('connection', 'close');
@@ -267,7 +266,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     const methods = table.methodsFor(path);
     if (methods.length > 0) {
       reply.header('allow', methods.join(', '));
-      throw new ProblemError('METHOD_NOT_ALLOWED', `${request.method} is not served at ${truncated(path)}; use ${methods.join(', ')}.`);
+      throw new ProblemError('METHOD_NOT_ALLOWED', `${request.method} is not served at ${truncate(path, 120)}; use ${methods.join(', ')}.`);
     }
     throw notFound(path);
   });
@@ -338,12 +337,8 @@ function hasPendingBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function truncated(path: string): string {
-  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
-}
-
 function notFound(path: string): ProblemError {
-  return new ProblemError('NOT_FOUND', `No route ${truncated(path)}.`);
+  return new ProblemError('NOT_FOUND', `No route ${truncate(path, 120)}.`);
 }
 
 function rateLimited(retryAfter: number, what: string): ProblemError {

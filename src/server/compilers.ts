@@ -20,8 +20,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ProblemError } from '../core/problems.js';
-import { clause, plural } from '../core/text.js';
-import { truncate } from './http.js';
+import { clause, plural, truncate } from '../core/text.js';
 
 const Ajv = AjvModule.default;
 

@@ -7,6 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeIdentifier } from '../core/did/syntax.js';
 import { isJsonObject, type JsonObject } from '../core/encoding/json.js';
 import { asProblemError, ProblemError, type Problem } from '../core/problems.js';
+import { truncate } from '../core/text.js';
+import { isValidationFailure, validationProblem } from './compilers.js';
 import { errorResolutionBody } from './w3c.js';
 
 export const PROBLEM_JSON = 'application/problem+json';
@@ -41,17 +43,18 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: P
 interface FastifyLikeError {
   code?: string;
   statusCode?: number;
-  validation?: unknown;
 }
 
 /**
  * Maps what Fastify throws before a handler runs (body too large, bad JSON, wrong content
- * type, handler time limit) to svc's codes; anything else unknown is INTERNAL_ERROR, its message
- * never echoed (it may carry attacker text).
+ * type, a request its route schema refuses, handler time limit) to svc's codes; anything else
+ * unknown is INTERNAL_ERROR, its message never echoed (it may carry attacker text).
+ * `optionsBody`: the route's body holds resolution options (the W3C binding).
  */
-export function problemFromError(err: unknown, bodyLimitBytes: number): ProblemError {
+export function problemFromError(err: unknown, bodyLimitBytes: number, options: { optionsBody?: boolean } = {}): ProblemError {
   if (err instanceof ProblemError) return err;
-  const { code, statusCode, validation } = (typeof err === 'object' && err !== null ? err : {}) as FastifyLikeError;
+  if (isValidationFailure(err)) return validationProblem(err, options);
+  const { code, statusCode } = (typeof err === 'object' && err !== null ? err : {}) as FastifyLikeError;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimitBytes} bytes (${bodyLimitBytes / 1024} KiB).`);
@@ -66,7 +69,7 @@ export function problemFromError(err: unknown, bodyLimitBytes: number): ProblemE
     default:
       break;
   }
-  if (validation !== undefined || (statusCode !== undefined && statusCode >= 400 && statusCode < 500)) {
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     return new ProblemError('INVALID_REQUEST', 'The request could not be read.');
   }
   return asProblemError(err);
@@ -123,10 +126,6 @@ export function booleanOption(options: Record<string, string>, name: string): bo
   if (value === 'true' || value === '1' || value === '') return true;
   if (value === 'false' || value === '0') return false;
   throw new ProblemError('INVALID_OPTIONS', `The query option "${name}" must be true or false, not "${truncate(value)}".`);
-}
-
-export function truncate(text: string, max = 64): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** Route patterns by method, for 405 answers (`:param` and `*` as Fastify writes them). */

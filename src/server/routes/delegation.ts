@@ -27,7 +27,8 @@ import type { Authorization, DelegationChainResult } from '../../core/delegation
 import { ProblemError } from '../../core/problems.js';
 import type { RuntimeStore } from '../../core/store.js';
 import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
-import { objectBody, queryOptions, truncate } from '../http.js';
+import { truncate } from '../../core/text.js';
+import { objectBody, queryOptions } from '../http.js';
 import { clientKey, TokenBuckets } from '../rate-limit.js';
 import Type from 'typebox';
 import { VerifyToolQuery } from '../schemas/agents.js';

@@ -8,6 +8,9 @@
  */
 import Type, { type TSchema } from 'typebox';
 
+/** `schema` or null (`anyOf [schema, null]` in the document). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /** A stage of a trace, as problems and resolutions carry it. */
 export const TraceStage = Type.Object(
   {

@@ -10,9 +10,7 @@
  * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
  */
 import Type, { type TSchema } from 'typebox';
-import { json, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+import { json, Nullable, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
 
 // ---------------------------------------------------------------- enumerations (exact, SPEC §2)
 

@@ -10,8 +10,7 @@
  * types and body are "not shown" by the SPEC and belong to the owner-session issues.
  */
 import Type, { type TSchema } from 'typebox';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable } from './common.js';
 
 export const MonitorEventType = Type.Union(
   [
