@@ -1,0 +1,71 @@
+/**
+ * HTML from templates that escape by default. Every page of the web dossier is built with `html`;
+ * a value interpolated into it is text unless it is already `Html` (markup built the same way), so
+ * remote content — ids, service endpoints, credential text, names — can only ever be text.
+ * Control characters, bidi overrides and invisible format characters are shown as escapes
+ * first (`printable`, the terminal's rule), so a name cannot be made to look like another.
+ *
+ * There is no way to turn a string from outside into markup: `trusted` takes only literal
+ * constants of this module's callers (checked by a unit test that scans src/web for its uses).
+ */
+import { printable } from '../cli/output/dossier.js';
+
+/** Markup: built by `html`, never from outside text. */
+export class Html {
+  readonly #text: string;
+  constructor(text: string) {
+    this.#text = text;
+  }
+  toString(): string {
+    return this.#text;
+  }
+}
+
+export type Interpolation = Html | string | number | boolean | null | undefined | readonly Interpolation[];
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for an element or a quoted attribute value (both quote kinds escaped). */
+export function escapeHtml(text: string): string {
+  return printable(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+function render(value: Interpolation): string {
+  if (value instanceof Html) return value.toString();
+  if (value === null || value === undefined || value === false || value === true) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'string') return escapeHtml(value);
+  return value.map(render).join('');
+}
+
+/** A template of markup: the literal parts as written, every value escaped (see Interpolation). */
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Html {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  return new Html(out);
+}
+
+/** Markup this module's callers wrote themselves (a constant), e.g. an inline SVG symbol. */
+export function trusted(constant: string): Html {
+  return new Html(constant);
+}
+
+/** Items joined into one piece of markup. */
+export function join(items: readonly Interpolation[], separator: Interpolation = ''): Html {
+  const sep = render(separator);
+  return new Html(items.map(render).join(sep));
+}
+
+/**
+ * An id for an element (`id="…"`, `href="#…"`) from any text: letters, digits, `-` and `_`
+ * kept, everything else as `-XX` hex, so two texts never share an id and no id can break out of
+ * its attribute.
+ */
+export function anchorId(prefix: string, text: string): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9_]/.test(c) ? c : `-${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `${prefix}-${out}`;
+}
