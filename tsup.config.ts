@@ -46,7 +46,22 @@ const client: Options = {
   dts: { entry: { client: 'src/client/index.ts' } },
 };
 
+// The web dossier's assets (src/web/assets): one stylesheet and one script for browsers, minified
+// into dist/web/. The daemon reads them once, names them by content hash and serves them from
+// memory (src/web/assets.ts); `svc resolve --html` inlines the stylesheet.
+const web: Options = {
+  entry: { 'web/live': 'src/web/assets/live.js', 'web/dossier': 'src/web/assets/dossier.css' },
+  format: ['iife'],
+  target: ['chrome110', 'firefox110', 'safari16'],
+  platform: 'browser',
+  minify: true,
+  splitting: false,
+  sourcemap: false,
+  clean: false,
+  outExtension: () => ({ js: '.js' }),
+};
+
 export default defineConfig(() => {
   rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
-  return [svc, client];
+  return [svc, client, web];
 });

@@ -134,3 +134,33 @@ export function asProblemError(err: unknown): ProblemError {
   if (err instanceof ProblemError) return err;
   return new ProblemError('INTERNAL_ERROR', 'An internal error prevented an answer.', { cause: err });
 }
+
+/**
+ * What each code means and what to do about it, in plain words (the handling column of the
+ * error table): the web dossier's problem pages read it, so a person who hit a problem learns
+ * whether to fix the request, wait or give up — and that no answer is a verdict about the DID.
+ */
+export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; handling: string }>> = {
+  INVALID_DID: { meaning: 'The text is not valid DID syntax.', handling: 'Check that it reads did:<method>:<id>, e.g. did:web:example.com; a port in a did:web is written %3A.' },
+  INVALID_DID_URL: { meaning: 'The DID URL is malformed.', handling: 'Check the DID URL; write a # as %23.' },
+  INVALID_OPTIONS: { meaning: 'An option of the request is unknown or has a value it cannot take.', handling: 'Check the options; the same request fails again as it is.' },
+  NOT_FOUND: { meaning: 'The document or resource is absent (for did:web, /.well-known/did.json or the path’s did.json over HTTPS).', handling: 'Check the identifier and that its host publishes the document.' },
+  REPRESENTATION_NOT_SUPPORTED: { meaning: 'The representation asked for in Accept is not offered.', handling: 'Ask for text/html or application/json.' },
+  METHOD_NOT_SUPPORTED: { meaning: 'The DID method is not one svc resolves (did:key, did:jwk, did:web, did:webvh).', handling: 'Use a supported method; this is no verdict about the identifier.' },
+  FEATURE_NOT_SUPPORTED: { meaning: 'The request uses a feature svc does not support, such as a DID URL path.', handling: 'Leave the feature out of the request.' },
+  INVALID_DID_DOCUMENT: { meaning: 'The document was fetched but is not a valid DID document (not JSON, or its id is another DID).', handling: 'The identifier’s host must publish a valid document; retrying does not help until it does.' },
+  INTERNAL_ERROR: { meaning: 'svc failed to produce an answer.', handling: 'Retry later; if it persists, report it to the operator.' },
+  EGRESS_BLOCKED: { meaning: 'The identifier’s host resolves to a non-public address, which svc does not contact.', handling: 'Not retryable; an operator may allow private ranges explicitly.' },
+  UPSTREAM_UNAVAILABLE: { meaning: 'The identifier’s own host failed or timed out (DNS, TLS or HTTP); this is no verdict about the identifier.', handling: 'Retry later.' },
+  INVALID_REQUEST: { meaning: 'The request or its body is invalid.', handling: 'Fix the request; the same request fails again.' },
+  PAYLOAD_TOO_LARGE: { meaning: 'A body or a fetched resource is larger than its limit.', handling: 'Send or publish less.' },
+  UNAUTHORIZED: { meaning: 'The request lacks valid credentials.', handling: 'Authenticate, then retry.' },
+  RATE_LIMITED: { meaning: 'Your budget of requests is used up for now.', handling: 'Wait for the time given in Retry-After, then retry.' },
+  METHOD_NOT_ALLOWED: { meaning: 'This address does not take that HTTP method.', handling: 'Use the method listed in Allow.' },
+  CAPACITY_EXHAUSTED: { meaning: 'The whole service is busy; your own budget is not the cause.', handling: 'Retry after Retry-After, with backoff and jitter.' },
+  SERVICE_UNAVAILABLE: { meaning: 'The service is briefly unavailable, e.g. restarting.', handling: 'Retry shortly.' },
+  NOT_READY: { meaning: 'The daemon is not ready to serve everything yet.', handling: 'See /ready for the reason; retry later.' },
+  KEY_CAPACITY_EXHAUSTED: { meaning: 'No more keys can be issued for now.', handling: 'Revoke unused keys, then retry.' },
+  MONITOR_REPORT_CAPACITY: { meaning: 'The report would be larger than its limit.', handling: 'Ask for a narrower report.' },
+  REQUEST_TIMEOUT: { meaning: 'The request ran past its time limit; no answer was produced.', handling: 'Retry later; the host may be slow.' },
+};

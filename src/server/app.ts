@@ -23,6 +23,7 @@ import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
 import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
+import { pageProblemFor, sendPage, webRoutes } from './routes/web.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -211,6 +212,12 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     if (problem.code === 'INTERNAL_ERROR') {
       runtime.log.error('request failed', { method: request.method, url: request.url, error: err instanceof Error ? err.message : String(err) });
     }
+    // The web dossier's routes answer a browser with a page: what happened, what it means, what to do.
+    const page = pageProblemFor(request, problem.toProblem(problemsBase));
+    if (page !== null) {
+      if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
+      return sendPage(reply, problem.status, page);
+    }
     return sendProblem(request, reply, problem, problemsBase);
   });
 
@@ -276,7 +283,15 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
 
 /** The routes of the daemon, in the order they are registered (GET /openapi.json comes last). */
 export function appRoutes(ctx: ServerContext): RouteDef[] {
-  return [...probeRoutes(ctx), ...resolutionRoutes(ctx), ...verificationRoutes(ctx), ...delegationRoutes(ctx), ...inspectionRoutes(ctx), ...w3cRoutes(ctx)];
+  return [
+    ...probeRoutes(ctx),
+    ...resolutionRoutes(ctx),
+    ...verificationRoutes(ctx),
+    ...delegationRoutes(ctx),
+    ...inspectionRoutes(ctx),
+    ...w3cRoutes(ctx),
+    ...webRoutes(ctx),
+  ];
 }
 
 /**
@@ -345,8 +360,8 @@ function rateLimited(retryAfter: number, what: string): ProblemError {
   return new ProblemError('RATE_LIMITED', `Too many requests: ${what} is used up. Retry after ${retryAfter} s.`, { retryAfter });
 }
 
-/** did:webvh resolutions draw on the intensive budget (SPEC §4), raw or percent-encoded. */
+/** did:webvh resolutions (and their dossiers) draw on the intensive budget (SPEC §4), raw or percent-encoded. */
 function isWebvhRequest(request: FastifyRequest): boolean {
   const path = (request.raw.url ?? request.url).split('?')[0]!;
-  return /^\/v1\/resolve\/did(:|%3A)webvh(:|%3A)/i.test(path);
+  return /^\/(v1\/resolve|d)\/did(:|%3A)webvh(:|%3A)/i.test(path);
 }

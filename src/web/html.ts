@@ -5,8 +5,8 @@
  * Control characters, bidi overrides and invisible format characters are shown as escapes
  * first (`printable`, the terminal's rule), so a name cannot be made to look like another.
  *
- * There is no way to turn a string from outside into markup: `trusted` takes only literal
- * constants of this module's callers (checked by a unit test that scans src/web for its uses).
+ * There is no way to turn a string from outside into markup: `trusted` takes only svc's own
+ * constants and its own built stylesheet.
  */
 import { printable } from '../cli/output/dossier.js';
 
@@ -45,7 +45,7 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new Html(out);
 }
 
-/** Markup this module's callers wrote themselves (a constant), e.g. an inline SVG symbol. */
+/** Markup svc wrote itself (a constant, its own built stylesheet), never text from outside. */
 export function trusted(constant: string): Html {
   return new Html(constant);
 }

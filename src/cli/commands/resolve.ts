@@ -5,7 +5,9 @@ import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { hasVersionOptions, parseVersionOptions } from '../../core/resolve/version-options.js';
 import { resolve } from '../../core/resolve/resolve.js';
-import { recordObservation } from '../../core/history/history.js';
+import { diffOf, historyOf, recordObservation } from '../../core/history/history.js';
+import nodePath from 'node:path';
+import type { TimeMachineInput } from '../../web/dossier.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
@@ -23,6 +25,7 @@ interface ResolveCommandOptions extends OutputOptions {
   versionId?: string;
   versionTime?: string;
   versionNumber?: string;
+  html?: string;
 }
 
 const FLAGS = { versionId: '--version-id', versionTime: '--version-time', versionNumber: '--version-number' } as const;
@@ -43,10 +46,11 @@ export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' 
 
 /**
  * Records the resolution in the embedded store (better-sqlite3 loads only here). A store that
- * cannot be opened costs a warning, never the answer or its exit code.
+ * cannot be opened costs a warning, never the answer or its exit code. With --html, the DID's
+ * observations and the diff of the latest two are read in the same visit, for the time machine.
  */
-async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<void> {
-  if (hasVersionOptions(selected)) return;
+async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<TimeMachineInput | null> {
+  if (hasVersionOptions(selected)) return null;
   const path = storePathOption(options.db, io.env);
   try {
     const { openStore } = await import('../../store/index.js');
@@ -54,12 +58,47 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
     try {
       runtime.store = store;
       recordObservation(runtime, result);
+      return options.html === undefined ? null : storedTimeMachine(runtime, result.did);
     } finally {
       runtime.store = undefined;
       store.close();
     }
   } catch (err) {
     if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
+    return null;
+  }
+}
+
+function storedTimeMachine(runtime: Runtime, did: string): TimeMachineInput {
+  const history = historyOf(did, runtime);
+  let diff = null;
+  if (history.count >= 2) {
+    try {
+      diff = diffOf(did, runtime);
+    } catch (err) {
+      if (!(err instanceof ProblemError)) throw err;
+    }
+  }
+  return { history, diff, selected: null };
+}
+
+/**
+ * --html <file>: the dossier (or the problem) as one self-contained page, written whole or not
+ * at all (a temporary file renamed into place). The page modules load only here.
+ */
+async function writeHtml(file: string, page: (web: typeof import('../../web/dossier.js')) => string): Promise<void> {
+  const web = await import('../../web/dossier.js');
+  const text = page(web);
+  const { writeFileSync, renameSync, rmSync } = await import('node:fs');
+  const target = nodePath.resolve(file);
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flag: 'wx' });
+    renameSync(temporary, target);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new ConfigError(`cannot write the HTML dossier to ${printable(file)} (${reason})`);
   }
 }
 
@@ -75,6 +114,7 @@ export function registerResolve(program: Command, io: CliIo, setExit: (code: num
   addEgressOption(cmd);
   addDbOption(cmd);
   cmd.option('--no-store', 'do not record this resolution in the history (see svc history, svc diff)');
+  cmd.option('--html <file>', 'also write the dossier as one self-contained HTML page (opens offline; a problem is written as a problem page)');
   addOutputOptions(cmd);
   cmd.addHelpText(
     'after',
@@ -85,6 +125,7 @@ Examples:
   $ svc resolve did:web:intranet.example%3A8443:users:alice --egress-allow 10.0.0.0/8
   $ svc resolve did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:domain.example --version-number 1
   $ svc resolve did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9 --json
+  $ svc resolve did:web:example.com --html dossier.html
 
 The version options apply to did:webvh only; several may be given, and must then agree.`,
   );
@@ -92,8 +133,24 @@ The version options apply to did:webvh only; several may be given, and must then
     const selected = versionOptions(options);
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
     await emitResult(io, options, runtime, async (hooks) => {
-      const result = await resolve(decodeIdentifier(did), runtime, selected, hooks);
-      if (options.store) await record(io, options, runtime, result, selected);
+      const identifier = decodeIdentifier(did);
+      let result: EnrichedResolution;
+      try {
+        result = await resolve(identifier, runtime, selected, hooks);
+      } catch (err) {
+        if (options.html !== undefined && err instanceof ProblemError) {
+          const problem = err.toProblem(runtime.config.problemsBase);
+          await writeHtml(options.html, (web) => web.problemPage({ problem, did: identifier, mode: 'offline' }));
+        }
+        throw err;
+      }
+      const timeMachine = options.store ? await record(io, options, runtime, result, selected) : null;
+      if (options.html !== undefined) {
+        const unavailable = options.store ? 'No observations could be read from the local history.' : 'This resolution was not recorded (--no-store), so no history is shown.';
+        await writeHtml(options.html, (web) =>
+          web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
+        );
+      }
       return { result, exitCode: exitForResolution(result, options.strict) };
     }, setExit);
   });

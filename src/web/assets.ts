@@ -1,0 +1,63 @@
+/**
+ * The dossier's stylesheet and script, built by `npm run build` into dist/web/ (tsup.config.ts)
+ * and read once: each is named by its content hash (`/assets/dossier.3f9c….css`) so it can be
+ * cached for a year, kept in memory with its gzip form, and served without touching the disk.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export interface WebAsset {
+  /** `/assets/<name>.<hash>.<ext>` */
+  path: string;
+  contentType: string;
+  body: Buffer;
+  gzip: Buffer;
+  /** A strong validator: the content hash. */
+  etag: string;
+  /** `sha256-…` of the body, for a Content-Security-Policy hash source. */
+  integrity: string;
+}
+
+export interface WebAssets {
+  css: WebAsset;
+  js: WebAsset;
+  byPath: ReadonlyMap<string, WebAsset>;
+}
+
+/** Where the built assets are: beside the bundled chunk (dist/), or dist/web from the sources (tests). */
+function assetDirectory(): string {
+  const candidates = [new URL('./web/', import.meta.url), new URL('../../dist/web/', import.meta.url)];
+  for (const url of candidates) {
+    const dir = fileURLToPath(url);
+    if (existsSync(`${dir}dossier.css`)) return dir;
+  }
+  throw new Error('The web dossier’s assets are not built; run npm run build.');
+}
+
+function asset(dir: string, file: string, name: string, ext: string, contentType: string): WebAsset {
+  const body = readFileSync(`${dir}${file}`);
+  const digest = createHash('sha256').update(body).digest();
+  const hash = digest.toString('hex').slice(0, 16);
+  return {
+    path: `/assets/${name}.${hash}.${ext}`,
+    contentType,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    etag: `"${hash}"`,
+    integrity: `sha256-${digest.toString('base64')}`,
+  };
+}
+
+let loaded: WebAssets | undefined;
+
+/** The assets, read on first use and kept. */
+export function webAssets(): WebAssets {
+  if (loaded) return loaded;
+  const dir = assetDirectory();
+  const css = asset(dir, 'dossier.css', 'dossier', 'css', 'text/css; charset=utf-8');
+  const js = asset(dir, 'live.js', 'live', 'js', 'text/javascript; charset=utf-8');
+  loaded = { css, js, byPath: new Map([css, js].map((a) => [a.path, a])) };
+  return loaded;
+}

@@ -1,0 +1,1 @@
+(function(){'use strict';var x=document.getElementById('run-live');if(x)x.hidden=false;})();

@@ -1,0 +1,209 @@
+/**
+ * The web dossier over real HTTP (svc serve): the front page, the permalink of a DID (raw and
+ * percent-encoded), JSON from the same URL, problems as pages, the assets from memory with
+ * content hashes, the strict Content-Security-Policy, and the time machine of a did:web whose
+ * host rotated a key. Everything is held to openapi.json by the contract hook of `call`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Daemon } from '../support/daemon.js';
+import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
+import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { generateTestKey } from '../support/signing.js';
+
+const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+let host: DidWebHost;
+let daemon: Daemon;
+
+beforeAll(async () => {
+  host = await startDidWebHost();
+  daemon = await startDaemonFor(host);
+});
+afterAll(async () => {
+  await daemon?.stop();
+  await host?.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) => call(`${daemon.url}${path}`, { headers, ...init });
+
+/** The page's policy: only this origin, no inline script or style, no framing. */
+function expectPageHeaders(answer: Awaited<ReturnType<typeof get>>): void {
+  expectCommonHeaders(answer);
+  expect(answer.header('content-type')).toBe(HTML_TYPE);
+  const csp = answer.header('content-security-policy');
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("style-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('unsafe-eval');
+}
+
+/** Every attribute value and element of a page that could load or run something. */
+function loads(page: string): string[] {
+  return [...page.matchAll(/<(script|link|img|iframe|object|embed)\b[^>]*>/gi)].map((m) => m[0]);
+}
+
+describe('the front page', () => {
+  it('says what svc is, has a search box and examples, and loads only its own assets', async () => {
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expectPageHeaders(page);
+    expect(page.text).toContain('<form class="search search-home" role="search" action="/d"');
+    expect(page.text).toContain(`href="/d/${DID_KEY}"`);
+    for (const tag of loads(page.text)) expect(tag, tag).toMatch(/(href|src)="\/assets\/[a-z]+\.[0-9a-f]{16}\.(css|js)"/);
+    expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    expect(page.text).not.toMatch(/\sstyle=/);
+    expect(page.text).not.toMatch(/\son[a-z]+=/i);
+  });
+
+  it('the search box redirects to the permalink: raw when DID syntax allows, encoded otherwise', async () => {
+    const raw = await get(`/?did=${encodeURIComponent(` ${DID_KEY} `)}`, {}, { redirect: 'manual' });
+    expect(raw.status).toBe(303);
+    expect(raw.header('location')).toBe(`/d/${DID_KEY}`);
+    const odd = await get(`/?did=${encodeURIComponent('did:web:exa mple')}`, {}, { redirect: 'manual' });
+    expect(odd.header('location')).toBe('/d/did%3Aweb%3Aexa%20mple');
+    const empty = await get('/?did=');
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('INVALID_DID');
+  });
+});
+
+describe('the dossier of a did:key', () => {
+  it('renders the four levels with seven dimensions in three classes, proves and does not prove', async () => {
+    const page = await get(`/d/${DID_KEY}`);
+    expect(page.status).toBe(200);
+    expectPageHeaders(page);
+    expect(page.header('vary')).toContain('Accept');
+    for (const id of ['level-1', 'level-2', 'level-3', 'level-4', 'time-machine', 'claim']) expect(page.text).toContain(`id="${id}"`);
+    const dimensions = [...page.text.matchAll(/data-dimension="([a-z]+)" data-state="([A-Z_]+)"/g)].map((m) => m[1]);
+    expect(dimensions.sort()).toEqual(['control', 'history', 'integrity', 'keys', 'organization', 'origin', 'transport']);
+    expect(page.text.match(/<dt>Proves<\/dt>/g)).toHaveLength(7);
+    expect(page.text.match(/<dt>Does not prove<\/dt>/g)).toHaveLength(7);
+    for (const cls of ['confirmed', 'attention', 'notConfirmed']) expect(page.text).toContain(`data-class="${cls}"`);
+    expect(page.text).toContain('data-stream-url="/v1/stream/' + DID_KEY + '?noCache=true"');
+    expect(page.text).toContain('Claims are not available on this service yet');
+  });
+
+  it('is the same page for the percent-encoded permalink', async () => {
+    const encoded = await get(`/d/${encodeURIComponent(DID_KEY)}`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.text).toContain(`<h1 class="did">${DID_KEY}</h1>`);
+  });
+
+  it('answers the enriched resolution as JSON when asked, as /v1/resolve does', async () => {
+    const viaPage = expectJson(await get(`/d/${DID_KEY}`, { accept: 'application/json' }), 200);
+    const viaApi = expectJson(await get(`/v1/resolve/${DID_KEY}`), 200);
+    expect(viaPage.did).toBe(DID_KEY);
+    expect(viaPage.dimensions).toEqual(viaApi.dimensions);
+    expect(viaPage.graph).toEqual(viaApi.graph);
+    // A browser's Accept gets the page; neither type acceptable is a 406.
+    expect((await get(`/d/${DID_KEY}`, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' })).header('content-type')).toBe(HTML_TYPE);
+    expectProblem(await get(`/d/${DID_KEY}`, { accept: 'image/png' }), 406, 'REPRESENTATION_NOT_SUPPORTED');
+  });
+});
+
+describe('problems as pages', () => {
+  it('an invalid DID, an unsupported method and an egress refusal are readable pages with code, meaning and what to do', async () => {
+    const cases: Array<[string, number, string, string]> = [
+      ['not-a-did', 400, 'INVALID_DID', 'did:&lt;method&gt;:&lt;id&gt;'],
+      ['did:example:123', 501, 'METHOD_NOT_SUPPORTED', 'did:key, did:jwk, did:web, did:webvh'],
+      ['did:web:localhost%3A1', 403, 'EGRESS_BLOCKED', 'Not retryable'],
+    ];
+    for (const [did, status, code, words] of cases) {
+      // The daemon of this file may fetch from loopback; localhost is refused without that allowance.
+      const target = code === 'EGRESS_BLOCKED' ? daemonWithoutEgress : daemon;
+      const page = await call(`${target.url}/d/${did}`);
+      expect(page.status, did).toBe(status);
+      expectPageHeaders(page);
+      expect(page.text).toContain(`data-code="${code}"`);
+      expect(page.text).toContain(words);
+      expect(page.text).toContain('it is not a verdict about the identifier');
+      expect(page.text).not.toMatch(/at [A-Za-z.]+ \(.*:\d+:\d+\)/);
+    }
+    // The problem's trace up to the failing stage is on the page.
+    const unsupported = await get('/d/did:example:123');
+    expect(unsupported.text).toContain('data-stage="syntax.parse" data-status="FAIL"');
+    // A client that asks for JSON gets problem+json, as on /v1.
+    expectProblem(await get('/d/did:example:123', { accept: 'application/json' }), 501, 'METHOD_NOT_SUPPORTED');
+  });
+
+  it('an unreachable host is UPSTREAM_UNAVAILABLE, said as no verdict', async () => {
+    const page = await get(`/d/did:web:127.0.0.1%3A1`);
+    expect(page.status).toBe(502);
+    expect(page.text).toContain('data-code="UPSTREAM_UNAVAILABLE"');
+    expect(page.text).toContain('Retry later');
+  });
+
+  it('hostile text in the path comes back as text', async () => {
+    const page = await get(`/d/${encodeURIComponent('did:web:"><img src=x onerror=alert(1)>')}`);
+    expect(page.status).toBe(400);
+    expect(page.text).not.toContain('<img src=x');
+    expect(page.text).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
+
+describe('assets', () => {
+  it('are named by content hash, immutable for a year, gzipped when accepted, 304 on a match', async () => {
+    const page = await get('/');
+    const paths = [...page.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(paths).toHaveLength(1); // the front page needs no script
+    const dossier = await get(`/d/${DID_KEY}`);
+    const all = [...dossier.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(all.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'js']);
+    for (const path of all) {
+      const asset = await get(path, { 'accept-encoding': 'identity' });
+      expect(asset.status).toBe(200);
+      expect(asset.header('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.header('content-type')).toMatch(path.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      const etag = asset.header('etag');
+      expect(path).toContain(etag.replace(/"/g, ''));
+      const raw = await fetch(`${daemon.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      // fetch decompresses; the header says what was sent.
+      expect(raw.headers.get('content-encoding')).toBe('gzip');
+      expect(await raw.text()).toBe(asset.text);
+      const again = await get(path, { 'if-none-match': etag });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+    }
+    expectProblem(await get('/assets/dossier.0000000000000000.css', { accept: 'application/json' }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('the time machine', () => {
+  it('a did:web whose host rotated a key: the diff names the key and marks it in both documents', async () => {
+    const did = host.did('web', 'rotating');
+    const [a, b] = [generateTestKey(), generateTestKey()];
+    const doc = (key: typeof a) => ({
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+      id: did,
+      verificationMethod: [{ id: `${did}#key-1`, type: 'Multikey', controller: did, publicKeyMultibase: key.multikey }],
+      authentication: ['#key-1'],
+    });
+    host.publish(did, doc(a));
+    const first = await get(`/d/${did}?noCache=true`);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('a diff needs two');
+    host.publish(did, doc(b));
+    const second = await get(`/d/${did}?noCache=true`);
+    expect(second.status).toBe(200);
+    expect(second.text).toContain(`data-id="${did}#key-1"`);
+    const marks = [...second.text.matchAll(/<mark class="change change-rotated"[^>]*data-member="([^"]+)"/g)].map((m) => m[1]);
+    expect(marks).toEqual([`${did}#key-1`, `${did}#key-1`]);
+    const from = second.text.slice(second.text.indexOf('document-from'));
+    expect(from.slice(0, from.indexOf('</pre>'))).toContain(a.multikey);
+    const to = second.text.slice(second.text.indexOf('document-to'));
+    expect(to.slice(0, to.indexOf('</pre>'))).toContain(b.multikey);
+    // Any two observations, chosen without JavaScript: a GET form with two selects.
+    expect(second.text).toMatch(/<form[^>]*method="get"[^>]*class="diff-form"|<form[^>]*class="diff-form"[^>]*method="get"/);
+  });
+});
+
+let daemonWithoutEgress: Daemon;
+beforeAll(async () => {
+  daemonWithoutEgress = await startDaemonFor(null);
+});
+afterAll(async () => {
+  await daemonWithoutEgress?.stop();
+});

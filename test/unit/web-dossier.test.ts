@@ -1,0 +1,136 @@
+/**
+ * The web dossier's pages as strings (src/web): the four levels of a did:key, hostile document
+ * text rendered as text, the offline page's own policy, problem pages for every code, and the
+ * negotiation of HTML and JSON on a page URL.
+ */
+import { describe, expect, it } from 'vitest';
+import { PROBLEMS, PROBLEM_GUIDE, ProblemError, type ProblemCode } from '../../src/core/problems.js';
+import { resolve } from '../../src/core/resolve/resolve.js';
+import type { EnrichedResolution } from '../../src/core/resolve/types.js';
+import { negotiatePage } from '../../src/server/routes/web.js';
+import { webAssets } from '../../src/web/assets.js';
+import { dossierPage, problemPage, type TimeMachineInput } from '../../src/web/dossier.js';
+import { homePage, HOME_EXAMPLES } from '../../src/web/home.js';
+import { testRuntime } from '../support/runtime.js';
+
+const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const NO_HISTORY: TimeMachineInput = { history: null, diff: null, selected: null, unavailable: 'Not recorded here.' };
+const HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'><svg onload=alert(1)>", 'a\u202eb\u0007'];
+
+async function didKey(): Promise<EnrichedResolution> {
+  return resolve(DID_KEY, testRuntime());
+}
+
+/** A did:key result whose document, services and statements carry hostile text. */
+function hostile(result: EnrichedResolution): EnrichedResolution {
+  const copy = structuredClone(result) as EnrichedResolution;
+  const services = HOSTILE.map((text, i) => ({ id: `${copy.did}#${text}`, type: text, serviceEndpoint: `https://example.com/${text}` }));
+  copy.didDocument = { ...copy.didDocument, service: services } as EnrichedResolution['didDocument'];
+  copy.evidence.services = services;
+  copy.graph.nodes.push(...services.map((s) => ({ id: s.id, kind: 'service' as const, label: String(s.type) })));
+  copy.graph.edges.push(...services.map((s) => ({ from: 'document', to: s.id, relation: 'service', state: 'DECLARED' as const })));
+  copy.verdict.statements.push(...HOSTILE);
+  copy.limitations.push(HOSTILE[1]!);
+  return copy;
+}
+
+/** No markup but svc's own: no event handler attribute, no script element but the one asset, no style attribute. */
+function expectInert(page: string): void {
+  expect(page).not.toMatch(/<script(?![^>]*\bsrc="\/assets\/live\.[0-9a-f]{16}\.js")/);
+  expect(page).not.toMatch(/<(img|svg onload|iframe|object|embed)\b[^>]*\bon[a-z]+=/i);
+  expect(page).not.toMatch(/\son[a-z]+\s*=/i);
+  expect(page).not.toMatch(/\sstyle\s*=/i);
+  expect(page).not.toContain('\u202e');
+  expect(page).not.toContain('\u0007');
+}
+
+describe('the dossier page', () => {
+  it('has the four levels, seven dimensions in three classes with proves / does not prove', async () => {
+    const result = await didKey();
+    const page = dossierPage({ result, timeMachine: NO_HISTORY, mode: 'served' });
+    for (const level of [1, 2, 3, 4]) expect(page).toContain(`id="level-${level}"`);
+    for (const d of result.dimensions) {
+      expect(page).toContain(`data-dimension="${d.id}" data-state="${d.state}"`);
+      expect(page).toContain(d.proves);
+      expect(page).toContain(d.doesNotProve);
+    }
+    const groups = [...page.matchAll(/data-class="(\w+)"/g)].map((m) => m[1]);
+    expect(groups).toEqual(['confirmed', 'attention', 'notConfirmed']);
+    // Each dimension sits under the class of its state.
+    const confirmed = page.slice(page.indexOf('data-class="confirmed"'), page.indexOf('data-class="attention"'));
+    for (const d of result.dimensions.filter((x) => x.state === 'SELF_CERTIFYING' || x.state === 'ESTABLISHED')) expect(confirmed).toContain(`data-dimension="${d.id}"`);
+    expect(page).toContain('Not recorded here.');
+    expect(page).toContain(`<pre class="document"`);
+    for (const stage of result.trace) expect(page).toContain(`data-stage="${stage.stage}"`);
+    expectInert(page);
+  });
+
+  it('renders hostile document text as text, everywhere', async () => {
+    const page = dossierPage({ result: hostile(await didKey()), timeMachine: NO_HISTORY, mode: 'served' });
+    expectInert(page);
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).toContain('\\u202e');
+  });
+
+  it('offline: the stylesheet inline under its own hash policy, no script, no link, no form', async () => {
+    const page = dossierPage({ result: await didKey(), timeMachine: NO_HISTORY, mode: 'offline' });
+    const { css } = webAssets();
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${css.integrity}'`);
+    expect(page).toContain(`<style>${css.body.toString('utf8')}</style>`);
+    expect(page).not.toMatch(/<script|<link|<form|href="\//);
+    expect(page).toContain('id="level-1"');
+    expect(page).not.toContain('id="run-live"');
+  });
+});
+
+describe('problem pages', () => {
+  it('every code has a meaning and a handling, and its page shows them with the trace', () => {
+    for (const code of Object.keys(PROBLEMS) as ProblemCode[]) {
+      const guide = PROBLEM_GUIDE[code];
+      expect(guide.meaning.length, code).toBeGreaterThan(10);
+      expect(guide.handling.length, code).toBeGreaterThan(5);
+    }
+    const err = new ProblemError('METHOD_NOT_SUPPORTED', 'did:example is not supported.', {
+      trace: [{ stage: 'syntax.parse', label: 'Parse the DID', status: 'FAIL', startedUs: 0, durationUs: 12, detail: HOSTILE[0]! }],
+    });
+    const page = problemPage({ problem: err.toProblem(), did: HOSTILE[1]!, mode: 'served' });
+    expect(page).toContain('data-code="METHOD_NOT_SUPPORTED"');
+    expect(page).toContain(PROBLEM_GUIDE.METHOD_NOT_SUPPORTED.handling);
+    expect(page).toContain('data-stage="syntax.parse" data-status="FAIL"');
+    expectInert(page);
+  });
+});
+
+describe('the front page', () => {
+  it('links examples that resolve without a network', async () => {
+    const page = homePage();
+    for (const example of HOME_EXAMPLES) {
+      expect(page).toContain(`href="/d/${example.did}"`);
+      const result = await resolve(example.did, testRuntime());
+      expect(result.verdict.outcome).toBe('RESOLVED');
+    }
+    expectInert(page);
+  });
+});
+
+describe('negotiatePage', () => {
+  it.each([
+    [undefined, 'html'],
+    ['', 'html'],
+    ['*/*', 'html'],
+    ['text/html', 'html'],
+    ['application/json', 'json'],
+    ['application/json, */*', 'json'],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'html'],
+    ['application/json;q=0.5, text/html', 'html'],
+    ['text/html;q=0.2, application/json;q=0.9', 'json'],
+    ['application/*', 'json'],
+    ['text/*', 'html'],
+    ['image/png', null],
+    ['text/html;q=0, application/json;q=0', null],
+    ['garbage', 'html'],
+  ] as const)('%s → %s', (accept, expected) => {
+    expect(negotiatePage(accept)).toBe(expected);
+  });
+});
