@@ -319,7 +319,7 @@ function observationItem(
   older: Observation | undefined,
   length: number,
   selected: { from?: string | undefined; to?: string | undefined },
-  pageHref: (query: { from?: string; to?: string }) => string,
+  pageHref: ((query: { from?: string; to?: string }) => string) | null,
 ): Html {
   const seen = o.seenCount > 1 ? html`, seen ${plural(o.seenCount, 'time')} until ${time(o.lastSeenAt)}` : html``;
   const roles = [selected.from === o.documentHash ? 'from' : null, selected.to === o.documentHash ? 'to' : null].filter((r) => r !== null);
@@ -329,7 +329,9 @@ function observationItem(
     compare =
       older.documentHash === o.documentHash
         ? html`<p class="observation-compare">Same document as the previous observation; only the domain binding status differs.</p>`
-        : html`<p class="observation-compare"><a class="compare-previous" href="${`${pageHref({ from: older.documentHash, to: o.documentHash })}#time-machine`}">Compare with previous observation (${older.observedAt})</a></p>`;
+        : pageHref === null
+          ? html``
+          : html`<p class="observation-compare"><a class="compare-previous" href="${`${pageHref({ from: older.documentHash, to: o.documentHash })}#time-machine`}">Compare with previous observation (${older.observedAt})</a></p>`;
   }
   return html`<li class="observation${roles.length > 0 ? ' selected' : ''}" id="${anchorId('observation', String(o.id))}" data-hash="${o.documentHash}" data-observed-at="${o.observedAt}">
 <p class="observation-when">${time(o.observedAt)}${seen}${tag}</p>
@@ -355,7 +357,11 @@ function hashOptions(hashes: readonly Observation[], length: number, selected: s
  */
 export function timelineView(
   history: ObservationHistory,
-  options: { selected?: { from: string; to: string } | null; pageHref: (query: { from?: string; to?: string }) => string },
+  options: {
+    selected?: { from: string; to: string } | null;
+    /** The page with other observations compared; null where there is no server to ask (the offline file): no links, no form. */
+    pageHref: ((query: { from?: string; to?: string }) => string) | null;
+  },
 ): Html {
   const observations = history.history;
   const length = uniquePrefixLength(observations.map((o) => o.documentHash));
@@ -381,7 +387,9 @@ ${join(
 </ol>`;
   const note = html`<p class="note history-note">${history.note}</p>`;
   const form =
-    distinct.length < 2
+    options.pageHref === null && distinct.length >= 2
+      ? html`<p class="note">This copy shows the latest two distinct observations; a running svc compares any two.</p>`
+      : distinct.length < 2
       ? html`<p class="diff-needs-two">A diff needs two distinct observations: two retrievals that found different documents. ${
           observations.length === 0 ? 'Resolve this DID to record a first one, then' : 'Only one document has been observed so far;'
         } resolve it again later (Run again) after the document changes, and its two versions can be compared here.</p>`
