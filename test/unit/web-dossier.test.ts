@@ -24,7 +24,7 @@ async function didKey(): Promise<EnrichedResolution> {
 /** A did:key result whose document, services and statements carry hostile text. */
 function hostile(result: EnrichedResolution): EnrichedResolution {
   const copy = structuredClone(result) as EnrichedResolution;
-  const services = HOSTILE.map((text, i) => ({ id: `${copy.did}#${text}`, type: text, serviceEndpoint: `https://example.com/${text}` }));
+  const services = HOSTILE.map((text) => ({ id: `${copy.did}#${text}`, type: text, serviceEndpoint: `https://example.com/${text}` }));
   copy.didDocument = { ...copy.didDocument, service: services } as EnrichedResolution['didDocument'];
   copy.evidence.services = services;
   copy.graph.nodes.push(...services.map((s) => ({ id: s.id, kind: 'service' as const, label: String(s.type) })));
