@@ -115,6 +115,17 @@ export interface ResolveW3cBody {
   versionNumber?: number | string;
 }
 
+export interface DossierPageOptions extends RequestOptions {
+  noCache?: boolean;
+  /** The older observation the time machine compares: a document hash or a unique prefix of 8+ hex characters. */
+  from?: string;
+  /** The newer observation the time machine compares. */
+  to?: string;
+}
+
+/** Pages as HTML; problems as data (problem+json), not as problem pages. */
+const PAGE_ACCEPT = 'text/html, application/problem+json';
+
 /** What /1.0/identifiers answers: the DID document, the resolution result, or (for a DID URL) the dereferencing result. */
 export type W3cBody = operations['resolveW3c']['responses'][200]['content'][keyof operations['resolveW3c']['responses'][200]['content']];
 
@@ -358,6 +369,27 @@ export class SvcClient {
     return this.#json({ method: 'POST', path: `/1.0/identifiers/${encodeURIComponent(did)}`, body, options, ok: [200, 410] });
   }
 
+  // ---- web dossier ------------------------------------------------------------------------
+
+  /** GET /: the front page, as HTML. */
+  homePage(options?: RequestOptions): Promise<string> {
+    return this.#text({ method: 'GET', path: '/', accept: PAGE_ACCEPT, options });
+  }
+
+  /**
+   * GET /d/{did}: the dossier of a DID as an HTML page (its data is `resolve`'s result); `from`
+   * and `to` pick the observations the time machine compares. A deactivated DID (410) is a page too.
+   */
+  dossierPage(did: string, options: DossierPageOptions = {}): Promise<string> {
+    const query = { noCache: options.noCache, from: options.from, to: options.to };
+    return this.#text({ method: 'GET', path: `/d/${encodeURIComponent(did)}`, query, accept: PAGE_ACCEPT, options, ok: [200, 410] });
+  }
+
+  /** GET /assets/{name}: a stylesheet or script of the pages, by the name they link it with. */
+  webAsset(name: string, options?: RequestOptions): Promise<string> {
+    return this.#text({ method: 'GET', path: `/assets/${encodeURIComponent(name)}`, accept: 'text/css, text/javascript, application/problem+json', options });
+  }
+
   /** GET /openapi.json: the OpenAPI 3.1 document the daemon serves. */
   openApi(options?: RequestOptions): Promise<Record<string, unknown>> {
     return this.#json({ method: 'GET', path: '/openapi.json', options });
@@ -386,6 +418,16 @@ export class SvcClient {
         return body as T;
       }
       throw errorOf(res, text, `${call.method} ${call.path}`);
+    });
+  }
+
+  /** One call whose documented success is text (the pages): the body, else a SvcError. */
+  #text(call: Call): Promise<string> {
+    return this.#retrying(async () => {
+      const exchange = await this.#exchange(call);
+      const text = await readText(exchange);
+      if ((call.ok ?? [200]).includes(exchange.res.status)) return text;
+      throw errorOf(exchange.res, text, `${call.method} ${call.path}`);
     });
   }
 

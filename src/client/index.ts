@@ -8,6 +8,7 @@ export { SvcClient } from './client.js';
 export type {
   DenyDecision,
   DiffOptions,
+  DossierPageOptions,
   FastVerifyJwsOptions,
   FetchLike,
   NoCacheOptions,

@@ -384,6 +384,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The front page: what svc is, a search box, examples
+         * @description An HTML page. With `did`, the search box was used: 303 to the dossier of that DID (/d/{did}).
+         */
+        get: operations["homePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/d/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web dossier of a DID: four levels, from verdict to time machine
+         * @description An HTML page (the permalink of an identifier): 1 verdict and dimensions, 2 evidence graph, 3 execution telemetry, 4 substrate inspector and time machine (observations, and the diff of `from` → `to`, by default the latest two). With `Accept: application/json` the same URL answers the enriched resolution, as /v1/resolve does. Budget as /v1/resolve: standard, intensive for did:webvh.
+         */
+        get: operations["dossierPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stylesheet or script of the web dossier, named by its content's hash
+         * @description Immutable: a new build has new names. Cached for a year; gzip when accepted; 304 for a matching If-None-Match.
+         */
+        get: operations["webAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -3228,6 +3288,277 @@ export interface operations {
                 };
                 content: {
                     "application/did-resolution": components["schemas"]["W3cErrorResolutionResult"];
+                };
+            };
+        };
+    };
+    homePage: {
+        parameters: {
+            query?: {
+                /** @description A DID typed into the search box; answered with a redirect to its dossier. */
+                did?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The front page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The dossier of the DID searched for (Location: /d/{did}) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_OPTIONS (unknown or repeated query option); INVALID_DID (an empty DID); INVALID_REQUEST (no Host header) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    dossierPage: {
+        parameters: {
+            query?: {
+                /** @description Bypass and refresh the resolution cache: true (also 1 or empty) or false (also 0). */
+                noCache?: "true" | "1" | "" | "false" | "0";
+                /** @description The older observation of the time machine's diff. A document hash of an observation of this DID (as /v1/history lists them), or a unique prefix of at least 8 hex characters. */
+                from?: string;
+                /** @description The newer observation of the time machine's diff. A document hash of an observation of this DID (as /v1/history lists them), or a unique prefix of at least 8 hex characters. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dossier (text/html), or the enriched resolution (application/json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["EnrichedResolution"];
+                };
+            };
+            /** @description INVALID_DID, INVALID_OPTIONS; INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description EGRESS_BLOCKED: the DID's host resolves to an address that is not public */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description NOT_FOUND: the document does not exist, or an observation asked for (from, to) was never made */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description REPRESENTATION_NOT_SUPPORTED: Accept names neither text/html nor application/json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description The DID is deactivated: its dossier, or the full result */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["EnrichedResolution"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched document or log is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    webAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description e.g. dossier.3f9c0e1a2b4d5c6e.css, as the pages link it. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_OPTIONS: a query option was given (this route takes none) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description NOT_FOUND: no asset of that name (an older build’s name, or a typo) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
         };

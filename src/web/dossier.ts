@@ -85,7 +85,7 @@ export function dossierMain(input: DossierInput): Html {
   const { result, mode } = input;
   const view = buildDossierView(result);
   return html`<article class="dossier" data-did="${result.did}" data-outcome="${result.verdict.outcome}">
-${identityHeader(result, view)}
+${identityHeader(result, view, mode)}
 <nav class="levels" aria-label="Levels of the dossier"><ol>
 <li><a href="#level-1">1 Verdict and dimensions</a></li>
 <li><a href="#level-2">2 Evidence graph</a></li>
@@ -100,13 +100,13 @@ ${claimOffer(mode)}
 </article>`;
 }
 
-function identityHeader(result: EnrichedResolution, view: DossierView): Html {
+function identityHeader(result: EnrichedResolution, view: DossierView, mode: PageMode): Html {
   const json = `/v1/resolve/${result.did}`;
   return html`<header class="dossier-header">
 <p class="eyebrow">Evidence dossier · did:${result.method}</p>
 <h1 class="did">${result.did}</h1>
-<p class="observed">Observed <time datetime="${result.observedAt}">${result.observedAt}</time>${result.cached ? ' (from the cache)' : ''}${view.version ? html` · ${view.version}` : ''}${result.didResolutionMetadata.durationMs !== undefined ? ` · resolved in ${result.didResolutionMetadata.durationMs} ms` : ''}</p>
-<p class="formats">The same result as <a href="${json}" type="application/json">JSON</a>.</p>
+<p class="observed">Observed <time datetime="${result.observedAt}">${result.observedAt}</time>${result.cached ? ' (from the cache)' : ''}${view.version ? html` · ${view.version}` : ''} · resolved in ${result.didResolutionMetadata.durationMs} ms</p>
+${mode === 'served' ? html`<p class="formats">The same result as <a href="${json}" type="application/json">JSON</a>.</p>` : html`<p class="formats">An offline copy made by svc resolve --html; <code>svc resolve --json</code> gives the same result as JSON.</p>`}
 </header>`;
 }
 

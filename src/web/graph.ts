@@ -15,7 +15,7 @@
  * Every piece of outside text goes through `html`, which escapes it. No randomness, no clock:
  * the same graph gives the same bytes.
  */
-import { displayKeyId, printable, shortKey } from '../cli/output/dossier.js';
+import { graphNodeName as nodeName, printable } from '../cli/output/dossier.js';
 import { EDGE_STATES, type EdgeState, type Graph, type GraphEdge, type GraphNode } from '../core/resolve/types.js';
 import { anchorId, html, join, type Html } from './html.js';
 
@@ -48,29 +48,8 @@ export function defaultEvidenceHref(node: GraphNode): string | null {
 
 /* ------------------------------------------------------------------ names */
 
-/**
- * A node as the terminal's evidence graph names it (graphNodeName in src/cli/output/dossier.ts,
- * which is not exported; a unit test holds the two to the same names): the subject as "this DID",
- * the DID's own keys and services by their fragment (a long one cut to its ends), the document,
- * TLS and linkage credentials by their label, anything else by its id.
- */
-export function nodeName(node: GraphNode | undefined, id: string, did: string): string {
-  if (id === did) return 'this DID';
-  const shown = printable(displayKeyId(id, did));
-  if (node === undefined) return shown;
-  switch (node.kind) {
-    case 'key':
-    case 'service':
-      return shown.startsWith('#') ? `#${shortKey(shown.slice(1))}` : shown;
-    case 'document':
-    case 'tls':
-      return printable(node.label);
-    case 'linkage':
-      return printable(`#${id.replace(/^linkage:/, '')} ${node.label}`);
-    default:
-      return printable(node.id);
-  }
-}
+/** A node as the terminal's evidence graph names it: one function for both (src/cli/output/dossier.ts). */
+export { nodeName };
 
 /* ------------------------------------------------------------------ look */
 

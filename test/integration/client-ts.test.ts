@@ -88,6 +88,16 @@ describe('SvcClient against a real daemon', () => {
     expect(await client.openApi()).toEqual(JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')));
   });
 
+  it('pages: homePage, dossierPage (problems as SvcError, not pages) and webAsset', async () => {
+    expect(await client.homePage()).toContain('role="search"');
+    const page = await client.dossierPage(s.didWeb, { noCache: true });
+    expect(page).toContain('id="level-4"');
+    const stylesheet = /<link rel="stylesheet" href="\/assets\/([^"]+)"/.exec(page)![1]!;
+    expect(await client.webAsset(stylesheet)).toContain('--good');
+    expect((await svcError(client.dossierPage('did:example:123'))).code).toBe('METHOD_NOT_SUPPORTED');
+    expect((await svcError(client.webAsset('dossier.0000000000000000.css'))).code).toBe('NOT_FOUND');
+  });
+
   it('resolve: a did:key and a did:web', async () => {
     const key = await client.resolve(s.didKey);
     expect(key).toMatchObject({ did: s.didKey, method: 'key', verdict: { outcome: 'RESOLVED' } });

@@ -108,8 +108,8 @@ describeBrowser('the web dossier in Chromium', () => {
       await expect(failed.first().getAttribute('data-relation')).resolves.toBe('linksDomain');
 
       const result = (await (await fetch(`${daemon.url}/v1/graph/${failing}`)).json()) as { edges: Array<{ from: string; to: string; relation: string; state: string }> };
-      const rows = await page.locator('#edge-table tbody tr').evaluateAll((trs) =>
-        trs.map((tr) => ({ from: tr.getAttribute('data-from'), to: tr.getAttribute('data-to'), relation: tr.getAttribute('data-relation'), state: tr.getAttribute('data-state') })),
+      const rows = await page.locator('#edge-table tbody tr').evaluateAll((trs: any[]) =>
+        trs.map((tr: any) => ({ from: tr.getAttribute('data-from'), to: tr.getAttribute('data-to'), relation: tr.getAttribute('data-relation'), state: tr.getAttribute('data-state') })),
       );
       expect(rows).toEqual(result.edges);
       // Each node links to its evidence in level 4.
@@ -129,16 +129,17 @@ describeBrowser('the web dossier in Chromium', () => {
       await page.goto(`${daemon.url}/d/${failing}`);
       // Record the row count at every change of the list while the stream runs.
       await page.evaluate(() => {
-        const list = document.getElementById('live-stages')!;
+        const g = globalThis as any;
+        const list = g.document.getElementById('live-stages');
         const counts: number[] = [];
-        (window as unknown as { counts: number[] }).counts = counts;
-        new MutationObserver(() => counts.push(list.querySelectorAll('li.stage').length)).observe(list, { childList: true });
+        g.counts = counts;
+        new g.MutationObserver(() => counts.push(list.querySelectorAll('li.stage').length)).observe(list, { childList: true });
       });
       await page.getByRole('button', { name: 'Run again live' }).click();
       await page.locator('#live-stages[data-state="done"]').waitFor({ timeout: 20_000 });
-      const shown = await page.locator('#live-stages li.stage').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-stage')));
+      const shown = await page.locator('#live-stages li.stage').evaluateAll((lis: any[]) => lis.map((li: any) => li.getAttribute('data-stage')));
       const observedAt = await page.locator('#level-3').getAttribute('data-observed-at');
-      const counts = await page.evaluate(() => (window as unknown as { counts: number[] }).counts);
+      const counts = await page.evaluate(() => (globalThis as any).counts as number[]);
       // The list was cleared, then grew one row at a time up to the final count.
       const growth = counts.slice(counts.lastIndexOf(0) + 1);
       expect(growth.length).toBeGreaterThanOrEqual(3);
@@ -243,7 +244,10 @@ describeBrowser('the web dossier in Chromium', () => {
     const { page, context } = await openPage(browser, { viewport: { width: 360, height: 740 } });
     try {
       await page.goto(`${daemon.url}/d/${failing}`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as any).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
       expect(overflow).toBeLessThanOrEqual(0);
       await screenshot(page, 'dossier-360px');
     } finally {
@@ -263,7 +267,7 @@ describeBrowser('the web dossier in Chromium', () => {
         await expect(page.locator('#level-1 article.dimension').count()).resolves.toBe(7);
         await expect(page.getByRole('heading', { name: /Verdict and dimensions/ }).isVisible()).resolves.toBe(true);
         // The inline stylesheet applied (its hash is in the page's own policy): the verdict has its border.
-        const border = await page.locator('.verdict').evaluate((el) => getComputedStyle(el).borderLeftWidth);
+        const border = await page.locator('.verdict').evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftWidth as string);
         expect(border).toBe('6px');
         expect(offOrigin(requests, pathToFileURL(file).href)).toEqual([]);
         expect(cspViolations(consoleErrors)).toEqual([]);

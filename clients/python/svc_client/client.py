@@ -45,6 +45,8 @@ T = TypeVar("T")
 
 _READ_CHUNK = 64 * 1024
 _JSON_ACCEPT = "application/json, application/problem+json"
+# Pages as HTML; problems as data (problem+json), not as problem pages.
+_PAGE_ACCEPT = "text/html, application/problem+json"
 
 
 class StreamFrame(TypedDict):
@@ -337,6 +339,25 @@ class SvcClient:
         """GET /v1/a2a/inspect: inspect an A2A agent card (validation and signatures)."""
         return self._call("inspectA2a", query={"url": url})
 
+    # -- web dossier ----------------------------------------------------------------------
+
+    def home_page(self) -> str:
+        """GET /: the front page, as HTML."""
+        return self._call("homePage", default_accept=_PAGE_ACCEPT, text=True)
+
+    def dossier_page(self, did: str, no_cache: bool = False, from_: Optional[str] = None, to: Optional[str] = None) -> str:
+        """GET /d/{did}: the dossier of a DID as an HTML page (its data is ``resolve``'s result).
+
+        ``from_`` and ``to`` pick the observations the time machine compares (document hashes or
+        unique prefixes of 8+ hex characters). A deactivated DID (410) is a page too.
+        """
+        query = {"noCache": _flag(no_cache), "from": from_, "to": to}
+        return self._call("dossierPage", {"did": did}, query, default_accept=_PAGE_ACCEPT, text=True)
+
+    def web_asset(self, name: str) -> str:
+        """GET /assets/{name}: a stylesheet or script of the pages, by the name they link it with."""
+        return self._call("webAsset", {"name": name}, default_accept="text/css, text/javascript, application/problem+json", text=True)
+
     # -- transport ------------------------------------------------------------------------
 
     def _call(
@@ -347,6 +368,7 @@ class SvcClient:
         body: Any = None,
         headers: Optional[Mapping[str, Optional[str]]] = None,
         default_accept: Optional[str] = _JSON_ACCEPT,
+        text: bool = False,
     ) -> Any:
         op = _schema.OPERATIONS[operation_id]
         url = self._url(op, path_params or {}, query or {})
@@ -356,7 +378,7 @@ class SvcClient:
             data = json.dumps(body if body is not None else {}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
             defaults["Content-Type"] = "application/json"
         results = op["results"]
-        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, headers or {}, results))
+        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, headers or {}, results, text))
 
     def _retrying(self, fn: Callable[[], T]) -> T:
         return with_retry(fn, self.retry) if self.retry is not None else fn()
@@ -424,6 +446,7 @@ class SvcClient:
         defaults: Mapping[str, Optional[str]],
         headers: Mapping[str, Optional[str]],
         results: Sequence[int],
+        text: bool = False,
     ) -> Any:
         status, response_headers, response, raw = self._send(method, url, data, defaults, headers)
         retry_after = _retry_after(response_headers)
@@ -435,6 +458,11 @@ class SvcClient:
                     raise _network_error(error) from error
         if response is not None or status in results:
             # 2xx, or a documented result with an error status (410: a deactivated DID).
+            if text:
+                try:
+                    return raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise SvcError.client(CLIENT_BAD_RESPONSE, f"the answer ({status}) is not UTF-8 text", status, retry_after) from error
             return _json_object(raw, status, retry_after)
         raise _error_of(status, raw, retry_after)
 

@@ -38,6 +38,24 @@ class DirectDaemonTest(unittest.TestCase):
         served = {op["operationId"]: (method.upper(), path) for path, item in doc["paths"].items() for method, op in item.items()}
         self.assertEqual(served, {op: (spec["method"], spec["path"]) for op, spec in OPERATIONS.items()})
 
+    # -- web dossier ------------------------------------------------------------------------
+
+    def test_pages_and_assets(self) -> None:
+        home = self.client.home_page()
+        self.assertIn('role="search"', home)
+        page = self.client.dossier_page(self.s["didWeb"], no_cache=True)
+        self.assertIn('id="level-4"', page)
+        self.assertIn(self.s["didWeb"], page)
+        stylesheet = page.split('<link rel="stylesheet" href="/assets/', 1)[1].split('"', 1)[0]
+        self.assertIn("--good", self.client.web_asset(stylesheet))
+        # A problem of a page is data for a program, not a page.
+        with self.assertRaises(SvcError) as raised:
+            self.client.dossier_page("did:example:123")
+        self.assertEqual(raised.exception.code, "METHOD_NOT_SUPPORTED")
+        with self.assertRaises(SvcError) as missing:
+            self.client.web_asset("dossier.0000000000000000.css")
+        self.assertEqual(missing.exception.code, "NOT_FOUND")
+
     # -- resolution -------------------------------------------------------------------------
 
     def test_resolve_did_key(self) -> None:

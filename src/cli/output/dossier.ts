@@ -539,7 +539,7 @@ const EDGE_TONES: Readonly<Record<EdgeState, Tone>> = {
  * keys and services by their fragment (a long one cut to its ends; the Keys section has it
  * whole), anything else by its id or label, whole.
  */
-function graphNodeName(node: GraphNode | undefined, id: string, did: string): string {
+export function graphNodeName(node: GraphNode | undefined, id: string, did: string): string {
   if (id === did) return 'this DID';
   const shown = printable(displayKeyId(id, did));
   if (node === undefined) return shown;

@@ -147,7 +147,10 @@ export function negotiatePage(accept: string | undefined): 'html' | 'json' | nul
 export function pageProblemFor(request: FastifyRequest, problem: Problem): string | null {
   const route = request.routeOptions.url;
   if (route === undefined || !PAGE_ROUTES.has(route)) return null;
-  if (negotiatePage(request.headers.accept) !== 'html' || problem.code === 'REPRESENTATION_NOT_SUPPORTED') return null;
+  const accept = request.headers.accept;
+  if (negotiatePage(accept) !== 'html' || problem.code === 'REPRESENTATION_NOT_SUPPORTED') return null;
+  // A program that reads pages names problem+json to get its problems as data (the API clients do).
+  if (accept !== undefined && parseAccept(accept).some((r) => r.type === 'application' && r.subtype === 'problem+json' && r.q > 0)) return null;
   let did: string | undefined;
   if (route === '/d/*') {
     const raw = (request.raw.url ?? request.url).split('?')[0]!.slice('/d/'.length);

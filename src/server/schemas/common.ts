@@ -47,6 +47,16 @@ export interface ContentResponse {
   content: Record<string, { schema: TSchema }>;
 }
 
+/** A response without a body (a redirect, 304): `type: 'null'` is how @fastify/swagger writes one with no content. */
+export interface EmptyResponse {
+  description: string;
+  type: 'null';
+}
+
+export function empty(description: string): EmptyResponse {
+  return { description, type: 'null' };
+}
+
 /** A JSON response (application/json). */
 export function json(schema: TSchema, description: string): ContentResponse {
   return { description, content: { 'application/json': { schema } } };
@@ -86,5 +96,5 @@ export interface RouteSchema {
   querystring?: TSchema;
   body?: TSchema;
   /** Every status the route answers with (the problems too), by status code. */
-  response: Record<number, ContentResponse>;
+  response: Record<number, ContentResponse | EmptyResponse>;
 }

@@ -5,7 +5,7 @@
  * otherwise.
  */
 import Type from 'typebox';
-import { problem, type ContentResponse, type RouteSchema } from './common.js';
+import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
 import { NoCacheQuery } from './resolution.js';
 
 const TAGS = ['web'];
@@ -56,7 +56,7 @@ export const WEB_ROUTE_SCHEMAS = {
     ),
     response: {
       200: { description: 'The front page', content: HTML },
-      303: { description: 'The dossier of the DID searched for (Location: /d/{did})', content: {} },
+      303: empty('The dossier of the DID searched for (Location: /d/{did})'),
       400: pageProblem('INVALID_OPTIONS (unknown or repeated query option); INVALID_DID (an empty DID); INVALID_REQUEST (no Host header)'),
       503: pageProblem('SERVICE_UNAVAILABLE: the daemon is shutting down'),
     },
@@ -90,7 +90,7 @@ export const WEB_ROUTE_SCHEMAS = {
         description: 'The asset',
         content: { 'text/css': { schema: Type.String() }, 'text/javascript': { schema: Type.String() } },
       },
-      304: { description: 'Not modified (If-None-Match matched)', content: {} },
+      304: empty('Not modified (If-None-Match matched)'),
       400: pageProblem('INVALID_OPTIONS: a query option was given (this route takes none)'),
       404: pageProblem('NOT_FOUND: no asset of that name (an older build’s name, or a typo)'),
       503: pageProblem('SERVICE_UNAVAILABLE: the daemon is shutting down'),
