@@ -19,7 +19,7 @@ _svc() {
     return
   fi
   case "$cmd" in
-    resolve) flags='--strict --version-id --version-time --version-number --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose -h --help'; valued='--version-id --version-time --version-number --egress-allow --db' ;;
+    resolve) flags='--strict --version-id --version-time --version-number --egress-allow --db --no-store --html --json --no-color -q --quiet -v --verbose -h --help'; valued='--version-id --version-time --version-number --egress-allow --db --html' ;;
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow' ;;
     verify-credential) flags='--audience --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--audience --egress-allow' ;;

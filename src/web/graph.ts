@@ -480,7 +480,7 @@ export function graphSummary(graph: Graph): string {
 }
 
 /**
- * The evidence graph as inline SVG: `<svg class="evidence-graph" role="img">` with a title, a
+ * The evidence graph as inline SVG: `<svg class="evidence-graph" role="group">` with a title, a
  * one-sentence description, the drawn lines (`path.edge-line[data-from][data-to][data-state]`),
  * the nodes (`g.node[data-node-id][data-kind]`, each in an `<a href>` to its evidence), one label
  * group per edge (`g.edge[data-from][data-to][data-relation][data-state]`) and a legend.
@@ -491,7 +491,7 @@ export function graphSvg(graph: Graph, did: string, options: GraphSvgOptions = {
   const legendTop = laid.height + 30;
   const legend = legendMarkup(legendTop);
   const height = n(legendTop + legend.height + MARGIN - 14);
-  return html`<svg class="evidence-graph" role="img" aria-labelledby="graph-title graph-desc" viewBox="${`0 0 ${WIDTH} ${height}`}" width="100%" font-family="system-ui, sans-serif"><title id="graph-title">${`Evidence graph of ${did}`}</title><desc id="graph-desc">${graphSummary(graph)}</desc><defs>${markers()}</defs><g class="edge-lines">${laid.lines.map(lineMarkup)}</g><g class="nodes">${laid.nodes.map((node) => nodeMarkup(node, did, evidenceHref))}</g><g class="edge-labels">${[
+  return html`<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="${`0 0 ${WIDTH} ${height}`}" width="100%" font-family="system-ui, sans-serif"><title id="graph-title">${`Evidence graph of ${did}`}</title><desc id="graph-desc">${graphSummary(graph)}</desc><defs>${markers()}</defs><g class="edge-lines">${laid.lines.map(lineMarkup)}</g><g class="nodes">${laid.nodes.map((node) => nodeMarkup(node, did, evidenceHref))}</g><g class="edge-labels">${[
     ...laid.stackLabels.map((s) => labelMarkup(s.label, s.x, s.y, s.anchor)),
     ...laid.verticalLabels.map((v) => labelMarkup(v.label, v.x, v.y, 'start')),
   ]}</g>${legend.markup}</svg>`;

@@ -59,10 +59,10 @@ ${options.main}
   return doc.toString();
 }
 
-/** The search box: a plain GET form, so it works without JavaScript (`/d?did=…` redirects to the permalink). */
+/** The search box: a plain GET form, so it works without JavaScript (`/?did=…` redirects to the permalink). */
 export function searchForm(value: string, place: 'header' | 'home'): Html {
   const id = `did-${place}`;
-  return html`<form class="search search-${place}" role="search" action="/d" method="get">
+  return html`<form class="search search-${place}" role="search" action="/" method="get">
 <label for="${id}">${place === 'home' ? 'A DID to examine' : 'DID'}</label>
 <input id="${id}" name="did" type="text" value="${value}" required spellcheck="false" autocomplete="off" autocapitalize="off" placeholder="did:web:example.com">
 <button type="submit">Show evidence</button>

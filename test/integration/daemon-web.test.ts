@@ -51,7 +51,7 @@ describe('the front page', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     expectPageHeaders(page);
-    expect(page.text).toContain('<form class="search search-home" role="search" action="/d"');
+    expect(page.text).toContain('<form class="search search-home" role="search" action="/"');
     expect(page.text).toContain(`href="/d/${DID_KEY}"`);
     for (const tag of loads(page.text)) expect(tag, tag).toMatch(/(href|src)="\/assets\/[a-z]+\.[0-9a-f]{16}\.(css|js)"/);
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)/);

@@ -171,7 +171,7 @@ beforeAll(async () => {
 describe('graphSvg', () => {
   it('has the root, title and a one-sentence description of the did:key graph', () => {
     const svg = graphSvg(keyGraph, KEY_DID).toString();
-    expect(svg).toMatch(/^<svg class="evidence-graph" role="img" aria-labelledby="graph-title graph-desc" viewBox="0 0 \d+(\.\d)? \d+(\.\d)?" width="100%"/);
+    expect(svg).toMatch(/^<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="0 0 \d+(\.\d)? \d+(\.\d)?" width="100%"/);
     expect(svg).toContain(`<title id="graph-title">Evidence graph of ${KEY_DID}</title>`);
     const counts = (s: EdgeState): number => keyGraph.edges.filter((e) => e.state === s).length;
     const summary = `${keyGraph.nodes.length} nodes, ${keyGraph.edges.length} edges: ${counts('VERIFIED')} verified, ${counts('OBSERVED')} observed, ${counts('DECLARED')} declared, ${counts('FAILED')} failed`;
