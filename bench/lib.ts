@@ -15,7 +15,7 @@ import { multikey } from '../test/support/codec.js';
 // Rows
 // ---------------------------------------------------------------------------------------------
 
-export type Unit = 'ops/s' | 'ms' | 'MB';
+export type Unit = 'ops/s' | 'ms' | 'MB' | 'KB';
 
 export interface Goal {
   /** `>=` for higher-is-better figures (ops/s), `<=` for lower-is-better ones (ms). */
@@ -235,6 +235,7 @@ export function formatValue(value: number | null, unit: Unit): string {
   if (value === null || !Number.isFinite(value)) return '—';
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  if (unit === 'KB') return `${value.toFixed(1)} KB`;
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
   return `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ops/s`;
 }

@@ -42,7 +42,7 @@ _svc() {
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--db|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--db|history:--db|diff:--db|backup:--db|serve:--db) _svc_files "$cur"; return ;;
+    resolve:--db|resolve:--html|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--db|history:--db|diff:--db|backup:--db|serve:--db) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
   esac
   case " $valued " in *" $prev "*) return ;; esac

@@ -30,7 +30,7 @@ complete -c svc -n '__fish_seen_subcommand_from resolve' -l version-number -x -d
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l egress-allow -x -d 'also fetch from these non-public addresses (e.g. 10.0.0.0/8 for intranet DIDs); repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l db -r -F -d 'database file (default: $XDG_STATE_HOME/svc/svc.db)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l no-store -d 'do not record this resolution in the history (see svc history, svc diff)'
-complete -c svc -n '__fish_seen_subcommand_from resolve' -l html -x -d 'also write the dossier as one self-contained HTML page (opens offline; a problem is written as a problem page)'
+complete -c svc -n '__fish_seen_subcommand_from resolve' -l html -r -F -d 'also write the dossier as one self-contained HTML page (opens offline; a problem is written as a problem page)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l json -d 'print the result as JSON (the full result object, or a problem object when there is no answer)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l no-color -d 'never colour the output (NO_COLOR is honoured too)'
 complete -c svc -n '__fish_seen_subcommand_from resolve' -l quiet -s q -d 'print no report (--json output and errors still print); rely on the exit code'

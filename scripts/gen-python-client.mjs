@@ -273,7 +273,10 @@ export function generate(doc) {
       let response = null;
       for (const [status, res] of Object.entries(op.responses ?? {})) {
         const media = Object.entries(res.content ?? {});
-        const problemOnly = media.length > 0 && media.every(([, m]) => m.schema?.$ref === `${REF_PREFIX}Problem` || m.schema?.$ref === `${REF_PREFIX}W3cErrorResolutionResult`);
+        // A problem page (text/html beside problem+json on the web dossier's routes) is a problem too.
+        const problemOnly =
+          media.length > 0 &&
+          media.every(([type, m]) => m.schema?.$ref === `${REF_PREFIX}Problem` || m.schema?.$ref === `${REF_PREFIX}W3cErrorResolutionResult` || type === 'text/html');
         if (Number(status) < 400 || !problemOnly) results.push(Number(status));
         if (status === '200' && media.length === 1 && media[0][0] === 'application/json') {
           const schema = media[0][1].schema;

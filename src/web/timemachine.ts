@@ -25,6 +25,7 @@
  * No style attribute, script or event handler is written anywhere (strict CSP).
  */
 import { canonicalize } from '../core/canonical.js';
+import { unexplainedMembers } from '../core/history/diff.js';
 import { uniquePrefixLength } from '../core/history/prefix.js';
 import type { ObservationHistory, SemanticDiff } from '../core/history/types.js';
 import type { DomainBindingStatus } from '../core/linkage/types.js';
@@ -134,7 +135,7 @@ export function marksFor(diff: SemanticDiff, side: DiffSide): DocumentMarks {
   // A finer mark in either document explains the member (a removed service leaves no mark in `to`).
   const otherEntries = entryMarks(diff, side === 'from' ? 'to' : 'from');
   const members = new Map<string, ChangeKind>();
-  const unexplained = otherMembers(diff);
+  const unexplained = unexplainedMembers(diff);
   for (const name of diff.changedMembers) {
     if (member(own, name) === undefined || entries.has(name) || otherEntries.has(name)) continue;
     // Only relative ids written absolute (or the reverse), and the diff reports nothing for it: not a change to show.
@@ -408,22 +409,6 @@ ${form}
 
 /* ------------------------------------------------------------------ diff */
 
-/** Members changed that none of the diff's specific fields explains (as diff.ts summarises them). */
-function otherMembers(diff: SemanticDiff): string[] {
-  const keysChanged = diff.keysAdded.length + diff.keysRemoved.length + diff.keysRotated.length > 0;
-  const servicesChanged = diff.servicesAdded.length + diff.servicesRemoved.length + diff.servicesChanged.length > 0;
-  const relationships = new Set<string>(diff.relationshipsChanged.map((r) => r.relationship));
-  return diff.changedMembers.filter((name) => {
-    if (name === 'verificationMethod') return !keysChanged;
-    if (RELATIONSHIP_MEMBERS.has(name)) return !relationships.has(name) && !keysChanged;
-    if (name === 'service') return !servicesChanged;
-    if (name === 'controller') return !diff.controllerChanged;
-    if (name === 'alsoKnownAs') return !diff.alsoKnownAsChanged;
-    if (name === '@context') return !diff.contextsChanged;
-    return true;
-  });
-}
-
 function changeItems(diff: SemanticDiff, did: string): Html[] {
   const id = (value: string) => html`<code>${displayKeyId(value, did)}</code>`;
   const items: Html[] = [];
@@ -443,7 +428,7 @@ function changeItems(diff: SemanticDiff, did: string): Html[] {
   if (diff.controllerChanged) items.push(html`<li data-kind="controllerChanged" data-member="controller">Controller changed</li>`);
   if (diff.alsoKnownAsChanged) items.push(html`<li data-kind="alsoKnownAsChanged" data-member="alsoKnownAs">alsoKnownAs changed</li>`);
   if (diff.contextsChanged) items.push(html`<li data-kind="contextsChanged" data-member="@context">@context changed</li>`);
-  for (const name of otherMembers(diff)) items.push(html`<li data-kind="changedMembers" data-member="${name}">Member changed: <code>${name}</code></li>`);
+  for (const name of unexplainedMembers(diff)) items.push(html`<li data-kind="changedMembers" data-member="${name}">Member changed: <code>${name}</code></li>`);
   if (diff.domainBindingChanged) {
     items.push(html`<li data-kind="domainBindingChanged">Domain binding: ${bindingLabel(diff.domainBindingFrom)} → ${bindingLabel(diff.domainBindingTo)}</li>`);
   }

@@ -208,3 +208,40 @@ beforeAll(async () => {
 afterAll(async () => {
   await daemonWithoutEgress?.stop();
 });
+
+describe('the public profile', () => {
+  let open: Daemon;
+  beforeAll(async () => {
+    open = await startDaemonFor(null, { args: ['--public'] });
+  });
+  afterAll(async () => {
+    await open?.stop();
+  });
+
+  it('serves the pages too; the dossier draws on the standard budget, the front page and assets on none', async () => {
+    const home = await call(`${open.url}/`);
+    expect(home.status).toBe(200);
+    const page = await call(`${open.url}/d/${DID_KEY}`);
+    expect(page.status).toBe(200);
+    // A self-certifying DID is not recorded on the public profile, and the page says why.
+    expect(page.text).toContain('does not record the history of self-certifying identifiers');
+    const doc = JSON.parse((await call(`${open.url}/openapi.json`)).text) as { paths: Record<string, { get: Record<string, unknown> }> };
+    expect(doc.paths['/d/{did}']!.get['x-svc-budget']).toBe('standard');
+    expect(doc.paths['/d/{did}']!.get['x-svc-budget-did-webvh']).toBe('intensive');
+    expect(doc.paths['/']!.get['x-svc-budget']).toBe('none');
+    expect(doc.paths['/assets/{name}']!.get['x-svc-budget']).toBe('none');
+  });
+
+  it('a did:webvh dossier draws on the intensive budget (10 a minute), as /v1/resolve does', async () => {
+    const webvh = 'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:localhost';
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call(`${open.url}/d/${webvh}`)).status);
+    expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const limited = await call(`${open.url}/d/${webvh}`);
+    expect(limited.text).toContain('data-code="RATE_LIMITED"');
+    expect(Number(limited.header('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The standard budget is untouched.
+    expect((await call(`${open.url}/d/${DID_KEY}`)).status).toBe(200);
+  });
+});

@@ -3,60 +3,12 @@
  * document — keys, relationships, services, controller, aliases, contexts, domain binding.
  */
 import { describe, expect, it } from 'vitest';
-import { jcsSha256 } from '../../src/core/canonical.js';
 import { semanticDiff } from '../../src/core/history/diff.js';
-import type { DomainBindingStatus } from '../../src/core/linkage/types.js';
 import type { DidDocument } from '../../src/core/resolve/types.js';
-import type { StoredObservation } from '../../src/core/store.js';
-import { generateTestKey, type TestKey } from '../support/signing.js';
+import { CONTEXTS, DID, baseDocument, diff, k1, k2, k3, multikeyMethod, stored } from '../support/diff-documents.js';
+import { generateTestKey } from '../support/signing.js';
 
-const DID = 'did:web:id.example.com';
-const CONTEXTS = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'];
-
-const k1 = generateTestKey();
-const k2 = generateTestKey();
-const k3 = generateTestKey();
 const p256 = generateTestKey('ES256');
-
-function multikeyMethod(fragment: string, key: TestKey, id = `${DID}#${fragment}`): Record<string, unknown> {
-  return { id, type: 'Multikey', controller: DID, publicKeyMultibase: key.multikey };
-}
-
-/** A did:web document with #key-1 (k1) in authentication and assertionMethod, one service. */
-function baseDocument(extra: Record<string, unknown> = {}): DidDocument {
-  return {
-    '@context': CONTEXTS,
-    id: DID,
-    verificationMethod: [multikeyMethod('key-1', k1)],
-    authentication: [`${DID}#key-1`],
-    assertionMethod: [`${DID}#key-1`],
-    service: [{ id: `${DID}#linked-domain`, type: 'LinkedDomains', serviceEndpoint: 'https://id.example.com' }],
-    ...extra,
-  };
-}
-
-let nextId = 1;
-
-/** A stored observation of `document`, as the store would return it. */
-function stored(document: DidDocument, observedAt: string, domainBindingStatus: DomainBindingStatus | null = 'VERIFIED'): StoredObservation {
-  return {
-    id: nextId++,
-    did: DID,
-    documentHash: jcsSha256(document),
-    document,
-    observedAt,
-    lastSeenAt: observedAt,
-    seenCount: 1,
-    latencyMs: 42,
-    resolverVersion: '1.0.0',
-    domainBindingStatus,
-    summary: 'Resolved a did:web identifier with 1 of 1 key valid (Ed25519).',
-  };
-}
-
-function diff(from: DidDocument, to: DidDocument, bindings: [DomainBindingStatus | null, DomainBindingStatus | null] = ['VERIFIED', 'VERIFIED']) {
-  return semanticDiff(stored(from, '2026-01-01T00:00:00Z', bindings[0]), stored(to, '2026-02-01T00:00:00Z', bindings[1]));
-}
 
 describe('semanticDiff', () => {
   it('reports identical documents as identical, with every list empty', () => {

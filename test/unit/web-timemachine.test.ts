@@ -8,60 +8,12 @@
  * entities unescaped. It must be JSON.stringify(doc, null, 2).
  */
 import { describe, expect, it } from 'vitest';
-import { jcsSha256 } from '../../src/core/canonical.js';
-import { semanticDiff } from '../../src/core/history/diff.js';
 import { HISTORY_NOTE } from '../../src/core/history/history.js';
 import type { ObservationHistory } from '../../src/core/history/types.js';
-import type { DomainBindingStatus } from '../../src/core/linkage/types.js';
-import type { DidDocument } from '../../src/core/resolve/types.js';
-import type { Observation, StoredObservation } from '../../src/core/store.js';
+import type { Observation } from '../../src/core/store.js';
 import { diffView, documentView, marksFor, timelineView, type DocumentMarks } from '../../src/web/timemachine.js';
-import { generateTestKey, type TestKey } from '../support/signing.js';
+import { DID, baseDocument, diff, k1, k2, k3, multikeyMethod } from '../support/diff-documents.js';
 
-const DID = 'did:web:id.example.com';
-const CONTEXTS = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'];
-
-const k1 = generateTestKey();
-const k2 = generateTestKey();
-const k3 = generateTestKey();
-
-function method(fragment: string, key: TestKey, id = `${DID}#${fragment}`): Record<string, unknown> {
-  return { id, type: 'Multikey', controller: DID, publicKeyMultibase: key.multikey };
-}
-
-function baseDocument(extra: Record<string, unknown> = {}): DidDocument {
-  return {
-    '@context': CONTEXTS,
-    id: DID,
-    verificationMethod: [method('key-1', k1)],
-    authentication: [`${DID}#key-1`],
-    assertionMethod: [`${DID}#key-1`],
-    service: [{ id: `${DID}#linked-domain`, type: 'LinkedDomains', serviceEndpoint: 'https://id.example.com' }],
-    ...extra,
-  };
-}
-
-let nextId = 1;
-
-function stored(document: DidDocument, observedAt: string, domainBindingStatus: DomainBindingStatus | null = 'VERIFIED'): StoredObservation {
-  return {
-    id: nextId++,
-    did: DID,
-    documentHash: jcsSha256(document),
-    document,
-    observedAt,
-    lastSeenAt: observedAt,
-    seenCount: 1,
-    latencyMs: 42,
-    resolverVersion: '1.0.0',
-    domainBindingStatus,
-    summary: 'Resolved a did:web identifier with 1 of 1 key valid (Ed25519).',
-  };
-}
-
-function diff(from: DidDocument, to: DidDocument, bindings: [DomainBindingStatus | null, DomainBindingStatus | null] = ['VERIFIED', 'VERIFIED']) {
-  return semanticDiff(stored(from, '2026-01-01T00:00:00Z', bindings[0]), stored(to, '2026-02-01T00:00:00Z', bindings[1]));
-}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
@@ -116,7 +68,7 @@ describe('documentView', () => {
     const from = baseDocument({ controller: DID });
     const to = baseDocument({
       controller: 'did:web:other.example',
-      verificationMethod: [method('key-1', k2), method('key-2', k3)],
+      verificationMethod: [multikeyMethod('key-1', k2), multikeyMethod('key-2', k3)],
       authentication: [`${DID}#key-2`],
     });
     const d = diff(from, to);
@@ -150,14 +102,14 @@ describe('documentView', () => {
 
 describe('marks of a semantic diff', () => {
   it('a rotated key: named in the summary, its entry marked rotated in both documents (old material before, new after)', () => {
-    const d = diff(baseDocument(), baseDocument({ verificationMethod: [method('key-1', k2)] }));
+    const d = diff(baseDocument(), baseDocument({ verificationMethod: [multikeyMethod('key-1', k2)] }));
     expect(d.keysRotated).toEqual([`${DID}#key-1`]);
     const out = diffView(d, DID).toString();
     expect(out).toContain(`<li data-kind="keysRotated" data-id="${DID}#key-1">Key rotated: <code>#key-1</code></li>`);
     const before = marks(pre(out, 'from'));
     const after = marks(pre(out, 'to'));
-    expect(before).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(method('key-1', k1), null, 2).replace(/\n/g, '\n    ') }]);
-    expect(after).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(method('key-1', k2), null, 2).replace(/\n/g, '\n    ') }]);
+    expect(before).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(multikeyMethod('key-1', k1), null, 2).replace(/\n/g, '\n    ') }]);
+    expect(after).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(multikeyMethod('key-1', k2), null, 2).replace(/\n/g, '\n    ') }]);
     expect(before[0]!.text).toContain(k1.multikey!);
     expect(after[0]!.text).toContain(k2.multikey!);
     // The visible tag: colour is not the only signal.
@@ -166,7 +118,7 @@ describe('marks of a semantic diff', () => {
 
   it('a key added and a relationship changed: the method and the reference strings marked', () => {
     const to = baseDocument({
-      verificationMethod: [method('key-1', k1), method('key-2', k2)],
+      verificationMethod: [multikeyMethod('key-1', k1), multikeyMethod('key-2', k2)],
       authentication: [`${DID}#key-2`],
     });
     const d = diff(baseDocument(), to);
@@ -228,8 +180,8 @@ describe('marks of a semantic diff', () => {
   });
 
   it('a relative id in one document and an absolute id in the other name the same entry', () => {
-    const from = baseDocument({ verificationMethod: [method('key-1', k1, '#key-1')], authentication: ['#key-1'] });
-    const to = baseDocument({ verificationMethod: [method('key-1', k2)] });
+    const from = baseDocument({ verificationMethod: [multikeyMethod('key-1', k1, '#key-1')], authentication: ['#key-1'] });
+    const to = baseDocument({ verificationMethod: [multikeyMethod('key-1', k2)] });
     const d = diff(from, to);
     expect(d.keysRotated).toEqual([`${DID}#key-1`]);
     expect(d.relationshipsChanged).toEqual([]);
@@ -239,8 +191,8 @@ describe('marks of a semantic diff', () => {
   });
 
   it('a key embedded in a relationship is marked like a declared one', () => {
-    const from = baseDocument({ authentication: [method('auth-1', k1, '#auth-1')] });
-    const to = baseDocument({ authentication: [method('auth-1', k2, '#auth-1'), method('auth-2', k3)] });
+    const from = baseDocument({ authentication: [multikeyMethod('auth-1', k1, '#auth-1')] });
+    const to = baseDocument({ authentication: [multikeyMethod('auth-1', k2, '#auth-1'), multikeyMethod('auth-2', k3)] });
     const d = diff(from, to);
     expect(d.keysRotated).toEqual([`${DID}#auth-1`]);
     expect(d.keysAdded).toEqual([`${DID}#auth-2`]);
@@ -255,7 +207,7 @@ describe('marks of a semantic diff', () => {
   });
 
   it('a change the diff fields do not name (a method controller) marks the entry changed', () => {
-    const to = baseDocument({ verificationMethod: [{ ...method('key-1', k1), controller: 'did:web:other.example' }] });
+    const to = baseDocument({ verificationMethod: [{ ...multikeyMethod('key-1', k1), controller: 'did:web:other.example' }] });
     const d = diff(baseDocument(), to);
     expect(d.keysRotated).toEqual([]);
     expect(d.changedMembers).toEqual(['verificationMethod']);
@@ -266,7 +218,7 @@ describe('marks of a semantic diff', () => {
   });
 
   it('the documents sit side by side under headings with time and short hash; no style attribute anywhere', () => {
-    const d = diff(baseDocument(), baseDocument({ verificationMethod: [method('key-1', k2)] }));
+    const d = diff(baseDocument(), baseDocument({ verificationMethod: [multikeyMethod('key-1', k2)] }));
     const out = diffView(d, DID).toString();
     expect(out).toMatch(/^<section id="diff" class="diff" aria-labelledby="diff-heading">\n<h3 id="diff-heading">What changed<\/h3>/);
     expect(out).toContain(`<p class="diff-summary-text">${d.summary}</p>`);
@@ -279,6 +231,7 @@ describe('marks of a semantic diff', () => {
 });
 
 describe('timelineView', () => {
+  let nextId = 1000;
   function observation(hash: string, observedAt: string, extra: Partial<Observation> = {}): Observation {
     return {
       id: nextId++,

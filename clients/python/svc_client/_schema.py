@@ -1685,7 +1685,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": (),
         "query": ("did",),
         "body": None,
-        "results": (200, 303, 400, 503),
+        "results": (200, 303),
         "response": None,
     },
     "dossierPage": {
@@ -1695,7 +1695,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": ("did",),
         "query": ("noCache", "from", "to"),
         "body": None,
-        "results": (200, 400, 403, 404, 408, 410, 413, 422, 429, 500, 501, 502, 503),
+        "results": (200, 410),
         "response": None,
     },
     "webAsset": {
@@ -1705,7 +1705,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": ("name",),
         "query": (),
         "body": None,
-        "results": (200, 304, 400, 404, 503),
+        "results": (200, 304),
         "response": None,
     },
     "openApi": {

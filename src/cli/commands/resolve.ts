@@ -1,4 +1,5 @@
 /** `svc resolve <did>`: resolve one DID and show the evidence. */
+import nodePath from 'node:path';
 import type { Command } from 'commander';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
@@ -6,8 +7,6 @@ import { ProblemError } from '../../core/problems.js';
 import { hasVersionOptions, parseVersionOptions } from '../../core/resolve/version-options.js';
 import { resolve } from '../../core/resolve/resolve.js';
 import { diffOf, historyOf, recordObservation } from '../../core/history/history.js';
-import nodePath from 'node:path';
-import type { TimeMachineInput } from '../../web/dossier.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
@@ -15,6 +14,8 @@ import { exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitResult, type OutputOptions } from '../output/emit.js';
+import type { TimeMachineInput } from '../../web/dossier.js';
+import { completeFiles } from '../completion.js';
 import { addDbOption, storePathOption, addEgressOption } from './store-options.js';
 
 interface ResolveCommandOptions extends OutputOptions {
@@ -115,6 +116,7 @@ export function registerResolve(program: Command, io: CliIo, setExit: (code: num
   addDbOption(cmd);
   cmd.option('--no-store', 'do not record this resolution in the history (see svc history, svc diff)');
   cmd.option('--html <file>', 'also write the dossier as one self-contained HTML page (opens offline; a problem is written as a problem page)');
+  completeFiles(cmd, '--html');
   addOutputOptions(cmd);
   cmd.addHelpText(
     'after',

@@ -89,7 +89,7 @@ function bindingLabel(status: DomainBindingStatus | null): string {
 type DiffBody = Omit<SemanticDiff, 'summary'>;
 
 /** Members changed that none of the specific fields explains (e.g. a reordered list, a new top-level member). */
-function unexplainedMembers(diff: DiffBody): string[] {
+export function unexplainedMembers(diff: DiffBody): string[] {
   const keysChanged = diff.keysAdded.length + diff.keysRemoved.length + diff.keysRotated.length > 0;
   const servicesChanged = diff.servicesAdded.length + diff.servicesRemoved.length + diff.servicesChanged.length > 0;
   const relationships = new Set<string>(diff.relationshipsChanged.map((r) => r.relationship));
