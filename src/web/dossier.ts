@@ -82,9 +82,24 @@ export function dossierPage(input: DossierInput): string {
 }
 
 export function dossierMain(input: DossierInput): Html {
-  const { result, mode } = input;
-  const view = buildDossierView(result);
-  return html`<article class="dossier" data-did="${result.did}" data-outcome="${result.verdict.outcome}">
+  const { before, after } = resultParts(input.result, input.mode);
+  return html`${before}
+${timeMachine(input)}
+${after}`;
+}
+
+/**
+ * Everything of a dossier but the time machine depends on the result alone, so it is built once
+ * per result object: a cached result is the same frozen object on every request.
+ */
+const keptParts: Readonly<Record<PageMode, WeakMap<EnrichedResolution, { before: Html; after: Html }>>> = { served: new WeakMap(), offline: new WeakMap() };
+
+function resultParts(result: EnrichedResolution, mode: PageMode): { before: Html; after: Html } {
+  let parts = keptParts[mode].get(result);
+  if (parts === undefined) {
+    const view = buildDossierView(result);
+    parts = {
+      before: html`<article class="dossier" data-did="${result.did}" data-outcome="${result.verdict.outcome}">
 ${identityHeader(result, view, mode)}
 <nav class="levels" aria-label="Levels of the dossier"><ol>
 <li><a href="#level-1">1 Verdict and dimensions</a></li>
@@ -95,9 +110,14 @@ ${mode === 'served' ? html`<li><a href="#level-3">3 Execution telemetry</a></li>
 ${levelOne(result, view)}
 ${levelTwo(result)}
 ${levelThree(result, mode)}
-${levelFour(input, view)}
+${levelFourInspector(result, view)}`,
+      after: html`</section>
 ${claimOffer(mode)}
-</article>`;
+</article>`,
+    };
+    keptParts[mode].set(result, parts);
+  }
+  return parts;
 }
 
 function identityHeader(result: EnrichedResolution, view: DossierView, mode: PageMode): Html {
@@ -208,8 +228,8 @@ export function traceRows(trace: readonly TraceStage[]): Html {
 
 /* ------------------------------------------------------------------ level 4 */
 
-function levelFour(input: DossierInput, view: DossierView): Html {
-  const { result } = input;
+/** Level 4 up to its time machine: the section is left open (resultParts closes it). */
+function levelFourInspector(result: EnrichedResolution, view: DossierView): Html {
   const doc = result.evidence.document;
   return html`<section id="level-4" class="level" aria-labelledby="level-4-title">
 <h2 id="level-4-title"><span class="level-number">4</span> Substrate inspector and time machine</h2>
@@ -239,8 +259,6 @@ ${view.history ? webvhHistory(view.history) : ''}
 <details><summary>Resolution and document metadata</summary>
 <pre class="document" tabindex="0" aria-label="Resolution metadata">${JSON.stringify({ didResolutionMetadata: result.didResolutionMetadata, didDocumentMetadata: result.didDocumentMetadata, resolver: result.resolver }, null, 2)}</pre>
 </details>
-</section>
-${timeMachine(input)}
 </section>`;
 }
 
