@@ -27,5 +27,5 @@ ${searchForm('', 'home')}
 </ol>
 <p class="note">svc never verifies real-world or legal identity: the dimension “Real-world identity” is never established.</p>
 </section>`;
-  return renderPage({ title: 'svc — identity evidence', mode: 'served', main });
+  return renderPage({ title: 'svc — identity evidence', mode: 'served', main, headerSearch: false });
 }

@@ -23,6 +23,8 @@ export interface PageOptions {
   script?: boolean;
   /** The DID in the search box. */
   query?: string;
+  /** The header's search box (the front page has its own). */
+  headerSearch?: boolean;
 }
 
 export function renderPage(options: PageOptions): string {
@@ -45,7 +47,7 @@ ${head}
 <header class="site-header">
 ${served ? html`<a class="brand" href="/">svc</a>` : html`<span class="brand">svc</span>`}
 <span class="tagline">identity evidence, not a trust score</span>
-${served ? searchForm(options.query ?? '', 'header') : ''}
+${served && options.headerSearch !== false ? searchForm(options.query ?? '', 'header') : ''}
 </header>
 <main id="main" tabindex="-1">
 ${options.main}

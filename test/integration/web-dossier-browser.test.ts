@@ -69,7 +69,8 @@ describeBrowser('the web dossier in Chromium', () => {
     try {
       await page.goto(`${daemon.url}/`);
       await page.getByLabel('A DID to examine').fill(DID_KEY);
-      await page.getByRole('button', { name: 'Show evidence' }).last().click();
+      await expect(page.getByRole('search').count()).resolves.toBe(1);
+      await page.getByRole('button', { name: 'Show evidence' }).click();
       await page.waitForURL(`${daemon.url}/d/${DID_KEY}`);
       const level1 = page.locator('#level-1');
       await expect(level1.getByRole('heading', { name: /Verdict and dimensions/ }).isVisible()).resolves.toBe(true);
@@ -152,6 +153,29 @@ describeBrowser('the web dossier in Chromium', () => {
       await expect(page.locator('#live-status').innerText()).resolves.toMatch(/^Done: RESOLVED_WITH_WARNINGS/);
       expect(cspViolations(consoleErrors)).toEqual([]);
       await screenshot(page, 'dossier-live-telemetry');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('live telemetry: a resolution that fails shows the problem and the stages up to the failing one', async () => {
+    const did = host.did('vanishes');
+    host.publish(did, multikeyDocument(did, host.key));
+    const { page, context } = await openPage(browser);
+    try {
+      await page.goto(`${daemon.url}/d/${did}?noCache=true`);
+      host.server.route(`/vanishes/did.json`, (_req, res) => {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+      });
+      await page.getByRole('button', { name: 'Run again live' }).click();
+      await page.locator('#live-stages[data-state="done"]').waitFor({ timeout: 20_000 });
+      const error = page.locator('#live-error');
+      await expect(error.isVisible()).resolves.toBe(true);
+      expect(await error.innerText()).toContain('NOT_FOUND');
+      const stages = await page.locator('#live-stages li.stage').evaluateAll((lis: any[]) => lis.map((li: any) => [li.getAttribute('data-stage'), li.getAttribute('data-status')]));
+      expect(stages.at(-1)).toEqual(['web.fetch', 'FAIL']);
+      await expect(page.locator('#live-status').innerText()).resolves.toBe('Failed: NOT_FOUND');
+      await expect(page.getByRole('button', { name: 'Run again live' }).isEnabled()).resolves.toBe(true);
     } finally {
       await context.close();
     }

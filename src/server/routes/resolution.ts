@@ -38,7 +38,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const result = await resolveForRequest(ctx, request, reply, did, options);
         // SPEC §2.1: DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
         const status = w3cStatusOf(result);
-        return reply.code(status).type(JSON_UTF8).send(once(serialisedResults, reply, status, result, () => result));
+        return sendResolution(reply, status, result);
       },
     },
     {
@@ -119,6 +119,11 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
  */
 const serialisedResults = new WeakMap<EnrichedResolution, string>();
 const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
+
+/** The enriched resolution as JSON (serialised once per cached result), for /v1/resolve and the dossier's JSON form. */
+export function sendResolution(reply: FastifyReply, status: number, result: EnrichedResolution): FastifyReply {
+  return reply.code(status).type(JSON_UTF8).send(once(serialisedResults, reply, status, result, () => result));
+}
 
 function once(kept: WeakMap<EnrichedResolution, string>, reply: FastifyReply, status: number, result: EnrichedResolution, body: () => unknown): string {
   if (!result.cached) return serialized(reply, status, 'application/json', body());

@@ -14,13 +14,13 @@ import { dossierPage, dossierPath, problemPage, type TimeMachineInput } from '..
 import { homePage } from '../../web/home.js';
 import { PAGE_CSP } from '../../web/page.js';
 import { resolveForRequest, type RouteDef, type ServerContext } from '../context.js';
-import { booleanOption, identifierAfter, queryOptions, serialized } from '../http.js';
+import { sendResolution } from './resolution.js';
+import { booleanOption, identifierAfter, queryOptions } from '../http.js';
 import { shouldRecord } from '../recording.js';
 import { WEB_ROUTE_SCHEMAS } from '../schemas/web.js';
 import { parseAccept, w3cStatusOf } from '../w3c.js';
 
 const HTML_UTF8 = 'text/html; charset=utf-8';
-const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /** The page routes, whose problems are pages for a client that prefers HTML. */
 export const PAGE_ROUTES: ReadonlySet<string> = new Set(['/', '/d/*', '/assets/:name']);
@@ -57,7 +57,7 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
         const query = queryOptions(request, ['noCache', 'from', 'to']);
         const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
         const status = w3cStatusOf(result);
-        if (wanted === 'json') return reply.code(status).type(JSON_UTF8).send(serialized(reply, status, 'application/json', result));
+        if (wanted === 'json') return sendResolution(reply, status, result);
         return sendPage(reply, status, dossierPage({ result, timeMachine: timeMachineFor(ctx, result, query), mode: 'served' }));
       },
     },
@@ -71,13 +71,34 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
         const asset = webAssets().byPath.get(request.url.split('?')[0]!);
         if (asset === undefined) throw new ProblemError('NOT_FOUND', 'No such asset; pages link the assets of the running build.');
         reply.headers({ 'cache-control': 'public, max-age=31536000, immutable', etag: asset.etag, vary: 'Accept-Encoding' });
-        if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-        const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+        if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+        const gzip = acceptsGzip(request.headers['accept-encoding']);
         if (gzip) reply.header('content-encoding', 'gzip');
         return reply.code(200).type(asset.contentType).send(gzip ? asset.gzip : asset.body);
       },
     },
   ];
+}
+
+/** If-None-Match: `*`, or a list of entity tags (weak ones compared weakly, RFC 9110 §13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+/** Accept-Encoding names gzip (or `*`) with a q above 0. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  return value.split(',').some((part) => {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
 
 export function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
