@@ -10,7 +10,8 @@ import { diffOf, historyOf, recordObservation } from '../../core/history/history
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
-import { exitForResolution } from '../exit-codes.js';
+import { CLI_ERROR_CODES, CliError } from '../errors.js';
+import { EXIT, exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitResult, type OutputOptions } from '../output/emit.js';
@@ -87,7 +88,7 @@ function storedTimeMachine(runtime: Runtime, did: string): TimeMachineInput {
  * --html <file>: the dossier (or the problem) as one self-contained page, written whole or not
  * at all (a temporary file renamed into place). The page modules load only here.
  */
-async function writeHtml(file: string, page: (web: typeof import('../../web/dossier.js')) => string): Promise<void> {
+async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: typeof import('../../web/dossier.js')) => string): Promise<void> {
   const web = await import('../../web/dossier.js');
   const text = page(web);
   const { writeFileSync, renameSync, rmSync } = await import('node:fs');
@@ -99,8 +100,9 @@ async function writeHtml(file: string, page: (web: typeof import('../../web/doss
   } catch (err) {
     rmSync(temporary, { force: true });
     const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new ConfigError(`cannot write the HTML dossier to ${printable(file)} (${reason})`);
+    throw new CliError(CLI_ERROR_CODES.OUTPUT_FAILED, `cannot write the HTML dossier to ${printable(file)} (${reason})`, EXIT.NO_ANSWER, 'check that the folder exists and can be written');
   }
+  if (!quiet) io.stderr.write(`svc: the dossier is in ${printable(file)}\n`);
 }
 
 export function registerResolve(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -142,14 +144,14 @@ The version options apply to did:webvh only; several may be given, and must then
       } catch (err) {
         if (options.html !== undefined && err instanceof ProblemError) {
           const problem = err.toProblem(runtime.config.problemsBase);
-          await writeHtml(options.html, (web) => web.problemPage({ problem, did: identifier, mode: 'offline' }));
+          await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem, did: identifier, mode: 'offline' }));
         }
         throw err;
       }
       const timeMachine = options.store ? await record(io, options, runtime, result, selected) : null;
       if (options.html !== undefined) {
         const unavailable = options.store ? 'No observations could be read from the local history.' : 'This resolution was not recorded (--no-store), so no history is shown.';
-        await writeHtml(options.html, (web) =>
+        await writeHtml(io, options.html, options.quiet === true, (web) =>
           web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
         );
       }

@@ -13,7 +13,7 @@ import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
 import { colorLevel, styleFor } from './color.js';
-import { reportError, helpHint, runningCommand } from '../errors.js';
+import { CliError, reportError, helpHint, runningCommand } from '../errors.js';
 import { dossierText, failingStages, type Style } from './dossier.js';
 import { outputWidth } from './layout.js';
 import type { StageWatch } from './progress.js';
@@ -116,8 +116,10 @@ export async function emitReport<T>(
   try {
     outcome = await run(watch?.hooks ?? {});
   } catch (err) {
-    const problem = asProblemError(err);
     watch?.done();
+    // The command's own failures (an output file it could not write) are reported as they are.
+    if (err instanceof CliError) throw err;
+    const problem = asProblemError(err);
     watch?.printTrace();
     await emitProblem(io, options, runtime, problem);
     setExit(EXIT.NO_ANSWER);

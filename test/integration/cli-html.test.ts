@@ -1,0 +1,58 @@
+/**
+ * `svc resolve <did> --html <file>` through the built binary: the offline dossier is written
+ * whole (or not at all), the exit code is the resolution's, a problem is written as a problem
+ * page, and a file that cannot be written is OUTPUT_FAILED (exit 4) with nothing left behind.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, onlyJson, parseCliError, svc } from '../support/cli.js';
+
+const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const dir = mkdtempSync(path.join(tmpdir(), 'svc-cli-html-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('svc resolve --html', () => {
+  it('writes the self-contained dossier beside the usual output; the exit code is the resolution’s', async () => {
+    const file = path.join(dir, 'key.html');
+    const run = await svc(['resolve', DID_KEY, '--html', file, '--json', '--db', path.join(dir, 'svc.db')], cleanEnv());
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(onlyJson(run).did).toBe(DID_KEY);
+    expect(run.stderr).toBe(`svc: the dossier is in ${file}`);
+    const page = readFileSync(file, 'utf8');
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain('id="level-1"');
+    expect(page).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'");
+    expect(page).not.toMatch(/<script|<link /);
+    // The local history has this resolution: the time machine lists it.
+    expect(page).toContain('id="observations"');
+  });
+
+  it('with --no-store the time machine says why it is empty; --quiet says nothing', async () => {
+    const file = path.join(dir, 'nostore.html');
+    const run = await svc(['resolve', DID_KEY, '--html', file, '--no-store', '--quiet'], cleanEnv());
+    expect({ exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readFileSync(file, 'utf8')).toContain('--no-store');
+  });
+
+  it('a problem is written as a problem page, and the command still answers it (exit 4)', async () => {
+    const file = path.join(dir, 'problem.html');
+    const run = await svc(['resolve', 'did:example:123', '--html', file, '--no-store'], cleanEnv());
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toContain('svc: METHOD_NOT_SUPPORTED:');
+    const page = readFileSync(file, 'utf8');
+    expect(page).toContain('data-code="METHOD_NOT_SUPPORTED"');
+    expect(page).toContain('data-stage="syntax.parse" data-status="FAIL"');
+  });
+
+  it('a file that cannot be written is OUTPUT_FAILED, exit 4, and leaves nothing behind', async () => {
+    const missing = path.join(dir, 'no-such-folder', 'out.html');
+    const run = await svc(['resolve', DID_KEY, '--html', missing, '--no-store'], cleanEnv());
+    expect(run.exitCode).toBe(4);
+    const error = parseCliError(run.stderr);
+    expect(error.code).toBe('OUTPUT_FAILED');
+    expect(error.detail).toContain('ENOENT');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
