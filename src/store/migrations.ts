@@ -381,11 +381,12 @@ export function readSchemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+export function futureSchemaMessage(found: number): string {
+  return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;
+}
+
 export function futureSchemaError(found: number): StoreError {
-  return new StoreError(
-    'FUTURE_SCHEMA',
-    `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`,
-  );
+  return new StoreError('FUTURE_SCHEMA', futureSchemaMessage(found));
 }
 
 /**
