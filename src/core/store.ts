@@ -1,7 +1,15 @@
 /**
  * The core's view of storage: what history, diff and (later) monitoring need, as plain
- * interfaces. Implemented in src/store (better-sqlite3); the core never imports a driver, so a
- * PostgreSQL implementation could serve several daemon replicas (the scale-out path).
+ * interfaces. Implemented in src/store (better-sqlite3, the embedded default); the core never
+ * imports a driver, so a PostgreSQL implementation could serve several daemon replicas (the
+ * scale-out path).
+ *
+ * Every method returns a Promise: a backend reached over the network cannot answer
+ * synchronously, and the SQLite one simply resolves with what it read or wrote. Implementations
+ * must be safe under concurrent callers in one process: each call is self-contained (no state
+ * carried between calls, no transaction left open across an await), and a multi-step write —
+ * record()'s read of the latest row, coalescing or eviction, and insert — is one transaction
+ * inside the implementation, so two calls in flight never interleave within it.
  */
 import type { DomainBindingStatus } from './linkage/types.js';
 import type { JsonObject } from './encoding/json.js';
@@ -45,7 +53,7 @@ export interface StoredObservation extends Observation {
 }
 
 /**
- * What one record() did. A store may be given a ceiling on its rows (the daemon's, SPEC §8 "bounded
+ * What one record() resolves to. A store may be given a ceiling on its rows (the daemon's, SPEC §8 "bounded
  * history"); a store without one only ever stores or coalesces.
  * - `stored`: a new row; `coalesced`: the latest row of the same key was unchanged and counted
  *   again (no row added, allowed at the ceiling);
@@ -65,15 +73,15 @@ export interface ObservationStore {
    * resolverVersion and summary refreshed) and returned; otherwise a new row is inserted — or,
    * in a store with a ceiling, inserted in place of one-off rows, or refused (see Recorded).
    */
-  record(observation: NewObservation): Recorded<Observation>;
+  record(observation: NewObservation): Promise<Recorded<Observation>>;
   /** Observations of the DID, newest first (by observedAt, then id), at most `limit`. */
-  list(did: string, limit: number): Observation[];
+  list(did: string, limit: number): Promise<Observation[]>;
   /** How many observations (rows, after coalescing) the DID has. */
-  count(did: string): number;
+  count(did: string): Promise<number>;
   /** The latest `limit` observations of the DID with their documents, newest first. */
-  latest(did: string, limit: number): StoredObservation[];
+  latest(did: string, limit: number): Promise<StoredObservation[]>;
   /** The latest observation of the DID whose document hash is `documentHash`, or undefined. */
-  findByHash(did: string, documentHash: string): StoredObservation | undefined;
+  findByHash(did: string, documentHash: string): Promise<StoredObservation | undefined>;
 }
 
 /**
@@ -97,20 +105,20 @@ export interface StoredDelegationChain {
 
 export interface DelegationChainStore {
   /** Stores a chain; a chain already stored under `id` is replaced (its registeredAt refreshed). */
-  register(record: StoredDelegationChain): void;
+  register(record: StoredDelegationChain): Promise<void>;
   /**
    * Unexpired chains (expiresAt > `now`, both RFC 3339 UTC) whose leaf is `leafDid` (compared
    * exactly: callers pass DIDs without fragment), newest registration first.
    */
-  forAgent(leafDid: string, now: string): StoredDelegationChain[];
+  forAgent(leafDid: string, now: string): Promise<StoredDelegationChain[]>;
   /** Every stored chain, expired ones included, newest registration first. */
-  all(): StoredDelegationChain[];
+  all(): Promise<StoredDelegationChain[]>;
   /** How many chains are stored, expired ones included. */
-  count(): number;
+  count(): Promise<number>;
   /** Deletes the chain (nothing when absent). */
-  remove(id: string): void;
-  /** Deletes chains with expiresAt <= `now`; returns how many. */
-  removeExpired(now: string): number;
+  remove(id: string): Promise<void>;
+  /** Deletes chains with expiresAt <= `now`; resolves to how many. */
+  removeExpired(now: string): Promise<number>;
 }
 
 /** One tool of a stored MCP inventory: enough to match it by name and say what changed. */
@@ -143,14 +151,14 @@ export interface McpSnapshot extends NewMcpSnapshot {
 
 export interface McpObservationStore {
   /** The newest snapshot of the endpoint, or undefined. */
-  latest(endpoint: string): McpSnapshot | undefined;
+  latest(endpoint: string): Promise<McpSnapshot | undefined>;
   /**
    * Records a snapshot. When the endpoint's latest snapshot has the same inventory hash and
    * profile it is coalesced (seenCount + 1, lastSeenAt and negotiatedVersion refreshed) and
    * returned; otherwise a new row is inserted — or, in a store with a ceiling, inserted in place
    * of one-off rows, or refused (see Recorded).
    */
-  record(snapshot: NewMcpSnapshot): Recorded<McpSnapshot>;
+  record(snapshot: NewMcpSnapshot): Promise<Recorded<McpSnapshot>>;
 }
 
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */

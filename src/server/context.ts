@@ -81,8 +81,11 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
   return async (signal, hooks = {}) => {
     try {
       const result = await resolve(did, runtime, { ...options, signal }, hooks);
+      // Recorded before the result is returned (so before the answer, as when the store was
+      // synchronous: a history read after the answer includes it). Awaited inside the try, so a
+      // rejected write is logged here, never an unhandled rejection nor the client's error.
       try {
-        if (shouldRecord(ctx, result)) recordObservation(runtime, result, { versioned: hasVersionOptions(options) });
+        if (shouldRecord(ctx, result)) await recordObservation(runtime, result, { versioned: hasVersionOptions(options) });
       } catch (err) {
         runtime.log.error('recording an observation failed', { did, error: err instanceof Error ? err.message : String(err) });
       }

@@ -1,7 +1,8 @@
 /**
  * Registered delegation chains (SPEC §3) over SQLite: the `delegation_chains` table of schema
  * v2. Statements are prepared once per Store. Timestamps are RFC 3339 UTC at second precision,
- * so comparing them as text orders them in time.
+ * so comparing them as text orders them in time. The methods are async because the interface
+ * is; each is one statement, run synchronously within the call.
  */
 import type Database from 'better-sqlite3';
 import type { DelegationChainStore, StoredDelegationChain } from '../core/store.js';
@@ -45,27 +46,27 @@ export class SqliteDelegationChainStore implements DelegationChainStore {
     this.#removeExpired = db.prepare('DELETE FROM delegation_chains WHERE expires_at <= ?');
   }
 
-  register(record: StoredDelegationChain): void {
+  async register(record: StoredDelegationChain): Promise<void> {
     this.#upsert.run(record.id, JSON.stringify(record.chain), record.rootDid, record.leafDid, record.expiresAt, record.registeredAt);
   }
 
-  forAgent(leafDid: string, now: string): StoredDelegationChain[] {
+  async forAgent(leafDid: string, now: string): Promise<StoredDelegationChain[]> {
     return this.#forAgent.all(leafDid, now).map(withChain);
   }
 
-  all(): StoredDelegationChain[] {
+  async all(): Promise<StoredDelegationChain[]> {
     return this.#all.all().map(withChain);
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return this.#count.get()?.n ?? 0;
   }
 
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     this.#remove.run(id);
   }
 
-  removeExpired(now: string): number {
+  async removeExpired(now: string): Promise<number> {
     return this.#removeExpired.run(now).changes;
   }
 }

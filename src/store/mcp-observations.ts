@@ -2,7 +2,9 @@
  * MCP inventories by endpoint (SPEC §2.11 drift) over SQLite: the `mcp_observations` table of
  * schema v2 (fingerprint_profile since v3). `fingerprint` holds the inventory hash and `body`
  * the fingerprinted tool definitions, so that a later inspection can say which members of a
- * tool changed. An unchanged inventory is coalesced into its row, as observations are.
+ * tool changed. An unchanged inventory is coalesced into its row, as observations are. The
+ * methods are async because the interface is; record() is one synchronous transaction within
+ * the call.
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
@@ -76,12 +78,12 @@ export class SqliteMcpObservationStore implements McpObservationStore {
     return this.#ceiling.usage();
   }
 
-  latest(endpoint: string): McpSnapshot | undefined {
+  async latest(endpoint: string): Promise<McpSnapshot | undefined> {
     const row = this.#latest.get(endpoint);
     return row === undefined ? undefined : toSnapshot(row);
   }
 
-  record(snapshot: NewMcpSnapshot): Recorded<McpSnapshot> {
+  async record(snapshot: NewMcpSnapshot): Promise<Recorded<McpSnapshot>> {
     return this.#record(snapshot);
   }
 }

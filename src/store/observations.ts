@@ -1,4 +1,8 @@
-/** Observation history (SPEC §2.5) over SQLite: statements prepared once per Store. */
+/**
+ * Observation history (SPEC §2.5) over SQLite: statements prepared once per Store. The methods
+ * are async because the interface is; each runs its statements (record(): one synchronous
+ * IMMEDIATE transaction) within the one call, so nothing interleaves with it.
+ */
 import type Database from 'better-sqlite3';
 import { HASH_PROFILE } from '../core/canonical.js';
 import type { DidDocument } from '../core/resolve/types.js';
@@ -93,7 +97,7 @@ export class SqliteObservationStore implements ObservationStore {
     this.#record = (observation) => this.#ceiling.commit(() => record.immediate(observation));
   }
 
-  record(observation: NewObservation): Recorded<Observation> {
+  async record(observation: NewObservation): Promise<Recorded<Observation>> {
     return this.#record(observation);
   }
 
@@ -102,19 +106,19 @@ export class SqliteObservationStore implements ObservationStore {
     return this.#ceiling.usage();
   }
 
-  list(did: string, limit: number): Observation[] {
+  async list(did: string, limit: number): Promise<Observation[]> {
     return this.#list.all(did, limitOf(limit));
   }
 
-  count(did: string): number {
+  async count(did: string): Promise<number> {
     return this.#count.get(did)?.n ?? 0;
   }
 
-  latest(did: string, limit: number): StoredObservation[] {
+  async latest(did: string, limit: number): Promise<StoredObservation[]> {
     return this.#latest.all(did, limitOf(limit)).map(withDocument);
   }
 
-  findByHash(did: string, documentHash: string): StoredObservation | undefined {
+  async findByHash(did: string, documentHash: string): Promise<StoredObservation | undefined> {
     const row = this.#byHash.get(did, documentHash);
     return row === undefined ? undefined : withDocument(row);
   }

@@ -417,11 +417,11 @@ describe('document hash prefixes: svc history prints them, svc diff and /v1/diff
     const store = openStore({ path: db });
     // The first 14 characters shared: history must print 15 to tell them apart.
     const hashes = [`0123456789abcde${'0'.repeat(49)}`, `0123456789abcdf${'1'.repeat(49)}`];
-    hashes.forEach((documentHash, i) =>
-      store.observations.record(
+    for (const [i, documentHash] of hashes.entries()) {
+      await store.observations.record(
         sampleObservation({ did, documentHash, observedAt: `2025-01-0${i + 1}T00:00:00Z`, document: { id: did, alsoKnownAs: [`https://a${i}.example`] } }),
-      ),
-    );
+      );
+    }
     store.close();
     const env = envFor('ambiguous').env;
 

@@ -196,7 +196,7 @@ describe('SIGTERM drains, SIGKILL loses nothing committed', () => {
     // The drained request was recorded before the database closed.
     const store = openStore({ path: file });
     try {
-      expect(store.observations.count(did)).toBe(1);
+      expect(await store.observations.count(did)).toBe(1);
     } finally {
       store.close();
     }

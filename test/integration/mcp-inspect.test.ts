@@ -338,7 +338,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     ]);
     expect(server.records.filter((r) => r.rpcMethod === 'tools/list').map((r) => r.status)).toEqual([200, 200, 200]);
     expect(checksOf(result)).toMatchObject({ historyPersistence: 'PASS', inventory: 'PASS', drift: 'SKIP' });
-    expect(temp.store.mcpObservations.latest(server.url)?.tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+    expect((await temp.store.mcpObservations.latest(server.url))?.tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
   });
 
   it('501 tools: the first 500 are reported, the listing is incomplete and not stored', async () => {
@@ -358,7 +358,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     expect(checkOf(result, 'historyPersistence').detail).toMatch(/partial inventory is never stored/);
     expect(checkOf(result, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with. The listing is incomplete, so it was not stored either.');
     expect(result.limitations).toContain('The inventory is incomplete: the server lists more than 500 tools; svc inspects the first 500.');
-    expect(temp.store.mcpObservations.latest(server.url)).toBeUndefined();
+    expect(await temp.store.mcpObservations.latest(server.url)).toBeUndefined();
   });
 
   it('exactly 10 pages are read whole; an 11th page stops the listing, which never reports removals', async () => {
@@ -371,7 +371,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     expect(ten.tools).toHaveLength(10);
     expect(ten.transcript.filter((e) => e.method === 'tools/list')).toHaveLength(10);
     expect(checkOf(ten, 'historyPersistence').status).toBe('PASS');
-    const stored = temp.store.mcpObservations.latest(server.url)!;
+    const stored = (await temp.store.mcpObservations.latest(server.url))!;
     expect(stored.inventoryHash).toBe(ten.inventoryHash);
 
     // A new tool first: 11 pages; the last stored tool (get_item_0010) lies beyond page 10.
@@ -389,7 +389,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     expect(toolOf(eleven, 'get_item_0009').drift).toBe('UNCHANGED');
     expect(checksOf(eleven)).toMatchObject({ historyPersistence: 'WARN', inventory: 'WARN', drift: 'WARN' });
     // The partial listing was not stored: the snapshot is still the complete one.
-    const after = temp.store.mcpObservations.latest(server.url)!;
+    const after = (await temp.store.mcpObservations.latest(server.url))!;
     expect([after.id, after.inventoryHash, after.seenCount]).toEqual([stored.id, stored.inventoryHash, 1]);
   });
 
@@ -410,7 +410,7 @@ describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)
     expect([last.method, last.httpMethod]).toEqual(['tools/list', 'POST']);
     expect(last.outcome).toMatch(/^PAYLOAD_TOO_LARGE: /);
     expect(result.headline).toBe('svc-test-oversized: 0 tools (incomplete); MCP 2025-11-25, stateless.');
-    expect(temp.store.mcpObservations.latest(server.url)).toBeUndefined();
+    expect(await temp.store.mcpObservations.latest(server.url)).toBeUndefined();
   });
 });
 
@@ -448,7 +448,7 @@ describe('authentication required (401)', () => {
     expect(recordsOf(server)).toEqual([['POST', 'server/discover', MODERN, 'server/discover', null, 401]]);
     expectNoAuthorization(server.records);
     expect(server.host.server.requests).toContain(`GET ${new URL(server.metadataUrl).pathname}`);
-    expect(temp.store.mcpObservations.latest(server.url)).toBeUndefined();
+    expect(await temp.store.mcpObservations.latest(server.url)).toBeUndefined();
     expect(result.tls?.host).toBe('localhost');
   });
 
@@ -500,7 +500,7 @@ describe('drift against a real SQLite store', () => {
     expect(checksOf(first)).toMatchObject({ historyPersistence: 'PASS', drift: 'SKIP' });
     expect(checkOf(first, 'historyPersistence').detail).toBe('Inventory stored for later drift comparison.');
     expect(checkOf(first, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with.');
-    const snapshot = temp.store.mcpObservations.latest(server.url)!;
+    const snapshot = (await temp.store.mcpObservations.latest(server.url))!;
     expect(snapshot).toMatchObject({ inventoryHash: first.inventoryHash, profile: HASH_PROFILE, negotiatedVersion: MODERN, seenCount: 1 });
     expect(snapshot.tools.map((t) => [t.name, t.definitionSha256])).toEqual(first.tools.map((t) => [t.name, t.definitionSha256]));
     expect(snapshot.tools[0]?.definition).toEqual(wireTool(PLAIN_TOOLS[0]!));
@@ -518,7 +518,7 @@ describe('drift against a real SQLite store', () => {
     expect(checksOf(second)).toMatchObject({ historyPersistence: 'PASS', drift: 'PASS' });
     expect(checkOf(second, 'historyPersistence').detail).toBe('Inventory stored (seen 2 times unchanged).');
     expect(second.headline).toBe(`svc-test-sdk2: 3 tools; MCP ${MODERN}, stateless; unchanged since the last inspection.`);
-    expect(temp.store.mcpObservations.latest(server.url)).toMatchObject({ id: snapshot.id, seenCount: 2 });
+    expect(await temp.store.mcpObservations.latest(server.url)).toMatchObject({ id: snapshot.id, seenCount: 2 });
   });
 
   it('a changed description, a flipped annotation, a removed tool and an added tool', async () => {
@@ -600,7 +600,7 @@ describe('drift against a real SQLite store', () => {
     const modern = await inspectMcp(upgraded.url, { runtime });
     expect(modern.negotiatedVersion).toBe(MODERN);
     expect(modern.drift).toMatchObject({ status: 'UNCHANGED', previousInventoryHash: first.inventoryHash });
-    expect(temp.store.mcpObservations.latest(upgraded.url)).toMatchObject({ seenCount: 3, negotiatedVersion: MODERN });
+    expect(await temp.store.mcpObservations.latest(upgraded.url)).toMatchObject({ seenCount: 3, negotiatedVersion: MODERN });
   });
 
   it('a 401 in between stores nothing and leaves the snapshot for the next comparison', async () => {
@@ -616,7 +616,7 @@ describe('drift against a real SQLite store', () => {
     expect(refused.status).toBe('AUTH_REQUIRED');
     expect(refused.drift.status).toBe('FIRST_OBSERVATION');
     expect(checkOf(refused, 'drift').status).toBe('SKIP');
-    expect(temp.store.mcpObservations.latest(locked.url)).toMatchObject({ inventoryHash: first.inventoryHash, seenCount: 1 });
+    expect(await temp.store.mcpObservations.latest(locked.url)).toMatchObject({ inventoryHash: first.inventoryHash, seenCount: 1 });
     await locked.close();
 
     const reopened = track(await startSdk2Server({ tools: PLAIN_TOOLS, host }));
@@ -640,7 +640,7 @@ describe('drift against a real SQLite store', () => {
          VALUES (?, ?, ?, ?, ?, ?, 1, NULL)`,
       )
       .run(server.url, 'f'.repeat(64), JSON.stringify({ tools: oldTools }), LEGACY, '2024-01-02T03:04:05Z', '2024-01-02T03:04:05Z');
-    expect(temp.store.mcpObservations.latest(server.url)?.profile).toBeNull();
+    expect((await temp.store.mcpObservations.latest(server.url))?.profile).toBeNull();
 
     const relabelled = await inspectMcp(server.url, { runtime });
     expect(relabelled.drift).toEqual({
@@ -658,12 +658,27 @@ describe('drift against a real SQLite store', () => {
     ]);
     expect(checksOf(relabelled)).toMatchObject({ historyPersistence: 'PASS', drift: 'SKIP' });
     expect(checkOf(relabelled, 'drift').detail).toMatch(/another or no hash profile/);
-    expect(temp.store.mcpObservations.latest(server.url)).toMatchObject({ profile: HASH_PROFILE, inventoryHash: relabelled.inventoryHash, seenCount: 1 });
+    expect(await temp.store.mcpObservations.latest(server.url)).toMatchObject({ profile: HASH_PROFILE, inventoryHash: relabelled.inventoryHash, seenCount: 1 });
 
     const next = await inspectMcp(server.url, { runtime });
     expect(next.drift.status).toBe('UNCHANGED');
     expect(next.tools.map((t) => t.drift)).toEqual(['UNCHANGED', 'UNCHANGED', 'UNCHANGED']);
     expect(checkOf(next, 'drift').status).toBe('PASS');
+  });
+
+  it('a store whose calls reject (a lost connection) costs the drift and a WARN, never the inspection', async () => {
+    const server = track(await startSdk2Server({ tools: PLAIN_TOOLS }));
+    const temp = newStore();
+    const runtime = runtimeFor(server, temp);
+    const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
+    runtime.store = { storage: 'file', observations: temp.store.observations, delegationChains: temp.store.delegationChains, mcpObservations: { latest: down, record: down } };
+    const result = await inspectMcp(server.url, { runtime });
+    expect(result.status).toBe('INSPECTED');
+    expect(result.drift.status).toBe('FIRST_OBSERVATION');
+    expect(checkOf(result, 'historyPersistence')).toMatchObject({
+      status: 'WARN',
+      detail: 'Not stored: the inventory could not be written; the next comparison may use an older snapshot.',
+    });
   });
 });
 

@@ -148,24 +148,24 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 8 database changes nothing', () => {
+  it('reopening a version 8 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
-    first.observations.record(sampleObservation());
+    await first.observations.record(sampleObservation());
     const schema = schemaOf(first.db);
     first.close();
     const again = openStore({ path: file });
     try {
       expect(again.schemaVersion).toBe(8);
       expect(schemaOf(again.db)).toEqual(schema);
-      expect(again.observations.count('did:web:example.com')).toBe(1);
+      expect(await again.observations.count('did:web:example.com')).toBe(1);
       expect(migrate(again.db)).toBe(8);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 8, keeping its rows; unprofiled rows are not relabelled', () => {
+  it('brings a database left at version 3 to 8, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -185,19 +185,19 @@ describe('migrations', () => {
       expect(store.schemaVersion).toBe(8);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
-      const [historical] = store.observations.list(old.did, 10);
+      const [historical] = await store.observations.list(old.did, 10);
       expect(historical).toMatchObject({ seenCount: 4, resolverVersion: '0.0.1' });
 
       // Same document and binding, but the old row carries no profile: a new row starts.
-      const next = store.observations.record({ ...old, observedAt: '2025-03-05T00:00:00Z' }).row!;
+      const next = (await store.observations.record({ ...old, observedAt: '2025-03-05T00:00:00Z' })).row!;
       expect(next.id).not.toBe(historical!.id);
-      expect(store.observations.count(old.did)).toBe(2);
+      expect(await store.observations.count(old.did)).toBe(2);
       expect(store.db.prepare('SELECT seen_count AS n, fingerprint_profile AS p FROM observations WHERE id = ?').get(historical!.id)).toEqual({
         n: 4,
         p: null,
       });
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations WHERE id = ?').get(next.id)).toEqual({ p: HASH_PROFILE });
-      expect(store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ outcome: 'coalesced', row: { id: next.id, seenCount: 2 } });
+      expect(await store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ outcome: 'coalesced', row: { id: next.id, seenCount: 2 } });
     } finally {
       store.close();
     }
@@ -260,26 +260,26 @@ describe('openStore', () => {
     storeErrorOf(() => openStore({ path: '' }), 'OPEN_FAILED');
   });
 
-  it('refuses :memory: in production mode; allows it otherwise', () => {
+  it('refuses :memory: in production mode; allows it otherwise', async () => {
     const error = storeErrorOf(() => openStore({ path: ':memory:', production: true }), 'MEMORY_IN_PRODUCTION');
     expect(error.message).toBe('production mode requires a database file');
     const store = openStore({ path: ':memory:' });
     try {
       expect(store.storage).toBe('memory');
       expect(store.schemaVersion).toBe(8);
-      expect(store.observations.record(sampleObservation()).row?.seenCount).toBe(1);
+      expect((await store.observations.record(sampleObservation())).row?.seenCount).toBe(1);
     } finally {
       store.close();
     }
   });
 
-  it('creates missing directories 0700 and the database 0600 (its WAL too)', () => {
+  it('creates missing directories 0700 and the database 0600 (its WAL too)', async () => {
     const file = path.join(temp.dir, 'state', 'svc', 'svc.db');
     const store = openStore({ path: file, production: true });
     try {
       expect(store.storage).toBe('file');
       expect(store.path).toBe(file);
-      store.observations.record(sampleObservation());
+      await store.observations.record(sampleObservation());
       expect(modeOf(path.join(temp.dir, 'state'))).toBe(0o700);
       expect(modeOf(path.join(temp.dir, 'state', 'svc'))).toBe(0o700);
       expect(modeOf(file)).toBe(0o600);
@@ -302,9 +302,9 @@ describe('observations', () => {
   const A = 'a'.repeat(64);
   const B = 'b'.repeat(64);
 
-  it('coalesces an unchanged snapshot: one row, seenCount 2, lastSeenAt and the latest details', () => {
+  it('coalesces an unchanged snapshot: one row, seenCount 2, lastSeenAt and the latest details', async () => {
     const { observations } = freshStore();
-    const first = observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z', latencyMs: 30 })).row!;
+    const first = (await observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z', latencyMs: 30 }))).row!;
     expect(first).toEqual({
       id: first.id,
       did: DID,
@@ -317,75 +317,75 @@ describe('observations', () => {
       domainBindingStatus: 'VERIFIED',
       summary: 'Resolved',
     });
-    const second = observations.record(
+    const second = (await observations.record(
       sampleObservation({ observedAt: '2025-03-04T06:00:00Z', latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' }),
-    ).row;
+    )).row;
     expect(second).toEqual({ ...first, lastSeenAt: '2025-03-04T06:00:00Z', seenCount: 2, latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' });
-    expect(observations.count(DID)).toBe(1);
-    expect(observations.list(DID, 10)).toEqual([second]);
+    expect(await observations.count(DID)).toBe(1);
+    expect(await observations.list(DID, 10)).toEqual([second]);
   });
 
-  it('coalesces a null binding status with null, and never moves lastSeenAt back', () => {
+  it('coalesces a null binding status with null, and never moves lastSeenAt back', async () => {
     const { observations } = freshStore();
-    observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T06:00:00Z' }));
-    const again = observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T05:00:00Z' })).row;
+    await observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T06:00:00Z' }));
+    const again = (await observations.record(sampleObservation({ domainBindingStatus: null, observedAt: '2025-03-04T05:00:00Z' }))).row;
     expect(again).toMatchObject({ seenCount: 2, domainBindingStatus: null, lastSeenAt: '2025-03-04T06:00:00Z' });
   });
 
-  it('a changed domain binding status starts a new row', () => {
+  it('a changed domain binding status starts a new row', async () => {
     const { observations } = freshStore();
-    observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z' }));
-    const changed = observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', domainBindingStatus: 'NOT_LINKED' })).row;
+    await observations.record(sampleObservation({ observedAt: '2025-03-04T05:00:00Z' }));
+    const changed = (await observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', domainBindingStatus: 'NOT_LINKED' }))).row;
     expect(changed).toMatchObject({ seenCount: 1, domainBindingStatus: 'NOT_LINKED' });
-    expect(observations.count(DID)).toBe(2);
+    expect(await observations.count(DID)).toBe(2);
   });
 
-  it('A → B → A gives three rows: only the latest row is coalesced into', () => {
+  it('A → B → A gives three rows: only the latest row is coalesced into', async () => {
     const { observations } = freshStore();
-    observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T05:00:00Z' }));
-    observations.record(sampleObservation({ documentHash: B, observedAt: '2025-03-04T06:00:00Z' }));
-    observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T07:00:00Z' }));
-    expect(observations.list(DID, 10).map((o) => [o.documentHash, o.seenCount])).toEqual([
+    await observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T05:00:00Z' }));
+    await observations.record(sampleObservation({ documentHash: B, observedAt: '2025-03-04T06:00:00Z' }));
+    await observations.record(sampleObservation({ documentHash: A, observedAt: '2025-03-04T07:00:00Z' }));
+    expect((await observations.list(DID, 10)).map((o) => [o.documentHash, o.seenCount])).toEqual([
       [A, 1],
       [B, 1],
       [A, 1],
     ]);
   });
 
-  it('list is newest first by observedAt then id, limited, per DID; count counts rows', () => {
+  it('list is newest first by observedAt then id, limited, per DID; count counts rows', async () => {
     const { observations } = freshStore();
-    const o1 = observations.record(sampleObservation({ documentHash: '1'.repeat(64), observedAt: '2025-03-04T10:00:00Z' })).row!;
-    const o2 = observations.record(sampleObservation({ documentHash: '2'.repeat(64), observedAt: '2025-03-04T09:00:00Z' })).row!;
-    const o3 = observations.record(sampleObservation({ documentHash: '3'.repeat(64), observedAt: '2025-03-04T10:00:00Z' })).row!;
-    observations.record(sampleObservation({ did: 'did:web:other.example', observedAt: '2025-03-04T11:00:00Z' }));
-    expect(observations.list(DID, 10).map((o) => o.id)).toEqual([o3.id, o1.id, o2.id]);
-    expect(observations.list(DID, 2).map((o) => o.id)).toEqual([o3.id, o1.id]);
-    expect(observations.list(DID, 0)).toEqual([]);
-    expect(observations.list(DID, -1)).toEqual([]);
-    expect(observations.count(DID)).toBe(3);
-    expect(observations.count('did:web:nobody.example')).toBe(0);
-    expect(observations.list('did:web:nobody.example', 5)).toEqual([]);
+    const o1 = (await observations.record(sampleObservation({ documentHash: '1'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }))).row!;
+    const o2 = (await observations.record(sampleObservation({ documentHash: '2'.repeat(64), observedAt: '2025-03-04T09:00:00Z' }))).row!;
+    const o3 = (await observations.record(sampleObservation({ documentHash: '3'.repeat(64), observedAt: '2025-03-04T10:00:00Z' }))).row!;
+    await observations.record(sampleObservation({ did: 'did:web:other.example', observedAt: '2025-03-04T11:00:00Z' }));
+    expect((await observations.list(DID, 10)).map((o) => o.id)).toEqual([o3.id, o1.id, o2.id]);
+    expect((await observations.list(DID, 2)).map((o) => o.id)).toEqual([o3.id, o1.id]);
+    expect(await observations.list(DID, 0)).toEqual([]);
+    expect(await observations.list(DID, -1)).toEqual([]);
+    expect(await observations.count(DID)).toBe(3);
+    expect(await observations.count('did:web:nobody.example')).toBe(0);
+    expect(await observations.list('did:web:nobody.example', 5)).toEqual([]);
   });
 
-  it('latest returns documents, newest first; findByHash the latest row of that hash', () => {
+  it('latest returns documents, newest first; findByHash the latest row of that hash', async () => {
     const { observations } = freshStore();
     const docA = { id: DID, service: [{ id: '#a', type: 'A', serviceEndpoint: 'https://a.example/' }] };
     const docB = { id: DID, alsoKnownAs: ['https://b.example/'] };
-    observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T05:00:00Z' }));
-    observations.record(sampleObservation({ documentHash: B, document: docB, observedAt: '2025-03-04T06:00:00Z' }));
-    const lastA = observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T07:00:00Z' })).row!;
+    await observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T05:00:00Z' }));
+    await observations.record(sampleObservation({ documentHash: B, document: docB, observedAt: '2025-03-04T06:00:00Z' }));
+    const lastA = (await observations.record(sampleObservation({ documentHash: A, document: docA, observedAt: '2025-03-04T07:00:00Z' }))).row!;
 
-    const latest = observations.latest(DID, 2);
+    const latest = await observations.latest(DID, 2);
     expect(latest.map((o) => [o.documentHash, o.document])).toEqual([
       [A, docA],
       [B, docB],
     ]);
     expect(latest[0]).toEqual({ ...lastA, document: docA });
 
-    expect(observations.findByHash(DID, A)).toEqual({ ...lastA, document: docA });
-    expect(observations.findByHash(DID, B)).toMatchObject({ documentHash: B, observedAt: '2025-03-04T06:00:00Z', document: docB });
-    expect(observations.findByHash(DID, 'c'.repeat(64))).toBeUndefined();
-    expect(observations.findByHash('did:web:other.example', A)).toBeUndefined();
+    expect(await observations.findByHash(DID, A)).toEqual({ ...lastA, document: docA });
+    expect(await observations.findByHash(DID, B)).toMatchObject({ documentHash: B, observedAt: '2025-03-04T06:00:00Z', document: docB });
+    expect(await observations.findByHash(DID, 'c'.repeat(64))).toBeUndefined();
+    expect(await observations.findByHash('did:web:other.example', A)).toBeUndefined();
   });
 });
 
@@ -448,7 +448,7 @@ describe('backup', () => {
   it('copies a live database to a new file, mode 0600, that opens with the same rows', async () => {
     const store = freshStore();
     for (let i = 0; i < 20; i++) {
-      store.observations.record(sampleObservation({ documentHash: i.toString(16).padStart(64, '0'), observedAt: `2025-03-04T05:00:${String(i).padStart(2, '0')}Z` }));
+      await store.observations.record(sampleObservation({ documentHash: i.toString(16).padStart(64, '0'), observedAt: `2025-03-04T05:00:${String(i).padStart(2, '0')}Z` }));
     }
     const destination = path.join(temp.dir, 'copy.db');
     const result = await store.backup(destination);
@@ -461,8 +461,8 @@ describe('backup', () => {
     const copy = openStore({ path: destination });
     try {
       expect(copy.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(copy.observations.list('did:web:example.com', 100)).toEqual(store.observations.list('did:web:example.com', 100));
-      expect(copy.observations.count('did:web:example.com')).toBe(20);
+      expect(await copy.observations.list('did:web:example.com', 100)).toEqual(await store.observations.list('did:web:example.com', 100));
+      expect(await copy.observations.count('did:web:example.com')).toBe(20);
     } finally {
       copy.close();
     }
@@ -572,9 +572,9 @@ describe('crash safety', () => {
         const { n } = store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM observations').get()!;
         expect(n).toBeGreaterThan(0);
         const did = 'did:web:after-crash.example';
-        const recorded = store.observations.record(sampleObservation({ did, observedAt: `2030-01-0${round}T00:00:00Z` }));
+        const recorded = await store.observations.record(sampleObservation({ did, observedAt: `2030-01-0${round}T00:00:00Z` }));
         expect(recorded.row?.seenCount).toBe(round);
-        expect(store.observations.count(did)).toBe(1);
+        expect(await store.observations.count(did)).toBe(1);
         expect(store.readiness()).toEqual({ ready: true, storage: 'file', schema: 'current' });
       } finally {
         store.close();

@@ -18,7 +18,7 @@ for (let n = 0; ; n++) {
   const did = `did:web:crash${n % 7}.example`;
   // Each DID comes round every 7 writes and keeps a snapshot for 21: one insert, two coalesced.
   const snapshot = Math.floor(n / 21);
-  store.observations.record(
+  await store.observations.record(
     sampleObservation({
       did,
       documentHash: snapshot.toString(16).padStart(64, '0'),
@@ -26,6 +26,7 @@ for (let n = 0; ; n++) {
       observedAt: `${new Date(base + n * 1000).toISOString().slice(0, 19)}Z`,
     }),
   );
-  // Synchronous: the loop never yields to the event loop, so a stream write might never flush.
+  // The awaits yield to microtasks only, never to the event loop, so a stream write might never
+  // flush: written synchronously.
   if (n === 99) writeSync(1, 'ready\n');
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chainId, verifyDelegationChain, type DelegationChainResult } from '../../src/core/delegation/index.js';
 import { MAX_REGISTERED_CHAINS, registerChain, reverifyRegisteredChains, verifyTool } from '../../src/core/delegation/registry.js';
 import type { Runtime } from '../../src/core/runtime.js';
+import type { DelegationChainStore } from '../../src/core/store.js';
 import { openStore } from '../../src/store/index.js';
 import { fixedClock, testRuntime, type TestClock } from '../support/runtime.js';
 import { didKeyPrincipal, mintReceipt, type Principal, type ReceiptOptions } from '../support/receipts.js';
@@ -48,7 +49,7 @@ const verify = (runtime: Runtime) => (chain: string[]) => verifyDelegationChain(
 async function registered(runtime: Runtime, chain: string[], allowedRoots: readonly string[] | null = null): Promise<DelegationChainResult> {
   const result = await verifyDelegationChain(chain, { runtime });
   expect(result.status, result.headline).toBe('VALID');
-  expect(registerChain(runtime, chain, result, allowedRoots)).toEqual({ registered: true, reason: null });
+  expect(await registerChain(runtime, chain, result, allowedRoots)).toEqual({ registered: true, reason: null });
   return result;
 }
 
@@ -60,7 +61,7 @@ describe('registerChain', () => {
     const agent = principal();
     const { chain, root } = await chainTo(agent);
     const result = await registered(runtime, chain);
-    expect(runtime.store.delegationChains.all()).toEqual([
+    expect(await runtime.store.delegationChains.all()).toEqual([
       { id: chainId(chain), chain, rootDid: root.did, leafDid: agent.did, expiresAt: result.notAfter, registeredAt: START },
     ]);
     expect(result.notAfter).toBe('2025-03-04T06:06:07Z');
@@ -72,10 +73,10 @@ describe('registerChain', () => {
     const broken = [chain[0]!, `${chain[1]!.slice(0, -4)}AAAA`];
     const result = await verifyDelegationChain(broken, { runtime });
     expect(result.status).not.toBe('VALID');
-    expect(registerChain(runtime, broken, result, null)).toEqual({ registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` });
+    expect(await registerChain(runtime, broken, result, null)).toEqual({ registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` });
     const empty = await verifyDelegationChain([], { runtime });
-    expect(registerChain(runtime, [], empty, null).registered).toBe(false);
-    expect(runtime.store.delegationChains.count()).toBe(0);
+    expect((await registerChain(runtime, [], empty, null)).registered).toBe(false);
+    expect(await runtime.store.delegationChains.count()).toBe(0);
   });
 
   it('refuses a root the operator does not allow, and accepts a listed one (fragment ignored)', async () => {
@@ -84,21 +85,21 @@ describe('registerChain', () => {
     const { chain, root } = await chainTo(agent);
     const result = await verifyDelegationChain(chain, { runtime });
     const other = principal();
-    expect(registerChain(runtime, chain, result, [other.did])).toEqual({
+    expect(await registerChain(runtime, chain, result, [other.did])).toEqual({
       registered: false,
       reason: `The root ${root.did} is not among the roots this service allows to register delegations.`,
     });
-    expect(registerChain(runtime, chain, result, [])).toMatchObject({ registered: false });
-    expect(runtime.store.delegationChains.count()).toBe(0);
-    expect(registerChain(runtime, chain, result, [other.did, root.kid])).toEqual({ registered: true, reason: null });
-    expect(runtime.store.delegationChains.count()).toBe(1);
+    expect(await registerChain(runtime, chain, result, [])).toMatchObject({ registered: false });
+    expect(await runtime.store.delegationChains.count()).toBe(0);
+    expect(await registerChain(runtime, chain, result, [other.did, root.kid])).toEqual({ registered: true, reason: null });
+    expect(await runtime.store.delegationChains.count()).toBe(1);
   });
 
   it('says so when there is no store', async () => {
     const runtime = testRuntime(fixedClock(`${START.slice(0, -1)}.000Z`));
     const { chain } = await chainTo(principal());
     const result = await verifyDelegationChain(chain, { runtime });
-    expect(registerChain(runtime, chain, result, null)).toEqual({ registered: false, reason: 'No database is open, so the chain could not be registered.' });
+    expect(await registerChain(runtime, chain, result, null)).toEqual({ registered: false, reason: 'No database is open, so the chain could not be registered.' });
   });
 
   it('registering the same chain again keeps one row and refreshes its registration time', async () => {
@@ -107,7 +108,7 @@ describe('registerChain', () => {
     await registered(runtime, chain);
     clock.advance(5_000);
     await registered(runtime, chain);
-    const rows = runtime.store.delegationChains.all();
+    const rows = await runtime.store.delegationChains.all();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.registeredAt).toBe('2025-03-04T05:06:12Z');
   });
@@ -115,21 +116,25 @@ describe('registerChain', () => {
   it('bounds the registry: when full of unexpired chains a new chain is refused, expired ones are purged first', async () => {
     const { runtime, temp } = setup();
     const agent = principal();
+    // The filler goes straight into SQLite, in one synchronous transaction: the store's own
+    // register() is asynchronous, and 10 000 separate commits would be slow.
+    const upsert = temp.store.db.prepare(
+      `INSERT INTO delegation_chains (id, chain, root_did, leaf_did, expires_at, registered_at) VALUES (?, '["x"]', 'did:example:r', 'did:example:l', ?, ?)
+       ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, registered_at = excluded.registered_at`,
+    );
     const insert = temp.store.db.transaction((expiresAt: string) => {
-      for (let i = 0; i < MAX_REGISTERED_CHAINS; i++) {
-        temp.store.delegationChains.register({ id: `filler-${i}`, chain: ['x'], rootDid: 'did:example:r', leafDid: 'did:example:l', expiresAt, registeredAt: START });
-      }
+      for (let i = 0; i < MAX_REGISTERED_CHAINS; i++) upsert.run(`filler-${i}`, expiresAt, START);
     });
     insert('2099-01-01T00:00:00Z');
     const { chain } = await chainTo(agent);
     const result = await verifyDelegationChain(chain, { runtime });
-    expect(registerChain(runtime, chain, result, null)).toEqual({
+    expect(await registerChain(runtime, chain, result, null)).toEqual({
       registered: false,
       reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.`,
     });
     insert('2000-01-01T00:00:00Z'); // the same ids, now expired
-    expect(registerChain(runtime, chain, result, null)).toEqual({ registered: true, reason: null });
-    expect(runtime.store.delegationChains.count()).toBe(1);
+    expect(await registerChain(runtime, chain, result, null)).toEqual({ registered: true, reason: null });
+    expect(await runtime.store.delegationChains.count()).toBe(1);
   });
 
   it('asks `admit` (the daemon\'s per-client quota) only for a new chain about to be stored', async () => {
@@ -144,21 +149,60 @@ describe('registerChain', () => {
     const result = await verifyDelegationChain(chain, { runtime });
     // Refusals that come first are not charged: not VALID, root not allowed, no store.
     const broken = [chain[0]!, `${chain[1]!.slice(0, -4)}AAAA`];
-    registerChain(runtime, broken, await verifyDelegationChain(broken, { runtime }), null, { admit });
-    registerChain(runtime, chain, result, [principal().did], { admit });
-    registerChain(testRuntime(), chain, result, null, { admit });
+    await registerChain(runtime, broken, await verifyDelegationChain(broken, { runtime }), null, { admit });
+    await registerChain(runtime, chain, result, [principal().did], { admit });
+    await registerChain(testRuntime(), chain, result, null, { admit });
     expect(asked).toHaveLength(0);
-    expect(registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
+    expect(await registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
     expect(asked).toHaveLength(1);
     // The same chain again is a refresh: not charged, even with the quota used up.
     refuse = true;
-    expect(registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
+    expect(await registerChain(runtime, chain, result, null, { admit })).toEqual({ registered: true, reason: null });
     expect(asked).toHaveLength(1);
     const next = await chainTo(principal());
     const nextResult = await verifyDelegationChain(next.chain, { runtime });
-    expect(registerChain(runtime, next.chain, nextResult, null, { admit })).toEqual({ registered: false, reason: 'Quota used up.' });
+    expect(await registerChain(runtime, next.chain, nextResult, null, { admit })).toEqual({ registered: false, reason: 'Quota used up.' });
     expect(asked).toHaveLength(2);
-    expect(runtime.store.delegationChains.count()).toBe(1);
+    expect(await runtime.store.delegationChains.count()).toBe(1);
+  });
+});
+
+describe('an asynchronous store', () => {
+  /** A delegation store every method of which rejects, as a lost database connection would. */
+  function failingRuntime(): Runtime {
+    const { runtime } = setup();
+    const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
+    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down };
+    return { ...runtime, store: { storage: 'file', observations: runtime.store.observations, mcpObservations: runtime.store.mcpObservations, delegationChains } };
+  }
+
+  it('a rejecting store is a refusal to register and a DENY, never a rejection', async () => {
+    const runtime = failingRuntime();
+    const agent = principal();
+    const { chain } = await chainTo(agent);
+    const result = await verifyDelegationChain(chain, { runtime });
+    expect(await registerChain(runtime, chain, result, null)).toEqual({ registered: false, reason: 'The database refused the registration; nothing was registered.' });
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toMatchObject({
+      decision: 'DENY',
+      reason: 'The delegation registry could not be read, so no registered delegation can be used.',
+    });
+  });
+
+  it('registrations in flight at once are taken one at a time, so the bound holds', async () => {
+    const { runtime, temp } = setup();
+    const upsert = temp.store.db.prepare(
+      `INSERT INTO delegation_chains (id, chain, root_did, leaf_did, expires_at, registered_at) VALUES (?, '["x"]', 'did:example:r', 'did:example:l', '2099-01-01T00:00:00Z', ?)`,
+    );
+    temp.store.db.transaction(() => {
+      for (let i = 0; i < MAX_REGISTERED_CHAINS - 1; i++) upsert.run(`filler-${i}`, START);
+    })();
+    // One place left: both read the count before either writes unless they are serialised.
+    const [a, b] = await Promise.all([chainTo(principal()), chainTo(principal())]);
+    const [resultA, resultB] = await Promise.all([verifyDelegationChain(a.chain, { runtime }), verifyDelegationChain(b.chain, { runtime })]);
+    const outcomes = await Promise.all([registerChain(runtime, a.chain, resultA, null), registerChain(runtime, b.chain, resultB, null)]);
+    expect(outcomes.map((o) => o.registered)).toEqual([true, false]);
+    expect(outcomes[1]!.reason).toBe(`The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.`);
+    expect(await runtime.store.delegationChains.count()).toBe(MAX_REGISTERED_CHAINS);
   });
 });
 
@@ -167,22 +211,22 @@ describe('the store', () => {
     const { runtime, temp } = setup();
     const chains = runtime.store.delegationChains;
     const base = { chain: ['a', 'b'], rootDid: 'did:example:root', leafDid: 'did:example:agent' };
-    chains.register({ ...base, id: 'one', expiresAt: '2025-03-04T06:00:00Z', registeredAt: '2025-03-04T05:00:00Z' });
-    chains.register({ ...base, id: 'two', expiresAt: '2025-03-04T07:00:00Z', registeredAt: '2025-03-04T05:00:01Z' });
-    chains.register({ ...base, id: 'old', expiresAt: '2025-03-04T05:00:00Z', registeredAt: '2025-03-04T05:00:02Z' });
-    chains.register({ ...base, id: 'other', leafDid: 'did:example:else', expiresAt: '2025-03-04T07:00:00Z', registeredAt: '2025-03-04T05:00:03Z' });
-    expect(chains.forAgent('did:example:agent', '2025-03-04T05:30:00Z').map((c) => c.id)).toEqual(['two', 'one']);
-    expect(chains.forAgent('did:example:agent', '2025-03-04T06:00:00Z').map((c) => c.id)).toEqual(['two']);
-    expect(chains.all().map((c) => c.id)).toEqual(['other', 'old', 'two', 'one']);
-    expect(chains.all()[0]!.chain).toEqual(['a', 'b']);
-    chains.remove('two');
-    chains.remove('absent');
-    expect(chains.count()).toBe(3);
-    expect(chains.removeExpired('2025-03-04T06:00:00Z')).toBe(2);
+    await chains.register({ ...base, id: 'one', expiresAt: '2025-03-04T06:00:00Z', registeredAt: '2025-03-04T05:00:00Z' });
+    await chains.register({ ...base, id: 'two', expiresAt: '2025-03-04T07:00:00Z', registeredAt: '2025-03-04T05:00:01Z' });
+    await chains.register({ ...base, id: 'old', expiresAt: '2025-03-04T05:00:00Z', registeredAt: '2025-03-04T05:00:02Z' });
+    await chains.register({ ...base, id: 'other', leafDid: 'did:example:else', expiresAt: '2025-03-04T07:00:00Z', registeredAt: '2025-03-04T05:00:03Z' });
+    expect((await chains.forAgent('did:example:agent', '2025-03-04T05:30:00Z')).map((c) => c.id)).toEqual(['two', 'one']);
+    expect((await chains.forAgent('did:example:agent', '2025-03-04T06:00:00Z')).map((c) => c.id)).toEqual(['two']);
+    expect((await chains.all()).map((c) => c.id)).toEqual(['other', 'old', 'two', 'one']);
+    expect((await chains.all())[0]!.chain).toEqual(['a', 'b']);
+    await chains.remove('two');
+    await chains.remove('absent');
+    expect(await chains.count()).toBe(3);
+    expect(await chains.removeExpired('2025-03-04T06:00:00Z')).toBe(2);
     temp.store.close();
     const again = openStore({ path: temp.path });
     try {
-      expect(again.delegationChains.all().map((c) => c.id)).toEqual(['other']);
+      expect((await again.delegationChains.all()).map((c) => c.id)).toEqual(['other']);
     } finally {
       again.close();
     }
@@ -195,7 +239,7 @@ describe('verifyTool', () => {
     const agent = principal();
     const { chain, root } = await chainTo(agent);
     const result = await registered(runtime, chain);
-    const answer = verifyTool(runtime, { agent: agent.did, tool: 'payments:refund' }, at(NOW));
+    const answer = await verifyTool(runtime, { agent: agent.did, tool: 'payments:refund' }, at(NOW));
     expect(answer).toEqual({
       agent: agent.did,
       tool: 'payments:refund',
@@ -207,14 +251,14 @@ describe('verifyTool', () => {
       expires: result.notAfter,
     });
     // Case-insensitive, and the agent's DID is compared without fragment.
-    expect(verifyTool(runtime, { agent: agent.kid, tool: 'SEARCH' }, at(NOW))).toMatchObject({ decision: 'ALLOW', matchedCapability: 'search', agent: agent.kid });
+    expect(await verifyTool(runtime, { agent: agent.kid, tool: 'SEARCH' }, at(NOW))).toMatchObject({ decision: 'ALLOW', matchedCapability: 'search', agent: agent.kid });
   });
 
   it('DENYs with the stated reason when nothing is registered for the agent', async () => {
     const { runtime } = setup();
     const agent = principal();
     await registered(runtime, (await chainTo(principal())).chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toEqual({
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toEqual({
       agent: agent.did,
       tool: 'search',
       decision: 'DENY',
@@ -229,14 +273,14 @@ describe('verifyTool', () => {
     const { chain, root } = await chainTo(agent);
     await registered(runtime, chain);
     const other = principal();
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search', root: other.did }, at(NOW))).toEqual({
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search', root: other.did }, at(NOW))).toEqual({
       agent: agent.did,
       tool: 'search',
       decision: 'DENY',
       authorized: false,
       reason: `No verified delegation rooted in ${other.did} is registered for the agent ${agent.did}.`,
     });
-    const allowed = verifyTool(runtime, { agent: agent.did, tool: 'search', root: root.kid }, at(NOW));
+    const allowed = await verifyTool(runtime, { agent: agent.did, tool: 'search', root: root.kid }, at(NOW));
     expect(allowed).toMatchObject({ decision: 'ALLOW', root: root.did, matchedCapability: 'search' });
     expect(allowed.reason).toContain(`${root.did} is the required root`);
   });
@@ -248,15 +292,15 @@ describe('verifyTool', () => {
     const wide = await chainTo(agent, { cap: ['payments:*'] });
     await registered(runtime, wide.chain);
     await registered(runtime, narrow.chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'payments:refund' }, at(NOW))).toMatchObject({ decision: 'ALLOW', root: wide.root.did });
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toMatchObject({ decision: 'ALLOW', root: narrow.root.did });
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'payments:refund' }, at(NOW))).toMatchObject({ decision: 'ALLOW', root: wide.root.did });
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toMatchObject({ decision: 'ALLOW', root: narrow.root.did });
   });
 
   it('DENYs a tool no registered capability grants, naming the capabilities', async () => {
     const { runtime } = setup();
     const agent = principal();
     await registered(runtime, (await chainTo(agent)).chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'refund' }, at(NOW))).toEqual({
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'refund' }, at(NOW))).toEqual({
       agent: agent.did,
       tool: 'refund',
       decision: 'DENY',
@@ -270,8 +314,8 @@ describe('verifyTool', () => {
     const agent = principal();
     const { chain } = await chainTo(agent, { exp: NOW + 60 });
     await registered(runtime, chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW + 59)).decision).toBe('ALLOW');
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW + 60))).toMatchObject({
+    expect((await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW + 59))).decision).toBe('ALLOW');
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW + 60))).toMatchObject({
       decision: 'DENY',
       reason: `No verified delegation is registered for the agent ${agent.did}.`,
     });
@@ -283,8 +327,8 @@ describe('verifyTool', () => {
     // Registered while already valid (nbf within the skew), then looked up at earlier instants.
     const { chain } = await chainTo(agent, { nbf: NOW + 30 });
     await registered(runtime, chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW - 30)).decision).toBe('ALLOW');
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW - 31))).toMatchObject({
+    expect((await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW - 30))).decision).toBe('ALLOW');
+    expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW - 31))).toMatchObject({
       decision: 'DENY',
       reason: `No verified delegation in force is registered for the agent ${agent.did}; the registered ones take effect at 2025-03-04T05:06:37Z at the earliest.`,
     });
@@ -295,9 +339,9 @@ describe('verifyTool', () => {
     const agent = principal();
     const { chain } = await chainTo(agent);
     await registered(runtime, chain);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW), { exclude: new Set([chainId(chain)]) }).decision).toBe('DENY');
+    expect((await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW), { exclude: new Set([chainId(chain)]) })).decision).toBe('DENY');
     const bare = testRuntime();
-    expect(verifyTool(bare, { agent: agent.did, tool: 'search' }, at(NOW))).toEqual({
+    expect(await verifyTool(bare, { agent: agent.did, tool: 'search' }, at(NOW))).toEqual({
       agent: agent.did,
       tool: 'search',
       decision: 'DENY',
@@ -336,7 +380,7 @@ describe('reverifyRegisteredChains', () => {
     expect(outcome.dropped).toHaveLength(2);
     expect(outcome.failed).toEqual([{ id: chainId(flaky.chain), reason: 'CAPACITY_EXHAUSTED' }]);
     expect(seen).not.toContain(chainId(shortLived.chain));
-    expect(runtime.store.delegationChains.all().map((c) => c.id).sort()).toEqual([chainId(good.chain), chainId(flaky.chain)].sort());
+    expect((await runtime.store.delegationChains.all()).map((c) => c.id).sort()).toEqual([chainId(good.chain), chainId(flaky.chain)].sort());
   });
 
   it('drops a chain whose verification now fails (an INVALID result)', async () => {
@@ -348,8 +392,8 @@ describe('reverifyRegisteredChains', () => {
     expect(outcome.kept).toBe(0);
     expect(outcome.dropped).toHaveLength(1);
     expect(outcome.dropped[0]!.reason).toMatch(/^The delegation chain is invalid/);
-    expect(runtime.store.delegationChains.count()).toBe(0);
-    expect(verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW)).decision).toBe('DENY');
+    expect(await runtime.store.delegationChains.count()).toBe(0);
+    expect((await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).decision).toBe('DENY');
   });
 
   it('does nothing without a store', async () => {

@@ -14,7 +14,7 @@ import {
 import type { Runtime } from '../../src/core/runtime.js';
 import type { RuntimeStore } from '../../src/core/store.js';
 import { openStore } from '../../src/store/index.js';
-import { problemFrom } from '../support/problems.js';
+import { problemFrom, problemOf } from '../support/problems.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
 import { sampleObservation } from '../support/store.js';
 
@@ -32,18 +32,18 @@ afterEach(() => {
   for (const store of opened.splice(0)) store.close();
 });
 
-function runtimeWith(rows: Array<{ did: string; hash: string; at: string }>): Runtime & { store: RuntimeStore } {
+async function runtimeWith(rows: Array<{ did: string; hash: string; at: string }>): Promise<Runtime & { store: RuntimeStore }> {
   const store = openStore({ path: ':memory:' });
   opened.push(store);
   for (const { did, hash, at } of rows) {
-    store.observations.record(
+    await store.observations.record(
       sampleObservation({ did, documentHash: hash, observedAt: at, document: { id: did, service: [{ id: '#s', type: 'T', serviceEndpoint: `https://x.example/${hash}` }] } }),
     );
   }
   return { ...testRuntime(fixedClock()), store };
 }
 
-function seeded(): Runtime & { store: RuntimeStore } {
+function seeded(): Promise<Runtime & { store: RuntimeStore }> {
   return runtimeWith([
     { did: DID, hash: TWIN_A, at: '2025-01-01T00:00:00Z' },
     { did: DID, hash: LONE, at: '2025-01-02T00:00:00Z' },
@@ -71,33 +71,33 @@ describe('checkHashPrefix', () => {
 });
 
 describe('expandHashPrefix', () => {
-  it('resolves a unique prefix within the DID only, and keeps a whole hash as it is', () => {
-    const { store } = seeded();
-    expect(expandHashPrefix(store, DID, 'from', LONE.slice(0, 8))).toBe(LONE);
-    expect(expandHashPrefix(store, DID, 'from', TWIN_A.slice(0, 11))).toBe(TWIN_A);
-    expect(expandHashPrefix(store, DID, 'to', TWIN_B)).toBe(TWIN_B);
+  it('resolves a unique prefix within the DID only, and keeps a whole hash as it is', async () => {
+    const { store } = await seeded();
+    expect(await expandHashPrefix(store, DID, 'from', LONE.slice(0, 8))).toBe(LONE);
+    expect(await expandHashPrefix(store, DID, 'from', TWIN_A.slice(0, 11))).toBe(TWIN_A);
+    expect(await expandHashPrefix(store, DID, 'to', TWIN_B)).toBe(TWIN_B);
     // FOREIGN shares the twins' first 10 characters but belongs to another DID.
-    expect(expandHashPrefix(store, OTHER, 'from', '0123456789')).toBe(FOREIGN);
+    expect(await expandHashPrefix(store, OTHER, 'from', '0123456789')).toBe(FOREIGN);
   });
 
-  it('an ambiguous prefix is INVALID_OPTIONS naming how many hashes match and how they differ (newest first)', () => {
-    const { store } = seeded();
-    const p = problemFrom(() => expandHashPrefix(store, DID, 'from', '01234567'));
+  it('an ambiguous prefix is INVALID_OPTIONS naming how many hashes match and how they differ (newest first)', async () => {
+    const { store } = await seeded();
+    const p = await problemOf(expandHashPrefix(store, DID, 'from', '01234567'));
     expect(p.code).toBe('INVALID_OPTIONS');
     expect(p.detail).toBe(
       `The "from" prefix 01234567 is ambiguous: 2 document hashes observed for ${DID} start with it (0123456789b, 0123456789a); give more characters.`,
     );
   });
 
-  it('a prefix nothing of the DID starts with is NOT_FOUND', () => {
-    const { store } = seeded();
-    const p = problemFrom(() => expandHashPrefix(store, DID, 'to', 'abcdef01'));
+  it('a prefix nothing of the DID starts with is NOT_FOUND', async () => {
+    const { store } = await seeded();
+    const p = await problemOf(expandHashPrefix(store, DID, 'to', 'abcdef01'));
     expect(p.code).toBe('NOT_FOUND');
     expect(p.detail).toBe(`No document hash observed for ${DID} starts with the "to" prefix abcdef01.`);
   });
 
-  it('distinct hashes are listed once, newest first', () => {
-    expect(documentHashes(seeded().store, DID)).toEqual([LONE, TWIN_B, TWIN_A]);
+  it('distinct hashes are listed once, newest first', async () => {
+    expect(await documentHashes((await seeded()).store, DID)).toEqual([LONE, TWIN_B, TWIN_A]);
   });
 });
 
@@ -113,17 +113,17 @@ describe('uniquePrefixLength', () => {
 });
 
 describe('diffOf with prefixes', () => {
-  it('gives the same diff for an 8-character prefix as for the whole hashes', () => {
-    const runtime = seeded();
-    const whole = diffOf(DID, runtime, { from: TWIN_A, to: TWIN_B });
-    expect(diffOf(DID, runtime, { from: TWIN_A.slice(0, 11), to: TWIN_B.slice(0, 11) })).toEqual(whole);
-    expect(diffOf(DID, runtime, { from: LONE.slice(0, 8) })).toEqual(diffOf(DID, runtime, { from: LONE }));
-    expect(diffOf(DID, runtime, { to: LONE.slice(0, 8) })).toEqual(diffOf(DID, runtime, { to: LONE }));
+  it('gives the same diff for an 8-character prefix as for the whole hashes', async () => {
+    const runtime = await seeded();
+    const whole = await diffOf(DID, runtime, { from: TWIN_A, to: TWIN_B });
+    expect(await diffOf(DID, runtime, { from: TWIN_A.slice(0, 11), to: TWIN_B.slice(0, 11) })).toEqual(whole);
+    expect(await diffOf(DID, runtime, { from: LONE.slice(0, 8) })).toEqual(await diffOf(DID, runtime, { from: LONE }));
+    expect(await diffOf(DID, runtime, { to: LONE.slice(0, 8) })).toEqual(await diffOf(DID, runtime, { to: LONE }));
   });
 
-  it('refuses an ambiguous or short prefix before comparing anything', () => {
-    const runtime = seeded();
-    expect(problemFrom(() => diffOf(DID, runtime, { to: '0123456789' })).detail).toMatch(/^The "to" prefix 0123456789 is ambiguous: 2 document hashes/);
-    expect(problemFrom(() => diffOf(DID, runtime, { from: 'fedc' })).detail).toMatch(/^"from" is too short/);
+  it('refuses an ambiguous or short prefix before comparing anything', async () => {
+    const runtime = await seeded();
+    expect((await problemOf(diffOf(DID, runtime, { to: '0123456789' }))).detail).toMatch(/^The "to" prefix 0123456789 is ambiguous: 2 document hashes/);
+    expect((await problemOf(diffOf(DID, runtime, { from: 'fedc' }))).detail).toMatch(/^"from" is too short/);
   });
 });

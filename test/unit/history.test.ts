@@ -12,7 +12,7 @@ import type { NewObservation, RuntimeStore } from '../../src/core/store.js';
 import { openStore } from '../../src/store/index.js';
 import { RESOLVER } from '../../src/version.js';
 import { ED25519_DID } from '../support/dids.js';
-import { problemFrom } from '../support/problems.js';
+import { problemOf } from '../support/problems.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
 import { generateTestKey, type TestKey } from '../support/signing.js';
 
@@ -70,11 +70,11 @@ const hash2 = jcsSha256(doc2);
 const hash3 = jcsSha256(doc3);
 
 /** Three distinct snapshots of WEB_DID: k1, then k2 (rotated), then k2 plus a service. */
-function storeWithThree(): Runtime & { store: RuntimeStore } {
+async function storeWithThree(): Promise<Runtime & { store: RuntimeStore }> {
   const runtime = runtimeWithStore();
-  runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
-  runtime.store.observations.record(observation(doc2, '2026-01-02T00:00:00Z'));
-  runtime.store.observations.record(observation(doc3, '2026-01-03T00:00:00Z', 'NOT_LINKED'));
+  await runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
+  await runtime.store.observations.record(observation(doc2, '2026-01-02T00:00:00Z'));
+  await runtime.store.observations.record(observation(doc3, '2026-01-03T00:00:00Z', 'NOT_LINKED'));
   return runtime;
 }
 
@@ -119,13 +119,13 @@ describe('recordObservation', () => {
     const runtime = testRuntime();
     expect(runtime.store).toBeUndefined();
     const result = await resolve(ED25519_DID, runtime);
-    expect(recordObservation(runtime, result)).toBeNull();
+    expect(await recordObservation(runtime, result)).toBeNull();
   });
 
   it('records a retrieval, coalesces an unchanged one and skips cache hits', async () => {
     const runtime = runtimeWithStore();
     const first = await resolve(ED25519_DID, runtime);
-    const recorded = recordObservation(runtime, first)?.row;
+    const recorded = (await recordObservation(runtime, first))?.row;
     expect(recorded).toMatchObject({
       did: ED25519_DID,
       documentHash: first.evidence.document.jcsSha256,
@@ -139,32 +139,32 @@ describe('recordObservation', () => {
 
     const hit = await resolve(ED25519_DID, runtime);
     expect(hit.cached).toBe(true);
-    expect(recordObservation(runtime, hit)).toBeNull();
-    expect(runtime.store.observations.count(ED25519_DID)).toBe(1);
-    expect(runtime.store.observations.list(ED25519_DID, 10)[0]?.seenCount).toBe(1);
+    expect(await recordObservation(runtime, hit)).toBeNull();
+    expect(await runtime.store.observations.count(ED25519_DID)).toBe(1);
+    expect((await runtime.store.observations.list(ED25519_DID, 10))[0]?.seenCount).toBe(1);
 
     const again = await resolve(ED25519_DID, runtime, { noCache: true });
     expect(again.cached).toBe(false);
-    const coalesced = recordObservation(runtime, again)?.row;
+    const coalesced = (await recordObservation(runtime, again))?.row;
     expect(coalesced?.id).toBe(recorded?.id);
     expect(coalesced?.seenCount).toBe(2);
-    expect(runtime.store.observations.count(ED25519_DID)).toBe(1);
+    expect(await runtime.store.observations.count(ED25519_DID)).toBe(1);
   });
 
   it('skips versioned resolutions', async () => {
     const runtime = runtimeWithStore();
     const result = await resolve(ED25519_DID, runtime);
-    expect(recordObservation(runtime, result, { versioned: true })).toBeNull();
-    expect(runtime.store.observations.count(ED25519_DID)).toBe(0);
-    expect(recordObservation(runtime, result, { versioned: false })).not.toBeNull();
-    expect(runtime.store.observations.count(ED25519_DID)).toBe(1);
+    expect(await recordObservation(runtime, result, { versioned: true })).toBeNull();
+    expect(await runtime.store.observations.count(ED25519_DID)).toBe(0);
+    expect(await recordObservation(runtime, result, { versioned: false })).not.toBeNull();
+    expect(await runtime.store.observations.count(ED25519_DID)).toBe(1);
   });
 });
 
 describe('historyOf', () => {
-  it('lists the observations newest first, with the count and the note', () => {
-    const runtime = storeWithThree();
-    const h = historyOf(WEB_DID, runtime);
+  it('lists the observations newest first, with the count and the note', async () => {
+    const runtime = await storeWithThree();
+    const h = await historyOf(WEB_DID, runtime);
     expect(h.did).toBe(WEB_DID);
     expect(h.count).toBe(3);
     expect(h.history.map((o) => o.documentHash)).toEqual([hash3, hash2, hash1]);
@@ -181,50 +181,50 @@ describe('historyOf', () => {
     );
   });
 
-  it('shows coalesced snapshots as one row with seenCount and lastSeenAt', () => {
+  it('shows coalesced snapshots as one row with seenCount and lastSeenAt', async () => {
     const runtime = runtimeWithStore();
-    runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
-    runtime.store.observations.record(observation(doc1, '2026-01-05T00:00:00Z'));
-    const h = historyOf(WEB_DID, runtime);
+    await runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
+    await runtime.store.observations.record(observation(doc1, '2026-01-05T00:00:00Z'));
+    const h = await historyOf(WEB_DID, runtime);
     expect(h.count).toBe(1);
     expect(h.history).toHaveLength(1);
     expect(h.history[0]).toMatchObject({ documentHash: hash1, observedAt: '2026-01-01T00:00:00Z', lastSeenAt: '2026-01-05T00:00:00Z', seenCount: 2 });
   });
 
-  it('limits the list but counts every row', () => {
-    const h = historyOf(WEB_DID, storeWithThree(), 2);
+  it('limits the list but counts every row', async () => {
+    const h = await historyOf(WEB_DID, await storeWithThree(), 2);
     expect(h.count).toBe(3);
     expect(h.history.map((o) => o.documentHash)).toEqual([hash3, hash2]);
   });
 
-  it('refuses a limit outside 1..1000', () => {
-    const runtime = storeWithThree();
-    for (const limit of [0, -1, 1.5, 1001]) expect(problemFrom(() => historyOf(WEB_DID, runtime, limit)).code).toBe('INVALID_OPTIONS');
+  it('refuses a limit outside 1..1000', async () => {
+    const runtime = await storeWithThree();
+    for (const limit of [0, -1, 1.5, 1001]) expect((await problemOf(historyOf(WEB_DID, runtime, limit))).code).toBe('INVALID_OPTIONS');
   });
 
-  it('answers an unknown DID with an empty history, not NOT_FOUND', () => {
-    const h = historyOf('did:web:never.example.com', storeWithThree());
+  it('answers an unknown DID with an empty history, not NOT_FOUND', async () => {
+    const h = await historyOf('did:web:never.example.com', await storeWithThree());
     expect(h).toEqual({ did: 'did:web:never.example.com', count: 0, history: [], note: HISTORY_NOTE });
   });
 
-  it('rejects an invalid DID and a DID URL with INVALID_DID', () => {
-    const runtime = storeWithThree();
-    expect(problemFrom(() => historyOf('not-a-did', runtime)).code).toBe('INVALID_DID');
-    const url = problemFrom(() => historyOf(`${WEB_DID}#key-1`, runtime));
+  it('rejects an invalid DID and a DID URL with INVALID_DID', async () => {
+    const runtime = await storeWithThree();
+    expect((await problemOf(historyOf('not-a-did', runtime))).code).toBe('INVALID_DID');
+    const url = await problemOf(historyOf(`${WEB_DID}#key-1`, runtime));
     expect(url.code).toBe('INVALID_DID');
     expect(url.status).toBe(400);
   });
 
-  it('needs a store: FEATURE_NOT_SUPPORTED without one', () => {
-    const p = problemFrom(() => historyOf(WEB_DID, testRuntime()));
+  it('needs a store: FEATURE_NOT_SUPPORTED without one', async () => {
+    const p = await problemOf(historyOf(WEB_DID, testRuntime()));
     expect(p.code).toBe('FEATURE_NOT_SUPPORTED');
     expect(p.detail).toBe('No observation store is configured; history needs one.');
   });
 });
 
 describe('diffOf', () => {
-  it('compares the latest two observations by default, older → newer', () => {
-    const d = diffOf(WEB_DID, storeWithThree(), {});
+  it('compares the latest two observations by default, older → newer', async () => {
+    const d = await diffOf(WEB_DID, await storeWithThree(), {});
     expect(d.fromHash).toBe(hash2);
     expect(d.toHash).toBe(hash3);
     expect(d.fromObservedAt).toBe('2026-01-02T00:00:00Z');
@@ -238,89 +238,89 @@ describe('diffOf', () => {
     expect(d.summary).toBe('1 service added; domain binding VERIFIED → NOT_LINKED');
   });
 
-  it('compares the observations named by from and to', () => {
-    const d = diffOf(WEB_DID, storeWithThree(), { from: hash1, to: hash2 });
+  it('compares the observations named by from and to', async () => {
+    const d = await diffOf(WEB_DID, await storeWithThree(), { from: hash1, to: hash2 });
     expect([d.fromHash, d.toHash]).toEqual([hash1, hash2]);
     expect(d.keysRotated).toEqual([`${WEB_DID}#key-1`]);
     expect(d.servicesAdded).toEqual([]);
     expect(d.fromDocument).toEqual(doc1);
   });
 
-  it('with only from, compares it with the latest observation', () => {
-    const d = diffOf(WEB_DID, storeWithThree(), { from: hash1 });
+  it('with only from, compares it with the latest observation', async () => {
+    const d = await diffOf(WEB_DID, await storeWithThree(), { from: hash1 });
     expect([d.fromHash, d.toHash]).toEqual([hash1, hash3]);
     expect(d.keysRotated).toEqual([`${WEB_DID}#key-1`]);
     expect(d.servicesAdded).toEqual([`${WEB_DID}#files`]);
   });
 
-  it('with only to, compares it with the observation just before it', () => {
-    const runtime = storeWithThree();
-    const d = diffOf(WEB_DID, runtime, { to: hash2 });
+  it('with only to, compares it with the observation just before it', async () => {
+    const runtime = await storeWithThree();
+    const d = await diffOf(WEB_DID, runtime, { to: hash2 });
     expect([d.fromHash, d.toHash]).toEqual([hash1, hash2]);
-    const oldest = problemFrom(() => diffOf(WEB_DID, runtime, { to: hash1 }));
+    const oldest = await problemOf(diffOf(WEB_DID, runtime, { to: hash1 }));
     expect(oldest.code).toBe('NOT_FOUND');
     expect(oldest.detail).toContain(hash1);
   });
 
-  it('diffs two observations of the same document whose domain binding changed', () => {
+  it('diffs two observations of the same document whose domain binding changed', async () => {
     const runtime = runtimeWithStore();
-    runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z', 'VERIFIED'));
-    runtime.store.observations.record(observation(doc1, '2026-01-02T00:00:00Z', 'UNREACHABLE'));
-    const d = diffOf(WEB_DID, runtime, {});
+    await runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z', 'VERIFIED'));
+    await runtime.store.observations.record(observation(doc1, '2026-01-02T00:00:00Z', 'UNREACHABLE'));
+    const d = await diffOf(WEB_DID, runtime, {});
     expect(d.identical).toBe(true);
     expect(d.fromHash).toBe(d.toHash);
     expect(d.domainBindingChanged).toBe(true);
     expect(d.summary).toBe('No change in the document; domain binding VERIFIED → UNREACHABLE');
   });
 
-  it('rejects a hash that is not lower-case hex, or longer than 64 characters, with INVALID_OPTIONS', () => {
-    const runtime = storeWithThree();
+  it('rejects a hash that is not lower-case hex, or longer than 64 characters, with INVALID_OPTIONS', async () => {
+    const runtime = await storeWithThree();
     for (const bad of [hash1.toUpperCase(), `${hash1}0`, 'sha256:abc']) {
-      const p = problemFrom(() => diffOf(WEB_DID, runtime, { from: bad }));
+      const p = await problemOf(diffOf(WEB_DID, runtime, { from: bad }));
       expect(p.code).toBe('INVALID_OPTIONS');
       expect(p.detail).toBe('"from" must be a document hash (64 lower-case hexadecimal characters) or a unique prefix of one (at least 8).');
     }
     // Shorter hex is a prefix (test/unit/history-prefix.test.ts); below 8 characters it is refused.
-    expect(problemFrom(() => diffOf(WEB_DID, runtime, { from: '' })).detail).toMatch(/^"from" is too short: .* at least 8 /);
-    const p = problemFrom(() => diffOf(WEB_DID, runtime, { from: hash1, to: 'xyz' }));
+    expect((await problemOf(diffOf(WEB_DID, runtime, { from: '' }))).detail).toMatch(/^"from" is too short: .* at least 8 /);
+    const p = await problemOf(diffOf(WEB_DID, runtime, { from: hash1, to: 'xyz' }));
     expect(p.code).toBe('INVALID_OPTIONS');
     expect(p.detail).toContain('"to"');
   });
 
-  it('answers a hash never observed for the DID with NOT_FOUND naming it', () => {
-    const runtime = storeWithThree();
+  it('answers a hash never observed for the DID with NOT_FOUND naming it', async () => {
+    const runtime = await storeWithThree();
     const unknown = jcsSha256({ id: 'did:web:elsewhere.example.com' });
-    const p = problemFrom(() => diffOf(WEB_DID, runtime, { from: hash1, to: unknown }));
+    const p = await problemOf(diffOf(WEB_DID, runtime, { from: hash1, to: unknown }));
     expect(p.code).toBe('NOT_FOUND');
     expect(p.status).toBe(404);
     expect(p.detail).toBe(`The "to" document hash ${unknown} was never observed for ${WEB_DID}.`);
     // A hash observed for another DID is not an observation of this one.
-    const other = problemFrom(() => diffOf('did:web:other.example.com', runtime, { from: hash1 }));
+    const other = await problemOf(diffOf('did:web:other.example.com', runtime, { from: hash1 }));
     expect(other.code).toBe('NOT_FOUND');
     expect(other.detail).toContain(hash1);
   });
 
-  it('needs two observations: NOT_FOUND with the count', () => {
+  it('needs two observations: NOT_FOUND with the count', async () => {
     const runtime = runtimeWithStore();
-    const none = problemFrom(() => diffOf(WEB_DID, runtime, {}));
+    const none = await problemOf(diffOf(WEB_DID, runtime, {}));
     expect(none.code).toBe('NOT_FOUND');
     expect(none.detail).toBe(`${WEB_DID} has 0 observations; a diff needs two.`);
-    runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
-    runtime.store.observations.record(observation(doc1, '2026-01-02T00:00:00Z'));
-    const one = problemFrom(() => diffOf(WEB_DID, runtime, {}));
+    await runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
+    await runtime.store.observations.record(observation(doc1, '2026-01-02T00:00:00Z'));
+    const one = await problemOf(diffOf(WEB_DID, runtime, {}));
     expect(one.code).toBe('NOT_FOUND');
     expect(one.detail).toBe(`${WEB_DID} has 1 observation; a diff needs two.`);
   });
 
-  it('validates the DID and needs a store', () => {
-    expect(problemFrom(() => diffOf('did:web', storeWithThree(), {})).code).toBe('INVALID_DID');
-    expect(problemFrom(() => diffOf(WEB_DID, testRuntime(), {})).code).toBe('FEATURE_NOT_SUPPORTED');
+  it('validates the DID and needs a store', async () => {
+    expect((await problemOf(diffOf('did:web', await storeWithThree(), {}))).code).toBe('INVALID_DID');
+    expect((await problemOf(diffOf(WEB_DID, testRuntime(), {}))).code).toBe('FEATURE_NOT_SUPPORTED');
   });
 
-  it('diffs from and to in the order given, even newer → older', () => {
-    const runtime = storeWithThree();
-    runtime.store.observations.record(observation(webDocument(k3), '2026-01-04T00:00:00Z'));
-    const d = diffOf(WEB_DID, runtime, { from: hash3, to: hash1 });
+  it('diffs from and to in the order given, even newer → older', async () => {
+    const runtime = await storeWithThree();
+    await runtime.store.observations.record(observation(webDocument(k3), '2026-01-04T00:00:00Z'));
+    const d = await diffOf(WEB_DID, runtime, { from: hash3, to: hash1 });
     expect([d.fromHash, d.toHash]).toEqual([hash3, hash1]);
     expect(d.keysRotated).toEqual([`${WEB_DID}#key-1`]);
     expect(d.servicesRemoved).toEqual([`${WEB_DID}#files`]);

@@ -214,41 +214,41 @@ describe('SqliteMcpObservationStore', () => {
   const tools = [fingerprinted('a'), fingerprinted('b')];
   const hash = inventoryHash(tools.map((t) => t.definitionSha256));
 
-  it('stores an inventory, coalesces an unchanged one and starts a new row when it changes', () => {
+  it('stores an inventory, coalesces an unchanged one and starts a new row when it changes', async () => {
     temp = tempStore();
     const store = temp.store.mcpObservations;
-    expect(store.latest(endpoint)).toBeUndefined();
-    const first = store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2025-11-25', observedAt: '2026-01-01T00:00:00Z', tools }).row!;
+    expect(await store.latest(endpoint)).toBeUndefined();
+    const first = (await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2025-11-25', observedAt: '2026-01-01T00:00:00Z', tools })).row!;
     expect(first).toMatchObject({ seenCount: 1, observedAt: '2026-01-01T00:00:00Z', lastSeenAt: '2026-01-01T00:00:00Z' });
-    const again = store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2026-07-28', observedAt: '2026-01-03T00:00:00Z', tools }).row;
+    const again = (await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2026-07-28', observedAt: '2026-01-03T00:00:00Z', tools })).row;
     expect(again).toMatchObject({ id: first.id, seenCount: 2, lastSeenAt: '2026-01-03T00:00:00Z', negotiatedVersion: '2026-07-28' });
-    expect(store.latest(endpoint)?.tools).toEqual(tools);
+    expect((await store.latest(endpoint))?.tools).toEqual(tools);
     const changed = [fingerprinted('a', 'other')];
-    const third = store.record({ endpoint, inventoryHash: inventoryHash([changed[0]!.definitionSha256]), profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-04T00:00:00Z', tools: changed }).row!;
+    const third = (await store.record({ endpoint, inventoryHash: inventoryHash([changed[0]!.definitionSha256]), profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-04T00:00:00Z', tools: changed })).row!;
     expect(third.id).not.toBe(first.id);
-    expect(store.latest(endpoint)).toMatchObject({ id: third.id, tools: changed });
-    expect(store.latest('https://other.example/mcp')).toBeUndefined();
+    expect(await store.latest(endpoint)).toMatchObject({ id: third.id, tools: changed });
+    expect(await store.latest('https://other.example/mcp')).toBeUndefined();
   });
 
-  it('survives a reopen of the file', () => {
+  it('survives a reopen of the file', async () => {
     temp = tempStore();
-    temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools });
+    await temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools });
     temp.store.close();
     const reopened = openStore({ path: temp.path });
     try {
-      expect(reopened.mcpObservations.latest(endpoint)?.inventoryHash).toBe(hash);
+      expect((await reopened.mcpObservations.latest(endpoint))?.inventoryHash).toBe(hash);
     } finally {
       reopened.close();
     }
   });
 
-  it('never coalesces into a row without a profile (written before profiles existed)', () => {
+  it('never coalesces into a row without a profile (written before profiles existed)', async () => {
     temp = tempStore();
     temp.store.db
       .prepare(`INSERT INTO mcp_observations (endpoint, fingerprint, body, observed_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`)
       .run(endpoint, hash, JSON.stringify({ tools }), '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
-    expect(temp.store.mcpObservations.latest(endpoint)).toMatchObject({ profile: null, seenCount: 1 });
-    const row = temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools }).row;
+    expect(await temp.store.mcpObservations.latest(endpoint)).toMatchObject({ profile: null, seenCount: 1 });
+    const row = (await temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools })).row;
     expect(row).toMatchObject({ profile: HASH_PROFILE, seenCount: 1 });
   });
 });

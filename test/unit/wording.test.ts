@@ -149,17 +149,17 @@ describe('plurals, not "(s)"', () => {
 
   it('a diff with too few observations says "0 observations", then "1 observation"', async () => {
     const rt = runtimeWithStore();
-    const detail = () => {
+    const detail = async () => {
       try {
-        diffOf(ED25519_DID, rt);
+        await diffOf(ED25519_DID, rt);
       } catch (err) {
         return (err as ProblemError).message;
       }
       throw new Error('expected NOT_FOUND');
     };
-    expect(detail()).toBe(`${ED25519_DID} has 0 observations; a diff needs two.`);
-    recordObservation(rt, await resolve(ED25519_DID, rt, {}));
-    expect(detail()).toBe(`${ED25519_DID} has 1 observation; a diff needs two.`);
+    expect(await detail()).toBe(`${ED25519_DID} has 0 observations; a diff needs two.`);
+    await recordObservation(rt, await resolve(ED25519_DID, rt, {}));
+    expect(await detail()).toBe(`${ED25519_DID} has 1 observation; a diff needs two.`);
   });
 
   it('the document.inspect stage counts methods and services in words', async () => {

@@ -165,7 +165,7 @@ async function registerLocally(
 ): Promise<Registration> {
   const receipts = Array.isArray(chain) && chain.every((r): r is string => typeof r === 'string') ? chain : [];
   const rootAllowed = result.root !== null && (allowedRoots === null || allowedRoots.map(plainDid).includes(plainDid(result.root)));
-  if (result.status !== 'VALID' || !rootAllowed) return registerChain(runtime, receipts, result, allowedRoots);
+  if (result.status !== 'VALID' || !rootAllowed) return await registerChain(runtime, receipts, result, allowedRoots);
   let store: Store;
   try {
     const { openStore } = await import('../../store/index.js');
@@ -175,7 +175,8 @@ async function registerLocally(
   }
   try {
     runtime.store = store;
-    return registerChain(runtime, receipts, result, allowedRoots);
+    // Awaited: the finally must not close the store while the registration is under way.
+    return await registerChain(runtime, receipts, result, allowedRoots);
   } finally {
     runtime.store = undefined;
     store.close();
@@ -419,9 +420,9 @@ Examples:
         // The daemon answers only from chains verified since it started; a CLI run starts now, so
         // the agent's chains are verified again before the registry answers (verifyTool then
         // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
-        let candidates: ReturnType<Store['delegationChains']['forAgent']> = [];
+        let candidates: Awaited<ReturnType<Store['delegationChains']['forAgent']>> = [];
         try {
-          candidates = store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
+          candidates = await store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
         } catch {
           // verifyTool reads the registry too, and answers DENY with the reason.
         }
@@ -437,7 +438,7 @@ Examples:
           }
         }
         const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
-        const value = verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
+        const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
         const note: RegistryNote = { database, checked: candidates.length, setAside };
         return {
           value,

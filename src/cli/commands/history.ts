@@ -44,7 +44,7 @@ async function withStore<T>(
   io: CliIo,
   options: StoreCommandOptions,
   setExit: (code: number) => void,
-  run: (runtime: Runtime) => T,
+  run: (runtime: Runtime) => Promise<T>,
   render: (value: T) => Promise<{ text: string; exitCode: number }>,
 ): Promise<void> {
   const runtime = createRuntime(io.env);
@@ -52,7 +52,8 @@ async function withStore<T>(
   try {
     store = await openForReading(storePathOption(options.db, io.env));
     runtime.store = store;
-    const value = run(runtime);
+    // Awaited inside the try (a rejection is the problem below) and before the finally closes the store.
+    const value = await run(runtime);
     const { text, exitCode } = await render(value);
     if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     else if (!options.quiet) io.stdout.write(text);
@@ -97,9 +98,9 @@ history needs them to tell two hashes apart. svc diff --from/--to accept it as i
       io,
       options,
       setExit,
-      (runtime) => {
-        const value = historyOf(decodeIdentifier(did), runtime, limit);
-        if (runtime.store) prefixLength = uniquePrefixLength(documentHashes(runtime.store, value.did));
+      async (runtime) => {
+        const value = await historyOf(decodeIdentifier(did), runtime, limit);
+        if (runtime.store) prefixLength = uniquePrefixLength(await documentHashes(runtime.store, value.did));
         return value;
       },
       async (value) => ({ text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), prefixLength, outputWidth(io.stdout, io.env)), exitCode: EXIT.PASS }),
@@ -133,7 +134,7 @@ Examples:
       io,
       options,
       setExit,
-      (runtime) => diffOf(decodeIdentifier(did), runtime, { from: options.from, to: options.to }),
+      async (runtime) => diffOf(decodeIdentifier(did), runtime, { from: options.from, to: options.to }),
       async (result) => ({
         text: diffText(result, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), outputWidth(io.stdout, io.env)),
         exitCode: result.identical ? EXIT.PASS : EXIT.CHECK_FAILED,

@@ -59,8 +59,10 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
     const store = openStore({ path });
     try {
       runtime.store = store;
-      recordObservation(runtime, result);
-      return options.html === undefined ? null : storedTimeMachine(runtime, result.did);
+      // Awaited before the finally closes the store, and inside the outer try, so a failure is
+      // the warning below.
+      await recordObservation(runtime, result);
+      return options.html === undefined ? null : await storedTimeMachine(runtime, result.did);
     } finally {
       runtime.store = undefined;
       store.close();
@@ -71,12 +73,12 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
   }
 }
 
-function storedTimeMachine(runtime: Runtime, did: string): TimeMachineInput {
-  const history = historyOf(did, runtime);
+async function storedTimeMachine(runtime: Runtime, did: string): Promise<TimeMachineInput> {
+  const history = await historyOf(did, runtime);
   let diff = null;
   if (history.count >= 2) {
     try {
-      diff = diffOf(did, runtime);
+      diff = await diffOf(did, runtime);
     } catch (err) {
       if (!(err instanceof ProblemError)) throw err;
     }

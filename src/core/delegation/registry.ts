@@ -44,6 +44,27 @@ export interface RegisterOptions {
   admit?: () => string | null;
 }
 
+/**
+ * The registration in flight per store (its tail). registerChain reads the registry (count, an
+ * existing chain, the client's quota) before it writes; those steps were one synchronous run
+ * when the store was synchronous, and are now one after another per store, so that two
+ * registrations in flight in one process cannot both pass the bound and exceed it. (Several
+ * processes sharing one database were never serialised by this, and are not now.)
+ */
+const REGISTERING = new WeakMap<object, Promise<unknown>>();
+
+function oneAtATime<T>(key: object, work: () => Promise<T>): Promise<T> {
+  const run = (REGISTERING.get(key) ?? Promise.resolve()).then(work);
+  REGISTERING.set(
+    key,
+    run.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
+  return run;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -56,16 +77,16 @@ function plain(did: string): string {
 /**
  * Stores a VALID chain in the registry. Never throws: a result that is not VALID, a root the
  * operator does not allow (`allowedRoots` non-null and not listing it), no open store, a full
- * registry, a refusal of `options.admit` or a store failure each give `registered: false` with
- * the reason.
+ * registry, a refusal of `options.admit` or a store failure each resolve to `registered: false`
+ * with the reason. Registrations in one store run one at a time (see REGISTERING).
  */
-export function registerChain(
+export async function registerChain(
   runtime: Runtime,
   chain: readonly string[],
   result: DelegationChainResult,
   allowedRoots: readonly string[] | null,
   options: RegisterOptions = {},
-): Registration {
+): Promise<Registration> {
   if (result.status !== 'VALID') return { registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` };
   if (result.root === null || result.leaf === null || result.notAfter === null) {
     return { registered: false, reason: 'The chain result names no root, leaf or expiry; nothing was registered.' };
@@ -77,29 +98,32 @@ export function registerChain(
   }
   const store = runtime.store;
   if (!store) return { registered: false, reason: 'No database is open, so the chain could not be registered.' };
-  const now = rfc3339(runtime.clock.now());
+  const notAfter = result.notAfter;
   const id = chainId(chain);
-  try {
-    const chains = store.delegationChains;
-    if (chains.count() >= MAX_REGISTERED_CHAINS) {
-      chains.removeExpired(now);
-      // A chain already stored may still be refreshed; a new one would exceed the bound.
-      if (chains.count() >= MAX_REGISTERED_CHAINS && !chains.all().some((c) => c.id === id)) {
-        return { registered: false, reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.` };
+  return oneAtATime(store, async (): Promise<Registration> => {
+    const now = rfc3339(runtime.clock.now());
+    try {
+      const chains = store.delegationChains;
+      if ((await chains.count()) >= MAX_REGISTERED_CHAINS) {
+        await chains.removeExpired(now);
+        // A chain already stored may still be refreshed; a new one would exceed the bound.
+        if ((await chains.count()) >= MAX_REGISTERED_CHAINS && !(await chains.all()).some((c) => c.id === id)) {
+          return { registered: false, reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.` };
+        }
       }
+      if (options.admit) {
+        const refreshed = (await chains.forAgent(leafDid, now)).some((c) => c.id === id);
+        const refusal = refreshed ? null : options.admit();
+        if (refusal !== null) return { registered: false, reason: refusal };
+      }
+      await chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: notAfter, registeredAt: now });
+    } catch (err) {
+      runtime.log.error('registering a delegation chain failed', { id, error: messageOf(err) });
+      return { registered: false, reason: 'The database refused the registration; nothing was registered.' };
     }
-    if (options.admit) {
-      const refreshed = chains.forAgent(leafDid, now).some((c) => c.id === id);
-      const refusal = refreshed ? null : options.admit();
-      if (refusal !== null) return { registered: false, reason: refusal };
-    }
-    chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: result.notAfter, registeredAt: now });
-  } catch (err) {
-    runtime.log.error('registering a delegation chain failed', { id, error: messageOf(err) });
-    return { registered: false, reason: 'The database refused the registration; nothing was registered.' };
-  }
-  runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: result.notAfter });
-  return { registered: true, reason: null };
+    runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: notAfter });
+    return { registered: true, reason: null };
+  });
 }
 
 export interface Reverification {
@@ -126,9 +150,9 @@ export async function reverifyRegisteredChains(
   const store = runtime.store;
   if (!store) return outcome;
   const chains = store.delegationChains;
-  const pending = chains.all();
-  const drop = (record: StoredDelegationChain, reason: string): void => {
-    chains.remove(record.id);
+  const pending = await chains.all();
+  const drop = async (record: StoredDelegationChain, reason: string): Promise<void> => {
+    await chains.remove(record.id);
     outcome.dropped.push({ id: record.id, reason });
     runtime.log.info('registered delegation chain dropped', { id: record.id, root: record.rootDid, leaf: record.leafDid, reason });
   };
@@ -145,7 +169,7 @@ export async function reverifyRegisteredChains(
     }
     if (result.status !== 'VALID') return drop(record, result.headline);
     if (result.notAfter !== null && result.notAfter !== record.expiresAt) {
-      chains.register({ ...record, expiresAt: result.notAfter });
+      await chains.register({ ...record, expiresAt: result.notAfter });
     }
     outcome.kept += 1;
   };
@@ -183,9 +207,9 @@ function listed(items: readonly string[], max = 12): string {
  * chains are used whose leaf is the agent, that are unexpired (the chain's earliest expiry),
  * whose leaf receipt is in force (nbf, with 60 s of skew) and — with `root` — whose root is
  * that DID. Newest registration first, the first chain whose leaf capabilities grant the tool
- * gives ALLOW. Never throws: a missing or failing store answers DENY.
+ * gives ALLOW. Never rejects: a missing or failing store answers DENY.
  */
-export function verifyTool(runtime: Runtime, query: ToolQuery, now: Date, options: VerifyToolOptions = {}): Authorization {
+export async function verifyTool(runtime: Runtime, query: ToolQuery, now: Date, options: VerifyToolOptions = {}): Promise<Authorization> {
   const { agent, tool } = query;
   const store = runtime.store;
   if (!store) return deny(agent, tool, 'The delegation registry is unavailable (no database is open), so no registered delegation can be used.');
@@ -195,7 +219,8 @@ export function verifyTool(runtime: Runtime, query: ToolQuery, now: Date, option
   const nowSeconds = Math.floor(now.getTime() / 1000);
   let records: StoredDelegationChain[];
   try {
-    records = store.delegationChains.forAgent(agentDid, nowText);
+    // Awaited inside the try: a rejected read is caught here and answers DENY.
+    records = await store.delegationChains.forAgent(agentDid, nowText);
   } catch (err) {
     runtime.log.error('reading the delegation registry failed', { agent: agentDid, error: messageOf(err) });
     return deny(agent, tool, 'The delegation registry could not be read, so no registered delegation can be used.');

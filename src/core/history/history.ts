@@ -55,9 +55,13 @@ export function observationOf(result: EnrichedResolution): NewObservation {
  * nothing), or a versioned request (an old version of a did:webvh log says nothing about what
  * the DID resolves to now).
  */
-export function recordObservation(runtime: Runtime, result: EnrichedResolution, options: RecordOptions = {}): Recorded<Observation> | null {
+export async function recordObservation(
+  runtime: Runtime,
+  result: EnrichedResolution,
+  options: RecordOptions = {},
+): Promise<Recorded<Observation> | null> {
   if (!runtime.store || result.cached || options.versioned === true) return null;
-  return runtime.store.observations.record(observationOf(result));
+  return await runtime.store.observations.record(observationOf(result));
 }
 
 function requireStore(runtime: Runtime): RuntimeStore {
@@ -83,24 +87,22 @@ function publicRow(row: Observation): Observation {
 
 /**
  * The DID's observations, newest first, at most `limit`. A DID never observed has an empty
- * history (count 0): absence of records is an answer, not a missing resource.
+ * history (count 0): absence of records is an answer, not a missing resource. Invalid input
+ * rejects, as a store failure does.
  */
-export function historyOf(input: string, runtime: Runtime, limit: number = DEFAULT_HISTORY_LIMIT): ObservationHistory {
+export async function historyOf(input: string, runtime: Runtime, limit: number = DEFAULT_HISTORY_LIMIT): Promise<ObservationHistory> {
   const { did } = parseDid(input);
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HISTORY_LIMIT) {
     throw new ProblemError('INVALID_OPTIONS', `The history limit must be an integer from 1 to ${MAX_HISTORY_LIMIT}.`);
   }
   const { observations } = requireStore(runtime);
-  return {
-    did,
-    count: observations.count(did),
-    history: observations.list(did, limit).map(publicRow),
-    note: HISTORY_NOTE,
-  };
+  const count = await observations.count(did);
+  const rows = await observations.list(did, limit);
+  return { did, count, history: rows.map(publicRow), note: HISTORY_NOTE };
 }
 
-function observed(store: RuntimeStore, did: string, name: 'from' | 'to', hash: string): StoredObservation {
-  const row = store.observations.findByHash(did, hash);
+async function observed(store: RuntimeStore, did: string, name: 'from' | 'to', hash: string): Promise<StoredObservation> {
+  const row = await store.observations.findByHash(did, hash);
   if (!row) throw new ProblemError('NOT_FOUND', `The "${name}" document hash ${hash} was never observed for ${did}.`);
   return row;
 }
@@ -117,36 +119,39 @@ function tooFew(did: string, n: number): ProblemError {
  * - only `to`: the observation listed just before `to`'s row (the next older row) → `to`.
  * A hash is the latest row with that document hash (findByHash); a prefix of at least 8 hex
  * characters stands for the one distinct hash of the DID it starts (prefix.ts: none is NOT_FOUND,
- * several INVALID_OPTIONS). Unknown hashes, and a missing partner, are NOT_FOUND.
+ * several INVALID_OPTIONS). Unknown hashes, and a missing partner, are NOT_FOUND (every problem
+ * is a rejection).
  */
-export function diffOf(input: string, runtime: Runtime, selection: DiffSelection = {}): SemanticDiff {
+export async function diffOf(input: string, runtime: Runtime, selection: DiffSelection = {}): Promise<SemanticDiff> {
   const { did } = parseDid(input);
   if (selection.from !== undefined) checkHashPrefix('from', selection.from);
   if (selection.to !== undefined) checkHashPrefix('to', selection.to);
   const store = requireStore(runtime);
   const { observations } = store;
-  const from = selection.from === undefined ? undefined : expandHashPrefix(store, did, 'from', selection.from);
-  const to = selection.to === undefined ? undefined : expandHashPrefix(store, did, 'to', selection.to);
+  const from = selection.from === undefined ? undefined : await expandHashPrefix(store, did, 'from', selection.from);
+  const to = selection.to === undefined ? undefined : await expandHashPrefix(store, did, 'to', selection.to);
 
   if (from === undefined && to === undefined) {
-    const [newest, older] = observations.latest(did, 2);
-    if (!newest || !older) throw tooFew(did, observations.count(did));
+    const [newest, older] = await observations.latest(did, 2);
+    if (!newest || !older) throw tooFew(did, await observations.count(did));
     return semanticDiff(older, newest);
   }
   if (from !== undefined && to !== undefined) {
-    return semanticDiff(observed(store, did, 'from', from), observed(store, did, 'to', to));
+    // One after the other, as before: `from` is looked up (and reported missing) first.
+    const older = await observed(store, did, 'from', from);
+    return semanticDiff(older, await observed(store, did, 'to', to));
   }
   if (from !== undefined) {
-    const older = observed(store, did, 'from', from);
-    const [newest] = observations.latest(did, 1);
+    const older = await observed(store, did, 'from', from);
+    const [newest] = await observations.latest(did, 1);
     // findByHash found a row, so the DID has at least one; the guard keeps the types honest.
     if (!newest) throw tooFew(did, 0);
     return semanticDiff(older, newest);
   }
-  const newer = observed(store, did, 'to', to!);
+  const newer = await observed(store, did, 'to', to!);
   // Find `to`'s position in the newest-first list, then fetch just enough rows with documents.
-  const position = observations.list(did, observations.count(did)).findIndex((row) => row.id === newer.id);
-  const older = position < 0 ? undefined : observations.latest(did, position + 2)[position + 1];
+  const position = (await observations.list(did, await observations.count(did))).findIndex((row) => row.id === newer.id);
+  const older = position < 0 ? undefined : (await observations.latest(did, position + 2))[position + 1];
   if (!older) throw new ProblemError('NOT_FOUND', `No observation of ${did} is older than the one with document hash ${to!}; a diff needs two.`);
   return semanticDiff(older, newer);
 }

@@ -44,20 +44,22 @@ export function checkHashPrefix(name: HashOption, value: string): void {
 }
 
 /** The distinct document hashes of the DID's history, newest first. */
-export function documentHashes(store: RuntimeStore, did: string): string[] {
+export async function documentHashes(store: RuntimeStore, did: string): Promise<string[]> {
   const { observations } = store;
-  return [...new Set(observations.list(did, observations.count(did)).map((row) => row.documentHash))];
+  const rows = await observations.list(did, await observations.count(did));
+  return [...new Set(rows.map((row) => row.documentHash))];
 }
 
 /**
  * The whole document hash a checked `value` names for the DID: the value itself when it is whole
  * (whether it was observed is the caller's lookup), else the one distinct hash of the DID's
- * history it starts. NOT_FOUND when none does; INVALID_OPTIONS naming how many when several do.
+ * history it starts. NOT_FOUND when none does; INVALID_OPTIONS naming how many when several do
+ * (each a rejection, as is a value that fails checkHashPrefix).
  */
-export function expandHashPrefix(store: RuntimeStore, did: string, name: HashOption, value: string): string {
+export async function expandHashPrefix(store: RuntimeStore, did: string, name: HashOption, value: string): Promise<string> {
   checkHashPrefix(name, value);
   if (value.length === HASH_LENGTH) return value;
-  const matches = documentHashes(store, did).filter((hash) => hash.startsWith(value));
+  const matches = (await documentHashes(store, did)).filter((hash) => hash.startsWith(value));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     throw new ProblemError('NOT_FOUND', `No document hash observed for ${did} starts with the "${name}" prefix ${value}.`);

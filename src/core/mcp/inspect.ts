@@ -195,7 +195,15 @@ function headlineOf(result: Omit<McpInspection, 'headline'>): string {
   return `${name}${parts.join('; ')}.`;
 }
 
-function persistenceCheck(runtime: Runtime, options: McpInspectOptions, endpoint: string, conversation: McpConversation, fingerprinted: FingerprintedTool[], hash: string, complete: boolean): McpCheck {
+async function persistenceCheck(
+  runtime: Runtime,
+  options: McpInspectOptions,
+  endpoint: string,
+  conversation: McpConversation,
+  fingerprinted: FingerprintedTool[],
+  hash: string,
+  complete: boolean,
+): Promise<McpCheck> {
   const store = runtime.store;
   if (!store && options.storageUnavailable !== undefined) {
     return check('historyPersistence', 'History', 'WARN', `Not stored: the database is unavailable (${options.storageUnavailable}); the next comparison may use an older snapshot.`);
@@ -203,7 +211,8 @@ function persistenceCheck(runtime: Runtime, options: McpInspectOptions, endpoint
   if (!store) return check('historyPersistence', 'History', 'SKIP', 'Not stored: storage is off, so no drift is recorded or compared.');
   if (!complete) return check('historyPersistence', 'History', 'WARN', 'Not stored: a partial inventory is never stored; the next comparison uses the last complete one.');
   try {
-    const { row } = store.mcpObservations.record({
+    // Awaited inside the try: a rejected write is a WARN check, not a failed inspection.
+    const { row } = await store.mcpObservations.record({
       endpoint,
       inventoryHash: hash,
       profile: HASH_PROFILE,
@@ -221,9 +230,10 @@ function persistenceCheck(runtime: Runtime, options: McpInspectOptions, endpoint
   }
 }
 
-function latestSnapshot(runtime: Runtime, endpoint: string): McpSnapshot | undefined {
+async function latestSnapshot(runtime: Runtime, endpoint: string): Promise<McpSnapshot | undefined> {
   try {
-    return runtime.store?.mcpObservations.latest(endpoint);
+    // Awaited inside the try: a rejected read means no previous snapshot, not a failed inspection.
+    return await runtime.store?.mcpObservations.latest(endpoint);
   } catch (err) {
     runtime.log.warn('mcp history not readable', { endpoint, reason: asProblemError(err).message });
     return undefined;
@@ -263,7 +273,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
   const { tools: partial, fingerprinted } = fingerprintTools(listing.tools);
   const complete = listing.limit === null;
   const names = partial.map((t) => t.name);
-  const previous = latestSnapshot(runtime, endpoint);
+  const previous = await latestSnapshot(runtime, endpoint);
   const drift = compareInventory(fingerprinted, previous, complete);
   const tools: McpTool[] = partial.map((tool) => {
     const toolDrift = drift.tools.get(tool.name)!;
@@ -289,7 +299,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
   const limit = listing.limit;
   if (limit) limitations.push(`The inventory is incomplete: ${limit}.`);
 
-  const historyCheck = persistenceCheck(runtime, options, endpoint, conversation, fingerprinted, hash, complete);
+  const historyCheck = await persistenceCheck(runtime, options, endpoint, conversation, fingerprinted, hash, complete);
   const base: Omit<McpInspection, 'headline'> = {
     endpoint,
     status: 'INSPECTED',

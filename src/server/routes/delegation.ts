@@ -190,7 +190,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         const trustedRoots = trustedRootsOf(roots);
         const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
         if (register !== true) return reply.send({ result, registered: false });
-        const registration = registerChain(runtime, chain, result, ctx.limits.delegationRoots, { admit: admitFor(request) });
+        const registration = await registerChain(runtime, chain, result, ctx.limits.delegationRoots, { admit: admitFor(request) });
         // Beyond the SPEC's {result, registered}: why a requested registration did not happen
         // (not VALID, a root not allowed, the registry full, this client's quota used up…).
         return reply.send(
@@ -266,7 +266,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
           unverified = reverified.unverified;
         }
         const query = root === undefined ? { agent, tool } : { agent, tool, root };
-        return reply.send(verifyTool(runtime, query, runtime.clock.now(), { exclude: unverified }));
+        return reply.send(await verifyTool(runtime, query, runtime.clock.now(), { exclude: unverified }));
       },
     },
   ];

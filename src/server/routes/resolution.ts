@@ -92,7 +92,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/history/');
         queryOptions(request, []);
-        return reply.send(historyOf(did, requireStore(ctx)));
+        return reply.send(await historyOf(did, requireStore(ctx)));
       },
     },
     {
@@ -103,7 +103,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/diff/');
         const query = queryOptions(request, ['from', 'to']);
-        return reply.send(diffOf(did, requireStore(ctx), { from: query['from'], to: query['to'] }));
+        return reply.send(await diffOf(did, requireStore(ctx), { from: query['from'], to: query['to'] }));
       },
     },
   ];

@@ -58,7 +58,8 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
         const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
         const status = w3cStatusOf(result);
         if (wanted === 'json') return sendResolution(reply, status, result);
-        return sendPage(reply, status, dossierPage({ result, timeMachine: timeMachineFor(ctx, result, query), mode: 'served' }));
+        const timeMachine = await timeMachineFor(ctx, result, query);
+        return sendPage(reply, status, dossierPage({ result, timeMachine, mode: 'served' }));
       },
     },
     {
@@ -113,7 +114,7 @@ export function sendPage(reply: FastifyReply, status: number, page: string): Fas
  * What level 4's time machine shows: the DID's observations and one diff (the pair asked for, or
  * the latest two). A diff that cannot be made is said on the page, never a failed page.
  */
-function timeMachineFor(ctx: ServerContext, result: EnrichedResolution, query: Record<string, string>): TimeMachineInput {
+async function timeMachineFor(ctx: ServerContext, result: EnrichedResolution, query: Record<string, string>): Promise<TimeMachineInput> {
   const selection = { from: query['from'], to: query['to'] };
   const selected = selection.from !== undefined && selection.to !== undefined ? { from: selection.from, to: selection.to } : null;
   const { runtime } = ctx;
@@ -121,12 +122,13 @@ function timeMachineFor(ctx: ServerContext, result: EnrichedResolution, query: R
   if (!shouldRecord(ctx, result)) {
     return { history: null, diff: null, selected, unavailable: 'This service does not record the history of self-certifying identifiers (did:key, did:jwk): their document follows from the identifier and cannot change.' };
   }
-  const history = historyOf(result.did, runtime);
+  const history = await historyOf(result.did, runtime);
   let diff = null;
   let diffProblem: string | undefined;
   if (history.count >= 2 || selection.from !== undefined || selection.to !== undefined) {
     try {
-      diff = diffOf(result.did, runtime, selection);
+      // Awaited inside the try: a ProblemError rejection is said on the page.
+      diff = await diffOf(result.did, runtime, selection);
     } catch (err) {
       if (!(err instanceof ProblemError)) throw err;
       diffProblem = err.detail;
