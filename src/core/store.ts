@@ -163,7 +163,7 @@ export interface McpObservationStore {
 
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
 export interface RuntimeStore {
-  readonly storage: 'file' | 'memory';
+  readonly storage: 'file' | 'memory' | 'postgres';
   readonly observations: ObservationStore;
   /** Delegation chains registered through verify-delegation `register: true` (SPEC §3, §4.12). */
   readonly delegationChains: DelegationChainStore;

@@ -11,10 +11,10 @@ const COLUMNS = `id, chain, root_did AS rootDid, leaf_did AS leafDid, expires_at
 // rowid breaks ties of one second; an upsert keeps its row (and rowid) and refreshes registered_at.
 const NEWEST_FIRST = 'ORDER BY registered_at DESC, rowid DESC';
 
-type Row = Omit<StoredDelegationChain, 'chain'> & { chain: string };
+export type ChainRow = Omit<StoredDelegationChain, 'chain'> & { chain: string };
 
 /** The stored JSON array back as receipts; a row whose text is not an array of strings reads as []. */
-function withChain(row: Row): StoredDelegationChain {
+export function withChain(row: ChainRow): StoredDelegationChain {
   let chain: string[] = [];
   try {
     const parsed: unknown = JSON.parse(row.chain);
@@ -27,8 +27,8 @@ function withChain(row: Row): StoredDelegationChain {
 
 export class SqliteDelegationChainStore implements DelegationChainStore {
   readonly #upsert: Database.Statement<[string, string, string, string, string, string]>;
-  readonly #forAgent: Database.Statement<[string, string], Row>;
-  readonly #all: Database.Statement<[], Row>;
+  readonly #forAgent: Database.Statement<[string, string], ChainRow>;
+  readonly #all: Database.Statement<[], ChainRow>;
   readonly #count: Database.Statement<[], { n: number }>;
   readonly #remove: Database.Statement<[string]>;
   readonly #removeExpired: Database.Statement<[string]>;

@@ -16,10 +16,10 @@ const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile
   seen_count AS seenCount, body`;
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
-type Row = Omit<McpSnapshot, 'tools'> & { body: string };
+export type SnapshotRow = Omit<McpSnapshot, 'tools'> & { body: string };
 
 /** The stored body back as tools; a body of another shape reads as no tools (all ADDED). */
-function toSnapshot(row: Row): McpSnapshot {
+export function toSnapshot(row: SnapshotRow): McpSnapshot {
   const { body, ...rest } = row;
   let tools: McpSnapshotTool[] = [];
   try {
@@ -38,9 +38,9 @@ function toSnapshot(row: Row): McpSnapshot {
 }
 
 export class SqliteMcpObservationStore implements McpObservationStore {
-  readonly #latest: Database.Statement<[string], Row>;
-  readonly #coalesce: Database.Statement<[string, string | null, number], Row>;
-  readonly #insert: Database.Statement<[string, string, string, string | null, string, string, string | null], Row>;
+  readonly #latest: Database.Statement<[string], SnapshotRow>;
+  readonly #coalesce: Database.Statement<[string, string | null, number], SnapshotRow>;
+  readonly #insert: Database.Statement<[string, string, string, string | null, string, string, string | null], SnapshotRow>;
   readonly #record: (snapshot: NewMcpSnapshot) => Recorded<McpSnapshot>;
   readonly #ceiling: RowCeiling;
 

@@ -15,14 +15,14 @@ const COLUMNS = `id, did, document_hash AS documentHash, observed_at AS observed
   domain_binding_status AS domainBindingStatus, summary`;
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
-type StoredRow = Observation & { document: string };
+export type StoredRow = Observation & { document: string };
 
-function withDocument(row: StoredRow): StoredObservation {
+export function withDocument(row: StoredRow): StoredObservation {
   return { ...row, document: JSON.parse(row.document) as DidDocument };
 }
 
 /** SQLite reads LIMIT -1 as "no limit"; the interface means "at most", so negatives are 0. */
-function limitOf(limit: number): number {
+export function limitOf(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
 }
 

@@ -1,0 +1,34 @@
+/**
+ * One schema history for both engines: the migrations of src/store/migrations.ts are written
+ * once, in SQLite's dialect, and translated here for PostgreSQL, so the two schemas cannot drift
+ * apart. The translation is closed: a construct it does not know makes it throw (a new migration
+ * that needs more is caught by the conformance suite the first time it runs).
+ *
+ * - `INTEGER PRIMARY KEY AUTOINCREMENT` → an identity column (never reuses a deleted id)
+ * - `STRICT`, `WITHOUT ROWID` → dropped (PostgreSQL types are strict)
+ * - `REAL` → `DOUBLE PRECISION`
+ * - `json_valid(x)` → `(x::json IS NOT NULL)` — the cast refuses what is not JSON; `json` (not
+ *   `jsonb`) keeps the text as written, so a document reads back byte for byte
+ * - `json_type(x) = 'array'` → `json_typeof(x::json) = 'array'`
+ */
+
+const RULES: ReadonlyArray<[RegExp, string]> = [
+  [/\bINTEGER PRIMARY KEY AUTOINCREMENT\b/g, 'INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY'],
+  [/\)\s*STRICT,\s*WITHOUT ROWID;/g, ');'],
+  [/\)\s*STRICT;/g, ');'],
+  [/\bREAL\b/g, 'DOUBLE PRECISION'],
+  [/\bjson_valid\((\w+)\)/g, '($1::json IS NOT NULL)'],
+  [/\bjson_type\((\w+)\)/g, 'json_typeof($1::json)'],
+];
+
+/** SQLite constructs with no rule above: their presence means the translation would be wrong. */
+const UNTRANSLATED = /\b(STRICT|WITHOUT ROWID|AUTOINCREMENT|PRAGMA|json_\w+\(|rowid|IFNULL|GLOB)\b/i;
+
+export function postgresSql(sqlite: string): string {
+  let sql = sqlite;
+  for (const [pattern, replacement] of RULES) sql = sql.replace(pattern, replacement);
+  const code = sql.replace(/--[^\n]*/g, '');
+  const left = UNTRANSLATED.exec(code.replace(/json_typeof\(/g, ''));
+  if (left) throw new Error(`no PostgreSQL translation for "${left[0]}"`);
+  return sql;
+}

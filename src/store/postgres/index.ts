@@ -1,0 +1,211 @@
+/**
+ * The PostgreSQL backend (several daemons, one database): the same schema versions as the
+ * embedded SQLite store (the migrations translated by dialect.ts), behind the same asynchronous
+ * repository interfaces of src/core/store.ts. Loaded only when a `postgres://` database is
+ * configured, like better-sqlite3 for a file.
+ *
+ * Schema versions live in `svc_schema_version` (one row). Every migration runs in one
+ * transaction holding a transaction-level advisory lock, so daemons starting together on an
+ * empty database migrate it once; a database newer than this build is refused, never
+ * downgraded. Times that decide anything (coalescing order, expiry) come from the values the
+ * core passes or from the database, never from this process.
+ */
+import pg from 'pg';
+import type { RuntimeStore } from '../../core/store.js';
+import { StoreError } from '../errors.js';
+import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
+import { postgresSql } from './dialect.js';
+import { PostgresDelegationChainStore } from './delegation-chains.js';
+import { PostgresMcpObservationStore } from './mcp-observations.js';
+import { PostgresObservationStore } from './observations.js';
+
+/** The advisory lock every migration takes: 'svc!' as a 32-bit number, in the key space of svc. */
+const MIGRATION_LOCK = 0x73766321;
+
+export interface OpenPostgresOptions {
+  /** `postgres://user@host:port/database` (libpq URL; a password may be given in it or in PGPASSWORD). */
+  url: string;
+  /** A schema to use (created when missing) instead of the user's default (`public`); tests use one each. */
+  schema?: string;
+  /** Most connections this daemon holds (default 10). */
+  maxConnections?: number;
+}
+
+export interface PostgresStore extends RuntimeStore {
+  readonly schemaVersion: number;
+  readonly pool: pg.Pool;
+  readonly observations: PostgresObservationStore;
+  readonly delegationChains: PostgresDelegationChainStore;
+  readonly mcpObservations: PostgresMcpObservationStore;
+  /** Whether the server answers and the schema is current; never throws. */
+  readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }>;
+  /** Closes every connection (idempotent). */
+  close(): Promise<void>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The URL with any password replaced, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unreadable database URL)';
+  }
+}
+
+/** One line for a failure of the server or the driver (its code where there is one). */
+export function pgReason(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  switch (e?.code) {
+    case 'ECONNREFUSED':
+      return 'the server refused the connection (is PostgreSQL running there?)';
+    case 'ENOTFOUND':
+      return 'the server name does not resolve';
+    case 'ETIMEDOUT':
+      return 'the connection timed out';
+    case '28P01':
+    case '28000':
+      return 'authentication failed';
+    case '3D000':
+      return 'the database does not exist';
+    case '42501':
+      return 'permission denied';
+    case '57P01':
+    case '57P03':
+      return 'the server is shutting down or starting up';
+  }
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return message.split('\n', 1)[0] || 'unknown error';
+}
+
+async function readVersion(client: pg.PoolClient): Promise<number> {
+  const { rows } = await client.query<{ version: number }>('SELECT version FROM svc_schema_version WHERE id = 1');
+  return rows[0]?.version ?? 0;
+}
+
+/** Applies the migrations the database lacks, each in its own transaction under the advisory lock. */
+async function migrate(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    // Under the lock: two daemons creating the table at once would race in the catalogue.
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
+    await client.query('COMMIT');
+    for (const migration of MIGRATIONS) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        const current = await readVersion(client);
+        if (current > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(current));
+        if (current >= migration.version) {
+          await client.query('COMMIT');
+          continue;
+        }
+        await client.query(postgresSql(migration.up));
+        await client.query(
+          'INSERT INTO svc_schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
+          [migration.version],
+        );
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (error instanceof StoreError) throw error;
+        throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${pgReason(error)}`);
+      }
+    }
+    const version = await readVersion(client);
+    if (version > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(version));
+    return version;
+  } finally {
+    client.release();
+  }
+}
+
+class Store implements PostgresStore {
+  readonly storage = 'postgres' as const;
+  readonly observations: PostgresObservationStore;
+  readonly delegationChains: PostgresDelegationChainStore;
+  readonly mcpObservations: PostgresMcpObservationStore;
+  #closed = false;
+
+  constructor(
+    readonly pool: pg.Pool,
+    readonly schemaVersion: number,
+  ) {
+    this.observations = new PostgresObservationStore(pool);
+    this.delegationChains = new PostgresDelegationChainStore(pool);
+    this.mcpObservations = new PostgresMcpObservationStore(pool);
+  }
+
+  async readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }> {
+    if (this.#closed) return { ready: false, reason: 'the database is closed' };
+    try {
+      const { rows } = await this.pool.query<{ version: number }>('SELECT version FROM svc_schema_version WHERE id = 1');
+      const version = rows[0]?.version ?? 0;
+      if (version !== SCHEMA_VERSION) return { ready: false, reason: `the database has schema version ${version}, expected ${SCHEMA_VERSION}` };
+      return { ready: true, storage: 'postgres', schema: 'current' };
+    } catch (error) {
+      return { ready: false, reason: `the database cannot be read: ${pgReason(error)}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.pool.end();
+  }
+}
+
+/**
+ * Connects, creates the schema when asked for one, and migrates. Throws StoreError: OPEN_FAILED
+ * when the server cannot be reached or a migration fails (the URL in the message without its
+ * password), FUTURE_SCHEMA for a database newer than this build. The pool is closed on failure.
+ */
+export async function openPostgresStore(options: OpenPostgresOptions): Promise<PostgresStore> {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new StoreError('OPEN_FAILED', `the schema name "${options.schema.slice(0, 70)}" is not a plain lower-case identifier`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    ...(options.schema !== undefined ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // A connection that breaks while idle is reported here, not as an unhandled 'error' event.
+  pool.on('error', () => undefined);
+  try {
+    if (options.schema !== undefined) await createSchema(pool, options.schema);
+    const version = await migrate(pool);
+    return new Store(pool, version);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('OPEN_FAILED', `cannot open the database ${redactedUrl(options.url)}: ${pgReason(error)}`);
+  }
+}
+
+/** CREATE SCHEMA under the migration lock (two daemons creating it at once would race in the catalogue). */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** True for a `postgres://` or `postgresql://` URL (anything else is a SQLite path). */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
