@@ -40,8 +40,8 @@ export interface TimeMachineInput {
   selected: { from: string; to: string } | null;
   /** Why there is no history to show (no store, not recorded …), when `history` is null. */
   unavailable?: string;
-  /** Why the diff asked for could not be made (an unknown hash …). */
-  diffProblem?: string;
+  /** Why the diff asked for could not be made (an unknown hash …), or null. */
+  diffProblem?: string | null;
 }
 
 export interface DossierInput {
@@ -338,7 +338,7 @@ function timeMachine(input: DossierInput): Html {
 ${tm.history === null
     ? html`<p class="empty">${tm.unavailable ?? 'No observations of this identifier are available.'}</p>`
     : timelineView(tm.history, { selected: tm.selected, pageHref: mode === 'served' ? pageHref : null })}
-${tm.diffProblem !== undefined ? html`<p class="tone-warn diff-problem">${tm.diffProblem}</p>` : ''}
+${typeof tm.diffProblem === 'string' ? html`<p class="tone-warn diff-problem">${tm.diffProblem}</p>` : ''}
 ${tm.diff ? diffView(tm.diff, result.did) : ''}
 </section>`;
 }

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { jcsSha256 } from '../../src/core/canonical.js';
-import { diffOf, historyOf, HISTORY_NOTE, observationOf, recordObservation } from '../../src/core/history/index.js';
+import { diffOf, historyOf, HISTORY_NOTE, observationOf, observedChanges, recordObservation } from '../../src/core/history/index.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { DidDocument, EnrichedResolution } from '../../src/core/resolve/types.js';
 import type { Runtime } from '../../src/core/runtime.js';
@@ -324,5 +324,27 @@ describe('diffOf', () => {
     expect([d.fromHash, d.toHash]).toEqual([hash3, hash1]);
     expect(d.keysRotated).toEqual([`${WEB_DID}#key-1`]);
     expect(d.servicesRemoved).toEqual([`${WEB_DID}#files`]);
+  });
+});
+
+describe('observedChanges', () => {
+  it('the observations with the diff of the latest two, or of the pair asked for; an unknown hash is a reason, not an error', async () => {
+    const runtime = await storeWithThree();
+    const latest = await observedChanges(WEB_DID, runtime);
+    expect(latest.history.count).toBe(3);
+    expect(latest.diff).toEqual(await diffOf(WEB_DID, runtime));
+    expect(latest.diffProblem).toBeNull();
+    const asked = await observedChanges(WEB_DID, runtime, { from: jcsSha256(doc1), to: jcsSha256(doc2) });
+    expect([asked.diff?.fromHash, asked.diff?.toHash]).toEqual([jcsSha256(doc1), jcsSha256(doc2)]);
+    const unknown = await observedChanges(WEB_DID, runtime, { from: 'ab'.repeat(32) });
+    expect(unknown.diff).toBeNull();
+    expect(unknown.diffProblem).toMatch(/never observed/);
+    expect(unknown.history.count).toBe(3);
+  });
+
+  it('one observation: no diff and no reason', async () => {
+    const runtime = runtimeWithStore();
+    await runtime.store.observations.record(observation(doc1, '2026-01-01T00:00:00Z'));
+    expect(await observedChanges(WEB_DID, runtime)).toMatchObject({ diff: null, diffProblem: null, history: { count: 1 } });
   });
 });

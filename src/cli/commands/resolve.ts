@@ -6,7 +6,7 @@ import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { hasVersionOptions, parseVersionOptions } from '../../core/resolve/version-options.js';
 import { resolve } from '../../core/resolve/resolve.js';
-import { diffOf, historyOf, recordObservation } from '../../core/history/history.js';
+import { observedChanges, recordObservation } from '../../core/history/history.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
@@ -62,7 +62,7 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
       // Awaited before the finally closes the store, and inside the outer try, so a failure is
       // the warning below.
       await recordObservation(runtime, result);
-      return options.html === undefined ? null : await storedTimeMachine(runtime, result.did);
+      return options.html === undefined ? null : { ...(await observedChanges(result.did, runtime)), selected: null };
     } finally {
       runtime.store = undefined;
       store.close();
@@ -71,19 +71,6 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
     if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
     return null;
   }
-}
-
-async function storedTimeMachine(runtime: Runtime, did: string): Promise<TimeMachineInput> {
-  const history = await historyOf(did, runtime);
-  let diff = null;
-  if (history.count >= 2) {
-    try {
-      diff = await diffOf(did, runtime);
-    } catch (err) {
-      if (!(err instanceof ProblemError)) throw err;
-    }
-  }
-  return { history, diff, selected: null };
 }
 
 /**

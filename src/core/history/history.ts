@@ -155,3 +155,28 @@ export async function diffOf(input: string, runtime: Runtime, selection: DiffSel
   if (!older) throw new ProblemError('NOT_FOUND', `No observation of ${did} is older than the one with document hash ${to!}; a diff needs two.`);
   return semanticDiff(older, newer);
 }
+
+/** A DID's observations with one diff of them, as the dossier's time machine shows them. */
+export interface ObservedChanges {
+  history: ObservationHistory;
+  /** The pair selected, else the latest two; null with fewer than two and nothing selected, or when it cannot be made. */
+  diff: SemanticDiff | null;
+  /** Why the diff asked for cannot be made (an unknown or ambiguous hash), or null. */
+  diffProblem: string | null;
+}
+
+/**
+ * The DID's observations and the diff of `selection` (else of the latest two, when there are
+ * two). A diff that cannot be made is said, not thrown: the observations are the answer.
+ */
+export async function observedChanges(input: string, runtime: Runtime, selection: DiffSelection = {}): Promise<ObservedChanges> {
+  const history = await historyOf(input, runtime);
+  if (history.count < 2 && selection.from === undefined && selection.to === undefined) return { history, diff: null, diffProblem: null };
+  try {
+    // Awaited inside the try: a ProblemError rejection becomes the reason.
+    return { history, diff: await diffOf(input, runtime, selection), diffProblem: null };
+  } catch (err) {
+    if (!(err instanceof ProblemError)) throw err;
+    return { history, diff: null, diffProblem: err.detail };
+  }
+}

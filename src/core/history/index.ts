@@ -5,6 +5,7 @@ export {
   HISTORY_NOTE,
   MAX_HISTORY_LIMIT,
   diffOf,
+  observedChanges,
   historyOf,
   observationOf,
   recordObservation,

@@ -5,7 +5,7 @@
  * pages for browsers (sendProblem asks `pageProblemFor`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { diffOf, historyOf } from '../../core/history/history.js';
+import { observedChanges } from '../../core/history/history.js';
 import { ProblemError, type Problem } from '../../core/problems.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { decodeIdentifier } from '../../core/did/syntax.js';
@@ -122,19 +122,7 @@ async function timeMachineFor(ctx: ServerContext, result: EnrichedResolution, qu
   if (!shouldRecord(ctx, result)) {
     return { history: null, diff: null, selected, unavailable: 'This service does not record the history of self-certifying identifiers (did:key, did:jwk): their document follows from the identifier and cannot change.' };
   }
-  const history = await historyOf(result.did, runtime);
-  let diff = null;
-  let diffProblem: string | undefined;
-  if (history.count >= 2 || selection.from !== undefined || selection.to !== undefined) {
-    try {
-      // Awaited inside the try: a ProblemError rejection is said on the page.
-      diff = await diffOf(result.did, runtime, selection);
-    } catch (err) {
-      if (!(err instanceof ProblemError)) throw err;
-      diffProblem = err.detail;
-    }
-  }
-  return { history, diff, selected, ...(diffProblem !== undefined ? { diffProblem } : {}) };
+  return { ...(await observedChanges(result.did, runtime, selection)), selected };
 }
 
 /**

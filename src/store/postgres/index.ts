@@ -15,6 +15,7 @@ import type { RuntimeStore } from '../../core/store.js';
 import { StoreError } from '../errors.js';
 import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
 import { postgresSql } from './dialect.js';
+import { inTransaction, transaction } from './sql.js';
 import { PostgresDelegationChainStore } from './delegation-chains.js';
 import { PostgresMcpObservationStore } from './mcp-observations.js';
 import { PostgresObservationStore } from './observations.js';
@@ -89,30 +90,29 @@ async function readVersion(client: pg.PoolClient): Promise<number> {
 /** Applies the migrations the database lacks, each in its own transaction under the advisory lock. */
 async function migrate(pool: pg.Pool): Promise<number> {
   const client = await pool.connect();
+  const locked = (work: () => Promise<void>) =>
+    transaction(client, async () => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await work();
+    });
   try {
     // Under the lock: two daemons creating the table at once would race in the catalogue.
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
-    await client.query('COMMIT');
+    await locked(async () => {
+      await client.query('CREATE TABLE IF NOT EXISTS svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
+    });
     for (const migration of MIGRATIONS) {
-      await client.query('BEGIN');
       try {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-        const current = await readVersion(client);
-        if (current > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(current));
-        if (current >= migration.version) {
-          await client.query('COMMIT');
-          continue;
-        }
-        await client.query(postgresSql(migration.up));
-        await client.query(
-          'INSERT INTO svc_schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
-          [migration.version],
-        );
-        await client.query('COMMIT');
+        await locked(async () => {
+          const current = await readVersion(client);
+          if (current > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(current));
+          if (current >= migration.version) return;
+          await client.query(postgresSql(migration.up));
+          await client.query(
+            'INSERT INTO svc_schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
+            [migration.version],
+          );
+        });
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
         if (error instanceof StoreError) throw error;
         throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${pgReason(error)}`);
       }
@@ -190,19 +190,11 @@ export async function openPostgresStore(options: OpenPostgresOptions): Promise<P
 }
 
 /** CREATE SCHEMA under the migration lock (two daemons creating it at once would race in the catalogue). */
-async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** True for a `postgres://` or `postgresql://` URL (anything else is a SQLite path). */
