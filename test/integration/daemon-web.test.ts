@@ -196,6 +196,14 @@ describe('the time machine', () => {
     expect(from.slice(0, from.indexOf('</pre>'))).toContain(a.multikey);
     const to = second.text.slice(second.text.indexOf('document-to'));
     expect(to.slice(0, to.indexOf('</pre>'))).toContain(b.multikey);
+    // A hash that is not one is refused as an option; one never observed is said on the page.
+    const malformed = await get(`/d/${did}?from=xyz`);
+    expect(malformed.status).toBe(400);
+    expect(malformed.text).toContain('data-code="INVALID_OPTIONS"');
+    const unknown = await get(`/d/${did}?from=${'ab'.repeat(32)}&to=${'cd'.repeat(32)}`);
+    expect(unknown.status).toBe(200);
+    expect(unknown.text).toContain('class="tone-warn diff-problem"');
+    expect(unknown.text).toContain('was never observed');
     // Any two observations, chosen without JavaScript: a GET form with two selects.
     expect(second.text).toMatch(/<form[^>]*method="get"[^>]*class="diff-form"|<form[^>]*class="diff-form"[^>]*method="get"/);
   });

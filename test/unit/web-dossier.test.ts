@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBLEMS, PROBLEM_GUIDE, ProblemError, type ProblemCode } from '../../src/core/problems.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
-import { acceptsGzip, negotiatePage } from '../../src/server/routes/web.js';
+import { acceptsGzip, matchesEtag, negotiatePage } from '../../src/server/routes/web.js';
 import { webAssets } from '../../src/web/assets.js';
 import { dossierPage, problemPage, type TimeMachineInput } from '../../src/web/dossier.js';
 import { homePage, HOME_EXAMPLES } from '../../src/web/home.js';
@@ -172,5 +172,19 @@ describe('acceptsGzip', () => {
     ['gzipped', false],
   ] as const)('%s → %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('matchesEtag', () => {
+  it.each([
+    [undefined, false],
+    ['"abc"', true],
+    ['"x", "abc"', true],
+    ['W/"abc"', true],
+    ['*', true],
+    ['"abcd"', false],
+    ['abc', false],
+  ] as const)('%s → %s', (header, expected) => {
+    expect(matchesEtag(header, '"abc"')).toBe(expected);
   });
 });

@@ -82,7 +82,7 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
 }
 
 /** If-None-Match: `*`, or a list of entity tags (weak ones compared weakly, RFC 9110 §13.1.2). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header.split(',').some((tag) => {
     const t = tag.trim();
