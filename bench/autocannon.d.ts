@@ -1,10 +1,12 @@
-/** The part of autocannon's API the daemon benchmark uses (the package ships no types). */
+/** The part of autocannon's API the daemon benchmarks use (the package ships no types). */
 declare module 'autocannon' {
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Requests in turn; setupRequest may change each one (e.g. its path) before it is sent. */
+    requests?: Array<{ method?: string; path?: string; setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>;
   }
   interface Result {
     requests: { average: number; total: number };

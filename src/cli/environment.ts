@@ -34,6 +34,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'the database is $XDG_STATE_HOME/svc/svc.db, shared by the commands and the daemon (--db overrides)',
     default: '$HOME/.local/state',
   },
+  {
+    name: 'SVC_DATABASE_URL',
+    scope: 'every command',
+    description: 'a postgres:// URL: store in PostgreSQL, shared by several daemons (--db overrides)',
+    default: 'unset: the SQLite file',
+  },
   { name: 'HOME', scope: 'every command', description: 'home directory, for the default database path', default: "the user's home directory" },
   {
     name: 'NODE_EXTRA_CA_CERTS',
@@ -68,7 +74,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_MAX_OBSERVATIONS',
     scope: 'svc serve',
-    description: 'most stored observations; at the ceiling one-off rows are evicted, else new ones refused',
+    description: 'most stored observations (SQLite); at the ceiling one-off rows are evicted, else new ones refused',
     default: '100000',
   },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },

@@ -577,7 +577,8 @@ export interface components {
         Ready: {
             /** @enum {boolean} */
             ready: true;
-            storage: "file" | "memory";
+            /** @description The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons */
+            storage: "file" | "memory" | "postgres";
             /** @enum {string} */
             schema: "current";
         };
@@ -604,7 +605,8 @@ export interface components {
                 storage: {
                     /** @enum {string} */
                     status: "ok";
-                    storage: "file" | "memory";
+                    /** @description The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons */
+                    storage: "file" | "memory" | "postgres";
                     /** @enum {string} */
                     schema: "current";
                     schemaVersion: number;

@@ -13,7 +13,7 @@
  */
 import type { DomainBindingStatus } from './linkage/types.js';
 import type { JsonObject } from './encoding/json.js';
-import type { DidDocument } from './resolve/types.js';
+import type { DidDocument, EnrichedResolution } from './resolve/types.js';
 
 /** What one resolution contributes to the history of its DID (SPEC §2.5). */
 export interface NewObservation {
@@ -170,9 +170,6 @@ export interface RuntimeStore {
   /** MCP inventories by endpoint, for drift (SPEC §2.11). */
   readonly mcpObservations: McpObservationStore;
 }
-
-// Imported here rather than at the top so that this addition stays one block at the end of the file.
-import type { EnrichedResolution } from './resolve/types.js';
 
 /**
  * A resolution cache shared by several daemons (a second tier behind each one's in-process LRU),

@@ -125,19 +125,31 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   const direct = new TokenBuckets(limits.directPerMinute, nowMs);
   const standard = new TokenBuckets(limits.standardPerMinute, nowMs);
   const intensive = new TokenBuckets(limits.intensivePerMinute, nowMs);
-  const charge = (request: FastifyRequest, budget: Budget): void => {
+  // Several daemons on one PostgreSQL database share the public budgets: the bucket is the
+  // database's (one statement on its clock), so N replicas still give each client 20/min and
+  // 10/min. While the database cannot be reached, this replica's own bucket decides — a client
+  // then gets at most N times its budget, rather than every client being refused.
+  const chargePublic = (kind: 'standard' | 'intensive', client: string): void | Promise<void> => {
+    const per = kind === 'intensive' ? limits.intensivePerMinute : limits.standardPerMinute;
+    const refuse = (outcome: { allowed: true } | { allowed: false; retryAfterSeconds: number }): void => {
+      if (!outcome.allowed) throw rateLimited(outcome.retryAfterSeconds, `the ${kind} budget of ${per} requests per minute`);
+    };
+    const local = () => refuse((kind === 'intensive' ? intensive : standard).take(client));
+    const shared = ctx.storage.shared;
+    if (!shared) return local();
+    return shared.budgets.take(`${kind}:${client}`, per).then(refuse, (err: unknown) => {
+      runtime.log.warn('the shared budget could not be read; this replica decides alone', { error: err instanceof Error ? err.message : String(err) });
+      local();
+    });
+  };
+  const charge = (request: FastifyRequest, budget: Budget): void | Promise<void> => {
     if (budget === 'none') return;
     const client = clientKey(request.ip);
     if (profile === 'direct') {
       if (!direct.take(client).allowed) throw rateLimited(1, `${limits.directPerMinute} requests per minute`);
       return;
     }
-    const kind = budget === 'resolve' ? (isWebvhRequest(request) ? 'intensive' : 'standard') : budget;
-    const outcome = (kind === 'intensive' ? intensive : standard).take(client);
-    if (!outcome.allowed) {
-      const per = kind === 'intensive' ? limits.intensivePerMinute : limits.standardPerMinute;
-      throw rateLimited(outcome.retryAfterSeconds, `the ${kind} budget of ${per} requests per minute`);
-    }
+    return chargePublic(budget === 'resolve' ? (isWebvhRequest(request) ? 'intensive' : 'standard') : budget, client);
   };
 
   // Callback-style hooks: no promise per request on the hot path.
@@ -170,9 +182,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     // fails to parse (400) or is too large (413) has cost its token, and a request over budget
     // is answered 429 before its body is read or parsed. A body still on its way is not read
     // at all: the connection closes after the 429 instead of draining it.
-    try {
-      charge(request, request.routeOptions.config.budget ?? 'standard');
-    } catch (err) {
+    const refuse = (err: unknown) => {
       if (hasPendingBody(request)) {
         // Not one more byte of it is read: the socket stops reading now and is closed as soon as
         // the 429 is flushed (the rest of the body dies with the connection).
@@ -180,9 +190,17 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
         reply.header('connection', 'close');
         reply.raw.once('finish', () => request.raw.socket.destroy());
       }
-      return done(err as Error);
+      done(err as Error);
+    };
+    let pending: void | Promise<void>;
+    try {
+      pending = charge(request, request.routeOptions.config.budget ?? 'standard');
+    } catch (err) {
+      return refuse(err);
     }
-    done();
+    // A shared budget is read from the database; an in-memory one answers at once.
+    if (pending) pending.then(() => done(), refuse);
+    else done();
   });
   // Answers finished while draining close their connection: a kept-alive socket would hold
   // the shutdown open until the client or the keep-alive timeout lets go of it.

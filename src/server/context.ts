@@ -3,23 +3,26 @@
  * work, and one way to resolve for a request (cancelled with the request, bounded by capacity,
  * recorded as an observation).
  */
+import { hostname } from 'node:os';
 import type { RouteSchema } from './schemas/common.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { didKeySource, type KeySource } from '../core/credentials/keys.js';
 import { dereference, readDidUrl, type DereferencingResult } from '../core/dereference/dereference.js';
 import { recordObservation } from '../core/history/history.js';
 import { ProblemError } from '../core/problems.js';
+import { driverFor } from '../core/methods/registry.js';
 import type { ResolveOptions } from '../core/methods/types.js';
 import { resolve, type ResolveHooks } from '../core/resolve/resolve.js';
 import { hasVersionOptions } from '../core/resolve/version-options.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
 import type { Net } from '../core/net.js';
-import type { Runtime } from '../core/runtime.js';
+import type { ResolutionCache, Runtime } from '../core/runtime.js';
 import { RequestSlot, type Capacity } from './capacity.js';
 import { clientKey } from './rate-limit.js';
 import type { Profile, ServerLimits } from './limits.js';
 import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
+import { sharedResolution } from './shared-cache.js';
 import type { StorageSlot } from './storage.js';
 
 /** Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh. */
@@ -80,7 +83,7 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
   slot.take();
   return async (signal, hooks = {}) => {
     try {
-      const result = await resolve(did, runtime, { ...options, signal }, hooks);
+      const result = await resolveShared(ctx, did, options, signal, hooks);
       // Recorded before the result is returned (so before the answer, as when the store was
       // synchronous: a history read after the answer includes it). Awaited inside the try, so a
       // rejected write is logged here, never an unhandled rejection nor the client's error.
@@ -94,6 +97,60 @@ export function admitResolution(ctx: ServerContext, did: string, options: Resolv
       if (owned) slot.release();
     }
   };
+}
+
+/**
+ * A did:key or did:jwk: its document is computed from the identifier, with nothing fetched, so
+ * resolving it here costs less than asking the database whether another replica has — the
+ * shared tier (and its single flight) is for methods that reach out.
+ */
+function selfCertifying(did: string): boolean {
+  const method = /^did:([a-z0-9]+):/.exec(did)?.[1];
+  return method !== undefined && driverFor(method)?.selfCertifying === true;
+}
+
+/** Who holds a lease of the shared resolution cache: this daemon, for an operator reading the lease table. */
+const LEASE_HOLDER = `${hostname()}:${process.pid}`;
+
+/**
+ * Resolves `did`, through the resolution cache several daemons share when there is one (a
+ * PostgreSQL database): a live entry another replica stored is reused (and kept in this
+ * replica's LRU), and while one replica resolves a DID the others wait for its result instead
+ * of resolving it too. Requests that bypass the cache (noCache, a version) resolve here alone.
+ * The lifetime a shared entry gets is the one the core gave the result in the LRU (0: kept
+ * nowhere, e.g. a did:web whose domain configuration could not be fetched); errors are never
+ * shared. The shared tier failing (database down) only costs the sharing.
+ */
+async function resolveShared(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined, hooks: ResolveHooks): Promise<EnrichedResolution> {
+  const { runtime } = ctx;
+  const shared = ctx.storage.shared;
+  if (!shared || options.noCache || hasVersionOptions(options) || selfCertifying(did)) return resolve(did, runtime, { ...options, signal }, hooks);
+  // The lifetime the core chooses for a result, seen as it stores it in the LRU.
+  const lifetimes = new WeakMap<EnrichedResolution, number>();
+  const local = runtime.cache;
+  const cache: ResolutionCache = {
+    get: (key) => local.get(key),
+    set: (key, value, ttlSeconds) => {
+      lifetimes.set(value, ttlSeconds);
+      local.set(key, value, ttlSeconds);
+    },
+    delete: (key) => local.delete(key),
+    clear: () => local.clear(),
+    get size() {
+      return local.size;
+    },
+  };
+  const result = await sharedResolution(
+    shared.resolutionCache,
+    did,
+    did,
+    { holder: LEASE_HOLDER, leaseMs: ctx.limits.requestTimeoutMs, ...(signal ? { signal } : {}), ttlSeconds: (r) => lifetimes.get(r) ?? 0 },
+    () => resolve(did, { ...runtime, cache }, { ...options, signal }, hooks),
+  );
+  // Another replica's result: kept here too, for as long as the core keeps a fresh one (a
+  // did:webvh at most its log's own ttl, which its document metadata carries).
+  if (result.cached) local.set(did, result, Math.min(runtime.config.cacheTtlSeconds, Number(result.didDocumentMetadata['ttl'] ?? Infinity) || 0));
+  return result;
 }
 
 /**

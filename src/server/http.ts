@@ -10,6 +10,7 @@ import { asProblemError, ProblemError, type Problem } from '../core/problems.js'
 import { truncate } from '../core/text.js';
 import { isValidationFailure, validationProblem } from './compilers.js';
 import { errorResolutionBody } from './w3c.js';
+import { StoreError } from '../store/errors.js';
 
 export const PROBLEM_JSON = 'application/problem+json';
 export const DID_RESOLUTION = 'application/did-resolution';
@@ -53,6 +54,11 @@ interface FastifyLikeError {
  */
 export function problemFromError(err: unknown, bodyLimitBytes: number, options: { optionsBody?: boolean } = {}): ProblemError {
   if (err instanceof ProblemError) return err;
+  // A database server that cannot be reached (PostgreSQL down or restarting): the request may
+  // succeed again shortly; /ready says the same to the load balancer.
+  if (err instanceof StoreError && err.code === 'UNAVAILABLE') {
+    return new ProblemError('SERVICE_UNAVAILABLE', 'The database cannot be reached just now; try again shortly (/ready says why).', { retryAfter: 5 });
+  }
   if (isValidationFailure(err)) return validationProblem(err, options);
   const { code, statusCode } = (typeof err === 'object' && err !== null ? err : {}) as FastifyLikeError;
   switch (code) {

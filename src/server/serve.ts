@@ -16,7 +16,7 @@ export interface ServeOptions {
   host: string;
   port: number;
   profile: Profile;
-  /** Database file, or ':memory:' (refused in production mode). */
+  /** Database file, ':memory:' (refused in production mode), or a `postgres://` URL. */
   dbPath: string;
   production: boolean;
   limits: ServerLimits;
@@ -43,6 +43,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     maxMcpObservations: options.limits.maxMcpObservations,
     warn: options.announce,
   });
+  // The first attempt is awaited (a PostgreSQL server answers or refuses within seconds); a
+  // database that cannot be opened yet does not stop the start.
+  await storage.open();
   const runtime = runtimeFor(storage);
   const ctx: ServerContext = {
     runtime,
@@ -59,7 +62,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
   for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
   const url = await app.listen({ host: options.host, port: options.port });
-  options.announce(`svc: listening on ${url} (${options.profile} profile; database ${options.dbPath})`);
+  options.announce(`svc: listening on ${url} (${options.profile} profile; database ${storage.location})`);
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -85,7 +88,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       } finally {
         clearTimeout(force);
         clearInterval(idle);
-        storage.close();
+        await storage.close().catch(() => undefined);
         options.announce('svc: stopped; database closed');
         resolveClosed();
       }

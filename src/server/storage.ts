@@ -1,14 +1,17 @@
 /**
  * The daemon's database, held so that a database that cannot be opened (missing directory,
- * future schema, a file that is not SQLite) does not stop the daemon: resolution still works,
- * `/ready` answers 503 NOT_READY with the reason, and each `/ready` probe tries again — a
- * volume mounted late, or a migration run by an operator, makes the daemon ready without a
- * restart.
+ * future schema, a file that is not SQLite, a PostgreSQL server that is down) does not stop the
+ * daemon: resolution still works, `/ready` answers 503 NOT_READY with the reason, and each
+ * `/ready` probe tries again — a volume mounted late, a migration run by an operator, or a
+ * database server coming up makes the daemon ready without a restart.
+ *
+ * Opening is asynchronous (a PostgreSQL server is reached over the network); one attempt runs at
+ * a time, however many probes arrive meanwhile.
  */
 import type { RuntimeStore } from '../core/store.js';
-import { openStore, type RowUsage, type Store } from '../store/index.js';
+import { databaseLocation, isPostgresUrl, openDatabase, type Database, type DatabaseReadiness, type SharedCoordination, type StorageUsage } from '../store/database.js';
 
-export type Readiness = { ready: true; storage: 'file' | 'memory'; schema: 'current' } | { ready: false; reason: string };
+export type Readiness = DatabaseReadiness;
 
 /** The daemon's bounds on its history tables (README "Bounded history"). */
 export interface StorageBounds {
@@ -23,47 +26,77 @@ export interface StorageBounds {
 const CEILING_SETTING = { observations: 'SVC_MAX_OBSERVATIONS', mcpObservations: 'SVC_MAX_MCP_OBSERVATIONS' } as const;
 
 export class StorageSlot {
-  #store: Store | null = null;
+  #db: Database | null = null;
   #error: string | null = null;
+  #opening: Promise<void> | null = null;
   #closed = false;
+  /** Where the database is, fit for logs (a URL without its password). */
+  readonly location: string;
 
   constructor(
-    /** A file path, or ':memory:' (refused in production mode). */
-    readonly path: string,
+    /** A file path, ':memory:' (refused in production mode) or a `postgres://` URL. */
+    private readonly target: string,
     private readonly production: boolean,
     /** Ceilings of the history tables; none: unbounded (tests of other concerns). */
     private readonly bounds?: StorageBounds,
   ) {
-    this.#open();
+    this.location = databaseLocation(target);
   }
 
-  #open(): void {
-    if (this.#closed) return;
+  /** Tries to open the database (once at a time); the outcome is in `store` and `error`. */
+  open(): Promise<void> {
+    if (this.#closed || this.#db) return Promise.resolve();
+    this.#opening ??= this.#attempt().finally(() => {
+      this.#opening = null;
+    });
+    return this.#opening;
+  }
+
+  async #attempt(): Promise<void> {
+    const { bounds } = this;
+    const warn = bounds?.warn;
     try {
-      const { bounds } = this;
-      const warn = bounds?.warn;
-      this.#store = openStore({
-        path: this.path,
+      const db = await openDatabase({
+        target: this.target,
         production: this.production,
-        maxObservations: bounds?.maxObservations,
-        maxMcpObservations: bounds?.maxMcpObservations,
-        onFirstRefusal: warn && ((table, ceiling) =>
-          warn(
-            `svc: warning: the ${table === 'observations' ? 'observation history' : 'MCP inventory history'} is at its ceiling ` +
-              `(${CEILING_SETTING[table]}=${ceiling}) with no one-off row to evict; new snapshots are not stored, unchanged ones are still counted ` +
-              '(/v1/status counts the refusals)',
-          )),
+        ...(bounds ? { maxObservations: bounds.maxObservations, maxMcpObservations: bounds.maxMcpObservations } : {}),
+        ...(warn
+          ? {
+              onFirstRefusal: (table: 'observations' | 'mcpObservations', ceiling: number) =>
+                warn(
+                  `svc: warning: the ${table === 'observations' ? 'observation history' : 'MCP inventory history'} is at its ceiling ` +
+                    `(${CEILING_SETTING[table]}=${ceiling}) with no one-off row to evict; new snapshots are not stored, unchanged ones are still counted ` +
+                    '(/v1/status counts the refusals)',
+                ),
+            }
+          : {}),
       });
+      // Closed while opening (a shutdown during start): the new connection is not kept.
+      if (this.#closed) {
+        await db.close();
+        return;
+      }
+      this.#db = db;
       this.#error = null;
     } catch (err) {
-      this.#store = null;
+      this.#db = null;
       this.#error = err instanceof Error ? err.message.split('\n')[0]! : String(err);
     }
   }
 
   /** The open store, for the Runtime; undefined while the database is unavailable. */
   get store(): RuntimeStore | undefined {
-    return this.#store ?? undefined;
+    return this.#db ?? undefined;
+  }
+
+  /** The engine's coordination shared by several daemons (PostgreSQL), or undefined. */
+  get shared(): SharedCoordination | undefined {
+    return this.#db?.shared;
+  }
+
+  /** `sqlite` or `postgres`: what the target names, open or not. */
+  get engine(): 'sqlite' | 'postgres' {
+    return this.#db?.engine ?? (isPostgresUrl(this.target) ? 'postgres' : 'sqlite');
   }
 
   /** Why the database is unavailable, or null. */
@@ -72,26 +105,30 @@ export class StorageSlot {
   }
 
   /** Rows, ceilings, evictions and refusals of the history tables; null while the database is unavailable. */
-  usage(): { observations: RowUsage; mcpObservations: RowUsage } | null {
-    const store = this.#store;
-    if (!store) return null;
+  async usage(): Promise<StorageUsage | null> {
+    const db = this.#db;
+    if (!db) return null;
     try {
-      return { observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() };
+      return await db.usage();
     } catch {
       return null;
     }
   }
 
-  readiness(): Readiness {
+  async readiness(): Promise<Readiness> {
     if (this.#closed) return { ready: false, reason: 'the daemon is shutting down' };
-    if (!this.#store) this.#open();
-    if (!this.#store) return { ready: false, reason: `the database ${this.path} cannot be opened: ${this.#error ?? 'unknown reason'}` };
-    return this.#store.readiness();
+    if (!this.#db) await this.open();
+    const db = this.#db;
+    if (!db) return { ready: false, reason: `the database ${this.location} cannot be opened: ${this.#error ?? 'unknown reason'}` };
+    return db.readiness();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#closed = true;
-    this.#store?.close();
-    this.#store = null;
+    // An attempt under way finishes first: it sees the slot closed and closes what it opened.
+    await this.#opening;
+    const db = this.#db;
+    this.#db = null;
+    await db?.close();
   }
 }

@@ -4,7 +4,11 @@ export type StoreErrorCode =
   | 'OPEN_FAILED'
   | 'MEMORY_IN_PRODUCTION'
   | 'BACKUP_DESTINATION_EXISTS'
-  | 'BACKUP_FAILED';
+  | 'BACKUP_FAILED'
+  /** A database server that cannot be reached just now (PostgreSQL down, restarting, out of connections). */
+  | 'UNAVAILABLE'
+  /** What the engine does not do (a backup of PostgreSQL: pg_dump's job). */
+  | 'NOT_SUPPORTED';
 
 /** A storage failure with a one-line message fit for an operator (no stack, no SQL). */
 export class StoreError extends Error {

@@ -489,7 +489,7 @@ describe('svc inspect-mcp', () => {
     const r = await run(['inspect-mcp', '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] <endpoint>/);
-    for (const option of ['--strict', '--egress-allow <cidr>', '--db <path>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    for (const option of ['--strict', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
     expect(r.stdout).toContain('"declared" is the class the server\'s');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
       'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint); 2 usage.',

@@ -20,7 +20,7 @@ import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.
 interface Backend {
   name: string;
   describe: (name: string, fn: () => void) => void;
-  open(): Promise<{ store: RuntimeStore; close(): Promise<void> }>;
+  open(): Promise<{ store: RuntimeStore; close(): Promise<void>; sql(statement: string): Promise<void> }>;
 }
 
 const BACKENDS: Backend[] = [
@@ -36,6 +36,9 @@ const BACKENDS: Backend[] = [
           store.close();
           rmSync(dir, { recursive: true, force: true });
         },
+        sql: async (statement) => {
+          store.db.exec(statement);
+        },
       };
     },
   },
@@ -50,6 +53,9 @@ const BACKENDS: Backend[] = [
         close: async () => {
           await store.close();
           await drop();
+        },
+        sql: async (statement) => {
+          await store.pool.query(statement);
         },
       };
     },
@@ -97,8 +103,9 @@ for (const backend of BACKENDS) {
   backend.describe(`store conformance: ${backend.name}`, () => {
     let store: RuntimeStore;
     let close: () => Promise<void>;
+    let sql: (statement: string) => Promise<void>;
     beforeAll(async () => {
-      ({ store, close } = await backend.open());
+      ({ store, close, sql } = await backend.open());
     });
     afterAll(async () => {
       await close?.();
@@ -144,6 +151,19 @@ for (const backend of BACKENDS) {
       expect(outcomes.filter((o) => o.outcome === 'stored')).toHaveLength(1);
       expect(await store.observations.count(did)).toBe(1);
       expect((await store.observations.list(did, 1))[0]!.seenCount).toBe(12);
+    });
+
+    it('observations: an absent binding status coalesces with an absent one; a row of another fingerprint profile is never coalesced into', async () => {
+      const did = 'did:web:profiles.example';
+      const unbound = (observedAt: string) => observation(7, observedAt, { did, domainBindingStatus: null });
+      expect((await store.observations.record(unbound('2026-02-01T00:00:00Z'))).outcome).toBe('stored');
+      const again = await store.observations.record(unbound('2026-02-02T00:00:00Z'));
+      expect(again).toMatchObject({ outcome: 'coalesced', row: { seenCount: 2, lastSeenAt: '2026-02-02T00:00:00Z', domainBindingStatus: null } });
+      expect((await store.observations.record(observation(7, '2026-02-03T00:00:00Z', { did }))).outcome).toBe('stored');
+      await sql(`UPDATE observations SET fingerprint_profile = 'an-older-profile' WHERE did = '${did}'`);
+      const relabelled = await store.observations.record(observation(7, '2026-02-04T00:00:00Z', { did }));
+      expect(relabelled.outcome).toBe('stored');
+      expect(await store.observations.count(did)).toBe(3);
     });
 
     it('delegation chains: upsert, by agent (unexpired, newest first), all, count, remove, expiry', async () => {
@@ -206,7 +226,7 @@ describePostgres('PostgreSQL: schema versions', () => {
       const tables = sqlite.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
       const sqliteColumns = tables.flatMap((t) => (sqlite.db.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[]).map((c) => `${t}.${c}`)).sort();
       const { rows } = await postgres.pool.query<{ c: string }>(
-        "SELECT table_name || '.' || column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name <> 'svc_schema_version'",
+        "SELECT table_name || '.' || column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name NOT LIKE 'svc\\_%'",
         [schema],
       );
       expect(rows.map((r) => r.c).sort()).toEqual(sqliteColumns);

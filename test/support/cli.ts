@@ -24,7 +24,7 @@ process.on('exit', () => rmSync(testStateHome, { recursive: true, force: true })
 
 /** Environment without the caller's colour and width settings, so tests decide them; state in a test directory. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { NO_COLOR: undefined, FORCE_COLOR: undefined, COLUMNS: undefined, TERM: 'xterm-256color', CI: undefined, XDG_STATE_HOME: testStateHome, ...extra };
+  return { NO_COLOR: undefined, FORCE_COLOR: undefined, COLUMNS: undefined, TERM: 'xterm-256color', CI: undefined, XDG_STATE_HOME: testStateHome, SVC_DATABASE_URL: undefined, ...extra };
 }
 
 export interface Run {

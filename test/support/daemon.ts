@@ -41,7 +41,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-daemon-'));
   const dbPath = typeof options.dbPath === 'function' ? options.dbPath(dir) : (options.dbPath ?? path.join(dir, 'svc.db'));
   const args = ['serve', '--host', '127.0.0.1', '--port', '0', ...(options.noDb ? [] : ['--db', dbPath]), ...(options.args ?? [])];
-  const env = { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(dir, 'state'), SVC_LOG_LEVEL: undefined, ...options.env };
+  const env = { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(dir, 'state'), SVC_LOG_LEVEL: undefined, SVC_DATABASE_URL: undefined, ...options.env };
   const child = spawn(process.execPath, [svcBin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let err = '';

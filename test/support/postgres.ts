@@ -5,7 +5,12 @@
  * server fails the run (CI here has one: a silently skipped half would hide breakage). Each
  * test gets a schema of its own, dropped afterwards.
  */
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 
@@ -58,6 +63,101 @@ export function freshSchema(): { schema: string; drop: () => Promise<void> } {
       } finally {
         await client.end().catch(() => undefined);
       }
+    },
+  };
+}
+
+/** A database of its own on the machine's server (dropped by `drop`), for daemons started as processes. */
+export async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `svc_t_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query(sql);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * A PostgreSQL server of the test's own (initdb into a temporary directory, on a free loopback
+ * port), so that a test can stop it under a running daemon and start it again without touching
+ * the machine's server. Run as the `postgres` user when the tests run as root (the server
+ * refuses root). Needs the server binaries (Debian: /usr/lib/postgresql/<version>/bin).
+ */
+export interface PrivatePostgres {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+function serverBinaries(): string | null {
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (existsSync(path.join(dir, 'initdb'))) return dir;
+  } catch {
+    // pg_config absent: look where Debian puts the server.
+  }
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  for (const version of readdirSync(root).sort().reverse()) {
+    const dir = path.join(root, version, 'bin');
+    if (existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  }
+  return null;
+}
+
+/** Why a private server cannot be started here, or null. */
+export const privatePostgresProblem: string | null = serverBinaries() === null ? 'the PostgreSQL server binaries (initdb, pg_ctl) are not installed' : null;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = serverBinaries();
+  if (bin === null) throw new Error(privatePostgresProblem!);
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (tool: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+      execFile(command, argv, { timeout: 60_000 }, (error, _stdout, stderr) => (error ? reject(new Error(`${tool} failed: ${stderr || error.message}`)) : resolve()));
+    });
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    destroy: async () => {
+      await stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

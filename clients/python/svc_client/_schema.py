@@ -219,7 +219,8 @@ class Ready(TypedDict):
     """The `Ready` schema of openapi.json."""
 
     ready: Literal[True]
-    storage: Literal["file", "memory"]
+    #: The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons
+    storage: Literal["file", "memory", "postgres"]
     schema: Literal["current"]
 
 
@@ -267,7 +268,8 @@ class _ServiceStatusComponentsStorageVariant1Required(TypedDict):
     """The required members of ServiceStatusComponentsStorageVariant1."""
 
     status: Literal["ok"]
-    storage: Literal["file", "memory"]
+    #: The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons
+    storage: Literal["file", "memory", "postgres"]
     schema: Literal["current"]
     schemaVersion: int
 

@@ -22,7 +22,7 @@ import { parseJsonText } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339, type Runtime } from '../../core/runtime.js';
 import { sentence } from '../../core/text.js';
-import type { Store } from '../../store/index.js';
+import { databaseLocation, type Database } from '../../store/database.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { completeFiles } from '../completion.js';
 import { EXIT } from '../exit-codes.js';
@@ -32,7 +32,7 @@ import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
 import { registrationText, verifyToolText, type RegistryNote, type SetAside } from '../output/registry.js';
 import { openForReading } from './history.js';
-import { addDbOption, collect, storePathOption, addEgressOption } from './store-options.js';
+import { addDbOption, collect, databaseOption, addEgressOption } from './store-options.js';
 import { readSource } from './verify.js';
 
 export function exitForChain(result: DelegationChainResult): number {
@@ -166,12 +166,12 @@ async function registerLocally(
   const receipts = Array.isArray(chain) && chain.every((r): r is string => typeof r === 'string') ? chain : [];
   const rootAllowed = result.root !== null && (allowedRoots === null || allowedRoots.map(plainDid).includes(plainDid(result.root)));
   if (result.status !== 'VALID' || !rootAllowed) return await registerChain(runtime, receipts, result, allowedRoots);
-  let store: Store;
+  let store: Database;
+  const { openDatabase } = await import('../../store/database.js');
   try {
-    const { openStore } = await import('../../store/index.js');
-    store = openStore({ path: database });
+    store = await openDatabase({ target: database });
   } catch (err) {
-    return { registered: false, reason: `The database ${printable(database)} could not be opened (${printable(messageOf(err))}); nothing was registered.` };
+    return { registered: false, reason: `The database ${printable(databaseLocation(database))} could not be opened (${printable(messageOf(err))}); nothing was registered.` };
   }
   try {
     runtime.store = store;
@@ -179,7 +179,7 @@ async function registerLocally(
     return await registerChain(runtime, receipts, result, allowedRoots);
   } finally {
     runtime.store = undefined;
-    store.close();
+    await store.close();
   }
 }
 
@@ -312,6 +312,8 @@ Examples:
   verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => {
     const roots = trustedRoots(options.trustedRoot);
     const allowedRoots = options.register ? await delegationRoots(io.env) : null;
+    // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
+    const database = options.register ? databaseOption(options.db, io.env) : '';
     const text = await readSource(file, 'delegation chain');
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
     // The value is the chain result, or with --register the daemon's {result, registered, …} body.
@@ -319,7 +321,6 @@ Examples:
       const chain = parseChainText(text, 'delegation chain file');
       const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
       if (!options.register) return { value, exitCode: exitForChain(value), text: (style, width) => delegationChainText(value, style, width) };
-      const database = storePathOption(options.db, io.env);
       const registration = await registerLocally(runtime, database, chain, value, allowedRoots);
       // The daemon's response body: why a requested registration did not happen, when it did not.
       const body = registration.registered
@@ -328,7 +329,7 @@ Examples:
       return {
         value: body,
         exitCode: exitForRegistration(value, registration),
-        text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, database, style, width)}`,
+        text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, databaseLocation(database), style, width)}`,
       };
     }, setExit);
   });
@@ -404,10 +405,10 @@ Examples:
     const agent = registryDid('--agent', options.agent);
     const root = options.root === undefined ? undefined : registryDid('--root', options.root);
     const reverifyRoots = await delegationRoots(io.env);
-    const database = storePathOption(options.db, io.env);
+    const database = databaseOption(options.db, io.env);
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
     await emitReport(io, options, runtime, async (hooks) => {
-      let store: Store;
+      let store: Database;
       try {
         store = await openForReading(database);
       } catch (err) {
@@ -420,7 +421,7 @@ Examples:
         // The daemon answers only from chains verified since it started; a CLI run starts now, so
         // the agent's chains are verified again before the registry answers (verifyTool then
         // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
-        let candidates: Awaited<ReturnType<Store['delegationChains']['forAgent']>> = [];
+        let candidates: Awaited<ReturnType<Database['delegationChains']['forAgent']>> = [];
         try {
           candidates = await store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
         } catch {
@@ -439,7 +440,7 @@ Examples:
         }
         const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
         const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
-        const note: RegistryNote = { database, checked: candidates.length, setAside };
+        const note: RegistryNote = { database: databaseLocation(database), checked: candidates.length, setAside };
         return {
           value,
           exitCode: value.decision === 'ALLOW' ? EXIT.PASS : EXIT.CHECK_FAILED,
@@ -447,7 +448,7 @@ Examples:
         };
       } finally {
         runtime.store = undefined;
-        store.close();
+        await store.close();
       }
     }, setExit);
   });

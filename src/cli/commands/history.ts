@@ -10,10 +10,10 @@ import { diffOf, historyOf, DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../
 import { documentHashes, MIN_HASH_PREFIX, SHOWN_HASH_PREFIX, uniquePrefixLength } from '../../core/history/prefix.js';
 import { asProblemError, ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
-import type { Store } from '../../store/index.js';
+import type { Database } from '../../store/database.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { completeFiles } from '../completion.js';
-import { CLI_ERROR_CODES, CliError } from '../errors.js';
+import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { colorLevel } from '../output/color.js';
@@ -21,7 +21,7 @@ import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitProblem, styleFor, type OutputOptions } from '../output/emit.js';
 import { diffText, historyText } from '../output/history.js';
 import { outputWidth } from '../output/layout.js';
-import { addDbOption, storePathOption } from './store-options.js';
+import { addDbOption, databaseOption } from './store-options.js';
 
 interface StoreCommandOptions extends OutputOptions {
   db?: string;
@@ -29,14 +29,20 @@ interface StoreCommandOptions extends OutputOptions {
 
 /**
  * Opens the store for reading; a missing file reads as an empty in-memory store (nothing
- * created), unless no database could ever be created there (StoreError: exit 4).
+ * created), unless no database could ever be created there (StoreError: exit 4). A PostgreSQL
+ * URL is opened as it is (and migrated, as a daemon would).
  */
-export async function openForReading(path: string): Promise<Store> {
-  const { openStore, StoreError, storePathProblem } = await import('../../store/index.js');
-  const missing = !existsSync(path);
-  const problem = missing ? storePathProblem(path) : null;
+export async function openForReading(target: string): Promise<Database> {
+  const [{ openDatabase, isPostgresUrl }, { StoreError }, { storePathProblem }] = await Promise.all([
+    import('../../store/database.js'),
+    import('../../store/errors.js'),
+    import('../../store/paths.js'),
+  ]);
+  if (isPostgresUrl(target)) return openDatabase({ target });
+  const missing = !existsSync(target);
+  const problem = missing ? storePathProblem(target) : null;
   if (problem !== null) throw new StoreError('OPEN_FAILED', problem);
-  return openStore({ path: missing ? ':memory:' : path });
+  return openDatabase({ target: missing ? ':memory:' : target });
 }
 
 /** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4. */
@@ -48,9 +54,11 @@ async function withStore<T>(
   render: (value: T) => Promise<{ text: string; exitCode: number }>,
 ): Promise<void> {
   const runtime = createRuntime(io.env);
-  let store: Store | undefined;
+  // A bad setting is a usage error (exit 2), before anything opens.
+  const target = databaseOption(options.db, io.env);
+  let store: Database | undefined;
   try {
-    store = await openForReading(storePathOption(options.db, io.env));
+    store = await openForReading(target);
     runtime.store = store;
     // Awaited inside the try (a rejection is the problem below) and before the finally closes the store.
     const value = await run(runtime);
@@ -63,7 +71,7 @@ async function withStore<T>(
     await emitProblem(io, options, runtime, problem);
     setExit(EXIT.NO_ANSWER);
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -144,18 +152,26 @@ Examples:
 
   const backup = program
     .command('backup')
-    .description('Copy the database with SQLite online backup to a new file (never overwrites; mode 0600)')
+    .description('Copy the SQLite database with online backup to a new file (never overwrites; mode 0600); PostgreSQL: use pg_dump')
     .argument('<dest>', 'destination file; must not exist');
   addDbOption(backup);
   completeFiles(backup, 'dest');
   backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print no report (errors still print); rely on the exit code');
   backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) => {
-    const source = storePathOption(options.db, io.env);
+    const source = databaseOption(options.db, io.env);
+    const { isPostgresUrl, databaseLocation } = await import('../../store/database.js');
+    // A PostgreSQL database is the server's to back up: said before anything connects.
+    if (isPostgresUrl(source)) {
+      throw usageError(
+        `svc backup copies an embedded SQLite file; ${printable(databaseLocation(source))} is a PostgreSQL database, which is backed up with the server's own tools`,
+        'use pg_dump (e.g. pg_dump --format=custom --file=svc.dump "$SVC_DATABASE_URL") or continuous archiving',
+      );
+    }
     if (!existsSync(source)) throw new CliError('NOT_FOUND', `no database at ${source}; nothing to back up`, EXIT.NO_ANSWER);
-    const { openStore } = await import('../../store/index.js');
-    let store: Store | undefined;
+    const { openDatabase } = await import('../../store/database.js');
+    let store: Database | undefined;
     try {
-      store = openStore({ path: source });
+      store = await openDatabase({ target: source });
       const result = await store.backup(dest);
       if (options.json) io.stdout.write(`${JSON.stringify({ source, ...result }, null, 2)}\n`);
       else if (!options.quiet) io.stderr.write(`svc: backed up ${printable(source)} to ${printable(result.destination)} (${result.bytes} bytes)\n`);
@@ -163,7 +179,7 @@ Examples:
     } catch (err) {
       throw new CliError(CLI_ERROR_CODES.BACKUP_FAILED, err instanceof Error ? err.message.split('\n')[0]! : String(err), EXIT.NO_ANSWER);
     } finally {
-      store?.close();
+      await store?.close();
     }
   });
 }

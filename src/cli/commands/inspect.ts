@@ -22,7 +22,7 @@ import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
-import { addDbOption, storePathOption, addEgressOption } from './store-options.js';
+import { addDbOption, databaseOption, addEgressOption } from './store-options.js';
 
 export function exitForMcp(result: McpInspection, strict = false): ExitCode {
   if (result.status === 'AUTH_REQUIRED') return EXIT.INDETERMINATE;
@@ -56,12 +56,11 @@ function commonOptions(cmd: Command, what: string): Command {
  */
 async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runtime, work: (storageUnavailable?: string) => Promise<T>): Promise<T> {
   if (!options.store) return work();
-  const path = storePathOption(options.db, io.env);
-  let store: { close(): void } | undefined;
+  let store: { close(): Promise<void> } | undefined;
   let reason: string | undefined;
   try {
-    const { openStore } = await import('../../store/index.js');
-    const opened = openStore({ path });
+    const { openDatabase } = await import('../../store/database.js');
+    const opened = await openDatabase({ target: databaseOption(options.db, io.env) });
     runtime.store = opened;
     store = opened;
   } catch (err) {
@@ -71,7 +70,7 @@ async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runt
     return await work(reason);
   } finally {
     runtime.store = undefined;
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -113,15 +112,17 @@ Examples:
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
   );
-  mcp.action((endpoint: string, options: InspectMcpOptions) =>
-    run(options, async (runtime, hooks) => {
+  mcp.action((endpoint: string, options: InspectMcpOptions) => {
+    // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
+    if (options.store) databaseOption(options.db, io.env);
+    return run(options, async (runtime, hooks) => {
       const { inspectMcp } = await import('../../core/mcp/inspect.js');
       const value = await withStore(io, options, runtime, (storageUnavailable) =>
         inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
       );
       return { value, exitCode: exitForMcp(value, options.strict), text: (style, width) => mcpText(value, style, width) };
-    }),
-  );
+    });
+  });
 
   const a2a = program
     .command('inspect-a2a')

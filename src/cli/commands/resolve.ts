@@ -17,7 +17,7 @@ import { printable } from '../output/dossier.js';
 import { addOutputOptions, emitResult, type OutputOptions } from '../output/emit.js';
 import type { TimeMachineInput } from '../../web/dossier.js';
 import { completeFiles } from '../completion.js';
-import { addDbOption, storePathOption, addEgressOption } from './store-options.js';
+import { addDbOption, databaseOption, addEgressOption } from './store-options.js';
 
 interface ResolveCommandOptions extends OutputOptions {
   strict?: boolean;
@@ -53,10 +53,12 @@ export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' 
  */
 async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<TimeMachineInput | null> {
   if (hasVersionOptions(selected)) return null;
-  const path = storePathOption(options.db, io.env);
+  let path = options.db ?? 'the database';
   try {
-    const { openStore } = await import('../../store/index.js');
-    const store = openStore({ path });
+    const { openDatabase, databaseLocation } = await import('../../store/database.js');
+    const target = databaseOption(options.db, io.env);
+    path = databaseLocation(target);
+    const store = await openDatabase({ target });
     try {
       runtime.store = store;
       // Awaited before the finally closes the store, and inside the outer try, so a failure is
@@ -65,7 +67,7 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
       return options.html === undefined ? null : { ...(await observedChanges(result.did, runtime)), selected: null };
     } finally {
       runtime.store = undefined;
-      store.close();
+      await store.close();
     }
   } catch (err) {
     if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
@@ -124,6 +126,8 @@ The version options apply to did:webvh only; several may be given, and must then
   );
   cmd.action(async (did: string, options: ResolveCommandOptions) => {
     const selected = versionOptions(options);
+    // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
+    if (options.store) databaseOption(options.db, io.env);
     const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
     await emitResult(io, options, runtime, async (hooks) => {
       const identifier = decodeIdentifier(did);

@@ -7,7 +7,7 @@ import { ENVIRONMENT, environmentLines } from '../environment.js';
 import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { collect, storePathOption } from './store-options.js';
+import { collect, databaseOption } from './store-options.js';
 
 interface ServeCommandOptions {
   host: string;
@@ -81,7 +81,7 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     .description('Run the HTTP daemon: /v1 resolution routes, the W3C /1.0 binding, history, diff, graph, SSE')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--db <path>', 'database file (default: $XDG_STATE_HOME/svc/svc.db, shared with the CLI)')
+    .option('--db <path|url>', 'database file, or a postgres:// URL shared by several daemons (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db, shared with the CLI)')
     .option('--memory', 'keep the database in memory (lost on exit; refused with --production)')
     .option('--public', 'public profile: tighter budgets per client (20/min standard, 10/min intensive)')
     .option('--production', 'production mode: a database file is required')
@@ -110,14 +110,15 @@ or no permission to use it).
 Examples:
   $ svc serve
   $ svc serve --host 0.0.0.0 --port 8080 --db /var/lib/svc/svc.db --production
-  $ svc serve --public --port 0`,
+  $ svc serve --public --port 0
+  $ SVC_DATABASE_URL=postgres://svc@db.internal/svc svc serve --public --production   # one of several replicas`,
     )
     .action(async (options: ServeCommandOptions) => {
       const listenPort = port(options.port);
       if (options.memory && options.db) throw new ConfigError('--memory and --db exclude each other');
       const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
       if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
-      const dbPath = options.memory ? ':memory:' : storePathOption(options.db, io.env);
+      const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
       const [{ serve }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
         import('../../server/serve.js'),
         import('../../server/limits.js'),

@@ -39,9 +39,10 @@ export interface RegisterOptions {
   /**
    * Asked once a new chain is about to be stored (VALID, root allowed, store open, room left;
    * not for a chain already registered and unexpired, whose registration is only refreshed):
-   * null lets it through, a string is the reason it is refused (the daemon's per-client quota).
+   * null lets it through, a string is the reason it is refused (the daemon's per-client quota,
+   * which several daemons on one database read from it).
    */
-  admit?: () => string | null;
+  admit?: () => string | null | Promise<string | null>;
 }
 
 /**
@@ -113,7 +114,7 @@ export async function registerChain(
       }
       if (options.admit) {
         const refreshed = (await chains.forAgent(leafDid, now)).some((c) => c.id === id);
-        const refusal = refreshed ? null : options.admit();
+        const refusal = refreshed ? null : await options.admit();
         if (refusal !== null) return { registered: false, reason: refusal };
       }
       await chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: notAfter, registeredAt: now });

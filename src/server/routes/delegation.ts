@@ -157,13 +157,18 @@ function verifyChainFor(ctx: ServerContext, request: FastifyRequest, reply: Fast
 
 export function delegationRoutes(ctx: ServerContext): RouteDef[] {
   const { runtime } = ctx;
-  // Registration quota (per daemon, per client, in memory: the stored chains name no client).
-  // It bounds what one client can add to the shared registry (MAX_REGISTERED_CHAINS in all);
-  // a chain already registered is refreshed without taking from it.
+  // Registration quota (per client: the stored chains name no client). It bounds what one
+  // client can add to the shared registry (MAX_REGISTERED_CHAINS in all); a chain already
+  // registered is refreshed without taking from it. In memory on one daemon; several daemons on
+  // one PostgreSQL database share it there (this daemon's bucket decides while it is unreachable).
   const perClient = ctx.limits.registrationsPerClient;
   const quota = new TokenBuckets(perClient, () => runtime.clock.now().getTime(), 50_000, REGISTRATION_PERIOD_MS);
-  const admitFor = (request: FastifyRequest) => (): string | null => {
-    const taken = quota.take(clientKey(request.ip));
+  const admitFor = (request: FastifyRequest) => async (): Promise<string | null> => {
+    const client = clientKey(request.ip);
+    const shared = ctx.storage.shared;
+    const taken = shared
+      ? await shared.budgets.take(`registrations:${client}`, perClient, REGISTRATION_PERIOD_MS).catch(() => quota.take(client))
+      : quota.take(client);
     if (taken.allowed) return null;
     return `This client's registration quota (${perClient} new chains per 24 h) is used up; the chain was verified but not registered. The next registration is possible in about ${roughly(taken.retryAfterSeconds)}.`;
   };

@@ -62,7 +62,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       schema: PROBE_ROUTE_SCHEMAS.ready,
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const readiness = ctx.draining ? { ready: false as const, reason: 'the daemon is shutting down' } : ctx.storage.readiness();
+        const readiness = ctx.draining ? { ready: false as const, reason: 'the daemon is shutting down' } : await ctx.storage.readiness();
         if (!readiness.ready) throw new ProblemError('NOT_READY', `Not ready: ${readiness.reason}.`, { retryAfter: 5 });
         return reply.send(readiness);
       },
@@ -74,9 +74,9 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       schema: PROBE_ROUTE_SCHEMAS.status,
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const readiness = ctx.storage.readiness();
+        const readiness = await ctx.storage.readiness();
         // Rows and ceilings of the history tables; evicted and refused count since the start.
-        const usage = readiness.ready ? ctx.storage.usage() : null;
+        const usage = readiness.ready ? await ctx.storage.usage() : null;
         const storage = readiness.ready
           ? { status: 'ok', storage: readiness.storage, schema: readiness.schema, schemaVersion: SCHEMA_VERSION, ...usage }
           : { status: 'unavailable', reason: readiness.reason };

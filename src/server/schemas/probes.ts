@@ -51,7 +51,7 @@ export const HealthSchema = Type.Object(
 export const ReadySchema = Type.Object(
   {
     ready: Type.Literal(true),
-    storage: Type.Union([Type.Literal('file'), Type.Literal('memory')]),
+    storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], { description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons' }),
     schema: Type.Literal('current'),
   },
   { $id: 'Ready', additionalProperties: false },
@@ -96,7 +96,7 @@ export const ServiceStatusSchema = Type.Object(
           Type.Object(
             {
               status: Type.Literal('ok'),
-              storage: Type.Union([Type.Literal('file'), Type.Literal('memory')]),
+              storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], { description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons' }),
               schema: Type.Literal('current'),
               schemaVersion: Type.Integer(),
               observations: Type.Optional(RowUsage),

@@ -98,7 +98,8 @@ export class PostgresBudgets {
     if (!Number.isFinite(periodMs) || periodMs <= 0) throw new RangeError(`a budget's period is a positive number of ms, not ${periodMs}`);
     this.#cleanupNowAndThen();
     const perMs = perPeriod / periodMs;
-    const { rows } = await this.pool.query<{ tokens: number; allowed: boolean }>(TAKE_SQL, [key, perPeriod, perMs * 1000, periodMs]);
+    // Named: each connection parses and plans it once (it runs for every public request).
+    const { rows } = await this.pool.query<{ tokens: number; allowed: boolean }>({ name: 'svc-take-budget', text: TAKE_SQL, values: [key, perPeriod, perMs * 1000, periodMs] });
     const row = rows[0];
     if (row === undefined) throw new Error('the budget upsert returned no row');
     if (row.allowed) return { allowed: true };

@@ -6,6 +6,8 @@
  *
  * - `INTEGER PRIMARY KEY AUTOINCREMENT` → an identity column (never reuses a deleted id)
  * - `STRICT`, `WITHOUT ROWID` → dropped (PostgreSQL types are strict)
+ * - `<name>_ms INTEGER` (milliseconds since the epoch) → `BIGINT`: SQLite's INTEGER is 64-bit,
+ *   PostgreSQL's 32-bit, and today's epoch milliseconds (~1.8e12) do not fit 32 bits
  * - `REAL` → `DOUBLE PRECISION`
  * - `json_valid(x)` → `(x::json IS NOT NULL)` — the cast refuses what is not JSON; `json` (not
  *   `jsonb`) keeps the text as written, so a document reads back byte for byte
@@ -16,6 +18,7 @@ const RULES: ReadonlyArray<[RegExp, string]> = [
   [/\bINTEGER PRIMARY KEY AUTOINCREMENT\b/g, 'INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY'],
   [/\)\s*STRICT,\s*WITHOUT ROWID;/g, ');'],
   [/\)\s*STRICT;/g, ');'],
+  [/\b(\w+_ms)\s+INTEGER\b/g, '$1 BIGINT'],
   [/\bREAL\b/g, 'DOUBLE PRECISION'],
   [/\bjson_valid\((\w+)\)/g, '($1::json IS NOT NULL)'],
   [/\bjson_type\((\w+)\)/g, 'json_typeof($1::json)'],

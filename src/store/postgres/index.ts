@@ -11,14 +11,20 @@
  * core passes or from the database, never from this process.
  */
 import pg from 'pg';
-import type { RuntimeStore } from '../../core/store.js';
+import type { BackupResult } from '../backup.js';
+import type { Database, SharedCoordination, StorageUsage } from '../database.js';
 import { StoreError } from '../errors.js';
 import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
+import { BUDGETS_DDL, PostgresBudgets } from './budgets.js';
 import { postgresSql } from './dialect.js';
+import { PostgresResolutionCache, RESOLUTION_LEASES_DDL } from './resolution-cache.js';
 import { inTransaction, transaction } from './sql.js';
 import { PostgresDelegationChainStore } from './delegation-chains.js';
 import { PostgresMcpObservationStore } from './mcp-observations.js';
 import { PostgresObservationStore } from './observations.js';
+import { redactedUrl } from './url.js';
+
+export { isPostgresUrl, redactedUrl } from './url.js';
 
 /** The advisory lock every migration takes: 'svc!' as a 32-bit number, in the key space of svc. */
 const MIGRATION_LOCK = 0x73766321;
@@ -32,8 +38,9 @@ export interface OpenPostgresOptions {
   maxConnections?: number;
 }
 
-export interface PostgresStore extends RuntimeStore {
-  readonly schemaVersion: number;
+export interface PostgresStore extends Database {
+  readonly engine: 'postgres';
+  readonly storage: 'postgres';
   readonly pool: pg.Pool;
   readonly observations: PostgresObservationStore;
   readonly delegationChains: PostgresDelegationChainStore;
@@ -45,17 +52,6 @@ export interface PostgresStore extends RuntimeStore {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** The URL with any password replaced, for messages. */
-export function redactedUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unreadable database URL)';
-  }
-}
 
 /** One line for a failure of the server or the driver (its code where there is one). */
 export function pgReason(error: unknown): string {
@@ -80,6 +76,37 @@ export function pgReason(error: unknown): string {
   }
   const message = typeof e?.message === 'string' ? e.message : String(error);
   return message.split('\n', 1)[0] || 'unknown error';
+}
+
+/**
+ * Whether a failure means the server cannot be reached just now, rather than a fault of the
+ * statement: the driver's own errors (refused, reset, timed out, terminated connections carry
+ * no SQLSTATE), and the SQLSTATE classes 08 (connection exception), 57P (shut down, starting
+ * up) and 53 (out of connections, memory or disk).
+ */
+export function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || code.startsWith('57P') || code.startsWith('53');
+}
+
+/**
+ * The repository with every method's failure to reach the server turned into
+ * StoreError('UNAVAILABLE'): the daemon answers 503 SERVICE_UNAVAILABLE with Retry-After for
+ * it, never a 500, and stays up. Other failures pass through as they are.
+ */
+function guarded<T extends object>(repository: T): T {
+  return new Proxy(repository, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((error: unknown) => {
+          if (error instanceof StoreError || !isUnavailable(error)) throw error;
+          throw new StoreError('UNAVAILABLE', `the database cannot be reached: ${pgReason(error)}`);
+        });
+    },
+  });
 }
 
 async function readVersion(client: pg.PoolClient): Promise<number> {
@@ -126,19 +153,24 @@ async function migrate(pool: pg.Pool): Promise<number> {
 }
 
 class Store implements PostgresStore {
+  readonly engine = 'postgres' as const;
   readonly storage = 'postgres' as const;
   readonly observations: PostgresObservationStore;
   readonly delegationChains: PostgresDelegationChainStore;
   readonly mcpObservations: PostgresMcpObservationStore;
+  readonly shared: SharedCoordination;
   #closed = false;
 
   constructor(
     readonly pool: pg.Pool,
     readonly schemaVersion: number,
+    /** The URL without its password. */
+    readonly location: string,
   ) {
-    this.observations = new PostgresObservationStore(pool);
-    this.delegationChains = new PostgresDelegationChainStore(pool);
-    this.mcpObservations = new PostgresMcpObservationStore(pool);
+    this.observations = guarded(new PostgresObservationStore(pool));
+    this.delegationChains = guarded(new PostgresDelegationChainStore(pool));
+    this.mcpObservations = guarded(new PostgresMcpObservationStore(pool));
+    this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 
   async readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }> {
@@ -151,6 +183,33 @@ class Store implements PostgresStore {
     } catch (error) {
       return { ready: false, reason: `the database cannot be read: ${pgReason(error)}` };
     }
+  }
+
+  /**
+   * Rows of the history tables. No ceiling applies here: the row ceilings bound the disk of one
+   * daemon's embedded file, while a PostgreSQL database is sized and pruned by its operator.
+   */
+  async usage(): Promise<StorageUsage> {
+    try {
+      const { rows } = await this.pool.query<{ observations: number; mcp: number }>(
+        'SELECT (SELECT count(*) FROM observations)::int AS observations, (SELECT count(*) FROM mcp_observations)::int AS mcp',
+      );
+      const row = rows[0] ?? { observations: 0, mcp: 0 };
+      const unbounded = (stored: number) => ({ stored, ceiling: null, evicted: 0, refused: 0 });
+      return { observations: unbounded(row.observations), mcpObservations: unbounded(row.mcp) };
+    } catch (error) {
+      throw new StoreError(isUnavailable(error) ? 'UNAVAILABLE' : 'OPEN_FAILED', `the database cannot be read: ${pgReason(error)}`);
+    }
+  }
+
+  /** Backups of a PostgreSQL database are the server's own job. */
+  backup(): Promise<BackupResult> {
+    return Promise.reject(
+      new StoreError(
+        'NOT_SUPPORTED',
+        `svc backup copies an embedded SQLite file; the database ${this.location} is PostgreSQL: back it up with the server's own tools (pg_dump, or continuous archiving)`,
+      ),
+    );
   }
 
   async close(): Promise<void> {
@@ -181,7 +240,10 @@ export async function openPostgresStore(options: OpenPostgresOptions): Promise<P
   try {
     if (options.schema !== undefined) await createSchema(pool, options.schema);
     const version = await migrate(pool);
-    return new Store(pool, version);
+    // Coordination tables beside the versioned schema (unlogged; each DDL idempotent and locked).
+    await pool.query(BUDGETS_DDL);
+    await pool.query(RESOLUTION_LEASES_DDL);
+    return new Store(pool, version, redactedUrl(options.url));
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof StoreError) throw error;
@@ -195,9 +257,4 @@ function createSchema(pool: pg.Pool, schema: string): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   });
-}
-
-/** True for a `postgres://` or `postgresql://` URL (anything else is a SQLite path). */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
 }

@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { McpObservationStore, McpSnapshot, NewMcpSnapshot, Recorded } from '../../core/store.js';
 import { toSnapshot, type SnapshotRow } from '../mcp-observations.js';
-import { inTransaction, LOCK_CLASS } from './sql.js';
+import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, endpoint, fingerprint AS "inventoryHash", fingerprint_profile AS profile,
   negotiated_version AS "negotiatedVersion", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
@@ -18,8 +18,7 @@ export class PostgresMcpObservationStore implements McpObservationStore {
   }
 
   record(s: NewMcpSnapshot): Promise<Recorded<McpSnapshot>> {
-    return inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS.mcpObservations, s.endpoint]);
+    return inLockedTransaction(this.pool, LOCK_CLASS.mcpObservations, s.endpoint, async (client) => {
       const { rows: latest } = await client.query<SnapshotRow>(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = $1 ${NEWEST_FIRST} LIMIT 1`, [s.endpoint]);
       const last = latest[0];
       if (last !== undefined && last.inventoryHash === s.inventoryHash && last.profile === s.profile && s.profile !== null) {

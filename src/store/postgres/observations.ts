@@ -7,42 +7,58 @@ import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
 import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/store.js';
 import { limitOf, withDocument, type StoredRow } from '../observations.js';
-import { inTransaction, LOCK_CLASS } from './sql.js';
+import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
   seen_count AS "seenCount", latency_ms AS "latencyMs", resolver_version AS "resolverVersion",
   domain_binding_status AS "domainBindingStatus", summary`;
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
+/** COLUMNS of the table under the alias `t`. */
+const COLUMNS_OF = (t: string) => COLUMNS.replace(/(^|,\s*)(\w+)/g, `$1${t}.$2`);
+
+/**
+ * Coalesce into the DID's latest row when it has the same document hash, binding status and
+ * fingerprint profile (as on SQLite: a row of another profile is not relabelled), else insert.
+ * $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary,
+ * $9 profile.
+ */
+const RECORD = `
+  WITH latest AS (
+    SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT 1
+  ), coalesced AS (
+    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, $4),
+      latency_ms = $5, resolver_version = $6, summary = $8
+    FROM latest l
+    WHERE o.id = l.id AND l.document_hash = $2 AND l.domain_binding_status IS NOT DISTINCT FROM $7::text AND l.fingerprint_profile = $9
+    RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
+  ), stored AS (
+    INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
+      latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
+    SELECT $1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM coalesced)
+    RETURNING ${COLUMNS}, 'stored' AS outcome
+  )
+  SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
+
 export class PostgresObservationStore implements ObservationStore {
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * Under the DID's advisory lock (taken in the same round trip as BEGIN), one statement reads
+   * the latest row and either coalesces into it or inserts: it runs after the lock is held, so
+   * its snapshot includes whatever a concurrent recorder of the same DID committed first.
+   * Three round trips in all (BEGIN + lock, the statement, COMMIT).
+   */
   record(o: NewObservation): Promise<Recorded<Observation>> {
-    return inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS.observations, o.did]);
-      const { rows: latest } = await client.query<{ id: number; documentHash: string; domainBindingStatus: string | null; fingerprintProfile: string | null }>(
-        `SELECT id, document_hash AS "documentHash", domain_binding_status AS "domainBindingStatus", fingerprint_profile AS "fingerprintProfile"
-         FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT 1`,
-        [o.did],
-      );
-      const last = latest[0];
-      // As on SQLite: a row of another fingerprint profile is not relabelled by coalescing into it.
-      if (last !== undefined && last.documentHash === o.documentHash && last.domainBindingStatus === o.domainBindingStatus && last.fingerprintProfile === HASH_PROFILE) {
-        const { rows } = await client.query<Observation>(
-          `UPDATE observations SET seen_count = seen_count + 1, last_seen_at = GREATEST(last_seen_at, $1),
-             latency_ms = $2, resolver_version = $3, summary = $4
-           WHERE id = $5 RETURNING ${COLUMNS}`,
-          [o.observedAt, o.latencyMs, o.resolverVersion, o.summary, last.id],
-        );
-        return { outcome: 'coalesced', row: rows[0]!, evicted: 0 };
-      }
-      const { rows } = await client.query<Observation>(
-        `INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
-           latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
-         VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-        [o.did, o.documentHash, JSON.stringify(o.document), o.observedAt, o.latencyMs, o.resolverVersion, o.domainBindingStatus, o.summary, HASH_PROFILE],
-      );
-      return { outcome: 'stored', row: rows[0]!, evicted: 0 };
+    return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
+      // Named: each connection parses and plans it once (the hot statement of every resolution).
+      const { rows } = await client.query<Observation & { outcome: 'stored' | 'coalesced' }>({
+        name: 'svc-record-observation',
+        text: RECORD,
+        values: [o.did, o.documentHash, JSON.stringify(o.document), o.observedAt, o.latencyMs, o.resolverVersion, o.domainBindingStatus, o.summary, HASH_PROFILE],
+      });
+      const { outcome, ...row } = rows[0]!;
+      return { outcome, row, evicted: 0 };
     });
   }
 

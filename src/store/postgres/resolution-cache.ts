@@ -28,10 +28,6 @@ const SCHEMA_LOCK = 0x73766321;
  * - `svc_resolution_leases`: who is resolving which key, until when. Coordination state, not part
  *   of the versioned schema: UNLOGGED (not written to the WAL, emptied after a crash — a lease
  *   lost then only means a DID may be resolved twice).
- * - It also widens `resolution_cache.expires_at_ms` to BIGINT where it is still INTEGER: the
- *   translated migration 1 keeps SQLite's `INTEGER`, which is 64-bit there but 32-bit in
- *   PostgreSQL, and epoch milliseconds (~1.7e12) do not fit 32 bits. The lasting fix belongs in the
- *   versioned schema (dialect.ts or a migration); this step does nothing once the column is BIGINT.
  */
 export const RESOLUTION_LEASES_DDL = `
   SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});
@@ -40,14 +36,6 @@ export const RESOLUTION_LEASES_DDL = `
     holder TEXT NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
   );
-  DO $$
-  BEGIN
-    IF EXISTS (SELECT 1 FROM information_schema.columns
-               WHERE table_schema = current_schema() AND table_name = 'resolution_cache'
-                 AND column_name = 'expires_at_ms' AND data_type = 'integer') THEN
-      ALTER TABLE resolution_cache ALTER COLUMN expires_at_ms TYPE BIGINT;
-    END IF;
-  END $$;
 `;
 
 /** Now on the database clock, in epoch milliseconds (the unit of resolution_cache.expires_at_ms). */

@@ -29,3 +29,26 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * `work` in one transaction that first holds the transaction-level advisory lock (`lockClass`,
+ * hashtext(`key`)): recorders of one key serialise, recorders of others do not wait. BEGIN and
+ * the lock go to the server in one round trip (a simple query of two statements; the key is
+ * sent as an escaped literal, since a simple query of several statements takes no parameters).
+ */
+export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, key: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${Math.trunc(lockClass)}, hashtext(${client.escapeLiteral(key)}))`);
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * Several daemons on one PostgreSQL database, next to one daemon on its SQLite file, in one run:
+ * autocannon against `svc serve` processes on loopback for cached and uncached did:key
+ * resolution (uncached: every request a DID no cache holds, so each is resolved, shared through
+ * the PostgreSQL cache tier and recorded), the latency of appending to the history (one
+ * observation recorded through the store, in this process), and verify-tool's latency against a
+ * registered chain.
+ *
+ * The database is one of the benchmark's own on the server of SVC_BENCH_DATABASE_URL (default
+ * the machine's, postgres://postgres@127.0.0.1:5432/test), dropped afterwards. Every process —
+ * the daemons, PostgreSQL and autocannon — shares this machine's cores, so "two daemons" can
+ * only scale as far as idle cores allow; the note says how many there are.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { NewObservation } from '../src/core/store.js';
+import { openDatabase, type Database } from '../src/store/database.js';
+import { didKeyPrincipal, mintReceipt } from '../test/support/receipts.js';
+import { ed25519DidKeys, median, percentile, plainEnv, serverStarted, type BenchRow } from './lib.js';
+
+const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const SECONDS = 4;
+const ROUNDS = 3;
+const CONNECTIONS = 16;
+const APPENDS = 400;
+const VERIFY_TOOL_CALLS = 300;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+interface Daemon {
+  url: string;
+  child: ChildProcess;
+}
+
+async function startDaemon(db: string): Promise<Daemon> {
+  const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ACCESS_LOG: 'off', SVC_MAX_CONCURRENCY: '256' };
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return { url: await serverStarted(child), child };
+}
+
+/**
+ * Requests per second against all `daemons` at once (connections split evenly), the paths
+ * given by `pathFor` (each request its own when it varies). Fails on any non-2xx.
+ */
+async function load(daemons: readonly Daemon[], pathFor: () => string): Promise<number> {
+  const per = Math.max(1, Math.floor(CONNECTIONS / daemons.length));
+  const results = await Promise.all(
+    daemons.map((d) =>
+      autocannon({
+        url: d.url,
+        connections: per,
+        duration: SECONDS,
+        requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathFor() }) }],
+      }),
+    ),
+  );
+  const failures = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+  if (failures > 0) throw new Error(`${failures} requests failed or were not 2xx under load`);
+  return results.reduce((sum, r) => sum + r.requests.total, 0) / SECONDS;
+}
+
+function observation(): NewObservation {
+  const did = `did:example:${randomBytes(8).toString('hex')}`;
+  return {
+    did,
+    documentHash: randomBytes(32).toString('hex'),
+    document: { id: did } as NewObservation['document'],
+    observedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    latencyMs: 1,
+    resolverVersion: 'bench',
+    domainBindingStatus: null,
+    summary: 'bench',
+  };
+}
+
+/** Milliseconds of each of APPENDS sequential appends of a new observation (a new row each). */
+async function appends(db: Database): Promise<number[]> {
+  for (let i = 0; i < 50; i++) await db.observations.record(observation());
+  const ms: number[] = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const o = observation();
+    const t0 = performance.now();
+    await db.observations.record(o);
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+/** Milliseconds of each sequential GET verify-tool (an ALLOW from a registered chain). */
+async function verifyToolLatency(daemon: Daemon, agent: string): Promise<number[]> {
+  const url = `${daemon.url}/v1/agents/verify-tool?agent=${encodeURIComponent(agent)}&tool=search`;
+  const ms: number[] = [];
+  for (let i = 0; i < VERIFY_TOOL_CALLS + 30; i++) {
+    const t0 = performance.now();
+    const answer = await fetch(url);
+    const body = (await answer.json()) as { decision?: string };
+    if (body.decision !== 'ALLOW') throw new Error(`verify-tool answered ${answer.status} ${JSON.stringify(body)}`);
+    if (i >= 30) ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const unmeasured = (note: string, status: BenchRow['status']): BenchRow[] => [
+    { operation: 'PostgreSQL: uncached did:key resolution, 2 daemons vs 1 (autocannon)', unit: 'ops/s', svc: null, peer: '1 daemon on PostgreSQL', peerValue: null, goal: { op: '>=', ratio: 1.6 }, status, note },
+  ];
+  if (!existsSync(cli)) return unmeasured('run `npm run build` first', 'not built');
+  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (err) {
+    return unmeasured(`PostgreSQL not reachable at ${serverUrl.replace(/:[^:@/]*@/, ':***@')}: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const pgUrl = url.toString();
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-pg-'));
+  const daemons: Daemon[] = [];
+  try {
+    const [sqlite, pgA, pgB] = [await startDaemon(path.join(dir, 'svc.db')), await startDaemon(pgUrl), await startDaemon(pgUrl)];
+    daemons.push(sqlite, pgA, pgB);
+
+    // Cached: one DID every request, served from each daemon's LRU.
+    const cached = () => `/v1/resolve/${DID}`;
+    // Uncached: a fresh DID each request, from a pool large enough for every round.
+    const pool = await ed25519DidKeys(60_000);
+    let next = 0;
+    const fresh = () => `/v1/resolve/${pool[next++ % pool.length]}`;
+    await load([sqlite], cached);
+    await load([pgA, pgB], cached);
+    await load([pgA], fresh); // warm-up (JIT, connection pools)
+    const samples = { sqliteCached: [] as number[], oneCached: [] as number[], twoCached: [] as number[], sqliteFresh: [] as number[], oneFresh: [] as number[], twoFresh: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      samples.sqliteCached.push(await load([sqlite], cached));
+      samples.oneCached.push(await load([pgA], cached));
+      samples.twoCached.push(await load([pgA, pgB], cached));
+      samples.sqliteFresh.push(await load([sqlite], fresh));
+      samples.oneFresh.push(await load([pgA], fresh));
+      samples.twoFresh.push(await load([pgA, pgB], fresh));
+    }
+    if (next > pool.length) throw new Error('the DID pool was reused: enlarge it so that uncached stays uncached');
+    const cores = `${availableParallelism()} cores shared by the daemons, PostgreSQL and autocannon`;
+    const figures = `SQLite ${Math.round(median(samples.sqliteFresh))}/s, 1 PostgreSQL daemon ${Math.round(median(samples.oneFresh))}/s, 2 daemons ${Math.round(median(samples.twoFresh))}/s`;
+    rows.push(
+      {
+        operation: 'PostgreSQL: uncached did:key resolution, 2 daemons vs 1 (autocannon)',
+        unit: 'ops/s',
+        svc: median(samples.twoFresh),
+        peer: '1 daemon on PostgreSQL',
+        peerValue: median(samples.oneFresh),
+        goal: { op: '>=', ratio: 1.6 },
+        status: 'ok',
+        note: `a fresh did:key per request (resolved, shared through the cache tier, recorded); ${figures}; ${CONNECTIONS} connections in all, ${ROUNDS} interleaved rounds of ${SECONDS} s; ${cores}`,
+        samples: { svc: samples.twoFresh, peer: samples.oneFresh },
+      },
+      {
+        operation: 'PostgreSQL: uncached did:key resolution, 1 daemon vs SQLite (autocannon)',
+        unit: 'ops/s',
+        svc: median(samples.oneFresh),
+        peer: '1 daemon on SQLite',
+        peerValue: median(samples.sqliteFresh),
+        goal: null,
+        status: 'ok',
+        samples: { svc: samples.oneFresh, peer: samples.sqliteFresh },
+      },
+      {
+        operation: 'PostgreSQL: cached did:key resolution, 2 daemons vs 1 (autocannon)',
+        unit: 'ops/s',
+        svc: median(samples.twoCached),
+        peer: '1 daemon on PostgreSQL',
+        peerValue: median(samples.oneCached),
+        goal: null,
+        status: 'ok',
+        note: `served from each daemon's in-memory cache (no database work); SQLite daemon ${Math.round(median(samples.sqliteCached))}/s`,
+        samples: { svc: samples.twoCached, peer: samples.oneCached },
+      },
+    );
+
+    // History append, in this process, on a file and on the database.
+    const file = await openDatabase({ target: path.join(dir, 'append.db') });
+    const shared = await openDatabase({ target: pgUrl });
+    try {
+      const sqliteMs = await appends(file);
+      const pgMs = await appends(shared);
+      for (const [label, p] of [['p50', 0.5], ['p95', 0.95]] as const) {
+        rows.push({
+          operation: `PostgreSQL: history append ${label} (one new observation row)`,
+          unit: 'ms',
+          svc: percentile(pgMs, p),
+          peer: 'SQLite file (WAL)',
+          peerValue: percentile(sqliteMs, p),
+          goal: null,
+          status: 'ok',
+          note: label === 'p50' ? `${APPENDS} sequential appends each; PostgreSQL over loopback TCP, one transaction with a per-DID advisory lock` : undefined,
+        });
+      }
+    } finally {
+      await file.close();
+      await shared.close();
+    }
+
+    // verify-tool against a chain registered on each backend.
+    const agent = didKeyPrincipal();
+    const now = Math.floor(Date.now() / 1000);
+    const chain = [await mintReceipt(didKeyPrincipal(), agent, { cap: ['search'], nbf: now - 60, exp: now + 3600 })];
+    for (const daemon of [sqlite, pgA]) {
+      const answer = await fetch(`${daemon.url}/v1/agents/verify-delegation`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain, register: true }) });
+      if (((await answer.json()) as { registered?: boolean }).registered !== true) throw new Error('the chain was not registered');
+    }
+    const sqliteTool = await verifyToolLatency(sqlite, agent.did);
+    const pgTool = await verifyToolLatency(pgA, agent.did);
+    rows.push({
+      operation: 'PostgreSQL: GET /v1/agents/verify-tool p50 (registered chain, ALLOW)',
+      unit: 'ms',
+      svc: median(pgTool),
+      peer: 'daemon on SQLite',
+      peerValue: median(sqliteTool),
+      goal: null,
+      status: 'ok',
+      note: `${VERIFY_TOOL_CALLS} sequential calls each, over HTTP on loopback`,
+    });
+    return rows;
+  } finally {
+    for (const d of daemons) d.child.kill('SIGTERM');
+    await Promise.all(daemons.map((d) => new Promise((r) => (d.child.exitCode !== null ? r(null) : d.child.once('exit', r)))));
+    rmSync(dir, { recursive: true, force: true });
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The one way the shells open storage, whichever engine holds it: a SQLite file (the embedded
+ * default, better-sqlite3) or a PostgreSQL database (`postgres://…`, several daemons on one
+ * database). Each driver is imported only when its engine is asked for, so a command that stores
+ * nothing loads neither, and a SQLite user never loads `pg`.
+ *
+ * Which database: `--db <path or URL>`, else SVC_DATABASE_URL (a PostgreSQL URL), else the
+ * default file under $XDG_STATE_HOME/svc/.
+ */
+import type { RuntimeStore, SharedResolutionCache } from '../core/store.js';
+import type { BackupResult } from './backup.js';
+import type { RowUsage } from './ceiling.js';
+import { StoreError } from './errors.js';
+import { defaultStorePath } from './paths.js';
+import { isPostgresUrl, redactedUrl } from './postgres/url.js';
+
+/** What GET /ready reports: the engine the daemon stores in (`file`, `memory` or `postgres`). */
+export type DatabaseReadiness = { ready: true; storage: 'file' | 'memory' | 'postgres'; schema: 'current' } | { ready: false; reason: string };
+
+export interface StorageUsage {
+  observations: RowUsage;
+  mcpObservations: RowUsage;
+}
+
+/** Shared by every daemon on one PostgreSQL database: the public budgets and the resolution cache's second tier. */
+export interface SharedCoordination {
+  budgets: { take(key: string, perPeriod: number, periodMs?: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> };
+  resolutionCache: SharedResolutionCache;
+}
+
+export interface Database extends RuntimeStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** The file path, ':memory:', or the URL without its password: fit for logs and messages. */
+  readonly location: string;
+  readonly schemaVersion: number;
+  /** Whether the database answers and its schema is current; never throws. */
+  readiness(): Promise<DatabaseReadiness>;
+  /** Rows, ceilings, evictions and refusals of the history tables. */
+  usage(): Promise<StorageUsage>;
+  /** Online copy to a new file (SQLite); PostgreSQL refuses with StoreError NOT_SUPPORTED (pg_dump's job). */
+  backup(destination: string): Promise<BackupResult>;
+  /** Present on PostgreSQL only: what several daemons share beyond the tables. */
+  readonly shared?: SharedCoordination;
+  /** Closes the connection or pool (idempotent). */
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A file path, ':memory:', or a `postgres://` URL (see databaseTarget). */
+  target: string;
+  /** Production mode (the daemon): ':memory:' is refused. */
+  production?: boolean;
+  /** The daemon's ceilings of the history tables (SQLite only; see README "Bounded history"). */
+  maxObservations?: number;
+  maxMcpObservations?: number;
+  onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
+  /** PostgreSQL: most connections this process holds (default 10). */
+  maxConnections?: number;
+}
+
+/** SVC_DATABASE_URL, when set and not empty; anything but a PostgreSQL URL is refused by databaseTarget. */
+function databaseUrlSetting(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env['SVC_DATABASE_URL']?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * The database a command uses: `--db` (a file path, or a `postgres://` URL), else
+ * SVC_DATABASE_URL, else the default file. Throws StoreError OPEN_FAILED for a SVC_DATABASE_URL
+ * that is not a PostgreSQL URL (a file is named with --db; silently treating a URL typo as a
+ * file name would create a stray database).
+ */
+export function databaseTarget(db: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (db !== undefined) return db;
+  const url = databaseUrlSetting(env);
+  if (url !== undefined) {
+    if (!isPostgresUrl(url)) throw new StoreError('OPEN_FAILED', `SVC_DATABASE_URL must be a postgres:// URL (a database file is given with --db), not "${url.slice(0, 40)}"`);
+    return url;
+  }
+  return defaultStorePath(env);
+}
+
+/** The target as messages may show it: a URL without its password, a path as it is. */
+export function databaseLocation(target: string): string {
+  return isPostgresUrl(target) ? redactedUrl(target) : target;
+}
+
+export { isPostgresUrl };
+
+/**
+ * Opens (creating and migrating as needed) the database of `target`. Throws StoreError as the
+ * engine's own open does: OPEN_FAILED, FUTURE_SCHEMA, MEMORY_IN_PRODUCTION.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (isPostgresUrl(options.target)) {
+    const { openPostgresStore } = await import('./postgres/index.js');
+    const store = await openPostgresStore({ url: options.target, ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}) });
+    return store;
+  }
+  const { openStore } = await import('./index.js');
+  const store = openStore({
+    path: options.target,
+    ...(options.production !== undefined ? { production: options.production } : {}),
+    ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),
+    ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
+    ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
+  });
+  return {
+    engine: 'sqlite',
+    location: store.path,
+    schemaVersion: store.schemaVersion,
+    storage: store.storage,
+    observations: store.observations,
+    delegationChains: store.delegationChains,
+    mcpObservations: store.mcpObservations,
+    readiness: async () => store.readiness(),
+    usage: async () => ({ observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() }),
+    backup: (destination) => store.backup(destination),
+    close: async () => store.close(),
+  };
+}
