@@ -13,14 +13,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import type { NewObservation } from '../src/core/store.js';
 import { openDatabase, type Database } from '../src/store/database.js';
+import { createDatabase } from '../test/support/pg-admin.js';
 import { didKeyPrincipal, mintReceipt } from '../test/support/receipts.js';
 import { ed25519DidKeys, median, percentile, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
@@ -35,17 +35,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 interface Daemon {
   url: string;
@@ -77,6 +66,26 @@ async function load(daemons: readonly Daemon[], pathFor: () => string): Promise<
   const failures = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
   if (failures > 0) throw new Error(`${failures} requests failed or were not 2xx under load`);
   return results.reduce((sum, r) => sum + r.requests.total, 0) / SECONDS;
+}
+
+/** Busy and total jiffies of all cores so far (Linux /proc/stat), or null elsewhere. */
+function cpuTimes(): { busy: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/** `load`, and how busy the whole machine was meanwhile (0..1; null where unknown). */
+async function loadWithCpu(daemons: readonly Daemon[], pathFor: () => string): Promise<{ rps: number; busy: number | null }> {
+  const before = cpuTimes();
+  const rps = await load(daemons, pathFor);
+  const after = cpuTimes();
+  return { rps, busy: before && after && after.total > before.total ? (after.busy - before.busy) / (after.total - before.total) : null };
 }
 
 function observation(): NewObservation {
@@ -126,15 +135,13 @@ export async function run(): Promise<BenchRow[]> {
     { operation: 'PostgreSQL: uncached did:key resolution, 2 daemons vs 1 (autocannon)', unit: 'ops/s', svc: null, peer: '1 daemon on PostgreSQL', peerValue: null, goal: { op: '>=', ratio: 1.6 }, status, note },
   ];
   if (!existsSync(cli)) return unmeasured('run `npm run build` first', 'not built');
-  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createDatabase>>;
   try {
-    await admin(`CREATE DATABASE ${name}`);
+    database = await createDatabase(serverUrl, 'svc_bench');
   } catch (err) {
     return unmeasured(`PostgreSQL not reachable at ${serverUrl.replace(/:[^:@/]*@/, ':***@')}: ${err instanceof Error ? err.message : String(err)}`, 'error');
   }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const pgUrl = url.toString();
+  const pgUrl = database.url;
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-pg-'));
   const daemons: Daemon[] = [];
   try {
@@ -151,16 +158,22 @@ export async function run(): Promise<BenchRow[]> {
     await load([pgA, pgB], cached);
     await load([pgA], fresh); // warm-up (JIT, connection pools)
     const samples = { sqliteCached: [] as number[], oneCached: [] as number[], twoCached: [] as number[], sqliteFresh: [] as number[], oneFresh: [] as number[], twoFresh: [] as number[] };
+    const busy = { one: [] as number[], two: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       samples.sqliteCached.push(await load([sqlite], cached));
       samples.oneCached.push(await load([pgA], cached));
       samples.twoCached.push(await load([pgA, pgB], cached));
       samples.sqliteFresh.push(await load([sqlite], fresh));
-      samples.oneFresh.push(await load([pgA], fresh));
-      samples.twoFresh.push(await load([pgA, pgB], fresh));
+      const one = await loadWithCpu([pgA], fresh);
+      samples.oneFresh.push(one.rps);
+      if (one.busy !== null) busy.one.push(one.busy);
+      const two = await loadWithCpu([pgA, pgB], fresh);
+      samples.twoFresh.push(two.rps);
+      if (two.busy !== null) busy.two.push(two.busy);
     }
     if (next > pool.length) throw new Error('the DID pool was reused: enlarge it so that uncached stays uncached');
-    const cores = `${availableParallelism()} cores shared by the daemons, PostgreSQL and autocannon`;
+    const percent = (values: number[]) => (values.length ? `${Math.round(median(values) * 100)}%` : 'unknown');
+    const cores = `${availableParallelism()} cores shared by the daemons, PostgreSQL and autocannon, busy ${percent(busy.one)} with one daemon and ${percent(busy.two)} with two`;
     const figures = `SQLite ${Math.round(median(samples.sqliteFresh))}/s, 1 PostgreSQL daemon ${Math.round(median(samples.oneFresh))}/s, 2 daemons ${Math.round(median(samples.twoFresh))}/s`;
     rows.push(
       {
@@ -171,7 +184,7 @@ export async function run(): Promise<BenchRow[]> {
         peerValue: median(samples.oneFresh),
         goal: { op: '>=', ratio: 1.6 },
         status: 'ok',
-        note: `a fresh did:key per request (resolved, shared through the cache tier, recorded); ${figures}; ${CONNECTIONS} connections in all, ${ROUNDS} interleaved rounds of ${SECONDS} s; ${cores}`,
+        note: `a fresh did:key per request (resolved where it arrives — a self-certifying DID skips the shared cache tier — and recorded); ${figures}; ${CONNECTIONS} connections in all, ${ROUNDS} interleaved rounds of ${SECONDS} s; ${cores}`,
         samples: { svc: samples.twoFresh, peer: samples.oneFresh },
       },
       {
@@ -245,6 +258,6 @@ export async function run(): Promise<BenchRow[]> {
     for (const d of daemons) d.child.kill('SIGTERM');
     await Promise.all(daemons.map((d) => new Promise((r) => (d.child.exitCode !== null ? r(null) : d.child.once('exit', r)))));
     rmSync(dir, { recursive: true, force: true });
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await database.drop().catch(() => undefined);
   }
 }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, it } from 'vitest';
+import { adminQuery, createDatabase } from './pg-admin.js';
 
 export const postgresUrl: string = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -54,36 +55,13 @@ export function freshSchema(): { schema: string; drop: () => Promise<void> } {
   const schema = `svc_t_${randomBytes(6).toString('hex')}`;
   return {
     schema,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    },
+    drop: () => adminQuery(postgresUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
   };
 }
 
 /** A database of its own on the machine's server (dropped by `drop`), for daemons started as processes. */
-export async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `svc_t_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query(sql);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+export function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  return createDatabase(postgresUrl);
 }
 
 /**
