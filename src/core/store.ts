@@ -161,6 +161,99 @@ export interface McpObservationStore {
   record(snapshot: NewMcpSnapshot): Promise<Recorded<McpSnapshot>>;
 }
 
+/** An operator watch (SPEC §2.15): a DID checked every intervalSeconds, changes posted to webhookUrl. */
+export interface Watch {
+  id: number;
+  did: string;
+  /** The full URL, as registered (listings redact it to origin + path). */
+  webhookUrl: string;
+  intervalSeconds: number;
+  /** RFC 3339 UTC, second precision. */
+  createdAt: string;
+  /** The document hash of the last check that resolved, or null before the first check. */
+  lastHash: string | null;
+  /** RESOLVED, DEACTIVATED or FAILED after a check; null before the first. */
+  lastStatus: string | null;
+  lastCheckedAt: string | null;
+  active: boolean;
+  /** Bumped by every check that updates the watch (a stale check cannot write twice). */
+  revision: number;
+}
+
+export interface NewWatch {
+  did: string;
+  webhookUrl: string;
+  /** The HMAC signing secret: kept as is (deliveries are signed with it), never listed. */
+  secret: string;
+  intervalSeconds: number;
+  createdAt: string;
+}
+
+export type MonitorEventType =
+  | 'identity.document.changed'
+  | 'identity.domain_binding.changed'
+  | 'identity.deactivated'
+  | 'identity.resolution.failed'
+  | 'identity.resolution.recovered';
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'RETRY' | 'DELIVERED' | 'DEAD_LETTER' | 'CANCELLED';
+
+/** A monitor event (SPEC §2.15) with its delivery state. */
+export interface MonitorEvent {
+  id: number;
+  watchId: number;
+  did: string;
+  eventType: MonitorEventType;
+  data: JsonObject;
+  createdAt: string;
+  deliveryStatus: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+}
+
+/** What GET /v1/monitoring/status reports of the tables (no payloads, no secrets). */
+export interface MonitoringGauges {
+  /** Active watches. */
+  watches: number;
+  /** Stored events, terminal ones included. */
+  events: number;
+  eventsByStatus: Record<DeliveryStatus, number>;
+  /** PENDING or RETRY events whose next attempt is due at `now`. */
+  dueDeliveries: number;
+  /** DELIVERING events whose lease has expired at `now` (a process died mid-delivery). */
+  expiredLeases: number;
+  /** Bytes of the stored event payloads (serialised data). */
+  eventPayloadBytes: number;
+}
+
+export interface WatchStore {
+  /**
+   * Adds an active watch unless `limit` active watches exist already ('full'): counting and
+   * inserting are one transaction, so concurrent registrations never pass the limit.
+   */
+  add(watch: NewWatch, limit: number): Promise<Watch | 'full'>;
+  /** Active watches, oldest first. */
+  list(): Promise<Watch[]>;
+  /** The active watch, or undefined. */
+  get(id: number): Promise<Watch | undefined>;
+  /**
+   * Deactivates the watch and cancels its queued events (PENDING, RETRY → CANCELLED) in one
+   * transaction; false when no active watch has that id. Rows are kept: events name their watch.
+   */
+  remove(id: number): Promise<boolean>;
+  /** Active watches. */
+  count(): Promise<number>;
+}
+
+export interface MonitorEventStore {
+  /** Events, newest first, at most `limit`; only the watch's when `watchId` is given. */
+  list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
+  /** The gauges at `now` (RFC 3339 UTC); a storage failure rejects, never zeros. */
+  gauges(now: string): Promise<MonitoringGauges>;
+}
+
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
 export interface RuntimeStore {
   readonly storage: 'file' | 'memory' | 'postgres';
@@ -169,6 +262,10 @@ export interface RuntimeStore {
   readonly delegationChains: DelegationChainStore;
   /** MCP inventories by endpoint, for drift (SPEC §2.11). */
   readonly mcpObservations: McpObservationStore;
+  /** Operator watches (SPEC §2.15, §4.18). */
+  readonly watches: WatchStore;
+  /** Monitor events and their delivery state (SPEC §3, §6.2). */
+  readonly monitorEvents: MonitorEventStore;
 }
 
 /**

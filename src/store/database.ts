@@ -113,6 +113,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     observations: store.observations,
     delegationChains: store.delegationChains,
     mcpObservations: store.mcpObservations,
+    watches: store.watches,
+    monitorEvents: store.monitorEvents,
     readiness: async () => store.readiness(),
     usage: async () => ({ observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() }),
     backup: (destination) => store.backup(destination),

@@ -17,6 +17,8 @@ import { SqliteDelegationChainStore } from './delegation-chains.js';
 import { SqliteMcpObservationStore } from './mcp-observations.js';
 import { SqliteObservationStore } from './observations.js';
 import { SqliteResolutionCache } from './resolution-cache.js';
+import { SqliteMonitorEventStore } from './monitor-events.js';
+import { SqliteWatchStore } from './watches.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
@@ -27,6 +29,8 @@ export { SqliteObservationStore } from './observations.js';
 export { SqliteDelegationChainStore } from './delegation-chains.js';
 export { SqliteMcpObservationStore } from './mcp-observations.js';
 export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
+export { SqliteWatchStore } from './watches.js';
+export { SqliteMonitorEventStore } from './monitor-events.js';
 export type { RowUsage } from './ceiling.js';
 
 export interface OpenStoreOptions {
@@ -62,6 +66,8 @@ export interface Store extends RuntimeStore {
   readonly delegationChains: SqliteDelegationChainStore;
   readonly mcpObservations: SqliteMcpObservationStore;
   readonly resolutionCache: SqliteResolutionCache;
+  readonly watches: SqliteWatchStore;
+  readonly monitorEvents: SqliteMonitorEventStore;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
   /** Closes the connection (idempotent); a WAL file is checkpointed and removed. */
@@ -80,6 +86,8 @@ class SqliteStore implements Store {
   readonly delegationChains: SqliteDelegationChainStore;
   readonly mcpObservations: SqliteMcpObservationStore;
   readonly resolutionCache: SqliteResolutionCache;
+  readonly watches: SqliteWatchStore;
+  readonly monitorEvents: SqliteMonitorEventStore;
   readonly #probe: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -100,6 +108,8 @@ class SqliteStore implements Store {
       onFirstRefusal: refused && ((ceiling) => refused('mcpObservations', ceiling)),
     });
     this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
+    this.watches = new SqliteWatchStore(db);
+    this.monitorEvents = new SqliteMonitorEventStore(db);
     this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
   }
 

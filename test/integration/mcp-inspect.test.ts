@@ -671,7 +671,14 @@ describe('drift against a real SQLite store', () => {
     const temp = newStore();
     const runtime = runtimeFor(server, temp);
     const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
-    runtime.store = { storage: 'file', observations: temp.store.observations, delegationChains: temp.store.delegationChains, mcpObservations: { latest: down, record: down } };
+    runtime.store = {
+      storage: 'file',
+      observations: temp.store.observations,
+      delegationChains: temp.store.delegationChains,
+      mcpObservations: { latest: down, record: down },
+      watches: temp.store.watches,
+      monitorEvents: temp.store.monitorEvents,
+    };
     const result = await inspectMcp(server.url, { runtime });
     expect(result.status).toBe('INSPECTED');
     expect(result.drift.status).toBe('FIRST_OBSERVATION');

@@ -2,7 +2,7 @@
  * One conformance suite for every storage backend: the repositories of src/core/store.ts on the
  * embedded SQLite file and on a real PostgreSQL server (a schema of its own per suite), held to
  * the same behaviour — coalescing, ordering, limits, documents read back as written, upserts,
- * expiry, concurrent recorders. The PostgreSQL half skips with a visible message where no
+ * expiry, concurrent recorders, the watch limit under concurrent adds, delivery gauges. The PostgreSQL half skips with a visible message where no
  * server answers, and fails under CI=true (CI here has one). PostgreSQL-only checks follow:
  * migrations, two daemons migrating at once, a future schema, an unreachable server.
  */
@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DidDocument } from '../../src/core/resolve/types.js';
-import type { NewMcpSnapshot, NewObservation, RuntimeStore, StoredDelegationChain } from '../../src/core/store.js';
+import type { DeliveryStatus, MonitorEventType, NewMcpSnapshot, NewObservation, NewWatch, RuntimeStore, StoredDelegationChain, Watch } from '../../src/core/store.js';
 import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
@@ -97,6 +97,55 @@ function snapshot(hash: string, observedAt: string, extra: Partial<NewMcpSnapsho
     tools: [{ name: 'search', definitionSha256: 'ab'.repeat(32), definition: { name: 'search', description: 'Searches.' } }],
     ...extra,
   };
+}
+
+const SECRET = 'whsec_conformance_never_listed_4f1c';
+
+function newWatch(n: number, extra: Partial<NewWatch> = {}): NewWatch {
+  return {
+    did: `did:web:watched-${n}.example`,
+    webhookUrl: `https://hooks.example/svc/${n}?token=t${n}`,
+    secret: SECRET,
+    intervalSeconds: 300,
+    createdAt: `2026-03-01T00:00:${String(n % 60).padStart(2, '0')}Z`,
+    ...extra,
+  };
+}
+
+/** `add` that must succeed (the test's limit leaves room). */
+async function added(store: RuntimeStore, watch: NewWatch, limit = 100): Promise<Watch> {
+  const result = await store.watches.add(watch, limit);
+  if (result === 'full') throw new Error('the watch limit was unexpectedly reached');
+  return result;
+}
+
+const quote = (text: string | null): string => (text === null ? 'NULL' : `'${text.replace(/'/g, "''")}'`);
+
+interface RawEvent {
+  status: DeliveryStatus;
+  type?: MonitorEventType;
+  data?: string;
+  createdAt?: string;
+  attempts?: number;
+  nextAttemptAt?: string | null;
+  leaseExpiresAt?: string | null;
+  lastError?: string | null;
+}
+
+/**
+ * Events as the checks and the deliverer would leave them, written with raw SQL (no repository
+ * writes them yet): one INSERT per event, so ids follow the order given on both engines.
+ */
+function eventsSql(watch: Watch, events: RawEvent[]): string {
+  return events
+    .map(
+      (e) =>
+        `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at, lease_expires_at, last_error)
+         VALUES (${watch.id}, ${quote(watch.did)}, ${quote(e.type ?? 'identity.document.changed')}, ${quote(e.data ?? '{"n":1}')},
+           ${quote(e.createdAt ?? '2026-03-02T00:00:00Z')}, ${quote(e.status)}, ${e.attempts ?? 0}, ${quote(e.nextAttemptAt ?? null)},
+           ${quote(e.leaseExpiresAt ?? null)}, ${quote(e.lastError ?? null)})`,
+    )
+    .join(';\n');
 }
 
 for (const backend of BACKENDS) {
@@ -198,6 +247,199 @@ for (const backend of BACKENDS) {
       const latest = await mcp.latest('https://mcp.example/mcp');
       expect(latest).toMatchObject({ inventoryHash: 'bb'.repeat(32), profile: null, tools: snapshot('', '').tools });
     });
+
+    /** Monitoring tests start from empty tables (the store is shared by the whole suite). */
+    const emptyMonitoring = () => sql('DELETE FROM monitor_events; DELETE FROM watches');
+
+    it('watches: add, list oldest first, get, count; the secret is stored but never read back', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      expect(await watches.list()).toEqual([]);
+      expect(await watches.count()).toBe(0);
+      const a = await added(store, newWatch(1));
+      expect(a).toEqual({
+        id: expect.any(Number) as number,
+        did: 'did:web:watched-1.example',
+        webhookUrl: 'https://hooks.example/svc/1?token=t1',
+        intervalSeconds: 300,
+        createdAt: '2026-03-01T00:00:01Z',
+        lastHash: null,
+        lastStatus: null,
+        lastCheckedAt: null,
+        active: true,
+        revision: 0,
+      });
+      const b = await added(store, newWatch(2, { intervalSeconds: 86400 }));
+      expect(b.id).toBeGreaterThan(a.id);
+      const list = await watches.list();
+      expect(list).toEqual([a, b]);
+      expect(await watches.get(a.id)).toEqual(a);
+      expect(await watches.get(b.id)).toEqual(b);
+      for (const absent of [b.id + 1000, 0, -1, 1.5, Number.NaN, 2 ** 40]) expect(await watches.get(absent)).toBeUndefined();
+      expect(await watches.count()).toBe(2);
+      // Neither the add() result nor a listing nor get() carries the secret, under any name.
+      const read = JSON.stringify([a, b, list, await watches.get(a.id)]);
+      expect(read).not.toContain(SECRET);
+      expect(Object.keys(list[0]!).sort()).toEqual(['active', 'createdAt', 'did', 'id', 'intervalSeconds', 'lastCheckedAt', 'lastHash', 'lastStatus', 'revision', 'webhookUrl']);
+      // Kept as given, since deliveries are signed with it: copied into a listed column, it reads back whole.
+      await sql(`UPDATE watches SET last_status = secret WHERE id = ${b.id}`);
+      expect((await watches.get(b.id))!.lastStatus).toBe(SECRET);
+      // The schema's bounds on the interval hold on both engines.
+      await expect(watches.add(newWatch(3, { intervalSeconds: 59 }), 100)).rejects.toThrow();
+      expect(await watches.count()).toBe(2);
+    });
+
+    it('watches: full at the limit; concurrent adds never pass it', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      await added(store, newWatch(1), 3);
+      await added(store, newWatch(2), 3);
+      const third = await added(store, newWatch(3), 3);
+      expect(await watches.add(newWatch(4), 3)).toBe('full');
+      expect(await watches.add(newWatch(4), 0)).toBe('full');
+      expect(await watches.add(newWatch(4), Number.NaN)).toBe('full');
+      expect(await watches.count()).toBe(3);
+      // A removed watch no longer counts.
+      expect(await watches.remove(third.id)).toBe(true);
+      await added(store, newWatch(4), 3);
+      expect(await watches.add(newWatch(5), 3)).toBe('full');
+
+      await emptyMonitoring();
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => watches.add(newWatch(10 + i), 5)));
+      expect(results.filter((r) => r === 'full')).toHaveLength(5);
+      expect(await watches.count()).toBe(5);
+      expect((await watches.list()).map((w) => w.id).sort((x, y) => x - y)).toEqual(
+        results.flatMap((r) => (r === 'full' ? [] : [r.id])).sort((x, y) => x - y),
+      );
+    });
+
+    it('watches: remove deactivates and cancels only the queued events, in one transaction', async () => {
+      await emptyMonitoring();
+      const { watches, monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      const other = await added(store, newWatch(2));
+      await sql(
+        eventsSql(w, [
+          { status: 'PENDING' },
+          { status: 'RETRY', attempts: 2, nextAttemptAt: '2026-03-02T00:04:00Z', lastError: 'HTTP 503' },
+          { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2026-03-02T00:02:00Z' },
+          { status: 'DELIVERED', attempts: 1 },
+          { status: 'DEAD_LETTER', attempts: 5, lastError: 'HTTP 500' },
+        ]),
+      );
+      await sql(eventsSql(other, [{ status: 'PENDING' }, { status: 'RETRY', attempts: 1 }]));
+
+      expect(await watches.remove(w.id)).toBe(true);
+      expect(await watches.remove(w.id)).toBe(false);
+      for (const absent of [other.id + 1000, 0, 1.5, 2 ** 40]) expect(await watches.remove(absent)).toBe(false);
+      expect(await watches.get(w.id)).toBeUndefined();
+      expect(await watches.list()).toEqual([other]);
+      expect(await watches.count()).toBe(1);
+
+      const mine = (await monitorEvents.list({ watchId: w.id, limit: 10 })).reverse();
+      expect(mine.map((e) => [e.deliveryStatus, e.attempts, e.lastError])).toEqual([
+        ['CANCELLED', 0, null],
+        ['CANCELLED', 2, 'HTTP 503'],
+        ['DELIVERING', 1, null],
+        ['DELIVERED', 1, null],
+        ['DEAD_LETTER', 5, 'HTTP 500'],
+      ]);
+      // Another watch's queue is untouched.
+      expect((await monitorEvents.list({ watchId: other.id, limit: 10 })).map((e) => e.deliveryStatus)).toEqual(['RETRY', 'PENDING']);
+
+      // The row is kept (events name it), and its revision moved: a check that read revision 0
+      // before the removal can no longer update it.
+      await sql(`UPDATE watches SET active = 1 WHERE id = ${w.id}`);
+      expect(await watches.get(w.id)).toMatchObject({ id: w.id, active: true, revision: 1 });
+    });
+
+    it('monitor events: newest first, by watch, at most limit; data read back as written', async () => {
+      await emptyMonitoring();
+      const { monitorEvents } = store;
+      expect(await monitorEvents.list({ limit: 10 })).toEqual([]);
+      const w1 = await added(store, newWatch(1));
+      const w2 = await added(store, newWatch(2));
+      const data = { before: { hash: 'aa'.repeat(32) }, after: { hash: 'bb'.repeat(32), note: 'Zürich – 東京 😀', list: [1, 2.5, true, null] } };
+      await sql(eventsSql(w1, [{ status: 'DELIVERED', data: JSON.stringify(data), createdAt: '2026-03-02T00:00:00Z' }]));
+      await sql(eventsSql(w2, [{ status: 'PENDING', type: 'identity.deactivated', createdAt: '2026-03-02T00:01:00Z' }]));
+      await sql(
+        eventsSql(w1, [
+          { status: 'RETRY', type: 'identity.resolution.failed', attempts: 1, nextAttemptAt: '2026-03-02T00:03:00Z', lastError: 'timed out', createdAt: '2026-03-02T00:02:00Z' },
+        ]),
+      );
+
+      const all = await monitorEvents.list({ limit: 10 });
+      expect(all.map((e) => e.watchId)).toEqual([w1.id, w2.id, w1.id]);
+      expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((x, y) => y - x));
+      expect(all[0]).toEqual({
+        id: all[0]!.id,
+        watchId: w1.id,
+        did: w1.did,
+        eventType: 'identity.resolution.failed',
+        data: { n: 1 },
+        createdAt: '2026-03-02T00:02:00Z',
+        deliveryStatus: 'RETRY',
+        attempts: 1,
+        nextAttemptAt: '2026-03-02T00:03:00Z',
+        lastAttemptAt: null,
+        lastError: 'timed out',
+      });
+      expect(all[2]!.data).toEqual(data);
+      expect(JSON.stringify(all[2]!.data)).toBe(JSON.stringify(data));
+
+      expect((await monitorEvents.list({ watchId: w1.id, limit: 10 })).map((e) => e.eventType)).toEqual(['identity.resolution.failed', 'identity.document.changed']);
+      expect((await monitorEvents.list({ watchId: w2.id, limit: 10 })).map((e) => e.eventType)).toEqual(['identity.deactivated']);
+      expect((await monitorEvents.list({ limit: 2 })).map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
+      expect(await monitorEvents.list({ watchId: w1.id, limit: 1 })).toEqual([all[0]]);
+      expect(await monitorEvents.list({ limit: 0 })).toEqual([]);
+      expect(await monitorEvents.list({ limit: -1 })).toEqual([]);
+      for (const absent of [w2.id + 1000, 0, 1.5, 2 ** 40]) expect(await monitorEvents.list({ watchId: absent, limit: 10 })).toEqual([]);
+    });
+
+    it('monitor events: gauges at a given time (due deliveries, expired leases, payload bytes)', async () => {
+      await emptyMonitoring();
+      const { watches, monitorEvents } = store;
+      const now = '2026-04-01T00:00:00Z';
+      expect(await monitorEvents.gauges(now)).toEqual({
+        watches: 0,
+        events: 0,
+        eventsByStatus: { PENDING: 0, DELIVERING: 0, RETRY: 0, DELIVERED: 0, DEAD_LETTER: 0, CANCELLED: 0 },
+        dueDeliveries: 0,
+        expiredLeases: 0,
+        eventPayloadBytes: 0,
+      });
+      const w = await added(store, newWatch(1));
+      const removed = await added(store, newWatch(2));
+      expect(await watches.remove(removed.id)).toBe(true);
+      // 'ü' is 2 bytes, '–' and '東' 3, '😀' 4 (and two UTF-16 units): bytes, characters and
+      // JavaScript string lengths all differ.
+      const unicode = JSON.stringify({ note: 'Zürich – 東京 😀' });
+      expect(Buffer.byteLength(unicode)).toBeGreaterThan(unicode.length);
+      const events: RawEvent[] = [
+        { status: 'PENDING', data: unicode }, // due: no next attempt set
+        { status: 'PENDING', nextAttemptAt: '2026-05-01T00:00:00Z' }, // not yet due
+        { status: 'RETRY', attempts: 1, nextAttemptAt: '2026-03-31T23:59:59Z' }, // due
+        { status: 'RETRY', attempts: 2, nextAttemptAt: now }, // due: exactly now
+        { status: 'RETRY', attempts: 3, nextAttemptAt: '2026-04-01T00:00:01Z' }, // not yet due
+        { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2026-03-31T23:58:00Z' }, // expired lease
+        { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2026-04-01T00:02:00Z' }, // live lease
+        { status: 'DELIVERED', attempts: 1, data: '{"a":[1,2,3]}' },
+        { status: 'DEAD_LETTER', attempts: 5 },
+        { status: 'CANCELLED', nextAttemptAt: '2026-03-01T00:00:00Z' }, // past, but not queued
+      ];
+      await sql(eventsSql(w, events));
+      const bytes = events.reduce((sum, e) => sum + Buffer.byteLength(e.data ?? '{"n":1}'), 0);
+      expect(await monitorEvents.gauges(now)).toEqual({
+        watches: 1,
+        events: 10,
+        eventsByStatus: { PENDING: 2, DELIVERING: 2, RETRY: 3, DELIVERED: 1, DEAD_LETTER: 1, CANCELLED: 1 },
+        dueDeliveries: 3,
+        expiredLeases: 1,
+        eventPayloadBytes: bytes,
+      });
+      // Later, the not-yet-due ones are due and the live lease has expired too.
+      expect(await monitorEvents.gauges('2026-06-01T00:00:00Z')).toMatchObject({ dueDeliveries: 5, expiredLeases: 2 });
+    });
   });
 }
 
@@ -271,5 +513,21 @@ describePostgres('PostgreSQL: schema versions', () => {
     expect((error as StoreError).code).toBe('OPEN_FAILED');
     expect((error as StoreError).message).toContain('refused the connection');
     expect((error as StoreError).message).not.toContain('s3cret');
+  });
+});
+
+describePostgres('PostgreSQL: watches across daemons', () => {
+  it('two daemons adding at once on one database never pass the limit together', async () => {
+    const { schema, drop } = freshSchema();
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
+      const results = await Promise.all(Array.from({ length: 16 }, (_, i) => stores[i % 2]!.watches.add(newWatch(i), 7)));
+      expect(results.filter((r) => r !== 'full')).toHaveLength(7);
+      for (const s of stores) expect(await s.watches.count()).toBe(7);
+    } finally {
+      for (const s of stores) await s.close();
+      await drop();
+    }
   });
 });

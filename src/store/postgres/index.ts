@@ -22,6 +22,8 @@ import { inTransaction, transaction } from './sql.js';
 import { PostgresDelegationChainStore } from './delegation-chains.js';
 import { PostgresMcpObservationStore } from './mcp-observations.js';
 import { PostgresObservationStore } from './observations.js';
+import { PostgresMonitorEventStore } from './monitor-events.js';
+import { PostgresWatchStore } from './watches.js';
 import { redactedUrl } from './url.js';
 
 export { isPostgresUrl, redactedUrl } from './url.js';
@@ -45,6 +47,8 @@ export interface PostgresStore extends Database {
   readonly observations: PostgresObservationStore;
   readonly delegationChains: PostgresDelegationChainStore;
   readonly mcpObservations: PostgresMcpObservationStore;
+  readonly watches: PostgresWatchStore;
+  readonly monitorEvents: PostgresMonitorEventStore;
   /** Whether the server answers and the schema is current; never throws. */
   readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }>;
   /** Closes every connection (idempotent). */
@@ -158,6 +162,8 @@ class Store implements PostgresStore {
   readonly observations: PostgresObservationStore;
   readonly delegationChains: PostgresDelegationChainStore;
   readonly mcpObservations: PostgresMcpObservationStore;
+  readonly watches: PostgresWatchStore;
+  readonly monitorEvents: PostgresMonitorEventStore;
   readonly shared: SharedCoordination;
   #closed = false;
 
@@ -170,6 +176,8 @@ class Store implements PostgresStore {
     this.observations = guarded(new PostgresObservationStore(pool));
     this.delegationChains = guarded(new PostgresDelegationChainStore(pool));
     this.mcpObservations = guarded(new PostgresMcpObservationStore(pool));
+    this.watches = guarded(new PostgresWatchStore(pool));
+    this.monitorEvents = guarded(new PostgresMonitorEventStore(pool));
     this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 
