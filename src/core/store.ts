@@ -228,6 +228,59 @@ export interface MonitoringGauges {
   eventPayloadBytes: number;
 }
 
+/** What one check of a watch saw (a row of monitor_baselines): the baseline the next check compares with. */
+export interface CheckOutcome {
+  status: 'RESOLVED' | 'DEACTIVATED' | 'FAILED';
+  /** RFC 8785 SHA-256 of the document; null when the check FAILED. */
+  documentHash: string | null;
+  fingerprintProfile: string | null;
+  domainBindingStatus: DomainBindingStatus | null;
+  /** The document as resolved (for the next check's diff); null when FAILED. */
+  document: DidDocument | null;
+  /** Why the resolution failed (the problem object); null otherwise. */
+  problem: JsonObject | null;
+  /** RFC 3339 UTC: when the check ran. */
+  checkedAt: string;
+}
+
+/** A watch as a check needs it: the watch, its latest baseline, and its latest baseline that resolved. */
+export interface WatchCheckInput {
+  watch: Watch;
+  /** The baseline of the watch's current revision (the last check), or null before the first check. */
+  previous: CheckOutcome | null;
+  /** The latest baseline whose status is RESOLVED or DEACTIVATED (what document changes are measured against), or null. */
+  lastResolved: CheckOutcome | null;
+}
+
+/** An event a check decided to emit. */
+export interface PlannedEvent {
+  type: MonitorEventType;
+  data: JsonObject;
+}
+
+export interface RecordCheck {
+  watchId: number;
+  /** The revision the check read (WatchCheckInput.watch.revision): the write happens only if it is still current. */
+  revision: number;
+  outcome: CheckOutcome;
+  events: readonly PlannedEvent[];
+  /** Stored events at most, terminal ones included (10,000): past it nothing is written. */
+  maxEvents: number;
+  /** Largest serialised `data` of one event, bytes (256 KiB): past it nothing is written. */
+  maxPayloadBytes: number;
+}
+
+/**
+ * What recording a check did. `recorded`: the baseline (revision + 1), the events (PENDING, due
+ * now) and the watch's new state were written in one transaction. Otherwise nothing was written:
+ * `stale` (the watch changed or was removed since it was read — another check won),
+ * `event-capacity` (the events would pass maxEvents: the baseline is not moved, so the change is
+ * reported once there is room), `payload-too-large` (an event's data is over maxPayloadBytes).
+ */
+export type RecordedCheck =
+  | { outcome: 'recorded'; revision: number; eventIds: number[] }
+  | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' };
+
 export interface WatchStore {
   /**
    * Adds an active watch unless `limit` active watches exist already ('full'): counting and
@@ -245,6 +298,17 @@ export interface WatchStore {
   remove(id: number): Promise<boolean>;
   /** Active watches. */
   count(): Promise<number>;
+  /**
+   * Claims up to `limit` due watches — active, and never checked or last checked at least
+   * intervalSeconds ago on the database's clock — oldest due first, and marks them checked now
+   * (last_checked_at, on the database's clock), so no other daemon claims them again within their
+   * interval. On PostgreSQL concurrent claimers skip each other's rows (FOR UPDATE SKIP LOCKED).
+   */
+  claimDue(limit: number): Promise<WatchCheckInput[]>;
+  /** The active watch with its baselines, for a check now (the check route); undefined when none. */
+  forCheck(id: number): Promise<WatchCheckInput | undefined>;
+  /** Writes a check's baseline, events and watch state in one transaction (see RecordedCheck). */
+  recordCheck(check: RecordCheck): Promise<RecordedCheck>;
 }
 
 export interface MonitorEventStore {

@@ -3,11 +3,16 @@
  * since v3). Only operator watches are this repository's: rows with a project (customer
  * watches, schema v4) are neither listed, counted, nor removed here, so the operator's routes
  * never reach a customer's watch. The signing secret is written and never selected: no Watch
- * read from here can carry it. The methods are async because the interface is; add() and
- * remove() are each one synchronous IMMEDIATE transaction within the call.
+ * read from here can carry it. The methods are async because the interface is; add(),
+ * remove(), claimDue() and recordCheck() are each one synchronous IMMEDIATE transaction within
+ * the call. "Due" and "checked now" come from the database's clock.
  */
 import type Database from 'better-sqlite3';
-import type { NewWatch, Watch, WatchStore } from '../core/store.js';
+import type { JsonObject } from '../core/encoding/json.js';
+import type { DomainBindingStatus } from '../core/linkage/types.js';
+import type { DidDocument } from '../core/resolve/types.js';
+import type { CheckOutcome, NewWatch, PlannedEvent, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../core/store.js';
+import { limitOf } from './observations.js';
 
 /** The Watch members, aliased; deliberately without `secret`. */
 const COLUMNS = `id, did, webhook_url AS webhookUrl, interval_seconds AS intervalSeconds, created_at AS createdAt,
@@ -28,6 +33,87 @@ export function isRowId(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1;
 }
 
+/**
+ * A watch with its two baselines, as both engines select it (quoted aliases read alike on
+ * SQLite and PostgreSQL): `p` the baseline of the watch's current revision (the last check),
+ * `r` the newest one that resolved (RESOLVED or DEACTIVATED). Callers add `AND w.id …`.
+ */
+const baselineColumns = (t: 'p' | 'r'): string =>
+  `${t}.status AS "${t}Status", ${t}.document_hash AS "${t}Hash", ${t}.fingerprint_profile AS "${t}Profile",
+    ${t}.domain_binding_status AS "${t}Binding", ${t}.document AS "${t}Document", ${t}.problem AS "${t}Problem",
+    ${t}.checked_at AS "${t}CheckedAt"`;
+
+export const CHECK_INPUT = `
+  SELECT w.id, w.did, w.webhook_url AS "webhookUrl", w.interval_seconds AS "intervalSeconds", w.created_at AS "createdAt",
+    w.last_hash AS "lastHash", w.last_status AS "lastStatus", w.last_checked_at AS "lastCheckedAt", w.active, w.revision,
+    ${baselineColumns('p')},
+    ${baselineColumns('r')}
+  FROM watches w
+  LEFT JOIN monitor_baselines p ON p.watch_id = w.id AND p.revision = w.revision
+  LEFT JOIN monitor_baselines r ON r.id = (
+    SELECT b.id FROM monitor_baselines b
+    WHERE b.watch_id = w.id AND b.status IN ('RESOLVED', 'DEACTIVATED')
+    ORDER BY b.revision DESC LIMIT 1)
+  WHERE w.active = 1 AND w.project_id IS NULL`;
+
+type BaselineRow<T extends 'p' | 'r'> = Record<`${T}${'Status' | 'Hash' | 'Profile' | 'Binding' | 'Document' | 'Problem' | 'CheckedAt'}`, string | null>;
+
+export type CheckInputRow = WatchRow & BaselineRow<'p'> & BaselineRow<'r'>;
+
+function parsed(text: string | null): unknown {
+  // The columns' CHECK (json_valid) holds what is stored to JSON; the checks only write objects.
+  return text === null ? null : (JSON.parse(text) as unknown);
+}
+
+function baselineOf(row: CheckInputRow, t: 'p' | 'r'): CheckOutcome | null {
+  const status = row[`${t}Status`];
+  if (status === null) return null;
+  return {
+    status: status as CheckOutcome['status'],
+    documentHash: row[`${t}Hash`],
+    fingerprintProfile: row[`${t}Profile`],
+    domainBindingStatus: row[`${t}Binding`] as DomainBindingStatus | null,
+    document: parsed(row[`${t}Document`]) as DidDocument | null,
+    problem: parsed(row[`${t}Problem`]) as JsonObject | null,
+    checkedAt: row[`${t}CheckedAt`]!,
+  };
+}
+
+export function toCheckInput(row: CheckInputRow): WatchCheckInput {
+  const watch: Watch = {
+    id: row.id,
+    did: row.did,
+    webhookUrl: row.webhookUrl,
+    intervalSeconds: row.intervalSeconds,
+    createdAt: row.createdAt,
+    lastHash: row.lastHash,
+    lastStatus: row.lastStatus,
+    lastCheckedAt: row.lastCheckedAt,
+    active: row.active === 1,
+    revision: row.revision,
+  };
+  return { watch, previous: baselineOf(row, 'p'), lastResolved: baselineOf(row, 'r') };
+}
+
+/**
+ * Each event's `data` as stored (JSON text), or undefined when one is over `maxBytes` bytes of
+ * UTF-8 (written as "not within", so that a limit that is not a number refuses).
+ */
+export function serialisedData(events: readonly PlannedEvent[], maxBytes: number): string[] | undefined {
+  const data = events.map((e) => JSON.stringify(e.data));
+  return data.every((d) => Buffer.byteLength(d, 'utf8') <= maxBytes) ? data : undefined;
+}
+
+/** A revision a check can have read: a whole number from 0. */
+export function isRevision(revision: number): boolean {
+  return Number.isSafeInteger(revision) && revision >= 0;
+}
+
+/** The baseline's document and problem as stored (JSON text or NULL). */
+export function storedOutcome(o: CheckOutcome): { document: string | null; problem: string | null } {
+  return { document: o.document === null ? null : JSON.stringify(o.document), problem: o.problem === null ? null : JSON.stringify(o.problem) };
+}
+
 export class SqliteWatchStore implements WatchStore {
   readonly #countActive: Database.Statement<[], number>;
   readonly #insert: Database.Statement<[string, string, string, number, string], WatchRow>;
@@ -37,6 +123,9 @@ export class SqliteWatchStore implements WatchStore {
   readonly #cancelQueued: Database.Statement<[number]>;
   readonly #add: (watch: NewWatch, limit: number) => Watch | 'full';
   readonly #remove: (id: number) => boolean;
+  readonly #checkInput: Database.Statement<[number], CheckInputRow>;
+  readonly #claim: (limit: number) => WatchCheckInput[];
+  readonly #record: (check: RecordCheck, data: readonly string[]) => RecordedCheck;
 
   constructor(db: Database.Database) {
     this.#countActive = db.prepare(`SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<[], number>;
@@ -67,6 +156,74 @@ export class SqliteWatchStore implements WatchStore {
       return true;
     });
     this.#remove = (id) => remove.immediate(id);
+
+    this.#checkInput = db.prepare(`${CHECK_INPUT} AND w.id = ?`);
+    // The database's clock, read once per claim: "due" and "checked now" are the same instant.
+    const now = db.prepare(`SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now')`).pluck() as Database.Statement<[], string>;
+    // Due: never checked, or last checked at least interval_seconds before now (both RFC 3339
+    // UTC at second precision, so compared as text). Never checked first, then the oldest check.
+    const due = db
+      .prepare(
+        `SELECT id FROM watches
+         WHERE ${OPERATOR_ACTIVE}
+           AND (last_checked_at IS NULL
+             OR strftime('%Y-%m-%dT%H:%M:%SZ', last_checked_at, '+' || interval_seconds || ' seconds') <= :now)
+         ORDER BY last_checked_at NULLS FIRST, id
+         LIMIT :limit`,
+      )
+      .pluck() as Database.Statement<[{ now: string; limit: number }], number>;
+    const markChecked = db.prepare<[string, number]>(`UPDATE watches SET last_checked_at = ? WHERE id = ?`);
+    // IMMEDIATE: the selection and the marks hold the write lock together, so two processes on
+    // one file never claim the same watch.
+    const claim = db.transaction((limit: number): WatchCheckInput[] => {
+      const at = now.get()!;
+      return due.all({ now: at, limit }).map((id) => {
+        markChecked.run(at, id);
+        return toCheckInput(this.#checkInput.get(id)!);
+      });
+    });
+    this.#claim = (limit) => claim.immediate(limit);
+
+    const current = db.prepare(`SELECT did FROM watches WHERE id = ? AND revision = ? AND ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<[number, number], string>;
+    const countEvents = db.prepare('SELECT count(*) FROM monitor_events').pluck() as Database.Statement<[], number>;
+    const baselineId = db.prepare('SELECT id FROM monitor_baselines WHERE watch_id = ? AND revision = ?').pluck() as Database.Statement<[number, number], number>;
+    const insertBaseline = db
+      .prepare(
+        `INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .pluck() as Database.Statement<[number, number, string, string | null, string | null, string | null, string | null, string | null, string], number>;
+    const insertEvent = db
+      .prepare(
+        `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+           watch_revision, baseline_id, previous_baseline_id)
+         VALUES (?, ?, ?, ?, ?, 'PENDING', 0, NULL, ?, ?, ?) RETURNING id`,
+      )
+      .pluck() as Database.Statement<[number, string, string, string, string, number, number, number | null], number>;
+    // Guarded as on PostgreSQL, though the IMMEDIATE transaction already excludes a concurrent check.
+    const advance = db.prepare<{ id: number; revision: number; status: string; hash: string | null; checkedAt: string }>(
+      `UPDATE watches SET revision = revision + 1,
+         last_hash = CASE WHEN :status = 'FAILED' THEN last_hash ELSE :hash END,
+         last_status = :status, last_checked_at = :checkedAt
+       WHERE id = :id AND revision = :revision AND ${OPERATOR_ACTIVE}`,
+    );
+    const record = db.transaction((c: RecordCheck, data: readonly string[]): RecordedCheck => {
+      const did = current.get(c.watchId, c.revision);
+      if (did === undefined) return { outcome: 'stale' };
+      // A check that adds no event cannot pass the limit (and is not held back by it).
+      if (data.length > 0 && !(countEvents.get()! + data.length <= c.maxEvents)) return { outcome: 'event-capacity' };
+      const previousId = baselineId.get(c.watchId, c.revision) ?? null;
+      const o = c.outcome;
+      const next = c.revision + 1;
+      const stored = storedOutcome(o);
+      const id = insertBaseline.get(c.watchId, next, o.status, o.documentHash, o.fingerprintProfile, o.domainBindingStatus, stored.document, stored.problem, o.checkedAt)!;
+      const eventIds = c.events.map((e, i) => insertEvent.get(c.watchId, did, e.type, data[i]!, o.checkedAt, next, id, previousId)!);
+      if (advance.run({ id: c.watchId, revision: c.revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt }).changes !== 1) {
+        throw new Error('the watch changed inside the transaction');
+      }
+      return { outcome: 'recorded', revision: next, eventIds };
+    });
+    this.#record = (check, data) => record.immediate(check, data);
   }
 
   async add(watch: NewWatch, limit: number): Promise<Watch | 'full'> {
@@ -89,5 +246,24 @@ export class SqliteWatchStore implements WatchStore {
 
   async count(): Promise<number> {
     return this.#countActive.get() ?? 0;
+  }
+
+  async claimDue(limit: number): Promise<WatchCheckInput[]> {
+    const n = limitOf(limit);
+    return n === 0 ? [] : this.#claim(n);
+  }
+
+  async forCheck(id: number): Promise<WatchCheckInput | undefined> {
+    if (!isRowId(id)) return undefined;
+    const row = this.#checkInput.get(id);
+    return row === undefined ? undefined : toCheckInput(row);
+  }
+
+  /** One IMMEDIATE transaction: the guard, the capacity, the baseline, the events, the watch. */
+  async recordCheck(check: RecordCheck): Promise<RecordedCheck> {
+    const data = serialisedData(check.events, check.maxPayloadBytes);
+    if (data === undefined) return { outcome: 'payload-too-large' };
+    if (!isRowId(check.watchId) || !isRevision(check.revision)) return { outcome: 'stale' };
+    return this.#record(check, data);
   }
 }

@@ -12,7 +12,19 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DidDocument } from '../../src/core/resolve/types.js';
-import type { DeliveryStatus, MonitorEventType, NewMcpSnapshot, NewObservation, NewWatch, RuntimeStore, StoredDelegationChain, Watch } from '../../src/core/store.js';
+import type {
+  CheckOutcome,
+  DeliveryStatus,
+  MonitorEventType,
+  NewMcpSnapshot,
+  NewObservation,
+  NewWatch,
+  PlannedEvent,
+  RecordCheck,
+  RuntimeStore,
+  StoredDelegationChain,
+  Watch,
+} from '../../src/core/store.js';
 import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
@@ -20,7 +32,7 @@ import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.
 interface Backend {
   name: string;
   describe: (name: string, fn: () => void) => void;
-  open(): Promise<{ store: RuntimeStore; close(): Promise<void>; sql(statement: string): Promise<void> }>;
+  open(): Promise<{ store: RuntimeStore; close(): Promise<void>; sql(statement: string): Promise<void>; rows<T>(statement: string): Promise<T[]> }>;
 }
 
 const BACKENDS: Backend[] = [
@@ -39,6 +51,7 @@ const BACKENDS: Backend[] = [
         sql: async (statement) => {
           store.db.exec(statement);
         },
+        rows: async <T>(statement: string) => store.db.prepare(statement).all() as T[],
       };
     },
   },
@@ -57,6 +70,7 @@ const BACKENDS: Backend[] = [
         sql: async (statement) => {
           await store.pool.query(statement);
         },
+        rows: async <T>(statement: string) => (await store.pool.query(statement)).rows as T[],
       };
     },
   },
@@ -148,13 +162,55 @@ function eventsSql(watch: Watch, events: RawEvent[]): string {
     .join(';\n');
 }
 
+const hashOf = (n: number): string => `${String(n).padStart(2, '0')}`.repeat(32);
+
+function resolved(n: number, checkedAt: string, extra: Partial<CheckOutcome> = {}): CheckOutcome {
+  return {
+    status: 'RESOLVED',
+    documentHash: hashOf(n),
+    fingerprintProfile: 'rfc8785-binary64-v1',
+    domainBindingStatus: 'VERIFIED',
+    document: documentOf(n),
+    problem: null,
+    checkedAt,
+    ...extra,
+  };
+}
+
+function failed(checkedAt: string): CheckOutcome {
+  return {
+    status: 'FAILED',
+    documentHash: null,
+    fingerprintProfile: null,
+    domainBindingStatus: null,
+    document: null,
+    problem: { type: 'https://svc.example/problems/resolution-failed', title: 'Resolution failed', status: 502, detail: 'HTTP 503 from the host' },
+    checkedAt,
+  };
+}
+
+function changed(n: number): PlannedEvent {
+  return { type: 'identity.document.changed', data: { before: { hash: hashOf(n - 1) }, after: { hash: hashOf(n) } } };
+}
+
+/** A check of `watchId` that read `revision`, under generous limits unless given. */
+function check(watchId: number, revision: number, outcome: CheckOutcome, events: PlannedEvent[] = [], extra: Partial<RecordCheck> = {}): RecordCheck {
+  return { watchId, revision, outcome, events, maxEvents: 10_000, maxPayloadBytes: 262_144, ...extra };
+}
+
+/** RFC 3339 UTC at second precision, `seconds` from now on this machine's clock (the database's, for the local servers the tests use). */
+function secondsFromNow(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 for (const backend of BACKENDS) {
   backend.describe(`store conformance: ${backend.name}`, () => {
     let store: RuntimeStore;
     let close: () => Promise<void>;
     let sql: (statement: string) => Promise<void>;
+    let rows: <T>(statement: string) => Promise<T[]>;
     beforeAll(async () => {
-      ({ store, close, sql } = await backend.open());
+      ({ store, close, sql, rows } = await backend.open());
     });
     afterAll(async () => {
       await close?.();
@@ -249,7 +305,7 @@ for (const backend of BACKENDS) {
     });
 
     /** Monitoring tests start from empty tables (the store is shared by the whole suite). */
-    const emptyMonitoring = () => sql('DELETE FROM monitor_events; DELETE FROM watches');
+    const emptyMonitoring = () => sql('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
 
     it('watches: add, list oldest first, get, count; the secret is stored but never read back', async () => {
       await emptyMonitoring();
@@ -440,6 +496,213 @@ for (const backend of BACKENDS) {
       // Later, the not-yet-due ones are due and the live lease has expired too.
       expect(await monitorEvents.gauges('2026-06-01T00:00:00Z')).toMatchObject({ dueDeliveries: 5, expiredLeases: 2 });
     });
+
+    /** What the monitoring tables hold (CAST: a count is a BIGINT, read as a string, on PostgreSQL). */
+    const tableCounts = async () =>
+      (
+        await rows<{ baselines: number; events: number }>(
+          'SELECT CAST((SELECT count(*) FROM monitor_baselines) AS INTEGER) AS baselines, CAST((SELECT count(*) FROM monitor_events) AS INTEGER) AS events',
+        )
+      )[0]!;
+
+    it('watches: claimDue claims never-checked then due watches, oldest first, at most limit, and marks them checked now', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      const never1 = await added(store, newWatch(1));
+      const never2 = await added(store, newWatch(2));
+      const old = await added(store, newWatch(3));
+      const oldest = await added(store, newWatch(4));
+      const justDue = await added(store, newWatch(5, { intervalSeconds: 60 }));
+      const fresh = await added(store, newWatch(6));
+      const daily = await added(store, newWatch(7, { intervalSeconds: 86400 }));
+      const removed = await added(store, newWatch(8));
+      const customer = await added(store, newWatch(9));
+      await sql(`UPDATE watches SET last_checked_at = '2020-01-01T00:00:00Z' WHERE id = ${old.id}`);
+      await sql(`UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE id = ${oldest.id}`);
+      await sql(`UPDATE watches SET last_checked_at = '${secondsFromNow(-70)}' WHERE id = ${justDue.id}`);
+      await sql(`UPDATE watches SET last_checked_at = '${secondsFromNow(-240)}' WHERE id = ${fresh.id}`);
+      await sql(`UPDATE watches SET last_checked_at = '${secondsFromNow(-7200)}' WHERE id = ${daily.id}`);
+      expect(await watches.remove(removed.id)).toBe(true);
+      await sql(`INSERT INTO tenants (id, name, owner_subject, created_at) VALUES ('t-conf', 'T', 'sub', '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`);
+      await sql(`INSERT INTO projects (id, tenant_id, name, created_at) VALUES ('p-conf', 't-conf', 'P', '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`);
+      await sql(`UPDATE watches SET project_id = 'p-conf' WHERE id = ${customer.id}`);
+
+      for (const none of [0, -1, Number.NaN]) expect(await watches.claimDue(none)).toEqual([]);
+      const before = Date.now() - 1000;
+      const first = await watches.claimDue(3);
+      expect(first.map((c) => c.watch.id)).toEqual([never1.id, never2.id, oldest.id]);
+      const now = first[0]!.watch.lastCheckedAt!;
+      expect(now).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(Date.parse(now)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(now)).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(first[0]).toEqual({ watch: { ...never1, lastCheckedAt: now }, previous: null, lastResolved: null });
+      // Marked: one instant for the whole claim, read back by get().
+      expect(first.map((c) => c.watch.lastCheckedAt)).toEqual([now, now, now]);
+      for (const c of first) expect(await watches.get(c.watch.id)).toEqual(c.watch);
+      expect(JSON.stringify(first)).not.toContain(SECRET);
+
+      const second = await watches.claimDue(10);
+      expect(second.map((c) => c.watch.id)).toEqual([old.id, justDue.id]);
+      // Claimed watches are not due again within their interval: nothing is left.
+      expect(await watches.claimDue(10)).toEqual([]);
+      expect((await watches.get(fresh.id))!.lastCheckedAt).not.toBe(now);
+
+      // Once their interval has passed (aged here), they are due again.
+      await sql(`UPDATE watches SET last_checked_at = '2001-01-01T00:00:00Z' WHERE id IN (${never2.id}, ${fresh.id})`);
+      expect((await watches.claimDue(10)).map((c) => c.watch.id)).toEqual([never2.id, fresh.id]);
+    });
+
+    it('watches: recordCheck writes the baseline, the events and the watch at once; forCheck and claimDue give the baselines back', async () => {
+      await emptyMonitoring();
+      const { watches, monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      expect(await watches.forCheck(w.id)).toEqual({ watch: w, previous: null, lastResolved: null });
+      for (const absent of [w.id + 1000, 0, -1, 1.5, Number.NaN, 2 ** 40]) expect(await watches.forCheck(absent)).toBeUndefined();
+
+      const t1 = '2026-03-02T00:00:00Z';
+      expect(await watches.recordCheck(check(w.id, 0, resolved(1, t1)))).toEqual({ outcome: 'recorded', revision: 1, eventIds: [] });
+      expect(await watches.get(w.id)).toEqual({ ...w, revision: 1, lastHash: hashOf(1), lastStatus: 'RESOLVED', lastCheckedAt: t1 });
+      const afterFirst = await watches.forCheck(w.id);
+      expect(afterFirst).toEqual({ watch: await watches.get(w.id), previous: resolved(1, t1), lastResolved: resolved(1, t1) });
+      expect(JSON.stringify(afterFirst!.previous!.document)).toBe(JSON.stringify(documentOf(1)));
+
+      // A change: two events, in the order given.
+      const t2 = '2026-03-02T00:05:00Z';
+      const binding: PlannedEvent = { type: 'identity.domain_binding.changed', data: { before: 'VERIFIED', after: 'NOT_LINKED', note: 'Zürich – 東京 😀' } };
+      const second = await watches.recordCheck(check(w.id, 1, resolved(2, t2, { domainBindingStatus: 'NOT_LINKED' }), [changed(2), binding]));
+      expect(second).toMatchObject({ outcome: 'recorded', revision: 2 });
+      const ids = second.outcome === 'recorded' ? second.eventIds : [];
+      expect(ids).toHaveLength(2);
+      expect(ids[1]).toBeGreaterThan(ids[0]!);
+      const listed = await monitorEvents.list({ watchId: w.id, limit: 10 });
+      expect(listed.map((e) => e.id)).toEqual([ids[1], ids[0]]);
+      expect(listed[1]).toEqual({
+        id: ids[0],
+        watchId: w.id,
+        did: w.did,
+        eventType: 'identity.document.changed',
+        data: changed(2).data,
+        createdAt: t2,
+        deliveryStatus: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: null,
+        lastAttemptAt: null,
+        lastError: null,
+      });
+      expect(JSON.stringify(listed[0]!.data)).toBe(JSON.stringify(binding.data));
+      expect((await monitorEvents.list({ limit: 10 })).map((e) => e.id)).toEqual([ids[1], ids[0]]);
+
+      // A failure: the last hash is kept, the failure is the previous baseline, the document the last resolved one.
+      const t3 = '2026-03-02T00:10:00Z';
+      const failure: PlannedEvent = { type: 'identity.resolution.failed', data: { problem: 'HTTP 503' } };
+      const third = await watches.recordCheck(check(w.id, 2, failed(t3), [failure]));
+      expect(third).toMatchObject({ outcome: 'recorded', revision: 3 });
+      const watch = await watches.get(w.id);
+      expect(watch).toEqual({ ...w, revision: 3, lastHash: hashOf(2), lastStatus: 'FAILED', lastCheckedAt: t3 });
+      const input = { watch, previous: failed(t3), lastResolved: resolved(2, t2, { domainBindingStatus: 'NOT_LINKED' }) };
+      expect(await watches.forCheck(w.id)).toEqual(input);
+      // claimDue gives the same baselines (and marks the watch checked now).
+      await sql(`UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE id = ${w.id}`);
+      const [claimed] = await watches.claimDue(5);
+      expect(claimed).toEqual({ ...input, watch: { ...watch, lastCheckedAt: claimed!.watch.lastCheckedAt } });
+      expect(claimed!.watch.lastCheckedAt).not.toBe('2000-01-01T00:00:00Z');
+
+      // Each event names the revision and the baselines it was computed between.
+      const baselines = await rows<{ id: number; revision: number; status: string }>(`SELECT id, revision, status FROM monitor_baselines WHERE watch_id = ${w.id} ORDER BY revision`);
+      expect(baselines.map((b) => [b.revision, b.status])).toEqual([
+        [1, 'RESOLVED'],
+        [2, 'RESOLVED'],
+        [3, 'FAILED'],
+      ]);
+      const [b1, b2, b3] = baselines.map((b) => b.id);
+      const events = await rows<{ type: string; revision: number; baseline: number; previous: number | null }>(
+        `SELECT event_type AS type, watch_revision AS revision, baseline_id AS baseline, previous_baseline_id AS previous FROM monitor_events WHERE watch_id = ${w.id} ORDER BY id`,
+      );
+      expect(events).toEqual([
+        { type: 'identity.document.changed', revision: 2, baseline: b2, previous: b1 },
+        { type: 'identity.domain_binding.changed', revision: 2, baseline: b2, previous: b1 },
+        { type: 'identity.resolution.failed', revision: 3, baseline: b3, previous: b2 },
+      ]);
+      expect(third.outcome === 'recorded' && third.eventIds).toEqual([(await monitorEvents.list({ watchId: w.id, limit: 1 }))[0]!.id]);
+      // A first check has no previous baseline to name.
+      const other = await added(store, newWatch(2));
+      const firstOfOther = await watches.recordCheck(check(other.id, 0, resolved(1, t1), [changed(1)]));
+      const [row] = await rows<{ previous: number | null }>(`SELECT previous_baseline_id AS previous FROM monitor_events WHERE id = ${firstOfOther.outcome === 'recorded' ? firstOfOther.eventIds[0] : 0}`);
+      expect(row).toEqual({ previous: null });
+    });
+
+    it('watches: recordCheck writes nothing when stale, at the event capacity, or over the payload size', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      const w = await added(store, newWatch(1));
+      const t1 = '2026-03-02T00:00:00Z';
+      const t2 = '2026-03-02T00:05:00Z';
+      expect((await watches.recordCheck(check(w.id, 0, resolved(1, t1)))).outcome).toBe('recorded');
+      const settled = await watches.get(w.id);
+      const counts = await tableCounts();
+      expect(counts).toEqual({ baselines: 1, events: 0 });
+      const unchanged = async () => {
+        expect(await tableCounts()).toEqual(counts);
+        expect(await watches.get(w.id)).toEqual(settled);
+        expect((await watches.forCheck(w.id))!.previous).toEqual(resolved(1, t1));
+      };
+
+      // Stale: a revision that is not the current one, or no such watch.
+      for (const revision of [0, 2, 7, -1, 1.5, Number.NaN]) {
+        expect(await watches.recordCheck(check(w.id, revision, resolved(2, t2), [changed(2)]))).toEqual({ outcome: 'stale' });
+      }
+      for (const absent of [w.id + 1000, 0, -1, 1.5, 2 ** 40]) {
+        expect(await watches.recordCheck(check(absent, 1, resolved(2, t2), [changed(2)]))).toEqual({ outcome: 'stale' });
+      }
+      await unchanged();
+
+      // Capacity: every stored event counts, terminal ones included.
+      await sql(eventsSql(settled!, [{ status: 'DELIVERED' }, { status: 'DEAD_LETTER' }, { status: 'CANCELLED' }]));
+      counts.events = 3;
+      const two = [changed(2), { type: 'identity.domain_binding.changed', data: { after: 'NOT_LINKED' } } satisfies PlannedEvent];
+      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), two, { maxEvents: 4 }))).toEqual({ outcome: 'event-capacity' });
+      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), two, { maxEvents: Number.NaN }))).toEqual({ outcome: 'event-capacity' });
+      await unchanged();
+
+      // Payload: bytes of UTF-8, not characters ('é' is 2 bytes).
+      const note: PlannedEvent = { type: 'identity.document.changed', data: { note: 'é'.repeat(600) } };
+      const serialised = JSON.stringify(note.data);
+      expect(serialised.length).toBeLessThan(1000);
+      expect(Buffer.byteLength(serialised)).toBeGreaterThan(1000);
+      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), [note], { maxPayloadBytes: 1000 }))).toEqual({ outcome: 'payload-too-large' });
+      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), [changed(2), note], { maxPayloadBytes: 1000 }))).toEqual({ outcome: 'payload-too-large' });
+      await unchanged();
+
+      // Exactly at both limits, it is recorded.
+      const atLimits = await watches.recordCheck(check(w.id, 1, resolved(2, t2), [note, two[1]!], { maxEvents: 5, maxPayloadBytes: Buffer.byteLength(serialised) }));
+      expect(atLimits).toMatchObject({ outcome: 'recorded', revision: 2 });
+      expect(await tableCounts()).toEqual({ baselines: 2, events: 5 });
+      // A check that adds no event is recorded at the capacity (it cannot pass it).
+      expect(await watches.recordCheck(check(w.id, 2, resolved(2, '2026-03-02T00:10:00Z'), [], { maxEvents: 5 }))).toMatchObject({ outcome: 'recorded', revision: 3 });
+
+      // A removed watch: stale at the revision the check read, and at the one the removal moved it to.
+      expect(await watches.remove(w.id)).toBe(true);
+      const before = await tableCounts();
+      for (const revision of [3, 4]) {
+        expect(await watches.recordCheck(check(w.id, revision, resolved(3, '2026-03-02T00:15:00Z'), [changed(3)]))).toEqual({ outcome: 'stale' });
+      }
+      expect(await tableCounts()).toEqual(before);
+      expect(await watches.forCheck(w.id)).toBeUndefined();
+    });
+
+    it('watches: concurrent checks of one revision: exactly one is recorded, the others are stale and write nothing', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      const w = await added(store, newWatch(1));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => watches.recordCheck(check(w.id, 0, resolved(i + 1, '2026-03-02T00:00:00Z'), [changed(i + 1)]))));
+      const winners = results.flatMap((r, i) => (r.outcome === 'recorded' ? [i] : []));
+      expect(winners).toHaveLength(1);
+      expect(results.filter((r) => r.outcome === 'stale')).toHaveLength(7);
+      expect(await tableCounts()).toEqual({ baselines: 1, events: 1 });
+      const winner = winners[0]! + 1;
+      expect(await watches.get(w.id)).toMatchObject({ revision: 1, lastHash: hashOf(winner) });
+      expect((await store.monitorEvents.list({ limit: 5 })).map((e) => e.data)).toEqual([changed(winner).data]);
+    });
   });
 }
 
@@ -504,6 +767,39 @@ describePostgres('PostgreSQL: schema versions', () => {
     }
   });
 
+  it('a nullable JSON column takes NULL, and a database translated before that is repaired on open', async () => {
+    const { schema, drop } = freshSchema();
+    try {
+      const constraints = async (s: PostgresStore) =>
+        (
+          await s.pool.query<{ d: string }>(
+            `SELECT pg_get_constraintdef(oid) AS d FROM pg_constraint WHERE conrelid = 'monitor_baselines'::regclass AND conname IN ('monitor_baselines_document_check', 'monitor_baselines_problem_check') ORDER BY conname`,
+          )
+        ).rows.map((r) => r.d);
+      let store = await openPostgresStore({ url: postgresUrl, schema });
+      const repaired = await constraints(store);
+      expect(repaired).toEqual(['CHECK (((document IS NULL) OR ((document)::json IS NOT NULL)))', 'CHECK (((problem IS NULL) OR ((problem)::json IS NOT NULL)))']);
+      // As the earlier translation left them: NULL refused.
+      await store.pool.query(`ALTER TABLE monitor_baselines DROP CONSTRAINT monitor_baselines_document_check, ADD CONSTRAINT monitor_baselines_document_check CHECK ((document::json IS NOT NULL));
+        ALTER TABLE monitor_baselines DROP CONSTRAINT monitor_baselines_problem_check, ADD CONSTRAINT monitor_baselines_problem_check CHECK ((problem::json IS NOT NULL))`);
+      const w = await added(store, newWatch(1));
+      await expect(store.watches.recordCheck(check(w.id, 0, resolved(1, '2026-03-02T00:00:00Z')))).rejects.toThrow(/monitor_baselines_problem_check/);
+      await store.close();
+      store = await openPostgresStore({ url: postgresUrl, schema });
+      try {
+        expect(await constraints(store)).toEqual(repaired);
+        expect(await store.watches.recordCheck(check(w.id, 0, resolved(1, '2026-03-02T00:00:00Z')))).toMatchObject({ outcome: 'recorded' });
+        expect(await store.watches.recordCheck(check(w.id, 1, failed('2026-03-02T00:05:00Z')))).toMatchObject({ outcome: 'recorded' });
+        // Not JSON is still refused.
+        await expect(store.pool.query(`UPDATE monitor_baselines SET problem = '{not json' WHERE watch_id = ${w.id}`)).rejects.toThrow();
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await drop();
+    }
+  });
+
   it('an unreachable server is OPEN_FAILED with a reason and no password in it', async () => {
     const error = await openPostgresStore({ url: 'postgres://svc:s3cret@127.0.0.1:1/test' }).then(
       () => null,
@@ -525,6 +821,119 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       const results = await Promise.all(Array.from({ length: 16 }, (_, i) => stores[i % 2]!.watches.add(newWatch(i), 7)));
       expect(results.filter((r) => r !== 'full')).toHaveLength(7);
       for (const s of stores) expect(await s.watches.count()).toBe(7);
+    } finally {
+      for (const s of stores) await s.close();
+      await drop();
+    }
+  });
+
+  it('two daemons claiming at once never claim the same watch, and together claim every due one', async () => {
+    const { schema, drop } = freshSchema();
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
+      const [a, b] = stores as [PostgresStore, PostgresStore];
+      for (let round = 0; round < 5; round++) {
+        await a.pool.query('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
+        const ids: number[] = [];
+        for (let i = 0; i < 20; i++) ids.push((await added(a, newWatch(i))).id);
+        // Half never checked, half long due.
+        await a.pool.query(`UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE id % 2 = 0`);
+        const claims = await Promise.all([a.watches.claimDue(20), b.watches.claimDue(20)]);
+        const claimed = claims.flatMap((c) => c.map((x) => x.watch.id));
+        expect(new Set(claimed).size).toBe(claimed.length);
+        expect(claimed.sort((x, y) => x - y)).toEqual(ids);
+        expect(await a.watches.claimDue(20)).toEqual([]);
+      }
+
+      // Many claimers with small limits: still disjoint.
+      await a.pool.query(`UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z'`);
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % 2]!.watches.claimDue(3)));
+      const claimed = claims.flatMap((c) => c.map((x) => x.watch.id));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.length).toBeLessThanOrEqual(20);
+      expect(claimed.length + (await a.watches.claimDue(20)).length).toBe(20);
+    } finally {
+      for (const s of stores) await s.close();
+      await drop();
+    }
+  });
+
+  it('a removal waiting for a check being recorded cancels the events that check queued', async () => {
+    const { schema, drop } = freshSchema();
+    const store = await openPostgresStore({ url: postgresUrl, schema });
+    const checker = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
+    try {
+      await checker.connect();
+      const w = await added(store, newWatch(1));
+      // A check holding the watch's row (as recordCheck's guarded UPDATE does) while it inserts its events.
+      const checkerPid = (await checker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await checker.query('BEGIN');
+      await checker.query('UPDATE watches SET revision = revision + 1 WHERE id = $1', [w.id]);
+      const removing = store.watches.remove(w.id);
+      // Until the removal waits for the row (asked on another connection: the checker's
+      // transaction would keep reading its first snapshot of pg_stat_activity).
+      let waiting = false;
+      for (let i = 0; i < 500 && !waiting; i++) {
+        const { rows } = await store.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%UPDATE watches SET active = 0%'`,
+          [checkerPid],
+        );
+        waiting = rows[0]!.n > 0;
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(waiting).toBe(true);
+      await checker.query(eventsSql({ ...w, revision: 1 }, [{ status: 'PENDING' }]));
+      await checker.query('COMMIT');
+      expect(await removing).toBe(true);
+      expect((await store.monitorEvents.list({ watchId: w.id, limit: 5 })).map((e) => e.deliveryStatus)).toEqual(['CANCELLED']);
+    } finally {
+      await checker.end().catch(() => undefined);
+      await store.close();
+      await drop();
+    }
+  });
+
+  it('two daemons recording the same check at once: exactly one is recorded', async () => {
+    const { schema, drop } = freshSchema();
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
+      const w = await added(stores[0]!, newWatch(1));
+      for (let revision = 0; revision < 5; revision++) {
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => stores[i % 2]!.watches.recordCheck(check(w.id, revision, resolved(revision + 1, '2026-03-02T00:00:00Z'), [changed(revision + 1)]))),
+        );
+        expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'stale')).toHaveLength(5);
+      }
+      const { rows } = await stores[1]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
+      expect(rows[0]).toEqual({ b: 5, e: 5 });
+      expect(await stores[1]!.watches.get(w.id)).toMatchObject({ revision: 5 });
+    } finally {
+      for (const s of stores) await s.close();
+      await drop();
+    }
+  });
+
+  it('concurrent checks of different watches never pass the event capacity together', async () => {
+    const { schema, drop } = freshSchema();
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
+      const watchesAdded: Watch[] = [];
+      for (let i = 0; i < 10; i++) watchesAdded.push(await added(stores[0]!, newWatch(i)));
+      const results = await Promise.all(
+        watchesAdded.map((w, i) =>
+          stores[i % 2]!.watches.recordCheck(
+            check(w.id, 0, resolved(1, '2026-03-02T00:00:00Z'), [changed(1), { type: 'identity.domain_binding.changed', data: { after: 'NOT_LINKED' } }], { maxEvents: 7 }),
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(3);
+      expect(results.filter((r) => r.outcome === 'event-capacity')).toHaveLength(7);
+      const { rows } = await stores[0]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
+      expect(rows[0]).toEqual({ b: 3, e: 6 });
     } finally {
       for (const s of stores) await s.close();
       await drop();

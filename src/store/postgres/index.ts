@@ -16,7 +16,7 @@ import type { Database, SharedCoordination, StorageUsage } from '../database.js'
 import { StoreError } from '../errors.js';
 import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
 import { BUDGETS_DDL, PostgresBudgets } from './budgets.js';
-import { postgresSql } from './dialect.js';
+import { NULLABLE_JSON_REPAIR, postgresSql } from './dialect.js';
 import { PostgresResolutionCache, RESOLUTION_LEASES_DDL } from './resolution-cache.js';
 import { inTransaction, transaction } from './sql.js';
 import { PostgresDelegationChainStore } from './delegation-chains.js';
@@ -147,6 +147,13 @@ async function migrate(pool: pg.Pool): Promise<number> {
         if (error instanceof StoreError) throw error;
         throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${pgReason(error)}`);
       }
+    }
+    try {
+      await locked(async () => {
+        if ((await readVersion(client)) >= 7) await client.query(NULLABLE_JSON_REPAIR);
+      });
+    } catch (error) {
+      throw new StoreError('OPEN_FAILED', `repairing the JSON checks of monitor_baselines failed: ${pgReason(error)}`);
     }
     const version = await readVersion(client);
     if (version > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(version));

@@ -3,9 +3,22 @@
  * As on SQLite: operator watches only (no project), the secret written and never selected.
  */
 import type pg from 'pg';
-import type { NewWatch, Watch, WatchStore } from '../../core/store.js';
-import { isRowId, OPERATOR_ACTIVE, QUEUED, toWatch, type WatchRow } from '../watches.js';
-import { inLockedTransaction, LOCK_CLASS } from './sql.js';
+import type { NewWatch, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../../core/store.js';
+import { limitOf } from '../observations.js';
+import {
+  CHECK_INPUT,
+  isRevision,
+  isRowId,
+  OPERATOR_ACTIVE,
+  QUEUED,
+  serialisedData,
+  storedOutcome,
+  toCheckInput,
+  toWatch,
+  type CheckInputRow,
+  type WatchRow,
+} from '../watches.js';
+import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, did, webhook_url AS "webhookUrl", interval_seconds AS "intervalSeconds", created_at AS "createdAt",
   last_hash AS "lastHash", last_status AS "lastStatus", last_checked_at AS "lastCheckedAt", active, revision`;
@@ -32,19 +45,93 @@ const ADD = `
   RETURNING ${COLUMNS}`;
 
 /**
- * One statement, so one transaction: deactivate (and bump the revision, so a check that read the
- * watch before cannot write any more) and cancel the queued events of the watch it deactivated.
- * A deliverer claiming an event at the same moment is waited for and re-checked by PostgreSQL:
- * an event that became DELIVERING is left to it.
+ * Deactivates (and bumps the revision, so a check that read the watch before cannot write any
+ * more). Waits for a check being recorded on the watch (it holds the row), then matches the row
+ * as that check left it.
  */
-const REMOVE = `
-  WITH removed AS (
-    UPDATE watches SET active = 0, revision = revision + 1 WHERE id = $1 AND ${OPERATOR_ACTIVE} RETURNING id
-  ), cancelled AS (
-    UPDATE monitor_events SET delivery_status = 'CANCELLED'
-    WHERE watch_id IN (SELECT id FROM removed) AND delivery_status IN ${QUEUED}
+const DEACTIVATE = `UPDATE watches SET active = 0, revision = revision + 1 WHERE id = $1 AND ${OPERATOR_ACTIVE}`;
+
+/**
+ * Cancels the queued events of the watch: a statement of its own after DEACTIVATE, so that its
+ * snapshot includes the events of a check that committed while DEACTIVATE waited (one statement
+ * would keep the snapshot taken before the wait, and leave them PENDING). A deliverer claiming
+ * an event at the same moment is waited for and re-checked by PostgreSQL: an event that became
+ * DELIVERING is left to it.
+ */
+const CANCEL_QUEUED = `UPDATE monitor_events SET delivery_status = 'CANCELLED' WHERE watch_id = $1 AND delivery_status IN ${QUEUED}`;
+
+/** The largest INTEGER: a revision past it cannot be written (revision + 1 would overflow). */
+const MAX_INTEGER = 2_147_483_647;
+
+/**
+ * Claims due watches (run in a transaction; the check inputs are read by the next statement).
+ * The database's clock is read once (a MATERIALIZED CTE: clock_timestamp() is volatile, and
+ * changes within a statement), at second precision, as the schema's RFC 3339 text. FOR UPDATE
+ * SKIP LOCKED: a row another daemon's claim (or a check being recorded) holds is skipped, not
+ * waited for; a row claimed and committed since this statement's snapshot is re-read by
+ * PostgreSQL and, no longer due, left out. The returned `checked` (the last check before this
+ * claim) gives the order back: RETURNING keeps none.
+ */
+const CLAIM = `
+  WITH clock AS MATERIALIZED (SELECT date_trunc('second', clock_timestamp()) AS now),
+  due AS (
+    SELECT w.id, w.last_checked_at::timestamptz AS checked
+    FROM watches w
+    WHERE w.active = 1 AND w.project_id IS NULL
+      AND (w.last_checked_at IS NULL
+        OR w.last_checked_at::timestamptz + make_interval(secs => w.interval_seconds) <= (SELECT now FROM clock))
+    ORDER BY w.last_checked_at::timestamptz NULLS FIRST, w.id
+    LIMIT $1
+    FOR UPDATE OF w SKIP LOCKED
   )
-  SELECT count(*)::int AS n FROM removed`;
+  UPDATE watches SET last_checked_at = (SELECT to_char(now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM clock)
+  FROM due WHERE watches.id = due.id
+  RETURNING watches.id, due.checked`;
+
+/**
+ * The guard and the watch's new state at once: the row lock it takes makes a concurrent check of
+ * the same revision wait, and then find the revision moved (no row: stale). Returns what the
+ * inserts need: the DID and the id of the baseline the check compared with.
+ */
+const ADVANCE = `
+  UPDATE watches SET revision = revision + 1,
+    last_hash = CASE WHEN $3::text = 'FAILED' THEN last_hash ELSE $4::text END,
+    last_status = $3::text, last_checked_at = $5::text
+  WHERE id = $1 AND revision = $2 AND ${OPERATOR_ACTIVE}
+  RETURNING did, (SELECT b.id FROM monitor_baselines b WHERE b.watch_id = watches.id AND b.revision = $2) AS "previousId"`;
+
+/** Every check that inserts events takes this lock after its watch's row lock (never before: no deadlock). */
+const CAPACITY_LOCK = `SELECT pg_advisory_xact_lock(${LOCK_CLASS.monitorEvents}, hashtext('event capacity'))`;
+
+/**
+ * The baseline and the events in one statement, only while the events fit under the capacity
+ * ($14, compared as a double as on SQLite): no baseline back means they do not (the caller rolls
+ * the watch's update back). Events keep the order given (ORDINALITY); ids come back ascending,
+ * which is that order.
+ */
+const INSERT_CHECK = `
+  WITH baseline AS (
+    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
+    SELECT $1::integer, $2::integer, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text
+    WHERE cardinality($12::text[]) = 0
+      OR (SELECT count(*) FROM monitor_events) + cardinality($12::text[]) <= $14::double precision
+    RETURNING id
+  ), events AS (
+    INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+      watch_revision, baseline_id, previous_baseline_id)
+    SELECT $1::integer, $10::text, e.type, e.data, $9::text, 'PENDING', 0, NULL, $2::integer, baseline.id, $11::integer
+    FROM baseline CROSS JOIN unnest($12::text[], $13::text[]) WITH ORDINALITY AS e(type, data, n)
+    ORDER BY e.n
+    RETURNING id
+  )
+  SELECT (SELECT id FROM baseline) AS "baselineId", coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}') AS "eventIds"`;
+
+/** Thrown inside a transaction to roll it back and answer `result`. */
+class Rollback extends Error {
+  constructor(readonly result: RecordedCheck) {
+    super(result.outcome);
+  }
+}
 
 export class PostgresWatchStore implements WatchStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -74,14 +161,89 @@ export class PostgresWatchStore implements WatchStore {
     return rows[0] === undefined ? undefined : toWatch(rows[0]);
   }
 
+  /** One transaction: deactivate, then cancel the queued events (see CANCEL_QUEUED). */
   async remove(id: number): Promise<boolean> {
     if (!isPgRowId(id)) return false;
-    const { rows } = await this.pool.query<{ n: number }>(REMOVE, [id]);
-    return (rows[0]?.n ?? 0) > 0;
+    return inTransaction(this.pool, async (client) => {
+      const { rowCount } = await client.query(DEACTIVATE, [id]);
+      if (!rowCount) return false;
+      await client.query(CANCEL_QUEUED, [id]);
+      return true;
+    });
   }
 
   async count(): Promise<number> {
     const { rows } = await this.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM watches WHERE ${OPERATOR_ACTIVE}`);
     return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * Two statements in one transaction: the claim, then the check inputs. The second statement's
+   * snapshot includes every check recorded before the claim took its row locks, and the locks
+   * keep the claimed watches (and so their baselines) as read until COMMIT.
+   */
+  async claimDue(limit: number): Promise<WatchCheckInput[]> {
+    const n = Math.min(limitOf(limit), MAX_INTEGER);
+    if (n === 0) return [];
+    return inTransaction(this.pool, async (client) => {
+      const { rows: claimed } = await client.query<{ id: number; checked: Date | null }>(CLAIM, [n]);
+      if (claimed.length === 0) return [];
+      claimed.sort((a, b) => (a.checked?.getTime() ?? -Infinity) - (b.checked?.getTime() ?? -Infinity) || a.id - b.id);
+      const order = new Map(claimed.map((c, i) => [c.id, i]));
+      const { rows } = await client.query<CheckInputRow>(`${CHECK_INPUT} AND w.id = ANY($1::integer[])`, [claimed.map((c) => c.id)]);
+      return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(toCheckInput);
+    });
+  }
+
+  /** One statement: the watch and its baselines from one snapshot. */
+  async forCheck(id: number): Promise<WatchCheckInput | undefined> {
+    if (!isPgRowId(id)) return undefined;
+    const { rows } = await this.pool.query<CheckInputRow>(`${CHECK_INPUT} AND w.id = $1`, [id]);
+    return rows[0] === undefined ? undefined : toCheckInput(rows[0]);
+  }
+
+  /**
+   * One transaction: the guarded update of the watch (stale when it matches no row), the capacity
+   * lock when there are events, then the baseline and the events in one statement — rolled back
+   * as a whole when the events do not fit.
+   */
+  async recordCheck(check: RecordCheck): Promise<RecordedCheck> {
+    const data = serialisedData(check.events, check.maxPayloadBytes);
+    if (data === undefined) return { outcome: 'payload-too-large' };
+    if (!isPgRowId(check.watchId) || !isRevision(check.revision) || check.revision >= MAX_INTEGER) return { outcome: 'stale' };
+    const { watchId, revision, outcome: o } = check;
+    // A capacity that is not a number refuses, as on SQLite (PostgreSQL orders NaN above every number).
+    const maxEvents = Number.isNaN(check.maxEvents) ? -1 : check.maxEvents;
+    try {
+      return await inTransaction(this.pool, async (client): Promise<RecordedCheck> => {
+        const { rows } = await client.query<{ did: string; previousId: number | null }>(ADVANCE, [watchId, revision, o.status, o.documentHash, o.checkedAt]);
+        const watch = rows[0];
+        if (watch === undefined) return { outcome: 'stale' };
+        if (data.length > 0) await client.query(CAPACITY_LOCK);
+        const stored = storedOutcome(o);
+        const { rows: inserted } = await client.query<{ baselineId: number | null; eventIds: number[] }>(INSERT_CHECK, [
+          watchId,
+          revision + 1,
+          o.status,
+          o.documentHash,
+          o.fingerprintProfile,
+          o.domainBindingStatus,
+          stored.document,
+          stored.problem,
+          o.checkedAt,
+          watch.did,
+          watch.previousId,
+          check.events.map((e) => e.type),
+          data,
+          maxEvents,
+        ]);
+        const result = inserted[0];
+        if (result === undefined || result.baselineId === null) throw new Rollback({ outcome: 'event-capacity' });
+        return { outcome: 'recorded', revision: revision + 1, eventIds: result.eventIds };
+      });
+    } catch (error) {
+      if (error instanceof Rollback) return error.result;
+      throw error;
+    }
   }
 }
