@@ -161,7 +161,7 @@ complete -c svc -n '__fish_seen_subcommand_from serve' -l port -x -d 'port to li
 complete -c svc -n '__fish_seen_subcommand_from serve' -l db -r -F -d 'database file, or a postgres:// URL shared by several daemons (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db, shared with the CLI)'
 complete -c svc -n '__fish_seen_subcommand_from serve' -l memory -d 'keep the database in memory (lost on exit; refused with --production)'
 complete -c svc -n '__fish_seen_subcommand_from serve' -l public -d 'public profile: tighter budgets per client (20/min standard, 10/min intensive)'
-complete -c svc -n '__fish_seen_subcommand_from serve' -l production -d 'production mode: a database file is required'
+complete -c svc -n '__fish_seen_subcommand_from serve' -l production -d 'production mode: a persistent database is required (a file or PostgreSQL)'
 complete -c svc -n '__fish_seen_subcommand_from serve' -l egress-allow -x -d 'also fetch from these non-public addresses; repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from serve' -l help -s h -d 'show help'
 complete -c svc -n '__fish_seen_subcommand_from completion' -l help -s h -d 'show help'

@@ -51,7 +51,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'FORCE_COLOR', scope: 'output', description: 'colour even when not writing to a terminal: 1, 2 or 3 (16, 256 or 16M colours); 0 or false: never', default: 'unset' },
   { name: 'COLUMNS', scope: 'output', description: 'the width reports wrap to when standard output is not a terminal (40 at least)', default: '80' },
   { name: 'TERM', scope: 'output', description: 'dumb: no colour and the plain-text report instead of the terminal dossier', default: 'as set by the terminal' },
-  { name: 'SVC_PRODUCTION', scope: 'svc serve', description: '1: production mode, as --production (a database file is required)', default: 'unset' },
+  { name: 'SVC_PRODUCTION', scope: 'svc serve', description: '1: production mode, as --production (a persistent database: a file or PostgreSQL)', default: 'unset' },
   { name: 'SVC_RATE_LIMIT_PER_MIN', scope: 'svc serve', description: 'direct profile: requests per minute per client', default: '120' },
   { name: 'SVC_REQUEST_TIMEOUT_MS', scope: 'svc serve', description: 'whole-request time limit in milliseconds; 408 after it', default: '45000' },
   { name: 'SVC_MAX_CONCURRENCY', scope: 'svc serve', description: 'requests doing outbound work at once; 503 CAPACITY_EXHAUSTED past it', default: '64' },
@@ -77,6 +77,13 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'most stored observations (SQLite); at the ceiling one-off rows are evicted, else new ones refused',
     default: '100000',
   },
+  {
+    name: 'SVC_ADMIN_TOKEN',
+    scope: 'svc serve',
+    description: 'the operator token (24 characters at least) that enables the /v1/monitoring routes, sent as Authorization: Bearer',
+    default: 'unset: monitoring off (501)',
+  },
+  { name: 'SVC_MONITOR_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the monitoring poller (1..3600)', default: '30' },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
 ];
 

@@ -23,6 +23,8 @@ import type {
   Health,
   JwsVerification,
   McpInspection,
+  MonitorEventList,
+  MonitoringStatus,
   ObservationHistory,
   PolicyDecision,
   PolicyEvaluateRequest,
@@ -33,6 +35,10 @@ import type {
   ServiceStatus,
   TraceStage,
   VerifyDelegationRequest,
+  WatchCheck,
+  WatchCreated,
+  WatchList,
+  WatchRequest,
   operations,
 } from './openapi.js';
 import { parseRetryAfter, retryOptions, withRetry, type RetryOptions } from './retry.js';
@@ -52,6 +58,12 @@ export interface SvcClientOptions {
   timeoutMs?: number;
   /** Retry 429 and 503 CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE (default: no retry). */
   retry?: RetryOptions;
+  /**
+   * The operator token of the daemon (its SVC_ADMIN_TOKEN), sent as `Authorization: Bearer <token>`
+   * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch,
+   * listMonitorEvents, monitoringStatus), never on the public routes. It appears in no error message.
+   */
+  adminToken?: string;
 }
 
 /** Options every call takes. */
@@ -115,6 +127,11 @@ export interface ResolveW3cBody {
   versionNumber?: number | string;
 }
 
+export interface MonitorEventsOptions extends RequestOptions {
+  /** Only the events of this watch (its id, digits; a removed watch's events included). */
+  watchId?: string;
+}
+
 export interface DossierPageOptions extends RequestOptions {
   noCache?: boolean;
   /** The older observation the time machine compares: a document hash or a unique prefix of 8+ hex characters. */
@@ -147,10 +164,16 @@ export interface DenyDecision {
   error?: SvcError;
 }
 
-type JsonOk<K extends keyof operations> = operations[K]['responses'][200]['content'] extends { 'application/json': infer T } ? T : never;
+/** The JSON body of an operation's 200 answer (never for an operation without one). */
+type JsonOk<K extends keyof operations> = operations[K]['responses'] extends { 200: { content: { 'application/json': infer T } } } ? T : never;
+/** The JSON body of an operation's 201 answer. */
+type JsonCreated<K extends keyof operations> = operations[K]['responses'] extends { 201: { content: { 'application/json': infer T } } } ? T : never;
+
+/** What an operator token may hold: visible ASCII, as the daemon reads `Authorization: Bearer <token>`. */
+const TOKEN_SYNTAX = /^[\x21-\x7e]+$/;
 
 interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
@@ -158,6 +181,8 @@ interface Call {
   options?: RequestOptions | undefined;
   /** Statuses whose body is the result (200, and 410 for a deactivated DID). */
   ok?: readonly number[];
+  /** An operator route: the client's adminToken goes along as `Authorization: Bearer`. */
+  operator?: boolean;
 }
 
 interface Exchange {
@@ -181,6 +206,10 @@ export class SvcClient {
       throw new RangeError(`timeoutMs must be a positive number, not ${options.timeoutMs}`);
     }
     if (options.retry !== undefined) retryOptions(options.retry); // validate now, not on the first failure
+    // Checked here, so that no later failure (a header the fetch refuses) can quote the token.
+    if (options.adminToken !== undefined && (typeof options.adminToken !== 'string' || !TOKEN_SYNTAX.test(options.adminToken))) {
+      throw new TypeError('adminToken must be a non-empty string of visible ASCII characters (no spaces)');
+    }
     this.baseUrl = base;
     this.#options = { ...options };
     this.#retry = options.retry;
@@ -395,6 +424,46 @@ export class SvcClient {
     return this.#json({ method: 'GET', path: '/openapi.json', options });
   }
 
+  // ---- operator monitoring (adminToken) --------------------------------------------------
+
+  /**
+   * POST /v1/monitoring/watches: watch a DID; its changes are posted to `webhookUrl` (https, an
+   * address the daemon's egress policy allows). The answer holds the watch and its signing
+   * secret (`whsec_…`), shown this once. Operator only: without the client's adminToken
+   * UNAUTHORIZED (401); MONITORING_DISABLED (501) when the daemon has no operator token.
+   */
+  createWatch(body: WatchRequest, options?: RequestOptions): Promise<WatchCreated> {
+    return this.#json<JsonCreated<'createWatch'>>({ method: 'POST', path: '/v1/monitoring/watches', body, options, ok: [201], operator: true });
+  }
+
+  /** GET /v1/monitoring/watches: the active watches, oldest first (webhook URLs redacted, no secret). Operator only. */
+  listWatches(options?: RequestOptions): Promise<WatchList> {
+    return this.#json<JsonOk<'listWatches'>>({ method: 'GET', path: '/v1/monitoring/watches', options, operator: true });
+  }
+
+  /** DELETE /v1/monitoring/watches/{id}: stop a watch (its queued events are cancelled); NOT_FOUND (404) when no active watch has this id. Operator only. */
+  deleteWatch(id: string, options?: RequestOptions): Promise<void> {
+    return this.#empty({ method: 'DELETE', path: `/v1/monitoring/watches/${encodeURIComponent(id)}`, options, ok: [204], operator: true });
+  }
+
+  /**
+   * POST /v1/monitoring/watches/{id}/check: check the watch now, as the poller does →
+   * `{eventId, changed, delivery}` (the first check of a watch only sets its baseline). Operator only.
+   */
+  checkWatch(id: string, options?: RequestOptions): Promise<WatchCheck> {
+    return this.#json<JsonOk<'checkWatch'>>({ method: 'POST', path: `/v1/monitoring/watches/${encodeURIComponent(id)}/check`, options, operator: true });
+  }
+
+  /** GET /v1/monitoring/events: the monitor events and their delivery state, newest first; `watchId` narrows them to one watch. Operator only. */
+  listMonitorEvents(options: MonitorEventsOptions = {}): Promise<MonitorEventList> {
+    return this.#json<JsonOk<'listMonitorEvents'>>({ method: 'GET', path: '/v1/monitoring/events', query: { watchId: options.watchId }, options, operator: true });
+  }
+
+  /** GET /v1/monitoring/status: the gauges of the monitoring tables (counts and limits). Operator only. */
+  monitoringStatus(options?: RequestOptions): Promise<MonitoringStatus> {
+    return this.#json<JsonOk<'monitoringStatus'>>({ method: 'GET', path: '/v1/monitoring/status', options, operator: true });
+  }
+
   // ---- transport -------------------------------------------------------------------------
 
   #retrying<T>(fn: () => Promise<T>): Promise<T> {
@@ -421,6 +490,16 @@ export class SvcClient {
     });
   }
 
+  /** One call whose documented success has no body (204): undefined, else a SvcError. */
+  #empty(call: Call): Promise<void> {
+    return this.#retrying(async () => {
+      const exchange = await this.#exchange(call);
+      const text = await readText(exchange);
+      if ((call.ok ?? [204]).includes(exchange.res.status)) return undefined;
+      throw errorOf(exchange.res, text, `${call.method} ${call.path}`);
+    });
+  }
+
   /** One call whose documented success is text (the pages): the body, else a SvcError. */
   #text(call: Call): Promise<string> {
     return this.#retrying(async () => {
@@ -434,7 +513,14 @@ export class SvcClient {
   /** Sends the request; a failure to get an answer is CLIENT_NETWORK_ERROR (a caller's abort: its reason). */
   async #exchange(call: Call): Promise<Exchange> {
     const url = this.baseUrl + call.path + queryString(call.query);
-    const headers: Record<string, string> = { accept: call.accept ?? 'application/json', ...lower(this.#options.headers), ...lower(call.options?.headers) };
+    // The operator token goes to the operator routes only (the public API is anonymous); a call's own headers still win.
+    const token = call.operator === true ? this.#options.adminToken : undefined;
+    const headers: Record<string, string> = {
+      accept: call.accept ?? 'application/json',
+      ...lower(this.#options.headers),
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      ...lower(call.options?.headers),
+    };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);

@@ -1,8 +1,9 @@
 /**
  * The API client of svc (`import { SvcClient } from 'svc-evidence/client'`): one method per
- * operation of openapi.json, SvcError, the retry helper, the DENY helpers of the agent routes,
- * the SSE stream and the webhook verifiers. Self-contained (fetch, WebCrypto, TextDecoder): it
- * runs in Node ≥ 20 and in browsers, imports no node: module and nothing else of svc.
+ * operation of openapi.json (the operator monitoring calls authenticated by the `adminToken`
+ * option), SvcError, the retry helper, the DENY helpers of the agent routes, the SSE stream and
+ * the webhook verifiers. Self-contained (fetch, WebCrypto, TextDecoder): it runs in Node ≥ 20
+ * and in browsers, imports no node: module and nothing else of svc.
  */
 export { SvcClient } from './client.js';
 export type {
@@ -11,6 +12,7 @@ export type {
   DossierPageOptions,
   FastVerifyJwsOptions,
   FetchLike,
+  MonitorEventsOptions,
   NoCacheOptions,
   RequestOptions,
   ResolveOptions,

@@ -444,6 +444,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/monitoring/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watches
+         * @description Operator only. Active watches, oldest first, each webhook URL redacted to origin and path; never a secret.
+         */
+        get: operations["listWatches"];
+        put?: never;
+        /**
+         * Watch an identifier: its changes are posted to a webhook
+         * @description Operator only. The webhook URL must pass the egress policy (https, a public address) now and at every delivery. intervalSeconds defaults to 3600. The signing secret is in this answer only.
+         */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/watches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop watching
+         * @description Operator only. The watch stops; its queued events (PENDING, RETRY) become CANCELLED. Events already delivered or dead-lettered are kept.
+         */
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/watches/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a watch now
+         * @description Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.
+         */
+        post: operations["checkWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List monitor events and their delivery state
+         * @description Operator only. Newest first, at most 200; watchId narrows them to one watch (removed watches included).
+         */
+        get: operations["listMonitorEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gauges of the monitoring tables
+         * @description Operator only. Counts and limits, no payloads or secrets. A storage failure is a 500, never zeros.
+         */
+        get: operations["monitoringStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1415,6 +1519,76 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["MonitorEventData"];
         };
+        Watch: {
+            /** @description The watch id; webhook envelopes carry it as watchId. */
+            id: string;
+            did: string;
+            /** @description The webhook URL redacted to its origin and path (no query, no fragment). */
+            webhook: string;
+            intervalSeconds: number;
+            /** @description RFC 3339 UTC. */
+            createdAt: string;
+            lastHash: string | null;
+            lastStatus: string | null;
+            lastCheckedAt: string | null;
+            active: boolean;
+        };
+        WatchRequest: {
+            /** @description The identifier to watch. */
+            did: string;
+            /** @description An https URL whose host resolves to a public address (the egress policy); checked again at every delivery. */
+            webhookUrl: string;
+            /** @description Seconds between checks (default 3600). */
+            intervalSeconds?: number;
+        };
+        WatchCreated: {
+            watch: components["schemas"]["Watch"];
+            /** @description The signing secret of this watch's deliveries (HMAC-SHA256). Shown once: it is never listed again. */
+            secret: string;
+            note: string;
+        };
+        WatchList: {
+            watches: components["schemas"]["Watch"][];
+        };
+        WatchCheck: {
+            eventId: string | null;
+            /** @description Whether the check emitted an event (the first check of a watch only establishes its baseline). */
+            changed: boolean;
+            /** @description queued: an event waits for delivery; none: nothing to deliver. */
+            delivery: "queued" | "none";
+        };
+        DeliveryStatus: "PENDING" | "DELIVERING" | "RETRY" | "DELIVERED" | "DEAD_LETTER" | "CANCELLED";
+        MonitorEvent: {
+            id: string;
+            watchId: string;
+            did: string;
+            eventType: components["schemas"]["MonitorEventType"];
+            data: components["schemas"]["MonitorEventData"];
+            createdAt: string;
+            deliveryStatus: components["schemas"]["DeliveryStatus"];
+            attempts: number;
+        };
+        MonitorEventList: {
+            events: components["schemas"]["MonitorEvent"][];
+        };
+        MonitoringStatus: {
+            watches: number;
+            events: number;
+            eventsByStatus: {
+                PENDING: number;
+                DELIVERING: number;
+                RETRY: number;
+                DELIVERED: number;
+                DEAD_LETTER: number;
+                CANCELLED: number;
+            };
+            dueDeliveries: number;
+            expiredLeases: number;
+            eventPayloadBytes: number;
+            watchLimit: number;
+            eventLimit: number;
+            eventPayloadLimitBytes: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1505,6 +1679,15 @@ export type A2aInspection = components['schemas']['A2aInspection'];
 export type MonitorEventType = components['schemas']['MonitorEventType'];
 export type MonitorEventData = components['schemas']['MonitorEventData'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
+export type Watch = components['schemas']['Watch'];
+export type WatchRequest = components['schemas']['WatchRequest'];
+export type WatchCreated = components['schemas']['WatchCreated'];
+export type WatchList = components['schemas']['WatchList'];
+export type WatchCheck = components['schemas']['WatchCheck'];
+export type DeliveryStatus = components['schemas']['DeliveryStatus'];
+export type MonitorEvent = components['schemas']['MonitorEvent'];
+export type MonitorEventList = components['schemas']['MonitorEventList'];
+export type MonitoringStatus = components['schemas']['MonitoringStatus'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -3561,6 +3744,490 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "text/html": string;
+                };
+            };
+        };
+    };
+    listWatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active watches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the watches could not be read. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The watch, its signing secret (shown once) and a note. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchCreated"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a WatchRequest; INVALID_DID: did is not a DID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the webhook URL is not https or its host resolves to a non-public address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: 500 watches are stored (delete one first). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED, or METHOD_NOT_SUPPORTED: did names a method svc does not resolve. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the webhook host does not resolve. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no active watch has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the watch could not be removed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing: the check takes no options (an empty object, or no body). */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description What the check found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchCheck"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no active watch has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: 10000 events are stored, or an event would be over 262144 bytes: nothing was written (the change is reported once there is room). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED, or SERVICE_UNAVAILABLE: the database is unavailable, another check of the watch was recorded at the same moment, or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMonitorEvents: {
+        parameters: {
+            query?: {
+                watchId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorEventList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the events could not be read. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    monitoringStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gauges. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitoringStatus"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the gauges could not be read. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

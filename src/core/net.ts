@@ -112,6 +112,13 @@ export interface Net {
    * followed redirect is returned, not thrown.
    */
   fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse>;
+  /**
+   * Whether a fetch of `url` would pass the egress policy now — an https URL whose host resolves
+   * to a public (or operator-allowed) address — without connecting. Throws ProblemError
+   * EGRESS_BLOCKED when it would not, UPSTREAM_UNAVAILABLE when the host does not resolve.
+   * `purpose` names the URL in messages ("webhook URL").
+   */
+  checkDestination(url: string, purpose: string): Promise<void>;
   /** The operator's allowance besides public addresses, as CIDR strings (for /health). */
   readonly egressAllow: readonly string[];
   /** Closes connections kept for reuse (shutdown). Fetching afterwards still works. */

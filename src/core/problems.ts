@@ -42,6 +42,10 @@ export const PROBLEMS = {
   NOT_READY: { title: 'Not ready', w3c: false, status: 503, w3cStatus: null },
   KEY_CAPACITY_EXHAUSTED: { title: 'Key capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   MONITOR_REPORT_CAPACITY: { title: 'Monitor report capacity exceeded', w3c: false, status: 409, w3cStatus: null },
+  // SPEC §5 answers 501 on the operator routes when monitoring is not configured, but names no code: svc's own.
+  MONITORING_DISABLED: { title: 'Monitoring not enabled', w3c: false, status: 501, w3cStatus: null },
+  // SPEC §8 refuses the 501st watch with a 429 and names no code: like KEY_CAPACITY_EXHAUSTED for keys.
+  WATCH_CAPACITY_EXHAUSTED: { title: 'Watch capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   // SPEC §7 fixes the status of a request running over 45 s (408) but not its code: svc's own.
   REQUEST_TIMEOUT: { title: 'Request timeout', w3c: false, status: 408, w3cStatus: null },
 } as const satisfies Record<string, ProblemSpec>;
@@ -155,6 +159,11 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   INVALID_REQUEST: { meaning: 'The request or its body is invalid.', handling: 'Fix the request; the same request fails again.' },
   PAYLOAD_TOO_LARGE: { meaning: 'A body or a fetched resource is larger than its limit.', handling: 'Send or publish less.' },
   UNAUTHORIZED: { meaning: 'The request lacks valid credentials.', handling: 'Authenticate, then retry.' },
+  MONITORING_DISABLED: {
+    meaning: 'Operator monitoring is not enabled on this daemon: it needs the direct profile and SVC_ADMIN_TOKEN of at least 24 characters.',
+    handling: 'Not retryable; the operator enables it and restarts the daemon.',
+  },
+  WATCH_CAPACITY_EXHAUSTED: { meaning: 'The daemon holds as many watches as it keeps (500).', handling: 'Delete a watch, then register again.' },
   RATE_LIMITED: { meaning: 'Your budget of requests is used up for now.', handling: 'Wait for the time given in Retry-After, then retry.' },
   METHOD_NOT_ALLOWED: { meaning: 'This address does not take that HTTP method.', handling: 'Use the method listed in Allow.' },
   CAPACITY_EXHAUSTED: { meaning: 'The whole service is busy; your own budget is not the cause.', handling: 'Retry after Retry-After, with backoff and jitter.' },

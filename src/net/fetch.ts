@@ -289,6 +289,19 @@ export class EgressFetcher implements Net {
     }
   }
 
+  async checkDestination(target: string, purpose: string): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new ProblemError('EGRESS_BLOCKED', `The ${purpose} URL could not be read.`);
+    }
+    checkScheme(url, purpose, false);
+    const deadline = new Deadline(this.#clock, this.#clock.monotonicUs() + this.#limits.totalMs * 1000);
+    const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443, plain: false };
+    await this.#resolve(hop, { url: target, purpose, maxBytes: 0 }, deadline, { status: 'PASS', detail: '' });
+  }
+
   async #resolve(hop: Hop, request: FetchRequest, deadline: Deadline, stage: StageHandle): Promise<Pinned> {
     const literal = parseIp(hop.host);
     let candidates: ParsedIp[];

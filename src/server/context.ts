@@ -23,6 +23,7 @@ import type { Profile, ServerLimits } from './limits.js';
 import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
 import { sharedResolution } from './shared-cache.js';
+import type { OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
 /** Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh. */
@@ -41,10 +42,12 @@ export interface ServerContext {
   active: number;
   /** Operator settings that weaken a default (src/server/relaxations.ts), listed by /health. */
   relaxations?: readonly Relaxation[];
+  /** Whether the operator monitoring routes are enabled (SVC_ADMIN_TOKEN); absent: disabled. */
+  operator?: OperatorAccess;
 }
 
 export interface RouteDef {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   budget: Budget;
   /** Long-lived responses (SSE) manage their own time and are not given the handler time limit. */
@@ -256,6 +259,7 @@ export function outboundWork<T>(ctx: ServerContext, request: FastifyRequest, rep
       slot.take();
       return base.net.fetch(req, trace);
     },
+    checkDestination: (url, purpose) => base.net.checkDestination(url, purpose),
     egressAllow: base.net.egressAllow,
     close: () => base.net.close(),
   };

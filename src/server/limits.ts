@@ -43,6 +43,8 @@ export interface ServerLimits {
   maxObservations: number;
   /** The same ceiling for MCP inventories by endpoint (SVC_MAX_MCP_OBSERVATIONS). */
   maxMcpObservations: number;
+  /** Seconds between two passes of the monitoring poller (SVC_MONITOR_PERIOD; 30 by default). */
+  monitorPeriodSeconds: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -58,6 +60,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   registrationsPerClient: 100,
   maxObservations: 100_000,
   maxMcpObservations: 1_000,
+  monitorPeriodSeconds: 30,
 };
 
 /** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
@@ -83,7 +86,7 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
  * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
- * default 1000).
+ * default 1000), SVC_MONITOR_PERIOD (1..3600 s, default 30).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
@@ -99,5 +102,6 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     registrationsPerClient: intFromEnv(env, 'SVC_REGISTRATIONS_PER_CLIENT', DEFAULT_LIMITS.registrationsPerClient, 1, 10_000),
     maxObservations: intFromEnv(env, 'SVC_MAX_OBSERVATIONS', DEFAULT_LIMITS.maxObservations, 0, 100_000_000),
     maxMcpObservations: intFromEnv(env, 'SVC_MAX_MCP_OBSERVATIONS', DEFAULT_LIMITS.maxMcpObservations, 0, 10_000_000),
+    monitorPeriodSeconds: intFromEnv(env, 'SVC_MONITOR_PERIOD', DEFAULT_LIMITS.monitorPeriodSeconds, 1, 3_600),
   };
 }

@@ -8,6 +8,8 @@ import { buildApp, type AppOptions } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
+import { operatorAccess } from './operator.js';
+import { MonitorPoller } from './poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './routes/delegation.js';
 import { StorageSlot } from './storage.js';
@@ -26,6 +28,8 @@ export interface ServeOptions {
   relaxations?: readonly Relaxation[];
   /** One line per event (listening, draining, closed) for the operator. */
   announce: (line: string) => void;
+  /** SVC_ADMIN_TOKEN: enables the operator monitoring routes (24 characters at least, direct profile). */
+  adminToken?: string;
   /** The access log (one entry per request); none: no access log. */
   accessLog?: AppOptions['accessLog'];
 }
@@ -57,12 +61,18 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     draining: false,
     active: 0,
     relaxations: options.relaxations ?? [],
+    operator: operatorAccess(options.adminToken, options.profile),
   };
   const app = buildApp(ctx, { trustProxy: options.trustProxy, ...(options.accessLog ? { accessLog: options.accessLog } : {}) });
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
   for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
   const url = await app.listen({ host: options.host, port: options.port });
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${storage.location})`);
+  // Why the operator routes answer 501 — never the token itself.
+  if (ctx.operator && !ctx.operator.enabled) options.announce(`svc: operator monitoring is off (${ctx.operator.reason}); the /v1/monitoring routes answer 501`);
+  // The monitoring poller runs where the operator routes do (SVC_ADMIN_TOKEN, direct profile).
+  const poller = ctx.operator?.enabled ? new MonitorPoller(ctx) : null;
+  poller?.start();
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -84,6 +94,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
         if (ctx.active === 0) app.server.closeAllConnections();
       }, 25);
       try {
+        // A check in flight finishes (its write is one transaction) or is left behind at the drain time.
+        if (poller) await Promise.race([poller.stop(), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await app.close();
       } finally {
         clearTimeout(force);

@@ -39,7 +39,19 @@ export function byStatus(counts: ReadonlyMap<string, number>): Record<DeliverySt
 /** The per-status counts as columns `s_<STATUS>` of the gauges query, so that one statement reads every gauge. */
 const STATUS_COLUMNS = DELIVERY_STATUSES.map((s) => `coalesce(sum(delivery_status = '${s}'), 0) AS s_${s}`).join(', ');
 
-type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus'> & Record<`s_${DeliveryStatus}`, number>;
+/** The gauges' row on either engine (PostgreSQL gives the byte sum, a bigint, as a string). */
+export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> & Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string };
+
+export function gaugesOf(row: GaugeRow): MonitoringGauges {
+  return {
+    watches: row.watches,
+    events: row.events,
+    eventsByStatus: byStatus(new Map(DELIVERY_STATUSES.map((s) => [s, row[`s_${s}`]]))),
+    dueDeliveries: row.dueDeliveries,
+    expiredLeases: row.expiredLeases,
+    eventPayloadBytes: Number(row.eventPayloadBytes),
+  };
+}
 
 export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #list: Database.Statement<[number], EventRow>;
@@ -71,14 +83,6 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   }
 
   async gauges(now: string): Promise<MonitoringGauges> {
-    const row = this.#gauges.get({ now })!;
-    return {
-      watches: row.watches,
-      events: row.events,
-      eventsByStatus: byStatus(new Map(DELIVERY_STATUSES.map((s) => [s, row[`s_${s}`]]))),
-      dueDeliveries: row.dueDeliveries,
-      expiredLeases: row.expiredLeases,
-      eventPayloadBytes: row.eventPayloadBytes,
-    };
+    return gaugesOf(this.#gauges.get({ now })!);
   }
 }

@@ -319,6 +319,107 @@ describe('SvcClient against a real daemon', () => {
   });
 });
 
+describe('SvcClient monitoring calls (the operator token) against real daemons', () => {
+  /** A webhook URL the egress policy of the scenario's daemons lets through (127.0.0.0/8); nothing listens there. */
+  const HOOK = 'https://127.0.0.1:9/hook';
+
+  /** contractFetch, also recording the Authorization header of every request (null when absent). */
+  function authorizationFetch(): { fetch: FetchLike; authorization: Array<{ path: string; value: string | null }> } {
+    const inner = contractFetch();
+    const authorization: Array<{ path: string; value: string | null }> = [];
+    return {
+      authorization,
+      fetch: (input, init) => {
+        authorization.push({ path: new URL(input).pathname, value: new Headers(init.headers).get('authorization') });
+        return inner.fetch(input, init);
+      },
+    };
+  }
+
+  it('createWatch, listWatches, listMonitorEvents, checkWatch, monitoringStatus, deleteWatch (a second delete: NOT_FOUND 404)', async () => {
+    const recorded = authorizationFetch();
+    const operator = new SvcClient({ baseUrl: s.monitoringUrl, fetch: recorded.fetch, adminToken: s.adminToken });
+
+    const created = await operator.createWatch({ did: s.didKey, webhookUrl: HOOK, intervalSeconds: 300 });
+    expect(created.secret.startsWith('whsec_')).toBe(true);
+    expect(created.note).not.toBe('');
+    expect(created.watch).toMatchObject({ did: s.didKey, webhook: HOOK, intervalSeconds: 300, active: true });
+    expect(created.watch.id).toMatch(/^[0-9]+$/);
+    const id = created.watch.id;
+
+    const listed = await operator.listWatches();
+    expect(listed.watches.map((w) => w.id)).toContain(id);
+    expect(listed.watches.find((w) => w.id === id)).toMatchObject({ did: s.didKey, webhook: HOOK, intervalSeconds: 300 });
+    // The secret is shown once, at creation: never in a listing.
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    for (const watch of listed.watches) expect(Object.keys(watch)).not.toContain('secret');
+
+    expect(await operator.listMonitorEvents({ watchId: id })).toEqual({ events: [] });
+    expect(Array.isArray((await operator.listMonitorEvents()).events)).toBe(true);
+    // A did:key never changes: a check finds nothing to report.
+    expect(await operator.checkWatch(id)).toEqual({ eventId: null, changed: false, delivery: 'none' });
+
+    const status = await operator.monitoringStatus();
+    expect(status.watches).toBe(listed.watches.length);
+    expect(status.watches).toBeGreaterThanOrEqual(1);
+    expect(status.watchLimit).toBeGreaterThanOrEqual(status.watches);
+
+    expect(await operator.deleteWatch(id)).toBeUndefined();
+    expect((await operator.listWatches()).watches.map((w) => w.id)).not.toContain(id);
+    expect(await svcError(operator.deleteWatch(id))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+
+    // The token went with every monitoring call, and with nothing else.
+    await operator.health();
+    await operator.resolve(s.didKey);
+    for (const { path: route, value } of recorded.authorization) {
+      expect(value, route).toBe(route.startsWith('/v1/monitoring/') ? `Bearer ${s.adminToken}` : null);
+    }
+    expect(recorded.authorization.filter((r) => r.value !== null).length).toBe(9);
+  });
+
+  it('a client without the token: UNAUTHORIZED (401) on every monitoring call', async () => {
+    const anonymous = new SvcClient({ baseUrl: s.monitoringUrl, fetch: contractFetch().fetch });
+    const calls: Array<Promise<unknown>> = [
+      anonymous.createWatch({ did: s.didKey, webhookUrl: HOOK }),
+      anonymous.listWatches(),
+      anonymous.checkWatch('1'),
+      anonymous.deleteWatch('1'),
+      anonymous.listMonitorEvents(),
+      anonymous.monitoringStatus(),
+    ];
+    for (const call of calls) expect(await svcError(call)).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    // A wrong token is no better.
+    const wrong = new SvcClient({ baseUrl: s.monitoringUrl, fetch: contractFetch().fetch, adminToken: `${s.adminToken}x` });
+    expect(await svcError(wrong.listWatches())).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  });
+
+  it('a daemon without SVC_ADMIN_TOKEN: MONITORING_DISABLED (501), with the token or without', async () => {
+    for (const adminToken of [s.adminToken, undefined]) {
+      const c = new SvcClient({ baseUrl: s.daemonUrl, fetch: contractFetch().fetch, ...(adminToken !== undefined ? { adminToken } : {}) });
+      expect(await svcError(c.monitoringStatus())).toMatchObject({ code: 'MONITORING_DISABLED', status: 501 });
+      expect(await svcError(c.createWatch({ did: s.didKey, webhookUrl: HOOK }))).toMatchObject({ code: 'MONITORING_DISABLED', status: 501 });
+      expect(await svcError(c.deleteWatch('1'))).toMatchObject({ code: 'MONITORING_DISABLED', status: 501 });
+    }
+  });
+
+  it('the token is in no error: a network failure does not quote it, and a token that cannot be sent is refused without quoting it', async () => {
+    const nowhere = new SvcClient({ baseUrl: s.unreachableUrl, adminToken: s.adminToken });
+    const error = await svcError(nowhere.listWatches());
+    expect(error).toMatchObject({ code: 'CLIENT_NETWORK_ERROR', status: 0 });
+    expect(`${error.message} ${error.detail} ${String(error.cause)}`).not.toContain(s.adminToken);
+    for (const bad of ['', 'two words', `${s.adminToken}\r\nX-Injected: 1`]) {
+      let thrown: unknown;
+      try {
+        new SvcClient({ baseUrl: s.monitoringUrl, adminToken: bad });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      if (bad !== '') expect((thrown as TypeError).message).not.toContain(bad);
+    }
+  });
+});
+
 describe('SvcClient against the public daemon (rate limits)', () => {
   /** status() until the standard budget is used up; the 429's SvcError. */
   async function exhaust(c: SvcClient): Promise<SvcError> {

@@ -3,7 +3,10 @@
  * needs, made here with test/support (never by svc's own code) and served for real on loopback.
  *
  * - `daemonUrl`: `svc serve` (direct profile) trusting the test CA and allowed to fetch from
- *   127.0.0.0/8, as an operator would configure it, its rate bucket out of the way;
+ *   127.0.0.0/8, as an operator would configure it, its rate bucket out of the way; no
+ *   SVC_ADMIN_TOKEN, so its monitoring routes answer 501 MONITORING_DISABLED;
+ * - `monitoringUrl`: the same daemon with SVC_ADMIN_TOKEN = `adminToken` (the operator
+ *   monitoring routes enabled; a webhook URL on 127.0.0.0/8 passes its egress policy);
  * - `publicUrl`: `svc serve --public` (standard budget 20/min, intensive 10/min per client), for
  *   429 RATE_LIMITED with a Retry-After that a retry can honour (the budget refills one token
  *   every 3 s; right after it is used up, Retry-After is 3);
@@ -16,6 +19,7 @@
  *
  * `scenarioJson()` is what the Python tests read (SVC_CLIENT_SCENARIO names a file holding it).
  */
+import { randomBytes } from 'node:crypto';
 import { a2aKey, agentCard, publishJwks, serveCard, signCard } from './a2a-agent.js';
 import type { Daemon } from './daemon.js';
 import { startDaemonFor } from './daemon-client.js';
@@ -30,6 +34,10 @@ export interface ClientScenario {
   daemonUrl: string;
   /** The public-profile daemon (standard 20/min, intensive 10/min per client). */
   publicUrl: string;
+  /** A direct daemon whose operator monitoring routes are enabled by SVC_ADMIN_TOKEN = adminToken. */
+  monitoringUrl: string;
+  /** The operator token of monitoringUrl (random, 24+ visible characters). */
+  adminToken: string;
   /** An http origin where nothing listens. */
   unreachableUrl: string;
   didKey: string;
@@ -94,14 +102,20 @@ export async function startClientScenario(): Promise<ClientScenario> {
     const jku = publishJwks(host.server, [{ key: cardKey, kid: 'card-key-1' }]);
     serveCard(host.server, await signCard(agentCard(host.server.origin), cardKey, { kid: 'card-key-1', jku }));
 
-    const daemon: Daemon = await startDaemonFor(host);
+    // The operator token is set on monitoringUrl only (never inherited from the environment).
+    const daemon: Daemon = await startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: undefined } });
     cleanup.push(() => daemon.stop());
+    const adminToken = `svc-operator-${randomBytes(16).toString('hex')}`;
+    const monitoringDaemon: Daemon = await startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: adminToken } });
+    cleanup.push(() => monitoringDaemon.stop());
     const publicDaemon: Daemon = await startDaemonFor(host, { args: ['--public'] });
     cleanup.push(() => publicDaemon.stop());
 
     return {
       daemonUrl: daemon.url,
       publicUrl: publicDaemon.url,
+      monitoringUrl: monitoringDaemon.url,
+      adminToken,
       unreachableUrl: `http://127.0.0.1:${await closedPort()}`,
       didKey,
       didWeb,

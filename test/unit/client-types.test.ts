@@ -11,7 +11,9 @@ import type { SvcClient, StreamFrame, W3cBody } from '../../src/client/index.js'
 import type { EnrichedResolution, Problem, TraceStage, operations } from '../../src/client/openapi.js';
 
 /** The JSON body of an operation's 200 answer, as the generated types have it. */
-type Ok<K extends keyof operations> = operations[K]['responses'][200]['content'] extends { 'application/json': infer T } ? T : never;
+type Ok<K extends keyof operations> = operations[K]['responses'] extends { 200: { content: { 'application/json': infer T } } } ? T : never;
+/** The JSON body of an operation's 201 answer. */
+type Created<K extends keyof operations> = operations[K]['responses'] extends { 201: { content: { 'application/json': infer T } } } ? T : never;
 type Returns<K extends keyof SvcClient> = SvcClient[K] extends (...args: never[]) => Promise<infer T> ? T : never;
 
 describe('src/client/openapi.ts', () => {
@@ -64,6 +66,14 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Returns<'verifyTool'>>().toEqualTypeOf<Ok<'verifyTool'>>();
     expectTypeOf<Returns<'inspectMcp'>>().toEqualTypeOf<Ok<'inspectMcp'>>();
     expectTypeOf<Returns<'inspectA2a'>>().toEqualTypeOf<Ok<'inspectA2a'>>();
+    expectTypeOf<Returns<'createWatch'>>().toEqualTypeOf<Created<'createWatch'>>();
+    expectTypeOf<Returns<'listWatches'>>().toEqualTypeOf<Ok<'listWatches'>>();
+    expectTypeOf<Returns<'deleteWatch'>>().toEqualTypeOf<void>();
+    expectTypeOf<operations['deleteWatch']['responses'][204]['content']>().toEqualTypeOf<undefined>();
+    expectTypeOf<Returns<'listMonitorEvents'>>().toEqualTypeOf<Ok<'listMonitorEvents'>>();
+    expectTypeOf<Returns<'monitoringStatus'>>().toEqualTypeOf<Ok<'monitoringStatus'>>();
+    expectTypeOf<Parameters<SvcClient['createWatch']>[0]>().toEqualTypeOf<operations['createWatch']['requestBody']['content']['application/json']>();
+    expectTypeOf<Parameters<SvcClient['deleteWatch']>[0]>().toEqualTypeOf<operations['deleteWatch']['parameters']['path']['id']>();
     expectTypeOf<Returns<'resolveW3c'>>().toEqualTypeOf<W3cBody>();
     expectTypeOf<Returns<'resolveW3cPost'>>().toEqualTypeOf<W3cBody>();
     expectTypeOf<W3cBody>().toEqualTypeOf<operations['resolveW3cPost']['responses'][200]['content'][keyof operations['resolveW3cPost']['responses'][200]['content']]>();

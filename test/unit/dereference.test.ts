@@ -32,6 +32,9 @@ function offlineRuntime(): Runtime & { fetches: () => number } {
         fetches++;
         throw new Error('the network must not be used');
       },
+      async checkDestination() {
+        throw new Error('the network must not be used');
+      },
     },
     fetches: () => fetches,
   };

@@ -137,6 +137,16 @@ __all__ = [
     "MonitorEventDataDiffVariant1",
     "MonitorEventData",
     "WebhookEnvelope",
+    "Watch",
+    "WatchRequest",
+    "WatchCreated",
+    "WatchList",
+    "WatchCheck",
+    "DeliveryStatus",
+    "MonitorEvent",
+    "MonitorEventList",
+    "MonitoringStatusEventsByStatus",
+    "MonitoringStatus",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -1450,6 +1460,111 @@ class WebhookEnvelope(TypedDict):
     data: MonitorEventData
 
 
+class Watch(TypedDict):
+    """The `Watch` schema of openapi.json."""
+
+    #: The watch id; webhook envelopes carry it as watchId.
+    id: str
+    did: str
+    #: The webhook URL redacted to its origin and path (no query, no fragment).
+    webhook: str
+    intervalSeconds: int
+    #: RFC 3339 UTC.
+    createdAt: str
+    lastHash: Optional[str]
+    lastStatus: Optional[str]
+    lastCheckedAt: Optional[str]
+    active: bool
+
+
+class _WatchRequestRequired(TypedDict):
+    """The required members of WatchRequest."""
+
+    #: The identifier to watch.
+    did: str
+    #: An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.
+    webhookUrl: str
+
+
+class WatchRequest(_WatchRequestRequired, total=False):
+    """The `WatchRequest` schema of openapi.json."""
+
+    #: Seconds between checks (default 3600).
+    intervalSeconds: int
+
+
+class WatchCreated(TypedDict):
+    """The `WatchCreated` schema of openapi.json."""
+
+    watch: Watch
+    #: The signing secret of this watch's deliveries (HMAC-SHA256). Shown once: it is never listed again.
+    secret: str
+    note: str
+
+
+class WatchList(TypedDict):
+    """The `WatchList` schema of openapi.json."""
+
+    watches: List[Watch]
+
+
+class WatchCheck(TypedDict):
+    """The `WatchCheck` schema of openapi.json."""
+
+    eventId: Optional[str]
+    #: Whether the check emitted an event (the first check of a watch only establishes its baseline).
+    changed: bool
+    #: queued: an event waits for delivery; none: nothing to deliver.
+    delivery: Literal["queued", "none"]
+
+
+DeliveryStatus = Literal["PENDING", "DELIVERING", "RETRY", "DELIVERED", "DEAD_LETTER", "CANCELLED"]
+
+
+class MonitorEvent(TypedDict):
+    """The `MonitorEvent` schema of openapi.json."""
+
+    id: str
+    watchId: str
+    did: str
+    eventType: MonitorEventType
+    data: MonitorEventData
+    createdAt: str
+    deliveryStatus: DeliveryStatus
+    attempts: int
+
+
+class MonitorEventList(TypedDict):
+    """The `MonitorEventList` schema of openapi.json."""
+
+    events: List[MonitorEvent]
+
+
+class MonitoringStatusEventsByStatus(TypedDict):
+    """The object at `MonitoringStatus.eventsByStatus` in openapi.json."""
+
+    PENDING: int
+    DELIVERING: int
+    RETRY: int
+    DELIVERED: int
+    DEAD_LETTER: int
+    CANCELLED: int
+
+
+class MonitoringStatus(TypedDict):
+    """The `MonitoringStatus` schema of openapi.json."""
+
+    watches: int
+    events: int
+    eventsByStatus: MonitoringStatusEventsByStatus
+    dueDeliveries: int
+    expiredLeases: int
+    eventPayloadBytes: int
+    watchLimit: int
+    eventLimit: int
+    eventPayloadLimitBytes: int
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -1709,6 +1824,66 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200, 304),
         "response": None,
+    },
+    "createWatch": {
+        "method": "POST",
+        "path": "/v1/monitoring/watches",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": "WatchRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "listWatches": {
+        "method": "GET",
+        "path": "/v1/monitoring/watches",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "WatchList",
+    },
+    "deleteWatch": {
+        "method": "DELETE",
+        "path": "/v1/monitoring/watches/{id}",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": None,
+        "results": (204,),
+        "response": None,
+    },
+    "checkWatch": {
+        "method": "POST",
+        "path": "/v1/monitoring/watches/{id}/check",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": "Dict[str, Any]",
+        "results": (200,),
+        "response": "WatchCheck",
+    },
+    "listMonitorEvents": {
+        "method": "GET",
+        "path": "/v1/monitoring/events",
+        "budget": "standard",
+        "path_params": (),
+        "query": ("watchId",),
+        "body": None,
+        "results": (200,),
+        "response": "MonitorEventList",
+    },
+    "monitoringStatus": {
+        "method": "GET",
+        "path": "/v1/monitoring/status",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "MonitoringStatus",
     },
     "openApi": {
         "method": "GET",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import urllib.error
 import urllib.parse
@@ -24,6 +25,8 @@ from ._schema import (
     Health,
     JwsVerification,
     McpInspection,
+    MonitorEventList,
+    MonitoringStatus,
     ObservationHistory,
     Policy,
     PolicyDecision,
@@ -31,6 +34,9 @@ from ._schema import (
     Relationship,
     SemanticDiff,
     ServiceStatus,
+    WatchCheck,
+    WatchCreated,
+    WatchList,
 )
 from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
 from .retry import RetryPolicy, with_retry
@@ -47,6 +53,8 @@ _READ_CHUNK = 64 * 1024
 _JSON_ACCEPT = "application/json, application/problem+json"
 # Pages as HTML; problems as data (problem+json), not as problem pages.
 _PAGE_ACCEPT = "text/html, application/problem+json"
+# What an operator token may hold: visible ASCII, as the daemon reads `Authorization: Bearer <token>`.
+_TOKEN_SYNTAX = re.compile(r"[\x21-\x7e]+")
 
 
 class StreamFrame(TypedDict):
@@ -83,6 +91,10 @@ class SvcClient:
             its next bytes); a timeout is a CLIENT_NETWORK_ERROR.
         retry: a :class:`RetryPolicy` applied to every call (default: no retry).
         headers: extra request headers sent with every call (e.g. for a gateway in front).
+        admin_token: the daemon's operator token (its SVC_ADMIN_TOKEN), sent as
+            ``Authorization: Bearer <token>`` on the monitoring calls only (``create_watch``,
+            ``list_watches``, ``delete_watch``, ``list_monitor_events``, ``monitoring_status``),
+            never on the public routes; it appears in no error message nor in ``repr``.
 
     Identifiers are percent-encoded whole into the path (``quote(did, safe='')``): the daemon
     decodes them exactly once, so a did:web with ``%3A`` survives. Every method raises
@@ -96,8 +108,9 @@ class SvcClient:
         timeout: float = 60.0,
         retry: Optional[RetryPolicy] = None,
         headers: Optional[Mapping[str, str]] = None,
+        admin_token: Optional[str] = None,
     ) -> None:
-        """Check the base URL (http or https, a host) and keep the options."""
+        """Check the base URL (http or https, a host) and the operator token, and keep the options."""
         if not isinstance(base_url, str):
             raise TypeError("base_url must be a string such as http://127.0.0.1:8080")
         parsed = urllib.parse.urlsplit(base_url)
@@ -105,15 +118,21 @@ class SvcClient:
             raise ValueError(f"base_url must be an http(s) URL with a host, not {base_url!r}")
         if parsed.query or parsed.fragment:
             raise ValueError("base_url must not carry a query or a fragment")
+        # Checked here, so that no later failure (a header http.client refuses) can quote the token.
+        if admin_token is not None and not isinstance(admin_token, str):
+            raise TypeError("admin_token must be a string")
+        if admin_token is not None and not _TOKEN_SYNTAX.fullmatch(admin_token):
+            raise ValueError("admin_token must be a non-empty string of visible ASCII characters (no spaces)")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.retry = retry
         self.headers: Dict[str, str] = dict(headers or {})
+        self._admin_token = admin_token
         self._opener = urllib.request.build_opener()
 
     def with_retry(self, retry: RetryPolicy) -> "SvcClient":
-        """A new client with the same options and this retry policy."""
-        return SvcClient(self.base_url, timeout=self.timeout, retry=retry, headers=self.headers)
+        """A new client with the same options (the operator token included) and this retry policy."""
+        return SvcClient(self.base_url, timeout=self.timeout, retry=retry, headers=self.headers, admin_token=self._admin_token)
 
     def __repr__(self) -> str:
         return f"SvcClient({self.base_url!r}, timeout={self.timeout!r}, retry={self.retry!r})"
@@ -358,6 +377,48 @@ class SvcClient:
         """GET /assets/{name}: a stylesheet or script of the pages, by the name they link it with."""
         return self._call("webAsset", {"name": name}, default_accept="text/css, text/javascript, application/problem+json", text=True)
 
+    # -- operator monitoring (admin_token) ------------------------------------------------
+
+    def create_watch(self, did: str, webhook_url: str, interval_seconds: Optional[int] = None) -> WatchCreated:
+        """POST /v1/monitoring/watches: watch ``did``; its changes are posted to ``webhook_url``
+        (https, an address the daemon's egress policy allows), checked every ``interval_seconds``
+        (60 to 86400; the daemon's default when None).
+
+        Returns ``{"watch", "secret", "note"}``: the signing secret (``whsec_…``) is shown this
+        once. Operator only: without ``admin_token`` SvcError UNAUTHORIZED (401); MONITORING_DISABLED
+        (501) when the daemon has no operator token.
+        """
+        if interval_seconds is not None and (isinstance(interval_seconds, bool) or not isinstance(interval_seconds, int)):
+            raise TypeError("interval_seconds must be an integer")
+        body = _compact({"did": did, "webhookUrl": webhook_url, "intervalSeconds": interval_seconds})
+        return self._call("createWatch", body=body, operator=True)
+
+    def list_watches(self) -> WatchList:
+        """GET /v1/monitoring/watches: the active watches, oldest first (webhook URLs redacted to
+        origin and path; never a secret). Operator only."""
+        return self._call("listWatches", operator=True)
+
+    def check_watch(self, watch_id: str) -> WatchCheck:
+        """POST /v1/monitoring/watches/{id}/check: check the watch now, as the poller does.
+        Returns ``{"eventId", "changed", "delivery"}`` (the first check of a watch only sets its
+        baseline); SvcError NOT_FOUND (404) when no active watch has this id. Operator only."""
+        return self._call("checkWatch", {"id": watch_id}, operator=True)
+
+    def delete_watch(self, watch_id: str) -> None:
+        """DELETE /v1/monitoring/watches/{id}: stop the watch (its queued events are cancelled).
+        Returns None (204); SvcError NOT_FOUND (404) when no active watch has this id. Operator only."""
+        return self._call("deleteWatch", {"id": watch_id}, operator=True)
+
+    def list_monitor_events(self, watch_id: Optional[str] = None) -> MonitorEventList:
+        """GET /v1/monitoring/events: the monitor events and their delivery state, newest first;
+        ``watch_id`` narrows them to one watch (a removed one's included). Operator only."""
+        return self._call("listMonitorEvents", query={"watchId": watch_id}, operator=True)
+
+    def monitoring_status(self) -> MonitoringStatus:
+        """GET /v1/monitoring/status: the gauges of the monitoring tables (counts and limits).
+        Operator only."""
+        return self._call("monitoringStatus", operator=True)
+
     # -- transport ------------------------------------------------------------------------
 
     def _call(
@@ -369,6 +430,7 @@ class SvcClient:
         headers: Optional[Mapping[str, Optional[str]]] = None,
         default_accept: Optional[str] = _JSON_ACCEPT,
         text: bool = False,
+        operator: bool = False,
     ) -> Any:
         op = _schema.OPERATIONS[operation_id]
         url = self._url(op, path_params or {}, query or {})
@@ -377,8 +439,13 @@ class SvcClient:
         if op["body"] is not None:
             data = json.dumps(body if body is not None else {}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
             defaults["Content-Type"] = "application/json"
+        call_headers: Dict[str, Optional[str]] = {}
+        if operator and self._admin_token is not None:
+            # The operator routes only: the public API is anonymous.
+            call_headers["Authorization"] = f"Bearer {self._admin_token}"
+        call_headers.update(headers or {})
         results = op["results"]
-        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, headers or {}, results, text))
+        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, call_headers, results, text))
 
     def _retrying(self, fn: Callable[[], T]) -> T:
         return with_retry(fn, self.retry) if self.retry is not None else fn()
@@ -458,6 +525,9 @@ class SvcClient:
                     raise _network_error(error) from error
         if response is not None or status in results:
             # 2xx, or a documented result with an error status (410: a deactivated DID).
+            if status == 204 and status in results:
+                # No Content (delete_watch): nothing to parse.
+                return None
             if text:
                 try:
                     return raw.decode("utf-8")

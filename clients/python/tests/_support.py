@@ -25,7 +25,7 @@ def load_scenario() -> Dict[str, Any]:
         )
     with open(path, encoding="utf-8") as f:
         scenario = json.load(f)
-    for key in ("daemonUrl", "publicUrl", "unreachableUrl", "didKey", "didWeb", "credential", "delegation"):
+    for key in ("daemonUrl", "publicUrl", "monitoringUrl", "adminToken", "unreachableUrl", "didKey", "didWeb", "credential", "delegation"):
         if key not in scenario:
             raise AssertionError(f"the scenario file {path} has no {key!r}")
     return scenario
@@ -82,6 +82,7 @@ class ScriptedServer:
 
             do_GET = _answer
             do_POST = _answer
+            do_DELETE = _answer
 
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

@@ -5,6 +5,7 @@ that test fails when any test was skipped)."""
 from __future__ import annotations
 
 import copy
+import json
 import time
 import unittest
 from typing import Any, Dict, List
@@ -325,6 +326,93 @@ class DirectDaemonTest(unittest.TestCase):
         with self.assertRaises(SvcError) as caught:
             self.client.inspect_mcp("not a url")
         self.assertEqual(caught.exception.status, 400)
+
+
+class MonitoringTest(unittest.TestCase):
+    """The operator monitoring calls: ``monitoringUrl`` is a direct daemon started with
+    SVC_ADMIN_TOKEN = ``adminToken`` (and SVC_EGRESS_ALLOW=127.0.0.0/8, so a webhook URL on
+    loopback passes its egress policy); ``daemonUrl`` has no operator token."""
+
+    #: Nothing listens there; only the egress policy of the registration is checked.
+    HOOK = "https://127.0.0.1:9/hook"
+
+    s: Dict[str, Any]
+    operator: SvcClient
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.s = load_scenario()
+        cls.operator = SvcClient(cls.s["monitoringUrl"], timeout=30, admin_token=cls.s["adminToken"])
+
+    def test_create_list_events_status_delete(self) -> None:
+        created = self.operator.create_watch(self.s["didKey"], self.HOOK, interval_seconds=300)
+        self.assertTrue(created["secret"].startswith("whsec_"))
+        self.assertTrue(created["note"])
+        watch = created["watch"]
+        self.assertEqual((watch["did"], watch["webhook"], watch["intervalSeconds"], watch["active"]), (self.s["didKey"], self.HOOK, 300, True))
+        watch_id = watch["id"]
+        self.assertRegex(watch_id, r"^[0-9]+$")
+
+        listed = self.operator.list_watches()
+        mine = [w for w in listed["watches"] if w["id"] == watch_id]
+        self.assertEqual(len(mine), 1)
+        self.assertEqual((mine[0]["did"], mine[0]["webhook"]), (self.s["didKey"], self.HOOK))
+        # The secret is shown once, at creation: never in a listing.
+        self.assertNotIn(created["secret"], json.dumps(listed))
+        for listed_watch in listed["watches"]:
+            self.assertNotIn("secret", listed_watch)
+
+        self.assertEqual(self.operator.list_monitor_events(watch_id=watch_id), {"events": []})
+        self.assertIsInstance(self.operator.list_monitor_events()["events"], list)
+        # A did:key never changes: a check finds nothing to report.
+        self.assertEqual(self.operator.check_watch(watch_id), {"eventId": None, "changed": False, "delivery": "none"})
+
+        status = self.operator.monitoring_status()
+        self.assertEqual(status["watches"], len(listed["watches"]))
+        self.assertGreaterEqual(status["watches"], 1)
+        self.assertGreaterEqual(status["watchLimit"], status["watches"])
+
+        self.assertIsNone(self.operator.delete_watch(watch_id))
+        self.assertNotIn(watch_id, [w["id"] for w in self.operator.list_watches()["watches"]])
+        with self.assertRaises(SvcError) as caught:
+            self.operator.delete_watch(watch_id)
+        self.assertEqual((caught.exception.code, caught.exception.status), ("NOT_FOUND", 404))
+
+    def test_without_the_token_unauthorized(self) -> None:
+        anonymous = SvcClient(self.s["monitoringUrl"], timeout=30)
+        calls = {
+            "create_watch": lambda: anonymous.create_watch(self.s["didKey"], self.HOOK),
+            "list_watches": anonymous.list_watches,
+            "check_watch": lambda: anonymous.check_watch("1"),
+            "delete_watch": lambda: anonymous.delete_watch("1"),
+            "list_monitor_events": anonymous.list_monitor_events,
+            "monitoring_status": anonymous.monitoring_status,
+        }
+        for name, call in calls.items():
+            with self.subTest(call=name), self.assertRaises(SvcError) as caught:
+                call()
+            self.assertEqual((caught.exception.code, caught.exception.status), ("UNAUTHORIZED", 401))
+        wrong = SvcClient(self.s["monitoringUrl"], timeout=30, admin_token=self.s["adminToken"] + "x")
+        with self.assertRaises(SvcError) as caught:
+            wrong.list_watches()
+        self.assertEqual((caught.exception.code, caught.exception.status), ("UNAUTHORIZED", 401))
+
+    def test_a_daemon_without_an_operator_token_monitoring_disabled(self) -> None:
+        for token in (self.s["adminToken"], None):
+            client = SvcClient(self.s["daemonUrl"], timeout=30, admin_token=token)
+            for name, call in (("monitoring_status", client.monitoring_status), ("create_watch", lambda: client.create_watch(self.s["didKey"], self.HOOK)), ("delete_watch", lambda: client.delete_watch("1"))):
+                with self.subTest(call=name, token=token is not None), self.assertRaises(SvcError) as caught:
+                    call()
+                self.assertEqual((caught.exception.code, caught.exception.status), ("MONITORING_DISABLED", 501))
+
+    def test_the_token_is_in_no_error(self) -> None:
+        token = self.s["adminToken"]
+        with self.assertRaises(SvcError) as caught:
+            SvcClient(self.s["unreachableUrl"], timeout=10, admin_token=token).list_watches()
+        error = caught.exception
+        self.assertEqual((error.code, error.status), (CLIENT_NETWORK_ERROR, 0))
+        self.assertNotIn(token, f"{error} {error.detail} {error.problem} {error.cause!r}")
+        self.assertNotIn(token, repr(self.operator))
 
 
 class PublicDaemonTest(unittest.TestCase):

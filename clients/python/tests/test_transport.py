@@ -86,6 +86,66 @@ class RequestsTest(unittest.TestCase):
             SvcClient("127.0.0.1:8080")
 
 
+class OperatorTokenTest(unittest.TestCase):
+    TOKEN = "op-token-0123456789abcdefghij"
+
+    def test_the_token_goes_to_the_monitoring_calls_only(self) -> None:
+        created = {"watch": {"id": "7"}, "secret": "whsec_x", "note": "n"}
+        answers = [json_answer(201, created), json_answer(200, {"watches": []}), (204, {}, b""), json_answer(200, {"events": []}), json_answer(200, {"watches": 0}), json_answer(200, {"status": "ok"})]
+        with ScriptedServer(answers) as server:
+            client = SvcClient(server.url, admin_token=self.TOKEN, headers={"Authorization": "Basic gateway"})
+            self.assertEqual(client.create_watch("did:key:z", "https://hooks.example/a?t=1", interval_seconds=120), created)
+            client.list_watches()
+            self.assertIsNone(client.delete_watch("7"))
+            client.list_monitor_events(watch_id="7")
+            client.monitoring_status()
+            client.health()
+        requests = server.requests
+        self.assertEqual(
+            [(r.method, r.path) for r in requests],
+            [
+                ("POST", "/v1/monitoring/watches"),
+                ("GET", "/v1/monitoring/watches"),
+                ("DELETE", "/v1/monitoring/watches/7"),
+                ("GET", "/v1/monitoring/events?watchId=7"),
+                ("GET", "/v1/monitoring/status"),
+                ("GET", "/health"),
+            ],
+        )
+        self.assertEqual(json.loads(requests[0].body), {"did": "did:key:z", "webhookUrl": "https://hooks.example/a?t=1", "intervalSeconds": 120})
+        for request in requests[:5]:
+            self.assertEqual(request.headers["authorization"], f"Bearer {self.TOKEN}")
+        # A public route: the client's own headers, never the operator token.
+        self.assertEqual(requests[5].headers["authorization"], "Basic gateway")
+        with ScriptedServer([json_answer(200, {"status": "ok"})]) as server:
+            SvcClient(server.url, admin_token=self.TOKEN).status()
+        self.assertNotIn("authorization", server.requests[0].headers)
+
+    def test_a_204_elsewhere_than_documented_and_a_problem_of_delete(self) -> None:
+        with ScriptedServer([problem_answer(404, "NOT_FOUND")]) as server:
+            with self.assertRaises(SvcError) as caught:
+                SvcClient(server.url, admin_token=self.TOKEN).delete_watch("9")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("NOT_FOUND", 404))
+        with ScriptedServer([(204, {}, b"")]) as server:
+            with self.assertRaises(SvcError) as caught:
+                SvcClient(server.url, admin_token=self.TOKEN).list_watches()
+        self.assertEqual((caught.exception.code, caught.exception.status), (CLIENT_BAD_RESPONSE, 204))
+
+    def test_a_token_that_cannot_be_sent_is_refused_without_quoting_it(self) -> None:
+        for bad in ("", "two words", self.TOKEN + "\r\nX-Injected: 1", 42):
+            with self.subTest(token=repr(bad)[:12]), self.assertRaises((ValueError, TypeError)) as caught:
+                SvcClient("http://127.0.0.1:9", admin_token=bad)  # type: ignore[arg-type]
+            if isinstance(bad, str) and bad:
+                self.assertNotIn(bad, str(caught.exception))
+
+    def test_with_retry_keeps_the_token_and_repr_hides_it(self) -> None:
+        client = SvcClient("http://127.0.0.1:9", admin_token=self.TOKEN)
+        self.assertNotIn(self.TOKEN, repr(client))
+        with ScriptedServer([json_answer(200, {"watches": []})]) as server:
+            SvcClient(server.url, admin_token=self.TOKEN).with_retry(RetryPolicy()).list_watches()
+        self.assertEqual(server.requests[0].headers["authorization"], f"Bearer {self.TOKEN}")
+
+
 class AnswersTest(unittest.TestCase):
     def call(self, *answers: Any, **client_options: Any) -> Any:
         with ScriptedServer(list(answers)) as server:

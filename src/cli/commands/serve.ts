@@ -84,7 +84,7 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     .option('--db <path|url>', 'database file, or a postgres:// URL shared by several daemons (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db, shared with the CLI)')
     .option('--memory', 'keep the database in memory (lost on exit; refused with --production)')
     .option('--public', 'public profile: tighter budgets per client (20/min standard, 10/min intensive)')
-    .option('--production', 'production mode: a database file is required')
+    .option('--production', 'production mode: a persistent database is required (a file or PostgreSQL)')
     .option('--egress-allow <cidr>', 'also fetch from these non-public addresses; repeatable, adds to SVC_EGRESS_ALLOW', collect, [])
     .addHelpText(
       'after',
@@ -154,6 +154,7 @@ Examples:
           limits,
           trustProxy: proxies,
           relaxations,
+          adminToken: io.env['SVC_ADMIN_TOKEN'],
           // Access lines still pending go first, so stderr reads in the order things happened.
           announce: (line) => {
             accessLog?.flush();

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import { AGENT_SCHEMAS } from './agents.js';
 import { COMMON_SCHEMAS } from './common.js';
 import { INSPECTION_SCHEMAS } from './inspection.js';
+import { MONITORING_SCHEMAS } from './monitoring.js';
 import { PROBE_SCHEMAS } from './probes.js';
 import { RESOLUTION_SCHEMAS } from './resolution.js';
 import { VERIFICATION_SCHEMAS } from './verification.js';
@@ -20,4 +21,5 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...AGENT_SCHEMAS,
   ...INSPECTION_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
+  ...MONITORING_SCHEMAS,
 ];

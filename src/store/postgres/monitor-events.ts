@@ -1,7 +1,7 @@
 /** Monitor events and their delivery state (SPEC §3, §6.2) over PostgreSQL: read-only, as on SQLite. */
 import type pg from 'pg';
-import type { DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../../core/store.js';
-import { byStatus, DELIVERY_STATUSES, toEvent, type EventRow } from '../monitor-events.js';
+import type { MonitorEvent, MonitorEventStore, MonitoringGauges } from '../../core/store.js';
+import { DELIVERY_STATUSES, gaugesOf, toEvent, type EventRow, type GaugeRow } from '../monitor-events.js';
 import { limitOf } from '../observations.js';
 import { OPERATOR_ACTIVE, QUEUED } from '../watches.js';
 import { isPgRowId } from './watches.js';
@@ -27,7 +27,6 @@ const GAUGES = `
     coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes"
   FROM monitor_events`;
 
-type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> & Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: string };
 
 export class PostgresMonitorEventStore implements MonitorEventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -45,14 +44,6 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
 
   async gauges(now: string): Promise<MonitoringGauges> {
     const { rows } = await this.pool.query<GaugeRow>(GAUGES, [now]);
-    const row = rows[0]!;
-    return {
-      watches: row.watches,
-      events: row.events,
-      eventsByStatus: byStatus(new Map(DELIVERY_STATUSES.map((s) => [s, row[`s_${s}`]]))),
-      dueDeliveries: row.dueDeliveries,
-      expiredLeases: row.expiredLeases,
-      eventPayloadBytes: Number(row.eventPayloadBytes),
-    };
+    return gaugesOf(rows[0]!);
   }
 }

@@ -1,0 +1,119 @@
+/**
+ * The monitoring poller (SPEC §6.2): every SVC_MONITOR_PERIOD seconds (30 by default) it claims
+ * the due watches — on the database's clock, so several daemons on one PostgreSQL share the
+ * work without a leader and never check a watch twice in its interval — resolves each afresh
+ * (noCache, through the daemon's capacity and time limit, recorded in the history like any
+ * fresh resolution), compares it with the watch's baselines (core/monitoring/check.ts) and
+ * writes the new baseline, its events (PENDING) and the watch's state in one transaction.
+ *
+ * A check the service itself could not make (capacity exhausted, the daemon shutting down, the
+ * database unreachable) is no fact about the identifier: nothing is written, and the watch is
+ * checked again at its next interval. Delivering the events is a later stage of the poller
+ * (not built yet: the events wait, PENDING, and GET /v1/monitoring/events lists them).
+ */
+import { failedOutcome, plannedEvents, resolvedOutcome } from '../core/monitoring/check.js';
+import { asProblemError, type ProblemCode } from '../core/problems.js';
+import { rfc3339 } from '../core/runtime.js';
+import type { RecordedCheck, WatchCheckInput } from '../core/store.js';
+import { admitResolution, type ServerContext } from './context.js';
+
+/** Watches claimed per pass (the rest wait for the next pass). */
+const WATCHES_PER_PASS = 100;
+/** The capacity share of the poller: its resolutions count as one client's. */
+const POLLER_CLIENT = 'svc-monitor';
+
+/** Stored events at most, terminal ones included (SPEC §8). */
+export const EVENT_LIMIT = 10_000;
+/** Largest serialised event payload (SPEC §8). */
+export const EVENT_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+/** The service's own failures: they say nothing about the identifier, so no check is recorded. */
+const NOT_ABOUT_THE_DID = new Set<ProblemCode>(['CAPACITY_EXHAUSTED', 'SERVICE_UNAVAILABLE', 'NOT_READY', 'REQUEST_TIMEOUT', 'INTERNAL_ERROR']);
+
+export type CheckReport =
+  | { outcome: 'recorded'; changed: boolean; eventIds: number[] }
+  | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' }
+  | { outcome: 'skipped'; reason: string };
+
+/** One check of one watch: resolve, compare, record. */
+export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Promise<CheckReport> {
+  const store = ctx.runtime.store;
+  if (!store) return { outcome: 'skipped', reason: 'the database is unavailable' };
+  const { watch } = input;
+  const checkedAt = rfc3339(ctx.runtime.clock.now());
+  let outcome;
+  let headline: string | null = null;
+  try {
+    const result = await admitResolution(ctx, watch.did, { noCache: true }, POLLER_CLIENT)(AbortSignal.timeout(ctx.limits.requestTimeoutMs));
+    outcome = resolvedOutcome(result, checkedAt);
+    headline = result.verdict.headline;
+  } catch (err) {
+    const problem = asProblemError(err);
+    // An abort by the time limit is a TimeoutError, not a problem of the DID's host.
+    if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) {
+      return { outcome: 'skipped', reason: problem.detail };
+    }
+    outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), checkedAt);
+  }
+  const events = plannedEvents(watch.did, input, outcome, headline);
+  const recorded: RecordedCheck = await store.watches.recordCheck({
+    watchId: watch.id,
+    revision: watch.revision,
+    outcome,
+    events,
+    maxEvents: EVENT_LIMIT,
+    maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
+  });
+  if (recorded.outcome !== 'recorded') return { outcome: recorded.outcome };
+  return { outcome: 'recorded', changed: events.length > 0, eventIds: recorded.eventIds };
+}
+
+export class MonitorPoller {
+  #timer: NodeJS.Timeout | null = null;
+  #pass: Promise<void> | null = null;
+  #stopped = false;
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** Runs a pass now and then every period; a pass still running when the next is due is not doubled. */
+  start(): void {
+    if (this.#timer) return;
+    const tick = () => {
+      if (this.#pass || this.#stopped || this.ctx.draining) return;
+      this.#pass = this.pass()
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          this.ctx.runtime.log.error('a monitoring pass failed', { error: err instanceof Error ? err.message : String(err) });
+        })
+        .finally(() => {
+          this.#pass = null;
+        });
+    };
+    this.#timer = setInterval(tick, this.ctx.limits.monitorPeriodSeconds * 1000);
+    this.#timer.unref();
+    tick();
+  }
+
+  /** Stops the timer and waits for a pass in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#pass;
+  }
+
+  /** One pass: the due watches, each checked; returns how many were checked. */
+  async pass(): Promise<number> {
+    const store = this.ctx.runtime.store;
+    if (!store) return 0;
+    const due = await store.watches.claimDue(WATCHES_PER_PASS);
+    let checked = 0;
+    for (const input of due) {
+      if (this.#stopped || this.ctx.draining) break;
+      const report = await checkWatch(this.ctx, input);
+      if (report.outcome === 'recorded') checked += 1;
+      else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
+    }
+    return checked;
+  }
+}

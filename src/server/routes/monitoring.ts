@@ -1,0 +1,288 @@
+/**
+ * The operator monitoring routes (SPEC §2.15, §4.18): watches registered, listed and removed,
+ * their events and the gauges of the monitoring tables. Only the operator reaches them
+ * (operator.ts: 501 MONITORING_DISABLED unless enabled, 401 without the bearer token); the
+ * check runs before the body is read. Watches are checked by the poller (poller.ts) and, on
+ * request, by POST …/{id}/check.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { parseDid } from '../../core/did/syntax.js';
+import { driverFor } from '../../core/methods/registry.js';
+import { ProblemError } from '../../core/problems.js';
+import { rfc3339 } from '../../core/runtime.js';
+import type { MonitorEvent, RuntimeStore, Watch } from '../../core/store.js';
+import type { RouteDef, ServerContext } from '../context.js';
+import { objectBody, queryOptions } from '../http.js';
+import { requireOperator } from '../operator.js';
+import { checkWatch, EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../poller.js';
+import { empty, json, problem } from '../schemas/common.js';
+import { WATCH_INTERVAL } from '../schemas/monitoring.js';
+
+/** Stored watches at most (SPEC §8); the 501st registration is refused. */
+export const WATCH_LIMIT = 500;
+/** Events one listing returns at most (newest first). */
+const EVENT_LIST_LIMIT = 200;
+
+const SECRET_NOTE =
+  'The secret signs every delivery of this watch (X-Svc-Signature-256, and the Standard Webhooks webhook-signature). It is shown only now: keep it with the receiver.';
+
+/** The URL as listings show it: origin and path, no query (it may carry a token), no fragment. */
+export function redactedWebhook(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(unreadable URL)';
+  }
+}
+
+function watchView(watch: Watch) {
+  return {
+    id: String(watch.id),
+    did: watch.did,
+    webhook: redactedWebhook(watch.webhookUrl),
+    intervalSeconds: watch.intervalSeconds,
+    createdAt: watch.createdAt,
+    lastHash: watch.lastHash,
+    lastStatus: watch.lastStatus,
+    lastCheckedAt: watch.lastCheckedAt,
+    active: watch.active,
+  };
+}
+
+function eventView(event: MonitorEvent) {
+  return {
+    id: `evt_${event.id}`,
+    watchId: String(event.watchId),
+    did: event.did,
+    eventType: event.eventType,
+    data: event.data,
+    createdAt: event.createdAt,
+    deliveryStatus: event.deliveryStatus,
+    attempts: event.attempts,
+  };
+}
+
+/** The store, or 503 while the database is unavailable (never an empty answer). */
+function storeOf(ctx: ServerContext): RuntimeStore {
+  const store = ctx.runtime.store;
+  if (!store) throw new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable; see /ready for the reason.', { retryAfter: 5 });
+  return store;
+}
+
+/** A watch id from the path: digits only (anything else is no watch of ours: 404). */
+function watchIdOf(request: FastifyRequest): number | null {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const id = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** No query option: anything in the query is a 400 (as on every route). */
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
+const OPERATOR_PROBLEMS = {
+  400: problem('INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON.'),
+  401: problem('UNAUTHORIZED: no Authorization: Bearer header with the operator token.'),
+  501: problem('MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters).'),
+  429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
+  503: problem('SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After).'),
+};
+
+export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
+  const access = ctx.operator ?? { enabled: false as const, reason: 'SVC_ADMIN_TOKEN is not set' };
+  // Before the body is read or validated: an unauthenticated caller learns nothing from a 400.
+  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
+    try {
+      requireOperator(access, request);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  };
+  const options = { onRequest };
+  const tags = ['monitoring'];
+  return [
+    {
+      method: 'POST',
+      url: '/v1/monitoring/watches',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'Watch an identifier: its changes are posted to a webhook',
+        operationId: 'createWatch',
+        description: `Operator only. The webhook URL must pass the egress policy (https, a public address) now and at every delivery. intervalSeconds defaults to ${WATCH_INTERVAL.default}. The signing secret is in this answer only.`,
+        tags,
+        body: Type.Ref('WatchRequest'),
+        response: {
+          201: json(Type.Ref('WatchCreated'), 'The watch, its signing secret (shown once) and a note.'),
+          ...OPERATOR_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not a WatchRequest; INVALID_DID: did is not a DID.'),
+          403: problem('EGRESS_BLOCKED: the webhook URL is not https or its host resolves to a non-public address.'),
+          429: problem(`RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: ${WATCH_LIMIT} watches are stored (delete one first).`),
+          501: problem('MONITORING_DISABLED, or METHOD_NOT_SUPPORTED: did names a method svc does not resolve.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the webhook host does not resolve.'),
+        },
+      },
+      handler: async (request, reply) => {
+        const body = objectBody(request) as { did: string; webhookUrl: string; intervalSeconds?: number };
+        const { did } = parseDid(body.did);
+        const method = did.split(':', 2)[1]!;
+        if (!driverFor(method)) throw new ProblemError('METHOD_NOT_SUPPORTED', `did:${method} is not a method svc resolves, so it cannot be watched.`);
+        await ctx.runtime.net.checkDestination(body.webhookUrl, 'webhook');
+        const store = storeOf(ctx);
+        // Standard Webhooks' form (whsec_ + base64 of 32 random bytes): any of its verifiers takes it.
+        const secret = `whsec_${randomBytes(32).toString('base64')}`;
+        const added = await store.watches.add(
+          { did, webhookUrl: body.webhookUrl, secret, intervalSeconds: body.intervalSeconds ?? WATCH_INTERVAL.default, createdAt: rfc3339(ctx.runtime.clock.now()) },
+          WATCH_LIMIT,
+        );
+        if (added === 'full') {
+          throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `${WATCH_LIMIT} watches are stored, the most this daemon keeps; delete one to add another.`, { retryAfter: 60 });
+        }
+        return reply.code(201).send({ watch: watchView(added), secret, note: SECRET_NOTE });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/monitoring/watches',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'List the watches',
+        operationId: 'listWatches',
+        description: 'Operator only. Active watches, oldest first, each webhook URL redacted to origin and path; never a secret.',
+        tags,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('WatchList'), 'The active watches.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the watches could not be read.') },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const watches = await storeOf(ctx).watches.list();
+        return reply.send({ watches: watches.map(watchView) });
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/v1/monitoring/watches/:id',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'Stop watching',
+        operationId: 'deleteWatch',
+        description: 'Operator only. The watch stops; its queued events (PENDING, RETRY) become CANCELLED. Events already delivered or dead-lettered are kept.',
+        tags,
+        params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+        querystring: NoQuery,
+        response: {
+          204: empty('Removed.'),
+          404: problem('NOT_FOUND: no active watch has this id.'),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the watch could not be removed.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = watchIdOf(request);
+        if (id === null || !(await storeOf(ctx).watches.remove(id))) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        return reply.code(204).send();
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/monitoring/watches/:id/check',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'Check a watch now',
+        operationId: 'checkWatch',
+        description:
+          'Operator only. Resolves the DID afresh and compares it with the watch\'s baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.',
+        tags,
+        params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+        querystring: NoQuery,
+        body: Type.Optional(Type.Object({}, { additionalProperties: false, description: 'Nothing: the check takes no options (an empty object, or no body).' })),
+        response: {
+          200: json(Type.Ref('WatchCheck'), 'What the check found.'),
+          404: problem('NOT_FOUND: no active watch has this id.'),
+          ...OPERATOR_PROBLEMS,
+          500: problem(`INTERNAL_ERROR: ${EVENT_LIMIT} events are stored, or an event would be over ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written (the change is reported once there is room).`),
+          503: problem('CAPACITY_EXHAUSTED, or SERVICE_UNAVAILABLE: the database is unavailable, another check of the watch was recorded at the same moment, or the daemon is shutting down (Retry-After).'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = watchIdOf(request);
+        const input = id === null ? undefined : await storeOf(ctx).watches.forCheck(id);
+        if (!input) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        const report = await checkWatch(ctx, input);
+        switch (report.outcome) {
+          case 'recorded': {
+            const first = report.eventIds[0];
+            return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: report.changed ? 'queued' : 'none' });
+          }
+          case 'stale':
+            throw new ProblemError('SERVICE_UNAVAILABLE', 'Another check of this watch was recorded at the same moment; nothing was written. Try again.', { retryAfter: 1 });
+          case 'event-capacity':
+            throw new ProblemError('INTERNAL_ERROR', `${EVENT_LIMIT} monitor events are stored, the most this daemon keeps: nothing was written, and the change will be reported once there is room.`);
+          case 'payload-too-large':
+            throw new ProblemError('INTERNAL_ERROR', `The event would be larger than ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written.`);
+          case 'skipped':
+            throw new ProblemError('CAPACITY_EXHAUSTED', `The check could not run now: ${report.reason}`, { retryAfter: 5 });
+        }
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/monitoring/events',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'List monitor events and their delivery state',
+        operationId: 'listMonitorEvents',
+        description: `Operator only. Newest first, at most ${EVENT_LIST_LIMIT}; watchId narrows them to one watch (removed watches included).`,
+        tags,
+        querystring: Type.Object({ watchId: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}$' })) }, { additionalProperties: false }),
+        response: {
+          200: json(Type.Ref('MonitorEventList'), 'The events.'),
+          ...OPERATOR_PROBLEMS,
+          400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number.'),
+          500: problem('INTERNAL_ERROR: the events could not be read.'),
+        },
+      },
+      handler: async (request, reply) => {
+        const query = queryOptions(request, ['watchId']);
+        const watchId = query['watchId'] === undefined ? undefined : Number(query['watchId']);
+        const events = await storeOf(ctx).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
+        return reply.send({ events: events.map(eventView) });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/monitoring/status',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'Gauges of the monitoring tables',
+        operationId: 'monitoringStatus',
+        description: 'Operator only. Counts and limits, no payloads or secrets. A storage failure is a 500, never zeros.',
+        tags,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('MonitoringStatus'), 'The gauges.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the gauges could not be read.') },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        // A storage failure is a 500 here, never zeros (nor the 503 other routes answer for it).
+        const unreadable = () => new ProblemError('INTERNAL_ERROR', 'The monitoring tables could not be read, so no gauge is given; /ready says why.');
+        const store = ctx.runtime.store;
+        if (!store) throw unreadable();
+        const gauges = await store.monitorEvents.gauges(rfc3339(ctx.runtime.clock.now())).catch((err: unknown) => {
+          ctx.runtime.log.error('reading the monitoring gauges failed', { error: err instanceof Error ? err.message : String(err) });
+          throw unreadable();
+        });
+        return reply.send({ ...gauges, watchLimit: WATCH_LIMIT, eventLimit: EVENT_LIMIT, eventPayloadLimitBytes: EVENT_PAYLOAD_LIMIT_BYTES });
+      },
+    },
+  ];
+}

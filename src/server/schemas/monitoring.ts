@@ -1,0 +1,100 @@
+/**
+ * Schemas of the operator monitoring routes (SPEC §2.15, §4.18): a watch as listed (the webhook
+ * URL redacted to origin + path, never the secret), the answer to a registration (the secret,
+ * shown once), a monitor event with its delivery state, and the gauges of the monitoring status.
+ * Ids are strings: a watch's is the `watchId` of its webhook envelopes, an event's the envelope's
+ * `evt_<n>`.
+ */
+import Type, { type TSchema } from 'typebox';
+import { Nullable } from './common.js';
+
+export const WATCH_INTERVAL = { min: 60, max: 86_400, default: 3_600 } as const;
+
+export const Watch = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]+$', description: 'The watch id; webhook envelopes carry it as watchId.' }),
+    did: Type.String(),
+    webhook: Type.String({ description: 'The webhook URL redacted to its origin and path (no query, no fragment).' }),
+    intervalSeconds: Type.Integer({ minimum: WATCH_INTERVAL.min, maximum: WATCH_INTERVAL.max }),
+    createdAt: Type.String({ description: 'RFC 3339 UTC.' }),
+    lastHash: Nullable(Type.String({ description: 'The document hash of the last check that resolved; null before the first check.' })),
+    lastStatus: Nullable(Type.String({ description: 'RESOLVED, DEACTIVATED or FAILED after a check; null before the first.' })),
+    lastCheckedAt: Nullable(Type.String()),
+    active: Type.Boolean(),
+  },
+  { $id: 'Watch', additionalProperties: false },
+);
+
+export const WatchRequest = Type.Object(
+  {
+    did: Type.String({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
+    webhookUrl: Type.String({ minLength: 1, maxLength: 2_048, description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.' }),
+    intervalSeconds: Type.Optional(
+      Type.Integer({ minimum: WATCH_INTERVAL.min, maximum: WATCH_INTERVAL.max, description: `Seconds between checks (default ${WATCH_INTERVAL.default}).` }),
+    ),
+  },
+  { $id: 'WatchRequest', additionalProperties: false },
+);
+
+export const WatchCreated = Type.Object(
+  {
+    watch: Type.Ref('Watch'),
+    secret: Type.String({ description: 'The signing secret of this watch\'s deliveries (HMAC-SHA256). Shown once: it is never listed again.' }),
+    note: Type.String(),
+  },
+  { $id: 'WatchCreated', additionalProperties: false },
+);
+
+export const WatchList = Type.Object({ watches: Type.Array(Type.Ref('Watch')) }, { $id: 'WatchList', additionalProperties: false });
+
+export const DeliveryStatus = Type.Union(
+  ['PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'].map((s) => Type.Literal(s)),
+  { $id: 'DeliveryStatus' },
+);
+
+export const MonitorEvent = Type.Object(
+  {
+    id: Type.String({ pattern: '^evt_[0-9]+$' }),
+    watchId: Type.String({ pattern: '^[0-9]+$' }),
+    did: Type.String(),
+    eventType: Type.Ref('MonitorEventType'),
+    data: Type.Ref('MonitorEventData'),
+    createdAt: Type.String(),
+    deliveryStatus: Type.Ref('DeliveryStatus'),
+    attempts: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'MonitorEvent', additionalProperties: false },
+);
+
+export const MonitorEventList = Type.Object({ events: Type.Array(Type.Ref('MonitorEvent')) }, { $id: 'MonitorEventList', additionalProperties: false });
+
+const count = () => Type.Integer({ minimum: 0 });
+
+export const MonitoringStatus = Type.Object(
+  {
+    watches: count(),
+    events: count(),
+    eventsByStatus: Type.Object(
+      { PENDING: count(), DELIVERING: count(), RETRY: count(), DELIVERED: count(), DEAD_LETTER: count(), CANCELLED: count() },
+      { additionalProperties: false },
+    ),
+    dueDeliveries: count(),
+    expiredLeases: count(),
+    eventPayloadBytes: count(),
+    watchLimit: count(),
+    eventLimit: count(),
+    eventPayloadLimitBytes: count(),
+  },
+  { $id: 'MonitoringStatus', additionalProperties: false },
+);
+
+export const WatchCheck = Type.Object(
+  {
+    eventId: Nullable(Type.String({ pattern: '^evt_[0-9]+$', description: 'The first event the check emitted, or null.' })),
+    changed: Type.Boolean({ description: 'Whether the check emitted an event (the first check of a watch only establishes its baseline).' }),
+    delivery: Type.Union([Type.Literal('queued'), Type.Literal('none')], { description: 'queued: an event waits for delivery; none: nothing to deliver.' }),
+  },
+  { $id: 'WatchCheck', additionalProperties: false },
+);
+
+export const MONITORING_SCHEMAS: TSchema[] = [Watch, WatchRequest, WatchCreated, WatchList, WatchCheck, DeliveryStatus, MonitorEvent, MonitorEventList, MonitoringStatus];

@@ -1,0 +1,339 @@
+/**
+ * The operator monitoring routes on `svc serve` as a real process, on a SQLite file and on
+ * PostgreSQL: 501 MONITORING_DISABLED unless SVC_ADMIN_TOKEN (24+ characters) is set on the
+ * direct profile, 401 without the bearer token (before any body is read), watches registered
+ * with a secret shown once, listed redacted, removed; the egress policy on webhook URLs; the
+ * 500-watch limit; events and gauges.
+ */
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Daemon } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
+import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { describePostgres, freshDatabase } from '../support/postgres.js';
+import { didDocument, generateTestKey } from '../support/signing.js';
+
+const TOKEN = 'op-token-0123456789abcdefghij'; // 29 characters
+const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const HOOK = 'https://127.0.0.1:9/hooks/svc';
+
+type Send = (method: string, path: string, options?: { body?: unknown; token?: string | null }) => ReturnType<typeof call>;
+
+function sender(daemon: () => Daemon): Send {
+  return (method, path, options = {}) => {
+    const token = options.token === undefined ? TOKEN : options.token;
+    const headers: Record<string, string> = {};
+    if (token !== null) headers['authorization'] = `Bearer ${token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    return call(`${daemon().url}${path}`, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  };
+}
+
+const ROUTES: Array<[string, string, unknown?]> = [
+  ['POST', '/v1/monitoring/watches', { did: DID, webhookUrl: HOOK }],
+  ['GET', '/v1/monitoring/watches'],
+  ['DELETE', '/v1/monitoring/watches/1'],
+  ['GET', '/v1/monitoring/events'],
+  ['GET', '/v1/monitoring/status'],
+];
+
+async function start(env: Record<string, string>, args: string[] = [], db?: string, host: DidWebHost | null = null): Promise<Daemon> {
+  return startDaemonFor(host, { env: { SVC_EGRESS_ALLOW: '127.0.0.0/8', ...env }, args: db ? ['--db', db, ...args] : args, ...(db ? { noDb: true } : {}) });
+}
+
+/** Raw SQL on the daemon's database (tests only: to age timestamps, fill tables, read rows). */
+type Sql = (statement: string) => Promise<Array<Record<string, unknown>>>;
+
+describe('monitoring routes when monitoring is off', () => {
+  const daemons: Daemon[] = [];
+  afterAll(async () => {
+    await Promise.all(daemons.map((d) => d.stop()));
+  });
+
+  it('501 MONITORING_DISABLED on every route without SVC_ADMIN_TOKEN, with a 23-character one, and on the public profile; the start says why, never the token', async () => {
+    const short = 'x'.repeat(23);
+    const cases: Array<{ env: Record<string, string>; args?: string[]; why: RegExp }> = [
+      { env: {}, why: /SVC_ADMIN_TOKEN is not set/ },
+      { env: { SVC_ADMIN_TOKEN: short }, why: /holds 23 characters; at least 24/ },
+      { env: { SVC_ADMIN_TOKEN: TOKEN }, args: ['--public'], why: /only on the direct profile/ },
+    ];
+    for (const c of cases) {
+      const daemon = await start(c.env, c.args);
+      daemons.push(daemon);
+      // Said right after the listening line.
+      await until('the daemon says why monitoring is off', () => c.why.test(daemon.stderr()));
+      const send = sender(() => daemon);
+      for (const [method, path, body] of ROUTES) {
+        for (const token of [null, TOKEN, short]) {
+          const problem = expectProblem(await send(method, path, { body, token }), 501, 'MONITORING_DISABLED');
+          expect(problem.detail).toMatch(c.why);
+        }
+      }
+      expect(daemon.stderr()).not.toContain(short);
+      expect(daemon.stderr()).not.toContain(TOKEN);
+    }
+  }, 60_000);
+});
+
+function monitoringSuite(
+  engine: string,
+  describeEngine: (name: string, fn: () => void) => void,
+  database: () => Promise<{ db?: string; done: () => Promise<void>; sql: (daemon: Daemon) => Sql }>,
+) {
+  describeEngine(`monitoring routes on ${engine}`, () => {
+    let daemon: Daemon;
+    let host: DidWebHost;
+    let done: () => Promise<void>;
+    let sql: Sql;
+    const send = sender(() => daemon);
+    beforeAll(async () => {
+      const opened = await database();
+      done = opened.done;
+      host = await startDidWebHost();
+      // A long poller period: these tests check watches through the check route.
+      daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '3600' }, [], opened.db, host);
+      sql = opened.sql(daemon);
+    }, 60_000);
+    afterAll(async () => {
+      await daemon?.stop();
+      await host?.close();
+      await done?.();
+    });
+
+    /** A did:web on the loopback host whose document can be changed or taken down. */
+    function watchedDid(name: string) {
+      const did = host.did('monitored', name);
+      let serve: 'up' | 'down' = 'up';
+      let document = didDocument(did, generateTestKey('EdDSA'));
+      host.server.route(documentPath(did), (_req, res) => {
+        if (serve === 'down') {
+          res.writeHead(503, { 'content-type': 'text/plain' });
+          res.end('down');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/did+json' });
+        res.end(JSON.stringify(document));
+      });
+      return {
+        did,
+        rotate: () => {
+          document = didDocument(did, generateTestKey('EdDSA'));
+        },
+        down: () => {
+          serve = 'down';
+        },
+        up: () => {
+          serve = 'up';
+        },
+      };
+    }
+
+    const check = (id: string) => send('POST', `/v1/monitoring/watches/${id}/check`);
+
+    it('checks: the first sets the baseline; a rotated key is one identity.document.changed; the host down is resolution.failed once, back is recovered', async () => {
+      const target = watchedDid('rotating');
+      const { watch } = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: target.did, webhookUrl: HOOK } }), 201);
+      expect(expectJson(await check(watch.id), 200)).toEqual({ eventId: null, changed: false, delivery: 'none' });
+      const baseline = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);
+      expect(baseline).toMatchObject({ lastStatus: 'RESOLVED', lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(baseline.lastCheckedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(expectJson(await check(watch.id), 200).changed).toBe(false);
+
+      target.rotate();
+      const changed = expectJson(await check(watch.id), 200);
+      expect(changed).toMatchObject({ changed: true, delivery: 'queued', eventId: expect.stringMatching(/^evt_[0-9]+$/) });
+      expect(expectJson(await check(watch.id), 200).changed).toBe(false);
+      const events = expectJson(await send('GET', `/v1/monitoring/events?watchId=${watch.id}`), 200).events;
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ id: changed.eventId, watchId: watch.id, did: target.did, eventType: 'identity.document.changed', deliveryStatus: 'PENDING', attempts: 0 });
+      expect(events[0].data).toMatchObject({ fromHash: baseline.lastHash, toHash: expect.not.stringMatching(baseline.lastHash), domainBinding: null, problem: null });
+      expect(events[0].data.diff.summary).toMatch(/key/);
+
+      target.down();
+      expect(expectJson(await check(watch.id), 200)).toMatchObject({ changed: true });
+      expect(expectJson(await check(watch.id), 200).changed).toBe(false);
+      target.up();
+      expect(expectJson(await check(watch.id), 200)).toMatchObject({ changed: true });
+      const all = expectJson(await send('GET', `/v1/monitoring/events?watchId=${watch.id}`), 200).events;
+      expect(all.map((e: { eventType: string }) => e.eventType)).toEqual(['identity.resolution.recovered', 'identity.resolution.failed', 'identity.document.changed']);
+      expect(all[1].data.problem).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(all[1].data.headline).toBeNull();
+
+      expectProblem(await check('999999'), 404, 'NOT_FOUND');
+      expectProblem(await send('POST', `/v1/monitoring/watches/${watch.id}/check`, { token: null }), 401, 'UNAUTHORIZED');
+      expect((await send('DELETE', `/v1/monitoring/watches/${watch.id}`)).status).toBe(204);
+      expectProblem(await check(watch.id), 404, 'NOT_FOUND');
+    });
+
+    it('at 10,000 stored events a change is a 500 that keeps the baseline; once there is room it is reported', async () => {
+      const target = watchedDid('capped');
+      const { watch } = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: target.did, webhookUrl: HOOK } }), 201);
+      expectJson(await check(watch.id), 200);
+      const [before] = await sql(`SELECT revision FROM watches WHERE id = ${watch.id}`);
+      const n = Number((await sql('SELECT count(*) AS n FROM monitor_events'))[0]!['n']);
+      await sql(
+        `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status)
+         SELECT ${watch.id}, 'did:example:filler', 'identity.resolution.failed', '{}', '2026-01-01T00:00:00Z', 'DELIVERED'
+         FROM (${engine === 'SQLite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${10_000 - n}) SELECT i FROM n` : `SELECT generate_series(1, ${10_000 - n}) AS i`}) AS filler`,
+      );
+      target.rotate();
+      expectProblem(await check(watch.id), 500, 'INTERNAL_ERROR');
+      expect(await sql(`SELECT revision FROM watches WHERE id = ${watch.id}`)).toEqual([before]);
+      await sql(`DELETE FROM monitor_events WHERE did = 'did:example:filler'`);
+      const reported = expectJson(await check(watch.id), 200);
+      expect(reported.changed).toBe(true);
+      const events = expectJson(await send('GET', `/v1/monitoring/events?watchId=${watch.id}`), 200).events;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['identity.document.changed']);
+      expect((await send('DELETE', `/v1/monitoring/watches/${watch.id}`)).status).toBe(204);
+    }, 60_000);
+
+    it('401 UNAUTHORIZED without the bearer token, with another one or another scheme — before the body is read', async () => {
+      for (const [method, path, body] of ROUTES) {
+        for (const token of [null, `${TOKEN}x`, TOKEN.slice(0, -1), '']) expectProblem(await send(method, path, { body, token }), 401, 'UNAUTHORIZED');
+      }
+      const basic = await call(`${daemon.url}/v1/monitoring/watches`, { headers: { authorization: `Basic ${Buffer.from(`op:${TOKEN}`).toString('base64')}` } });
+      expectProblem(basic, 401, 'UNAUTHORIZED');
+      // A body that would be a 400: the caller without the token learns nothing of it.
+      expectProblem(await send('POST', '/v1/monitoring/watches', { body: { nonsense: true }, token: null }), 401, 'UNAUTHORIZED');
+      expect(daemon.stderr()).not.toContain(TOKEN);
+    });
+
+    it('registers a watch: 201 with the secret once; listed with the URL redacted and no secret; removed: 204, then 404', async () => {
+      const created = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: `${HOOK}?token=hook-secret#frag` } }), 201);
+      expect(Object.keys(created).sort()).toEqual(['note', 'secret', 'watch']);
+      expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(created.watch).toMatchObject({ did: DID, webhook: HOOK, intervalSeconds: 3600, lastHash: null, lastStatus: null, lastCheckedAt: null, active: true });
+      expect(created.watch.id).toMatch(/^[0-9]+$/);
+      const other = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK, intervalSeconds: 60 } }), 201);
+      expect(other.secret).not.toBe(created.secret);
+      expect(other.watch.intervalSeconds).toBe(60);
+
+      const listed = await send('GET', '/v1/monitoring/watches');
+      const watches = expectJson(listed, 200).watches;
+      expect(watches.map((w: { id: string }) => w.id)).toEqual([created.watch.id, other.watch.id]);
+      expect(watches[0]).toEqual(created.watch);
+      expect(listed.text).not.toContain(created.secret);
+      expect(listed.text).not.toContain('hook-secret');
+
+      const status = await send('DELETE', `/v1/monitoring/watches/${created.watch.id}`);
+      expect(status.status).toBe(204);
+      expect(status.text).toBe('');
+      expectProblem(await send('DELETE', `/v1/monitoring/watches/${created.watch.id}`), 404, 'NOT_FOUND');
+      for (const id of ['abc', '0', '-1', '1e3', '99999999999999999999']) expectProblem(await send('DELETE', `/v1/monitoring/watches/${id}`), 404, 'NOT_FOUND');
+      expect(expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.map((w: { id: string }) => w.id)).toEqual([other.watch.id]);
+      expect((await send('DELETE', `/v1/monitoring/watches/${other.watch.id}`)).status).toBe(204);
+    });
+
+    it('refuses what it cannot watch or post to: a bad body, a DID URL, an unsupported method, a webhook outside the egress policy', async () => {
+      const post = (body: unknown) => send('POST', '/v1/monitoring/watches', { body });
+      expectProblem(await post({ did: DID }), 400, 'INVALID_REQUEST');
+      expectProblem(await post({ did: DID, webhookUrl: HOOK, intervalSeconds: 59 }), 400, 'INVALID_REQUEST');
+      expectProblem(await post({ did: DID, webhookUrl: HOOK, intervalSeconds: 86_401 }), 400, 'INVALID_REQUEST');
+      expectProblem(await post({ did: DID, webhookUrl: HOOK, extra: 1 }), 400, 'INVALID_REQUEST');
+      expectProblem(await post({ did: 'not a did', webhookUrl: HOOK }), 400, 'INVALID_DID');
+      expectProblem(await post({ did: `${DID}#key-1`, webhookUrl: HOOK }), 400, 'INVALID_DID');
+      expectProblem(await post({ did: 'did:example:123', webhookUrl: HOOK }), 501, 'METHOD_NOT_SUPPORTED');
+      for (const url of ['http://127.0.0.1:9/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest', 'https://user:pw@127.0.0.1/hook', 'not a url']) {
+        expectProblem(await post({ did: DID, webhookUrl: url }), 403, 'EGRESS_BLOCKED');
+      }
+      expect(expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches).toEqual([]);
+    });
+
+    it('events: none for a new watch, a watchId that is not a number is 400; status: the gauges agree with the lists, and the limits', async () => {
+      const created = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK } }), 201);
+      expect(expectJson(await send('GET', `/v1/monitoring/events?watchId=${created.watch.id}`), 200)).toEqual({ events: [] });
+      expectProblem(await send('GET', '/v1/monitoring/events?watchId=abc'), 400, 'INVALID_OPTIONS');
+      expectProblem(await send('GET', '/v1/monitoring/events?other=1'), 400, 'INVALID_OPTIONS');
+      expectProblem(await send('GET', '/v1/monitoring/status?x=1'), 400, 'INVALID_OPTIONS');
+      const watches = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches;
+      const events = expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ deliveryStatus: string; data: unknown }>;
+      const status = expectJson(await send('GET', '/v1/monitoring/status'), 200);
+      const byStatus = { PENDING: 0, DELIVERING: 0, RETRY: 0, DELIVERED: 0, DEAD_LETTER: 0, CANCELLED: 0 } as Record<string, number>;
+      for (const event of events) byStatus[event.deliveryStatus]! += 1;
+      expect(status).toEqual({
+        watches: watches.length,
+        events: events.length,
+        eventsByStatus: byStatus,
+        dueDeliveries: byStatus['PENDING']! + byStatus['RETRY']!,
+        expiredLeases: 0,
+        eventPayloadBytes: events.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e.data)), 0),
+        watchLimit: 500,
+        eventLimit: 10_000,
+        eventPayloadLimitBytes: 262_144,
+      });
+      expect((await send('DELETE', `/v1/monitoring/watches/${created.watch.id}`)).status).toBe(204);
+    });
+
+    it('the 501st watch is refused: 429 WATCH_CAPACITY_EXHAUSTED; removing one makes room', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 500; i++) ids.push(expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: `${HOOK}/${i}` } }), 201).watch.id);
+      const refused = await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK } });
+      expect(expectProblem(refused, 429, 'WATCH_CAPACITY_EXHAUSTED').detail).toMatch(/500 watches/);
+      expect(refused.header('retry-after')).toBe('60');
+      expect(expectJson(await send('GET', '/v1/monitoring/status'), 200).watches).toBe(500);
+      expect((await send('DELETE', `/v1/monitoring/watches/${ids[0]}`)).status).toBe(204);
+      expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK } }), 201);
+    }, 60_000);
+  });
+}
+
+monitoringSuite('SQLite', describe, async () => ({
+  done: async () => undefined,
+  sql: (daemon) => async (statement) => {
+    const db = new Database(daemon.dbPath);
+    try {
+      db.pragma('busy_timeout = 5000');
+      const prepared = db.prepare(statement);
+      return prepared.reader ? (prepared.all() as Array<Record<string, unknown>>) : (prepared.run(), []);
+    } finally {
+      db.close();
+    }
+  },
+}));
+monitoringSuite('PostgreSQL', describePostgres, async () => {
+  const database = await freshDatabase();
+  return {
+    db: database.url,
+    done: database.drop,
+    sql: () => async (statement) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(statement)).rows as Array<Record<string, unknown>>;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+});
+
+describe('the poller', () => {
+  let daemon: Daemon;
+  let host: DidWebHost;
+  beforeAll(async () => {
+    host = await startDidWebHost();
+    daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' }, [], undefined, host);
+  }, 60_000);
+  afterAll(async () => {
+    await daemon?.stop();
+    await host?.close();
+  });
+
+  it('checks a new watch by itself within a pass (SVC_MONITOR_PERIOD=1), and not again within its interval', async () => {
+    const send = sender(() => daemon);
+    const did = host.did('polled');
+    host.publish(did);
+    const { watch } = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did, webhookUrl: HOOK, intervalSeconds: 60 } }), 201);
+    let seen: { lastCheckedAt: string | null; lastStatus: string | null } = { lastCheckedAt: null, lastStatus: null };
+    await until('the poller checked the watch', async () => {
+      seen = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);
+      return seen.lastStatus === 'RESOLVED';
+    }, 15_000);
+    // Two more passes: the watch is not due again for 60 s, so it is not checked again.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const later = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);
+    expect(later.lastCheckedAt).toBe(seen.lastCheckedAt);
+    expect(expectJson(await send('GET', '/v1/monitoring/events'), 200).events).toEqual([]);
+  }, 30_000);
+});
