@@ -19,6 +19,8 @@ import { admitResolution, type ServerContext } from './context.js';
 
 /** Watches claimed per pass (the rest wait for the next pass). */
 const WATCHES_PER_PASS = 100;
+/** Checks of one pass running at once (they take capacity slots as one client: svc-monitor). */
+const CHECKS_AT_ONCE = 8;
 /** The capacity share of the poller: its resolutions count as one client's. */
 const POLLER_CLIENT = 'svc-monitor';
 
@@ -106,14 +108,17 @@ export class MonitorPoller {
   async pass(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
-    const due = await store.watches.claimDue(WATCHES_PER_PASS);
+    const queue = await store.watches.claimDue(WATCHES_PER_PASS);
     let checked = 0;
-    for (const input of due) {
-      if (this.#stopped || this.ctx.draining) break;
-      const report = await checkWatch(this.ctx, input);
-      if (report.outcome === 'recorded') checked += 1;
-      else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
-    }
+    // A few checks at a time: each waits mostly on the network and on commits, not on this process.
+    const worker = async () => {
+      for (let input = queue.shift(); input !== undefined && !this.#stopped && !this.ctx.draining; input = queue.shift()) {
+        const report = await checkWatch(this.ctx, input);
+        if (report.outcome === 'recorded') checked += 1;
+        else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, queue.length) }, worker));
     return checked;
   }
 }
