@@ -311,11 +311,52 @@ export interface WatchStore {
   recordCheck(check: RecordCheck): Promise<RecordedCheck>;
 }
 
+/** A delivery attempt claimed for one event: what the sender needs, and the attempt it holds. */
+export interface DeliveryClaim {
+  event: MonitorEvent;
+  /** The event's watch (possibly removed since: the sender then cancels instead of sending). */
+  watch: { id: number; did: string; webhookUrl: string; secret: string; active: boolean };
+  /** This attempt's number (the event's attempts after the claim incremented them): 1..maxAttempts. */
+  attempt: number;
+  /** RFC 3339 UTC, database clock: when the claim's lease expires and another sender may recover it. */
+  leaseExpiresAt: string;
+}
+
+/** How one delivery attempt ended. */
+export type DeliveryResult =
+  | { delivered: true }
+  /** `retryAfterSeconds`: when to try again; null: no further attempt (DEAD_LETTER). */
+  | { delivered: false; error: string; retryAfterSeconds: number | null }
+  /** The watch was removed: the event becomes CANCELLED. */
+  | { cancelled: true };
+
 export interface MonitorEventStore {
   /** Events, newest first, at most `limit`; only the watch's when `watchId` is given. */
   list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
   /** The gauges at `now` (RFC 3339 UTC); a storage failure rejects, never zeros. */
   gauges(now: string): Promise<MonitoringGauges>;
+  /**
+   * First recovers expired leases — DELIVERING events whose lease_expires_at has passed (a sender
+   * died mid-attempt) become RETRY, due at once, while attempts < maxAttempts, else DEAD_LETTER —
+   * then claims up to `limit` due events, oldest first: PENDING, or RETRY whose next_attempt_at
+   * has passed. A claim sets DELIVERING, attempts + 1 (before any network call), last_attempt_at
+   * = now and lease_expires_at = now + leaseSeconds. All times on the database's clock; one
+   * transaction; on PostgreSQL concurrent claimers skip each other's rows (FOR UPDATE SKIP
+   * LOCKED), so no event is held by two senders within a lease. A due event with no attempt
+   * left (attempts >= maxAttempts already) is not claimed but becomes DEAD_LETTER, so that
+   * `attempt` never passes maxAttempts. Events of customer watches (with a project) are not
+   * claimed. A leaseSeconds or maxAttempts that is not a whole number from 1 is a RangeError.
+   */
+  claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<DeliveryClaim[]>;
+  /**
+   * Settles the attempt `attempt` of the event — only while it is still DELIVERING with that
+   * attempt count (a sender whose lease expired and was recovered settles nothing: false).
+   * delivered → DELIVERED; failed with retryAfterSeconds → RETRY, next_attempt_at = now + that
+   * (database clock); failed with null → DEAD_LETTER; cancelled → CANCELLED. last_error keeps
+   * the failure's one line; the lease is cleared. retryAfterSeconds is rounded up to whole
+   * seconds; below 0 or not finite it is a RangeError.
+   */
+  settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean>;
 }
 
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */

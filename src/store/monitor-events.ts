@@ -1,12 +1,13 @@
 /**
  * Monitor events and their delivery state (SPEC §3, §6.2) over SQLite: the `monitor_events`
- * table of schema v2 (leases since v3). Read-only here: events are written by the watch checks
- * and moved along by the deliverer. Timestamps are RFC 3339 UTC at second precision, compared
- * as text, as everywhere in the schema.
+ * table of schema v2 (leases since v3). Events are written by the watch checks; here they are
+ * listed, counted, and moved along for the deliverer (claimDeliveries, settle). Timestamps are
+ * RFC 3339 UTC at second precision, compared as text, as everywhere in the schema; "now" is the
+ * database's clock.
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../core/store.js';
+import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../core/store.js';
 import { limitOf } from './observations.js';
 import { isRowId, OPERATOR_ACTIVE, QUEUED } from './watches.js';
 
@@ -53,10 +54,75 @@ export function gaugesOf(row: GaugeRow): MonitoringGauges {
   };
 }
 
+/**
+ * The event's columns (table alias `e`) and its watch's (alias `w`) for a delivery claim, with
+ * quoted aliases that read alike on SQLite and PostgreSQL. The only statement that selects the
+ * watch's secret: the sender signs with it.
+ */
+export const CLAIM_COLUMNS = `e.id, e.watch_id AS "watchId", e.did, e.event_type AS "eventType", e.data, e.created_at AS "createdAt",
+  e.delivery_status AS "deliveryStatus", e.attempts, e.next_attempt_at AS "nextAttemptAt", e.last_attempt_at AS "lastAttemptAt",
+  e.last_error AS "lastError", e.lease_expires_at AS "leaseExpiresAt",
+  w.did AS "watchDid", w.webhook_url AS "webhookUrl", w.secret, w.active`;
+
+/** A claim's row as both engines return it (`active` the schema's 0/1 INTEGER). */
+export type ClaimRow = EventRow & { leaseExpiresAt: string; watchDid: string; webhookUrl: string; secret: string; active: number };
+
+export function toClaim(row: ClaimRow): DeliveryClaim {
+  const { leaseExpiresAt, watchDid, webhookUrl, secret, active, ...event } = row;
+  return {
+    event: toEvent(event),
+    watch: { id: row.watchId, did: watchDid, webhookUrl, secret, active: active === 1 },
+    attempt: row.attempts,
+    leaseExpiresAt,
+  };
+}
+
+/** Events of operator watches only (customer watches, with a project, are delivered otherwise). */
+export const OPERATOR_EVENT = 'watch_id IN (SELECT id FROM watches WHERE project_id IS NULL)';
+
+/** What last_error says of an event whose sender let its lease lapse. */
+export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was settled';
+
+/**
+ * The claim's numbers, checked: a lease of whole seconds from 1 (a lease of 0 would be expired at
+ * once, and the event claimable by another sender while this one sends), and at least one
+ * attempt. Other values are a programming error: RangeError.
+ */
+export function claimArguments(leaseSeconds: number, maxAttempts: number, largest: number): { leaseSeconds: number; maxAttempts: number } {
+  if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > largest) throw new RangeError(`leaseSeconds must be a whole number of seconds from 1, not ${leaseSeconds}`);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > largest) throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
+  return { leaseSeconds, maxAttempts };
+}
+
+/** One line, at most 1,000 characters: what last_error keeps of a failure. */
+export function oneLine(error: string): string {
+  const line = error.replace(/\s+/g, ' ').trim();
+  return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
+}
+
+/**
+ * The columns a settlement writes: the status, the delay of the next attempt (RETRY only, whole
+ * seconds, rounded up), and the error (null: last_error is kept).
+ */
+export function settlementOf(result: DeliveryResult, largest: number): { status: DeliveryStatus; retryAfterSeconds: number | null; error: string | null } {
+  if ('cancelled' in result) return { status: 'CANCELLED', retryAfterSeconds: null, error: null };
+  if (result.delivered) return { status: 'DELIVERED', retryAfterSeconds: null, error: null };
+  const error = oneLine(result.error);
+  if (result.retryAfterSeconds === null) return { status: 'DEAD_LETTER', retryAfterSeconds: null, error };
+  const after = Math.ceil(result.retryAfterSeconds);
+  if (!Number.isSafeInteger(after) || after < 0 || after > largest) throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);
+  return { status: 'RETRY', retryAfterSeconds: after, error };
+}
+
+/** The largest delay, lease or attempt count either engine takes (PostgreSQL's INTEGER). */
+export const MAX_SECONDS = 2_147_483_647;
+
 export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #list: Database.Statement<[number], EventRow>;
   readonly #listOfWatch: Database.Statement<[number, number], EventRow>;
   readonly #gauges: Database.Statement<{ now: string }, GaugeRow>;
+  readonly #claim: (limit: number, leaseSeconds: number, maxAttempts: number) => DeliveryClaim[];
+  readonly #settle: Database.Statement<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }>;
 
   constructor(db: Database.Database) {
     this.#list = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events ORDER BY id DESC LIMIT ?`);
@@ -73,6 +139,65 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
          coalesce(sum(length(CAST(data AS BLOB))), 0) AS eventPayloadBytes
        FROM monitor_events`,
     );
+
+    // The database's clock, read once per claim (SQLite's 'now' is one instant within a
+    // statement): "due", "expired", last_attempt_at and the lease all come from it.
+    const clock = db.prepare(
+      `SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now') AS now, strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+' || ? || ' seconds') AS until`,
+    ) as Database.Statement<[number], { now: string; until: string }>;
+    // Expired leases: the sender died (or stalled) mid-attempt. RETRY due at once while an
+    // attempt is left, else DEAD_LETTER.
+    const recover = db.prepare<{ now: string; max: number }>(
+      `UPDATE monitor_events SET
+         delivery_status = CASE WHEN attempts < :max THEN 'RETRY' ELSE 'DEAD_LETTER' END,
+         next_attempt_at = CASE WHEN attempts < :max THEN :now END,
+         lease_expires_at = NULL,
+         last_error = '${LEASE_EXPIRED}'
+       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= :now AND ${OPERATOR_EVENT}`,
+    );
+    // Due events with no attempt left (maxAttempts lowered since, or a RETRY settled after the
+    // last attempt) are not claimed beyond maxAttempts: they end as DEAD_LETTER.
+    const exhaust = db.prepare<{ now: string; max: number }>(
+      `UPDATE monitor_events SET delivery_status = 'DEAD_LETTER', next_attempt_at = NULL
+       WHERE delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= :now) AND attempts >= :max
+         AND ${OPERATOR_EVENT}`,
+    );
+    // Due as the gauges count it (a PENDING event has no next attempt set), oldest first.
+    const claim = db
+      .prepare(
+        `UPDATE monitor_events SET delivery_status = 'DELIVERING', attempts = attempts + 1, last_attempt_at = :now, lease_expires_at = :until
+         WHERE id IN (
+           SELECT id FROM monitor_events
+           WHERE delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= :now) AND attempts < :max
+             AND ${OPERATOR_EVENT}
+           ORDER BY id LIMIT :limit)
+         RETURNING id`,
+      )
+      .pluck() as Database.Statement<[{ now: string; until: string; max: number; limit: number }], number>;
+    const claimed = db.prepare(
+      `SELECT ${CLAIM_COLUMNS} FROM monitor_events e JOIN watches w ON w.id = e.watch_id
+       WHERE e.id IN (SELECT value FROM json_each(?)) ORDER BY e.id`,
+    ) as Database.Statement<[string], ClaimRow>;
+    // IMMEDIATE: recovery, selection and claim hold the write lock together, so two processes on
+    // one file never claim the same event.
+    const claimTransaction = db.transaction((limit: number, leaseSeconds: number, max: number): DeliveryClaim[] => {
+      const { now, until } = clock.get(leaseSeconds)!;
+      recover.run({ now, max });
+      exhaust.run({ now, max });
+      const ids = claim.all({ now, until, max, limit });
+      return ids.length === 0 ? [] : claimed.all(JSON.stringify(ids)).map(toClaim);
+    });
+    this.#claim = (limit, leaseSeconds, maxAttempts) => claimTransaction.immediate(limit, leaseSeconds, maxAttempts);
+
+    // One guarded statement: only the attempt that holds the event settles it.
+    this.#settle = db.prepare(
+      `UPDATE monitor_events SET
+         delivery_status = :status,
+         next_attempt_at = CASE WHEN :status = 'RETRY' THEN strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+' || :retryAfter || ' seconds') END,
+         last_error = coalesce(:error, last_error),
+         lease_expires_at = NULL
+       WHERE id = :id AND delivery_status = 'DELIVERING' AND attempts = :attempt`,
+    );
   }
 
   async list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]> {
@@ -84,5 +209,19 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
 
   async gauges(now: string): Promise<MonitoringGauges> {
     return gaugesOf(this.#gauges.get({ now })!);
+  }
+
+  /** One IMMEDIATE transaction: expired leases recovered, exhausted events dead-lettered, due events claimed. */
+  async claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<DeliveryClaim[]> {
+    const checked = claimArguments(leaseSeconds, maxAttempts, MAX_SECONDS);
+    const n = limitOf(limit);
+    return n === 0 ? [] : this.#claim(n, checked.leaseSeconds, checked.maxAttempts);
+  }
+
+  /** One guarded UPDATE; false when the event is not DELIVERING with that attempt count. */
+  async settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean> {
+    const s = settlementOf(result, MAX_SECONDS);
+    if (!isRowId(eventId) || !isRowId(attempt)) return false;
+    return this.#settle.run({ id: eventId, attempt, status: s.status, retryAfter: s.retryAfterSeconds, error: s.error }).changes === 1;
   }
 }

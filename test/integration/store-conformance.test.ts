@@ -2,7 +2,8 @@
  * One conformance suite for every storage backend: the repositories of src/core/store.ts on the
  * embedded SQLite file and on a real PostgreSQL server (a schema of its own per suite), held to
  * the same behaviour — coalescing, ordering, limits, documents read back as written, upserts,
- * expiry, concurrent recorders, the watch limit under concurrent adds, delivery gauges. The PostgreSQL half skips with a visible message where no
+ * expiry, concurrent recorders, the watch limit under concurrent adds, delivery gauges, delivery
+ * claims and settlements. The PostgreSQL half skips with a visible message where no
  * server answers, and fails under CI=true (CI here has one). PostgreSQL-only checks follow:
  * migrations, two daemons migrating at once, a future schema, an unreachable server.
  */
@@ -703,6 +704,232 @@ for (const backend of BACKENDS) {
       expect(await watches.get(w.id)).toMatchObject({ revision: 1, lastHash: hashOf(winner) });
       expect((await store.monitorEvents.list({ limit: 5 })).map((e) => e.data)).toEqual([changed(winner).data]);
     });
+
+    /** Delivery state of every event, oldest first, as stored. */
+    interface DeliveryRow {
+      id: number;
+      status: DeliveryStatus;
+      attempts: number;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      leaseExpiresAt: string | null;
+      lastError: string | null;
+    }
+    const deliveryRows = () =>
+      rows<DeliveryRow>(
+        `SELECT id, delivery_status AS "status", attempts, next_attempt_at AS "nextAttemptAt", last_attempt_at AS "lastAttemptAt",
+           lease_expires_at AS "leaseExpiresAt", last_error AS "lastError" FROM monitor_events ORDER BY id`,
+      );
+    const rowOf = async (id: number): Promise<DeliveryRow> => (await deliveryRows()).find((r) => r.id === id)!;
+    /** The database's clock, as the stores read it. */
+    const databaseNow = async (): Promise<string> =>
+      (
+        await rows<{ now: string }>(
+          backend.name === 'SQLite'
+            ? `SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now') AS now`
+            : `SELECT to_char(date_trunc('second', clock_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS now`,
+        )
+      )[0]!.now;
+    const secondsBetween = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
+    const ageNextAttempt = (id: number) => sql(`UPDATE monitor_events SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE id = ${id}`);
+    const ageLease = (id: number) => sql(`UPDATE monitor_events SET lease_expires_at = '2000-01-01T00:00:00Z' WHERE id = ${id}`);
+    const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+    it('deliveries: claims PENDING and due RETRY, oldest first, at most limit; DELIVERING, attempts + 1, a lease on the database clock; the watch with its secret', async () => {
+      await emptyMonitoring();
+      const { monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      await sql(
+        eventsSql(w, [
+          { status: 'PENDING' }, // 0: claimed
+          { status: 'RETRY', attempts: 1, nextAttemptAt: '2000-01-01T00:00:00Z', lastError: 'HTTP 503' }, // 1: due, claimed
+          { status: 'RETRY', attempts: 2, nextAttemptAt: secondsFromNow(3600) }, // 2: not yet due
+          { status: 'DELIVERED', attempts: 1 },
+          { status: 'DEAD_LETTER', attempts: 5 },
+          { status: 'CANCELLED', nextAttemptAt: '2000-01-01T00:00:00Z' },
+          { status: 'DELIVERING', attempts: 1, leaseExpiresAt: secondsFromNow(600) }, // 6: leased by another sender
+          { status: 'PENDING', type: 'identity.deactivated' }, // 7: claimed
+        ]),
+      );
+      // A customer watch's event is not the operator deliverer's.
+      const customer = await added(store, newWatch(2));
+      await sql(`INSERT INTO tenants (id, name, owner_subject, created_at) VALUES ('t-conf', 'T', 'sub', '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`);
+      await sql(`INSERT INTO projects (id, tenant_id, name, created_at) VALUES ('p-conf', 't-conf', 'P', '2026-01-01T00:00:00Z') ON CONFLICT DO NOTHING`);
+      await sql(`UPDATE watches SET project_id = 'p-conf' WHERE id = ${customer.id}`);
+      await sql(eventsSql(customer, [{ status: 'PENDING' }]));
+      const ids = (await deliveryRows()).map((r) => r.id);
+      const before = await deliveryRows();
+
+      for (const none of [0, -1, Number.NaN]) expect(await monitorEvents.claimDeliveries(none, 120, 5)).toEqual([]);
+      for (const lease of [0, -5, 1.5, Number.NaN]) await expect(monitorEvents.claimDeliveries(10, lease, 5)).rejects.toThrow(RangeError);
+      for (const max of [0, 2.5, Number.NaN]) await expect(monitorEvents.claimDeliveries(10, 120, max)).rejects.toThrow(RangeError);
+      expect(await deliveryRows()).toEqual(before);
+
+      const listedBefore = await monitorEvents.list({ limit: 20 });
+      const first = await monitorEvents.claimDeliveries(2, 120, 5);
+      const now = await databaseNow();
+      expect(first.map((c) => c.event.id)).toEqual([ids[0], ids[1]]);
+      expect(first.map((c) => [c.attempt, c.event.attempts, c.event.deliveryStatus])).toEqual([
+        [1, 1, 'DELIVERING'],
+        [2, 2, 'DELIVERING'],
+      ]);
+      for (const c of first) {
+        expect(c.watch).toEqual({ id: w.id, did: w.did, webhookUrl: w.webhookUrl, secret: SECRET, active: true });
+        expect(c.leaseExpiresAt).toMatch(RFC3339);
+        expect(c.event.lastAttemptAt).toMatch(RFC3339);
+        // On the database's clock: now (give or take a slow machine), and the lease 120 s later.
+        expect(Math.abs(secondsBetween(now, c.event.lastAttemptAt!))).toBeLessThanOrEqual(5);
+        expect(Math.abs(secondsBetween(c.event.lastAttemptAt!, c.leaseExpiresAt) - 120)).toBeLessThanOrEqual(2);
+        // The event as listed, but for what the claim changed.
+        const listed = listedBefore.find((e) => e.id === c.event.id)!;
+        expect(c.event).toEqual({ ...listed, deliveryStatus: 'DELIVERING', attempts: c.attempt, lastAttemptAt: c.event.lastAttemptAt });
+        expect(await rowOf(c.event.id)).toMatchObject({ status: 'DELIVERING', attempts: c.attempt, leaseExpiresAt: c.leaseExpiresAt, lastAttemptAt: c.event.lastAttemptAt });
+      }
+      expect(first[1]!.event.lastError).toBe('HTTP 503');
+      // The secret leaves the store through claims only.
+      expect(JSON.stringify(await monitorEvents.list({ limit: 20 }))).not.toContain(SECRET);
+
+      const second = await monitorEvents.claimDeliveries(10, 120, 5);
+      expect(second.map((c) => [c.event.id, c.attempt, c.event.eventType])).toEqual([[ids[7], 1, 'identity.deactivated']]);
+      // Everything due is leased now: a claim right after gets none of it.
+      expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+      const after = await deliveryRows();
+      for (const i of [2, 3, 4, 5, 6, 8]) expect(after[i]).toEqual(before[i]);
+
+      // The future RETRY once due.
+      await ageNextAttempt(ids[2]!);
+      expect((await monitorEvents.claimDeliveries(10, 120, 5)).map((c) => [c.event.id, c.attempt])).toEqual([[ids[2], 3]]);
+    });
+
+    it('deliveries: expired leases become RETRY due now (claimed again in the same call) or DEAD_LETTER at maxAttempts; a removed watch\'s event is claimed for cancelling', async () => {
+      await emptyMonitoring();
+      const { watches, monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      await sql(
+        eventsSql(w, [
+          { status: 'DELIVERING', attempts: 2, leaseExpiresAt: '2000-01-01T00:00:00Z' }, // 0: recovered and claimed again
+          { status: 'DELIVERING', attempts: 5, leaseExpiresAt: '2000-01-01T00:00:00Z' }, // 1: no attempt left
+          { status: 'DELIVERING', attempts: 1, leaseExpiresAt: secondsFromNow(600) }, // 2: live lease
+          { status: 'RETRY', attempts: 5, nextAttemptAt: '2000-01-01T00:00:00Z' }, // 3: due, but no attempt left
+        ]),
+      );
+      const ids = (await deliveryRows()).map((r) => r.id);
+      const live = await rowOf(ids[2]!);
+
+      const claims = await monitorEvents.claimDeliveries(10, 120, 5);
+      expect(claims.map((c) => [c.event.id, c.attempt, c.event.deliveryStatus])).toEqual([[ids[0], 3, 'DELIVERING']]);
+      expect(claims[0]!.event.lastError).toMatch(/lease expired/);
+      expect(await rowOf(ids[0]!)).toMatchObject({ status: 'DELIVERING', attempts: 3, leaseExpiresAt: claims[0]!.leaseExpiresAt });
+      expect(await rowOf(ids[1]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5, leaseExpiresAt: null, nextAttemptAt: null, lastError: expect.stringMatching(/lease expired/) as string });
+      expect(await rowOf(ids[2]!)).toEqual(live);
+      expect(await rowOf(ids[3]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
+      expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+
+      // Recovered even when the limit leaves it unclaimed: RETRY due now, claimed next time.
+      await sql(eventsSql(w, [{ status: 'PENDING' }, { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2000-01-01T00:00:00Z' }]));
+      const [pending, expired] = (await deliveryRows()).slice(-2).map((r) => r.id) as [number, number];
+      expect((await monitorEvents.claimDeliveries(1, 120, 5)).map((c) => c.event.id)).toEqual([pending]);
+      const recovered = await rowOf(expired);
+      expect(recovered).toMatchObject({ status: 'RETRY', attempts: 1, leaseExpiresAt: null });
+      expect(secondsBetween(recovered.nextAttemptAt!, await databaseNow())).toBeGreaterThanOrEqual(0);
+      expect((await monitorEvents.claimDeliveries(1, 120, 5)).map((c) => [c.event.id, c.attempt])).toEqual([[expired, 2]]);
+
+      // A watch removed while its event was being delivered: the event (recovered when the lease
+      // lapses) is claimed with the watch inactive, and the sender cancels it.
+      const removed = await added(store, newWatch(2));
+      await sql(eventsSql(removed, [{ status: 'DELIVERING', attempts: 1, leaseExpiresAt: secondsFromNow(600) }, { status: 'PENDING' }]));
+      const [held, queued] = (await deliveryRows()).slice(-2).map((r) => r.id) as [number, number];
+      expect(await watches.remove(removed.id)).toBe(true);
+      expect(await rowOf(queued)).toMatchObject({ status: 'CANCELLED' });
+      expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+      await ageLease(held);
+      const [orphan, ...none] = await monitorEvents.claimDeliveries(10, 120, 5);
+      expect(none).toEqual([]);
+      expect(orphan).toMatchObject({ event: { id: held }, attempt: 2, watch: { id: removed.id, did: removed.did, webhookUrl: removed.webhookUrl, secret: SECRET, active: false } });
+      expect(await monitorEvents.settle(held, 2, { cancelled: true })).toBe(true);
+      expect(await rowOf(held)).toMatchObject({ status: 'CANCELLED', attempts: 2, leaseExpiresAt: null });
+    });
+
+    it('deliveries: settle moves only the attempt that holds the event, on the database clock', async () => {
+      await emptyMonitoring();
+      const { monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      await sql(eventsSql(w, Array.from({ length: 6 }, (): RawEvent => ({ status: 'PENDING' }))));
+      const c = (await monitorEvents.claimDeliveries(10, 120, 5)).map((x) => x.event.id) as [number, number, number, number, number, number];
+      expect(c).toHaveLength(6);
+
+      expect(await monitorEvents.settle(c[0], 1, { delivered: true })).toBe(true);
+      expect(await rowOf(c[0])).toMatchObject({ status: 'DELIVERED', attempts: 1, leaseExpiresAt: null, nextAttemptAt: null, lastError: null });
+
+      expect(await monitorEvents.settle(c[1], 1, { delivered: false, error: 'HTTP 503\r\n  Service Unavailable', retryAfterSeconds: 60 })).toBe(true);
+      const retry = await rowOf(c[1]);
+      expect(retry).toMatchObject({ status: 'RETRY', attempts: 1, leaseExpiresAt: null, lastError: 'HTTP 503 Service Unavailable' });
+      expect(Math.abs(secondsBetween(await databaseNow(), retry.nextAttemptAt!) - 60)).toBeLessThanOrEqual(5);
+      // Not claimable until due.
+      expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+
+      expect(await monitorEvents.settle(c[2], 1, { delivered: false, error: 'HTTP 410', retryAfterSeconds: null })).toBe(true);
+      expect(await rowOf(c[2])).toMatchObject({ status: 'DEAD_LETTER', attempts: 1, leaseExpiresAt: null, nextAttemptAt: null, lastError: 'HTTP 410' });
+
+      expect(await monitorEvents.settle(c[3], 1, { cancelled: true })).toBe(true);
+      expect(await rowOf(c[3])).toMatchObject({ status: 'CANCELLED', attempts: 1, leaseExpiresAt: null });
+
+      // Nothing else settles, and nothing changes: a wrong attempt, a settled event, no event, a bad delay.
+      const snapshot = await deliveryRows();
+      for (const attempt of [0, 2, -1, 1.5, Number.NaN]) expect(await monitorEvents.settle(c[4], attempt, { delivered: true })).toBe(false);
+      for (const id of [c[0], c[1], c[2], c[3]]) {
+        expect(await monitorEvents.settle(id, 1, { delivered: true })).toBe(false);
+        expect(await monitorEvents.settle(id, 1, { delivered: false, error: 'late', retryAfterSeconds: 60 })).toBe(false);
+        expect(await monitorEvents.settle(id, 1, { cancelled: true })).toBe(false);
+      }
+      for (const id of [c[5] + 1000, 0, -1, 1.5, 2 ** 40]) expect(await monitorEvents.settle(id, 1, { delivered: true })).toBe(false);
+      for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(monitorEvents.settle(c[4], 1, { delivered: false, error: 'x', retryAfterSeconds: bad })).rejects.toThrow(RangeError);
+      }
+      expect(await deliveryRows()).toEqual(snapshot);
+
+      // A sender whose lease lapsed settles nothing once the event was recovered and claimed again.
+      await ageLease(c[5]);
+      expect((await monitorEvents.claimDeliveries(10, 120, 5)).map((x) => [x.event.id, x.attempt])).toEqual([[c[5], 2]]);
+      expect(await monitorEvents.settle(c[5], 1, { delivered: true })).toBe(false);
+      expect(await rowOf(c[5])).toMatchObject({ status: 'DELIVERING', attempts: 2 });
+      expect(await monitorEvents.settle(c[5], 2, { delivered: true })).toBe(true);
+      expect(await rowOf(c[5])).toMatchObject({ status: 'DELIVERED', attempts: 2, leaseExpiresAt: null });
+
+      // The RETRY, once due, is claimed as attempt 2; its last error is kept until another one.
+      await ageNextAttempt(c[1]);
+      const [again] = await monitorEvents.claimDeliveries(10, 120, 5);
+      expect(again).toMatchObject({ event: { id: c[1], lastError: 'HTTP 503 Service Unavailable' }, attempt: 2 });
+      expect(await monitorEvents.settle(c[1], 2, { delivered: true })).toBe(true);
+      expect(await rowOf(c[1])).toMatchObject({ status: 'DELIVERED', attempts: 2, nextAttemptAt: null, leaseExpiresAt: null });
+    });
+
+    it('deliveries: five failed attempts with backoff end DEAD_LETTER at maxAttempts 5', async () => {
+      await emptyMonitoring();
+      const { monitorEvents } = store;
+      const w = await added(store, newWatch(1));
+      await sql(eventsSql(w, [{ status: 'PENDING' }]));
+      const [id] = (await deliveryRows()).map((r) => r.id) as [number];
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const claims = await monitorEvents.claimDeliveries(10, 120, 5);
+        expect(claims.map((c) => [c.event.id, c.attempt])).toEqual([[id, attempt]]);
+        // The caller's backoff: 60, 120, 240, 480 s; none after the last attempt.
+        const retryAfterSeconds = attempt < 5 ? 60 * 2 ** (attempt - 1) : null;
+        expect(await monitorEvents.settle(id, attempt, { delivered: false, error: `HTTP 500 (attempt ${attempt})`, retryAfterSeconds })).toBe(true);
+        const row = await rowOf(id);
+        if (retryAfterSeconds === null) {
+          expect(row).toMatchObject({ status: 'DEAD_LETTER', attempts: 5, nextAttemptAt: null, leaseExpiresAt: null, lastError: 'HTTP 500 (attempt 5)' });
+        } else {
+          expect(row).toMatchObject({ status: 'RETRY', attempts: attempt, leaseExpiresAt: null });
+          expect(Math.abs(secondsBetween(await databaseNow(), row.nextAttemptAt!) - retryAfterSeconds)).toBeLessThanOrEqual(5);
+          expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+          await ageNextAttempt(id);
+        }
+      }
+      expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+      expect(await rowOf(id)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
+      expect((await monitorEvents.gauges(await databaseNow())).eventsByStatus).toMatchObject({ DEAD_LETTER: 1, DELIVERING: 0, RETRY: 0 });
+    });
   });
 }
 
@@ -934,6 +1161,44 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       expect(results.filter((r) => r.outcome === 'event-capacity')).toHaveLength(7);
       const { rows } = await stores[0]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
       expect(rows[0]).toEqual({ b: 3, e: 6 });
+    } finally {
+      for (const s of stores) await s.close();
+      await drop();
+    }
+  });
+});
+
+describePostgres('PostgreSQL: deliveries across daemons', () => {
+  it('two daemons claiming at once never claim the same event, and together claim every due one', async () => {
+    const { schema, drop } = freshSchema();
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
+      const [a, b] = stores as [PostgresStore, PostgresStore];
+      const w = await added(a, newWatch(1));
+      const eventIds = async () => (await a.pool.query<{ id: number }>('SELECT id FROM monitor_events ORDER BY id')).rows.map((r) => r.id);
+      for (let round = 0; round < 5; round++) {
+        await a.pool.query('DELETE FROM monitor_events');
+        await a.pool.query(eventsSql(w, Array.from({ length: 20 }, (): RawEvent => ({ status: 'PENDING' }))));
+        const ids = await eventIds();
+        const claims = await Promise.all([a.monitorEvents.claimDeliveries(20, 120, 5), b.monitorEvents.claimDeliveries(20, 120, 5)]);
+        const claimed = claims.flatMap((c) => c.map((x) => x.event.id));
+        expect(new Set(claimed).size).toBe(claimed.length);
+        expect(claimed.sort((x, y) => x - y)).toEqual(ids);
+        for (const c of claims) expect(c.map((x) => x.event.id)).toEqual([...c.map((x) => x.event.id)].sort((x, y) => x - y));
+        expect(await a.monitorEvents.claimDeliveries(20, 120, 5)).toEqual([]);
+      }
+
+      // Many claimers with small limits, after every lease lapsed: still disjoint, each attempt 2.
+      await a.pool.query(`UPDATE monitor_events SET lease_expires_at = '2000-01-01T00:00:00Z'`);
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % 2]!.monitorEvents.claimDeliveries(3, 120, 5)));
+      const claimed = claims.flat();
+      expect(new Set(claimed.map((c) => c.event.id)).size).toBe(claimed.length);
+      expect(claimed.every((c) => c.attempt === 2)).toBe(true);
+      expect(claimed.length + (await a.monitorEvents.claimDeliveries(20, 120, 5)).length).toBe(20);
+      // Settled by whichever daemon: once.
+      const settled = await Promise.all(claimed.flatMap((c) => [a.monitorEvents.settle(c.event.id, 2, { delivered: true }), b.monitorEvents.settle(c.event.id, 2, { delivered: true })]));
+      expect(settled.filter(Boolean)).toHaveLength(claimed.length);
     } finally {
       for (const s of stores) await s.close();
       await drop();

@@ -97,7 +97,8 @@ export function isUnavailable(error: unknown): boolean {
 /**
  * The repository with every method's failure to reach the server turned into
  * StoreError('UNAVAILABLE'): the daemon answers 503 SERVICE_UNAVAILABLE with Retry-After for
- * it, never a 500, and stays up. Other failures pass through as they are.
+ * it, never a 500, and stays up. Other failures pass through as they are, and so does a
+ * repository's RangeError (an argument out of range: the caller's mistake, not the server away).
  */
 function guarded<T extends object>(repository: T): T {
   return new Proxy(repository, {
@@ -106,7 +107,7 @@ function guarded<T extends object>(repository: T): T {
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) =>
         (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((error: unknown) => {
-          if (error instanceof StoreError || !isUnavailable(error)) throw error;
+          if (error instanceof StoreError || error instanceof RangeError || !isUnavailable(error)) throw error;
           throw new StoreError('UNAVAILABLE', `the database cannot be reached: ${pgReason(error)}`);
         });
     },

@@ -1,9 +1,27 @@
-/** Monitor events and their delivery state (SPEC §3, §6.2) over PostgreSQL: read-only, as on SQLite. */
+/**
+ * Monitor events and their delivery state (SPEC §3, §6.2) over PostgreSQL, as on SQLite; claims
+ * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
+ */
 import type pg from 'pg';
-import type { MonitorEvent, MonitorEventStore, MonitoringGauges } from '../../core/store.js';
-import { DELIVERY_STATUSES, gaugesOf, toEvent, type EventRow, type GaugeRow } from '../monitor-events.js';
+import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../../core/store.js';
+import {
+  claimArguments,
+  CLAIM_COLUMNS,
+  DELIVERY_STATUSES,
+  gaugesOf,
+  LEASE_EXPIRED,
+  MAX_SECONDS,
+  OPERATOR_EVENT,
+  settlementOf,
+  toClaim,
+  toEvent,
+  type ClaimRow,
+  type EventRow,
+  type GaugeRow,
+} from '../monitor-events.js';
 import { limitOf } from '../observations.js';
 import { OPERATOR_ACTIVE, QUEUED } from '../watches.js';
+import { inTransaction } from './sql.js';
 import { isPgRowId } from './watches.js';
 
 const COLUMNS = `id, watch_id AS "watchId", did, event_type AS "eventType", data, created_at AS "createdAt",
@@ -27,6 +45,71 @@ const GAUGES = `
     coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes"
   FROM monitor_events`;
 
+/** The schema's RFC 3339 text of a timestamptz expression, at second precision, in UTC. */
+const rfc3339 = (t: string): string => `to_char(date_trunc('second', ${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/**
+ * The first statement of a claim: the database's clock, read once (a MATERIALIZED CTE:
+ * clock_timestamp() is volatile) as now and now + $1 seconds; expired leases recovered (RETRY
+ * due now while attempts < $2, else DEAD_LETTER); due events with no attempt left dead-lettered.
+ * The two updates touch disjoint rows (DELIVERING, queued) and run whether or not the SELECT
+ * reads them. Rows another transaction holds (a
+ * settle, a claim, a removal cancelling) are skipped, not waited for: the next claim sees them.
+ */
+const RECOVER = `
+  WITH clock AS MATERIALIZED (SELECT date_trunc('second', clock_timestamp()) AS t),
+  texts AS MATERIALIZED (SELECT ${rfc3339('t')} AS now, ${rfc3339('t + make_interval(secs => $1::integer)')} AS until FROM clock),
+  recovered AS (
+    UPDATE monitor_events SET
+      delivery_status = CASE WHEN attempts < $2::integer THEN 'RETRY' ELSE 'DEAD_LETTER' END,
+      next_attempt_at = CASE WHEN attempts < $2::integer THEN (SELECT now FROM texts) END,
+      lease_expires_at = NULL,
+      last_error = '${LEASE_EXPIRED}'
+    WHERE id IN (
+      SELECT id FROM monitor_events
+      WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= (SELECT now FROM texts) AND ${OPERATOR_EVENT}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id
+  ), exhausted AS (
+    UPDATE monitor_events SET delivery_status = 'DEAD_LETTER', next_attempt_at = NULL
+    WHERE id IN (
+      SELECT id FROM monitor_events
+      WHERE delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= (SELECT now FROM texts))
+        AND attempts >= $2::integer AND ${OPERATOR_EVENT}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id
+  )
+  SELECT now, until FROM texts`;
+
+/**
+ * The second statement: a statement of its own, so that its snapshot includes the events the
+ * first one recovered. FOR UPDATE OF e SKIP LOCKED: an event another claimer holds is skipped; one
+ * claimed and committed since this statement's snapshot is re-read by PostgreSQL and, no longer
+ * queued, left out. The watch is joined for the sender (removed ones included). RETURNING keeps
+ * no order: the caller sorts by id.
+ */
+const CLAIM = `
+  WITH due AS (
+    SELECT e.id FROM monitor_events e JOIN watches w ON w.id = e.watch_id
+    WHERE e.delivery_status IN ${QUEUED} AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= $1::text)
+      AND e.attempts < $3::integer AND w.project_id IS NULL
+    ORDER BY e.id
+    LIMIT $4
+    FOR UPDATE OF e SKIP LOCKED
+  )
+  UPDATE monitor_events e SET delivery_status = 'DELIVERING', attempts = e.attempts + 1, last_attempt_at = $1::text, lease_expires_at = $2::text
+  FROM due, watches w
+  WHERE e.id = due.id AND w.id = e.watch_id
+  RETURNING ${CLAIM_COLUMNS}`;
+
+/** One guarded statement: only the attempt that holds the event settles it; "now" on the database's clock. */
+const SETTLE = `
+  UPDATE monitor_events SET
+    delivery_status = $3::text,
+    next_attempt_at = CASE WHEN $3::text = 'RETRY' THEN ${rfc3339('clock_timestamp() + make_interval(secs => $4::integer)')} END,
+    last_error = coalesce($5::text, last_error),
+    lease_expires_at = NULL
+  WHERE id = $1 AND delivery_status = 'DELIVERING' AND attempts = $2`;
 
 export class PostgresMonitorEventStore implements MonitorEventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -45,5 +128,26 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
   async gauges(now: string): Promise<MonitoringGauges> {
     const { rows } = await this.pool.query<GaugeRow>(GAUGES, [now]);
     return gaugesOf(rows[0]!);
+  }
+
+  /** Two statements in one transaction: RECOVER (with the clock), then CLAIM. */
+  async claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<DeliveryClaim[]> {
+    const { leaseSeconds: lease, maxAttempts: max } = claimArguments(leaseSeconds, maxAttempts, MAX_SECONDS);
+    const n = Math.min(limitOf(limit), MAX_SECONDS);
+    if (n === 0) return [];
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ now: string; until: string }>(RECOVER, [lease, max]);
+      const { now, until } = rows[0]!;
+      const { rows: claimed } = await client.query<ClaimRow>(CLAIM, [now, until, max, n]);
+      return claimed.sort((a, b) => a.id - b.id).map(toClaim);
+    });
+  }
+
+  /** One guarded UPDATE; false when the event is not DELIVERING with that attempt count. */
+  async settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean> {
+    const s = settlementOf(result, MAX_SECONDS);
+    if (!isPgRowId(eventId) || !isPgRowId(attempt)) return false;
+    const { rowCount } = await this.pool.query(SETTLE, [eventId, attempt, s.status, s.retryAfterSeconds, s.error]);
+    return rowCount === 1;
   }
 }
