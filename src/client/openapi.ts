@@ -669,6 +669,7 @@ export interface components {
                 fingerprintProfile: string;
                 storageSchema: number;
             };
+            /** @description Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered. */
             monitoring: boolean;
             rateLimited: boolean;
             profile: "direct" | "public";
@@ -742,8 +743,7 @@ export interface components {
                     perMinute: number;
                 };
                 monitoring: {
-                    /** @enum {string} */
-                    status: "disabled";
+                    status: "ok" | "disabled";
                 };
                 console: {
                     /** @enum {string} */

@@ -8,13 +8,22 @@
  *
  * A check the service itself could not make (capacity exhausted, the daemon shutting down, the
  * database unreachable) is no fact about the identifier: nothing is written, and the watch is
- * checked again at its next interval. Delivering the events is a later stage of the poller
- * (not built yet: the events wait, PENDING, and GET /v1/monitoring/events lists them).
+ * checked again at its next interval.
+ *
+ * Deliveries (SPEC §3, §6.2): up to 20 due events before and after the checks of each pass.
+ * Each is claimed — DELIVERING, attempts + 1, a 120 s lease on the database's clock — before the
+ * network call, then POSTed through the egress policy (checked again at every delivery) with the
+ * envelope (the same bytes every attempt) and fresh signatures; 2xx → DELIVERED, anything else
+ * → RETRY after 60/120/240/480 s, the fifth failure → DEAD_LETTER. A sender that dies mid-attempt
+ * leaves an expired lease, which the next claim recovers: RETRY due at once while attempts
+ * remain, else DEAD_LETTER. So every event is delivered at least once; receivers deduplicate on
+ * its id.
  */
 import { failedOutcome, plannedEvents, resolvedOutcome } from '../core/monitoring/check.js';
+import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../core/problems.js';
 import { rfc3339 } from '../core/runtime.js';
-import type { RecordedCheck, WatchCheckInput } from '../core/store.js';
+import type { DeliveryClaim, DeliveryResult, RecordedCheck, WatchCheckInput } from '../core/store.js';
 import { admitResolution, type ServerContext } from './context.js';
 
 /** Watches claimed per pass (the rest wait for the next pass). */
@@ -23,6 +32,13 @@ const WATCHES_PER_PASS = 100;
 const CHECKS_AT_ONCE = 8;
 /** The capacity share of the poller: its resolutions count as one client's. */
 const POLLER_CLIENT = 'svc-monitor';
+
+/** Due events delivered before and after the checks of a pass (SPEC §6.2). */
+const DELIVERIES_PER_ROUND = 20;
+/** Deliveries running at once. */
+const DELIVERIES_AT_ONCE = 4;
+/** The receiver's answer is not read beyond this (only its status matters). */
+const RECEIVER_ANSWER_MAX_BYTES = 64 * 1024;
 
 /** Stored events at most, terminal ones included (SPEC §8). */
 export const EVENT_LIMIT = 10_000;
@@ -70,6 +86,50 @@ export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Pr
   return { outcome: 'recorded', changed: events.length > 0, eventIds: recorded.eventIds };
 }
 
+/** One attempt of one claimed event: POST, then settle (a lost lease settles nothing). */
+export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise<DeliveryResult> {
+  const store = ctx.runtime.store;
+  const { event, watch, attempt } = claim;
+  let result: DeliveryResult;
+  if (!watch.active) {
+    result = { cancelled: true };
+  } else {
+    const body = envelopeOf(event);
+    const headers = deliveryHeaders(watch.secret, event, body, ctx.runtime.clock.now().getTime() / 1000);
+    try {
+      const answer = await ctx.runtime.net.fetch({ url: watch.webhookUrl, purpose: 'webhook', method: 'POST', body, headers, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
+      result =
+        answer.status >= 200 && answer.status < 300
+          ? { delivered: true }
+          : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds: attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null };
+    } catch (err) {
+      const problem = asProblemError(err);
+      result = { delivered: false, error: `${problem.code}: ${problem.detail}`.slice(0, 500), retryAfterSeconds: attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null };
+    }
+  }
+  if (store && !(await store.monitorEvents.settle(event.id, attempt, result))) {
+    ctx.runtime.log.warn('a delivery was settled by another sender (its lease had expired)', { eventId: event.id, attempt });
+  }
+  return result;
+}
+
+/** Claims up to DELIVERIES_PER_ROUND due events and delivers them, a few at once; returns how many were attempted. */
+export async function deliverDue(ctx: ServerContext): Promise<number> {
+  const store = ctx.runtime.store;
+  if (!store) return 0;
+  const claims = await store.monitorEvents.claimDeliveries(DELIVERIES_PER_ROUND, DELIVERY_LEASE_SECONDS, DELIVERY_ATTEMPTS);
+  let attempted = 0;
+  const worker = async () => {
+    // Claimed events are all attempted (their attempt was counted); a stop only ends the pass after them.
+    for (let claim = claims.shift(); claim !== undefined; claim = claims.shift()) {
+      await deliver(ctx, claim);
+      attempted += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, claims.length) }, worker));
+  return attempted;
+}
+
 export class MonitorPoller {
   #timer: NodeJS.Timeout | null = null;
   #pass: Promise<void> | null = null;
@@ -104,8 +164,18 @@ export class MonitorPoller {
     await this.#pass;
   }
 
-  /** One pass: the due watches, each checked; returns how many were checked. */
+  /** One pass: due deliveries, the due watches (each checked), due deliveries again; returns how many watches were checked. */
   async pass(): Promise<number> {
+    const store = this.ctx.runtime.store;
+    if (!store) return 0;
+    await deliverDue(this.ctx);
+    const checked = await this.checkDue();
+    if (!this.#stopped && !this.ctx.draining) await deliverDue(this.ctx);
+    return checked;
+  }
+
+  /** The due watches, each checked; returns how many checks were recorded. */
+  async checkDue(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
     const queue = await store.watches.claimDue(WATCHES_PER_PASS);

@@ -13,6 +13,8 @@ import { call, expectJson, expectProblem, startDaemonFor, until } from '../suppo
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
+import { Webhook } from 'standardwebhooks';
+import { verifyWebhook } from '../../src/client/webhooks.js';
 
 const TOKEN = 'op-token-0123456789abcdefghij'; // 29 characters
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -79,7 +81,7 @@ describe('monitoring routes when monitoring is off', () => {
 function monitoringSuite(
   engine: string,
   describeEngine: (name: string, fn: () => void) => void,
-  database: () => Promise<{ db?: string; done: () => Promise<void>; sql: (daemon: Daemon) => Sql }>,
+  database: () => Promise<Opened>,
 ) {
   describeEngine(`monitoring routes on ${engine}`, () => {
     let daemon: Daemon;
@@ -278,7 +280,9 @@ function monitoringSuite(
   });
 }
 
-monitoringSuite('SQLite', describe, async () => ({
+type Opened = { db?: string; done: () => Promise<void>; sql: (daemon: Daemon) => Sql };
+
+const onSqlite = async (): Promise<Opened> => ({
   done: async () => undefined,
   sql: (daemon) => async (statement) => {
     const db = new Database(daemon.dbPath);
@@ -290,8 +294,9 @@ monitoringSuite('SQLite', describe, async () => ({
       db.close();
     }
   },
-}));
-monitoringSuite('PostgreSQL', describePostgres, async () => {
+});
+
+const onPostgres = async (): Promise<Opened> => {
   const database = await freshDatabase();
   return {
     db: database.url,
@@ -306,7 +311,153 @@ monitoringSuite('PostgreSQL', describePostgres, async () => {
       }
     },
   };
-});
+};
+
+monitoringSuite('SQLite', describe, onSqlite);
+monitoringSuite('PostgreSQL', describePostgres, onPostgres);
+
+/** Webhook deliveries to a real HTTPS receiver on loopback (the test CA, an egress allowance), the poller every second. */
+function deliverySuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<Opened>) {
+  describeEngine(`webhook deliveries on ${engine}`, () => {
+    let daemon: Daemon;
+    let host: DidWebHost;
+    let done: () => Promise<void>;
+    let sql: Sql;
+    const send = sender(() => daemon);
+    beforeAll(async () => {
+      const opened = await database();
+      done = opened.done;
+      host = await startDidWebHost();
+      daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' }, [], opened.db, host);
+      sql = opened.sql(daemon);
+    }, 60_000);
+    afterAll(async () => {
+      await daemon?.stop();
+      await host?.close();
+      await done?.();
+    });
+
+    interface Delivery {
+      headers: Record<string, string>;
+      body: string;
+    }
+
+    /** A receiver at /hooks/<name> answering each delivery with the next status of `statuses` (the last one repeats). */
+    function receiver(name: string, statuses: number[]) {
+      const deliveries: Delivery[] = [];
+      host.server.route(`/hooks/${name}`, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          deliveries.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+          res.writeHead(statuses[Math.min(deliveries.length, statuses.length) - 1]!);
+          res.end();
+        });
+      });
+      return { url: `https://127.0.0.1:${host.server.port}/hooks/${name}`, deliveries };
+    }
+
+    /** A watched did:web whose key rotates on demand; the watch registered, its baseline checked by the poller. */
+    async function watched(name: string, webhookUrl: string) {
+      const did = host.did('delivered', name);
+      let document = didDocument(did, generateTestKey('EdDSA'));
+      host.server.route(documentPath(did), (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/did+json' });
+        res.end(JSON.stringify(document));
+      });
+      const created = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did, webhookUrl } }), 201);
+      const id: string = created.watch.id;
+      await until('the poller set the baseline', async () => {
+        const watch = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === id);
+        return watch?.lastStatus === 'RESOLVED';
+      }, 15_000);
+      /** Rotates the key and checks now: one identity.document.changed; its id. */
+      const change = async (): Promise<string> => {
+        document = didDocument(did, generateTestKey('EdDSA'));
+        const checked = expectJson(await send('POST', `/v1/monitoring/watches/${id}/check`), 200);
+        expect(checked).toMatchObject({ changed: true, delivery: 'queued' });
+        return checked.eventId;
+      };
+      return { id, secret: created.secret as string, change };
+    }
+
+    const eventOf = async (eventId: string) => (expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ id: string; deliveryStatus: string; attempts: number }>).find((e) => e.id === eventId)!;
+    const numeric = (eventId: string) => Number(eventId.slice('evt_'.length));
+    /** Makes the event's next attempt due now (the clock of the backoff, moved by SQL rather than waited for). */
+    const dueNow = (eventId: string) => sql(`UPDATE monitor_events SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE id = ${numeric(eventId)}`);
+    const backoffOf = async (eventId: string) => {
+      const [row] = await sql(`SELECT next_attempt_at AS next, last_attempt_at AS last FROM monitor_events WHERE id = ${numeric(eventId)}`);
+      return (Date.parse(String(row!['next'])) - Date.parse(String(row!['last']))) / 1000;
+    };
+
+    it('a rotated key: exactly one identity.document.changed delivered, verified by verifyWebhook and by a Standard Webhooks verifier', async () => {
+      const hook = receiver('ok', [204]);
+      const watch = await watched('rotating', hook.url);
+      const eventId = await watch.change();
+      await until('the event was delivered', () => hook.deliveries.length === 1, 15_000);
+      await until('it is DELIVERED', async () => (await eventOf(eventId)).deliveryStatus === 'DELIVERED', 10_000);
+      expect(await eventOf(eventId)).toMatchObject({ deliveryStatus: 'DELIVERED', attempts: 1 });
+      const [delivery] = hook.deliveries;
+      expect(delivery!.headers).toMatchObject({ 'content-type': 'application/json', 'x-svc-event': 'identity.document.changed', 'x-svc-event-id': eventId, 'webhook-id': eventId });
+      const envelope = JSON.parse(delivery!.body);
+      expect(envelope).toMatchObject({ id: eventId, type: 'identity.document.changed', watchId: watch.id });
+      expect(Object.keys(envelope)).toEqual(['id', 'type', 'did', 'watchId', 'createdAt', 'data']);
+      expect(await verifyWebhook(watch.secret, delivery!.headers, delivery!.body)).toBe(true);
+      expect(new Webhook(watch.secret).verify(delivery!.body, delivery!.headers)).toEqual(envelope);
+      expect(await verifyWebhook(`${watch.secret}x`, delivery!.headers, delivery!.body)).toBe(false);
+      // Nothing more: passes go on, nothing is due.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(hook.deliveries).toHaveLength(1);
+    }, 40_000);
+
+    it('a receiver answering 2xx on the third attempt: RETRY after 60 then 120 s, then DELIVERED with the same envelope bytes and id', async () => {
+      const hook = receiver('third', [500, 503, 200]);
+      const watch = await watched('flaky', hook.url);
+      const eventId = await watch.change();
+      await until('the first attempt', () => hook.deliveries.length === 1, 15_000);
+      await until('RETRY after the first', async () => (await eventOf(eventId)).deliveryStatus === 'RETRY', 10_000);
+      expect(await backoffOf(eventId)).toBe(60);
+      await dueNow(eventId);
+      await until('the second attempt', () => hook.deliveries.length === 2, 15_000);
+      await until('RETRY after the second', async () => (await eventOf(eventId)).attempts === 2 && (await eventOf(eventId)).deliveryStatus === 'RETRY', 10_000);
+      expect(await backoffOf(eventId)).toBe(120);
+      await dueNow(eventId);
+      await until('the third attempt', () => hook.deliveries.length === 3, 15_000);
+      await until('DELIVERED', async () => (await eventOf(eventId)).deliveryStatus === 'DELIVERED', 10_000);
+      expect(await eventOf(eventId)).toMatchObject({ attempts: 3 });
+      expect(new Set(hook.deliveries.map((d) => d.body)).size).toBe(1);
+      expect(new Set(hook.deliveries.map((d) => d.headers['x-svc-event-id']))).toEqual(new Set([eventId]));
+      for (const d of hook.deliveries) expect(await verifyWebhook(watch.secret, d.headers, d.body)).toBe(true);
+    }, 60_000);
+
+    it('a receiver failing five times: attempts 1..5 at 60/120/240/480 s, then DEAD_LETTER and no more attempts', async () => {
+      const hook = receiver('down', [500]);
+      const watch = await watched('unheard', hook.url);
+      const eventId = await watch.change();
+      const backoffs: number[] = [];
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await until(`attempt ${attempt}`, () => hook.deliveries.length === attempt, 15_000);
+        await until(`attempt ${attempt} settled`, async () => {
+          const event = await eventOf(eventId);
+          return event.attempts === attempt && event.deliveryStatus !== 'DELIVERING';
+        }, 10_000);
+        if (attempt < 5) {
+          expect((await eventOf(eventId)).deliveryStatus).toBe('RETRY');
+          backoffs.push(await backoffOf(eventId));
+          await dueNow(eventId);
+        }
+      }
+      expect(backoffs).toEqual([60, 120, 240, 480]);
+      expect(await eventOf(eventId)).toMatchObject({ deliveryStatus: 'DEAD_LETTER', attempts: 5 });
+      await dueNow(eventId);
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(hook.deliveries).toHaveLength(5);
+    }, 90_000);
+  });
+}
+
+deliverySuite('SQLite', describe, onSqlite);
+deliverySuite('PostgreSQL', describePostgres, onPostgres);
 
 describe('the poller', () => {
   let daemon: Daemon;

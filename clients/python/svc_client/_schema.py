@@ -219,6 +219,7 @@ class Health(TypedDict):
     time: str
     supportedMethods: List[str]
     standards: HealthStandards
+    #: Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered.
     monitoring: bool
     rateLimited: bool
     profile: Literal["direct", "public"]
@@ -316,7 +317,7 @@ class ServiceStatusComponentsRateLimitVariant2(TypedDict):
 class ServiceStatusComponentsMonitoring(TypedDict):
     """The object at `ServiceStatus.components.monitoring` in openapi.json."""
 
-    status: Literal["disabled"]
+    status: Literal["ok", "disabled"]
 
 
 class ServiceStatusComponentsConsole(TypedDict):

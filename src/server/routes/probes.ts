@@ -46,7 +46,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           time: rfc3339(ctx.runtime.clock.now()),
           supportedMethods: SUPPORTED_METHODS.map((m) => `did:${m}`),
           standards: STANDARDS,
-          monitoring: false,
+          monitoring: ctx.operator?.enabled === true,
           rateLimited: true,
           profile: ctx.profile,
           // Operator settings that weaken a default (egress allowances, trusted proxies, an open
@@ -93,7 +93,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
             rateLimit: ctx.profile === 'public'
               ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }
               : { status: 'ok', perMinute: ctx.limits.directPerMinute },
-            monitoring: { status: 'disabled' },
+            monitoring: { status: ctx.operator?.enabled === true ? 'ok' : 'disabled' },
             console: { status: 'disabled' },
             billing: { status: 'disabled' },
           },

@@ -37,7 +37,7 @@ export const HealthSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    monitoring: Type.Boolean(),
+    monitoring: Type.Boolean({ description: 'Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered.' }),
     rateLimited: Type.Boolean(),
     profile: Profile,
     /** Operator settings that weaken a default; empty when none. */
@@ -113,7 +113,7 @@ export const ServiceStatusSchema = Type.Object(
           ),
           Type.Object({ status: Type.Literal('ok'), perMinute: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
         ]),
-        monitoring: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
+        monitoring: Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('disabled')]) }, { additionalProperties: false }),
         console: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
         billing: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
       },
