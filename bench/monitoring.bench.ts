@@ -5,21 +5,32 @@
  * clock, resolve afresh (noCache, recorded in the history), compare, record the baseline and the
  * watch state in one transaction. The first pass establishes 500 baselines; the second (the
  * watches aged by SQL so that they are due again) compares against them — the steady state.
- * Deliveries are not built yet, so they are not measured.
+ *
+ * Deliveries: 1,000 PENDING events of one watch delivered by the daemon's own deliverDue (claim,
+ * sign, POST, settle) to an HTTPS receiver on loopback (a test CA trusted through the Runtime,
+ * 127.0.0.0/8 allowed), deliveries per second, on both engines. Memory: a daemon started over a
+ * database holding 10,000 events (a SQLite file), its resident set size after answering the
+ * status and the event list.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createRuntime } from '../src/runtime/node.js';
 import { Capacity } from '../src/server/capacity.js';
 import type { ServerContext } from '../src/server/context.js';
 import { DEFAULT_LIMITS } from '../src/server/limits.js';
-import { MonitorPoller } from '../src/server/poller.js';
+import { deliverDue, MonitorPoller } from '../src/server/poller.js';
+import { systemClock } from '../src/runtime/node.js';
+import { startHttpsServer } from '../test/support/https-server.js';
+import { createTestCa } from '../test/support/pki.js';
+import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
 import { createDatabase } from '../test/support/pg-admin.js';
-import { ed25519DidKeys, type BenchRow } from './lib.js';
+import { ed25519DidKeys, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const WATCHES = 500;
 const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -68,6 +79,84 @@ async function passes(target: string, age: () => Promise<void>): Promise<Passes>
 
 const AGE = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z'";
 
+const EVENTS_DELIVERED = 1_000;
+
+/** Deliveries per second of EVENTS_DELIVERED events to a loopback HTTPS receiver through deliverDue. */
+async function deliveries(target: string, insertEvents: (watchId: number, count: number) => Promise<void>): Promise<number> {
+  const ca = createTestCa();
+  const receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }), ca });
+  let received = 0;
+  receiver.route('/hook', (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(204);
+      res.end();
+    });
+  });
+  const storage = new StorageSlot(target, false);
+  await storage.open();
+  try {
+    const store = storage.store;
+    if (!store) throw new Error(`the database could not be opened: ${storage.error}`);
+    const runtime = testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem] });
+    Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
+    const ctx: ServerContext = { runtime, storage, profile: 'direct', limits: DEFAULT_LIMITS, capacity: new Capacity(64, 64), startedAt: new Date(), draining: false, active: 0 };
+    const watch = await store.watches.add({ did: 'did:web:bench.example', webhookUrl: `https://127.0.0.1:${receiver.port}/hook`, secret: 'whsec_YmVuY2g=', intervalSeconds: 3600, createdAt: '2026-11-27T00:00:00Z' }, 10);
+    if (watch === 'full') throw new Error('no room for the watch');
+    await insertEvents(watch.id, EVENTS_DELIVERED);
+    const t0 = performance.now();
+    while ((await deliverDue(ctx)) > 0);
+    const seconds = (performance.now() - t0) / 1000;
+    if (received !== EVENTS_DELIVERED) throw new Error(`${received} of ${EVENTS_DELIVERED} deliveries arrived`);
+    return EVENTS_DELIVERED / seconds;
+  } finally {
+    await storage.close();
+    await receiver.close();
+  }
+}
+
+/** SQL that inserts `count` PENDING events of the watch (a recursive series on SQLite, generate_series on PostgreSQL). */
+function eventsSql(engine: 'sqlite' | 'postgres', watchId: number, count: number, status = 'PENDING'): string {
+  const series = engine === 'sqlite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count}) SELECT i FROM n` : `SELECT generate_series(1, ${count}) AS i`;
+  return `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status)
+    SELECT ${watchId}, 'did:web:bench.example', 'identity.document.changed', '{"fromHash":null,"toHash":null,"domainBinding":null,"diff":null,"headline":"bench","problem":null}', '2026-11-27T00:00:00Z', '${status}'
+    FROM (${series}) AS s`;
+}
+
+/** Resident set size (MB) of a daemon over a SQLite file holding 10,000 events, after the status and the event list. */
+async function rssWithEvents(dir: string): Promise<number> {
+  const file = path.join(dir, 'rss.db');
+  const storage = new StorageSlot(file, false);
+  await storage.open();
+  const watch = await storage.store!.watches.add({ did: 'did:web:bench.example', webhookUrl: 'https://hooks.example/svc', secret: 'whsec_YmVuY2g=', intervalSeconds: 3600, createdAt: '2026-11-27T00:00:00Z' }, 10);
+  await storage.close();
+  if (watch === 'full') throw new Error('no room for the watch');
+  const db = new Database(file);
+  db.exec(eventsSql('sqlite', watch.id, 10_000, 'DELIVERED'));
+  db.close();
+  const token = 'bench-operator-token-0123456789';
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/svc.js', import.meta.url)), 'serve', '--port', '0', '--db', file], {
+    env: { ...plainEnv(), SVC_ADMIN_TOKEN: token, SVC_ACCESS_LOG: 'off', SVC_MONITOR_PERIOD: '3600' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    const url = await serverStarted(child);
+    for (const route of ['/v1/monitoring/status', '/v1/monitoring/events', '/v1/monitoring/watches']) {
+      const answer = await fetch(`${url}${route}`, { headers: { authorization: `Bearer ${token}` } });
+      if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}`);
+      await answer.arrayBuffer();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    if (!m) throw new Error('no VmRSS');
+    return Number(m[1]) / 1024;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-monitor-'));
   const file = path.join(dir, 'svc.db');
@@ -104,7 +193,51 @@ export async function run(): Promise<BenchRow[]> {
       status: postgres ? 'ok' : 'error',
       note: note || `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL`,
     });
-    return [row('first (baselines set)', 'first'), row('steady (nothing changed)', 'steady')];
+    const sqliteDeliveries = await deliveries(path.join(dir, 'deliveries.db'), async (watchId, count) => {
+      const db = new Database(path.join(dir, 'deliveries.db'));
+      db.exec(eventsSql('sqlite', watchId, count));
+      db.close();
+    });
+    let postgresDeliveries: number | null = null;
+    try {
+      const database = await createDatabase(serverUrl, 'svc_bench');
+      try {
+        postgresDeliveries = await deliveries(database.url, async (watchId, count) => {
+          const client = new pg.Client({ connectionString: database.url });
+          await client.connect();
+          await client.query(eventsSql('postgres', watchId, count));
+          await client.end();
+        });
+      } finally {
+        await database.drop();
+      }
+    } catch (err) {
+      note ||= `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    const rss = await rssWithEvents(dir);
+    return [
+      row('first (baselines set)', 'first'),
+      row('steady (nothing changed)', 'steady'),
+      {
+        operation: `monitoring: webhook deliveries to a loopback HTTPS receiver (${EVENTS_DELIVERED} events)`,
+        unit: 'ops/s',
+        svc: postgresDeliveries,
+        peer: 'the same on SQLite',
+        peerValue: sqliteDeliveries,
+        goal: null,
+        status: postgresDeliveries === null ? 'error' : 'ok',
+        note: 'claim (lease), sign (two HMACs), POST through the egress policy, settle; 20 claimed per round, 4 at once',
+      },
+      {
+        operation: 'monitoring: daemon RSS with 10,000 stored events (after status and event list)',
+        unit: 'MB',
+        svc: rss,
+        peer: '—',
+        peerValue: null,
+        goal: null,
+        status: 'ok',
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, wrapWords } from './output/layout.js';
 
-export type EnvironmentScope = 'every command' | 'svc serve' | 'output';
+export type EnvironmentScope = 'every command' | 'svc serve' | 'svc monitor' | 'output';
 
 export interface EnvironmentVariable {
   name: string;
@@ -77,20 +77,28 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'most stored observations (SQLite); at the ceiling one-off rows are evicted, else new ones refused',
     default: '100000',
   },
-  {
-    name: 'SVC_ADMIN_TOKEN',
-    scope: 'svc serve',
-    description: 'the operator token (24 characters at least) that enables the /v1/monitoring routes, sent as Authorization: Bearer',
-    default: 'unset: monitoring off (501)',
-  },
   { name: 'SVC_MONITOR_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the monitoring poller (1..3600)', default: '30' },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
+  {
+    name: 'SVC_ADMIN_TOKEN',
+    scope: 'svc monitor',
+    description: 'operator token (24+ characters): enables the /v1/monitoring routes; svc monitor sends it as a Bearer token',
+    default: 'unset: monitoring off, svc monitor exits 2',
+  },
+  { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor talks to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
+  {
+    name: 'SVC_WEBHOOK_SECRET',
+    scope: 'svc monitor',
+    description: 'the secret svc webhook listen verifies deliveries with, as svc monitor watch add printed it (--secret overrides)',
+    default: 'unset: --secret is required',
+  },
 ];
 
 const SCOPE_TITLES: Readonly<Record<EnvironmentScope, string>> = {
   'every command': 'Every command',
   output: 'Output (colour and layout)',
   'svc serve': 'svc serve (the daemon)',
+  'svc monitor': 'svc serve, svc monitor and svc webhook (operator monitoring)',
 };
 
 /**

@@ -28,6 +28,8 @@ export const CLI_ERROR_CODES = {
   BACKUP_FAILED: 'BACKUP_FAILED',
   /** The output could not be written (exit 4; a reader that went away is not an error). */
   OUTPUT_FAILED: 'OUTPUT_FAILED',
+  /** `svc monitor` could not reach the daemon (exit 4). */
+  DAEMON_UNREACHABLE: 'DAEMON_UNREACHABLE',
 } as const;
 
 export interface ErrorReport {

@@ -72,6 +72,7 @@ const SCOPES: ReadonlyArray<[EnvironmentScope, string]> = [
   ['every command', 'Every command'],
   ['output', 'Output'],
   ['svc serve', 'svc serve'],
+  ['svc monitor', 'svc serve, svc monitor and svc webhook (operator monitoring)'],
 ];
 
 function environmentSection(): string[] {

@@ -90,7 +90,7 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       'after',
       `
 Environment (every variable svc reads: svc help environment):
-${environmentLines(ENVIRONMENT.filter((v) => v.scope === 'svc serve')).join('\n')}
+${environmentLines(ENVIRONMENT.filter((v) => v.scope === 'svc serve' || v.name === 'SVC_ADMIN_TOKEN')).join('\n')}
   and SVC_EGRESS_ALLOW, SVC_CACHE_TTL, SVC_CACHE_MAX_ENTRIES, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command.
 
 --egress-allow / SVC_EGRESS_ALLOW refuse a range that reaches link-local space (the cloud
