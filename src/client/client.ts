@@ -31,6 +31,7 @@ import type {
   Problem,
   Ready,
   Relationship,
+  RetentionPreview,
   SemanticDiff,
   ServiceStatus,
   TraceStage,
@@ -61,7 +62,7 @@ export interface SvcClientOptions {
   /**
    * The operator token of the daemon (its SVC_ADMIN_TOKEN), sent as `Authorization: Bearer <token>`
    * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch,
-   * listMonitorEvents, monitoringStatus), never on the public routes. It appears in no error message.
+   * listMonitorEvents, monitoringStatus, monitoringRetentionPreview), never on the public routes. It appears in no error message.
    */
   adminToken?: string;
 }
@@ -462,6 +463,20 @@ export class SvcClient {
   /** GET /v1/monitoring/status: the gauges of the monitoring tables (counts and limits). Operator only. */
   monitoringStatus(options?: RequestOptions): Promise<MonitoringStatus> {
     return this.#json<JsonOk<'monitoringStatus'>>({ method: 'GET', path: '/v1/monitoring/status', options, operator: true });
+  }
+
+  /**
+   * GET /v1/monitoring/retention-preview: how many observations, MCP observations and settled
+   * monitor events a cleanup could remove strictly before `before` (RFC 3339 with seconds and an
+   * offset), with the rules that keep rows. Read only: nothing is deleted. Operator only.
+   */
+  monitoringRetentionPreview(before: string, options?: RequestOptions): Promise<RetentionPreview> {
+    return this.#json<JsonOk<'monitoringRetentionPreview'>>({ method: 'GET', path: '/v1/monitoring/retention-preview', query: { before }, options, operator: true });
+  }
+
+  /** The same call as monitoringRetentionPreview. */
+  retentionPreview(before: string, options?: RequestOptions): Promise<RetentionPreview> {
+    return this.monitoringRetentionPreview(before, options);
   }
 
   // ---- transport -------------------------------------------------------------------------

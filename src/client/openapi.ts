@@ -548,6 +548,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/monitoring/retention-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview what a retention cleanup could remove (nothing is deleted)
+         * @description Operator only. Read only: counts of the observations, MCP observations and settled monitor events (DELIVERED, CANCELLED, without a claim) strictly before the cutoff `before`, with the rules that keep rows and the preview's limitations. The latest row per DID and per endpoint, rows seen again at or after the cutoff, rows with malformed timestamps, unsettled and dead-lettered events are never counted. Counts only: no identifier or payload. A storage failure is a 500, never zeros.
+         */
+        get: operations["monitoringRetentionPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1589,6 +1609,25 @@ export interface components {
             eventLimit: number;
             eventPayloadLimitBytes: number;
         };
+        RetentionPreview: {
+            /**
+             * @description Always true: this is a preview, nothing is deleted.
+             * @enum {boolean}
+             */
+            dryRun: true;
+            /** @description The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it. */
+            cutoff: string;
+            /** @description How many rows a cleanup at this cutoff could remove, per table. Counts only: no identifier, no payload. */
+            candidateCounts: {
+                observations: number;
+                mcpObservations: number;
+                terminalMonitorEvents: number;
+            };
+            /** @description The rows that are never counted, in plain words. */
+            preservationRules: string[];
+            /** @description What the preview does not promise. */
+            limitations: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1688,6 +1727,7 @@ export type DeliveryStatus = components['schemas']['DeliveryStatus'];
 export type MonitorEvent = components['schemas']['MonitorEvent'];
 export type MonitorEventList = components['schemas']['MonitorEventList'];
 export type MonitoringStatus = components['schemas']['MonitoringStatus'];
+export type RetentionPreview = components['schemas']['RetentionPreview'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -4204,6 +4244,83 @@ export interface operations {
                 };
             };
             /** @description INTERNAL_ERROR: the gauges could not be read. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    monitoringRetentionPreview: {
+        parameters: {
+            query: {
+                /** @description The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z). */
+                before: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candidate counts at the cutoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionPreview"];
+                };
+            };
+            /** @description INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset; or an unknown option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the tables could not be read. */
             500: {
                 headers: {
                     [name: string]: unknown;

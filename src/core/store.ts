@@ -330,11 +330,30 @@ export type DeliveryResult =
   /** The watch was removed: the event becomes CANCELLED. */
   | { cancelled: true };
 
+/**
+ * What a retention cleanup could remove before a cutoff (a read-only preview: counts only, no
+ * identifiers). observations and mcpObservations never count the latest row of a DID or of an
+ * endpoint, a row seen at or after the cutoff, or a row with a timestamp not in the schema's
+ * RFC 3339 UTC form; terminalMonitorEvents counts DELIVERED and CANCELLED events created before
+ * the cutoff that hold no lease.
+ */
+export interface RetentionCandidates {
+  observations: number;
+  mcpObservations: number;
+  terminalMonitorEvents: number;
+}
+
 export interface MonitorEventStore {
   /** Events, newest first, at most `limit`; only the watch's when `watchId` is given. */
   list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
   /** The gauges at `now` (RFC 3339 UTC); a storage failure rejects, never zeros. */
   gauges(now: string): Promise<MonitoringGauges>;
+  /**
+   * The rows a retention cleanup could remove strictly before `cutoff` (RFC 3339 UTC at second
+   * precision, `YYYY-MM-DDTHH:MM:SSZ`), counted in one statement (one snapshot). Reads only.
+   * A storage failure rejects, never zeros.
+   */
+  retentionCandidates(cutoff: string): Promise<RetentionCandidates>;
   /**
    * First recovers expired leases — DELIVERING events whose lease_expires_at has passed (a sender
    * died mid-attempt) become RETRY, due at once, while attempts < maxAttempts, else DEAD_LETTER —

@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../core/store.js';
+import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../core/store.js';
 import { limitOf } from './observations.js';
 import { isRowId, OPERATOR_ACTIVE, QUEUED } from './watches.js';
 
@@ -53,6 +53,43 @@ export function gaugesOf(row: GaugeRow): MonitoringGauges {
     eventPayloadBytes: Number(row.eventPayloadBytes),
   };
 }
+
+/** The schema's timestamp form, exactly: `YYYY-MM-DDTHH:MM:SSZ` (a GLOB pattern for SQLite). */
+export const TIMESTAMP_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z';
+/** The same form as a PostgreSQL regular expression (for `~`). */
+export const TIMESTAMP_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
+
+/** The schema's statuses of an event that is done with (nothing more will be sent). */
+export const TERMINAL = "('DELIVERED', 'CANCELLED')";
+
+/**
+ * The retention preview's statement for either engine, counting in one snapshot:
+ * - observations (per DID) and mcp_observations (per endpoint): rows whose observed_at and
+ *   last_seen_at are both well-formed and strictly before the cutoff, and that have a later row of
+ *   the same key (later observed_at, or the same with a larger id; a well-formed observed_at) —
+ *   so the latest row of every key, and any row with a malformed timestamp, is never counted;
+ * - monitor_events: DELIVERED or CANCELLED, no lease (lease_expires_at NULL), created_at
+ *   well-formed and strictly before the cutoff.
+ * `valid(column)` is the engine's format check, `text(column)` the column as compared (bytewise
+ * on PostgreSQL, whatever the database's collation), `cutoff` the parameter.
+ */
+export function retentionStatement(valid: (column: string) => string, text: (column: string) => string, cutoff: string, count: string): string {
+  const older = (table: string, key: string) => `(SELECT ${count} FROM ${table} r
+      WHERE ${valid('r.observed_at')} AND ${valid('r.last_seen_at')}
+        AND ${text('r.observed_at')} < ${cutoff} AND ${text('r.last_seen_at')} < ${cutoff}
+        AND EXISTS (SELECT 1 FROM ${table} n
+          WHERE n.${key} = r.${key} AND ${valid('n.observed_at')}
+            AND (${text('n.observed_at')} > ${text('r.observed_at')} OR (n.observed_at = r.observed_at AND n.id > r.id))))`;
+  return `SELECT
+    ${older('observations', 'did')} AS "observations",
+    ${older('mcp_observations', 'endpoint')} AS "mcpObservations",
+    (SELECT ${count} FROM monitor_events
+      WHERE delivery_status IN ${TERMINAL} AND lease_expires_at IS NULL
+        AND ${valid('created_at')} AND ${text('created_at')} < ${cutoff}) AS "terminalMonitorEvents"`;
+}
+
+/** The retention preview on SQLite: GLOB is case-sensitive and matches the whole text. */
+const SQLITE_RETENTION = retentionStatement((c) => `${c} GLOB '${TIMESTAMP_GLOB}'`, (c) => c, ':cutoff', 'count(*)');
 
 /**
  * The event's columns (table alias `e`) and its watch's (alias `w`) for a delivery claim, with
@@ -121,6 +158,7 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #list: Database.Statement<[number], EventRow>;
   readonly #listOfWatch: Database.Statement<[number, number], EventRow>;
   readonly #gauges: Database.Statement<{ now: string }, GaugeRow>;
+  readonly #retention: Database.Statement<{ cutoff: string }, RetentionCandidates>;
   readonly #claim: (limit: number, leaseSeconds: number, maxAttempts: number) => DeliveryClaim[];
   readonly #settle: Database.Statement<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }>;
 
@@ -139,6 +177,8 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
          coalesce(sum(length(CAST(data AS BLOB))), 0) AS eventPayloadBytes
        FROM monitor_events`,
     );
+
+    this.#retention = db.prepare(SQLITE_RETENTION);
 
     // The database's clock, read once per claim (SQLite's 'now' is one instant within a
     // statement): "due", "expired", last_attempt_at and the lease all come from it.
@@ -209,6 +249,12 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
 
   async gauges(now: string): Promise<MonitoringGauges> {
     return gaugesOf(this.#gauges.get({ now })!);
+  }
+
+  /** One statement (one snapshot); reads only. */
+  async retentionCandidates(cutoff: string): Promise<RetentionCandidates> {
+    const row = this.#retention.get({ cutoff })!;
+    return { observations: row.observations, mcpObservations: row.mcpObservations, terminalMonitorEvents: row.terminalMonitorEvents };
   }
 
   /** One IMMEDIATE transaction: expired leases recovered, exhausted events dead-lettered, due events claimed. */

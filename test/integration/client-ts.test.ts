@@ -364,6 +364,13 @@ describe('SvcClient monitoring calls (the operator token) against real daemons',
     expect(status.watches).toBeGreaterThanOrEqual(1);
     expect(status.watchLimit).toBeGreaterThanOrEqual(status.watches);
 
+    // Read only: counts at the cutoff normalised to UTC (a fraction rounds up to the next second).
+    const preview = await operator.monitoringRetentionPreview('2030-01-01T02:00:00.5+02:00');
+    expect(preview).toMatchObject({ dryRun: true, cutoff: '2030-01-01T00:00:01Z' });
+    for (const n of Object.values(preview.candidateCounts)) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
+    expect(preview.preservationRules.length).toBeGreaterThan(0);
+    expect(await svcError(operator.retentionPreview('yesterday'))).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
+
     expect(await operator.deleteWatch(id)).toBeUndefined();
     expect((await operator.listWatches()).watches.map((w) => w.id)).not.toContain(id);
     expect(await svcError(operator.deleteWatch(id))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
@@ -374,7 +381,7 @@ describe('SvcClient monitoring calls (the operator token) against real daemons',
     for (const { path: route, value } of recorded.authorization) {
       expect(value, route).toBe(route.startsWith('/v1/monitoring/') ? `Bearer ${s.adminToken}` : null);
     }
-    expect(recorded.authorization.filter((r) => r.value !== null).length).toBe(9);
+    expect(recorded.authorization.filter((r) => r.value !== null).length).toBe(11);
   });
 
   it('a client without the token: UNAUTHORIZED (401) on every monitoring call', async () => {
@@ -386,6 +393,7 @@ describe('SvcClient monitoring calls (the operator token) against real daemons',
       anonymous.deleteWatch('1'),
       anonymous.listMonitorEvents(),
       anonymous.monitoringStatus(),
+      anonymous.monitoringRetentionPreview('2030-01-01T00:00:00Z'),
     ];
     for (const call of calls) expect(await svcError(call)).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     // A wrong token is no better.

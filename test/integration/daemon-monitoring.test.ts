@@ -38,6 +38,7 @@ const ROUTES: Array<[string, string, unknown?]> = [
   ['DELETE', '/v1/monitoring/watches/1'],
   ['GET', '/v1/monitoring/events'],
   ['GET', '/v1/monitoring/status'],
+  ['GET', '/v1/monitoring/retention-preview?before=2030-01-01T00:00:00Z'],
 ];
 
 async function start(env: Record<string, string>, args: string[] = [], db?: string, host: DidWebHost | null = null): Promise<Daemon> {
@@ -265,6 +266,60 @@ function monitoringSuite(
         eventPayloadLimitBytes: 262_144,
       });
       expect((await send('DELETE', `/v1/monitoring/watches/${created.watch.id}`)).status).toBe(204);
+    });
+
+    it('retention preview: counts at a normalised cutoff, read only; a missing or malformed before is 400; no token is 401', async () => {
+      const preview = (query: string, token?: string | null) => send('GET', `/v1/monitoring/retention-preview${query}`, { token });
+      const eventsBefore = expectJson(await send('GET', '/v1/monitoring/events'), 200);
+      const old = await sql("SELECT count(*) AS n FROM observations");
+      const answer = expectJson(await preview(`?before=${encodeURIComponent('2030-01-01T02:00:00.5+02:00')}`), 200);
+      expect(Object.keys(answer).sort()).toEqual(['candidateCounts', 'cutoff', 'dryRun', 'limitations', 'preservationRules']);
+      expect(answer.dryRun).toBe(true);
+      expect(answer.cutoff).toBe('2030-01-01T00:00:01Z');
+      expect(Object.keys(answer.candidateCounts).sort()).toEqual(['mcpObservations', 'observations', 'terminalMonitorEvents']);
+      for (const n of Object.values(answer.candidateCounts)) {
+        expect(Number.isSafeInteger(n)).toBe(true);
+        expect(n as number).toBeGreaterThanOrEqual(0);
+      }
+      expect(answer.preservationRules.length).toBeGreaterThan(0);
+      for (const rule of answer.preservationRules) expect(typeof rule).toBe('string');
+      expect(answer.limitations).toMatch(/nothing is deleted/i);
+      expect(JSON.stringify(answer)).not.toMatch(/SPEC|§|did:/);
+      expect(expectJson(await preview('?before=2030-01-01T00:00:00Z'), 200).cutoff).toBe('2030-01-01T00:00:00Z');
+      expect(expectJson(await preview(`?before=${encodeURIComponent('2029-12-31T19:30:00-05:00')}`), 200).cutoff).toBe('2030-01-01T00:30:00Z');
+      // Nothing deleted.
+      expect(expectJson(await send('GET', '/v1/monitoring/events'), 200)).toEqual(eventsBefore);
+      expect(await sql("SELECT count(*) AS n FROM observations")).toEqual(old);
+
+      for (const query of [
+        '',
+        '?before=',
+        '?before=2030-01-01',
+        '?before=2030-01-01T00:00Z',
+        '?before=2030-01-01%2000:00:00Z',
+        '?before=2030-01-01t00:00:00z',
+        '?before=2030-01-01T00:00:00',
+        '?before=2030-02-30T00:00:00Z',
+        '?before=2030-01-01T24:00:00Z',
+        '?before=2030-01-01T00:00:00%2B0200',
+        '?before=yesterday',
+        '?before=2030-01-01T00:00:00Z&before=2030-01-02T00:00:00Z',
+        '?before=2030-01-01T00:00:00Z&other=1',
+      ]) {
+        const problem = expectProblem(await preview(query), 400, 'INVALID_OPTIONS');
+        if (!query.includes('other')) expect(problem.detail).toContain('before');
+      }
+      expectProblem(await preview('?before=2030-01-01T00:00:00Z', null), 401, 'UNAUTHORIZED');
+      expectProblem(await preview('?before=2030-01-01T00:00:00Z', `${TOKEN}x`), 401, 'UNAUTHORIZED');
+
+      // A table that cannot be read: a 500, never zeros.
+      await sql('ALTER TABLE mcp_observations RENAME TO mcp_observations_away');
+      try {
+        expectProblem(await preview('?before=2030-01-01T00:00:00Z'), 500, 'INTERNAL_ERROR');
+      } finally {
+        await sql('ALTER TABLE mcp_observations_away RENAME TO mcp_observations');
+      }
+      expectJson(await preview('?before=2030-01-01T00:00:00Z'), 200);
     });
 
     it('the 501st watch is refused: 429 WATCH_CAPACITY_EXHAUSTED; removing one makes room', async () => {

@@ -453,6 +453,67 @@ for (const backend of BACKENDS) {
       for (const absent of [w2.id + 1000, 0, 1.5, 2 ** 40]) expect(await monitorEvents.list({ watchId: absent, limit: 10 })).toEqual([]);
     });
 
+    it('retention candidates: old rows only, never the latest per key, recent, malformed, unsettled or leased', async () => {
+      await emptyMonitoring();
+      await sql('DELETE FROM observations; DELETE FROM mcp_observations');
+      const cutoff = '2026-03-01T00:00:00Z';
+      const obs = (did: string, observedAt: string, lastSeenAt: string) =>
+        `INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, resolver_version, summary)
+         VALUES (${quote(did)}, 'h', '{}', ${quote(observedAt)}, ${quote(lastSeenAt)}, '1.0.0', 's')`;
+      const mcpRow = (endpoint: string, observedAt: string, lastSeenAt: string) =>
+        `INSERT INTO mcp_observations (endpoint, fingerprint, body, observed_at, last_seen_at)
+         VALUES (${quote(endpoint)}, 'f', '{}', ${quote(observedAt)}, ${quote(lastSeenAt)})`;
+      const mix = (row: (key: string, observedAt: string, lastSeenAt: string) => string, k: string) =>
+        [
+          row(`${k}:a`, '2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z'), // older row of a: candidate
+          row(`${k}:a`, '2025-02-01T00:00:00Z', '2025-02-01T00:00:00Z'), // latest of a, although old: never
+          row(`${k}:b`, '2025-01-01T00:00:00Z', '2026-04-01T00:00:00Z'), // old but seen after the cutoff
+          row(`${k}:b`, '2025-06-01T00:00:00Z', '2025-06-01T00:00:00Z'), // latest of b
+          row(`${k}:c`, '2025-01-01T00:00:00Z', cutoff), // seen exactly at the cutoff: not before it
+          row(`${k}:c`, '2025-06-01T00:00:00Z', '2025-06-01T00:00:00Z'), // latest of c
+          row(`${k}:d`, '2025-1-01T00:00:00Z', '2025-01-02T00:00:00Z'), // malformed observed_at
+          row(`${k}:d`, '2025-01-03T00:00:00Z', '2025-01-03 00:00:00'), // malformed last_seen_at
+          row(`${k}:d`, '2025-06-01T00:00:00Z', '2025-06-01T00:00:00Z'), // latest of d
+          row(`${k}:e`, cutoff, cutoff), // observed exactly at the cutoff
+          row(`${k}:e`, '2026-06-01T00:00:00Z', '2026-06-01T00:00:00Z'), // latest of e
+          row(`${k}:f`, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'), // a lone row: the latest
+          row(`${k}:g`, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'), // same instant, lower id: candidate
+          row(`${k}:g`, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'), // same instant, higher id: the latest
+        ].join(';\n');
+      await sql(mix(obs, 'did:web:retention'));
+      await sql(mix(mcpRow, 'https://mcp.example/retention'));
+      const w = await added(store, newWatch(1));
+      await sql(
+        eventsSql(w, [
+          { status: 'DELIVERED', attempts: 1, createdAt: '2025-01-01T00:00:00Z' }, // candidate
+          { status: 'CANCELLED', createdAt: '2025-01-01T00:00:00Z' }, // candidate
+          { status: 'DELIVERED', attempts: 1, createdAt: '2026-02-28T23:59:59Z' }, // candidate: a second before
+          { status: 'DELIVERED', attempts: 1, createdAt: '2025-01-01T00:00:00Z', leaseExpiresAt: '2025-01-01T00:02:00Z' }, // a claim
+          { status: 'DEAD_LETTER', attempts: 5, createdAt: '2025-01-01T00:00:00Z' },
+          { status: 'PENDING', createdAt: '2025-01-01T00:00:00Z' },
+          { status: 'RETRY', attempts: 1, createdAt: '2025-01-01T00:00:00Z', nextAttemptAt: '2025-01-02T00:00:00Z' },
+          { status: 'DELIVERING', attempts: 1, createdAt: '2025-01-01T00:00:00Z', leaseExpiresAt: '2025-01-01T00:02:00Z' },
+          { status: 'DELIVERED', attempts: 1, createdAt: '2026-04-01T00:00:00Z' }, // newer than the cutoff
+          { status: 'DELIVERED', attempts: 1, createdAt: cutoff }, // exactly at the cutoff
+          { status: 'CANCELLED', createdAt: '2025-01-01' }, // malformed
+          { status: 'CANCELLED', createdAt: '2025-01-01t00:00:00z' }, // malformed (lower case)
+        ]),
+      );
+      const count = async (table: string) => (await rows<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`)).map((r) => Number(r.n))[0];
+      const before = [await count('observations'), await count('mcp_observations'), await count('monitor_events')];
+      const { monitorEvents } = store;
+      expect(await monitorEvents.retentionCandidates(cutoff)).toEqual({ observations: 2, mcpObservations: 2, terminalMonitorEvents: 3 });
+      // A second later the rows exactly at the cutoff are before it (e's first row and the event).
+      expect(await monitorEvents.retentionCandidates('2026-03-01T00:00:01Z')).toEqual({ observations: 4, mcpObservations: 4, terminalMonitorEvents: 4 });
+      // Long before: nothing; far later: every old, settled, well-formed non-latest row.
+      expect(await monitorEvents.retentionCandidates('2000-01-01T00:00:00Z')).toEqual({ observations: 0, mcpObservations: 0, terminalMonitorEvents: 0 });
+      expect(await monitorEvents.retentionCandidates('2100-01-01T00:00:00Z')).toEqual({ observations: 5, mcpObservations: 5, terminalMonitorEvents: 5 });
+      // Read only.
+      expect([await count('observations'), await count('mcp_observations'), await count('monitor_events')]).toEqual(before);
+      await sql('DELETE FROM observations; DELETE FROM mcp_observations');
+      await emptyMonitoring();
+    });
+
     it('monitor events: gauges at a given time (due deliveries, expired leases, payload bytes)', async () => {
       await emptyMonitoring();
       const { watches, monitorEvents } = store;

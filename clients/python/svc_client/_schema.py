@@ -147,6 +147,8 @@ __all__ = [
     "MonitorEventList",
     "MonitoringStatusEventsByStatus",
     "MonitoringStatus",
+    "RetentionPreviewCandidateCounts",
+    "RetentionPreview",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -1566,6 +1568,29 @@ class MonitoringStatus(TypedDict):
     eventPayloadLimitBytes: int
 
 
+class RetentionPreviewCandidateCounts(TypedDict):
+    """The object at `RetentionPreview.candidateCounts` in openapi.json."""
+
+    observations: int
+    mcpObservations: int
+    terminalMonitorEvents: int
+
+
+class RetentionPreview(TypedDict):
+    """The `RetentionPreview` schema of openapi.json."""
+
+    #: Always true: this is a preview, nothing is deleted.
+    dryRun: Literal[True]
+    #: The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it.
+    cutoff: str
+    #: How many rows a cleanup at this cutoff could remove, per table. Counts only: no identifier, no payload.
+    candidateCounts: RetentionPreviewCandidateCounts
+    #: The rows that are never counted, in plain words.
+    preservationRules: List[str]
+    #: What the preview does not promise.
+    limitations: str
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -1885,6 +1910,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": "MonitoringStatus",
+    },
+    "monitoringRetentionPreview": {
+        "method": "GET",
+        "path": "/v1/monitoring/retention-preview",
+        "budget": "standard",
+        "path_params": (),
+        "query": ("before",),
+        "body": None,
+        "results": (200,),
+        "response": "RetentionPreview",
     },
     "openApi": {
         "method": "GET",

@@ -32,6 +32,7 @@ from ._schema import (
     PolicyDecision,
     Ready,
     Relationship,
+    RetentionPreview,
     SemanticDiff,
     ServiceStatus,
     WatchCheck,
@@ -418,6 +419,17 @@ class SvcClient:
         """GET /v1/monitoring/status: the gauges of the monitoring tables (counts and limits).
         Operator only."""
         return self._call("monitoringStatus", operator=True)
+
+    def monitoring_retention_preview(self, before: str) -> RetentionPreview:
+        """GET /v1/monitoring/retention-preview: how many observations, MCP observations and
+        settled monitor events a cleanup could remove strictly before ``before`` (RFC 3339 with
+        seconds and an offset), with the rules that keep rows. Read only: nothing is deleted.
+        Operator only."""
+        return self._call("monitoringRetentionPreview", query={"before": before}, operator=True)
+
+    def retention_preview(self, before: str) -> RetentionPreview:
+        """The same call as :meth:`monitoring_retention_preview`."""
+        return self.monitoring_retention_preview(before)
 
     # -- transport ------------------------------------------------------------------------
 

@@ -372,6 +372,17 @@ class MonitoringTest(unittest.TestCase):
         self.assertGreaterEqual(status["watches"], 1)
         self.assertGreaterEqual(status["watchLimit"], status["watches"])
 
+        # Read only: counts at the cutoff normalised to UTC (a fraction rounds up to the next second).
+        preview = self.operator.monitoring_retention_preview("2030-01-01T02:00:00.5+02:00")
+        self.assertEqual((preview["dryRun"], preview["cutoff"]), (True, "2030-01-01T00:00:01Z"))
+        for n in preview["candidateCounts"].values():
+            self.assertIsInstance(n, int)
+            self.assertGreaterEqual(n, 0)
+        self.assertTrue(preview["preservationRules"])
+        with self.assertRaises(SvcError) as caught:
+            self.operator.retention_preview("yesterday")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_OPTIONS", 400))
+
         self.assertIsNone(self.operator.delete_watch(watch_id))
         self.assertNotIn(watch_id, [w["id"] for w in self.operator.list_watches()["watches"]])
         with self.assertRaises(SvcError) as caught:
@@ -387,6 +398,7 @@ class MonitoringTest(unittest.TestCase):
             "delete_watch": lambda: anonymous.delete_watch("1"),
             "list_monitor_events": anonymous.list_monitor_events,
             "monitoring_status": anonymous.monitoring_status,
+            "monitoring_retention_preview": lambda: anonymous.monitoring_retention_preview("2030-01-01T00:00:00Z"),
         }
         for name, call in calls.items():
             with self.subTest(call=name), self.assertRaises(SvcError) as caught:

@@ -97,4 +97,33 @@ export const WatchCheck = Type.Object(
   { $id: 'WatchCheck', additionalProperties: false },
 );
 
-export const MONITORING_SCHEMAS: TSchema[] = [Watch, WatchRequest, WatchCreated, WatchList, WatchCheck, DeliveryStatus, MonitorEvent, MonitorEventList, MonitoringStatus];
+export const RetentionPreview = Type.Object(
+  {
+    dryRun: Type.Literal(true, { description: 'Always true: this is a preview, nothing is deleted.' }),
+    cutoff: Type.String({ description: 'The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it.' }),
+    candidateCounts: Type.Object(
+      {
+        observations: count(),
+        mcpObservations: count(),
+        terminalMonitorEvents: count(),
+      },
+      { additionalProperties: false, description: 'How many rows a cleanup at this cutoff could remove, per table. Counts only: no identifier, no payload.' },
+    ),
+    preservationRules: Type.Array(Type.String(), { description: 'The rows that are never counted, in plain words.' }),
+    limitations: Type.String({ description: 'What the preview does not promise.' }),
+  },
+  { $id: 'RetentionPreview', additionalProperties: false },
+);
+
+export const MONITORING_SCHEMAS: TSchema[] = [
+  Watch,
+  WatchRequest,
+  WatchCreated,
+  WatchList,
+  WatchCheck,
+  DeliveryStatus,
+  MonitorEvent,
+  MonitorEventList,
+  MonitoringStatus,
+  RetentionPreview,
+];

@@ -3,7 +3,7 @@
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';
-import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges } from '../../core/store.js';
+import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/store.js';
 import {
   claimArguments,
   CLAIM_COLUMNS,
@@ -12,8 +12,10 @@ import {
   LEASE_EXPIRED,
   MAX_SECONDS,
   OPERATOR_EVENT,
+  retentionStatement,
   settlementOf,
   toClaim,
+  TIMESTAMP_REGEX,
   toEvent,
   type ClaimRow,
   type EventRow,
@@ -44,6 +46,17 @@ const GAUGES = `
     count(*) FILTER (WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= $1)::int AS "expiredLeases",
     coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes"
   FROM monitor_events`;
+
+/**
+ * The retention preview: one statement (one snapshot). `~` checks the exact form; COLLATE "C"
+ * compares the text bytewise, as SQLite does, whatever the database's collation.
+ */
+const RETENTION = retentionStatement(
+  (c) => `${c} ~ '${TIMESTAMP_REGEX}'`,
+  (c) => `(${c} COLLATE "C")`,
+  '($1::text COLLATE "C")',
+  'count(*)::int',
+);
 
 /** The schema's RFC 3339 text of a timestamptz expression, at second precision, in UTC. */
 const rfc3339 = (t: string): string => `to_char(date_trunc('second', ${t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
@@ -131,6 +144,12 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
   }
 
   /** Two statements in one transaction: RECOVER (with the clock), then CLAIM. */
+  async retentionCandidates(cutoff: string): Promise<RetentionCandidates> {
+    const { rows } = await this.pool.query<RetentionCandidates>(RETENTION, [cutoff]);
+    const row = rows[0]!;
+    return { observations: row.observations, mcpObservations: row.mcpObservations, terminalMonitorEvents: row.terminalMonitorEvents };
+  }
+
   async claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<DeliveryClaim[]> {
     const { leaseSeconds: lease, maxAttempts: max } = claimArguments(leaseSeconds, maxAttempts, MAX_SECONDS);
     const n = Math.min(limitOf(limit), MAX_SECONDS);
