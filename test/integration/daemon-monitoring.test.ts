@@ -79,29 +79,45 @@ describe('monitoring routes when monitoring is off', () => {
   }, 60_000);
 });
 
+/**
+ * A daemon with monitoring on (the operator token, the given poller period) over the engine's
+ * database and a did:web host, for the suite that calls it: started before its tests, stopped
+ * after. Getters, since the pieces exist only once beforeAll has run.
+ */
+function operatedDaemon(database: () => Promise<Opened>, period: string) {
+  let daemon: Daemon;
+  let host: DidWebHost;
+  let done: () => Promise<void>;
+  let sql: Sql;
+  beforeAll(async () => {
+    const opened = await database();
+    done = opened.done;
+    host = await startDidWebHost();
+    daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: period }, [], opened.db, host);
+    sql = opened.sql(daemon);
+  }, 60_000);
+  afterAll(async () => {
+    await daemon?.stop();
+    await host?.close();
+    await done?.();
+  });
+  return { send: sender(() => daemon), sql: (statement: string) => sql(statement), daemon: () => daemon, host: () => host };
+}
+
 function monitoringSuite(
   engine: string,
   describeEngine: (name: string, fn: () => void) => void,
   database: () => Promise<Opened>,
 ) {
   describeEngine(`monitoring routes on ${engine}`, () => {
+    // A long poller period: these tests check watches through the check route.
+    const { send, sql: runSql, daemon: current, host: currentHost } = operatedDaemon(database, '3600');
     let daemon: Daemon;
     let host: DidWebHost;
-    let done: () => Promise<void>;
-    let sql: Sql;
-    const send = sender(() => daemon);
-    beforeAll(async () => {
-      const opened = await database();
-      done = opened.done;
-      host = await startDidWebHost();
-      // A long poller period: these tests check watches through the check route.
-      daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '3600' }, [], opened.db, host);
-      sql = opened.sql(daemon);
-    }, 60_000);
-    afterAll(async () => {
-      await daemon?.stop();
-      await host?.close();
-      await done?.();
+    const sql: Sql = (statement) => runSql(statement);
+    beforeAll(() => {
+      daemon = current();
+      host = currentHost();
     });
 
     /** A did:web on the loopback host whose document can be changed or taken down. */
@@ -374,22 +390,11 @@ monitoringSuite('PostgreSQL', describePostgres, onPostgres);
 /** Webhook deliveries to a real HTTPS receiver on loopback (the test CA, an egress allowance), the poller every second. */
 function deliverySuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<Opened>) {
   describeEngine(`webhook deliveries on ${engine}`, () => {
-    let daemon: Daemon;
+    const { send, sql: runSql, host: currentHost } = operatedDaemon(database, '1');
     let host: DidWebHost;
-    let done: () => Promise<void>;
-    let sql: Sql;
-    const send = sender(() => daemon);
-    beforeAll(async () => {
-      const opened = await database();
-      done = opened.done;
-      host = await startDidWebHost();
-      daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' }, [], opened.db, host);
-      sql = opened.sql(daemon);
-    }, 60_000);
-    afterAll(async () => {
-      await daemon?.stop();
-      await host?.close();
-      await done?.();
+    const sql: Sql = (statement) => runSql(statement);
+    beforeAll(() => {
+      host = currentHost();
     });
 
     interface Delivery {
