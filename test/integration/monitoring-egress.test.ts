@@ -1,0 +1,103 @@
+/**
+ * The egress policy at every delivery, not only at registration: a webhook host whose DNS
+ * changes to a blocked address after the watch was registered is not contacted — the attempt
+ * fails with EGRESS_BLOCKED and the event goes to RETRY. The daemon's own delivery code
+ * (poller.ts deliverDue) over its own storage slot, on both engines, with the Runtime's DNS
+ * injected (a table the test changes) and a real HTTPS receiver on loopback.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/runtime/node.js';
+import { Capacity } from '../../src/server/capacity.js';
+import type { ServerContext } from '../../src/server/context.js';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
+import { deliverDue } from '../../src/server/poller.js';
+import { StorageSlot } from '../../src/server/storage.js';
+import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { createTestCa } from '../support/pki.js';
+import { describePostgres, freshDatabase } from '../support/postgres.js';
+import { testRuntime } from '../support/runtime.js';
+
+const HOST = 'hooks.receiver.test';
+
+function egressSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<{ target: string; done: () => Promise<void> }>) {
+  describeEngine(`deliveries pass the egress policy again (${engine})`, () => {
+    const ca = createTestCa();
+    let receiver: TestHttpsServer;
+    let received = 0;
+    let opened: { target: string; done: () => Promise<void> };
+    beforeAll(async () => {
+      receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: [HOST], ipAddresses: ['127.0.0.1'] }), ca });
+      receiver.route('/hook', (req, res) => {
+        req.resume();
+        req.on('end', () => {
+          received += 1;
+          res.writeHead(204);
+          res.end();
+        });
+      });
+      opened = await open();
+    });
+    afterAll(async () => {
+      await receiver?.close();
+      await opened?.done();
+    });
+
+    it('a host that now resolves to a blocked address is not contacted: EGRESS_BLOCKED, RETRY', async () => {
+      // The test's DNS: the receiver's name points at loopback (allowed here), then at 10.0.0.7.
+      const dns: Record<string, string> = { [HOST]: '127.0.0.1' };
+      const lookup = async (host: string) => {
+        const address = dns[host];
+        if (address === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        return [{ address, family: 4 as const }];
+      };
+      const runtime = testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup, connectTo: () => receiver.port });
+      const storage = new StorageSlot(opened.target, false);
+      await storage.open();
+      Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
+      const ctx: ServerContext = { runtime, storage, profile: 'direct', limits: DEFAULT_LIMITS, capacity: new Capacity(8, 8), startedAt: new Date(), draining: false, active: 0 };
+      try {
+        const store = storage.store!;
+        await runtime.net.checkDestination(`https://${HOST}/hook`, 'webhook');
+        const watch = await store.watches.add({ did: 'did:web:watched.example', webhookUrl: `https://${HOST}/hook`, secret: 'whsec_ZWdyZXNz', intervalSeconds: 60, createdAt: '2026-11-27T00:00:00Z' }, 10);
+        if (watch === 'full') throw new Error('no room');
+        const input = (await store.watches.forCheck(watch.id))!;
+        const record = (n: number) =>
+          store.watches.recordCheck({
+            watchId: watch.id,
+            revision: input.watch.revision + n,
+            outcome: { status: 'RESOLVED', documentHash: `h${n}`, fingerprintProfile: null, domainBindingStatus: null, document: { id: 'did:web:watched.example' }, problem: null, checkedAt: '2026-11-27T00:00:00Z' },
+            events: [{ type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } }],
+            maxEvents: 10_000,
+            maxPayloadBytes: 256 * 1024,
+          });
+        expect((await record(0)).outcome).toBe('recorded');
+        expect(await deliverDue(ctx)).toBe(1);
+        expect(received).toBe(1);
+
+        dns[HOST] = '10.0.0.7';
+        const second = await record(1);
+        expect(second.outcome).toBe('recorded');
+        expect(await deliverDue(ctx)).toBe(1);
+        expect(received).toBe(1);
+        const events = await store.monitorEvents.list({ watchId: watch.id, limit: 10 });
+        expect(events[0]).toMatchObject({ deliveryStatus: 'RETRY', attempts: 1, lastError: expect.stringMatching(/^EGRESS_BLOCKED: /) });
+        expect(events[1]).toMatchObject({ deliveryStatus: 'DELIVERED' });
+        await expect(runtime.net.checkDestination(`https://${HOST}/hook`, 'webhook')).rejects.toMatchObject({ code: 'EGRESS_BLOCKED' });
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+}
+
+egressSuite('SQLite', describe, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-egress-'));
+  return { target: path.join(dir, 'svc.db'), done: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+egressSuite('PostgreSQL', describePostgres, async () => {
+  const database = await freshDatabase();
+  return { target: database.url, done: database.drop };
+});
