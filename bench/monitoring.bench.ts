@@ -25,7 +25,7 @@ import type { ServerContext } from '../src/server/context.js';
 import { DEFAULT_LIMITS } from '../src/server/limits.js';
 import { deliverDue, MonitorPoller } from '../src/server/poller.js';
 import { systemClock } from '../src/runtime/node.js';
-import { startHttpsServer } from '../test/support/https-server.js';
+import { countingReceiver, startHttpsServer } from '../test/support/https-server.js';
 import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
@@ -85,15 +85,7 @@ const EVENTS_DELIVERED = 1_000;
 async function deliveries(target: string, insertEvents: (watchId: number, count: number) => Promise<void>): Promise<number> {
   const ca = createTestCa();
   const receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }), ca });
-  let received = 0;
-  receiver.route('/hook', (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received += 1;
-      res.writeHead(204);
-      res.end();
-    });
-  });
+  const received = countingReceiver(receiver, '/hook');
   const storage = new StorageSlot(target, false);
   await storage.open();
   try {
@@ -108,7 +100,7 @@ async function deliveries(target: string, insertEvents: (watchId: number, count:
     const t0 = performance.now();
     while ((await deliverDue(ctx)) > 0);
     const seconds = (performance.now() - t0) / 1000;
-    if (received !== EVENTS_DELIVERED) throw new Error(`${received} of ${EVENTS_DELIVERED} deliveries arrived`);
+    if (received() !== EVENTS_DELIVERED) throw new Error(`${received()} of ${EVENTS_DELIVERED} deliveries arrived`);
     return EVENTS_DELIVERED / seconds;
   } finally {
     await storage.close();

@@ -17,6 +17,7 @@ import { hasVersionOptions } from '../core/resolve/version-options.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
 import type { Net } from '../core/net.js';
 import type { ResolutionCache, Runtime } from '../core/runtime.js';
+import type { RuntimeStore } from '../core/store.js';
 import { RequestSlot, type Capacity } from './capacity.js';
 import { clientKey } from './rate-limit.js';
 import type { Profile, ServerLimits } from './limits.js';
@@ -57,6 +58,15 @@ export interface RouteDef {
   options?: Partial<RouteOptions>;
   /** What the route takes and answers, for openapi.json and the contract test (schemas/). */
   schema?: RouteSchema;
+}
+
+/**
+ * The open store, or 503 SERVICE_UNAVAILABLE (Retry-After 5) while the database is unavailable:
+ * routes that read or write it never answer as if it were empty.
+ */
+export function storeOf(runtime: Runtime): RuntimeStore {
+  if (!runtime.store) throw new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable; see /ready for the reason.', { retryAfter: 5 });
+  return runtime.store;
 }
 
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */

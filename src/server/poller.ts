@@ -20,6 +20,7 @@
  * its id.
  */
 import { failedOutcome, plannedEvents, resolvedOutcome } from '../core/monitoring/check.js';
+import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../core/monitoring/rules.js';
 import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../core/problems.js';
 import { rfc3339 } from '../core/runtime.js';
@@ -40,10 +41,6 @@ const DELIVERIES_AT_ONCE = 4;
 /** The receiver's answer is not read beyond this (only its status matters). */
 const RECEIVER_ANSWER_MAX_BYTES = 64 * 1024;
 
-/** Stored events at most, terminal ones included (SPEC §8). */
-export const EVENT_LIMIT = 10_000;
-/** Largest serialised event payload (SPEC §8). */
-export const EVENT_PAYLOAD_LIMIT_BYTES = 256 * 1024;
 
 /** The service's own failures: they say nothing about the identifier, so no check is recorded. */
 const NOT_ABOUT_THE_DID = new Set<ProblemCode>(['CAPACITY_EXHAUSTED', 'SERVICE_UNAVAILABLE', 'NOT_READY', 'REQUEST_TIMEOUT', 'INTERNAL_ERROR']);

@@ -15,7 +15,7 @@ import type { ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { deliverDue } from '../../src/server/poller.js';
 import { StorageSlot } from '../../src/server/storage.js';
-import { startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { countingReceiver, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa } from '../support/pki.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { testRuntime } from '../support/runtime.js';
@@ -26,18 +26,11 @@ function egressSuite(engine: string, describeEngine: (name: string, fn: () => vo
   describeEngine(`deliveries pass the egress policy again (${engine})`, () => {
     const ca = createTestCa();
     let receiver: TestHttpsServer;
-    let received = 0;
+    let received: () => number;
     let opened: { target: string; done: () => Promise<void> };
     beforeAll(async () => {
       receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: [HOST], ipAddresses: ['127.0.0.1'] }), ca });
-      receiver.route('/hook', (req, res) => {
-        req.resume();
-        req.on('end', () => {
-          received += 1;
-          res.writeHead(204);
-          res.end();
-        });
-      });
+      received = countingReceiver(receiver, '/hook');
       opened = await open();
     });
     afterAll(async () => {
@@ -75,13 +68,13 @@ function egressSuite(engine: string, describeEngine: (name: string, fn: () => vo
           });
         expect((await record(0)).outcome).toBe('recorded');
         expect(await deliverDue(ctx)).toBe(1);
-        expect(received).toBe(1);
+        expect(received()).toBe(1);
 
         dns[HOST] = '10.0.0.7';
         const second = await record(1);
         expect(second.outcome).toBe('recorded');
         expect(await deliverDue(ctx)).toBe(1);
-        expect(received).toBe(1);
+        expect(received()).toBe(1);
         const events = await store.monitorEvents.list({ watchId: watch.id, limit: 10 });
         expect(events[0]).toMatchObject({ deliveryStatus: 'RETRY', attempts: 1, lastError: expect.stringMatching(/^EGRESS_BLOCKED: /) });
         expect(events[1]).toMatchObject({ deliveryStatus: 'DELIVERED' });

@@ -313,3 +313,17 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
   return port;
 }
+
+/** Answers every request to `path` with 204 once its body is read, and counts them (a webhook receiver). */
+export function countingReceiver(server: TestHttpsServer, path: string): () => number {
+  let received = 0;
+  server.route(path, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(204);
+      res.end();
+    });
+  });
+  return () => received;
+}

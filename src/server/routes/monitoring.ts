@@ -12,16 +12,15 @@ import { parseDid } from '../../core/did/syntax.js';
 import { driverFor } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
-import type { MonitorEvent, RuntimeStore, Watch } from '../../core/store.js';
-import type { RouteDef, ServerContext } from '../context.js';
+import type { MonitorEvent, Watch } from '../../core/store.js';
+import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
-import { checkWatch, EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../poller.js';
+import { checkWatch } from '../poller.js';
+import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES, PRESERVATION_RULES, RETENTION_LIMITATIONS, retentionCutoff, WATCH_LIMIT } from '../../core/monitoring/rules.js';
 import { empty, json, problem } from '../schemas/common.js';
 import { WATCH_INTERVAL } from '../schemas/monitoring.js';
 
-/** Stored watches at most (SPEC §8); the 501st registration is refused. */
-export const WATCH_LIMIT = 500;
 /** Events one listing returns at most (newest first). */
 const EVENT_LIST_LIMIT = 200;
 
@@ -65,12 +64,6 @@ function eventView(event: MonitorEvent) {
   };
 }
 
-/** The store, or 503 while the database is unavailable (never an empty answer). */
-function storeOf(ctx: ServerContext): RuntimeStore {
-  const store = ctx.runtime.store;
-  if (!store) throw new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable; see /ready for the reason.', { retryAfter: 5 });
-  return store;
-}
 
 /** A watch id from the path: digits only (anything else is no watch of ours: 404). */
 function watchIdOf(request: FastifyRequest): number | null {
@@ -78,56 +71,6 @@ function watchIdOf(request: FastifyRequest): number | null {
   const id = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(id) ? id : null;
 }
-
-const RFC3339 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$/;
-
-/**
- * A retention cutoff: an RFC 3339 date-time (upper-case T and Z, seconds required, an optional
- * fraction, Z or ±hh:mm) normalised to UTC at whole seconds as the schema stores timestamps
- * (`YYYY-MM-DDTHH:MM:SSZ`). A fraction rounds up to the next second, so that "strictly before the
- * cutoff" compared as text keeps its meaning: a row at …:00Z is before …:00.5Z, and before
- * …:01Z. null for anything else (an impossible date, a leap second, a year outside 0000–9999).
- */
-export function retentionCutoff(raw: string): string | null {
-  const m = RFC3339.exec(raw);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const fraction = m[7];
-  const zone = m[8]!;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  let offsetMinutes = 0;
-  if (zone !== 'Z') {
-    const oh = Number(zone.slice(1, 3));
-    const om = Number(zone.slice(4, 6));
-    if (oh > 23 || om > 59) return null;
-    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  date.setUTCHours(hour, minute, second, 0);
-  const roundUp = fraction !== undefined && /[1-9]/.test(fraction) ? 1_000 : 0;
-  const utc = new Date(date.getTime() - offsetMinutes * 60_000 + roundUp);
-  const y = utc.getUTCFullYear();
-  if (y < 0 || y > 9999) return null;
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(y).padStart(4, '0')}-${two(utc.getUTCMonth() + 1)}-${two(utc.getUTCDate())}T${two(utc.getUTCHours())}:${two(utc.getUTCMinutes())}:${two(utc.getUTCSeconds())}Z`;
-}
-
-const PRESERVATION_RULES = [
-  'The latest observation of every DID is kept, however old.',
-  'The latest MCP inventory observation of every endpoint is kept, however old.',
-  'An observation or MCP observation seen again at or after the cutoff (last seen not before it) is kept.',
-  'A row whose timestamps are not in the stored UTC form (YYYY-MM-DDTHH:MM:SSZ) is kept.',
-  'Monitor events still to be delivered (PENDING, DELIVERING, RETRY) and dead-lettered events (DEAD_LETTER) are kept.',
-  'A monitor event with a delivery claim (a lease) is kept, whatever its status.',
-  'Only DELIVERED or CANCELLED monitor events without a claim, created strictly before the cutoff, are counted.',
-  'A row counts only when its time is strictly before the cutoff: a row exactly at the cutoff is kept.',
-];
-
-const RETENTION_LIMITATIONS =
-  'A preview only: nothing is deleted, and no cleanup runs from this route. The counts are read in one snapshot and can change before any cleanup (new observations, deliveries, claims); they name no row.';
 
 /** No query option: anything in the query is a 400 (as on every route). */
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -181,7 +124,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         const method = did.split(':', 2)[1]!;
         if (!driverFor(method)) throw new ProblemError('METHOD_NOT_SUPPORTED', `did:${method} is not a method svc resolves, so it cannot be watched.`);
         await ctx.runtime.net.checkDestination(body.webhookUrl, 'webhook');
-        const store = storeOf(ctx);
+        const store = storeOf(ctx.runtime);
         // Standard Webhooks' form (whsec_ + base64 of 32 random bytes): any of its verifiers takes it.
         const secret = `whsec_${randomBytes(32).toString('base64')}`;
         const added = await store.watches.add(
@@ -209,7 +152,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const watches = await storeOf(ctx).watches.list();
+        const watches = await storeOf(ctx.runtime).watches.list();
         return reply.send({ watches: watches.map(watchView) });
       },
     },
@@ -235,7 +178,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         queryOptions(request, []);
         const id = watchIdOf(request);
-        if (id === null || !(await storeOf(ctx).watches.remove(id))) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        if (id === null || !(await storeOf(ctx.runtime).watches.remove(id))) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
         return reply.code(204).send();
       },
     },
@@ -264,7 +207,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         queryOptions(request, []);
         const id = watchIdOf(request);
-        const input = id === null ? undefined : await storeOf(ctx).watches.forCheck(id);
+        const input = id === null ? undefined : await storeOf(ctx.runtime).watches.forCheck(id);
         if (!input) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
         const report = await checkWatch(ctx, input);
         switch (report.outcome) {
@@ -304,7 +247,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const query = queryOptions(request, ['watchId']);
         const watchId = query['watchId'] === undefined ? undefined : Number(query['watchId']);
-        const events = await storeOf(ctx).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
+        const events = await storeOf(ctx.runtime).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
         return reply.send({ events: events.map(eventView) });
       },
     },

@@ -9,7 +9,7 @@ import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { clientOf, dereferenceFor, resolveForRequest, storeOf, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery, serialized } from '../http.js';
 import { RESOLUTION_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { streamResolution } from '../sse.js';
@@ -137,9 +137,7 @@ function once(kept: WeakMap<EnrichedResolution, string>, reply: FastifyReply, st
 
 /** History and diff read the store: while it is unavailable they answer 503, never an empty history. */
 function requireStore(ctx: ServerContext): ServerContext['runtime'] {
-  if (!ctx.runtime.store) {
-    throw new ProblemError('SERVICE_UNAVAILABLE', 'The observation store is unavailable; see /ready for the reason.', { retryAfter: 5 });
-  }
+  storeOf(ctx.runtime);
   return ctx.runtime;
 }
 
