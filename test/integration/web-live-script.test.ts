@@ -202,8 +202,10 @@ describeBrowser('the live telemetry script (level 3)', () => {
       if (sample.done) break;
       await sleep(20);
     }
+    // The first stage may already be drawn at the first look (a busy machine): 0 is not always seen.
     const beforeResult = seen.filter((s) => !s.done).map((s) => s.count);
-    expect(beforeResult).toEqual([0, 1, 2, 3]);
+    expect(beforeResult.filter((count) => count > 0)).toEqual([1, 2, 3]);
+    expect(beforeResult[0]).toBeLessThanOrEqual(1);
     // The first bar spans the whole axis alone, then a quarter of 1600 µs, a fifth of 2000 µs.
     expect(seen.filter((s) => !s.done && s.count > 0).map((s) => s.firstWidth)).toEqual(['100.000%', '25.000%', '20.000%']);
 
