@@ -119,6 +119,15 @@ export interface Net {
    * `purpose` names the URL in messages ("webhook URL").
    */
   checkDestination(url: string, purpose: string): Promise<void>;
+  /**
+   * The TXT records at `name` — each record's character-strings joined, in the resolver's order —
+   * through the resolver the Runtime was built with (SVC_DNS_SERVERS, else the system's). A name
+   * that does not exist or has no TXT record gives []; a resolver that fails, refuses or times
+   * out throws ProblemError UPSTREAM_UNAVAILABLE naming the name; an aborted `signal` throws
+   * `cancelledProblem()`. A TXT query goes to the resolver, never to the name's own hosts, so
+   * the egress policy has no address to check.
+   */
+  resolveTxt(name: string, signal?: AbortSignal): Promise<string[]>;
   /** The operator's allowance besides public addresses, as CIDR strings (for /health). */
   readonly egressAllow: readonly string[];
   /** Closes connections kept for reuse (shutdown). Fetching afterwards still works. */
