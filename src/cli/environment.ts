@@ -78,6 +78,13 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: '100000',
   },
   { name: 'SVC_MONITOR_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the monitoring poller (1..3600)', default: '30' },
+  { name: 'SVC_CLAIM_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the claim re-checker (1..3600)', default: '60' },
+  {
+    name: 'SVC_CLAIM_RECHECK_INTERVAL',
+    scope: 'svc serve',
+    description: 'seconds between re-checks of a well-known or DNS claim (1..2592000); a claim holds 7 intervals after its last success',
+    default: '86400',
+  },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
   {
     name: 'SVC_ADMIN_TOKEN',
@@ -85,7 +92,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'operator token (24+ characters): enables the /v1/monitoring routes; svc monitor sends it as a Bearer token',
     default: 'unset: monitoring off, svc monitor exits 2',
   },
-  { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor talks to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
+  { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor, svc claim, svc claims and svc directory talk to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
   {
     name: 'SVC_WEBHOOK_SECRET',
     scope: 'svc monitor',

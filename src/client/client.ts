@@ -14,9 +14,15 @@ import type {
   Authorization,
   AuthorizeRequest,
   AuthorizeResponse,
+  ClaimChallenge,
+  ClaimChallengeRequest,
+  ClaimList,
+  ClaimProofRequest,
+  ClaimVerification,
   CredentialVerification,
   DelegationVerification,
   DereferencingResult,
+  DirectoryPage,
   EnrichedResolution,
   FastDidVerdict,
   GraphResponse,
@@ -65,6 +71,18 @@ export interface SvcClientOptions {
    * listMonitorEvents, monitoringStatus, monitoringRetentionPreview), never on the public routes. It appears in no error message.
    */
   adminToken?: string;
+}
+
+/** GET /v1/directory's query. */
+export interface DirectoryOptions extends RequestOptions {
+  /** Entries whose DID contains this text, case-insensitively (at most 100 characters). */
+  q?: string;
+  /** The DID method: web, key, jwk or webvh. */
+  method?: 'web' | 'key' | 'jwk' | 'webvh';
+  /** 1 to 50 (default 20). */
+  limit?: number;
+  /** The previous page's nextCursor. */
+  cursor?: string;
 }
 
 /** Options every call takes. */
@@ -477,6 +495,38 @@ export class SvcClient {
   /** The same call as monitoringRetentionPreview. */
   retentionPreview(before: string, options?: RequestOptions): Promise<RetentionPreview> {
     return this.monitoringRetentionPreview(before, options);
+  }
+
+  // ---- proofs of control and the directory -----------------------------------------------
+
+  /**
+   * POST /v1/claims/challenges: a challenge to prove control of a DID by `signature` (a compact
+   * JWS over `signature.payload` by a key under authentication), `well-known` (the token at
+   * `wellKnown.url`) or `dns` (the token in a TXT record `dns.name`); purpose `list` also opts in
+   * to the directory, `unlist` opts out. 201.
+   */
+  createClaimChallenge(body: ClaimChallengeRequest, options?: RequestOptions): Promise<ClaimChallenge> {
+    return this.#json<JsonCreated<'createClaimChallenge'>>({ method: 'POST', path: '/v1/claims/challenges', body, options, ok: [201] });
+  }
+
+  /** POST /v1/claims/verify: submit a challenge's proof. A refused proof is a 200 with `verified: false` and a `refusal`, not an error. */
+  verifyClaim(body: ClaimProofRequest, options?: RequestOptions): Promise<ClaimVerification> {
+    return this.#json<JsonOk<'verifyClaim'>>({ method: 'POST', path: '/v1/claims/verify', body, options });
+  }
+
+  /** GET /v1/claims/{did}: the current claims (what each proves and does not), the latest lapsed ones, and whether the DID is listed. */
+  listClaims(did: string, options?: RequestOptions): Promise<ClaimList> {
+    return this.#json<JsonOk<'listClaims'>>({ method: 'GET', path: `/v1/claims/${encodeURIComponent(did)}`, options });
+  }
+
+  /** GET /v1/directory: one page of opted-in identifiers; pass `nextCursor` back (with the same q and method) for the next. */
+  listDirectory(query: DirectoryOptions = {}): Promise<DirectoryPage> {
+    return this.#json<JsonOk<'listDirectory'>>({
+      method: 'GET',
+      path: '/v1/directory',
+      query: { q: query.q, method: query.method, limit: query.limit === undefined ? undefined : String(query.limit), cursor: query.cursor },
+      options: query,
+    });
   }
 
   // ---- transport -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ export { SvcClient } from './client.js';
 export type {
   DenyDecision,
   DiffOptions,
+  DirectoryOptions,
   DossierPageOptions,
   FastVerifyJwsOptions,
   FetchLike,

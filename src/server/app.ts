@@ -19,6 +19,7 @@ import { json, problem, type RouteSchema } from './schemas/common.js';
 import { ALL_SCHEMAS } from './schemas/index.js';
 import { delegationRoutes } from './routes/delegation.js';
 import { inspectionRoutes } from './routes/inspection.js';
+import { claimRoutes } from './routes/claims.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
@@ -310,6 +311,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...inspectionRoutes(ctx),
     ...w3cRoutes(ctx),
     ...webRoutes(ctx),
+    ...claimRoutes(ctx),
     ...monitoringRoutes(ctx),
   ];
 }

@@ -45,6 +45,13 @@ export interface ServerLimits {
   maxMcpObservations: number;
   /** Seconds between two passes of the monitoring poller (SVC_MONITOR_PERIOD; 30 by default). */
   monitorPeriodSeconds: number;
+  /** Seconds between two passes of the claim re-checker (SVC_CLAIM_PERIOD; 60 by default). */
+  claimPeriodSeconds: number;
+  /**
+   * Seconds between two re-checks of a well-known or DNS claim (SVC_CLAIM_RECHECK_INTERVAL; a
+   * day by default). Such a claim holds seven intervals after its last successful check.
+   */
+  claimRecheckSeconds: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -61,6 +68,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   maxObservations: 100_000,
   maxMcpObservations: 1_000,
   monitorPeriodSeconds: 30,
+  claimPeriodSeconds: 60,
+  claimRecheckSeconds: 86_400,
 };
 
 /** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
@@ -86,7 +95,8 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
  * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
- * default 1000), SVC_MONITOR_PERIOD (1..3600 s, default 30).
+ * default 1000), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
+ * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
@@ -103,5 +113,7 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     maxObservations: intFromEnv(env, 'SVC_MAX_OBSERVATIONS', DEFAULT_LIMITS.maxObservations, 0, 100_000_000),
     maxMcpObservations: intFromEnv(env, 'SVC_MAX_MCP_OBSERVATIONS', DEFAULT_LIMITS.maxMcpObservations, 0, 10_000_000),
     monitorPeriodSeconds: intFromEnv(env, 'SVC_MONITOR_PERIOD', DEFAULT_LIMITS.monitorPeriodSeconds, 1, 3_600),
+    claimPeriodSeconds: intFromEnv(env, 'SVC_CLAIM_PERIOD', DEFAULT_LIMITS.claimPeriodSeconds, 1, 3_600),
+    claimRecheckSeconds: intFromEnv(env, 'SVC_CLAIM_RECHECK_INTERVAL', DEFAULT_LIMITS.claimRecheckSeconds, 1, 30 * 86_400),
   };
 }

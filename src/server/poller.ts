@@ -26,6 +26,7 @@ import { asProblemError, type ProblemCode } from '../core/problems.js';
 import { rfc3339 } from '../core/runtime.js';
 import type { DeliveryClaim, DeliveryResult, RecordedCheck, WatchCheckInput } from '../core/store.js';
 import { admitResolution, type ServerContext } from './context.js';
+import { Periodic } from './periodic.js';
 
 /** Watches claimed per pass (the rest wait for the next pass). */
 const WATCHES_PER_PASS = 100;
@@ -128,37 +129,20 @@ export async function deliverDue(ctx: ServerContext): Promise<number> {
 }
 
 export class MonitorPoller {
-  #timer: NodeJS.Timeout | null = null;
-  #pass: Promise<void> | null = null;
-  #stopped = false;
+  readonly #periodic: Periodic;
 
-  constructor(private readonly ctx: ServerContext) {}
+  constructor(private readonly ctx: ServerContext) {
+    this.#periodic = new Periodic(ctx, ctx.limits.monitorPeriodSeconds, 'a monitoring pass', () => this.pass());
+  }
 
-  /** Runs a pass now and then every period; a pass still running when the next is due is not doubled. */
+  /** Runs a pass now and then every period (see Periodic). */
   start(): void {
-    if (this.#timer) return;
-    const tick = () => {
-      if (this.#pass || this.#stopped || this.ctx.draining) return;
-      this.#pass = this.pass()
-        .then(() => undefined)
-        .catch((err: unknown) => {
-          this.ctx.runtime.log.error('a monitoring pass failed', { error: err instanceof Error ? err.message : String(err) });
-        })
-        .finally(() => {
-          this.#pass = null;
-        });
-    };
-    this.#timer = setInterval(tick, this.ctx.limits.monitorPeriodSeconds * 1000);
-    this.#timer.unref();
-    tick();
+    this.#periodic.start();
   }
 
   /** Stops the timer and waits for a pass in flight. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#pass;
+  stop(): Promise<void> {
+    return this.#periodic.stop();
   }
 
   /** One pass: due deliveries, the due watches (each checked), due deliveries again; returns how many watches were checked. */
@@ -167,7 +151,7 @@ export class MonitorPoller {
     if (!store) return 0;
     await deliverDue(this.ctx);
     const checked = await this.checkDue();
-    if (!this.#stopped && !this.ctx.draining) await deliverDue(this.ctx);
+    if (!this.#periodic.halted) await deliverDue(this.ctx);
     return checked;
   }
 
@@ -179,7 +163,7 @@ export class MonitorPoller {
     let checked = 0;
     // A few checks at a time: each waits mostly on the network and on commits, not on this process.
     const worker = async () => {
-      for (let input = queue.shift(); input !== undefined && !this.#stopped && !this.ctx.draining; input = queue.shift()) {
+      for (let input = queue.shift(); input !== undefined && !this.#periodic.halted; input = queue.shift()) {
         const report = await checkWatch(this.ctx, input);
         if (report.outcome === 'recorded') checked += 1;
         else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });

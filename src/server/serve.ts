@@ -9,6 +9,7 @@ import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
 import { operatorAccess } from './operator.js';
+import { ClaimChecker } from './claim-checker.js';
 import { MonitorPoller } from './poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './routes/delegation.js';
@@ -73,6 +74,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // The monitoring poller runs where the operator routes do (SVC_ADMIN_TOKEN, direct profile).
   const poller = ctx.operator?.enabled ? new MonitorPoller(ctx) : null;
   poller?.start();
+  // Claims are public: their re-checks run on every daemon with a database (leased per claim).
+  const claimChecker = new ClaimChecker(ctx);
+  claimChecker.start();
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -94,8 +98,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
         if (ctx.active === 0) app.server.closeAllConnections();
       }, 25);
       try {
-        // A check in flight finishes (its write is one transaction) or is left behind at the drain time.
-        if (poller) await Promise.race([poller.stop(), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
+        // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
+        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : [])];
+        await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await app.close();
       } finally {
         clearTimeout(force);

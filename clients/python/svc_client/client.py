@@ -16,9 +16,13 @@ from ._schema import (
     A2aInspection,
     Authorization,
     AuthorizeResponse,
+    ClaimChallenge,
+    ClaimList,
+    ClaimVerification,
     CredentialVerification,
     DelegationVerification,
     DereferencingResult,
+    DirectoryPage,
     EnrichedResolution,
     FastDidVerdict,
     GraphResponse,
@@ -430,6 +434,44 @@ class SvcClient:
     def retention_preview(self, before: str) -> RetentionPreview:
         """The same call as :meth:`monitoring_retention_preview`."""
         return self.monitoring_retention_preview(before)
+
+    # -- proofs of control and the directory --------------------------------------------
+
+    def create_claim_challenge(
+        self, did: str, method: str, purpose: Optional[str] = None, expires_in_seconds: Optional[int] = None
+    ) -> ClaimChallenge:
+        """POST /v1/claims/challenges: a challenge to prove control of ``did`` by ``method``
+        ("signature": a compact JWS over ``signature["payload"]`` by a key under authentication;
+        "well-known": the token at ``wellKnown["url"]``; "dns": the token in a TXT record
+        ``dns["name"]``). ``purpose`` "list" also opts in to the directory, "unlist" opts out
+        (default "claim"). ``expires_in_seconds``: the challenge's lifetime (the daemon's default
+        when None)."""
+        if expires_in_seconds is not None and (isinstance(expires_in_seconds, bool) or not isinstance(expires_in_seconds, int)):
+            raise TypeError("expires_in_seconds must be an integer")
+        body = _compact({"did": did, "method": method, "purpose": purpose, "expiresInSeconds": expires_in_seconds})
+        return self._call("createClaimChallenge", body=body)
+
+    def verify_claim(self, did: str, token: str, jws: Optional[str] = None) -> ClaimVerification:
+        """POST /v1/claims/verify: submit the proof of the challenge ``token`` (with ``jws`` for
+        the signature method). A refused proof is a result (``verified`` False, ``refusal`` with
+        a code and a reason), not an error."""
+        return self._call("verifyClaim", body=_compact({"did": did, "token": token, "jws": jws}))
+
+    def list_claims(self, did: str) -> ClaimList:
+        """GET /v1/claims/{did}: the current claims (what each proves and does not), the latest
+        lapsed ones with their reason, and whether the DID is listed in the directory."""
+        return self._call("listClaims", {"did": did})
+
+    def list_directory(
+        self, q: Optional[str] = None, method: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None
+    ) -> DirectoryPage:
+        """GET /v1/directory: one page of opted-in identifiers, oldest listing first. Pass the
+        page's ``nextCursor`` back as ``cursor`` (with the same ``q`` and ``method``) for the
+        next; it is None on the last page."""
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise TypeError("limit must be an integer")
+        query = {"q": q, "method": method, "limit": None if limit is None else str(limit), "cursor": cursor}
+        return self._call("listDirectory", query=query)
 
     # -- transport ------------------------------------------------------------------------
 

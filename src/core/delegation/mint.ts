@@ -63,8 +63,22 @@ function isoOf(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/** What a key signs, for messages: receipts (svc delegate) or proofs of control (svc claim). */
+interface SigningRole {
+  signs: string;
+  /** Whose key it must be ("the issuer", "the DID"). */
+  owner: string;
+  /** What such DIDs are called in a message ("issuers", "DIDs"). */
+  subjects: string;
+  /** The relationship the kid must name a key of. */
+  relationship: string;
+}
+
+const RECEIPTS: SigningRole = { signs: 'receipts', owner: 'the issuer', subjects: 'issuers', relationship: 'capabilityDelegation' };
+const PROOFS: SigningRole = { signs: 'proofs of control', owner: 'the DID', subjects: 'DIDs', relationship: 'authentication' };
+
 /** Reads the private JWK; every message names members or key types, never key material. */
-function signingKey(jwk: unknown): SigningKey {
+function signingKey(jwk: unknown, role: SigningRole = RECEIPTS): SigningKey {
   if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) {
     refuse('The key must be a private JWK: a JSON object with "kty", "crv", "x" and "d".');
   }
@@ -77,13 +91,13 @@ function signingKey(jwk: unknown): SigningKey {
   else if (kty === 'EC' && crv === 'secp256k1') alg = 'ES256K';
   else {
     const what = typeof kty === 'string' ? `${kty}${typeof crv === 'string' ? ` ${crv}` : ''}` : 'a JWK without a string "kty"';
-    refuse(`The key type ${JSON.stringify(what.slice(0, 40))} cannot sign receipts: use an OKP Ed25519 (EdDSA), EC P-256 (ES256) or EC secp256k1 (ES256K) key.`);
+    refuse(`The key type ${JSON.stringify(what.slice(0, 40))} cannot sign ${role.signs}: use an OKP Ed25519 (EdDSA), EC P-256 (ES256) or EC secp256k1 (ES256K) key.`);
   }
   if (typeof j['d'] !== 'string' || j['d'] === '') {
-    refuse('The JWK has no private member "d": it is a public key, and a receipt is signed with the issuer\'s private key.');
+    refuse(`The JWK has no private member "d": it is a public key, and ${role.signs} are signed with ${role.owner}'s private key.`);
   }
   if (j['alg'] !== undefined && j['alg'] !== alg) {
-    refuse(`The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but ${withArticle(String(crv))} key signs receipts with ${alg}.`);
+    refuse(`The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but ${withArticle(String(crv))} key signs ${role.signs} with ${alg}.`);
   }
   if (j['use'] !== undefined && j['use'] !== 'sig') refuse('The JWK "use" is not "sig": the key is not meant for signing.');
   if (Array.isArray(j['key_ops']) && !j['key_ops'].includes('sign')) refuse('The JWK "key_ops" do not include "sign".');
@@ -144,7 +158,7 @@ function checkDid(value: string, name: 'iss' | 'aud'): string {
 }
 
 /** The kid to sign with, checked to be a key of the issuer (and, for did:key/did:jwk, this key). */
-function resolveKid(iss: string, kid: string | undefined, signing: SigningKey): string {
+function resolveKid(iss: string, kid: string | undefined, signing: SigningKey, role: SigningRole = RECEIPTS): string {
   const { method, id } = parseDid(iss);
   if (method === 'key') {
     const own = didKeyOf(signing.publicJwk);
@@ -161,7 +175,7 @@ function resolveKid(iss: string, kid: string | undefined, signing: SigningKey): 
   }
   const ownFragment = method === 'key' ? id : method === 'jwk' ? '0' : null;
   if (kid === undefined) {
-    if (ownFragment === null) refuse(`--kid is required for did:${method} issuers: name the capabilityDelegation key (e.g. ${iss}#key-1).`);
+    if (ownFragment === null) refuse(`--kid is required for did:${method} ${role.subjects}: name the ${role.relationship} key (e.g. ${iss}#key-1).`);
     return `${iss}#${ownFragment}`;
   }
   let parsed;
@@ -173,7 +187,7 @@ function resolveKid(iss: string, kid: string | undefined, signing: SigningKey): 
   if (parsed.fragment === null || parsed.fragment === '' || parsed.path !== '' || parsed.query !== null) {
     refuse('The kid must have the form <iss>#<key>: the issuer DID and a fragment naming its key, without path or query.');
   }
-  if (parsed.did !== iss) refuse(`The kid names a key of ${parsed.did}, not of the issuer ${iss}.`);
+  if (parsed.did !== iss) refuse(`The kid names a key of ${parsed.did}, not of ${role.owner} ${iss}.`);
   if (ownFragment !== null && parsed.fragment !== ownFragment) {
     refuse(`A did:${method} has one key, ${iss}#${ownFragment}; the kid names another.`);
   }
@@ -212,7 +226,12 @@ function lowS(signature: Uint8Array): Uint8Array {
 }
 
 function signCompact(header: Record<string, unknown>, payload: Record<string, unknown>, signing: SigningKey): string {
-  const input = `${base64urlEncode(Buffer.from(JSON.stringify(header)))}.${base64urlEncode(Buffer.from(JSON.stringify(payload)))}`;
+  return signEncoded(header, base64urlEncode(Buffer.from(JSON.stringify(payload))), signing);
+}
+
+/** A compact JWS over a payload given as its base64url text (signed exactly as given). */
+function signEncoded(header: Record<string, unknown>, payload: string, signing: SigningKey): string {
+  const input = `${base64urlEncode(Buffer.from(JSON.stringify(header)))}.${payload}`;
   const data = Buffer.from(input, 'ascii');
   let signature: Uint8Array =
     signing.alg === 'EdDSA' ? sign(null, data, signing.key) : sign('sha256', data, { key: signing.key, dsaEncoding: 'ieee-p1363' });
@@ -267,4 +286,23 @@ export function mintReceipt(options: MintOptions): MintedReceipt {
   if (prf !== undefined) payload['prf'] = prf;
   const receipt = signCompact(header, payload, signing);
   return { receipt, digest: receiptDigest(receipt), header, payload };
+}
+
+/**
+ * Signs a proof of control (`svc claim --key`): a compact JWS over the challenge's payload, given
+ * as its exact base64url text, by a private JWK of `did`. The kid is derived for did:key and
+ * did:jwk (and the key checked to be theirs), required for other methods. Refusals are
+ * ProblemError INVALID_REQUEST, naming members and key types, never key material.
+ */
+export function signClaimPayload(options: { privateJwk: unknown; did: string; kid?: string; payload: string }): { jws: string; kid: string } {
+  let did: string;
+  try {
+    did = parseDid(options.did).did;
+  } catch (err) {
+    throw new ProblemError('INVALID_REQUEST', `The DID is not valid. ${err instanceof ProblemError ? err.detail : ''}`.trim());
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(options.payload)) refuse('The payload to sign is not base64url text.');
+  const signing = signingKey(options.privateJwk, PROOFS);
+  const kid = resolveKid(did, options.kid, signing, PROOFS);
+  return { jws: signEncoded({ alg: signing.alg, kid }, options.payload, signing), kid };
 }

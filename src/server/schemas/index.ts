@@ -5,6 +5,7 @@
  */
 import type { TSchema } from 'typebox';
 import { AGENT_SCHEMAS } from './agents.js';
+import { CLAIM_SCHEMAS } from './claims.js';
 import { COMMON_SCHEMAS } from './common.js';
 import { INSPECTION_SCHEMAS } from './inspection.js';
 import { MONITORING_SCHEMAS } from './monitoring.js';
@@ -22,4 +23,5 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...INSPECTION_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
   ...MONITORING_SCHEMAS,
+  ...CLAIM_SCHEMAS,
 ];
