@@ -8,6 +8,7 @@ import { registerHelp } from './commands/help.js';
 import { registerHistory } from './commands/history.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerKeygen } from './commands/keygen.js';
+import { registerClaims } from './commands/claims.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
@@ -64,6 +65,7 @@ Environment variables: svc help environment. Shell completion: svc completion --
   registerHistory(program, io, setExit);
   registerServe(program, io, setExit);
   registerMonitor(program, io, setExit);
+  registerClaims(program, io, setExit);
   registerWebhook(program, io, setExit);
   registerCompletion(program, io, setExit);
   registerVersion(program, io, setExit);

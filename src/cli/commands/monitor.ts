@@ -25,7 +25,7 @@ export const DEFAULT_DAEMON_URL = 'http://127.0.0.1:8080';
 /** Time limit of one call to the daemon (a check resolves the DID afresh). */
 const CALL_TIMEOUT_MS = 60_000;
 
-interface MonitorOptions {
+export interface MonitorOptions {
   daemon?: string;
   json?: boolean;
   quiet?: boolean;
@@ -67,7 +67,7 @@ function interval(text: string | undefined): number | undefined {
 }
 
 /** The daemon's failure as the CLI reports it: exit 4, the problem on stdout with --json. */
-async function daemonFailure(io: CliIo, err: unknown, base: string, json: boolean): Promise<never> {
+export async function daemonFailure(io: CliIo, err: unknown, base: string, json: boolean): Promise<never> {
   const { SvcError, CLIENT_NETWORK_ERROR } = await import('../../client/index.js');
   if (!(err instanceof SvcError)) throw err;
   if (err.code === CLIENT_NETWORK_ERROR) {
@@ -88,18 +88,23 @@ async function daemonFailure(io: CliIo, err: unknown, base: string, json: boolea
   throw new CliError(err.code, err.detail || err.title || `the daemon answered ${err.status}`, EXIT.NO_ANSWER, hint);
 }
 
-/** Runs one call against the daemon and prints its answer (the JSON, or `text`). */
-async function withDaemon<T>(
+/**
+ * Runs one call against the daemon and prints its answer (the JSON, or `text`); the exit code is
+ * `exitOf(value)` (0 by default). `operator`: the call needs SVC_ADMIN_TOKEN (the monitoring
+ * routes); the public routes (claims, directory) are called without it.
+ */
+export async function withDaemon<T>(
   io: CliIo,
   options: MonitorOptions,
   setExit: (code: number) => void,
   call: (client: SvcClient) => Promise<T>,
   text: (value: T) => string,
+  { operator = true, exitOf = () => EXIT.PASS }: { operator?: boolean; exitOf?: (value: T) => number } = {},
 ): Promise<void> {
   const base = daemonUrl(options.daemon, io.env);
-  const token = adminToken(io.env);
+  const token = operator ? adminToken(io.env) : undefined;
   const { SvcClient } = await import('../../client/index.js');
-  const client = new SvcClient({ baseUrl: base, adminToken: token, timeoutMs: CALL_TIMEOUT_MS });
+  const client = new SvcClient({ baseUrl: base, ...(token === undefined ? {} : { adminToken: token }), timeoutMs: CALL_TIMEOUT_MS });
   let value: T;
   try {
     value = await call(client);
@@ -108,7 +113,7 @@ async function withDaemon<T>(
   }
   if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   else if (!options.quiet) io.stdout.write(text(value));
-  setExit(EXIT.PASS);
+  setExit(exitOf(value));
 }
 
 /** Columns of printable cells, each as wide as its widest, the last one unpadded. */

@@ -1,0 +1,288 @@
+/**
+ * Proofs of control and the directory against a running daemon, through the TypeScript client:
+ *
+ *   svc claim <did> --key <jwk>            challenge → sign its payload → submit (signature)
+ *   svc claim <did> --method well-known|dns  challenge → print what to publish → (on a terminal,
+ *                                          Enter) → submit; elsewhere the follow-up is printed
+ *   svc claim <did> --token <t> [--key …]  submit the proof of an earlier challenge
+ *   svc claims <did>                       the DID's current claims
+ *   svc directory [q]                      the opt-in directory, a page at a time (--all: every page)
+ *
+ * The routes are public: no token is sent. The private key is read from a file, used to sign the
+ * one payload the daemon named, and never printed or sent. Exit: 0 verified / claims found / a
+ * page listed (and a challenge printed for publishing); 1 the proof was refused, or the DID has
+ * no current claim; 2 usage; 4 the daemon could not be reached or answered a problem.
+ */
+import type { Command } from 'commander';
+import type { Claim, ClaimChallenge, ClaimList, ClaimVerification, DirectoryPage, SvcClient } from '../../client/index.js';
+import { signClaimPayload } from '../../core/delegation/mint.js';
+import { parseJsonText } from '../../core/encoding/json.js';
+import { ProblemError } from '../../core/problems.js';
+import { ConfigError } from '../../runtime/node.js';
+import { usageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { printable } from '../output/dossier.js';
+import { DEFAULT_DAEMON_URL, table, withDaemon, type MonitorOptions } from './monitor.js';
+import { readSource } from './verify.js';
+
+const METHODS = ['signature', 'well-known', 'dns'] as const;
+type Method = (typeof METHODS)[number];
+const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
+/** Pages `svc directory --all` follows at most (50 entries each). */
+const MAX_PAGES = 200;
+
+interface ClaimOptions extends MonitorOptions {
+  key?: string;
+  kid?: string;
+  method?: string;
+  token?: string;
+  list?: boolean;
+  unlist?: boolean;
+  expiresIn?: string;
+}
+
+const EXIT_STATUS = `Exit status: 0 verified (or, for well-known and dns without a terminal, the challenge printed);
+1 the proof was refused (the reason is printed); 2 a usage error; 4 the daemon could not be
+reached or answered a problem.`;
+
+function claimLines(claim: Claim): string[] {
+  return [
+    `  ${claim.method}: ${printable(claim.subject)}`,
+    `    proves          ${printable(claim.proves)}`,
+    ...claim.doesNotProve.map((d, i) => `    ${i === 0 ? 'does not prove ' : '               '} ${printable(d)}`),
+    `    verified ${claim.verifiedAt}, last checked ${claim.lastCheckedAt}, expires ${claim.expiresAt}${claim.nextCheckAt ? `, next re-check ${claim.nextCheckAt}` : ''}`,
+  ];
+}
+
+export function challengeText(challenge: ClaimChallenge, did: string): string {
+  const lines = [`challenge for ${printable(did)} (${challenge.method}, purpose ${challenge.purpose}), expires ${challenge.expiresAt}`];
+  if (challenge.wellKnown) lines.push('Host this line in the file:', `  url      ${printable(challenge.wellKnown.url)}`, `  line     ${printable(challenge.wellKnown.content)}`);
+  if (challenge.dns) lines.push('Publish this DNS record:', `  name     ${printable(challenge.dns.name)}`, `  type     ${challenge.dns.type}`, `  value    ${printable(challenge.dns.value)}`);
+  if (challenge.signature) lines.push('Sign this JWS payload with a key under authentication:', `  payload  ${printable(challenge.signature.payload)}`);
+  lines.push(`token      ${printable(challenge.token)}`, '');
+  return lines.join('\n');
+}
+
+export function verificationText(result: ClaimVerification): string {
+  if (!result.verified) return `refused: ${result.refusal?.code ?? 'REFUSED'}: ${printable(result.refusal?.reason ?? 'no reason given')}\n`;
+  const lines = [`verified: ${printable(result.did)}`];
+  if (result.claim) lines.push(...claimLines(result.claim));
+  if (result.listed !== null) lines.push(`  listed in the directory: ${result.listed ? 'yes' : 'no'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function claimsText(list: ClaimList): string {
+  const lines = [`${printable(list.did)}: ${list.claims.length === 0 ? 'no current claim' : `${list.claims.length} current claim${list.claims.length === 1 ? '' : 's'}`}${list.listed ? ' (listed in the directory)' : ''}`];
+  for (const claim of list.claims) lines.push(...claimLines(claim));
+  if (list.lapsed.length > 0) {
+    lines.push('lapsed:');
+    for (const l of list.lapsed) lines.push(`  ${l.method}: ${printable(l.subject)} lapsed ${l.lapsedAt}: ${printable(l.reason)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function directoryText(page: DirectoryPage): string {
+  if (page.entries.length === 0) return 'no listed identifiers\n';
+  return table(
+    ['DID', 'METHOD', 'LISTED', 'CLAIMS'],
+    page.entries.map((e) => [e.did, e.method, e.listedAt, e.claims.map((c) => c.method).join(', ')]),
+  );
+}
+
+function methodOf(text: string | undefined): Method | undefined {
+  if (text === undefined) return undefined;
+  if (!(METHODS as readonly string[]).includes(text)) throw usageError(`--method must be one of ${METHODS.join(', ')}, not ${printable(text.slice(0, 32))}`);
+  return text as Method;
+}
+
+function secondsOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^[0-9]{1,6}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(value >= 1)) throw usageError(`--expires-in must be a whole number of seconds from 1, not ${printable(text.slice(0, 32))}`);
+  return value;
+}
+
+/** Waits for Enter on a terminal; false when standard input is not one (nothing to wait for). */
+async function enterPressed(io: CliIo): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  io.stderr.write('Press Enter once it is published (Ctrl-C to stop): ');
+  await new Promise<void>((resolve) => {
+    process.stdin.resume();
+    process.stdin.once('data', () => {
+      process.stdin.pause();
+      resolve();
+    });
+  });
+  return true;
+}
+
+export function registerClaims(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const daemon = (cmd: Command, json: string) =>
+    cmd
+      .option('--daemon <url>', `the daemon's URL (default: $SVC_DAEMON_URL, else ${DEFAULT_DAEMON_URL})`)
+      .option('--json', json)
+      .option('-q, --quiet', 'print nothing (--json output and errors still print); rely on the exit code');
+
+  daemon(
+    program
+      .command('claim')
+      .description('Prove control of a DID to a daemon: sign a challenge with a key, or publish it (well-known file, DNS TXT)')
+      .argument('<did>', 'the DID whose control to prove')
+      .option('--key <file>', 'a private JWK of the DID (under authentication): sign the challenge with it (the signature method)')
+      .option('--kid <didurl>', 'the signing key <did>#<key>; derived for did:key and did:jwk, required otherwise')
+      .option('--method <method>', `signature, well-known or dns (default: signature with --key)`)
+      .option('--token <token>', 'submit the proof of this earlier challenge instead of asking for a new one')
+      .option('--list', 'opt in to the directory once the proof holds (a separate, explicit act)')
+      .option('--unlist', 'leave the directory once the proof holds')
+      .option('--expires-in <seconds>', 'how long the challenge holds (signature at most 900 s, well-known and dns 86400 s)'),
+    'print the JSON of the daemon\'s answers: the challenge, then the verification (one object: {challenge, verification})',
+  )
+    .addHelpText(
+      'after',
+      `
+The signature method signs the exact payload the daemon names with the private key in --key
+(the key is never sent or printed); the daemon resolves the DID afresh and accepts only a key
+listed under authentication. well-known: host the token as a line of
+https://<host>/.well-known/svc-claim.txt; dns: publish it as a TXT record _svc-claim.<host>
+(did:web and did:webvh). Such claims are re-checked by the daemon and lapse when the proof goes.
+A claim proves that someone able to sign or publish acted then; never legal identity.
+
+${EXIT_STATUS}
+
+Examples:
+  $ svc claim did:key:z6Mk… --key me.jwk
+  $ svc claim did:web:example.com --key site.jwk --kid did:web:example.com#key-1 --list
+  $ svc claim did:web:example.com --method dns
+  $ svc claim did:web:example.com --token <token>        # once the record is published`,
+    )
+    .action(async (did: string, options: ClaimOptions) => {
+      if (options.list && options.unlist) throw usageError('--list and --unlist exclude each other');
+      const purpose = options.list ? 'list' : options.unlist ? 'unlist' : undefined;
+      const method = methodOf(options.method) ?? (options.key !== undefined || options.token === undefined ? 'signature' : undefined);
+      if (method === 'signature' && options.key === undefined && options.token === undefined) {
+        throw usageError('the signature method needs --key <file>: a private JWK of the DID', 'or choose --method well-known or --method dns');
+      }
+      if (options.key !== undefined && method !== undefined && method !== 'signature') throw usageError(`--key signs a challenge: it does not go with --method ${method}`);
+      if (options.token !== undefined && options.key !== undefined) {
+        throw usageError('--token submits a published (well-known or dns) challenge; svc claim --key asks for a challenge, signs and submits it in one go');
+      }
+      if (options.token !== undefined && (options.method !== undefined || purpose !== undefined || options.expiresIn !== undefined)) {
+        throw usageError('--token submits an earlier challenge: its method and purpose were chosen when it was made');
+      }
+      const expiresInSeconds = secondsOf(options.expiresIn);
+      const keyText = options.key === undefined ? undefined : await readSource(options.key, 'private key file');
+      const sign = (payload: string): string => {
+        // Parse errors are not quoted: they could show a piece of the key.
+        const parsed = parseJsonText(keyText!.trim(), 'the private key file');
+        if ('error' in parsed) throw new ConfigError('the private key file is not valid JSON: it must hold one private JWK');
+        try {
+          return signClaimPayload({ privateJwk: parsed.value, did, payload, ...(options.kid !== undefined ? { kid: options.kid } : {}) }).jws;
+        } catch (err) {
+          if (err instanceof ProblemError) throw new ConfigError(err.detail);
+          throw err;
+        }
+      };
+      // The key is checked before the daemon is asked: a key that cannot sign wastes no challenge.
+      if (keyText !== undefined) sign('e30');
+      await withDaemon(
+        io,
+        options,
+        setExit,
+        async (client: SvcClient): Promise<{ challenge: ClaimChallenge | null; verification: ClaimVerification | null }> => {
+          if (options.token !== undefined) return { challenge: null, verification: await client.verifyClaim({ did, token: options.token }) };
+          const challenge = await client.createClaimChallenge({ did, method: method!, ...(purpose ? { purpose } : {}), ...(expiresInSeconds ? { expiresInSeconds } : {}) });
+          if (challenge.signature) {
+            return { challenge, verification: await client.verifyClaim({ did, token: challenge.token, jws: sign(challenge.signature.payload) }) };
+          }
+          if (!options.json && !options.quiet) io.stdout.write(challengeText(challenge, did));
+          if (!(await enterPressed(io))) {
+            io.stderr.write(`svc: once it is published, verify with: svc claim ${did} --token ${challenge.token}\n`);
+            return { challenge, verification: null };
+          }
+          return { challenge, verification: await client.verifyClaim({ did, token: challenge.token }) };
+        },
+        (answer) => (answer.verification ? verificationText(answer.verification) : ''),
+        { operator: false, exitOf: (answer) => (answer.verification === null || answer.verification.verified ? EXIT.PASS : EXIT.CHECK_FAILED) },
+      );
+    });
+
+  daemon(program.command('claims').description("List a DID's current proofs of control on a daemon").argument('<did>', 'the DID'), "print the daemon's answer as JSON")
+    .addHelpText(
+      'after',
+      `
+Each claim says what it proves and what it does not (never legal identity, never ongoing control).
+
+Exit status: 0 the DID has a current claim; 1 it has none; 2 a usage error; 4 the daemon could
+not be reached or answered a problem.
+
+Examples:
+  $ svc claims did:web:example.com
+  $ svc claims did:key:z6Mk… --json | jq '.claims[].proves'`,
+    )
+    .action(async (did: string, options: MonitorOptions) => {
+      await withDaemon(io, options, setExit, (client) => client.listClaims(did), claimsText, {
+        operator: false,
+        exitOf: (list) => (list.claims.length > 0 ? EXIT.PASS : EXIT.CHECK_FAILED),
+      });
+    });
+
+  daemon(
+    program
+      .command('directory')
+      .description('List the identifiers whose controllers proved control and opted in')
+      .argument('[q]', 'free text: identifiers whose DID contains it (at most 100 characters)')
+      .option('--method <method>', `only this DID method: ${DIRECTORY_METHODS.join(', ')}`)
+      .option('--limit <n>', 'entries per page, 1 to 50 (default 20)')
+      .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
+      .option('--all', 'follow the cursors to the last page'),
+    "print the daemon's answer, {entries, nextCursor}, as JSON (with --all, every entry and nextCursor null)",
+  )
+    .addHelpText(
+      'after',
+      `
+Listings cannot be bought: a DID is listed only while a claim holds and its controller opted in
+(svc claim … --list). The order is stable, oldest listing first.
+
+Exit status: 0 listed (even when the page is empty); 2 a usage error; 4 the daemon could not be
+reached or answered a problem.
+
+Examples:
+  $ svc directory
+  $ svc directory example.com --method web
+  $ svc directory --all --json | jq -r '.entries[].did'`,
+    )
+    .action(async (q: string | undefined, options: MonitorOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }) => {
+      if (options.method !== undefined && !(DIRECTORY_METHODS as readonly string[]).includes(options.method)) {
+        throw usageError(`--method must be one of ${DIRECTORY_METHODS.join(', ')}, not ${printable(options.method.slice(0, 32))}`);
+      }
+      const limit = options.limit === undefined ? undefined : /^[0-9]{1,2}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
+      if (limit !== undefined && !(limit >= 1 && limit <= 50)) throw usageError(`--limit must be a whole number from 1 to 50, not ${printable(options.limit!.slice(0, 32))}`);
+      if (options.all && options.cursor !== undefined) throw usageError('--all starts at the first page: it does not go with --cursor');
+      const query = {
+        ...(q !== undefined && q !== '' ? { q } : {}),
+        ...(options.method !== undefined ? { method: options.method as (typeof DIRECTORY_METHODS)[number] } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      await withDaemon(
+        io,
+        options,
+        setExit,
+        async (client) => {
+          let page = await client.listDirectory({ ...query, ...(options.cursor !== undefined ? { cursor: options.cursor } : {}) });
+          if (!options.all) return page;
+          const entries = [...page.entries];
+          for (let pages = 1; page.nextCursor !== null && pages < MAX_PAGES; pages += 1) {
+            page = await client.listDirectory({ ...query, cursor: page.nextCursor });
+            entries.push(...page.entries);
+          }
+          return { entries, nextCursor: page.nextCursor };
+        },
+        (page) => {
+          if (page.nextCursor !== null && !options.quiet) io.stderr.write(`svc: more entries: svc directory${q ? ` ${q}` : ''} --cursor ${page.nextCursor}\n`);
+          return directoryText(page);
+        },
+        { operator: false },
+      );
+    });
+}
