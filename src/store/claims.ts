@@ -346,8 +346,8 @@ export const STATEMENTS = {
     RETURNING id`,
   /** Expired current claims lapse (the sweep); the caller removes their listings. */
   lapseExpired: (d: Dialect, alias = '') => `lapsed_at_ms = ${d.now}, lapse_reason = ${expiryReason(d, alias)}`,
-  /** Challenges expired more than a day ago. */
-  removeChallenges: (d: Dialect) => `DELETE FROM claim_challenges WHERE expires_at_ms < ${d.now} - 86400000`,
+  /** Challenges expired more than a day ago (the sweep deletes them). */
+  longExpired: (d: Dialect) => `expires_at_ms < ${d.now} - 86400000`,
 } as const;
 
 /** SQLite: every parameter is `@name`, and now is the parameter `@now`, read once per call. */
@@ -371,7 +371,6 @@ function proofRefusal(state: (ChallengeRow & { nowMs: Ms }) | undefined): Record
 }
 
 export class SqliteClaimStore implements ClaimStore {
-  readonly #now: Database.Statement<[], number>;
   readonly #create: (values: Record<string, unknown>) => ClaimChallenge | 'full';
   readonly #attempt: (values: Record<string, unknown>) => ChallengeAttempt;
   readonly #record: (proof: NewProof, ms: { lifetimeMs: number; recheckMs: number | null }) => RecordedProof;
@@ -386,8 +385,8 @@ export class SqliteClaimStore implements ClaimStore {
     const prepare = <R>(build: (d: Dialect) => string): Statement<R> => db.prepare(build(SQLITE)) as Statement<R>;
     // The database's clock, read once per call: every comparison and every stamp of the call
     // is the same instant (SQLite's 'now' is stable within one step only).
-    this.#now = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
-    const now = () => this.#now.get()!;
+    const clock = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
+    const now = () => clock.get()!;
 
     // IMMEDIATE throughout: what a call reads and what it writes hold the write lock together,
     // so two processes on one file never both pass a check (the limit, a challenge's single use).
@@ -476,7 +475,7 @@ export class SqliteClaimStore implements ClaimStore {
       .prepare(`UPDATE claims SET ${STATEMENTS.lapseExpired(SQLITE)} WHERE lapsed_at_ms IS NULL AND expires_at_ms <= @now RETURNING id`)
       .pluck() as Database.Statement<[Record<string, unknown>], number>;
     const unlistIds = db.prepare(`DELETE FROM directory_entries WHERE claim_id IN (SELECT value FROM json_each(?))`);
-    const removeChallenges = prepare<never>(STATEMENTS.removeChallenges);
+    const removeChallenges = prepare<never>((d) => `DELETE FROM claim_challenges WHERE ${STATEMENTS.longExpired(d)}`);
     const sweepTx = db.transaction(() => {
       const at = now();
       const lapsed = lapseExpired.all({ now: at });

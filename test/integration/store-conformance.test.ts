@@ -1129,6 +1129,13 @@ for (const backend of BACKENDS) {
       for (const max of [0, -1, 2.5, Number.NaN]) await expect(claims.attemptChallenge(did, c.token, max)).rejects.toThrow(RangeError);
       expect(Number((await rows<{ a: number }>(`SELECT attempts AS a FROM claim_challenges WHERE token = '${c.token}'`))[0]!.a)).toBe(4);
 
+      // Concurrent attempts never pass maxAttempts together.
+      const racing = await challenge(did, 'dns', 'claim');
+      const attempts = await Promise.all(Array.from({ length: 12 }, () => claims.attemptChallenge(did, racing.token, 5)));
+      expect(attempts.filter((r) => r.ok)).toHaveLength(5);
+      expect(attempts.filter((r) => !r.ok && r.refusal === 'exhausted')).toHaveLength(7);
+      expect(await count('claim_challenges', `token = '${racing.token}' AND attempts = 5`)).toBe(1);
+
       // Used: said before exhausted.
       expect((await claims.recordProof(proofOf(c.token, 'dns', did))).outcome).toBe('recorded');
       const used = await claims.attemptChallenge(did, c.token, 4);

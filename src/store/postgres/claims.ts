@@ -132,9 +132,9 @@ const CLAIM_DUE = `${CLOCK},
   RETURNING ${claimColumns('claims')}, due.due AS "dueMs"`;
 
 /**
- * The sweep in one statement: expired current claims lapse (rows held by a proof or a re-check
- * being recorded are skipped: the next sweep takes them), their listings go, and challenges
- * expired more than a day ago are deleted.
+ * The sweep in one statement: expired current claims lapse, their listings go, and challenges
+ * expired more than a day ago are deleted. Rows another transaction holds (a proof, a re-check
+ * being recorded, another daemon's sweep) are skipped, not waited for: the next sweep takes them.
  */
 const SWEEP = compile(
   (d) => `,
@@ -146,7 +146,10 @@ const SWEEP = compile(
     UPDATE claims SET ${STATEMENTS.lapseExpired(d, 'claims.')} FROM expired WHERE claims.id = expired.id RETURNING claims.id
   ),
   unlisted AS (DELETE FROM directory_entries WHERE claim_id IN (SELECT id FROM lapsed)),
-  removed AS (${STATEMENTS.removeChallenges(d)} RETURNING 1)
+  removed AS (
+    DELETE FROM claim_challenges WHERE id IN (SELECT id FROM claim_challenges WHERE ${STATEMENTS.longExpired(d)} FOR UPDATE SKIP LOCKED)
+    RETURNING 1
+  )
   SELECT (SELECT count(*) FROM lapsed)::int AS lapsed, (SELECT count(*) FROM removed)::int AS "challengesRemoved"`,
   'clock',
 );
