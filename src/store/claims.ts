@@ -52,7 +52,7 @@ export interface Dialect {
 /** The reason a newer proof gives the claim it replaces. */
 export const SUPERSEDED = 'superseded by a newer proof';
 
-/** Parenthesised ms arithmetic: a parameter cast, so that PostgreSQL adds BIGINTs (a duration in ms passes 32 bits). */
+/** A duration parameter in milliseconds, cast: PostgreSQL then adds BIGINTs (30 days in ms passes 32 bits). */
 const ms = (d: Dialect, name: string): string => `CAST(${d.p(name)} AS BIGINT)`;
 
 /** Why a claim lapses unchecked (the sweep's reasons, also given to an expired claim a newer proof replaces). */
@@ -231,6 +231,7 @@ export function directoryArguments(query: DirectoryQuery): { shape: DirectorySha
   if (after !== null && (!Number.isSafeInteger(after) || after < 0)) throw new RangeError(`after must be a whole number from 0, not ${after}`);
   return {
     shape: { after: after !== null, didMethod: query.didMethod !== null, q: query.q !== null },
+    // One row over the limit: whether it comes back says whether there is more.
     values: { after, didMethod: query.didMethod, q: query.q?.toLowerCase() ?? null, limit: limit + 1 },
   };
 }
