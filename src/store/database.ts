@@ -115,6 +115,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     mcpObservations: store.mcpObservations,
     watches: store.watches,
     monitorEvents: store.monitorEvents,
+    claims: store.claims,
     readiness: async () => store.readiness(),
     usage: async () => ({ observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() }),
     backup: (destination) => store.backup(destination),

@@ -19,6 +19,7 @@ import { SqliteObservationStore } from './observations.js';
 import { SqliteResolutionCache } from './resolution-cache.js';
 import { SqliteMonitorEventStore } from './monitor-events.js';
 import { SqliteWatchStore } from './watches.js';
+import { SqliteClaimStore } from './claims.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
@@ -31,6 +32,7 @@ export { SqliteMcpObservationStore } from './mcp-observations.js';
 export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './resolution-cache.js';
 export { SqliteWatchStore } from './watches.js';
 export { SqliteMonitorEventStore } from './monitor-events.js';
+export { SqliteClaimStore } from './claims.js';
 export type { RowUsage } from './ceiling.js';
 
 export interface OpenStoreOptions {
@@ -68,6 +70,7 @@ export interface Store extends RuntimeStore {
   readonly resolutionCache: SqliteResolutionCache;
   readonly watches: SqliteWatchStore;
   readonly monitorEvents: SqliteMonitorEventStore;
+  readonly claims: SqliteClaimStore;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
   /** Closes the connection (idempotent); a WAL file is checkpointed and removed. */
@@ -88,6 +91,7 @@ class SqliteStore implements Store {
   readonly resolutionCache: SqliteResolutionCache;
   readonly watches: SqliteWatchStore;
   readonly monitorEvents: SqliteMonitorEventStore;
+  readonly claims: SqliteClaimStore;
   readonly #probe: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -110,6 +114,7 @@ class SqliteStore implements Store {
     this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
     this.watches = new SqliteWatchStore(db);
     this.monitorEvents = new SqliteMonitorEventStore(db);
+    this.claims = new SqliteClaimStore(db);
     this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
   }
 

@@ -6,7 +6,8 @@
  * edited, a correction is a new version.
  *
  * Conventions: STRICT tables; timestamps are RFC 3339 UTC text (second precision), which sorts
- * chronologically; JSON is text checked by json_valid; booleans are 0/1; enumerations of the
+ * chronologically — except times judged on the database's clock (expiry, due checks), which are
+ * `<name>_ms INTEGER`, epoch milliseconds (BIGINT on PostgreSQL); JSON is text checked by json_valid; booleans are 0/1; enumerations of the
  * SPEC are CHECK constraints; ids that leave the service (observation ids, `evt_<n>`) are
  * AUTOINCREMENT so that a deleted row's id is never handed out again.
  */
@@ -22,6 +23,7 @@ export interface Migration {
 
 const DOMAIN_BINDING_STATUS = `'VERIFIED', 'NOT_CONFIGURED', 'NOT_LINKED', 'INVALID_PROOF', 'UNSUPPORTED_PROOF', 'UNREACHABLE', 'MALFORMED'`;
 const DELIVERY_STATUS = `'PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'`;
+const CLAIM_METHOD = `'signature', 'well-known', 'dns'`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -371,10 +373,78 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX customer_webhook_deliveries_project ON customer_webhook_deliveries (project_id, created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'claims and directory',
+    up: `
+      -- Version 2's claims and directory_entries were never written (no build stored a row in
+      -- them); they give way to the design of proofs of control below. The listing goes first:
+      -- it references the claim.
+      DROP TABLE directory_entries;
+      DROP TABLE claims;
+
+      -- One proof attempt's terms (SPEC §4.15): single use, a limited number of attempts.
+      -- Times here are epoch milliseconds on the database's clock (expiry is compared on every
+      -- use); they leave the store as RFC 3339 text.
+      CREATE TABLE claim_challenges (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        token TEXT NOT NULL UNIQUE,
+        did TEXT NOT NULL,
+        method TEXT NOT NULL CHECK (method IN (${CLAIM_METHOD})),
+        purpose TEXT NOT NULL CHECK (purpose IN ('claim', 'list', 'unlist')),
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        used_at_ms INTEGER,
+        CHECK (expires_at_ms > created_at_ms)
+      ) STRICT;
+      -- The limit counts unused, unexpired challenges (covered: no table read); the sweep
+      -- deletes long-expired ones.
+      CREATE INDEX claim_challenges_expires ON claim_challenges (expires_at_ms, used_at_ms);
+
+      -- Proofs of control (SPEC §4.15). A claim is current while not lapsed and unexpired;
+      -- lapsed claims are kept (a DID's page shows the latest with their reason).
+      CREATE TABLE claims (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        did TEXT NOT NULL,
+        method TEXT NOT NULL CHECK (method IN (${CLAIM_METHOD})),
+        subject TEXT NOT NULL,
+        token TEXT NOT NULL,
+        verified_at_ms INTEGER NOT NULL,
+        checked_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        next_check_at_ms INTEGER,
+        check_failures INTEGER NOT NULL DEFAULT 0 CHECK (check_failures >= 0),
+        last_error TEXT,
+        lapsed_at_ms INTEGER,
+        lapse_reason TEXT,
+        CHECK ((lapsed_at_ms IS NULL) = (lapse_reason IS NULL))
+      ) STRICT;
+      -- At most one unlapsed claim per DID and method: a newer proof lapses the older first.
+      CREATE UNIQUE INDEX claims_current ON claims (did, method) WHERE lapsed_at_ms IS NULL;
+      CREATE INDEX claims_due ON claims (next_check_at_ms) WHERE lapsed_at_ms IS NULL AND next_check_at_ms IS NOT NULL;
+      CREATE INDEX claims_expiry ON claims (expires_at_ms) WHERE lapsed_at_ms IS NULL;
+      CREATE INDEX claims_did ON claims (did, verified_at_ms);
+
+      -- The opt-in directory (SPEC §4.16): one listing per DID, bound to the claim behind it.
+      -- seq is the stable order and the keyset cursor (AUTOINCREMENT: never handed out again);
+      -- search is the DID in lower case, for case-insensitive substring queries.
+      CREATE TABLE directory_entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        did TEXT NOT NULL UNIQUE,
+        did_method TEXT NOT NULL,
+        search TEXT NOT NULL,
+        claim_id INTEGER NOT NULL REFERENCES claims (id),
+        listed_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX directory_entries_method ON directory_entries (did_method, seq);
+      CREATE INDEX directory_entries_claim ON directory_entries (claim_id);
+    `,
+  },
 ];
 
 /** The version this build writes and reads (SPEC §9.7). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
 export function readSchemaVersion(db: Database.Database): number {

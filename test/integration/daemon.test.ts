@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { cleanEnv, repoRoot, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
@@ -67,7 +68,7 @@ describe('probes', () => {
     expect(Number.isInteger(body.uptimeSeconds)).toBe(true);
     expect(body.components).toMatchObject({
       resolution: { status: 'ok', methods: ['did:key', 'did:jwk', 'did:web', 'did:webvh'], inFlight: 0, maxConcurrency: 64 },
-      storage: { status: 'ok', storage: 'file', schema: 'current', schemaVersion: 8 },
+      storage: { status: 'ok', storage: 'file', schema: 'current', schemaVersion: SCHEMA_VERSION },
       cache: { status: 'ok' },
       rateLimit: { status: 'ok', perMinute: 100000 },
       monitoring: { status: 'disabled' },

@@ -9,6 +9,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -70,7 +71,7 @@ describePostgres('two daemons on one PostgreSQL database', () => {
       expect(daemon.stderr()).toContain(`database ${database.url}`);
     }
     const status = expectJson(await call(`${b.url}/v1/status`), 200);
-    expect(status.components.storage).toMatchObject({ status: 'ok', storage: 'postgres', schemaVersion: 8 });
+    expect(status.components.storage).toMatchObject({ status: 'ok', storage: 'postgres', schemaVersion: SCHEMA_VERSION });
   });
 
   it('a chain registered through A is used by verify-tool on B', async () => {
@@ -180,14 +181,14 @@ describePostgres('several daemons starting together on an empty database', () =>
     await database?.drop();
   });
 
-  it('migrate it once to schema version 8, and both are ready', async () => {
+  it('migrate it once to the current schema version, and both are ready', async () => {
     database = await freshDatabase();
     const started = await Promise.all([replica(database.url, null), replica(database.url, null), replica(database.url, null)]);
     for (const daemon of started) {
       expect(expectJson(await call(`${daemon.url}/ready`), 200)).toEqual({ ready: true, storage: 'postgres', schema: 'current' });
       expect(daemon.stderr()).not.toMatch(/warning|error/i);
     }
-    expect(await query(database.url, 'SELECT id, version FROM svc_schema_version')).toEqual([{ id: 1, version: 8 }]);
+    expect(await query(database.url, 'SELECT id, version FROM svc_schema_version')).toEqual([{ id: 1, version: SCHEMA_VERSION }]);
     await Promise.all(started.map((d) => d.stop()));
   }, 60_000);
 });

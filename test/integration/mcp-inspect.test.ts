@@ -678,6 +678,7 @@ describe('drift against a real SQLite store', () => {
       mcpObservations: { latest: down, record: down },
       watches: temp.store.watches,
       monitorEvents: temp.store.monitorEvents,
+      claims: temp.store.claims,
     };
     const result = await inspectMcp(server.url, { runtime });
     expect(result.status).toBe('INSPECTED');

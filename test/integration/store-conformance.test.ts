@@ -7,6 +7,7 @@
  * server answers, and fails under CI=true (CI here has one). PostgreSQL-only checks follow:
  * migrations, two daemons migrating at once, a future schema, an unreachable server.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,18 +16,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DidDocument } from '../../src/core/resolve/types.js';
 import type {
   CheckOutcome,
+  ClaimMethod,
+  ClaimPurpose,
   DeliveryStatus,
   MonitorEventType,
   NewMcpSnapshot,
   NewObservation,
+  NewProof,
   NewWatch,
   PlannedEvent,
   RecordCheck,
   RuntimeStore,
+  StoredClaim,
   StoredDelegationChain,
   Watch,
 } from '../../src/core/store.js';
 import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { postgresSql } from '../../src/store/postgres/dialect.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
 
@@ -202,6 +209,23 @@ function check(watchId: number, revision: number, outcome: CheckOutcome, events:
 /** RFC 3339 UTC at second precision, `seconds` from now on this machine's clock (the database's, for the local servers the tests use). */
 function secondsFromNow(seconds: number): string {
   return new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A fresh challenge token: 43 base64url characters, as the routes make them. */
+const newToken = (): string => randomBytes(32).toString('base64url');
+
+/** What a proof of each method names as its subject. */
+function subjectOf(method: ClaimMethod, did: string): string {
+  if (method === 'signature') return `${did}#key-1`;
+  const host = did.split(':')[2] ?? 'host.example';
+  return method === 'well-known' ? `https://${host}/.well-known/svc-claim.txt` : `_svc-claim.${host}`;
+}
+
+/** The lifetimes the routes give: 30 days for a signature, 7 re-check intervals of a day otherwise. */
+function proofOf(token: string, method: ClaimMethod, did: string): NewProof {
+  return method === 'signature'
+    ? { token, subject: subjectOf(method, did), lifetimeSeconds: 30 * 86_400, recheckSeconds: null }
+    : { token, subject: subjectOf(method, did), lifetimeSeconds: 7 * 86_400, recheckSeconds: 86_400 };
 }
 
 for (const backend of BACKENDS) {
@@ -991,6 +1015,507 @@ for (const backend of BACKENDS) {
       expect(await rowOf(id)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
       expect((await monitorEvents.gauges(await databaseNow())).eventsByStatus).toMatchObject({ DEAD_LETTER: 1, DELIVERING: 0, RETRY: 0 });
     });
+
+    // Proofs of control and the directory (SPEC §4.15, §4.16).
+
+    /** Claim tests start from empty tables. */
+    const emptyClaims = () => sql('DELETE FROM directory_entries; DELETE FROM claims; DELETE FROM claim_challenges');
+    /** The database's clock in epoch milliseconds, as the claim store reads it. */
+    const nowMs = async (): Promise<number> =>
+      Number(
+        (
+          await rows<{ now: number | string }>(
+            backend.name === 'SQLite' ? `SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now` : `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`,
+          )
+        )[0]!.now,
+      );
+    /** Seconds from `from` to `to` (RFC 3339 or epoch milliseconds). */
+    const between = (from: string | number, to: string | number): number =>
+      ((typeof to === 'number' ? to : Date.parse(to)) - (typeof from === 'number' ? from : Date.parse(from))) / 1000;
+    const count = async (table: string, where = 'TRUE'): Promise<number> =>
+      Number((await rows<{ n: number | string }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`))[0]!.n);
+    const listings = () => rows<{ seq: number; did: string; claimId: number }>('SELECT seq, did, claim_id AS "claimId" FROM directory_entries ORDER BY seq');
+
+    async function challenge(did: string, method: ClaimMethod = 'signature', purpose: ClaimPurpose = 'claim', ttlSeconds = 600) {
+      const created = await store.claims.createChallenge({ token: newToken(), did, method, purpose, ttlSeconds }, 10_000);
+      if (created === 'full') throw new Error('the challenge limit was unexpectedly reached');
+      return created;
+    }
+    /** A challenge proved at once: the claim and whether the DID is listed after it. */
+    async function prove(did: string, method: ClaimMethod = 'signature', purpose: ClaimPurpose = 'claim'): Promise<{ claim: StoredClaim; listed: boolean }> {
+      const c = await challenge(did, method, purpose);
+      const recorded = await store.claims.recordProof(proofOf(c.token, method, did));
+      if (recorded.outcome !== 'recorded') throw new Error(`the proof was not recorded: ${recorded.outcome}`);
+      return recorded;
+    }
+    /** Every page of the directory for `query`, `limit` at a time. */
+    async function allPages(query: { q?: string | null; didMethod?: string | null }, limit: number) {
+      const pages = [];
+      let after: number | null = null;
+      for (;;) {
+        const page = await store.claims.directory({ q: query.q ?? null, didMethod: query.didMethod ?? null, limit, after });
+        pages.push(page);
+        if (!page.more) return pages;
+        after = page.entries.at(-1)!.seq;
+      }
+    }
+
+    it('claims: challenges are created on the database clock, full at the limit; used or expired ones do not count; concurrent creators never pass it', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const before = await nowMs();
+      const token = newToken();
+      const created = await claims.createChallenge({ token, did: 'did:web:a.example', method: 'well-known', purpose: 'list', ttlSeconds: 3600 }, 3);
+      expect(created).toEqual({
+        token,
+        did: 'did:web:a.example',
+        method: 'well-known',
+        purpose: 'list',
+        createdAt: expect.stringMatching(RFC3339) as string,
+        expiresAt: expect.stringMatching(RFC3339) as string,
+        attempts: 0,
+        usedAt: null,
+      });
+      const c = created as Exclude<typeof created, 'full'>;
+      expect(Math.abs(between(before, c.createdAt))).toBeLessThanOrEqual(5);
+      expect(between(c.createdAt, c.expiresAt)).toBe(3600);
+      // The same token twice is refused by the schema.
+      await expect(claims.createChallenge({ token, did: 'did:web:b.example', method: 'dns', purpose: 'claim', ttlSeconds: 60 }, 3)).rejects.toThrow();
+      for (const ttlSeconds of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds }, 3)).rejects.toThrow(RangeError);
+      }
+      expect(await count('claim_challenges')).toBe(1);
+
+      await challenge('did:web:a.example');
+      const third = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600 }, 3);
+      expect(third).not.toBe('full');
+      for (const limit of [3, 0, -1, Number.NaN]) {
+        expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600 }, limit)).toBe('full');
+      }
+      expect(await count('claim_challenges')).toBe(3);
+      // A used challenge no longer counts, nor does an expired one.
+      expect((await claims.recordProof(proofOf((third as { token: string }).token, 'signature', 'did:web:a.example'))).outcome).toBe('recorded');
+      const fourth = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3);
+      expect(fourth).not.toBe('full');
+      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3)).toBe('full');
+      await sql(`UPDATE claim_challenges SET created_at_ms = 1000, expires_at_ms = 2000 WHERE token = '${(fourth as { token: string }).token}'`);
+      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3)).not.toBe('full');
+
+      await emptyClaims();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => claims.createChallenge({ token: newToken(), did: `did:web:c${i}.example`, method: 'signature', purpose: 'claim', ttlSeconds: 600 }, 5)),
+      );
+      expect(results.filter((r) => r !== 'full')).toHaveLength(5);
+      expect(await count('claim_challenges')).toBe(5);
+    });
+
+    it('claims: attempts are counted up to maxAttempts; refusals unknown, wrong DID, used, exhausted, expired (on the database clock)', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const did = 'did:web:attempts.example';
+      const c = await challenge(did, 'dns', 'list');
+      for (let n = 1; n <= 3; n++) {
+        expect(await claims.attemptChallenge(did, c.token, 3)).toEqual({ ok: true, challenge: { ...c, attempts: n } });
+      }
+      const exhausted = await claims.attemptChallenge(did, c.token, 3);
+      expect(exhausted).toEqual({ ok: false, refusal: 'exhausted', challenge: { ...c, attempts: 3 } });
+      // Not incremented further; a larger maxAttempts admits again.
+      expect(await claims.attemptChallenge(did, c.token, 3)).toMatchObject({ ok: false, refusal: 'exhausted', challenge: { attempts: 3 } });
+      expect(await claims.attemptChallenge(did, c.token, 4)).toMatchObject({ ok: true, challenge: { attempts: 4 } });
+
+      // Unknown token; another DID's token (the challenge is not shown, nor counted).
+      expect(await claims.attemptChallenge(did, newToken(), 5)).toEqual({ ok: false, refusal: 'unknown', challenge: null });
+      expect(await claims.attemptChallenge('did:web:other.example', c.token, 5)).toEqual({ ok: false, refusal: 'unknown', challenge: null });
+      for (const max of [0, -1, 2.5, Number.NaN]) await expect(claims.attemptChallenge(did, c.token, max)).rejects.toThrow(RangeError);
+      expect(Number((await rows<{ a: number }>(`SELECT attempts AS a FROM claim_challenges WHERE token = '${c.token}'`))[0]!.a)).toBe(4);
+
+      // Concurrent attempts never pass maxAttempts together.
+      const racing = await challenge(did, 'dns', 'claim');
+      const attempts = await Promise.all(Array.from({ length: 12 }, () => claims.attemptChallenge(did, racing.token, 5)));
+      expect(attempts.filter((r) => r.ok)).toHaveLength(5);
+      expect(attempts.filter((r) => !r.ok && r.refusal === 'exhausted')).toHaveLength(7);
+      expect(await count('claim_challenges', `token = '${racing.token}' AND attempts = 5`)).toBe(1);
+
+      // Used: said before exhausted.
+      expect((await claims.recordProof(proofOf(c.token, 'dns', did))).outcome).toBe('recorded');
+      const used = await claims.attemptChallenge(did, c.token, 4);
+      expect(used).toMatchObject({ ok: false, refusal: 'used', challenge: { token: c.token, attempts: 4, usedAt: expect.stringMatching(RFC3339) as string } });
+
+      // Expired on the database clock: a challenge of one second, once the database's clock is past it.
+      const short = await challenge(did, 'signature', 'claim', 1);
+      expect(between(short.createdAt, short.expiresAt)).toBe(1);
+      const [{ expires }] = await rows<{ expires: number | string }>(`SELECT expires_at_ms AS expires FROM claim_challenges WHERE token = '${short.token}'`) as [{ expires: number | string }];
+      while ((await nowMs()) <= Number(expires)) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await claims.attemptChallenge(did, short.token, 5)).toEqual({ ok: false, refusal: 'expired', challenge: short });
+      expect(await claims.recordProof(proofOf(short.token, 'signature', did))).toEqual({ outcome: 'expired' });
+      expect(await count('claims', `token = '${short.token}'`)).toBe(0);
+      expect(await count('claim_challenges', `token = '${short.token}' AND used_at_ms IS NULL AND attempts = 0`)).toBe(1);
+    });
+
+    it('claims: recordProof — a claim on the database clock; a newer proof supersedes and takes the listing along; list and unlist; used, expired, unknown write nothing', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const did = 'did:web:Proofs.example';
+      const before = await nowMs();
+
+      const signature = await prove(did, 'signature', 'claim');
+      expect(signature.listed).toBe(false);
+      expect(signature.claim).toEqual({
+        id: expect.any(Number) as number,
+        did,
+        method: 'signature',
+        subject: `${did}#key-1`,
+        token: expect.any(String) as string,
+        verifiedAt: expect.stringMatching(RFC3339) as string,
+        checkedAt: signature.claim.verifiedAt,
+        expiresAt: expect.stringMatching(RFC3339) as string,
+        nextCheckAt: null,
+        checkFailures: 0,
+        lastError: null,
+        lapsedAt: null,
+        lapseReason: null,
+      });
+      expect(Math.abs(between(before, signature.claim.verifiedAt))).toBeLessThanOrEqual(5);
+      expect(between(signature.claim.verifiedAt, signature.claim.expiresAt)).toBe(30 * 86_400);
+      expect(await claims.get(signature.claim.id)).toEqual(signature.claim);
+
+      const dns = await prove(did, 'dns', 'list');
+      expect(dns.listed).toBe(true);
+      expect(dns.claim).toMatchObject({ method: 'dns', subject: '_svc-claim.Proofs.example', lapsedAt: null });
+      expect(between(dns.claim.verifiedAt, dns.claim.nextCheckAt!)).toBe(86_400);
+      expect(between(dns.claim.verifiedAt, dns.claim.expiresAt)).toBe(7 * 86_400);
+      const [listing] = await listings();
+      expect(listing).toEqual({ seq: expect.any(Number) as number, did, claimId: dns.claim.id });
+      const [entry] = (await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries;
+      expect(entry).toEqual({
+        seq: listing!.seq,
+        did,
+        didMethod: 'web',
+        listedAt: dns.claim.verifiedAt,
+        claims: [
+          { method: 'dns', verifiedAt: dns.claim.verifiedAt, expiresAt: dns.claim.expiresAt },
+          { method: 'signature', verifiedAt: signature.claim.verifiedAt, expiresAt: signature.claim.expiresAt },
+        ],
+      });
+
+      // A newer DNS proof (purpose claim): the older lapses, superseded, and its listing moves to the new claim in place.
+      const dns2 = await prove(did, 'dns', 'claim');
+      expect(dns2.listed).toBe(true);
+      expect(await claims.get(dns.claim.id)).toEqual({ ...dns.claim, lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: 'superseded by a newer proof' });
+      expect(await listings()).toEqual([{ seq: listing!.seq, did, claimId: dns2.claim.id }]);
+      expect(await count('claims', `did = '${did}' AND lapsed_at_ms IS NULL`)).toBe(2);
+
+      // A signature proof with purpose list: the listing is rebound to it, same seq, same listedAt.
+      const signature2 = await prove(did, 'signature', 'list');
+      expect(signature2.listed).toBe(true);
+      expect(await listings()).toEqual([{ seq: listing!.seq, did, claimId: signature2.claim.id }]);
+      expect((await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries[0]).toMatchObject({ seq: listing!.seq, listedAt: entry!.listedAt });
+
+      // Unlist: the listing goes, the claims stay current.
+      const unlisted = await prove(did, 'well-known', 'unlist');
+      expect(unlisted.listed).toBe(false);
+      expect(await listings()).toEqual([]);
+      expect((await claims.forDid(did, 0)).current.map((c) => c.method).sort()).toEqual(['dns', 'signature', 'well-known']);
+      // Listed again: a new place, after the old one.
+      const relisted = await prove(did, 'dns', 'list');
+      expect(relisted.listed).toBe(true);
+      const [again] = await listings();
+      expect(again!.seq).toBeGreaterThan(listing!.seq);
+      expect(again!.claimId).toBe(relisted.claim.id);
+
+      // Nothing written for a used, an expired or an unknown challenge.
+      const snapshot = async () => [await count('claims'), await count('directory_entries'), await count('claim_challenges', 'used_at_ms IS NOT NULL')];
+      const written = await snapshot();
+      expect(await claims.recordProof(proofOf(relisted.claim.token, 'dns', did))).toEqual({ outcome: 'used' });
+      expect(await claims.recordProof(proofOf(newToken(), 'dns', did))).toEqual({ outcome: 'unknown' });
+      const stale = await challenge(did, 'dns', 'unlist');
+      await sql(`UPDATE claim_challenges SET created_at_ms = 1000, expires_at_ms = 2000 WHERE token = '${stale.token}'`);
+      expect(await claims.recordProof(proofOf(stale.token, 'dns', did))).toEqual({ outcome: 'expired' });
+      const fresh = await challenge(did, 'dns', 'unlist');
+      for (const bad of [
+        { lifetimeSeconds: 0 },
+        { lifetimeSeconds: 1.5 },
+        { lifetimeSeconds: Number.NaN },
+        { recheckSeconds: 0 },
+        { recheckSeconds: 0.5 },
+      ]) {
+        await expect(claims.recordProof({ ...proofOf(fresh.token, 'dns', did), ...bad })).rejects.toThrow(RangeError);
+      }
+      expect(await snapshot()).toEqual(written);
+      expect(await listings()).toEqual([again]);
+    });
+
+    it('claims: a claim that expired unswept is not superseded but lapses as the sweep would, and its listing does not come back', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const did = 'did:web:unswept.example';
+      const old = await prove(did, 'dns', 'list');
+      await sql(`UPDATE claims SET expires_at_ms = ${(await nowMs()) - 1000} WHERE id = ${old.claim.id}`);
+      // Hidden at once, before any sweep.
+      expect((await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries).toEqual([]);
+      expect((await claims.forDid(did, 5)).listed).toBe(false);
+
+      const next = await prove(did, 'dns', 'claim');
+      expect(next.listed).toBe(false);
+      expect(await claims.get(old.claim.id)).toMatchObject({ lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: `not re-checked successfully since ${old.claim.checkedAt}` });
+      expect(await listings()).toEqual([]);
+
+      // A listing bound to an expired claim of another method is not revived by a list proof either: a new place.
+      const signature = await prove(did, 'signature', 'list');
+      const [first] = await listings();
+      await sql(`UPDATE claims SET expires_at_ms = ${(await nowMs()) - 1000} WHERE id = ${signature.claim.id}`);
+      const relisted = await prove(did, 'well-known', 'list');
+      expect(relisted.listed).toBe(true);
+      const [second] = await listings();
+      expect(second!.seq).toBeGreaterThan(first!.seq);
+      expect(second!.claimId).toBe(relisted.claim.id);
+      // The expired signature claim is not this proof's to lapse (another method): the sweep does it.
+      expect(await claims.get(signature.claim.id)).toMatchObject({ lapsedAt: null });
+      expect(await claims.sweep()).toEqual({ lapsed: 1, challengesRemoved: 0 });
+      expect(await claims.get(signature.claim.id)).toMatchObject({ lapseReason: 'expired' });
+      expect(await listings()).toEqual([second]);
+    });
+
+    it('claims: concurrent proofs of one challenge record exactly one claim', async () => {
+      await emptyClaims();
+      const did = 'did:web:race.example';
+      const c = await challenge(did, 'dns', 'list');
+      const results = await Promise.all(Array.from({ length: 8 }, () => store.claims.recordProof(proofOf(c.token, 'dns', did))));
+      expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(1);
+      expect(results.filter((r) => r.outcome === 'used')).toHaveLength(7);
+      expect(await count('claims')).toBe(1);
+      expect(await count('directory_entries')).toBe(1);
+
+      // Concurrent proofs of different challenges of one DID and method: each recorded in turn, one current claim at the end.
+      const tokens = await Promise.all(Array.from({ length: 6 }, () => challenge(did, 'dns', 'list')));
+      const recorded = await Promise.all(tokens.map((t) => store.claims.recordProof(proofOf(t.token, 'dns', did))));
+      expect(recorded.every((r) => r.outcome === 'recorded' && r.listed)).toBe(true);
+      expect(await count('claims', 'lapsed_at_ms IS NULL')).toBe(1);
+      expect(await count('claims', `lapse_reason = 'superseded by a newer proof'`)).toBe(6);
+      const [current] = (await store.claims.forDid(did, 0)).current;
+      expect(await listings()).toEqual([{ seq: expect.any(Number) as number, did, claimId: current!.id }]);
+    });
+
+    it('claims: get and forDid — current newest first, the latest lapsed or expired ones at most pastLimit, listed', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const did = 'did:web:history.example';
+      const first = await prove(did, 'dns', 'claim');
+      const second = await prove(did, 'dns', 'claim');
+      const third = await prove(did, 'dns', 'list');
+      const signature = await prove(did, 'signature', 'claim');
+      const other = await prove('did:web:someone-else.example', 'signature', 'list');
+      // Stamped apart, so that "newest first" is by verification time.
+      for (const [c, s] of [[first, 400], [second, 300], [third, 200], [signature, 100]] as const) {
+        await sql(`UPDATE claims SET verified_at_ms = verified_at_ms - ${s * 1000} WHERE id = ${c.claim.id}`);
+      }
+      const found = await claims.forDid(did, 5);
+      expect(found.current.map((c) => c.id)).toEqual([signature.claim.id, third.claim.id]);
+      expect(found.past.map((c) => c.id)).toEqual([second.claim.id, first.claim.id]);
+      expect(found.past.every((c) => c.lapseReason === 'superseded by a newer proof')).toBe(true);
+      expect(found.listed).toBe(true);
+      expect(found.current[1]).toEqual(await claims.get(third.claim.id));
+      expect((await claims.forDid(did, 1)).past.map((c) => c.id)).toEqual([second.claim.id]);
+      for (const none of [0, -1, Number.NaN]) expect((await claims.forDid(did, none)).past).toEqual([]);
+
+      // An expired claim is past at once (not yet lapsed), and the listing bound to it is not counted.
+      await sql(`UPDATE claims SET expires_at_ms = ${(await nowMs()) - 1} WHERE id = ${third.claim.id}`);
+      const expired = await claims.forDid(did, 5);
+      expect(expired.current.map((c) => c.id)).toEqual([signature.claim.id]);
+      expect(expired.past.map((c) => c.id)).toEqual([third.claim.id, second.claim.id, first.claim.id]);
+      expect(expired.past[0]).toMatchObject({ lapsedAt: null, lapseReason: null });
+      expect(expired.listed).toBe(false);
+
+      expect(await claims.forDid('did:web:nobody.example', 5)).toEqual({ current: [], past: [], listed: false });
+      expect((await claims.forDid(other.claim.did, 5)).listed).toBe(true);
+      for (const absent of [other.claim.id + 1000, 0, -1, 1.5, Number.NaN, 2 ** 40]) expect(await claims.get(absent)).toBeUndefined();
+    });
+
+    it('claims: claimDue leases current due re-checks, oldest due first, and moves their next check on the database clock; signature claims are never due', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const now = await nowMs();
+      const a = await prove('did:web:a.example', 'dns');
+      const b = await prove('did:web:b.example', 'well-known');
+      const later = await prove('did:web:c.example', 'dns');
+      const expired = await prove('did:web:d.example', 'dns');
+      const lapsed = await prove('did:web:e.example', 'well-known');
+      const signature = await prove('did:web:f.example', 'signature');
+      await sql(`UPDATE claims SET next_check_at_ms = ${now - 3000} WHERE id = ${a.claim.id}`);
+      await sql(`UPDATE claims SET next_check_at_ms = ${now - 5000} WHERE id = ${b.claim.id}`);
+      await sql(`UPDATE claims SET next_check_at_ms = ${now - 9000}, expires_at_ms = ${now - 1000} WHERE id = ${expired.claim.id}`);
+      await sql(`UPDATE claims SET next_check_at_ms = ${now - 9000} WHERE id = ${lapsed.claim.id}`);
+      expect(await claims.recordRecheck(lapsed.claim.id, { kind: 'lapsed', reason: 'gone' })).toBe(true);
+
+      for (const none of [0, -1, Number.NaN]) expect(await claims.claimDue(none, 120)).toEqual([]);
+      for (const lease of [0, -5, 1.5, Number.NaN]) await expect(claims.claimDue(10, lease)).rejects.toThrow(RangeError);
+
+      const [first, ...none] = await claims.claimDue(1, 120);
+      expect(none).toEqual([]);
+      expect(first).toEqual({ ...b.claim, nextCheckAt: expect.stringMatching(RFC3339) as string });
+      expect(Math.abs(between(now, first!.nextCheckAt!) - 120)).toBeLessThanOrEqual(5);
+      expect(await claims.get(b.claim.id)).toEqual(first);
+      expect((await claims.claimDue(10, 60)).map((c) => c.id)).toEqual([a.claim.id]);
+      // Leased: nothing is due now.
+      expect(await claims.claimDue(10, 60)).toEqual([]);
+      // Once the lease has passed (aged here), due again.
+      await sql(`UPDATE claims SET next_check_at_ms = ${now - 1} WHERE id IN (${a.claim.id}, ${later.claim.id})`);
+      expect((await claims.claimDue(10, 60)).map((c) => c.id).sort((x, y) => x - y)).toEqual([a.claim.id, later.claim.id].sort((x, y) => x - y));
+      expect((await claims.get(signature.claim.id))!.nextCheckAt).toBeNull();
+    });
+
+    it('claims: recordRecheck — held, unreachable, lapsed (its listing with it); only while the claim is not lapsed', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const did = 'did:web:recheck.example';
+      const { claim } = await prove(did, 'well-known', 'list');
+
+      const error = `HOST_UNREACHABLE: connect ECONNREFUSED\n   at the host\t${'x'.repeat(400)}`;
+      expect(await claims.recordRecheck(claim.id, { kind: 'unreachable', error, retrySeconds: 600 })).toBe(true);
+      const afterFailure = (await claims.get(claim.id))!;
+      const now = await nowMs();
+      expect(afterFailure).toMatchObject({ checkFailures: 1, checkedAt: claim.checkedAt, expiresAt: claim.expiresAt, lapsedAt: null });
+      expect(afterFailure.lastError).toMatch(/^HOST_UNREACHABLE: connect ECONNREFUSED at the host x+…$/);
+      expect(afterFailure.lastError!.length).toBe(300);
+      expect(Math.abs(between(now, afterFailure.nextCheckAt!) - 600)).toBeLessThanOrEqual(5);
+      expect(await claims.recordRecheck(claim.id, { kind: 'unreachable', error: 'DNS_UNAVAILABLE', retrySeconds: 60 })).toBe(true);
+      expect(await claims.get(claim.id)).toMatchObject({ checkFailures: 2, lastError: 'DNS_UNAVAILABLE' });
+
+      await sql(`UPDATE claims SET checked_at_ms = checked_at_ms - 86400000 WHERE id = ${claim.id}`);
+      expect(await claims.recordRecheck(claim.id, { kind: 'held', lifetimeSeconds: 7 * 3600, recheckSeconds: 3600 })).toBe(true);
+      const held = (await claims.get(claim.id))!;
+      const heldAt = await nowMs();
+      expect(held).toMatchObject({ checkFailures: 0, lastError: null, verifiedAt: claim.verifiedAt, lapsedAt: null });
+      expect(Math.abs(between(heldAt, held.checkedAt))).toBeLessThanOrEqual(5);
+      expect(between(held.checkedAt, held.expiresAt)).toBe(7 * 3600);
+      expect(between(held.checkedAt, held.nextCheckAt!)).toBe(3600);
+
+      for (const bad of [
+        { kind: 'held', lifetimeSeconds: 0, recheckSeconds: 60 },
+        { kind: 'held', lifetimeSeconds: 60, recheckSeconds: 1.5 },
+        { kind: 'unreachable', error: 'x', retrySeconds: 0 },
+        { kind: 'unreachable', error: 'x', retrySeconds: Number.NaN },
+      ] as const) {
+        await expect(claims.recordRecheck(claim.id, bad)).rejects.toThrow(RangeError);
+      }
+      expect(await claims.get(claim.id)).toEqual(held);
+
+      expect(await claims.recordRecheck(claim.id, { kind: 'lapsed', reason: 'TOKEN_MISMATCH: the file no longer holds the token' })).toBe(true);
+      expect(await claims.get(claim.id)).toMatchObject({ lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: 'TOKEN_MISMATCH: the file no longer holds the token' });
+      expect(await listings()).toEqual([]);
+      expect(await claims.forDid(did, 5)).toMatchObject({ current: [], listed: false });
+
+      // Lapsed: every kind is refused and changes nothing; so is a superseded claim's re-check, and no claim.
+      const lapsed = await claims.get(claim.id);
+      expect(await claims.recordRecheck(claim.id, { kind: 'held', lifetimeSeconds: 60, recheckSeconds: 60 })).toBe(false);
+      expect(await claims.recordRecheck(claim.id, { kind: 'unreachable', error: 'x', retrySeconds: 60 })).toBe(false);
+      expect(await claims.recordRecheck(claim.id, { kind: 'lapsed', reason: 'again' })).toBe(false);
+      expect(await claims.get(claim.id)).toEqual(lapsed);
+      const older = await prove(did, 'dns', 'list');
+      await prove(did, 'dns', 'claim');
+      expect(await claims.recordRecheck(older.claim.id, { kind: 'lapsed', reason: 'late' })).toBe(false);
+      expect(await claims.get(older.claim.id)).toMatchObject({ lapseReason: 'superseded by a newer proof' });
+      expect(await listings()).toHaveLength(1);
+      for (const absent of [older.claim.id + 1000, 0, -1, 1.5, 2 ** 40]) expect(await claims.recordRecheck(absent, { kind: 'lapsed', reason: 'x' })).toBe(false);
+    });
+
+    it('claims: sweep lapses expired claims with the exact reasons and removes their listings; challenges go a day after expiry; a directory read hides an expired listing before any sweep', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const signature = await prove('did:web:sig.example', 'signature', 'list');
+      const wellKnown = await prove('did:web:wk.example', 'well-known', 'list');
+      const kept = await prove('did:web:kept.example', 'dns', 'list');
+      const now = await nowMs();
+      await sql(`UPDATE claims SET expires_at_ms = ${now - 1} WHERE id IN (${signature.claim.id}, ${wellKnown.claim.id})`);
+      // Before any sweep: not listed, not current.
+      expect((await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries.map((e) => e.did)).toEqual(['did:web:kept.example']);
+      expect(await claims.forDid('did:web:sig.example', 5)).toMatchObject({ current: [], listed: false });
+      expect(await count('directory_entries')).toBe(3);
+
+      // Challenges: one expired over a day ago (removed), one an hour ago and one unexpired (kept).
+      const [oldChallenge, recentChallenge] = [await challenge('did:web:sig.example'), await challenge('did:web:sig.example'), await challenge('did:web:sig.example')];
+      await sql(`UPDATE claim_challenges SET created_at_ms = ${now - 90_000_000}, expires_at_ms = ${now - 86_400_000 - 5000} WHERE token = '${oldChallenge!.token}'`);
+      await sql(`UPDATE claim_challenges SET created_at_ms = ${now - 7_200_000}, expires_at_ms = ${now - 3_600_000} WHERE token = '${recentChallenge!.token}'`);
+      const challengesBefore = await count('claim_challenges');
+
+      expect(await claims.sweep()).toEqual({ lapsed: 2, challengesRemoved: 1 });
+      expect(await claims.get(signature.claim.id)).toMatchObject({ lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: 'expired' });
+      expect(await claims.get(wellKnown.claim.id)).toMatchObject({ lapseReason: `not re-checked successfully since ${wellKnown.claim.checkedAt}` });
+      expect(await claims.get(kept.claim.id)).toMatchObject({ lapsedAt: null });
+      expect((await listings()).map((l) => l.did)).toEqual(['did:web:kept.example']);
+      expect(await count('claim_challenges')).toBe(challengesBefore - 1);
+      expect(await count('claim_challenges', `token = '${oldChallenge!.token}'`)).toBe(0);
+      expect(await claims.sweep()).toEqual({ lapsed: 0, challengesRemoved: 0 });
+    });
+
+    it('directory: 120 listings paged 50/50/20 in a stable order, without repeats or gaps while listings come and go between pages', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      const didOf = (i: number) => (i % 4 === 0 ? `did:key:z6MkConformance${i}` : `did:web:host-${i}.example`);
+      for (let i = 1; i <= 120; i++) await prove(didOf(i), 'signature', 'list');
+      const seqs = (await listings()).map((l) => l.seq);
+
+      const page1 = await claims.directory({ q: null, didMethod: null, limit: 50, after: null });
+      expect(page1.entries.map((e) => e.did)).toEqual(Array.from({ length: 50 }, (_, i) => didOf(i + 1)));
+      expect(page1.more).toBe(true);
+      expect(page1.entries[3]).toMatchObject({ did: 'did:key:z6MkConformance4', didMethod: 'key', claims: [{ method: 'signature' }] });
+      // Between pages: a listing added (it comes last), one on the first page unlisted (nothing shifts).
+      await prove('did:web:added-1.example', 'signature', 'list');
+      await prove(didOf(10), 'signature', 'unlist');
+      const page2 = await claims.directory({ q: null, didMethod: null, limit: 50, after: page1.entries.at(-1)!.seq });
+      expect(page2.entries.map((e) => e.did)).toEqual(Array.from({ length: 50 }, (_, i) => didOf(i + 51)));
+      expect(page2.more).toBe(true);
+      await prove('did:web:added-2.example', 'signature', 'list');
+      const page3 = await claims.directory({ q: null, didMethod: null, limit: 50, after: page2.entries.at(-1)!.seq });
+      expect(page3.entries.map((e) => e.did)).toEqual([...Array.from({ length: 20 }, (_, i) => didOf(i + 101)), 'did:web:added-1.example', 'did:web:added-2.example']);
+      expect(page3.more).toBe(false);
+      const seen = [...page1.entries, ...page2.entries, ...page3.entries].map((e) => e.seq);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.slice(0, 120)).toEqual(seqs);
+      expect(seen).toEqual([...seen].sort((x, y) => x - y));
+
+      // Exactly at the end: no more.
+      const all = await allPages({}, 40);
+      expect(all.map((p) => p.entries.length)).toEqual([40, 40, 40, 1]);
+      const byFifty = await allPages({}, 50);
+      expect(byFifty.map((p) => [p.entries.length, p.more])).toEqual([
+        [50, true],
+        [50, true],
+        [21, false],
+      ]);
+
+      // By DID method, paged with its own cursor.
+      const keys = (await allPages({ didMethod: 'key' }, 7)).flatMap((p) => p.entries.map((e) => e.did));
+      expect(keys).toEqual(Array.from({ length: 30 }, (_, i) => didOf(4 * (i + 1))));
+      expect((await claims.directory({ q: null, didMethod: 'webvh', limit: 10, after: null })).entries).toEqual([]);
+
+      for (const limit of [0, 51, -1, 1.5, Number.NaN]) await expect(claims.directory({ q: null, didMethod: null, limit, after: null })).rejects.toThrow(RangeError);
+      for (const after of [-1, 1.5, Number.NaN]) await expect(claims.directory({ q: null, didMethod: null, limit: 10, after })).rejects.toThrow(RangeError);
+    });
+
+    it('directory: q is a case-insensitive substring of the DID, with no pattern characters; combined with the method and the cursor', async () => {
+      await emptyClaims();
+      const { claims } = store;
+      for (const did of ['did:web:Alpha.example', 'did:web:beta.example', 'did:web:under_score.example', 'did:key:z6MkALPHAkey', 'did:web:gamma.example%2Fpath']) {
+        await prove(did, 'signature', 'list');
+      }
+      const dids = async (q: string, didMethod: string | null = null) => (await allPages({ q, didMethod }, 50)).flatMap((p) => p.entries.map((e) => e.did));
+      expect(await dids('alpha')).toEqual(['did:web:Alpha.example', 'did:key:z6MkALPHAkey']);
+      expect(await dids('ALPHA.EX')).toEqual(['did:web:Alpha.example']);
+      expect(await dids('alpha', 'key')).toEqual(['did:key:z6MkALPHAkey']);
+      expect(await dids('_')).toEqual(['did:web:under_score.example']);
+      expect(await dids('%')).toEqual(['did:web:gamma.example%2Fpath']);
+      expect(await dids('%2f')).toEqual(['did:web:gamma.example%2Fpath']);
+      expect(await dids('.example')).toHaveLength(4);
+      expect(await dids('nothing-like-it')).toEqual([]);
+      // A cursor within the matches.
+      const first = await claims.directory({ q: 'example', didMethod: 'web', limit: 2, after: null });
+      expect(first.entries.map((e) => e.did)).toEqual(['did:web:Alpha.example', 'did:web:beta.example']);
+      expect(first.more).toBe(true);
+      const rest = await claims.directory({ q: 'example', didMethod: 'web', limit: 2, after: first.entries[1]!.seq });
+      expect(rest.entries.map((e) => e.did)).toEqual(['did:web:under_score.example', 'did:web:gamma.example%2Fpath']);
+      expect(rest.more).toBe(false);
+    });
   });
 }
 
@@ -1006,6 +1531,39 @@ describePostgres('PostgreSQL: schema versions', () => {
       expect(rows[0]!.n).toBe(1);
     } finally {
       for (const s of stores) await s.close();
+      await drop();
+    }
+  });
+
+  it('migrates a version 8 database (the unused claims tables of version 2) to version 9', async () => {
+    const { schema, drop } = freshSchema();
+    const client = new pg.Client({ connectionString: postgresUrl });
+    try {
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
+      for (const migration of MIGRATIONS.filter((m) => m.version <= 8)) await client.query(postgresSql(migration.up));
+      await client.query('INSERT INTO svc_schema_version (id, version) VALUES (1, 8)');
+      const columnsOf = async (table: string) =>
+        (await client.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY c', [schema, table])).rows.map((r) => r.c);
+      expect(await columnsOf('claims')).toContain('status');
+      expect(await columnsOf('claim_challenges')).toEqual([]);
+
+      const store = await openPostgresStore({ url: postgresUrl, schema });
+      try {
+        expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+        expect(await store.readiness()).toEqual({ ready: true, storage: 'postgres', schema: 'current' });
+        expect(await columnsOf('claims')).not.toContain('status');
+        expect(await columnsOf('claims')).toContain('lapsed_at_ms');
+        expect(await columnsOf('directory_entries')).toEqual(['claim_id', 'did', 'did_method', 'listed_at_ms', 'search', 'seq']);
+        const c = await store.claims.createChallenge({ token: newToken(), did: 'did:web:migrated.example', method: 'dns', purpose: 'list', ttlSeconds: 600 }, 10);
+        if (c === 'full') throw new Error('full');
+        expect(await store.claims.recordProof(proofOf(c.token, 'dns', c.did))).toMatchObject({ outcome: 'recorded', listed: true });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await client.end().catch(() => undefined);
       await drop();
     }
   });
@@ -1263,6 +1821,91 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
     } finally {
       for (const s of stores) await s.close();
       await drop();
+    }
+  });
+});
+
+describePostgres('PostgreSQL: claims across daemons', () => {
+  /** Two daemons' stores on one fresh schema. */
+  async function twoDaemons(): Promise<{ a: PostgresStore; b: PostgresStore; done: () => Promise<void> }> {
+    const { schema, drop } = freshSchema();
+    const [a, b] = await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })]);
+    return {
+      a,
+      b,
+      done: async () => {
+        await a.close();
+        await b.close();
+        await drop();
+      },
+    };
+  }
+  const create = (store: PostgresStore, did: string, limit: number, purpose: ClaimPurpose = 'claim') =>
+    store.claims.createChallenge({ token: newToken(), did, method: 'dns', purpose, ttlSeconds: 600 }, limit);
+
+  it('two daemons creating challenges at once never pass the limit together', async () => {
+    const { a, b, done } = await twoDaemons();
+    try {
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 === 0 ? a : b, `did:web:c${i}.example`, 5)));
+      expect(results.filter((r) => r !== 'full')).toHaveLength(5);
+      const { rows } = await a.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM claim_challenges');
+      expect(rows[0]!.n).toBe(5);
+    } finally {
+      await done();
+    }
+  });
+
+  it('two daemons proving one challenge at once record one claim; proofs of one DID and method from both take turns', async () => {
+    const { a, b, done } = await twoDaemons();
+    try {
+      const did = 'did:web:race.example';
+      for (let round = 0; round < 5; round++) {
+        const c = await create(a, did, 100, 'list');
+        if (c === 'full') throw new Error('full');
+        const results = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).claims.recordProof(proofOf(c.token, 'dns', did))));
+        expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'used')).toHaveLength(5);
+      }
+      const tokens = await Promise.all(Array.from({ length: 8 }, (_, i) => create(i % 2 === 0 ? a : b, did, 100, 'list')));
+      const recorded = await Promise.all(tokens.map((t, i) => (i % 2 === 0 ? b : a).claims.recordProof(proofOf((t as { token: string }).token, 'dns', did))));
+      expect(recorded.every((r) => r.outcome === 'recorded' && r.listed)).toBe(true);
+      const { rows } = await a.pool.query<{ current: number; superseded: number; listings: number }>(
+        `SELECT (SELECT count(*) FROM claims WHERE lapsed_at_ms IS NULL)::int AS current,
+           (SELECT count(*) FROM claims WHERE lapse_reason = 'superseded by a newer proof')::int AS superseded,
+           (SELECT count(*) FROM directory_entries)::int AS listings`,
+      );
+      expect(rows[0]).toEqual({ current: 1, superseded: 12, listings: 1 });
+    } finally {
+      await done();
+    }
+  });
+
+  it('two daemons claiming due re-checks at once never lease the same claim, and together lease every due one', async () => {
+    const { a, b, done } = await twoDaemons();
+    try {
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const c = await create(a, `did:web:due-${i}.example`, 100);
+        if (c === 'full') throw new Error('full');
+        const r = await a.claims.recordProof(proofOf(c.token, 'dns', c.did));
+        if (r.outcome === 'recorded') ids.push(r.claim.id);
+      }
+      for (let round = 0; round < 5; round++) {
+        await a.pool.query('UPDATE claims SET next_check_at_ms = 1000');
+        const leased = await Promise.all([a.claims.claimDue(20, 120), b.claims.claimDue(20, 120)]);
+        const claimed = leased.flatMap((l) => l.map((c) => c.id));
+        expect(new Set(claimed).size).toBe(claimed.length);
+        expect(claimed.sort((x, y) => x - y)).toEqual(ids);
+        expect(await a.claims.claimDue(20, 120)).toEqual([]);
+      }
+      // Many claimers with small limits: still disjoint.
+      await a.pool.query('UPDATE claims SET next_check_at_ms = 1000');
+      const leased = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).claims.claimDue(3, 120)));
+      const claimed = leased.flatMap((l) => l.map((c) => c.id));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.length + (await a.claims.claimDue(20, 120)).length).toBe(20);
+    } finally {
+      await done();
     }
   });
 });

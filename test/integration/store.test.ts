@@ -37,6 +37,16 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   6: { tables: ['scheduled_jobs', 'scheduled_attempts'] },
   7: { tables: ['monitor_baselines'], columns: [['monitor_events', 'baseline_id'], ['monitor_events', 'previous_baseline_id']] },
   8: { tables: ['customer_webhooks', 'customer_webhook_deliveries'] },
+  // Version 9 replaces version 2's claims and directory_entries (never written) with new ones.
+  9: {
+    tables: ['claim_challenges'],
+    columns: [
+      ['claims', 'lapsed_at_ms'],
+      ['claims', 'next_check_at_ms'],
+      ['directory_entries', 'seq'],
+      ['directory_entries', 'search'],
+    ],
+  },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -89,9 +99,9 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..8 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(SCHEMA_VERSION).toBe(8);
+  it('are numbered 1..9 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(SCHEMA_VERSION).toBe(9);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -113,10 +123,10 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 8 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 9 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(8);
-    expect(readSchemaVersion(store.db)).toBe(8);
+    expect(store.schemaVersion).toBe(9);
+    expect(readSchemaVersion(store.db)).toBe(9);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -148,7 +158,7 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 8 database changes nothing', async () => {
+  it('reopening a version 9 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -156,16 +166,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(8);
+      expect(again.schemaVersion).toBe(9);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(8);
+      expect(migrate(again.db)).toBe(9);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 8, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 9, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -182,8 +192,8 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(8);
-      expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables]));
+      expect(store.schemaVersion).toBe(9);
+      expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
       expect(historical).toMatchObject({ seenCount: 4, resolverVersion: '0.0.1' });
@@ -198,6 +208,40 @@ describe('migrations', () => {
       });
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations WHERE id = ?').get(next.id)).toEqual({ p: HASH_PROFILE });
       expect(await store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ outcome: 'coalesced', row: { id: next.id, seenCount: 2 } });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('brings a version 8 database to 9: the unused claims tables of version 2 give way to the new ones', async () => {
+    const file = path.join(temp.dir, 'svc.db');
+    const raw = new Database(file);
+    raw.pragma('foreign_keys = ON');
+    expect(migrate(raw, 8)).toBe(8);
+    expect(columnsOf(raw, 'claims')).toContain('status');
+    expect(columnsOf(raw, 'directory_entries')).toContain('label');
+    raw.close();
+
+    const store = openStore({ path: file });
+    try {
+      expect(store.schemaVersion).toBe(9);
+      expect(columnsOf(store.db, 'claims')).toEqual([
+        'id', 'did', 'method', 'subject', 'token', 'verified_at_ms', 'checked_at_ms', 'expires_at_ms', 'next_check_at_ms',
+        'check_failures', 'last_error', 'lapsed_at_ms', 'lapse_reason',
+      ]);
+      expect(columnsOf(store.db, 'directory_entries')).toEqual(['seq', 'did', 'did_method', 'search', 'claim_id', 'listed_at_ms']);
+      expect(tablesOf(store.db)).toContain('claim_challenges');
+      expect(store.db.pragma('foreign_key_check')).toEqual([]);
+      // At most one unlapsed claim per DID and method, enforced by the schema.
+      const insert = store.db.prepare(
+        `INSERT INTO claims (did, method, subject, token, verified_at_ms, checked_at_ms, expires_at_ms) VALUES ('did:web:a.example', 'dns', 's', 't', 1, 1, 2)`,
+      );
+      insert.run();
+      expect(() => insert.run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }));
+      store.db.exec(`UPDATE claims SET lapsed_at_ms = 2, lapse_reason = 'expired'`);
+      expect(insert.run().changes).toBe(1);
+      const challenge = await store.claims.createChallenge({ token: 'x'.repeat(43), did: 'did:web:a.example', method: 'dns', purpose: 'list', ttlSeconds: 60 }, 10);
+      expect(challenge).toMatchObject({ did: 'did:web:a.example', attempts: 0, usedAt: null });
     } finally {
       store.close();
     }
@@ -228,12 +272,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 9');
+    raw.pragma('user_version = 10');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b10\b/);
     expect(error.message).toMatch(/\b9\b/);
-    expect(error.message).toMatch(/\b8\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.
@@ -266,7 +310,7 @@ describe('openStore', () => {
     const store = openStore({ path: ':memory:' });
     try {
       expect(store.storage).toBe('memory');
-      expect(store.schemaVersion).toBe(8);
+      expect(store.schemaVersion).toBe(SCHEMA_VERSION);
       expect((await store.observations.record(sampleObservation())).row?.seenCount).toBe(1);
     } finally {
       store.close();
@@ -513,9 +557,9 @@ describe('readiness', () => {
 
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
-    store.db.pragma('user_version = 7');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 7, expected 8/) });
     store.db.pragma('user_version = 8');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 9/) });
+    store.db.pragma('user_version = 9');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

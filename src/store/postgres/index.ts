@@ -24,6 +24,7 @@ import { PostgresMcpObservationStore } from './mcp-observations.js';
 import { PostgresObservationStore } from './observations.js';
 import { PostgresMonitorEventStore } from './monitor-events.js';
 import { PostgresWatchStore } from './watches.js';
+import { PostgresClaimStore } from './claims.js';
 import { redactedUrl } from './url.js';
 
 export { isPostgresUrl, redactedUrl } from './url.js';
@@ -49,6 +50,7 @@ export interface PostgresStore extends Database {
   readonly mcpObservations: PostgresMcpObservationStore;
   readonly watches: PostgresWatchStore;
   readonly monitorEvents: PostgresMonitorEventStore;
+  readonly claims: PostgresClaimStore;
   /** Whether the server answers and the schema is current; never throws. */
   readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }>;
   /** Closes every connection (idempotent). */
@@ -172,6 +174,7 @@ class Store implements PostgresStore {
   readonly mcpObservations: PostgresMcpObservationStore;
   readonly watches: PostgresWatchStore;
   readonly monitorEvents: PostgresMonitorEventStore;
+  readonly claims: PostgresClaimStore;
   readonly shared: SharedCoordination;
   #closed = false;
 
@@ -186,6 +189,7 @@ class Store implements PostgresStore {
     this.mcpObservations = guarded(new PostgresMcpObservationStore(pool));
     this.watches = guarded(new PostgresWatchStore(pool));
     this.monitorEvents = guarded(new PostgresMonitorEventStore(pool));
+    this.claims = guarded(new PostgresClaimStore(pool));
     this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 

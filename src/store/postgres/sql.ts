@@ -4,10 +4,18 @@ import type pg from 'pg';
 /**
  * The first key of the two-key advisory locks each repository takes on its own key (a DID, an
  * endpoint); the second key is hashtext() of it. Watches lock one constant key: the limit is on
- * all of them; so do checks that insert monitor events (the event capacity is on all of them).
+ * all of them; so do checks that insert monitor events (the event capacity is on all of them),
+ * and challenge creation (the challenge limit). Proofs lock their DID.
  * Distinct from the migration lock (one 64-bit key).
  */
-export const LOCK_CLASS = { observations: 0x73760001, mcpObservations: 0x73760002, watches: 0x73760003, monitorEvents: 0x73760004 } as const;
+export const LOCK_CLASS = {
+  observations: 0x73760001,
+  mcpObservations: 0x73760002,
+  watches: 0x73760003,
+  monitorEvents: 0x73760004,
+  claimChallenges: 0x73760005,
+  claims: 0x73760006,
+} as const;
 
 /** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
 export async function transaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
