@@ -23,6 +23,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'non-public addresses (IPs or CIDRs, comma-separated) svc may also fetch from; --egress-allow adds to it',
     default: 'none: public addresses only',
   },
+  {
+    name: 'SVC_DNS_SERVERS',
+    scope: 'every command',
+    description: 'DNS servers svc asks for TXT records of DNS claims (ip or ip:port, [ipv6]:port; comma-separated)',
+    default: "the system's resolver",
+  },
   { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
   { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },

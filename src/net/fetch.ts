@@ -28,6 +28,7 @@ import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, Tl
 import { cancelledProblem, ProblemError } from '../core/problems.js';
 import type { StageHandle, Trace } from '../core/resolve/trace.js';
 import type { Clock } from '../core/runtime.js';
+import { TxtResolver } from './dns.js';
 import { checkAddress, parseIp, type Cidr, type ParsedIp } from './ip.js';
 import { daysUntil, readTlsEvidence } from './tls-evidence.js';
 
@@ -40,7 +41,7 @@ export interface ResolvedAddress {
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface NetLimits {
-  /** DNS lookup, ms. */
+  /** DNS lookup, ms; a TXT lookup gets two tries of this, and twice this in all. */
   dnsMs: number;
   /** TCP connect + TLS handshake, ms. */
   connectMs: number;
@@ -71,6 +72,12 @@ export interface NetOptions {
   trustAnchors?: readonly string[];
   /** DNS; tests inject a table. */
   lookup?: HostLookup;
+  /**
+   * The DNS servers TXT lookups ask (SVC_DNS_SERVERS): `ip`, `ip:port` or `[ipv6]:port`. Empty or
+   * absent: the system's resolver configuration. A bad entry is a RangeError. Host lookups for
+   * fetches keep using getaddrinfo (`lookup`), as every other program on the machine does.
+   */
+  dnsServers?: readonly string[];
   /**
    * Test seam, like curl's --connect-to: the TCP port actually dialled for a host and port of a
    * URL, so that `https://domain.example` can reach a loopback test server. The egress policy
@@ -208,6 +215,7 @@ export class EgressFetcher implements Net {
   readonly #limits: NetLimits;
   readonly #trustAnchors: readonly string[] | undefined;
   readonly #connectTo: NetOptions['connectTo'];
+  readonly #txt: TxtResolver;
   /** Built once: a trust store of Node's roots plus extra anchors costs ~20 ms to assemble. */
   #secureContext: SecureContext | undefined;
   /** Idle connections by `host|port|dialled port|pinned address`. */
@@ -222,6 +230,7 @@ export class EgressFetcher implements Net {
     this.#limits = { ...DEFAULT_NET_LIMITS, ...options.limits };
     this.#trustAnchors = options.trustAnchors;
     this.#connectTo = options.connectTo;
+    this.#txt = new TxtResolver({ servers: options.dnsServers ?? [], timeoutMs: this.#limits.dnsMs, tries: 2 });
   }
 
   get limits(): Readonly<NetLimits> {
@@ -300,6 +309,10 @@ export class EgressFetcher implements Net {
     const deadline = new Deadline(this.#clock, this.#clock.monotonicUs() + this.#limits.totalMs * 1000);
     const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443, plain: false };
     await this.#resolve(hop, { url: target, purpose, maxBytes: 0 }, deadline, { status: 'PASS', detail: '' });
+  }
+
+  resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {
+    return this.#txt.resolveTxt(name, signal);
   }
 
   async #resolve(hop: Hop, request: FetchRequest, deadline: Deadline, stage: StageHandle): Promise<Pinned> {

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
 import { MemoryResolutionCache } from '../core/resolve/cache.js';
-import { createNet, linkLocalOverreach, parseAllowList, type Cidr, type NetOptions } from '../net/index.js';
+import { createNet, linkLocalOverreach, parseAllowList, parseDnsServers, type Cidr, type NetOptions } from '../net/index.js';
 
 export const systemClock: Clock = {
   now: () => new Date(),
@@ -88,6 +88,17 @@ export function egressAllowance(env: NodeJS.ProcessEnv, extra: readonly string[]
   return egressAllowanceEntries(env, extra).map((e) => e.cidr);
 }
 
+/**
+ * SVC_DNS_SERVERS: the DNS servers TXT lookups ask (DNS claims), comma-separated, each an IP
+ * address with an optional port (`192.0.2.53`, `192.0.2.53:5353`, `[2001:db8::53]:5353`).
+ * Unset or empty → [] (the system's resolver); a bad entry is a ConfigError.
+ */
+export function dnsServersFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const parsed = parseDnsServers(env['SVC_DNS_SERVERS'] ?? '');
+  if ('error' in parsed) throw new ConfigError(`SVC_DNS_SERVERS: ${parsed.error}`);
+  return parsed.servers;
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -102,7 +113,9 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel | null {
 /**
  * Environment: SVC_PROBLEMS_BASE (problem type URI base), SVC_CACHE_TTL (seconds, default
  * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error),
- * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses). A bad value of any of them is a
+ * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses), SVC_DNS_SERVERS (the DNS servers
+ * asked for TXT records, `ip` or `ip:port`, comma-separated; default the system's resolver;
+ * `net.dnsServers` of the overrides replaces it). A bad value of any of them is a
  * ConfigError (the CLI exits 2); an empty one counts as unset. Trust anchors are Node's own
  * (its CA store plus NODE_EXTRA_CA_CERTS); there is no switch to weaken TLS checks.
  */
@@ -116,6 +129,7 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
     ...overrides.config,
   };
   const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', 1000, 0, 1_000_000);
-  const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow) });
+  const dnsServers = overrides.net?.dnsServers ?? dnsServersFromEnv(env);
+  const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
   return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries), net };
 }

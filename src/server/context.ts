@@ -270,6 +270,11 @@ export function outboundWork<T>(ctx: ServerContext, request: FastifyRequest, rep
       return base.net.fetch(req, trace);
     },
     checkDestination: (url, purpose) => base.net.checkDestination(url, purpose),
+    // A TXT lookup (a DNS claim) is outbound work too: it takes the request's slot like a fetch.
+    resolveTxt: (name, signal) => {
+      slot.take();
+      return base.net.resolveTxt(name, signal);
+    },
     egressAllow: base.net.egressAllow,
     close: () => base.net.close(),
   };

@@ -35,6 +35,9 @@ function offlineRuntime(): Runtime & { fetches: () => number } {
       async checkDestination() {
         throw new Error('the network must not be used');
       },
+      async resolveTxt() {
+        throw new Error('the network must not be used');
+      },
     },
     fetches: () => fetches,
   };
