@@ -444,6 +444,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/claims/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge to prove control of a DID
+         * @description Three free ways: sign the challenge with a key under authentication (signature), host the token at /.well-known/svc-claim.txt (well-known; did:web and did:webvh), or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. A challenge holds for expiresInSeconds, allows 5 verification attempts and proves once.
+         */
+        post: operations["createClaimChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claims/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the proof of a challenge
+         * @description Checks the proof now (the DID resolved afresh for a signature; the file or the TXT record fetched through the egress policy). A proof that does not hold is a 200 with verified: false and a refusal (code and reason), never an error. A proof that holds becomes a claim; its purpose is applied (list: the DID is listed; unlist: it is not).
+         */
+        post: operations["verifyClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claims/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current proofs of control of a DID
+         * @description Each claim states what it proves ("someone able to sign with this key / publish on this domain / in this DNS zone acted on <date>") and what it does not (legal identity, ongoing control). Only current, unexpired claims; the latest lapsed ones are listed apart with their reason.
+         */
+        get: operations["listClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Identifiers whose controllers proved control and opted in
+         * @description Oldest listing first, in a stable order: a page ends with nextCursor (null on the last page), and listings added meanwhile come after it, so paging neither repeats nor skips. A listing lapses with the claim behind it. Listings cannot be bought: only a proven controller opts in (a proof with purpose "list").
+         */
+        get: operations["listDirectory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/monitoring/watches": {
         parameters: {
             query?: never;
@@ -1628,6 +1708,129 @@ export interface components {
             /** @description What the preview does not promise. */
             limitations: string;
         };
+        /** @description signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>. */
+        ClaimMethod: "signature" | "well-known" | "dns";
+        /** @description claim: prove control only; list: prove control and opt in to the directory; unlist: prove control and leave the directory. */
+        ClaimPurpose: "claim" | "list" | "unlist";
+        ClaimRefusalCode: "CHALLENGE_UNKNOWN" | "CHALLENGE_EXPIRED" | "CHALLENGE_USED" | "CHALLENGE_EXHAUSTED" | "JWS_MISSING" | "JWS_MALFORMED" | "JWS_UNSUPPORTED" | "PAYLOAD_MISMATCH" | "SIGNER_MISMATCH" | "DID_UNRESOLVED" | "DID_DEACTIVATED" | "KEY_NOT_FOUND" | "KEY_NOT_AUTHENTICATION" | "SIGNATURE_INVALID" | "TOKEN_MISMATCH" | "FILE_NOT_FOUND" | "FILE_UNAVAILABLE" | "FILE_TOO_LARGE" | "HOST_UNREACHABLE" | "EGRESS_BLOCKED" | "RECORD_ABSENT" | "DNS_UNAVAILABLE";
+        ClaimChallengeRequest: {
+            /** @description The DID whose control is to be shown. */
+            did: string;
+            method: components["schemas"]["ClaimMethod"];
+            purpose?: components["schemas"]["ClaimPurpose"];
+            /** @description How long the challenge holds: signature 600 s by default (at most 900), well-known and dns 3600 s (at most 86400). */
+            expiresInSeconds?: number;
+        };
+        ClaimChallenge: {
+            did: string;
+            method: components["schemas"]["ClaimMethod"];
+            purpose: components["schemas"]["ClaimPurpose"];
+            /** @description 32 random bytes, base64url: what is signed, hosted or published, and what the proof is submitted with. */
+            token: string;
+            /** @description When the challenge was made. RFC 3339 UTC. */
+            createdAt: string;
+            /** @description After this the challenge cannot be used. RFC 3339 UTC. */
+            expiresAt: string;
+            /** @description Verification attempts the challenge allows (5); it is used up by the first success. */
+            attemptsAllowed: number;
+            /** @description What to do, then how to submit the proof. */
+            instructions: string;
+            signature: {
+                /** @description What the signature states: {aud: "svc-claim", did, token, purpose, iat, exp}. */
+                statement: {
+                    [key: string]: unknown;
+                };
+                /** @description The exact JWS payload: base64url of the statement in RFC 8785 form. */
+                payload: string;
+                /** @enum {string} */
+                relationship: "authentication";
+            } | null;
+            wellKnown: {
+                url: string;
+                /** @description A line the file must hold. */
+                content: string;
+            } | null;
+            dns: {
+                name: string;
+                /** @enum {string} */
+                type: "TXT";
+                /** @description Any one TXT record at the name may hold it. */
+                value: string;
+            } | null;
+        };
+        ClaimProofRequest: {
+            /** @description The DID of the challenge. */
+            did: string;
+            /** @description The challenge token. */
+            token: string;
+            /** @description signature: the compact JWS over the challenge payload. */
+            jws?: string;
+        };
+        Claim: {
+            method: components["schemas"]["ClaimMethod"];
+            /** @description What acted: the key id (signature), the file URL (well-known), the TXT record name (dns). */
+            subject: string;
+            proves: string;
+            doesNotProve: string[];
+            /** @description When the proof was first verified. RFC 3339 UTC. */
+            verifiedAt: string;
+            /** @description The last successful check (the proof or a re-check). RFC 3339 UTC. */
+            lastCheckedAt: string;
+            /** @description When the claim lapses unless a re-check holds it. RFC 3339 UTC. */
+            expiresAt: string;
+            nextCheckAt: string | null;
+        };
+        LapsedClaim: {
+            method: components["schemas"]["ClaimMethod"];
+            subject: string;
+            verifiedAt: string;
+            lapsedAt: string;
+            /** @description Why the claim lapsed: the proof disappeared, it expired unchecked, a newer proof replaced it. */
+            reason: string;
+        };
+        ClaimRefusal: {
+            code: components["schemas"]["ClaimRefusalCode"];
+            reason: string;
+        };
+        ClaimVerification: {
+            did: string;
+            token: string;
+            method: components["schemas"]["ClaimMethod"] | null;
+            purpose: components["schemas"]["ClaimPurpose"] | null;
+            status: "VERIFIED" | "REFUSED";
+            verified: boolean;
+            refusal: components["schemas"]["ClaimRefusal"] | null;
+            claim: components["schemas"]["Claim"] | null;
+            listed: boolean | null;
+            checkedAt: string;
+        };
+        ClaimList: {
+            did: string;
+            /** @description Current, unexpired claims, newest first. */
+            claims: components["schemas"]["Claim"][];
+            /** @description The latest claims that lapsed (at most 10), newest first. */
+            lapsed: components["schemas"]["LapsedClaim"][];
+            /** @description Whether the DID is in the directory (its controller opted in and a claim holds). */
+            listed: boolean;
+            limitations: string[];
+        };
+        DirectoryEntry: {
+            did: string;
+            /** @description The DID method: web, key, jwk or webvh. */
+            method: string;
+            /** @description When the controller opted in. RFC 3339 UTC. */
+            listedAt: string;
+            /** @description The current claims behind the listing. */
+            claims: {
+                method: components["schemas"]["ClaimMethod"];
+                verifiedAt: string;
+                expiresAt: string;
+            }[];
+        };
+        DirectoryPage: {
+            entries: components["schemas"]["DirectoryEntry"][];
+            nextCursor: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1728,6 +1931,19 @@ export type MonitorEvent = components['schemas']['MonitorEvent'];
 export type MonitorEventList = components['schemas']['MonitorEventList'];
 export type MonitoringStatus = components['schemas']['MonitoringStatus'];
 export type RetentionPreview = components['schemas']['RetentionPreview'];
+export type ClaimMethod = components['schemas']['ClaimMethod'];
+export type ClaimPurpose = components['schemas']['ClaimPurpose'];
+export type ClaimRefusalCode = components['schemas']['ClaimRefusalCode'];
+export type ClaimChallengeRequest = components['schemas']['ClaimChallengeRequest'];
+export type ClaimChallenge = components['schemas']['ClaimChallenge'];
+export type ClaimProofRequest = components['schemas']['ClaimProofRequest'];
+export type Claim = components['schemas']['Claim'];
+export type LapsedClaim = components['schemas']['LapsedClaim'];
+export type ClaimRefusal = components['schemas']['ClaimRefusal'];
+export type ClaimVerification = components['schemas']['ClaimVerification'];
+export type ClaimList = components['schemas']['ClaimList'];
+export type DirectoryEntry = components['schemas']['DirectoryEntry'];
+export type DirectoryPage = components['schemas']['DirectoryPage'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -3784,6 +4000,322 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                     "text/html": string;
+                };
+            };
+        };
+    };
+    createClaimChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge: what to sign or publish, and until when. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimChallenge"];
+                };
+            };
+            /** @description INVALID_DID: did is not a DID; INVALID_REQUEST: the body is not valid (the member is named), or the method does not apply to the DID (well-known and dns need a host). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED: the DID names a method svc does not resolve. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED: 10000 challenges are pending, or the service is busy (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimProofRequest"];
+            };
+        };
+        responses: {
+            /** @description What the check found: the claim, or why not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimVerification"];
+                };
+            };
+            /** @description INVALID_DID: did is not a DID; INVALID_REQUEST: the body is not valid (the member is named), or the method does not apply to the DID (well-known and dns need a host). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description METHOD_NOT_SUPPORTED: the DID names a method svc does not resolve. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID's claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimList"];
+                };
+            };
+            /** @description INVALID_DID; INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable (see /ready; Retry-After), or the daemon is shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDirectory: {
+        parameters: {
+            query?: {
+                /** @description Free text (at most 100 characters): entries whose DID contains it, case-insensitively. */
+                q?: string;
+                /** @description The DID method. */
+                method?: "web" | "key" | "jwk" | "webvh";
+                /** @description Entries per page, 1 to 50 (default 20). */
+                limit?: string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the directory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryPage"];
+                };
+            };
+            /** @description INVALID_OPTIONS: an unknown or repeated query option, q over 100 characters, limit outside 1..50, a method other than web, key, jwk, webvh, or a cursor of another query. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable (see /ready; Retry-After), or the daemon is shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -149,6 +149,23 @@ __all__ = [
     "MonitoringStatus",
     "RetentionPreviewCandidateCounts",
     "RetentionPreview",
+    "ClaimMethod",
+    "ClaimPurpose",
+    "ClaimRefusalCode",
+    "ClaimChallengeRequest",
+    "ClaimChallengeSignatureVariant1",
+    "ClaimChallengeWellKnownVariant1",
+    "ClaimChallengeDnsVariant1",
+    "ClaimChallenge",
+    "ClaimProofRequest",
+    "Claim",
+    "LapsedClaim",
+    "ClaimRefusal",
+    "ClaimVerification",
+    "ClaimList",
+    "DirectoryEntryClaimsItem",
+    "DirectoryEntry",
+    "DirectoryPage",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -1591,6 +1608,187 @@ class RetentionPreview(TypedDict):
     limitations: str
 
 
+#: signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.
+ClaimMethod = Literal["signature", "well-known", "dns"]
+
+
+#: claim: prove control only; list: prove control and opt in to the directory; unlist: prove control and leave the directory.
+ClaimPurpose = Literal["claim", "list", "unlist"]
+
+
+ClaimRefusalCode = Literal["CHALLENGE_UNKNOWN", "CHALLENGE_EXPIRED", "CHALLENGE_USED", "CHALLENGE_EXHAUSTED", "JWS_MISSING", "JWS_MALFORMED", "JWS_UNSUPPORTED", "PAYLOAD_MISMATCH", "SIGNER_MISMATCH", "DID_UNRESOLVED", "DID_DEACTIVATED", "KEY_NOT_FOUND", "KEY_NOT_AUTHENTICATION", "SIGNATURE_INVALID", "TOKEN_MISMATCH", "FILE_NOT_FOUND", "FILE_UNAVAILABLE", "FILE_TOO_LARGE", "HOST_UNREACHABLE", "EGRESS_BLOCKED", "RECORD_ABSENT", "DNS_UNAVAILABLE"]
+
+
+class _ClaimChallengeRequestRequired(TypedDict):
+    """The required members of ClaimChallengeRequest."""
+
+    #: The DID whose control is to be shown.
+    did: str
+    method: ClaimMethod
+
+
+class ClaimChallengeRequest(_ClaimChallengeRequestRequired, total=False):
+    """The `ClaimChallengeRequest` schema of openapi.json."""
+
+    purpose: ClaimPurpose
+    #: How long the challenge holds: signature 600 s by default (at most 900), well-known and dns 3600 s (at most 86400).
+    expiresInSeconds: int
+
+
+class ClaimChallengeSignatureVariant1(TypedDict):
+    """The object at `ClaimChallenge.signature (variant 1 of 2)` in openapi.json."""
+
+    #: What the signature states: {aud: "svc-claim", did, token, purpose, iat, exp}.
+    statement: Dict[str, Any]
+    #: The exact JWS payload: base64url of the statement in RFC 8785 form.
+    payload: str
+    relationship: Literal["authentication"]
+
+
+class ClaimChallengeWellKnownVariant1(TypedDict):
+    """The object at `ClaimChallenge.wellKnown (variant 1 of 2)` in openapi.json."""
+
+    url: str
+    #: A line the file must hold.
+    content: str
+
+
+class ClaimChallengeDnsVariant1(TypedDict):
+    """The object at `ClaimChallenge.dns (variant 1 of 2)` in openapi.json."""
+
+    name: str
+    type: Literal["TXT"]
+    #: Any one TXT record at the name may hold it.
+    value: str
+
+
+class ClaimChallenge(TypedDict):
+    """The `ClaimChallenge` schema of openapi.json."""
+
+    did: str
+    method: ClaimMethod
+    purpose: ClaimPurpose
+    #: 32 random bytes, base64url: what is signed, hosted or published, and what the proof is submitted with.
+    token: str
+    #: When the challenge was made. RFC 3339 UTC.
+    createdAt: str
+    #: After this the challenge cannot be used. RFC 3339 UTC.
+    expiresAt: str
+    #: Verification attempts the challenge allows (5); it is used up by the first success.
+    attemptsAllowed: int
+    #: What to do, then how to submit the proof.
+    instructions: str
+    signature: Optional[ClaimChallengeSignatureVariant1]
+    wellKnown: Optional[ClaimChallengeWellKnownVariant1]
+    dns: Optional[ClaimChallengeDnsVariant1]
+
+
+class _ClaimProofRequestRequired(TypedDict):
+    """The required members of ClaimProofRequest."""
+
+    #: The DID of the challenge.
+    did: str
+    #: The challenge token.
+    token: str
+
+
+class ClaimProofRequest(_ClaimProofRequestRequired, total=False):
+    """The `ClaimProofRequest` schema of openapi.json."""
+
+    #: signature: the compact JWS over the challenge payload.
+    jws: str
+
+
+class Claim(TypedDict):
+    """The `Claim` schema of openapi.json."""
+
+    method: ClaimMethod
+    #: What acted: the key id (signature), the file URL (well-known), the TXT record name (dns).
+    subject: str
+    proves: str
+    doesNotProve: List[str]
+    #: When the proof was first verified. RFC 3339 UTC.
+    verifiedAt: str
+    #: The last successful check (the proof or a re-check). RFC 3339 UTC.
+    lastCheckedAt: str
+    #: When the claim lapses unless a re-check holds it. RFC 3339 UTC.
+    expiresAt: str
+    nextCheckAt: Optional[str]
+
+
+class LapsedClaim(TypedDict):
+    """The `LapsedClaim` schema of openapi.json."""
+
+    method: ClaimMethod
+    subject: str
+    verifiedAt: str
+    lapsedAt: str
+    #: Why the claim lapsed: the proof disappeared, it expired unchecked, a newer proof replaced it.
+    reason: str
+
+
+class ClaimRefusal(TypedDict):
+    """The `ClaimRefusal` schema of openapi.json."""
+
+    code: ClaimRefusalCode
+    reason: str
+
+
+class ClaimVerification(TypedDict):
+    """The `ClaimVerification` schema of openapi.json."""
+
+    did: str
+    token: str
+    method: Optional[ClaimMethod]
+    purpose: Optional[ClaimPurpose]
+    status: Literal["VERIFIED", "REFUSED"]
+    verified: bool
+    refusal: Optional[ClaimRefusal]
+    claim: Optional[Claim]
+    listed: Optional[bool]
+    checkedAt: str
+
+
+class ClaimList(TypedDict):
+    """The `ClaimList` schema of openapi.json."""
+
+    did: str
+    #: Current, unexpired claims, newest first.
+    claims: List[Claim]
+    #: The latest claims that lapsed (at most 10), newest first.
+    lapsed: List[LapsedClaim]
+    #: Whether the DID is in the directory (its controller opted in and a claim holds).
+    listed: bool
+    limitations: List[str]
+
+
+class DirectoryEntryClaimsItem(TypedDict):
+    """The object at `DirectoryEntry.claims[]` in openapi.json."""
+
+    method: ClaimMethod
+    verifiedAt: str
+    expiresAt: str
+
+
+class DirectoryEntry(TypedDict):
+    """The `DirectoryEntry` schema of openapi.json."""
+
+    did: str
+    #: The DID method: web, key, jwk or webvh.
+    method: str
+    #: When the controller opted in. RFC 3339 UTC.
+    listedAt: str
+    #: The current claims behind the listing.
+    claims: List[DirectoryEntryClaimsItem]
+
+
+class DirectoryPage(TypedDict):
+    """The `DirectoryPage` schema of openapi.json."""
+
+    entries: List[DirectoryEntry]
+    nextCursor: Optional[str]
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -1850,6 +2048,46 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200, 304),
         "response": None,
+    },
+    "createClaimChallenge": {
+        "method": "POST",
+        "path": "/v1/claims/challenges",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "ClaimChallengeRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "verifyClaim": {
+        "method": "POST",
+        "path": "/v1/claims/verify",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "ClaimProofRequest",
+        "results": (200,),
+        "response": "ClaimVerification",
+    },
+    "listClaims": {
+        "method": "GET",
+        "path": "/v1/claims/{did}",
+        "budget": "standard",
+        "path_params": ("did",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "ClaimList",
+    },
+    "listDirectory": {
+        "method": "GET",
+        "path": "/v1/directory",
+        "budget": "standard",
+        "path_params": (),
+        "query": ("q", "method", "limit", "cursor"),
+        "body": None,
+        "results": (200,),
+        "response": "DirectoryPage",
     },
     "createWatch": {
         "method": "POST",

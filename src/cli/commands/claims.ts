@@ -19,6 +19,7 @@ import { signClaimPayload } from '../../core/delegation/mint.js';
 import { parseJsonText } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
 import { ConfigError } from '../../runtime/node.js';
+import { completeFiles } from '../completion.js';
 import { usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -124,7 +125,7 @@ export function registerClaims(program: Command, io: CliIo, setExit: (code: numb
       .option('--json', json)
       .option('-q, --quiet', 'print nothing (--json output and errors still print); rely on the exit code');
 
-  daemon(
+  const claim = daemon(
     program
       .command('claim')
       .description('Prove control of a DID to a daemon: sign a challenge with a key, or publish it (well-known file, DNS TXT)')
@@ -137,7 +138,9 @@ export function registerClaims(program: Command, io: CliIo, setExit: (code: numb
       .option('--unlist', 'leave the directory once the proof holds')
       .option('--expires-in <seconds>', 'how long the challenge holds (signature at most 900 s, well-known and dns 86400 s)'),
     'print the JSON of the daemon\'s answers: the challenge, then the verification (one object: {challenge, verification})',
-  )
+  );
+  completeFiles(claim, '--key');
+  claim
     .addHelpText(
       'after',
       `
