@@ -84,7 +84,7 @@ async function latencies(url: string): Promise<Map<string, { p50: number; p95: n
     for (let i = 0; i < 20; i++) await once();
     const samples: number[] = [];
     for (let i = 0; i < REQUESTS; i++) samples.push(await once());
-    out.set(c.name, { p50: percentile(samples, 50), p95: percentile(samples, 95) });
+    out.set(c.name, { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
   }
   return out;
 }
