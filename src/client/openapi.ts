@@ -845,6 +845,14 @@ export interface components {
                 monitoring: {
                     status: "ok" | "disabled";
                 };
+                claims: {
+                    /** @description unavailable while the database is. */
+                    status: "ok" | "unavailable";
+                    /** @description Seconds between re-checks of a well-known or DNS claim. */
+                    recheckIntervalSeconds: number;
+                    /** @description Seconds between two passes of the re-checker. */
+                    periodSeconds: number;
+                };
                 console: {
                     /** @enum {string} */
                     status: "disabled";

@@ -61,7 +61,7 @@ describe('probes', () => {
     expectProblem(await get('/health?verbose=1'), 400, 'INVALID_OPTIONS');
   });
 
-  it('GET /v1/status: components of resolution, storage, cache, rate limit, monitoring, console, billing', async () => {
+  it('GET /v1/status: components of resolution, storage, cache, rate limit, monitoring, claims, console, billing', async () => {
     const body = expectJson(await get('/v1/status'), 200);
     expect(body).toMatchObject({ status: 'ok', version: VERSION, profile: 'direct' });
     expect(body.startedAt).toMatch(RFC3339_SECONDS);
@@ -72,6 +72,7 @@ describe('probes', () => {
       cache: { status: 'ok' },
       rateLimit: { status: 'ok', perMinute: 100000 },
       monitoring: { status: 'disabled' },
+      claims: { status: 'ok', recheckIntervalSeconds: 86400, periodSeconds: 60 },
       console: { status: 'disabled' },
       billing: { status: 'disabled' },
     });

@@ -28,6 +28,7 @@ __all__ = [
     "ServiceStatusComponentsRateLimitVariant1",
     "ServiceStatusComponentsRateLimitVariant2",
     "ServiceStatusComponentsMonitoring",
+    "ServiceStatusComponentsClaims",
     "ServiceStatusComponentsConsole",
     "ServiceStatusComponentsBilling",
     "ServiceStatusComponents",
@@ -339,6 +340,17 @@ class ServiceStatusComponentsMonitoring(TypedDict):
     status: Literal["ok", "disabled"]
 
 
+class ServiceStatusComponentsClaims(TypedDict):
+    """The object at `ServiceStatus.components.claims` in openapi.json."""
+
+    #: unavailable while the database is.
+    status: Literal["ok", "unavailable"]
+    #: Seconds between re-checks of a well-known or DNS claim.
+    recheckIntervalSeconds: int
+    #: Seconds between two passes of the re-checker.
+    periodSeconds: int
+
+
 class ServiceStatusComponentsConsole(TypedDict):
     """The object at `ServiceStatus.components.console` in openapi.json."""
 
@@ -359,6 +371,7 @@ class ServiceStatusComponents(TypedDict):
     storage: Union[ServiceStatusComponentsStorageVariant1, ServiceStatusComponentsStorageVariant2]
     rateLimit: Union[ServiceStatusComponentsRateLimitVariant1, ServiceStatusComponentsRateLimitVariant2]
     monitoring: ServiceStatusComponentsMonitoring
+    claims: ServiceStatusComponentsClaims
     console: ServiceStatusComponentsConsole
     billing: ServiceStatusComponentsBilling
 

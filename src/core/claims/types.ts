@@ -6,8 +6,8 @@ import type { ClaimMethod, ClaimPurpose } from '../store.js';
 
 export type { ClaimMethod, ClaimPurpose } from '../store.js';
 
-export const CLAIM_METHODS: readonly ClaimMethod[] = ['signature', 'well-known', 'dns'];
-export const CLAIM_PURPOSES: readonly ClaimPurpose[] = ['claim', 'list', 'unlist'];
+export const CLAIM_METHODS = ['signature', 'well-known', 'dns'] as const satisfies readonly ClaimMethod[];
+export const CLAIM_PURPOSES = ['claim', 'list', 'unlist'] as const satisfies readonly ClaimPurpose[];
 
 /**
  * Why a proof was refused. A refusal is a result (200, `verified: false`), never a problem.

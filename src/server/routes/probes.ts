@@ -94,6 +94,7 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
               ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }
               : { status: 'ok', perMinute: ctx.limits.directPerMinute },
             monitoring: { status: ctx.operator?.enabled === true ? 'ok' : 'disabled' },
+            claims: { status: readiness.ready ? 'ok' : 'unavailable', recheckIntervalSeconds: ctx.limits.claimRecheckSeconds, periodSeconds: ctx.limits.claimPeriodSeconds },
             console: { status: 'disabled' },
             billing: { status: 'disabled' },
           },

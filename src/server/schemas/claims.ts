@@ -4,11 +4,12 @@
  * of the opt-in directory. The SPEC leaves these shapes open ("not shown"); README "Proofs of
  * control and the directory" describes them for users.
  */
-import Type, { type TSchema } from 'typebox';
+import Type, { type TLiteral, type TSchema } from 'typebox';
 import { CHALLENGE_ATTEMPTS, CHALLENGE_TTL, CLAIM_METHODS, CLAIM_PURPOSES, CLAIM_REFUSALS } from '../../core/claims/types.js';
 import { Nullable } from './common.js';
 
-const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v));
+/** One literal schema per value, keeping each value's type (so Static<> is the union of the values). */
+const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
 
 export const DIRECTORY_LIMIT = { min: 1, max: 50, default: 20 } as const;
 export const DIRECTORY_Q_MAX = 100;

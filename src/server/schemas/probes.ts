@@ -114,6 +114,14 @@ export const ServiceStatusSchema = Type.Object(
           Type.Object({ status: Type.Literal('ok'), perMinute: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
         ]),
         monitoring: Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('disabled')]) }, { additionalProperties: false }),
+        claims: Type.Object(
+          {
+            status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], { description: 'unavailable while the database is.' }),
+            recheckIntervalSeconds: Type.Integer({ minimum: 1, description: 'Seconds between re-checks of a well-known or DNS claim.' }),
+            periodSeconds: Type.Integer({ minimum: 1, description: 'Seconds between two passes of the re-checker.' }),
+          },
+          { additionalProperties: false },
+        ),
         console: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
         billing: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
       },
