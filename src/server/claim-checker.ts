@@ -23,23 +23,13 @@ const LEASE_SECONDS = 120;
 /** An unreachable proof is tried again after this, or after the interval when that is shorter. */
 const RETRY_SECONDS = 3_600;
 
-export class ClaimChecker {
-  readonly #periodic: Periodic;
-
-  constructor(private readonly ctx: ServerContext) {
-    this.#periodic = new Periodic(ctx, ctx.limits.claimPeriodSeconds, 'a claim re-check pass', () => this.pass());
-  }
-
-  start(): void {
-    this.#periodic.start();
-  }
-
-  stop(): Promise<void> {
-    return this.#periodic.stop();
+export class ClaimChecker extends Periodic {
+  constructor(ctx: ServerContext) {
+    super(ctx, ctx.limits.claimPeriodSeconds, 'a claim re-check pass');
   }
 
   /** One pass: the sweep, then the due re-checks; returns how many re-checks were recorded. */
-  async pass(): Promise<number> {
+  override async pass(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
     const swept = await store.claims.sweep();
@@ -47,7 +37,7 @@ export class ClaimChecker {
     const queue = await store.claims.claimDue(CLAIMS_PER_PASS, LEASE_SECONDS);
     let recorded = 0;
     const worker = async () => {
-      for (let claim = queue.shift(); claim !== undefined && !this.#periodic.halted; claim = queue.shift()) {
+      for (let claim = queue.shift(); claim !== undefined && !this.halted; claim = queue.shift()) {
         if (await this.recheck(claim)) recorded += 1;
       }
     };

@@ -1,25 +1,28 @@
 /**
  * Background work of the daemon that runs every so many seconds (the monitoring poller, the
  * claim re-checker): a pass now and then every period, never two passes at once, none started
- * once the daemon drains, and a failed pass logged (the next one runs as usual).
+ * once the daemon drains, and a failed pass logged (the next one runs as usual). A job extends
+ * this class with its `pass()`.
  */
 import type { ServerContext } from './context.js';
 
-export class Periodic {
+export abstract class Periodic {
   #timer: NodeJS.Timeout | null = null;
   #pass: Promise<void> | null = null;
   #stopped = false;
 
   constructor(
-    private readonly ctx: ServerContext,
+    protected readonly ctx: ServerContext,
     private readonly periodSeconds: number,
-    /** What a failed pass is logged as ("a monitoring pass failed"). */
+    /** What a failed pass is logged as ("a monitoring pass"). */
     private readonly what: string,
-    private readonly run: () => Promise<unknown>,
   ) {}
 
+  /** One pass of the job. */
+  abstract pass(): Promise<unknown>;
+
   /** Whether the work should stop taking more (stopped, or the daemon drains). */
-  get halted(): boolean {
+  protected get halted(): boolean {
     return this.#stopped || this.ctx.draining;
   }
 
@@ -28,7 +31,7 @@ export class Periodic {
     if (this.#timer) return;
     const tick = () => {
       if (this.#pass || this.halted) return;
-      this.#pass = this.run()
+      this.#pass = this.pass()
         .then(() => undefined)
         .catch((err: unknown) => {
           this.ctx.runtime.log.error(`${this.what} failed`, { error: err instanceof Error ? err.message : String(err) });

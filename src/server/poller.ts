@@ -128,30 +128,18 @@ export async function deliverDue(ctx: ServerContext): Promise<number> {
   return attempted;
 }
 
-export class MonitorPoller {
-  readonly #periodic: Periodic;
-
-  constructor(private readonly ctx: ServerContext) {
-    this.#periodic = new Periodic(ctx, ctx.limits.monitorPeriodSeconds, 'a monitoring pass', () => this.pass());
-  }
-
-  /** Runs a pass now and then every period (see Periodic). */
-  start(): void {
-    this.#periodic.start();
-  }
-
-  /** Stops the timer and waits for a pass in flight. */
-  stop(): Promise<void> {
-    return this.#periodic.stop();
+export class MonitorPoller extends Periodic {
+  constructor(ctx: ServerContext) {
+    super(ctx, ctx.limits.monitorPeriodSeconds, 'a monitoring pass');
   }
 
   /** One pass: due deliveries, the due watches (each checked), due deliveries again; returns how many watches were checked. */
-  async pass(): Promise<number> {
+  override async pass(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
     await deliverDue(this.ctx);
     const checked = await this.checkDue();
-    if (!this.#periodic.halted) await deliverDue(this.ctx);
+    if (!this.halted) await deliverDue(this.ctx);
     return checked;
   }
 
@@ -163,7 +151,7 @@ export class MonitorPoller {
     let checked = 0;
     // A few checks at a time: each waits mostly on the network and on commits, not on this process.
     const worker = async () => {
-      for (let input = queue.shift(); input !== undefined && !this.#periodic.halted; input = queue.shift()) {
+      for (let input = queue.shift(); input !== undefined && !this.halted; input = queue.shift()) {
         const report = await checkWatch(this.ctx, input);
         if (report.outcome === 'recorded') checked += 1;
         else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });

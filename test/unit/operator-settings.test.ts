@@ -6,25 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { trustedProxies } from '../../src/cli/commands/serve.js';
 import { linkLocalOverreach, parseCidr, type Cidr } from '../../src/net/ip.js';
-import { ConfigError, createRuntime, egressAllowance, egressAllowanceEntries, logLevelFromEnv } from '../../src/runtime/node.js';
+import { createRuntime, egressAllowance, egressAllowanceEntries, logLevelFromEnv } from '../../src/runtime/node.js';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';
 import { TokenBuckets } from '../../src/server/rate-limit.js';
+import { configError } from '../support/problems.js';
 import { operatorRelaxations, relaxationLine } from '../../src/server/relaxations.js';
 
 function cidr(text: string): Cidr {
   const parsed = parseCidr(text);
   if (typeof parsed === 'string') throw new Error(parsed);
   return parsed;
-}
-
-function configError(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('linkLocalOverreach: an allowance that reaches link-local space without naming it', () => {

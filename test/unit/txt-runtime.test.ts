@@ -5,20 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/cli/environment.js';
 import { parseDnsServer, parseDnsServers } from '../../src/net/index.js';
-import { ConfigError, createRuntime, dnsServersFromEnv } from '../../src/runtime/node.js';
+import { createRuntime, dnsServersFromEnv } from '../../src/runtime/node.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { problemOf } from '../support/problems.js';
+import { configError, problemOf } from '../support/problems.js';
 import { testRuntime } from '../support/runtime.js';
-
-function configError(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('parseDnsServers (SVC_DNS_SERVERS)', () => {
   it.each([
