@@ -9,6 +9,7 @@
  *   open registry          SVC_DELEGATION_ROOTS unset: chains of any root may be registered
  *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile) and SVC_REGISTRATIONS_PER_CLIENT
  *                          above their defaults
+ *   chosen DNS servers     SVC_DNS_SERVERS: their TXT answers decide DNS claims, not the system's resolver
  */
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from './limits.js';
 
@@ -30,6 +31,8 @@ export interface RelaxationInput {
   trustedProxies: readonly string[];
   limits: ServerLimits;
   profile: Profile;
+  /** SVC_DNS_SERVERS (canonical entries); empty: the system's resolver. */
+  dnsServers?: readonly string[];
 }
 
 export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
@@ -68,6 +71,13 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       setting: 'SVC_REGISTRATIONS_PER_CLIENT',
       value: String(limits.registrationsPerClient),
       effect: `each client may register ${limits.registrationsPerClient} new delegation chains per 24 h (default ${DEFAULT_LIMITS.registrationsPerClient})`,
+    });
+  }
+  if (input.dnsServers && input.dnsServers.length > 0) {
+    relaxations.push({
+      setting: 'SVC_DNS_SERVERS',
+      value: input.dnsServers.join(','),
+      effect: `DNS claims are decided by the TXT answers of ${input.dnsServers.join(', ')}, not the system's resolver`,
     });
   }
   return relaxations;

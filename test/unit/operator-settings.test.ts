@@ -170,6 +170,7 @@ describe('operatorRelaxations', () => {
 
   it('none for the defaults with the registry restricted to listed roots', () => {
     expect(operatorRelaxations(base)).toEqual([]);
+    expect(operatorRelaxations({ ...base, dnsServers: [] })).toEqual([]);
   });
 
   it('lists each egress range, extra trust anchors, trusted proxies, the open registry and raised budgets', () => {
@@ -182,6 +183,7 @@ describe('operatorRelaxations', () => {
       trustedProxies: ['127.0.0.1/32', '10.1.0.0/24'],
       limits: { ...DEFAULT_LIMITS, directPerMinute: 1000, registrationsPerClient: 500 },
       profile: 'direct',
+      dnsServers: ['192.0.2.53', '[2001:db8::53]:5353'],
     });
     expect(relaxations).toEqual([
       { setting: 'SVC_EGRESS_ALLOW', value: '169.254.169.254/32', effect: 'egress allowed to 169.254.169.254/32' },
@@ -195,6 +197,11 @@ describe('operatorRelaxations', () => {
       },
       { setting: 'SVC_RATE_LIMIT_PER_MIN', value: '1000', effect: 'each client may make 1000 requests per minute (default 120)' },
       { setting: 'SVC_REGISTRATIONS_PER_CLIENT', value: '500', effect: 'each client may register 500 new delegation chains per 24 h (default 100)' },
+      {
+        setting: 'SVC_DNS_SERVERS',
+        value: '192.0.2.53,[2001:db8::53]:5353',
+        effect: "DNS claims are decided by the TXT answers of 192.0.2.53, [2001:db8::53]:5353, not the system's resolver",
+      },
     ]);
     expect(relaxations.map(relaxationLine).slice(0, 1)).toEqual(['svc: relaxation: egress allowed to 169.254.169.254/32 (SVC_EGRESS_ALLOW)']);
     expect(relaxationLine(relaxations[4]!)).toBe(

@@ -1,7 +1,7 @@
 /** `svc serve`: the HTTP daemon over the same core (fastify and the store load only here). */
 import type { Command } from 'commander';
 import { parseCidr } from '../../net/index.js';
-import { ConfigError, createRuntime, egressAllowanceEntries } from '../../runtime/node.js';
+import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries } from '../../runtime/node.js';
 import { completeFiles } from '../completion.js';
 import { ENVIRONMENT, environmentLines } from '../environment.js';
 import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
@@ -138,6 +138,7 @@ Examples:
         trustedProxies: proxies,
         limits,
         profile,
+        dnsServers: dnsServersFromEnv(io.env),
       });
       const server = await serve(
         (storage) => {
