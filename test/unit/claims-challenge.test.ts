@@ -147,7 +147,7 @@ describe('challengeTerms', () => {
       dns: null,
     });
     expect(terms.instructions).toContain('listed under authentication');
-    expect(terms.instructions).toContain(`POST /v1/claims/${ED25519_DID}/verify with {"token": "${TOKEN}", "jws": "<the compact JWS>"}`);
+    expect(terms.instructions).toContain(`POST /v1/claims/verify with {"did":"${ED25519_DID}","token":"${TOKEN}","jws":"<the compact JWS>"}`);
   });
 
   it('well-known: the file at the origin (port kept, path dropped) and the token as content', () => {
@@ -156,7 +156,7 @@ describe('challengeTerms', () => {
     expect(terms.signature).toBeNull();
     expect(terms.dns).toBeNull();
     expect(terms.instructions).toContain('https://example.com:8443/.well-known/svc-claim.txt');
-    expect(terms.instructions).toContain(`POST /v1/claims/did:web:example.com%3A8443:users:alice/verify with {"token": "${TOKEN}"}`);
+    expect(terms.instructions).toContain(`POST /v1/claims/verify with {"did":"did:web:example.com%3A8443:users:alice","token":"${TOKEN}"}`);
   });
 
   it('dns: a TXT record at _svc-claim.<host> (no port) holding the token', () => {
@@ -164,7 +164,7 @@ describe('challengeTerms', () => {
     expect(terms.dns).toEqual({ name: '_svc-claim.example.com', type: 'TXT', value: TOKEN });
     expect(terms.wellKnown).toBeNull();
     expect(terms.instructions).toContain('TXT record at _svc-claim.example.com');
-    expect(terms.instructions).toContain('/verify with {"token"');
+    expect(terms.instructions).toContain(`POST /v1/claims/verify with {"did":"did:webvh:${SCID}:example.com%3A3000:dids","token":"${TOKEN}"}`);
   });
 
   it('instructions are one paragraph and cite no specification sections', () => {

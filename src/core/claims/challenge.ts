@@ -113,8 +113,10 @@ export function claimPayload(challenge: ClaimChallenge): string {
   return base64urlEncode(new Uint8Array(Buffer.from(canonicalize(claimStatement(challenge)), 'utf8')));
 }
 
-function submitHow(challenge: ClaimChallenge, body: string): string {
-  return `Then submit it before ${challenge.expiresAt}: POST /v1/claims/${challenge.did}/verify with ${body} (${CHALLENGE_ATTEMPTS} attempts allowed).`;
+/** How to submit the proof: the route and its body, written out (`extra`: the signature's member). */
+function submitHow(challenge: ClaimChallenge, extra: Record<string, string> = {}): string {
+  const body = JSON.stringify({ did: challenge.did, token: challenge.token, ...extra });
+  return `Then submit it before ${challenge.expiresAt}: POST /v1/claims/verify with ${body} (${CHALLENGE_ATTEMPTS} attempts allowed).`;
 }
 
 /**
@@ -138,7 +140,7 @@ export function challengeTerms(challenge: ClaimChallenge): ChallengeTerms {
       instructions:
         `Sign the payload below, exactly as given (base64url of the statement's RFC 8785 form), as a compact JWS ` +
         `(EdDSA, ES256, ES256K or ES384) whose header "kid" names a key of ${did} listed under authentication, e.g. ${did}#<key>. ` +
-        submitHow(challenge, `{"token": "${token}", "jws": "<the compact JWS>"}`),
+        submitHow(challenge, { jws: '<the compact JWS>' }),
       signature: { statement: claimStatement(challenge), payload: claimPayload(challenge), relationship: 'authentication' },
       wellKnown: null,
       dns: null,
@@ -155,7 +157,7 @@ export function challengeTerms(challenge: ClaimChallenge): ChallengeTerms {
         `Publish a text file at ${url} holding the token on a line of its own (other lines may hold other tokens), ` +
         `served with status 200 over HTTPS with a certificate valid for ${host.hostname}, at most ${CLAIM_FILE_MAX_BYTES} bytes, ` +
         `after at most 2 HTTPS redirects to public addresses. ` +
-        submitHow(challenge, `{"token": "${token}"}`) +
+        submitHow(challenge) +
         ` Leave the file in place: svc checks it again while the claim holds, and the claim lapses when it is gone.`,
       signature: null,
       wellKnown: { url, content: token },
@@ -168,7 +170,7 @@ export function challengeTerms(challenge: ClaimChallenge): ChallengeTerms {
     instructions:
       `Publish a TXT record at ${name} whose value is the token (other TXT records there may stay), ` +
       `and allow for the time DNS changes take to reach resolvers. ` +
-      submitHow(challenge, `{"token": "${token}"}`) +
+      submitHow(challenge) +
       ` Leave the record in place: svc checks it again while the claim holds, and the claim lapses when it is gone.`,
     signature: null,
     wellKnown: null,
