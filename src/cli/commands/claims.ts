@@ -3,19 +3,28 @@
  *
  *   svc claim <did> --key <jwk>            challenge → sign its payload → submit (signature)
  *   svc claim <did> --method well-known|dns  challenge → print what to publish → (on a terminal,
- *                                          Enter) → submit; elsewhere the follow-up is printed
- *   svc claim <did> --token <t> [--key …]  submit the proof of an earlier challenge
+ *                                          Enter) → submit; elsewhere, with --json or -q, or at
+ *                                          the end of input, the follow-up `svc claim <did>
+ *                                          --token <t>` is printed on stderr
+ *   svc claim <did> --token <t>            submit the proof of an earlier well-known or dns challenge
  *   svc claims <did>                       the DID's current claims
  *   svc directory [q]                      the opt-in directory, a page at a time (--all: every page)
  *
- * The routes are public: no token is sent. The private key is read from a file, used to sign the
- * one payload the daemon named, and never printed or sent. Exit: 0 verified / claims found / a
- * page listed (and a challenge printed for publishing); 1 the proof was refused, or the DID has
- * no current claim; 2 usage; 4 the daemon could not be reached or answered a problem.
+ * The routes are public: no token is sent. The private key is read from a file, checked to be a
+ * key of the DID before the daemon is asked (a key that cannot sign wastes no challenge), used to
+ * sign the one payload the daemon named, and never printed or sent. Every option is checked
+ * before the daemon is asked, the limits of --expires-in included. A DID that is not one is left
+ * to the daemon, which answers INVALID_DID for every form alike. The commands printed to follow
+ * up (the --token of a published challenge, the --cursor of the next page) repeat --daemon and
+ * the query, so they can be run as printed. Exit: 0 verified / claims found / a page listed (and
+ * a challenge printed for publishing); 1 the proof was refused, or the DID has no current claim;
+ * 2 usage; 4 the daemon could not be reached or answered a problem.
  */
 import type { Command } from 'commander';
 import type { Claim, ClaimChallenge, ClaimList, ClaimVerification, DirectoryPage, SvcClient } from '../../client/index.js';
+import { CHALLENGE_TTL } from '../../core/claims/types.js';
 import { signClaimPayload } from '../../core/delegation/mint.js';
+import { parseDid } from '../../core/did/syntax.js';
 import { parseJsonText } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
 import { ConfigError } from '../../runtime/node.js';
@@ -24,6 +33,7 @@ import { usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/dossier.js';
+import { shellWord } from '../output/keys.js';
 import { DEFAULT_DAEMON_URL, table, withDaemon, type MonitorOptions } from './monitor.js';
 import { readSource } from './verify.js';
 
@@ -43,9 +53,9 @@ interface ClaimOptions extends MonitorOptions {
   expiresIn?: string;
 }
 
-const EXIT_STATUS = `Exit status: 0 verified (or, for well-known and dns without a terminal, the challenge printed);
-1 the proof was refused (the reason is printed); 2 a usage error; 4 the daemon could not be
-reached or answered a problem.`;
+const EXIT_STATUS = `Exit status: 0 verified (or, for well-known and dns, the challenge printed when no terminal
+confirms it); 1 the proof was refused (the reason is printed); 2 a usage error; 4 the daemon
+could not be reached or answered a problem (INVALID_DID, METHOD_NOT_SUPPORTED …).`;
 
 function claimLines(claim: Claim): string[] {
   return [
@@ -97,25 +107,55 @@ function methodOf(text: string | undefined): Method | undefined {
   return text as Method;
 }
 
-function secondsOf(text: string | undefined): number | undefined {
+/** --expires-in, within the method's maximum (the daemon's own limits, said before it is asked). */
+function secondsOf(text: string | undefined, method: Method): number | undefined {
   if (text === undefined) return undefined;
+  const { max } = CHALLENGE_TTL[method];
   const value = /^[0-9]{1,6}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(value >= 1)) throw usageError(`--expires-in must be a whole number of seconds from 1, not ${printable(text.slice(0, 32))}`);
+  if (!(value >= 1 && value <= max)) {
+    throw usageError(`--expires-in must be a whole number of seconds from 1 to ${max} for the ${method} method, not ${printable(text.slice(0, 32))}`);
+  }
   return value;
 }
 
-/** Waits for Enter on a terminal; false when standard input is not one (nothing to wait for). */
+/** Whether `did` is a DID (the daemon says why not: INVALID_DID, as for every other form). */
+function isDid(did: string): boolean {
+  try {
+    parseDid(did);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for Enter on a terminal; false when standard input is not one (nothing to wait for) or
+ * ends first (Ctrl-D): then the follow-up is printed, as without a terminal. Without the 'end'
+ * listener an ended input would leave the wait pending for ever, and node would exit 13.
+ */
 async function enterPressed(io: CliIo): Promise<boolean> {
   if (!process.stdin.isTTY) return false;
   io.stderr.write('Press Enter once it is published (Ctrl-C to stop): ');
-  await new Promise<void>((resolve) => {
-    process.stdin.resume();
-    process.stdin.once('data', () => {
+  const pressed = await new Promise<boolean>((resolve) => {
+    const done = (value: boolean) => {
+      process.stdin.off('data', onData);
+      process.stdin.off('end', onEnd);
       process.stdin.pause();
-      resolve();
-    });
+      resolve(value);
+    };
+    const onData = () => done(true);
+    const onEnd = () => done(false);
+    process.stdin.on('data', onData);
+    process.stdin.on('end', onEnd);
+    process.stdin.resume();
   });
-  return true;
+  if (!pressed) io.stderr.write('\n');
+  return pressed;
+}
+
+/** ` --daemon <url>` when the URL came from the command line (SVC_DAEMON_URL stays in the environment). */
+function daemonArgument(options: MonitorOptions): string {
+  return options.daemon === undefined ? '' : ` --daemon ${printable(shellWord(options.daemon))}`;
 }
 
 export function registerClaims(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -131,9 +171,9 @@ export function registerClaims(program: Command, io: CliIo, setExit: (code: numb
       .description('Prove control of a DID to a daemon: sign a challenge with a key, or publish it (well-known file, DNS TXT)')
       .argument('<did>', 'the DID whose control to prove')
       .option('--key <file>', 'a private JWK of the DID (under authentication): sign the challenge with it (the signature method)')
-      .option('--kid <didurl>', 'the signing key <did>#<key>; derived for did:key and did:jwk, required otherwise')
+      .option('--kid <didurl>', 'with --key, the signing key <did>#<key>; derived for did:key and did:jwk, required otherwise')
       .option('--method <method>', `signature, well-known or dns (default: signature with --key)`)
-      .option('--token <token>', 'submit the proof of this earlier challenge instead of asking for a new one')
+      .option('--token <token>', 'submit the proof of this earlier well-known or dns challenge instead of asking for a new one')
       .option('--list', 'opt in to the directory once the proof holds (a separate, explicit act)')
       .option('--unlist', 'leave the directory once the proof holds')
       .option('--expires-in <seconds>', 'how long the challenge holds (signature at most 900 s, well-known and dns 86400 s)'),
@@ -148,8 +188,11 @@ The signature method signs the exact payload the daemon names with the private k
 (the key is never sent or printed); the daemon resolves the DID afresh and accepts only a key
 listed under authentication. well-known: host the token as a line of
 https://<host>/.well-known/svc-claim.txt; dns: publish it as a TXT record _svc-claim.<host>
-(did:web and did:webvh). Such claims are re-checked by the daemon and lapse when the proof goes.
-A claim proves that someone able to sign or publish acted then; never legal identity.
+(did:web and did:webvh). On a terminal (without --json or -q) svc then waits for Enter and
+submits the proof; otherwise, or at the end of input, it prints the svc claim … --token command
+to run once it is published.
+Such claims are re-checked by the daemon and lapse when the proof goes. A claim proves that
+someone able to sign or publish acted then; never legal identity.
 
 ${EXIT_STATUS}
 
@@ -173,7 +216,9 @@ Examples:
       if (options.token !== undefined && (options.method !== undefined || purpose !== undefined || options.expiresIn !== undefined)) {
         throw usageError('--token submits an earlier challenge: its method and purpose were chosen when it was made');
       }
-      const expiresInSeconds = secondsOf(options.expiresIn);
+      // Ignored silently, a --kid would leave the user believing a key had been named.
+      if (options.kid !== undefined && options.key === undefined) throw usageError('--kid names the key that signs: it goes with --key');
+      const expiresInSeconds = method === undefined ? undefined : secondsOf(options.expiresIn, method);
       const keyText = options.key === undefined ? undefined : await readSource(options.key, 'private key file');
       const sign = (payload: string): string => {
         // Parse errors are not quoted: they could show a piece of the key.
@@ -187,7 +232,9 @@ Examples:
         }
       };
       // The key is checked before the daemon is asked: a key that cannot sign wastes no challenge.
-      if (keyText !== undefined) sign('e30');
+      // A DID that is not one is the daemon's to refuse (INVALID_DID, exit 4, the problem on stdout
+      // with --json), as it is without --key: it refuses it before making any challenge.
+      if (keyText !== undefined && isDid(did)) sign('e30');
       await withDaemon(
         io,
         options,
@@ -198,9 +245,12 @@ Examples:
           if (challenge.signature) {
             return { challenge, verification: await client.verifyClaim({ did, token: challenge.token, jws: sign(challenge.signature.payload) }) };
           }
-          if (!options.json && !options.quiet) io.stdout.write(challengeText(challenge, did));
-          if (!(await enterPressed(io))) {
-            io.stderr.write(`svc: once it is published, verify with: svc claim ${did} --token ${challenge.token}\n`);
+          // Waiting for Enter makes sense only once the record or line is on screen: with --json
+          // (printed at the end) or -q it is not, so the challenge is returned with its follow-up.
+          const shown = !options.json && !options.quiet;
+          if (shown) io.stdout.write(challengeText(challenge, did));
+          if (!shown || !(await enterPressed(io))) {
+            io.stderr.write(`svc: once it is published, verify with: svc claim ${printable(shellWord(did))} --token ${printable(challenge.token)}${daemonArgument(options)}\n`);
             return { challenge, verification: null };
           }
           return { challenge, verification: await client.verifyClaim({ did, token: challenge.token }) };
@@ -282,7 +332,18 @@ Examples:
           return { entries, nextCursor: page.nextCursor };
         },
         (page) => {
-          if (page.nextCursor !== null && !options.quiet) io.stderr.write(`svc: more entries: svc directory${q ? ` ${q}` : ''} --cursor ${page.nextCursor}\n`);
+          if (page.nextCursor !== null && !options.quiet) {
+            // The cursor belongs to its query: the next page is asked with the same q and --method
+            // (else the daemon refuses it), the same --limit and the same daemon.
+            const same = [
+              ...(query.method !== undefined ? ['--method', query.method] : []),
+              ...(query.limit !== undefined ? ['--limit', String(query.limit)] : []),
+            ];
+            // q goes last, after `--` when it would read as an option.
+            const text = query.q === undefined ? '' : query.q.startsWith('-') ? ` -- ${shellWord(query.q)}` : ` ${shellWord(query.q)}`;
+            const args = same.map((a) => ` ${a}`).join('');
+            io.stderr.write(`svc: more entries: svc directory${args}${daemonArgument(options)} --cursor ${printable(page.nextCursor)}${printable(text)}\n`);
+          }
           return directoryText(page);
         },
         { operator: false },

@@ -15,8 +15,8 @@ export interface KeygenReport {
   out: string;
 }
 
-/** A path as a shell word: single-quoted unless it is plainly safe. */
-function shellWord(text: string): string {
+/** A path (or any argument) as a shell word: single-quoted unless it is plainly safe. */
+export function shellWord(text: string): string {
   return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
