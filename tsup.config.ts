@@ -46,11 +46,11 @@ const client: Options = {
   dts: { entry: { client: 'src/client/index.ts' } },
 };
 
-// The web dossier's assets (src/web/assets): one stylesheet and one script for browsers, minified
-// into dist/web/. The daemon reads them once, names them by content hash and serves them from
-// memory (src/web/assets.ts); `svc resolve --html` inlines the stylesheet.
+// The web dossier's assets (src/web/assets): one stylesheet and two scripts for browsers (the live
+// run, the claim flow), minified into dist/web/. The daemon reads them once, names them by content
+// hash and serves them from memory (src/web/assets.ts); `svc resolve --html` inlines the stylesheet.
 const web: Options = {
-  entry: { 'web/live': 'src/web/assets/live.js', 'web/dossier': 'src/web/assets/dossier.css' },
+  entry: { 'web/live': 'src/web/assets/live.js', 'web/claim': 'src/web/assets/claim.js', 'web/dossier': 'src/web/assets/dossier.css' },
   format: ['iife'],
   target: ['chrome110', 'firefox110', 'safari16'],
   platform: 'browser',

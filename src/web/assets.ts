@@ -1,5 +1,5 @@
 /**
- * The dossier's stylesheet and script, built by `npm run build` into dist/web/ (tsup.config.ts)
+ * The dossier's stylesheet and scripts, built by `npm run build` into dist/web/ (tsup.config.ts)
  * and read once: each is named by its content hash (`/assets/dossier.3f9c….css`) so it can be
  * cached for a year, kept in memory with its gzip form, and served without touching the disk.
  */
@@ -22,7 +22,10 @@ export interface WebAsset {
 
 export interface WebAssets {
   css: WebAsset;
+  /** Level 3's live run (live.js). */
   js: WebAsset;
+  /** The claim offer's flow (claim.js). */
+  claim: WebAsset;
   byPath: ReadonlyMap<string, WebAsset>;
 }
 
@@ -58,6 +61,7 @@ export function webAssets(): WebAssets {
   const dir = assetDirectory();
   const css = asset(dir, 'dossier.css', 'dossier', 'css', 'text/css; charset=utf-8');
   const js = asset(dir, 'live.js', 'live', 'js', 'text/javascript; charset=utf-8');
-  loaded = { css, js, byPath: new Map([css, js].map((a) => [a.path, a])) };
+  const claim = asset(dir, 'claim.js', 'claim', 'js', 'text/javascript; charset=utf-8');
+  loaded = { css, js, claim, byPath: new Map([css, js, claim].map((a) => [a.path, a])) };
   return loaded;
 }

@@ -7,6 +7,8 @@
  * Where the terminal dossier says the same thing, the words come from its view model
  * (src/cli/output/dossier.ts): groups, key and evidence fields, the did:webvh timeline.
  */
+import { methodUnavailable } from '../core/claims/challenge.js';
+import { CLAIM_METHODS, type ClaimMethod } from '../core/claims/types.js';
 import { PROBLEM_GUIDE, type Problem } from '../core/problems.js';
 import {
   CLASS_LABELS,
@@ -112,7 +114,7 @@ ${levelTwo(result)}
 ${levelThree(result, mode)}
 ${levelFourInspector(result, view)}`,
       after: html`</section>
-${claimOffer(mode)}
+${claimOffer(result.did, mode)}
 </article>`,
     };
     keptParts[mode].set(result, parts);
@@ -345,16 +347,108 @@ ${tm.diff ? diffView(tm.diff, result.did) : ''}
 
 /* ------------------------------------------------------------------ claim offer */
 
-function claimOffer(mode: PageMode): Html {
-  return html`<aside id="claim" class="claim-offer" aria-labelledby="claim-title">
-<h2 id="claim-title">Control this identifier? Three free ways to prove it</h2>
-<ol>
-<li><strong>Sign a challenge</strong> with a key the document authorises under <code>authentication</code>. Proves: you hold that key now. Does not prove: who you are, or that the key is held by no one else.</li>
-<li><strong>Host the challenge token</strong> at <code>/.well-known/svc-claim.txt</code> on the domain. Proves: you can publish on that web origin. Does not prove: control of the DID’s keys.</li>
-<li><strong>Publish the challenge in DNS</strong> as a TXT record named <code>_svc-claim</code>. Proves: you control the domain’s DNS. Does not prove: control of the web server or of the keys.</li>
-</ol>
-<p class="not-yet">${mode === 'served' ? 'Claims are not available on this service yet: the flow arrives in a later release, and nothing is recorded until then.' : 'Claims are made on a running svc service, not in this offline copy.'}</p>
+const CLAIM_METHOD_TEXT: Readonly<Record<ClaimMethod, { label: string; phrase: string; describe: Html }>> = {
+  signature: {
+    label: 'Sign a challenge with a key',
+    phrase: 'a signature',
+    describe: html`<strong>Sign a challenge</strong> with a key the document authorises under <code>authentication</code>. Proves: someone holding that key acted. Does not prove: who they are, or that the key is held by no one else.`,
+  },
+  'well-known': {
+    label: 'Host the token on the web',
+    phrase: 'a file on the web server',
+    describe: html`<strong>Host the challenge token</strong> at <code>/.well-known/svc-claim.txt</code> on the domain. Proves: someone can publish on that web origin. Does not prove: control of the DID’s keys.`,
+  },
+  dns: {
+    label: 'Publish the token in DNS',
+    phrase: 'a DNS record',
+    describe: html`<strong>Publish the challenge in DNS</strong> as a TXT record named <code>_svc-claim</code>. Proves: someone controls the domain’s DNS. Does not prove: control of the web server or of the keys.`,
+  },
+};
+
+const WAYS = ['', 'One free way', 'Two free ways', 'Three free ways'];
+
+/** Why a method cannot prove control of this DID (it has no host, the record name would be too long), or null. */
+function claimMethodUnavailable(did: string, method: ClaimMethod): string | null {
+  try {
+    return methodUnavailable(did, method);
+  } catch {
+    // A DID that resolved but whose host the claim rules refuse: the service would refuse it too.
+    return 'its host cannot be derived from the identifier';
+  }
+}
+
+/**
+ * The offer to prove control. Served pages carry the flow (the current claims, a form, the
+ * challenge, Verify), hidden until claim.js enables it, so without JavaScript no dead control
+ * shows; every page says how to claim with the CLI and the API. Only the methods that apply
+ * to this DID are offered (well-known and dns need a host).
+ */
+export function claimOffer(did: string, mode: PageMode): Html {
+  const usable = CLAIM_METHODS.filter((m) => claimMethodUnavailable(did, m) === null);
+  // Methods that do not apply, grouped by why (a did:key's two publishing methods share one reason).
+  const missing = new Map<string, ClaimMethod[]>();
+  for (const m of CLAIM_METHODS) {
+    const reason = claimMethodUnavailable(did, m);
+    if (reason !== null) missing.set(reason, [...(missing.get(reason) ?? []), m]);
+  }
+  const served = mode === 'served';
+  const claimsUrl = `/v1/claims/${encodeURIComponent(did)}`;
+  return html`<aside id="claim" class="claim-offer" aria-labelledby="claim-title"${served ? html` data-did="${did}" data-claims-url="${claimsUrl}" data-challenges-url="/v1/claims/challenges" data-verify-url="/v1/claims/verify"` : ''}>
+<h2 id="claim-title">Control this identifier? ${WAYS[usable.length]!} to prove it</h2>
+<ol class="claim-methods">${usable.map((m) => html`<li data-method="${m}">${CLAIM_METHOD_TEXT[m].describe}</li>`)}</ol>
+${[...missing].map(([reason, methods]) => html`<p class="claim-unavailable note" data-methods="${methods.join(' ')}">Not for this identifier: ${methods.map((m) => CLAIM_METHOD_TEXT[m].phrase).join(' or ')}, because ${reason}.</p>`)}
+<p class="claim-scope">A claim shows that someone able to sign with the key, or to publish on the host or in its DNS zone, acted on a given day: never legal identity, never ongoing control. Listing the identifier in the directory is a separate choice, made with the proof.</p>
+<p class="claim-availability">${served ? 'Claims are available on this service.' : 'Claims are made on a running svc service (svc serve), not in this offline copy.'}</p>
+${served ? claimFlow(usable) : ''}
+${claimCommands(did, usable, mode, claimsUrl)}
 </aside>`;
+}
+
+/** The served flow's controls and regions, all hidden until the script enables them. */
+function claimFlow(usable: readonly ClaimMethod[]): Html {
+  return html`<p id="claim-needs-script" class="note">Claiming from this page needs JavaScript; without it, use the commands below.</p>
+<section id="claim-current" class="claim-current" aria-labelledby="claim-current-title" hidden>
+<h3 id="claim-current-title">Current claims</h3>
+<p id="claim-current-status">Loading the claims of this identifier…</p>
+<div id="claim-current-list"></div>
+</section>
+<form id="claim-form" class="claim-form" aria-labelledby="claim-form-title" hidden>
+<h3 id="claim-form-title">Claim it here</h3>
+<fieldset>
+<legend>How to prove control</legend>
+${usable.map((m, i) => html`<div class="claim-choice"><input type="radio" name="method" id="claim-method-${m}" value="${m}"${i === 0 ? html` checked` : ''}> <label for="claim-method-${m}">${CLAIM_METHOD_TEXT[m].label}</label></div>`)}
+</fieldset>
+<div class="claim-choice"><input type="checkbox" id="claim-purpose-list" name="list" value="list"> <label for="claim-purpose-list">List this identifier in the directory</label></div>
+<button type="submit" id="claim-get">Get a challenge</button>
+</form>
+<section id="claim-challenge" class="claim-challenge" aria-labelledby="claim-challenge-title" hidden>
+<h3 id="claim-challenge-title" tabindex="-1">Your challenge</h3>
+<div id="claim-steps"></div>
+<div id="claim-jws-field" class="claim-jws" hidden>
+<label for="claim-jws">The compact JWS over this payload</label>
+<textarea id="claim-jws" rows="4" spellcheck="false" autocomplete="off" autocapitalize="off"></textarea>
+</div>
+<button type="button" id="claim-verify">Verify</button>
+</section>
+<div id="claim-result" class="claim-result" role="status" aria-live="polite" tabindex="-1"></div>`;
+}
+
+/** How to claim without this page: the svc commands and the API routes. */
+function claimCommands(did: string, usable: readonly ClaimMethod[], mode: PageMode, claimsUrl: string): Html {
+  // did:key and did:jwk name their one key themselves; any other DID needs the key's id.
+  const kid = /^did:(?:key|jwk):/.test(did) ? '' : ` --kid ${did}#<key>`;
+  const publish = usable.filter((m) => m !== 'signature');
+  const served = mode === 'served';
+  return html`<section id="claim-how" class="claim-how" aria-labelledby="claim-how-title">
+<h3 id="claim-how-title">${served ? 'From a terminal, or through the API' : 'How to claim it'}</h3>
+<p>With svc, pointed at ${served ? 'this service' : 'a running svc service'} by <code>--daemon &lt;URL&gt;</code> or <code>SVC_DAEMON_URL</code>:</p>
+<ul class="claim-commands">
+<li><code>${`svc claim ${did} --key <private JWK file>${kid}`}</code> asks for a challenge, signs it with the key (which is never sent) and submits it; add <code>--list</code> to list the identifier in the directory.</li>
+${publish.length > 0 ? html`<li><code>${`svc claim ${did} --method ${publish[0]!}`}</code>${publish.length > 1 ? html` (or <code>--method ${publish[1]!}</code>)` : ''} prints what to publish; once it is published, <code>${`svc claim ${did} --token <token>`}</code> verifies it.</li>` : ''}
+<li><code>${`svc claims ${did}`}</code> lists the current claims, each with what it proves and what it does not.</li>
+</ul>
+<p>Through the API: <code>POST /v1/claims/challenges</code> with <code>{"did", "method", "purpose"}</code>, then <code>POST /v1/claims/verify</code> with <code>{"did", "token", "jws"}</code> (<code>jws</code> for a signature only); <code>GET /v1/claims/{did}</code> lists the claims${served ? html` (<a href="${claimsUrl}" type="application/json">this identifier’s, as JSON</a>)` : ''}.</p>
+</section>`;
 }
 
 /* ------------------------------------------------------------------ problems */

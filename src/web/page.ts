@@ -1,6 +1,6 @@
 /**
  * The frame every page of the web dossier shares: head, header with the search box, main,
- * footer. Served pages link the content-hashed stylesheet and script under a strict
+ * footer. Served pages link the content-hashed stylesheet and scripts under a strict
  * Content-Security-Policy sent as a header; the offline file (`svc resolve --html`) inlines the
  * stylesheet, carries no script, and holds its own policy in a meta element that allows exactly
  * that stylesheet (by hash) and nothing from anywhere.
@@ -19,7 +19,7 @@ export interface PageOptions {
   title: string;
   mode: PageMode;
   main: Html;
-  /** Load the live telemetry script (served dossiers only). */
+  /** Load the dossier's scripts: the live telemetry and the claim flow (served dossiers only). */
   script?: boolean;
   /** The DID in the search box. */
   query?: string;
@@ -31,7 +31,7 @@ export function renderPage(options: PageOptions): string {
   const assets = webAssets();
   const served = options.mode === 'served';
   const head = served
-    ? html`<link rel="stylesheet" href="${assets.css.path}">${options.script ? html`<script src="${assets.js.path}" defer></script>` : ''}`
+    ? html`<link rel="stylesheet" href="${assets.css.path}">${options.script ? html`<script src="${assets.js.path}" defer></script><script src="${assets.claim.path}" defer></script>` : ''}`
     : html`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${assets.css.integrity}'; img-src data:; base-uri 'none'; form-action 'none'"><style>${trustedCss(assets.css.body.toString('utf8'))}</style>`;
   const doc = html`<!doctype html>
 <html lang="en">

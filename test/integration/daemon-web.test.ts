@@ -1,8 +1,8 @@
 /**
  * The web dossier over real HTTP (svc serve): the front page, the permalink of a DID (raw and
- * percent-encoded), JSON from the same URL, problems as pages, the assets from memory with
- * content hashes, the strict Content-Security-Policy, and the time machine of a did:web whose
- * host rotated a key. Everything is held to openapi.json by the contract hook of `call`.
+ * percent-encoded), JSON from the same URL, the claim offer by DID method, problems as pages,
+ * the assets from memory with content hashes, the strict Content-Security-Policy, and the time
+ * machine of a did:web whose host rotated a key. Everything is held to openapi.json by the contract hook of `call`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
@@ -84,7 +84,14 @@ describe('the dossier of a did:key', () => {
     expect(page.text.match(/<dt>Does not prove<\/dt>/g)).toHaveLength(7);
     for (const cls of ['confirmed', 'attention', 'notConfirmed']) expect(page.text).toContain(`data-class="${cls}"`);
     expect(page.text).toContain('data-stream-url="/v1/stream/' + DID_KEY + '?noCache=true"');
-    expect(page.text).toContain('Claims are not available on this service yet');
+    // The claim offer: the flow's routes for its script, a signature only (a did:key has no host), the CLI.
+    expect(page.text).toContain('Claims are available on this service.');
+    expect(page.text).toContain(`data-claims-url="/v1/claims/${encodeURIComponent(DID_KEY)}"`);
+    expect([...page.text.matchAll(/name="method" id="claim-method-[a-z-]+" value="([a-z-]+)"/g)].map((m) => m[1])).toEqual(['signature']);
+    expect(page.text).toContain(`<code>svc claim ${DID_KEY} --key &lt;private JWK file&gt;</code>`);
+    // The JSON the offer links to is this DID's claims.
+    const claimsHref = /<a href="(\/v1\/claims\/[^"]+)" type="application\/json">/.exec(page.text)?.[1];
+    expect(expectJson(await get(claimsHref!), 200)).toMatchObject({ did: DID_KEY, claims: [], listed: false });
   });
 
   it('is the same page for the percent-encoded permalink', async () => {
@@ -102,6 +109,20 @@ describe('the dossier of a did:key', () => {
     // A browser's Accept gets the page; neither type acceptable is a 406.
     expect((await get(`/d/${DID_KEY}`, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' })).header('content-type')).toBe(HTML_TYPE);
     expectProblem(await get(`/d/${DID_KEY}`, { accept: 'image/png' }), 406, 'REPRESENTATION_NOT_SUPPORTED');
+  });
+});
+
+describe('the claim offer of a did:web', () => {
+  it('offers the three methods, and the CLI with --kid, the publishing methods and --token', async () => {
+    const did = host.did('web', 'claimable');
+    host.publish(did);
+    const page = await get(`/d/${did}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Control this identifier? Three free ways to prove it');
+    expect([...page.text.matchAll(/name="method" id="claim-method-[a-z-]+" value="([a-z-]+)"/g)].map((m) => m[1])).toEqual(['signature', 'well-known', 'dns']);
+    expect(page.text).toContain(`--kid ${did}#&lt;key&gt;`);
+    expect(page.text).toContain(`<code>svc claim ${did} --method well-known</code> (or <code>--method dns</code>)`);
+    expect(page.text).not.toContain('claim-unavailable');
   });
 });
 
@@ -152,7 +173,7 @@ describe('assets', () => {
     expect(paths).toHaveLength(1); // the front page needs no script
     const dossier = await get(`/d/${DID_KEY}`);
     const all = [...dossier.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(all.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'js']);
+    expect(all.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'js', 'js']); // the live run and the claim flow
     for (const path of all) {
       const asset = await get(path, { 'accept-encoding': 'identity' });
       expect(asset.status).toBe(200);

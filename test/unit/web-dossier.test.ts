@@ -1,7 +1,8 @@
 /**
  * The web dossier's pages as strings (src/web): the four levels of a did:key, hostile document
- * text rendered as text, the offline page's own policy, problem pages for every code, and the
- * negotiation of HTML and JSON on a page URL.
+ * text rendered as text, the offline page's own policy, the claim offer (served and offline, the
+ * methods that apply to each DID), problem pages for every code, and the negotiation of HTML and
+ * JSON on a page URL.
  */
 import { describe, expect, it } from 'vitest';
 import { PROBLEMS, PROBLEM_GUIDE, ProblemError, type ProblemCode } from '../../src/core/problems.js';
@@ -9,7 +10,7 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { acceptsGzip, matchesEtag, negotiatePage } from '../../src/server/routes/web.js';
 import { webAssets } from '../../src/web/assets.js';
-import { dossierPage, problemPage, type TimeMachineInput } from '../../src/web/dossier.js';
+import { claimOffer, dossierPage, problemPage, type TimeMachineInput } from '../../src/web/dossier.js';
 import { homePage, HOME_EXAMPLES } from '../../src/web/home.js';
 import { testRuntime } from '../support/runtime.js';
 
@@ -45,7 +46,7 @@ function attributeNames(page: string): string[] {
 
 /** No markup but svc's own: no event handler or style attribute, no script element but the one asset. */
 function expectInert(page: string): void {
-  expect(page).not.toMatch(/<script(?![^>]*\bsrc="\/assets\/live\.[0-9a-f]{16}\.js")/);
+  expect(page).not.toMatch(/<script(?![^>]*\bsrc="\/assets\/(?:live|claim)\.[0-9a-f]{16}\.js")/);
   const names = attributeNames(page);
   expect(names.length).toBeGreaterThan(20);
   expect(names.filter((n) => n.startsWith('on') || n === 'style' || n === 'srcdoc' || n === 'formaction')).toEqual([]);
@@ -105,6 +106,94 @@ describe('the dossier page', () => {
     expect(page).not.toMatch(/<script|<link|<form|href="\//);
     expect(page).toContain('id="level-1"');
     expect(page).not.toContain('id="run-live"');
+  });
+});
+
+/** The claim offer of a page: its aside, whole. */
+function offerOf(page: string): string {
+  const start = page.indexOf('<aside id="claim"');
+  expect(start).toBeGreaterThan(0);
+  return page.slice(start, page.indexOf('</aside>', start) + '</aside>'.length);
+}
+
+/** The method radios of an offer, in order. */
+const methodOptions = (offer: string) => [...offer.matchAll(/<input type="radio" name="method" id="claim-method-([a-z-]+)" value="([a-z-]+)"/g)].map((m) => m[2]);
+
+describe('the claim offer', () => {
+  const DID_WEB = 'did:web:example.com%3A8443:user:alice';
+
+  it('served, did:key: the flow for a signature only, every control hidden until the script enables it, the CLI and API said', async () => {
+    const page = dossierPage({ result: await didKey(), timeMachine: NO_HISTORY, mode: 'served' });
+    const offer = offerOf(page);
+    expect(page).toMatch(/<script src="\/assets\/claim\.[0-9a-f]{16}\.js" defer><\/script>/);
+    expect(offer).toContain('Control this identifier? One free way to prove it');
+    expect(offer).toContain(`data-did="${DID_KEY}"`);
+    expect(offer).toContain(`data-claims-url="/v1/claims/${encodeURIComponent(DID_KEY)}"`);
+    expect(offer).toContain('data-challenges-url="/v1/claims/challenges" data-verify-url="/v1/claims/verify"');
+    expect(methodOptions(offer)).toEqual(['signature']);
+    expect(offer).toContain('value="signature" checked');
+    expect(offer).toContain('<p class="claim-unavailable note" data-methods="well-known dns">Not for this identifier: a file on the web server or a DNS record, because did:key has no host');
+    expect(offer).toContain('<label for="claim-purpose-list">List this identifier in the directory</label>');
+    expect(offer).toContain('<label for="claim-jws">');
+    expect(offer).toContain('Claims are available on this service.');
+    expect(offer).not.toContain('not available');
+    // Every control and the regions the script fills are hidden in the markup; the note saying so is not.
+    for (const id of ['claim-current', 'claim-form', 'claim-challenge', 'claim-jws-field']) expect(offer, id).toMatch(new RegExp(`id="${id}"[^>]*\\shidden[\\s>]`));
+    expect(offer).toMatch(/<p id="claim-needs-script" class="note">Claiming from this page needs JavaScript/);
+    // Each control sits inside the hidden form or the hidden challenge section.
+    const within = (id: string, end: string): [number, number] => {
+      const from = offer.indexOf(`id="${id}"`);
+      return [from, offer.indexOf(end, from)];
+    };
+    const hiddenRanges = [within('claim-form', '</form>'), within('claim-challenge', '</section>')];
+    const controls = [...offer.matchAll(/<(button|input|textarea)\b/g)];
+    expect(controls.map((c) => c[1])).toEqual(['input', 'input', 'button', 'textarea', 'button']);
+    for (const control of controls) expect(hiddenRanges.some(([a, b]) => control.index > a && control.index < b), control[0]).toBe(true);
+    expect(offer).toMatch(/<div id="claim-result" class="claim-result" role="status" aria-live="polite"/);
+    // The CLI: a did:key names its key itself (no --kid), and no publishing method is offered.
+    expect(offer).toContain(`<code>svc claim ${DID_KEY} --key &lt;private JWK file&gt;</code>`);
+    expect(offer).toContain(`<code>svc claims ${DID_KEY}</code>`);
+    expect(offer).not.toContain('--method');
+    expect(offer).toContain('<code>POST /v1/claims/challenges</code>');
+    expect(offer).toContain('<code>POST /v1/claims/verify</code>');
+    expect(offer).toContain(`<a href="/v1/claims/${encodeURIComponent(DID_KEY)}" type="application/json">`);
+    expectInert(page);
+  });
+
+  it('served, did:web: three methods in order, the CLI with --kid and the publishing methods', () => {
+    const offer = claimOffer(DID_WEB, 'served').toString();
+    expect(offer).toContain('Control this identifier? Three free ways to prove it');
+    expect(methodOptions(offer)).toEqual(['signature', 'well-known', 'dns']);
+    expect(offer).not.toContain('claim-unavailable');
+    expect(offer).toContain(`<code>svc claim ${DID_WEB} --key &lt;private JWK file&gt; --kid ${DID_WEB}#&lt;key&gt;</code>`);
+    expect(offer).toContain(`<code>svc claim ${DID_WEB} --method well-known</code> (or <code>--method dns</code>)`);
+    expect(offer).toContain(`<code>svc claim ${DID_WEB} --token &lt;token&gt;</code>`);
+    for (const method of ['signature', 'well-known', 'dns']) expect(offer).toContain(`<li data-method="${method}">`);
+  });
+
+  it('a did:web whose host is too long for the DNS record name: signature and well-known only, and why', () => {
+    const host = Array.from({ length: 4 }, () => 'a'.repeat(61)).join('.') + '.com';
+    const offer = claimOffer(`did:web:${host}`, 'served').toString();
+    expect(methodOptions(offer)).toEqual(['signature', 'well-known']);
+    expect(offer).toContain('Two free ways to prove it');
+    expect(offer).toMatch(/data-methods="dns">Not for this identifier: a DNS record, because the record name _svc-claim\.a{20}… would be 262 characters/);
+  });
+
+  it('offline: the three methods described, how to claim on a running service, and no control, route or script', async () => {
+    const offline = offerOf(dossierPage({ result: await didKey(), timeMachine: NO_HISTORY, mode: 'offline' }));
+    expect(offline).toContain('Claims are made on a running svc service (svc serve), not in this offline copy.');
+    expect(offline).toContain(`<code>svc claim ${DID_KEY} --key &lt;private JWK file&gt;</code>`);
+    expect(offline).not.toMatch(/<(form|input|button|textarea)\b|data-claims-url|href=/);
+    const web = claimOffer(DID_WEB, 'offline').toString();
+    expect(web).toContain('Three free ways to prove it');
+    expect(web).toContain(`--method well-known`);
+    expect(web).not.toMatch(/<(form|input|button|textarea)\b|data-did|href=/);
+  });
+
+  it('keeps hostile text of a DID as text in its attributes and commands', () => {
+    const offer = claimOffer('did:web:"><img src=x onerror=alert(1)>', 'served').toString();
+    expect(offer).not.toContain('<img');
+    expect(offer).toContain('data-did="did:web:&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"');
   });
 });
 
