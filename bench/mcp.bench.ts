@@ -8,10 +8,17 @@
  * risk signals of every tool, and drift. Runs alternate (svc, bare, svc, …) so noise falls on
  * both sides alike. A second row adds the drift comparison and write to a real SQLite file.
  * Informational: the issue sets no goal.
+ *
+ * Scaling (issue 23, goal ≤ 2×): tools named outside `[A-Za-z0-9_.-]` (`files/get item_0001`)
+ * are matched across tools as substrings; 1000 of them must cost at most twice 500. Two rows:
+ * the risk signals of every tool in-process (where the cross-tool matching is), and the whole
+ * inspection over loopback HTTPS. Each row's "peer" is svc itself on 500 such tools, alternated.
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, fetch } from 'undici';
+import type { ToolText } from '../src/core/mcp/classes.js';
 import { inspectMcp } from '../src/core/mcp/inspect.js';
+import { toolSignals } from '../src/core/mcp/signals.js';
 import { manyTools, startSdk2Server } from '../test/support/mcp-servers.js';
 import { tempStore } from '../test/support/store.js';
 import { median, type BenchRow } from './lib.js';
@@ -49,7 +56,85 @@ async function bareLoop(url: string, dispatcher: Agent): Promise<number> {
   return count;
 }
 
+/** Names with `/` and a space: outside the standard name characters. */
+const ODD_PREFIX = 'files/get item';
+
+/** ms to compute the risk signals of every tool, as inspectMcp does (one names array). */
+function signalsMs(tools: readonly ToolText[]): number {
+  const names = tools.map((t) => t.name);
+  const t = performance.now();
+  for (const tool of tools) toolSignals(tool, names);
+  return performance.now() - t;
+}
+
+function asToolText(n: number): ToolText[] {
+  return manyTools(n, ODD_PREFIX).map((spec) => ({
+    name: spec.name,
+    title: null,
+    description: spec.description ?? null,
+    inputSchema: (spec.inputSchema ?? null) as ToolText['inputSchema'],
+  }));
+}
+
+async function scalingRows(): Promise<BenchRow[]> {
+  // In-process: fresh arrays each run, so every run indexes its inventory as an inspection does.
+  const signals: Record<number, number[]> = { 500: [], 1000: [] };
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (const n of [500, 1000]) {
+      const ms = signalsMs(asToolText(n));
+      if (i >= WARMUP) signals[n]!.push(ms);
+    }
+  }
+  const servers = { 500: await startSdk2Server({ tools: manyTools(500, ODD_PREFIX), responseMode: 'json' }), 1000: await startSdk2Server({ tools: manyTools(1000, ODD_PREFIX), responseMode: 'json' }) };
+  const runtimes = { 500: servers[500].host.runtime(), 1000: servers[1000].host.runtime() };
+  const inspect: Record<number, number[]> = { 500: [], 1000: [] };
+  try {
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      for (const n of [500, 1000] as const) {
+        const server = servers[n];
+        const t = performance.now();
+        const result = await inspectMcp(server.url, { runtime: runtimes[n] });
+        const ms = performance.now() - t;
+        if (result.tools.length !== n) throw new Error(`svc listed ${result.tools.length} of ${n} odd-named tools`);
+        if (i >= WARMUP) inspect[n]!.push(ms);
+      }
+    }
+  } finally {
+    for (const runtime of Object.values(runtimes)) runtime.net.close();
+    for (const server of Object.values(servers)) await server.close();
+  }
+  const goal = { op: '<=', ratio: 2 } as const;
+  return [
+    {
+      operation: 'risk signals of 1000 odd-named tools (names with / and space)',
+      unit: 'ms',
+      svc: median(signals[1000]!),
+      peer: 'svc, 500 odd-named tools',
+      peerValue: median(signals[500]!),
+      goal,
+      status: 'ok',
+      note: 'ratio = 1000 ÷ 500 tools; linear is 2.0 (cross-tool name matching, in-process)',
+      samples: { svc: signals[1000]!, peer: signals[500]! },
+    },
+    {
+      operation: 'inspect 1000 odd-named tools (2026-07-28, loopback HTTPS)',
+      unit: 'ms',
+      svc: median(inspect[1000]!),
+      peer: 'svc, 500 odd-named tools',
+      peerValue: median(inspect[500]!),
+      goal,
+      status: 'ok',
+      note: 'ratio = 1000 ÷ 500 tools; linear is 2.0',
+      samples: { svc: inspect[1000]!, peer: inspect[500]! },
+    },
+  ];
+}
+
 export async function run(): Promise<BenchRow[]> {
+  return [...(await baseRows()), ...(await scalingRows())];
+}
+
+async function baseRows(): Promise<BenchRow[]> {
   // The SDK warns on stderr when a JSON-mode handler starts; the figures are unaffected.
   const server = await startSdk2Server({ tools: manyTools(TOOLS), responseMode: 'json' });
   const runtime = server.host.runtime();

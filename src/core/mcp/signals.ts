@@ -444,11 +444,108 @@ function occurrences(text: string, name: string, asToolName: boolean): number[] 
 /** Characters of a standard tool name (MCP: `[A-Za-z0-9_.-]`). */
 const NAME_TOKEN = /[A-Za-z0-9_.-]+/g;
 
+/**
+ * Work done matching tool names, counted so a test can tell linear from quadratic without a
+ * clock: `namesNormalised` grows by one per name when an inventory is indexed (never per text),
+ * `steps` by one per automaton transition, failure-link step or reported match while a text is
+ * scanned. Monotonic; read the difference around a call.
+ */
+export const nameMatchWork = { indexes: 0, namesNormalised: 0, steps: 0 };
+
+/**
+ * Names with characters outside `[A-Za-z0-9_.-]` (`files/read`, `get item`), lower-cased once,
+ * as an Aho–Corasick automaton over UTF-16 code units: one pass over a lower-cased text finds
+ * every such name it contains as a substring (what `lower.includes(name)` for each name would),
+ * in time linear in the text plus the names found — not one search per name per text.
+ */
+class SubstringAutomaton {
+  /** Per node: code unit → child node. Node 0 is the root. */
+  private readonly children: Map<number, number>[] = [new Map()];
+  /** Per node: the longest proper suffix of the node's string that is also a node. */
+  private readonly fail: number[] = [0];
+  /** Per node: indices (into the names given) of names that end exactly here. */
+  private readonly out: number[][] = [[]];
+  /** Per node: the nearest node along the failure chain with names of its own (0: none). */
+  private readonly dict: number[] = [0];
+  /** Per node: the scan that last reported it (its dictionary chain is then reported too). */
+  private readonly stamp: number[] = [0];
+  private scan = 0;
+
+  /** `lowered` are the names, already lower-cased. */
+  constructor(lowered: readonly string[]) {
+    lowered.forEach((name, i) => {
+      let node = 0;
+      for (let k = 0; k < name.length; k++) {
+        const c = name.charCodeAt(k);
+        let next = this.children[node]!.get(c);
+        if (next === undefined) {
+          next = this.children.length;
+          this.children.push(new Map());
+          this.fail.push(0);
+          this.out.push([]);
+          this.dict.push(0);
+          this.stamp.push(0);
+          this.children[node]!.set(c, next);
+        }
+        node = next;
+      }
+      this.out[node]!.push(i);
+    });
+    // Breadth first: a node's failure link is set from its parent's, which is shallower.
+    const queue: number[] = [];
+    for (const child of this.children[0]!.values()) queue.push(child);
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]!;
+      for (const [c, child] of this.children[node]!) {
+        let f = this.fail[node]!;
+        let target = this.children[f]!.get(c);
+        while (target === undefined && f !== 0) {
+          f = this.fail[f]!;
+          target = this.children[f]!.get(c);
+        }
+        const link = target ?? 0;
+        this.fail[child] = link;
+        this.dict[child] = this.out[link]!.length > 0 ? link : this.dict[link]!;
+        queue.push(child);
+      }
+    }
+  }
+
+  /** Indices of the names found in `lower` (each once, in no particular order). */
+  find(lower: string): number[] {
+    const found: number[] = [...this.out[0]!]; // the empty name is in every text
+    const scan = ++this.scan;
+    let steps = 0;
+    let node = 0;
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      let next = this.children[node]!.get(c);
+      while (next === undefined && node !== 0) {
+        node = this.fail[node]!;
+        next = this.children[node]!.get(c);
+        steps++;
+      }
+      node = next ?? 0;
+      steps++;
+      // Report this node's names and those along its dictionary chain, each node once per scan.
+      for (let hit = this.out[node]!.length > 0 ? node : this.dict[node]!; hit !== 0 && this.stamp[hit] !== scan; hit = this.dict[hit]!) {
+        this.stamp[hit] = scan;
+        for (const i of this.out[hit]!) found.push(i);
+        steps++;
+      }
+    }
+    nameMatchWork.steps += steps;
+    return found;
+  }
+}
+
 interface InventoryIndex {
   /** Lower-cased standard names → the names as listed. */
   standard: Map<string, string[]>;
-  /** Names with other characters: searched for as substrings. */
+  /** Names with other characters, in inventory order: searched for as substrings. */
   other: string[];
+  /** The other names, lower-cased, as one automaton (null when there are none). */
+  otherAutomaton: SubstringAutomaton | null;
 }
 
 /** One index per inventory array: a server of 500 tools checks each text against every name. */
@@ -457,15 +554,23 @@ const INDEXES = new WeakMap<readonly string[], InventoryIndex>();
 function indexOf(inventory: readonly string[]): InventoryIndex {
   let index = INDEXES.get(inventory);
   if (!index) {
-    index = { standard: new Map(), other: [] };
+    const standard = new Map<string, string[]>();
+    const other: string[] = [];
+    const otherLowered: string[] = [];
     for (const name of inventory) {
+      const key = name.toLowerCase();
       if (STANDARD_NAME.test(name)) {
-        const key = name.toLowerCase();
-        const list = index.standard.get(key);
+        const list = standard.get(key);
         if (list) list.push(name);
-        else index.standard.set(key, [name]);
-      } else index.other.push(name);
+        else standard.set(key, [name]);
+      } else {
+        other.push(name);
+        otherLowered.push(key);
+      }
     }
+    nameMatchWork.indexes += 1;
+    nameMatchWork.namesNormalised += inventory.length;
+    index = { standard, other, otherAutomaton: other.length > 0 ? new SubstringAutomaton(otherLowered) : null };
     INDEXES.set(inventory, index);
   }
   return index;
@@ -473,10 +578,11 @@ function indexOf(inventory: readonly string[]): InventoryIndex {
 
 /**
  * The names of `inventory` that occur in `text` as a whole token (a standard name) or a
- * substring (any other name), in inventory order of discovery: one pass over the text instead
- * of one search per name.
+ * substring of the lower-cased text (any other name): standard names in the order the text
+ * names them, then the other names in inventory order, each once. One pass over the text for
+ * each kind, whatever the number of names; the inventory is indexed (and lower-cased) once.
  */
-function namesIn(text: string, inventory: readonly string[]): string[] {
+export function namesIn(text: string, inventory: readonly string[]): string[] {
   if (inventory.length === 0) return [];
   const index = indexOf(inventory);
   const found = new Set<string>();
@@ -488,9 +594,9 @@ function namesIn(text: string, inventory: readonly string[]): string[] {
       for (const name of index.standard.get(candidate) ?? []) found.add(name);
     }
   }
-  if (index.other.length > 0) {
-    const lower = text.toLowerCase();
-    for (const name of index.other) if (lower.includes(name.toLowerCase())) found.add(name);
+  if (index.otherAutomaton !== null) {
+    const hits = index.otherAutomaton.find(text.toLowerCase()).sort((a, b) => a - b);
+    for (const i of hits) found.add(index.other[i]!);
   }
   return [...found];
 }
