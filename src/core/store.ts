@@ -82,6 +82,17 @@ export interface ObservationStore {
   latest(did: string, limit: number): Promise<StoredObservation[]>;
   /** The latest observation of the DID whose document hash is `documentHash`, or undefined. */
   findByHash(did: string, documentHash: string): Promise<StoredObservation | undefined>;
+  /**
+   * The DID's distinct document hashes that start with `prefix`, newest first (each where its
+   * latest row stands in `list`): an index range over the hashes, no document read. A prefix
+   * that is not lower-case hex matches nothing (every stored hash is).
+   */
+  hashesWithPrefix(did: string, prefix: string): Promise<string[]>;
+  /**
+   * The observation listed just after `row` (newest first, by observedAt then id): the next
+   * older one of the DID, with its document, or undefined when `row` is the oldest.
+   */
+  olderThan(did: string, row: Pick<Observation, 'observedAt' | 'id'>): Promise<StoredObservation | undefined>;
 }
 
 /**

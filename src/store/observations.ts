@@ -21,6 +21,22 @@ export function withDocument(row: StoredRow): StoredObservation {
   return { ...row, document: JSON.parse(row.document) as DidDocument };
 }
 
+const HEX_PREFIX = /^[0-9a-f]{0,64}$/;
+
+/**
+ * The bounds of an index range over document hashes that start with `prefix` (lower-case hex):
+ * [prefix, prefix + 'g'), as 'g' sorts after every hex digit; the exact substr() test beside it
+ * in the queries keeps the answer right whatever a collation makes of the range.
+ */
+export function hashRange(prefix: string): [string, string] | null {
+  return HEX_PREFIX.test(prefix) ? [prefix, `${prefix}g`] : null;
+}
+
+/** Distinct hashes of rows given newest first, in that order. */
+export function distinctHashes(rows: readonly { documentHash: string }[]): string[] {
+  return [...new Set(rows.map((row) => row.documentHash))];
+}
+
 /** SQLite reads LIMIT -1 as "no limit"; the interface means "at most", so negatives are 0. */
 export function limitOf(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
@@ -34,6 +50,8 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #count: Database.Statement<[string], { n: number }>;
   readonly #latest: Database.Statement<[string, number], StoredRow>;
   readonly #byHash: Database.Statement<[string, string], StoredRow>;
+  readonly #hashesWithPrefix: Database.Statement<[string, string, string, number, string], { documentHash: string }>;
+  readonly #olderThan: Database.Statement<[string, string, number], StoredRow>;
   readonly #record: (observation: NewObservation) => Recorded<Observation>;
   readonly #ceiling: RowCeiling;
 
@@ -61,6 +79,15 @@ export class SqliteObservationStore implements ObservationStore {
     this.#latest = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
     this.#byHash = db.prepare(
       `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND document_hash = ? ${NEWEST_FIRST} LIMIT 1`,
+    );
+    // The (did, document_hash) index serves the range; only the few matching rows are read.
+    this.#hashesWithPrefix = db.prepare(
+      `SELECT document_hash AS documentHash FROM observations INDEXED BY observations_did_hash
+       WHERE did = ? AND document_hash >= ? AND document_hash < ? AND substr(document_hash, 1, ?) = ? ${NEWEST_FIRST}`,
+    );
+    // A row-value range on the (did, observed_at, id) index: one step back from the given row.
+    this.#olderThan = db.prepare(
+      `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND (observed_at, id) < (?, ?) ${NEWEST_FIRST} LIMIT 1`,
     );
     // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
     // lock together, so two processes recording the same DID cannot both insert; the count,
@@ -121,5 +148,16 @@ export class SqliteObservationStore implements ObservationStore {
   async findByHash(did: string, documentHash: string): Promise<StoredObservation | undefined> {
     const row = this.#byHash.get(did, documentHash);
     return row === undefined ? undefined : withDocument(row);
+  }
+
+  async hashesWithPrefix(did: string, prefix: string): Promise<string[]> {
+    const range = hashRange(prefix);
+    if (range === null) return [];
+    return distinctHashes(this.#hashesWithPrefix.all(did, range[0], range[1], prefix.length, prefix));
+  }
+
+  async olderThan(did: string, row: Pick<Observation, 'observedAt' | 'id'>): Promise<StoredObservation | undefined> {
+    const older = this.#olderThan.get(did, row.observedAt, row.id);
+    return older === undefined ? undefined : withDocument(older);
   }
 }

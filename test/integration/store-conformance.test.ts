@@ -275,6 +275,39 @@ for (const backend of BACKENDS) {
       expect(await observations.findByHash(DID, 'ff'.repeat(32))).toBeUndefined();
     });
 
+    it('observations: hashesWithPrefix (distinct, newest first) and olderThan (one step back, ties by id)', async () => {
+      const { observations } = store;
+      const one = '01'.repeat(32);
+      const two = '02'.repeat(32);
+      // Rows: document 2, document 1 (NOT_LINKED), document 1: the hashes once each, newest first.
+      expect(await observations.hashesWithPrefix(DID, '')).toEqual([two, one]);
+      expect(await observations.hashesWithPrefix(DID, '0')).toEqual([two, one]);
+      expect(await observations.hashesWithPrefix(DID, '01010101')).toEqual([one]);
+      expect(await observations.hashesWithPrefix(DID, one)).toEqual([one]);
+      expect(await observations.hashesWithPrefix(DID, '0103')).toEqual([]);
+      expect(await observations.hashesWithPrefix(DID, 'ffffffff')).toEqual([]);
+      // Not lower-case hex: nothing matches, and nothing is read that the range would not allow.
+      expect(await observations.hashesWithPrefix(DID, '0A')).toEqual([]);
+      expect(await observations.hashesWithPrefix(DID, "0' OR '1'='1")).toEqual([]);
+      expect(await observations.hashesWithPrefix('did:web:other.example', '0')).toEqual([]);
+
+      const rows = await observations.list(DID, 10);
+      const older = await observations.olderThan(DID, rows[0]!);
+      expect(older).toMatchObject({ id: rows[1]!.id, domainBindingStatus: 'NOT_LINKED', document: documentOf(1) });
+      expect((await observations.olderThan(DID, rows[1]!))?.id).toBe(rows[2]!.id);
+      expect(await observations.olderThan(DID, rows[2]!)).toBeUndefined();
+
+      // Rows of one second are listed by id: olderThan follows the same order.
+      const did = 'did:web:same-second.example';
+      for (const n of [4, 5, 6]) await observations.record(observation(n, '2026-03-01T00:00:00Z', { did }));
+      const same = await observations.list(did, 10);
+      expect(same.map((row) => row.summary)).toEqual(['document 6', 'document 5', 'document 4']);
+      expect((await observations.olderThan(did, same[0]!))?.id).toBe(same[1]!.id);
+      expect((await observations.olderThan(did, same[1]!))?.id).toBe(same[2]!.id);
+      expect(await observations.olderThan(did, same[2]!)).toBeUndefined();
+      expect(await observations.hashesWithPrefix(did, '0')).toEqual(['06'.repeat(32), '05'.repeat(32), '04'.repeat(32)]);
+    });
+
     it('observations: concurrent recorders of one unchanged document make one row', async () => {
       const did = 'did:web:concurrent.example';
       const outcomes = await Promise.all(Array.from({ length: 12 }, () => store.observations.record(observation(3, '2026-02-01T00:00:00Z', { did }))));

@@ -127,3 +127,54 @@ describe('diffOf with prefixes', () => {
     expect((await problemOf(diffOf(DID, runtime, { from: 'fedc' }))).detail).toMatch(/^"from" is too short/);
   });
 });
+
+describe('diffOf reads only what the diff needs', () => {
+  /** Wraps the observation store: how often each method was called, and how many documents came back. */
+  function counting(runtime: Runtime & { store: RuntimeStore }): { calls: Record<string, number>; documents: () => number } {
+    const calls: Record<string, number> = {};
+    let documents = 0;
+    const observations = runtime.store.observations;
+    const counted = new Proxy(observations, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          calls[String(property)] = (calls[String(property)] ?? 0) + 1;
+          const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          const rows = Array.isArray(result) ? result : result === undefined ? [] : [result];
+          documents += rows.filter((row) => typeof row === 'object' && row !== null && 'document' in row).length;
+          return result;
+        };
+      },
+    });
+    (runtime.store as { observations: RuntimeStore['observations'] }).observations = counted;
+    return { calls, documents: () => documents };
+  }
+
+  it('diff --to <old prefix> and --from/--to read two observations, whatever the length of the history', async () => {
+    // 300 observations alternating between documents: every hash has many rows.
+    const hash = (i: number) => `${String(i % 7).repeat(8)}${'0'.repeat(56)}`;
+    const rows = Array.from({ length: 300 }, (_, i) => ({ did: DID, hash: hash(i), at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString().replace('.000', '') }));
+    const runtime = await runtimeWith(rows);
+    const reference = await diffOf(DID, runtime, { from: hash(1), to: hash(2) });
+
+    const { calls, documents } = counting(runtime);
+    // `to` alone: its latest row (index 296 → hash(2)) and the row just before it (hash(1)).
+    const toOnly = await diffOf(DID, runtime, { to: hash(2).slice(0, 8) });
+    expect(toOnly).toEqual(reference);
+    expect(calls).toEqual({ hashesWithPrefix: 1, findByHash: 1, olderThan: 1 });
+    expect(documents()).toBe(2);
+
+    const both = await diffOf(DID, runtime, { from: hash(1).slice(0, 8), to: hash(2).slice(0, 8) });
+    expect(both).toEqual(reference);
+    expect(calls).toEqual({ hashesWithPrefix: 3, findByHash: 3, olderThan: 1 });
+    expect(documents()).toBe(4);
+  });
+
+  it('the oldest observation as `to` is still NOT_FOUND, worded as before', async () => {
+    const runtime = await seeded();
+    expect((await problemOf(diffOf(DID, runtime, { to: TWIN_A.slice(0, 11) }))).detail).toBe(
+      `No observation of ${DID} is older than the one with document hash ${TWIN_A}; a diff needs two.`,
+    );
+  });
+});

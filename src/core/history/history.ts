@@ -149,9 +149,8 @@ export async function diffOf(input: string, runtime: Runtime, selection: DiffSel
     return semanticDiff(older, newest);
   }
   const newer = await observed(store, did, 'to', to!);
-  // Find `to`'s position in the newest-first list, then fetch just enough rows with documents.
-  const position = (await observations.list(did, await observations.count(did))).findIndex((row) => row.id === newer.id);
-  const older = position < 0 ? undefined : (await observations.latest(did, position + 2))[position + 1];
+  // The row listed just after `to`'s (newest first): one indexed step, whatever the history's length.
+  const older = await observations.olderThan(did, newer);
   if (!older) throw new ProblemError('NOT_FOUND', `No observation of ${did} is older than the one with document hash ${to!}; a diff needs two.`);
   return semanticDiff(older, newer);
 }

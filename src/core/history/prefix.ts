@@ -43,7 +43,10 @@ export function checkHashPrefix(name: HashOption, value: string): void {
   }
 }
 
-/** The distinct document hashes of the DID's history, newest first. */
+/**
+ * The distinct document hashes of the DID's history, newest first (rows without documents:
+ * what `svc history` needs to choose a prefix length that tells all of them apart).
+ */
 export async function documentHashes(store: RuntimeStore, did: string): Promise<string[]> {
   const { observations } = store;
   const rows = await observations.list(did, await observations.count(did));
@@ -59,7 +62,8 @@ export async function documentHashes(store: RuntimeStore, did: string): Promise<
 export async function expandHashPrefix(store: RuntimeStore, did: string, name: HashOption, value: string): Promise<string> {
   checkHashPrefix(name, value);
   if (value.length === HASH_LENGTH) return value;
-  const matches = (await documentHashes(store, did)).filter((hash) => hash.startsWith(value));
+  // An index range over the DID's hashes: no other row, and no document, is read.
+  const matches = await store.observations.hashesWithPrefix(did, value);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     throw new ProblemError('NOT_FOUND', `No document hash observed for ${did} starts with the "${name}" prefix ${value}.`);

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
 import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/store.js';
-import { limitOf, withDocument, type StoredRow } from '../observations.js';
+import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../observations.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
@@ -81,6 +81,27 @@ export class PostgresObservationStore implements ObservationStore {
     const { rows } = await this.pool.query<StoredRow>(
       `SELECT ${COLUMNS}, document FROM observations WHERE did = $1 AND document_hash = $2 ${NEWEST_FIRST} LIMIT 1`,
       [did, documentHash],
+    );
+    return rows[0] === undefined ? undefined : withDocument(rows[0]);
+  }
+
+  async hashesWithPrefix(did: string, prefix: string): Promise<string[]> {
+    const range = hashRange(prefix);
+    if (range === null) return [];
+    // The range is what the (did, document_hash) index can serve; substr() is the exact test.
+    const { rows } = await this.pool.query<{ documentHash: string }>(
+      `SELECT document_hash AS "documentHash" FROM observations
+       WHERE did = $1 AND document_hash >= $2 AND document_hash < $3 AND substr(document_hash, 1, $4) = $2 ${NEWEST_FIRST}`,
+      [did, range[0], range[1], prefix.length],
+    );
+    return distinctHashes(rows);
+  }
+
+  async olderThan(did: string, row: Pick<Observation, 'observedAt' | 'id'>): Promise<StoredObservation | undefined> {
+    // A row comparison, which the (did, observed_at, id) index serves as a range.
+    const { rows } = await this.pool.query<StoredRow>(
+      `SELECT ${COLUMNS}, document FROM observations WHERE did = $1 AND (observed_at, id) < ($2, $3) ${NEWEST_FIRST} LIMIT 1`,
+      [did, row.observedAt, row.id],
     );
     return rows[0] === undefined ? undefined : withDocument(rows[0]);
   }
