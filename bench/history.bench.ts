@@ -1,0 +1,116 @@
+/**
+ * `svc diff <did> --to <old hash prefix> --json` against a SQLite file holding 10 and 10,000
+ * observations of the DID (each a distinct ~2 KB document), wall-clock ms per spawned command;
+ * `to` names the second-oldest observation, so a diff that walked the history to it would read
+ * (nearly) every row. Goal (issue 23): flat — 10,000 observations at most 1.2× the time of 10.
+ * The "peer" is svc itself on the 10-observation history; runs alternate. Needs dist/cli.js.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { DidDocument } from '../src/core/resolve/types.js';
+import { sampleObservation, tempStore, type TempStore } from '../test/support/store.js';
+import { median, plainEnv, type BenchRow } from './lib.js';
+
+const RUNS = 15;
+const WARMUP = 2;
+const DID = 'did:web:history.bench.example';
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function hashOf(i: number): string {
+  return createHash('sha256').update(`bench document ${i}`).digest('hex');
+}
+
+/** A did:web document of about 2 KB: eight keys and two services, varied by `i`. */
+function documentOf(i: number): DidDocument {
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+    id: DID,
+    verificationMethod: Array.from({ length: 8 }, (_, k) => ({
+      id: `${DID}#key-${k}`,
+      type: 'Multikey',
+      controller: DID,
+      publicKeyMultibase: `z6Mk${createHash('sha256').update(`${i}/${k}`).digest('base64url')}`,
+    })),
+    authentication: [`${DID}#key-0`],
+    assertionMethod: [`${DID}#key-1`],
+    service: [
+      { id: `${DID}#files`, type: 'LinkedDomains', serviceEndpoint: `https://history.bench.example/files/${i}` },
+      { id: `${DID}#hub`, type: 'DIDCommMessaging', serviceEndpoint: `https://history.bench.example/hub/${i}` },
+    ],
+  } as DidDocument;
+}
+
+/** A store file with `n` observations of DID, one a minute, oldest first. */
+async function historyOf(n: number): Promise<TempStore> {
+  const temp = tempStore();
+  const start = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < n; i++) {
+    await temp.store.observations.record(
+      sampleObservation({
+        did: DID,
+        documentHash: hashOf(i),
+        document: documentOf(i),
+        observedAt: new Date(start + i * 60_000).toISOString().replace('.000', ''),
+        summary: `observation ${i}`,
+      }),
+    );
+  }
+  return temp;
+}
+
+/** ms of one `svc diff --to`; throws unless it printed the diff (exit 1: the documents differ). */
+function diffMs(file: string): number {
+  const t = performance.now();
+  const result = spawnSync(process.execPath, [cli, 'diff', DID, '--to', hashOf(1).slice(0, 12), '--db', file, '--json'], {
+    env: plainEnv(),
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ms = performance.now() - t;
+  if (result.status !== 1) throw new Error(`svc diff exited ${result.status ?? result.signal}: ${result.stderr.trim().split('\n')[0] ?? ''}`);
+  const diff = JSON.parse(result.stdout) as { identical?: boolean };
+  if (diff.identical !== false) throw new Error('svc diff did not report the two documents as different');
+  return ms;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const base = { unit: 'ms' as const, peer: 'svc, 10 observations', goal: { op: '<=' as const, ratio: 1.2 } };
+  const operation = 'svc diff --to <old hash prefix>, 10,000 observations (SQLite)';
+  if (!existsSync(cli)) {
+    return [{ ...base, operation, svc: null, peerValue: null, status: 'not built', note: 'dist/cli.js is missing: run `npm run build` (npm run bench does).' }];
+  }
+  const small = await historyOf(10);
+  const large = await historyOf(10_000);
+  // Closed before timing: the CLI opens the files as any user would.
+  small.store.close();
+  large.store.close();
+  try {
+    const smallMs: number[] = [];
+    const largeMs: number[] = [];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const a = diffMs(small.path);
+      const b = diffMs(large.path);
+      if (i >= WARMUP) {
+        smallMs.push(a);
+        largeMs.push(b);
+      }
+    }
+    return [
+      {
+        ...base,
+        operation,
+        svc: median(largeMs),
+        peerValue: median(smallMs),
+        status: 'ok',
+        note: 'ratio = 10,000 ÷ 10 observations (spawned CLI, cold start included); flat is 1.0',
+        samples: { svc: largeMs, peer: smallMs },
+      },
+    ];
+  } finally {
+    for (const temp of [small, large]) rmSync(temp.dir, { recursive: true, force: true });
+  }
+}
