@@ -18,6 +18,7 @@ const RUNS = 15;
 const WARMUP = 2;
 const DID = 'did:web:history.bench.example';
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 
 function hashOf(i: number): string {
   return createHash('sha256').update(`bench document ${i}`).digest('hex');
@@ -64,7 +65,7 @@ async function historyOf(n: number): Promise<TempStore> {
 /** ms of one `svc diff --to`; throws unless it printed the diff (exit 1: the documents differ). */
 function diffMs(file: string): number {
   const t = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'diff', DID, '--to', hashOf(1).slice(0, 12), '--db', file, '--json'], {
+  const result = spawnSync(process.execPath, [bin, 'diff', DID, '--to', hashOf(1).slice(0, 12), '--db', file, '--json'], {
     env: plainEnv(),
     encoding: 'utf8',
     timeout: 30_000,

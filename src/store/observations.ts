@@ -77,8 +77,11 @@ export class SqliteObservationStore implements ObservationStore {
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
     this.#count = db.prepare('SELECT count(*) AS n FROM observations WHERE did = ?');
     this.#latest = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
+    // INDEXED BY: left to itself SQLite walks the (did, observed_at, id) index for the ORDER BY,
+    // reading every row of the DID newer than the hash's; this reads the hash's rows only.
     this.#byHash = db.prepare(
-      `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND document_hash = ? ${NEWEST_FIRST} LIMIT 1`,
+      `SELECT ${COLUMNS}, document FROM observations INDEXED BY observations_did_hash
+       WHERE did = ? AND document_hash = ? ${NEWEST_FIRST} LIMIT 1`,
     );
     // The (did, document_hash) index serves the range; only the few matching rows are read.
     this.#hashesWithPrefix = db.prepare(
