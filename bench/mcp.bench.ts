@@ -57,6 +57,9 @@ async function bareLoop(url: string, dispatcher: Agent): Promise<number> {
   return count;
 }
 
+const SIGNAL_RUNS = 41;
+const SIGNAL_WARMUP = 10;
+
 /** Names with `/` and a space: outside the standard name characters. */
 const ODD_PREFIX = 'files/get item';
 
@@ -79,11 +82,13 @@ function asToolText(n: number): ToolText[] {
 
 async function scalingRows(): Promise<BenchRow[]> {
   // In-process: fresh arrays each run, so every run indexes its inventory as an inspection does.
+  // Runs of a few ms are noisy (a GC lands in one or the other): more of them, and the order of
+  // the two sizes alternates from round to round.
   const signals: Record<number, number[]> = { 500: [], 1000: [] };
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    for (const n of [500, 1000]) {
+  for (let i = 0; i < SIGNAL_WARMUP + SIGNAL_RUNS; i++) {
+    for (const n of i % 2 === 0 ? [500, 1000] : [1000, 500]) {
       const ms = signalsMs(asToolText(n));
-      if (i >= WARMUP) signals[n]!.push(ms);
+      if (i >= SIGNAL_WARMUP) signals[n]!.push(ms);
     }
   }
   const servers = { odd: await startSdk2Server({ tools: manyTools(500, ODD_PREFIX), responseMode: 'json' }), plain: await startSdk2Server({ tools: manyTools(500), responseMode: 'json' }) };
