@@ -1,22 +1,22 @@
 /**
- * Curve-point validation with @noble/curves (decoding and validation only; signatures are
- * verified with node:crypto elsewhere). Curve modules are imported lazily, on first use, so
- * a resolution that meets only Ed25519 keys never loads the Weierstrass code.
+ * Curve-point validation (decoding and validation only; signatures are verified with
+ * node:crypto elsewhere). Each curve takes the fastest path that rejects exactly what
+ * @noble/curves rejects (test/unit/curve-fast-paths.test.ts keeps noble as the oracle):
+ *
+ *  - P-256, P-384, P-521, secp256k1: OpenSSL through `ECDH.convertKey`, which decodes the SEC1
+ *    point (compressed or not), rejects coordinates ≥ p and points off the curve, and returns
+ *    the uncompressed form. All four curves have cofactor 1, so on the curve means in the group.
+ *  - Ed25519, X25519: OpenSSL does not validate these public keys (it accepts small-order,
+ *    non-canonical and off-curve encodings), so they are checked here with BigInt arithmetic:
+ *    canonical encoding, curve membership by a Jacobi symbol (no square root is taken), and
+ *    small order by the y (or u) of the eight torsion points.
+ *
+ * Nothing here imports @noble/curves; key generation (generate.ts) still does, lazily.
  */
+import { ECDH } from 'node:crypto';
 import { base64urlEncode } from '../encoding/base64url.js';
 import { withArticle } from '../text.js';
 import type { Curve, PublicJwk } from './types.js';
-
-type EdModule = typeof import('@noble/curves/ed25519.js');
-type NistModule = typeof import('@noble/curves/nist.js');
-type K1Module = typeof import('@noble/curves/secp256k1.js');
-
-let ed: Promise<EdModule> | undefined;
-let nist: Promise<NistModule> | undefined;
-let k1: Promise<K1Module> | undefined;
-const loadEd = () => (ed ??= import('@noble/curves/ed25519.js'));
-const loadNist = () => (nist ??= import('@noble/curves/nist.js'));
-const loadK1 = () => (k1 ??= import('@noble/curves/secp256k1.js'));
 
 export type PointCheck = { ok: true; jwk: PublicJwk } | { ok: false; reason: string };
 
@@ -30,27 +30,54 @@ export const EC_COORDINATE_BYTES: Readonly<Record<'P-256' | 'P-384' | 'P-521' | 
 
 type EcCurve = keyof typeof EC_COORDINATE_BYTES;
 
+/** OpenSSL's names of the curves. */
+const OPENSSL_CURVE: Readonly<Record<EcCurve, string>> = {
+  'P-256': 'prime256v1',
+  'P-384': 'secp384r1',
+  'P-521': 'secp521r1',
+  secp256k1: 'secp256k1',
+};
+
 export function isEcCurve(curve: string): curve is EcCurve {
   return Object.hasOwn(EC_COORDINATE_BYTES, curve);
 }
 
-async function weierstrass(curve: EcCurve) {
-  switch (curve) {
-    case 'P-256':
-      return (await loadNist()).p256;
-    case 'P-384':
-      return (await loadNist()).p384;
-    case 'P-521':
-      return (await loadNist()).p521;
-    case 'secp256k1':
-      return (await loadK1()).secp256k1;
-  }
-}
+// ── Curve25519 / edwards25519 field arithmetic (p = 2^255 − 19) ──────────────────────────────
 
+/** The field prime 2^255 − 19. */
+export const P25519 = 2n ** 255n - 19n;
+/** edwards25519's d = −121665/121666 mod p. */
+const D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n;
+/** Curve25519's A (v² = u³ + A·u² + u). */
+const A = 486662n;
+/** y of the edwards25519 points of order 8 (two of them share each y, by the sign of x). */
+const Y_ORDER_8 = 0x7a03ac9277fdc74ec6cc392cfa53202a0f67100d760b3cba4fd84d3d706a17c7n;
+/**
+ * y of every point of small order (the eight-point torsion subgroup): 1 (identity), p − 1
+ * (order 2), 0 (order 4) and the two y of the order-8 points.
+ */
+export const ED25519_SMALL_ORDER_Y: ReadonlySet<bigint> = new Set([1n, P25519 - 1n, 0n, Y_ORDER_8, P25519 - Y_ORDER_8]);
+/**
+ * u of every Curve25519 point of small order: 0 (order 2), 1 (order 4) and the two u of the
+ * order-8 points; the images of the y above under u = (1 + y)/(1 − y) (the identity has none).
+ */
+export const X25519_SMALL_ORDER_U: ReadonlySet<bigint> = new Set([
+  0n,
+  1n,
+  0x57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5fn,
+  0x00b8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0n,
+]);
+
+const mod = (a: bigint): bigint => {
+  const r = a % P25519;
+  return r < 0n ? r + P25519 : r;
+};
+
+/** Little-endian unsigned integer of the bytes. */
 function leToBigint(bytes: Uint8Array): bigint {
-  let r = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) r = (r << 8n) | BigInt(bytes[i]!);
-  return r;
+  let hex = '';
+  for (let i = bytes.length - 1; i >= 0; i--) hex += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
+  return hex === '' ? 0n : BigInt(`0x${hex}`);
 }
 
 function bigintToLe(value: bigint, length: number): Uint8Array {
@@ -63,43 +90,101 @@ function bigintToLe(value: bigint, length: number): Uint8Array {
   return out;
 }
 
+/**
+ * Jacobi symbol (a/n) for odd n > 0, by the binary algorithm (quadratic reciprocity, no
+ * exponentiation): for the prime p it is the Legendre symbol, 1 for a non-zero square, −1 for
+ * a non-square, 0 for a ≡ 0. About ten times faster than Euler's criterion a^((p−1)/2) in BigInt.
+ */
+export function jacobi(value: bigint, modulus: bigint): -1 | 0 | 1 {
+  let a = value % modulus;
+  if (a < 0n) a += modulus;
+  let n = modulus;
+  let t: -1 | 1 = 1;
+  while (a !== 0n) {
+    // Strip the factors of two: (2/n) = −1 iff n ≡ 3, 5 (mod 8).
+    let low = Number(a & 0xffffffffn);
+    while (low === 0) {
+      a >>= 32n; // an even number of twos leaves the symbol unchanged
+      low = Number(a & 0xffffffffn);
+    }
+    const zeros = 31 - Math.clz32(low & -low);
+    if (zeros !== 0) {
+      a >>= BigInt(zeros);
+      const r = Number(n & 7n);
+      if (zeros & 1 && (r === 3 || r === 5)) t = t === 1 ? -1 : 1;
+    }
+    // Reciprocity: swap, with a sign change iff both are ≡ 3 (mod 4).
+    if (Number(a & 3n) === 3 && Number(n & 3n) === 3) t = t === 1 ? -1 : 1;
+    const swap = a;
+    a = n % swap;
+    n = swap;
+  }
+  return n === 1n ? t : 0;
+}
+
+/** Multiplicative inverse mod p (extended Euclid); a must not be ≡ 0. */
+function invert(value: bigint): bigint {
+  let r0 = P25519;
+  let r1 = mod(value);
+  let x0 = 0n;
+  let x1 = 1n;
+  while (r1 !== 0n) {
+    // Plain temporaries, no destructuring: an array per step costs a third of the time.
+    const q = r0 / r1;
+    const r2 = r0 - q * r1;
+    r0 = r1;
+    r1 = r2;
+    const x2 = x0 - q * x1;
+    x0 = x1;
+    x1 = x2;
+  }
+  return mod(x0);
+}
+
 export type Ed25519Check = { ok: true; jwk: PublicJwk; /** affine y of the point */ y: bigint } | { ok: false; reason: string };
 
-/** Ed25519 public key (RFC 8032 encoding): canonical, on the curve, not of small order. */
+/**
+ * Ed25519 public key (RFC 8032 §5.1.3 decoding): canonical (y < p; x = 0 only with sign bit 0),
+ * on the curve, not the identity nor of small order. x² = (y² − 1)/(d·y² + 1) has a solution iff
+ * the numerator is 0 or (y² − 1)(d·y² + 1) is a square (the denominator is never 0); x itself is
+ * never needed, so no square root is taken.
+ */
 export async function checkEd25519(bytes: Uint8Array): Promise<Ed25519Check> {
   if (bytes.length !== 32) return { ok: false, reason: `an Ed25519 public key is 32 bytes, not ${bytes.length}` };
-  const { ed25519 } = await loadEd();
-  let point;
-  try {
-    point = ed25519.Point.fromBytes(bytes);
-  } catch {
-    return { ok: false, reason: 'the Ed25519 key is not a canonical encoding of a point on the curve' };
+  const sign = (bytes[31]! & 0x80) !== 0;
+  const top = bytes[31]! & 0x7f;
+  let hex = top < 16 ? `0${top.toString(16)}` : top.toString(16);
+  for (let i = 30; i >= 0; i--) hex += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
+  const y = BigInt(`0x${hex}`);
+  const notOnCurve = { ok: false, reason: 'the Ed25519 key is not a canonical encoding of a point on the curve' } as const;
+  if (y >= P25519) return notOnCurve;
+  const y2 = (y * y) % P25519;
+  const u = mod(y2 - 1n);
+  if (u === 0n) {
+    if (sign) return notOnCurve; // x = 0 with the sign bit set
+  } else if (jacobi(u * ((D * y2 + 1n) % P25519), P25519) !== 1) {
+    return notOnCurve;
   }
-  if (point.is0()) return { ok: false, reason: 'the Ed25519 key is the identity point' };
-  if (point.isSmallOrder()) return { ok: false, reason: 'the Ed25519 key is a point of small order' };
-  return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(bytes) }, y: point.y };
+  if (y === 1n) return { ok: false, reason: 'the Ed25519 key is the identity point' };
+  if (ED25519_SMALL_ORDER_Y.has(y)) return { ok: false, reason: 'the Ed25519 key is a point of small order' };
+  return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x: base64urlEncode(bytes) }, y };
 }
 
 /**
  * X25519 public key (RFC 7748 u-coordinate): canonical (< p, top bit clear), on the curve
- * rather than its twist, and not of small order. Checked through the birational map to
- * edwards25519, y = (u − 1)/(u + 1).
+ * rather than its twist, and not of small order. On the curve iff u³ + A·u² + u is a square or
+ * 0 (same answer as mapping to edwards25519 by y = (u − 1)/(u + 1) and decoding, which is how
+ * u = p − 1, the one u without an image, gets its own reason).
  */
 export async function checkX25519(bytes: Uint8Array): Promise<PointCheck> {
   if (bytes.length !== 32) return { ok: false, reason: `an X25519 public key is 32 bytes, not ${bytes.length}` };
-  const { ed25519 } = await loadEd();
-  const Fp = ed25519.Point.Fp;
   const u = leToBigint(bytes);
-  if (u >= Fp.ORDER) return { ok: false, reason: 'the X25519 key is not a canonical u-coordinate (u ≥ 2^255 − 19)' };
-  if (u === Fp.ORDER - 1n) return { ok: false, reason: 'the X25519 key is not a point on Curve25519' };
-  const y = Fp.mul(Fp.sub(u, 1n), Fp.inv(Fp.add(u, 1n)));
-  let point;
-  try {
-    point = ed25519.Point.fromBytes(bigintToLe(y, 32));
-  } catch {
+  if (u >= P25519) return { ok: false, reason: 'the X25519 key is not a canonical u-coordinate (u ≥ 2^255 − 19)' };
+  if (u === P25519 - 1n) return { ok: false, reason: 'the X25519 key is not a point on Curve25519' };
+  if (u !== 0n && jacobi(u * ((u * (u + A) + 1n) % P25519), P25519) !== 1) {
     return { ok: false, reason: 'the X25519 key is not a point on Curve25519 (it lies on the twist)' };
   }
-  if (point.isSmallOrder()) return { ok: false, reason: 'the X25519 key is a point of small order' };
+  if (X25519_SMALL_ORDER_U.has(u)) return { ok: false, reason: 'the X25519 key is a point of small order' };
   return { ok: true, jwk: { kty: 'OKP', crv: 'X25519', x: base64urlEncode(bytes) } };
 }
 
@@ -110,9 +195,7 @@ export async function checkX25519(bytes: Uint8Array): Promise<PointCheck> {
  * Ed25519 key is a valid X25519 key by construction.
  */
 export async function x25519FromEd25519Y(y: bigint): Promise<Uint8Array> {
-  const { ed25519 } = await loadEd();
-  const Fp = ed25519.Point.Fp;
-  return bigintToLe(Fp.mul(Fp.add(1n, y), Fp.inv(Fp.sub(1n, y))), 32);
+  return bigintToLe(mod((1n + y) * invert(1n - y)), 32);
 }
 
 export interface EcPointCheckOptions {
@@ -135,13 +218,14 @@ export async function checkEcPoint(curve: EcCurve, bytes: Uint8Array, options: E
       reason: `${withArticle(curve)} point is ${size + 1} bytes compressed (02/03 prefix) or ${2 * size + 1} bytes uncompressed (04 prefix); got ${bytes.length} bytes`,
     };
   }
-  const impl = await weierstrass(curve);
-  let encoded: Uint8Array;
+  let encoded: Buffer;
   try {
-    const point = impl.Point.fromBytes(bytes);
-    point.assertValidity();
-    encoded = point.toBytes(false);
+    // OpenSSL's EC_POINT_oct2point: coordinates < p, point on the curve (x solvable when compressed).
+    encoded = ECDH.convertKey(bytes, OPENSSL_CURVE[curve], undefined, undefined, 'uncompressed') as Buffer;
   } catch {
+    encoded = Buffer.alloc(0);
+  }
+  if (encoded.length !== 2 * size + 1) {
     return {
       ok: false,
       reason: compressed
