@@ -25,6 +25,7 @@ import type {
   RecordedProof,
   StoredClaim,
 } from '../core/store.js';
+import { DIRECTORY_LIMIT } from '../core/claims/types.js';
 import { MAX_SECONDS } from './monitor-events.js';
 import { limitOf } from './observations.js';
 import { isRowId } from './watches.js';
@@ -212,7 +213,7 @@ export function recheckArguments(result: RecheckResult): Record<string, unknown>
 }
 
 /** The most listings one directory page holds. */
-export const DIRECTORY_MAX = 50;
+export const DIRECTORY_MAX = DIRECTORY_LIMIT.max;
 
 export interface DirectoryShape {
   after: boolean;

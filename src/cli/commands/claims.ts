@@ -22,7 +22,7 @@
  */
 import type { Command } from 'commander';
 import type { Claim, ClaimChallenge, ClaimList, ClaimVerification, DirectoryPage, SvcClient } from '../../client/index.js';
-import { CHALLENGE_TTL } from '../../core/claims/types.js';
+import { CHALLENGE_TTL, CLAIM_METHODS, DIRECTORY_LIMIT, DIRECTORY_METHODS } from '../../core/claims/types.js';
 import { signClaimPayload } from '../../core/delegation/mint.js';
 import { parseDid } from '../../core/did/syntax.js';
 import { parseJsonText } from '../../core/encoding/json.js';
@@ -37,9 +37,8 @@ import { shellWord } from '../output/keys.js';
 import { DEFAULT_DAEMON_URL, table, withDaemon, type MonitorOptions } from './monitor.js';
 import { readSource } from './verify.js';
 
-const METHODS = ['signature', 'well-known', 'dns'] as const;
+const METHODS = CLAIM_METHODS;
 type Method = (typeof METHODS)[number];
-const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
 /** Pages `svc directory --all` follows at most (50 entries each). */
 const MAX_PAGES = 200;
 
@@ -286,7 +285,7 @@ Examples:
       .description('List the identifiers whose controllers proved control and opted in')
       .argument('[q]', 'free text: identifiers whose DID contains it (at most 100 characters)')
       .option('--method <method>', `only this DID method: ${DIRECTORY_METHODS.join(', ')}`)
-      .option('--limit <n>', 'entries per page, 1 to 50 (default 20)')
+      .option('--limit <n>', `entries per page, ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max} (default ${DIRECTORY_LIMIT.default})`)
       .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
       .option('--all', 'follow the cursors to the last page'),
     "print the daemon's answer, {entries, nextCursor}, as JSON (with --all, every entry and nextCursor null)",
@@ -310,7 +309,7 @@ Examples:
         throw usageError(`--method must be one of ${DIRECTORY_METHODS.join(', ')}, not ${printable(options.method.slice(0, 32))}`);
       }
       const limit = options.limit === undefined ? undefined : /^[0-9]{1,2}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
-      if (limit !== undefined && !(limit >= 1 && limit <= 50)) throw usageError(`--limit must be a whole number from 1 to 50, not ${printable(options.limit!.slice(0, 32))}`);
+      if (limit !== undefined && !(limit >= DIRECTORY_LIMIT.min && limit <= DIRECTORY_LIMIT.max)) throw usageError(`--limit must be a whole number from ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max}, not ${printable(options.limit!.slice(0, 32))}`);
       if (options.all && options.cursor !== undefined) throw usageError('--all starts at the first page: it does not go with --cursor');
       const query = {
         ...(q !== undefined && q !== '' ? { q } : {}),

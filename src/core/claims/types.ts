@@ -55,6 +55,13 @@ export const CHALLENGE_LIMIT = 10_000;
 export const SIGNATURE_CLAIM_SECONDS = 30 * 86_400;
 /** A re-checkable claim (well-known, dns) holds this many re-check intervals after its last successful check. */
 export const RECHECK_LIFETIME_INTERVALS = 7;
+/** Directory page sizes (SPEC §8). */
+export const DIRECTORY_LIMIT = { min: 1, max: 50, default: 20 } as const;
+/** DID methods the directory filters by (the SPEC names web, key, webvh; jwk is listed too). */
+export const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
+/** Longest free-text query of the directory (SPEC §8). */
+export const DIRECTORY_Q_MAX = 100;
+
 /** Bytes of /.well-known/svc-claim.txt read at most. */
 export const CLAIM_FILE_MAX_BYTES = 1024;
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
-import { driverFor } from '../../core/methods/registry.js';
+import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import type { MonitorEvent, Watch } from '../../core/store.js';
@@ -121,8 +121,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         const body = objectBody(request) as { did: string; webhookUrl: string; intervalSeconds?: number };
         const { did } = parseDid(body.did);
-        const method = did.split(':', 2)[1]!;
-        if (!driverFor(method)) throw new ProblemError('METHOD_NOT_SUPPORTED', `did:${method} is not a method svc resolves, so it cannot be watched.`);
+        requireResolvable(did, 'so it cannot be watched');
         await ctx.runtime.net.checkDestination(body.webhookUrl, 'webhook');
         const store = storeOf(ctx.runtime);
         // Standard Webhooks' form (whsec_ + base64 of 32 random bytes): any of its verifiers takes it.

@@ -5,16 +5,21 @@
  * control and the directory" describes them for users.
  */
 import Type, { type TLiteral, type TSchema } from 'typebox';
-import { CHALLENGE_ATTEMPTS, CHALLENGE_TTL, CLAIM_METHODS, CLAIM_PURPOSES, CLAIM_REFUSALS } from '../../core/claims/types.js';
+import {
+  CHALLENGE_ATTEMPTS,
+  CHALLENGE_TTL,
+  CLAIM_METHODS,
+  CLAIM_PURPOSES,
+  CLAIM_REFUSALS,
+  DIRECTORY_LIMIT,
+  DIRECTORY_METHODS,
+  DIRECTORY_Q_MAX,
+} from '../../core/claims/types.js';
 import { Nullable } from './common.js';
 
 /** One literal schema per value, keeping each value's type (so Static<> is the union of the values). */
 const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
 
-export const DIRECTORY_LIMIT = { min: 1, max: 50, default: 20 } as const;
-export const DIRECTORY_Q_MAX = 100;
-/** DID methods the directory filters by (the SPEC names web, key, webvh; jwk is listed too). */
-export const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
 
 export const ClaimMethod = Type.Union(literals(CLAIM_METHODS), {
   $id: 'ClaimMethod',
