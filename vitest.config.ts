@@ -13,6 +13,9 @@ export default defineConfig({
     // first Chromium start alone has taken over 10 s (vitest's default).
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every resolution is frozen when it is cached (in-process and in every svc the tests spawn),
+    // so a change to a shared result anywhere in svc throws instead of passing unnoticed.
+    env: { SVC_FREEZE_RESULTS: '1' },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -33,6 +33,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
   { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },
   { name: 'SVC_LOG_LEVEL', scope: 'every command', description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error', default: 'none: silent' },
+  {
+    name: 'SVC_FREEZE_RESULTS',
+    scope: 'every command',
+    description: 'any non-empty value: a resolution is frozen when cached, not on its first hit (a change to it fails at once)',
+    default: 'unset',
+  },
   { name: 'SVC_DEBUG', scope: 'every command', description: 'any non-empty value: an internal error also prints its stack trace', default: 'unset' },
   {
     name: 'XDG_STATE_HOME',

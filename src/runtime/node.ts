@@ -131,5 +131,7 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
   const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', 1000, 0, 1_000_000);
   const dnsServers = overrides.net?.dnsServers ?? dnsServersFromEnv(env);
   const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries), net };
+  // SVC_FREEZE_RESULTS (development and tests): freeze each resolution when it is cached.
+  const freeze = env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit';
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze), net };
 }

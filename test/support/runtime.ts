@@ -35,7 +35,8 @@ export function testRuntime(clock: Clock = fixedClock(), net: TestNetOptions = {
     clock,
     config: { problemsBase: 'urn:svc:problems', cacheTtlSeconds: 3600 },
     log: silentLogger,
-    cache: new MemoryResolutionCache(clock),
+    // Frozen when cached: a change to a shared resolution anywhere in svc throws in the tests.
+    cache: new MemoryResolutionCache(clock, 1000, 'on-set'),
     net: createNet({ ...rest, clock, egressAllow: parsed.cidrs }),
   };
 }
