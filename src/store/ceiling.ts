@@ -171,6 +171,19 @@ export class RowCeiling {
     return recorded;
   }
 
+  /** As commit(), for one transaction that recorded several rows (a group commit). */
+  commitMany<T>(transaction: () => Recorded<T>[]): Recorded<T>[] {
+    let recorded: Recorded<T>[];
+    try {
+      recorded = transaction();
+    } catch (error) {
+      this.#reset();
+      throw error;
+    }
+    for (const one of recorded) this.#settle(one);
+    return recorded;
+  }
+
   /** After the transaction committed. */
   #settle(recorded: Recorded<unknown>): void {
     this.#evicted += recorded.evicted;

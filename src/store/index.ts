@@ -49,6 +49,12 @@ export interface OpenStoreOptions {
    * undefined: unbounded, as the CLI's store is.
    */
   maxObservations?: number;
+  /**
+   * Most observations one transaction writes (a group commit of the records made while the
+   * event loop was busy; see src/store/observations.ts). Default 64; 1: each record commits on
+   * its own, at once.
+   */
+  recordBatch?: number;
   /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
   maxMcpObservations?: number;
   /** Called once per table, on its first refusal at the ceiling since the store was opened. */
@@ -103,6 +109,7 @@ class SqliteStore implements Store {
   ) {
     const refused = options.onFirstRefusal;
     this.observations = new SqliteObservationStore(db, {
+      batch: options.recordBatch,
       ceiling: options.maxObservations,
       onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
     });
@@ -133,7 +140,10 @@ class SqliteStore implements Store {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Records still waiting for their group commit are written (or refused) first.
+    this.observations.flush();
+    this.db.close();
   }
 
   backup(destination: string): Promise<BackupResult> {

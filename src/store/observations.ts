@@ -1,7 +1,16 @@
 /**
  * Observation history (SPEC §2.5) over SQLite: statements prepared once per Store. The methods
- * are async because the interface is; each runs its statements (record(): one synchronous
- * IMMEDIATE transaction) within the one call, so nothing interleaves with it.
+ * are async because the interface is; the reads run their statements within the one call.
+ *
+ * record() is a group commit: the observations recorded while the event loop is busy (the
+ * daemon under load: every resolution that finishes in one turn) are written by one IMMEDIATE
+ * transaction at the end of the turn (setImmediate), at most `batch` of them, each exactly as a
+ * transaction of its own would write it (in order: a later one of the same DID coalesces into
+ * an earlier one). A record's promise settles only after the transaction that holds it has
+ * committed, so whatever a caller has acknowledged (the daemon answers after it) is on disk as
+ * far as SQLite's WAL commit goes; a crash before the commit loses only records nobody was told
+ * of. When a batch fails, each of its records is tried again alone, so a failure rejects only
+ * the records it concerns.
  */
 import type Database from 'better-sqlite3';
 import { HASH_PROFILE } from '../core/canonical.js';
@@ -37,6 +46,15 @@ export function distinctHashes(rows: readonly { documentHash: string }[]): strin
   return [...new Set(rows.map((row) => row.documentHash))];
 }
 
+/** Most observations one group commit writes (see record()). */
+export const RECORD_BATCH = 64;
+
+interface PendingRecord {
+  observation: NewObservation;
+  resolve: (recorded: Recorded<Observation>) => void;
+  reject: (error: unknown) => void;
+}
+
 /** SQLite reads LIMIT -1 as "no limit"; the interface means "at most", so negatives are 0. */
 export function limitOf(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
@@ -53,10 +71,20 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #hashesWithPrefix: Database.Statement<[string, string, string, number, string], { documentHash: string }>;
   readonly #olderThan: Database.Statement<[string, string, number], StoredRow>;
   readonly #record: (observation: NewObservation) => Recorded<Observation>;
+  readonly #recordMany: (observations: readonly NewObservation[]) => Recorded<Observation>[];
   readonly #ceiling: RowCeiling;
+  readonly #batch: number;
+  #pending: PendingRecord[] = [];
 
-  /** `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI). */
-  constructor(db: Database.Database, options: CeilingOptions = {}) {
+  /**
+   * `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI).
+   * `options.batch`: most observations one transaction writes (default RECORD_BATCH; 1: each
+   * its own).
+   */
+  constructor(db: Database.Database, options: CeilingOptions & { batch?: number } = {}) {
+    const batch = options.batch ?? RECORD_BATCH;
+    if (!(Number.isSafeInteger(batch) && batch >= 1)) throw new RangeError('the observation batch must be a whole number, 1 or more');
+    this.#batch = batch;
     this.#ceiling = new RowCeiling(db, 'observations', 'did', options);
     this.#latestOf = db.prepare(
       `SELECT id, document_hash AS documentHash, domain_binding_status AS domainBindingStatus,
@@ -125,10 +153,53 @@ export class SqliteObservationStore implements ObservationStore {
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });
     this.#record = (observation) => this.#ceiling.commit(() => record.immediate(observation));
+    // Nested in the outer transaction, each record() runs as a savepoint of it.
+    const recordMany = db.transaction((list: readonly NewObservation[]) => list.map((o) => record(o)));
+    this.#recordMany = (list) => this.#ceiling.commitMany(() => recordMany.immediate(list));
   }
 
-  async record(observation: NewObservation): Promise<Recorded<Observation>> {
-    return this.#record(observation);
+  record(observation: NewObservation): Promise<Recorded<Observation>> {
+    if (this.#batch === 1) {
+      try {
+        return Promise.resolve(this.#record(observation));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ observation, resolve, reject });
+      if (this.#pending.length === 1) setImmediate(() => this.#flush());
+    });
+  }
+
+  /** Writes what is pending now instead of at the end of the turn (the store is closing). */
+  flush(): void {
+    this.#flush();
+  }
+
+  /** Writes what is pending, `batch` at a time, and settles each record's promise. */
+  #flush(): void {
+    while (this.#pending.length > 0) {
+      const group = this.#pending.splice(0, this.#batch);
+      let recorded: Recorded<Observation>[] | null = null;
+      try {
+        recorded = this.#recordMany(group.map((p) => p.observation));
+      } catch {
+        recorded = null;
+      }
+      if (recorded !== null) {
+        group.forEach((p, i) => p.resolve(recorded[i]!));
+        continue;
+      }
+      // The batch rolled back as a whole: each record alone, so one failure is only its own.
+      for (const p of group) {
+        try {
+          p.resolve(this.#record(p.observation));
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    }
   }
 
   /** Rows, ceiling, and evictions and refusals since the store was opened. */

@@ -17,6 +17,7 @@ import { ED25519_DID } from '../support/dids.js';
 import { repoRoot } from '../support/fixtures.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
 import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
+import type { NewObservation } from '../../src/core/store.js';
 
 /** Tables and added columns of each schema version, as SPEC §9.7 lists the history. */
 const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
@@ -430,6 +431,81 @@ describe('observations', () => {
     expect(await observations.findByHash(DID, B)).toMatchObject({ documentHash: B, observedAt: '2025-03-04T06:00:00Z', document: docB });
     expect(await observations.findByHash(DID, 'c'.repeat(64))).toBeUndefined();
     expect(await observations.findByHash('did:web:other.example', A)).toBeUndefined();
+  });
+});
+
+describe('observations: group commit', () => {
+  const DID = 'did:web:example.com';
+  /** Records made in one turn: new DIDs, an unchanged snapshot twice, and a change. */
+  const turn = (): NewObservation[] => [
+    sampleObservation({ did: 'did:web:a.example', observedAt: '2025-03-04T05:00:00Z' }),
+    sampleObservation({ observedAt: '2025-03-04T05:00:01Z' }),
+    sampleObservation({ did: 'did:web:b.example', observedAt: '2025-03-04T05:00:02Z' }),
+    sampleObservation({ observedAt: '2025-03-04T05:00:03Z', latencyMs: 5 }),
+    sampleObservation({ documentHash: 'b'.repeat(64), observedAt: '2025-03-04T05:00:04Z' }),
+    sampleObservation({ did: 'did:web:a.example', observedAt: '2025-03-04T05:00:05Z' }),
+  ];
+  const rows = (db: Database.Database) => db.prepare('SELECT id, did, document_hash, seen_count, last_seen_at, latency_ms FROM observations ORDER BY id').all();
+
+  it('writes the records of one turn together, at the end of the turn, exactly as one at a time would', async () => {
+    const store = freshStore();
+    const reader = new Database(store.path, { readonly: true });
+    try {
+      const pending = turn().map((o) => store.observations.record(o));
+      // Nothing is committed while the turn runs: the records wait for one transaction.
+      expect(rows(reader)).toEqual([]);
+      // A promise settles after the commit that holds it: the whole group is visible then.
+      const visibleAtFirst = await pending[0]!.then(() => rows(reader).length);
+      expect(visibleAtFirst).toBe(6 - 2);
+      const recorded = await Promise.all(pending);
+      expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored', 'stored', 'coalesced', 'stored', 'coalesced']);
+      expect(recorded[3]!.row).toMatchObject({ did: DID, seenCount: 2, latencyMs: 5 });
+
+      // The same records, each its own transaction at once (batch 1), give the same rows.
+      const single = tempStore({ recordBatch: 1 });
+      try {
+        const first = single.store.observations.record(turn()[0]!);
+        expect(rows(single.store.db)).toHaveLength(1);
+        await first;
+        for (const o of turn().slice(1)) await single.store.observations.record(o);
+        expect(rows(reader)).toEqual(rows(single.store.db));
+      } finally {
+        single.cleanup();
+      }
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a record that fails in a group rejects alone; the others are written', async () => {
+    const store = freshStore();
+    const bad = sampleObservation({ did: 'did:web:bad.example', document: { id: 'did:web:bad.example', n: 1n } as unknown as NewObservation['document'] });
+    const results = await Promise.allSettled([
+      store.observations.record(sampleObservation({ did: 'did:web:a.example' })),
+      store.observations.record(bad),
+      store.observations.record(sampleObservation({ did: 'did:web:b.example' })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(rows(store.db).map((r) => (r as { did: string }).did)).toEqual(['did:web:a.example', 'did:web:b.example']);
+    expect(store.observations.usage().stored).toBe(2);
+  });
+
+  it('closing the store writes the records still waiting for their commit', async () => {
+    const store = freshStore();
+    const pending = store.observations.record(sampleObservation());
+    store.close();
+    expect((await pending).outcome).toBe('stored');
+    const again = new Database(store.path, { readonly: true });
+    try {
+      expect(rows(again)).toHaveLength(1);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('refuses a batch size that is not a whole number of at least 1', () => {
+    expect(() => tempStore({ recordBatch: 0 })).toThrow(/the observation batch must be a whole number, 1 or more/);
+    expect(() => tempStore({ recordBatch: 1.5 })).toThrow(/the observation batch must be a whole number/);
   });
 });
 
