@@ -576,6 +576,10 @@ function indexOf(inventory: readonly string[]): InventoryIndex {
   return index;
 }
 
+function addAll(found: Set<string>, names: readonly string[] | undefined): void {
+  if (names !== undefined) for (const name of names) found.add(name);
+}
+
 /**
  * The names of `inventory` that occur in `text` as a whole token (a standard name) or a
  * substring of the lower-cased text (any other name): standard names in the order the text
@@ -590,12 +594,14 @@ export function namesIn(text: string, inventory: readonly string[]): string[] {
   for (let match = NAME_TOKEN.exec(text); match !== null; match = NAME_TOKEN.exec(text)) {
     // A token may end with sentence punctuation ("call get_item."), or join a name to more.
     const token = match[0].toLowerCase();
-    for (const candidate of [token, token.replace(/[.-]+$/, '')]) {
-      for (const name of index.standard.get(candidate) ?? []) found.add(name);
-    }
+    addAll(found, index.standard.get(token));
+    let end = token.length;
+    while (end > 0 && (token.charCodeAt(end - 1) === 0x2e || token.charCodeAt(end - 1) === 0x2d)) end--;
+    if (end < token.length) addAll(found, index.standard.get(token.slice(0, end)));
   }
   if (index.otherAutomaton !== null) {
-    const hits = index.otherAutomaton.find(text.toLowerCase()).sort((a, b) => a - b);
+    const hits = index.otherAutomaton.find(text.toLowerCase());
+    if (hits.length > 1) hits.sort((a, b) => a - b);
     for (const i of hits) found.add(index.other[i]!);
   }
   return [...found];
