@@ -99,6 +99,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
   {
+    name: 'SVC_RECORD_BATCH',
+    scope: 'svc serve',
+    description: 'SQLite: most observations written by one transaction (1..1000); the records of a busy moment commit together, 1 commits each alone',
+    default: '64',
+  },
+  {
     name: 'SVC_ADMIN_TOKEN',
     scope: 'svc monitor',
     description: 'operator token (24+ characters): enables the /v1/monitoring routes; svc monitor sends it as a Bearer token',

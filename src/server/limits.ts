@@ -43,6 +43,11 @@ export interface ServerLimits {
   maxObservations: number;
   /** The same ceiling for MCP inventories by endpoint (SVC_MAX_MCP_OBSERVATIONS). */
   maxMcpObservations: number;
+  /**
+   * Most observations one transaction of a SQLite store writes (SVC_RECORD_BATCH): the records
+   * of one event-loop turn are committed together; 1 commits each on its own.
+   */
+  recordBatch: number;
   /** Seconds between two passes of the monitoring poller (SVC_MONITOR_PERIOD; 30 by default). */
   monitorPeriodSeconds: number;
   /** Seconds between two passes of the claim re-checker (SVC_CLAIM_PERIOD; 60 by default). */
@@ -67,6 +72,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   registrationsPerClient: 100,
   maxObservations: 100_000,
   maxMcpObservations: 1_000,
+  recordBatch: 64,
   monitorPeriodSeconds: 30,
   claimPeriodSeconds: 60,
   claimRecheckSeconds: 86_400,
@@ -95,7 +101,7 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
  * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
- * default 1000), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
+ * default 1000), SVC_RECORD_BATCH (1..1000, default 64), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
  * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
@@ -112,6 +118,7 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     registrationsPerClient: intFromEnv(env, 'SVC_REGISTRATIONS_PER_CLIENT', DEFAULT_LIMITS.registrationsPerClient, 1, 10_000),
     maxObservations: intFromEnv(env, 'SVC_MAX_OBSERVATIONS', DEFAULT_LIMITS.maxObservations, 0, 100_000_000),
     maxMcpObservations: intFromEnv(env, 'SVC_MAX_MCP_OBSERVATIONS', DEFAULT_LIMITS.maxMcpObservations, 0, 10_000_000),
+    recordBatch: intFromEnv(env, 'SVC_RECORD_BATCH', DEFAULT_LIMITS.recordBatch, 1, 1_000),
     monitorPeriodSeconds: intFromEnv(env, 'SVC_MONITOR_PERIOD', DEFAULT_LIMITS.monitorPeriodSeconds, 1, 3_600),
     claimPeriodSeconds: intFromEnv(env, 'SVC_CLAIM_PERIOD', DEFAULT_LIMITS.claimPeriodSeconds, 1, 3_600),
     claimRecheckSeconds: intFromEnv(env, 'SVC_CLAIM_RECHECK_INTERVAL', DEFAULT_LIMITS.claimRecheckSeconds, 1, 30 * 86_400),

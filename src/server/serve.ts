@@ -46,6 +46,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   const storage = new StorageSlot(options.dbPath, options.production, {
     maxObservations: options.limits.maxObservations,
     maxMcpObservations: options.limits.maxMcpObservations,
+    recordBatch: options.limits.recordBatch,
     warn: options.announce,
   });
   // The first attempt is awaited (a PostgreSQL server answers or refuses within seconds); a

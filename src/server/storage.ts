@@ -19,6 +19,8 @@ export interface StorageBounds {
   maxObservations: number;
   /** SVC_MAX_MCP_OBSERVATIONS. */
   maxMcpObservations: number;
+  /** SVC_RECORD_BATCH (SQLite). */
+  recordBatch?: number;
   /** Told once per table, when the first new row is refused at its ceiling. */
   warn?: (line: string) => void;
 }
@@ -60,6 +62,7 @@ export class StorageSlot {
         target: this.target,
         production: this.production,
         ...(bounds ? { maxObservations: bounds.maxObservations, maxMcpObservations: bounds.maxMcpObservations } : {}),
+        ...(bounds?.recordBatch !== undefined ? { recordBatch: bounds.recordBatch } : {}),
         ...(warn
           ? {
               onFirstRefusal: (table: 'observations' | 'mcpObservations', ceiling: number) =>

@@ -53,6 +53,8 @@ export interface OpenDatabaseOptions {
   /** The daemon's ceilings of the history tables (SQLite only; see README "Bounded history"). */
   maxObservations?: number;
   maxMcpObservations?: number;
+  /** SQLite: most observations one group commit writes (SVC_RECORD_BATCH; default 64). */
+  recordBatch?: number;
   onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
   /** PostgreSQL: most connections this process holds (default 10). */
   maxConnections?: number;
@@ -103,6 +105,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(options.production !== undefined ? { production: options.production } : {}),
     ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),
     ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
+    ...(options.recordBatch !== undefined ? { recordBatch: options.recordBatch } : {}),
     ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
   });
   return {

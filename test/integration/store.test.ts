@@ -18,6 +18,7 @@ import { repoRoot } from '../support/fixtures.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
 import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
 import type { NewObservation } from '../../src/core/store.js';
+import { StorageSlot } from '../../src/server/storage.js';
 
 /** Tables and added columns of each schema version, as SPEC §9.7 lists the history. */
 const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
@@ -500,6 +501,24 @@ describe('observations: group commit', () => {
       expect(rows(again)).toHaveLength(1);
     } finally {
       again.close();
+    }
+  });
+
+  it("the daemon's storage passes SVC_RECORD_BATCH on: with 1, a record commits at once", async () => {
+    for (const [recordBatch, atOnce] of [[1, 1], [64, 0]] as const) {
+      const file = path.join(temp.dir, `slot-${recordBatch}.db`);
+      const slot = new StorageSlot(file, false, { maxObservations: 10, maxMcpObservations: 10, recordBatch });
+      await slot.open();
+      const reader = new Database(file, { readonly: true });
+      try {
+        const pending = slot.store!.observations.record(sampleObservation());
+        expect(rows(reader)).toHaveLength(atOnce);
+        await pending;
+        expect(rows(reader)).toHaveLength(1);
+      } finally {
+        reader.close();
+        await slot.close();
+      }
     }
   });
 

@@ -36,6 +36,19 @@ describe('SVC_MAX_OBSERVATIONS, SVC_MAX_MCP_OBSERVATIONS', () => {
   });
 });
 
+describe('SVC_RECORD_BATCH', () => {
+  it('defaults to 64; 1 and 1000 are accepted', () => {
+    expect(DEFAULT_LIMITS.recordBatch).toBe(64);
+    expect(limitsFromEnv({}).recordBatch).toBe(64);
+    expect(limitsFromEnv({ SVC_RECORD_BATCH: '1' }).recordBatch).toBe(1);
+    expect(limitsFromEnv({ SVC_RECORD_BATCH: '1000' }).recordBatch).toBe(1000);
+  });
+
+  it.each(['0', '1001', '2.5', 'x'])('SVC_RECORD_BATCH=%j is a configuration error', (value) => {
+    expect(() => limitsFromEnv({ SVC_RECORD_BATCH: value })).toThrow('SVC_RECORD_BATCH must be a whole number between 1 and 1000');
+  });
+});
+
 describe('shouldRecord', () => {
   it('public profile: did:key and did:jwk (self-certifying) are not recorded; did:web and did:webvh are', () => {
     const pub = { profile: 'public' as const };
