@@ -36,6 +36,7 @@ import { getResolver } from 'web-did-resolver';
 import { resolve } from '../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../src/core/resolve/types.js';
 import type { Runtime } from '../src/core/runtime.js';
+import { CONNECTION_POOL } from '../src/net/fetch.js';
 import { startDidWebHost, type DidWebHost } from '../test/support/did-web-host.js';
 import { json, type TestHttpsServer } from '../test/support/https-server.js';
 import { createTestCa, type CertifiedKey, type TestCa } from '../test/support/pki.js';
@@ -419,7 +420,8 @@ async function measure(pki: PkiFiles): Promise<BenchRow[]> {
         status: 'ok',
         note:
           `Informational: ${IN_FLIGHT} concurrent resolutions for ${THROUGHPUT_SAMPLE_MS} ms per sample, median of ${THROUGHPUT_SAMPLES}, sides alternating. ` +
-          `svc opened ${tpAllConnections - peerTpConnections} new connections in this phase (kept connections are reused); the peer keeps up to ${IN_FLIGHT} sockets alive ` +
+          `svc opened ${tpAllConnections - peerTpConnections} new connections in this phase (${IN_FLIGHT} resolutions hold ${2 * IN_FLIGHT} connections, document and configuration; ` +
+          `up to ${CONNECTION_POOL.maxIdlePerKey} idle ones per host and pinned address are kept and reused, each after a fresh lookup re-checked the address); the peer keeps up to ${IN_FLIGHT} sockets alive ` +
           `(${peerTpConnections} new connections in this phase). The server's TLS and HTTP work runs in the same process and is counted on both sides.`,
         samples: { svc: tpSvc, peer: tpPeer },
       },

@@ -17,7 +17,15 @@
  * Connections are kept for a short while after a complete response and reused only for the
  * same host, port and pinned address — the address a fresh lookup has just checked again — so
  * reuse never skips the egress check; a kept connection closed by the server is replaced by a
- * new handshake, once.
+ * new handshake, once. Each kept connection keeps its own undici Client (pipelining 1: one
+ * request at a time on its socket) and the TLS evidence read once after its handshake.
+ *
+ * The pool: per `host|port|dialled port|pinned address`, up to MAX_IDLE_PER_KEY idle connections
+ * (LIFO, so a burst's surplus ages out), MAX_IDLE in all, each closed after IDLE_MS idle and
+ * unref'd meanwhile (a CLI run exits). Concurrent fetches each take their own connection — a
+ * kept one when there is one, a new handshake otherwise — and all hand theirs back; a
+ * connection that does not fit the bounds is closed. The per-key bound is sized for concurrent
+ * resolutions: each fetches its document and the origin's DID configuration at once.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createHash } from 'node:crypto';
@@ -89,10 +97,27 @@ export interface NetOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** How long an idle connection is kept for reuse, and how many. */
+/**
+ * How long an idle connection is kept for reuse, and how many. A resolution fetches its document
+ * and the origin's DID configuration at once, so 8 resolutions in flight to one host hold 16
+ * connections to the same pinned address: a pool of fewer idle slots than that closes the
+ * surplus after every burst and pays a TCP+TLS handshake (and the certificate reading) again on
+ * the next one. Beyond these bounds a returned connection is closed, never queued.
+ */
 const IDLE_MS = 2_000;
-const MAX_IDLE_PER_KEY = 4;
+const MAX_IDLE_PER_KEY = 16;
 const MAX_IDLE = 64;
+
+/** The pool's bounds, for tests. */
+export const CONNECTION_POOL = Object.freeze({ idleMs: IDLE_MS, maxIdlePerKey: MAX_IDLE_PER_KEY, maxIdle: MAX_IDLE });
+
+/**
+ * undici, node:tls and node:net load on the first connection (commands that never fetch stay
+ * fast) and are kept here: a dynamic import() per connection is a loader round trip each time.
+ */
+let undiciModule: typeof import('undici') | undefined;
+let tlsModule: typeof import('node:tls') | undefined;
+let netModule: typeof import('node:net') | undefined;
 
 /** Errors that mean a kept connection was closed under us before any response. */
 const STALE_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_INFO']);
@@ -415,7 +440,7 @@ export class EgressFetcher implements Net {
       return { ...kept, reused: true, tls: kept.tls && { ...kept.tls, daysUntilExpiry: daysUntil(kept.tls.certificate.validTo, this.#clock.now()) } };
     }
     const socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
-    const { Client } = await import('undici');
+    const { Client } = (undiciModule ??= await import('undici'));
     let handedOver = false;
     const client = new Client(hop.url.origin, {
       connect: (_options, callback) => {
@@ -439,7 +464,7 @@ export class EgressFetcher implements Net {
 
   /** TCP only, to the pinned address (plain http to an operator-allowed address). */
   async #plainConnect(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<Socket> {
-    const net = await import('node:net');
+    const net = (netModule ??= await import('node:net'));
     const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
     const limit = Math.min(this.#limits.connectMs, deadline.remainingMs());
     const socket = net.connect({ host: pinned.address.text, port });
@@ -461,7 +486,7 @@ export class EgressFetcher implements Net {
   }
 
   async #handshake(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<TLSSocket> {
-    const tls = await import('node:tls');
+    const tls = (tlsModule ??= await import('node:tls'));
     const port = this.#connectTo?.(hop.host, hop.port) ?? hop.port;
     const limit = Math.min(this.#limits.connectMs, deadline.remainingMs());
     const socket = tls.connect({

@@ -25,6 +25,8 @@ export interface TestHttpsServer {
   origin: string;
   /** Number of TCP connections accepted so far (counted on 'connection', i.e. before TLS). */
   readonly connections: number;
+  /** Number of those connections still open (closed by either side → no longer counted). */
+  readonly open: number;
   /** Requests seen, as `METHOD target` (the request target as sent, query included). */
   readonly requests: string[];
   /** Exact path match, query ignored; a later route for the same path replaces the earlier one. */
@@ -121,6 +123,9 @@ async function start(
     origin: `${scheme}://localhost:${port}`,
     get connections() {
       return connections;
+    },
+    get open() {
+      return sockets.size;
     },
     get requests() {
       return requests;

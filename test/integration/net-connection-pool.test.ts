@@ -1,0 +1,247 @@
+/**
+ * The egress fetcher's connection pool under concurrency (src/net/fetch.ts): kept connections
+ * are reused by concurrent fetches — a burst of did:web resolutions does not pay a new TCP+TLS
+ * handshake per fetch — while every fetch still looks the host up and checks the addresses
+ * first, reuse is keyed by the pinned address, the pool stays bounded (per host/address and in
+ * all), a connection the server dropped is replaced, and idle connections never keep a process
+ * alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
+ * server side. Nothing is mocked.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FetchResponse } from '../../src/core/net.js';
+import { resolve } from '../../src/core/resolve/resolve.js';
+import type { Runtime } from '../../src/core/runtime.js';
+import { CONNECTION_POOL } from '../../src/net/fetch.js';
+import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { json, startHttpsServer } from '../support/https-server.js';
+import { problemOf } from '../support/problems.js';
+
+const { maxIdlePerKey, maxIdle } = CONNECTION_POOL;
+/** Host names that all reach the one test server (each its own pool key). */
+const NAMES = Array.from({ length: Math.floor(maxIdle / maxIdlePerKey) + 1 }, (_, i) => `pool-${i}.test`);
+
+/** For the server to see connections the client closed. */
+const WAIT = { timeout: 5_000 };
+
+let host: DidWebHost;
+
+beforeAll(async () => {
+  host = await startDidWebHost({ dnsNames: NAMES });
+  host.server.route('/item', json({ ok: true }));
+});
+afterAll(async () => {
+  await host.close();
+});
+
+/** A Runtime whose DNS answers `table` (mutable) and dials the test server for every name. */
+function tableRuntime(table: Record<string, string[]>): Runtime {
+  return host.runtime({
+    lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
+    connectTo: () => host.server.port,
+  });
+}
+
+function fetchItem(runtime: Runtime, origin: string): Promise<FetchResponse> {
+  return runtime.net.fetch({ url: `${origin}/item`, purpose: 'test item', maxBytes: 4096 });
+}
+
+async function burst<T>(count: number, op: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => op(i)));
+}
+
+/** New connections the test server accepted while `work` ran. */
+async function newConnections<T>(work: () => Promise<T>): Promise<{ result: T; opened: number }> {
+  const before = host.server.connections;
+  const result = await work();
+  return { result, opened: host.server.connections - before };
+}
+
+describe('connection reuse under concurrency', () => {
+  it('8 did:web resolutions in flight reuse the 16 connections the previous 8 opened', async () => {
+    const runtime = host.runtime();
+    const did = host.did('pool', 'burst');
+    host.publish(did);
+    try {
+      const resolveAll = () => burst(8, () => resolve(did, runtime, { noCache: true }));
+      // Each resolution fetches its document and the origin's DID configuration at once.
+      const first = await newConnections(resolveAll);
+      expect(first.opened).toBe(16);
+      const fingerprint = first.result[0]!.evidence.tls!.certificate.sha256Fingerprint;
+
+      const second = await newConnections(resolveAll);
+      expect(second.opened).toBe(0);
+      for (const result of second.result) {
+        expect(result.verdict.outcome).toBe('RESOLVED');
+        expect(result.evidence.domainBinding?.status).toBe('NOT_CONFIGURED');
+        // TLS evidence of the connection that carried the answer (read once per connection).
+        expect(result.evidence.tls!.certificate.sha256Fingerprint).toBe(fingerprint);
+        expect(result.evidence.tls!.hostnameInSan).toBe(true);
+        expect(result.evidence.source.peerAddress).toBe('127.0.0.1');
+        // Every fetch still looked the host up and checked the address before reusing.
+        const dns = result.trace.filter((s) => s.stage === 'dns.resolve');
+        expect(dns).toHaveLength(1);
+        expect(dns[0]!.detail).toContain('localhost → 127.0.0.1');
+        expect(result.trace.find((s) => s.stage === 'tls.handshake')!.detail).toContain('reused the TLSv1.3 connection');
+      }
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it('keeps at most maxIdlePerKey idle connections to one host and address', async () => {
+    const runtime = host.runtime();
+    const count = maxIdlePerKey + 8;
+    try {
+      const first = await newConnections(() => burst(count, () => fetchItem(runtime, host.server.origin)));
+      expect(first.opened).toBe(count);
+      // The surplus is closed by the client as it comes back, not kept.
+      await vi.waitFor(() => expect(host.server.open).toBeLessThanOrEqual(maxIdlePerKey), WAIT);
+      const second = await newConnections(() => burst(count, () => fetchItem(runtime, host.server.origin)));
+      expect(second.opened).toBe(count - maxIdlePerKey);
+      expect(second.result.every((r) => r.status === 200 && r.tls !== null)).toBe(true);
+    } finally {
+      runtime.net.close();
+    }
+    await vi.waitFor(() => expect(host.server.open).toBe(0), WAIT);
+  });
+
+  it('keeps at most maxIdle idle connections in all', async () => {
+    const table = Object.fromEntries(NAMES.map((name) => [name, ['127.0.0.1']]));
+    const runtime = tableRuntime(table);
+    const origins = NAMES.map((name) => `https://${name}:${host.server.port}`);
+    const total = origins.length * maxIdlePerKey;
+    expect(total).toBeGreaterThan(maxIdle);
+    const fetchAll = () => burst(total, (i) => fetchItem(runtime, origins[i % origins.length]!));
+    try {
+      const first = await newConnections(fetchAll);
+      expect(first.opened).toBe(total);
+      await vi.waitFor(() => expect(host.server.open).toBeLessThanOrEqual(maxIdle), WAIT);
+      const second = await newConnections(fetchAll);
+      expect(second.opened).toBe(total - maxIdle);
+      for (const [i, response] of second.result.entries()) {
+        expect(response.status).toBe(200);
+        expect(response.tls!.host).toBe(NAMES[i % NAMES.length]);
+      }
+    } finally {
+      runtime.net.close();
+    }
+    await vi.waitFor(() => expect(host.server.open).toBe(0), WAIT);
+  });
+});
+
+describe('reuse never skips the egress check', () => {
+  it('refuses every fetch once the name resolves to a blocked address, idle connections notwithstanding', async () => {
+    const table: Record<string, string[]> = { [NAMES[0]!]: ['127.0.0.1'] };
+    const runtime = tableRuntime(table);
+    const origin = `https://${NAMES[0]}:${host.server.port}`;
+    try {
+      await burst(8, () => fetchItem(runtime, origin));
+      const requests = host.server.requests.length;
+
+      table[NAMES[0]!] = ['10.0.0.8'];
+      const blocked = await newConnections(() => burst(8, () => problemOf(fetchItem(runtime, origin))));
+      expect(blocked.result.map((p) => p.code)).toEqual(Array(8).fill('EGRESS_BLOCKED'));
+      expect(blocked.result[0]!.message).toContain('10.0.0.8');
+      expect(blocked.opened).toBe(0);
+      expect(host.server.requests.length).toBe(requests);
+
+      // Back to the checked address: the kept connections are used again, no handshake.
+      table[NAMES[0]!] = ['127.0.0.1'];
+      const again = await newConnections(() => burst(8, () => fetchItem(runtime, origin)));
+      expect(again.opened).toBe(0);
+      expect(again.result.every((r) => r.status === 200 && r.peerAddress === '127.0.0.1')).toBe(true);
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it('reuses a connection only for the address the new lookup pinned', async () => {
+    const table: Record<string, string[]> = { [NAMES[1]!]: ['127.0.0.1'] };
+    const runtime = tableRuntime(table);
+    const origin = `https://${NAMES[1]}:${host.server.port}`;
+    try {
+      await burst(4, () => fetchItem(runtime, origin));
+      // Another allowed address: the idle connections to 127.0.0.1 must not carry the request;
+      // 127.0.0.2 is dialled, where nothing listens (the server is bound to 127.0.0.1).
+      table[NAMES[1]!] = ['127.0.0.2'];
+      const moved = await newConnections(() => burst(4, () => problemOf(fetchItem(runtime, origin))));
+      expect(moved.opened).toBe(0);
+      for (const problem of moved.result) {
+        expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
+        expect(problem.message).toContain('127.0.0.2');
+      }
+    } finally {
+      runtime.net.close();
+    }
+  });
+});
+
+describe('kept connections the server closed', () => {
+  it('are replaced by one new handshake per fetch, under concurrency', async () => {
+    const runtime = host.runtime();
+    const did = host.did('pool', 'dropped');
+    host.publish(did);
+    try {
+      await burst(8, () => resolve(did, runtime, { noCache: true }));
+      host.server.dropConnections();
+      const again = await newConnections(() => burst(8, () => resolve(did, runtime, { noCache: true })));
+      expect(again.opened).toBe(16);
+      for (const result of again.result) {
+        expect(result.verdict.outcome).toBe('RESOLVED');
+        expect(result.evidence.tls).not.toBeNull();
+      }
+    } finally {
+      runtime.net.close();
+    }
+  });
+});
+
+describe('idle connections', () => {
+  it('do not keep a process alive', async () => {
+    // A server that would keep the connection open for 10 s; the fetcher keeps it ~2 s.
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca, keepAliveTimeoutMs: 10_000 });
+    server.route('/item', json({ ok: true }));
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-net-pool-'));
+    try {
+      const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+      const script = path.join(dir, 'child.mts');
+      writeFileSync(
+        script,
+        [
+          `import { EgressFetcher } from ${JSON.stringify(pathToFileURL(path.join(root, 'src/net/fetch.ts')).href)};`,
+          `import { parseCidr } from ${JSON.stringify(pathToFileURL(path.join(root, 'src/net/ip.ts')).href)};`,
+          `const clock = { now: () => new Date(), monotonicUs: () => Math.round(performance.now() * 1000) };`,
+          `const cidr = parseCidr('127.0.0.0/8');`,
+          `if (typeof cidr === 'string') throw new Error(cidr);`,
+          `const net = new EgressFetcher({ clock, egressAllow: [cidr], trustAnchors: [process.env.CA_PEM], lookup: async () => [{ address: '127.0.0.1', family: 4 }] });`,
+          `const url = 'https://localhost:${server.port}/item';`,
+          `await Promise.all([1, 2, 3, 4].map(() => net.fetch({ url, purpose: 'test item', maxBytes: 4096 })));`,
+          `process.stdout.write('fetched\\n');`,
+        ].join('\n'),
+      );
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, CA_PEM: host.ca.certPem }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let fetchedAt: number | undefined;
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        if (chunk.includes('fetched')) fetchedAt ??= performance.now();
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+      const exitedAt = performance.now();
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(fetchedAt).toBeDefined();
+      // Idle connections or their timers kept ref'd would hold the process ~2 s, until the idle limit.
+      expect(exitedAt - fetchedAt!).toBeLessThan(1_500);
+      expect(server.requests).toHaveLength(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
+});
