@@ -35,8 +35,9 @@ export function testRuntime(clock: Clock = fixedClock(), net: TestNetOptions = {
     clock,
     config: { problemsBase: 'urn:svc:problems', cacheTtlSeconds: 3600 },
     log: silentLogger,
-    // Frozen when cached: a change to a shared resolution anywhere in svc throws in the tests.
-    cache: new MemoryResolutionCache(clock, 1000, 'on-set'),
+    // As in production, SVC_FREEZE_RESULTS decides: the tests set it (vitest.config.ts), so a
+    // change to a shared resolution anywhere in svc throws; the benchmarks do not.
+    cache: new MemoryResolutionCache(clock, 1000, process.env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit'),
     net: createNet({ ...rest, clock, egressAllow: parsed.cidrs }),
   };
 }

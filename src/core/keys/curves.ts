@@ -141,6 +141,34 @@ function invert(value: bigint): bigint {
   return mod(x0);
 }
 
+/**
+ * The checks are pure functions of the bytes, and the same keys come back (a did:web document
+ * re-resolved, a monitored DID, an issuer's key in every credential): the last KEY_CHECK_MEMO
+ * results are kept, frozen, keyed by curve, required form and bytes. A key is never checked
+ * less — an identical input gets the identical answer.
+ */
+export const KEY_CHECK_MEMO = 1024;
+const checks = new Map<string, PointCheck | Ed25519Check>();
+
+function remembered<T extends PointCheck | Ed25519Check>(key: string, check: () => T): T {
+  const kept = checks.get(key);
+  if (kept !== undefined) return kept as T;
+  const result = check();
+  if (result.ok) Object.freeze(result.jwk);
+  checks.set(key, Object.freeze(result) as T);
+  if (checks.size > KEY_CHECK_MEMO) checks.delete(checks.keys().next().value as string);
+  return result;
+}
+
+/** How many key checks are kept (tests). */
+export function keyChecksKept(): number {
+  return checks.size;
+}
+
+function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
 export type Ed25519Check = { ok: true; jwk: PublicJwk; /** affine y of the point */ y: bigint } | { ok: false; reason: string };
 
 /**
@@ -150,6 +178,10 @@ export type Ed25519Check = { ok: true; jwk: PublicJwk; /** affine y of the point
  * never needed, so no square root is taken.
  */
 export async function checkEd25519(bytes: Uint8Array): Promise<Ed25519Check> {
+  return remembered(`Ed25519|${hexOf(bytes)}`, () => ed25519Check(bytes));
+}
+
+function ed25519Check(bytes: Uint8Array): Ed25519Check {
   if (bytes.length !== 32) return { ok: false, reason: `an Ed25519 public key is 32 bytes, not ${bytes.length}` };
   const sign = (bytes[31]! & 0x80) !== 0;
   const top = bytes[31]! & 0x7f;
@@ -177,6 +209,10 @@ export async function checkEd25519(bytes: Uint8Array): Promise<Ed25519Check> {
  * u = p − 1, the one u without an image, gets its own reason).
  */
 export async function checkX25519(bytes: Uint8Array): Promise<PointCheck> {
+  return remembered(`X25519|${hexOf(bytes)}`, () => x25519Check(bytes));
+}
+
+function x25519Check(bytes: Uint8Array): PointCheck {
   if (bytes.length !== 32) return { ok: false, reason: `an X25519 public key is 32 bytes, not ${bytes.length}` };
   const u = leToBigint(bytes);
   if (u >= P25519) return { ok: false, reason: 'the X25519 key is not a canonical u-coordinate (u ≥ 2^255 − 19)' };
@@ -208,6 +244,10 @@ export interface EcPointCheckOptions {
  * Weierstrass curve. All four curves have cofactor 1, so on the curve means in the group.
  */
 export async function checkEcPoint(curve: EcCurve, bytes: Uint8Array, options: EcPointCheckOptions = {}): Promise<PointCheck> {
+  return remembered(`${curve}|${options.require ?? ''}|${hexOf(bytes)}`, () => ecPointCheck(curve, bytes, options));
+}
+
+function ecPointCheck(curve: EcCurve, bytes: Uint8Array, options: EcPointCheckOptions): PointCheck {
   const size = EC_COORDINATE_BYTES[curve];
   const prefix = bytes[0];
   const compressed = bytes.length === size + 1 && (prefix === 0x02 || prefix === 0x03);

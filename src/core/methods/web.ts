@@ -50,16 +50,19 @@ export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
   return value as DidDocument;
 }
 
+const locations = new WeakMap<object, DidWebLocation>();
+
 export const didWeb: MethodDriver = {
   method: 'web',
   selfCertifying: false,
   acceptsVersionOptions: false,
   checkIdentifier(parsed) {
-    didWebLocation(parsed.id);
+    locations.set(parsed, didWebLocation(parsed.id));
   },
   async resolve(parsed, context): Promise<MethodResolution> {
     const { trace } = context;
-    const location = didWebLocation(parsed.id);
+    // Worked out once per parsed DID: checkIdentifier has done it for this very object.
+    const location = locations.get(parsed) ?? didWebLocation(parsed.id);
     // The configuration does not depend on the document, so both fetches run at once; the
     // configuration check never throws (an unreachable file is evidence, not an error) and its
     // stages are recorded only once the document is in hand.
