@@ -30,14 +30,28 @@ export interface DidWebLocation extends WebLocation {
 
 /** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
 export function didWebLocation(id: string): DidWebLocation {
+  const kept = recentLocations.get(id);
+  if (kept !== undefined) return kept;
   const [authority = '', ...segments] = id.split(':');
   const location = webLocation('web', authority, segments);
-  return {
+  const found: DidWebLocation = Object.freeze({
     ...location,
+    path: Object.freeze(location.path) as string[],
     documentUrl: location.fileUrl('did.json'),
     configurationUrl: configurationUrl(location.origin),
-  };
+  });
+  recentLocations.set(id, found);
+  if (recentLocations.size > RECENT_LOCATIONS) recentLocations.delete(recentLocations.keys().next().value as string);
+  return found;
 }
+
+/**
+ * The locations of the last few identifiers, as a did:web re-resolved (monitored, cached out)
+ * asks for the same again: a location is a pure function of the identifier. An identifier that
+ * is not valid throws and is not kept.
+ */
+const RECENT_LOCATIONS = 256;
+const recentLocations = new Map<string, DidWebLocation>();
 
 
 /** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
@@ -50,19 +64,16 @@ export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {
   return value as DidDocument;
 }
 
-const locations = new WeakMap<object, DidWebLocation>();
-
 export const didWeb: MethodDriver = {
   method: 'web',
   selfCertifying: false,
   acceptsVersionOptions: false,
   checkIdentifier(parsed) {
-    locations.set(parsed, didWebLocation(parsed.id));
+    didWebLocation(parsed.id);
   },
   async resolve(parsed, context): Promise<MethodResolution> {
     const { trace } = context;
-    // Worked out once per parsed DID: checkIdentifier has done it for this very object.
-    const location = locations.get(parsed) ?? didWebLocation(parsed.id);
+    const location = didWebLocation(parsed.id);
     // The configuration does not depend on the document, so both fetches run at once; the
     // configuration check never throws (an unreachable file is evidence, not an error) and its
     // stages are recorded only once the document is in hand.

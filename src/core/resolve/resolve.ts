@@ -121,13 +121,14 @@ export async function resolve(
     return { dimensions, verdict, graph: buildGraph(parsed.did, evidence), limitations: buildLimitations(evaluationInput) };
   });
 
+  const startedAt = rfc3339(started);
   const result: EnrichedResolution = {
     did: parsed.did,
     method: parsed.method,
     didDocument: method.document,
     didResolutionMetadata: {
       contentType: method.contentType,
-      retrieved: rfc3339(started),
+      retrieved: startedAt,
       durationMs: Math.round(trace.elapsedUs() / 1000),
     },
     didDocumentMetadata: method.didDocumentMetadata,
@@ -138,7 +139,7 @@ export async function resolve(
     trace: trace.stages,
     limitations: evaluation.limitations,
     resolver: { ...RESOLVER },
-    observedAt: rfc3339(started),
+    observedAt: startedAt,
     cached: false,
   };
   runtime.cache.set(key, result, method.ttlSeconds ?? runtime.config.cacheTtlSeconds);
