@@ -1,6 +1,6 @@
 /**
  * `svc history <did>`, `svc diff <did>` and `svc backup <dest>`: the embedded store from the
- * command line. better-sqlite3 loads only inside these actions. Reading commands never create a
+ * command line. better-sqlite3 loads only inside their actions (actions/history.ts). Reading commands never create a
  * database: without one, the history is empty and a diff has nothing to compare.
  */
 import type { Command } from 'commander';

@@ -1,4 +1,4 @@
-/** `svc serve`: the HTTP daemon over the same core (fastify and the store load only here). */
+/** `svc serve`: the HTTP daemon over the same core (its work, with fastify and the store, loads when it runs: actions/serve.ts). */
 import type { Command } from 'commander';
 import { completeFiles } from '../completion.js';
 import { ENVIRONMENT, environmentLines } from '../environment.js';
