@@ -5,7 +5,8 @@
  * work with `await import()` when they run (src/cli/actions/*). This reads the built chunks
  * (tsup names each bundled source module in a `// src/…` comment) and holds that line: nothing of
  * credentials, delegation, policy, the resolver, the store or the text dossier in the static
- * graph; and `svc resolve` loading no credential, delegation or policy code either.
+ * graph; and `svc resolve` loading no credential, delegation, policy or did:web/did:webvh code
+ * before a did:web or did:webvh is resolved.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -46,7 +47,17 @@ function fileOf(source: string): string {
 const kb = (graph: Graph): number => [...graph.files.values()].reduce((a, b) => a + b, 0) / 1024;
 
 /** Never loaded by `svc resolve <did:key>` (nor by any command before its action runs). */
-const NOT_FOR_RESOLVE = [/^src\/core\/(credentials|delegation|policy|jws|mcp|a2a|claims\/(?!types\.ts))/, /^src\/server\//, /^src\/web\//, /^src\/cli\/output\/dossier\.ts$/, /^src\/cli\/ui\//];
+const NOT_FOR_RESOLVE = [
+  /^src\/core\/(credentials|delegation|policy|jws|mcp|a2a|claims\/(?!types\.ts))/,
+  // did:web and did:webvh load on their first resolution (core/methods/registry.ts).
+  /^src\/core\/methods\/(web|webvh|web-fetch)\.ts$/,
+  /^src\/core\/linkage\/(check|verify)\.ts$/,
+  /^src\/core\/webvh\/verify\.ts$/,
+  /^src\/server\//,
+  /^src\/web\//,
+  /^src\/cli\/output\/dossier\.ts$/,
+  /^src\/cli\/ui\//,
+];
 
 /** Loaded only once a command runs: its work, the resolver, the store, the network. */
 const NOT_STATIC = [...NOT_FOR_RESOLVE, /^src\/cli\/actions\//, /^src\/core\/resolve\/resolve\.ts$/, /^src\/core\/methods\//, /^src\/store\//, /^src\/net\//, /^src\/runtime\//];
@@ -63,7 +74,7 @@ describe('what the CLI loads before a command runs', () => {
     expect(kb(graph)).toBeLessThan(140);
   });
 
-  it('svc resolve loads its own work and no credential, delegation, policy or dossier code', () => {
+  it('svc resolve loads its own work and no credential, delegation, policy, dossier or did:web code', () => {
     const graph = staticGraph(fileOf('src/cli/actions/resolve.ts'));
     expect(graph.modules.has('src/core/resolve/resolve.ts')).toBe(true);
     expect([...graph.modules].filter((m) => NOT_FOR_RESOLVE.some((re) => re.test(m)))).toEqual([]);

@@ -89,3 +89,26 @@ export function webLocation(method: string, authority: string, segments: readonl
     fileUrl: (file) => (path.length === 0 ? `${origin}/.well-known/${file}` : `${origin}/${path.join('/')}/${file}`),
   };
 }
+
+/** Where an origin publishes its DID configuration (DIF Well Known DID Configuration; core/linkage/check.ts). */
+export function configurationUrl(origin: string): string {
+  return `${origin}/.well-known/did-configuration.json`;
+}
+
+export interface DidWebLocation extends WebLocation {
+  /** The did.json URL. */
+  documentUrl: string;
+  /** The DID configuration URL of the origin. */
+  configurationUrl: string;
+}
+
+/** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
+export function didWebLocation(id: string): DidWebLocation {
+  const [authority = '', ...segments] = id.split(':');
+  const location = webLocation('web', authority, segments);
+  return {
+    ...location,
+    documentUrl: location.fileUrl('did.json'),
+    configurationUrl: configurationUrl(location.origin),
+  };
+}
