@@ -55,7 +55,7 @@ export async function run(): Promise<BenchRow[]> {
     {
       operation: `CLI cold start: svc resolve <did:key> --json (×${RUNS})`,
       spec: RESOLVE,
-      goal: { op: '<=', ratio: 2.5 },
+      goal: { op: '<=', ratio: 2.0 },
       problem: built ? verify(RESOLVE, checkResolve) : null,
     },
     {

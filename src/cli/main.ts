@@ -1,12 +1,11 @@
 /** CLI entry (bundled to dist/cli.js, launched by bin/svc.js). Returns the exit code. */
 import { CommanderError } from 'commander';
-import { ConfigError } from '../runtime/node.js';
 import { ENVIRONMENT } from './environment.js';
 import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { manPage as renderManPage } from './man.js';
-import { plainStyle } from './output/dossier.js';
+import { plainStyle } from './output/layout.js';
 import { buildProgram, OUTPUT_HELP } from './program.js';
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
@@ -59,6 +58,8 @@ async function failed(io: CliIo, err: unknown, noColor: boolean): Promise<number
     const hint = err.hint ?? helpHint(runningCommand(io));
     return report({ code: err.code, detail: err.message, hint }, err.exitCode);
   }
+  // runtime/node.js is loaded by every command that reaches a ConfigError, so this costs nothing then.
+  const { ConfigError } = await import('../runtime/node.js');
   if (err instanceof ConfigError) {
     return report({ code: CLI_ERROR_CODES.USAGE_ERROR, detail: err.message, hint: usageHint(io, err.message) }, EXIT.USAGE);
   }

@@ -46,6 +46,13 @@ export interface CeilingOptions {
   onFirstRefusal?: (ceiling: number) => void;
 }
 
+/** A RangeError unless `ceiling` is absent or a whole number, 0 or more (checked when a store opens). */
+export function checkCeiling(table: 'observations' | 'mcp_observations', ceiling: number | undefined): void {
+  if (ceiling !== undefined && !(Number.isSafeInteger(ceiling) && ceiling >= 0)) {
+    throw new RangeError(`the ceiling of ${table} must be a whole number, 0 or more`);
+  }
+}
+
 /** Rows evicted for one new row at most: enough to come back under a lowered ceiling gradually. */
 const MAX_EVICTIONS_PER_ROW = 2;
 
@@ -70,9 +77,7 @@ export class RowCeiling {
 
   constructor(db: Database.Database, table: 'observations' | 'mcp_observations', key: 'did' | 'endpoint', options: CeilingOptions = {}) {
     const { ceiling } = options;
-    if (ceiling !== undefined && !(Number.isSafeInteger(ceiling) && ceiling >= 0)) {
-      throw new RangeError(`the ceiling of ${table} must be a whole number, 0 or more`);
-    }
+    checkCeiling(table, ceiling);
     this.ceiling = ceiling ?? null;
     this.#onFirstRefusal = options.onFirstRefusal;
     this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;

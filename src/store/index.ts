@@ -10,12 +10,13 @@ import Database from 'better-sqlite3';
 import type { Clock } from '../core/runtime.js';
 import type { RuntimeStore } from '../core/store.js';
 import { backupDatabase, type BackupResult } from './backup.js';
+import { checkCeiling } from './ceiling.js';
 import { reasonOf, StoreError } from './errors.js';
 import { futureSchemaError, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { makeDirectory } from './paths.js';
 import { SqliteDelegationChainStore } from './delegation-chains.js';
 import { SqliteMcpObservationStore } from './mcp-observations.js';
-import { SqliteObservationStore } from './observations.js';
+import { checkRecordBatch, SqliteObservationStore } from './observations.js';
 import { SqliteResolutionCache } from './resolution-cache.js';
 import { SqliteMonitorEventStore } from './monitor-events.js';
 import { SqliteWatchStore } from './watches.js';
@@ -91,38 +92,65 @@ const systemClock: Clock = {
 };
 
 class SqliteStore implements Store {
-  readonly observations: SqliteObservationStore;
-  readonly delegationChains: SqliteDelegationChainStore;
-  readonly mcpObservations: SqliteMcpObservationStore;
-  readonly resolutionCache: SqliteResolutionCache;
-  readonly watches: SqliteWatchStore;
-  readonly monitorEvents: SqliteMonitorEventStore;
-  readonly claims: SqliteClaimStore;
-  readonly #probe: Database.Statement<[], { n: number }>;
+  // Each repository prepares its statements when first used, not when the store opens: a run
+  // of `svc resolve` touches the observations only (some 70 statements in all would be prepared).
+  #observations?: SqliteObservationStore;
+  #delegationChains?: SqliteDelegationChainStore;
+  #mcpObservations?: SqliteMcpObservationStore;
+  #resolutionCache?: SqliteResolutionCache;
+  #watches?: SqliteWatchStore;
+  #monitorEvents?: SqliteMonitorEventStore;
+  #claims?: SqliteClaimStore;
+  #probe?: Database.Statement<[], { n: number }>;
 
   constructor(
     readonly db: Database.Database,
     readonly path: string,
     readonly storage: 'file' | 'memory',
     readonly schemaVersion: number,
-    options: OpenStoreOptions,
+    private readonly options: OpenStoreOptions,
   ) {
-    const refused = options.onFirstRefusal;
-    this.observations = new SqliteObservationStore(db, {
-      batch: options.recordBatch,
-      ceiling: options.maxObservations,
+    // The repositories are built on first use; their settings are refused now, when the store opens.
+    checkCeiling('observations', options.maxObservations);
+    checkCeiling('mcp_observations', options.maxMcpObservations);
+    checkRecordBatch(options.recordBatch);
+  }
+
+  get observations(): SqliteObservationStore {
+    const refused = this.options.onFirstRefusal;
+    return (this.#observations ??= new SqliteObservationStore(this.db, {
+      batch: this.options.recordBatch,
+      ceiling: this.options.maxObservations,
       onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
-    });
-    this.delegationChains = new SqliteDelegationChainStore(db);
-    this.mcpObservations = new SqliteMcpObservationStore(db, {
-      ceiling: options.maxMcpObservations,
+    }));
+  }
+
+  get delegationChains(): SqliteDelegationChainStore {
+    return (this.#delegationChains ??= new SqliteDelegationChainStore(this.db));
+  }
+
+  get mcpObservations(): SqliteMcpObservationStore {
+    const refused = this.options.onFirstRefusal;
+    return (this.#mcpObservations ??= new SqliteMcpObservationStore(this.db, {
+      ceiling: this.options.maxMcpObservations,
       onFirstRefusal: refused && ((ceiling) => refused('mcpObservations', ceiling)),
-    });
-    this.resolutionCache = new SqliteResolutionCache(db, options.clock ?? systemClock, { maxEntries: options.cacheMaxEntries ?? 10_000 });
-    this.watches = new SqliteWatchStore(db);
-    this.monitorEvents = new SqliteMonitorEventStore(db);
-    this.claims = new SqliteClaimStore(db);
-    this.#probe = db.prepare('SELECT count(*) AS n FROM sqlite_schema');
+    }));
+  }
+
+  get resolutionCache(): SqliteResolutionCache {
+    return (this.#resolutionCache ??= new SqliteResolutionCache(this.db, this.options.clock ?? systemClock, { maxEntries: this.options.cacheMaxEntries ?? 10_000 }));
+  }
+
+  get watches(): SqliteWatchStore {
+    return (this.#watches ??= new SqliteWatchStore(this.db));
+  }
+
+  get monitorEvents(): SqliteMonitorEventStore {
+    return (this.#monitorEvents ??= new SqliteMonitorEventStore(this.db));
+  }
+
+  get claims(): SqliteClaimStore {
+    return (this.#claims ??= new SqliteClaimStore(this.db));
   }
 
   readiness(): Readiness {
@@ -132,7 +160,7 @@ class SqliteStore implements Store {
       if (version !== SCHEMA_VERSION) {
         return { ready: false, reason: `the database has schema version ${version}, expected ${SCHEMA_VERSION}` };
       }
-      this.#probe.get();
+      (this.#probe ??= this.db.prepare('SELECT count(*) AS n FROM sqlite_schema')).get();
       return { ready: true, storage: this.storage, schema: 'current' };
     } catch (error) {
       return { ready: false, reason: `the database cannot be read: ${reasonOf(error)}` };
@@ -142,7 +170,7 @@ class SqliteStore implements Store {
   close(): void {
     if (!this.db.open) return;
     // Records still waiting for their group commit are written (or refused) first.
-    this.observations.flush();
+    this.#observations?.flush();
     this.db.close();
   }
 

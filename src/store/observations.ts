@@ -49,6 +49,11 @@ export function distinctHashes(rows: readonly { documentHash: string }[]): strin
 /** Most observations one group commit writes (see record()). */
 export const RECORD_BATCH = 64;
 
+/** A batch size that is not a whole number of at least 1 is refused (when the store opens). */
+export function checkRecordBatch(batch: number | undefined): void {
+  if (batch !== undefined && !(Number.isSafeInteger(batch) && batch >= 1)) throw new RangeError('the observation batch must be a whole number, 1 or more');
+}
+
 interface PendingRecord {
   observation: NewObservation;
   resolve: (recorded: Recorded<Observation>) => void;
@@ -83,7 +88,7 @@ export class SqliteObservationStore implements ObservationStore {
    */
   constructor(db: Database.Database, options: CeilingOptions & { batch?: number } = {}) {
     const batch = options.batch ?? RECORD_BATCH;
-    if (!(Number.isSafeInteger(batch) && batch >= 1)) throw new RangeError('the observation batch must be a whole number, 1 or more');
+    checkRecordBatch(batch);
     this.#batch = batch;
     this.#ceiling = new RowCeiling(db, 'observations', 'did', options);
     this.#latestOf = db.prepare(

@@ -147,7 +147,8 @@ describe('diffOf reads only what the diff needs', () => {
         };
       },
     });
-    (runtime.store as { observations: RuntimeStore['observations'] }).observations = counted;
+    // An own property over the store's lazy getter (src/store/index.ts).
+    Object.defineProperty(runtime.store, 'observations', { value: counted });
     return { calls, documents: () => documents };
   }
 

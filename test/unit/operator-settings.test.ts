@@ -4,7 +4,7 @@
  * token buckets, and the relaxations the daemon announces and lists in /health.
  */
 import { describe, expect, it } from 'vitest';
-import { trustedProxies } from '../../src/cli/commands/serve.js';
+import { trustedProxies } from '../../src/cli/actions/serve.js';
 import { linkLocalOverreach, parseCidr, type Cidr } from '../../src/net/ip.js';
 import { createRuntime, egressAllowance, egressAllowanceEntries, logLevelFromEnv } from '../../src/runtime/node.js';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';

@@ -11,200 +11,18 @@
  * Every command: 4 no answer (a problem), 2 usage or an unreadable file. The private key is never
  * printed, logged or quoted in a message.
  */
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { didKeySource } from '../../core/credentials/keys.js';
-import { authorize, verifyDelegationChain, type Authorization, type DelegationChainResult } from '../../core/delegation/index.js';
-import { MAX_RECEIPT_TTL_SECONDS, mintReceipt } from '../../core/delegation/mint.js';
-import { registerChain, verifyTool, type Registration } from '../../core/delegation/registry.js';
-import { didOf, parseDid, parseDidUrl } from '../../core/did/syntax.js';
-import { parseJsonText } from '../../core/encoding/json.js';
-import { ProblemError } from '../../core/problems.js';
-import { rfc3339, type Runtime } from '../../core/runtime.js';
-import { sentence } from '../../core/text.js';
-import { databaseLocation, type Database } from '../../store/database.js';
-import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { completeFiles } from '../completion.js';
-import { EXIT } from '../exit-codes.js';
+import type { DelegateOptions, ChainCommandOptions } from '../actions/delegation.js';
 import type { CliIo } from '../io.js';
-import { authorizationText, delegationChainText } from '../output/delegation.js';
-import { printable } from '../output/dossier.js';
-import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
-import { registrationText, verifyToolText, type RegistryNote, type SetAside } from '../output/registry.js';
-import { openForReading } from './history.js';
-import { addDbOption, collect, databaseOption, addEgressOption } from './store-options.js';
-import { readSource } from './verify.js';
-
-export function exitForChain(result: DelegationChainResult): number {
-  if (result.status === 'VALID') return EXIT.PASS;
-  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
-}
-
-export function exitForAuthorization(authorization: Authorization, chain: DelegationChainResult): number {
-  if (authorization.decision === 'ALLOW') return EXIT.PASS;
-  return chain.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
-}
-
-const TTL_UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
-
-/** `--ttl`: 30s, 15m, 1h, 7d or plain seconds; 1 s to 366 days. */
-export function parseTtl(text: string): number {
-  const m = /^([0-9]{1,9})([smhd]?)$/.exec(text.trim());
-  if (!m) throw new ConfigError(`--ttl must be a duration such as 30s, 15m, 1h, 7d or a number of seconds, not ${printable(text.slice(0, 32))}`);
-  const seconds = Number(m[1]) * TTL_UNITS[m[2]!]!;
-  if (seconds <= 0) throw new ConfigError('--ttl must be longer than zero');
-  if (seconds > MAX_RECEIPT_TTL_SECONDS) throw new ConfigError(`--ttl must be at most 366d (${MAX_RECEIPT_TTL_SECONDS} seconds)`);
-  return seconds;
-}
-
-/**
- * The receipts of a chain file: a JSON array of compact receipts (root first), the request body
- * of POST /v1/agents/verify-delegation ({"chain": […]}), or plain text with one receipt per line
- * (blank lines ignored). JSON is returned as found: the core reports a non-string entry.
- */
-export function parseChainText(text: string, what: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
-    const parsed = parseJsonText(trimmed, what);
-    if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
-    const value = parsed.value;
-    if (Array.isArray(value)) return value;
-    if (value !== null && typeof value === 'object' && Array.isArray((value as Record<string, unknown>)['chain'])) {
-      return (value as Record<string, unknown>)['chain'];
-    }
-    throw new ProblemError('INVALID_REQUEST', `The ${what} holds JSON that is neither an array of receipts nor an object with a "chain" array.`);
-  }
-  return trimmed
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0);
-}
-
-function trustedRoots(values: string[]): string[] | undefined {
-  if (values.length === 0) return undefined;
-  for (const value of values) {
-    try {
-      parseDid(value);
-    } catch (err) {
-      throw new ConfigError(`--trusted-root must be a bare DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`);
-    }
-  }
-  return values;
-}
+import { addOutputOptions } from '../output/options.js';
+import type { OutputOptions } from '../output/emit.js';
+import { addDbOption, collect, addEgressOption } from './store-options.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'issuer DID hosts');
 
 function trustedRootOption(cmd: Command): Command {
   return cmd.option('--trusted-root <did>', 'require the chain to start at this DID; repeatable (any listed root will do)', collect, []);
-}
-
-/** A private key file that group or others can read: warned about (as ssh does), then used. */
-async function warnIfExposed(io: CliIo, file: string): Promise<void> {
-  if (file === '-' || process.platform === 'win32') return;
-  try {
-    const mode = (await stat(file)).mode & 0o777;
-    if ((mode & 0o077) !== 0) {
-      io.stderr.write(
-        `svc: warning: the private key file ${printable(file)} is readable by group or others (mode ${mode.toString(8).padStart(4, '0')}); ` +
-          `restrict it with: chmod 600 ${printable(file)}\n`,
-      );
-    }
-  } catch {
-    // readSource reports an unreadable file.
-  }
-}
-
-/** Longest tool name accepted, as the daemon's verify-tool. */
-const MAX_TOOL_LENGTH = 1024;
-
-/**
- * An --agent or --root: a bare DID, or a DID URL whose fragment is ignored (registered chains are
- * compared without fragment), as GET /v1/agents/verify-tool reads its query; a usage error otherwise.
- */
-function registryDid(flag: '--agent' | '--root', value: string): string {
-  let parsed;
-  try {
-    parsed = parseDidUrl(value);
-  } catch (err) {
-    throw new ConfigError(`${flag} must be a DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`);
-  }
-  if (parsed.path !== '' || parsed.query !== null) throw new ConfigError(`${flag} must be a DID, not a DID URL with a path or query: ${printable(value.slice(0, 80))}`);
-  return value;
-}
-
-/**
- * SVC_DELEGATION_ROOTS, read as the daemon reads it (null: any root). The CLI registry follows
- * the daemon's rules: only chains of these roots are registered, and registered chains are
- * verified again against them.
- */
-async function delegationRoots(env: NodeJS.ProcessEnv): Promise<string[] | null> {
-  const { delegationRootsFromEnv } = await import('../../server/limits.js');
-  return delegationRootsFromEnv(env);
-}
-
-/** The DID without fragment, as the registry stores roots and agents. */
-function plainDid(did: string): string {
-  return didOf(did) ?? did;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof ProblemError ? err.detail : err instanceof Error ? err.message.split('\n')[0]! : String(err);
-}
-
-/**
- * Registers a chain in the local registry (the same core as the daemon's `register: true`). The
- * database is opened (and created) only for a VALID chain whose root may register; otherwise
- * registerChain gives the reason without one.
- */
-async function registerLocally(
-  runtime: Runtime,
-  database: string,
-  chain: unknown,
-  result: DelegationChainResult,
-  allowedRoots: readonly string[] | null,
-): Promise<Registration> {
-  const receipts = Array.isArray(chain) && chain.every((r): r is string => typeof r === 'string') ? chain : [];
-  const rootAllowed = result.root !== null && (allowedRoots === null || allowedRoots.map(plainDid).includes(plainDid(result.root)));
-  if (result.status !== 'VALID' || !rootAllowed) return await registerChain(runtime, receipts, result, allowedRoots);
-  let store: Database;
-  const { openDatabase } = await import('../../store/database.js');
-  try {
-    store = await openDatabase({ target: database });
-  } catch (err) {
-    return { registered: false, reason: `The database ${printable(databaseLocation(database))} could not be opened (${printable(messageOf(err))}); nothing was registered.` };
-  }
-  try {
-    runtime.store = store;
-    // Awaited: the finally must not close the store while the registration is under way.
-    return await registerChain(runtime, receipts, result, allowedRoots);
-  } finally {
-    runtime.store = undefined;
-    await store.close();
-  }
-}
-
-/** 0 registered; otherwise the chain's own exit code, or 1 for a VALID chain that was not registered. */
-function exitForRegistration(result: DelegationChainResult, registration: Registration): number {
-  if (result.status !== 'VALID') return exitForChain(result);
-  return registration.registered ? EXIT.PASS : EXIT.CHECK_FAILED;
-}
-
-interface DelegateOptions {
-  key: string;
-  iss: string;
-  aud: string;
-  cap: string[];
-  kid?: string;
-  ttl: string;
-  parent?: string;
-  jti?: string;
-  json?: boolean;
-  color?: boolean;
-}
-
-interface ChainCommandOptions extends OutputOptions {
-  egressAllow: string[];
-  trustedRoot: string[];
 }
 
 export function registerDelegation(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -238,46 +56,7 @@ Examples:
   $ svc delegate --key bob.jwk --iss did:key:z6MkBob… --aud did:key:z6MkAgent… --cap payments:charge --ttl 1h --parent root.jwt > leaf.jwt
   $ cat root.jwt leaf.jwt > chain.txt && svc verify-delegation chain.txt`,
   );
-  delegate.action(async (options: DelegateOptions) => {
-    if (options.key === '-' && options.parent === '-') throw new ConfigError('--key and --parent cannot both read standard input');
-    const ttlSeconds = parseTtl(options.ttl);
-    if (options.kid !== undefined && options.kid === '') throw new ConfigError('--kid must not be empty');
-    if (options.jti !== undefined && options.jti === '') throw new ConfigError('--jti must not be empty');
-    await warnIfExposed(io, options.key);
-    const keyText = await readSource(options.key, 'private key file');
-    const parentText = options.parent === undefined ? undefined : await readSource(options.parent, 'parent receipt');
-    const runtime = createRuntime(io.env);
-    await emitReport(
-      io,
-      { json: options.json === true, ...(options.color === false ? { color: false } : {}) },
-      runtime,
-      async () => {
-        // Parse errors are not quoted: they could show a piece of the key.
-        const parsedKey = parseJsonText(keyText.trim(), 'the private key file');
-        if ('error' in parsedKey) throw new ProblemError('INVALID_REQUEST', 'The private key file is not valid JSON: it must hold one private JWK.');
-        let parent: string | undefined;
-        if (parentText !== undefined) {
-          const chain = parseChainText(parentText, 'parent receipt file');
-          const last = Array.isArray(chain) ? chain[chain.length - 1] : undefined;
-          if (typeof last !== 'string') throw new ProblemError('INVALID_REQUEST', 'The parent receipt file holds no receipt.');
-          parent = last;
-        }
-        const value = mintReceipt({
-          privateJwk: parsedKey.value,
-          iss: options.iss,
-          aud: options.aud,
-          cap: options.cap,
-          ttlSeconds,
-          now: runtime.clock.now(),
-          ...(options.kid !== undefined ? { kid: options.kid } : {}),
-          ...(parent !== undefined ? { parent } : {}),
-          ...(options.jti !== undefined ? { jti: options.jti } : {}),
-        });
-        return { value, exitCode: EXIT.PASS, text: () => `${value.receipt}\n` };
-      },
-      setExit,
-    );
-  });
+  delegate.action(async (options: DelegateOptions) => (await import('../actions/delegation.js')).delegateAction(io, setExit, options));
 
   const verify = program
     .command('verify-delegation')
@@ -309,30 +88,7 @@ Examples:
   $ svc verify-delegation chain.json --trusted-root did:web:example.com --json
   $ svc verify-delegation chain.txt --register && svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge`,
   );
-  verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => {
-    const roots = trustedRoots(options.trustedRoot);
-    const allowedRoots = options.register ? await delegationRoots(io.env) : null;
-    // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
-    const database = options.register ? databaseOption(options.db, io.env) : '';
-    const text = await readSource(file, 'delegation chain');
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    // The value is the chain result, or with --register the daemon's {result, registered, …} body.
-    await emitReport<unknown>(io, options, runtime, async (hooks) => {
-      const chain = parseChainText(text, 'delegation chain file');
-      const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
-      if (!options.register) return { value, exitCode: exitForChain(value), text: (style, width) => delegationChainText(value, style, width) };
-      const registration = await registerLocally(runtime, database, chain, value, allowedRoots);
-      // The daemon's response body: why a requested registration did not happen, when it did not.
-      const body = registration.registered
-        ? { result: value, registered: true }
-        : { result: value, registered: false, registrationReason: registration.reason };
-      return {
-        value: body,
-        exitCode: exitForRegistration(value, registration),
-        text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, databaseLocation(database), style, width)}`,
-      };
-    }, setExit);
-  });
+  verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => (await import('../actions/delegation.js')).verifyDelegationAction(io, setExit, file, options));
 
   const authorizeCmd = program
     .command('authorize')
@@ -357,22 +113,7 @@ Examples:
   $ svc authorize --chain chain.txt --tool payments:charge
   $ svc authorize --chain - --tool refund --trusted-root did:web:example.com --json < chain.json`,
   );
-  authorizeCmd.action(async (options: ChainCommandOptions & { chain: string; tool: string }) => {
-    if (options.tool.trim() === '') throw new ConfigError('--tool must not be empty');
-    const roots = trustedRoots(options.trustedRoot);
-    const text = await readSource(options.chain, 'delegation chain');
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const chainInput = parseChainText(text, 'delegation chain file');
-      const chain = await verifyDelegationChain(chainInput, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
-      const authorization = authorize(chain, options.tool);
-      return {
-        value: { authorization, chain },
-        exitCode: exitForAuthorization(authorization, chain),
-        text: (style, width) => authorizationText(authorization, chain, style, width),
-      };
-    }, setExit);
-  });
+  authorizeCmd.action(async (options: ChainCommandOptions & { chain: string; tool: string }) => (await import('../actions/delegation.js')).authorizeAction(io, setExit, options));
 
   const verifyToolCmd = program
     .command('verify-tool')
@@ -399,57 +140,5 @@ Examples:
   $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge
   $ svc verify-tool --agent did:key:z6MkAgent… --tool refund --root did:web:example.com --json`,
   );
-  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }) => {
-    if (options.tool === '') throw new ConfigError('--tool must not be empty');
-    if (options.tool.length > MAX_TOOL_LENGTH) throw new ConfigError(`--tool is longer than ${MAX_TOOL_LENGTH} characters`);
-    const agent = registryDid('--agent', options.agent);
-    const root = options.root === undefined ? undefined : registryDid('--root', options.root);
-    const reverifyRoots = await delegationRoots(io.env);
-    const database = databaseOption(options.db, io.env);
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      let store: Database;
-      try {
-        store = await openForReading(database);
-      } catch (err) {
-        if (err instanceof Error && err.name === 'StoreError') throw new ProblemError('SERVICE_UNAVAILABLE', sentence(err.message));
-        throw err;
-      }
-      try {
-        runtime.store = store;
-        const now = runtime.clock.now();
-        // The daemon answers only from chains verified since it started; a CLI run starts now, so
-        // the agent's chains are verified again before the registry answers (verifyTool then
-        // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
-        let candidates: Awaited<ReturnType<Database['delegationChains']['forAgent']>> = [];
-        try {
-          candidates = await store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
-        } catch {
-          // verifyTool reads the registry too, and answers DENY with the reason.
-        }
-        if (root !== undefined) candidates = candidates.filter((c) => c.rootDid === plainDid(root));
-        const keySource = didKeySource(runtime, undefined, hooks);
-        const setAside: SetAside[] = [];
-        for (const record of candidates) {
-          try {
-            const result = await verifyDelegationChain(record.chain, { runtime, keySource, now, ...(reverifyRoots ? { trustedRoots: reverifyRoots } : {}) });
-            if (result.status !== 'VALID') setAside.push({ id: record.id, status: result.status, reason: result.headline });
-          } catch (err) {
-            setAside.push({ id: record.id, status: 'ERROR', reason: `it could not be verified again: ${messageOf(err)}` });
-          }
-        }
-        const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
-        const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
-        const note: RegistryNote = { database: databaseLocation(database), checked: candidates.length, setAside };
-        return {
-          value,
-          exitCode: value.decision === 'ALLOW' ? EXIT.PASS : EXIT.CHECK_FAILED,
-          text: (style, width) => verifyToolText(value, note, style, width),
-        };
-      } finally {
-        runtime.store = undefined;
-        await store.close();
-      }
-    }, setExit);
-  });
+  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }) => (await import('../actions/delegation.js')).verifyToolAction(io, setExit, options));
 }

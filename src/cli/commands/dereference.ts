@@ -5,23 +5,10 @@
  * Nothing is recorded in the history: that is what `svc resolve` does.
  */
 import type { Command } from 'commander';
-import { dereference, type DereferencingResult } from '../../core/dereference/dereference.js';
-import { decodeIdentifier } from '../../core/did/syntax.js';
-import { createRuntime } from '../../runtime/node.js';
-import { EXIT } from '../exit-codes.js';
+import type { DereferenceCommandOptions } from '../actions/dereference.js';
 import type { CliIo } from '../io.js';
-import { dereferenceText } from '../output/dereference.js';
-import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
+import { addOutputOptions } from '../output/options.js';
 import { addEgressOption } from './store-options.js';
-
-interface DereferenceCommandOptions extends OutputOptions {
-  egressAllow: string[];
-}
-
-/** 0 found; 1 found, but the DID is deactivated (as `svc resolve` exits for DEACTIVATED). */
-export function exitForDereference(result: DereferencingResult): number {
-  return result.contentMetadata['deactivated'] === true ? EXIT.CHECK_FAILED : EXIT.PASS;
-}
 
 export function registerDereference(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const cmd = program
@@ -51,12 +38,5 @@ Examples:
   $ svc dereference 'did:web:example.com?service=files&relativeRef=/reports/2025.pdf'
   $ svc dereference 'did:web:example.com#key-1' --json`,
   );
-  cmd.action(async (input: string, options: DereferenceCommandOptions) => {
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const didUrl = decodeIdentifier(input);
-      const value = await dereference(didUrl, runtime, { hooks });
-      return { value, exitCode: exitForDereference(value), text: (style, width) => dereferenceText(didUrl, value, style, width) };
-    }, setExit);
-  });
+  cmd.action(async (input: string, options: DereferenceCommandOptions) => (await import('../actions/dereference.js')).dereferenceAction(io, setExit, input, options));
 }

@@ -5,19 +5,10 @@
  * history, which is `svc resolve`'s job.
  */
 import type { Command } from 'commander';
-import { decodeIdentifier } from '../../core/did/syntax.js';
-import { resolve } from '../../core/resolve/resolve.js';
-import { createRuntime } from '../../runtime/node.js';
-import { exitForResolution } from '../exit-codes.js';
+import type { GraphCommandOptions } from '../actions/graph.js';
 import type { CliIo } from '../io.js';
-import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
-import { graphResponse, graphText } from '../output/graph.js';
+import { addOutputOptions } from '../output/options.js';
 import { addEgressOption } from './store-options.js';
-
-interface GraphCommandOptions extends OutputOptions {
-  strict?: boolean;
-  egressAllow: string[];
-}
 
 export function registerGraph(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const cmd = program
@@ -41,12 +32,5 @@ Examples:
   $ svc graph did:web:example.com
   $ svc graph did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK --json`,
   );
-  cmd.action(async (did: string, options: GraphCommandOptions) => {
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const result = await resolve(decodeIdentifier(did), runtime, {}, hooks);
-      const value = graphResponse(result);
-      return { value, exitCode: exitForResolution(result, options.strict), text: (style, width) => graphText(value, style, width) };
-    }, setExit);
-  });
+  cmd.action(async (did: string, options: GraphCommandOptions) => (await import('../actions/graph.js')).graphAction(io, setExit, did, options));
 }

@@ -12,75 +12,16 @@
  * `svc resolve`), so the next run reports drift; --no-store skips that.
  */
 import type { Command } from 'commander';
-import type { A2aInspection } from '../../core/a2a/types.js';
-import type { McpInspection } from '../../core/mcp/types.js';
-import type { StageHooks } from '../../core/resolve/trace.js';
-import type { Runtime } from '../../core/runtime.js';
-import { createRuntime } from '../../runtime/node.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { InspectOptions, InspectMcpOptions } from '../actions/inspect.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/dossier.js';
-import { addOutputOptions, emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
-import { a2aText, mcpText } from '../output/inspection.js';
-import { addDbOption, databaseOption, addEgressOption } from './store-options.js';
-
-export function exitForMcp(result: McpInspection, strict = false): ExitCode {
-  if (result.status === 'AUTH_REQUIRED') return EXIT.INDETERMINATE;
-  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-  return EXIT.PASS;
-}
-
-export function exitForA2a(result: A2aInspection, strict = false): ExitCode {
-  if (result.checks.some((c) => c.status === 'FAIL')) return EXIT.CHECK_FAILED;
-  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-  return EXIT.PASS;
-}
-
-interface InspectOptions extends OutputOptions {
-  strict?: boolean;
-  egressAllow: string[];
-}
-
-interface InspectMcpOptions extends InspectOptions {
-  db?: string;
-  store: boolean;
-}
+import { addOutputOptions } from '../output/options.js';
+import { addDbOption, addEgressOption } from './store-options.js';
 
 function commonOptions(cmd: Command, what: string): Command {
   return addEgressOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), what);
 }
 
-/**
- * Opens the embedded store for drift (better-sqlite3 loads only here). A store that cannot be
- * opened costs the history, never the inspection: the reason becomes a historyPersistence WARN.
- */
-async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runtime, work: (storageUnavailable?: string) => Promise<T>): Promise<T> {
-  if (!options.store) return work();
-  let store: { close(): Promise<void> } | undefined;
-  let reason: string | undefined;
-  try {
-    const { openDatabase } = await import('../../store/database.js');
-    const opened = await openDatabase({ target: databaseOption(options.db, io.env) });
-    runtime.store = opened;
-    store = opened;
-  } catch (err) {
-    reason = printable(err instanceof Error ? err.message.split('\n')[0]! : String(err));
-  }
-  try {
-    return await work(reason);
-  } finally {
-    runtime.store = undefined;
-    await store?.close();
-  }
-}
-
 export function registerInspect(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  /** One inspection: a Runtime with the command's egress allowance, then one report. */
-  const run = (options: InspectOptions, work: (runtime: Runtime, hooks: StageHooks) => Promise<ReportOutcome<unknown>>): Promise<void> => {
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    return emitReport(io, options, runtime, (hooks) => work(runtime, hooks), setExit);
-  };
-
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift')
@@ -112,17 +53,7 @@ Examples:
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
   );
-  mcp.action((endpoint: string, options: InspectMcpOptions) => {
-    // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
-    if (options.store) databaseOption(options.db, io.env);
-    return run(options, async (runtime, hooks) => {
-      const { inspectMcp } = await import('../../core/mcp/inspect.js');
-      const value = await withStore(io, options, runtime, (storageUnavailable) =>
-        inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-      );
-      return { value, exitCode: exitForMcp(value, options.strict), text: (style, width) => mcpText(value, style, width) };
-    });
-  });
+  mcp.action(async (endpoint: string, options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
 
   const a2a = program
     .command('inspect-a2a')
@@ -146,11 +77,5 @@ Examples:
   $ svc inspect-a2a https://agent.example
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json`,
   );
-  a2a.action((url: string, options: InspectOptions) =>
-    run(options, async (runtime, hooks) => {
-      const { inspectA2a } = await import('../../core/a2a/inspect.js');
-      const value = await inspectA2a(url, { runtime, hooks });
-      return { value, exitCode: exitForA2a(value, options.strict), text: (style, width) => a2aText(value, style, width) };
-    }),
-  );
+  a2a.action(async (url: string, options: InspectOptions) => (await import('../actions/inspect.js')).inspectA2aAction(io, setExit, url, options));
 }

@@ -1,25 +1,12 @@
-/** Options shared by several commands: the embedded store's file and the egress allowance. */
+/** Options shared by several commands: the embedded store's file and the egress allowance (their values are read by actions/database.ts and the runtime). */
 import type { Command } from 'commander';
 import { completeFiles } from '../completion.js';
-import { ConfigError } from '../../runtime/node.js';
-import { databaseTarget } from '../../store/database.js';
-import { StoreError } from '../../store/errors.js';
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** `--db <path|url>`: the database file or PostgreSQL URL; defaults to SVC_DATABASE_URL, else under $XDG_STATE_HOME/svc/ (shared by CLI and daemon). */
 export function addDbOption(cmd: Command): Command {
   return completeFiles(cmd.option('--db <path|url>', 'database file or postgres:// URL (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db)'), '--db');
-}
-
-/** The database a command uses (--db, SVC_DATABASE_URL, the default file); a bad SVC_DATABASE_URL is a usage error (exit 2). */
-export function databaseOption(db: string | undefined, env: NodeJS.ProcessEnv): string {
-  try {
-    return databaseTarget(db, env);
-  } catch (err) {
-    if (err instanceof StoreError) throw new ConfigError(err.message);
-    throw err;
-  }
 }
 
 /**

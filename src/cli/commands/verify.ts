@@ -4,101 +4,13 @@
  * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
  * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file).
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { CredentialVerification } from '../../core/credentials/types.js';
-import { didKeySource } from '../../core/credentials/keys.js';
-import { verifyCredential } from '../../core/credentials/verify.js';
-import { decodeIdentifier, parseDid } from '../../core/did/syntax.js';
-import { parseJsonText } from '../../core/encoding/json.js';
-import { verifyJws, type JwsVerification } from '../../core/jws/verify.js';
-import { parsePolicy } from '../../core/policy/index.js';
-import { decidePolicy } from '../../core/policy/run.js';
-import type { PolicyEvaluation } from '../../core/policy/types.js';
-import { ProblemError } from '../../core/problems.js';
-import { sentence } from '../../core/text.js';
-import { MAX_JWS_LENGTH } from '../../core/proofs/jws.js';
-import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
-import { ConfigError, createRuntime } from '../../runtime/node.js';
+import { RELATIONSHIPS } from '../../core/resolve/types.js';
 import { completeFiles } from '../completion.js';
-import { EXIT } from '../exit-codes.js';
+import type { VerifyCommandOptions } from '../actions/verify.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/dossier.js';
-import { addOutputOptions, emitReport, type OutputOptions } from '../output/emit.js';
-import { credentialText, jwsText, policyText } from '../output/verification.js';
+import { addOutputOptions } from '../output/options.js';
 import { addEgressOption } from './store-options.js';
-
-/** Largest credential, policy or JWS file read (the same bound as a compact JWS). */
-export const MAX_INPUT_BYTES = MAX_JWS_LENGTH;
-
-export function exitForCredential(result: CredentialVerification): number {
-  if (result.status === 'VALID') return EXIT.PASS;
-  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
-}
-
-export function exitForJws(result: JwsVerification): number {
-  if (result.status === 'VALID') return EXIT.PASS;
-  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
-}
-
-export function exitForPolicy(evaluation: PolicyEvaluation): number {
-  if (evaluation.status === 'PASS') return EXIT.PASS;
-  return evaluation.status === 'FAIL' ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-}
-
-async function readStdin(what: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} on standard input is larger than ${MAX_INPUT_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Reads `<file|->`: a file, or standard input for `-`; anything unreadable is a usage error. */
-export async function readSource(source: string, what: string): Promise<string> {
-  if (source === '-') return readStdin(what);
-  let info;
-  try {
-    info = await stat(source);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read the ${what} ${printable(source)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`);
-  }
-  if (!info.isFile()) throw new ConfigError(`the ${what} ${printable(source)} is not a file`);
-  if (info.size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} ${printable(source)} is larger than ${MAX_INPUT_BYTES} bytes`);
-  return readFile(source, 'utf8');
-}
-
-/** A compact JWS as typed: three base64url parts (the payload may be empty: detached). */
-const COMPACT_JWS_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
-
-/**
- * The token of `svc verify-jws <jws|file|->`: standard input for `-`; an existing path is read as
- * a file (as verify-credential reads one, same size bound); otherwise the argument itself when it
- * has the shape of a compact JWS. Anything else is a usage error, so a mistyped file name is never
- * verified as a broken token. Surrounding whitespace (the file's trailing newline) is dropped.
- */
-export async function jwsInput(argument: string): Promise<string> {
-  if (argument === '-') return (await readStdin('JWS')).trim();
-  // stat fails for a token (ENOENT, or ENAMETOOLONG for a long one): then it is read as a token.
-  const exists = await stat(argument).then(
-    () => true,
-    () => false,
-  );
-  if (exists) return (await readSource(argument, 'JWS file')).trim();
-  const token = argument.trim();
-  if (COMPACT_JWS_RE.test(token)) return token;
-  const shown = argument.length > 60 ? `${argument.slice(0, 60)}…` : argument;
-  throw new ConfigError(`no such file and not a compact JWS: ${printable(shown)}`);
-}
-
-interface VerifyCommandOptions extends OutputOptions {
-  egressAllow: string[];
-}
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
 
@@ -121,15 +33,7 @@ Examples:
   $ svc verify-credential credential.json
   $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt`,
   );
-  credential.action(async (file: string, options: VerifyCommandOptions & { audience?: string }) => {
-    if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
-    const text = await readSource(file, 'credential');
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const value = await verifyCredential(text, { runtime, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
-      return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
-    }, setExit);
-  });
+  credential.action(async (file: string, options: VerifyCommandOptions & { audience?: string }) => (await import('../actions/verify.js')).verifyCredentialAction(io, setExit, file, options));
 
   const jws = program
     .command('verify-jws')
@@ -153,18 +57,7 @@ Examples:
   $ svc verify-jws eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDprZXk6… --relationship authentication
   $ curl -s https://example.com/signed | svc verify-jws - --json`,
   );
-  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => {
-    if (options.relationship !== undefined && !(RELATIONSHIPS as readonly string[]).includes(options.relationship)) {
-      throw new ConfigError(`--relationship must be one of ${RELATIONSHIPS.join(', ')}, not ${printable(options.relationship.slice(0, 64))}`);
-    }
-    const relationship = options.relationship as Relationship | undefined;
-    const text = await jwsInput(token);
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const value = await verifyJws(text, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(relationship ? { relationship } : {}) });
-      return { value, exitCode: exitForJws(value), text: (style, width) => jwsText(value, style, width) };
-    }, setExit);
-  });
+  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => (await import('../actions/verify.js')).verifyJwsAction(io, setExit, token, options));
 
   const policy = program
     .command('evaluate-policy')
@@ -188,18 +81,5 @@ Example:
   $ echo '{"name":"agents","rules":{"didResolution":"required","allowedMethods":["web","webvh"]}}' > policy.json
   $ svc evaluate-policy did:web:example.com --policy policy.json`,
   );
-  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) => {
-    if (options.policy === '-' && options.credential === '-') throw new ConfigError('--policy and --credential cannot both read standard input');
-    const policySource = await readSource(options.policy, 'policy');
-    const credentialSource = options.credential === undefined ? undefined : await readSource(options.credential, 'credential');
-    const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-    await emitReport(io, options, runtime, async (hooks) => {
-      const target = decodeIdentifier(did);
-      parseDid(target);
-      const parsed = parseJsonText(policySource.trim(), 'the policy file');
-      if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
-      const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime, hooks });
-      return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
-    }, setExit);
-  });
+  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) => (await import('../actions/verify.js')).evaluatePolicyAction(io, setExit, did, options));
 }

@@ -35,6 +35,7 @@ import {
   hang,
   paintLines,
   phrase,
+  printable,
   words,
   type Field,
   type Line,
@@ -44,7 +45,7 @@ import {
   type Word,
 } from './layout.js';
 
-export { TONE_COLORS, paint, plainStyle, wrapWords, type Field, type Style, type Tone, type ToneColor } from './layout.js';
+export { TONE_COLORS, paint, plainStyle, printable, wrapWords, type Field, type Style, type Tone, type ToneColor } from './layout.js';
 
 const OUTCOME_TONES: Readonly<Record<Outcome, Tone>> = {
   RESOLVED: 'good',
@@ -211,22 +212,6 @@ export interface TraceRow {
   stage: string;
   duration: string;
   text: string;
-}
-
-/**
- * Text from a DID document, a tool server or an agent card reaches the terminal (ids, warnings
- * quoting them, tool descriptions). Control characters could drive the terminal, bidi overrides
- * reorder what is read, and invisible format characters (zero-width space and joiners, word
- * joiner, BOM, Unicode tag characters) make one name look like another ("get\u200bweather"), so
- * all of them are shown as escapes; layout whitespace becomes a plain space.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
-    if (c === '\t' || c === '\n' || c === '\r') return ' ';
-    const code = c.codePointAt(0)!;
-    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
-    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
 }
 
 /** The fragment (`#…`) is enough when the id is the DID's own; anything else stays whole. */

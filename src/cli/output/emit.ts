@@ -5,7 +5,6 @@
  *   piped    the plain-text dossier
  * Diagnostics go to stderr; --quiet hides the report (not --json output), never an error.
  */
-import type { Command } from 'commander';
 import { asProblemError, type ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
@@ -14,25 +13,11 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
 import { colorLevel, styleFor } from './color.js';
 import { CliError, reportError, helpHint, runningCommand } from '../errors.js';
-import { dossierText, failingStages, type Style } from './dossier.js';
-import { outputWidth } from './layout.js';
+import { outputWidth, type Style } from './layout.js';
+import { addOutputOptions, type OutputOptions } from './options.js';
 import type { StageWatch } from './progress.js';
 
-export interface OutputOptions {
-  json?: boolean;
-  color?: boolean;
-  quiet?: boolean;
-  /** --verbose: the timed trace of the work on stderr once it is done. */
-  verbose?: boolean;
-}
-
-export function addOutputOptions(cmd: Command): Command {
-  return cmd
-    .option('--json', 'print the result as JSON (the full result object, or a problem object when there is no answer)')
-    .option('--no-color', 'never colour the output (NO_COLOR is honoured too)')
-    .option('-q, --quiet', 'print no report (--json output and errors still print); rely on the exit code')
-    .option('-v, --verbose', 'when done, print the timed trace of the work (each stage, status, duration) on standard error; with --json too, not with --quiet');
-}
+export { addOutputOptions, type OutputOptions };
 
 export { styleFor };
 
@@ -82,7 +67,10 @@ export async function emitResult(
     runtime,
     async (hooks) => {
       const { result, exitCode } = await run(hooks);
-      return { value: result, exitCode, text: (style, width) => dossierText(result, style, width, { verbose: options.verbose === true }), dossier: result };
+      // The dossier's text renderer loads only when a report is printed (not for --json).
+      const { dossierText } = options.json || options.quiet ? { dossierText: null } : await import('./dossier.js');
+      const text = (style: Style, width: number) => (dossierText ? dossierText(result, style, width, { verbose: options.verbose === true }) : '');
+      return { value: result, exitCode, text, dossier: result };
     },
     setExit,
   );
@@ -152,7 +140,7 @@ export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Ru
   // in the problem object, so stderr keeps to the reason and the hint.
   await reportError(
     io,
-    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : failingStages(body.trace), hint: helpHint(runningCommand(io)) },
+    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : (body.trace ?? []).filter((s) => s.status === 'FAIL'), hint: helpHint(runningCommand(io)) },
     { noColor: options.color === false },
   );
 }

@@ -6,7 +6,7 @@
  */
 import type { A2aInspection } from '../../core/a2a/types.js';
 import type { McpInspection, McpTool } from '../../core/mcp/types.js';
-import { printable } from './dossier.js';
+import { printable } from './layout.js';
 import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Style, type Tone, type Word } from './layout.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 

@@ -33,6 +33,22 @@ export const plainStyle: Style = {
   cyan: identity,
 };
 
+/**
+ * Text from a DID document, a tool server or an agent card reaches the terminal (ids, warnings
+ * quoting them, tool descriptions). Control characters could drive the terminal, bidi overrides
+ * reorder what is read, and invisible format characters (zero-width space and joiners, word
+ * joiner, BOM, Unicode tag characters) make one name look like another ("get\u200bweather"), so
+ * all of them are shown as escapes; layout whitespace becomes a plain space.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
+    if (c === '\t' || c === '\n' || c === '\r') return ' ';
+    const code = c.codePointAt(0)!;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 /** What a piece of text means; each renderer turns a tone into its own colour mechanism. */
 export type Tone = 'good' | 'warn' | 'bad' | 'muted' | 'accent' | 'plain';
 

@@ -11,11 +11,9 @@ import type { NewObservation, Observation, Recorded, RuntimeStore, StoredObserva
 import { plural } from '../text.js';
 import { semanticDiff } from './diff.js';
 import { checkHashPrefix, expandHashPrefix } from './prefix.js';
-import type { ObservationHistory, SemanticDiff } from './types.js';
+import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, type ObservationHistory, type SemanticDiff } from './types.js';
 
-export const DEFAULT_HISTORY_LIMIT = 100;
-/** Most rows one history response lists; `count` still reports them all. */
-export const MAX_HISTORY_LIMIT = 1000;
+export { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT };
 
 export const HISTORY_NOTE =
   'Observations are records of what this service retrieved and when, not proofs of history. ' +

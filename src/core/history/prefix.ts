@@ -12,11 +12,10 @@
  */
 import { ProblemError } from '../problems.js';
 import type { RuntimeStore } from '../store.js';
+import { MIN_HASH_PREFIX, SHOWN_HASH_PREFIX } from './types.js';
 
-/** Fewest hex characters a document hash prefix may have. */
-export const MIN_HASH_PREFIX = 8;
-/** How many hex characters `svc history` shows when they suffice to be unique. */
-export const SHOWN_HASH_PREFIX = 12;
+export { MIN_HASH_PREFIX, SHOWN_HASH_PREFIX };
+
 /** A whole document hash. */
 export const HASH_LENGTH = 64;
 

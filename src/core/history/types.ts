@@ -6,6 +6,16 @@ import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument, Relationship } from '../resolve/types.js';
 import type { Observation } from '../store.js';
 
+/** How many observations a history lists unless told (core/history/history.ts). */
+export const DEFAULT_HISTORY_LIMIT = 100;
+/** Most rows one history response lists; `count` still reports them all. */
+export const MAX_HISTORY_LIMIT = 1000;
+
+/** Fewest hex characters a document hash prefix may have (core/history/prefix.ts). */
+export const MIN_HASH_PREFIX = 8;
+/** How many hex characters `svc history` shows when they suffice to be unique. */
+export const SHOWN_HASH_PREFIX = 12;
+
 /** SPEC §2.5. `history` is newest first; `count` is every row the DID has, `history` at most the limit. */
 export interface ObservationHistory {
   did: string;

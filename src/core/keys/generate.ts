@@ -14,9 +14,9 @@ import { canonicalize } from '../canonical.js';
 import { didKeyOf } from '../delegation/mint.js';
 import { base64urlEncode } from '../encoding/base64url.js';
 import { jwkThumbprint } from './jwk.js';
+import { KEYGEN_CURVES, type KeygenCurve } from './types.js';
 
-export const KEYGEN_CURVES = ['Ed25519', 'P-256', 'secp256k1'] as const;
-export type KeygenCurve = (typeof KEYGEN_CURVES)[number];
+export { KEYGEN_CURVES, type KeygenCurve };
 
 /** The JWS algorithm each curve signs receipts with. */
 export const KEYGEN_ALGORITHMS: Readonly<Record<KeygenCurve, 'EdDSA' | 'ES256' | 'ES256K'>> = {

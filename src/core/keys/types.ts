@@ -6,6 +6,10 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 export const CURVES = ['Ed25519', 'X25519', 'P-256', 'P-384', 'P-521', 'secp256k1'] as const;
 export type Curve = (typeof CURVES)[number];
 
+/** The curves `svc keygen` generates (core/keys/generate.ts). */
+export const KEYGEN_CURVES = ['Ed25519', 'P-256', 'secp256k1'] as const;
+export type KeygenCurve = (typeof KEYGEN_CURVES)[number];
+
 export const SIGNING_CURVES: ReadonlySet<string> = new Set(['Ed25519', 'P-256', 'P-384', 'P-521', 'secp256k1']);
 
 /** Key size in bits of each curve (its field size, as JOSE and key-size policies count it; not the security strength), for `minKeyBits`. */

@@ -7,6 +7,7 @@
  * `startDomainBinding` begins the fetch at once so it can run beside the document fetch; its
  * trace stages (`linkage.fetch`, `linkage.verify_proof`) are recorded when `finish` is called.
  */
+import { configurationUrl } from '../methods/web-location.js';
 import type { FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
 import type { Trace } from '../resolve/trace.js';
@@ -16,11 +17,9 @@ import type { DomainBindingEvidence } from './types.js';
 import { unfetchedBinding, verifyDidConfiguration } from './verify.js';
 
 /** Largest did-configuration.json svc reads (bytes); a larger one makes the binding UNREACHABLE. */
-export const DID_CONFIGURATION_MAX_BYTES = 512 * 1024;
+export { configurationUrl };
 
-export function configurationUrl(origin: string): string {
-  return `${origin}/.well-known/did-configuration.json`;
-}
+export const DID_CONFIGURATION_MAX_BYTES = 512 * 1024;
 
 export interface DomainBindingCheck {
   /** Settles (never rejects) once the fetch is over: await it before abandoning the check. */

@@ -3,10 +3,33 @@ import { didJwk } from './jwk.js';
 import { didKey } from './key.js';
 import { ProblemError } from '../problems.js';
 import type { MethodDriver } from './types.js';
-import { didWeb } from './web.js';
-import { didWebvh } from './webvh.js';
+import { didWebLocation } from './web-location.js';
+import { didWebvhLocation } from '../webvh/location.js';
 
-const DRIVERS: ReadonlyMap<string, MethodDriver> = new Map([didKey, didJwk, didWeb, didWebvh].map((d) => [d.method, d]));
+/**
+ * A driver whose code (fetching, DID configuration checks, log verification) loads on its first
+ * resolution: resolving a did:key never compiles did:web's or did:webvh's (the CLI's cold start).
+ * What is read before that — the flags and the syntax check — is given here and is the loaded
+ * driver's own (test/unit/method-registry.test.ts compares them).
+ */
+function lazyDriver(known: Omit<MethodDriver, 'resolve'>, load: () => Promise<MethodDriver>): MethodDriver {
+  let loading: Promise<MethodDriver> | undefined;
+  return { ...known, resolve: async (did, context) => (await (loading ??= load())).resolve(did, context) };
+}
+
+/** did:web (core/methods/web.ts). */
+export const lazyDidWeb = lazyDriver(
+  { method: 'web', selfCertifying: false, acceptsVersionOptions: false, checkIdentifier: (parsed) => void didWebLocation(parsed.id) },
+  async () => (await import('./web.js')).didWeb,
+);
+
+/** did:webvh (core/methods/webvh.ts). */
+export const lazyDidWebvh = lazyDriver(
+  { method: 'webvh', selfCertifying: false, acceptsVersionOptions: true, checkIdentifier: (parsed) => void didWebvhLocation(parsed.id) },
+  async () => (await import('./webvh.js')).didWebvh,
+);
+
+const DRIVERS: ReadonlyMap<string, MethodDriver> = new Map([didKey, didJwk, lazyDidWeb, lazyDidWebvh].map((d) => [d.method, d]));
 
 /** Methods named by the SPEC; those without a driver yet answer METHOD_NOT_SUPPORTED too. */
 export const SUPPORTED_METHODS: readonly string[] = [...DRIVERS.keys()];

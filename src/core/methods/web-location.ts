@@ -89,3 +89,40 @@ export function webLocation(method: string, authority: string, segments: readonl
     fileUrl: (file) => (path.length === 0 ? `${origin}/.well-known/${file}` : `${origin}/${path.join('/')}/${file}`),
   };
 }
+
+/** Where an origin publishes its DID configuration (DIF Well Known DID Configuration; core/linkage/check.ts). */
+export function configurationUrl(origin: string): string {
+  return `${origin}/.well-known/did-configuration.json`;
+}
+
+export interface DidWebLocation extends WebLocation {
+  /** The did.json URL. */
+  documentUrl: string;
+  /** The DID configuration URL of the origin. */
+  configurationUrl: string;
+}
+
+/** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
+export function didWebLocation(id: string): DidWebLocation {
+  const kept = recentLocations.get(id);
+  if (kept !== undefined) return kept;
+  const [authority = '', ...segments] = id.split(':');
+  const location = webLocation('web', authority, segments);
+  const found: DidWebLocation = Object.freeze({
+    ...location,
+    path: Object.freeze(location.path) as string[],
+    documentUrl: location.fileUrl('did.json'),
+    configurationUrl: configurationUrl(location.origin),
+  });
+  recentLocations.set(id, found);
+  if (recentLocations.size > RECENT_LOCATIONS) recentLocations.delete(recentLocations.keys().next().value as string);
+  return found;
+}
+
+/**
+ * The locations of the last few identifiers, as a did:web re-resolved (monitored, cached out)
+ * asks for the same again: a location is a pure function of the identifier. An identifier that
+ * is not valid throws and is not kept.
+ */
+const RECENT_LOCATIONS = 256;
+const recentLocations = new Map<string, DidWebLocation>();

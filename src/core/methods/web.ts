@@ -8,51 +8,20 @@
  *   did:web:example.com%3A8443:u:alice  → https://example.com:8443/u/alice/did.json
  */
 import { isJsonObject, parseJsonBytes } from '../encoding/json.js';
-import { configurationUrl, startDomainBinding } from '../linkage/check.js';
+import { startDomainBinding } from '../linkage/check.js';
 import { ProblemError } from '../problems.js';
 import { sentence } from '../text.js';
 import type { DidDocument } from '../resolve/types.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
-import { webLocation, type WebLocation } from './web-location.js';
+import { didWebLocation, type DidWebLocation } from './web-location.js';
+
+export { didWebLocation, type DidWebLocation };
 
 /** Largest did.json svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. */
 export const DID_DOCUMENT_MAX_BYTES = 512 * 1024;
 
 const DID_JSON_ACCEPT = 'application/did+json, application/did+ld+json;q=0.9, application/json;q=0.8';
-
-export interface DidWebLocation extends WebLocation {
-  /** The did.json URL. */
-  documentUrl: string;
-  /** The DID configuration URL of the origin. */
-  configurationUrl: string;
-}
-
-/** Maps a did:web method-specific id to its URLs (decoding each part exactly once). */
-export function didWebLocation(id: string): DidWebLocation {
-  const kept = recentLocations.get(id);
-  if (kept !== undefined) return kept;
-  const [authority = '', ...segments] = id.split(':');
-  const location = webLocation('web', authority, segments);
-  const found: DidWebLocation = Object.freeze({
-    ...location,
-    path: Object.freeze(location.path) as string[],
-    documentUrl: location.fileUrl('did.json'),
-    configurationUrl: configurationUrl(location.origin),
-  });
-  recentLocations.set(id, found);
-  if (recentLocations.size > RECENT_LOCATIONS) recentLocations.delete(recentLocations.keys().next().value as string);
-  return found;
-}
-
-/**
- * The locations of the last few identifiers, as a did:web re-resolved (monitored, cached out)
- * asks for the same again: a location is a pure function of the identifier. An identifier that
- * is not valid throws and is not kept.
- */
-const RECENT_LOCATIONS = 256;
-const recentLocations = new Map<string, DidWebLocation>();
-
 
 /** The fetched bytes as a DID document object, or INVALID_DID_DOCUMENT with the reason. */
 export function parseDocumentBytes(body: Uint8Array, url: string): DidDocument {

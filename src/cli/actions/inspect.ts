@@ -1,0 +1,85 @@
+/** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: commands/inspect.ts). */
+import type { A2aInspection } from '../../core/a2a/types.js';
+import type { McpInspection } from '../../core/mcp/types.js';
+import type { StageHooks } from '../../core/resolve/trace.js';
+import type { Runtime } from '../../core/runtime.js';
+import { createRuntime } from '../../runtime/node.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { databaseOption } from './database.js';
+import { printable } from '../output/layout.js';
+import { emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
+import { a2aText, mcpText } from '../output/inspection.js';
+
+export function exitForMcp(result: McpInspection, strict = false): ExitCode {
+  if (result.status === 'AUTH_REQUIRED') return EXIT.INDETERMINATE;
+  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
+  return EXIT.PASS;
+}
+
+export function exitForA2a(result: A2aInspection, strict = false): ExitCode {
+  if (result.checks.some((c) => c.status === 'FAIL')) return EXIT.CHECK_FAILED;
+  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
+  return EXIT.PASS;
+}
+
+export interface InspectOptions extends OutputOptions {
+  strict?: boolean;
+  egressAllow: string[];
+}
+
+export interface InspectMcpOptions extends InspectOptions {
+  db?: string;
+  store: boolean;
+}
+
+/**
+ * Opens the embedded store for drift (better-sqlite3 loads only here). A store that cannot be
+ * opened costs the history, never the inspection: the reason becomes a historyPersistence WARN.
+ */
+async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runtime, work: (storageUnavailable?: string) => Promise<T>): Promise<T> {
+  if (!options.store) return work();
+  let store: { close(): Promise<void> } | undefined;
+  let reason: string | undefined;
+  try {
+    const { openDatabase } = await import('../../store/database.js');
+    const opened = await openDatabase({ target: databaseOption(options.db, io.env) });
+    runtime.store = opened;
+    store = opened;
+  } catch (err) {
+    reason = printable(err instanceof Error ? err.message.split('\n')[0]! : String(err));
+  }
+  try {
+    return await work(reason);
+  } finally {
+    runtime.store = undefined;
+    await store?.close();
+  }
+}
+
+
+/** One inspection: a Runtime with the command's egress allowance, then one report. */
+function run(io: CliIo, setExit: (code: number) => void, options: InspectOptions, work: (runtime: Runtime, hooks: StageHooks) => Promise<ReportOutcome<unknown>>): Promise<void> {
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  return emitReport(io, options, runtime, (hooks) => work(runtime, hooks), setExit);
+}
+
+export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, options: InspectMcpOptions): Promise<void> {
+  // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
+  if (options.store) databaseOption(options.db, io.env);
+  return run(io, setExit, options, async (runtime, hooks) => {
+    const { inspectMcp } = await import('../../core/mcp/inspect.js');
+    const value = await withStore(io, options, runtime, (storageUnavailable) =>
+      inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
+    );
+    return { value, exitCode: exitForMcp(value, options.strict), text: (style, width) => mcpText(value, style, width) };
+  });
+}
+
+export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string, options: InspectOptions): Promise<void> {
+  return run(io, setExit, options, async (runtime, hooks) => {
+    const { inspectA2a } = await import('../../core/a2a/inspect.js');
+    const value = await inspectA2a(url, { runtime, hooks });
+    return { value, exitCode: exitForA2a(value, options.strict), text: (style, width) => a2aText(value, style, width) };
+  });
+}

@@ -1,0 +1,138 @@
+/** `svc serve`'s work, loaded when it runs (its options: commands/serve.ts): fastify and the store load only here. */
+import { parseCidr } from '../../net/index.js';
+import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries } from '../../runtime/node.js';
+import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { databaseOption } from './database.js';
+
+export interface ServeCommandOptions {
+  host: string;
+  port: string;
+  db?: string;
+  memory?: boolean;
+  public?: boolean;
+  production?: boolean;
+  egressAllow: string[];
+}
+
+function port(text: string): number {
+  const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 0 && value <= 65535)) throw new ConfigError(`--port must be a port number 0..65535 (0 picks a free port), not ${JSON.stringify(text.slice(0, 32))}`);
+  return value;
+}
+
+const LIST_PROXIES = 'list the addresses of your proxies instead (IPs or CIDRs, comma-separated, e.g. SVC_TRUST_PROXY=10.0.0.5,10.1.0.0/24)';
+
+/**
+ * SVC_TRUST_PROXY: the proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For names the
+ * client; unset, empty or `false`: none, the connection's address is the client. `true`, a hop
+ * count or a range of every address would believe X-Forwarded-For from anyone who connects
+ * directly (any client could pick its own budget), so they are refused.
+ */
+export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const raw = (env['SVC_TRUST_PROXY'] ?? '').trim();
+  if (raw === '' || raw.toLowerCase() === 'false') return [];
+  if (raw.toLowerCase() === 'true' || /^[0-9]+$/.test(raw)) {
+    throw new ConfigError(`SVC_TRUST_PROXY=${raw.slice(0, 16)} would let any client that connects directly forge X-Forwarded-For; ${LIST_PROXIES}`);
+  }
+  const proxies: string[] = [];
+  for (const entry of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    const cidr = parseCidr(entry);
+    if (typeof cidr === 'string') throw new ConfigError(`SVC_TRUST_PROXY: ${cidr}; ${LIST_PROXIES}`);
+    if (cidr.prefix === 0) throw new ConfigError(`SVC_TRUST_PROXY: ${cidr.text} trusts every address, like "true"; ${LIST_PROXIES}`);
+    if (!proxies.includes(cidr.text)) proxies.push(cidr.text);
+  }
+  return proxies;
+}
+
+/**
+ * Why the daemon could not listen, in the one error style: a --host that does not resolve or is
+ * not this machine's is a usage error (exit 2); a busy or forbidden port, exit 4. null: another
+ * failure (reported as an internal error).
+ */
+export function listenFailure(err: unknown, host: string, port: number): CliError | null {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const failed = (reason: string, hint: string) => new CliError(CLI_ERROR_CODES.LISTEN_FAILED, `cannot listen on ${where}: ${reason}`, EXIT.NO_ANSWER, hint);
+  switch ((err as NodeJS.ErrnoException | null)?.code) {
+    case 'EADDRINUSE':
+      return failed('the port is in use', 'stop what holds it, or choose another --port (0 picks a free one)');
+    case 'EACCES':
+      return failed('permission denied (ports below 1024 usually need privileges)', 'choose a --port of 1024 or above');
+    case 'EAI_AGAIN':
+      return failed(`the host name ${host} could not be resolved just now (a temporary DNS failure)`, 'try again, or give --host an IP address');
+    case 'EADDRNOTAVAIL':
+      return usageError(`cannot listen on ${where}: the address is not one of this machine's`);
+    case 'ENOTFOUND':
+    case 'EAI_NONAME':
+    case 'EAI_FAIL':
+      return usageError(`cannot listen on ${where}: the host name ${host} does not resolve`);
+    default:
+      return null;
+  }
+}
+
+export async function serveAction(io: CliIo, setExit: (code: number) => void, options: ServeCommandOptions): Promise<void> {
+  const listenPort = port(options.port);
+  if (options.memory && options.db) throw new ConfigError('--memory and --db exclude each other');
+  const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
+  if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
+  const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
+  const [{ serve }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
+    import('../../server/serve.js'),
+    import('../../server/limits.js'),
+    import('../../server/relaxations.js'),
+    import('../../server/access-log.js'),
+  ]);
+  const limits = limitsFromEnv(io.env);
+  const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
+  // Every setting is read (and a bad one refused, exit 2) before anything opens or listens.
+  const profile = options.public ? 'public' : 'direct';
+  const proxies = trustedProxies(io.env);
+  const egress = egressAllowanceEntries(io.env, options.egressAllow);
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const relaxations = operatorRelaxations({
+    egress: egress.map((e) => ({ cidr: e.cidr.text, setting: e.setting })),
+    extraCaCerts: io.env['NODE_EXTRA_CA_CERTS'],
+    trustedProxies: proxies,
+    limits,
+    profile,
+    dnsServers: dnsServersFromEnv(io.env),
+  });
+  const server = await serve(
+    (storage) => {
+      // The store may open after start (see StorageSlot): the Runtime reads it each time.
+      Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
+      return runtime;
+    },
+    {
+      host: options.host,
+      port: listenPort,
+      profile,
+      dbPath,
+      production,
+      limits,
+      trustProxy: proxies,
+      relaxations,
+      adminToken: io.env['SVC_ADMIN_TOKEN'],
+      // Access lines still pending go first, so stderr reads in the order things happened.
+      announce: (line) => {
+        accessLog?.flush();
+        io.stderr.write(`${line}\n`);
+      },
+      ...(accessLog ? { accessLog } : {}),
+    },
+  ).catch((err: unknown) => {
+    throw listenFailure(err, options.host, listenPort) ?? err;
+  });
+  // The CLI's own SIGINT handler exits at once; the daemon drains instead.
+  process.removeAllListeners('SIGINT');
+  let exitCode: number = EXIT.PASS;
+  process.once('SIGTERM', () => void server.shutdown('SIGTERM'));
+  process.once('SIGINT', () => {
+    exitCode = EXIT.INTERRUPTED;
+    void server.shutdown('SIGINT');
+  });
+  await server.closed;
+  setExit(exitCode);
+}

@@ -1,0 +1,82 @@
+/**
+ * The CLI's cold start (bench/cold-start.bench.ts) is mostly the JavaScript loaded before the
+ * first byte: every module of dist/cli.js's static import graph is read and compiled on every
+ * run, `svc --version` included. Commands register their options statically and load their
+ * work with `await import()` when they run (src/cli/actions/*). This reads the built chunks
+ * (tsup names each bundled source module in a `// src/…` comment) and holds that line: nothing of
+ * credentials, delegation, policy, the resolver, the store or the text dossier in the static
+ * graph; and `svc resolve` loading no credential, delegation, policy or did:web/did:webvh code
+ * before a did:web or did:webvh is resolved.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, repoRoot } from '../support/cli.js';
+
+const dist = path.join(repoRoot, 'dist');
+
+interface Graph {
+  /** dist file name → its size in bytes. */
+  files: Map<string, number>;
+  /** The source modules bundled into those files. */
+  modules: Set<string>;
+}
+
+/** The static import graph from `entry` (a file of dist/): `import … from "./…"` and `export … from "./…"`, recursively. */
+function staticGraph(entry: string): Graph {
+  const files = new Map<string, number>();
+  const modules = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    const text = readFileSync(path.join(dist, file), 'utf8');
+    files.set(file, Buffer.byteLength(text));
+    for (const m of text.matchAll(/^\/\/ (src\/\S+)$/gm)) modules.add(m[1]!);
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\bfrom\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm)) visit(m[1] ?? m[2]!);
+  };
+  visit(entry);
+  return { files, modules };
+}
+
+/** The dist file that bundles `source` (e.g. src/cli/actions/resolve.ts). */
+function fileOf(source: string): string {
+  const hits = readdirSync(dist).filter((f) => f.endsWith('.js') && readFileSync(path.join(dist, f), 'utf8').includes(`\n// ${source}\n`));
+  expect(hits, `${source} is bundled into one dist file`).toHaveLength(1);
+  return hits[0]!;
+}
+
+const kb = (graph: Graph): number => [...graph.files.values()].reduce((a, b) => a + b, 0) / 1024;
+
+/** Never loaded by `svc resolve <did:key>` (nor by any command before its action runs). */
+const NOT_FOR_RESOLVE = [
+  /^src\/core\/(credentials|delegation|policy|jws|mcp|a2a|claims\/(?!types\.ts))/,
+  // did:web and did:webvh load on their first resolution (core/methods/registry.ts).
+  /^src\/core\/methods\/(web|webvh|web-fetch)\.ts$/,
+  /^src\/core\/linkage\/(check|verify)\.ts$/,
+  /^src\/core\/webvh\/verify\.ts$/,
+  /^src\/server\//,
+  /^src\/web\//,
+  /^src\/cli\/output\/dossier\.ts$/,
+  /^src\/cli\/ui\//,
+];
+
+/** Loaded only once a command runs: its work, the resolver, the store, the network. */
+const NOT_STATIC = [...NOT_FOR_RESOLVE, /^src\/cli\/actions\//, /^src\/core\/resolve\/resolve\.ts$/, /^src\/core\/methods\//, /^src\/store\//, /^src\/net\//, /^src\/runtime\//];
+
+describe('what the CLI loads before a command runs', () => {
+  beforeAll(() => {
+    assertBuilt();
+  });
+
+  it("dist/cli.js's static graph is the command tree only", () => {
+    const graph = staticGraph('cli.js');
+    expect([...graph.modules].filter((m) => NOT_STATIC.some((re) => re.test(m)))).toEqual([]);
+    // 86 KB when this test was written (566 KB before the actions were made lazy).
+    expect(kb(graph)).toBeLessThan(140);
+  });
+
+  it('svc resolve loads its own work and no credential, delegation, policy, dossier or did:web code', () => {
+    const graph = staticGraph(fileOf('src/cli/actions/resolve.ts'));
+    expect(graph.modules.has('src/core/resolve/resolve.ts')).toBe(true);
+    expect([...graph.modules].filter((m) => NOT_FOR_RESOLVE.some((re) => re.test(m)))).toEqual([]);
+  });
+});
