@@ -5,6 +5,7 @@
  * module costs startup time) and hand `store` to the Runtime.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Clock } from '../core/runtime.js';
@@ -203,6 +204,24 @@ function prepareFile(file: string): void {
  * is not a SQLite database or a migration fails, MEMORY_IN_PRODUCTION for ':memory:' in
  * production mode. The connection is closed on every failure.
  */
+let addonPath: string | null | undefined;
+
+/**
+ * Where better-sqlite3's addon is, when it is where npm builds or installs it: handed to the
+ * driver, this spares every start its own search (the `bindings` package walks the call stack and
+ * tries a dozen paths), some milliseconds of a CLI run. null: elsewhere, and the driver searches.
+ */
+function sqliteAddon(): string | null {
+  if (addonPath === undefined) {
+    try {
+      addonPath = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    } catch {
+      addonPath = null;
+    }
+  }
+  return addonPath;
+}
+
 export function openStore(options: OpenStoreOptions): Store {
   const memory = options.path === ':memory:';
   if (memory && options.production === true) {
@@ -215,7 +234,8 @@ export function openStore(options: OpenStoreOptions): Store {
 
   let db: Database.Database | undefined;
   try {
-    db = new Database(file);
+    const nativeBinding = sqliteAddon();
+    db = new Database(file, nativeBinding === null ? {} : { nativeBinding });
     db.pragma('busy_timeout = 5000');
     // Read before anything that writes: journal_mode = WAL rewrites the header of a database
     // in rollback mode, and a future database must stay byte-identical.
