@@ -26,7 +26,10 @@ const svc: Options = {
   // it, hence createRequire), and so does the devtools package ink loads only under DEV=true.
   // typebox likewise (the route schemas): its ESM build is some 700 small modules, and importing
   // it cost `svc serve` about 0.3 s of every start; bundled into the daemon's chunk, it does not.
-  noExternal: ['ink', 'typebox'],
+  // commander too: every command starts with it, and as a CommonJS package reached from ESM it
+  // was resolved, pre-parsed for its exports and compiled apart on each start (3–4 ms of about
+  // 130 for `svc resolve <did:key> --json`).
+  noExternal: ['ink', 'typebox', 'commander'],
   external: ['react-devtools-core'],
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 };

@@ -27,7 +27,6 @@
  * connection that does not fit the bounds is closed. The per-key bound is sized for concurrent
  * resolutions: each fetches its document and the origin's DID configuration at once.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
@@ -118,6 +117,7 @@ export const CONNECTION_POOL = Object.freeze({ idleMs: IDLE_MS, maxIdlePerKey: M
 let undiciModule: typeof import('undici') | undefined;
 let tlsModule: typeof import('node:tls') | undefined;
 let netModule: typeof import('node:net') | undefined;
+let dnsModule: typeof import('node:dns/promises') | undefined;
 
 /** Errors that mean a kept connection was closed under us before any response. */
 const STALE_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_INFO']);
@@ -251,7 +251,8 @@ export class EgressFetcher implements Net {
     this.#allow = options.egressAllow ?? [];
     this.egressAllow = this.#allow.map((c) => c.text);
     this.#clock = options.clock;
-    this.#lookup = options.lookup ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
+    // node:dns loads on the first lookup: a run that fetches nothing (a did:key) never needs it.
+    this.#lookup = options.lookup ?? (async (host) => (dnsModule ??= await import('node:dns/promises')).lookup(host, { all: true, verbatim: true }));
     this.#limits = { ...DEFAULT_NET_LIMITS, ...options.limits };
     this.#trustAnchors = options.trustAnchors;
     this.#connectTo = options.connectTo;

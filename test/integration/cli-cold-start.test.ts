@@ -70,8 +70,9 @@ describe('what the CLI loads before a command runs', () => {
   it("dist/cli.js's static graph is the command tree only", () => {
     const graph = staticGraph('cli.js');
     expect([...graph.modules].filter((m) => NOT_STATIC.some((re) => re.test(m)))).toEqual([]);
-    // 86 KB when this test was written (566 KB before the actions were made lazy).
-    expect(kb(graph)).toBeLessThan(140);
+    // 86 KB when this test was written (566 KB before the actions were made lazy); 206 KB with
+    // commander bundled in (tsup.config.ts), which every command needs anyway.
+    expect(kb(graph)).toBeLessThan(260);
   });
 
   it('svc resolve loads its own work and no credential, delegation, policy, dossier or did:web code', () => {
