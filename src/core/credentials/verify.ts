@@ -12,7 +12,7 @@
  * for anything inside the credential, only when the caller's signal is aborted or the service
  * itself cannot work (capacity, time limit).
  */
-import { sha256Hex } from '../canonical.js';
+import { hash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import {
   checkProofSupport,
@@ -30,7 +30,7 @@ import { readCredentialInput } from './input.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
 import { didKeySource, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
-import { checkCredentialStatus } from './status.js';
+import { checkCredentialStatus, withoutCredentialStatus } from './status.js';
 import {
   CHECK_IDS,
   STATUS_PRECEDENCE,
@@ -88,7 +88,8 @@ class Report {
   private fatal: CheckId | null = null;
 
   set(id: CheckId, finding: Finding): void {
-    this.records.set(id, { id, ...finding });
+    // The members a record is read for (a finding may carry more, e.g. signedDigest).
+    this.records.set(id, { id, status: finding.status, implies: finding.implies, detail: finding.detail });
     const stops = finding.status === 'FAIL' || (id !== 'issuer' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
     if (stops && this.fatal === null && (id === 'structure' || id === 'proof' || id === 'issuer')) this.fatal = id;
   }
@@ -98,9 +99,15 @@ class Report {
     return this.fatal !== null;
   }
 
+  /** The most severe status any record implies (the first in STATUS_PRECEDENCE), else VALID. */
   get status(): CredentialStatus {
-    const implied = [...this.records.values()].map((r) => r.implies).filter((s): s is CredentialStatus => s !== null);
-    return STATUS_PRECEDENCE.find((s) => implied.includes(s)) ?? 'VALID';
+    let worst = STATUS_PRECEDENCE.length;
+    for (const record of this.records.values()) {
+      if (record.implies === null) continue;
+      const rank = STATUS_PRECEDENCE.indexOf(record.implies);
+      if (rank !== -1 && rank < worst) worst = rank;
+    }
+    return STATUS_PRECEDENCE[worst] ?? 'VALID';
   }
 
   checks(): CredentialCheck[] {
@@ -122,7 +129,9 @@ class Report {
   }
 
   errors(): string[] {
-    return [...new Set([...this.records.values()].filter((r) => r.implies !== null).map((r) => r.detail))];
+    const details = new Set<string>();
+    for (const record of this.records.values()) if (record.implies !== null) details.add(record.detail);
+    return [...details];
   }
 }
 
@@ -244,7 +253,7 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
 
 function checkJwtSignature(parsed: ParsedJws) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
-    const signedDigest = sha256Hex(parsed.signingInput);
+    const signedDigest = hash('sha256', parsed.signingInput, 'hex');
     const check = checkJwsSignature(parsed, key.publicJwk!);
     if (check.valid) return { ...pass(`The ${parsed.alg} signature verifies with ${key.id}.`), signedDigest };
     return { ...failing('INVALID', sentence(check.reason)), signedDigest };
@@ -352,6 +361,12 @@ function finish(report: Report): CredentialVerification {
 async function checkStatusEntries(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
   if (options.checkStatus === false) {
     report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
+    return;
+  }
+  const none = withoutCredentialStatus(credential);
+  if (none) {
+    report.statusList = none.entries;
+    report.set('status', { status: none.status, implies: none.implies, detail: none.detail });
     return;
   }
   const result = await checkCredentialStatus(credential, model.issuer, {

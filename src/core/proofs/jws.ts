@@ -15,7 +15,7 @@
  *   key always comes from the caller.
  */
 import { base64urlDecode } from '../encoding/base64url.js';
-import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';
+import { decodeUtf8, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { withArticle } from '../text.js';
 import { importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
@@ -81,6 +81,13 @@ function parseJsonPart(bytes: Uint8Array, where: string): { value: JsonObject } 
   return { value: parsed.value };
 }
 
+function parseJsonTextPart(text: string, where: string): { value: JsonObject } | { error: string } {
+  const parsed = parseJsonText(text, where);
+  if ('error' in parsed) return parsed;
+  if (!isJsonObject(parsed.value)) return { error: `${where} is not a JSON object` };
+  return { value: parsed.value };
+}
+
 /** Why `alg` is not supported, in one line. */
 function unsupportedAlgorithm(alg: string): string {
   if (alg === 'none') return 'the algorithm "none" (an unsecured JWS) is not accepted';
@@ -125,13 +132,11 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
  * Parses a compact JWS. Never throws: anything wrong with the token is an error result whose
  * `kind` tells a malformed token from one that uses what svc does not support.
  */
+function fail(error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError {
+  return { error, kind, header, payload };
+}
+
 export function parseCompactJws(token: string): JwsParseResult {
-  const fail = (error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError => ({
-    error,
-    kind,
-    header,
-    payload,
-  });
   if (typeof token !== 'string') return fail('a compact JWS is a string');
   if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
   const parts = token.split('.');
@@ -150,8 +155,9 @@ export function parseCompactJws(token: string): JwsParseResult {
   let payload: JsonObject | Uint8Array = payloadBytes;
   const payloadText = decodeUtf8(payloadBytes);
   // A payload that opens like a JSON object is parsed as one, strictly: its claims are read.
+  // (Text that opens so has no byte order mark: parsing the decoded text is parseJsonBytes.)
   if (payloadText !== null && /^[\t\n\r ]*\{/.test(payloadText)) {
-    const payloadJson = parseJsonPart(payloadBytes, 'the payload');
+    const payloadJson = parseJsonTextPart(payloadText, 'the payload');
     if ('error' in payloadJson) return fail(payloadJson.error, 'MALFORMED', header);
     payload = payloadJson.value;
   }
@@ -173,9 +179,15 @@ export function parseCompactJws(token: string): JwsParseResult {
     alg,
     header,
     payload,
-    signingInput: new Uint8Array(Buffer.from(`${h}.${p}`, 'ascii')),
+    // The token up to its second dot: `h '.' p`, base64url and so ASCII, one copy.
+    signingInput: asciiBytes(token.slice(0, h.length + 1 + p.length)),
     signature,
   };
+}
+
+function asciiBytes(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'latin1');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export type JwsSignatureCheck = { valid: true } | { valid: false; reason: string };
