@@ -215,6 +215,12 @@ async function checkKeyAndBinding(
   return used;
 }
 
+/** The proof check fails before any key is looked up. */
+function refuse(report: Report, finding: Finding): void {
+  report.proof!.detail = finding.detail;
+  report.set('proof', finding);
+}
+
 async function checkDataIntegrity(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
   const raw = credential['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
@@ -229,19 +235,15 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
     signedDigest: null,
     detail: '',
   };
-  const refuse = (finding: Finding) => {
-    report.proof!.detail = finding.detail;
-    report.set('proof', finding);
-  };
-  if (proofs.length === 0) return refuse(failing('MALFORMED', 'The proof set is empty.'));
-  if (proofs.length > 1) return refuse(failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
+  if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
+  if (proofs.length > 1) return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
   const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
-  if (unsupported) return refuse(failing(unsupported.status, sentence(unsupported.reason)));
+  if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
-  if (typeof vm !== 'string') return refuse(failing('MALFORMED', 'The proof has no string "verificationMethod".'));
+  if (typeof vm !== 'string') return refuse(report, failing('MALFORMED', 'The proof has no string "verificationMethod".'));
   if (p['proofPurpose'] !== 'assertionMethod') {
-    return refuse(failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
+    return refuse(report, failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
   }
   const suite = String(p['cryptosuite']);
   await checkKeyAndBinding(report, vm, null, model.issuer, source, options.signal, (key) => {

@@ -251,8 +251,14 @@ export interface JcsProofCheck {
  * variant (SHA-384) is reported UNSUPPORTED: svc verifies credentials on Ed25519 and P-256.
  * Suite support, purpose and the key's binding to an issuer are the caller's.
  */
+function done(result: DataIntegrityResult, signedDigest: string | null = null): JcsProofCheck {
+  return { result, signedDigest };
+}
+
+const ED25519_SCHEME: SignatureScheme = { kind: 'eddsa', curve: 'Ed25519' };
+const P256_SHA256_SCHEME: SignatureScheme = { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 };
+
 export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk): JcsProofCheck {
-  const done = (result: DataIntegrityResult, signedDigest: string | null = null): JcsProofCheck => ({ result, signedDigest });
   const suite = proof['cryptosuite'];
   const ecdsa = suite === ECDSA_JCS_2019;
   const expected = ecdsa ? 'P-256' : 'Ed25519';
@@ -279,7 +285,7 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const digest = hash('sha256', data, 'hex');
   const key = importPublicJwk(publicJwk);
   if (typeof key === 'string') return done({ status: 'INVALID', reason: key }, digest);
-  const scheme: SignatureScheme = ecdsa ? { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 } : { kind: 'eddsa', curve: 'Ed25519' };
+  const scheme = ecdsa ? P256_SHA256_SCHEME : ED25519_SCHEME;
   if (verifyWithKey(scheme, key, data, decoded.bytes)) return done({ status: 'VALID', proofConfiguration: 'as-written' }, digest);
   return done({ status: 'INVALID', reason: `the ${ecdsa ? 'ECDSA P-256' : 'Ed25519'} signature does not verify` }, digest);
 }

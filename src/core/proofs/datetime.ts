@@ -10,8 +10,21 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** The last stamp read and its instant (NaN: not a stamp): a credential's `created` is read twice. */
+let lastText: string | null = null;
+let lastTime = Number.NaN;
+
 /** The instant a date-time stamp denotes, or null when it is not a valid stamp with an offset. */
 export function parseDateTime(text: string): Date | null {
+  if (text !== lastText) {
+    const date = readDateTime(text);
+    lastText = text;
+    lastTime = date === null ? Number.NaN : date.getTime();
+  }
+  return Number.isNaN(lastTime) ? null : new Date(lastTime);
+}
+
+function readDateTime(text: string): Date | null {
   const m = DATE_TIME.exec(text);
   if (!m) return null;
   const year = Number(m[1]);
