@@ -111,12 +111,13 @@ class Report {
   }
 
   checks(): CredentialCheck[] {
-    return CHECK_IDS.map((id) => {
+    const checks: CredentialCheck[] = [];
+    for (const id of CHECK_IDS) {
       const record = this.records.get(id);
-      if (record) return { id, label: LABELS[id], status: record.status, detail: record.detail };
-      const detail = this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.';
-      return { id, label: LABELS[id], status: 'SKIP', detail };
-    });
+      if (record) checks.push({ id, label: LABELS[id], status: record.status, detail: record.detail });
+      else checks.push({ id, label: LABELS[id], status: 'SKIP', detail: this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.' });
+    }
+    return checks;
   }
 
   /** The detail of the check that decides a non-VALID status. */
@@ -160,7 +161,7 @@ function checkStructure(report: Report, credential: JsonObject | null, extra: Ar
     ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text })),
   ];
   if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
-  const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
+  const worst = problems.length === 0 ? undefined : STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
   if (worst) {
     const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
     report.set('structure', failing(worst, sentence(texts.join('; '))));
@@ -257,7 +258,7 @@ function checkJwtSignature(parsed: ParsedJws) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
     const signedDigest = hash('sha256', parsed.signingInput, 'hex');
     const check = checkJwsSignature(parsed, key.publicJwk!);
-    if (check.valid) return { ...pass(`The ${parsed.alg} signature verifies with ${key.id}.`), signedDigest };
+    if (check.valid) return { status: 'PASS', implies: null, detail: `The ${parsed.alg} signature verifies with ${key.id}.`, signedDigest };
     return { ...failing('INVALID', sentence(check.reason)), signedDigest };
   };
 }
@@ -407,7 +408,7 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
     if (!model) return finish(report);
     await checkDataIntegrity(report, credential, model, options, source);
   } else {
-    const parsed = parseCompactJws(read.token);
+    const parsed = parseCompactJws(read.token, { compactShape: true }); // readCredentialInput matched COMPACT_JWS
     const header = parsed.header;
     const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
     if (header === null || payload === null) {

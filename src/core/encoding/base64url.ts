@@ -19,8 +19,14 @@ export function base64urlEncode(bytes: Uint8Array): string {
  * exactly one textual form.
  */
 export function base64urlDecode(text: string): Uint8Array | null {
+  if (!BASE64URL.test(text)) return null;
+  return base64urlDecodeAlphabetChecked(text);
+}
+
+/** base64urlDecode of text already known to hold only `[A-Za-z0-9_-]`. */
+export function base64urlDecodeAlphabetChecked(text: string): Uint8Array | null {
   const rest = text.length % 4;
-  if (rest === 1 || !BASE64URL.test(text)) return null;
+  if (rest === 1) return null;
   // Canonical: the bits of the last character that encode no byte are zero (4 of them after
   // 2 characters of a group, 2 after 3). With the alphabet checked, that is exactly "encoding
   // the bytes again gives the same text", without encoding them again.

@@ -14,7 +14,7 @@
  * - Keys embedded in the header (`jwk`, `jku`, `x5c`, `x5u`) are never used: the verification
  *   key always comes from the caller.
  */
-import { base64urlDecode } from '../encoding/base64url.js';
+import { base64urlDecode, base64urlDecodeAlphabetChecked } from '../encoding/base64url.js';
 import { decodeUtf8, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { withArticle } from '../text.js';
 import { importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
@@ -136,7 +136,10 @@ function fail(error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', he
   return { error, kind, header, payload };
 }
 
-export function parseCompactJws(token: string): JwsParseResult {
+export function parseCompactJws(token: string, options: { compactShape?: boolean } = {}): JwsParseResult {
+  // A caller that matched the token against `A+.A*.A*` (A the base64url alphabet) spares each
+  // part the same alphabet test; the canonical-form check still runs.
+  const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
   if (typeof token !== 'string') return fail('a compact JWS is a string');
   if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
   const parts = token.split('.');
@@ -144,13 +147,13 @@ export function parseCompactJws(token: string): JwsParseResult {
   if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
   const [h, p, s] = parts as [string, string, string];
 
-  const headerBytes = base64urlDecode(h);
+  const headerBytes = decode(h);
   if (!headerBytes || headerBytes.length === 0) return fail('the protected header is not canonical unpadded base64url');
   const headerJson = parseJsonPart(headerBytes, 'the protected header');
   if ('error' in headerJson) return fail(headerJson.error);
   const header = headerJson.value;
 
-  const payloadBytes = base64urlDecode(p);
+  const payloadBytes = decode(p);
   if (!payloadBytes) return fail('the payload is not canonical unpadded base64url');
   let payload: JsonObject | Uint8Array = payloadBytes;
   const payloadText = decodeUtf8(payloadBytes);
@@ -163,7 +166,7 @@ export function parseCompactJws(token: string): JwsParseResult {
   }
   const jsonPayload = payload instanceof Uint8Array ? null : payload;
 
-  const signature = base64urlDecode(s);
+  const signature = decode(s);
   if (!signature) return fail('the signature is not canonical unpadded base64url', 'MALFORMED', header, jsonPayload);
 
   const alg = header['alg'];
