@@ -309,6 +309,26 @@ function valueProblem(v: unknown, depth: number, maxDepth: number): string | nul
   return null;
 }
 
+/**
+ * A deep copy of a JSON value (what structuredClone gives for one, several times faster): arrays
+ * and plain objects copied member by member in order, "__proto__" kept an own member.
+ */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = new Array<JsonValue>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]!);
+    return out as T;
+  }
+  const out: JsonObject = {};
+  for (const name of Object.keys(value)) {
+    const member = cloneJson((value as JsonObject)[name]!);
+    if (name === '__proto__') Object.defineProperty(out, name, { value: member, enumerable: true, writable: true, configurable: true });
+    else out[name] = member;
+  }
+  return out as T;
+}
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
