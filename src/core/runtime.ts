@@ -56,7 +56,14 @@ export const silentLogger: Logger = {
   error() {},
 };
 
+const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+
 /** RFC 3339 UTC timestamp with second precision (SPEC §1 conventions). */
 export function rfc3339(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+  const year = date.getUTCFullYear();
+  // Years 0000–9999 spelt out directly (toISOString and its slice are several times slower on a
+  // hot path); anything else — an invalid date, which throws, or an expanded year — as before.
+  if (!(year >= 0 && year <= 9999)) return `${date.toISOString().slice(0, 19)}Z`;
+  const yyyy = year >= 1000 ? String(year) : String(year).padStart(4, '0');
+  return `${yyyy}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]}T${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}Z`;
 }

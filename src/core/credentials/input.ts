@@ -48,10 +48,11 @@ export function readCredentialInput(input: unknown): CredentialInput {
     if ('error' in parsed) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `${capitalise(parsed.error)}.` };
     return { kind: 'json', credential: parsed.value as JsonObject };
   }
+  // A compact JWS holds no "~", so it is never an SD-JWT: the common case is tested first.
+  if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
   if (SD_JWT.test(text)) {
     return { kind: 'refused', status: 'UNSUPPORTED', format: 'UNKNOWN', reason: 'SD-JWT credentials (dc+sd-jwt) are not verified; svc verifies Data Integrity JCS proofs, vc+jwt and VC-JWT 1.1.' };
   }
-  if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
   if (text.startsWith('[')) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
   return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").' };
 }

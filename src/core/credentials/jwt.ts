@@ -14,7 +14,7 @@
  * by the credential's dates. A string `iat` (the W3C VC-JOSE test vectors write one) is only a
  * warning: `iat` is informational.
  */
-import { isJsonObject, type JsonObject } from '../encoding/json.js';
+import { cloneJson, isJsonObject, type JsonObject } from '../encoding/json.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { rfc3339 } from '../runtime.js';
 import { withArticle } from '../text.js';
@@ -149,7 +149,8 @@ function readLegacy(payload: JsonObject, typ: string | null, reading: JwtReading
     reading.problems.push({ status: 'MALFORMED', text: 'the JWT "vc" claim is not a credential object' });
     return reading;
   }
-  const credential: JsonObject = structuredClone(vc);
+  // The claim as the strict parser read it: JSON values only, so a JSON copy is a full copy.
+  const credential: JsonObject = cloneJson(vc);
   const { iss, nbf, exp } = reading.claims;
   // iss → issuer
   if (iss !== null) {

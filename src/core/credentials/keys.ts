@@ -122,16 +122,43 @@ export type ResolveDid = (did: string, signal?: AbortSignal) => Promise<Enriched
  * progress line); they apply only when no `resolveDid` is given.
  */
 export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid, hooks?: StageHooks): KeySource {
-  const run: ResolveDid = resolveDid ?? ((did, signal) => resolve(did, runtime, signal ? { signal } : {}, hooks));
-  const memo = new Map<string, Promise<ControllerKeys>>();
-  const lookup = async (controller: string, signal?: AbortSignal): Promise<ControllerKeys> => {
+  return new DidKeySource(runtime, resolveDid, hooks);
+}
+
+/** didKeySource's object: its steps are methods, so a verification builds no closures for them. */
+class DidKeySource implements KeySource {
+  /** One lookup per controller per source: a credential and its status lists share it. */
+  readonly #memo = new Map<string, Promise<ControllerKeys>>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly resolveDid: ResolveDid | undefined,
+    private readonly hooks: StageHooks | undefined,
+  ) {}
+
+  keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys> {
+    let pending = this.#memo.get(controller);
+    if (!pending) {
+      pending = this.#lookup(controller, signal);
+      this.#memo.set(controller, pending);
+      pending.catch(() => this.#memo.delete(controller));
+    }
+    return pending;
+  }
+
+  #run(did: string, signal?: AbortSignal): Promise<EnrichedResolution> {
+    if (this.resolveDid) return this.resolveDid(did, signal);
+    return resolve(did, this.runtime, signal ? { signal } : {}, this.hooks);
+  }
+
+  async #lookup(controller: string, signal?: AbortSignal): Promise<ControllerKeys> {
     const did = didOf(controller);
     if (did === null || did !== controller) {
       return { ok: false, controller, reason: `${controller} is not a DID; svc finds keys only through DIDs`, resolution: null };
     }
     let result: EnrichedResolution;
     try {
-      result = await run(did, signal);
+      result = await this.#run(did, signal);
     } catch (err) {
       const problem = asProblemError(err);
       // The service's own limits are no evidence about the controller: they stay errors.
@@ -151,17 +178,5 @@ export function didKeySource(runtime: Runtime, resolveDid?: ResolveDid, hooks?: 
       resolution: resolutionSummary(result),
       enriched: result,
     };
-  };
-  return {
-    // One lookup per controller per source: a credential and its status lists share it.
-    keysOf(controller, signal) {
-      let pending = memo.get(controller);
-      if (!pending) {
-        pending = lookup(controller, signal);
-        memo.set(controller, pending);
-        pending.catch(() => memo.delete(controller));
-      }
-      return pending;
-    },
-  };
+  }
 }

@@ -393,9 +393,16 @@ async function checkAgainstList(candidates: Candidate[], list: LoadedList, issue
 // The check
 // ---------------------------------------------------------------------------------------------
 
+/** The result for a credential without `credentialStatus` (nothing to fetch); null when it has one. */
+export function withoutCredentialStatus(credential: JsonObject): StatusCheckResult | null {
+  if (credential['credentialStatus'] !== undefined) return null;
+  return { status: 'SKIP', detail: 'The credential has no credentialStatus.', implies: null, entries: [] };
+}
+
 export async function checkCredentialStatus(credential: JsonObject, issuer: string | null, ctx: StatusCheckContext): Promise<StatusCheckResult> {
+  const none = withoutCredentialStatus(credential);
+  if (none) return none;
   const raw = credential['credentialStatus'];
-  if (raw === undefined) return { status: 'SKIP', detail: 'The credential has no credentialStatus.', implies: null, entries: [] };
   const rawEntries = Array.isArray(raw) ? raw : [raw];
   if (rawEntries.length === 0) return { status: 'SKIP', detail: 'The credential has an empty credentialStatus list.', implies: null, entries: [] };
   if (rawEntries.length > MAX_STATUS_ENTRIES) {

@@ -12,7 +12,7 @@
  * for anything inside the credential, only when the caller's signal is aborted or the service
  * itself cannot work (capacity, time limit).
  */
-import { sha256Hex } from '../canonical.js';
+import { hash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import {
   checkProofSupport,
@@ -30,7 +30,7 @@ import { readCredentialInput } from './input.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
 import { didKeySource, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
-import { checkCredentialStatus } from './status.js';
+import { checkCredentialStatus, withoutCredentialStatus } from './status.js';
 import {
   CHECK_IDS,
   STATUS_PRECEDENCE,
@@ -88,7 +88,8 @@ class Report {
   private fatal: CheckId | null = null;
 
   set(id: CheckId, finding: Finding): void {
-    this.records.set(id, { id, ...finding });
+    // The members a record is read for (a finding may carry more, e.g. signedDigest).
+    this.records.set(id, { id, status: finding.status, implies: finding.implies, detail: finding.detail });
     const stops = finding.status === 'FAIL' || (id !== 'issuer' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
     if (stops && this.fatal === null && (id === 'structure' || id === 'proof' || id === 'issuer')) this.fatal = id;
   }
@@ -98,18 +99,25 @@ class Report {
     return this.fatal !== null;
   }
 
+  /** The most severe status any record implies (the first in STATUS_PRECEDENCE), else VALID. */
   get status(): CredentialStatus {
-    const implied = [...this.records.values()].map((r) => r.implies).filter((s): s is CredentialStatus => s !== null);
-    return STATUS_PRECEDENCE.find((s) => implied.includes(s)) ?? 'VALID';
+    let worst = STATUS_PRECEDENCE.length;
+    for (const record of this.records.values()) {
+      if (record.implies === null) continue;
+      const rank = STATUS_PRECEDENCE.indexOf(record.implies);
+      if (rank !== -1 && rank < worst) worst = rank;
+    }
+    return STATUS_PRECEDENCE[worst] ?? 'VALID';
   }
 
   checks(): CredentialCheck[] {
-    return CHECK_IDS.map((id) => {
+    const checks: CredentialCheck[] = [];
+    for (const id of CHECK_IDS) {
       const record = this.records.get(id);
-      if (record) return { id, label: LABELS[id], status: record.status, detail: record.detail };
-      const detail = this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.';
-      return { id, label: LABELS[id], status: 'SKIP', detail };
-    });
+      if (record) checks.push({ id, label: LABELS[id], status: record.status, detail: record.detail });
+      else checks.push({ id, label: LABELS[id], status: 'SKIP', detail: this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.' });
+    }
+    return checks;
   }
 
   /** The detail of the check that decides a non-VALID status. */
@@ -122,7 +130,9 @@ class Report {
   }
 
   errors(): string[] {
-    return [...new Set([...this.records.values()].filter((r) => r.implies !== null).map((r) => r.detail))];
+    const details = new Set<string>();
+    for (const record of this.records.values()) if (record.implies !== null) details.add(record.detail);
+    return [...details];
   }
 }
 
@@ -151,7 +161,7 @@ function checkStructure(report: Report, credential: JsonObject | null, extra: Ar
     ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text })),
   ];
   if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
-  const worst = STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
+  const worst = problems.length === 0 ? undefined : STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
   if (worst) {
     const texts = [...problems].sort((a, b) => STATUS_PRECEDENCE.indexOf(a.status) - STATUS_PRECEDENCE.indexOf(b.status)).map((p) => p.text.replace(/\.$/, ''));
     report.set('structure', failing(worst, sentence(texts.join('; '))));
@@ -206,6 +216,12 @@ async function checkKeyAndBinding(
   return used;
 }
 
+/** The proof check fails before any key is looked up. */
+function refuse(report: Report, finding: Finding): void {
+  report.proof!.detail = finding.detail;
+  report.set('proof', finding);
+}
+
 async function checkDataIntegrity(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
   const raw = credential['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
@@ -220,19 +236,15 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
     signedDigest: null,
     detail: '',
   };
-  const refuse = (finding: Finding) => {
-    report.proof!.detail = finding.detail;
-    report.set('proof', finding);
-  };
-  if (proofs.length === 0) return refuse(failing('MALFORMED', 'The proof set is empty.'));
-  if (proofs.length > 1) return refuse(failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
+  if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
+  if (proofs.length > 1) return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
   const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
-  if (unsupported) return refuse(failing(unsupported.status, sentence(unsupported.reason)));
+  if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
-  if (typeof vm !== 'string') return refuse(failing('MALFORMED', 'The proof has no string "verificationMethod".'));
+  if (typeof vm !== 'string') return refuse(report, failing('MALFORMED', 'The proof has no string "verificationMethod".'));
   if (p['proofPurpose'] !== 'assertionMethod') {
-    return refuse(failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
+    return refuse(report, failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
   }
   const suite = String(p['cryptosuite']);
   await checkKeyAndBinding(report, vm, null, model.issuer, source, options.signal, (key) => {
@@ -244,9 +256,9 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
 
 function checkJwtSignature(parsed: ParsedJws) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
-    const signedDigest = sha256Hex(parsed.signingInput);
+    const signedDigest = hash('sha256', parsed.signingInput, 'hex');
     const check = checkJwsSignature(parsed, key.publicJwk!);
-    if (check.valid) return { ...pass(`The ${parsed.alg} signature verifies with ${key.id}.`), signedDigest };
+    if (check.valid) return { status: 'PASS', implies: null, detail: `The ${parsed.alg} signature verifies with ${key.id}.`, signedDigest };
     return { ...failing('INVALID', sentence(check.reason)), signedDigest };
   };
 }
@@ -354,6 +366,12 @@ async function checkStatusEntries(report: Report, credential: JsonObject, model:
     report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
     return;
   }
+  const none = withoutCredentialStatus(credential);
+  if (none) {
+    report.statusList = none.entries;
+    report.set('status', { status: none.status, implies: none.implies, detail: none.detail });
+    return;
+  }
   const result = await checkCredentialStatus(credential, model.issuer, {
     runtime: options.runtime,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -390,7 +408,7 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
     if (!model) return finish(report);
     await checkDataIntegrity(report, credential, model, options, source);
   } else {
-    const parsed = parseCompactJws(read.token);
+    const parsed = parseCompactJws(read.token, { compactShape: true }); // readCredentialInput matched COMPACT_JWS
     const header = parsed.header;
     const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
     if (header === null || payload === null) {

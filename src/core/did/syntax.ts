@@ -136,9 +136,51 @@ export function decodeIdentifier(raw: string): string {
   }
 }
 
+/** `[A-Za-z0-9._-]`: an idchar that is not percent-encoded. */
+function isPlainIdChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x5f || c === 0x2d;
+}
+
+/** A fragment character other than `%`: pchar's unreserved and sub-delims, `:`, `@`, `/`, `?`. */
+function isPlainFragmentChar(c: number): boolean {
+  return isPlainIdChar(c) || c === 0x7e || c === 0x21 || c === 0x24 || (c >= 0x26 && c <= 0x2c) || c === 0x3b || c === 0x3d || c === 0x3a || c === 0x40 || c === 0x2f || c === 0x3f;
+}
+
+/**
+ * didOf for the common forms, read in one pass without the grammar's regular expression: a DID
+ * without percent-encoding, alone or with a fragment without percent-encoding. `undefined`
+ * for anything else (the full grammar decides); otherwise the answer DID_URL_RE would give.
+ */
+function plainDidOf(text: string): string | null | undefined {
+  if (text.length > MAX_DID_LENGTH || !text.startsWith('did:')) return undefined;
+  let i = 4;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) i++;
+    else break;
+  }
+  if (i === 4 || text.charCodeAt(i) !== 0x3a) return undefined;
+  i++;
+  const idStart = i;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (isPlainIdChar(c) || c === 0x3a) i++;
+    else break;
+  }
+  // The method-specific id is not empty and does not end with ":".
+  if (i === idStart || text.charCodeAt(i - 1) === 0x3a) return undefined;
+  const end = i;
+  if (end === text.length) return text;
+  if (text.charCodeAt(end) !== 0x23) return undefined;
+  for (i = end + 1; i < text.length; i++) if (!isPlainFragmentChar(text.charCodeAt(i))) return undefined;
+  return text.slice(0, end);
+}
+
 /** The DID of a DID or DID URL (`did:key:z…#z…` → `did:key:z…`), or null when it is not one. */
 export function didOf(reference: unknown): string | null {
   if (typeof reference !== 'string') return null;
+  const plain = plainDidOf(reference);
+  if (plain !== undefined) return plain;
   try {
     return parseDidUrl(reference).did;
   } catch {

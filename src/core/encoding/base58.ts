@@ -27,30 +27,55 @@ export function base58Encode(bytes: Uint8Array): string {
   return out;
 }
 
-/** Decodes base58btc; returns null when the text holds a character outside the alphabet. */
+const LIMB = 0x1000000; // 2^24: limb × 58^4 + carry stays below 2^53
+
+/**
+ * Decodes base58btc; returns null when the text holds a character outside the alphabet. The
+ * number is built in 24-bit limbs, four digits at a time (58^4 < 2^24): a 64-byte signature
+ * takes some 500 limb steps instead of 5,600 byte steps.
+ */
 export function base58Decode(text: string): Uint8Array | null {
   let zeros = 0;
   while (zeros < text.length && text.charCodeAt(zeros) === 49 /* '1' */) zeros++;
-  // log(58)/log(256) ≈ 0.733: upper bound of output bytes.
-  const size = (((text.length - zeros) * 733) / 1000 + 1) | 0;
-  const bytes = new Uint8Array(size);
-  let length = 0;
-  for (let i = zeros; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const value = c < 128 ? DECODE[c]! : -1;
-    if (value < 0) return null;
-    let carry = value;
-    let j = 0;
-    for (let k = size - 1; (carry !== 0 || j < length) && k >= 0; k--, j++) {
-      carry += 58 * bytes[k]!;
-      bytes[k] = carry & 0xff;
-      carry >>= 8;
+  // log(58)/log(256) ≈ 0.733 bytes per digit: an upper bound of the limbs needed.
+  const limbs = new Float64Array(((((text.length - zeros) * 733) / 1000 + 1) / 3 + 2) | 0);
+  let used = 0;
+  let i = zeros;
+  while (i < text.length) {
+    let multiplier = 1;
+    let carry = 0;
+    for (let g = 0; g < 4 && i < text.length; g++, i++) {
+      const c = text.charCodeAt(i);
+      const value = c < 128 ? DECODE[c]! : -1;
+      if (value < 0) return null;
+      carry = carry * 58 + value;
+      multiplier *= 58;
     }
-    length = j;
+    for (let k = 0; k < used; k++) {
+      const x = limbs[k]! * multiplier + carry;
+      carry = Math.floor(x / LIMB);
+      limbs[k] = x - carry * LIMB;
+    }
+    while (carry > 0) {
+      const high = Math.floor(carry / LIMB);
+      limbs[used++] = carry - high * LIMB;
+      carry = high;
+    }
   }
-  let start = size - length;
-  while (start < size && bytes[start] === 0) start++;
-  const out = new Uint8Array(zeros + (size - start));
-  out.set(bytes.subarray(start), zeros);
+  // Big-endian bytes of the number without leading zero bytes, after `zeros` zero bytes.
+  let significant = used * 3;
+  if (used > 0) {
+    const top = limbs[used - 1]!;
+    significant -= top >= 0x10000 ? 0 : top >= 0x100 ? 1 : 2;
+  }
+  const out = new Uint8Array(zeros + significant);
+  let at = out.length - 1;
+  for (let k = 0; k < used && at >= zeros; k++) {
+    let limb = limbs[k]!;
+    for (let b = 0; b < 3 && at >= zeros; b++) {
+      out[at--] = limb & 0xff;
+      limb = limb >>> 8;
+    }
+  }
   return out;
 }

@@ -49,169 +49,217 @@ function surrogateText(c: number): string {
   return `\\u${c.toString(16).padStart(4, '0')}`;
 }
 
-export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): JsonValue {
-  const maxDepth = options.maxDepth ?? 64;
-  let i = 0;
+// The parser's state lives at module level and its steps are plain functions: no closures are
+// built per call, and member pointers are spelt out only for the error that needs one. It never
+// calls out while parsing, so one parse cannot interleave with another.
+let src = '';
+let pos = 0;
+let depthLimit = 64;
+/** Member names and array indices from the root to the value being parsed (for pointers). */
+const path: Array<string | number> = [];
 
-  const fail = (kind: StrictJsonErrorKind, message: string, pointer?: string): never => {
-    throw new StrictJsonError(kind, message, i, pointer);
-  };
+function fail(kind: StrictJsonErrorKind, message: string, pointer?: string): never {
+  throw new StrictJsonError(kind, message, pos, pointer);
+}
 
-  const skipWs = () => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else return;
+/** JSON Pointer of the value being parsed (`path`), plus `key` when given. */
+function pointerOf(key?: string): string {
+  let out = '';
+  for (const token of path) out += `/${typeof token === 'number' ? token : pointerToken(token)}`;
+  return key === undefined ? out : `${out}/${pointerToken(key)}`;
+}
+
+function skipWs(): void {
+  for (;;) {
+    const c = src.charCodeAt(pos);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+    else return;
+  }
+}
+
+/** The code unit of the `\uXXXX` escape at `at`, or null when there is none. */
+function unicodeEscape(at: number): number | null {
+  if (src.charCodeAt(at) !== 0x5c || src[at + 1] !== 'u') return null;
+  const hex = src.slice(at + 2, at + 6);
+  return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : null;
+}
+
+// A surrogate must be the high half of a pair whose low half follows in the same form (two
+// escapes, or two raw code units of a JS string): anything else is not I-JSON.
+function loneSurrogate(c: number, where: string): never {
+  return fail('lone-surrogate', `lone surrogate ${surrogateText(c)} in ${where}`);
+}
+
+/** A run of string characters that need no attention: no quote, backslash, control or surrogate. */
+const PLAIN_RUN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y;
+
+function parseString(where: string): string {
+  // Caller has checked src[pos] === '"'.
+  pos++;
+  // Most strings are one plain run and a closing quote: matched natively, sliced once.
+  PLAIN_RUN.lastIndex = pos;
+  PLAIN_RUN.test(src);
+  if (src.charCodeAt(PLAIN_RUN.lastIndex) === 0x22) {
+    const out = src.slice(pos, PLAIN_RUN.lastIndex);
+    pos = PLAIN_RUN.lastIndex + 1;
+    return out;
+  }
+  let out = '';
+  let start = pos;
+  pos = PLAIN_RUN.lastIndex; // the plain run needs no second look
+  for (;;) {
+    if (pos >= src.length) fail('syntax', 'unterminated string');
+    const c = src.charCodeAt(pos);
+    if (c === 0x22) {
+      out += src.slice(start, pos);
+      pos++;
+      return out;
     }
-  };
-
-  /** The code unit of the `\uXXXX` escape at `at`, or null when there is none. */
-  const unicodeEscape = (at: number): number | null => {
-    if (text.charCodeAt(at) !== 0x5c || text[at + 1] !== 'u') return null;
-    const hex = text.slice(at + 2, at + 6);
-    return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : null;
-  };
-
-  // A surrogate must be the high half of a pair whose low half follows in the same form (two
-  // escapes, or two raw code units of a JS string): anything else is not I-JSON.
-  const loneSurrogate = (c: number, where: string): never => fail('lone-surrogate', `lone surrogate ${surrogateText(c)} in ${where}`);
-
-  const parseString = (where: string): string => {
-    // Caller has checked text[i] === '"'.
-    i++;
-    let out = '';
-    let start = i;
-    for (;;) {
-      if (i >= text.length) fail('syntax', 'unterminated string');
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        out += text.slice(start, i);
-        i++;
-        return out;
-      }
-      if (c < 0x20) fail('syntax', 'control character in string');
-      if (c === 0x5c) {
-        out += text.slice(start, i);
-        const e = text[i + 1];
-        if (e === 'u') {
-          const unit = unicodeEscape(i);
-          if (unit === null) return fail('syntax', 'invalid \\u escape');
-          if (isHighSurrogate(unit)) {
-            const low = unicodeEscape(i + 6);
-            if (low === null || !isLowSurrogate(low)) return loneSurrogate(unit, where);
-            out += String.fromCharCode(unit, low);
-            i += 12;
-          } else if (isLowSurrogate(unit)) {
-            return loneSurrogate(unit, where);
-          } else {
-            out += String.fromCharCode(unit);
-            i += 6;
-          }
-        } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
-          out += ESCAPES[e];
-          i += 2;
+    if (c < 0x20) fail('syntax', 'control character in string');
+    if (c === 0x5c) {
+      out += src.slice(start, pos);
+      const e = src[pos + 1];
+      if (e === 'u') {
+        const unit = unicodeEscape(pos);
+        if (unit === null) return fail('syntax', 'invalid \\u escape');
+        if (isHighSurrogate(unit)) {
+          const low = unicodeEscape(pos + 6);
+          if (low === null || !isLowSurrogate(low)) return loneSurrogate(unit, where);
+          out += String.fromCharCode(unit, low);
+          pos += 12;
+        } else if (isLowSurrogate(unit)) {
+          return loneSurrogate(unit, where);
         } else {
-          fail('syntax', 'invalid escape');
+          out += String.fromCharCode(unit);
+          pos += 6;
         }
-        start = i;
-      } else if (c >= 0xd800 && c <= 0xdfff) {
-        if (!isHighSurrogate(c) || !isLowSurrogate(text.charCodeAt(i + 1))) return loneSurrogate(c, where);
-        i += 2;
+      } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
+        out += ESCAPES[e];
+        pos += 2;
       } else {
-        i++;
+        fail('syntax', 'invalid escape');
       }
+      start = pos;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      if (!isHighSurrogate(c) || !isLowSurrogate(src.charCodeAt(pos + 1))) return loneSurrogate(c, where);
+      pos += 2;
+    } else {
+      pos++;
     }
-  };
+  }
+}
 
-  const parseValue = (depth: number, pointer: string): JsonValue => {
-    skipWs();
-    const c = text[i];
-    if (c === '{') {
-      if (depth >= maxDepth) fail('too-deep', `nesting deeper than ${maxDepth}`);
-      i++;
-      const obj: JsonObject = {};
-      const seen = new Set<string>();
-      skipWs();
-      if (text[i] === '}') {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        skipWs();
-        if (text[i] !== '"') fail('syntax', 'expected a member name');
-        const key = parseString('a member name');
-        const memberPointer = `${pointer}/${pointerToken(key)}`;
-        if (seen.has(key)) fail('duplicate-member', `duplicate member name "${key}"`, memberPointer);
-        seen.add(key);
-        skipWs();
-        if (text[i] !== ':') fail('syntax', 'expected ":"');
-        i++;
-        const value = parseValue(depth + 1, memberPointer);
-        // CreateDataProperty semantics, as JSON.parse: "__proto__" is an ordinary own member.
-        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-        skipWs();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return obj;
-        }
-        fail('syntax', 'expected "," or "}"');
-      }
-    }
-    if (c === '[') {
-      if (depth >= maxDepth) fail('too-deep', `nesting deeper than ${maxDepth}`);
-      i++;
-      const arr: JsonValue[] = [];
-      skipWs();
-      if (text[i] === ']') {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        arr.push(parseValue(depth + 1, `${pointer}/${arr.length}`));
-        skipWs();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return arr;
-        }
-        fail('syntax', 'expected "," or "]"');
-      }
-    }
-    if (c === '"') return parseString('a string');
-    if (text.startsWith('true', i)) {
-      i += 4;
-      return true;
-    }
-    if (text.startsWith('false', i)) {
-      i += 5;
-      return false;
-    }
-    if (text.startsWith('null', i)) {
-      i += 4;
-      return null;
-    }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (m) {
-      i += m[0].length;
-      const n = Number(m[0]);
-      if (!Number.isFinite(n)) fail('syntax', 'number out of range');
-      return n;
-    }
-    return fail('syntax', i >= text.length ? 'unexpected end of input' : 'unexpected character');
-  };
-
-  const value = parseValue(0, '');
+function parseObject(depth: number): JsonObject {
+  if (depth >= depthLimit) fail('too-deep', `nesting deeper than ${depthLimit}`);
+  pos++;
+  const obj: JsonObject = {};
   skipWs();
-  if (i !== text.length) fail('syntax', 'unexpected data after the JSON value');
-  return value;
+  if (src.charCodeAt(pos) === 0x7d) {
+    pos++;
+    return obj;
+  }
+  for (;;) {
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x22) fail('syntax', 'expected a member name');
+    const key = parseString('a member name');
+    // Every member is an own property of obj (see below), so this is exactly "seen before".
+    if (Object.hasOwn(obj, key)) fail('duplicate-member', `duplicate member name "${key}"`, pointerOf(key));
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x3a) fail('syntax', 'expected ":"');
+    pos++;
+    path.push(key);
+    const value = parseValue(depth + 1);
+    path.pop();
+    // CreateDataProperty semantics, as JSON.parse: "__proto__" is an ordinary own member. Any
+    // other name on a fresh object literal is created as an own data property by assignment.
+    if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+    else obj[key] = value;
+    skipWs();
+    const c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      continue;
+    }
+    if (c === 0x7d) {
+      pos++;
+      return obj;
+    }
+    fail('syntax', 'expected "," or "}"');
+  }
+}
+
+function parseArray(depth: number): JsonValue[] {
+  if (depth >= depthLimit) fail('too-deep', `nesting deeper than ${depthLimit}`);
+  pos++;
+  const arr: JsonValue[] = [];
+  skipWs();
+  if (src.charCodeAt(pos) === 0x5d) {
+    pos++;
+    return arr;
+  }
+  for (;;) {
+    path.push(arr.length);
+    const value = parseValue(depth + 1);
+    path.pop();
+    arr.push(value);
+    skipWs();
+    const c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      continue;
+    }
+    if (c === 0x5d) {
+      pos++;
+      return arr;
+    }
+    fail('syntax', 'expected "," or "]"');
+  }
+}
+
+function parseValue(depth: number): JsonValue {
+  skipWs();
+  const c = src.charCodeAt(pos);
+  if (c === 0x7b) return parseObject(depth);
+  if (c === 0x5b) return parseArray(depth);
+  if (c === 0x22) return parseString('a string');
+  if (src.startsWith('true', pos)) {
+    pos += 4;
+    return true;
+  }
+  if (src.startsWith('false', pos)) {
+    pos += 5;
+    return false;
+  }
+  if (src.startsWith('null', pos)) {
+    pos += 4;
+    return null;
+  }
+  NUMBER.lastIndex = pos;
+  const m = NUMBER.exec(src);
+  if (m) {
+    pos += m[0].length;
+    const n = Number(m[0]);
+    if (!Number.isFinite(n)) fail('syntax', 'number out of range');
+    return n;
+  }
+  return fail('syntax', pos >= src.length ? 'unexpected end of input' : 'unexpected character');
+}
+
+export function parseJsonStrict(text: string, options: StrictJsonOptions = {}): JsonValue {
+  src = text;
+  pos = 0;
+  depthLimit = options.maxDepth ?? 64;
+  path.length = 0;
+  try {
+    const value = parseValue(0);
+    skipWs();
+    if (pos !== src.length) fail('syntax', 'unexpected data after the JSON value');
+    return value;
+  } finally {
+    // Do not keep the caller's text alive.
+    src = '';
+    path.length = 0;
+  }
 }
 
 /** A surrogate code unit that is not half of a pair (the `u` flag reads a pair as one code point). */
@@ -231,26 +279,54 @@ function loneSurrogateIn(text: string, where: string): string | null {
  * out, as JSON.stringify leaves them out.
  */
 export function jsonValueProblem(value: unknown, maxDepth = 64): string | null {
-  const walk = (v: unknown, depth: number): string | null => {
-    if (v === null || typeof v === 'boolean') return null;
-    if (typeof v === 'string') return loneSurrogateIn(v, 'a string');
-    if (typeof v === 'number') return Number.isFinite(v) ? null : `the number ${String(v)} is not finite`;
-    if (typeof v !== 'object') return `it holds ${v === undefined ? 'undefined' : `a ${typeof v}`}, which JSON cannot represent`;
-    if (depth >= maxDepth) return `it is nested deeper than ${maxDepth}`;
-    if (Array.isArray(v)) {
-      for (const item of v as unknown[]) {
-        const problem = walk(item, depth + 1);
-        if (problem !== null) return problem;
-      }
-      return null;
-    }
-    for (const [name, member] of Object.entries(v)) {
-      const problem = loneSurrogateIn(name, 'a member name') ?? (member === undefined ? null : walk(member, depth + 1));
+  return valueProblem(value, 0, maxDepth);
+}
+
+function valueProblem(v: unknown, depth: number, maxDepth: number): string | null {
+  if (v === null || typeof v === 'boolean') return null;
+  if (typeof v === 'string') return LONE_SURROGATE.test(v) ? loneSurrogateIn(v, 'a string') : null;
+  if (typeof v === 'number') return Number.isFinite(v) ? null : `the number ${String(v)} is not finite`;
+  if (typeof v !== 'object') return `it holds ${v === undefined ? 'undefined' : `a ${typeof v}`}, which JSON cannot represent`;
+  if (depth >= maxDepth) return `it is nested deeper than ${maxDepth}`;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const problem = valueProblem(v[i], depth + 1, maxDepth);
       if (problem !== null) return problem;
     }
     return null;
-  };
-  return walk(value, 0);
+  }
+  // Own enumerable string-keyed members, in order, as Object.entries gives them.
+  const obj = v as Record<string, unknown>;
+  const names = Object.keys(obj);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (LONE_SURROGATE.test(name)) return loneSurrogateIn(name, 'a member name');
+    const member = obj[name];
+    if (member === undefined) continue;
+    const problem = valueProblem(member, depth + 1, maxDepth);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/**
+ * A deep copy of a JSON value (what structuredClone gives for one, several times faster): arrays
+ * and plain objects copied member by member in order, "__proto__" kept an own member.
+ */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = new Array<JsonValue>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]!);
+    return out as T;
+  }
+  const out: JsonObject = {};
+  for (const name of Object.keys(value)) {
+    const member = cloneJson((value as JsonObject)[name]!);
+    if (name === '__proto__') Object.defineProperty(out, name, { value: member, enumerable: true, writable: true, configurable: true });
+    else out[name] = member;
+  }
+  return out as T;
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {

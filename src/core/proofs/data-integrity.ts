@@ -19,7 +19,8 @@
  * Everything here is general (credentials, did:webvh log entries, linkage): the caller resolves
  * `proof.verificationMethod` to a key and decides which proof purposes it accepts.
  */
-import { canonicalize, sha256, sha256Hex } from '../canonical.js';
+import { hash } from 'node:crypto';
+import { canonicalize } from '../canonical.js';
 import { multibaseDecode } from '../encoding/multibase.js';
 import { withArticle } from '../text.js';
 import { parseDateTime } from './datetime.js';
@@ -113,6 +114,11 @@ function contextList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
+/** SHA-256 in one call (node:crypto `hash`: no Hash object, no copy). */
+function sha256(data: string | Uint8Array): Uint8Array {
+  return hash('sha256', data, 'buffer');
+}
+
 function jcsOrNull(value: unknown): string | null {
   try {
     return canonicalize(value);
@@ -185,8 +191,14 @@ function sameContext(a: unknown, b: unknown): boolean {
  * with it (vc-di-eddsa §3.3.2 step 4, compared by value so inline contexts match too).
  */
 function unsecuredDocument(document: Record<string, unknown>, proofOptions: Record<string, unknown>): { unsecured: Record<string, unknown> } | { reason: string } {
-  const unsecured: Record<string, unknown> = { ...document };
-  delete unsecured['proof'];
+  // Copied member by member without `proof` (a spread and a delete would leave V8 a slow
+  // dictionary-mode object for JCS to walk); "__proto__" stays an ordinary own member.
+  const unsecured: Record<string, unknown> = {};
+  for (const name of Object.keys(document)) {
+    if (name === 'proof') continue;
+    if (name === '__proto__') Object.defineProperty(unsecured, name, { value: document[name], enumerable: true, writable: true, configurable: true });
+    else unsecured[name] = document[name];
+  }
   if (proofOptions['@context'] !== undefined) {
     const proofContext = contextList(proofOptions['@context']);
     const docContext = document['@context'] === undefined ? [] : contextList(document['@context']);
@@ -239,8 +251,14 @@ export interface JcsProofCheck {
  * variant (SHA-384) is reported UNSUPPORTED: svc verifies credentials on Ed25519 and P-256.
  * Suite support, purpose and the key's binding to an issuer are the caller's.
  */
+function done(result: DataIntegrityResult, signedDigest: string | null = null): JcsProofCheck {
+  return { result, signedDigest };
+}
+
+const ED25519_SCHEME: SignatureScheme = { kind: 'eddsa', curve: 'Ed25519' };
+const P256_SHA256_SCHEME: SignatureScheme = { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 };
+
 export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk): JcsProofCheck {
-  const done = (result: DataIntegrityResult, signedDigest: string | null = null): JcsProofCheck => ({ result, signedDigest });
   const suite = proof['cryptosuite'];
   const ecdsa = suite === ECDSA_JCS_2019;
   const expected = ecdsa ? 'P-256' : 'Ed25519';
@@ -264,10 +282,10 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const { unsecured } = reading;
   const data = hashData(proofOptions, unsecured);
   if (data === null) return done({ status: 'MALFORMED', reason: 'the document or proof has no JSON (RFC 8785) serialisation' });
-  const digest = sha256Hex(data);
+  const digest = hash('sha256', data, 'hex');
   const key = importPublicJwk(publicJwk);
   if (typeof key === 'string') return done({ status: 'INVALID', reason: key }, digest);
-  const scheme: SignatureScheme = ecdsa ? { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 } : { kind: 'eddsa', curve: 'Ed25519' };
+  const scheme = ecdsa ? P256_SHA256_SCHEME : ED25519_SCHEME;
   if (verifyWithKey(scheme, key, data, decoded.bytes)) return done({ status: 'VALID', proofConfiguration: 'as-written' }, digest);
   return done({ status: 'INVALID', reason: `the ${ecdsa ? 'ECDSA P-256' : 'Ed25519'} signature does not verify` }, digest);
 }

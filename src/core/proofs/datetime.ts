@@ -10,12 +10,31 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** The last stamp read and its instant (NaN: not a stamp): a credential's `created` is read twice. */
+let lastText: string | null = null;
+let lastTime = Number.NaN;
+
 /** The instant a date-time stamp denotes, or null when it is not a valid stamp with an offset. */
 export function parseDateTime(text: string): Date | null {
+  if (text !== lastText) {
+    const date = readDateTime(text);
+    lastText = text;
+    lastTime = date === null ? Number.NaN : date.getTime();
+  }
+  return Number.isNaN(lastTime) ? null : new Date(lastTime);
+}
+
+function readDateTime(text: string): Date | null {
   const m = DATE_TIME.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  // Every month has 28 days: only a later day needs the month's length.
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month))) return null;
   // A leap second (…:60) is read as the following instant, as RFC 3339 §5.6 permits.
   if (hour > 23 || minute > 59 || second > 60) return null;
   const fraction = m[7] ? Number(`0${m[7]}`) : 0;

@@ -14,8 +14,8 @@
  * - Keys embedded in the header (`jwk`, `jku`, `x5c`, `x5u`) are never used: the verification
  *   key always comes from the caller.
  */
-import { base64urlDecode } from '../encoding/base64url.js';
-import { decodeUtf8, isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';
+import { base64urlDecode, base64urlDecodeAlphabetChecked } from '../encoding/base64url.js';
+import { decodeUtf8, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject } from '../encoding/json.js';
 import { withArticle } from '../text.js';
 import { importPublicJwk, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
@@ -81,6 +81,13 @@ function parseJsonPart(bytes: Uint8Array, where: string): { value: JsonObject } 
   return { value: parsed.value };
 }
 
+function parseJsonTextPart(text: string, where: string): { value: JsonObject } | { error: string } {
+  const parsed = parseJsonText(text, where);
+  if ('error' in parsed) return parsed;
+  if (!isJsonObject(parsed.value)) return { error: `${where} is not a JSON object` };
+  return { value: parsed.value };
+}
+
 /** Why `alg` is not supported, in one line. */
 function unsupportedAlgorithm(alg: string): string {
   if (alg === 'none') return 'the algorithm "none" (an unsecured JWS) is not accepted';
@@ -125,13 +132,14 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
  * Parses a compact JWS. Never throws: anything wrong with the token is an error result whose
  * `kind` tells a malformed token from one that uses what svc does not support.
  */
-export function parseCompactJws(token: string): JwsParseResult {
-  const fail = (error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError => ({
-    error,
-    kind,
-    header,
-    payload,
-  });
+function fail(error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError {
+  return { error, kind, header, payload };
+}
+
+export function parseCompactJws(token: string, options: { compactShape?: boolean } = {}): JwsParseResult {
+  // A caller that matched the token against `A+.A*.A*` (A the base64url alphabet) spares each
+  // part the same alphabet test; the canonical-form check still runs.
+  const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
   if (typeof token !== 'string') return fail('a compact JWS is a string');
   if (token.length > MAX_JWS_LENGTH) return fail(`the JWS is longer than ${MAX_JWS_LENGTH} characters`);
   const parts = token.split('.');
@@ -139,25 +147,26 @@ export function parseCompactJws(token: string): JwsParseResult {
   if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
   const [h, p, s] = parts as [string, string, string];
 
-  const headerBytes = base64urlDecode(h);
+  const headerBytes = decode(h);
   if (!headerBytes || headerBytes.length === 0) return fail('the protected header is not canonical unpadded base64url');
   const headerJson = parseJsonPart(headerBytes, 'the protected header');
   if ('error' in headerJson) return fail(headerJson.error);
   const header = headerJson.value;
 
-  const payloadBytes = base64urlDecode(p);
+  const payloadBytes = decode(p);
   if (!payloadBytes) return fail('the payload is not canonical unpadded base64url');
   let payload: JsonObject | Uint8Array = payloadBytes;
   const payloadText = decodeUtf8(payloadBytes);
   // A payload that opens like a JSON object is parsed as one, strictly: its claims are read.
+  // (Text that opens so has no byte order mark: parsing the decoded text is parseJsonBytes.)
   if (payloadText !== null && /^[\t\n\r ]*\{/.test(payloadText)) {
-    const payloadJson = parseJsonPart(payloadBytes, 'the payload');
+    const payloadJson = parseJsonTextPart(payloadText, 'the payload');
     if ('error' in payloadJson) return fail(payloadJson.error, 'MALFORMED', header);
     payload = payloadJson.value;
   }
   const jsonPayload = payload instanceof Uint8Array ? null : payload;
 
-  const signature = base64urlDecode(s);
+  const signature = decode(s);
   if (!signature) return fail('the signature is not canonical unpadded base64url', 'MALFORMED', header, jsonPayload);
 
   const alg = header['alg'];
@@ -173,9 +182,15 @@ export function parseCompactJws(token: string): JwsParseResult {
     alg,
     header,
     payload,
-    signingInput: new Uint8Array(Buffer.from(`${h}.${p}`, 'ascii')),
+    // The token up to its second dot: `h '.' p`, base64url and so ASCII, one copy.
+    signingInput: asciiBytes(token.slice(0, h.length + 1 + p.length)),
     signature,
   };
+}
+
+function asciiBytes(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'latin1');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export type JwsSignatureCheck = { valid: true } | { valid: false; reason: string };
