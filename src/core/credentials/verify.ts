@@ -12,7 +12,7 @@
  * for anything inside the credential, only when the caller's signal is aborted or the service
  * itself cannot work (capacity, time limit).
  */
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../canonical.js';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import {
   checkProofSupport,
@@ -256,7 +256,7 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
 
 function checkJwtSignature(parsed: ParsedJws) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
-    const signedDigest = hash('sha256', parsed.signingInput, 'hex');
+    const signedDigest = sha256Hex(parsed.signingInput);
     const check = checkJwsSignature(parsed, key.publicJwk!);
     if (check.valid) return { status: 'PASS', implies: null, detail: `The ${parsed.alg} signature verifies with ${key.id}.`, signedDigest };
     return { ...failing('INVALID', sentence(check.reason)), signedDigest };

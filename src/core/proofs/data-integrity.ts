@@ -20,7 +20,7 @@
  * `proof.verificationMethod` to a key and decides which proof purposes it accepts.
  */
 import { hash } from 'node:crypto';
-import { canonicalize } from '../canonical.js';
+import { canonicalize, sha256Hex } from '../canonical.js';
 import { multibaseDecode } from '../encoding/multibase.js';
 import { withArticle } from '../text.js';
 import { parseDateTime } from './datetime.js';
@@ -282,7 +282,7 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const { unsecured } = reading;
   const data = hashData(proofOptions, unsecured);
   if (data === null) return done({ status: 'MALFORMED', reason: 'the document or proof has no JSON (RFC 8785) serialisation' });
-  const digest = hash('sha256', data, 'hex');
+  const digest = sha256Hex(data);
   const key = importPublicJwk(publicJwk);
   if (typeof key === 'string') return done({ status: 'INVALID', reason: key }, digest);
   const scheme = ecdsa ? P256_SHA256_SCHEME : ED25519_SCHEME;
