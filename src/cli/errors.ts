@@ -32,6 +32,19 @@ export const CLI_ERROR_CODES = {
   DAEMON_UNREACHABLE: 'DAEMON_UNREACHABLE',
 } as const;
 
+/** A stage of a problem's trace, as the problem object carries it. */
+export interface ProblemTraceStage {
+  stage: string;
+  status: string;
+  detail: string;
+  label?: string;
+}
+
+/** The stages an error report shows: only the failing ones, since the rest passed and say nothing new. */
+export function failingStages(trace: ProblemTraceStage[] | undefined): ProblemTraceStage[] {
+  return (trace ?? []).filter((s) => s.status === 'FAIL');
+}
+
 export interface ErrorReport {
   code: string;
   /** One line; made printable here, so it may quote hostile input. */

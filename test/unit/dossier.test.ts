@@ -6,11 +6,9 @@ import {
   dossierText,
   plainStyle,
   printable,
-  failingStages,
-  type ProblemTraceStage,
   wrapWords,
 } from '../../src/cli/output/dossier.js';
-import { errorText } from '../../src/cli/errors.js';
+import { errorText, failingStages, type ProblemTraceStage } from '../../src/cli/errors.js';
 import { ProblemError } from '../../src/core/problems.js';
 import { buildGraph } from '../../src/core/resolve/graph.js';
 import { resolve } from '../../src/core/resolve/resolve.js';

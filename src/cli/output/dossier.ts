@@ -788,24 +788,3 @@ export function dossierText(result: EnrichedResolution, style: Style, width: num
   return `${blocks.map((lines) => paintLines(lines, style)).join('\n')}`;
 }
 
-/* ------------------------------------------------------------------ problems */
-
-export interface ProblemTraceStage {
-  stage: string;
-  status: string;
-  detail: string;
-  label?: string;
-}
-
-export interface ProblemLike {
-  code: string;
-  title: string;
-  detail: string;
-  trace?: ProblemTraceStage[];
-}
-
-/** The stages to show: only the failing ones, since the rest passed and say nothing new. */
-export function failingStages(trace: ProblemTraceStage[] | undefined): ProblemTraceStage[] {
-  return (trace ?? []).filter((s) => s.status === 'FAIL');
-}
-

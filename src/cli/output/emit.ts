@@ -12,7 +12,7 @@ import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
 import { colorLevel, styleFor } from './color.js';
-import { CliError, reportError, helpHint, runningCommand } from '../errors.js';
+import { CliError, failingStages, reportError, helpHint, runningCommand } from '../errors.js';
 import { outputWidth, type Style } from './layout.js';
 import { addOutputOptions, type OutputOptions } from './options.js';
 import type { StageWatch } from './progress.js';
@@ -68,7 +68,7 @@ export async function emitResult(
     async (hooks) => {
       const { result, exitCode } = await run(hooks);
       // The dossier's text renderer loads only when a report is printed (not for --json).
-      const { dossierText } = options.json || options.quiet ? { dossierText: null } : await import('./dossier.js');
+      const dossierText = options.json || options.quiet ? null : (await import('./dossier.js')).dossierText;
       const text = (style: Style, width: number) => (dossierText ? dossierText(result, style, width, { verbose: options.verbose === true }) : '');
       return { value: result, exitCode, text, dossier: result };
     },
@@ -140,7 +140,7 @@ export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Ru
   // in the problem object, so stderr keeps to the reason and the hint.
   await reportError(
     io,
-    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : (body.trace ?? []).filter((s) => s.status === 'FAIL'), hint: helpHint(runningCommand(io)) },
+    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : failingStages(body.trace), hint: helpHint(runningCommand(io)) },
     { noColor: options.color === false },
   );
 }

@@ -16,9 +16,9 @@ import type { Runtime } from '../runtime.js';
 import type { DomainBindingEvidence } from './types.js';
 import { unfetchedBinding, verifyDidConfiguration } from './verify.js';
 
-/** Largest did-configuration.json svc reads (bytes); a larger one makes the binding UNREACHABLE. */
 export { configurationUrl };
 
+/** Largest did-configuration.json svc reads (bytes); a larger one makes the binding UNREACHABLE. */
 export const DID_CONFIGURATION_MAX_BYTES = 512 * 1024;
 
 export interface DomainBindingCheck {
