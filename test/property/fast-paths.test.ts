@@ -5,12 +5,69 @@
  * - base64urlDecode: the canonical-form test on the last character against "encoding the bytes
  *   again gives the same text";
  * - rfc3339: the hand-formatted stamp against Date#toISOString.
+ * - nameWords: the one-pass split of ASCII names against the two replacements and the split;
+ * - excerptAt: printable ASCII taken by the run and the character table against rendering every
+ *   code point on its own.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { didOf, parseDidUrl } from '../../src/core/did/syntax.js';
 import { base64urlDecode } from '../../src/core/encoding/base64url.js';
+import { nameWords } from '../../src/core/mcp/classes.js';
+import { excerptAt, isInvisible } from '../../src/core/mcp/signals.js';
 import { rfc3339 } from '../../src/core/runtime.js';
+
+/** nameWords as first written: camelCase humps and acronyms spaced, lower-cased, split. */
+function definedNameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])(?=[A-Z])/g, '$1 ')
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/** One code point as an excerpt shows it, by definition: whitespace a space, unsafe as U+XXXX. */
+function definedRendering(cp: number): string {
+  const char = String.fromCodePoint(cp);
+  if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return ' ';
+  if (isInvisible(cp) || (cp >= 0xd800 && cp <= 0xdfff) || /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u.test(char)) {
+    return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  return /\s/u.test(char) ? ' ' : char;
+}
+
+/** excerptAt by definition: every code point rendered on its own (24 characters of lead, 80 at most). */
+function definedExcerpt(text: string, index: number): string {
+  let start = index;
+  let lead = 0;
+  while (start > 0) {
+    let previous = start - 1;
+    const low = text.charCodeAt(previous);
+    if (low >= 0xdc00 && low <= 0xdfff && previous > 0) {
+      const high = text.charCodeAt(previous - 1);
+      if (high >= 0xd800 && high <= 0xdbff) previous--;
+    }
+    const width = definedRendering(text.codePointAt(previous)!).length;
+    if (lead + width > 24) break;
+    lead += width;
+    start = previous;
+  }
+  const budget = 80 - (start > 0 ? 1 : 0) - 1;
+  let body = '';
+  let i = start;
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!;
+    const piece = definedRendering(cp);
+    if (!(piece === ' ' && body.endsWith(' '))) {
+      if (body.length + piece.length > budget) break;
+      body += piece;
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
+  const cut = i < text.length;
+  return `${start > 0 ? '…' : ''}${body}${cut ? '…' : ''}`.replace(/^(…?) +/, '$1').replace(/ +(…?)$/, '$1');
+}
 
 function grammarDidOf(text: string): string | null {
   try {
@@ -60,6 +117,28 @@ describe('fast paths agree with their definitions', () => {
         const decoded = base64urlDecode(text);
         expect(decoded !== null).toBe(canonical);
         if (decoded !== null) expect(Buffer.from(decoded).equals(bytes)).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('nameWords splits as its two replacements and the split do, on 50,000 names', () => {
+    const unit = fc.constantFrom(...'aZbY09_-. /AbCdEHTTPqx'.split(''), 'İ', 'é', 'ÿ', 'ǅ', '\u{1F600}');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit }), fc.string({ unit: 'binary-ascii' })), (name) => {
+        expect(nameWords(name)).toEqual(definedNameWords(name));
+      }),
+      { numRuns: 50_000 },
+    );
+    expect(nameWords('getHTTPStatus')).toEqual(['get', 'http', 'status']);
+  });
+
+  it('excerptAt renders as every code point rendered on its own does, on 20,000 texts', () => {
+    const unit = fc.constantFrom('a', 'Z', '0', ' ', '  ', '\t', '\n', '.', '~', '\u200b', '\u00a0', '\u2028', '\u{E0041}', '\ud800', '\udc00', 'é', '\u{1F600}', '\u0085', '\u007f');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 200 }), fc.nat(), (text, at) => {
+        const index = text.length === 0 ? 0 : at % text.length;
+        expect(excerptAt(text, index)).toBe(definedExcerpt(text, index));
       }),
       { numRuns: 20_000 },
     );

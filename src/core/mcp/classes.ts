@@ -62,12 +62,45 @@ export function declaredClassOf(annotations: JsonObject | null): { declaredClass
  * hostile 100 KB name is split in linear time.
  */
 export function nameWords(name: string): string[] {
+  const ascii = asciiNameWords(name);
+  if (ascii !== null) return ascii;
   return name
     .replace(/([a-z0-9])(?=[A-Z])/g, '$1 ')
     .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0);
+}
+
+const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * nameWords of an all-ASCII name in one pass, without the intermediate strings (null for any
+ * other name). A word ends before an upper-case letter that follows a lower-case letter or a
+ * digit, and before an upper-case letter that follows one and precedes a lower-case one — the
+ * two replacements of nameWords, which cannot interact: each inserts its space only next to a
+ * character the other requires to be of the opposite case.
+ */
+function asciiNameWords(name: string): string[] | null {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 0;
+    if (c > 0x7f) return null;
+    const alnum = isLower(c) || isUpper(c) || isDigit(c);
+    if (start >= 0) {
+      const p = name.charCodeAt(i - 1);
+      const hump = isUpper(c) && (isLower(p) || isDigit(p) || (isUpper(p) && isLower(name.charCodeAt(i + 1))));
+      if (!alnum || hump) {
+        words.push(name.slice(start, i).toLowerCase());
+        start = -1;
+      }
+    }
+    if (alnum && start < 0) start = i;
+  }
+  return words;
 }
 
 /**

@@ -89,19 +89,23 @@ export function isInvisible(cp: number): boolean {
 /** Other characters an excerpt never passes on: format, private-use, unassigned, separators, surrogates. */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u;
 const SPACE = /\s/u;
+/** The printable ASCII characters U+0020–U+007E, each as a one-character string. */
+const ASCII: readonly string[] = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
 
 /** One code point as an excerpt shows it: whitespace as a space, anything unsafe as U+XXXX. */
 function renderCodePoint(cp: number): string {
+  // Printable ASCII (what names and most descriptions are made of) is shown as it is: none of it
+  // is invisible, unsafe or whitespace; the space renders as itself.
+  if (cp >= 0x20 && cp <= 0x7e) return ASCII[cp - 0x20]!;
   const char = String.fromCodePoint(cp);
   if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return ' ';
   if (isInvisible(cp) || (cp >= 0xd800 && cp <= 0xdfff) || UNSAFE.test(char)) return hex(cp);
   return SPACE.test(char) ? ' ' : char;
 }
 
-/** The code point at `index` and its length in code units (a lone surrogate is its own code point). */
-function codePointAt(text: string, index: number): [number, number] {
-  const cp = text.codePointAt(index)!;
-  return [cp, cp > 0xffff ? 2 : 1];
+/** The length in code units of code point `cp` (a lone surrogate is its own code point). */
+function unitsOf(cp: number): number {
+  return cp > 0xffff ? 2 : 1;
 }
 
 /**
@@ -129,13 +133,25 @@ export function excerptAt(text: string, index: number): string {
   let body = '';
   let i = start;
   while (i < text.length) {
-    const [cp, size] = codePointAt(text, i);
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) {
+      // A run of printable ASCII other than the space renders as it is: taken in one piece.
+      const room = budget - body.length;
+      if (room <= 0) break;
+      const end = Math.min(text.length, i + room);
+      let j = i + 1;
+      while (j < end && text.charCodeAt(j) > 0x20 && text.charCodeAt(j) < 0x7f) j++;
+      body += text.slice(i, j);
+      i = j;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
     const piece = renderCodePoint(cp);
     if (!(piece === ' ' && body.endsWith(' '))) {
       if (body.length + piece.length > budget) break;
       body += piece;
     }
-    i += size;
+    i += unitsOf(cp);
   }
   const cut = i < text.length;
   return `${start > 0 ? '…' : ''}${body}${cut ? '…' : ''}`.replace(/^(…?) +/, '$1').replace(/ +(…?)$/, '$1');
@@ -330,12 +346,12 @@ function invisibleHits(text: string): Hit[] {
   const found: number[] = [];
   let first = -1;
   for (let i = 0; i < text.length; ) {
-    const [cp, size] = codePointAt(text, i);
+    const cp = text.codePointAt(i)!;
     if (isInvisible(cp)) {
       if (first < 0) first = i;
       if (found.length <= 8 && !found.includes(cp)) found.push(cp);
     }
-    i += size;
+    i += unitsOf(cp);
   }
   if (first < 0) return [];
   const shown = found.slice(0, 8).map(hex).join(', ');
@@ -576,8 +592,10 @@ function indexOf(inventory: readonly string[]): InventoryIndex {
   return index;
 }
 
-function addAll(found: Set<string>, names: readonly string[] | undefined): void {
-  if (names !== undefined) for (const name of names) found.add(name);
+/** `found` with `names` added, made on the first name (most texts name no tool). */
+function addAll(found: Set<string> | undefined, names: readonly string[] | undefined): Set<string> | undefined {
+  if (names !== undefined) for (const name of names) (found ??= new Set()).add(name);
+  return found;
 }
 
 /**
@@ -589,22 +607,23 @@ function addAll(found: Set<string>, names: readonly string[] | undefined): void 
 export function namesIn(text: string, inventory: readonly string[]): string[] {
   if (inventory.length === 0) return [];
   const index = indexOf(inventory);
-  const found = new Set<string>();
+  let found: Set<string> | undefined;
   NAME_TOKEN.lastIndex = 0;
-  for (let match = NAME_TOKEN.exec(text); match !== null; match = NAME_TOKEN.exec(text)) {
+  // An inventory without standard names has no token to look up.
+  for (let match = index.standard.size > 0 ? NAME_TOKEN.exec(text) : null; match !== null; match = NAME_TOKEN.exec(text)) {
     // A token may end with sentence punctuation ("call get_item."), or join a name to more.
     const token = match[0].toLowerCase();
-    addAll(found, index.standard.get(token));
+    found = addAll(found, index.standard.get(token));
     let end = token.length;
     while (end > 0 && (token.charCodeAt(end - 1) === 0x2e || token.charCodeAt(end - 1) === 0x2d)) end--;
-    if (end < token.length) addAll(found, index.standard.get(token.slice(0, end)));
+    if (end < token.length) found = addAll(found, index.standard.get(token.slice(0, end)));
   }
   if (index.otherAutomaton !== null) {
     const hits = index.otherAutomaton.find(text.toLowerCase());
     if (hits.length > 1) hits.sort((a, b) => a - b);
-    for (const i of hits) found.add(index.other[i]!);
+    for (const i of hits) (found ??= new Set()).add(index.other[i]!);
   }
-  return [...found];
+  return found === undefined ? [] : [...found];
 }
 
 /**
@@ -615,13 +634,14 @@ export function namesIn(text: string, inventory: readonly string[]): string[] {
  */
 function shadowingHits(text: string, self: string | null, inventory: readonly string[], own: readonly string[]): Hit[] {
   const hits = firstHits(SHADOWING_PHRASES, text);
-  const allowed = new Set([...own, ...(self !== null ? [self] : [])].map((name) => name.toLowerCase()));
+  let allowed: Set<string> | undefined; // made when a named phrase first matches
   for (const { re, label } of SHADOWING_NAMED) {
     re.lastIndex = 0;
     let seen = 0;
     for (let match = re.exec(text); match !== null && seen < 100; match = re.exec(text), seen++) {
       const name = match[1]!.replace(/[.-]+$/, '');
       const lower = name.toLowerCase();
+      allowed ??= new Set([...own, ...(self !== null ? [self] : [])].map((name) => name.toLowerCase()));
       if (name.length < 3 || NOT_TOOL_NAMES.has(lower) || allowed.has(lower)) continue;
       if (!looksLikeToolName(name, match[2] !== undefined)) continue;
       hits.push({ text, index: match.index, label: label(name) });
@@ -641,6 +661,11 @@ function shadowingHits(text: string, self: string | null, inventory: readonly st
   return hits;
 }
 
+/** What `text` asks for that a side channel must not carry: secrets, keys, tokens, the conversation, a sensitive file. */
+function asked(text: string): string[] {
+  return [...firstHits(SENSITIVE_ASKS, text).map((hit) => hit.label), ...(firstHits(SENSITIVE_PATHS, text).length > 0 ? ['a sensitive file'] : [])];
+}
+
 /**
  * exfiltration_parameter for one parameter. A parameter named like a side channel (a word of its
  * name in EXFILTRATION_NAME_WORDS, or `side_note`) is a signal when its own description asks for
@@ -652,10 +677,6 @@ function shadowingHits(text: string, self: string | null, inventory: readonly st
  */
 function exfiltrationHits(name: string, description: string | null, toolTexts: readonly string[]): Hit[] {
   const hits: Hit[] = [];
-  const asked = (text: string): string[] => [
-    ...firstHits(SENSITIVE_ASKS, text).map((hit) => hit.label),
-    ...(firstHits(SENSITIVE_PATHS, text).length > 0 ? ['a sensitive file'] : []),
-  ];
   const words = nameWords(name);
   const sideChannel =
     words.some((word) => EXFILTRATION_NAME_WORDS.has(word)) || EXFILTRATION_NAME_WORDS.has(words.join(''));
@@ -680,17 +701,6 @@ function exfiltrationHits(name: string, description: string | null, toolTexts: r
   return hits;
 }
 
-/** The text signals every free-text field is checked for. */
-function textHits(text: string, withUrls: boolean): [RiskSignalId, Hit[]][] {
-  return [
-    ['hidden_instruction_tag', firstHits(HIDDEN_TAGS, text)],
-    ['model_directive', firstHits(MODEL_DIRECTIVES, text)],
-    ['sensitive_path', firstHits(SENSITIVE_PATHS, text)],
-    ['invisible_unicode', invisibleHits(text)],
-    ['encoded_payload', [...firstHits(DECODERS, text), ...base64Hits(text)]],
-    ['url_in_description', withUrls ? urlHits(text) : []],
-  ];
-}
 
 /** Signals of one tool or one server's instructions, one per (id, location, parameter). */
 class SignalSet {
@@ -713,6 +723,7 @@ class SignalSet {
    * Ordered by RISK_SIGNAL_IDS, then location, then parameter in schema order.
    */
   signals(): RiskSignal[] {
+    if (this.byKey.size === 0) return [];
     const entries = [...this.byKey.values()].sort(
       (a, b) =>
         RISK_SIGNAL_IDS.indexOf(a.id) - RISK_SIGNAL_IDS.indexOf(b.id) ||
@@ -721,17 +732,30 @@ class SignalSet {
     );
     return entries.map(({ id, location, parameter, hits }) => {
       const text = hits[0]!.text;
-      const index = Math.min(...hits.filter((hit) => hit.text === text).map((hit) => hit.index));
-      const labels = [...new Set(hits.map((hit) => hit.label))];
-      const detail = labels.length > 4 ? `${labels.slice(0, 4).join('; ')}; and ${labels.length - 4} more` : labels.join('; ');
+      let index = hits[0]!.index;
+      const labels = new Set<string>();
+      for (const hit of hits) {
+        if (hit.text === text && hit.index < index) index = hit.index;
+        labels.add(hit.label);
+      }
+      const shown = [...labels];
+      const detail = shown.length > 4 ? `${shown.slice(0, 4).join('; ')}; and ${shown.length - 4} more` : shown.join('; ');
       const excerpt = excerptAt(text, index);
       return parameter === undefined ? { id, location, detail, excerpt } : { id, location, parameter, detail, excerpt };
     });
   }
 }
 
+/** The text signals every free-text field is checked for (URLs where `withUrls`). */
 function checkText(set: SignalSet, field: Field, withUrls: boolean): void {
-  for (const [id, hits] of textHits(field.text, withUrls)) set.add(id, field.location, field.parameter, hits);
+  const { text, location, parameter } = field;
+  set.add('hidden_instruction_tag', location, parameter, firstHits(HIDDEN_TAGS, text));
+  set.add('model_directive', location, parameter, firstHits(MODEL_DIRECTIVES, text));
+  set.add('sensitive_path', location, parameter, firstHits(SENSITIVE_PATHS, text));
+  set.add('invisible_unicode', location, parameter, invisibleHits(text));
+  set.add('encoded_payload', location, parameter, firstHits(DECODERS, text));
+  set.add('encoded_payload', location, parameter, base64Hits(text));
+  if (withUrls) set.add('url_in_description', location, parameter, urlHits(text));
 }
 
 /** nonstandard_name, shell_exec_name and destructive_verb: signals of the name alone. */
