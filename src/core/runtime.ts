@@ -60,6 +60,23 @@ const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, n) => Stri
 
 /** RFC 3339 UTC timestamp with second precision (SPEC §1 conventions). */
 export function rfc3339(date: Date): string {
+  // The same few instants are written again and again (now, a credential's dates): the last
+  // stamps are kept by their second, in slots chosen by its low bits.
+  const ms = date.getTime();
+  const second = Math.floor(ms / 1000);
+  const slot = second & (STAMP_SLOTS - 1);
+  if (STAMP_SECONDS[slot] === second) return STAMPS[slot]!;
+  const text = formatRfc3339(date);
+  STAMP_SECONDS[slot] = second;
+  STAMPS[slot] = text;
+  return text;
+}
+
+const STAMP_SLOTS = 8;
+const STAMP_SECONDS: number[] = new Array<number>(STAMP_SLOTS).fill(Number.NaN);
+const STAMPS: string[] = new Array<string>(STAMP_SLOTS).fill('');
+
+function formatRfc3339(date: Date): string {
   const year = date.getUTCFullYear();
   // Years 0000–9999 spelt out directly (toISOString and its slice are several times slower on a
   // hot path); anything else — an invalid date, which throws, or an expanded year — as before.

@@ -10,6 +10,7 @@ import { jwkThumbprint } from '../keys/jwk.js';
 import type { KeyStatus, PublicJwk } from '../keys/types.js';
 import { asProblemError } from '../problems.js';
 import { readDocument } from '../resolve/document.js';
+import { deepFreeze } from '../resolve/cache.js';
 import { resolve } from '../resolve/resolve.js';
 import type { StageHooks } from '../resolve/trace.js';
 import type { EnrichedResolution, Relationship } from '../resolve/types.js';
@@ -62,6 +63,12 @@ export { didOf };
  * verifier that sees many credentials of one issuer validates its keys once, not per credential.
  */
 const KEYS_OF_RESOLUTION = new WeakMap<EnrichedResolution, Promise<ControllerKey[]>>();
+
+/**
+ * What #lookup built from a cached resolution object, by that object: a controller's keys,
+ * summary and all, are read once per cache entry, not once per verification.
+ */
+const KEYS_READ = new WeakMap<EnrichedResolution, ControllerKeys>();
 
 function keysOfResolution(result: EnrichedResolution): Promise<ControllerKey[]> {
   let keys = KEYS_OF_RESOLUTION.get(result);
@@ -139,11 +146,28 @@ class DidKeySource implements KeySource {
   keysOf(controller: string, signal?: AbortSignal): Promise<ControllerKeys> {
     let pending = this.#memo.get(controller);
     if (!pending) {
-      pending = this.#lookup(controller, signal);
+      const known = this.#known(controller);
+      if (known) {
+        pending = Promise.resolve(known);
+      } else {
+        pending = this.#lookup(controller, signal);
+        pending.catch(() => this.#memo.delete(controller));
+      }
       this.#memo.set(controller, pending);
-      pending.catch(() => this.#memo.delete(controller));
     }
     return pending;
+  }
+
+  /**
+   * The keys of a controller whose resolution is a cache hit and whose keys were read from that
+   * very resolution before: what #lookup would build again, without resolving. Only where svc
+   * resolves itself (a daemon's `resolveDid` routes every lookup through its capacity). A plain
+   * DID is its own cache key, as in resolve()'s fast path.
+   */
+  #known(controller: string): ControllerKeys | undefined {
+    if (this.resolveDid) return undefined;
+    const hit = this.runtime.cache.get(controller);
+    return hit === undefined ? undefined : KEYS_READ.get(hit);
   }
 
   #run(did: string, signal?: AbortSignal): Promise<EnrichedResolution> {
@@ -170,7 +194,7 @@ class DidKeySource implements KeySource {
         resolution: { did, outcome: null, headline: null, problem: problem.code, detail: problem.message },
       };
     }
-    return {
+    const keys: ControllerKeys = {
       ok: true,
       controller,
       keys: await keysOfResolution(result),
@@ -178,5 +202,8 @@ class DidKeySource implements KeySource {
       resolution: resolutionSummary(result),
       enriched: result,
     };
+    // Shared by every later verification that hits this resolution: frozen, as the hit is.
+    if (result.cached) KEYS_READ.set(result, deepFreeze(keys));
+    return keys;
   }
 }

@@ -361,7 +361,8 @@ function finish(report: Report): CredentialVerification {
   };
 }
 
-async function checkStatusEntries(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
+/** Sets the status check; a promise only when a status list must be fetched (no await otherwise). */
+function checkStatusEntries(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> | undefined {
   if (options.checkStatus === false) {
     report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
     return;
@@ -372,6 +373,10 @@ async function checkStatusEntries(report: Report, credential: JsonObject, model:
     report.set('status', { status: none.status, implies: none.implies, detail: none.detail });
     return;
   }
+  return checkStatusLists(report, credential, model, options, source);
+}
+
+async function checkStatusLists(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
   const result = await checkCredentialStatus(credential, model.issuer, {
     runtime: options.runtime,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -453,7 +458,10 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   }
 
   if (!report.stopped) checkValidity(report, report.model!, claims, now);
-  if (!report.stopped) await checkStatusEntries(report, credential, report.model!, options, source);
+  if (!report.stopped) {
+    const lists = checkStatusEntries(report, credential, report.model!, options, source);
+    if (lists) await lists;
+  }
   if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
   return finish(report);
 }
