@@ -274,6 +274,43 @@ describe('size and time limits', () => {
   });
 });
 
+/** Sends headers and the first bytes of a body, then nothing more (`close`: ends the connection instead). */
+function trickle(close: boolean): (req: unknown, res: import('node:http').ServerResponse) => void {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"id": "did:web:');
+    if (close) setTimeout(() => res.socket?.destroy(), 50);
+  };
+}
+
+describe('a body cut off while it is read', () => {
+  it('gives up at the total limit of a fetch when the body stops coming', async () => {
+    const did = host.did('stalled');
+    host.server.route('/stalled/did.json', trickle(false));
+    const problem = await problemOf(resolve(did, host.runtime({ limits: { headersMs: 10_000, totalMs: 400 } })));
+    expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(failedStage(problem)).toBe('web.fetch');
+    expect(problem.detail).toContain('did not deliver the DID document within the 400 ms limit');
+  });
+
+  it('stops reading when the caller gives up', async () => {
+    const did = host.did('abandoned');
+    host.server.route('/abandoned/did.json', trickle(false));
+    const problem = await problemOf(resolve(did, host.runtime(), { signal: AbortSignal.timeout(300) }));
+    expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+    expect(problem.detail).toBe('The work was cancelled before an answer was produced.');
+  });
+
+  it('reports a body the server ends before its end', async () => {
+    const did = host.did('truncated');
+    host.server.route('/truncated/did.json', trickle(true));
+    const problem = await problemOf(resolve(did, host.runtime()));
+    expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(failedStage(problem)).toBe('web.fetch');
+    expect(problem.detail).toMatch(/^Reading the DID document from localhost:\d+ failed: /);
+  });
+});
+
 describe('documents', () => {
   it('404 → NOT_FOUND', async () => {
     const problem = await problemOf(resolve(host.did('missing'), host.runtime()));
