@@ -11,9 +11,13 @@ import { buildProgram, OUTPUT_HELP } from './program.js';
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   if (io.stdout === process.stdout) quietOnBrokenPipe();
   let exitCode: number = EXIT.PASS;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   const onSigint = () => {
     io.stderr.write('\nsvc: interrupted\n');
     process.exit(EXIT.INTERRUPTED);

@@ -32,7 +32,50 @@ function optionDescription(option: Option): string {
   return new Help().optionDescription(Object.assign(Object.create(Object.getPrototypeOf(option) as object) as Option, option, { defaultValue: undefined }));
 }
 
-export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+type Registration = (program: Command, io: CliIo, setExit: (code: number) => void) => void;
+
+/**
+ * Every registration, in the overview's order, with the top-level commands it adds. `whole`:
+ * the command reads the rest of the tree (help, completion), so it is never built alone.
+ * test/integration/cli-help.test.ts holds the names to what each registration really adds.
+ */
+export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: Registration; whole?: true }> = [
+  { names: ['resolve'], register: registerResolve },
+  { names: ['dereference'], register: registerDereference },
+  { names: ['graph'], register: registerGraph },
+  { names: ['verify-credential', 'verify-jws', 'evaluate-policy'], register: registerVerify },
+  { names: ['delegate', 'verify-delegation', 'authorize', 'verify-tool'], register: registerDelegation },
+  { names: ['keygen'], register: registerKeygen },
+  { names: ['inspect-mcp', 'inspect-a2a'], register: registerInspect },
+  { names: ['history', 'diff', 'backup'], register: registerHistory },
+  { names: ['serve'], register: registerServe },
+  { names: ['monitor'], register: registerMonitor },
+  { names: ['claim', 'claims', 'directory'], register: registerClaims },
+  { names: ['webhook'], register: registerWebhook },
+  { names: ['completion'], register: registerCompletion, whole: true },
+  { names: ['version'], register: registerVersion },
+  { names: ['help'], register: registerHelp, whole: true },
+];
+
+/**
+ * The registration a command line needs alone: the one that adds its first word, when that word
+ * names a command that does not read the tree. undefined (build the whole tree): no command,
+ * an option first, a word that names no command (commander's suggestion needs every name),
+ * help or completion.
+ */
+function soleRegistration(argv: readonly string[] | undefined): Registration | undefined {
+  const first = argv?.[0];
+  if (first === undefined || first.startsWith('-')) return undefined;
+  const entry = REGISTRATIONS.find((r) => r.names.includes(first));
+  return entry === undefined || entry.whole ? undefined : entry.register;
+}
+
+/**
+ * The command tree. With `argv`, only what that command line can reach: a run of `svc resolve`
+ * registers resolve alone (building every command costs some 5 ms of each start); the command
+ * and its help are the same either way.
+ */
+export function buildProgram(io: CliIo, setExit: (code: number) => void, argv?: readonly string[]): Command {
   const program = new Command();
   program
     .name('svc')
@@ -55,21 +98,8 @@ Environment variables: svc help environment. Shell completion: svc completion --
     )
     // The command an error's hint names: the one about to run.
     .hook('preAction', (_program, action) => setRunningCommand(io, action));
-  registerResolve(program, io, setExit);
-  registerDereference(program, io, setExit);
-  registerGraph(program, io, setExit);
-  registerVerify(program, io, setExit);
-  registerDelegation(program, io, setExit);
-  registerKeygen(program, io, setExit);
-  registerInspect(program, io, setExit);
-  registerHistory(program, io, setExit);
-  registerServe(program, io, setExit);
-  registerMonitor(program, io, setExit);
-  registerClaims(program, io, setExit);
-  registerWebhook(program, io, setExit);
-  registerCompletion(program, io, setExit);
-  registerVersion(program, io, setExit);
-  registerHelp(program, io, setExit);
+  const sole = soleRegistration(argv);
+  for (const { register } of REGISTRATIONS) if (sole === undefined || register === sole) register(program, io, setExit);
   configureErrors(program, io);
   return program;
 }

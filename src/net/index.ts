@@ -1,15 +1,59 @@
 /**
- * src/net: every outbound request of svc. `createNet` builds the fetcher a Runtime carries;
- * undici and node:tls load on the first fetch, node:dns's resolver on the first TXT lookup, so
- * commands that never fetch stay fast.
+ * src/net: every outbound request of svc. `createNet` builds the fetcher a Runtime carries. The
+ * fetcher's module (and with it undici and node:tls) loads on the first request, node:dns's
+ * resolver on the first TXT lookup, so commands that never fetch (a did:key) load none of it.
  */
-import type { Net } from '../core/net.js';
-import { EgressFetcher, type NetOptions } from './fetch.js';
+import type { FetchRequest, FetchResponse, Net } from '../core/net.js';
+import type { Trace } from '../core/resolve/trace.js';
+import { parseDnsServer } from './dns.js';
+import type { NetOptions } from './fetch.js';
 
-export { DEFAULT_NET_LIMITS, EgressFetcher, type HostLookup, type NetLimits, type NetOptions, type ResolvedAddress } from './fetch.js';
+export type { HostLookup, NetLimits, NetOptions, ResolvedAddress } from './fetch.js';
 export { parseDnsServer, parseDnsServers, TxtResolver, type TxtResolverOptions } from './dns.js';
 export { checkAddress, classifyAddress, linkLocalOverreach, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip.js';
 
+/** The fetcher of `options`: an EgressFetcher, built when the first request needs it. */
 export function createNet(options: NetOptions): Net {
-  return new EgressFetcher(options);
+  return new LazyNet(options);
+}
+
+/**
+ * A Net whose EgressFetcher is built on first use. What the fetcher would refuse when built (a
+ * DNS server entry that is not an address) is refused here, when the Net is made, as before.
+ */
+class LazyNet implements Net {
+  readonly egressAllow: readonly string[];
+  readonly #options: NetOptions;
+  #net: Net | undefined;
+  #loading: Promise<Net> | undefined;
+
+  constructor(options: NetOptions) {
+    for (const entry of options.dnsServers ?? []) {
+      const parsed = parseDnsServer(entry);
+      if ('error' in parsed) throw new RangeError(parsed.error);
+    }
+    this.#options = options;
+    this.egressAllow = (options.egressAllow ?? []).map((c) => c.text);
+  }
+
+  #fetcher(): Promise<Net> {
+    this.#loading ??= import('./fetch.js').then(({ EgressFetcher }) => (this.#net = new EgressFetcher(this.#options)));
+    return this.#loading;
+  }
+
+  fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
+    return this.#net ? this.#net.fetch(request, trace) : this.#fetcher().then((net) => net.fetch(request, trace));
+  }
+
+  checkDestination(url: string, purpose: string): Promise<void> {
+    return this.#net ? this.#net.checkDestination(url, purpose) : this.#fetcher().then((net) => net.checkDestination(url, purpose));
+  }
+
+  resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {
+    return this.#net ? this.#net.resolveTxt(name, signal) : this.#fetcher().then((net) => net.resolveTxt(name, signal));
+  }
+
+  close(): void {
+    this.#net?.close();
+  }
 }

@@ -113,12 +113,26 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     location: store.path,
     schemaVersion: store.schemaVersion,
     storage: store.storage,
-    observations: store.observations,
-    delegationChains: store.delegationChains,
-    mcpObservations: store.mcpObservations,
-    watches: store.watches,
-    monitorEvents: store.monitorEvents,
-    claims: store.claims,
+    // Getters: each repository prepares its statements when first used (a `svc resolve` touches
+    // the observations only); reading them all here would prepare every statement on every open.
+    get observations() {
+      return store.observations;
+    },
+    get delegationChains() {
+      return store.delegationChains;
+    },
+    get mcpObservations() {
+      return store.mcpObservations;
+    },
+    get watches() {
+      return store.watches;
+    },
+    get monitorEvents() {
+      return store.monitorEvents;
+    },
+    get claims() {
+      return store.claims;
+    },
     readiness: async () => store.readiness(),
     usage: async () => ({ observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() }),
     backup: (destination) => store.backup(destination),

@@ -6,7 +6,7 @@
  * (tsup names each bundled source module in a `// src/…` comment) and holds that line: nothing of
  * credentials, delegation, policy, the resolver, the store or the text dossier in the static
  * graph; and `svc resolve` loading no credential, delegation, policy or did:web/did:webvh code
- * before a did:web or did:webvh is resolved.
+ * before a did:web or did:webvh is resolved, nor the fetcher before a first request.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -57,6 +57,8 @@ const NOT_FOR_RESOLVE = [
   /^src\/web\//,
   /^src\/cli\/output\/dossier\.ts$/,
   /^src\/cli\/ui\//,
+  // The fetcher (and undici, node:tls) loads on the first request (src/net/index.ts).
+  /^src\/net\/(fetch|tls-evidence)\.ts$/,
 ];
 
 /** Loaded only once a command runs: its work, the resolver, the store, the network. */

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeFiles, describe as describeTree } from '../../src/cli/completion.js';
 import { ENVIRONMENT } from '../../src/cli/environment.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, REGISTRATIONS } from '../../src/cli/program.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
 import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
@@ -160,6 +160,55 @@ describe('help', () => {
     // Behaviour unchanged: a resolution without --egress-allow still works (an empty allowance).
     expect((await svc(['resolve', ED25519_DID, '--json'])).exitCode).toBe(0);
   }, 60_000);
+});
+
+describe('the tree a command line builds', () => {
+  const io = { stdout: process.stdout, stderr: process.stderr, env: {} };
+  const topLevel = (program: ReturnType<typeof buildProgram>) => program.commands.map((c) => [c.name(), ...c.aliases()]).flat();
+
+  it('each registration adds exactly the commands it is listed with, and together they are the whole tree', () => {
+    const whole = topLevel(buildProgram(io, () => {}));
+    const listed = REGISTRATIONS.flatMap((r) => r.names);
+    expect(listed).toEqual(whole);
+    for (const { names } of REGISTRATIONS) {
+      const alone = buildProgram(io, () => {}, [names[0]!, '--help']);
+      const expected = REGISTRATIONS.find((r) => r.names.includes(names[0]!))!.whole ? whole : names;
+      expect(topLevel(alone)).toEqual(expected);
+    }
+  });
+
+  it('gives every command, at any depth, the help of the whole tree', () => {
+    const whole = buildProgram(io, () => {});
+    const helpOf = (program: ReturnType<typeof buildProgram>, path: readonly string[]) => {
+      let cmd = program;
+      for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
+      return cmd.helpInformation();
+    };
+    const paths: string[][] = [];
+    const walk = (cmd: ReturnType<typeof buildProgram>, path: string[]) => {
+      for (const sub of cmd.commands) {
+        paths.push([...path, sub.name()]);
+        walk(sub, [...path, sub.name()]);
+      }
+    };
+    walk(whole, []);
+    expect(paths.length).toBeGreaterThan(30);
+    for (const path of paths) expect(helpOf(buildProgram(io, () => {}, path), path)).toBe(helpOf(whole, path));
+  });
+
+  it('builds the whole tree for no command, an option first, a misspelt command, help and completion', () => {
+    const all = REGISTRATIONS.flatMap((r) => r.names);
+    for (const argv of [[], ['--help'], ['-V'], ['reslove', 'did:key:z'], ['help', 'resolve'], ['completion', 'bash']]) {
+      expect(topLevel(buildProgram(io, () => {}, argv))).toEqual(all);
+    }
+    expect(topLevel(buildProgram(io, () => {}, ['resolve', 'did:key:z']))).toEqual(['resolve']);
+  });
+
+  it('still suggests the command meant', async () => {
+    const r = await svc(['reslove', ED25519_DID]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/resolve/);
+  });
 });
 
 describe('version', () => {
