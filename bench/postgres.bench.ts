@@ -151,7 +151,7 @@ export async function run(): Promise<BenchRow[]> {
     // Cached: one DID every request, served from each daemon's LRU.
     const cached = () => `/v1/resolve/${DID}`;
     // Uncached: a fresh DID each request, from a pool large enough for every round.
-    const pool = await ed25519DidKeys(60_000);
+    const pool = await ed25519DidKeys(150_000);
     let next = 0;
     const fresh = () => `/v1/resolve/${pool[next++ % pool.length]}`;
     await load([sqlite], cached);
