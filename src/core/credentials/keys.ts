@@ -203,7 +203,7 @@ class DidKeySource implements KeySource {
       enriched: result,
     };
     // Shared by every later verification that hits this resolution: frozen, as the hit is.
-    if (result.cached) KEYS_READ.set(result, deepFreeze(keys));
+    if (result.cached && !this.resolveDid) KEYS_READ.set(result, deepFreeze(keys));
     return keys;
   }
 }
