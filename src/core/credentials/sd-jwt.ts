@@ -207,8 +207,9 @@ function shortDigest(digest: string): string {
 export function resolveDisclosures(parsed: ParsedSdJwt): DisclosureResolution | SdJwtProblem {
   const walk: Walk = { byDigest: new Map(), seen: new Set(), disclosed: [], undisclosed: 0, problem: null };
   for (const [i, disclosure] of parsed.disclosures.entries()) {
-    if (walk.byDigest.has(disclosure.digest)) {
-      return { status: 'INVALID', text: `disclosure ${i + 1} is sent more than once` };
+    const first = walk.byDigest.get(disclosure.digest);
+    if (first) {
+      return { status: 'INVALID', text: `disclosure ${i + 1} repeats disclosure ${parsed.disclosures.indexOf(first) + 1}: a disclosure is sent once` };
     }
     walk.byDigest.set(disclosure.digest, disclosure);
   }
