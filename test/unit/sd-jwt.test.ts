@@ -421,6 +421,28 @@ describe('tampering and structure', () => {
     failing('', 'MALFORMED', /.+/);
   });
 
+  it('a chain of disclosures nested in one another stops at the depth bound, without recursing past the stack', () => {
+    /** `links` disclosures, each the value of a claim of the one before (the first referenced from the payload). */
+    const chain = (links: number): string => {
+      const disclosures: string[] = [];
+      let inner: Record<string, unknown> = { leaf: true };
+      for (let i = 0; i < links; i++) {
+        const d = b64(JSON.stringify([`s${i}`, `c${i}`, inner]));
+        disclosures.push(d);
+        inner = { _sd: [digestOf(d)] };
+      }
+      return craft(inner, disclosures.reverse());
+    };
+    expect(verify(chain(20)).status).toBe('PASS');
+    expect(verify(chain(20)).disclosures?.disclosed).toHaveLength(20);
+    failing(chain(100), 'MALFORMED', /nest deeper than 64/);
+    // Nearly as many links as 1 MiB holds: refused the same way, no RangeError.
+    const perLink = chain(101).length - chain(100).length;
+    const long = chain(Math.floor((MAX_JWS_LENGTH * 0.95) / perLink));
+    expect(long.length).toBeGreaterThan(MAX_JWS_LENGTH * 0.9);
+    failing(long, 'MALFORMED', /nest deeper than 64/);
+  });
+
   it('an _sd that is not a list of digest strings is MALFORMED', () => {
     failing(craft({ _sd: 'abc' }, []), 'MALFORMED', /"_sd" at \/ is not an array/);
     failing(craft({ a: { _sd: [1] } }, []), 'MALFORMED', /"_sd" at \/a is not an array/);

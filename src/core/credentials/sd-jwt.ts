@@ -41,6 +41,13 @@ export const KB_CLOCK_SKEW_SECONDS = 60;
 /** How old a KB-JWT's `iat` may be by default, seconds: a presentation is made for one exchange. */
 export const KB_DEFAULT_MAX_AGE_SECONDS = 300;
 
+/**
+ * How deep the rebuilt payload may nest, disclosed values included: each part is parsed with the
+ * strict parser's bound, but disclosures may nest inside one another, and a chain of them in a
+ * presentation of 1 MiB would otherwise recurse past the stack.
+ */
+export const MAX_DISCLOSED_DEPTH = 64;
+
 /** Claim names a disclosure must not carry (RFC 9901 §4.2.1). */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['_sd', '...']);
 
@@ -213,7 +220,7 @@ export function resolveDisclosures(parsed: ParsedSdJwt): DisclosureResolution | 
     }
     walk.byDigest.set(disclosure.digest, disclosure);
   }
-  const payload = walkObject(parsed.issuerPayload, '', walk, true);
+  const payload = walkObject(parsed.issuerPayload, '', walk, true, 0);
   if (walk.problem) return walk.problem;
   for (const [i, disclosure] of parsed.disclosures.entries()) {
     if (!walk.seen.has(disclosure.digest)) {
@@ -237,10 +244,13 @@ function firstSight(digest: string, at: string, walk: Walk): boolean {
   return true;
 }
 
-function walkValue(value: JsonValue, at: string, walk: Walk): JsonValue {
-  if (Array.isArray(value)) return walkArray(value, at, walk);
-  if (isJsonObject(value)) return walkObject(value, at, walk, false);
-  return value;
+function walkValue(value: JsonValue, at: string, walk: Walk, depth: number): JsonValue {
+  if (!Array.isArray(value) && !isJsonObject(value)) return value;
+  if (depth >= MAX_DISCLOSED_DEPTH) {
+    setProblem(walk, 'MALFORMED', `the claims nest deeper than ${MAX_DISCLOSED_DEPTH} (disclosed values included) at ${at}`);
+    return value;
+  }
+  return Array.isArray(value) ? walkArray(value, at, walk, depth + 1) : walkObject(value, at, walk, false, depth + 1);
 }
 
 function setMember(out: JsonObject, name: string, value: JsonValue): void {
@@ -248,11 +258,11 @@ function setMember(out: JsonObject, name: string, value: JsonValue): void {
   else out[name] = value;
 }
 
-function walkObject(object: JsonObject, at: string, walk: Walk, top: boolean): JsonObject {
+function walkObject(object: JsonObject, at: string, walk: Walk, top: boolean, depth: number): JsonObject {
   const out: JsonObject = {};
   for (const name of Object.keys(object)) {
     if (name === '_sd' || (top && name === '_sd_alg')) continue;
-    setMember(out, name, walkValue(object[name]!, `${at}/${pointerToken(name)}`, walk));
+    setMember(out, name, walkValue(object[name]!, `${at}/${pointerToken(name)}`, walk, depth));
     if (walk.problem) return out;
   }
   if (!Object.hasOwn(object, '_sd')) return out;
@@ -278,7 +288,7 @@ function walkObject(object: JsonObject, at: string, walk: Walk, top: boolean): J
     }
     const where = `${at}/${pointerToken(disclosure.name)}`;
     walk.disclosed.push(where);
-    setMember(out, disclosure.name, walkValue(disclosure.value, where, walk));
+    setMember(out, disclosure.name, walkValue(disclosure.value, where, walk, depth));
     if (walk.problem) return out;
   }
   return out;
@@ -291,12 +301,12 @@ function elementDigest(element: JsonValue): JsonValue | undefined {
   return names.length === 1 && names[0] === '...' ? element['...'] : undefined;
 }
 
-function walkArray(array: JsonValue[], at: string, walk: Walk): JsonValue[] {
+function walkArray(array: JsonValue[], at: string, walk: Walk, depth: number): JsonValue[] {
   const out: JsonValue[] = [];
   for (const element of array) {
     const digest = elementDigest(element);
     if (digest === undefined) {
-      out.push(walkValue(element, `${at}/${out.length}`, walk));
+      out.push(walkValue(element, `${at}/${out.length}`, walk, depth));
     } else {
       if (typeof digest !== 'string') {
         setProblem(walk, 'MALFORMED', `an array element at ${at || '/'} has a "..." that is not a digest string`);
@@ -314,7 +324,7 @@ function walkArray(array: JsonValue[], at: string, walk: Walk): JsonValue[] {
       }
       const where = `${at}/${out.length}`;
       walk.disclosed.push(where);
-      out.push(walkValue(disclosure.value, where, walk));
+      out.push(walkValue(disclosure.value, where, walk, depth));
     }
     if (walk.problem) return out;
   }
