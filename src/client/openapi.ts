@@ -1205,7 +1205,7 @@ export interface components {
             detail: string;
         };
         ProofSummary: {
-            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "UNKNOWN";
+            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "SD_JWT_VC" | "UNKNOWN";
             suite: string | null;
             verificationMethod: string | null;
             proofPurpose: string | null;
@@ -1235,10 +1235,22 @@ export interface components {
             problem: string | null;
             detail: string;
         };
+        KeyBindingSummary: {
+            status: "PASS" | "FAIL";
+            audience: string | null;
+            nonce: string | null;
+            issuedAt: string | null;
+            detail: string;
+        };
+        DisclosureSummary: {
+            disclosed: string[];
+            undisclosed: number;
+            keyBinding: components["schemas"]["KeyBindingSummary"] | null;
+        };
         CredentialVerification: {
             status: "VALID" | "INVALID" | "EXPIRED" | "NOT_YET_VALID" | "REVOKED" | "SUSPENDED" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
             headline: string;
-            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "UNKNOWN";
+            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "SD_JWT_VC" | "UNKNOWN";
             dataModel: "2.0" | "1.1" | "unknown";
             issuer: string | null;
             subject: string | null;
@@ -1257,6 +1269,7 @@ export interface components {
             limitations: string[];
             valid: boolean;
             errors: string[];
+            disclosures?: components["schemas"]["DisclosureSummary"] | null;
         };
         JwsVerification: {
             status: "VALID" | "INVALID" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
@@ -1296,7 +1309,7 @@ export interface components {
             } | null;
         };
         CredentialVerifyRequest: {
-            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string. */
+            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`). */
             credential: {
                 [key: string]: unknown;
             } | string;
@@ -1334,7 +1347,7 @@ export interface components {
             /** @description The DID whose evidence the policy is evaluated against. */
             did: string;
             policy: components["schemas"]["Policy"];
-            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string. */
+            /** @description A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`). */
             credential?: {
                 [key: string]: unknown;
             } | string;
@@ -1893,6 +1906,8 @@ export type CredentialCheck = components['schemas']['CredentialCheck'];
 export type ProofSummary = components['schemas']['ProofSummary'];
 export type StatusListEntry = components['schemas']['StatusListEntry'];
 export type IssuerResolutionSummary = components['schemas']['IssuerResolutionSummary'];
+export type KeyBindingSummary = components['schemas']['KeyBindingSummary'];
+export type DisclosureSummary = components['schemas']['DisclosureSummary'];
 export type CredentialVerification = components['schemas']['CredentialVerification'];
 export type JwsVerification = components['schemas']['JwsVerification'];
 export type RuleEvaluation = components['schemas']['RuleEvaluation'];

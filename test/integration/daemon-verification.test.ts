@@ -319,16 +319,17 @@ describe('POST /v1/credentials/verify', () => {
     expect(checkOf(result, 'structure').status).toBe('FAIL');
   });
 
-  it('unsupported: an eddsa-rdfc-2022 proof, a presentation, an SD-JWT → UNSUPPORTED', async () => {
+  it('unsupported: an eddsa-rdfc-2022 proof, a presentation → UNSUPPORTED; a vc+jwt with disclosures is an SD-JWT of the wrong typ → MALFORMED', async () => {
     const rdfc = { ...unsigned(), proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', verificationMethod: issuerVm, proofPurpose: 'assertionMethod', proofValue: 'z3' } };
     expect(await verified({ credential: rdfc })).toMatchObject({ status: 'UNSUPPORTED', valid: false });
     const presentation = { ...unsigned(), type: ['VerifiablePresentation'], proof: diCredential['proof'] };
     expect((await verified({ credential: presentation })).status).toBe('UNSUPPORTED');
     const sdJwt = `${vcJwt()}~WyJzYWx0IiwibmFtZSIsIkFsaWNlIl0~`;
-    const sd = await verified({ credential: sdJwt });
-    expect(sd.status).toBe('UNSUPPORTED');
-    // The headline keeps the reason's own capitals (SD-JWT), and nothing runs after it.
-    expect(sd.headline).toBe('The credential cannot be verified by svc: SD-JWT credentials (dc+sd-jwt) are not verified; svc verifies Data Integrity JCS proofs, vc+jwt and VC-JWT 1.1.');
+    // SD-JWT VC results carry svc's "disclosures" member beside the SPEC §2.9 ones (SD_JWT_VC only).
+    const sd = expectJson(await verify({ credential: sdJwt }), 200);
+    expect(Object.keys(sd).sort()).toEqual([...VERIFICATION_MEMBERS, 'disclosures'].sort());
+    expect([sd.status, sd.format, sd.disclosures]).toEqual(['MALFORMED', 'SD_JWT_VC', null]);
+    expect(sd.headline).toMatch(/^The credential is malformed: the SD-JWT is malformed: the issuer-signed JWT has "typ" "vc\+jwt"/);
     expect(checkOf(sd, 'proof')).toMatchObject({ status: 'SKIP', detail: 'Not run: the structure check failed.' });
   });
 

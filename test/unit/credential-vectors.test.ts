@@ -240,12 +240,16 @@ describe('credential input', () => {
     expect(unencoded.status).toBe('UNSUPPORTED');
   });
 
-  it('anything that is neither an object nor a JWT is MALFORMED; SD-JWT is UNSUPPORTED', async () => {
+  it('anything that is neither an object nor a JWT is MALFORMED; an SD-JWT is read as one (untyped: MALFORMED, RS256: UNSUPPORTED)', async () => {
     for (const input of [42, null, ['x'], 'hello', '[1]']) {
       expect((await verifyCredential(input, { runtime: runtime() })).status).toBe('MALFORMED');
     }
     const sd = await verifyCredential('eyJhbGciOiJFUzI1NiJ9.eyJ4IjoxfQ.c2ln~WyJzYWx0IiwibmFtZSIsIngiXQ~', { runtime: runtime() });
-    expect(sd.status).toBe('UNSUPPORTED');
+    expect([sd.status, sd.format]).toEqual(['MALFORMED', 'SD_JWT_VC']);
+    expect(sd.checks.find((c) => c.id === 'structure')?.detail).toMatch(/typ/);
+    const header = Buffer.from('{"typ":"dc+sd-jwt","alg":"RS256"}').toString('base64url');
+    const rs = await verifyCredential(`${header}.eyJ4IjoxfQ.c2ln~`, { runtime: runtime() });
+    expect([rs.status, rs.format]).toEqual(['UNSUPPORTED', 'SD_JWT_VC']);
   });
 
   it('a presentation is UNSUPPORTED', async () => {

@@ -89,6 +89,8 @@ __all__ = [
     "ProofSummary",
     "StatusListEntry",
     "IssuerResolutionSummary",
+    "KeyBindingSummary",
+    "DisclosureSummary",
     "CredentialVerification",
     "JwsVerification",
     "RuleEvaluation",
@@ -879,7 +881,7 @@ class CredentialCheck(TypedDict):
 class ProofSummary(TypedDict):
     """The `ProofSummary` schema of openapi.json."""
 
-    format: Literal["DATA_INTEGRITY", "VC_JOSE_COSE", "VC_JWT_1_1", "UNKNOWN"]
+    format: Literal["DATA_INTEGRITY", "VC_JOSE_COSE", "VC_JWT_1_1", "SD_JWT_VC", "UNKNOWN"]
     suite: Optional[str]
     verificationMethod: Optional[str]
     proofPurpose: Optional[str]
@@ -916,12 +918,30 @@ class IssuerResolutionSummary(TypedDict):
     detail: str
 
 
-class CredentialVerification(TypedDict):
-    """The `CredentialVerification` schema of openapi.json."""
+class KeyBindingSummary(TypedDict):
+    """The `KeyBindingSummary` schema of openapi.json."""
+
+    status: Literal["PASS", "FAIL"]
+    audience: Optional[str]
+    nonce: Optional[str]
+    issuedAt: Optional[str]
+    detail: str
+
+
+class DisclosureSummary(TypedDict):
+    """The `DisclosureSummary` schema of openapi.json."""
+
+    disclosed: List[str]
+    undisclosed: int
+    keyBinding: Optional[KeyBindingSummary]
+
+
+class _CredentialVerificationRequired(TypedDict):
+    """The required members of CredentialVerification."""
 
     status: Literal["VALID", "INVALID", "EXPIRED", "NOT_YET_VALID", "REVOKED", "SUSPENDED", "UNSUPPORTED", "INDETERMINATE", "MALFORMED"]
     headline: str
-    format: Literal["DATA_INTEGRITY", "VC_JOSE_COSE", "VC_JWT_1_1", "UNKNOWN"]
+    format: Literal["DATA_INTEGRITY", "VC_JOSE_COSE", "VC_JWT_1_1", "SD_JWT_VC", "UNKNOWN"]
     dataModel: Literal["2.0", "1.1", "unknown"]
     issuer: Optional[str]
     subject: Optional[str]
@@ -936,6 +956,12 @@ class CredentialVerification(TypedDict):
     limitations: List[str]
     valid: bool
     errors: List[str]
+
+
+class CredentialVerification(_CredentialVerificationRequired, total=False):
+    """The `CredentialVerification` schema of openapi.json."""
+
+    disclosures: Optional[DisclosureSummary]
 
 
 class _JwsVerificationRequired(TypedDict):
@@ -999,7 +1025,7 @@ class PolicyDecision(TypedDict):
 class _CredentialVerifyRequestVariant1Required(TypedDict):
     """The required members of CredentialVerifyRequestVariant1."""
 
-    #: A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string.
+    #: A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).
     credential: Union[Dict[str, Any], str]
 
 
@@ -1065,7 +1091,7 @@ class _PolicyEvaluateRequestRequired(TypedDict):
 class PolicyEvaluateRequest(_PolicyEvaluateRequestRequired, total=False):
     """The `PolicyEvaluateRequest` schema of openapi.json."""
 
-    #: A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string.
+    #: A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).
     credential: Union[Dict[str, Any], str]
 
 

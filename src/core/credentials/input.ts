@@ -1,6 +1,6 @@
 /**
  * What a caller hands the credential verifier (SPEC §4.7 request): a credential object, the raw
- * JSON text of one, or a compact JWT. Raw text is parsed strictly, so a duplicate member at any
+ * JSON text of one, a compact JWT, or an SD-JWT (`<JWT>~<disclosure>~…~[<KB-JWT>]`). Raw text is parsed strictly, so a duplicate member at any
  * depth — which an object parsed elsewhere has already lost — makes the credential MALFORMED
  * instead of letting two parsers disagree about it. An object must be I-JSON, as parsed text
  * must: a lone surrogate, a number that is not finite or nesting deeper than the parser's 64
@@ -14,12 +14,13 @@ import type { CredentialFormat } from './types.js';
 export type CredentialInput =
   | { kind: 'json'; credential: JsonObject }
   | { kind: 'jwt'; token: string }
+  | { kind: 'sd-jwt'; text: string }
   | { kind: 'refused'; status: 'MALFORMED' | 'UNSUPPORTED'; format: CredentialFormat; reason: string };
 
 /** Three base64url parts separated by dots (the shape only; parseCompactJws judges the rest). */
 export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
-/** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901). */
-const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
+/** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901); parseSdJwt judges the rest. */
+export const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -50,9 +51,7 @@ export function readCredentialInput(input: unknown): CredentialInput {
   }
   // A compact JWS holds no "~", so it is never an SD-JWT: the common case is tested first.
   if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
-  if (SD_JWT.test(text)) {
-    return { kind: 'refused', status: 'UNSUPPORTED', format: 'UNKNOWN', reason: 'SD-JWT credentials (dc+sd-jwt) are not verified; svc verifies Data Integrity JCS proofs, vc+jwt and VC-JWT 1.1.' };
-  }
+  if (SD_JWT.test(text)) return { kind: 'sd-jwt', text };
   if (text.startsWith('[')) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
   return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").' };
 }

@@ -118,7 +118,7 @@ export function readJwtCredential(header: JsonObject, payload: JsonObject): JwtR
     return reading;
   }
   if (typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt') {
-    reading.problems.push({ status: 'UNSUPPORTED', text: `SD-JWT credentials (typ ${String(header['typ'])}) are not verified` });
+    reading.problems.push({ status: 'UNSUPPORTED', text: `the JWT is typed ${String(header['typ'])} but has no "~" after it: svc verifies an SD-JWT VC in its compact form, <issuer JWT>~<disclosures>~[<KB-JWT>]` });
     return reading;
   }
   return legacy ? readLegacy(payload, typ, reading) : readJose(payload, typ, reading);

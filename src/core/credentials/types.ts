@@ -30,7 +30,11 @@ export const STATUS_PRECEDENCE: readonly CredentialStatus[] = [
   'VALID',
 ];
 
-export const CREDENTIAL_FORMATS = ['DATA_INTEGRITY', 'VC_JOSE_COSE', 'VC_JWT_1_1', 'UNKNOWN'] as const;
+/**
+ * SD_JWT_VC (an SD-JWT VC, typ dc+sd-jwt or the legacy vc+sd-jwt) is svc's addition: SPEC §2.9's
+ * enumeration has no value for it (issue 24; README and ARCHITECTURE state the divergence).
+ */
+export const CREDENTIAL_FORMATS = ['DATA_INTEGRITY', 'VC_JOSE_COSE', 'VC_JWT_1_1', 'SD_JWT_VC', 'UNKNOWN'] as const;
 export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
 
 export const DATA_MODELS = ['2.0', '1.1', 'unknown'] as const;
@@ -51,7 +55,7 @@ export interface CredentialCheck {
 }
 
 export interface ProofSummary {
-  /** DATA_INTEGRITY, VC_JOSE_COSE or VC_JWT_1_1: how the credential is secured. */
+  /** DATA_INTEGRITY, VC_JOSE_COSE, VC_JWT_1_1 or SD_JWT_VC: how the credential is secured. */
   format: CredentialFormat;
   /** Cryptosuite (`eddsa-jcs-2022`) or JWS algorithm (`EdDSA`). */
   suite: string | null;
@@ -104,6 +108,27 @@ export interface IssuerResolutionSummary {
   detail: string;
 }
 
+/** An SD-JWT VC's key binding JWT as checked (svc's addition, beside SPEC §2.9). */
+export interface KeyBindingSummary {
+  /** PASS: typed kb+jwt, signed by the key in `cnf.jwk`, `sd_hash` over this presentation, `iat` fresh. */
+  status: 'PASS' | 'FAIL';
+  /** The KB-JWT `aud`, `nonce` and `iat` (RFC 3339) when it was read that far. */
+  audience: string | null;
+  nonce: string | null;
+  issuedAt: string | null;
+  detail: string;
+}
+
+/** What an SD-JWT VC presentation disclosed (svc's addition, beside SPEC §2.9); never a hidden value. */
+export interface DisclosureSummary {
+  /** The disclosed claims as JSON Pointers into the disclosed payload (`/given_name`, `/nationalities/1`), in document order. */
+  disclosed: string[];
+  /** How many digests no disclosure matched: claims not disclosed, or decoys (the two cannot be told apart). */
+  undisclosed: number;
+  /** Null when the presentation carries no KB-JWT. */
+  keyBinding: KeyBindingSummary | null;
+}
+
 export interface CredentialVerification {
   status: CredentialStatus;
   headline: string;
@@ -123,4 +148,6 @@ export interface CredentialVerification {
   limitations: string[];
   valid: boolean;
   errors: string[];
+  /** SD-JWT VC only (absent for the other formats, which keep exactly the SPEC members): what was disclosed; null when the disclosures could not be read. */
+  disclosures?: DisclosureSummary | null;
 }

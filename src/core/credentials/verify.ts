@@ -20,15 +20,16 @@ import {
   proofLabel,
   verifyJcsProof,
 } from '../proofs/data-integrity.js';
-import { parseDateTime } from '../proofs/datetime.js';
+import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
 import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
 import { readCredentialInput } from './input.js';
+import { checkKeyBinding, isSdJwtParseError, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
-import { didKeySource, type ControllerKey, type KeySource } from './keys.js';
+import { didKeySource, didOf, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
 import { checkCredentialStatus, withoutCredentialStatus } from './status.js';
 import {
@@ -39,7 +40,9 @@ import {
   type CredentialFormat,
   type CredentialStatus,
   type CredentialVerification,
+  type DisclosureSummary,
   type IssuerResolutionSummary,
+  type KeyBindingSummary,
   type ProofSummary,
   type StatusListEntry,
 } from './types.js';
@@ -59,7 +62,7 @@ export interface VerifyCredentialOptions {
 
 /** JWS algorithms a credential may be signed with (SPEC §4.7 rule 5). */
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
-const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt or VC-JWT 1.1 signed with EdDSA, ES256 or ES256K';
+const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = 60;
 
@@ -83,6 +86,7 @@ class Report {
   proof: ProofSummary | null = null;
   statusList: StatusListEntry[] = [];
   issuerResolution: IssuerResolutionSummary | null = null;
+  disclosures: DisclosureSummary | null = null;
   readonly limitations: string[] = [];
   private readonly records = new Map<CheckId, CheckRecord>();
   private fatal: CheckId | null = null;
@@ -358,6 +362,8 @@ function finish(report: Report): CredentialVerification {
     limitations,
     valid: status === 'VALID',
     errors: report.errors(),
+    // svc's addition for SD-JWT VC only: the other formats keep exactly the SPEC §2.9 members.
+    ...(report.format === 'SD_JWT_VC' ? { disclosures: report.disclosures } : {}),
   };
 }
 
@@ -399,6 +405,10 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   if (read.kind === 'refused') {
     report.format = read.format;
     report.set('structure', failing(read.status, read.reason));
+    return finish(report);
+  }
+  if (read.kind === 'sd-jwt') {
+    await verifySdJwtCredential(report, read.text, options, source, now);
     return finish(report);
   }
 
@@ -464,4 +474,156 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   }
   if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
   return finish(report);
+}
+
+/* ------------------------------------------------------------------ SD-JWT VC */
+
+/** Registered JWT and SD-JWT VC claims: reported in their own members, not among `claims`. */
+const SD_JWT_REGISTERED: ReadonlySet<string> = new Set(['iss', 'iat', 'nbf', 'exp', 'sub', 'vct', 'cnf', 'status', '_sd_alg']);
+
+function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
+  if (binding.status === 'ABSENT') return null;
+  if (binding.status === 'FAIL') return { status: 'FAIL', audience: null, nonce: null, issuedAt: null, detail: sentence(`the KB-JWT does not verify: ${binding.problem.text}`) };
+  return {
+    status: 'PASS',
+    audience: binding.audience.value,
+    nonce: binding.nonce,
+    issuedAt: rfc3339(binding.issuedAt),
+    detail: `The KB-JWT is signed by the holder key in "cnf", covers this presentation and was issued at ${rfc3339(binding.issuedAt)}.`,
+  };
+}
+
+/**
+ * An SD-JWT VC presentation (issue 24; RFC 9901 through sd-jwt.ts): the same checks and
+ * precedence as the other formats. structure: the compact form, every JSON part strict, the
+ * registered claims' shapes, `_sd` shapes; proof: the disclosures against the signed digests,
+ * the issuer JWT's signature by a key its DID authorises for assertionMethod, then the KB-JWT;
+ * validity: `exp`/`nbf`; status: a Token Status List is not fetched yet (INDETERMINATE, fail
+ * closed); jwt.aud: the KB-JWT `aud` against the expected audience.
+ */
+async function verifySdJwtCredential(report: Report, text: string, options: VerifyCredentialOptions, source: KeySource, now: Date): Promise<void> {
+  report.format = 'SD_JWT_VC';
+  const parsed = parseSdJwt(text);
+  if (isSdJwtParseError(parsed)) {
+    const what = parsed.kind === 'UNSUPPORTED' ? 'cannot be verified' : 'is malformed';
+    report.set('structure', failing(parsed.kind, sentence(`the SD-JWT ${what}: ${parsed.error}`)));
+    return;
+  }
+  const plain = parsed.issuerPayload;
+  const header = parsed.issuerJws.header;
+  const problems: string[] = [];
+  const stringClaim = (name: string, required: boolean): string | null => {
+    const value = plain[name];
+    if (value === undefined) {
+      if (required) problems.push(`the SD-JWT VC has no "${name}" claim`);
+      return null;
+    }
+    if (typeof value !== 'string') problems.push(`the SD-JWT "${name}" claim is not a string`);
+    return typeof value === 'string' ? value : null;
+  };
+  const dateClaim = (name: 'exp' | 'nbf' | 'iat', from = plain): Date | null => {
+    const value = from[name];
+    if (value === undefined) return null;
+    const date = numericDate(value);
+    if (date === null) problems.push(`the SD-JWT "${name}" claim is not a NumericDate (seconds since 1970)`);
+    return date;
+  };
+  const iss = stringClaim('iss', false);
+  const vct = stringClaim('vct', true);
+  const exp = dateClaim('exp');
+  const nbf = dateClaim('nbf');
+  const status = plain['status'];
+  if (status !== undefined && !isJsonObject(status)) problems.push('the SD-JWT "status" claim is not a JSON object');
+  const resolution = resolveDisclosures(parsed);
+  if ('status' in resolution && resolution.status === 'MALFORMED') problems.push(resolution.text);
+  // sub and iat may be disclosed selectively: read from the disclosed payload.
+  const resolved = 'status' in resolution ? null : resolution;
+  const disclosed = resolved?.payload ?? null;
+  const iat = disclosed ? dateClaim('iat', disclosed) : null;
+  const sub = disclosed?.['sub'];
+  if (sub !== undefined && typeof sub !== 'string') problems.push('the SD-JWT "sub" claim is not a string');
+  if (problems.length > 0) {
+    report.set('structure', failing('MALFORMED', sentence(problems.join('; '))));
+    return;
+  }
+  const claims: Record<string, unknown> = {};
+  if (disclosed) for (const name of Object.keys(disclosed)) if (!SD_JWT_REGISTERED.has(name)) claims[name] = disclosed[name];
+  report.model = {
+    dataModel: 'unknown',
+    issuer: iss,
+    subject: typeof sub === 'string' ? sub : null,
+    types: vct === null ? [] : [vct],
+    validFrom: nbf,
+    validUntil: exp,
+    claims: disclosed ? claims : null,
+    problems: [],
+    unsupported: null,
+  };
+  const alg = parsed.issuerJws.alg;
+  const kid = header['kid'];
+  report.proof = {
+    format: 'SD_JWT_VC',
+    suite: alg,
+    verificationMethod: typeof kid === 'string' ? kid : null,
+    proofPurpose: 'assertionMethod',
+    created: iat ? rfc3339(iat) : null,
+    keyCurve: null,
+    signedDigest: sha256Hex(parsed.issuerJws.signingInput),
+    detail: '',
+  };
+  const counted = resolved ? ` It discloses ${resolved.disclosed.length} claim${resolved.disclosed.length === 1 ? '' : 's'}; ${resolved.undisclosedDigests} digest${resolved.undisclosedDigests === 1 ? '' : 's'} stay undisclosed (claims not shown, or decoys).` : '';
+  report.set('structure', pass(`An SD-JWT VC (typ ${parsed.typ}${vct ? `, vct ${vct}` : ''}) issued by ${iss ?? 'an unnamed issuer'}.${counted}`));
+  if (resolved === null) {
+    const problem = resolution as { status: CredentialStatus; text: string };
+    return refuse(report, failing(problem.status, sentence(`the disclosures do not match the signed digests: ${problem.text}`)));
+  }
+  report.disclosures = { disclosed: resolved.disclosed, undisclosed: resolved.undisclosedDigests, keyBinding: null };
+  if (kid !== undefined && typeof kid !== 'string') return refuse(report, failing('MALFORMED', 'The SD-JWT header "kid" is not a string.'));
+  if (iss !== null && didOf(iss) === null) {
+    const detail = `The issuer ${iss} is not a DID; svc finds SD-JWT VC issuer keys through DIDs only (JWT VC issuer metadata is not fetched), so the signature cannot be checked.`;
+    report.proof.detail = detail;
+    report.set('proof', failing('INDETERMINATE', detail));
+    report.set('issuer', failing('INDETERMINATE', 'Not established: the signing key could not be checked.'));
+    return;
+  }
+  await checkKeyAndBinding(report, typeof kid === 'string' ? kid : null, curveOfAlgorithm(parsed.issuerJws.alg), iss, source, options.signal, checkJwtSignature(parsed.issuerJws));
+  if (report.stopped) return;
+
+  const binding = checkKeyBinding(parsed, { now });
+  report.disclosures.keyBinding = keyBindingSummary(binding);
+  if (binding.status === 'FAIL') {
+    const finding = failing(binding.problem.status, sentence(`the KB-JWT does not verify: ${binding.problem.text}`));
+    report.proof.detail = finding.detail;
+    report.set('proof', finding);
+    return;
+  }
+  if (binding.status === 'PASS') {
+    report.proof.detail = `${report.proof.detail} ${report.disclosures.keyBinding!.detail}`;
+    report.set('proof', pass(report.proof.detail));
+  } else if (binding.limitation !== null) {
+    report.limitations.push(sentence(binding.limitation.replace(/^holder binding not shown/, 'Holder binding was not shown')));
+  }
+
+  checkValidity(report, { ...report.model, validFrom: null, validUntil: null }, { iss, exp, nbf, iat, aud: null }, now);
+  if (status === undefined) {
+    report.set('status', { status: 'SKIP', implies: null, detail: 'The credential has no "status" claim.' });
+  } else if (isJsonObject(status) && status['status_list'] !== undefined) {
+    report.set('status', failing('INDETERMINATE', 'Token Status List is not checked yet; whether the issuer revoked or suspended the credential is unknown.'));
+  } else {
+    report.set('status', failing('INDETERMINATE', `The "status" claim names no mechanism svc checks (${Object.keys(status as JsonObject).slice(0, 3).join(', ') || 'empty'}); whether the credential is revoked is unknown.`));
+  }
+  checkSdJwtAudience(report, binding, options.expectedAudience);
+}
+
+/** Rule 3 for an SD-JWT VC: the audience is the KB-JWT's `aud` (the issuer JWT is not addressed to a verifier). */
+function checkSdJwtAudience(report: Report, binding: KeyBinding, expected: string | undefined): void {
+  const aud = binding.status === 'PASS' ? binding.audience.value : null;
+  if (expected === undefined) {
+    report.set('jwt.aud', { status: 'SKIP', implies: null, detail: `No expected audience was given; the audience was not verified.${aud === null ? '' : ` The KB-JWT names ${aud}.`}` });
+    report.limitations.push('The audience was not verified: no expected audience was given.');
+    return;
+  }
+  if (aud === null) report.set('jwt.aud', failing('INVALID', `The presentation has no KB-JWT, so no audience; expected ${expected}.`));
+  else if (aud !== expected) report.set('jwt.aud', failing('INVALID', `The KB-JWT audience (${aud}) is not ${expected}.`));
+  else report.set('jwt.aud', pass(`The KB-JWT audience is ${expected}.`));
 }

@@ -27,7 +27,31 @@ export const CredentialCheck = Type.Object(
 );
 
 const CredentialFormat = () =>
-  Type.Union([Type.Literal('DATA_INTEGRITY'), Type.Literal('VC_JOSE_COSE'), Type.Literal('VC_JWT_1_1'), Type.Literal('UNKNOWN')]);
+  Type.Union([Type.Literal('DATA_INTEGRITY'), Type.Literal('VC_JOSE_COSE'), Type.Literal('VC_JWT_1_1'), Type.Literal('SD_JWT_VC'), Type.Literal('UNKNOWN')]);
+
+/** An SD-JWT VC's key binding JWT as checked (svc's addition). */
+export const KeyBindingSummary = Type.Object(
+  {
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL')]),
+    audience: NullableString(),
+    nonce: NullableString(),
+    issuedAt: NullableString(),
+    detail: Type.String(),
+  },
+  { $id: 'KeyBindingSummary', additionalProperties: false },
+);
+
+/** What an SD-JWT VC presentation disclosed (svc's addition; SPEC §2.9 has no member for it): paths and a count, never a hidden value. */
+export const DisclosureSummary = Type.Object(
+  {
+    /** The disclosed claims as JSON Pointers, in document order. */
+    disclosed: Type.Array(Type.String()),
+    /** Digests no disclosure matched: claims not shown, or decoys. */
+    undisclosed: Type.Integer({ minimum: 0 }),
+    keyBinding: Type.Union([Type.Ref('KeyBindingSummary'), Type.Null()]),
+  },
+  { $id: 'DisclosureSummary', additionalProperties: false },
+);
 
 export const ProofSummary = Type.Object(
   {
@@ -107,6 +131,8 @@ export const CredentialVerification = Type.Object(
     limitations: Type.Array(Type.String()),
     valid: Type.Boolean(),
     errors: Type.Array(Type.String()),
+    /** SD-JWT VC only (svc's addition): absent for the other formats; null when the disclosures could not be read. */
+    disclosures: Type.Optional(Type.Union([Type.Ref('DisclosureSummary'), Type.Null()])),
   },
   { $id: 'CredentialVerification', additionalProperties: false },
 );
@@ -196,7 +222,7 @@ export const PolicyDecision = Type.Object(
 /** A credential as a request carries it: the object, the JSON text of one, or a compact JWT. */
 const CredentialInput = () =>
   Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String()], {
-    description: 'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT string.',
+    description: 'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
   });
 
 /** POST /v1/credentials/verify (SPEC §4.7): `{credential, expectedAudience?}`, or a bare credential object. */
@@ -271,6 +297,8 @@ export const VERIFICATION_REFS = {
   ProofSummary,
   StatusListEntry,
   IssuerResolutionSummary,
+  KeyBindingSummary,
+  DisclosureSummary,
   CredentialVerification,
   JwsVerification,
   RuleEvaluation,
