@@ -571,7 +571,7 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     signedDigest: sha256Hex(parsed.issuerJws.signingInput),
     detail: '',
   };
-  const counted = resolved ? ` It discloses ${resolved.disclosed.length} claim${resolved.disclosed.length === 1 ? '' : 's'}; ${resolved.undisclosedDigests} digest${resolved.undisclosedDigests === 1 ? '' : 's'} stay undisclosed (claims not shown, or decoys).` : '';
+  const counted = resolved ? ` It discloses ${resolved.disclosed.length} claim${resolved.disclosed.length === 1 ? '' : 's'}; ${resolved.undisclosedDigests} digest${resolved.undisclosedDigests === 1 ? ' stays' : 's stay'} undisclosed (claims not shown, or decoys).` : '';
   report.set('structure', pass(`An SD-JWT VC (typ ${parsed.typ}${vct ? `, vct ${vct}` : ''}) issued by ${iss ?? 'an unnamed issuer'}.${counted}`));
   if (resolved === null) {
     const problem = resolution as { status: CredentialStatus; text: string };
