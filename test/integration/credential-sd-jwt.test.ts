@@ -6,11 +6,15 @@
  * members, a repeated disclosure).
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { jwtIssuer, type JwtAlg, type JwtIssuer } from '../support/peer-issuers.js';
+import { assertBuilt, onlyJson, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
@@ -385,5 +389,53 @@ describe('POST /v1/credentials/verify with an SD-JWT VC (the daemon, on the wall
   it('a malformed SD-JWT is a 200 MALFORMED result, not a problem', async () => {
     const served = expectJson(await post({ credential: `${b64('{"alg":"EdDSA","typ":"dc+sd-jwt"}')}.${b64('{"a":1,"a":2}')}.c2ln~` }), 200);
     expect([served.status, served.format]).toEqual(['MALFORMED', 'SD_JWT_VC']);
+  });
+});
+
+describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clock)', () => {
+  let dir: string;
+  beforeAll(() => {
+    assertBuilt();
+    dir = mkdtempSync(path.join(tmpdir(), 'svc-sd-jwt-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function presentation(disclose: Record<string, boolean>): Promise<string> {
+    const issuer = jwtIssuer('EdDSA');
+    const now = Math.floor(Date.now() / 1000);
+    return library(issuer).present(await library(issuer).issue({ ...payload(issuer), iat: now - 60 } as never, FRAME as never, { header: { kid: issuer.kid } }), disclose as never);
+  }
+
+  it('VALID → exit 0; --json has the status verifyCredential gives; the report shows the disclosed claims and the undisclosed count', async () => {
+    const text = await presentation({ given_name: true });
+    const file = path.join(dir, 'credential.sd-jwt');
+    writeFileSync(file, `${text}\n`);
+    const core = await verifyCredential(text, { runtime: testRuntime(fixedClock(new Date().toISOString())) });
+    expect(core.status).toBe('VALID');
+
+    const json = await svc(['verify-credential', file, '--json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const result = onlyJson(json);
+    expect([result.status, result.format]).toEqual([core.status, core.format]);
+    expect(result.disclosures).toEqual(core.disclosures);
+
+    const report = await svc(['verify-credential', file]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^VALID {2}The credential is valid/);
+    expect(report.stdout).toMatch(/format +SD_JWT_VC/);
+    expect(report.stdout).toMatch(/disclosed +1: \/given_name/);
+    expect(report.stdout).toMatch(/undisclosed +2 /);
+    expect(report.stdout).not.toContain('Mustermann');
+  });
+
+  it('a tampered disclosure → exit non-zero, INVALID', async () => {
+    const { jwt, disclosures } = parts(await presentation({ given_name: true, family_name: true }));
+    const file = path.join(dir, 'tampered.sd-jwt');
+    writeFileSync(file, join(jwt, [b64('["salt","given_name","Mallory"]'), ...disclosures.slice(1)]));
+    const r = await svc(['verify-credential', file, '--json']);
+    expect(r.exitCode).not.toBe(0);
+    expect(onlyJson(r).status).toBe('INVALID');
   });
 });

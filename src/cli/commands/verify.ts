@@ -17,9 +17,9 @@ const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts,
 export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const credential = program
     .command('verify-credential')
-    .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt or VC-JWT 1.1, with its issuer key and status list')
-    .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT, or - for standard input')
-    .option('--audience <aud>', 'the audience you identify as: a JWT credential must name it in "aud"');
+    .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt, VC-JWT 1.1 or SD-JWT VC, with its issuer key and status list')
+    .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
+    .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"');
   completeFiles(credential, 'file');
   egressOption(credential);
   addOutputOptions(credential);

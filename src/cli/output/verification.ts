@@ -54,6 +54,16 @@ export function limitationLines(out: Report, limitations: readonly string[]): vo
 
 const field = (out: Report, label: string, value: string | null | undefined): Report => out.field(label, value ? printable(value) : null, LABEL);
 
+/** An SD-JWT VC's disclosures: the claims shown (paths only), how many digests stayed hidden, the key binding. */
+function disclosureLines(out: Report, disclosures: NonNullable<CredentialVerification['disclosures']>): void {
+  out.blank().line({ text: 'Disclosures', bold: true });
+  const shown = disclosures.disclosed;
+  field(out, 'disclosed', shown.length === 0 ? 'none' : `${shown.length}: ${shown.join(', ')}`);
+  field(out, 'undisclosed', `${disclosures.undisclosed} (claims not shown, or decoys)`);
+  const kb = disclosures.keyBinding;
+  field(out, 'key binding', kb === null ? 'none (no KB-JWT)' : kb.status === 'PASS' ? `PASS, audience ${kb.audience ?? '-'}, nonce ${kb.nonce ?? '-'}` : 'FAIL');
+}
+
 export function credentialText(result: CredentialVerification, style: Style, width: number = DEFAULT_WIDTH): string {
   const out = new Report(width);
   headlineLines(out, result.status, result.headline);
@@ -68,6 +78,7 @@ export function credentialText(result: CredentialVerification, style: Style, wid
     field(out, 'proof', [result.proof.suite, result.proof.keyCurve].filter(Boolean).join(', '));
     field(out, 'key', result.proof.verificationMethod);
   }
+  if (result.disclosures) disclosureLines(out, result.disclosures);
   out.blank().line({ text: 'Checks', bold: true });
   for (const check of result.checks) out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, 9), printable(check.detail));
   if (result.statusList.length > 0) {
