@@ -280,6 +280,26 @@ describe('SD-JWT VC: INVALID', () => {
   });
 });
 
+describe('SD-JWT VC: any damaged presentation is a status with a reason, never a throw', () => {
+  it('every single-character change and every truncation of a bound presentation', async () => {
+    const issuer = jwtIssuer('EdDSA');
+    const text = await library(issuer).present(await issue(issuer, { cnf: { jwk: holder.jwk } }), { given_name: true } as never, kb());
+    expect((await verify(text, AUDIENCE)).status).toBe('VALID');
+    const variants = new Set<string>();
+    for (let i = 0; i < text.length; i += 7) {
+      variants.add(text.slice(0, i));
+      for (const c of ['~', '.', 'A', '_']) variants.add(`${text.slice(0, i)}${c}${text.slice(i + 1)}`);
+    }
+    variants.delete(text);
+    for (const variant of variants) {
+      const result = await verify(variant, AUDIENCE);
+      expect(result.status, variant).not.toBe('VALID');
+      expect(result.headline.length).toBeGreaterThan(0);
+      expect(result.errors.length, variant).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('SD-JWT VC: validity, status, structure, issuer', () => {
   it('EXPIRED past exp; NOT_YET_VALID before nbf', async () => {
     const issuer = jwtIssuer('ES256');
@@ -384,6 +404,27 @@ describe('POST /v1/credentials/verify with an SD-JWT VC (the daemon, on the wall
       expect(served.disclosures.disclosed).toEqual(['/birthdate']);
       expect(served.claims).toEqual({ birthdate: '1963-08-12' });
     }
+  });
+
+  it("evaluate-policy with credentialStatus 'active' passes only for a VALID SD-JWT VC", async () => {
+    const issuer = jwtIssuer('EdDSA');
+    const now = Math.floor(Date.now() / 1000);
+    const mint = (extra: Record<string, unknown>) => library(issuer).issue({ ...payload(issuer), iat: now - 60, ...extra } as never, FRAME as never, { header: { kid: issuer.kid } });
+    const evaluate = async (credential: string) => {
+      const answer = await call(`${daemon.url}/v1/policies/evaluate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ did: issuer.did, policy: { rules: { credentialStatus: 'active' } }, credential }),
+      });
+      return expectJson(answer, 200);
+    };
+    const valid = await evaluate(await mint({}));
+    expect(valid.evaluation.status).toBe('PASS');
+    expect(valid.credential.format).toBe('SD_JWT_VC');
+    const listed = await evaluate(await mint({ status: { status_list: { idx: 1, uri: 'https://status.example/l' } } }));
+    expect([listed.credential.status, listed.evaluation.status]).toEqual(['INDETERMINATE', 'INDETERMINATE']);
+    const expired = await evaluate(await mint({ exp: now - 600 }));
+    expect([expired.credential.status, expired.evaluation.status]).toEqual(['EXPIRED', 'FAIL']);
   });
 
   it('a malformed SD-JWT is a 200 MALFORMED result, not a problem', async () => {
