@@ -356,6 +356,20 @@ describe('SD-JWT VC: validity, status, structure, issuer', () => {
     expect((await verify(`${rs}.${body}.c2ln~`)).status).toBe('UNSUPPORTED');
   });
 
+  it('a disclosed "__proto__" claim is reported as a claim, not as a prototype', async () => {
+    const issuer = jwtIssuer('EdDSA');
+    const disclosure = b64('["c2FsdA","__proto__",{"polluted":true}]');
+    const digest = createHash('sha256').update(disclosure, 'ascii').digest('base64url');
+    const header = b64(JSON.stringify({ typ: 'dc+sd-jwt', alg: 'EdDSA', kid: issuer.kid }));
+    const body = b64(JSON.stringify({ iss: issuer.did, vct: VCT, _sd_alg: 'sha-256', _sd: [digest] }));
+    const jwt = `${header}.${body}.${signerOf('EdDSA', issuer.privateKey)(`${header}.${body}`)}`;
+    const result = await verify(join(jwt, [disclosure]));
+    expectValid(result);
+    expect(Object.getPrototypeOf(result.claims)).toBe(Object.prototype);
+    expect(Object.hasOwn(result.claims!, '__proto__')).toBe(true);
+    expect(result.disclosures?.disclosed).toEqual(['/__proto__']);
+  });
+
   it('an issuer that is not a DID: INDETERMINATE (no issuer metadata is fetched)', async () => {
     const issuer = jwtIssuer('EdDSA');
     const result = await verify(await issue(issuer, { iss: 'https://issuer.example' }));

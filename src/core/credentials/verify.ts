@@ -546,8 +546,8 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     report.set('structure', failing('MALFORMED', sentence(problems.join('; '))));
     return;
   }
-  const claims: Record<string, unknown> = {};
-  if (disclosed) for (const name of Object.keys(disclosed)) if (!SD_JWT_REGISTERED.has(name)) claims[name] = disclosed[name];
+  // fromEntries defines own members: a disclosed "__proto__" claim stays a claim, never a prototype.
+  const claims: Record<string, unknown> = Object.fromEntries(Object.entries(disclosed ?? {}).filter(([name]) => !SD_JWT_REGISTERED.has(name)));
   report.model = {
     dataModel: 'unknown',
     issuer: iss,
