@@ -314,12 +314,14 @@ describe('SD-JWT VC: validity, status, structure, issuer', () => {
     expectValid(inside);
   });
 
-  it('status.status_list: INDETERMINATE (the Token Status List is not fetched yet; fail-closed)', async () => {
+  it('status.status_list: INDETERMINATE when the Token Status List cannot be fetched (fail-closed; credential-token-status.test.ts checks lists)', async () => {
     const issuer = jwtIssuer('EdDSA');
-    const result = await verify(await issue(issuer, { status: { status_list: { idx: 7, uri: 'https://status.example/list' } } }));
+    // Loopback is outside the production egress policy: nothing is fetched.
+    const result = await verify(await issue(issuer, { status: { status_list: { idx: 7, uri: 'https://127.0.0.1:1/list' } } }));
     expect(result.status).toBe('INDETERMINATE');
     expect(statuses(result)['status']).toBe('INDETERMINATE');
-    expect(detail(result, 'status')).toMatch(/^Token Status List is not checked yet/);
+    expect(detail(result, 'status')).toMatch(/^The status could not be determined\. The Token Status List https:\/\/127\.0\.0\.1:1\/list could not be retrieved: /);
+    expect(result.statusList).toMatchObject([{ statusType: 'TokenStatusList', index: 7, result: 'INDETERMINATE' }]);
   });
 
   it('MALFORMED: duplicate members in the issuer payload and in a disclosure', async () => {
@@ -435,7 +437,7 @@ describe('POST /v1/credentials/verify with an SD-JWT VC (the daemon, on the wall
     const valid = await evaluate(await mint({}));
     expect(valid.evaluation.status).toBe('PASS');
     expect(valid.credential.format).toBe('SD_JWT_VC');
-    const listed = await evaluate(await mint({ status: { status_list: { idx: 1, uri: 'https://status.example/l' } } }));
+    const listed = await evaluate(await mint({ status: { status_list: { idx: 1, uri: 'https://127.0.0.1:1/l' } } }));
     expect([listed.credential.status, listed.evaluation.status]).toEqual(['INDETERMINATE', 'INDETERMINATE']);
     const expired = await evaluate(await mint({ exp: now - 600 }));
     expect([expired.credential.status, expired.evaluation.status]).toEqual(['EXPIRED', 'FAIL']);

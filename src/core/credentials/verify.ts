@@ -32,6 +32,7 @@ import { readJwtCredential, type JwtClaims } from './jwt.js';
 import { didKeySource, didOf, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
 import { checkCredentialStatus, withoutCredentialStatus } from './status.js';
+import { checkTokenStatusList } from './token-status.js';
 import {
   CHECK_IDS,
   STATUS_PRECEDENCE,
@@ -498,8 +499,8 @@ function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
  * precedence as the other formats. structure: the compact form, every JSON part strict, the
  * registered claims' shapes, `_sd` shapes; proof: the disclosures against the signed digests,
  * the issuer JWT's signature by a key its DID authorises for assertionMethod, then the KB-JWT;
- * validity: `exp`/`nbf`; status: a Token Status List is not fetched yet (INDETERMINATE, fail
- * closed); jwt.aud: the KB-JWT `aud` against the expected audience.
+ * validity: `exp`/`nbf`; status: the Token Status List through token-status.ts (fail closed);
+ * jwt.aud: the KB-JWT `aud` against the expected audience.
  */
 async function verifySdJwtCredential(report: Report, text: string, options: VerifyCredentialOptions, source: KeySource, now: Date): Promise<void> {
   report.format = 'SD_JWT_VC';
@@ -607,8 +608,19 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
   checkValidity(report, { ...report.model, validFrom: null, validUntil: null }, { iss, exp, nbf, iat, aud: null }, now);
   if (status === undefined) {
     report.set('status', { status: 'SKIP', implies: null, detail: 'The credential has no "status" claim.' });
+  } else if (options.checkStatus === false) {
+    report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
   } else if (isJsonObject(status) && status['status_list'] !== undefined) {
-    report.set('status', failing('INDETERMINATE', 'Token Status List is not checked yet; whether the issuer revoked or suspended the credential is unknown.'));
+    const result = await checkTokenStatusList(status['status_list'], {
+      runtime: options.runtime,
+      keySource: source,
+      issuer: iss,
+      now,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    });
+    report.statusList = result.entries;
+    report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
   } else {
     report.set('status', failing('INDETERMINATE', `The "status" claim names no mechanism svc checks (${Object.keys(status as JsonObject).slice(0, 3).join(', ') || 'empty'}); whether the credential is revoked is unknown.`));
   }
