@@ -209,6 +209,14 @@ describe('Token Status List against a loopback HTTPS host', () => {
     expect(statusCheck(result).detail).toContain(`signed by a key of ${other.did}, not of the credential's issuer ${issuer.did}`);
   });
 
+  it('INDETERMINATE for a token signed with an algorithm a credential may not use (ES384)', async () => {
+    const path = '/tsl/es384';
+    const uri = publish(path, statusToken(url(path), { header: { alg: 'ES384' } }));
+    const result = await verifyAt(uri, 0);
+    expect(result.status).toBe('INDETERMINATE');
+    expect(statusCheck(result).detail).toContain('is signed with ES384; svc checks EdDSA, ES256 or ES256K signatures');
+  });
+
   it('INDETERMINATE when sub is not the status list URI', async () => {
     const path = '/tsl/sub';
     const uri = publish(path, statusToken(url(path), { sub: url('/tsl/elsewhere') }));

@@ -31,6 +31,7 @@ import { rfc3339 } from '../runtime.js';
 import { clause } from '../text.js';
 import { findSigningKey, unusableKey } from './binding.js';
 import { isServiceProblem, type KeySource } from './keys.js';
+import { SD_JWT_ALGORITHMS } from './sd-jwt.js';
 import { MAX_STATUS_LIST_BYTES, MAX_STATUS_LIST_DECOMPRESSED, type StatusCheckResult } from './status.js';
 import type { StatusEntryResult, StatusListEntry } from './types.js';
 
@@ -207,6 +208,10 @@ async function verifyToken(parsed: ParsedJws, uri: string, ctx: TokenStatusConte
   const payload = parsed.payload as JsonObject;
   if (payload['iss'] !== undefined && payload['iss'] !== iss) {
     throw new TokenProblem(`The Token Status List ${uri} cannot be used: it is issued by ${JSON.stringify(payload['iss'])}, not by the credential's issuer ${iss}.`);
+  }
+  // The algorithms a credential may be signed with (SPEC §4.7 rule 5) sign its status too.
+  if (!SD_JWT_ALGORITHMS.has(parsed.alg)) {
+    throw new TokenProblem(`The Token Status List ${uri} is signed with ${parsed.alg}; svc checks EdDSA, ES256 or ES256K signatures.`);
   }
   const kid = parsed.header['kid'];
   if (kid !== undefined && typeof kid !== 'string') throw new TokenProblem(`The Token Status List ${uri} is malformed: its header "kid" is not a string.`);
