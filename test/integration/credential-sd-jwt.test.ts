@@ -2,7 +2,8 @@
  * SD-JWT VC credentials (issue 24) through verifyCredential: presentations minted during the run
  * by an independent implementation, @sd-jwt/sd-jwt-vc 0.19, with node:crypto signers; issuers are
  * did:key (EdDSA, ES256, ES256K) resolved by svc's core, `iss` = the DID, header `kid` = its
- * verification method. Hand-made parts cover what the library refuses to produce (duplicate
+ * verification method; and did:web issuers served by the loopback HTTPS host with the test CA.
+ * Hand-made parts cover what the library refuses to produce (duplicate
  * members, a repeated disclosure).
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
@@ -18,6 +19,8 @@ import { assertBuilt, onlyJson, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
+import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { startHttpsServer } from '../support/https-server.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);
@@ -494,5 +497,67 @@ describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clo
     const r = await svc(['verify-credential', file, '--json']);
     expect(r.exitCode).not.toBe(0);
     expect(onlyJson(r).status).toBe('INVALID');
+  });
+});
+
+describe('SD-JWT VC from a did:web issuer on the loopback HTTPS host (test CA)', () => {
+  let host: DidWebHost;
+  beforeAll(async () => {
+    host = await startDidWebHost();
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  /** A JwtIssuer for `did` whose key is the host's Ed25519 key, kid = `did#key-1`. */
+  function webIssuer(did: string): JwtIssuer {
+    const key = host.key;
+    return { alg: 'EdDSA', did, kid: `${did}#key-1`, privateKey: key.privateKey, publicKey: key.publicKey, secret: new Uint8Array(0), publicKeyMultibase: key.multikey ?? '' };
+  }
+
+  const verifyOnHost = (text: string, expectedAudience?: string): Promise<CredentialVerification> =>
+    verifyCredential(text, { runtime: host.runtime(), ...(expectedAudience === undefined ? {} : { expectedAudience }) });
+
+  it('VALID with kid = the did:web verification method authorised for assertionMethod (bound, audience checked); another key is INVALID', async () => {
+    const did = host.did('issuers', 'sd-jwt');
+    host.publish(did);
+    const issuer = webIssuer(did);
+    const credential = await issue(issuer, { cnf: { jwk: holder.jwk } });
+    // The host's runtime runs on the wall clock (its TLS certificates are fresh): a KB-JWT of now.
+    const bound = await library(issuer).present(credential, undefined, kb({ iat: Math.floor(Date.now() / 1000) - 10 }));
+    const result = await verifyOnHost(bound, AUDIENCE);
+    expectValid(result);
+    expect(statuses(result)).toMatchObject({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', 'jwt.aud': 'PASS' });
+    expect(result.issuer).toBe(did);
+    expect(result.proof).toMatchObject({ suite: 'EdDSA', verificationMethod: `${did}#key-1`, proofPurpose: 'assertionMethod' });
+    expect(result.disclosures?.keyBinding).not.toBeNull();
+
+    const forged = await issue(issuer, {}, generateKeyPairSync('ed25519').privateKey);
+    expect((await verifyOnHost(forged)).status).toBe('INVALID');
+  });
+
+  it('a key the DID lists only under authentication → INVALID, issuer FAIL (as for vc+jwt)', async () => {
+    const did = host.did('issuers', 'sd-jwt-auth-only');
+    host.publish(did, {
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+      id: did,
+      verificationMethod: [{ id: `${did}#key-1`, type: 'Multikey', controller: did, publicKeyMultibase: host.key.multikey }],
+      authentication: [`${did}#key-1`],
+    });
+    const result = await verifyOnHost(await issue(webIssuer(did)));
+    expect(result.status, JSON.stringify(result.checks)).toBe('INVALID');
+    expect(statuses(result)['issuer']).toBe('FAIL');
+    expect(detail(result, 'issuer')).toContain('not authorised for assertionMethod');
+  });
+
+  it('the did:web host unreachable (connection refused) → INDETERMINATE, never VALID', async () => {
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca });
+    const did = `did:web:localhost%3A${server.port}:issuers:gone`;
+    await server.close();
+    const result = await verifyOnHost(await issue(webIssuer(did)));
+    expect(result.status, JSON.stringify(result.checks)).toBe('INDETERMINATE');
+    expect(result.valid).toBe(false);
+    expect(statuses(result)).toMatchObject({ issuer: 'INDETERMINATE', proof: 'INDETERMINATE' });
+    expect(detail(result, 'proof')).toContain('ECONNREFUSED');
   });
 });
