@@ -86,6 +86,15 @@ describe('did:web domain binding', () => {
     expect(result.trace.find((s) => s.stage === 'linkage.verify_proof')!.status).toBe('FAIL');
   });
 
+  it('INVALID_PROOF for a Data Integrity proof whose "expires" has passed → origin FAILED', async () => {
+    const did = host.did('proof-expired');
+    const credential = linkageCredentialDi(did, origin, host.key, `${did}#key-1`, {}, { expires: '2026-02-01T00:00:00Z' });
+    const result = await resolveWith('proof-expired', json(didConfiguration(credential)));
+    expect(result.evidence.domainBinding!.status).toBe('INVALID_PROOF');
+    expect(JSON.stringify(result.evidence.domainBinding)).toContain('the proof expired');
+    expect(origin_(result).state).toBe('FAILED');
+  });
+
   it('MALFORMED for a configuration that is not JSON → origin FAILED', async () => {
     const result = await resolveWith('malformed', raw('<html>not here</html>', { contentType: 'text/html' }));
     expect(result.evidence.domainBinding!.status).toBe('MALFORMED');

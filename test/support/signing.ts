@@ -45,12 +45,13 @@ export function signJws(header: Record<string, unknown>, payload: Record<string,
   return `${input}.${b64url(signBytes(key.alg, key.privateKey, Buffer.from(input)))}`;
 }
 
-/** Adds an eddsa-jcs-2022 proof (W3C vc-di-eddsa §3.3) made with an Ed25519 key. */
+/** Adds an eddsa-jcs-2022 proof (W3C vc-di-eddsa §3.3) made with an Ed25519 key; `extra` proof members (e.g. `expires`) are signed too. */
 export function signEddsaJcs2022(
   document: Record<string, unknown>,
   key: TestKey,
   verificationMethod: string,
   created = '2026-01-01T00:00:00Z',
+  extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const proofConfig: Record<string, unknown> = {
     type: 'DataIntegrityProof',
@@ -58,6 +59,7 @@ export function signEddsaJcs2022(
     created,
     verificationMethod,
     proofPurpose: 'assertionMethod',
+    ...extra,
   };
   if (document['@context'] !== undefined) proofConfig['@context'] = document['@context'];
   const hash = Buffer.concat([
@@ -72,7 +74,7 @@ export function signEddsaJcs2022(
 export const DID_CONFIGURATION_CONTEXT = 'https://identity.foundation/.well-known/did-configuration/v1';
 
 /** A VC 2.0 DomainLinkageCredential secured with eddsa-jcs-2022. */
-export function linkageCredentialDi(did: string, origin: string, key: TestKey, vmId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function linkageCredentialDi(did: string, origin: string, key: TestKey, vmId: string, extra: Record<string, unknown> = {}, proofExtra: Record<string, unknown> = {}): Record<string, unknown> {
   return signEddsaJcs2022(
     {
       '@context': ['https://www.w3.org/ns/credentials/v2', DID_CONFIGURATION_CONTEXT],
@@ -84,6 +86,8 @@ export function linkageCredentialDi(did: string, origin: string, key: TestKey, v
     },
     key,
     vmId,
+    undefined,
+    proofExtra,
   );
 }
 

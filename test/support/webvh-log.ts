@@ -99,8 +99,8 @@ function hashWithPlaceholder(preliminary: Entry): string {
 }
 
 /** A witness proof of `versionId` by `witness` (eddsa-jcs-2022 over {versionId}). */
-export function witnessProof(versionId: string, witness: TestKey): Entry {
-  return signEddsaJcs2022({ versionId }, witness, `did:key:${witness.multikey}#${witness.multikey}`)['proof'] as Entry;
+export function witnessProof(versionId: string, witness: TestKey, created = '2024-01-01T00:00:00Z'): Entry {
+  return signEddsaJcs2022({ versionId }, witness, `did:key:${witness.multikey}#${witness.multikey}`, created)['proof'] as Entry;
 }
 
 /** did-witness.json: `[{versionId, proof: [...]}]`. */

@@ -337,7 +337,7 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
 
   it('verifies through the wrapper with a key lookup and the expected proof purpose', async () => {
     const seen: string[] = [];
-    const result = await verifyDataIntegrity(signed, {
+    const result = await verifyDataIntegrity(signed, { nowMs: Date.now(),
       expectedProofPurpose: 'assertionMethod',
       lookupKey: (vm) => {
         seen.push(vm);
@@ -397,7 +397,7 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
 
   it('reports the first unsupported proof of an rdfc proof set', async () => {
     const set = readJson(path.join(dir, 'proof-set-chain', 'signedProofSet2.json'));
-    const result = await verifyDataIntegrity(set, { lookupKey: () => ({ publicKey }) });
+    const result = await verifyDataIntegrity(set, { lookupKey: () => ({ publicKey }), nowMs: Date.now() });
     expect(result.status).toBe('UNSUPPORTED');
     expect(result.reason).toMatch(/^proof 1 of 2: cryptosuite eddsa-rdfc-2022/);
   });
@@ -446,9 +446,9 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
     const a = proofOf(signDoc(DOC, OPTIONS));
     const b = proofOf(signDoc(DOC, { ...OPTIONS, created: '2025-02-02T00:00:00Z' }));
     const lookupKey = (): ProofKeyLookup => ({ publicKey });
-    expect((await verifyDataIntegrity({ ...DOC, proof: [a, b] }, { lookupKey })).status).toBe('VALID');
+    expect((await verifyDataIntegrity({ ...DOC, proof: [a, b] }, { lookupKey, nowMs: Date.now() })).status).toBe('VALID');
     const broken = { ...b, created: '2025-03-03T00:00:00Z' };
-    const result = await verifyDataIntegrity({ ...DOC, proof: [a, broken] }, { lookupKey });
+    const result = await verifyDataIntegrity({ ...DOC, proof: [a, broken] }, { lookupKey, nowMs: Date.now() });
     expect(result).toMatchObject({ status: 'INVALID', reason: 'proof 2 of 2: the Ed25519 signature does not verify' });
     expect(result.proofs.map((p) => p.result.status)).toEqual(['VALID', 'INVALID']);
   });
@@ -456,13 +456,13 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
   it('checks the proof purpose, the verification method, and passes on lookup failures', async () => {
     const signed = signDoc(DOC, { ...OPTIONS, proofPurpose: 'authentication' });
     const lookupKey = (): ProofKeyLookup => ({ publicKey });
-    expect(await verifyDataIntegrity(signed, { lookupKey, expectedProofPurpose: 'assertionMethod' })).toMatchObject({
+    expect(await verifyDataIntegrity(signed, { lookupKey, nowMs: Date.now(), expectedProofPurpose: 'assertionMethod' })).toMatchObject({
       status: 'INVALID',
       reason: "the proof's purpose is authentication, not assertionMethod",
     });
     const noVm = signDoc(DOC, { ...OPTIONS, verificationMethod: undefined });
-    expect((await verifyDataIntegrity(noVm, { lookupKey })).reason).toBe('the proof has no string "verificationMethod"');
-    const failing = await verifyDataIntegrity(signDoc(DOC, OPTIONS), {
+    expect((await verifyDataIntegrity(noVm, { lookupKey, nowMs: Date.now() })).reason).toBe('the proof has no string "verificationMethod"');
+    const failing = await verifyDataIntegrity(signDoc(DOC, OPTIONS), { nowMs: Date.now(),
       lookupKey: async () => ({ status: 'INVALID', reason: 'the key is not in the document' }),
     });
     expect(failing).toMatchObject({ status: 'INVALID', reason: 'the key is not in the document' });
@@ -470,12 +470,30 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
 
   it('reports documents without proofs, empty proof sets and proof chains', async () => {
     const lookupKey = (): ProofKeyLookup => ({ publicKey });
-    expect(await verifyDataIntegrity(DOC, { lookupKey })).toMatchObject({ status: 'MALFORMED', reason: 'the document has no proof' });
-    expect(await verifyDataIntegrity({ ...DOC, proof: [] }, { lookupKey })).toMatchObject({ status: 'MALFORMED', reason: 'the proof set is empty' });
+    expect(await verifyDataIntegrity(DOC, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the document has no proof' });
+    expect(await verifyDataIntegrity({ ...DOC, proof: [] }, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the proof set is empty' });
     const chained = signDoc(DOC, { ...OPTIONS, previousProof: 'urn:uuid:p1' });
     expect(verifyEddsaJcs2022(chained, proofOf(chained), publicKey)).toEqual({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
     const badCreated = signDoc(DOC, { ...OPTIONS, created: '2025-02-30T00:00:00Z' });
-    expect(verifyEddsaJcs2022(badCreated, proofOf(badCreated), publicKey)).toEqual({ status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' });
+    expect(verifyEddsaJcs2022(badCreated, proofOf(badCreated), publicKey)).toEqual({
+      status: 'MALFORMED',
+      reason: 'the proof\'s "created" is not a dateTimeStamp (a date-time with a time-zone offset or Z): "2025-02-30T00:00:00Z"',
+    });
+  });
+
+  it('checks the proof window: created and expires dateTimeStamps, expires past, created ahead (60 s skew)', () => {
+    const now = Date.parse('2025-06-01T00:00:00Z');
+    const check = (extra: Record<string, unknown>) => {
+      const doc = signDoc(DOC, { ...OPTIONS, ...extra });
+      return verifyEddsaJcs2022(doc, proofOf(doc), publicKey, now);
+    };
+    expect(check({ expires: '2025-06-02T00:00:00Z' }).status).toBe('VALID');
+    expect(check({ expires: '2025-06-01T00:00:30Z', created: '2025-06-01T00:00:59Z' }).status).toBe('VALID');
+    expect(check({ expires: '2025-05-31T23:59:00Z' })).toEqual({ status: 'INVALID', reason: 'the proof expired: "expires" 2025-05-31T23:59:00.000Z is before 2025-06-01T00:00:00.000Z' });
+    expect(check({ expires: 'invalidDate' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"expires" is not a dateTimeStamp') });
+    expect(check({ expires: '2025-06-02T00:00:00' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"expires" is not a dateTimeStamp') });
+    expect(check({ created: '2025-01-01T00:00:00' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"created" is not a dateTimeStamp') });
+    expect(check({ created: '2025-06-01T00:01:01Z' })).toMatchObject({ status: 'INVALID', reason: expect.stringContaining('created in the future') });
   });
 
   it('classifies other proof kinds without verifying them', () => {

@@ -17,6 +17,7 @@ import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import {
   checkProofSupport,
   JCS_CRYPTOSUITES,
+  PROOF_CLOCK_SKEW_SECONDS,
   proofLabel,
   verifyJcsProof,
 } from '../proofs/data-integrity.js';
@@ -65,7 +66,7 @@ export interface VerifyCredentialOptions {
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
 const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
-export const CLOCK_SKEW_SECONDS = 60;
+export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
 const LABELS: Readonly<Record<CheckId, string>> = {
   structure: 'Well-formed credential',
@@ -227,6 +228,12 @@ function refuse(report: Report, finding: Finding): void {
   report.set('proof', finding);
 }
 
+/**
+ * A Data Integrity proof: suite, purpose, key and signature, and the proof's own window
+ * (checkProofWindow, at the Runtime clock with the 60 s skew of CLOCK_SKEW_SECONDS): a `created`
+ * or `expires` that is not a dateTimeStamp is MALFORMED; an expired proof, or one created ahead
+ * of now, is INVALID with check `proof` FAIL — not EXPIRED, which is the credential's validity.
+ */
 async function checkDataIntegrity(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
   const raw = credential['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
@@ -252,8 +259,9 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
     return refuse(report, failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
   }
   const suite = String(p['cryptosuite']);
+  const nowMs = options.runtime.clock.now().getTime();
   await checkKeyAndBinding(report, vm, null, model.issuer, source, options.signal, (key) => {
-    const { result, signedDigest } = verifyJcsProof(credential, p, key.publicJwk!);
+    const { result, signedDigest } = verifyJcsProof(credential, p, key.publicJwk!, nowMs);
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };
   });

@@ -386,6 +386,7 @@ async function evaluateEmbedded(credential: Record<string, unknown>, index: numb
       lookupKey: keyLookup(ctx, report),
       expectedProofPurpose: 'assertionMethod',
       supportedDescription: SUPPORTED_PROOFS,
+      nowMs: ctx.now.getTime(),
     });
     if (result.status === 'VALID') {
       const keys = [...new Set(result.proofs.map((p) => (p.verificationMethod?.startsWith('#') ? `${ctx.did}${p.verificationMethod}` : p.verificationMethod)))];

@@ -131,7 +131,7 @@ export const didWebvh: MethodDriver = {
 
     const log: LogVerification = await trace
       .run('webvh.verify_witnesses', 'Check witness approvals', async (stage) => {
-        const verified = await applyWitnesses(entries, witnessFile, location.witnessUrl);
+        const verified = await applyWitnesses(entries, witnessFile, location.witnessUrl, runtime.clock.now().getTime());
         const { witness } = verified;
         if (witness.status === 'NOT_REQUIRED') {
           stage.status = 'SKIP';

@@ -110,6 +110,36 @@ export function checkProofSupport(
   return null;
 }
 
+/** Clock skew allowed on a proof's `created` and `expires`: CLOCK_SKEW_SECONDS of credentials, the same 60 s. */
+export const PROOF_CLOCK_SKEW_SECONDS = 60;
+
+function readStampMember(proof: Record<string, unknown>, name: 'created' | 'expires'): Date | null | { reason: string } {
+  const value = proof[name];
+  if (value === undefined) return null;
+  const date = typeof value === 'string' ? parseDateTime(value) : null;
+  if (date === null) return { reason: `the proof's "${name}" is not a dateTimeStamp (a date-time with a time-zone offset or Z): ${JSON.stringify(value)}` };
+  return date;
+}
+
+/**
+ * The proof's validity window (VC Data Integrity 1.0 §2.1): `created` and `expires`, when
+ * present, must be dateTimeStamps — a date-time with an offset or `Z` (else MALFORMED); a proof
+ * whose `expires` is at or before `nowMs` less the skew, or whose `created` is more than the
+ * skew after `nowMs` (or `createdToleranceMs`: did:webvh lets an entry's time run 5 minutes
+ * ahead), does not verify (INVALID). Null when the window admits `nowMs`.
+ */
+export function checkProofWindow(proof: Record<string, unknown>, nowMs: number, createdToleranceMs = PROOF_CLOCK_SKEW_SECONDS * 1000): { status: 'MALFORMED' | 'INVALID'; reason: string } | null {
+  const created = readStampMember(proof, 'created');
+  if (created !== null && !(created instanceof Date)) return { status: 'MALFORMED', reason: created.reason };
+  const expires = readStampMember(proof, 'expires');
+  if (expires !== null && !(expires instanceof Date)) return { status: 'MALFORMED', reason: expires.reason };
+  const skew = PROOF_CLOCK_SKEW_SECONDS * 1000;
+  const at = new Date(nowMs).toISOString();
+  if (expires !== null && expires.getTime() + skew <= nowMs) return { status: 'INVALID', reason: `the proof expired: "expires" ${expires.toISOString()} is before ${at}` };
+  if (created !== null && created.getTime() - createdToleranceMs > nowMs) return { status: 'INVALID', reason: `the proof was created in the future: "created" ${created.toISOString()} is after ${at}` };
+  return null;
+}
+
 function contextList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
@@ -154,10 +184,10 @@ export interface EddsaJcs2022Proof {
 
 /**
  * Reads an eddsa-jcs-2022 proof: the suite (see checkProofSupport), a base58btc proofValue of
- * 64 bytes, a valid `created`, no proof chain. Proof purpose and verification method are the
+ * 64 bytes, `created` and `expires` as checkProofWindow wants them at `nowMs`, no proof chain. Proof purpose and verification method are the
  * caller's.
  */
-export function readEddsaJcs2022Proof(proof: unknown, supported?: string): EddsaJcs2022Proof | Exclude<DataIntegrityResult, { status: 'VALID' }> {
+export function readEddsaJcs2022Proof(proof: unknown, nowMs: number, supported?: string, createdToleranceMs?: number): EddsaJcs2022Proof | Exclude<DataIntegrityResult, { status: 'VALID' }> {
   const unsupported = checkProofSupport(proof, supported);
   if (unsupported) return unsupported;
   const p = proof as Record<string, unknown>;
@@ -166,10 +196,8 @@ export function readEddsaJcs2022Proof(proof: unknown, supported?: string): Eddsa
   if (!proofValue.startsWith('z')) return { status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' };
   const decoded = multibaseDecode(proofValue);
   if (!decoded) return { status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' };
-  const created = p['created'];
-  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
-    return { status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' };
-  }
+  const window = checkProofWindow(p, nowMs, createdToleranceMs);
+  if (window) return window;
   if (p['previousProof'] !== undefined) {
     return { status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' };
   }
@@ -213,9 +241,10 @@ function unsecuredDocument(document: Record<string, unknown>, proofOptions: Reco
  * Verifies one `eddsa-jcs-2022` proof of `document` with a raw 32-byte Ed25519 public key.
  * `document` may still carry its `proof` member (it is removed before hashing). Resolving
  * `proof.verificationMethod` to `publicKey`, and checking `proofPurpose`, are the caller's.
+ * `nowMs` is the instant the proof window is checked at (the caller's clock; the wall clock by default).
  */
-export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array): DataIntegrityResult {
-  const read = readEddsaJcs2022Proof(proof);
+export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array, nowMs: number = Date.now()): DataIntegrityResult {
+  const read = readEddsaJcs2022Proof(proof, nowMs);
   if ('status' in read) return read;
   if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object' };
   const { signature, config: proofOptions } = read;
@@ -258,7 +287,7 @@ function done(result: DataIntegrityResult, signedDigest: string | null = null): 
 const ED25519_SCHEME: SignatureScheme = { kind: 'eddsa', curve: 'Ed25519' };
 const P256_SHA256_SCHEME: SignatureScheme = { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 };
 
-export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk): JcsProofCheck {
+export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk, nowMs: number): JcsProofCheck {
   const suite = proof['cryptosuite'];
   const ecdsa = suite === ECDSA_JCS_2019;
   const expected = ecdsa ? 'P-256' : 'Ed25519';
@@ -270,10 +299,8 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const decoded = multibaseDecode(proofValue);
   if (!decoded) return done({ status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' });
   if (decoded.bytes.length !== 64) return done({ status: 'INVALID', reason: `${withArticle(expected)} signature of ${String(suite)} is 64 bytes, not ${decoded.bytes.length}` });
-  const created = proof['created'];
-  if (created !== undefined && (typeof created !== 'string' || parseDateTime(created) === null)) {
-    return done({ status: 'MALFORMED', reason: 'the proof\'s "created" is not a valid date-time' });
-  }
+  const window = checkProofWindow(proof, nowMs);
+  if (window) return done(window);
   if (proof['previousProof'] !== undefined) return done({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
 
   const { proofValue: _value, ...proofOptions } = proof;
@@ -302,6 +329,8 @@ export interface DataIntegrityOptions {
   expectedProofPurpose?: string;
   /** Ends the reason of an unsupported proof (see checkProofSupport). */
   supportedDescription?: string;
+  /** The caller's clock (ms since the epoch): the proof window (checkProofWindow) is checked at it. */
+  nowMs: number;
 }
 
 export interface ProofVerification {
@@ -339,7 +368,7 @@ async function verifyOne(document: Record<string, unknown>, proof: unknown, inde
   }
   const key = await options.lookupKey(vm, p);
   if ('status' in key) return done({ status: key.status, reason: key.reason });
-  return done(verifyEddsaJcs2022(document, p, key.publicKey));
+  return done(verifyEddsaJcs2022(document, p, key.publicKey, options.nowMs));
 }
 
 const SEVERITY: readonly DataIntegrityStatus[] = ['MALFORMED', 'INVALID', 'UNSUPPORTED'];

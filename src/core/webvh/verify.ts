@@ -129,8 +129,8 @@ interface PendingProof {
  * over SHA-256(JCS(proof config)) ‖ SHA-256(JCS(document without proof)) started on the thread
  * pool. `documentHash` is the latter, computed once per document by the caller.
  */
-function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null): PendingProof | { reason: string } {
-  const read = readEddsaJcs2022Proof(proof, 'did:webvh v1.0 allows only eddsa-jcs-2022');
+function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null, nowMs: number): PendingProof | { reason: string } {
+  const read = readEddsaJcs2022Proof(proof, nowMs, 'did:webvh v1.0 allows only eddsa-jcs-2022', VERSION_TIME_TOLERANCE_MS);
   if ('status' in read) return { reason: read.reason };
   const { config } = read;
   if (config['proofPurpose'] !== 'assertionMethod') return { reason: `the proof's purpose is ${JSON.stringify(config['proofPurpose'])}, not assertionMethod` };
@@ -311,7 +311,7 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const signatures: Array<Promise<string | null>> = [];
   const label = (i: number, reason: string) => (proofs.length > 1 ? `proof ${i + 1}: ${reason}` : reason);
   for (let i = 0; i < proofs.length; i++) {
-    const checked = checkProof(proofs[i], documentHash, allowed);
+    const checked = checkProof(proofs[i], documentHash, allowed, nowMs);
     if ('reason' in checked) return fail('proof', label(i, checked.reason));
     signedBy ??= checked.multikey;
     signatures.push(checked.verdict.then((reason) => (reason === null ? null : label(i, reason))));
@@ -464,7 +464,7 @@ const MAX_DISCARDED_REPORTED = 32;
  * versionIds of verified entries count. The first entry short of its threshold fails, and it
  * and everything after it are no longer valid.
  */
-export async function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string): Promise<LogVerification> {
+export async function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string, nowMs: number): Promise<LogVerification> {
   const required = needsWitnesses(verification);
   const discarded: WebvhWitnessFileEvidence['discarded'] = [];
   let acceptedProofs = 0;
@@ -502,7 +502,7 @@ export async function applyWitnesses(verification: EntryVerification, file: Witn
         const documentHash = sha256(canonicalize({ versionId }));
         for (const proof of proofs) {
           const vm = isJsonObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null;
-          const checked = checkProof(proof, documentHash, (multikey) => (listed.has(`did:key:${multikey}`) ? null : `did:key:${multikey} is not a listed witness`));
+          const checked = checkProof(proof, documentHash, (multikey) => (listed.has(`did:key:${multikey}`) ? null : `did:key:${multikey} is not a listed witness`), nowMs);
           records.push('reason' in checked ? { versionId, vm, reason: checked.reason } : { versionId, vm, pending: checked, version });
         }
       }
@@ -584,5 +584,5 @@ export async function verifyWebvhLog(did: string, logText: string, options: Veri
       evidence: { url: location.witnessUrl, httpStatus: null, contentType: null, bytes: options.witnessText.length, sha256: sha256Hex(options.witnessText) },
     };
   }
-  return applyWitnesses(entries, file, location.witnessUrl);
+  return applyWitnesses(entries, file, location.witnessUrl, options.now.getTime());
 }
