@@ -127,7 +127,7 @@ export function parseSdJwt(text: string): SdJwtParseResult {
 
 function readIssuerJwt(token: string): Pick<ParsedSdJwt, 'issuerJws' | 'issuerPayload' | 'typ'> | SdJwtParseError {
   if (token === '') return failParse('the issuer-signed JWT is empty');
-  const jws = parseCompactJws(token);
+  const jws = parseCompactJws(token, { accepted: [...SD_JWT_ALGORITHMS] });
   if (isJwsParseError(jws)) return failParse(`the issuer-signed JWT: ${jws.error}`, jws.kind);
   if (jws.payload instanceof Uint8Array) return failParse('the issuer-signed JWT payload is not a JSON object');
   const typ = mediaType(jws.header['typ']);
@@ -386,7 +386,7 @@ export function checkKeyBinding(parsed: ParsedSdJwt, options: KeyBindingOptions)
   if (parsed.kbJwt === null) {
     return { status: 'ABSENT', limitation: holder === null ? null : 'holder binding not shown: the credential has "cnf" but the presentation has no KB-JWT' };
   }
-  const kb = parseCompactJws(parsed.kbJwt);
+  const kb = parseCompactJws(parsed.kbJwt, { accepted: [...SD_JWT_ALGORITHMS] });
   if (isJwsParseError(kb)) return kbFail(kb.kind, `the KB-JWT: ${kb.error}`);
   if (kb.payload instanceof Uint8Array) return kbFail('MALFORMED', 'the KB-JWT payload is not a JSON object');
   if (mediaType(kb.header['typ']) !== 'kb+jwt') {

@@ -174,7 +174,7 @@ function readToken(token: string, uri: string, now: Date): { parsed: ParsedJws; 
   const bad = (why: string): never => {
     throw new TokenProblem(`The Token Status List ${uri} is malformed: ${why}.`);
   };
-  const parsed = parseCompactJws(token);
+  const parsed = parseCompactJws(token, { accepted: [...SD_JWT_ALGORITHMS] });
   if (isJwsParseError(parsed)) return bad(parsed.error);
   if (parsed.header['typ'] !== 'statuslist+jwt') bad(`its header "typ" is ${JSON.stringify(parsed.header['typ'] ?? null)}, not "statuslist+jwt"`);
   const payload = parsed.payload;

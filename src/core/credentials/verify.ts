@@ -432,7 +432,7 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
     if (!model) return finish(report);
     await checkDataIntegrity(report, credential, model, options, source);
   } else {
-    const parsed = parseCompactJws(read.token, { compactShape: true }); // readCredentialInput matched COMPACT_JWS
+    const parsed = parseCompactJws(read.token, { compactShape: true, accepted: [...CREDENTIAL_ALGORITHMS] }); // readCredentialInput matched COMPACT_JWS
     const header = parsed.header;
     const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
     if (header === null || payload === null) {

@@ -60,7 +60,7 @@ export function readReceipt(compact: unknown): Receipt | ReceiptFailure {
   const digest = receiptDigest(text);
   const fail = (reason: string, header: JsonObject | null = null, payload: JsonObject | null = null): ReceiptFailure => ({ reason, digest, header, payload });
   if (typeof compact !== 'string') return fail('a receipt is a compact JWS string');
-  const parsed = parseCompactJws(compact);
+  const parsed = parseCompactJws(compact, { accepted: RECEIPT_ALGORITHMS });
   if (isJwsParseError(parsed)) return fail(parsed.error, parsed.header, parsed.payload);
   const { header } = parsed;
   const payload = parsed.payload instanceof Uint8Array ? null : parsed.payload;

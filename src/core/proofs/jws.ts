@@ -88,12 +88,22 @@ function parseJsonTextPart(text: string, where: string): { value: JsonObject } |
   return { value: parsed.value };
 }
 
-/** Why `alg` is not supported, in one line. */
-function unsupportedAlgorithm(alg: string): string {
+/** The algorithms named in messages when the caller says nothing narrower. */
+const ALL_ALGORITHMS: readonly string[] = ['EdDSA', 'ES256', 'ES256K', 'ES384'];
+
+/** "A, B and C" (or "A or B" with `or`). */
+function listAlgorithms(algs: readonly string[]): string {
+  // Ed25519 is an alias of EdDSA (RFC 9864): named once.
+  const names = algs.filter((a) => a !== 'Ed25519' || !algs.includes('EdDSA'));
+  return names.length <= 1 ? (names[0] ?? 'none') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** Why `alg` is not supported, in one line, naming only the algorithms the caller accepts. */
+function unsupportedAlgorithm(alg: string, accepted: readonly string[]): string {
   if (alg === 'none') return 'the algorithm "none" (an unsecured JWS) is not accepted';
   if (/^HS\d+$/.test(alg)) return `the algorithm ${alg} (HMAC with a shared secret) is not supported; a DID key cannot verify it`;
-  if (/^(RS|PS)\d+$/.test(alg)) return `the algorithm ${alg} (RSA) is not supported; svc verifies EdDSA, ES256, ES256K and ES384`;
-  return `the algorithm ${JSON.stringify(alg)} is not supported; svc verifies EdDSA, ES256, ES256K and ES384`;
+  if (/^(RS|PS)\d+$/.test(alg)) return `the algorithm ${alg} (RSA) is not supported; svc verifies ${listAlgorithms(accepted)}`;
+  return `the algorithm ${JSON.stringify(alg)} is not supported; svc verifies ${listAlgorithms(accepted)}`;
 }
 
 /** Checks `crit` and `b64`; null when the header is acceptable. */
@@ -136,7 +146,11 @@ function fail(error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', he
   return { error, kind, header, payload };
 }
 
-export function parseCompactJws(token: string, options: { compactShape?: boolean } = {}): JwsParseResult {
+/**
+ * `accepted`: the algorithms the caller verifies for this purpose (e.g. credentials: EdDSA,
+ * ES256, ES256K); only they are named when an algorithm is refused. All of JWS_ALGORITHMS by default.
+ */
+export function parseCompactJws(token: string, options: { compactShape?: boolean; accepted?: readonly string[] } = {}): JwsParseResult {
   // A caller that matched the token against `A+.A*.A*` (A the base64url alphabet) spares each
   // part the same alphabet test; the canonical-form check still runs.
   const decode = options.compactShape === true ? base64urlDecodeAlphabetChecked : base64urlDecode;
@@ -174,7 +188,7 @@ export function parseCompactJws(token: string, options: { compactShape?: boolean
   if (typeof alg !== 'string') return fail('the header parameter "alg" is not a string', 'MALFORMED', header, jsonPayload);
   const extensions = checkExtensions(header);
   if (extensions?.kind === 'MALFORMED') return fail(extensions.error, 'MALFORMED', header, jsonPayload);
-  if (!isJwsAlgorithm(alg)) return fail(unsupportedAlgorithm(alg), 'UNSUPPORTED', header, jsonPayload);
+  if (!isJwsAlgorithm(alg)) return fail(unsupportedAlgorithm(alg, options.accepted ?? ALL_ALGORITHMS), 'UNSUPPORTED', header, jsonPayload);
   if (extensions) return fail(extensions.error, extensions.kind, header, jsonPayload);
   if (signature.length === 0) return fail('the signature is empty', 'MALFORMED', header, jsonPayload);
 
