@@ -22,6 +22,7 @@
 import { hash } from 'node:crypto';
 import { canonicalize, sha256Hex } from '../canonical.js';
 import { multibaseDecode } from '../encoding/multibase.js';
+import { rfc3339 } from '../runtime.js';
 import { withArticle } from '../text.js';
 import { parseDateTime } from './datetime.js';
 import { importPublicJwk, verifyEd25519, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
@@ -134,9 +135,9 @@ export function checkProofWindow(proof: Record<string, unknown>, nowMs: number, 
   const expires = readStampMember(proof, 'expires');
   if (expires !== null && !(expires instanceof Date)) return { status: 'MALFORMED', reason: expires.reason };
   const skew = PROOF_CLOCK_SKEW_SECONDS * 1000;
-  const at = new Date(nowMs).toISOString();
-  if (expires !== null && expires.getTime() + skew <= nowMs) return { status: 'INVALID', reason: `the proof expired: "expires" ${expires.toISOString()} is before ${at}` };
-  if (created !== null && created.getTime() - createdToleranceMs > nowMs) return { status: 'INVALID', reason: `the proof was created in the future: "created" ${created.toISOString()} is after ${at}` };
+  const at = rfc3339(new Date(nowMs));
+  if (expires !== null && expires.getTime() + skew <= nowMs) return { status: 'INVALID', reason: `the proof expired: "expires" ${rfc3339(expires)} is before ${at}` };
+  if (created !== null && created.getTime() - createdToleranceMs > nowMs) return { status: 'INVALID', reason: `the proof was created in the future: "created" ${rfc3339(created)} is after ${at}` };
   return null;
 }
 
