@@ -67,6 +67,8 @@ const credential = signEddsaJcs2022(
   },
   key,
   kid,
+  // Proofs made in the future of the clock do not verify (the proof window): dated before NOW.
+  '2025-01-01T00:00:00Z',
 );
 const jwtHeader = { alg: 'EdDSA', typ: 'vc+jwt', kid };
 const { proof: _proof, ...unsignedCredential } = credential;
