@@ -49,6 +49,8 @@ function keyFor(alg: Alg): TestKey {
   return { privateKey: pair.privateKey, publicJwk: pair.publicKey.export({ format: 'jwk' }) as PublicKeyJwk };
 }
 
+/** The instant the proof windows are checked at: the test's own clock, as the default was before. */
+const WALL_NOW = Date.now();
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /** Compact JWS from raw header and payload text (so duplicates can be written). */
@@ -332,7 +334,7 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
   });
 
   it('verifies the signed credential with the vector key', () => {
-    expect(verifyEddsaJcs2022(signed, proofOf(signed), publicKey)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
+    expect(verifyEddsaJcs2022(signed, proofOf(signed), publicKey, WALL_NOW)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
   });
 
   it('verifies through the wrapper with a key lookup and the expected proof purpose', async () => {
@@ -352,16 +354,16 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
 
   it('detects a change to the document, to the proof options, and a wrong key', () => {
     const tamperedDoc = { ...signed, name: 'Alumni Credential!' };
-    expect(verifyEddsaJcs2022(tamperedDoc, proofOf(signed), publicKey)).toEqual({ status: 'INVALID', reason: 'the Ed25519 signature does not verify' });
+    expect(verifyEddsaJcs2022(tamperedDoc, proofOf(signed), publicKey, WALL_NOW)).toEqual({ status: 'INVALID', reason: 'the Ed25519 signature does not verify' });
     const tamperedProof = { ...proofOf(signed), created: '2023-02-24T23:36:39Z' };
-    expect(verifyEddsaJcs2022(signed, tamperedProof, publicKey).status).toBe('INVALID');
+    expect(verifyEddsaJcs2022(signed, tamperedProof, publicKey, WALL_NOW).status).toBe('INVALID');
     const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
-    expect(verifyEddsaJcs2022(signed, proofOf(signed), base64urlDecode(other.x!)!).status).toBe('INVALID');
+    expect(verifyEddsaJcs2022(signed, proofOf(signed), base64urlDecode(other.x!)!, WALL_NOW).status).toBe('INVALID');
   });
 
   it('requires the proof @context to be a prefix of the document @context', () => {
     const reordered = { ...signed, '@context': [...(signed['@context'] as string[])].reverse() };
-    expect(verifyEddsaJcs2022(reordered, proofOf(signed), publicKey)).toEqual({
+    expect(verifyEddsaJcs2022(reordered, proofOf(signed), publicKey, WALL_NOW)).toEqual({
       status: 'INVALID',
       reason: "the document's @context does not start with the proof's @context",
     });
@@ -370,24 +372,24 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
   it('reports a truncated or non-multibase proofValue', () => {
     const sig = base58Decode((proofOf(signed)['proofValue'] as string).slice(1))!;
     const truncated = { ...proofOf(signed), proofValue: multibaseEncode(sig.subarray(0, 63)) };
-    expect(verifyEddsaJcs2022(signed, truncated, publicKey)).toEqual({ status: 'INVALID', reason: 'an Ed25519 signature is 64 bytes, not 63' });
-    expect(verifyEddsaJcs2022(signed, { ...proofOf(signed), proofValue: `u${base64urlEncode(sig)}` }, publicKey)).toEqual({
+    expect(verifyEddsaJcs2022(signed, truncated, publicKey, WALL_NOW)).toEqual({ status: 'INVALID', reason: 'an Ed25519 signature is 64 bytes, not 63' });
+    expect(verifyEddsaJcs2022(signed, { ...proofOf(signed), proofValue: `u${base64urlEncode(sig)}` }, publicKey, WALL_NOW)).toEqual({
       status: 'MALFORMED',
       reason: 'the proofValue is not base58btc multibase (prefix "z")',
     });
-    expect(verifyEddsaJcs2022(signed, { ...proofOf(signed), proofValue: 'z0OIl' }, publicKey).status).toBe('MALFORMED');
+    expect(verifyEddsaJcs2022(signed, { ...proofOf(signed), proofValue: 'z0OIl' }, publicKey, WALL_NOW).status).toBe('MALFORMED');
     const { proofValue: _pv, ...unsigned } = proofOf(signed);
-    expect(verifyEddsaJcs2022(signed, unsigned, publicKey)).toEqual({ status: 'MALFORMED', reason: 'the proof has no string "proofValue"' });
+    expect(verifyEddsaJcs2022(signed, unsigned, publicKey, WALL_NOW)).toEqual({ status: 'MALFORMED', reason: 'the proof has no string "proofValue"' });
   });
 
   it('calls the JSON-LD suites unsupported, not invalid', () => {
     const edsig = readJson(path.join(dir, 'Ed25519Signature2020', 'signedEdSig.json'));
-    expect(verifyEddsaJcs2022(edsig, proofOf(edsig), publicKey)).toEqual({
+    expect(verifyEddsaJcs2022(edsig, proofOf(edsig), publicKey, WALL_NOW)).toEqual({
       status: 'UNSUPPORTED',
       reason: 'proof type Ed25519Signature2020 (JSON-LD) is not supported; only eddsa-jcs-2022 is verified',
     });
     const rdfc = readJson(path.join(dir, 'eddsa-rdfc-2022', 'signedDataInt.json'));
-    expect(verifyEddsaJcs2022(rdfc, proofOf(rdfc), publicKey)).toEqual({
+    expect(verifyEddsaJcs2022(rdfc, proofOf(rdfc), publicKey, WALL_NOW)).toEqual({
       status: 'UNSUPPORTED',
       reason: 'cryptosuite eddsa-rdfc-2022 (JSON-LD, RDF canonicalization) is not supported; only eddsa-jcs-2022 is verified',
     });
@@ -427,19 +429,19 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
 
   it('verifies the three ways signers write the proof configuration', () => {
     const current = signDoc(DOC, OPTIONS, 'current');
-    expect(verifyEddsaJcs2022(current, proofOf(current), publicKey)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
+    expect(verifyEddsaJcs2022(current, proofOf(current), publicKey, WALL_NOW)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
     const bare = signDoc(DOC, OPTIONS, 'none');
-    expect(verifyEddsaJcs2022(bare, proofOf(bare), publicKey)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
+    expect(verifyEddsaJcs2022(bare, proofOf(bare), publicKey, WALL_NOW)).toEqual({ status: 'VALID', proofConfiguration: 'as-written' });
     const legacy = signDoc(DOC, OPTIONS, 'legacy');
-    expect(verifyEddsaJcs2022(legacy, proofOf(legacy), publicKey)).toEqual({ status: 'VALID', proofConfiguration: 'document-context' });
+    expect(verifyEddsaJcs2022(legacy, proofOf(legacy), publicKey, WALL_NOW)).toEqual({ status: 'VALID', proofConfiguration: 'document-context' });
   });
 
   it('signs documents without @context (did:webvh log entries)', () => {
     const entry = { versionId: '1-Qm', versionTime: '2025-01-01T00:00:00Z', state: { id: 'did:example:x' } };
     const signed = signDoc(entry, { ...OPTIONS, proofPurpose: 'assertionMethod' });
     expect(proofOf(signed)['@context']).toBeUndefined();
-    expect(verifyEddsaJcs2022(signed, proofOf(signed), publicKey).status).toBe('VALID');
-    expect(verifyEddsaJcs2022({ ...signed, versionId: '2-Qm' }, proofOf(signed), publicKey).status).toBe('INVALID');
+    expect(verifyEddsaJcs2022(signed, proofOf(signed), publicKey, WALL_NOW).status).toBe('VALID');
+    expect(verifyEddsaJcs2022({ ...signed, versionId: '2-Qm' }, proofOf(signed), publicKey, WALL_NOW).status).toBe('INVALID');
   });
 
   it('verifies a proof set proof by proof, and names the failing one', async () => {
@@ -473,9 +475,9 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
     expect(await verifyDataIntegrity(DOC, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the document has no proof' });
     expect(await verifyDataIntegrity({ ...DOC, proof: [] }, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the proof set is empty' });
     const chained = signDoc(DOC, { ...OPTIONS, previousProof: 'urn:uuid:p1' });
-    expect(verifyEddsaJcs2022(chained, proofOf(chained), publicKey)).toEqual({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
+    expect(verifyEddsaJcs2022(chained, proofOf(chained), publicKey, WALL_NOW)).toEqual({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
     const badCreated = signDoc(DOC, { ...OPTIONS, created: '2025-02-30T00:00:00Z' });
-    expect(verifyEddsaJcs2022(badCreated, proofOf(badCreated), publicKey)).toEqual({
+    expect(verifyEddsaJcs2022(badCreated, proofOf(badCreated), publicKey, WALL_NOW)).toEqual({
       status: 'MALFORMED',
       reason: 'the proof\'s "created" is not a dateTimeStamp (a date-time with a time-zone offset or Z): "2025-02-30T00:00:00Z"',
     });
@@ -511,7 +513,7 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
 
   it('never throws for values that are not JSON', () => {
     const signed = signDoc(DOC, OPTIONS);
-    const result: DataIntegrityResult = verifyEddsaJcs2022({ ...signed, bad: () => 1 } as Record<string, unknown>, proofOf(signed), publicKey);
+    const result: DataIntegrityResult = verifyEddsaJcs2022({ ...signed, bad: () => 1 } as Record<string, unknown>, proofOf(signed), publicKey, WALL_NOW);
     expect(result.status).not.toBe('VALID');
   });
 });

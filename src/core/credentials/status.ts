@@ -137,7 +137,7 @@ interface Candidate {
   entry: StatusListEntry;
 }
 
-function blankEntry(statusType: string | null): StatusListEntry {
+export function blankEntry(statusType: string | null): StatusListEntry {
   return {
     statusType,
     purpose: null,

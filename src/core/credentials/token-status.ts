@@ -32,7 +32,7 @@ import { clause } from '../text.js';
 import { findSigningKey, unusableKey } from './binding.js';
 import { isServiceProblem, type KeySource } from './keys.js';
 import { SD_JWT_ALGORITHMS } from './sd-jwt.js';
-import { MAX_STATUS_LIST_BYTES, MAX_STATUS_LIST_DECOMPRESSED, type StatusCheckResult } from './status.js';
+import { blankEntry, MAX_STATUS_LIST_BYTES, MAX_STATUS_LIST_DECOMPRESSED, type StatusCheckResult } from './status.js';
 import type { StatusEntryResult, StatusListEntry } from './types.js';
 
 export interface TokenStatusContext {
@@ -55,22 +55,6 @@ const inflateAsync = promisify(inflate);
 /** Thrown inside the check: the entry is INDETERMINATE for `message` (a full sentence). */
 class TokenProblem extends Error {}
 
-function blankEntry(): StatusListEntry {
-  return {
-    statusType: TOKEN_STATUS_LIST_TYPE,
-    purpose: null,
-    index: null,
-    listUrl: null,
-    statusSize: null,
-    listCredentialVerified: false,
-    listLengthBits: null,
-    value: null,
-    result: 'INDETERMINATE',
-    window: null,
-    windowOffset: null,
-    detail: '',
-  };
-}
 
 function isHttpsUrl(text: string): boolean {
   try {
@@ -96,7 +80,7 @@ function rethrowIfOurs(err: unknown, signal: AbortSignal | undefined): void {
 
 /** Checks `status.status_list` of an SD-JWT VC. */
 export async function checkTokenStatusList(claim: JsonValue | undefined, ctx: TokenStatusContext): Promise<StatusCheckResult> {
-  const entry = blankEntry();
+  const entry = blankEntry(TOKEN_STATUS_LIST_TYPE);
   const malformed = claimProblem(claim);
   if (malformed) {
     entry.detail = `The credential's ${malformed}.`;

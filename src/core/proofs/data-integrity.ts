@@ -242,9 +242,9 @@ function unsecuredDocument(document: Record<string, unknown>, proofOptions: Reco
  * Verifies one `eddsa-jcs-2022` proof of `document` with a raw 32-byte Ed25519 public key.
  * `document` may still carry its `proof` member (it is removed before hashing). Resolving
  * `proof.verificationMethod` to `publicKey`, and checking `proofPurpose`, are the caller's.
- * `nowMs` is the instant the proof window is checked at (the caller's clock; the wall clock by default).
+ * `nowMs` is the instant the proof window is checked at: the caller's Runtime clock.
  */
-export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array, nowMs: number = Date.now()): DataIntegrityResult {
+export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array, nowMs: number): DataIntegrityResult {
   const read = readEddsaJcs2022Proof(proof, nowMs);
   if ('status' in read) return read;
   if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object' };
