@@ -174,6 +174,9 @@ function checkStructure(report: Report, credential: JsonObject | null, extra: Ar
     return null;
   }
   const what = `A VC ${model.dataModel === 'unknown' ? '' : `${model.dataModel} `}credential${model.types.length > 1 ? ` (${model.types.filter((t) => t !== 'VerifiableCredential').join(', ')})` : ''} issued by ${model.issuer ?? 'an unnamed issuer'}.`;
+  if (credential['relatedResource'] !== undefined) {
+    report.limitations.push('The related resources were not fetched: their digests were checked for shape, not against the resources.');
+  }
   if (warnings.length > 0) report.set('structure', { status: 'WARN', implies: null, detail: `${what} ${warnings.join(' ')}` });
   else report.set('structure', pass(what));
   return model;
