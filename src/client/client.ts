@@ -162,8 +162,18 @@ export interface DossierPageOptions extends RequestOptions {
 /** Pages as HTML; problems as data (problem+json), not as problem pages. */
 const PAGE_ACCEPT = 'text/html, application/problem+json';
 
-/** What /1.0/identifiers answers: the DID document, the resolution result, or (for a DID URL) the dereferencing result. */
-export type W3cBody = operations['resolveW3c']['responses'][200]['content'][keyof operations['resolveW3c']['responses'][200]['content']];
+/**
+ * What /1.0/identifiers answers: the DID document, the resolution result, or (for a DID URL) the
+ * dereferencing result or its content stream; for a service endpoint asked for as
+ * application/did-url-dereferencing or text/uri-list, the 303 with its Location (not followed).
+ */
+export type W3cBody = operations['resolveW3c']['responses'][200]['content'][keyof operations['resolveW3c']['responses'][200]['content']] | W3cRedirect;
+
+/** A 303 of the W3C binding: the service endpoint a DID URL selected. The client does not follow it. */
+export interface W3cRedirect {
+  status: 303;
+  location: string;
+}
 
 /** One frame of GET /v1/stream/{did} (SPEC §6.1): stages, then one result or one error, then done. */
 export type StreamFrame =
@@ -409,12 +419,12 @@ export class SvcClient {
    * daemon embedded in didResolutionMetadata.error (or its problem+json).
    */
   resolveW3c(did: string, options: ResolveW3cOptions = {}): Promise<W3cBody> {
-    return this.#json({ method: 'GET', path: `/1.0/identifiers/${encodeURIComponent(did)}`, query: versionQuery(options), accept: options.accept, options, ok: [200, 410] });
+    return this.#json({ method: 'GET', path: `/1.0/identifiers/${encodeURIComponent(did)}`, query: versionQuery(options), accept: options.accept, options, ok: [200, 303, 410] });
   }
 
   /** POST /1.0/identifiers/{did}: the options (and `accept`) in the body; answers as resolveW3c. */
   resolveW3cPost(did: string, body: ResolveW3cBody = {}, options?: RequestOptions): Promise<W3cBody> {
-    return this.#json({ method: 'POST', path: `/1.0/identifiers/${encodeURIComponent(did)}`, body, options, ok: [200, 410] });
+    return this.#json({ method: 'POST', path: `/1.0/identifiers/${encodeURIComponent(did)}`, body, options, ok: [200, 303, 410] });
   }
 
   // ---- web dossier ------------------------------------------------------------------------
@@ -541,6 +551,12 @@ export class SvcClient {
       const exchange = await this.#exchange(call);
       const text = await readText(exchange);
       const { res } = exchange;
+      if (res.status === 303 && call.ok?.includes(303)) {
+        // A redirect is a result, never followed: the client fetches nothing a DID document names.
+        const location = res.headers.get('location');
+        if (location === null) throw SvcError.badResponse(303, `${call.method} ${call.path} answered 303 without a Location`, retryAfterOf(res));
+        return { status: 303, location } as T;
+      }
       if ((call.ok ?? [200]).includes(res.status)) {
         let body: unknown;
         try {
@@ -600,7 +616,8 @@ export class SvcClient {
       return SvcError.network(`${call.method} ${url}: ${messageOf(error)}`, error);
     };
     try {
-      const res = await this.#fetch(url, { method: call.method, headers, ...(body !== undefined ? { body } : {}), ...(signal !== undefined ? { signal } : {}) });
+      // redirect 'manual': svc's routes never redirect to another of its routes; a 303 (a service endpoint) is a result.
+      const res = await this.#fetch(url, { method: call.method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}), ...(signal !== undefined ? { signal } : {}) });
       return { res, failure };
     } catch (error) {
       throw failure(error);

@@ -24,6 +24,7 @@ export type {
   VerifyCredentialOptions,
   VerifyToolQuery,
   W3cBody,
+  W3cRedirect,
 } from './client.js';
 export { SvcError, CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, isProblem, type ClientErrorCode } from './errors.js';
 export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, retryOptions, withRetry, type ResolvedRetryOptions, type RetryOptions } from './retry.js';

@@ -185,6 +185,60 @@ export function negotiateResolution(accept: string | undefined): Negotiated | nu
   return best?.outcome ?? null;
 }
 
+/** What a DID URL on /1.0 is answered with (the result is known, so is its content type). */
+export type NegotiatedDereference =
+  /** application/did-url-dereferencing: the full dereferencing result. */
+  | 'result'
+  /** The content's own media type: the content stream alone (or, for text/uri-list, 303 to the endpoint). */
+  | 'content'
+  /** No Accept, or only wildcards: SPEC §4.4's shape, the full result as application/json. */
+  | 'spec';
+
+export const DID_URL_DEREFERENCING_MEDIA_TYPE = 'application/did-url-dereferencing';
+
+/** Media types that ask for a content stream of `contentType` alone: the type itself, and its JSON relatives. */
+function contentRepresentations(contentType: string): Representation[] {
+  const [type = '', subtype = ''] = contentType.split('/');
+  const reps: Representation[] = [{ type, subtype, profiled: false, outcome: 'document' }];
+  if (contentType === 'application/did') {
+    reps.push({ type, subtype: 'did+json', profiled: false, outcome: 'document' }, { type, subtype: 'did+ld+json', profiled: false, outcome: 'document' });
+  }
+  if (contentType === 'application/did' || contentType === 'application/json') {
+    if (subtype !== 'json') reps.push({ type: 'application', subtype: 'json', profiled: false, outcome: 'document' });
+  }
+  return reps;
+}
+
+/**
+ * Content negotiation for a DID URL on /1.0 (DID Resolution, HTTPS binding; SPEC §4.4 keeps its
+ * shape for the default): application/did-url-dereferencing → 'result'; the content's own media
+ * type (`contentType`, and application/json or application/did+json for JSON content) →
+ * 'content'; no Accept or only wildcard ranges → 'spec'; nothing acceptable → null (406). The
+ * highest q wins, then the most specific range, then the result over the content.
+ */
+export function negotiateDereferencing(accept: string | undefined, contentType: string): NegotiatedDereference | null {
+  if (accept === undefined || accept.trim() === '') return 'spec';
+  const ranges = parseAccept(accept);
+  const reps: Array<{ rep: Representation; outcome: NegotiatedDereference }> = [
+    { rep: { type: 'application', subtype: 'did-url-dereferencing', profiled: false, outcome: 'resolution' }, outcome: 'result' },
+    ...contentRepresentations(contentType).map((rep) => ({ rep, outcome: 'content' as const })),
+  ];
+  let best: { q: number; outcome: NegotiatedDereference } | null = null;
+  for (const { rep, outcome } of reps) {
+    let match: { q: number; level: number } | null = null;
+    for (const range of ranges) {
+      const level = specificity(range, rep);
+      // Only a range that names the type asks for it; wildcards ask for the default shape.
+      if (level < 2) continue;
+      if (!match || level > match.level || (level === match.level && range.q > match.q)) match = { q: range.q, level };
+    }
+    if (!match || match.q === 0) continue;
+    if (!best || match.q > best.q) best = { q: match.q, outcome };
+  }
+  if (best) return best.outcome;
+  return ranges.some((range) => range.q > 0 && (range.type === '*' || (range.type === contentType.split('/')[0] && range.subtype === '*'))) ? 'spec' : null;
+}
+
 export interface ResolutionResultBody {
   '@context': typeof DID_RESOLUTION_CONTEXT;
   didDocument: DidDocument;

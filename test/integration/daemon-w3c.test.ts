@@ -151,6 +151,80 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
     }
   });
 
+  it('Accept: application/did-url-dereferencing on did%23fragment → 200 with the full dereferencing result under that media type', async () => {
+    const did = freshDidKey();
+    const fragment = did.slice('did:key:'.length);
+    const spec = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`), 200);
+    const answer = await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/did-url-dereferencing'));
+    const body = expectJson(answer, 200, 'application/did-url-dereferencing');
+    expect(Object.keys(body)).toEqual(['@context', 'dereferencingMetadata', 'contentStream', 'contentMetadata']);
+    expect(body['@context']).toBe(DID_RESOLUTION_CONTEXT);
+    expect(body.dereferencingMetadata.contentType).toBe('application/json');
+    expect(body.contentStream).toEqual(spec.contentStream);
+    expect(body.contentStream).toMatchObject({ id: `${did}#${fragment}`, type: 'Multikey', controller: did });
+    // Preferred by q over the content type; a wildcard alongside does not change it.
+    expect(expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json;q=0.5, application/did-url-dereferencing')), 200, 'application/did-url-dereferencing')).toEqual(body);
+  });
+
+  it("the content's own media type gives the content stream alone: application/json for a fragment", async () => {
+    const did = freshDidKey();
+    const fragment = did.slice('did:key:'.length);
+    const body = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json')), 200);
+    expect(body).toMatchObject({ id: `${did}#${fragment}`, type: 'Multikey', controller: did });
+    expect(body).not.toHaveProperty('dereferencingMetadata');
+    // Higher q for the content wins over the full result.
+    const preferred = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/did-url-dereferencing;q=0.2, application/json')), 200);
+    expect(preferred).toEqual(body);
+  });
+
+  it('no Accept, */* or application/* keeps SPEC §4.4 shape: the full result as application/json', async () => {
+    const did = freshDidKey();
+    const fragment = did.slice('did:key:'.length);
+    for (const accept of [null, '*/*', 'application/*', 'text/html;q=0.5, */*;q=0.1']) {
+      const body = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept(accept)), 200);
+      expect(Object.keys(body), String(accept)).toEqual(['@context', 'dereferencingMetadata', 'contentStream', 'contentMetadata']);
+    }
+  });
+
+  it('a DID URL asked for in a media type it has not → 406 naming what it has', async () => {
+    const did = freshDidKey();
+    const fragment = did.slice('did:key:'.length);
+    for (const accept of ['text/html', 'application/did-resolution', 'application/x-unsupported-did-representation-99999']) {
+      const problem = expectProblem(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept(accept)), 406, 'REPRESENTATION_NOT_SUPPORTED');
+      expect(problem.detail, accept).toContain('application/did-url-dereferencing or application/json');
+    }
+  });
+
+  it('a service endpoint (text/uri-list) asked for as application/did-url-dereferencing or text/uri-list → 303 to it, empty body', async () => {
+    for (const accept of ['application/did-url-dereferencing', 'text/uri-list']) {
+      for (const url of [encodeURIComponent(`${webDid}?service=home`), encodeURIComponent(`${webDid}?service=files&relativeRef=/a/b`)]) {
+        const answer = await get(`/1.0/identifiers/${url}`, { headers: { accept }, redirect: 'manual' });
+        expect(answer.status, `${accept} ${url}`).toBe(303);
+        expect(answer.text).toBe('');
+        expect(answer.header('location')).toBe(url.includes('home') ? 'https://home.example.com/' : 'https://files.example.com/a/b');
+      }
+    }
+    // The default keeps SPEC's shape: the full result, the endpoints in contentStream.
+    const body = expectJson(await get(`/1.0/identifiers/${encodeURIComponent(`${webDid}?service=files`)}`), 200);
+    expect(body.dereferencingMetadata.contentType).toBe('text/uri-list');
+    expect(body.contentStream).toBe('https://files.example.com/base/\r\nhttps://mirror.example.com/x/y');
+  });
+
+  it('a versioned did:webvh DID URL asked for as application/did → that version\'s document alone', async () => {
+    const url = encodeURIComponent(`${deactivated.did}?versionNumber=1`);
+    const full = expectJson(await get(`/1.0/identifiers/${url}`, withAccept('application/did-url-dereferencing')), 200, 'application/did-url-dereferencing');
+    expect(full.dereferencingMetadata.contentType).toBe('application/did');
+    const document = expectJson(await get(`/1.0/identifiers/${url}`, withAccept('application/did')), 200, DID_TYPE);
+    expect(document).toEqual(full.contentStream);
+    expect(document.id).toBe(deactivated.did);
+  });
+
+  it('errors on a DID URL keep SPEC §7: embedded in a resolution result, whatever was asked', async () => {
+    const did = freshDidKey();
+    const answer = await get(`/1.0/identifiers/${did}%23no-such-key`, withAccept('application/did-url-dereferencing'));
+    expectEmbedded(answer, 404, 'NOT_FOUND');
+  });
+
   it('a DID URL path → 501 FEATURE_NOT_SUPPORTED embedded', async () => {
     const answer = await get(`/1.0/identifiers/${encodeURIComponent(`${freshDidKey()}/some/path`)}`);
     expect(answer.status).toBe(501);

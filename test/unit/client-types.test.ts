@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { clientTypes, clientTypesPath } from '../../scripts/client-types.mjs';
-import type { SvcClient, StreamFrame, W3cBody } from '../../src/client/index.js';
+import type { SvcClient, StreamFrame, W3cBody, W3cRedirect } from '../../src/client/index.js';
 import type { EnrichedResolution, Problem, TraceStage, operations } from '../../src/client/openapi.js';
 
 /** The JSON body of an operation's 200 answer, as the generated types have it. */
@@ -76,7 +76,7 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Parameters<SvcClient['deleteWatch']>[0]>().toEqualTypeOf<operations['deleteWatch']['parameters']['path']['id']>();
     expectTypeOf<Returns<'resolveW3c'>>().toEqualTypeOf<W3cBody>();
     expectTypeOf<Returns<'resolveW3cPost'>>().toEqualTypeOf<W3cBody>();
-    expectTypeOf<W3cBody>().toEqualTypeOf<operations['resolveW3cPost']['responses'][200]['content'][keyof operations['resolveW3cPost']['responses'][200]['content']]>();
+    expectTypeOf<W3cBody>().toEqualTypeOf<operations['resolveW3cPost']['responses'][200]['content'][keyof operations['resolveW3cPost']['responses'][200]['content']] | W3cRedirect>();
     expectTypeOf<Parameters<SvcClient['evaluatePolicy']>[0]>().toEqualTypeOf<operations['evaluatePolicy']['requestBody']['content']['application/json']>();
     expectTypeOf<Parameters<SvcClient['verifyDelegation']>[0]>().toEqualTypeOf<operations['verifyDelegation']['requestBody']['content']['application/json']>();
     expectTypeOf<Parameters<SvcClient['authorize']>[0]>().toEqualTypeOf<operations['authorize']['requestBody']['content']['application/json']>();

@@ -14,6 +14,7 @@ import {
   errorDereferencingBody,
   errorResolutionBody,
   MAX_ACCEPT_RANGES,
+  negotiateDereferencing,
   negotiateResolution,
   parseAccept,
   resolutionResultBody,
@@ -253,5 +254,28 @@ describe('errorResolutionBody and w3cProblemStatus', () => {
       contentStream: null,
       contentMetadata: {},
     });
+  });
+});
+
+describe('negotiateDereferencing (a DID URL on /1.0)', () => {
+  it('no Accept or only wildcards → SPEC §4.4 shape; the dereferencing media type → the result; the content type → the content', () => {
+    for (const accept of [undefined, '', '*/*', 'application/*', 'text/html;q=0.2, */*;q=0.1']) expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
+    expect(negotiateDereferencing('application/did-url-dereferencing', 'application/json')).toBe('result');
+    expect(negotiateDereferencing('application/json', 'application/json')).toBe('content');
+    expect(negotiateDereferencing('application/did+ld+json', 'application/did')).toBe('content');
+    expect(negotiateDereferencing('application/json', 'application/did')).toBe('content');
+    expect(negotiateDereferencing('text/uri-list', 'text/uri-list')).toBe('content');
+  });
+
+  it('q decides, then the result before the content on a tie; q=0 refuses', () => {
+    expect(negotiateDereferencing('application/json, application/did-url-dereferencing', 'application/json')).toBe('result');
+    expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('content');
+    expect(negotiateDereferencing('application/did-url-dereferencing;q=0', 'application/json')).toBeNull();
+  });
+
+  it('nothing it has → null (406)', () => {
+    for (const accept of ['text/html', 'application/did-resolution', 'application/json', 'text/*']) expect(negotiateDereferencing(accept, 'application/did'), accept).toBe(accept === 'application/json' ? 'content' : null);
+    expect(negotiateDereferencing('application/json', 'text/uri-list')).toBeNull();
+    expect(negotiateDereferencing('text/*', 'text/uri-list')).toBe('spec');
   });
 });

@@ -2045,7 +2045,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": ("did",),
         "query": ("noCache", "versionId", "versionTime", "versionNumber"),
         "body": None,
-        "results": (200, 410),
+        "results": (200, 303, 410),
         "response": None,
     },
     "resolveW3cPost": {
@@ -2055,7 +2055,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": ("did",),
         "query": (),
         "body": "ResolveW3cPostBody",
-        "results": (200, 410),
+        "results": (200, 303, 410),
         "response": None,
     },
     "homePage": {

@@ -87,6 +87,14 @@ class DenyResult(_DenyResultRequired, total=False):
     error: SvcError
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Never follows a redirect: svc's routes do not redirect to one another, and a 303 of the
+    W3C binding (a service endpoint a DID URL selected) is a result, not a place to go."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        return None
+
+
 class SvcClient:
     """A client of ``svc serve`` (SPEC §4): JSON in and out, problems raised as :class:`SvcError`.
 
@@ -133,7 +141,7 @@ class SvcClient:
         self.retry = retry
         self.headers: Dict[str, str] = dict(headers or {})
         self._admin_token = admin_token
-        self._opener = urllib.request.build_opener()
+        self._opener = urllib.request.build_opener(_NoRedirect())
 
     def with_retry(self, retry: RetryPolicy) -> "SvcClient":
         """A new client with the same options (the operator token included) and this retry policy."""
@@ -239,7 +247,9 @@ class SvcClient:
 
         Returns the parsed body: the DID document (no ``accept``, or ``application/did``…), the
         resolution result (``accept="application/did-resolution"``) or, for a DID URL, the
-        dereferencing result. A deactivated DID (410) is a result. An error status raises
+        dereferencing result or its content stream; a service endpoint asked for as
+        ``application/did-url-dereferencing`` or ``text/uri-list`` is ``{"status": 303,
+        "location": <endpoint>}`` (the redirect is not followed). A deactivated DID (410) is a result. An error status raises
         SvcError carrying the problem embedded in ``didResolutionMetadata.error`` (or the
         problem+json body, e.g. 406 REPRESENTATION_NOT_SUPPORTED).
         """
@@ -577,6 +587,12 @@ class SvcClient:
                     raw = response.read()
                 except (OSError, http.client.HTTPException) as error:
                     raise _network_error(error) from error
+        if status == 303 and status in results:
+            # A redirect is a result, never followed: the client fetches nothing a DID document names.
+            location = response_headers.get("Location") if response_headers is not None else None
+            if not location:
+                raise SvcError.client(CLIENT_BAD_RESPONSE, "the answer (303) has no Location", status, retry_after)
+            return {"status": 303, "location": location}
         if response is not None or status in results:
             # 2xx, or a documented result with an error status (410: a deactivated DID).
             if status == 204 and status in results:

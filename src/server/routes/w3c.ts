@@ -14,7 +14,7 @@ import { truncate } from '../../core/text.js';
 import { booleanOption, queryOptions, serialized } from '../http.js';
 import { didUrlAfter } from './resolution.js';
 import { W3C_ROUTE_SCHEMAS } from '../schemas/resolution.js';
-import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
+import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, DID_URL_DEREFERENCING_MEDIA_TYPE, negotiateDereferencing, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
 
 const PREFIX = '/1.0/identifiers/';
 const OPTIONS = ['noCache', 'versionId', 'versionTime', 'versionNumber'] as const;
@@ -37,19 +37,47 @@ function bodyOptions(body: unknown): Record<string, string> {
   return out;
 }
 
+/**
+ * A DID URL on /1.0, negotiated once the content's type is known: the full result
+ * (application/did-url-dereferencing, or application/json for SPEC §4.4's default), the content
+ * stream alone in its own media type, or — a service endpoint (text/uri-list) asked for in the
+ * binding's terms — 303 to the endpoint with an empty body.
+ */
+async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, identifier: string, accept: string | undefined): Promise<FastifyReply> {
+  const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal, clientOf(request)));
+  const contentType = result.dereferencingMetadata.contentType;
+  const representation = negotiateDereferencing(accept, contentType);
+  if (representation === null) {
+    throw new ProblemError(
+      'REPRESENTATION_NOT_SUPPORTED',
+      `None of the media types accepted (${truncate(accept ?? '', 120)}) is served for this DID URL; ask for ${DID_URL_DEREFERENCING_MEDIA_TYPE} or ${contentType}.`,
+    );
+  }
+  if (representation === 'spec') return reply.type('application/json').send(result);
+  if (contentType === 'text/uri-list') {
+    // DID Resolution, HTTPS binding: a service endpoint is a redirect to it, the body empty.
+    const first = String(result.contentStream).split('\r\n')[0]!;
+    return reply.code(303).header('location', first).send();
+  }
+  if (representation === 'result') {
+    return reply.type(DID_URL_DEREFERENCING_MEDIA_TYPE).send(serialized(reply, 200, DID_URL_DEREFERENCING_MEDIA_TYPE, result));
+  }
+  if (contentType === 'application/did') {
+    return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
+  }
+  return reply.type(contentType).send(JSON.stringify(result.contentStream));
+}
+
 async function answer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, raw: Record<string, string>, accept: string | undefined): Promise<FastifyReply> {
   // A DID URL (`/`, `?` or `#`, raw `#` written %23) is dereferenced, as on /v1/dereference.
   const identifier = didUrlAfter(request, PREFIX, 'INVALID_DID');
+  if (/[/?#]/.test(identifier)) return dereferenceAnswer(ctx, request, reply, identifier, accept);
   const representation = negotiateResolution(accept);
   if (representation === null) {
     throw new ProblemError(
       'REPRESENTATION_NOT_SUPPORTED',
       `None of the media types accepted (${truncate(accept ?? '', 120)}) is served; ask for application/did-resolution or application/did.`,
     );
-  }
-  if (/[/?#]/.test(identifier)) {
-    const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal, clientOf(request)));
-    return reply.type('application/json').send(result);
   }
   const options: ResolveOptions = { noCache: booleanOption(raw, 'noCache'), ...parseVersionOptions(raw) };
   const result = await resolveForRequest(ctx, request, reply, identifier, options);

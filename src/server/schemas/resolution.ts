@@ -10,7 +10,7 @@
  * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
  */
 import Type, { type TSchema } from 'typebox';
-import { json, Nullable, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
+import { empty, json, Nullable, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
 
 // ---------------------------------------------------------------- enumerations (exact, SPEC §2)
 
@@ -830,7 +830,10 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       'application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). ' +
       'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
       'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
-      'with `/`, `?` or `#` (written %23) is dereferenced (application/json, the dereferencing result).',
+      'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept (or only wildcards) the dereferencing result as ' +
+      'application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; the ' +
+      "content's own media type (application/json for a fragment, application/did for a version) gives the content stream " +
+      'alone; a service endpoint (text/uri-list) asked for either way is 303 to the endpoint with an empty body.',
     tags: ['w3c'],
     params: DidParam,
     ...(post ? { querystring: EmptyQuery, body: W3cOptionsBody } : { querystring: ResolveQuery }),
@@ -840,9 +843,11 @@ function w3cRouteSchema(post: boolean): RouteSchema {
         content: {
           'application/did': { schema: Type.Ref('DidDocument') },
           'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') },
-          'application/json': { schema: Type.Ref('DereferencingResult') },
+          'application/json': { schema: Type.Union([Type.Ref('DereferencingResult'), Type.Object({}, { additionalProperties: true, description: 'The content stream alone (a verification method or service) when application/json was asked for a fragment' })]) },
+          'application/did-url-dereferencing': { schema: Type.Ref('DereferencingResult') },
         },
       },
+      303: empty('A service endpoint (contentType text/uri-list) asked for as application/did-url-dereferencing or text/uri-list: Location is the (first) endpoint URL; the body is empty'),
       410: { description: 'The DID is deactivated: the full result, didDocumentMetadata.deactivated true', content: { 'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') } } },
       400: w3cError(
         post
