@@ -41,6 +41,8 @@ import type {
   SemanticDiff,
   ServiceStatus,
   TraceStage,
+  VcApiVerificationResult,
+  VcApiVerifyOptions,
   VerifyDelegationRequest,
   WatchCheck,
   WatchCreated,
@@ -117,6 +119,11 @@ export interface DiffOptions extends RequestOptions {
 
 export interface VerifyCredentialOptions extends RequestOptions {
   expectedAudience?: string;
+}
+
+export interface VerifyCredentialVcApiOptions extends RequestOptions {
+  /** VC-API's verifier options (`{checks: ["proof"]}`); svc runs all of its checks whatever `checks` names. */
+  vcApiOptions?: VcApiVerifyOptions;
 }
 
 export interface FastVerifyJwsOptions extends RequestOptions {
@@ -349,6 +356,21 @@ export class SvcClient {
   verifyCredential(credential: Record<string, unknown> | string, options: VerifyCredentialOptions = {}): Promise<CredentialVerification> {
     const body = { credential, ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}) };
     return this.#json<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options });
+  }
+
+  /**
+   * POST /credentials/verify (the W3C VC-API binding): a credential object or an
+   * EnvelopedVerifiableCredential. The VerificationResult is returned whether verified (200) or
+   * not (400 with `verified: false`, the reasons in `errors`); a request the daemon refuses
+   * (problem+json) is a SvcError.
+   */
+  verifyCredentialVcApi(verifiableCredential: Record<string, unknown>, options: VerifyCredentialVcApiOptions = {}): Promise<VcApiVerificationResult> {
+    const body = { verifiableCredential, ...(options.vcApiOptions !== undefined ? { options: options.vcApiOptions } : {}) };
+    return this.#json<VcApiVerificationResult>({ method: 'POST', path: '/credentials/verify', body, options, ok: [200, 400] }).then((result) => {
+      // A 400 is a result only when it is one; a refused request is a problem.
+      if (typeof (result as { verified?: unknown }).verified === 'boolean') return result;
+      throw isProblem(result) ? SvcError.fromProblem(result, 400) : SvcError.badResponse(400, 'POST /credentials/verify answered 400 without a result or a problem');
+    });
   }
 
   /** POST /v1/fast-verify/jws. */

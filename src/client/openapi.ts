@@ -260,6 +260,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a verifiable credential (W3C VC-API binding)
+         * @description VC-API's verifyCredential: the same verification as /v1/credentials/verify, answered as a VerificationResult. 200 only when verified (svc status VALID); a credential that does not verify is 400 with verified false and the reasons in errors.
+         */
+        post: operations["verifyCredentialVcApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/verify-delegation": {
         parameters: {
             query?: never;
@@ -1352,6 +1372,29 @@ export interface components {
                 [key: string]: unknown;
             } | string;
         };
+        VcApiProblemDetails: {
+            type: string;
+            title: string;
+            detail: string;
+        };
+        VcApiVerificationResult: {
+            verified: boolean;
+            checks: string[];
+            warnings: components["schemas"]["VcApiProblemDetails"][];
+            errors: components["schemas"]["VcApiProblemDetails"][];
+        };
+        VcApiVerifyOptions: {
+            checks?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        VcApiVerifyCredentialRequest: {
+            /** @description A credential object (a Data Integrity credential), or an EnvelopedVerifiableCredential whose id is data:application/vc+jwt,<JWT> (or vc+sd-jwt, dc+sd-jwt); never a string */
+            verifiableCredential: {
+                [key: string]: unknown;
+            };
+            options?: components["schemas"]["VcApiVerifyOptions"];
+        };
         ChainStatus: "VALID" | "INVALID" | "INDETERMINATE" | "MALFORMED";
         DelegationLinkCheck: {
             id: "receipt" | "signature" | "chaining" | "prf" | "window" | "capabilities" | "validity" | "cycle";
@@ -1918,6 +1961,10 @@ export type JwsVerifyRequest = components['schemas']['JwsVerifyRequest'];
 export type PolicyRules = components['schemas']['PolicyRules'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyEvaluateRequest = components['schemas']['PolicyEvaluateRequest'];
+export type VcApiProblemDetails = components['schemas']['VcApiProblemDetails'];
+export type VcApiVerificationResult = components['schemas']['VcApiVerificationResult'];
+export type VcApiVerifyOptions = components['schemas']['VcApiVerifyOptions'];
+export type VcApiVerifyCredentialRequest = components['schemas']['VcApiVerifyCredentialRequest'];
 export type ChainStatus = components['schemas']['ChainStatus'];
 export type DelegationLinkCheck = components['schemas']['DelegationLinkCheck'];
 export type DelegationChainCheck = components['schemas']['DelegationChainCheck'];
@@ -3000,6 +3047,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyCredentialVcApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VcApiVerifyCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description Verified: svc verified the credential as VALID. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcApiVerificationResult"];
+                };
+            };
+            /** @description application/json: the credential did not verify (verified false, the reasons in errors), or an EnvelopedVerifiableCredential could not be read. application/problem+json: INVALID_REQUEST (the body is not a JSON object, has a duplicate or unknown member, verifiableCredential is missing or not an object, options is not an object) or INVALID_OPTIONS (a check svc does not run, challenge or domain). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcApiVerificationResult"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

@@ -23,6 +23,7 @@ import { claimRoutes } from './routes/claims.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
+import { vcApiRoutes } from './routes/vc-api.js';
 import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
 import { pageProblemFor, sendPage, webRoutes } from './routes/web.js';
@@ -307,6 +308,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...probeRoutes(ctx),
     ...resolutionRoutes(ctx),
     ...verificationRoutes(ctx),
+    ...vcApiRoutes(ctx),
     ...delegationRoutes(ctx),
     ...inspectionRoutes(ctx),
     ...w3cRoutes(ctx),

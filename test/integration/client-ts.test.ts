@@ -125,6 +125,22 @@ describe('SvcClient against a real daemon', () => {
     expect((await client.verifyCredential(tampered)).status).toBe('INVALID');
   });
 
+  it('verifyCredentialVcApi (POST /credentials/verify): verified → the result; not verified → the 400 result; a refused request → SvcError', async () => {
+    const ok = await client.verifyCredentialVcApi(s.credential, { vcApiOptions: { checks: ['proof'] } });
+    expect(ok).toMatchObject({ verified: true, errors: [] });
+    expect(ok.checks).toContain('proof');
+    const enveloped = await client.verifyCredentialVcApi({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: 'EnvelopedVerifiableCredential', id: `data:application/vc+jwt,${s.credentialJwt}` });
+    expect(enveloped.verified).toBe(true);
+    const tampered = { ...s.credential, credentialSubject: { id: 'did:example:mallory', name: 'Mallory' } };
+    const failed = await client.verifyCredentialVcApi(tampered);
+    expect(failed.verified).toBe(false);
+    expect(failed.errors.some((e) => e.type.endsWith('#credential-check:proof'))).toBe(true);
+    const refused = await svcError(client.verifyCredentialVcApi(s.credential, { vcApiOptions: { checks: ['schema'] } }));
+    expect({ code: refused.code, status: refused.status }).toEqual({ code: 'INVALID_OPTIONS', status: 400 });
+    const notAnObject = await svcError(client.verifyCredentialVcApi(s.credentialJwt as unknown as Record<string, unknown>));
+    expect({ code: notAnObject.code, status: notAnObject.status }).toEqual({ code: 'INVALID_REQUEST', status: 400 });
+  });
+
   it('policies and JWS', async () => {
     const decision = await client.evaluatePolicy({ did: s.didKey, policy: s.policy });
     expect(decision.evaluation).toMatchObject({ did: s.didKey, status: 'PASS' });

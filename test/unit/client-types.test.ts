@@ -60,6 +60,10 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Returns<'diff'>>().toEqualTypeOf<Ok<'diff'>>();
     expectTypeOf<Returns<'verifyCredential'>>().toEqualTypeOf<Ok<'verifyCredential'>>();
     expectTypeOf<Returns<'fastVerifyJws'>>().toEqualTypeOf<Ok<'fastVerifyJws'>>();
+    expectTypeOf<Returns<'verifyCredentialVcApi'>>().toEqualTypeOf<Ok<'verifyCredentialVcApi'>>();
+    // The VC-API binding's 400 result (verified false) is the same VerificationResult, returned too.
+    expectTypeOf<Returns<'verifyCredentialVcApi'>>().toEqualTypeOf<operations['verifyCredentialVcApi']['responses'][400]['content']['application/json']>();
+    expectTypeOf<Parameters<SvcClient['verifyCredentialVcApi']>[0]>().toEqualTypeOf<operations['verifyCredentialVcApi']['requestBody']['content']['application/json']['verifiableCredential']>();
     expectTypeOf<Returns<'evaluatePolicy'>>().toEqualTypeOf<Ok<'evaluatePolicy'>>();
     expectTypeOf<Returns<'verifyDelegation'>>().toEqualTypeOf<Ok<'verifyDelegation'>>();
     expectTypeOf<Returns<'authorize'>>().toEqualTypeOf<Ok<'authorize'>>();

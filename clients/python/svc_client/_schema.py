@@ -103,6 +103,10 @@ __all__ = [
     "PolicyRules",
     "Policy",
     "PolicyEvaluateRequest",
+    "VcApiProblemDetails",
+    "VcApiVerificationResult",
+    "VcApiVerifyOptions",
+    "VcApiVerifyCredentialRequest",
     "ChainStatus",
     "DelegationLinkCheck",
     "DelegationChainCheck",
@@ -1095,6 +1099,44 @@ class PolicyEvaluateRequest(_PolicyEvaluateRequestRequired, total=False):
     credential: Union[Dict[str, Any], str]
 
 
+class VcApiProblemDetails(TypedDict):
+    """The `VcApiProblemDetails` schema of openapi.json."""
+
+    type: str
+    title: str
+    detail: str
+
+
+class VcApiVerificationResult(TypedDict):
+    """The `VcApiVerificationResult` schema of openapi.json."""
+
+    verified: bool
+    checks: List[str]
+    warnings: List[VcApiProblemDetails]
+    errors: List[VcApiProblemDetails]
+
+
+class VcApiVerifyOptions(TypedDict, total=False):
+    """The `VcApiVerifyOptions` schema of openapi.json.
+    Members beyond those listed may be present.
+    """
+
+    checks: List[str]
+
+
+class _VcApiVerifyCredentialRequestRequired(TypedDict):
+    """The required members of VcApiVerifyCredentialRequest."""
+
+    #: A credential object (a Data Integrity credential), or an EnvelopedVerifiableCredential whose id is data:application/vc+jwt,<JWT> (or vc+sd-jwt, dc+sd-jwt); never a string
+    verifiableCredential: Dict[str, Any]
+
+
+class VcApiVerifyCredentialRequest(_VcApiVerifyCredentialRequestRequired, total=False):
+    """The `VcApiVerifyCredentialRequest` schema of openapi.json."""
+
+    options: VcApiVerifyOptions
+
+
 ChainStatus = Literal["VALID", "INVALID", "INDETERMINATE", "MALFORMED"]
 
 
@@ -1987,6 +2029,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": "PolicyEvaluateRequest",
         "results": (200,),
         "response": "PolicyDecision",
+    },
+    "verifyCredentialVcApi": {
+        "method": "POST",
+        "path": "/credentials/verify",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "VcApiVerifyCredentialRequest",
+        "results": (200, 400),
+        "response": "VcApiVerificationResult",
     },
     "verifyDelegation": {
         "method": "POST",

@@ -39,6 +39,8 @@ from ._schema import (
     RetentionPreview,
     SemanticDiff,
     ServiceStatus,
+    VcApiVerificationResult,
+    VcApiVerifyOptions,
     WatchCheck,
     WatchCreated,
     WatchList,
@@ -296,6 +298,22 @@ class SvcClient:
         """
         body = _compact({"credential": credential, "expectedAudience": expected_audience})
         return self._call("verifyCredential", body=body)
+
+    def verify_credential_vc_api(
+        self, verifiable_credential: Mapping[str, Any], options: Optional[Union[VcApiVerifyOptions, Mapping[str, Any]]] = None
+    ) -> VcApiVerificationResult:
+        """POST /credentials/verify, the W3C VC-API binding: a credential object or an
+        EnvelopedVerifiableCredential (``id``: ``data:application/vc+jwt,<JWT>``).
+
+        The VerificationResult is returned whether verified (200) or not (400 with ``verified``
+        False, the reasons in ``errors``); a request the daemon refuses (400 problem+json,
+        e.g. INVALID_REQUEST) raises SvcError.
+        """
+        result = self._call("verifyCredentialVcApi", body=_compact({"verifiableCredential": verifiable_credential, "options": options}))
+        if isinstance(result.get("verified"), bool):
+            return result
+        # A 400 that is not a result is a refused request: its problem.
+        raise _error_of(400, json.dumps(result).encode("utf-8"), None)
 
     def fast_verify_jws(self, jws: str, relationship: Optional[Relationship] = None) -> JwsVerification:
         """POST /v1/fast-verify/jws: a compact JWS whose ``kid`` is a DID URL; the key must be

@@ -229,6 +229,31 @@ class DirectDaemonTest(unittest.TestCase):
             self.client.verify_credential(self.s["credential"], expected_audience="")
         self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
 
+    def test_verify_credential_vc_api(self) -> None:
+        ok = self.client.verify_credential_vc_api(self.s["credential"], options={"checks": ["proof"]})
+        self.assertIs(ok["verified"], True, ok["errors"])
+        self.assertIn("proof", ok["checks"])
+        self.assertEqual(ok["errors"], [])
+        envelope = {
+            "@context": ["https://www.w3.org/ns/credentials/v2"],
+            "type": "EnvelopedVerifiableCredential",
+            "id": "data:application/vc+jwt," + self.s["credentialJwt"],
+        }
+        self.assertIs(self.client.verify_credential_vc_api(envelope)["verified"], True)
+        # Not verified: the 400 VerificationResult is returned, not raised.
+        tampered = copy.deepcopy(self.s["credential"])
+        tampered["credentialSubject"]["name"] = "Mallory"
+        failed = self.client.verify_credential_vc_api(tampered)
+        self.assertIs(failed["verified"], False)
+        self.assertTrue(any(e["type"].endswith("#credential-check:proof") for e in failed["errors"]), failed["errors"])
+        # A refused request (a problem) raises.
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_credential_vc_api(self.s["credential"], options={"checks": ["schema"]})
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_OPTIONS", 400))
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_credential_vc_api(self.s["credentialJwt"])  # type: ignore[arg-type]
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
+
     def test_fast_verify_jws(self) -> None:
         result = self.client.fast_verify_jws(self.s["jws"])
         self.assertEqual((result["status"], result["valid"]), ("VALID", True))

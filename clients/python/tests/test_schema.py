@@ -34,7 +34,7 @@ class OperationsTest(unittest.TestCase):
     def test_every_operation_has_a_method(self) -> None:
         missing = [op for op in OPERATIONS if not callable(getattr(SvcClient, snake(op), None))]
         self.assertEqual(missing, [])
-        self.assertEqual(len(OPERATIONS), 35)
+        self.assertEqual(len(OPERATIONS), 36)
 
     def test_the_snake_case_names(self) -> None:
         self.assertEqual(snake("fastVerifyDid"), "fast_verify_did")
@@ -61,6 +61,8 @@ class OperationsTest(unittest.TestCase):
         self.assertEqual(OPERATIONS["resolve"]["results"], (200, 410))
         self.assertEqual(OPERATIONS["resolveW3c"]["results"], (200, 410))
         self.assertEqual(OPERATIONS["history"]["results"], (200,))
+        # The VC-API binding: a credential that does not verify is a 400 result (or a problem).
+        self.assertEqual(OPERATIONS["verifyCredentialVcApi"]["results"], (200, 400))
         self.assertEqual(OPERATIONS["verifyTool"]["response"], "Authorization")
         self.assertEqual(OPERATIONS["createWatch"]["results"], (201,))
         self.assertEqual((OPERATIONS["deleteWatch"]["method"], OPERATIONS["deleteWatch"]["results"]), ("DELETE", (204,)))

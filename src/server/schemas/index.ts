@@ -11,6 +11,7 @@ import { INSPECTION_SCHEMAS } from './inspection.js';
 import { MONITORING_SCHEMAS } from './monitoring.js';
 import { PROBE_SCHEMAS } from './probes.js';
 import { RESOLUTION_SCHEMAS } from './resolution.js';
+import { VC_API_SCHEMAS } from './vc-api.js';
 import { VERIFICATION_SCHEMAS } from './verification.js';
 import { WEBHOOK_SCHEMAS } from './webhooks.js';
 
@@ -19,6 +20,7 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...PROBE_SCHEMAS,
   ...RESOLUTION_SCHEMAS,
   ...VERIFICATION_SCHEMAS,
+  ...VC_API_SCHEMAS,
   ...AGENT_SCHEMAS,
   ...INSPECTION_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
