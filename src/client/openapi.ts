@@ -389,13 +389,13 @@ export interface paths {
         };
         /**
          * Resolve a DID (W3C DID Resolution HTTPS binding)
-         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced: with no Accept (or only wildcards) the dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; the content's own media type (application/json for a fragment, application/did for a version) gives the content stream alone; a service endpoint (text/uri-list) asked for either way is 303 to the endpoint with an empty body.
+         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; application/did (did+json, did+ld+json) gives a version's DID document alone; a service endpoint (text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.
          */
         get: operations["resolveW3c"];
         put?: never;
         /**
          * Resolve a DID (W3C DID Resolution HTTPS binding), options in the body
-         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced: with no Accept (or only wildcards) the dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; the content's own media type (application/json for a fragment, application/did for a version) gives the content stream alone; a service endpoint (text/uri-list) asked for either way is 303 to the endpoint with an empty body.
+         * @description Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json with the DID-resolution profile) gives the resolution result; absent, *\/*, application/json, application/did, application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; application/did (did+json, did+ld+json) gives a version's DID document alone; a service endpoint (text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.
          */
         post: operations["resolveW3cPost"];
         delete?: never;
@@ -3659,9 +3659,7 @@ export interface operations {
                 content: {
                     "application/did": components["schemas"]["DidDocument"];
                     "application/did-resolution": components["schemas"]["W3cResolutionResult"];
-                    "application/json": components["schemas"]["DereferencingResult"] | {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["DereferencingResult"];
                     "application/did-url-dereferencing": components["schemas"]["DereferencingResult"];
                 };
             };
@@ -3796,9 +3794,7 @@ export interface operations {
                 content: {
                     "application/did": components["schemas"]["DidDocument"];
                     "application/did-resolution": components["schemas"]["W3cResolutionResult"];
-                    "application/json": components["schemas"]["DereferencingResult"] | {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["DereferencingResult"];
                     "application/did-url-dereferencing": components["schemas"]["DereferencingResult"];
                 };
             };

@@ -196,25 +196,26 @@ export type NegotiatedDereference =
 
 export const DID_URL_DEREFERENCING_MEDIA_TYPE = 'application/did-url-dereferencing';
 
-/** Media types that ask for a content stream of `contentType` alone: the type itself, and its JSON relatives. */
+/**
+ * Media types that ask for a content stream of `contentType` alone: application/did (and its
+ * did+json, did+ld+json relatives) for a version's document, text/uri-list for a service
+ * endpoint. application/json is not among them: it is SPEC §4.4's own media type for the full
+ * result, which a fragment's JSON content therefore never displaces.
+ */
 function contentRepresentations(contentType: string): Representation[] {
-  const [type = '', subtype = ''] = contentType.split('/');
-  const reps: Representation[] = [{ type, subtype, profiled: false, outcome: 'document' }];
   if (contentType === 'application/did') {
-    reps.push({ type, subtype: 'did+json', profiled: false, outcome: 'document' }, { type, subtype: 'did+ld+json', profiled: false, outcome: 'document' });
+    return ['did', 'did+json', 'did+ld+json'].map((subtype) => ({ type: 'application', subtype, profiled: false, outcome: 'document' as const }));
   }
-  if (contentType === 'application/did' || contentType === 'application/json') {
-    if (subtype !== 'json') reps.push({ type: 'application', subtype: 'json', profiled: false, outcome: 'document' });
-  }
-  return reps;
+  if (contentType === 'text/uri-list') return [{ type: 'text', subtype: 'uri-list', profiled: false, outcome: 'document' }];
+  return [];
 }
 
 /**
- * Content negotiation for a DID URL on /1.0 (DID Resolution, HTTPS binding; SPEC §4.4 keeps its
- * shape for the default): application/did-url-dereferencing → 'result'; the content's own media
- * type (`contentType`, and application/json or application/did+json for JSON content) →
- * 'content'; no Accept or only wildcard ranges → 'spec'; nothing acceptable → null (406). The
- * highest q wins, then the most specific range, then the result over the content.
+ * Content negotiation for a DID URL on /1.0 (DID Resolution, HTTPS binding, where SPEC §4.4 is
+ * silent): application/did-url-dereferencing → 'result'; the content's own media type
+ * (application/did… for a version, text/uri-list for a service) → 'content'; application/json,
+ * no Accept or wildcards only → 'spec' (SPEC §4.4: the full result as application/json); nothing
+ * acceptable → null (406). The highest q wins; on a tie the result, then the content, then SPEC's shape.
  */
 export function negotiateDereferencing(accept: string | undefined, contentType: string): NegotiatedDereference | null {
   if (accept === undefined || accept.trim() === '') return 'spec';
@@ -222,6 +223,7 @@ export function negotiateDereferencing(accept: string | undefined, contentType: 
   const reps: Array<{ rep: Representation; outcome: NegotiatedDereference }> = [
     { rep: { type: 'application', subtype: 'did-url-dereferencing', profiled: false, outcome: 'resolution' }, outcome: 'result' },
     ...contentRepresentations(contentType).map((rep) => ({ rep, outcome: 'content' as const })),
+    { rep: { type: 'application', subtype: 'json', profiled: false, outcome: 'document' }, outcome: 'spec' },
   ];
   let best: { q: number; outcome: NegotiatedDereference } | null = null;
   for (const { rep, outcome } of reps) {
@@ -236,7 +238,7 @@ export function negotiateDereferencing(accept: string | undefined, contentType: 
     if (!best || match.q > best.q) best = { q: match.q, outcome };
   }
   if (best) return best.outcome;
-  return ranges.some((range) => range.q > 0 && (range.type === '*' || (range.type === contentType.split('/')[0] && range.subtype === '*'))) ? 'spec' : null;
+  return ranges.some((range) => range.q > 0 && (range.type === '*' || (range.type === 'application' && range.subtype === '*'))) ? 'spec' : null;
 }
 
 export interface ResolutionResultBody {

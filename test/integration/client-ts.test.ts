@@ -229,6 +229,24 @@ describe('SvcClient against a real daemon', () => {
     expect(await svcError(client.diff(s.didWeb, { from: 'xyz' }))).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
   });
 
+  it('resolveW3c of a service DID URL: the 303 is a result, never followed (the client fetches nothing a DID document names)', async () => {
+    let followed = 0;
+    const counting = new SvcClient({
+      baseUrl: s.daemonUrl,
+      fetch: async (input, init) => {
+        if (!input.startsWith(s.daemonUrl)) followed++;
+        return contractFetch().fetch(input, init);
+      },
+    });
+    for (const accept of ['application/did-url-dereferencing', 'text/uri-list']) {
+      expect(await counting.resolveW3c(s.didWebService, { accept })).toEqual({ status: 303, location: s.serviceEndpoint });
+    }
+    expect(await counting.resolveW3cPost(s.didWebService, { accept: 'application/did-url-dereferencing' })).toEqual({ status: 303, location: s.serviceEndpoint });
+    expect(followed).toBe(0);
+    // Without Accept, SPEC §4.4's shape: the full dereferencing result.
+    expect(await counting.resolveW3c(s.didWebService)).toMatchObject({ dereferencingMetadata: { contentType: 'text/uri-list' }, contentStream: s.serviceEndpoint });
+  });
+
   it('resolveW3c: the DID document, the resolution result with accept, and an invalid DID as SvcError INVALID_DID (400, the embedded problem)', async () => {
     const document = await client.resolveW3c(s.didKey);
     expect(document).toMatchObject({ id: s.didKey });

@@ -166,21 +166,10 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
     expect(expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json;q=0.5, application/did-url-dereferencing')), 200, 'application/did-url-dereferencing')).toEqual(body);
   });
 
-  it("the content's own media type gives the content stream alone: application/json for a fragment", async () => {
+  it('no Accept, application/json, */* or application/* keeps SPEC §4.4 shape: the full result as application/json', async () => {
     const did = freshDidKey();
     const fragment = did.slice('did:key:'.length);
-    const body = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json')), 200);
-    expect(body).toMatchObject({ id: `${did}#${fragment}`, type: 'Multikey', controller: did });
-    expect(body).not.toHaveProperty('dereferencingMetadata');
-    // Higher q for the content wins over the full result.
-    const preferred = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/did-url-dereferencing;q=0.2, application/json')), 200);
-    expect(preferred).toEqual(body);
-  });
-
-  it('no Accept, */* or application/* keeps SPEC §4.4 shape: the full result as application/json', async () => {
-    const did = freshDidKey();
-    const fragment = did.slice('did:key:'.length);
-    for (const accept of [null, '*/*', 'application/*', 'text/html;q=0.5, */*;q=0.1']) {
+    for (const accept of [null, 'application/json', '*/*', 'application/*', 'text/html;q=0.5, */*;q=0.1', 'application/did-url-dereferencing;q=0.2, application/json']) {
       const body = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept(accept)), 200);
       expect(Object.keys(body), String(accept)).toEqual(['@context', 'dereferencingMetadata', 'contentStream', 'contentMetadata']);
     }
@@ -191,7 +180,7 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
     const fragment = did.slice('did:key:'.length);
     for (const accept of ['text/html', 'application/did-resolution', 'application/x-unsupported-did-representation-99999']) {
       const problem = expectProblem(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept(accept)), 406, 'REPRESENTATION_NOT_SUPPORTED');
-      expect(problem.detail, accept).toContain('application/did-url-dereferencing or application/json');
+      expect(problem.detail, accept).toContain('ask for application/did-url-dereferencing or application/json');
     }
   });
 

@@ -27,7 +27,9 @@ import { startDidWebHost, type DidWebHost } from './did-web-host.js';
 import { closedPort } from './https-server.js';
 import { PLAIN_TOOLS, startSdk2Server, type McpTestServer } from './mcp-servers.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from './receipts.js';
-import { generateTestKey, signEddsaJcs2022, signJws } from './signing.js';
+import { didDocument, generateTestKey, signEddsaJcs2022, signJws } from './signing.js';
+
+const SERVICE_ENDPOINT = 'https://home.example.com/';
 
 export interface ClientScenario {
   /** The direct daemon (no trailing slash). */
@@ -43,6 +45,9 @@ export interface ClientScenario {
   didKey: string;
   /** A did:web on the loopback host (its document published there, one Ed25519 key). */
   didWeb: string;
+  /** A DID URL selecting the did:web's one service (`?service=home`), whose endpoint is serviceEndpoint. */
+  didWebService: string;
+  serviceEndpoint: string;
   /** A DID URL of the did:key's verification method (for dereference). */
   didKeyVerificationMethod: string;
   /** An eddsa-jcs-2022 credential of the did:key issuer: VALID. */
@@ -72,7 +77,7 @@ export async function startClientScenario(): Promise<ClientScenario> {
     cleanup.push(() => host.close());
 
     const didWeb = host.did('client');
-    host.publish(didWeb);
+    host.publish(didWeb, { ...didDocument(didWeb, host.key), service: [{ id: '#home', type: 'LinkedDomains', serviceEndpoint: SERVICE_ENDPOINT }] });
 
     const issuer = generateTestKey('EdDSA');
     const didKey = `did:key:${issuer.multikey!}`;
@@ -119,6 +124,8 @@ export async function startClientScenario(): Promise<ClientScenario> {
       unreachableUrl: `http://127.0.0.1:${await closedPort()}`,
       didKey,
       didWeb,
+      didWebService: `${didWeb}?service=home`,
+      serviceEndpoint: SERVICE_ENDPOINT,
       didKeyVerificationMethod: vm,
       credential,
       credentialJwt,

@@ -258,24 +258,24 @@ describe('errorResolutionBody and w3cProblemStatus', () => {
 });
 
 describe('negotiateDereferencing (a DID URL on /1.0)', () => {
-  it('no Accept or only wildcards → SPEC §4.4 shape; the dereferencing media type → the result; the content type → the content', () => {
-    for (const accept of [undefined, '', '*/*', 'application/*', 'text/html;q=0.2, */*;q=0.1']) expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
+  it("no Accept, application/json or wildcards → SPEC §4.4 shape; the dereferencing media type → the result; a version's or service's own type → the content", () => {
+    for (const accept of [undefined, '', '*/*', 'application/*', 'application/json', 'text/html;q=0.2, */*;q=0.1']) expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
     expect(negotiateDereferencing('application/did-url-dereferencing', 'application/json')).toBe('result');
-    expect(negotiateDereferencing('application/json', 'application/json')).toBe('content');
-    expect(negotiateDereferencing('application/did+ld+json', 'application/did')).toBe('content');
-    expect(negotiateDereferencing('application/json', 'application/did')).toBe('content');
+    for (const accept of ['application/did', 'application/did+json', 'application/did+ld+json']) expect(negotiateDereferencing(accept, 'application/did'), accept).toBe('content');
+    expect(negotiateDereferencing('application/json', 'application/did')).toBe('spec');
     expect(negotiateDereferencing('text/uri-list', 'text/uri-list')).toBe('content');
+    expect(negotiateDereferencing('application/json', 'text/uri-list')).toBe('spec');
   });
 
-  it('q decides, then the result before the content on a tie; q=0 refuses', () => {
+  it('q decides, then the result before the content before SPEC\'s shape on a tie; q=0 refuses', () => {
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing', 'application/json')).toBe('result');
-    expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('content');
+    expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('spec');
+    expect(negotiateDereferencing('application/json, application/did', 'application/did')).toBe('content');
     expect(negotiateDereferencing('application/did-url-dereferencing;q=0', 'application/json')).toBeNull();
   });
 
   it('nothing it has → null (406)', () => {
-    for (const accept of ['text/html', 'application/did-resolution', 'application/json', 'text/*']) expect(negotiateDereferencing(accept, 'application/did'), accept).toBe(accept === 'application/json' ? 'content' : null);
-    expect(negotiateDereferencing('application/json', 'text/uri-list')).toBeNull();
-    expect(negotiateDereferencing('text/*', 'text/uri-list')).toBe('spec');
+    for (const accept of ['text/html', 'application/did-resolution', 'text/*', 'application/did']) expect(negotiateDereferencing(accept, 'application/json'), accept).toBeNull();
+    expect(negotiateDereferencing('text/uri-list', 'application/did')).toBeNull();
   });
 });

@@ -128,6 +128,17 @@ class DirectDaemonTest(unittest.TestCase):
         web = self.client.resolve_w3c(self.s["didWeb"])
         self.assertEqual(web["id"], self.s["didWeb"])
 
+    def test_resolve_w3c_service_redirect_is_a_result(self) -> None:
+        # The 303 of a service endpoint is returned, never followed (nothing listens there).
+        for accept in ("application/did-url-dereferencing", "text/uri-list"):
+            answer = self.client.resolve_w3c(self.s["didWebService"], accept=accept)
+            self.assertEqual(answer, {"status": 303, "location": self.s["serviceEndpoint"]})
+        posted = self.client.resolve_w3c_post(self.s["didWebService"], accept="application/did-url-dereferencing")
+        self.assertEqual(posted, {"status": 303, "location": self.s["serviceEndpoint"]})
+        full = self.client.resolve_w3c(self.s["didWebService"])
+        self.assertEqual(full["dereferencingMetadata"]["contentType"], "text/uri-list")
+        self.assertEqual(full["contentStream"], self.s["serviceEndpoint"])
+
     def test_resolve_w3c_errors(self) -> None:
         with self.assertRaises(SvcError) as caught:
             self.client.resolve_w3c("did:foo:bar")

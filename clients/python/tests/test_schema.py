@@ -59,7 +59,7 @@ class OperationsTest(unittest.TestCase):
 
     def test_result_statuses(self) -> None:
         self.assertEqual(OPERATIONS["resolve"]["results"], (200, 410))
-        self.assertEqual(OPERATIONS["resolveW3c"]["results"], (200, 410))
+        self.assertEqual(OPERATIONS["resolveW3c"]["results"], (200, 303, 410))
         self.assertEqual(OPERATIONS["history"]["results"], (200,))
         # The VC-API binding: a credential that does not verify is a 400 result (or a problem).
         self.assertEqual(OPERATIONS["verifyCredentialVcApi"]["results"], (200, 400))

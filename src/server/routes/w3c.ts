@@ -39,9 +39,9 @@ function bodyOptions(body: unknown): Record<string, string> {
 
 /**
  * A DID URL on /1.0, negotiated once the content's type is known: the full result
- * (application/did-url-dereferencing, or application/json for SPEC §4.4's default), the content
- * stream alone in its own media type, or — a service endpoint (text/uri-list) asked for in the
- * binding's terms — 303 to the endpoint with an empty body.
+ * (application/did-url-dereferencing, or application/json — SPEC §4.4's shape and default), a
+ * version's DID document alone (application/did…), or — a service endpoint (text/uri-list) asked
+ * for in the binding's terms — 303 to the endpoint with an empty body.
  */
 async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, identifier: string, accept: string | undefined): Promise<FastifyReply> {
   const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal, clientOf(request)));
@@ -50,7 +50,7 @@ async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, re
   if (representation === null) {
     throw new ProblemError(
       'REPRESENTATION_NOT_SUPPORTED',
-      `None of the media types accepted (${truncate(accept ?? '', 120)}) is served for this DID URL; ask for ${DID_URL_DEREFERENCING_MEDIA_TYPE} or ${contentType}.`,
+      `None of the media types accepted (${truncate(accept ?? '', 120)}) is served for this DID URL; ask for ${DID_URL_DEREFERENCING_MEDIA_TYPE}${contentType === 'application/json' ? '' : `, ${contentType}`} or application/json.`,
     );
   }
   if (representation === 'spec') return reply.type('application/json').send(result);
@@ -62,10 +62,8 @@ async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, re
   if (representation === 'result') {
     return reply.type(DID_URL_DEREFERENCING_MEDIA_TYPE).send(serialized(reply, 200, DID_URL_DEREFERENCING_MEDIA_TYPE, result));
   }
-  if (contentType === 'application/did') {
-    return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
-  }
-  return reply.type(contentType).send(JSON.stringify(result.contentStream));
+  // 'content' of a version: its DID document alone (fragments have none: application/json is SPEC's shape).
+  return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
 }
 
 async function answer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, raw: Record<string, string>, accept: string | undefined): Promise<FastifyReply> {

@@ -830,10 +830,10 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       'application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). ' +
       'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
       'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
-      'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept (or only wildcards) the dereferencing result as ' +
-      'application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under that media type; the ' +
-      "content's own media type (application/json for a fragment, application/did for a version) gives the content stream " +
-      'alone; a service endpoint (text/uri-list) asked for either way is 303 to the endpoint with an empty body.',
+      'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the ' +
+      'dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under ' +
+      'that media type; application/did (did+json, did+ld+json) gives a version\'s DID document alone; a service endpoint ' +
+      '(text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.',
     tags: ['w3c'],
     params: DidParam,
     ...(post ? { querystring: EmptyQuery, body: W3cOptionsBody } : { querystring: ResolveQuery }),
@@ -843,7 +843,7 @@ function w3cRouteSchema(post: boolean): RouteSchema {
         content: {
           'application/did': { schema: Type.Ref('DidDocument') },
           'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') },
-          'application/json': { schema: Type.Union([Type.Ref('DereferencingResult'), Type.Object({}, { additionalProperties: true, description: 'The content stream alone (a verification method or service) when application/json was asked for a fragment' })]) },
+          'application/json': { schema: Type.Ref('DereferencingResult') },
           'application/did-url-dereferencing': { schema: Type.Ref('DereferencingResult') },
         },
       },
