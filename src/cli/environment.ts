@@ -110,6 +110,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'operator token (24+ characters): enables the /v1/monitoring routes; svc monitor sends it as a Bearer token',
     default: 'unset: monitoring off, svc monitor exits 2',
   },
+  {
+    name: 'SVC_COMMERCIAL',
+    scope: 'svc serve',
+    description: 'on: owner accounts and project keys (needs SVC_ADMIN_TOKEN and SVC_COMMERCIAL_ORIGIN)',
+    default: 'off: those routes answer 501',
+  },
+  {
+    name: 'SVC_COMMERCIAL_ORIGIN',
+    scope: 'svc serve',
+    description: 'the cookie gateway origin owners use (e.g. http://127.0.0.1:8081); writes must carry it',
+    default: 'unset: commercial mode off',
+  },
   { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor, svc claim, svc claims and svc directory talk to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
   {
     name: 'SVC_WEBHOOK_SECRET',

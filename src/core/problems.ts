@@ -44,6 +44,8 @@ export const PROBLEMS = {
   MONITOR_REPORT_CAPACITY: { title: 'Monitor report capacity exceeded', w3c: false, status: 409, w3cStatus: null },
   // SPEC §5 answers 501 on the operator routes when monitoring is not configured, but names no code: svc's own.
   MONITORING_DISABLED: { title: 'Monitoring not enabled', w3c: false, status: 501, w3cStatus: null },
+  // SPEC §5.3 leaves the opt-in commercial mode's "off" answer open: 501 like MONITORING_DISABLED, svc's own code.
+  COMMERCIAL_DISABLED: { title: 'Commercial mode not enabled', w3c: false, status: 501, w3cStatus: null },
   // SPEC §8 refuses the 501st watch with a 429 and names no code: like KEY_CAPACITY_EXHAUSTED for keys.
   WATCH_CAPACITY_EXHAUSTED: { title: 'Watch capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   // SPEC §7 fixes the status of a request running over 45 s (408) but not its code: svc's own.
@@ -161,6 +163,10 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   UNAUTHORIZED: { meaning: 'The request lacks valid credentials.', handling: 'Authenticate, then retry.' },
   MONITORING_DISABLED: {
     meaning: 'Operator monitoring is not enabled on this daemon: it needs the direct profile and SVC_ADMIN_TOKEN of at least 24 characters.',
+    handling: 'Not retryable; the operator enables it and restarts the daemon.',
+  },
+  COMMERCIAL_DISABLED: {
+    meaning: 'The opt-in commercial mode (owner accounts, project keys) is not enabled on this daemon: it needs the direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN.',
     handling: 'Not retryable; the operator enables it and restarts the daemon.',
   },
   WATCH_CAPACITY_EXHAUSTED: { meaning: 'The daemon holds as many watches as it keeps (500).', handling: 'Delete a watch, then register again.' },

@@ -24,6 +24,7 @@ import type { Profile, ServerLimits } from './limits.js';
 import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
 import { sharedResolution } from './shared-cache.js';
+import type { CommercialAccess } from './commercial.js';
 import type { OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
@@ -45,6 +46,8 @@ export interface ServerContext {
   relaxations?: readonly Relaxation[];
   /** Whether the operator monitoring routes are enabled (SVC_ADMIN_TOKEN); absent: disabled. */
   operator?: OperatorAccess;
+  /** The opt-in commercial mode (SVC_COMMERCIAL, src/server/commercial.ts); absent: disabled. */
+  commercial?: CommercialAccess;
 }
 
 export interface RouteDef {

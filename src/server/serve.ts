@@ -8,6 +8,7 @@ import { buildApp, type AppOptions } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
+import { commercialAccess } from './commercial.js';
 import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './claim-checker.js';
 import { MonitorPoller } from './poller.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   announce: (line: string) => void;
   /** SVC_ADMIN_TOKEN: enables the operator monitoring routes (24 characters at least, direct profile). */
   adminToken?: string;
+  /** SVC_COMMERCIAL and SVC_COMMERCIAL_ORIGIN: the opt-in commercial mode (src/server/commercial.ts). */
+  commercial?: { setting: string | undefined; origin: string | undefined };
   /** The access log (one entry per request); none: no access log. */
   accessLog?: AppOptions['accessLog'];
 }
@@ -65,6 +68,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     relaxations: options.relaxations ?? [],
     operator: operatorAccess(options.adminToken, options.profile),
   };
+  ctx.commercial = commercialAccess(options.commercial?.setting, options.commercial?.origin, ctx.operator!, options.profile);
   const app = buildApp(ctx, { trustProxy: options.trustProxy, ...(options.accessLog ? { accessLog: options.accessLog } : {}) });
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
   for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
@@ -72,6 +76,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${storage.location})`);
   // Why the operator routes answer 501 — never the token itself.
   if (ctx.operator && !ctx.operator.enabled) options.announce(`svc: operator monitoring is off (${ctx.operator.reason}); the /v1/monitoring routes answer 501`);
+  // Said only when the operator asked for the commercial mode and did not get it (never a secret).
+  if (options.commercial?.setting && ctx.commercial && !ctx.commercial.enabled) options.announce(`svc: the commercial mode is off (${ctx.commercial.reason})`);
   // The monitoring poller runs where the operator routes do (SVC_ADMIN_TOKEN, direct profile).
   const poller = ctx.operator?.enabled ? new MonitorPoller(ctx) : null;
   poller?.start();

@@ -831,7 +831,7 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
       'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
       'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the ' +
-      'dereferencing result as application/json (SPEC §4.4); application/did-url-dereferencing gives the same result under ' +
+      'dereferencing result as application/json (svc\'s own shape, as on /v1/dereference); application/did-url-dereferencing gives the same result under ' +
       'that media type; application/did (did+json, did+ld+json) gives a version\'s DID document alone; a service endpoint ' +
       '(text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.',
     tags: ['w3c'],
