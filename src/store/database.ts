@@ -133,6 +133,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     get claims() {
       return store.claims;
     },
+    get accounts() {
+      return store.accounts;
+    },
     readiness: async () => store.readiness(),
     usage: async () => ({ observations: store.observations.usage(), mcpObservations: store.mcpObservations.usage() }),
     backup: (destination) => store.backup(destination),

@@ -8,7 +8,17 @@ export type StoreErrorCode =
   /** A database server that cannot be reached just now (PostgreSQL down, restarting, out of connections). */
   | 'UNAVAILABLE'
   /** What the engine does not do (a backup of PostgreSQL: pg_dump's job). */
-  | 'NOT_SUPPORTED';
+  | 'NOT_SUPPORTED'
+  /** Owner accounts: no such tenant, project or key (the routes: 404). */
+  | 'NOT_FOUND'
+  /** Owner accounts: the acting subject does not own the project, judged in the write's own transaction (the routes: 404 or 403). */
+  | 'NOT_OWNER'
+  /** Owner accounts: a name, id or digest already taken (the routes: 409). */
+  | 'CONFLICT'
+  /** Owner accounts: a project's key cap (SPEC §8), a KeyCapacityError naming which (the routes: 429 KEY_CAPACITY_EXHAUSTED). */
+  | 'KEY_CAPACITY'
+  /** Owner accounts: too many outstanding sign-in challenges (the routes: 503 CAPACITY_EXHAUSTED). */
+  | 'CHALLENGE_CAPACITY';
 
 /** A storage failure with a one-line message fit for an operator (no stack, no SQL). */
 export class StoreError extends Error {
@@ -19,6 +29,16 @@ export class StoreError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** A project at one of its key caps (SPEC §8: 10 active, 100 retained): a fixed cap, nothing replenishes it. */
+export class KeyCapacityError extends StoreError {
+  constructor(
+    readonly cap: 'active' | 'retained',
+    readonly limit: number,
+  ) {
+    super('KEY_CAPACITY', cap === 'active' ? `the project already has ${limit} active keys` : `the project already retains ${limit} keys (of any status)`);
   }
 }
 

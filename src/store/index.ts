@@ -22,6 +22,7 @@ import { SqliteResolutionCache } from './resolution-cache.js';
 import { SqliteMonitorEventStore } from './monitor-events.js';
 import { SqliteWatchStore } from './watches.js';
 import { SqliteClaimStore } from './claims.js';
+import { SqliteAccountStore } from './accounts.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
@@ -35,6 +36,8 @@ export { SqliteResolutionCache, type SqliteResolutionCacheOptions } from './reso
 export { SqliteWatchStore } from './watches.js';
 export { SqliteMonitorEventStore } from './monitor-events.js';
 export { SqliteClaimStore } from './claims.js';
+export { SqliteAccountStore } from './accounts.js';
+export { KeyCapacityError } from './errors.js';
 export type { RowUsage } from './ceiling.js';
 
 export interface OpenStoreOptions {
@@ -79,6 +82,7 @@ export interface Store extends RuntimeStore {
   readonly watches: SqliteWatchStore;
   readonly monitorEvents: SqliteMonitorEventStore;
   readonly claims: SqliteClaimStore;
+  readonly accounts: SqliteAccountStore;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
   /** Closes the connection (idempotent); a WAL file is checkpointed and removed. */
@@ -102,6 +106,7 @@ class SqliteStore implements Store {
   #watches?: SqliteWatchStore;
   #monitorEvents?: SqliteMonitorEventStore;
   #claims?: SqliteClaimStore;
+  #accounts?: SqliteAccountStore;
   #probe?: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -152,6 +157,10 @@ class SqliteStore implements Store {
 
   get claims(): SqliteClaimStore {
     return (this.#claims ??= new SqliteClaimStore(this.db));
+  }
+
+  get accounts(): SqliteAccountStore {
+    return (this.#accounts ??= new SqliteAccountStore(this.db));
   }
 
   readiness(): Readiness {

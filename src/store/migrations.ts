@@ -441,10 +441,56 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX directory_entries_claim ON directory_entries (claim_id);
     `,
   },
+  {
+    version: 10,
+    name: 'owner accounts',
+    up: `
+      -- The subjects (DIDs) that own a tenant, and through it every project of it. The founding
+      -- owner (tenants.owner_subject) is attached when the tenant is created.
+      CREATE TABLE tenant_owners (
+        tenant_id TEXT NOT NULL REFERENCES tenants (id),
+        subject TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, subject)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX tenant_owners_subject ON tenant_owners (subject);
+
+      -- Owner sessions of the cookie gateway: only a digest of the random session id is kept.
+      -- Times are epoch milliseconds on the database's clock; a touch moves expires_at_ms to
+      -- now + idle_ms, never past absolute_expires_at_ms.
+      CREATE TABLE owner_sessions (
+        id_digest TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        last_seen_at_ms INTEGER NOT NULL,
+        idle_ms INTEGER NOT NULL CHECK (idle_ms > 0),
+        expires_at_ms INTEGER NOT NULL,
+        absolute_expires_at_ms INTEGER NOT NULL,
+        revoked_at_ms INTEGER,
+        CHECK (expires_at_ms <= absolute_expires_at_ms)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX owner_sessions_subject ON owner_sessions (subject);
+      CREATE INDEX owner_sessions_expires ON owner_sessions (expires_at_ms);
+
+      -- Sign-in challenges: a digest of the random token, single use, bounded in number (the
+      -- limit counts unused, unexpired ones; covered by the index).
+      CREATE TABLE sign_in_challenges (
+        token_digest TEXT PRIMARY KEY,
+        did TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        used_at_ms INTEGER,
+        CHECK (expires_at_ms > created_at_ms)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX sign_in_challenges_expires ON sign_in_challenges (expires_at_ms, used_at_ms);
+
+      -- Keys by digest are found through the UNIQUE index of key_hash (version 4).
+    `,
+  },
 ];
 
 /** The version this build writes and reads (SPEC §9.7). */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
 export function readSchemaVersion(db: Database.Database): number {

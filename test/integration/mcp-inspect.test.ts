@@ -679,6 +679,7 @@ describe('drift against a real SQLite store', () => {
       watches: temp.store.watches,
       monitorEvents: temp.store.monitorEvents,
       claims: temp.store.claims,
+      accounts: temp.store.accounts,
     };
     const result = await inspectMcp(server.url, { runtime });
     expect(result.status).toBe('INSPECTED');

@@ -25,6 +25,7 @@ import { PostgresObservationStore } from './observations.js';
 import { PostgresMonitorEventStore } from './monitor-events.js';
 import { PostgresWatchStore } from './watches.js';
 import { PostgresClaimStore } from './claims.js';
+import { PostgresAccountStore } from './accounts.js';
 import { redactedUrl } from './url.js';
 
 export { isPostgresUrl, redactedUrl } from './url.js';
@@ -51,6 +52,7 @@ export interface PostgresStore extends Database {
   readonly watches: PostgresWatchStore;
   readonly monitorEvents: PostgresMonitorEventStore;
   readonly claims: PostgresClaimStore;
+  readonly accounts: PostgresAccountStore;
   /** Whether the server answers and the schema is current; never throws. */
   readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }>;
   /** Closes every connection (idempotent). */
@@ -175,6 +177,7 @@ class Store implements PostgresStore {
   readonly watches: PostgresWatchStore;
   readonly monitorEvents: PostgresMonitorEventStore;
   readonly claims: PostgresClaimStore;
+  readonly accounts: PostgresAccountStore;
   readonly shared: SharedCoordination;
   #closed = false;
 
@@ -190,6 +193,7 @@ class Store implements PostgresStore {
     this.watches = guarded(new PostgresWatchStore(pool));
     this.monitorEvents = guarded(new PostgresMonitorEventStore(pool));
     this.claims = guarded(new PostgresClaimStore(pool));
+    this.accounts = guarded(new PostgresAccountStore(pool));
     this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 

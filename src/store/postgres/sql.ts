@@ -15,6 +15,7 @@ export const LOCK_CLASS = {
   monitorEvents: 0x73760004,
   claimChallenges: 0x73760005,
   claims: 0x73760006,
+  signInChallenges: 0x73760007,
 } as const;
 
 /** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */

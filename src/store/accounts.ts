@@ -1,0 +1,461 @@
+/**
+ * Owner accounts (issue 26; SPEC §4.19, §5, §8) over SQLite: tenants, projects and api_keys and
+ * usage_counters of schema v4, tenant_owners, owner_sessions and sign_in_challenges of v10.
+ *
+ * The statements are written once here, as functions of an AccountDialect (how a parameter is
+ * named, what "now" is, the row locks of the ownership check), and compiled for PostgreSQL by
+ * src/store/postgres/accounts.ts, which also takes the argument checks and row mappers from this
+ * module. "Now" is always the database's clock (SQLite: read once per call; PostgreSQL: once per
+ * statement). Every owner action re-checks, in the transaction of its write, that the acting
+ * subject owns the project: here an IMMEDIATE transaction (the write lock is held from the check
+ * to the commit, so a removal of the owner commits wholly before or wholly after it); on
+ * PostgreSQL the check locks the subject's tenant_owners row FOR SHARE (a removal waits for the
+ * action, or the action, re-reading the row, finds it gone) and the project row FOR NO KEY
+ * UPDATE (the key caps are counted by one issuer at a time).
+ */
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import {
+  PROJECT_KEY_LIMITS,
+  SIGN_IN_CHALLENGE_LIMIT,
+  type AccountStore,
+  type ApiKeyMetadata,
+  type ApiKeyStatus,
+  type KeyPrincipal,
+  type NewApiKey,
+  type NewOwnerSession,
+  type NewSignInChallenge,
+  type OwnerSession,
+  type Project,
+  type Tenant,
+  type UsageRow,
+} from '../core/store.js';
+import { rfc3339, secondsMs, type Ms } from './claims.js';
+import { KeyCapacityError, StoreError } from './errors.js';
+
+export interface AccountDialect {
+  p(name: string): string;
+  /** Now, epoch milliseconds (BIGINT). */
+  readonly now: string;
+  /** The RFC 3339 UTC text (second precision) of an epoch-milliseconds expression. */
+  rfc3339(ms: string): string;
+  /** The smaller of two numbers. */
+  least(a: string, b: string): string;
+  /** The row locks the ownership check takes (aliases p: projects, o: tenant_owners). */
+  readonly ownedLock: string;
+}
+
+/** A duration parameter in milliseconds, cast (PostgreSQL then adds BIGINTs). */
+const ms = (d: AccountDialect, name: string): string => `CAST(${d.p(name)} AS BIGINT)`;
+/** How long expired sessions and challenges are kept before the sweep deletes them. */
+const KEEP_MS = 86_400_000;
+/** lastUsedAt is stamped at most this often per key. */
+const STAMP_MS = 60_000;
+
+const TENANT = `id, name, owner_subject AS "ownerSubject", created_at AS "createdAt"`;
+const projectColumns = (a: string) => `${a}id, ${a}tenant_id AS "tenantId", ${a}name, ${a}created_at AS "createdAt"`;
+const KEY = `id, project_id AS "projectId", prefix, label, status, created_at AS "createdAt", last_used_at AS "lastUsedAt",
+  revoked_at AS "revokedAt", replaces_key_id AS "replacesKeyId"`;
+const SESSION = `subject, created_at_ms AS "createdAtMs", expires_at_ms AS "expiresAtMs", absolute_expires_at_ms AS "absoluteExpiresAtMs"`;
+
+/** The statements both engines run as they are (compiled per dialect). */
+export const ACCOUNT_STATEMENTS = {
+  insertTenant: (d: AccountDialect) => `
+    INSERT INTO tenants (id, name, owner_subject, created_at) VALUES (${d.p('id')}, ${d.p('name')}, ${d.p('owner')}, ${d.rfc3339(d.now)})
+    RETURNING ${TENANT}`,
+  listTenants: () => `SELECT ${TENANT} FROM tenants ORDER BY created_at, id`,
+  tenantExists: (d: AccountDialect) => `SELECT id FROM tenants WHERE id = ${d.p('tenantId')}`,
+  /** Attaches an owner; no row when already one. */
+  attachOwner: (d: AccountDialect) => `
+    INSERT INTO tenant_owners (tenant_id, subject, added_at) VALUES (${d.p('tenantId')}, ${d.p('subject')}, ${d.rfc3339(d.now)})
+    ON CONFLICT (tenant_id, subject) DO NOTHING RETURNING subject`,
+  removeOwner: (d: AccountDialect) => `DELETE FROM tenant_owners WHERE tenant_id = ${d.p('tenantId')} AND subject = ${d.p('subject')} RETURNING subject`,
+  ownersOf: (d: AccountDialect) => `SELECT subject FROM tenant_owners WHERE tenant_id = ${d.p('tenantId')} ORDER BY added_at, subject`,
+  insertProject: (d: AccountDialect) => `
+    INSERT INTO projects (id, tenant_id, name, created_at) VALUES (${d.p('id')}, ${d.p('tenantId')}, ${d.p('name')}, ${d.rfc3339(d.now)})
+    RETURNING ${projectColumns('')}`,
+  getProject: (d: AccountDialect) => `SELECT ${projectColumns('')} FROM projects WHERE id = ${d.p('projectId')}`,
+  projectsOwnedBy: (d: AccountDialect) => `
+    SELECT ${projectColumns('p.')} FROM projects p JOIN tenant_owners o ON o.tenant_id = p.tenant_id
+    WHERE o.subject = ${d.p('subject')} ORDER BY p.created_at, p.id`,
+  /** One row when the subject owns the project, taking the dialect's locks. */
+  owned: (d: AccountDialect) => `
+    SELECT p.tenant_id AS "tenantId" FROM projects p JOIN tenant_owners o ON o.tenant_id = p.tenant_id
+    WHERE p.id = ${d.p('projectId')} AND o.subject = ${d.p('subject')} ${d.ownedLock}`,
+  keyCounts: (d: AccountDialect) => `
+    SELECT CAST(count(CASE WHEN status = 'ACTIVE' THEN 1 END) AS INTEGER) AS active, CAST(count(*) AS INTEGER) AS retained
+    FROM api_keys WHERE project_id = ${d.p('projectId')}`,
+  insertKey: (d: AccountDialect) => `
+    INSERT INTO api_keys (id, project_id, key_hash, prefix, label, status, created_at, replaces_key_id)
+    VALUES (${d.p('id')}, ${d.p('projectId')}, ${d.p('keyHash')}, ${d.p('prefix')}, ${d.p('label')}, 'ACTIVE', ${d.rfc3339(d.now)}, ${d.p('replaces')})
+    RETURNING ${KEY}`,
+  listKeys: (d: AccountDialect) => `SELECT ${KEY} FROM api_keys WHERE project_id = ${d.p('projectId')} ORDER BY created_at DESC, id DESC`,
+  getKey: (d: AccountDialect) => `SELECT ${KEY} FROM api_keys WHERE id = ${d.p('keyId')} AND project_id = ${d.p('projectId')}`,
+  /** ACTIVE → `status` (REVOKED or ROTATED), only while ACTIVE. */
+  retire: (d: AccountDialect) => `
+    UPDATE api_keys SET status = ${d.p('status')}, revoked_at = ${d.rfc3339(d.now)}
+    WHERE id = ${d.p('keyId')} AND project_id = ${d.p('projectId')} AND status = 'ACTIVE'
+    RETURNING ${KEY}`,
+  authenticate: (d: AccountDialect) => `
+    SELECT k.id AS "keyId", k.project_id AS "projectId", p.tenant_id AS "tenantId",
+      CASE WHEN k.last_used_at IS NULL OR k.last_used_at < ${d.rfc3339(`${d.now} - ${STAMP_MS}`)} THEN 1 ELSE 0 END AS stale
+    FROM api_keys k JOIN projects p ON p.id = k.project_id
+    WHERE k.key_hash = ${d.p('keyHash')} AND k.status = 'ACTIVE'`,
+  stamp: (d: AccountDialect) => `
+    UPDATE api_keys SET last_used_at = ${d.rfc3339(d.now)}
+    WHERE id = ${d.p('keyId')} AND status = 'ACTIVE' AND (last_used_at IS NULL OR last_used_at < ${d.rfc3339(`${d.now} - ${STAMP_MS}`)})
+    RETURNING id`,
+  countUsage: (d: AccountDialect) => `
+    INSERT INTO usage_counters (project_id, metric, period, count) VALUES (${d.p('projectId')}, ${d.p('metric')}, ${d.p('period')}, ${d.p('by')})
+    ON CONFLICT (project_id, metric, period) DO UPDATE SET count = usage_counters.count + excluded.count
+    RETURNING count`,
+  usageOf: (d: AccountDialect) => `
+    SELECT project_id AS "projectId", metric, period, count FROM usage_counters
+    WHERE project_id = ${d.p('projectId')} AND (CAST(${d.p('period')} AS TEXT) IS NULL OR period = ${d.p('period')})
+    ORDER BY period, metric`,
+  createSession: (d: AccountDialect) => `
+    INSERT INTO owner_sessions (id_digest, subject, created_at_ms, last_seen_at_ms, idle_ms, expires_at_ms, absolute_expires_at_ms)
+    VALUES (${d.p('idDigest')}, ${d.p('subject')}, ${d.now}, ${d.now}, ${ms(d, 'idleMs')}, ${d.least(`${d.now} + ${ms(d, 'idleMs')}`, `${d.now} + ${ms(d, 'absoluteMs')}`)},
+      ${d.now} + ${ms(d, 'absoluteMs')})
+    RETURNING ${SESSION}`,
+  /** A live session's idle expiry moved to now + idle, never past the absolute expiry. */
+  touchSession: (d: AccountDialect) => `
+    UPDATE owner_sessions SET last_seen_at_ms = ${d.now}, expires_at_ms = ${d.least(`${d.now} + idle_ms`, 'absolute_expires_at_ms')}
+    WHERE id_digest = ${d.p('idDigest')} AND revoked_at_ms IS NULL AND expires_at_ms > ${d.now} AND absolute_expires_at_ms > ${d.now}
+    RETURNING ${SESSION}`,
+  revokeSession: (d: AccountDialect) => `
+    UPDATE owner_sessions SET revoked_at_ms = ${d.now} WHERE id_digest = ${d.p('idDigest')} AND revoked_at_ms IS NULL AND expires_at_ms > ${d.now}
+    RETURNING subject`,
+  revokeSessionsOf: (d: AccountDialect) => `
+    UPDATE owner_sessions SET revoked_at_ms = ${d.now} WHERE subject = ${d.p('subject')} AND revoked_at_ms IS NULL
+    RETURNING subject`,
+  /** Inserts the challenge only while fewer than `limit` unused, unexpired ones exist. */
+  createChallenge: (d: AccountDialect) => `
+    INSERT INTO sign_in_challenges (token_digest, did, created_at_ms, expires_at_ms)
+    SELECT CAST(${d.p('tokenDigest')} AS TEXT), CAST(${d.p('did')} AS TEXT), ${d.now}, ${d.now} + ${ms(d, 'ttlMs')}
+    WHERE (SELECT count(*) FROM sign_in_challenges WHERE expires_at_ms > ${d.now} AND used_at_ms IS NULL) < CAST(${d.p('limit')} AS DOUBLE PRECISION)
+    RETURNING expires_at_ms AS "expiresAtMs"`,
+  consumeChallenge: (d: AccountDialect) => `
+    UPDATE sign_in_challenges SET used_at_ms = ${d.now}
+    WHERE token_digest = ${d.p('tokenDigest')} AND did = ${d.p('did')} AND used_at_ms IS NULL AND expires_at_ms > ${d.now}
+    RETURNING did`,
+  sweepSessions: (d: AccountDialect) => `
+    DELETE FROM owner_sessions
+    WHERE expires_at_ms < ${d.now} - ${KEEP_MS} OR (revoked_at_ms IS NOT NULL AND revoked_at_ms < ${d.now} - ${KEEP_MS})
+    RETURNING subject`,
+  sweepChallenges: (d: AccountDialect) => `DELETE FROM sign_in_challenges WHERE expires_at_ms < ${d.now} - ${KEEP_MS} RETURNING did`,
+} as const;
+
+// --- Argument checks and row mappers, shared by both engines ---
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+/** A non-empty string of at most `max` characters (else RangeError). */
+export function text(name: string, value: unknown, max: number): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) throw new RangeError(`${name} must be a string of 1 to ${max} characters`);
+  return value;
+}
+
+/** A digest given by the core (key hash, session id or token digest): 64 lower-case hex digits. */
+export function digest(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !HEX_DIGEST.test(value)) throw new RangeError(`${name} must be 64 lower-case hex digits (a SHA-256 digest)`);
+  return value;
+}
+
+/** The values of a new key's insert, checked. */
+export function keyValues(projectId: string, key: NewApiKey, replaces: string | null): Record<string, unknown> {
+  const label = key.label ?? null;
+  if (label !== null) text('label', label, 100);
+  return { id: text('id', key.id, 100), projectId, keyHash: digest('keyHash', key.keyHash), prefix: text('prefix', key.prefix, 16), label, replaces };
+}
+
+export function usageBy(by: number): number {
+  if (!Number.isSafeInteger(by) || by < 1 || by > 2 ** 31 - 1) throw new RangeError(`by must be a whole number from 1, not ${by}`);
+  return by;
+}
+
+/** A random id: the prefix and 16 random bytes in base64url. */
+export function newId(prefix: 'ten' | 'prj'): string {
+  return `${prefix}_${randomBytes(16).toString('base64url')}`;
+}
+
+export function notOwner(): StoreError {
+  return new StoreError('NOT_OWNER', 'the subject does not own the project');
+}
+
+export function notFound(what: string): StoreError {
+  return new StoreError('NOT_FOUND', `no such ${what}`);
+}
+
+/** Throws the cap reached, if any: the active cap first. */
+export function checkKeyCapacity(counts: { active: number | string; retained: number | string }, rotation: boolean): void {
+  if (!rotation && Number(counts.active) >= PROJECT_KEY_LIMITS.active) throw new KeyCapacityError('active', PROJECT_KEY_LIMITS.active);
+  if (Number(counts.retained) >= PROJECT_KEY_LIMITS.retained) throw new KeyCapacityError('retained', PROJECT_KEY_LIMITS.retained);
+}
+
+/** Whether a failure is a uniqueness violation (SQLite's constraint codes, PostgreSQL's 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A uniqueness violation as CONFLICT; anything else as it is. */
+export function conflictOr(error: unknown, message: string): unknown {
+  return isUniqueViolation(error) ? new StoreError('CONFLICT', message) : error;
+}
+
+export interface SessionRow {
+  subject: string;
+  createdAtMs: Ms;
+  expiresAtMs: Ms;
+  absoluteExpiresAtMs: Ms;
+}
+
+export function toSession(row: SessionRow): OwnerSession {
+  return { subject: row.subject, createdAt: rfc3339(row.createdAtMs), expiresAt: rfc3339(row.expiresAtMs), absoluteExpiresAt: rfc3339(row.absoluteExpiresAtMs) };
+}
+
+/** A key row as metadata: the members listed, and only those (never the digest). */
+export function toKey(row: ApiKeyMetadata): ApiKeyMetadata {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    prefix: row.prefix,
+    label: row.label,
+    status: row.status as ApiKeyStatus,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    replacesKeyId: row.replacesKeyId,
+  };
+}
+
+export function toUsage(row: UsageRow): UsageRow {
+  return { projectId: row.projectId, metric: row.metric, period: row.period, count: Number(row.count) };
+}
+
+export function sessionValues(session: NewOwnerSession): Record<string, unknown> {
+  return {
+    idDigest: digest('idDigest', session.idDigest),
+    subject: text('subject', session.subject, 2048),
+    idleMs: secondsMs('idleSeconds', session.idleSeconds),
+    absoluteMs: secondsMs('absoluteSeconds', session.absoluteSeconds),
+  };
+}
+
+/** SQLite: every parameter is `@name`; now is `@now`, read once per call; no row locks (the write lock). */
+const SQLITE: AccountDialect = {
+  p: (name) => `@${name}`,
+  now: '@now',
+  rfc3339: (ms) => `strftime('%Y-%m-%dT%H:%M:%SZ', (${ms}) / 1000, 'unixepoch')`,
+  least: (a, b) => `min(${a}, ${b})`,
+  ownedLock: '',
+};
+
+type Values = Record<string, unknown>;
+
+export class SqliteAccountStore implements AccountStore {
+  readonly #run: <R>(statement: keyof typeof ACCOUNT_STATEMENTS, values?: Values) => { get(): R | undefined; all(): R[] };
+  /** `work` in one transaction (IMMEDIATE unless a read), given one reading of the clock. */
+  readonly #write: <T>(work: (now: number) => T, mode?: 'immediate' | 'deferred') => T;
+
+  constructor(db: Database.Database) {
+    const clock = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
+    const prepared = new Map<string, Database.Statement<[Values]>>();
+    let at: number | null = null;
+    this.#run = <R>(name: keyof typeof ACCOUNT_STATEMENTS, values: Values = {}) => {
+      let statement = prepared.get(name);
+      if (statement === undefined) {
+        statement = db.prepare(ACCOUNT_STATEMENTS[name](SQLITE)) as Database.Statement<[Values]>;
+        prepared.set(name, statement);
+      }
+      const bound = { ...values, now: at ?? clock.get()! };
+      const s = statement;
+      return { get: () => s.get(bound) as R | undefined, all: () => s.all(bound) as R[] };
+    };
+    // IMMEDIATE: what a call checks (ownership, caps, limits) and what it writes hold the write
+    // lock together, so no other connection or process writes in between.
+    const tx = db.transaction((work: (now: number) => unknown) => {
+      at = clock.get()!;
+      try {
+        return work(at);
+      } finally {
+        at = null;
+      }
+    });
+    this.#write = <T>(work: (now: number) => T, mode: 'immediate' | 'deferred' = 'immediate'): T => tx[mode](work) as T;
+  }
+
+  #owned(subject: string, projectId: string): void {
+    if (this.#run('owned', { subject, projectId }).get() === undefined) throw notOwner();
+  }
+
+  async createTenant(tenant: { name: string; owner: string }): Promise<Tenant> {
+    const name = text('name', tenant.name, 100);
+    const owner = text('owner', tenant.owner, 2048);
+    return this.#write(() => {
+      const row = this.#run<Tenant>('insertTenant', { id: newId('ten'), name, owner }).get()!;
+      this.#run('attachOwner', { tenantId: row.id, subject: owner }).get();
+      return row;
+    });
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    return this.#run<Tenant>('listTenants').all();
+  }
+
+  async createProject(tenantId: string, project: { name: string }): Promise<Project> {
+    const name = text('name', project.name, 100);
+    return this.#write(() => {
+      if (this.#run('tenantExists', { tenantId }).get() === undefined) throw notFound('tenant');
+      try {
+        return this.#run<Project>('insertProject', { id: newId('prj'), tenantId, name }).get()!;
+      } catch (error) {
+        throw conflictOr(error, 'the tenant already has a project of that name');
+      }
+    });
+  }
+
+  async getProject(projectId: string): Promise<Project | undefined> {
+    return this.#run<Project>('getProject', { projectId }).get();
+  }
+
+  async listProjectsOwnedBy(subject: string): Promise<Project[]> {
+    return this.#run<Project>('projectsOwnedBy', { subject }).all();
+  }
+
+  async ownersOf(tenantId: string): Promise<string[]> {
+    return this.#run<{ subject: string }>('ownersOf', { tenantId }).all().map((r) => r.subject);
+  }
+
+  async attachOwner(tenantId: string, subject: string): Promise<boolean> {
+    text('subject', subject, 2048);
+    return this.#write(() => {
+      if (this.#run('tenantExists', { tenantId }).get() === undefined) throw notFound('tenant');
+      return this.#run('attachOwner', { tenantId, subject }).get() !== undefined;
+    });
+  }
+
+  async removeOwner(tenantId: string, subject: string): Promise<boolean> {
+    return this.#write(() => this.#run('removeOwner', { tenantId, subject }).get() !== undefined);
+  }
+
+  async listKeys(subject: string, projectId: string): Promise<ApiKeyMetadata[]> {
+    // DEFERRED: one read transaction, the check and the list from one snapshot.
+    return this.#write(() => {
+      this.#owned(subject, projectId);
+      return this.#run<ApiKeyMetadata>('listKeys', { projectId }).all().map(toKey);
+    }, 'deferred');
+  }
+
+  async issueKey(subject: string, projectId: string, key: NewApiKey): Promise<ApiKeyMetadata> {
+    const values = keyValues(projectId, key, null);
+    return this.#write(() => {
+      this.#owned(subject, projectId);
+      checkKeyCapacity(this.#run<{ active: number; retained: number }>('keyCounts', { projectId }).get()!, false);
+      try {
+        return toKey(this.#run<ApiKeyMetadata>('insertKey', values).get()!);
+      } catch (error) {
+        throw conflictOr(error, 'a key of that id or digest exists');
+      }
+    });
+  }
+
+  async revokeKey(subject: string, projectId: string, keyId: string): Promise<ApiKeyMetadata> {
+    return this.#write(() => {
+      this.#owned(subject, projectId);
+      const revoked = this.#run<ApiKeyMetadata>('retire', { keyId, projectId, status: 'REVOKED' }).get();
+      if (revoked !== undefined) return toKey(revoked);
+      const found = this.#run<ApiKeyMetadata>('getKey', { keyId, projectId }).get();
+      if (found === undefined) throw notFound('key');
+      return toKey(found);
+    });
+  }
+
+  async rotateKey(subject: string, projectId: string, oldKeyId: string, newKey: NewApiKey): Promise<{ rotated: ApiKeyMetadata; issued: ApiKeyMetadata }> {
+    const values = keyValues(projectId, newKey, oldKeyId);
+    return this.#write(() => {
+      this.#owned(subject, projectId);
+      checkKeyCapacity(this.#run<{ active: number; retained: number }>('keyCounts', { projectId }).get()!, true);
+      const rotated = this.#run<ApiKeyMetadata>('retire', { keyId: oldKeyId, projectId, status: 'ROTATED' }).get();
+      if (rotated === undefined) throw notFound('active key');
+      try {
+        return { rotated: toKey(rotated), issued: toKey(this.#run<ApiKeyMetadata>('insertKey', values).get()!) };
+      } catch (error) {
+        throw conflictOr(error, 'a key of that id or digest exists');
+      }
+    });
+  }
+
+  async authenticateKey(keyHash: string): Promise<KeyPrincipal | null> {
+    if (typeof keyHash !== 'string' || !HEX_DIGEST.test(keyHash)) return null;
+    const row = this.#run<KeyPrincipal & { stale: number }>('authenticate', { keyHash }).get();
+    if (row === undefined) return null;
+    // A write only when the stamp is a minute old: keyed reads do not take the write lock each time.
+    if (row.stale === 1) this.#write(() => this.#run('stamp', { keyId: row.keyId }).get());
+    return { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId };
+  }
+
+  async countUsage(projectId: string, metric: string, period: string, by = 1): Promise<number> {
+    const values = { projectId, metric: text('metric', metric, 64), period: text('period', period, 64), by: usageBy(by) };
+    return this.#write(() => Number(this.#run<{ count: number }>('countUsage', values).get()!.count));
+  }
+
+  async usageOf(projectId: string, period?: string): Promise<UsageRow[]> {
+    return this.#run<UsageRow>('usageOf', { projectId, period: period ?? null }).all().map(toUsage);
+  }
+
+  async createSession(session: NewOwnerSession): Promise<OwnerSession> {
+    const values = sessionValues(session);
+    return this.#write(() => {
+      try {
+        return toSession(this.#run<SessionRow>('createSession', values).get()!);
+      } catch (error) {
+        throw conflictOr(error, 'a session of that digest exists');
+      }
+    });
+  }
+
+  async touchSession(idDigest: string): Promise<OwnerSession | null> {
+    if (typeof idDigest !== 'string' || !HEX_DIGEST.test(idDigest)) return null;
+    const row = this.#write(() => this.#run<SessionRow>('touchSession', { idDigest }).get());
+    return row === undefined ? null : toSession(row);
+  }
+
+  async revokeSession(idDigest: string): Promise<boolean> {
+    return this.#write(() => this.#run('revokeSession', { idDigest }).get() !== undefined);
+  }
+
+  async revokeSessionsOf(subject: string): Promise<number> {
+    return this.#write(() => this.#run('revokeSessionsOf', { subject }).all().length);
+  }
+
+  async createSignInChallenge(challenge: NewSignInChallenge, limit: number = SIGN_IN_CHALLENGE_LIMIT): Promise<{ expiresAt: string }> {
+    const values = { tokenDigest: digest('tokenDigest', challenge.tokenDigest), did: text('did', challenge.did, 2048), ttlMs: secondsMs('ttlSeconds', challenge.ttlSeconds), limit };
+    if (Number.isNaN(limit)) throw challengesFull();
+    const row = this.#write(() => {
+      try {
+        return this.#run<{ expiresAtMs: Ms }>('createChallenge', values).get();
+      } catch (error) {
+        throw conflictOr(error, 'a challenge of that digest exists');
+      }
+    });
+    if (row === undefined) throw challengesFull();
+    return { expiresAt: rfc3339(row.expiresAtMs) };
+  }
+
+  async consumeSignInChallenge(tokenDigest: string, did: string): Promise<boolean> {
+    return this.#write(() => this.#run('consumeChallenge', { tokenDigest, did }).get() !== undefined);
+  }
+
+  async sweep(): Promise<{ sessionsRemoved: number; challengesRemoved: number }> {
+    return this.#write(() => ({
+      sessionsRemoved: this.#run('sweepSessions').all().length,
+      challengesRemoved: this.#run('sweepChallenges').all().length,
+    }));
+  }
+}
+
+export function challengesFull(): StoreError {
+  return new StoreError('CHALLENGE_CAPACITY', 'too many sign-in challenges are outstanding; try again later');
+}

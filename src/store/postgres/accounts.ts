@@ -1,0 +1,272 @@
+/**
+ * Owner accounts (issue 26) over PostgreSQL, shared by every daemon on the database: the
+ * statements of src/store/accounts.ts compiled for PostgreSQL, with its argument checks and row
+ * mappers. "Now" is the database's clock_timestamp() in epoch milliseconds, read once per
+ * statement (a MATERIALIZED CTE).
+ *
+ * Ownership is re-checked inside the transaction of each owner action by a statement that locks
+ * the acting subject's tenant_owners row FOR SHARE and the project row FOR NO KEY UPDATE. A
+ * removal of the owner (a DELETE of that row) therefore waits for an action holding it, and an
+ * action that reaches the row while a removal holds it waits for the removal and then, re-reading
+ * the row under READ COMMITTED, finds it gone: NOT_OWNER. The project lock makes issuers of one
+ * project take turns, so the key caps are counted with every earlier key committed (and it does
+ * not block the FOR KEY SHARE of foreign-key checks: usage counting goes on meanwhile).
+ */
+import type pg from 'pg';
+import {
+  SIGN_IN_CHALLENGE_LIMIT,
+  type AccountStore,
+  type ApiKeyMetadata,
+  type KeyPrincipal,
+  type NewApiKey,
+  type NewOwnerSession,
+  type NewSignInChallenge,
+  type OwnerSession,
+  type Project,
+  type Tenant,
+  type UsageRow,
+} from '../../core/store.js';
+import {
+  ACCOUNT_STATEMENTS,
+  challengesFull,
+  checkKeyCapacity,
+  conflictOr,
+  digest,
+  keyValues,
+  newId,
+  notFound,
+  notOwner,
+  sessionValues,
+  text,
+  toKey,
+  toSession,
+  toUsage,
+  usageBy,
+  type AccountDialect,
+  type SessionRow,
+} from '../accounts.js';
+import { rfc3339, secondsMs, type Ms } from '../claims.js';
+import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
+
+const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+const CLOCK = `WITH clock AS MATERIALIZED (SELECT ${NOW_MS} AS now)`;
+
+interface Compiled {
+  text: string;
+  values(named: Record<string, unknown>): unknown[];
+}
+
+/** A shared statement for PostgreSQL: `$n` parameters in order of first use, now read once by a CTE in front. */
+function compile(build: (d: AccountDialect) => string, ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o'): Compiled {
+  const names: string[] = [];
+  const dialect: AccountDialect = {
+    p: (name) => {
+      let i = names.indexOf(name);
+      if (i < 0) i = names.push(name) - 1;
+      return `$${i + 1}`;
+    },
+    now: '(SELECT now FROM clock)',
+    rfc3339: (ms) => `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+    least: (a, b) => `LEAST(${a}, ${b})`,
+    ownedLock,
+  };
+  const body = build(dialect);
+  return { text: `${CLOCK} ${body}`, values: (named) => names.map((n) => named[n] ?? null) };
+}
+
+const S = Object.fromEntries(Object.entries(ACCOUNT_STATEMENTS).map(([name, build]) => [name, compile(build)])) as Record<keyof typeof ACCOUNT_STATEMENTS, Compiled>;
+/** The ownership check of a read: no locks (one statement, one snapshot). */
+const OWNED_READ = compile(ACCOUNT_STATEMENTS.owned, '');
+
+type Runner = pg.Pool | pg.PoolClient;
+
+async function all<R extends pg.QueryResultRow>(on: Runner, statement: Compiled, values: Record<string, unknown> = {}): Promise<R[]> {
+  return (await on.query<R>(statement.text, statement.values(values))).rows;
+}
+
+async function one<R extends pg.QueryResultRow>(on: Runner, statement: Compiled, values: Record<string, unknown> = {}): Promise<R | undefined> {
+  return (await all<R>(on, statement, values))[0];
+}
+
+export class PostgresAccountStore implements AccountStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async #owned(client: pg.PoolClient, subject: string, projectId: string): Promise<void> {
+    if ((await one(client, S.owned, { subject, projectId })) === undefined) throw notOwner();
+  }
+
+  async createTenant(tenant: { name: string; owner: string }): Promise<Tenant> {
+    const name = text('name', tenant.name, 100);
+    const owner = text('owner', tenant.owner, 2048);
+    return inTransaction(this.pool, async (client) => {
+      const row = (await one<Tenant>(client, S.insertTenant, { id: newId('ten'), name, owner }))!;
+      await one(client, S.attachOwner, { tenantId: row.id, subject: owner });
+      return row;
+    });
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    return all<Tenant>(this.pool, S.listTenants);
+  }
+
+  async createProject(tenantId: string, project: { name: string }): Promise<Project> {
+    const name = text('name', project.name, 100);
+    return inTransaction(this.pool, async (client) => {
+      if ((await one(client, S.tenantExists, { tenantId })) === undefined) throw notFound('tenant');
+      try {
+        return (await one<Project>(client, S.insertProject, { id: newId('prj'), tenantId, name }))!;
+      } catch (error) {
+        throw conflictOr(error, 'the tenant already has a project of that name');
+      }
+    });
+  }
+
+  async getProject(projectId: string): Promise<Project | undefined> {
+    return one<Project>(this.pool, S.getProject, { projectId });
+  }
+
+  async listProjectsOwnedBy(subject: string): Promise<Project[]> {
+    return all<Project>(this.pool, S.projectsOwnedBy, { subject });
+  }
+
+  async ownersOf(tenantId: string): Promise<string[]> {
+    return (await all<{ subject: string }>(this.pool, S.ownersOf, { tenantId })).map((r) => r.subject);
+  }
+
+  async attachOwner(tenantId: string, subject: string): Promise<boolean> {
+    text('subject', subject, 2048);
+    return inTransaction(this.pool, async (client) => {
+      if ((await one(client, S.tenantExists, { tenantId })) === undefined) throw notFound('tenant');
+      return (await one(client, S.attachOwner, { tenantId, subject })) !== undefined;
+    });
+  }
+
+  /** One DELETE: it waits for the owner's actions in flight (their FOR SHARE on the row). */
+  async removeOwner(tenantId: string, subject: string): Promise<boolean> {
+    return (await one(this.pool, S.removeOwner, { tenantId, subject })) !== undefined;
+  }
+
+  async listKeys(subject: string, projectId: string): Promise<ApiKeyMetadata[]> {
+    // REPEATABLE READ: the check and the list from one snapshot.
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        if ((await one(client, OWNED_READ, { subject, projectId })) === undefined) throw notOwner();
+        const rows = await all<ApiKeyMetadata>(client, S.listKeys, { projectId });
+        await client.query('COMMIT');
+        return rows.map(toKey);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async issueKey(subject: string, projectId: string, key: NewApiKey): Promise<ApiKeyMetadata> {
+    const values = keyValues(projectId, key, null);
+    return inTransaction(this.pool, async (client) => {
+      await this.#owned(client, subject, projectId);
+      checkKeyCapacity((await one<{ active: number; retained: number }>(client, S.keyCounts, { projectId }))!, false);
+      try {
+        return toKey((await one<ApiKeyMetadata>(client, S.insertKey, values))!);
+      } catch (error) {
+        throw conflictOr(error, 'a key of that id or digest exists');
+      }
+    });
+  }
+
+  async revokeKey(subject: string, projectId: string, keyId: string): Promise<ApiKeyMetadata> {
+    return inTransaction(this.pool, async (client) => {
+      await this.#owned(client, subject, projectId);
+      const revoked = await one<ApiKeyMetadata>(client, S.retire, { keyId, projectId, status: 'REVOKED' });
+      if (revoked !== undefined) return toKey(revoked);
+      const found = await one<ApiKeyMetadata>(client, S.getKey, { keyId, projectId });
+      if (found === undefined) throw notFound('key');
+      return toKey(found);
+    });
+  }
+
+  async rotateKey(subject: string, projectId: string, oldKeyId: string, newKey: NewApiKey): Promise<{ rotated: ApiKeyMetadata; issued: ApiKeyMetadata }> {
+    const values = keyValues(projectId, newKey, oldKeyId);
+    return inTransaction(this.pool, async (client) => {
+      await this.#owned(client, subject, projectId);
+      checkKeyCapacity((await one<{ active: number; retained: number }>(client, S.keyCounts, { projectId }))!, true);
+      const rotated = await one<ApiKeyMetadata>(client, S.retire, { keyId: oldKeyId, projectId, status: 'ROTATED' });
+      if (rotated === undefined) throw notFound('active key');
+      try {
+        return { rotated: toKey(rotated), issued: toKey((await one<ApiKeyMetadata>(client, S.insertKey, values))!) };
+      } catch (error) {
+        throw conflictOr(error, 'a key of that id or digest exists');
+      }
+    });
+  }
+
+  async authenticateKey(keyHash: string): Promise<KeyPrincipal | null> {
+    if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return null;
+    const row = await one<KeyPrincipal & { stale: number }>(this.pool, S.authenticate, { keyHash });
+    if (row === undefined) return null;
+    if (row.stale === 1) await one(this.pool, S.stamp, { keyId: row.keyId });
+    return { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId };
+  }
+
+  async countUsage(projectId: string, metric: string, period: string, by = 1): Promise<number> {
+    const values = { projectId, metric: text('metric', metric, 64), period: text('period', period, 64), by: usageBy(by) };
+    return Number((await one<{ count: number }>(this.pool, S.countUsage, values))!.count);
+  }
+
+  async usageOf(projectId: string, period?: string): Promise<UsageRow[]> {
+    return (await all<UsageRow>(this.pool, S.usageOf, { projectId, period: period ?? null })).map(toUsage);
+  }
+
+  async createSession(session: NewOwnerSession): Promise<OwnerSession> {
+    const values = sessionValues(session);
+    try {
+      return toSession((await one<SessionRow>(this.pool, S.createSession, values))!);
+    } catch (error) {
+      throw conflictOr(error, 'a session of that digest exists');
+    }
+  }
+
+  async touchSession(idDigest: string): Promise<OwnerSession | null> {
+    if (typeof idDigest !== 'string' || !/^[0-9a-f]{64}$/.test(idDigest)) return null;
+    const row = await one<SessionRow>(this.pool, S.touchSession, { idDigest });
+    return row === undefined ? null : toSession(row);
+  }
+
+  async revokeSession(idDigest: string): Promise<boolean> {
+    return (await one(this.pool, S.revokeSession, { idDigest })) !== undefined;
+  }
+
+  async revokeSessionsOf(subject: string): Promise<number> {
+    return (await all(this.pool, S.revokeSessionsOf, { subject })).length;
+  }
+
+  /** Under an advisory lock on one key: creators on every daemon take turns, so the limit holds across them. */
+  async createSignInChallenge(challenge: NewSignInChallenge, limit: number = SIGN_IN_CHALLENGE_LIMIT): Promise<{ expiresAt: string }> {
+    const values = { tokenDigest: digest('tokenDigest', challenge.tokenDigest), did: text('did', challenge.did, 2048), ttlMs: secondsMs('ttlSeconds', challenge.ttlSeconds), limit };
+    if (Number.isNaN(limit)) throw challengesFull();
+    const row = await inLockedTransaction(this.pool, LOCK_CLASS.signInChallenges, 'sign-in challenges', async (client) => {
+      try {
+        return await one<{ expiresAtMs: Ms }>(client, S.createChallenge, values);
+      } catch (error) {
+        throw conflictOr(error, 'a challenge of that digest exists');
+      }
+    });
+    if (row === undefined) throw challengesFull();
+    return { expiresAt: rfc3339(row.expiresAtMs) };
+  }
+
+  /** One guarded UPDATE: of concurrent consumers, the first takes the row lock, the others re-read it used. */
+  async consumeSignInChallenge(tokenDigest: string, did: string): Promise<boolean> {
+    return (await one(this.pool, S.consumeChallenge, { tokenDigest, did })) !== undefined;
+  }
+
+  async sweep(): Promise<{ sessionsRemoved: number; challengesRemoved: number }> {
+    const sessions = await all(this.pool, S.sweepSessions);
+    const challenges = await all(this.pool, S.sweepChallenges);
+    return { sessionsRemoved: sessions.length, challengesRemoved: challenges.length };
+  }
+}
