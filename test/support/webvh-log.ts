@@ -27,6 +27,8 @@ export interface AppendOptions {
   afterSign?: (entry: Entry) => void;
   /** The versionId to chain from (default: the previous entry's). */
   chainFrom?: string;
+  /** Further members of the entry's proof, signed with it (e.g. `expires`). */
+  proof?: Record<string, unknown>;
 }
 
 export interface WebvhTestLog {
@@ -42,10 +44,10 @@ function dayAfter(time: string): string {
   return new Date(new Date(time).getTime() + 86_400_000).toISOString().replace('.000Z', 'Z');
 }
 
-export function sign(entry: Entry, key: TestKey): Entry {
+export function sign(entry: Entry, key: TestKey, proofExtra: Record<string, unknown> = {}): Entry {
   const { proof: _p, ...unsigned } = entry;
   const vm = `did:key:${key.multikey}#${key.multikey}`;
-  const signed = signEddsaJcs2022(unsigned, key, vm, entry['versionTime']);
+  const signed = signEddsaJcs2022(unsigned, key, vm, entry['versionTime'], proofExtra);
   return { ...unsigned, proof: [signed['proof']] };
 }
 
@@ -81,7 +83,7 @@ export function createWebvhLog(options: { key?: TestKey; domain?: string; time?:
       };
       entry['versionId'] = `${n}-${computeEntryHash(entry, entry['versionId'])}`;
       opts.beforeSign?.(entry);
-      const signed = sign(entry, opts.key ?? key);
+      const signed = sign(entry, opts.key ?? key, opts.proof);
       opts.afterSign?.(signed);
       entries.push(signed);
       return signed;

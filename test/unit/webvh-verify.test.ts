@@ -313,6 +313,25 @@ describe('did:webvh verified prefixes', () => {
     expect((await verifyWebvhLog(other.did, other.text(), { now: NOW, resume: grown.prefix })).reusedEntries).toBe(0);
   });
 
+  it('re-verifies a prefix whose proof has expired since, and fails where it expired', async () => {
+    const log = createWebvhLog();
+    log.append({ proof: { expires: '2024-06-01T01:00:00Z' } });
+    log.append({});
+    const first = await verify(log);
+    expect(first.failure).toBeNull();
+    expect(first.prefix.versions[1]!.proofsExpireMs).toBe(Date.parse('2024-06-01T01:00:00Z'));
+    log.append({});
+    // Still inside the window (and its 60 s skew): resumed.
+    const soon = await verifyWebvhLog(log.did, log.text(), { now: new Date('2024-06-01T01:00:30Z'), resume: first.prefix });
+    expect(soon.reusedEntries).toBe(3);
+    expect(soon.failure).toBeNull();
+    // Past it: nothing resumed; entry 2's proof has expired.
+    const later = await verifyWebvhLog(log.did, log.text(), { now: new Date('2024-06-02T00:00:00Z'), resume: first.prefix });
+    expect(later.reusedEntries).toBe(0);
+    expect(later.failure).toMatchObject({ versionNumber: 2, check: 'proof' });
+    expect(later.failure!.reason).toContain('expired');
+  });
+
   it('keeps only verified entries in the prefix', async () => {
     const log = createWebvhLog();
     log.append({});

@@ -21,7 +21,7 @@ import { CanonicalizationError, canonicalize, sha256, sha256Hex } from '../canon
 import { base64urlEncode } from '../encoding/base64url.js';
 import { isJsonObject, parseJsonText, type JsonObject, type JsonParse } from '../encoding/json.js';
 import { ProblemError } from '../problems.js';
-import { eddsaJcs2022SigningInput, readEddsaJcs2022Proof } from '../proofs/data-integrity.js';
+import { eddsaJcs2022SigningInput, PROOF_CLOCK_SKEW_SECONDS, readEddsaJcs2022Proof } from '../proofs/data-integrity.js';
 import { parseDateTime } from '../proofs/datetime.js';
 import { importPublicJwk } from '../proofs/signature.js';
 import { computeEntryHash, computeScid, preRotationHash, webvhHashOfJcs } from './hash.js';
@@ -48,6 +48,8 @@ export interface VerifiedVersion {
   document: Record<string, unknown> & { id: string };
   /** Parameters active after this entry. */
   parameters: WebvhParameters;
+  /** The earliest `expires` of the entry's proofs (ms), when one has it: a resumed prefix is re-verified past it. */
+  proofsExpireMs?: number;
   /** The witness rule this entry must satisfy; null when unwitnessed. */
   witnessRule: WitnessRule | null;
 }
@@ -310,9 +312,14 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   let signedBy: string | null = null;
   const signatures: Array<Promise<string | null>> = [];
   const label = (i: number, reason: string) => (proofs.length > 1 ? `proof ${i + 1}: ${reason}` : reason);
+  let proofsExpireMs: number | undefined;
   for (let i = 0; i < proofs.length; i++) {
     const checked = checkProof(proofs[i], documentHash, allowed, nowMs);
     if ('reason' in checked) return fail('proof', label(i, checked.reason));
+    // checkProof read `expires` as a dateTimeStamp already: this parse succeeds when it is there.
+    const expires = (proofs[i] as Record<string, unknown>)['expires'];
+    const expiresMs = typeof expires === 'string' ? parseDateTime(expires)?.getTime() : undefined;
+    if (expiresMs !== undefined && (proofsExpireMs === undefined || expiresMs < proofsExpireMs)) proofsExpireMs = expiresMs;
     signedBy ??= checked.multikey;
     signatures.push(checked.verdict.then((reason) => (reason === null ? null : label(i, reason))));
   }
@@ -325,6 +332,7 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
     timeMs,
     document: state as VerifiedVersion['document'],
     parameters: active,
+    ...(proofsExpireMs !== undefined ? { proofsExpireMs } : {}),
     // A list takes effect after its entry, except when witnessing starts: the new list then
     // governs its own entry. A change (or removal) is governed by the previous list.
     witnessRule: previousRule ?? active.witness,
@@ -383,7 +391,17 @@ export async function verifyLogEntries(did: string, scid: string, text: string, 
   let versions: VerifiedVersion[] = [];
   let entries: WebvhEntryEvidence[] = [];
   let start = 0;
-  if (resume && resume.did === did && resume.textLength <= text.length && sha256Hex(text.slice(0, resume.textLength)) === resume.textSha256) {
+  // A prefix is resumed only while every proof in it is still within its window: past an
+  // `expires`, the log is verified from the start again (and fails where the proof expired).
+  const skewMs = PROOF_CLOCK_SKEW_SECONDS * 1000;
+  const stillValid = (v: VerifiedVersion) => v.proofsExpireMs === undefined || v.proofsExpireMs + skewMs > nowMs;
+  if (
+    resume &&
+    resume.did === did &&
+    resume.textLength <= text.length &&
+    resume.versions.every(stillValid) &&
+    sha256Hex(text.slice(0, resume.textLength)) === resume.textSha256
+  ) {
     versions = resume.versions.slice();
     entries = resume.entries.slice();
     start = versions.length;
