@@ -640,6 +640,58 @@ export interface UsageRow {
   count: number;
 }
 
+/** A mock-billing plan (schema v5): a monthly price in minor units and the requests it includes. */
+export interface Plan {
+  id: string;
+  name: string;
+  /** ISO 4217, three letters. */
+  currency: string;
+  monthlyPriceMinor: number;
+  includedRequests: number;
+  active: boolean;
+  createdAt: string;
+}
+
+export type NewPlan = Omit<Plan, 'createdAt' | 'active'> & { active?: boolean };
+
+export interface Subscription {
+  tenantId: string;
+  planId: string;
+  startedAt: string;
+}
+
+export interface Invoice {
+  id: string;
+  tenantId: string;
+  /** The month, `YYYY-MM-01T00:00:00Z` to the first of the next. */
+  periodStart: string;
+  periodEnd: string;
+  currency: string;
+  totalMinor: number;
+  /** OPEN: what would be charged; no payment provider is involved, nothing is ever PAID here. */
+  status: 'DRAFT' | 'OPEN' | 'PAID' | 'VOID';
+  createdAt: string;
+}
+
+export interface LedgerEntry {
+  id: number;
+  tenantId: string;
+  invoiceId: string | null;
+  kind: 'CHARGE' | 'CREDIT' | 'PAYMENT' | 'ADJUSTMENT';
+  amountMinor: number;
+  description: string;
+  createdAt: string;
+}
+
+export interface TenantBilling {
+  subscription: Subscription | null;
+  plan: Plan | null;
+  /** Oldest first. */
+  invoices: Invoice[];
+  /** Oldest first. */
+  ledger: LedgerEntry[];
+}
+
 export interface NewOwnerSession {
   /** A digest of the random session id (the id itself stays in the cookie only). */
   idDigest: string;
@@ -744,6 +796,23 @@ export interface AccountStore {
 
   /** Deletes sessions and challenges expired (or revoked) more than a day ago. */
   sweep(): Promise<{ sessionsRemoved: number; challengesRemoved: number }>;
+
+  // --- Mock billing (schema v5; no payment provider: what would be charged, recorded) ---
+  /** Creates or replaces a plan (by id). */
+  setPlan(plan: NewPlan): Promise<Plan>;
+  /** Every plan, by id. */
+  listPlans(): Promise<Plan[]>;
+  /** Subscribes the tenant to an active plan (replacing its subscription). NOT_FOUND: no such tenant or active plan. */
+  subscribe(tenantId: string, planId: string): Promise<Subscription>;
+  /**
+   * Closes a month (`YYYY-MM`) for the tenant, in one transaction: an OPEN invoice of the plan's
+   * monthly price and its CHARGE ledger entry, whose description states the month's keyed
+   * requests (usage metric `requests` of every project of the tenant) against the plan's
+   * included ones. NOT_FOUND: the tenant has no subscription; CONFLICT: that month is closed.
+   */
+  closePeriod(tenantId: string, period: string): Promise<{ invoice: Invoice; entries: LedgerEntry[] }>;
+  /** The tenant's subscription, plan, invoices and ledger. NOT_FOUND: no such tenant. */
+  billingOf(tenantId: string): Promise<TenantBilling>;
 }
 
 /** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */

@@ -29,6 +29,12 @@ import {
   type Project,
   type Tenant,
   type UsageRow,
+  type Invoice,
+  type LedgerEntry,
+  type NewPlan,
+  type Plan,
+  type Subscription,
+  type TenantBilling,
 } from '../core/store.js';
 import { rfc3339, secondsMs, type Ms } from './claims.js';
 import { KeyCapacityError, StoreError } from './errors.js';
@@ -56,6 +62,10 @@ const TENANT = `id, name, owner_subject AS "ownerSubject", created_at AS "create
 const projectColumns = (a: string) => `${a}id, ${a}tenant_id AS "tenantId", ${a}name, ${a}created_at AS "createdAt"`;
 const KEY = `id, project_id AS "projectId", prefix, label, status, created_at AS "createdAt", last_used_at AS "lastUsedAt",
   revoked_at AS "revokedAt", replaces_key_id AS "replacesKeyId"`;
+const PLAN = `id, name, currency, monthly_price_minor AS "monthlyPriceMinor", included_requests AS "includedRequests", active, created_at AS "createdAt"`;
+const SUBSCRIPTION = `tenant_id AS "tenantId", plan_id AS "planId", started_at AS "startedAt"`;
+const INVOICE = `id, tenant_id AS "tenantId", period_start AS "periodStart", period_end AS "periodEnd", currency, total_minor AS "totalMinor", status, created_at AS "createdAt"`;
+const LEDGER = `id, tenant_id AS "tenantId", invoice_id AS "invoiceId", kind, amount_minor AS "amountMinor", description, created_at AS "createdAt"`;
 const SESSION = `subject, created_at_ms AS "createdAtMs", expires_at_ms AS "expiresAtMs", absolute_expires_at_ms AS "absoluteExpiresAtMs"`;
 
 /** The statements both engines run as they are (compiled per dialect). */
@@ -144,6 +154,33 @@ export const ACCOUNT_STATEMENTS = {
     WHERE expires_at_ms < ${d.now} - ${KEEP_MS} OR (revoked_at_ms IS NOT NULL AND revoked_at_ms < ${d.now} - ${KEEP_MS})
     RETURNING subject`,
   sweepChallenges: (d: AccountDialect) => `DELETE FROM sign_in_challenges WHERE expires_at_ms < ${d.now} - ${KEEP_MS} RETURNING did`,
+  upsertPlan: (d: AccountDialect) => `
+    INSERT INTO plans (id, name, currency, monthly_price_minor, included_requests, active, created_at)
+    VALUES (${d.p('id')}, ${d.p('name')}, ${d.p('currency')}, ${d.p('price')}, ${d.p('included')}, ${d.p('active')}, ${d.rfc3339(d.now)})
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, currency = excluded.currency, monthly_price_minor = excluded.monthly_price_minor,
+      included_requests = excluded.included_requests, active = excluded.active
+    RETURNING ${PLAN}`,
+  listPlans: () => `SELECT ${PLAN} FROM plans ORDER BY id`,
+  activePlan: (d: AccountDialect) => `SELECT ${PLAN} FROM plans WHERE id = ${d.p('planId')} AND active = 1`,
+  upsertSubscription: (d: AccountDialect) => `
+    INSERT INTO subscriptions (tenant_id, plan_id, started_at) VALUES (${d.p('tenantId')}, ${d.p('planId')}, ${d.rfc3339(d.now)})
+    ON CONFLICT (tenant_id) DO UPDATE SET plan_id = excluded.plan_id, started_at = excluded.started_at
+    RETURNING ${SUBSCRIPTION}`,
+  subscriptionOf: (d: AccountDialect) => `SELECT ${SUBSCRIPTION} FROM subscriptions WHERE tenant_id = ${d.p('tenantId')}`,
+  planOf: (d: AccountDialect) => `SELECT ${PLAN} FROM plans WHERE id = ${d.p('planId')}`,
+  tenantRequests: (d: AccountDialect) => `
+    SELECT CAST(COALESCE(SUM(u.count), 0) AS BIGINT) AS requests FROM usage_counters u JOIN projects p ON p.id = u.project_id
+    WHERE p.tenant_id = ${d.p('tenantId')} AND u.metric = 'requests' AND u.period = ${d.p('period')}`,
+  insertInvoice: (d: AccountDialect) => `
+    INSERT INTO invoices (id, tenant_id, period_start, period_end, currency, total_minor, status, created_at)
+    VALUES (${d.p('id')}, ${d.p('tenantId')}, ${d.p('start')}, ${d.p('end')}, ${d.p('currency')}, ${d.p('total')}, 'OPEN', ${d.rfc3339(d.now)})
+    RETURNING ${INVOICE}`,
+  insertLedger: (d: AccountDialect) => `
+    INSERT INTO ledger_entries (tenant_id, invoice_id, kind, amount_minor, description, created_at)
+    VALUES (${d.p('tenantId')}, ${d.p('invoiceId')}, ${d.p('kind')}, ${d.p('amount')}, ${d.p('description')}, ${d.rfc3339(d.now)})
+    RETURNING ${LEDGER}`,
+  invoicesOf: (d: AccountDialect) => `SELECT ${INVOICE} FROM invoices WHERE tenant_id = ${d.p('tenantId')} ORDER BY period_start, id`,
+  ledgerOf: (d: AccountDialect) => `SELECT ${LEDGER} FROM ledger_entries WHERE tenant_id = ${d.p('tenantId')} ORDER BY id`,
 } as const;
 
 // --- Argument checks and row mappers, shared by both engines ---
@@ -454,8 +491,113 @@ export class SqliteAccountStore implements AccountStore {
       challengesRemoved: this.#run('sweepChallenges').all().length,
     }));
   }
+
+  async setPlan(plan: NewPlan): Promise<Plan> {
+    const values = planValues(plan);
+    return toPlan(this.#write(() => this.#run<Plan>('upsertPlan', values).get()!));
+  }
+
+  async listPlans(): Promise<Plan[]> {
+    return this.#run<Plan>('listPlans').all().map(toPlan);
+  }
+
+  async subscribe(tenantId: string, planId: string): Promise<Subscription> {
+    return this.#write(() => {
+      if (this.#run('tenantExists', { tenantId }).get() === undefined) throw notFound('tenant');
+      if (this.#run('activePlan', { planId }).get() === undefined) throw notFound('active plan');
+      return this.#run<Subscription>('upsertSubscription', { tenantId, planId }).get()!;
+    });
+  }
+
+  async closePeriod(tenantId: string, period: string): Promise<{ invoice: Invoice; entries: LedgerEntry[] }> {
+    const { start, end } = periodBounds(period);
+    return this.#write(() => {
+      const subscription = this.#run<Subscription>('subscriptionOf', { tenantId }).get();
+      if (subscription === undefined) throw notFound('subscription of the tenant');
+      const plan = toPlan(this.#run<Plan>('planOf', { planId: subscription.planId }).get()!);
+      const requests = Number(this.#run<{ requests: number }>('tenantRequests', { tenantId, period }).get()!.requests);
+      const charge = chargeOf(plan, period, requests);
+      let invoice: Invoice;
+      try {
+        invoice = toInvoice(this.#run<Invoice>('insertInvoice', { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }).get()!);
+      } catch (error) {
+        throw conflictOr(error, `the tenant's ${period} is closed already`);
+      }
+      const entry = toLedger(this.#run<LedgerEntry>('insertLedger', { tenantId, invoiceId: invoice.id, kind: 'CHARGE', amount: charge.amount, description: charge.description }).get()!);
+      return { invoice, entries: [entry] };
+    });
+  }
+
+  async billingOf(tenantId: string): Promise<TenantBilling> {
+    return this.#write(() => {
+      if (this.#run('tenantExists', { tenantId }).get() === undefined) throw notFound('tenant');
+      const subscription = this.#run<Subscription>('subscriptionOf', { tenantId }).get() ?? null;
+      const plan = subscription ? toPlan(this.#run<Plan>('planOf', { planId: subscription.planId }).get()!) : null;
+      return {
+        subscription,
+        plan,
+        invoices: this.#run<Invoice>('invoicesOf', { tenantId }).all().map(toInvoice),
+        ledger: this.#run<LedgerEntry>('ledgerOf', { tenantId }).all().map(toLedger),
+      };
+    }, 'deferred');
+  }
 }
 
 export function challengesFull(): StoreError {
   return new StoreError('CHALLENGE_CAPACITY', 'too many sign-in challenges are outstanding; try again later');
+}
+
+// --- Mock billing: argument checks, row mappers and the closing of a month, shared by both engines ---
+
+const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+/** The checked values of a plan's upsert. */
+export function planValues(plan: NewPlan): Record<string, unknown> {
+  if (typeof plan.currency !== 'string' || !CURRENCY.test(plan.currency)) throw new RangeError('currency must be three upper-case letters (ISO 4217)');
+  for (const [name, value] of [['monthlyPriceMinor', plan.monthlyPriceMinor], ['includedRequests', plan.includedRequests]] as const) {
+    if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) throw new RangeError(`${name} must be a whole number from 0`);
+  }
+  return {
+    id: text('id', plan.id, 64),
+    name: text('name', plan.name, 100),
+    currency: plan.currency,
+    price: plan.monthlyPriceMinor,
+    included: plan.includedRequests,
+    active: plan.active === false ? 0 : 1,
+  };
+}
+
+/** `YYYY-MM` → the month's first instant and the next month's, RFC 3339 UTC. */
+export function periodBounds(period: string): { start: string; end: string } {
+  const match = typeof period === 'string' ? PERIOD.exec(period) : null;
+  if (!match) throw new RangeError('period must be a month, YYYY-MM');
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const next = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
+  return { start: `${period}-01T00:00:00Z`, end: `${next}-01T00:00:00Z` };
+}
+
+export function toPlan(row: Plan & { active: unknown }): Plan {
+  return { ...row, monthlyPriceMinor: Number(row.monthlyPriceMinor), includedRequests: Number(row.includedRequests), active: Number(row.active) === 1 };
+}
+
+export function toInvoice(row: Invoice): Invoice {
+  return { ...row, totalMinor: Number(row.totalMinor) };
+}
+
+export function toLedger(row: LedgerEntry): LedgerEntry {
+  return { ...row, id: Number(row.id), amountMinor: Number(row.amountMinor) };
+}
+
+/** The CHARGE of a closed month: the plan's price; the description states the usage against what the plan includes. */
+export function chargeOf(plan: Plan, period: string, requests: number): { amount: number; description: string } {
+  const over = requests - plan.includedRequests;
+  const usage = `${requests} keyed request${requests === 1 ? '' : 's'} of ${plan.includedRequests} included`;
+  const overage = over > 0 ? `; ${over} over, not charged (the plan sets no overage price)` : '';
+  return { amount: plan.monthlyPriceMinor, description: `Plan ${plan.name} (${plan.id}) for ${period}: ${usage}${overage}` };
+}
+
+export function newInvoiceId(): string {
+  return `inv_${randomBytes(16).toString('base64url')}`;
 }

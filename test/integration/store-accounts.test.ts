@@ -613,5 +613,57 @@ for (const backend of BACKENDS) {
         expect((await accounts.sweep()).challengesRemoved).toBe(4);
       });
     });
+
+    describe('mock billing: plans, subscriptions, a closed month (no payment provider)', () => {
+      it('plans are created and replaced by id; checked', async () => {
+        const plan = await accounts.setPlan({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3 });
+        expect(plan).toEqual({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3, active: true, createdAt: expect.stringMatching(/Z$/) });
+        const replaced = await accounts.setPlan({ id: 'starter', name: 'Starter 2', currency: 'EUR', monthlyPriceMinor: 2900, includedRequests: 3 });
+        expect(replaced).toMatchObject({ name: 'Starter 2', monthlyPriceMinor: 2900 });
+        await accounts.setPlan({ id: 'retired', name: 'Retired', currency: 'USD', monthlyPriceMinor: 0, includedRequests: 0, active: false });
+        expect((await accounts.listPlans()).filter((p) => ['retired', 'starter'].includes(p.id)).map((p) => [p.id, p.active])).toEqual([['retired', false], ['starter', true]]);
+        await expect(accounts.setPlan({ id: 'x', name: 'X', currency: 'euro', monthlyPriceMinor: 1, includedRequests: 1 })).rejects.toBeInstanceOf(RangeError);
+        await expect(accounts.setPlan({ id: 'x', name: 'X', currency: 'EUR', monthlyPriceMinor: -1, includedRequests: 1 })).rejects.toBeInstanceOf(RangeError);
+      });
+
+      it('a month is closed once: an OPEN invoice of the plan price and one CHARGE stating the usage against what is included', async () => {
+        await accounts.setPlan({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3 });
+        const { tenant, project: first } = await project(ALICE, 'billed-a');
+        const second = await accounts.createProject(tenant.id, { name: 'billed-b' });
+        await storeError(accounts.closePeriod(tenant.id, '2026-10'), 'NOT_FOUND');
+        await storeError(accounts.subscribe(tenant.id, 'retired'), 'NOT_FOUND');
+        await storeError(accounts.subscribe('ten_nope', 'starter'), 'NOT_FOUND');
+        expect(await accounts.subscribe(tenant.id, 'starter')).toMatchObject({ tenantId: tenant.id, planId: 'starter' });
+        await accounts.countUsage(first.id, 'requests', '2026-10', 4);
+        await accounts.countUsage(second.id, 'requests', '2026-10', 1);
+        await accounts.countUsage(first.id, 'requests', '2026-11', 7);
+        await accounts.countUsage(first.id, 'other', '2026-10', 100);
+        const closed = await accounts.closePeriod(tenant.id, '2026-10');
+        expect(closed.invoice).toMatchObject({ tenantId: tenant.id, periodStart: '2026-10-01T00:00:00Z', periodEnd: '2026-11-01T00:00:00Z', currency: 'EUR', totalMinor: 1900, status: 'OPEN' });
+        expect(closed.entries).toHaveLength(1);
+        expect(closed.entries[0]).toMatchObject({ kind: 'CHARGE', amountMinor: 1900, invoiceId: closed.invoice.id });
+        expect(closed.entries[0]!.description).toBe('Plan Starter (starter) for 2026-10: 5 keyed requests of 3 included; 2 over, not charged (the plan sets no overage price)');
+        await storeError(db.second.closePeriod(tenant.id, '2026-10'), 'CONFLICT');
+        const december = await accounts.closePeriod(tenant.id, '2026-12');
+        expect(december.invoice).toMatchObject({ periodStart: '2026-12-01T00:00:00Z', periodEnd: '2027-01-01T00:00:00Z' });
+        expect(december.entries[0]!.description).toContain('0 keyed requests of 3 included');
+        const billing = await accounts.billingOf(tenant.id);
+        expect(billing.plan).toMatchObject({ id: 'starter' });
+        expect(billing.invoices.map((i) => i.periodStart)).toEqual(['2026-10-01T00:00:00Z', '2026-12-01T00:00:00Z']);
+        expect(billing.ledger.map((e) => e.amountMinor)).toEqual([1900, 1900]);
+        await expect(accounts.closePeriod(tenant.id, '2026-13')).rejects.toBeInstanceOf(RangeError);
+        await storeError(accounts.billingOf('ten_nope'), 'NOT_FOUND');
+      });
+
+      it('two connections closing the same month at once: one invoice, one charge', async () => {
+        await accounts.setPlan({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3 });
+        const { tenant } = await project(BOB, 'raced');
+        await accounts.subscribe(tenant.id, 'starter');
+        const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? accounts : db.second).closePeriod(tenant.id, '2026-09')));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect((r.reason as StoreError).code).toBe('CONFLICT');
+        expect((await accounts.billingOf(tenant.id)).ledger).toHaveLength(1);
+      });
+    });
   });
 }

@@ -25,6 +25,12 @@ import {
   type Project,
   type Tenant,
   type UsageRow,
+  type Invoice,
+  type LedgerEntry,
+  type NewPlan,
+  type Plan,
+  type Subscription,
+  type TenantBilling,
 } from '../../core/store.js';
 import {
   ACCOUNT_STATEMENTS,
@@ -42,6 +48,13 @@ import {
   toSession,
   toUsage,
   usageBy,
+  chargeOf,
+  newInvoiceId,
+  periodBounds,
+  planValues,
+  toInvoice,
+  toLedger,
+  toPlan,
   type AccountDialect,
   type SessionRow,
 } from '../accounts.js';
@@ -269,4 +282,56 @@ export class PostgresAccountStore implements AccountStore {
     const challenges = await all(this.pool, S.sweepChallenges);
     return { sessionsRemoved: sessions.length, challengesRemoved: challenges.length };
   }
+
+  async setPlan(plan: NewPlan): Promise<Plan> {
+    return toPlan((await one<Plan>(this.pool, S.upsertPlan, planValues(plan)))!);
+  }
+
+  async listPlans(): Promise<Plan[]> {
+    return (await all<Plan>(this.pool, S.listPlans)).map(toPlan);
+  }
+
+  async subscribe(tenantId: string, planId: string): Promise<Subscription> {
+    return inTransaction(this.pool, async (client) => {
+      if ((await one(client, S.tenantExists, { tenantId })) === undefined) throw notFound('tenant');
+      // FOR SHARE: the plan cannot be deactivated between this check and the subscription's commit.
+      if ((await one(client, PLAN_FOR_SHARE, { planId })) === undefined) throw notFound('active plan');
+      return (await one<Subscription>(client, S.upsertSubscription, { tenantId, planId }))!;
+    });
+  }
+
+  async closePeriod(tenantId: string, period: string): Promise<{ invoice: Invoice; entries: LedgerEntry[] }> {
+    const { start, end } = periodBounds(period);
+    return inTransaction(this.pool, async (client) => {
+      const subscription = await one<Subscription>(client, S.subscriptionOf, { tenantId });
+      if (subscription === undefined) throw notFound('subscription of the tenant');
+      const plan = toPlan((await one<Plan>(client, S.planOf, { planId: subscription.planId }))!);
+      const requests = Number((await one<{ requests: string }>(client, S.tenantRequests, { tenantId, period }))!.requests);
+      const charge = chargeOf(plan, period, requests);
+      let invoice: Invoice;
+      try {
+        invoice = toInvoice((await one<Invoice>(client, S.insertInvoice, { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }))!);
+      } catch (error) {
+        throw conflictOr(error, `the tenant's ${period} is closed already`);
+      }
+      const entry = toLedger((await one<LedgerEntry>(client, S.insertLedger, { tenantId, invoiceId: invoice.id, kind: 'CHARGE', amount: charge.amount, description: charge.description }))!);
+      return { invoice, entries: [entry] };
+    });
+  }
+
+  async billingOf(tenantId: string): Promise<TenantBilling> {
+    return inTransaction(this.pool, async (client) => {
+      if ((await one(client, S.tenantExists, { tenantId })) === undefined) throw notFound('tenant');
+      const subscription = (await one<Subscription>(client, S.subscriptionOf, { tenantId })) ?? null;
+      const plan = subscription ? toPlan((await one<Plan>(client, S.planOf, { planId: subscription.planId }))!) : null;
+      return {
+        subscription,
+        plan,
+        invoices: (await all<Invoice>(client, S.invoicesOf, { tenantId })).map(toInvoice),
+        ledger: (await all<LedgerEntry>(client, S.ledgerOf, { tenantId })).map(toLedger),
+      };
+    });
+  }
 }
+
+const PLAN_FOR_SHARE = compile((d) => `${ACCOUNT_STATEMENTS.activePlan(d)} FOR SHARE`);
