@@ -703,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project of a tenant
-         * @description Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (SPEC §7 has no conflict code).
+         * @description Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (the error table has no conflict code).
          */
         post: operations["createProject"];
         delete?: never;
@@ -5747,7 +5747,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            /** @description NOT_FOUND: no tenant has this id; or on the public profile (svc serve --public) the route is not mounted. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5836,7 +5836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            /** @description NOT_FOUND: no tenant has this id; or on the public profile (svc serve --public) the route is not mounted. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +5920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            /** @description NOT_FOUND: no tenant has this id, or the subject is not one of its owners; or on the public profile (svc serve --public) the route is not mounted. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6005,7 +6005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            /** @description NOT_FOUND: no project has this id; or on the public profile (svc serve --public) the route is not mounted. */
             404: {
                 headers: {
                     [name: string]: unknown;

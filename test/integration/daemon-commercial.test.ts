@@ -19,6 +19,8 @@ import type { Runtime } from '../../src/core/runtime.js';
 import { createRuntime } from '../../src/runtime/node.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
+import { SvcClient, SvcError } from '../../src/client/index.js';
+import { cleanEnv, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until, type Answer } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
@@ -180,6 +182,51 @@ for (const backend of BACKENDS) {
       expectProblem(await call(`${on.url}/v1/commercial/projects/prj_none/usage`, { headers: operator }), 404, 'NOT_FOUND');
     });
 
+    it('svc owner drives the operator routes (token from SVC_ADMIN_TOKEN, --json, exit codes)', async () => {
+      const env = cleanEnv({ SVC_ADMIN_TOKEN: TOKEN, SVC_DAEMON_URL: on.url });
+      const created = await svc(['owner', 'tenant-create', '--name', 'CLI Co', '--owner', ALICE, '--json'], env);
+      expect(created.exitCode, created.stderr).toBe(0);
+      const tenant = JSON.parse(created.stdout).tenant.id as string;
+      const project = await svc(['owner', 'project-create', '--tenant', tenant, '--name', 'cli', '-q'], env);
+      expect(project.exitCode, project.stderr).toBe(0);
+      expect(project.stdout.trim()).toMatch(/^prj_/);
+      expect((await svc(['owner', 'attach', '--tenant', tenant, '--subject', BOB], env)).stdout).toContain(BOB);
+      const listed = await svc(['owner', 'tenants'], env);
+      expect(listed.exitCode).toBe(0);
+      expect(listed.stdout).toContain('CLI Co');
+      expect(listed.stdout).toContain(project.stdout.trim());
+      expect((await svc(['owner', 'detach', '--tenant', tenant, '--subject', BOB], env)).exitCode).toBe(0);
+      const again = await svc(['owner', 'detach', '--tenant', tenant, '--subject', BOB], env);
+      expect(again.exitCode).toBe(4);
+      expect(again.stderr).toContain('NOT_FOUND');
+      const usage = await svc(['owner', 'usage', '--project', project.stdout.trim(), '--json'], env);
+      expect(JSON.parse(usage.stdout)).toEqual({ projectId: project.stdout.trim(), usage: [] });
+      const duplicate = await svc(['owner', 'project-create', '--tenant', tenant, '--name', 'cli'], env);
+      expect(duplicate.exitCode).toBe(4);
+      expect(duplicate.stderr).toContain('INVALID_REQUEST');
+      // No token: a usage error before any call; mode off: COMMERCIAL_DISABLED, exit 4.
+      expect((await svc(['owner', 'tenants'], cleanEnv({ SVC_DAEMON_URL: on.url }))).exitCode).toBe(2);
+      const disabled = await svc(['owner', 'tenants', '--daemon', off.url], env);
+      expect(disabled.exitCode).toBe(4);
+      expect(disabled.stderr).toContain('COMMERCIAL_DISABLED');
+      expect(`${created.stdout}${created.stderr}${listed.stdout}`).not.toContain(TOKEN);
+    });
+
+    it('the TypeScript client: the operator calls send the adminToken, projectKey goes on public calls only', async () => {
+      const client = new SvcClient({ baseUrl: on.url, adminToken: TOKEN, projectKey: `svck_${'B'.repeat(43)}` });
+      const { tenant } = await client.createTenant({ name: 'TS', owner: ALICE });
+      const { project } = await client.createProject(tenant.id, 'ts');
+      expect((await client.attachOwner(tenant.id, BOB)).owners).toEqual([ALICE, BOB]);
+      await client.removeOwner(tenant.id, BOB);
+      expect((await client.listTenants()).tenants.find((t) => t.id === tenant.id)?.projects).toEqual([project]);
+      expect(await client.projectUsage(project.id)).toEqual({ projectId: project.id, usage: [] });
+      // The (unknown) project key is sent on the public call: refused, not anonymous.
+      const refused = await client.fastVerifyDid(ED25519_DID).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(SvcError);
+      expect((refused as SvcError).code).toBe('UNAUTHORIZED');
+      expect((await new SvcClient({ baseUrl: on.url }).fastVerifyDid(ED25519_DID)).did).toBe(ED25519_DID);
+    });
+
     it('mode on: an unknown or malformed svck_ key is 401 on a public route, never anonymous; another bearer token stays anonymous', async () => {
       const fake = `svck_${'A'.repeat(43)}`;
       expectProblem(await call(`${on.url}${FAST}`, { headers: { authorization: `Bearer ${fake}` } }), 401, 'UNAUTHORIZED');
@@ -243,7 +290,7 @@ for (const backend of BACKENDS) {
     /** Every answer body of the key routes, to look for digests in. */
     const bodies: string[] = [];
     const as = (subject: string) => ({ ...d.bridge, 'x-svc-subject': subject });
-    const keys = (subject: string, project: string) => `${base}/v1/session/projects/${project}/keys`;
+    const keys = (_subject: string, project: string) => `${base}/v1/session/projects/${project}/keys`;
     const issue = async (subject: string, p: string, label?: string) => {
       const answer = await post(base, `/v1/session/projects/${p}/keys`, label === undefined ? {} : { label }, as(subject));
       bodies.push(answer.text);

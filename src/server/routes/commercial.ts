@@ -149,15 +149,15 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         summary: 'Create a project of a tenant',
         operationId: 'createProject',
         description:
-          'Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (SPEC §7 has no conflict code).',
+          'Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (the error table has no conflict code).',
         tags,
         params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
         querystring: NoQuery,
         body: Type.Ref('ProjectRequest'),
         response: {
           201: json(Type.Ref('ProjectCreated'), 'The project.'),
-          404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           400: problem('INVALID_REQUEST: the body is not a ProjectRequest (name 1..100 characters), or the tenant already has a project of that name; INVALID_OPTIONS: a query option.'),
         },
       },
@@ -189,8 +189,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         body: Type.Ref('OwnerRequest'),
         response: {
           200: json(Type.Ref('TenantOwners'), 'The tenant\'s owners.'),
-          404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           400: problem('INVALID_REQUEST: the body is not an OwnerRequest; INVALID_DID: subject is not a DID; INVALID_OPTIONS: a query option.'),
         },
       },
@@ -221,8 +221,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         querystring: NoQuery,
         response: {
           204: empty('Detached.'),
-          404: problem(`NOT_FOUND: no tenant has this id, or the subject is not one of its owners; or ${UNMOUNTED}.`),
           ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no tenant has this id, or the subject is not one of its owners; or ${UNMOUNTED}.`),
           400: problem('INVALID_OPTIONS: a query option; INVALID_REQUEST: no Host header.'),
         },
       },
@@ -263,8 +263,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         querystring: NoQuery,
         response: {
           200: json(Type.Ref('ProjectUsage'), 'The counters.'),
-          404: problem(`NOT_FOUND: no project has this id; or ${UNMOUNTED}.`),
           ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no project has this id; or ${UNMOUNTED}.`),
         },
       },
       handler: async (request, reply) => {
