@@ -53,7 +53,7 @@ export async function run(): Promise<BenchRow[]> {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-accounts-'));
   const db = path.join(dir, 'svc.db');
-  const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '100000000', SVC_ADMIN_TOKEN: TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: 'http://127.0.0.1:8081', SVC_ACCESS_LOG: 'off' };
+  const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ADMIN_TOKEN: TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: 'http://127.0.0.1:8081', SVC_ACCESS_LOG: 'off' };
   const daemon = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   try {
     const svcUrl = await serverStarted(daemon);
@@ -110,8 +110,11 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    daemon.kill('SIGTERM');
-    await new Promise((r) => daemon.once('exit', r));
+    if (daemon.exitCode === null && daemon.signalCode === null) {
+      const exited = new Promise((r) => daemon.once('exit', r));
+      daemon.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
