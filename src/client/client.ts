@@ -48,6 +48,12 @@ import type {
   WatchCreated,
   WatchList,
   WatchRequest,
+  ProjectCreated,
+  ProjectUsage,
+  TenantCreated,
+  TenantList,
+  TenantOwners,
+  TenantRequest,
   operations,
 } from './openapi.js';
 import { parseRetryAfter, retryOptions, withRetry, type RetryOptions } from './retry.js';
@@ -73,6 +79,12 @@ export interface SvcClientOptions {
    * listMonitorEvents, monitoringStatus, monitoringRetentionPreview), never on the public routes. It appears in no error message.
    */
   adminToken?: string;
+  /**
+   * A project API key (`svck_…`, commercial mode), sent as `Authorization: Bearer <key>` on the
+   * public calls only (never on the operator calls): the daemon then charges the project's budget
+   * and counts its usage. An unknown, revoked or rotated key is UNAUTHORIZED (401), never anonymous.
+   */
+  projectKey?: string;
 }
 
 /** GET /v1/directory's query. */
@@ -245,6 +257,9 @@ export class SvcClient {
     // Checked here, so that no later failure (a header the fetch refuses) can quote the token.
     if (options.adminToken !== undefined && (typeof options.adminToken !== 'string' || !TOKEN_SYNTAX.test(options.adminToken))) {
       throw new TypeError('adminToken must be a non-empty string of visible ASCII characters (no spaces)');
+    }
+    if (options.projectKey !== undefined && (typeof options.projectKey !== 'string' || !TOKEN_SYNTAX.test(options.projectKey))) {
+      throw new TypeError('projectKey must be a non-empty string of visible ASCII characters (no spaces)');
     }
     this.baseUrl = base;
     this.#options = { ...options };
@@ -529,6 +544,41 @@ export class SvcClient {
     return this.monitoringRetentionPreview(before, options);
   }
 
+  // ---- commercial control (adminToken; the daemon's commercial mode) ----------------------
+
+  /**
+   * POST /v1/commercial/tenants: a tenant with its first owner (a DID). Operator only:
+   * UNAUTHORIZED (401) without the adminToken; COMMERCIAL_DISABLED (501) when the mode is off.
+   */
+  createTenant(body: TenantRequest, options?: RequestOptions): Promise<TenantCreated> {
+    return this.#json<JsonCreated<'createTenant'>>({ method: 'POST', path: '/v1/commercial/tenants', body, options, ok: [201], operator: true });
+  }
+
+  /** GET /v1/commercial/tenants: every tenant with its owners and projects, oldest first. Operator only. */
+  listTenants(options?: RequestOptions): Promise<TenantList> {
+    return this.#json<JsonOk<'listTenants'>>({ method: 'GET', path: '/v1/commercial/tenants', options, operator: true });
+  }
+
+  /** POST /v1/commercial/tenants/{tenant}/projects: a project of the tenant (NOT_FOUND: no such tenant; INVALID_REQUEST: the name is taken). Operator only. */
+  createProject(tenantId: string, name: string, options?: RequestOptions): Promise<ProjectCreated> {
+    return this.#json<JsonCreated<'createProject'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/projects`, body: { name }, options, ok: [201], operator: true });
+  }
+
+  /** POST /v1/commercial/tenants/{tenant}/owners: attach a DID as an owner (idempotent) → the owners. Operator only. */
+  attachOwner(tenantId: string, subject: string, options?: RequestOptions): Promise<TenantOwners> {
+    return this.#json<JsonOk<'attachOwner'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners`, body: { subject }, options, operator: true });
+  }
+
+  /** DELETE /v1/commercial/tenants/{tenant}/owners/{subject}: detach an owner (NOT_FOUND when it is not one). Operator only. */
+  removeOwner(tenantId: string, subject: string, options?: RequestOptions): Promise<void> {
+    return this.#empty({ method: 'DELETE', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners/${encodeURIComponent(subject)}`, options, ok: [204], operator: true });
+  }
+
+  /** GET /v1/commercial/projects/{project}/usage: the project's usage counters by month. Operator only. */
+  projectUsage(projectId: string, options?: RequestOptions): Promise<ProjectUsage> {
+    return this.#json<JsonOk<'projectUsage'>>({ method: 'GET', path: `/v1/commercial/projects/${encodeURIComponent(projectId)}/usage`, options, operator: true });
+  }
+
   // ---- proofs of control and the directory -----------------------------------------------
 
   /**
@@ -617,7 +667,8 @@ export class SvcClient {
   async #exchange(call: Call): Promise<Exchange> {
     const url = this.baseUrl + call.path + queryString(call.query);
     // The operator token goes to the operator routes only (the public API is anonymous); a call's own headers still win.
-    const token = call.operator === true ? this.#options.adminToken : undefined;
+    // The project key goes to the public routes only.
+    const token = call.operator === true ? this.#options.adminToken : this.#options.projectKey;
     const headers: Record<string, string> = {
       accept: call.accept ?? 'application/json',
       ...lower(this.#options.headers),

@@ -732,6 +732,8 @@ export interface AccountStore {
   /** A new project of the tenant. NOT_FOUND: no such tenant; CONFLICT: the tenant has a project of that name. */
   createProject(tenantId: string, project: { name: string }): Promise<Project>;
   getProject(projectId: string): Promise<Project | undefined>;
+  /** Every project of every tenant, oldest first (the operator's listing). */
+  listProjects(): Promise<Project[]>;
   /** The projects of every tenant `subject` owns, oldest first. */
   listProjectsOwnedBy(subject: string): Promise<Project[]>;
 

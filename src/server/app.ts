@@ -20,7 +20,10 @@ import { ALL_SCHEMAS } from './schemas/index.js';
 import { delegationRoutes } from './routes/delegation.js';
 import { inspectionRoutes } from './routes/inspection.js';
 import { claimRoutes } from './routes/claims.js';
+import { commercialRoutes } from './routes/commercial.js';
 import { monitoringRoutes } from './routes/monitoring.js';
+import { sessionKeyRoutes } from './routes/session-keys.js';
+import { KeyedRequests, presentedKey } from './project-keys.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
 import { vcApiRoutes } from './routes/vc-api.js';
@@ -31,6 +34,8 @@ import { pageProblemFor, sendPage, webRoutes } from './routes/web.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     budget?: Budget;
+    /** A public API route: `Bearer svck_…` is a project key there while the commercial mode is on. */
+    keyed?: boolean;
   }
 }
 
@@ -145,8 +150,18 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       local();
     });
   };
+  // Project keys (commercial mode, direct profile): a keyed request draws on its project's bucket
+  // (the direct budget's size) instead of the client's, and counts usage (project-keys.ts).
+  if (profile === 'direct' && ctx.commercial?.enabled && !ctx.keyed) {
+    ctx.keyed = new KeyedRequests(() => runtime.store?.accounts, limits.directPerMinute, nowMs, () => runtime.clock.now(), runtime.log);
+  }
+  const keyed = profile === 'direct' ? ctx.keyed : undefined;
   const charge = (request: FastifyRequest, budget: Budget): void | Promise<void> => {
     if (budget === 'none') return;
+    if (keyed && request.routeOptions.config.keyed === true) {
+      const key = presentedKey(request.headers.authorization);
+      if (key !== undefined) return keyed.admit(key);
+    }
     const client = clientKey(request.ip);
     if (profile === 'direct') {
       if (!direct.take(client).allowed) throw rateLimited(1, `${limits.directPerMinute} requests per minute`);
@@ -254,19 +269,26 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   const routes = appRoutes(ctx);
   let document: string | undefined;
   routes.push(openApiRoute(() => (document ??= openApiText(app))));
-  for (const route of routes) table.add(route.method, route.url);
+  for (const route of routes) if (route.directOnly !== true || profile === 'direct') table.add(route.method, route.url);
   // The routes are added once the swagger plugin has loaded (its onRoute hook sees them), in the
   // root context (skip-override, as fastify-plugin does): the hooks above apply to them as before.
   const addRoutes = async (instance: FastifyInstance) => {
     for (const route of routes) {
+      // Not mounted on the public profile: documented alike (one document for every daemon),
+      // answered as an unknown path (no handler, no route options, no CORS/405 entry).
+      const unmounted = route.directOnly === true && profile !== 'direct';
       instance.route({
         method: route.method,
         url: route.url,
-        config: { budget: route.budget },
+        config: { budget: route.budget, keyed: route.auth === undefined && route.budget !== 'none' },
         ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
-        ...(route.schema ? { schema: fastifySchema(route.schema, route.budget) } : {}),
-        ...route.options,
-        handler: route.handler,
+        ...(route.schema ? { schema: fastifySchema(route.schema, route.budget, route.auth === undefined && route.budget !== 'none') } : {}),
+        ...(unmounted
+          ? {
+              onRequest: (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => done(notFound(request.url.split('?')[0]!)),
+              handler: async () => undefined,
+            }
+          : { ...route.options, handler: route.handler }),
       });
     }
   };
@@ -312,9 +334,11 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...delegationRoutes(ctx),
     ...inspectionRoutes(ctx),
     ...w3cRoutes(ctx),
-    ...webRoutes(ctx),
+    ...webRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'anonymous' })),
     ...claimRoutes(ctx),
-    ...monitoringRoutes(ctx),
+    ...monitoringRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'operator' })),
+    ...commercialRoutes(ctx),
+    ...sessionKeyRoutes(ctx),
   ];
 }
 
@@ -347,7 +371,10 @@ export function openApiRoute(text: () => string): RouteDef {
 }
 
 /** A route's schema as Fastify (and @fastify/swagger) take it, with the route's budget. */
-function fastifySchema(schema: RouteSchema, budget: Budget): Record<string, unknown> {
+/** What every public API route may answer to a bad project key (commercial mode, direct profile). */
+const KEY_REFUSED = problem('UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored).');
+
+function fastifySchema(schema: RouteSchema, budget: Budget, keyed: boolean): Record<string, unknown> {
   return {
     summary: schema.summary,
     operationId: schema.operationId,
@@ -356,7 +383,7 @@ function fastifySchema(schema: RouteSchema, budget: Budget): Record<string, unkn
     ...(schema.params ? { params: schema.params } : {}),
     ...(schema.querystring ? { querystring: schema.querystring } : {}),
     ...(schema.body ? { body: schema.body } : {}),
-    response: schema.response,
+    response: keyed && !('401' in schema.response) ? { ...schema.response, 401: KEY_REFUSED } : schema.response,
     ...budgetExtension(budget),
   };
 }

@@ -25,6 +25,7 @@ import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
 import { sharedResolution } from './shared-cache.js';
 import type { CommercialAccess } from './commercial.js';
+import type { KeyedRequests } from './project-keys.js';
 import type { OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
@@ -48,6 +49,8 @@ export interface ServerContext {
   operator?: OperatorAccess;
   /** The opt-in commercial mode (SVC_COMMERCIAL, src/server/commercial.ts); absent: disabled. */
   commercial?: CommercialAccess;
+  /** Keyed requests (project API keys) while the commercial mode is on (set by buildApp). */
+  keyed?: KeyedRequests;
 }
 
 export interface RouteDef {
@@ -61,6 +64,14 @@ export interface RouteDef {
   options?: Partial<RouteOptions>;
   /** What the route takes and answers, for openapi.json and the contract test (schemas/). */
   schema?: RouteSchema;
+  /**
+   * Who the route's Authorization header is for: the operator token, the session bridge, or
+   * nobody (`anonymous`: the public explorer, SPEC §5.1). Absent, on a budgeted route: a public
+   * API route, where `Bearer svck_…` is a project key while the commercial mode is on.
+   */
+  auth?: 'operator' | 'bridge' | 'anonymous';
+  /** Mounted on the direct profile only: with `--public` the path answers 404 as an unknown one. */
+  directOnly?: boolean;
 }
 
 /**

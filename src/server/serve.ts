@@ -8,7 +8,8 @@ import { buildApp, type AppOptions } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
-import { commercialAccess } from './commercial.js';
+import { AccountSweeper } from './account-sweeper.js';
+import { commercialAccess, type CommercialAccess } from './commercial.js';
 import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './claim-checker.js';
 import { MonitorPoller } from './poller.js';
@@ -42,6 +43,8 @@ export interface RunningServer {
   url: string;
   /** Resolves once the server has shut down and the database is closed. */
   closed: Promise<void>;
+  /** The commercial mode of this start (with its bridge secret, for an in-process cookie gateway). */
+  commercial: CommercialAccess;
   shutdown(reason: string): Promise<void>;
 }
 
@@ -84,6 +87,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // Claims are public: their re-checks run on every daemon with a database (leased per claim).
   const claimChecker = new ClaimChecker(ctx);
   claimChecker.start();
+  // Expired owner sessions and sign-in challenges are swept where the commercial mode is on.
+  const sweeper = ctx.commercial.enabled ? new AccountSweeper(ctx) : null;
+  sweeper?.start();
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -106,9 +112,11 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
-        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : [])];
+        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : [])];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await app.close();
+        // Usage increments still gathered in memory are written before the database closes.
+        await ctx.keyed?.flush().catch(() => undefined);
       } finally {
         clearTimeout(force);
         clearInterval(idle);
@@ -119,5 +127,5 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     })();
     return shuttingDown;
   };
-  return { url, closed, shutdown };
+  return { url, closed, shutdown, commercial: ctx.commercial };
 }

@@ -85,6 +85,7 @@ export const ACCOUNT_STATEMENTS = {
     INSERT INTO projects (id, tenant_id, name, created_at) VALUES (${d.p('id')}, ${d.p('tenantId')}, ${d.p('name')}, ${d.rfc3339(d.now)})
     RETURNING ${projectColumns('')}`,
   getProject: (d: AccountDialect) => `SELECT ${projectColumns('')} FROM projects WHERE id = ${d.p('projectId')}`,
+  listProjects: () => `SELECT ${projectColumns('')} FROM projects ORDER BY created_at, id`,
   projectsOwnedBy: (d: AccountDialect) => `
     SELECT ${projectColumns('p.')} FROM projects p JOIN tenant_owners o ON o.tenant_id = p.tenant_id
     WHERE o.subject = ${d.p('subject')} ORDER BY p.created_at, p.id`,
@@ -355,6 +356,10 @@ export class SqliteAccountStore implements AccountStore {
 
   async getProject(projectId: string): Promise<Project | undefined> {
     return this.#run<Project>('getProject', { projectId }).get();
+  }
+
+  async listProjects(): Promise<Project[]> {
+    return this.#run<Project>('listProjects').all();
   }
 
   async listProjectsOwnedBy(subject: string): Promise<Project[]> {

@@ -77,6 +77,8 @@ describe('SvcClient against a real daemon', () => {
     expect(ids.length).toBeGreaterThanOrEqual(21);
     for (const id of ids) {
       expect(typeof id, 'every operation has an operationId').toBe('string');
+      // The session core (session*) is reached only through the in-process cookie gateway.
+      if (id!.startsWith('session')) continue;
       expect(typeof (SvcClient.prototype as unknown as Record<string, unknown>)[id!], `SvcClient.${id}`).toBe('function');
     }
   });

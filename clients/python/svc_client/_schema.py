@@ -173,6 +173,23 @@ __all__ = [
     "DirectoryEntryClaimsItem",
     "DirectoryEntry",
     "DirectoryPage",
+    "Project",
+    "Tenant",
+    "TenantRequest",
+    "TenantCreated",
+    "TenantListTenantsItem",
+    "TenantList",
+    "ProjectRequest",
+    "ProjectCreated",
+    "OwnerRequest",
+    "TenantOwners",
+    "ProjectUsageUsageItem",
+    "ProjectUsage",
+    "ApiKeyMetadata",
+    "ApiKeyList",
+    "KeyRequest",
+    "KeyIssued",
+    "KeyRotated",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -360,13 +377,15 @@ class ServiceStatusComponentsClaims(TypedDict):
 class ServiceStatusComponentsConsole(TypedDict):
     """The object at `ServiceStatus.components.console` in openapi.json."""
 
-    status: Literal["disabled"]
+    #: enabled while the commercial mode is on (its cookie gateway is the owner console).
+    status: Literal["enabled", "disabled"]
 
 
 class ServiceStatusComponentsBilling(TypedDict):
     """The object at `ServiceStatus.components.billing` in openapi.json."""
 
-    status: Literal["disabled"]
+    #: mock while the commercial mode is on: usage is counted, nothing is charged (no payment provider); disabled otherwise.
+    status: Literal["mock", "disabled"]
 
 
 class ServiceStatusComponents(TypedDict):
@@ -1870,6 +1889,158 @@ class DirectoryPage(TypedDict):
     nextCursor: Optional[str]
 
 
+class Project(TypedDict):
+    """The `Project` schema of openapi.json."""
+
+    #: prj_ and 22 base64url characters.
+    id: str
+    tenantId: str
+    name: str
+    #: RFC 3339 UTC (the database clock).
+    createdAt: str
+
+
+class Tenant(TypedDict):
+    """The `Tenant` schema of openapi.json."""
+
+    #: ten_ and 22 base64url characters.
+    id: str
+    name: str
+    #: The founding owner (a DID), kept as founded.
+    owner: str
+    #: RFC 3339 UTC (the database clock).
+    createdAt: str
+    #: The subjects (DIDs) that own the tenant now, by when they were attached.
+    owners: List[str]
+
+
+class TenantRequest(TypedDict):
+    """The `TenantRequest` schema of openapi.json."""
+
+    name: str
+    #: The first owner: a DID (it signs in to the owner console).
+    owner: str
+
+
+class TenantCreated(TypedDict):
+    """The `TenantCreated` schema of openapi.json."""
+
+    tenant: Tenant
+
+
+class TenantListTenantsItem(TypedDict):
+    """The object at `TenantList.tenants[]` in openapi.json."""
+
+    #: ten_ and 22 base64url characters.
+    id: str
+    name: str
+    #: The founding owner (a DID), kept as founded.
+    owner: str
+    #: RFC 3339 UTC (the database clock).
+    createdAt: str
+    #: The subjects (DIDs) that own the tenant now, by when they were attached.
+    owners: List[str]
+    projects: List[Project]
+
+
+class TenantList(TypedDict):
+    """The `TenantList` schema of openapi.json."""
+
+    #: Every tenant, oldest first, with its projects (oldest first).
+    tenants: List[TenantListTenantsItem]
+
+
+class ProjectRequest(TypedDict):
+    """The `ProjectRequest` schema of openapi.json."""
+
+    name: str
+
+
+class ProjectCreated(TypedDict):
+    """The `ProjectCreated` schema of openapi.json."""
+
+    project: Project
+
+
+class OwnerRequest(TypedDict):
+    """The `OwnerRequest` schema of openapi.json."""
+
+    #: The DID to attach as an owner.
+    subject: str
+
+
+class TenantOwners(TypedDict):
+    """The `TenantOwners` schema of openapi.json."""
+
+    tenantId: str
+    owners: List[str]
+
+
+class ProjectUsageUsageItem(TypedDict):
+    """The object at `ProjectUsage.usage[]` in openapi.json."""
+
+    #: requests: keyed requests served.
+    metric: str
+    #: The month, YYYY-MM (UTC).
+    period: str
+    count: int
+
+
+class ProjectUsage(TypedDict):
+    """The `ProjectUsage` schema of openapi.json."""
+
+    projectId: str
+    #: By period, then metric. Nothing is charged: billing is a mock (usage is counted only).
+    usage: List[ProjectUsageUsageItem]
+
+
+class ApiKeyMetadata(TypedDict):
+    """The `ApiKeyMetadata` schema of openapi.json."""
+
+    #: key_ and 22 base64url characters.
+    id: str
+    projectId: str
+    #: The first 12 characters of the secret (svck_ and 7 more), to tell keys apart.
+    prefix: str
+    label: Optional[str]
+    status: Literal["ACTIVE", "ROTATED", "REVOKED"]
+    createdAt: str
+    lastUsedAt: Optional[str]
+    revokedAt: Optional[str]
+    replacesKeyId: Optional[str]
+
+
+class ApiKeyList(TypedDict):
+    """The `ApiKeyList` schema of openapi.json."""
+
+    #: Newest first.
+    keys: List[ApiKeyMetadata]
+
+
+class KeyRequest(TypedDict, total=False):
+    """The `KeyRequest` schema of openapi.json."""
+
+    #: A label of the owner’s choice.
+    label: str
+
+
+class KeyIssued(TypedDict):
+    """The `KeyIssued` schema of openapi.json."""
+
+    key: ApiKeyMetadata
+    #: The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.
+    secret: str
+
+
+class KeyRotated(TypedDict):
+    """The `KeyRotated` schema of openapi.json."""
+
+    key: ApiKeyMetadata
+    #: The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.
+    secret: str
+    replaced: ApiKeyMetadata
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -2249,6 +2420,106 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": "RetentionPreview",
+    },
+    "createTenant": {
+        "method": "POST",
+        "path": "/v1/commercial/tenants",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": "TenantRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "listTenants": {
+        "method": "GET",
+        "path": "/v1/commercial/tenants",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "TenantList",
+    },
+    "createProject": {
+        "method": "POST",
+        "path": "/v1/commercial/tenants/{tenant}/projects",
+        "budget": "standard",
+        "path_params": ("tenant",),
+        "query": (),
+        "body": "ProjectRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "attachOwner": {
+        "method": "POST",
+        "path": "/v1/commercial/tenants/{tenant}/owners",
+        "budget": "standard",
+        "path_params": ("tenant",),
+        "query": (),
+        "body": "OwnerRequest",
+        "results": (200,),
+        "response": "TenantOwners",
+    },
+    "removeOwner": {
+        "method": "DELETE",
+        "path": "/v1/commercial/tenants/{tenant}/owners/{subject}",
+        "budget": "standard",
+        "path_params": ("tenant", "subject"),
+        "query": (),
+        "body": None,
+        "results": (204,),
+        "response": None,
+    },
+    "projectUsage": {
+        "method": "GET",
+        "path": "/v1/commercial/projects/{project}/usage",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "ProjectUsage",
+    },
+    "sessionListKeys": {
+        "method": "GET",
+        "path": "/v1/session/projects/{project}/keys",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "ApiKeyList",
+    },
+    "sessionIssueKey": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/keys",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": "KeyRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "sessionRevokeKey": {
+        "method": "DELETE",
+        "path": "/v1/session/projects/{project}/keys/{key}",
+        "budget": "standard",
+        "path_params": ("project", "key"),
+        "query": (),
+        "body": None,
+        "results": (204,),
+        "response": None,
+    },
+    "sessionRotateKey": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/keys/{key}/rotate",
+        "budget": "standard",
+        "path_params": ("project", "key"),
+        "query": (),
+        "body": "Dict[str, Any]",
+        "results": (201,),
+        "response": None,
     },
     "openApi": {
         "method": "GET",

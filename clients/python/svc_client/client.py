@@ -34,11 +34,16 @@ from ._schema import (
     ObservationHistory,
     Policy,
     PolicyDecision,
+    ProjectCreated,
+    ProjectUsage,
     Ready,
     Relationship,
     RetentionPreview,
     SemanticDiff,
     ServiceStatus,
+    TenantCreated,
+    TenantList,
+    TenantOwners,
     VcApiVerificationResult,
     VcApiVerifyOptions,
     WatchCheck,
@@ -109,7 +114,13 @@ class SvcClient:
         admin_token: the daemon's operator token (its SVC_ADMIN_TOKEN), sent as
             ``Authorization: Bearer <token>`` on the monitoring calls only (``create_watch``,
             ``list_watches``, ``delete_watch``, ``list_monitor_events``, ``monitoring_status``),
-            never on the public routes; it appears in no error message nor in ``repr``.
+            never on the public routes; it appears in no error message nor in ``repr``. The
+            commercial control calls (``create_tenant``, ``list_tenants``, ``create_project``,
+            ``attach_owner``, ``remove_owner``, ``project_usage``) send it too.
+        project_key: a project API key (``svck_…``, the daemon's commercial mode), sent as
+            ``Authorization: Bearer <key>`` on the public calls only (never on the operator
+            calls): the project's budget is charged and its usage counted. An unknown, revoked
+            or rotated key is SvcError UNAUTHORIZED (401), never anonymous.
 
     Identifiers are percent-encoded whole into the path (``quote(did, safe='')``): the daemon
     decodes them exactly once, so a did:web with ``%3A`` survives. Every method raises
@@ -124,6 +135,7 @@ class SvcClient:
         retry: Optional[RetryPolicy] = None,
         headers: Optional[Mapping[str, str]] = None,
         admin_token: Optional[str] = None,
+        project_key: Optional[str] = None,
     ) -> None:
         """Check the base URL (http or https, a host) and the operator token, and keep the options."""
         if not isinstance(base_url, str):
@@ -138,16 +150,23 @@ class SvcClient:
             raise TypeError("admin_token must be a string")
         if admin_token is not None and not _TOKEN_SYNTAX.fullmatch(admin_token):
             raise ValueError("admin_token must be a non-empty string of visible ASCII characters (no spaces)")
+        if project_key is not None and not isinstance(project_key, str):
+            raise TypeError("project_key must be a string")
+        if project_key is not None and not _TOKEN_SYNTAX.fullmatch(project_key):
+            raise ValueError("project_key must be a non-empty string of visible ASCII characters (no spaces)")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.retry = retry
         self.headers: Dict[str, str] = dict(headers or {})
         self._admin_token = admin_token
+        self._project_key = project_key
         self._opener = urllib.request.build_opener(_NoRedirect())
 
     def with_retry(self, retry: RetryPolicy) -> "SvcClient":
         """A new client with the same options (the operator token included) and this retry policy."""
-        return SvcClient(self.base_url, timeout=self.timeout, retry=retry, headers=self.headers, admin_token=self._admin_token)
+        return SvcClient(
+            self.base_url, timeout=self.timeout, retry=retry, headers=self.headers, admin_token=self._admin_token, project_key=self._project_key
+        )
 
     def __repr__(self) -> str:
         return f"SvcClient({self.base_url!r}, timeout={self.timeout!r}, retry={self.retry!r})"
@@ -463,6 +482,39 @@ class SvcClient:
         """The same call as :meth:`monitoring_retention_preview`."""
         return self.monitoring_retention_preview(before)
 
+    # -- commercial control (admin_token; the daemon's commercial mode) --------------------
+
+    def create_tenant(self, name: str, owner: str) -> TenantCreated:
+        """POST /v1/commercial/tenants: a tenant (name 1..100 characters) with its first owner
+        (a DID). Returns ``{"tenant": {...}}``. Operator only: without ``admin_token`` SvcError
+        UNAUTHORIZED (401); COMMERCIAL_DISABLED (501) when the mode is off."""
+        return self._call("createTenant", body={"name": name, "owner": owner}, operator=True)
+
+    def list_tenants(self) -> TenantList:
+        """GET /v1/commercial/tenants: every tenant with its owners and projects, oldest first.
+        Operator only."""
+        return self._call("listTenants", operator=True)
+
+    def create_project(self, tenant_id: str, name: str) -> ProjectCreated:
+        """POST /v1/commercial/tenants/{tenant}/projects: a project of the tenant. SvcError
+        NOT_FOUND (404): no such tenant; INVALID_REQUEST (400): the name is taken. Operator only."""
+        return self._call("createProject", {"tenant": tenant_id}, body={"name": name}, operator=True)
+
+    def attach_owner(self, tenant_id: str, subject: str) -> TenantOwners:
+        """POST /v1/commercial/tenants/{tenant}/owners: attach a DID as an owner (idempotent).
+        Returns ``{"tenantId", "owners"}``. Operator only."""
+        return self._call("attachOwner", {"tenant": tenant_id}, body={"subject": subject}, operator=True)
+
+    def remove_owner(self, tenant_id: str, subject: str) -> None:
+        """DELETE /v1/commercial/tenants/{tenant}/owners/{subject}: detach an owner. Returns None
+        (204); SvcError NOT_FOUND (404) when it is not an owner. Operator only."""
+        return self._call("removeOwner", {"tenant": tenant_id, "subject": subject}, operator=True)
+
+    def project_usage(self, project_id: str) -> ProjectUsage:
+        """GET /v1/commercial/projects/{project}/usage: the project's usage counters by month
+        (``{"projectId", "usage": [{"metric", "period", "count"}]}``). Operator only."""
+        return self._call("projectUsage", {"project": project_id}, operator=True)
+
     # -- proofs of control and the directory --------------------------------------------
 
     def create_claim_challenge(
@@ -523,8 +575,11 @@ class SvcClient:
             defaults["Content-Type"] = "application/json"
         call_headers: Dict[str, Optional[str]] = {}
         if operator and self._admin_token is not None:
-            # The operator routes only: the public API is anonymous.
+            # The operator routes only: the public API is anonymous (or keyed, below).
             call_headers["Authorization"] = f"Bearer {self._admin_token}"
+        elif not operator and self._project_key is not None:
+            # The project key goes to the public routes only.
+            call_headers["Authorization"] = f"Bearer {self._project_key}"
         call_headers.update(headers or {})
         results = op["results"]
         return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, call_headers, results, text))

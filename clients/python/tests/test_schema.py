@@ -32,9 +32,11 @@ def load_document() -> Dict[str, Any]:
 
 class OperationsTest(unittest.TestCase):
     def test_every_operation_has_a_method(self) -> None:
-        missing = [op for op in OPERATIONS if not callable(getattr(SvcClient, snake(op), None))]
+        # The session core's operations (session*) are reached only through the daemon's
+        # in-process cookie gateway with its bridge secret: no client calls them.
+        missing = [op for op in OPERATIONS if not op.startswith("session") and not callable(getattr(SvcClient, snake(op), None))]
         self.assertEqual(missing, [])
-        self.assertEqual(len(OPERATIONS), 36)
+        self.assertEqual(len(OPERATIONS), 46)
 
     def test_the_snake_case_names(self) -> None:
         self.assertEqual(snake("fastVerifyDid"), "fast_verify_did")

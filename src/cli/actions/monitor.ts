@@ -32,7 +32,7 @@ export function daemonUrl(option: string | undefined, env: NodeJS.ProcessEnv): s
 
 function adminToken(env: NodeJS.ProcessEnv): string {
   const token = env['SVC_ADMIN_TOKEN'] ?? '';
-  if (token === '') throw usageError("no operator token: svc monitor reads it from SVC_ADMIN_TOKEN (the daemon's own)", TOKEN_HINT);
+  if (token === '') throw usageError("no operator token: svc reads it from SVC_ADMIN_TOKEN (the daemon's own)", TOKEN_HINT);
   // The client refuses such a token too; said here without quoting it.
   if (!/^[\x21-\x7e]+$/.test(token)) throw usageError('SVC_ADMIN_TOKEN must be visible ASCII characters without spaces', TOKEN_HINT);
   return token;
@@ -63,7 +63,9 @@ export async function daemonFailure(io: CliIo, err: unknown, base: string, json:
       ? "SVC_ADMIN_TOKEN must be the daemon's own operator token"
       : err.code === 'MONITORING_DISABLED'
         ? 'start the daemon with SVC_ADMIN_TOKEN set (24 characters at least)'
-        : helpHint(runningCommand(io));
+        : err.code === 'COMMERCIAL_DISABLED'
+          ? 'start the daemon with SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN set (svc serve says why the mode is off)'
+          : helpHint(runningCommand(io));
   throw new CliError(err.code, err.detail || err.title || `the daemon answered ${err.status}`, EXIT.NO_ANSWER, hint);
 }
 

@@ -95,8 +95,9 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
               : { status: 'ok', perMinute: ctx.limits.directPerMinute },
             monitoring: { status: ctx.operator?.enabled === true ? 'ok' : 'disabled' },
             claims: { status: readiness.ready ? 'ok' : 'unavailable', recheckIntervalSeconds: ctx.limits.claimRecheckSeconds, periodSeconds: ctx.limits.claimPeriodSeconds },
-            console: { status: 'disabled' },
-            billing: { status: 'disabled' },
+            // The commercial mode's cookie gateway is the owner console; billing is a mock (usage counted, nothing charged).
+            console: { status: ctx.commercial?.enabled === true ? 'enabled' : 'disabled' },
+            billing: { status: ctx.commercial?.enabled === true ? 'mock' : 'disabled' },
           },
         });
       },

@@ -6,6 +6,7 @@
 import type { TSchema } from 'typebox';
 import { AGENT_SCHEMAS } from './agents.js';
 import { CLAIM_SCHEMAS } from './claims.js';
+import { COMMERCIAL_SCHEMAS } from './commercial.js';
 import { COMMON_SCHEMAS } from './common.js';
 import { INSPECTION_SCHEMAS } from './inspection.js';
 import { MONITORING_SCHEMAS } from './monitoring.js';
@@ -26,4 +27,5 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...WEBHOOK_SCHEMAS,
   ...MONITORING_SCHEMAS,
   ...CLAIM_SCHEMAS,
+  ...COMMERCIAL_SCHEMAS,
 ];

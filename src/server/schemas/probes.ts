@@ -122,8 +122,18 @@ export const ServiceStatusSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
-        console: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
-        billing: Type.Object({ status: Type.Literal('disabled') }, { additionalProperties: false }),
+        console: Type.Object(
+          { status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'enabled while the commercial mode is on (its cookie gateway is the owner console).' }) },
+          { additionalProperties: false },
+        ),
+        billing: Type.Object(
+          {
+            status: Type.Union([Type.Literal('mock'), Type.Literal('disabled')], {
+              description: 'mock while the commercial mode is on: usage is counted, nothing is charged (no payment provider); disabled otherwise.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),

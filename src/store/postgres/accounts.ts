@@ -138,6 +138,10 @@ export class PostgresAccountStore implements AccountStore {
     return one<Project>(this.pool, S.getProject, { projectId });
   }
 
+  async listProjects(): Promise<Project[]> {
+    return all<Project>(this.pool, S.listProjects, {});
+  }
+
   async listProjectsOwnedBy(subject: string): Promise<Project[]> {
     return all<Project>(this.pool, S.projectsOwnedBy, { subject });
   }

@@ -1,0 +1,126 @@
+/**
+ * Schemas of the commercial control routes (the operator's tenants, projects, owners and usage)
+ * and of the session core's key routes (SPEC §4.19 rows 1–3; issue 26). Key metadata never
+ * carries a secret or a digest; the secret is in the answer that issues it only.
+ */
+import Type, { type TSchema } from 'typebox';
+import { Nullable } from './common.js';
+
+const Did = (description: string) => Type.String({ minLength: 1, maxLength: 2_048, description });
+
+export const Project = Type.Object(
+  {
+    id: Type.String({ description: 'prj_ and 22 base64url characters.' }),
+    tenantId: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ description: 'RFC 3339 UTC (the database clock).' }),
+  },
+  { $id: 'Project', additionalProperties: false },
+);
+
+const tenantFields = {
+  id: Type.String({ description: 'ten_ and 22 base64url characters.' }),
+  name: Type.String(),
+  owner: Type.String({ description: 'The founding owner (a DID), kept as founded.' }),
+  createdAt: Type.String({ description: 'RFC 3339 UTC (the database clock).' }),
+  owners: Type.Array(Type.String(), { description: 'The subjects (DIDs) that own the tenant now, by when they were attached.' }),
+};
+
+export const Tenant = Type.Object(tenantFields, { $id: 'Tenant', additionalProperties: false });
+
+export const TenantRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    owner: Did('The first owner: a DID (it signs in to the owner console).'),
+  },
+  { $id: 'TenantRequest', additionalProperties: false },
+);
+
+export const TenantCreated = Type.Object({ tenant: Type.Ref('Tenant') }, { $id: 'TenantCreated', additionalProperties: false });
+
+export const TenantList = Type.Object(
+  {
+    tenants: Type.Array(Type.Object({ ...tenantFields, projects: Type.Array(Type.Ref('Project')) }, { additionalProperties: false }), {
+      description: 'Every tenant, oldest first, with its projects (oldest first).',
+    }),
+  },
+  { $id: 'TenantList', additionalProperties: false },
+);
+
+export const ProjectRequest = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { $id: 'ProjectRequest', additionalProperties: false });
+
+export const ProjectCreated = Type.Object({ project: Type.Ref('Project') }, { $id: 'ProjectCreated', additionalProperties: false });
+
+export const OwnerRequest = Type.Object({ subject: Did('The DID to attach as an owner.') }, { $id: 'OwnerRequest', additionalProperties: false });
+
+export const TenantOwners = Type.Object({ tenantId: Type.String(), owners: Type.Array(Type.String()) }, { $id: 'TenantOwners', additionalProperties: false });
+
+export const ProjectUsage = Type.Object(
+  {
+    projectId: Type.String(),
+    usage: Type.Array(
+      Type.Object(
+        {
+          metric: Type.String({ description: 'requests: keyed requests served.' }),
+          period: Type.String({ description: 'The month, YYYY-MM (UTC).' }),
+          count: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'By period, then metric. Nothing is charged: billing is a mock (usage is counted only).' },
+    ),
+  },
+  { $id: 'ProjectUsage', additionalProperties: false },
+);
+
+export const ApiKeyMetadata = Type.Object(
+  {
+    id: Type.String({ description: 'key_ and 22 base64url characters.' }),
+    projectId: Type.String(),
+    prefix: Type.String({ description: 'The first 12 characters of the secret (svck_ and 7 more), to tell keys apart.' }),
+    label: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('ROTATED'), Type.Literal('REVOKED')]),
+    createdAt: Type.String(),
+    lastUsedAt: Nullable(Type.String({ description: 'Stamped at most once a minute.' })),
+    revokedAt: Nullable(Type.String({ description: 'When it stopped authenticating (revoked or rotated).' })),
+    replacesKeyId: Nullable(Type.String({ description: 'The key this one replaced by a rotation.' })),
+  },
+  { $id: 'ApiKeyMetadata', additionalProperties: false },
+);
+
+export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
+
+export const KeyRequest = Type.Object(
+  { label: Type.Optional(Type.String({ maxLength: 100, description: 'A label of the owner’s choice.' })) },
+  { $id: 'KeyRequest', additionalProperties: false },
+);
+
+const Secret = Type.String({
+  pattern: '^svck_[A-Za-z0-9_-]{43}$',
+  description: 'The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.',
+});
+
+export const KeyIssued = Type.Object({ key: Type.Ref('ApiKeyMetadata'), secret: Secret }, { $id: 'KeyIssued', additionalProperties: false });
+
+export const KeyRotated = Type.Object(
+  { key: Type.Ref('ApiKeyMetadata'), secret: Secret, replaced: Type.Ref('ApiKeyMetadata') },
+  { $id: 'KeyRotated', additionalProperties: false },
+);
+
+export const COMMERCIAL_SCHEMAS: TSchema[] = [
+  Project,
+  Tenant,
+  TenantRequest,
+  TenantCreated,
+  TenantList,
+  ProjectRequest,
+  ProjectCreated,
+  OwnerRequest,
+  TenantOwners,
+  ProjectUsage,
+  ApiKeyMetadata,
+  ApiKeyList,
+  KeyRequest,
+  KeyIssued,
+  KeyRotated,
+];
