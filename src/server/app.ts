@@ -23,6 +23,7 @@ import { claimRoutes } from './routes/claims.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
+import { sessionProjectRoutes } from './routes/session-projects.js';
 import { vcApiRoutes } from './routes/vc-api.js';
 import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
@@ -315,6 +316,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...webRoutes(ctx),
     ...claimRoutes(ctx),
     ...monitoringRoutes(ctx),
+    ...sessionProjectRoutes(ctx),
   ];
 }
 
