@@ -2250,6 +2250,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200,),
         "response": "RetentionPreview",
     },
+    "listOwnerProjects": {
+        "method": "GET",
+        "path": "/v1/session/projects",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": None,
+    },
     "openApi": {
         "method": "GET",
         "path": "/openapi.json",
