@@ -15,7 +15,7 @@ _svc() {
   if [ "$cur" = '=' ]; then cur=''; fi
   if [ "$prev" = '=' ] && [ "$COMP_CWORD" -ge 3 ]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a history diff backup serve monitor claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
@@ -35,8 +35,9 @@ _svc() {
     history) flags='--limit --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
-    serve) flags='--host --port --db --memory --public --production --egress-allow -h --help'; valued='--host --port --db --egress-allow' ;;
+    serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow' ;;
     monitor) flags='-h --help'; valued='' ;;
+    owner) flags='-h --help'; valued='' ;;
     claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet -h --help'; valued='--key --kid --method --token --expires-in --daemon' ;;
     claims) flags='--daemon --json -q --quiet -h --help'; valued='--daemon' ;;
     directory) flags='--method --limit --cursor --all --daemon --json -q --quiet -h --help'; valued='--method --limit --cursor --daemon' ;;
@@ -66,7 +67,7 @@ _svc() {
   case "$cmd:$n" in
     verify-credential:0|verify-jws:0|verify-delegation:0|backup:0) _svc_files "$cur" ;;
     completion:0) COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ) ;;
-    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a history diff backup serve monitor claim claims directory webhook completion version environment' -- "$cur") ) ;;
+    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ) ;;
   esac
 }

@@ -10,6 +10,7 @@ import { registerInspect } from './commands/inspect.js';
 import { registerKeygen } from './commands/keygen.js';
 import { registerClaims } from './commands/claims.js';
 import { registerMonitor } from './commands/monitor.js';
+import { registerOwnerSession } from './commands/owner-session.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
@@ -50,6 +51,7 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['history', 'diff', 'backup'], register: registerHistory },
   { names: ['serve'], register: registerServe },
   { names: ['monitor'], register: registerMonitor },
+  { names: ['owner'], register: registerOwnerSession },
   { names: ['claim', 'claims', 'directory'], register: registerClaims },
   { names: ['webhook'], register: registerWebhook },
   { names: ['completion'], register: registerCompletion, whole: true },
