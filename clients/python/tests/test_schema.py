@@ -34,7 +34,7 @@ class OperationsTest(unittest.TestCase):
     def test_every_operation_has_a_method(self) -> None:
         missing = [op for op in OPERATIONS if not callable(getattr(SvcClient, snake(op), None))]
         self.assertEqual(missing, [])
-        self.assertEqual(len(OPERATIONS), 36)
+        self.assertEqual(len(OPERATIONS), 37)
 
     def test_the_snake_case_names(self) -> None:
         self.assertEqual(snake("fastVerifyDid"), "fast_verify_did")

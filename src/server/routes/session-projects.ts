@@ -3,7 +3,8 @@
  * every tenant the session's DID owns, oldest first. A session core route: reached only through
  * the cookie gateway, which presents this start's bridge secret and the session's subject
  * (commercial.ts requireBridge: 501 when the mode is off, 401 without the bridge — whatever
- * X-SVC-Subject says). Not mounted on the public profile.
+ * X-SVC-Subject says). Mounted on both profiles like the operator routes, so openapi.json is one
+ * document: on --public the mode is off and the route answers 501.
  */
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -14,7 +15,6 @@ import { json, problem } from '../schemas/common.js';
 import { OwnerProjects } from '../schemas/session-projects.js';
 
 export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
-  if (ctx.profile === 'public') return [];
   const subjects = new WeakMap<FastifyRequest, string>();
   // Before anything else is read: a caller without the bridge learns nothing.
   const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
