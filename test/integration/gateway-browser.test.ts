@@ -55,7 +55,7 @@ describeBrowser('the cookie gateway in a browser', () => {
       expect(signedIn.status).toBe(200);
       expect(signedIn.body.subject).toBe(owner.did);
       // HttpOnly: the browser holds it, scripts cannot read it.
-      expect(await page.evaluate(() => document.cookie)).not.toContain('svc_session');
+      expect(await page.evaluate(() => (globalThis as any).document.cookie as string)).not.toContain('svc_session');
       const cookies = await context.cookies(gw);
       const session = cookies.find((c) => c.name === 'svc_session');
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
