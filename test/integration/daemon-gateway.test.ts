@@ -152,6 +152,12 @@ describe('sign-in', () => {
     expect(notJson.headers.get('content-type')).toContain('application/problem+json');
     const foreign = await postJson(gw, '/sign-in/challenge', { did: owner.did }, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
+    const huge = await postJson(gw, '/sign-in/challenge', { did: owner.did, pad: 'x'.repeat(600 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
+    const wrongType = await fetch(`${gw}/sign-in/challenge`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ did: owner.did }) });
+    expect(wrongType.status).toBe(400);
+    expect(((await wrongType.json()) as { detail: string }).detail).toContain('application/json');
   });
 });
 
