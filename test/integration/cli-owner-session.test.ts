@@ -58,6 +58,21 @@ describe('svc owner', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ subject: owner.did, projects: [{ id: projects[0], name: 'web' }] });
   });
 
+  it('keys go through the gateway with the cookie and the Origin (the key routes answer what the daemon answers)', async () => {
+    // The daemon's key routes are built in another branch: here the daemon answers 404 or 501,
+    // which proves the request passed the gateway's Origin and session checks (else 403 / 401).
+    const issue = await svc(['owner', 'keys', 'issue', '--project', projects[0]!, '--label', 'ci', '--json'], env());
+    expect(issue.exitCode).toBe(4);
+    const problem = JSON.parse(issue.stdout) as { code: string; detail: string };
+    expect(['NOT_FOUND', 'COMMERCIAL_DISABLED', 'FEATURE_NOT_SUPPORTED']).toContain(problem.code);
+    expect(problem.detail).not.toContain('cookie gateway');
+    const foreign = await svc(['owner', 'keys', 'issue', '--project', projects[0]!, '--origin', 'http://127.0.0.1:1'], env());
+    expect(foreign.exitCode).toBe(4);
+    expect(foreign.stderr).toContain('FORBIDDEN');
+    const bad = await svc(['owner', 'keys', 'revoke', '--project', projects[0]!], env());
+    expect(bad.exitCode).toBe(2);
+  });
+
   it('logout ends the session and removes the file; then projects is a usage error', async () => {
     const cookie = (JSON.parse(readFileSync(sessionPath(), 'utf8')) as { cookie: string }).cookie;
     const out = await svc(['owner', 'logout'], env());
