@@ -47,6 +47,18 @@ export class GatewayRefused extends Error {
   override readonly name = 'GatewayRefused';
 }
 
+/** The cookie gateway could not listen (its port in use …): `cause` is the listen error. */
+export class GatewayListenFailed extends Error {
+  override readonly name = 'GatewayListenFailed';
+  constructor(
+    override readonly cause: unknown,
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`the cookie gateway could not listen on ${host}:${port}`);
+  }
+}
+
 export interface RunningServer {
   url: string;
   /** The cookie gateway's URL, when one listens. */
@@ -102,7 +114,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     } catch (err) {
       await app.close().catch(() => undefined);
       await storage.close().catch(() => undefined);
-      throw err;
+      throw new GatewayListenFailed(err, options.gateway.host, options.gateway.port);
     }
     options.announce(`svc: cookie gateway on ${gatewayUrl} (owner sign-in; origin ${ctx.commercial?.enabled ? ctx.commercial.origin : '-'})`);
   }

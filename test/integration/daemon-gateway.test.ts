@@ -290,6 +290,16 @@ describe('svc serve refuses a gateway it may not start', () => {
     expect(result.stderr).not.toContain('listening on');
   });
 
+  it('a gateway port in use: exit 4 naming that port', async () => {
+    const port = Number(new URL(gw).port);
+    const result = await svc(
+      ['serve', '--memory', '--port', '0', '--gateway-port', String(port)],
+      cleanEnv({ SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: `http://127.0.0.1:${port}` }),
+    );
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`127.0.0.1:${port}: the port is in use`);
+  });
+
   it('the commercial mode off: exit 2, saying why', async () => {
     const result = await svc(['serve', '--memory', '--port', '0', '--gateway-port', '0'], cleanEnv({ SVC_ADMIN_TOKEN: ADMIN_TOKEN }));
     expect(result.exitCode).toBe(2);

@@ -92,7 +92,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
   const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
-  const [{ serve, GatewayRefused }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
+  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
     import('../../server/serve.js'),
     import('../../server/limits.js'),
     import('../../server/relaxations.js'),
@@ -140,6 +140,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
     },
   ).catch((err: unknown) => {
     if (err instanceof GatewayRefused) throw usageError(`cannot start the cookie gateway: ${err.message}`);
+    if (err instanceof GatewayListenFailed) throw listenFailure(err.cause, err.host, err.port) ?? err.cause;
     throw listenFailure(err, options.host, listenPort) ?? err;
   });
   // The CLI's own SIGINT handler exits at once; the daemon drains instead.
