@@ -11,6 +11,7 @@ import type { Profile, ServerLimits } from './limits.js';
 import { commercialAccess } from './commercial.js';
 import { buildGateway, gatewayRefusal } from './gateway.js';
 import { upstreamHost } from './gateway/forward.js';
+import { SessionSweeper } from './gateway/sweeper.js';
 import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './claim-checker.js';
 import { MonitorPoller } from './poller.js';
@@ -128,6 +129,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // Claims are public: their re-checks run on every daemon with a database (leased per claim).
   const claimChecker = new ClaimChecker(ctx);
   claimChecker.start();
+  // Expired owner sessions and sign-in challenges go while the gateway runs.
+  const sweeper = gateway ? new SessionSweeper(ctx) : null;
+  sweeper?.start();
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -156,7 +160,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
-        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : [])];
+        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : [])];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]);
       } finally {

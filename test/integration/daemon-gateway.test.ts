@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenDigest } from '../../src/core/accounts/sign-in.js';
 import { cleanEnv, svc } from '../support/cli.js';
@@ -38,6 +39,19 @@ let origin: string;
 beforeAll(async () => {
   projects = await seedOwner(dbPath, owner.did, ['alpha', 'beta']);
   otherProjects = await seedOwner(dbPath, other.did, ['gamma']);
+  // A session that expired two days ago: the gateway's sweep deletes it.
+  const db = new Database(dbPath);
+  const old = Date.now() - 2 * 86_400_000;
+  db.prepare('INSERT INTO owner_sessions (id_digest, subject, created_at_ms, last_seen_at_ms, idle_ms, expires_at_ms, absolute_expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    tokenDigest('O'.repeat(43)),
+    owner.did,
+    old - 60_000,
+    old - 60_000,
+    60_000,
+    old,
+    old,
+  );
+  db.close();
   const started = await startGatewayDaemon({ dbPath });
   daemon = started.daemon;
   origin = started.origin;
@@ -275,6 +289,22 @@ describe('forwarding', () => {
     const anonymous = await get(gw, '/');
     expect(anonymous.text).toContain('svc owner login');
     expect(anonymous.text).not.toContain(projects[0]);
+  });
+});
+
+describe('housekeeping', () => {
+  it('sessions expired more than a day ago are swept while the gateway runs', async () => {
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      const count = () => (db.prepare('SELECT count(*) AS n FROM owner_sessions WHERE id_digest = ?').get(tokenDigest('O'.repeat(43))) as { n: number }).n;
+      const deadline = Date.now() + 5_000;
+      while (count() !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(count()).toBe(0);
+      // Live sessions stay.
+      expect((db.prepare('SELECT count(*) AS n FROM owner_sessions WHERE revoked_at_ms IS NULL AND expires_at_ms > ?').get(Date.now()) as { n: number }).n).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
   });
 });
 
