@@ -13,9 +13,11 @@ import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
+import type { AccessEntry } from './app.js';
 import type { ServerContext } from './context.js';
+import { clientKey } from './rate-limit.js';
 import { PROBLEM_JSON, problemFromError } from './http.js';
-import { forward, isForwarded, type Upstream } from './gateway/forward.js';
+import { forward, forwardedRoute, type Upstream } from './gateway/forward.js';
 import { GATEWAY_CSP, ownerPage } from './gateway/page.js';
 import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
@@ -43,7 +45,11 @@ export function gatewayRefusal(host: string, ctx: Pick<ServerContext, 'commercia
   return null;
 }
 
-export function buildGateway(ctx: ServerContext, upstream: Upstream): FastifyInstance {
+/**
+ * The gateway app. `accessLog`: one entry per request, as the daemon's (route: `gateway ` and the
+ * route's template — never the raw path, a header, the cookie or a body).
+ */
+export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?: (entry: AccessEntry) => void): FastifyInstance {
   const commercial = ctx.commercial;
   if (!commercial?.enabled) throw new RangeError('the cookie gateway needs the commercial mode');
   const g: GatewayContext = { ctx, commercial, secure: commercial.origin.startsWith('https:') };
@@ -62,15 +68,26 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream): FastifyIns
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     if (ctx.draining) {
       reply.header('connection', 'close');
       return done(new ProblemError('SERVICE_UNAVAILABLE', 'The daemon is shutting down.', { retryAfter: 5 }));
     }
     ctx.active += 1;
-    reply.raw.once('close', () => {
+    const res = reply.raw;
+    res.once('close', () => {
       ctx.active -= 1;
+      const path = (request.raw.url ?? '').split('?')[0]!;
+      const own = request.routeOptions.url;
+      const route = own === '/v1/*' ? forwardedRoute(request.method, path) : own;
+      accessLog?.({
+        method: request.method,
+        route: route ? `gateway ${route}` : null,
+        status: res.headersSent ? res.statusCode : null,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        client: clientKey(request.ip),
+      });
     });
     done();
   });
@@ -104,7 +121,7 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream): FastifyIns
     handler: async (request, reply) => {
       const url = request.raw.url ?? request.url;
       const path = url.split('?')[0]!;
-      if (!isForwarded(request.method, path)) throw notFound(request.method, path);
+      if (forwardedRoute(request.method, path) === null) throw notFound(request.method, path);
       return forward(g, upstream, request, reply);
     },
   });

@@ -107,7 +107,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // — 0.0.0.0, :: — is reached at 127.0.0.1 / ::1).
   const bound = app.server.address();
   const gateway =
-    options.gateway && bound !== null && typeof bound === 'object' ? buildGateway(ctx, { host: upstreamHost(bound.address), port: bound.port }) : null;
+    options.gateway && bound !== null && typeof bound === 'object' ? buildGateway(ctx, { host: upstreamHost(bound.address), port: bound.port }, options.accessLog) : null;
   let gatewayUrl: string | undefined;
   if (gateway && options.gateway) {
     try {

@@ -52,7 +52,7 @@ beforeAll(async () => {
     old,
   );
   db.close();
-  const started = await startGatewayDaemon({ dbPath });
+  const started = await startGatewayDaemon({ dbPath, env: { SVC_ACCESS_LOG: 'json' } });
   daemon = started.daemon;
   origin = started.origin;
   gw = gatewayUrl(daemon);
@@ -293,6 +293,23 @@ describe('forwarding', () => {
 });
 
 describe('housekeeping', () => {
+  it('the access log names gateway routes by template, never a path id, cookie or header', async () => {
+    const cookie = (await signIn(gw, origin, owner)).cookie;
+    await get(gw, `/v1/session/projects/${projects[0]}/keys`, { cookie });
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = daemon
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{') && l.includes('"access":true'))
+      .map((l) => JSON.parse(l) as { route: string | null; status: number; method: string });
+    const routes = lines.map((l) => l.route);
+    expect(routes).toContain('gateway /sign-in');
+    expect(routes).toContain('gateway /v1/session/projects/{project}/keys');
+    expect(lines.find((l) => l.route === 'gateway /sign-in' && l.status === 200)).toBeTruthy();
+    expect(daemon.stderr()).not.toContain(cookie.slice('svc_session='.length));
+    expect(daemon.stderr()).not.toContain(projects[0]);
+  });
+
   it('sessions expired more than a day ago are swept while the gateway runs', async () => {
     const db = new Database(dbPath, { readonly: true });
     try {

@@ -21,25 +21,30 @@ type Method = 'GET' | 'POST' | 'DELETE';
 const ID = '[A-Za-z0-9_-]{1,128}';
 const P = `^/v1/session/projects/${ID}`;
 
-/** The forwarded routes: a path pattern and its methods. */
-export const FORWARDED: ReadonlyArray<{ pattern: RegExp; methods: readonly Method[] }> = [
-  { pattern: /^\/v1\/session\/projects$/, methods: ['GET'] },
-  { pattern: new RegExp(`${P}/keys$`), methods: ['GET', 'POST'] },
-  { pattern: new RegExp(`${P}/keys/${ID}$`), methods: ['DELETE'] },
-  { pattern: new RegExp(`${P}/keys/${ID}/rotate$`), methods: ['POST'] },
-  { pattern: new RegExp(`${P}/watches$`), methods: ['GET', 'POST'] },
-  { pattern: new RegExp(`${P}/watches/${ID}$`), methods: ['DELETE'] },
-  { pattern: new RegExp(`${P}/watches/${ID}/events$`), methods: ['GET'] },
-  { pattern: new RegExp(`${P}/watches/${ID}/event-page$`), methods: ['POST'] },
-  { pattern: new RegExp(`${P}/watches/${ID}/report$`), methods: ['POST'] },
-  { pattern: new RegExp(`${P}/webhook$`), methods: ['GET', 'POST', 'DELETE'] },
-  { pattern: new RegExp(`${P}/webhook-deliveries$`), methods: ['GET'] },
-  { pattern: /^\/v1\/session\/scheduled-usage$/, methods: ['GET'] },
+/** The forwarded routes: a path pattern, its methods, and its template (as the access log names it). */
+export const FORWARDED: ReadonlyArray<{ pattern: RegExp; methods: readonly Method[]; template: string }> = [
+  { pattern: /^\/v1\/session\/projects$/, methods: ['GET'], template: '/v1/session/projects' },
+  { pattern: new RegExp(`${P}/keys$`), methods: ['GET', 'POST'], template: '/v1/session/projects/{project}/keys' },
+  { pattern: new RegExp(`${P}/keys/${ID}$`), methods: ['DELETE'], template: '/v1/session/projects/{project}/keys/{key}' },
+  { pattern: new RegExp(`${P}/keys/${ID}/rotate$`), methods: ['POST'], template: '/v1/session/projects/{project}/keys/{key}/rotate' },
+  { pattern: new RegExp(`${P}/watches$`), methods: ['GET', 'POST'], template: '/v1/session/projects/{project}/watches' },
+  { pattern: new RegExp(`${P}/watches/${ID}$`), methods: ['DELETE'], template: '/v1/session/projects/{project}/watches/{watch}' },
+  { pattern: new RegExp(`${P}/watches/${ID}/events$`), methods: ['GET'], template: '/v1/session/projects/{project}/watches/{watch}/events' },
+  { pattern: new RegExp(`${P}/watches/${ID}/event-page$`), methods: ['POST'], template: '/v1/session/projects/{project}/watches/{watch}/event-page' },
+  { pattern: new RegExp(`${P}/watches/${ID}/report$`), methods: ['POST'], template: '/v1/session/projects/{project}/watches/{watch}/report' },
+  { pattern: new RegExp(`${P}/webhook$`), methods: ['GET', 'POST', 'DELETE'], template: '/v1/session/projects/{project}/webhook' },
+  { pattern: new RegExp(`${P}/webhook-deliveries$`), methods: ['GET'], template: '/v1/session/projects/{project}/webhook-deliveries' },
+  { pattern: /^\/v1\/session\/scheduled-usage$/, methods: ['GET'], template: '/v1/session/scheduled-usage' },
 ];
 
-/** Whether the gateway forwards `method` at `path` (the raw path, without the query). */
+/** The forwarded route's template for `method` at `path` (the raw path, without the query), or null: not forwarded. */
+export function forwardedRoute(method: string, path: string): string | null {
+  return FORWARDED.find((route) => route.pattern.test(path) && (route.methods as readonly string[]).includes(method))?.template ?? null;
+}
+
+/** Whether the gateway forwards `method` at `path`. */
 export function isForwarded(method: string, path: string): boolean {
-  return FORWARDED.some((route) => route.pattern.test(path) && (route.methods as readonly string[]).includes(method));
+  return forwardedRoute(method, path) !== null;
 }
 
 /** Where the daemon's own listener is reached over loopback. */
