@@ -35,7 +35,7 @@ _svc() {
     history) flags='--limit --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
-    serve) flags='--host --port --db --memory --public --production --egress-allow -h --help'; valued='--host --port --db --egress-allow' ;;
+    serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow' ;;
     monitor) flags='-h --help'; valued='' ;;
     owner) flags='-h --help'; valued='' ;;
     claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet -h --help'; valued='--key --kid --method --token --expires-in --daemon' ;;

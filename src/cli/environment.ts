@@ -122,6 +122,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'the cookie gateway origin owners use (e.g. http://127.0.0.1:8081); writes must carry it',
     default: 'unset: commercial mode off',
   },
+  {
+    name: 'SVC_GATEWAY_PORT',
+    scope: 'svc serve',
+    description: 'the loopback cookie gateway\'s port (--gateway-port overrides); commercial mode only',
+    default: 'unset: no gateway',
+  },
   { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor, svc claim, svc claims and svc directory talk to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
   {
     name: 'SVC_WEBHOOK_SECRET',

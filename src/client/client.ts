@@ -85,6 +85,44 @@ export interface SvcClientOptions {
    * and counts its usage. An unknown, revoked or rotated key is UNAUTHORIZED (401), never anonymous.
    */
   projectKey?: string;
+  /**
+   * Owner sessions (a client whose baseUrl is the loopback cookie gateway, `svc serve
+   * --gateway-port`): the value of the `svc_session` cookie signIn returned, sent as
+   * `Cookie: svc_session=<value>` on the owner-session calls only. It appears in no error message.
+   */
+  sessionCookie?: string;
+  /** The gateway's configured origin, sent as `Origin` on the owner-session calls (writes need it); default: the baseUrl's origin. */
+  origin?: string;
+}
+
+/** POST /sign-in/challenge's answer: the token and the exact statement to sign as a compact JWS. */
+export interface SignInChallenge {
+  challenge: string;
+  /** Canonical JSON `{"aud":"svc-sign-in","did":…,"nonce":…,"origin":…}`: the JWS payload is its UTF-8 bytes. */
+  statement: string;
+  expiresAt: string;
+}
+
+/** A project of the owner (GET /v1/session/projects, the session, a sign-in). */
+export interface OwnerProject {
+  id: string;
+  tenantId: string;
+  name: string;
+  createdAt: string;
+}
+
+/** GET /session's answer. */
+export interface OwnerSessionInfo {
+  subject: string;
+  projects: OwnerProject[];
+  /** The idle expiry (each use moves it on). */
+  expiresAt: string;
+  absoluteExpiresAt: string;
+}
+
+/** POST /sign-in's answer, with the session cookie's value from Set-Cookie (keep it secret). */
+export interface SignedIn extends OwnerSessionInfo {
+  sessionCookie: string;
 }
 
 /** GET /v1/directory's query. */
@@ -231,6 +269,8 @@ interface Call {
   ok?: readonly number[];
   /** An operator route: the client's adminToken goes along as `Authorization: Bearer`. */
   operator?: boolean;
+  /** An owner-session call: the client's sessionCookie and origin go along. */
+  session?: boolean;
 }
 
 interface Exchange {
@@ -261,6 +301,10 @@ export class SvcClient {
     if (options.projectKey !== undefined && (typeof options.projectKey !== 'string' || !TOKEN_SYNTAX.test(options.projectKey))) {
       throw new TypeError('projectKey must be a non-empty string of visible ASCII characters (no spaces)');
     }
+    if (options.sessionCookie !== undefined && (typeof options.sessionCookie !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(options.sessionCookie))) {
+      throw new TypeError('sessionCookie must be the 43 base64url characters of the svc_session cookie');
+    }
+    if (options.origin !== undefined && !/^https?:\/\/[^/\s]+$/i.test(options.origin)) throw new TypeError('origin must be an origin: scheme://host[:port]');
     this.baseUrl = base;
     this.#options = { ...options };
     this.#retry = options.retry;
@@ -611,6 +655,77 @@ export class SvcClient {
     });
   }
 
+  // ---- owner sessions (baseUrl: the loopback cookie gateway) ------------------------------
+
+  /** POST /sign-in/challenge: a challenge for `did` and the exact statement to sign (5 minutes, used once). */
+  signInChallenge(did: string, options?: RequestOptions): Promise<SignInChallenge> {
+    return this.#json<SignInChallenge>({ method: 'POST', path: '/sign-in/challenge', body: { did }, options, ok: [201], session: true });
+  }
+
+  /**
+   * POST /sign-in: the compact JWS of the challenge's statement by a key the DID lists under
+   * authentication → the owner, its projects and the session cookie's value (from Set-Cookie;
+   * pass it as `sessionCookie` to a new client). Never retried: the challenge is used up.
+   */
+  async signIn(body: { did: string; challenge: string; jws: string }, options?: RequestOptions): Promise<SignedIn> {
+    const call: Call = { method: 'POST', path: '/sign-in', body, options, session: true };
+    const exchange = await this.#exchange(call);
+    const text = await readText(exchange);
+    const { res } = exchange;
+    if (res.status !== 200) throw errorOf(res, text, 'POST /sign-in');
+    const cookie = /^svc_session=([A-Za-z0-9_-]{43});/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+    let info: unknown;
+    try {
+      info = JSON.parse(text);
+    } catch (error) {
+      throw SvcError.badResponse(200, 'POST /sign-in answered a body that is not JSON', undefined, error);
+    }
+    if (cookie === undefined || !isObject(info)) throw SvcError.badResponse(200, 'POST /sign-in answered no session cookie (is baseUrl the cookie gateway?)');
+    return { ...(info as unknown as OwnerSessionInfo), sessionCookie: cookie };
+  }
+
+  /** POST /sign-out: ends the session (its cookie is cleared). */
+  signOut(options?: RequestOptions): Promise<void> {
+    return this.#empty({ method: 'POST', path: '/sign-out', options, ok: [204], session: true });
+  }
+
+  /** GET /session: the owner, its projects and the expiries; UNAUTHORIZED (401) without a live session. */
+  session(options?: RequestOptions): Promise<OwnerSessionInfo> {
+    return this.#json<OwnerSessionInfo>({ method: 'GET', path: '/session', options, session: true });
+  }
+
+  /** GET /v1/session/projects: the session owner's projects (through the gateway). */
+  listOwnerProjects(options?: RequestOptions): Promise<JsonOk<'listOwnerProjects'>> {
+    return this.#json<JsonOk<'listOwnerProjects'>>({ method: 'GET', path: '/v1/session/projects', options, session: true });
+  }
+
+  /** GET /v1/session/projects/{project}/keys: the project's keys (metadata, never a secret). */
+  listProjectKeys(project: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#json({ method: 'GET', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, options, session: true });
+  }
+
+  /** POST /v1/session/projects/{project}/keys: issues a key; its secret is in this answer only. KEY_CAPACITY_EXHAUSTED (429) at the cap. */
+  issueProjectKey(project: string, body: { label?: string } = {}, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#json({ method: 'POST', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, body, options, ok: [200, 201], session: true });
+  }
+
+  /** DELETE /v1/session/projects/{project}/keys/{key}: revokes the key. */
+  async revokeProjectKey(project: string, key: string, options?: RequestOptions): Promise<void> {
+    const path = `/v1/session/projects/${encodeURIComponent(project)}/keys/${encodeURIComponent(key)}`;
+    return this.#retrying(async () => {
+      const exchange = await this.#exchange({ method: 'DELETE', path, options, session: true });
+      const text = await readText(exchange);
+      if (exchange.res.status === 200 || exchange.res.status === 204) return undefined;
+      throw errorOf(exchange.res, text, `DELETE ${path}`);
+    });
+  }
+
+  /** POST /v1/session/projects/{project}/keys/{key}/rotate: atomic rotation; the new secret is in this answer only. */
+  rotateProjectKey(project: string, key: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    const path = `/v1/session/projects/${encodeURIComponent(project)}/keys/${encodeURIComponent(key)}/rotate`;
+    return this.#json({ method: 'POST', path, body: {}, options, ok: [200, 201], session: true });
+  }
+
   // ---- transport -------------------------------------------------------------------------
 
   #retrying<T>(fn: () => Promise<T>): Promise<T> {
@@ -663,6 +778,12 @@ export class SvcClient {
     });
   }
 
+  /** The owner-session headers: the cookie (when the client has one) and the gateway origin. */
+  #sessionHeaders(): Record<string, string> {
+    const cookie = this.#options.sessionCookie;
+    return { origin: this.#options.origin ?? new URL(this.baseUrl).origin, ...(cookie !== undefined ? { cookie: `svc_session=${cookie}` } : {}) };
+  }
+
   /** Sends the request; a failure to get an answer is CLIENT_NETWORK_ERROR (a caller's abort: its reason). */
   async #exchange(call: Call): Promise<Exchange> {
     const url = this.baseUrl + call.path + queryString(call.query);
@@ -673,6 +794,7 @@ export class SvcClient {
       accept: call.accept ?? 'application/json',
       ...lower(this.#options.headers),
       ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      ...(call.session === true ? this.#sessionHeaders() : {}),
       ...lower(call.options?.headers),
     };
     let body: string | undefined;

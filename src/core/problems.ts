@@ -46,6 +46,8 @@ export const PROBLEMS = {
   MONITORING_DISABLED: { title: 'Monitoring not enabled', w3c: false, status: 501, w3cStatus: null },
   // SPEC §5.3 leaves the opt-in commercial mode's "off" answer open: 501 like MONITORING_DISABLED, svc's own code.
   COMMERCIAL_DISABLED: { title: 'Commercial mode not enabled', w3c: false, status: 501, w3cStatus: null },
+  // The cookie gateway (SPEC §5.4) refuses a write without the configured Origin, and a sign-in by a DID that owns no project: svc's own code.
+  FORBIDDEN: { title: 'Forbidden', w3c: false, status: 403, w3cStatus: null },
   // SPEC §8 refuses the 501st watch with a 429 and names no code: like KEY_CAPACITY_EXHAUSTED for keys.
   WATCH_CAPACITY_EXHAUSTED: { title: 'Watch capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   // SPEC §7 fixes the status of a request running over 45 s (408) but not its code: svc's own.
@@ -168,6 +170,10 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   COMMERCIAL_DISABLED: {
     meaning: 'The opt-in commercial mode (owner accounts, project keys) is not enabled on this daemon: it needs the direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN.',
     handling: 'Not retryable; the operator enables it and restarts the daemon.',
+  },
+  FORBIDDEN: {
+    meaning: 'The request is understood but not allowed: a write through the cookie gateway without its configured Origin, or a sign-in by a DID that owns no project.',
+    handling: 'Not retryable as it is; send the request from the gateway origin, or ask the operator to attach the DID as an owner.',
   },
   WATCH_CAPACITY_EXHAUSTED: { meaning: 'The daemon holds as many watches as it keeps (500).', handling: 'Delete a watch, then register again.' },
   RATE_LIMITED: { meaning: 'Your budget of requests is used up for now.', handling: 'Wait for the time given in Retry-After, then retry.' },

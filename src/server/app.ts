@@ -26,6 +26,7 @@ import { sessionKeyRoutes } from './routes/session-keys.js';
 import { KeyedRequests, presentedKey } from './project-keys.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
+import { sessionProjectRoutes } from './routes/session-projects.js';
 import { vcApiRoutes } from './routes/vc-api.js';
 import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
@@ -339,6 +340,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...monitoringRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'operator' })),
     ...commercialRoutes(ctx),
     ...sessionKeyRoutes(ctx),
+    ...sessionProjectRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'bridge', directOnly: true })),
   ];
 }
 

@@ -10,6 +10,8 @@ import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
 import { AccountSweeper } from './account-sweeper.js';
 import { commercialAccess, type CommercialAccess } from './commercial.js';
+import { buildGateway, gatewayRefusal } from './gateway.js';
+import { upstreamHost } from './gateway/forward.js';
 import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './claim-checker.js';
 import { MonitorPoller } from './poller.js';
@@ -35,12 +37,33 @@ export interface ServeOptions {
   adminToken?: string;
   /** SVC_COMMERCIAL and SVC_COMMERCIAL_ORIGIN: the opt-in commercial mode (src/server/commercial.ts). */
   commercial?: { setting: string | undefined; origin: string | undefined };
+  /** The loopback cookie gateway (`--gateway-port`): a second listener, commercial mode only. */
+  gateway?: { host: string; port: number };
   /** The access log (one entry per request); none: no access log. */
   accessLog?: AppOptions['accessLog'];
 }
 
+/** `--gateway-host` is not loopback, or the commercial mode is off: svc serve refuses to start (a usage error). */
+export class GatewayRefused extends Error {
+  override readonly name = 'GatewayRefused';
+}
+
+/** The cookie gateway could not listen (its port in use …): `cause` is the listen error. */
+export class GatewayListenFailed extends Error {
+  override readonly name = 'GatewayListenFailed';
+  constructor(
+    override readonly cause: unknown,
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`the cookie gateway could not listen on ${host}:${port}`);
+  }
+}
+
 export interface RunningServer {
   url: string;
+  /** The cookie gateway's URL, when one listens. */
+  gatewayUrl?: string;
   /** Resolves once the server has shut down and the database is closed. */
   closed: Promise<void>;
   /** The commercial mode of this start (with its bridge secret, for an in-process cookie gateway). */
@@ -72,11 +95,32 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     operator: operatorAccess(options.adminToken, options.profile),
   };
   ctx.commercial = commercialAccess(options.commercial?.setting, options.commercial?.origin, ctx.operator!, options.profile);
+  const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
+  if (refusal !== null) {
+    await storage.close().catch(() => undefined);
+    throw new GatewayRefused(refusal);
+  }
   const app = buildApp(ctx, { trustProxy: options.trustProxy, ...(options.accessLog ? { accessLog: options.accessLog } : {}) });
   if (storage.error) options.announce(`svc: warning: the database is unavailable (${storage.error}); /ready answers 503 until it can be opened`);
   for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
   const url = await app.listen({ host: options.host, port: options.port });
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${storage.location})`);
+  // The gateway reaches the daemon's own listener over loopback (an unspecified bind address
+  // — 0.0.0.0, :: — is reached at 127.0.0.1 / ::1).
+  const bound = app.server.address();
+  const gateway =
+    options.gateway && bound !== null && typeof bound === 'object' ? buildGateway(ctx, { host: upstreamHost(bound.address), port: bound.port }, options.accessLog) : null;
+  let gatewayUrl: string | undefined;
+  if (gateway && options.gateway) {
+    try {
+      gatewayUrl = await gateway.listen({ host: options.gateway.host, port: options.gateway.port });
+    } catch (err) {
+      await app.close().catch(() => undefined);
+      await storage.close().catch(() => undefined);
+      throw new GatewayListenFailed(err, options.gateway.host, options.gateway.port);
+    }
+    options.announce(`svc: cookie gateway on ${gatewayUrl} (owner sign-in; origin ${ctx.commercial?.enabled ? ctx.commercial.origin : '-'})`);
+  }
   // Why the operator routes answer 501 — never the token itself.
   if (ctx.operator && !ctx.operator.enabled) options.announce(`svc: operator monitoring is off (${ctx.operator.reason}); the /v1/monitoring routes answer 501`);
   // Said only when the operator asked for the commercial mode and did not get it (never a secret).
@@ -106,15 +150,21 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       // Once no request is in flight, every remaining connection is closed at once: waiting on
       // idle keep-alive sockets (or a client's spare connection that never sends a request)
       // would hold the shutdown for no one. Past the drain time, everything is closed anyway.
-      const force = setTimeout(() => app.server.closeAllConnections(), options.limits.drainMs);
+      const force = setTimeout(() => {
+        app.server.closeAllConnections();
+        gateway?.server.closeAllConnections();
+      }, options.limits.drainMs);
       const idle = setInterval(() => {
-        if (ctx.active === 0) app.server.closeAllConnections();
+        if (ctx.active === 0) {
+          app.server.closeAllConnections();
+          gateway?.server.closeAllConnections();
+        }
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
         const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : [])];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
-        await app.close();
+        await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]);
         // Usage increments still gathered in memory are written before the database closes.
         await ctx.keyed?.flush().catch(() => undefined);
       } finally {
@@ -127,5 +177,5 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     })();
     return shuttingDown;
   };
-  return { url, closed, shutdown, commercial: ctx.commercial };
+  return { url, ...(gatewayUrl !== undefined ? { gatewayUrl } : {}), closed, shutdown, commercial: ctx.commercial };
 }

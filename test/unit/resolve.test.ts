@@ -445,7 +445,7 @@ describe('ProblemError and the status table (SPEC §2.8, §7)', () => {
 
   it('every code svc defines is in the SPEC, but for those whose code it leaves open: the 408, the 501 of disabled operator routes and of the commercial mode off, the 429 of a full watch list', () => {
     const specCodes = new Set<string>([...SPEC_STATUS_TABLE.map((r) => r[0]), ...SPEC_FURTHER_CODES.map((r) => r[0])]);
-    expect(Object.keys(PROBLEMS).filter((c) => !specCodes.has(c))).toEqual(['MONITORING_DISABLED', 'COMMERCIAL_DISABLED', 'WATCH_CAPACITY_EXHAUSTED', 'REQUEST_TIMEOUT']);
+    expect(Object.keys(PROBLEMS).filter((c) => !specCodes.has(c))).toEqual(['MONITORING_DISABLED', 'COMMERCIAL_DISABLED', 'FORBIDDEN', 'WATCH_CAPACITY_EXHAUSTED', 'REQUEST_TIMEOUT']);
     expect(new ProblemError('COMMERCIAL_DISABLED', 'x').toProblem().status).toBe(501);
     expect(new ProblemError('REQUEST_TIMEOUT', 'x').toProblem().status).toBe(408);
     expect(new ProblemError('MONITORING_DISABLED', 'x').toProblem().status).toBe(501);

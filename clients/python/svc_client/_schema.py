@@ -2521,6 +2521,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (201,),
         "response": None,
     },
+    "listOwnerProjects": {
+        "method": "GET",
+        "path": "/v1/session/projects",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": None,
+    },
     "openApi": {
         "method": "GET",
         "path": "/openapi.json",

@@ -121,6 +121,11 @@ class SvcClient:
             ``Authorization: Bearer <key>`` on the public calls only (never on the operator
             calls): the project's budget is charged and its usage counted. An unknown, revoked
             or rotated key is SvcError UNAUTHORIZED (401), never anonymous.
+        session_cookie: owner sessions, with ``base_url`` the loopback cookie gateway (``svc serve
+            --gateway-port``): the ``svc_session`` cookie's value :meth:`sign_in` returned, sent as
+            ``Cookie: svc_session=<value>`` on the owner-session calls only; never in ``repr``.
+        origin: the gateway's configured origin, sent as ``Origin`` on the owner-session calls
+            (writes need it); default: the origin of ``base_url``.
 
     Identifiers are percent-encoded whole into the path (``quote(did, safe='')``): the daemon
     decodes them exactly once, so a did:web with ``%3A`` survives. Every method raises
@@ -136,6 +141,8 @@ class SvcClient:
         headers: Optional[Mapping[str, str]] = None,
         admin_token: Optional[str] = None,
         project_key: Optional[str] = None,
+        session_cookie: Optional[str] = None,
+        origin: Optional[str] = None,
     ) -> None:
         """Check the base URL (http or https, a host) and the operator token, and keep the options."""
         if not isinstance(base_url, str):
@@ -154,7 +161,13 @@ class SvcClient:
             raise TypeError("project_key must be a string")
         if project_key is not None and not _TOKEN_SYNTAX.fullmatch(project_key):
             raise ValueError("project_key must be a non-empty string of visible ASCII characters (no spaces)")
+        if session_cookie is not None and (not isinstance(session_cookie, str) or not re.fullmatch(r"[A-Za-z0-9_-]{43}", session_cookie)):
+            raise ValueError("session_cookie must be the 43 base64url characters of the svc_session cookie")
+        if origin is not None and (not isinstance(origin, str) or not re.fullmatch(r"https?://[^/\s]+", origin)):
+            raise ValueError("origin must be an origin: scheme://host[:port]")
         self.base_url = base_url.rstrip("/")
+        self._session_cookie = session_cookie
+        self.origin = origin if origin is not None else f"{parsed.scheme}://{parsed.netloc}"
         self.timeout = timeout
         self.retry = retry
         self.headers: Dict[str, str] = dict(headers or {})
@@ -165,7 +178,14 @@ class SvcClient:
     def with_retry(self, retry: RetryPolicy) -> "SvcClient":
         """A new client with the same options (the operator token included) and this retry policy."""
         return SvcClient(
-            self.base_url, timeout=self.timeout, retry=retry, headers=self.headers, admin_token=self._admin_token, project_key=self._project_key
+            self.base_url,
+            timeout=self.timeout,
+            retry=retry,
+            headers=self.headers,
+            admin_token=self._admin_token,
+            session_cookie=self._session_cookie,
+            origin=self.origin,
+            project_key=self._project_key,
         )
 
     def __repr__(self) -> str:
@@ -553,6 +573,75 @@ class SvcClient:
         query = {"q": q, "method": method, "limit": None if limit is None else str(limit), "cursor": cursor}
         return self._call("listDirectory", query=query)
 
+    # -- owner sessions (base_url: the loopback cookie gateway) --------------------------
+
+    def sign_in_challenge(self, did: str) -> Dict[str, Any]:
+        """POST /sign-in/challenge: ``{challenge, statement, expiresAt}`` — sign ``statement``
+        (its UTF-8 bytes are the JWS payload) with a key ``did`` lists under authentication."""
+        return self._gateway("POST", "/sign-in/challenge", {"did": did}, (201,))
+
+    def sign_in(self, did: str, challenge: str, jws: str) -> Dict[str, Any]:
+        """POST /sign-in: the owner, its projects, the expiries, and ``sessionCookie``: the
+        value of the session cookie (keep it secret; pass it as ``session_cookie``). Never retried."""
+        return self._gateway("POST", "/sign-in", {"did": did, "challenge": challenge, "jws": jws}, (200,), want_cookie=True)
+
+    def sign_out(self) -> None:
+        """POST /sign-out: ends the session."""
+        return self._gateway("POST", "/sign-out", None, (204,))
+
+    def session(self) -> Dict[str, Any]:
+        """GET /session: the owner, its projects and the expiries; SvcError UNAUTHORIZED (401) without a live session."""
+        return self._gateway("GET", "/session", None, (200,))
+
+    def list_owner_projects(self) -> Dict[str, Any]:
+        """GET /v1/session/projects: the session owner's projects (through the gateway)."""
+        return self._gateway("GET", "/v1/session/projects", None, (200,))
+
+    def list_project_keys(self, project: str) -> Dict[str, Any]:
+        """GET /v1/session/projects/{project}/keys: the project's keys (metadata, never a secret)."""
+        return self._gateway("GET", f"/v1/session/projects/{_segment(project)}/keys", None, (200,))
+
+    def issue_project_key(self, project: str, label: Optional[str] = None) -> Dict[str, Any]:
+        """POST /v1/session/projects/{project}/keys: issues a key; its secret is in this answer only."""
+        return self._gateway("POST", f"/v1/session/projects/{_segment(project)}/keys", _compact({"label": label}), (200, 201))
+
+    def revoke_project_key(self, project: str, key: str) -> None:
+        """DELETE /v1/session/projects/{project}/keys/{key}: revokes the key."""
+        self._gateway("DELETE", f"/v1/session/projects/{_segment(project)}/keys/{_segment(key)}", None, (200, 204))
+
+    def rotate_project_key(self, project: str, key: str) -> Dict[str, Any]:
+        """POST /v1/session/projects/{project}/keys/{key}/rotate: atomic rotation; the new secret is in this answer only."""
+        return self._gateway("POST", f"/v1/session/projects/{_segment(project)}/keys/{_segment(key)}/rotate", {}, (200, 201))
+
+    def _gateway(self, method: str, path: str, body: Any, results: Sequence[int], want_cookie: bool = False) -> Any:
+        data = None
+        defaults: Dict[str, Optional[str]] = {"Accept": _JSON_ACCEPT}
+        if body is not None:
+            data = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+            defaults["Content-Type"] = "application/json"
+        headers: Dict[str, Optional[str]] = {"Origin": self.origin}
+        if self._session_cookie is not None:
+            headers["Cookie"] = f"svc_session={self._session_cookie}"
+        status, response_headers, response, raw = self._send(method, self.base_url + path, data, defaults, headers)
+        retry_after = _retry_after(response_headers)
+        if response is not None:
+            with response:
+                try:
+                    raw = response.read()
+                except (OSError, http.client.HTTPException) as error:
+                    raise _network_error(error) from error
+        if status not in results:
+            raise _error_of(status, raw, retry_after)
+        if status == 204:
+            return None
+        value = _json_object(raw, status, retry_after)
+        if want_cookie:
+            match = re.match(r"svc_session=([A-Za-z0-9_-]{43});", (response_headers.get("Set-Cookie") or "") if response_headers is not None else "")
+            if match is None:
+                raise SvcError.client(CLIENT_BAD_RESPONSE, "the sign-in set no session cookie (is base_url the cookie gateway?)", status, retry_after)
+            value["sessionCookie"] = match.group(1)
+        return value
+
     # -- transport ------------------------------------------------------------------------
 
     def _call(
@@ -714,6 +803,12 @@ class SvcClient:
                             return
 
         return frames()
+
+
+def _segment(value: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError("project and key ids must be strings")
+    return urllib.parse.quote(value, safe="")
 
 
 def _retry_after(headers: Any) -> Optional[int]:

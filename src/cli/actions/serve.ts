@@ -14,6 +14,8 @@ export interface ServeCommandOptions {
   public?: boolean;
   production?: boolean;
   egressAllow: string[];
+  gatewayPort?: string;
+  gatewayHost: string;
 }
 
 function port(text: string): number {
@@ -72,13 +74,25 @@ export function listenFailure(err: unknown, host: string, port: number): CliErro
   }
 }
 
+/** --gateway-port, else SVC_GATEWAY_PORT; undefined: no gateway. */
+function gatewayPort(option: string | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  const text = option ?? (env['SVC_GATEWAY_PORT']?.trim() || undefined);
+  if (text === undefined) return undefined;
+  const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 0 && value <= 65535)) {
+    throw new ConfigError(`${option !== undefined ? '--gateway-port' : 'SVC_GATEWAY_PORT'} must be a port number 0..65535, not ${JSON.stringify(text.slice(0, 32))}`);
+  }
+  return value;
+}
+
 export async function serveAction(io: CliIo, setExit: (code: number) => void, options: ServeCommandOptions): Promise<void> {
   const listenPort = port(options.port);
+  const gatewayListen = gatewayPort(options.gatewayPort, io.env);
   if (options.memory && options.db) throw new ConfigError('--memory and --db exclude each other');
   const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
-  const [{ serve }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
+  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
     import('../../server/serve.js'),
     import('../../server/limits.js'),
     import('../../server/relaxations.js'),
@@ -116,6 +130,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
       relaxations,
       adminToken: io.env['SVC_ADMIN_TOKEN'],
       commercial: { setting: io.env['SVC_COMMERCIAL'], origin: io.env['SVC_COMMERCIAL_ORIGIN'] },
+      ...(gatewayListen !== undefined ? { gateway: { host: options.gatewayHost, port: gatewayListen } } : {}),
       // Access lines still pending go first, so stderr reads in the order things happened.
       announce: (line) => {
         accessLog?.flush();
@@ -124,6 +139,8 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
       ...(accessLog ? { accessLog } : {}),
     },
   ).catch((err: unknown) => {
+    if (err instanceof GatewayRefused) throw usageError(`cannot start the cookie gateway: ${err.message}`);
+    if (err instanceof GatewayListenFailed) throw listenFailure(err.cause, err.host, err.port) ?? err.cause;
     throw listenFailure(err, options.host, listenPort) ?? err;
   });
   // The CLI's own SIGINT handler exits at once; the daemon drains instead.

@@ -13,11 +13,13 @@
  * The token and the daemon are read as `svc monitor` reads them (SVC_ADMIN_TOKEN only; --daemon,
  * SVC_DAEMON_URL). Exit: 0 done; 2 usage (no token, a missing option, a bad URL); 4 the daemon
  * could not be reached or answered a problem (`svc: CODE: detail`, the problem on stdout with --json).
- * The owners' own subcommands (signing in, keys) are registered elsewhere under the same `owner`.
+ * The owners' own subcommands (login, logout, projects, keys: commands/owner-session.ts) join
+ * them under the same `owner`.
  */
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { DEFAULT_DAEMON_URL, type MonitorOptions } from './monitor.js';
+import { addOwnerSessionCommands, SESSION_NOTE } from './owner-session.js';
 
 export type OwnerOptions = MonitorOptions;
 
@@ -44,13 +46,15 @@ export function registerOwner(program: Command, io: CliIo, setExit: (code: numbe
   const owner = program
     .command('owner')
     .helpCommand(false)
-    .description('Owner accounts on a running daemon (commercial mode): tenants, projects, their owners and usage')
+    .description('Owner accounts (commercial mode): the operator manages tenants, projects, owners and usage; owners sign in at the cookie gateway and manage their keys')
     .addHelpText(
       'after',
       `
-${ENVIRONMENT_NOTE}
+Operator subcommands (tenants … usage): ${ENVIRONMENT_NOTE}
 
 ${EXIT_STATUS}
+
+Owner subcommands (login, logout, projects, keys): ${SESSION_NOTE}
 
 Examples:
   $ export SVC_ADMIN_TOKEN=...   # the token the daemon was started with (24+ characters)
@@ -59,7 +63,9 @@ Examples:
   $ svc owner attach --tenant ten_… --subject did:web:bob.example
   $ svc owner tenants --json
   $ svc owner usage --project prj_…
-  $ svc owner detach --tenant ten_… --subject did:web:bob.example`,
+  $ svc owner detach --tenant ten_… --subject did:web:bob.example
+  $ svc owner login --gateway http://127.0.0.1:8081 --did did:key:z6Mk… --key owner.jwk
+  $ svc owner keys issue --project prj_… --label ci`,
     );
 
   daemonOptions(owner.command('tenants').description('List the tenants with their owners and projects'), "print the daemon's answer, {tenants}, as JSON")
@@ -116,4 +122,6 @@ Examples:
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner usage --project prj_…\n  $ svc owner usage --project prj_… --json')
     .action(async (options: OwnerOptions & { project: string }) => (await action()).usageAction(io, setExit, options));
+
+  addOwnerSessionCommands(owner, io, setExit);
 }

@@ -16,6 +16,8 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     .option('--memory', 'keep the database in memory (lost on exit; refused with --production)')
     .option('--public', 'public profile: tighter budgets per client (20/min standard, 10/min intensive)')
     .option('--production', 'production mode: a persistent database is required (a file or PostgreSQL)')
+    .option('--gateway-port <n>', 'also start the loopback cookie gateway for owners on this port (commercial mode only; default: $SVC_GATEWAY_PORT, else none)')
+    .option('--gateway-host <address>', 'the cookie gateway\'s address: loopback only (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
     .option('--egress-allow <cidr>', 'also fetch from these non-public addresses; repeatable, adds to SVC_EGRESS_ALLOW', collect, [])
     .addHelpText(
       'after',
@@ -32,6 +34,10 @@ Every setting that weakens a default (egress allowances, NODE_EXTRA_CA_CERTS, tr
 an open delegation registry, budgets raised above their defaults) is announced at start as
 "svc: relaxation: …" and listed by GET /health under "relaxations".
 
+The cookie gateway (--gateway-port; README "Owner accounts and the cookie gateway") needs the
+commercial mode (SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN = the gateway's own
+origin) and a loopback --gateway-host; otherwise svc serve refuses to start (exit 2) and says why.
+
 SIGTERM and SIGINT drain requests in flight, then close the database.
 
 Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 a bad option or setting, or a --host
@@ -42,6 +48,7 @@ Examples:
   $ svc serve
   $ svc serve --host 0.0.0.0 --port 8080 --db /var/lib/svc/svc.db --production
   $ svc serve --public --port 0
+  $ SVC_COMMERCIAL=on SVC_COMMERCIAL_ORIGIN=http://127.0.0.1:8081 svc serve --gateway-port 8081
   $ SVC_DATABASE_URL=postgres://svc@db.internal/svc svc serve --public --production   # one of several replicas`,
     )
     .action(async (options: ServeCommandOptions) => (await import('../actions/serve.js')).serveAction(io, setExit, options));

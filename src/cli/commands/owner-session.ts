@@ -1,0 +1,96 @@
+/**
+ * `svc owner`, the owner's side (issue 26): sign in at a daemon's loopback cookie gateway with a
+ * key of your DID, then manage your projects' keys through it (actions/owner-session.ts, loaded
+ * only when one runs).
+ *
+ *   login --gateway URL --did DID --key FILE   challenge → sign → session cookie kept in a 0600 file
+ *   logout                                     POST /sign-out, the file removed
+ *   projects                                   GET /v1/session/projects
+ *   keys list|issue|revoke|rotate --project P  the project's keys (a secret printed once)
+ *
+ * The session cookie lives in $XDG_STATE_HOME/svc/owner-session.json (mode 0600) and is never
+ * printed. Exit: 0 done; 2 usage (a bad URL or key file, no session); 4 the gateway could not be
+ * reached or answered a problem.
+ */
+import type { Command } from 'commander';
+import { completeFiles } from '../completion.js';
+import type { CliIo } from '../io.js';
+
+export interface OwnerOptions {
+  gateway?: string;
+  origin?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const SESSION_EXIT_STATUS = `Exit status: 0 done; 2 a usage error (a bad --gateway, --origin or key file, no stored session);
+4 the gateway could not be reached or answered a problem (UNAUTHORIZED, FORBIDDEN, NOT_FOUND …).`;
+
+export const SESSION_NOTE = `The session cookie is kept in $XDG_STATE_HOME/svc/owner-session.json (mode 0600; else
+~/.local/state/svc/) and never printed. Writes carry Origin: the gateway URL's origin (--origin
+overrides; it must be the daemon's SVC_COMMERCIAL_ORIGIN).`;
+
+function gatewayOptions(cmd: Command, json: string): Command {
+  return cmd
+    .option('--gateway <url>', "the cookie gateway's URL (default: the one of the stored session)")
+    .option('--origin <origin>', "the Origin writes carry (default: the gateway URL's origin)")
+    .option('--json', json)
+    .option('-q, --quiet', 'print nothing on success (--json output and errors still print)')
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}`);
+}
+
+/**
+ * Adds the owner's own subcommands (login, logout, projects, keys) to `svc owner` (registered by
+ * commands/owner.ts with the operator's subcommands).
+ */
+export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (code: number) => void): void {
+  const action = async () => import('../actions/owner-session.js');
+
+  const login = gatewayOptions(
+    owner
+      .command('login')
+      .description('Sign in: fetch a challenge, sign its statement with your key, keep the session cookie')
+      .requiredOption('--did <did>', 'your DID (it must own a project on the daemon)')
+      .requiredOption('--key <file>', 'a private JWK (Ed25519, P-256 or secp256k1) of a key your DID lists under authentication')
+      .option('--kid <id>', 'the verification method that signs (derived for did:key and did:jwk)'),
+    'print {subject, projects, expiresAt, absoluteExpiresAt} as JSON (never the cookie)',
+  ).addHelpText('after', `\n${SESSION_NOTE}\n\nExamples:\n  $ svc owner login --gateway http://127.0.0.1:8081 --did did:key:z6Mk… --key owner.jwk`);
+  completeFiles(login, '--key');
+  login.action(async (options: OwnerOptions & { did: string; key: string; kid?: string }) => (await action()).loginAction(io, setExit, options));
+
+  gatewayOptions(owner.command('logout').description('Sign out: end the session at the gateway and forget it here'), 'print {signedOut: true} as JSON')
+    .addHelpText('after', '\nExamples:\n  $ svc owner logout')
+    .action(async (options: OwnerOptions) => (await action()).logoutAction(io, setExit, options));
+
+  gatewayOptions(owner.command('projects').description('List the projects you own'), "print the gateway's answer, {subject, projects}, as JSON")
+    .addHelpText('after', '\nExamples:\n  $ svc owner projects\n  $ svc owner projects --json')
+    .action(async (options: OwnerOptions) => (await action()).projectsAction(io, setExit, options));
+
+  const keys = owner
+    .command('keys')
+    .helpCommand(false)
+    .description("List, issue, revoke and rotate a project's API keys")
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner keys list --project prj_…\n  $ svc owner keys issue --project prj_… --label ci`);
+  type KeyOptions = OwnerOptions & { project: string; key?: string; label?: string };
+  gatewayOptions(keys.command('list').description("The project's keys (metadata, never a secret)").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+    .addHelpText('after', '\nExamples:\n  $ svc owner keys list --project prj_…')
+    .action(async (options: KeyOptions) => (await action()).keysListAction(io, setExit, options));
+  gatewayOptions(
+    keys.command('issue').description('Issue a key; its secret is printed this once').requiredOption('--project <id>', 'the project').option('--label <text>', 'a label for the key'),
+    "print the gateway's answer (with the secret) as JSON",
+  )
+    .addHelpText('after', '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner keys issue --project prj_… --label ci')
+    .action(async (options: KeyOptions) => (await action()).keysIssueAction(io, setExit, options));
+  gatewayOptions(
+    keys.command('revoke').description('Revoke a key').requiredOption('--project <id>', 'the project').requiredOption('--key <id>', 'the key'),
+    'print {project, key, revoked: true} as JSON',
+  )
+    .addHelpText('after', '\nExamples:\n  $ svc owner keys revoke --project prj_… --key key_…')
+    .action(async (options: KeyOptions) => (await action()).keysRevokeAction(io, setExit, options));
+  gatewayOptions(
+    keys.command('rotate').description('Rotate a key atomically; the new secret is printed this once').requiredOption('--project <id>', 'the project').requiredOption('--key <id>', 'the key'),
+    "print the gateway's answer (with the new secret) as JSON",
+  )
+    .addHelpText('after', '\nThe new secret is shown only now; the old key stops working.\n\nExamples:\n  $ svc owner keys rotate --project prj_… --key key_…')
+    .action(async (options: KeyOptions) => (await action()).keysRotateAction(io, setExit, options));
+}

@@ -1,0 +1,136 @@
+/**
+ * The loopback cookie gateway (SPEC §4.19, §5.4; issue 26): a second Fastify listener in the
+ * daemon's process, started by `svc serve --gateway-port N` when the commercial mode is on. It
+ * shares the process's Runtime and store (the ServerContext) and closes at shutdown.
+ *
+ * It serves its own routes — sign-in, sign-out, the session, an owner page (gateway/sign-in.ts,
+ * gateway/page.ts) — and forwards exactly the owner-session routes (gateway/forward.ts) to the
+ * daemon's own listener over loopback with the verified-session bridge (commercial.ts). Anything
+ * else is its own 404. It listens on loopback only (127.0.0.0/8, ::1, localhost): an owner's
+ * browser or `svc owner` on this machine reaches it; the network does not.
+ */
+import { isIP } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ProblemError } from '../core/problems.js';
+import { truncate } from '../core/text.js';
+import type { AccessEntry } from './app.js';
+import type { ServerContext } from './context.js';
+import { clientKey } from './rate-limit.js';
+import { PROBLEM_JSON, problemFromError } from './http.js';
+import { forward, forwardedRoute, type Upstream } from './gateway/forward.js';
+import { GATEWAY_CSP, ownerPage } from './gateway/page.js';
+import { liveSession, type GatewayContext } from './gateway/session.js';
+import { signInHandlers } from './gateway/sign-in.js';
+import { storeOf } from './context.js';
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+} as const;
+
+/** Whether `host` is a loopback address or `localhost` (the only hosts the gateway listens on). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (bare.toLowerCase() === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.split('.')[0] === '127';
+  if (isIP(bare) === 6) return bare === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(bare) || /^::ffff:127\./i.test(bare);
+  return false;
+}
+
+/** Why the gateway may not start (one line), or null. */
+export function gatewayRefusal(host: string, ctx: Pick<ServerContext, 'commercial'>): string | null {
+  if (!isLoopbackHost(host)) return `the cookie gateway listens on loopback only (127.0.0.0/8, ::1 or localhost), not ${truncate(host, 80)}: owners reach it from this machine`;
+  if (!ctx.commercial?.enabled) return `the cookie gateway needs the commercial mode, which is off (${ctx.commercial?.reason ?? 'it is not configured'})`;
+  return null;
+}
+
+/**
+ * The gateway app. `accessLog`: one entry per request, as the daemon's (route: `gateway ` and the
+ * route's template — never the raw path, a header, the cookie or a body).
+ */
+export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?: (entry: AccessEntry) => void): FastifyInstance {
+  const commercial = ctx.commercial;
+  if (!commercial?.enabled) throw new RangeError('the cookie gateway needs the commercial mode');
+  const g: GatewayContext = { ctx, commercial, secure: commercial.origin.startsWith('https:') };
+  const problemsBase = ctx.runtime.config.problemsBase;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.limits.bodyLimitBytes,
+    requestTimeout: ctx.limits.requestTimeoutMs,
+    keepAliveTimeout: 10_000,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    exposeHeadRoutes: false,
+  });
+  // Every body is kept as it came (size-limited): the gateway's own routes read it as strict
+  // JSON; forwarded ones pass it on untouched with its Content-Type.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    if (ctx.draining) {
+      reply.header('connection', 'close');
+      return done(new ProblemError('SERVICE_UNAVAILABLE', 'The daemon is shutting down.', { retryAfter: 5 }));
+    }
+    ctx.active += 1;
+    const res = reply.raw;
+    res.once('close', () => {
+      ctx.active -= 1;
+      const path = (request.raw.url ?? '').split('?')[0]!;
+      const own = request.routeOptions.url;
+      const route = own === '/v1/*' ? forwardedRoute(request.method, path) : own;
+      accessLog?.({
+        method: request.method,
+        route: route ? `gateway ${route}` : null,
+        status: res.headersSent ? res.statusCode : null,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        client: clientKey(request.ip),
+      });
+    });
+    done();
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const problem = problemFromError(err, ctx.limits.bodyLimitBytes);
+    if (problem.code === 'INTERNAL_ERROR') {
+      ctx.runtime.log.error('gateway request failed', { method: request.method, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
+    return reply.code(problem.status).type(PROBLEM_JSON).send(problem.toProblem(problemsBase));
+  });
+
+  const handlers = signInHandlers(g);
+  app.post('/sign-in/challenge', handlers.challenge);
+  app.post('/sign-in', handlers.signIn);
+  app.post('/sign-out', handlers.signOut);
+  app.get('/session', handlers.session);
+  app.get('/', async (request, reply) => {
+    const live = await liveSession(g, request, reply);
+    const projects = live ? await storeOf(ctx.runtime).accounts.listProjectsOwnedBy(live.session.subject) : [];
+    return reply
+      .header('content-security-policy', GATEWAY_CSP)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(ownerPage(commercial.origin, live ? { session: live.session, projects } : null));
+  });
+  app.route({
+    method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'],
+    url: '/v1/*',
+    handler: async (request, reply) => {
+      const url = request.raw.url ?? request.url;
+      const path = url.split('?')[0]!;
+      if (forwardedRoute(request.method, path) === null) throw notFound(request.method, path);
+      return forward(g, upstream, request, reply);
+    },
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw notFound(request.method, (request.raw.url ?? request.url).split('?')[0]!);
+  });
+  return app;
+}
+
+function notFound(method: string, path: string): ProblemError {
+  return new ProblemError('NOT_FOUND', `The cookie gateway serves no ${method.slice(0, 10)} ${truncate(path, 120)}: it forwards only the owner-session routes.`);
+}

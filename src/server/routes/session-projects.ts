@@ -1,0 +1,58 @@
+/**
+ * GET /v1/session/projects (svc's addition to SPEC §4.19): the owner's projects — every project of
+ * every tenant the session's DID owns, oldest first. A session core route: reached only through
+ * the cookie gateway, which presents this start's bridge secret and the session's subject
+ * (commercial.ts requireBridge: 501 when the mode is off, 401 without the bridge — whatever
+ * X-SVC-Subject says). Mounted on both profiles like the operator routes, so openapi.json is one
+ * document: on --public the mode is off and the route answers 501.
+ */
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { requireBridge } from '../commercial.js';
+import { storeOf, type RouteDef, type ServerContext } from '../context.js';
+import { queryOptions } from '../http.js';
+import { json, problem } from '../schemas/common.js';
+import { OwnerProjects } from '../schemas/session-projects.js';
+
+export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
+  const subjects = new WeakMap<FastifyRequest, string>();
+  // Before anything else is read: a caller without the bridge learns nothing.
+  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
+    try {
+      subjects.set(request, requireBridge(ctx.commercial, request));
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  };
+  return [
+    {
+      method: 'GET',
+      url: '/v1/session/projects',
+      budget: 'standard',
+      options: { onRequest },
+      schema: {
+        summary: "The session owner's projects",
+        operationId: 'listOwnerProjects',
+        description:
+          "svc's addition to the owner-session routes: the projects of every tenant the session's owner owns, oldest first. Reached through the cookie gateway only (its session cookie; the gateway presents the verified-session bridge).",
+        tags: ['session'],
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: json(OwnerProjects, 'The owner and the projects.'),
+          400: problem('INVALID_OPTIONS: a query option (none is taken).'),
+          401: problem('UNAUTHORIZED: not through the cookie gateway (no verified-session bridge), or no live session there.'),
+          429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
+          501: problem('COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon.'),
+          503: problem('SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After).'),
+        },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const subject = subjects.get(request)!;
+        const projects = await storeOf(ctx.runtime).accounts.listProjectsOwnedBy(subject);
+        return { subject, projects: projects.map((p) => ({ id: p.id, tenantId: p.tenantId, name: p.name, createdAt: p.createdAt })) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+/**
+ * GET /v1/session/projects (svc's addition to SPEC §4.19): the projects of every tenant the
+ * session's owner owns. Reached through the cookie gateway only (the verified-session bridge).
+ */
+import Type from 'typebox';
+
+export const OwnerProject = Type.Object(
+  {
+    /** `prj_` + 16 random bytes, base64url. */
+    id: Type.String(),
+    tenantId: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const OwnerProjects = Type.Object(
+  {
+    /** The session's owner (its DID). */
+    subject: Type.String(),
+    /** Oldest first. */
+    projects: Type.Array(OwnerProject),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,97 @@
+/**
+ * Both API clients' owner-session calls against a real daemon and its cookie gateway: the
+ * challenge, sign-in (the cookie read from Set-Cookie), the session, the owner's projects and
+ * sign-out. The key calls need the daemon's key routes (another branch of issue 26) and are
+ * tested once both are joined.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcClient, SvcError } from '../../src/client/index.js';
+import { repoRoot } from '../support/cli.js';
+import type { Daemon } from '../support/daemon.js';
+import { didKeyPrincipal, gatewayUrl, postJson, seedOwner, signStatement, startGatewayDaemon } from '../support/gateway.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'svc-client-owner-'));
+const dbPath = path.join(dir, 'svc.db');
+const owner = didKeyPrincipal();
+let projects: string[];
+let daemon: Daemon;
+let gw: string;
+let origin: string;
+
+beforeAll(async () => {
+  projects = await seedOwner(dbPath, owner.did, ['one']);
+  const started = await startGatewayDaemon({ dbPath });
+  daemon = started.daemon;
+  origin = started.origin;
+  gw = gatewayUrl(daemon);
+}, 30_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('TypeScript client', () => {
+  it('signs in, reads the session and the projects, signs out', async () => {
+    const anonymous = new SvcClient({ baseUrl: gw });
+    const challenge = await anonymous.signInChallenge(owner.did);
+    expect(challenge.statement).toContain(`"origin":"${origin}"`);
+    const signed = await anonymous.signIn({ did: owner.did, challenge: challenge.challenge, jws: signStatement(owner, challenge.statement) });
+    expect(signed.subject).toBe(owner.did);
+    expect(signed.sessionCookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const client = new SvcClient({ baseUrl: gw, sessionCookie: signed.sessionCookie });
+    expect((await client.session()).subject).toBe(owner.did);
+    const list = await client.listOwnerProjects();
+    expect(list.projects.map((p) => p.id)).toEqual(projects);
+    await client.signOut();
+    const after = await client.listOwnerProjects().catch((err: unknown) => err);
+    expect(after).toBeInstanceOf(SvcError);
+    expect((after as SvcError).code).toBe('UNAUTHORIZED');
+    expect((after as SvcError).status).toBe(401);
+    // The cookie never shows in an error.
+    expect(String((after as SvcError).message)).not.toContain(signed.sessionCookie);
+  });
+
+  it('a refused sign-in is a SvcError with the problem', async () => {
+    const client = new SvcClient({ baseUrl: gw });
+    const err = await client.signIn({ did: owner.did, challenge: 'Z'.repeat(43), jws: 'a.b.c' }).catch((e: unknown) => e);
+    expect((err as SvcError).code).toBe('UNAUTHORIZED');
+    expect(() => new SvcClient({ baseUrl: gw, sessionCookie: 'short' })).toThrow(TypeError);
+  });
+});
+
+describe('Python client', () => {
+  const python = spawnSync('python3', ['--version']);
+  it.skipIf(python.status !== 0)('signs in, reads the session and the projects, signs out', async () => {
+    const challenge = await postJson(gw, '/sign-in/challenge', { did: owner.did });
+    const jws = signStatement(owner, challenge.body.statement);
+    const script = `
+import json, sys
+from svc_client import SvcClient, SvcError
+gw, did, challenge, jws = sys.argv[1:5]
+c = SvcClient(gw).sign_in_challenge(did)
+assert c["statement"].startswith('{"aud":"svc-sign-in"'), c
+signed = SvcClient(gw).sign_in(did, challenge, jws)
+client = SvcClient(gw, session_cookie=signed["sessionCookie"])
+out = {"subject": client.session()["subject"], "projects": [p["id"] for p in client.list_owner_projects()["projects"]]}
+assert "svc_session" not in repr(client)
+client.sign_out()
+try:
+    client.session()
+    out["after"] = "still signed in"
+except SvcError as err:
+    out["after"] = err.code
+print(json.dumps(out))
+`;
+    const run = spawnSync('python3', ['-c', script, gw, owner.did, challenge.body.challenge, jws], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: path.join(repoRoot, 'clients/python') },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ subject: owner.did, projects, after: 'UNAUTHORIZED' });
+  });
+});

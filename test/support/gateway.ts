@@ -1,0 +1,131 @@
+/**
+ * A daemon with the commercial mode and its loopback cookie gateway, as a real process, and the
+ * owner's side of a sign-in: a did:key owner, its JWS over the gateway's statement (signed with
+ * node:crypto here, not with svc's signer), the cookie.
+ */
+import { sign } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { openDatabase } from '../../src/store/database.js';
+import type { AccountStore } from '../../src/core/store.js';
+import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { didKeyPrincipal, type Principal } from './receipts.js';
+
+export const ADMIN_TOKEN = 'gateway-test-operator-token-0123456789';
+
+export interface GatewayDaemon {
+  daemon: Daemon;
+  /** The gateway's origin (also SVC_COMMERCIAL_ORIGIN). */
+  origin: string;
+}
+
+/** A free loopback port (bound, then released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Seeds the database at `target` (a SQLite file or a postgres:// URL) through the store API, before the daemon opens it. */
+export async function seed(target: string, work: (accounts: AccountStore) => Promise<void>): Promise<void> {
+  const db = await openDatabase({ target });
+  try {
+    await work(db.accounts);
+  } finally {
+    await db.close();
+  }
+}
+
+/** A tenant owned by `owner` with the named projects; their ids. */
+export async function seedOwner(target: string, owner: string, projects: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  await seed(target, async (accounts) => {
+    const tenant = await accounts.createTenant({ name: `t-${owner.slice(-8)}`, owner });
+    for (const name of projects) ids.push((await accounts.createProject(tenant.id, { name })).id);
+  });
+  return ids;
+}
+
+/** Starts `svc serve` with the commercial mode and the gateway on a free port. */
+export async function startGatewayDaemon(options: DaemonOptions & { origin?: (port: number) => string } = {}): Promise<GatewayDaemon> {
+  const port = await freePort();
+  const origin = options.origin ? options.origin(port) : `http://127.0.0.1:${port}`;
+  const daemon = await startDaemon({
+    ...options,
+    args: [...(options.args ?? []), '--gateway-port', String(port)],
+    env: { SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: origin, ...options.env },
+  });
+  // The gateway is announced after the daemon's own listener.
+  const deadline = Date.now() + 10_000;
+  while (!/cookie gateway on/.test(daemon.stderr())) {
+    if (Date.now() > deadline) throw new Error(`no gateway:\n${daemon.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { daemon, origin: `http://127.0.0.1:${port}` === origin ? origin : origin };
+}
+
+/** The gateway URL of a started daemon (from its announcement). */
+export function gatewayUrl(daemon: Daemon): string {
+  return /cookie gateway on (http:\/\/\S+)/.exec(daemon.stderr())![1]!;
+}
+
+/** A database file path inside a daemon's own directory is not known before start: a fixed path in `dir`. */
+export function dbIn(dir: string): string {
+  return path.join(dir, 'svc.db');
+}
+
+/** A compact EdDSA JWS over exactly `statement` (its UTF-8 bytes, base64url) by `principal`. */
+export function signStatement(principal: Principal, statement: string, kid = principal.kid): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid })).toString('base64url');
+  const payload = Buffer.from(statement, 'utf8').toString('base64url');
+  const input = `${header}.${payload}`;
+  return `${input}.${sign(null, Buffer.from(input), principal.privateKey).toString('base64url')}`;
+}
+
+export { didKeyPrincipal, type Principal };
+
+export interface SignedIn {
+  status: number;
+  body: any;
+  setCookie: string;
+  /** `svc_session=<id>` for a Cookie header ('' when none was set). */
+  cookie: string;
+}
+
+/** Challenge + signature + sign-in at `gateway` with `origin`. */
+export async function signIn(gateway: string, origin: string, principal: Principal): Promise<SignedIn> {
+  const challenge = await postJson(gateway, '/sign-in/challenge', { did: principal.did }, { origin });
+  if (challenge.status !== 201) throw new Error(`challenge: ${challenge.status} ${JSON.stringify(challenge.body)}`);
+  const jws = signStatement(principal, challenge.body.statement);
+  return signInWith(gateway, origin, { did: principal.did, challenge: challenge.body.challenge, jws });
+}
+
+export async function signInWith(gateway: string, origin: string, body: unknown): Promise<SignedIn> {
+  const answer = await postJson(gateway, '/sign-in', body, { origin });
+  const setCookie = answer.headers.get('set-cookie') ?? '';
+  const cookie = /^(svc_session=[A-Za-z0-9_-]{43});/.exec(setCookie)?.[1] ?? '';
+  return { status: answer.status, body: answer.body, setCookie, cookie };
+}
+
+export async function postJson(base: string, route: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text === '' ? null : (JSON.parse(text) as any) };
+}
+
+export async function get(base: string, route: string, headers: Record<string, string> = {}, method = 'GET') {
+  const res = await fetch(`${base}${route}`, { method, headers });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
