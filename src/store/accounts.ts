@@ -107,9 +107,9 @@ export const ACCOUNT_STATEMENTS = {
     UPDATE api_keys SET status = ${d.p('status')}, revoked_at = ${d.rfc3339(d.now)}
     WHERE id = ${d.p('keyId')} AND project_id = ${d.p('projectId')} AND status = 'ACTIVE'
     RETURNING ${KEY}`,
+  /** No clock in it: the lookup of every keyed request is one indexed read (the stamp below decides on the database clock). */
   authenticate: (d: AccountDialect) => `
-    SELECT k.id AS "keyId", k.project_id AS "projectId", p.tenant_id AS "tenantId",
-      CASE WHEN k.last_used_at IS NULL OR k.last_used_at < ${d.rfc3339(`${d.now} - ${STAMP_MS}`)} THEN 1 ELSE 0 END AS stale
+    SELECT k.id AS "keyId", k.project_id AS "projectId", p.tenant_id AS "tenantId", k.last_used_at AS "lastUsedAt"
     FROM api_keys k JOIN projects p ON p.id = k.project_id
     WHERE k.key_hash = ${d.p('keyHash')} AND k.status = 'ACTIVE'`,
   stamp: (d: AccountDialect) => `
@@ -300,6 +300,8 @@ export class SqliteAccountStore implements AccountStore {
   constructor(db: Database.Database) {
     const clock = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
     const prepared = new Map<string, Database.Statement<[Values]>>();
+    // The clock is read (one more statement) only for the statements that use it.
+    const usesClock = new Set(Object.keys(ACCOUNT_STATEMENTS).filter((name) => ACCOUNT_STATEMENTS[name as keyof typeof ACCOUNT_STATEMENTS](SQLITE).includes('@now')));
     let at: number | null = null;
     this.#run = <R>(name: keyof typeof ACCOUNT_STATEMENTS, values: Values = {}) => {
       let statement = prepared.get(name);
@@ -307,7 +309,7 @@ export class SqliteAccountStore implements AccountStore {
         statement = db.prepare(ACCOUNT_STATEMENTS[name](SQLITE)) as Database.Statement<[Values]>;
         prepared.set(name, statement);
       }
-      const bound = { ...values, now: at ?? clock.get()! };
+      const bound = usesClock.has(name) ? { ...values, now: at ?? clock.get()! } : values;
       const s = statement;
       return { get: () => s.get(bound) as R | undefined, all: () => s.all(bound) as R[] };
     };
@@ -431,10 +433,10 @@ export class SqliteAccountStore implements AccountStore {
 
   async authenticateKey(keyHash: string): Promise<KeyPrincipal | null> {
     if (typeof keyHash !== 'string' || !HEX_DIGEST.test(keyHash)) return null;
-    const row = this.#run<KeyPrincipal & { stale: number }>('authenticate', { keyHash }).get();
+    const row = this.#run<KeyPrincipal & { lastUsedAt: string | null }>('authenticate', { keyHash }).get();
     if (row === undefined) return null;
     // A write only when the stamp is a minute old: keyed reads do not take the write lock each time.
-    if (row.stale === 1) this.#write(() => this.#run('stamp', { keyId: row.keyId }).get());
+    if (stampDue(row.lastUsedAt)) this.#write(() => this.#run('stamp', { keyId: row.keyId }).get());
     return { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId };
   }
 
@@ -546,6 +548,14 @@ export class SqliteAccountStore implements AccountStore {
       };
     }, 'deferred');
   }
+}
+
+/**
+ * Whether a key's lastUsedAt may be a minute old: a hint on this process's clock that spares the
+ * write; the stamp itself (UPDATE … WHERE last_used_at < now − 60 s) decides on the database's.
+ */
+export function stampDue(lastUsedAt: string | null): boolean {
+  return lastUsedAt === null || Date.parse(lastUsedAt) < Date.now() - STAMP_MS;
 }
 
 export function challengesFull(): StoreError {

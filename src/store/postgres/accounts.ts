@@ -48,6 +48,7 @@ import {
   toSession,
   toUsage,
   usageBy,
+  stampDue,
   chargeOf,
   newInvoiceId,
   periodBounds,
@@ -223,9 +224,9 @@ export class PostgresAccountStore implements AccountStore {
 
   async authenticateKey(keyHash: string): Promise<KeyPrincipal | null> {
     if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return null;
-    const row = await one<KeyPrincipal & { stale: number }>(this.pool, S.authenticate, { keyHash });
+    const row = await one<KeyPrincipal & { lastUsedAt: string | null }>(this.pool, S.authenticate, { keyHash });
     if (row === undefined) return null;
-    if (row.stale === 1) await one(this.pool, S.stamp, { keyId: row.keyId });
+    if (stampDue(row.lastUsedAt)) await one(this.pool, S.stamp, { keyId: row.keyId });
     return { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId };
   }
 
