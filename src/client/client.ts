@@ -700,13 +700,13 @@ export class SvcClient {
   }
 
   /** GET /v1/session/projects/{project}/keys: the project's keys (metadata, never a secret). */
-  listProjectKeys(project: string, options?: RequestOptions): Promise<Record<string, unknown>> {
-    return this.#json({ method: 'GET', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, options, session: true });
+  listProjectKeys(project: string, options?: RequestOptions): Promise<JsonOk<'sessionListKeys'>> {
+    return this.#json<JsonOk<'sessionListKeys'>>({ method: 'GET', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, options, session: true });
   }
 
   /** POST /v1/session/projects/{project}/keys: issues a key; its secret is in this answer only. KEY_CAPACITY_EXHAUSTED (429) at the cap. */
-  issueProjectKey(project: string, body: { label?: string } = {}, options?: RequestOptions): Promise<Record<string, unknown>> {
-    return this.#json({ method: 'POST', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, body, options, ok: [200, 201], session: true });
+  issueProjectKey(project: string, body: { label?: string } = {}, options?: RequestOptions): Promise<JsonCreated<'sessionIssueKey'>> {
+    return this.#json<JsonCreated<'sessionIssueKey'>>({ method: 'POST', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, body, options, ok: [201], session: true });
   }
 
   /** DELETE /v1/session/projects/{project}/keys/{key}: revokes the key. */
@@ -715,15 +715,15 @@ export class SvcClient {
     return this.#retrying(async () => {
       const exchange = await this.#exchange({ method: 'DELETE', path, options, session: true });
       const text = await readText(exchange);
-      if (exchange.res.status === 200 || exchange.res.status === 204) return undefined;
+      if (exchange.res.status === 204) return undefined;
       throw errorOf(exchange.res, text, `DELETE ${path}`);
     });
   }
 
   /** POST /v1/session/projects/{project}/keys/{key}/rotate: atomic rotation; the new secret is in this answer only. */
-  rotateProjectKey(project: string, key: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+  rotateProjectKey(project: string, key: string, options?: RequestOptions): Promise<JsonCreated<'sessionRotateKey'>> {
     const path = `/v1/session/projects/${encodeURIComponent(project)}/keys/${encodeURIComponent(key)}/rotate`;
-    return this.#json({ method: 'POST', path, body: {}, options, ok: [200, 201], session: true });
+    return this.#json<JsonCreated<'sessionRotateKey'>>({ method: 'POST', path, body: {}, options, ok: [201], session: true });
   }
 
   // ---- transport -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
- * `svc owner login|projects|logout` against a real daemon and its cookie gateway: the challenge
- * signed with a private JWK file, the cookie kept in a 0600 file under the state directory and
- * never printed, exit codes.
+ * `svc owner login|projects|keys|logout` against a real daemon and its cookie gateway: the
+ * challenge signed with a private JWK file, the cookie kept in a 0600 file under the state
+ * directory and never printed; project keys issued, used, rotated and revoked end to end; exit codes.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,19 +58,41 @@ describe('svc owner', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ subject: owner.did, projects: [{ id: projects[0], name: 'web' }] });
   });
 
-  it('keys go through the gateway with the cookie and the Origin (the key routes answer what the daemon answers)', async () => {
-    // The daemon's key routes are built in another branch: here the daemon answers 404 or 501,
-    // which proves the request passed the gateway's Origin and session checks (else 403 / 401).
+  it('keys end to end through the gateway: issue (the secret once), use, list, rotate, revoke; a foreign Origin is FORBIDDEN', async () => {
+    const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const keyed = (key: string) => fetch(`${daemon.url}/v1/fast-verify/did/${DID}`, { headers: { authorization: `Bearer ${key}` } });
     const issue = await svc(['owner', 'keys', 'issue', '--project', projects[0]!, '--label', 'ci', '--json'], env());
-    expect(issue.exitCode).toBe(4);
-    const problem = JSON.parse(issue.stdout) as { code: string; detail: string };
-    expect(['NOT_FOUND', 'COMMERCIAL_DISABLED', 'FEATURE_NOT_SUPPORTED']).toContain(problem.code);
-    expect(problem.detail).not.toContain('cookie gateway');
+    expect(issue.stderr).toBe('');
+    expect(issue.exitCode).toBe(0);
+    const issued = JSON.parse(issue.stdout) as { key: { id: string; prefix: string; label: string; status: string }; secret: string };
+    expect(issued.secret).toMatch(/^svck_[A-Za-z0-9_-]{43}$/);
+    expect(issued.key).toMatchObject({ label: 'ci', status: 'ACTIVE', prefix: issued.secret.slice(0, 12) });
+    expect((await keyed(issued.secret)).status).toBe(200);
+
+    // The text form prints the secret once, with the line saying so; the list never shows it.
+    const text = await svc(['owner', 'keys', 'issue', '--project', projects[0]!], env());
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toContain('The secret is shown only now');
+    const list = await svc(['owner', 'keys', 'list', '--project', projects[0]!, '--json'], env());
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).not.toContain(issued.secret);
+    expect((JSON.parse(list.stdout) as { keys: Array<{ id: string }> }).keys.map((k) => k.id)).toContain(issued.key.id);
+
+    const rotate = await svc(['owner', 'keys', 'rotate', '--project', projects[0]!, '--key', issued.key.id, '--json'], env());
+    expect(rotate.exitCode).toBe(0);
+    const rotated = JSON.parse(rotate.stdout) as { key: { id: string }; secret: string };
+    expect((await keyed(issued.secret)).status).toBe(401);
+    expect((await keyed(rotated.secret)).status).toBe(200);
+
+    const revoke = await svc(['owner', 'keys', 'revoke', '--project', projects[0]!, '--key', rotated.key.id], env());
+    expect(revoke.exitCode).toBe(0);
+    expect((await keyed(rotated.secret)).status).toBe(401);
+
     const foreign = await svc(['owner', 'keys', 'issue', '--project', projects[0]!, '--origin', 'http://127.0.0.1:1'], env());
     expect(foreign.exitCode).toBe(4);
     expect(foreign.stderr).toContain('FORBIDDEN');
-    const bad = await svc(['owner', 'keys', 'revoke', '--project', projects[0]!], env());
-    expect(bad.exitCode).toBe(2);
+    const missing = await svc(['owner', 'keys', 'revoke', '--project', projects[0]!], env());
+    expect(missing.exitCode).toBe(2);
   });
 
   it('logout ends the session and removes the file; then projects is a usage error', async () => {

@@ -1,8 +1,7 @@
 /**
  * Both API clients' owner-session calls against a real daemon and its cookie gateway: the
  * challenge, sign-in (the cookie read from Set-Cookie), the session, the owner's projects and
- * sign-out. The key calls need the daemon's key routes (another branch of issue 26) and are
- * tested once both are joined.
+ * sign-out; the key calls (issue, list, rotate, revoke) with the keys used on the daemon.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,6 +55,27 @@ describe('TypeScript client', () => {
     expect(String((after as SvcError).message)).not.toContain(signed.sessionCookie);
   });
 
+  it('issues, lists, rotates and revokes project keys; each secret works on the daemon until replaced or revoked', async () => {
+    const anonymous = new SvcClient({ baseUrl: gw });
+    const challenge = await anonymous.signInChallenge(owner.did);
+    const signed = await anonymous.signIn({ did: owner.did, challenge: challenge.challenge, jws: signStatement(owner, challenge.statement) });
+    const client = new SvcClient({ baseUrl: gw, sessionCookie: signed.sessionCookie });
+    const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const works = async (secret: string) => new SvcClient({ baseUrl: daemon.url, projectKey: secret }).fastVerifyDid(DID).then(() => true, (err: SvcError) => err.code);
+    const issued = await client.issueProjectKey(projects[0]!, { label: 'ts' });
+    expect(issued.secret).toMatch(/^svck_/);
+    expect(await works(issued.secret)).toBe(true);
+    const listed = await client.listProjectKeys(projects[0]!);
+    expect(listed.keys.map((k) => k.id)).toContain(issued.key.id);
+    expect(JSON.stringify(listed)).not.toContain(issued.secret);
+    const rotated = await client.rotateProjectKey(projects[0]!, issued.key.id);
+    expect(await works(issued.secret)).toBe('UNAUTHORIZED');
+    expect(await works(rotated.secret)).toBe(true);
+    await client.revokeProjectKey(projects[0]!, rotated.key.id);
+    expect(await works(rotated.secret)).toBe('UNAUTHORIZED');
+    await client.signOut();
+  });
+
   it('a refused sign-in is a SvcError with the problem', async () => {
     const client = new SvcClient({ baseUrl: gw });
     const err = await client.signIn({ did: owner.did, challenge: 'Z'.repeat(43), jws: 'a.b.c' }).catch((e: unknown) => e);
@@ -79,6 +99,12 @@ signed = SvcClient(gw).sign_in(did, challenge, jws)
 client = SvcClient(gw, session_cookie=signed["sessionCookie"])
 out = {"subject": client.session()["subject"], "projects": [p["id"] for p in client.list_owner_projects()["projects"]]}
 assert "svc_session" not in repr(client)
+issued = client.issue_project_key(sys.argv[5], label="py")
+assert issued["secret"].startswith("svck_"), issued
+out["listed"] = issued["key"]["id"] in [k["id"] for k in client.list_project_keys(sys.argv[5])["keys"]]
+rotated = client.rotate_project_key(sys.argv[5], issued["key"]["id"])
+client.revoke_project_key(sys.argv[5], rotated["key"]["id"])
+out["revoked"] = [k["status"] for k in client.list_project_keys(sys.argv[5])["keys"] if k["id"] in (issued["key"]["id"], rotated["key"]["id"])]
 client.sign_out()
 try:
     client.session()
@@ -87,11 +113,11 @@ except SvcError as err:
     out["after"] = err.code
 print(json.dumps(out))
 `;
-    const run = spawnSync('python3', ['-c', script, gw, owner.did, challenge.body.challenge, jws], {
+    const run = spawnSync('python3', ['-c', script, gw, owner.did, challenge.body.challenge, jws, projects[0]!], {
       encoding: 'utf8',
       env: { ...process.env, PYTHONPATH: path.join(repoRoot, 'clients/python') },
     });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ subject: owner.did, projects, after: 'UNAUTHORIZED' });
+    expect(JSON.parse(run.stdout)).toEqual({ subject: owner.did, projects, listed: true, revoked: ['REVOKED', 'ROTATED'], after: 'UNAUTHORIZED' });
   });
 });
