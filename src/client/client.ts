@@ -48,8 +48,14 @@ import type {
   WatchCreated,
   WatchList,
   WatchRequest,
+  PeriodClosed,
+  PlanList,
+  PlanRequest,
+  PlanSaved,
   ProjectCreated,
   ProjectUsage,
+  SubscriptionSaved,
+  TenantBilling,
   TenantCreated,
   TenantList,
   TenantOwners,
@@ -621,6 +627,31 @@ export class SvcClient {
   /** GET /v1/commercial/projects/{project}/usage: the project's usage counters by month. Operator only. */
   projectUsage(projectId: string, options?: RequestOptions): Promise<ProjectUsage> {
     return this.#json<JsonOk<'projectUsage'>>({ method: 'GET', path: `/v1/commercial/projects/${encodeURIComponent(projectId)}/usage`, options, operator: true });
+  }
+
+  /** GET /v1/commercial/plans: the mock-billing plans. Operator only. */
+  listPlans(options?: RequestOptions): Promise<PlanList> {
+    return this.#json<JsonOk<'listPlans'>>({ method: 'GET', path: '/v1/commercial/plans', options, operator: true });
+  }
+
+  /** POST /v1/commercial/plans: creates or replaces a plan (by id). Operator only. */
+  savePlan(body: PlanRequest, options?: RequestOptions): Promise<PlanSaved> {
+    return this.#json<JsonOk<'savePlan'>>({ method: 'POST', path: '/v1/commercial/plans', body, options, operator: true });
+  }
+
+  /** POST /v1/commercial/tenants/{tenant}/subscription: subscribes the tenant to an active plan. Operator only. */
+  subscribeTenant(tenantId: string, plan: string, options?: RequestOptions): Promise<SubscriptionSaved> {
+    return this.#json<JsonOk<'subscribeTenant'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/subscription`, body: { plan }, options, operator: true });
+  }
+
+  /** POST /v1/commercial/tenants/{tenant}/close-period: closes a month (YYYY-MM) into an OPEN invoice and its CHARGE (nothing is collected). Operator only. */
+  closePeriod(tenantId: string, period: string, options?: RequestOptions): Promise<PeriodClosed> {
+    return this.#json<JsonCreated<'closePeriod'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/close-period`, body: { period }, options, ok: [201], operator: true });
+  }
+
+  /** GET /v1/commercial/tenants/{tenant}/billing: the subscription, plan, invoices and ledger. Operator only. */
+  tenantBilling(tenantId: string, options?: RequestOptions): Promise<TenantBilling> {
+    return this.#json<JsonOk<'tenantBilling'>>({ method: 'GET', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/billing`, options, operator: true });
   }
 
   // ---- proofs of control and the directory -----------------------------------------------

@@ -772,6 +772,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/commercial/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the billing plans
+         * @description Operator only (commercial mode). Billing is a mock: plans price what would be charged; no payment provider is involved.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        /**
+         * Create or replace a billing plan
+         * @description Operator only (commercial mode). A plan of the same id is replaced (its price applies to months closed from now on).
+         */
+        post: operations["savePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commercial/tenants/{tenant}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe a tenant to a plan
+         * @description Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.
+         */
+        post: operations["subscribeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commercial/tenants/{tenant}/close-period": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a tenant's month into an invoice
+         * @description Operator only (commercial mode). One transaction: an OPEN invoice of the plan's monthly price and one CHARGE ledger entry stating the month's keyed requests (every project of the tenant) against the plan's included ones. Once per month and tenant. Nothing is collected: billing is a mock.
+         */
+        post: operations["closePeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commercial/tenants/{tenant}/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's subscription, invoices and ledger
+         * @description Operator only (commercial mode). Billing is a mock: what would be charged, recorded; nothing is collected.
+         */
+        get: operations["tenantBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/session/projects/{project}/keys": {
         parameters: {
             query?: never;
@@ -2182,6 +2266,86 @@ export interface components {
             secret: string;
             replaced: components["schemas"]["ApiKeyMetadata"];
         };
+        Plan: {
+            id: string;
+            name: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /** @description The monthly price in minor units (cents). */
+            monthlyPriceMinor: number;
+            /** @description Keyed requests a month includes. */
+            includedRequests: number;
+            /** @description Only an active plan takes new subscriptions. */
+            active: boolean;
+            createdAt: string;
+        };
+        PlanRequest: {
+            id: string;
+            name: string;
+            currency: string;
+            monthlyPriceMinor: number;
+            includedRequests: number;
+            /** @description Default true. */
+            active?: boolean;
+        };
+        PlanList: {
+            /** @description By id. */
+            plans: components["schemas"]["Plan"][];
+        };
+        PlanSaved: {
+            plan: components["schemas"]["Plan"];
+        };
+        Subscription: {
+            tenantId: string;
+            planId: string;
+            startedAt: string;
+        };
+        SubscriptionRequest: {
+            plan: string;
+        };
+        SubscriptionSaved: {
+            subscription: components["schemas"]["Subscription"];
+        };
+        Invoice: {
+            /** @description inv_ and 22 base64url characters. */
+            id: string;
+            tenantId: string;
+            /** @description The month’s first instant, RFC 3339 UTC. */
+            periodStart: string;
+            /** @description The next month’s first instant. */
+            periodEnd: string;
+            currency: string;
+            totalMinor: number;
+            /** @description OPEN: what would be charged. No payment provider is involved: nothing is ever collected. */
+            status: "DRAFT" | "OPEN" | "PAID" | "VOID";
+            createdAt: string;
+        };
+        LedgerEntry: {
+            id: number;
+            tenantId: string;
+            invoiceId: string | null;
+            kind: "CHARGE" | "CREDIT" | "PAYMENT" | "ADJUSTMENT";
+            amountMinor: number;
+            description: string;
+            createdAt: string;
+        };
+        PeriodRequest: {
+            /** @description The month to close, YYYY-MM (UTC). */
+            period: string;
+        };
+        PeriodClosed: {
+            invoice: components["schemas"]["Invoice"];
+            entries: components["schemas"]["LedgerEntry"][];
+        };
+        TenantBilling: {
+            tenantId: string;
+            subscription: components["schemas"]["Subscription"] | null;
+            plan: components["schemas"]["Plan"] | null;
+            /** @description Oldest first. */
+            invoices: components["schemas"]["Invoice"][];
+            /** @description Oldest first. */
+            ledger: components["schemas"]["LedgerEntry"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -2316,6 +2480,18 @@ export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type KeyRequest = components['schemas']['KeyRequest'];
 export type KeyIssued = components['schemas']['KeyIssued'];
 export type KeyRotated = components['schemas']['KeyRotated'];
+export type Plan = components['schemas']['Plan'];
+export type PlanRequest = components['schemas']['PlanRequest'];
+export type PlanList = components['schemas']['PlanList'];
+export type PlanSaved = components['schemas']['PlanSaved'];
+export type Subscription = components['schemas']['Subscription'];
+export type SubscriptionRequest = components['schemas']['SubscriptionRequest'];
+export type SubscriptionSaved = components['schemas']['SubscriptionSaved'];
+export type Invoice = components['schemas']['Invoice'];
+export type LedgerEntry = components['schemas']['LedgerEntry'];
+export type PeriodRequest = components['schemas']['PeriodRequest'];
+export type PeriodClosed = components['schemas']['PeriodClosed'];
+export type TenantBilling = components['schemas']['TenantBilling'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -6072,6 +6248,439 @@ export interface operations {
             };
         };
     };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the accounts could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    savePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanSaved"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a PlanRequest; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the accounts could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    subscribeTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSaved"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no tenant has this id, or no active plan that one; or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the accounts could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    closePeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeriodRequest"];
+            };
+        };
+        responses: {
+            /** @description The invoice and its ledger entries. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeriodClosed"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a PeriodRequest, or that month is closed already; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no tenant has this id, or it has no subscription; or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the accounts could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    tenantBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The billing record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantBilling"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no tenant has this id; or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the accounts could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     sessionListKeys: {
         parameters: {
             query?: never;
@@ -6459,6 +7068,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: not through the cookie gateway (no verified-session bridge), or no live session there. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

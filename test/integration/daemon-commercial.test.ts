@@ -48,6 +48,12 @@ const ROUTES: Array<{ method: string; path: string; body?: unknown }> = [
   { method: 'POST', path: '/v1/session/projects/prj_x/keys', body: {} },
   { method: 'DELETE', path: '/v1/session/projects/prj_x/keys/key_x' },
   { method: 'POST', path: '/v1/session/projects/prj_x/keys/key_x/rotate', body: {} },
+  { method: 'GET', path: '/v1/session/projects' },
+  { method: 'GET', path: '/v1/commercial/plans' },
+  { method: 'POST', path: '/v1/commercial/plans', body: { id: 'p', name: 'P', currency: 'EUR', monthlyPriceMinor: 0, includedRequests: 0 } },
+  { method: 'POST', path: '/v1/commercial/tenants/ten_x/subscription', body: { plan: 'p' } },
+  { method: 'POST', path: '/v1/commercial/tenants/ten_x/close-period', body: { period: '2026-01' } },
+  { method: 'GET', path: '/v1/commercial/tenants/ten_x/billing' },
 ];
 
 function send(base: string, route: { method: string; path: string; body?: unknown }, headers: Record<string, string> = {}): Promise<Answer> {
@@ -394,6 +400,38 @@ for (const backend of BACKENDS) {
       const rows = await usage(project);
       expect(rows).toEqual([{ metric: 'requests', period: new Date().toISOString().slice(0, 7), count: before + 3 }]);
       expect(await usage(otherProject)).toEqual([]);
+    });
+
+    it('mock billing: a plan, a subscription, a month closed once into an OPEN invoice whose CHARGE states the keyed requests (through the TS client)', async () => {
+      const client = new SvcClient({ baseUrl: base, adminToken: TOKEN });
+      const { tenant } = await client.createTenant({ name: 'Billed', owner: ALICE });
+      const billed = (await client.createProject(tenant.id, 'billed')).project.id;
+      const { plan } = await client.savePlan({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 2 });
+      expect(plan).toMatchObject({ id: 'starter', active: true, monthlyPriceMinor: 1900 });
+      expect((await client.listPlans()).plans.map((p) => p.id)).toContain('starter');
+      const bad = await client.savePlan({ id: 'x', name: 'X', currency: 'euro', monthlyPriceMinor: 1, includedRequests: 1 }).catch((e: unknown) => e);
+      expect((bad as SvcError).code).toBe('INVALID_REQUEST');
+      const noPlan = await client.subscribeTenant(tenant.id, 'nope').catch((e: unknown) => e);
+      expect((noPlan as SvcError).status).toBe(404);
+      const noSubscription = await client.closePeriod(tenant.id, '2026-01').catch((e: unknown) => e);
+      expect((noSubscription as SvcError).status).toBe(404);
+      expect((await client.subscribeTenant(tenant.id, 'starter')).subscription).toMatchObject({ tenantId: tenant.id, planId: 'starter' });
+
+      const k = expectJson(await issue(ALICE, billed, 'billed'), 201);
+      for (let i = 0; i < 3; i++) expectJson(await keyed(k.secret), 200);
+      const month = new Date().toISOString().slice(0, 7);
+      // The daemon's pending usage counts are written before the month is read.
+      const closed = await client.closePeriod(tenant.id, month);
+      expect(closed.invoice).toMatchObject({ tenantId: tenant.id, totalMinor: 1900, currency: 'EUR', status: 'OPEN', periodStart: `${month}-01T00:00:00Z` });
+      expect(closed.entries).toEqual([expect.objectContaining({ kind: 'CHARGE', amountMinor: 1900, invoiceId: closed.invoice.id })]);
+      expect(closed.entries[0]!.description).toBe(`Plan Starter (starter) for ${month}: 3 keyed requests of 2 included; 1 over, not charged (the plan sets no overage price)`);
+      const again = await client.closePeriod(tenant.id, month).catch((e: unknown) => e);
+      expect((again as SvcError).code).toBe('INVALID_REQUEST');
+      const billing = await client.tenantBilling(tenant.id);
+      expect(billing).toMatchObject({ tenantId: tenant.id, plan: { id: 'starter' }, invoices: [{ id: closed.invoice.id }], ledger: [{ kind: 'CHARGE' }] });
+      const unknown = await client.tenantBilling('ten_none').catch((e: unknown) => e);
+      expect((unknown as SvcError).status).toBe(404);
+      expectProblem(await post(base, `/v1/commercial/tenants/${tenant.id}/close-period`, { period: '2026-13' }, operator), 400, 'INVALID_REQUEST');
     });
 
     it('a keyed request has its own budget: the project bucket and an anonymous client are independent', async () => {

@@ -190,6 +190,18 @@ __all__ = [
     "KeyRequest",
     "KeyIssued",
     "KeyRotated",
+    "Plan",
+    "PlanRequest",
+    "PlanList",
+    "PlanSaved",
+    "Subscription",
+    "SubscriptionRequest",
+    "SubscriptionSaved",
+    "Invoice",
+    "LedgerEntry",
+    "PeriodRequest",
+    "PeriodClosed",
+    "TenantBilling",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -2041,6 +2053,127 @@ class KeyRotated(TypedDict):
     replaced: ApiKeyMetadata
 
 
+class Plan(TypedDict):
+    """The `Plan` schema of openapi.json."""
+
+    id: str
+    name: str
+    #: ISO 4217.
+    currency: str
+    #: The monthly price in minor units (cents).
+    monthlyPriceMinor: int
+    #: Keyed requests a month includes.
+    includedRequests: int
+    #: Only an active plan takes new subscriptions.
+    active: bool
+    createdAt: str
+
+
+class _PlanRequestRequired(TypedDict):
+    """The required members of PlanRequest."""
+
+    id: str
+    name: str
+    currency: str
+    monthlyPriceMinor: int
+    includedRequests: int
+
+
+class PlanRequest(_PlanRequestRequired, total=False):
+    """The `PlanRequest` schema of openapi.json."""
+
+    #: Default true.
+    active: bool
+
+
+class PlanList(TypedDict):
+    """The `PlanList` schema of openapi.json."""
+
+    #: By id.
+    plans: List[Plan]
+
+
+class PlanSaved(TypedDict):
+    """The `PlanSaved` schema of openapi.json."""
+
+    plan: Plan
+
+
+class Subscription(TypedDict):
+    """The `Subscription` schema of openapi.json."""
+
+    tenantId: str
+    planId: str
+    startedAt: str
+
+
+class SubscriptionRequest(TypedDict):
+    """The `SubscriptionRequest` schema of openapi.json."""
+
+    plan: str
+
+
+class SubscriptionSaved(TypedDict):
+    """The `SubscriptionSaved` schema of openapi.json."""
+
+    subscription: Subscription
+
+
+class Invoice(TypedDict):
+    """The `Invoice` schema of openapi.json."""
+
+    #: inv_ and 22 base64url characters.
+    id: str
+    tenantId: str
+    #: The month’s first instant, RFC 3339 UTC.
+    periodStart: str
+    #: The next month’s first instant.
+    periodEnd: str
+    currency: str
+    totalMinor: int
+    #: OPEN: what would be charged. No payment provider is involved: nothing is ever collected.
+    status: Literal["DRAFT", "OPEN", "PAID", "VOID"]
+    createdAt: str
+
+
+class LedgerEntry(TypedDict):
+    """The `LedgerEntry` schema of openapi.json."""
+
+    id: int
+    tenantId: str
+    invoiceId: Optional[str]
+    kind: Literal["CHARGE", "CREDIT", "PAYMENT", "ADJUSTMENT"]
+    amountMinor: int
+    description: str
+    createdAt: str
+
+
+class PeriodRequest(TypedDict):
+    """The `PeriodRequest` schema of openapi.json."""
+
+    #: The month to close, YYYY-MM (UTC).
+    period: str
+
+
+class PeriodClosed(TypedDict):
+    """The `PeriodClosed` schema of openapi.json."""
+
+    invoice: Invoice
+    entries: List[LedgerEntry]
+
+
+class TenantBilling(TypedDict):
+    """The `TenantBilling` schema of openapi.json."""
+
+    tenantId: str
+    subscription: Optional[Subscription]
+    plan: Optional[Plan]
+    #: Oldest first.
+    invoices: List[Invoice]
+    #: Oldest first.
+    ledger: List[LedgerEntry]
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -2480,6 +2613,56 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": "ProjectUsage",
+    },
+    "listPlans": {
+        "method": "GET",
+        "path": "/v1/commercial/plans",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "PlanList",
+    },
+    "savePlan": {
+        "method": "POST",
+        "path": "/v1/commercial/plans",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": "PlanRequest",
+        "results": (200,),
+        "response": "PlanSaved",
+    },
+    "subscribeTenant": {
+        "method": "POST",
+        "path": "/v1/commercial/tenants/{tenant}/subscription",
+        "budget": "standard",
+        "path_params": ("tenant",),
+        "query": (),
+        "body": "SubscriptionRequest",
+        "results": (200,),
+        "response": "SubscriptionSaved",
+    },
+    "closePeriod": {
+        "method": "POST",
+        "path": "/v1/commercial/tenants/{tenant}/close-period",
+        "budget": "standard",
+        "path_params": ("tenant",),
+        "query": (),
+        "body": "PeriodRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "tenantBilling": {
+        "method": "GET",
+        "path": "/v1/commercial/tenants/{tenant}/billing",
+        "budget": "standard",
+        "path_params": ("tenant",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "TenantBilling",
     },
     "sessionListKeys": {
         "method": "GET",

@@ -35,12 +35,17 @@ from ._schema import (
     Policy,
     PolicyDecision,
     ProjectCreated,
+    PeriodClosed,
+    PlanList,
+    PlanSaved,
     ProjectUsage,
     Ready,
     Relationship,
     RetentionPreview,
     SemanticDiff,
     ServiceStatus,
+    SubscriptionSaved,
+    TenantBilling,
     TenantCreated,
     TenantList,
     TenantOwners,
@@ -534,6 +539,39 @@ class SvcClient:
         """GET /v1/commercial/projects/{project}/usage: the project's usage counters by month
         (``{"projectId", "usage": [{"metric", "period", "count"}]}``). Operator only."""
         return self._call("projectUsage", {"project": project_id}, operator=True)
+
+    def list_plans(self) -> PlanList:
+        """GET /v1/commercial/plans: the mock-billing plans. Operator only."""
+        return self._call("listPlans", operator=True)
+
+    def save_plan(
+        self, plan_id: str, name: str, currency: str, monthly_price_minor: int, included_requests: int, active: Optional[bool] = None
+    ) -> PlanSaved:
+        """POST /v1/commercial/plans: creates or replaces a plan (by id). Operator only."""
+        body = _compact(
+            {
+                "id": plan_id,
+                "name": name,
+                "currency": currency,
+                "monthlyPriceMinor": monthly_price_minor,
+                "includedRequests": included_requests,
+                "active": active,
+            }
+        )
+        return self._call("savePlan", body=body, operator=True)
+
+    def subscribe_tenant(self, tenant_id: str, plan: str) -> SubscriptionSaved:
+        """POST /v1/commercial/tenants/{tenant}/subscription: subscribes the tenant to an active plan. Operator only."""
+        return self._call("subscribeTenant", {"tenant": tenant_id}, body={"plan": plan}, operator=True)
+
+    def close_period(self, tenant_id: str, period: str) -> PeriodClosed:
+        """POST /v1/commercial/tenants/{tenant}/close-period: closes a month (``YYYY-MM``) into an
+        OPEN invoice and its CHARGE ledger entry (nothing is collected: billing is a mock). Operator only."""
+        return self._call("closePeriod", {"tenant": tenant_id}, body={"period": period}, operator=True)
+
+    def tenant_billing(self, tenant_id: str) -> TenantBilling:
+        """GET /v1/commercial/tenants/{tenant}/billing: the subscription, plan, invoices and ledger. Operator only."""
+        return self._call("tenantBilling", {"tenant": tenant_id}, operator=True)
 
     # -- proofs of control and the directory --------------------------------------------
 

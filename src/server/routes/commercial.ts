@@ -277,5 +277,154 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         return reply.send({ projectId, usage: rows.map((r) => ({ metric: r.metric, period: r.period, count: r.count })) });
       },
     },
+    // ---- mock billing: plans, a tenant's subscription, a month closed into an invoice (no payment provider)
+    {
+      method: 'GET',
+      url: '/v1/commercial/plans',
+      budget: 'standard',
+      auth: 'operator',
+      directOnly: true,
+      options,
+      schema: {
+        summary: 'List the billing plans',
+        operationId: 'listPlans',
+        description: 'Operator only (commercial mode). Billing is a mock: plans price what would be charged; no payment provider is involved.',
+        tags,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('PlanList'), 'The plans.'), ...CONTROL_PROBLEMS },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        return reply.send({ plans: await accounts().listPlans() });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/commercial/plans',
+      budget: 'standard',
+      auth: 'operator',
+      directOnly: true,
+      options,
+      schema: {
+        summary: 'Create or replace a billing plan',
+        operationId: 'savePlan',
+        description: 'Operator only (commercial mode). A plan of the same id is replaced (its price applies to months closed from now on).',
+        tags,
+        querystring: NoQuery,
+        body: Type.Ref('PlanRequest'),
+        response: {
+          200: json(Type.Ref('PlanSaved'), 'The plan.'),
+          ...CONTROL_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not a PlanRequest; INVALID_OPTIONS: a query option.'),
+        },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as { id: string; name: string; currency: string; monthlyPriceMinor: number; includedRequests: number; active?: boolean };
+        const plan = await accounts().setPlan(body).catch((err: unknown) => {
+          throw err instanceof RangeError ? new ProblemError('INVALID_REQUEST', `The plan is not valid: ${err.message}.`) : accountProblem(err, 'plan');
+        });
+        return reply.send({ plan });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/commercial/tenants/:tenant/subscription',
+      budget: 'standard',
+      auth: 'operator',
+      directOnly: true,
+      options,
+      schema: {
+        summary: "Subscribe a tenant to a plan",
+        operationId: 'subscribeTenant',
+        description: "Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.",
+        tags,
+        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        querystring: NoQuery,
+        body: Type.Ref('SubscriptionRequest'),
+        response: {
+          200: json(Type.Ref('SubscriptionSaved'), 'The subscription.'),
+          ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no tenant has this id, or no active plan that one; or ${UNMOUNTED}.`),
+        },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as { plan: string };
+        const subscription = await accounts()
+          .subscribe(param(request, 'tenant'), body.plan)
+          .catch((err: unknown) => {
+            throw err instanceof StoreError && err.code === 'NOT_FOUND' ? new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`) : accountProblem(err, 'tenant');
+          });
+        return reply.send({ subscription });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/commercial/tenants/:tenant/close-period',
+      budget: 'standard',
+      auth: 'operator',
+      directOnly: true,
+      options,
+      schema: {
+        summary: "Close a tenant's month into an invoice",
+        operationId: 'closePeriod',
+        description:
+          "Operator only (commercial mode). One transaction: an OPEN invoice of the plan's monthly price and one CHARGE ledger entry stating the month's keyed requests (every project of the tenant) against the plan's included ones. Once per month and tenant. Nothing is collected: billing is a mock.",
+        tags,
+        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        querystring: NoQuery,
+        body: Type.Ref('PeriodRequest'),
+        response: {
+          201: json(Type.Ref('PeriodClosed'), 'The invoice and its ledger entries.'),
+          ...CONTROL_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not a PeriodRequest, or that month is closed already; INVALID_OPTIONS: a query option.'),
+          404: problem(`NOT_FOUND: no tenant has this id, or it has no subscription; or ${UNMOUNTED}.`),
+        },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as { period: string };
+        const tenantId = param(request, 'tenant');
+        // This daemon's pending usage counts are in before the month is read.
+        await ctx.keyed?.flush();
+        const closed = await accounts()
+          .closePeriod(tenantId, body.period)
+          .catch((err: unknown) => {
+            if (err instanceof StoreError && err.code === 'CONFLICT') throw new ProblemError('INVALID_REQUEST', `The tenant's ${body.period} is closed already.`);
+            if (err instanceof StoreError && err.code === 'NOT_FOUND') throw new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`);
+            throw accountProblem(err, 'tenant');
+          });
+        return reply.code(201).send(closed);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/commercial/tenants/:tenant/billing',
+      budget: 'standard',
+      auth: 'operator',
+      directOnly: true,
+      options,
+      schema: {
+        summary: "A tenant's subscription, invoices and ledger",
+        operationId: 'tenantBilling',
+        description: 'Operator only (commercial mode). Billing is a mock: what would be charged, recorded; nothing is collected.',
+        tags,
+        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        querystring: NoQuery,
+        response: {
+          200: json(Type.Ref('TenantBilling'), 'The billing record.'),
+          ...CONTROL_PROBLEMS,
+          404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const tenantId = param(request, 'tenant');
+        const billing = await accounts()
+          .billingOf(tenantId)
+          .catch((err: unknown) => {
+            throw accountProblem(err, 'tenant');
+          });
+        return reply.send({ tenantId, ...billing });
+      },
+    },
   ];
 }

@@ -3,8 +3,8 @@
  * every tenant the session's DID owns, oldest first. A session core route: reached only through
  * the cookie gateway, which presents this start's bridge secret and the session's subject
  * (commercial.ts requireBridge: 501 when the mode is off, 401 without the bridge — whatever
- * X-SVC-Subject says). Mounted on both profiles like the operator routes, so openapi.json is one
- * document: on --public the mode is off and the route answers 501.
+ * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile
+ * only (app.ts marks it directOnly): with --public it is an unknown path (404).
  */
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -12,6 +12,7 @@ import { requireBridge } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { json, problem } from '../schemas/common.js';
+import { UNMOUNTED } from './commercial.js';
 import { OwnerProjects } from '../schemas/session-projects.js';
 
 export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
@@ -42,6 +43,7 @@ export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
           200: json(OwnerProjects, 'The owner and the projects.'),
           400: problem('INVALID_OPTIONS: a query option (none is taken).'),
           401: problem('UNAUTHORIZED: not through the cookie gateway (no verified-session bridge), or no live session there.'),
+          404: problem(`NOT_FOUND: ${UNMOUNTED}.`),
           429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
           501: problem('COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon.'),
           503: problem('SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After).'),

@@ -107,6 +107,95 @@ export const KeyRotated = Type.Object(
   { $id: 'KeyRotated', additionalProperties: false },
 );
 
+
+// ---- mock billing (schema v5: no payment provider; what would be charged, recorded)
+
+export const Plan = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217.' }),
+    monthlyPriceMinor: Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'The monthly price in minor units (cents).' }),
+    includedRequests: Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Keyed requests a month includes.' }),
+    active: Type.Boolean({ description: 'Only an active plan takes new subscriptions.' }),
+    createdAt: Type.String(),
+  },
+  { $id: 'Plan', additionalProperties: false },
+);
+
+export const PlanRequest = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    monthlyPriceMinor: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    includedRequests: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    active: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+  },
+  { $id: 'PlanRequest', additionalProperties: false },
+);
+
+export const PlanList = Type.Object({ plans: Type.Array(Type.Ref('Plan'), { description: 'By id.' }) }, { $id: 'PlanList', additionalProperties: false });
+export const PlanSaved = Type.Object({ plan: Type.Ref('Plan') }, { $id: 'PlanSaved', additionalProperties: false });
+
+export const Subscription = Type.Object(
+  { tenantId: Type.String(), planId: Type.String(), startedAt: Type.String() },
+  { $id: 'Subscription', additionalProperties: false },
+);
+
+export const SubscriptionRequest = Type.Object({ plan: Type.String({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
+export const SubscriptionSaved = Type.Object({ subscription: Type.Ref('Subscription') }, { $id: 'SubscriptionSaved', additionalProperties: false });
+
+export const Invoice = Type.Object(
+  {
+    id: Type.String({ description: 'inv_ and 22 base64url characters.' }),
+    tenantId: Type.String(),
+    periodStart: Type.String({ description: 'The month’s first instant, RFC 3339 UTC.' }),
+    periodEnd: Type.String({ description: 'The next month’s first instant.' }),
+    currency: Type.String(),
+    totalMinor: Type.Integer(),
+    status: Type.Union([Type.Literal('DRAFT'), Type.Literal('OPEN'), Type.Literal('PAID'), Type.Literal('VOID')], {
+      description: 'OPEN: what would be charged. No payment provider is involved: nothing is ever collected.',
+    }),
+    createdAt: Type.String(),
+  },
+  { $id: 'Invoice', additionalProperties: false },
+);
+
+export const LedgerEntry = Type.Object(
+  {
+    id: Type.Integer(),
+    tenantId: Type.String(),
+    invoiceId: Nullable(Type.String()),
+    kind: Type.Union([Type.Literal('CHARGE'), Type.Literal('CREDIT'), Type.Literal('PAYMENT'), Type.Literal('ADJUSTMENT')]),
+    amountMinor: Type.Integer(),
+    description: Type.String(),
+    createdAt: Type.String(),
+  },
+  { $id: 'LedgerEntry', additionalProperties: false },
+);
+
+export const PeriodRequest = Type.Object(
+  { period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month to close, YYYY-MM (UTC).' }) },
+  { $id: 'PeriodRequest', additionalProperties: false },
+);
+
+export const PeriodClosed = Type.Object(
+  { invoice: Type.Ref('Invoice'), entries: Type.Array(Type.Ref('LedgerEntry')) },
+  { $id: 'PeriodClosed', additionalProperties: false },
+);
+
+export const TenantBilling = Type.Object(
+  {
+    tenantId: Type.String(),
+    subscription: Nullable(Type.Ref('Subscription')),
+    plan: Nullable(Type.Ref('Plan')),
+    invoices: Type.Array(Type.Ref('Invoice'), { description: 'Oldest first.' }),
+    ledger: Type.Array(Type.Ref('LedgerEntry'), { description: 'Oldest first.' }),
+  },
+  { $id: 'TenantBilling', additionalProperties: false },
+);
+
 export const COMMERCIAL_SCHEMAS: TSchema[] = [
   Project,
   Tenant,
@@ -123,4 +212,16 @@ export const COMMERCIAL_SCHEMAS: TSchema[] = [
   KeyRequest,
   KeyIssued,
   KeyRotated,
+  Plan,
+  PlanRequest,
+  PlanList,
+  PlanSaved,
+  Subscription,
+  SubscriptionRequest,
+  SubscriptionSaved,
+  Invoice,
+  LedgerEntry,
+  PeriodRequest,
+  PeriodClosed,
+  TenantBilling,
 ];
