@@ -37,10 +37,13 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
 }
 
 export async function run(): Promise<BenchRow[]> {
+  // The goal row is the daemon's time per request at saturation (1 / throughput, 16 connections
+  // kept busy): autocannon's latency histogram counts whole milliseconds, too coarse for requests
+  // of tens of microseconds (its mean is reported below, for what it is worth).
   const rows = (keyed: number | null, anonymous: number | null, note: string): BenchRow[] => [
     {
-      operation: 'daemon: keyed GET /v1/fast-verify/did/<did:key> (cached), mean latency, autocannon',
-      unit: 'ms',
+      operation: 'daemon: keyed GET /v1/fast-verify/did/<did:key> (cached), time per request at saturation (1 / throughput), autocannon',
+      unit: 'µs',
       svc: keyed,
       peer: 'the same request, anonymous',
       peerValue: anonymous,
@@ -97,7 +100,17 @@ export async function run(): Promise<BenchRow[]> {
     const counted = usage.usage.reduce((n, u) => n + u.count, 0);
     const note = `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, SQLite file; ${counted} keyed requests counted (≈${Math.round(keyedRequests)} sent)`;
     return [
-      ...rows(median(keyedLatency), median(anonLatency), note),
+      ...rows(1e6 / median(keyedRps), 1e6 / median(anonRps), note),
+      {
+        operation: 'daemon: keyed GET /v1/fast-verify/did/<did:key> (cached), mean latency (whole-millisecond histogram), autocannon',
+        unit: 'ms',
+        svc: median(keyedLatency),
+        peer: 'the same request, anonymous',
+        peerValue: median(anonLatency),
+        goal: null,
+        status: 'ok',
+        note: 'informational: autocannon counts latency in whole milliseconds',
+      },
       {
         operation: 'daemon: keyed GET /v1/fast-verify/did/<did:key> (cached), autocannon',
         unit: 'ops/s',

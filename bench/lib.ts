@@ -15,7 +15,7 @@ import { multikey } from '../test/support/codec.js';
 // Rows
 // ---------------------------------------------------------------------------------------------
 
-export type Unit = 'ops/s' | 'ms' | 'MB' | 'KB';
+export type Unit = 'ops/s' | 'ms' | 'µs' | 'MB' | 'KB';
 
 export interface Goal {
   /** `>=` for higher-is-better figures (ops/s), `<=` for lower-is-better ones (ms). */
@@ -234,6 +234,7 @@ export function shuffle<T>(items: T[]): T[] {
 export function formatValue(value: number | null, unit: Unit): string {
   if (value === null || !Number.isFinite(value)) return '—';
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+  if (unit === 'µs') return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
   if (unit === 'KB') return `${value.toFixed(1)} KB`;
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
@@ -281,7 +282,7 @@ export function renderTable(rows: readonly BenchRow[]): string {
     rule,
     ...body.map(line),
     '',
-    'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms, MB). Figures are medians and machine-dependent.',
+    'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms, µs, MB). Figures are medians and machine-dependent.',
     ...(notes.length ? ['', 'notes:', ...notes] : []),
   ].join('\n');
 }

@@ -55,6 +55,8 @@ export interface AccountDialect {
 const ms = (d: AccountDialect, name: string): string => `CAST(${d.p(name)} AS BIGINT)`;
 /** How long expired sessions and challenges are kept before the sweep deletes them. */
 const KEEP_MS = 86_400_000;
+/** Active keys the SQLite store keeps read between commits (past it, it starts again). */
+const KEY_CACHE_LIMIT = 10_000;
 /** lastUsedAt is stamped at most this often per key. */
 const STAMP_MS = 60_000;
 
@@ -296,8 +298,19 @@ export class SqliteAccountStore implements AccountStore {
   readonly #run: <R>(statement: keyof typeof ACCOUNT_STATEMENTS, values?: Values) => { get(): R | undefined; all(): R[] };
   /** `work` in one transaction (IMMEDIATE unless a read), given one reading of the clock. */
   readonly #write: <T>(work: (now: number) => T, mode?: 'immediate' | 'deferred') => T;
+  /** SQLite's data_version: it changes when another connection (another daemon, the CLI) commits. */
+  readonly #dataVersion: () => number;
+  /**
+   * Active keys read since the last commit anywhere: a keyed request is then one pragma and a Map
+   * lookup. Emptied by every write of this store (a revocation here) and whenever data_version
+   * moves (a write by any other connection), so a revoked key is never served from it.
+   */
+  readonly #keys = new Map<string, { principal: KeyPrincipal; lastUsedAt: string | null }>();
+  #keysVersion = -1;
 
   constructor(db: Database.Database) {
+    const version = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
+    this.#dataVersion = () => version.get()!;
     const clock = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
     const prepared = new Map<string, Database.Statement<[Values]>>();
     // The clock is read (one more statement) only for the statements that use it.
@@ -323,7 +336,10 @@ export class SqliteAccountStore implements AccountStore {
         at = null;
       }
     });
-    this.#write = <T>(work: (now: number) => T, mode: 'immediate' | 'deferred' = 'immediate'): T => tx[mode](work) as T;
+    this.#write = <T>(work: (now: number) => T, mode: 'immediate' | 'deferred' = 'immediate'): T => {
+      this.#keys.clear();
+      return tx[mode](work) as T;
+    };
   }
 
   #owned(subject: string, projectId: string): void {
@@ -433,11 +449,24 @@ export class SqliteAccountStore implements AccountStore {
 
   async authenticateKey(keyHash: string): Promise<KeyPrincipal | null> {
     if (typeof keyHash !== 'string' || !HEX_DIGEST.test(keyHash)) return null;
-    const row = this.#run<KeyPrincipal & { lastUsedAt: string | null }>('authenticate', { keyHash }).get();
-    if (row === undefined) return null;
+    const version = this.#dataVersion();
+    if (version !== this.#keysVersion) {
+      this.#keys.clear();
+      this.#keysVersion = version;
+    }
+    let known = this.#keys.get(keyHash);
+    if (known === undefined) {
+      const row = this.#run<KeyPrincipal & { lastUsedAt: string | null }>('authenticate', { keyHash }).get();
+      // Unknown digests are not remembered (they would be anyone's to fill the map with).
+      if (row === undefined) return null;
+      known = { principal: { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId }, lastUsedAt: row.lastUsedAt };
+      if (this.#keys.size >= KEY_CACHE_LIMIT) this.#keys.clear();
+      this.#keys.set(keyHash, known);
+    }
+    const principal = { ...known.principal };
     // A write only when the stamp is a minute old: keyed reads do not take the write lock each time.
-    if (stampDue(row.lastUsedAt)) this.#write(() => this.#run('stamp', { keyId: row.keyId }).get());
-    return { keyId: row.keyId, projectId: row.projectId, tenantId: row.tenantId };
+    if (stampDue(known.lastUsedAt)) this.#write(() => this.#run('stamp', { keyId: principal.keyId }).get());
+    return principal;
   }
 
   async countUsage(projectId: string, metric: string, period: string, by = 1): Promise<number> {

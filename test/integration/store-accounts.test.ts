@@ -433,6 +433,20 @@ for (const backend of BACKENDS) {
         expect(await accounts.authenticateKey('not a digest')).toBeNull();
       });
 
+      it('a key revoked or rotated through another connection is refused at once: nothing read is kept across a commit', async () => {
+        const { project: p } = await project(ALICE, 'elsewhere');
+        const key = newKey();
+        const issued = await accounts.issueKey(ALICE, p.id, key);
+        for (let i = 0; i < 3; i++) expect(await accounts.authenticateKey(key.keyHash)).toMatchObject({ keyId: issued.id });
+        await db.second.revokeKey(ALICE, p.id, issued.id);
+        expect(await accounts.authenticateKey(key.keyHash)).toBeNull();
+        const other = newKey();
+        const second = await db.second.issueKey(ALICE, p.id, other);
+        for (let i = 0; i < 3; i++) expect(await accounts.authenticateKey(other.keyHash)).toMatchObject({ keyId: second.id });
+        await db.second.rotateKey(ALICE, p.id, second.id, newKey());
+        expect(await accounts.authenticateKey(other.keyHash)).toBeNull();
+      });
+
       it('stamps lastUsedAt on authentication, at most once a minute', async () => {
         const { project: p } = await project(ALICE, 'stamp');
         const key = newKey();
