@@ -104,7 +104,8 @@ assert issued["secret"].startswith("svck_"), issued
 out["listed"] = issued["key"]["id"] in [k["id"] for k in client.list_project_keys(sys.argv[5])["keys"]]
 rotated = client.rotate_project_key(sys.argv[5], issued["key"]["id"])
 client.revoke_project_key(sys.argv[5], rotated["key"]["id"])
-out["revoked"] = [k["status"] for k in client.list_project_keys(sys.argv[5])["keys"] if k["id"] in (issued["key"]["id"], rotated["key"]["id"])]
+statuses = {k["id"]: k["status"] for k in client.list_project_keys(sys.argv[5])["keys"]}
+out["statuses"] = [statuses[issued["key"]["id"]], statuses[rotated["key"]["id"]]]
 client.sign_out()
 try:
     client.session()
@@ -118,6 +119,6 @@ print(json.dumps(out))
       env: { ...process.env, PYTHONPATH: path.join(repoRoot, 'clients/python') },
     });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ subject: owner.did, projects, listed: true, revoked: ['REVOKED', 'ROTATED'], after: 'UNAUTHORIZED' });
+    expect(JSON.parse(run.stdout)).toEqual({ subject: owner.did, projects, listed: true, statuses: ['ROTATED', 'REVOKED'], after: 'UNAUTHORIZED' });
   });
 });
