@@ -660,14 +660,8 @@ class SvcClient:
         headers: Dict[str, Optional[str]] = {"Origin": self.origin}
         if self._session_cookie is not None:
             headers["Cookie"] = f"svc_session={self._session_cookie}"
-        status, response_headers, response, raw = self._send(method, self.base_url + path, data, defaults, headers)
+        status, response_headers, raw = self._send_read(method, self.base_url + path, data, defaults, headers)
         retry_after = _retry_after(response_headers)
-        if response is not None:
-            with response:
-                try:
-                    raw = response.read()
-                except (OSError, http.client.HTTPException) as error:
-                    raise _network_error(error) from error
         if status not in results:
             raise _error_of(status, raw, retry_after)
         if status == 204:
@@ -769,6 +763,24 @@ class SvcClient:
             raise _network_error(error) from error
         return response.status, response.headers, response, b""
 
+    def _send_read(
+        self,
+        method: str,
+        url: str,
+        data: Optional[bytes],
+        defaults: Mapping[str, Optional[str]],
+        headers: Mapping[str, Optional[str]],
+    ) -> Tuple[int, Any, bytes]:
+        """Send one request and read its whole body: (status, headers, body), whatever the status."""
+        status, response_headers, response, raw = self._send(method, url, data, defaults, headers)
+        if response is not None:
+            with response:
+                try:
+                    raw = response.read()
+                except (OSError, http.client.HTTPException) as error:
+                    raise _network_error(error) from error
+        return status, response_headers, raw
+
     def _exchange(
         self,
         method: str,
@@ -779,21 +791,15 @@ class SvcClient:
         results: Sequence[int],
         text: bool = False,
     ) -> Any:
-        status, response_headers, response, raw = self._send(method, url, data, defaults, headers)
+        status, response_headers, raw = self._send_read(method, url, data, defaults, headers)
         retry_after = _retry_after(response_headers)
-        if response is not None:
-            with response:
-                try:
-                    raw = response.read()
-                except (OSError, http.client.HTTPException) as error:
-                    raise _network_error(error) from error
         if status == 303 and status in results:
             # A redirect is a result, never followed: the client fetches nothing a DID document names.
             location = response_headers.get("Location") if response_headers is not None else None
             if not location:
                 raise SvcError.client(CLIENT_BAD_RESPONSE, "the answer (303) has no Location", status, retry_after)
             return {"status": 303, "location": location}
-        if response is not None or status in results:
+        if 200 <= status < 300 or status in results:
             # 2xx, or a documented result with an error status (410: a deactivated DID).
             if status == 204 and status in results:
                 # No Content (delete_watch): nothing to parse.
