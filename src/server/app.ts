@@ -24,6 +24,7 @@ import { commercialRoutes } from './routes/commercial.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { sessionKeyRoutes } from './routes/session-keys.js';
 import { KeyedRequests, presentedKey } from './project-keys.js';
+import { bridgedSubject } from './commercial.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
 import { sessionProjectRoutes } from './routes/session-projects.js';
@@ -37,6 +38,8 @@ declare module 'fastify' {
     budget?: Budget;
     /** A public API route: `Bearer svck_…` is a project key there while the commercial mode is on. */
     keyed?: boolean;
+    /** A session-core route: a request the gateway bridged draws on its owner's bucket, not the loopback client's. */
+    bridged?: boolean;
   }
 }
 
@@ -163,7 +166,10 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       const key = presentedKey(request.headers.authorization);
       if (key !== undefined) return keyed.admit(key);
     }
-    const client = clientKey(request.ip);
+    // Every owner reaches the session core through the gateway, from loopback: a request carrying
+    // this start's bridge secret is charged to its owner (the subject the gateway vouches for).
+    const owner = request.routeOptions.config.bridged === true ? bridgedSubject(ctx.commercial, request) : null;
+    const client = owner !== null ? `owner:${owner}` : clientKey(request.ip);
     if (profile === 'direct') {
       if (!direct.take(client).allowed) throw rateLimited(1, `${limits.directPerMinute} requests per minute`);
       return;
@@ -281,7 +287,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       instance.route({
         method: route.method,
         url: route.url,
-        config: { budget: route.budget, keyed: route.auth === undefined && route.budget !== 'none' },
+        config: { budget: route.budget, keyed: route.auth === undefined && route.budget !== 'none', bridged: route.auth === 'bridge' },
         ...(route.stream ? {} : { handlerTimeout: limits.requestTimeoutMs }),
         ...(route.schema ? { schema: fastifySchema(route.schema, route.budget, route.auth === undefined && route.budget !== 'none') } : {}),
         ...(unmounted

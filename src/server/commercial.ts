@@ -73,6 +73,18 @@ export function requireCommercial(access: CommercialAccess | undefined): asserts
 }
 
 /**
+ * The subject of a request that carries this start's bridge secret and a subject header, else
+ * null; never throws (the budget is charged before the route's own requireBridge answers 401).
+ */
+export function bridgedSubject(access: CommercialAccess | undefined, request: FastifyRequest): string | null {
+  if (!access?.enabled) return null;
+  const presented = request.headers[BRIDGE_HEADER];
+  const subject = request.headers[SUBJECT_HEADER];
+  if (typeof presented !== 'string' || typeof subject !== 'string' || subject.length > 2_048) return null;
+  return timingSafeEqual(digestOf(presented), access.bridgeDigest) ? subject : null;
+}
+
+/**
  * The owner a session-core request acts for: requires the mode, then this start's bridge secret
  * (401 UNAUTHORIZED without it: the core is the gateway's, never the network's), then a DID in
  * X-SVC-Subject (set by the gateway from the session).

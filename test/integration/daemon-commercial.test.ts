@@ -455,6 +455,23 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('the session core charges each bridged owner its own budget, not the loopback client\'s', async () => {
+      const small = await startInProcess(dbLocation, PER_MINUTE);
+      try {
+        const keysOf = (subject: string, p: string) => call(`${small.server.url}/v1/session/projects/${p}/keys`, { headers: { ...small.bridge, 'x-svc-subject': subject } });
+        for (let i = 0; i < PER_MINUTE; i++) expectJson(await keysOf(ALICE, project), 200);
+        expectProblem(await keysOf(ALICE, project), 429, 'RATE_LIMITED');
+        // Another owner through the same gateway (the same loopback address) is not held back…
+        expectJson(await keysOf(BOB, otherProject), 200);
+        // …nor is the loopback client's own budget spent.
+        expectJson(await call(`${small.server.url}${FAST}`), 200);
+        // Without the bridge secret a subject header buys nothing: the client's own bucket, then 401.
+        expectProblem(await call(`${small.server.url}/v1/session/projects/${project}/keys`, { headers: { 'x-svc-subject': 'did:web:carol.example' } }), 401, 'UNAUTHORIZED');
+      } finally {
+        await small.server.shutdown('test over');
+      }
+    });
+
     it('the 11th active key is 429 KEY_CAPACITY_EXHAUSTED naming the cap, without Retry-After', async () => {
       // A project of its own: at most 10 ACTIVE keys.
       const tenant = expectJson(await post(base, '/v1/commercial/tenants', { name: 'Caps', owner: ALICE }, operator), 201).tenant.id;

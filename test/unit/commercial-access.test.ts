@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/core/problems.js';
-import { BRIDGE_HEADER, canonicalOrigin, commercialAccess, requireBridge, requireCommercial, SUBJECT_HEADER } from '../../src/server/commercial.js';
+import { BRIDGE_HEADER, bridgedSubject, canonicalOrigin, commercialAccess, requireBridge, requireCommercial, SUBJECT_HEADER } from '../../src/server/commercial.js';
 import { operatorAccess } from '../../src/server/operator.js';
 
 const OPERATOR = operatorAccess('o'.repeat(24), 'direct');
@@ -73,6 +73,13 @@ describe('requireBridge', () => {
       expect(codeOf(() => requireBridge(on, request(headers)))).toBe('UNAUTHORIZED');
     }
     expect(codeOf(() => requireBridge(on, request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: 'alice' })))).toBe('UNAUTHORIZED');
+  });
+
+  it('bridgedSubject: the subject only with this start\'s secret, else null (never a throw)', () => {
+    expect(bridgedSubject(on, request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject }))).toBe(subject);
+    expect(bridgedSubject(on, request({ [SUBJECT_HEADER]: subject }))).toBeNull();
+    expect(bridgedSubject(on, request({ [BRIDGE_HEADER]: 'x'.repeat(43), [SUBJECT_HEADER]: subject }))).toBeNull();
+    expect(bridgedSubject(commercialAccess(undefined, ORIGIN, OPERATOR, 'direct'), request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject }))).toBeNull();
   });
 
   it('mode off: 501 COMMERCIAL_DISABLED before anything else', () => {
