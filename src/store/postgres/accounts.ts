@@ -60,32 +60,20 @@ import {
   type SessionRow,
 } from '../accounts.js';
 import { rfc3339, secondsMs, type Ms } from '../claims.js';
-import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
-
-const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
-const CLOCK = `WITH clock AS MATERIALIZED (SELECT ${NOW_MS} AS now)`;
-
-interface Compiled {
-  text: string;
-  values(named: Record<string, unknown>): unknown[];
-}
+import { CLOCK, inLockedTransaction, inTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 
 /** A shared statement for PostgreSQL: `$n` parameters in order of first use, now read once by a CTE in front. */
 function compile(build: (d: AccountDialect) => string, ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o'): Compiled {
-  const names: string[] = [];
+  const params = numberedParameters();
   const dialect: AccountDialect = {
-    p: (name) => {
-      let i = names.indexOf(name);
-      if (i < 0) i = names.push(name) - 1;
-      return `$${i + 1}`;
-    },
+    p: params.p,
     now: '(SELECT now FROM clock)',
     rfc3339: (ms) => `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
     least: (a, b) => `LEAST(${a}, ${b})`,
     ownedLock,
   };
   const body = build(dialect);
-  return { text: `${CLOCK} ${body}`, values: (named) => names.map((n) => named[n] ?? null) };
+  return { text: `${CLOCK} ${body}`, values: params.values };
 }
 
 const S = Object.fromEntries(Object.entries(ACCOUNT_STATEMENTS).map(([name, build]) => [name, compile(build)])) as Record<keyof typeof ACCOUNT_STATEMENTS, Compiled>;

@@ -45,18 +45,8 @@ import {
 } from '../claims.js';
 import { MAX_SECONDS } from '../monitor-events.js';
 import { limitOf } from '../observations.js';
-import { inLockedTransaction, LOCK_CLASS } from './sql.js';
+import { CLOCK, inLockedTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 import { isPgRowId } from './watches.js';
-
-/** Now on the database clock, in epoch milliseconds. */
-const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
-const CLOCK = `WITH clock AS MATERIALIZED (SELECT ${NOW_MS} AS now)`;
-
-/** A statement's text and the order of its named parameters ($1 for the first name used, and so on). */
-interface Compiled {
-  text: string;
-  values(named: Record<string, unknown>): unknown[];
-}
 
 /**
  * Compiles a shared statement: `clock` reads now once in the statement (a CTE in front, so the
@@ -64,12 +54,7 @@ interface Compiled {
  * transaction's one instant).
  */
 function compile(build: (d: Dialect) => string, clock: 'clock' | 'param'): Compiled {
-  const names: string[] = [];
-  const p = (name: string): string => {
-    let i = names.indexOf(name);
-    if (i < 0) i = names.push(name) - 1;
-    return `$${i + 1}`;
-  };
+  const { p, values } = numberedParameters();
   const dialect: Dialect = {
     p,
     // A getter: the parameter `now` is numbered only if the statement uses it.
@@ -84,7 +69,7 @@ function compile(build: (d: Dialect) => string, clock: 'clock' | 'param'): Compi
       FROM claims k WHERE k.did = ${did} AND k.lapsed_at_ms IS NULL AND k.expires_at_ms > ${dialect.now})`,
   };
   const body = build(dialect);
-  return { text: clock === 'clock' ? `${CLOCK} ${body}` : body, values: (named) => names.map((n) => named[n] ?? null) };
+  return { text: clock === 'clock' ? `${CLOCK} ${body}` : body, values };
 }
 
 const CREATE = compile(STATEMENTS.createChallenge, 'clock');

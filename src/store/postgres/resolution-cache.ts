@@ -17,6 +17,7 @@
 import type pg from 'pg';
 import type { SharedResolutionCache } from '../../core/store.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
+import { NOW_MS } from './sql.js';
 
 /** The migration lock of index.ts ('svc!'): schema changes of every kind serialise on it. */
 const SCHEMA_LOCK = 0x73766321;
@@ -38,8 +39,6 @@ export const RESOLUTION_LEASES_DDL = `
   );
 `;
 
-/** Now on the database clock, in epoch milliseconds (the unit of resolution_cache.expires_at_ms). */
-const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 /** Reviver that freezes every object and array as JSON.parse completes it (children first). */
 function freeze(_key: string, value: unknown): unknown {

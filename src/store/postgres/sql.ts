@@ -63,3 +63,27 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
     client.release();
   }
 }
+
+/** Now on the database clock, in epoch milliseconds. */
+export const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+/** A CTE in front of a statement that reads now once for the whole statement (as `(SELECT now FROM clock)`). */
+export const CLOCK = `WITH clock AS MATERIALIZED (SELECT ${NOW_MS} AS now)`;
+
+/** A statement written once for both engines, compiled: its text and its named parameters in order. */
+export interface Compiled {
+  text: string;
+  values(named: Record<string, unknown>): unknown[];
+}
+
+/** Named parameters numbered `$1`, `$2`… in the order of first use, and the values in that order. */
+export function numberedParameters(): { p(name: string): string; values(named: Record<string, unknown>): unknown[] } {
+  const names: string[] = [];
+  return {
+    p: (name) => {
+      let i = names.indexOf(name);
+      if (i < 0) i = names.push(name) - 1;
+      return `$${i + 1}`;
+    },
+    values: (named) => names.map((n) => named[n] ?? null),
+  };
+}
