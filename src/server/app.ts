@@ -346,7 +346,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...monitoringRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'operator' })),
     ...commercialRoutes(ctx),
     ...sessionKeyRoutes(ctx),
-    ...sessionProjectRoutes(ctx).map((route): RouteDef => ({ ...route, auth: 'bridge', directOnly: true })),
+    ...sessionProjectRoutes(ctx),
   ];
 }
 

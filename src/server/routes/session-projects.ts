@@ -4,7 +4,7 @@
  * the cookie gateway, which presents this start's bridge secret and the session's subject
  * (commercial.ts requireBridge: 501 when the mode is off, 401 without the bridge — whatever
  * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile
- * only (app.ts marks it directOnly): with --public it is an unknown path (404).
+ * only (directOnly): with --public it is an unknown path (404).
  */
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -31,6 +31,8 @@ export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
       method: 'GET',
       url: '/v1/session/projects',
       budget: 'standard',
+      auth: 'bridge',
+      directOnly: true,
       options: { onRequest },
       schema: {
         summary: "The session owner's projects",
