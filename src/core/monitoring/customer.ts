@@ -1,0 +1,70 @@
+/**
+ * A customer monitor event as a webhook delivery (SPEC §6.3; issue 27). svc's design where SPEC
+ * leaves it open:
+ *
+ * - Event types are the operator's (SPEC §6.2): identity.document.changed,
+ *   identity.domain_binding.changed, identity.deactivated, identity.resolution.failed,
+ *   identity.resolution.recovered.
+ * - The body is the CustomerEvent's JSON, members in a fixed order:
+ *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — the project and
+ *   watch are named so that a receiver binds the event to its owner before trusting it.
+ * - Headers: `X-SVC-Event-ID: evt_<n>` and `X-SVC-Signature: t=<creationTime>,v1=<hex>`, where
+ *   `t` is the event's creation time in unix seconds and the hex is HMAC-SHA256, keyed with the
+ *   webhook secret's UTF-8 bytes, over `<t>.<exact UTF-8 body>`.
+ * - Body and signature are made once, when the event is written, and stored: every retry sends the
+ *   same bytes, id and signature (so receivers verify with a window wider than the retry schedule:
+ *   the clients' 1800 s).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { CustomerEvent } from '../store.js';
+
+/** The delivery body (JSON, fixed member order). */
+export function customerBody(event: CustomerEvent): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    projectId: event.projectId,
+    watchId: event.watchId,
+    did: event.did,
+    createdAt: event.createdAt,
+    data: event.data,
+  });
+}
+
+/** Unix seconds of an RFC 3339 instant. */
+export function unixSeconds(rfc3339: string): number {
+  return Math.floor(Date.parse(rfc3339) / 1000);
+}
+
+/** The X-SVC-Signature value: `t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`. */
+export function customerSignature(secret: string, t: number, body: string): string {
+  const hex = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`, 'utf8').digest('hex');
+  return `t=${t},v1=${hex}`;
+}
+
+/** The stored body and signature of the event's delivery (a SealDelivery). */
+export function sealCustomerDelivery(event: CustomerEvent, secret: string): { body: string; signature: string } {
+  const body = customerBody(event);
+  return { body, signature: customerSignature(secret, unixSeconds(event.createdAt), body) };
+}
+
+/** The headers of every attempt of a stored delivery (lower-case names). */
+export function customerHeaders(eventId: string, signature: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-svc-event-id': eventId, 'x-svc-signature': signature };
+}
+
+/** A new webhook secret: `whsec_` and 32 random bytes in base64url (shown once, kept to sign). */
+export function customerWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Public ids of the rows: `wch_<n>`, `evt_<n>`, `whk_<n>`. */
+export const watchPublicId = (n: number): string => `wch_${n}`;
+export const eventPublicId = (n: number): string => `evt_${n}`;
+export const webhookPublicId = (n: number): string => `whk_${n}`;
+
+/** The row number of a public id with that prefix (`wch_12` → 12), or null: not one of ours. */
+export function rowOf(prefix: 'wch' | 'evt' | 'whk', id: string): number | null {
+  const m = new RegExp(`^${prefix}_([1-9][0-9]{0,14})$`).exec(id);
+  return m === null ? null : Number(m[1]);
+}
