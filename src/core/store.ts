@@ -224,7 +224,10 @@ export interface MonitorEvent {
   lastError: string | null;
 }
 
-/** What GET /v1/monitoring/status reports of the tables (no payloads, no secrets). */
+/**
+ * What GET /v1/monitoring/status reports of the tables (no payloads, no secrets): operator
+ * watches and their events only (customer monitoring is counted by its own allowance).
+ */
 export interface MonitoringGauges {
   /** Active watches. */
   watches: number;
@@ -275,7 +278,7 @@ export interface RecordCheck {
   revision: number;
   outcome: CheckOutcome;
   events: readonly PlannedEvent[];
-  /** Stored events at most, terminal ones included (10,000): past it nothing is written. */
+  /** Stored operator events at most, terminal ones included (10,000): past it nothing is written. */
   maxEvents: number;
   /** Largest serialised `data` of one event, bytes (256 KiB): past it nothing is written. */
   maxPayloadBytes: number;
@@ -345,8 +348,8 @@ export type DeliveryResult =
  * What a retention cleanup could remove before a cutoff (a read-only preview: counts only, no
  * identifiers). observations and mcpObservations never count the latest row of a DID or of an
  * endpoint, a row seen at or after the cutoff, or a row with a timestamp not in the schema's
- * RFC 3339 UTC form; terminalMonitorEvents counts DELIVERED and CANCELLED events created before
- * the cutoff that hold no lease.
+ * RFC 3339 UTC form; terminalMonitorEvents counts DELIVERED and CANCELLED events of operator
+ * watches created before the cutoff that hold no lease.
  */
 export interface RetentionCandidates {
   observations: number;
@@ -1049,6 +1052,8 @@ export interface RuntimeStore {
   readonly claims: ClaimStore;
   /** Owner accounts: tenants, projects, owners, project keys, usage, sessions, sign-in challenges. */
   readonly accounts: AccountStore;
+  /** Customer monitoring: project watches, their events, webhooks and deliveries, scheduled attempts (issue 27). */
+  readonly customerMonitor: CustomerMonitorStore;
 }
 
 /**

@@ -284,7 +284,7 @@ export function sessionValues(session: NewOwnerSession): Record<string, unknown>
 }
 
 /** SQLite: every parameter is `@name`; now is `@now`, read once per call; no row locks (the write lock). */
-const SQLITE: AccountDialect = {
+export const SQLITE: AccountDialect = {
   p: (name) => `@${name}`,
   now: '@now',
   rfc3339: (ms) => `strftime('%Y-%m-%dT%H:%M:%SZ', (${ms}) / 1000, 'unixepoch')`,

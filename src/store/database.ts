@@ -127,6 +127,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     get watches() {
       return store.watches;
     },
+    get customerMonitor() {
+      return store.customerMonitor;
+    },
     get monitorEvents() {
       return store.monitorEvents;
     },

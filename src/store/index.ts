@@ -23,6 +23,7 @@ import { SqliteMonitorEventStore } from './monitor-events.js';
 import { SqliteWatchStore } from './watches.js';
 import { SqliteClaimStore } from './claims.js';
 import { SqliteAccountStore } from './accounts.js';
+import { SqliteCustomerMonitorStore } from './customer-monitor.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
@@ -37,6 +38,7 @@ export { SqliteWatchStore } from './watches.js';
 export { SqliteMonitorEventStore } from './monitor-events.js';
 export { SqliteClaimStore } from './claims.js';
 export { SqliteAccountStore } from './accounts.js';
+export { SqliteCustomerMonitorStore } from './customer-monitor.js';
 export { KeyCapacityError } from './errors.js';
 export type { RowUsage } from './ceiling.js';
 
@@ -83,6 +85,7 @@ export interface Store extends RuntimeStore {
   readonly monitorEvents: SqliteMonitorEventStore;
   readonly claims: SqliteClaimStore;
   readonly accounts: SqliteAccountStore;
+  readonly customerMonitor: SqliteCustomerMonitorStore;
   /** Re-reads the schema version and the schema itself; never throws. */
   readiness(): Readiness;
   /** Closes the connection (idempotent); a WAL file is checkpointed and removed. */
@@ -107,6 +110,7 @@ class SqliteStore implements Store {
   #monitorEvents?: SqliteMonitorEventStore;
   #claims?: SqliteClaimStore;
   #accounts?: SqliteAccountStore;
+  #customerMonitor?: SqliteCustomerMonitorStore;
   #probe?: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -161,6 +165,10 @@ class SqliteStore implements Store {
 
   get accounts(): SqliteAccountStore {
     return (this.#accounts ??= new SqliteAccountStore(this.db));
+  }
+
+  get customerMonitor(): SqliteCustomerMonitorStore {
+    return (this.#customerMonitor ??= new SqliteCustomerMonitorStore(this.db));
   }
 
   readiness(): Readiness {

@@ -487,10 +487,32 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Keys by digest are found through the UNIQUE index of key_hash (version 4).
     `,
   },
+  {
+    version: 11,
+    name: 'customer monitor skips',
+    up: `
+      -- Due checks of a project's watches that were not run because the project had used its
+      -- scheduled attempt allowance over the rolling 30 days (SPEC §8): counted and shown to the
+      -- owner, never charged as attempts.
+      CREATE TABLE scheduled_skips (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project_id TEXT NOT NULL REFERENCES projects (id),
+        job TEXT NOT NULL,
+        skipped_at TEXT NOT NULL,
+        reason TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX scheduled_skips_project ON scheduled_skips (project_id, skipped_at);
+
+      -- A removed watch's queued deliveries are cancelled through its events.
+      CREATE INDEX customer_webhook_deliveries_event ON customer_webhook_deliveries (monitor_event_id);
+      -- A replaced or disabled webhook's queued deliveries are cancelled by webhook.
+      CREATE INDEX customer_webhook_deliveries_webhook ON customer_webhook_deliveries (webhook_id, status);
+    `,
+  },
 ];
 
 /** The version this build writes and reads (SPEC §9.7). */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
 export function readSchemaVersion(db: Database.Database): number {

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
 import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../core/store.js';
 import { limitOf } from './observations.js';
-import { isRowId, OPERATOR_ACTIVE, QUEUED } from './watches.js';
+import { isRowId, OPERATOR_ACTIVE, OPERATOR_EVENT, QUEUED } from './watches.js';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'];
 
@@ -68,7 +68,7 @@ export const TERMINAL = "('DELIVERED', 'CANCELLED')";
  *   last_seen_at are both well-formed and strictly before the cutoff, and that have a later row of
  *   the same key (later observed_at, or the same with a larger id; a well-formed observed_at) —
  *   so the latest row of every key, and any row with a malformed timestamp, is never counted;
- * - monitor_events: DELIVERED or CANCELLED, no lease (lease_expires_at NULL), created_at
+ * - monitor_events of operator watches (customer events are kept by their own rules): DELIVERED or CANCELLED, no lease (lease_expires_at NULL), created_at
  *   well-formed and strictly before the cutoff.
  * `valid(column)` is the engine's format check, `text(column)` the column as compared (bytewise
  * on PostgreSQL, whatever the database's collation), `cutoff` the parameter.
@@ -84,7 +84,7 @@ export function retentionStatement(valid: (column: string) => string, text: (col
     ${older('observations', 'did')} AS "observations",
     ${older('mcp_observations', 'endpoint')} AS "mcpObservations",
     (SELECT ${count} FROM monitor_events
-      WHERE delivery_status IN ${TERMINAL} AND lease_expires_at IS NULL
+      WHERE delivery_status IN ${TERMINAL} AND lease_expires_at IS NULL AND ${OPERATOR_EVENT}
         AND ${valid('created_at')} AND ${text('created_at')} < ${cutoff}) AS "terminalMonitorEvents"`;
 }
 
@@ -114,8 +114,8 @@ export function toClaim(row: ClaimRow): DeliveryClaim {
   };
 }
 
-/** Events of operator watches only (customer watches, with a project, are delivered otherwise). */
-export const OPERATOR_EVENT = 'watch_id IN (SELECT id FROM watches WHERE project_id IS NULL)';
+/** Events of operator watches only (defined with the watches: their check counts the event capacity with it). */
+export { OPERATOR_EVENT } from './watches.js';
 
 /** What last_error says of an event whose sender let its lease lapse. */
 export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was settled';
@@ -175,7 +175,7 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
          coalesce(sum(delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= :now)), 0) AS dueDeliveries,
          coalesce(sum(delivery_status = 'DELIVERING' AND lease_expires_at <= :now), 0) AS expiredLeases,
          coalesce(sum(length(CAST(data AS BLOB))), 0) AS eventPayloadBytes
-       FROM monitor_events`,
+       FROM monitor_events WHERE ${OPERATOR_EVENT}`,
     );
 
     this.#retention = db.prepare(SQLITE_RETENTION);

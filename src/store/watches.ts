@@ -20,6 +20,12 @@ const COLUMNS = `id, did, webhook_url AS webhookUrl, interval_seconds AS interva
 /** The rows of this repository: active operator watches. */
 export const OPERATOR_ACTIVE = 'active = 1 AND project_id IS NULL';
 export const QUEUED = `('PENDING', 'RETRY')`;
+/**
+ * Events of operator watches only: customer watches (with a project) have their own delivery
+ * table and their own allowance, so their events neither count against the operator's event
+ * capacity or gauges nor reach the operator's deliverer.
+ */
+export const OPERATOR_EVENT = 'watch_id IN (SELECT id FROM watches WHERE project_id IS NULL)';
 
 /** A row as both engines return it: `active` is the 0/1 INTEGER of the schema. */
 export type WatchRow = Omit<Watch, 'active'> & { active: number };
@@ -43,7 +49,8 @@ const baselineColumns = (t: 'p' | 'r'): string =>
     ${t}.domain_binding_status AS "${t}Binding", ${t}.document AS "${t}Document", ${t}.problem AS "${t}Problem",
     ${t}.checked_at AS "${t}CheckedAt"`;
 
-export const CHECK_INPUT = `
+/** The check inputs of the active watches in `scope` (operator: no project; customer: a project). */
+export const checkInputOf = (scope: string): string => `
   SELECT w.id, w.did, w.webhook_url AS "webhookUrl", w.interval_seconds AS "intervalSeconds", w.created_at AS "createdAt",
     w.last_hash AS "lastHash", w.last_status AS "lastStatus", w.last_checked_at AS "lastCheckedAt", w.active, w.revision,
     ${baselineColumns('p')},
@@ -54,7 +61,10 @@ export const CHECK_INPUT = `
     SELECT b.id FROM monitor_baselines b
     WHERE b.watch_id = w.id AND b.status IN ('RESOLVED', 'DEACTIVATED')
     ORDER BY b.revision DESC LIMIT 1)
-  WHERE w.active = 1 AND w.project_id IS NULL`;
+  WHERE w.active = 1 AND ${scope}`;
+
+/** Active operator watches with their baselines. */
+export const CHECK_INPUT = checkInputOf('w.project_id IS NULL');
 
 type BaselineRow<T extends 'p' | 'r'> = Record<`${T}${'Status' | 'Hash' | 'Profile' | 'Binding' | 'Document' | 'Problem' | 'CheckedAt'}`, string | null>;
 
@@ -185,7 +195,7 @@ export class SqliteWatchStore implements WatchStore {
     this.#claim = (limit) => claim.immediate(limit);
 
     const current = db.prepare(`SELECT did FROM watches WHERE id = ? AND revision = ? AND ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<[number, number], string>;
-    const countEvents = db.prepare('SELECT count(*) FROM monitor_events').pluck() as Database.Statement<[], number>;
+    const countEvents = db.prepare(`SELECT count(*) FROM monitor_events WHERE ${OPERATOR_EVENT}`).pluck() as Database.Statement<[], number>;
     const baselineId = db.prepare('SELECT id FROM monitor_baselines WHERE watch_id = ? AND revision = ?').pluck() as Database.Statement<[number, number], number>;
     const insertBaseline = db
       .prepare(

@@ -680,6 +680,7 @@ describe('drift against a real SQLite store', () => {
       monitorEvents: temp.store.monitorEvents,
       claims: temp.store.claims,
       accounts: temp.store.accounts,
+      customerMonitor: temp.store.customerMonitor,
     };
     const result = await inspectMcp(server.url, { runtime });
     expect(result.status).toBe('INSPECTED');

@@ -173,8 +173,8 @@ describe('an asynchronous store', () => {
     const { runtime } = setup();
     const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
     const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down };
-    const { observations, mcpObservations, watches, monitorEvents, claims, accounts } = runtime.store;
-    return { ...runtime, store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts } };
+    const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor } = runtime.store;
+    return { ...runtime, store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor } };
   }
 
   it('a rejecting store is a refusal to register and a DENY, never a rejection', async () => {

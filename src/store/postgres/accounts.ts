@@ -62,18 +62,26 @@ import {
 import { rfc3339, secondsMs, type Ms } from '../claims.js';
 import { CLOCK, inLockedTransaction, inTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 
-/** A shared statement for PostgreSQL: `$n` parameters in order of first use, now read once by a CTE in front. */
-function compile(build: (d: AccountDialect) => string, ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o'): Compiled {
+/**
+ * A shared statement for PostgreSQL: `$n` parameters in order of first use, now read once by a
+ * CTE in front. `extra` completes a dialect that extends the accounts' (customer monitoring's).
+ */
+export function compileFor<D extends AccountDialect>(build: (d: D) => string, extra: Omit<D, keyof AccountDialect>, ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o'): Compiled {
   const params = numberedParameters();
-  const dialect: AccountDialect = {
+  const dialect = {
     p: params.p,
     now: '(SELECT now FROM clock)',
-    rfc3339: (ms) => `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-    least: (a, b) => `LEAST(${a}, ${b})`,
+    rfc3339: (ms: string) => `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+    least: (a: string, b: string) => `LEAST(${a}, ${b})`,
     ownedLock,
-  };
+    ...extra,
+  } as D;
   const body = build(dialect);
   return { text: `${CLOCK} ${body}`, values: params.values };
+}
+
+function compile(build: (d: AccountDialect) => string, ownedLock?: string): Compiled {
+  return compileFor(build, {}, ownedLock);
 }
 
 const S = Object.fromEntries(Object.entries(ACCOUNT_STATEMENTS).map(([name, build]) => [name, compile(build)])) as Record<keyof typeof ACCOUNT_STATEMENTS, Compiled>;

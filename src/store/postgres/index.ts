@@ -26,6 +26,7 @@ import { PostgresMonitorEventStore } from './monitor-events.js';
 import { PostgresWatchStore } from './watches.js';
 import { PostgresClaimStore } from './claims.js';
 import { PostgresAccountStore } from './accounts.js';
+import { PostgresCustomerMonitorStore } from './customer-monitor.js';
 import { redactedUrl } from './url.js';
 
 export { isPostgresUrl, redactedUrl } from './url.js';
@@ -53,6 +54,7 @@ export interface PostgresStore extends Database {
   readonly monitorEvents: PostgresMonitorEventStore;
   readonly claims: PostgresClaimStore;
   readonly accounts: PostgresAccountStore;
+  readonly customerMonitor: PostgresCustomerMonitorStore;
   /** Whether the server answers and the schema is current; never throws. */
   readiness(): Promise<{ ready: true; storage: 'postgres'; schema: 'current' } | { ready: false; reason: string }>;
   /** Closes every connection (idempotent). */
@@ -178,6 +180,7 @@ class Store implements PostgresStore {
   readonly monitorEvents: PostgresMonitorEventStore;
   readonly claims: PostgresClaimStore;
   readonly accounts: PostgresAccountStore;
+  readonly customerMonitor: PostgresCustomerMonitorStore;
   readonly shared: SharedCoordination;
   #closed = false;
 
@@ -194,6 +197,7 @@ class Store implements PostgresStore {
     this.monitorEvents = guarded(new PostgresMonitorEventStore(pool));
     this.claims = guarded(new PostgresClaimStore(pool));
     this.accounts = guarded(new PostgresAccountStore(pool));
+    this.customerMonitor = guarded(new PostgresCustomerMonitorStore(pool));
     this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 

@@ -45,7 +45,7 @@ const GAUGES = `
     count(*) FILTER (WHERE delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= $1))::int AS "dueDeliveries",
     count(*) FILTER (WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= $1)::int AS "expiredLeases",
     coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes"
-  FROM monitor_events`;
+  FROM monitor_events WHERE ${OPERATOR_EVENT}`;
 
 /**
  * The retention preview: one statement (one snapshot). `~` checks the exact form; COLLATE "C"

@@ -16,6 +16,8 @@ export const LOCK_CLASS = {
   claimChallenges: 0x73760005,
   claims: 0x73760006,
   signInChallenges: 0x73760007,
+  /** A project's scheduled attempts: claimers of its due watches count its allowance one at a time. */
+  customerAttempts: 0x73760008,
 } as const;
 
 /** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */

@@ -10,6 +10,7 @@ import {
   isRevision,
   isRowId,
   OPERATOR_ACTIVE,
+  OPERATOR_EVENT,
   QUEUED,
   serialisedData,
   storedOutcome,
@@ -114,7 +115,7 @@ const INSERT_CHECK = `
     INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
     SELECT $1::integer, $2::integer, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text
     WHERE cardinality($12::text[]) = 0
-      OR (SELECT count(*) FROM monitor_events) + cardinality($12::text[]) <= $14::double precision
+      OR (SELECT count(*) FROM monitor_events WHERE ${OPERATOR_EVENT}) + cardinality($12::text[]) <= $14::double precision
     RETURNING id
   ), events AS (
     INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
