@@ -174,7 +174,17 @@ for (const backend of BACKENDS) {
         await storeError(monitor.listEvents(ALICE, other, a, 10), 'NOT_FOUND');
         await storeError(monitor.report(ALICE, other, a, 10), 'NOT_FOUND');
         await storeError(monitor.eventPage(ALICE, other, a, { limit: 10 }), 'NOT_FOUND');
-        await storeError(monitor.listEvents(MALLORY, mine, a, 10), 'NOT_OWNER');
+        for (const refused of [
+          monitor.listEvents(MALLORY, mine, a, 10),
+          monitor.eventPage(MALLORY, mine, a, { limit: 10 }),
+          monitor.report(MALLORY, mine, a, 10),
+          monitor.removeWatch(MALLORY, mine, a),
+          monitor.getWebhook(MALLORY, mine),
+          monitor.disableWebhook(MALLORY, mine),
+        ]) {
+          await storeError(refused, 'NOT_OWNER');
+        }
+        expect(await monitor.listWatches(ALICE, mine)).toHaveLength(1);
 
         const { eventIds: [ofB] } = await record(b, [CHANGED]);
         const { eventIds: [ofA] } = await record(a, [CHANGED]);
@@ -363,15 +373,28 @@ for (const backend of BACKENDS) {
         );
         expect(retry).toMatchObject({ status: 'RETRY', last_response_status: 500, lease_expires_at: null });
         expect(await monitor.claimDeliveries(10, 120, 5)).toEqual([]);
-        for (let attempt = 3; attempt <= 5; attempt++) {
+        for (let attempt = 3; attempt <= 4; attempt++) {
           await db.sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '${at(-1000)}'`);
           const [c] = await monitor.claimDeliveries(10, 120, 5);
           expect(c!.attempt).toBe(attempt);
           expect(await monitor.settleDelivery(c!.id, attempt, { delivered: false, error: 'timeout', retryAfterSeconds: 1 })).toBe(true);
         }
         await db.sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '${at(-1000)}'`);
+        const [last] = await monitor.claimDeliveries(10, 120, 5);
+        expect(last!.attempt).toBe(5);
+        // The last attempt's lease lapses: no attempt is left, so recovery dead-letters it.
+        await db.sql(`UPDATE customer_webhook_deliveries SET lease_expires_at = '${at(-1000)}'`);
         expect(await monitor.claimDeliveries(10, 120, 5)).toEqual([]);
         expect(await db.rows(`SELECT status, attempts FROM customer_webhook_deliveries`)).toEqual([{ status: 'DEAD_LETTER', attempts: 5 }]);
+        expect(await monitor.settleDelivery(last!.id, 5, { delivered: true }, 200)).toBe(false);
+
+        // A queued delivery with no attempt left under a lower maxAttempts is dead-lettered, not claimed.
+        const { eventIds: [second] } = await record(w, [BINDING]);
+        const [once] = await monitor.claimDeliveries(10, 120, 1);
+        expect(once!.eventId).toBe(`evt_${second}`);
+        expect(await monitor.settleDelivery(once!.id, 1, { delivered: false, error: 'HTTP 500', retryAfterSeconds: 0 }, 500)).toBe(true);
+        expect(await monitor.claimDeliveries(10, 120, 1)).toEqual([]);
+        expect(await db.rows(`SELECT status FROM customer_webhook_deliveries WHERE id = '${once!.id}'`)).toEqual([{ status: 'DEAD_LETTER' }]);
         await expect(monitor.claimDeliveries(10, 120, 6)).rejects.toBeInstanceOf(RangeError);
       });
 
