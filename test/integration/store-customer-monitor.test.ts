@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import type { AccountStore, CheckOutcome, CustomerMonitorStore, MonitorEventStore, PlannedEvent, WatchStore } from '../../src/core/store.js';
@@ -26,6 +27,8 @@ interface Opened {
   monitorEvents: MonitorEventStore;
   sql(statement: string): Promise<void>;
   rows<T>(statement: string): Promise<T[]>;
+  /** PostgreSQL: holds the watch's row (FOR NO KEY UPDATE, as any update of the watch does) from a connection of its own until the returned release. */
+  lockWatch?(watchId: number): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,16 @@ const BACKENDS: Backend[] = [
           await store.pool.query(statement);
         },
         rows: async <T>(statement: string) => (await store.pool.query(statement)).rows as T[],
+        lockWatch: async (watchId) => {
+          const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
+          await client.connect();
+          await client.query('BEGIN');
+          await client.query('SELECT id FROM watches WHERE id = $1 FOR NO KEY UPDATE', [watchId]);
+          return async () => {
+            await client.query('COMMIT');
+            await client.end();
+          };
+        },
         close: async () => {
           await store.close();
           await other.close();
@@ -323,6 +336,20 @@ for (const backend of BACKENDS) {
         const dayAgo = at(-DAY);
         expect(await monitor.eventPage(ALICE, p, w, { limit: 100, asOf: dayAgo })).toEqual({ events: [], snapshotEventId: null, asOf: dayAgo, hasMore: false, next: null });
       });
+    });
+
+    it.runIf(backend.name === 'PostgreSQL')('a check takes its watch row lock before its events get ids (ids commit in order per watch)', async () => {
+      const p = await project();
+      const w = await watch(p);
+      const other = await watch(p, 'did:web:other.example');
+      const release = await db.lockWatch!(w);
+      const pending = record(w, [CHANGED]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Another watch's event, committed while the check waits for the row.
+      const { eventIds: [meanwhile] } = await record(other, [CHANGED]);
+      await release();
+      const { eventIds: [late] } = await pending;
+      expect(late!).toBeGreaterThan(meanwhile!);
     });
 
     describe('webhooks and deliveries', () => {
