@@ -123,6 +123,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: 'unset: commercial mode off',
   },
   {
+    name: 'SVC_CUSTOMER_MONITOR',
+    scope: 'svc serve',
+    description: 'off: this daemon does not run the customer monitor worker (hourly project watch checks, customer webhook deliveries)',
+    default: 'on where the commercial mode is on',
+  },
+  {
     name: 'SVC_GATEWAY_PORT',
     scope: 'svc serve',
     description: 'the loopback cookie gateway\'s port (--gateway-port overrides); commercial mode only',

@@ -287,6 +287,9 @@ interface Exchange {
 
 const SSE_EVENTS = new Set(['stage', 'result', 'error', 'done']);
 
+/** The path of an owner's project (one encoded segment). */
+const projectPath = (project: string): string => `/v1/session/projects/${encodeURIComponent(project)}`;
+
 export class SvcClient {
   readonly baseUrl: string;
   readonly #options: SvcClientOptions;
@@ -755,6 +758,66 @@ export class SvcClient {
   rotateProjectKey(project: string, key: string, options?: RequestOptions): Promise<JsonCreated<'sessionRotateKey'>> {
     const path = `/v1/session/projects/${encodeURIComponent(project)}/keys/${encodeURIComponent(key)}/rotate`;
     return this.#json<JsonCreated<'sessionRotateKey'>>({ method: 'POST', path, body: {}, options, ok: [201], session: true });
+  }
+
+  /** GET /v1/session/projects/{project}/watches: the project's watches and whether the daemon runs the automatic worker. */
+  listProjectWatches(project: string, options?: RequestOptions): Promise<JsonOk<'sessionListWatches'>> {
+    return this.#json<JsonOk<'sessionListWatches'>>({ method: 'GET', path: `${projectPath(project)}/watches`, options, session: true });
+  }
+
+  /** POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web (201; 200 when the project already watches it). */
+  addProjectWatch(project: string, did: string, options?: RequestOptions): Promise<JsonCreated<'sessionCreateWatch'>> {
+    return this.#json<JsonCreated<'sessionCreateWatch'>>({ method: 'POST', path: `${projectPath(project)}/watches`, body: { did }, options, ok: [200, 201], session: true });
+  }
+
+  /** DELETE /v1/session/projects/{project}/watches/{watch}: stops watching; queued deliveries are cancelled. */
+  removeProjectWatch(project: string, watch: string, options?: RequestOptions): Promise<void> {
+    return this.#empty({ method: 'DELETE', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}`, options, session: true });
+  }
+
+  /** GET …/watches/{watch}/events: every event of the last 30 days; MONITOR_REPORT_CAPACITY (409) above 200 — page them instead. */
+  listWatchEvents(project: string, watch: string, options?: RequestOptions): Promise<JsonOk<'sessionListEvents'>> {
+    return this.#json<JsonOk<'sessionListEvents'>>({ method: 'GET', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/events`, options, session: true });
+  }
+
+  /** POST …/watches/{watch}/event-page: one page from a snapshot; pass `next` back (with a limit) for the following one. */
+  watchEventPage(
+    project: string,
+    watch: string,
+    body: { limit: number; asOf?: string; snapshotEventId?: string; beforeEventId?: string },
+    options?: RequestOptions,
+  ): Promise<JsonOk<'sessionEventPage'>> {
+    return this.#json<JsonOk<'sessionEventPage'>>({ method: 'POST', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/event-page`, body, options, session: true });
+  }
+
+  /** POST …/watches/{watch}/report: the complete 30-day report, or MONITOR_REPORT_CAPACITY (409); never partial. */
+  watchReport(project: string, watch: string, options?: RequestOptions): Promise<JsonOk<'sessionWatchReport'>> {
+    return this.#json<JsonOk<'sessionWatchReport'>>({ method: 'POST', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/report`, body: {}, options, session: true });
+  }
+
+  /** GET /v1/session/projects/{project}/webhook: the active configuration (never its secret) and whether the worker runs. */
+  getProjectWebhook(project: string, options?: RequestOptions): Promise<JsonOk<'sessionGetWebhook'>> {
+    return this.#json<JsonOk<'sessionGetWebhook'>>({ method: 'GET', path: `${projectPath(project)}/webhook`, options, session: true });
+  }
+
+  /** POST /v1/session/projects/{project}/webhook: sets (or replaces) the webhook; its signing secret is in this answer only. */
+  setProjectWebhook(project: string, url: string, options?: RequestOptions): Promise<JsonCreated<'sessionSetWebhook'>> {
+    return this.#json<JsonCreated<'sessionSetWebhook'>>({ method: 'POST', path: `${projectPath(project)}/webhook`, body: { url }, options, ok: [201], session: true });
+  }
+
+  /** DELETE /v1/session/projects/{project}/webhook: disables it and cancels queued deliveries (idempotent). */
+  disableProjectWebhook(project: string, options?: RequestOptions): Promise<void> {
+    return this.#empty({ method: 'DELETE', path: `${projectPath(project)}/webhook`, options, session: true });
+  }
+
+  /** GET /v1/session/projects/{project}/webhook-deliveries: the newest 100 deliveries' metadata. */
+  listWebhookDeliveries(project: string, options?: RequestOptions): Promise<JsonOk<'sessionListDeliveries'>> {
+    return this.#json<JsonOk<'sessionListDeliveries'>>({ method: 'GET', path: `${projectPath(project)}/webhook-deliveries`, options, session: true });
+  }
+
+  /** GET /v1/session/scheduled-usage: per project, the monitor allowance, attempts used and skipped, the next due check. */
+  scheduledUsage(options?: RequestOptions): Promise<JsonOk<'sessionScheduledUsage'>> {
+    return this.#json<JsonOk<'sessionScheduledUsage'>>({ method: 'GET', path: '/v1/session/scheduled-usage', options, session: true });
   }
 
   // ---- transport -------------------------------------------------------------------------

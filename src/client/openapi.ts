@@ -940,6 +940,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session/projects/{project}/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's watches (owner session)
+         * @description Session core (through the cookie gateway). Active watches, oldest first, and whether this daemon runs the automatic worker.
+         */
+        get: operations["sessionListWatches"];
+        put?: never;
+        /**
+         * Watch an identifier for a project (owner session)
+         * @description Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's 18000 attempts per rolling 30 days. A DID the project already watches gives its existing watch (200).
+         */
+        post: operations["sessionCreateWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/watches/{watch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop watching (owner session)
+         * @description Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.
+         */
+        delete: operations["sessionDeleteWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/watches/{watch}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A watch's events of the last 30 days (owner session)
+         * @description Session core (through the cookie gateway). Every event of the last 30 days, newest first — or, above 200, a refusal (409 MONITOR_REPORT_CAPACITY), never a truncated list: page them with event-page. No query option is taken (cursors are POST bodies).
+         */
+        get: operations["sessionListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/watches/{watch}/event-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A page of a watch's events from a snapshot (owner session)
+         * @description Session core (through the cookie gateway). The first page (no snapshotEventId) fixes the snapshot watermark: the newest event of the 30-day window (at or before asOf). Pages go newest first in persistence order; each gives hasMore and the next cursor (snapshotEventId, beforeEventId, asOf) to send back as the body with a limit. Events recorded after the watermark never appear in its pages, and every event up to it appears exactly once. Strict body; cursors in a query string or a GET are refused.
+         */
+        post: operations["sessionEventPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/watches/{watch}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A complete 30-day report of one watch (owner session)
+         * @description Session core (through the cookie gateway). The watch and every event of the last 30 days, from one snapshot — complete, or refused with 409 MONITOR_REPORT_CAPACITY above 1000 events or 8 MiB; never partial. No baseline document is included.
+         */
+        post: operations["sessionWatchReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's webhook (owner session)
+         * @description Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.
+         */
+        get: operations["sessionGetWebhook"];
+        put?: never;
+        /**
+         * Set the project's webhook (owner session)
+         * @description Session core (through the cookie gateway). The URL must pass the egress policy (https, public addresses) now and at every delivery. The service makes the signing secret: it is in this answer only. A webhook already set is replaced: disabled, its queued deliveries cancelled. Events recorded from now on are delivered (none from before).
+         */
+        post: operations["sessionSetWebhook"];
+        /**
+         * Disable the project's webhook (owner session)
+         * @description Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.
+         */
+        delete: operations["sessionDeleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's recent webhook deliveries (owner session)
+         * @description Session core (through the cookie gateway). The newest 100 deliveries of the last 30 days: metadata only — never a body, signature, secret, lease or the receiver's answer.
+         */
+        get: operations["sessionListDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/scheduled-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The owner's scheduled monitor usage (owner session)
+         * @description Session core (through the cookie gateway). Per project of the owner: the allowance (18000 attempts per rolling 30 days, failures counted; it does not consume the API allowance), the attempts used, the due checks skipped because it was used up, and the next due check.
+         */
+        get: operations["sessionScheduledUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1002,6 +1174,59 @@ export interface webhooks {
                     content?: never;
                 };
                 /** @description Not received (any other status, or no answer within 45 s): retried until the fifth attempt, then dead-lettered. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    customerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer monitor event, POSTed to the project's webhook (owner sessions)
+         * @description Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends delivery. Every attempt sends the same bytes, X-SVC-Event-ID and X-SVC-Signature (made when the event was recorded). Verify before trusting: recompute HMAC-SHA256 keyed with the webhook secret over `<t>.<exact body>`, compare in constant time, accept t within 1800 s of now (the retry schedule fits in it), check that projectId is yours, and deduplicate durably on the event id (the clients: verifyCustomerWebhook / verify_customer_webhook).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (as `id` in the body): deduplicate on it. */
+                    "X-SVC-Event-ID": string;
+                    /** @description `t=<creationTime>,v1=<hex>`: t is the event's creation in unix seconds; the hex is HMAC-SHA256 keyed with the webhook secret over `<t>.<exact UTF-8 body>`. */
+                    "X-SVC-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CustomerEvent"];
+                };
+            };
+            responses: {
+                /** @description Received: delivery ends. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not received: retried until the fifth attempt, then dead-lettered; disabling the webhook cancels what is queued. */
                 default: {
                     headers: {
                         [name: string]: unknown;
@@ -2346,6 +2571,171 @@ export interface components {
             /** @description Oldest first. */
             ledger: components["schemas"]["LedgerEntry"][];
         };
+        ProjectWatch: {
+            /** @description wch_<n>. */
+            id: string;
+            projectId: string;
+            did: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastStatus: string | null;
+            lastHash: string | null;
+            lastCheckedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the watch is next due (hourly).
+             */
+            nextDueAt: string;
+        };
+        ProjectWatchRequest: {
+            /** @description A did:key, did:jwk or did:web identifier. */
+            did: string;
+        };
+        ProjectWatchCreated: {
+            watch: components["schemas"]["ProjectWatch"];
+            /** @description Whether this daemon runs the automatic worker (hourly checks, deliveries). */
+            workerActive: boolean;
+        };
+        ProjectWatchList: {
+            /** @description Active watches, oldest first. */
+            watches: components["schemas"]["ProjectWatch"][];
+            /** @description Whether this daemon runs the automatic worker: without it nothing is checked or delivered. */
+            workerActive: boolean;
+            /**
+             * @description Every watch is due hourly.
+             * @enum {number}
+             */
+            intervalSeconds: 3600;
+            /** @description Active watches a project may have. */
+            limit: number;
+        };
+        CustomerEvent: {
+            /** @description evt_<n>: stable; receivers deduplicate on it. */
+            id: string;
+            type: components["schemas"]["MonitorEventType"];
+            /** @description The project the event belongs to: receivers bind it to their owner. */
+            projectId: string;
+            /** @description wch_<n>. */
+            watchId: string;
+            did: string;
+            /**
+             * Format: date-time
+             * @description When the event was recorded; its unix seconds are the signature's t.
+             */
+            createdAt: string;
+            data: components["schemas"]["MonitorEventData"];
+        };
+        CustomerEventList: {
+            /** @description Newest first: every event of the last 30 days (at most 200). */
+            events: components["schemas"]["CustomerEvent"][];
+            /** Format: date-time */
+            windowStart: string;
+        };
+        EventPageRequest: {
+            limit: number;
+            /**
+             * Format: date-time
+             * @description Only events recorded at or before this instant (first page; later pages repeat it).
+             */
+            asOf?: string;
+            /** @description The watermark of an earlier page (opaque: pass it back as received). */
+            snapshotEventId?: string;
+            /** @description The cursor of an earlier page (needs snapshotEventId). */
+            beforeEventId?: string;
+        };
+        EventPage: {
+            /** @description Newest first, in persistence order. */
+            events: components["schemas"]["CustomerEvent"][];
+            snapshotEventId: string | null;
+            asOf: string | null;
+            hasMore: boolean;
+            next: {
+                snapshotEventId: string;
+                beforeEventId: string;
+                asOf: string | null;
+            } | null;
+        };
+        WatchReport: {
+            watch: components["schemas"]["ProjectWatch"];
+            /** Format: date-time */
+            windowStart: string;
+            /** Format: date-time */
+            windowEnd: string;
+            eventCount: number;
+            /** @description Events of the window per type. */
+            eventsByType: {
+                [key: string]: number;
+            };
+            /** @description Every event of the window, oldest first: the report is complete or refused. */
+            events: components["schemas"]["CustomerEvent"][];
+        };
+        CustomerWebhookConfig: {
+            id: string;
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            active: boolean;
+            disabledAt: string | null;
+        };
+        CustomerWebhookRequest: {
+            /** @description An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery. */
+            url: string;
+        };
+        CustomerWebhookCreated: {
+            config: components["schemas"]["CustomerWebhookConfig"];
+            /** @description The signing secret (whsec_…): in this answer only. Verify X-SVC-Signature with it. */
+            secret: string;
+        };
+        CustomerWebhookState: {
+            config: components["schemas"]["CustomerWebhookConfig"] | null;
+            /** @description Whether this daemon runs the automatic worker that delivers. */
+            workerActive: boolean;
+        };
+        CustomerDelivery: {
+            id: string;
+            /** @description evt_<n>: stable; receivers deduplicate on it. */
+            eventId: string;
+            eventType: components["schemas"]["MonitorEventType"];
+            /** @description wch_<n>. */
+            watchId: string;
+            webhookId: string;
+            /** Format: date-time */
+            createdAt: string;
+            status: components["schemas"]["DeliveryStatus"];
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            deliveredAt: string | null;
+        };
+        CustomerDeliveryList: {
+            /** @description The newest 100 of the last 30 days; metadata only. */
+            deliveries: components["schemas"]["CustomerDelivery"][];
+        };
+        ScheduledUsage: {
+            projectId: string;
+            /** @description Scheduled attempts per rolling 30 days. */
+            allowance: number;
+            /** Format: date-time */
+            windowStart: string;
+            /** @description Attempts in the window, failed ones included. */
+            used: number;
+            failed: number;
+            remaining: number;
+            /** @description Due checks skipped in the window because the allowance was used up. */
+            skipped: number;
+            lastSkippedAt: string | null;
+            activeWatches: number;
+            nextDueAt: string | null;
+        };
+        ScheduledUsageList: {
+            /** @description The owner's projects, oldest first. */
+            projects: components["schemas"]["ScheduledUsage"][];
+            workerActive: boolean;
+            /** @enum {number} */
+            intervalSeconds: 3600;
+            /** @description How often this daemon looks for due work. */
+            pollSeconds: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2492,6 +2882,23 @@ export type LedgerEntry = components['schemas']['LedgerEntry'];
 export type PeriodRequest = components['schemas']['PeriodRequest'];
 export type PeriodClosed = components['schemas']['PeriodClosed'];
 export type TenantBilling = components['schemas']['TenantBilling'];
+export type ProjectWatch = components['schemas']['ProjectWatch'];
+export type ProjectWatchRequest = components['schemas']['ProjectWatchRequest'];
+export type ProjectWatchCreated = components['schemas']['ProjectWatchCreated'];
+export type ProjectWatchList = components['schemas']['ProjectWatchList'];
+export type CustomerEvent = components['schemas']['CustomerEvent'];
+export type CustomerEventList = components['schemas']['CustomerEventList'];
+export type EventPageRequest = components['schemas']['EventPageRequest'];
+export type EventPage = components['schemas']['EventPage'];
+export type WatchReport = components['schemas']['WatchReport'];
+export type CustomerWebhookConfig = components['schemas']['CustomerWebhookConfig'];
+export type CustomerWebhookRequest = components['schemas']['CustomerWebhookRequest'];
+export type CustomerWebhookCreated = components['schemas']['CustomerWebhookCreated'];
+export type CustomerWebhookState = components['schemas']['CustomerWebhookState'];
+export type CustomerDelivery = components['schemas']['CustomerDelivery'];
+export type CustomerDeliveryList = components['schemas']['CustomerDeliveryList'];
+export type ScheduledUsage = components['schemas']['ScheduledUsage'];
+export type ScheduledUsageList = components['schemas']['ScheduledUsageList'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -7094,6 +7501,1001 @@ export interface operations {
                 };
             };
             /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionListWatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionCreateWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectWatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The project already watches this DID: its watch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchCreated"];
+                };
+            };
+            /** @description The new watch. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchCreated"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has 100 active watches (remove one first). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN).; METHOD_NOT_SUPPORTED: did names a method svc does not resolve. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionDeleteWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                watch: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionListEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                watch: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerEventList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITOR_REPORT_CAPACITY: more than 200 events in the window; use event-page. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionEventPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                watch: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPageRequest"];
+            };
+        };
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not an EventPageRequest (limit 1..100; nothing else), an event id is malformed, or beforeEventId comes without snapshotEventId; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or snapshotEventId / beforeEventId is not an event of this watch; or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionWatchReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                watch: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing: an empty object. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchReport"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITOR_REPORT_CAPACITY: more than 1000 events, or more than 8 MiB. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionGetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWebhookState"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionSetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The configuration and its secret (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWebhookCreated"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not {url}; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the URL is not https or its host resolves to a non-public address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the webhook host does not resolve. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disabled (or none was set). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionListDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDeliveryList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionScheduledUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledUsageList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
             501: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,7 @@ import { bridgedSubject } from './commercial.js';
 import { probeRoutes } from './routes/probes.js';
 import { resolutionRoutes } from './routes/resolution.js';
 import { sessionProjectRoutes } from './routes/session-projects.js';
+import { sessionMonitorRoutes } from './routes/session-monitor.js';
 import { vcApiRoutes } from './routes/vc-api.js';
 import { verificationRoutes } from './routes/verification.js';
 import { w3cRoutes } from './routes/w3c.js';
@@ -347,6 +348,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...commercialRoutes(ctx),
     ...sessionKeyRoutes(ctx),
     ...sessionProjectRoutes(ctx),
+    ...sessionMonitorRoutes(ctx),
   ];
 }
 

@@ -49,6 +49,8 @@ export interface ServerContext {
   operator?: OperatorAccess;
   /** The opt-in commercial mode (SVC_COMMERCIAL, src/server/commercial.ts); absent: disabled. */
   commercial?: CommercialAccess;
+  /** Whether this daemon runs the customer monitor worker (commercial mode on, SVC_CUSTOMER_MONITOR not off). */
+  customerWorker?: boolean;
   /** Keyed requests (project API keys) while the commercial mode is on (set by buildApp). */
   keyed?: KeyedRequests;
 }

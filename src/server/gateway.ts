@@ -18,7 +18,8 @@ import type { ServerContext } from './context.js';
 import { clientKey } from './rate-limit.js';
 import { PROBLEM_JSON, problemFromError } from './http.js';
 import { forward, forwardedRoute, type Upstream } from './gateway/forward.js';
-import { GATEWAY_CSP, ownerPage } from './gateway/page.js';
+import { rowOf } from '../core/monitoring/customer.js';
+import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } from './gateway/page.js';
 import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
 import { storeOf } from './context.js';
@@ -108,7 +109,7 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   app.get('/session', handlers.session);
   app.get('/', async (request, reply) => {
     const live = await liveSession(g, request, reply);
-    const projects = live ? await storeOf(ctx.runtime).accounts.listProjectsOwnedBy(live.session.subject) : [];
+    const projects = live ? await pageProjects(ctx, live.session.subject) : [];
     return reply
       .header('content-security-policy', GATEWAY_CSP)
       .header('cache-control', 'no-store')
@@ -133,4 +134,22 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
 
 function notFound(method: string, path: string): ProblemError {
   return new ProblemError('NOT_FOUND', `The cookie gateway serves no ${method.slice(0, 10)} ${truncate(path, 120)}: it forwards only the owner-session routes.`);
+}
+
+/** The owner's projects with their first watches and each watch's newest events, for GET /. */
+async function pageProjects(ctx: ServerContext, subject: string): Promise<PageProject[]> {
+  const store = storeOf(ctx.runtime);
+  const projects = await store.accounts.listProjectsOwnedBy(subject);
+  return Promise.all(
+    projects.map(async (project) => {
+      const watches = await store.customerMonitor.listWatches(subject, project.id);
+      const shown = await Promise.all(
+        watches.slice(0, PAGE_WATCHES).map(async (watch) => ({
+          watch,
+          events: (await store.customerMonitor.eventPage(subject, project.id, rowOf('wch', watch.id)!, { limit: PAGE_EVENTS })).events,
+        })),
+      );
+      return { project, watches: shown, watchCount: watches.length };
+    }),
+  );
 }

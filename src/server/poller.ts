@@ -24,7 +24,8 @@ import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../core/monitoring/rules
 import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../core/problems.js';
 import { rfc3339 } from '../core/runtime.js';
-import type { DeliveryClaim, DeliveryResult, RecordedCheck, WatchCheckInput } from '../core/store.js';
+import { customerHeaders, sealCustomerDelivery } from '../core/monitoring/customer.js';
+import { CUSTOMER_MONITOR_LIMITS, type CheckOutcome, type CustomerCheckClaim, type CustomerDeliveryClaim, type DeliveryClaim, type DeliveryResult, type PlannedEvent, type RecordedCheck, type WatchCheckInput } from '../core/store.js';
 import { admitResolution, type ServerContext } from './context.js';
 import { Periodic } from './periodic.js';
 
@@ -51,13 +52,14 @@ export type CheckReport =
   | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' }
   | { outcome: 'skipped'; reason: string };
 
-/** One check of one watch: resolve, compare, record. */
-export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Promise<CheckReport> {
-  const store = ctx.runtime.store;
-  if (!store) return { outcome: 'skipped', reason: 'the database is unavailable' };
+/** What a fresh resolution of the watched DID shows, and the events it means; or why no check could be made. */
+type Observation = { outcome: CheckOutcome; events: PlannedEvent[] } | { skipped: string };
+
+/** Resolves the watch's DID afresh and compares it with its baselines (both scopes: operator and project watches). */
+async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Observation> {
   const { watch } = input;
   const checkedAt = rfc3339(ctx.runtime.clock.now());
-  let outcome;
+  let outcome: CheckOutcome;
   let headline: string | null = null;
   try {
     const result = await admitResolution(ctx, watch.did, { noCache: true }, POLLER_CLIENT)(AbortSignal.timeout(ctx.limits.requestTimeoutMs));
@@ -66,22 +68,64 @@ export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Pr
   } catch (err) {
     const problem = asProblemError(err);
     // An abort by the time limit is a TimeoutError, not a problem of the DID's host.
-    if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) {
-      return { outcome: 'skipped', reason: problem.detail };
-    }
+    if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) return { skipped: problem.detail };
     outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), checkedAt);
   }
-  const events = plannedEvents(watch.did, input, outcome, headline);
-  const recorded: RecordedCheck = await store.watches.recordCheck({
+  return { outcome, events: plannedEvents(watch.did, input, outcome, headline) };
+}
+
+/** The report of a check from what was observed and how recording it went. */
+function reportOf(seen: { events: PlannedEvent[] }, recorded: RecordedCheck): CheckReport {
+  if (recorded.outcome !== 'recorded') return { outcome: recorded.outcome };
+  return { outcome: 'recorded', changed: seen.events.length > 0, eventIds: recorded.eventIds };
+}
+
+/** One check of one operator watch: resolve, compare, record. */
+export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Promise<CheckReport> {
+  const store = ctx.runtime.store;
+  if (!store) return { outcome: 'skipped', reason: 'the database is unavailable' };
+  const seen = await observe(ctx, input);
+  if ('skipped' in seen) return { outcome: 'skipped', reason: seen.skipped };
+  const { watch } = input;
+  const recorded = await store.watches.recordCheck({
     watchId: watch.id,
     revision: watch.revision,
-    outcome,
-    events,
+    outcome: seen.outcome,
+    events: seen.events,
     maxEvents: EVENT_LIMIT,
     maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
   });
-  if (recorded.outcome !== 'recorded') return { outcome: recorded.outcome };
-  return { outcome: 'recorded', changed: events.length > 0, eventIds: recorded.eventIds };
+  return reportOf(seen, recorded);
+}
+
+/**
+ * One check of one project watch (issue 27): as an operator check, recorded with the project's
+ * attempt (claimed with it; a check the service could not make leaves it counted FAILED) and a
+ * sealed delivery of each new event for the project's active webhook, in one transaction.
+ */
+export async function checkProjectWatch(ctx: ServerContext, claim: CustomerCheckClaim): Promise<CheckReport> {
+  const store = ctx.runtime.store;
+  if (!store) return { outcome: 'skipped', reason: 'the database is unavailable' };
+  const seen = await observe(ctx, claim);
+  if ('skipped' in seen) return { outcome: 'skipped', reason: seen.skipped };
+  const recorded = await store.customerMonitor.recordCheck(
+    { watchId: claim.watch.id, revision: claim.watch.revision, outcome: seen.outcome, events: seen.events, maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES, attemptId: claim.attemptId },
+    sealCustomerDelivery,
+  );
+  return reportOf(seen, recorded);
+}
+
+/** One HTTP attempt of a delivery through the egress policy: 2xx is delivered; anything else is retried after the backoff, or ends after the last attempt. */
+async function post(ctx: ServerContext, url: string, body: string, headers: Record<string, string>, attempt: number): Promise<{ result: DeliveryResult; status?: number }> {
+  const retryAfterSeconds = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
+  try {
+    const answer = await ctx.runtime.net.fetch({ url, purpose: 'webhook', method: 'POST', body, headers, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
+    const result: DeliveryResult = answer.status >= 200 && answer.status < 300 ? { delivered: true } : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds };
+    return { result, status: answer.status };
+  } catch (err) {
+    const problem = asProblemError(err);
+    return { result: { delivered: false, error: `${problem.code}: ${problem.detail}`.slice(0, 500), retryAfterSeconds } };
+  }
 }
 
 /** One attempt of one claimed event: POST, then settle (a lost lease settles nothing). */
@@ -94,16 +138,7 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
   } else {
     const body = envelopeOf(event);
     const headers = deliveryHeaders(watch.secret, event, body, ctx.runtime.clock.now().getTime() / 1000);
-    try {
-      const answer = await ctx.runtime.net.fetch({ url: watch.webhookUrl, purpose: 'webhook', method: 'POST', body, headers, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
-      result =
-        answer.status >= 200 && answer.status < 300
-          ? { delivered: true }
-          : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds: attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null };
-    } catch (err) {
-      const problem = asProblemError(err);
-      result = { delivered: false, error: `${problem.code}: ${problem.detail}`.slice(0, 500), retryAfterSeconds: attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null };
-    }
+    result = (await post(ctx, watch.webhookUrl, body, headers, attempt)).result;
   }
   if (store && !(await store.monitorEvents.settle(event.id, attempt, result))) {
     ctx.runtime.log.warn('a delivery was settled by another sender (its lease had expired)', { eventId: event.id, attempt });
@@ -111,21 +146,64 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
   return result;
 }
 
+/**
+ * One attempt of one claimed customer delivery (SPEC §6.3): the stored bytes, X-SVC-Event-ID and
+ * X-SVC-Signature, the same on every attempt; then settle. A webhook disabled since the claim
+ * cancels instead of sending.
+ */
+export async function deliverCustomer(ctx: ServerContext, claim: CustomerDeliveryClaim): Promise<DeliveryResult> {
+  const store = ctx.runtime.store;
+  const sent = claim.active ? await post(ctx, claim.url, claim.body, customerHeaders(claim.eventId, claim.signature), claim.attempt) : { result: { cancelled: true } as DeliveryResult };
+  if (store && !(await store.customerMonitor.settleDelivery(claim.id, claim.attempt, sent.result, sent.status))) {
+    ctx.runtime.log.warn('a customer delivery was settled by another sender (its lease had expired)', { deliveryId: claim.id, attempt: claim.attempt });
+  }
+  return sent.result;
+}
+
+/** Runs `work` on each item, `atOnce` at a time; returns how many ran. Items are all worked on unless `halted` says stop. */
+async function each<T>(items: T[], atOnce: number, work: (item: T) => Promise<void>, halted: () => boolean = () => false): Promise<number> {
+  let done = 0;
+  const worker = async () => {
+    for (let item = items.shift(); item !== undefined && !halted(); item = items.shift()) {
+      await work(item);
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return done;
+}
+
 /** Claims up to DELIVERIES_PER_ROUND due events and delivers them, a few at once; returns how many were attempted. */
 export async function deliverDue(ctx: ServerContext): Promise<number> {
   const store = ctx.runtime.store;
   if (!store) return 0;
+  // Claimed events are all attempted (their attempt was counted); a stop only ends the pass after them.
   const claims = await store.monitorEvents.claimDeliveries(DELIVERIES_PER_ROUND, DELIVERY_LEASE_SECONDS, DELIVERY_ATTEMPTS);
-  let attempted = 0;
-  const worker = async () => {
-    // Claimed events are all attempted (their attempt was counted); a stop only ends the pass after them.
-    for (let claim = claims.shift(); claim !== undefined; claim = claims.shift()) {
-      await deliver(ctx, claim);
-      attempted += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, claims.length) }, worker));
-  return attempted;
+  return each(claims, DELIVERIES_AT_ONCE, async (claim) => void (await deliver(ctx, claim)));
+}
+
+/** As deliverDue, for customer deliveries. */
+export async function deliverCustomerDue(ctx: ServerContext): Promise<number> {
+  const store = ctx.runtime.store;
+  if (!store) return 0;
+  const claims = await store.customerMonitor.claimDeliveries(DELIVERIES_PER_ROUND, DELIVERY_LEASE_SECONDS, DELIVERY_ATTEMPTS);
+  return each(claims, DELIVERIES_AT_ONCE, async (claim) => void (await deliverCustomer(ctx, claim)));
+}
+
+/** Checks each claimed watch, a few at a time (each waits mostly on the network and on commits); returns how many checks were recorded. */
+async function checkAll<T extends WatchCheckInput>(ctx: ServerContext, halted: () => boolean, queue: T[], check: (input: T) => Promise<CheckReport>): Promise<number> {
+  let checked = 0;
+  await each(
+    queue,
+    CHECKS_AT_ONCE,
+    async (input) => {
+      const report = await check(input);
+      if (report.outcome === 'recorded') checked += 1;
+      else ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
+    },
+    halted,
+  );
+  return checked;
 }
 
 export class MonitorPoller extends Periodic {
@@ -147,17 +225,28 @@ export class MonitorPoller extends Periodic {
   async checkDue(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
-    const queue = await store.watches.claimDue(WATCHES_PER_PASS);
-    let checked = 0;
-    // A few checks at a time: each waits mostly on the network and on commits, not on this process.
-    const worker = async () => {
-      for (let input = queue.shift(); input !== undefined && !this.halted; input = queue.shift()) {
-        const report = await checkWatch(this.ctx, input);
-        if (report.outcome === 'recorded') checked += 1;
-        else this.ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, queue.length) }, worker));
+    return checkAll(this.ctx, () => this.halted, await store.watches.claimDue(WATCHES_PER_PASS), (input) => checkWatch(this.ctx, input));
+  }
+}
+
+/**
+ * The customer monitor (issue 27; SPEC §8): the same pass for project watches, every
+ * SVC_MONITOR_PERIOD seconds (30) on every daemon where the commercial mode is on. Project watches
+ * are due hourly; a project whose rolling 30 days hold 18,000 attempts has its due checks skipped
+ * (recorded, shown by GET /v1/session/scheduled-usage), never run silently over the allowance.
+ */
+export class CustomerMonitorPoller extends Periodic {
+  constructor(ctx: ServerContext) {
+    super(ctx, ctx.limits.monitorPeriodSeconds, 'a customer monitor pass');
+  }
+
+  override async pass(): Promise<number> {
+    const store = this.ctx.runtime.store;
+    if (!store) return 0;
+    await deliverCustomerDue(this.ctx);
+    const { claims } = await store.customerMonitor.claimDue(WATCHES_PER_PASS, CUSTOMER_MONITOR_LIMITS.attempts);
+    const checked = await checkAll(this.ctx, () => this.halted, claims, (claim) => checkProjectWatch(this.ctx, claim));
+    if (!this.halted) await deliverCustomerDue(this.ctx);
     return checked;
   }
 }

@@ -14,7 +14,7 @@ import { buildGateway, gatewayRefusal } from './gateway.js';
 import { upstreamHost } from './gateway/forward.js';
 import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './claim-checker.js';
-import { MonitorPoller } from './poller.js';
+import { CustomerMonitorPoller, MonitorPoller } from './poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './routes/delegation.js';
 import { StorageSlot } from './storage.js';
@@ -35,8 +35,8 @@ export interface ServeOptions {
   announce: (line: string) => void;
   /** SVC_ADMIN_TOKEN: enables the operator monitoring routes (24 characters at least, direct profile). */
   adminToken?: string;
-  /** SVC_COMMERCIAL and SVC_COMMERCIAL_ORIGIN: the opt-in commercial mode (src/server/commercial.ts). */
-  commercial?: { setting: string | undefined; origin: string | undefined };
+  /** SVC_COMMERCIAL and SVC_COMMERCIAL_ORIGIN: the opt-in commercial mode (src/server/commercial.ts); SVC_CUSTOMER_MONITOR: off stops its worker here. */
+  commercial?: { setting: string | undefined; origin: string | undefined; customerMonitor?: string | undefined };
   /** The loopback cookie gateway (`--gateway-port`): a second listener, commercial mode only. */
   gateway?: { host: string; port: number };
   /** The access log (one entry per request); none: no access log. */
@@ -95,6 +95,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     operator: operatorAccess(options.adminToken, options.profile),
   };
   ctx.commercial = commercialAccess(options.commercial?.setting, options.commercial?.origin, ctx.operator!, options.profile);
+  ctx.customerWorker = ctx.commercial.enabled && options.commercial?.customerMonitor !== 'off';
   const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
   if (refusal !== null) {
     await storage.close().catch(() => undefined);
@@ -134,6 +135,15 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // Expired owner sessions and sign-in challenges are swept where the commercial mode is on.
   const sweeper = ctx.commercial.enabled ? new AccountSweeper(ctx) : null;
   sweeper?.start();
+  // Project watches are checked and their deliveries sent by every daemon where the mode is on
+  // (unless SVC_CUSTOMER_MONITOR=off), the work shared through the database's leases.
+  const customerPoller = ctx.customerWorker ? new CustomerMonitorPoller(ctx) : null;
+  customerPoller?.start();
+  const workerSetting = options.commercial?.customerMonitor;
+  if (workerSetting !== undefined && !['', 'on', 'off'].includes(workerSetting)) {
+    options.announce(`svc: SVC_CUSTOMER_MONITOR is "${workerSetting.slice(0, 20)}"; it takes on or off: the customer monitor worker runs`);
+  }
+  if (ctx.commercial.enabled && !ctx.customerWorker) options.announce('svc: the customer monitor worker is off here (SVC_CUSTOMER_MONITOR=off): project watches are not checked by this daemon');
   // SPEC §3: registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -162,7 +172,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
-        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : [])];
+        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : []), ...(customerPoller ? [customerPoller.stop()] : [])];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]);
         // Usage increments still gathered in memory are written before the database closes.

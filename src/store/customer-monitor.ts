@@ -112,8 +112,7 @@ export const CUSTOMER_STATEMENTS = {
   eventOfWatch: (d: CustomerDialect) => `SELECT id FROM monitor_events WHERE id = ${d.p('eventId')} AND watch_id = ${d.p('watchId')}`,
   page: (d: CustomerDialect) => `
     SELECT ${EVENT}
-    WHERE e.watch_id = ${d.p('watchId')} AND e.created_at >= ${d.p('since')} AND e.id <= ${int(d, 'snapshot')}
-      AND (${int(d, 'before')} IS NULL OR e.id < ${int(d, 'before')})
+    WHERE e.watch_id = ${d.p('watchId')} AND e.id <= ${int(d, 'upper')} AND e.created_at >= ${d.p('since')}
       AND (${txt(d, 'asOf')} IS NULL OR e.created_at <= ${txt(d, 'asOf')})
     ORDER BY e.id DESC LIMIT ${d.p('limit')}`,
   activeWebhook: (d: CustomerDialect) => `SELECT ${HOOK} FROM customer_webhooks WHERE project_id = ${d.p('projectId')} AND active = 1`,
@@ -413,7 +412,10 @@ export class CustomerMonitor implements CustomerMonitorStore {
       const { since } = yield* bounds();
       const snapshot = query.snapshotEventId ?? (yield* one<{ id: number | null }>('watermark', { watchId, since, asOf }))!.id;
       if (snapshot === null) return { events: [], snapshotEventId: null, asOf, hasMore: false, next: null };
-      const rows = yield* all<EventRow>('page', { watchId, since, snapshot, before: query.beforeEventId ?? null, asOf, limit: limit + 1 });
+      // One upper bound (the watermark, or just before the cursor): the (watch_id, id) index then
+      // starts the scan at the page, rather than at the watermark with the cursor as a filter.
+      const upper = query.beforeEventId === undefined ? snapshot : Math.min(snapshot, query.beforeEventId - 1);
+      const rows = yield* all<EventRow>('page', { watchId, since, upper, asOf, limit: limit + 1 });
       const hasMore = rows.length > limit;
       const events = rows.slice(0, limit);
       const next = hasMore ? { snapshotEventId: snapshot, beforeEventId: events[events.length - 1]!.id } : null;

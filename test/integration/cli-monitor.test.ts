@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { customerHeaders, customerWebhookSecret, sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
@@ -214,6 +215,41 @@ describe('svc webhook listen --json', () => {
       expect(bad).toMatchObject({ id: 'evt_9', verified: false, data: null, reason: 'no X-Svc-Timestamp header' });
       child.kill('SIGINT');
       expect(await exited).toBe(130);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('--customer verifies a customer delivery (X-SVC-Signature, t the creation time: a retry 20 min later still verifies) and names what is wrong', async () => {
+    const secret = customerWebhookSecret();
+    const child = spawn(process.execPath, [svcBin, 'webhook', 'listen', '--customer', '--port', '0', '--json'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...cleanEnv({ SVC_WEBHOOK_SECRET: secret }) } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+    try {
+      for (let i = 0; i < 300 && !/listening for webhooks on/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+      const url = /listening for webhooks on (http:\/\/\S+)/.exec(err)![1]!;
+      const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 20 * 60_000).toISOString().replace('.000Z', 'Z');
+      const event = { id: 'evt_11', type: 'identity.document.changed' as const, projectId: 'prj_x', watchId: 'wch_3', did: DID, createdAt, data: { headline: 'changed' } };
+      const { body, signature } = sealCustomerDelivery(event, secret);
+      const headers = customerHeaders(event.id, signature);
+      expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(204);
+      expect((await fetch(url, { method: 'POST', headers: { ...headers, 'x-svc-signature': signature.replace(/v1=.*/, `v1=${'0'.repeat(64)}`) }, body })).status).toBe(401);
+      expect((await fetch(url, { method: 'POST', headers: { 'x-svc-signature': signature }, body })).status).toBe(401);
+      for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      const [ok, wrong, noId] = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(ok).toMatchObject({ id: 'evt_11', type: 'identity.document.changed', did: DID, verified: true, data: { headline: 'changed' } });
+      expect(wrong).toMatchObject({ verified: false, data: null, reason: 'the signature does not match (another secret, or a changed body)' });
+      expect(noId).toMatchObject({ verified: false, reason: 'no X-SVC-Event-ID header' });
+      expect(out).not.toContain(secret);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }

@@ -1,5 +1,5 @@
 /**
- * `svc owner login|projects|keys|logout` against a real daemon and its cookie gateway: the
+ * `svc owner login|projects|keys|watches|events|webhook|schedule|logout` against a real daemon and its cookie gateway: the
  * challenge signed with a private JWK file, the cookie kept in a 0600 file under the state
  * directory and never printed; project keys issued, used, rotated and revoked end to end; exit codes.
  */
@@ -28,7 +28,8 @@ beforeAll(async () => {
   projects = await seedOwner(dbPath, owner.did, ['web']);
   writeFileSync(keyFile, JSON.stringify(owner.privateKey.export({ format: 'jwk' })));
   writeFileSync(strangerKey, JSON.stringify(stranger.privateKey.export({ format: 'jwk' })));
-  daemon = (await startGatewayDaemon({ dbPath })).daemon;
+  // Loopback webhook URLs pass the egress policy (nothing is delivered to them in these tests).
+  daemon = (await startGatewayDaemon({ dbPath, env: { SVC_EGRESS_ALLOW: '127.0.0.0/8' } })).daemon;
   gw = gatewayUrl(daemon);
 }, 30_000);
 
@@ -93,6 +94,43 @@ describe('svc owner', () => {
     expect(foreign.stderr).toContain('FORBIDDEN');
     const missing = await svc(['owner', 'keys', 'revoke', '--project', projects[0]!], env());
     expect(missing.exitCode).toBe(2);
+  });
+
+  it('watches, events, webhook and schedule through the gateway: the secret printed once, exit 4 for a refusal', async () => {
+    const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const project = projects[0]!;
+    const added = await svc(['owner', 'watches', 'add', '--project', project, '--did', DID, '--json'], env());
+    expect(added.exitCode).toBe(0);
+    const watch = JSON.parse(added.stdout).watch as { id: string };
+    expect(watch.id).toMatch(/^wch_\d+$/);
+    const list = await svc(['owner', 'watches', 'list', '--project', project], env());
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`${watch.id}\\s+${DID}`));
+    const events = await svc(['owner', 'events', '--project', project, '--watch', watch.id], env());
+    expect(events.stdout).toBe('no events in the last 30 days');
+    const report = await svc(['owner', 'events', '--project', project, '--watch', watch.id, '--report', '--json'], env());
+    expect(JSON.parse(report.stdout)).toMatchObject({ eventCount: 0, watch: { id: watch.id } });
+    const set = await svc(['owner', 'webhook', 'set', '--project', project, '--url', 'https://127.0.0.1:9/hook'], env());
+    expect(set.exitCode).toBe(0);
+    const secret = /^secret\s+(whsec_\S+)$/m.exec(set.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(set.stdout).toContain('shown only now');
+    const shown = await svc(['owner', 'webhook', 'show', '--project', project], env());
+    expect(shown.stdout).toContain('https://127.0.0.1:9/hook');
+    expect(shown.stdout).not.toContain(secret!);
+    const quiet = await svc(['owner', 'webhook', 'set', '--project', project, '--url', 'https://127.0.0.1:9/other', '-q'], env());
+    expect(quiet.stdout).toMatch(/^whsec_\S+$/);
+    expect((await svc(['owner', 'webhook', 'deliveries', '--project', project], env())).stdout).toBe('no deliveries in the last 30 days');
+    const schedule = await svc(['owner', 'schedule', '--json'], env());
+    expect(JSON.parse(schedule.stdout).projects[0]).toMatchObject({ projectId: project, allowance: 18000, activeWatches: 1 });
+    expect((await svc(['owner', 'webhook', 'disable', '--project', project], env())).exitCode).toBe(0);
+    expect((await svc(['owner', 'watches', 'remove', '--project', project, '--watch', watch.id], env())).exitCode).toBe(0);
+    const gone = await svc(['owner', 'watches', 'remove', '--project', project, '--watch', watch.id], env());
+    expect(gone.exitCode).toBe(4);
+    expect(gone.stderr).toMatch(/NOT_FOUND/);
+    const webvh = await svc(['owner', 'watches', 'add', '--project', project, '--did', 'did:webvh:QmSCID:example.com'], env());
+    expect(webvh.exitCode).toBe(4);
+    expect(webvh.stderr).toMatch(/INVALID_REQUEST.*did:key, did:jwk and did:web/);
   });
 
   it('logout ends the session and removes the file; then projects is a usage error', async () => {

@@ -230,10 +230,16 @@ describe('forwarding', () => {
     }
   });
 
-  it('a listed route the core has not built answers what the core answers', async () => {
+  it("the customer monitor's routes answer through the gateway: the owner's data, another owner's project the core's 404", async () => {
     const answer = await get(gw, `/v1/session/projects/${projects[0]}/webhook-deliveries`, { cookie });
-    expect([404, 501]).toContain(answer.status);
-    expect(answer.body.detail).not.toContain('cookie gateway');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ deliveries: [] });
+    expect((await get(gw, '/v1/session/scheduled-usage', { cookie })).body.projects.map((p: { projectId: string }) => p.projectId).sort()).toEqual([...projects].sort());
+    const foreign = await get(gw, `/v1/session/projects/${otherProjects[0]}/webhook`, { cookie });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'NOT_FOUND', detail: 'No project of yours has this id.' });
+    const unknown = await get(gw, '/v1/session/projects/prj_nobody/webhook', { cookie });
+    expect(unknown.body).toEqual(foreign.body);
   });
 
   it('a write needs the configured Origin exactly', async () => {
@@ -278,7 +284,7 @@ describe('forwarding', () => {
     expect((await get(gw, '/v1/session/projects', { cookie: `svc_session=${id}` })).status).toBe(401);
   });
 
-  it('the owner page lists the projects when signed in, explains svc owner login otherwise', async () => {
+  it('the owner page lists the projects, their watches and newest events when signed in, explains svc owner login otherwise', async () => {
     const mine = (await signIn(gw, origin, owner)).cookie;
     const page = await get(gw, '/', { cookie: mine });
     expect(page.status).toBe(200);
@@ -286,6 +292,30 @@ describe('forwarding', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.text).toContain(projects[0]);
     expect(page.text).toContain('alpha');
+    expect(page.text).toContain('No watches.');
+    // A watch and an event of it: the page shows both, escaped; never another owner's.
+    const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const added = await postJson(gw, `/v1/session/projects/${projects[0]}/watches`, { did }, { origin, cookie: mine });
+    expect(added.status).toBe(201);
+    const watchRow = Number(String(added.body.watch.id).slice('wch_'.length));
+    const db = new Database(dbPath);
+    db.pragma('busy_timeout = 5000');
+    const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const eventRow = db
+      .prepare(`INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status) VALUES (?, ?, 'identity.deactivated', '{}', ?, 'PENDING') RETURNING id`)
+      .pluck()
+      .get(watchRow, did, at) as number;
+    db.close();
+    const withWatch = await get(gw, '/', { cookie: mine });
+    expect(withWatch.text).toContain(added.body.watch.id);
+    expect(withWatch.text).toContain(did);
+    expect(withWatch.text).toContain(`evt_${eventRow}`);
+    expect(withWatch.text).toContain('identity.deactivated');
+    const theirs = (await signIn(gw, origin, other)).cookie;
+    const otherPage = await get(gw, '/', { cookie: theirs });
+    expect(otherPage.text).toContain(otherProjects[0]);
+    expect(otherPage.text).not.toContain(added.body.watch.id);
+    expect(otherPage.text).not.toContain(`evt_${eventRow}`);
     const anonymous = await get(gw, '/');
     expect(anonymous.text).toContain('svc owner login');
     expect(anonymous.text).not.toContain(projects[0]);

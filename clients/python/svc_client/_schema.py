@@ -202,6 +202,24 @@ __all__ = [
     "PeriodRequest",
     "PeriodClosed",
     "TenantBilling",
+    "ProjectWatch",
+    "ProjectWatchRequest",
+    "ProjectWatchCreated",
+    "ProjectWatchList",
+    "CustomerEvent",
+    "CustomerEventList",
+    "EventPageRequest",
+    "EventPageNextVariant1",
+    "EventPage",
+    "WatchReport",
+    "CustomerWebhookConfig",
+    "CustomerWebhookRequest",
+    "CustomerWebhookCreated",
+    "CustomerWebhookState",
+    "CustomerDelivery",
+    "CustomerDeliveryList",
+    "ScheduledUsage",
+    "ScheduledUsageList",
     "ResolveW3cPostBody",
     "OperationSpec",
     "OPERATIONS",
@@ -2174,6 +2192,209 @@ class TenantBilling(TypedDict):
     ledger: List[LedgerEntry]
 
 
+class ProjectWatch(TypedDict):
+    """The `ProjectWatch` schema of openapi.json."""
+
+    #: wch_<n>.
+    id: str
+    projectId: str
+    did: str
+    createdAt: str
+    lastStatus: Optional[str]
+    lastHash: Optional[str]
+    lastCheckedAt: Optional[str]
+    #: When the watch is next due (hourly).
+    nextDueAt: str
+
+
+class ProjectWatchRequest(TypedDict):
+    """The `ProjectWatchRequest` schema of openapi.json."""
+
+    #: A did:key, did:jwk or did:web identifier.
+    did: str
+
+
+class ProjectWatchCreated(TypedDict):
+    """The `ProjectWatchCreated` schema of openapi.json."""
+
+    watch: ProjectWatch
+    #: Whether this daemon runs the automatic worker (hourly checks, deliveries).
+    workerActive: bool
+
+
+class ProjectWatchList(TypedDict):
+    """The `ProjectWatchList` schema of openapi.json."""
+
+    #: Active watches, oldest first.
+    watches: List[ProjectWatch]
+    #: Whether this daemon runs the automatic worker: without it nothing is checked or delivered.
+    workerActive: bool
+    #: Every watch is due hourly.
+    intervalSeconds: Literal[3600]
+    #: Active watches a project may have.
+    limit: int
+
+
+class CustomerEvent(TypedDict):
+    """The `CustomerEvent` schema of openapi.json."""
+
+    #: evt_<n>: stable; receivers deduplicate on it.
+    id: str
+    type: MonitorEventType
+    #: The project the event belongs to: receivers bind it to their owner.
+    projectId: str
+    #: wch_<n>.
+    watchId: str
+    did: str
+    #: When the event was recorded; its unix seconds are the signature's t.
+    createdAt: str
+    data: MonitorEventData
+
+
+class CustomerEventList(TypedDict):
+    """The `CustomerEventList` schema of openapi.json."""
+
+    #: Newest first: every event of the last 30 days (at most 200).
+    events: List[CustomerEvent]
+    windowStart: str
+
+
+class _EventPageRequestRequired(TypedDict):
+    """The required members of EventPageRequest."""
+
+    limit: int
+
+
+class EventPageRequest(_EventPageRequestRequired, total=False):
+    """The `EventPageRequest` schema of openapi.json."""
+
+    #: Only events recorded at or before this instant (first page; later pages repeat it).
+    asOf: str
+    #: The watermark of an earlier page (opaque: pass it back as received).
+    snapshotEventId: str
+    #: The cursor of an earlier page (needs snapshotEventId).
+    beforeEventId: str
+
+
+class EventPageNextVariant1(TypedDict):
+    """The object at `EventPage.next (variant 1 of 2)` in openapi.json."""
+
+    snapshotEventId: str
+    beforeEventId: str
+    asOf: Optional[str]
+
+
+class EventPage(TypedDict):
+    """The `EventPage` schema of openapi.json."""
+
+    #: Newest first, in persistence order.
+    events: List[CustomerEvent]
+    snapshotEventId: Optional[str]
+    asOf: Optional[str]
+    hasMore: bool
+    next: Optional[EventPageNextVariant1]
+
+
+class WatchReport(TypedDict):
+    """The `WatchReport` schema of openapi.json."""
+
+    watch: ProjectWatch
+    windowStart: str
+    windowEnd: str
+    eventCount: int
+    #: Events of the window per type.
+    eventsByType: Dict[str, int]
+    #: Every event of the window, oldest first: the report is complete or refused.
+    events: List[CustomerEvent]
+
+
+class CustomerWebhookConfig(TypedDict):
+    """The `CustomerWebhookConfig` schema of openapi.json."""
+
+    id: str
+    url: str
+    createdAt: str
+    active: bool
+    disabledAt: Optional[str]
+
+
+class CustomerWebhookRequest(TypedDict):
+    """The `CustomerWebhookRequest` schema of openapi.json."""
+
+    #: An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.
+    url: str
+
+
+class CustomerWebhookCreated(TypedDict):
+    """The `CustomerWebhookCreated` schema of openapi.json."""
+
+    config: CustomerWebhookConfig
+    #: The signing secret (whsec_…): in this answer only. Verify X-SVC-Signature with it.
+    secret: str
+
+
+class CustomerWebhookState(TypedDict):
+    """The `CustomerWebhookState` schema of openapi.json."""
+
+    config: Optional[CustomerWebhookConfig]
+    #: Whether this daemon runs the automatic worker that delivers.
+    workerActive: bool
+
+
+class CustomerDelivery(TypedDict):
+    """The `CustomerDelivery` schema of openapi.json."""
+
+    id: str
+    #: evt_<n>: stable; receivers deduplicate on it.
+    eventId: str
+    eventType: MonitorEventType
+    #: wch_<n>.
+    watchId: str
+    webhookId: str
+    createdAt: str
+    status: DeliveryStatus
+    attempts: int
+    nextAttemptAt: Optional[str]
+    lastAttemptAt: Optional[str]
+    deliveredAt: Optional[str]
+
+
+class CustomerDeliveryList(TypedDict):
+    """The `CustomerDeliveryList` schema of openapi.json."""
+
+    #: The newest 100 of the last 30 days; metadata only.
+    deliveries: List[CustomerDelivery]
+
+
+class ScheduledUsage(TypedDict):
+    """The `ScheduledUsage` schema of openapi.json."""
+
+    projectId: str
+    #: Scheduled attempts per rolling 30 days.
+    allowance: int
+    windowStart: str
+    #: Attempts in the window, failed ones included.
+    used: int
+    failed: int
+    remaining: int
+    #: Due checks skipped in the window because the allowance was used up.
+    skipped: int
+    lastSkippedAt: Optional[str]
+    activeWatches: int
+    nextDueAt: Optional[str]
+
+
+class ScheduledUsageList(TypedDict):
+    """The `ScheduledUsageList` schema of openapi.json."""
+
+    #: The owner's projects, oldest first.
+    projects: List[ScheduledUsage]
+    workerActive: bool
+    intervalSeconds: Literal[3600]
+    #: How often this daemon looks for due work.
+    pollSeconds: int
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -2713,6 +2934,116 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": None,
+    },
+    "sessionListWatches": {
+        "method": "GET",
+        "path": "/v1/session/projects/{project}/watches",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "ProjectWatchList",
+    },
+    "sessionCreateWatch": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/watches",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": "ProjectWatchRequest",
+        "results": (200, 201),
+        "response": "ProjectWatchCreated",
+    },
+    "sessionDeleteWatch": {
+        "method": "DELETE",
+        "path": "/v1/session/projects/{project}/watches/{watch}",
+        "budget": "standard",
+        "path_params": ("project", "watch"),
+        "query": (),
+        "body": None,
+        "results": (204,),
+        "response": None,
+    },
+    "sessionListEvents": {
+        "method": "GET",
+        "path": "/v1/session/projects/{project}/watches/{watch}/events",
+        "budget": "standard",
+        "path_params": ("project", "watch"),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "CustomerEventList",
+    },
+    "sessionEventPage": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/watches/{watch}/event-page",
+        "budget": "standard",
+        "path_params": ("project", "watch"),
+        "query": (),
+        "body": "EventPageRequest",
+        "results": (200,),
+        "response": "EventPage",
+    },
+    "sessionWatchReport": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/watches/{watch}/report",
+        "budget": "intensive",
+        "path_params": ("project", "watch"),
+        "query": (),
+        "body": "Dict[str, Any]",
+        "results": (200,),
+        "response": "WatchReport",
+    },
+    "sessionGetWebhook": {
+        "method": "GET",
+        "path": "/v1/session/projects/{project}/webhook",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "CustomerWebhookState",
+    },
+    "sessionSetWebhook": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/webhook",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": "CustomerWebhookRequest",
+        "results": (201,),
+        "response": None,
+    },
+    "sessionDeleteWebhook": {
+        "method": "DELETE",
+        "path": "/v1/session/projects/{project}/webhook",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (204,),
+        "response": None,
+    },
+    "sessionListDeliveries": {
+        "method": "GET",
+        "path": "/v1/session/projects/{project}/webhook-deliveries",
+        "budget": "standard",
+        "path_params": ("project",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "CustomerDeliveryList",
+    },
+    "sessionScheduledUsage": {
+        "method": "GET",
+        "path": "/v1/session/scheduled-usage",
+        "budget": "standard",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "ScheduledUsageList",
     },
     "openApi": {
         "method": "GET",

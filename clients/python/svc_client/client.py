@@ -651,6 +651,55 @@ class SvcClient:
         """POST /v1/session/projects/{project}/keys/{key}/rotate: atomic rotation; the new secret is in this answer only."""
         return self._gateway("POST", f"/v1/session/projects/{_segment(project)}/keys/{_segment(key)}/rotate", {}, (200, 201))
 
+    def list_project_watches(self, project: str) -> Dict[str, Any]:
+        """GET /v1/session/projects/{project}/watches: the watches and whether the daemon runs the automatic worker."""
+        return self._gateway("GET", f"{_project(project)}/watches", None, (200,))
+
+    def add_project_watch(self, project: str, did: str) -> Dict[str, Any]:
+        """POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web (201; 200 when already watched)."""
+        return self._gateway("POST", f"{_project(project)}/watches", {"did": did}, (200, 201))
+
+    def remove_project_watch(self, project: str, watch: str) -> None:
+        """DELETE /v1/session/projects/{project}/watches/{watch}: stops watching; queued deliveries are cancelled."""
+        self._gateway("DELETE", f"{_project(project)}/watches/{_segment(watch)}", None, (204,))
+
+    def list_watch_events(self, project: str, watch: str) -> Dict[str, Any]:
+        """GET …/watches/{watch}/events: every event of the last 30 days; SvcError MONITOR_REPORT_CAPACITY (409) above 200."""
+        return self._gateway("GET", f"{_project(project)}/watches/{_segment(watch)}/events", None, (200,))
+
+    def watch_event_page(
+        self, project: str, watch: str, limit: int, as_of: Optional[str] = None, snapshot_event_id: Optional[str] = None, before_event_id: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """POST …/watches/{watch}/event-page: one page from a snapshot; pass ``next``'s members back for the following one."""
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise TypeError("limit must be an integer")
+        body = _compact({"limit": limit, "asOf": as_of, "snapshotEventId": snapshot_event_id, "beforeEventId": before_event_id})
+        return self._gateway("POST", f"{_project(project)}/watches/{_segment(watch)}/event-page", body, (200,))
+
+    def watch_report(self, project: str, watch: str) -> Dict[str, Any]:
+        """POST …/watches/{watch}/report: the complete 30-day report, or SvcError MONITOR_REPORT_CAPACITY (409); never partial."""
+        return self._gateway("POST", f"{_project(project)}/watches/{_segment(watch)}/report", {}, (200,))
+
+    def get_project_webhook(self, project: str) -> Dict[str, Any]:
+        """GET /v1/session/projects/{project}/webhook: the active configuration (never its secret) and whether the worker runs."""
+        return self._gateway("GET", f"{_project(project)}/webhook", None, (200,))
+
+    def set_project_webhook(self, project: str, url: str) -> Dict[str, Any]:
+        """POST /v1/session/projects/{project}/webhook: sets (or replaces) the webhook; its signing secret is in this answer only."""
+        return self._gateway("POST", f"{_project(project)}/webhook", {"url": url}, (201,))
+
+    def disable_project_webhook(self, project: str) -> None:
+        """DELETE /v1/session/projects/{project}/webhook: disables it and cancels queued deliveries (idempotent)."""
+        self._gateway("DELETE", f"{_project(project)}/webhook", None, (204,))
+
+    def list_webhook_deliveries(self, project: str) -> Dict[str, Any]:
+        """GET /v1/session/projects/{project}/webhook-deliveries: the newest 100 deliveries' metadata."""
+        return self._gateway("GET", f"{_project(project)}/webhook-deliveries", None, (200,))
+
+    def scheduled_usage(self) -> Dict[str, Any]:
+        """GET /v1/session/scheduled-usage: per project, the monitor allowance, attempts used and skipped, the next due check."""
+        return self._gateway("GET", "/v1/session/scheduled-usage", None, (200,))
+
     def _gateway(self, method: str, path: str, body: Any, results: Sequence[int], want_cookie: bool = False) -> Any:
         data = None
         defaults: Dict[str, Optional[str]] = {"Accept": _JSON_ACCEPT}
@@ -849,9 +898,13 @@ class SvcClient:
         return frames()
 
 
+def _project(project: str) -> str:
+    return f"/v1/session/projects/{_segment(project)}"
+
+
 def _segment(value: str) -> str:
     if not isinstance(value, str):
-        raise TypeError("project and key ids must be strings")
+        raise TypeError("project, key and watch ids must be strings")
     return urllib.parse.quote(value, safe="")
 
 

@@ -246,3 +246,111 @@ export async function keysRotateAction(io: CliIo, setExit: (code: number) => voi
   await withGateway(io, { ...options, quiet: false }, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.rotateProjectKey(options.project, key), (answer) =>
     keyAnswerText(answer, options.quiet));
 }
+
+type WatchOptions = OwnerOptions & { project: string; watch?: string; did?: string; report?: boolean };
+type HookOptions = OwnerOptions & { project: string; url?: string };
+
+/** A cell: a string member as it is, anything else as JSON, absent or null as "-". */
+const cell = (row: Record<string, unknown>, member: string): string => {
+  const value = row[member];
+  return value === undefined || value === null ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
+};
+const rows = (answer: Record<string, unknown>, member: string): Array<Record<string, unknown>> => (Array.isArray(answer[member]) ? (answer[member] as Array<Record<string, unknown>>) : []);
+const WORKER_OFF = 'note: this daemon does not run the customer monitor worker (SVC_CUSTOMER_MONITOR=off): nothing is checked or delivered by it\n';
+
+export async function watchesListAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listProjectWatches(options.project), (answer) => {
+    const list = rows(answer, 'watches');
+    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+    if (list.length === 0) return `no watches\n${worker}`;
+    return table(['WATCH', 'DID', 'STATUS', 'CHECKED', 'NEXT'], list.map((w) => ['id', 'did', 'lastStatus', 'lastCheckedAt', 'nextDueAt'].map((m) => cell(w, m)))) + worker;
+  });
+}
+
+export async function watchesAddAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
+  const did = options.did ?? '';
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.addProjectWatch(options.project, did), (answer) => {
+    const watch = (answer['watch'] ?? {}) as Record<string, unknown>;
+    return `watching ${printable(cell(watch, 'did'))} as ${printable(cell(watch, 'id'))}; first check due ${printable(cell(watch, 'nextDueAt'))}\n${answer['workerActive'] === false ? WORKER_OFF : ''}`;
+  });
+}
+
+export async function watchesRemoveAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
+  const watch = options.watch ?? '';
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
+    await client.removeProjectWatch(options.project, watch);
+    return { project: options.project, watch, removed: true };
+  }, () => `watch ${printable(watch)} of ${printable(options.project)} removed\n`);
+}
+
+/** Every event of the window through event-page (100 at a time, one snapshot), or the report. */
+export async function eventsAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
+  const watch = options.watch ?? '';
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
+    if (options.report) return (await client.watchReport(options.project, watch)) as unknown as Record<string, unknown>;
+    const events: unknown[] = [];
+    let page = await client.watchEventPage(options.project, watch, { limit: 100 });
+    events.push(...page.events);
+    while (page.hasMore && page.next !== null) {
+      const { snapshotEventId, beforeEventId, asOf } = page.next;
+      page = await client.watchEventPage(options.project, watch, { limit: 100, snapshotEventId, beforeEventId, ...(asOf !== null ? { asOf } : {}) });
+      events.push(...page.events);
+    }
+    return { events, snapshotEventId: events.length > 0 ? (events[0] as { id: string }).id : null };
+  }, (answer) => {
+    const list = rows(answer, 'events');
+    if (list.length === 0) return 'no events in the last 30 days\n';
+    return table(['EVENT', 'TYPE', 'CREATED'], list.map((e) => ['id', 'type', 'createdAt'].map((m) => cell(e, m))));
+  });
+}
+
+export async function webhookShowAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.getProjectWebhook(options.project), (answer) => {
+    const config = answer['config'] as Record<string, unknown> | null;
+    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+    return config === null ? `no webhook\n${worker}` : `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))} (since ${printable(cell(config, 'createdAt'))})\n${worker}`;
+  });
+}
+
+export async function webhookSetAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
+  const url = options.url ?? '';
+  const s = sessionFor(io, options);
+  await withGateway(io, { ...options, quiet: false }, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.setProjectWebhook(options.project, url), (answer) => {
+    const secret = secretOf(answer);
+    if (options.quiet) return secret !== undefined ? `${printable(secret)}\n` : '';
+    const config = (answer['config'] ?? {}) as Record<string, unknown>;
+    return `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))}\nsecret    ${printable(secret ?? '-')}\n\nThe secret is shown only now. Verify X-SVC-Signature with it (svc webhook listen --customer, or the clients' verifyCustomerWebhook).\n`;
+  });
+}
+
+export async function webhookDisableAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
+    await client.disableProjectWebhook(options.project);
+    return { project: options.project, disabled: true };
+  }, () => `the webhook of ${printable(options.project)} is disabled\n`);
+}
+
+export async function webhookDeliveriesAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listWebhookDeliveries(options.project), (answer) => {
+    const list = rows(answer, 'deliveries');
+    if (list.length === 0) return 'no deliveries in the last 30 days\n';
+    return table(['EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'CREATED'], list.map((d) => ['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m))));
+  });
+}
+
+export async function usageAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions): Promise<void> {
+  const s = sessionFor(io, options);
+  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.scheduledUsage(), (answer) => {
+    const list = rows(answer, 'projects');
+    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+    if (list.length === 0) return `no projects\n${worker}`;
+    return table(['PROJECT', 'USED', 'REMAINING', 'SKIPPED', 'WATCHES', 'NEXT DUE'], list.map((p) => ['projectId', 'used', 'remaining', 'skipped', 'activeWatches', 'nextDueAt'].map((m) => cell(p, m)))) + worker;
+  });
+}

@@ -129,7 +129,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
       trustProxy: proxies,
       relaxations,
       adminToken: io.env['SVC_ADMIN_TOKEN'],
-      commercial: { setting: io.env['SVC_COMMERCIAL'], origin: io.env['SVC_COMMERCIAL_ORIGIN'] },
+      commercial: { setting: io.env['SVC_COMMERCIAL'], origin: io.env['SVC_COMMERCIAL_ORIGIN'], customerMonitor: io.env['SVC_CUSTOMER_MONITOR'] },
       ...(gatewayListen !== undefined ? { gateway: { host: options.gatewayHost, port: gatewayListen } } : {}),
       // Access lines still pending go first, so stderr reads in the order things happened.
       announce: (line) => {

@@ -11,8 +11,11 @@ export interface ListenOptions {
   host: string;
   port: string;
   secret?: string;
-  tolerance: string;
+  /** Absent: 300 s, or 1800 s with --customer. */
+  tolerance?: string;
   json?: boolean;
+  /** Customer webhooks (owner projects): X-SVC-Event-ID and X-SVC-Signature: t=…,v1=…. */
+  customer?: boolean;
 }
 
 /** Largest delivery body read; a larger one is answered 413 and reported. */
@@ -60,6 +63,19 @@ function secretOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value.trim() : undefined;
+}
+
+/** Why verifyCustomerWebhook said no, as far as the headers tell. */
+function customerRejection(req: IncomingMessage, toleranceSeconds: number): string {
+  const id = header(req, 'x-svc-event-id');
+  const signature = header(req, 'x-svc-signature');
+  if (id === undefined || id === '') return 'no X-SVC-Event-ID header';
+  if (signature === undefined) return 'no X-SVC-Signature header';
+  const t = /(?:^|,)\s*t=([^,]*)/.exec(signature)?.[1]?.trim();
+  if (t === undefined || !/^[0-9]{1,15}$/.test(t)) return 'X-SVC-Signature has no t=<unix seconds>';
+  if (Math.abs(Math.floor(Date.now() / 1000) - Number(t)) > toleranceSeconds) return `t is more than ${toleranceSeconds} s from now`;
+  if (!/(?:^|,)\s*v1=[0-9a-f]{64}\s*(?:,|$)/.test(signature)) return 'X-SVC-Signature has no v1=<64 hex digits>';
+  return 'the signature does not match (another secret, or a changed body)';
 }
 
 /** Why verifyWebhook said no, as far as the headers tell (the signature itself is opaque). */
@@ -112,9 +128,11 @@ export function deliveryLine(d: Delivery): string {
 
 export async function webhookListenAction(io: CliIo, setExit: (code: number) => void, options: ListenOptions): Promise<void> {
   const port = portOf(options.port);
-  const toleranceSeconds = toleranceOf(options.tolerance);
+  const toleranceSeconds = toleranceOf(options.tolerance ?? (options.customer ? '1800' : '300'));
   const secret = secretOf(options.secret, io.env);
-  const [{ createServer }, { verifyWebhook }] = await Promise.all([import('node:http'), import('../../client/webhooks.js')]);
+  const [{ createServer }, { verifyWebhook, verifyCustomerWebhook }] = await Promise.all([import('node:http'), import('../../client/webhooks.js')]);
+  const verify = options.customer ? verifyCustomerWebhook : verifyWebhook;
+  const why = options.customer ? customerRejection : rejection;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
@@ -128,11 +146,11 @@ export async function webhookListenAction(io: CliIo, setExit: (code: number) => 
       delivery = { receivedAt, id: null, type: null, did: null, verified: false, data: null, reason: `the body is larger than ${MAX_BODY_BYTES} bytes` };
       res.writeHead(413, { connection: 'close' }).end();
     } else {
-      const verified = await verifyWebhook(secret, req.headers, body, { toleranceSeconds });
+      const verified = await verify(secret, req.headers, body, { toleranceSeconds });
       const fields = envelope(body);
       delivery = verified
         ? { receivedAt, ...fields, verified: true }
-        : { receivedAt, ...fields, data: null, verified: false, reason: rejection(req, toleranceSeconds) };
+        : { receivedAt, ...fields, data: null, verified: false, reason: why(req, toleranceSeconds) };
       res.writeHead(verified ? 204 : 401).end();
     }
     io.stdout.write(options.json ? `${JSON.stringify(delivery)}\n` : deliveryLine(delivery));

@@ -93,4 +93,64 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
   )
     .addHelpText('after', '\nThe new secret is shown only now; the old key stops working.\n\nExamples:\n  $ svc owner keys rotate --project prj_… --key key_…')
     .action(async (options: KeyOptions) => (await action()).keysRotateAction(io, setExit, options));
+
+  const watches = owner
+    .command('watches')
+    .helpCommand(false)
+    .description("List, add and remove a project's watches (checked hourly; changes go to the project's webhook)")
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches list --project prj_…`);
+  type WatchOptions = OwnerOptions & { project: string; watch?: string; did?: string };
+  gatewayOptions(watches.command('list').description("The project's watches").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+    .addHelpText('after', '\nExamples:\n  $ svc owner watches list --project prj_…')
+    .action(async (options: WatchOptions) => (await action()).watchesListAction(io, setExit, options));
+  gatewayOptions(
+    watches.command('add').description('Watch a did:key, did:jwk or did:web for the project').requiredOption('--project <id>', 'the project').requiredOption('--did <did>', 'the identifier'),
+    "print the gateway's answer as JSON",
+  )
+    .addHelpText('after', '\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com')
+    .action(async (options: WatchOptions) => (await action()).watchesAddAction(io, setExit, options));
+  gatewayOptions(
+    watches.command('remove').description('Stop watching (queued deliveries are cancelled)').requiredOption('--project <id>', 'the project').requiredOption('--watch <id>', 'the watch (wch_…)'),
+    'print {project, watch, removed: true} as JSON',
+  )
+    .addHelpText('after', '\nExamples:\n  $ svc owner watches remove --project prj_… --watch wch_…')
+    .action(async (options: WatchOptions) => (await action()).watchesRemoveAction(io, setExit, options));
+
+  gatewayOptions(
+    owner
+      .command('events')
+      .description("A watch's events of the last 30 days, newest first (all of them, paged from one snapshot)")
+      .requiredOption('--project <id>', 'the project')
+      .requiredOption('--watch <id>', 'the watch (wch_…)')
+      .option('--report', 'ask for the 30-day report instead (refused above 1000 events or 8 MiB)'),
+    'print {events} (or the report) as JSON',
+  )
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner events --project prj_… --watch wch_…\n  $ svc owner events --project prj_… --watch wch_… --report --json`)
+    .action(async (options: WatchOptions & { report?: boolean }) => (await action()).eventsAction(io, setExit, options));
+
+  const webhook = owner
+    .command('webhook')
+    .helpCommand(false)
+    .description("Show, set and disable the project's webhook (signed: X-SVC-Signature)")
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc\n  $ svc owner webhook deliveries --project prj_…`);
+  type HookOptions = OwnerOptions & { project: string; url?: string };
+  gatewayOptions(webhook.command('show').description('The active webhook (never its secret)').requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+    .addHelpText('after', '\nExamples:\n  $ svc owner webhook show --project prj_…')
+    .action(async (options: HookOptions) => (await action()).webhookShowAction(io, setExit, options));
+  gatewayOptions(
+    webhook.command('set').description('Set (or replace) the webhook; its signing secret is printed this once').requiredOption('--project <id>', 'the project').requiredOption('--url <url>', 'an https URL'),
+    "print the gateway's answer (with the secret) as JSON",
+  )
+    .addHelpText('after', '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc')
+    .action(async (options: HookOptions) => (await action()).webhookSetAction(io, setExit, options));
+  gatewayOptions(webhook.command('disable').description('Disable the webhook; queued deliveries are cancelled').requiredOption('--project <id>', 'the project'), 'print {project, disabled: true} as JSON')
+    .addHelpText('after', '\nExamples:\n  $ svc owner webhook disable --project prj_…')
+    .action(async (options: HookOptions) => (await action()).webhookDisableAction(io, setExit, options));
+  gatewayOptions(webhook.command('deliveries').description('The newest 100 deliveries (metadata only)').requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+    .addHelpText('after', '\nExamples:\n  $ svc owner webhook deliveries --project prj_…')
+    .action(async (options: HookOptions) => (await action()).webhookDeliveriesAction(io, setExit, options));
+
+  gatewayOptions(owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'), "print the gateway's answer as JSON")
+    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner schedule`)
+    .action(async (options: OwnerOptions) => (await action()).usageAction(io, setExit, options));
 }

@@ -54,7 +54,7 @@ Operator subcommands (tenants … usage): ${ENVIRONMENT_NOTE}
 
 ${EXIT_STATUS}
 
-Owner subcommands (login, logout, projects, keys): ${SESSION_NOTE}
+Owner subcommands (login, logout, projects, keys, watches, events, webhook, schedule): ${SESSION_NOTE}
 
 Examples:
   $ export SVC_ADMIN_TOKEN=...   # the token the daemon was started with (24+ characters)
@@ -65,7 +65,8 @@ Examples:
   $ svc owner usage --project prj_…
   $ svc owner detach --tenant ten_… --subject did:web:bob.example
   $ svc owner login --gateway http://127.0.0.1:8081 --did did:key:z6Mk… --key owner.jwk
-  $ svc owner keys issue --project prj_… --label ci`,
+  $ svc owner keys issue --project prj_… --label ci
+  $ svc owner watches add --project prj_… --did did:web:example.com`,
     );
 
   daemonOptions(owner.command('tenants').description('List the tenants with their owners and projects'), "print the daemon's answer, {tenants}, as JSON")

@@ -31,7 +31,8 @@ Examples:
     .option('--host <address>', 'address to listen on (plain HTTP: keep it on loopback)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '9000')
     .option('--secret <secret>', "the watch's secret (default: $SVC_WEBHOOK_SECRET; prefer it, arguments show in ps)")
-    .option('--tolerance <seconds>', 'largest accepted distance between X-Svc-Timestamp and now', '300')
+    .option('--tolerance <seconds>', 'largest accepted distance between the signed time and now (default 300; 1800 with --customer)')
+    .option('--customer', "verify a project's customer webhook (X-SVC-Event-ID, X-SVC-Signature: t=…,v1=…) instead of an operator watch's")
     .option('--json', 'print one JSON object per delivery and line: {receivedAt, id, type, did, verified, data, reason?}')
     .addHelpText(
       'after',
@@ -41,6 +42,10 @@ keyed with the secret over "<X-Svc-Timestamp>.<raw body>", the timestamp within 
 A valid delivery is answered 204, an invalid one 401 (other methods 405, a body over 1 MiB 413),
 and each prints one line: time, event id, type, DID, and "verified" or "REJECTED: why". The data
 of a rejected delivery is never printed. Deliveries are at least once: deduplicate on the id.
+
+With --customer it verifies a project's webhook (svc owner webhook set): X-SVC-Signature is
+t=<creation time>,v1=<hex HMAC-SHA256> over "<t>.<raw body>", the same on every retry, so the
+window is 1800 s; check the body's projectId is yours.
 
 The daemon posts only to https URLs it may reach (its egress policy): put a TLS proxy in front
 of this receiver, or use it to check deliveries you replay by hand.
@@ -53,7 +58,8 @@ option, a --host that does not resolve); 4 cannot listen (the port is in use, no
 Examples:
   $ export SVC_WEBHOOK_SECRET=whsec_...   # printed once by svc monitor watch add
   $ svc webhook listen --port 9000
-  $ svc webhook listen --port 0 --json | jq -c 'select(.verified)'`,
+  $ svc webhook listen --port 0 --json | jq -c 'select(.verified)'
+  $ SVC_WEBHOOK_SECRET=whsec_... svc webhook listen --customer   # printed once by svc owner webhook set`,
     )
     .action(async (options: ListenOptions) => (await import('../actions/webhook.js')).webhookListenAction(io, setExit, options));
 }

@@ -2,19 +2,51 @@
  * GET / on the cookie gateway: one small server-rendered page, no script, no style, no external
  * asset, under a policy that allows nothing but same-origin fetches (so a page script the owner
  * runs here may call the forwarded routes). Signed out it explains `svc owner login`; signed in
- * it lists the session's projects.
+ * it lists the session's projects, each with its watches (issue 27) and their newest events —
+ * read through the same store calls, and the same ownership check, as the forwarded routes.
  */
-import type { OwnerSession, Project } from '../../core/store.js';
+import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
 import { html, join } from '../../web/html.js';
 
 export const GATEWAY_CSP = "default-src 'none'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function ownerPage(origin: string, signedIn: { session: OwnerSession; projects: Project[] } | null): string {
+/** Watches of a project shown with their events (the rest are counted). */
+export const PAGE_WATCHES = 20;
+/** Newest events shown per watch. */
+export const PAGE_EVENTS = 5;
+
+/** A project as the page shows it: its watches (the first PAGE_WATCHES with their newest events) and how many there are. */
+export interface PageProject {
+  project: Project;
+  watches: Array<{ watch: ProjectWatch; events: CustomerEvent[] }>;
+  watchCount: number;
+}
+
+function eventList(events: CustomerEvent[]) {
+  if (events.length === 0) return html`<p>No events in the last 30 days.</p>`;
+  return html`<ul>${join(events.map((e) => html`<li><code>${e.id}</code> ${e.type} at ${e.createdAt}</li>`))}</ul>`;
+}
+
+function projectSection(p: PageProject) {
+  const watches =
+    p.watchCount === 0
+      ? html`<p>No watches. Add one with <code>svc owner watches add --project ${p.project.id} --did &lt;DID&gt;</code>.</p>`
+      : html`<ul>${join(
+          p.watches.map(
+            ({ watch, events }) =>
+              html`<li><code>${watch.id}</code> <code>${watch.did}</code>: ${watch.lastStatus ?? 'not checked yet'}${watch.lastCheckedAt ? html` (checked ${watch.lastCheckedAt})` : ''}, next due ${watch.nextDueAt}${eventList(events)}</li>`,
+          ),
+        )}</ul>${p.watchCount > p.watches.length ? html`<p>${p.watchCount - p.watches.length} more watches: <code>svc owner watches list --project ${p.project.id}</code>.</p>` : ''}`;
+  return html`<section><h2><code>${p.project.id}</code> ${p.project.name}</h2>
+<h3>Watches</h3>
+${watches}</section>`;
+}
+
+export function ownerPage(origin: string, signedIn: { session: OwnerSession; projects: PageProject[] } | null): string {
   const main = signedIn
     ? html`<p>Signed in as <code>${signedIn.session.subject}</code> until ${signedIn.session.expiresAt} (idle expiry; at most ${signedIn.session.absoluteExpiresAt}).</p>
-<h2>Projects</h2>
-<ul>${join(signedIn.projects.map((p) => html`<li><code>${p.id}</code> ${p.name}</li>`))}</ul>
-<p>Manage their keys with <code>svc owner keys list --project &lt;id&gt;</code>. Sign out with <code>svc owner logout</code>.</p>`
+${signedIn.projects.length === 0 ? html`<p>No projects.</p>` : join(signedIn.projects.map(projectSection))}
+<p>Manage keys with <code>svc owner keys list --project &lt;id&gt;</code>, watches with <code>svc owner watches</code>, the webhook with <code>svc owner webhook</code>. Sign out with <code>svc owner logout</code>.</p>`
     : html`<p>Not signed in. Owners sign in with a key their DID lists under <code>authentication</code>:</p>
 <pre>svc owner login --gateway ${origin} --did &lt;your DID&gt; --key &lt;private JWK file&gt;</pre>
 <p>The gateway hands out a challenge (<code>POST /sign-in/challenge</code>), you sign its statement as a compact JWS and post it (<code>POST /sign-in</code>); the session lives in an HttpOnly, SameSite=Strict cookie for 30 minutes idle, 12 hours at most.</p>`;

@@ -8,6 +8,7 @@ import { AGENT_SCHEMAS } from './agents.js';
 import { CLAIM_SCHEMAS } from './claims.js';
 import { COMMERCIAL_SCHEMAS } from './commercial.js';
 import { COMMON_SCHEMAS } from './common.js';
+import { CUSTOMER_MONITOR_SCHEMAS } from './customer-monitor.js';
 import { INSPECTION_SCHEMAS } from './inspection.js';
 import { MONITORING_SCHEMAS } from './monitoring.js';
 import { PROBE_SCHEMAS } from './probes.js';
@@ -28,4 +29,5 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...MONITORING_SCHEMAS,
   ...CLAIM_SCHEMAS,
   ...COMMERCIAL_SCHEMAS,
+  ...CUSTOMER_MONITOR_SCHEMAS,
 ];

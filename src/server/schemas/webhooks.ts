@@ -6,8 +6,8 @@
  * the signature receivers check (the clients' verifyWebhook).
  *
  * svc does not send these yet (/health says `monitoring: false`); the monitoring issue builds the
- * sender against this schema. The customer webhooks of §6.3 are not documented here: their event
- * types and body are "not shown" by the SPEC and belong to the owner-session issues.
+ * sender against this schema. The customer webhook of §6.3 (issue 27) is the second entry: svc's
+ * body (`CustomerEvent`, schemas/customer-monitor.ts) and the two headers SPEC fixes.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable } from './common.js';
@@ -64,7 +64,7 @@ export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventType, MonitorEventData, W
 
 const header = (name: string, description: string, schema: Record<string, unknown>) => ({ in: 'header', name, required: true, description, schema });
 
-/** The `webhooks` member of the document (OpenAPI 3.1): the operator monitor event. */
+/** The `webhooks` member of the document (OpenAPI 3.1): the operator monitor event and the customer event. */
 export const WEBHOOKS = {
   monitorEvent: {
     post: {
@@ -89,6 +89,30 @@ export const WEBHOOKS = {
       responses: {
         '2XX': { description: 'Received: delivery ends.' },
         default: { description: 'Not received (any other status, or no answer within 45 s): retried until the fifth attempt, then dead-lettered.' },
+      },
+    },
+  },
+  customerEvent: {
+    post: {
+      summary: "A customer monitor event, POSTed to the project's webhook (owner sessions)",
+      description:
+        'Delivered at least once: up to 5 attempts (backoff 60, 120, 240, 480 s), each bounded to 45 s; any 2xx ends ' +
+        'delivery. Every attempt sends the same bytes, X-SVC-Event-ID and X-SVC-Signature (made when the event was ' +
+        'recorded). Verify before trusting: recompute HMAC-SHA256 keyed with the webhook secret over `<t>.<exact body>`, ' +
+        'compare in constant time, accept t within 1800 s of now (the retry schedule fits in it), check that projectId ' +
+        'is yours, and deduplicate durably on the event id (the clients: verifyCustomerWebhook / verify_customer_webhook).',
+      tags: ['session'],
+      parameters: [
+        header('X-SVC-Event-ID', 'The event id (as `id` in the body): deduplicate on it.', { type: 'string', pattern: '^evt_[0-9]+$' }),
+        header('X-SVC-Signature', '`t=<creationTime>,v1=<hex>`: t is the event\'s creation in unix seconds; the hex is HMAC-SHA256 keyed with the webhook secret over `<t>.<exact UTF-8 body>`.', {
+          type: 'string',
+          pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$',
+        }),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CustomerEvent' } } } },
+      responses: {
+        '2XX': { description: 'Received: delivery ends.' },
+        default: { description: 'Not received: retried until the fifth attempt, then dead-lettered; disabling the webhook cancels what is queued.' },
       },
     },
   },

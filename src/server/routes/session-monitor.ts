@@ -1,0 +1,415 @@
+/**
+ * Customer monitoring through owner sessions (SPEC §4.19 rows 4–11, §6.3, §8; issue 27): a
+ * project's watches, their events (a bounded list, paging from a snapshot, a complete report), the
+ * project's webhook and its delivery metadata, and the scheduled usage. Session core routes, as
+ * session-keys.ts: reached only through the cookie gateway (requireBridge before any body is
+ * read: 401 without this start's bridge secret), direct profile only, 501 with the mode off.
+ *
+ * Refusals never tell another owner's ids from absent ones: a project the subject does not own
+ * and one that does not exist are the same 404 ("no project of yours"), decided by the store
+ * inside the action's own transaction; a watch or event id of another project (of anyone) is the
+ * same 404 as one that does not exist. svc answers 404, never 403, for both: a 403 would confirm
+ * that the id exists.
+ *
+ * Cursors travel only in POST bodies: the event routes take no query option (400 INVALID_OPTIONS)
+ * and event-page has no GET (405).
+ */
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { parseDid } from '../../core/did/syntax.js';
+import { requireResolvable } from '../../core/methods/registry.js';
+import { customerWebhookSecret, eventPublicId, rowOf } from '../../core/monitoring/customer.js';
+import { ProblemError } from '../../core/problems.js';
+import { rfc3339 } from '../../core/runtime.js';
+import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
+import { StoreError } from '../../store/errors.js';
+import { requireBridge } from '../commercial.js';
+import { storeOf, type RouteDef, type ServerContext } from '../context.js';
+import { queryOptions } from '../http.js';
+import { empty, json, problem } from '../schemas/common.js';
+import { COMMERCIAL_OFF, UNMOUNTED } from './commercial.js';
+
+/** The DID methods a project may watch (SPEC §4.19). */
+const WATCHABLE = new Set(['key', 'jwk', 'web']);
+
+const NoQuery = Type.Object({}, { additionalProperties: false });
+const ProjectParams = Type.Object({ project: Type.String() }, { additionalProperties: false });
+const WatchParams = Type.Object({ project: Type.String(), watch: Type.String() }, { additionalProperties: false });
+
+const NOT_YOURS = `NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or ${UNMOUNTED}.`;
+const NO_WATCH = `NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or ${UNMOUNTED}.`;
+
+const SESSION_PROBLEMS = {
+  400: problem('INVALID_OPTIONS: a query option (none is taken: cursors go in POST bodies); INVALID_REQUEST: no Host header, or a body that is not JSON.'),
+  401: problem('UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject.'),
+  404: problem(NOT_YOURS),
+  429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
+  500: problem('INTERNAL_ERROR: the monitor could not be read or written.'),
+  501: problem(COMMERCIAL_OFF),
+  503: problem('SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After).'),
+};
+
+/** A store refusal as the owner reads it. */
+function monitorProblem(err: unknown, what: 'watch' | 'event'): unknown {
+  if (!(err instanceof StoreError)) return err;
+  switch (err.code) {
+    case 'NOT_OWNER':
+      return new ProblemError('NOT_FOUND', 'No project of yours has this id.');
+    case 'NOT_FOUND':
+      return new ProblemError('NOT_FOUND', what === 'watch' ? 'The project has no watch of this id.' : 'The watch has no event of this id in its window.');
+    case 'UNAVAILABLE':
+      return new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable just now; see /ready.', { retryAfter: 5 });
+    default:
+      return err;
+  }
+}
+
+async function guarded<T>(work: Promise<T>, what: 'watch' | 'event' = 'watch'): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw monitorProblem(err, what);
+  }
+}
+
+/** A watch id from the path: `wch_<n>`, else the same 404 as an unknown one. */
+function watchRow(id: string): number {
+  const n = rowOf('wch', id);
+  if (n === null) throw new ProblemError('NOT_FOUND', 'The project has no watch of this id.');
+  return n;
+}
+
+/** An event id of a page body: `evt_<n>`, else 400 naming the member. */
+function eventRow(member: string, id: string): number {
+  const n = rowOf('evt', id);
+  if (n === null) throw new ProblemError('INVALID_REQUEST', `${member} is not an event id (evt_<n>) as an earlier page gave it.`);
+  return n;
+}
+
+/** An RFC 3339 instant as the schema stores times: UTC, whole seconds, rounded down ("at or before" keeps its meaning). */
+function asOfOf(raw: string): string {
+  const ms = Date.parse(raw);
+  if (!Number.isFinite(ms)) throw new ProblemError('INVALID_REQUEST', 'asOf is not an RFC 3339 date-time.');
+  return rfc3339(new Date(Math.floor(ms / 1000) * 1000));
+}
+
+/** The page query of a validated body. */
+export function pageQuery(body: { limit: number; asOf?: string; snapshotEventId?: string; beforeEventId?: string }): EventPageQuery {
+  if (body.beforeEventId !== undefined && body.snapshotEventId === undefined) {
+    throw new ProblemError('INVALID_REQUEST', 'beforeEventId needs the snapshotEventId of the same pages: pass back the whole next cursor.');
+  }
+  return {
+    limit: body.limit,
+    ...(body.asOf !== undefined ? { asOf: asOfOf(body.asOf) } : {}),
+    ...(body.snapshotEventId !== undefined ? { snapshotEventId: eventRow('snapshotEventId', body.snapshotEventId) } : {}),
+    ...(body.beforeEventId !== undefined ? { beforeEventId: eventRow('beforeEventId', body.beforeEventId) } : {}),
+  };
+}
+
+/** Oldest first by event row (the report reads as a log). */
+const byRow = (a: CustomerEvent, b: CustomerEvent): number => rowOf('evt', a.id)! - rowOf('evt', b.id)!;
+
+export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
+  const subjects = new WeakMap<FastifyRequest, string>();
+  // Before anything else is read: a caller without the bridge learns nothing.
+  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
+    try {
+      subjects.set(request, requireBridge(ctx.commercial, request));
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  };
+  const options = { onRequest };
+  const tags = ['session'];
+  const subjectOf = (request: FastifyRequest): string => subjects.get(request)!;
+  const params = (request: FastifyRequest) => request.params as { project: string; watch?: string };
+  const monitor = (): CustomerMonitorStore => storeOf(ctx.runtime).customerMonitor;
+  const workerActive = (): boolean => ctx.customerWorker === true;
+  const base = { budget: 'standard' as const, auth: 'bridge' as const, directOnly: true, options };
+
+  return [
+    {
+      ...base,
+      method: 'GET',
+      url: '/v1/session/projects/:project/watches',
+      schema: {
+        summary: "List a project's watches (owner session)",
+        operationId: 'sessionListWatches',
+        description: 'Session core (through the cookie gateway). Active watches, oldest first, and whether this daemon runs the automatic worker.',
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('ProjectWatchList'), 'The watches.'), ...SESSION_PROBLEMS },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const watches = await guarded(monitor().listWatches(subjectOf(request), params(request).project));
+        return { watches, workerActive: workerActive(), intervalSeconds: L.intervalSeconds, limit: L.watchesPerProject };
+      },
+    },
+    {
+      ...base,
+      method: 'POST',
+      url: '/v1/session/projects/:project/watches',
+      schema: {
+        summary: 'Watch an identifier for a project (owner session)',
+        operationId: 'sessionCreateWatch',
+        description: `Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's ${L.attempts} attempts per rolling ${L.windowDays} days. A DID the project already watches gives its existing watch (200).`,
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        body: Type.Ref('ProjectWatchRequest'),
+        response: {
+          200: json(Type.Ref('ProjectWatchCreated'), 'The project already watches this DID: its watch.'),
+          201: json(Type.Ref('ProjectWatchCreated'), 'The new watch.'),
+          ...SESSION_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.'),
+          429: problem(`RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has ${L.watchesPerProject} active watches (remove one first).`),
+          501: problem(`${COMMERCIAL_OFF}; METHOD_NOT_SUPPORTED: did names a method svc does not resolve.`),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const { did } = parseDid((request.body as { did: string }).did);
+        requireResolvable(did, 'so it cannot be watched');
+        const method = did.split(':', 2)[1]!;
+        if (!WATCHABLE.has(method)) {
+          throw new ProblemError('INVALID_REQUEST', `A project can watch did:key, did:jwk and did:web identifiers, not did:${method}.`);
+        }
+        const added = await guarded(monitor().addWatch(subjectOf(request), params(request).project, did, L.watchesPerProject));
+        if (added === 'full') {
+          throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `The project has ${L.watchesPerProject} active watches, the most a project keeps; remove one to add another.`);
+        }
+        return reply.code(added.created ? 201 : 200).send({ watch: added.watch, workerActive: workerActive() });
+      },
+    },
+    {
+      ...base,
+      method: 'DELETE',
+      url: '/v1/session/projects/:project/watches/:watch',
+      schema: {
+        summary: 'Stop watching (owner session)',
+        operationId: 'sessionDeleteWatch',
+        description: 'Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.',
+        tags,
+        params: WatchParams,
+        querystring: NoQuery,
+        response: { 204: empty('Removed.'), ...SESSION_PROBLEMS, 404: problem(NO_WATCH) },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const { project, watch } = params(request);
+        await guarded(monitor().removeWatch(subjectOf(request), project, watchRow(watch!)));
+        return reply.code(204).send();
+      },
+    },
+    {
+      ...base,
+      method: 'GET',
+      url: '/v1/session/projects/:project/watches/:watch/events',
+      schema: {
+        summary: "A watch's events of the last 30 days (owner session)",
+        operationId: 'sessionListEvents',
+        description: `Session core (through the cookie gateway). Every event of the last ${L.windowDays} days, newest first — or, above ${L.eventList}, a refusal (409 MONITOR_REPORT_CAPACITY), never a truncated list: page them with event-page. No query option is taken (cursors are POST bodies).`,
+        tags,
+        params: WatchParams,
+        querystring: NoQuery,
+        response: {
+          200: json(Type.Ref('CustomerEventList'), 'The events.'),
+          ...SESSION_PROBLEMS,
+          404: problem(NO_WATCH),
+          409: problem(`MONITOR_REPORT_CAPACITY: more than ${L.eventList} events in the window; use event-page.`),
+        },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const { project, watch } = params(request);
+        const windowStart = rfc3339(new Date(ctx.runtime.clock.now().getTime() - L.windowMs));
+        const events = await guarded(monitor().listEvents(subjectOf(request), project, watchRow(watch!), L.eventList));
+        if (events === 'too-many') {
+          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The watch has more than ${L.eventList} events in the last ${L.windowDays} days; the list is refused rather than cut. Page them with POST …/event-page.`);
+        }
+        return { events, windowStart };
+      },
+    },
+    {
+      ...base,
+      method: 'POST',
+      url: '/v1/session/projects/:project/watches/:watch/event-page',
+      schema: {
+        summary: "A page of a watch's events from a snapshot (owner session)",
+        operationId: 'sessionEventPage',
+        description:
+          'Session core (through the cookie gateway). The first page (no snapshotEventId) fixes the snapshot watermark: the newest event of the 30-day window (at or before asOf). Pages go newest first in persistence order; each gives hasMore and the next cursor (snapshotEventId, beforeEventId, asOf) to send back as the body with a limit. Events recorded after the watermark never appear in its pages, and every event up to it appears exactly once. Strict body; cursors in a query string or a GET are refused.',
+        tags,
+        params: WatchParams,
+        querystring: NoQuery,
+        body: Type.Ref('EventPageRequest'),
+        response: {
+          200: json(Type.Ref('EventPage'), 'The page.'),
+          ...SESSION_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not an EventPageRequest (limit 1..100; nothing else), an event id is malformed, or beforeEventId comes without snapshotEventId; INVALID_OPTIONS: a query option.'),
+          404: problem(`${NO_WATCH.replace(`; or ${UNMOUNTED}.`, '')}; or snapshotEventId / beforeEventId is not an event of this watch; or ${UNMOUNTED}.`),
+        },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const { project, watch } = params(request);
+        const query = pageQuery(request.body as { limit: number });
+        const page = await guarded(monitor().eventPage(subjectOf(request), project, watchRow(watch!), query), 'event');
+        const watermark = page.snapshotEventId === null ? null : eventPublicId(page.snapshotEventId);
+        return {
+          events: page.events,
+          snapshotEventId: watermark,
+          asOf: page.asOf,
+          hasMore: page.hasMore,
+          next: page.next === null ? null : { snapshotEventId: eventPublicId(page.next.snapshotEventId), beforeEventId: eventPublicId(page.next.beforeEventId), asOf: page.asOf },
+        };
+      },
+    },
+    {
+      ...base,
+      budget: 'intensive',
+      method: 'POST',
+      url: '/v1/session/projects/:project/watches/:watch/report',
+      schema: {
+        summary: 'A complete 30-day report of one watch (owner session)',
+        operationId: 'sessionWatchReport',
+        description: `Session core (through the cookie gateway). The watch and every event of the last ${L.windowDays} days, from one snapshot — complete, or refused with 409 MONITOR_REPORT_CAPACITY above ${L.reportRows} events or ${L.reportBytes / 1024 / 1024} MiB; never partial. No baseline document is included.`,
+        tags,
+        params: WatchParams,
+        querystring: NoQuery,
+        body: Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' }),
+        response: {
+          200: json(Type.Ref('WatchReport'), 'The report.'),
+          ...SESSION_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option.'),
+          404: problem(NO_WATCH),
+          409: problem(`MONITOR_REPORT_CAPACITY: more than ${L.reportRows} events, or more than ${L.reportBytes / 1024 / 1024} MiB.`),
+        },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const { project, watch } = params(request);
+        const report = await guarded(monitor().report(subjectOf(request), project, watchRow(watch!), L.reportRows));
+        if (report === 'too-many') {
+          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The watch has more than ${L.reportRows} events in the last ${L.windowDays} days: too many for one report, which is never cut. Page them with POST …/event-page.`);
+        }
+        const events = [...report.events].sort(byRow);
+        const eventsByType: Record<string, number> = {};
+        for (const e of events) eventsByType[e.type] = (eventsByType[e.type] ?? 0) + 1;
+        const body = { watch: report.watch, windowStart: report.windowStart, windowEnd: report.windowEnd, eventCount: events.length, eventsByType, events };
+        if (Buffer.byteLength(JSON.stringify(body), 'utf8') > L.reportBytes) {
+          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The report would be larger than ${L.reportBytes / 1024 / 1024} MiB, the most one answer carries; it is never cut. Page the events with POST …/event-page.`);
+        }
+        return body;
+      },
+    },
+    {
+      ...base,
+      method: 'GET',
+      url: '/v1/session/projects/:project/webhook',
+      schema: {
+        summary: "The project's webhook (owner session)",
+        operationId: 'sessionGetWebhook',
+        description: 'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('CustomerWebhookState'), 'The webhook.'), ...SESSION_PROBLEMS },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const config = await guarded(monitor().getWebhook(subjectOf(request), params(request).project));
+        return { config, workerActive: workerActive() };
+      },
+    },
+    {
+      ...base,
+      method: 'POST',
+      url: '/v1/session/projects/:project/webhook',
+      schema: {
+        summary: "Set the project's webhook (owner session)",
+        operationId: 'sessionSetWebhook',
+        description:
+          'Session core (through the cookie gateway). The URL must pass the egress policy (https, public addresses) now and at every delivery. The service makes the signing secret: it is in this answer only. A webhook already set is replaced: disabled, its queued deliveries cancelled. Events recorded from now on are delivered (none from before).',
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        body: Type.Ref('CustomerWebhookRequest'),
+        response: {
+          201: json(Type.Ref('CustomerWebhookCreated'), 'The configuration and its secret (shown once).'),
+          ...SESSION_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not {url}; INVALID_OPTIONS: a query option.'),
+          403: problem('EGRESS_BLOCKED: the URL is not https or its host resolves to a non-public address.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the webhook host does not resolve.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const { url } = request.body as { url: string };
+        await ctx.runtime.net.checkDestination(url, 'webhook');
+        const secret = customerWebhookSecret();
+        const config = await guarded(monitor().setWebhook(subjectOf(request), params(request).project, url, secret));
+        return reply.code(201).send({ config, secret });
+      },
+    },
+    {
+      ...base,
+      method: 'DELETE',
+      url: '/v1/session/projects/:project/webhook',
+      schema: {
+        summary: "Disable the project's webhook (owner session)",
+        operationId: 'sessionDeleteWebhook',
+        description: 'Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.',
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        response: { 204: empty('Disabled (or none was set).'), ...SESSION_PROBLEMS },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        await guarded(monitor().disableWebhook(subjectOf(request), params(request).project));
+        return reply.code(204).send();
+      },
+    },
+    {
+      ...base,
+      method: 'GET',
+      url: '/v1/session/projects/:project/webhook-deliveries',
+      schema: {
+        summary: "The project's recent webhook deliveries (owner session)",
+        operationId: 'sessionListDeliveries',
+        description: `Session core (through the cookie gateway). The newest ${L.deliveryList} deliveries of the last ${L.windowDays} days: metadata only — never a body, signature, secret, lease or the receiver's answer.`,
+        tags,
+        params: ProjectParams,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('CustomerDeliveryList'), 'The deliveries.'), ...SESSION_PROBLEMS },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const deliveries = await guarded(monitor().listDeliveries(subjectOf(request), params(request).project, L.deliveryList));
+        return { deliveries };
+      },
+    },
+    {
+      ...base,
+      method: 'GET',
+      url: '/v1/session/scheduled-usage',
+      schema: {
+        summary: "The owner's scheduled monitor usage (owner session)",
+        operationId: 'sessionScheduledUsage',
+        description: `Session core (through the cookie gateway). Per project of the owner: the allowance (${L.attempts} attempts per rolling ${L.windowDays} days, failures counted; it does not consume the API allowance), the attempts used, the due checks skipped because it was used up, and the next due check.`,
+        tags,
+        querystring: NoQuery,
+        response: { 200: json(Type.Ref('ScheduledUsageList'), 'The usage.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: ${UNMOUNTED}.`) },
+      },
+      handler: async (request) => {
+        queryOptions(request, []);
+        const projects = await guarded(monitor().scheduledUsage(subjectOf(request), L.attempts));
+        return { projects, workerActive: workerActive(), intervalSeconds: L.intervalSeconds, pollSeconds: ctx.limits.monitorPeriodSeconds };
+      },
+    },
+  ];
+}

@@ -1,0 +1,206 @@
+/**
+ * Customer monitoring through owner sessions (SPEC §4.19, §6.3, §8; issue 27): project watches,
+ * their events (a bounded list, paging from a snapshot, a report), the project's webhook and its
+ * delivery metadata, and the scheduled usage. The customer webhook's body (`CustomerEvent`) is
+ * svc's design where SPEC leaves it open; it is documented under `webhooks` in openapi.json.
+ */
+import Type, { type TSchema } from 'typebox';
+import { CUSTOMER_MONITOR_LIMITS as L } from '../../core/store.js';
+import { Nullable } from './common.js';
+
+const Time = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+const WatchId = Type.String({ pattern: '^wch_[0-9]+$', description: 'wch_<n>.' });
+const EventId = Type.String({ pattern: '^evt_[0-9]+$', description: 'evt_<n>: stable; receivers deduplicate on it.' });
+
+export const ProjectWatch = Type.Object(
+  {
+    id: WatchId,
+    projectId: Type.String(),
+    did: Type.String(),
+    createdAt: Time(),
+    lastStatus: Nullable(Type.String({ description: 'RESOLVED, DEACTIVATED or FAILED after a check; null before the first.' })),
+    lastHash: Nullable(Type.String({ description: 'The document hash of the last check that resolved.' })),
+    lastCheckedAt: Nullable(Time()),
+    nextDueAt: Time('When the watch is next due (hourly).'),
+  },
+  { $id: 'ProjectWatch', additionalProperties: false },
+);
+
+export const ProjectWatchRequest = Type.Object(
+  { did: Type.String({ description: 'A did:key, did:jwk or did:web identifier.', maxLength: 2048 }) },
+  { $id: 'ProjectWatchRequest', additionalProperties: false },
+);
+
+export const ProjectWatchCreated = Type.Object(
+  { watch: Type.Ref('ProjectWatch'), workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker (hourly checks, deliveries).' }) },
+  { $id: 'ProjectWatchCreated', additionalProperties: false },
+);
+
+export const ProjectWatchList = Type.Object(
+  {
+    watches: Type.Array(Type.Ref('ProjectWatch'), { description: 'Active watches, oldest first.' }),
+    workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker: without it nothing is checked or delivered.' }),
+    intervalSeconds: Type.Literal(L.intervalSeconds, { description: 'Every watch is due hourly.' }),
+    limit: Type.Integer({ description: 'Active watches a project may have.' }),
+  },
+  { $id: 'ProjectWatchList', additionalProperties: false },
+);
+
+export const CustomerEvent = Type.Object(
+  {
+    id: EventId,
+    type: Type.Ref('MonitorEventType'),
+    projectId: Type.String({ description: 'The project the event belongs to: receivers bind it to their owner.' }),
+    watchId: WatchId,
+    did: Type.String(),
+    createdAt: Time('When the event was recorded; its unix seconds are the signature\'s t.'),
+    data: Type.Ref('MonitorEventData'),
+  },
+  { $id: 'CustomerEvent', additionalProperties: false },
+);
+
+export const CustomerEventList = Type.Object(
+  {
+    events: Type.Array(Type.Ref('CustomerEvent'), { description: `Newest first: every event of the last ${L.windowDays} days (at most ${L.eventList}).` }),
+    windowStart: Time(),
+  },
+  { $id: 'CustomerEventList', additionalProperties: false },
+);
+
+export const EventPageRequest = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: L.pageMax }),
+    asOf: Type.Optional(Time('Only events recorded at or before this instant (first page; later pages repeat it).')),
+    snapshotEventId: Type.Optional(Type.String({ description: 'The watermark of an earlier page (opaque: pass it back as received).', maxLength: 64 })),
+    beforeEventId: Type.Optional(Type.String({ description: 'The cursor of an earlier page (needs snapshotEventId).', maxLength: 64 })),
+  },
+  { $id: 'EventPageRequest', additionalProperties: false },
+);
+
+const Cursor = Type.Object(
+  { snapshotEventId: Type.String(), beforeEventId: Type.String(), asOf: Nullable(Time()) },
+  { additionalProperties: false, description: 'The body members of the next page (with a limit).' },
+);
+
+export const EventPage = Type.Object(
+  {
+    events: Type.Array(Type.Ref('CustomerEvent'), { description: 'Newest first, in persistence order.' }),
+    snapshotEventId: Nullable(Type.String({ description: 'The snapshot watermark: no later event appears on any page of it. Null when the window was empty.' })),
+    asOf: Nullable(Time()),
+    hasMore: Type.Boolean(),
+    next: Nullable(Cursor),
+  },
+  { $id: 'EventPage', additionalProperties: false },
+);
+
+export const WatchReport = Type.Object(
+  {
+    watch: Type.Ref('ProjectWatch'),
+    windowStart: Time(),
+    windowEnd: Time(),
+    eventCount: Type.Integer({ minimum: 0 }),
+    eventsByType: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Events of the window per type.' }),
+    events: Type.Array(Type.Ref('CustomerEvent'), { description: 'Every event of the window, oldest first: the report is complete or refused.' }),
+  },
+  { $id: 'WatchReport', additionalProperties: false },
+);
+
+export const CustomerWebhookConfig = Type.Object(
+  {
+    id: Type.String({ pattern: '^whk_[0-9]+$' }),
+    url: Type.String(),
+    createdAt: Time(),
+    active: Type.Boolean(),
+    disabledAt: Nullable(Time()),
+  },
+  { $id: 'CustomerWebhookConfig', additionalProperties: false },
+);
+
+export const CustomerWebhookRequest = Type.Object(
+  { url: Type.String({ maxLength: 2048, description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.' }) },
+  { $id: 'CustomerWebhookRequest', additionalProperties: false },
+);
+
+export const CustomerWebhookCreated = Type.Object(
+  {
+    config: Type.Ref('CustomerWebhookConfig'),
+    secret: Type.String({ description: 'The signing secret (whsec_…): in this answer only. Verify X-SVC-Signature with it.' }),
+  },
+  { $id: 'CustomerWebhookCreated', additionalProperties: false },
+);
+
+export const CustomerWebhookState = Type.Object(
+  {
+    config: Nullable(Type.Ref('CustomerWebhookConfig')),
+    workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker that delivers.' }),
+  },
+  { $id: 'CustomerWebhookState', additionalProperties: false },
+);
+
+export const CustomerDelivery = Type.Object(
+  {
+    id: Type.String(),
+    eventId: EventId,
+    eventType: Type.Ref('MonitorEventType'),
+    watchId: WatchId,
+    webhookId: Type.String(),
+    createdAt: Time(),
+    status: Type.Ref('DeliveryStatus'),
+    attempts: Type.Integer({ minimum: 0, maximum: 5 }),
+    nextAttemptAt: Nullable(Time()),
+    lastAttemptAt: Nullable(Time()),
+    deliveredAt: Nullable(Time()),
+  },
+  { $id: 'CustomerDelivery', additionalProperties: false },
+);
+
+export const CustomerDeliveryList = Type.Object(
+  { deliveries: Type.Array(Type.Ref('CustomerDelivery'), { description: `The newest ${L.deliveryList} of the last ${L.windowDays} days; metadata only.` }) },
+  { $id: 'CustomerDeliveryList', additionalProperties: false },
+);
+
+export const ScheduledUsage = Type.Object(
+  {
+    projectId: Type.String(),
+    allowance: Type.Integer({ description: `Scheduled attempts per rolling ${L.windowDays} days.` }),
+    windowStart: Time(),
+    used: Type.Integer({ minimum: 0, description: 'Attempts in the window, failed ones included.' }),
+    failed: Type.Integer({ minimum: 0 }),
+    remaining: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0, description: 'Due checks skipped in the window because the allowance was used up.' }),
+    lastSkippedAt: Nullable(Time()),
+    activeWatches: Type.Integer({ minimum: 0 }),
+    nextDueAt: Nullable(Time('The next due check; null without watches.')),
+  },
+  { $id: 'ScheduledUsage', additionalProperties: false },
+);
+
+export const ScheduledUsageList = Type.Object(
+  {
+    projects: Type.Array(Type.Ref('ScheduledUsage'), { description: "The owner's projects, oldest first." }),
+    workerActive: Type.Boolean(),
+    intervalSeconds: Type.Literal(L.intervalSeconds),
+    pollSeconds: Type.Integer({ description: 'How often this daemon looks for due work.' }),
+  },
+  { $id: 'ScheduledUsageList', additionalProperties: false },
+);
+
+export const CUSTOMER_MONITOR_SCHEMAS: TSchema[] = [
+  ProjectWatch,
+  ProjectWatchRequest,
+  ProjectWatchCreated,
+  ProjectWatchList,
+  CustomerEvent,
+  CustomerEventList,
+  EventPageRequest,
+  EventPage,
+  WatchReport,
+  CustomerWebhookConfig,
+  CustomerWebhookRequest,
+  CustomerWebhookCreated,
+  CustomerWebhookState,
+  CustomerDelivery,
+  CustomerDeliveryList,
+  ScheduledUsage,
+  ScheduledUsageList,
+];
