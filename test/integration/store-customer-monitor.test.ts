@@ -188,14 +188,14 @@ for (const backend of BACKENDS) {
         await storeError(monitor.report(ALICE, other, a, 10), 'NOT_FOUND');
         await storeError(monitor.eventPage(ALICE, other, a, { limit: 10 }), 'NOT_FOUND');
         for (const refused of [
-          monitor.listEvents(MALLORY, mine, a, 10),
-          monitor.eventPage(MALLORY, mine, a, { limit: 10 }),
-          monitor.report(MALLORY, mine, a, 10),
-          monitor.removeWatch(MALLORY, mine, a),
-          monitor.getWebhook(MALLORY, mine),
-          monitor.disableWebhook(MALLORY, mine),
+          () => monitor.listEvents(MALLORY, mine, a, 10),
+          () => monitor.eventPage(MALLORY, mine, a, { limit: 10 }),
+          () => monitor.report(MALLORY, mine, a, 10),
+          () => monitor.removeWatch(MALLORY, mine, a),
+          () => monitor.getWebhook(MALLORY, mine),
+          () => monitor.disableWebhook(MALLORY, mine),
         ]) {
-          await storeError(refused, 'NOT_OWNER');
+          await storeError(refused(), 'NOT_OWNER');
         }
         expect(await monitor.listWatches(ALICE, mine)).toHaveLength(1);
 
@@ -338,7 +338,8 @@ for (const backend of BACKENDS) {
       });
     });
 
-    it.runIf(backend.name === 'PostgreSQL')('a check takes its watch row lock before its events get ids (ids commit in order per watch)', async () => {
+    // PostgreSQL only: on SQLite the write lock orders whole checks.
+    if (backend.name === 'PostgreSQL') it('a check takes its watch row lock before its events get ids (ids commit in order per watch)', async () => {
       const p = await project();
       const w = await watch(p);
       const other = await watch(p, 'did:web:other.example');
