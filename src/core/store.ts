@@ -358,7 +358,7 @@ export interface RetentionCandidates {
 }
 
 export interface MonitorEventStore {
-  /** Events, newest first, at most `limit`; only the watch's when `watchId` is given. */
+  /** Operator events (of watches without a project), newest first, at most `limit`; only the watch's when `watchId` is given. */
   list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
   /** The gauges at `now` (RFC 3339 UTC); a storage failure rejects, never zeros. */
   gauges(now: string): Promise<MonitoringGauges>;

@@ -163,8 +163,9 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #settle: Database.Statement<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }>;
 
   constructor(db: Database.Database) {
-    this.#list = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events ORDER BY id DESC LIMIT ?`);
-    this.#listOfWatch = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events WHERE watch_id = ? ORDER BY id DESC LIMIT ?`);
+    // Operator events only: a project watch's events are its owner's (the session routes).
+    this.#list = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events WHERE ${OPERATOR_EVENT} ORDER BY id DESC LIMIT ?`);
+    this.#listOfWatch = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events WHERE watch_id = ? AND ${OPERATOR_EVENT} ORDER BY id DESC LIMIT ?`);
     // One statement, so every gauge is read from the same snapshot (the status counts add up
     // to `events`). length() of a BLOB counts bytes; of the TEXT it would count characters.
     this.#gauges = db.prepare(

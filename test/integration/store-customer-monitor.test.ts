@@ -506,7 +506,7 @@ for (const backend of BACKENDS) {
     });
 
     describe('operator isolation', () => {
-      it("customer events count in neither the operator's gauges, capacity nor retention, and are never its to deliver", async () => {
+      it("customer events count in neither the operator's gauges, capacity, retention nor listing, and are never its to deliver", async () => {
         const p = await project();
         const w = await watch(p);
         await monitor.setWebhook(ALICE, p, 'https://hooks.example/in', SECRET);
@@ -525,6 +525,9 @@ for (const backend of BACKENDS) {
         expect((await db.monitorEvents.gauges(at())).events).toBe(1);
         const claims = await db.monitorEvents.claimDeliveries(10, 60, 5);
         expect(claims.map((c) => c.watch.id)).toEqual([operator.id]);
+        // The operator's event listing shows its own events only (the owner reads theirs through the session routes).
+        expect((await db.monitorEvents.list({ limit: 100 })).map((e) => e.watchId)).toEqual([operator.id]);
+        expect(await db.monitorEvents.list({ watchId: w, limit: 100 })).toEqual([]);
         // The operator's claims never see customer watches' due checks either.
         await db.sql(`UPDATE watches SET last_checked_at = '${at(-2 * 3_600_000)}' WHERE id = ${w}`);
         expect((await db.watches.claimDue(10)).map((c) => c.watch.id)).toEqual([]);

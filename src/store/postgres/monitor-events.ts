@@ -130,11 +130,11 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
   async list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]> {
     const limit = limitOf(options.limit);
     if (options.watchId === undefined) {
-      const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events ORDER BY id DESC LIMIT $1`, [limit]);
+      const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events WHERE ${OPERATOR_EVENT} ORDER BY id DESC LIMIT $1`, [limit]);
       return rows.map(toEvent);
     }
     if (!isPgRowId(options.watchId)) return [];
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events WHERE watch_id = $1 ORDER BY id DESC LIMIT $2`, [options.watchId, limit]);
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events WHERE watch_id = $1 AND ${OPERATOR_EVENT} ORDER BY id DESC LIMIT $2`, [options.watchId, limit]);
     return rows.map(toEvent);
   }
 
