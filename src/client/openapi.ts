@@ -2652,7 +2652,11 @@ export interface components {
             next: {
                 snapshotEventId: string;
                 beforeEventId: string;
-                asOf: string | null;
+                /**
+                 * Format: date-time
+                 * @description Present when the first page named one.
+                 */
+                asOf?: string;
             } | null;
         };
         WatchReport: {

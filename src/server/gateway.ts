@@ -17,7 +17,7 @@ import type { AccessEntry } from './app.js';
 import type { ServerContext } from './context.js';
 import { clientKey } from './rate-limit.js';
 import { PROBLEM_JSON, problemFromError } from './http.js';
-import { forward, forwardedRoute, type Upstream } from './gateway/forward.js';
+import { forward, forwardedMethods, forwardedRoute, type Upstream } from './gateway/forward.js';
 import { rowOf } from '../core/monitoring/customer.js';
 import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } from './gateway/page.js';
 import { liveSession, type GatewayContext } from './gateway/session.js';
@@ -122,7 +122,13 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
     handler: async (request, reply) => {
       const url = request.raw.url ?? request.url;
       const path = url.split('?')[0]!;
-      if (forwardedRoute(request.method, path) === null) throw notFound(request.method, path);
+      if (forwardedRoute(request.method, path) === null) {
+        // A forwarded path asked with another method (a GET of event-page, say): 405, as the daemon answers.
+        const allowed = forwardedMethods(path);
+        if (allowed === null) throw notFound(request.method, path);
+        reply.header('allow', allowed.join(', '));
+        throw new ProblemError('METHOD_NOT_ALLOWED', `${truncate(path, 120)} takes ${allowed.join(', ')}, not ${request.method.slice(0, 10)}.`);
+      }
       return forward(g, upstream, request, reply);
     },
   });

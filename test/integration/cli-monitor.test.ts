@@ -187,31 +187,45 @@ describe('svc webhook listen', () => {
   }, 30_000);
 });
 
+/** `svc webhook listen` with `args` as a child process, once it says where it listens. */
+async function listener(args: string[], env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [svcBin, 'webhook', 'listen', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  for (let i = 0; i < 300 && !/listening for webhooks on/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+  const url = /listening for webhooks on (http:\/\/\S+)/.exec(err)?.[1];
+  if (url === undefined) {
+    child.kill('SIGKILL');
+    throw new Error(`svc webhook listen did not start:\n${err}`);
+  }
+  /** The JSON lines printed so far, waiting for `n` of them (5 s at most). */
+  const lines = async (n: number) => {
+    for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 50));
+    return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+  return { child, url, exited, lines, out: () => out };
+}
+
 describe('svc webhook listen --json', () => {
   it('prints one JSON object per delivery; SIGINT exits 130', async () => {
     const secret = 'whsec_anotherSecretForTheJsonListener';
-    const child = spawn(process.execPath, [svcBin, 'webhook', 'listen', '--port', '0', '--json', '--secret', secret], {
-      cwd: repoRoot,
-      env: { ...process.env, ...cleanEnv() } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+    const { child, url, exited, lines } = await listener(['--port', '0', '--json', '--secret', secret], cleanEnv());
     try {
-      for (let i = 0; i < 300 && !/listening for webhooks on/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /listening for webhooks on (http:\/\/\S+)/.exec(err)![1]!;
       const body = JSON.stringify({ id: 'evt_9', type: 'identity.deactivated', did: DID, data: { headline: 'gone' } });
       const ts = String(Math.floor(Date.now() / 1000));
       const sig = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
       expect((await fetch(url, { method: 'POST', headers: { 'x-svc-timestamp': ts, 'x-svc-signature-256': sig }, body })).status).toBe(204);
       expect((await fetch(url, { method: 'POST', body })).status).toBe(401);
-      for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      const [ok, bad] = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const [ok, bad] = await lines(2);
       expect(ok).toMatchObject({ id: 'evt_9', type: 'identity.deactivated', did: DID, verified: true, data: { headline: 'gone' } });
-      expect(typeof ok.receivedAt).toBe('string');
+      expect(typeof ok!['receivedAt']).toBe('string');
       expect(bad).toMatchObject({ id: 'evt_9', verified: false, data: null, reason: 'no X-Svc-Timestamp header' });
       child.kill('SIGINT');
       expect(await exited).toBe(130);
@@ -222,19 +236,8 @@ describe('svc webhook listen --json', () => {
 
   it('--customer verifies a customer delivery (X-SVC-Signature, t the creation time: a retry 20 min later still verifies) and names what is wrong', async () => {
     const secret = customerWebhookSecret();
-    const child = spawn(process.execPath, [svcBin, 'webhook', 'listen', '--customer', '--port', '0', '--json'], {
-      cwd: repoRoot,
-      env: { ...process.env, ...cleanEnv({ SVC_WEBHOOK_SECRET: secret }) } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+    const { child, url, exited, lines, out } = await listener(['--customer', '--port', '0', '--json'], cleanEnv({ SVC_WEBHOOK_SECRET: secret }));
     try {
-      for (let i = 0; i < 300 && !/listening for webhooks on/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /listening for webhooks on (http:\/\/\S+)/.exec(err)![1]!;
       const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 20 * 60_000).toISOString().replace('.000Z', 'Z');
       const event = { id: 'evt_11', type: 'identity.document.changed' as const, projectId: 'prj_x', watchId: 'wch_3', did: DID, createdAt, data: { headline: 'changed' } };
       const { body, signature } = sealCustomerDelivery(event, secret);
@@ -242,12 +245,11 @@ describe('svc webhook listen --json', () => {
       expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(204);
       expect((await fetch(url, { method: 'POST', headers: { ...headers, 'x-svc-signature': signature.replace(/v1=.*/, `v1=${'0'.repeat(64)}`) }, body })).status).toBe(401);
       expect((await fetch(url, { method: 'POST', headers: { 'x-svc-signature': signature }, body })).status).toBe(401);
-      for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
-      const [ok, wrong, noId] = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const [ok, wrong, noId] = await lines(3);
       expect(ok).toMatchObject({ id: 'evt_11', type: 'identity.document.changed', did: DID, verified: true, data: { headline: 'changed' } });
       expect(wrong).toMatchObject({ verified: false, data: null, reason: 'the signature does not match (another secret, or a changed body)' });
       expect(noId).toMatchObject({ verified: false, reason: 'no X-SVC-Event-ID header' });
-      expect(out).not.toContain(secret);
+      expect(out()).not.toContain(secret);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

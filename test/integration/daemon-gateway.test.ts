@@ -212,14 +212,11 @@ describe('forwarding', () => {
     expect(bogus.headers.get('set-cookie')).toMatch(/^svc_session=; .*Max-Age=0$/);
   });
 
-  it('unlisted paths and methods: 404 from the gateway itself', async () => {
+  it('unlisted paths: 404 from the gateway itself; a listed path with another method: 405 naming the methods', async () => {
     for (const [method, route] of [
       ['GET', '/v1/resolve/did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK'],
       ['GET', '/health'],
       ['GET', '/v1/monitoring/watches'],
-      ['POST', '/v1/session/projects'],
-      ['PUT', `/v1/session/projects/${projects[0]}/keys`],
-      ['GET', `/v1/session/projects/${projects[0]}/keys/k1/rotate`],
       ['GET', '/v1/session/projects/a.b/keys'],
       ['GET', '/v1/session/projects/%2e%2e/keys'],
     ] as const) {
@@ -227,6 +224,18 @@ describe('forwarding', () => {
       expect(answer.status, `${method} ${route}`).toBe(404);
       expect(answer.body.code).toBe('NOT_FOUND');
       expect(answer.body.detail).toContain('cookie gateway');
+    }
+    for (const [method, route, allow] of [
+      ['POST', '/v1/session/projects', 'GET'],
+      ['PUT', `/v1/session/projects/${projects[0]}/keys`, 'GET, POST'],
+      ['GET', `/v1/session/projects/${projects[0]}/keys/k1/rotate`, 'POST'],
+      // Cursors are never read from a GET.
+      ['GET', `/v1/session/projects/${projects[0]}/watches/wch_1/event-page?beforeEventId=evt_1`, 'POST'],
+    ] as const) {
+      const answer = await get(gw, route, { cookie }, method);
+      expect(answer.status, `${method} ${route}`).toBe(405);
+      expect(answer.body.code).toBe('METHOD_NOT_ALLOWED');
+      expect(answer.headers.get('allow')).toBe(allow);
     }
   });
 

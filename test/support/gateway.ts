@@ -129,3 +129,38 @@ export async function get(base: string, route: string, headers: Record<string, s
   }
   return { status: res.status, headers: res.headers, text, body };
 }
+
+/** One answer of an owner-session request at the gateway (the body parsed when it is JSON). */
+export interface SessionAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+/**
+ * An owner's requests at the gateway with the session cookie — and the configured Origin on
+ * writes (POST, DELETE), as a browser of that origin sends them.
+ */
+export function ownerSession(gateway: string, origin: string, cookie: string) {
+  const send = async (method: string, route: string, body?: unknown): Promise<SessionAnswer> => {
+    const headers: Record<string, string> = { cookie };
+    if (method !== 'GET' && method !== 'HEAD') headers['origin'] = origin;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${gateway}${route}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    let parsed: any = null;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  };
+  return {
+    send,
+    get: (route: string) => send('GET', route),
+    post: (route: string, body: unknown = {}) => send('POST', route, body),
+    del: (route: string) => send('DELETE', route),
+  };
+}

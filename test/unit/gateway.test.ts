@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSignIn, signInPayload, signInStatement, tokenDigest } from '../../src/core/accounts/sign-in.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../../src/server/gateway/cookie.js';
-import { isForwarded, upstreamHost } from '../../src/server/gateway/forward.js';
+import { forwardedMethods, isForwarded, upstreamHost } from '../../src/server/gateway/forward.js';
 import { gatewayRefusal, isLoopbackHost } from '../../src/server/gateway.js';
 import { didKeyPrincipal } from '../support/receipts.js';
 import { testRuntime } from '../support/runtime.js';
@@ -85,6 +85,11 @@ describe('forwarded routes', () => {
       ['GET', '/v1/session/scheduled-usage/x'],
     ];
     for (const [method, path] of no) expect(isForwarded(method, path), `${method} ${path}`).toBe(false);
+    // Paths of the table asked with another method name their methods (the gateway's 405); others none.
+    expect(forwardedMethods(`${p}/watches/w1/event-page`)).toEqual(['POST']);
+    expect(forwardedMethods(`${p}/webhook`)).toEqual(['GET', 'POST', 'DELETE']);
+    expect(forwardedMethods('/v1/session/projects/a/b/keys')).toBeNull();
+    expect(forwardedMethods('/v1/monitoring/watches')).toBeNull();
   });
 });
 

@@ -2276,12 +2276,18 @@ class EventPageRequest(_EventPageRequestRequired, total=False):
     beforeEventId: str
 
 
-class EventPageNextVariant1(TypedDict):
-    """The object at `EventPage.next (variant 1 of 2)` in openapi.json."""
+class _EventPageNextVariant1Required(TypedDict):
+    """The required members of EventPageNextVariant1."""
 
     snapshotEventId: str
     beforeEventId: str
-    asOf: Optional[str]
+
+
+class EventPageNextVariant1(_EventPageNextVariant1Required, total=False):
+    """The object at `EventPage.next (variant 1 of 2)` in openapi.json."""
+
+    #: Present when the first page named one.
+    asOf: str
 
 
 class EventPage(TypedDict):

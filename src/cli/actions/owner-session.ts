@@ -296,8 +296,7 @@ export async function eventsAction(io: CliIo, setExit: (code: number) => void, o
     let page = await client.watchEventPage(options.project, watch, { limit: 100 });
     events.push(...page.events);
     while (page.hasMore && page.next !== null) {
-      const { snapshotEventId, beforeEventId, asOf } = page.next;
-      page = await client.watchEventPage(options.project, watch, { limit: 100, snapshotEventId, beforeEventId, ...(asOf !== null ? { asOf } : {}) });
+      page = await client.watchEventPage(options.project, watch, { limit: 100, ...page.next });
       events.push(...page.events);
     }
     return { events, snapshotEventId: events.length > 0 ? (events[0] as { id: string }).id : null };

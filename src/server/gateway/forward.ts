@@ -42,6 +42,12 @@ export function forwardedRoute(method: string, path: string): string | null {
   return FORWARDED.find((route) => route.pattern.test(path) && (route.methods as readonly string[]).includes(method))?.template ?? null;
 }
 
+/** The methods forwarded at `path` (a path of the table asked with another method: 405 with them in Allow), or null: no such path. */
+export function forwardedMethods(path: string): readonly Method[] | null {
+  const methods = FORWARDED.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods);
+  return methods.length === 0 ? null : methods;
+}
+
 /** Whether the gateway forwards `method` at `path`. */
 export function isForwarded(method: string, path: string): boolean {
   return forwardedRoute(method, path) !== null;

@@ -18,7 +18,7 @@ import { parseDid } from '../../core/did/syntax.js';
 import { ProblemError } from '../../core/problems.js';
 import type { AccountStore, Tenant } from '../../core/store.js';
 import { StoreError } from '../../store/errors.js';
-import { requireCommercial } from '../commercial.js';
+import { requireBridge, requireCommercial } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
@@ -65,6 +65,29 @@ async function tenantView(accounts: AccountStore, tenant: Tenant) {
 }
 
 const param = (request: FastifyRequest, name: string): string => (request.params as Record<string, string>)[name] ?? '';
+
+/**
+ * The session core's guard, shared by its routes: an onRequest hook that requires this start's
+ * bridge secret before anything else is read (requireBridge: 501 with the mode off, 401 without
+ * it), and the subject the gateway named, for the handler.
+ */
+export function sessionGuard(ctx: ServerContext): {
+  onRequest: (request: FastifyRequest, reply: unknown, done: (err?: Error) => void) => void;
+  subjectOf: (request: FastifyRequest) => string;
+} {
+  const subjects = new WeakMap<FastifyRequest, string>();
+  return {
+    onRequest: (request, _reply, done) => {
+      try {
+        subjects.set(request, requireBridge(ctx.commercial, request));
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+    subjectOf: (request) => subjects.get(request)!,
+  };
+}
 
 export function commercialRoutes(ctx: ServerContext): RouteDef[] {
   const operator = ctx.operator ?? { enabled: false as const, reason: 'SVC_ADMIN_TOKEN is not set' };

@@ -15,12 +15,11 @@ import Type from 'typebox';
 import { ProblemError } from '../../core/problems.js';
 import { PROJECT_KEY_LIMITS } from '../../core/store.js';
 import { KeyCapacityError } from '../../store/errors.js';
-import { requireBridge } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { generateProjectKey } from '../project-keys.js';
 import { empty, json, problem } from '../schemas/common.js';
-import { accountProblem, COMMERCIAL_OFF, UNMOUNTED } from './commercial.js';
+import { accountProblem, COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -46,20 +45,10 @@ function keyProblem(err: unknown): unknown {
   return accountProblem(err, 'project');
 }
 
-const subjects = new WeakMap<FastifyRequest, string>();
-
 export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
-  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
-    try {
-      subjects.set(request, requireBridge(ctx.commercial, request));
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
-  };
+  const { onRequest, subjectOf } = sessionGuard(ctx);
   const options = { onRequest };
   const tags = ['session'];
-  const subjectOf = (request: FastifyRequest): string => subjects.get(request)!;
   const params = (request: FastifyRequest) => request.params as { project: string; key?: string };
   const accounts = () => storeOf(ctx.runtime).accounts;
   const projectParams = Type.Object({ project: Type.String() }, { additionalProperties: false });

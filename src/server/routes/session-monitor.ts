@@ -23,11 +23,10 @@ import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
 import { StoreError } from '../../store/errors.js';
-import { requireBridge } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { empty, json, problem } from '../schemas/common.js';
-import { COMMERCIAL_OFF, UNMOUNTED } from './commercial.js';
+import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
 /** The DID methods a project may watch (SPEC §4.19). */
 const WATCHABLE = new Set(['key', 'jwk', 'web']);
@@ -110,19 +109,10 @@ export function pageQuery(body: { limit: number; asOf?: string; snapshotEventId?
 const byRow = (a: CustomerEvent, b: CustomerEvent): number => rowOf('evt', a.id)! - rowOf('evt', b.id)!;
 
 export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
-  const subjects = new WeakMap<FastifyRequest, string>();
   // Before anything else is read: a caller without the bridge learns nothing.
-  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
-    try {
-      subjects.set(request, requireBridge(ctx.commercial, request));
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
-  };
+  const { onRequest, subjectOf } = sessionGuard(ctx);
   const options = { onRequest };
   const tags = ['session'];
-  const subjectOf = (request: FastifyRequest): string => subjects.get(request)!;
   const params = (request: FastifyRequest) => request.params as { project: string; watch?: string };
   const monitor = (): CustomerMonitorStore => storeOf(ctx.runtime).customerMonitor;
   const workerActive = (): boolean => ctx.customerWorker === true;
@@ -264,7 +254,11 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
           snapshotEventId: watermark,
           asOf: page.asOf,
           hasMore: page.hasMore,
-          next: page.next === null ? null : { snapshotEventId: eventPublicId(page.next.snapshotEventId), beforeEventId: eventPublicId(page.next.beforeEventId), asOf: page.asOf },
+          // Exactly the members of the next request (asOf only when the pages have one): `{limit, ...next}` is that request.
+          next:
+            page.next === null
+              ? null
+              : { snapshotEventId: eventPublicId(page.next.snapshotEventId), beforeEventId: eventPublicId(page.next.beforeEventId), ...(page.asOf !== null ? { asOf: page.asOf } : {}) },
         };
       },
     },

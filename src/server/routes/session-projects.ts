@@ -6,26 +6,16 @@
  * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile
  * only (directOnly): with --public it is an unknown path (404).
  */
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { requireBridge } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { json, problem } from '../schemas/common.js';
-import { UNMOUNTED } from './commercial.js';
+import { sessionGuard, UNMOUNTED } from './commercial.js';
 import { OwnerProjects } from '../schemas/session-projects.js';
 
 export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
-  const subjects = new WeakMap<FastifyRequest, string>();
   // Before anything else is read: a caller without the bridge learns nothing.
-  const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
-    try {
-      subjects.set(request, requireBridge(ctx.commercial, request));
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
-  };
+  const { onRequest, subjectOf } = sessionGuard(ctx);
   return [
     {
       method: 'GET',
@@ -53,7 +43,7 @@ export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request) => {
         queryOptions(request, []);
-        const subject = subjects.get(request)!;
+        const subject = subjectOf(request);
         const projects = await storeOf(ctx.runtime).accounts.listProjectsOwnedBy(subject);
         return { subject, projects: projects.map((p) => ({ id: p.id, tenantId: p.tenantId, name: p.name, createdAt: p.createdAt })) };
       },

@@ -78,8 +78,8 @@ export const EventPageRequest = Type.Object(
 );
 
 const Cursor = Type.Object(
-  { snapshotEventId: Type.String(), beforeEventId: Type.String(), asOf: Nullable(Time()) },
-  { additionalProperties: false, description: 'The body members of the next page (with a limit).' },
+  { snapshotEventId: Type.String(), beforeEventId: Type.String(), asOf: Type.Optional(Time('Present when the first page named one.')) },
+  { additionalProperties: false, description: 'The body members of the next page: send it back as it is, with a limit.' },
 );
 
 export const EventPage = Type.Object(
