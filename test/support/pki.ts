@@ -9,6 +9,7 @@
  *
  * Only what certificates need is implemented; it is not a general ASN.1 library.
  */
+import { freshKeyPair } from './signing.js';
 import crypto from 'node:crypto';
 import net from 'node:net';
 
@@ -414,7 +415,8 @@ export function randomSerial(): bigint {
 }
 
 function newKeyPair(): crypto.KeyPairKeyObjectResult {
-  return crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // Not generateKeyPairSync's KeyObjects: exporting them can deadlock Node 20 (see freshKeyPair).
+  return freshKeyPair('ec', 'P-256');
 }
 
 function certified(certDer: Uint8Array, privateKey: crypto.KeyObject): CertifiedKey {
