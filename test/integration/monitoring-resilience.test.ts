@@ -6,18 +6,16 @@
  * every event exactly once (no failures, so no lease ever expires). Lease expiry and backoff are
  * moved by SQL on the database, not waited for.
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { postgresDatabase, postgresSql, sqliteDatabase, type Sql } from '../support/databases.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
 
 const TOKEN = 'resilience-token-0123456789abcdef';
 
-type Sql = (statement: string) => Promise<Array<Record<string, unknown>>>;
 
 interface Receiver {
   url: string;
@@ -138,41 +136,8 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
   });
 }
 
-crashSuite('SQLite', describe, async () => {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(`${tmpdir()}/svc-crash-`);
-  const target = `${dir}/svc.db`;
-  return {
-    target,
-    sql: async (statement) => {
-      const handle = new Database(target);
-      try {
-        handle.pragma('busy_timeout = 5000');
-        const prepared = handle.prepare(statement);
-        return prepared.reader ? (prepared.all() as Array<Record<string, unknown>>) : (prepared.run(), []);
-      } finally {
-        handle.close();
-      }
-    },
-    done: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const pgSql = (url: string): Sql => async (statement) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(statement)).rows as Array<Record<string, unknown>>;
-  } finally {
-    await client.end();
-  }
-};
-
-crashSuite('PostgreSQL', describePostgres, async () => {
-  const database = await freshDatabase();
-  return { target: database.url, sql: pgSql(database.url), done: database.drop };
-});
+crashSuite('SQLite', describe, () => sqliteDatabase('svc-crash'));
+crashSuite('PostgreSQL', describePostgres, postgresDatabase);
 
 describePostgres('two daemons on one PostgreSQL share 200 watches', () => {
   let host: DidWebHost;
@@ -196,7 +161,7 @@ describePostgres('two daemons on one PostgreSQL share 200 watches', () => {
     for (const [i, did] of watched.dids.entries()) {
       expectJson(await operator(daemons[i % 2]!, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }), 201);
     }
-    const sql = pgSql(database.url);
+    const sql = postgresSql(database.url);
     await until('every watch has its baseline', async () => Number((await sql("SELECT count(*) AS n FROM watches WHERE last_status = 'RESOLVED'"))[0]!['n']) === 200, 60_000);
     watched.rotate();
     await sql(AGE_WATCHES);

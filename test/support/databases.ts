@@ -39,20 +39,21 @@ export async function sqliteDatabase(prefix: string): Promise<TestDatabase> {
   };
 }
 
+/** Statements on the PostgreSQL database at `url`, each on a connection of its own. */
+export function postgresSql(url: string): Sql {
+  return async (statement) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(statement)).rows as Array<Record<string, unknown>>;
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /** A fresh PostgreSQL database (dropped by done). */
 export async function postgresDatabase(): Promise<TestDatabase> {
   const database = await freshDatabase();
-  return {
-    target: database.url,
-    sql: async (statement) => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return (await client.query(statement)).rows as Array<Record<string, unknown>>;
-      } finally {
-        await client.end();
-      }
-    },
-    done: database.drop,
-  };
+  return { target: database.url, sql: postgresSql(database.url), done: database.drop };
 }
