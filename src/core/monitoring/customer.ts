@@ -16,6 +16,7 @@
  *   the clients' 1800 s).
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { ProblemError } from '../problems.js';
 import type { CustomerEvent } from '../store.js';
 
 /** The delivery body (JSON, fixed member order). */
@@ -67,4 +68,13 @@ export const webhookPublicId = (n: number): string => `whk_${n}`;
 export function rowOf(prefix: 'wch' | 'evt' | 'whk', id: string): number | null {
   const m = new RegExp(`^${prefix}_([1-9][0-9]{0,14})$`).exec(id);
   return m === null ? null : Number(m[1]);
+}
+
+/** The DID methods a project may watch (SPEC §4.19: key, jwk, web). */
+export const WATCHABLE_METHODS: ReadonlySet<string> = new Set(['key', 'jwk', 'web']);
+
+/** INVALID_REQUEST naming the methods, unless a project may watch `did` (a parsed DID of a method svc resolves). */
+export function requireWatchable(did: string): void {
+  const method = did.split(':', 2)[1]!;
+  if (!WATCHABLE_METHODS.has(method)) throw new ProblemError('INVALID_REQUEST', `A project can watch did:key, did:jwk and did:web identifiers, not did:${method}.`);
 }

@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
-import { customerWebhookSecret, eventPublicId, rowOf } from '../../core/monitoring/customer.js';
+import { customerWebhookSecret, eventPublicId, requireWatchable, rowOf } from '../../core/monitoring/customer.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
@@ -27,9 +27,6 @@ import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { empty, json, problem } from '../schemas/common.js';
 import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
-
-/** The DID methods a project may watch (SPEC §4.19). */
-const WATCHABLE = new Set(['key', 'jwk', 'web']);
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 const ProjectParams = Type.Object({ project: Type.String() }, { additionalProperties: false });
@@ -163,10 +160,7 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         queryOptions(request, []);
         const { did } = parseDid((request.body as { did: string }).did);
         requireResolvable(did, 'so it cannot be watched');
-        const method = did.split(':', 2)[1]!;
-        if (!WATCHABLE.has(method)) {
-          throw new ProblemError('INVALID_REQUEST', `A project can watch did:key, did:jwk and did:web identifiers, not did:${method}.`);
-        }
+        requireWatchable(did);
         const added = await guarded(monitor().addWatch(subjectOf(request), params(request).project, did, L.watchesPerProject));
         if (added === 'full') {
           throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `The project has ${L.watchesPerProject} active watches, the most a project keeps; remove one to add another.`);
