@@ -73,8 +73,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_TRUST_PROXY',
     scope: 'svc serve',
-    description: 'proxy IPs or CIDRs (comma-separated) whose X-Forwarded-For names the client; true and hop counts are refused',
-    default: 'none: the connecting address is the client',
+    description: 'proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For names the client; true, hop counts, 1/16 of a family: refused',
+    default: 'none: the connection is the client',
   },
   { name: 'SVC_DELEGATION_ROOTS', scope: 'svc serve', description: 'DIDs (comma-separated) whose delegation chains may be registered (also read by verify-delegation --register and verify-tool)', default: 'any root' },
   {
@@ -107,8 +107,14 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_ADMIN_TOKEN',
     scope: 'svc monitor',
-    description: 'operator token (24+ characters): enables the /v1/monitoring routes; svc monitor sends it as a Bearer token',
+    description: 'operator token (24+ printable ASCII, no spaces, not guessable): enables /v1/monitoring; svc monitor sends it',
     default: 'unset: monitoring off, svc monitor exits 2',
+  },
+  {
+    name: 'SVC_ALLOW_WEAK_ADMIN_TOKEN',
+    scope: 'svc serve',
+    description: '1: accept a guessable SVC_ADMIN_TOKEN (a repeated character or pattern, common words), announced as a relaxation',
+    default: '0: such a token is refused (exit 2)',
   },
   {
     name: 'SVC_COMMERCIAL',

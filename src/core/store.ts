@@ -739,6 +739,13 @@ export interface AccountStore {
   listProjects(): Promise<Project[]>;
   /** The projects of every tenant `subject` owns, oldest first. */
   listProjectsOwnedBy(subject: string): Promise<Project[]>;
+  /**
+   * Whether `subject` owns the project (false for a project that does not exist): the check an
+   * owner action makes before any work of its own — a DNS lookup, an egress check — so that a
+   * caller who owns nothing learns nothing and costs nothing. Actions still re-check ownership
+   * inside their own transaction.
+   */
+  ownsProject(subject: string, projectId: string): Promise<boolean>;
 
   // --- Owners ---
   /** The tenant's owners, by when they were attached (to the second), then by subject. */

@@ -10,7 +10,7 @@ import type { NetOptions } from './fetch.js';
 
 export type { HostLookup, NetLimits, NetOptions, ResolvedAddress } from './fetch.js';
 export { parseDnsServer, parseDnsServers, TxtResolver, type TxtResolverOptions } from './dns.js';
-export { checkAddress, classifyAddress, linkLocalOverreach, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip.js';
+export { checkAddress, classifyAddress, familyShares, linkLocalOverreach, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip.js';
 
 /** The fetcher of `options`: an EgressFetcher, built when the first request needs it. */
 export function createNet(options: NetOptions): Net {

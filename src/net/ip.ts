@@ -428,3 +428,61 @@ export function linkLocalOverreach(cidr: Cidr): string | null {
   const form = LINK_LOCAL_FORMS.find((f) => bitsOverlap(bits, f.bits) && !bitsInside(bits, f.bits));
   return form === undefined ? null : form.name;
 }
+
+// ---------------------------------------------------------------------------------------------
+// How much of an address family a set of ranges covers
+
+/** The IPv6 block that carries IPv4 addresses as IPv4-mapped IPv6 (`::ffff:0:0/96`). */
+const MAPPED_PREFIX = new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]);
+
+function bigOf(bytes: Uint8Array, from = 0): bigint {
+  let value = 0n;
+  for (let i = from; i < bytes.length; i++) value = (value << 8n) | BigInt(bytes[i] ?? 0);
+  return value;
+}
+
+/** The fraction (0..1) of the address space that the union of `ranges` covers, merged so overlaps count once. */
+function unionShare(ranges: Array<[bigint, bigint]>, bits: number): number {
+  const sorted = [...ranges].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let covered = 0n;
+  let start = -1n;
+  let end = -1n; // exclusive
+  for (const [s, e] of sorted) {
+    if (s > end) {
+      if (end > start) covered += end - start;
+      start = s;
+      end = e;
+    } else if (e > end) end = e;
+  }
+  if (end > start) covered += end - start;
+  return Number(covered) / 2 ** bits;
+}
+
+/**
+ * The share of each address family that the union of `cidrs` covers: IPv4 counts its own
+ * ranges and the IPv4-mapped IPv6 forms (`::ffff:0:0/96` and anything inside or around it
+ * reaches IPv4 hosts on a dual-stack socket); IPv6 counts the IPv6 ranges. Overlaps count once,
+ * so `0.0.0.0/1,128.0.0.0/1` covers all of IPv4 as `0.0.0.0/0` does.
+ */
+export function familyShares(cidrs: readonly Cidr[]): { ipv4: number; ipv6: number } {
+  const v4: Array<[bigint, bigint]> = [];
+  const v6: Array<[bigint, bigint]> = [];
+  for (const cidr of cidrs) {
+    const bits = cidr.family === 4 ? 32 : 128;
+    const start = bigOf(cidr.bytes);
+    const range: [bigint, bigint] = [start, start + (1n << BigInt(bits - cidr.prefix))];
+    if (cidr.family === 4) {
+      v4.push(range);
+      continue;
+    }
+    v6.push(range);
+    if (cidr.prefix <= 96) {
+      // Around the mapped block: all of IPv4 when it contains it.
+      if (cidrContains(cidr, { family: 6, bytes: Uint8Array.from([...MAPPED_PREFIX, 0, 0, 0, 0]), text: '::ffff:0.0.0.0' })) v4.push([0n, 1n << 32n]);
+    } else if (MAPPED_PREFIX.every((b, i) => cidr.bytes[i] === b)) {
+      const low = bigOf(cidr.bytes, 12);
+      v4.push([low, low + (1n << BigInt(128 - cidr.prefix))]);
+    }
+  }
+  return { ipv4: unionShare(v4, 32), ipv6: unionShare(v6, 128) };
+}

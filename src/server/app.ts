@@ -10,10 +10,10 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { parseJsonStrict, StrictJsonError } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
-import { clientKey, TokenBuckets } from './rate-limit.js';
+import { clientKey, clientOf, TokenBuckets } from './rate-limit.js';
 import type { Budget, RouteDef, ServerContext } from './context.js';
 import { schemaCompilers } from './compilers.js';
-import { isW3cPath, PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
+import { hostProblem, isW3cPath, PROBLEM_JSON, problemFromError, queryOptions, RouteTable, sendProblem } from './http.js';
 import { budgetExtension, openApiText, swaggerOptions } from './openapi.js';
 import { json, problem, type RouteSchema } from './schemas/common.js';
 import { ALL_SCHEMAS } from './schemas/index.js';
@@ -170,7 +170,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     // Every owner reaches the session core through the gateway, from loopback: a request carrying
     // this start's bridge secret is charged to its owner (the subject the gateway vouches for).
     const owner = request.routeOptions.config.bridged === true ? bridgedSubject(ctx.commercial, request) : null;
-    const client = owner !== null ? `owner:${owner}` : clientKey(request.ip);
+    const client = owner !== null ? `owner:${owner}` : clientOf(request);
     if (profile === 'direct') {
       if (!direct.take(client).allowed) throw rateLimited(1, `${limits.directPerMinute} requests per minute`);
       return;
@@ -193,16 +193,17 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
         route: request.routeOptions.url ?? null,
         status: res.headersSent ? res.statusCode : null,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        client: clientKey(request.ip),
+        client: clientOf(request),
       });
     });
     if (ctx.draining) {
       reply.header('connection', 'close');
       return done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
     }
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    const badHost = hostProblem(request.raw);
+    if (badHost !== null) {
       reply.header('connection', 'close');
-      return done(new ProblemError('INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).'));
+      return done(badHost);
     }
     // Budgets before bodies: the token is taken when the request arrives, so a body that then
     // fails to parse (400) or is too large (413) has cost its token, and a request over budget

@@ -19,7 +19,7 @@ import type { Net } from '../core/net.js';
 import type { ResolutionCache, Runtime } from '../core/runtime.js';
 import type { RuntimeStore } from '../core/store.js';
 import { RequestSlot, type Capacity } from './capacity.js';
-import { clientKey } from './rate-limit.js';
+import { clientOf } from './rate-limit.js';
 import type { Profile, ServerLimits } from './limits.js';
 import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
@@ -88,10 +88,8 @@ export function storeOf(runtime: Runtime): RuntimeStore {
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */
 export type AdmittedResolution = (signal: AbortSignal | undefined, hooks?: ResolveHooks) => Promise<EnrichedResolution>;
 
-/** The client a request's budgets and capacity share belong to. */
-export function clientOf(request: FastifyRequest): string {
-  return clientKey(request.ip);
-}
+/** The client a request's budgets and capacity share belong to (rate-limit.ts). */
+export { clientOf };
 
 /**
  * Admits a resolution: a fresh cache hit is served at once; other work takes a capacity slot now

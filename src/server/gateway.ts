@@ -15,8 +15,8 @@ import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
 import type { AccessEntry } from './app.js';
 import type { ServerContext } from './context.js';
-import { clientKey } from './rate-limit.js';
-import { PROBLEM_JSON, problemFromError } from './http.js';
+import { clientOf } from './rate-limit.js';
+import { hostProblem, PROBLEM_JSON, problemFromError } from './http.js';
 import { forward, forwardedMethods, forwardedRoute, type Upstream } from './gateway/forward.js';
 import { rowOf } from '../core/monitoring/customer.js';
 import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } from './gateway/page.js';
@@ -87,9 +87,14 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
         route: route ? `gateway ${route}` : null,
         status: res.headersSent ? res.statusCode : null,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        client: clientKey(request.ip),
+        client: clientOf(request),
       });
     });
+    const badHost = hostProblem(request.raw);
+    if (badHost !== null) {
+      reply.header('connection', 'close');
+      return done(badHost);
+    }
     done();
   });
 

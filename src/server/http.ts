@@ -15,6 +15,44 @@ import { StoreError } from '../store/errors.js';
 export const PROBLEM_JSON = 'application/problem+json';
 export const DID_RESOLUTION = 'application/did-resolution';
 
+/**
+ * Why the request's Host cannot be believed (RFC 9112 §3.2), or null: an HTTP/1.1 request
+ * without one, more than one Host header (Node keeps only the first, so svc and an intermediary
+ * could each act on a different one), or an absolute request target naming another authority
+ * than the Host header. One pass over the raw header list; the target is parsed only in the
+ * rare absolute form.
+ */
+export function hostProblem(raw: { httpVersion: string; rawHeaders: string[]; url?: string | undefined; headers: { host?: string | undefined } }): ProblemError | null {
+  const names = raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < names.length; i += 2) {
+    const name = names[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) return new ProblemError('INVALID_REQUEST', `The request carries ${hosts} Host headers; exactly one is allowed (RFC 9112 §3.2).`);
+  const host = raw.headers.host;
+  if (host === undefined) {
+    return raw.httpVersion === '1.1' ? new ProblemError('INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).') : null;
+  }
+  const target = raw.url ?? '';
+  if (target.charCodeAt(0) === 47 /* "/" */ || target === '*' || target === '') return null;
+  const authority = authorityOf(target);
+  if (authority === null || authority !== authorityOf(`http://${host}/`)) {
+    return new ProblemError('INVALID_REQUEST', 'The absolute request target names another host than the Host header (RFC 9112 §3.2).');
+  }
+  return null;
+}
+
+/** The host[:port] of an absolute http(s) URL, normalised (lower case, default port dropped); null when it is not one. */
+function authorityOf(url: string): string | null {
+  if (!/^https?:\/\//i.test(url)) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
 /** The W3C binding embeds errors in a resolution result (SPEC §4.2) but for a 406. */
 export function isW3cPath(url: string): boolean {
   return url.startsWith('/1.0/');

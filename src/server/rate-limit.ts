@@ -69,3 +69,40 @@ export function clientKey(address: string): string {
     .map((g) => (g === '' ? '0' : g.toLowerCase().replace(/^0+(?=.)/, '')))
     .join(':')}::/64`;
 }
+
+/** What clientOf reads of a request (a Fastify request; `ips` only exists with trusted proxies). */
+interface ClientRequest {
+  readonly ip: string | undefined;
+  readonly ips?: readonly string[] | undefined;
+  readonly socket: { readonly remoteAddress?: string | undefined } | null | undefined;
+}
+
+const CLIENT = Symbol('svc.client');
+
+/**
+ * The client a request's budgets, capacity share and access-log line belong to, worked out once
+ * per request. With trusted proxies (SVC_TRUST_PROXY) Fastify reads X-Forwarded-For from the
+ * right up to the first hop that is not one of them — and hands back whatever that entry holds.
+ * Only an entry that parses as an IP address names a client: anything else (garbage, a host
+ * name, an address with a port) names nobody, and the request counts as the trusted hop's that
+ * handed it over, so rotating junk in the header never makes a new client.
+ */
+export function clientOf(request: ClientRequest): string {
+  const memo = request as ClientRequest & { [CLIENT]?: string };
+  return (memo[CLIENT] ??= clientOfUncached(request));
+}
+
+function clientOfUncached(request: ClientRequest): string {
+  const ip = request.ip;
+  if (ip !== undefined && isIP(ip) !== 0) return clientKey(ip);
+  const hops = request.ips;
+  if (hops !== undefined) {
+    // hops: the socket's address first, then the forwarded entries right to left; every one
+    // before the last is a trusted proxy (an address), the last is what the proxies named.
+    for (let i = hops.length - 2; i >= 0; i--) {
+      const hop = hops[i]!;
+      if (isIP(hop) !== 0) return clientKey(hop);
+    }
+  }
+  return clientKey(request.socket?.remoteAddress ?? '-');
+}

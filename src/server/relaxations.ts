@@ -10,6 +10,7 @@
  *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile) and SVC_REGISTRATIONS_PER_CLIENT
  *                          above their defaults
  *   chosen DNS servers     SVC_DNS_SERVERS: their TXT answers decide DNS claims, not the system's resolver
+ *   a guessable token      SVC_ALLOW_WEAK_ADMIN_TOKEN=1: an operator token svc would refuse is accepted
  */
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from './limits.js';
 
@@ -33,6 +34,8 @@ export interface RelaxationInput {
   profile: Profile;
   /** SVC_DNS_SERVERS (canonical entries); empty: the system's resolver. */
   dnsServers?: readonly string[];
+  /** Why SVC_ADMIN_TOKEN is guessable, when SVC_ALLOW_WEAK_ADMIN_TOKEN=1 accepted it anyway. */
+  weakAdminToken?: string | null;
 }
 
 export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
@@ -78,6 +81,13 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       setting: 'SVC_DNS_SERVERS',
       value: input.dnsServers.join(','),
       effect: `DNS claims are decided by the TXT answers of ${input.dnsServers.join(', ')}, not the system's resolver`,
+    });
+  }
+  if (input.weakAdminToken) {
+    relaxations.push({
+      setting: 'SVC_ALLOW_WEAK_ADMIN_TOKEN',
+      value: '1',
+      effect: `the operator token is accepted although it is guessable (${input.weakAdminToken})`,
     });
   }
   return relaxations;

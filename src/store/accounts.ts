@@ -400,6 +400,10 @@ export class SqliteAccountStore implements AccountStore {
     return this.#write(() => this.#run('removeOwner', { tenantId, subject }).get() !== undefined);
   }
 
+  async ownsProject(subject: string, projectId: string): Promise<boolean> {
+    return this.#run('owned', { subject, projectId }).get() !== undefined;
+  }
+
   async listKeys(subject: string, projectId: string): Promise<ApiKeyMetadata[]> {
     // DEFERRED: one read transaction, the check and the list from one snapshot.
     return this.#write(() => {

@@ -227,6 +227,17 @@ for (const backend of BACKENDS) {
         await storeError(accounts.listKeys(BOB, p.id), 'NOT_OWNER');
         await storeError(accounts.attachOwner('ten_none', BOB), 'NOT_FOUND');
       });
+
+      it('ownsProject: true for an owner, false for another subject, an unknown project, and ids PostgreSQL cannot hold', async () => {
+        const { tenant, project: p } = await project(ALICE);
+        expect(await accounts.ownsProject(ALICE, p.id)).toBe(true);
+        expect(await accounts.ownsProject(BOB, p.id)).toBe(false);
+        expect(await accounts.ownsProject(ALICE, 'prj_none')).toBe(false);
+        expect(await accounts.ownsProject(ALICE, `${p.id}\u0000`)).toBe(false);
+        expect(await accounts.ownsProject(`${ALICE}\u0000`, p.id)).toBe(false);
+        await accounts.attachOwner(tenant.id, BOB);
+        expect(await accounts.ownsProject(BOB, p.id)).toBe(true);
+      });
     });
 
     describe('ownership checks', () => {

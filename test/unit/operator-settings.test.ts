@@ -3,12 +3,15 @@
  * link-local space without naming it, SVC_TRUST_PROXY, SVC_LOG_LEVEL, the registration quota's
  * token buckets, and the relaxations the daemon announces and lists in /health.
  */
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trustedProxies } from '../../src/cli/actions/serve.js';
-import { linkLocalOverreach, parseCidr, type Cidr } from '../../src/net/ip.js';
+import { familyShares, linkLocalOverreach, parseCidr, type Cidr } from '../../src/net/ip.js';
 import { createRuntime, egressAllowance, egressAllowanceEntries, logLevelFromEnv } from '../../src/runtime/node.js';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';
-import { TokenBuckets } from '../../src/server/rate-limit.js';
+import { clientOf, TokenBuckets } from '../../src/server/rate-limit.js';
+import { unusableAdminToken, weakAdminToken } from '../../src/server/operator.js';
 import { configError } from '../support/problems.js';
 import { operatorRelaxations, relaxationLine } from '../../src/server/relaxations.js';
 
@@ -129,6 +132,74 @@ describe('SVC_TRUST_PROXY', () => {
     expect(message).toMatch(reason);
     expect(message).toContain('IPs or CIDRs, comma-separated');
     expect(message).not.toContain('\n');
+  });
+});
+
+describe('familyShares: how much of IPv4 and IPv6 a set of ranges covers', () => {
+  const shares = (...texts: string[]) => familyShares(texts.map(cidr));
+  it('merges overlaps and counts IPv4-mapped IPv6 as IPv4', () => {
+    expect(shares('10.0.0.0/8')).toEqual({ ipv4: 1 / 256, ipv6: 0 });
+    expect(shares('10.0.0.0/8', '10.1.0.0/16', '10.0.0.0/9')).toEqual({ ipv4: 1 / 256, ipv6: 0 });
+    expect(shares('0.0.0.0/1', '128.0.0.0/1').ipv4).toBe(1);
+    expect(shares('::ffff:0:0/96').ipv4).toBe(1);
+    expect(shares('::ffff:10.0.0.0/104').ipv4).toBe(1 / 256);
+    expect(shares('::/64').ipv4).toBe(1); // contains the mapped block
+    expect(shares('2000::/3').ipv6).toBe(1 / 8);
+    expect(shares('127.0.0.1', '::1')).toEqual({ ipv4: 1 / 2 ** 32, ipv6: 1 / 2 ** 128 });
+  });
+});
+
+describe('SVC_TRUST_PROXY: ranges that cover 1/16 of a family', () => {
+  it('a realistic set is accepted; a /4 or pieces adding up to it are refused', () => {
+    expect(trustedProxies({ SVC_TRUST_PROXY: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7' })).toHaveLength(4);
+    for (const value of ['0.0.0.0/4', '0.0.0.0/5,8.0.0.0/5', '2000::/3', '::ffff:0:0/96']) {
+      expect(configError(() => trustedProxies({ SVC_TRUST_PROXY: value }))).toMatch(/^SVC_TRUST_PROXY: together the ranges cover .* \(at most 1\/16 may be trusted\)/);
+    }
+    // Just under the bound: 1/16 minus one /8.
+    expect(trustedProxies({ SVC_TRUST_PROXY: '0.0.0.0/5,8.0.0.0/6,12.0.0.0/7,14.0.0.0/8' })).toHaveLength(4);
+  });
+});
+
+describe('clientOf: only an address names a client', () => {
+  const request = (ip: string | undefined, ips?: string[], remote = '127.0.0.1') => ({ ip, ips, socket: { remoteAddress: remote } });
+  it('an address forwarded by a trusted proxy is the client; anything else counts as the hop that handed it over', () => {
+    expect(clientOf(request('203.0.113.5', ['127.0.0.1', '203.0.113.5']))).toBe('203.0.113.5');
+    expect(clientOf(request('junk', ['127.0.0.1', 'junk']))).toBe('127.0.0.1');
+    expect(clientOf(request('junk', ['127.0.0.1', '10.0.0.2', 'junk']))).toBe('10.0.0.2');
+    expect(clientOf(request('2001:db8:1:2:3:4:5:6', ['127.0.0.1', '2001:db8:1:2:3:4:5:6']))).toBe('2001:db8:1:2::/64');
+    expect(clientOf(request(undefined, undefined, '::ffff:127.0.0.9'))).toBe('127.0.0.9');
+  });
+});
+
+describe('operator tokens', () => {
+  it('unusable: a space, a control character, non-ASCII; usable: every printable ASCII character', () => {
+    expect(unusableAdminToken('abc def')).toMatch(/holds a space/);
+    expect(unusableAdminToken('abc\u0000def')).toMatch(/holds a control character/);
+    expect(unusableAdminToken('abc\u007fdef')).toMatch(/holds a control character/);
+    expect(unusableAdminToken('abcdé')).toMatch(/holds a character beyond ASCII/);
+    expect(unusableAdminToken(Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join(''))).toBeNull();
+    expect(unusableAdminToken(undefined)).toBeNull();
+  });
+
+  it('generated tokens (hex, base64url, any length from 24) are never called weak', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 12, max: 64 }), fc.boolean(), (bytes, hex) => {
+        const token = randomBytes(bytes).toString(hex ? 'hex' : 'base64url').slice(0, Math.max(24, bytes));
+        return weakAdminToken(token) === null;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('typed tokens are', () => {
+    expect(weakAdminToken('z'.repeat(30))).toBe('it is one character repeated');
+    expect(weakAdminToken('ab'.repeat(12))).toBe('it is a pattern of 2 characters repeated');
+    expect(weakAdminToken('0123456789012345678901234567')).toMatch(/pattern of 10|consecutive/);
+    expect(weakAdminToken('zyxwvutsrqponmlkjihgfedcba')).toBe('it is mostly a run of consecutive characters');
+    expect(weakAdminToken('aabbaabbaabbccaabbaabbaabb')).toBe('it uses only 3 different characters');
+    expect(weakAdminToken('changeme_changeme_2026!!')).toBe('it is made of common words, digits and punctuation');
+    expect(weakAdminToken('SuperSecretAdminToken123')).toBe('it is made of common words, digits and punctuation');
+    expect(weakAdminToken('gateway-test-operator-token-0123456789')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 /** `svc serve`'s work, loaded when it runs (its options: commands/serve.ts): fastify and the store load only here. */
-import { parseCidr } from '../../net/index.js';
+import { familyShares, parseCidr, type Cidr } from '../../net/index.js';
 import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries } from '../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -39,13 +39,51 @@ export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
     throw new ConfigError(`SVC_TRUST_PROXY=${raw.slice(0, 16)} would let any client that connects directly forge X-Forwarded-For; ${LIST_PROXIES}`);
   }
   const proxies: string[] = [];
+  const cidrs: Cidr[] = [];
   for (const entry of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
     const cidr = parseCidr(entry);
     if (typeof cidr === 'string') throw new ConfigError(`SVC_TRUST_PROXY: ${cidr}; ${LIST_PROXIES}`);
     if (cidr.prefix === 0) throw new ConfigError(`SVC_TRUST_PROXY: ${cidr.text} trusts every address, like "true"; ${LIST_PROXIES}`);
     if (!proxies.includes(cidr.text)) proxies.push(cidr.text);
+    cidrs.push(cidr);
+  }
+  // Split into pieces, a range of every address is as bad as 0.0.0.0/0: refuse any set whose
+  // union covers MAX_PROXY_SHARE of a family or more (a /4 of IPv4 or of IPv6, or larger).
+  const shares = familyShares(cidrs);
+  for (const [family, share] of [['IPv4', shares.ipv4], ['IPv6', shares.ipv6]] as const) {
+    if (share >= MAX_PROXY_SHARE) {
+      const what = share >= 1 ? 'all' : `${formatShare(share)}`;
+      throw new ConfigError(`SVC_TRUST_PROXY: together the ranges cover ${what} of ${family} (at most 1/16 may be trusted), so nearly any client could forge X-Forwarded-For; ${LIST_PROXIES}`);
+    }
   }
   return proxies;
+}
+
+/** The share of an address family the trusted proxies may cover together: less than 1/16 (a /4). */
+export const MAX_PROXY_SHARE = 1 / 16;
+
+function formatShare(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}
+
+/**
+ * SVC_ADMIN_TOKEN, checked before anything opens: a token that could never be presented (a space,
+ * a control character, non-ASCII) is refused; a guessable one (one character repeated, a short
+ * pattern, common words) is refused unless SVC_ALLOW_WEAK_ADMIN_TOKEN=1 says the operator means
+ * it — then it is a relaxation, announced and listed by /health. Returns why it is weak when
+ * allowed so, else null. A token shorter than 24 characters leaves the routes disabled, as before.
+ */
+export function adminTokenCheck(env: NodeJS.ProcessEnv, operator: Pick<typeof import('../../server/operator.js'), 'unusableAdminToken' | 'weakAdminToken' | 'MIN_ADMIN_TOKEN_LENGTH'>): string | null {
+  const token = env['SVC_ADMIN_TOKEN'];
+  const unusable = operator.unusableAdminToken(token);
+  if (unusable !== null) throw new ConfigError(unusable);
+  if (token === undefined || token.length < operator.MIN_ADMIN_TOKEN_LENGTH) return null;
+  const weak = operator.weakAdminToken(token);
+  if (weak === null) return null;
+  const allow = (env['SVC_ALLOW_WEAK_ADMIN_TOKEN'] ?? '').trim();
+  if (allow === '1') return weak;
+  if (allow !== '' && allow !== '0') throw new ConfigError(`SVC_ALLOW_WEAK_ADMIN_TOKEN must be 1 or 0, not ${JSON.stringify(allow.slice(0, 16))}`);
+  throw new ConfigError(`SVC_ADMIN_TOKEN is guessable: ${weak}; make one with: openssl rand -hex 32 (or set SVC_ALLOW_WEAK_ADMIN_TOKEN=1 to accept it, announced as a relaxation)`);
 }
 
 /**
@@ -92,17 +130,19 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
   const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
-  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }] = await Promise.all([
+  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }, operator] = await Promise.all([
     import('../../server/serve.js'),
     import('../../server/limits.js'),
     import('../../server/relaxations.js'),
     import('../../server/access-log.js'),
+    import('../../server/operator.js'),
   ]);
   const limits = limitsFromEnv(io.env);
   const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
   // Every setting is read (and a bad one refused, exit 2) before anything opens or listens.
   const profile = options.public ? 'public' : 'direct';
   const proxies = trustedProxies(io.env);
+  const weakToken = adminTokenCheck(io.env, operator);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const relaxations = operatorRelaxations({
@@ -112,6 +152,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
     limits,
     profile,
     dnsServers: dnsServersFromEnv(io.env),
+    weakAdminToken: weakToken,
   });
   const server = await serve(
     (storage) => {

@@ -29,7 +29,7 @@ import type { RuntimeStore } from '../../core/store.js';
 import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { truncate } from '../../core/text.js';
 import { objectBody, queryOptions } from '../http.js';
-import { clientKey, TokenBuckets } from '../rate-limit.js';
+import { clientOf, TokenBuckets } from '../rate-limit.js';
 import Type from 'typebox';
 import { VerifyToolQuery } from '../schemas/agents.js';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
@@ -164,7 +164,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
   const perClient = ctx.limits.registrationsPerClient;
   const quota = new TokenBuckets(perClient, () => runtime.clock.now().getTime(), 50_000, REGISTRATION_PERIOD_MS);
   const admitFor = (request: FastifyRequest) => async (): Promise<string | null> => {
-    const client = clientKey(request.ip);
+    const client = clientOf(request);
     const shared = ctx.storage.shared;
     const taken = shared
       ? await shared.budgets.take(`registrations:${client}`, perClient, REGISTRATION_PERIOD_MS).catch(() => quota.take(client))

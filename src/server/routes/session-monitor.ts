@@ -68,6 +68,16 @@ async function guarded<T>(work: Promise<T>, what: 'watch' | 'event' = 'watch'): 
   }
 }
 
+/**
+ * The same 404 as an unknown project unless `subject` owns it — asked before an action does work
+ * of its own (DNS, egress checks) that a caller who owns nothing must not be able to trigger.
+ */
+async function requireOwner(ctx: ServerContext, subject: string, projectId: string): Promise<void> {
+  if (!(await guarded(storeOf(ctx.runtime).accounts.ownsProject(subject, projectId)))) {
+    throw new ProblemError('NOT_FOUND', 'No project of yours has this id.');
+  }
+}
+
 /** A watch id from the path: `wch_<n>`, else the same 404 as an unknown one. */
 function watchRow(id: string): number {
   const n = rowOf('wch', id);
@@ -337,6 +347,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       handler: async (request, reply) => {
         queryOptions(request, []);
         const { url } = request.body as { url: string };
+        // Who may, before any work: the URL's host is looked up only for the project's owner.
+        await requireOwner(ctx, subjectOf(request), params(request).project);
         await ctx.runtime.net.checkDestination(url, 'webhook');
         const secret = customerWebhookSecret();
         const config = await guarded(monitor().setWebhook(subjectOf(request), params(request).project, url, secret));

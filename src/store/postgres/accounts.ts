@@ -160,6 +160,12 @@ export class PostgresAccountStore implements AccountStore {
     return (await one(this.pool, S.removeOwner, { tenantId, subject })) !== undefined;
   }
 
+  async ownsProject(subject: string, projectId: string): Promise<boolean> {
+    // PostgreSQL refuses NUL in text; no id or subject holds one, so nobody owns such a project.
+    if (subject.includes('\u0000') || projectId.includes('\u0000')) return false;
+    return (await one(this.pool, OWNED_READ, { subject, projectId })) !== undefined;
+  }
+
   async listKeys(subject: string, projectId: string): Promise<ApiKeyMetadata[]> {
     // REPEATABLE READ: the check and the list from one snapshot.
     const client = await this.pool.connect();
