@@ -2635,7 +2635,7 @@ export interface components {
             limit: number;
             /**
              * Format: date-time
-             * @description Only events recorded at or before this instant (first page; later pages repeat it).
+             * @description Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
              */
             asOf?: string;
             /** @description The watermark of an earlier page (opaque: pass it back as received). */
@@ -6068,7 +6068,7 @@ export interface operations {
     monitoringRetentionPreview: {
         parameters: {
             query: {
-                /** @description The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z). */
+                /** @description The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                 before: string;
             };
             header?: never;
@@ -6086,7 +6086,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetentionPreview"];
                 };
             };
-            /** @description INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset; or an unknown option. */
+            /** @description INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; or an unknown option. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -2268,7 +2268,7 @@ class _EventPageRequestRequired(TypedDict):
 class EventPageRequest(_EventPageRequestRequired, total=False):
     """The `EventPageRequest` schema of openapi.json."""
 
-    #: Only events recorded at or before this instant (first page; later pages repeat it).
+    #: Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
     asOf: str
     #: The watermark of an earlier page (opaque: pass it back as received).
     snapshotEventId: str

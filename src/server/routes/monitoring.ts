@@ -12,6 +12,7 @@ import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
+import { INSTANT_RANGE } from '../../core/storable.js';
 import type { MonitorEvent, Watch } from '../../core/store.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
@@ -292,7 +293,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
             before: Type.String({
               minLength: 1,
               maxLength: 64,
-              description: 'The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z).',
+              description: `The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from ${INSTANT_RANGE}.`,
             }),
           },
           { additionalProperties: false },
@@ -300,7 +301,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('RetentionPreview'), 'The candidate counts at the cutoff.'),
           ...OPERATOR_PROBLEMS,
-          400: problem('INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset; or an unknown option.'),
+          400: problem(`INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; or an unknown option.`),
           500: problem('INTERNAL_ERROR: the tables could not be read.'),
         },
       },
@@ -311,7 +312,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         if (cutoff === null) {
           throw new ProblemError(
             'INVALID_OPTIONS',
-            'The query option "before" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00.',
+            `The query option "before" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00, from ${INSTANT_RANGE}.`,
           );
         }
         // A storage failure is a 500 here, never zeros (as the status route answers).
