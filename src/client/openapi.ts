@@ -2477,7 +2477,7 @@ export interface components {
             keys: components["schemas"]["ApiKeyMetadata"][];
         };
         KeyRequest: {
-            /** @description A label of the owner’s choice. */
+            /** @description A label of the owner’s choice (1 to 100 characters). */
             label?: string;
         };
         KeyIssued: {
@@ -2555,7 +2555,7 @@ export interface components {
             createdAt: string;
         };
         PeriodRequest: {
-            /** @description The month to close, YYYY-MM (UTC). */
+            /** @description The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores. */
             period: string;
         };
         PeriodClosed: {
@@ -5935,7 +5935,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorEventList"];
                 };
             };
-            /** @description INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number. */
+            /** @description INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number (or beyond 2^53 − 1). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7201,7 +7201,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyIssued"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a KeyRequest (label at most 100 characters, nothing else); INVALID_OPTIONS: a query option. */
+            /** @description INVALID_REQUEST: the body is not a KeyRequest (label of 1 to 100 characters, nothing else); INVALID_OPTIONS: a query option. */
             400: {
                 headers: {
                     [name: string]: unknown;

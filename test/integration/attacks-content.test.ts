@@ -6,7 +6,11 @@
  * - event-page with asOf of year 275760 or year −1 → was 500 INTERNAL_ERROR on both engines;
  * - the directory with q holding NUL → was 500 on PostgreSQL (its text refuses NUL);
  * - NUL in the other free text and ids that reach the store — tenant, project, plan and key
- *   names, a subscription's plan, a claim token, ids in paths — was 500 on PostgreSQL.
+ *   names, a subscription's plan, a claim token, ids in paths — was 500 on PostgreSQL;
+ * - found by the property suite (test/property/hostile-routes.test.ts), on both engines: an
+ *   empty key label (the schema let it through, the store refused it: 500), and closing month
+ *   0000-01 (its end written "1-02-01…", before its start as text) or 9999-12 (its end in year
+ *   10000): a CHECK constraint, 500.
  *
  * Each is now a precise problem naming the parameter: 400 for a body member or query option,
  * the 404 of an id that does not exist for a path parameter; the edges of the documented range
@@ -113,6 +117,30 @@ function suite(engine: 'SQLite' | 'PostgreSQL', describeEngine: (name: string, f
       refused(await a.session(owner, 'DELETE', `/v1/session/projects/${project}/keys/key_%00`), 404, 'NOT_FOUND', 'key');
       refused(await a.session(owner, 'POST', `/v1/session/projects/${project}/keys/%00/rotate`, {}), 404, 'NOT_FOUND', 'key');
       refused(await a.session(owner, 'POST', `/v1/session/projects/${project}/keys`, { label: `ci${NUL}` }), 400, 'INVALID_REQUEST', 'label');
+    });
+
+    it('an empty key label (the store takes 1 to 100 characters) → 400 naming label, not 500', async () => {
+      refused(await a.session(owner, 'POST', `/v1/session/projects/${project}/keys`, { label: '' }), 400, 'INVALID_REQUEST', 'label');
+    });
+
+    it('closing month 0000-01 (the next month was written "1-02") or 9999-12 (its end in year 10000) → an invoice or 400 naming period, not 500', async () => {
+      expect((await a.operator('POST', '/v1/commercial/plans', { id: 'basic', name: 'Basic', currency: 'EUR', monthlyPriceMinor: 100, includedRequests: 10 })).statusCode).toBe(200);
+      expect((await a.operator('POST', `/v1/commercial/tenants/${tenant}/subscription`, { plan: 'basic' })).statusCode).toBe(200);
+      for (const [period, end] of [
+        ['0000-01', '0000-02-01T00:00:00Z'],
+        ['0000-12', '0001-01-01T00:00:00Z'],
+        ['9999-11', '9999-12-01T00:00:00Z'],
+      ]) {
+        const closed = await a.operator('POST', `/v1/commercial/tenants/${tenant}/close-period`, { period });
+        expect(closed.statusCode, closed.body).toBe(201);
+        expect(JSON.parse(closed.body).invoice).toMatchObject({ periodStart: `${period}-01T00:00:00Z`, periodEnd: end });
+      }
+      refused(await a.operator('POST', `/v1/commercial/tenants/${tenant}/close-period`, { period: '9999-12' }), 400, 'INVALID_REQUEST', 'period');
+    });
+
+    it('an operator events filter beyond 2^53 (read as its neighbour) → 400 naming watchId', async () => {
+      refused(await a.operator('GET', '/v1/monitoring/events?watchId=9007199254740993'), 400, 'INVALID_OPTIONS', 'watchId');
+      expect((await a.operator('GET', '/v1/monitoring/events?watchId=9007199254740991')).statusCode).toBe(200);
     });
 
     it('NUL in a claim token → 400 naming token', async () => {

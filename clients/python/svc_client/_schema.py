@@ -2050,7 +2050,7 @@ class ApiKeyList(TypedDict):
 class KeyRequest(TypedDict, total=False):
     """The `KeyRequest` schema of openapi.json."""
 
-    #: A label of the owner’s choice.
+    #: A label of the owner’s choice (1 to 100 characters).
     label: str
 
 
@@ -2169,7 +2169,7 @@ class LedgerEntry(TypedDict):
 class PeriodRequest(TypedDict):
     """The `PeriodRequest` schema of openapi.json."""
 
-    #: The month to close, YYYY-MM (UTC).
+    #: The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores.
     period: str
 
 

@@ -240,13 +240,17 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('MonitorEventList'), 'The events.'),
           ...OPERATOR_PROBLEMS,
-          400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number.'),
+          400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number (or beyond 2^53 − 1).'),
           500: problem('INTERNAL_ERROR: the events could not be read.'),
         },
       },
       handler: async (request, reply) => {
         const query = queryOptions(request, ['watchId']);
         const watchId = query['watchId'] === undefined ? undefined : Number(query['watchId']);
+        // Sixteen digits may lie beyond 2^53: such a number would be read as a neighbour, never as itself.
+        if (watchId !== undefined && !Number.isSafeInteger(watchId)) {
+          throw new ProblemError('INVALID_OPTIONS', `The query option "watchId" is beyond the largest watch id (${Number.MAX_SAFE_INTEGER}).`);
+        }
         const events = await storeOf(ctx.runtime).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
         return reply.send({ events: events.map(eventView) });
       },

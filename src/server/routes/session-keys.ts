@@ -98,7 +98,7 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           201: json(Type.Ref('KeyIssued'), 'The key and its secret (shown once).'),
           ...SESSION_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not a KeyRequest (label at most 100 characters, nothing else); INVALID_OPTIONS: a query option.'),
+          400: problem('INVALID_REQUEST: the body is not a KeyRequest (label of 1 to 100 characters, nothing else); INVALID_OPTIONS: a query option.'),
           429: CAPACITY,
         },
       },

@@ -91,7 +91,7 @@ export const ApiKeyMetadata = Type.Object(
 export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
 
 export const KeyRequest = Type.Object(
-  { label: Type.Optional(StoredText({ maxLength: 100, description: 'A label of the owner’s choice.' })) },
+  { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },
   { $id: 'KeyRequest', additionalProperties: false },
 );
 
@@ -176,7 +176,12 @@ export const LedgerEntry = Type.Object(
 );
 
 export const PeriodRequest = Type.Object(
-  { period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month to close, YYYY-MM (UTC).' }) },
+  {
+    period: Type.String({
+      pattern: '^(?!9999-12)[0-9]{4}-(0[1-9]|1[0-2])$',
+      description: 'The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores.',
+    }),
+  },
   { $id: 'PeriodRequest', additionalProperties: false },
 );
 
