@@ -2477,7 +2477,7 @@ export interface components {
             keys: components["schemas"]["ApiKeyMetadata"][];
         };
         KeyRequest: {
-            /** @description A label of the owner’s choice. */
+            /** @description A label of the owner’s choice (1 to 100 characters). */
             label?: string;
         };
         KeyIssued: {
@@ -2555,7 +2555,7 @@ export interface components {
             createdAt: string;
         };
         PeriodRequest: {
-            /** @description The month to close, YYYY-MM (UTC). */
+            /** @description The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores. */
             period: string;
         };
         PeriodClosed: {
@@ -2635,7 +2635,7 @@ export interface components {
             limit: number;
             /**
              * Format: date-time
-             * @description Only events recorded at or before this instant (first page; later pages repeat it).
+             * @description Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
              */
             asOf?: string;
             /** @description The watermark of an earlier page (opaque: pass it back as received). */
@@ -5935,7 +5935,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorEventList"];
                 };
             };
-            /** @description INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number. */
+            /** @description INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number (or beyond 2^53 − 1). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6068,7 +6068,7 @@ export interface operations {
     monitoringRetentionPreview: {
         parameters: {
             query: {
-                /** @description The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z). */
+                /** @description The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
                 before: string;
             };
             header?: never;
@@ -6086,7 +6086,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetentionPreview"];
                 };
             };
-            /** @description INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset; or an unknown option. */
+            /** @description INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; or an unknown option. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7201,7 +7201,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyIssued"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a KeyRequest (label at most 100 characters, nothing else); INVALID_OPTIONS: a query option. */
+            /** @description INVALID_REQUEST: the body is not a KeyRequest (label of 1 to 100 characters, nothing else); INVALID_OPTIONS: a query option. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -9,8 +9,14 @@
  *   (`validationProblem`): the member or option by name, what it must be, the code of its place
  *   (a query option: INVALID_OPTIONS; a body member: INVALID_REQUEST; the W3C binding's body
  *   holds resolution options: INVALID_OPTIONS).
- * - Path parameters are documented, not validated here: the identifier is taken from the raw
- *   request line and decoded once (http.ts), and its syntax is the core's to judge (INVALID_DID).
+ * - What storage cannot hold is refused here, by the rules of core/storable.ts: `format:
+ *   date-time` is an RFC 3339 instant within years 0000–9999 (Ajv knows no format of its own
+ *   here: this is the one), and STORED_TEXT_PATTERN refuses NUL and lone surrogates, each named
+ *   in its own words.
+ * - Path parameters are validated too (an id holding what no stored id holds is the 404 of an
+ *   unknown id, NOT_FOUND naming the parameter), except on the wildcard routes: their identifier
+ *   is taken from the raw request line and decoded once (http.ts), and its syntax is the core's
+ *   to judge (INVALID_DID).
  * - An absent body is left to the handler, which says whether the route needs one.
  * - Both compile on first use and are shared by every route with the same schema, so a daemon
  *   starts without compiling what it may never serve.
@@ -20,6 +26,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ProblemError } from '../core/problems.js';
+import { INSTANT_RANGE, parseInstant, STORED_TEXT_PATTERN, UNSTORABLE_TEXT } from '../core/storable.js';
 import { clause, plural, truncate } from '../core/text.js';
 
 const Ajv = AjvModule.default;
@@ -35,6 +42,7 @@ export function schemaCompilers(shared: readonly TSchema[]): Compilers {
   const ajvInstance = () => {
     if (ajv === undefined) {
       ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, removeAdditional: false, verbose: true, strict: false });
+      ajv.addFormat('date-time', { type: 'string', validate: (text: string) => parseInstant(text) !== null });
       for (const schema of shared) ajv.addSchema(schema);
     }
     return ajv;
@@ -43,8 +51,9 @@ export function schemaCompilers(shared: readonly TSchema[]): Compilers {
   const validators = new Map<string, ValidateFunction>();
   const serializers = new Map<string, (data: unknown) => string>();
 
-  const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-    if (httpPart === 'params') return () => true;
+  const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, url }) => {
+    // A wildcard route's parameter is the raw identifier, read by the handler (http.ts).
+    if (httpPart === 'params' && url.includes('*')) return () => true;
     const key = JSON.stringify(schema);
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown): boolean => {
@@ -94,11 +103,22 @@ export function isValidationFailure(err: unknown): err is ValidationFailure {
  * INVALID_OPTIONS like a query option's.
  */
 export function validationProblem(failure: ValidationFailure, options: { optionsBody?: boolean } = {}): ProblemError {
+  if (failure.validationContext === 'params') return paramProblem(failure.validation[0]);
   const query = failure.validationContext === 'querystring';
   const code = query || options.optionsBody ? 'INVALID_OPTIONS' : 'INVALID_REQUEST';
   const error = pickError(failure.validation);
   if (error === undefined) return new ProblemError(code, query ? 'A query option is not valid.' : 'The request body is not valid.');
   return new ProblemError(code, describe(error, query));
+}
+
+/**
+ * A path parameter no stored id can equal: the 404 of an id that does not exist (it is data that
+ * matches nothing), naming the parameter.
+ */
+function paramProblem(error: ErrorObject | undefined): ProblemError {
+  const name = error?.instancePath.split('/')[1] ?? '';
+  const what = name === '' ? 'the path' : `the path parameter "${truncate(name)}"`;
+  return new ProblemError('NOT_FOUND', `Nothing has this id: ${what} holds ${UNSTORABLE_TEXT}.`);
 }
 
 /**
@@ -165,7 +185,13 @@ function describe(error: ErrorObject, query: boolean): string {
     case 'maxItems':
       return `${where} has ${plural(Array.isArray(error.data) ? error.data.length : Number(params['limit']) + 1, 'entry', 'entries')}; at most ${String(params['limit'])} are taken.`;
     case 'pattern':
+      if (params['pattern'] === STORED_TEXT_PATTERN) return `${where} holds ${UNSTORABLE_TEXT}.`;
       return `${where} is not valid, ${shown(error.data)}${hint || ` (it must match ${String(params['pattern'])})`}.`;
+    case 'format':
+      if (params['format'] === 'date-time') {
+        return `${where} is not an RFC 3339 date-time (seconds and Z or ±hh:mm required) from ${INSTANT_RANGE}, not ${shown(error.data)}.`;
+      }
+      return `${where} is not valid (format ${String(params['format'])}), not ${shown(error.data)}.`;
     case 'minimum':
     case 'maximum':
       return `${where} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params['limit'])}, not ${shown(error.data)}.`;

@@ -598,6 +598,8 @@ export function challengesFull(): StoreError {
 // --- Mock billing: argument checks, row mappers and the closing of a month, shared by both engines ---
 
 const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** The one month whose end has no stored form. */
+const LAST_MONTH = '9999-12';
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** The checked values of a plan's upsert. */
@@ -616,13 +618,17 @@ export function planValues(plan: NewPlan): Record<string, unknown> {
   };
 }
 
-/** `YYYY-MM` → the month's first instant and the next month's, RFC 3339 UTC. */
+/**
+ * `YYYY-MM` → the month's first instant and the next month's, RFC 3339 UTC (four-digit years: the
+ * stored text sorts as time does). 0000-01 to 9999-11: the end of 9999-12 would be year 10000,
+ * outside the instants svc stores (core/storable.ts).
+ */
 export function periodBounds(period: string): { start: string; end: string } {
   const match = typeof period === 'string' ? PERIOD.exec(period) : null;
-  if (!match) throw new RangeError('period must be a month, YYYY-MM');
+  if (!match || period === LAST_MONTH) throw new RangeError('period must be a month, YYYY-MM, from 0000-01 to 9999-11');
   const year = Number(match[1]);
   const month = Number(match[2]);
-  const next = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
+  const next = month === 12 ? `${String(year + 1).padStart(4, '0')}-01` : `${match[1]}-${String(month + 1).padStart(2, '0')}`;
   return { start: `${period}-01T00:00:00Z`, end: `${next}-01T00:00:00Z` };
 }
 

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import { isValidationFailure, schemaCompilers, validationProblem } from '../../src/server/compilers.js';
 import { ALL_SCHEMAS } from '../../src/server/schemas/index.js';
+import { DirectoryQuery } from '../../src/server/schemas/claims.js';
+import { StoredText } from '../../src/server/schemas/common.js';
 import { McpInspectQuery } from '../../src/server/schemas/inspection.js';
 import { VerifyToolQuery } from '../../src/server/schemas/agents.js';
 import { ResolveQuery, W3cOptionsBody } from '../../src/server/schemas/resolution.js';
@@ -108,9 +110,46 @@ describe('request validation: one precise problem per failure', () => {
     });
   });
 
-  it('path parameters are not validated here (the raw identifier goes to the core); an absent body is the handler\'s', () => {
-    expect(problemOf(Type.Object({ did: Type.String() }, { additionalProperties: false }), 'params', { '*': 'did:key:z' })).toBeNull();
+  it('a wildcard route\'s path parameter is not validated here (the raw identifier goes to the core); an absent body is the handler\'s', () => {
+    const validate = validatorCompiler({ schema: Type.Object({ did: Type.String() }, { additionalProperties: false }), httpPart: 'params', method: 'GET', url: '/v1/resolve/*' }) as (data: unknown) => boolean;
+    expect(validate({ '*': 'did:key:z\u0000' })).toBe(true);
     expect(body('AuthorizeRequest', null)).toBeNull();
+  });
+
+  it('an id in the path holding what no stored id holds is the 404 of an unknown id, naming the parameter', () => {
+    const params = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
+    expect(problemOf(params, 'params', { project: 'prj_x', watch: 'wch_1' })).toBeNull();
+    expect(problemOf(params, 'params', { project: 'prj_x', watch: 'wch_\u0000' })).toEqual({
+      code: 'NOT_FOUND',
+      detail: 'Nothing has this id: the path parameter "watch" holds a NUL character or a lone surrogate, which svc never stores.',
+    });
+  });
+
+  it('stored text: NUL and lone surrogates refused by name, surrogate pairs and other controls kept', () => {
+    expect(body('TenantRequest', { name: 'a\u0000b', owner: 'did:key:z' })).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: '"name" holds a NUL character or a lone surrogate, which svc never stores.',
+    });
+    expect(body('ProjectRequest', { name: 'a\ud800' })?.detail).toMatch(/^"name" holds a NUL character or a lone surrogate/);
+    expect(body('ProjectRequest', { name: 'b\udc00a' })?.detail).toMatch(/^"name" holds/);
+    expect(body('ProjectRequest', { name: 'emoji \ud83d\ude00 tab\t bell\u0007' })).toBeNull();
+    expect(query(DirectoryQuery, { q: 'a\u0000' })).toEqual({
+      code: 'INVALID_OPTIONS',
+      detail: 'The query option "q" holds a NUL character or a lone surrogate, which svc never stores.',
+    });
+  });
+
+  it('date-time: an RFC 3339 instant from year 0000 to 9999 (the offset applied), refused by name otherwise', () => {
+    const page = (asOf: string) => body('EventPageRequest', { limit: 5, asOf });
+    for (const ok of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T02:00:00+02:00', '2024-02-29T12:00:00.5Z', '0000-01-01T00:00:00-01:00']) {
+      expect(page(ok), ok).toBeNull();
+    }
+    for (const bad of ['+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00Z', '0000-01-01T00:30:00+01:00', '9999-12-31T23:59:59-00:01', '2025-02-29T00:00:00Z', '2025-01-01T00:00:60Z', '2025-01-01T00:00Z', '2025-01-01t00:00:00z', '1e400', '']) {
+      expect(page(bad), bad).toEqual({
+        code: 'INVALID_REQUEST',
+        detail: `"asOf" is not an RFC 3339 date-time (seconds and Z or ±hh:mm required) from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z, not ${JSON.stringify(bad)}.`,
+      });
+    }
   });
 });
 

@@ -2050,7 +2050,7 @@ class ApiKeyList(TypedDict):
 class KeyRequest(TypedDict, total=False):
     """The `KeyRequest` schema of openapi.json."""
 
-    #: A label of the owner’s choice.
+    #: A label of the owner’s choice (1 to 100 characters).
     label: str
 
 
@@ -2169,7 +2169,7 @@ class LedgerEntry(TypedDict):
 class PeriodRequest(TypedDict):
     """The `PeriodRequest` schema of openapi.json."""
 
-    #: The month to close, YYYY-MM (UTC).
+    #: The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores.
     period: str
 
 
@@ -2268,7 +2268,7 @@ class _EventPageRequestRequired(TypedDict):
 class EventPageRequest(_EventPageRequestRequired, total=False):
     """The `EventPageRequest` schema of openapi.json."""
 
-    #: Only events recorded at or before this instant (first page; later pages repeat it).
+    #: Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
     asOf: str
     #: The watermark of an earlier page (opaque: pass it back as received).
     snapshotEventId: str

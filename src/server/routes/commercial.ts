@@ -22,7 +22,7 @@ import { requireBridge, requireCommercial } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
-import { empty, json, problem } from '../schemas/common.js';
+import { empty, json, problem, StoredText } from '../schemas/common.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -174,7 +174,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (the error table has no conflict code).',
         tags,
-        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         body: Type.Ref('ProjectRequest'),
         response: {
@@ -207,7 +207,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'attachOwner',
         description: 'Operator only (commercial mode). Idempotent: attaching an owner again changes nothing. The answer lists the owners after it.',
         tags,
-        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         body: Type.Ref('OwnerRequest'),
         response: {
@@ -240,7 +240,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). The subject (a DID, percent-encoded in the path) stops owning the tenant; owner actions in flight that commit after it fail. When it owns no other tenant, its owner sessions are revoked too. Removing the last owner is allowed.',
         tags,
-        params: Type.Object({ tenant: Type.String(), subject: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText(), subject: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         response: {
           204: empty('Detached.'),
@@ -282,7 +282,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). Keyed requests served, by month (YYYY-MM, UTC, on the daemon\'s clock). Each daemon writes its counts at least once a second; this daemon\'s own are written before the answer. Nothing is charged (billing is a mock).',
         tags,
-        params: Type.Object({ project: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ project: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         response: {
           200: json(Type.Ref('ProjectUsage'), 'The counters.'),
@@ -361,7 +361,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'subscribeTenant',
         description: "Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.",
         tags,
-        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         body: Type.Ref('SubscriptionRequest'),
         response: {
@@ -393,7 +393,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           "Operator only (commercial mode). One transaction: an OPEN invoice of the plan's monthly price and one CHARGE ledger entry stating the month's keyed requests (every project of the tenant) against the plan's included ones. Once per month and tenant. Nothing is collected: billing is a mock.",
         tags,
-        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         body: Type.Ref('PeriodRequest'),
         response: {
@@ -430,7 +430,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'tenantBilling',
         description: 'Operator only (commercial mode). Billing is a mock: what would be charged, recorded; nothing is collected.',
         tags,
-        params: Type.Object({ tenant: Type.String() }, { additionalProperties: false }),
+        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
         querystring: NoQuery,
         response: {
           200: json(Type.Ref('TenantBilling'), 'The billing record.'),

@@ -12,6 +12,7 @@ import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
+import { INSTANT_RANGE } from '../../core/storable.js';
 import type { MonitorEvent, Watch } from '../../core/store.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
@@ -239,13 +240,17 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('MonitorEventList'), 'The events.'),
           ...OPERATOR_PROBLEMS,
-          400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number.'),
+          400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number (or beyond 2^53 − 1).'),
           500: problem('INTERNAL_ERROR: the events could not be read.'),
         },
       },
       handler: async (request, reply) => {
         const query = queryOptions(request, ['watchId']);
         const watchId = query['watchId'] === undefined ? undefined : Number(query['watchId']);
+        // Sixteen digits may lie beyond 2^53: such a number would be read as a neighbour, never as itself.
+        if (watchId !== undefined && !Number.isSafeInteger(watchId)) {
+          throw new ProblemError('INVALID_OPTIONS', `The query option "watchId" is beyond the largest watch id (${Number.MAX_SAFE_INTEGER}).`);
+        }
         const events = await storeOf(ctx.runtime).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
         return reply.send({ events: events.map(eventView) });
       },
@@ -292,7 +297,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
             before: Type.String({
               minLength: 1,
               maxLength: 64,
-              description: 'The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z).',
+              description: `The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from ${INSTANT_RANGE}.`,
             }),
           },
           { additionalProperties: false },
@@ -300,7 +305,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(Type.Ref('RetentionPreview'), 'The candidate counts at the cutoff.'),
           ...OPERATOR_PROBLEMS,
-          400: problem('INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset; or an unknown option.'),
+          400: problem(`INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; or an unknown option.`),
           500: problem('INTERNAL_ERROR: the tables could not be read.'),
         },
       },
@@ -311,7 +316,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         if (cutoff === null) {
           throw new ProblemError(
             'INVALID_OPTIONS',
-            'The query option "before" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00.',
+            `The query option "before" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00, from ${INSTANT_RANGE}.`,
           );
         }
         // A storage failure is a 500 here, never zeros (as the status route answers).

@@ -18,7 +18,7 @@ import { KeyCapacityError } from '../../store/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { generateProjectKey } from '../project-keys.js';
-import { empty, json, problem } from '../schemas/common.js';
+import { empty, json, problem, StoredText } from '../schemas/common.js';
 import { accountProblem, COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -51,8 +51,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
   const tags = ['session'];
   const params = (request: FastifyRequest) => request.params as { project: string; key?: string };
   const accounts = () => storeOf(ctx.runtime).accounts;
-  const projectParams = Type.Object({ project: Type.String() }, { additionalProperties: false });
-  const keyParams = Type.Object({ project: Type.String(), key: Type.String() }, { additionalProperties: false });
+  const projectParams = Type.Object({ project: StoredText() }, { additionalProperties: false });
+  const keyParams = Type.Object({ project: StoredText(), key: StoredText() }, { additionalProperties: false });
   return [
     {
       method: 'GET',
@@ -98,7 +98,7 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           201: json(Type.Ref('KeyIssued'), 'The key and its secret (shown once).'),
           ...SESSION_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not a KeyRequest (label at most 100 characters, nothing else); INVALID_OPTIONS: a query option.'),
+          400: problem('INVALID_REQUEST: the body is not a KeyRequest (label of 1 to 100 characters, nothing else); INVALID_OPTIONS: a query option.'),
           429: CAPACITY,
         },
       },

@@ -21,16 +21,17 @@ import { requireResolvable } from '../../core/methods/registry.js';
 import { customerWebhookSecret, eventPublicId, requireWatchable, rowOf } from '../../core/monitoring/customer.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
+import { INSTANT_RANGE, parseInstant } from '../../core/storable.js';
 import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
 import { StoreError } from '../../store/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
-import { empty, json, problem } from '../schemas/common.js';
+import { empty, json, problem, StoredText } from '../schemas/common.js';
 import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
-const ProjectParams = Type.Object({ project: Type.String() }, { additionalProperties: false });
-const WatchParams = Type.Object({ project: Type.String(), watch: Type.String() }, { additionalProperties: false });
+const ProjectParams = Type.Object({ project: StoredText() }, { additionalProperties: false });
+const WatchParams = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
 
 const NOT_YOURS = `NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or ${UNMOUNTED}.`;
 const NO_WATCH = `NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or ${UNMOUNTED}.`;
@@ -92,10 +93,14 @@ function eventRow(member: string, id: string): number {
   return n;
 }
 
-/** An RFC 3339 instant as the schema stores times: UTC, whole seconds, rounded down ("at or before" keeps its meaning). */
+/**
+ * An RFC 3339 instant as the schema stores times: UTC, whole seconds, rounded down ("at or before"
+ * keeps its meaning). The schema's date-time format has refused what is not one within the range
+ * both engines hold (core/storable.ts); a caller of pageQuery gets the same refusal here.
+ */
 function asOfOf(raw: string): string {
-  const ms = Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new ProblemError('INVALID_REQUEST', 'asOf is not an RFC 3339 date-time.');
+  const ms = parseInstant(raw);
+  if (ms === null) throw new ProblemError('INVALID_REQUEST', `"asOf" is not an RFC 3339 date-time from ${INSTANT_RANGE}.`);
   return rfc3339(new Date(Math.floor(ms / 1000) * 1000));
 }
 

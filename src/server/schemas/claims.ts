@@ -15,7 +15,7 @@ import {
   DIRECTORY_METHODS,
   DIRECTORY_Q_MAX,
 } from '../../core/claims/types.js';
-import { Nullable } from './common.js';
+import { Nullable, StoredText } from './common.js';
 
 /** One literal schema per value, keeping each value's type (so Static<> is the union of the values). */
 const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
@@ -37,7 +37,7 @@ const time = (description: string) => Type.String({ description: `${description}
 
 export const ClaimChallengeRequest = Type.Object(
   {
-    did: Type.String({ minLength: 1, maxLength: 2_048, description: 'The DID whose control is to be shown.' }),
+    did: StoredText({ minLength: 1, maxLength: 2_048, description: 'The DID whose control is to be shown.' }),
     method: Type.Ref('ClaimMethod'),
     purpose: Type.Optional(Type.Ref('ClaimPurpose')),
     expiresInSeconds: Type.Optional(
@@ -81,9 +81,9 @@ export const ClaimChallenge = Type.Object(
 
 export const ClaimProofRequest = Type.Object(
   {
-    did: Type.String({ minLength: 1, maxLength: 2_048, description: 'The DID of the challenge.' }),
-    token: Type.String({ minLength: 1, maxLength: 128, description: 'The challenge token.' }),
-    jws: Type.Optional(Type.String({ minLength: 1, maxLength: 65_536, description: 'signature: the compact JWS over the challenge payload.' })),
+    did: StoredText({ minLength: 1, maxLength: 2_048, description: 'The DID of the challenge.' }),
+    token: StoredText({ minLength: 1, maxLength: 128, description: 'The challenge token.' }),
+    jws: Type.Optional(StoredText({ minLength: 1, maxLength: 65_536, description: 'signature: the compact JWS over the challenge payload.' })),
   },
   { $id: 'ClaimProofRequest', additionalProperties: false },
 );
@@ -168,12 +168,12 @@ export const DirectoryPage = Type.Object(
 
 export const DirectoryQuery = Type.Object(
   {
-    q: Type.Optional(Type.String({ maxLength: DIRECTORY_Q_MAX, description: `Free text (at most ${DIRECTORY_Q_MAX} characters): entries whose DID contains it, case-insensitively.` })),
+    q: Type.Optional(StoredText({ maxLength: DIRECTORY_Q_MAX, description: `Free text (at most ${DIRECTORY_Q_MAX} characters): entries whose DID contains it, case-insensitively.` })),
     method: Type.Optional(Type.Union(literals(DIRECTORY_METHODS), { description: 'The DID method.' })),
     limit: Type.Optional(
       Type.String({ pattern: '^(?:[1-9]|[1-4][0-9]|50)$', description: `Entries per page, ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max} (default ${DIRECTORY_LIMIT.default}).` }),
     ),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The nextCursor of the previous page.' })),
+    cursor: Type.Optional(StoredText({ minLength: 1, maxLength: 256, description: 'The nextCursor of the previous page.' })),
   },
   { additionalProperties: false },
 );

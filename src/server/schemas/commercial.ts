@@ -4,9 +4,9 @@
  * carries a secret or a digest; the secret is in the answer that issues it only.
  */
 import Type, { type TSchema } from 'typebox';
-import { Nullable } from './common.js';
+import { Nullable, StoredText } from './common.js';
 
-const Did = (description: string) => Type.String({ minLength: 1, maxLength: 2_048, description });
+const Did = (description: string) => StoredText({ minLength: 1, maxLength: 2_048, description });
 
 export const Project = Type.Object(
   {
@@ -30,7 +30,7 @@ export const Tenant = Type.Object(tenantFields, { $id: 'Tenant', additionalPrope
 
 export const TenantRequest = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: StoredText({ minLength: 1, maxLength: 100 }),
     owner: Did('The first owner: a DID (it signs in to the owner console).'),
   },
   { $id: 'TenantRequest', additionalProperties: false },
@@ -47,7 +47,7 @@ export const TenantList = Type.Object(
   { $id: 'TenantList', additionalProperties: false },
 );
 
-export const ProjectRequest = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { $id: 'ProjectRequest', additionalProperties: false });
+export const ProjectRequest = Type.Object({ name: StoredText({ minLength: 1, maxLength: 100 }) }, { $id: 'ProjectRequest', additionalProperties: false });
 
 export const ProjectCreated = Type.Object({ project: Type.Ref('Project') }, { $id: 'ProjectCreated', additionalProperties: false });
 
@@ -91,7 +91,7 @@ export const ApiKeyMetadata = Type.Object(
 export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
 
 export const KeyRequest = Type.Object(
-  { label: Type.Optional(Type.String({ maxLength: 100, description: 'A label of the owner’s choice.' })) },
+  { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },
   { $id: 'KeyRequest', additionalProperties: false },
 );
 
@@ -126,7 +126,7 @@ export const Plan = Type.Object(
 export const PlanRequest = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: StoredText({ minLength: 1, maxLength: 100 }),
     currency: Type.String({ pattern: '^[A-Z]{3}$' }),
     monthlyPriceMinor: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
     includedRequests: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
@@ -143,7 +143,7 @@ export const Subscription = Type.Object(
   { $id: 'Subscription', additionalProperties: false },
 );
 
-export const SubscriptionRequest = Type.Object({ plan: Type.String({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
+export const SubscriptionRequest = Type.Object({ plan: StoredText({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
 export const SubscriptionSaved = Type.Object({ subscription: Type.Ref('Subscription') }, { $id: 'SubscriptionSaved', additionalProperties: false });
 
 export const Invoice = Type.Object(
@@ -176,7 +176,12 @@ export const LedgerEntry = Type.Object(
 );
 
 export const PeriodRequest = Type.Object(
-  { period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month to close, YYYY-MM (UTC).' }) },
+  {
+    period: Type.String({
+      pattern: '^(?!9999-12)[0-9]{4}-(0[1-9]|1[0-2])$',
+      description: 'The month to close, YYYY-MM (UTC), from 0000-01 to 9999-11: the end of 9999-12 would lie beyond the instants svc stores.',
+    }),
+  },
   { $id: 'PeriodRequest', additionalProperties: false },
 );
 

@@ -6,10 +6,18 @@
  * The same schemas validate requests and serialise responses (compilers.ts) and make
  * openapi.json; the contract test holds every answer of the daemon suites to the document.
  */
-import Type, { type TSchema } from 'typebox';
+import Type, { type TSchema, type TStringOptions } from 'typebox';
+import { STORED_TEXT_PATTERN } from '../../core/storable.js';
 
 /** `schema` or null (`anyOf [schema, null]` in the document). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * Text a request hands to storage: a string without NUL or a lone surrogate (core/storable.ts),
+ * which PostgreSQL's text or UTF-8 cannot hold; refused as 400 naming the member (a path
+ * parameter: the 404 of an id that does not exist). Not for a member that has its own pattern.
+ */
+export const StoredText = (options: TStringOptions = {}) => Type.String({ ...options, pattern: STORED_TEXT_PATTERN });
 
 /** A stage of a trace, as problems and resolutions carry it. */
 export const TraceStage = Type.Object(

@@ -6,7 +6,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { CUSTOMER_MONITOR_LIMITS as L } from '../../core/store.js';
-import { Nullable } from './common.js';
+import { Nullable, StoredText } from './common.js';
 
 const Time = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 const WatchId = Type.String({ pattern: '^wch_[0-9]+$', description: 'wch_<n>.' });
@@ -27,7 +27,7 @@ export const ProjectWatch = Type.Object(
 );
 
 export const ProjectWatchRequest = Type.Object(
-  { did: Type.String({ description: 'A did:key, did:jwk or did:web identifier.', maxLength: 2048 }) },
+  { did: StoredText({ description: 'A did:key, did:jwk or did:web identifier.', maxLength: 2048 }) },
   { $id: 'ProjectWatchRequest', additionalProperties: false },
 );
 
@@ -70,9 +70,9 @@ export const CustomerEventList = Type.Object(
 export const EventPageRequest = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: L.pageMax }),
-    asOf: Type.Optional(Time('Only events recorded at or before this instant (first page; later pages repeat it).')),
-    snapshotEventId: Type.Optional(Type.String({ description: 'The watermark of an earlier page (opaque: pass it back as received).', maxLength: 64 })),
-    beforeEventId: Type.Optional(Type.String({ description: 'The cursor of an earlier page (needs snapshotEventId).', maxLength: 64 })),
+    asOf: Type.Optional(Time('Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.')),
+    snapshotEventId: Type.Optional(StoredText({ description: 'The watermark of an earlier page (opaque: pass it back as received).', maxLength: 64 })),
+    beforeEventId: Type.Optional(StoredText({ description: 'The cursor of an earlier page (needs snapshotEventId).', maxLength: 64 })),
   },
   { $id: 'EventPageRequest', additionalProperties: false },
 );
@@ -117,7 +117,7 @@ export const CustomerWebhookConfig = Type.Object(
 );
 
 export const CustomerWebhookRequest = Type.Object(
-  { url: Type.String({ maxLength: 2048, description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.' }) },
+  { url: StoredText({ maxLength: 2048, description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.' }) },
   { $id: 'CustomerWebhookRequest', additionalProperties: false },
 );
 

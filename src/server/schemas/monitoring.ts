@@ -6,7 +6,7 @@
  * `evt_<n>`.
  */
 import Type, { type TSchema } from 'typebox';
-import { Nullable } from './common.js';
+import { Nullable, StoredText } from './common.js';
 
 export const WATCH_INTERVAL = { min: 60, max: 86_400, default: 3_600 } as const;
 
@@ -27,8 +27,8 @@ export const Watch = Type.Object(
 
 export const WatchRequest = Type.Object(
   {
-    did: Type.String({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
-    webhookUrl: Type.String({ minLength: 1, maxLength: 2_048, description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.' }),
+    did: StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
+    webhookUrl: StoredText({ minLength: 1, maxLength: 2_048, description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.' }),
     intervalSeconds: Type.Optional(
       Type.Integer({ minimum: WATCH_INTERVAL.min, maximum: WATCH_INTERVAL.max, description: `Seconds between checks (default ${WATCH_INTERVAL.default}).` }),
     ),
