@@ -43,7 +43,7 @@ async function load(url: string, headers: Record<string, string>): Promise<{ rps
 
 export async function run(): Promise<BenchRow[]> {
   const baselineBin = process.env['SVC_BENCH_BASELINE'];
-  const cases = [
+  const cases: Array<{ name: string; env: Record<string, string>; headers: Record<string, string> }> = [
     { name: 'direct', env: {}, headers: {} },
     { name: 'through a trusted proxy, X-Forwarded-For on every request', env: { SVC_TRUST_PROXY: '127.0.0.1' }, headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.9' } },
   ];
