@@ -223,11 +223,20 @@ export class RowCeiling {
     let step = work.next();
     while (!step.done) {
       const { statement, args } = step.value;
-      step = work.next(this.#statements[statement].all(...args));
+      step = work.next(this.#answer(statement, args));
     }
     const evicted = step.value;
     if (evicted !== null) this.#count -= evicted;
     return evicted;
+  }
+
+  /** A statement's values, the cheapest way better-sqlite3 has for each (get: no array for one row). */
+  #answer(statement: CeilingStatement, args: Array<number | string>): unknown[] {
+    const prepared = this.#statements[statement];
+    if (statement === 'rowsOf') return prepared.all(...args);
+    if (statement === 'evict') return prepared.run(...args).changes > 0 ? args : [];
+    const value = prepared.get(...args);
+    return value === undefined ? [] : [value];
   }
 
   /** Inside the transaction, after the insert. */

@@ -50,17 +50,21 @@ const installTriggers = (table: CeilingTable) => `
  * The count table, its trigger functions (SET search_path FROM CURRENT: the triggers find the
  * count table of the schema they were made in, whatever a writer's search_path) and the triggers
  * of each bounded table. One simple query: its statements are one transaction under the lock.
+ * A statement that wrote no row leaves the count alone, unlocked (a statement trigger fires
+ * anyway: the insert of an unbounded record that coalesced instead, an eviction passed over).
  */
 export const ROW_COUNTS_DDL = `SELECT pg_advisory_xact_lock(${DDL_LOCK});
 CREATE TABLE IF NOT EXISTS svc_row_counts (table_name TEXT PRIMARY KEY, n BIGINT NOT NULL);
 CREATE OR REPLACE FUNCTION svc_count_added() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE changed BIGINT := (SELECT count(*) FROM added);
 BEGIN
-  UPDATE svc_row_counts SET n = n + (SELECT count(*) FROM added) WHERE table_name = TG_TABLE_NAME;
+  IF changed > 0 THEN UPDATE svc_row_counts SET n = n + changed WHERE table_name = TG_TABLE_NAME; END IF;
   RETURN NULL;
 END $$;
 CREATE OR REPLACE FUNCTION svc_count_removed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE changed BIGINT := (SELECT count(*) FROM removed);
 BEGIN
-  UPDATE svc_row_counts SET n = n - (SELECT count(*) FROM removed) WHERE table_name = TG_TABLE_NAME;
+  IF changed > 0 THEN UPDATE svc_row_counts SET n = n - changed WHERE table_name = TG_TABLE_NAME; END IF;
   RETURN NULL;
 END $$;
 CREATE OR REPLACE FUNCTION svc_count_truncated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
