@@ -46,34 +46,40 @@ const installTriggers = (table: CeilingTable) => `
         ON CONFLICT (table_name) DO UPDATE SET n = excluded.n;
     END IF;`;
 
+/** The trigger functions: a statement that wrote no row leaves the count alone, unlocked. */
+const FUNCTIONS: Record<string, string> = {
+  svc_count_added: `DECLARE changed BIGINT := (SELECT count(*) FROM added);
+    BEGIN
+      IF changed > 0 THEN UPDATE svc_row_counts SET n = n + changed WHERE table_name = TG_TABLE_NAME; END IF;
+      RETURN NULL;
+    END`,
+  svc_count_removed: `DECLARE changed BIGINT := (SELECT count(*) FROM removed);
+    BEGIN
+      IF changed > 0 THEN UPDATE svc_row_counts SET n = n - changed WHERE table_name = TG_TABLE_NAME; END IF;
+      RETURN NULL;
+    END`,
+  svc_count_truncated: `BEGIN
+      UPDATE svc_row_counts SET n = 0 WHERE table_name = TG_TABLE_NAME;
+      RETURN NULL;
+    END`,
+};
+
+const installFunction = ([name, body]: [string, string]) => `
+    IF to_regprocedure('${name}()') IS NULL THEN
+      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $f$ ${body} $f$;
+    END IF;`;
+
 /**
  * The count table, its trigger functions (SET search_path FROM CURRENT: the triggers find the
  * count table of the schema they were made in, whatever a writer's search_path) and the triggers
  * of each bounded table. One simple query: its statements are one transaction under the lock.
- * A statement that wrote no row leaves the count alone, unlocked (a statement trigger fires
- * anyway: the insert of an unbounded record that coalesced instead, an eviction passed over).
+ * Each object is made only when missing, so a daemon connecting as a role that does not own them
+ * opens the database as before (only the first open needs the right to create them).
  */
 export const ROW_COUNTS_DDL = `SELECT pg_advisory_xact_lock(${DDL_LOCK});
 CREATE TABLE IF NOT EXISTS svc_row_counts (table_name TEXT PRIMARY KEY, n BIGINT NOT NULL);
-CREATE OR REPLACE FUNCTION svc_count_added() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE changed BIGINT := (SELECT count(*) FROM added);
-BEGIN
-  IF changed > 0 THEN UPDATE svc_row_counts SET n = n + changed WHERE table_name = TG_TABLE_NAME; END IF;
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE FUNCTION svc_count_removed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE changed BIGINT := (SELECT count(*) FROM removed);
-BEGIN
-  IF changed > 0 THEN UPDATE svc_row_counts SET n = n - changed WHERE table_name = TG_TABLE_NAME; END IF;
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE FUNCTION svc_count_truncated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  UPDATE svc_row_counts SET n = 0 WHERE table_name = TG_TABLE_NAME;
-  RETURN NULL;
-END $$;
 DO $$
-BEGIN${BOUNDED.map(installTriggers).join('')}
+BEGIN${Object.entries(FUNCTIONS).map(installFunction).join('')}${BOUNDED.map(installTriggers).join('')}
 END $$;`;
 
 /** The count of `$1`'s rows, locked until the transaction ends: one recorder of a new row at a time. */
