@@ -73,21 +73,31 @@ export type CeilingStatement = 'oneOff' | 'oneOffKey' | 'maxId' | 'rowsOf' | 'ev
 const oneOff = (table: CeilingTable, key: CeilingKey, row: string) =>
   `${row}.seen_count = 1 AND NOT EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = ${row}.${key} AND q.id <> ${row}.id)`;
 
-/**
- * The rule's statements for both engines, each answering one column `v`; `p(n)` is the engine's
- * n-th parameter (`?` on SQLite, `$n` on PostgreSQL).
- */
-export const CEILING_STATEMENTS: Record<CeilingStatement, (table: CeilingTable, key: CeilingKey, p: (n: number) => string) => string> = {
+/** What the two engines write differently in the rule's statements. */
+export interface CeilingDialect {
+  /** The n-th parameter: `?` on SQLite, `$n` on PostgreSQL. */
+  p(n: number): string;
+  /**
+   * After the victim's SELECT: PostgreSQL's `FOR UPDATE SKIP LOCKED` (a row another transaction
+   * is coalescing into or deleting is not waited for: it is passed over); empty on SQLite, whose
+   * write lock excludes every other writer.
+   */
+  skipLocked: string;
+}
+
+/** The rule's statements for both engines, each answering one column `v`. */
+export const CEILING_STATEMENTS: Record<CeilingStatement, (table: CeilingTable, key: CeilingKey, d: CeilingDialect) => string> = {
   // The oldest one-off row above the watermark, not of the recording key ($1 watermark, $2 key):
   // the key's own row is skipped, since the row being recorded would make it history.
-  oneOff: (table, key, p) => `SELECT o.id AS v FROM ${table} o WHERE o.id > ${p(1)} AND o.${key} <> ${p(2)} AND ${oneOff(table, key, 'o')} ORDER BY o.id LIMIT 1`,
+  oneOff: (table, key, d) => `SELECT o.id AS v FROM ${table} o WHERE o.id > ${d.p(1)} AND o.${key} <> ${d.p(2)} AND ${oneOff(table, key, 'o')} ORDER BY o.id LIMIT 1`,
   // The key of row $1 while it is a one-off.
-  oneOffKey: (table, key, p) => `SELECT o.${key} AS v FROM ${table} o WHERE o.id = ${p(1)} AND ${oneOff(table, key, 'o')}`,
+  oneOffKey: (table, key, d) => `SELECT o.${key} AS v FROM ${table} o WHERE o.id = ${d.p(1)} AND ${oneOff(table, key, 'o')}`,
   maxId: (table) => `SELECT max(id) AS v FROM ${table}`,
-  rowsOf: (table, key, p) => `SELECT id AS v FROM ${table} WHERE ${key} = ${p(1)} LIMIT 2`,
-  // Deletes row $1 only while it is still a one-off (PostgreSQL re-checks a row another
-  // transaction updated meanwhile: a coalesced row is no longer seen once, and stays).
-  evict: (table, key, p) => `DELETE FROM ${table} WHERE id = ${p(1)} AND ${oneOff(table, key, table)} RETURNING id AS v`,
+  rowsOf: (table, key, d) => `SELECT id AS v FROM ${table} WHERE ${key} = ${d.p(1)} LIMIT 2`,
+  // Deletes row $1 only while it is still a one-off: on PostgreSQL a row another transaction
+  // updated meanwhile is read again once locked (a coalesced row is no longer seen once, and stays).
+  evict: (table, key, d) =>
+    `DELETE FROM ${table} WHERE id IN (SELECT o.id FROM ${table} o WHERE o.id = ${d.p(1)} AND ${oneOff(table, key, 'o')} ${d.skipLocked}) RETURNING id AS v`,
 };
 
 /** One statement the rule runs; the engine answers with the values of its column `v`. */
@@ -203,7 +213,8 @@ export class RowCeiling {
     this.#rule = new CeilingRule(table, options);
     this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
-    const prepare = (name: CeilingStatement) => db.prepare(CEILING_STATEMENTS[name](table, key, () => '?')).pluck() as Database.Statement<Array<number | string>, unknown>;
+    const sqlite: CeilingDialect = { p: () => '?', skipLocked: '' };
+    const prepare = (name: CeilingStatement) => db.prepare(CEILING_STATEMENTS[name](table, key, sqlite)).pluck() as Database.Statement<Array<number | string>, unknown>;
     this.#statements = { oneOff: prepare('oneOff'), oneOffKey: prepare('oneOffKey'), maxId: prepare('maxId'), rowsOf: prepare('rowsOf'), evict: prepare('evict') };
   }
 

@@ -324,6 +324,8 @@ for (const engine of ENGINES) {
 }
 
 describePostgres('PostgreSQL: one ceiling across daemons', () => {
+  let db: Database;
+  const dids = async (): Promise<string[]> => (await db.rows<{ did: string }>('SELECT did FROM observations ORDER BY id')).map((r) => r.did);
   it('two daemons (pools) recording new DIDs at once never exceed the ceiling, and evict only one-off rows', async () => {
     const db = await ENGINES[1]!.fresh();
     databases.push(db);
@@ -387,6 +389,26 @@ describePostgres('PostgreSQL: one ceiling across daemons', () => {
     // The table emptied at once: the count follows.
     await db.rows('TRUNCATE observations');
     expect(await store.observations.usage()).toMatchObject({ stored: 0 });
+  });
+
+  it('a one-off row another transaction holds is passed over, never waited for (no lock cycle with a hand-made DELETE)', async () => {
+    db = await ENGINES[1]!.fresh();
+    databases.push(db);
+    const store = await db.open({ maxObservations: 3 });
+    for (const name of ['a', 'b', 'c']) await store.observations.record(obs(didOf(name)));
+    // Another session deletes the oldest row by hand and has not committed: it holds the row,
+    // and its trigger will want the count the recorder holds.
+    const other = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${((await db.rows<{ s: string }>('SELECT current_schema() AS s'))[0]!).s}` });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM observations WHERE did = '${didOf('a')}' FOR UPDATE`);
+      expect(await store.observations.record(obs(didOf('d')))).toMatchObject({ outcome: 'evicted', evicted: 1 });
+      await other.query('ROLLBACK');
+    } finally {
+      await other.end();
+    }
+    expect(await dids()).toEqual([didOf('a'), didOf('c'), didOf('d')]);
   });
 
   it('a database whose rows predate the count is counted when a daemon first opens it', async () => {

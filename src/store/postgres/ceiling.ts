@@ -14,9 +14,10 @@
  * the insert. Coalescing adds no row, fires no trigger and never waits for it.
  *
  * Lock order: the key's advisory lock (the record's transaction), then the count row, then the
- * rows an eviction deletes; a coalescer holds a row's lock without ever waiting for the count, so
- * no cycle can form. An eviction re-checks that its row is still a one-off (a coalescer may have
- * committed a second sighting meanwhile).
+ * rows an eviction deletes — never waited for: a row another transaction holds (a coalescer
+ * confirming it, a hand-made DELETE) is passed over (SKIP LOCKED), so no cycle can form. An
+ * eviction re-checks that its row is still a one-off (a coalescer may have committed a second
+ * sighting since the row was found).
  *
  * Not part of the versioned migrations (one schema history shared with SQLite): created beside
  * them at every open, idempotently, under a one-key advisory lock. The first open that installs
@@ -25,7 +26,7 @@
  */
 import type pg from 'pg';
 import type { Recorded } from '../../core/store.js';
-import { CEILING_STATEMENTS, CeilingRule, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../ceiling.js';
+import { CEILING_STATEMENTS, CeilingRule, type CeilingDialect, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../ceiling.js';
 
 /** One-key advisory lock ('svcc') held while the count table and its triggers are made. */
 const DDL_LOCK = 0x73766363;
@@ -97,7 +98,8 @@ export class PgRowCeiling {
     options: CeilingOptions = {},
   ) {
     this.#rule = new CeilingRule(table, options);
-    const text = (name: CeilingStatement) => CEILING_STATEMENTS[name](table, key, (n) => `$${n}`);
+    const postgres: CeilingDialect = { p: (n) => `$${n}`, skipLocked: 'FOR UPDATE SKIP LOCKED' };
+    const text = (name: CeilingStatement) => CEILING_STATEMENTS[name](table, key, postgres);
     this.#statements = { oneOff: text('oneOff'), oneOffKey: text('oneOffKey'), maxId: text('maxId'), rowsOf: text('rowsOf'), evict: text('evict') };
   }
 
