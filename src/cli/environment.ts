@@ -86,7 +86,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_MAX_OBSERVATIONS',
     scope: 'svc serve',
-    description: 'most stored observations (SQLite); at the ceiling one-off rows are evicted, else new ones refused',
+    description: 'most stored observations (SQLite or PostgreSQL, across all daemons on it); at the ceiling one-off rows are evicted, else new ones refused',
     default: '100000',
   },
   { name: 'SVC_MONITOR_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the monitoring poller (1..3600)', default: '30' },

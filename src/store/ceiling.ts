@@ -1,7 +1,13 @@
 /**
  * A ceiling on the rows of one history table (observations by DID, MCP inventories by
- * endpoint): the daemon's bound on disk (README "Bounded history"). Used inside the table's own
- * IMMEDIATE record transaction, so that counting, evicting and inserting are one write.
+ * endpoint): the daemon's bound on disk (README "Bounded history"), on both engines. Used inside
+ * the table's own record transaction, so that counting, evicting and inserting are one write.
+ *
+ * The rule is written once (CeilingRule: which rows go, when a row is refused) as a generator of
+ * the statements it runs (CEILING_STATEMENTS, written once for both engines), and driven by each
+ * engine: synchronously inside the IMMEDIATE SQLite transaction here (RowCeiling), and over the
+ * record's pooled connection by src/store/postgres/ceiling.ts, which reads the count from a
+ * row the database keeps exact and locks it, so recorders on several daemons take turns.
  *
  * At the ceiling a new row first takes the place of a one-off row — the oldest row of a key
  * (DID, endpoint) that has no other row and was seen exactly once, never by this same record —
@@ -9,13 +15,15 @@
  * (something changed, or was confirmed unchanged) and is never evicted. Coalescing into an
  * existing row adds no row and never reaches here.
  *
- * Cost: the row count is kept in memory and read again only when another connection has
- * committed since (PRAGMA data_version). The search for a one-off row walks rows in id order
+ * Cost: on SQLite the row count is kept in memory and read again only when another connection
+ * has committed since (PRAGMA data_version); on PostgreSQL it is one locked row. The search for a one-off row walks rows in id order
  * from a watermark: a row that is not a one-off can never become one again (rows are only ever
  * deleted by this eviction, which never deletes a row of a key with two rows), so rows below
  * the watermark are never read twice and each record reads O(1) rows amortised, even at the
  * ceiling with nothing to evict. The one exception, the recording key's own one-off row passed
  * over by a refused record, is remembered (`deferred`) and offered to the next other key.
+ * The eviction re-checks that its row is still a one-off (on PostgreSQL another daemon may have
+ * coalesced into it meanwhile, without the count's lock); a row that is not is passed over.
  *
  * "Oldest" is id order, which is recording order: for a one-off row (never coalesced, so
  * lastSeenAt = observedAt) that is the order of lastSeenAt up to the seconds concurrent
@@ -53,21 +61,65 @@ export function checkCeiling(table: 'observations' | 'mcp_observations', ceiling
   }
 }
 
+
 /** Rows evicted for one new row at most: enough to come back under a lowered ceiling gradually. */
 const MAX_EVICTIONS_PER_ROW = 2;
 
-export class RowCeiling {
+export type CeilingTable = 'observations' | 'mcp_observations';
+export type CeilingKey = 'did' | 'endpoint';
+export type CeilingStatement = 'oneOff' | 'oneOffKey' | 'maxId' | 'rowsOf' | 'evict';
+
+/** A row is a one-off: seen once, and the only row of its key. */
+const oneOff = (table: CeilingTable, key: CeilingKey, row: string) =>
+  `${row}.seen_count = 1 AND NOT EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = ${row}.${key} AND q.id <> ${row}.id)`;
+
+/** What the two engines write differently in the rule's statements. */
+export interface CeilingDialect {
+  /** The n-th parameter: `?` on SQLite, `$n` on PostgreSQL. */
+  p(n: number): string;
+  /**
+   * After the victim's SELECT: PostgreSQL's `FOR UPDATE SKIP LOCKED` (a row another transaction
+   * is coalescing into or deleting is not waited for: it is passed over); empty on SQLite, whose
+   * write lock excludes every other writer.
+   */
+  skipLocked: string;
+}
+
+/** The rule's statements for both engines, each answering one column `v`. */
+export const CEILING_STATEMENTS: Record<CeilingStatement, (table: CeilingTable, key: CeilingKey, d: CeilingDialect) => string> = {
+  // The oldest one-off row above the watermark, not of the recording key ($1 watermark, $2 key):
+  // the key's own row is skipped, since the row being recorded would make it history.
+  oneOff: (table, key, d) => `SELECT o.id AS v FROM ${table} o WHERE o.id > ${d.p(1)} AND o.${key} <> ${d.p(2)} AND ${oneOff(table, key, 'o')} ORDER BY o.id LIMIT 1`,
+  // The key of row $1 while it is a one-off.
+  oneOffKey: (table, key, d) => `SELECT o.${key} AS v FROM ${table} o WHERE o.id = ${d.p(1)} AND ${oneOff(table, key, 'o')}`,
+  maxId: (table) => `SELECT max(id) AS v FROM ${table}`,
+  rowsOf: (table, key, d) => `SELECT id AS v FROM ${table} WHERE ${key} = ${d.p(1)} LIMIT 2`,
+  // Deletes row $1 only while it is still a one-off: on PostgreSQL a row another transaction
+  // updated meanwhile is read again once locked (a coalesced row is no longer seen once, and stays).
+  evict: (table, key, d) =>
+    `DELETE FROM ${table} WHERE id IN (SELECT o.id FROM ${table} o WHERE o.id = ${d.p(1)} AND ${oneOff(table, key, 'o')} ${d.skipLocked}) RETURNING id AS v`,
+};
+
+/** One statement the rule runs; the engine answers with the values of its column `v`. */
+export interface CeilingStep {
+  statement: CeilingStatement;
+  args: Array<number | string>;
+}
+export type CeilingWork<T> = Generator<CeilingStep, T, unknown[]>;
+
+function* run(statement: CeilingStatement, ...args: Array<number | string>): CeilingWork<unknown[]> {
+  return yield { statement, args };
+}
+
+/**
+ * The ceiling's rule, engine-neutral: which rows make room for a new one and when it is refused,
+ * with the watermark and the counts of evictions and refusals since the store was opened. The
+ * engine drives makeRoom() inside its record transaction, holding whatever makes it the only
+ * recorder of a new row at that moment (SQLite's write lock, PostgreSQL's locked count).
+ */
+export class CeilingRule {
   readonly ceiling: number | null;
   readonly #onFirstRefusal: ((ceiling: number) => void) | undefined;
-  readonly #countAll: Database.Statement<[], number>;
-  readonly #dataVersion: Database.Statement<[], number>;
-  readonly #oneOff: Database.Statement<[number, string], number>;
-  readonly #oneOffKey: Database.Statement<[number], string>;
-  readonly #maxId: Database.Statement<[], number | null>;
-  readonly #rowsOf: Database.Statement<[string], number>;
-  readonly #delete: Database.Statement<[number]>;
-  #count: number | null = null;
-  #version: number | null = null;
   /** Every row with id <= this is not a one-off (or is gone), except perhaps `#deferred`. */
   #scanFrom = 0;
   /** A one-off row below the watermark, passed over because its key was the one recording. */
@@ -75,64 +127,37 @@ export class RowCeiling {
   #evicted = 0;
   #refused = 0;
 
-  constructor(db: Database.Database, table: 'observations' | 'mcp_observations', key: 'did' | 'endpoint', options: CeilingOptions = {}) {
-    const { ceiling } = options;
-    checkCeiling(table, ceiling);
-    this.ceiling = ceiling ?? null;
+  constructor(table: CeilingTable, options: CeilingOptions = {}) {
+    checkCeiling(table, options.ceiling);
+    this.ceiling = options.ceiling ?? null;
     this.#onFirstRefusal = options.onFirstRefusal;
-    this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;
-    this.#dataVersion = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
-    // The key's own row is skipped: the row being recorded would make it history.
-    this.#oneOff = db
-      .prepare(
-        `SELECT o.id FROM ${table} o
-         WHERE o.id > ? AND o.${key} <> ? AND o.seen_count = 1
-           AND NOT EXISTS (SELECT 1 FROM ${table} p WHERE p.${key} = o.${key} AND p.id <> o.id)
-         ORDER BY o.id LIMIT 1`,
-      )
-      .pluck() as Database.Statement<[number, string], number>;
-    this.#oneOffKey = db
-      .prepare(
-        `SELECT o.${key} FROM ${table} o
-         WHERE o.id = ? AND o.seen_count = 1 AND NOT EXISTS (SELECT 1 FROM ${table} p WHERE p.${key} = o.${key} AND p.id <> o.id)`,
-      )
-      .pluck() as Database.Statement<[number], string>;
-    this.#maxId = db.prepare(`SELECT max(id) FROM ${table}`).pluck() as Database.Statement<[], number | null>;
-    this.#rowsOf = db.prepare(`SELECT id FROM ${table} WHERE ${key} = ? LIMIT 2`).pluck() as Database.Statement<[string], number>;
-    this.#delete = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
   }
 
   /**
-   * Inside the record transaction, before inserting a new row of `key`: evicts what the ceiling
+   * Before inserting a new row of `key` into a table of `count` rows: evicts what the ceiling
    * asks for and returns how many rows went, or null when the row must be refused (nothing was
    * written). While the table is at or over its ceiling the count never grows: each new row
    * replaces one or two one-off rows.
    */
-  makeRoom(key: string): number | null {
+  *makeRoom(key: string, count: number): CeilingWork<number | null> {
     const { ceiling } = this;
     if (ceiling === null) return 0;
     if (ceiling === 0) return null;
-    const version = this.#dataVersion.get()!;
-    if (this.#count === null || version !== this.#version) {
-      this.#count = this.#countAll.get()!;
-      this.#version = version;
-    }
     let evicted = 0;
-    while (this.#count - evicted >= ceiling && evicted < MAX_EVICTIONS_PER_ROW) {
-      const victim = this.#nextVictim(key);
+    while (count - evicted >= ceiling && evicted < MAX_EVICTIONS_PER_ROW) {
+      const victim = yield* this.#nextVictim(key);
       if (victim === undefined) break;
-      this.#delete.run(victim);
-      evicted += 1;
+      // Not deleted: it stopped being a one-off since it was found; the search goes on above it.
+      if ((yield* run('evict', victim)).length > 0) evicted += 1;
     }
-    this.#count -= evicted;
-    if (this.#count >= ceiling && evicted === 0) return null;
+    if (count - evicted >= ceiling && evicted === 0) return null;
     return evicted;
   }
 
   /** The oldest one-off row not of `key`, or undefined. */
-  #nextVictim(key: string): number | undefined {
+  *#nextVictim(key: string): CeilingWork<number | undefined> {
     if (this.#deferred !== null) {
-      const owner = this.#oneOffKey.get(this.#deferred);
+      const [owner] = yield* run('oneOffKey', this.#deferred);
       // Older than every row above the watermark: first in line, unless it is the key's own.
       if (owner === undefined) this.#deferred = null;
       else if (owner !== key) {
@@ -141,18 +166,88 @@ export class RowCeiling {
         return victim;
       }
     }
-    const victim = this.#oneOff.get(this.#scanFrom, key);
+    const [victim] = yield* run('oneOff', this.#scanFrom, key);
     if (victim !== undefined) {
-      this.#scanFrom = victim;
-      return victim;
+      this.#scanFrom = Number(victim);
+      return Number(victim);
     }
     // No one-off row above the watermark: every row there is history now, except perhaps the
     // key's own one-off row, which is deferred to the next other key.
     const before = this.#scanFrom;
-    this.#scanFrom = Math.max(before, this.#maxId.get() ?? 0);
-    const own = this.#rowsOf.all(key);
-    if (own.length === 1 && own[0]! > before && this.#oneOffKey.get(own[0]!) !== undefined) this.#deferred = own[0]!;
+    const [max] = yield* run('maxId');
+    this.#scanFrom = Math.max(before, Number(max ?? 0));
+    const own = (yield* run('rowsOf', key)).map(Number);
+    if (own.length === 1 && own[0]! > before && (yield* run('oneOffKey', own[0]!)).length > 0) this.#deferred = own[0]!;
     return undefined;
+  }
+
+  /** After the transaction committed: counts its evictions and a refusal (the first one is reported). */
+  settle(recorded: Recorded<unknown>): void {
+    this.#evicted += recorded.evicted;
+    if (recorded.outcome !== 'refused') return;
+    this.#refused += 1;
+    if (this.#refused === 1 && this.ceiling !== null) this.#onFirstRefusal?.(this.ceiling);
+  }
+
+  /** After a transaction that failed (rolled back): the watermark is read again. */
+  reset(): void {
+    this.#scanFrom = 0;
+    this.#deferred = null;
+  }
+
+  usage(stored: number): RowUsage {
+    return { stored, ceiling: this.ceiling, evicted: this.#evicted, refused: this.#refused };
+  }
+}
+
+/** The rule on SQLite: driven synchronously inside the table's IMMEDIATE record transaction. */
+export class RowCeiling {
+  readonly #rule: CeilingRule;
+  readonly #countAll: Database.Statement<[], number>;
+  readonly #dataVersion: Database.Statement<[], number>;
+  readonly #statements: Record<CeilingStatement, Database.Statement<Array<number | string>, unknown>>;
+  #count: number | null = null;
+  #version: number | null = null;
+
+  constructor(db: Database.Database, table: CeilingTable, key: CeilingKey, options: CeilingOptions = {}) {
+    this.#rule = new CeilingRule(table, options);
+    this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;
+    this.#dataVersion = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
+    const sqlite: CeilingDialect = { p: () => '?', skipLocked: '' };
+    const prepare = (name: CeilingStatement) => db.prepare(CEILING_STATEMENTS[name](table, key, sqlite)).pluck() as Database.Statement<Array<number | string>, unknown>;
+    this.#statements = { oneOff: prepare('oneOff'), oneOffKey: prepare('oneOffKey'), maxId: prepare('maxId'), rowsOf: prepare('rowsOf'), evict: prepare('evict') };
+  }
+
+  get ceiling(): number | null {
+    return this.#rule.ceiling;
+  }
+
+  /** Inside the record transaction, before inserting a new row of `key` (see CeilingRule.makeRoom). */
+  makeRoom(key: string): number | null {
+    if (this.#rule.ceiling === null) return 0;
+    const version = this.#dataVersion.get()!;
+    if (this.#count === null || version !== this.#version) {
+      this.#count = this.#countAll.get()!;
+      this.#version = version;
+    }
+    const work = this.#rule.makeRoom(key, this.#count);
+    let step = work.next();
+    while (!step.done) {
+      const { statement, args } = step.value;
+      step = work.next(this.#answer(statement, args));
+    }
+    const evicted = step.value;
+    if (evicted !== null) this.#count -= evicted;
+    return evicted;
+  }
+
+  /** A statement's values, the cheapest way better-sqlite3 has for each (get: no array for one row). */
+  #answer(statement: CeilingStatement, args: Array<number | string>): unknown[] {
+    const prepared = this.#statements[statement];
+    if (statement === 'rowsOf') return prepared.all(...args);
+    if (statement === 'evict') return prepared.run(...args).changes > 0 ? args : [];
+    const value = prepared.get(...args);
+    return value === undefined ? [] : [value];
   }
 
   /** Inside the transaction, after the insert. */
@@ -172,7 +267,7 @@ export class RowCeiling {
       this.#reset();
       throw error;
     }
-    this.#settle(recorded);
+    this.#rule.settle(recorded);
     return recorded;
   }
 
@@ -185,27 +280,18 @@ export class RowCeiling {
       this.#reset();
       throw error;
     }
-    for (const one of recorded) this.#settle(one);
+    for (const one of recorded) this.#rule.settle(one);
     return recorded;
-  }
-
-  /** After the transaction committed. */
-  #settle(recorded: Recorded<unknown>): void {
-    this.#evicted += recorded.evicted;
-    if (recorded.outcome !== 'refused') return;
-    this.#refused += 1;
-    if (this.#refused === 1 && this.ceiling !== null) this.#onFirstRefusal?.(this.ceiling);
   }
 
   /** After a transaction that failed (rolled back): counts and watermark are read again. */
   #reset(): void {
     this.#count = null;
     this.#version = null;
-    this.#scanFrom = 0;
-    this.#deferred = null;
+    this.#rule.reset();
   }
 
   usage(): RowUsage {
-    return { stored: this.#countAll.get()!, ceiling: this.ceiling, evicted: this.#evicted, refused: this.#refused };
+    return this.#rule.usage(this.#countAll.get()!);
   }
 }

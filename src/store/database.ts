@@ -50,7 +50,7 @@ export interface OpenDatabaseOptions {
   target: string;
   /** Production mode (the daemon): ':memory:' is refused. */
   production?: boolean;
-  /** The daemon's ceilings of the history tables (SQLite only; see README "Bounded history"). */
+  /** The daemon's ceilings of the history tables, on either engine (README "Bounded history"). */
   maxObservations?: number;
   maxMcpObservations?: number;
   /** SQLite: most observations one group commit writes (SVC_RECORD_BATCH; default 64). */
@@ -96,7 +96,13 @@ export { isPostgresUrl };
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (isPostgresUrl(options.target)) {
     const { openPostgresStore } = await import('./postgres/index.js');
-    const store = await openPostgresStore({ url: options.target, ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}) });
+    const store = await openPostgresStore({
+      url: options.target,
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),
+      ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
+      ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
+    });
     return store;
   }
   const { openStore } = await import('./index.js');

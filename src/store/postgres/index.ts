@@ -15,7 +15,9 @@ import type { BackupResult } from '../backup.js';
 import type { Database, SharedCoordination, StorageUsage } from '../database.js';
 import { StoreError } from '../errors.js';
 import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
+import { checkCeiling } from '../ceiling.js';
 import { BUDGETS_DDL, PostgresBudgets } from './budgets.js';
+import { ROW_COUNTS_DDL } from './ceiling.js';
 import { NULLABLE_JSON_REPAIR, postgresSql } from './dialect.js';
 import { PostgresResolutionCache, RESOLUTION_LEASES_DDL } from './resolution-cache.js';
 import { inTransaction, transaction } from './sql.js';
@@ -41,6 +43,15 @@ export interface OpenPostgresOptions {
   schema?: string;
   /** Most connections this daemon holds (default 10). */
   maxConnections?: number;
+  /**
+   * Most observation rows (the daemon's SVC_MAX_OBSERVATIONS), held across every daemon on the
+   * database (src/store/postgres/ceiling.ts); undefined: unbounded, as the CLI's store is.
+   */
+  maxObservations?: number;
+  /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
+  maxMcpObservations?: number;
+  /** Called once per table, on its first refusal at the ceiling since the store was opened. */
+  onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
 }
 
 export interface PostgresStore extends Database {
@@ -189,10 +200,22 @@ class Store implements PostgresStore {
     readonly schemaVersion: number,
     /** The URL without its password. */
     readonly location: string,
+    options: OpenPostgresOptions,
   ) {
-    this.observations = guarded(new PostgresObservationStore(pool));
+    const refused = options.onFirstRefusal;
+    this.observations = guarded(
+      new PostgresObservationStore(pool, {
+        ceiling: options.maxObservations,
+        onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
+      }),
+    );
     this.delegationChains = guarded(new PostgresDelegationChainStore(pool));
-    this.mcpObservations = guarded(new PostgresMcpObservationStore(pool));
+    this.mcpObservations = guarded(
+      new PostgresMcpObservationStore(pool, {
+        ceiling: options.maxMcpObservations,
+        onFirstRefusal: refused && ((ceiling) => refused('mcpObservations', ceiling)),
+      }),
+    );
     this.watches = guarded(new PostgresWatchStore(pool));
     this.monitorEvents = guarded(new PostgresMonitorEventStore(pool));
     this.claims = guarded(new PostgresClaimStore(pool));
@@ -214,18 +237,16 @@ class Store implements PostgresStore {
   }
 
   /**
-   * Rows of the history tables. No ceiling applies here: the row ceilings bound the disk of one
-   * daemon's embedded file, while a PostgreSQL database is sized and pruned by its operator.
+   * Rows of the history tables (the exact counts the database keeps), their ceilings, and the
+   * evictions and refusals of this process since it opened the store. The ceilings hold across
+   * every daemon on the database (src/store/postgres/ceiling.ts).
    */
   async usage(): Promise<StorageUsage> {
     try {
-      const { rows } = await this.pool.query<{ observations: number; mcp: number }>(
-        'SELECT (SELECT count(*) FROM observations)::int AS observations, (SELECT count(*) FROM mcp_observations)::int AS mcp',
-      );
-      const row = rows[0] ?? { observations: 0, mcp: 0 };
-      const unbounded = (stored: number) => ({ stored, ceiling: null, evicted: 0, refused: 0 });
-      return { observations: unbounded(row.observations), mcpObservations: unbounded(row.mcp) };
+      const [observations, mcpObservations] = await Promise.all([this.observations.usage(), this.mcpObservations.usage()]);
+      return { observations, mcpObservations };
     } catch (error) {
+      if (error instanceof StoreError) throw error;
       throw new StoreError(isUnavailable(error) ? 'UNAVAILABLE' : 'OPEN_FAILED', `the database cannot be read: ${pgReason(error)}`);
     }
   }
@@ -253,6 +274,9 @@ class Store implements PostgresStore {
  * password), FUTURE_SCHEMA for a database newer than this build. The pool is closed on failure.
  */
 export async function openPostgresStore(options: OpenPostgresOptions): Promise<PostgresStore> {
+  // Refused before connecting, as the SQLite store refuses them when it opens.
+  checkCeiling('observations', options.maxObservations);
+  checkCeiling('mcp_observations', options.maxMcpObservations);
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new StoreError('OPEN_FAILED', `the schema name "${options.schema.slice(0, 70)}" is not a plain lower-case identifier`);
   }
@@ -271,7 +295,9 @@ export async function openPostgresStore(options: OpenPostgresOptions): Promise<P
     // Coordination tables beside the versioned schema (unlogged; each DDL idempotent and locked).
     await pool.query(BUDGETS_DDL);
     await pool.query(RESOLUTION_LEASES_DDL);
-    return new Store(pool, version, redactedUrl(options.url));
+    // The exact row counts the ceilings read (beside the versioned schema, as the above).
+    await pool.query(ROW_COUNTS_DDL);
+    return new Store(pool, version, redactedUrl(options.url), options);
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof StoreError) throw error;

@@ -1,7 +1,12 @@
-/** MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are. */
+/**
+ * MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are,
+ * under the same ceiling (the daemon's SVC_MAX_MCP_OBSERVATIONS; src/store/postgres/ceiling.ts).
+ */
 import type pg from 'pg';
 import type { McpObservationStore, McpSnapshot, NewMcpSnapshot, Recorded } from '../../core/store.js';
+import type { CeilingOptions, RowUsage } from '../ceiling.js';
 import { toSnapshot, type SnapshotRow } from '../mcp-observations.js';
+import { PgRowCeiling } from './ceiling.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, endpoint, fingerprint AS "inventoryHash", fingerprint_profile AS profile,
@@ -10,7 +15,20 @@ const COLUMNS = `id, endpoint, fingerprint AS "inventoryHash", fingerprint_profi
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
 export class PostgresMcpObservationStore implements McpObservationStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #ceiling: PgRowCeiling;
+
+  /** `options.ceiling`: most rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); none: unbounded (the CLI). */
+  constructor(
+    private readonly pool: pg.Pool,
+    options: CeilingOptions = {},
+  ) {
+    this.#ceiling = new PgRowCeiling('mcp_observations', 'endpoint', options);
+  }
+
+  /** Rows (the database's exact count), the ceiling, and evictions and refusals since the store was opened. */
+  usage(): Promise<RowUsage> {
+    return this.#ceiling.usage(this.pool);
+  }
 
   async latest(endpoint: string): Promise<McpSnapshot | undefined> {
     const { rows } = await this.pool.query<SnapshotRow>(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = $1 ${NEWEST_FIRST} LIMIT 1`, [endpoint]);
@@ -18,7 +36,8 @@ export class PostgresMcpObservationStore implements McpObservationStore {
   }
 
   record(s: NewMcpSnapshot): Promise<Recorded<McpSnapshot>> {
-    return inLockedTransaction(this.pool, LOCK_CLASS.mcpObservations, s.endpoint, async (client) => {
+    const ceiling = this.#ceiling;
+    return ceiling.commit(() => inLockedTransaction(this.pool, LOCK_CLASS.mcpObservations, s.endpoint, async (client): Promise<Recorded<McpSnapshot>> => {
       const { rows: latest } = await client.query<SnapshotRow>(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = $1 ${NEWEST_FIRST} LIMIT 1`, [s.endpoint]);
       const last = latest[0];
       if (last !== undefined && last.inventoryHash === s.inventoryHash && last.profile === s.profile && s.profile !== null) {
@@ -29,12 +48,16 @@ export class PostgresMcpObservationStore implements McpObservationStore {
         );
         return { outcome: 'coalesced', row: toSnapshot(rows[0]!), evicted: 0 };
       }
+      // A new row: counted, room made or refused, inserted, in this transaction (unbounded: no wait).
+      const evicted = ceiling.ceiling === null ? 0 : await ceiling.makeRoom(client, s.endpoint);
+      if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
       const { rows } = await client.query<SnapshotRow>(
         `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
          VALUES ($1, $2, $3, $4, $5, $5, 1, $6) RETURNING ${COLUMNS}`,
         [s.endpoint, s.inventoryHash, JSON.stringify({ tools: s.tools }), s.negotiatedVersion, s.observedAt, s.profile],
       );
-      return { outcome: 'stored', row: toSnapshot(rows[0]!), evicted: 0 };
-    });
+      const row = toSnapshot(rows[0]!);
+      return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
+    }));
   }
 }

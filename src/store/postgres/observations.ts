@@ -1,12 +1,16 @@
 /**
  * Observation history (SPEC §2.5) over PostgreSQL. Recording takes a transaction-level advisory
  * lock on the DID, so two daemons recording the same DID at once serialise: the second sees the
- * first's row and coalesces into it (one row, seenCount 2), never a second insert.
+ * first's row and coalesces into it (one row, seenCount 2), never a second insert. With a ceiling
+ * (the daemon's SVC_MAX_OBSERVATIONS) a new row is counted, makes room or is refused in the same
+ * transaction, under the count's row lock shared by every daemon (src/store/postgres/ceiling.ts).
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
 import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/store.js';
+import type { CeilingOptions, RowUsage } from '../ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../observations.js';
+import { PgRowCeiling } from './ceiling.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
@@ -17,13 +21,8 @@ const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 /** COLUMNS of the table under the alias `t`. */
 const COLUMNS_OF = (t: string) => COLUMNS.replace(/(^|,\s*)(\w+)/g, `$1${t}.$2`);
 
-/**
- * Coalesce into the DID's latest row when it has the same document hash, binding status and
- * fingerprint profile (as on SQLite: a row of another profile is not relabelled), else insert.
- * $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary,
- * $9 profile.
- */
-const RECORD = `
+/** The DID's latest row, and the coalescing UPDATE of it when it matches (see RECORD). */
+const LATEST_AND_COALESCED = `
   WITH latest AS (
     SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT 1
   ), coalesced AS (
@@ -32,7 +31,15 @@ const RECORD = `
     FROM latest l
     WHERE o.id = l.id AND l.document_hash = $2 AND l.domain_binding_status IS NOT DISTINCT FROM $7::text AND l.fingerprint_profile = $9
     RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
-  ), stored AS (
+  )`;
+
+/**
+ * Coalesce into the DID's latest row when it has the same document hash, binding status and
+ * fingerprint profile (as on SQLite: a row of another profile is not relabelled), else insert.
+ * $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary,
+ * $9 profile.
+ */
+const RECORD = `${LATEST_AND_COALESCED}, stored AS (
     INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
       latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
     SELECT $1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM coalesced)
@@ -40,8 +47,28 @@ const RECORD = `
   )
   SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
 
+/**
+ * With a ceiling: the coalescing alone, with RECORD's parameters but the document ($3, which it
+ * does not read: a server refuses a parameter it cannot type) …
+ */
+const COALESCE = `${LATEST_AND_COALESCED.replace(/\$([4-9])/g, (_, n: string) => `$${Number(n) - 1}`)} SELECT * FROM coalesced`;
+const withoutDocument = (values: unknown[]): unknown[] => values.filter((_, i) => i !== 2);
+/** … and, when it found nothing to coalesce into and the ceiling made room, the insert. */
+const INSERT = `
+  INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
+    latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
+  VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`;
+
 export class PostgresObservationStore implements ObservationStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #ceiling: PgRowCeiling;
+
+  /** `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI). */
+  constructor(
+    private readonly pool: pg.Pool,
+    options: CeilingOptions = {},
+  ) {
+    this.#ceiling = new PgRowCeiling('observations', 'did', options);
+  }
 
   /**
    * Under the DID's advisory lock (taken in the same round trip as BEGIN), one statement reads
@@ -50,16 +77,36 @@ export class PostgresObservationStore implements ObservationStore {
    * Three round trips in all (BEGIN + lock, the statement, COMMIT).
    */
   record(o: NewObservation): Promise<Recorded<Observation>> {
-    return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
-      // Named: each connection parses and plans it once (the hot statement of every resolution).
-      const { rows } = await client.query<Observation & { outcome: 'stored' | 'coalesced' }>({
-        name: 'svc-record-observation',
-        text: RECORD,
-        values: [o.did, o.documentHash, JSON.stringify(o.document), o.observedAt, o.latencyMs, o.resolverVersion, o.domainBindingStatus, o.summary, HASH_PROFILE],
+    const values = [o.did, o.documentHash, JSON.stringify(o.document), o.observedAt, o.latencyMs, o.resolverVersion, o.domainBindingStatus, o.summary, HASH_PROFILE];
+    const ceiling = this.#ceiling;
+    if (ceiling.ceiling === null) {
+      return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
+        // Named: each connection parses and plans it once (the hot statement of every resolution).
+        const { rows } = await client.query<Observation & { outcome: 'stored' | 'coalesced' }>({ name: 'svc-record-observation', text: RECORD, values });
+        const { outcome, ...row } = rows[0]!;
+        return { outcome, row, evicted: 0 };
       });
-      const { outcome, ...row } = rows[0]!;
-      return { outcome, row, evicted: 0 };
-    });
+    }
+    // Bounded: an unchanged snapshot coalesces without waiting for the count; a new row is
+    // counted, makes room or is refused, and is inserted, all in this one transaction.
+    return ceiling.commit(() =>
+      inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client): Promise<Recorded<Observation>> => {
+        const coalesced = await client.query<Observation & { outcome: 'coalesced' }>({ name: 'svc-coalesce-observation', text: COALESCE, values: withoutDocument(values) });
+        if (coalesced.rows[0] !== undefined) {
+          const { outcome: _outcome, ...row } = coalesced.rows[0];
+          return { outcome: 'coalesced', row, evicted: 0 };
+        }
+        const evicted = await ceiling.makeRoom(client, o.did);
+        if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
+        const { rows } = await client.query<Observation>({ name: 'svc-insert-observation', text: INSERT, values });
+        return evicted > 0 ? { outcome: 'evicted', row: rows[0]!, evicted } : { outcome: 'stored', row: rows[0]!, evicted: 0 };
+      }),
+    );
+  }
+
+  /** Rows (the database's exact count), the ceiling, and evictions and refusals since the store was opened. */
+  usage(): Promise<RowUsage> {
+    return this.#ceiling.usage(this.pool);
   }
 
   async list(did: string, limit: number): Promise<Observation[]> {
