@@ -20,6 +20,7 @@ import { startDomainBinding } from '../linkage/check.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339 } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
+import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES, requireLogWithinEntries } from '../webvh/limits.js';
 import { didWebvhLocation } from '../webvh/location.js';
 import { witnessMetadata } from '../webvh/parameters.js';
 import { withImplicitServices } from '../webvh/services.js';
@@ -38,8 +39,12 @@ import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { plural } from '../text.js';
 
-/** Largest did.jsonl svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. 120 monthly entries are ~200 KB. */
-export const DID_LOG_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest did.jsonl svc reads by default (bytes); a larger one is PAYLOAD_TOO_LARGE. The
+ * Runtime's config can change it (SVC_WEBVH_MAX_BYTES), and bounds the entries too
+ * (SVC_WEBVH_MAX_ENTRIES): see core/webvh/limits.ts.
+ */
+export const DID_LOG_MAX_BYTES = DEFAULT_WEBVH_MAX_BYTES;
 /** Largest did-witness.json svc reads (bytes). */
 export const DID_WITNESS_MAX_BYTES = 1024 * 1024;
 
@@ -81,7 +86,8 @@ export const didWebvh: MethodDriver = {
     const { response, abandon } = await fetchWebResource(context, binding, {
       url: location.logUrl,
       purpose: 'DID log',
-      maxBytes: DID_LOG_MAX_BYTES,
+      maxBytes: runtime.config.webvhMaxBytes ?? DEFAULT_WEBVH_MAX_BYTES,
+      maxBytesSetting: 'SVC_WEBVH_MAX_BYTES',
       accept: LOG_ACCEPT,
       origin: location.origin,
     });
@@ -89,6 +95,8 @@ export const didWebvh: MethodDriver = {
     const cache = prefixCache(runtime);
     const entries = await trace
       .run('webvh.verify_log', 'Verify every entry of the DID log', async (stage) => {
+        // The entry bound first: a log over it costs a scan for newlines, no verification.
+        requireLogWithinEntries(response.body, runtime.config.webvhMaxEntries ?? DEFAULT_WEBVH_MAX_ENTRIES, response.url);
         const text = decodeJsonText(response.body, `The DID log at ${response.url}`);
         if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `${text.error}.`);
         const resume = options.noCache ? undefined : cache.get(parsed.did);
