@@ -34,16 +34,16 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_CACHE_MAX_BYTES',
     scope: 'every command',
-    description: 'most bytes the in-memory cache holds, by its estimate of each entry (least recently used go first; an entry above it is not cached); 0 turns the cache off',
+    description: 'most bytes of resolutions the in-memory cache holds, by its estimate; 0 turns the cache off',
     default: '67108864 (64 MiB)',
   },
   {
     name: 'SVC_WEBVH_MAX_ENTRIES',
     scope: 'every command',
-    description: 'most entries of a did:webvh log svc verifies; a longer log is PAYLOAD_TOO_LARGE, before any entry is verified',
+    description: 'most entries of a did:webvh log svc verifies; a longer one is PAYLOAD_TOO_LARGE',
     default: '1000',
   },
-  { name: 'SVC_WEBVH_MAX_BYTES', scope: 'every command', description: 'largest did:webvh log (did.jsonl) svc reads, bytes; a larger one is PAYLOAD_TOO_LARGE', default: '4194304 (4 MiB)' },
+  { name: 'SVC_WEBVH_MAX_BYTES', scope: 'every command', description: 'largest did:webvh log svc reads, bytes; a larger one is PAYLOAD_TOO_LARGE', default: '4194304 (4 MiB)' },
   { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },
   { name: 'SVC_LOG_LEVEL', scope: 'every command', description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error', default: 'none: silent' },
   {

@@ -17,6 +17,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, rmSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifiedPrefixUsage } from '../../src/core/methods/webvh.js';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../src/core/resolve/cache.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
@@ -182,6 +183,25 @@ describe('a did:webvh log above its bounds', () => {
     expect(bytes.code).toBe('PAYLOAD_TOO_LARGE');
     expect(bytes.detail).toContain('1024 bytes (SVC_WEBVH_MAX_BYTES)');
   });
+
+  it('the verified prefixes kept to resume grown logs stay within a quarter of the cache budget', async () => {
+    const log = longLog(200);
+    publishLog(log.text());
+    // Default budget: the prefix is kept, and a second resolution resumes from it.
+    const roomy = runtimeFrom();
+    await resolve(log.did, roomy);
+    expect(verifiedPrefixUsage(roomy)).toMatchObject({ entries: 1, maxBytes: DEFAULT_CACHE_MAX_BYTES / 4 });
+    expect(verifiedPrefixUsage(roomy).bytes).toBeGreaterThan(256 * 1024);
+    roomy.cache.clear();
+    expect((await resolve(log.did, roomy)).evidence.history?.reusedEntries).toBe(200);
+
+    // A 1 MiB cache keeps at most 256 KiB of prefixes: this one is not kept, and nothing is resumed.
+    const tight = runtimeFrom({ SVC_CACHE_MAX_BYTES: String(1024 * 1024) });
+    await resolve(log.did, tight);
+    expect(verifiedPrefixUsage(tight)).toEqual({ entries: 0, bytes: 0, maxBytes: 256 * 1024 });
+    tight.cache.clear();
+    expect((await resolve(log.did, tight)).evidence.history?.reusedEntries).toBe(0);
+  }, 60_000);
 
   it('the CLI honours the same settings', async () => {
     const log = longLog(3);
