@@ -31,6 +31,19 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
+  {
+    name: 'SVC_CACHE_MAX_BYTES',
+    scope: 'every command',
+    description: 'most bytes of resolutions the in-memory cache holds, by its estimate; 0 turns the cache off',
+    default: '67108864 (64 MiB)',
+  },
+  {
+    name: 'SVC_WEBVH_MAX_ENTRIES',
+    scope: 'every command',
+    description: 'most entries of a did:webvh log svc verifies; a longer one is PAYLOAD_TOO_LARGE',
+    default: '1000',
+  },
+  { name: 'SVC_WEBVH_MAX_BYTES', scope: 'every command', description: 'largest did:webvh log svc reads, bytes; a larger one is PAYLOAD_TOO_LARGE', default: '4194304 (4 MiB)' },
   { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },
   { name: 'SVC_LOG_LEVEL', scope: 'every command', description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error', default: 'none: silent' },
   {

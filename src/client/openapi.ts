@@ -1318,11 +1318,18 @@ export interface components {
                     maxConcurrency: number;
                     maxConcurrencyPerClient: number;
                 };
+                /** @description The daemon's in-memory resolution cache; bytes and the bounds are absent only when a library caller gave the daemon a cache of its own */
                 cache: {
                     /** @enum {string} */
                     status: "ok";
                     entries: number;
                     ttlSeconds: number;
+                    /** @description svc's estimate of the memory the cached resolutions hold (their documents, evidence and kept answers), bytes */
+                    bytes?: number;
+                    /** @description The entry bound (SVC_CACHE_MAX_ENTRIES) */
+                    maxEntries?: number;
+                    /** @description The byte bound (SVC_CACHE_MAX_BYTES); least recently used entries go first until both bounds hold */
+                    maxBytes?: number;
                 };
                 storage: {
                     /** @enum {string} */

@@ -22,6 +22,8 @@ export interface FetchRequest {
   purpose: string;
   /** Largest body accepted, bytes; larger → PAYLOAD_TOO_LARGE without reading it whole. */
   maxBytes: number;
+  /** The setting that chose `maxBytes` (SVC_WEBVH_MAX_BYTES), named by the PAYLOAD_TOO_LARGE problem. */
+  maxBytesSetting?: string;
   /** Accept header. */
   accept?: string;
   /** HTTP method, GET by default. A redirect is followed only for GET, or for 307/308 (same method and body). */

@@ -22,6 +22,14 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** How full a resolution cache is, and its bounds (bytes: its estimate of the memory held). */
+export interface CacheUsage {
+  entries: number;
+  bytes: number;
+  maxEntries: number;
+  maxBytes: number;
+}
+
 /** Cache of resolutions. Hits are deep-frozen and carry `cached: true`; readers must not mutate them. */
 export interface ResolutionCache {
   get(key: string): EnrichedResolution | undefined;
@@ -29,6 +37,8 @@ export interface ResolutionCache {
   delete(key: string): void;
   clear(): void;
   readonly size: number;
+  /** Entries, bytes and both bounds, for a cache bounded in memory (the in-process LRU). */
+  usage?(): CacheUsage;
 }
 
 export interface RuntimeConfig {
@@ -36,6 +46,12 @@ export interface RuntimeConfig {
   problemsBase: string;
   /** Default lifetime of cached resolutions, seconds (0 disables caching). */
   cacheTtlSeconds: number;
+  /**
+   * Bounds of a did:webvh log (SVC_WEBVH_MAX_ENTRIES, SVC_WEBVH_MAX_BYTES); absent: the defaults
+   * of core/webvh/limits.ts. Beyond either, resolution is PAYLOAD_TOO_LARGE, before any entry is verified.
+   */
+  webvhMaxEntries?: number;
+  webvhMaxBytes?: number;
 }
 
 export interface Runtime {

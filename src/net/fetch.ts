@@ -685,7 +685,8 @@ function readCapped(body: Readable, maxBytes: number): Promise<Buffer | null> {
 }
 
 function tooLarge(request: FetchRequest, where: string, what: string): ProblemError {
-  return new ProblemError('PAYLOAD_TOO_LARGE', `The ${request.purpose} from ${where} ${what}; the limit is ${request.maxBytes} bytes.`);
+  const setting = request.maxBytesSetting ? ` (${request.maxBytesSetting})` : '';
+  return new ProblemError('PAYLOAD_TOO_LARGE', `The ${request.purpose} from ${where} ${what}; the limit is ${request.maxBytes} bytes${setting}.`);
 }
 
 function ordinal(n: number): string {

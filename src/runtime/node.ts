@@ -5,7 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
-import { MemoryResolutionCache } from '../core/resolve/cache.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, MemoryResolutionCache } from '../core/resolve/cache.js';
+import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
 import { createNet, linkLocalOverreach, parseAllowList, parseDnsServers, type Cidr, type NetOptions } from '../net/index.js';
 
 export const systemClock: Clock = {
@@ -44,6 +45,7 @@ export interface RuntimeOverrides {
   log?: Logger;
   config?: Partial<RuntimeConfig>;
   cacheMaxEntries?: number;
+  cacheMaxBytes?: number;
   /** CIDRs allowed besides public addresses, from `--egress-allow`; added to SVC_EGRESS_ALLOW. */
   egressAllow?: readonly string[];
   /** Test seams of the fetcher (DNS table, extra trust anchors, connect-to, limits). */
@@ -112,7 +114,10 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel | null {
 
 /**
  * Environment: SVC_PROBLEMS_BASE (problem type URI base), SVC_CACHE_TTL (seconds, default
- * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_LOG_LEVEL (debug|info|warn|error),
+ * 3600, 0 disables), SVC_CACHE_MAX_ENTRIES (default 1000), SVC_CACHE_MAX_BYTES (the in-memory
+ * cache's byte budget, by its estimate of what each entry holds; default 64 MiB, 0 disables),
+ * SVC_WEBVH_MAX_ENTRIES / SVC_WEBVH_MAX_BYTES (the did:webvh log bounds, default 1000 entries
+ * and 4 MiB: core/webvh/limits.ts), SVC_LOG_LEVEL (debug|info|warn|error),
  * SVC_EGRESS_ALLOW (CIDRs fetched besides public addresses), SVC_DNS_SERVERS (the DNS servers
  * asked for TXT records, `ip` or `ip:port`, comma-separated; default the system's resolver;
  * `net.dnsServers` of the overrides replaces it). A bad value of any of them is a
@@ -126,12 +131,16 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
   const config: RuntimeConfig = {
     problemsBase: env['SVC_PROBLEMS_BASE'] || DEFAULT_PROBLEMS_BASE,
     cacheTtlSeconds: intFromEnv(env, 'SVC_CACHE_TTL', 3600, 0, 31 * 24 * 3600),
+    // A log needs one entry at least; 1 GiB is far past any log a resolution could read in time.
+    webvhMaxEntries: intFromEnv(env, 'SVC_WEBVH_MAX_ENTRIES', DEFAULT_WEBVH_MAX_ENTRIES, 1, 1_000_000),
+    webvhMaxBytes: intFromEnv(env, 'SVC_WEBVH_MAX_BYTES', DEFAULT_WEBVH_MAX_BYTES, 1024, 1024 * 1024 * 1024),
     ...overrides.config,
   };
-  const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', 1000, 0, 1_000_000);
+  const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', DEFAULT_CACHE_MAX_ENTRIES, 0, 1_000_000);
+  const maxBytes = overrides.cacheMaxBytes ?? intFromEnv(env, 'SVC_CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES, 0, 64 * 1024 * 1024 * 1024);
   const dnsServers = overrides.net?.dnsServers ?? dnsServersFromEnv(env);
   const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
   // SVC_FREEZE_RESULTS (development and tests): freeze each resolution when it is cached.
   const freeze = env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit';
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze), net };
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net };
 }

@@ -166,6 +166,8 @@ async function resolveShared(ctx: ServerContext, did: string, options: ResolveOp
     get size() {
       return local.size;
     },
+    // The LRU's bounds, so that what sizes itself by them (did:webvh's verified prefixes) sees this replica's.
+    ...(local.usage ? { usage: () => local.usage!() } : {}),
   };
   const result = await sharedResolution(
     shared.resolutionCache,

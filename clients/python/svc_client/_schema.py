@@ -318,12 +318,23 @@ class ServiceStatusComponentsResolution(TypedDict):
     maxConcurrencyPerClient: int
 
 
-class ServiceStatusComponentsCache(TypedDict):
-    """The object at `ServiceStatus.components.cache` in openapi.json."""
+class _ServiceStatusComponentsCacheRequired(TypedDict):
+    """The required members of ServiceStatusComponentsCache."""
 
     status: Literal["ok"]
     entries: int
     ttlSeconds: float
+
+
+class ServiceStatusComponentsCache(_ServiceStatusComponentsCacheRequired, total=False):
+    """The object at `ServiceStatus.components.cache` in openapi.json."""
+
+    #: svc's estimate of the memory the cached resolutions hold (their documents, evidence and kept answers), bytes
+    bytes: int
+    #: The entry bound (SVC_CACHE_MAX_ENTRIES)
+    maxEntries: int
+    #: The byte bound (SVC_CACHE_MAX_BYTES); least recently used entries go first until both bounds hold
+    maxBytes: int
 
 
 class ServiceStatusComponentsStorageVariant1Observations(TypedDict):
@@ -422,6 +433,7 @@ class ServiceStatusComponents(TypedDict):
     """The object at `ServiceStatus.components` in openapi.json."""
 
     resolution: ServiceStatusComponentsResolution
+    #: The daemon's in-memory resolution cache; bytes and the bounds are absent only when a library caller gave the daemon a cache of its own
     cache: ServiceStatusComponentsCache
     storage: Union[ServiceStatusComponentsStorageVariant1, ServiceStatusComponentsStorageVariant2]
     rateLimit: Union[ServiceStatusComponentsRateLimitVariant1, ServiceStatusComponentsRateLimitVariant2]

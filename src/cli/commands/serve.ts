@@ -24,7 +24,8 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       `
 Environment (every variable svc reads: svc help environment):
 ${environmentLines(ENVIRONMENT.filter((v) => v.scope === 'svc serve' || v.name === 'SVC_ADMIN_TOKEN')).join('\n')}
-  and SVC_EGRESS_ALLOW, SVC_CACHE_TTL, SVC_CACHE_MAX_ENTRIES, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command.
+  and SVC_EGRESS_ALLOW, SVC_CACHE_TTL, SVC_CACHE_MAX_ENTRIES, SVC_CACHE_MAX_BYTES, SVC_WEBVH_MAX_ENTRIES,
+  SVC_WEBVH_MAX_BYTES, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command.
 
 --egress-allow / SVC_EGRESS_ALLOW refuse a range that reaches link-local space (the cloud
 metadata service 169.254.169.254) without naming it: 0.0.0.0/0, 169.0.0.0/8, ::/0 and

@@ -16,6 +16,8 @@ export interface WebResourceRequest {
   /** What is fetched, for messages: "DID document", "DID log". */
   purpose: string;
   maxBytes: number;
+  /** The setting that chose `maxBytes`, named when the resource is over it. */
+  maxBytesSetting?: string;
   accept: string;
   /** The origin named in an UPSTREAM_UNAVAILABLE detail. */
   origin: string;
@@ -32,8 +34,10 @@ export async function fetchWebResource({ runtime, trace }: MethodContext, bindin
     await binding.settled;
     throw err;
   };
-  const { url, purpose, maxBytes, accept, origin } = request;
-  const response = await runtime.net.fetch({ url, purpose, maxBytes, accept, stages: WEB_FETCH_STAGES, signal: trace.signal }, trace).catch(abandon);
+  const { url, purpose, maxBytes, maxBytesSetting, accept, origin } = request;
+  const response = await runtime.net
+    .fetch({ url, purpose, maxBytes, ...(maxBytesSetting ? { maxBytesSetting } : {}), accept, stages: WEB_FETCH_STAGES, signal: trace.signal }, trace)
+    .catch(abandon);
   if (response.status === 404 || response.status === 410) {
     await abandon(new ProblemError('NOT_FOUND', `No ${purpose} at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
   }

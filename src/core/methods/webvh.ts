@@ -17,9 +17,11 @@
  *   - the version asked for does not exist, or the selectors disagree → NOT_FOUND.
  */
 import { startDomainBinding } from '../linkage/check.js';
+import { DEFAULT_CACHE_MAX_BYTES, estimateResolutionBytes } from '../resolve/cache.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339 } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
+import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES, requireLogWithinEntries } from '../webvh/limits.js';
 import { didWebvhLocation } from '../webvh/location.js';
 import { witnessMetadata } from '../webvh/parameters.js';
 import { withImplicitServices } from '../webvh/services.js';
@@ -38,31 +40,66 @@ import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { plural } from '../text.js';
 
-/** Largest did.jsonl svc reads (bytes); a larger one is PAYLOAD_TOO_LARGE. 120 monthly entries are ~200 KB. */
-export const DID_LOG_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest did.jsonl svc reads by default (bytes); a larger one is PAYLOAD_TOO_LARGE. The
+ * Runtime's config can change it (SVC_WEBVH_MAX_BYTES), and bounds the entries too
+ * (SVC_WEBVH_MAX_ENTRIES): see core/webvh/limits.ts.
+ */
+export const DID_LOG_MAX_BYTES = DEFAULT_WEBVH_MAX_BYTES;
 /** Largest did-witness.json svc reads (bytes). */
 export const DID_WITNESS_MAX_BYTES = 1024 * 1024;
 
 const LOG_ACCEPT = 'text/jsonl, application/jsonl;q=0.9, application/json;q=0.5, */*;q=0.1';
 
-/* Verified prefixes per resolution cache (i.e. per Runtime), by DID: a log that only grew is verified from where it was left. */
+/*
+ * Verified prefixes per resolution cache (i.e. per Runtime), by DID: a log that only grew is
+ * verified from where it was left. A prefix holds every verified version's document, so it is
+ * bounded like the resolution cache: at most 256 prefixes, and at most a quarter of the cache's
+ * byte budget (SVC_CACHE_MAX_BYTES; 16 MiB by default) by the same estimate, least recently
+ * stored first. A prefix larger than that budget is not kept (its log is verified whole again).
+ */
 const PREFIX_CACHE_ENTRIES = 256;
-const prefixCaches = new WeakMap<object, Map<string, VerifiedPrefix>>();
+const PREFIX_BUDGET_SHARE = 4;
 
-function prefixCache(runtime: Runtime): Map<string, VerifiedPrefix> {
+interface PrefixCache {
+  prefixes: Map<string, { prefix: VerifiedPrefix; bytes: number }>;
+  bytes: number;
+  maxBytes: number;
+}
+
+const prefixCaches = new WeakMap<object, PrefixCache>();
+
+function prefixCache(runtime: Runtime): PrefixCache {
   let cache = prefixCaches.get(runtime.cache);
   if (!cache) {
-    cache = new Map();
+    const maxBytes = Math.floor((runtime.cache.usage?.().maxBytes ?? DEFAULT_CACHE_MAX_BYTES) / PREFIX_BUDGET_SHARE);
+    cache = { prefixes: new Map(), bytes: 0, maxBytes };
     prefixCaches.set(runtime.cache, cache);
   }
   return cache;
 }
 
-function remember(cache: Map<string, VerifiedPrefix>, prefix: VerifiedPrefix): void {
-  cache.delete(prefix.did);
+function forget(cache: PrefixCache, did: string): void {
+  const kept = cache.prefixes.get(did);
+  if (kept === undefined) return;
+  cache.prefixes.delete(did);
+  cache.bytes -= kept.bytes;
+}
+
+function remember(cache: PrefixCache, prefix: VerifiedPrefix): void {
+  forget(cache, prefix.did);
   if (prefix.versions.length === 0) return;
-  cache.set(prefix.did, prefix);
-  while (cache.size > PREFIX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  const bytes = estimateResolutionBytes(prefix.versions) + estimateResolutionBytes(prefix.entries);
+  if (bytes > cache.maxBytes) return;
+  cache.prefixes.set(prefix.did, { prefix, bytes });
+  cache.bytes += bytes;
+  while (cache.prefixes.size > PREFIX_CACHE_ENTRIES || cache.bytes > cache.maxBytes) forget(cache, cache.prefixes.keys().next().value as string);
+}
+
+/** Bytes and entries of the verified prefixes kept for `runtime` (tests). */
+export function verifiedPrefixUsage(runtime: Runtime): { entries: number; bytes: number; maxBytes: number } {
+  const cache = prefixCache(runtime);
+  return { entries: cache.prefixes.size, bytes: cache.bytes, maxBytes: cache.maxBytes };
 }
 
 export const didWebvh: MethodDriver = {
@@ -81,7 +118,8 @@ export const didWebvh: MethodDriver = {
     const { response, abandon } = await fetchWebResource(context, binding, {
       url: location.logUrl,
       purpose: 'DID log',
-      maxBytes: DID_LOG_MAX_BYTES,
+      maxBytes: runtime.config.webvhMaxBytes ?? DEFAULT_WEBVH_MAX_BYTES,
+      maxBytesSetting: 'SVC_WEBVH_MAX_BYTES',
       accept: LOG_ACCEPT,
       origin: location.origin,
     });
@@ -89,9 +127,11 @@ export const didWebvh: MethodDriver = {
     const cache = prefixCache(runtime);
     const entries = await trace
       .run('webvh.verify_log', 'Verify every entry of the DID log', async (stage) => {
+        // The entry bound first: a log over it costs a scan for newlines, no verification.
+        requireLogWithinEntries(response.body, runtime.config.webvhMaxEntries ?? DEFAULT_WEBVH_MAX_ENTRIES, response.url);
         const text = decodeJsonText(response.body, `The DID log at ${response.url}`);
         if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `${text.error}.`);
-        const resume = options.noCache ? undefined : cache.get(parsed.did);
+        const resume = options.noCache ? undefined : cache.prefixes.get(parsed.did)?.prefix;
         const verification = await verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
         remember(cache, verification.prefix);
         const { versions, entries: all, failure, reusedEntries } = verification;

@@ -88,7 +88,8 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           uptimeSeconds: Math.max(0, Math.floor((ctx.runtime.clock.now().getTime() - ctx.startedAt.getTime()) / 1000)),
           components: {
             resolution: { status: ctx.draining ? 'draining' : 'ok', methods: SUPPORTED_METHODS.map((m) => `did:${m}`), inFlight: ctx.capacity.inFlight, maxConcurrency: ctx.capacity.max, maxConcurrencyPerClient: ctx.capacity.perClient },
-            cache: { status: 'ok', entries: ctx.runtime.cache.size, ttlSeconds: ctx.runtime.config.cacheTtlSeconds },
+            // Entries, estimated bytes and both bounds of the in-memory LRU (SVC_CACHE_MAX_ENTRIES / _BYTES).
+            cache: { status: 'ok', entries: ctx.runtime.cache.size, ttlSeconds: ctx.runtime.config.cacheTtlSeconds, ...ctx.runtime.cache.usage?.() },
             storage,
             rateLimit: ctx.profile === 'public'
               ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }

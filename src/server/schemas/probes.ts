@@ -89,8 +89,15 @@ export const ServiceStatusSchema = Type.Object(
           { additionalProperties: false },
         ),
         cache: Type.Object(
-          { status: Type.Literal('ok'), entries: Type.Integer({ minimum: 0 }), ttlSeconds: Type.Number({ minimum: 0 }) },
-          { additionalProperties: false },
+          {
+            status: Type.Literal('ok'),
+            entries: Type.Integer({ minimum: 0 }),
+            ttlSeconds: Type.Number({ minimum: 0 }),
+            bytes: Type.Optional(Type.Integer({ minimum: 0, description: "svc's estimate of the memory the cached resolutions hold (their documents, evidence and kept answers), bytes" })),
+            maxEntries: Type.Optional(Type.Integer({ minimum: 0, description: 'The entry bound (SVC_CACHE_MAX_ENTRIES)' })),
+            maxBytes: Type.Optional(Type.Integer({ minimum: 0, description: 'The byte bound (SVC_CACHE_MAX_BYTES); least recently used entries go first until both bounds hold' })),
+          },
+          { additionalProperties: false, description: "The daemon's in-memory resolution cache; bytes and the bounds are absent only when a library caller gave the daemon a cache of its own" },
         ),
         storage: Type.Union([
           Type.Object(
