@@ -15,7 +15,7 @@ import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
 import type { AccessEntry } from './app.js';
 import type { ServerContext } from './context.js';
-import { clientKey } from './rate-limit.js';
+import { clientKey, TokenBuckets } from './rate-limit.js';
 import { PROBLEM_JSON, problemFromError } from './http.js';
 import { forward, forwardedMethods, forwardedRoute, type Upstream } from './gateway/forward.js';
 import { rowOf } from '../core/monitoring/customer.js';
@@ -69,6 +69,11 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  // One budget over every gateway request, per client (its loopback address): sign-in, the
+  // session, the page and what is forwarded alike, refilled continuously; a request over it is
+  // answered 429 with the wait for the next token, before anything else is done for it. Per
+  // replica, as the daemon's direct bucket: the gateway listens on this machine only.
+  const budget = new TokenBuckets(ctx.limits.gatewayPerMinute, () => ctx.runtime.clock.now().getTime());
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     if (ctx.draining) {
@@ -90,6 +95,16 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
         client: clientKey(request.ip),
       });
     });
+    const taken = budget.take(clientKey(request.ip));
+    if (!taken.allowed) {
+      const wait = taken.retryAfterSeconds;
+      // A body still on its way is not read: the connection closes once the 429 is sent.
+      const length = request.headers['content-length'];
+      if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) reply.header('connection', 'close');
+      return done(
+        new ProblemError('RATE_LIMITED', `Too many requests: the gateway's budget of ${ctx.limits.gatewayPerMinute} requests per minute is used up. Retry after ${wait} s.`, { retryAfter: wait }),
+      );
+    }
     done();
   });
 

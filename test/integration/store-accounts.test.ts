@@ -169,6 +169,10 @@ function stringsOf(value: unknown): string[] {
 const ALICE = 'did:web:alice.example';
 const BOB = 'did:web:bob.example';
 const MALLORY = 'did:web:mallory.example';
+/** The client a sign-in challenge is made for (the gateway's clientKey). */
+const CLIENT = '127.0.0.1';
+/** A pool of `n` pending challenges whose client and DID shares are as large as it. */
+const pool = (n: number) => ({ total: n, perClient: 10_000, perDid: 10_000 });
 const METADATA = ['createdAt', 'id', 'label', 'lastUsedAt', 'prefix', 'projectId', 'replacesKeyId', 'revokedAt', 'status'];
 
 for (const backend of BACKENDS) {
@@ -585,16 +589,16 @@ for (const backend of BACKENDS) {
     describe('sign-in challenges', () => {
       it('consumes a challenge exactly once, for its DID, while unexpired', async () => {
         const token = hex();
-        const { expiresAt } = await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 });
+        const { expiresAt } = await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT });
         expect(expiresAt).toMatch(/Z$/);
         expect(await accounts.consumeSignInChallenge(token, BOB)).toBe(false);
         expect(await accounts.consumeSignInChallenge(token, ALICE)).toBe(true);
         expect(await accounts.consumeSignInChallenge(token, ALICE)).toBe(false);
         expect(await accounts.consumeSignInChallenge(hex(), ALICE)).toBe(false);
-        await storeError(accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 }), 'CONFLICT');
+        await storeError(accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT }), 'CONFLICT');
 
         const expired = hex();
-        await accounts.createSignInChallenge({ tokenDigest: expired, did: ALICE, ttlSeconds: 1 });
+        await accounts.createSignInChallenge({ tokenDigest: expired, did: ALICE, ttlSeconds: 1, client: CLIENT });
         await db.sql(`UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 5000, expires_at_ms = expires_at_ms - 5000 WHERE token_digest = '${expired}'`);
         expect(await accounts.consumeSignInChallenge(expired, ALICE)).toBe(false);
       });
@@ -602,7 +606,7 @@ for (const backend of BACKENDS) {
       it('of concurrent consumers on two connections, one wins', async () => {
         for (let round = 0; round < 3; round++) {
           const token = hex();
-          await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 });
+          await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT });
           const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? accounts : db.second).consumeSignInChallenge(token, ALICE)));
           expect(results.filter(Boolean).length).toBe(1);
         }
@@ -611,15 +615,15 @@ for (const backend of BACKENDS) {
       it('bounds the outstanding challenges: used and expired ones do not count', async () => {
         await db.sql('DELETE FROM sign_in_challenges');
         const tokens = [hex(), hex(), hex()];
-        for (const t of tokens) await accounts.createSignInChallenge({ tokenDigest: t, did: ALICE, ttlSeconds: 300 }, 3);
-        await storeError(accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3), 'CHALLENGE_CAPACITY');
-        await storeError(db.second.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3), 'CHALLENGE_CAPACITY');
+        for (const t of tokens) await accounts.createSignInChallenge({ tokenDigest: t, did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3));
+        await storeError(accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3)), 'CHALLENGE_CAPACITY');
+        await storeError(db.second.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3)), 'CHALLENGE_CAPACITY');
         expect(await accounts.consumeSignInChallenge(tokens[0]!, ALICE)).toBe(true);
-        await accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3);
+        await accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3));
         // Concurrent creators never pass the bound together.
         await db.sql('DELETE FROM sign_in_challenges');
         const results = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 4)),
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(4))),
         );
         expect(results.filter((r) => r.status === 'fulfilled').length).toBe(4);
         // The sweep deletes challenges expired over a day ago.
