@@ -22,7 +22,7 @@ import { rowOf } from '../core/monitoring/customer.js';
 import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } from './gateway/page.js';
 import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
-import { storeOf } from './context.js';
+import { clientOf, storeOf } from './context.js';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -95,7 +95,7 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
         client: clientKey(request.ip),
       });
     });
-    const taken = budget.take(clientKey(request.ip));
+    const taken = budget.take(clientOf(request));
     if (!taken.allowed) {
       const wait = taken.retryAfterSeconds;
       // A body still on its way is not read: the connection closes once the 429 is sent.

@@ -31,8 +31,7 @@ import { pendingProblem } from '../../core/pending.js';
 import { ProblemError } from '../../core/problems.js';
 import { SIGN_IN_CHALLENGE_LIMIT, type Project } from '../../core/store.js';
 import { ChallengeCapacityError } from '../../store/errors.js';
-import { outboundWork, storeOf } from '../context.js';
-import { clientKey } from '../rate-limit.js';
+import { clientOf, outboundWork, storeOf } from '../context.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from './cookie.js';
 import { refuseForeignOrigin, requireOrigin, requireSession, type GatewayContext } from './session.js';
 
@@ -95,7 +94,7 @@ export function signInHandlers(g: GatewayContext) {
       // flood from one address cannot keep an owner elsewhere from signing in.
       const { expiresAt } = await storeOf(ctx.runtime)
         .accounts.createSignInChallenge(
-          { tokenDigest: tokenDigest(challenge), did, ttlSeconds: SIGN_IN_CHALLENGE_TTL_SECONDS, client: clientKey(request.ip) },
+          { tokenDigest: tokenDigest(challenge), did, ttlSeconds: SIGN_IN_CHALLENGE_TTL_SECONDS, client: clientOf(request) },
           { total: SIGN_IN_CHALLENGE_LIMIT, perClient: ctx.limits.signInChallengesPerClient, perDid: ctx.limits.signInChallengesPerDid },
         )
         .catch(storeProblem(did));

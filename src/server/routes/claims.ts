@@ -32,8 +32,7 @@ import { isPendingRefusal, pendingProblem } from '../../core/pending.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import type { ChallengeRefusal, ClaimChallenge, StoredClaim } from '../../core/store.js';
-import { outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
-import { clientKey } from '../rate-limit.js';
+import { clientOf, outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { identifierAfter, objectBody, queryOptions } from '../http.js';
 import { bodyRouteProblems, json, problem } from '../schemas/common.js';
 import { DirectoryQuery } from '../schemas/claims.js';
@@ -164,7 +163,7 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
             if (ttlSeconds > ttl.max) throw new ProblemError('INVALID_REQUEST', `expiresInSeconds is at most ${ttl.max} for the ${body.method} method.`);
             // The client's and the DID's shares are counted with the pool, in the store's one statement.
             const created = await storeOf(ctx.runtime).claims.createChallenge(
-              { token: newClaimToken(), did, method: body.method, purpose: body.purpose ?? 'claim', ttlSeconds, client: clientKey(request.ip) },
+              { token: newClaimToken(), did, method: body.method, purpose: body.purpose ?? 'claim', ttlSeconds, client: clientOf(request) },
               { total: CHALLENGE_LIMIT, perClient: ctx.limits.claimChallengesPerClient, perDid: ctx.limits.claimChallengesPerDid },
             );
             if (isPendingRefusal(created)) throw pendingProblem(created, 'claim challenges', did, CLAIM_SHARE_SETTINGS);
