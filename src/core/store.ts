@@ -757,7 +757,7 @@ export const PROJECT_KEY_LIMITS = { active: 10, retained: 100 } as const;
 /** Outstanding (unused, unexpired) sign-in challenges, all subjects together. */
 export const SIGN_IN_CHALLENGE_LIMIT = 10_000;
 /**
- * The shares of the sign-in pool by default (SVC_SIGN_IN_CHALLENGES_PER_CLIENT, _PER_DID): a
+ * The shares of the sign-in pool by default (SVC_SIGN_IN_PENDING_PER_CLIENT, _PER_DID): a
  * sign-in needs one challenge, answered within its 300 s, so 10 per client and 3 per DID leave
  * room for retries and several owners behind one address.
  */

@@ -60,13 +60,13 @@ export interface ServerLimits {
    */
   claimRecheckSeconds: number;
   /**
-   * Pending claim challenges one client may hold (SVC_CLAIM_CHALLENGES_PER_CLIENT; 20), and one
-   * DID unless the client asking holds none of its (SVC_CLAIM_CHALLENGES_PER_DID; 10): the fair
+   * Pending claim challenges one client may hold (SVC_CLAIM_PENDING_PER_CLIENT; 20), and one
+   * DID unless the client asking holds none of its (SVC_CLAIM_PENDING_PER_DID; 10): the fair
    * shares of the 10,000 the service keeps (README "Fair shares").
    */
   claimChallengesPerClient: number;
   claimChallengesPerDid: number;
-  /** The same shares of the sign-in challenges (SVC_SIGN_IN_CHALLENGES_PER_CLIENT; 10, _PER_DID; 3). */
+  /** The same shares of the sign-in challenges (SVC_SIGN_IN_PENDING_PER_CLIENT; 10, _PER_DID; 3). */
   signInChallengesPerClient: number;
   signInChallengesPerDid: number;
   /** The cookie gateway: per-client token bucket over all its routes, requests per minute (SVC_GATEWAY_RATE_LIMIT_PER_MIN; 120, as the daemon's own bucket of each owner). */
@@ -122,8 +122,8 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
  * default 1000), SVC_RECORD_BATCH (1..1000, default 64), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
  * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400),
- * SVC_CLAIM_CHALLENGES_PER_CLIENT (1..10000, default 20), SVC_CLAIM_CHALLENGES_PER_DID (1..10000, default 10),
- * SVC_SIGN_IN_CHALLENGES_PER_CLIENT (1..10000, default 10), SVC_SIGN_IN_CHALLENGES_PER_DID (1..10000, default 3),
+ * SVC_CLAIM_PENDING_PER_CLIENT (1..10000, default 20), SVC_CLAIM_PENDING_PER_DID (1..10000, default 10),
+ * SVC_SIGN_IN_PENDING_PER_CLIENT (1..10000, default 10), SVC_SIGN_IN_PENDING_PER_DID (1..10000, default 3),
  * SVC_GATEWAY_RATE_LIMIT_PER_MIN (1..1000000, default 120).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
@@ -144,10 +144,10 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     monitorPeriodSeconds: intFromEnv(env, 'SVC_MONITOR_PERIOD', DEFAULT_LIMITS.monitorPeriodSeconds, 1, 3_600),
     claimPeriodSeconds: intFromEnv(env, 'SVC_CLAIM_PERIOD', DEFAULT_LIMITS.claimPeriodSeconds, 1, 3_600),
     claimRecheckSeconds: intFromEnv(env, 'SVC_CLAIM_RECHECK_INTERVAL', DEFAULT_LIMITS.claimRecheckSeconds, 1, 30 * 86_400),
-    claimChallengesPerClient: intFromEnv(env, 'SVC_CLAIM_CHALLENGES_PER_CLIENT', DEFAULT_LIMITS.claimChallengesPerClient, 1, 10_000),
-    claimChallengesPerDid: intFromEnv(env, 'SVC_CLAIM_CHALLENGES_PER_DID', DEFAULT_LIMITS.claimChallengesPerDid, 1, 10_000),
-    signInChallengesPerClient: intFromEnv(env, 'SVC_SIGN_IN_CHALLENGES_PER_CLIENT', DEFAULT_LIMITS.signInChallengesPerClient, 1, 10_000),
-    signInChallengesPerDid: intFromEnv(env, 'SVC_SIGN_IN_CHALLENGES_PER_DID', DEFAULT_LIMITS.signInChallengesPerDid, 1, 10_000),
+    claimChallengesPerClient: intFromEnv(env, 'SVC_CLAIM_PENDING_PER_CLIENT', DEFAULT_LIMITS.claimChallengesPerClient, 1, 10_000),
+    claimChallengesPerDid: intFromEnv(env, 'SVC_CLAIM_PENDING_PER_DID', DEFAULT_LIMITS.claimChallengesPerDid, 1, 10_000),
+    signInChallengesPerClient: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_CLIENT', DEFAULT_LIMITS.signInChallengesPerClient, 1, 10_000),
+    signInChallengesPerDid: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_DID', DEFAULT_LIMITS.signInChallengesPerDid, 1, 10_000),
     gatewayPerMinute: intFromEnv(env, 'SVC_GATEWAY_RATE_LIMIT_PER_MIN', DEFAULT_LIMITS.gatewayPerMinute, 1, 1_000_000),
   };
 }

@@ -161,7 +161,7 @@ for (const [engine, describeEngine, database] of ENGINES) {
       expect(answers).toEqual([...Array(share).fill(201), 429, 429]);
       const refused = problemOf(await challenge(app, 'did:web:flood-more.example', attacker));
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(refused.detail).toMatch(new RegExp(`client's share of ${share} pending claim challenges is used up \\(SVC_CLAIM_CHALLENGES_PER_CLIENT\\)`));
+      expect(refused.detail).toMatch(new RegExp(`client's share of ${share} pending claim challenges is used up \\(SVC_CLAIM_PENDING_PER_CLIENT\\)`));
       expect(refused.retryAfter).toBeGreaterThan(86_000);
       expect(refused.retryAfter).toBeLessThanOrEqual(86_400);
 
@@ -184,7 +184,7 @@ for (const [engine, describeEngine, database] of ENGINES) {
       expect((await challenge(app, victim, attacker)).statusCode).toBe(201);
       const refused = problemOf(await challenge(app, victim, attacker));
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(refused.detail).toContain("DID's share of 2 pending claim challenges is used up (SVC_CLAIM_CHALLENGES_PER_DID)");
+      expect(refused.detail).toContain("DID's share of 2 pending claim challenges is used up (SVC_CLAIM_PENDING_PER_DID)");
       expect(refused.detail).toContain(victim);
       // Other DIDs are still open to the attacker (its own share has room) …
       expect((await challenge(app, 'did:web:elsewhere.example', attacker)).statusCode).toBe(201);
@@ -239,7 +239,7 @@ for (const [engine, describeEngine, database] of ENGINES) {
       expect(answers).toEqual([...Array(share).fill(201), 429, 429]);
       const refused = problemOf(await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker));
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(refused.detail).toMatch(/client's share of 10 pending sign-in challenges is used up \(SVC_SIGN_IN_CHALLENGES_PER_CLIENT\)/);
+      expect(refused.detail).toMatch(/client's share of 10 pending sign-in challenges is used up \(SVC_SIGN_IN_PENDING_PER_CLIENT\)/);
       expect(refused.retryAfter).toBeGreaterThan(250);
       expect(refused.retryAfter).toBeLessThanOrEqual(300);
 
@@ -257,7 +257,7 @@ for (const [engine, describeEngine, database] of ENGINES) {
       for (let i = 0; i < DEFAULT_LIMITS.signInChallengesPerDid; i++) expect((await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker)).statusCode).toBe(201);
       const refused = problemOf(await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker));
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(refused.detail).toContain("DID's share of 3 pending sign-in challenges is used up (SVC_SIGN_IN_CHALLENGES_PER_DID)");
+      expect(refused.detail).toContain("DID's share of 3 pending sign-in challenges is used up (SVC_SIGN_IN_PENDING_PER_DID)");
       const session = await signIn(gateway!, owner, '127.0.0.2');
       expect(session.statusCode, session.body).toBe(200);
     });

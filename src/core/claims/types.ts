@@ -52,7 +52,7 @@ export const CHALLENGE_ATTEMPTS = 5;
 /** Unexpired, unused challenges the service keeps at once; beyond it creation answers 503 CAPACITY_EXHAUSTED. */
 export const CHALLENGE_LIMIT = 10_000;
 /**
- * The shares of that pool by default (SVC_CLAIM_CHALLENGES_PER_CLIENT, _PER_DID; README "Fair
+ * The shares of that pool by default (SVC_CLAIM_PENDING_PER_CLIENT, _PER_DID; README "Fair
  * shares"): one client holds at most 20 pending challenges, one DID at most 10 — unless the
  * client asking holds none of the DID's. A controller needs one challenge per proof; 20 leave
  * room for several DIDs and methods, and 500 clients would be needed to fill the pool.

@@ -73,7 +73,7 @@ function didOfBody(text: string): string {
 }
 
 /** The settings that size the sign-in challenges' shares, named by a refusal. */
-const SIGN_IN_SHARE_SETTINGS = { perClient: 'SVC_SIGN_IN_CHALLENGES_PER_CLIENT', perDid: 'SVC_SIGN_IN_CHALLENGES_PER_DID' };
+const SIGN_IN_SHARE_SETTINGS = { perClient: 'SVC_SIGN_IN_PENDING_PER_CLIENT', perDid: 'SVC_SIGN_IN_PENDING_PER_DID' };
 
 function storeProblem(did: string) {
   return (err: unknown): never => {

@@ -41,7 +41,7 @@ import { DirectoryQuery } from '../schemas/claims.js';
 const LAPSED_SHOWN = 10;
 
 /** The settings that size the claim challenges' shares, named by a refusal. */
-const CLAIM_SHARE_SETTINGS = { perClient: 'SVC_CLAIM_CHALLENGES_PER_CLIENT', perDid: 'SVC_CLAIM_CHALLENGES_PER_DID' };
+const CLAIM_SHARE_SETTINGS = { perClient: 'SVC_CLAIM_PENDING_PER_CLIENT', perDid: 'SVC_CLAIM_PENDING_PER_DID' };
 
 const REFUSAL_OF: Record<ChallengeRefusal, { code: ClaimRefusalCode; reason: string }> = {
   unknown: { code: 'CHALLENGE_UNKNOWN', reason: 'no challenge with this token was made for this DID (or it was removed after expiring)' },
@@ -134,7 +134,9 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Three free ways: sign the challenge with a key under authentication (signature), host the token at /.well-known/svc-claim.txt (well-known; did:web and did:webvh), ' +
           'or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. ' +
-          `A challenge holds for expiresInSeconds, allows ${CHALLENGE_ATTEMPTS} verification attempts and proves once.`,
+          `A challenge holds for expiresInSeconds, allows ${CHALLENGE_ATTEMPTS} verification attempts and proves once. ` +
+          `Of the ${CHALLENGE_LIMIT} pending challenges the service keeps, one client holds at most ${CHALLENGE_PENDING_LIMITS.perClient} and one DID at most ${CHALLENGE_PENDING_LIMITS.perDid}, ` +
+          'unless the client asking holds none of the DID\'s (defaults; 429 past a share).',
         tags,
         body: Type.Ref('ClaimChallengeRequest'),
         response: {
