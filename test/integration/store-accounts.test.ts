@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_KEY_LIMITS, type AccountStore, type ApiKeyMetadata, type NewApiKey } from '../../src/core/store.js';
+import { ChallengeCapacityError } from '../../src/store/errors.js';
 import { KeyCapacityError, openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
@@ -629,6 +630,44 @@ for (const backend of BACKENDS) {
         // The sweep deletes challenges expired over a day ago.
         await db.sql(`UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 172800000, expires_at_ms = expires_at_ms - 172800000`);
         expect((await accounts.sweep()).challengesRemoved).toBe(4);
+      });
+
+      it("fair shares: a client's and a DID's pending challenges are bounded, named by the error; a client holding none of a DID's is admitted", async () => {
+        await db.sql('DELETE FROM sign_in_challenges');
+        const limits = { total: 100, perClient: 3, perDid: 2 };
+        const create = (did: string, client: string, store: AccountStore = accounts) => store.createSignInChallenge({ tokenDigest: hex(), did, ttlSeconds: 300, client }, limits);
+        const refusal = async (run: Promise<unknown>) => {
+          const error = await run.then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(ChallengeCapacityError);
+          expect((error as ChallengeCapacityError).code).toBe('CHALLENGE_CAPACITY');
+          return (error as ChallengeCapacityError).refusal;
+        };
+        await create(ALICE, 'a');
+        await create(ALICE, 'a');
+        const did = await refusal(create(ALICE, 'a'));
+        expect(did).toMatchObject({ refused: 'did', limit: 2 });
+        expect(did.retryAfterSeconds).toBeGreaterThan(290);
+        expect(did.retryAfterSeconds).toBeLessThanOrEqual(300);
+        // Alice's controller elsewhere holds none of her challenges: admitted, past the DID's share.
+        await create(ALICE, 'b', db.second);
+        await create(BOB, 'a');
+        expect(await refusal(create(MALLORY, 'a', db.second))).toMatchObject({ refused: 'client', limit: 3 });
+        // Used ones no longer count.
+        const token = hex();
+        await accounts.createSignInChallenge({ tokenDigest: token, did: MALLORY, ttlSeconds: 300, client: 'c' }, limits);
+        expect(await accounts.consumeSignInChallenge(token, MALLORY)).toBe(true);
+        await create(MALLORY, 'c');
+        await create(MALLORY, 'c');
+        expect(await refusal(create(MALLORY, 'c'))).toMatchObject({ refused: 'did' });
+        // The pool (6 pending now): the service's capacity, a minute at most.
+        expect(await refusal(accounts.createSignInChallenge({ tokenDigest: hex(), did: BOB, ttlSeconds: 300, client: 'd' }, { ...limits, total: 6 }))).toMatchObject({
+          refused: 'total',
+          limit: 6,
+          retryAfterSeconds: 60,
+        });
       });
     });
 
