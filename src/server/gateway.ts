@@ -7,7 +7,9 @@
  * gateway/page.ts) — and forwards exactly the owner-session routes (gateway/forward.ts) to the
  * daemon's own listener over loopback with the verified-session bridge (commercial.ts). Anything
  * else is its own 404. It listens on loopback only (127.0.0.0/8, ::1, localhost): an owner's
- * browser or `svc owner` on this machine reaches it; the network does not.
+ * browser or `svc owner` on this machine reaches it; the network does not. Every request, of any
+ * route, first takes a token of its client's bucket (SVC_GATEWAY_RATE_LIMIT_PER_MIN, 120 by
+ * default): past it 429 RATE_LIMITED with the wait for the next token.
  */
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
