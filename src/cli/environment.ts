@@ -110,6 +110,36 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'seconds between re-checks of a well-known or DNS claim (1..2592000); a claim holds 7 intervals after its last success',
     default: '86400',
   },
+  {
+    name: 'SVC_CLAIM_PENDING_PER_CLIENT',
+    scope: 'svc serve',
+    description: 'pending claim challenges one client may hold (1..10000); past it 429 until one is used or expires',
+    default: '20',
+  },
+  {
+    name: 'SVC_CLAIM_PENDING_PER_DID',
+    scope: 'svc serve',
+    description: 'pending claim challenges of one DID (1..10000), unless the client asking holds none of them',
+    default: '10',
+  },
+  {
+    name: 'SVC_SIGN_IN_PENDING_PER_CLIENT',
+    scope: 'svc serve',
+    description: 'pending sign-in challenges one client of the cookie gateway may hold (1..10000)',
+    default: '10',
+  },
+  {
+    name: 'SVC_SIGN_IN_PENDING_PER_DID',
+    scope: 'svc serve',
+    description: 'pending sign-in challenges of one DID (1..10000), unless the client asking holds none of them',
+    default: '3',
+  },
+  {
+    name: 'SVC_GATEWAY_RATE_LIMIT_PER_MIN',
+    scope: 'svc serve',
+    description: 'requests per minute per client on the cookie gateway, all its routes (token bucket; 429 with Retry-After)',
+    default: '120',
+  },
   { name: 'SVC_MAX_MCP_OBSERVATIONS', scope: 'svc serve', description: 'most stored MCP inventories, the same way', default: '1000' },
   {
     name: 'SVC_RECORD_BATCH',

@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a challenge to prove control of a DID
-         * @description Three free ways: sign the challenge with a key under authentication (signature), host the token at /.well-known/svc-claim.txt (well-known; did:web and did:webvh), or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. A challenge holds for expiresInSeconds, allows 5 verification attempts and proves once.
+         * @description Three free ways: sign the challenge with a key under authentication (signature), host the token at /.well-known/svc-claim.txt (well-known; did:web and did:webvh), or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. A challenge holds for expiresInSeconds, allows 5 verification attempts and proves once. Of the 10000 pending challenges the service keeps, one client holds at most 20 and one DID at most 10, unless the client asking holds none of the DID's (defaults; 429 past a share).
          */
         post: operations["createClaimChallenge"];
         delete?: never;
@@ -5294,7 +5294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            /** @description RATE_LIMITED: the client's budget is used up, or its share of pending challenges (20 by default), or the DID's share (10 by default) while this client holds one of the DID's challenges (Retry-After: until one of them expires). */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -420,6 +420,33 @@ export interface NewClaimChallenge {
   purpose: ClaimPurpose;
   /** Lifetime from now on the database clock, whole seconds >= 1 (else RangeError). */
   ttlSeconds: number;
+  /** Who asked (the daemon's clientKey): the challenge counts against that client's share. */
+  client: string;
+}
+
+/**
+ * The fair shares of a pool of pending (unused, unexpired) challenges (issue 38; README "Fair
+ * shares"): the pool in all, what one client may hold, what one DID may hold. The DID's share
+ * never shuts out a client that holds none of the DID's pending challenges: a flood of
+ * challenges for a DID by others cannot stop its controller from asking for one.
+ */
+export interface PendingLimits {
+  total: number;
+  perClient: number;
+  perDid: number;
+}
+
+/** Which share refused a new challenge: the whole pool, the client's, or the DID's. */
+export type PendingShare = 'total' | 'client' | 'did';
+
+/**
+ * A challenge refused: the share that is used up, its size, and the whole seconds (>= 1) until
+ * one of the challenges holding it expires (a use frees one sooner).
+ */
+export interface PendingRefusal {
+  refused: PendingShare;
+  limit: number;
+  retryAfterSeconds: number;
 }
 
 /** A proof of control as stored: current while not lapsed and expiresAt is in the future (database clock). */
@@ -513,10 +540,12 @@ export interface DirectoryPage {
 export interface ClaimStore {
   /**
    * Adds an unused challenge, created now and expiring ttlSeconds later (database clock), unless
-   * `limit` unexpired, unused challenges exist already ('full'): counted and inserted in one
-   * transaction (on PostgreSQL under an advisory lock), so concurrent creators never pass it.
+   * a share of `limits` is used up (a PendingRefusal naming it): the pool holds `total` unexpired,
+   * unused challenges, the client `perClient`, or the DID `perDid` and the client one of them.
+   * Counted and inserted in one statement inside one transaction (on PostgreSQL under an advisory
+   * lock), so concurrent creators never pass a share. A limit that is not a number refuses.
    */
-  createChallenge(challenge: NewClaimChallenge, limit: number): Promise<ClaimChallenge | 'full'>;
+  createChallenge(challenge: NewClaimChallenge, limits: PendingLimits): Promise<ClaimChallenge | PendingRefusal>;
   /**
    * Counts one verification attempt of the challenge `token` for `did`, in one statement or
    * transaction: refused when no challenge has that token for that DID ('unknown'), it is used
@@ -719,12 +748,20 @@ export interface NewSignInChallenge {
   /** The DID expected to answer it. */
   did: string;
   ttlSeconds: number;
+  /** Who asked (the gateway request's clientKey): the challenge counts against that client's share. */
+  client: string;
 }
 
 /** SPEC §8: project keys per project. */
 export const PROJECT_KEY_LIMITS = { active: 10, retained: 100 } as const;
 /** Outstanding (unused, unexpired) sign-in challenges, all subjects together. */
 export const SIGN_IN_CHALLENGE_LIMIT = 10_000;
+/**
+ * The shares of the sign-in pool by default (SVC_SIGN_IN_PENDING_PER_CLIENT, _PER_DID): a
+ * sign-in needs one challenge, answered within its 300 s, so 10 per client and 3 per DID leave
+ * room for retries and several owners behind one address.
+ */
+export const SIGN_IN_PENDING_LIMITS: Readonly<PendingLimits> = { total: SIGN_IN_CHALLENGE_LIMIT, perClient: 10, perDid: 3 };
 
 export interface AccountStore {
   // --- Tenants and projects (operator operations) ---
@@ -799,10 +836,12 @@ export interface AccountStore {
 
   // --- Sign-in challenges ---
   /**
-   * Stores a challenge while fewer than `limit` (default SIGN_IN_CHALLENGE_LIMIT) unused, unexpired
-   * ones exist, else CHALLENGE_CAPACITY; returns its expiry. CONFLICT: the digest is taken.
+   * Stores a challenge unless a share of `limits` (default SIGN_IN_PENDING_LIMITS) is used up —
+   * the pool, the client's, or the DID's while the client holds one of them — else a
+   * ChallengeCapacityError (CHALLENGE_CAPACITY) naming the share; returns its expiry. Counted and
+   * inserted in one statement, as claim challenges are. CONFLICT: the digest is taken.
    */
-  createSignInChallenge(challenge: NewSignInChallenge, limit?: number): Promise<{ expiresAt: string }>;
+  createSignInChallenge(challenge: NewSignInChallenge, limits?: PendingLimits): Promise<{ expiresAt: string }>;
   /** True exactly once, for the DID it was made for, while unexpired (one of concurrent consumers wins). */
   consumeSignInChallenge(tokenDigest: string, did: string): Promise<boolean>;
 

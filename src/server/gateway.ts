@@ -7,7 +7,9 @@
  * gateway/page.ts) — and forwards exactly the owner-session routes (gateway/forward.ts) to the
  * daemon's own listener over loopback with the verified-session bridge (commercial.ts). Anything
  * else is its own 404. It listens on loopback only (127.0.0.0/8, ::1, localhost): an owner's
- * browser or `svc owner` on this machine reaches it; the network does not.
+ * browser or `svc owner` on this machine reaches it; the network does not. Every request, of any
+ * route, first takes a token of its client's bucket (SVC_GATEWAY_RATE_LIMIT_PER_MIN, 120 by
+ * default): past it 429 RATE_LIMITED with the wait for the next token.
  */
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,14 +17,14 @@ import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
 import type { AccessEntry } from './app.js';
 import type { ServerContext } from './context.js';
-import { clientOf } from './rate-limit.js';
+import { TokenBuckets } from './rate-limit.js';
 import { hostProblem, PROBLEM_JSON, problemFromError } from './http.js';
 import { forward, forwardedMethods, forwardedRoute, type Upstream } from './gateway/forward.js';
 import { rowOf } from '../core/monitoring/customer.js';
 import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } from './gateway/page.js';
 import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
-import { storeOf } from './context.js';
+import { clientOf, storeOf } from './context.js';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -69,6 +71,11 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  // One budget over every gateway request, per client (its loopback address): sign-in, the
+  // session, the page and what is forwarded alike, refilled continuously; a request over it is
+  // answered 429 with the wait for the next token, before anything else is done for it. Per
+  // replica, as the daemon's direct bucket: the gateway listens on this machine only.
+  const budget = new TokenBuckets(ctx.limits.gatewayPerMinute, () => ctx.runtime.clock.now().getTime());
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     if (ctx.draining) {
@@ -94,6 +101,16 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
     if (badHost !== null) {
       reply.header('connection', 'close');
       return done(badHost);
+    }
+    const taken = budget.take(clientOf(request));
+    if (!taken.allowed) {
+      const wait = taken.retryAfterSeconds;
+      // A body still on its way is not read: the connection closes once the 429 is sent.
+      const length = request.headers['content-length'];
+      if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) reply.header('connection', 'close');
+      return done(
+        new ProblemError('RATE_LIMITED', `Too many requests: the gateway's budget of ${ctx.limits.gatewayPerMinute} requests per minute is used up. Retry after ${wait} s.`, { retryAfter: wait }),
+      );
     }
     done();
   });

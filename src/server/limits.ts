@@ -2,6 +2,8 @@
  * The daemon's limits (SPEC §4 budgets, §8): defaults from the SPEC, operator overrides from the
  * environment. A bad value is a configuration error (exit 2), never silently replaced.
  */
+import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
+import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
 import { parseDid } from '../core/did/syntax.js';
 import { ConfigError, intFromEnv } from '../runtime/node.js';
 import { fairShare } from './capacity.js';
@@ -57,6 +59,18 @@ export interface ServerLimits {
    * day by default). Such a claim holds seven intervals after its last successful check.
    */
   claimRecheckSeconds: number;
+  /**
+   * Pending claim challenges one client may hold (SVC_CLAIM_PENDING_PER_CLIENT; 20), and one
+   * DID unless the client asking holds none of its (SVC_CLAIM_PENDING_PER_DID; 10): the fair
+   * shares of the 10,000 the service keeps (README "Fair shares").
+   */
+  claimChallengesPerClient: number;
+  claimChallengesPerDid: number;
+  /** The same shares of the sign-in challenges (SVC_SIGN_IN_PENDING_PER_CLIENT; 10, _PER_DID; 3). */
+  signInChallengesPerClient: number;
+  signInChallengesPerDid: number;
+  /** The cookie gateway: per-client token bucket over all its routes, requests per minute (SVC_GATEWAY_RATE_LIMIT_PER_MIN; 120, as the daemon's own bucket of each owner). */
+  gatewayPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -76,6 +90,11 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   monitorPeriodSeconds: 30,
   claimPeriodSeconds: 60,
   claimRecheckSeconds: 86_400,
+  claimChallengesPerClient: CHALLENGE_PENDING_LIMITS.perClient,
+  claimChallengesPerDid: CHALLENGE_PENDING_LIMITS.perDid,
+  signInChallengesPerClient: SIGN_IN_PENDING_LIMITS.perClient,
+  signInChallengesPerDid: SIGN_IN_PENDING_LIMITS.perDid,
+  gatewayPerMinute: 120,
 };
 
 /** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
@@ -102,7 +121,10 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
  * default 1000), SVC_RECORD_BATCH (1..1000, default 64), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
- * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400).
+ * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400),
+ * SVC_CLAIM_PENDING_PER_CLIENT (1..10000, default 20), SVC_CLAIM_PENDING_PER_DID (1..10000, default 10),
+ * SVC_SIGN_IN_PENDING_PER_CLIENT (1..10000, default 10), SVC_SIGN_IN_PENDING_PER_DID (1..10000, default 3),
+ * SVC_GATEWAY_RATE_LIMIT_PER_MIN (1..1000000, default 120).
  * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
@@ -122,5 +144,10 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     monitorPeriodSeconds: intFromEnv(env, 'SVC_MONITOR_PERIOD', DEFAULT_LIMITS.monitorPeriodSeconds, 1, 3_600),
     claimPeriodSeconds: intFromEnv(env, 'SVC_CLAIM_PERIOD', DEFAULT_LIMITS.claimPeriodSeconds, 1, 3_600),
     claimRecheckSeconds: intFromEnv(env, 'SVC_CLAIM_RECHECK_INTERVAL', DEFAULT_LIMITS.claimRecheckSeconds, 1, 30 * 86_400),
+    claimChallengesPerClient: intFromEnv(env, 'SVC_CLAIM_PENDING_PER_CLIENT', DEFAULT_LIMITS.claimChallengesPerClient, 1, 10_000),
+    claimChallengesPerDid: intFromEnv(env, 'SVC_CLAIM_PENDING_PER_DID', DEFAULT_LIMITS.claimChallengesPerDid, 1, 10_000),
+    signInChallengesPerClient: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_CLIENT', DEFAULT_LIMITS.signInChallengesPerClient, 1, 10_000),
+    signInChallengesPerDid: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_DID', DEFAULT_LIMITS.signInChallengesPerDid, 1, 10_000),
+    gatewayPerMinute: intFromEnv(env, 'SVC_GATEWAY_RATE_LIMIT_PER_MIN', DEFAULT_LIMITS.gatewayPerMinute, 1, 1_000_000),
   };
 }

@@ -11,6 +11,8 @@
  *                          above their defaults
  *   chosen DNS servers     SVC_DNS_SERVERS: their TXT answers decide DNS claims, not the system's resolver
  *   a guessable token      SVC_ALLOW_WEAK_ADMIN_TOKEN=1: an operator token svc would refuse is accepted
+ *   larger shares          SVC_CLAIM_PENDING_PER_CLIENT/_PER_DID, SVC_SIGN_IN_PENDING_PER_CLIENT/_PER_DID
+ *                          and SVC_GATEWAY_RATE_LIMIT_PER_MIN above their defaults
  */
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from './limits.js';
 
@@ -75,6 +77,18 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       value: String(limits.registrationsPerClient),
       effect: `each client may register ${limits.registrationsPerClient} new delegation chains per 24 h (default ${DEFAULT_LIMITS.registrationsPerClient})`,
     });
+  }
+  // Fair shares of the challenge pools and the gateway's budget: more than the default lets one
+  // client (or the clients of one DID) take more of what others share.
+  const raised: Array<[string, number, number, string]> = [
+    ['SVC_CLAIM_PENDING_PER_CLIENT', limits.claimChallengesPerClient, DEFAULT_LIMITS.claimChallengesPerClient, 'pending claim challenges per client'],
+    ['SVC_CLAIM_PENDING_PER_DID', limits.claimChallengesPerDid, DEFAULT_LIMITS.claimChallengesPerDid, 'pending claim challenges per DID'],
+    ['SVC_SIGN_IN_PENDING_PER_CLIENT', limits.signInChallengesPerClient, DEFAULT_LIMITS.signInChallengesPerClient, 'pending sign-in challenges per client'],
+    ['SVC_SIGN_IN_PENDING_PER_DID', limits.signInChallengesPerDid, DEFAULT_LIMITS.signInChallengesPerDid, 'pending sign-in challenges per DID'],
+    ['SVC_GATEWAY_RATE_LIMIT_PER_MIN', limits.gatewayPerMinute, DEFAULT_LIMITS.gatewayPerMinute, 'cookie-gateway requests per client per minute'],
+  ];
+  for (const [setting, value, normal, what] of raised) {
+    if (value > normal) relaxations.push({ setting, value: String(value), effect: `${value} ${what} (default ${normal})` });
   }
   if (input.dnsServers && input.dnsServers.length > 0) {
     relaxations.push({

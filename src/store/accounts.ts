@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   PROJECT_KEY_LIMITS,
-  SIGN_IN_CHALLENGE_LIMIT,
+  SIGN_IN_PENDING_LIMITS,
   type AccountStore,
   type ApiKeyMetadata,
   type ApiKeyStatus,
@@ -26,6 +26,8 @@ import {
   type NewOwnerSession,
   type NewSignInChallenge,
   type OwnerSession,
+  type PendingLimits,
+  type PendingRefusal,
   type Project,
   type Tenant,
   type UsageRow,
@@ -37,7 +39,8 @@ import {
   type TenantBilling,
 } from '../core/store.js';
 import { rfc3339, secondsMs, type Ms } from './claims.js';
-import { KeyCapacityError, StoreError } from './errors.js';
+import { ChallengeCapacityError, KeyCapacityError, StoreError } from './errors.js';
+import { pendingGuard, pendingRefusal, pendingState, pendingValues, type PendingStateRow } from './pending.js';
 
 export interface AccountDialect {
   p(name: string): string;
@@ -142,12 +145,14 @@ export const ACCOUNT_STATEMENTS = {
   revokeSessionsOf: (d: AccountDialect) => `
     UPDATE owner_sessions SET revoked_at_ms = ${d.now} WHERE subject = ${d.p('subject')} AND revoked_at_ms IS NULL
     RETURNING subject`,
-  /** Inserts the challenge only while fewer than `limit` unused, unexpired ones exist. */
+  /** Inserts the challenge only while every share of the pool has room (store/pending.ts). */
   createChallenge: (d: AccountDialect) => `
-    INSERT INTO sign_in_challenges (token_digest, did, created_at_ms, expires_at_ms)
-    SELECT CAST(${d.p('tokenDigest')} AS TEXT), CAST(${d.p('did')} AS TEXT), ${d.now}, ${d.now} + ${ms(d, 'ttlMs')}
-    WHERE (SELECT count(*) FROM sign_in_challenges WHERE expires_at_ms > ${d.now} AND used_at_ms IS NULL) < CAST(${d.p('limit')} AS DOUBLE PRECISION)
+    INSERT INTO sign_in_challenges (token_digest, did, created_at_ms, expires_at_ms, client)
+    SELECT CAST(${d.p('tokenDigest')} AS TEXT), CAST(${d.p('did')} AS TEXT), ${d.now}, ${d.now} + ${ms(d, 'ttlMs')}, CAST(${d.p('client')} AS TEXT)
+    ${pendingGuard(d, 'sign_in_challenges')}
     RETURNING expires_at_ms AS "expiresAtMs"`,
+  /** Which share refused a challenge, and until when (read after a refusal, in its transaction). */
+  pendingChallenges: (d: AccountDialect) => pendingState(d, 'sign_in_challenges'),
   consumeChallenge: (d: AccountDialect) => `
     UPDATE sign_in_challenges SET used_at_ms = ${d.now}
     WHERE token_digest = ${d.p('tokenDigest')} AND did = ${d.p('did')} AND used_at_ms IS NULL AND expires_at_ms > ${d.now}
@@ -507,17 +512,18 @@ export class SqliteAccountStore implements AccountStore {
     return this.#write(() => this.#run('revokeSessionsOf', { subject }).all().length);
   }
 
-  async createSignInChallenge(challenge: NewSignInChallenge, limit: number = SIGN_IN_CHALLENGE_LIMIT): Promise<{ expiresAt: string }> {
-    const values = { tokenDigest: digest('tokenDigest', challenge.tokenDigest), did: text('did', challenge.did, 2048), ttlMs: secondsMs('ttlSeconds', challenge.ttlSeconds), limit };
-    if (Number.isNaN(limit)) throw challengesFull();
+  async createSignInChallenge(challenge: NewSignInChallenge, limits: PendingLimits = SIGN_IN_PENDING_LIMITS): Promise<{ expiresAt: string }> {
+    const values = signInChallengeValues(challenge, limits);
     const row = this.#write(() => {
+      let created: { expiresAtMs: Ms } | undefined;
       try {
-        return this.#run<{ expiresAtMs: Ms }>('createChallenge', values).get();
+        created = this.#run<{ expiresAtMs: Ms }>('createChallenge', values).get();
       } catch (error) {
         throw conflictOr(error, 'a challenge of that digest exists');
       }
+      if (created === undefined) throw challengesFull(pendingRefusal(this.#run<PendingStateRow>('pendingChallenges', values).get()!, limits));
+      return created;
     });
-    if (row === undefined) throw challengesFull();
     return { expiresAt: rfc3339(row.expiresAtMs) };
   }
 
@@ -591,8 +597,17 @@ export function stampDue(lastUsedAt: string | null): boolean {
   return lastUsedAt === null || Date.parse(lastUsedAt) < Date.now() - STAMP_MS;
 }
 
-export function challengesFull(): StoreError {
-  return new StoreError('CHALLENGE_CAPACITY', 'too many sign-in challenges are outstanding; try again later');
+/** A sign-in challenge's checked values, with its shares' (store/pending.ts). */
+export function signInChallengeValues(challenge: NewSignInChallenge, limits: PendingLimits): Record<string, unknown> {
+  return {
+    tokenDigest: digest('tokenDigest', challenge.tokenDigest),
+    ttlMs: secondsMs('ttlSeconds', challenge.ttlSeconds),
+    ...pendingValues(limits, text('client', challenge.client, 2048), text('did', challenge.did, 2048)),
+  };
+}
+
+export function challengesFull(refusal: PendingRefusal): ChallengeCapacityError {
+  return new ChallengeCapacityError(refusal);
 }
 
 // --- Mock billing: argument checks, row mappers and the closing of a month, shared by both engines ---

@@ -21,11 +21,14 @@ import type {
   DirectoryQuery,
   NewClaimChallenge,
   NewProof,
+  PendingLimits,
+  PendingRefusal,
   RecheckResult,
   RecordedProof,
   StoredClaim,
 } from '../core/store.js';
 import { DIRECTORY_LIMIT } from '../core/claims/types.js';
+import { pendingGuard, pendingRefusal, pendingState, pendingValues, type PendingStateRow } from './pending.js';
 import { MAX_SECONDS } from './monitor-events.js';
 import { limitOf } from './observations.js';
 import { isRowId } from './watches.js';
@@ -265,13 +268,15 @@ export function directorySql(d: Dialect, shape: DirectoryShape): string {
 
 /** The statements both engines run as they are (compiled per dialect). */
 export const STATEMENTS = {
-  /** Inserts the challenge only while fewer than `limit` unused, unexpired ones exist. */
+  /** Inserts the challenge only while every share of the pool has room (store/pending.ts). */
   createChallenge: (d: Dialect) => `
-    INSERT INTO claim_challenges (token, did, method, purpose, created_at_ms, expires_at_ms)
+    INSERT INTO claim_challenges (token, did, method, purpose, created_at_ms, expires_at_ms, client)
     SELECT CAST(${d.p('token')} AS TEXT), CAST(${d.p('did')} AS TEXT), CAST(${d.p('method')} AS TEXT), CAST(${d.p('purpose')} AS TEXT),
-      ${d.now}, ${d.now} + ${ms(d, 'ttlMs')}
-    WHERE (SELECT count(*) FROM claim_challenges WHERE expires_at_ms > ${d.now} AND used_at_ms IS NULL) < CAST(${d.p('limit')} AS DOUBLE PRECISION)
+      ${d.now}, ${d.now} + ${ms(d, 'ttlMs')}, CAST(${d.p('client')} AS TEXT)
+    ${pendingGuard(d, 'claim_challenges')}
     RETURNING ${CHALLENGE_COLUMNS}`,
+  /** Which share refused a challenge, and until when (read after a refusal, in its transaction). */
+  pendingState: (d: Dialect) => pendingState(d, 'claim_challenges'),
   /** Counts an attempt, only while the challenge can still be used. */
   attempt: (d: Dialect) => `
     UPDATE claim_challenges SET attempts = attempts + 1
@@ -373,7 +378,7 @@ function proofRefusal(state: (ChallengeRow & { nowMs: Ms }) | undefined): Record
 }
 
 export class SqliteClaimStore implements ClaimStore {
-  readonly #create: (values: Record<string, unknown>) => ClaimChallenge | 'full';
+  readonly #create: (values: Record<string, unknown>, limits: PendingLimits) => ClaimChallenge | PendingRefusal;
   readonly #attempt: (values: Record<string, unknown>) => ChallengeAttempt;
   readonly #record: (proof: NewProof, ms: { lifetimeMs: number; recheckMs: number | null }) => RecordedProof;
   readonly #get: Statement<ClaimRow>;
@@ -393,11 +398,14 @@ export class SqliteClaimStore implements ClaimStore {
     // IMMEDIATE throughout: what a call reads and what it writes hold the write lock together,
     // so two processes on one file never both pass a check (the limit, a challenge's single use).
     const create = prepare<ChallengeRow>(STATEMENTS.createChallenge);
-    const createTx = db.transaction((values: Record<string, unknown>): ClaimChallenge | 'full' => {
-      const row = create.get({ ...values, now: now() });
-      return row === undefined ? 'full' : toChallenge(row);
+    const pending = prepare<PendingStateRow>(STATEMENTS.pendingState);
+    const createTx = db.transaction((values: Record<string, unknown>, limits: PendingLimits): ClaimChallenge | PendingRefusal => {
+      const at = now();
+      const row = create.get({ ...values, now: at });
+      if (row !== undefined) return toChallenge(row);
+      return pendingRefusal(pending.get({ ...values, now: at })!, limits);
     });
-    this.#create = (values) => createTx.immediate(values);
+    this.#create = (values, limits) => createTx.immediate(values, limits);
 
     const attempt = prepare<ChallengeRow>(STATEMENTS.attempt);
     const state = prepare<ChallengeRow & { nowMs: number }>(STATEMENTS.challengeState);
@@ -499,12 +507,10 @@ export class SqliteClaimStore implements ClaimStore {
     };
   }
 
-  async createChallenge(challenge: NewClaimChallenge, limit: number): Promise<ClaimChallenge | 'full'> {
+  async createChallenge(challenge: NewClaimChallenge, limits: PendingLimits): Promise<ClaimChallenge | PendingRefusal> {
     const ttlMs = secondsMs('ttlSeconds', challenge.ttlSeconds);
-    // Written as "not below" so that a limit that is not a number refuses rather than admits.
-    if (Number.isNaN(limit)) return 'full';
-    const { token, did, method, purpose } = challenge;
-    return this.#create({ token, did, method, purpose, ttlMs, limit });
+    const { token, did, method, purpose, client } = challenge;
+    return this.#create({ token, method, purpose, ttlMs, ...pendingValues(limits, client, did) }, limits);
   }
 
   async attemptChallenge(did: string, token: string, maxAttempts: number): Promise<ChallengeAttempt> {

@@ -1,3 +1,5 @@
+import type { PendingRefusal } from '../core/store.js';
+
 /** The one error type of the storage layer; the shells map `code` to exit codes and statuses. */
 export type StoreErrorCode =
   | 'FUTURE_SCHEMA'
@@ -17,7 +19,7 @@ export type StoreErrorCode =
   | 'CONFLICT'
   /** Owner accounts: a project's key cap (SPEC §8), a KeyCapacityError naming which (the routes: 429 KEY_CAPACITY_EXHAUSTED). */
   | 'KEY_CAPACITY'
-  /** Owner accounts: too many outstanding sign-in challenges (the routes: 503 CAPACITY_EXHAUSTED). */
+  /** Owner accounts: a share of the outstanding sign-in challenges used up, a ChallengeCapacityError naming it (the gateway: 429, or 503 for the pool). */
   | 'CHALLENGE_CAPACITY';
 
 /** A storage failure with a one-line message fit for an operator (no stack, no SQL). */
@@ -39,6 +41,20 @@ export class KeyCapacityError extends StoreError {
     readonly limit: number,
   ) {
     super('KEY_CAPACITY', cap === 'active' ? `the project already has ${limit} active keys` : `the project already retains ${limit} keys (of any status)`);
+  }
+}
+
+/**
+ * A sign-in challenge refused by a share of its pool (store/pending.ts): which share, its size, and
+ * the whole seconds until one of the challenges holding it expires.
+ */
+export class ChallengeCapacityError extends StoreError {
+  readonly refusal: PendingRefusal;
+
+  constructor(refusal: PendingRefusal) {
+    const share = refusal.refused === 'total' ? 'in all' : refusal.refused === 'client' ? 'for this client' : 'for this DID';
+    super('CHALLENGE_CAPACITY', `${refusal.limit} sign-in challenges are outstanding ${share}, the most allowed; try again later`);
+    this.refusal = refusal;
   }
 }
 

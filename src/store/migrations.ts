@@ -509,10 +509,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX customer_webhook_deliveries_webhook ON customer_webhook_deliveries (webhook_id, status);
     `,
   },
+  {
+    version: 12,
+    name: 'fair shares of pending challenges',
+    up: `
+      -- Who asked for each challenge (the client key of the request: an address, IPv6 by /64),
+      -- so that one client's pending challenges are counted against its own share, and a DID's
+      -- against its share (store/pending.ts). Challenges made before this version have none:
+      -- they count in the pool and their DID's share only. Rows go with the sweep, a day after
+      -- they expire.
+      ALTER TABLE claim_challenges ADD COLUMN client TEXT;
+      ALTER TABLE sign_in_challenges ADD COLUMN client TEXT;
+      -- The shares count pending challenges of one client or one DID.
+      CREATE INDEX claim_challenges_client ON claim_challenges (client, expires_at_ms) WHERE used_at_ms IS NULL;
+      CREATE INDEX claim_challenges_did ON claim_challenges (did, expires_at_ms) WHERE used_at_ms IS NULL;
+      CREATE INDEX sign_in_challenges_client ON sign_in_challenges (client, expires_at_ms) WHERE used_at_ms IS NULL;
+      CREATE INDEX sign_in_challenges_did ON sign_in_challenges (did, expires_at_ms) WHERE used_at_ms IS NULL;
+    `,
+  },
 ];
 
 /** The version this build writes and reads (SPEC §9.7). */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
 export function readSchemaVersion(db: Database.Database): number {

@@ -324,6 +324,11 @@ describe('svc help environment', () => {
       SVC_REGISTRATIONS_PER_CLIENT: DEFAULT_LIMITS.registrationsPerClient,
       SVC_MAX_OBSERVATIONS: DEFAULT_LIMITS.maxObservations,
       SVC_MAX_MCP_OBSERVATIONS: DEFAULT_LIMITS.maxMcpObservations,
+      SVC_CLAIM_PENDING_PER_CLIENT: DEFAULT_LIMITS.claimChallengesPerClient,
+      SVC_CLAIM_PENDING_PER_DID: DEFAULT_LIMITS.claimChallengesPerDid,
+      SVC_SIGN_IN_PENDING_PER_CLIENT: DEFAULT_LIMITS.signInChallengesPerClient,
+      SVC_SIGN_IN_PENDING_PER_DID: DEFAULT_LIMITS.signInChallengesPerDid,
+      SVC_GATEWAY_RATE_LIMIT_PER_MIN: DEFAULT_LIMITS.gatewayPerMinute,
     };
     for (const [name, value] of Object.entries(defaults)) expect(ENVIRONMENT.find((v) => v.name === name)?.default, name).toBe(String(value));
   });

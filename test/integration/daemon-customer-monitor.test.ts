@@ -159,6 +159,8 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
         SVC_EGRESS_ALLOW: '127.0.0.0/8',
         SVC_MONITOR_PERIOD: '1',
         SVC_RATE_LIMIT_PER_MIN: '100000',
+        // Every owner of this suite reaches the gateway from 127.0.0.1, one client of its budget.
+        SVC_GATEWAY_RATE_LIMIT_PER_MIN: '100000',
       };
       const started = await startGatewayDaemon(engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env });
       daemon = started.daemon;

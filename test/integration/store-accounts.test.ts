@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_KEY_LIMITS, type AccountStore, type ApiKeyMetadata, type NewApiKey } from '../../src/core/store.js';
+import { ChallengeCapacityError } from '../../src/store/errors.js';
 import { KeyCapacityError, openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
@@ -169,6 +170,10 @@ function stringsOf(value: unknown): string[] {
 const ALICE = 'did:web:alice.example';
 const BOB = 'did:web:bob.example';
 const MALLORY = 'did:web:mallory.example';
+/** The client a sign-in challenge is made for (the gateway's clientKey). */
+const CLIENT = '127.0.0.1';
+/** A pool of `n` pending challenges whose client and DID shares are as large as it. */
+const pool = (n: number) => ({ total: n, perClient: 10_000, perDid: 10_000 });
 const METADATA = ['createdAt', 'id', 'label', 'lastUsedAt', 'prefix', 'projectId', 'replacesKeyId', 'revokedAt', 'status'];
 
 for (const backend of BACKENDS) {
@@ -596,16 +601,16 @@ for (const backend of BACKENDS) {
     describe('sign-in challenges', () => {
       it('consumes a challenge exactly once, for its DID, while unexpired', async () => {
         const token = hex();
-        const { expiresAt } = await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 });
+        const { expiresAt } = await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT });
         expect(expiresAt).toMatch(/Z$/);
         expect(await accounts.consumeSignInChallenge(token, BOB)).toBe(false);
         expect(await accounts.consumeSignInChallenge(token, ALICE)).toBe(true);
         expect(await accounts.consumeSignInChallenge(token, ALICE)).toBe(false);
         expect(await accounts.consumeSignInChallenge(hex(), ALICE)).toBe(false);
-        await storeError(accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 }), 'CONFLICT');
+        await storeError(accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT }), 'CONFLICT');
 
         const expired = hex();
-        await accounts.createSignInChallenge({ tokenDigest: expired, did: ALICE, ttlSeconds: 1 });
+        await accounts.createSignInChallenge({ tokenDigest: expired, did: ALICE, ttlSeconds: 1, client: CLIENT });
         await db.sql(`UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 5000, expires_at_ms = expires_at_ms - 5000 WHERE token_digest = '${expired}'`);
         expect(await accounts.consumeSignInChallenge(expired, ALICE)).toBe(false);
       });
@@ -613,7 +618,7 @@ for (const backend of BACKENDS) {
       it('of concurrent consumers on two connections, one wins', async () => {
         for (let round = 0; round < 3; round++) {
           const token = hex();
-          await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300 });
+          await accounts.createSignInChallenge({ tokenDigest: token, did: ALICE, ttlSeconds: 300, client: CLIENT });
           const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? accounts : db.second).consumeSignInChallenge(token, ALICE)));
           expect(results.filter(Boolean).length).toBe(1);
         }
@@ -622,20 +627,58 @@ for (const backend of BACKENDS) {
       it('bounds the outstanding challenges: used and expired ones do not count', async () => {
         await db.sql('DELETE FROM sign_in_challenges');
         const tokens = [hex(), hex(), hex()];
-        for (const t of tokens) await accounts.createSignInChallenge({ tokenDigest: t, did: ALICE, ttlSeconds: 300 }, 3);
-        await storeError(accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3), 'CHALLENGE_CAPACITY');
-        await storeError(db.second.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3), 'CHALLENGE_CAPACITY');
+        for (const t of tokens) await accounts.createSignInChallenge({ tokenDigest: t, did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3));
+        await storeError(accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3)), 'CHALLENGE_CAPACITY');
+        await storeError(db.second.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3)), 'CHALLENGE_CAPACITY');
         expect(await accounts.consumeSignInChallenge(tokens[0]!, ALICE)).toBe(true);
-        await accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 3);
+        await accounts.createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(3));
         // Concurrent creators never pass the bound together.
         await db.sql('DELETE FROM sign_in_challenges');
         const results = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300 }, 4)),
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(4))),
         );
         expect(results.filter((r) => r.status === 'fulfilled').length).toBe(4);
         // The sweep deletes challenges expired over a day ago.
         await db.sql(`UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 172800000, expires_at_ms = expires_at_ms - 172800000`);
         expect((await accounts.sweep()).challengesRemoved).toBe(4);
+      });
+
+      it("fair shares: a client's and a DID's pending challenges are bounded, named by the error; a client holding none of a DID's is admitted", async () => {
+        await db.sql('DELETE FROM sign_in_challenges');
+        const limits = { total: 100, perClient: 3, perDid: 2 };
+        const create = (did: string, client: string, store: AccountStore = accounts) => store.createSignInChallenge({ tokenDigest: hex(), did, ttlSeconds: 300, client }, limits);
+        const refusal = async (run: Promise<unknown>) => {
+          const error = await run.then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(ChallengeCapacityError);
+          expect((error as ChallengeCapacityError).code).toBe('CHALLENGE_CAPACITY');
+          return (error as ChallengeCapacityError).refusal;
+        };
+        await create(ALICE, 'a');
+        await create(ALICE, 'a');
+        const did = await refusal(create(ALICE, 'a'));
+        expect(did).toMatchObject({ refused: 'did', limit: 2 });
+        expect(did.retryAfterSeconds).toBeGreaterThan(290);
+        expect(did.retryAfterSeconds).toBeLessThanOrEqual(300);
+        // Alice's controller elsewhere holds none of her challenges: admitted, past the DID's share.
+        await create(ALICE, 'b', db.second);
+        await create(BOB, 'a');
+        expect(await refusal(create(MALLORY, 'a', db.second))).toMatchObject({ refused: 'client', limit: 3 });
+        // Used ones no longer count.
+        const token = hex();
+        await accounts.createSignInChallenge({ tokenDigest: token, did: MALLORY, ttlSeconds: 300, client: 'c' }, limits);
+        expect(await accounts.consumeSignInChallenge(token, MALLORY)).toBe(true);
+        await create(MALLORY, 'c');
+        await create(MALLORY, 'c');
+        expect(await refusal(create(MALLORY, 'c'))).toMatchObject({ refused: 'did' });
+        // The pool (6 pending now): the service's capacity, a minute at most.
+        expect(await refusal(accounts.createSignInChallenge({ tokenDigest: hex(), did: BOB, ttlSeconds: 300, client: 'd' }, { ...limits, total: 6 }))).toMatchObject({
+          refused: 'total',
+          limit: 6,
+          retryAfterSeconds: 60,
+        });
       });
     });
 

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DidDocument } from '../../src/core/resolve/types.js';
 import type {
   CheckOutcome,
+  ClaimChallenge,
   ClaimMethod,
   ClaimPurpose,
   DeliveryStatus,
@@ -24,6 +25,7 @@ import type {
   NewObservation,
   NewProof,
   NewWatch,
+  PendingRefusal,
   PlannedEvent,
   RecordCheck,
   RuntimeStore,
@@ -213,6 +215,12 @@ function secondsFromNow(seconds: number): string {
 
 /** A fresh challenge token: 43 base64url characters, as the routes make them. */
 const newToken = (): string => randomBytes(32).toString('base64url');
+/** The client claim challenges are made for here (the daemon's clientKey). */
+const CLIENT = '192.0.2.1';
+/** A pool of `n` pending challenges whose client and DID shares are as large as it. */
+const pool = (n: number) => ({ total: n, perClient: 10_000, perDid: 10_000 });
+/** Whether createChallenge refused. */
+const isRefusal = (value: ClaimChallenge | PendingRefusal): value is PendingRefusal => 'refused' in value;
 
 /** What a proof of each method names as its subject. */
 function subjectOf(method: ClaimMethod, did: string): string {
@@ -1070,8 +1078,8 @@ for (const backend of BACKENDS) {
     const listings = () => rows<{ seq: number; did: string; claimId: number }>('SELECT seq, did, claim_id AS "claimId" FROM directory_entries ORDER BY seq');
 
     async function challenge(did: string, method: ClaimMethod = 'signature', purpose: ClaimPurpose = 'claim', ttlSeconds = 600) {
-      const created = await store.claims.createChallenge({ token: newToken(), did, method, purpose, ttlSeconds }, 10_000);
-      if (created === 'full') throw new Error('the challenge limit was unexpectedly reached');
+      const created = await store.claims.createChallenge({ token: newToken(), did, method, purpose, ttlSeconds, client: CLIENT }, pool(10_000));
+      if (isRefusal(created)) throw new Error('the challenge limit was unexpectedly reached');
       return created;
     }
     /** A challenge proved at once: the claim and whether the DID is listed after it. */
@@ -1098,7 +1106,7 @@ for (const backend of BACKENDS) {
       const { claims } = store;
       const before = await nowMs();
       const token = newToken();
-      const created = await claims.createChallenge({ token, did: 'did:web:a.example', method: 'well-known', purpose: 'list', ttlSeconds: 3600 }, 3);
+      const created = await claims.createChallenge({ token, did: 'did:web:a.example', method: 'well-known', purpose: 'list', ttlSeconds: 3600, client: CLIENT }, pool(3));
       expect(created).toEqual({
         token,
         did: 'did:web:a.example',
@@ -1109,36 +1117,36 @@ for (const backend of BACKENDS) {
         attempts: 0,
         usedAt: null,
       });
-      const c = created as Exclude<typeof created, 'full'>;
+      const c = created as ClaimChallenge;
       expect(Math.abs(between(before, c.createdAt))).toBeLessThanOrEqual(5);
       expect(between(c.createdAt, c.expiresAt)).toBe(3600);
       // The same token twice is refused by the schema.
-      await expect(claims.createChallenge({ token, did: 'did:web:b.example', method: 'dns', purpose: 'claim', ttlSeconds: 60 }, 3)).rejects.toThrow();
+      await expect(claims.createChallenge({ token, did: 'did:web:b.example', method: 'dns', purpose: 'claim', ttlSeconds: 60, client: CLIENT }, pool(3))).rejects.toThrow();
       for (const ttlSeconds of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        await expect(claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds }, 3)).rejects.toThrow(RangeError);
+        await expect(claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds, client: CLIENT }, pool(3))).rejects.toThrow(RangeError);
       }
       expect(await count('claim_challenges')).toBe(1);
 
       await challenge('did:web:a.example');
-      const third = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600 }, 3);
-      expect(third).not.toBe('full');
+      const third = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3));
+      expect(third).not.toHaveProperty('refused');
       for (const limit of [3, 0, -1, Number.NaN]) {
-        expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600 }, limit)).toBe('full');
+        expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(limit))).toMatchObject({ refused: 'total' });
       }
       expect(await count('claim_challenges')).toBe(3);
       // A used challenge no longer counts, nor does an expired one.
       expect((await claims.recordProof(proofOf((third as { token: string }).token, 'signature', 'did:web:a.example'))).outcome).toBe('recorded');
-      const fourth = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3);
-      expect(fourth).not.toBe('full');
-      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3)).toBe('full');
+      const fourth = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3));
+      expect(fourth).not.toHaveProperty('refused');
+      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3))).toMatchObject({ refused: 'total' });
       await sql(`UPDATE claim_challenges SET created_at_ms = 1000, expires_at_ms = 2000 WHERE token = '${(fourth as { token: string }).token}'`);
-      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600 }, 3)).not.toBe('full');
+      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3))).not.toHaveProperty('refused');
 
       await emptyClaims();
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => claims.createChallenge({ token: newToken(), did: `did:web:c${i}.example`, method: 'signature', purpose: 'claim', ttlSeconds: 600 }, 5)),
+        Array.from({ length: 20 }, (_, i) => claims.createChallenge({ token: newToken(), did: `did:web:c${i}.example`, method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(5))),
       );
-      expect(results.filter((r) => r !== 'full')).toHaveLength(5);
+      expect(results.filter((r) => !isRefusal(r))).toHaveLength(5);
       expect(await count('claim_challenges')).toBe(5);
     });
 
@@ -1589,8 +1597,8 @@ describePostgres('PostgreSQL: schema versions', () => {
         expect(await columnsOf('claims')).not.toContain('status');
         expect(await columnsOf('claims')).toContain('lapsed_at_ms');
         expect(await columnsOf('directory_entries')).toEqual(['claim_id', 'did', 'did_method', 'listed_at_ms', 'search', 'seq']);
-        const c = await store.claims.createChallenge({ token: newToken(), did: 'did:web:migrated.example', method: 'dns', purpose: 'list', ttlSeconds: 600 }, 10);
-        if (c === 'full') throw new Error('full');
+        const c = await store.claims.createChallenge({ token: newToken(), did: 'did:web:migrated.example', method: 'dns', purpose: 'list', ttlSeconds: 600, client: CLIENT }, pool(10));
+        if (isRefusal(c)) throw new Error('full');
         expect(await store.claims.recordProof(proofOf(c.token, 'dns', c.did))).toMatchObject({ outcome: 'recorded', listed: true });
       } finally {
         await store.close();
@@ -1874,13 +1882,13 @@ describePostgres('PostgreSQL: claims across daemons', () => {
     };
   }
   const create = (store: PostgresStore, did: string, limit: number, purpose: ClaimPurpose = 'claim') =>
-    store.claims.createChallenge({ token: newToken(), did, method: 'dns', purpose, ttlSeconds: 600 }, limit);
+    store.claims.createChallenge({ token: newToken(), did, method: 'dns', purpose, ttlSeconds: 600, client: CLIENT }, pool(limit));
 
   it('two daemons creating challenges at once never pass the limit together', async () => {
     const { a, b, done } = await twoDaemons();
     try {
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 === 0 ? a : b, `did:web:c${i}.example`, 5)));
-      expect(results.filter((r) => r !== 'full')).toHaveLength(5);
+      expect(results.filter((r) => !isRefusal(r))).toHaveLength(5);
       const { rows } = await a.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM claim_challenges');
       expect(rows[0]!.n).toBe(5);
     } finally {
@@ -1894,7 +1902,7 @@ describePostgres('PostgreSQL: claims across daemons', () => {
       const did = 'did:web:race.example';
       for (let round = 0; round < 5; round++) {
         const c = await create(a, did, 100, 'list');
-        if (c === 'full') throw new Error('full');
+        if (isRefusal(c)) throw new Error('full');
         const results = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).claims.recordProof(proofOf(c.token, 'dns', did))));
         expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(1);
         expect(results.filter((r) => r.outcome === 'used')).toHaveLength(5);
@@ -1919,7 +1927,7 @@ describePostgres('PostgreSQL: claims across daemons', () => {
       const ids: number[] = [];
       for (let i = 0; i < 20; i++) {
         const c = await create(a, `did:web:due-${i}.example`, 100);
-        if (c === 'full') throw new Error('full');
+        if (isRefusal(c)) throw new Error('full');
         const r = await a.claims.recordProof(proofOf(c.token, 'dns', c.did));
         if (r.outcome === 'recorded') ids.push(r.claim.id);
       }

@@ -2,7 +2,7 @@
  * Proofs of control (SPEC §1, §4.15): the vocabulary shared by the core, the store, the routes,
  * the CLI and the clients.
  */
-import type { ClaimMethod, ClaimPurpose } from '../store.js';
+import type { ClaimMethod, ClaimPurpose, PendingLimits } from '../store.js';
 
 export type { ClaimMethod, ClaimPurpose } from '../store.js';
 
@@ -51,6 +51,14 @@ export const CHALLENGE_TTL: Readonly<Record<ClaimMethod, { default: number; max:
 export const CHALLENGE_ATTEMPTS = 5;
 /** Unexpired, unused challenges the service keeps at once; beyond it creation answers 503 CAPACITY_EXHAUSTED. */
 export const CHALLENGE_LIMIT = 10_000;
+/**
+ * The shares of that pool by default (SVC_CLAIM_PENDING_PER_CLIENT, _PER_DID; README "Fair
+ * shares"): one client holds at most 20 pending challenges, one DID at most 10 — unless the
+ * client asking holds none of the DID's. A controller needs one challenge per proof; 20 leave
+ * room for several DIDs and methods, and 500 clients would be needed to fill the pool.
+ * Beyond a client's or a DID's share: 429 RATE_LIMITED, Retry-After until one of them expires.
+ */
+export const CHALLENGE_PENDING_LIMITS: Readonly<PendingLimits> = { total: CHALLENGE_LIMIT, perClient: 20, perDid: 10 };
 /** A signature claim holds 30 days: nothing can re-check a key holder's act. */
 export const SIGNATURE_CLAIM_SECONDS = 30 * 86_400;
 /** A re-checkable claim (well-known, dns) holds this many re-check intervals after its last successful check. */

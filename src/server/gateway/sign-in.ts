@@ -1,7 +1,9 @@
 /**
  * The gateway's own routes (never forwarded): owner sign-in and the session.
  *
- *   POST /sign-in/challenge  strict {did} → 201 {challenge, statement, expiresAt}
+ *   POST /sign-in/challenge  strict {did} → 201 {challenge, statement, expiresAt}; 429 RATE_LIMITED
+ *                            past the client's or the DID's share of pending challenges, 503
+ *                            CAPACITY_EXHAUSTED when all 10,000 are pending
  *   POST /sign-in            strict {did, challenge, jws} → 200 {subject, projects, expiresAt,
  *                            absoluteExpiresAt} + Set-Cookie svc_session
  *   POST /sign-out           revokes the session, clears the cookie (204); needs the Origin
@@ -25,10 +27,11 @@ import {
 import { parseDid } from '../../core/did/syntax.js';
 import { isJsonObject, parseJsonStrict, StrictJsonError } from '../../core/encoding/json.js';
 import { requireResolvable } from '../../core/methods/registry.js';
+import { pendingProblem } from '../../core/pending.js';
 import { ProblemError } from '../../core/problems.js';
-import type { Project } from '../../core/store.js';
-import { StoreError } from '../../store/errors.js';
-import { outboundWork, storeOf } from '../context.js';
+import { SIGN_IN_CHALLENGE_LIMIT, type Project } from '../../core/store.js';
+import { ChallengeCapacityError } from '../../store/errors.js';
+import { clientOf, outboundWork, storeOf } from '../context.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from './cookie.js';
 import { refuseForeignOrigin, requireOrigin, requireSession, type GatewayContext } from './session.js';
 
@@ -69,11 +72,14 @@ function didOfBody(text: string): string {
   return did;
 }
 
-function storeProblem(err: unknown): never {
-  if (err instanceof StoreError && err.code === 'CHALLENGE_CAPACITY') {
-    throw new ProblemError('CAPACITY_EXHAUSTED', 'Too many sign-in challenges are outstanding; try again in a few minutes.', { retryAfter: 60 });
-  }
-  throw err;
+/** The settings that size the sign-in challenges' shares, named by a refusal. */
+const SIGN_IN_SHARE_SETTINGS = { perClient: 'SVC_SIGN_IN_PENDING_PER_CLIENT', perDid: 'SVC_SIGN_IN_PENDING_PER_DID' };
+
+function storeProblem(did: string) {
+  return (err: unknown): never => {
+    if (err instanceof ChallengeCapacityError) throw pendingProblem(err.refusal, 'sign-in challenges', did, SIGN_IN_SHARE_SETTINGS);
+    throw err;
+  };
 }
 
 export function signInHandlers(g: GatewayContext) {
@@ -84,9 +90,14 @@ export function signInHandlers(g: GatewayContext) {
       const body = strictBody(request, ['did']);
       const did = didOfBody(body['did']!);
       const challenge = newSecretToken();
+      // The pool, this client's share and the DID's, counted in the store's one statement: a
+      // flood from one address cannot keep an owner elsewhere from signing in.
       const { expiresAt } = await storeOf(ctx.runtime)
-        .accounts.createSignInChallenge({ tokenDigest: tokenDigest(challenge), did, ttlSeconds: SIGN_IN_CHALLENGE_TTL_SECONDS })
-        .catch(storeProblem);
+        .accounts.createSignInChallenge(
+          { tokenDigest: tokenDigest(challenge), did, ttlSeconds: SIGN_IN_CHALLENGE_TTL_SECONDS, client: clientOf(request) },
+          { total: SIGN_IN_CHALLENGE_LIMIT, perClient: ctx.limits.signInChallengesPerClient, perDid: ctx.limits.signInChallengesPerDid },
+        )
+        .catch(storeProblem(did));
       return reply
         .code(201)
         .header('cache-control', 'no-store')

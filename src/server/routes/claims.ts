@@ -15,6 +15,7 @@ import { challengeTerms, checkProof, CLAIM_LIMITATIONS, describeClaim, methodUna
 import {
   CHALLENGE_ATTEMPTS,
   CHALLENGE_LIMIT,
+  CHALLENGE_PENDING_LIMITS,
   CHALLENGE_TTL,
   RECHECK_LIFETIME_INTERVALS,
   SIGNATURE_CLAIM_SECONDS,
@@ -27,16 +28,20 @@ import { didKeySource } from '../../core/credentials/keys.js';
 import { base64urlDecode, base64urlEncode } from '../../core/encoding/base64url.js';
 import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
+import { isPendingRefusal, pendingProblem } from '../../core/pending.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import type { ChallengeRefusal, ClaimChallenge, StoredClaim } from '../../core/store.js';
-import { outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
+import { clientOf, outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { identifierAfter, objectBody, queryOptions } from '../http.js';
 import { bodyRouteProblems, json, problem } from '../schemas/common.js';
 import { DirectoryQuery } from '../schemas/claims.js';
 
 /** Lapsed claims a listing of a DID's claims shows at most. */
 const LAPSED_SHOWN = 10;
+
+/** The settings that size the claim challenges' shares, named by a refusal. */
+const CLAIM_SHARE_SETTINGS = { perClient: 'SVC_CLAIM_PENDING_PER_CLIENT', perDid: 'SVC_CLAIM_PENDING_PER_DID' };
 
 const REFUSAL_OF: Record<ChallengeRefusal, { code: ClaimRefusalCode; reason: string }> = {
   unknown: { code: 'CHALLENGE_UNKNOWN', reason: 'no challenge with this token was made for this DID (or it was removed after expiring)' },
@@ -129,13 +134,18 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Three free ways: sign the challenge with a key under authentication (signature), host the token at /.well-known/svc-claim.txt (well-known; did:web and did:webvh), ' +
           'or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. ' +
-          `A challenge holds for expiresInSeconds, allows ${CHALLENGE_ATTEMPTS} verification attempts and proves once.`,
+          `A challenge holds for expiresInSeconds, allows ${CHALLENGE_ATTEMPTS} verification attempts and proves once. ` +
+          `Of the ${CHALLENGE_LIMIT} pending challenges the service keeps, one client holds at most ${CHALLENGE_PENDING_LIMITS.perClient} and one DID at most ${CHALLENGE_PENDING_LIMITS.perDid}, ` +
+          'unless the client asking holds none of the DID\'s (defaults; 429 past a share).',
         tags,
         body: Type.Ref('ClaimChallengeRequest'),
         response: {
           201: json(Type.Ref('ClaimChallenge'), 'The challenge: what to sign or publish, and until when.'),
           ...bodyRouteProblems(),
           ...DID_PROBLEMS,
+          429: problem(
+            `RATE_LIMITED: the client's budget is used up, or its share of pending challenges (${CHALLENGE_PENDING_LIMITS.perClient} by default), or the DID's share (${CHALLENGE_PENDING_LIMITS.perDid} by default) while this client holds one of the DID's challenges (Retry-After: until one of them expires).`,
+          ),
           503: problem(`CAPACITY_EXHAUSTED: ${CHALLENGE_LIMIT} challenges are pending, or the service is busy (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down.`),
         },
       },
@@ -153,13 +163,12 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
             const ttl = CHALLENGE_TTL[body.method];
             const ttlSeconds = body.expiresInSeconds ?? ttl.default;
             if (ttlSeconds > ttl.max) throw new ProblemError('INVALID_REQUEST', `expiresInSeconds is at most ${ttl.max} for the ${body.method} method.`);
+            // The client's and the DID's shares are counted with the pool, in the store's one statement.
             const created = await storeOf(ctx.runtime).claims.createChallenge(
-              { token: newClaimToken(), did, method: body.method, purpose: body.purpose ?? 'claim', ttlSeconds },
-              CHALLENGE_LIMIT,
+              { token: newClaimToken(), did, method: body.method, purpose: body.purpose ?? 'claim', ttlSeconds, client: clientOf(request) },
+              { total: CHALLENGE_LIMIT, perClient: ctx.limits.claimChallengesPerClient, perDid: ctx.limits.claimChallengesPerDid },
             );
-            if (created === 'full') {
-              throw new ProblemError('CAPACITY_EXHAUSTED', `${CHALLENGE_LIMIT} challenges are pending, the most this service keeps; try again later.`, { retryAfter: 60 });
-            }
+            if (isPendingRefusal(created)) throw pendingProblem(created, 'claim challenges', did, CLAIM_SHARE_SETTINGS);
             return reply.code(201).send(challengeTerms(created));
           },
           true,

@@ -14,7 +14,7 @@
  */
 import type pg from 'pg';
 import {
-  SIGN_IN_CHALLENGE_LIMIT,
+  SIGN_IN_PENDING_LIMITS,
   type AccountStore,
   type ApiKeyMetadata,
   type KeyPrincipal,
@@ -22,6 +22,7 @@ import {
   type NewOwnerSession,
   type NewSignInChallenge,
   type OwnerSession,
+  type PendingLimits,
   type Project,
   type Tenant,
   type UsageRow,
@@ -37,12 +38,12 @@ import {
   challengesFull,
   checkKeyCapacity,
   conflictOr,
-  digest,
   keyValues,
   newId,
   notFound,
   notOwner,
   sessionValues,
+  signInChallengeValues,
   text,
   toKey,
   toSession,
@@ -59,7 +60,8 @@ import {
   type AccountDialect,
   type SessionRow,
 } from '../accounts.js';
-import { rfc3339, secondsMs, type Ms } from '../claims.js';
+import { rfc3339, type Ms } from '../claims.js';
+import { pendingRefusal, type PendingStateRow } from '../pending.js';
 import { CLOCK, inLockedTransaction, inTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 
 /**
@@ -264,18 +266,22 @@ export class PostgresAccountStore implements AccountStore {
     return (await all(this.pool, S.revokeSessionsOf, { subject })).length;
   }
 
-  /** Under an advisory lock on one key: creators on every daemon take turns, so the limit holds across them. */
-  async createSignInChallenge(challenge: NewSignInChallenge, limit: number = SIGN_IN_CHALLENGE_LIMIT): Promise<{ expiresAt: string }> {
-    const values = { tokenDigest: digest('tokenDigest', challenge.tokenDigest), did: text('did', challenge.did, 2048), ttlMs: secondsMs('ttlSeconds', challenge.ttlSeconds), limit };
-    if (Number.isNaN(limit)) throw challengesFull();
+  /**
+   * Under an advisory lock on one key: creators on every daemon take turns, so every share of the
+   * pool (store/pending.ts) holds across them; a refusal reads the shares under the same lock.
+   */
+  async createSignInChallenge(challenge: NewSignInChallenge, limits: PendingLimits = SIGN_IN_PENDING_LIMITS): Promise<{ expiresAt: string }> {
+    const values = signInChallengeValues(challenge, limits);
     const row = await inLockedTransaction(this.pool, LOCK_CLASS.signInChallenges, 'sign-in challenges', async (client) => {
+      let created: { expiresAtMs: Ms } | undefined;
       try {
-        return await one<{ expiresAtMs: Ms }>(client, S.createChallenge, values);
+        created = await one<{ expiresAtMs: Ms }>(client, S.createChallenge, values);
       } catch (error) {
         throw conflictOr(error, 'a challenge of that digest exists');
       }
+      if (created === undefined) throw challengesFull(pendingRefusal((await one<PendingStateRow>(client, S.pendingChallenges, values))!, limits));
+      return created;
     });
-    if (row === undefined) throw challengesFull();
     return { expiresAt: rfc3339(row.expiresAtMs) };
   }
 

@@ -16,6 +16,8 @@ import type {
   DirectoryQuery,
   NewClaimChallenge,
   NewProof,
+  PendingLimits,
+  PendingRefusal,
   RecheckResult,
   RecordedProof,
   StoredClaim,
@@ -44,6 +46,7 @@ import {
   type Ms,
 } from '../claims.js';
 import { MAX_SECONDS } from '../monitor-events.js';
+import { pendingRefusal, pendingValues, type PendingStateRow } from '../pending.js';
 import { limitOf } from '../observations.js';
 import { CLOCK, inLockedTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 import { isPgRowId } from './watches.js';
@@ -73,6 +76,7 @@ function compile(build: (d: Dialect) => string, clock: 'clock' | 'param'): Compi
 }
 
 const CREATE = compile(STATEMENTS.createChallenge, 'clock');
+const PENDING = compile(STATEMENTS.pendingState, 'clock');
 const ATTEMPT = compile(STATEMENTS.attempt, 'clock');
 const STATE = compile(STATEMENTS.challengeState, 'clock');
 const USE = compile(STATEMENTS.useChallenge, 'clock');
@@ -139,7 +143,7 @@ const SWEEP = compile(
   'clock',
 );
 
-/** The second key of the lock every createChallenge() takes: one key for all, since the limit counts them all. */
+/** The second key of the lock every createChallenge() takes: one key for all, since the pool's shares count them all. */
 const CREATE_LOCK_KEY = 'claim challenges';
 
 export class PostgresClaimStore implements ClaimStore {
@@ -149,16 +153,19 @@ export class PostgresClaimStore implements ClaimStore {
 
   /**
    * Under a transaction-level advisory lock on one constant key: creators on every daemon take
-   * turns, and the statement, run once the lock is held, counts every challenge created before.
+   * turns, and the statement, run once the lock is held, counts every challenge created before —
+   * in the pool, of the client and of the DID (store/pending.ts). A refusal reads the shares
+   * again under the same lock to name the one used up.
    */
-  async createChallenge(challenge: NewClaimChallenge, limit: number): Promise<ClaimChallenge | 'full'> {
+  async createChallenge(challenge: NewClaimChallenge, limits: PendingLimits): Promise<ClaimChallenge | PendingRefusal> {
     const ttlMs = secondsMs('ttlSeconds', challenge.ttlSeconds);
-    // A limit that is not a number refuses, as on SQLite (PostgreSQL orders NaN above every number).
-    if (Number.isNaN(limit)) return 'full';
-    const { token, did, method, purpose } = challenge;
-    return inLockedTransaction(this.pool, LOCK_CLASS.claimChallenges, CREATE_LOCK_KEY, async (client) => {
-      const { rows } = await client.query<ChallengeRow>(CREATE.text, CREATE.values({ token, did, method, purpose, ttlMs, limit }));
-      return rows[0] === undefined ? 'full' : toChallenge(rows[0]);
+    const { token, did, method, purpose, client } = challenge;
+    const values = { token, method, purpose, ttlMs, ...pendingValues(limits, client, did) };
+    return inLockedTransaction(this.pool, LOCK_CLASS.claimChallenges, CREATE_LOCK_KEY, async (tx) => {
+      const { rows } = await tx.query<ChallengeRow>(CREATE.text, CREATE.values(values));
+      if (rows[0] !== undefined) return toChallenge(rows[0]);
+      const { rows: state } = await tx.query<PendingStateRow>(PENDING.text, PENDING.values(values));
+      return pendingRefusal(state[0]!, limits);
     });
   }
 

@@ -1,0 +1,39 @@
+/**
+ * What a refused challenge answers (issue 38; README "Fair shares"): the one rule by which both
+ * pools of pending challenges — claim challenges and sign-in challenges — turn a PendingRefusal of
+ * the store into a problem. A client's or a DID's share is that client's budget, not the
+ * service's: 429 RATE_LIMITED, Retry-After until one of the challenges holding it expires. Only
+ * the whole pool is the service's capacity: 503 CAPACITY_EXHAUSTED (SPEC §7).
+ */
+import { ProblemError } from './problems.js';
+import type { PendingRefusal } from './store.js';
+import { truncate } from './text.js';
+
+/** Whether createChallenge answered with a refusal rather than a challenge. */
+export function isPendingRefusal(value: object): value is PendingRefusal {
+  return 'refused' in value;
+}
+
+/**
+ * The problem of a refusal. `pool` names the challenges in a sentence ("claim challenges",
+ * "sign-in challenges"); `setting` the environment variables that size the shares.
+ */
+export function pendingProblem(refusal: PendingRefusal, pool: string, did: string, settings: { perClient: string; perDid: string }): ProblemError {
+  const wait = refusal.retryAfterSeconds;
+  switch (refusal.refused) {
+    case 'client':
+      return new ProblemError(
+        'RATE_LIMITED',
+        `This client's share of ${refusal.limit} pending ${pool} is used up (${settings.perClient}): use one of them or let it expire. Retry after ${wait} s.`,
+        { retryAfter: wait },
+      );
+    case 'did':
+      return new ProblemError(
+        'RATE_LIMITED',
+        `The DID's share of ${refusal.limit} pending ${pool} is used up (${settings.perDid}), and this client holds one of them for ${truncate(did, 80)}: use it, or retry after ${wait} s.`,
+        { retryAfter: wait },
+      );
+    case 'total':
+      return new ProblemError('CAPACITY_EXHAUSTED', `${refusal.limit} ${pool} are pending, the most this service keeps; try again later.`, { retryAfter: wait });
+  }
+}
