@@ -7,7 +7,8 @@
  *   extra trust anchors    NODE_EXTRA_CA_CERTS: TLS certificates of more CAs are accepted
  *   trusted proxies        SVC_TRUST_PROXY: X-Forwarded-For from them names the client
  *   open registry          SVC_DELEGATION_ROOTS unset: chains of any root may be registered
- *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile) and SVC_REGISTRATIONS_PER_CLIENT
+ *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile), SVC_REGISTRATIONS_PER_CLIENT,
+ *                          SVC_REGISTRY_PER_CLIENT, SVC_REGISTRY_PER_ROOT and SVC_REGISTRATION_MAX_DAYS
  *                          above their defaults
  *   chosen DNS servers     SVC_DNS_SERVERS: their TXT answers decide DNS claims, not the system's resolver
  */
@@ -56,7 +57,7 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
     relaxations.push({
       setting: 'SVC_DELEGATION_ROOTS',
       value: null,
-      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h`,
+      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h, holding at most ${limits.registryPerClient} per client and ${limits.registryPerRoot} per root at once, each expiring within ${limits.registrationMaxDays} days`,
     });
   }
   if (input.profile === 'direct' && limits.directPerMinute > DEFAULT_LIMITS.directPerMinute) {
@@ -72,6 +73,14 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       value: String(limits.registrationsPerClient),
       effect: `each client may register ${limits.registrationsPerClient} new delegation chains per 24 h (default ${DEFAULT_LIMITS.registrationsPerClient})`,
     });
+  }
+  const shares: Array<[string, number, number, string]> = [
+    ['SVC_REGISTRY_PER_CLIENT', limits.registryPerClient, DEFAULT_LIMITS.registryPerClient, 'each client may hold N registered delegation chains at once'],
+    ['SVC_REGISTRY_PER_ROOT', limits.registryPerRoot, DEFAULT_LIMITS.registryPerRoot, 'chains of one root may hold N registrations at once'],
+    ['SVC_REGISTRATION_MAX_DAYS', limits.registrationMaxDays, DEFAULT_LIMITS.registrationMaxDays, 'a delegation chain expiring up to N days ahead may be registered'],
+  ];
+  for (const [setting, value, fallback, effect] of shares) {
+    if (value > fallback) relaxations.push({ setting, value: String(value), effect: `${effect.replace('N', String(value))} (default ${fallback})` });
   }
   if (input.dnsServers && input.dnsServers.length > 0) {
     relaxations.push({

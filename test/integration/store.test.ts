@@ -51,6 +51,7 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   },
   10: { tables: ['tenant_owners', 'owner_sessions', 'sign_in_challenges'] },
   11: { tables: ['scheduled_skips'] },
+  12: { tables: [], columns: [['delegation_chains', 'client']] },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -103,9 +104,9 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..11 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(SCHEMA_VERSION).toBe(11);
+  it('are numbered 1..12 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(SCHEMA_VERSION).toBe(12);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -127,10 +128,10 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 11 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 12 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(11);
-    expect(readSchemaVersion(store.db)).toBe(11);
+    expect(store.schemaVersion).toBe(12);
+    expect(readSchemaVersion(store.db)).toBe(12);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -162,7 +163,7 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 11 database changes nothing', async () => {
+  it('reopening a version 12 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -170,16 +171,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(11);
+      expect(again.schemaVersion).toBe(12);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(11);
+      expect(migrate(again.db)).toBe(12);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 11, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 12, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -196,7 +197,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(11);
+      expect(store.schemaVersion).toBe(12);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
@@ -217,7 +218,7 @@ describe('migrations', () => {
     }
   });
 
-  it('brings a version 8 database to 11: the unused claims tables of version 2 give way to the new ones', async () => {
+  it('brings a version 8 database to 12: the unused claims tables of version 2 give way to the new ones', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     raw.pragma('foreign_keys = ON');
@@ -228,7 +229,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(11);
+      expect(store.schemaVersion).toBe(12);
       expect(columnsOf(store.db, 'claims')).toEqual([
         'id', 'did', 'method', 'subject', 'token', 'verified_at_ms', 'checked_at_ms', 'expires_at_ms', 'next_check_at_ms',
         'check_failures', 'last_error', 'lapsed_at_ms', 'lapse_reason',
@@ -276,12 +277,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 12');
+    raw.pragma('user_version = 13');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b13\b/);
     expect(error.message).toMatch(/\b12\b/);
-    expect(error.message).toMatch(/\b11\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.
@@ -655,8 +656,8 @@ describe('readiness', () => {
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
     store.db.pragma('user_version = 8');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 11/) });
-    store.db.pragma('user_version = 11');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 12/) });
+    store.db.pragma('user_version = 12');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

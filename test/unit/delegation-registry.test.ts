@@ -62,7 +62,7 @@ describe('registerChain', () => {
     const { chain, root } = await chainTo(agent);
     const result = await registered(runtime, chain);
     expect(await runtime.store.delegationChains.all()).toEqual([
-      { id: chainId(chain), chain, rootDid: root.did, leafDid: agent.did, expiresAt: result.notAfter, registeredAt: START },
+      { id: chainId(chain), chain, rootDid: root.did, leafDid: agent.did, expiresAt: result.notAfter, registeredAt: START, client: null },
     ]);
     expect(result.notAfter).toBe('2025-03-04T06:06:07Z');
   });
@@ -172,7 +172,7 @@ describe('an asynchronous store', () => {
   function failingRuntime(): Runtime {
     const { runtime } = setup();
     const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
-    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down };
+    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down, registerWithin: down };
     const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor } = runtime.store;
     return { ...runtime, store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor } };
   }
