@@ -124,6 +124,15 @@ function plain(did: string): string {
   return didOf(did) ?? did;
 }
 
+/**
+ * Whether a chain expiring at `expiresAt` (RFC 3339) outlives the longest registration from
+ * `now`. A chain of a century would hold its slot for a century: a registration lasts at most
+ * `maxDays` (svc's own minter never makes a longer receipt), with the receipts' 60 s of skew.
+ */
+function beyondLifetime(expiresAt: string, now: Date, maxDays: number): boolean {
+  return !(Date.parse(expiresAt) <= now.getTime() + (maxDays * 86_400 + NBF_SKEW_SECONDS) * 1000);
+}
+
 /** "366 days" or "1 day". */
 function days(n: number): string {
   return `${n} day${n === 1 ? '' : 's'}`;
@@ -158,10 +167,7 @@ export async function registerChain(
   if (!store) return { registered: false, reason: 'No database is open, so the chain could not be registered.' };
   const limits = { ...DEFAULT_REGISTRY_LIMITS, ...options.limits };
   const notAfter = result.notAfter;
-  // A chain of a century would hold its slot for a century: a registration lasts at most
-  // maxDays (svc's own minter never makes a longer receipt), with the receipts' skew allowed.
-  const horizonMs = runtime.clock.now().getTime() + (limits.maxDays * 86_400 + NBF_SKEW_SECONDS) * 1000;
-  if (!(Date.parse(notAfter) <= horizonMs)) {
+  if (beyondLifetime(notAfter, runtime.clock.now(), limits.maxDays)) {
     return {
       registered: false,
       reason: `The chain is valid until ${notAfter}, more than ${days(limits.maxDays)} ahead, and a registration lasts at most ${days(limits.maxDays)}; the chain was verified but not registered. Register a chain that expires sooner.`,
@@ -233,12 +239,15 @@ export interface Reverification {
  * Verifies every stored chain again (SPEC §3: a chain that no longer verifies is dropped).
  * `verify` runs the chain rules — the daemon passes its own key source and, when the operator
  * restricts registrable roots, those roots as trusted roots. A chain already expired is dropped
- * without verification; a result other than VALID (INDETERMINATE included) drops it; a thrown
- * error keeps it, listed in `failed`. No store: nothing to do.
+ * without verification, and so is one expiring beyond `maxDays` ahead (the registration
+ * lifetime now in force: chains registered before it, or under a longer one, do not keep a slot
+ * for longer than a new registration could); a result other than VALID (INDETERMINATE included)
+ * drops it; a thrown error keeps it, listed in `failed`. No store: nothing to do.
  */
 export async function reverifyRegisteredChains(
   runtime: Runtime,
   verify: (chain: string[]) => Promise<DelegationChainResult>,
+  options: { maxDays?: number } = {},
 ): Promise<Reverification> {
   const outcome: Reverification = { kept: 0, dropped: [], failed: [] };
   const store = runtime.store;
@@ -253,6 +262,9 @@ export async function reverifyRegisteredChains(
   const one = async (record: StoredDelegationChain): Promise<void> => {
     const now = rfc3339(runtime.clock.now());
     if (record.expiresAt <= now) return drop(record, `The chain expired at ${record.expiresAt}.`);
+    if (options.maxDays !== undefined && beyondLifetime(record.expiresAt, runtime.clock.now(), options.maxDays)) {
+      return drop(record, `The chain is valid until ${record.expiresAt}, more than ${days(options.maxDays)} ahead, the longest registration.`);
+    }
     let result: DelegationChainResult;
     try {
       result = await verify(record.chain);

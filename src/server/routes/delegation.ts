@@ -16,7 +16,8 @@
  * itself (capacity, cancellation, time) stay stored but are not used until the next restart
  * verifies them; if the pass itself fails (the database), verify-tool answers DENY and the next
  * query tries again. With SVC_DELEGATION_ROOTS set, the pass verifies against those roots, so a
- * root taken off the list drops its chains.
+ * root taken off the list drops its chains; and a chain expiring beyond SVC_REGISTRATION_MAX_DAYS
+ * is dropped, as a new registration of it would be refused.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { didKeySource } from '../../core/credentials/keys.js';
@@ -113,6 +114,7 @@ export function reverifyRegistry(ctx: ServerContext, announce?: (line: string) =
           signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
           ...(trustedRoots ? { trustedRoots } : {}),
         }),
+        { maxDays: ctx.limits.registrationMaxDays },
       );
       const failed = outcome.failed.length > 0 ? `, ${outcome.failed.length} not verifiable now (kept, unused until the next start)` : '';
       say(`svc: delegation registry re-verified: ${outcome.kept} kept, ${outcome.dropped.length} dropped${failed}`);
