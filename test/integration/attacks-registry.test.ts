@@ -12,6 +12,8 @@
  * - a flood never denies another: with the registry full of flooders' long-lived self-rooted
  *   chains, a fresh client with a fresh root still registers (the oldest chain of the client
  *   holding the most gives way);
+ * - a century chain stored before the lifetime existed is dropped by the re-verification at
+ *   start, so an upgraded daemon does not keep the attack's slots;
  * - two daemons on one database cannot together pass a client's share.
  *
  * The daemon's clock is a test clock (receipts are minted around it, lapses are clock moves).
@@ -20,6 +22,7 @@
  * 10,000 verifications would only slow the test, not change what it shows.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chainId } from '../../src/core/delegation/index.js';
 import { MAX_REGISTERED_CHAINS } from '../../src/core/delegation/registry.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { buildApp } from '../../src/server/app.js';
@@ -128,6 +131,10 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
     // One database for the file; each case starts from an empty registry.
     beforeAll(async () => {
       db = await open();
+      // The schema first, so that a case may write rows before its daemon starts.
+      const slot = new StorageSlot(db.target, false);
+      await slot.open();
+      await slot.close();
     });
     afterEach(async () => {
       await daemon?.close();
@@ -235,6 +242,27 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       expect(back).toEqual(
         expect.objectContaining({ registered: false, registrationReason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains) and no client holds more than this one; nothing was registered.` }),
       );
+    });
+
+    it('a century chain stored before the lifetime existed loses its slot at the next start; a year chain stored beside it is kept', async () => {
+      const agent = didKeyPrincipal();
+      const century = await selfRooted(agent, NOW + 100 * 365 * DAY);
+      const year = await selfRooted(agent, NOW + 365 * DAY);
+      // As a daemon before this bound stored them: no client.
+      for (const [chain, expires] of [[century, NOW + 100 * 365 * DAY], [year, NOW + 365 * DAY]] as const) {
+        const root = (JSON.parse(Buffer.from(chain[0]!.split('.')[1]!, 'base64url').toString()) as { iss: string }).iss;
+        await db.sql(
+          `INSERT INTO delegation_chains (id, chain, root_did, leaf_did, expires_at, registered_at)
+           VALUES ('${chainId(chain)}', '${JSON.stringify(chain)}', '${root}', '${agent.did}', '${text(expires)}', '${text(NOW - DAY)}')`,
+        );
+      }
+      daemon = await daemonOn(db.target);
+      // verify-tool waits for the re-verification of the registry, which drops the century chain.
+      const response = await daemon.app.inject({ method: 'GET', url: `/v1/agents/verify-tool?${new URLSearchParams({ agent: agent.did, tool: 'search' }).toString()}`, remoteAddress: '127.0.0.9' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ decision: 'ALLOW', expires: text(NOW + 365 * DAY) });
+      expect(await count()).toBe(1);
+      expect(await count(`id = '${chainId(year)}'`)).toBe(1);
     });
 
     it("two daemons on one database cannot together pass a client's share", async () => {
