@@ -22,6 +22,10 @@ const VICTIM = `SELECT id, root_did AS "rootDid", leaf_did AS "leafDid", client 
   WHERE client = (SELECT client FROM delegation_chains WHERE client IS NOT NULL GROUP BY client
                   HAVING count(*) >= $1 ORDER BY count(*) DESC, min(registered_at), client LIMIT 1)
   ORDER BY registered_at, id LIMIT 1`;
+const COUNTS = `SELECT
+  (SELECT count(*)::int FROM delegation_chains WHERE client = $1) AS held,
+  (SELECT count(*)::int FROM delegation_chains WHERE root_did = $2 AND client IS NOT NULL AND $1::text IS NOT NULL) AS rooted,
+  (SELECT count(*)::int FROM delegation_chains) AS total`;
 /** The second key of the registry's lock. */
 const LOCK_KEY = 'delegation registry';
 
@@ -77,20 +81,18 @@ export class PostgresDelegationChainStore implements DelegationChainStore {
 
 /** registerWithin's decision and writes, inside its locked transaction (the same steps as on SQLite). */
 async function decide(client: pg.PoolClient, record: StoredDelegationChain, shares: RegistryShares, now: string): Promise<ChainAdmission> {
-  const count = async (text: string, values: unknown[]): Promise<number> => (await client.query<{ n: number }>(text, values)).rows[0]?.n ?? 0;
   await client.query('DELETE FROM delegation_chains WHERE expires_at <= $1', [now]);
   const refreshed = await client.query('UPDATE delegation_chains SET expires_at = $1, registered_at = $2 WHERE id = $3', [record.expiresAt, record.registeredAt, record.id]);
   if ((refreshed.rowCount ?? 0) > 0) return { outcome: 'stored', refreshed: true, displaced: null };
   const holder = record.client ?? null;
-  let held = 0;
+  // The three counts in one round trip (the client's and the root's are 0 for the operator's own).
+  const { rows } = await client.query<{ held: number; rooted: number; total: number }>(COUNTS, [holder, record.rootDid]);
+  const { held = 0, rooted = 0, total = 0 } = rows[0] ?? {};
   if (holder !== null) {
-    held = await count('SELECT count(*)::int AS n FROM delegation_chains WHERE client = $1', [holder]);
     if (held >= shares.perClient) return { outcome: 'client-share', held };
-    const rooted = await count('SELECT count(*)::int AS n FROM delegation_chains WHERE root_did = $1 AND client IS NOT NULL', [record.rootDid]);
     if (rooted >= shares.perRoot) return { outcome: 'root-share', held: rooted };
   }
   let displaced: DisplacedRow | null = null;
-  const total = await count('SELECT count(*)::int AS n FROM delegation_chains', []);
   if (total >= shares.total) {
     displaced = holder === null ? null : ((await client.query<DisplacedRow>(VICTIM, [held + 2])).rows[0] ?? null);
     if (displaced === null) return { outcome: 'full', held: total };
