@@ -162,8 +162,8 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
   // Registration quota (per client, per 24 h). It bounds how fast one client adds to the shared
   // registry (MAX_REGISTERED_CHAINS in all); what a client and a root hold at once is bounded by
   // the registry itself (registryLimits below). A chain already registered is refreshed without
-  // taking from it. In memory on one daemon; several daemons on
-  // one PostgreSQL database share it there (this daemon's bucket decides while it is unreachable).
+  // taking from it. In memory on one daemon; several daemons on one PostgreSQL database share it
+  // there (this daemon's bucket decides while it is unreachable).
   const perClient = ctx.limits.registrationsPerClient;
   const quota = new TokenBuckets(perClient, () => runtime.clock.now().getTime(), 50_000, REGISTRATION_PERIOD_MS);
   const admitFor = (request: FastifyRequest) => async (): Promise<string | null> => {
