@@ -97,6 +97,24 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: '100',
   },
   {
+    name: 'SVC_REGISTRY_PER_CLIENT',
+    scope: 'svc serve',
+    description: 'unexpired delegation chains one client may hold in the registry at once (1..10000); past it a chain is verified but not registered',
+    default: '100 (1% of the 10000)',
+  },
+  {
+    name: 'SVC_REGISTRY_PER_ROOT',
+    scope: 'svc serve',
+    description: 'unexpired delegation chains rooted in one DID that clients may hold in the registry at once (1..10000)',
+    default: '100 (1% of the 10000)',
+  },
+  {
+    name: 'SVC_REGISTRATION_MAX_DAYS',
+    scope: 'svc serve',
+    description: 'days ahead a chain may expire and still be registered (1..3660; also read by verify-delegation --register); a later one is verified but not registered',
+    default: '366',
+  },
+  {
     name: 'SVC_MAX_OBSERVATIONS',
     scope: 'svc serve',
     description: 'most stored observations (SQLite or PostgreSQL, across all daemons on it); at the ceiling one-off rows are evicted, else new ones refused',

@@ -5,6 +5,7 @@
 import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
 import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
 import { parseDid } from '../core/did/syntax.js';
+import { DEFAULT_CHAINS_PER_CLIENT, DEFAULT_CHAINS_PER_ROOT, DEFAULT_REGISTRATION_MAX_DAYS, MAX_REGISTERED_CHAINS } from '../core/delegation/registry.js';
 import { ConfigError, intFromEnv } from '../runtime/node.js';
 import { fairShare } from './capacity.js';
 
@@ -38,6 +39,19 @@ export interface ServerLimits {
    * whether or not SVC_DELEGATION_ROOTS restricts the roots.
    */
   registrationsPerClient: number;
+  /**
+   * Unexpired delegation chains one client may hold in the registry at once
+   * (SVC_REGISTRY_PER_CLIENT; 1 % of MAX_REGISTERED_CHAINS by default); past it the chain is
+   * verified but not registered until one of them expires.
+   */
+  registryPerClient: number;
+  /** Unexpired chains rooted in one DID that clients may hold at once (SVC_REGISTRY_PER_ROOT; 1 %). */
+  registryPerRoot: number;
+  /**
+   * The furthest expiry a registered chain may have, in days ahead (SVC_REGISTRATION_MAX_DAYS;
+   * 366, what `svc delegate` mints at most); a chain expiring later is verified but not registered.
+   */
+  registrationMaxDays: number;
   /**
    * Most rows of the observation history (SVC_MAX_OBSERVATIONS); at the ceiling a new row
    * replaces the oldest one-off row or is refused (README "Bounded history"). 0: no new row.
@@ -84,6 +98,9 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   drainMs: 10_000,
   delegationRoots: null,
   registrationsPerClient: 100,
+  registryPerClient: DEFAULT_CHAINS_PER_CLIENT,
+  registryPerRoot: DEFAULT_CHAINS_PER_ROOT,
+  registrationMaxDays: DEFAULT_REGISTRATION_MAX_DAYS,
   maxObservations: 100_000,
   maxMcpObservations: 1_000,
   recordBatch: 64,
@@ -113,12 +130,20 @@ export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null 
   return [...new Set(roots)];
 }
 
+/** SVC_REGISTRATION_MAX_DAYS (1..3660, default 366): read by the daemon and by `svc verify-delegation --register`. */
+export function registrationMaxDaysFromEnv(env: NodeJS.ProcessEnv): number {
+  return intFromEnv(env, 'SVC_REGISTRATION_MAX_DAYS', DEFAULT_LIMITS.registrationMaxDays, 1, 3_660);
+}
+
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
  * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_MAX_CONCURRENCY_PER_CLIENT (1..SVC_MAX_CONCURRENCY,
  * default half of it, rounded up), SVC_DRAIN_MS (0..600000, default 10000),
  * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
+ * SVC_REGISTRY_PER_CLIENT and SVC_REGISTRY_PER_ROOT (1..10000 unexpired chains one client, one
+ * root holds in the registry at once, default 100 each), SVC_REGISTRATION_MAX_DAYS (1..3660,
+ * default 366),
  * SVC_MAX_OBSERVATIONS (0..100000000, default 100000), SVC_MAX_MCP_OBSERVATIONS (0..10000000,
  * default 1000), SVC_RECORD_BATCH (1..1000, default 64), SVC_MONITOR_PERIOD (1..3600 s, default 30), SVC_CLAIM_PERIOD (1..3600 s, default 60),
  * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400),
@@ -138,6 +163,9 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     drainMs: intFromEnv(env, 'SVC_DRAIN_MS', DEFAULT_LIMITS.drainMs, 0, 600_000),
     delegationRoots: delegationRootsFromEnv(env),
     registrationsPerClient: intFromEnv(env, 'SVC_REGISTRATIONS_PER_CLIENT', DEFAULT_LIMITS.registrationsPerClient, 1, 10_000),
+    registryPerClient: intFromEnv(env, 'SVC_REGISTRY_PER_CLIENT', DEFAULT_LIMITS.registryPerClient, 1, MAX_REGISTERED_CHAINS),
+    registryPerRoot: intFromEnv(env, 'SVC_REGISTRY_PER_ROOT', DEFAULT_LIMITS.registryPerRoot, 1, MAX_REGISTERED_CHAINS),
+    registrationMaxDays: registrationMaxDaysFromEnv(env),
     maxObservations: intFromEnv(env, 'SVC_MAX_OBSERVATIONS', DEFAULT_LIMITS.maxObservations, 0, 100_000_000),
     maxMcpObservations: intFromEnv(env, 'SVC_MAX_MCP_OBSERVATIONS', DEFAULT_LIMITS.maxMcpObservations, 0, 10_000_000),
     recordBatch: intFromEnv(env, 'SVC_RECORD_BATCH', DEFAULT_LIMITS.recordBatch, 1, 1_000),

@@ -7,13 +7,17 @@
  *   extra trust anchors    NODE_EXTRA_CA_CERTS: TLS certificates of more CAs are accepted
  *   trusted proxies        SVC_TRUST_PROXY: X-Forwarded-For from them names the client
  *   open registry          SVC_DELEGATION_ROOTS unset: chains of any root may be registered
- *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile) and SVC_REGISTRATIONS_PER_CLIENT
+ *   raised budgets         SVC_RATE_LIMIT_PER_MIN (direct profile), SVC_REGISTRATIONS_PER_CLIENT,
+ *                          SVC_REGISTRY_PER_CLIENT, SVC_REGISTRY_PER_ROOT and SVC_REGISTRATION_MAX_DAYS
  *                          above their defaults
  *   chosen DNS servers     SVC_DNS_SERVERS: their TXT answers decide DNS claims, not the system's resolver
  *   a guessable token      SVC_ALLOW_WEAK_ADMIN_TOKEN=1: an operator token svc would refuse is accepted
+ *   larger bounds on work  SVC_CACHE_MAX_BYTES, SVC_WEBVH_MAX_ENTRIES, SVC_WEBVH_MAX_BYTES above their defaults
  *   larger shares          SVC_CLAIM_PENDING_PER_CLIENT/_PER_DID, SVC_SIGN_IN_PENDING_PER_CLIENT/_PER_DID
  *                          and SVC_GATEWAY_RATE_LIMIT_PER_MIN above their defaults
  */
+import { DEFAULT_CACHE_MAX_BYTES } from '../core/resolve/cache.js';
+import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from './limits.js';
 
 export interface Relaxation {
@@ -36,6 +40,8 @@ export interface RelaxationInput {
   profile: Profile;
   /** SVC_DNS_SERVERS (canonical entries); empty: the system's resolver. */
   dnsServers?: readonly string[];
+  /** The Runtime's bounds on work and memory (SVC_CACHE_MAX_BYTES, SVC_WEBVH_MAX_ENTRIES, SVC_WEBVH_MAX_BYTES). */
+  work?: { cacheMaxBytes?: number | undefined; webvhMaxEntries?: number | undefined; webvhMaxBytes?: number | undefined };
   /** Why SVC_ADMIN_TOKEN is guessable, when SVC_ALLOW_WEAK_ADMIN_TOKEN=1 accepted it anyway. */
   weakAdminToken?: string | null;
 }
@@ -61,7 +67,7 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
     relaxations.push({
       setting: 'SVC_DELEGATION_ROOTS',
       value: null,
-      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h`,
+      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h, holding at most ${limits.registryPerClient} per client and ${limits.registryPerRoot} per root at once, each expiring within ${limits.registrationMaxDays} days`,
     });
   }
   if (input.profile === 'direct' && limits.directPerMinute > DEFAULT_LIMITS.directPerMinute) {
@@ -78,17 +84,24 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       effect: `each client may register ${limits.registrationsPerClient} new delegation chains per 24 h (default ${DEFAULT_LIMITS.registrationsPerClient})`,
     });
   }
-  // Fair shares of the challenge pools and the gateway's budget: more than the default lets one
-  // client (or the clients of one DID) take more of what others share.
-  const raised: Array<[string, number, number, string]> = [
-    ['SVC_CLAIM_PENDING_PER_CLIENT', limits.claimChallengesPerClient, DEFAULT_LIMITS.claimChallengesPerClient, 'pending claim challenges per client'],
-    ['SVC_CLAIM_PENDING_PER_DID', limits.claimChallengesPerDid, DEFAULT_LIMITS.claimChallengesPerDid, 'pending claim challenges per DID'],
-    ['SVC_SIGN_IN_PENDING_PER_CLIENT', limits.signInChallengesPerClient, DEFAULT_LIMITS.signInChallengesPerClient, 'pending sign-in challenges per client'],
-    ['SVC_SIGN_IN_PENDING_PER_DID', limits.signInChallengesPerDid, DEFAULT_LIMITS.signInChallengesPerDid, 'pending sign-in challenges per DID'],
-    ['SVC_GATEWAY_RATE_LIMIT_PER_MIN', limits.gatewayPerMinute, DEFAULT_LIMITS.gatewayPerMinute, 'cookie-gateway requests per client per minute'],
+  // Bounds that keep one client (or one hostile host) from taking what others share: raised above
+  // the default, each lets one take more.
+  const bytes = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
+  const raised: Array<[setting: string, value: number | undefined, normal: number, effect: (v: number) => string]> = [
+    ['SVC_CLAIM_PENDING_PER_CLIENT', limits.claimChallengesPerClient, DEFAULT_LIMITS.claimChallengesPerClient, (v) => `${v} pending claim challenges per client`],
+    ['SVC_CLAIM_PENDING_PER_DID', limits.claimChallengesPerDid, DEFAULT_LIMITS.claimChallengesPerDid, (v) => `${v} pending claim challenges per DID`],
+    ['SVC_SIGN_IN_PENDING_PER_CLIENT', limits.signInChallengesPerClient, DEFAULT_LIMITS.signInChallengesPerClient, (v) => `${v} pending sign-in challenges per client`],
+    ['SVC_SIGN_IN_PENDING_PER_DID', limits.signInChallengesPerDid, DEFAULT_LIMITS.signInChallengesPerDid, (v) => `${v} pending sign-in challenges per DID`],
+    ['SVC_GATEWAY_RATE_LIMIT_PER_MIN', limits.gatewayPerMinute, DEFAULT_LIMITS.gatewayPerMinute, (v) => `${v} cookie-gateway requests per client per minute`],
+    ['SVC_REGISTRY_PER_CLIENT', limits.registryPerClient, DEFAULT_LIMITS.registryPerClient, (v) => `each client may hold ${v} registered delegation chains at once`],
+    ['SVC_REGISTRY_PER_ROOT', limits.registryPerRoot, DEFAULT_LIMITS.registryPerRoot, (v) => `chains of one root may hold ${v} registrations at once`],
+    ['SVC_REGISTRATION_MAX_DAYS', limits.registrationMaxDays, DEFAULT_LIMITS.registrationMaxDays, (v) => `a delegation chain expiring up to ${v} days ahead may be registered`],
+    ['SVC_CACHE_MAX_BYTES', input.work?.cacheMaxBytes, DEFAULT_CACHE_MAX_BYTES, (v) => `the resolution cache may hold ${bytes(v)}`],
+    ['SVC_WEBVH_MAX_ENTRIES', input.work?.webvhMaxEntries, DEFAULT_WEBVH_MAX_ENTRIES, (v) => `a did:webvh log may have ${v} entries`],
+    ['SVC_WEBVH_MAX_BYTES', input.work?.webvhMaxBytes, DEFAULT_WEBVH_MAX_BYTES, (v) => `a did:webvh log may be ${bytes(v)}`],
   ];
-  for (const [setting, value, normal, what] of raised) {
-    if (value > normal) relaxations.push({ setting, value: String(value), effect: `${value} ${what} (default ${normal})` });
+  for (const [setting, value, normal, effect] of raised) {
+    if (value !== undefined && value > normal) relaxations.push({ setting, value: String(value), effect: `${effect(value)} (default ${normal})` });
   }
   if (input.dnsServers && input.dnsServers.length > 0) {
     relaxations.push({

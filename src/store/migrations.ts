@@ -527,10 +527,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sign_in_challenges_did ON sign_in_challenges (did, expires_at_ms) WHERE used_at_ms IS NULL;
     `,
   },
+  {
+    version: 13,
+    name: 'delegation registry shares',
+    up: `
+      -- Who registered a delegation chain (the daemon's client key; NULL: the operator's own,
+      -- svc verify-delegation --register on the database), so that the registry can bound what
+      -- one client and one root hold at once (src/core/delegation/registry.ts). Chains stored
+      -- before this version name no client and count as the operator's.
+      ALTER TABLE delegation_chains ADD COLUMN client TEXT;
+      CREATE INDEX delegation_chains_client ON delegation_chains (client, registered_at);
+      CREATE INDEX delegation_chains_root ON delegation_chains (root_did);
+      CREATE INDEX delegation_chains_expires ON delegation_chains (expires_at);
+    `,
+  },
 ];
 
 /** The version this build writes and reads (SPEC §9.7). */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
 export function readSchemaVersion(db: Database.Database): number {

@@ -350,11 +350,55 @@ for (const backend of BACKENDS) {
       expect(await chains.count()).toBe(3);
       const all = await chains.all();
       expect(all.map((c) => c.id)).toEqual(['c1', 'c3', 'c2']);
-      expect(all[0]).toEqual(chain('c1', 'did:key:agent', '2030-01-01T00:00:00Z', '2026-01-05T00:00:00Z'));
+      expect(all[0]).toEqual({ ...chain('c1', 'did:key:agent', '2030-01-01T00:00:00Z', '2026-01-05T00:00:00Z'), client: null });
       expect(await chains.removeExpired('2026-07-01T00:00:00Z')).toBe(1);
       await chains.remove('c3');
       await chains.remove('absent');
       expect((await chains.all()).map((c) => c.id)).toEqual(['c1']);
+    });
+
+    it('delegation chains: registerWithin purges expired chains, refreshes, bounds a client and a root, displaces the largest holder, and a dry run writes nothing', async () => {
+      await sql('DELETE FROM delegation_chains');
+      const chains = store.delegationChains;
+      const shares = { total: 5, perClient: 3, perRoot: 2 };
+      const now = '2026-01-10T00:00:00Z';
+      const held = (id: string, client: string | null, rootDid: string, registeredAt: string, expiresAt = '2027-01-01T00:00:00Z') => ({
+        ...chain(id, `did:key:${id}`, expiresAt, registeredAt),
+        rootDid,
+        client,
+      });
+      const ids = async () => (await chains.all()).map((c) => c.id).sort();
+      // An expired chain never counts: it is gone at the next registration.
+      await chains.register(held('old', 'a', 'did:key:r0', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'));
+      expect(await chains.registerWithin(held('a1', 'a', 'did:key:r1', '2026-01-01T00:00:00Z'), shares, now)).toEqual({ outcome: 'stored', refreshed: false, displaced: null });
+      expect(await ids()).toEqual(['a1']);
+      expect((await chains.all())[0]!.client).toBe('a');
+      expect(await chains.registerWithin(held('a2', 'a', 'did:key:r2', '2026-01-02T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
+      expect(await chains.registerWithin(held('a3', 'a', 'did:key:r3', '2026-01-03T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
+      // The client's share, then the root's share (another client, one root).
+      expect(await chains.registerWithin(held('a4', 'a', 'did:key:r4', '2026-01-04T00:00:00Z'), shares, now)).toEqual({ outcome: 'client-share', held: 3 });
+      expect(await chains.registerWithin(held('b1', 'b', 'did:key:r1', '2026-01-05T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
+      expect(await chains.registerWithin(held('c1', 'c', 'did:key:r1', '2026-01-05T00:00:00Z'), shares, now)).toEqual({ outcome: 'root-share', held: 2 });
+      // A refresh by anyone keeps the holder, and takes no share.
+      expect(await chains.registerWithin(held('a1', 'c', 'did:key:r1', '2026-01-06T00:00:00Z'), shares, now)).toEqual({ outcome: 'stored', refreshed: true, displaced: null });
+      expect((await chains.all()).find((c) => c.id === 'a1')).toMatchObject({ client: 'a', registeredAt: '2026-01-06T00:00:00Z' });
+      // The operator's own chain (no client) takes the last place; it has no share to bound.
+      expect(await chains.registerWithin(held('op', null, 'did:key:r1', '2026-01-07T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
+      // Full: a dry run says what would happen and writes nothing; then c displaces a's oldest.
+      const c2 = held('c2', 'c', 'did:key:r5', '2026-01-08T00:00:00Z');
+      const displaced = { id: 'a2', rootDid: 'did:key:r2', leafDid: 'did:key:a2', client: 'a' };
+      expect(await chains.registerWithin(c2, shares, now, { dryRun: true })).toEqual({ outcome: 'stored', refreshed: false, displaced });
+      expect(await ids()).toEqual(['a1', 'a2', 'a3', 'b1', 'op']);
+      expect(await chains.registerWithin(c2, shares, now)).toEqual({ outcome: 'stored', refreshed: false, displaced });
+      expect(await ids()).toEqual(['a1', 'a3', 'b1', 'c2', 'op']);
+      // Nobody holds two more than b (1) or c (1), a (2) holds one more: full, for them and the operator.
+      expect(await chains.registerWithin(held('b2', 'b', 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toEqual({ outcome: 'full', held: 5 });
+      expect(await chains.registerWithin(held('op2', null, 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toEqual({ outcome: 'full', held: 5 });
+      // A newcomer (0) displaces from a (2): the oldest registration of the largest holder.
+      expect(await chains.registerWithin(held('d1', 'd', 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored', displaced: { id: 'a3' } });
+      expect(await ids()).toEqual(['a1', 'b1', 'c2', 'd1', 'op']);
+      await expect(chains.registerWithin(held('x', 'x', 'did:key:x', now), { ...shares, perRoot: Number.NaN }, now)).rejects.toThrow(RangeError);
+      await sql('DELETE FROM delegation_chains');
     });
 
     it('MCP inventories: latest, stored, coalesced while unchanged, a new row on change; no profile never coalesces', async () => {

@@ -52,6 +52,7 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   10: { tables: ['tenant_owners', 'owner_sessions', 'sign_in_challenges'] },
   11: { tables: ['scheduled_skips'] },
   12: { tables: [], columns: [['claim_challenges', 'client'], ['sign_in_challenges', 'client']] },
+  13: { tables: [], columns: [['delegation_chains', 'client']] },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -106,7 +107,7 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 describe('migrations', () => {
   it('are numbered 1..12 without gaps, and SCHEMA_VERSION is the last', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(SCHEMA_VERSION).toBe(12);
+    expect(SCHEMA_VERSION).toBe(13);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -128,7 +129,7 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 12 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 13 with every table of every version; the result is consistent', () => {
     const store = freshStore();
     expect(store.schemaVersion).toBe(12);
     expect(readSchemaVersion(store.db)).toBe(12);
@@ -163,7 +164,7 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 12 database changes nothing', async () => {
+  it('reopening a version 13 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -656,8 +657,8 @@ describe('readiness', () => {
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
     store.db.pragma('user_version = 8');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 12/) });
-    store.db.pragma('user_version = 12');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 13/) });
+    store.db.pragma('user_version = 13');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

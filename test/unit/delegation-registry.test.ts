@@ -62,7 +62,7 @@ describe('registerChain', () => {
     const { chain, root } = await chainTo(agent);
     const result = await registered(runtime, chain);
     expect(await runtime.store.delegationChains.all()).toEqual([
-      { id: chainId(chain), chain, rootDid: root.did, leafDid: agent.did, expiresAt: result.notAfter, registeredAt: START },
+      { id: chainId(chain), chain, rootDid: root.did, leafDid: agent.did, expiresAt: result.notAfter, registeredAt: START, client: null },
     ]);
     expect(result.notAfter).toBe('2025-03-04T06:06:07Z');
   });
@@ -167,12 +167,67 @@ describe('registerChain', () => {
   });
 });
 
+describe('registerChain: the registry is shared fairly', () => {
+  it('registers a chain expiring up to 366 days (and the 60 s of skew) ahead, and no further; maxDays changes it', async () => {
+    const { runtime } = setup();
+    const single = async (exp: number) => {
+      const chain = [await receipt(principal(), principal(), { exp })];
+      return { chain, result: await verifyDelegationChain(chain, { runtime }) };
+    };
+    const edge = await single(NOW + 366 * 86_400 + 60);
+    expect(await registerChain(runtime, edge.chain, edge.result, null)).toEqual({ registered: true, reason: null });
+    const beyond = await single(NOW + 366 * 86_400 + 61);
+    expect(beyond.result.status).toBe('VALID');
+    expect(await registerChain(runtime, beyond.chain, beyond.result, null)).toEqual({
+      registered: false,
+      reason: `The chain is valid until ${beyond.result.notAfter}, more than 366 days ahead, and a registration lasts at most 366 days; the chain was verified but not registered. Register a chain that expires sooner.`,
+    });
+    const month = await single(NOW + 31 * 86_400);
+    expect((await registerChain(runtime, month.chain, month.result, null, { limits: { maxDays: 30 } })).reason).toMatch(/more than 30 days ahead/);
+    expect(await runtime.store.delegationChains.count()).toBe(1);
+  });
+
+  it("a client's and a root's share refuse before the quota is charged; the operator's own registrations have no share", async () => {
+    const { runtime } = setup();
+    let charged = 0;
+    const admit = () => {
+      charged += 1;
+      return null;
+    };
+    const limits = { chainsPerClient: 2, chainsPerRoot: 3 };
+    const root = principal();
+    const chainOf = async (from = root) => {
+      const chain = [await receipt(from, principal())];
+      return { chain, result: await verifyDelegationChain(chain, { runtime }) };
+    };
+    const as = async (client: string | undefined, from?: Principal) => {
+      const { chain, result } = await chainOf(from);
+      return registerChain(runtime, chain, result, null, { admit, limits, ...(client === undefined ? {} : { client }) });
+    };
+    expect((await as('a')).registered).toBe(true);
+    expect((await as('a')).registered).toBe(true);
+    expect(await as('a')).toEqual({
+      registered: false,
+      reason: 'This client already holds 2 registered chains, its share of the registry (2 at once); the chain was verified but not registered. A place frees when one of them expires.',
+    });
+    expect((await as('b')).registered).toBe(true);
+    expect((await as('c')).reason).toBe(
+      `Chains rooted in ${root.did} already hold 3 registrations, the share of one root (3 at once); the chain was verified but not registered. A place frees when one of them expires.`,
+    );
+    expect(charged).toBe(3);
+    // The operator's own (no client): no share of a client or a root.
+    for (let i = 0; i < 3; i++) expect((await as(undefined)).registered).toBe(true);
+    const rows = await runtime.store.delegationChains.all();
+    expect(rows.map((r) => r.client ?? 'operator').sort()).toEqual(['a', 'a', 'b', 'operator', 'operator', 'operator']);
+  });
+});
+
 describe('an asynchronous store', () => {
   /** A delegation store every method of which rejects, as a lost database connection would. */
   function failingRuntime(): Runtime {
     const { runtime } = setup();
     const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
-    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down };
+    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down, registerWithin: down };
     const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor } = runtime.store;
     return { ...runtime, store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor } };
   }
@@ -395,6 +450,21 @@ describe('reverifyRegisteredChains', () => {
     expect(outcome.dropped[0]!.reason).toMatch(/^The delegation chain is invalid/);
     expect(await runtime.store.delegationChains.count()).toBe(0);
     expect((await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).decision).toBe('DENY');
+  });
+
+  it('drops a chain expiring beyond the registration lifetime in force (one stored before it, or under a longer one)', async () => {
+    const { runtime } = setup();
+    const agent = principal();
+    const century = [await receipt(principal(), agent, { exp: NOW + 100 * 365 * 86_400 })];
+    const result = await verifyDelegationChain(century, { runtime });
+    expect(result.status).toBe('VALID');
+    await runtime.store.delegationChains.register({ id: chainId(century), chain: century, rootDid: result.root!, leafDid: agent.did, expiresAt: result.notAfter!, registeredAt: START });
+    const { chain: year } = await chainTo(agent);
+    await registered(runtime, year);
+    const outcome = await reverifyRegisteredChains(runtime, verify(runtime), { maxDays: 366 });
+    expect(outcome.kept).toBe(1);
+    expect(outcome.dropped).toEqual([{ id: chainId(century), reason: `The chain is valid until ${result.notAfter}, more than 366 days ahead, the longest registration.` }]);
+    expect((await runtime.store.delegationChains.all()).map((c) => c.id)).toEqual([chainId(year)]);
   });
 
   it('does nothing without a store', async () => {

@@ -236,6 +236,21 @@ describe('SVC_REGISTRATIONS_PER_CLIENT', () => {
   });
 });
 
+describe('the registry shares and lifetime (SVC_REGISTRY_PER_CLIENT, SVC_REGISTRY_PER_ROOT, SVC_REGISTRATION_MAX_DAYS)', () => {
+  it('default to 100, 100 and 366 days; a bad value is a configuration error', () => {
+    expect(limitsFromEnv({})).toMatchObject({ registryPerClient: 100, registryPerRoot: 100, registrationMaxDays: 366 });
+    expect(limitsFromEnv({ SVC_REGISTRY_PER_CLIENT: '5', SVC_REGISTRY_PER_ROOT: '10000', SVC_REGISTRATION_MAX_DAYS: '30' })).toMatchObject({
+      registryPerClient: 5,
+      registryPerRoot: 10_000,
+      registrationMaxDays: 30,
+    });
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRY_PER_CLIENT: '0' }))).toBe('SVC_REGISTRY_PER_CLIENT must be a whole number between 1 and 10000');
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRY_PER_ROOT: '10001' }))).toBe('SVC_REGISTRY_PER_ROOT must be a whole number between 1 and 10000');
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRATION_MAX_DAYS: '1.5' }))).toBe('SVC_REGISTRATION_MAX_DAYS must be a whole number between 1 and 3660');
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRATION_MAX_DAYS: '36500' }))).toBe('SVC_REGISTRATION_MAX_DAYS must be a whole number between 1 and 3660');
+  });
+});
+
 describe('operatorRelaxations', () => {
   const base = { egress: [], trustedProxies: [], limits: { ...DEFAULT_LIMITS, delegationRoots: ['did:example:root'] }, profile: 'direct' as const };
 
@@ -264,7 +279,7 @@ describe('operatorRelaxations', () => {
       {
         setting: 'SVC_DELEGATION_ROOTS',
         value: null,
-        effect: 'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h',
+        effect: 'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days',
       },
       { setting: 'SVC_RATE_LIMIT_PER_MIN', value: '1000', effect: 'each client may make 1000 requests per minute (default 120)' },
       { setting: 'SVC_REGISTRATIONS_PER_CLIENT', value: '500', effect: 'each client may register 500 new delegation chains per 24 h (default 100)' },
@@ -276,8 +291,18 @@ describe('operatorRelaxations', () => {
     ]);
     expect(relaxations.map(relaxationLine).slice(0, 1)).toEqual(['svc: relaxation: egress allowed to 169.254.169.254/32 (SVC_EGRESS_ALLOW)']);
     expect(relaxationLine(relaxations[4]!)).toBe(
-      'svc: relaxation: delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h (SVC_DELEGATION_ROOTS unset)',
+      'svc: relaxation: delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days (SVC_DELEGATION_ROOTS unset)',
     );
+  });
+
+  it('raised registry shares and a longer registration lifetime are relaxations; lowered ones are not', () => {
+    const raised = operatorRelaxations({ ...base, limits: { ...base.limits, registryPerClient: 1000, registryPerRoot: 500, registrationMaxDays: 3650 } });
+    expect(raised).toEqual([
+      { setting: 'SVC_REGISTRY_PER_CLIENT', value: '1000', effect: 'each client may hold 1000 registered delegation chains at once (default 100)' },
+      { setting: 'SVC_REGISTRY_PER_ROOT', value: '500', effect: 'chains of one root may hold 500 registrations at once (default 100)' },
+      { setting: 'SVC_REGISTRATION_MAX_DAYS', value: '3650', effect: 'a delegation chain expiring up to 3650 days ahead may be registered (default 366)' },
+    ]);
+    expect(operatorRelaxations({ ...base, limits: { ...base.limits, registryPerClient: 10, registryPerRoot: 10, registrationMaxDays: 30 } })).toEqual([]);
   });
 
   it('a lowered budget is no relaxation; the direct rate limit does not apply to the public profile', () => {

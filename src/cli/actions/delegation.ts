@@ -122,6 +122,15 @@ async function delegationRoots(env: NodeJS.ProcessEnv): Promise<string[] | null>
   return delegationRootsFromEnv(env);
 }
 
+/**
+ * SVC_REGISTRATION_MAX_DAYS, read as the daemon reads it: the CLI's registrations (the
+ * operator's own, bounded by no per-client or per-root share) last no longer than the daemon's.
+ */
+async function registrationMaxDays(env: NodeJS.ProcessEnv): Promise<number> {
+  const { registrationMaxDaysFromEnv } = await import('../../server/limits.js');
+  return registrationMaxDaysFromEnv(env);
+}
+
 /** The DID without fragment, as the registry stores roots and agents. */
 function plainDid(did: string): string {
   return didOf(did) ?? did;
@@ -142,10 +151,12 @@ async function registerLocally(
   chain: unknown,
   result: DelegationChainResult,
   allowedRoots: readonly string[] | null,
+  maxDays: number,
 ): Promise<Registration> {
+  const options = { limits: { maxDays } };
   const receipts = Array.isArray(chain) && chain.every((r): r is string => typeof r === 'string') ? chain : [];
   const rootAllowed = result.root !== null && (allowedRoots === null || allowedRoots.map(plainDid).includes(plainDid(result.root)));
-  if (result.status !== 'VALID' || !rootAllowed) return await registerChain(runtime, receipts, result, allowedRoots);
+  if (result.status !== 'VALID' || !rootAllowed) return await registerChain(runtime, receipts, result, allowedRoots, options);
   let store: Database;
   const { openDatabase } = await import('../../store/database.js');
   try {
@@ -156,7 +167,7 @@ async function registerLocally(
   try {
     runtime.store = store;
     // Awaited: the finally must not close the store while the registration is under way.
-    return await registerChain(runtime, receipts, result, allowedRoots);
+    return await registerChain(runtime, receipts, result, allowedRoots, options);
   } finally {
     runtime.store = undefined;
     await store.close();
@@ -231,6 +242,7 @@ export async function delegateAction(io: CliIo, setExit: (code: number) => void,
 export async function verifyDelegationAction(io: CliIo, setExit: (code: number) => void, file: string, options: ChainCommandOptions & { register?: boolean; db?: string }): Promise<void> {
   const roots = trustedRoots(options.trustedRoot);
   const allowedRoots = options.register ? await delegationRoots(io.env) : null;
+  const maxDays = options.register ? await registrationMaxDays(io.env) : 0;
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   const database = options.register ? databaseOption(options.db, io.env) : '';
   const text = await readSource(file, 'delegation chain');
@@ -240,7 +252,7 @@ export async function verifyDelegationAction(io: CliIo, setExit: (code: number) 
     const chain = parseChainText(text, 'delegation chain file');
     const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
     if (!options.register) return { value, exitCode: exitForChain(value), text: (style, width) => delegationChainText(value, style, width) };
-    const registration = await registerLocally(runtime, database, chain, value, allowedRoots);
+    const registration = await registerLocally(runtime, database, chain, value, allowedRoots, maxDays);
     // The daemon's response body: why a requested registration did not happen, when it did not.
     const body = registration.registered
       ? { result: value, registered: true }

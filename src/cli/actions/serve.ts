@@ -153,6 +153,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
     profile,
     dnsServers: dnsServersFromEnv(io.env),
     weakAdminToken: weakToken,
+    work: { cacheMaxBytes: runtime.cache.usage?.().maxBytes, webvhMaxEntries: runtime.config.webvhMaxEntries, webvhMaxBytes: runtime.config.webvhMaxBytes },
   });
   const server = await serve(
     (storage) => {

@@ -15,16 +15,59 @@
  * no longer verifies, and the registry fails closed; only a failure of the service itself (a
  * thrown error: cancellation, capacity) keeps the chain stored, and the caller decides whether
  * to use it before it is verified (the daemon does not: see src/server/routes/delegation.ts).
+ * The registry is finite and shared, so no one may fill it for others: a registration lasts at
+ * most DEFAULT_REGISTRATION_MAX_DAYS, and one client and one root hold at most a share of it
+ * (see MAX_REGISTERED_CHAINS and the defaults below it).
  */
 import { rfc3339, type Runtime } from '../runtime.js';
-import type { StoredDelegationChain } from '../store.js';
+import type { ChainAdmission, StoredDelegationChain } from '../store.js';
 import { matchCapability } from './capability.js';
 import { didOf } from '../did/syntax.js';
 import { chainId, readReceiptClaims } from './receipt.js';
 import { NBF_SKEW_SECONDS, type Authorization, type DelegationChainResult } from './types.js';
 
-/** Chains the registry holds at most (expired ones are purged first when it is full). */
+/**
+ * Unexpired chains the registry holds at most. Expired chains never count: each registration
+ * deletes them first, so a slot frees itself when the chain in it lapses.
+ */
 export const MAX_REGISTERED_CHAINS = 10_000;
+
+/**
+ * Fair shares of the registry (issue 38: 100 clients × 100 self-rooted chains of a century once
+ * filled it for everyone). Defaults of the daemon's settings (src/server/limits.ts):
+ *
+ *   DEFAULT_CHAINS_PER_CLIENT        unexpired chains one client holds at once (1 %)
+ *   DEFAULT_CHAINS_PER_ROOT          unexpired chains of one root that clients hold at once (1 %):
+ *                                    many clients cannot pile on one root, and a client minting
+ *                                    many self-rooted DIDs is still bounded by its own share
+ *   DEFAULT_REGISTRATION_MAX_DAYS    the furthest expiry a registered chain may have, in days
+ *                                    ahead: what `svc delegate` mints at most (MAX_RECEIPT_TTL_SECONDS)
+ *
+ * And when the registry is full, a new chain displaces the oldest registration of the client
+ * holding the most, if it holds at least two more than the registering client (see
+ * DelegationChainStore.registerWithin): a flood never denies another client its first chains.
+ * The operator's own registrations (no client: the CLI) count toward the total only, and are
+ * never displaced.
+ */
+export const DEFAULT_CHAINS_PER_CLIENT = 100;
+export const DEFAULT_CHAINS_PER_ROOT = 100;
+export const DEFAULT_REGISTRATION_MAX_DAYS = 366;
+
+/** How much of the registry one registration may take (RegisterOptions.limits). */
+export interface RegistryLimits {
+  /** Unexpired chains one client may hold at once. */
+  chainsPerClient: number;
+  /** Unexpired chains rooted in one DID that clients may hold at once. */
+  chainsPerRoot: number;
+  /** A chain expiring more than this many days ahead (plus the receipts' 60 s of skew) is not registered. */
+  maxDays: number;
+}
+
+export const DEFAULT_REGISTRY_LIMITS: Readonly<RegistryLimits> = {
+  chainsPerClient: DEFAULT_CHAINS_PER_CLIENT,
+  chainsPerRoot: DEFAULT_CHAINS_PER_ROOT,
+  maxDays: DEFAULT_REGISTRATION_MAX_DAYS,
+};
 
 /** How many stored chains are re-verified at once. */
 const REVERIFY_CONCURRENCY = 4;
@@ -37,20 +80,26 @@ export interface Registration {
 
 export interface RegisterOptions {
   /**
-   * Asked once a new chain is about to be stored (VALID, root allowed, store open, room left;
-   * not for a chain already registered and unexpired, whose registration is only refreshed):
-   * null lets it through, a string is the reason it is refused (the daemon's per-client quota,
-   * which several daemons on one database read from it).
+   * Asked once a new chain is about to be stored (VALID, root allowed, store open, within the
+   * lifetime and the shares; not for a chain already registered and unexpired, whose
+   * registration is only refreshed): null lets it through, a string is the reason it is refused
+   * (the daemon's per-client quota, which several daemons on one database read from it).
    */
   admit?: () => string | null | Promise<string | null>;
+  /**
+   * Who registers (the daemon: clientKey of the request's address). Absent: the operator's own
+   * registration (the CLI on its database), bounded by the total and the lifetime only.
+   */
+  client?: string;
+  /** The shares and the lifetime; DEFAULT_REGISTRY_LIMITS for what is not given. */
+  limits?: Partial<RegistryLimits>;
 }
 
 /**
- * The registration in flight per store (its tail). registerChain reads the registry (count, an
- * existing chain, the client's quota) before it writes; those steps were one synchronous run
- * when the store was synchronous, and are now one after another per store, so that two
- * registrations in flight in one process cannot both pass the bound and exceed it. (Several
- * processes sharing one database were never serialised by this, and are not now.)
+ * The registration in flight per store (its tail). The store decides each registration in one
+ * transaction (registerWithin), which holds across processes; a registration with a quota to
+ * charge is a dry run, the quota, then the registration, and running those one after another per
+ * store keeps two registrations of one process from charging against the same decision.
  */
 const REGISTERING = new WeakMap<object, Promise<unknown>>();
 
@@ -76,10 +125,27 @@ function plain(did: string): string {
 }
 
 /**
+ * Whether a chain expiring at `expiresAt` (RFC 3339) outlives the longest registration from
+ * `now`. A chain of a century would hold its slot for a century: a registration lasts at most
+ * `maxDays` (svc's own minter never makes a longer receipt), with the receipts' 60 s of skew.
+ */
+function beyondLifetime(expiresAt: string, now: Date, maxDays: number): boolean {
+  return !(Date.parse(expiresAt) <= now.getTime() + (maxDays * 86_400 + NBF_SKEW_SECONDS) * 1000);
+}
+
+/** "366 days" or "1 day". */
+function days(n: number): string {
+  return `${n} day${n === 1 ? '' : 's'}`;
+}
+
+/**
  * Stores a VALID chain in the registry. Never throws: a result that is not VALID, a root the
- * operator does not allow (`allowedRoots` non-null and not listing it), no open store, a full
- * registry, a refusal of `options.admit` or a store failure each resolve to `registered: false`
- * with the reason. Registrations in one store run one at a time (see REGISTERING).
+ * operator does not allow (`allowedRoots` non-null and not listing it), no open store, a chain
+ * expiring beyond the registration lifetime, a client or root past its share, a full registry
+ * with nobody holding more than this client, a refusal of `options.admit` or a store failure each
+ * resolve to `registered: false` with the reason. The shares hold across processes (one
+ * transaction of the store, see registerWithin); registrations in one store also run one at a
+ * time here (see REGISTERING), so a dry run and its registration are not interleaved with another.
  */
 export async function registerChain(
   runtime: Runtime,
@@ -99,32 +165,65 @@ export async function registerChain(
   }
   const store = runtime.store;
   if (!store) return { registered: false, reason: 'No database is open, so the chain could not be registered.' };
+  const limits = { ...DEFAULT_REGISTRY_LIMITS, ...options.limits };
   const notAfter = result.notAfter;
+  if (beyondLifetime(notAfter, runtime.clock.now(), limits.maxDays)) {
+    return {
+      registered: false,
+      reason: `The chain is valid until ${notAfter}, more than ${days(limits.maxDays)} ahead, and a registration lasts at most ${days(limits.maxDays)}; the chain was verified but not registered. Register a chain that expires sooner.`,
+    };
+  }
   const id = chainId(chain);
+  const client = options.client ?? null;
+  const shares = { total: MAX_REGISTERED_CHAINS, perClient: limits.chainsPerClient, perRoot: limits.chainsPerRoot };
   return oneAtATime(store, async (): Promise<Registration> => {
     const now = rfc3339(runtime.clock.now());
+    const record = { id, chain: [...chain], rootDid, leafDid, expiresAt: notAfter, registeredAt: now, client };
+    let admission: ChainAdmission;
     try {
       const chains = store.delegationChains;
-      if ((await chains.count()) >= MAX_REGISTERED_CHAINS) {
-        await chains.removeExpired(now);
-        // A chain already stored may still be refreshed; a new one would exceed the bound.
-        if ((await chains.count()) >= MAX_REGISTERED_CHAINS && !(await chains.all()).some((c) => c.id === id)) {
-          return { registered: false, reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains); nothing was registered.` };
-        }
-      }
       if (options.admit) {
-        const refreshed = (await chains.forAgent(leafDid, now)).some((c) => c.id === id);
-        const refusal = refreshed ? null : await options.admit();
-        if (refusal !== null) return { registered: false, reason: refusal };
+        // The quota is charged only for a chain that would be stored: the same decision first,
+        // rolled back, then the quota, then the registration (which decides again).
+        const trial = await chains.registerWithin(record, shares, now, { dryRun: true });
+        if (trial.outcome !== 'stored') return refusal(trial, rootDid, limits, client !== null);
+        const refused = trial.refreshed ? null : await options.admit();
+        if (refused !== null) return { registered: false, reason: refused };
       }
-      await chains.register({ id, chain: [...chain], rootDid, leafDid, expiresAt: notAfter, registeredAt: now });
+      admission = await chains.registerWithin(record, shares, now);
     } catch (err) {
       runtime.log.error('registering a delegation chain failed', { id, error: messageOf(err) });
       return { registered: false, reason: 'The database refused the registration; nothing was registered.' };
     }
-    runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: notAfter });
+    if (admission.outcome !== 'stored') return refusal(admission, rootDid, limits, client !== null);
+    if (admission.displaced) {
+      const { id: gone, client: holder, rootDid: itsRoot, leafDid: itsLeaf } = admission.displaced;
+      runtime.log.info('registered delegation chain displaced (the registry is full; its client held the most)', { id: gone, client: holder, root: itsRoot, leaf: itsLeaf });
+    }
+    runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: notAfter, ...(client === null ? {} : { client }) });
     return { registered: true, reason: null };
   });
+}
+
+/** The reason of a refused admission. */
+function refusal(admission: Exclude<ChainAdmission, { outcome: 'stored' }>, rootDid: string, limits: RegistryLimits, byClient: boolean): Registration {
+  switch (admission.outcome) {
+    case 'client-share':
+      return {
+        registered: false,
+        reason: `This client already holds ${admission.held} registered chains, its share of the registry (${limits.chainsPerClient} at once); the chain was verified but not registered. A place frees when one of them expires.`,
+      };
+    case 'root-share':
+      return {
+        registered: false,
+        reason: `Chains rooted in ${rootDid} already hold ${admission.held} registrations, the share of one root (${limits.chainsPerRoot} at once); the chain was verified but not registered. A place frees when one of them expires.`,
+      };
+    case 'full':
+      return {
+        registered: false,
+        reason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains)${byClient ? ' and no client holds more than this one' : ''}; nothing was registered.`,
+      };
+  }
 }
 
 export interface Reverification {
@@ -140,12 +239,15 @@ export interface Reverification {
  * Verifies every stored chain again (SPEC §3: a chain that no longer verifies is dropped).
  * `verify` runs the chain rules — the daemon passes its own key source and, when the operator
  * restricts registrable roots, those roots as trusted roots. A chain already expired is dropped
- * without verification; a result other than VALID (INDETERMINATE included) drops it; a thrown
- * error keeps it, listed in `failed`. No store: nothing to do.
+ * without verification, and so is one expiring beyond `maxDays` ahead (the registration
+ * lifetime now in force: chains registered before it, or under a longer one, do not keep a slot
+ * for longer than a new registration could); a result other than VALID (INDETERMINATE included)
+ * drops it; a thrown error keeps it, listed in `failed`. No store: nothing to do.
  */
 export async function reverifyRegisteredChains(
   runtime: Runtime,
   verify: (chain: string[]) => Promise<DelegationChainResult>,
+  options: { maxDays?: number } = {},
 ): Promise<Reverification> {
   const outcome: Reverification = { kept: 0, dropped: [], failed: [] };
   const store = runtime.store;
@@ -160,6 +262,9 @@ export async function reverifyRegisteredChains(
   const one = async (record: StoredDelegationChain): Promise<void> => {
     const now = rfc3339(runtime.clock.now());
     if (record.expiresAt <= now) return drop(record, `The chain expired at ${record.expiresAt}.`);
+    if (options.maxDays !== undefined && beyondLifetime(record.expiresAt, runtime.clock.now(), options.maxDays)) {
+      return drop(record, `The chain is valid until ${record.expiresAt}, more than ${days(options.maxDays)} ahead, the longest registration.`);
+    }
     let result: DelegationChainResult;
     try {
       result = await verify(record.chain);

@@ -16,7 +16,8 @@
  * itself (capacity, cancellation, time) stay stored but are not used until the next restart
  * verifies them; if the pass itself fails (the database), verify-tool answers DENY and the next
  * query tries again. With SVC_DELEGATION_ROOTS set, the pass verifies against those roots, so a
- * root taken off the list drops its chains.
+ * root taken off the list drops its chains; and a chain expiring beyond SVC_REGISTRATION_MAX_DAYS
+ * is dropped, as a new registration of it would be refused.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { didKeySource } from '../../core/credentials/keys.js';
@@ -113,6 +114,7 @@ export function reverifyRegistry(ctx: ServerContext, announce?: (line: string) =
           signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
           ...(trustedRoots ? { trustedRoots } : {}),
         }),
+        { maxDays: ctx.limits.registrationMaxDays },
       );
       const failed = outcome.failed.length > 0 ? `, ${outcome.failed.length} not verifiable now (kept, unused until the next start)` : '';
       say(`svc: delegation registry re-verified: ${outcome.kept} kept, ${outcome.dropped.length} dropped${failed}`);
@@ -157,10 +159,11 @@ function verifyChainFor(ctx: ServerContext, request: FastifyRequest, reply: Fast
 
 export function delegationRoutes(ctx: ServerContext): RouteDef[] {
   const { runtime } = ctx;
-  // Registration quota (per client: the stored chains name no client). It bounds what one
-  // client can add to the shared registry (MAX_REGISTERED_CHAINS in all); a chain already
-  // registered is refreshed without taking from it. In memory on one daemon; several daemons on
-  // one PostgreSQL database share it there (this daemon's bucket decides while it is unreachable).
+  // Registration quota (per client, per 24 h). It bounds how fast one client adds to the shared
+  // registry (MAX_REGISTERED_CHAINS in all); what a client and a root hold at once is bounded by
+  // the registry itself (registryLimits below). A chain already registered is refreshed without
+  // taking from it. In memory on one daemon; several daemons on one PostgreSQL database share it
+  // there (this daemon's bucket decides while it is unreachable).
   const perClient = ctx.limits.registrationsPerClient;
   const quota = new TokenBuckets(perClient, () => runtime.clock.now().getTime(), 50_000, REGISTRATION_PERIOD_MS);
   const admitFor = (request: FastifyRequest) => async (): Promise<string | null> => {
@@ -172,6 +175,8 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
     if (taken.allowed) return null;
     return `This client's registration quota (${perClient} new chains per 24 h) is used up; the chain was verified but not registered. The next registration is possible in about ${roughly(taken.retryAfterSeconds)}.`;
   };
+  // The shares of the registry (held at once, whatever the rate) and the longest registration.
+  const registryLimits = { chainsPerClient: ctx.limits.registryPerClient, chainsPerRoot: ctx.limits.registryPerRoot, maxDays: ctx.limits.registrationMaxDays };
   return [
     {
       method: 'POST',
@@ -195,9 +200,14 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         const trustedRoots = trustedRootsOf(roots);
         const result = await verifyChainFor(ctx, request, reply, chain, trustedRoots);
         if (register !== true) return reply.send({ result, registered: false });
-        const registration = await registerChain(runtime, chain, result, ctx.limits.delegationRoots, { admit: admitFor(request) });
+        const registration = await registerChain(runtime, chain, result, ctx.limits.delegationRoots, {
+          admit: admitFor(request),
+          client: clientOf(request),
+          limits: registryLimits,
+        });
         // Beyond the SPEC's {result, registered}: why a requested registration did not happen
-        // (not VALID, a root not allowed, the registry full, this client's quota used up…).
+        // (not VALID, a root not allowed, expiring too far ahead, this client's or this root's
+        // share of the registry held, the registry full, this client's quota used up…).
         return reply.send(
           registration.registered ? { result, registered: true } : { result, registered: false, registrationReason: registration.reason },
         );

@@ -18,6 +18,8 @@ export const LOCK_CLASS = {
   signInChallenges: 0x73760007,
   /** A project's scheduled attempts: claimers of its due watches count its allowance one at a time. */
   customerAttempts: 0x73760008,
+  /** The delegation registry: registrations on every daemon take turns (its shares count all chains). */
+  delegationChains: 0x73760009,
 } as const;
 
 /** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
