@@ -446,10 +446,17 @@ export class McpClient {
       if (!fed) sse.push(response.body);
       sse.end();
       const resumable = !sse.done && sse.lastEventId !== undefined;
-      const last = await this.#resume(method, version, sse, maxBytes, answering);
-      reply = sse.answer ? readRpcReply(response, id, sse) : { kind: 'http', reason: last ?? sse.why(response.status), response };
-      if (resumable) this.#outcomeOf(response, 'the event stream closed before the answer; resumed with Last-Event-ID');
-      else this.#outcomeOf(response, outcomeText(reply));
+      const last = await this.#resume(method, version, sse, maxBytes, answering, response.headers['mcp-session-id']);
+      // The reply keeps the POST's response (its headers carry the session id of an initialize).
+      reply = sse.answer ? readRpcReply(response, id, sse) : { kind: 'http', reason: last.why ?? sse.why(response.status), response };
+      if (resumable) {
+        this.#outcomeOf(response, 'the event stream closed before the answer; resumed with Last-Event-ID');
+        // Later annotations of the reply (the page's tool count) go to the GET that carried it.
+        const carrier = last.carrier ? this.#entries.get(last.carrier) : undefined;
+        if (carrier) this.#entries.set(response, carrier);
+      } else {
+        this.#outcomeOf(response, outcomeText(reply));
+      }
     } else {
       reply = readRpcReply(response, id);
       this.#outcomeOf(response, outcomeText(reply));
@@ -465,15 +472,25 @@ export class McpClient {
    * an inspection is one bounded exchange, and the server replays from its event store either way.
    * Returns why the resumption could not go on, or null.
    */
-  async #resume(method: string, version: string | null, sse: SseAnswer, maxBytes: number, answering: Array<Promise<void>>): Promise<string | null> {
+  async #resume(
+    method: string,
+    version: string | null,
+    sse: SseAnswer,
+    maxBytes: number,
+    answering: Array<Promise<void>>,
+    issuedSession: string | undefined,
+  ): Promise<{ why: string | null; carrier: FetchResponse | null }> {
+    let carrier: FetchResponse | null = null;
     for (let attempt = 1; !sse.done && attempt <= MCP_LIMITS.maxResumptions; attempt++) {
       const lastEventId = sse.lastEventId;
-      if (lastEventId === undefined) return null;
+      if (lastEventId === undefined) return { why: null, carrier };
       const budget = maxBytes - sse.bytes;
-      if (budget <= 0) return `the event stream used the ${maxBytes}-byte budget of one reply without the JSON-RPC answer`;
+      if (budget <= 0) return { why: `the event stream used the ${maxBytes}-byte budget of one reply without the JSON-RPC answer`, carrier };
       const headers: Record<string, string> = { 'last-event-id': lastEventId };
       if (version) headers['mcp-protocol-version'] = version;
-      if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
+      // An initialize reply resumed before its session was adopted: the session it issued.
+      const session = this.#sessionId ?? (issuedSession !== undefined && /^[\x21-\x7e]{1,256}$/.test(issuedSession) ? issuedSession : null);
+      if (session) headers['mcp-session-id'] = session;
       sse.restart();
       let fed = false;
       const watchBody = (status: number, contentType: string | null) =>
@@ -490,13 +507,17 @@ export class McpClient {
       if (response.status !== 200 || !isEventStream(response.contentType)) {
         const why = `the event stream closed before the JSON-RPC answer, and resuming it (GET with Last-Event-ID) was answered HTTP ${response.status}${response.status === 200 ? ' without an event stream' : ''}`;
         this.#outcomeOf(response, why);
-        return why;
+        return { why, carrier };
       }
+      carrier = response;
       if (!fed) sse.push(response.body);
       sse.end();
       this.#outcomeOf(response, sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`);
     }
-    return sse.done ? null : `the event stream closed ${MCP_LIMITS.maxResumptions + 1} times before the JSON-RPC answer (resumed with Last-Event-ID ${MCP_LIMITS.maxResumptions} times)`;
+    return {
+      why: sse.done || sse.lastEventId === undefined ? null : `the event stream closed ${MCP_LIMITS.maxResumptions + 1} times before the JSON-RPC answer (resumed with Last-Event-ID ${MCP_LIMITS.maxResumptions} times)`,
+      carrier,
+    };
   }
 
   /**
