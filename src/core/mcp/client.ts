@@ -445,6 +445,8 @@ export class McpClient {
     if (isEventStream(response.contentType) && response.status < 300) {
       if (!fed) sse.push(response.body);
       sse.end();
+      // A Net that read the body whole (no watchBody support): its server requests now.
+      for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
       const resumable = !sse.done && sse.lastEventId !== undefined;
       const last = await this.#resume(method, version, sse, maxBytes, answering, response.headers['mcp-session-id']);
       // The reply keeps the POST's response (its headers carry the session id of an initialize).
@@ -512,6 +514,7 @@ export class McpClient {
       carrier = response;
       if (!fed) sse.push(response.body);
       sse.end();
+      for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
       this.#outcomeOf(response, sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`);
     }
     return {
