@@ -4510,15 +4510,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description INVALID_DID_DOCUMENT: the URL did not answer as an MCP server. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
             429: {
                 headers: {
@@ -4537,7 +4528,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error). */
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, a reset, time limit, a 5xx), or did not answer as an MCP server (an HTML page, a JSON API that is not JSON-RPC, an event stream without the answer); the detail names what was found. */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,10 @@
  * blank line (none when it carried no data), and an event not ended by a blank line when the
  * stream ends is dropped. Bytes are decoded with a streaming TextDecoder, so a UTF-8 sequence
  * split across chunks survives, and a leading BOM is removed.
+ *
+ * The one event-stream parser of svc: the daemon's own stream (`SvcClient.stream()`) and the MCP
+ * inspector's reading of a server's SSE replies (src/core/mcp/client.ts) both use it. It has no
+ * dependency, so the core may import it without breaking the client's rule of importing nothing.
  */
 
 export interface SseEvent {
@@ -24,6 +28,21 @@ export class SseParser {
   #event = '';
   #data: string[] = [];
   #id: string | undefined;
+  #lastEventId: string | undefined;
+  #retryMs: number | undefined;
+
+  /**
+   * The last event ID of the stream (set at each dispatch, also by an event without data — an MCP
+   * server's priming event is exactly that): what a reconnection sends as Last-Event-ID.
+   */
+  get lastEventId(): string | undefined {
+    return this.#lastEventId;
+  }
+
+  /** The reconnection time the stream asked for (`retry:` with digits only), milliseconds. */
+  get retryMs(): number | undefined {
+    return this.#retryMs;
+  }
 
   /** Feeds text; returns the events completed by it. */
   push(text: string): SseEvent[] {
@@ -88,8 +107,11 @@ export class SseParser {
       case 'id':
         if (!value.includes('\0')) this.#id = value;
         break;
+      case 'retry':
+        if (/^[0-9]+$/.test(value)) this.#retryMs = Number(value);
+        break;
       default:
-        // `retry` and unknown fields: nothing this client uses.
+        // Unknown fields are ignored.
         break;
     }
     return undefined;
@@ -98,6 +120,7 @@ export class SseParser {
   #dispatch(): SseEvent | undefined {
     const event = this.#event === '' ? 'message' : this.#event;
     const data = this.#data;
+    this.#lastEventId = this.#id;
     this.#event = '';
     this.#data = [];
     if (data.length === 0) return undefined;

@@ -46,6 +46,15 @@ export interface FetchRequest {
   stages?: FetchStageNames;
   /** Cuts the fetch off (connection closed) when aborted; the fetch then throws `cancelledProblem()`. */
   signal?: AbortSignal;
+  /**
+   * Watches the body of the final response as it streams in, for a reply whose useful part may
+   * arrive long before its end (an MCP server's SSE stream, which it may keep open). Called once
+   * the final status and content type are known; the watcher it returns (if any) sees each chunk
+   * as it arrives and returns true to stop reading: the body is then what arrived so far and the
+   * connection is closed, never reused. `maxBytes` and the time limit still bound the reading;
+   * when the fetch throws (time limit, connection reset), what the watcher saw is all there is.
+   */
+  watchBody?: (status: number, contentType: string | null) => ((chunk: Uint8Array) => boolean) | undefined;
 }
 
 export interface RedirectHop {

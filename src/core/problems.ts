@@ -159,7 +159,7 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   INVALID_DID_DOCUMENT: { meaning: 'The document was fetched but is not a valid DID document (not JSON, or its id is another DID).', handling: 'The identifier’s host must publish a valid document; retrying does not help until it does.' },
   INTERNAL_ERROR: { meaning: 'svc failed to produce an answer.', handling: 'Retry later; if it persists, report it to the operator.' },
   EGRESS_BLOCKED: { meaning: 'The identifier’s host resolves to a non-public address, which svc does not contact.', handling: 'Not retryable; an operator may allow private ranges explicitly.' },
-  UPSTREAM_UNAVAILABLE: { meaning: 'The identifier’s own host failed or timed out (DNS, TLS or HTTP); this is no verdict about the identifier.', handling: 'Retry later.' },
+  UPSTREAM_UNAVAILABLE: { meaning: 'The identifier’s own host, or the MCP or A2A server inspected, failed, timed out (DNS, TLS or HTTP) or did not answer as its protocol requires; this is no verdict about the identifier.', handling: 'Retry later.' },
   INVALID_REQUEST: { meaning: 'The request or its body is invalid.', handling: 'Fix the request; the same request fails again.' },
   PAYLOAD_TOO_LARGE: { meaning: 'A body or a fetched resource is larger than its limit.', handling: 'Send or publish less.' },
   UNAUTHORIZED: { meaning: 'The request lacks valid credentials.', handling: 'Authenticate, then retry.' },

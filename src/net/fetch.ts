@@ -609,8 +609,10 @@ export class EgressFetcher implements Net {
         throw tooLarge(request, where, `declares ${declared} bytes`);
       }
       let body: Buffer | null;
+      const watcher = request.watchBody?.(statusCode, contentType);
+      let stopped = false;
       try {
-        body = await readCapped(response.body, request.maxBytes);
+        body = await readCapped(response.body, request.maxBytes, watcher ? (chunk) => (stopped = watcher(chunk)) : undefined);
       } catch (err) {
         if (abort.aborted) throw timeoutProblem();
         throw new ProblemError('UPSTREAM_UNAVAILABLE', `Reading the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
@@ -619,7 +621,8 @@ export class EgressFetcher implements Net {
       const received = body.length;
       stage.detail = `${statusCode}, ${received} bytes${contentType ? `, ${contentType}` : ''}`;
       if (statusCode >= 400) stage.status = 'FAIL';
-      reusable = true;
+      // A body left unread (the watcher stopped it) leaves the connection mid-response.
+      reusable = !stopped;
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -652,9 +655,11 @@ class ExchangeAbort extends EventEmitter {
 /**
  * A response body read whole as it streams in: null (the stream destroyed) as soon as it passes
  * `maxBytes`; rejected when the stream fails or closes before its end. Listeners rather than an
- * async iterator: one body per fetch, read at the cost of its chunks.
+ * async iterator: one body per fetch, read at the cost of its chunks. `stop`, when given, sees
+ * each chunk (within the cap) and ends the reading early by returning true: the stream is
+ * destroyed and what arrived so far is the body.
  */
-function readCapped(body: Readable, maxBytes: number): Promise<Buffer | null> {
+function readCapped(body: Readable, maxBytes: number, stop?: (chunk: Buffer) => boolean): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -669,6 +674,11 @@ function readCapped(body: Readable, maxBytes: number): Promise<Buffer | null> {
         return;
       }
       chunks.push(chunk);
+      if (stop?.(chunk)) {
+        settled = true;
+        body.destroy();
+        resolve(Buffer.concat(chunks, received));
+      }
     });
     body.once('end', () => {
       settled = true;

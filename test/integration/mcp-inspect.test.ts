@@ -817,7 +817,7 @@ describe('problems: no inspection could be produced', () => {
     await expect(inspectMcp(`https://localhost:${port}/mcp`, { runtime: host.runtime() })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
   });
 
-  it('a 404 HTML page is NOT_FOUND; a 200 HTML page is INVALID_DID_DOCUMENT; a 500 is UPSTREAM_UNAVAILABLE', async () => {
+  it('a 404 HTML page is NOT_FOUND; a 200 HTML page and a 500 are UPSTREAM_UNAVAILABLE (never a DID code)', async () => {
     const host = await newHost();
     host.server.route('/missing', raw('<!doctype html><title>Not found</title><h1>404</h1>', { status: 404, contentType: 'text/html; charset=utf-8' }));
     host.server.route('/page', raw('<!doctype html><title>Welcome</title><p>Hello</p>', { status: 200, contentType: 'text/html; charset=utf-8' }));
@@ -826,7 +826,7 @@ describe('problems: no inspection could be produced', () => {
     const origin = host.server.origin;
 
     await expect(inspectMcp(`${origin}/missing`, { runtime })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(inspectMcp(`${origin}/page`, { runtime })).rejects.toMatchObject({ code: 'INVALID_DID_DOCUMENT' });
+    await expect(inspectMcp(`${origin}/page`, { runtime })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringContaining('a text/html reply that is not JSON-RPC (HTTP 200)') });
     await expect(inspectMcp(`${origin}/broken`, { runtime })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     // Both handshakes were tried on the pages; the 500 ended it at the probe.
     const posts = (path: string) => host.server.requests.filter((r) => r === `POST ${path}`).length;

@@ -35,6 +35,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server as Sdk1Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -469,6 +470,8 @@ type ListHandler = (cursor: string | undefined) => { tools: Record<string, unkno
 interface Sdk1Setup {
   stateful: boolean;
   json: boolean;
+  /** Resumability: an event store per transport, so every SSE reply opens with a priming event. */
+  eventStore?: boolean;
   instructions?: string;
   serverInfo: ServerInfo;
   /** The current inventory (what `tools/call` accepts). */
@@ -511,7 +514,11 @@ async function serveSdk1(endpoint: Endpoint, setup: Sdk1Setup): Promise<() => Pr
       if (body === INVALID_JSON) return parseError(res);
       if (!setup.stateful) {
         // Stateless: a fresh server and transport for every HTTP request.
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: setup.json });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: setup.json,
+          ...(setup.eventStore ? { eventStore: new InMemoryEventStore() } : {}),
+        });
         const server = await connect(transport);
         res.on('close', () => void server.close());
         await transport.handleRequest(req, res, body);
@@ -532,6 +539,7 @@ async function serveSdk1(endpoint: Endpoint, setup: Sdk1Setup): Promise<() => Pr
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: setup.json,
+        ...(setup.eventStore ? { eventStore: new InMemoryEventStore() } : {}),
         onsessioninitialized: (id) => void sessions.set(id, transport),
       });
       // Set before connect: the server chains its own onclose after this one.
@@ -574,7 +582,9 @@ function testServer(endpoint: Endpoint, setTools: (tools: ToolSpec[]) => void, s
  * `StreamableHTTPServerTransport`). Stateless: a new server and transport per request, no
  * session id. Stateful: `initialize` issues `mcp-session-id`; requests carrying it go to that
  * session's transport (which also answers its DELETE: 200, session closed); an unknown session
- * id gets 404. `json` selects `enableJsonResponse` (application/json) over SSE replies.
+ * id gets 404. `json` selects `enableJsonResponse` (application/json) over SSE replies;
+ * `eventStore` gives each transport the SDK's InMemoryEventStore, so (as with any resumable SDK
+ * server) every SSE reply to a 2025-11-25 client opens with a priming event: an id, empty data.
  * The SDK answers a 2026-07-28 `server/discover` probe with 400 / −32000 (stateless: "Unsupported
  * protocol version", stateful: "Server not initialized").
  */
@@ -583,6 +593,8 @@ export async function startSdk1Server(
     tools: ToolSpec[];
     stateful: boolean;
     json: boolean;
+    /** With the SDK's InMemoryEventStore (resumability): SSE replies open with a priming event. */
+    eventStore?: boolean;
     instructions?: string;
     serverInfo?: ServerInfo;
   },
@@ -592,6 +604,7 @@ export async function startSdk1Server(
   const shutdown = await serveSdk1(endpoint, {
     stateful: options.stateful,
     json: options.json,
+    ...(options.eventStore ? { eventStore: true } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     serverInfo: options.serverInfo ?? { name: 'svc-test-sdk1', version: '1.32.2' },
     tools: () => tools,

@@ -16,13 +16,14 @@
  * session id is a bearer of the session and never leaves this module.
  */
 import { decodeJsonText, isJsonObject, parseJsonBytes, parseJsonText, type JsonObject, type JsonValue } from '../encoding/json.js';
-import type { FetchResponse, TlsEvidence } from '../net.js';
+import type { FetchRequest, FetchResponse, TlsEvidence } from '../net.js';
 import { asProblemError, ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../../version.js';
 import { MCP_LEGACY_VERSION, MCP_LIMITS, MCP_MODERN_VERSION, type McpAuth, type McpMode, type TranscriptEntry } from './types.js';
 import { plural, withArticle } from '../text.js';
+import { SseParser, type SseEvent } from '../../client/sse.js';
 
 /** Modern JSON-RPC error codes (2026-07-28 schema): their presence marks a modern server. */
 export const MODERN_ERROR_CODES = {
@@ -98,57 +99,149 @@ function rpcErrorText(code: number | null): string {
   return name ? `JSON-RPC error ${code} (${name})` : `JSON-RPC error ${code}`;
 }
 
-/** The `data:` payloads of an SSE body, one per event (RFC 8895 / WHATWG event-stream framing). */
+/** The `data:` payloads of an SSE body, one per event with data (the shared WHATWG parser). */
 export function sseMessages(text: string): string[] {
-  const messages: string[] = [];
-  let data: string[] | null = null;
-  for (const rawLine of text.split(/\r\n|\r|\n/)) {
-    if (rawLine === '') {
-      if (data) messages.push(data.join('\n'));
-      data = null;
-      continue;
-    }
-    if (rawLine.startsWith(':')) continue;
-    const colon = rawLine.indexOf(':');
-    const field = colon === -1 ? rawLine : rawLine.slice(0, colon);
-    let value = colon === -1 ? '' : rawLine.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') (data ??= []).push(value);
-  }
-  if (data) messages.push(data.join('\n'));
-  return messages;
+  const parser = new SseParser();
+  const events = [...parser.push(text), ...parser.push('\n\n')];
+  return events.map((e) => e.data);
 }
 
-function sameId(message: JsonObject, id: number): boolean {
-  return message['id'] === id;
+function isEventStream(contentType: string | null): boolean {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
-/** Reads the JSON-RPC answer to request `id` from a JSON or SSE body. */
-export function readRpcReply(response: FetchResponse, id: number): RpcReply {
-  const text = decodeJsonText(response.body, 'the reply');
-  if (typeof text !== 'string') return { kind: 'http', reason: text.error, response };
-  const type = (response.contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  let candidates: JsonValue[] = [];
-  if (type === 'text/event-stream') {
-    for (const message of sseMessages(text)) {
-      const parsed = parseJsonText(message, 'an SSE message');
-      if ('error' in parsed) return { kind: 'http', reason: parsed.error, response };
-      candidates.push(parsed.value);
-    }
-    if (candidates.length === 0) return { kind: 'http', reason: `an HTTP ${response.status} event stream without messages`, response };
-  } else {
-    if (text.trim() === '') return { kind: 'http', reason: `an empty HTTP ${response.status} reply`, response };
-    const parsed = parseJsonText(text, 'the reply');
-    if ('error' in parsed) {
-      const what = type ? `${withArticle(type)} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
-      return { kind: 'http', reason: response.status >= 400 || type !== 'application/json' ? `${what} (HTTP ${response.status})` : parsed.error, response };
-    }
-    candidates = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+/** Server-to-client request methods named in the transcript; any other is "a request". */
+const KNOWN_SERVER_REQUESTS: ReadonlySet<string> = new Set(['ping', 'sampling/createMessage', 'elicitation/create', 'roots/list']);
+
+/**
+ * The answer to one request read from SSE replies as their bytes arrive (the reply to the POST,
+ * then any resumption GETs), by the WHATWG event-stream rules of the shared parser. Every event
+ * that is not the JSON-RPC answer to request `id` is skipped: priming events (an id and empty
+ * data), notifications, responses to other ids, data that is not JSON, and server-to-client
+ * requests, which are queued for the client to answer (never acted on). `push` returns true the
+ * moment the answer arrived, or a bound was passed: the caller then stops reading the stream.
+ */
+export class SseAnswer {
+  answer: JsonObject | null = null;
+  /** Why reading stopped without the answer (a bound); null otherwise. */
+  overflow: string | null = null;
+  events = 0;
+  bytes = 0;
+  readonly skipped = { priming: 0, notifications: 0, requests: 0, otherIds: 0, notJson: 0 };
+  /** Server-to-client requests not yet handed to the client (at most MCP_LIMITS.maxServerRequests in all). */
+  #requests: Array<{ id: string | number; method: string }> = [];
+  #requestsSeen = 0;
+  #decoder = new TextDecoder('utf-8');
+  #parser = new SseParser();
+  #lastEventId: string | undefined;
+
+  constructor(readonly id: number) {}
+
+  /** True once the answer arrived or a bound stopped the reading. */
+  get done(): boolean {
+    return this.answer !== null || this.overflow !== null;
   }
-  const objects = candidates.filter(isJsonObject);
-  // A reply to our request has our id; an error about an unreadable request may carry id null.
-  const answer = objects.find((m) => sameId(m, id) && ('result' in m || 'error' in m)) ?? objects.find((m) => m['id'] === null && 'error' in m);
-  if (!answer) return { kind: 'http', reason: `HTTP ${response.status} without a JSON-RPC answer to request ${id}`, response };
+
+  /** The stream's last event ID (kept across resumptions), for Last-Event-ID. */
+  get lastEventId(): string | undefined {
+    return this.#parser.lastEventId ?? this.#lastEventId;
+  }
+
+  /** A new stream (a resumption): fresh decoding, the last event ID kept. */
+  restart(): void {
+    this.#lastEventId = this.lastEventId;
+    this.#decoder = new TextDecoder('utf-8');
+    this.#parser = new SseParser();
+  }
+
+  /** Feeds bytes of the stream; true when reading should stop. Never throws. */
+  push(chunk: Uint8Array): boolean {
+    if (this.done) return true;
+    this.bytes += chunk.length;
+    return this.#take(this.#parser.push(this.#decoder.decode(chunk, { stream: true })));
+  }
+
+  /** The stream ended: bytes held back by the decoder are read (an unterminated event is dropped). */
+  end(): void {
+    if (this.done) return;
+    this.#take(this.#parser.push(this.#decoder.decode()));
+    this.#parser.end();
+  }
+
+  /** Server-to-client requests to answer, each handed out once. */
+  takeRequests(): Array<{ id: string | number; method: string }> {
+    return this.#requests.splice(0);
+  }
+
+  /** Why the streams ended without the answer, naming what they carried instead. */
+  why(status: number): string {
+    if (this.overflow) return this.overflow;
+    const seen: string[] = [];
+    const { priming, notifications, requests, otherIds, notJson } = this.skipped;
+    if (priming) seen.push(plural(priming, 'event') + ' without data');
+    if (notifications) seen.push(plural(notifications, 'notification'));
+    if (requests) seen.push(plural(requests, 'server request'));
+    if (otherIds) seen.push(plural(otherIds, 'answer') + ' to other requests');
+    if (notJson) seen.push(plural(notJson, 'event') + ' whose data is not JSON');
+    const carried = seen.length ? `: ${seen.join(', ')}` : ' without events';
+    return `an HTTP ${status} event stream ended before the JSON-RPC answer to request ${this.id}${carried}`;
+  }
+
+  #take(events: SseEvent[]): boolean {
+    for (const event of events) {
+      this.events += 1;
+      if (this.events > MCP_LIMITS.maxEvents) {
+        this.overflow = `the server sent more than ${MCP_LIMITS.maxEvents} SSE events without the JSON-RPC answer to request ${this.id}`;
+        return true;
+      }
+      if (event.data.trim() === '') {
+        this.skipped.priming += 1;
+        continue;
+      }
+      const parsed = parseJsonText(event.data, 'an SSE message');
+      if ('error' in parsed) {
+        this.skipped.notJson += 1;
+        continue;
+      }
+      for (const message of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
+        if (this.#message(message)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** One JSON-RPC message; true when it is the answer. */
+  #message(message: JsonValue): boolean {
+    if (!isJsonObject(message)) {
+      this.skipped.notJson += 1;
+      return false;
+    }
+    const id = message['id'];
+    if (typeof message['method'] === 'string') {
+      if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
+        this.skipped.requests += 1;
+        if (this.#requestsSeen < MCP_LIMITS.maxServerRequests) {
+          this.#requestsSeen += 1;
+          this.#requests.push({ id, method: message['method'] });
+        }
+      } else {
+        this.skipped.notifications += 1;
+      }
+      return false;
+    }
+    const answers = 'result' in message || 'error' in message;
+    // A reply to our request has our id; an error about an unreadable request may carry id null.
+    if (answers && (id === this.id || (id === null && 'error' in message))) {
+      this.answer = message;
+      return true;
+    }
+    this.skipped.otherIds += 1;
+    return false;
+  }
+}
+
+/** The RpcReply of a JSON-RPC answer object. */
+function replyOf(answer: JsonObject, response: FetchResponse): RpcReply {
   const error = answer['error'];
   if (error !== undefined) {
     const code = isJsonObject(error) && typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : null;
@@ -157,6 +250,44 @@ export function readRpcReply(response: FetchResponse, id: number): RpcReply {
   const result = answer['result'];
   if (!isJsonObject(result)) return { kind: 'http', reason: 'a JSON-RPC result that is not an object', response };
   return { kind: 'result', result, response };
+}
+
+/**
+ * Reads the JSON-RPC answer to request `id` from a JSON or SSE body. For SSE, `sse` is what was
+ * read as the body streamed in (with resumptions); without it the whole body is read here.
+ */
+export function readRpcReply(response: FetchResponse, id: number, sse?: SseAnswer): RpcReply {
+  const type = (response.contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (type === 'text/event-stream') {
+    let answer = sse;
+    if (!answer) {
+      answer = new SseAnswer(id);
+      answer.push(response.body);
+      answer.end();
+    }
+    return answer.answer ? replyOf(answer.answer, response) : { kind: 'http', reason: answer.why(response.status), response };
+  }
+  const text = decodeJsonText(response.body, 'the reply');
+  if (typeof text !== 'string') return { kind: 'http', reason: text.error, response };
+  if (text.trim() === '') return { kind: 'http', reason: `an empty HTTP ${response.status} reply`, response };
+  const parsed = parseJsonText(text, 'the reply');
+  if ('error' in parsed) {
+    const what = type ? `${withArticle(type)} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
+    return { kind: 'http', reason: response.status >= 400 || type !== 'application/json' ? `${what} (HTTP ${response.status})` : parsed.error, response };
+  }
+  const objects = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isJsonObject);
+  const answer = objects.find((m) => m['id'] === id && ('result' in m || 'error' in m)) ?? objects.find((m) => m['id'] === null && 'error' in m);
+  if (!answer) {
+    // JSON, but no JSON-RPC message at all: another kind of API answered.
+    if (!objects.some((m) => m['jsonrpc'] === '2.0')) return { kind: 'http', reason: `a JSON reply that is not JSON-RPC (HTTP ${response.status}, no "jsonrpc" member)`, response };
+    return { kind: 'http', reason: `HTTP ${response.status} without a JSON-RPC answer to request ${id}`, response };
+  }
+  return replyOf(answer, response);
+}
+
+/** The transcript outcome of a reply. */
+function outcomeText(reply: RpcReply): string {
+  return reply.kind === 'result' ? 'result' : reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
 }
 
 /** `name="value"` or `name=token` parameters of a WWW-Authenticate challenge. */
@@ -181,6 +312,8 @@ export class McpClient {
   #nextId = 1;
   #sessionId: string | null = null;
   #sessionIssued = false;
+  /** The transcript entry of each response, for its outcome. */
+  readonly #entries = new WeakMap<FetchResponse, TranscriptEntry>();
 
   /** Each HTTP exchange is a stage for the caller's hooks (the CLI's progress line). */
   readonly #stages: StageReporter;
@@ -207,6 +340,7 @@ export class McpClient {
     maxBytes: number,
     url: string = this.endpoint.href,
     accept: string = ACCEPT,
+    watchBody?: FetchRequest['watchBody'],
   ): Promise<FetchResponse> {
     const started = this.runtime.clock.monotonicUs();
     const stageName = STAGES[entry.method] ?? 'mcp.request';
@@ -222,6 +356,7 @@ export class McpClient {
           headers,
           ...(body !== undefined ? { body } : {}),
           ...(this.signal ? { signal: this.signal } : {}),
+          ...(watchBody ? { watchBody } : {}),
           // A development server on the operator's own network may speak plain http; public
           // addresses never (the fetcher enforces it).
           allowPlainHttp: true,
@@ -230,14 +365,16 @@ export class McpClient {
         return answer;
       });
       if (this.tls === null && response.tls !== null && new URL(response.url).origin === this.endpoint.origin) this.tls = response.tls;
-      this.transcript.push({
+      const recorded: TranscriptEntry = {
         ...entry,
         status: response.status,
         contentType: response.contentType,
         bytes: response.bytes,
         durationMs: elapsedMs(this.runtime, started),
         outcome: response.status === 401 ? 'authentication required' : `HTTP ${response.status}`,
-      });
+      };
+      this.transcript.push(recorded);
+      this.#entries.set(response, recorded);
       return response;
     } catch (err) {
       const problem = asProblemError(err);
@@ -246,29 +383,168 @@ export class McpClient {
     }
   }
 
-  /** Replaces the outcome of the last transcript entry with a more precise one. */
-  annotate(outcome: string): void {
-    this.#setOutcome(outcome);
+  /** Replaces the outcome of the exchange that gave `response` with a more precise one. */
+  annotate(response: FetchResponse, outcome: string): void {
+    this.#outcomeOf(response, outcome);
   }
 
-  #setOutcome(outcome: string): void {
-    const last = this.transcript[this.transcript.length - 1];
-    if (last) last.outcome = outcome;
+  /**
+   * The outcome of the exchange that gave `response`: exchanges may overlap (a server request is
+   * answered while the reply's stream is still open), so "the last entry" is not always it.
+   */
+  #outcomeOf(response: FetchResponse, outcome: string): void {
+    const entry = this.#entries.get(response);
+    if (entry) entry.outcome = outcome;
   }
+
+  /**
+   * Called once when a request that carried the session id is answered 404 (the session expired,
+   * 2025-11-25 transport): it opens a new session (initialize again), and the request is sent
+   * once more. A second 404 is reported like any other.
+   */
+  renewSession: (() => Promise<void>) | null = null;
 
   /** A JSON-RPC request. `version` is sent as MCP-Protocol-Version; modern requests also name the method. */
   async request(method: string, params: JsonObject, version: string | null, modern: boolean, maxBytes: number = MCP_LIMITS.maxResponseBytes): Promise<RpcReply> {
+    const reply = await this.#request(method, params, version, modern, maxBytes);
+    if (reply.response.status === 404 && reply.sentSession && this.renewSession) {
+      const renew = this.renewSession;
+      this.renewSession = null;
+      this.#sessionId = null;
+      await renew();
+      return (await this.#request(method, params, version, modern, maxBytes)).reply;
+    }
+    return reply.reply;
+  }
+
+  async #request(method: string, params: JsonObject, version: string | null, modern: boolean, maxBytes: number): Promise<{ reply: RpcReply; response: FetchResponse; sentSession: boolean }> {
     const id = this.#nextId++;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (version) headers['mcp-protocol-version'] = version;
     if (modern) headers['mcp-method'] = method;
+    const sentSession = this.#sessionId !== null;
     if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes);
+    // An SSE reply is read as it arrives: the answer ends the reading (a server may keep the
+    // stream open after it), and server requests on it are answered while it stays open.
+    const sse = new SseAnswer(id);
+    const answering: Array<Promise<void>> = [];
+    let fed = false;
+    const watchBody = (status: number, contentType: string | null) =>
+      status < 300 && isEventStream(contentType)
+        ? (chunk: Uint8Array) => {
+            fed = true;
+            const stop = sse.push(chunk);
+            for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
+            return stop;
+          }
+        : undefined;
+    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes, this.endpoint.href, ACCEPT, watchBody);
     if (response.status === 401) throw new AuthRequired(response);
-    const reply = readRpcReply(response, id);
-    this.#setOutcome(reply.kind === 'result' ? 'result' : reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason);
-    return reply;
+    let reply: RpcReply;
+    if (isEventStream(response.contentType) && response.status < 300) {
+      if (!fed) sse.push(response.body);
+      sse.end();
+      // A Net that read the body whole (no watchBody support): its server requests now.
+      for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
+      const resumable = !sse.done && sse.lastEventId !== undefined;
+      const last = await this.#resume(method, version, sse, maxBytes, answering, response.headers['mcp-session-id']);
+      // The reply keeps the POST's response (its headers carry the session id of an initialize).
+      reply = sse.answer ? readRpcReply(response, id, sse) : { kind: 'http', reason: last.why ?? sse.why(response.status), response };
+      if (resumable) {
+        this.#outcomeOf(response, 'the event stream closed before the answer; resumed with Last-Event-ID');
+        // Later annotations of the reply (the page's tool count) go to the GET that carried it.
+        const carrier = last.carrier ? this.#entries.get(last.carrier) : undefined;
+        if (carrier) this.#entries.set(response, carrier);
+      } else {
+        this.#outcomeOf(response, outcomeText(reply));
+      }
+    } else {
+      reply = readRpcReply(response, id);
+      this.#outcomeOf(response, outcomeText(reply));
+    }
+    await Promise.allSettled(answering);
+    return { reply, response, sentSession };
+  }
+
+  /**
+   * A stream that closed before the answer, with an event id given: GET with Last-Event-ID (the
+   * 2025-11-25 resumability rule), at most MCP_LIMITS.maxResumptions times, within what is left
+   * of the reply's byte budget. svc resumes at once rather than after the stream's `retry:` time:
+   * an inspection is one bounded exchange, and the server replays from its event store either way.
+   * Returns why the resumption could not go on, or null.
+   */
+  async #resume(
+    method: string,
+    version: string | null,
+    sse: SseAnswer,
+    maxBytes: number,
+    answering: Array<Promise<void>>,
+    issuedSession: string | undefined,
+  ): Promise<{ why: string | null; carrier: FetchResponse | null }> {
+    let carrier: FetchResponse | null = null;
+    for (let attempt = 1; !sse.done && attempt <= MCP_LIMITS.maxResumptions; attempt++) {
+      const lastEventId = sse.lastEventId;
+      if (lastEventId === undefined) return { why: null, carrier };
+      const budget = maxBytes - sse.bytes;
+      if (budget <= 0) return { why: `the event stream used the ${maxBytes}-byte budget of one reply without the JSON-RPC answer`, carrier };
+      const headers: Record<string, string> = { 'last-event-id': lastEventId };
+      if (version) headers['mcp-protocol-version'] = version;
+      // An initialize reply resumed before its session was adopted: the session it issued.
+      const session = this.#sessionId ?? (issuedSession !== undefined && /^[\x21-\x7e]{1,256}$/.test(issuedSession) ? issuedSession : null);
+      if (session) headers['mcp-session-id'] = session;
+      sse.restart();
+      let fed = false;
+      const watchBody = (status: number, contentType: string | null) =>
+        status === 200 && isEventStream(contentType)
+          ? (chunk: Uint8Array) => {
+              fed = true;
+              const stop = sse.push(chunk);
+              for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
+              return stop;
+            }
+          : undefined;
+      const response = await this.#send({ method, httpMethod: 'GET', protocolVersion: version }, headers, undefined, budget, this.endpoint.href, 'text/event-stream', watchBody);
+      if (response.status === 401) throw new AuthRequired(response);
+      if (response.status !== 200 || !isEventStream(response.contentType)) {
+        const why = `the event stream closed before the JSON-RPC answer, and resuming it (GET with Last-Event-ID) was answered HTTP ${response.status}${response.status === 200 ? ' without an event stream' : ''}`;
+        this.#outcomeOf(response, why);
+        return { why, carrier };
+      }
+      carrier = response;
+      if (!fed) sse.push(response.body);
+      sse.end();
+      for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
+      this.#outcomeOf(response, sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`);
+    }
+    return {
+      why: sse.done || sse.lastEventId === undefined ? null : `the event stream closed ${MCP_LIMITS.maxResumptions + 1} times before the JSON-RPC answer (resumed with Last-Event-ID ${MCP_LIMITS.maxResumptions} times)`,
+      carrier,
+    };
+  }
+
+  /**
+   * Answers a server-to-client request seen on a reply stream. svc declares no client
+   * capabilities, so it acts on none: `ping` gets the empty result the protocol requires of every
+   * receiver, anything else (sampling, elicitation, roots …) JSON-RPC −32601 method not found —
+   * JSON-RPC asks every request to be answered. Sent as a POST (202 expected); a failure is
+   * recorded, never raised.
+   */
+  async #answerServer(request: { id: string | number; method: string }, version: string | null): Promise<void> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (version) headers['mcp-protocol-version'] = version;
+    if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
+    const ping = request.method === 'ping';
+    const message = ping
+      ? { jsonrpc: '2.0', id: request.id, result: {} }
+      : { jsonrpc: '2.0', id: request.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+    const named = KNOWN_SERVER_REQUESTS.has(request.method) ? request.method : 'a request';
+    try {
+      const response = await this.#send({ method: 'response', httpMethod: 'POST', protocolVersion: version }, headers, JSON.stringify(message), 64 * 1024);
+      this.#outcomeOf(response, `${ping ? "answered the server's ping" : `refused the server's ${named} (method not found)`}: HTTP ${response.status}`);
+    } catch {
+      // Recorded in the transcript; the answer to svc's own request is what matters.
+    }
   }
 
   /** A JSON-RPC notification (no id, 202 expected). */
@@ -278,7 +554,7 @@ export class McpClient {
     if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
     const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, JSON.stringify({ jsonrpc: '2.0', method }), 64 * 1024);
     if (response.status === 401) throw new AuthRequired(response);
-    this.#setOutcome(response.status === 202 ? 'accepted' : `HTTP ${response.status} (202 expected)`);
+    this.#outcomeOf(response, response.status === 202 ? 'accepted' : `HTTP ${response.status} (202 expected)`);
     return response;
   }
 
@@ -298,7 +574,7 @@ export class McpClient {
     if (version) headers['mcp-protocol-version'] = version;
     try {
       const response = await this.#send({ method: 'DELETE', httpMethod: 'DELETE', protocolVersion: version }, headers, undefined, 64 * 1024);
-      this.#setOutcome(response.status < 300 ? 'session ended' : response.status === 405 ? 'the server keeps sessions until they expire (405)' : `HTTP ${response.status}`);
+      this.#outcomeOf(response, response.status < 300 ? 'session ended' : response.status === 405 ? 'the server keeps sessions until they expire (405)' : `HTTP ${response.status}`);
     } catch {
       // Recorded in the transcript; the inspection itself is complete.
     } finally {
@@ -340,7 +616,9 @@ function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError
   if (status >= 500) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} failed: ${step} was answered ${status}.`);
   if (reply.kind === 'error') return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step}: ${rpcErrorText(reply.code)} (HTTP ${status}).`);
   if (status >= 400) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step} with HTTP ${status}.`);
-  return new ProblemError('INVALID_DID_DOCUMENT', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
+  // Something answered, but not MCP (an HTML page, another JSON API, a stream without the
+  // answer): a service problem naming what was found. An MCP endpoint has no DID document.
+  return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
 }
 
 /**
@@ -382,7 +660,7 @@ export async function listTools(client: McpClient, version: string, modern: bool
     if (!Array.isArray(page)) {
       return { tools, limit: `tools/list page ${pages} has no tools array`, skipped, pages };
     }
-    client.annotate(`page ${pages}, ${plural(page.length, 'tool')}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
+    client.annotate(reply.response, `page ${pages}, ${plural(page.length, 'tool')}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
     for (const [index, tool] of page.entries()) {
       if (!isJsonObject(tool) || typeof tool['name'] !== 'string') {
         skipped.push(`entry ${index} of page ${pages} is not a tool (an object with a string name)`);
@@ -466,8 +744,8 @@ async function modernConversation(client: McpClient, result: JsonObject): Promis
   return { ...conversation, listing: await listTools(client, MCP_MODERN_VERSION, true) };
 }
 
-/** Legacy era: initialize, initialized, tools/list, DELETE (always attempted once a session exists). */
-async function legacyConversation(client: McpClient): Promise<McpConversation> {
+/** initialize, then notifications/initialized: the legacy handshake; returns the initialize result. */
+async function handshake(client: McpClient): Promise<JsonObject> {
   const init = await client.request(
     'initialize',
     { protocolVersion: MCP_LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'svc', version: VERSION } },
@@ -476,21 +754,41 @@ async function legacyConversation(client: McpClient): Promise<McpConversation> {
   );
   if (init.kind !== 'result') throw noMcpAnswer(client.endpoint, init, 'initialize');
   client.adoptSession(init.response);
-  const version = stringOrNull(init.result['protocolVersion']) ?? MCP_LEGACY_VERSION;
+  await client.notify('notifications/initialized', stringOrNull(init.result['protocolVersion']) ?? MCP_LEGACY_VERSION);
+  return init.result;
+}
+
+/**
+ * Legacy era: initialize, initialized, tools/list, DELETE (always attempted once a session
+ * exists). A request answered 404 under the session opens one new session and is sent again.
+ */
+async function legacyConversation(client: McpClient): Promise<McpConversation> {
+  let init: JsonObject;
   try {
-    await client.notify('notifications/initialized', version);
+    init = await handshake(client);
+  } catch (err) {
+    // A session issued before the handshake failed is still ended.
+    await client.endSession(MCP_LEGACY_VERSION);
+    throw err;
+  }
+  const version = stringOrNull(init['protocolVersion']) ?? MCP_LEGACY_VERSION;
+  client.renewSession = async () => {
+    await handshake(client);
+  };
+  try {
     const listing = await listTools(client, version, false);
     return {
       era: 'legacy',
       mode: client.sessionIssued ? 'SESSION' : 'STATELESS',
       negotiatedVersion: version,
       supportedVersions: [version],
-      serverInfo: objectOrNull(init.result['serverInfo']),
-      capabilities: objectOrNull(init.result['capabilities']),
-      instructions: stringOrNull(init.result['instructions']),
+      serverInfo: objectOrNull(init['serverInfo']),
+      capabilities: objectOrNull(init['capabilities']),
+      instructions: stringOrNull(init['instructions']),
       listing,
     };
   } finally {
+    client.renewSession = null;
     await client.endSession(version);
   }
 }

@@ -17,6 +17,15 @@ export const MCP_LIMITS = {
   maxPages: 10,
   maxTools: 500,
   maxResponseBytes: 2 * 1024 * 1024,
+  /**
+   * SSE events read for one request before its answer (priming events, notifications, server
+   * requests, answers to other ids), counted over the reply and its resumptions.
+   */
+  maxEvents: 1000,
+  /** GETs with Last-Event-ID after an SSE reply closed before the answer. */
+  maxResumptions: 2,
+  /** Server-to-client requests answered per request of svc; later ones are ignored. */
+  maxServerRequests: 16,
 } as const;
 
 export const MCP_STATUSES = ['INSPECTED', 'AUTH_REQUIRED'] as const;
