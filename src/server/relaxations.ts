@@ -67,7 +67,7 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
     relaxations.push({
       setting: 'SVC_DELEGATION_ROOTS',
       value: null,
-      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h, holding at most ${limits.registryPerClient} per client and ${limits.registryPerRoot} per root at once, each expiring within ${limits.registrationMaxDays} days`,
+      effect: `delegation registration is open: any client may register chains of any root, ${limits.registrationsPerClient} new chains per client per 24 h, up to ${limits.registryPerClient} held per client and ${limits.registryPerRoot} per root, each expiring within ${limits.registrationMaxDays} days`,
     });
   }
   if (input.profile === 'direct' && limits.directPerMinute > DEFAULT_LIMITS.directPerMinute) {
@@ -93,8 +93,8 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
     ['SVC_SIGN_IN_PENDING_PER_CLIENT', limits.signInChallengesPerClient, DEFAULT_LIMITS.signInChallengesPerClient, (v) => `${v} pending sign-in challenges per client`],
     ['SVC_SIGN_IN_PENDING_PER_DID', limits.signInChallengesPerDid, DEFAULT_LIMITS.signInChallengesPerDid, (v) => `${v} pending sign-in challenges per DID`],
     ['SVC_GATEWAY_RATE_LIMIT_PER_MIN', limits.gatewayPerMinute, DEFAULT_LIMITS.gatewayPerMinute, (v) => `${v} cookie-gateway requests per client per minute`],
-    ['SVC_REGISTRY_PER_CLIENT', limits.registryPerClient, DEFAULT_LIMITS.registryPerClient, (v) => `each client may hold ${v} registered delegation chains at once`],
-    ['SVC_REGISTRY_PER_ROOT', limits.registryPerRoot, DEFAULT_LIMITS.registryPerRoot, (v) => `chains of one root may hold ${v} registrations at once`],
+    ['SVC_REGISTRY_PER_CLIENT', limits.registryPerClient, DEFAULT_LIMITS.registryPerClient, (v) => `each client may hold ${v} registered delegation chains`],
+    ['SVC_REGISTRY_PER_ROOT', limits.registryPerRoot, DEFAULT_LIMITS.registryPerRoot, (v) => `chains of one root may hold ${v} registrations`],
     ['SVC_REGISTRATION_MAX_DAYS', limits.registrationMaxDays, DEFAULT_LIMITS.registrationMaxDays, (v) => `a delegation chain expiring up to ${v} days ahead may be registered`],
     ['SVC_CACHE_MAX_BYTES', input.work?.cacheMaxBytes, DEFAULT_CACHE_MAX_BYTES, (v) => `the resolution cache may hold ${bytes(v)}`],
     ['SVC_WEBVH_MAX_ENTRIES', input.work?.webvhMaxEntries, DEFAULT_WEBVH_MAX_ENTRIES, (v) => `a did:webvh log may have ${v} entries`],

@@ -138,7 +138,7 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
         'svc: relaxation: egress allowed to 169.254.169.254/32 (SVC_EGRESS_ALLOW)',
         'svc: relaxation: egress allowed to 10.0.0.0/8 (--egress-allow)',
         'svc: relaxation: X-Forwarded-For from 127.0.0.1/32 names the client (SVC_TRUST_PROXY)',
-        'svc: relaxation: delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days (SVC_DELEGATION_ROOTS unset)',
+        'svc: relaxation: delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days (SVC_DELEGATION_ROOTS unset)',
       ]);
       const health = expectJson(await call(`${daemon.url}/health`), 200);
       expect(health).toMatchObject({ status: 'ok', rateLimited: true });
@@ -146,7 +146,7 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
         { setting: 'SVC_EGRESS_ALLOW', value: '169.254.169.254/32', effect: 'egress allowed to 169.254.169.254/32' },
         { setting: '--egress-allow', value: '10.0.0.0/8', effect: 'egress allowed to 10.0.0.0/8' },
         { setting: 'SVC_TRUST_PROXY', value: '127.0.0.1/32', effect: 'X-Forwarded-For from 127.0.0.1/32 names the client' },
-        { setting: 'SVC_DELEGATION_ROOTS', value: null, effect: 'delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days' },
+        { setting: 'SVC_DELEGATION_ROOTS', value: null, effect: 'delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days' },
       ]);
     } finally {
       await daemon.stop();
@@ -225,7 +225,7 @@ describe('registration quota per client (item 10)', () => {
       expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toContainEqual({
         setting: 'SVC_DELEGATION_ROOTS',
         value: null,
-        effect: 'delegation registration is open: any client may register chains of any root, 2 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days',
+        effect: 'delegation registration is open: any client may register chains of any root, 2 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
       });
     } finally {
       await daemon.stop();

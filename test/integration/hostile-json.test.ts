@@ -121,7 +121,7 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
     expectCliProblem(await cli(['inspect-a2a', url]), 'inspect-a2a', 'INVALID_DID_DOCUMENT');
   });
 
-  it('an MCP server whose tools/list reply holds "\\ud800": /v1 422 INVALID_DID_DOCUMENT, exit 4', async () => {
+  it('an MCP server whose tools/list reply holds "\\ud800": /v1 502 UPSTREAM_UNAVAILABLE (an answer that is not MCP; an endpoint has no DID document), exit 4', async () => {
     const endpoint = `${host.server.origin}/surrogate/mcp`;
     host.server.route('/surrogate/mcp', (req: IncomingMessage, res: ServerResponse) => {
       let body = '';
@@ -137,9 +137,9 @@ describe('a lone surrogate on each surface: its precise problem, never 500', () 
       });
     });
 
-    const problem = expectProblem(await get(`/v1/mcp/inspect?endpoint=${encodeURIComponent(endpoint)}`), 422, 'INVALID_DID_DOCUMENT');
+    const problem = expectProblem(await get(`/v1/mcp/inspect?endpoint=${encodeURIComponent(endpoint)}`), 502, 'UPSTREAM_UNAVAILABLE');
     expect(problem.detail).toContain('lone surrogate \\ud800');
-    expectCliProblem(await cli(['inspect-mcp', endpoint, '--no-store']), 'inspect-mcp', 'INVALID_DID_DOCUMENT');
+    expectCliProblem(await cli(['inspect-mcp', endpoint, '--no-store']), 'inspect-mcp', 'UPSTREAM_UNAVAILABLE');
   });
 });
 

@@ -105,8 +105,8 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..12 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  it('are numbered 1..13 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(SCHEMA_VERSION).toBe(13);
   });
 
@@ -131,8 +131,8 @@ describe('migrations', () => {
 
   it('a new file reaches version 13 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(12);
-    expect(readSchemaVersion(store.db)).toBe(12);
+    expect(store.schemaVersion).toBe(13);
+    expect(readSchemaVersion(store.db)).toBe(13);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -172,16 +172,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(12);
+      expect(again.schemaVersion).toBe(13);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(12);
+      expect(migrate(again.db)).toBe(13);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 12, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 13, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -198,7 +198,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(12);
+      expect(store.schemaVersion).toBe(13);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
@@ -219,7 +219,7 @@ describe('migrations', () => {
     }
   });
 
-  it('brings a version 8 database to 12: the unused claims tables of version 2 give way to the new ones', async () => {
+  it('brings a version 8 database to 13: the unused claims tables of version 2 give way to the new ones', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     raw.pragma('foreign_keys = ON');
@@ -230,7 +230,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(12);
+      expect(store.schemaVersion).toBe(13);
       expect(columnsOf(store.db, 'claims')).toEqual([
         'id', 'did', 'method', 'subject', 'token', 'verified_at_ms', 'checked_at_ms', 'expires_at_ms', 'next_check_at_ms',
         'check_failures', 'last_error', 'lapsed_at_ms', 'lapse_reason',
@@ -278,12 +278,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 13');
+    raw.pragma('user_version = 14');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b14\b/);
     expect(error.message).toMatch(/\b13\b/);
-    expect(error.message).toMatch(/\b12\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.

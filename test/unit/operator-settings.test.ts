@@ -279,7 +279,7 @@ describe('operatorRelaxations', () => {
       {
         setting: 'SVC_DELEGATION_ROOTS',
         value: null,
-        effect: 'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days',
+        effect: 'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
       },
       { setting: 'SVC_RATE_LIMIT_PER_MIN', value: '1000', effect: 'each client may make 1000 requests per minute (default 120)' },
       { setting: 'SVC_REGISTRATIONS_PER_CLIENT', value: '500', effect: 'each client may register 500 new delegation chains per 24 h (default 100)' },
@@ -291,15 +291,15 @@ describe('operatorRelaxations', () => {
     ]);
     expect(relaxations.map(relaxationLine).slice(0, 1)).toEqual(['svc: relaxation: egress allowed to 169.254.169.254/32 (SVC_EGRESS_ALLOW)']);
     expect(relaxationLine(relaxations[4]!)).toBe(
-      'svc: relaxation: delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, holding at most 100 per client and 100 per root at once, each expiring within 366 days (SVC_DELEGATION_ROOTS unset)',
+      'svc: relaxation: delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days (SVC_DELEGATION_ROOTS unset)',
     );
   });
 
   it('raised registry shares and a longer registration lifetime are relaxations; lowered ones are not', () => {
     const raised = operatorRelaxations({ ...base, limits: { ...base.limits, registryPerClient: 1000, registryPerRoot: 500, registrationMaxDays: 3650 } });
     expect(raised).toEqual([
-      { setting: 'SVC_REGISTRY_PER_CLIENT', value: '1000', effect: 'each client may hold 1000 registered delegation chains at once (default 100)' },
-      { setting: 'SVC_REGISTRY_PER_ROOT', value: '500', effect: 'chains of one root may hold 500 registrations at once (default 100)' },
+      { setting: 'SVC_REGISTRY_PER_CLIENT', value: '1000', effect: 'each client may hold 1000 registered delegation chains (default 100)' },
+      { setting: 'SVC_REGISTRY_PER_ROOT', value: '500', effect: 'chains of one root may hold 500 registrations (default 100)' },
       { setting: 'SVC_REGISTRATION_MAX_DAYS', value: '3650', effect: 'a delegation chain expiring up to 3650 days ahead may be registered (default 366)' },
     ]);
     expect(operatorRelaxations({ ...base, limits: { ...base.limits, registryPerClient: 10, registryPerRoot: 10, registrationMaxDays: 30 } })).toEqual([]);
