@@ -12,30 +12,17 @@
  * - Operator tokens that can never be presented (a space, non-ASCII) or are trivially guessable
  *   started the daemon; now refused at start, or accepted only as an announced relaxation.
  */
-import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
+import { call, statusFrom, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from '../support/gateway.js';
 import { describePostgres } from '../support/postgres.js';
 
 const QUIET = { NODE_EXTRA_CA_CERTS: undefined, SVC_EGRESS_ALLOW: undefined, SVC_TRUST_PROXY: undefined, SVC_DELEGATION_ROOTS: undefined, SVC_ADMIN_TOKEN: undefined, SVC_RATE_LIMIT_PER_MIN: undefined };
-
-/** One GET from `localAddress` with extra headers; the status. */
-function getFrom(url: string, localAddress: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { localAddress, headers, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 /** A raw HTTP/1.1 exchange (headers exactly as written); the status line's code and the body. */
 function raw(url: string, head: string): Promise<{ status: number; body: string }> {
@@ -66,14 +53,14 @@ describe('client identity behind a trusted proxy', () => {
   it('rotating garbage in X-Forwarded-For is one client — the proxy — not a new client each time', async () => {
     const junk = ['not-an-ip', 'x1', '999.1.1.1', '203.0.113.9:4000', 'proxy.example', '[::1]'];
     const statuses: number[] = [];
-    for (const value of junk) statuses.push(await getFrom(target(), '127.0.0.1', { 'x-forwarded-for': value }));
+    for (const value of junk) statuses.push(await statusFrom(target(), '127.0.0.1', { 'x-forwarded-for': value }));
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     // The proxy's own requests share that bucket: the junk was charged to it.
-    expect(await getFrom(target(), '127.0.0.1')).toBe(429);
+    expect(await statusFrom(target(), '127.0.0.1')).toBe(429);
     // A real forwarded address is still its own client.
-    expect(await getFrom(target(), '127.0.0.1', { 'x-forwarded-for': '198.51.100.20' })).toBe(200);
+    expect(await statusFrom(target(), '127.0.0.1', { 'x-forwarded-for': '198.51.100.20' })).toBe(200);
     // Junk to the left of a real address does not matter: the rightmost untrusted entry is the client.
-    expect(await getFrom(target(), '127.0.0.1', { 'x-forwarded-for': 'garbage, 198.51.100.21' })).toBe(200);
+    expect(await statusFrom(target(), '127.0.0.1', { 'x-forwarded-for': 'garbage, 198.51.100.21' })).toBe(200);
   });
 });
 

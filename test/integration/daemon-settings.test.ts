@@ -4,11 +4,10 @@
  * or announced and listed in /health, X-Forwarded-For is believed only from listed proxies, and
  * the delegation registry has a per-client registration quota.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
-import { call, DID_RESOLUTION_TYPE, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
+import { call, statusFrom, DID_RESOLUTION_TYPE, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 
@@ -19,18 +18,6 @@ const LONG_LABEL_DID = `did:web:${'x'.repeat(64)}.example`;
 
 /** Settings not inherited from the test's own environment (this machine may set NODE_EXTRA_CA_CERTS). */
 const QUIET = { NODE_EXTRA_CA_CERTS: undefined, SVC_EGRESS_ALLOW: undefined, SVC_TRUST_PROXY: undefined, SVC_DELEGATION_ROOTS: undefined };
-
-/** One GET over a connection from `localAddress`, with extra headers; the status. */
-function getFrom(url: string, localAddress: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { localAddress, headers, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 describe('identifier limits (item 5)', () => {
   let daemon: Daemon;
@@ -165,15 +152,15 @@ describe('SVC_TRUST_PROXY lists the proxies whose X-Forwarded-For names the clie
   const resolveUrl = () => `${daemon.url}/v1/resolve/${ED25519_DID}`;
 
   it('from the listed proxy, each forwarded client has its own bucket', async () => {
-    const as = (client: string) => getFrom(resolveUrl(), '127.0.0.1', { 'x-forwarded-for': client });
+    const as = (client: string) => statusFrom(resolveUrl(), '127.0.0.1', { 'x-forwarded-for': client });
     expect([await as('203.0.113.1'), await as('203.0.113.1'), await as('203.0.113.1')]).toEqual([200, 200, 429]);
     expect(await as('203.0.113.2')).toBe(200);
     // The proxy's own requests (no header) are the proxy's bucket, untouched so far.
-    expect(await getFrom(resolveUrl(), '127.0.0.1')).toBe(200);
+    expect(await statusFrom(resolveUrl(), '127.0.0.1')).toBe(200);
   });
 
   it('from an address not listed (127.0.0.2), forged X-Forwarded-For is ignored: one bucket', async () => {
-    const forged = (client: string) => getFrom(resolveUrl(), '127.0.0.2', { 'x-forwarded-for': client });
+    const forged = (client: string) => statusFrom(resolveUrl(), '127.0.0.2', { 'x-forwarded-for': client });
     expect([await forged('198.51.100.1'), await forged('198.51.100.2'), await forged('198.51.100.3')]).toEqual([200, 200, 429]);
     // Even one that names a trusted proxy as the hop before it.
     expect(await forged('198.51.100.4, 127.0.0.1')).toBe(429);

@@ -11,6 +11,7 @@
  * documented schema. Answers outside the document (an unknown path, a method not served) must be
  * problems. A breach throws, naming the route, the status and the schema errors.
  */
+import http from 'node:http';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -277,6 +278,18 @@ export async function startDaemonFor(host: DidWebHost | null, options: DaemonOpt
     }
   };
   return daemon;
+}
+
+/** One GET over a fresh connection from `localAddress` (a loopback address standing for a client), with extra headers; the status. */
+export function statusFrom(url: string, localAddress: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { localAddress, headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /** Polls `check` until it returns true; fails naming `what` after `timeoutMs`. */

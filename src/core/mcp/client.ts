@@ -429,21 +429,12 @@ export class McpClient {
     // stream open after it), and server requests on it are answered while it stays open.
     const sse = new SseAnswer(id);
     const answering: Array<Promise<void>> = [];
-    let fed = false;
-    const watchBody = (status: number, contentType: string | null) =>
-      status < 300 && isEventStream(contentType)
-        ? (chunk: Uint8Array) => {
-            fed = true;
-            const stop = sse.push(chunk);
-            for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
-            return stop;
-          }
-        : undefined;
-    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes, this.endpoint.href, ACCEPT, watchBody);
+    const watcher = this.#streamWatcher(sse, answering, version, (status) => status < 300);
+    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes, this.endpoint.href, ACCEPT, watcher.watchBody);
     if (response.status === 401) throw new AuthRequired(response);
     let reply: RpcReply;
     if (isEventStream(response.contentType) && response.status < 300) {
-      if (!fed) sse.push(response.body);
+      if (!watcher.fed()) sse.push(response.body);
       sse.end();
       // A Net that read the body whole (no watchBody support): its server requests now.
       for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
@@ -465,6 +456,25 @@ export class McpClient {
     }
     await Promise.allSettled(answering);
     return { reply, response, sentSession };
+  }
+
+  /**
+   * Reads an event-stream reply into `sse` as it arrives (the answer stops the reading), answering
+   * the server's requests on it; `fed()` says whether the Net streamed the body at all (one that
+   * reads it whole leaves it for the caller to push).
+   */
+  #streamWatcher(sse: SseAnswer, answering: Array<Promise<void>>, version: string | null, accepted: (status: number) => boolean) {
+    let fed = false;
+    const watchBody = (status: number, contentType: string | null) =>
+      accepted(status) && isEventStream(contentType)
+        ? (chunk: Uint8Array) => {
+            fed = true;
+            const stop = sse.push(chunk);
+            for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
+            return stop;
+          }
+        : undefined;
+    return { watchBody, fed: () => fed };
   }
 
   /**
@@ -494,17 +504,8 @@ export class McpClient {
       const session = this.#sessionId ?? (issuedSession !== undefined && /^[\x21-\x7e]{1,256}$/.test(issuedSession) ? issuedSession : null);
       if (session) headers['mcp-session-id'] = session;
       sse.restart();
-      let fed = false;
-      const watchBody = (status: number, contentType: string | null) =>
-        status === 200 && isEventStream(contentType)
-          ? (chunk: Uint8Array) => {
-              fed = true;
-              const stop = sse.push(chunk);
-              for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
-              return stop;
-            }
-          : undefined;
-      const response = await this.#send({ method, httpMethod: 'GET', protocolVersion: version }, headers, undefined, budget, this.endpoint.href, 'text/event-stream', watchBody);
+      const watcher = this.#streamWatcher(sse, answering, version, (status) => status === 200);
+      const response = await this.#send({ method, httpMethod: 'GET', protocolVersion: version }, headers, undefined, budget, this.endpoint.href, 'text/event-stream', watcher.watchBody);
       if (response.status === 401) throw new AuthRequired(response);
       if (response.status !== 200 || !isEventStream(response.contentType)) {
         const why = `the event stream closed before the JSON-RPC answer, and resuming it (GET with Last-Event-ID) was answered HTTP ${response.status}${response.status === 200 ? ' without an event stream' : ''}`;
@@ -512,7 +513,7 @@ export class McpClient {
         return { why, carrier };
       }
       carrier = response;
-      if (!fed) sse.push(response.body);
+      if (!watcher.fed()) sse.push(response.body);
       sse.end();
       for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
       this.#outcomeOf(response, sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`);
