@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
+import { call, callOversized, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
 import { generateTestKey, signEddsaJcs2022, signJws } from '../support/signing.js';
 
 const VC2 = 'https://www.w3.org/ns/credentials/v2';
@@ -181,7 +181,7 @@ describe('POST /credentials/verify (the W3C VC-API binding)', () => {
 
     it('a body over 512 KiB → 413 PAYLOAD_TOO_LARGE', async () => {
       const body = JSON.stringify({ verifiableCredential: { ...diCredential, padding: 'x'.repeat(600 * 1024) } });
-      expect(expectProblem(await verify(body), 413, 'PAYLOAD_TOO_LARGE').detail).toContain('512 KiB');
+      expect(expectProblem(await callOversized(`${daemon.url}/credentials/verify`, body), 413, 'PAYLOAD_TOO_LARGE').detail).toContain('512 KiB');
     });
   });
 

@@ -11,7 +11,7 @@ import canonicalizeJson from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
 import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
+import { call, callOversized, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { b64url } from '../support/codec.js';
 import { json } from '../support/https-server.js';
@@ -446,7 +446,7 @@ describe('POST /v1/credentials/verify', () => {
 
     it('a body over 512 KiB → 413 PAYLOAD_TOO_LARGE', async () => {
       const body = JSON.stringify({ credential: { ...diCredential, padding: 'x'.repeat(600 * 1024) } });
-      const problem = expectProblem(await verify(body), 413, 'PAYLOAD_TOO_LARGE');
+      const problem = expectProblem(await callOversized(`${daemon.url}/v1/credentials/verify`, body), 413, 'PAYLOAD_TOO_LARGE');
       expect(problem.detail).toContain('512 KiB');
     });
 
@@ -583,7 +583,7 @@ describe('POST /v1/fast-verify/jws', () => {
   });
 
   it('a body over 512 KiB → 413 PAYLOAD_TOO_LARGE', async () => {
-    expectProblem(await fastJws({ jws: 'a'.repeat(600 * 1024) }), 413, 'PAYLOAD_TOO_LARGE');
+    expectProblem(await callOversized(`${daemon.url}/v1/fast-verify/jws`, JSON.stringify({ jws: 'a'.repeat(600 * 1024) })), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('a string that is no JWS → 200 MALFORMED', async () => {

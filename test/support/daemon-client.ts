@@ -41,6 +41,36 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
   return answer;
 }
 
+/**
+ * A POST of a body larger than the daemon accepts. The daemon may answer 413 and close the
+ * connection before the client has finished writing, and fetch then throws EPIPE instead of
+ * handing back the answer it was sent; node:http delivers the answer and the write error is
+ * ignored once an answer has begun.
+ */
+export function callOversized(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (response) => {
+      answered = true;
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        const fetched = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') fetched.set(name, value);
+        const answer = answerOf({ status: response.statusCode ?? 0, headers: fetched } as Response, text);
+        checkContract('POST', url, answer);
+        resolve(answer);
+      });
+      response.on('error', reject);
+    });
+    request.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    request.end(body);
+  });
+}
+
 function answerOf(res: Response, text: string): Answer {
   return {
     status: res.status,
