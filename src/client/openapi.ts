@@ -1982,7 +1982,7 @@ export interface components {
             detail: string;
         };
         RiskSignal: {
-            id: "hidden_instruction_tag" | "model_directive" | "cross_tool_shadowing" | "sensitive_path" | "exfiltration_parameter" | "shell_exec_name" | "destructive_verb" | "invisible_unicode" | "encoded_payload" | "overlong_description" | "url_in_description" | "nonstandard_name";
+            id: "hidden_instruction_tag" | "model_directive" | "cross_tool_shadowing" | "sensitive_path" | "exfiltration_parameter" | "shell_exec_name" | "executes_code" | "destructive_verb" | "writes_files" | "reads_environment" | "fetches_urls" | "invisible_unicode" | "encoded_payload" | "overlong_description" | "url_in_description" | "nonstandard_name";
             location: "name" | "title" | "description" | "parameter" | "instructions";
             parameter?: string;
             detail: string;
@@ -2023,7 +2023,7 @@ export interface components {
                     source: "explicit" | "default";
                 };
             };
-            heuristicClass: "read_only" | "additive" | "destructive" | "execute" | "unknown";
+            heuristicClass: "read_only" | "sensitive_read" | "additive" | "destructive" | "execute" | "unknown";
             riskSignals: components["schemas"]["RiskSignal"][];
             drift: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "ADDED" | "PROFILE_CHANGED";
             changedFields?: string[];
@@ -2084,6 +2084,7 @@ export interface components {
                 };
                 heuristic: {
                     read_only: number;
+                    sensitive_read: number;
                     additive: number;
                     destructive: number;
                     execute: number;

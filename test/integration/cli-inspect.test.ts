@@ -185,7 +185,7 @@ describe('svc inspect-mcp', () => {
         drift: { status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [] },
         classCounts: {
           declared: { read_only: 1, additive: 1, destructive: 1 },
-          heuristic: { read_only: 1, additive: 2, destructive: 0, execute: 0, unknown: 0 },
+          heuristic: { read_only: 1, sensitive_read: 0, additive: 2, destructive: 0, execute: 0, unknown: 0 },
         },
         headline: 'svc-test-sdk2: 3 tools; MCP 2026-07-28, stateless.',
       });

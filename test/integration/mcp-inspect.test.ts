@@ -210,7 +210,7 @@ describe('SDK 1.x servers (legacy 2025-11-25 handshake)', () => {
     expect(toolOf(result, 'create_note').schemaSha256).not.toBe(jcsSha256({ inputSchema: wireTool(PLAIN_TOOLS[2]!)['inputSchema'] }));
     expect(result.classCounts).toEqual({
       declared: { read_only: 1, additive: 1, destructive: 1 },
-      heuristic: { read_only: 1, additive: 2, destructive: 0, execute: 0, unknown: 0 },
+      heuristic: { read_only: 1, sensitive_read: 0, additive: 2, destructive: 0, execute: 0, unknown: 0 },
     });
     expect(checkOf(result, 'inventory').detail).toBe('No tool has risk signals (3 tools).');
     expect(checkOf(result, 'identity').detail).toContain('"svc-test-sdk1"');

@@ -354,7 +354,7 @@ describe('model_directive', () => {
     }
   });
 
-  it('a normal delete_file gets destructive_verb and nothing else', () => {
+  it('a normal delete_file gets no directive: only destructive_verb and what it does (writes_files)', () => {
     const signals = toolSignals(
       tool('delete_file', 'Delete a file at the given path. This cannot be undone.', {
         type: 'object',
@@ -363,7 +363,12 @@ describe('model_directive', () => {
       }),
       ['read_file'],
     );
-    expect(keys(signals)).toEqual([['destructive_verb', 'name']]);
+    expect(keys(signals)).toEqual([
+      ['destructive_verb', 'name'],
+      ['writes_files', 'name'],
+      ['writes_files', 'description'],
+      ['writes_files', 'parameter', 'path'],
+    ]);
     expect(signals[0]!.detail).toBe('the verb "delete" in the name');
   });
 });
@@ -504,9 +509,12 @@ describe('sensitive_path', () => {
     }
   });
 
-  it('is not raised by "environment", process.env or ssh in words', () => {
-    for (const text of ['Reads environment variables', 'Returns process.env.HOME', 'Connects over ssh to a host', 'Writes an .envelope']) {
+  it('is not raised by "environment", process.env or ssh in words (reading the environment is reads_environment)', () => {
+    for (const text of ['Connects over ssh to a host', 'Writes an .envelope', 'Sets up the development environment']) {
       expect(toolSignals(tool('helper', text), []), text).toEqual([]);
+    }
+    for (const text of ['Reads environment variables', 'Returns process.env.HOME']) {
+      expect(keys(toolSignals(tool('helper', text), [])), text).toEqual([['reads_environment', 'description']]);
     }
   });
 });
@@ -537,7 +545,8 @@ describe('exfiltration_parameter', () => {
     expect(withParam('summary', 'A short summary of the issue')).toEqual([]);
     expect(withParam('context', 'Additional context for the search query')).toEqual([]);
     expect(withParam('history', 'Number of days of history to return')).toEqual([]);
-    expect(withParam('content', 'The content to write to the file')).toEqual([]);
+    // Not a side channel; it does say the tool writes files.
+    expect(keys(withParam('content', 'The content to write to the file'))).toEqual([['writes_files', 'parameter', 'content']]);
   });
 });
 
@@ -552,7 +561,7 @@ describe('name signals', () => {
   });
 
   it('destructive_verb on deleting verbs anywhere in the name, not inside other words', () => {
-    expect(keys(toolSignals(tool('file_delete'), []))).toEqual([['destructive_verb', 'name']]);
+    expect(keys(toolSignals(tool('file_delete'), []))).toEqual([['destructive_verb', 'name'], ['writes_files', 'name']]);
     expect(only(toolSignals(tool('rm'), []), 'destructive_verb').detail).toBe('the verb "rm" in the name');
     expect(keys(toolSignals(tool('dropTable'), []))).toEqual([['destructive_verb', 'name']]);
     expect(toolSignals(tool('get_dropdown_options'), [])).toEqual([]);
@@ -653,11 +662,12 @@ describe('overlong_description and url_in_description', () => {
       [],
     );
     expect(keys(signals)).toEqual([
+      ['fetches_urls', 'parameter', 'url'],
       ['url_in_description', 'description'],
       ['url_in_description', 'parameter', 'url'],
     ]);
-    expect(signals[0]!.detail).toBe('a URL (host docs.example.com)');
-    expect(signals[1]!.detail).toBe('a URL (host localhost)');
+    expect(signals[1]!.detail).toBe('a URL (host docs.example.com)');
+    expect(signals[2]!.detail).toBe('a URL (host localhost)');
     expect(keys(instructionSignals('Docs: https://example.org/mcp', []))).toEqual([['url_in_description', 'instructions']]);
   });
 });

@@ -1335,7 +1335,7 @@ class McpCheck(TypedDict):
 class _RiskSignalRequired(TypedDict):
     """The required members of RiskSignal."""
 
-    id: Literal["hidden_instruction_tag", "model_directive", "cross_tool_shadowing", "sensitive_path", "exfiltration_parameter", "shell_exec_name", "destructive_verb", "invisible_unicode", "encoded_payload", "overlong_description", "url_in_description", "nonstandard_name"]
+    id: Literal["hidden_instruction_tag", "model_directive", "cross_tool_shadowing", "sensitive_path", "exfiltration_parameter", "shell_exec_name", "executes_code", "destructive_verb", "writes_files", "reads_environment", "fetches_urls", "invisible_unicode", "encoded_payload", "overlong_description", "url_in_description", "nonstandard_name"]
     location: Literal["name", "title", "description", "parameter", "instructions"]
     detail: str
     excerpt: str
@@ -1405,7 +1405,7 @@ class _McpToolRequired(TypedDict):
     annotations: Optional[Dict[str, Any]]
     declaredClass: Literal["read_only", "additive", "destructive"]
     declaredHints: McpToolDeclaredHints
-    heuristicClass: Literal["read_only", "additive", "destructive", "execute", "unknown"]
+    heuristicClass: Literal["read_only", "sensitive_read", "additive", "destructive", "execute", "unknown"]
     riskSignals: List[RiskSignal]
     drift: Literal["FIRST_OBSERVATION", "UNCHANGED", "CHANGED", "ADDED", "PROFILE_CHANGED"]
     inputSchema: Any
@@ -1464,6 +1464,7 @@ class McpInspectionClassCountsHeuristic(TypedDict):
     """The object at `McpInspection.classCounts.heuristic` in openapi.json."""
 
     read_only: int
+    sensitive_read: int
     additive: int
     destructive: int
     execute: int

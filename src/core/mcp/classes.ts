@@ -6,6 +6,7 @@
  * says `delete` is exactly what a reader should see, so nothing here reconciles them.
  */
 import type { JsonObject, JsonValue } from '../encoding/json.js';
+import { behaviourFindings, type BehaviourFinding } from './behaviour.js';
 import {
   ANNOTATION_HINTS,
   type AnnotationHint,
@@ -150,19 +151,6 @@ export function executeWordOf(words: readonly string[]): string | null {
 }
 
 /**
- * A description that says the tool runs commands or code: "Execute a shell command", "Runs
- * arbitrary Python code", "Evaluates the given JavaScript snippet". A verb of running followed,
- * within three qualifying words, by command/code/script. "Run a SQL query" or "Evaluates a
- * math expression" do not match. Bounded repetition keeps the pattern linear.
- */
-const EXECUTE_DESCRIPTION =
-  /\b(?:run|runs|running|execute|executes|executing|exec|evaluate|evaluates|evaluating|eval|evals)\s+(?:(?:an?|the|any|arbitrary|given|provided|supplied|specified|user|raw|shell|bash|terminal|system|os|python|javascript|js|node|sh|powershell|cli|command-line|untrusted|single|one|or|more|multiple)[\s-]{1,3}){0,4}(?:commands?|code|scripts?|snippets?|programs?)\b/i;
-
-/** Parameters that carry a command or code, for `run`/`invoke`-named tools. */
-const COMMAND_PARAMETER_WORDS: ReadonlySet<string> = new Set(['command', 'commands', 'cmd', 'script', 'code', 'shell']);
-const RUN_VERBS: ReadonlySet<string> = new Set(['run', 'invoke', 'exec', 'execute', 'call']);
-
-/**
  * Verb tables of the heuristic classes. MCP's notion of destructive is "may perform destructive
  * updates to its environment", so verbs that change or replace something that exists (update,
  * set, write, move, rename, edit, close, revert…) are destructive, not only those that delete;
@@ -245,33 +233,61 @@ function descriptionVerb(description: string): VerbClass | null {
 }
 
 /**
+ * The behaviour findings of a tool (behaviour.ts): what its name, title, description and
+ * parameters say it does. One reading serves both the class (below) and the risk signals
+ * (signals.ts). A name that already says it runs commands (`shell_exec_name`) is not repeated by
+ * the weaker parameter rule for executes_code.
+ */
+export function toolBehaviours(tool: ToolText, parameters: readonly ToolParameter[] = parametersOf(tool.inputSchema)): BehaviourFinding[] {
+  const nameExecutes = executeWordOf(nameWords(tool.name)) !== null;
+  return behaviourFindings({ name: tool.name, title: tool.title, description: tool.description, parameters }, nameWords, nameExecutes);
+}
+
+/**
  * svc's estimate of what a tool does, with this precedence: execute > destructive > additive >
- * read_only > unknown.
+ * sensitive_read > read_only > unknown.
  *
  * - execute: a name word of EXECUTE_WORDS or an EXECUTE_PAIRS pair (`run_command`, `bash`,
- *   `exec`; `system` only as the whole name); a description that says it runs commands or code;
- *   or a run/invoke/exec-named tool with a `command`/`script`/`code` parameter. A tool that runs
- *   commands can do anything, so it outranks every verb.
+ *   `exec`; `system` only as the whole name) — the `shell_exec_name` signal — or any
+ *   `executes_code` evidence: a title, description or parameter description that says it runs
+ *   commands or code ("Execute a shell command", "Python code to evaluate"), or a
+ *   run/invoke/exec/call-named tool with a `command`/`script`/`code` parameter. A tool that runs
+ *   commands can do anything, so it outranks every verb. The class is `execute` exactly when
+ *   one of those two signals is raised.
  * - otherwise the verb of the name (see verbClassOf); failing that, of the title; failing that,
  *   the first word of the description ("Get the weather forecast" → read_only).
- * - unknown when none of these has a verb svc knows.
+ * - a tool that would so be read_only or unknown but whose text says it writes files
+ *   (`writes_files`: "saves the screenshot to the given path") takes the class of that verb
+ *   (save, create, copy, download: additive; write, overwrite, delete, move, edit and any verb
+ *   the tables do not know: destructive). Its own words say it changes the file system.
+ * - sensitive_read: a tool that would so be read_only or unknown but whose text says it reads
+ *   the process environment (`reads_environment`: `get-env`, "Returns all environment
+ *   variables"). It changes nothing, so it is not additive or destructive; but the environment is
+ *   where a server keeps its API keys, tokens and database passwords, and a tool that returns it
+ *   hands them to whoever calls it. Calling that read_only would tell a reader (or a gate that
+ *   lets read-only tools through) that it is harmless; calling it unknown would hide what svc
+ *   does know. A tool with a stronger class keeps it, its `reads_environment` signal beside it.
+ * - Fetching a caller-given URL (`fetches_urls`) does not change the class: a fetch is a read,
+ *   and where it reaches is what the signal (and the server's openWorldHint) report.
+ * - unknown when none of these gives a class.
  */
-export function heuristicClassOf(tool: ToolText): HeuristicClass {
+export function heuristicClassOf(tool: ToolText, behaviours: readonly BehaviourFinding[] = toolBehaviours(tool)): HeuristicClass {
   const words = nameWords(tool.name);
   if (executeWordOf(words) !== null) return 'execute';
-  if (tool.description !== null && EXECUTE_DESCRIPTION.test(tool.description)) return 'execute';
-  if (words.some((word) => RUN_VERBS.has(word))) {
-    const carriesCommand = parametersOf(tool.inputSchema).some((parameter) =>
-      nameWords(parameter.name).some((word) => COMMAND_PARAMETER_WORDS.has(word)),
-    );
-    if (carriesCommand) return 'execute';
-  }
-  return (
+  if (behaviours.some((finding) => finding.behaviour === 'executes_code')) return 'execute';
+  const verbClass =
     verbClassOf(words) ??
     (tool.title !== null ? verbClassOf(nameWords(tool.title)) : null) ??
-    (tool.description !== null ? descriptionVerb(tool.description) : null) ??
-    'unknown'
-  );
+    (tool.description !== null ? descriptionVerb(tool.description) : null);
+  if (verbClass === null || verbClass === 'read_only') {
+    const write = behaviours.find((finding) => finding.behaviour === 'writes_files');
+    if (write !== undefined) {
+      const cls = write.verb !== undefined ? VERB_CLASS.get(write.verb) : undefined;
+      return cls === 'additive' ? 'additive' : 'destructive';
+    }
+    if (behaviours.some((finding) => finding.behaviour === 'reads_environment')) return 'sensitive_read';
+  }
+  return verbClass ?? 'unknown';
 }
 
 function typeOf(type: JsonValue | undefined): string | null {

@@ -9,7 +9,7 @@
  * a description): every pattern is linear-time — no nested or adjacent unbounded quantifiers over
  * the same characters — and each pattern is run for its first match only.
  */
-import { executeWordOf, nameWords, parametersOf, type ToolText } from './classes.js';
+import { executeWordOf, nameWords, parametersOf, toolBehaviours, type ToolText } from './classes.js';
 import { RISK_SIGNAL_IDS, type RiskSignal, type RiskSignalId, type SignalLocation } from './types.js';
 
 /**
@@ -793,6 +793,11 @@ function checkName(set: SignalSet, name: string): void {
  *   `otherToolNames` (the tool's own name is ignored if listed), and overlong_description
  *   (descriptions and parameter descriptions longer than MAX_DESCRIPTION_LENGTH).
  * - parameters: exfiltration_parameter (see exfiltrationHits).
+ * - behaviour (behaviour.ts, the same reading the heuristic class is made from): executes_code,
+ *   writes_files, reads_environment, fetches_urls, where the name, title, description or a
+ *   parameter says the tool does so — "Returns all environment variables", "Create a new file",
+ *   a `url` parameter of a tool that fetches. The name's evidence of running commands is
+ *   shell_exec_name, not repeated as executes_code.
  */
 export function toolSignals(tool: ToolText, otherToolNames: readonly string[]): RiskSignal[] {
   const parameters = parametersOf(tool.inputSchema);
@@ -821,6 +826,7 @@ export function toolSignals(tool: ToolText, otherToolNames: readonly string[]): 
     set.add('invisible_unicode', 'parameter', parameter.name, invisibleHits(parameter.name));
     set.add('exfiltration_parameter', 'parameter', parameter.name, exfiltrationHits(parameter.name, parameter.description, toolTexts));
   }
+  for (const finding of toolBehaviours(tool, parameters)) set.add(finding.behaviour, finding.location, finding.parameter, [finding]);
   return set.signals();
 }
 

@@ -56,11 +56,12 @@ export interface McpCheck {
 /**
  * Tool classes. `declaredClass` is read from annotations only: read_only, additive (destructiveHint
  * false) or destructive (the MCP default). `heuristicClass` is svc's estimate from names,
- * descriptions and schemas and may also be `execute` (runs commands or code) or `unknown`.
+ * descriptions and schemas and may also be `sensitive_read` (changes nothing but reads the
+ * process environment, where secrets live), `execute` (runs commands or code) or `unknown`.
  */
 export const DECLARED_CLASSES = ['read_only', 'additive', 'destructive'] as const;
 export type DeclaredClass = (typeof DECLARED_CLASSES)[number];
-export const HEURISTIC_CLASSES = ['read_only', 'additive', 'destructive', 'execute', 'unknown'] as const;
+export const HEURISTIC_CLASSES = ['read_only', 'sensitive_read', 'additive', 'destructive', 'execute', 'unknown'] as const;
 export type HeuristicClass = (typeof HEURISTIC_CLASSES)[number];
 
 /** The four behaviour hints of ToolAnnotations with their MCP defaults. */
@@ -90,7 +91,11 @@ export const RISK_SIGNAL_IDS = [
   'sensitive_path',
   'exfiltration_parameter',
   'shell_exec_name',
+  'executes_code',
   'destructive_verb',
+  'writes_files',
+  'reads_environment',
+  'fetches_urls',
   'invisible_unicode',
   'encoded_payload',
   'overlong_description',

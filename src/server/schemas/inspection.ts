@@ -15,7 +15,14 @@ const NullableJsonObject = () => Type.Union([JsonObjectSchema(), Type.Null()]);
 
 const DeclaredClass = () => Type.Union([Type.Literal('read_only'), Type.Literal('additive'), Type.Literal('destructive')]);
 const HeuristicClass = () =>
-  Type.Union([Type.Literal('read_only'), Type.Literal('additive'), Type.Literal('destructive'), Type.Literal('execute'), Type.Literal('unknown')]);
+  Type.Union([
+    Type.Literal('read_only'),
+    Type.Literal('sensitive_read'),
+    Type.Literal('additive'),
+    Type.Literal('destructive'),
+    Type.Literal('execute'),
+    Type.Literal('unknown'),
+  ]);
 
 export const McpCheck = Type.Object(
   {
@@ -43,7 +50,11 @@ export const RiskSignal = Type.Object(
       Type.Literal('sensitive_path'),
       Type.Literal('exfiltration_parameter'),
       Type.Literal('shell_exec_name'),
+      Type.Literal('executes_code'),
       Type.Literal('destructive_verb'),
+      Type.Literal('writes_files'),
+      Type.Literal('reads_environment'),
+      Type.Literal('fetches_urls'),
       Type.Literal('invisible_unicode'),
       Type.Literal('encoded_payload'),
       Type.Literal('overlong_description'),
@@ -175,7 +186,14 @@ export const McpInspection = Type.Object(
       {
         declared: Type.Object({ read_only: Type.Integer(), additive: Type.Integer(), destructive: Type.Integer() }, { additionalProperties: false }),
         heuristic: Type.Object(
-          { read_only: Type.Integer(), additive: Type.Integer(), destructive: Type.Integer(), execute: Type.Integer(), unknown: Type.Integer() },
+          {
+            read_only: Type.Integer(),
+            sensitive_read: Type.Integer(),
+            additive: Type.Integer(),
+            destructive: Type.Integer(),
+            execute: Type.Integer(),
+            unknown: Type.Integer(),
+          },
           { additionalProperties: false },
         ),
       },
