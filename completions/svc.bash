@@ -26,12 +26,12 @@ _svc() {
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
-    verify-delegation) flags='--trusted-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--trusted-root --egress-allow --db' ;;
-    authorize) flags='--chain --tool --trusted-root --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
+    verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--trusted-root --egress-allow --db' ;;
+    authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
     verify-tool) flags='--agent --tool --root --db --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose -h --help'; valued='--curve --out' ;;
-    inspect-mcp) flags='--strict --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow --db' ;;
-    inspect-a2a) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow' ;;
+    inspect-mcp) flags='--strict --allow-warn --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow --db' ;;
+    inspect-a2a) flags='--strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow' ;;
     history) flags='--limit --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
@@ -50,6 +50,8 @@ _svc() {
   case "$cmd:$prev" in
     resolve:--db|resolve:--html|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--db|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
+    inspect-mcp:--allow-warn) COMPREPLY=( $(compgen -W 'historyPersistence transport protocol identity inventory drift' -- "$cur") ); return ;;
+    inspect-a2a:--allow-warn) COMPREPLY=( $(compgen -W 'fetch schema version interfaces origin provider security signature' -- "$cur") ); return ;;
   esac
   case " $valued " in *" $prev "*) return ;; esac
   case "$cur" in -*) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ); return ;; esac

@@ -89,7 +89,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For names the client; true, hop counts, 1/16 of a family: refused',
     default: 'none: the connection is the client',
   },
-  { name: 'SVC_DELEGATION_ROOTS', scope: 'svc serve', description: 'DIDs (comma-separated) whose delegation chains may be registered (also read by verify-delegation --register and verify-tool)', default: 'any root' },
+  {
+    name: 'SVC_DELEGATION_ROOTS',
+    scope: 'svc serve',
+    description: 'DIDs (comma-separated) whose delegation chains may be registered; the trusted roots of authorize and verify-delegation',
+    default: 'any root; the CLI gates: none',
+  },
   {
     name: 'SVC_REGISTRATIONS_PER_CLIENT',
     scope: 'svc serve',

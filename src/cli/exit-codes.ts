@@ -30,7 +30,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error: unknown command or option, missing argument, a bad option value or
        environment setting (svc alone prints this help on stderr and exits 2)
   3    needs attention: a dimension is INDETERMINATE or the document has warnings
-       (--strict turns this into 1); a credential, JWS, chain or policy INDETERMINATE
+       (--strict turns this into 1); a credential, JWS, chain or policy INDETERMINATE;
+       a chain VALID or an ALLOW without a trusted root (--trusted-root, or --any-root);
+       an inspection check warns (--strict: 1; --allow-warn <check-id> accepts a known one)
   4    no answer: invalid DID, unsupported method, unreachable host (a problem, see --json)
   130  interrupted
 An error is one line on stderr (svc: CODE: reason) and a hint; --quiet never hides it.

@@ -195,6 +195,20 @@ export interface VerifyToolQuery {
   root?: string;
 }
 
+/**
+ * The body of authorizeOrDeny: POST /v1/agents/authorize's, with the trusted roots required — or
+ * `anyRoot: true`, to accept a chain rooted in any DID on purpose (anyone can mint one rooted in a
+ * DID of their own). `anyRoot` is the client's own and is never sent.
+ */
+export type AuthorizeOrDenyRequest = Omit<AuthorizeRequest, 'trustedRoots'> &
+  ({ trustedRoots: string[]; anyRoot?: false } | { anyRoot: true; trustedRoots?: never });
+
+/**
+ * The query of verifyToolOrDeny: GET /v1/agents/verify-tool's, with the delegation `root` required
+ * — or `anyRoot: true`, to accept a registered chain of any root on purpose (never sent).
+ */
+export type VerifyToolOrDenyQuery = Omit<VerifyToolQuery, 'root'> & ({ root: string; anyRoot?: false } | { anyRoot: true; root?: never });
+
 export interface ResolveW3cOptions extends ResolveOptions {
   /** The media types asked for (the Accept header; `application/did-resolution` for the whole result). */
   accept?: string;
@@ -469,20 +483,32 @@ export class SvcClient {
     return this.#json<JsonOk<'verifyTool'>>({ method: 'GET', path: '/v1/agents/verify-tool', query: { agent: query.agent, tool: query.tool, root: query.root }, options });
   }
 
-  /** authorize, never throwing: ALLOW only for a 200 whose authorization is ALLOW and authorized; anything else DENY. */
-  async authorizeOrDeny(body: AuthorizeRequest, options?: RequestOptions): Promise<DenyDecision> {
+  /**
+   * authorize, never throwing for an answer: ALLOW only for a 200 whose authorization is ALLOW and
+   * authorized; anything else DENY. `trustedRoots` (one or more DIDs) or `anyRoot: true` is
+   * required: without either it rejects with a TypeError before any request (fail closed).
+   */
+  async authorizeOrDeny(body: AuthorizeOrDenyRequest, options?: RequestOptions): Promise<DenyDecision> {
+    const { anyRoot, ...request } = body as AuthorizeRequest & { anyRoot?: unknown };
+    requireRoots('authorizeOrDeny', 'trustedRoots', request.trustedRoots, anyRoot);
     try {
-      const answer: unknown = await this.authorize(body, options);
+      const answer: unknown = await this.authorize(request, options);
       return decide(isObject(answer) ? answer['authorization'] : undefined);
     } catch (error) {
       return deny(error);
     }
   }
 
-  /** verifyTool, never throwing: ALLOW only for a 200 Authorization that is ALLOW and authorized; anything else DENY. */
-  async verifyToolOrDeny(query: VerifyToolQuery, options?: RequestOptions): Promise<DenyDecision> {
+  /**
+   * verifyTool, never throwing for an answer: ALLOW only for a 200 Authorization that is ALLOW and
+   * authorized; anything else DENY. `root` or `anyRoot: true` is required: without either it
+   * rejects with a TypeError before any request (fail closed).
+   */
+  async verifyToolOrDeny(query: VerifyToolOrDenyQuery, options?: RequestOptions): Promise<DenyDecision> {
+    const { anyRoot, ...rest } = query as VerifyToolQuery & { anyRoot?: unknown };
+    requireRoots('verifyToolOrDeny', 'root', rest.root, anyRoot);
     try {
-      return decide(await this.verifyTool(query, options));
+      return decide(await this.verifyTool(rest, options));
     } catch (error) {
       return deny(error);
     }
@@ -953,6 +979,20 @@ function decide(authorization: unknown): DenyDecision {
   if (auth.decision === 'ALLOW' && auth.authorized === true) return { decision: 'ALLOW', authorized: true, reason: auth.reason, authorization: auth };
   if (auth.decision === 'DENY' && auth.authorized === false) return { decision: 'DENY', authorized: false, reason: auth.reason, authorization: auth };
   return deny(SvcError.badResponse(200, `the authorization contradicts itself (decision ${auth.decision}, authorized ${String(auth.authorized)})`));
+}
+
+/**
+ * The DENY helpers fail closed on missing trust: `roots` (a non-empty list of DIDs, or one DID) or
+ * `anyRoot === true`, not both; anything else is a TypeError (the caller's mistake, thrown before
+ * any request, never an ALLOW).
+ */
+function requireRoots(helper: string, member: 'trustedRoots' | 'root', roots: unknown, anyRoot: unknown): void {
+  const given = Array.isArray(roots) ? roots.length > 0 : roots !== undefined && roots !== null && roots !== '';
+  if (anyRoot !== undefined && anyRoot !== true && anyRoot !== false) throw new TypeError(`${helper}: anyRoot must be true or false`);
+  if (anyRoot === true && given) throw new TypeError(`${helper}: anyRoot and ${member} exclude each other: name the trusted roots, or accept any root`);
+  if (anyRoot !== true && !given) {
+    throw new TypeError(`${helper}: no trusted root was given; pass ${member} (${member === 'root' ? 'a DID' : 'one or more DIDs'}) or anyRoot: true — without one, any chain is accepted, even one the agent minted itself`);
+  }
 }
 
 function deny(error: unknown): DenyDecision {

@@ -7,6 +7,7 @@
  */
 export { SvcClient } from './client.js';
 export type {
+  AuthorizeOrDenyRequest,
   DenyDecision,
   DiffOptions,
   DirectoryOptions,
@@ -26,6 +27,7 @@ export type {
   StreamFrame,
   SvcClientOptions,
   VerifyCredentialOptions,
+  VerifyToolOrDenyQuery,
   VerifyToolQuery,
   W3cBody,
   W3cRedirect,

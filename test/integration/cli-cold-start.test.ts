@@ -48,7 +48,8 @@ const kb = (graph: Graph): number => [...graph.files.values()].reduce((a, b) => 
 
 /** Never loaded by `svc resolve <did:key>` (nor by any command before its action runs). */
 const NOT_FOR_RESOLVE = [
-  /^src\/core\/(credentials|delegation|policy|jws|mcp|a2a|claims\/(?!types\.ts))/,
+  // Their types.ts (enumerations only: the check ids --allow-warn lists) are the exception.
+  /^src\/core\/(credentials|delegation|policy|jws|(mcp|a2a|claims)\/(?!types\.ts))/,
   // did:web and did:webvh load on their first resolution (core/methods/registry.ts).
   /^src\/core\/methods\/(web|webvh|web-fetch)\.ts$/,
   /^src\/core\/linkage\/(check|verify)\.ts$/,

@@ -284,7 +284,7 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     const chainFile = path.join(dir, 'chain.txt');
     writeFileSync(chainFile, `${chain.join('\n')}\n`);
 
-    const verified = await run(['verify-delegation', chainFile, '--json'], env);
+    const verified = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--json'], env);
     expect(verified.exitCode, verified.stderr).toBe(0);
     expect(onlyJson(verified)).toMatchObject({ status: 'VALID', root: alice.didKey, leaf: agent.didKey, effectiveCapabilities: ['payments:charge'] });
     expect(existsSync(db)).toBe(false);
@@ -294,11 +294,11 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expect(onlyJson(before)).toMatchObject({ decision: 'DENY', authorized: false, reason: expect.stringMatching(/^No verified delegation is registered for the agent/) });
     expect(existsSync(db)).toBe(false);
 
-    const registered = await run(['verify-delegation', chainFile, '--register', '--json'], env);
+    const registered = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--register', '--json'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     expect(onlyJson(registered)).toEqual({ result: expect.objectContaining({ status: 'VALID' }), registered: true });
     expect(statSync(db).mode & 0o777).toBe(0o600);
-    const again = await run(['verify-delegation', chainFile, '--register', '--no-color'], env);
+    const again = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--register', '--no-color'], env);
     expect(again.exitCode).toBe(0);
     expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/ Registered in \S+svc\.db: svc verify-tool answers from this chain until it expires\.$/);
 
@@ -336,9 +336,13 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     // SVC_DELEGATION_ROOTS, as the daemon reads it: the chain's root is not listed, so it is not
     // registered, and the chain already registered is verified again against the list and not used.
     const restricted = envFor('registry', { SVC_DELEGATION_ROOTS: ED25519 }).env;
-    const refused = await run(['verify-delegation', chainFile, '--register', '--json'], restricted);
+    const refused = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--register', '--json'], restricted);
     expect(refused.exitCode).toBe(1);
     expect(onlyJson(refused)).toMatchObject({ registered: false, registrationReason: `The root ${alice.didKey} is not among the roots this service allows to register delegations.` });
+    // Without --trusted-root those roots are also the trusted roots: the chain is INVALID.
+    const untrusted = await run(['verify-delegation', chainFile, '--register', '--json'], restricted);
+    expect(untrusted.exitCode).toBe(1);
+    expect(onlyJson(untrusted)).toMatchObject({ result: { status: 'INVALID' }, registered: false, registrationReason: 'Only a VALID chain is registered; this chain is INVALID.' });
     const unused = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--no-color'], restricted);
     expect(unused.exitCode).toBe(1);
     expect(unused.stdout).toMatch(/^DENY {2}No verified delegation is registered/);
@@ -352,7 +356,7 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     const receipt = await run(['delegate', '--key', alice.out, '--iss', alice.didKey, '--aud', agent.didKey, '--cap', '*', '--ttl', '6s'], env);
     const chainFile = path.join(dir, 'short.txt');
     writeFileSync(chainFile, receipt.stdout);
-    const registered = await run(['verify-delegation', chainFile, '--register', '--json'], env);
+    const registered = await run(['verify-delegation', chainFile, '--any-root', '--register', '--json'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     const notAfter = Date.parse(onlyJson(registered).result.notAfter);
     expect((await run(['verify-tool', '--agent', agent.didKey, '--tool', 'anything', '--quiet'], env)).exitCode).toBe(0);

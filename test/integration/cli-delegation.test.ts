@@ -3,8 +3,9 @@
  * binary): receipts minted by `svc delegate` with did:key issuers (Ed25519 keys from node:crypto,
  * JWK files of mode 0600) verify with `svc verify-delegation` and with jose directly; `svc
  * authorize` gates tools. Exit codes are the contract: 0 VALID/ALLOW; 1 INVALID, MALFORMED or
- * DENY; 3 INDETERMINATE (DENY on an INDETERMINATE chain); 4 no answer; 2 usage or unreadable file.
- * No output of any run may carry the private key.
+ * DENY; 3 INDETERMINATE (DENY on an INDETERMINATE chain), and VALID/ALLOW without a trusted root
+ * (no --trusted-root, SVC_DELEGATION_ROOTS or --any-root: the gates fail closed); 4 no answer;
+ * 2 usage or unreadable file. No output of any run may carry the private key.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,8 +52,8 @@ function principal(name: string): Principal {
   return { did: `did:key:${mk}`, mk, keyFile, keyText, d: jwk.d };
 }
 
-async function run(args: string[]): Promise<Run> {
-  const r = await svc(args, cleanEnv());
+async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const r = await svc(args, cleanEnv(env));
   runs.push(r);
   return r;
 }
@@ -215,7 +216,7 @@ describe('svc delegate', () => {
 
 describe('svc verify-delegation', () => {
   it('a chain minted by svc delegate (one receipt per line) → exit 0 and a readable report', async () => {
-    const r = await run(['verify-delegation', files['chain.txt']!]);
+    const r = await run(['verify-delegation', files['chain.txt']!, '--trusted-root', alice.did]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^VALID {2}/);
@@ -227,7 +228,7 @@ describe('svc verify-delegation', () => {
   });
 
   it('--json prints the DelegationChainResult; a JSON array, a request body and standard input work alike', async () => {
-    const r = await run(['verify-delegation', files['chain.json']!, '--json']);
+    const r = await run(['verify-delegation', files['chain.json']!, '--any-root', '--json']);
     expect(r.exitCode).toBe(0);
     const result = onlyJson(r);
     expect(Object.keys(result).sort()).toEqual(
@@ -237,8 +238,8 @@ describe('svc verify-delegation', () => {
     expect(result.links).toHaveLength(2);
     expect(result.links[1].digest).toBe(sha256Hex(leaf));
     expect(result.links[0].digest).toBe(sha256Hex(root));
-    expect((await run(['verify-delegation', files['body.json']!])).exitCode).toBe(0);
-    const stdin = await runWithStdin(['verify-delegation', '-', '--json'], `${root}\n${leaf}\n`);
+    expect((await run(['verify-delegation', files['body.json']!, '--any-root'])).exitCode).toBe(0);
+    const stdin = await runWithStdin(['verify-delegation', '-', '--trusted-root', alice.did, '--json'], `${root}\n${leaf}\n`);
     expect(stdin.exitCode).toBe(0);
     expect(onlyJson(stdin).status).toBe('VALID');
   });
@@ -304,7 +305,7 @@ describe('svc verify-delegation', () => {
 
 describe('svc authorize', () => {
   it('ALLOW when a leaf capability grants the tool → exit 0', async () => {
-    const r = await run(['authorize', '--chain', files['chain.txt']!, '--tool', 'payments:charge']);
+    const r = await run(['authorize', '--chain', files['chain.txt']!, '--tool', 'payments:charge', '--trusted-root', alice.did]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^ALLOW {2}/);
@@ -319,7 +320,7 @@ describe('svc authorize', () => {
     const refund = await run(['authorize', '--chain', files['root']!, '--tool', 'refund', '--json']);
     expect(refund.exitCode).toBe(1);
     expect(onlyJson(refund).authorization).toMatchObject({ decision: 'DENY', authorized: false, agent: bob.did, tool: 'refund' });
-    const prefixed = await run(['authorize', '--chain', files['root']!, '--tool', 'PAYMENTS:Refund', '--json']);
+    const prefixed = await run(['authorize', '--chain', files['root']!, '--tool', 'PAYMENTS:Refund', '--trusted-root', alice.did, '--json']);
     expect(prefixed.exitCode).toBe(0);
     expect(onlyJson(prefixed).authorization).toMatchObject({ decision: 'ALLOW', matchedCapability: 'payments:*', root: alice.did });
   });
@@ -354,6 +355,104 @@ describe('svc authorize', () => {
     expectUsageError(await run(['authorize', '--chain', files['chain.txt']!]), /--tool/);
     expectUsageError(await run(['authorize', '--chain', files['chain.txt']!, '--tool', ' ']), /--tool must not be empty/);
     expectUsageError(await run(['authorize', '--chain', path.join(dir, 'missing.txt'), '--tool', 'x']), /no such file/);
+  });
+});
+
+describe('without a trusted root the gates fail closed (issue 40)', () => {
+  const NOTE = 'svc: needs attention: no trusted root was given; pass --trusted-root <did> or --any-root';
+  const authorizeArgs = (...extra: string[]) => ['authorize', '--chain', files['chain.txt']!, '--tool', 'payments:charge', ...extra];
+
+  it('authorize: ALLOW without a root exits 3 and says why on stderr; the JSON result is the one --any-root prints', async () => {
+    const text = await run(authorizeArgs());
+    expect(text.exitCode).toBe(3);
+    expect(text.stdout).toMatch(/^ALLOW {2}/);
+    expect(text.stderr).toBe(NOTE);
+    const json = await run(authorizeArgs('--json'));
+    expect(json.exitCode).toBe(3);
+    expect(json.stderr).toBe(NOTE);
+    const anyRoot = await run(authorizeArgs('--any-root', '--json'));
+    expect({ exitCode: anyRoot.exitCode, stderr: anyRoot.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    // The result is unchanged: the same authorization and chain, the trustedRoot check a SKIP.
+    const [without, withAny] = [onlyJson(json), onlyJson(anyRoot)];
+    expect(Object.keys(without).sort()).toEqual(['authorization', 'chain']);
+    expect(without.authorization).toEqual(withAny.authorization);
+    expect(without.authorization).toMatchObject({ decision: 'ALLOW', authorized: true, root: alice.did });
+    expect(without.chain.checks).toEqual(withAny.chain.checks);
+    expect(without.chain.checks.find((c: { id: string }) => c.id === 'trustedRoot').status).toBe('SKIP');
+    // --quiet hides the report, never the reason for the exit code.
+    expect(await run(authorizeArgs('-q'))).toMatchObject({ exitCode: 3, stdout: '', stderr: NOTE });
+  });
+
+  it('authorize: a DENY stays 1 without a root (the note is printed all the same)', async () => {
+    const deny = await run(['authorize', '--chain', files['chain.txt']!, '--tool', 'refund']);
+    expect(deny.exitCode).toBe(1);
+    expect(deny.stdout).toMatch(/^DENY {2}/);
+    expect(deny.stderr).toBe(NOTE);
+  });
+
+  it('SVC_DELEGATION_ROOTS supplies the trusted roots: listed → 0, another root → DENY 1; --trusted-root takes precedence', async () => {
+    const listed = await run(authorizeArgs('--json'), { SVC_DELEGATION_ROOTS: `${mallory.did}, ${alice.did}` });
+    expect({ exitCode: listed.exitCode, stderr: listed.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    expect(onlyJson(listed).chain.trustedRoot).toBe(alice.did);
+    const other = await run(authorizeArgs('--json'), { SVC_DELEGATION_ROOTS: mallory.did });
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toBe('');
+    expect(onlyJson(other).chain.checks.find((c: { id: string }) => c.id === 'trustedRoot')).toMatchObject({ status: 'FAIL' });
+    const flag = await run(authorizeArgs('--trusted-root', alice.did, '-q'), { SVC_DELEGATION_ROOTS: mallory.did });
+    expect(flag.exitCode).toBe(0);
+    // --any-root on purpose, whatever SVC_DELEGATION_ROOTS says.
+    expect((await run(authorizeArgs('--any-root', '-q'), { SVC_DELEGATION_ROOTS: mallory.did })).exitCode).toBe(0);
+    expectUsageError(await run(authorizeArgs(), { SVC_DELEGATION_ROOTS: 'alice' }), /^SVC_DELEGATION_ROOTS: /);
+  });
+
+  it('verify-delegation: VALID without a root exits 3 with the note; --any-root 0; SVC_DELEGATION_ROOTS 0 (or 1 when the root is not listed)', async () => {
+    const without = await run(['verify-delegation', files['chain.txt']!, '--json']);
+    expect(without.exitCode).toBe(3);
+    expect(without.stderr).toBe(NOTE);
+    expect(onlyJson(without)).toMatchObject({ status: 'VALID', trustedRoot: null });
+    expect((await run(['verify-delegation', files['chain.txt']!, '--any-root'])).exitCode).toBe(0);
+    const env = await run(['verify-delegation', files['chain.txt']!, '--json'], { SVC_DELEGATION_ROOTS: alice.did });
+    expect({ exitCode: env.exitCode, stderr: env.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    expect(onlyJson(env).trustedRoot).toBe(alice.did);
+    const notListed = await run(['verify-delegation', files['chain.txt']!, '--json'], { SVC_DELEGATION_ROOTS: mallory.did });
+    expect(notListed.exitCode).toBe(1);
+    expect(onlyJson(notListed).status).toBe('INVALID');
+    // A failed chain stays 1 without a root.
+    expect((await run(['verify-delegation', files['empty.txt']!])).exitCode).toBe(1);
+  });
+
+  it('verify-delegation --register without a root registers nothing (exit 3); with --any-root it registers', async () => {
+    const db = path.join(dir, 'gate.db');
+    const refused = await run(['verify-delegation', files['chain.txt']!, '--register', '--db', db, '--json']);
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toBe(NOTE);
+    expect(onlyJson(refused)).toEqual({
+      result: expect.objectContaining({ status: 'VALID' }),
+      registered: false,
+      registrationReason: 'No trusted root was given (--trusted-root or SVC_DELEGATION_ROOTS), so nothing was registered; pass --any-root to register a chain of any root.',
+    });
+    const none = await run(['verify-tool', '--agent', agent.did, '--tool', 'payments:charge', '--db', db, '-q']);
+    expect(none.exitCode).toBe(1);
+    const registered = await run(['verify-delegation', files['chain.txt']!, '--register', '--db', db, '--any-root', '--json']);
+    expect(registered.exitCode, registered.stderr).toBe(0);
+    expect(onlyJson(registered).registered).toBe(true);
+    expect((await run(['verify-tool', '--agent', agent.did, '--tool', 'payments:charge', '--root', alice.did, '--db', db, '-q'])).exitCode).toBe(0);
+  });
+
+  it('--any-root beside --trusted-root is a usage error (exit 2); both commands document the rule', async () => {
+    expectUsageError(await run(authorizeArgs('--any-root', '--trusted-root', alice.did)), /^--any-root and --trusted-root exclude each other/, 'authorize');
+    expectUsageError(await run(['verify-delegation', files['chain.txt']!, '--trusted-root', alice.did, '--any-root']), /exclude each other/, 'verify-delegation');
+    for (const command of ['authorize', 'verify-delegation']) {
+      const help = await run([command, '--help']);
+      expect(help.exitCode).toBe(0);
+      expect(help.stdout).toContain('--any-root');
+      const flat = help.stdout.replace(/\s+/g, ' ');
+      expect(flat).toContain('"needs attention: no trusted root was given; pass --trusted-root <did> or --any-root"');
+      // Every example passes a root.
+      const examples = help.stdout.split('\n').filter((l) => l.trimStart().startsWith('$ ') && l.includes(`svc ${command} `));
+      expect(examples.length).toBeGreaterThanOrEqual(2);
+      for (const example of examples) expect(example, example).toMatch(/--trusted-root|SVC_DELEGATION_ROOTS=|--any-root/);
+    }
   });
 });
 

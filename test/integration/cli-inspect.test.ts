@@ -8,6 +8,8 @@
  *   inspect-mcp  0 INSPECTED, no check WARNs; 3 a WARN or AUTH_REQUIRED (--strict: WARN → 1,
  *                AUTH_REQUIRED stays 3); 4 a problem; 2 usage
  *   inspect-a2a  0 every check passes; 1 a check FAILs; 3 a WARN (--strict → 1); 4 a problem
+ * Both: --allow-warn <check-id>[,…] accepts named WARNs (they count toward neither 3 nor --strict;
+ * --json adds acceptedWarnings); an id that is not one of the command's checks → 2 listing them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,6 +155,72 @@ describe('svc inspect-mcp', () => {
     expect(checkLine(text.stdout, 'historyPersistence')).toContain('SKIP  historyPersistence Not stored: storage is off');
 
     expect((await mcp(legacy.url, '--no-store', '--strict', '-q')).exitCode).toBe(1);
+  });
+
+  describe('--allow-warn: a known warning accepted', () => {
+    it('the legacy handshake accepted: --strict exits 1, --strict --allow-warn protocol 0; the WARN is still reported, marked accepted', async () => {
+      expect((await mcp(legacy.url, '--no-store', '--strict', '-q')).exitCode).toBe(1);
+      const accepted = await mcp(legacy.url, '--no-store', '--strict', '--allow-warn', 'protocol');
+      expect({ exitCode: accepted.exitCode, stderr: accepted.stderr }).toEqual({ exitCode: 0, stderr: '' });
+      expect(checkLine(accepted.stdout, 'protocol')).toBe(
+        '  ! WARN  protocol           accepted (--allow-warn): Only the older session handshake is supported (initialize, 2025-11-25).',
+      );
+      expect(checkLine(accepted.stdout, 'transport')).toMatch(/^  ✓ PASS  transport /);
+      expect((await mcp(legacy.url, '--no-store', '--allow-warn', 'protocol', '-q')).exitCode).toBe(0);
+
+      // --json: the inspection as the SPEC has it, plus acceptedWarnings (the WARN checks accepted).
+      const json = await mcp(legacy.url, '--no-store', '--strict', '--allow-warn', 'protocol,identity', '--json');
+      expect(json.exitCode).toBe(0);
+      const result = onlyJson(json);
+      expect(result.acceptedWarnings).toEqual(['protocol']);
+      expect(result.checks.find((c: { id: string }) => c.id === 'protocol').status).toBe('WARN');
+      const plain = onlyJson(await mcp(legacy.url, '--no-store', '--json'));
+      expect(plain).not.toHaveProperty('acceptedWarnings');
+      for (const member of MCP_INSPECTION_MEMBERS) expect(result, member).toHaveProperty(member);
+    });
+
+    it('on plain http at loopback the transport WARN counts too: protocol alone is not enough, protocol and transport are', async () => {
+      const host = await startPlainHost();
+      const server = await startSdk1Server({ host, path: '/legacy-http', tools: PLAIN_TOOLS, stateful: true, json: true });
+      try {
+        const json = onlyJson(await mcp(server.url, '--no-store', '--json'));
+        expect(checkStatuses(json).filter(([, status]) => status === 'WARN')).toEqual([
+          ['transport', 'WARN'],
+          ['protocol', 'WARN'],
+        ]);
+        expect((await mcp(server.url, '--no-store', '--strict', '-q')).exitCode).toBe(1);
+        expect((await mcp(server.url, '--no-store', '--strict', '--allow-warn', 'protocol', '-q')).exitCode).toBe(1);
+        expect((await mcp(server.url, '--no-store', '--allow-warn', 'protocol', '-q')).exitCode).toBe(3);
+        const both = await mcp(server.url, '--no-store', '--strict', '--allow-warn', 'protocol', '--allow-warn', 'transport', '--json');
+        expect(both.exitCode).toBe(0);
+        expect(onlyJson(both).acceptedWarnings).toEqual(['transport', 'protocol']);
+        expect((await mcp(server.url, '--no-store', '--strict', '--allow-warn', 'transport,protocol', '-q')).exitCode).toBe(0);
+      } finally {
+        await server.close();
+        await host.close();
+      }
+    });
+
+    it('accepting a check that did not warn changes nothing; other warnings and AUTH_REQUIRED still count', async () => {
+      const poisonedRun = await mcp(poisoned.url, '--no-store', '--allow-warn', 'drift,protocol', '--json');
+      expect(poisonedRun.exitCode).toBe(3);
+      expect(onlyJson(poisonedRun).acceptedWarnings).toEqual([]);
+      expect((await mcp(poisoned.url, '--no-store', '--strict', '--allow-warn', 'protocol', '-q')).exitCode).toBe(1);
+      expect((await mcp(poisoned.url, '--no-store', '--strict', '--allow-warn', 'inventory', '-q')).exitCode).toBe(0);
+      expect((await mcp(auth.url, '--no-store', '--strict', '--allow-warn', 'protocol,inventory', '-q')).exitCode).toBe(3);
+    });
+
+    it('an id that is not a check of the command: exit 2 listing its checks, before anything is fetched', async () => {
+      const before = mcpHost.server.connections;
+      const unknown = expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'protocl'), /^--allow-warn: "protocl" is not a check of inspect-mcp; /, 'inspect-mcp');
+      expect(unknown.detail).toBe('--allow-warn: "protocl" is not a check of inspect-mcp; its checks are historyPersistence, transport, protocol, identity, inventory, drift');
+      expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'protocol,'), /^--allow-warn needs check ids separated by commas/, 'inspect-mcp');
+      // A check id of the other command is no check of this one.
+      expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'provider'), /"provider" is not a check of inspect-mcp/, 'inspect-mcp');
+      expectUsageError(await a2a('https://agent.example', '--allow-warn', 'protocol'), /^--allow-warn: "protocol" is not a check of inspect-a2a; its checks are fetch, schema, version, interfaces, origin, provider, security, signature$/, 'inspect-a2a');
+      expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn'), /argument missing/, 'inspect-mcp');
+      expect(mcpHost.server.connections).toBe(before);
+    });
   });
 
   describe('a modern SDK 2.x server, drift through a --db file', () => {
@@ -489,7 +557,8 @@ describe('svc inspect-mcp', () => {
     const r = await run(['inspect-mcp', '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] <endpoint>/);
-    for (const option of ['--strict', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    for (const option of ['--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('one of historyPersistence, transport, protocol, identity, inventory, drift');
     expect(r.stdout).toContain('"declared" is the class the server\'s');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
       'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint); 2 usage.',
@@ -560,8 +629,9 @@ describe('svc inspect-a2a', () => {
     expect(r.stdout.split('\n')[0]).toBe('FAIL  Agent card of "Recipe Agent" (A2A 1.0), signature INVALID.');
     expect(r.stdout).toContain('\nSignatures\n  INVALID       ES256 card-key-1  The ES256 signature does not verify (payloads tried: a2a-1.0 and rfc8785)');
     expect(checkLine(r.stdout, 'signature')).toMatch(/^  ✗ FAIL  signature  1 of 1 signature INVALID; signatures\[0\]: /);
-    // A FAIL stays 1 with --strict.
+    // A FAIL stays 1 with --strict, and is never accepted.
     expect((await a2a(host.server.origin, '--strict', '-q')).exitCode).toBe(1);
+    expect((await a2a(host.server.origin, '--allow-warn', 'signature', '-q')).exitCode).toBe(1);
   });
 
   it('an unsigned card without a provider: provider WARN, exit 3; --strict → 1', async () => {
@@ -587,6 +657,14 @@ describe('svc inspect-a2a', () => {
     expect(text.stdout.split('\n')[0]).toBe('WARN  Agent card of "Recipe Agent" (A2A 1.0), unsigned, 1 check WARN.');
     expect(text.stdout).not.toContain('\nSignatures\n');
     expect((await a2a(host.server.origin, '--strict')).exitCode).toBe(1);
+
+    // The missing provider accepted: 0, also with --strict; still reported, marked accepted.
+    const accepted = await a2a(host.server.origin, '--strict', '--allow-warn', 'provider');
+    expect({ exitCode: accepted.exitCode, stderr: accepted.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    expect(checkLine(accepted.stdout, 'provider')).toMatch(/^  ! WARN  provider   accepted \(--allow-warn\): /);
+    const json = await a2a(host.server.origin, '--allow-warn', 'provider,signature', '--json');
+    expect(json.exitCode).toBe(0);
+    expect(onlyJson(json).acceptedWarnings).toEqual(['provider']);
   });
 
   it('no card: exit 4, NOT_FOUND naming both well-known paths; not JSON: 4, INVALID_DID_DOCUMENT', async () => {

@@ -122,7 +122,10 @@ const outcome: 'RESOLVED' | 'RESOLVED_WITH_WARNINGS' | 'DEACTIVATED' = result.ve
 const narrow: 'RESOLVED' = result.verdict.outcome;
 // @ts-expect-error a DID is a string
 await client.resolve(42);
-const decision = await client.authorizeOrDeny({ chain: [], tool: 'search' });
+const decision = await client.authorizeOrDeny({ chain: [], tool: 'search', trustedRoots: ['did:web:example.com'] });
+// @ts-expect-error the DENY helpers require trustedRoots (or anyRoot: true)
+await client.authorizeOrDeny({ chain: [], tool: 'search' });
+await client.verifyToolOrDeny({ agent: 'did:key:z', tool: 'search', anyRoot: true });
 const allowed: boolean = decision.decision === 'ALLOW' && decision.authorized;
 const valid: boolean = await verifyWebhook('secret', new Headers(), new Uint8Array());
 for await (const frame of client.stream('did:key:z')) {

@@ -59,7 +59,7 @@ describePostgres('svc on a PostgreSQL database', () => {
     const chainFile = path.join(dir, 'chain.txt');
     writeFileSync(chainFile, `${await mintReceipt(root, agent, { cap: ['search'], nbf: now - 60, exp: now + 3600 })}\n`);
     const env = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'state-2'), SVC_DATABASE_URL: database.url });
-    const registered = await svc(['verify-delegation', chainFile, '--register', '--no-color'], env);
+    const registered = await svc(['verify-delegation', chainFile, '--trusted-root', root.did, '--register', '--no-color'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     expect(registered.stdout.replace(/\s+/g, ' ')).toContain(`Registered in ${database.url}`);
     const allowed = await svc(['verify-tool', '--agent', agent.did, '--tool', 'search', '--json'], env);

@@ -161,11 +161,11 @@ describe('SvcClient against a real daemon', () => {
     const allow = await client.verifyToolOrDeny({ agent, tool: allowedTool, root });
     expect(allow).toMatchObject({ decision: 'ALLOW', authorized: true, authorization: { decision: 'ALLOW' } });
     expect(allow.error).toBeUndefined();
-    const denied = await client.verifyToolOrDeny({ agent, tool: deniedTool });
+    const denied = await client.verifyToolOrDeny({ agent, tool: deniedTool, root });
     expect(denied).toMatchObject({ decision: 'DENY', authorized: false, authorization: { decision: 'DENY' } });
     expect(denied.error).toBeUndefined();
     // A query the daemon refuses (400) is DENY with the problem, never thrown.
-    const refused = await client.verifyToolOrDeny({ agent: 'not-a-did', tool: allowedTool });
+    const refused = await client.verifyToolOrDeny({ agent: 'not-a-did', tool: allowedTool, root });
     expect(refused).toMatchObject({ decision: 'DENY', authorized: false });
     expect(refused.error).toBeInstanceOf(SvcError);
     expect(refused.error!.status).toBe(400);
@@ -173,15 +173,15 @@ describe('SvcClient against a real daemon', () => {
   });
 
   it('authorize: ALLOW; authorizeOrDeny against an unreachable daemon is DENY (CLIENT_NETWORK_ERROR), never a throw', async () => {
-    const { chain, allowedTool, deniedTool } = s.delegation;
-    const answer = await client.authorize({ chain, tool: allowedTool });
+    const { chain, root, allowedTool, deniedTool } = s.delegation;
+    const answer = await client.authorize({ chain, tool: allowedTool, trustedRoots: [root] });
     expect(answer.authorization).toMatchObject({ decision: 'ALLOW', authorized: true, matchedCapability: 'payments:*' });
     expect(answer.chain.status).toBe('VALID');
-    expect(await client.authorizeOrDeny({ chain, tool: allowedTool })).toMatchObject({ decision: 'ALLOW', authorized: true });
-    expect(await client.authorizeOrDeny({ chain, tool: deniedTool })).toMatchObject({ decision: 'DENY', authorized: false });
+    expect(await client.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [root] })).toMatchObject({ decision: 'ALLOW', authorized: true });
+    expect(await client.authorizeOrDeny({ chain, tool: deniedTool, trustedRoots: [root] })).toMatchObject({ decision: 'DENY', authorized: false });
 
     const nowhere = new SvcClient({ baseUrl: s.unreachableUrl });
-    const denied = await nowhere.authorizeOrDeny({ chain, tool: allowedTool });
+    const denied = await nowhere.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [root] });
     expect(denied).toMatchObject({ decision: 'DENY', authorized: false });
     expect(denied.authorization).toBeUndefined();
     expect(denied.error).toBeInstanceOf(SvcError);
@@ -196,12 +196,42 @@ describe('SvcClient against a real daemon', () => {
     const answer = await client.authorize({ chain: ['not.a.receipt'], tool: s.delegation.allowedTool });
     expect(answer.chain.status).toBe('MALFORMED');
     expect(answer.authorization).toMatchObject({ decision: 'DENY', authorized: false });
-    const decision = await client.authorizeOrDeny({ chain: ['not.a.receipt'], tool: s.delegation.allowedTool });
+    const decision = await client.authorizeOrDeny({ chain: ['not.a.receipt'], tool: s.delegation.allowedTool, trustedRoots: [s.delegation.root] });
     expect(decision).toMatchObject({ decision: 'DENY', authorized: false, reason: answer.authorization.reason });
     expect(decision.error).toBeUndefined();
     // A body the daemon refuses (no tool: 400) is DENY with the problem.
-    const refused = await client.authorizeOrDeny({ chain: s.delegation.chain, tool: '' });
+    const refused = await client.authorizeOrDeny({ chain: s.delegation.chain, tool: '', trustedRoots: [s.delegation.root] });
     expect(refused).toMatchObject({ decision: 'DENY', authorized: false, error: { code: 'INVALID_REQUEST', status: 400 } });
+  });
+
+  it('the DENY helpers fail closed on missing trust: a TypeError before any request unless trustedRoots / root or anyRoot: true', async () => {
+    const { chain, agent, root, allowedTool } = s.delegation;
+    let requests = 0;
+    const counting = new SvcClient({ baseUrl: s.daemonUrl, fetch: (input, init) => ((requests += 1), fetch(input, init)) });
+    const misuse = async (call: () => Promise<unknown>, pattern: RegExp) => {
+      const error = await call().then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(pattern);
+    };
+    // Each of these is also a compile error (the @ts-expect-error lines): the roots are required by type.
+    // @ts-expect-error no trustedRoots and no anyRoot
+    await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool }), /^authorizeOrDeny: no trusted root was given; pass trustedRoots \(one or more DIDs\) or anyRoot: true/);
+    await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [] }), /no trusted root was given/);
+    // @ts-expect-error anyRoot must be true
+    await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, anyRoot: false }), /no trusted root was given/);
+    // @ts-expect-error trusted roots and anyRoot exclude each other
+    await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [root], anyRoot: true }), /exclude each other/);
+    // @ts-expect-error no root and no anyRoot
+    await misuse(() => counting.verifyToolOrDeny({ agent, tool: allowedTool }), /^verifyToolOrDeny: no trusted root was given; pass root \(a DID\) or anyRoot: true/);
+    expect(requests).toBe(0);
+
+    // anyRoot: true on purpose: the daemon is asked without trustedRoots (anyRoot is not sent) and answers.
+    const any = await counting.authorizeOrDeny({ chain, tool: allowedTool, anyRoot: true });
+    expect(any).toMatchObject({ decision: 'ALLOW', authorized: true, authorization: { root } });
+    expect(any.authorization).toBeDefined();
+    await client.verifyDelegation({ chain, trustedRoots: [root], register: true });
+    expect(await counting.verifyToolOrDeny({ agent, tool: allowedTool, anyRoot: true })).toMatchObject({ decision: 'ALLOW', authorized: true });
+    expect(requests).toBe(2);
   });
 
   it('MCP and A2A inspection', async () => {

@@ -8,7 +8,7 @@
 One method per operation of openapi.json (the snake_case of its operationId); errors are
 :class:`SvcError` (use ``.code``); :class:`RetryPolicy` / :func:`with_retry` retry only 429 and
 503 CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE; ``authorize_or_deny`` / ``verify_tool_or_deny``
-never raise; :func:`verify_webhook` / :func:`verify_customer_webhook` check webhook signatures.
+never raise for an answer and require trusted roots (or ``any_root=True``); :func:`verify_webhook` / :func:`verify_customer_webhook` check webhook signatures.
 The response types (TypedDicts) are in :mod:`svc_client.types`, generated from openapi.json.
 """
 from __future__ import annotations

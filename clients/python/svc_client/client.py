@@ -135,7 +135,8 @@ class SvcClient:
     Identifiers are percent-encoded whole into the path (``quote(did, safe='')``): the daemon
     decodes them exactly once, so a did:web with ``%3A`` survives. Every method raises
     :class:`SvcError` — never an ``HTTPError`` or ``URLError`` — except the ``*_or_deny``
-    helpers, which never raise.
+    helpers, which never raise for an answer (they raise TypeError, before any request, when
+    called without trusted roots or ``any_root=True``).
     """
 
     def __init__(
@@ -403,12 +404,22 @@ class SvcClient:
         return self._call("verifyTool", query={"agent": agent, "tool": tool, "root": root})
 
     def authorize_or_deny(
-        self, chain: Sequence[str], tool: str, trusted_roots: Optional[Sequence[str]] = None
+        self,
+        chain: Sequence[str],
+        tool: str,
+        trusted_roots: Optional[Sequence[str]] = None,
+        *,
+        any_root: bool = False,
     ) -> DenyResult:
-        """:meth:`authorize`, never raising: ALLOW only when the daemon answered 200 with
-        ``authorization.decision == "ALLOW"`` and ``authorized is True``; any error (network,
-        problem, bad body, unexpected shape) is DENY with ``error`` and a ``reason`` naming its
-        code and detail."""
+        """:meth:`authorize`, never raising for an answer: ALLOW only when the daemon answered
+        200 with ``authorization.decision == "ALLOW"`` and ``authorized is True``; any error
+        (network, problem, bad body, unexpected shape) is DENY with ``error`` and a ``reason``
+        naming its code and detail.
+
+        ``trusted_roots`` (one or more DIDs) or ``any_root=True`` (any root, on purpose) is
+        required: without either — anyone can mint a chain rooted in a DID of their own — it
+        raises TypeError before any request (fail closed)."""
+        _require_roots("authorize_or_deny", "trusted_roots", trusted_roots, any_root)
         try:
             answer = self.authorize(chain, tool, trusted_roots)
         except Exception as error:  # noqa: BLE001 — rule 4: every failure is DENY
@@ -416,9 +427,13 @@ class SvcClient:
         authorization = answer.get("authorization") if isinstance(answer, dict) else None
         return _decide(authorization)
 
-    def verify_tool_or_deny(self, agent: str, tool: str, root: Optional[str] = None) -> DenyResult:
-        """:meth:`verify_tool`, never raising: ALLOW only for a 200 Authorization with
-        ``decision == "ALLOW"`` and ``authorized is True``; anything else is DENY."""
+    def verify_tool_or_deny(self, agent: str, tool: str, root: Optional[str] = None, *, any_root: bool = False) -> DenyResult:
+        """:meth:`verify_tool`, never raising for an answer: ALLOW only for a 200 Authorization
+        with ``decision == "ALLOW"`` and ``authorized is True``; anything else is DENY.
+
+        ``root`` (the delegation root to require) or ``any_root=True`` is required: without
+        either it raises TypeError before any request (fail closed)."""
+        _require_roots("verify_tool_or_deny", "root", root, any_root)
         try:
             answer = self.verify_tool(agent, tool, root)
         except Exception as error:  # noqa: BLE001 — rule 4: every failure is DENY
@@ -984,6 +999,23 @@ def _decide(authorization: Any) -> DenyResult:
         error = SvcError.client(CLIENT_BAD_RESPONSE, "the authorization is inconsistent (decision and authorized disagree)", 200)
         return {"decision": "DENY", "authorized": False, "reason": f"{error.code}: {error.detail}", "authorization": authorization, "error": error}
     return {"decision": "DENY", "authorized": False, "reason": authorization["reason"], "authorization": authorization}
+
+
+def _require_roots(helper: str, name: str, roots: Any, any_root: Any) -> None:
+    """The DENY helpers fail closed on missing trust: ``roots`` (a non-empty list of DIDs, or
+    one DID) or ``any_root is True``, not both; anything else is the caller's mistake, raised as
+    TypeError before any request — never an ALLOW."""
+    if not isinstance(any_root, bool):
+        raise TypeError(f"{helper}: any_root must be True or False")
+    given = roots is not None and len(roots) > 0 if isinstance(roots, (str, list, tuple)) else roots is not None
+    if any_root and given:
+        raise TypeError(f"{helper}: any_root and {name} exclude each other: name the trusted roots, or accept any root")
+    if not any_root and not given:
+        what = "a DID" if name == "root" else "one or more DIDs"
+        raise TypeError(
+            f"{helper}: no trusted root was given; pass {name} ({what}) or any_root=True — "
+            "without one, any chain is accepted, even one the agent minted itself"
+        )
 
 
 def _deny_error(error: Exception) -> DenyResult:

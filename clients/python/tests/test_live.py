@@ -297,11 +297,13 @@ class DirectDaemonTest(unittest.TestCase):
         self.assertEqual(rooted["decision"], "ALLOW")
         other_root = self.client.verify_tool(d["agent"], d["allowedTool"], root=self.s["didKey"])
         self.assertEqual(other_root["decision"], "DENY")
-        helper = self.client.verify_tool_or_deny(d["agent"], d["allowedTool"])
+        helper = self.client.verify_tool_or_deny(d["agent"], d["allowedTool"], root=d["root"])
         self.assertEqual((helper["decision"], helper["authorized"]), ("ALLOW", True))
-        self.assertEqual(helper["authorization"], allowed)
+        self.assertEqual(helper["authorization"], rooted)
+        anyone = self.client.verify_tool_or_deny(d["agent"], d["allowedTool"], any_root=True)
+        self.assertEqual(anyone["authorization"], allowed)
         self.assertNotIn("error", helper)
-        helper = self.client.verify_tool_or_deny(d["agent"], d["deniedTool"])
+        helper = self.client.verify_tool_or_deny(d["agent"], d["deniedTool"], any_root=True)
         self.assertEqual((helper["decision"], helper["authorized"]), ("DENY", False))
         self.assertNotIn("error", helper)
         self.assertEqual(helper["reason"], denied["reason"])
@@ -314,29 +316,41 @@ class DirectDaemonTest(unittest.TestCase):
 
     def test_authorize(self) -> None:
         d = self.s["delegation"]
-        answer = self.client.authorize(d["chain"], d["allowedTool"])
+        answer = self.client.authorize(d["chain"], d["allowedTool"], trusted_roots=[d["root"]])
         self.assertEqual((answer["authorization"]["decision"], answer["authorization"]["authorized"]), ("ALLOW", True))
         self.assertEqual(answer["chain"]["status"], "VALID")
         self.assertEqual(self.client.authorize(d["chain"], d["deniedTool"], trusted_roots=[d["root"]])["authorization"]["decision"], "DENY")
 
     def test_authorize_or_deny(self) -> None:
         d = self.s["delegation"]
-        allow = self.client.authorize_or_deny(d["chain"], d["allowedTool"])
+        allow = self.client.authorize_or_deny(d["chain"], d["allowedTool"], [d["root"]])
         self.assertEqual((allow["decision"], allow["authorized"]), ("ALLOW", True))
         self.assertEqual(allow["authorization"]["matchedCapability"], "payments:*")
         self.assertNotIn("error", allow)
-        deny = self.client.authorize_or_deny(d["chain"], d["deniedTool"])
+        deny = self.client.authorize_or_deny(d["chain"], d["deniedTool"], [d["root"]])
         self.assertEqual((deny["decision"], deny["authorized"]), ("DENY", False))
         self.assertNotIn("error", deny)
         # A problem (400: no tool) is DENY, never raised.
-        problem = self.client.authorize_or_deny(d["chain"], "")
+        problem = self.client.authorize_or_deny(d["chain"], "", [d["root"]])
         self.assertEqual((problem["decision"], problem["error"].code), ("DENY", "INVALID_REQUEST"))
         self.assertTrue(problem["reason"].startswith("INVALID_REQUEST: "))
+
+    def test_or_deny_helpers_require_trust(self) -> None:
+        d = self.s["delegation"]
+        with self.assertRaisesRegex(TypeError, "no trusted root was given"):
+            self.client.authorize_or_deny(d["chain"], d["allowedTool"])
+        with self.assertRaisesRegex(TypeError, "no trusted root was given"):
+            self.client.verify_tool_or_deny(d["agent"], d["allowedTool"])
+        # any_root=True on purpose: the daemon decides, with no trusted roots sent.
+        anyone = self.client.authorize_or_deny(d["chain"], d["allowedTool"], any_root=True)
+        self.assertEqual((anyone["decision"], anyone["authorization"]["root"]), ("ALLOW", d["root"]))
+        other = self.client.authorize_or_deny(d["chain"], d["allowedTool"], [self.s["didKey"]])
+        self.assertEqual((other["decision"], other["authorized"]), ("DENY", False))  # rooted elsewhere
 
     def test_unreachable_daemon_is_deny_never_raised(self) -> None:
         d = self.s["delegation"]
         unreachable = SvcClient(self.s["unreachableUrl"], timeout=10)
-        for result in (unreachable.authorize_or_deny(d["chain"], d["allowedTool"]), unreachable.verify_tool_or_deny(d["agent"], d["allowedTool"])):
+        for result in (unreachable.authorize_or_deny(d["chain"], d["allowedTool"], [d["root"]]), unreachable.verify_tool_or_deny(d["agent"], d["allowedTool"], d["root"])):
             self.assertEqual((result["decision"], result["authorized"]), ("DENY", False))
             self.assertEqual((result["error"].code, result["error"].status), (CLIENT_NETWORK_ERROR, 0))
             self.assertTrue(result["reason"].startswith("CLIENT_NETWORK_ERROR: "))

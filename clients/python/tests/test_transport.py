@@ -265,7 +265,7 @@ class DenyHelpersTest(unittest.TestCase):
     def decide(self, answer: Any, tool_route: bool = False) -> Any:
         with ScriptedServer([answer]) as server:
             client = SvcClient(server.url)
-            return client.verify_tool_or_deny("did:key:a", "t") if tool_route else client.authorize_or_deny(["r"], "t")
+            return client.verify_tool_or_deny("did:key:a", "t", root="did:key:r") if tool_route else client.authorize_or_deny(["r"], "t", ["did:key:r"])
 
     def test_allow_needs_decision_and_authorized(self) -> None:
         allow = {"agent": "did:key:a", "tool": "t", "decision": "ALLOW", "authorized": True, "reason": "granted by payments:*"}
@@ -297,8 +297,37 @@ class DenyHelpersTest(unittest.TestCase):
                     self.assertEqual(result["error"].code, code)
                     self.assertTrue(result["reason"].startswith(code + ": "))
                     self.assertNotIn("authorization", result)
-        result = SvcClient("http://127.0.0.1:9").authorize_or_deny("not a list", "t")  # a TypeError inside
+        result = SvcClient("http://127.0.0.1:9").authorize_or_deny("not a list", "t", any_root=True)  # a TypeError inside
         self.assertEqual((result["decision"], result["error"].code), ("DENY", CLIENT_BAD_RESPONSE))
+
+    def test_missing_trust_raises_before_any_request(self) -> None:
+        # Fail closed: without trusted roots (or any_root=True) the helpers refuse the call itself;
+        # the scripted server has no answer to give, so a request would fail the test differently.
+        with ScriptedServer([]) as server:
+            client = SvcClient(server.url)
+            for call, pattern in (
+                (lambda: client.authorize_or_deny(["r"], "t"), r"^authorize_or_deny: no trusted root was given; pass trusted_roots \(one or more DIDs\) or any_root=True"),
+                (lambda: client.authorize_or_deny(["r"], "t", []), r"no trusted root was given"),
+                (lambda: client.authorize_or_deny(["r"], "t", any_root=False), r"no trusted root was given"),
+                (lambda: client.authorize_or_deny(["r"], "t", ["did:key:r"], any_root=True), r"exclude each other"),
+                (lambda: client.authorize_or_deny(["r"], "t", any_root="yes"), r"any_root must be True or False"),  # type: ignore[arg-type]
+                (lambda: client.verify_tool_or_deny("did:key:a", "t"), r"^verify_tool_or_deny: no trusted root was given; pass root \(a DID\) or any_root=True"),
+                (lambda: client.verify_tool_or_deny("did:key:a", "t", ""), r"no trusted root was given"),
+                (lambda: client.verify_tool_or_deny("did:key:a", "t", "did:key:r", any_root=True), r"exclude each other"),
+            ):
+                with self.subTest(pattern=pattern):
+                    with self.assertRaisesRegex(TypeError, pattern):
+                        call()
+            self.assertEqual(server.requests, [])
+
+    def test_any_root_sends_no_roots(self) -> None:
+        allow = {"agent": "did:key:a", "tool": "t", "decision": "ALLOW", "authorized": True, "reason": "granted by *"}
+        with ScriptedServer([json_answer(200, {"authorization": allow, "chain": {}}), json_answer(200, allow)]) as server:
+            client = SvcClient(server.url)
+            self.assertEqual(client.authorize_or_deny(["r"], "t", any_root=True)["decision"], "ALLOW")
+            self.assertEqual(client.verify_tool_or_deny("did:key:a", "t", any_root=True)["decision"], "ALLOW")
+            self.assertEqual(json.loads(server.requests[0].body), {"chain": ["r"], "tool": "t"})
+            self.assertNotIn("root=", server.requests[1].path)
 
 
 class StreamTransportTest(unittest.TestCase):

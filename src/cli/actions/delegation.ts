@@ -78,6 +78,46 @@ function trustedRoots(values: string[]): string[] | undefined {
   return values;
 }
 
+/**
+ * What a gate without trusted roots prints on stderr (issue 40): anyone can mint a chain rooted in
+ * a DID of their own, so a VALID chain or an ALLOW without one exits 3, never 0.
+ */
+export const NO_TRUSTED_ROOT = 'needs attention: no trusted root was given; pass --trusted-root <did> or --any-root';
+
+/** Why `verify-delegation --register` registered nothing when no root was trusted. */
+const NOT_REGISTERED_WITHOUT_ROOT =
+  'No trusted root was given (--trusted-root or SVC_DELEGATION_ROOTS), so nothing was registered; pass --any-root to register a chain of any root.';
+
+/** The roots a chain is verified against, and whether the caller gave none. */
+export interface TrustChoice {
+  /** undefined: any root (--any-root, or none given). */
+  roots: string[] | undefined;
+  /** No --trusted-root, no SVC_DELEGATION_ROOTS and no --any-root: the gate cannot pass. */
+  missing: boolean;
+}
+
+/**
+ * The trusted roots of `authorize` and `verify-delegation`, first found: --trusted-root (repeatable),
+ * --any-root (the caller accepts any root, and says so), SVC_DELEGATION_ROOTS (the operator's
+ * roots, read as the daemon reads them). None of them: `missing`, the run exits 3 where it would
+ * have passed. --any-root beside --trusted-root is a usage error.
+ */
+export async function chooseTrustedRoots(options: { trustedRoot: string[]; anyRoot?: boolean }, env: NodeJS.ProcessEnv): Promise<TrustChoice> {
+  const given = trustedRoots(options.trustedRoot);
+  if (given && options.anyRoot) throw new ConfigError('--any-root and --trusted-root exclude each other: name the trusted roots, or accept any root');
+  if (given) return { roots: given, missing: false };
+  if (options.anyRoot) return { roots: undefined, missing: false };
+  const operator = await delegationRoots(env);
+  return operator ? { roots: operator, missing: false } : { roots: undefined, missing: true };
+}
+
+/** A gate without trusted roots: what would pass needs attention (3); a failure or an INDETERMINATE stays as it is. */
+export function exitWithoutRoot(exitCode: number, trust: TrustChoice): number {
+  return trust.missing && exitCode === EXIT.PASS ? EXIT.INDETERMINATE : exitCode;
+}
+
+const trustNotes = (trust: TrustChoice): string[] => (trust.missing ? [NO_TRUSTED_ROOT] : []);
+
 /** A private key file that group or others can read: warned about (as ssh does), then used. */
 async function warnIfExposed(io: CliIo, file: string): Promise<void> {
   if (file === '-' || process.platform === 'win32') return;
@@ -196,6 +236,8 @@ export interface DelegateOptions {
 export interface ChainCommandOptions extends OutputOptions {
   egressAllow: string[];
   trustedRoot: string[];
+  /** --any-root: no trusted root, on purpose. */
+  anyRoot?: boolean;
 }
 
 export async function delegateAction(io: CliIo, setExit: (code: number) => void, options: DelegateOptions): Promise<void> {
@@ -240,7 +282,8 @@ export async function delegateAction(io: CliIo, setExit: (code: number) => void,
 }
 
 export async function verifyDelegationAction(io: CliIo, setExit: (code: number) => void, file: string, options: ChainCommandOptions & { register?: boolean; db?: string }): Promise<void> {
-  const roots = trustedRoots(options.trustedRoot);
+  const trust = await chooseTrustedRoots(options, io.env);
+  const roots = trust.roots;
   const allowedRoots = options.register ? await delegationRoots(io.env) : null;
   const maxDays = options.register ? await registrationMaxDays(io.env) : 0;
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
@@ -251,23 +294,29 @@ export async function verifyDelegationAction(io: CliIo, setExit: (code: number) 
   await emitReport<unknown>(io, options, runtime, async (hooks) => {
     const chain = parseChainText(text, 'delegation chain file');
     const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
-    if (!options.register) return { value, exitCode: exitForChain(value), text: (style, width) => delegationChainText(value, style, width) };
-    const registration = await registerLocally(runtime, database, chain, value, allowedRoots, maxDays);
+    const notes = trustNotes(trust);
+    if (!options.register) return { value, exitCode: exitWithoutRoot(exitForChain(value), trust), text: (style, width) => delegationChainText(value, style, width), notes };
+    // Without a trusted root nothing is registered: verify-tool would later ALLOW from a chain anyone could mint.
+    const registration: Registration = trust.missing
+      ? { registered: false, reason: NOT_REGISTERED_WITHOUT_ROOT }
+      : await registerLocally(runtime, database, chain, value, allowedRoots, maxDays);
     // The daemon's response body: why a requested registration did not happen, when it did not.
     const body = registration.registered
       ? { result: value, registered: true }
       : { result: value, registered: false, registrationReason: registration.reason };
     return {
       value: body,
-      exitCode: exitForRegistration(value, registration),
+      exitCode: trust.missing ? exitWithoutRoot(exitForChain(value), trust) : exitForRegistration(value, registration),
       text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, databaseLocation(database), style, width)}`,
+      notes,
     };
   }, setExit);
 }
 
 export async function authorizeAction(io: CliIo, setExit: (code: number) => void, options: ChainCommandOptions & { chain: string; tool: string }): Promise<void> {
   if (options.tool.trim() === '') throw new ConfigError('--tool must not be empty');
-  const roots = trustedRoots(options.trustedRoot);
+  const trust = await chooseTrustedRoots(options, io.env);
+  const roots = trust.roots;
   const text = await readSource(options.chain, 'delegation chain');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   await emitReport(io, options, runtime, async (hooks) => {
@@ -276,8 +325,9 @@ export async function authorizeAction(io: CliIo, setExit: (code: number) => void
     const authorization = authorize(chain, options.tool);
     return {
       value: { authorization, chain },
-      exitCode: exitForAuthorization(authorization, chain),
+      exitCode: exitWithoutRoot(exitForAuthorization(authorization, chain), trust),
       text: (style, width) => authorizationText(authorization, chain, style, width),
+      notes: trustNotes(trust),
     };
   }, setExit);
 }

@@ -1,9 +1,10 @@
 /** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: commands/inspect.ts). */
-import type { A2aInspection } from '../../core/a2a/types.js';
-import type { McpInspection } from '../../core/mcp/types.js';
+import { A2A_CHECK_IDS, type A2aInspection } from '../../core/a2a/types.js';
+import { MCP_CHECK_IDS, type McpInspection } from '../../core/mcp/types.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { Runtime } from '../../core/runtime.js';
 import { createRuntime } from '../../runtime/node.js';
+import { exitForChecks, parseAllowWarn, withAcceptedWarnings, type WarnPolicy } from '../checks.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { databaseOption } from './database.js';
@@ -11,20 +12,20 @@ import { printable } from '../output/layout.js';
 import { emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
 
-export function exitForMcp(result: McpInspection, strict = false): ExitCode {
+/** AUTH_REQUIRED is 3 whatever --strict or --allow-warn say (nothing was listed); else the checks decide. */
+export function exitForMcp(result: McpInspection, policy: WarnPolicy = {}): ExitCode {
   if (result.status === 'AUTH_REQUIRED') return EXIT.INDETERMINATE;
-  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-  return EXIT.PASS;
+  return exitForChecks(result.checks, policy);
 }
 
-export function exitForA2a(result: A2aInspection, strict = false): ExitCode {
-  if (result.checks.some((c) => c.status === 'FAIL')) return EXIT.CHECK_FAILED;
-  if (result.checks.some((c) => c.status === 'WARN')) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-  return EXIT.PASS;
+export function exitForA2a(result: A2aInspection, policy: WarnPolicy = {}): ExitCode {
+  return exitForChecks(result.checks, policy);
 }
 
 export interface InspectOptions extends OutputOptions {
   strict?: boolean;
+  /** --allow-warn, as given (each value may list several ids). */
+  allowWarn?: string[];
   egressAllow: string[];
 }
 
@@ -65,6 +66,7 @@ function run(io: CliIo, setExit: (code: number) => void, options: InspectOptions
 }
 
 export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, options: InspectMcpOptions): Promise<void> {
+  const accepted = parseAllowWarn(options.allowWarn, MCP_CHECK_IDS, 'inspect-mcp');
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
   return run(io, setExit, options, async (runtime, hooks) => {
@@ -72,14 +74,23 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     const value = await withStore(io, options, runtime, (storageUnavailable) =>
       inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
     );
-    return { value, exitCode: exitForMcp(value, options.strict), text: (style, width) => mcpText(value, style, width) };
+    return {
+      value: withAcceptedWarnings(value, accepted),
+      exitCode: exitForMcp(value, { strict: options.strict, accepted }),
+      text: (style, width) => mcpText(value, style, width, accepted),
+    };
   });
 }
 
 export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string, options: InspectOptions): Promise<void> {
+  const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
   return run(io, setExit, options, async (runtime, hooks) => {
     const { inspectA2a } = await import('../../core/a2a/inspect.js');
     const value = await inspectA2a(url, { runtime, hooks });
-    return { value, exitCode: exitForA2a(value, options.strict), text: (style, width) => a2aText(value, style, width) };
+    return {
+      value: withAcceptedWarnings(value, accepted),
+      exitCode: exitForA2a(value, { strict: options.strict, accepted }),
+      text: (style, width) => a2aText(value, style, width, accepted),
+    };
   });
 }

@@ -8,6 +8,10 @@
  *   authorize           ALLOW/DENY for one tool: 0 ALLOW, 1 DENY, 3 DENY on an INDETERMINATE chain
  *   verify-tool         ALLOW/DENY from the local registry, as GET /v1/agents/verify-tool: 0/1
  *
+ * verify-delegation and authorize fail closed without a trusted root (issue 40): no --trusted-root,
+ * no SVC_DELEGATION_ROOTS and no --any-root → 3 where they would pass (the result is unchanged;
+ * stderr says why), and --register registers nothing.
+ *
  * Every command: 4 no answer (a problem), 2 usage or an unreadable file. The private key is never
  * printed, logged or quoted in a message.
  */
@@ -22,8 +26,16 @@ import { addDbOption, collect, addEgressOption } from './store-options.js';
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'issuer DID hosts');
 
 function trustedRootOption(cmd: Command): Command {
-  return cmd.option('--trusted-root <did>', 'require the chain to start at this DID; repeatable (any listed root will do)', collect, []);
+  return cmd
+    .option('--trusted-root <did>', 'require the chain to start at this DID; repeatable (any listed root will do); default: SVC_DELEGATION_ROOTS', collect, [])
+    .option('--any-root', 'accept a chain rooted in any DID, on purpose (without a trusted root or this, a VALID chain or an ALLOW exits 3)');
 }
+
+/** How both gates treat a missing root, for their help. */
+const TRUST_HELP = `Trusted roots: --trusted-root (repeatable), else SVC_DELEGATION_ROOTS. Without either, anyone can
+mint a chain rooted in a DID of their own, so the command fails closed: where it would exit 0 it
+exits 3, and says on stderr "needs attention: no trusted root was given; pass --trusted-root <did>
+or --any-root" (the result, and --json, are unchanged). --any-root accepts any root on purpose.`;
 
 export function registerDelegation(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const delegate = program
@@ -54,7 +66,7 @@ its parent …); 2 usage or unreadable file.
 Examples:
   $ svc delegate --key alice.jwk --iss did:key:z6MkAlice… --aud did:key:z6MkBob… --cap 'payments:*' --ttl 1d > root.jwt
   $ svc delegate --key bob.jwk --iss did:key:z6MkBob… --aud did:key:z6MkAgent… --cap payments:charge --ttl 1h --parent root.jwt > leaf.jwt
-  $ cat root.jwt leaf.jwt > chain.txt && svc verify-delegation chain.txt`,
+  $ cat root.jwt leaf.jwt > chain.txt && svc verify-delegation chain.txt --trusted-root did:key:z6MkAlice…`,
   );
   delegate.action(async (options: DelegateOptions) => (await import('../actions/delegation.js')).delegateAction(io, setExit, options));
 
@@ -75,18 +87,21 @@ Each receipt must be signed by a key in its issuer's capabilityDelegation, be is
 receipt's audience, name the previous receipt's digest in "prf", stay inside the parent's window and
 capabilities, and be valid now (60 s skew on nbf). At most 8 receipts; no principal twice.
 
+${TRUST_HELP}
+
 --register stores a VALID chain in the database (--db) until it expires, as the daemon's
 verify-delegation does with "register": true; with SVC_DELEGATION_ROOTS set, only chains rooted in
-one of those DIDs. --json then prints {result, registered, registrationReason?}.
+one of those DIDs; without any trusted root (and no --any-root), none. --json then prints
+{result, registered, registrationReason?}.
 
 Exit status: 0 VALID (and registered, with --register); 1 INVALID or MALFORMED, or a VALID chain
 --register did not register (the reason is printed); 3 INDETERMINATE (an issuer DID did not
-resolve); 4 no answer; 2 usage or unreadable file.
+resolve), or VALID without a trusted root; 4 no answer; 2 usage or unreadable file.
 
 Examples:
-  $ svc verify-delegation chain.txt
+  $ svc verify-delegation chain.txt --trusted-root did:key:z6MkAlice…
   $ svc verify-delegation chain.json --trusted-root did:web:example.com --json
-  $ svc verify-delegation chain.txt --register && svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge`,
+  $ svc verify-delegation chain.txt --trusted-root did:web:example.com --register && svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge --root did:web:example.com`,
   );
   verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => (await import('../actions/delegation.js')).verifyDelegationAction(io, setExit, file, options));
 
@@ -106,12 +121,15 @@ ALLOW when the chain is VALID and a capability of its leaf grants the tool ("*",
 named label:…, or the tool's name; case-insensitive). The chain is a bearer artefact: ALLOW does not
 show that the caller is the agent. --json prints {authorization, chain}.
 
-Exit status: 0 ALLOW; 1 DENY; 3 DENY because the chain is INDETERMINATE; 4 no answer; 2 usage or
-unreadable file.
+${TRUST_HELP}
+
+Exit status: 0 ALLOW; 1 DENY; 3 DENY because the chain is INDETERMINATE, or ALLOW without a
+trusted root; 4 no answer; 2 usage or unreadable file.
 
 Examples:
-  $ svc authorize --chain chain.txt --tool payments:charge
-  $ svc authorize --chain - --tool refund --trusted-root did:web:example.com --json < chain.json`,
+  $ svc authorize --chain chain.txt --tool payments:charge --trusted-root did:key:z6MkAlice…
+  $ svc authorize --chain - --tool refund --trusted-root did:web:example.com --json < chain.json
+  $ SVC_DELEGATION_ROOTS=did:web:example.com svc authorize --chain chain.txt --tool payments:charge`,
   );
   authorizeCmd.action(async (options: ChainCommandOptions & { chain: string; tool: string }) => (await import('../actions/delegation.js')).authorizeAction(io, setExit, options));
 
@@ -137,7 +155,7 @@ Nothing is written: no database means nothing is registered. --json prints the a
 Exit status: 0 ALLOW; 1 DENY; 4 no answer (the database cannot be read); 2 usage.
 
 Examples:
-  $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge
+  $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge --root did:web:example.com
   $ svc verify-tool --agent did:key:z6MkAgent… --tool refund --root did:web:example.com --json`,
   );
   verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }) => (await import('../actions/delegation.js')).verifyToolAction(io, setExit, options));

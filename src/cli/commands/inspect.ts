@@ -7,18 +7,24 @@
  *   inspect-a2a   0 every check passes; 1 a check FAILs (an INVALID signature, a non-https
  *                 interface, a card that breaks the schema); 3 a check WARNs; --strict: WARN → 1
  *
+ * Both: --allow-warn <check-id>[,…] accepts known warnings (src/cli/checks.ts): those WARN checks
+ * count toward neither 3 nor --strict; --json then adds `acceptedWarnings`.
+ *
  * Both: 4 no answer (a problem: unreachable, egress blocked, no card, not JSON), 2 usage.
  * inspect-mcp records each complete inventory in the embedded store (the same database as
  * `svc resolve`), so the next run reports drift; --no-store skips that.
  */
 import type { Command } from 'commander';
+import { A2A_CHECK_IDS } from '../../core/a2a/types.js';
+import { MCP_CHECK_IDS } from '../../core/mcp/types.js';
 import type { InspectOptions, InspectMcpOptions } from '../actions/inspect.js';
+import { addAllowWarnOption } from '../checks.js';
 import type { CliIo } from '../io.js';
 import { addOutputOptions } from '../output/options.js';
 import { addDbOption, addEgressOption } from './store-options.js';
 
-function commonOptions(cmd: Command, what: string): Command {
-  return addEgressOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), what);
+function commonOptions(cmd: Command, what: string, checkIds: readonly string[]): Command {
+  return addEgressOption(addAllowWarnOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), checkIds), what);
 }
 
 export function registerInspect(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -26,7 +32,7 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift')
     .argument('<endpoint>', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow)');
-  commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server');
+  commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
   addOutputOptions(mcp);
@@ -47,10 +53,15 @@ Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, 
 not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer
 (unreachable, egress blocked, not an MCP endpoint); 2 usage.
 
+A warning you know about and accept (a server that only speaks the older handshake, plain http on
+a development host) is named with --allow-warn: it is still reported, marked accepted, but counts
+toward neither 3 nor --strict; --json then adds "acceptedWarnings" (the ids accepted).
+
 Examples:
   $ svc inspect-mcp https://tools.example/mcp
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
+  $ svc inspect-mcp https://legacy.example/mcp --strict --allow-warn protocol
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
   );
   mcp.action(async (endpoint: string, options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
@@ -59,7 +70,7 @@ Examples:
     .command('inspect-a2a')
     .description('Inspect an A2A agent card: schema, version, interfaces, provider, security and signatures')
     .argument('<url>', 'the agent origin (https://agent.example) or the URL of its card');
-  commonOptions(a2a, 'the agent host and key hosts');
+  commonOptions(a2a, 'the agent host and key hosts', A2A_CHECK_IDS);
   addOutputOptions(a2a);
   a2a.addHelpText(
     'after',
@@ -72,9 +83,11 @@ from a DID kid (assertionMethod) or an https jku. The card's claims are reported
 
 Exit status: 0 every check passes; 1 a check fails (e.g. a signature INVALID, an interface not
 https); 3 a check warns (--strict: 1); 4 no answer (no card, not JSON, unreachable); 2 usage.
+--allow-warn names warnings you accept: still reported, they count toward neither 3 nor --strict.
 
 Examples:
   $ svc inspect-a2a https://agent.example
+  $ svc inspect-a2a https://agent.example --strict --allow-warn provider
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json`,
   );
   a2a.action(async (url: string, options: InspectOptions) => (await import('../actions/inspect.js')).inspectA2aAction(io, setExit, url, options));

@@ -84,6 +84,12 @@ export interface ReportOutcome<T> {
   text: (style: Style, width: number) => string;
   /** A resolution shown as the ink dossier instead of `text` on a real terminal. */
   dossier?: EnrichedResolution;
+  /**
+   * Why the exit code is what it is, when the result alone does not say (e.g. "needs attention:
+   * no trusted root was given; …"): each a line `svc: <note>` on stderr after the report, also
+   * with --json and --quiet (like an error, it is never hidden).
+   */
+  notes?: readonly string[];
 }
 
 /**
@@ -129,6 +135,7 @@ export async function emitReport<T>(
       io.stdout.write(outcome.text(await styleFor(level), width));
     }
   }
+  for (const note of outcome.notes ?? []) io.stderr.write(`svc: ${note}\n`);
   setExit(outcome.exitCode);
 }
 

@@ -8,6 +8,7 @@ import type { A2aInspection } from '../../core/a2a/types.js';
 import type { McpInspection, McpTool } from '../../core/mcp/types.js';
 import { printable } from './layout.js';
 import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Style, type Tone, type Word } from './layout.js';
+import { isAccepted } from '../checks.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 
 /** Server text that is only quoted (a tool name in a sentence, an excerpt) is cut to `width` characters; --json has it whole. */
@@ -21,8 +22,16 @@ const LABEL = 12;
 
 const field = (out: Report, label: string, value: string | null | undefined): Report => out.field(label, value ? printable(value) : null, LABEL);
 
-function checkLines(out: Report, checks: ReadonlyArray<{ id: string; status: 'PASS' | 'WARN' | 'FAIL' | 'SKIP'; detail: string }>, idWidth: number): void {
-  for (const check of checks) out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, idWidth, 5), printable(check.detail));
+/**
+ * One line per check; a WARN accepted with --allow-warn is still shown as WARN, its detail
+ * opened by "accepted (--allow-warn):".
+ */
+function checkLines(out: Report, checks: ReadonlyArray<{ id: string; status: 'PASS' | 'WARN' | 'FAIL' | 'SKIP'; detail: string }>, idWidth: number, accepted?: ReadonlySet<string>): void {
+  for (const check of checks) {
+    const detail = words(printable(check.detail));
+    const body = isAccepted(check, accepted) ? [...words('accepted (--allow-warn):', 'muted'), ...detail] : detail;
+    out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, idWidth, 5), body);
+  }
 }
 
 const DRIFT_TONE: Readonly<Record<McpTool['drift'], 'PASS' | 'WARN' | 'SKIP'>> = {
@@ -121,7 +130,7 @@ function signalLines(out: Report, result: McpInspection): void {
   }
 }
 
-export function mcpText(result: McpInspection, style: Style, width: number = DEFAULT_WIDTH): string {
+export function mcpText(result: McpInspection, style: Style, width: number = DEFAULT_WIDTH, accepted?: ReadonlySet<string>): string {
   const status = result.status === 'INSPECTED' && result.checks.some((c) => c.status === 'WARN') ? 'WARN' : result.status === 'INSPECTED' ? 'PASS' : 'WARN';
   const out = new Report(width);
   headlineLines(out, result.status, result.headline, statusTone(status));
@@ -159,12 +168,12 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
   }
   signalLines(out, result);
   out.blank().line({ text: 'Checks', bold: true });
-  checkLines(out, result.checks, 18);
+  checkLines(out, result.checks, 18, accepted);
   limitationLines(out, result.limitations);
   return out.text(style);
 }
 
-export function a2aText(result: A2aInspection, style: Style, width: number = DEFAULT_WIDTH): string {
+export function a2aText(result: A2aInspection, style: Style, width: number = DEFAULT_WIDTH, accepted?: ReadonlySet<string>): string {
   const failed = result.checks.some((c) => c.status === 'FAIL');
   const warned = result.checks.some((c) => c.status === 'WARN');
   const word = failed ? 'FAIL' : warned ? 'WARN' : 'PASS';
@@ -204,7 +213,7 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
     }
   }
   out.blank().line({ text: 'Checks', bold: true });
-  checkLines(out, result.checks, 10);
+  checkLines(out, result.checks, 10, accepted);
   limitationLines(out, result.limitations);
   return out.text(style);
 }
