@@ -28,7 +28,7 @@ _svc() {
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
     verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--trusted-root --egress-allow --db' ;;
     authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
-    verify-tool) flags='--agent --tool --root --db --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
+    verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose -h --help'; valued='--curve --out' ;;
     inspect-mcp) flags='--strict --allow-warn --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow --db' ;;
     inspect-a2a) flags='--strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow' ;;

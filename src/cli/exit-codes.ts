@@ -31,7 +31,7 @@ export const EXIT_CODES_HELP = `Exit codes:
        environment setting (svc alone prints this help on stderr and exits 2)
   3    needs attention: a dimension is INDETERMINATE or the document has warnings
        (--strict turns this into 1); a credential, JWS, chain or policy INDETERMINATE;
-       a chain VALID or an ALLOW without a trusted root (--trusted-root, or --any-root);
+       a chain VALID or an ALLOW without a trusted root (--trusted-root, --root, or --any-root);
        an inspection check warns (--strict: 1; --allow-warn <check-id> accepts a known one)
   4    no answer: invalid DID, unsupported method, unreachable host (a problem, see --json)
   130  interrupted

@@ -302,9 +302,16 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expect(again.exitCode).toBe(0);
     expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/ Registered in \S+svc\.db: svc verify-tool answers from this chain until it expires\.$/);
 
-    const allow = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--json'], env);
+    // Without --root, SVC_DELEGATION_ROOTS or --any-root an ALLOW needs attention: the registry
+    // may hold chains registered with --any-root, so no root vouches for the answer.
+    const unrooted = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--json'], env);
+    expect(unrooted.exitCode, unrooted.stderr).toBe(3);
+    expect(unrooted.stderr).toContain('svc: needs attention: no trusted root was given; pass --root <did> (or set SVC_DELEGATION_ROOTS) or --any-root');
+    const allow = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--any-root', '--json'], env);
     expect(allow.exitCode, allow.stderr).toBe(0);
+    expect(allow.stderr).toBe('');
     const allowed = onlyJson(allow);
+    expect(onlyJson(unrooted)).toEqual(allowed);
     expect(allowed).toMatchObject({ agent: agent.didKey, tool: 'payments:charge', decision: 'ALLOW', authorized: true, matchedCapability: 'payments:charge', root: alice.didKey });
     const deny = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'refund', '--json'], env);
     expect(deny.exitCode).toBe(1);
@@ -322,7 +329,7 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expect(expectJson(await call(query('payments:charge')), 200)).toEqual(allowed);
     expect(expectJson(await call(query('refund')), 200)).toEqual(denied);
 
-    const text = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--no-color'], env);
+    const text = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--any-root', '--no-color'], env);
     expect(text.stdout).toMatch(/^ALLOW {2}\S/);
     expect(text.stdout).toMatch(/^ {2}matched +payments:charge$/m);
     expect(text.stdout.replace(/\s+/g, ' ')).toContain('1 registered chain of the agent verified again');
@@ -359,7 +366,7 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     const registered = await run(['verify-delegation', chainFile, '--any-root', '--register', '--json'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     const notAfter = Date.parse(onlyJson(registered).result.notAfter);
-    expect((await run(['verify-tool', '--agent', agent.didKey, '--tool', 'anything', '--quiet'], env)).exitCode).toBe(0);
+    expect((await run(['verify-tool', '--agent', agent.didKey, '--tool', 'anything', '--any-root', '--quiet'], env)).exitCode).toBe(0);
     await new Promise((r) => setTimeout(r, Math.max(0, notAfter - Date.now()) + 1_100));
     const late = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'anything', '--json'], env);
     expect(late.exitCode).toBe(1);
@@ -370,6 +377,7 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expectUsageError(await run(['verify-tool', '--agent', 'alice', '--tool', 'x']), /--agent must be a DID/);
     expectUsageError(await run(['verify-tool', '--agent', ED25519, '--tool', '']), /--tool must not be empty/);
     expectUsageError(await run(['verify-tool', '--agent', `${ED25519}?x=1`, '--tool', 'x']), /not a DID URL with a path or query/);
+    expectUsageError(await run(['verify-tool', '--agent', ED25519, '--tool', 'x', '--root', ED25519, '--any-root']), /--any-root and --root exclude each other/);
   });
 });
 

@@ -332,12 +332,23 @@ export async function authorizeAction(io: CliIo, setExit: (code: number) => void
   }, setExit);
 }
 
-export async function verifyToolAction(io: CliIo, setExit: (code: number) => void, options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }): Promise<void> {
+/** The note of `verify-tool` without a root: its flags are --root and --any-root. */
+export const NO_ROOT_FOR_TOOL = 'needs attention: no trusted root was given; pass --root <did> (or set SVC_DELEGATION_ROOTS) or --any-root';
+
+export async function verifyToolAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: OutputOptions & { agent: string; tool: string; root?: string; anyRoot?: boolean; db?: string; egressAllow: string[] },
+): Promise<void> {
   if (options.tool === '') throw new ConfigError('--tool must not be empty');
   if (options.tool.length > MAX_TOOL_LENGTH) throw new ConfigError(`--tool is longer than ${MAX_TOOL_LENGTH} characters`);
+  if (options.root !== undefined && options.anyRoot) throw new ConfigError('--any-root and --root exclude each other: name the root, or accept any registered root');
   const agent = registryDid('--agent', options.agent);
   const root = options.root === undefined ? undefined : registryDid('--root', options.root);
   const reverifyRoots = await delegationRoots(io.env);
+  // A registry may hold chains registered with --any-root: an ALLOW that no root vouches for
+  // (no --root, no SVC_DELEGATION_ROOTS, no --any-root) needs attention, as authorize's does.
+  const rootMissing = root === undefined && !reverifyRoots && !options.anyRoot;
   const database = databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   await emitReport(io, options, runtime, async (hooks) => {
@@ -374,10 +385,12 @@ export async function verifyToolAction(io: CliIo, setExit: (code: number) => voi
       const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
       const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
       const note: RegistryNote = { database: databaseLocation(database), checked: candidates.length, setAside };
+      const exitCode = value.decision === 'ALLOW' ? (rootMissing ? EXIT.INDETERMINATE : EXIT.PASS) : EXIT.CHECK_FAILED;
       return {
         value,
-        exitCode: value.decision === 'ALLOW' ? EXIT.PASS : EXIT.CHECK_FAILED,
+        exitCode,
         text: (style, width) => verifyToolText(value, note, style, width),
+        notes: rootMissing ? [NO_ROOT_FOR_TOOL] : [],
       };
     } finally {
       runtime.store = undefined;

@@ -138,7 +138,8 @@ Examples:
     .description('Decide from the local delegation registry whether an agent may call a tool (ALLOW or DENY with the reason)')
     .requiredOption('--agent <did>', 'the agent: the DID a registered chain delegates to')
     .requiredOption('--tool <name>', 'the tool the agent wants to call, e.g. payments:charge')
-    .option('--root <did>', 'use only chains rooted in this DID (without it any registered root is accepted, and named)');
+    .option('--root <did>', 'use only chains rooted in this DID')
+    .option('--any-root', 'accept a chain of any registered root, on purpose (without --root, SVC_DELEGATION_ROOTS or this, an ALLOW exits 3)');
   addDbOption(verifyToolCmd);
   egressOption(verifyToolCmd);
   addOutputOptions(verifyToolCmd);
@@ -152,11 +153,15 @@ keys, windows; against SVC_DELEGATION_ROOTS when set), and one that no longer ve
 Nothing is written: no database means nothing is registered. --json prints the authorization
 {agent, tool, decision, authorized, reason, matchedCapability?, root?, expires?}.
 
-Exit status: 0 ALLOW; 1 DENY; 4 no answer (the database cannot be read); 2 usage.
+Without --root, SVC_DELEGATION_ROOTS or --any-root an ALLOW exits 3 and says on stderr "needs
+attention: no trusted root was given" (the registry may hold chains registered with --any-root).
+
+Exit status: 0 ALLOW; 1 DENY; 3 ALLOW without a trusted root; 4 no answer (the database cannot be
+read); 2 usage.
 
 Examples:
   $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge --root did:web:example.com
   $ svc verify-tool --agent did:key:z6MkAgent… --tool refund --root did:web:example.com --json`,
   );
-  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; db?: string; egressAllow: string[] }) => (await import('../actions/delegation.js')).verifyToolAction(io, setExit, options));
+  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; anyRoot?: boolean; db?: string; egressAllow: string[] }) => (await import('../actions/delegation.js')).verifyToolAction(io, setExit, options));
 }
