@@ -37,6 +37,8 @@ export interface InjectedOptions {
   clock?: Clock;
   /** Budgets generous enough that a test's own requests are never 429 (unless it sets them). */
   limits?: Partial<ServerLimits>;
+  /** CIDRs the Runtime's egress allows besides public addresses (as `--egress-allow`), e.g. ['127.0.0.1/32']. */
+  egressAllow?: string[];
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -46,7 +48,7 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
-  const runtime = createRuntime({}, options.clock ? { clock: options.clock } : {});
+  const runtime = createRuntime({}, { ...(options.clock ? { clock: options.clock } : {}), ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}) });
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const operator = operatorAccess(INJECTED_ADMIN_TOKEN, profile);
   const commercial = commercialAccess('on', 'http://127.0.0.1:1', operator, profile);
