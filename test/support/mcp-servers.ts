@@ -10,6 +10,9 @@
  *   Auth     startAuthServer: every request to the endpoint gets the v2 SDK's Bearer challenge
  *            (401 + WWW-Authenticate), and the RFC 9728 metadata document is served.
  *
+ * SDK 1.x servers may also list a `Catalogue` (prompts, resources, resource templates, sent as
+ * given; startPagedServer pages them like the tools).
+ *
  * Tools are registered through the LOW-LEVEL `Server` of each SDK (a `tools/list` handler that
  * returns the ToolSpecs as given), never through `McpServer.registerTool`, so what goes on the
  * wire is exactly the ToolSpec JSON: no zod round trip, no injected `$schema` or `execution`.
@@ -40,6 +43,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult as Sdk1CallToolResult,
@@ -75,6 +81,17 @@ export interface ToolSpec {
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
+}
+
+/**
+ * Prompts, resources and resource templates of an SDK 1.x server, each sent in its list exactly
+ * as given (the low-level handlers return them verbatim); a kind left out is not announced in
+ * the capabilities and its list method is not served.
+ */
+export interface Catalogue {
+  prompts?: Record<string, unknown>[];
+  resources?: Record<string, unknown>[];
+  resourceTemplates?: Record<string, unknown>[];
 }
 
 /** One HTTP request that reached a test server's endpoint path. */
@@ -209,6 +226,29 @@ export const PLAIN_TOOLS: ToolSpec[] = [
     annotations: { destructiveHint: false },
   },
 ];
+
+/** A small catalogue: two prompts (one with an argument), two resources, one template. */
+export const PLAIN_CATALOGUE: Required<Catalogue> = {
+  prompts: [
+    { name: 'summarize', title: 'Summarise', description: 'Summarise a text in three sentences.', arguments: [{ name: 'text', description: 'The text to summarise', required: true }] },
+    { name: 'greeting', description: 'A friendly greeting.' },
+  ],
+  resources: [
+    { uri: 'notes://readme', name: 'readme', title: 'Read me', description: 'How the notes are kept.', mimeType: 'text/markdown' },
+    { uri: 'notes://changelog', name: 'changelog', mimeType: 'text/plain', _meta: { revision: 7 } },
+  ],
+  resourceTemplates: [{ uriTemplate: 'notes://note/{id}', name: 'note', description: 'One note by its id.', mimeType: 'text/plain' }],
+};
+
+/** `n` prompts, resources or templates named `<prefix>_0001` …, for inventories of a given size. */
+export function manyEntries(kind: keyof Catalogue, n: number): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, i) => {
+    const number = String(i + 1).padStart(4, '0');
+    if (kind === 'prompts') return { name: `prompt_${number}`, description: `Prompt ${number} of the catalogue.`, arguments: [{ name: 'topic', description: 'What to write about', required: true }] };
+    if (kind === 'resources') return { uri: `catalogue://item/${number}`, name: `item_${number}`, description: `Catalogue item ${number}.`, mimeType: 'application/json' };
+    return { uriTemplate: `catalogue://section/${number}/{id}`, name: `section_${number}`, description: `Items of section ${number}.`, mimeType: 'application/json' };
+  });
+}
 
 const ZWSP = '\u200B';
 const ZWJ = '\u200D';
@@ -478,15 +518,29 @@ interface Sdk1Setup {
   tools: () => ToolSpec[];
   /** The `tools/list` answer for a cursor. */
   list: ListHandler;
+  catalogue?: Catalogue;
+  /** Entries per page of the catalogue's lists (default: all on one page). */
+  pageSize?: number;
 }
 
 /** A low-level SDK 1.x Server whose tools/list answer is `setup.list` verbatim. */
 function sdk1Server(setup: Sdk1Setup): Sdk1Server {
+  const { prompts, resources, resourceTemplates } = setup.catalogue ?? {};
   const server = new Sdk1Server(setup.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      ...(prompts ? { prompts: {} } : {}),
+      ...(resources || resourceTemplates ? { resources: {} } : {}),
+    },
     ...(setup.instructions !== undefined ? { instructions: setup.instructions } : {}),
   });
   server.setRequestHandler(ListToolsRequestSchema, (request) => setup.list(request.params?.cursor) as unknown as Sdk1ListToolsResult);
+  const pageSize = setup.pageSize ?? Number.MAX_SAFE_INTEGER;
+  if (prompts) server.setRequestHandler(ListPromptsRequestSchema, (request) => pageOf('prompts', prompts, request.params?.cursor, pageSize) as never);
+  if (resources) server.setRequestHandler(ListResourcesRequestSchema, (request) => pageOf('resources', resources, request.params?.cursor, pageSize) as never);
+  if (resourceTemplates) {
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => pageOf('resourceTemplates', resourceTemplates, request.params?.cursor, pageSize) as never);
+  }
   server.setRequestHandler(
     CallToolRequestSchema,
     (request) => callResult(setup.tools(), request.params.name, request.params.arguments) as Sdk1CallToolResult,
@@ -597,6 +651,8 @@ export async function startSdk1Server(
     eventStore?: boolean;
     instructions?: string;
     serverInfo?: ServerInfo;
+    /** Prompts, resources and templates besides the tools (none by default). */
+    catalogue?: Catalogue;
   },
 ): Promise<McpTestServer> {
   let tools = [...options.tools];
@@ -606,6 +662,7 @@ export async function startSdk1Server(
     json: options.json,
     ...(options.eventStore ? { eventStore: true } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    ...(options.catalogue ? { catalogue: options.catalogue } : {}),
     serverInfo: options.serverInfo ?? { name: 'svc-test-sdk1', version: '1.32.2' },
     tools: () => tools,
     list: () => ({ tools: tools.map(wireTool) }),
@@ -623,12 +680,19 @@ function decodeCursor(cursor: string): number {
   return offset;
 }
 
+/** One page of a list answer: `pageSize` entries from the cursor's offset, `nextCursor` when more follow. */
+function pageOf<T>(kind: string, items: readonly T[], cursor: string | undefined, pageSize: number): { [kind: string]: T[] | string } {
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+  const page = items.slice(offset, offset + pageSize).map((item) => structuredClone(item));
+  return offset + pageSize < items.length ? { [kind]: page, nextCursor: encodeCursor(offset + pageSize) } : { [kind]: page };
+}
+
 /**
  * A legacy SDK 1.x server (stateless, JSON replies) whose `tools/list` pages the inventory
- * `pageSize` tools at a time with an opaque `nextCursor` (e.g. 7 tools, pageSize 3 → 3 pages).
- * An invalid cursor gets the JSON-RPC error −32602.
+ * `pageSize` tools at a time with an opaque `nextCursor` (e.g. 7 tools, pageSize 3 → 3 pages),
+ * and the lists of its `catalogue` (if any) alike. An invalid cursor gets the JSON-RPC error −32602.
  */
-export async function startPagedServer(options: EndpointOptions & { tools: ToolSpec[]; pageSize: number }): Promise<McpTestServer> {
+export async function startPagedServer(options: EndpointOptions & { tools: ToolSpec[]; pageSize: number; catalogue?: Catalogue }): Promise<McpTestServer> {
   if (!Number.isSafeInteger(options.pageSize) || options.pageSize < 1) throw new RangeError('pageSize must be a positive integer');
   const pageSize = options.pageSize;
   let tools = [...options.tools];
@@ -638,11 +702,8 @@ export async function startPagedServer(options: EndpointOptions & { tools: ToolS
     json: true,
     serverInfo: { name: 'svc-test-paged', version: '1.32.2' },
     tools: () => tools,
-    list: (cursor) => {
-      const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-      const page = tools.slice(offset, offset + pageSize).map(wireTool);
-      return offset + pageSize < tools.length ? { tools: page, nextCursor: encodeCursor(offset + pageSize) } : { tools: page };
-    },
+    list: (cursor) => pageOf('tools', tools.map(wireTool), cursor, pageSize) as ReturnType<ListHandler>,
+    ...(options.catalogue ? { catalogue: options.catalogue, pageSize } : {}),
   });
   return testServer(endpoint, (next) => (tools = [...next]), shutdown);
 }
