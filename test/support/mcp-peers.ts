@@ -19,7 +19,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { repoRoot } from './cli.js';
+import { fileURLToPath } from 'node:url';
+
+// Not from ./cli.js: that module imports vitest, and the benchmarks start peers too.
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface PeerSpec {
   /** Short id, used in test names and by the README's table. */

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The four listings, with the member naming each entry and the capability that announces it. */
 export const INVENTORY_KINDS = [
@@ -64,7 +64,10 @@ export function referenceFingerprints(inventory: ReferenceInventory): Record<Inv
   return Object.fromEntries(INVENTORY_KINDS.map(({ kind }) => [kind, inventory.lists[kind].wire.map(referenceDefinitionSha256)])) as Record<InventoryKind, string[]>;
 }
 
-/** Lists everything through the SDK Client, every page of every kind the server announces. */
+/**
+ * Lists everything through the SDK Client, every page of every kind the server announces (a
+ * list method answered −32601 on its first page lists nothing).
+ */
 export async function referenceInventory(url: string): Promise<ReferenceInventory> {
   const client = new Client({ name: 'svc-matrix-reference', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -87,7 +90,14 @@ export async function referenceInventory(url: string): Promise<ReferenceInventor
       do {
         const before = new Set(wire.keys());
         const params = cursor === undefined ? undefined : { cursor };
-        const page = (await listPage(client, method, params)) as Entry & { nextCursor?: string };
+        let page: Entry & { nextCursor?: string };
+        try {
+          page = (await listPage(client, method, params)) as Entry & { nextCursor?: string };
+        } catch (err) {
+          // A server announcing `resources` need not serve resources/templates/list: none listed.
+          if (err instanceof McpError && err.code === ErrorCode.MethodNotFound && list.pages === 0) break;
+          throw err;
+        }
         const fresh = [...wire.keys()].filter((id) => !before.has(id));
         if (fresh.length !== 1) throw new Error(`${method}: expected one new JSON-RPC result on the wire, saw ${fresh.length}`);
         const raw = wire.get(fresh[0]!)!;
