@@ -35,7 +35,7 @@ import { toolSignals } from '../src/core/mcp/signals.js';
 import { systemClock } from '../src/runtime/node.js';
 import { PEERS, startPeer } from '../test/support/mcp-peers.js';
 import { referenceInventory, type InventoryKind } from '../test/support/mcp-reference.js';
-import { manyEntries, manyTools, startOversizedServer, startPagedServer, startPlainHost, startSdk2Server } from '../test/support/mcp-servers.js';
+import { manyResources, manyTools, startOversizedServer, startPagedServer, startPlainHost, startSdk2Server } from '../test/support/mcp-servers.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { tempStore } from '../test/support/store.js';
 import { median, plainEnv, type BenchRow } from './lib.js';
@@ -232,6 +232,14 @@ function svcCounts(result: Awaited<ReturnType<typeof inspectMcp>>): Record<Inven
   return Object.fromEntries(KINDS.map((kind) => [kind, members[kind]?.length ?? 0])) as Record<InventoryKind, number>;
 }
 
+/** `n` prompts `prompt_0001` … with one required argument. */
+function manyPrompts(n: number): Array<Record<string, unknown>> {
+  return Array.from({ length: n }, (_, i) => {
+    const number = String(i + 1).padStart(4, '0');
+    return { name: `prompt_${number}`, description: `Prompt ${number} of the catalogue.`, arguments: [{ name: 'topic', description: 'What to write about', required: true }] };
+  });
+}
+
 /**
  * svc's `inspectMcp` (in process, no store) next to the SDK client's connect + every page of
  * tools/list, prompts/list, resources/list and resources/templates/list + close, alternated,
@@ -246,7 +254,8 @@ async function interopRows(): Promise<BenchRow[]> {
     host,
     tools: manyTools(500),
     pageSize: 100,
-    catalogue: { prompts: manyEntries('prompts', 100), resources: manyEntries('resources', 100) },
+    prompts: manyPrompts(100),
+    resources: manyResources(100),
   });
   const runtime = testRuntime(systemClock, { allow: ['127.0.0.1/32'] });
   const targets = [

@@ -29,7 +29,7 @@ import type { DidWebHost } from '../support/did-web-host.js';
 import { injectedApp, type InjectedApp } from '../support/injected.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 import { INVENTORY_KINDS, jcs, referenceDefinitionSha256, referenceFingerprints, referenceInventory, referenceInventoryHash, type InventoryKind, type ReferenceInventory } from '../support/mcp-reference.js';
-import { PLAIN_CATALOGUE, PLAIN_TOOLS, startPlainHost, startSdk1Server, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
+import { PLAIN_ITEMS, PLAIN_TOOLS, startPlainHost, startSdk1Server, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
 
 interface MatrixEntry {
   id: string;
@@ -45,7 +45,7 @@ const sdk1 = (id: string, path: string, stateful: boolean, json: boolean, eventS
   id,
   package: '@modelcontextprotocol/sdk',
   negotiated: ['2025-11-25', stateful ? 'SESSION' : 'STATELESS'],
-  start: (host) => startSdk1Server({ host, path, tools: PLAIN_TOOLS, stateful, json, eventStore, ...(json ? { catalogue: PLAIN_CATALOGUE } : {}) }),
+  start: (host) => startSdk1Server({ host, path, tools: PLAIN_TOOLS, stateful, json, eventStore, ...(json ? PLAIN_ITEMS : {}) }),
 });
 
 const IN_PROCESS: InProcess[] = [
