@@ -40,7 +40,7 @@ interface MatrixEntry {
 
 type InProcess = MatrixEntry & { start: (host: DidWebHost) => Promise<McpTestServer> };
 
-/** An SDK 1.x server; the JSON-reply ones also list prompts, resources and a template. */
+/** An SDK 1.x server; the JSON-reply ones also list prompts, resources and a template (PLAIN_ITEMS). */
 const sdk1 = (id: string, path: string, stateful: boolean, json: boolean, eventStore: boolean): InProcess => ({
   id,
   package: '@modelcontextprotocol/sdk',
@@ -65,7 +65,8 @@ const IN_PROCESS: InProcess[] = [
     id: 'sdk2-sse',
     package: '@modelcontextprotocol/server',
     negotiated: ['2026-07-28', 'STATELESS'],
-    start: (host) => startSdk2Server({ host, path: '/sdk2-sse', tools: PLAIN_TOOLS, responseMode: 'sse' }),
+    // With prompts, resources and a template: their lists on the 2026-07-28 path too.
+    start: (host) => startSdk2Server({ host, path: '/sdk2-sse', tools: PLAIN_TOOLS, responseMode: 'sse', ...PLAIN_ITEMS }),
   },
 ];
 
