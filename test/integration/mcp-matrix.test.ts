@@ -112,7 +112,7 @@ beforeAll(async () => {
   const failed = started.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason), failed.map((f) => String(f.reason)).join('\n'));
   for (const peer of peers) urls.set(peer.spec.id, peer.url);
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   await Promise.all(peers.map((p) => p.close()));
@@ -135,11 +135,13 @@ interface Inspection {
   resourceTemplates?: Array<{ uriTemplate: string; definitionSha256: string }>;
 }
 
+/** The member naming an entry of a kind: name, uri or uriTemplate. */
+const idOf = (kind: InventoryKind) => INVENTORY_KINDS.find((k) => k.kind === kind)!.id;
+
 /** An inspection's entries of one kind as [id, definitionSha256] pairs (undefined: the member is missing). */
 function svcEntries(result: Inspection, kind: InventoryKind): Array<[string, string]> | undefined {
-  const { id } = INVENTORY_KINDS.find((k) => k.kind === kind)!;
   const list = result[kind] as Array<Record<string, string>> | undefined;
-  return list?.map((entry) => [entry[id]!, entry['definitionSha256']!]);
+  return list?.map((entry) => [entry[idOf(kind)]!, entry['definitionSha256']!]);
 }
 
 describe.each(MATRIX)('$id ($package)', (entry) => {
@@ -174,8 +176,8 @@ describe.each(MATRIX)('$id ($package)', (entry) => {
   });
 
   it.each(INVENTORY_KINDS.map((k) => k.kind))("%s: the SDK client's entries, each definitionSha256 = SHA-256 of RFC 8785 (canonicalize) of the wire definition", (kind) => {
-    const expected = reference.lists[kind].wire.map((e): [string, string] => [String(e[INVENTORY_KINDS.find((k) => k.kind === kind)!.id]), referenceDefinitionSha256(e)]);
-    expect(expected.map(([id]) => id)).toEqual(reference.lists[kind].sdk.map((e) => String(e[INVENTORY_KINDS.find((k) => k.kind === kind)!.id])));
+    const expected = reference.lists[kind].wire.map((e): [string, string] => [String(e[idOf(kind)]), referenceDefinitionSha256(e)]);
+    expect(expected.map(([id]) => id)).toEqual(reference.lists[kind].sdk.map((e) => String(e[idOf(kind)])));
     for (const [side, result] of Object.entries(sides())) {
       expect({ side, entries: svcEntries(result, kind) }).toEqual({ side, entries: expected });
     }

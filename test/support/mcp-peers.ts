@@ -123,7 +123,7 @@ export function freePort(): Promise<number> {
 }
 
 const TAIL_BYTES = 4096;
-const START_TIMEOUT_MS = 15_000;
+const START_TIMEOUT_MS = 30_000;
 
 export async function startPeer(spec: PeerSpec): Promise<PeerProcess> {
   const port = spec.needsPort ? await freePort() : null;
