@@ -132,12 +132,20 @@ export async function startPeer(spec: PeerSpec): Promise<PeerProcess> {
     env: { ...process.env, NODE_OPTIONS: '', ...spec.env?.(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Should this process end without close() (a crashed test run), the peer ends with it.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   let tail = '';
   /** Output until the ready line (then null: only the tail is kept). */
   let seen: string | null = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const fail = (why: string) => reject(new Error(`${spec.id} did not start: ${why}\n${tail}`));
+    const fail = (why: string) => {
+      // A peer that never said it was ready is not left running.
+      child.kill('SIGKILL');
+      reject(new Error(`${spec.id} did not start: ${why}\n${tail}`));
+    };
     const timer = setTimeout(() => fail(`no "ready" line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     const take = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
