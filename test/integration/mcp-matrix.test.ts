@@ -2,7 +2,7 @@
  * Issue 39, part 2: the interoperability matrix. Real MCP servers of every implementation we can
  * run here, each inspected by svc through the CLI (`bin/svc.js inspect-mcp … --json --no-store`,
  * one process per server) and through the daemon (the real app in process, answered by inject(),
- * its Runtime's egress allowing 127.0.0.1/32), next to what the official SDK client lists:
+ * its outbound Net allowing 127.0.0.1/32), next to what the official SDK client lists:
  *
  *   child processes   @modelcontextprotocol/server-everything, fastmcp (stateful SSE; stateless
  *                     JSON), mcp-framework, tmcp, mcp-lite (test/support/mcp-peers.ts)
@@ -23,6 +23,8 @@
  * as extended there); they pass once that branch is merged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Net } from '../../src/core/net.js';
+import { systemClock } from '../../src/runtime/node.js';
 import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import type { DidWebHost } from '../support/did-web-host.js';
@@ -30,6 +32,7 @@ import { injectedApp, type InjectedApp } from '../support/injected.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 import { INVENTORY_KINDS, jcs, referenceDefinitionSha256, referenceFingerprints, referenceInventory, referenceInventoryHash, type InventoryKind, type ReferenceInventory } from '../support/mcp-reference.js';
 import { PLAIN_ITEMS, PLAIN_TOOLS, startPlainHost, startSdk1Server, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
+import { testRuntime } from '../support/runtime.js';
 
 interface MatrixEntry {
   id: string;
@@ -88,6 +91,7 @@ const EVERYTHING_COUNTS: Record<InventoryKind, number> = { tools: 13, prompts: 4
 let host: DidWebHost;
 let db: TestDatabase;
 let daemon: InjectedApp;
+let daemonNet: Net;
 const urls = new Map<string, string>();
 const peers: PeerProcess[] = [];
 const inProcess: McpTestServer[] = [];
@@ -96,7 +100,9 @@ beforeAll(async () => {
   assertBuilt();
   host = await startPlainHost();
   db = await sqliteDatabase('svc-mcp-matrix');
-  daemon = await injectedApp(db.target, { egressAllow: ['127.0.0.1/32'] });
+  // The daemon's outbound work goes through a Net that allows 127.0.0.1/32, as the CLI's flag does.
+  daemonNet = testRuntime(systemClock, { allow: ['127.0.0.1/32'] }).net;
+  daemon = await injectedApp(db.target, { net: daemonNet });
   const [started] = await Promise.all([
     Promise.allSettled(PEERS.map((spec) => startPeer(spec))),
     (async () => {
@@ -118,6 +124,7 @@ afterAll(async () => {
   await Promise.all(peers.map((p) => p.close()));
   await Promise.all(inProcess.map((s) => s.close()));
   await daemon?.close();
+  daemonNet?.close();
   await db?.done();
   await host?.close();
 });
