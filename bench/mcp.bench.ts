@@ -14,15 +14,31 @@
  * twice 500 (in-process: an inspection lists at most 500 tools, SPEC §8, so 1000 cannot go over
  * the wire). The "peer" is svc itself on 500 such tools, alternated. Beside it, informational:
  * inspecting 500 odd-named tools next to 500 plain-named ones over loopback HTTPS.
+ *
+ * Against the official SDK client (issue 39, goal ≤ 1.5×): svc's `inspectMcp` next to the SDK
+ * Client listing tools, prompts, resources and resource templates (every page; connect and close
+ * included), alternated, on @modelcontextprotocol/server-everything (a child process) and on an
+ * SDK 1.x server with 500 tools, 100 prompts and 100 resources in pages of 100 (plain http on
+ * 127.0.0.1). Memory, informational: one tools/list answer of just under 2 MiB read by the svc CLI
+ * and by the SDK client in a plain node process (bench/support/sdk-client-list.mjs): the bytes
+ * each read and each process's peak RSS (bench/support/max-rss.mjs).
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import type { ToolText } from '../src/core/mcp/classes.js';
 import { inspectMcp } from '../src/core/mcp/inspect.js';
 import { toolSignals } from '../src/core/mcp/signals.js';
-import { manyTools, startSdk2Server } from '../test/support/mcp-servers.js';
+import { systemClock } from '../src/runtime/node.js';
+import { PEERS, startPeer } from '../test/support/mcp-peers.js';
+import { referenceInventory, type InventoryKind } from '../test/support/mcp-reference.js';
+import { manyResources, manyTools, startOversizedServer, startPagedServer, startPlainHost, startSdk2Server } from '../test/support/mcp-servers.js';
+import { testRuntime } from '../test/support/runtime.js';
 import { tempStore } from '../test/support/store.js';
-import { median, type BenchRow } from './lib.js';
+import { median, plainEnv, type BenchRow } from './lib.js';
 
 const TOOLS = 500;
 const RUNS = 15;
@@ -136,7 +152,7 @@ async function scalingRows(): Promise<BenchRow[]> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  return [...(await baseRows()), ...(await scalingRows())];
+  return [...(await baseRows()), ...(await scalingRows()), ...(await interopRows()), ...(await largeReplyRows())];
 }
 
 async function baseRows(): Promise<BenchRow[]> {
@@ -200,4 +216,176 @@ async function baseRows(): Promise<BenchRow[]> {
     await dispatcher.close();
     await server.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Against the official SDK client (issue 39): the same servers, the same lists, one run
+// ---------------------------------------------------------------------------------------------
+
+const INTEROP_RUNS = 15;
+const INTEROP_WARMUP = 3;
+const KINDS: InventoryKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+
+/** Entries svc's inspection lists per kind (a kind svc does not list yet counts 0). */
+function svcCounts(result: Awaited<ReturnType<typeof inspectMcp>>): Record<InventoryKind, number> {
+  const members = result as unknown as Partial<Record<InventoryKind, unknown[]>>;
+  return Object.fromEntries(KINDS.map((kind) => [kind, members[kind]?.length ?? 0])) as Record<InventoryKind, number>;
+}
+
+/** `n` prompts `prompt_0001` … with one required argument. */
+function manyPrompts(n: number): Array<Record<string, unknown>> {
+  return Array.from({ length: n }, (_, i) => {
+    const number = String(i + 1).padStart(4, '0');
+    return { name: `prompt_${number}`, description: `Prompt ${number} of the catalogue.`, arguments: [{ name: 'topic', description: 'What to write about', required: true }] };
+  });
+}
+
+/**
+ * svc's `inspectMcp` (in process, no store) next to the SDK client's connect + every page of
+ * tools/list, prompts/list, resources/list and resources/templates/list + close, alternated,
+ * against server-everything (a child process) and an SDK 1.x server with 500 tools, 100 prompts
+ * and 100 resources paged 100 at a time (in this process, stateless, JSON replies). Goal: svc
+ * at most 1.5× the SDK client's time.
+ */
+async function interopRows(): Promise<BenchRow[]> {
+  const everything = await startPeer(PEERS.find((p) => p.id === 'server-everything')!);
+  const host = await startPlainHost();
+  const paged = await startPagedServer({
+    host,
+    tools: manyTools(500),
+    pageSize: 100,
+    prompts: manyPrompts(100),
+    resources: manyResources(100),
+  });
+  const runtime = testRuntime(systemClock, { allow: ['127.0.0.1/32'] });
+  const targets = [
+    { label: `server-everything ${everything.version} (child process, sessions, SSE)`, url: everything.url },
+    { label: 'SDK 1.x, 500 tools + 100 prompts + 100 resources (pages of 100, JSON)', url: paged.url.replace('//localhost:', '//127.0.0.1:') },
+  ];
+  const rows: BenchRow[] = [];
+  try {
+    for (const target of targets) {
+      const svcMs: number[] = [];
+      const sdkMs: number[] = [];
+      let listed = '';
+      for (let i = 0; i < INTEROP_WARMUP + INTEROP_RUNS; i++) {
+        let t = performance.now();
+        const result = await inspectMcp(target.url, { runtime });
+        const a = performance.now() - t;
+        if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc: ${target.label}: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
+        t = performance.now();
+        const reference = await referenceInventory(target.url);
+        const b = performance.now() - t;
+        if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${target.label}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
+        if (i >= INTEROP_WARMUP) {
+          svcMs.push(a);
+          sdkMs.push(b);
+        }
+        const counts = svcCounts(result);
+        listed = KINDS.map((kind) => `${kind} ${counts[kind]}/${reference.lists[kind].sdk.length}`).join(', ');
+      }
+      rows.push({
+        operation: `inspect ${target.label}: svc vs SDK client`,
+        unit: 'ms',
+        svc: median(svcMs),
+        peer: '@modelcontextprotocol/sdk Client: connect, all four lists paginated, close',
+        peerValue: median(sdkMs),
+        goal: { op: '<=', ratio: 1.5 },
+        status: 'ok',
+        note: `svc in process (inspectMcp, no store); entries svc/SDK: ${listed}`,
+        samples: { svc: svcMs, peer: sdkMs },
+      });
+    }
+  } finally {
+    runtime.net.close();
+    await paged.close();
+    await host.close();
+    await everything.close();
+  }
+  return rows;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MAX_RSS = path.join(repoRoot, 'bench/support/max-rss.mjs');
+const LARGE_REPLY_RUNS = 5;
+
+/** A node child with the max-RSS preload: its stdout and its peak RSS in MB. */
+function measuredChild(args: string[]): Promise<{ stdout: string; code: number | null; rssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', MAX_RSS, ...args], { cwd: repoRoot, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let rss = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr!.on('data', () => {});
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (rss += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ stdout, code, rssMb: Number(rss.trim()) / 1024 }));
+  });
+}
+
+/**
+ * One `tools/list` answer of just under 2 MiB (svc's limit per reply; one tool whose
+ * description fills it, SDK 1.x, stateless, JSON) read by the svc CLI (`inspect-mcp --json
+ * --no-store`) and by the SDK client in a plain node process (bench/support/sdk-client-list.mjs),
+ * each its own process: the bytes each read (svc's transcript; the SDK's fetch bodies) and the
+ * peak RSS of each process. Informational.
+ */
+async function largeReplyRows(): Promise<BenchRow[]> {
+  const cli = path.join(repoRoot, 'dist/cli.js');
+  const replyBytes = 2 * 1024 * 1024 - 4096;
+  if (!existsSync(cli)) {
+    return [{ operation: 'a 2 MiB tools/list answer: peak RSS', unit: 'MB', svc: null, peer: 'SDK client process', peerValue: null, goal: null, status: 'not built', note: 'dist/cli.js is missing (npm run build)' }];
+  }
+  const host = await startPlainHost();
+  // The same server with a reply of a few hundred bytes: what each process needs anyway.
+  const servers = { large: await startOversizedServer({ host, path: '/large', replyBytes }), small: await startOversizedServer({ host, path: '/small', replyBytes: 0 }) };
+  const samples = { large: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] }, small: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] } };
+  try {
+    for (let i = 0; i < LARGE_REPLY_RUNS; i++) {
+      for (const size of ['large', 'small'] as const) {
+        const url = servers[size].url.replace('//localhost:', '//127.0.0.1:');
+        const a = await measuredChild([path.join(repoRoot, 'bin/svc.js'), 'inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store']);
+        const result = JSON.parse(a.stdout) as { status: string; complete: boolean; tools: unknown[]; transcript: Array<{ bytes: number }> };
+        if (result.status !== 'INSPECTED' || !result.complete || result.tools.length !== 1) throw new Error(`svc on the ${size} reply: ${a.stdout.slice(0, 300)}`);
+        samples[size].svcRss.push(a.rssMb);
+        samples[size].svcBytes.push(result.transcript.reduce((sum, e) => sum + e.bytes, 0) / 1024);
+        const b = await measuredChild([path.join(repoRoot, 'bench/support/sdk-client-list.mjs'), url]);
+        const listed = JSON.parse(b.stdout) as { tools: number; bytes: number };
+        if (listed.tools !== 1) throw new Error(`the SDK client on the ${size} reply: ${b.stdout.slice(0, 300)}`);
+        samples[size].sdkRss.push(b.rssMb);
+        samples[size].sdkBytes.push(listed.bytes / 1024);
+      }
+    }
+  } finally {
+    await servers.large.close();
+    await servers.small.close();
+    await host.close();
+  }
+  const { svcRss, sdkRss, svcBytes, sdkBytes } = samples.large;
+  const small = samples.small;
+  const note = `one tools/list reply of ${replyBytes} bytes; each side its own node process; KB = 1024 bytes`;
+  return [
+    {
+      operation: 'a 2 MiB tools/list answer: bytes read (all exchanges)',
+      unit: 'KB',
+      svc: median(svcBytes),
+      peer: 'SDK client (fetch bodies counted)',
+      peerValue: median(sdkBytes),
+      goal: null,
+      status: 'ok',
+      note,
+      samples: { svc: svcBytes, peer: sdkBytes },
+    },
+    {
+      operation: 'a 2 MiB tools/list answer: peak RSS of the process',
+      unit: 'MB',
+      svc: median(svcRss),
+      peer: 'SDK client process (plain node, tools + other lists)',
+      peerValue: median(sdkRss),
+      goal: null,
+      status: 'ok',
+      note: `svc: the CLI (inspect-mcp --json --no-store); ${note}; with a reply of ${Math.round(median(small.svcBytes) * 1024)} bytes instead: svc ${median(small.svcRss).toFixed(1)} MB, SDK client ${median(small.sdkRss).toFixed(1)} MB`,
+      samples: { svc: svcRss, peer: sdkRss },
+    },
+  ];
 }
