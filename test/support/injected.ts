@@ -5,6 +5,7 @@
  * this start's bridge secret and a subject, as the cookie gateway's forwarding sets them.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Net } from '../../src/core/net.js';
 import type { Clock } from '../../src/core/runtime.js';
 import type { AccountStore, RuntimeStore } from '../../src/core/store.js';
 import { createRuntime } from '../../src/runtime/node.js';
@@ -37,6 +38,11 @@ export interface InjectedOptions {
   clock?: Clock;
   /** Budgets generous enough that a test's own requests are never 429 (unless it sets them). */
   limits?: Partial<ServerLimits>;
+  /**
+   * The Net outbound work goes through, instead of the production one: e.g. a test host's
+   * (`host.runtime().net`: its CA trusted, loopback allowed) for routes that fetch.
+   */
+  net?: Net;
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -46,7 +52,8 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
-  const runtime = createRuntime({}, options.clock ? { clock: options.clock } : {});
+  const created = createRuntime({}, options.clock ? { clock: options.clock } : {});
+  const runtime = options.net ? { ...created, net: options.net } : created;
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const operator = operatorAccess(INJECTED_ADMIN_TOKEN, profile);
   const commercial = commercialAccess('on', 'http://127.0.0.1:1', operator, profile);
