@@ -18,6 +18,17 @@ function cut(text: string, width: number): string {
   return shown.length > width ? `${shown.slice(0, width - 1).join('')}…` : shown.join('');
 }
 
+/**
+ * A URI or URI template cut in the middle to `width` characters: resources of one server often
+ * share a long prefix, and what tells them apart is at the end.
+ */
+function cutMiddle(text: string, width: number): string {
+  const shown = [...printable(text)];
+  if (shown.length <= width) return shown.join('');
+  const head = Math.min(16, Math.floor((width - 1) / 2));
+  return `${shown.slice(0, head).join('')}…${shown.slice(shown.length - (width - 1 - head)).join('')}`;
+}
+
 /** Width of the field labels (`  inventory    …`). */
 const LABEL = 12;
 
@@ -112,10 +123,17 @@ function toolRows(out: Report, tools: readonly McpTool[]): void {
 type ListedItem = McpPrompt | McpResource | McpResourceTemplate;
 
 /** How each kind is shown: its section title, the noun of its rows, its key and how wide a key is shown. */
-const ITEM_SECTIONS: ReadonlyArray<{ kind: ItemKind; title: string; noun: string; capability: string; keyOf: (item: ListedItem) => string; width: number }> = [
-  { kind: 'prompts', title: 'Prompts', noun: 'prompt', capability: 'prompts', keyOf: (item) => (item as McpPrompt).name, width: 32 },
-  { kind: 'resources', title: 'Resources', noun: 'resource', capability: 'resources', keyOf: (item) => (item as McpResource).uri, width: 40 },
-  { kind: 'resourceTemplates', title: 'Resource templates', noun: 'template', capability: 'resources', keyOf: (item) => (item as McpResourceTemplate).uriTemplate, width: 40 },
+const ITEM_SECTIONS: ReadonlyArray<{ kind: ItemKind; title: string; noun: string; capability: string; keyOf: (item: ListedItem) => string; shown: (key: string) => string }> = [
+  { kind: 'prompts', title: 'Prompts', noun: 'prompt', capability: 'prompts', keyOf: (item) => (item as McpPrompt).name, shown: (key) => cut(key, 32) },
+  { kind: 'resources', title: 'Resources', noun: 'resource', capability: 'resources', keyOf: (item) => (item as McpResource).uri, shown: (key) => cutMiddle(key, 40) },
+  {
+    kind: 'resourceTemplates',
+    title: 'Resource templates',
+    noun: 'template',
+    capability: 'resources',
+    keyOf: (item) => (item as McpResourceTemplate).uriTemplate,
+    shown: (key) => cutMiddle(key, 40),
+  },
 ];
 
 /** The sections of prompts, resources and templates: each when listed or declared, with changes and removals. */
@@ -131,17 +149,17 @@ function itemSections(out: Report, result: McpInspection): void {
         const cells: Array<{ text: string; tone?: Tone }> = [];
         if (section.kind === 'prompts') cells.push({ text: String((item as McpPrompt).arguments.length) });
         cells.push(driftCell(item.drift));
-        return { name: cut(section.keyOf(item), section.width), cells, signals: signalWords(item.riskSignals) };
+        return { name: section.shown(section.keyOf(item)), cells, signals: signalWords(item.riskSignals) };
       });
       itemTable(out, section.kind === 'prompts' ? [section.noun, 'args', 'drift'] : [section.noun, 'drift'], rows);
     }
     for (const item of items) {
       if (item.drift === 'CHANGED' && item.changedFields?.length) {
-        out.hang('  ', words(`${cut(section.keyOf(item), section.width)} changed: ${item.changedFields.join(', ')}`, 'muted'), { indent: 4 });
+        out.hang('  ', words(`${section.shown(section.keyOf(item))} changed: ${item.changedFields.join(', ')}`, 'muted'), { indent: 4 });
       }
     }
     const removed = result.drift[section.kind].removed;
-    if (removed.length) out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map((key) => cut(key, 40)).join(', ')}`, 'warn'), { indent: 4 });
+    if (removed.length) out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
   }
 }
 
@@ -163,7 +181,7 @@ function signalLines(out: Report, result: McpInspection): void {
   };
   for (const tool of result.tools) for (const signal of tool.riskSignals) line(cut(tool.name, 32), signal, 'parameter');
   for (const { section, item } of items) {
-    for (const signal of item.riskSignals) line(`${section.noun} ${cut(section.keyOf(item), section.width)}`, signal, 'argument');
+    for (const signal of item.riskSignals) line(`${section.noun} ${section.shown(section.keyOf(item))}`, signal, 'argument');
   }
   for (const signal of result.instructionSignals) {
     out.hang(mark, `server instructions · ${signal.id}: ${printable(signal.detail)}`, { indent: 4 });

@@ -134,6 +134,11 @@ function promptArguments(value: JsonObject[string] | undefined): McpPromptArgume
   });
 }
 
+/** What a resource and a resource template report beside their key. */
+function resourceMembers(raw: JsonObject, definitionSha256: string): Omit<Unjudged<McpResource>, 'uri'> {
+  return { name: stringOf(raw, 'name'), title: stringOf(raw, 'title'), description: stringOf(raw, 'description'), mimeType: stringOf(raw, 'mimeType'), definitionSha256 };
+}
+
 /** An item of a listing before svc's judgement (signals, drift). */
 type Unjudged<T> = Omit<T, 'riskSignals' | 'drift' | 'changedFields'>;
 
@@ -153,22 +158,8 @@ const DESCRIBE: {
     arguments: promptArguments(raw['arguments']),
     definitionSha256: hash,
   }),
-  resources: (raw, hash) => ({
-    uri: raw['uri'] as string,
-    name: stringOf(raw, 'name'),
-    title: stringOf(raw, 'title'),
-    description: stringOf(raw, 'description'),
-    mimeType: stringOf(raw, 'mimeType'),
-    definitionSha256: hash,
-  }),
-  resourceTemplates: (raw, hash) => ({
-    uriTemplate: raw['uriTemplate'] as string,
-    name: stringOf(raw, 'name'),
-    title: stringOf(raw, 'title'),
-    description: stringOf(raw, 'description'),
-    mimeType: stringOf(raw, 'mimeType'),
-    definitionSha256: hash,
-  }),
+  resources: (raw, hash) => ({ uri: raw['uri'] as string, ...resourceMembers(raw, hash) }),
+  resourceTemplates: (raw, hash) => ({ uriTemplate: raw['uriTemplate'] as string, ...resourceMembers(raw, hash) }),
 };
 
 /** The key member of each kind. */
@@ -302,7 +293,7 @@ function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): Mcp
     const why = inventory.reason ? ` (${inventory.reason})` : '';
     return check('drift', 'Drift', 'WARN', `Since ${inventory.previousObservedAt}: ${driftParts(inventory).join('; ')}${why}.`);
   }
-  if (!complete) return check('drift', 'Drift', 'SKIP', 'The listing is incomplete: the tools seen are unchanged, but removed tools cannot be known.');
+  if (!complete) return check('drift', 'Drift', 'SKIP', 'The listing is incomplete: what was listed is unchanged, but removals cannot be known.');
   return check('drift', 'Drift', 'PASS', `Definitions identical to the previous observation (${inventory.previousObservedAt}).`);
 }
 
