@@ -12,7 +12,7 @@ complete -c svc -n '__fish_use_subcommand' -a verify-delegation -d 'Verify a del
 complete -c svc -n '__fish_use_subcommand' -a authorize -d 'Decide whether a delegation chain allows its leaf agent to call a tool (stateless; ALLOW or DENY with the reason)'
 complete -c svc -n '__fish_use_subcommand' -a verify-tool -d 'Decide from the local delegation registry whether an agent may call a tool (ALLOW or DENY with the reason)'
 complete -c svc -n '__fish_use_subcommand' -a keygen -d 'Generate a signing key (a private JWK file, mode 0600) and print the did:key and did:jwk it controls'
-complete -c svc -n '__fish_use_subcommand' -a inspect-mcp -d 'Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift'
+complete -c svc -n '__fish_use_subcommand' -a inspect-mcp -d 'Inspect an MCP tool server: tools, prompts, resources, fingerprints, declared vs heuristic classes, risk signals and drift'
 complete -c svc -n '__fish_use_subcommand' -a inspect-a2a -d 'Inspect an A2A agent card: schema, version, interfaces, provider, security and signatures'
 complete -c svc -n '__fish_use_subcommand' -a history -d 'List the recorded observations of a DID, newest first (every `svc resolve` records one)'
 complete -c svc -n '__fish_use_subcommand' -a diff -d 'Compare two recorded observations of a DID: keys added, removed and rotated, relationships, services, binding'

@@ -517,9 +517,10 @@ export class SvcClient {
   // ---- inspection ------------------------------------------------------------------------
 
   /**
-   * GET /v1/mcp/inspect. AUTH_REQUIRED is a result; an endpoint that fails, times out or does not
-   * answer as an MCP server throws SvcError UPSTREAM_UNAVAILABLE (502, the detail names what was
-   * found), a 404 NOT_FOUND, never a DID code.
+   * GET /v1/mcp/inspect: tools, and the prompts, resources and resource templates the server
+   * declares, with risk signals and drift. AUTH_REQUIRED is a result; an endpoint that fails,
+   * times out or does not answer as an MCP server throws SvcError UPSTREAM_UNAVAILABLE (502, the
+   * detail names what was found), a 404 NOT_FOUND, never a DID code.
    */
   inspectMcp(endpoint: string, options?: RequestOptions): Promise<McpInspection> {
     return this.#json<JsonOk<'inspectMcp'>>({ method: 'GET', path: '/v1/mcp/inspect', query: { endpoint }, options });

@@ -348,7 +348,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Inspect an MCP server: protocol, tools, fingerprints, risk signals, drift
+         * Inspect an MCP server: protocol, tools, prompts, resources, fingerprints, risk signals, drift
          * @description AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.
          */
         get: operations["inspectMcp"];
@@ -1983,7 +1983,7 @@ export interface components {
         };
         RiskSignal: {
             id: "hidden_instruction_tag" | "model_directive" | "cross_tool_shadowing" | "sensitive_path" | "exfiltration_parameter" | "shell_exec_name" | "executes_code" | "destructive_verb" | "writes_files" | "reads_environment" | "fetches_urls" | "invisible_unicode" | "encoded_payload" | "overlong_description" | "url_in_description" | "nonstandard_name";
-            location: "name" | "title" | "description" | "parameter" | "instructions";
+            location: "name" | "uri" | "title" | "description" | "parameter" | "instructions";
             parameter?: string;
             detail: string;
             excerpt: string;
@@ -2029,6 +2029,42 @@ export interface components {
             changedFields?: string[];
             inputSchema: unknown;
         };
+        McpPrompt: {
+            name: string;
+            title: string | null;
+            description: string | null;
+            definitionSha256: string;
+            riskSignals: components["schemas"]["RiskSignal"][];
+            drift: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "ADDED" | "PROFILE_CHANGED";
+            changedFields?: string[];
+            arguments: {
+                name: string;
+                description: string | null;
+                required: boolean;
+            }[];
+        };
+        McpResource: {
+            uri: string;
+            name: string | null;
+            title: string | null;
+            description: string | null;
+            definitionSha256: string;
+            riskSignals: components["schemas"]["RiskSignal"][];
+            drift: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "ADDED" | "PROFILE_CHANGED";
+            changedFields?: string[];
+            mimeType: string | null;
+        };
+        McpResourceTemplate: {
+            uriTemplate: string;
+            name: string | null;
+            title: string | null;
+            description: string | null;
+            definitionSha256: string;
+            riskSignals: components["schemas"]["RiskSignal"][];
+            drift: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "ADDED" | "PROFILE_CHANGED";
+            changedFields?: string[];
+            mimeType: string | null;
+        };
         InventoryDrift: {
             status: "FIRST_OBSERVATION" | "UNCHANGED" | "CHANGED" | "PROFILE_CHANGED";
             previousObservedAt: string | null;
@@ -2036,6 +2072,22 @@ export interface components {
             added: string[];
             removed: string[];
             changed: string[];
+            prompts: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            };
+            resources: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            };
+            resourceTemplates: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            };
+            reason: string | null;
         };
         McpAuth: {
             status: number;
@@ -2072,6 +2124,9 @@ export interface components {
             instructions: string | null;
             instructionSignals: components["schemas"]["RiskSignal"][];
             tools: components["schemas"]["McpTool"][];
+            prompts: components["schemas"]["McpPrompt"][];
+            resources: components["schemas"]["McpResource"][];
+            resourceTemplates: components["schemas"]["McpResourceTemplate"][];
             complete: boolean;
             inventoryLimit: string | null;
             inventoryHash: string | null;
@@ -2832,6 +2887,9 @@ export type McpCheck = components['schemas']['McpCheck'];
 export type RiskSignal = components['schemas']['RiskSignal'];
 export type ToolParameter = components['schemas']['ToolParameter'];
 export type McpTool = components['schemas']['McpTool'];
+export type McpPrompt = components['schemas']['McpPrompt'];
+export type McpResource = components['schemas']['McpResource'];
+export type McpResourceTemplate = components['schemas']['McpResourceTemplate'];
 export type InventoryDrift = components['schemas']['InventoryDrift'];
 export type McpAuth = components['schemas']['McpAuth'];
 export type McpTranscriptEntry = components['schemas']['McpTranscriptEntry'];

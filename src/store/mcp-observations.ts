@@ -1,14 +1,18 @@
 /**
  * MCP inventories by endpoint (SPEC §2.11 drift) over SQLite: the `mcp_observations` table of
  * schema v2 (fingerprint_profile since v3). `fingerprint` holds the inventory hash and `body`
- * the fingerprinted tool definitions, so that a later inspection can say which members of a
- * tool changed. An unchanged inventory is coalesced into its row, as observations are. The
- * methods are async because the interface is; record() is one synchronous transaction within
- * the call.
+ * the fingerprinted definitions, so that a later inspection can say which members of an item
+ * changed: `{tools: [{name, definitionSha256, definition}], prompts, resources,
+ * resourceTemplates: [{key, definitionSha256, definition}]}`. No migration was needed for the
+ * last three: a body without them was written before svc inventoried prompts and resources
+ * ("tools-only coverage") and reads back with them undefined. An unchanged inventory is
+ * coalesced into its row, as observations are, its body refreshed (a tools-only row thus gains
+ * the coverage marker). The methods are async because the interface is; record() is one
+ * synchronous transaction within the call.
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { McpObservationStore, McpSnapshot, McpSnapshotTool, NewMcpSnapshot, Recorded } from '../core/store.js';
+import type { McpObservationStore, McpSnapshot, McpSnapshotItem, McpSnapshotTool, NewMcpSnapshot, Recorded } from '../core/store.js';
 import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
 
 const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile AS profile,
@@ -16,30 +20,52 @@ const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile
   seen_count AS seenCount, body`;
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
-export type SnapshotRow = Omit<McpSnapshot, 'tools'> & { body: string };
+export type SnapshotRow = Omit<McpSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'> & { body: string };
 
-/** The stored body back as tools; a body of another shape reads as no tools (all ADDED). */
+const ITEM_MEMBERS = ['prompts', 'resources', 'resourceTemplates'] as const;
+
+/** Entries of a stored array that have a string `keyMember` and definitionSha256; a missing definition reads as `{}`. */
+function entries<T extends { definitionSha256: string; definition: JsonObject }>(value: unknown, keyMember: 'name' | 'key'): T[] {
+  if (!Array.isArray(value)) return [];
+  const kept = value.filter(
+    (e): e is T =>
+      typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)[keyMember] === 'string' && typeof (e as T).definitionSha256 === 'string',
+  );
+  for (const entry of kept) if (typeof entry.definition !== 'object' || entry.definition === null) entry.definition = {} as JsonObject;
+  return kept;
+}
+
+/**
+ * The stored body back as a snapshot: tools always (a body of another shape reads as no tools,
+ * all ADDED), prompts, resources and templates only when the body has the member (a body
+ * without them is tools-only coverage).
+ */
 export function toSnapshot(row: SnapshotRow): McpSnapshot {
   const { body, ...rest } = row;
-  let tools: McpSnapshotTool[] = [];
+  let parsed: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(body) as { tools?: unknown };
-    if (Array.isArray(parsed.tools)) {
-      tools = parsed.tools.filter(
-        (t): t is McpSnapshotTool =>
-          typeof t === 'object' && t !== null && typeof (t as McpSnapshotTool).name === 'string' && typeof (t as McpSnapshotTool).definitionSha256 === 'string',
-      );
-      for (const tool of tools) if (typeof tool.definition !== 'object' || tool.definition === null) tool.definition = {} as JsonObject;
-    }
+    const value = JSON.parse(body) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) parsed = value as Record<string, unknown>;
   } catch {
     // json_valid() in the table's CHECK makes this unreachable.
   }
-  return { ...rest, tools };
+  const snapshot: McpSnapshot = { ...rest, tools: entries<McpSnapshotTool>(parsed['tools'], 'name') };
+  for (const member of ITEM_MEMBERS) {
+    if (Array.isArray(parsed[member])) snapshot[member] = entries<McpSnapshotItem>(parsed[member], 'key');
+  }
+  return snapshot;
+}
+
+/** The body stored for a snapshot: its tools, and the other kinds it covers. */
+export function snapshotBody(snapshot: NewMcpSnapshot): string {
+  const body: Record<string, unknown> = { tools: snapshot.tools };
+  for (const member of ITEM_MEMBERS) if (snapshot[member] !== undefined) body[member] = snapshot[member];
+  return JSON.stringify(body);
 }
 
 export class SqliteMcpObservationStore implements McpObservationStore {
   readonly #latest: Database.Statement<[string], SnapshotRow>;
-  readonly #coalesce: Database.Statement<[string, string | null, number], SnapshotRow>;
+  readonly #coalesce: Database.Statement<[string, string | null, string, number], SnapshotRow>;
   readonly #insert: Database.Statement<[string, string, string, string | null, string, string, string | null], SnapshotRow>;
   readonly #record: (snapshot: NewMcpSnapshot) => Recorded<McpSnapshot>;
   readonly #ceiling: RowCeiling;
@@ -50,7 +76,7 @@ export class SqliteMcpObservationStore implements McpObservationStore {
     this.#latest = db.prepare(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = ? ${NEWEST_FIRST} LIMIT 1`);
     this.#coalesce = db.prepare(
       `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = max(last_seen_at, ?),
-        negotiated_version = ? WHERE id = ? RETURNING ${COLUMNS}`,
+        negotiated_version = ?, body = ? WHERE id = ? RETURNING ${COLUMNS}`,
     );
     this.#insert = db.prepare(
       `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
@@ -61,12 +87,11 @@ export class SqliteMcpObservationStore implements McpObservationStore {
     const record = db.transaction((s: NewMcpSnapshot): Recorded<McpSnapshot> => {
       const latest = this.#latest.get(s.endpoint);
       if (latest !== undefined && latest.inventoryHash === s.inventoryHash && latest.profile === s.profile && s.profile !== null) {
-        return { outcome: 'coalesced', row: toSnapshot(this.#coalesce.get(s.observedAt, s.negotiatedVersion, latest.id)!), evicted: 0 };
+        return { outcome: 'coalesced', row: toSnapshot(this.#coalesce.get(s.observedAt, s.negotiatedVersion, snapshotBody(s), latest.id)!), evicted: 0 };
       }
       const evicted = this.#ceiling.makeRoom(s.endpoint);
       if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
-      const body = JSON.stringify({ tools: s.tools });
-      const row = toSnapshot(this.#insert.get(s.endpoint, s.inventoryHash, body, s.negotiatedVersion, s.observedAt, s.observedAt, s.profile)!);
+      const row = toSnapshot(this.#insert.get(s.endpoint, s.inventoryHash, snapshotBody(s), s.negotiatedVersion, s.observedAt, s.observedAt, s.profile)!);
       this.#ceiling.added();
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     });

@@ -20,7 +20,9 @@ import { assertBuilt, cleanEnv, parseCliError, svc, type Run, expectUsageError }
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
 import {
+  PLAIN_ITEMS,
   PLAIN_TOOLS,
+  POISONED_ITEMS,
   POISONED_TOOLS,
   startAuthServer,
   startPlainHost,
@@ -365,6 +367,71 @@ describe('svc inspect-mcp', () => {
     });
   });
 
+  describe('prompts, resources and resource templates', () => {
+    let server: McpTestServer;
+    let db: string;
+    const prompts = [...PLAIN_ITEMS.prompts, POISONED_ITEMS.prompts[0]!];
+    const resources = [...PLAIN_ITEMS.resources, POISONED_ITEMS.resources[0]!];
+
+    beforeAll(async () => {
+      server = await startSdk1Server({ host: mcpHost, path: '/items', tools: PLAIN_TOOLS, stateful: false, json: true, prompts, resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates });
+      db = path.join(dir, 'items.db');
+    });
+    afterAll(() => server?.close());
+
+    it('sections after Tools, the signals of a poisoned prompt and resource, the headline counts; --json has the three lists', async () => {
+      const r = await mcp(server.url, '--db', db);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toBe('INSPECTED  svc-test-sdk1: 3 tools, 3 prompts, 3 resources, 1 resource template; MCP 2025-11-25, stateless; 2 with risk signals.');
+      const sections = lines.filter((l) => /^(Tools|Prompts|Resources|Resource templates) \(\d+\)$/.test(l));
+      expect(sections).toEqual(['Tools (3)', 'Prompts (3)', 'Resources (3)', 'Resource templates (1)']);
+      expect(r.stdout).toMatch(/\nPrompts \(3\)\n  prompt +args +drift +signals\n  summarise_note +2 +FIRST_OBSERVATION +none\n  daily_brief +0 +FIRST_OBSERVATION +none\n  code_review +1 +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/);
+      expect(r.stdout).toMatch(/\nResources \(3\)\n  resource +drift +signals\n  file:\/\/\/notes\/readme\.md +FIRST_OBSERVATION +none\n  notes:\/\/index +FIRST_OBSERVATION +none\n  file:\/\/\/etc\/shadow +FIRST_OBSERVATION +cross_tool_shadowing, sensitive_path\n/);
+      expect(r.stdout).toMatch(/\nResource templates \(1\)\n  template +drift +signals\n  notes:\/\/note\/\{id\} +FIRST_OBSERVATION +none\n/);
+      expect(r.stdout).toContain('\n  ! prompt code_review · hidden_instruction_tag in the description: an <IMPORTANT> tag\n');
+      expect(r.stdout).toContain('\n  ! prompt code_review · exfiltration_parameter in the argument context: ');
+      expect(r.stdout).toContain('\n  ! resource file:///etc/shadow · sensitive_path in the uri: a file: URI under /etc; the path /etc/shadow\n');
+      expect(checkLine(r.stdout, 'inventory')).toBe(
+        '  ! WARN  inventory          1 prompt of 3 has risk signals: "code_review"; 1 resource of 3 has risk signals: "file:///etc/shadow".',
+      );
+      expect(r.stdout).toContain('tool results, what a call does, resource contents and prompt messages are not');
+
+      const json = onlyJson(await mcp(server.url, '--no-store', '--json'));
+      expect(json.prompts.map((p: any) => p.name)).toEqual(['summarise_note', 'daily_brief', 'code_review']);
+      expect(json.resources.map((p: any) => [p.uri, p.mimeType])).toEqual([
+        ['file:///notes/readme.md', 'text/markdown'],
+        ['notes://index', 'application/json'],
+        ['file:///etc/shadow', null],
+      ]);
+      expect(json.resourceTemplates).toMatchObject([{ uriTemplate: 'notes://note/{id}', name: 'note', drift: 'FIRST_OBSERVATION' }]);
+      expect(json.drift).toMatchObject({ prompts: { added: [], removed: [], changed: [] }, reason: null });
+    });
+
+    it('fits 80 columns', async () => {
+      for (const columns of ['80']) {
+        const r = await run(['inspect-mcp', server.url, ...LOOPBACK, '--no-store'], { COLUMNS: columns });
+        expect(r.exitCode).toBe(3);
+        const long = r.stdout.split('\n').filter((l) => [...l].length > Number(columns));
+        expect(long, `${columns} columns`).toEqual([]);
+        expect(r.stdout).toContain('\nResource templates (1)\n');
+      }
+    });
+
+    it('a reworded prompt and a removed resource: CHANGED, the fields and the removal named, the drift check WARNs', async () => {
+      server.setItems('prompts', [{ ...prompts[0]!, description: 'Summarise the note, then send it to the author.' }, ...prompts.slice(1)]);
+      server.setItems('resources', resources.filter((r) => r['uri'] !== 'notes://index'));
+      const r = await mcp(server.url, '--db', db);
+      expect(r.exitCode).toBe(3);
+      expect(r.stdout.split('\n')[0]).toMatch(/; drift: 1 removed, 1 changed\.$/);
+      expect(r.stdout).toMatch(/\n  summarise_note +2 +CHANGED +none\n/);
+      expect(r.stdout).toContain('\n  summarise_note changed: description\n');
+      expect(r.stdout).toMatch(/\n  removed since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: notes:\/\/index\n/);
+      expect(checkLine(r.stdout, 'drift')).toMatch(/WARN  drift +Since .*: changed prompt "summarise_note"; removed resource "notes:\/\/index"\.$/);
+    });
+  });
+
   it('a database that cannot be opened costs the history, not the inspection: historyPersistence WARN, exit 3', async () => {
     const server = await startSdk2Server({ host: mcpHost, path: '/nodb', tools: PLAIN_TOOLS });
     try {
@@ -559,7 +626,9 @@ describe('svc inspect-mcp', () => {
     expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] <endpoint>/);
     for (const option of ['--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('one of historyPersistence, transport, protocol, identity, inventory, drift');
-    expect(r.stdout).toContain('"declared" is the class the server\'s');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('"declared" is the class the server\'s');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('Prompts, resources and resource templates are listed too when the server declares them');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('at most 500 tools, and 500 prompts, resources and templates together');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
       'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint); 2 usage.',
     );

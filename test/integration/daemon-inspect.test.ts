@@ -12,7 +12,20 @@ import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
-import { PLAIN_TOOLS, POISONED_TOOLS, startAuthServer, startPlainHost, startSdk2Server, type McpAuthTestServer, type McpTestServer, MCP_INSPECTION_MEMBERS } from '../support/mcp-servers.js';
+import { sqliteDatabase } from '../support/databases.js';
+import { injectedApp } from '../support/injected.js';
+import {
+  PLAIN_ITEMS,
+  PLAIN_TOOLS,
+  POISONED_ITEMS,
+  POISONED_TOOLS,
+  startAuthServer,
+  startPlainHost,
+  startSdk2Server,
+  type McpAuthTestServer,
+  type McpTestServer,
+  MCP_INSPECTION_MEMBERS,
+} from '../support/mcp-servers.js';
 
 let host: DidWebHost;
 let daemon: Daemon;
@@ -180,6 +193,89 @@ describe('GET /v1/mcp/inspect', () => {
   it('a path that is no MCP endpoint: 404 NOT_FOUND', async () => {
     const problem = expectProblem(await mcpInspect({ endpoint: `${host.server.origin}/nothing-here` }), 404, 'NOT_FOUND');
     expect(problem.detail).toMatch(/^No MCP endpoint at /);
+  });
+});
+
+describe('GET /v1/mcp/inspect in process (inject): prompts, resources and resource templates', () => {
+  it('the route answers the three lists through its schema, with signals and drift; a changed prompt and a removed resource are CHANGED', async () => {
+    const prompts = [...PLAIN_ITEMS.prompts, POISONED_ITEMS.prompts[0]!];
+    const server = await startSdk2Server({ host, path: '/items', tools: PLAIN_TOOLS, prompts, resources: PLAIN_ITEMS.resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates });
+    const database = await sqliteDatabase('svc-inspect-items');
+    const injected = await injectedApp(database.target, { net: host.runtime().net });
+    try {
+      const inspect = async () => {
+        const response = await injected.anonymous('GET', `/v1/mcp/inspect?${new URLSearchParams({ endpoint: server.url }).toString()}`);
+        expect(response.statusCode, response.body).toBe(200);
+        return JSON.parse(response.body);
+      };
+      const first = await inspect();
+      expect(first.headline).toBe('svc-test-sdk2: 3 tools, 3 prompts, 2 resources, 1 resource template; MCP 2026-07-28, stateless; 1 with risk signals.');
+      expect(first.prompts[0]).toEqual({
+        name: 'summarise_note',
+        title: 'Summarise a note',
+        description: 'Summarise the given note in three sentences.',
+        arguments: [
+          { name: 'note_id', description: 'The note to summarise', required: true },
+          { name: 'tone', description: 'formal or casual', required: false },
+        ],
+        definitionSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        riskSignals: [],
+        drift: 'FIRST_OBSERVATION',
+      });
+      expect(first.prompts[2].riskSignals.map((s: any) => [s.id, s.location, s.parameter ?? null])).toEqual([
+        ['hidden_instruction_tag', 'description', null],
+        ['model_directive', 'description', null],
+        ['sensitive_path', 'description', null],
+        ['sensitive_path', 'parameter', 'context'],
+        ['exfiltration_parameter', 'parameter', 'context'],
+      ]);
+      expect(first.resources.map((r: any) => [r.uri, r.name, r.title, r.mimeType, r.drift])).toEqual([
+        ['file:///notes/readme.md', 'readme', 'Read me', 'text/markdown', 'FIRST_OBSERVATION'],
+        ['notes://index', 'index', null, 'application/json', 'FIRST_OBSERVATION'],
+      ]);
+      expect(first.resourceTemplates).toEqual([
+        {
+          uriTemplate: 'notes://note/{id}',
+          name: 'note',
+          title: null,
+          description: 'One note by id.',
+          mimeType: 'text/markdown',
+          definitionSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+      ]);
+      expect(first.drift).toEqual({
+        status: 'FIRST_OBSERVATION',
+        previousObservedAt: null,
+        previousInventoryHash: null,
+        added: [],
+        removed: [],
+        changed: [],
+        prompts: { added: [], removed: [], changed: [] },
+        resources: { added: [], removed: [], changed: [] },
+        resourceTemplates: { added: [], removed: [], changed: [] },
+        reason: null,
+      });
+      expect(first.checks.find((c: any) => c.id === 'inventory')).toMatchObject({ status: 'WARN', detail: '1 prompt of 3 has risk signals: "code_review".' });
+
+      server.setItems('prompts', [{ ...prompts[0]!, title: 'Summarise and forward' }, ...prompts.slice(1)]);
+      server.setItems('resources', PLAIN_ITEMS.resources.slice(0, 1));
+      const second = await inspect();
+      expect(second.drift).toMatchObject({
+        status: 'CHANGED',
+        previousInventoryHash: first.inventoryHash,
+        prompts: { added: [], removed: [], changed: ['summarise_note'] },
+        resources: { added: [], removed: ['notes://index'], changed: [] },
+        reason: null,
+      });
+      expect(second.prompts[0]).toMatchObject({ drift: 'CHANGED', changedFields: ['title'] });
+      expect(second.checks.find((c: any) => c.id === 'drift')).toMatchObject({ status: 'WARN' });
+    } finally {
+      await injected.close();
+      await database.done();
+      await server.close();
+    }
   });
 });
 

@@ -20,8 +20,12 @@ import type { Runtime } from '../../src/core/runtime.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
 import {
+  ITEM_METHODS,
+  manyResources,
   manyTools,
+  PLAIN_ITEMS,
   PLAIN_TOOLS,
+  POISONED_ITEMS,
   POISONED_TOOLS,
   startAuthServer,
   startOversizedServer,
@@ -31,9 +35,15 @@ import {
   startSdk2Server,
   wireTool,
   type McpRequestRecord,
+  type ItemKind,
+  type ItemSpec,
   type McpTestServer,
   type ToolSpec,
 } from '../support/mcp-servers.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import type { JsonObject } from '../../src/core/encoding/json.js';
+import type { McpSnapshotTool, RuntimeStore } from '../../src/core/store.js';
+import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
 import { testRuntime } from '../support/runtime.js';
 import { tempStore, type TempStore } from '../support/store.js';
 
@@ -119,6 +129,25 @@ function expectedInventoryHash(specs: readonly ToolSpec[]): string {
   return sha256Hex(canonicalize(specs.map((s) => jcsSha256(expectedDefinition(s))).sort()));
 }
 
+/** The definitionSha256 of a prompt, resource or template as sent: the entry minus `_meta`. */
+function expectedItemHash(spec: ItemSpec): string {
+  const { _meta: _ignored, ...definition } = spec;
+  return jcsSha256(definition);
+}
+
+/** The inventory hash once prompts, resources or templates are listed: the four kinds apart, each sorted. */
+function expectedKindsHash(tools: readonly ToolSpec[], items: Partial<Record<ItemKind, readonly ItemSpec[]>>): string {
+  const sorted = (specs: readonly ItemSpec[] = []) => specs.map(expectedItemHash).sort();
+  return sha256Hex(
+    canonicalize({
+      prompts: sorted(items.prompts),
+      resourceTemplates: sorted(items.resourceTemplates),
+      resources: sorted(items.resources),
+      tools: tools.map((t) => jcsSha256(expectedDefinition(t))).sort(),
+    }),
+  );
+}
+
 /** No request the server saw carried an Authorization header (svc never authenticates). */
 function expectNoAuthorization(records: readonly McpRequestRecord[]): void {
   expect(records.length).toBeGreaterThan(0);
@@ -126,6 +155,13 @@ function expectNoAuthorization(records: readonly McpRequestRecord[]): void {
 }
 
 const PLAIN_NAMES = PLAIN_TOOLS.map((t) => t.name);
+
+/** The drift of prompts, resources and templates when none were compared or none drifted. */
+const NO_KIND_DRIFT = {
+  prompts: { added: [], removed: [], changed: [] },
+  resources: { added: [], removed: [], changed: [] },
+  resourceTemplates: { added: [], removed: [], changed: [] },
+};
 
 // ---------------------------------------------------------------------------------------------
 
@@ -423,6 +459,8 @@ describe('authentication required (401)', () => {
     expect(result.status).toBe('AUTH_REQUIRED');
     expect(result.mode).toBe('UNKNOWN');
     expect(result.tools).toEqual([]);
+    expect([result.prompts, result.resources, result.resourceTemplates]).toEqual([[], [], []]);
+    expect(result.drift).toMatchObject({ status: 'FIRST_OBSERVATION', ...NO_KIND_DRIFT, reason: null });
     expect(result.negotiatedVersion).toBeNull();
     expect(result.supportedVersions).toEqual([]);
     expect(result.serverInfo).toBeNull();
@@ -496,7 +534,7 @@ describe('drift against a real SQLite store', () => {
 
     const first = await inspectMcp(server.url, { runtime });
     expect(first.tools.map((t) => t.drift)).toEqual(['FIRST_OBSERVATION', 'FIRST_OBSERVATION', 'FIRST_OBSERVATION']);
-    expect(first.drift).toEqual({ status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [] });
+    expect(first.drift).toEqual({ status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [], ...NO_KIND_DRIFT, reason: null });
     expect(checksOf(first)).toMatchObject({ historyPersistence: 'PASS', drift: 'SKIP' });
     expect(checkOf(first, 'historyPersistence').detail).toBe('Inventory stored for later drift comparison.');
     expect(checkOf(first, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with.');
@@ -514,6 +552,8 @@ describe('drift against a real SQLite store', () => {
       added: [],
       removed: [],
       changed: [],
+      ...NO_KIND_DRIFT,
+      reason: null,
     });
     expect(checksOf(second)).toMatchObject({ historyPersistence: 'PASS', drift: 'PASS' });
     expect(checkOf(second, 'historyPersistence').detail).toBe('Inventory stored (seen 2 times unchanged).');
@@ -650,6 +690,8 @@ describe('drift against a real SQLite store', () => {
       added: ['create_note'],
       removed: ['retired_tool'],
       changed: [],
+      ...NO_KIND_DRIFT,
+      reason: 'the previous inventory (2024-01-02T03:04:05Z) was fingerprinted with another or no hash profile; definitions are not comparable',
     });
     expect(relabelled.tools.map((t) => [t.name, t.drift])).toEqual([
       ['get_weather', 'PROFILE_CHANGED'],
@@ -783,6 +825,367 @@ describe('risk signals and classes (svc estimates beside the server claims)', ()
     expect(bare.heuristicClass).toBe('read_only');
     expect(result.classCounts.declared).toEqual({ read_only: 1, additive: 0, destructive: 1 });
     expect(result.classCounts.heuristic).toMatchObject({ read_only: 1, destructive: 1 });
+  });
+});
+
+describe('prompts, resources and resource templates (listed when declared)', () => {
+  const ALL_ITEMS = { prompts: PLAIN_ITEMS.prompts, resources: PLAIN_ITEMS.resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates };
+
+  it('SDK 1.x (legacy session) and SDK 2.x (modern): all four listings, fingerprinted and described the same way', async () => {
+    const v1 = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: true, json: false, ...ALL_ITEMS }));
+    const v2 = track(await startSdk2Server({ tools: PLAIN_TOOLS, ...ALL_ITEMS }));
+    const legacy = await inspectMcp(v1.url, { runtime: runtimeFor(v1) });
+    const modern = await inspectMcp(v2.url, { runtime: runtimeFor(v2) });
+
+    for (const [result, version, reply] of [
+      [legacy, LEGACY, 'text/event-stream'],
+      [modern, MODERN, 'application/json'],
+    ] as const) {
+      expect(result.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } });
+      expect(result.complete).toBe(true);
+      expect(result.prompts).toEqual([
+        {
+          name: 'summarise_note',
+          title: 'Summarise a note',
+          description: 'Summarise the given note in three sentences.',
+          arguments: [
+            { name: 'note_id', description: 'The note to summarise', required: true },
+            { name: 'tone', description: 'formal or casual', required: false },
+          ],
+          definitionSha256: expectedItemHash(PLAIN_ITEMS.prompts[0]!),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+        {
+          name: 'daily_brief',
+          title: null,
+          description: 'A short briefing for today.',
+          arguments: [],
+          definitionSha256: expectedItemHash(PLAIN_ITEMS.prompts[1]!),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+      ]);
+      expect(result.resources).toEqual([
+        {
+          uri: 'file:///notes/readme.md',
+          name: 'readme',
+          title: 'Read me',
+          description: 'How the notes are organised.',
+          mimeType: 'text/markdown',
+          definitionSha256: expectedItemHash(PLAIN_ITEMS.resources[0]!),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+        {
+          uri: 'notes://index',
+          name: 'index',
+          title: null,
+          description: null,
+          mimeType: 'application/json',
+          definitionSha256: expectedItemHash(PLAIN_ITEMS.resources[1]!),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+      ]);
+      expect(result.resourceTemplates).toEqual([
+        {
+          uriTemplate: 'notes://note/{id}',
+          name: 'note',
+          title: null,
+          description: 'One note by id.',
+          mimeType: 'text/markdown',
+          definitionSha256: expectedItemHash(PLAIN_ITEMS.resourceTemplates[0]!),
+          riskSignals: [],
+          drift: 'FIRST_OBSERVATION',
+        },
+      ]);
+      expect(result.inventoryHash).toBe(expectedKindsHash(PLAIN_TOOLS, ALL_ITEMS));
+      expect(result.inventoryHash).not.toBe(expectedInventoryHash(PLAIN_TOOLS));
+      expect(result.headline).toBe(`${result.serverInfo?.['name']}: 3 tools, 2 prompts, 2 resources, 1 resource template; MCP ${version}, ${version === LEGACY ? 'session' : 'stateless'}.`);
+      expect(checkOf(result, 'inventory')).toMatchObject({
+        status: 'PASS',
+        detail: 'No tool, prompt or resource has risk signals (3 tools, 2 prompts, 2 resources, 1 resource template).',
+      });
+      expect(result.limitations).toContain(
+        'Only the listings are inspected (tools, prompts, resources and resource templates): tool results, what a call does, resource contents and prompt messages are not.',
+      );
+      expect(result.limitations.join('\n')).not.toContain('Only tools are inspected');
+      expect(transcriptOf(result).filter(([method]) => method !== 'DELETE').slice(-4)).toEqual([
+        ['tools/list', 'POST', version, 200, reply, 'page 1, 3 tools'],
+        ['prompts/list', 'POST', version, 200, reply, 'page 1, 2 prompts'],
+        ['resources/list', 'POST', version, 200, reply, 'page 1, 2 resources'],
+        ['resources/templates/list', 'POST', version, 200, reply, 'page 1, 1 resource template'],
+      ]);
+    }
+    // Both eras give the same fingerprints.
+    expect(modern.inventoryHash).toBe(legacy.inventoryHash);
+    // Modern: each listing carries MCP-Protocol-Version and its own Mcp-Method; legacy: the session and version.
+    expect(recordsOf(v2).slice(1)).toEqual([
+      ['POST', 'tools/list', MODERN, 'tools/list', null, 200],
+      ['POST', 'prompts/list', MODERN, 'prompts/list', null, 200],
+      ['POST', 'resources/list', MODERN, 'resources/list', null, 200],
+      ['POST', 'resources/templates/list', MODERN, 'resources/templates/list', null, 200],
+    ]);
+    const session = v1.records.find((r) => r.sessionIdHeader !== null)!.sessionIdHeader;
+    expect(recordsOf(v1).filter((r) => typeof r[1] === 'string' && r[1].endsWith('/list'))).toEqual(
+      ['tools/list', ...Object.values(ITEM_METHODS)].map((method) => ['POST', method, LEGACY, null, session, 200]),
+    );
+    expect(v1.records.at(-1)?.httpMethod).toBe('DELETE');
+  });
+
+  it('a server that declares neither lists only tools, and its inventory hash is the tools-only one', async () => {
+    const server = track(await startSdk2Server({ tools: PLAIN_TOOLS }));
+    const result = await inspectMcp(server.url, { runtime: runtimeFor(server) });
+    expect([result.prompts, result.resources, result.resourceTemplates]).toEqual([[], [], []]);
+    expect(server.records.map((r) => r.rpcMethod)).toEqual(['server/discover', 'tools/list']);
+    expect(result.inventoryHash).toBe(expectedInventoryHash(PLAIN_TOOLS));
+  });
+
+  it('resources declared without resources/templates/list: −32601 is an empty, complete listing with a limitation line', async () => {
+    for (const server of [
+      track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, resources: PLAIN_ITEMS.resources })),
+      track(await startSdk2Server({ tools: PLAIN_TOOLS, resources: PLAIN_ITEMS.resources })),
+    ]) {
+      const result = await inspectMcp(server.url, { runtime: runtimeFor(server) });
+      expect(result.resources.map((r) => r.uri)).toEqual(['file:///notes/readme.md', 'notes://index']);
+      expect(result.resourceTemplates).toEqual([]);
+      expect(result.prompts).toEqual([]);
+      expect(result.complete).toBe(true);
+      expect(result.inventoryHash).toBe(expectedKindsHash(PLAIN_TOOLS, { resources: PLAIN_ITEMS.resources }));
+      expect(result.limitations).toContain('The server does not implement resources/templates/list (method not found).');
+      expect(result.transcript.at(-1)).toMatchObject({ method: 'resources/templates/list', outcome: 'JSON-RPC error -32601 (method not found)' });
+      expect(result.headline).toMatch(/: 3 tools, 2 resources; MCP /);
+    }
+  });
+
+  it('another JSON-RPC error on prompts/list: that listing is incomplete with the reason, the inspection stands and is not stored', async () => {
+    const server = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, ...ALL_ITEMS, listErrors: { prompts: -32603 } }));
+    const temp = newStore();
+    const result = await inspectMcp(server.url, { runtime: runtimeFor(server, temp) });
+    expect(result.status).toBe('INSPECTED');
+    expect(result.tools.map((t) => t.name)).toEqual(PLAIN_NAMES);
+    expect(result.prompts).toEqual([]);
+    expect(result.resources).toHaveLength(2);
+    expect(result.complete).toBe(false);
+    expect(result.inventoryLimit).toBe('prompts/list page 1 failed: JSON-RPC error -32603 (internal error)');
+    expect(result.inventoryHash).toBeNull();
+    expect(checksOf(result)).toMatchObject({ historyPersistence: 'WARN', inventory: 'WARN' });
+    expect(checkOf(result, 'inventory').detail).toBe('The listing is incomplete: prompts/list page 1 failed: JSON-RPC error -32603 (internal error).');
+    expect(await temp.store.mcpObservations.latest(server.url)).toBeUndefined();
+  });
+
+  it('pages of prompts, resources and templates are read to the end', async () => {
+    const prompts = manyResources(5).map((r, i) => ({ name: `prompt_${i + 1}`, description: `Prompt ${r['name']}.` }));
+    const resources = manyResources(7);
+    const resourceTemplates = [{ uriTemplate: 'notes://a/{id}', name: 'a' }, { uriTemplate: 'notes://b/{id}', name: 'b' }];
+    const server = track(await startPagedServer({ tools: manyTools(2), pageSize: 3, prompts, resources, resourceTemplates }));
+    const result = await inspectMcp(server.url, { runtime: runtimeFor(server) });
+    expect(result.complete).toBe(true);
+    expect(result.prompts.map((p) => p.name)).toEqual(prompts.map((p) => p.name));
+    expect(result.resources.map((r) => r.uri)).toEqual(resources.map((r) => r['uri']));
+    expect(result.resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://a/{id}', 'notes://b/{id}']);
+    expect(result.transcript.filter((e) => e.method !== 'tools/list' && e.method.endsWith('/list')).map((e) => [e.method, e.outcome])).toEqual([
+      ['prompts/list', 'page 1, 3 prompts, more follow'],
+      ['prompts/list', 'page 2, 2 prompts'],
+      ['resources/list', 'page 1, 3 resources, more follow'],
+      ['resources/list', 'page 2, 3 resources, more follow'],
+      ['resources/list', 'page 3, 1 resource'],
+      ['resources/templates/list', 'page 1, 2 resource templates'],
+    ]);
+    expect(result.inventoryHash).toBe(expectedKindsHash(manyTools(2), { prompts, resources, resourceTemplates }));
+  });
+
+  it('bounds: 10 pages per listing; 500 prompts, resources and templates together; 2 MiB per reply', async () => {
+    // 11 pages of resources: the first 10 are read, and the listing is partial.
+    const eleven = track(await startPagedServer({ tools: manyTools(1), pageSize: 1, resources: manyResources(11) }));
+    const paged = await inspectMcp(eleven.url, { runtime: runtimeFor(eleven) });
+    expect(paged.resources).toHaveLength(10);
+    expect(paged.complete).toBe(false);
+    expect(paged.inventoryLimit).toBe('the server has more than 10 pages of resources; svc reads at most 10');
+    expect(paged.inventoryHash).toBeNull();
+    expect(paged.headline).toMatch(/: 1 tool, 10 resources \(incomplete\);/);
+
+    // 200 prompts and 301 resources: 500 together are kept; templates, after the limit, are not requested.
+    const prompts = Array.from({ length: 200 }, (_, i) => ({ name: `prompt_${String(i + 1).padStart(4, '0')}` }));
+    const many = track(
+      await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, prompts, resources: manyResources(301), resourceTemplates: PLAIN_ITEMS.resourceTemplates }),
+    );
+    const shared = await inspectMcp(many.url, { runtime: runtimeFor(many) });
+    expect([shared.tools.length, shared.prompts.length, shared.resources.length, shared.resourceTemplates.length]).toEqual([3, 200, 300, 0]);
+    expect(shared.resources.at(-1)?.uri).toBe('file:///catalogue/item-0300.json');
+    expect(shared.complete).toBe(false);
+    expect(shared.inventoryLimit).toBe(
+      'the server lists more than 500 prompts, resources and resource templates together; svc inspects the first 500; ' +
+        'resources/templates/list was not read: the limit of 500 prompts, resources and resource templates together was reached',
+    );
+    expect(many.records.map((r) => r.rpcMethod)).not.toContain('resources/templates/list');
+    // Exactly 500 together is complete.
+    const exact = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, prompts, resources: manyResources(300) }));
+    const full = await inspectMcp(exact.url, { runtime: runtimeFor(exact) });
+    expect([full.prompts.length, full.resources.length, full.complete]).toEqual([200, 300, true]);
+
+    // A resources/list reply over 2 MiB.
+    const huge = [{ uri: 'file:///big.txt', name: 'big', description: 'x'.repeat(3 * 1024 * 1024) }];
+    const big = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, resources: huge, prompts: PLAIN_ITEMS.prompts }));
+    const oversized = await inspectMcp(big.url, { runtime: runtimeFor(big) });
+    expect(oversized.status).toBe('INSPECTED');
+    expect(oversized.prompts).toHaveLength(2);
+    expect(oversized.resources).toEqual([]);
+    expect(oversized.inventoryLimit).toBe('resources/list page 1 is larger than 2097152 bytes (2 MiB), the limit of one reply');
+  });
+
+  it('risk signals in poisoned prompts, resources and templates: the inventory check warns and names them', async () => {
+    const server = track(await startSdk2Server({ tools: PLAIN_TOOLS, ...POISONED_ITEMS }));
+    const result = await inspectMcp(server.url, { runtime: runtimeFor(server) });
+    const where = (signals: readonly { id: string; location: string; parameter?: string }[]) =>
+      signals.map((s) => `${s.id}@${s.location}${s.parameter ? `:${s.parameter}` : ''}`);
+    expect(Object.fromEntries(result.prompts.map((p) => [p.name, where(p.riskSignals)]))).toEqual({
+      code_review: ['hidden_instruction_tag@description', 'model_directive@description', 'sensitive_path@description', 'sensitive_path@parameter:context', 'exfiltration_parameter@parameter:context'],
+      translate: ['invisible_unicode@parameter:text'],
+    });
+    expect(Object.fromEntries(result.resources.map((r) => [r.uri, where(r.riskSignals)]))).toEqual({
+      'file:///etc/shadow': ['cross_tool_shadowing@description', 'sensitive_path@uri'],
+      'file:///home/user/%2Essh/id_rsa': ['sensitive_path@uri'],
+    });
+    expect(where(result.resourceTemplates[0]!.riskSignals)).toEqual(['invisible_unicode@uri']);
+    const shadow = result.resources[0]!.riskSignals;
+    expect(shadow.find((s) => s.id === 'sensitive_path')!.detail).toBe('a file: URI under /etc; the path /etc/shadow');
+    expect(shadow.find((s) => s.id === 'cross_tool_shadowing')!.detail).toBe('a rule for when send_email is called');
+    expect(result.resources[1]!.riskSignals[0]!.detail).toBe('the SSH key file id_rsa; the path ~/.ssh');
+    expect(result.resourceTemplates[0]!.riskSignals[0]!.excerpt).toBe('file:///{path}U+200B');
+    expect(result.tools.every((t) => t.riskSignals.length === 0)).toBe(true);
+    expect(checkOf(result, 'inventory')).toEqual({
+      id: 'inventory',
+      label: 'Inventory',
+      status: 'WARN',
+      detail:
+        '2 prompts of 2 have risk signals: "code_review", "translate"; 2 resources of 2 have risk signals: "file:///etc/shadow", "file:///home/user/%2Essh/id_rsa"; ' +
+        '1 resource template of 1 has risk signals: "file:///{path}\u200b".',
+    });
+    expect(result.headline).toContain('3 tools, 2 prompts, 2 resources, 1 resource template; MCP 2026-07-28, stateless; 5 with risk signals');
+  });
+});
+
+/** The tools of a stored snapshot, as svc records them. */
+function snapshotTools(specs: readonly ToolSpec[]): McpSnapshotTool[] {
+  return specs.map((spec) => ({ name: spec.name, definitionSha256: jcsSha256(expectedDefinition(spec)), definition: expectedDefinition(spec) as JsonObject }));
+}
+
+/**
+ * An older svc's snapshot (tools only), then inspections of a server with prompts and
+ * resources, through a real store: PROFILE_CHANGED once with the reason, then UNCHANGED; then a
+ * changed prompt and a removed resource are CHANGED and named.
+ */
+async function coverageUpgrade(store: RuntimeStore): Promise<void> {
+  const items = { prompts: PLAIN_ITEMS.prompts, resources: PLAIN_ITEMS.resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates };
+  const server = track(await startSdk2Server({ tools: PLAIN_TOOLS, ...items }));
+  const runtime = server.host.runtime();
+  runtime.store = store;
+  // What svc wrote before it listed prompts and resources: the tools-only body and hash.
+  const tools = snapshotTools(PLAIN_TOOLS);
+  await store.mcpObservations.record({
+    endpoint: server.url,
+    inventoryHash: expectedInventoryHash(PLAIN_TOOLS),
+    profile: HASH_PROFILE,
+    negotiatedVersion: MODERN,
+    observedAt: '2026-03-01T00:00:00Z',
+    tools,
+  });
+  expect((await store.mcpObservations.latest(server.url))?.prompts).toBeUndefined();
+
+  const upgraded = await inspectMcp(server.url, { runtime });
+  const reason = 'the previous inventory (2026-03-01T00:00:00Z) covered tools only; prompts and resources are inventoried since this version, so only tools were compared';
+  expect(upgraded.drift).toEqual({
+    status: 'PROFILE_CHANGED',
+    previousObservedAt: '2026-03-01T00:00:00Z',
+    previousInventoryHash: expectedInventoryHash(PLAIN_TOOLS),
+    added: [],
+    removed: [],
+    changed: [],
+    ...NO_KIND_DRIFT,
+    reason,
+  });
+  expect(upgraded.tools.map((t) => t.drift)).toEqual(['UNCHANGED', 'UNCHANGED', 'UNCHANGED']);
+  expect([...upgraded.prompts, ...upgraded.resources, ...upgraded.resourceTemplates].map((i) => i.drift)).toEqual(Array(5).fill('FIRST_OBSERVATION'));
+  expect(checkOf(upgraded, 'drift')).toMatchObject({ status: 'SKIP', detail: `${reason[0]!.toUpperCase()}${reason.slice(1)}.` });
+  expect(checkOf(upgraded, 'historyPersistence').status).toBe('PASS');
+  expect(await store.mcpObservations.latest(server.url)).toMatchObject({
+    inventoryHash: upgraded.inventoryHash,
+    seenCount: 1,
+    prompts: items.prompts.map((p) => ({ key: p.name, definitionSha256: expectedItemHash(p), definition: p })),
+    resourceTemplates: [{ key: 'notes://note/{id}', definitionSha256: expectedItemHash(items.resourceTemplates[0]!), definition: items.resourceTemplates[0] }],
+  });
+
+  // Once: the next inspection compares everything.
+  const next = await inspectMcp(server.url, { runtime });
+  expect(next.drift).toMatchObject({ status: 'UNCHANGED', reason: null, ...NO_KIND_DRIFT });
+  expect([...next.tools, ...next.prompts, ...next.resources, ...next.resourceTemplates].every((i) => i.drift === 'UNCHANGED')).toBe(true);
+  expect(checkOf(next, 'drift').status).toBe('PASS');
+  expect(next.headline).toContain('unchanged since the last inspection');
+
+  // A prompt reworded and a resource gone: CHANGED, named in the drift check.
+  server.setItems('prompts', [{ ...items.prompts[0]!, description: 'Summarise the note, then email it to the author.' }, items.prompts[1]!]);
+  server.setItems('resources', [items.resources[0]!]);
+  const drifted = await inspectMcp(server.url, { runtime });
+  expect(drifted.drift).toMatchObject({
+    status: 'CHANGED',
+    added: [],
+    removed: [],
+    changed: [],
+    prompts: { added: [], removed: [], changed: ['summarise_note'] },
+    resources: { added: [], removed: ['notes://index'], changed: [] },
+    reason: null,
+  });
+  expect(drifted.prompts[0]).toMatchObject({ drift: 'CHANGED', changedFields: ['description'] });
+  expect(checkOf(drifted, 'drift')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^Since .+: changed prompt "summarise_note"; removed resource "notes:\/\/index"\.$/) });
+  expect(drifted.headline).toContain('drift: 1 removed, 1 changed');
+}
+
+/** An older svc's snapshot of a server without prompts or resources: UNCHANGED, the row coalesced and given the coverage marker. */
+async function toolsOnlyServer(store: RuntimeStore): Promise<void> {
+  const server = track(await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true }));
+  const runtime = server.host.runtime();
+  runtime.store = store;
+  const tools = snapshotTools(PLAIN_TOOLS);
+  const old = (await store.mcpObservations.record({ endpoint: server.url, inventoryHash: expectedInventoryHash(PLAIN_TOOLS), profile: HASH_PROFILE, negotiatedVersion: LEGACY, observedAt: '2026-03-01T00:00:00Z', tools })).row!;
+  const result = await inspectMcp(server.url, { runtime });
+  expect(result.inventoryHash).toBe(old.inventoryHash);
+  expect(result.drift).toMatchObject({ status: 'UNCHANGED', reason: null });
+  expect(checkOf(result, 'drift').status).toBe('PASS');
+  expect(await store.mcpObservations.latest(server.url)).toMatchObject({ id: old.id, seenCount: 2, prompts: [], resources: [], resourceTemplates: [] });
+}
+
+describe('coverage of prompts and resources across versions (SQLite)', () => {
+  it('a tools-only snapshot: PROFILE_CHANGED once, then UNCHANGED; later drift of prompts and resources is named', async () => {
+    await coverageUpgrade(newStore().store);
+  });
+
+  it('a tools-only snapshot of a server without prompts or resources stays UNCHANGED and gains the coverage marker', async () => {
+    const temp = newStore();
+    await toolsOnlyServer(temp.store);
+    const body = JSON.parse((temp.store.db.prepare('SELECT body FROM mcp_observations').get() as { body: string }).body) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['tools', 'prompts', 'resources', 'resourceTemplates']);
+  });
+});
+
+describePostgres('coverage of prompts and resources across versions (PostgreSQL)', () => {
+  async function postgresStore(): Promise<RuntimeStore> {
+    const { schema, drop } = freshSchema();
+    const store = await openPostgresStore({ url: postgresUrl, schema });
+    closers.push(async () => {
+      await store.close();
+      await drop();
+    });
+    return store;
+  }
+
+  it('a tools-only snapshot: PROFILE_CHANGED once, then UNCHANGED; later drift of prompts and resources is named', async () => {
+    await coverageUpgrade(await postgresStore());
+  });
+
+  it('a tools-only snapshot of a server without prompts or resources stays UNCHANGED and gains the coverage marker', async () => {
+    await toolsOnlyServer(await postgresStore());
   });
 });
 

@@ -126,6 +126,13 @@ __all__ = [
     "McpToolDeclaredHintsOpenWorldHint",
     "McpToolDeclaredHints",
     "McpTool",
+    "McpPromptArgumentsItem",
+    "McpPrompt",
+    "McpResource",
+    "McpResourceTemplate",
+    "InventoryDriftPrompts",
+    "InventoryDriftResources",
+    "InventoryDriftResourceTemplates",
     "InventoryDrift",
     "McpAuth",
     "McpTranscriptEntry",
@@ -1336,7 +1343,7 @@ class _RiskSignalRequired(TypedDict):
     """The required members of RiskSignal."""
 
     id: Literal["hidden_instruction_tag", "model_directive", "cross_tool_shadowing", "sensitive_path", "exfiltration_parameter", "shell_exec_name", "executes_code", "destructive_verb", "writes_files", "reads_environment", "fetches_urls", "invisible_unicode", "encoded_payload", "overlong_description", "url_in_description", "nonstandard_name"]
-    location: Literal["name", "title", "description", "parameter", "instructions"]
+    location: Literal["name", "uri", "title", "description", "parameter", "instructions"]
     detail: str
     excerpt: str
 
@@ -1417,6 +1424,94 @@ class McpTool(_McpToolRequired, total=False):
     changedFields: List[str]
 
 
+class McpPromptArgumentsItem(TypedDict):
+    """The object at `McpPrompt.arguments[]` in openapi.json."""
+
+    name: str
+    description: Optional[str]
+    required: bool
+
+
+class _McpPromptRequired(TypedDict):
+    """The required members of McpPrompt."""
+
+    name: str
+    title: Optional[str]
+    description: Optional[str]
+    definitionSha256: str
+    riskSignals: List[RiskSignal]
+    drift: Literal["FIRST_OBSERVATION", "UNCHANGED", "CHANGED", "ADDED", "PROFILE_CHANGED"]
+    arguments: List[McpPromptArgumentsItem]
+
+
+class McpPrompt(_McpPromptRequired, total=False):
+    """The `McpPrompt` schema of openapi.json."""
+
+    changedFields: List[str]
+
+
+class _McpResourceRequired(TypedDict):
+    """The required members of McpResource."""
+
+    uri: str
+    name: Optional[str]
+    title: Optional[str]
+    description: Optional[str]
+    definitionSha256: str
+    riskSignals: List[RiskSignal]
+    drift: Literal["FIRST_OBSERVATION", "UNCHANGED", "CHANGED", "ADDED", "PROFILE_CHANGED"]
+    mimeType: Optional[str]
+
+
+class McpResource(_McpResourceRequired, total=False):
+    """The `McpResource` schema of openapi.json."""
+
+    changedFields: List[str]
+
+
+class _McpResourceTemplateRequired(TypedDict):
+    """The required members of McpResourceTemplate."""
+
+    uriTemplate: str
+    name: Optional[str]
+    title: Optional[str]
+    description: Optional[str]
+    definitionSha256: str
+    riskSignals: List[RiskSignal]
+    drift: Literal["FIRST_OBSERVATION", "UNCHANGED", "CHANGED", "ADDED", "PROFILE_CHANGED"]
+    mimeType: Optional[str]
+
+
+class McpResourceTemplate(_McpResourceTemplateRequired, total=False):
+    """The `McpResourceTemplate` schema of openapi.json."""
+
+    changedFields: List[str]
+
+
+class InventoryDriftPrompts(TypedDict):
+    """The object at `InventoryDrift.prompts` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[str]
+
+
+class InventoryDriftResources(TypedDict):
+    """The object at `InventoryDrift.resources` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[str]
+
+
+class InventoryDriftResourceTemplates(TypedDict):
+    """The object at `InventoryDrift.resourceTemplates` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[str]
+
+
 class InventoryDrift(TypedDict):
     """The `InventoryDrift` schema of openapi.json."""
 
@@ -1426,6 +1521,10 @@ class InventoryDrift(TypedDict):
     added: List[str]
     removed: List[str]
     changed: List[str]
+    prompts: InventoryDriftPrompts
+    resources: InventoryDriftResources
+    resourceTemplates: InventoryDriftResourceTemplates
+    reason: Optional[str]
 
 
 class McpAuth(TypedDict):
@@ -1491,6 +1590,9 @@ class McpInspection(TypedDict):
     instructions: Optional[str]
     instructionSignals: List[RiskSignal]
     tools: List[McpTool]
+    prompts: List[McpPrompt]
+    resources: List[McpResource]
+    resourceTemplates: List[McpResourceTemplate]
     complete: bool
     inventoryLimit: Optional[str]
     inventoryHash: Optional[str]

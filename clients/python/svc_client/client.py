@@ -443,7 +443,8 @@ class SvcClient:
     # -- inspection -----------------------------------------------------------------------
 
     def inspect_mcp(self, endpoint: str) -> McpInspection:
-        """GET /v1/mcp/inspect: inspect an MCP server (tools, risk signals, drift, auth).
+        """GET /v1/mcp/inspect: inspect an MCP server (tools, prompts, resources, resource
+        templates, risk signals, drift, auth).
 
         AUTH_REQUIRED is a result. An endpoint that fails, times out or does not answer as an
         MCP server raises SvcError UPSTREAM_UNAVAILABLE (502; the detail names what was found),

@@ -30,7 +30,7 @@ function commonOptions(cmd: Command, what: string, checkIds: readonly string[]):
 export function registerInspect(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const mcp = program
     .command('inspect-mcp')
-    .description('Inspect an MCP tool server: tools, fingerprints, declared vs heuristic classes, risk signals and drift')
+    .description('Inspect an MCP tool server: tools, prompts, resources, fingerprints, declared vs heuristic classes, risk signals and drift')
     .argument('<endpoint>', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow)');
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
   addDbOption(mcp);
@@ -43,10 +43,13 @@ svc speaks MCP 2026-07-28 (server/discover) and falls back to the 2025-11-25 han
 (initialize, then DELETE of the session). It never authenticates: a 401 is reported with the
 server's WWW-Authenticate header and protected-resource metadata. Each tool is fingerprinted with
 RFC 8785 (definitionSha256, schemaSha256; the inventory hash over them) and compared with the
-inventory stored at the last inspection of the same URL. "declared" is the class the server's
-annotations claim (* when it sent none and the MCP defaults apply); "heuristic" and the risk
-signals are svc's estimate from names, descriptions and schemas. They are never merged.
-At most 10 pages, 500 tools and 2 MiB per reply are read. A plain http:// endpoint is inspected
+inventory stored at the last inspection of the same URL. Prompts, resources and resource
+templates are listed too when the server declares them, fingerprinted, scanned for risk signals
+and compared the same way (their messages and contents are never fetched). "declared" is the
+class the server's annotations claim (* when it sent none and the MCP defaults apply);
+"heuristic" and the risk signals are svc's estimate from names, descriptions and schemas. They
+are never merged. Each listing is read for at most 10 pages and 2 MiB per reply; at most 500
+tools, and 500 prompts, resources and templates together. A plain http:// endpoint is inspected
 only at an address --egress-allow admits (a development server), with a transport warning.
 
 Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol,
@@ -60,6 +63,7 @@ toward neither 3 nor --strict; --json then adds "acceptedWarnings" (the ids acce
 Examples:
   $ svc inspect-mcp https://tools.example/mcp
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
+  $ svc inspect-mcp https://tools.example/mcp --json | jq '.resources[] | {uri, drift, riskSignals}'
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
   $ svc inspect-mcp https://legacy.example/mcp --strict --allow-warn protocol
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,

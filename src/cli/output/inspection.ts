@@ -2,12 +2,14 @@
  * Plain-text (optionally coloured) reports of an MCP inspection and an A2A card inspection, laid
  * out for a width with the shared layout (layout.ts). Everything a server or card says passes
  * through `printable`: tool descriptions are exactly where hostile servers put escape sequences
- * and invisible characters.
+ * and invisible characters. An MCP report has a section per listing — Tools, then Prompts,
+ * Resources and Resource templates when the server declared them or listed any — in one table
+ * style (itemTable).
  */
 import type { A2aInspection } from '../../core/a2a/types.js';
-import type { McpInspection, McpTool } from '../../core/mcp/types.js';
+import type { ItemKind, McpInspection, McpPrompt, McpResource, McpResourceTemplate, McpTool, RiskSignal } from '../../core/mcp/types.js';
 import { printable } from './layout.js';
-import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Style, type Tone, type Word } from './layout.js';
+import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Span, type Style, type Tone, type Word } from './layout.js';
 import { isAccepted } from '../checks.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 
@@ -15,6 +17,17 @@ import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '
 function cut(text: string, width: number): string {
   const shown = [...printable(text)];
   return shown.length > width ? `${shown.slice(0, width - 1).join('')}…` : shown.join('');
+}
+
+/**
+ * A URI or URI template cut in the middle to `width` characters: resources of one server often
+ * share a long prefix, and what tells them apart is at the end.
+ */
+function cutMiddle(text: string, width: number): string {
+  const shown = [...printable(text)];
+  if (shown.length <= width) return shown.join('');
+  const head = Math.min(16, Math.floor((width - 1) / 2));
+  return `${shown.slice(0, head).join('')}…${shown.slice(shown.length - (width - 1 - head)).join('')}`;
 }
 
 /** Width of the field labels (`  inventory    …`). */
@@ -42,87 +55,142 @@ const DRIFT_TONE: Readonly<Record<McpTool['drift'], 'PASS' | 'WARN' | 'SKIP'>> =
   CHANGED: 'WARN',
 };
 
-/** A tool's signal ids, each once: red words, or a dim `none`. */
-function signalWords(tool: McpTool): Word[] {
-  const ids = tool.riskSignals.map((s) => s.id).filter((id, i, all) => all.indexOf(id) === i);
+/** An item's signal ids, each once: red words, or a dim `none`. */
+function signalWords(signals: readonly RiskSignal[]): Word[] {
+  const ids = signals.map((s) => s.id).filter((id, i, all) => all.indexOf(id) === i);
   return ids.length > 0 ? words(ids.join(', '), 'bad') : [phrase('none', 'muted')];
 }
 
+/** One row of an item table: the item's name (or URI), the columns after it, and its signals. */
+interface ItemRow {
+  name: string;
+  cells: ReadonlyArray<{ text: string; tone?: Tone }>;
+  signals: Word[];
+}
+
 /**
- * The tools as a table (tool, declared, heuristic, drift, signals) when every row fits the width
- * on one line or the signals column is wide enough to wrap in; otherwise each tool on a line of
- * its own with its classes, drift and signals wrapped under it, so nothing runs past the width.
+ * Items as a table (`headers` name the columns before `signals`) when every row fits the width on
+ * one line or the signals column is wide enough to wrap in; otherwise each item on a line of its
+ * own with its columns and signals wrapped under it, so nothing runs past the width.
  */
-function toolRows(out: Report, tools: readonly McpTool[]): void {
-  if (tools.length === 0) {
-    out.line({ text: '  (no tools)' });
-    return;
-  }
-  const rows = tools.map((tool) => ({
-    tool,
-    name: cut(tool.name, 32),
-    declared: `${tool.declaredClass}${tool.annotations === null ? '*' : ''}`,
-    signals: signalWords(tool),
-  }));
-  const nameWidth = Math.max(4, ...rows.map((r) => columns(r.name)));
-  const declaredWidth = Math.max(8, ...rows.map((r) => columns(r.declared)));
-  const heuristicWidth = Math.max(9, ...rows.map((r) => columns(r.tool.heuristicClass)));
-  const driftWidth = Math.max(5, ...rows.map((r) => columns(r.tool.drift)));
-  const signalsAt = 2 + nameWidth + 2 + declaredWidth + 2 + heuristicWidth + 2 + driftWidth + 2;
-  const signalsWidth = (r: (typeof rows)[number]) => r.signals.reduce((n, w, i) => n + (i > 0 ? columns(w.gap ?? ' ') : 0) + columns(w.text), 0);
+function itemTable(out: Report, headers: readonly string[], rows: readonly ItemRow[]): void {
+  const widths = headers.map((header, i) => Math.max(columns(header), ...rows.map((r) => columns(i === 0 ? r.name : r.cells[i - 1]!.text))));
+  const signalsAt = widths.reduce((n, w) => n + 2 + w, 0) + 2;
+  const signalsWidth = (r: ItemRow) => r.signals.reduce((n, w, i) => n + (i > 0 ? columns(w.gap ?? ' ') : 0) + columns(w.text), 0);
   // Signals wrap in their column when it is wide enough to read and to hold each signal id.
   const longest = Math.max(...rows.flatMap((r) => r.signals.map((w) => columns(w.text))));
   const table =
     rows.every((r) => signalsAt + Math.max(columns('signals'), signalsWidth(r)) <= out.width) ||
     out.width - signalsAt >= Math.max(MIN_TEXT_WIDTH, longest);
   if (table) {
-    out.line({
-      text: `  ${'tool'.padEnd(nameWidth)}  ${'declared'.padEnd(declaredWidth)}  ${'heuristic'.padEnd(heuristicWidth)}  ${'drift'.padEnd(driftWidth)}  signals`,
-      tone: 'muted',
-    });
+    out.line({ text: `  ${headers.map((header, i) => header.padEnd(widths[i]!)).join('  ')}  signals`, tone: 'muted' });
     for (const r of rows) {
-      const prefix: Line = [
-        { text: `  ${r.name.padEnd(nameWidth)}  ${r.declared.padEnd(declaredWidth)}  ${r.tool.heuristicClass.padEnd(heuristicWidth)}  ` },
-        { text: r.tool.drift.padEnd(driftWidth), tone: statusTone(DRIFT_TONE[r.tool.drift]) },
-        { text: '  ' },
-      ];
-      out.hang(prefix, r.signals);
+      const prefix: Line = [{ text: `  ${r.name.padEnd(widths[0]!)}  ` }];
+      r.cells.forEach((cell, i) => prefix.push({ text: cell.text.padEnd(widths[i + 1]!), ...(cell.tone ? { tone: cell.tone } : {}) }, { text: '  ' }));
+      // Signals that fit beside the row stay on it, however narrow their column (hang would
+      // move a column under MIN_TEXT_WIDTH below the row); longer ones wrap in their column.
+      if (signalsAt + signalsWidth(r) <= out.width) out.line(...prefix, ...r.signals.flatMap((w, i): Span[] => (i === 0 ? [w] : [{ text: w.gap ?? ' ' }, w])));
+      else out.hang(prefix, r.signals);
     }
-  } else {
-    for (const r of rows) {
-      out.line({ text: `  ${r.name}` });
-      // Each label keeps its value (the first signal) on its line.
-      const label = (text: string): Word => phrase(text, 'muted', '  ');
-      const value = (text: string, tone: Tone = 'plain'): Word => ({ ...phrase(text, tone), glue: true });
-      const [firstSignal, ...otherSignals] = r.signals;
-      out.hang('      ', [
-        label('declared'),
-        value(r.declared),
-        label('heuristic'),
-        value(r.tool.heuristicClass),
-        label('drift'),
-        value(r.tool.drift, statusTone(DRIFT_TONE[r.tool.drift])),
-        label('signals'),
-        { ...firstSignal!, glue: true },
-        ...otherSignals,
-      ]);
-    }
+    return;
   }
+  for (const r of rows) {
+    out.line({ text: `  ${r.name}` });
+    // Each label keeps its value (the first signal) on its line.
+    const label = (text: string): Word => phrase(text, 'muted', '  ');
+    const value = (text: string, tone: Tone = 'plain'): Word => ({ ...phrase(text, tone), glue: true });
+    const [firstSignal, ...otherSignals] = r.signals;
+    out.hang('      ', [
+      ...r.cells.flatMap((cell, i) => [label(headers[i + 1]!), value(cell.text, cell.tone)]),
+      label('signals'),
+      { ...firstSignal!, glue: true },
+      ...otherSignals,
+    ]);
+  }
+}
+
+/** The drift column of a row. */
+function driftCell(drift: McpTool['drift']): { text: string; tone: Tone } {
+  return { text: drift, tone: statusTone(DRIFT_TONE[drift]) };
+}
+
+/** The tools: tool, declared, heuristic, drift, signals. */
+function toolRows(out: Report, tools: readonly McpTool[]): void {
+  if (tools.length === 0) {
+    out.line({ text: '  (no tools)' });
+    return;
+  }
+  const rows = tools.map((tool) => ({
+    name: cut(tool.name, 32),
+    cells: [{ text: `${tool.declaredClass}${tool.annotations === null ? '*' : ''}` }, { text: tool.heuristicClass }, driftCell(tool.drift)],
+    signals: signalWords(tool.riskSignals),
+  }));
+  itemTable(out, ['tool', 'declared', 'heuristic', 'drift'], rows);
   if (tools.some((t) => t.annotations === null)) out.hang('  ', words('* no annotations: the MCP defaults apply (destructive, open world)', 'muted'), { indent: 4 });
+}
+
+type ListedItem = McpPrompt | McpResource | McpResourceTemplate;
+
+/** How each kind is shown: its section title, the noun of its rows, its key and how wide a key is shown. */
+const ITEM_SECTIONS: ReadonlyArray<{ kind: ItemKind; title: string; noun: string; capability: string; keyOf: (item: ListedItem) => string; shown: (key: string) => string }> = [
+  { kind: 'prompts', title: 'Prompts', noun: 'prompt', capability: 'prompts', keyOf: (item) => (item as McpPrompt).name, shown: (key) => cut(key, 32) },
+  { kind: 'resources', title: 'Resources', noun: 'resource', capability: 'resources', keyOf: (item) => (item as McpResource).uri, shown: (key) => cutMiddle(key, 40) },
+  {
+    kind: 'resourceTemplates',
+    title: 'Resource templates',
+    noun: 'template',
+    capability: 'resources',
+    keyOf: (item) => (item as McpResourceTemplate).uriTemplate,
+    shown: (key) => cutMiddle(key, 40),
+  },
+];
+
+/** The sections of prompts, resources and templates: each when listed or declared, with changes and removals. */
+function itemSections(out: Report, result: McpInspection): void {
+  for (const section of ITEM_SECTIONS) {
+    const items: readonly ListedItem[] = result[section.kind];
+    const declared = result.capabilities !== null && typeof result.capabilities[section.capability] === 'object' && result.capabilities[section.capability] !== null;
+    if (items.length === 0 && !declared) continue;
+    out.blank().line({ text: `${section.title} (${items.length})`, bold: true });
+    if (items.length === 0) out.line({ text: `  (no ${section.title.toLowerCase()})` });
+    else {
+      const rows = items.map((item) => {
+        const cells: Array<{ text: string; tone?: Tone }> = [];
+        if (section.kind === 'prompts') cells.push({ text: String((item as McpPrompt).arguments.length) });
+        cells.push(driftCell(item.drift));
+        return { name: section.shown(section.keyOf(item)), cells, signals: signalWords(item.riskSignals) };
+      });
+      itemTable(out, section.kind === 'prompts' ? [section.noun, 'args', 'drift'] : [section.noun, 'drift'], rows);
+    }
+    for (const item of items) {
+      if (item.drift === 'CHANGED' && item.changedFields?.length) {
+        out.hang('  ', words(`${section.shown(section.keyOf(item))} changed: ${item.changedFields.join(', ')}`, 'muted'), { indent: 4 });
+      }
+    }
+    const removed = result.drift[section.kind].removed;
+    if (removed.length) out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
+  }
+}
+
+/** Where a signal was found, as a report says it (`in the description`, `in the parameter x`). */
+function whereOf(signal: RiskSignal, parameterWord: string): string {
+  return signal.location === 'parameter' ? `${parameterWord} ${signal.parameter ?? ''}` : signal.location;
 }
 
 function signalLines(out: Report, result: McpInspection): void {
   const mark: Line = [{ text: '  ' }, { text: '!', tone: 'bad' }, { text: ' ' }];
   const excerpt = (text: string) => out.hang('      ', words(`“${cut(text, 100)}”`, 'muted'));
-  const any = result.tools.some((t) => t.riskSignals.length > 0) || result.instructionSignals.length > 0;
+  const items = ITEM_SECTIONS.flatMap((section) => (result[section.kind] as readonly ListedItem[]).map((item) => ({ section, item })));
+  const any = result.tools.some((t) => t.riskSignals.length > 0) || items.some(({ item }) => item.riskSignals.length > 0) || result.instructionSignals.length > 0;
   if (!any) return;
   out.blank().line({ text: 'Risk signals (svc’s estimate, not the server’s claim)', bold: true });
-  for (const tool of result.tools) {
-    for (const signal of tool.riskSignals) {
-      const where = signal.location === 'parameter' ? `parameter ${signal.parameter ?? ''}` : signal.location;
-      out.hang(mark, `${cut(tool.name, 32)} · ${signal.id} in the ${printable(where)}: ${printable(signal.detail)}`, { indent: 4 });
-      if (signal.excerpt) excerpt(signal.excerpt);
-    }
+  const line = (who: string, signal: RiskSignal, parameterWord: string) => {
+    out.hang(mark, `${who} · ${signal.id} in the ${printable(whereOf(signal, parameterWord))}: ${printable(signal.detail)}`, { indent: 4 });
+    if (signal.excerpt) excerpt(signal.excerpt);
+  };
+  for (const tool of result.tools) for (const signal of tool.riskSignals) line(cut(tool.name, 32), signal, 'parameter');
+  for (const { section, item } of items) {
+    for (const signal of item.riskSignals) line(`${section.noun} ${section.shown(section.keyOf(item))}`, signal, 'argument');
   }
   for (const signal of result.instructionSignals) {
     out.hang(mark, `server instructions · ${signal.id}: ${printable(signal.detail)}`, { indent: 4 });
@@ -165,6 +233,7 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
     if (result.drift.removed.length) {
       out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${result.drift.removed.map((n) => cut(n, 40)).join(', ')}`, 'warn'), { indent: 4 });
     }
+    itemSections(out, result);
   }
   signalLines(out, result);
   out.blank().line({ text: 'Checks', bold: true });

@@ -1,10 +1,14 @@
 /**
  * The MCP client of the inspector: Streamable HTTP through the Runtime's egress-checked fetch.
  *
- *   2026-07-28  POST server/discover, then tools/list pages; every request carries
+ *   2026-07-28  POST server/discover, then the listings; every request carries
  *               MCP-Protocol-Version and Mcp-Method headers and the version in params._meta.
- *   2025-11-25  POST initialize, POST notifications/initialized, tools/list pages echoing
+ *   2025-11-25  POST initialize, POST notifications/initialized, the listings echoing
  *               MCP-Session-Id and MCP-Protocol-Version, then DELETE of the session.
+ *
+ * The listings, each paginated (listPages): tools/list always; prompts/list when the server
+ * declares `capabilities.prompts`; resources/list and resources/templates/list when it declares
+ * `capabilities.resources`. None of them needs an Mcp-Name header (only calls, gets and reads do).
  *
  * Which one a server speaks follows the backward-compatibility rule of the 2026-07-28
  * transport: a modern JSON-RPC error (−32020, −32021, −32022) means a modern server; any other
@@ -44,6 +48,9 @@ const STAGES: Readonly<Record<string, string>> = {
   initialize: 'mcp.initialize',
   'notifications/initialized': 'mcp.initialized',
   'tools/list': 'mcp.tools_list',
+  'prompts/list': 'mcp.prompts_list',
+  'resources/list': 'mcp.resources_list',
+  'resources/templates/list': 'mcp.resource_templates_list',
   DELETE: 'mcp.session_end',
   'oauth-protected-resource': 'mcp.auth_metadata',
 };
@@ -61,13 +68,23 @@ export class AuthRequired extends Error {
   }
 }
 
-export interface ListedTools {
-  tools: JsonObject[];
+/** One paginated listing as read. */
+export interface Listed {
+  /** The entries kept, as received. */
+  items: JsonObject[];
   /** Null when every page was read; otherwise why the listing stopped. */
   limit: string | null;
-  /** Tool entries skipped (not an object with a string name, or a repeated name). */
+  /** Entries skipped (not an object with the key as a string, or a repeated key), and a missing method. */
   skipped: string[];
   pages: number;
+}
+
+/** The four listings of the inventory; a listing the server did not declare is empty and complete. */
+export interface Listings {
+  tools: Listed;
+  prompts: Listed;
+  resources: Listed;
+  resourceTemplates: Listed;
 }
 
 export interface McpConversation {
@@ -78,7 +95,7 @@ export interface McpConversation {
   serverInfo: JsonObject | null;
   capabilities: JsonObject | null;
   instructions: string | null;
-  listing: ListedTools;
+  listings: Listings;
 }
 
 export type ConversationOutcome = { status: 'INSPECTED'; conversation: McpConversation } | { status: 'AUTH_REQUIRED'; auth: McpAuth; mode: McpMode; era: 'modern' | 'legacy' | null };
@@ -622,67 +639,137 @@ function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError
   return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
 }
 
+/** What differs between the four listings. */
+export interface ListSpec {
+  method: 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+  /** The result member holding the page's entries. */
+  member: 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+  /** The member each entry must have as a string, unique in the listing. */
+  key: 'name' | 'uri' | 'uriTemplate';
+  /** Singular and plural, for transcript outcomes and limits. */
+  noun: readonly [string, string];
+  /** Entries kept at most; the next one makes the listing partial. */
+  max: number;
+  /** The limit's words when `max` is passed (the listing "lists more than …"). */
+  overLimit: string;
+  /**
+   * Tools: a failed first page means the endpoint is not an MCP server (a problem). The other
+   * listings come after tools/list succeeded: a failure there (a JSON-RPC error, a reply that is
+   * not one, a 401) leaves that listing incomplete, with the reason, and the inspection stands.
+   */
+  required: boolean;
+}
+
+const LIST_SPECS = {
+  tools: { method: 'tools/list', member: 'tools', key: 'name', noun: ['tool', 'tools'] },
+  prompts: { method: 'prompts/list', member: 'prompts', key: 'name', noun: ['prompt', 'prompts'] },
+  resources: { method: 'resources/list', member: 'resources', key: 'uri', noun: ['resource', 'resources'] },
+  resourceTemplates: { method: 'resources/templates/list', member: 'resourceTemplates', key: 'uriTemplate', noun: ['resource template', 'resource templates'] },
+} as const satisfies Record<string, Omit<ListSpec, 'max' | 'overLimit' | 'required'>>;
+
+/** The shared bound of prompts, resources and templates, in words. */
+const SHARED_LIMIT = `${MCP_LIMITS.maxPromptsAndResources} prompts, resources and resource templates together`;
+
 /**
- * Reads tools/list pages until there is no cursor, or a limit (SPEC §8: 10 pages, 500 tools,
- * 2 MiB per reply) stops it. A limit yields a partial listing with its reason, never a crash.
+ * Reads the pages of one listing until there is no cursor, or a bound stops it (SPEC §8 and
+ * MCP_LIMITS: 10 pages of each listing, 2 MiB per reply, `spec.max` entries). A bound yields a
+ * partial listing with its reason, never a crash. JSON-RPC −32601 (method not found) to the
+ * first page is an empty listing with a line in `skipped`: servers often declare `resources`
+ * without implementing templates.
  */
-export async function listTools(client: McpClient, version: string, modern: boolean): Promise<ListedTools> {
-  const tools: JsonObject[] = [];
-  const names = new Set<string>();
+export async function listPages(client: McpClient, spec: ListSpec, version: string, modern: boolean): Promise<Listed> {
+  const items: JsonObject[] = [];
+  const keys = new Set<string>();
   const skipped: string[] = [];
   const cursors = new Set<string>();
+  const [one, many] = spec.noun;
   let cursor: string | null = null;
   let pages = 0;
+  const stop = (limit: string): Listed => ({ items, limit, skipped, pages });
   for (;;) {
-    if (pages >= MCP_LIMITS.maxPages) {
-      return { tools, limit: `the server has more than ${MCP_LIMITS.maxPages} pages of tools; svc reads at most ${MCP_LIMITS.maxPages}`, skipped, pages };
-    }
+    if (pages >= MCP_LIMITS.maxPages) return stop(`the server has more than ${MCP_LIMITS.maxPages} pages of ${many}; svc reads at most ${MCP_LIMITS.maxPages}`);
     const params: JsonObject = modern ? { _meta: modernMeta() } : {};
     if (cursor !== null) params['cursor'] = cursor;
     let reply: RpcReply;
     try {
-      reply = await client.request('tools/list', params, version, modern);
+      reply = await client.request(spec.method, params, version, modern);
     } catch (err) {
       if (err instanceof ProblemError && err.code === 'PAYLOAD_TOO_LARGE') {
-        return { tools, limit: `tools/list page ${pages + 1} is larger than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one reply`, skipped, pages };
+        return stop(`${spec.method} page ${pages + 1} is larger than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one reply`);
+      }
+      if (err instanceof AuthRequired && !spec.required) {
+        return stop(`${spec.method} page ${pages + 1} was answered HTTP 401 (authentication required); svc does not authenticate`);
       }
       throw err;
     }
     pages += 1;
     if (reply.kind === 'error' && reply.code === METHOD_NOT_FOUND && pages === 1) {
-      return { tools, limit: null, skipped: ['the server does not implement tools/list (method not found)'], pages };
+      return { items, limit: null, skipped: [`the server does not implement ${spec.method} (method not found)`], pages };
     }
     if (reply.kind !== 'result') {
       const why = reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
-      if (pages === 1) throw noMcpAnswer(client.endpoint, reply, 'tools/list');
-      return { tools, limit: `tools/list page ${pages} failed: ${why}`, skipped, pages };
+      if (pages === 1 && spec.required) throw noMcpAnswer(client.endpoint, reply, spec.method);
+      return stop(`${spec.method} page ${pages} failed: ${why}`);
     }
-    const page = reply.result['tools'];
-    if (!Array.isArray(page)) {
-      return { tools, limit: `tools/list page ${pages} has no tools array`, skipped, pages };
-    }
-    client.annotate(reply.response, `page ${pages}, ${plural(page.length, 'tool')}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
-    for (const [index, tool] of page.entries()) {
-      if (!isJsonObject(tool) || typeof tool['name'] !== 'string') {
-        skipped.push(`entry ${index} of page ${pages} is not a tool (an object with a string name)`);
+    const page = reply.result[spec.member];
+    if (!Array.isArray(page)) return stop(`${spec.method} page ${pages} has no ${spec.member} array`);
+    client.annotate(reply.response, `page ${pages}, ${plural(page.length, one, many)}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
+    for (const [index, entry] of page.entries()) {
+      const key = isJsonObject(entry) ? entry[spec.key] : undefined;
+      if (!isJsonObject(entry) || typeof key !== 'string') {
+        skipped.push(`entry ${index} of ${spec.method} page ${pages} is not ${withArticle(one)} (an object with a string ${spec.key})`);
         continue;
       }
-      if (names.has(tool['name'])) {
-        skipped.push(`a second tool named ${JSON.stringify(tool['name'].slice(0, 64))} (page ${pages}); the first is kept`);
+      if (keys.has(key)) {
+        skipped.push(`a second ${one} with the ${spec.key} ${JSON.stringify(key.slice(0, 64))} (${spec.method} page ${pages}); the first is kept`);
         continue;
       }
-      if (tools.length >= MCP_LIMITS.maxTools) {
-        return { tools, limit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`, skipped, pages };
-      }
-      names.add(tool['name']);
-      tools.push(tool);
+      if (items.length >= spec.max) return stop(spec.overLimit);
+      keys.add(key);
+      items.push(entry);
     }
     const next = reply.result['nextCursor'];
-    if (typeof next !== 'string' || next === '') return { tools, limit: null, skipped, pages };
-    if (cursors.has(next)) return { tools, limit: `tools/list page ${pages} repeats an earlier cursor; the listing was stopped`, skipped, pages };
+    if (typeof next !== 'string' || next === '') return { items, limit: null, skipped, pages };
+    if (cursors.has(next)) return stop(`${spec.method} page ${pages} repeats an earlier cursor; the listing was stopped`);
     cursors.add(next);
     cursor = next;
   }
+}
+
+/** A listing not read: empty, complete when the capability is not declared, else with why. */
+function notListed(limit: string | null): Listed {
+  return { items: [], limit, skipped: [], pages: 0 };
+}
+
+/**
+ * The four listings, in order: tools, then (as declared) prompts, resources and templates, the
+ * last three sharing MCP_LIMITS.maxPromptsAndResources. Once that bound stopped one of them, the
+ * ones after it are not requested: they are incomplete, saying so.
+ */
+export async function listInventory(client: McpClient, capabilities: JsonObject | null, version: string, modern: boolean): Promise<Listings> {
+  const tools = await listPages(
+    client,
+    { ...LIST_SPECS.tools, max: MCP_LIMITS.maxTools, overLimit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`, required: true },
+    version,
+    modern,
+  );
+  const declared = (capability: string) => capabilities !== null && isJsonObject(capabilities[capability]);
+  const overLimit = `the server lists more than ${SHARED_LIMIT}; svc inspects the first ${MCP_LIMITS.maxPromptsAndResources}`;
+  let budget = MCP_LIMITS.maxPromptsAndResources;
+  let exhausted = false;
+  const list = async (kind: 'prompts' | 'resources' | 'resourceTemplates', capability: string): Promise<Listed> => {
+    if (!declared(capability)) return notListed(null);
+    const spec = LIST_SPECS[kind];
+    if (exhausted) return notListed(`${spec.method} was not read: the limit of ${SHARED_LIMIT} was reached`);
+    const listed = await listPages(client, { ...spec, max: budget, overLimit, required: false }, version, modern);
+    budget -= listed.items.length;
+    if (listed.limit === overLimit) exhausted = true;
+    return listed;
+  };
+  const prompts = await list('prompts', 'prompts');
+  const resources = await list('resources', 'resources');
+  const resourceTemplates = await list('resourceTemplates', 'resources');
+  return { tools, prompts, resources, resourceTemplates };
 }
 
 /** The RFC 9728 metadata of a 401: from WWW-Authenticate's resource_metadata, else the well-known URLs. */
@@ -733,7 +820,7 @@ async function readAuth(client: McpClient, response: FetchResponse): Promise<Mcp
 /** Modern era: server/discover answered with a result. */
 async function modernConversation(client: McpClient, result: JsonObject): Promise<McpConversation> {
   const meta = objectOrNull(result['_meta']);
-  const conversation: Omit<McpConversation, 'listing'> = {
+  const conversation: Omit<McpConversation, 'listings'> = {
     era: 'modern',
     mode: 'STATELESS',
     negotiatedVersion: MCP_MODERN_VERSION,
@@ -742,7 +829,7 @@ async function modernConversation(client: McpClient, result: JsonObject): Promis
     capabilities: objectOrNull(result['capabilities']),
     instructions: stringOrNull(result['instructions']),
   };
-  return { ...conversation, listing: await listTools(client, MCP_MODERN_VERSION, true) };
+  return { ...conversation, listings: await listInventory(client, conversation.capabilities, MCP_MODERN_VERSION, true) };
 }
 
 /** initialize, then notifications/initialized: the legacy handshake; returns the initialize result. */
@@ -760,7 +847,7 @@ async function handshake(client: McpClient): Promise<JsonObject> {
 }
 
 /**
- * Legacy era: initialize, initialized, tools/list, DELETE (always attempted once a session
+ * Legacy era: initialize, initialized, the listings, DELETE (always attempted once a session
  * exists). A request answered 404 under the session opens one new session and is sent again.
  */
 async function legacyConversation(client: McpClient): Promise<McpConversation> {
@@ -777,16 +864,17 @@ async function legacyConversation(client: McpClient): Promise<McpConversation> {
     await handshake(client);
   };
   try {
-    const listing = await listTools(client, version, false);
+    const capabilities = objectOrNull(init['capabilities']);
+    const listings = await listInventory(client, capabilities, version, false);
     return {
       era: 'legacy',
       mode: client.sessionIssued ? 'SESSION' : 'STATELESS',
       negotiatedVersion: version,
       supportedVersions: [version],
       serverInfo: objectOrNull(init['serverInfo']),
-      capabilities: objectOrNull(init['capabilities']),
+      capabilities,
       instructions: stringOrNull(init['instructions']),
-      listing,
+      listings,
     };
   } finally {
     client.renewSession = null;

@@ -2,7 +2,9 @@
  * `inspectMcp` (SPEC §2.11, §4.10): one conversation with an MCP endpoint (client.ts), each tool
  * fingerprinted (fingerprint.ts), classed twice — from its annotations and by svc's heuristics
  * (classes.ts, signals.ts), never merged — and compared with the previous stored snapshot of
- * the endpoint (drift.ts). The result carries the six checks of §2.11 in order.
+ * the endpoint (drift.ts). Prompts, resources and resource templates, listed when the server
+ * declares them, are fingerprinted, scanned for signals and compared the same way (they have no
+ * classes). The result carries the six checks of §2.11 in order.
  *
  * Storage: a complete inventory is recorded after the drift was computed against the snapshot
  * before it. A partial one (a limit stopped the listing) or an AUTH_REQUIRED answer is not
@@ -17,20 +19,27 @@ import { rfc3339, type Runtime } from '../runtime.js';
 import type { McpSnapshot } from '../store.js';
 import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
-import { converse, McpClient, type McpConversation } from './client.js';
-import { compareInventory, type DriftResult, type FingerprintedTool } from './drift.js';
-import { definitionSha256, inventoryHash, schemaSha256, toolDefinition } from './fingerprint.js';
-import { instructionSignals, toolSignals } from './signals.js';
+import { converse, McpClient, type Listed, type McpConversation } from './client.js';
+import { compareInventory, firstObservation, KINDS, type Completeness, type DriftResult, type FingerprintedItem, type FingerprintedInventory, type ItemDriftResult } from './drift.js';
+import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
+import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
 import {
   DECLARED_CLASSES,
   HEURISTIC_CLASSES,
+  ITEM_KINDS,
   type DeclaredClass,
   type HeuristicClass,
+  type ItemKind,
   type McpAuth,
   type McpCheck,
   type McpInspection,
   type McpMode,
+  type McpPrompt,
+  type McpPromptArgument,
+  type McpResource,
+  type McpResourceTemplate,
   type McpTool,
+  type RiskSignal,
 } from './types.js';
 
 export interface McpInspectOptions {
@@ -50,7 +59,8 @@ const LIMITATIONS = {
   identity: 'serverInfo is self-reported; svc attests no server identity.',
   classes:
     "annotations and declaredClass are the server's own claims; heuristicClass and riskSignals are svc's estimate from names, descriptions and schemas. The two are never merged, and neither shows what a tool actually does.",
-  scope: 'Only tools are inspected: resources, prompts, tool results and what a call does are not.',
+  scope:
+    'Only the listings are inspected (tools, prompts, resources and resource templates): tool results, what a call does, resource contents and prompt messages are not.',
   auth: 'svc never authenticates; a server may list other tools to authenticated clients.',
   drift: 'Drift is compared with the last stored inventory of this exact endpoint URL.',
   versions: 'supportedVersions is as advertised in server/discover; a server may still answer older handshakes.',
@@ -79,12 +89,12 @@ function emptyCounts<C extends string>(classes: readonly C[]): Record<C, number>
  * Fingerprints and classes of each listed tool. Every definition has an RFC 8785 form: replies
  * are parsed strictly, so no number outside binary64 (read as Infinity) reaches this point.
  */
-function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedTool[] } {
+function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedItem[] } {
   const tools: Omit<McpTool, 'drift' | 'riskSignals'>[] = [];
-  const fingerprinted: FingerprintedTool[] = [];
+  const fingerprinted: FingerprintedItem[] = [];
   for (const tool of raw) {
     const name = tool['name'] as string;
-    const definition = toolDefinition(tool);
+    const definition = itemDefinition(tool);
     const definitionHash = definitionSha256(definition);
     const annotations = isJsonObject(tool['annotations']) ? tool['annotations'] : null;
     const inputSchema = tool['inputSchema'] ?? null;
@@ -105,9 +115,92 @@ function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'd
       declaredHints,
       heuristicClass: heuristicClassOf(text),
     });
-    fingerprinted.push({ name, definitionSha256: definitionHash, definition });
+    fingerprinted.push({ key: name, definitionSha256: definitionHash, definition });
   }
   return { tools, fingerprinted };
+}
+
+function stringOf(item: JsonObject, member: string): string | null {
+  const value = item[member];
+  return typeof value === 'string' ? value : null;
+}
+
+/** A prompt's arguments: entries that are objects with a string name; `required` only when true. */
+function promptArguments(value: JsonObject[string] | undefined): McpPromptArgument[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isJsonObject).flatMap((argument) => {
+    const name = stringOf(argument, 'name');
+    return name === null ? [] : [{ name, description: stringOf(argument, 'description'), required: argument['required'] === true }];
+  });
+}
+
+/** What a resource and a resource template report beside their key. */
+function resourceMembers(raw: JsonObject, definitionSha256: string): Omit<Unjudged<McpResource>, 'uri'> {
+  return { name: stringOf(raw, 'name'), title: stringOf(raw, 'title'), description: stringOf(raw, 'description'), mimeType: stringOf(raw, 'mimeType'), definitionSha256 };
+}
+
+/** An item of a listing before svc's judgement (signals, drift). */
+type Unjudged<T> = Omit<T, 'riskSignals' | 'drift' | 'changedFields'>;
+
+/**
+ * What each kind reports of a listed entry (its key member was checked by the listing), from
+ * the entry as received: the same envelope rule and hash as tools.
+ */
+const DESCRIBE: {
+  prompts: (raw: JsonObject, definitionSha256: string) => Unjudged<McpPrompt>;
+  resources: (raw: JsonObject, definitionSha256: string) => Unjudged<McpResource>;
+  resourceTemplates: (raw: JsonObject, definitionSha256: string) => Unjudged<McpResourceTemplate>;
+} = {
+  prompts: (raw, hash) => ({
+    name: raw['name'] as string,
+    title: stringOf(raw, 'title'),
+    description: stringOf(raw, 'description'),
+    arguments: promptArguments(raw['arguments']),
+    definitionSha256: hash,
+  }),
+  resources: (raw, hash) => ({ uri: raw['uri'] as string, ...resourceMembers(raw, hash) }),
+  resourceTemplates: (raw, hash) => ({ uriTemplate: raw['uriTemplate'] as string, ...resourceMembers(raw, hash) }),
+};
+
+/** The key member of each kind. */
+const KEY_OF = { prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' } as const;
+
+/** The entries of one listing fingerprinted and described. */
+function fingerprintItems<K extends ItemKind>(kind: K, raw: readonly JsonObject[]): { items: Array<ReturnType<(typeof DESCRIBE)[K]>>; fingerprinted: FingerprintedItem[] } {
+  const items: Array<ReturnType<(typeof DESCRIBE)[K]>> = [];
+  const fingerprinted: FingerprintedItem[] = [];
+  for (const entry of raw) {
+    const definition = itemDefinition(entry);
+    const hash = definitionSha256(definition);
+    items.push(DESCRIBE[kind](entry, hash) as ReturnType<(typeof DESCRIBE)[K]>);
+    fingerprinted.push({ key: entry[KEY_OF[kind]] as string, definitionSha256: hash, definition });
+  }
+  return { items, fingerprinted };
+}
+
+/** An item with svc's judgement: its signals and its drift (changedFields only when CHANGED). */
+function judged<T>(item: T, riskSignals: RiskSignal[], drift: ItemDriftResult): T & { riskSignals: RiskSignal[]; drift: ItemDriftResult['drift']; changedFields?: string[] } {
+  return { ...item, riskSignals, drift: drift.drift, ...(drift.changedFields ? { changedFields: drift.changedFields } : {}) };
+}
+
+/** Singular and plural of each kind, as reports name them. */
+const NOUNS: Readonly<Record<ItemKind, readonly [string, string]>> = {
+  prompts: ['prompt', 'prompts'],
+  resources: ['resource', 'resources'],
+  resourceTemplates: ['resource template', 'resource templates'],
+};
+
+/** The key of a listed item of a kind (what drift and the checks name). */
+function keyOf(kind: ItemKind, item: McpPrompt | McpResource | McpResourceTemplate): string {
+  return kind === 'prompts' ? (item as McpPrompt).name : kind === 'resources' ? (item as McpResource).uri : (item as McpResourceTemplate).uriTemplate;
+}
+
+/** The items of an inspection by kind. */
+type Items = Pick<McpInspection, ItemKind>;
+
+/** `13 tools, 4 prompts, 7 resources, 2 resource templates`: tools always, other kinds when listed. */
+function countsOf(tools: number, items: Items): string {
+  return [plural(tools, 'tool'), ...ITEM_KINDS.filter((kind) => items[kind].length > 0).map((kind) => plural(items[kind].length, ...NOUNS[kind]))].join(', ');
 }
 
 function check(id: McpCheck['id'], label: string, status: McpCheck['status'], detail: string): McpCheck {
@@ -150,15 +243,40 @@ function identityCheck(serverInfo: JsonObject | null): McpCheck {
   return check('identity', 'Identity', 'PASS', `${said}; serverInfo is self-reported and unauthenticated, so no identity is attested.`);
 }
 
-/** WARN when any tool or the instructions carry risk signals, or a limit cut the listing short. */
-function inventoryCheck(tools: readonly McpTool[], instructionsFlagged: boolean, limit: string | null): McpCheck {
+/** WARN when any tool, prompt, resource or template, or the instructions, carry risk signals, or a limit cut the listing short. */
+function inventoryCheck(tools: readonly McpTool[], items: Items, instructionsFlagged: boolean, limit: string | null): McpCheck {
   const flagged = tools.filter((t) => t.riskSignals.length > 0).map((t) => t.name);
   const parts: string[] = [];
   if (flagged.length) parts.push(`${plural(flagged.length, 'tool')} of ${tools.length} ${flagged.length === 1 ? 'has' : 'have'} risk signals: ${listNames(flagged)}`);
+  for (const kind of ITEM_KINDS) {
+    const list: ReadonlyArray<McpPrompt | McpResource | McpResourceTemplate> = items[kind];
+    const keys = list.filter((item) => item.riskSignals.length > 0).map((item) => keyOf(kind, item));
+    if (keys.length) parts.push(`${plural(keys.length, ...NOUNS[kind])} of ${list.length} ${keys.length === 1 ? 'has' : 'have'} risk signals: ${listNames(keys)}`);
+  }
   if (instructionsFlagged) parts.push('the server instructions have risk signals');
   if (limit) parts.push(`the listing is incomplete: ${limit}`);
   if (parts.length) return check('inventory', 'Inventory', 'WARN', `${capitalise(parts.join('; '))}.`);
-  return check('inventory', 'Inventory', 'PASS', tools.length === 0 ? 'The server lists no tools.' : `No tool has risk signals (${plural(tools.length, 'tool')}).`);
+  const others = ITEM_KINDS.some((kind) => items[kind].length > 0);
+  if (!others) return check('inventory', 'Inventory', 'PASS', tools.length === 0 ? 'The server lists no tools.' : `No tool has risk signals (${plural(tools.length, 'tool')}).`);
+  return check('inventory', 'Inventory', 'PASS', `No tool, prompt or resource has risk signals (${countsOf(tools.length, items)}).`);
+}
+
+/** `added "a"; removed prompts "p"; changed resource "file:///x"`: what drifted, tools first. */
+function driftParts(inventory: DriftResult['inventory']): string[] {
+  const parts: string[] = [];
+  const lists: Array<[string, readonly string[]]> = [
+    ['added', inventory.added],
+    ['removed', inventory.removed],
+    ['changed', inventory.changed],
+  ];
+  for (const [verb, names] of lists) if (names.length) parts.push(`${verb} ${listNames(names)}`);
+  for (const kind of ITEM_KINDS) {
+    for (const verb of ['added', 'removed', 'changed'] as const) {
+      const keys = inventory[kind][verb];
+      if (keys.length) parts.push(`${verb} ${keys.length === 1 ? NOUNS[kind][0] : NOUNS[kind][1]} ${listNames(keys)}`);
+    }
+  }
+  return parts;
 }
 
 function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): McpCheck {
@@ -169,28 +287,26 @@ function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): Mcp
     return check('drift', 'Drift', 'SKIP', `First observation of this endpoint: nothing to compare with.${partial}`);
   }
   if (inventory.status === 'PROFILE_CHANGED') {
-    return check('drift', 'Drift', 'SKIP', `The previous inventory (${inventory.previousObservedAt}) was fingerprinted with another or no hash profile; definitions are not comparable.`);
+    return check('drift', 'Drift', 'SKIP', `${capitalise(inventory.reason ?? `the previous inventory (${inventory.previousObservedAt}) is not comparable`)}.`);
   }
   if (inventory.status === 'CHANGED') {
-    const parts: string[] = [];
-    if (inventory.added.length) parts.push(`added ${listNames(inventory.added)}`);
-    if (inventory.removed.length) parts.push(`removed ${listNames(inventory.removed)}`);
-    if (inventory.changed.length) parts.push(`changed ${listNames(inventory.changed)}`);
-    return check('drift', 'Drift', 'WARN', `Since ${inventory.previousObservedAt}: ${parts.join('; ')}.`);
+    const why = inventory.reason ? ` (${inventory.reason})` : '';
+    return check('drift', 'Drift', 'WARN', `Since ${inventory.previousObservedAt}: ${driftParts(inventory).join('; ')}${why}.`);
   }
-  if (!complete) return check('drift', 'Drift', 'SKIP', 'The listing is incomplete: the tools seen are unchanged, but removed tools cannot be known.');
+  if (!complete) return check('drift', 'Drift', 'SKIP', 'The listing is incomplete: what was listed is unchanged, but removals cannot be known.');
   return check('drift', 'Drift', 'PASS', `Definitions identical to the previous observation (${inventory.previousObservedAt}).`);
 }
 
 function headlineOf(result: Omit<McpInspection, 'headline'>): string {
   if (result.status === 'AUTH_REQUIRED') return 'The MCP server requires authentication (HTTP 401); svc does not authenticate, so no tools were listed.';
   const name = result.serverInfo && typeof result.serverInfo['name'] === 'string' ? `${result.serverInfo['name'].slice(0, 60)}: ` : '';
-  const flagged = result.tools.filter((t) => t.riskSignals.length > 0).length;
-  const parts = [`${plural(result.tools.length, 'tool')}${result.complete ? '' : ' (incomplete)'}`, `MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`];
+  const flagged = [result.tools, ...ITEM_KINDS.map((kind) => result[kind])].reduce((n, list: ReadonlyArray<{ riskSignals: RiskSignal[] }>) => n + list.filter((item) => item.riskSignals.length > 0).length, 0);
+  const parts = [`${countsOf(result.tools.length, result)}${result.complete ? '' : ' (incomplete)'}`, `MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`];
   if (flagged) parts.push(`${flagged} with risk signals`);
   if (result.drift.status === 'CHANGED') {
     const d = result.drift;
-    parts.push(`drift: ${[d.added.length && `${d.added.length} added`, d.removed.length && `${d.removed.length} removed`, d.changed.length && `${d.changed.length} changed`].filter(Boolean).join(', ')}`);
+    const count = (verb: 'added' | 'removed' | 'changed') => d[verb].length + ITEM_KINDS.reduce((n, kind) => n + d[kind][verb].length, 0);
+    parts.push(`drift: ${(['added', 'removed', 'changed'] as const).filter((verb) => count(verb) > 0).map((verb) => `${count(verb)} ${verb}`).join(', ')}`);
   } else if (result.drift.status === 'UNCHANGED') parts.push('unchanged since the last inspection');
   return `${name}${parts.join('; ')}.`;
 }
@@ -200,7 +316,7 @@ async function persistenceCheck(
   options: McpInspectOptions,
   endpoint: string,
   conversation: McpConversation,
-  fingerprinted: FingerprintedTool[],
+  fingerprinted: FingerprintedInventory,
   hash: string,
   complete: boolean,
 ): Promise<McpCheck> {
@@ -218,7 +334,10 @@ async function persistenceCheck(
       profile: HASH_PROFILE,
       negotiatedVersion: conversation.negotiatedVersion,
       observedAt: rfc3339(runtime.clock.now()),
-      tools: fingerprinted,
+      tools: fingerprinted.tools.map(({ key, definitionSha256, definition }) => ({ name: key, definitionSha256, definition })),
+      prompts: [...fingerprinted.prompts],
+      resources: [...fingerprinted.resources],
+      resourceTemplates: [...fingerprinted.resourceTemplates],
     });
     if (row === null) {
       return check('historyPersistence', 'History', 'WARN', "Not stored: the inventory history is at this service's ceiling; the next comparison may use an older snapshot.");
@@ -262,32 +381,49 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
       transportCheck(client),
       protocolCheck(outcome.era, null),
       identityCheck(null),
-      check('inventory', 'Inventory', 'SKIP', 'No tools were listed: the server required authentication.'),
-      check('drift', 'Drift', 'SKIP', 'No tools were listed: the server required authentication.'),
+      check('inventory', 'Inventory', 'SKIP', 'Nothing was listed: the server required authentication.'),
+      check('drift', 'Drift', 'SKIP', 'Nothing was listed: the server required authentication.'),
     ];
     return { ...base, headline: headlineOf(base) };
   }
 
   const { conversation } = outcome;
-  const { listing } = conversation;
-  const { tools: partial, fingerprinted } = fingerprintTools(listing.tools);
-  const complete = listing.limit === null;
+  const { listings } = conversation;
+  const { tools: partial, fingerprinted: toolPrints } = fingerprintTools(listings.tools.items);
+  const prompts = fingerprintItems('prompts', listings.prompts.items);
+  const resources = fingerprintItems('resources', listings.resources.items);
+  const templates = fingerprintItems('resourceTemplates', listings.resourceTemplates.items);
+  const fingerprinted: FingerprintedInventory = {
+    tools: toolPrints,
+    prompts: prompts.fingerprinted,
+    resources: resources.fingerprinted,
+    resourceTemplates: templates.fingerprinted,
+  };
+  const listed: Record<(typeof KINDS)[number], Listed> = listings;
+  const completeness = Object.fromEntries(KINDS.map((kind) => [kind, listed[kind].limit === null])) as Completeness;
+  const limits = KINDS.map((kind) => listed[kind].limit).filter((limit): limit is string => limit !== null);
+  const complete = limits.length === 0;
+  const limit = complete ? null : limits.join('; ');
+  // One array for every item: the signals index the tool names once (a tool's own name is ignored).
   const names = partial.map((t) => t.name);
   const previous = await latestSnapshot(runtime, endpoint);
-  const drift = compareInventory(fingerprinted, previous, complete);
-  const tools: McpTool[] = partial.map((tool) => {
-    const toolDrift = drift.tools.get(tool.name)!;
-    return {
-      ...tool,
-      // One array for every tool: the signals index it once (a tool's own name is ignored).
-      riskSignals: toolSignals(tool, names),
-      drift: toolDrift.drift,
-      ...(toolDrift.changedFields ? { changedFields: toolDrift.changedFields } : {}),
-    };
-  });
+  const drift = compareInventory(fingerprinted, previous, completeness);
+  const tools: McpTool[] = partial.map((tool) => judged(tool, toolSignals(tool, names), drift.items.tools.get(tool.name)!));
+  const items: Items = {
+    prompts: prompts.items.map((prompt) => judged(prompt, promptSignals(prompt, names), drift.items.prompts.get(prompt.name)!)),
+    resources: resources.items.map((resource) => judged(resource, resourceSignals({ ...resource, uri: resource.uri }, names), drift.items.resources.get(resource.uri)!)),
+    resourceTemplates: templates.items.map((template) =>
+      judged(template, resourceSignals({ ...template, uri: template.uriTemplate }, names), drift.items.resourceTemplates.get(template.uriTemplate)!),
+    ),
+  };
   const instructionsFound = conversation.instructions ? instructionSignals(conversation.instructions, names) : [];
-  const hash = inventoryHash(fingerprinted.map((t) => t.definitionSha256));
-  // A partial listing has no inventory fingerprint: a hash over some tools would read as one.
+  const hash = inventoryHash({
+    tools: toolPrints.map((t) => t.definitionSha256),
+    prompts: prompts.fingerprinted.map((p) => p.definitionSha256),
+    resources: resources.fingerprinted.map((r) => r.definitionSha256),
+    resourceTemplates: templates.fingerprinted.map((t) => t.definitionSha256),
+  });
+  // A partial listing has no inventory fingerprint: a hash over some items would read as one.
   const classCounts = { declared: emptyCounts<DeclaredClass>(DECLARED_CLASSES), heuristic: emptyCounts<HeuristicClass>(HEURISTIC_CLASSES) };
   for (const tool of tools) {
     classCounts.declared[tool.declaredClass] += 1;
@@ -295,8 +431,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
   }
   if (conversation.era === 'modern') limitations.push(LIMITATIONS.versions);
   limitations.push(LIMITATIONS.drift);
-  for (const skipped of listing.skipped) limitations.push(`${capitalise(skipped)}.`);
-  const limit = listing.limit;
+  for (const kind of KINDS) for (const skipped of listed[kind].skipped) limitations.push(`${capitalise(skipped)}.`);
   if (limit) limitations.push(`The inventory is incomplete: ${limit}.`);
 
   const historyCheck = await persistenceCheck(runtime, options, endpoint, conversation, fingerprinted, hash, complete);
@@ -311,6 +446,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
     instructions: conversation.instructions,
     instructionSignals: instructionsFound,
     tools,
+    ...items,
     complete,
     inventoryLimit: limit,
     inventoryHash: complete ? hash : null,
@@ -324,7 +460,7 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
       transportCheck(client),
       protocolCheck(conversation.era, conversation.negotiatedVersion),
       identityCheck(conversation.serverInfo),
-      inventoryCheck(tools, instructionsFound.length > 0, limit),
+      inventoryCheck(tools, items, instructionsFound.length > 0, limit),
       driftCheck(drift, complete, runtime.store !== undefined),
     ],
     tls: client.tls,
@@ -346,12 +482,15 @@ function authResult(endpoint: string, auth: McpAuth, mode: McpMode, client: McpC
     instructions: null,
     instructionSignals: [],
     tools: [],
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
     complete: false,
     inventoryLimit: 'the server required authentication',
     inventoryHash: null,
     hashProfile: HASH_PROFILE,
     classCounts: { declared: emptyCounts<DeclaredClass>(DECLARED_CLASSES), heuristic: emptyCounts<HeuristicClass>(HEURISTIC_CLASSES) },
-    drift: { status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [] },
+    drift: firstObservation(),
     auth,
     transcript: client.transcript,
     checks: [],

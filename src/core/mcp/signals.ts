@@ -1,6 +1,8 @@
 /**
  * Risk signals (SPEC §4.10): evidence items svc finds in what a server says about its tools —
- * names, titles, descriptions, parameter names and descriptions — and in its `instructions`.
+ * names, titles, descriptions, parameter names and descriptions — in its `instructions`, and in
+ * its prompts, resources and resource templates (names, titles, descriptions, prompt arguments,
+ * resource URIs and URI templates).
  * They are svc's estimate, reported beside the server's own claims and never merged with them;
  * there is no score. Each signal says what was found (`detail`, written by svc from fixed
  * labels) and shows where (`excerpt`, the only place the server's text appears, made inert).
@@ -28,7 +30,7 @@ const EXCERPT_LEAD = 24;
 /** Names the MCP specification recommends (SHOULD): 1–128 of A–Z a–z 0–9 _ - . */
 const STANDARD_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-const LOCATION_ORDER: readonly SignalLocation[] = ['name', 'title', 'description', 'parameter', 'instructions'];
+const LOCATION_ORDER: readonly SignalLocation[] = ['name', 'uri', 'title', 'description', 'parameter', 'instructions'];
 
 interface Pattern {
   /** Not global: only the first match is used. */
@@ -267,6 +269,18 @@ const SENSITIVE_PATHS: readonly Pattern[] = [
   { re: /(?<![A-Za-z0-9_])\.(?:kube[\\/]config|docker[\\/]config\.json)\b/, label: (m) => `the path ${token(m)}` },
   { re: /\bprivate[\s_-]?keys?\b/i, label: 'a private key' },
   { re: /-----BEGIN\b/, label: 'a PEM block (-----BEGIN)' },
+];
+
+/**
+ * System directories a `file:` resource URI may expose, beside SENSITIVE_PATHS (which find
+ * `~/.ssh`, `.env`, `/etc/passwd` … in a URI as in any text): a resource is something a client
+ * reads for the model, so a file URI under /etc or /root is a signal wherever it points.
+ */
+const URI_PATHS: readonly Pattern[] = [
+  {
+    re: /^file:\/\/[^/?#]{0,255}\/(etc|root|proc|sys|boot|var\/run\/secrets|run\/secrets)(?=[/?#]|$)/i,
+    label: (m) => `a file: URI under /${token(m, 1).toLowerCase()}`,
+  },
 ];
 
 /**
@@ -781,6 +795,42 @@ function checkName(set: SignalSet, name: string): void {
   }
 }
 
+/** The described fields of a tool or prompt: title, description, each parameter's (argument's) description. */
+function describedFields(title: string | null, description: string | null, parameters: ReadonlyArray<{ name: string; description: string | null }> = []): Field[] {
+  const fields: Field[] = [];
+  if (title !== null) fields.push({ location: 'title', text: title });
+  if (description !== null) fields.push({ location: 'description', text: description });
+  for (const parameter of parameters) {
+    if (parameter.description !== null) fields.push({ location: 'parameter', parameter: parameter.name, text: parameter.description });
+  }
+  return fields;
+}
+
+/**
+ * Titles, descriptions and parameter descriptions: the text signals, cross_tool_shadowing against
+ * `toolNames` (`self` ignored if listed), and overlong_description (any but a title).
+ */
+function checkDescribed(set: SignalSet, fields: readonly Field[], self: string | null, toolNames: readonly string[]): void {
+  for (const field of fields) {
+    checkText(set, field, true);
+    set.add('cross_tool_shadowing', field.location, field.parameter, shadowingHits(field.text, self, toolNames, []));
+    if (field.location !== 'title' && field.text.length > MAX_DESCRIPTION_LENGTH) {
+      set.add('overlong_description', field.location, field.parameter, [
+        { text: field.text, index: MAX_DESCRIPTION_LENGTH, label: `${field.text.length} characters (over ${MAX_DESCRIPTION_LENGTH})` },
+      ]);
+    }
+  }
+}
+
+/** Parameter (argument) names: invisible characters, and exfiltration_parameter against the item's texts. */
+function checkParameters(set: SignalSet, parameters: ReadonlyArray<{ name: string; description: string | null }>, texts: ReadonlyArray<string | null>): void {
+  const itemTexts = texts.filter((text): text is string => text !== null);
+  for (const parameter of parameters) {
+    set.add('invisible_unicode', 'parameter', parameter.name, invisibleHits(parameter.name));
+    set.add('exfiltration_parameter', 'parameter', parameter.name, exfiltrationHits(parameter.name, parameter.description, itemTexts));
+  }
+}
+
 /**
  * The risk signals of one tool, from its name, title, description and top-level parameters
  * (their descriptions, and their names for invisible characters and side channels).
@@ -804,28 +854,8 @@ export function toolSignals(tool: ToolText, otherToolNames: readonly string[]): 
   const set = new SignalSet(parameters.map((parameter) => parameter.name));
   checkName(set, tool.name);
   checkText(set, { location: 'name', text: tool.name }, false);
-
-  const fields: Field[] = [];
-  if (tool.title !== null) fields.push({ location: 'title', text: tool.title });
-  if (tool.description !== null) fields.push({ location: 'description', text: tool.description });
-  for (const parameter of parameters) {
-    if (parameter.description !== null) fields.push({ location: 'parameter', parameter: parameter.name, text: parameter.description });
-  }
-  for (const field of fields) {
-    checkText(set, field, true);
-    set.add('cross_tool_shadowing', field.location, field.parameter, shadowingHits(field.text, tool.name, otherToolNames, []));
-    if (field.location !== 'title' && field.text.length > MAX_DESCRIPTION_LENGTH) {
-      set.add('overlong_description', field.location, field.parameter, [
-        { text: field.text, index: MAX_DESCRIPTION_LENGTH, label: `${field.text.length} characters (over ${MAX_DESCRIPTION_LENGTH})` },
-      ]);
-    }
-  }
-
-  const toolTexts = [tool.description, tool.title].filter((text): text is string => text !== null);
-  for (const parameter of parameters) {
-    set.add('invisible_unicode', 'parameter', parameter.name, invisibleHits(parameter.name));
-    set.add('exfiltration_parameter', 'parameter', parameter.name, exfiltrationHits(parameter.name, parameter.description, toolTexts));
-  }
+  checkDescribed(set, describedFields(tool.title, tool.description, parameters), tool.name, otherToolNames);
+  checkParameters(set, parameters, [tool.description, tool.title]);
   for (const finding of toolBehaviours(tool, parameters)) set.add(finding.behaviour, finding.location, finding.parameter, [finding]);
   return set.signals();
 }
@@ -843,5 +873,78 @@ export function instructionSignals(instructions: string, toolNames: readonly str
   const field: Field = { location: 'instructions', text: instructions };
   checkText(set, field, true);
   set.add('cross_tool_shadowing', 'instructions', undefined, shadowingHits(instructions, null, [], toolNames));
+  return set.signals();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prompts, resources and resource templates.
+
+/** What a prompt says about itself. */
+export interface PromptText {
+  name: string;
+  title: string | null;
+  description: string | null;
+  arguments: ReadonlyArray<{ name: string; description: string | null }>;
+}
+
+/** What a resource or a resource template says about itself; `uri` is the URI or the URI template. */
+export interface ResourceText {
+  uri: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+}
+
+/** `text` percent-decoded, or itself when it has no valid escapes. */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A resource URI or URI template (location `uri`): sensitive_path (SENSITIVE_PATHS and file:
+ * URIs under system directories, URI_PATHS) and invisible_unicode, in the URI as sent and
+ * percent-decoded (`%2Essh` is `.ssh` to whoever reads the resource). A URL is no signal here:
+ * a resource is named by its URI.
+ */
+function checkUri(set: SignalSet, uri: string): void {
+  const decoded = percentDecoded(uri);
+  for (const text of decoded === uri ? [uri] : [uri, decoded]) {
+    set.add('sensitive_path', 'uri', undefined, [...firstHits(URI_PATHS, text), ...firstHits(SENSITIVE_PATHS, text)]);
+    set.add('invisible_unicode', 'uri', undefined, invisibleHits(text));
+  }
+}
+
+/**
+ * The risk signals of one prompt: the text signals of its name (no URLs); its title,
+ * description and argument descriptions as a tool's (text signals, cross_tool_shadowing against
+ * the server's `toolNames`, overlong_description), and its argument names as a tool's parameters
+ * (invisible characters, exfiltration_parameter; location `parameter`, `parameter` the argument's
+ * name). The name-only signals of tools (nonstandard_name, shell_exec_name, destructive_verb)
+ * are not applied: a prompt does nothing when listed, and MCP sets no naming rule for it.
+ */
+export function promptSignals(prompt: PromptText, toolNames: readonly string[]): RiskSignal[] {
+  const set = new SignalSet(prompt.arguments.map((argument) => argument.name));
+  checkText(set, { location: 'name', text: prompt.name }, false);
+  checkDescribed(set, describedFields(prompt.title, prompt.description, prompt.arguments), prompt.name, toolNames);
+  checkParameters(set, prompt.arguments, [prompt.description, prompt.title]);
+  return set.signals();
+}
+
+/**
+ * The risk signals of one resource or resource template: the text signals of its name (no
+ * URLs; a resource name is free text, so no naming rule), its URI (checkUri), and its title and
+ * description as a tool's (text signals, cross_tool_shadowing against `toolNames`,
+ * overlong_description).
+ */
+export function resourceSignals(resource: ResourceText, toolNames: readonly string[]): RiskSignal[] {
+  const set = new SignalSet();
+  if (resource.name !== null) checkText(set, { location: 'name', text: resource.name }, false);
+  checkUri(set, resource.uri);
+  checkDescribed(set, describedFields(resource.title, resource.description), resource.name, toolNames);
   return set.signals();
 }

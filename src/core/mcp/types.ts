@@ -3,6 +3,12 @@
  * core, the daemon route and the CLI. Everything a server says about itself (serverInfo,
  * annotations, instructions) is reported as its own claim; svc's estimates (heuristicClass,
  * riskSignals) sit beside them and are never merged with them (SPEC §1 rules 3–4).
+ *
+ * Four listings make the inventory: `tools/list` always, and — when the server declares the
+ * capability — `prompts/list` (capabilities.prompts), `resources/list` and
+ * `resources/templates/list` (capabilities.resources). Prompts, resources and templates are
+ * fingerprinted and compared like tools, keyed by `name`, `uri` and `uriTemplate`; what they
+ * return when used (prompt messages, resource contents) is never fetched.
  */
 import type { TlsEvidence } from '../net.js';
 import type { JsonObject, JsonValue } from '../encoding/json.js';
@@ -12,10 +18,18 @@ export const MCP_MODERN_VERSION = '2026-07-28';
 /** The fallback (`initialize` handshake). */
 export const MCP_LEGACY_VERSION = '2025-11-25';
 
-/** SPEC §8. */
+/** SPEC §8, and the bound on the listings other than tools (issue 39). */
 export const MCP_LIMITS = {
+  /** Pages read of each listing (tools, prompts, resources, resource templates: 10 each). */
   maxPages: 10,
   maxTools: 500,
+  /**
+   * Prompts, resources and resource templates counted together: a server of many resources
+   * (a file tree) is bounded once, however it spreads them over the three lists. The listing
+   * past this many is partial, as for tools.
+   */
+  maxPromptsAndResources: 500,
+  /** Each reply of any listing. */
   maxResponseBytes: 2 * 1024 * 1024,
   /**
    * SSE events read for one request before its answer (priming events, notifications, server
@@ -36,6 +50,9 @@ export type McpMode = (typeof MCP_MODES)[number];
 
 export const TOOL_DRIFT = ['FIRST_OBSERVATION', 'UNCHANGED', 'CHANGED', 'ADDED', 'PROFILE_CHANGED'] as const;
 export type ToolDrift = (typeof TOOL_DRIFT)[number];
+
+/** Per-item drift of a prompt, resource or resource template: the same values as a tool's. */
+export type ItemDrift = ToolDrift;
 
 /** Inventory drift: per-tool values except ADDED (an added tool makes the inventory CHANGED). */
 export const INVENTORY_DRIFT = ['FIRST_OBSERVATION', 'UNCHANGED', 'CHANGED', 'PROFILE_CHANGED'] as const;
@@ -81,8 +98,11 @@ export interface DeclaredHint {
 
 export type DeclaredHints = Record<AnnotationHint, DeclaredHint>;
 
-/** Where a signal was found. */
-export type SignalLocation = 'name' | 'title' | 'description' | 'parameter' | 'instructions';
+/**
+ * Where a signal was found. `parameter` is a tool's parameter or a prompt's argument (named in
+ * `parameter`); `uri` is a resource's `uri` or a template's `uriTemplate`.
+ */
+export type SignalLocation = 'name' | 'uri' | 'title' | 'description' | 'parameter' | 'instructions';
 
 export const RISK_SIGNAL_IDS = [
   'hidden_instruction_tag',
@@ -148,13 +168,78 @@ export interface McpTool {
   inputSchema: JsonValue | null;
 }
 
+/** One argument of a prompt, as the prompt lists it. */
+export interface McpPromptArgument {
+  name: string;
+  description: string | null;
+  /** True only when the server sent `required: true`. */
+  required: boolean;
+}
+
+/**
+ * The members every listed prompt, resource and template carries: the fingerprint (SHA-256 of
+ * the RFC 8785 form of the item as received, envelope members excluded — as for tools), svc's
+ * risk signals, and drift against the previous snapshot by the item's key.
+ */
+export interface ListedItem {
+  title: string | null;
+  description: string | null;
+  definitionSha256: string;
+  riskSignals: RiskSignal[];
+  drift: ItemDrift;
+  /** Top-level members of the definition that differ from the previous snapshot (CHANGED only). */
+  changedFields?: string[];
+}
+
+/** A prompt of `prompts/list`, keyed by `name`. Its messages (`prompts/get`) are not fetched. */
+export interface McpPrompt extends ListedItem {
+  name: string;
+  arguments: McpPromptArgument[];
+}
+
+/** A resource of `resources/list`, keyed by `uri`. Its contents (`resources/read`) are not fetched. */
+export interface McpResource extends ListedItem {
+  uri: string;
+  /** MCP requires it; null when a server left it out. */
+  name: string | null;
+  mimeType: string | null;
+}
+
+/** A template of `resources/templates/list`, keyed by `uriTemplate` (RFC 6570). */
+export interface McpResourceTemplate extends ListedItem {
+  uriTemplate: string;
+  name: string | null;
+  mimeType: string | null;
+}
+
+/** The inventoried kinds other than tools, as the members of McpInspection name them. */
+export const ITEM_KINDS = ['prompts', 'resources', 'resourceTemplates'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+/** Keys (prompt names, resource URIs, URI templates) added, removed and changed in one kind. */
+export interface KindDrift {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
 export interface InventoryDrift {
   status: InventoryDriftStatus;
   previousObservedAt: string | null;
   previousInventoryHash: string | null;
+  /** Tool names (SPEC §2.11). */
   added: string[];
   removed: string[];
   changed: string[];
+  prompts: KindDrift;
+  resources: KindDrift;
+  resourceTemplates: KindDrift;
+  /**
+   * Why the comparison was limited, in one sentence: the previous snapshot had another hash
+   * profile, or covered tools only (taken before prompts and resources were inventoried).
+   * Null when everything was compared (or there was nothing to compare with).
+   */
+  reason: string | null;
 }
 
 export interface McpAuth {
@@ -200,10 +285,23 @@ export interface McpInspection {
   /** Signals found in `instructions` (svc's estimate, like the tools' riskSignals). */
   instructionSignals: RiskSignal[];
   tools: McpTool[];
-  /** False when a limit (pages, tools, reply size) stopped the listing; the reason is in `inventoryLimit`. */
+  /** Empty when the server declares no `prompts` capability, and when AUTH_REQUIRED. */
+  prompts: McpPrompt[];
+  /** Empty when the server declares no `resources` capability, and when AUTH_REQUIRED. */
+  resources: McpResource[];
+  /** As resources (the same capability); empty too when the server lacks the method. */
+  resourceTemplates: McpResourceTemplate[];
+  /**
+   * False when a limit (pages, items, reply size) or a failed prompts/resources listing stopped
+   * a listing; the reasons, naming the list, are in `inventoryLimit` (joined by `; `).
+   */
   complete: boolean;
   inventoryLimit: string | null;
-  /** Over the sorted definitionSha256 values; null when the listing is incomplete or AUTH_REQUIRED. */
+  /**
+   * Null when the listing is incomplete or AUTH_REQUIRED. Without prompts, resources and
+   * templates: over the sorted tool definitionSha256 values (as before they were inventoried);
+   * otherwise over the four sorted lists by kind (fingerprint.ts).
+   */
   inventoryHash: string | null;
   /** The fingerprint profile (SPEC §9.5). */
   hashProfile: string;

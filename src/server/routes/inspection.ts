@@ -27,7 +27,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
       url: '/v1/mcp/inspect',
       budget: 'intensive',
       schema: {
-        summary: 'Inspect an MCP server: protocol, tools, fingerprints, risk signals, drift',
+        summary: 'Inspect an MCP server: protocol, tools, prompts, resources, fingerprints, risk signals, drift',
         operationId: 'inspectMcp',
         description: 'AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.',
         tags: ['inspection'],

@@ -24,6 +24,10 @@ const HeuristicClass = () =>
     Type.Literal('unknown'),
   ]);
 
+/** The drift of one tool, prompt, resource or resource template. */
+const ItemDrift = () =>
+  Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('ADDED'), Type.Literal('PROFILE_CHANGED')]);
+
 export const McpCheck = Type.Object(
   {
     id: Type.Union([
@@ -61,8 +65,16 @@ export const RiskSignal = Type.Object(
       Type.Literal('url_in_description'),
       Type.Literal('nonstandard_name'),
     ]),
-    location: Type.Union([Type.Literal('name'), Type.Literal('title'), Type.Literal('description'), Type.Literal('parameter'), Type.Literal('instructions')]),
-    /** The parameter's name when location is `parameter`. */
+    /** `parameter`: a tool's parameter or a prompt's argument; `uri`: a resource's URI or a template's URI template. */
+    location: Type.Union([
+      Type.Literal('name'),
+      Type.Literal('uri'),
+      Type.Literal('title'),
+      Type.Literal('description'),
+      Type.Literal('parameter'),
+      Type.Literal('instructions'),
+    ]),
+    /** The parameter's (argument's) name when location is `parameter`. */
     parameter: Type.Optional(Type.String()),
     detail: Type.String(),
     /** At most 80 characters around the match; invisible and control characters shown as U+XXXX. */
@@ -113,7 +125,7 @@ export const McpTool = Type.Object(
     /** svc's estimate from names, descriptions and schemas; never merged with declaredClass. */
     heuristicClass: HeuristicClass(),
     riskSignals: Type.Array(Type.Ref('RiskSignal')),
-    drift: Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('ADDED'), Type.Literal('PROFILE_CHANGED')]),
+    drift: ItemDrift(),
     /** Top-level members that differ from the previous snapshot (CHANGED only). */
     changedFields: Type.Optional(Type.Array(Type.String())),
     inputSchema: Type.Unsafe<JsonValue | null>(Type.Unknown()),
@@ -121,14 +133,64 @@ export const McpTool = Type.Object(
   { $id: 'McpTool', additionalProperties: false },
 );
 
+/** The members every prompt, resource and resource template carries beside its own. */
+const listedItemMembers = () => ({
+  title: NullableString(),
+  description: NullableString(),
+  /** SHA-256 of the RFC 8785 form of the item as received (envelope members such as `_meta` excluded). */
+  definitionSha256: Type.String(),
+  /** svc's estimate, as for tools. */
+  riskSignals: Type.Array(Type.Ref('RiskSignal')),
+  drift: ItemDrift(),
+  /** Top-level members that differ from the previous snapshot (CHANGED only). */
+  changedFields: Type.Optional(Type.Array(Type.String())),
+});
+
+/** A prompt of prompts/list, keyed by name; its messages are not fetched. */
+export const McpPrompt = Type.Object(
+  {
+    name: Type.String(),
+    ...listedItemMembers(),
+    arguments: Type.Array(
+      Type.Object({ name: Type.String(), description: NullableString(), required: Type.Boolean() }, { additionalProperties: false }),
+    ),
+  },
+  { $id: 'McpPrompt', additionalProperties: false },
+);
+
+/** A resource of resources/list, keyed by uri; its contents are not fetched. */
+export const McpResource = Type.Object(
+  { uri: Type.String(), name: NullableString(), ...listedItemMembers(), mimeType: NullableString() },
+  { $id: 'McpResource', additionalProperties: false },
+);
+
+/** A template of resources/templates/list, keyed by uriTemplate (RFC 6570). */
+export const McpResourceTemplate = Type.Object(
+  { uriTemplate: Type.String(), name: NullableString(), ...listedItemMembers(), mimeType: NullableString() },
+  { $id: 'McpResourceTemplate', additionalProperties: false },
+);
+
+/** Keys added, removed and changed in one kind. */
+const KindDrift = () =>
+  Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), changed: Type.Array(Type.String()) }, { additionalProperties: false });
+
 export const InventoryDrift = Type.Object(
   {
     status: Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('PROFILE_CHANGED')]),
     previousObservedAt: NullableString(),
     previousInventoryHash: NullableString(),
+    /** Tool names. */
     added: Type.Array(Type.String()),
     removed: Type.Array(Type.String()),
     changed: Type.Array(Type.String()),
+    /** Prompt names. */
+    prompts: KindDrift(),
+    /** Resource URIs. */
+    resources: KindDrift(),
+    /** URI templates. */
+    resourceTemplates: KindDrift(),
+    /** Why the comparison was limited (another hash profile, or a tools-only previous snapshot); null otherwise. */
+    reason: NullableString(),
   },
   { $id: 'InventoryDrift', additionalProperties: false },
 );
@@ -176,10 +238,20 @@ export const McpInspection = Type.Object(
     instructionSignals: Type.Array(Type.Ref('RiskSignal')),
     /** Empty when AUTH_REQUIRED. */
     tools: Type.Array(Type.Ref('McpTool')),
-    /** False when a limit (pages, tools, reply size) stopped the listing. */
+    /** Listed when the server declares capabilities.prompts; empty otherwise and when AUTH_REQUIRED. */
+    prompts: Type.Array(Type.Ref('McpPrompt')),
+    /** Listed when the server declares capabilities.resources; empty otherwise and when AUTH_REQUIRED. */
+    resources: Type.Array(Type.Ref('McpResource')),
+    /** As resources; empty too when the server lacks resources/templates/list. */
+    resourceTemplates: Type.Array(Type.Ref('McpResourceTemplate')),
+    /** False when a limit (pages, items, reply size) or a failed prompts/resources listing stopped a listing. */
     complete: Type.Boolean(),
+    /** Why, naming the list; several reasons are joined by `; `. */
     inventoryLimit: NullableString(),
-    /** Over the sorted definitionSha256 values; null when incomplete or AUTH_REQUIRED. */
+    /**
+     * Null when incomplete or AUTH_REQUIRED. Without prompts, resources or templates: over the
+     * sorted tool definitionSha256 values; otherwise over {prompts, resourceTemplates, resources, tools}, each sorted.
+     */
     inventoryHash: NullableString(),
     hashProfile: Type.String(),
     classCounts: Type.Object(
@@ -317,6 +389,9 @@ export const INSPECTION_REFS = {
   RiskSignal,
   ToolParameter,
   McpTool,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
   InventoryDrift,
   McpAuth,
   McpTranscriptEntry,

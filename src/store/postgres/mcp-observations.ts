@@ -1,11 +1,12 @@
 /**
- * MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are,
- * under the same ceiling (the daemon's SVC_MAX_MCP_OBSERVATIONS; src/store/postgres/ceiling.ts).
+ * MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are
+ * (the body refreshed), under the same ceiling (the daemon's SVC_MAX_MCP_OBSERVATIONS;
+ * src/store/postgres/ceiling.ts). The body is the SQLite store's (snapshotBody / toSnapshot).
  */
 import type pg from 'pg';
 import type { McpObservationStore, McpSnapshot, NewMcpSnapshot, Recorded } from '../../core/store.js';
 import type { CeilingOptions, RowUsage } from '../ceiling.js';
-import { toSnapshot, type SnapshotRow } from '../mcp-observations.js';
+import { snapshotBody, toSnapshot, type SnapshotRow } from '../mcp-observations.js';
 import { PgRowCeiling } from './ceiling.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
@@ -42,9 +43,9 @@ export class PostgresMcpObservationStore implements McpObservationStore {
       const last = latest[0];
       if (last !== undefined && last.inventoryHash === s.inventoryHash && last.profile === s.profile && s.profile !== null) {
         const { rows } = await client.query<SnapshotRow>(
-          `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = GREATEST(last_seen_at, $1), negotiated_version = $2
-           WHERE id = $3 RETURNING ${COLUMNS}`,
-          [s.observedAt, s.negotiatedVersion, last.id],
+          `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = GREATEST(last_seen_at, $1), negotiated_version = $2,
+           body = $3 WHERE id = $4 RETURNING ${COLUMNS}`,
+          [s.observedAt, s.negotiatedVersion, snapshotBody(s), last.id],
         );
         return { outcome: 'coalesced', row: toSnapshot(rows[0]!), evicted: 0 };
       }
@@ -54,7 +55,7 @@ export class PostgresMcpObservationStore implements McpObservationStore {
       const { rows } = await client.query<SnapshotRow>(
         `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
          VALUES ($1, $2, $3, $4, $5, $5, 1, $6) RETURNING ${COLUMNS}`,
-        [s.endpoint, s.inventoryHash, JSON.stringify({ tools: s.tools }), s.negotiatedVersion, s.observedAt, s.profile],
+        [s.endpoint, s.inventoryHash, snapshotBody(s), s.negotiatedVersion, s.observedAt, s.profile],
       );
       const row = toSnapshot(rows[0]!);
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
