@@ -6,48 +6,21 @@
  * `gzip-file-as-resource` fetches the URL it is given in `data`. The other eleven raise nothing.
  * (The interoperability matrix covers the rest of this server; this file only its signals.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, onlyJson, repoRoot, svc } from '../support/cli.js';
-import { freePort } from '../support/gateway.js';
+import { assertBuilt, cleanEnv, onlyJson, svc } from '../support/cli.js';
+import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 
-const SERVER = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-
-let child: ChildProcess;
+let peer: PeerProcess;
 let url: string;
-
-/** Starts server-everything on a free port and resolves once it says it listens. */
-async function startEverything(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, [SERVER, 'streamableHttp'], { cwd: repoRoot, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-      if (output.includes(`listening on port ${port}`)) resolve();
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`server-everything exited (${code}) before listening:\n${output}`)));
-  });
-  // Drained from here on: a full pipe would stall the server.
-  proc.stdout!.resume();
-  proc.stderr!.resume();
-  return { child: proc, url: `http://127.0.0.1:${port}/mcp` };
-}
 
 beforeAll(async () => {
   assertBuilt();
-  ({ child, url } = await startEverything());
-});
+  peer = await startPeer(PEERS.find((p) => p.id === 'server-everything')!);
+  url = peer.url;
+}, 60_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await peer?.close();
 });
 
 const inspect = (...extra: string[]) => svc(['inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--no-store', ...extra], cleanEnv());
