@@ -564,9 +564,9 @@ export class SvcClient {
     return this.#text({ method: 'GET', path: `/d/${encodeURIComponent(did)}`, query, accept: PAGE_ACCEPT, options, ok: [200, 410] });
   }
 
-  /** GET /assets/{name}: a stylesheet or script of the pages, by the name they link it with. */
+  /** GET /assets/{name}: a stylesheet, script or the icon (SVG) of the pages, by the name they link it with. */
   webAsset(name: string, options?: RequestOptions): Promise<string> {
-    return this.#text({ method: 'GET', path: `/assets/${encodeURIComponent(name)}`, accept: 'text/css, text/javascript, application/problem+json', options });
+    return this.#text({ method: 'GET', path: `/assets/${encodeURIComponent(name)}`, accept: 'text/css, text/javascript, image/svg+xml, application/problem+json', options });
   }
 
   /** GET /openapi.json: the OpenAPI 3.1 document the daemon serves. */

@@ -452,7 +452,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A stylesheet or script of the web dossier, named by its content's hash
+         * A stylesheet, script or the icon of the web dossier, named by its content's hash
          * @description Immutable: a new build has new names. Cached for a year; gzip when accepted; 304 for a matching If-None-Match.
          */
         get: operations["webAsset"];
@@ -5230,7 +5230,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description e.g. dossier.3f9c0e1a2b4d5c6e.css, as the pages link it. */
+                /** @description e.g. dossier.3f9c0e1a2b4d5c6e.css or favicon.0a1b2c3d4e5f6a7b.svg, as the pages link it. */
                 name: string;
             };
             cookie?: never;
@@ -5245,6 +5245,7 @@ export interface operations {
                 content: {
                     "text/css": string;
                     "text/javascript": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Not modified (If-None-Match matched) */

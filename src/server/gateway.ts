@@ -4,7 +4,7 @@
  * shares the process's Runtime and store (the ServerContext) and closes at shutdown.
  *
  * It serves its own routes — sign-in, sign-out, the session, an owner page (gateway/sign-in.ts,
- * gateway/page.ts) — and forwards exactly the owner-session routes (gateway/forward.ts) to the
+ * gateway/page.ts) with the daemon's stylesheet and icon (/assets/…) — and forwards exactly the owner-session routes (gateway/forward.ts) to the
  * daemon's own listener over loopback with the verified-session bridge (commercial.ts). Anything
  * else is its own 404. It listens on loopback only (127.0.0.0/8, ::1, localhost): an owner's
  * browser or `svc owner` on this machine reaches it; the network does not. Every request, of any
@@ -25,6 +25,7 @@ import { GATEWAY_CSP, ownerPage, PAGE_EVENTS, PAGE_WATCHES, type PageProject } f
 import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
 import { clientOf, storeOf } from './context.js';
+import { sendAsset } from './routes/web.js';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -129,6 +130,8 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   app.post('/sign-in', handlers.signIn);
   app.post('/sign-out', handlers.signOut);
   app.get('/session', handlers.session);
+  // The owner page's stylesheet and icon: the daemon's own, from memory.
+  app.get('/assets/:name', async (request, reply) => sendAsset(request, reply));
   app.get('/', async (request, reply) => {
     const live = await liveSession(g, request, reply);
     const projects = live ? await pageProjects(ctx, live.session.subject) : [];

@@ -1,7 +1,9 @@
 /**
  * The dossier's stylesheet and scripts, built by `npm run build` into dist/web/ (tsup.config.ts)
- * and read once: each is named by its content hash (`/assets/dossier.3f9c….css`) so it can be
- * cached for a year, kept in memory with its gzip form, and served without touching the disk.
+ * and read once, and its icon (an SVG written here): each is named by its content hash
+ * (`/assets/dossier.3f9c….css`) so it can be cached for a year, kept in memory with its gzip
+ * form, and served without touching the disk. The daemon's pages and the cookie gateway's link
+ * the same files.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export interface WebAssets {
   js: WebAsset;
   /** The claim offer's flow (claim.js). */
   claim: WebAsset;
+  /** The favicon (SVG), linked by every page; the offline file carries it as a data: URL (FAVICON_DATA_URL). */
+  icon: WebAsset;
   byPath: ReadonlyMap<string, WebAsset>;
 }
 
@@ -39,8 +43,18 @@ function assetDirectory(): string {
   throw new Error('The web dossier’s assets are not built; run npm run build.');
 }
 
+/** The favicon: a check mark on svc's accent blue, no text (no font needed). */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#174ea6"/><path d="M8.5 16.5l5 5 10-11" fill="none" stroke="#ffffff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+
+/** The favicon as a data: URL, for the offline file (its policy allows images from data: only). */
+export const FAVICON_DATA_URL = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+
 function asset(dir: string, file: string, name: string, ext: string, contentType: string): WebAsset {
-  const body = readFileSync(`${dir}${file}`);
+  return assetOf(readFileSync(`${dir}${file}`), name, ext, contentType);
+}
+
+function assetOf(body: Buffer, name: string, ext: string, contentType: string): WebAsset {
   const digest = createHash('sha256').update(body).digest();
   const hash = digest.toString('hex').slice(0, 16);
   return {
@@ -62,6 +76,7 @@ export function webAssets(): WebAssets {
   const css = asset(dir, 'dossier.css', 'dossier', 'css', 'text/css; charset=utf-8');
   const js = asset(dir, 'live.js', 'live', 'js', 'text/javascript; charset=utf-8');
   const claim = asset(dir, 'claim.js', 'claim', 'js', 'text/javascript; charset=utf-8');
-  loaded = { css, js, claim, byPath: new Map([css, js, claim].map((a) => [a.path, a])) };
+  const icon = assetOf(Buffer.from(FAVICON_SVG, 'utf8'), 'favicon', 'svg', 'image/svg+xml');
+  loaded = { css, js, claim, icon, byPath: new Map([css, js, claim, icon].map((a) => [a.path, a])) };
   return loaded;
 }

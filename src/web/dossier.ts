@@ -30,7 +30,7 @@ import {
   type HistoryView,
 } from '../cli/output/dossier.js';
 import { edgeTable, graphSvg } from './graph.js';
-import { anchorId, html, join, type Html } from './html.js';
+import { anchorId, html, join, preformatted, type Html } from './html.js';
 import { renderPage, type PageMode } from './page.js';
 import { diffView, timelineView } from './timemachine.js';
 
@@ -158,7 +158,7 @@ ${view.warnings.length > 0 ? html`<section class="warnings" aria-labelledby="war
 
 function classGroup(cls: StateClass, dimensions: Dimension[]): Html {
   const id = `class-${cls}`;
-  return html`<section class="class-group class-${cls}" data-class="${cls}" aria-labelledby="${id}">
+  return html`<section class="class-group class-${cls}" data-class="${cls}" data-count="${dimensions.length}" aria-labelledby="${id}">
 <h3 id="${id}"><span class="marker" aria-hidden="true">${classMarker(cls)}</span> ${CLASS_LABELS[cls]} <span class="count">(${dimensions.length})</span></h3>
 <p class="class-explained">${CLASS_EXPLAINED[cls]}</p>
 ${dimensions.length === 0 ? html`<p class="empty">None.</p>` : dimensions.map(dimensionCard)}
@@ -245,7 +245,7 @@ ${fields([
 ${doc.contexts.length > 0 ? html`<h4>Contexts</h4><ul class="contexts">${doc.contexts.map((c) => html`<li><code>${c.uri}</code> <span class="${c.known ? 'tone-good' : 'tone-warn'}">${c.known ? 'known' : 'not known to svc'}</span></li>`)}</ul>` : ''}
 ${doc.warnings.length > 0 ? html`<h4>Warnings</h4><ul>${doc.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ''}
 <details class="raw-document" open><summary>The document as retrieved</summary>
-<pre class="document" tabindex="0" aria-label="The DID document">${JSON.stringify(result.didDocument, null, 2)}</pre>
+<pre class="document" tabindex="0" aria-label="The DID document">${prettyJson(result.didDocument)}</pre>
 </details>
 </section>
 ${view.evidence.map((section) => html`<section id="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}" class="evidence" aria-labelledby="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}-title">
@@ -259,9 +259,14 @@ ${view.history ? webvhHistory(view.history) : ''}
 <section id="evidence-metadata" class="evidence" aria-labelledby="evidence-metadata-title">
 <h3 id="evidence-metadata-title">Metadata</h3>
 <details><summary>Resolution and document metadata</summary>
-<pre class="document" tabindex="0" aria-label="Resolution metadata">${JSON.stringify({ didResolutionMetadata: result.didResolutionMetadata, didDocumentMetadata: result.didDocumentMetadata, resolver: result.resolver }, null, 2)}</pre>
+<pre class="document" tabindex="0" aria-label="Resolution metadata">${prettyJson({ didResolutionMetadata: result.didResolutionMetadata, didDocumentMetadata: result.didDocumentMetadata, resolver: result.resolver })}</pre>
 </details>
 </section>`;
+}
+
+/** JSON with a 2-space indent for a `<pre>`: one line of the page per line of the text. */
+function prettyJson(value: unknown): Html {
+  return preformatted(JSON.stringify(value, null, 2) ?? '');
 }
 
 const EVIDENCE_IDS: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
  */
 import { graphNodeName as nodeName, printable } from '../cli/output/dossier.js';
 import { EDGE_STATES, type EdgeState, type Graph, type GraphEdge, type GraphNode } from '../core/resolve/types.js';
-import { anchorId, html, join, type Html } from './html.js';
+import { anchorId, breakable, html, join, preformatted, type Html } from './html.js';
 
 export interface GraphSvgOptions {
   /** Where a node's evidence is (level 4 of the dossier); null: the node is not a link. */
@@ -97,19 +97,36 @@ const lookOf = (state: string): StateLook => STATE_LOOKS[state as EdgeState] ?? 
 
 const MARGIN = 16;
 const NODE_W = 176;
+/** A node's least height: its caption and a one-line name; a two-line name makes it NODE_H_TWO. */
 const NODE_H = 50;
-/** Widths of the gaps after column 0 and column 1: the edge labels live there. */
-const GAPS = [176, 204] as const;
-const COL_X = [MARGIN, MARGIN + NODE_W + GAPS[0], MARGIN + 2 * NODE_W + GAPS[0] + GAPS[1]] as const;
-const WIDTH = COL_X[2] + NODE_W + MARGIN;
+const NODE_H_TWO = 66;
 const ROW_GAP = 22;
 /** Space above the middle column through which the subject's edges to the right column pass. */
 const LANE = 24;
 const LABEL_SIZE = 11;
-const LINE_H = 13;
+/** From one label line's baseline to the next: more than the text's height, so lines never touch. */
+const LINE_H = 15;
+/** A label's last baseline sits this far above the line it labels (the line runs just below it). */
+const BASELINE_RISE = 6;
+/** Between the bottom of one band of labels (its line) and the top of the next. */
+const BAND_GAP = 5;
+/** An attachment without labels still keeps this much room from its neighbours. */
+const BARE_BAND = 10;
+/** Attachment points keep this far from a node's corners. */
+const INSET = 6;
+/** Between a label's end and the node it stands next to. */
+const LEAD_GAP = 8;
+/** Where lines curve from one column to the next: at least this wide, left of the labels. */
+const CURVE_ZONE = 64;
+/** The widest label line; a longer relation is cut with "…" (the title and the table keep it whole). */
+const MAX_LABEL_W = 210;
+/** The narrowest gap between two columns. */
+const MIN_GAP = 120;
 const NAME_SIZE = 13;
 const CAPTION_SIZE = 11;
 const NODE_PAD = 10;
+/** How much wider the names' semibold is than the regular text textWidth estimates. */
+const BOLD = 1.12;
 /** Vertical edges within a column run this far in from the column's left edge, 14 apart. */
 const VERTICAL_X = 18;
 const VERTICAL_STEP = 14;
@@ -138,6 +155,37 @@ function fit(text: string, width: number, size: number): string {
   return `${out}…`;
 }
 
+/**
+ * A node's name in at most two lines of `width`: whole when it fits in two (broken after a
+ * separator near the end of the first line where that leaves a second line that fits), else
+ * `short` (the name cut to its ends) on one or two lines, the second cut with "…".
+ */
+function nameLines(whole: string, short: string, width: number, size: number): string[] {
+  if (textWidth(whole, size) <= width) return [whole];
+  const split = (text: string, atSeparator: boolean): [string, string] => {
+    const chars = [...text];
+    let end = 0;
+    while (end < chars.length && textWidth(chars.slice(0, end + 1).join(''), size) <= width) end++;
+    if (atSeparator) {
+      // After a separator in the last third of the first line.
+      for (let i = end; i > Math.floor((end * 2) / 3); i--) {
+        if (/[-_:/.#\s]/.test(chars[i - 1] ?? '')) {
+          end = i;
+          break;
+        }
+      }
+    }
+    return [chars.slice(0, end).join('').trimEnd(), chars.slice(end).join('').trimStart()];
+  };
+  for (const atSeparator of [true, false]) {
+    const [first, rest] = split(whole, atSeparator);
+    if (textWidth(rest, size) <= width) return [first, rest];
+  }
+  if (textWidth(short, size) <= width) return [short];
+  const [first, rest] = split(short, false);
+  return [first, fit(rest, width, size)];
+}
+
 const n = (value: number): number => Math.round(value * 10) / 10;
 
 /* ------------------------------------------------------------------ layout model */
@@ -152,14 +200,34 @@ interface LaidNode {
   order: number;
   x: number;
   y: number;
-  /** Labels stacked in the gap to the node's left (on its right for column 0). */
-  stack: Label[];
+  height: number;
+  /** Whether the node is placed (its column laid out). */
+  placed: boolean;
+  name: string[];
+  /** What comes in or goes out on the node's left side, one band each: labels above the line. */
+  bands: Band[];
 }
 
 interface Label {
   edge: GraphEdge;
   lines: string[];
   title: string;
+}
+
+/**
+ * One line's attachment on a node's left side: the line runs level into (or out of) the node at
+ * `y`, and the labels it carries there stand right-aligned just above it, between the column's
+ * lead x and the node. Bands of one node are stacked without overlap, and so are the nodes of a
+ * column, so no two labels can share a place and no line crosses a label: curves stay left of
+ * the lead x.
+ */
+interface Band {
+  line: Line;
+  end: 'start' | 'end';
+  other: LaidNode;
+  labels: Label[];
+  height: number;
+  y: number;
 }
 
 type Route = 'right' | 'left' | 'down' | 'up' | 'bulge' | 'self';
@@ -193,13 +261,20 @@ function labelLines(edge: GraphEdge, maxWidth: number): string[] {
   return [fit(relation, maxWidth, LABEL_SIZE), `· ${edge.state}`];
 }
 
+const labelWidth = (label: Label): number => Math.max(0, ...label.lines.map((line) => textWidth(line, LABEL_SIZE)));
+const lineCount = (labels: readonly Label[]): number => labels.reduce((sum, l) => sum + l.lines.length, 0);
+
 interface Layout {
   nodes: LaidNode[];
   lines: Line[];
+  width: number;
   /** Bottom of the lowest node slot. */
   height: number;
+  /** Left edge of each column, and where its level lead-ins begin. */
+  colX: number[];
+  leadX: number[];
   verticalLabels: Array<{ label: Label; x: number; y: number }>;
-  stackLabels: Array<{ label: Label; x: number; y: number; anchor: 'start' | 'end' }>;
+  bandLabels: Array<{ label: Label; x: number; y: number }>;
 }
 
 function layout(graph: Graph, did: string): Layout {
@@ -207,7 +282,10 @@ function layout(graph: Graph, did: string): Layout {
   const add = (id: string, node: GraphNode | undefined): void => {
     if (byId.has(id)) return;
     const place = (node && COLUMNS[node.kind]) ?? UNKNOWN_PLACE;
-    byId.set(id, { id, kind: node?.kind ?? 'unknown', node, index: byId.size, col: place.col, order: place.rank, x: COL_X[place.col as 0 | 1 | 2], y: 0, stack: [] });
+    const kind = node?.kind ?? 'unknown';
+    const whole = nodeName(node, id, did, { whole: true });
+    const name = nameLines(whole, nodeName(node, id, did), (NODE_W - 2 * NODE_PAD) / BOLD, NAME_SIZE);
+    byId.set(id, { id, kind, node, index: byId.size, col: place.col, order: place.rank, x: 0, y: 0, height: NODE_H, placed: false, name, bands: [] });
   };
   for (const node of graph.nodes) add(node.id, node);
   for (const edge of graph.edges) {
@@ -225,7 +303,7 @@ function layout(graph: Graph, did: string): Layout {
   // One drawn line per (from, to, state), in order of first appearance.
   const lines: Line[] = [];
   const lineOf = new Map<string, Line>();
-  const names = new Map(nodes.map((node) => [node.id, nodeName(node.node, node.id, did)]));
+  const names = new Map(nodes.map((node) => [node.id, nodeName(node.node, node.id, did, { whole: true })]));
   for (const edge of graph.edges) {
     const key = JSON.stringify([edge.from, edge.to, edge.state]);
     let line = lineOf.get(key);
@@ -244,18 +322,47 @@ function layout(graph: Graph, did: string): Layout {
       lines.push(line);
     }
     const vertical = line.route === 'down' || line.route === 'up';
-    const owner = line.route === 'left' ? line.from : line.to;
-    const maxWidth = vertical ? NODE_W - VERTICAL_X - 14 : GAPS[Math.max(0, Math.min(1, owner.col - 1)) as 0 | 1] - 16;
-    const label: Label = {
+    line.labels.push({
       edge,
-      lines: labelLines(edge, maxWidth),
+      lines: labelLines(edge, vertical ? NODE_W - VERTICAL_X - 14 : MAX_LABEL_W),
       title: `${names.get(edge.from)} —${printable(edge.relation)}→ ${names.get(edge.to)}: ${edge.state}`,
-    };
-    line.labels.push(label);
-    // Labels of a line go next to the node it concerns: the target when it points right (or
-    // around), the source when it points back left.
-    if (!vertical) owner.stack.push(label);
+    });
   }
+
+  // Bands on the left sides: a line's labels go next to the node it concerns — the target when
+  // it points right (or around), the source when it points back left.
+  const band = (node: LaidNode, line: Line, end: 'start' | 'end', other: LaidNode, labels: Label[]): void => {
+    node.bands.push({ line, end, other, labels, height: labels.length === 0 ? BARE_BAND : lineCount(labels) * LINE_H + 4, y: 0 });
+  };
+  for (const line of lines) {
+    switch (line.route) {
+      case 'right':
+        band(line.to, line, 'end', line.from, line.labels);
+        break;
+      case 'left':
+        band(line.from, line, 'start', line.to, line.labels);
+        break;
+      case 'bulge':
+        band(line.from, line, 'start', line.to, []);
+        band(line.to, line, 'end', line.from, line.labels);
+        break;
+      case 'self':
+        band(line.to, line, 'end', line.from, line.labels);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Columns: each gap holds a zone where lines curve, then the labels of the column after it.
+  const labelsW = columns.map((column) => Math.max(0, ...column.flatMap((node) => node.bands.flatMap((b) => b.labels.map(labelWidth)))));
+  const zone = (c: number): number => (labelsW[c]! > 0 ? labelsW[c]! + LEAD_GAP + 6 : 12);
+  const colX: number[] = [];
+  colX[0] = n(MARGIN + (labelsW[0]! > 0 ? CURVE_ZONE + zone(0) : 0));
+  for (let c = 1; c < 3; c++) colX[c] = n(colX[c - 1]! + NODE_W + Math.max(MIN_GAP, CURVE_ZONE + zone(c)));
+  const leadX = colX.map((x, c) => n(x - zone(c)));
+  const width = n(colX[2]! + NODE_W + MARGIN);
+  for (const node of nodes) node.x = colX[node.col]!;
 
   // Lines between neighbours of a column, by the upper node.
   const verticals = new Map<LaidNode, Line[]>();
@@ -264,76 +371,89 @@ function layout(graph: Graph, did: string): Layout {
     const upper = line.route === 'down' ? line.from : line.to;
     verticals.set(upper, [...(verticals.get(upper) ?? []), line]);
   }
-  const labelCount = (labels: Label[]): number => labels.reduce((sum, l) => sum + l.lines.length, 0);
   const verticalHeight = (upper: LaidNode): number => {
-    const count = labelCount((verticals.get(upper) ?? []).flatMap((l) => l.labels));
+    const count = lineCount((verticals.get(upper) ?? []).flatMap((l) => l.labels));
     return count === 0 ? 0 : count * LINE_H + 8;
   };
 
-  // Stack each column; a node's slot is as tall as the labels beside it.
+  // Stack each column, left to right (so a band can be ordered by where its other end is): a
+  // node's slot holds its bands and its box, the box spanning every band's line.
   const crossing = lines.some((l) => l.route === 'right' && l.to.col - l.from.col > 1);
+  const otherY = (b: Band): number => (b.other.placed ? b.other.y + b.other.height / 2 : 1e6 + b.other.col * 1e4 + b.other.order);
   let bottom = MARGIN;
   for (const [c, column] of columns.entries()) {
     let cursor = MARGIN;
     if (c === 1 && crossing && columns[0]!.length > 0) {
       // The subject's lines to the right column pass above the middle column.
       const first = columns[0]![0]!;
-      cursor = Math.max(cursor, first.y + NODE_H + LANE);
+      cursor = Math.max(cursor, first.y + first.height + LANE);
     }
     for (const node of column) {
-      const need = Math.max(NODE_H, labelCount(node.stack) * LINE_H + 6);
-      node.y = cursor + (need - NODE_H) / 2;
-      cursor += need;
+      node.bands.sort((a, b) => otherY(a) - otherY(b) || lines.indexOf(a.line) - lines.indexOf(b.line));
+      const least = node.name.length > 1 ? NODE_H_TWO : NODE_H;
+      let slotTop = 0;
+      let slotBottom = least;
+      let top = 0;
+      if (node.bands.length > 0) {
+        let y = 0;
+        node.bands.forEach((b, i) => {
+          y += (i === 0 ? 0 : BAND_GAP) + b.height;
+          b.y = y;
+        });
+        const first = node.bands[0]!.y;
+        const last = node.bands.at(-1)!.y;
+        node.height = Math.max(least, last - first + 2 * INSET);
+        top = (first + last) / 2 - node.height / 2;
+        slotTop = Math.min(0, top);
+        slotBottom = Math.max(last + 3, top + node.height);
+      } else {
+        node.height = least;
+      }
+      const offset = cursor - slotTop;
+      node.y = top + offset;
+      for (const b of node.bands) b.y += offset;
+      node.placed = true;
+      cursor = slotBottom + offset;
       bottom = Math.max(bottom, cursor);
       cursor += ROW_GAP + verticalHeight(node);
     }
   }
 
-  // Attachment points: lines on one side of a node spread along it, ordered by the other end.
+  // Attachment points: bands where they were stacked; lines leaving a right side or arriving at
+  // a bottom spread along it, ordered by the other end.
+  for (const node of nodes) for (const b of node.bands) b.line[b.end] = { x: node.x, y: b.y };
   const sides = new Map<string, Array<{ line: Line; end: 'start' | 'end'; other: LaidNode }>>();
   const attach = (node: LaidNode, side: string, line: Line, end: 'start' | 'end', other: LaidNode): void => {
     const key = `${node.index}:${side}`;
     sides.set(key, [...(sides.get(key) ?? []), { line, end, other }]);
   };
   for (const line of lines) {
-    switch (line.route) {
-      case 'right':
-        attach(line.from, 'R', line, 'start', line.to);
-        attach(line.to, 'L', line, 'end', line.from);
-        break;
-      case 'left':
-        // Back to the left: into the node's bottom, clear of the lines it sends right.
-        attach(line.from, 'L', line, 'start', line.to);
-        attach(line.to, 'B', line, 'end', line.from);
-        break;
-      case 'bulge':
-        attach(line.from, 'L', line, 'start', line.to);
-        attach(line.to, 'L', line, 'end', line.from);
-        break;
-      default:
-        break;
-    }
+    if (line.route === 'right') attach(line.from, 'R', line, 'start', line.to);
+    // Back to the left: into the target's bottom, clear of the lines it sends right.
+    if (line.route === 'left') attach(line.to, 'B', line, 'end', line.from);
   }
   for (const [key, list] of sides) {
     const node = nodes[Number(key.split(':')[0])]!;
     const side = key.split(':')[1];
-    list.sort((a, b) => a.other.y - b.other.y || a.other.col - b.other.col || a.other.index - b.other.index);
+    const endY = (a: { line: Line; end: 'start' | 'end' }): number => {
+      const far = a.end === 'start' ? a.line.end : a.line.start;
+      return far.y;
+    };
+    list.sort((a, b) => endY(a) - endY(b) || a.other.col - b.other.col || a.other.index - b.other.index);
     list.forEach((a, i) => {
       if (side === 'B') {
         // The right half of the bottom; the left half is for lines down the column.
-        a.line[a.end] = { x: node.x + NODE_W / 2 + ((NODE_W / 2 - 12) * (i + 1)) / (list.length + 1), y: node.y + NODE_H };
+        a.line[a.end] = { x: node.x + NODE_W / 2 + ((NODE_W / 2 - 12) * (i + 1)) / (list.length + 1), y: node.y + node.height };
         return;
       }
-      const y = node.y + (NODE_H * (i + 1)) / (list.length + 1);
-      const x = side === 'R' ? node.x + NODE_W : node.x;
-      a.line[a.end] = { x, y };
+      a.line[a.end] = { x: node.x + NODE_W, y: node.y + (node.height * (i + 1)) / (list.length + 1) };
     });
   }
   for (const [upper, list] of verticals) {
     list.forEach((line, i) => {
       const x = upper.x + VERTICAL_X + i * VERTICAL_STEP;
       const lowerNode = line.route === 'down' ? line.to : line.from;
-      const top = { x, y: upper.y + NODE_H };
+      const top = { x, y: upper.y + upper.height };
       const low = { x, y: lowerNode.y };
       line.start = line.route === 'down' ? top : low;
       line.end = line.route === 'down' ? low : top;
@@ -346,21 +466,15 @@ function layout(graph: Graph, did: string): Layout {
     }
   }
 
-  // Label positions: stacks centred on their node, vertical labels beside their lines.
-  const stackLabels: Layout['stackLabels'] = [];
+  // Label positions: each band's labels right-aligned above its line; vertical labels beside theirs.
+  const bandLabels: Layout['bandLabels'] = [];
   for (const node of nodes) {
-    const ordered = [...node.stack].sort((a, b) => {
-      const la = lineOf.get(JSON.stringify([a.edge.from, a.edge.to, a.edge.state]))!;
-      const lb = lineOf.get(JSON.stringify([b.edge.from, b.edge.to, b.edge.state]))!;
-      const ya = la.to === node ? la.end.y : la.start.y;
-      const yb = lb.to === node ? lb.end.y : lb.start.y;
-      return ya - yb || lines.indexOf(la) - lines.indexOf(lb) || la.labels.indexOf(a) - lb.labels.indexOf(b);
-    });
-    let y = node.y + NODE_H / 2 - (labelCount(ordered) * LINE_H) / 2 + LABEL_SIZE - 1;
-    const left = node.col > 0;
-    for (const label of ordered) {
-      stackLabels.push({ label, x: left ? node.x - 8 : node.x + NODE_W + 8, y, anchor: left ? 'end' : 'start' });
-      y += label.lines.length * LINE_H;
+    for (const b of node.bands) {
+      let y = b.y - BASELINE_RISE - (lineCount(b.labels) - 1) * LINE_H;
+      for (const label of b.labels) {
+        bandLabels.push({ label, x: node.x - LEAD_GAP, y });
+        y += label.lines.length * LINE_H;
+      }
     }
   }
   const verticalLabels: Layout['verticalLabels'] = [];
@@ -368,37 +482,43 @@ function layout(graph: Graph, did: string): Layout {
     const labels = list.flatMap((l) => l.labels);
     const x = upper.x + VERTICAL_X + (list.length - 1) * VERTICAL_STEP + 7;
     const lowerNode = list[0]!.route === 'down' ? list[0]!.to : list[0]!.from;
-    const gapTop = upper.y + NODE_H;
-    let y = (gapTop + lowerNode.y) / 2 - (labelCount(labels) * LINE_H) / 2 + LABEL_SIZE - 1;
+    const gapTop = upper.y + upper.height;
+    let y = (gapTop + lowerNode.y) / 2 - (lineCount(labels) * LINE_H) / 2 + LABEL_SIZE - 1;
     for (const label of labels) {
       verticalLabels.push({ label, x, y });
       y += label.lines.length * LINE_H;
     }
   }
-  return { nodes, lines, height: bottom, verticalLabels, stackLabels };
+  return { nodes, lines, width, height: bottom, colX, leadX, verticalLabels, bandLabels };
 }
 
-function pathOf(line: Line): string {
+function pathOf(line: Line, laid: Layout): string {
   const { start: s, end: e } = line;
   const p = (x: number, y: number): string => `${n(x)} ${n(y)}`;
+  const curve = (x0: number, y0: number, x1: number, y1: number): string => {
+    const dx = (x1 - x0) / 2;
+    return `C ${p(x0 + dx, y0)} ${p(x1 - dx, y1)} ${p(x1, y1)}`;
+  };
   switch (line.route) {
     case 'right': {
-      // Across a whole column: straight along the lane above it, then curve down.
-      const passX = COL_X[(line.to.col - 1) as 0 | 1 | 2] + NODE_W;
-      const x0 = line.to.col - line.from.col > 1 ? passX : s.x;
-      const dx = (e.x - x0) / 2;
-      const lead = x0 > s.x ? ` H ${n(x0)}` : '';
-      return `M ${p(s.x, s.y)}${lead} C ${p(x0 + dx, s.y)} ${p(e.x - dx, e.y)} ${p(e.x, e.y)}`;
+      // Across a whole column: straight along the lane above it first. Then a curve to the
+      // target column's lead x, and level into the node under its labels.
+      const lead = laid.leadX[line.to.col]!;
+      const x0 = line.to.col - line.from.col > 1 ? laid.colX[line.to.col - 1]! + NODE_W : s.x;
+      const pass = x0 > s.x ? ` H ${n(x0)}` : '';
+      return `M ${p(s.x, s.y)}${pass} ${curve(x0, s.y, lead, e.y)} H ${n(e.x)}`;
     }
     case 'left': {
-      // Leaves the source's left side level, arrives upwards into the target's bottom.
-      const dx = (s.x - e.x) / 2;
+      // Level out of the source under its labels, then up into the target's bottom.
+      const lead = laid.leadX[line.from.col]!;
+      const dx = (lead - e.x) / 2;
       const dy = Math.max(24, (s.y - e.y) / 2);
-      return `M ${p(s.x, s.y)} C ${p(s.x - dx, s.y)} ${p(e.x, e.y + dy)} ${p(e.x, e.y)}`;
+      return `M ${p(s.x, s.y)} H ${n(lead)} C ${p(lead - dx, s.y)} ${p(e.x, e.y + dy)} ${p(e.x, e.y)}`;
     }
     case 'bulge': {
-      const out = Math.max(4, s.x - 56);
-      return `M ${p(s.x, s.y)} C ${p(out, s.y)} ${p(out, e.y)} ${p(e.x, e.y)}`;
+      const lead = laid.leadX[line.from.col]!;
+      const out = Math.max(4, lead - 40);
+      return `M ${p(s.x, s.y)} H ${n(lead)} C ${p(out, s.y)} ${p(out, e.y)} ${p(lead, e.y)} H ${n(e.x)}`;
     }
     case 'self':
       return `M ${p(s.x, s.y)} C ${p(s.x, s.y - 30)} ${p(e.x + 30, e.y)} ${p(e.x, e.y)}`;
@@ -423,9 +543,9 @@ function markers(): Html {
   );
 }
 
-function lineMarkup(line: Line): Html {
+function lineMarkup(line: Line, laid: Layout): Html {
   const state = lower(line.state);
-  return html`<path class="${`edge-line edge-line-${state}`}" data-from="${line.from.id}" data-to="${line.to.id}" data-state="${line.state}" data-relations="${line.labels.map((l) => l.edge.relation).join(' ')}" d="${pathOf(line)}" fill="none" ${strokeAttributes(line.state)} marker-end="${`url(#eg-arrow-${state})`}"/>`;
+  return html`<path class="${`edge-line edge-line-${state}`}" data-from="${line.from.id}" data-to="${line.to.id}" data-state="${line.state}" data-relations="${line.labels.map((l) => l.edge.relation).join(' ')}" d="${pathOf(line, laid)}" fill="none" ${strokeAttributes(line.state)} marker-end="${`url(#eg-arrow-${state})`}"/>`;
 }
 
 function labelMarkup(label: Label, x: number, y: number, anchor: 'start' | 'end'): Html {
@@ -439,16 +559,29 @@ function labelMarkup(label: Label, x: number, y: number, anchor: 'start' | 'end'
   return html`<g class="${`edge edge-${lower(edge.state)}`}" data-from="${edge.from}" data-to="${edge.to}" data-relation="${edge.relation}" data-state="${edge.state}"><title>${label.title}</title>${texts}</g>`;
 }
 
+/**
+ * A node: its box, a caption (its kind and detail) and its name in one or two lines, cut when
+ * even two do not hold it. The whole id and label are its `<title>`: the tooltip on hover and,
+ * as the first child of its link, the link's accessible name, read on focus (SVG-AAM); the edge
+ * table below has them too.
+ */
 function nodeMarkup(node: LaidNode, did: string, evidenceHref: (node: GraphNode) => string | null): Html {
-  const name = nodeName(node.node, node.id, did);
   const kindWord = KIND_WORDS[node.kind] ?? printable(node.kind);
   const detail = node.kind === 'subject' ? node.id : node.kind === 'key' || node.kind === 'service' ? (node.node?.label ?? '') : '';
   const caption = detail ? `${kindWord} · ${printable(detail)}` : kindWord;
   const inner = NODE_W - 2 * NODE_PAD;
-  const full = [`${kindWord}: ${printable(node.id)}`, ...(node.node && node.node.label !== node.id ? [printable(node.node.label)] : [])].join('\n');
-  const body = html`<g class="${`node node-${node.kind}`}" data-node-id="${node.id}" data-kind="${node.kind}"><title>${full}</title><rect class="node-box" x="${n(node.x)}" y="${n(node.y)}" width="${NODE_W}" height="${NODE_H}" rx="6" fill="${KIND_FILLS[node.kind] ?? '#ffffff'}" stroke="#57606a" stroke-width="1.5"/><text class="node-caption" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 18)}" font-size="${CAPTION_SIZE}" fill="#57606a">${fit(caption, inner, CAPTION_SIZE)}</text><text class="node-name" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 37)}" font-size="${NAME_SIZE}" font-weight="600" fill="#1f2328">${fit(name, inner, NAME_SIZE)}</text></g>`;
+  // The whole name, then what it stands for: the kind and id, and the label where it adds to them.
+  const name = nodeName(node.node, node.id, did, { whole: true });
+  const id = printable(node.id);
+  const label = node.node ? printable(node.node.label) : '';
+  const whole = [name, node.id === node.kind ? kindWord : `${kindWord}: ${id}`, ...(label && label !== id && label !== name ? [label] : [])];
+  const names = node.name.map(
+    (line, i) => html`<text class="node-name" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 37 + i * 16)}" font-size="${NAME_SIZE}" font-weight="600" fill="#1f2328">${line}</text>`,
+  );
   const href = node.node ? safeHref(evidenceHref(node.node)) : null;
-  return href === null ? body : html`<a class="node-link" href="${href}">${body}</a>`;
+  const title = html`<title>${preformatted(whole.join('\n'))}</title>`;
+  const body = html`<g class="${`node node-${node.kind}`}" data-node-id="${node.id}" data-kind="${node.kind}">${href === null ? title : ''}<rect class="node-box" x="${n(node.x)}" y="${n(node.y)}" width="${NODE_W}" height="${n(node.height)}" rx="6" fill="${KIND_FILLS[node.kind] ?? '#ffffff'}" stroke="#57606a" stroke-width="1.5"/><text class="node-caption" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 18)}" font-size="${CAPTION_SIZE}" fill="#57606a">${fit(caption, inner, CAPTION_SIZE)}</text>${names}</g>`;
+  return href === null ? body : html`<a class="node-link" href="${href}">${title}${body}</a>`;
 }
 
 /** Links stay within the page or the web: a fragment, a relative path or http(s). */
@@ -458,8 +591,8 @@ function safeHref(href: string | null): string | null {
   return href;
 }
 
-function legendMarkup(top: number): { markup: Html; height: number } {
-  const column = (WIDTH - 2 * MARGIN) / 2;
+function legendMarkup(top: number, width: number): { markup: Html; height: number } {
+  const column = (width - 2 * MARGIN) / 2;
   const items = EDGE_STATES.map((state, i) => {
     const look = STATE_LOOKS[state];
     const x = MARGIN + (i % 2) * column;
@@ -489,10 +622,10 @@ export function graphSvg(graph: Graph, did: string, options: GraphSvgOptions = {
   const evidenceHref = options.evidenceHref ?? defaultEvidenceHref;
   const laid = layout(graph, did);
   const legendTop = laid.height + 30;
-  const legend = legendMarkup(legendTop);
+  const legend = legendMarkup(legendTop, laid.width);
   const height = n(legendTop + legend.height + MARGIN - 14);
-  return html`<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="${`0 0 ${WIDTH} ${height}`}" width="100%" font-family="system-ui, sans-serif"><title id="graph-title">${`Evidence graph of ${did}`}</title><desc id="graph-desc">${graphSummary(graph)}</desc><defs>${markers()}</defs><g class="edge-lines">${laid.lines.map(lineMarkup)}</g><g class="nodes">${laid.nodes.map((node) => nodeMarkup(node, did, evidenceHref))}</g><g class="edge-labels">${[
-    ...laid.stackLabels.map((s) => labelMarkup(s.label, s.x, s.y, s.anchor)),
+  return html`<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="${`0 0 ${laid.width} ${height}`}" width="${laid.width}" height="${height}" font-family="system-ui, sans-serif"><title id="graph-title">${`Evidence graph of ${did}`}</title><desc id="graph-desc">${graphSummary(graph)}</desc><defs>${markers()}</defs><g class="edge-lines">${laid.lines.map((line) => lineMarkup(line, laid))}</g><g class="nodes">${laid.nodes.map((node) => nodeMarkup(node, did, evidenceHref))}</g><g class="edge-labels">${[
+    ...laid.bandLabels.map((b) => labelMarkup(b.label, b.x, b.y, 'end')),
     ...laid.verticalLabels.map((v) => labelMarkup(v.label, v.x, v.y, 'start')),
   ]}</g>${legend.markup}</svg>`;
 }
@@ -500,15 +633,16 @@ export function graphSvg(graph: Graph, did: string, options: GraphSvgOptions = {
 /* ------------------------------------------------------------------ edge table */
 
 function nodeCell(id: string, nodes: ReadonlyMap<string, GraphNode>, did: string): Html {
-  const name = nodeName(nodes.get(id), id, did);
-  const full = name === printable(id) ? '' : html` <code class="node-id">${id}</code>`;
-  return html`<td data-node-id="${id}"><span class="node-name">${name}</span>${full}</td>`;
+  const name = nodeName(nodes.get(id), id, did, { whole: true });
+  const full = name === printable(id) ? '' : html` <code class="node-id">${breakable(id)}</code>`;
+  return html`<td data-node-id="${id}"><span class="node-name">${breakable(name)}</span>${full}</td>`;
 }
 
 /**
  * The edges as a table, in the graph's order: the text alternative of the SVG. Each row is
- * `tr[data-from][data-to][data-relation][data-state]`; nodes are named as in the SVG, with the
- * full id in `<code class="node-id">` when the name is not the id.
+ * `tr[data-from][data-to][data-relation][data-state]`; nodes are named as in the SVG but never
+ * cut, with the full id in `<code class="node-id">` when the name is not the id. Names and ids
+ * may wrap after their separators only (`breakable`), relations and states not at all.
  */
 export function edgeTable(graph: Graph, did: string): Html {
   const nodes = new Map<string, GraphNode>();

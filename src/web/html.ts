@@ -50,6 +50,24 @@ export function trusted(constant: string): Html {
   return new Html(constant);
 }
 
+/**
+ * Text for a `<pre>`: each line escaped as `escapeHtml` does, the line breaks kept (`printable`
+ * alone would turn them into spaces, and a pretty-printed document into one long line). Only
+ * `\n` separates lines; any other control character is still shown as an escape.
+ */
+export function preformatted(text: string): Html {
+  return new Html(text.split('\n').map(escapeHtml).join('\n'));
+}
+
+/**
+ * An identifier or URL as text that may wrap only after its separators (`:` `/` `#` `?` `&` `=`
+ * `.`, by `<wbr>`), never inside a word: a table cell then wraps `did:web:example.com#key-1` at
+ * its colons rather than a letter at a time. The text (and so copying it) is unchanged.
+ */
+export function breakable(text: string): Html {
+  return new Html(text.split(/(?<=.[:/#?&=.])(?=.)/su).map(escapeHtml).join('<wbr>'));
+}
+
 /** Items joined into one piece of markup. */
 export function join(items: readonly Interpolation[], separator: Interpolation = ''): Html {
   const sep = render(separator);

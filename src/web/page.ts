@@ -6,7 +6,7 @@
  * that stylesheet (by hash) and nothing from anywhere.
  */
 import { VERSION } from '../version.js';
-import { webAssets } from './assets.js';
+import { FAVICON_DATA_URL, webAssets } from './assets.js';
 import { html, trusted, type Html } from './html.js';
 
 /** Sent with every served page: nothing but this origin, no inline script or style, no framing. */
@@ -31,8 +31,8 @@ export function renderPage(options: PageOptions): string {
   const assets = webAssets();
   const served = options.mode === 'served';
   const head = served
-    ? html`<link rel="stylesheet" href="${assets.css.path}">${options.script ? html`<script src="${assets.js.path}" defer></script><script src="${assets.claim.path}" defer></script>` : ''}`
-    : html`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${assets.css.integrity}'; img-src data:; base-uri 'none'; form-action 'none'"><style>${trustedCss(assets.css.body.toString('utf8'))}</style>`;
+    ? html`${servedHead()}${options.script ? html`<script src="${assets.js.path}" defer></script><script src="${assets.claim.path}" defer></script>` : ''}`
+    : html`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${assets.css.integrity}'; img-src data:; base-uri 'none'; form-action 'none'"><link rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${trustedCss(assets.css.body.toString('utf8'))}</style>`;
   const doc = html`<!doctype html>
 <html lang="en">
 <head>
@@ -59,6 +59,12 @@ ${options.main}
 </html>
 `;
   return doc.toString();
+}
+
+/** What a served page's head links: the stylesheet and the favicon (the cookie gateway's pages too). */
+export function servedHead(): Html {
+  const { css, icon } = webAssets();
+  return html`<link rel="stylesheet" href="${css.path}"><link rel="icon" type="image/svg+xml" href="${icon.path}">`;
 }
 
 /** The search box: a plain GET form, so it works without JavaScript (`/?did=…` redirects to the permalink). */

@@ -211,6 +211,65 @@ describe('the tree a command line builds', () => {
   });
 });
 
+describe('help examples', () => {
+  /** Every example line (`$ svc …`) of every command's full help, as `svc --help` prints it. */
+  function exampleLines(): string[] {
+    const program = buildProgram({ stdout: process.stdout, stderr: process.stderr, env: {} } as never, () => {});
+    const lines: string[] = [];
+    const walk = (cmd: ReturnType<typeof buildProgram>) => {
+      for (const sub of cmd.commands) {
+        let text = '';
+        sub.configureOutput({ writeOut: (t) => (text += t), writeErr: (t) => (text += t) });
+        sub.outputHelp();
+        for (const line of text.split('\n')) {
+          const example = /\$ (svc .*)$/.exec(line)?.[1];
+          if (example !== undefined) lines.push(example.replace(/\s+#.*$/, ''));
+        }
+        walk(sub);
+      }
+    };
+    walk(program);
+    return lines;
+  }
+
+  it('use ids of the forms the commands print (the forms openapi.json gives), or a prefix and …', () => {
+    const schemas = (JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, { properties: { id: { pattern?: string; description?: string } } }> } }).components.schemas;
+    /** The form of an id: its pattern, or "prefix_ and 22 base64url characters." as a pattern. */
+    const form = (schema: string): { re: RegExp; placeholder: string | null } => {
+      const id = schemas[schema]!.properties.id;
+      if (id.pattern) {
+        const prefix = /^\^([a-z]+_)/.exec(id.pattern)?.[1] ?? null;
+        return { re: new RegExp(id.pattern), placeholder: prefix && `${prefix}…` };
+      }
+      const prefix = /^([a-z]+_) and 22 base64url characters/.exec(id.description ?? '')![1]!;
+      return { re: new RegExp(`^${prefix}[A-Za-z0-9_-]{22}$`), placeholder: `${prefix}…` };
+    };
+    const rules: Array<{ command: RegExp; id: RegExp; schema: string }> = [
+      { command: /^svc monitor /, id: /(?:watch (?:check|rm|remove)|--watch) (\S+)/g, schema: 'Watch' },
+      { command: /^svc owner /, id: /--watch (\S+)/g, schema: 'ProjectWatch' },
+      { command: /^svc owner /, id: /--project (\S+)/g, schema: 'Project' },
+      { command: /^svc owner /, id: /--tenant (\S+)/g, schema: 'Tenant' },
+      { command: /^svc owner keys /, id: /--key (\S+)/g, schema: 'ApiKeyMetadata' },
+    ];
+    const lines = exampleLines();
+    expect(lines.length).toBeGreaterThan(60);
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const line of lines) {
+      for (const rule of rules) {
+        if (!rule.command.test(line)) continue;
+        const { re, placeholder } = form(rule.schema);
+        for (const m of line.matchAll(rule.id)) {
+          checked += 1;
+          if (!re.test(m[1]!) && m[1] !== placeholder) wrong.push(`${line}  (${m[1]} is not a ${rule.schema} id: ${re})`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('version', () => {
   it('svc version, --version and -V print one line whose first word is the version', async () => {
     const resolver = JSON.parse((await svc(['resolve', ED25519_DID, '--json', '--no-store'])).stdout).resolver as { name: string; version: string };

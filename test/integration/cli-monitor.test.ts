@@ -3,12 +3,19 @@
  * receiving signed deliveries, as an operator runs them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { customerHeaders, customerWebhookSecret, sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { startDaemonFor } from '../support/daemon-client.js';
+import { startDaemon, type Daemon } from '../support/daemon.js';
+import { startDaemonFor, until } from '../support/daemon-client.js';
+import { documentPath, startDidWebHost } from '../support/did-web-host.js';
+import { freePort } from '../support/gateway.js';
+import { didDocument, generateTestKey } from '../support/signing.js';
 
 const TOKEN = 'monitor-cli-test-token-0123456789';
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -174,7 +181,7 @@ describe('svc webhook listen', () => {
   }
 
   it('answers 204 to a correctly signed delivery and 401 to a wrongly signed one, one line each; SIGTERM exits 0', async () => {
-    const body = JSON.stringify({ id: 'evt_7', type: 'identity.document.changed', did: DID, watchId: 'w_1', createdAt: new Date().toISOString(), data: { headline: 'changed' } });
+    const body = JSON.stringify({ id: 'evt_7', type: 'identity.document.changed', did: DID, watchId: '1', createdAt: new Date().toISOString(), data: { headline: 'changed' } });
     expect((await post(body, secret)).status).toBe(204);
     expect((await post(body, 'whsec_another')).status).toBe(401);
     const lines = await waitForLines(2);
@@ -200,7 +207,7 @@ async function listener(args: string[], env: Record<string, string | undefined>)
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   for (let i = 0; i < 300 && !/listening for webhooks on/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
-  const url = /listening for webhooks on (http:\/\/\S+)/.exec(err)?.[1];
+  const url = /listening for webhooks on (https?:\/\/\S+)/.exec(err)?.[1];
   if (url === undefined) {
     child.kill('SIGKILL');
     throw new Error(`svc webhook listen did not start:\n${err}`);
@@ -210,7 +217,7 @@ async function listener(args: string[], env: Record<string, string | undefined>)
     for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 50));
     return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   };
-  return { child, url, exited, lines, out: () => out };
+  return { child, url, exited, lines, out: () => out, err: () => err };
 }
 
 describe('svc webhook listen --json', () => {
@@ -261,4 +268,108 @@ describe('svc webhook listen --json', () => {
     const r = await svc(['webhook', 'listen', '--port', '0'], cleanEnv({ SVC_WEBHOOK_SECRET: '' }));
     expectUsageError(r, /SVC_WEBHOOK_SECRET/);
   });
+});
+
+/** A POST over HTTPS trusting exactly `ca`; the status. */
+function postTls(url: string, ca: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(url, { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
+  it('prints the certificate and the daemon\'s settings; a daemon started with exactly them delivers a change, which the receiver prints verified', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-webhook-tls-'));
+    const host = await startDidWebHost();
+    let daemon: Daemon | undefined;
+    let receiver: Awaited<ReturnType<typeof listener>> | undefined;
+    try {
+      // The operator's shell already trusts a private CA (the did:web host's) through NODE_EXTRA_CA_CERTS.
+      const hostCa = path.join(dir, 'private-ca.pem');
+      writeFileSync(hostCa, host.ca.certPem);
+      const env = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'state'), NODE_EXTRA_CA_CERTS: hostCa, SVC_WEBHOOK_SECRET: '' });
+      const port = await freePort();
+
+      // 1. No secret yet: the certificate, its fingerprint and the daemon's settings, then exit 2.
+      const first = await svc(['webhook', 'listen', '--tls', '--port', String(port)], env);
+      expect(first.exitCode, first.stderr).toBe(2);
+      expect(first.stderr).toMatch(/^svc: USAGE_ERROR: no webhook secret/m);
+      expect(first.stderr).not.toMatch(/ at /);
+      const certFile = /^ {2}certificate {2}(\S+)$/m.exec(first.stderr)![1]!;
+      const fingerprint = /^ {2}SHA-256 {6}(\S+)$/m.exec(first.stderr)![1]!;
+      const settings = /^ {2}NODE_EXTRA_CA_CERTS=(\S+) SVC_EGRESS_ALLOW=(\S+) svc serve$/m.exec(first.stderr)!;
+      const [trustFile, allow] = [settings[1]!, settings[2]!];
+      const url = `https://127.0.0.1:${port}/`;
+      expect(first.stderr).toContain(`svc monitor watch add <did> ${url}`);
+      expect(first.stderr).toContain(`(or NODE_EXTRA_CA_CERTS as above and: svc serve --egress-allow 127.0.0.1/32)`);
+      expect(allow).toBe('127.0.0.1/32');
+      expect(certFile).toBe(path.join(dir, 'state', 'svc', 'webhook-listen', 'cert.pem'));
+      const cert = new X509Certificate(readFileSync(certFile));
+      expect(cert.fingerprint256).toBe(fingerprint);
+      expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
+      expect(statSync(path.join(path.dirname(certFile), 'key.pem')).mode & 0o777).toBe(0o600);
+      // trust.pem: this certificate and the private CA the shell trusted.
+      const trust = readFileSync(trustFile, 'utf8');
+      expect(trust).toContain(cert.toString().trim());
+      expect(trust).toContain(host.ca.certPem.trim());
+
+      // 2. A daemon started with exactly those settings, a watched did:web, its baseline.
+      daemon = await startDaemon({ env: { SVC_ADMIN_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: trustFile, SVC_EGRESS_ALLOW: allow, SVC_MONITOR_PERIOD: '1', SVC_RATE_LIMIT_PER_MIN: '100000' } });
+      const did = host.did('watched', 'by-tls');
+      let document = didDocument(did, generateTestKey('EdDSA'));
+      host.server.route(documentPath(did), (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/did+json' });
+        res.end(JSON.stringify(document));
+      });
+      const opsEnv = cleanEnv({ SVC_ADMIN_TOKEN: TOKEN });
+      const added = await svc(['monitor', 'watch', 'add', did, url, '--daemon', daemon.url], opsEnv);
+      expect(added.exitCode, added.stderr).toBe(0);
+      const secret = /^secret +(whsec_\S+)$/m.exec(added.stdout)![1]!;
+      const watchId = /^watch +(\S+)$/m.exec(added.stdout)![1]!;
+      // The poller's first check sets the baseline (a check of ours could meet it: 503, try again).
+      await until(
+        'the poller set the baseline',
+        async () => (onlyJson(await svc(['monitor', 'watch', 'list', '--json', '--daemon', daemon!.url], opsEnv)).watches as Array<{ id: string; lastStatus: string | null }>).find((w) => w.id === watchId)?.lastStatus === 'RESOLVED',
+        15_000,
+      );
+
+      // 3. The receiver with the secret: the same certificate, reused.
+      receiver = await listener(['--tls', '--port', String(port), '--json'], { ...env, SVC_WEBHOOK_SECRET: secret });
+      expect(receiver.url).toBe(url);
+      expect(receiver.err()).toContain(`SHA-256      ${fingerprint}`);
+      expect(receiver.err()).toMatch(/\(reused, kept for the next runs until /);
+      expect(receiver.err()).not.toContain(secret);
+
+      // 4. A change: the daemon delivers it over HTTPS; the receiver verifies and prints it.
+      document = didDocument(did, generateTestKey('EdDSA'));
+      const changed = onlyJson(await svc(['monitor', 'watch', 'check', watchId, '--json', '--daemon', daemon.url], opsEnv));
+      expect(changed).toMatchObject({ changed: true, delivery: 'queued', eventId: expect.stringMatching(/^evt_[0-9]+$/) });
+      let lines: Array<Record<string, unknown>> = [];
+      for (let i = 0; i < 40 && lines.length === 0; i++) lines = await receiver.lines(1);
+      expect(lines[0]).toMatchObject({ id: changed.eventId, type: 'identity.document.changed', did, verified: true });
+      expect((lines[0]!['data'] as { toHash: string }).toHash).toMatch(/^[0-9a-f]{64}$/);
+      const events = onlyJson(await svc(['monitor', 'events', '--watch', watchId, '--json', '--daemon', daemon.url], opsEnv)).events as Array<{ id: string; deliveryStatus: string }>;
+      expect(events.find((e) => e.id === changed.eventId)?.deliveryStatus).toBe('DELIVERED');
+
+      // The signature is what decides: the same body signed with another secret is refused.
+      const body = JSON.stringify({ id: 'evt_999', type: 'identity.document.changed', did, watchId, createdAt: new Date().toISOString(), data: {} });
+      const ts = String(Math.floor(Date.now() / 1000));
+      const forged = `sha256=${createHmac('sha256', 'whsec_not-the-secret').update(`${ts}.${body}`).digest('hex')}`;
+      expect(await postTls(url, cert.toString(), { 'x-svc-timestamp': ts, 'x-svc-signature-256': forged }, body)).toBe(401);
+      const [, rejected] = await receiver.lines(2);
+      expect(rejected).toMatchObject({ id: 'evt_999', verified: false, reason: 'the signature does not match (another secret, or a changed body)' });
+      receiver.child.kill('SIGTERM');
+      expect(await receiver.exited).toBe(0);
+    } finally {
+      if (receiver && receiver.child.exitCode === null && receiver.child.signalCode === null) receiver.child.kill('SIGKILL');
+      await daemon?.stop();
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

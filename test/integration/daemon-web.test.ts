@@ -53,7 +53,9 @@ describe('the front page', () => {
     expectPageHeaders(page);
     expect(page.text).toContain('<form class="search search-home" role="search" action="/"');
     expect(page.text).toContain(`href="/d/${DID_KEY}"`);
-    for (const tag of loads(page.text)) expect(tag, tag).toMatch(/(href|src)="\/assets\/[a-z]+\.[0-9a-f]{16}\.(css|js)"/);
+    for (const tag of loads(page.text)) expect(tag, tag).toMatch(/(href|src)="\/assets\/[a-z]+\.[0-9a-f]{16}\.(css|js|svg)"/);
+    // The favicon, so no browser asks for /favicon.ico and logs a 404.
+    expect(page.text).toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/assets\/favicon\.[0-9a-f]{16}\.svg">/);
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
     expect(page.text).not.toMatch(/\sstyle=/);
     expect(page.text).not.toMatch(/\son[a-z]+=/i);
@@ -170,15 +172,15 @@ describe('assets', () => {
   it('are named by content hash, immutable for a year, gzipped when accepted, 304 on a match', async () => {
     const page = await get('/');
     const paths = [...page.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(paths).toHaveLength(1); // the front page needs no script
+    expect(paths.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'svg']); // the front page needs no script
     const dossier = await get(`/d/${DID_KEY}`);
     const all = [...dossier.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(all.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'js', 'js']); // the live run and the claim flow
+    expect(all.map((p) => p.split('.').pop()).sort()).toEqual(['css', 'js', 'js', 'svg']); // the live run and the claim flow
     for (const path of all) {
       const asset = await get(path, { 'accept-encoding': 'identity' });
       expect(asset.status).toBe(200);
       expect(asset.header('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(asset.header('content-type')).toMatch(path.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      expect(asset.header('content-type')).toMatch(path.endsWith('.css') ? /^text\/css/ : path.endsWith('.svg') ? /^image\/svg\+xml$/ : /^text\/javascript/);
       const etag = asset.header('etag');
       expect(path).toContain(etag.replace(/"/g, ''));
       const raw = await fetch(`${daemon.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });

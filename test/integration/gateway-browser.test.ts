@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, offOrigin, openPage } from '../support/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { describeBrowser, launchBrowser, offOrigin, openPage, screenshot } from '../support/browser.js';
 import type { Daemon } from '../support/daemon.js';
 import { didKeyPrincipal, gatewayUrl, seedOwner, signStatement, startGatewayDaemon } from '../support/gateway.js';
 
@@ -22,7 +22,7 @@ describeBrowser('the cookie gateway in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    projects = await seedOwner(dbPath, owner.did, ['browser']);
+    projects = await seedOwner(dbPath, owner.did, ['browser', 'a-project-with-a-rather-long-name-for-a-phone-screen']);
     daemon = (await startGatewayDaemon({ dbPath })).daemon;
     gw = gatewayUrl(daemon);
     browser = await launchBrowser();
@@ -65,12 +65,67 @@ describeBrowser('the cookie gateway in a browser', () => {
       });
       expect(forwarded.status).toBe(200);
       expect(forwarded.body.subject).toBe(owner.did);
-      expect(forwarded.body.projects.map((p) => p.id)).toEqual(projects);
+      expect(forwarded.body.projects.map((p) => p.id).sort()).toEqual([...projects].sort());
       // The owner page now lists the project.
       await page.goto(`${gw}/`);
       expect(await page.textContent('main')).toContain(projects[0]);
       expect(offOrigin(requests, gw)).toEqual([]);
       expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  /** The page's width beyond the viewport (0: no sideways scroll), and whether the daemon's stylesheet applied. */
+  async function layoutOf(page: Page): Promise<{ overflow: number; styled: boolean }> {
+    return page.evaluate(() => {
+      const g = globalThis as any;
+      const root = g.document.documentElement;
+      const main = g.document.querySelector('main');
+      return { overflow: root.scrollWidth - g.innerWidth, styled: g.getComputedStyle(main).maxWidth === '72rem' || g.getComputedStyle(main).maxWidth === '1152px' };
+    });
+  }
+
+  it('the owner pages share the daemon’s stylesheet and icon, and wrap at 360 px (no sideways scroll), signed out and in', async () => {
+    const { page, context, requests, consoleErrors } = await openPage(browser, { viewport: { width: 360, height: 740 } });
+    try {
+      const answer = await page.goto(`${gw}/`);
+      expect(answer?.headers()['content-security-policy']).toContain("style-src 'self'");
+      expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
+      await expect(page.locator('pre.command').evaluate((pre: any) => (globalThis as any).getComputedStyle(pre).whiteSpace)).resolves.toBe('pre-wrap');
+      await screenshot(page, 'gateway-signed-out-360');
+      // The icon and the stylesheet come from the gateway itself, under the daemon's names.
+      for (const rel of ['stylesheet', 'icon']) {
+        const href = (await page.locator(`head link[rel="${rel}"]`).getAttribute('href'))!;
+        const daemonHtml = await (await fetch(`${daemon.url}/`)).text();
+        expect(daemonHtml, rel).toContain(`href="${href}"`);
+        const asset = await page.request.get(new URL(href, gw).href);
+        expect(asset.status(), rel).toBe(200);
+      }
+
+      // Signed in, with a watch on a long DID in the long-named project.
+      const challenge = await page.evaluate(async (did) => {
+        const res = await fetch('/sign-in/challenge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ did }) });
+        return (await res.json()) as { challenge: string; statement: string };
+      }, owner.did);
+      const signedIn = await page.evaluate(async (body) => (await fetch('/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status, {
+        did: owner.did,
+        challenge: challenge.challenge,
+        jws: signStatement(owner, challenge.statement),
+      });
+      expect(signedIn).toBe(200);
+      const added = await page.evaluate(
+        async ({ project, did }) => (await fetch(`/v1/session/projects/${project}/watches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ did }) })).status,
+        { project: projects[1]!, did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' },
+      );
+      expect(added).toBe(201);
+      await page.goto(`${gw}/`);
+      expect(await page.textContent('main')).toContain('a-project-with-a-rather-long-name-for-a-phone-screen');
+      expect(await page.textContent('main')).toContain('did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK');
+      expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
+      await screenshot(page, 'gateway-signed-in-360');
+      expect(offOrigin(requests, gw)).toEqual([]);
+      expect(consoleErrors).toEqual([]);
     } finally {
       await context.close();
     }

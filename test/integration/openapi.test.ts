@@ -163,7 +163,7 @@ describe('openapi.json', () => {
       id: 'evt_42',
       type: 'identity.document.changed',
       did: 'did:web:example.com',
-      watchId: 'w_1',
+      watchId: '1',
       createdAt: '2026-11-26T10:00:00Z',
       data: {
         fromHash: 'a'.repeat(64),

@@ -3,8 +3,9 @@
  * and DIF domain linkage credentials in both forms. Signing uses node:crypto directly and the
  * reference base58 of test/support/codec.ts, so a bug in svc's verifiers cannot cancel out here.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createHash, sign, type KeyObject } from 'node:crypto';
 import { canonicalize } from '../../src/core/canonical.js';
+import { freshKeyPair } from '../../src/net/certificate.js';
 import { b64url, multikey, refBase58Encode } from './codec.js';
 
 export interface TestKey {
@@ -16,25 +17,8 @@ export interface TestKey {
   multikey: string | null;
 }
 
-/**
- * A key pair as KeyObjects that no key-generation job owns. Node 20 can deadlock when a KeyObject
- * made by generateKeyPairSync is exported while garbage collection destroys that generation job
- * (the export holds the key's mutex; the job's destructor takes the same mutex): a test process
- * froze in ExportJWK this way. So the pair is generated straight to DER (the job encodes it while
- * it is alive) and imported again.
- */
-export function freshKeyPair(type: 'ed25519' | 'ec', namedCurve?: string): { privateKey: KeyObject; publicKey: KeyObject } {
-  const publicKeyEncoding = { type: 'spki', format: 'der' } as const;
-  const privateKeyEncoding = { type: 'pkcs8', format: 'der' } as const;
-  const der: { privateKey: Buffer; publicKey: Buffer } =
-    type === 'ed25519'
-      ? generateKeyPairSync('ed25519', { publicKeyEncoding, privateKeyEncoding })
-      : generateKeyPairSync('ec', { namedCurve: namedCurve!, publicKeyEncoding, privateKeyEncoding });
-  return {
-    privateKey: createPrivateKey({ key: der.privateKey, format: 'der', type: 'pkcs8' }),
-    publicKey: createPublicKey({ key: der.publicKey, format: 'der', type: 'spki' }),
-  };
-}
+/** A key pair no key-generation job owns (why: src/net/certificate.ts). */
+export { freshKeyPair };
 
 export function generateTestKey(alg: TestKey['alg'] = 'EdDSA'): TestKey {
   const pair = alg === 'EdDSA' ? freshKeyPair('ed25519') : freshKeyPair('ec', alg === 'ES256' ? 'P-256' : 'secp256k1');

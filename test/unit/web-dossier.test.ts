@@ -9,7 +9,7 @@ import { PROBLEMS, PROBLEM_GUIDE, ProblemError, type ProblemCode } from '../../s
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { acceptsGzip, matchesEtag, negotiatePage } from '../../src/server/routes/web.js';
-import { webAssets } from '../../src/web/assets.js';
+import { FAVICON_DATA_URL, webAssets } from '../../src/web/assets.js';
 import { claimOffer, dossierPage, problemPage, type TimeMachineInput } from '../../src/web/dossier.js';
 import { homePage, HOME_EXAMPLES } from '../../src/web/home.js';
 import { testRuntime } from '../support/runtime.js';
@@ -103,7 +103,9 @@ describe('the dossier page', () => {
     const { css } = webAssets();
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${css.integrity}'`);
     expect(page).toContain(`<style>${css.body.toString('utf8')}</style>`);
-    expect(page).not.toMatch(/<script|<link|<form|href="\//);
+    expect(page).not.toMatch(/<script|<form|href="\//);
+    // One link: the favicon, as a data: URL (the policy allows images from data: only).
+    expect([...page.matchAll(/<link [^>]*>/g)].map((m) => m[0])).toEqual([`<link rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}">`]);
     expect(page).toContain('id="level-1"');
     expect(page).not.toContain('id="run-live"');
   });

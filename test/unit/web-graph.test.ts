@@ -4,7 +4,7 @@ import { graphView } from '../../src/cli/output/dossier.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EdgeState, Graph, GraphNode } from '../../src/core/resolve/types.js';
 import { defaultEvidenceHref, edgeTable, graphSvg, graphSummary, nodeName } from '../../src/web/graph.js';
-import { anchorId, escapeHtml } from '../../src/web/html.js';
+import { anchorId, breakable, escapeHtml } from '../../src/web/html.js';
 import { testRuntime } from '../support/runtime.js';
 
 const KEY_DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -98,7 +98,7 @@ function edgeElements(svg: string): EdgeElement[] {
 }
 
 function nodeElements(svg: string): Array<{ kind: string; id: string; dataKind: string; href: string | null }> {
-  const re = /(?:<a class="node-link" href="([^"]*)">)?<g class="node node-([^"]*)" data-node-id="([^"]*)" data-kind="([^"]*)">/g;
+  const re = /(?:<a class="node-link" href="([^"]*)"><title>[^<]*<\/title>)?<g class="node node-([^"]*)" data-node-id="([^"]*)" data-kind="([^"]*)">/g;
   return [...svg.matchAll(re)].map((m) => ({ href: m[1] === undefined ? null : unescape(m[1]), kind: m[2]!, id: unescape(m[3]!), dataKind: m[4]! }));
 }
 
@@ -171,7 +171,8 @@ beforeAll(async () => {
 describe('graphSvg', () => {
   it('has the root, title and a one-sentence description of the did:key graph', () => {
     const svg = graphSvg(keyGraph, KEY_DID).toString();
-    expect(svg).toMatch(/^<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="0 0 \d+(\.\d)? \d+(\.\d)?" width="100%"/);
+    // Drawn at its natural size (the page's stylesheet lets it shrink, or scroll on a phone).
+    expect(svg).toMatch(/^<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="0 0 (\d+(?:\.\d)?) (\d+(?:\.\d)?)" width="\1" height="\2"/);
     expect(svg).toContain(`<title id="graph-title">Evidence graph of ${KEY_DID}</title>`);
     const counts = (s: EdgeState): number => keyGraph.edges.filter((e) => e.state === s).length;
     const summary = `${keyGraph.nodes.length} nodes, ${keyGraph.edges.length} edges: ${counts('VERIFIED')} verified, ${counts('OBSERVED')} observed, ${counts('DECLARED')} declared, ${counts('FAILED')} failed`;
@@ -236,6 +237,22 @@ describe('graphSvg', () => {
           for (const [px, py] of samplePath(line.attrs.d!)) {
             const inside = boxes.find((b) => px > b.x + 1 && px < b.x + b.w - 1 && py > b.y + 1 && py < b.y + b.h - 1);
             expect(inside, `${line.from} → ${line.to} at ${px},${py}`).toBeUndefined();
+          }
+        }
+      });
+
+      it('places labels apart and clear of every line (boxes estimated at 0.62 em a character)', () => {
+        const svg = graphSvg(graph(), did).toString();
+        const labels = [...svg.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" text-anchor="(start|end)" font-size="11"[^>]*>([^<]*)<\/text>/g)].map((m) => {
+          const [x, y, w] = [Number(m[1]), Number(m[2]), unescape(m[4]!).length * 11 * 0.62];
+          return { text: unescape(m[4]!), x: m[3] === 'end' ? x - w : x, y: y - 10, w, h: 13 };
+        });
+        expect(labels.length).toBeGreaterThan(0);
+        for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!, labels[j]!), `${labels[i]!.text} / ${labels[j]!.text}`).toBe(false);
+        for (const line of lines(svg)) {
+          for (const [px, py] of samplePath(line.attrs.d!)) {
+            const hit = labels.find((b) => px > b.x + 1 && px < b.x + b.w - 1 && py > b.y + 1 && py < b.y + b.h - 1);
+            expect(hit, `${line.from} → ${line.to} at ${px},${py}`).toBeUndefined();
           }
         }
       });
@@ -326,19 +343,25 @@ describe('graphSvg', () => {
     expect(legend).toContain('stroke-dasharray="7 4"');
   });
 
-  it('names nodes as the terminal does, cuts long ones with "…" and keeps the whole text in a <title>', () => {
+  it('names nodes as the terminal does, in two lines before cutting with "…"; the whole name and id on hover (title) and focus (aria-label)', () => {
     const svg = graphSvg(keyGraph, KEY_DID).toString();
     const key = keyGraph.nodes.find((n) => n.kind === 'key')!;
     expect(nodeName(key, key.id, KEY_DID)).toMatch(/^#z6Mk.{4}….{4}$/);
+    expect(nodeName(key, key.id, KEY_DID, { whole: true })).toBe(key.id.slice(KEY_DID.length));
     expect(svg).toContain(`>${escapeHtml(nodeName(key, key.id, KEY_DID))}</text>`);
     expect(svg).toContain('>this DID</text>');
     const web = graphSvg(WEB_GRAPH, WEB_DID).toString();
+    const group = (id: string) => web.match(new RegExp(`<a class="node-link" href="[^"]*"><title>([^<]*)</title><g class="node [^"]*" data-node-id="${id}" data-kind="[a-z]+">(.*?)</g></a>`))!;
     const long = `${WEB_DID}#a-very-long-service-fragment-name-that-goes-on-and-on`;
-    const group = web.match(new RegExp(`data-node-id="${long}" data-kind="service"><title>([^<]*)</title>(.*?)</g>`))!;
-    expect(group[1]).toContain(long);
-    expect(group[2]).toMatch(/class="node-name"[^>]*>#a-very-l…[^<]*<\/text>/);
-    expect(group[2]).toMatch(/class="node-caption"[^>]*>service · DIDComm[^<]*…<\/text>/);
-    expect(group[1]).toContain('DIDCommMessaging, SomethingElse');
+    const [, title, body] = group(long);
+    expect(title!.split('\n')).toEqual(['#a-very-long-service-fragment-name-that-goes-on-and-on', `service: ${long}`, 'DIDCommMessaging, SomethingElse']);
+    expect(body).toMatch(/class="node-name"[^>]*>#a-very-l…[^<]*<\/text>/);
+    expect(body).toMatch(/class="node-caption"[^>]*>service · DIDComm[^<]*…<\/text>/);
+    // A name that fits in two lines is shown whole, broken after a separator.
+    const id = `${WEB_DID}#signing-key-p256-2026`;
+    const two = graphSvg({ nodes: [WEB_GRAPH.nodes[0]!, { id, kind: 'key', label: 'P-256 (VALID_KEY)' }], edges: [{ from: WEB_DID, to: id, relation: 'authentication', state: 'DECLARED' }] }, WEB_DID).toString();
+    const names = [...two.matchAll(/class="node-name"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    expect(names).toEqual(['this DID', '#signing-key-p256-', '2026']);
   });
 
   it('uses the same node names as the terminal evidence graph (graphView)', () => {
@@ -391,7 +414,7 @@ describe('graphSvg', () => {
       for (const tag of tags(out)) for (const attr of tag.attrs) expect(attr).not.toMatch(/^(on|style$)/i);
       // Every "<" starts a tag of the renderer's own.
       const names = new Set(tags(out).map((t) => t.name));
-      expect([...names].every((n) => ['svg', 'title', 'desc', 'defs', 'marker', 'path', 'g', 'a', 'rect', 'text', 'tspan', 'line', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'code'].includes(n))).toBe(true);
+      expect([...names].every((n) => ['svg', 'title', 'desc', 'defs', 'marker', 'path', 'g', 'a', 'rect', 'text', 'tspan', 'line', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'code', 'wbr'].includes(n))).toBe(true);
       expect((out.match(/</g) ?? []).length).toBe(tags(out).length + (out.match(/<\//g) ?? []).length);
     }
     expect(svg).toContain('x&quot; style=&quot;fill:red'); // the hostile key label, as text
@@ -436,8 +459,12 @@ describe('edgeTable', () => {
       rows.forEach((row, i) => {
         const edge = graph.edges[i]!;
         expect(row.cells).toHaveLength(4);
-        expect(row.cells[0]).toContain(`<span class="node-name">${escapeHtml(nodeName(nodes.get(edge.from), edge.from, did))}</span>`);
-        expect(row.cells[2]).toContain(`<span class="node-name">${escapeHtml(nodeName(nodes.get(edge.to), edge.to, did))}</span>`);
+        // Named whole (never cut), breakable after separators only.
+        expect(row.cells[0]).toContain(`<span class="node-name">${breakable(nodeName(nodes.get(edge.from), edge.from, did, { whole: true }))}</span>`);
+        expect(row.cells[2]).toContain(`<span class="node-name">${breakable(nodeName(nodes.get(edge.to), edge.to, did, { whole: true }))}</span>`);
+        for (const [i, id] of [[0, edge.from], [2, edge.to]] as const) {
+          if (['key', 'service'].includes(nodes.get(id)?.kind ?? '')) expect(row.cells[i]).not.toContain('…');
+        }
         expect(row.cells[1]).toBe(`<td class="relation">${escapeHtml(edge.relation)}</td>`);
         expect(row.cells[3]).toBe(`<td class="state state-${edge.state.toLowerCase()}">${edge.state}</td>`);
       });
@@ -447,9 +474,10 @@ describe('edgeTable', () => {
   it('gives the full id where the name is shorter', () => {
     const table = edgeTable(keyGraph, KEY_DID).toString();
     const key = keyGraph.nodes.find((n) => n.kind === 'key')!;
-    expect(table).toContain(`<code class="node-id">${key.id}</code>`);
-    expect(table).toContain(`<span class="node-name">this DID</span> <code class="node-id">${KEY_DID}</code>`);
+    expect(table).toContain(`<code class="node-id">${breakable(key.id)}</code>`);
+    expect(breakable(key.id).toString()).toBe(key.id.replace(/(?<=.[:#])/g, '<wbr>'));
+    expect(table).toContain(`<span class="node-name">this DID</span> <code class="node-id">${breakable(KEY_DID)}</code>`);
     // An origin is named by its id: no second copy.
-    expect(edgeTable(WEB_GRAPH, WEB_DID).toString()).toContain(`<td data-node-id="${ORIGIN}"><span class="node-name">${ORIGIN}</span></td>`);
+    expect(edgeTable(WEB_GRAPH, WEB_DID).toString()).toContain(`<td data-node-id="${ORIGIN}"><span class="node-name">https:<wbr>/<wbr>/<wbr>example.<wbr>com</span></td>`);
   });
 });

@@ -472,8 +472,8 @@ class SvcClient:
         return self._call("dossierPage", {"did": did}, query, default_accept=_PAGE_ACCEPT, text=True)
 
     def web_asset(self, name: str) -> str:
-        """GET /assets/{name}: a stylesheet or script of the pages, by the name they link it with."""
-        return self._call("webAsset", {"name": name}, default_accept="text/css, text/javascript, application/problem+json", text=True)
+        """GET /assets/{name}: a stylesheet, script or the icon (SVG) of the pages, by the name they link it with."""
+        return self._call("webAsset", {"name": name}, default_accept="text/css, text/javascript, image/svg+xml, application/problem+json", text=True)
 
     # -- operator monitoring (admin_token) ------------------------------------------------
 

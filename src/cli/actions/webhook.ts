@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/layout.js';
 import { listenFailure } from './serve.js';
+import { listenerTls, tlsSetupText, webhookUrl } from './webhook-tls.js';
 
 export interface ListenOptions {
   host: string;
@@ -16,6 +17,8 @@ export interface ListenOptions {
   json?: boolean;
   /** Customer webhooks (owner projects): X-SVC-Event-ID and X-SVC-Signature: t=…,v1=…. */
   customer?: boolean;
+  /** HTTPS with a throw-away self-signed certificate (webhook-tls.ts), as the daemon delivers. */
+  tls?: boolean;
 }
 
 /** Largest delivery body read; a larger one is answered 413 and reported. */
@@ -45,7 +48,7 @@ function toleranceOf(text: string): number {
   return value;
 }
 
-function secretOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
+function secretOf(option: string | undefined, env: NodeJS.ProcessEnv, url: string | null): string {
   if (option !== undefined) {
     if (option === '') throw usageError('--secret is empty');
     return option;
@@ -54,7 +57,9 @@ function secretOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
   if (fromEnv === '') {
     throw usageError(
       'no webhook secret: set SVC_WEBHOOK_SECRET (or --secret)',
-      'export SVC_WEBHOOK_SECRET=<the secret svc monitor watch add printed> (an argument shows in ps)',
+      url === null
+        ? 'export SVC_WEBHOOK_SECRET=<the secret svc monitor watch add printed> (an argument shows in ps)'
+        : `the certificate is ready: start the daemon as above, then export SVC_WEBHOOK_SECRET=$(svc monitor watch add <did> ${url} -q) and run this again`,
     );
   }
   return fromEnv;
@@ -129,8 +134,21 @@ export function deliveryLine(d: Delivery): string {
 export async function webhookListenAction(io: CliIo, setExit: (code: number) => void, options: ListenOptions): Promise<void> {
   const port = portOf(options.port);
   const toleranceSeconds = toleranceOf(options.tolerance ?? (options.customer ? '1800' : '300'));
-  const secret = secretOf(options.secret, io.env);
-  const [{ createServer }, { verifyWebhook, verifyCustomerWebhook }] = await Promise.all([import('node:http'), import('../../client/webhooks.js')]);
+  // With --tls the certificate comes first: without a secret yet, its setup is what to do next.
+  const tls = options.tls ? await listenerTls(io.env, options.host) : null;
+  const secret = (() => {
+    try {
+      return secretOf(options.secret, io.env, tls && webhookUrl(tls.urlHost, port === 0 ? null : port));
+    } catch (err) {
+      if (tls) io.stderr.write(tlsSetupText(tls, port === 0 ? null : port));
+      throw err;
+    }
+  })();
+  const [{ createServer: createHttpServer }, { createServer: createHttpsServer }, { verifyWebhook, verifyCustomerWebhook }] = await Promise.all([
+    import('node:http'),
+    import('node:https'),
+    import('../../client/webhooks.js'),
+  ]);
   const verify = options.customer ? verifyCustomerWebhook : verifyWebhook;
   const why = options.customer ? customerRejection : rejection;
 
@@ -156,12 +174,13 @@ export async function webhookListenAction(io: CliIo, setExit: (code: number) => 
     io.stdout.write(options.json ? `${JSON.stringify(delivery)}\n` : deliveryLine(delivery));
   };
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(400).end();
       else res.end();
     });
-  });
+  };
+  const server = tls ? createHttpsServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, listener) : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, options.host, () => {
@@ -175,7 +194,8 @@ export async function webhookListenAction(io: CliIo, setExit: (code: number) => 
   const address = server.address();
   const bound = typeof address === 'object' && address !== null ? address.port : port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  io.stderr.write(`svc: listening for webhooks on http://${shownHost}:${bound}/\n`);
+  if (tls) io.stderr.write(tlsSetupText(tls, bound));
+  io.stderr.write(`svc: listening for webhooks on ${tls ? 'https' : 'http'}://${shownHost}:${bound}/\n`);
 
   // The CLI's own SIGINT handler exits at once; this one closes the server first.
   process.removeAllListeners('SIGINT');

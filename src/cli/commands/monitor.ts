@@ -51,14 +51,17 @@ ${ENVIRONMENT_NOTE}
 
 ${EXIT_STATUS}
 
+A watch's id is a number (watch add prints it, watch list lists them); events are evt_<n>.
+To see deliveries on this machine: svc webhook listen --tls (svc help webhook).
+
 Examples:
   $ export SVC_ADMIN_TOKEN=...   # the token the daemon was started with (24+ characters)
   $ svc monitor watch add did:web:example.com https://hooks.example/svc --interval 600
   $ svc monitor watch list
-  $ svc monitor watch check w_1
-  $ svc monitor events --watch w_1 --json
+  $ svc monitor watch check 1
+  $ svc monitor events --watch 1 --json
   $ svc monitor status --daemon http://10.0.0.5:8080
-  $ svc monitor watch rm w_1`,
+  $ svc monitor watch rm 1`,
     );
 
   const watch = monitor
@@ -96,21 +99,21 @@ Examples:
     watch.command('rm').alias('remove').description('Stop a watch (its queued events are cancelled)').argument('<id>', 'the watch id (svc monitor watch list)'),
     'print {id, deleted: true} as JSON (the daemon answers no body)',
   )
-    .addHelpText('after', '\nAn unknown id is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc monitor watch rm w_1')
+    .addHelpText('after', '\nAn unknown id is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc monitor watch rm 1')
     .action(async (id: string, options: MonitorOptions) => (await import('../actions/monitor.js')).watchRemoveAction(io, setExit, id, options));
 
   daemonOptions(
     watch.command('check').description('Check a watch now, as the poller does').argument('<id>', 'the watch id (svc monitor watch list)'),
     "print the daemon's answer, {eventId, changed, delivery}, as JSON",
   )
-    .addHelpText('after', '\nExamples:\n  $ svc monitor watch check w_1')
+    .addHelpText('after', '\nExamples:\n  $ svc monitor watch check 1')
     .action(async (id: string, options: MonitorOptions) => (await import('../actions/monitor.js')).watchCheckAction(io, setExit, id, options));
 
   daemonOptions(
     monitor.command('events').description('List the monitor events and their delivery state, newest first').option('--watch <id>', "only this watch's events"),
     "print the daemon's answer, {events}, as JSON",
   )
-    .addHelpText('after', '\nExamples:\n  $ svc monitor events\n  $ svc monitor events --watch w_1 --json')
+    .addHelpText('after', '\nExamples:\n  $ svc monitor events\n  $ svc monitor events --watch 1 --json')
     .action(async (options: MonitorOptions & { watch?: string }) => (await import('../actions/monitor.js')).eventsAction(io, setExit, options));
 
   daemonOptions(monitor.command('status').description('Show the gauges of the monitoring tables (counts and limits)'), "print the daemon's answer as JSON")

@@ -521,17 +521,17 @@ const EDGE_TONES: Readonly<Record<EdgeState, Tone>> = {
 
 /**
  * A node as the graph names it: the subject as "this DID" (it heads the dossier), the DID's own
- * keys and services by their fragment (a long one cut to its ends; the Keys section has it
- * whole), anything else by its id or label, whole.
+ * keys and services by their fragment (a long one cut to its ends unless `whole`; the Keys
+ * section has it whole), anything else by its id or label, whole.
  */
-export function graphNodeName(node: GraphNode | undefined, id: string, did: string): string {
+export function graphNodeName(node: GraphNode | undefined, id: string, did: string, options: { whole?: boolean } = {}): string {
   if (id === did) return 'this DID';
   const shown = printable(displayKeyId(id, did));
   if (node === undefined) return shown;
   switch (node.kind) {
     case 'key':
     case 'service':
-      return shown.startsWith('#') ? `#${shortKey(shown.slice(1))}` : shown;
+      return shown.startsWith('#') && !options.whole ? `#${shortKey(shown.slice(1))}` : shown;
     case 'document':
     case 'tls':
       return printable(node.label);

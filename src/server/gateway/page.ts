@@ -1,14 +1,17 @@
 /**
- * GET / on the cookie gateway: one small server-rendered page, no script, no style, no external
- * asset, under a policy that allows nothing but same-origin fetches (so a page script the owner
- * runs here may call the forwarded routes). Signed out it explains `svc owner login`; signed in
- * it lists the session's projects, each with its watches (issue 27) and their newest events —
- * read through the same store calls, and the same ownership check, as the forwarded routes.
+ * GET / on the cookie gateway: one small server-rendered page, no script, under a policy that
+ * allows the daemon's own stylesheet and icon (served by the gateway from the same memory, under
+ * the same hashed names: gateway.ts /assets/:name) and nothing but same-origin fetches (so a page
+ * script the owner runs here may call the forwarded routes). It reads from 360 px wide: the
+ * command wraps, ids wrap. Signed out it explains `svc owner login`; signed in it lists the
+ * session's projects, each with its watches (issue 27) and their newest events — read through
+ * the same store calls, and the same ownership check, as the forwarded routes.
  */
 import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
 import { html, join } from '../../web/html.js';
+import { servedHead } from '../../web/page.js';
 
-export const GATEWAY_CSP = "default-src 'none'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const GATEWAY_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Watches of a project shown with their events (the rest are counted). */
 export const PAGE_WATCHES = 20;
@@ -48,9 +51,10 @@ export function ownerPage(origin: string, signedIn: { session: OwnerSession; pro
 ${signedIn.projects.length === 0 ? html`<p>No projects.</p>` : join(signedIn.projects.map(projectSection))}
 <p>Manage keys with <code>svc owner keys list --project &lt;id&gt;</code>, watches with <code>svc owner watches</code>, the webhook with <code>svc owner webhook</code>. Sign out with <code>svc owner logout</code>.</p>`
     : html`<p>Not signed in. Owners sign in with a key their DID lists under <code>authentication</code>:</p>
-<pre>svc owner login --gateway ${origin} --did &lt;your DID&gt; --key &lt;private JWK file&gt;</pre>
+<pre class="command">svc owner login --gateway ${origin} --did &lt;your DID&gt; --key &lt;private JWK file&gt;</pre>
 <p>The gateway hands out a challenge (<code>POST /sign-in/challenge</code>), you sign its statement as a compact JWS and post it (<code>POST /sign-in</code>); the session lives in an HttpOnly, SameSite=Strict cookie for 30 minutes idle, 12 hours at most.</p>`;
-  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>svc owner gateway</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><main><h1>svc owner gateway</h1>
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>svc owner gateway</title><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${servedHead()}</head>
+<body><header class="site-header"><span class="brand">svc</span> <span class="tagline">owner gateway: your projects, keys and watches</span></header>
+<main id="main" class="gateway"><h1>svc owner gateway</h1>
 ${main}</main></body></html>`.toString()}\n`;
 }

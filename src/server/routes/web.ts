@@ -69,16 +69,25 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
       schema: WEB_ROUTE_SCHEMAS.asset,
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const asset = webAssets().byPath.get(request.url.split('?')[0]!);
-        if (asset === undefined) throw new ProblemError('NOT_FOUND', 'No such asset; pages link the assets of the running build.');
-        reply.headers({ 'cache-control': 'public, max-age=31536000, immutable', etag: asset.etag, vary: 'Accept-Encoding' });
-        if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-        const gzip = acceptsGzip(request.headers['accept-encoding']);
-        if (gzip) reply.header('content-encoding', 'gzip');
-        return reply.code(200).type(asset.contentType).send(gzip ? asset.gzip : asset.body);
+        return sendAsset(request, reply);
       },
     },
   ];
+}
+
+/**
+ * An asset of the pages (stylesheet, script, icon) from memory: immutable under its hashed name,
+ * 304 for a matching If-None-Match, gzip when accepted. The cookie gateway serves its pages'
+ * stylesheet and icon with it too.
+ */
+export function sendAsset(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const asset = webAssets().byPath.get(request.url.split('?')[0]!);
+  if (asset === undefined) throw new ProblemError('NOT_FOUND', 'No such asset; pages link the assets of the running build.');
+  reply.headers({ 'cache-control': 'public, max-age=31536000, immutable', etag: asset.etag, vary: 'Accept-Encoding' });
+  if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+  const gzip = acceptsGzip(request.headers['accept-encoding']);
+  if (gzip) reply.header('content-encoding', 'gzip');
+  return reply.code(200).type(asset.contentType).send(gzip ? asset.gzip : asset.body);
 }
 
 /** If-None-Match: `*`, or a list of entity tags (weak ones compared weakly, RFC 9110 §13.1.2). */

@@ -79,16 +79,16 @@ export const WEB_ROUTE_SCHEMAS = {
     },
   },
   asset: {
-    summary: "A stylesheet or script of the web dossier, named by its content's hash",
+    summary: "A stylesheet, script or the icon of the web dossier, named by its content's hash",
     operationId: 'webAsset',
     description: 'Immutable: a new build has new names. Cached for a year; gzip when accepted; 304 for a matching If-None-Match.',
     tags: TAGS,
-    params: Type.Object({ name: Type.String({ description: 'e.g. dossier.3f9c0e1a2b4d5c6e.css, as the pages link it.' }) }, { additionalProperties: false }),
+    params: Type.Object({ name: Type.String({ description: 'e.g. dossier.3f9c0e1a2b4d5c6e.css or favicon.0a1b2c3d4e5f6a7b.svg, as the pages link it.' }) }, { additionalProperties: false }),
     querystring: Type.Object({}, { additionalProperties: false }),
     response: {
       200: {
         description: 'The asset',
-        content: { 'text/css': { schema: Type.String() }, 'text/javascript': { schema: Type.String() } },
+        content: { 'text/css': { schema: Type.String() }, 'text/javascript': { schema: Type.String() }, 'image/svg+xml': { schema: Type.String() } },
       },
       304: empty('Not modified (If-None-Match matched)'),
       400: pageProblem('INVALID_OPTIONS: a query option was given (this route takes none)'),
