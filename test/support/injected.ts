@@ -7,7 +7,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Clock } from '../../src/core/runtime.js';
 import type { AccountStore, RuntimeStore } from '../../src/core/store.js';
-import { createRuntime } from '../../src/runtime/node.js';
+import { createRuntime, type RuntimeOverrides } from '../../src/runtime/node.js';
 import { buildApp } from '../../src/server/app.js';
 import { Capacity } from '../../src/server/capacity.js';
 import { BRIDGE_HEADER, commercialAccess, SUBJECT_HEADER } from '../../src/server/commercial.js';
@@ -37,6 +37,9 @@ export interface InjectedOptions {
   clock?: Clock;
   /** Budgets generous enough that a test's own requests are never 429 (unless it sets them). */
   limits?: Partial<ServerLimits>;
+  /** The fetcher's seams and allowance (a DNS table, trust anchors, --egress-allow), as a test relaxes them. */
+  net?: RuntimeOverrides['net'];
+  egressAllow?: readonly string[];
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -46,7 +49,11 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
-  const runtime = createRuntime({}, options.clock ? { clock: options.clock } : {});
+  const runtime = createRuntime({}, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.net ? { net: options.net } : {}),
+    ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}),
+  });
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const operator = operatorAccess(INJECTED_ADMIN_TOKEN, profile);
   const commercial = commercialAccess('on', 'http://127.0.0.1:1', operator, profile);

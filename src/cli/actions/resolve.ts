@@ -106,8 +106,7 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
       result = await resolve(identifier, runtime, selected, hooks);
     } catch (err) {
       if (options.html !== undefined && err instanceof ProblemError) {
-        const problem = err.toProblem(runtime.config.problemsBase);
-        await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem, did: identifier, mode: 'offline' }));
+        await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
       }
       throw err;
     }

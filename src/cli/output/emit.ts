@@ -5,7 +5,7 @@
  *   piped    the plain-text dossier
  * Diagnostics go to stderr; --quiet hides the report (not --json output), never an error.
  */
-import { asProblemError, type ProblemError } from '../../core/problems.js';
+import { asProblemError, hintText, type ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
@@ -132,7 +132,11 @@ export async function emitReport<T>(
   setExit(outcome.exitCode);
 }
 
-/** A problem (no answer): the problem object with --json, else one styled block on stderr. */
+/**
+ * A problem (no answer): the problem object with --json, else one styled block on stderr. The
+ * hint line names the fix when the problem knows it (PROBLEM_HINTS), else the command's --help;
+ * the detail line is the problem's own, since the hint follows it (the JSON's detail ends with it).
+ */
 export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError): Promise<void> {
   const body = problem.toProblem(runtime.config.problemsBase);
   if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
@@ -140,7 +144,12 @@ export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Ru
   // in the problem object, so stderr keeps to the reason and the hint.
   await reportError(
     io,
-    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : failingStages(body.trace), hint: helpHint(runningCommand(io)) },
+    {
+      code: body.code,
+      detail: problem.detail || body.title,
+      stages: options.json ? [] : failingStages(body.trace),
+      hint: problem.hint ? hintText(problem.hint) : helpHint(runningCommand(io)),
+    },
     { noColor: options.color === false },
   );
 }
