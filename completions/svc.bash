@@ -19,28 +19,28 @@ _svc() {
     return
   fi
   case "$cmd" in
-    resolve) flags='--strict --version-id --version-time --version-number --egress-allow --db --no-store --html --json --no-color -q --quiet -v --verbose -h --help'; valued='--version-id --version-time --version-number --egress-allow --db --html' ;;
-    dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow' ;;
-    graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--audience --egress-allow' ;;
-    verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--relationship --egress-allow' ;;
-    evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--policy --credential --egress-allow' ;;
+    resolve) flags='--strict --version-id --version-time --version-number --egress-allow --db --no-store --html --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --egress-allow --db --html' ;;
+    dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
+    graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
+    verify-credential) flags='--audience --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --egress-allow' ;;
+    verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
+    evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
-    verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--trusted-root --egress-allow --db' ;;
-    authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
-    verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
-    keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose -h --help'; valued='--curve --out' ;;
-    inspect-mcp) flags='--strict --allow-warn --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow --db' ;;
-    inspect-a2a) flags='--strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose -h --help'; valued='--allow-warn --egress-allow' ;;
-    history) flags='--limit --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--limit --db' ;;
-    diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose -h --help'; valued='--from --to --db' ;;
+    verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--trusted-root --egress-allow --db' ;;
+    authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
+    verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
+    keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
+    inspect-mcp) flags='--strict --allow-warn --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--allow-warn --egress-allow --db' ;;
+    inspect-a2a) flags='--strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--allow-warn --egress-allow' ;;
+    history) flags='--limit --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
+    diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
     serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow' ;;
     monitor) flags='-h --help'; valued='' ;;
     owner) flags='-h --help'; valued='' ;;
-    claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet -h --help'; valued='--key --kid --method --token --expires-in --daemon' ;;
-    claims) flags='--daemon --json -q --quiet -h --help'; valued='--daemon' ;;
-    directory) flags='--method --limit --cursor --all --daemon --json -q --quiet -h --help'; valued='--method --limit --cursor --daemon' ;;
+    claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet --no-pager -h --help'; valued='--key --kid --method --token --expires-in --daemon' ;;
+    claims) flags='--daemon --json -q --quiet --no-pager -h --help'; valued='--daemon' ;;
+    directory) flags='--method --limit --cursor --all --daemon --json -q --quiet --no-pager -h --help'; valued='--method --limit --cursor --daemon' ;;
     webhook) flags='-h --help'; valued='' ;;
     completion) flags='-h --help'; valued='' ;;
     version) flags='--json -h --help'; valued='' ;;

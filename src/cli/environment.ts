@@ -76,6 +76,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'FORCE_COLOR', scope: 'output', description: 'colour even when not writing to a terminal: 1, 2 or 3 (16, 256 or 16M colours); 0 or false: never', default: 'unset' },
   { name: 'COLUMNS', scope: 'output', description: 'the width reports wrap to when standard output is not a terminal (40 at least)', default: '80' },
   { name: 'TERM', scope: 'output', description: 'dumb: no colour and the plain-text report instead of the terminal dossier', default: 'as set by the terminal' },
+  {
+    name: 'SVC_PAGER',
+    scope: 'output',
+    description: 'the pager of a report taller than the terminal: a program and its arguments (no shell); cat: none; never for --json or a pipe',
+    default: '$PAGER, else less -FRX',
+  },
+  {
+    name: 'PAGER',
+    scope: 'output',
+    description: 'the pager when SVC_PAGER is unset (as git and man read it); a bare less gets LESS=FRX unless LESS is set',
+    default: 'less -FRX',
+  },
   { name: 'SVC_PRODUCTION', scope: 'svc serve', description: '1: production mode, as --production (a persistent database: a file or PostgreSQL)', default: 'unset' },
   { name: 'SVC_RATE_LIMIT_PER_MIN', scope: 'svc serve', description: 'direct profile: requests per minute per client', default: '120' },
   { name: 'SVC_REQUEST_TIMEOUT_MS', scope: 'svc serve', description: 'whole-request time limit in milliseconds; 408 after it', default: '45000' },
@@ -217,7 +229,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
 
 const SCOPE_TITLES: Readonly<Record<EnvironmentScope, string>> = {
   'every command': 'Every command',
-  output: 'Output (colour and layout)',
+  output: 'Output (colour, layout and paging)',
   'svc serve': 'svc serve (the daemon)',
   'svc monitor': 'svc serve, svc monitor and svc webhook (operator monitoring)',
 };

@@ -22,7 +22,8 @@ import type { CliIo } from './io.js';
 
 /** How svc prints, in the overview's footer and the man page. */
 export const OUTPUT_HELP = `Output: a coloured dossier on a terminal, plain text when piped, --json for scripts.
-Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb.`;
+Colour follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb. A report taller than the terminal
+goes through a pager (SVC_PAGER, else PAGER, else less -FRX); --no-pager prints it as it is.`;
 
 /**
  * A repeatable option starts from [] (see `collect`): no default worth showing, so help leaves
@@ -96,7 +97,8 @@ ${OUTPUT_HELP}
 
 ${EXIT_CODES_HELP}
 
-Environment variables: svc help environment. Shell completion: svc completion --help. Manual: man svc.`,
+Environment variables: svc help environment. Shell completion: svc completion --help.
+Manual: man svc once installed with npm install -g (npm links it); the page is man/svc.1 in the package.`,
     )
     // The command an error's hint names: the one about to run.
     .hook('preAction', (_program, action) => setRunningCommand(io, action));

@@ -5,6 +5,7 @@
  * ProblemError (SPEC §1 rule 7).
  */
 import type { TraceStage } from './resolve/types.js';
+import { sentence, truncate } from './text.js';
 
 /** W3C DID namespace: the base of the type URI of W3C-defined codes. */
 export const W3C_DID_NAMESPACE = 'https://www.w3.org/ns/did';
@@ -75,14 +76,19 @@ export interface ProblemOptions {
   trace?: TraceStage[];
   retryAfter?: number;
   cause?: unknown;
+  /** What would fix it, when the thrower knows (PROBLEM_HINTS words it). */
+  hint?: ProblemHint;
 }
 
 /** The one error class of svc: a stable `code` callers switch on, plus a human `detail`. */
 export class ProblemError extends Error {
   readonly code: ProblemCode;
+  /** What went wrong, without the hint (the trace's failing stage carries this). */
   readonly detail: string;
   trace?: TraceStage[];
   readonly retryAfter?: number;
+  /** What would fix it; set by the thrower, or later by a caller that knows better (a did:web's colon port). */
+  hint?: ProblemHint;
 
   constructor(code: ProblemCode, detail: string, options: ProblemOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -91,6 +97,7 @@ export class ProblemError extends Error {
     this.detail = detail;
     if (options.trace) this.trace = options.trace;
     if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+    if (options.hint) this.hint = options.hint;
   }
 
   get status(): number {
@@ -117,7 +124,8 @@ export function toProblem(err: ProblemError, problemsBase: string = DEFAULT_PROB
     type: problemType(err.code, problemsBase),
     title: spec.title,
     status: spec.status,
-    detail: err.detail,
+    // The hint, where there is one, ends the detail: an API client reads the fix where a person would.
+    detail: err.hint ? `${err.detail} ${hintSentence(err.hint)}` : err.detail,
     code: err.code,
   };
   if (err.trace) problem.trace = err.trace;
@@ -185,3 +193,42 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   MONITOR_REPORT_CAPACITY: { meaning: 'The report would be larger than its limit.', handling: 'Ask for a narrower report.' },
   REQUEST_TIMEOUT: { meaning: 'The request ran past its time limit; no answer was produced.', handling: 'Retry later; the host may be slow.' },
 };
+
+/**
+ * Hints that name the fix, for the problems where svc knows it (issue 40): the thrower records
+ * which case it is and its particulars (ProblemHint, no text), and this table words it once — the
+ * terminal's `hint:` line, the web problem page's "What to do" and the end of the problem's
+ * `detail` all read it here. Where a problem has no hint, PROBLEM_GUIDE's handling stands.
+ */
+export type ProblemHint =
+  /** EGRESS_BLOCKED by an address an operator may allow (loopback, private, unique local, CGNAT): the exact CIDR. */
+  | { kind: 'egress-allow'; cidr: string }
+  /** A TLS chain that ends in an authority Node does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE …). */
+  | { kind: 'extra-ca' }
+  /** DNS has no such host (ENOTFOUND): not something a retry fixes. */
+  | { kind: 'host-name'; host: string }
+  /** A did:web or did:webvh whose first path segment looks like a port written with a colon: the %3A form. */
+  | { kind: 'did-web-port'; method: string; port: string; suggested: string };
+
+type HintWording = { readonly [K in ProblemHint['kind']]: (hint: Extract<ProblemHint, { kind: K }>) => string };
+
+/** Each hint as a clause (lower case, no final period): the terminal's `hint:` line. */
+export const PROBLEM_HINTS: HintWording = {
+  'egress-allow': ({ cidr }) =>
+    `to fetch from it, allow this one address with --egress-allow ${cidr} (or SVC_EGRESS_ALLOW=${cidr}) — an operator relaxation of the egress policy, which blocks non-public addresses by default`,
+  'extra-ca': () =>
+    "if you trust the authority that issued the host's certificate, give its PEM file to Node as NODE_EXTRA_CA_CERTS=<file> (read when svc starts); svc never turns certificate checks off",
+  'host-name': ({ host }) => `check the host name ${truncate(host, 120)}: DNS knows no such host, so retrying will not help until it exists`,
+  'did-web-port': ({ method, port, suggested }) =>
+    `a port in a did:${method} is written %3A, not with a colon: if ${port} is a port, the DID is ${truncate(suggested, 200)}`,
+};
+
+/** The hint as the terminal's `hint:` line says it. */
+export function hintText(hint: ProblemHint): string {
+  return (PROBLEM_HINTS[hint.kind] as (h: ProblemHint) => string)(hint);
+}
+
+/** The hint as a sentence: the web problem page's "What to do" and the end of the problem's detail. */
+export function hintSentence(hint: ProblemHint): string {
+  return sentence(hintText(hint));
+}

@@ -34,11 +34,11 @@ import type { Readable } from 'node:stream';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Client } from 'undici';
 import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, TlsEvidence } from '../core/net.js';
-import { cancelledProblem, ProblemError } from '../core/problems.js';
+import { cancelledProblem, ProblemError, type ProblemHint } from '../core/problems.js';
 import type { StageHandle, Trace } from '../core/resolve/trace.js';
 import type { Clock } from '../core/runtime.js';
 import { TxtResolver } from './dns.js';
-import { checkAddress, parseIp, type Cidr, type ParsedIp } from './ip.js';
+import { checkAddress, parseIp, suggestedAllowance, type Cidr, type ParsedIp } from './ip.js';
 import { daysUntil, readTlsEvidence } from './tls-evidence.js';
 
 export interface ResolvedAddress {
@@ -160,6 +160,15 @@ const ERROR_PHRASES: Readonly<Record<string, string>> = {
   UND_ERR_SOCKET: 'the connection was closed before the response was complete',
   UND_ERR_HEADERS_OVERFLOW: 'the response headers are too large',
 };
+
+/** Chains that end in an authority Node does not trust: an extra trust anchor is the fix, if the authority is trusted. */
+const UNTRUSTED_CHAIN: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
 
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -355,22 +364,32 @@ export class EgressFetcher implements Net {
         found = await within(this.#lookup(hop.host), limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} took longer than ${seconds(limit)}.`));
       } catch (err) {
         if (err instanceof ProblemError) throw err;
-        throw new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} failed: ${describeError(err)}.`);
+        // No such host is a name to check, not an outage to wait out.
+        const hint: ProblemHint | undefined = errorCode(err) === 'ENOTFOUND' ? { kind: 'host-name', host: hop.host } : undefined;
+        throw new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} failed: ${describeError(err)}.`, hint ? { hint } : {});
       }
       candidates = found.map((a) => parseIp(a.address)).filter((a): a is ParsedIp => a !== null);
       if (candidates.length === 0) throw new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} returned no addresses.`);
     }
     const refused: string[] = [];
+    const allowances: string[] = [];
     let pinned: Pinned | undefined;
     for (const address of candidates) {
       const verdict = checkAddress(address, this.#allow);
       if (verdict.allowed) pinned ??= { address, via: verdict.via };
-      else refused.push(`${address.text} (${verdict.reason}, ${verdict.range})`);
+      else {
+        refused.push(`${address.text} (${verdict.reason}, ${verdict.range})`);
+        const allowance = suggestedAllowance(address, verdict.range);
+        if (allowance !== null) allowances.push(allowance);
+      }
     }
     if (!pinned) {
+      // The one address an operator could allow (an IPv4 one first: the familiar form), when it is one they plausibly mean.
+      const cidr = allowances.find((a) => !a.includes(':')) ?? allowances[0];
       throw new ProblemError(
         'EGRESS_BLOCKED',
         `${hop.host} resolves only to non-public addresses: ${refused.join('; ')}. The ${request.purpose} was not fetched.`,
+        cidr === undefined ? {} : { hint: { kind: 'egress-allow', cidr } },
       );
     }
     const via = pinned.via ? ` (admitted by the operator allowance ${pinned.via})` : '';
@@ -505,7 +524,9 @@ export class EgressFetcher implements Net {
     const where = `${hostPort(hop.url)} (${pinned.address.text})`;
     const connected = new Promise<TLSSocket>((resolve, reject) => {
       socket.once('secureConnect', () => resolve(socket));
-      socket.once('error', (err) => reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} failed: ${describeError(err)}.`)));
+      socket.once('error', (err) =>
+        reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} failed: ${describeError(err)}.`, UNTRUSTED_CHAIN.has(errorCode(err) ?? '') ? { hint: { kind: 'extra-ca' } } : {})),
+      );
     });
     try {
       const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} was not established within ${seconds(limit)}.`));

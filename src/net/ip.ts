@@ -340,6 +340,19 @@ export function classifyAddress(ip: ParsedIp): Classification {
 }
 
 /**
+ * The blocked ranges where an intranet service or a test host plausibly lives: loopback, RFC 1918,
+ * unique local, CGNAT. A problem about such an address may name the allowance of that one address.
+ * Never suggested: link-local (where cloud metadata services answer), multicast, documentation,
+ * reserved space, and the IPv6 forms that embed an IPv4 address (classic SSRF bypasses).
+ */
+const OPERATOR_RANGES: ReadonlySet<string> = new Set(['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7']);
+
+/** `127.0.0.1/32` for a blocked address in an OPERATOR_RANGES range (`range` as classifyAddress names it), else null. */
+export function suggestedAllowance(ip: ParsedIp, range: string): string | null {
+  return OPERATOR_RANGES.has(range) ? `${ip.text}/${ip.family === 4 ? 32 : 128}` : null;
+}
+
+/**
  * The egress decision for one resolved address: public → allowed (via null); otherwise allowed
  * only when the address itself lies in one of the operator's CIDRs (via = that CIDR's text).
  * No unwrapping: `::ffff:127.0.0.1` needs an IPv6 allowance such as `::ffff:0:0/96`, and `::1`

@@ -258,7 +258,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
       runtime.log.error('request failed', { method: request.method, url: request.url, error: err instanceof Error ? err.message : String(err) });
     }
     // The web dossier's routes answer a browser with a page: what happened, what it means, what to do.
-    const page = pageProblemFor(request, problem.toProblem(problemsBase));
+    const page = pageProblemFor(request, problem);
     if (page !== null) {
       if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
       return sendPage(reply, problem.status, page);

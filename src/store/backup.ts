@@ -26,7 +26,7 @@ function removeQuietly(file: string): void {
 export async function backupDatabase(db: Database.Database, destination: string): Promise<BackupResult> {
   // better-sqlite3 trims the name it is given; the name reserved below must be the one written.
   if (destination.trim() !== destination || destination === '') {
-    throw new StoreError('BACKUP_FAILED', 'the backup destination must be a file name without surrounding spaces');
+    throw new StoreError('BACKUP_DESTINATION_UNUSABLE', 'the backup destination must be a file name without surrounding spaces');
   }
   const target = path.resolve(destination);
   const directory = path.dirname(target);
@@ -36,7 +36,7 @@ export async function backupDatabase(db: Database.Database, destination: string)
   } catch {
     stat = undefined;
   }
-  if (!stat?.isDirectory()) throw new StoreError('BACKUP_FAILED', `directory ${directory} does not exist`);
+  if (!stat?.isDirectory()) throw new StoreError('BACKUP_DESTINATION_UNUSABLE', `cannot back up to ${target}: its directory ${directory} does not exist`);
 
   // O_CREAT|O_EXCL reserves the name atomically: an existing file (or a symlink, even a
   // dangling one) is refused and never opened for writing.

@@ -6,6 +6,8 @@ export type StoreErrorCode =
   | 'OPEN_FAILED'
   | 'MEMORY_IN_PRODUCTION'
   | 'BACKUP_DESTINATION_EXISTS'
+  /** A backup destination that cannot be a new file: its directory does not exist, or its name has surrounding spaces. */
+  | 'BACKUP_DESTINATION_UNUSABLE'
   | 'BACKUP_FAILED'
   /** A database server that cannot be reached just now (PostgreSQL down, restarting, out of connections). */
   | 'UNAVAILABLE'

@@ -9,7 +9,7 @@
  */
 import { methodUnavailable } from '../core/claims/challenge.js';
 import { CLAIM_METHODS, type ClaimMethod } from '../core/claims/types.js';
-import { PROBLEM_GUIDE, type Problem } from '../core/problems.js';
+import { hintSentence, PROBLEM_GUIDE, PROBLEMS, type ProblemError } from '../core/problems.js';
 import {
   CLASS_LABELS,
   STATE_CLASSES,
@@ -459,29 +459,36 @@ ${publish.length > 0 ? html`<li><code>${`svc claim ${did} --method ${publish[0]!
 /* ------------------------------------------------------------------ problems */
 
 export interface ProblemPageInput {
-  problem: Problem;
+  /** The problem as thrown: its detail and its hint apart (the served problem's detail ends with the hint). */
+  problem: ProblemError;
   /** The identifier asked for, when there was one. */
   did?: string;
   mode: PageMode;
 }
 
-/** A problem as a page: what happened, what it means, what to do — and the trace up to the failing stage. */
+/**
+ * A problem as a page: what happened, what it means, what to do — and the trace up to the failing
+ * stage. What to do is the problem's hint when it has one (the same words as the terminal's
+ * `hint:` line, PROBLEM_HINTS), else the code's handling (PROBLEM_GUIDE).
+ */
 export function problemPage(input: ProblemPageInput): string {
   const { problem } = input;
   const guide = PROBLEM_GUIDE[problem.code];
+  const title = PROBLEMS[problem.code].title;
+  const todo = problem.hint ? hintSentence(problem.hint) : guide.handling;
   const main = html`<article class="problem" data-code="${problem.code}" data-status="${problem.status}">
 <p class="eyebrow">No answer · HTTP ${problem.status}</p>
-<h1>${problem.title}</h1>
+<h1>${title}</h1>
 ${input.did !== undefined ? html`<p class="did-asked">For <code>${input.did}</code></p>` : ''}
-<p class="detail">${problem.detail}</p>
+<p class="detail">${problem.detail || title}</p>
 <dl class="fields problem-guide">
 <div class="field"><dt>Code</dt><dd><code>${problem.code}</code></dd></div>
 <div class="field"><dt>What it means</dt><dd>${guide.meaning}</dd></div>
-<div class="field"><dt>What to do</dt><dd>${guide.handling}${problem.retryAfter !== undefined ? ` (Retry-After: ${problem.retryAfter} s)` : ''}</dd></div>
+<div class="field problem-todo"><dt>What to do</dt><dd>${todo}${problem.retryAfter !== undefined ? ` (Retry-After: ${problem.retryAfter} s)` : ''}</dd></div>
 </dl>
 <p class="note">An error means no answer could be produced; it is not a verdict about the identifier.</p>
 ${problem.trace && problem.trace.length > 0 ? html`<section aria-labelledby="problem-trace-title"><h2 id="problem-trace-title">Stages up to the failure</h2>${traceRows(problem.trace)}</section>` : ''}
 ${input.mode === 'served' ? html`<p><a href="/">Examine another identifier</a></p>` : ''}
 </article>`;
-  return renderPage({ title: `${problem.title} — svc`, mode: input.mode, main, query: input.did });
+  return renderPage({ title: `${title} — svc`, mode: input.mode, main, query: input.did });
 }

@@ -538,11 +538,15 @@ describe('the daemon unreachable, or answering a problem', () => {
     expectNoAnswer(await cli(['claim', 'not-a-did', '--key', me.file], CLOSED), 'DAEMON_UNREACHABLE');
   }, 30_000);
 
-  it('other problems: a method that does not apply (INVALID_REQUEST), a DID method svc does not resolve, a cursor the directory did not give', async () => {
-    expect(parseCliError((await cli(['claim', me.didKey, '--method', 'dns'])).stderr)).toMatchObject({ code: 'INVALID_REQUEST', detail: expect.stringMatching(/did:key has no host/) });
-    expectNoAnswer(await cli(['claim', me.didKey, '--method', 'well-known']), 'INVALID_REQUEST');
+  it('other problems: a method that does not apply (exit 2, said before the daemon is asked), a DID method svc does not resolve, a cursor the directory did not give (exit 2)', async () => {
+    // The daemon's own rule (methodUnavailable), applied by the CLI: an option that does not apply is a usage error.
+    expectUsageError(await cli(['claim', me.didKey, '--method', 'dns'], CLOSED), /^--method dns: did:key has no host to publish on; prove control with the signature method$/, 'claim');
+    expectUsageError(await cli(['claim', me.didKey, '--method', 'well-known'], CLOSED), /^--method well-known: did:key has no host/, 'claim');
     expectNoAnswer(await cli(['claim', 'did:ethr:0x1234', '--method', 'dns']), 'METHOD_NOT_SUPPORTED');
-    expectNoAnswer(await cli(['directory', '--cursor', 'bogus']), 'INVALID_OPTIONS');
+    // The daemon's INVALID_OPTIONS: an option value it cannot use, exit 2 as any other (the problem on stdout with --json).
+    const cursor = await cli(['directory', '--cursor', 'bogus']);
+    expect(cursor.exitCode, cursor.stderr).toBe(2);
+    expect(parseCliError(cursor.stderr).code).toBe('INVALID_OPTIONS');
   }, 30_000);
 });
 
@@ -623,9 +627,11 @@ describe('svc directory', () => {
     // did:keys only: the did:jwk is not on the method's last page.
     expect(next.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[3]]);
     expect(next.stderr).toBe('');
-    // The same cursor without --method: another query, refused by the daemon (exit 4).
+    // The same cursor without --method: another query, refused by the daemon (INVALID_OPTIONS, exit 2).
     const cursor = hint.at(-1)!;
-    expectNoAnswer(await directory(['--limit', '3', '--cursor', cursor]), 'INVALID_OPTIONS');
+    const refused = await directory(['--limit', '3', '--cursor', cursor]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(parseCliError(refused.stderr).code).toBe('INVALID_OPTIONS');
 
     const withQ = await directory(['did:key:', '--limit', '1']);
     const qHint = /^svc: more entries: svc (directory .*)$/.exec(withQ.stderr)![1]!.split(' ');
@@ -668,7 +674,7 @@ describe('help', () => {
     for (const command of ['claim', 'claims', 'directory']) {
       const r = await svc([command, '--help']);
       expect(r.exitCode, command).toBe(0);
-      expect(r.stdout, command).toMatch(/^Exit status: 0 .*; 2 a usage error; 4 the daemon/ms);
+      expect(r.stdout, command).toMatch(/^Exit status: 0 .*; 2 a usage error\b.*; 4 the daemon/ms);
       expect(r.stdout, command).toMatch(new RegExp(`^Examples:\\n {2}\\$ svc ${command}\\b`, 'm'));
       expect(r.stdout, command).toMatch(/--daemon <url>/);
       expect(r.stdout, command).not.toMatch(/SPEC|§/);

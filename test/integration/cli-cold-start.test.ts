@@ -60,6 +60,8 @@ const NOT_FOR_RESOLVE = [
   /^src\/cli\/ui\//,
   // The fetcher (and undici, node:tls) loads on the first request (src/net/index.ts).
   /^src\/net\/(fetch|tls-evidence)\.ts$/,
+  // The pager (and node:child_process) loads only when a report is paged (src/cli/output/paging.ts).
+  /^src\/cli\/output\/pager\.ts$/,
 ];
 
 /** Loaded only once a command runs: its work, the resolver, the store, the network. */

@@ -437,15 +437,16 @@ describe('document hash prefixes: svc history prints them, svc diff and /v1/diff
     store.close();
     const env = envFor('ambiguous').env;
 
+    // A prefix that is too short or shared is an option value that cannot be used: exit 2, the problem still printed.
     const ambiguous = await run(['diff', did, '--db', db, '--from', '01234567', '--json'], env);
-    expect(ambiguous.exitCode).toBe(4);
+    expect(ambiguous.exitCode).toBe(2);
     expect(onlyJson(ambiguous)).toMatchObject({ code: 'INVALID_OPTIONS', detail: expect.stringMatching(/^The "from" prefix 01234567 is ambiguous: 2 document hashes observed for did:web:ambiguous\.example start with it/) });
     const plain = await run(['diff', did, '--db', db, '--from', '01234567'], env);
-    expect(plain.exitCode).toBe(4);
+    expect(plain.exitCode).toBe(2);
     expect(plain.stderr).toMatch(/ambiguous: 2 document hashes/);
 
     const short = await run(['diff', did, '--db', db, '--to', '0123', '--json'], env);
-    expect(short.exitCode).toBe(4);
+    expect(short.exitCode).toBe(2);
     expect(onlyJson(short).detail).toBe('"to" is too short: a document hash prefix needs at least 8 hexadecimal characters (4 given).');
 
     const text = await run(['history', did, '--db', db, '--no-color'], env);

@@ -155,42 +155,43 @@ describe('svc delegate', () => {
     expect((await joseVerify(r.stdout.trim(), agent.did)).payload['prf']).toBe(sha256Hex(leaf));
   });
 
-  it('refuses a child outliving its parent (exit 4) and suggests a shorter --ttl', async () => {
+  // Everything svc delegate reads is an option's value: a refusal is INVALID_OPTIONS, exit 2 (issue 40).
+  it('refuses a child outliving its parent (exit 2) and suggests a shorter --ttl', async () => {
     const r = await delegate(bob, agent, ['payments:charge'], ['--ttl', '2d', '--parent', files['root']!]);
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/outlive/);
     expect(r.stderr).toMatch(/--ttl/);
     const j = await delegate(bob, agent, ['payments:charge'], ['--ttl', '2d', '--parent', files['root']!, '--json']);
-    expect(j.exitCode).toBe(4);
-    expect(onlyJson(j)).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect(j.exitCode).toBe(2);
+    expect(onlyJson(j)).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
   });
 
-  it('refuses an uncovered capability, an issuer that is not the parent audience and a foreign key (exit 4)', async () => {
+  it('refuses an uncovered capability, an issuer that is not the parent audience and a foreign key (exit 2)', async () => {
     const uncovered = await delegate(bob, agent, ['refund'], ['--parent', files['root']!]);
-    expect(uncovered.exitCode).toBe(4);
+    expect(uncovered.exitCode).toBe(2);
     expect(uncovered.stderr).toMatch(/does not grant "refund"/);
     const notAudience = await delegate(mallory, agent, ['payments:charge'], ['--parent', files['root']!]);
-    expect(notAudience.exitCode).toBe(4);
+    expect(notAudience.exitCode).toBe(2);
     expect(notAudience.stderr).toContain(`not to ${mallory.did}`);
     const foreign = await run(['delegate', '--key', mallory.keyFile, '--iss', alice.did, '--aud', bob.did, '--cap', 'read']);
-    expect(foreign.exitCode).toBe(4);
+    expect(foreign.exitCode).toBe(2);
     expect(foreign.stderr).toMatch(/not the key of/);
     const web = await run(['delegate', '--key', alice.keyFile, '--iss', 'did:web:example.com', '--aud', bob.did, '--cap', 'read']);
-    expect(web.exitCode).toBe(4);
+    expect(web.exitCode).toBe(2);
     expect(web.stderr).toMatch(/--kid is required for did:web issuers/);
   });
 
-  it('refuses a public-only key file (exit 4) without printing it', async () => {
+  it('refuses a public-only key file (exit 2) without printing it', async () => {
     const publicOnly = file('public.jwk', JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: Buffer.from(splitMultikey(alice.mk).key).toString('base64url') }));
     chmodSync(publicOnly, 0o600);
     const r = await run(['delegate', '--key', publicOnly, '--iss', alice.did, '--aud', bob.did, '--cap', 'read']);
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/no private member "d"/);
     const notJson = file('not-json.jwk', `${alice.keyText.slice(0, -3)}\n`);
     chmodSync(notJson, 0o600);
     const bad = await run(['delegate', '--key', notJson, '--iss', alice.did, '--aud', bob.did, '--cap', 'read']);
-    expect(bad.exitCode).toBe(4);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/not valid JSON/);
   });
 

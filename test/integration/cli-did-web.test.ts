@@ -69,7 +69,9 @@ describe('svc resolve did:web', () => {
     expect(error.code).toBe('EGRESS_BLOCKED');
     expect(error.detail).toMatch(/^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
     expect(error.failedAt).toEqual([expect.stringMatching(/^dns\.resolve\b/)]);
-    expect(error.hint).toBe("see 'svc resolve --help'");
+    expect(error.hint).toBe(
+      'to fetch from it, allow this one address with --egress-allow 127.0.0.1/32 (or SVC_EGRESS_ALLOW=127.0.0.1/32) — an operator relaxation of the egress policy, which blocks non-public addresses by default',
+    );
     expect(host.server.connections).toBe(before);
   });
 
@@ -96,5 +98,63 @@ describe('svc resolve did:web', () => {
     const error = parseCliError(flag.stderr);
     expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc resolve --help'" });
     expect(error.detail).toMatch(/^--egress-allow: bad allow-list entry "localhost"/);
+  });
+});
+
+/**
+ * Hints that name the fix (issue 40): the `hint:` line says what to change, and the problem's
+ * detail (--json) ends with the same words as a sentence; the web problem page says them too
+ * (web-problem-hints.test.ts).
+ */
+describe('svc resolve: hints that name the fix', () => {
+  /** The hint line of a text run, and the --json detail of the same run. */
+  async function hinted(args: string[], environment: Record<string, string | undefined>): Promise<{ code: string; detail: string; hint: string; json: string }> {
+    const [text, json] = await Promise.all([svc(['resolve', ...args, '--no-store'], environment), svc(['resolve', ...args, '--no-store', '--json'], environment)]);
+    expect(text.exitCode).toBe(4);
+    expect(json.exitCode).toBe(4);
+    const error = parseCliError(text.stderr);
+    const problem = JSON.parse(json.stdout);
+    expect(problem.code).toBe(error.code);
+    // The detail line is the problem's own; the JSON detail is it, then the hint as a sentence.
+    expect(problem.detail).toBe(`${error.detail} ${error.hint.charAt(0).toUpperCase()}${error.hint.slice(1)}.`);
+    return { code: error.code, detail: error.detail, hint: error.hint, json: problem.detail };
+  }
+
+  it('EGRESS_BLOCKED on loopback → the exact --egress-allow <cidr>, an operator relaxation', async () => {
+    const { code, hint } = await hinted([host.did()], env());
+    expect(code).toBe('EGRESS_BLOCKED');
+    expect(hint).toContain('--egress-allow 127.0.0.1/32');
+    expect(hint).toContain('operator relaxation');
+  });
+
+  it('an authority Node does not trust → NODE_EXTRA_CA_CERTS=<file>', async () => {
+    const { code, detail, hint } = await hinted([host.did()], cleanEnv({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }));
+    expect(code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(detail).toMatch(/\((?:UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)\)\.$/);
+    expect(hint).toContain('NODE_EXTRA_CA_CERTS=<file>');
+    // The hint's fix works: the same run with the CA file resolves.
+    expect((await svc(['resolve', host.did(), '--no-store', '--quiet'], env({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }))).exitCode).toBe(0);
+  });
+
+  it('did:web:localhost:<port> (a colon before the port) → the %3A form of the same DID', async () => {
+    const port = String(host.server.port);
+    // https://localhost/<port>/did.json: port 443, where nothing of this test listens.
+    const { hint } = await hinted([`did:web:localhost:${port}`, '--egress-allow', '127.0.0.1/32'], env());
+    expect(hint).toBe(`a port in a did:web is written %3A, not with a colon: if ${port} is a port, the DID is did:web:localhost%3A${port}`);
+    // Without the allowance the identifier is still the first thing to fix.
+    expect((await hinted([`did:web:localhost:${port}`], env())).hint).toContain(`did:web:localhost%3A${port}`);
+  });
+
+  it('a host that does not exist (ENOTFOUND) → check the host name, not retry later', async () => {
+    const { code, detail, hint } = await hinted(['did:web:no-such-host.invalid'], env());
+    expect(code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(detail).toBe('DNS lookup of no-such-host.invalid failed: no such host (ENOTFOUND).');
+    expect(hint).toBe('check the host name no-such-host.invalid: DNS knows no such host, so retrying will not help until it exists');
+  });
+
+  it('a problem without a known fix keeps pointing at the command help', async () => {
+    const r = await svc(['resolve', 'did:example:123', '--no-store'], env());
+    expect(r.exitCode).toBe(4);
+    expect(parseCliError(r.stderr).hint).toBe("see 'svc resolve --help'");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `svc resolve <did> --html <file>` through the built binary: the offline dossier is written
  * whole (or not at all), the exit code is the resolution's, a problem is written as a problem
- * page, and a file that cannot be written is OUTPUT_FAILED (exit 4) with nothing left behind.
+ * page; a --html whose folder does not exist is a usage error (exit 2) before anything runs, and
+ * a file that cannot be written is OUTPUT_FAILED (exit 4) with nothing left behind.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,13 +47,23 @@ describe('svc resolve --html', () => {
     expect(page).toContain('data-stage="syntax.parse" data-status="FAIL"');
   });
 
-  it('a file that cannot be written is OUTPUT_FAILED, exit 4, and leaves nothing behind', async () => {
+  it('a folder that does not exist is a usage error (exit 2), said before anything runs', async () => {
     const missing = path.join(dir, 'no-such-folder', 'out.html');
     const run = await svc(['resolve', DID_KEY, '--html', missing, '--no-store'], cleanEnv());
+    expect({ exitCode: run.exitCode, stdout: run.stdout }).toEqual({ exitCode: 2, stdout: '' });
+    const error = parseCliError(run.stderr);
+    expect(error).toMatchObject({ code: 'USAGE_ERROR', hint: "see 'svc resolve --help'" });
+    expect(error.detail).toBe(`--html: cannot write ${missing}: its directory does not exist`);
+  });
+
+  it('a file that cannot be written is OUTPUT_FAILED, exit 4, and leaves nothing behind', async () => {
+    // /sys exists and refuses new files, even to root (Linux).
+    const run = await svc(['resolve', DID_KEY, '--html', '/sys/svc-out.html', '--no-store'], cleanEnv());
     expect(run.exitCode).toBe(4);
     const error = parseCliError(run.stderr);
     expect(error.code).toBe('OUTPUT_FAILED');
-    expect(error.detail).toContain('ENOENT');
+    expect(error.detail).toMatch(/EACCES|EPERM|ENOENT/);
+    expect(readdirSync('/sys').filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -100,12 +100,13 @@ function checkLine(text: string, id: string): string {
 
 /**
  * A problem: exit 4, nothing on stdout, one error block on stderr (no failing stages: an
- * inspection has no resolution trace) with the command's help as the hint, no stack trace.
+ * inspection has no resolution trace) with the command's help as the hint unless the problem
+ * names its fix, no stack trace.
  */
-function expectProblem(r: Run, command: 'inspect-mcp' | 'inspect-a2a', code: string, detail: RegExp): void {
+function expectProblem(r: Run, command: 'inspect-mcp' | 'inspect-a2a', code: string, detail: RegExp, hint = `see 'svc ${command} --help'`): void {
   expect({ exitCode: r.exitCode, stdout: r.stdout }, r.stderr).toEqual({ exitCode: 4, stdout: '' });
   const error = parseCliError(r.stderr);
-  expect(error).toMatchObject({ code, failedAt: [], stageDetails: [], hint: `see 'svc ${command} --help'` });
+  expect(error).toMatchObject({ code, failedAt: [], stageDetails: [], hint });
   expect(error.detail).toMatch(detail);
 }
 
@@ -583,9 +584,11 @@ describe('svc inspect-mcp', () => {
   it('egress: loopback without an allowance is EGRESS_BLOCKED (exit 4) before any connection, https or plain http', async () => {
     const before = mcpHost.server.connections;
     const blocked = await run(['inspect-mcp', poisoned.url, '--no-store']);
-    expectProblem(blocked, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    // The hint names the one allowance that would admit the address (issue 40).
+    const allow = 'to fetch from it, allow this one address with --egress-allow 127.0.0.1/32 (or SVC_EGRESS_ALLOW=127.0.0.1/32) — an operator relaxation of the egress policy, which blocks non-public addresses by default';
+    expectProblem(blocked, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/, allow);
     const http = await run(['inspect-mcp', `http://localhost:${mcpHost.server.port}/poisoned`, '--no-store']);
-    expectProblem(http, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/);
+    expectProblem(http, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/, allow);
     expect(mcpHost.server.connections).toBe(before);
     // SVC_EGRESS_ALLOW works like --egress-allow.
     expect((await run(['inspect-mcp', poisoned.url, '--no-store', '-q'], { SVC_EGRESS_ALLOW: '127.0.0.0/8' })).exitCode).toBe(3);

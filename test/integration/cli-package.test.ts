@@ -6,7 +6,7 @@
  * install script runs (better-sqlite3 is not rebuilt: neither `svc --version` nor the library
  * entry loads it).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -87,6 +87,19 @@ describe('the npm package', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(String(r.stdout)).toContain(pkg.version);
+  });
+
+  it('installed globally, `man svc` finds the manual page: npm links share/man/man1/svc.1 (package.json "man" is a list)', async () => {
+    const linked = path.join(prefix, 'share', 'man', 'man1', 'svc.1');
+    expect(existsSync(linked), linked).toBe(true);
+    expect(realpathSync(linked)).toBe(realpathSync(path.join(prefix, 'lib', 'node_modules', pkg.name, 'man', 'svc.1')));
+    expect(readFileSync(linked, 'utf8')).toMatch(/^\.TH SVC 1 /m);
+    // man-db finds pages beside a PATH directory's bin/ (…/share/man), as after npm install -g.
+    if ((await execa('sh', ['-c', 'command -v man'], { reject: false })).exitCode !== 0) return;
+    const env = { ...npmEnv(), MANPATH: undefined, PATH: `${path.join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` };
+    const man = await execa('man', ['-w', 'svc'], { reject: false, env, extendEnv: false, timeout: 20_000 });
+    expect(man.exitCode, String(man.stderr)).toBe(0);
+    expect(realpathSync(String(man.stdout).trim())).toBe(realpathSync(linked));
   });
 
   it('imported by name from a project, the library resolves a did:key', async () => {

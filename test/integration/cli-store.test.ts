@@ -152,14 +152,15 @@ describe('svc history and svc diff', () => {
     expect(same.exitCode).toBe(0);
     expect(JSON.parse(same.stdout).identical).toBe(true);
 
+    // An unusable option value: exit 2, the problem object still printed (test/integration/cli-bad-arguments.test.ts).
     const bad = await svc(['diff', did, '--from', 'xyz', '--json'], env);
-    expect(bad.exitCode).toBe(4);
+    expect(bad.exitCode).toBe(2);
     expect(JSON.parse(bad.stdout).code).toBe('INVALID_OPTIONS');
   });
 });
 
 describe('svc backup', () => {
-  it('copies with the same rows, mode 0600; an existing destination is refused and untouched', async () => {
+  it('copies with the same rows, mode 0600; an existing destination is refused (exit 2) and untouched', async () => {
     const { env, db } = state('backup');
     expect((await svc(['resolve', ED25519, '--quiet'], env)).exitCode).toBe(0);
     const dest = path.join(dir, 'backup.db');
@@ -172,10 +173,10 @@ describe('svc backup', () => {
     const existing = path.join(dir, 'existing.db');
     writeFileSync(existing, 'precious');
     const refused = await svc(['backup', existing], env);
-    expect(refused.exitCode).toBe(4);
+    expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toBe('');
     const error = parseCliError(refused.stderr);
-    expect(error).toMatchObject({ code: 'BACKUP_FAILED', failedAt: [], stageDetails: [], hint: "see 'svc backup --help'" });
+    expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc backup --help'" });
     expect(error.detail).toContain(existing);
     expect(error.detail).toMatch(/exists/);
     expect(readFileSync(existing, 'utf8')).toBe('precious');

@@ -352,24 +352,24 @@ describe('svc evaluate-policy', () => {
     expect(onlyJson(r).evaluation).toMatchObject({ status: 'INDETERMINATE', rulesEvaluated: 0 });
   });
 
-  it('an invalid policy file (unknown rule) → exit 4 with the INVALID_REQUEST problem on --json', async () => {
+  it('an invalid policy file (unknown rule) → exit 2 (an option value) with the INVALID_OPTIONS problem on --json', async () => {
     const r = await run(['evaluate-policy', issuerDid, '--policy', files['policy-unknown.json']!, '--json']);
-    expect(r.exitCode).toBe(4);
+    expect(r.exitCode).toBe(2);
     const problem = onlyJson(r);
-    expect(problem).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect(problem).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
     expect(problem.detail).toContain('"didResolutoin"');
     // Without --json: one problem block on stderr, nothing on stdout.
     const text = await run(['evaluate-policy', issuerDid, '--policy', files['policy-unknown.json']!]);
-    expect(text.exitCode).toBe(4);
+    expect(text.exitCode).toBe(2);
     expect(text.stdout).toBe('');
     const error = parseCliError(text.stderr);
-    expect(error).toMatchObject({ code: 'INVALID_REQUEST', detail: problem.detail, hint: "see 'svc evaluate-policy --help'" });
+    expect(error).toMatchObject({ code: 'INVALID_OPTIONS', detail: problem.detail, hint: "see 'svc evaluate-policy --help'" });
   });
 
-  it('a policy file with a duplicate member → exit 4 INVALID_REQUEST', async () => {
+  it('a policy file with a duplicate member → exit 2 INVALID_OPTIONS', async () => {
     const r = await run(['evaluate-policy', issuerDid, '--policy', files['policy-duplicate.json']!, '--json']);
-    expect(r.exitCode).toBe(4);
-    expect(onlyJson(r).code).toBe('INVALID_REQUEST');
+    expect(r.exitCode).toBe(2);
+    expect(onlyJson(r).code).toBe('INVALID_OPTIONS');
   });
 
   it('an invalid DID → exit 4 INVALID_DID', async () => {

@@ -181,7 +181,7 @@ describe('did:webvh version options', () => {
     expectUsageError(await svc(['resolve', 'not-a-did', '--version-number', '0']), /--version-number/);
   });
 
-  it('answers INVALID_OPTIONS (exit 4) for a method without versions', async () => {
+  it('answers INVALID_OPTIONS (exit 2: an option that does not apply) for a method without versions', async () => {
     for (const args of [
       ['--version-number', '1'],
       ['--version-time', '2025-01-01T00:00:00Z'],
@@ -189,7 +189,7 @@ describe('did:webvh version options', () => {
       ['--version-number', '2', '--version-time', '2025-01-01T00:00:00+02:00'],
     ]) {
       const r = await svc(['resolve', ED25519, ...args, '--json']);
-      expect(r.exitCode).toBe(4);
+      expect(r.exitCode).toBe(2);
       const problem = JSON.parse(r.stdout);
       expect(problem.code).toBe('INVALID_OPTIONS');
       expect(problem.trace.at(-1)).toMatchObject({ stage: 'syntax.parse', status: 'FAIL' });

@@ -133,7 +133,7 @@ describe('problems as pages', () => {
     const cases: Array<[string, number, string, string]> = [
       ['not-a-did', 400, 'INVALID_DID', 'did:&lt;method&gt;:&lt;id&gt;'],
       ['did:example:123', 501, 'METHOD_NOT_SUPPORTED', 'did:key, did:jwk, did:web, did:webvh'],
-      ['did:web:localhost%3A1', 403, 'EGRESS_BLOCKED', 'Not retryable'],
+      ['did:web:localhost%3A1', 403, 'EGRESS_BLOCKED', '--egress-allow 127.0.0.1/32'],
     ];
     for (const [did, status, code, words] of cases) {
       // The daemon of this file may fetch from loopback; localhost is refused without that allowance.

@@ -628,7 +628,7 @@ describe('backup', () => {
     const store = freshStore();
     const missing = path.join(temp.dir, 'missing');
     await expect(store.backup(path.join(missing, 'copy.db'))).rejects.toMatchObject({
-      code: 'BACKUP_FAILED',
+      code: 'BACKUP_DESTINATION_UNUSABLE',
       message: expect.stringMatching(/directory .*missing does not exist/),
     });
     expect(fs.existsSync(missing)).toBe(false);

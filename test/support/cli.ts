@@ -22,9 +22,24 @@ export function assertBuilt(): void {
 export const testStateHome = mkdtempSync(path.join(tmpdir(), 'svc-cli-state-'));
 process.on('exit', () => rmSync(testStateHome, { recursive: true, force: true }));
 
-/** Environment without the caller's colour and width settings, so tests decide them; state in a test directory. */
+/**
+ * Environment without the caller's colour, width and pager settings, so tests decide them; state
+ * in a test directory. No pager (SVC_PAGER=cat): a report taller than a test's pseudo-terminal
+ * would otherwise wait in less for a key (test/integration/cli-pager.test.ts asks for one).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { NO_COLOR: undefined, FORCE_COLOR: undefined, COLUMNS: undefined, TERM: 'xterm-256color', CI: undefined, XDG_STATE_HOME: testStateHome, SVC_DATABASE_URL: undefined, ...extra };
+  return {
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    COLUMNS: undefined,
+    TERM: 'xterm-256color',
+    CI: undefined,
+    XDG_STATE_HOME: testStateHome,
+    SVC_DATABASE_URL: undefined,
+    PAGER: undefined,
+    SVC_PAGER: 'cat',
+    ...extra,
+  };
 }
 
 export interface Run {

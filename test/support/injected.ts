@@ -8,7 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Net } from '../../src/core/net.js';
 import type { Clock } from '../../src/core/runtime.js';
 import type { AccountStore, RuntimeStore } from '../../src/core/store.js';
-import { createRuntime } from '../../src/runtime/node.js';
+import { createRuntime, type RuntimeOverrides } from '../../src/runtime/node.js';
 import { buildApp } from '../../src/server/app.js';
 import { Capacity } from '../../src/server/capacity.js';
 import { BRIDGE_HEADER, commercialAccess, SUBJECT_HEADER } from '../../src/server/commercial.js';
@@ -43,6 +43,9 @@ export interface InjectedOptions {
    * (`host.runtime().net`: its CA trusted, loopback allowed) for routes that fetch.
    */
   net?: Net;
+  /** Or the production Net with the fetcher's seams relaxed (a DNS table, trust anchors) and --egress-allow. */
+  netOverrides?: RuntimeOverrides['net'];
+  egressAllow?: readonly string[];
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -52,7 +55,11 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
-  const created = createRuntime({}, options.clock ? { clock: options.clock } : {});
+  const created = createRuntime({}, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.netOverrides ? { net: options.netOverrides } : {}),
+    ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}),
+  });
   const runtime = options.net ? { ...created, net: options.net } : created;
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const operator = operatorAccess(INJECTED_ADMIN_TOKEN, profile);

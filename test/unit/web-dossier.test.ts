@@ -209,7 +209,7 @@ describe('problem pages', () => {
     const err = new ProblemError('METHOD_NOT_SUPPORTED', 'did:example is not supported.', {
       trace: [{ stage: 'syntax.parse', label: 'Parse the DID', status: 'FAIL', startedUs: 0, durationUs: 12, detail: HOSTILE[0]! }],
     });
-    const page = problemPage({ problem: err.toProblem(), did: HOSTILE[1]!, mode: 'served' });
+    const page = problemPage({ problem: err, did: HOSTILE[1]!, mode: 'served' });
     expect(page).toContain('data-code="METHOD_NOT_SUPPORTED"');
     expect(page).toContain(PROBLEM_GUIDE.METHOD_NOT_SUPPORTED.handling);
     expect(page).toContain('data-stage="syntax.parse" data-status="FAIL"');

@@ -160,6 +160,19 @@ export async function claimAction(io: CliIo, setExit: (code: number) => void, di
       throw err;
     }
   };
+  // A --method the DID cannot use (a did:key has no host to publish on) is said before the daemon
+  // is asked, by the daemon's own rule: an option that does not apply, exit 2. A DID that is not
+  // one, or of a method svc does not know, stays the daemon's to refuse (exit 4).
+  if (method !== undefined && method !== 'signature' && isDid(did) && (DIRECTORY_METHODS as readonly string[]).includes(parseDid(did).method)) {
+    const { methodUnavailable } = await import('../../core/claims/challenge.js');
+    let why: string | null = null;
+    try {
+      why = methodUnavailable(did, method);
+    } catch (err) {
+      if (!(err instanceof ProblemError)) throw err;
+    }
+    if (why !== null) throw usageError(`--method ${method}: ${why}`);
+  }
   // The key is checked before the daemon is asked: a key that cannot sign wastes no challenge.
   // A DID that is not one is the daemon's to refuse (INVALID_DID, exit 4, the problem on stdout
   // with --json), as it is without --key: it refuses it before making any challenge.

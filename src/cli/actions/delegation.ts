@@ -19,7 +19,7 @@ import { printable } from '../output/layout.js';
 import { emitReport, type OutputOptions } from '../output/emit.js';
 import { registrationText, verifyToolText, type RegistryNote, type SetAside } from '../output/registry.js';
 import { openForReading } from './history.js';
-import { readSource } from './verify.js';
+import { optionProblem, readSource } from './verify.js';
 
 export function exitForChain(result: DelegationChainResult): number {
   if (result.status === 'VALID') return EXIT.PASS;
@@ -249,32 +249,42 @@ export async function delegateAction(io: CliIo, setExit: (code: number) => void,
   const keyText = await readSource(options.key, 'private key file');
   const parentText = options.parent === undefined ? undefined : await readSource(options.parent, 'parent receipt');
   const runtime = createRuntime(io.env);
+  const mint = () => {
+    // Parse errors are not quoted: they could show a piece of the key.
+    const parsedKey = parseJsonText(keyText.trim(), 'the private key file');
+    if ('error' in parsedKey) throw new ProblemError('INVALID_REQUEST', 'The private key file is not valid JSON: it must hold one private JWK.');
+    let parent: string | undefined;
+    if (parentText !== undefined) {
+      const chain = parseChainText(parentText, 'parent receipt file');
+      const last = Array.isArray(chain) ? chain[chain.length - 1] : undefined;
+      if (typeof last !== 'string') throw new ProblemError('INVALID_REQUEST', 'The parent receipt file holds no receipt.');
+      parent = last;
+    }
+    return mintReceipt({
+      privateJwk: parsedKey.value,
+      iss: options.iss,
+      aud: options.aud,
+      cap: options.cap,
+      ttlSeconds,
+      now: runtime.clock.now(),
+      ...(options.kid !== undefined ? { kid: options.kid } : {}),
+      ...(parent !== undefined ? { parent } : {}),
+      ...(options.jti !== undefined ? { jti: options.jti } : {}),
+    });
+  };
   await emitReport(
     io,
     { json: options.json === true, ...(options.color === false ? { color: false } : {}) },
     runtime,
     async () => {
-      // Parse errors are not quoted: they could show a piece of the key.
-      const parsedKey = parseJsonText(keyText.trim(), 'the private key file');
-      if ('error' in parsedKey) throw new ProblemError('INVALID_REQUEST', 'The private key file is not valid JSON: it must hold one private JWK.');
-      let parent: string | undefined;
-      if (parentText !== undefined) {
-        const chain = parseChainText(parentText, 'parent receipt file');
-        const last = Array.isArray(chain) ? chain[chain.length - 1] : undefined;
-        if (typeof last !== 'string') throw new ProblemError('INVALID_REQUEST', 'The parent receipt file holds no receipt.');
-        parent = last;
+      // Everything svc delegate reads is an option's value: a key, DIDs, capabilities or a parent
+      // receipt it cannot mint with is INVALID_OPTIONS, exit 2 (exitForProblem).
+      let value: ReturnType<typeof mintReceipt>;
+      try {
+        value = mint();
+      } catch (err) {
+        throw optionProblem(err);
       }
-      const value = mintReceipt({
-        privateJwk: parsedKey.value,
-        iss: options.iss,
-        aud: options.aud,
-        cap: options.cap,
-        ttlSeconds,
-        now: runtime.clock.now(),
-        ...(options.kid !== undefined ? { kid: options.kid } : {}),
-        ...(parent !== undefined ? { parent } : {}),
-        ...(options.jti !== undefined ? { jti: options.jti } : {}),
-      });
       return { value, exitCode: EXIT.PASS, text: () => `${value.receipt}\n` };
     },
     setExit,

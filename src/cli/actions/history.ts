@@ -8,13 +8,14 @@ import type { Runtime } from '../../core/runtime.js';
 import type { Database } from '../../store/database.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, exitForProblem } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { databaseOption } from './database.js';
 import { colorLevel } from '../output/color.js';
 import { emitProblem, styleFor, type OutputOptions } from '../output/emit.js';
 import { diffText, historyText } from '../output/history.js';
 import { outputWidth, printable } from '../output/layout.js';
+import { writeReport } from '../output/paging.js';
 
 export interface StoreCommandOptions extends OutputOptions {
   db?: string;
@@ -38,7 +39,7 @@ export async function openForReading(target: string): Promise<Database> {
   return openDatabase({ target: missing ? ':memory:' : target });
 }
 
-/** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4. */
+/** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4 (2 for a bad --from/--to: exitForProblem). */
 async function withStore<T>(
   io: CliIo,
   options: StoreCommandOptions,
@@ -50,22 +51,25 @@ async function withStore<T>(
   // A bad setting is a usage error (exit 2), before anything opens.
   const target = databaseOption(options.db, io.env);
   let store: Database | undefined;
+  let report: { value: T; text: string; exitCode: number };
   try {
     store = await openForReading(target);
     runtime.store = store;
     // Awaited inside the try (a rejection is the problem below) and before the finally closes the store.
     const value = await run(runtime);
-    const { text, exitCode } = await render(value);
-    if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    else if (!options.quiet) io.stdout.write(text);
-    setExit(exitCode);
+    report = { value, ...(await render(value)) };
   } catch (err) {
     const problem = err instanceof Error && err.name === 'StoreError' ? new ProblemError('SERVICE_UNAVAILABLE', err.message) : asProblemError(err);
     await emitProblem(io, options, runtime, problem);
-    setExit(EXIT.NO_ANSWER);
+    setExit(exitForProblem(problem.code));
+    return;
   } finally {
     await store?.close();
   }
+  // The database is closed before the report is written: a pager may stay open a while.
+  if (options.json) io.stdout.write(`${JSON.stringify(report.value, null, 2)}\n`);
+  else if (!options.quiet) await writeReport(io, report.text, options);
+  setExit(report.exitCode);
 }
 
 function limitOption(text: string | undefined): number | undefined {
@@ -107,6 +111,9 @@ export async function diffAction(io: CliIo, setExit: (code: number) => void, did
   );
 }
 
+/** The StoreError codes of a <dest> that cannot be used (store/backup.ts). */
+const BAD_DESTINATION: ReadonlySet<string> = new Set(['BACKUP_DESTINATION_EXISTS', 'BACKUP_DESTINATION_UNUSABLE']);
+
 export async function backupAction(io: CliIo, setExit: (code: number) => void, dest: string, options: { db?: string; json?: boolean; quiet?: boolean }): Promise<void> {
   const source = databaseOption(options.db, io.env);
   const { isPostgresUrl, databaseLocation } = await import('../../store/database.js');
@@ -127,7 +134,10 @@ export async function backupAction(io: CliIo, setExit: (code: number) => void, d
     else if (!options.quiet) io.stderr.write(`svc: backed up ${printable(source)} to ${printable(result.destination)} (${result.bytes} bytes)\n`);
     setExit(EXIT.PASS);
   } catch (err) {
-    throw new CliError(CLI_ERROR_CODES.BACKUP_FAILED, err instanceof Error ? err.message.split('\n')[0]! : String(err), EXIT.NO_ANSWER);
+    const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    // A destination that exists, or whose directory does not, is the command line's fault (exit 2); a copy that fails is no answer.
+    if (err instanceof Error && err.name === 'StoreError' && BAD_DESTINATION.has((err as { code?: string }).code ?? '')) throw usageError(message);
+    throw new CliError(CLI_ERROR_CODES.BACKUP_FAILED, message, EXIT.NO_ANSWER);
   } finally {
     await store?.close();
   }

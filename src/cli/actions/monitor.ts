@@ -2,7 +2,8 @@
 import type { MonitorEvent, MonitoringStatus, SvcClient, Watch, WatchCheck, WatchCreated } from '../../client/index.js';
 import { ConfigError } from '../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, exitForProblem } from '../exit-codes.js';
+import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_DAEMON_URL, type MonitorOptions } from '../commands/monitor.js';
 import { printable } from '../output/layout.js';
@@ -45,7 +46,7 @@ function interval(text: string | undefined): number | undefined {
   return value;
 }
 
-/** The daemon's failure as the CLI reports it: exit 4, the problem on stdout with --json. */
+/** The daemon's failure as the CLI reports it: exit 4 (2 for INVALID_OPTIONS: exitForProblem), the problem on stdout with --json. */
 export async function daemonFailure(io: CliIo, err: unknown, base: string, json: boolean): Promise<never> {
   const { SvcError, CLIENT_NETWORK_ERROR } = await import('../../client/index.js');
   if (!(err instanceof SvcError)) throw err;
@@ -66,7 +67,7 @@ export async function daemonFailure(io: CliIo, err: unknown, base: string, json:
         : err.code === 'COMMERCIAL_DISABLED'
           ? 'start the daemon with SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN set (svc serve says why the mode is off)'
           : helpHint(runningCommand(io));
-  throw new CliError(err.code, err.detail || err.title || `the daemon answered ${err.status}`, EXIT.NO_ANSWER, hint);
+  throw new CliError(err.code, err.detail || err.title || `the daemon answered ${err.status}`, exitForProblem(err.code), hint);
 }
 
 /**
@@ -93,7 +94,7 @@ export async function withDaemon<T>(
     return daemonFailure(io, err, base, options.json === true);
   }
   if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else if (!options.quiet) io.stdout.write(text(value));
+  else if (!options.quiet) await writeReport(io, text(value), options);
   setExit(exitOf(value));
 }
 

@@ -8,7 +8,8 @@ import { ProblemError } from '../../core/problems.js';
 import { ConfigError } from '../../runtime/node.js';
 import { defaultStorePath } from '../../store/paths.js';
 import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, exitForProblem } from '../exit-codes.js';
+import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
 import type { OwnerOptions } from '../commands/owner-session.js';
 import { printable } from '../output/layout.js';
@@ -83,7 +84,7 @@ function originOf(text: string): string {
   return url.origin;
 }
 
-/** The gateway's failure as the CLI reports it: exit 4, the problem on stdout with --json. */
+/** The gateway's failure as the CLI reports it: exit 4 (2 for INVALID_OPTIONS: exitForProblem), the problem on stdout with --json. */
 async function gatewayFailure(io: CliIo, err: unknown, base: string, json: boolean): Promise<never> {
   const { SvcError, CLIENT_NETWORK_ERROR } = await import('../../client/index.js');
   if (!(err instanceof SvcError)) throw err;
@@ -92,7 +93,7 @@ async function gatewayFailure(io: CliIo, err: unknown, base: string, json: boole
   }
   if (json && err.problem) io.stdout.write(`${JSON.stringify(err.problem, null, 2)}\n`);
   const hint = err.code === 'UNAUTHORIZED' ? 'sign in again: svc owner login --gateway <url> --did <did> --key <file>' : helpHint(runningCommand(io));
-  throw new CliError(err.code, err.detail || err.title || `the gateway answered ${err.status}`, EXIT.NO_ANSWER, hint);
+  throw new CliError(err.code, err.detail || err.title || `the gateway answered ${err.status}`, exitForProblem(err.code), hint);
 }
 
 /** The stored session (with --gateway / --origin applied), or a usage error. */
@@ -121,7 +122,7 @@ async function withGateway<T>(
     return gatewayFailure(io, err, client.base, options.json === true);
   }
   if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else if (!options.quiet) io.stdout.write(text(value));
+  else if (!options.quiet) await writeReport(io, text(value), options);
   setExit(EXIT.PASS);
 }
 

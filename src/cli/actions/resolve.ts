@@ -33,7 +33,7 @@ const FLAGS = { versionId: '--version-id', versionTime: '--version-time', versio
 /**
  * The did:webvh version selectors, checked before anything runs by the core's one parser: a
  * malformed value is a usage error (exit 2). Whether they apply to the method, or agree with
- * each other, is the resolution's answer (INVALID_OPTIONS, NOT_FOUND).
+ * each other, is the resolution's answer (INVALID_OPTIONS, exit 2; NOT_FOUND, exit 4).
  */
 export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' | 'versionTime' | 'versionNumber'>): ResolveOptions {
   try {
@@ -94,8 +94,27 @@ async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: ty
   if (!quiet) io.stderr.write(`svc: the dossier is in ${printable(file)}\n`);
 }
 
+/**
+ * --html names a file to write: its directory must exist and the name must not be a directory —
+ * checked before anything runs, as a usage error (exit 2); a write that fails later is OUTPUT_FAILED.
+ */
+async function htmlDestination(file: string): Promise<void> {
+  const { statSync } = await import('node:fs');
+  const target = nodePath.resolve(file);
+  const kind = (at: string) => {
+    try {
+      return statSync(at).isDirectory() ? 'directory' : 'file';
+    } catch {
+      return null;
+    }
+  };
+  if (file === '' || kind(target) === 'directory') throw new ConfigError(`--html must name a file to write, not ${file === '' ? 'nothing' : `the directory ${printable(file)}`}`);
+  if (kind(nodePath.dirname(target)) !== 'directory') throw new ConfigError(`--html: cannot write ${printable(file)}: its directory does not exist`);
+}
+
 export async function resolveAction(io: CliIo, setExit: (code: number) => void, did: string, options: ResolveCommandOptions): Promise<void> {
   const selected = versionOptions(options);
+  if (options.html !== undefined) await htmlDestination(options.html);
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
@@ -106,8 +125,7 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
       result = await resolve(identifier, runtime, selected, hooks);
     } catch (err) {
       if (options.html !== undefined && err instanceof ProblemError) {
-        const problem = err.toProblem(runtime.config.problemsBase);
-        await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem, did: identifier, mode: 'offline' }));
+        await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
       }
       throw err;
     }

@@ -65,6 +65,15 @@ export async function readSource(source: string, what: string): Promise<string> 
   return readFile(source, 'utf8');
 }
 
+/**
+ * A problem about what an option names (a policy file, a private key, a parent receipt) as the
+ * command line reports it: INVALID_OPTIONS, so the run exits 2 (exitForProblem). The daemon
+ * answers the same content in a request body with INVALID_REQUEST; here it is an option's value.
+ */
+export function optionProblem(err: unknown): unknown {
+  return err instanceof ProblemError && err.code === 'INVALID_REQUEST' ? new ProblemError('INVALID_OPTIONS', err.detail, err.trace ? { trace: err.trace } : {}) : err;
+}
+
 /** A compact JWS as typed: three base64url parts (the payload may be empty: detached). */
 const COMPACT_JWS_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
@@ -123,9 +132,16 @@ export async function evaluatePolicyAction(io: CliIo, setExit: (code: number) =>
   await emitReport(io, options, runtime, async (hooks) => {
     const target = decodeIdentifier(did);
     parseDid(target);
+    // The DID is what is examined (a malformed one: exit 4); the policy is an option's value (exit 2).
     const parsed = parseJsonText(policySource.trim(), 'the policy file');
-    if ('error' in parsed) throw new ProblemError('INVALID_REQUEST', sentence(parsed.error));
-    const value = await decidePolicy(target, parsePolicy(parsed.value), credentialSource, { runtime, hooks });
+    if ('error' in parsed) throw new ProblemError('INVALID_OPTIONS', sentence(parsed.error));
+    let policy: ReturnType<typeof parsePolicy>;
+    try {
+      policy = parsePolicy(parsed.value);
+    } catch (err) {
+      throw optionProblem(err);
+    }
+    const value = await decidePolicy(target, policy, credentialSource, { runtime, hooks });
     return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
   }, setExit);
 }

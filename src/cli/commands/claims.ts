@@ -21,6 +21,7 @@
  * 2 usage; 4 the daemon could not be reached or answered a problem.
  */
 import type { Command } from 'commander';
+import { NO_PAGER_HELP } from '../output/options.js';
 import { DIRECTORY_LIMIT, DIRECTORY_METHODS } from '../../core/claims/types.js';
 import { completeFiles } from '../completion.js';
 import type { ClaimOptions } from '../actions/claims.js';
@@ -28,15 +29,17 @@ import type { CliIo } from '../io.js';
 import { DEFAULT_DAEMON_URL, type MonitorOptions } from './monitor.js';
 
 const EXIT_STATUS = `Exit status: 0 verified (or, for well-known and dns, the challenge printed when no terminal
-confirms it); 1 the proof was refused (the reason is printed); 2 a usage error; 4 the daemon
-could not be reached or answered a problem (INVALID_DID, METHOD_NOT_SUPPORTED …).`;
+confirms it); 1 the proof was refused (the reason is printed); 2 a usage error (or the daemon's
+INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (INVALID_DID,
+METHOD_NOT_SUPPORTED …).`;
 
 export function registerClaims(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const daemon = (cmd: Command, json: string) =>
     cmd
       .option('--daemon <url>', `the daemon's URL (default: $SVC_DAEMON_URL, else ${DEFAULT_DAEMON_URL})`)
       .option('--json', json)
-      .option('-q, --quiet', 'print nothing (--json output and errors still print); rely on the exit code');
+      .option('-q, --quiet', 'print nothing (--json output and errors still print); rely on the exit code')
+      .option('--no-pager', NO_PAGER_HELP);
 
   const claim = daemon(
     program
@@ -109,8 +112,9 @@ Examples:
 Listings cannot be bought: a DID is listed only while a claim holds and its controller opted in
 (svc claim … --list). The order is stable, oldest listing first.
 
-Exit status: 0 listed (even when the page is empty); 2 a usage error; 4 the daemon could not be
-reached or answered a problem.
+Exit status: 0 listed (even when the page is empty); 2 a usage error (or the daemon's
+INVALID_OPTIONS: a --cursor it did not give); 4 the daemon could not be reached or answered
+another problem.
 
 Examples:
   $ svc directory

@@ -10,10 +10,11 @@
  *
  * verify-delegation and authorize fail closed without a trusted root (issue 40): no --trusted-root,
  * no SVC_DELEGATION_ROOTS and no --any-root → 3 where they would pass (the result is unchanged;
- * stderr says why), and --register registers nothing.
+ * stderr says why), and --register registers nothing; verify-tool likewise without --root.
  *
- * Every command: 4 no answer (a problem), 2 usage or an unreadable file. The private key is never
- * printed, logged or quoted in a message.
+ * Every command: 4 no answer (a problem), 2 usage or an unreadable file — and for delegate, whose
+ * every input is an option, a key, DID, capability or parent it cannot mint with (INVALID_OPTIONS).
+ * The private key is never printed, logged or quoted in a message.
  */
 import type { Command } from 'commander';
 import { completeFiles } from '../completion.js';
@@ -60,8 +61,9 @@ from now for --ttl; a child receipt (--parent) must be issued by the parent's au
 than the parent and grant only what the parent grants. The key is never printed; a key file that
 group or others can read is warned about.
 
-Exit status: 0 minted; 4 refused (a public key, a key that is not the issuer's, a child outliving
-its parent …); 2 usage or unreadable file.
+Exit status: 0 minted; 2 refused, since everything delegate reads is an option's value: a usage
+error, an unreadable file, or a key, DID, capability or parent it cannot mint with (a public key, a
+key that is not the issuer's, a child outliving its parent …: INVALID_OPTIONS).
 
 Examples:
   $ svc delegate --key alice.jwk --iss did:key:z6MkAlice… --aud did:key:z6MkBob… --cap 'payments:*' --ttl 1d > root.jwt

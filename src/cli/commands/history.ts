@@ -40,8 +40,9 @@ A hash may be shortened, as git abbreviates commits: any prefix of at least ${MI
 characters that no other document hash of the DID shares (svc history prints such prefixes). A prefix
 two hashes share is refused, naming how many.
 
-Exit status: 0 the documents are identical, 1 they differ, 4 nothing to compare (fewer than two
-observations, an unknown or ambiguous hash).
+Exit status: 0 the documents are identical, 1 they differ, 2 a --from or --to that cannot be used
+(shorter than ${MIN_HASH_PREFIX} characters, not hexadecimal, shared by two hashes: INVALID_OPTIONS), 4 nothing to
+compare (fewer than two observations, a hash not observed).
 
 Examples:
   $ svc diff did:web:example.com
@@ -58,5 +59,14 @@ Examples:
   addDbOption(backup);
   completeFiles(backup, 'dest');
   backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print no report (errors still print); rely on the exit code');
+  backup.addHelpText(
+    'after',
+    `
+Exit status: 0 copied; 2 a usage error (<dest> exists or its directory does not, a PostgreSQL --db:
+use pg_dump); 4 no database to back up, or the copy failed (BACKUP_FAILED, nothing left behind).
+
+Example:
+  $ svc backup ~/svc-$(date +%F).db`,
+  );
   backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) => (await import('../actions/history.js')).backupAction(io, setExit, dest, options));
 }

@@ -14,6 +14,7 @@
  * reached or answered a problem (`svc: CODE: detail`, the problem object on stdout with --json).
  */
 import type { Command } from 'commander';
+import { NO_PAGER_HELP } from '../output/options.js';
 import type { CliIo } from '../io.js';
 
 export const DEFAULT_DAEMON_URL = 'http://127.0.0.1:8080';
@@ -22,10 +23,13 @@ export interface MonitorOptions {
   daemon?: string;
   json?: boolean;
   quiet?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
 }
 
-const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a bad --daemon or option); 4 the
-daemon could not be reached or answered a problem (UNAUTHORIZED, NOT_FOUND, MONITORING_DISABLED …).`;
+const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a bad --daemon or option, or the daemon's
+INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED, NOT_FOUND,
+MONITORING_DISABLED …).`;
 
 const ENVIRONMENT_NOTE = `The operator token is read from SVC_ADMIN_TOKEN only, never from the command line
 (arguments show in ps), and is never printed. The daemon is --daemon, else SVC_DAEMON_URL,
@@ -36,6 +40,7 @@ function daemonOptions(cmd: Command, json: string): Command {
     .option('--daemon <url>', `the daemon's URL (default: $SVC_DAEMON_URL, else ${DEFAULT_DAEMON_URL})`)
     .option('--json', json)
     .option('-q, --quiet', 'print nothing on success (--json output and errors still print); rely on the exit code')
+    .option('--no-pager', NO_PAGER_HELP)
     .addHelpText('after', `\n${EXIT_STATUS}`);
 }
 

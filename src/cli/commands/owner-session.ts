@@ -13,6 +13,7 @@
  * reached or answered a problem.
  */
 import type { Command } from 'commander';
+import { NO_PAGER_HELP } from '../output/options.js';
 import { completeFiles } from '../completion.js';
 import type { CliIo } from '../io.js';
 
@@ -21,10 +22,13 @@ export interface OwnerOptions {
   origin?: string;
   json?: boolean;
   quiet?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
 }
 
-const SESSION_EXIT_STATUS = `Exit status: 0 done; 2 a usage error (a bad --gateway, --origin or key file, no stored session);
-4 the gateway could not be reached or answered a problem (UNAUTHORIZED, FORBIDDEN, NOT_FOUND …).`;
+const SESSION_EXIT_STATUS = `Exit status: 0 done; 2 a usage error (a bad --gateway, --origin or key file, no stored session, or
+the gateway's INVALID_OPTIONS); 4 the gateway could not be reached or answered another problem (UNAUTHORIZED,
+FORBIDDEN, NOT_FOUND …).`;
 
 export const SESSION_NOTE = `The session cookie is kept in $XDG_STATE_HOME/svc/owner-session.json (mode 0600; else
 ~/.local/state/svc/) and never printed. Writes carry Origin: the gateway URL's origin (--origin
@@ -36,6 +40,7 @@ function gatewayOptions(cmd: Command, json: string): Command {
     .option('--origin <origin>', "the Origin writes carry (default: the gateway URL's origin)")
     .option('--json', json)
     .option('-q, --quiet', 'print nothing on success (--json output and errors still print)')
+    .option('--no-pager', NO_PAGER_HELP)
     .addHelpText('after', `\n${SESSION_EXIT_STATUS}`);
 }
 

@@ -17,15 +17,16 @@
  * them under the same `owner`.
  */
 import type { Command } from 'commander';
+import { NO_PAGER_HELP } from '../output/options.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_DAEMON_URL, type MonitorOptions } from './monitor.js';
 import { addOwnerSessionCommands, SESSION_NOTE } from './owner-session.js';
 
 export type OwnerOptions = MonitorOptions;
 
-const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a missing option, a bad --daemon); 4 the
-daemon could not be reached or answered a problem (UNAUTHORIZED, NOT_FOUND, INVALID_REQUEST,
-COMMERCIAL_DISABLED …).`;
+const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a missing option, a bad --daemon, or the
+daemon's INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED,
+NOT_FOUND, INVALID_REQUEST, COMMERCIAL_DISABLED …).`;
 
 const ENVIRONMENT_NOTE = `The operator token is read from SVC_ADMIN_TOKEN only, never from the command line
 (arguments show in ps), and is never printed. The daemon is --daemon, else SVC_DAEMON_URL,
@@ -37,6 +38,7 @@ function daemonOptions(cmd: Command, json: string): Command {
     .option('--daemon <url>', `the daemon's URL (default: $SVC_DAEMON_URL, else ${DEFAULT_DAEMON_URL})`)
     .option('--json', json)
     .option('-q, --quiet', 'print nothing on success (--json output and errors still print); rely on the exit code')
+    .option('--no-pager', NO_PAGER_HELP)
     .addHelpText('after', `\n${EXIT_STATUS}`);
 }
 

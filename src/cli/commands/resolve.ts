@@ -32,7 +32,9 @@ Examples:
   $ svc resolve did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9 --json
   $ svc resolve did:web:example.com --html dossier.html
 
-The version options apply to did:webvh only; several may be given, and must then agree.`,
+A port in a did:web is written %3A (did:web:localhost%3A8443): did:web:localhost:8443 names the
+path /8443 on port 443. The version options apply to did:webvh only; several may be given, and
+must then agree (a selector a method has none of is INVALID_OPTIONS, exit 2).`,
   );
   cmd.action(async (did: string, options: ResolveCommandOptions) => (await import('../actions/resolve.js')).resolveAction(io, setExit, did, options));
 }

@@ -2,7 +2,8 @@
  * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: the verification core as
  * CI gates. Each prints a report (or exactly the SPEC result with --json) and exits by the
  * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
- * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file).
+ * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file, and a
+ * --policy that holds no valid policy: INVALID_OPTIONS).
  */
 import type { Command } from 'commander';
 import { RELATIONSHIPS } from '../../core/resolve/types.js';
@@ -75,7 +76,8 @@ Rules: didResolution, allowedMethods, allowedCurves, allowedKeySuites, minKeyBit
 domainBinding, tlsMinDaysRemaining, verifiableHistory, maxCacheAgeSeconds, credentialStatus,
 credentialIssuerMustBeSubject. A rule that lacks evidence is INDETERMINATE, never PASS.
 
-Exit status: 0 PASS; 1 FAIL; 3 INDETERMINATE; 4 no answer (an invalid DID or policy); 2 usage or unreadable file.
+Exit status: 0 PASS; 1 FAIL; 3 INDETERMINATE; 4 no answer (an invalid DID); 2 usage, an unreadable file or
+a policy that is not one (INVALID_OPTIONS).
 
 Example:
   $ echo '{"name":"agents","rules":{"didResolution":"required","allowedMethods":["web","webvh"]}}' > policy.json

@@ -1,19 +1,21 @@
 /**
  * How every command turns a result or a problem into output and an exit code:
  *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
- *   TTY      the ink dossier (ink is imported only here, only then)
+ *   TTY      the ink dossier (ink is imported only here, only then); a report taller than the
+ *            terminal through the pager (paging.ts; --no-pager, SVC_PAGER)
  *   piped    the plain-text dossier
  * Diagnostics go to stderr; --quiet hides the report (not --json output), never an error.
  */
-import { asProblemError, type ProblemError } from '../../core/problems.js';
+import { asProblemError, hintText, type ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
-import { EXIT } from '../exit-codes.js';
+import { exitForProblem } from '../exit-codes.js';
 import type { CliIo, CliStream } from '../io.js';
 import { colorLevel, styleFor } from './color.js';
 import { CliError, failingStages, reportError, helpHint, runningCommand } from '../errors.js';
 import { outputWidth, type Style } from './layout.js';
+import { CapturedTerminal, mayPage, writeReport } from './paging.js';
 import { addOutputOptions, type OutputOptions } from './options.js';
 import type { StageWatch } from './progress.js';
 
@@ -94,9 +96,10 @@ export interface ReportOutcome<T> {
 
 /**
  * How every command prints: the result as JSON, or its report (the ink dossier of a resolution
- * on a terminal, text otherwise); a problem as a problem, exit 4. `run` gets the hooks to pass
- * to the core, so its stages show as progress (and in the --verbose trace); progress is
- * finished and its line cleared before anything else is written.
+ * on a terminal, text otherwise); a problem as a problem, exit 4 (2 when it is about an option's
+ * value: exitForProblem). `run` gets the hooks to pass to the core, so its stages show as
+ * progress (and in the --verbose trace); progress is finished and its line cleared before
+ * anything else is written.
  */
 export async function emitReport<T>(
   io: CliIo,
@@ -116,7 +119,7 @@ export async function emitReport<T>(
     const problem = asProblemError(err);
     watch?.printTrace();
     await emitProblem(io, options, runtime, problem);
-    setExit(EXIT.NO_ANSWER);
+    setExit(exitForProblem(problem.code));
     return;
   }
   watch?.done();
@@ -130,16 +133,28 @@ export async function emitReport<T>(
     const width = outputWidth(io.stdout, io.env);
     if (outcome.dossier && useInk(io.stdout, io.env)) {
       const { renderDossier } = await import('../ui/dossier.js');
-      await renderDossier(outcome.dossier, { colorLevel: level, stdout: io.stdout as NodeJS.WriteStream, width, verbose: options.verbose === true });
+      const render = (stdout: CliStream) => renderDossier(outcome.dossier!, { colorLevel: level, stdout: stdout as NodeJS.WriteStream, width, verbose: options.verbose === true });
+      // A dossier that may need the pager is drawn aside first, then written or paged whole.
+      if (mayPage(io, options)) {
+        const drawn = new CapturedTerminal(io.stdout);
+        await render(drawn);
+        await writeReport(io, drawn.text(), options);
+      } else {
+        await render(io.stdout);
+      }
     } else {
-      io.stdout.write(outcome.text(await styleFor(level), width));
+      await writeReport(io, outcome.text(await styleFor(level), width), options);
     }
   }
   for (const note of outcome.notes ?? []) io.stderr.write(`svc: ${note}\n`);
   setExit(outcome.exitCode);
 }
 
-/** A problem (no answer): the problem object with --json, else one styled block on stderr. */
+/**
+ * A problem (no answer): the problem object with --json, else one styled block on stderr. The
+ * hint line names the fix when the problem knows it (PROBLEM_HINTS), else the command's --help;
+ * the detail line is the problem's own, since the hint follows it (the JSON's detail ends with it).
+ */
 export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Runtime, problem: ProblemError): Promise<void> {
   const body = problem.toProblem(runtime.config.problemsBase);
   if (options.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
@@ -147,7 +162,12 @@ export async function emitProblem(io: CliIo, options: OutputOptions, runtime: Ru
   // in the problem object, so stderr keeps to the reason and the hint.
   await reportError(
     io,
-    { code: body.code, detail: body.detail || body.title, stages: options.json ? [] : failingStages(body.trace), hint: helpHint(runningCommand(io)) },
+    {
+      code: body.code,
+      detail: problem.detail || body.title,
+      stages: options.json ? [] : failingStages(body.trace),
+      hint: problem.hint ? hintText(problem.hint) : helpHint(runningCommand(io)),
+    },
     { noColor: options.color === false },
   );
 }

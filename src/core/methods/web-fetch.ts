@@ -7,7 +7,7 @@
  */
 import type { DomainBindingCheck } from '../linkage/check.js';
 import { WEB_FETCH_STAGES, type FetchResponse } from '../net.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError, type ProblemHint } from '../problems.js';
 import type { SourceEvidence } from '../resolve/types.js';
 import type { MethodContext } from './types.js';
 
@@ -21,7 +21,15 @@ export interface WebResourceRequest {
   accept: string;
   /** The origin named in an UPSTREAM_UNAVAILABLE detail. */
   origin: string;
+  /**
+   * The hint of any problem of the fetch, in place of the fetcher's own: a DID whose port was
+   * written with a colon (colonPortHint) fails for that reason, whatever the host then said.
+   */
+  hint?: ProblemHint | null;
 }
+
+/** The problems a DID written wrongly ends in: the host blocked, out of reach, or without the file. */
+const HINTED: ReadonlySet<string> = new Set(['EGRESS_BLOCKED', 'UPSTREAM_UNAVAILABLE', 'NOT_FOUND']);
 
 export interface WebResource {
   response: FetchResponse;
@@ -34,15 +42,19 @@ export async function fetchWebResource({ runtime, trace }: MethodContext, bindin
     await binding.settled;
     throw err;
   };
-  const { url, purpose, maxBytes, maxBytesSetting, accept, origin } = request;
+  const { url, purpose, maxBytes, maxBytesSetting, accept, origin, hint } = request;
+  const failed = (err: unknown): Promise<never> => {
+    if (hint && err instanceof ProblemError && HINTED.has(err.code)) err.hint = hint;
+    return abandon(err);
+  };
   const response = await runtime.net
     .fetch({ url, purpose, maxBytes, ...(maxBytesSetting ? { maxBytesSetting } : {}), accept, stages: WEB_FETCH_STAGES, signal: trace.signal }, trace)
-    .catch(abandon);
+    .catch(failed);
   if (response.status === 404 || response.status === 410) {
-    await abandon(new ProblemError('NOT_FOUND', `No ${purpose} at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
+    await failed(new ProblemError('NOT_FOUND', `No ${purpose} at ${response.url} (HTTP ${response.status}).`, { trace: trace.stages.slice() }));
   }
   if (response.status < 200 || response.status > 299) {
-    await abandon(new ProblemError('UPSTREAM_UNAVAILABLE', `${origin} answered HTTP ${response.status} for the ${purpose}.`, { trace: trace.stages.slice() }));
+    await failed(new ProblemError('UPSTREAM_UNAVAILABLE', `${origin} answered HTTP ${response.status} for the ${purpose}.`, { trace: trace.stages.slice() }));
   }
   return { response, abandon };
 }

@@ -6,7 +6,7 @@
  *   example.com%3A8443 + [u, alice] → https://example.com:8443/u/alice/<file>
  *   example.com                     → https://example.com/.well-known/<file>
  */
-import { ProblemError } from '../problems.js';
+import { ProblemError, type ProblemHint } from '../problems.js';
 
 export interface WebLocation {
   /** Host lower-cased, Unicode names converted to punycode (IDNA, as the URL parser does). */
@@ -88,6 +88,24 @@ export function webLocation(method: string, authority: string, segments: readonl
     path,
     fileUrl: (file) => (path.length === 0 ? `${origin}/.well-known/${file}` : `${origin}/${path.join('/')}/${file}`),
   };
+}
+
+/**
+ * The hint for a did:web or did:webvh whose host is followed by a segment that reads as a port
+ * (`did:web:localhost:8443`): a colon there starts a path, so the DID names
+ * `https://localhost/8443/did.json`, and a port is written `%3A` — the hint names the DID so
+ * written. Null when the authority has a port already or the segment is no port (1–65535).
+ * `id` is the method-specific id; a did:webvh's authority follows its SCID.
+ */
+export function colonPortHint(method: 'web' | 'webvh', id: string): ProblemHint | null {
+  const parts = id.split(':');
+  const at = method === 'web' ? 0 : 1;
+  const authority = parts[at];
+  const port = parts[at + 1];
+  if (authority === undefined || port === undefined || /%3A/i.test(authority)) return null;
+  if (!/^[0-9]{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) return null;
+  const suggested = [`did:${method}`, ...parts.slice(0, at), `${authority}%3A${port}`, ...parts.slice(at + 2)].join(':');
+  return { kind: 'did-web-port', method, port, suggested };
 }
 
 /** Where an origin publishes its DID configuration (DIF Well Known DID Configuration; core/linkage/check.ts). */

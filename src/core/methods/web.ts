@@ -14,7 +14,7 @@ import { sentence } from '../text.js';
 import type { DidDocument } from '../resolve/types.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
-import { didWebLocation, type DidWebLocation } from './web-location.js';
+import { colonPortHint, didWebLocation, type DidWebLocation } from './web-location.js';
 
 export { didWebLocation, type DidWebLocation };
 
@@ -53,6 +53,7 @@ export const didWeb: MethodDriver = {
       maxBytes: DID_DOCUMENT_MAX_BYTES,
       accept: DID_JSON_ACCEPT,
       origin: location.origin,
+      hint: colonPortHint('web', parsed.id),
     });
     const document = await trace
       .run('document.parse', 'Parse the fetched document', (stage) => {

@@ -38,6 +38,7 @@ import {
 import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
+import { colonPortHint } from './web-location.js';
 import { plural } from '../text.js';
 
 /**
@@ -122,6 +123,7 @@ export const didWebvh: MethodDriver = {
       maxBytesSetting: 'SVC_WEBVH_MAX_BYTES',
       accept: LOG_ACCEPT,
       origin: location.origin,
+      hint: colonPortHint('webvh', parsed.id),
     });
 
     const cache = prefixCache(runtime);

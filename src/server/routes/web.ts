@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { observedChanges } from '../../core/history/history.js';
-import { ProblemError, type Problem } from '../../core/problems.js';
+import { ProblemError } from '../../core/problems.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import { webAssets } from '../../web/assets.js';
@@ -164,7 +164,7 @@ export function negotiatePage(accept: string | undefined): 'html' | 'json' | nul
  * A problem on a page route, as a page, when the client would rather read HTML; null otherwise
  * (problem+json as everywhere). Called by sendProblem for every error of the app.
  */
-export function pageProblemFor(request: FastifyRequest, problem: Problem): string | null {
+export function pageProblemFor(request: FastifyRequest, problem: ProblemError): string | null {
   const route = request.routeOptions.url;
   if (route === undefined || !PAGE_ROUTES.has(route)) return null;
   const accept = request.headers.accept;
