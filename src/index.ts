@@ -13,4 +13,18 @@ export type { ObservationStore, RuntimeStore, Observation } from './core/store.j
 export { createRuntime, systemClock } from './runtime/node.js';
 export type { Runtime, Clock, Logger, RuntimeConfig, ResolutionCache } from './core/runtime.js';
 export type * from './core/resolve/types.js';
+export { verifyCredential, type VerifyCredentialOptions } from './core/credentials/verify.js';
+export type { CredentialVerification } from './core/credentials/types.js';
+export { inspectA2a, type A2aInspectOptions } from './core/a2a/inspect.js';
+export type { A2aInspection } from './core/a2a/types.js';
+// Verify from files: supplied bytes stand in for the URLs svc would fetch (README "Verify from files").
+export {
+  withSuppliedResources,
+  SuppliedResources,
+  NotSuppliedProblem,
+  type SuppliedResource,
+  type SuppliedOptions,
+  type SuppliedNote,
+} from './core/supplied/resources.js';
+export { supplyResource, agentUrlOfCard, SUPPLIED_KINDS, type SuppliedInput, type SuppliedKind } from './core/supplied/inputs.js';
 export { VERSION } from './version.js';

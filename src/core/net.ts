@@ -113,6 +113,11 @@ export interface FetchResponse {
    * `127.0.0.0/8`; empty when every address was public.
    */
   allowances: string[];
+  /**
+   * Present only when no exchange took place: the bytes were supplied in place of the URL
+   * (core/supplied/resources.ts) — `status` 200, `tls` null, no address, no latency.
+   */
+  supplied?: { source: string };
 }
 
 export interface Net {

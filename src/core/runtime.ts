@@ -7,6 +7,7 @@
 import type { Net } from './net.js';
 import type { EnrichedResolution } from './resolve/types.js';
 import type { RuntimeStore } from './store.js';
+import type { SuppliedResources } from './supplied/resources.js';
 
 export interface Clock {
   /** Wall-clock time, for timestamps in results. */
@@ -63,6 +64,11 @@ export interface Runtime {
   net: Net;
   /** Observations and the other table groups; absent when nothing is stored (`--no-store`). */
   store?: RuntimeStore;
+  /**
+   * Resources supplied from files in place of URLs (verify from files): `net` answers them
+   * before any network. Set only by `withSuppliedResources` (core/supplied/resources.ts).
+   */
+  supplied?: SuppliedResources;
 }
 
 export const silentLogger: Logger = {

@@ -18,6 +18,7 @@ import type { FetchResponse } from '../net.js';
 import { ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
+import { describeResponse } from '../supplied/resources.js';
 import { clause } from '../text.js';
 import { A2A_CARD_MAX_BYTES, A2A_CARD_PATH, A2A_LEGACY_CARD_PATH, A2A_REQUESTED_VERSION, A2A_VERSION_HEADER } from './types.js';
 
@@ -66,7 +67,7 @@ async function get(runtime: Runtime, url: string, signal?: AbortSignal, hooks?: 
       ...(signal ? { signal } : {}),
     });
     stage.status = response.status >= 200 && response.status <= 299 ? 'PASS' : 'FAIL';
-    stage.detail = `HTTP ${response.status}, ${response.bytes} bytes`;
+    stage.detail = describeResponse(response);
     return response;
   });
 }

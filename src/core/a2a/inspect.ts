@@ -30,6 +30,7 @@ import { didKeySource, type KeySource } from '../credentials/keys.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../encoding/json.js';
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
+import { suppliedLimitations } from '../supplied/resources.js';
 import { capitalise, clause } from '../text.js';
 import { fetchAgentCard, type FetchedCard } from './fetch.js';
 import { A2A_V03_SCHEMA, A2A_V1_SCHEMA, quoteShort, validateCard } from './schema.js';
@@ -105,7 +106,8 @@ export async function inspectA2a(url: string, options: A2aInspectOptions): Promi
     signatureCheck(rawSignatures, signatures),
   ];
 
-  const limitations: string[] = [A2A_LIMITATIONS.selfReported, A2A_LIMITATIONS.cardOnly];
+  const supplied = response.supplied !== undefined;
+  const limitations: string[] = [A2A_LIMITATIONS.selfReported, supplied ? A2A_LIMITATIONS.suppliedCardOnly : A2A_LIMITATIONS.cardOnly];
   if (rawSignatures === undefined || rawSignatures === null || (Array.isArray(rawSignatures) && rawSignatures.length === 0)) limitations.push(A2A_LIMITATIONS.unsigned);
   if (signatures.some((s) => s.keySource === 'did')) limitations.push(A2A_LIMITATIONS.didKid);
   if (signatures.some((s) => s.keySource === 'jku')) limitations.push(A2A_LIMITATIONS.jku);
@@ -114,10 +116,13 @@ export async function inspectA2a(url: string, options: A2aInspectOptions): Promi
     if (a2aForm.uncovered.some((p) => !securityOnly.has(p))) limitations.push(A2A_LIMITATIONS.uncovered);
     if (securityOnly.size > 0) limitations.push(A2A_LIMITATIONS.droppedSecurity);
   }
+  // Verifying from files: each resource supplied (the card, a key's document) or withheld.
+  if (runtime.supplied) limitations.push(...suppliedLimitations(runtime.supplied.consulted()));
 
   return {
     cardUrl,
-    httpStatus: response.status,
+    // A card supplied from a file had no HTTP exchange: 0, never a status svc did not see.
+    httpStatus: supplied ? 0 : response.status,
     cardSha256: response.sha256,
     canonicalSha256: jcsSha256(card),
     hashProfile: HASH_PROFILE,
@@ -241,6 +246,9 @@ function isJsonContentType(contentType: string | null): boolean {
 
 function fetchCheck(fetched: FetchedCard): A2aCheck {
   const { response } = fetched;
+  if (response.supplied) {
+    return check('fetch', 'SKIP', `Not checked: the card was supplied from the file ${response.supplied.source} in place of ${response.url}, not fetched; where and how the agent serves it was not seen.`);
+  }
   const warnings: string[] = [];
   if (fetched.legacy) {
     warnings.push(`${A2A_CARD_PATH} answered HTTP ${fetched.currentPathStatus}; the card came from the legacy /.well-known/agent.json of A2A 0.2 and earlier`);
@@ -281,8 +289,8 @@ function versionCheck(card: JsonObject, specVersion: A2aSpecVersion, fetched: Fe
     return check('version', 'PASS', `A2A 1.0 card: ${v1} interface${v1 > 1 ? 's declare' : ' declares'} protocol version 1.x.${alsoLegacy}`);
   }
   if (specVersion === '0.3') {
-    const asked = fetched.legacy ? 'it came from the legacy path' : 'svc asked for A2A-Version 1.0';
-    return check('version', 'WARN', `A2A 0.3 card (url, protocolVersion ${quoteShort(pv ?? '', 20)}), although ${asked}; A2A 1.0 replaced these members with supportedInterfaces.`);
+    const asked = fetched.legacy ? ', although it came from the legacy path' : fetched.response.supplied ? '' : ', although svc asked for A2A-Version 1.0';
+    return check('version', 'WARN', `A2A 0.3 card (url, protocolVersion ${quoteShort(pv ?? '', 20)})${asked}; A2A 1.0 replaced these members with supportedInterfaces.`);
   }
   const named = pv !== null ? ` (protocolVersion ${quoteShort(pv, 20)})` : '';
   return check('version', 'WARN', `The card has neither supportedInterfaces (A2A 1.0) nor url with protocolVersion 0.3.x (A2A 0.3)${named}: its version is unknown.`);

@@ -26,6 +26,7 @@
  * | UNSUPPORTED   | an algorithm svc does not verify (`none`, HMAC, RSA …), `crit`, `b64: false`, a key type svc cannot read |
  * | INDETERMINATE | no usable key source; the DID does not resolve; the `jku` cannot be fetched or is no JWK set; no (or more than one) key with that `kid` in it; entries beyond A2A_MAX_SIGNATURES |
  */
+import { describeResponse } from '../supplied/resources.js';
 import { checkPublicJwk } from '../keys/jwk.js';
 import { didOf, isServiceProblem, type KeySource } from '../credentials/keys.js';
 import { isJsonObject, parseJsonBytes, type JsonObject, type JsonValue } from '../encoding/json.js';
@@ -291,7 +292,7 @@ async function fetchJwkSet(url: string, ctx: SignatureContext): Promise<JwkSet> 
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       stage.status = fetched.status >= 200 && fetched.status <= 299 ? 'PASS' : 'FAIL';
-      stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+      stage.detail = describeResponse(fetched);
       return fetched;
     });
     if (response.status < 200 || response.status > 299) return { reason: `the JWK set at ${at} could not be fetched: HTTP ${response.status}` };

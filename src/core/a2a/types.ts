@@ -99,6 +99,7 @@ export interface A2aSignature {
 export interface A2aInspection {
   /** The URL the card was served from (after redirects). */
   cardUrl: string;
+  /** The HTTP status of the card's fetch; 0 when the card was supplied from a file (no exchange). */
   httpStatus: number;
   /** SHA-256 of the body bytes as received, hex. */
   cardSha256: string;
@@ -133,6 +134,8 @@ export const A2A_LIMITATIONS = {
   selfReported: "Provider, skills and security schemes are the agent's own claims.",
   /** Always. */
   cardOnly: 'svc fetched only the card; it did not call the agent at any of its interfaces.',
+  /** Instead of cardOnly, when the card was supplied from a file (verify from files). */
+  suppliedCardOnly: 'svc read only the card supplied from a file; it neither fetched it from the agent nor called the agent at any of its interfaces.',
   /** No signature entry. */
   unsigned: 'The card is unsigned: nothing binds it to a key.',
   /** A signature names its key by DID URL. */

@@ -33,6 +33,7 @@ import type { FetchResponse } from '../net.js';
 import { asProblemError, cancelledProblem, ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
+import { describeResponse } from '../supplied/resources.js';
 import { capitalise, clause } from '../text.js';
 import { COMPACT_JWS } from './input.js';
 import { isServiceProblem } from './keys.js';
@@ -242,7 +243,7 @@ async function loadList(url: string, ctx: StatusCheckContext): Promise<LoadedLis
     response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the status list ${url}`, async (stage) => {
       const fetched = await ctx.runtime.net.fetch({ url, purpose: 'status list credential', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
       stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
-      stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+      stage.detail = describeResponse(fetched);
       return fetched;
     });
   } catch (err) {

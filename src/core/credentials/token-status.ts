@@ -27,6 +27,7 @@ import { numericDate } from '../proofs/datetime.js';
 import { asProblemError, cancelledProblem, ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
+import { describeResponse } from '../supplied/resources.js';
 import { rfc3339 } from '../runtime.js';
 import { clause } from '../text.js';
 import { findSigningKey, unusableKey } from './binding.js';
@@ -140,7 +141,7 @@ async function fetchToken(uri: string, ctx: TokenStatusContext): Promise<string>
     response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the Token Status List ${uri}`, async (stage) => {
       const fetched = await ctx.runtime.net.fetch({ url: uri, purpose: 'status list token', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
       stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
-      stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+      stage.detail = describeResponse(fetched);
       return fetched;
     });
   } catch (err) {

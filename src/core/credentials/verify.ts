@@ -13,6 +13,7 @@
  * itself cannot work (capacity, time limit).
  */
 import { sha256Hex } from '../canonical.js';
+import { suppliedLimitations } from '../supplied/resources.js';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import {
   checkProofSupport,
@@ -410,6 +411,15 @@ async function checkStatusLists(report: Report, credential: JsonObject, model: M
  * the credential's content (SPEC §1.7): every failure is a status with its reason.
  */
 export async function verifyCredential(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
+  const result = await verifyOne(input, options);
+  // Verifying from files: the limitations name each resource supplied or withheld (a status
+  // list's own verification, checkStatus false, leaves that to the credential's).
+  const supplied = options.runtime.supplied;
+  if (supplied && options.checkStatus !== false) result.limitations.push(...suppliedLimitations(supplied.consulted()));
+  return result;
+}
+
+async function verifyOne(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
   const report = new Report();
   const source = options.keySource ?? didKeySource(options.runtime, undefined, options.hooks);
   const now = options.runtime.clock.now();

@@ -13,6 +13,7 @@ import { ProblemError } from '../problems.js';
 import type { Trace } from '../resolve/trace.js';
 import type { DidDocument } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
+import { describeResponse, NotSuppliedProblem } from '../supplied/resources.js';
 import type { DomainBindingEvidence } from './types.js';
 import { unfetchedBinding, verifyDidConfiguration } from './verify.js';
 
@@ -22,10 +23,16 @@ export { configurationUrl };
 export const DID_CONFIGURATION_MAX_BYTES = 512 * 1024;
 
 export interface DomainBindingCheck {
+  /** The configuration URL of the origin. */
+  url: string;
   /** Settles (never rejects) once the fetch is over: await it before abandoning the check. */
   settled: Promise<void>;
-  /** Records the fetch stage, verifies the configuration for this DID and document. */
-  finish(did: string, document: DidDocument): Promise<DomainBindingEvidence>;
+  /**
+   * Records the fetch stage, verifies the configuration for this DID and document. Null when
+   * nothing was checked: verifying from files, the configuration was neither supplied nor
+   * fetched (core/supplied/resources.ts).
+   */
+  finish(did: string, document: DidDocument): Promise<DomainBindingEvidence | null>;
 }
 
 export function startDomainBinding(origin: string, { runtime, trace }: { runtime: Runtime; trace: Trace }): DomainBindingCheck {
@@ -33,11 +40,16 @@ export function startDomainBinding(origin: string, { runtime, trace }: { runtime
   const fetching = trace.begin('linkage.fetch', `Fetch the DID configuration of ${origin}`, async (stage): Promise<FetchResponse | ProblemError> => {
     try {
       const response = await runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json', signal: trace.signal });
-      stage.detail = `HTTP ${response.status}, ${response.bytes} bytes`;
+      stage.detail = describeResponse(response);
       if (response.status === 404 || response.status === 410) stage.detail += ': no DID configuration published';
       else if (response.status < 200 || response.status > 299) stage.status = 'FAIL';
       return response;
     } catch (err) {
+      if (err instanceof NotSuppliedProblem) {
+        stage.status = 'SKIP';
+        stage.detail = 'not supplied, and not fetched (verifying from files without the network)';
+        return err;
+      }
       if (!(err instanceof ProblemError)) throw err;
       stage.status = 'FAIL';
       stage.detail = err.detail;
@@ -46,9 +58,11 @@ export function startDomainBinding(origin: string, { runtime, trace }: { runtime
   });
 
   return {
+    url,
     settled: fetching.settled,
     async finish(did, document) {
       const fetched = await fetching.commit();
+      if (fetched instanceof NotSuppliedProblem) return null;
       if (fetched instanceof ProblemError) {
         return unfetchedBinding('UNREACHABLE', origin, url, `The DID configuration could not be fetched: ${fetched.detail}`);
       }
@@ -74,6 +88,6 @@ export function checkDomainBinding(
   document: DidDocument,
   origin: string,
   context: { runtime: Runtime; trace: Trace },
-): Promise<DomainBindingEvidence> {
+): Promise<DomainBindingEvidence | null> {
   return startDomainBinding(origin, context).finish(did, document);
 }

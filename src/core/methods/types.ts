@@ -4,6 +4,7 @@ import type { KeyCheckMemo } from '../keys/inspect.js';
 import type { Runtime } from '../runtime.js';
 import type { Trace } from '../resolve/trace.js';
 import type { DidDocument, Evidence, SourceEvidence } from '../resolve/types.js';
+import type { SuppliedNote } from '../supplied/resources.js';
 
 export interface ResolveOptions {
   /** Bypass and refresh the cache. */
@@ -41,6 +42,11 @@ export interface MethodResolution {
    * fetch of this resolution; reported in `limitations`.
    */
   allowances?: string[];
+  /**
+   * Verifying from files: the resources of this resolution that were supplied (and from which
+   * file) or neither supplied nor fetched; reported in dimensions, graph and `limitations`.
+   */
+  supplied?: SuppliedNote[];
   /** Seconds the result may be cached; undefined means the runtime default. */
   ttlSeconds?: number;
 }

@@ -59,17 +59,21 @@ export async function fetchWebResource({ runtime, trace }: MethodContext, bindin
   return { response, abandon };
 }
 
-/** `evidence.source` of a fetched resource. */
+/**
+ * `evidence.source` of a fetched resource. A supplied one (verify from files) keeps the URL it
+ * stands in for and its bytes, with no exchange: httpStatus, peerAddress and latencyMs null.
+ */
 export function httpsSource(response: FetchResponse): SourceEvidence {
+  const exchanged = response.supplied === undefined;
   return {
     kind: 'HTTPS',
     url: response.url,
-    httpStatus: response.status,
+    httpStatus: exchanged ? response.status : null,
     contentType: response.contentType,
     bytes: response.bytes,
     sha256: response.sha256,
-    peerAddress: response.peerAddress,
+    peerAddress: exchanged ? response.peerAddress : null,
     redirects: response.redirects,
-    latencyMs: response.latencyMs,
+    latencyMs: exchanged ? response.latencyMs : null,
   };
 }

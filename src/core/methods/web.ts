@@ -12,6 +12,7 @@ import { startDomainBinding } from '../linkage/check.js';
 import { ProblemError } from '../problems.js';
 import { sentence } from '../text.js';
 import type { DidDocument } from '../resolve/types.js';
+import { suppliedNotes } from '../supplied/resources.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { colonPortHint, didWebLocation, type DidWebLocation } from './web-location.js';
@@ -74,8 +75,12 @@ export const didWeb: MethodDriver = {
       tls: response.tls,
       domainBinding,
       allowances: response.allowances,
+      supplied: suppliedNotes(context.runtime, [
+        { purpose: 'DID document', url: location.documentUrl },
+        { purpose: 'DID configuration', url: binding.url },
+      ]),
       // A configuration that could not be fetched says nothing yet: do not keep that answer.
-      ...(domainBinding.status === 'UNREACHABLE' ? { ttlSeconds: 0 } : {}),
+      ...(domainBinding?.status === 'UNREACHABLE' ? { ttlSeconds: 0 } : {}),
     };
   },
 };

@@ -40,6 +40,7 @@ import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { colonPortHint } from './web-location.js';
 import { plural } from '../text.js';
+import { describeResponse, suppliedNotes } from '../supplied/resources.js';
 
 /**
  * Largest did.jsonl svc reads by default (bytes); a larger one is PAYLOAD_TOO_LARGE. The
@@ -143,7 +144,7 @@ export const didWebvh: MethodDriver = {
         }
         stage.status = failure ? 'WARN' : 'PASS';
         stage.detail =
-          `${versions.length} of ${plural(all.length, 'entry')} verified` +
+          `${versions.length} of ${plural(all.length, 'entry', 'entries')} verified` +
           (reusedEntries > 0 ? ` (${reusedEntries} reused from an earlier verification)` : '') +
           (failure ? `; entry ${failure.versionNumber} fails (${failure.check}): ${failure.reason}` : '');
         return verification;
@@ -155,7 +156,7 @@ export const didWebvh: MethodDriver = {
       ? await trace
           .run('webvh.fetch_witnesses', 'Fetch the witness proofs', async (stage): Promise<WitnessFileInput | null> => {
             const fetched = await runtime.net.fetch({ url: location.witnessUrl, purpose: 'witness proofs', maxBytes: DID_WITNESS_MAX_BYTES, accept: 'application/json', signal: trace.signal });
-            stage.detail = `HTTP ${fetched.status}, ${fetched.bytes} bytes`;
+            stage.detail = describeResponse(fetched);
             if (fetched.status === 404 || fetched.status === 410) {
               stage.detail += ': no witness file published';
               return null;
@@ -165,7 +166,7 @@ export const didWebvh: MethodDriver = {
             }
             return {
               parsed: parseJsonBytes(fetched.body, 'the witness file'),
-              evidence: { url: fetched.url, httpStatus: fetched.status, contentType: fetched.contentType, bytes: fetched.bytes, sha256: fetched.sha256 },
+              evidence: { url: fetched.url, httpStatus: fetched.supplied ? null : fetched.status, contentType: fetched.contentType, bytes: fetched.bytes, sha256: fetched.sha256 },
             };
           })
           .catch(abandon)
@@ -249,9 +250,14 @@ export const didWebvh: MethodDriver = {
       domainBinding,
       history,
       allowances: response.allowances,
+      supplied: suppliedNotes(runtime, [
+        { purpose: 'DID log', url: location.logUrl },
+        ...(log.witness.status !== 'NOT_REQUIRED' ? [{ purpose: 'witness file', url: location.witnessUrl }] : []),
+        { purpose: 'DID configuration', url: binding.url },
+      ]),
       // A log that fails verification is not kept (spec: SHOULD NOT cache); otherwise its ttl,
       // within the operator's cache lifetime.
-      ttlSeconds: log.failure || domainBinding.status === 'UNREACHABLE' ? 0 : Math.min(params.ttl, runtime.config.cacheTtlSeconds),
+      ttlSeconds: log.failure || domainBinding?.status === 'UNREACHABLE' ? 0 : Math.min(params.ttl, runtime.config.cacheTtlSeconds),
     };
   },
 };

@@ -3,6 +3,7 @@
  * and doesNotProve are the SPEC's words; only `state` and `statement` depend on the evidence.
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
+import { noteFor, type SuppliedNote } from '../supplied/resources.js';
 import { AUTHORITY_CHECKS, CHAIN_CHECKS, type HistoryEvidence } from '../webvh/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
 import { plural } from '../text.js';
@@ -55,6 +56,11 @@ export interface EvaluationInput {
   evidence: Evidence;
   /** Operator allowance ranges that admitted a non-public address during the fetches. */
   allowances: string[];
+  /**
+   * Verifying from files: the resources supplied in place of a fetch, or neither supplied nor
+   * fetched (core/supplied/resources.ts). Absent or empty: everything was fetched.
+   */
+  supplied?: SuppliedNote[];
 }
 
 type Finding = [DimensionState, string];
@@ -148,15 +154,31 @@ const ORIGIN_STATES: Readonly<Record<DomainBindingStatus, DimensionState>> = {
   UNREACHABLE: 'INDETERMINATE',
 };
 
-function origin({ method, selfCertifying, evidence }: EvaluationInput): Finding {
+function origin({ method, selfCertifying, evidence, supplied = [] }: EvaluationInput): Finding {
   if (selfCertifying || evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', `A did:${method} identifier is not tied to a web domain.`];
   const binding = evidence.domainBinding;
-  if (!binding) return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was checked.'];
-  return [ORIGIN_STATES[binding.status], binding.reason];
+  const configuration = supplied.find((n) => n.purpose === 'DID configuration');
+  if (!binding) {
+    if (configuration?.source === null) {
+      return ['NOT_ESTABLISHED', `Not established: the DID configuration (${configuration.url}) was not supplied from a file, and nothing is fetched when verifying from files.`];
+    }
+    return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was checked.'];
+  }
+  const state = ORIGIN_STATES[binding.status];
+  if (configuration?.source) {
+    // The credentials are verified as if fetched; that the origin publishes them was not seen.
+    return [state, `${binding.reason} The DID configuration was supplied from the file ${configuration.source}, not fetched from ${binding.origin}.`];
+  }
+  return [state, binding.reason];
 }
 
-function transport({ evidence }: EvaluationInput): Finding {
+function transport({ evidence, supplied = [] }: EvaluationInput): Finding {
   if (evidence.source.kind === 'DERIVED') return ['NOT_APPLICABLE', 'Nothing was fetched: the document came from the identifier itself.'];
+  const read = noteFor(supplied, evidence.source.url);
+  if (read?.source) {
+    const host = new URL(read.url).host;
+    return ['NOT_ESTABLISHED', `Not established: the ${read.purpose} was supplied from the file ${read.source}, not fetched from ${host}; svc saw no TLS connection.`];
+  }
   const tls = evidence.tls;
   if (!tls) return ['NOT_ESTABLISHED', 'No TLS evidence was recorded for the fetch.'];
   const { certificate } = tls;

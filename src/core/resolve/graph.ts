@@ -1,9 +1,14 @@
 /** The evidence graph (SPEC §2.3): who asserts what about whom, and what was checked. */
+import { noteFor, type SuppliedNote } from '../supplied/resources.js';
 import type { Evidence, Graph, GraphEdge, GraphNode } from './types.js';
 
 export const DOCUMENT_NODE = 'document';
 
-export function buildGraph(did: string, evidence: Evidence): Graph {
+/**
+ * `supplied` (verifying from files): a resource supplied in place of a fetch was not seen at its
+ * origin, so "serves" and "publishes" are DECLARED (by whoever supplied it), not OBSERVED.
+ */
+export function buildGraph(did: string, evidence: Evidence, supplied: readonly SuppliedNote[] = []): Graph {
   const nodes: GraphNode[] = [
     { id: did, kind: 'subject', label: did },
     { id: DOCUMENT_NODE, kind: 'document', label: `DID document (sha256 ${evidence.document.jcsSha256.slice(0, 12)}…)` },
@@ -31,7 +36,7 @@ export function buildGraph(did: string, evidence: Evidence): Graph {
     const origin = new URL(source.url).origin;
     nodes.push({ id: origin, kind: 'origin', label: origin });
     edges.push({ from: did, to: origin, relation: 'hostedAt', state: 'DECLARED' });
-    edges.push({ from: origin, to: DOCUMENT_NODE, relation: 'serves', state: 'OBSERVED' });
+    edges.push({ from: origin, to: DOCUMENT_NODE, relation: 'serves', state: noteFor(supplied, source.url)?.source ? 'DECLARED' : 'OBSERVED' });
     if (tls) {
       const tlsNode = `tls:${tls.host}`;
       nodes.push({ id: tlsNode, kind: 'tls', label: `${tls.protocol}, certificate by ${tls.certificate.issuer}` });
@@ -40,11 +45,12 @@ export function buildGraph(did: string, evidence: Evidence): Graph {
   }
   if (domainBinding) {
     const origin = domainBinding.origin;
+    const published = noteFor(supplied, domainBinding.configurationUrl)?.source ? 'DECLARED' : 'OBSERVED';
     if (!nodes.some((n) => n.id === origin)) nodes.push({ id: origin, kind: 'origin', label: origin });
     for (const credential of domainBinding.credentials) {
       const id = `linkage:${credential.index}`;
       nodes.push({ id, kind: 'linkage', label: `${credential.format} domain linkage credential (${credential.status})` });
-      edges.push({ from: origin, to: id, relation: 'publishes', state: 'OBSERVED' });
+      edges.push({ from: origin, to: id, relation: 'publishes', state: published });
       const concernsDid = credential.issuer === did || credential.subject === did;
       if (concernsDid) {
         edges.push({

@@ -112,13 +112,14 @@ export async function resolve(
     deactivated,
     evidence,
     allowances: method.allowances ?? [],
+    supplied: method.supplied ?? [],
   };
 
   const evaluation = await trace.run('evidence.evaluate', 'Evaluate the seven dimensions', (stage) => {
     const dimensions = evaluateDimensions(evaluationInput);
     const verdict = buildVerdict(evaluationInput, dimensions);
     stage.detail = verdict.outcome;
-    return { dimensions, verdict, graph: buildGraph(parsed.did, evidence), limitations: buildLimitations(evaluationInput) };
+    return { dimensions, verdict, graph: buildGraph(parsed.did, evidence, evaluationInput.supplied), limitations: buildLimitations(evaluationInput) };
   });
 
   const startedAt = rfc3339(started);

@@ -1,5 +1,6 @@
 /** The verdict and limitations of a resolution, derived from the dimensions and evidence. */
 import { lowerFirst, withoutPeriod } from '../text.js';
+import { suppliedLimitations } from '../supplied/resources.js';
 import type { EvaluationInput } from './dimensions.js';
 import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
 
@@ -81,6 +82,7 @@ export function buildLimitations(input: EvaluationInput): string[] {
       `A fetch used a non-public address admitted by the operator's egress allowance ${range} (SVC_EGRESS_ALLOW); the host was not reached over the public Internet.`,
     );
   }
+  limitations.push(...suppliedLimitations(input.supplied ?? []));
   if (input.method === 'jwk') {
     limitations.push('The same key can be written as many different did:jwk identifiers; compare identifiers, not keys.');
   }
