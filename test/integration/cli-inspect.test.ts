@@ -766,7 +766,7 @@ describe('svc inspect-a2a', () => {
 
   it('not a URL: exit 4 (INVALID_REQUEST); a missing URL: exit 2; --help lists the exit codes', async () => {
     expectProblem(await run(['inspect-a2a', 'agent.example']), 'inspect-a2a', 'INVALID_REQUEST', /^The agent URL is not an absolute URL/);
-    expectUsageError(await run(['inspect-a2a']), /^missing required argument 'url'$/, 'inspect-a2a');
+    expectUsageError(await run(['inspect-a2a']), /^missing required argument 'url' \(or --from-file <card>\)$/, 'inspect-a2a');
     const help = await run(['inspect-a2a', '--help']);
     expect(help.exitCode).toBe(0);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(

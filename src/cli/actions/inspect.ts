@@ -9,6 +9,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { databaseOption } from './database.js';
 import { printable } from '../output/layout.js';
+import { usageError } from '../errors.js';
 import { emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
 
@@ -82,15 +83,48 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   });
 }
 
-export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string, options: InspectOptions): Promise<void> {
+export interface InspectA2aOptions extends InspectOptions {
+  /** Verify from files: the card, inspected as the one at the URL (actions/supplied.ts). */
+  fromFile?: string;
+  allowNetwork?: boolean;
+}
+
+export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string | undefined, options: InspectA2aOptions): Promise<void> {
   const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
-  return run(io, setExit, options, async (runtime, hooks) => {
-    const { inspectA2a } = await import('../../core/a2a/inspect.js');
-    const value = await inspectA2a(url, { runtime, hooks });
-    return {
-      value: withAcceptedWarnings(value, accepted),
-      exitCode: exitForA2a(value, { strict: options.strict, accepted }),
-      text: (style, width) => a2aText(value, style, width, accepted),
-    };
-  });
+  if (options.fromFile === undefined) {
+    if (options.allowNetwork) throw usageError('--allow-network applies only with a file option (--from-file)');
+    if (url === undefined) throw usageError("missing required argument 'url' (or --from-file <card>)");
+    return run(io, setExit, options, async (runtime, hooks) => {
+      const { inspectA2a } = await import('../../core/a2a/inspect.js');
+      return a2aOutcome(await inspectA2a(url, { runtime, hooks }), options, accepted);
+    });
+  }
+  const card = options.fromFile;
+  const supplied = await import('./supplied.js');
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const [file] = await supplied.readSuppliedFiles([{ kind: 'agentCard', target: url ?? '', file: card, flag: '--from-file' }], runtime.config);
+  return emitReport(io, options, runtime, async (hooks) => {
+    const [{ inspectA2a }, { agentUrlOfCard, supplyResource }] = await Promise.all([import('../../core/a2a/inspect.js'), import('../../core/supplied/inputs.js')]);
+    // Without a URL, the card is taken for the well-known card of its first interface's origin.
+    const target = url ?? agentUrlOfCard(file!.body);
+    if (target === null) {
+      // A file that is no card at all is that problem (exit 4); a card without an https interface needs the URL (exit 2).
+      supplyResource({ kind: 'agentCard', target: 'https://agent.invalid', body: file!.body, source: card });
+      throw usageError(`--from-file ${printable(card)}: the card names no https interface to take its URL from; give the agent URL it is for`);
+    }
+    const from = supplied.suppliedRuntime(runtime, [{ ...file!, target }], options.allowNetwork === true);
+    const value = await inspectA2a(target, { runtime: from, hooks });
+    if (url === undefined) {
+      value.limitations.push(`No agent URL was given: the card was taken for the card of ${target}, the origin of its own first interface, so the origin check compares the card with itself.`);
+    }
+    return a2aOutcome(value, options, accepted);
+  }, setExit);
+}
+
+function a2aOutcome(value: A2aInspection, options: InspectA2aOptions, accepted: ReadonlySet<string> | undefined): ReportOutcome<unknown> {
+  return {
+    value: withAcceptedWarnings(value, accepted),
+    exitCode: exitForA2a(value, { strict: options.strict, accepted }),
+    text: (style, width) => a2aText(value, style, width, accepted),
+  };
 }

@@ -9,13 +9,14 @@ import { observedChanges, recordObservation } from '../../core/history/history.j
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
-import { CLI_ERROR_CODES, CliError } from '../errors.js';
+import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
 import { EXIT, exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/layout.js';
 import { emitResult, type OutputOptions } from '../output/emit.js';
 import type { TimeMachineInput } from '../../web/dossier.js';
 import { databaseOption } from './database.js';
+import type { SuppliedFile, SuppliedFileOption } from './supplied.js';
 
 export interface ResolveCommandOptions extends OutputOptions {
   strict?: boolean;
@@ -26,6 +27,54 @@ export interface ResolveCommandOptions extends OutputOptions {
   versionTime?: string;
   versionNumber?: string;
   html?: string;
+  /** Verify from files (actions/supplied.ts). */
+  document?: string;
+  log?: string;
+  witness?: string;
+  didConfiguration?: string;
+  allowNetwork?: boolean;
+}
+
+const FILE_OPTIONS = '--document, --log, --witness, --did-configuration';
+
+/** The identifier as written, decoded once when fully percent-encoded; a malformed encoding is left for the resolution to refuse (INVALID_DID). */
+function writtenIdentifier(did: string): string {
+  try {
+    return decodeIdentifier(did);
+  } catch {
+    return did;
+  }
+}
+
+/**
+ * The file options of a resolution, checked against the DID (exit 2 when they do not fit it):
+ * --document for a did:web, --log and --witness for a did:webvh, --did-configuration for either;
+ * without --allow-network the DID document or log itself must be among them.
+ */
+function fileOptionsOf(identifier: string, options: ResolveCommandOptions): SuppliedFileOption[] {
+  const given: SuppliedFileOption[] = [];
+  const add = (kind: SuppliedFileOption['kind'], flag: string, file: string | undefined) => {
+    if (file !== undefined) given.push({ kind, target: identifier, file, flag });
+  };
+  add('didDocument', '--document', options.document);
+  add('didLog', '--log', options.log);
+  add('witnessFile', '--witness', options.witness);
+  add('didConfiguration', '--did-configuration', options.didConfiguration);
+  if (given.length === 0) return given;
+  // The method as written; a DID that does not parse is the resolution's own answer (INVALID_DID).
+  const method = /^did:([a-z0-9]+):/.exec(identifier)?.[1];
+  if (method !== undefined && method !== 'web' && method !== 'webvh') {
+    throw usageError(`${FILE_OPTIONS} apply to did:web and did:webvh; a did:${printable(method.slice(0, 20))} is resolved without fetching anything`);
+  }
+  if (method === 'webvh' && options.document !== undefined) throw usageError('--document is the did.json of a did:web; a did:webvh is verified from its log (--log)');
+  if (method === 'web' && (options.log !== undefined || options.witness !== undefined)) {
+    throw usageError(`${options.log !== undefined ? '--log' : '--witness'} belongs to a did:webvh; a did:web is verified from its did.json (--document)`);
+  }
+  if (!options.allowNetwork) {
+    if (method === 'web' && options.document === undefined) throw usageError('with a file option svc fetches nothing, so the DID document must be supplied too (--document), or allow the network (--allow-network)');
+    if (method === 'webvh' && options.log === undefined) throw usageError('with a file option svc fetches nothing, so the DID log must be supplied too (--log), or allow the network (--allow-network)');
+  }
+  return given;
 }
 
 const FLAGS = { versionId: '--version-id', versionTime: '--version-time', versionNumber: '--version-number' } as const;
@@ -115,23 +164,35 @@ async function htmlDestination(file: string): Promise<void> {
 export async function resolveAction(io: CliIo, setExit: (code: number) => void, did: string, options: ResolveCommandOptions): Promise<void> {
   const selected = versionOptions(options);
   if (options.html !== undefined) await htmlDestination(options.html);
-  // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
-  if (options.store) databaseOption(options.db, io.env);
+  const fileOptions = fileOptionsOf(writtenIdentifier(did), options);
+  const fromFiles = fileOptions.length > 0;
+  // The file options' work loads only when one is given.
+  const supplied = fromFiles || options.allowNetwork ? await import('./supplied.js') : null;
+  supplied?.requireFileOptionFor(options.allowNetwork, fileOptions, FILE_OPTIONS);
+  // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2); from files, nothing is recorded.
+  const store = options.store && !fromFiles;
+  if (store) databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const files: SuppliedFile[] = supplied && fromFiles ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
   await emitResult(io, options, runtime, async (hooks) => {
     const identifier = decodeIdentifier(did);
     let result: EnrichedResolution;
     try {
-      result = await resolve(identifier, runtime, selected, hooks);
+      const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+      result = await resolve(identifier, from, selected, hooks);
     } catch (err) {
       if (options.html !== undefined && err instanceof ProblemError) {
         await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
       }
       throw err;
     }
-    const timeMachine = options.store ? await record(io, options, runtime, result, selected) : null;
+    const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
     if (options.html !== undefined) {
-      const unavailable = options.store ? 'No observations could be read from the local history.' : 'This resolution was not recorded (--no-store), so no history is shown.';
+      const unavailable = fromFiles
+        ? 'This resolution was verified from files and is never recorded, so no history is shown.'
+        : options.store
+          ? 'No observations could be read from the local history.'
+          : 'This resolution was not recorded (--no-store), so no history is shown.';
       await writeHtml(io, options.html, options.quiet === true, (web) =>
         web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
       );

@@ -19,6 +19,7 @@ import type { CliIo } from '../io.js';
 import { printable } from '../output/layout.js';
 import { emitReport, type OutputOptions } from '../output/emit.js';
 import { credentialText, jwsText, policyText } from '../output/verification.js';
+import type { SuppliedFileOption } from './supplied.js';
 
 /** Largest credential, policy or JWS file read (the same bound as a compact JWS). */
 export const MAX_INPUT_BYTES = MAX_JWS_LENGTH;
@@ -101,12 +102,40 @@ export interface VerifyCommandOptions extends OutputOptions {
   egressAllow: string[];
 }
 
-export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCommandOptions & { audience?: string }): Promise<void> {
+export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
+  audience?: string;
+  /** Verify from files: `<did> <file>` and `<url> <file>` pairs, flattened (actions/supplied.ts). */
+  issuerDocument?: string[];
+  statusList?: string[];
+  allowNetwork?: boolean;
+}
+
+/** The file options of verify-credential: each issuer's document (a did:web's did.json, a did:webvh's log) and each status list. */
+async function credentialFileOptions(options: VerifyCredentialCommandOptions): Promise<SuppliedFileOption[]> {
+  if (!options.issuerDocument?.length && !options.statusList?.length && !options.allowNetwork) return [];
+  const { pairsOf, requireFileOptionFor } = await import('./supplied.js');
+  const given: SuppliedFileOption[] = [];
+  for (const [did, file] of pairsOf(options.issuerDocument, '--issuer-document', '<did>', '<file>')) {
+    const method = /^did:([a-z0-9]+):./.exec(did)?.[1];
+    if (method === undefined) throw new ConfigError(`--issuer-document takes a DID, then a file; ${printable(did.slice(0, 80))} is not a DID`);
+    if (method !== 'web' && method !== 'webvh') throw new ConfigError(`--issuer-document applies to did:web and did:webvh; the keys of a did:${printable(method.slice(0, 20))} are read without fetching anything`);
+    given.push({ kind: method === 'web' ? 'didDocument' : 'didLog', target: did, file, flag: '--issuer-document' });
+  }
+  for (const [url, file] of pairsOf(options.statusList, '--status-list', '<url>', '<file>')) given.push({ kind: 'statusList', target: url, file, flag: '--status-list' });
+  requireFileOptionFor(options.allowNetwork, given, '--issuer-document, --status-list');
+  return given;
+}
+
+export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
   if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
+  const fileOptions = await credentialFileOptions(options);
   const text = await readSource(file, 'credential');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const supplied = fileOptions.length > 0 ? await import('./supplied.js') : null;
+  const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
   await emitReport(io, options, runtime, async (hooks) => {
-    const value = await verifyCredential(text, { runtime, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+    const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+    const value = await verifyCredential(text, { runtime: from, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
     return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
   }, setExit);
 }

@@ -17,11 +17,12 @@
 import type { Command } from 'commander';
 import { A2A_CHECK_IDS } from '../../core/a2a/types.js';
 import { MCP_CHECK_IDS } from '../../core/mcp/types.js';
-import type { InspectOptions, InspectMcpOptions } from '../actions/inspect.js';
+import type { InspectA2aOptions, InspectMcpOptions } from '../actions/inspect.js';
 import { addAllowWarnOption } from '../checks.js';
 import type { CliIo } from '../io.js';
 import { addOutputOptions } from '../output/options.js';
-import { addDbOption, addEgressOption } from './store-options.js';
+import { addAllowNetworkOption, addDbOption, addEgressOption } from './store-options.js';
+import { completeFiles } from '../completion.js';
 
 function commonOptions(cmd: Command, what: string, checkIds: readonly string[]): Command {
   return addEgressOption(addAllowWarnOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), checkIds), what);
@@ -73,7 +74,10 @@ Examples:
   const a2a = program
     .command('inspect-a2a')
     .description('Inspect an A2A agent card: schema, version, interfaces, provider, security and signatures')
-    .argument('<url>', 'the agent origin (https://agent.example) or the URL of its card');
+    .argument('[url]', 'the agent origin (https://agent.example) or the URL of its card; with --from-file, what the card is for (default: the origin of its first interface)')
+    .option('--from-file <card>', 'verify from files: inspect this file as the card at the URL instead of fetching it (nothing else is fetched)');
+  completeFiles(a2a, '--from-file');
+  addAllowNetworkOption(a2a);
   commonOptions(a2a, 'the agent host and key hosts', A2A_CHECK_IDS);
   addOutputOptions(a2a);
   a2a.addHelpText(
@@ -89,10 +93,16 @@ Exit status: 0 every check passes; 1 a check fails (e.g. a signature INVALID, an
 https); 3 a check warns (--strict: 1); 4 no answer (no card, not JSON, unreachable); 2 usage.
 --allow-warn names warnings you accept: still reported, they count toward neither 3 nor --strict.
 
+Verify from files: --from-file inspects a saved card as the one at the URL (an origin means its
+/.well-known/agent-card.json; without a URL, the origin of the card's first interface). The fetch
+check is then SKIP (the card was not fetched) and svc fetches nothing else: a signature whose key
+is not a did:key is INDETERMINATE, unless --allow-network.
+
 Examples:
   $ svc inspect-a2a https://agent.example
   $ svc inspect-a2a https://agent.example --strict --allow-warn provider
-  $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json`,
+  $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json
+  $ svc inspect-a2a https://agent.example --from-file agent-card.json`,
   );
-  a2a.action(async (url: string, options: InspectOptions) => (await import('../actions/inspect.js')).inspectA2aAction(io, setExit, url, options));
+  a2a.action(async (url: string | undefined, options: InspectA2aOptions) => (await import('../actions/inspect.js')).inspectA2aAction(io, setExit, url, options));
 }

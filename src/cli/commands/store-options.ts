@@ -1,5 +1,5 @@
 /** Options shared by several commands: the embedded store's file and the egress allowance (their values are read by actions/database.ts and the runtime). */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { completeFiles } from '../completion.js';
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -15,4 +15,24 @@ export function addDbOption(cmd: Command): Command {
  */
 export function addEgressOption(cmd: Command, what = 'e.g. 10.0.0.0/8 for intranet DIDs'): Command {
   return cmd.option('--egress-allow <cidr>', `also fetch from these non-public addresses (${what}); repeatable, adds to SVC_EGRESS_ALLOW`, collect, []);
+}
+
+/**
+ * `--allow-network`: verifying from files, also fetch what was not supplied (README "Verify from
+ * files"). Without it, a file option means svc fetches nothing at all.
+ */
+export function addAllowNetworkOption(cmd: Command): Command {
+  return cmd.option('--allow-network', 'with a file option: also fetch what was not supplied (without it svc fetches nothing, and says what it did not see)');
+}
+
+/**
+ * A repeatable option of two values (`--issuer-document <did> <file>`): commander collects the
+ * values of every occurrence in one list (a variadic option, read two by two by the action);
+ * help, man page and completions show the two names. `fileValues` completes file names.
+ */
+export function addPairOption(cmd: Command, long: string, first: string, second: string, description: string): Command {
+  const option = new Option(`${long} <${first}-and-${second}...>`, description);
+  option.flags = `${long} <${first}> <${second}>`;
+  cmd.addOption(option);
+  return completeFiles(cmd, long);
 }

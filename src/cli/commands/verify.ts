@@ -8,10 +8,10 @@
 import type { Command } from 'commander';
 import { RELATIONSHIPS } from '../../core/resolve/types.js';
 import { completeFiles } from '../completion.js';
-import type { VerifyCommandOptions } from '../actions/verify.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from '../actions/verify.js';
 import type { CliIo } from '../io.js';
 import { addOutputOptions } from '../output/options.js';
-import { addEgressOption } from './store-options.js';
+import { addAllowNetworkOption, addEgressOption, addPairOption } from './store-options.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
 
@@ -22,6 +22,9 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
     .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"');
   completeFiles(credential, 'file');
+  addPairOption(credential, '--issuer-document', 'did', 'file', "verify from files: this file as the DID's document (a did:web's did.json, a did:webvh's did.jsonl) instead of fetching it; repeatable");
+  addPairOption(credential, '--status-list', 'url', 'file', 'verify from files: this file as the status list credential (or token) at the URL; repeatable');
+  addAllowNetworkOption(credential);
   egressOption(credential);
   addOutputOptions(credential);
   credential.addHelpText(
@@ -30,11 +33,17 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
 Exit status: 0 VALID; 1 INVALID, EXPIRED, NOT_YET_VALID, REVOKED, SUSPENDED, UNSUPPORTED or MALFORMED;
 3 INDETERMINATE (e.g. the issuer is unreachable or not a DID); 4 no answer; 2 usage or unreadable file.
 
+Verify from files: --issuer-document and --status-list supply what svc would fetch; svc then fetches
+nothing else (--allow-network: what was not supplied), and a key or list that was not supplied makes
+its check INDETERMINATE. Give these options after the credential file.
+
 Examples:
   $ svc verify-credential credential.json
-  $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt`,
+  $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
+  $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
+      --status-list https://issuer.example/status/1 status-1.json`,
   );
-  credential.action(async (file: string, options: VerifyCommandOptions & { audience?: string }) => (await import('../actions/verify.js')).verifyCredentialAction(io, setExit, file, options));
+  credential.action(async (file: string, options: VerifyCredentialCommandOptions) => (await import('../actions/verify.js')).verifyCredentialAction(io, setExit, file, options));
 
   const jws = program
     .command('verify-jws')

@@ -273,12 +273,20 @@ export function evidenceSections(result: EnrichedResolution): EvidenceSection[] 
   if (source.kind === 'HTTPS') {
     const fields = [field('url', source.url ?? NONE)];
     for (const hop of source.redirects) fields.push(field('redirect', `${hop.status} ${hop.from} → ${hop.to}`, 'warn'));
-    fields.push(
-      field('response', `HTTP ${source.httpStatus ?? '?'}, ${source.bytes ?? '?'} bytes, ${source.contentType ?? 'no content type'}`),
-      field('pinned address', source.peerAddress ?? NONE),
-      field('sha256', source.sha256 ?? NONE),
-      field('latency', `${source.latencyMs ?? '?'} ms`),
-    );
+    if (source.httpStatus === null) {
+      // Verify from files: the bytes stood in for the URL; no exchange took place (see Limitations).
+      fields.push(
+        field('response', `none: supplied from a file, not fetched; ${source.bytes ?? '?'} bytes, ${source.contentType ?? 'no content type'}`, 'warn'),
+        field('sha256', source.sha256 ?? NONE),
+      );
+    } else {
+      fields.push(
+        field('response', `HTTP ${source.httpStatus}, ${source.bytes ?? '?'} bytes, ${source.contentType ?? 'no content type'}`),
+        field('pinned address', source.peerAddress ?? NONE),
+        field('sha256', source.sha256 ?? NONE),
+        field('latency', `${source.latencyMs ?? '?'} ms`),
+      );
+    }
     sections.push({ title: 'Source', fields });
   }
   if (tls) {
