@@ -19,10 +19,10 @@ _svc() {
     return
   fi
   case "$cmd" in
-    resolve) flags='--strict --version-id --version-time --version-number --egress-allow --db --no-store --html --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --egress-allow --db --html' ;;
+    resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html' ;;
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --egress-allow' ;;
+    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow' ;;
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
@@ -31,7 +31,7 @@ _svc() {
     verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
     inspect-mcp) flags='--strict --allow-warn --egress-allow --db --no-store --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--allow-warn --egress-allow --db' ;;
-    inspect-a2a) flags='--strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--allow-warn --egress-allow' ;;
+    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from-file --allow-warn --egress-allow' ;;
     history) flags='--limit --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
@@ -48,7 +48,7 @@ _svc() {
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--db|resolve:--html|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--db|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
+    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|verify-credential:--issuer-document|verify-credential:--status-list|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--db|inspect-a2a:--from-file|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
     inspect-mcp:--allow-warn) COMPREPLY=( $(compgen -W 'historyPersistence transport protocol identity inventory drift' -- "$cur") ); return ;;
     inspect-a2a:--allow-warn) COMPREPLY=( $(compgen -W 'fetch schema version interfaces origin provider security signature' -- "$cur") ); return ;;
