@@ -9,8 +9,9 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { databaseOption } from './database.js';
 import { printable } from '../output/layout.js';
-import { emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
+import { emitReport, type OutputOptions, type ReportOutcome, type SarifProblem } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
+import { resolveFormat } from '../output/options.js';
 
 /** AUTH_REQUIRED is 3 whatever --strict or --allow-warn say (nothing was listed); else the checks decide. */
 export function exitForMcp(result: McpInspection, policy: WarnPolicy = {}): ExitCode {
@@ -59,38 +60,66 @@ async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runt
 }
 
 
-/** One inspection: a Runtime with the command's egress allowance, then one report. */
-function run(io: CliIo, setExit: (code: number) => void, options: InspectOptions, work: (runtime: Runtime, hooks: StageHooks) => Promise<ReportOutcome<unknown>>): Promise<void> {
+/**
+ * One inspection: a Runtime with the command's egress allowance, then one report (--format sarif:
+ * a SARIF log, sarif.ts — loaded only then; a problem's log names the command and its target).
+ */
+function run(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: InspectOptions,
+  target: { command: 'inspect-mcp' | 'inspect-a2a'; url: string },
+  work: (runtime: Runtime, hooks: StageHooks, sarif: typeof import('../output/sarif.js') | null) => Promise<ReportOutcome<unknown>>,
+): Promise<void> {
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  return emitReport(io, options, runtime, (hooks) => work(runtime, hooks), setExit);
+  const sarif = options.format === 'sarif' ? import('../output/sarif.js') : null;
+  let sarifProblem: SarifProblem | undefined;
+  return emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const module = sarif ? await sarif : null;
+      if (module) sarifProblem = (problem, exitCode) => module.problemSarif(target.command, target.url, problem, exitCode);
+      return work(runtime, hooks, module);
+    },
+    setExit,
+    (problem, exitCode) => sarifProblem?.(problem, exitCode),
+  );
 }
 
-export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, options: InspectMcpOptions): Promise<void> {
+export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, given: InspectMcpOptions): Promise<void> {
+  const options = resolveFormat(given);
   const accepted = parseAllowWarn(options.allowWarn, MCP_CHECK_IDS, 'inspect-mcp');
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
-  return run(io, setExit, options, async (runtime, hooks) => {
+  return run(io, setExit, options, { command: 'inspect-mcp', url: endpoint }, async (runtime, hooks, sarif) => {
     const { inspectMcp } = await import('../../core/mcp/inspect.js');
     const value = await withStore(io, options, runtime, (storageUnavailable) =>
       inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
     );
+    const exitCode = exitForMcp(value, { strict: options.strict, accepted });
     return {
       value: withAcceptedWarnings(value, accepted),
-      exitCode: exitForMcp(value, { strict: options.strict, accepted }),
+      exitCode,
       text: (style, width) => mcpText(value, style, width, accepted),
+      ...(sarif ? { sarif: () => sarif.mcpSarif(value, { exitCode, accepted }) } : {}),
     };
   });
 }
 
-export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string, options: InspectOptions): Promise<void> {
+export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string, given: InspectOptions): Promise<void> {
+  const options = resolveFormat(given);
   const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
-  return run(io, setExit, options, async (runtime, hooks) => {
+  return run(io, setExit, options, { command: 'inspect-a2a', url }, async (runtime, hooks, sarif) => {
     const { inspectA2a } = await import('../../core/a2a/inspect.js');
     const value = await inspectA2a(url, { runtime, hooks });
+    const exitCode = exitForA2a(value, { strict: options.strict, accepted });
     return {
       value: withAcceptedWarnings(value, accepted),
-      exitCode: exitForA2a(value, { strict: options.strict, accepted }),
+      exitCode,
       text: (style, width) => a2aText(value, style, width, accepted),
+      ...(sarif ? { sarif: () => sarif.a2aSarif(value, { exitCode, accepted }) } : {}),
     };
   });
 }
