@@ -44,7 +44,7 @@ export const SARIF_VERSION = '2.1.0';
 /** The OASIS schema of SARIF 2.1.0 (errata 01), as its `$schema`. */
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 /** Where svc is documented wherever it is installed: its man page (package.json names no homepage). */
-export const SVC_INFORMATION_URI = 'man:svc(1)';
+export const INFORMATION_URI = 'man:svc(1)';
 /** The key of svc's partial fingerprint; the version changes only if its inputs do. */
 export const FINGERPRINT_KEY = 'svcFinding/v1';
 
@@ -278,7 +278,7 @@ function log(rules: Rule[], findings: Finding[], options: SarifOptions, runPrope
     version: SARIF_VERSION,
     runs: [
       {
-        tool: { driver: { name: 'svc', version: VERSION, semanticVersion: VERSION, informationUri: SVC_INFORMATION_URI, rules } },
+        tool: { driver: { name: 'svc', version: VERSION, semanticVersion: VERSION, informationUri: INFORMATION_URI, rules } },
         invocations: [{ executionSuccessful, exitCode: options.exitCode, ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}) }],
         results: findings.map((f) => result(f, index.get(f.subject.ruleId)!, options)),
         properties: runProperties,
