@@ -10,6 +10,9 @@
  * Both: --allow-warn <check-id>[,…] accepts known warnings (src/cli/checks.ts): those WARN checks
  * count toward neither 3 nor --strict; --json then adds `acceptedWarnings`.
  *
+ * Both: --format text|json|sarif: sarif prints one SARIF 2.1.0 log (output/sarif.ts) — a finding per
+ * risk signal, WARN and FAIL check — with the same exit code; with --json it is a usage error.
+ *
  * Both: 4 no answer (a problem: unreachable, egress blocked, no card, not JSON), 2 usage.
  * inspect-mcp records each complete inventory in the embedded store (the same database as
  * `svc resolve`), so the next run reports drift; --no-store skips that.
@@ -20,7 +23,7 @@ import { MCP_CHECK_IDS } from '../../core/mcp/types.js';
 import type { InspectA2aOptions, InspectMcpOptions } from '../actions/inspect.js';
 import { addAllowWarnOption } from '../checks.js';
 import type { CliIo } from '../io.js';
-import { addOutputOptions } from '../output/options.js';
+import { addFormatOption, addOutputOptions } from '../output/options.js';
 import { addAllowNetworkOption, addDbOption, addEgressOption } from './store-options.js';
 import { completeFiles } from '../completion.js';
 
@@ -36,7 +39,7 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
-  addOutputOptions(mcp);
+  addFormatOption(addOutputOptions(mcp));
   mcp.addHelpText(
     'after',
     `
@@ -61,13 +64,20 @@ A warning you know about and accept (a server that only speaks the older handsha
 a development host) is named with --allow-warn: it is still reported, marked accepted, but counts
 toward neither 3 nor --strict; --json then adds "acceptedWarnings" (the ids accepted).
 
+--format sarif prints a SARIF 2.1.0 log for code scanning instead of the report: a result per risk
+signal and per WARN check, each named by its item (tools/<name>, prompts/<name>, resources/<uri>)
+with a fingerprint that follows the item's definition; accepted warnings are suppressed results.
+The exit status is the same. With no answer (exit 4) the log has no results, an error
+notification naming the problem, and executionSuccessful false; the error is on stderr as usual.
+
 Examples:
   $ svc inspect-mcp https://tools.example/mcp
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.resources[] | {uri, drift, riskSignals}'
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
   $ svc inspect-mcp https://legacy.example/mcp --strict --allow-warn protocol
-  $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store`,
+  $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store
+  $ svc inspect-mcp https://tools.example/mcp --format sarif > svc.sarif`,
   );
   mcp.action(async (endpoint: string, options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
 
@@ -79,7 +89,7 @@ Examples:
   completeFiles(a2a, '--from-file');
   addAllowNetworkOption(a2a);
   commonOptions(a2a, 'the agent host and key hosts', A2A_CHECK_IDS);
-  addOutputOptions(a2a);
+  addFormatOption(addOutputOptions(a2a));
   a2a.addHelpText(
     'after',
     `
@@ -92,6 +102,8 @@ from a DID kid (assertionMethod) or an https jku. The card's claims are reported
 Exit status: 0 every check passes; 1 a check fails (e.g. a signature INVALID, an interface not
 https); 3 a check warns (--strict: 1); 4 no answer (no card, not JSON, unreachable); 2 usage.
 --allow-warn names warnings you accept: still reported, they count toward neither 3 nor --strict.
+--format sarif prints a SARIF 2.1.0 log instead (a result per WARN check, an error per FAIL check;
+exit status unchanged; with no answer, a log whose invocation failed and the error on stderr).
 
 Verify from files: --from-file inspects a saved card as the one at the URL (an origin means its
 /.well-known/agent-card.json; without a URL, the origin of the card's first interface). The fetch
@@ -102,6 +114,7 @@ Examples:
   $ svc inspect-a2a https://agent.example
   $ svc inspect-a2a https://agent.example --strict --allow-warn provider
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json
+  $ svc inspect-a2a https://agent.example --format sarif > agent.sarif
   $ svc inspect-a2a https://agent.example --from-file agent-card.json`,
   );
   a2a.action(async (url: string | undefined, options: InspectA2aOptions) => (await import('../actions/inspect.js')).inspectA2aAction(io, setExit, url, options));

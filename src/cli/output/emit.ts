@@ -1,6 +1,8 @@
 /**
  * How every command turns a result or a problem into output and an exit code:
  *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
+ *   --format sarif  one SARIF 2.1.0 log on stdout (the outcome's `sarif`; a problem's log from
+ *            `sarifProblem`, beside the usual error on stderr)
  *   TTY      the ink dossier (ink is imported only here, only then); a report taller than the
  *            terminal through the pager (paging.ts; --no-pager, SVC_PAGER)
  *   piped    the plain-text dossier
@@ -36,7 +38,12 @@ function useInk(stream: CliStream, env: NodeJS.ProcessEnv): boolean {
  * --quiet (their output is for programs and scripts).
  */
 function progressWanted(io: CliIo, options: OutputOptions): boolean {
-  return io.stderr.isTTY === true && io.env['TERM'] !== 'dumb' && !options.json && !options.quiet;
+  return io.stderr.isTTY === true && io.env['TERM'] !== 'dumb' && !machineReadable(options) && !options.quiet;
+}
+
+/** Output for programs: --json or --format sarif. */
+function machineReadable(options: OutputOptions): boolean {
+  return options.json === true || options.format === 'sarif';
 }
 
 /**
@@ -92,7 +99,12 @@ export interface ReportOutcome<T> {
    * with --json and --quiet (like an error, it is never hidden).
    */
   notes?: readonly string[];
+  /** The SARIF 2.1.0 log of the result, for --format sarif (sarif.ts). */
+  sarif?: () => unknown;
 }
+
+/** The SARIF log of a problem (no answer), for --format sarif: built from the problem object and the exit code. */
+export type SarifProblem = (problem: { code: string; type: string; detail: string }, exitCode: number) => unknown;
 
 /**
  * How every command prints: the result as JSON, or its report (the ink dossier of a resolution
@@ -107,6 +119,7 @@ export async function emitReport<T>(
   runtime: Runtime,
   run: (hooks: StageHooks) => Promise<ReportOutcome<T>>,
   setExit: (code: number) => void,
+  sarifProblem?: SarifProblem,
 ): Promise<void> {
   const watch = await watchWork(io, options);
   let outcome: ReportOutcome<T>;
@@ -118,15 +131,22 @@ export async function emitReport<T>(
     if (err instanceof CliError) throw err;
     const problem = asProblemError(err);
     watch?.printTrace();
+    const exitCode = exitForProblem(problem.code);
+    if (options.format === 'sarif' && sarifProblem) {
+      const body = problem.toProblem(runtime.config.problemsBase);
+      io.stdout.write(`${JSON.stringify(sarifProblem({ code: body.code, type: body.type, detail: problem.detail || body.title }, exitCode), null, 2)}\n`);
+    }
     await emitProblem(io, options, runtime, problem);
-    setExit(exitForProblem(problem.code));
+    setExit(exitCode);
     return;
   }
   watch?.done();
   // A resolution's dossier shows its own trace with --verbose, so stderr repeats it only when
   // the dossier is not printed (--json); other work prints the stages seen while it ran.
-  if (!outcome.dossier || options.json) watch?.printTrace(outcome.dossier?.trace);
-  if (options.json) {
+  if (!outcome.dossier || machineReadable(options)) watch?.printTrace(outcome.dossier?.trace);
+  if (options.format === 'sarif' && outcome.sarif) {
+    io.stdout.write(`${JSON.stringify(outcome.sarif(), null, 2)}\n`);
+  } else if (options.json) {
     io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
   } else if (!options.quiet) {
     const level = colorLevel(io.stdout, io.env, options.color === false);

@@ -105,6 +105,16 @@ function renderCodePoint(cp: number): string {
   return SPACE.test(char) ? ' ' : char;
 }
 
+/**
+ * A whole text as a report that leaves the terminal shows it (a SARIF message, a name in a log):
+ * whitespace as a space, invisible and control characters as `U+XXXX` — as an excerpt, uncut.
+ */
+export function renderText(text: string): string {
+  let out = '';
+  for (const char of text) out += renderCodePoint(char.codePointAt(0)!);
+  return out;
+}
+
 /** The length in code units of code point `cp` (a lone surrogate is its own code point). */
 function unitsOf(cp: number): number {
   return cp > 0xffff ? 2 : 1;
