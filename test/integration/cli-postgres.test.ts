@@ -62,7 +62,7 @@ describePostgres('svc on a PostgreSQL database', () => {
     const registered = await svc(['verify-delegation', chainFile, '--trusted-root', root.did, '--register', '--no-color'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     expect(registered.stdout.replace(/\s+/g, ' ')).toContain(`Registered in ${database.url}`);
-    const allowed = await svc(['verify-tool', '--agent', agent.did, '--tool', 'search', '--json'], env);
+    const allowed = await svc(['verify-tool', '--agent', agent.did, '--tool', 'search', '--root', root.did, '--json'], env);
     expect(allowed.exitCode, allowed.stderr).toBe(0);
     expect(json(allowed.stdout)).toMatchObject({ decision: 'ALLOW' });
   });
