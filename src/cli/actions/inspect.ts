@@ -7,7 +7,9 @@ import { createRuntime } from '../../runtime/node.js';
 import { exitForChecks, parseAllowWarn, withAcceptedWarnings, type WarnPolicy } from '../checks.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { ProblemError } from '../../core/problems.js';
 import { databaseOption } from './database.js';
+import { writeHtmlFile } from './html-file.js';
 import { printable } from '../output/layout.js';
 import { emitReport, type OutputOptions, type ReportOutcome } from '../output/emit.js';
 import { a2aText, mcpText } from '../output/inspection.js';
@@ -32,6 +34,8 @@ export interface InspectOptions extends OutputOptions {
 export interface InspectMcpOptions extends InspectOptions {
   db?: string;
   store: boolean;
+  /** --html <file>: also write the inspection (or its problem) as one self-contained page. */
+  html?: string;
 }
 
 /**
@@ -71,9 +75,24 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   if (options.store) databaseOption(options.db, io.env);
   return run(io, setExit, options, async (runtime, hooks) => {
     const { inspectMcp } = await import('../../core/mcp/inspect.js');
-    const value = await withStore(io, options, runtime, (storageUnavailable) =>
-      inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-    );
+    let value: McpInspection;
+    try {
+      value = await withStore(io, options, runtime, (storageUnavailable) =>
+        inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
+      );
+    } catch (err) {
+      // The problem is written as a problem page, and still answered as usual (exit 4).
+      if (options.html !== undefined && err instanceof ProblemError) {
+        const problem = err.toProblem(runtime.config.problemsBase);
+        const web = await import('../../web/mcp.js');
+        await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpProblemPage(problem, endpoint, 'offline'));
+      }
+      throw err;
+    }
+    if (options.html !== undefined) {
+      const web = await import('../../web/mcp.js');
+      await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpPage({ result: value, mode: 'offline' }));
+    }
     return {
       value: withAcceptedWarnings(value, accepted),
       exitCode: exitForMcp(value, { strict: options.strict, accepted }),
