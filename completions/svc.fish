@@ -152,6 +152,7 @@ complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l allow-warn -x -a
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l egress-allow -x -d 'also fetch from these non-public addresses (e.g. 10.0.0.0/8 for an intranet server); repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l db -r -F -d 'database file or postgres:// URL (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db)'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l no-store -d 'do not record the inventory (no drift is compared either)'
+complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l html -r -F -d 'also write the inspection as one self-contained HTML page (opens offline; a problem is written as a problem page)'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l json -d 'print the result as JSON (the full result object, or a problem object when there is no answer)'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l no-color -d 'never colour the output (NO_COLOR is honoured too)'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l quiet -s q -d 'print no report (--json output and errors still print); rely on the exit code'

@@ -564,6 +564,15 @@ export class SvcClient {
     return this.#text({ method: 'GET', path: `/d/${encodeURIComponent(did)}`, query, accept: PAGE_ACCEPT, options, ok: [200, 410] });
   }
 
+  /**
+   * GET /mcp?endpoint=…: the web view of an MCP inspection as an HTML page (its data is
+   * `inspectMcp`'s result, and it counts as an inspection for drift); without `endpoint`, the page
+   * with the form. Problems are SvcError, as for `inspectMcp`.
+   */
+  mcpInspectionPage(endpoint?: string, options?: RequestOptions): Promise<string> {
+    return this.#text({ method: 'GET', path: '/mcp', query: { endpoint }, accept: PAGE_ACCEPT, options });
+  }
+
   /** GET /assets/{name}: a stylesheet, script or the icon (SVG) of the pages, by the name they link it with. */
   webAsset(name: string, options?: RequestOptions): Promise<string> {
     return this.#text({ method: 'GET', path: `/assets/${encodeURIComponent(name)}`, accept: 'text/css, text/javascript, image/svg+xml, application/problem+json', options });

@@ -444,6 +444,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web view of an MCP inspection: status, checks, tools, prompts, resources, drift, transcript
+         * @description Without `endpoint`: a page with a form to type one (no budget). With it: the endpoint is inspected exactly as GET /v1/mcp/inspect does (the same core call, limits, egress rules and stored drift; intensive budget) and the result shown as a page: headline and status, the server as it describes itself, the six checks, each tool, prompt, resource and resource template with its fingerprint, drift and risk signals (items with signals first), the drift by kind, the limitations and the transcript. With `Accept: application/json` the same URL answers the McpInspection. A problem (no inspection could be produced) is a page for a client that prefers HTML.
+         */
+        get: operations["mcpInspectionPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{name}": {
         parameters: {
             query?: never;
@@ -5204,6 +5224,129 @@ export interface operations {
                 };
             };
             /** @description UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    mcpInspectionPage: {
+        parameters: {
+            query?: {
+                /** @description The URL of the MCP endpoint, e.g. https://tools.example/mcp. */
+                endpoint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form (text/html, without endpoint), the inspection (text/html), or the McpInspection (application/json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["McpInspection"];
+                };
+            };
+            /** @description INVALID_OPTIONS: the endpoint is empty, too long or repeated, an unknown option, or no endpoint with Accept: application/json; INVALID_REQUEST: the endpoint is not an absolute URL, or no Host header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description NOT_FOUND: no MCP endpoint at the URL (answered 404) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description REPRESENTATION_NOT_SUPPORTED: Accept names neither text/html nor application/json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description RATE_LIMITED: the client's intensive budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out, or did not answer as an MCP server (an HTML page, a JSON API that is not JSON-RPC …); the detail names what was found */
             502: {
                 headers: {
                     [name: string]: unknown;

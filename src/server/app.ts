@@ -161,7 +161,8 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     ctx.keyed = new KeyedRequests(() => runtime.store?.accounts, limits.directPerMinute, nowMs, () => runtime.clock.now(), runtime.log);
   }
   const keyed = profile === 'direct' ? ctx.keyed : undefined;
-  const charge = (request: FastifyRequest, budget: Budget): void | Promise<void> => {
+  const charge = (request: FastifyRequest, routeBudget: Budget): void | Promise<void> => {
+    const budget = routeBudget === 'inspection' ? (hasQuery(request) ? 'intensive' : 'none') : routeBudget;
     if (budget === 'none') return;
     if (keyed && request.routeOptions.config.keyed === true) {
       const key = presentedKey(request.headers.authorization);
@@ -420,6 +421,13 @@ function notFound(path: string): ProblemError {
 
 function rateLimited(retryAfter: number, what: string): ProblemError {
   return new ProblemError('RATE_LIMITED', `Too many requests: ${what} is used up. Retry after ${retryAfter} s.`, { retryAfter });
+}
+
+/** The request's URL has a query (`?` and anything after it): a page route asked to do its work. */
+function hasQuery(request: FastifyRequest): boolean {
+  const url = request.raw.url ?? request.url;
+  const at = url.indexOf('?');
+  return at >= 0 && at < url.length - 1;
 }
 
 /** did:webvh resolutions (and their dossiers) draw on the intensive budget (SPEC §4), raw or percent-encoded. */

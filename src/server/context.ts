@@ -29,8 +29,12 @@ import type { KeyedRequests } from './project-keys.js';
 import type { OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
-/** Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh. */
-export type Budget = 'standard' | 'intensive' | 'resolve' | 'none';
+/**
+ * Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh;
+ * `inspection` is intensive for a request with a query (GET /mcp?endpoint=…: it inspects),
+ * none without one (the bare form).
+ */
+export type Budget = 'standard' | 'intensive' | 'resolve' | 'inspection' | 'none';
 
 export interface ServerContext {
   runtime: Runtime;

@@ -18,9 +18,13 @@ import type { Budget } from './context.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { WEBHOOKS } from './schemas/webhooks.js';
 
-/** The `x-svc-budget` of an operation: `resolve` draws on standard, intensive for did:webvh. */
+/**
+ * The `x-svc-budget` of an operation: `resolve` draws on standard, intensive for did:webvh;
+ * `inspection` on intensive, none without a query.
+ */
 export function budgetExtension(budget: Budget): Record<string, string> {
   if (budget === 'resolve') return { 'x-svc-budget': 'standard', 'x-svc-budget-did-webvh': 'intensive' };
+  if (budget === 'inspection') return { 'x-svc-budget': 'intensive', 'x-svc-budget-without-query': 'none' };
   return { 'x-svc-budget': budget };
 }
 

@@ -463,6 +463,11 @@ export interface ProblemPageInput {
   problem: ProblemError;
   /** The identifier asked for, when there was one. */
   did?: string;
+  /**
+   * Something else asked about (an MCP endpoint): its noun, its value, and what the page offers
+   * next instead of "Examine another identifier" (served pages).
+   */
+  asked?: { noun: string; value?: string; next: Html };
   mode: PageMode;
 }
 
@@ -480,15 +485,16 @@ export function problemPage(input: ProblemPageInput): string {
 <p class="eyebrow">No answer · HTTP ${problem.status}</p>
 <h1>${title}</h1>
 ${input.did !== undefined ? html`<p class="did-asked">For <code>${input.did}</code></p>` : ''}
+${input.asked?.value !== undefined ? html`<p class="did-asked">For the ${input.asked.noun} <code>${input.asked.value}</code></p>` : ''}
 <p class="detail">${problem.detail || title}</p>
 <dl class="fields problem-guide">
 <div class="field"><dt>Code</dt><dd><code>${problem.code}</code></dd></div>
 <div class="field"><dt>What it means</dt><dd>${guide.meaning}</dd></div>
 <div class="field problem-todo"><dt>What to do</dt><dd>${todo}${problem.retryAfter !== undefined ? ` (Retry-After: ${problem.retryAfter} s)` : ''}</dd></div>
 </dl>
-<p class="note">An error means no answer could be produced; it is not a verdict about the identifier.</p>
+<p class="note">An error means no answer could be produced; it is not a verdict about the ${input.asked?.noun ?? 'identifier'}.</p>
 ${problem.trace && problem.trace.length > 0 ? html`<section aria-labelledby="problem-trace-title"><h2 id="problem-trace-title">Stages up to the failure</h2>${traceRows(problem.trace)}</section>` : ''}
-${input.mode === 'served' ? html`<p><a href="/">Examine another identifier</a></p>` : ''}
+${input.mode === 'served' ? (input.asked?.next ?? html`<p><a href="/">Examine another identifier</a></p>`) : ''}
 </article>`;
   return renderPage({ title: `${title} — svc`, mode: input.mode, main, query: input.did });
 }

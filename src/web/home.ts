@@ -26,6 +26,8 @@ ${searchForm('', 'home')}
 <li><strong>Inspector and time machine.</strong> The raw document and every piece of evidence; earlier observations and what changed between them.</li>
 </ol>
 <p class="note">svc never verifies real-world or legal identity: the dimension “Real-world identity” is never established.</p>
+<h2>Inspect an MCP server</h2>
+<p>What an MCP tool server exposes — tools, prompts, resources and resource templates — with fingerprints, what the server declares beside svc’s estimate, risk signals and drift since the last inspection: <a href="/mcp">inspect an MCP endpoint</a>.</p>
 </section>`;
   return renderPage({ title: 'svc — identity evidence', mode: 'served', main, headerSearch: false });
 }

@@ -9,6 +9,7 @@
  * constants and its own built stylesheet.
  */
 import { printable } from '../cli/output/dossier.js';
+import { UNPRINTABLE } from '../cli/output/layout.js';
 
 /** Markup: built by `html`, never from outside text. */
 export class Html {
@@ -86,4 +87,28 @@ export function anchorId(prefix: string, text: string): string {
     out += /[A-Za-z0-9_]/.test(c) ? c : `-${byte.toString(16).padStart(2, '0')}`;
   }
   return `${prefix}-${out}`;
+}
+
+/** One UNPRINTABLE character at a time, kept by split (the capture group). */
+const UNPRINTABLE_SPLIT = new RegExp(`(${UNPRINTABLE.source})`, 'u');
+
+/**
+ * Text from outside with every character `printable` would escape shown as a visible, marked
+ * `U+XXXX` (`<span class="codepoint">`), so a zero-width space or a run of tag characters in a
+ * tool description is seen, not hidden, and cannot make one name look like another. Tabs are a
+ * space; line breaks are kept with `lines` (for an element that shows them: white-space
+ * pre-line), else a space.
+ */
+export function visibleText(text: string, options: { lines?: boolean } = {}): Html {
+  const source = options.lines ? text.replace(/\r\n?/g, '\n') : text;
+  const parts = source.split(UNPRINTABLE_SPLIT);
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (i % 2 === 0) out += escapeHtml(part);
+    else if (part === '\n' && options.lines) out += '\n';
+    else if (part === '\t' || part === '\n' || part === '\r') out += ' ';
+    else out += `<span class="codepoint">U+${part.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}</span>`;
+  }
+  return new Html(out);
 }

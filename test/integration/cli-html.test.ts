@@ -3,12 +3,15 @@
  * whole (or not at all), the exit code is the resolution's, a problem is written as a problem
  * page; a --html whose folder does not exist is a usage error (exit 2) before anything runs, and
  * a file that cannot be written is OUTPUT_FAILED (exit 4) with nothing left behind.
+ * `svc inspect-mcp <endpoint> --html <file>` the same way, with the MCP inspection page.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, onlyJson, parseCliError, svc } from '../support/cli.js';
+import { closedPort } from '../support/https-server.js';
+import { PLAIN_ITEMS, PLAIN_TOOLS, POISONED_TOOLS, startPlainHost, startSdk2Server } from '../support/mcp-servers.js';
 
 const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-cli-html-'));
@@ -65,5 +68,46 @@ describe('svc resolve --html', () => {
     expect(error.detail).toMatch(/EACCES|EPERM|ENOENT/);
     expect(readdirSync('/sys').filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('svc inspect-mcp --html', () => {
+  it('writes the inspection as one self-contained page; the exit code and --json are the inspection’s', async () => {
+    const plain = await startPlainHost();
+    const server = await startSdk2Server({ host: plain, tools: [...PLAIN_TOOLS, POISONED_TOOLS[1]!], ...PLAIN_ITEMS });
+    try {
+      const file = path.join(dir, 'mcp.html');
+      const run = await svc(['inspect-mcp', server.url, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file, '--json'], cleanEnv());
+      // Risk signals and plain http warn: 3, as without --html.
+      expect(run.exitCode, run.stderr).toBe(3);
+      expect(onlyJson(run).tools).toHaveLength(4);
+      expect(run.stderr).toBe(`svc: the inspection page is in ${file}`);
+      const page = readFileSync(file, 'utf8');
+      expect(page.startsWith('<!doctype html>')).toBe(true);
+      expect(page).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'");
+      expect(page).not.toMatch(/<script|<link |<form/);
+      expect(page).toContain(`data-endpoint="${server.url}" data-status="INSPECTED"`);
+      expect(page).toContain('An offline copy made by svc inspect-mcp --html');
+      for (const id of ['server', 'checks', 'tools', 'prompts', 'resources', 'resource-templates', 'drift', 'limitations', 'transcript']) expect(page, id).toContain(`<section id="${id}"`);
+      // The tool with signals first; its zero-width characters shown as U+XXXX.
+      expect(page.indexOf('data-key="lookup_word"')).toBeLessThan(page.indexOf('data-key="get_weather"'));
+      expect(page).toContain('<span class="codepoint">U+200B</span>');
+      expect(page).not.toContain('\u200B');
+    } finally {
+      await server.close();
+      await plain.close();
+    }
+  });
+
+  it('a problem is written as a problem page naming the endpoint (exit 4)', async () => {
+    const file = path.join(dir, 'mcp-problem.html');
+    const endpoint = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const run = await svc(['inspect-mcp', endpoint, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file], cleanEnv());
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toContain('svc: UPSTREAM_UNAVAILABLE:');
+    const page = readFileSync(file, 'utf8');
+    expect(page).toContain('data-code="UPSTREAM_UNAVAILABLE"');
+    expect(page).toContain(`For the MCP endpoint <code>${endpoint}</code>`);
+    expect(page).not.toMatch(/<form/);
   });
 });

@@ -238,6 +238,10 @@ describe('SvcClient against a real daemon', () => {
     const mcp = await client.inspectMcp(s.mcpEndpoint);
     expect(mcp.endpoint).toBe(s.mcpEndpoint);
     expect(mcp.tools.length).toBeGreaterThan(0);
+    // The web view of the same inspection, and its form; a problem is an SvcError, not a page.
+    expect(await client.mcpInspectionPage(s.mcpEndpoint)).toContain(`data-endpoint="${s.mcpEndpoint}" data-status="INSPECTED"`);
+    expect(await client.mcpInspectionPage()).toContain('action="/mcp"');
+    expect((await svcError(client.mcpInspectionPage('not a url'))).code).toBe('INVALID_REQUEST');
     const a2a = await client.inspectA2a(s.a2aUrl);
     expect(a2a.cardUrl.startsWith(s.a2aUrl)).toBe(true);
     expect(a2a.signatures.map((sig) => sig.status)).toEqual(['VALID']);

@@ -106,7 +106,7 @@ describe('openapi.json', () => {
       need(!operationIds.has(operation['operationId']), `${where}: operationId ${operation['operationId']} is not unique`);
       operationIds.add(operation['operationId']);
       need(Array.isArray(operation['tags']) && operation['tags'].length > 0, `${where}: tags`);
-      need(operation['x-svc-budget'] === (route.budget === 'resolve' ? 'standard' : route.budget), `${where}: x-svc-budget`);
+      need(operation['x-svc-budget'] === (route.budget === 'resolve' ? 'standard' : route.budget === 'inspection' ? 'intensive' : route.budget), `${where}: x-svc-budget`);
       const statuses = Object.keys(operation['responses']);
       for (const status of statuses) {
         const response = operation['responses'][status];

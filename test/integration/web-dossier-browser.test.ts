@@ -19,6 +19,7 @@ import {
   offOrigin,
   openPage,
   screenshot,
+  sidewaysOverflow,
 } from '../support/browser.js';
 import { cleanEnv, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
@@ -269,23 +270,8 @@ describeBrowser('the web dossier in Chromium', () => {
     try {
       await page.goto(`${daemon.url}/d/${failing}`);
       // Elements that reach past the right edge (inside a scrolling box is fine: pre, the graph's figure, tables).
-      const offenders = await page.evaluate(() => {
-        const g = globalThis as any;
-        const width = g.document.documentElement.clientWidth;
-        const out: string[] = [];
-        for (const el of g.document.querySelectorAll('body *')) {
-          if (el.getBoundingClientRect().right <= width + 0.5) continue;
-          let scroller = el.parentElement;
-          while (scroller && !['auto', 'scroll'].includes(g.getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
-          if (!scroller) out.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '')} (right ${Math.round(el.getBoundingClientRect().right)})`);
-        }
-        return out;
-      });
+      const { offenders, overflow } = await sidewaysOverflow(page);
       expect(offenders).toEqual([]);
-      const overflow = await page.evaluate(() => {
-        const root = (globalThis as any).document.documentElement;
-        return root.scrollWidth - root.clientWidth;
-      });
       expect(overflow).toBeLessThanOrEqual(0);
       await screenshot(page, 'dossier-360px');
     } finally {

@@ -206,6 +206,27 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * What reaches past the right edge of the viewport: elements that do (unless a box that scrolls
+ * sideways holds them: pre, tables in their wrapper, the graph's figure), and how far the page
+ * itself scrolls sideways (0 when it does not).
+ */
+export async function sidewaysOverflow(page: Page): Promise<{ offenders: string[]; overflow: number }> {
+  return page.evaluate(() => {
+    const g = globalThis as any;
+    const root = g.document.documentElement;
+    const width = root.clientWidth;
+    const offenders: string[] = [];
+    for (const el of g.document.querySelectorAll('body *')) {
+      if (el.getBoundingClientRect().right <= width + 0.5) continue;
+      let scroller = el.parentElement;
+      while (scroller && !['auto', 'scroll'].includes(g.getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+      if (!scroller) offenders.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '')} (right ${Math.round(el.getBoundingClientRect().right)})`);
+    }
+    return { offenders, overflow: root.scrollWidth - root.clientWidth };
+  });
+}
+
 export interface AxeViolation {
   id: string;
   impact: 'serious' | 'critical';

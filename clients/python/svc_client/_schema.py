@@ -2776,6 +2776,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200, 410),
         "response": None,
     },
+    "mcpInspectionPage": {
+        "method": "GET",
+        "path": "/mcp",
+        "budget": "intensive",
+        "path_params": (),
+        "query": ("endpoint",),
+        "body": None,
+        "results": (200,),
+        "response": None,
+    },
     "webAsset": {
         "method": "GET",
         "path": "/assets/{name}",

@@ -471,6 +471,13 @@ class SvcClient:
         query = {"noCache": _flag(no_cache), "from": from_, "to": to}
         return self._call("dossierPage", {"did": did}, query, default_accept=_PAGE_ACCEPT, text=True)
 
+    def mcp_inspection_page(self, endpoint: Optional[str] = None) -> str:
+        """GET /mcp?endpoint=…: the web view of an MCP inspection as an HTML page (its data is
+        ``inspect_mcp``'s result, and it counts as an inspection for drift); without ``endpoint``,
+        the page with the form. Problems raise SvcError, as for ``inspect_mcp``.
+        """
+        return self._call("mcpInspectionPage", query={"endpoint": endpoint}, default_accept=_PAGE_ACCEPT, text=True)
+
     def web_asset(self, name: str) -> str:
         """GET /assets/{name}: a stylesheet, script or the icon (SVG) of the pages, by the name they link it with."""
         return self._call("webAsset", {"name": name}, default_accept="text/css, text/javascript, image/svg+xml, application/problem+json", text=True)

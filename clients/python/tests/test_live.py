@@ -366,6 +366,10 @@ class DirectDaemonTest(unittest.TestCase):
         self.assertEqual(inspection["status"], "INSPECTED", inspection["headline"])
         self.assertEqual(inspection["endpoint"], self.s["mcpEndpoint"])
         self.assertGreaterEqual(len(inspection["tools"]), 1)
+        # The web view of the same inspection, and its form.
+        page = self.client.mcp_inspection_page(self.s["mcpEndpoint"])
+        self.assertIn('data-status="INSPECTED"', page)
+        self.assertIn('action="/mcp"', self.client.mcp_inspection_page())
 
     def test_inspect_a2a(self) -> None:
         inspection = self.client.inspect_a2a(self.s["a2aUrl"])

@@ -7,7 +7,9 @@ import { createRuntime } from '../../runtime/node.js';
 import { exitForChecks, parseAllowWarn, withAcceptedWarnings, type WarnPolicy } from '../checks.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { ProblemError } from '../../core/problems.js';
 import { databaseOption } from './database.js';
+import { htmlDestination, writeHtmlFile } from './html-file.js';
 import { printable } from '../output/layout.js';
 import { usageError } from '../errors.js';
 import { emitReport, type OutputOptions, type ReportOutcome, type SarifProblem } from '../output/emit.js';
@@ -34,6 +36,8 @@ export interface InspectOptions extends OutputOptions {
 export interface InspectMcpOptions extends InspectOptions {
   db?: string;
   store: boolean;
+  /** --html <file>: also write the inspection (or its problem) as one self-contained page. */
+  html?: string;
 }
 
 /**
@@ -94,11 +98,26 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   const accepted = parseAllowWarn(options.allowWarn, MCP_CHECK_IDS, 'inspect-mcp');
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
+  if (options.html !== undefined) await htmlDestination(options.html);
   return run(io, setExit, options, { command: 'inspect-mcp', url: endpoint }, async (runtime, hooks, sarif) => {
     const { inspectMcp } = await import('../../core/mcp/inspect.js');
-    const value = await withStore(io, options, runtime, (storageUnavailable) =>
-      inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-    );
+    let value: McpInspection;
+    try {
+      value = await withStore(io, options, runtime, (storageUnavailable) =>
+        inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
+      );
+    } catch (err) {
+      // The problem is written as a problem page, and still answered as usual (exit 4).
+      if (options.html !== undefined && err instanceof ProblemError) {
+        const web = await import('../../web/mcp.js');
+        await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpProblemPage(err, endpoint, 'offline'));
+      }
+      throw err;
+    }
+    if (options.html !== undefined) {
+      const web = await import('../../web/mcp.js');
+      await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpPage({ result: value, mode: 'offline' }));
+    }
     const exitCode = exitForMcp(value, { strict: options.strict, accepted });
     return {
       value: withAcceptedWarnings(value, accepted),

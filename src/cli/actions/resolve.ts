@@ -1,5 +1,4 @@
 /** `svc resolve <did>`'s work (loaded when it runs; its options: commands/resolve.ts). */
-import nodePath from 'node:path';
 import { decodeIdentifier } from '../../core/did/syntax.js';
 import type { ResolveOptions } from '../../core/methods/types.js';
 import { ProblemError } from '../../core/problems.js';
@@ -9,14 +8,15 @@ import { observedChanges, recordObservation } from '../../core/history/history.j
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
-import { CLI_ERROR_CODES, CliError, usageError } from '../errors.js';
-import { EXIT, exitForResolution } from '../exit-codes.js';
+import { usageError } from '../errors.js';
+import { exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../output/layout.js';
 import { emitResult, type OutputOptions } from '../output/emit.js';
 import type { TimeMachineInput } from '../../web/dossier.js';
 import { databaseOption } from './database.js';
 import type { SuppliedFile, SuppliedFileOption } from './supplied.js';
+import { htmlDestination, writeHtmlFile } from './html-file.js';
 
 export interface ResolveCommandOptions extends OutputOptions {
   strict?: boolean;
@@ -122,43 +122,10 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
   }
 }
 
-/**
- * --html <file>: the dossier (or the problem) as one self-contained page, written whole or not
- * at all (a temporary file renamed into place). The page modules load only here.
- */
+/** --html <file>: the dossier (or the problem) as one self-contained page. The page modules load only here. */
 async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: typeof import('../../web/dossier.js')) => string): Promise<void> {
   const web = await import('../../web/dossier.js');
-  const text = page(web);
-  const { writeFileSync, renameSync, rmSync } = await import('node:fs');
-  const target = nodePath.resolve(file);
-  const temporary = `${target}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text, { flag: 'wx' });
-    renameSync(temporary, target);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new CliError(CLI_ERROR_CODES.OUTPUT_FAILED, `cannot write the HTML dossier to ${printable(file)} (${reason})`, EXIT.NO_ANSWER, 'check that the folder exists and can be written');
-  }
-  if (!quiet) io.stderr.write(`svc: the dossier is in ${printable(file)}\n`);
-}
-
-/**
- * --html names a file to write: its directory must exist and the name must not be a directory —
- * checked before anything runs, as a usage error (exit 2); a write that fails later is OUTPUT_FAILED.
- */
-async function htmlDestination(file: string): Promise<void> {
-  const { statSync } = await import('node:fs');
-  const target = nodePath.resolve(file);
-  const kind = (at: string) => {
-    try {
-      return statSync(at).isDirectory() ? 'directory' : 'file';
-    } catch {
-      return null;
-    }
-  };
-  if (file === '' || kind(target) === 'directory') throw new ConfigError(`--html must name a file to write, not ${file === '' ? 'nothing' : `the directory ${printable(file)}`}`);
-  if (kind(nodePath.dirname(target)) !== 'directory') throw new ConfigError(`--html: cannot write ${printable(file)}: its directory does not exist`);
+  await writeHtmlFile(io, file, quiet, 'dossier', page(web));
 }
 
 export async function resolveAction(io: CliIo, setExit: (code: number) => void, did: string, options: ResolveCommandOptions): Promise<void> {

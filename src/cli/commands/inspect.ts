@@ -15,7 +15,8 @@
  *
  * Both: 4 no answer (a problem: unreachable, egress blocked, no card, not JSON), 2 usage.
  * inspect-mcp records each complete inventory in the embedded store (the same database as
- * `svc resolve`), so the next run reports drift; --no-store skips that.
+ * `svc resolve`), so the next run reports drift; --no-store skips that. --html <file> also writes
+ * the inspection (or its problem) as one self-contained page, as `svc resolve --html` does.
  */
 import type { Command } from 'commander';
 import { A2A_CHECK_IDS } from '../../core/a2a/types.js';
@@ -39,6 +40,8 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
+  mcp.option('--html <file>', 'also write the inspection as one self-contained HTML page (opens offline; a problem is written as a problem page)');
+  completeFiles(mcp, '--html');
   addFormatOption(addOutputOptions(mcp));
   mcp.addHelpText(
     'after',
@@ -77,7 +80,8 @@ Examples:
   $ svc inspect-mcp https://mcp.intranet.example/mcp --egress-allow 10.0.0.0/8 --strict
   $ svc inspect-mcp https://legacy.example/mcp --strict --allow-warn protocol
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store
-  $ svc inspect-mcp https://tools.example/mcp --format sarif > svc.sarif`,
+  $ svc inspect-mcp https://tools.example/mcp --format sarif > svc.sarif
+  $ svc inspect-mcp https://tools.example/mcp --html inspection.html`,
   );
   mcp.action(async (endpoint: string, options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
 

@@ -34,6 +34,13 @@ export const plainStyle: Style = {
 };
 
 /**
+ * The characters `printable` escapes (one at a time; the `u` flag reads a tag character as one):
+ * C0 and C1 controls, DEL, the line and paragraph separators, and every format character (Cf).
+ * The web pages show the same characters as `U+XXXX` (src/web/html.ts, visibleText).
+ */
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
+/**
  * Text from a DID document, a tool server or an agent card reaches the terminal (ids, warnings
  * quoting them, tool descriptions). Control characters could drive the terminal, bidi overrides
  * reorder what is read, and invisible format characters (zero-width space and joiners, word
@@ -41,7 +48,7 @@ export const plainStyle: Style = {
  * all of them are shown as escapes; layout whitespace becomes a plain space.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
+  return text.replace(UNPRINTABLE, (c) => {
     if (c === '\t' || c === '\n' || c === '\r') return ' ';
     const code = c.codePointAt(0)!;
     if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;

@@ -5,9 +5,10 @@
  * daemon's capacity, cache and history like every other DID. AUTH_REQUIRED, risk signals and
  * a failed signature are 200 results; a problem means no inspection could be produced.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inspectA2a } from '../../core/a2a/inspect.js';
 import { inspectMcp } from '../../core/mcp/inspect.js';
+import type { McpInspection } from '../../core/mcp/types.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import Type from 'typebox';
@@ -17,6 +18,22 @@ import { A2aInspectQuery, McpInspectQuery } from '../schemas/inspection.js';
 /** The one query option of a route: its schema has required it, non-empty, at most 2048 characters. */
 function urlOption(request: FastifyRequest, name: 'endpoint' | 'url'): string {
   return queryOptions(request, [name])[name]!;
+}
+
+/**
+ * One MCP inspection for a request, under its limits (time, capacity, the client leaving), with
+ * drift kept in the daemon's store: the one code path of GET /v1/mcp/inspect and of the web
+ * view, GET /mcp?endpoint=… (routes/web.ts).
+ */
+export function inspectMcpFor(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, endpoint: string): Promise<McpInspection> {
+  const { runtime } = ctx;
+  return outboundWork(
+    ctx,
+    request,
+    reply,
+    ({ signal }) => inspectMcp(endpoint, { runtime, signal, ...(runtime.store === undefined ? { storageUnavailable: ctx.storage.error ?? 'not open' } : {}) }),
+    true,
+  );
 }
 
 export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
@@ -45,15 +62,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
           503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
         },
       },
-      handler: async (request, reply) => {
-        const endpoint = urlOption(request, 'endpoint');
-        const result = await outboundWork(ctx, request, reply, ({ signal }) => inspectMcp(endpoint, {
-            runtime,
-            signal,
-            ...(runtime.store === undefined ? { storageUnavailable: ctx.storage.error ?? 'not open' } : {}),
-          }), true);
-        return reply.send(result);
-      },
+      handler: async (request, reply) => reply.send(await inspectMcpFor(ctx, request, reply, urlOption(request, 'endpoint'))),
     },
     {
       method: 'GET',

@@ -1,6 +1,8 @@
 /**
  * The web dossier (src/web) behind the daemon: the front page, a permalink per identifier
- * (`/d/<did>`, the same budget and cache as /v1/resolve, JSON when asked for) and the assets,
+ * (`/d/<did>`, the same budget and cache as /v1/resolve, JSON when asked for), the web view of
+ * an MCP inspection (`/mcp?endpoint=…`, the same core call, budget and egress as
+ * /v1/mcp/inspect, JSON when asked for; without an endpoint the form, unbudgeted) and the assets,
  * served from memory. Pages carry a strict Content-Security-Policy; problems on these routes are
  * pages for browsers (sendProblem asks `pageProblemFor`).
  */
@@ -12,18 +14,21 @@ import { decodeIdentifier } from '../../core/did/syntax.js';
 import { webAssets } from '../../web/assets.js';
 import { dossierPage, dossierPath, problemPage, type TimeMachineInput } from '../../web/dossier.js';
 import { homePage } from '../../web/home.js';
+import { mcpFormPage, mcpPage, mcpProblemPage } from '../../web/mcp.js';
 import { PAGE_CSP } from '../../web/page.js';
 import { resolveForRequest, type RouteDef, type ServerContext } from '../context.js';
 import { sendResolution } from './resolution.js';
-import { booleanOption, identifierAfter, queryOptions } from '../http.js';
+import { booleanOption, identifierAfter, queryOptions, serialized } from '../http.js';
+import { inspectMcpFor } from './inspection.js';
 import { shouldRecord } from '../recording.js';
 import { WEB_ROUTE_SCHEMAS } from '../schemas/web.js';
 import { parseAccept, w3cStatusOf } from '../w3c.js';
 
 const HTML_UTF8 = 'text/html; charset=utf-8';
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /** The page routes, whose problems are pages for a client that prefers HTML. */
-export const PAGE_ROUTES: ReadonlySet<string> = new Set(['/', '/d/*', '/assets/:name']);
+export const PAGE_ROUTES: ReadonlySet<string> = new Set(['/', '/d/*', '/mcp', '/assets/:name']);
 
 export function webRoutes(ctx: ServerContext): RouteDef[] {
   return [
@@ -50,9 +55,7 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'resolve',
       schema: WEB_ROUTE_SCHEMAS.dossier,
       handler: async (request, reply) => {
-        reply.header('vary', 'Accept');
-        const wanted = negotiatePage(request.headers.accept);
-        if (wanted === null) throw new ProblemError('REPRESENTATION_NOT_SUPPORTED', 'This page is offered as text/html or application/json.');
+        const wanted = wantedRepresentation(request, reply);
         const did = identifierAfter(request, '/d/');
         const query = queryOptions(request, ['noCache', 'from', 'to']);
         const result = await resolveForRequest(ctx, request, reply, did, { noCache: booleanOption(query, 'noCache') });
@@ -60,6 +63,23 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
         if (wanted === 'json') return sendResolution(reply, status, result);
         const timeMachine = await timeMachineFor(ctx, result, query);
         return sendPage(reply, status, dossierPage({ result, timeMachine, mode: 'served' }));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/mcp',
+      budget: 'inspection',
+      schema: WEB_ROUTE_SCHEMAS.mcp,
+      handler: async (request, reply) => {
+        const wanted = wantedRepresentation(request, reply);
+        const endpoint = queryOptions(request, ['endpoint'])['endpoint'];
+        if (endpoint === undefined) {
+          if (wanted === 'json') throw new ProblemError('INVALID_OPTIONS', 'The query option "endpoint" (required) is missing; give the URL of the MCP endpoint, e.g. https://tools.example/mcp.');
+          return sendPage(reply, 200, mcpFormPage());
+        }
+        const result = await inspectMcpFor(ctx, request, reply, endpoint);
+        if (wanted === 'json') return reply.code(200).type(JSON_UTF8).send(serialized(reply, 200, 'application/json', result));
+        return sendPage(reply, 200, mcpPage({ result, mode: 'served' }));
       },
     },
     {
@@ -88,6 +108,14 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply): Fastify
   const gzip = acceptsGzip(request.headers['accept-encoding']);
   if (gzip) reply.header('content-encoding', 'gzip');
   return reply.code(200).type(asset.contentType).send(gzip ? asset.gzip : asset.body);
+}
+
+/** A page route's representation by Accept (varying on it): the page or JSON; neither is 406. */
+function wantedRepresentation(request: FastifyRequest, reply: FastifyReply): 'html' | 'json' {
+  reply.header('vary', 'Accept');
+  const wanted = negotiatePage(request.headers.accept);
+  if (wanted === null) throw new ProblemError('REPRESENTATION_NOT_SUPPORTED', 'This page is offered as text/html or application/json.');
+  return wanted;
 }
 
 /** If-None-Match: `*`, or a list of entity tags (weak ones compared weakly, RFC 9110 §13.1.2). */
@@ -171,6 +199,10 @@ export function pageProblemFor(request: FastifyRequest, problem: ProblemError): 
   if (negotiatePage(accept) !== 'html' || problem.code === 'REPRESENTATION_NOT_SUPPORTED') return null;
   // A program that reads pages names problem+json to get its problems as data (the API clients do).
   if (accept !== undefined && parseAccept(accept).some((r) => r.type === 'application' && r.subtype === 'problem+json' && r.q > 0)) return null;
+  if (route === '/mcp') {
+    const endpoint = (request.query as Record<string, unknown> | undefined)?.['endpoint'];
+    return mcpProblemPage(problem, typeof endpoint === 'string' ? endpoint : undefined, 'served');
+  }
   let did: string | undefined;
   if (route === '/d/*') {
     const raw = (request.raw.url ?? request.url).split('?')[0]!.slice('/d/'.length);

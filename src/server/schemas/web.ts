@@ -1,11 +1,12 @@
 /**
- * The web dossier's routes (GET /, GET /d/{did}, GET /assets/{name}): pages for browsers, in
+ * The web dossier's routes (GET /, GET /d/{did}, GET /mcp, GET /assets/{name}): pages for browsers, in
  * the same document as the API so that every route the daemon serves is described once. A page
  * route answers a problem as a page (text/html) when the client prefers HTML, as problem+json
  * otherwise.
  */
 import Type from 'typebox';
 import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
+import { McpInspectQuery } from './inspection.js';
 import { NoCacheQuery } from './resolution.js';
 
 const TAGS = ['web'];
@@ -76,6 +77,35 @@ export const WEB_ROUTE_SCHEMAS = {
       200: { description: 'The dossier (text/html), or the enriched resolution (application/json)', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
       410: { description: 'The DID is deactivated: its dossier, or the full result', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
       ...DOSSIER_PROBLEMS,
+    },
+  },
+  mcp: {
+    summary: 'The web view of an MCP inspection: status, checks, tools, prompts, resources, drift, transcript',
+    operationId: 'mcpInspectionPage',
+    description:
+      'Without `endpoint`: a page with a form to type one (no budget). With it: the endpoint is inspected exactly as ' +
+      'GET /v1/mcp/inspect does (the same core call, limits, egress rules and stored drift; intensive budget) and the ' +
+      'result shown as a page: headline and status, the server as it describes itself, the six checks, each tool, ' +
+      'prompt, resource and resource template with its fingerprint, drift and risk signals (items with signals first), ' +
+      'the drift by kind, the limitations and the transcript. With `Accept: application/json` the same URL answers the ' +
+      'McpInspection. A problem (no inspection could be produced) is a page for a client that prefers HTML.',
+    tags: TAGS,
+    querystring: Type.Object({ endpoint: Type.Optional(McpInspectQuery.properties.endpoint) }, { additionalProperties: false }),
+    response: {
+      200: {
+        description: 'The form (text/html, without endpoint), the inspection (text/html), or the McpInspection (application/json)',
+        content: { ...HTML, 'application/json': { schema: Type.Ref('McpInspection') } },
+      },
+      400: pageProblem('INVALID_OPTIONS: the endpoint is empty, too long or repeated, an unknown option, or no endpoint with Accept: application/json; INVALID_REQUEST: the endpoint is not an absolute URL, or no Host header'),
+      403: pageProblem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https'),
+      404: pageProblem('NOT_FOUND: no MCP endpoint at the URL (answered 404)'),
+      406: problem('REPRESENTATION_NOT_SUPPORTED: Accept names neither text/html nor application/json'),
+      408: pageProblem('REQUEST_TIMEOUT: the request ran past its time limit'),
+      413: pageProblem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
+      429: pageProblem("RATE_LIMITED: the client's intensive budget is used up (Retry-After)"),
+      500: pageProblem('INTERNAL_ERROR'),
+      502: pageProblem('UPSTREAM_UNAVAILABLE: the host failed or timed out, or did not answer as an MCP server (an HTML page, a JSON API that is not JSON-RPC …); the detail names what was found'),
+      503: pageProblem('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down)'),
     },
   },
   asset: {
