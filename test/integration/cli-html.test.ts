@@ -85,7 +85,7 @@ describe('svc inspect-mcp --html', () => {
       const page = readFileSync(file, 'utf8');
       expect(page.startsWith('<!doctype html>')).toBe(true);
       expect(page).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'");
-      expect(page).not.toMatch(/<script|<link |<form/);
+      expect(page).not.toMatch(/<script|<form|<link (?!rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,)/);
       expect(page).toContain(`data-endpoint="${server.url}" data-status="INSPECTED"`);
       expect(page).toContain('An offline copy made by svc inspect-mcp --html');
       for (const id of ['server', 'checks', 'tools', 'prompts', 'resources', 'resource-templates', 'drift', 'limitations', 'transcript']) expect(page, id).toContain(`<section id="${id}"`);

@@ -91,7 +91,8 @@ function expectInert(body: string): void {
   // Inside a tag (escaped text has no `<`): no event handler, no inline style.
   expect(body).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
   expect(body).not.toMatch(/<[a-z][^>]*\sstyle=/i);
-  for (const tag of body.matchAll(/<link\b[^>]*>/gi)) expect(tag[0]).toMatch(/href="\/assets\/dossier\.[0-9a-f]{16}\.css"/);
+  // The daemon's own stylesheet and favicon, and nothing else.
+  for (const tag of body.matchAll(/<link\b[^>]*>/gi)) expect(tag[0]).toMatch(/href="\/assets\/(dossier\.[0-9a-f]{16}\.css|[a-z-]+\.[0-9a-f]{16}\.svg)"/);
 }
 
 describe('GET /mcp without an endpoint', () => {
