@@ -30,6 +30,7 @@ import { referenceDefinitionSha256, referenceStdioInventory } from '../support/m
 import { PLAIN_TOOLS, startSdk1Server, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
 import { createTestCa, type TestCa } from '../support/pki.js';
 import { testRuntime } from '../support/runtime.js';
+import { tempStore } from '../support/store.js';
 
 const NODE = process.execPath;
 const MEMORY = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
@@ -127,6 +128,29 @@ describe('official servers over stdio, equal to the SDK client', () => {
       expect(result.transcript.at(-1)!.outcome).toBe('stdin closed; exited with status 0');
     });
   }
+});
+
+describe('drift over stdio', () => {
+  it('is keyed by the command line: a second inspection of the same command is UNCHANGED, another argument is a first observation', async () => {
+    const temp = tempStore();
+    try {
+      const runtime = testRuntime(systemClock);
+      runtime.store = temp.store;
+      const inspect = (extra: string[]) => {
+        const { pidFile: _, command, args, env } = hostile('noise');
+        return inspectMcpStdio({ command, args: [...args.slice(0, 2), ...extra], env }, { runtime, launch, limits: SHORT });
+      };
+      const first = await inspect([]);
+      expect([first.drift.status, first.checks[0]!.status]).toEqual(['FIRST_OBSERVATION', 'PASS']);
+      const second = await inspect([]);
+      expect(second.endpoint).toBe(first.endpoint);
+      expect(second.drift.status).toBe('UNCHANGED');
+      const other = await inspect(['--other']);
+      expect(other.drift.status).toBe('FIRST_OBSERVATION');
+    } finally {
+      temp.cleanup();
+    }
+  });
 });
 
 describe('a hostile stdio server', () => {
