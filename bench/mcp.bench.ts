@@ -171,18 +171,38 @@ const MEMORY_SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotoc
  */
 async function stdioRows(): Promise<BenchRow[]> {
   const runtime = testRuntime(systemClock);
+  const command = { command: process.execPath, args: [MEMORY_SERVER], env: childEnvironment(process.env, []) };
+  return [
+    await svcVsSdk(
+      'inspect server-memory over stdio (process start to end): svc vs SDK client',
+      '@modelcontextprotocol/sdk Client + StdioClientTransport: spawn, connect, all lists, close',
+      'svc in process (inspectMcpStdio, no store)',
+      () => inspectMcpStdio(command, { runtime, launch: stdioLauncher() }),
+      () => referenceStdioInventory(command.command, command.args),
+    ),
+  ];
+}
+
+/** svc and the SDK client alternated (INTEROP_WARMUP + INTEROP_RUNS each), every run's inventory checked complete and of the same tool count. */
+async function svcVsSdk(
+  operation: string,
+  peer: string,
+  how: string,
+  svcSide: () => Promise<Awaited<ReturnType<typeof inspectMcp>>>,
+  sdkSide: () => Promise<Awaited<ReturnType<typeof referenceInventory>>>,
+): Promise<BenchRow> {
   const svcMs: number[] = [];
   const sdkMs: number[] = [];
   let listed = '';
   for (let i = 0; i < INTEROP_WARMUP + INTEROP_RUNS; i++) {
     let t = performance.now();
-    const result = await inspectMcpStdio({ command: process.execPath, args: [MEMORY_SERVER], env: childEnvironment(process.env, []) }, { runtime, launch: stdioLauncher() });
+    const result = await svcSide();
     const a = performance.now() - t;
-    if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc over stdio: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
+    if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc: ${operation}: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
     t = performance.now();
-    const reference = await referenceStdioInventory(process.execPath, [MEMORY_SERVER]);
+    const reference = await sdkSide();
     const b = performance.now() - t;
-    if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`server-memory: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
+    if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${operation}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
     if (i >= INTEROP_WARMUP) {
       svcMs.push(a);
       sdkMs.push(b);
@@ -190,19 +210,17 @@ async function stdioRows(): Promise<BenchRow[]> {
     const counts = svcCounts(result);
     listed = KINDS.map((kind) => `${kind} ${counts[kind]}/${reference.lists[kind].sdk.length}`).join(', ');
   }
-  return [
-    {
-      operation: 'inspect server-memory over stdio (process start to end): svc vs SDK client',
-      unit: 'ms',
-      svc: median(svcMs),
-      peer: '@modelcontextprotocol/sdk Client + StdioClientTransport: spawn, connect, all lists, close',
-      peerValue: median(sdkMs),
-      goal: { op: '<=', ratio: 1.5 },
-      status: 'ok',
-      note: `svc in process (inspectMcpStdio, no store); entries svc/SDK: ${listed}`,
-      samples: { svc: svcMs, peer: sdkMs },
-    },
-  ];
+  return {
+    operation,
+    unit: 'ms',
+    svc: median(svcMs),
+    peer,
+    peerValue: median(sdkMs),
+    goal: { op: '<=', ratio: 1.5 },
+    status: 'ok',
+    note: `${how}; entries svc/SDK: ${listed}`,
+    samples: { svc: svcMs, peer: sdkMs },
+  };
 }
 
 async function baseRows(): Promise<BenchRow[]> {
@@ -315,36 +333,15 @@ async function interopRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     for (const target of targets) {
-      const svcMs: number[] = [];
-      const sdkMs: number[] = [];
-      let listed = '';
-      for (let i = 0; i < INTEROP_WARMUP + INTEROP_RUNS; i++) {
-        let t = performance.now();
-        const result = await inspectMcp(target.url, { runtime });
-        const a = performance.now() - t;
-        if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc: ${target.label}: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
-        t = performance.now();
-        const reference = await referenceInventory(target.url);
-        const b = performance.now() - t;
-        if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${target.label}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
-        if (i >= INTEROP_WARMUP) {
-          svcMs.push(a);
-          sdkMs.push(b);
-        }
-        const counts = svcCounts(result);
-        listed = KINDS.map((kind) => `${kind} ${counts[kind]}/${reference.lists[kind].sdk.length}`).join(', ');
-      }
-      rows.push({
-        operation: `inspect ${target.label}: svc vs SDK client`,
-        unit: 'ms',
-        svc: median(svcMs),
-        peer: '@modelcontextprotocol/sdk Client: connect, all four lists paginated, close',
-        peerValue: median(sdkMs),
-        goal: { op: '<=', ratio: 1.5 },
-        status: 'ok',
-        note: `svc in process (inspectMcp, no store); entries svc/SDK: ${listed}`,
-        samples: { svc: svcMs, peer: sdkMs },
-      });
+      rows.push(
+        await svcVsSdk(
+          `inspect ${target.label}: svc vs SDK client`,
+          '@modelcontextprotocol/sdk Client: connect, all four lists paginated, close',
+          'svc in process (inspectMcp, no store)',
+          () => inspectMcp(target.url, { runtime }),
+          () => referenceInventory(target.url),
+        ),
+      );
     }
   } finally {
     runtime.net.close();

@@ -43,7 +43,7 @@ const META_PREFIX = 'io.modelcontextprotocol/';
 /** Largest protected-resource metadata document read. */
 const METADATA_MAX_BYTES = 64 * 1024;
 /** The stage each exchange reports (the CLI's progress line and --verbose trace). */
-const STAGES: Readonly<Record<string, string>> = {
+export const MCP_STAGES: Readonly<Record<string, string>> = {
   'server/discover': 'mcp.discover',
   initialize: 'mcp.initialize',
   'notifications/initialized': 'mcp.initialized',
@@ -251,36 +251,46 @@ export class SseAnswer {
 
   /** One JSON-RPC message; true when it is the answer. */
   #message(message: JsonValue): boolean {
-    if (!isJsonObject(message)) {
-      this.skipped.notJson += 1;
-      return false;
-    }
-    const id = message['id'];
-    if (typeof message['method'] === 'string') {
-      if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
-        this.skipped.requests += 1;
-        if (this.#requestsSeen < MCP_LIMITS.maxServerRequests) {
-          this.#requestsSeen += 1;
-          this.#requests.push({ id, method: message['method'] });
-        }
-      } else {
-        this.skipped.notifications += 1;
-      }
-      return false;
-    }
-    const answers = 'result' in message || 'error' in message;
-    // A reply to our request has our id; an error about an unreadable request may carry id null.
-    if (answers && (id === this.id || (id === null && 'error' in message))) {
-      this.answer = message;
+    const seen = classifyMessage(message, this.id);
+    if (seen.kind === 'answer') {
+      this.answer = seen.answer;
       return true;
     }
-    this.skipped.otherIds += 1;
+    this.skipped[SKIPPED_AS[seen.kind]] += 1;
+    if (seen.kind === 'request' && this.#requestsSeen < MCP_LIMITS.maxServerRequests) {
+      this.#requestsSeen += 1;
+      this.#requests.push({ id: seen.id, method: seen.method });
+    }
     return false;
   }
 }
 
-/** The RpcReply of a JSON-RPC answer object. */
-function replyOf(answer: JsonObject, response: FetchResponse): RpcReply {
+/** What one message read while waiting for the answer to request `id` is (SSE and stdio alike). */
+export type SeenMessage =
+  | { kind: 'answer'; answer: JsonObject }
+  | { kind: 'request'; id: string | number; method: string }
+  | { kind: 'notification' }
+  | { kind: 'otherId' }
+  | { kind: 'notJson' };
+
+/** The counter of `skipped` each kind of message that is not the answer goes to. */
+export const SKIPPED_AS = { request: 'requests', notification: 'notifications', otherId: 'otherIds', notJson: 'notJson' } as const;
+
+export function classifyMessage(message: JsonValue, id: number): SeenMessage {
+  if (!isJsonObject(message)) return { kind: 'notJson' };
+  const messageId = message['id'];
+  const method = message['method'];
+  if (typeof method === 'string') {
+    return typeof messageId === 'string' || (typeof messageId === 'number' && Number.isInteger(messageId)) ? { kind: 'request', id: messageId, method } : { kind: 'notification' };
+  }
+  const answers = 'result' in message || 'error' in message;
+  // A reply to our request has our id; an error about an unreadable request may carry id null.
+  if (answers && (messageId === id || (messageId === null && 'error' in message))) return { kind: 'answer', answer: message };
+  return { kind: 'otherId' };
+}
+
+/** The RpcReply of a JSON-RPC answer object (any transport's). */
+export function replyOf<R>(answer: JsonObject, response: R): RpcReply<R> {
   const error = answer['error'];
   if (error !== undefined) {
     const code = isJsonObject(error) && typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : null;
@@ -382,7 +392,7 @@ export class McpClient implements McpChannel<FetchResponse> {
     watchBody?: FetchRequest['watchBody'],
   ): Promise<FetchResponse> {
     const started = this.runtime.clock.monotonicUs();
-    const stageName = STAGES[entry.method] ?? 'mcp.request';
+    const stageName = MCP_STAGES[entry.method] ?? 'mcp.request';
     const label = entry.method === 'DELETE' || entry.method === 'oauth-protected-resource' ? `${entry.httpMethod} ${url}` : `${entry.httpMethod} ${entry.method} to ${url}`;
     try {
       const response = await this.#stages.run(stageName, label, async (stage) => {

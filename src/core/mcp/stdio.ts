@@ -19,7 +19,7 @@ import { ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { plural } from '../text.js';
-import { handshake, initializedConversation, outcomeText, rpcErrorText, type McpChannel, type McpConversation, type RpcReply } from './client.js';
+import { classifyMessage, MCP_STAGES, SKIPPED_AS, handshake, initializedConversation, outcomeText, replyOf, rpcErrorText, type SeenMessage, type McpChannel, type McpConversation, type RpcReply } from './client.js';
 import { MCP_LIMITS, type TranscriptEntry } from './types.js';
 
 /** What is started: the program, its arguments and the whole environment it gets. */
@@ -91,14 +91,6 @@ export function stdioEndpoint(command: string, args: readonly string[]): string 
   return `stdio:${commandLine(command, args)}`;
 }
 
-const STAGES: Readonly<Record<string, string>> = {
-  initialize: 'mcp.initialize',
-  'notifications/initialized': 'mcp.initialized',
-  'tools/list': 'mcp.tools_list',
-  'prompts/list': 'mcp.prompts_list',
-  'resources/list': 'mcp.resources_list',
-  'resources/templates/list': 'mcp.resource_templates_list',
-};
 
 const NEWLINE = 0x0a;
 
@@ -162,7 +154,7 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
     const started = this.runtime.clock.monotonicUs();
     const entry: TranscriptEntry = { method, httpMethod: 'STDIO', protocolVersion: version, status: null, contentType: null, bytes: 0, durationMs: 0, outcome: '' };
     this.transcript.push(entry);
-    return this.#stages.run(STAGES[method] ?? 'mcp.request', `${method} to ${this.endpoint}`, async (stage) => {
+    return this.#stages.run(MCP_STAGES[method] ?? 'mcp.request', `${method} to ${this.endpoint}`, async (stage) => {
       try {
         const reply = await this.#await(id, entry, () => this.#write({ jsonrpc: '2.0', id, method, params }));
         entry.outcome = outcomeText(reply);
@@ -193,7 +185,7 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
         const answer = this.#message(line, id);
         if (answer) {
           entry.bytes = utf8Length(line);
-          return answerOf(answer, entry);
+          return replyOf(answer, entry);
         }
         continue;
       }
@@ -293,22 +285,11 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
   }
 
   #one(message: JsonValue, id: number): JsonObject | null {
-    if (!isJsonObject(message) || message['jsonrpc'] !== '2.0') {
-      this.skipped.notJson += 1;
-      return null;
-    }
-    const messageId = message['id'];
-    if (typeof message['method'] === 'string') {
-      if (typeof messageId === 'string' || (typeof messageId === 'number' && Number.isInteger(messageId))) {
-        this.skipped.requests += 1;
-        if (this.skipped.requests <= MCP_LIMITS.maxServerRequests) this.#answerServer(messageId, message['method']);
-      } else {
-        this.skipped.notifications += 1;
-      }
-      return null;
-    }
-    if (('result' in message || 'error' in message) && (messageId === id || (messageId === null && 'error' in message))) return message;
-    this.skipped.otherIds += 1;
+    // A line is a JSON-RPC message only with "jsonrpc": "2.0" (banners and logs on stdout are not).
+    const seen: SeenMessage = isJsonObject(message) && message['jsonrpc'] === '2.0' ? classifyMessage(message, id) : { kind: 'notJson' };
+    if (seen.kind === 'answer') return seen.answer;
+    this.skipped[SKIPPED_AS[seen.kind]] += 1;
+    if (seen.kind === 'request' && this.skipped.requests <= MCP_LIMITS.maxServerRequests) this.#answerServer(seen.id, seen.method);
     return null;
   }
 
@@ -353,17 +334,6 @@ function utf8Length(text: string): number {
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function answerOf(answer: JsonObject, entry: TranscriptEntry): RpcReply<TranscriptEntry> {
-  const error = answer['error'];
-  if (error !== undefined) {
-    const code = isJsonObject(error) && typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : null;
-    return { kind: 'error', code, data: isJsonObject(error) ? (error['data'] ?? null) : null, response: entry };
-  }
-  const result = answer['result'];
-  if (!isJsonObject(result)) return { kind: 'http', reason: 'a JSON-RPC result that is not an object', response: entry };
-  return { kind: 'result', result, response: entry };
 }
 
 /** initialize, initialized, the listings: the conversation over stdio (the process is the session). */
