@@ -22,6 +22,10 @@
  * 127.0.0.1). Memory, informational: one tools/list answer of just under 2 MiB read by the svc CLI
  * and by the SDK client in a plain node process (bench/support/sdk-client-list.mjs): the bytes
  * each read and each process's peak RSS (bench/support/max-rss.mjs).
+ *
+ * Over stdio (issue 44, part 3, goal ≤ 1.5× like the row above): inspectMcpStdio on
+ * @modelcontextprotocol/server-memory, process start to process end, next to the SDK Client over
+ * StdioClientTransport, alternated.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,11 +34,13 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import type { ToolText } from '../src/core/mcp/classes.js';
-import { inspectMcp } from '../src/core/mcp/inspect.js';
+import { inspectMcp, inspectMcpStdio } from '../src/core/mcp/inspect.js';
+import { childEnvironment } from '../src/core/mcp/stdio.js';
+import { stdioLauncher } from '../src/runtime/mcp-stdio.js';
 import { toolSignals } from '../src/core/mcp/signals.js';
 import { systemClock } from '../src/runtime/node.js';
 import { PEERS, startPeer } from '../test/support/mcp-peers.js';
-import { referenceInventory, type InventoryKind } from '../test/support/mcp-reference.js';
+import { referenceInventory, referenceStdioInventory, type InventoryKind } from '../test/support/mcp-reference.js';
 import { manyResources, manyTools, startOversizedServer, startPagedServer, startPlainHost, startSdk2Server } from '../test/support/mcp-servers.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { tempStore } from '../test/support/store.js';
@@ -152,7 +158,69 @@ async function scalingRows(): Promise<BenchRow[]> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  return [...(await baseRows()), ...(await scalingRows()), ...(await interopRows()), ...(await largeReplyRows())];
+  return [...(await baseRows()), ...(await scalingRows()), ...(await interopRows()), ...(await stdioRows()), ...(await largeReplyRows())];
+}
+
+const MEMORY_SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
+
+/**
+ * Over stdio (issue 44, part 3): svc's inspectMcpStdio on @modelcontextprotocol/server-memory —
+ * start the process, initialize, every listing, fingerprints, signals, end the process group
+ * (stdin closed; it exits) — next to the SDK Client over its StdioClientTransport doing the same
+ * listings (start, connect, list, close), alternated, in the same run.
+ */
+async function stdioRows(): Promise<BenchRow[]> {
+  const runtime = testRuntime(systemClock);
+  const command = { command: process.execPath, args: [MEMORY_SERVER], env: childEnvironment(process.env, []) };
+  return [
+    await svcVsSdk(
+      'inspect server-memory over stdio (process start to end): svc vs SDK client',
+      '@modelcontextprotocol/sdk Client + StdioClientTransport: spawn, connect, all lists, close',
+      'svc in process (inspectMcpStdio, no store)',
+      () => inspectMcpStdio(command, { runtime, launch: stdioLauncher() }),
+      () => referenceStdioInventory(command.command, command.args),
+    ),
+  ];
+}
+
+/** svc and the SDK client alternated (INTEROP_WARMUP + INTEROP_RUNS each), every run's inventory checked complete and of the same tool count. */
+async function svcVsSdk(
+  operation: string,
+  peer: string,
+  how: string,
+  svcSide: () => Promise<Awaited<ReturnType<typeof inspectMcp>>>,
+  sdkSide: () => Promise<Awaited<ReturnType<typeof referenceInventory>>>,
+): Promise<BenchRow> {
+  const svcMs: number[] = [];
+  const sdkMs: number[] = [];
+  let listed = '';
+  for (let i = 0; i < INTEROP_WARMUP + INTEROP_RUNS; i++) {
+    let t = performance.now();
+    const result = await svcSide();
+    const a = performance.now() - t;
+    if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc: ${operation}: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
+    t = performance.now();
+    const reference = await sdkSide();
+    const b = performance.now() - t;
+    if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${operation}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
+    if (i >= INTEROP_WARMUP) {
+      svcMs.push(a);
+      sdkMs.push(b);
+    }
+    const counts = svcCounts(result);
+    listed = KINDS.map((kind) => `${kind} ${counts[kind]}/${reference.lists[kind].sdk.length}`).join(', ');
+  }
+  return {
+    operation,
+    unit: 'ms',
+    svc: median(svcMs),
+    peer,
+    peerValue: median(sdkMs),
+    goal: { op: '<=', ratio: 1.5 },
+    status: 'ok',
+    note: `${how}; entries svc/SDK: ${listed}`,
+    samples: { svc: svcMs, peer: sdkMs },
+  };
 }
 
 async function baseRows(): Promise<BenchRow[]> {
@@ -265,36 +333,15 @@ async function interopRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     for (const target of targets) {
-      const svcMs: number[] = [];
-      const sdkMs: number[] = [];
-      let listed = '';
-      for (let i = 0; i < INTEROP_WARMUP + INTEROP_RUNS; i++) {
-        let t = performance.now();
-        const result = await inspectMcp(target.url, { runtime });
-        const a = performance.now() - t;
-        if (result.status !== 'INSPECTED' || !result.complete) throw new Error(`svc: ${target.label}: ${result.status}, ${result.inventoryLimit ?? 'complete'}`);
-        t = performance.now();
-        const reference = await referenceInventory(target.url);
-        const b = performance.now() - t;
-        if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${target.label}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
-        if (i >= INTEROP_WARMUP) {
-          svcMs.push(a);
-          sdkMs.push(b);
-        }
-        const counts = svcCounts(result);
-        listed = KINDS.map((kind) => `${kind} ${counts[kind]}/${reference.lists[kind].sdk.length}`).join(', ');
-      }
-      rows.push({
-        operation: `inspect ${target.label}: svc vs SDK client`,
-        unit: 'ms',
-        svc: median(svcMs),
-        peer: '@modelcontextprotocol/sdk Client: connect, all four lists paginated, close',
-        peerValue: median(sdkMs),
-        goal: { op: '<=', ratio: 1.5 },
-        status: 'ok',
-        note: `svc in process (inspectMcp, no store); entries svc/SDK: ${listed}`,
-        samples: { svc: svcMs, peer: sdkMs },
-      });
+      rows.push(
+        await svcVsSdk(
+          `inspect ${target.label}: svc vs SDK client`,
+          '@modelcontextprotocol/sdk Client: connect, all four lists paginated, close',
+          'svc in process (inspectMcp, no store)',
+          () => inspectMcp(target.url, { runtime }),
+          () => referenceInventory(target.url),
+        ),
+      );
     }
   } finally {
     runtime.net.close();

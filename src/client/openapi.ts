@@ -2121,7 +2121,7 @@ export interface components {
         };
         McpTranscriptEntry: {
             method: string;
-            httpMethod: "GET" | "POST" | "DELETE";
+            httpMethod: "GET" | "POST" | "DELETE" | "STDIO";
             protocolVersion: string | null;
             status: number | null;
             contentType: string | null;

@@ -626,14 +626,14 @@ describe('svc inspect-mcp', () => {
   it('--help explains the columns and lists the exit codes', async () => {
     const r = await run(['inspect-mcp', '--help']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] <endpoint>/);
-    for (const option of ['--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] \[endpoint\.\.\.\]/);
+    for (const option of ['--stdio', '--config <file>', '--run-stdio', '--env <name>', '--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('one of historyPersistence, transport, protocol, identity, inventory, drift');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('"declared" is the class the server\'s');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('Prompts, resources and resource templates are listed too when the server declares them');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('at most 500 tools, and 500 prompts, resources and templates together');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
-      'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint); 2 usage.',
+      'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.',
     );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The reference view of an MCP server's inventory, independent of svc's code: the official SDK
- * client (`@modelcontextprotocol/sdk` Client + StreamableHTTPClientTransport) lists tools,
+ * client (`@modelcontextprotocol/sdk` Client + StreamableHTTPClientTransport, or
+ * StdioClientTransport for a local server) lists tools,
  * prompts, resources and resource templates, every page, and the fingerprints SPEC §2.11 asks
  * for are recomputed here with the `canonicalize` package (RFC 8785) and node:crypto.
  *
@@ -13,6 +14,8 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The four listings, with the member naming each entry and the capability that announces it. */
@@ -69,8 +72,20 @@ export function referenceFingerprints(inventory: ReferenceInventory): Record<Inv
  * list method answered −32601 on its first page lists nothing).
  */
 export async function referenceInventory(url: string): Promise<ReferenceInventory> {
-  const client = new Client({ name: 'svc-matrix-reference', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(url));
+  return referenceOver(transport, () => transport.protocolVersion);
+}
+
+/**
+ * The same listing of a local server through the SDK's StdioClientTransport (it starts the
+ * process with the SDK's default environment and ends it on close).
+ */
+export async function referenceStdioInventory(command: string, args: string[]): Promise<ReferenceInventory> {
+  return referenceOver(new StdioClientTransport({ command, args, stderr: 'pipe' }), () => undefined);
+}
+
+async function referenceOver(transport: Transport, protocolVersion: () => string | undefined): Promise<ReferenceInventory> {
+  const client = new Client({ name: 'svc-matrix-reference', version: '1.0.0' });
   await client.connect(transport);
   // Every JSON-RPC result as the transport parsed it off the wire (JSON or SSE), by request id.
   const wire = new Map<string | number, Entry>();
@@ -107,7 +122,7 @@ export async function referenceInventory(url: string): Promise<ReferenceInventor
         cursor = page.nextCursor;
       } while (cursor);
     }
-    return { serverInfo: client.getServerVersion(), protocolVersion: transport.protocolVersion, capabilities, lists };
+    return { serverInfo: client.getServerVersion(), protocolVersion: protocolVersion(), capabilities, lists };
   } finally {
     await client.close();
   }

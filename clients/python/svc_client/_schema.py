@@ -1542,7 +1542,7 @@ class McpTranscriptEntry(TypedDict):
     """The `McpTranscriptEntry` schema of openapi.json."""
 
     method: str
-    httpMethod: Literal["GET", "POST", "DELETE"]
+    httpMethod: Literal["GET", "POST", "DELETE", "STDIO"]
     protocolVersion: Optional[str]
     status: Optional[int]
     contentType: Optional[str]

@@ -5,15 +5,17 @@ import type { StageHooks } from '../../core/resolve/trace.js';
 import type { Runtime } from '../../core/runtime.js';
 import { createRuntime } from '../../runtime/node.js';
 import { exitForChecks, parseAllowWarn, withAcceptedWarnings, type WarnPolicy } from '../checks.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, exitForProblem, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { ProblemError } from '../../core/problems.js';
+import { asProblemError, ProblemError } from '../../core/problems.js';
+import type { McpStdioInspectOptions } from '../../core/mcp/inspect.js';
+import type { ConfiguredServer } from '../../core/mcp/config.js';
 import { databaseOption } from './database.js';
 import { htmlDestination, writeHtmlFile } from './html-file.js';
 import { printable } from '../output/layout.js';
 import { usageError } from '../errors.js';
 import { emitReport, type OutputOptions, type ReportOutcome, type SarifProblem } from '../output/emit.js';
-import { a2aText, mcpText } from '../output/inspection.js';
+import { a2aText, configText, mcpText } from '../output/inspection.js';
 import { resolveFormat } from '../output/options.js';
 
 /** AUTH_REQUIRED is 3 whatever --strict or --allow-warn say (nothing was listed); else the checks decide. */
@@ -38,6 +40,11 @@ export interface InspectMcpOptions extends InspectOptions {
   store: boolean;
   /** --html <file>: also write the inspection (or its problem) as one self-contained page. */
   html?: string;
+  stdio?: boolean;
+  config?: string;
+  runStdio?: boolean;
+  /** --env names passed to stdio servers. */
+  env?: string[];
 }
 
 /**
@@ -93,24 +100,56 @@ function run(
   );
 }
 
-export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, given: InspectMcpOptions): Promise<void> {
+/** Which of the three forms ran: one URL, one stdio command (--stdio -- …), or a config file (--config). */
+function mcpTarget(words: string[], options: InspectMcpOptions): { kind: 'url'; url: string } | { kind: 'stdio'; command: string; args: string[] } | { kind: 'config'; file: string } {
+  if (options.stdio && options.config !== undefined) throw usageError('--stdio and --config cannot be combined: a config file names its own commands.');
+  if (options.runStdio && options.config === undefined) throw usageError('--run-stdio applies to --config only (--stdio runs the command it is given).');
+  if ((options.env ?? []).length > 0 && !options.stdio && !options.config) throw usageError('--env applies to stdio servers only (--stdio or --config).');
+  for (const name of options.env ?? []) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError(`--env takes a variable name, not ${JSON.stringify(printable(name.slice(0, 40)))} (the value comes from svc's environment).`);
+  }
+  if (options.config !== undefined) {
+    if (words.length) throw usageError('--config takes no endpoint: the file names the servers.');
+    return { kind: 'config', file: options.config };
+  }
+  if (options.stdio) {
+    const [command, ...args] = words;
+    if (command === undefined || command === '') throw usageError('--stdio needs the command to run after --, e.g. svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory');
+    return { kind: 'stdio', command, args };
+  }
+  if (words.length !== 1) throw usageError(words.length ? 'inspect-mcp takes one endpoint URL (a local server: --stdio -- <command> [args…]).' : "missing required argument 'endpoint'");
+  return { kind: 'url', url: words[0]! };
+}
+
+export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, words: string[], given: InspectMcpOptions): Promise<void> {
   const options = resolveFormat(given);
   const accepted = parseAllowWarn(options.allowWarn, MCP_CHECK_IDS, 'inspect-mcp');
+  const target = mcpTarget(words, options);
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
+  const policy = { strict: options.strict, accepted };
+  if (target.kind === 'config') {
+    // One report per server: a page or a SARIF log would stand for one of them only.
+    if (options.html !== undefined) throw usageError('--html writes the page of one server; with --config, inspect a server of the file on its own');
+    if (options.format === 'sarif') throw usageError('--format sarif writes the log of one server; with --config, inspect a server of the file on its own');
+    return inspectConfigAction(io, setExit, target.file, options, policy);
+  }
   if (options.html !== undefined) await htmlDestination(options.html);
-  return run(io, setExit, options, { command: 'inspect-mcp', url: endpoint }, async (runtime, hooks, sarif) => {
-    const { inspectMcp } = await import('../../core/mcp/inspect.js');
+  const { commandLine } = target.kind === 'stdio' ? await import('../../core/mcp/stdio.js') : { commandLine: null };
+  const shown = target.kind === 'url' ? target.url : `stdio:${commandLine!(target.command, target.args)}`;
+  return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
     let value: McpInspection;
     try {
-      value = await withStore(io, options, runtime, (storageUnavailable) =>
-        inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-      );
+      value = await withStore(io, options, runtime, async (storageUnavailable) => {
+        const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
+        if (target.kind === 'url') return (await import('../../core/mcp/inspect.js')).inspectMcp(target.url, common);
+        return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
+      });
     } catch (err) {
       // The problem is written as a problem page, and still answered as usual (exit 4).
       if (options.html !== undefined && err instanceof ProblemError) {
         const web = await import('../../web/mcp.js');
-        await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpProblemPage(err, endpoint, 'offline'));
+        await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpProblemPage(err, shown, 'offline'));
       }
       throw err;
     }
@@ -118,13 +157,111 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       const web = await import('../../web/mcp.js');
       await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpPage({ result: value, mode: 'offline' }));
     }
-    const exitCode = exitForMcp(value, { strict: options.strict, accepted });
+    const exitCode = exitForMcp(value, policy);
     return {
       value: withAcceptedWarnings(value, accepted),
       exitCode,
       text: (style, width) => mcpText(value, style, width, accepted),
       ...(sarif ? { sarif: () => sarif.mcpSarif(value, { exitCode, accepted }) } : {}),
     };
+  });
+}
+
+/** One stdio server: its environment composed (PATH, HOME, --env names, the config's values), started, inspected, ended. */
+async function inspectStdio(
+  io: CliIo,
+  server: { command: string; args: string[]; env: Record<string, string> },
+  options: InspectMcpOptions,
+  common: Omit<McpStdioInspectOptions, 'launch'>,
+): Promise<McpInspection> {
+  const [{ inspectMcpStdio }, { childEnvironment }, { stdioLauncher }] = await Promise.all([
+    import('../../core/mcp/inspect.js'),
+    import('../../core/mcp/stdio.js'),
+    import('../../runtime/mcp-stdio.js'),
+  ]);
+  const env = childEnvironment(io.env, options.env ?? [], server.env);
+  return inspectMcpStdio({ command: server.command, args: server.args, env }, { ...common, launch: stdioLauncher() });
+}
+
+/** One server of a config file, as --json prints it. */
+export interface ConfiguredResult {
+  name: string;
+  kind: 'stdio' | 'http' | 'unsupported';
+  command?: string;
+  url?: string | null;
+  result?: McpInspection;
+  problem?: ReturnType<ProblemError['toProblem']>;
+  notRun?: string;
+}
+
+/** Worst first: no answer, a failed check, needs attention, pass. */
+const EXIT_RANK: Readonly<Record<number, number>> = { [EXIT.NO_ANSWER]: 4, [EXIT.USAGE]: 4, [EXIT.CHECK_FAILED]: 3, [EXIT.INDETERMINATE]: 2, [EXIT.PASS]: 1 };
+
+export function worstExit(codes: readonly ExitCode[]): ExitCode {
+  return codes.reduce<ExitCode>((worst, code) => ((EXIT_RANK[code] ?? 5) > (EXIT_RANK[worst] ?? 5) ? code : worst), EXIT.PASS);
+}
+
+/**
+ * `--config <file>`: every server of the file in turn — HTTP ones inspected, stdio ones only with
+ * --run-stdio (each command printed on stderr before it runs), else listed as not run. A server
+ * that gives no answer is a problem in its entry, not the end of the run; the exit code is the
+ * worst of them (a server not run or not inspectable counts as 3).
+ */
+async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, file: string, options: InspectMcpOptions, policy: WarnPolicy): Promise<void> {
+  let text: string;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usageError(`--config ${printable(file)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? 'cannot be read')}.`);
+  }
+  const { parseMcpConfig } = await import('../../core/mcp/config.js');
+  let servers: ConfiguredServer[];
+  try {
+    servers = parseMcpConfig(text, printable(file));
+  } catch (err) {
+    throw usageError(err instanceof Error ? err.message : String(err));
+  }
+  if (servers.length === 0) throw usageError(`${printable(file)}: the configuration names no MCP server.`);
+  const { commandLine } = await import('../../core/mcp/stdio.js');
+  return run(io, setExit, options, { command: 'inspect-mcp', url: printable(file) }, async (runtime, hooks) => {
+    const entries: ConfiguredResult[] = [];
+    const exits: ExitCode[] = [];
+    await withStore(io, options, runtime, async (storageUnavailable) => {
+      const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
+      const { inspectMcp } = await import('../../core/mcp/inspect.js');
+      for (const server of servers) {
+        const shown = server.kind === 'stdio' ? { command: commandLine(server.command, server.args) } : { url: server.url };
+        const entry: ConfiguredResult = { name: server.name, kind: server.kind, ...shown };
+        entries.push(entry);
+        if (server.kind === 'unsupported') {
+          entry.notRun = server.reason;
+          exits.push(EXIT.INDETERMINATE);
+          continue;
+        }
+        if (server.kind === 'stdio' && !options.runStdio) {
+          entry.notRun = 'a stdio server runs only with --run-stdio';
+          exits.push(EXIT.INDETERMINATE);
+          continue;
+        }
+        try {
+          if (server.kind === 'stdio') {
+            io.stderr.write(`svc: running ${printable(server.name)}: ${printable(entry.command!)}\n`);
+            entry.result = await inspectStdio(io, server, options, common);
+          } else {
+            entry.result = await inspectMcp(server.url, common);
+          }
+          exits.push(exitForMcp(entry.result, policy));
+        } catch (err) {
+          const problem = asProblemError(err);
+          entry.problem = problem.toProblem(runtime.config.problemsBase);
+          exits.push(exitForProblem(problem.code));
+        }
+      }
+    });
+    const value = entries.map((entry) => (entry.result ? { ...entry, result: withAcceptedWarnings(entry.result, policy.accepted) } : entry));
+    return { value, exitCode: worstExit(exits), text: (style, width) => configText(entries, exits, style, width, policy.accepted) };
   });
 }
 

@@ -25,7 +25,7 @@ import type { InspectA2aOptions, InspectMcpOptions } from '../actions/inspect.js
 import { addAllowWarnOption } from '../checks.js';
 import type { CliIo } from '../io.js';
 import { addFormatOption, addOutputOptions } from '../output/options.js';
-import { addAllowNetworkOption, addDbOption, addEgressOption } from './store-options.js';
+import { addAllowNetworkOption, addDbOption, addEgressOption, collect } from './store-options.js';
 import { completeFiles } from '../completion.js';
 
 function commonOptions(cmd: Command, what: string, checkIds: readonly string[]): Command {
@@ -36,8 +36,13 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, prompts, resources, fingerprints, declared vs heuristic classes, risk signals and drift')
-    .argument('<endpoint>', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow)');
+    .argument('[endpoint...]', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow); with --stdio, the command and its arguments after --');
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
+  mcp.option('--stdio', 'start a local server and speak MCP on its stdin/stdout: svc inspect-mcp --stdio -- <command> [args…]');
+  mcp.option('--config <file>', "inspect every server of an MCP client's configuration (Claude Desktop, Cursor, VS Code, Windsurf)");
+  mcp.option('--run-stdio', 'with --config: also start the stdio servers it names (each command is printed on stderr first)');
+  mcp.option('--env <name>', "pass this variable of svc's environment to a stdio server (besides PATH and HOME); repeatable", collect, []);
+  completeFiles(mcp, '--config');
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
   mcp.option('--html <file>', 'also write the inspection as one self-contained HTML page (opens offline; a problem is written as a problem page)');
@@ -59,9 +64,24 @@ are never merged. Each listing is read for at most 10 pages and 2 MiB per reply;
 tools, and 500 prompts, resources and templates together. A plain http:// endpoint is inspected
 only at an address --egress-allow admits (a development server), with a transport warning.
 
+Local servers (stdio): --stdio -- <command> [args…] starts the server as a child process (no
+shell, its own process group, stdin from svc only), speaks the 2025-11-25 stdio transport
+(initialize, the same listings) and ends it: stdin closed, then SIGTERM, then SIGKILL to its
+group, 2 s apart; it never outlives svc. Its environment is PATH, HOME and each --env NAME
+(the config file's "env" values too), nothing else. Bounds: 15 s per answer, 60 s in all, 2 MiB
+per line, 32 MiB of stdout; a line that is not JSON-RPC is skipped and counted; stderr is kept as a
+short tail in the limitations. The endpoint is reported as stdio:<command line>, the drift key.
+
+--config <file> reads an MCP client's configuration ("mcpServers": Claude Desktop, Cursor,
+Windsurf's serverUrl; "servers" or "mcp.servers": VS Code, .vscode/mcp.json) and inspects each
+server: HTTP ones at once, stdio ones only with --run-stdio (each command printed on stderr
+first); without it they are listed as not run, with the command that would run. --json prints
+an array of {name, kind, command|url, result|problem|notRun}; the exit code is the worst one
+(a server not run counts as 3). A malformed file exits 2.
+
 Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol,
 not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer
-(unreachable, egress blocked, not an MCP endpoint); 2 usage.
+(unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.
 
 A warning you know about and accept (a server that only speaks the older handshake, plain http on
 a development host) is named with --allow-warn: it is still reported, marked accepted, but counts
@@ -81,9 +101,13 @@ Examples:
   $ svc inspect-mcp https://legacy.example/mcp --strict --allow-warn protocol
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store
   $ svc inspect-mcp https://tools.example/mcp --format sarif > svc.sarif
-  $ svc inspect-mcp https://tools.example/mcp --html inspection.html`,
+  $ svc inspect-mcp https://tools.example/mcp --html inspection.html
+  $ svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory
+  $ svc inspect-mcp --stdio --env GITHUB_TOKEN -- docker run -i --rm -e GITHUB_TOKEN ghcr.io/github/github-mcp-server
+  $ svc inspect-mcp --config ~/.cursor/mcp.json
+  $ svc inspect-mcp --config .vscode/mcp.json --run-stdio --json | jq '.[] | {name, kind, exit: .result.headline}'`,
   );
-  mcp.action(async (endpoint: string, options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
+  mcp.action(async (endpoint: string[], options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
 
   const a2a = program
     .command('inspect-a2a')

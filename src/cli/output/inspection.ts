@@ -286,3 +286,51 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
   limitationLines(out, result.limitations);
   return out.text(style);
 }
+
+/** One server of `svc inspect-mcp --config` (actions/inspect.ts ConfiguredResult), as the text report needs it. */
+export interface ConfiguredEntry {
+  name: string;
+  kind: string;
+  command?: string;
+  url?: string | null;
+  result?: McpInspection;
+  problem?: { code: string; detail?: string; title?: string };
+  notRun?: string;
+}
+
+/**
+ * `svc inspect-mcp --config`: each server's report in turn (a problem or "not run" as one line
+ * with the command or URL), then a summary of one line per server with its exit code.
+ */
+export function configText(entries: readonly ConfiguredEntry[], exits: readonly number[], style: Style, width: number = DEFAULT_WIDTH, accepted?: ReadonlySet<string>): string {
+  const parts: string[] = [];
+  const summary = new Report(width);
+  summary.line({ text: `Summary (${entries.length} ${entries.length === 1 ? 'server' : 'servers'})`, bold: true });
+  entries.forEach((entry, index) => {
+    const where = printable(entry.command ?? entry.url ?? '');
+    const head = new Report(width);
+    head.line({ text: `── ${printable(entry.name)} (${entry.kind}) `, bold: true });
+    let outcome: string;
+    let tone: Tone;
+    if (entry.result) {
+      parts.push(head.text(style) + mcpText(entry.result, style, width, accepted));
+      outcome = entry.result.headline;
+      tone = exits[index] === 0 ? 'good' : 'warn';
+    } else if (entry.problem) {
+      head.hang('  ', where);
+      head.hang('  ', words(`no answer: ${entry.problem.code}: ${printable(entry.problem.detail ?? entry.problem.title ?? '')}`, 'bad'));
+      parts.push(head.text(style));
+      outcome = `no answer (${entry.problem.code})`;
+      tone = 'bad';
+    } else {
+      head.hang('  ', words(`not run: ${entry.notRun ?? ''}`, 'warn'));
+      if (where) head.hang('  ', `${entry.kind === 'stdio' ? 'would run' : 'url'}: ${where}`);
+      parts.push(head.text(style));
+      outcome = `not run: ${entry.notRun ?? ''}`;
+      tone = 'warn';
+    }
+    summary.hang(`  ${exits[index]}  `, words(`${printable(entry.name)} (${entry.kind}): ${printable(outcome)}`, tone), { indent: 5 });
+  });
+  parts.push(summary.text(style));
+  return parts.join('\n');
+}

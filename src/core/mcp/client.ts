@@ -43,7 +43,7 @@ const META_PREFIX = 'io.modelcontextprotocol/';
 /** Largest protected-resource metadata document read. */
 const METADATA_MAX_BYTES = 64 * 1024;
 /** The stage each exchange reports (the CLI's progress line and --verbose trace). */
-const STAGES: Readonly<Record<string, string>> = {
+export const MCP_STAGES: Readonly<Record<string, string>> = {
   'server/discover': 'mcp.discover',
   initialize: 'mcp.initialize',
   'notifications/initialized': 'mcp.initialized',
@@ -55,11 +55,33 @@ const STAGES: Readonly<Record<string, string>> = {
   'oauth-protected-resource': 'mcp.auth_metadata',
 };
 
-export type RpcReply =
-  | { kind: 'result'; result: JsonObject; response: FetchResponse }
-  | { kind: 'error'; code: number | null; data: JsonValue | null; response: FetchResponse }
-  /** No JSON-RPC answer: an HTTP status without one, or a body that is not one. `reason` says which. */
-  | { kind: 'http'; reason: string; response: FetchResponse };
+/**
+ * One answer to a request. `response` is the transport's record of the exchange (the HTTP
+ * response; for stdio, its transcript entry): what `annotate` and `refusal` are given back.
+ */
+export type RpcReply<R = FetchResponse> =
+  | { kind: 'result'; result: JsonObject; response: R }
+  | { kind: 'error'; code: number | null; data: JsonValue | null; response: R }
+  /** No JSON-RPC answer: an HTTP status without one, a body or line that is not one, a time-out. `reason` says which. */
+  | { kind: 'http'; reason: string; response: R };
+
+/**
+ * What the handshake and the listings (listPages, listInventory, initializedConversation) need
+ * of a transport: Streamable HTTP (McpClient) and stdio (stdio.ts StdioChannel) implement it, so
+ * the transport is the only difference between the two inspections.
+ */
+export interface McpChannel<R extends object> {
+  /** A JSON-RPC request; a reply larger than MCP_LIMITS.maxResponseBytes throws ProblemError PAYLOAD_TOO_LARGE. */
+  request(method: string, params: JsonObject, version: string | null, modern: boolean): Promise<RpcReply<R>>;
+  /** A JSON-RPC notification. */
+  notify(method: string, version: string | null): Promise<unknown>;
+  /** Replaces the transcript outcome of the exchange that gave `response`. */
+  annotate(response: R, outcome: string): void;
+  /** The problem when a required step (initialize, the first tools/list page) got no result. */
+  refusal(reply: RpcReply<R>, step: string): ProblemError;
+  /** HTTP: adopts the session id an initialize reply issued. */
+  adoptSession?(response: R): void;
+}
 
 /** Raised inside the client when the server answered 401; the inspection becomes AUTH_REQUIRED. */
 export class AuthRequired extends Error {
@@ -101,7 +123,7 @@ export interface McpConversation {
 export type ConversationOutcome = { status: 'INSPECTED'; conversation: McpConversation } | { status: 'AUTH_REQUIRED'; auth: McpAuth; mode: McpMode; era: 'modern' | 'legacy' | null };
 
 /** One line for a JSON-RPC error without the server's message (attacker text stays out). */
-function rpcErrorText(code: number | null): string {
+export function rpcErrorText(code: number | null): string {
   const names: Record<number, string> = {
     [MODERN_ERROR_CODES.HEADER_MISMATCH]: 'HeaderMismatch',
     [MODERN_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY]: 'MissingRequiredClientCapability',
@@ -229,36 +251,46 @@ export class SseAnswer {
 
   /** One JSON-RPC message; true when it is the answer. */
   #message(message: JsonValue): boolean {
-    if (!isJsonObject(message)) {
-      this.skipped.notJson += 1;
-      return false;
-    }
-    const id = message['id'];
-    if (typeof message['method'] === 'string') {
-      if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
-        this.skipped.requests += 1;
-        if (this.#requestsSeen < MCP_LIMITS.maxServerRequests) {
-          this.#requestsSeen += 1;
-          this.#requests.push({ id, method: message['method'] });
-        }
-      } else {
-        this.skipped.notifications += 1;
-      }
-      return false;
-    }
-    const answers = 'result' in message || 'error' in message;
-    // A reply to our request has our id; an error about an unreadable request may carry id null.
-    if (answers && (id === this.id || (id === null && 'error' in message))) {
-      this.answer = message;
+    const seen = classifyMessage(message, this.id);
+    if (seen.kind === 'answer') {
+      this.answer = seen.answer;
       return true;
     }
-    this.skipped.otherIds += 1;
+    this.skipped[SKIPPED_AS[seen.kind]] += 1;
+    if (seen.kind === 'request' && this.#requestsSeen < MCP_LIMITS.maxServerRequests) {
+      this.#requestsSeen += 1;
+      this.#requests.push({ id: seen.id, method: seen.method });
+    }
     return false;
   }
 }
 
-/** The RpcReply of a JSON-RPC answer object. */
-function replyOf(answer: JsonObject, response: FetchResponse): RpcReply {
+/** What one message read while waiting for the answer to request `id` is (SSE and stdio alike). */
+export type SeenMessage =
+  | { kind: 'answer'; answer: JsonObject }
+  | { kind: 'request'; id: string | number; method: string }
+  | { kind: 'notification' }
+  | { kind: 'otherId' }
+  | { kind: 'notJson' };
+
+/** The counter of `skipped` each kind of message that is not the answer goes to. */
+export const SKIPPED_AS = { request: 'requests', notification: 'notifications', otherId: 'otherIds', notJson: 'notJson' } as const;
+
+export function classifyMessage(message: JsonValue, id: number): SeenMessage {
+  if (!isJsonObject(message)) return { kind: 'notJson' };
+  const messageId = message['id'];
+  const method = message['method'];
+  if (typeof method === 'string') {
+    return typeof messageId === 'string' || (typeof messageId === 'number' && Number.isInteger(messageId)) ? { kind: 'request', id: messageId, method } : { kind: 'notification' };
+  }
+  const answers = 'result' in message || 'error' in message;
+  // A reply to our request has our id; an error about an unreadable request may carry id null.
+  if (answers && (messageId === id || (messageId === null && 'error' in message))) return { kind: 'answer', answer: message };
+  return { kind: 'otherId' };
+}
+
+/** The RpcReply of a JSON-RPC answer object (any transport's). */
+export function replyOf<R>(answer: JsonObject, response: R): RpcReply<R> {
   const error = answer['error'];
   if (error !== undefined) {
     const code = isJsonObject(error) && typeof error['code'] === 'number' && Number.isInteger(error['code']) ? error['code'] : null;
@@ -303,7 +335,7 @@ export function readRpcReply(response: FetchResponse, id: number, sse?: SseAnswe
 }
 
 /** The transcript outcome of a reply. */
-function outcomeText(reply: RpcReply): string {
+export function outcomeText<R>(reply: RpcReply<R>): string {
   return reply.kind === 'result' ? 'result' : reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
 }
 
@@ -323,7 +355,7 @@ function elapsedMs(runtime: Runtime, startUs: number): number {
  * One conversation with one endpoint: ids, the session, the transcript and the TLS evidence of
  * the first connection.
  */
-export class McpClient {
+export class McpClient implements McpChannel<FetchResponse> {
   readonly transcript: TranscriptEntry[] = [];
   tls: TlsEvidence | null = null;
   #nextId = 1;
@@ -351,7 +383,7 @@ export class McpClient {
 
   /** Sends one HTTP request to the endpoint and records it; problems are recorded, then rethrown. */
   async #send(
-    entry: Pick<TranscriptEntry, 'method' | 'httpMethod' | 'protocolVersion'>,
+    entry: Pick<TranscriptEntry, 'method' | 'protocolVersion'> & { httpMethod: 'GET' | 'POST' | 'DELETE' },
     headers: Record<string, string>,
     body: string | undefined,
     maxBytes: number,
@@ -360,7 +392,7 @@ export class McpClient {
     watchBody?: FetchRequest['watchBody'],
   ): Promise<FetchResponse> {
     const started = this.runtime.clock.monotonicUs();
-    const stageName = STAGES[entry.method] ?? 'mcp.request';
+    const stageName = MCP_STAGES[entry.method] ?? 'mcp.request';
     const label = entry.method === 'DELETE' || entry.method === 'oauth-protected-resource' ? `${entry.httpMethod} ${url}` : `${entry.httpMethod} ${entry.method} to ${url}`;
     try {
       const response = await this.#stages.run(stageName, label, async (stage) => {
@@ -398,6 +430,10 @@ export class McpClient {
       this.transcript.push({ ...entry, status: null, contentType: null, bytes: 0, durationMs: elapsedMs(this.runtime, started), outcome: `${problem.code}: ${problem.message}` });
       throw problem;
     }
+  }
+
+  refusal(reply: RpcReply, step: string): ProblemError {
+    return noMcpAnswer(this.endpoint, reply, step);
   }
 
   /** Replaces the outcome of the exchange that gave `response` with a more precise one. */
@@ -677,7 +713,7 @@ const SHARED_LIMIT = `${MCP_LIMITS.maxPromptsAndResources} prompts, resources an
  * first page is an empty listing with a line in `skipped`: servers often declare `resources`
  * without implementing templates.
  */
-export async function listPages(client: McpClient, spec: ListSpec, version: string, modern: boolean): Promise<Listed> {
+export async function listPages<R extends object>(client: McpChannel<R>, spec: ListSpec, version: string, modern: boolean): Promise<Listed> {
   const items: JsonObject[] = [];
   const keys = new Set<string>();
   const skipped: string[] = [];
@@ -690,7 +726,7 @@ export async function listPages(client: McpClient, spec: ListSpec, version: stri
     if (pages >= MCP_LIMITS.maxPages) return stop(`the server has more than ${MCP_LIMITS.maxPages} pages of ${many}; svc reads at most ${MCP_LIMITS.maxPages}`);
     const params: JsonObject = modern ? { _meta: modernMeta() } : {};
     if (cursor !== null) params['cursor'] = cursor;
-    let reply: RpcReply;
+    let reply: RpcReply<R>;
     try {
       reply = await client.request(spec.method, params, version, modern);
     } catch (err) {
@@ -708,7 +744,7 @@ export async function listPages(client: McpClient, spec: ListSpec, version: stri
     }
     if (reply.kind !== 'result') {
       const why = reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
-      if (pages === 1 && spec.required) throw noMcpAnswer(client.endpoint, reply, spec.method);
+      if (pages === 1 && spec.required) throw client.refusal(reply, spec.method);
       return stop(`${spec.method} page ${pages} failed: ${why}`);
     }
     const page = reply.result[spec.member];
@@ -746,7 +782,7 @@ function notListed(limit: string | null): Listed {
  * last three sharing MCP_LIMITS.maxPromptsAndResources. Once that bound stopped one of them, the
  * ones after it are not requested: they are incomplete, saying so.
  */
-export async function listInventory(client: McpClient, capabilities: JsonObject | null, version: string, modern: boolean): Promise<Listings> {
+export async function listInventory<R extends object>(client: McpChannel<R>, capabilities: JsonObject | null, version: string, modern: boolean): Promise<Listings> {
   const tools = await listPages(
     client,
     { ...LIST_SPECS.tools, max: MCP_LIMITS.maxTools, overLimit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`, required: true },
@@ -832,18 +868,35 @@ async function modernConversation(client: McpClient, result: JsonObject): Promis
   return { ...conversation, listings: await listInventory(client, conversation.capabilities, MCP_MODERN_VERSION, true) };
 }
 
-/** initialize, then notifications/initialized: the legacy handshake; returns the initialize result. */
-async function handshake(client: McpClient): Promise<JsonObject> {
+/** initialize, then notifications/initialized: the 2025-11-25 handshake (HTTP and stdio); returns the initialize result. */
+export async function handshake<R extends object>(client: McpChannel<R>): Promise<JsonObject> {
   const init = await client.request(
     'initialize',
     { protocolVersion: MCP_LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'svc', version: VERSION } },
     null,
     false,
   );
-  if (init.kind !== 'result') throw noMcpAnswer(client.endpoint, init, 'initialize');
-  client.adoptSession(init.response);
+  if (init.kind !== 'result') throw client.refusal(init, 'initialize');
+  client.adoptSession?.(init.response);
   await client.notify('notifications/initialized', stringOrNull(init.result['protocolVersion']) ?? MCP_LEGACY_VERSION);
   return init.result;
+}
+
+/** The listings after an initialize handshake, and the conversation they make (`mode` read once they are done). */
+export async function initializedConversation<R extends object>(client: McpChannel<R>, init: JsonObject, mode: () => McpMode): Promise<McpConversation> {
+  const version = stringOrNull(init['protocolVersion']) ?? MCP_LEGACY_VERSION;
+  const capabilities = objectOrNull(init['capabilities']);
+  const listings = await listInventory(client, capabilities, version, false);
+  return {
+    era: 'legacy',
+    mode: mode(),
+    negotiatedVersion: version,
+    supportedVersions: [version],
+    serverInfo: objectOrNull(init['serverInfo']),
+    capabilities,
+    instructions: stringOrNull(init['instructions']),
+    listings,
+  };
 }
 
 /**
@@ -864,18 +917,7 @@ async function legacyConversation(client: McpClient): Promise<McpConversation> {
     await handshake(client);
   };
   try {
-    const capabilities = objectOrNull(init['capabilities']);
-    const listings = await listInventory(client, capabilities, version, false);
-    return {
-      era: 'legacy',
-      mode: client.sessionIssued ? 'SESSION' : 'STATELESS',
-      negotiatedVersion: version,
-      supportedVersions: [version],
-      serverInfo: objectOrNull(init['serverInfo']),
-      capabilities,
-      instructions: stringOrNull(init['instructions']),
-      listings,
-    };
+    return await initializedConversation(client, init, () => (client.sessionIssued ? 'SESSION' : 'STATELESS'));
   } finally {
     client.renewSession = null;
     await client.endSession(version);

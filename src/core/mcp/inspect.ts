@@ -20,6 +20,7 @@ import type { McpSnapshot } from '../store.js';
 import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
 import { converse, McpClient, type Listed, type McpConversation } from './client.js';
+import { converseStdio, StdioChannel, stdioEndpoint, type StdioCommand, type StdioLauncher, type StdioLimits } from './stdio.js';
 import { compareInventory, firstObservation, KINDS, type Completeness, type DriftResult, type FingerprintedItem, type FingerprintedInventory, type ItemDriftResult } from './drift.js';
 import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
 import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
@@ -63,6 +64,7 @@ const LIMITATIONS = {
     'Only the listings are inspected (tools, prompts, resources and resource templates): tool results, what a call does, resource contents and prompt messages are not.',
   auth: 'svc never authenticates; a server may list other tools to authenticated clients.',
   drift: 'Drift is compared with the last stored inventory of this exact endpoint URL.',
+  stdioDrift: 'Drift is compared with the last stored inventory of this exact command line (stdio:…); the environment given to the server is not part of it.',
   versions: 'supportedVersions is as advertised in server/discover; a server may still answer older handshakes.',
 } as const;
 
@@ -387,7 +389,36 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
     return { ...base, headline: headlineOf(base) };
   }
 
-  const { conversation } = outcome;
+  return inventoryResult(options, endpoint, outcome.conversation, {
+    transcript: client.transcript,
+    tls: client.tls,
+    transport: transportCheck(client),
+    protocol: protocolCheck(outcome.conversation.era, outcome.conversation.negotiatedVersion),
+    observedAt,
+    limitations: [...limitations, ...(outcome.conversation.era === 'modern' ? [LIMITATIONS.versions] : []), LIMITATIONS.drift],
+  });
+}
+
+/** What the transport contributes to an inventory's result. */
+interface TransportEvidence {
+  transcript: McpInspection['transcript'];
+  tls: McpInspection['tls'];
+  transport: McpCheck;
+  protocol: McpCheck;
+  observedAt: string;
+  /** The transport's limitations, in order; the listings' own follow. */
+  limitations: string[];
+}
+
+/**
+ * The result of a conversation that listed (HTTP or stdio): fingerprints, classes, signals,
+ * drift against the last snapshot of `endpoint`, storage and the six checks — one code for both
+ * transports.
+ */
+async function inventoryResult(options: McpInspectOptions, endpoint: string, conversation: McpConversation, evidence: TransportEvidence): Promise<McpInspection> {
+  const { runtime } = options;
+  const { observedAt } = evidence;
+  const limitations = [...evidence.limitations];
   const { listings } = conversation;
   const { tools: partial, fingerprinted: toolPrints } = fingerprintTools(listings.tools.items);
   const prompts = fingerprintItems('prompts', listings.prompts.items);
@@ -429,8 +460,6 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
     classCounts.declared[tool.declaredClass] += 1;
     classCounts.heuristic[tool.heuristicClass] += 1;
   }
-  if (conversation.era === 'modern') limitations.push(LIMITATIONS.versions);
-  limitations.push(LIMITATIONS.drift);
   for (const kind of KINDS) for (const skipped of listed[kind].skipped) limitations.push(`${capitalise(skipped)}.`);
   if (limit) limitations.push(`The inventory is incomplete: ${limit}.`);
 
@@ -454,20 +483,63 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
     classCounts,
     drift: drift.inventory,
     auth: null,
-    transcript: client.transcript,
+    transcript: evidence.transcript,
     checks: [
       historyCheck,
-      transportCheck(client),
-      protocolCheck(conversation.era, conversation.negotiatedVersion),
+      evidence.transport,
+      evidence.protocol,
       identityCheck(conversation.serverInfo),
       inventoryCheck(tools, items, instructionsFound.length > 0, limit),
       driftCheck(drift, complete, runtime.store !== undefined),
     ],
-    tls: client.tls,
+    tls: evidence.tls,
     observedAt,
     limitations,
   };
   return { ...base, headline: headlineOf(base) };
+}
+
+export interface McpStdioInspectOptions extends McpInspectOptions {
+  /** Starts the server (src/runtime/mcp-stdio.ts stdioLauncher). */
+  launch: StdioLauncher;
+  /** The bounds of the conversation; tests shorten the times. */
+  limits?: StdioLimits;
+}
+
+/**
+ * Inspects a local MCP server over stdio: started, spoken to (initialize, the listings), ended —
+ * whatever happened, the process and its group are ended before this returns. The result's
+ * `endpoint` is `stdio:<command line>` (the drift key); environment values never appear in it.
+ * Throws ProblemError when the command cannot start or gives no inventory.
+ */
+export async function inspectMcpStdio(command: StdioCommand, options: McpStdioInspectOptions): Promise<McpInspection> {
+  const { runtime } = options;
+  const endpoint = stdioEndpoint(command.command, command.args);
+  const child = await options.launch(command);
+  const channel = new StdioChannel(endpoint, child, runtime, options.limits, options.hooks);
+  let conversation: McpConversation;
+  let stderr: string | null;
+  try {
+    conversation = await converseStdio(channel);
+  } catch (err) {
+    stderr = await channel.close();
+    const problem = asProblemError(err);
+    throw stderr ? new ProblemError(problem.code, `${problem.message} ${stderr}.`) : problem;
+  }
+  stderr = await channel.close();
+  const names = Object.keys(command.env).sort();
+  const transport = check(
+    'transport',
+    'Transport',
+    'PASS',
+    `A local process over stdio, no network (so no TLS): svc started ${JSON.stringify(command.command)} with only ${names.length ? names.join(', ') : 'no variables'} in its environment, and ended it (${channel.transcript.at(-1)?.outcome ?? 'ended'}).`,
+  );
+  const protocol = check('protocol', 'Protocol', 'PASS', `The server completed the stdio handshake (initialize, ${conversation.negotiatedVersion}), the one svc speaks over stdio.`);
+  const limitations: string[] = [LIMITATIONS.identity, LIMITATIONS.classes, LIMITATIONS.scope, LIMITATIONS.stdioDrift];
+  const skipped = channel.skippedSummary();
+  if (skipped) limitations.push(skipped);
+  if (stderr) limitations.push(`${stderr}.`);
+  return inventoryResult(options, endpoint, conversation, { transcript: channel.transcript, tls: null, transport, protocol, observedAt: rfc3339(runtime.clock.now()), limitations });
 }
 
 function authResult(endpoint: string, auth: McpAuth, mode: McpMode, client: McpClient, observedAt: string, limitations: string[]): Omit<McpInspection, 'headline'> {

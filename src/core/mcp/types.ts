@@ -40,6 +40,17 @@ export const MCP_LIMITS = {
   maxResumptions: 2,
   /** Server-to-client requests answered per request of svc; later ones are ignored. */
   maxServerRequests: 16,
+  /**
+   * stdio (`svc inspect-mcp --stdio`): the wait for one answer, the bound of one HTTP exchange
+   * (DEFAULT_NET_LIMITS.totalMs); the whole conversation, start-up to the last listing; all the
+   * bytes the server may write on stdout (a flood past it is cut); the tail of stderr kept.
+   */
+  stdioReplyMs: 15_000,
+  stdioTotalMs: 60_000,
+  stdioMaxBytes: 32 * 1024 * 1024,
+  stdioStderrTail: 2048,
+  /** After stdin closes, then after SIGTERM: the wait before the next step of ending a server. */
+  stdioGraceMs: 2_000,
 } as const;
 
 export const MCP_STATUSES = ['INSPECTED', 'AUTH_REQUIRED'] as const;
@@ -259,7 +270,8 @@ export interface McpAuth {
 export interface TranscriptEntry {
   /** The JSON-RPC method (`server/discover`, `tools/list` …), `DELETE` for ending a session, or the metadata GET. */
   method: string;
-  httpMethod: 'GET' | 'POST' | 'DELETE';
+  /** `STDIO`: a message written on a local server's stdin (and the end of that process). */
+  httpMethod: 'GET' | 'POST' | 'DELETE' | 'STDIO';
   /** The protocol version header sent, if any. */
   protocolVersion: string | null;
   /** HTTP status, or null when the exchange failed before one arrived. */

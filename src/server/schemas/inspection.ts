@@ -212,7 +212,7 @@ export const McpAuth = Type.Object(
 export const McpTranscriptEntry = Type.Object(
   {
     method: Type.String(),
-    httpMethod: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('DELETE')]),
+    httpMethod: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('DELETE'), Type.Literal('STDIO')]),
     protocolVersion: NullableString(),
     status: Type.Union([Type.Integer(), Type.Null()]),
     contentType: NullableString(),
