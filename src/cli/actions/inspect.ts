@@ -1,9 +1,9 @@
 /** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: commands/inspect.ts). */
 import { A2A_CHECK_IDS, type A2aInspection } from '../../core/a2a/types.js';
-import { MCP_CHECK_IDS, type McpInspection } from '../../core/mcp/types.js';
+import { MCP_CHECK_IDS, MCP_LIMITS, type McpInspection } from '../../core/mcp/types.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { Runtime } from '../../core/runtime.js';
-import { createRuntime } from '../../runtime/node.js';
+import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { exitForChecks, parseAllowWarn, withAcceptedWarnings, type WarnPolicy } from '../checks.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -32,6 +32,8 @@ export interface InspectOptions extends OutputOptions {
 export interface InspectMcpOptions extends InspectOptions {
   db?: string;
   store: boolean;
+  /** --from-file: a saved listing instead of a server (src/core/mcp/saved.ts). */
+  fromFile?: string;
 }
 
 /**
@@ -65,15 +67,37 @@ function run(io: CliIo, setExit: (code: number) => void, options: InspectOptions
   return emitReport(io, options, runtime, (hooks) => work(runtime, hooks), setExit);
 }
 
-export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string, options: InspectMcpOptions): Promise<void> {
+/**
+ * --from-file: the saved listing, parsed (src/core/mcp/saved.ts). The file is an option's value,
+ * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer" (DESIGN §6).
+ */
+async function savedInventory(file: string, bytes: Uint8Array) {
+  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('./verify.js'), import('../../core/mcp/saved.js'), import('node:url'), import('node:path')]);
+  try {
+    return await readSavedInventory(bytes, printable(file), file === '-' ? '-' : pathToFileURL(path.resolve(file)).href);
+  } catch (err) {
+    throw optionProblem(err);
+  }
+}
+
+export async function inspectMcpAction(io: CliIo, setExit: (code: number) => void, endpoint: string | undefined, options: InspectMcpOptions): Promise<void> {
   const accepted = parseAllowWarn(options.allowWarn, MCP_CHECK_IDS, 'inspect-mcp');
+  if ((endpoint === undefined) === (options.fromFile === undefined)) {
+    throw new ConfigError(endpoint === undefined ? 'inspect-mcp needs an endpoint, or --from-file with a saved listing' : 'give an endpoint or --from-file, not both (a saved listing is inspected without contacting any server)');
+  }
   // A SVC_DATABASE_URL svc cannot use is refused before anything runs (exit 2).
   if (options.store) databaseOption(options.db, io.env);
+  // An unreadable file, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
+  const { fromFile } = options;
+  const bytes = fromFile === undefined ? undefined : await (await import('./verify.js')).readSourceBytes(fromFile, 'saved inventory', MCP_LIMITS.maxResponseBytes);
   return run(io, setExit, options, async (runtime, hooks) => {
-    const { inspectMcp } = await import('../../core/mcp/inspect.js');
-    const value = await withStore(io, options, runtime, (storageUnavailable) =>
-      inspectMcp(endpoint, { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) }),
-    );
+    const saved = fromFile === undefined ? undefined : await savedInventory(fromFile, bytes!);
+    const { inspectMcp, inspectSavedMcp } = await import('../../core/mcp/inspect.js');
+    // A saved listing reads the store only for drift, and only when it names its endpoint.
+    const value = await withStore(io, { ...options, store: options.store && saved?.endpoint !== null }, runtime, (storageUnavailable) => {
+      const core = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
+      return saved ? inspectSavedMcp(saved, core) : inspectMcp(endpoint!, core);
+    });
     return {
       value: withAcceptedWarnings(value, accepted),
       exitCode: exitForMcp(value, { strict: options.strict, accepted }),
