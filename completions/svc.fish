@@ -147,6 +147,7 @@ complete -c svc -n '__fish_seen_subcommand_from keygen' -l quiet -s q -d 'print 
 complete -c svc -n '__fish_seen_subcommand_from keygen' -l verbose -s v -d 'when done, print the timed trace of the work (each stage, status, duration) on standard error; with --json too, not with --quiet'
 complete -c svc -n '__fish_seen_subcommand_from keygen' -l no-pager -d 'never page the report (on a terminal, a report taller than the screen goes through less -FRX, SVC_PAGER or PAGER)'
 complete -c svc -n '__fish_seen_subcommand_from keygen' -l help -s h -d 'show help'
+complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l from-file -r -F -d 'inspect a saved listing instead of a server (- for standard input): nothing is contacted or stored'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l strict -d 'exit 1 instead of 3 when a check warns'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l allow-warn -x -a 'historyPersistence transport protocol identity inventory drift' -d 'accept a known warning: these WARN checks count toward neither exit 3 nor --strict (still reported, marked accepted); comma-separated or repeatable; one of historyPersistence, transport, protocol, identity, inventory, drift'
 complete -c svc -n '__fish_seen_subcommand_from inspect-mcp' -l egress-allow -x -d 'also fetch from these non-public addresses (e.g. 10.0.0.0/8 for an intranet server); repeatable, adds to SVC_EGRESS_ALLOW'

@@ -618,7 +618,7 @@ describe('svc inspect-mcp', () => {
   });
 
   it('usage errors exit 2: a missing endpoint, an unknown option, a bad --egress-allow', async () => {
-    expectUsageError(await run(['inspect-mcp']), /^missing required argument 'endpoint'$/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp']), /^inspect-mcp needs an endpoint, or --from-file with a saved listing$/, 'inspect-mcp');
     expectUsageError(await run(['inspect-mcp', poisoned.url, '--stritc']), /unknown option '--stritc'/, 'inspect-mcp');
     expectUsageError(await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']), /^--egress-allow: bad allow-list entry "localhost"/, 'inspect-mcp');
   });
@@ -627,7 +627,7 @@ describe('svc inspect-mcp', () => {
     const r = await run(['inspect-mcp', '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] \[endpoint\.\.\.\]/);
-    for (const option of ['--stdio', '--config <file>', '--run-stdio', '--env <name>', '--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    for (const option of ['--from-file <file>', '--stdio', '--config <file>', '--run-stdio', '--env <name>', '--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('one of historyPersistence, transport, protocol, identity, inventory, drift');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('"declared" is the class the server\'s');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('Prompts, resources and resource templates are listed too when the server declares them');

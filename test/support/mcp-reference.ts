@@ -33,8 +33,11 @@ export interface ReferenceInventory {
   serverInfo: { name: string; version: string } | undefined;
   protocolVersion: string | undefined;
   capabilities: Record<string, unknown>;
-  /** Per kind: the entries as the SDK Client returned them, and as they were on the wire. */
-  lists: Record<InventoryKind, { sdk: Entry[]; wire: Entry[]; pages: number }>;
+  /**
+   * Per kind: the entries as the SDK Client returned them, and as they were on the wire; and each
+   * page's whole JSON-RPC response as it came off the wire (what a saved listing holds).
+   */
+  lists: Record<InventoryKind, { sdk: Entry[]; wire: Entry[]; pages: number; responses: Entry[] }>;
 }
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -89,16 +92,20 @@ async function referenceOver(transport: Transport, protocolVersion: () => string
   await client.connect(transport);
   // Every JSON-RPC result as the transport parsed it off the wire (JSON or SSE), by request id.
   const wire = new Map<string | number, Entry>();
+  const responses = new Map<string | number, Entry>();
   const deliver = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage, ...rest: unknown[]) => {
-    if ('result' in message && 'id' in message) wire.set(message.id, message.result as Entry);
+    if ('result' in message && 'id' in message) {
+      wire.set(message.id, message.result as Entry);
+      responses.set(message.id, message as unknown as Entry);
+    }
     (deliver as ((m: JSONRPCMessage, ...r: unknown[]) => void) | undefined)?.(message, ...rest);
   };
   try {
     const capabilities = (client.getServerCapabilities() ?? {}) as Record<string, unknown>;
     const lists = {} as ReferenceInventory['lists'];
     for (const { kind, method, capability } of INVENTORY_KINDS) {
-      const list = { sdk: [] as Entry[], wire: [] as Entry[], pages: 0 };
+      const list = { sdk: [] as Entry[], wire: [] as Entry[], pages: 0, responses: [] as Entry[] };
       lists[kind] = list;
       if (capabilities[capability] === undefined) continue;
       let cursor: string | undefined;
@@ -118,6 +125,7 @@ async function referenceOver(transport: Transport, protocolVersion: () => string
         const raw = wire.get(fresh[0]!)!;
         list.sdk.push(...(page[kind] as Entry[]));
         list.wire.push(...(raw[kind] as Entry[]));
+        list.responses.push(responses.get(fresh[0]!)!);
         list.pages += 1;
         cursor = page.nextCursor;
       } while (cursor);

@@ -1,6 +1,6 @@
 /** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: commands/inspect.ts). */
 import { A2A_CHECK_IDS, type A2aInspection } from '../../core/a2a/types.js';
-import { MCP_CHECK_IDS, type McpInspection } from '../../core/mcp/types.js';
+import { MCP_CHECK_IDS, MCP_LIMITS, type McpInspection } from '../../core/mcp/types.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { Runtime } from '../../core/runtime.js';
 import { createRuntime } from '../../runtime/node.js';
@@ -45,6 +45,8 @@ export interface InspectMcpOptions extends InspectOptions {
   runStdio?: boolean;
   /** --env names passed to stdio servers. */
   env?: string[];
+  /** --from-file: a saved listing instead of a server (src/core/mcp/saved.ts). */
+  fromFile?: string;
 }
 
 /**
@@ -100,8 +102,30 @@ function run(
   );
 }
 
+/**
+ * --from-file: the saved listing, parsed (src/core/mcp/saved.ts). The file is an option's value,
+ * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer" (DESIGN §6).
+ */
+async function savedInventory(file: string, bytes: Uint8Array) {
+  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('./verify.js'), import('../../core/mcp/saved.js'), import('node:url'), import('node:path')]);
+  try {
+    return await readSavedInventory(bytes, printable(file), file === '-' ? '-' : pathToFileURL(path.resolve(file)).href);
+  } catch (err) {
+    throw optionProblem(err);
+  }
+}
+
 /** Which of the three forms ran: one URL, one stdio command (--stdio -- …), or a config file (--config). */
-function mcpTarget(words: string[], options: InspectMcpOptions): { kind: 'url'; url: string } | { kind: 'stdio'; command: string; args: string[] } | { kind: 'config'; file: string } {
+function mcpTarget(
+  words: string[],
+  options: InspectMcpOptions,
+): { kind: 'url'; url: string } | { kind: 'stdio'; command: string; args: string[] } | { kind: 'config'; file: string } | { kind: 'file'; file: string } {
+  if (options.fromFile !== undefined) {
+    // A saved listing is inspected without contacting any server.
+    if (words.length || options.stdio || options.config !== undefined) throw usageError('give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)');
+    if ((options.env ?? []).length > 0) throw usageError('--env applies to stdio servers only (--stdio or --config).');
+    return { kind: 'file', file: options.fromFile };
+  }
   if (options.stdio && options.config !== undefined) throw usageError('--stdio and --config cannot be combined: a config file names its own commands.');
   if (options.runStdio && options.config === undefined) throw usageError('--run-stdio applies to --config only (--stdio runs the command it is given).');
   if ((options.env ?? []).length > 0 && !options.stdio && !options.config) throw usageError('--env applies to stdio servers only (--stdio or --config).');
@@ -117,7 +141,9 @@ function mcpTarget(words: string[], options: InspectMcpOptions): { kind: 'url'; 
     if (command === undefined || command === '') throw usageError('--stdio needs the command to run after --, e.g. svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory');
     return { kind: 'stdio', command, args };
   }
-  if (words.length !== 1) throw usageError(words.length ? 'inspect-mcp takes one endpoint URL (a local server: --stdio -- <command> [args…]).' : "missing required argument 'endpoint'");
+  if (words.length !== 1) {
+    throw usageError(words.length ? 'inspect-mcp takes one endpoint URL (a local server: --stdio -- <command> [args…]).' : "missing required argument 'endpoint' (or --stdio -- <command>, --config <file>, --from-file <saved listing>)");
+  }
   return { kind: 'url', url: words[0]! };
 }
 
@@ -135,15 +161,23 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     return inspectConfigAction(io, setExit, target.file, options, policy);
   }
   if (options.html !== undefined) await htmlDestination(options.html);
+  // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
+  const bytes = target.kind === 'file' ? await (await import('./verify.js')).readSourceBytes(target.file, 'saved inventory', MCP_LIMITS.maxResponseBytes) : undefined;
   const { commandLine } = target.kind === 'stdio' ? await import('../../core/mcp/stdio.js') : { commandLine: null };
-  const shown = target.kind === 'url' ? target.url : `stdio:${commandLine!(target.command, target.args)}`;
+  const shown = target.kind === 'url' ? target.url : target.kind === 'file' ? printable(target.file) : `stdio:${commandLine!(target.command, target.args)}`;
   return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
     let value: McpInspection;
     try {
-      value = await withStore(io, options, runtime, async (storageUnavailable) => {
+      const saved = target.kind === 'file' ? await savedInventory(target.file, bytes!) : undefined;
+      // A saved listing reads the store only for drift, and only when it names its endpoint.
+      const storing = saved ? { ...options, store: options.store && saved.endpoint !== null } : options;
+      value = await withStore(io, storing, runtime, async (storageUnavailable) => {
         const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
-        if (target.kind === 'url') return (await import('../../core/mcp/inspect.js')).inspectMcp(target.url, common);
-        return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
+        const core = await import('../../core/mcp/inspect.js');
+        if (saved) return core.inspectSavedMcp(saved, common);
+        if (target.kind === 'url') return core.inspectMcp(target.url, common);
+        if (target.kind === 'stdio') return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
+        throw new Error('unreachable: a config file is inspected server by server');
       });
     } catch (err) {
       // The problem is written as a problem page, and still answered as usual (exit 4).

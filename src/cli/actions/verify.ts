@@ -39,21 +39,24 @@ export function exitForPolicy(evaluation: PolicyEvaluation): number {
   return evaluation.status === 'FAIL' ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
 }
 
-async function readStdin(what: string): Promise<string> {
+async function readStdin(what: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} on standard input is larger than ${MAX_INPUT_BYTES} bytes`);
+    if (size > max) throw new ConfigError(`the ${what} on standard input is larger than ${max} bytes`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Reads `<file|->`: a file, or standard input for `-`; anything unreadable is a usage error. */
-export async function readSource(source: string, what: string): Promise<string> {
-  if (source === '-') return readStdin(what);
+/**
+ * Reads `<file|->` as bytes: a file, or standard input for `-`; anything unreadable, or larger
+ * than `max` bytes, is a usage error.
+ */
+export async function readSourceBytes(source: string, what: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
+  if (source === '-') return readStdin(what, max);
   let info;
   try {
     info = await stat(source);
@@ -62,8 +65,13 @@ export async function readSource(source: string, what: string): Promise<string> 
     throw new ConfigError(`cannot read the ${what} ${printable(source)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`);
   }
   if (!info.isFile()) throw new ConfigError(`the ${what} ${printable(source)} is not a file`);
-  if (info.size > MAX_INPUT_BYTES) throw new ConfigError(`the ${what} ${printable(source)} is larger than ${MAX_INPUT_BYTES} bytes`);
-  return readFile(source, 'utf8');
+  if (info.size > max) throw new ConfigError(`the ${what} ${printable(source)} is larger than ${max} bytes`);
+  return readFile(source);
+}
+
+/** `readSourceBytes` as text (UTF-8). */
+export async function readSource(source: string, what: string): Promise<string> {
+  return (await readSourceBytes(source, what)).toString('utf8');
 }
 
 /**
@@ -85,7 +93,7 @@ const COMPACT_JWS_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
  * verified as a broken token. Surrounding whitespace (the file's trailing newline) is dropped.
  */
 export async function jwsInput(argument: string): Promise<string> {
-  if (argument === '-') return (await readStdin('JWS')).trim();
+  if (argument === '-') return (await readStdin('JWS')).toString('utf8').trim();
   // stat fails for a token (ENOENT, or ENAMETOOLONG for a long one): then it is read as a token.
   const exists = await stat(argument).then(
     () => true,

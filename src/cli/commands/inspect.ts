@@ -23,10 +23,10 @@ import { A2A_CHECK_IDS } from '../../core/a2a/types.js';
 import { MCP_CHECK_IDS } from '../../core/mcp/types.js';
 import type { InspectA2aOptions, InspectMcpOptions } from '../actions/inspect.js';
 import { addAllowWarnOption } from '../checks.js';
+import { completeFiles } from '../completion.js';
 import type { CliIo } from '../io.js';
 import { addFormatOption, addOutputOptions } from '../output/options.js';
 import { addAllowNetworkOption, addDbOption, addEgressOption, collect } from './store-options.js';
-import { completeFiles } from '../completion.js';
 
 function commonOptions(cmd: Command, what: string, checkIds: readonly string[]): Command {
   return addEgressOption(addAllowWarnOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), checkIds), what);
@@ -36,7 +36,9 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, prompts, resources, fingerprints, declared vs heuristic classes, risk signals and drift')
-    .argument('[endpoint...]', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow); with --stdio, the command and its arguments after --');
+    .argument('[endpoint...]', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow); with --stdio, the command and its arguments after --')
+    .option('--from-file <file>', 'inspect a saved listing instead of a server (- for standard input): nothing is contacted or stored');
+  completeFiles(mcp, '--from-file');
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
   mcp.option('--stdio', 'start a local server and speak MCP on its stdin/stdout: svc inspect-mcp --stdio -- <command> [args…]');
   mcp.option('--config <file>', "inspect every server of an MCP client's configuration (Claude Desktop, Cursor, VS Code, Windsurf)");
@@ -83,6 +85,14 @@ Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, 
 not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer
 (unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.
 
+Saved inventories: --from-file <file> (- for standard input) inspects a listing saved earlier
+instead of a server: a tools/list, prompts/list, resources/list or resources/templates/list result
+or its whole JSON-RPC response, an initialize result for serverInfo, a JSON array of those (pages
+and kinds combined), or svc's own --json output. The same fingerprints, classes, signals and
+bounds apply (a file over 2 MiB is refused); transport and protocol are SKIP, nothing is stored,
+and drift is compared only for svc's own JSON (it names its endpoint). A file that cannot be used
+(not JSON, a duplicate member, a shape not recognised, two tools of one name) exits 2.
+
 A warning you know about and accept (a server that only speaks the older handshake, plain http on
 a development host) is named with --allow-warn: it is still reported, marked accepted, but counts
 toward neither 3 nor --strict; --json then adds "acceptedWarnings" (the ids accepted).
@@ -105,7 +115,9 @@ Examples:
   $ svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory
   $ svc inspect-mcp --stdio --env GITHUB_TOKEN -- docker run -i --rm -e GITHUB_TOKEN ghcr.io/github/github-mcp-server
   $ svc inspect-mcp --config ~/.cursor/mcp.json
-  $ svc inspect-mcp --config .vscode/mcp.json --run-stdio --json | jq '.[] | {name, kind, exit: .result.headline}'`,
+  $ svc inspect-mcp --config .vscode/mcp.json --run-stdio --json | jq '.[] | {name, kind, exit: .result.headline}'
+  $ svc inspect-mcp --from-file tools-list.json
+  $ svc inspect-mcp https://tools.example/mcp --json > saved.json; svc inspect-mcp --from-file saved.json`,
   );
   mcp.action(async (endpoint: string[], options: InspectMcpOptions) => (await import('../actions/inspect.js')).inspectMcpAction(io, setExit, endpoint, options));
 

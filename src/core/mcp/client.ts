@@ -696,7 +696,7 @@ export interface ListSpec {
   required: boolean;
 }
 
-const LIST_SPECS = {
+export const LIST_SPECS = {
   tools: { method: 'tools/list', member: 'tools', key: 'name', noun: ['tool', 'tools'] },
   prompts: { method: 'prompts/list', member: 'prompts', key: 'name', noun: ['prompt', 'prompts'] },
   resources: { method: 'resources/list', member: 'resources', key: 'uri', noun: ['resource', 'resources'] },
@@ -707,6 +707,58 @@ const LIST_SPECS = {
 const SHARED_LIMIT = `${MCP_LIMITS.maxPromptsAndResources} prompts, resources and resource templates together`;
 
 /**
+ * One listing assembled page by page: the entry rules and bounds that a conversation
+ * (listPages) and a saved listing read from a file (saved.ts) share. An entry that is not an
+ * object with the key as a string is skipped, a repeated key too (the first is kept, the key is
+ * noted in `duplicates`), and the entry past `spec.max` ends the listing as partial.
+ */
+export class ListingBuilder {
+  readonly items: JsonObject[] = [];
+  readonly skipped: string[] = [];
+  /** Keys met a second time (skipped). */
+  readonly duplicates: string[] = [];
+  /** Pages taken, or requested (a page that failed counts). */
+  pages = 0;
+  readonly #keys = new Set<string>();
+
+  constructor(readonly spec: ListSpec) {}
+
+  /** Why no further page may be read (MCP_LIMITS.maxPages), or null. */
+  pageBound(): string | null {
+    return this.pages >= MCP_LIMITS.maxPages ? `the server has more than ${MCP_LIMITS.maxPages} pages of ${this.spec.noun[1]}; svc reads at most ${MCP_LIMITS.maxPages}` : null;
+  }
+
+  /** Takes the result of page `this.pages`: null when taken whole, else why the listing stops there. */
+  take(result: JsonObject): string | null {
+    const { spec } = this;
+    const page = result[spec.member];
+    if (!Array.isArray(page)) return `${spec.method} page ${this.pages} has no ${spec.member} array`;
+    const one = spec.noun[0];
+    for (const [index, entry] of page.entries()) {
+      const key = isJsonObject(entry) ? entry[spec.key] : undefined;
+      if (!isJsonObject(entry) || typeof key !== 'string') {
+        this.skipped.push(`entry ${index} of ${spec.method} page ${this.pages} is not ${withArticle(one)} (an object with a string ${spec.key})`);
+        continue;
+      }
+      if (this.#keys.has(key)) {
+        this.duplicates.push(key);
+        this.skipped.push(`a second ${one} with the ${spec.key} ${JSON.stringify(key.slice(0, 64))} (${spec.method} page ${this.pages}); the first is kept`);
+        continue;
+      }
+      if (this.items.length >= spec.max) return spec.overLimit;
+      this.#keys.add(key);
+      this.items.push(entry);
+    }
+    return null;
+  }
+
+  /** The listing, complete (limit null) or stopped by `limit`. */
+  listed(limit: string | null): Listed {
+    return { items: this.items, limit, skipped: this.skipped, pages: this.pages };
+  }
+}
+
+/**
  * Reads the pages of one listing until there is no cursor, or a bound stops it (SPEC §8 and
  * MCP_LIMITS: 10 pages of each listing, 2 MiB per reply, `spec.max` entries). A bound yields a
  * partial listing with its reason, never a crash. JSON-RPC −32601 (method not found) to the
@@ -714,16 +766,13 @@ const SHARED_LIMIT = `${MCP_LIMITS.maxPromptsAndResources} prompts, resources an
  * without implementing templates.
  */
 export async function listPages<R extends object>(client: McpChannel<R>, spec: ListSpec, version: string, modern: boolean): Promise<Listed> {
-  const items: JsonObject[] = [];
-  const keys = new Set<string>();
-  const skipped: string[] = [];
+  const list = new ListingBuilder(spec);
   const cursors = new Set<string>();
   const [one, many] = spec.noun;
   let cursor: string | null = null;
-  let pages = 0;
-  const stop = (limit: string): Listed => ({ items, limit, skipped, pages });
   for (;;) {
-    if (pages >= MCP_LIMITS.maxPages) return stop(`the server has more than ${MCP_LIMITS.maxPages} pages of ${many}; svc reads at most ${MCP_LIMITS.maxPages}`);
+    const bound = list.pageBound();
+    if (bound) return list.listed(bound);
     const params: JsonObject = modern ? { _meta: modernMeta() } : {};
     if (cursor !== null) params['cursor'] = cursor;
     let reply: RpcReply<R>;
@@ -731,42 +780,31 @@ export async function listPages<R extends object>(client: McpChannel<R>, spec: L
       reply = await client.request(spec.method, params, version, modern);
     } catch (err) {
       if (err instanceof ProblemError && err.code === 'PAYLOAD_TOO_LARGE') {
-        return stop(`${spec.method} page ${pages + 1} is larger than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one reply`);
+        return list.listed(`${spec.method} page ${list.pages + 1} is larger than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one reply`);
       }
       if (err instanceof AuthRequired && !spec.required) {
-        return stop(`${spec.method} page ${pages + 1} was answered HTTP 401 (authentication required); svc does not authenticate`);
+        return list.listed(`${spec.method} page ${list.pages + 1} was answered HTTP 401 (authentication required); svc does not authenticate`);
       }
       throw err;
     }
-    pages += 1;
-    if (reply.kind === 'error' && reply.code === METHOD_NOT_FOUND && pages === 1) {
-      return { items, limit: null, skipped: [`the server does not implement ${spec.method} (method not found)`], pages };
+    list.pages += 1;
+    if (reply.kind === 'error' && reply.code === METHOD_NOT_FOUND && list.pages === 1) {
+      return { items: [], limit: null, skipped: [`the server does not implement ${spec.method} (method not found)`], pages: 1 };
     }
     if (reply.kind !== 'result') {
       const why = reply.kind === 'error' ? rpcErrorText(reply.code) : reply.reason;
-      if (pages === 1 && spec.required) throw client.refusal(reply, spec.method);
-      return stop(`${spec.method} page ${pages} failed: ${why}`);
+      if (list.pages === 1 && spec.required) throw client.refusal(reply, spec.method);
+      return list.listed(`${spec.method} page ${list.pages} failed: ${why}`);
     }
     const page = reply.result[spec.member];
-    if (!Array.isArray(page)) return stop(`${spec.method} page ${pages} has no ${spec.member} array`);
-    client.annotate(reply.response, `page ${pages}, ${plural(page.length, one, many)}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
-    for (const [index, entry] of page.entries()) {
-      const key = isJsonObject(entry) ? entry[spec.key] : undefined;
-      if (!isJsonObject(entry) || typeof key !== 'string') {
-        skipped.push(`entry ${index} of ${spec.method} page ${pages} is not ${withArticle(one)} (an object with a string ${spec.key})`);
-        continue;
-      }
-      if (keys.has(key)) {
-        skipped.push(`a second ${one} with the ${spec.key} ${JSON.stringify(key.slice(0, 64))} (${spec.method} page ${pages}); the first is kept`);
-        continue;
-      }
-      if (items.length >= spec.max) return stop(spec.overLimit);
-      keys.add(key);
-      items.push(entry);
+    if (Array.isArray(page)) {
+      client.annotate(reply.response, `page ${list.pages}, ${plural(page.length, one, many)}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
     }
+    const stopped = list.take(reply.result);
+    if (stopped) return list.listed(stopped);
     const next = reply.result['nextCursor'];
-    if (typeof next !== 'string' || next === '') return { items, limit: null, skipped, pages };
-    if (cursors.has(next)) return stop(`${spec.method} page ${pages} repeats an earlier cursor; the listing was stopped`);
+    if (typeof next !== 'string' || next === '') return list.listed(null);
+    if (cursors.has(next)) return list.listed(`${spec.method} page ${list.pages} repeats an earlier cursor; the listing was stopped`);
     cursors.add(next);
     cursor = next;
   }
@@ -777,35 +815,57 @@ function notListed(limit: string | null): Listed {
   return { items: [], limit, skipped: [], pages: 0 };
 }
 
+/** The listings of an inventory, by the member of McpInspection that reports them. */
+export type ListingKind = keyof Listings;
+
 /**
- * The four listings, in order: tools, then (as declared) prompts, resources and templates, the
- * last three sharing MCP_LIMITS.maxPromptsAndResources. Once that bound stopped one of them, the
- * ones after it are not requested: they are incomplete, saying so.
+ * Where the listings come from: `has` says whether a listing is there to read (the capability
+ * is declared, the file holds such a result; tools are always read), `read` reads it with its
+ * bounds (`spec.max`, `spec.overLimit`, `spec.required` set).
  */
-export async function listInventory<R extends object>(client: McpChannel<R>, capabilities: JsonObject | null, version: string, modern: boolean): Promise<Listings> {
-  const tools = await listPages(
-    client,
-    { ...LIST_SPECS.tools, max: MCP_LIMITS.maxTools, overLimit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`, required: true },
-    version,
-    modern,
-  );
-  const declared = (capability: string) => capabilities !== null && isJsonObject(capabilities[capability]);
+export interface ListingSource {
+  has(kind: ListingKind): boolean;
+  read(kind: ListingKind, spec: ListSpec): Promise<Listed>;
+}
+
+/**
+ * The four listings, in order: tools, then (when there) prompts, resources and templates, the
+ * last three sharing MCP_LIMITS.maxPromptsAndResources. Once that bound stopped one of them, the
+ * ones after it are not read: they are incomplete, saying so. The source is a server
+ * (listInventory) or a saved file (saved.ts): the bounds are the same.
+ */
+export async function assembleListings(source: ListingSource): Promise<Listings> {
+  const tools = await source.read('tools', {
+    ...LIST_SPECS.tools,
+    max: MCP_LIMITS.maxTools,
+    overLimit: `the server lists more than ${MCP_LIMITS.maxTools} tools; svc inspects the first ${MCP_LIMITS.maxTools}`,
+    required: true,
+  });
   const overLimit = `the server lists more than ${SHARED_LIMIT}; svc inspects the first ${MCP_LIMITS.maxPromptsAndResources}`;
   let budget = MCP_LIMITS.maxPromptsAndResources;
   let exhausted = false;
-  const list = async (kind: 'prompts' | 'resources' | 'resourceTemplates', capability: string): Promise<Listed> => {
-    if (!declared(capability)) return notListed(null);
+  const list = async (kind: 'prompts' | 'resources' | 'resourceTemplates'): Promise<Listed> => {
+    if (!source.has(kind)) return notListed(null);
     const spec = LIST_SPECS[kind];
     if (exhausted) return notListed(`${spec.method} was not read: the limit of ${SHARED_LIMIT} was reached`);
-    const listed = await listPages(client, { ...spec, max: budget, overLimit, required: false }, version, modern);
+    const listed = await source.read(kind, { ...spec, max: budget, overLimit, required: false });
     budget -= listed.items.length;
     if (listed.limit === overLimit) exhausted = true;
     return listed;
   };
-  const prompts = await list('prompts', 'prompts');
-  const resources = await list('resources', 'resources');
-  const resourceTemplates = await list('resourceTemplates', 'resources');
+  const prompts = await list('prompts');
+  const resources = await list('resources');
+  const resourceTemplates = await list('resourceTemplates');
   return { tools, prompts, resources, resourceTemplates };
+}
+
+/** The four listings from the server: tools always, the others as its capabilities declare them. */
+export function listInventory<R extends object>(client: McpChannel<R>, capabilities: JsonObject | null, version: string, modern: boolean): Promise<Listings> {
+  const declared = (capability: string) => capabilities !== null && isJsonObject(capabilities[capability]);
+  return assembleListings({
+    has: (kind) => kind === 'tools' || declared(kind === 'prompts' ? 'prompts' : 'resources'),
+    read: (_kind, spec) => listPages(client, spec, version, modern),
+  });
 }
 
 /** The RFC 9728 metadata of a 401: from WWW-Authenticate's resource_metadata, else the well-known URLs. */

@@ -19,9 +19,9 @@ import { rfc3339, type Runtime } from '../runtime.js';
 import type { McpSnapshot } from '../store.js';
 import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
-import { converse, McpClient, type Listed, type McpConversation } from './client.js';
+import { converse, McpClient, type Listed, type Listings, type McpConversation } from './client.js';
 import { converseStdio, StdioChannel, stdioEndpoint, type StdioCommand, type StdioLauncher, type StdioLimits } from './stdio.js';
-import { compareInventory, firstObservation, KINDS, type Completeness, type DriftResult, type FingerprintedItem, type FingerprintedInventory, type ItemDriftResult } from './drift.js';
+import { compareInventory, firstObservation, KINDS, type Completeness, type Kind, type DriftResult, type FingerprintedItem, type FingerprintedInventory, type ItemDriftResult } from './drift.js';
 import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
 import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
 import {
@@ -91,13 +91,14 @@ function emptyCounts<C extends string>(classes: readonly C[]): Record<C, number>
  * Fingerprints and classes of each listed tool. Every definition has an RFC 8785 form: replies
  * are parsed strictly, so no number outside binary64 (read as Infinity) reaches this point.
  */
-function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedItem[] } {
+function fingerprintTools(raw: readonly JsonObject[], recorded?: RecordedPrints): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedItem[] } {
   const tools: Omit<McpTool, 'drift' | 'riskSignals'>[] = [];
   const fingerprinted: FingerprintedItem[] = [];
   for (const tool of raw) {
     const name = tool['name'] as string;
     const definition = itemDefinition(tool);
-    const definitionHash = definitionSha256(definition);
+    const prints = recorded?.get(name);
+    const definitionHash = prints?.definitionSha256 ?? definitionSha256(definition);
     const annotations = isJsonObject(tool['annotations']) ? tool['annotations'] : null;
     const inputSchema = tool['inputSchema'] ?? null;
     const text = {
@@ -110,7 +111,7 @@ function fingerprintTools(raw: readonly JsonObject[]): { tools: Omit<McpTool, 'd
     tools.push({
       ...text,
       definitionSha256: definitionHash,
-      schemaSha256: schemaSha256(definition),
+      schemaSha256: prints?.schemaSha256 ?? schemaSha256(definition),
       parameters: parametersOf(inputSchema),
       annotations,
       declaredClass,
@@ -168,21 +169,24 @@ const DESCRIBE: {
 const KEY_OF = { prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' } as const;
 
 /** The entries of one listing fingerprinted and described. */
-function fingerprintItems<K extends ItemKind>(kind: K, raw: readonly JsonObject[]): { items: Array<ReturnType<(typeof DESCRIBE)[K]>>; fingerprinted: FingerprintedItem[] } {
+function fingerprintItems<K extends ItemKind>(kind: K, raw: readonly JsonObject[], recorded?: RecordedPrints): { items: Array<ReturnType<(typeof DESCRIBE)[K]>>; fingerprinted: FingerprintedItem[] } {
   const items: Array<ReturnType<(typeof DESCRIBE)[K]>> = [];
   const fingerprinted: FingerprintedItem[] = [];
   for (const entry of raw) {
     const definition = itemDefinition(entry);
-    const hash = definitionSha256(definition);
+    const hash = recorded?.get(entry[KEY_OF[kind]] as string)?.definitionSha256 ?? definitionSha256(definition);
     items.push(DESCRIBE[kind](entry, hash) as ReturnType<(typeof DESCRIBE)[K]>);
     fingerprinted.push({ key: entry[KEY_OF[kind]] as string, definitionSha256: hash, definition });
   }
   return { items, fingerprinted };
 }
 
-/** An item with svc's judgement: its signals and its drift (changedFields only when CHANGED). */
-function judged<T>(item: T, riskSignals: RiskSignal[], drift: ItemDriftResult): T & { riskSignals: RiskSignal[]; drift: ItemDriftResult['drift']; changedFields?: string[] } {
-  return { ...item, riskSignals, drift: drift.drift, ...(drift.changedFields ? { changedFields: drift.changedFields } : {}) };
+/**
+ * An item with svc's judgement: its signals and its drift (changedFields only when CHANGED, and
+ * only when the definition compared is the one received: `exact`).
+ */
+function judged<T>(item: T, riskSignals: RiskSignal[], drift: ItemDriftResult, exact: boolean): T & { riskSignals: RiskSignal[]; drift: ItemDriftResult['drift']; changedFields?: string[] } {
+  return { ...item, riskSignals, drift: drift.drift, ...(drift.changedFields && exact ? { changedFields: drift.changedFields } : {}) };
 }
 
 /** Singular and plural of each kind, as reports name them. */
@@ -303,7 +307,8 @@ function headlineOf(result: Omit<McpInspection, 'headline'>): string {
   if (result.status === 'AUTH_REQUIRED') return 'The MCP server requires authentication (HTTP 401); svc does not authenticate, so no tools were listed.';
   const name = result.serverInfo && typeof result.serverInfo['name'] === 'string' ? `${result.serverInfo['name'].slice(0, 60)}: ` : '';
   const flagged = [result.tools, ...ITEM_KINDS.map((kind) => result[kind])].reduce((n, list: ReadonlyArray<{ riskSignals: RiskSignal[] }>) => n + list.filter((item) => item.riskSignals.length > 0).length, 0);
-  const parts = [`${countsOf(result.tools.length, result)}${result.complete ? '' : ' (incomplete)'}`, `MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`];
+  const parts = [`${countsOf(result.tools.length, result)}${result.complete ? '' : ' (incomplete)'}`];
+  if (result.transcript.length > 0) parts.push(`MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`);
   if (flagged) parts.push(`${flagged} with risk signals`);
   if (result.drift.status === 'CHANGED') {
     const d = result.drift;
@@ -418,52 +423,9 @@ interface TransportEvidence {
 async function inventoryResult(options: McpInspectOptions, endpoint: string, conversation: McpConversation, evidence: TransportEvidence): Promise<McpInspection> {
   const { runtime } = options;
   const { observedAt } = evidence;
-  const limitations = [...evidence.limitations];
-  const { listings } = conversation;
-  const { tools: partial, fingerprinted: toolPrints } = fingerprintTools(listings.tools.items);
-  const prompts = fingerprintItems('prompts', listings.prompts.items);
-  const resources = fingerprintItems('resources', listings.resources.items);
-  const templates = fingerprintItems('resourceTemplates', listings.resourceTemplates.items);
-  const fingerprinted: FingerprintedInventory = {
-    tools: toolPrints,
-    prompts: prompts.fingerprinted,
-    resources: resources.fingerprinted,
-    resourceTemplates: templates.fingerprinted,
-  };
-  const listed: Record<(typeof KINDS)[number], Listed> = listings;
-  const completeness = Object.fromEntries(KINDS.map((kind) => [kind, listed[kind].limit === null])) as Completeness;
-  const limits = KINDS.map((kind) => listed[kind].limit).filter((limit): limit is string => limit !== null);
-  const complete = limits.length === 0;
-  const limit = complete ? null : limits.join('; ');
-  // One array for every item: the signals index the tool names once (a tool's own name is ignored).
-  const names = partial.map((t) => t.name);
-  const previous = await latestSnapshot(runtime, endpoint);
-  const drift = compareInventory(fingerprinted, previous, completeness);
-  const tools: McpTool[] = partial.map((tool) => judged(tool, toolSignals(tool, names), drift.items.tools.get(tool.name)!));
-  const items: Items = {
-    prompts: prompts.items.map((prompt) => judged(prompt, promptSignals(prompt, names), drift.items.prompts.get(prompt.name)!)),
-    resources: resources.items.map((resource) => judged(resource, resourceSignals({ ...resource, uri: resource.uri }, names), drift.items.resources.get(resource.uri)!)),
-    resourceTemplates: templates.items.map((template) =>
-      judged(template, resourceSignals({ ...template, uri: template.uriTemplate }, names), drift.items.resourceTemplates.get(template.uriTemplate)!),
-    ),
-  };
-  const instructionsFound = conversation.instructions ? instructionSignals(conversation.instructions, names) : [];
-  const hash = inventoryHash({
-    tools: toolPrints.map((t) => t.definitionSha256),
-    prompts: prompts.fingerprinted.map((p) => p.definitionSha256),
-    resources: resources.fingerprinted.map((r) => r.definitionSha256),
-    resourceTemplates: templates.fingerprinted.map((t) => t.definitionSha256),
-  });
-  // A partial listing has no inventory fingerprint: a hash over some items would read as one.
-  const classCounts = { declared: emptyCounts<DeclaredClass>(DECLARED_CLASSES), heuristic: emptyCounts<HeuristicClass>(HEURISTIC_CLASSES) };
-  for (const tool of tools) {
-    classCounts.declared[tool.declaredClass] += 1;
-    classCounts.heuristic[tool.heuristicClass] += 1;
-  }
-  for (const kind of KINDS) for (const skipped of listed[kind].skipped) limitations.push(`${capitalise(skipped)}.`);
-  if (limit) limitations.push(`The inventory is incomplete: ${limit}.`);
-
-  const historyCheck = await persistenceCheck(runtime, options, endpoint, conversation, fingerprinted, hash, complete);
+  const judgement = await judgeInventory(runtime, { listings: conversation.listings, instructions: conversation.instructions, driftKey: endpoint });
+  const limitations = [...evidence.limitations, ...judgement.notes];
+  const historyCheck = await persistenceCheck(runtime, options, endpoint, conversation, judgement.fingerprinted, judgement.hash, judgement.complete);
   const base: Omit<McpInspection, 'headline'> = {
     endpoint,
     status: 'INSPECTED',
@@ -473,15 +435,7 @@ async function inventoryResult(options: McpInspectOptions, endpoint: string, con
     serverInfo: conversation.serverInfo,
     capabilities: conversation.capabilities,
     instructions: conversation.instructions,
-    instructionSignals: instructionsFound,
-    tools,
-    ...items,
-    complete,
-    inventoryLimit: limit,
-    inventoryHash: complete ? hash : null,
-    hashProfile: HASH_PROFILE,
-    classCounts,
-    drift: drift.inventory,
+    ...judgement.result,
     auth: null,
     transcript: evidence.transcript,
     checks: [
@@ -489,8 +443,8 @@ async function inventoryResult(options: McpInspectOptions, endpoint: string, con
       evidence.transport,
       evidence.protocol,
       identityCheck(conversation.serverInfo),
-      inventoryCheck(tools, items, instructionsFound.length > 0, limit),
-      driftCheck(drift, complete, runtime.store !== undefined),
+      judgement.inventoryCheck,
+      driftCheck(judgement.drift, judgement.complete, runtime.store !== undefined),
     ],
     tls: evidence.tls,
     observedAt,
@@ -540,6 +494,170 @@ export async function inspectMcpStdio(command: StdioCommand, options: McpStdioIn
   if (skipped) limitations.push(skipped);
   if (stderr) limitations.push(`${stderr}.`);
   return inventoryResult(options, endpoint, conversation, { transcript: channel.transcript, tls: null, transport, protocol, observedAt: rfc3339(runtime.clock.now()), limitations });
+}
+
+/** An item's fingerprints as svc's own JSON recorded them, by the item's key. */
+export type RecordedPrints = ReadonlyMap<string, { definitionSha256: string; schemaSha256?: string }>;
+
+/** What the checks judge, however the listings were obtained: a conversation or a saved file. */
+export interface ObservedInventory {
+  listings: Listings;
+  instructions: string | null;
+  /** The endpoint whose stored inventory the drift compares with; null: nothing to compare with. */
+  driftKey: string | null;
+  /**
+   * svc's own --json read back: each item's fingerprints as recorded (that JSON does not carry
+   * the definitions as received, so they cannot be recomputed), per kind.
+   */
+  recorded?: Readonly<Record<Kind, RecordedPrints>>;
+}
+
+/**
+ * The one path from listings to judgement: fingerprints, classes, signals, the inventory hash
+ * and drift against the stored snapshot of `driftKey`. Nothing is stored here.
+ */
+async function judgeInventory(runtime: Runtime, observed: ObservedInventory) {
+  const { listings, recorded } = observed;
+  const { tools: partial, fingerprinted: toolPrints } = fingerprintTools(listings.tools.items, recorded?.tools);
+  const prompts = fingerprintItems('prompts', listings.prompts.items, recorded?.prompts);
+  const resources = fingerprintItems('resources', listings.resources.items, recorded?.resources);
+  const templates = fingerprintItems('resourceTemplates', listings.resourceTemplates.items, recorded?.resourceTemplates);
+  const fingerprinted: FingerprintedInventory = {
+    tools: toolPrints,
+    prompts: prompts.fingerprinted,
+    resources: resources.fingerprinted,
+    resourceTemplates: templates.fingerprinted,
+  };
+  const listed: Record<(typeof KINDS)[number], Listed> = listings;
+  const completeness = Object.fromEntries(KINDS.map((kind) => [kind, listed[kind].limit === null])) as Completeness;
+  // One reason once, however many listings it stopped (a saved partial inspection stops all).
+  const limits = [...new Set(KINDS.map((kind) => listed[kind].limit).filter((limit): limit is string => limit !== null))];
+  const complete = limits.length === 0;
+  const limit = complete ? null : limits.join('; ');
+  // One array for every item: the signals index the tool names once (a tool's own name is ignored).
+  const names = partial.map((t) => t.name);
+  const previous = observed.driftKey === null ? undefined : await latestSnapshot(runtime, observed.driftKey);
+  const drift = compareInventory(fingerprinted, previous, completeness);
+  const exact = recorded === undefined;
+  const tools: McpTool[] = partial.map((tool) => judged(tool, toolSignals(tool, names), drift.items.tools.get(tool.name)!, exact));
+  const items: Items = {
+    prompts: prompts.items.map((prompt) => judged(prompt, promptSignals(prompt, names), drift.items.prompts.get(prompt.name)!, exact)),
+    resources: resources.items.map((resource) => judged(resource, resourceSignals({ ...resource, uri: resource.uri }, names), drift.items.resources.get(resource.uri)!, exact)),
+    resourceTemplates: templates.items.map((template) =>
+      judged(template, resourceSignals({ ...template, uri: template.uriTemplate }, names), drift.items.resourceTemplates.get(template.uriTemplate)!, exact),
+    ),
+  };
+  const instructionsFound = observed.instructions ? instructionSignals(observed.instructions, names) : [];
+  const hash = inventoryHash({
+    tools: toolPrints.map((t) => t.definitionSha256),
+    prompts: prompts.fingerprinted.map((p) => p.definitionSha256),
+    resources: resources.fingerprinted.map((r) => r.definitionSha256),
+    resourceTemplates: templates.fingerprinted.map((t) => t.definitionSha256),
+  });
+  const classCounts = { declared: emptyCounts<DeclaredClass>(DECLARED_CLASSES), heuristic: emptyCounts<HeuristicClass>(HEURISTIC_CLASSES) };
+  for (const tool of tools) {
+    classCounts.declared[tool.declaredClass] += 1;
+    classCounts.heuristic[tool.heuristicClass] += 1;
+  }
+  const notes: string[] = [];
+  for (const kind of KINDS) for (const skipped of listed[kind].skipped) notes.push(`${capitalise(skipped)}.`);
+  if (limit) notes.push(`The inventory is incomplete: ${limit}.`);
+  return {
+    fingerprinted,
+    hash,
+    complete,
+    drift,
+    notes,
+    inventoryCheck: inventoryCheck(tools, items, instructionsFound.length > 0, limit),
+    /** The members of McpInspection this judgement decides. */
+    result: {
+      instructionSignals: instructionsFound,
+      tools,
+      ...items,
+      complete,
+      inventoryLimit: limit,
+      // A partial listing has no inventory fingerprint: a hash over some items would read as one.
+      inventoryHash: complete ? hash : null,
+      hashProfile: HASH_PROFILE,
+      classCounts,
+      drift: drift.inventory,
+    },
+  };
+}
+
+/** A saved listing (saved.ts) with what the file said about the server, and where it came from. */
+export interface SavedInventory {
+  /** The file as named (`-`: standard input). */
+  file: string;
+  /** The result's `endpoint` when the file names none: the file as a file: URL, `-` for standard input. */
+  location: string;
+  /** The endpoint the file names (only svc's own JSON names one), else null. */
+  endpoint: string | null;
+  /** What the file holds, in words (e.g. `2 tools/list results`), for the limitations. */
+  shape: string;
+  listings: Listings;
+  serverInfo: JsonObject | null;
+  capabilities: JsonObject | null;
+  instructions: string | null;
+  negotiatedVersion: string | null;
+  supportedVersions: string[];
+  recorded?: Readonly<Record<Kind, RecordedPrints>>;
+}
+
+const NOT_CONTACTED = 'supplied from a file; no server was contacted';
+
+/**
+ * A saved inventory judged as a live one is, by the same code, with the checks that need a
+ * server skipped: transport and protocol SKIP, identity from the serverInfo the file holds,
+ * drift against the stored inventory of the endpoint the file names (none: SKIP), and nothing
+ * stored (an inventory read from a file is no observation of a server).
+ */
+export async function inspectSavedMcp(saved: SavedInventory, options: McpInspectOptions): Promise<McpInspection> {
+  const { runtime } = options;
+  const key = saved.endpoint !== null && runtime.store !== undefined ? saved.endpoint : null;
+  const judgement = await judgeInventory(runtime, { listings: saved.listings, instructions: saved.instructions, driftKey: key, ...(saved.recorded ? { recorded: saved.recorded } : {}) });
+  const from = saved.file === '-' ? 'standard input' : saved.file;
+  const limitations = [
+    `The inventory was read from ${from} (${saved.shape}); no server was contacted, so nothing shows that a server lists it now.`,
+    LIMITATIONS.identity,
+    LIMITATIONS.classes,
+    LIMITATIONS.scope,
+    ...(saved.recorded
+      ? ["svc's JSON carries each item's fingerprints but not its definition as received: definitionSha256, schemaSha256 and the inventory hash are as recorded (the hash is checked against them), and changedFields is not reported."]
+      : []),
+    ...(key !== null ? [`Drift is compared with the last stored inventory of ${key}, the endpoint the file names.`] : []),
+    ...judgement.notes,
+  ];
+  let drift: McpCheck;
+  if (saved.endpoint === null) drift = check('drift', 'Drift', 'SKIP', 'The file names no endpoint, so there is no stored inventory to compare with.');
+  else if (key === null) drift = check('drift', 'Drift', 'SKIP', 'No stored inventory to compare with: storage is off or unavailable.');
+  else if (judgement.drift.inventory.status === 'FIRST_OBSERVATION') drift = check('drift', 'Drift', 'SKIP', `No inventory of ${key} is stored: nothing to compare with.`);
+  else drift = driftCheck(judgement.drift, judgement.complete, true);
+  const base: Omit<McpInspection, 'headline'> = {
+    endpoint: saved.endpoint ?? saved.location,
+    status: 'INSPECTED',
+    mode: 'UNKNOWN',
+    negotiatedVersion: saved.negotiatedVersion,
+    supportedVersions: saved.supportedVersions,
+    serverInfo: saved.serverInfo,
+    capabilities: saved.capabilities,
+    instructions: saved.instructions,
+    ...judgement.result,
+    auth: null,
+    transcript: [],
+    checks: [
+      check('historyPersistence', 'History', 'SKIP', `Not stored: ${NOT_CONTACTED}, so nothing is recorded as an observation of a server.`),
+      check('transport', 'Transport', 'SKIP', `${capitalise(NOT_CONTACTED)}.`),
+      check('protocol', 'Protocol', 'SKIP', `${capitalise(NOT_CONTACTED)}${saved.negotiatedVersion ? ` (the file names MCP ${saved.negotiatedVersion})` : ''}.`),
+      saved.serverInfo ? identityCheck(saved.serverInfo) : check('identity', 'Identity', 'SKIP', 'The file holds no serverInfo (an initialize result or svc\'s own JSON carries it).'),
+      judgement.inventoryCheck,
+      drift,
+    ],
+    tls: null,
+    observedAt: rfc3339(runtime.clock.now()),
+    limitations,
+  };
+  return { ...base, headline: `From ${from} (no server was contacted): ${headlineOf(base)}` };
 }
 
 function authResult(endpoint: string, auth: McpAuth, mode: McpMode, client: McpClient, observedAt: string, limitations: string[]): Omit<McpInspection, 'headline'> {
