@@ -618,9 +618,13 @@ describe('svc inspect-mcp', () => {
   });
 
   it('usage errors exit 2: a missing endpoint, an unknown option, a bad --egress-allow', async () => {
-    expectUsageError(await run(['inspect-mcp']), /^inspect-mcp needs an endpoint, or --from-file with a saved listing$/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp']), /^missing required argument 'endpoint' \(or --stdio -- <command>, --config <file>, --from-file <saved listing>\)$/, 'inspect-mcp');
     expectUsageError(await run(['inspect-mcp', poisoned.url, '--stritc']), /unknown option '--stritc'/, 'inspect-mcp');
     expectUsageError(await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']), /^--egress-allow: bad allow-list entry "localhost"/, 'inspect-mcp');
+    // One target at a time; a config file's many servers have no one page or SARIF log.
+    expectUsageError(await run(['inspect-mcp', '--from-file', 'x.json', '--stdio', '--', 'node']), /^give an endpoint, --stdio, --config or --from-file, not two of them/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp', '--config', 'mcp.json', '--html', 'page.html']), /^--html writes the page of one server; with --config/, 'inspect-mcp');
+    expectUsageError(await run(['inspect-mcp', '--config', 'mcp.json', '--format', 'sarif']), /^--format sarif writes the log of one server; with --config/, 'inspect-mcp');
   });
 
   it('--help explains the columns and lists the exit codes', async () => {

@@ -164,7 +164,7 @@ describe('saved listings svc cannot use: one line, exit 2', () => {
 
   it('an endpoint and --from-file together, or neither', async () => {
     const both = await svc(['inspect-mcp', 'https://tools.example/mcp', '--from-file', file('x.json')], cleanEnv());
-    expect([both.exitCode, parseCliError(both.stderr).detail]).toEqual([2, 'give an endpoint or --from-file, not both (a saved listing is inspected without contacting any server)']);
+    expect([both.exitCode, parseCliError(both.stderr).detail]).toEqual([2, 'give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)']);
     const neither = await svc(['inspect-mcp'], cleanEnv());
     expect(neither.exitCode).toBe(2);
   });
