@@ -16,7 +16,7 @@ import { closedPort } from '../support/https-server.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 import { POISONED_TOOLS, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
 import { createTestCa, type TestCa } from '../support/pki.js';
-import { expectValidSarif } from '../support/sarif.js';
+import { expectValidSarif, multitoolFindings } from '../support/sarif.js';
 
 const LOOPBACK = ['--egress-allow', '127.0.0.0/8'];
 const FINGERPRINT = 'svcFinding/v1';
@@ -50,10 +50,15 @@ afterAll(async () => {
 const env = () => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile });
 const mcp = (endpoint: string, ...args: string[]) => svc(['inspect-mcp', endpoint, ...LOOPBACK, '--no-store', ...args], env());
 
+/** Every log the tests read, for Microsoft's SARIF Multitool at the end of the file. */
+const seen: unknown[] = [];
+
 /** One SARIF log on stdout, valid; nothing on stderr. */
 function sarifOf(r: { stdout: string; stderr: string }): any {
   expect(r.stderr, r.stderr).toBe('');
-  return expectValidSarif(JSON.parse(r.stdout));
+  const log = expectValidSarif(JSON.parse(r.stdout));
+  seen.push(log);
+  return log;
 }
 
 /** `ruleId location-name` → fingerprint, for every result. */
@@ -156,6 +161,7 @@ describe('svc inspect-mcp --format sarif', () => {
     const r = await mcp(endpoint, '--format', 'sarif');
     expect(r.exitCode).toBe(4);
     const log = expectValidSarif(JSON.parse(r.stdout));
+    seen.push(log);
     const run = log.runs[0];
     expect(run.results).toEqual([]);
     expect(run.invocations).toHaveLength(1);
@@ -206,4 +212,17 @@ describe('svc inspect-a2a --format sarif', () => {
     const results = sarifOf(r).runs[0].results;
     expect(results.map((x: any) => [x.ruleId, x.level])).toContainEqual(['check.interfaces', 'error']);
   });
+});
+
+describe("Microsoft's SARIF Multitool (the SARIF SDK's validator, run as a process)", () => {
+  it('finds nothing to report in any log above: the schema holds and no SARIF rule fires', async () => {
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    expect(await multitoolFindings(seen)).toEqual([]);
+  }, 150_000);
+
+  it('does report a log that breaks the schema (the check can fail)', async () => {
+    const broken = structuredClone(seen[0]) as any;
+    delete broken.runs[0].tool.driver.name;
+    expect((await multitoolFindings([broken])).join('\n')).toMatch(/JSON1002 error: .*runs\[0\]\.tool\.driver/);
+  }, 150_000);
 });

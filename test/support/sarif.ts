@@ -1,16 +1,25 @@
 /**
- * Validating svc's SARIF logs (src/cli/output/sarif.ts) with ajv.
+ * Validating svc's SARIF logs (src/cli/output/sarif.ts), three ways:
  *
- * No npm package carries the official OASIS schema file (sarif-schema-2.1.0.json, errata 01):
- * @microsoft/jest-sarif ships the earlier schemastore draft (2.1.0-rtm.5), the SARIF builders ship
- * none. So the tests always validate against SARIF_SUBSET below — written here from the
- * specification's object and property names for the parts svc writes, closed
- * (additionalProperties false) wherever the specification's schema is, with its required members,
- * enumerations and formats — and, when SVC_SARIF_SCHEMA names a copy of the official schema
- * (draft-04, hence ajv-draft-04), against that file as well.
+ * - SARIF_SUBSET below, with ajv: written here from the specification's object and property names
+ *   for the parts svc writes, closed (additionalProperties false) wherever the specification's
+ *   schema is, with its required members, enumerations and formats;
+ * - the SARIF 2.1.0 schema the SARIF SDK ships (`sarif-2.1.0.json` in
+ *   @microsoft/sarif-multitool-linux, a JSON Schema 2020-12 rendering of the OASIS schema), with ajv;
+ * - Microsoft's SARIF Multitool itself (`Sarif.Multitool validate`, the SDK's validator, run as a
+ *   process): the schema and the SARIF rules (SARIF1xxx, SARIF2xxx) — multitoolFindings.
+ *
+ * When SVC_SARIF_SCHEMA names a copy of the OASIS file (sarif-schema-2.1.0.json, draft-04, hence
+ * ajv-draft-04), that is checked as well.
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Ajv as Ajv2019 } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
@@ -172,14 +181,57 @@ function officialValidator(): Validate | null {
   return ajv.compile(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+/** The directory of the SARIF SDK's Multitool for Linux (an optional dependency of @microsoft/sarif-multitool). */
+function multitoolDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('@microsoft/sarif-multitool-linux/package.json'));
+}
+
+/** The SARIF 2.1.0 schema the SARIF SDK ships beside its Multitool (JSON Schema 2020-12). */
+function sdkValidator(): Validate {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(readFileSync(path.join(multitoolDir(), 'sarif-2.1.0.json'), 'utf8')));
+}
+
+/**
+ * What Microsoft's SARIF Multitool (`validate`) finds in these logs — schema errors (JSON1xxx) and
+ * the SARIF rules' errors, warnings and notes — as `ruleId level: message` lines; [] when nothing.
+ */
+export async function multitoolFindings(logs: readonly unknown[]): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-sarif-'));
+  try {
+    const files = logs.map((log, index) => {
+      const file = path.join(dir, `log-${index}.sarif`);
+      writeFileSync(file, JSON.stringify(log));
+      return file;
+    });
+    const output = path.join(dir, 'validation.sarif');
+    await promisify(execFile)(path.join(multitoolDir(), 'Sarif.Multitool'), ['validate', ...files, '--output', output], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
+      timeout: 120_000,
+    });
+    const validation = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{ results?: Array<{ ruleId: string; level?: string; message: { text?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> }> }> };
+    return (validation.runs[0]?.results ?? []).map((r) => {
+      const where = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri?.split('/').at(-1) ?? '?';
+      return `${where} ${r.ruleId} ${r.level ?? 'warning'}: ${r.message.text ?? (r.message.arguments ?? []).join(' | ')}`;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 let validators: Array<[string, Validate]> | undefined;
 
 /** Whether the official schema takes part (SVC_SARIF_SCHEMA). */
 export const officialSchemaInUse = (): boolean => Boolean(process.env['SVC_SARIF_SCHEMA']);
 
-/** Asserts `log` is valid against the subset (and the official schema when given); returns it. */
+/** Asserts `log` is valid against the subset and the SARIF SDK's schema (and the OASIS file when given); returns it. */
 export function expectValidSarif(log: any): any {
-  validators ??= [['subset', subsetValidator()] as [string, Validate], ...((v) => (v ? [['official', v] as [string, Validate]] : []))(officialValidator())];
+  validators ??= [
+    ['subset', subsetValidator()] as [string, Validate],
+    ['SARIF SDK', sdkValidator()] as [string, Validate],
+    ...((v) => (v ? [['official', v] as [string, Validate]] : []))(officialValidator()),
+  ];
   for (const [name, validate] of validators) expect(validate(log) ? [] : validate.errors, `${name} schema`).toEqual([]);
   return log;
 }
