@@ -208,7 +208,9 @@ export type ProblemHint =
   /** DNS has no such host (ENOTFOUND): not something a retry fixes. */
   | { kind: 'host-name'; host: string }
   /** A did:web or did:webvh whose first path segment looks like a port written with a colon: the %3A form. */
-  | { kind: 'did-web-port'; method: string; port: string; suggested: string };
+  | { kind: 'did-web-port'; method: string; port: string; suggested: string }
+  /** An MCP endpoint URL that reached something other than an MCP server (404, a page, another API). */
+  | { kind: 'mcp-endpoint' };
 
 type HintWording = { readonly [K in ProblemHint['kind']]: (hint: Extract<ProblemHint, { kind: K }>) => string };
 
@@ -221,6 +223,8 @@ export const PROBLEM_HINTS: HintWording = {
   'host-name': ({ host }) => `check the host name ${truncate(host, 120)}: DNS knows no such host, so retrying will not help until it exists`,
   'did-web-port': ({ method, port, suggested }) =>
     `a port in a did:${method} is written %3A, not with a colon: if ${port} is a port, the DID is ${truncate(suggested, 200)}`,
+  'mcp-endpoint': () =>
+    "check the endpoint URL: something answered there, but not an MCP server — a Streamable HTTP endpoint is the server's MCP path (often /mcp), not its home page or API; retrying will not help",
 };
 
 /** The hint as the terminal's `hint:` line says it. */

@@ -118,6 +118,9 @@ describe('endpoints that are not MCP: a service problem naming what was found, n
     const error = parseCliError(text.stderr);
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(error.detail).toMatch(detail);
+    // A page or another API at the URL: the hint says to check it; a reset or a 500 is the server's.
+    const wrongUrl = path === '/html' || path === '/api';
+    expect(text.stderr.includes('hint: check the endpoint URL: something answered there, but not an MCP server'), text.stderr).toBe(wrongUrl);
     const run = await cli(url);
     expect(run.exitCode).toBe(4);
     expect(JSON.parse(run.stdout)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 502, detail: expect.stringMatching(detail) });

@@ -301,6 +301,8 @@ describe('problems on /mcp', () => {
     expect(response.body).toContain('it is not a verdict about the MCP endpoint.');
     expect(response.body).toContain(`<p class="detail">${endpoint} did not answer initialize as an MCP server: a text/html reply that is not JSON-RPC (HTTP 200).</p>`);
     expect(response.body).toContain(`<input id="mcp-endpoint-problem" name="endpoint" type="url" value="${endpoint}"`);
+    // What to do names the fix (check the URL), not "Retry later".
+    expect(response.body).toMatch(/<div class="field problem-todo"><dt>What to do<\/dt><dd>Check the endpoint URL: something answered there, but not an MCP server/);
     expect(response.body).not.toContain('Examine another identifier');
     // A client that asks for JSON gets problem+json.
     const json = await page(endpoint, { accept: 'application/json' });

@@ -666,13 +666,18 @@ function stringOrNull(value: JsonValue | undefined): string | null {
 /** Why a server that answered neither handshake is no MCP endpoint, as a problem. */
 function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError {
   const status = reply.response.status;
-  if (status === 404) return new ProblemError('NOT_FOUND', `No MCP endpoint at ${endpoint.href}: ${step} was answered 404.`);
+  const wrongUrl = { hint: { kind: 'mcp-endpoint' } } as const;
+  if (status === 404) return new ProblemError('NOT_FOUND', `No MCP endpoint at ${endpoint.href}: ${step} was answered 404.`, wrongUrl);
   if (status >= 500) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} failed: ${step} was answered ${status}.`);
   if (reply.kind === 'error') return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step}: ${rpcErrorText(reply.code)} (HTTP ${status}).`);
   if (status >= 400) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step} with HTTP ${status}.`);
   // Something answered, but not MCP (an HTML page, another JSON API, a stream without the
   // answer): a service problem naming what was found. An MCP endpoint has no DID document.
-  return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
+  // A whole reply of another kind (a page, another JSON API) says the URL is wrong; an event
+  // stream that ended early is a server that misbehaves, with no hint.
+  const contentType = reply.response.headers['content-type'] ?? '';
+  const elsewhere = reply.kind === 'http' && status < 300 && !contentType.toLowerCase().startsWith('text/event-stream');
+  return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`, elsewhere ? wrongUrl : {});
 }
 
 /** What differs between the four listings. */
