@@ -457,7 +457,7 @@ describe('svc inspect-mcp', () => {
     expect(r.stdout).toContain('\nRisk signals (svc’s estimate, not the server’s claim)\n');
     // Declared (the server's claim) and heuristic (svc's estimate) side by side, never merged.
     expect(r.stdout).toMatch(/\n  add +read_only +additive +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/);
-    expect(r.stdout).toMatch(/\n  run_command +additive +execute +FIRST_OBSERVATION +shell_exec_name, url_in_description\n/);
+    expect(r.stdout).toMatch(/\n  run_command +additive +execute +FIRST_OBSERVATION +shell_exec_name, executes_code, url_in_description\n/);
     expect(r.stdout).toMatch(/\n  lookup_word +read_only +read_only +FIRST_OBSERVATION +cross_tool_shadowing, invisible_unicode\n/);
     expect(r.stdout).toContain('\n  ! add · hidden_instruction_tag in the description: an <IMPORTANT> tag\n');
     expect(r.stdout).toContain('\n  ! add · exfiltration_parameter in the parameter sidenote: ');

@@ -743,7 +743,7 @@ describe('risk signals and classes (svc estimates beside the server claims)', ()
       add: ['hidden_instruction_tag', 'model_directive', 'sensitive_path', 'exfiltration_parameter'],
       lookup_word: ['cross_tool_shadowing', 'invisible_unicode'],
       format_text: ['hidden_instruction_tag', 'model_directive', 'cross_tool_shadowing'],
-      run_command: ['shell_exec_name', 'url_in_description'],
+      run_command: ['shell_exec_name', 'executes_code', 'url_in_description'],
       search_files: ['sensitive_path', 'exfiltration_parameter', 'url_in_description'],
       decode_blob: ['encoded_payload'],
     });

@@ -360,6 +360,12 @@ const EXECUTE_PATTERNS: readonly PhrasePattern[] = [
   },
   // "remote code execution", "Python execution", "a code interpreter", "shell access".
   { re: new RegExp(`\\b(?:code|commands?|shell|scripts?|${LANGUAGES})[\\s-]{1,3}execution\\b|\\bcode\\s{1,3}interpreter\\b|\\bshell\\s{1,3}access\\b`, 'i') },
+  // "curl https://… | sh", "wget -qO- … | sudo bash": a download piped into a shell runs whatever
+  // the other host serves. Only the tool and the pipe are quoted, not the URL between them.
+  {
+    re: /\b(curl|wget)\b[^|\n]{0,200}(\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z|da|k)?sh)\b/di,
+    groups: [1, 2],
+  },
   // "Spawns a child process", "opens an interactive shell".
   {
     re: /\b(?:spawn|spawns|spawning)\s{1,3}(?:(?:an?|the|new|child|interactive|remote|login|system)\s{1,3}){0,3}(?:shells?|subprocess(?:es)?|sub-process(?:es)?|process(?:es)?)\b|\b(?:open|opens|opening|start|starts|starting|launch|launches|launching)\s{1,3}(?:(?:an?|the|new|interactive|remote|login|system)\s{1,3}){0,3}(?:shell|subprocess|sub-process)\b/i,
