@@ -63,7 +63,13 @@ export type RpcReply<R = FetchResponse> =
   | { kind: 'result'; result: JsonObject; response: R }
   | { kind: 'error'; code: number | null; data: JsonValue | null; response: R }
   /** No JSON-RPC answer: an HTTP status without one, a body or line that is not one, a time-out. `reason` says which. */
-  | { kind: 'http'; reason: string; response: R };
+  | {
+      kind: 'http';
+      reason: string;
+      response: R;
+      /** Another kind of resource answered (a page, a JSON API without JSON-RPC): the URL is likely wrong. */
+      elsewhere?: true;
+    };
 
 /**
  * What the handshake and the listings (listPages, listInventory, initializedConversation) need
@@ -322,13 +328,16 @@ export function readRpcReply(response: FetchResponse, id: number, sse?: SseAnswe
   const parsed = parseJsonText(text, 'the reply');
   if ('error' in parsed) {
     const what = type ? `${withArticle(type)} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
-    return { kind: 'http', reason: response.status >= 400 || type !== 'application/json' ? `${what} (HTTP ${response.status})` : parsed.error, response };
+    if (response.status >= 400 || type !== 'application/json') return { kind: 'http', reason: `${what} (HTTP ${response.status})`, response, ...(response.status < 300 ? { elsewhere: true } : {}) };
+    return { kind: 'http', reason: parsed.error, response };
   }
   const objects = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isJsonObject);
   const answer = objects.find((m) => m['id'] === id && ('result' in m || 'error' in m)) ?? objects.find((m) => m['id'] === null && 'error' in m);
   if (!answer) {
     // JSON, but no JSON-RPC message at all: another kind of API answered.
-    if (!objects.some((m) => m['jsonrpc'] === '2.0')) return { kind: 'http', reason: `a JSON reply that is not JSON-RPC (HTTP ${response.status}, no "jsonrpc" member)`, response };
+    if (!objects.some((m) => m['jsonrpc'] === '2.0')) {
+      return { kind: 'http', reason: `a JSON reply that is not JSON-RPC (HTTP ${response.status}, no "jsonrpc" member)`, response, ...(response.status < 300 ? { elsewhere: true } : {}) };
+    }
     return { kind: 'http', reason: `HTTP ${response.status} without a JSON-RPC answer to request ${id}`, response };
   }
   return replyOf(answer, response);
@@ -673,10 +682,9 @@ function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError
   if (status >= 400) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step} with HTTP ${status}.`);
   // Something answered, but not MCP (an HTML page, another JSON API, a stream without the
   // answer): a service problem naming what was found. An MCP endpoint has no DID document.
-  // A whole reply of another kind (a page, another JSON API) says the URL is wrong; an event
-  // stream that ended early is a server that misbehaves, with no hint.
-  const contentType = reply.response.headers['content-type'] ?? '';
-  const elsewhere = reply.kind === 'http' && status < 300 && !contentType.toLowerCase().startsWith('text/event-stream');
+  // A whole reply of another kind (a page, another JSON API) says the URL is wrong; a broken
+  // JSON-RPC reply or an event stream that ended early is a server that misbehaves: no hint.
+  const elsewhere = reply.kind === 'http' && reply.elsewhere === true;
   return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`, elsewhere ? wrongUrl : {});
 }
 
