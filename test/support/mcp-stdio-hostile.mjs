@@ -19,7 +19,10 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 
-const [mode = 'well', pidFile] = process.argv.slice(2);
+const [mode = 'well', given] = process.argv.slice(2);
+// An argument that starts with -- is an option that only changes the command line (a drift key
+// of its own), never a pid file to write in the working directory.
+const pidFile = given !== undefined && !given.startsWith('--') ? given : undefined;
 const note = (pid) => pidFile && appendFileSync(pidFile, `${pid}\n`);
 note(process.pid);
 
