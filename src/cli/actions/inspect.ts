@@ -115,16 +115,16 @@ async function savedInventory(file: string, bytes: Uint8Array) {
   }
 }
 
-/** Which of the three forms ran: one URL, one stdio command (--stdio -- …), or a config file (--config). */
+/**
+ * Which of the four forms runs: one URL, one stdio command (--stdio -- …), a config file
+ * (--config) or a saved listing (--from-file).
+ */
 function mcpTarget(
   words: string[],
   options: InspectMcpOptions,
 ): { kind: 'url'; url: string } | { kind: 'stdio'; command: string; args: string[] } | { kind: 'config'; file: string } | { kind: 'file'; file: string } {
-  if (options.fromFile !== undefined) {
-    // A saved listing is inspected without contacting any server.
-    if (words.length || options.stdio || options.config !== undefined) throw usageError('give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)');
-    if ((options.env ?? []).length > 0) throw usageError('--env applies to stdio servers only (--stdio or --config).');
-    return { kind: 'file', file: options.fromFile };
+  if (options.fromFile !== undefined && (words.length || options.stdio || options.config !== undefined)) {
+    throw usageError('give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)');
   }
   if (options.stdio && options.config !== undefined) throw usageError('--stdio and --config cannot be combined: a config file names its own commands.');
   if (options.runStdio && options.config === undefined) throw usageError('--run-stdio applies to --config only (--stdio runs the command it is given).');
@@ -132,6 +132,8 @@ function mcpTarget(
   for (const name of options.env ?? []) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError(`--env takes a variable name, not ${JSON.stringify(printable(name.slice(0, 40)))} (the value comes from svc's environment).`);
   }
+  // A saved listing is inspected without contacting any server.
+  if (options.fromFile !== undefined) return { kind: 'file', file: options.fromFile };
   if (options.config !== undefined) {
     if (words.length) throw usageError('--config takes no endpoint: the file names the servers.');
     return { kind: 'config', file: options.config };
@@ -174,10 +176,9 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       value = await withStore(io, storing, runtime, async (storageUnavailable) => {
         const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
         const core = await import('../../core/mcp/inspect.js');
-        if (saved) return core.inspectSavedMcp(saved, common);
+        if (target.kind === 'file') return core.inspectSavedMcp(saved!, common);
         if (target.kind === 'url') return core.inspectMcp(target.url, common);
-        if (target.kind === 'stdio') return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
-        throw new Error('unreachable: a config file is inspected server by server');
+        return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
       });
     } catch (err) {
       // The problem is written as a problem page, and still answered as usual (exit 4).
