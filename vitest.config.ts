@@ -16,6 +16,7 @@ export default defineConfig({
     // Every resolution is frozen when it is cached (in-process and in every svc the tests spawn),
     // so a change to a shared result anywhere in svc throws instead of passing unnoticed.
     env: { SVC_FREEZE_RESULTS: '1' },
+    setupFiles: ['./test/support/assertion-count.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
