@@ -6,8 +6,8 @@
  */
 import { driverFor } from '../core/methods/registry.js';
 import type { EnrichedResolution } from '../core/resolve/types.js';
-import type { ServerContext } from './context.js';
+import type { Profile } from './limits.js';
 
-export function shouldRecord(ctx: Pick<ServerContext, 'profile'>, result: Pick<EnrichedResolution, 'method'>): boolean {
+export function shouldRecord(ctx: { readonly profile: Profile }, result: Pick<EnrichedResolution, 'method'>): boolean {
   return ctx.profile !== 'public' || driverFor(result.method)?.selfCertifying !== true;
 }
