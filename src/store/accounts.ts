@@ -21,23 +21,22 @@ import {
   type AccountStore,
   type ApiKeyMetadata,
   type ApiKeyStatus,
+  type Invoice,
   type KeyPrincipal,
+  type LedgerEntry,
   type NewApiKey,
   type NewOwnerSession,
+  type NewPlan,
   type NewSignInChallenge,
   type OwnerSession,
-  type PendingLimits,
-  type PendingRefusal,
-  type Project,
-  type Tenant,
-  type UsageRow,
-  type Invoice,
-  type LedgerEntry,
-  type NewPlan,
   type Plan,
+  type Project,
   type Subscription,
+  type Tenant,
   type TenantBilling,
-} from '../core/store.js';
+  type UsageRow,
+} from '../core/accounts/store.js';
+import type { PendingLimits, PendingRefusal } from '../core/pending.js';
 import { rfc3339, secondsMs, type Ms } from './claims.js';
 import { ChallengeCapacityError, KeyCapacityError, StoreError } from './errors.js';
 import { pendingGuard, pendingRefusal, pendingState, pendingValues, type PendingStateRow } from './pending.js';

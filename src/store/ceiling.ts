@@ -30,7 +30,7 @@
  * resolutions take. No index on lastSeenAt exists, and the schema stays as it is (v8).
  */
 import type Database from 'better-sqlite3';
-import type { Recorded } from '../core/store.js';
+import type { Recorded } from '../core/history/store.js';
 
 /** What /v1/status reports of one table (SPEC §4.17 `components.storage`). */
 export interface RowUsage {

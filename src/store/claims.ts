@@ -13,20 +13,18 @@ import type Database from 'better-sqlite3';
 import type {
   ChallengeAttempt,
   ClaimChallenge,
-  ClaimMethod,
-  ClaimPurpose,
   ClaimStore,
   DirectoryEntry,
   DirectoryPage,
   DirectoryQuery,
   NewClaimChallenge,
   NewProof,
-  PendingLimits,
-  PendingRefusal,
   RecheckResult,
   RecordedProof,
   StoredClaim,
-} from '../core/store.js';
+} from '../core/claims/store.js';
+import type { ClaimMethod, ClaimPurpose } from '../core/claims/types.js';
+import type { PendingLimits, PendingRefusal } from '../core/pending.js';
 import { DIRECTORY_LIMIT } from '../core/claims/types.js';
 import { pendingGuard, pendingRefusal, pendingState, pendingValues, type PendingStateRow } from './pending.js';
 import { MAX_SECONDS } from './monitor-events.js';

@@ -27,18 +27,14 @@ import {
   type CustomerEvent,
   type CustomerMonitorStore,
   type CustomerWebhookConfig,
-  type DeliveryResult,
-  type DeliveryStatus,
   type EventPage,
   type EventPageQuery,
-  type MonitorEventType,
   type ProjectWatch,
-  type RecordCheck,
-  type RecordedCheck,
   type ScheduledUsage,
   type SealDelivery,
   type WatchReport,
-} from '../core/store.js';
+} from '../core/monitoring/customer-store.js';
+import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck } from '../core/monitoring/store.js';
 import type { JsonObject } from '../core/encoding/json.js';
 import { eventPublicId, watchPublicId, webhookPublicId } from '../core/monitoring/customer.js';
 import { ACCOUNT_STATEMENTS, notFound, notOwner, SQLITE, text, type AccountDialect } from './accounts.js';

@@ -7,7 +7,8 @@
  * Which database: `--db <path or URL>`, else SVC_DATABASE_URL (a PostgreSQL URL), else the
  * default file under $XDG_STATE_HOME/svc/.
  */
-import type { RuntimeStore, SharedResolutionCache } from '../core/store.js';
+import type { SharedResolutionCache } from '../core/resolve/cache-store.js';
+import type { RuntimeStore } from '../core/runtime-store.js';
 import type { BackupResult } from './backup.js';
 import type { RowUsage } from './ceiling.js';
 import { StoreError } from './errors.js';

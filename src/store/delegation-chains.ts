@@ -6,7 +6,7 @@
  * except registerWithin: one IMMEDIATE transaction of several.
  */
 import type Database from 'better-sqlite3';
-import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../core/store.js';
+import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../core/delegation/store.js';
 
 const COLUMNS = `id, chain, root_did AS rootDid, leaf_did AS leafDid, expires_at AS expiresAt, registered_at AS registeredAt, client`;
 // rowid breaks ties of one second; an upsert keeps its row (and rowid) and refreshes registered_at.

@@ -1,4 +1,4 @@
-import type { PendingRefusal } from '../core/store.js';
+import type { PendingRefusal } from '../core/pending.js';
 
 /** The one error type of the storage layer; the shells map `code` to exit codes and statuses. */
 export type StoreErrorCode =

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/runtime.js';
-import type { RuntimeStore } from '../core/store.js';
+import type { RuntimeStore } from '../core/runtime-store.js';
 import { backupDatabase, type BackupResult } from './backup.js';
 import { checkCeiling } from './ceiling.js';
 import { reasonOf, StoreError } from './errors.js';

@@ -12,7 +12,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { McpObservationStore, McpSnapshot, McpSnapshotItem, McpSnapshotTool, NewMcpSnapshot, Recorded } from '../core/store.js';
+import type { Recorded } from '../core/history/store.js';
+import type { McpObservationStore, McpSnapshot, McpSnapshotItem, McpSnapshotTool, NewMcpSnapshot } from '../core/mcp/store.js';
 import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
 
 const COLUMNS = `id, endpoint, fingerprint AS inventoryHash, fingerprint_profile AS profile,

@@ -7,7 +7,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
-import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../core/store.js';
+import type {
+  DeliveryClaim,
+  DeliveryResult,
+  DeliveryStatus,
+  MonitorEvent,
+  MonitorEventStore,
+  MonitoringGauges,
+  RetentionCandidates,
+} from '../core/monitoring/store.js';
 import { limitOf } from './observations.js';
 import { isRowId, OPERATOR_ACTIVE, OPERATOR_EVENT, QUEUED } from './watches.js';
 

@@ -15,7 +15,7 @@
 import type Database from 'better-sqlite3';
 import { HASH_PROFILE } from '../core/canonical.js';
 import type { DidDocument } from '../core/resolve/types.js';
-import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../core/store.js';
+import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../core/history/store.js';
 import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
 
 // Columns aliased to the interface's names, so a row is an Observation without copying.

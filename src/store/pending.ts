@@ -16,7 +16,7 @@
  * concurrent creators never pass a share together. Only when it inserts nothing is the state read
  * again, in the same transaction, to say which share refused and until when.
  */
-import type { PendingLimits, PendingRefusal } from '../core/store.js';
+import type { PendingLimits, PendingRefusal } from '../core/pending.js';
 
 /** How a statement names a parameter and the database's clock (the claims' and the accounts' dialects both fit). */
 export interface PendingDialect {

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { JsonObject } from '../core/encoding/json.js';
 import type { DomainBindingStatus } from '../core/linkage/types.js';
 import type { DidDocument } from '../core/resolve/types.js';
-import type { CheckOutcome, NewWatch, PlannedEvent, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../core/store.js';
+import type { CheckOutcome, NewWatch, PlannedEvent, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../core/monitoring/store.js';
 import { limitOf } from './observations.js';
 
 /** The Watch members, aliased; deliberately without `secret`. */

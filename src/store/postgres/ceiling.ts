@@ -25,7 +25,7 @@
  * writers off, so the count starts exact.
  */
 import type pg from 'pg';
-import type { Recorded } from '../../core/store.js';
+import type { Recorded } from '../../core/history/store.js';
 import { CEILING_STATEMENTS, CeilingRule, type CeilingDialect, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../ceiling.js';
 
 /** One-key advisory lock ('svcc') held while the count table and its triggers are made. */

@@ -9,19 +9,17 @@ import type pg from 'pg';
 import type {
   ChallengeAttempt,
   ClaimChallenge,
-  ClaimMethod,
-  ClaimPurpose,
   ClaimStore,
   DirectoryPage,
   DirectoryQuery,
   NewClaimChallenge,
   NewProof,
-  PendingLimits,
-  PendingRefusal,
   RecheckResult,
   RecordedProof,
   StoredClaim,
-} from '../../core/store.js';
+} from '../../core/claims/store.js';
+import type { ClaimMethod, ClaimPurpose } from '../../core/claims/types.js';
+import type { PendingLimits, PendingRefusal } from '../../core/pending.js';
 import {
   attemptsOf,
   claimColumns,

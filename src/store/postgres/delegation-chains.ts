@@ -5,7 +5,7 @@
  * daemon take turns and none can pass a bound another is filling.
  */
 import type pg from 'pg';
-import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../../core/store.js';
+import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../../core/delegation/store.js';
 import { checkShares, DryRun, withChain, type ChainRow, type DisplacedRow } from '../delegation-chains.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 

@@ -4,7 +4,8 @@
  * src/store/postgres/ceiling.ts). The body is the SQLite store's (snapshotBody / toSnapshot).
  */
 import type pg from 'pg';
-import type { McpObservationStore, McpSnapshot, NewMcpSnapshot, Recorded } from '../../core/store.js';
+import type { Recorded } from '../../core/history/store.js';
+import type { McpObservationStore, McpSnapshot, NewMcpSnapshot } from '../../core/mcp/store.js';
 import type { CeilingOptions, RowUsage } from '../ceiling.js';
 import { snapshotBody, toSnapshot, type SnapshotRow } from '../mcp-observations.js';
 import { PgRowCeiling } from './ceiling.js';

@@ -3,7 +3,7 @@
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';
-import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/store.js';
+import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/monitoring/store.js';
 import {
   claimArguments,
   CLAIM_COLUMNS,

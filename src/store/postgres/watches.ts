@@ -3,7 +3,7 @@
  * As on SQLite: operator watches only (no project), the secret written and never selected.
  */
 import type pg from 'pg';
-import type { NewWatch, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../../core/store.js';
+import type { NewWatch, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../../core/monitoring/store.js';
 import { limitOf } from '../observations.js';
 import {
   CHECK_INPUT,
