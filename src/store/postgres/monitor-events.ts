@@ -20,9 +20,9 @@ import {
   type ClaimRow,
   type EventRow,
   type GaugeRow,
-} from '../monitor-events.js';
-import { limitOf } from '../observations.js';
-import { OPERATOR_ACTIVE, QUEUED } from '../watches.js';
+} from '../schema/monitor-events.js';
+import { limitOf } from '../schema/observations.js';
+import { OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
 import { inTransaction } from './sql.js';
 import { isPgRowId } from './watches.js';
 
