@@ -10,7 +10,7 @@ import type { PendingLimits } from '../pending.js';
  * that own them, project API keys, usage counters, owner sessions and sign-in challenges.
  *
  * Every time that decides anything is the database's clock. Times leave the store as RFC 3339
- * UTC text at second precision. Typed failures are StoreError (src/store/errors.ts) with the
+ * UTC text at second precision. Typed failures are StoreError (src/store/schema/errors.ts) with the
  * codes NOT_FOUND (no such tenant, project or key), NOT_OWNER (the acting subject does not own
  * the project, judged inside the transaction of the write), CONFLICT (a name, id or key digest
  * already taken), KEY_CAPACITY (a KeyCapacityError naming the cap: `active` or `retained`) and
