@@ -514,7 +514,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: `
       -- Who asked for each challenge (the client key of the request: an address, IPv6 by /64),
       -- so that one client's pending challenges are counted against its own share, and a DID's
-      -- against its share (schema/pending.ts). Challenges made before this version have none:
+      -- against its share (store/pending.ts). Challenges made before this version have none:
       -- they count in the pool and their DID's share only. Rows go with the sweep, a day after
       -- they expire.
       ALTER TABLE claim_challenges ADD COLUMN client TEXT;
