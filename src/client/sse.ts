@@ -7,9 +7,10 @@
  * stream ends is dropped. Bytes are decoded with a streaming TextDecoder, so a UTF-8 sequence
  * split across chunks survives, and a leading BOM is removed.
  *
- * The one event-stream parser of svc: the daemon's own stream (`SvcClient.stream()`) and the MCP
- * inspector's reading of a server's SSE replies (src/core/mcp/client.ts) both use it. It has no
- * dependency, so the core may import it without breaking the client's rule of importing nothing.
+ * The client's reader of the daemon's own stream (`SvcClient.stream()`). The core reads event
+ * streams too (the MCP inspector) and may import no client, while the client imports nothing
+ * outside src/client: SseEvent and SseParser are therefore the same text in
+ * src/core/encoding/sse.ts, and test/unit/sse-parser.test.ts fails if the two ever differ.
  */
 
 export interface SseEvent {

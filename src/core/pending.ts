@@ -6,8 +6,32 @@
  * the whole pool is the service's capacity: 503 CAPACITY_EXHAUSTED (SPEC §7).
  */
 import { ProblemError } from './problems.js';
-import type { PendingRefusal } from './store.js';
 import { truncate } from './text.js';
+
+/**
+ * The fair shares of a pool of pending (unused, unexpired) challenges (issue 38; README "Fair
+ * shares"): the pool in all, what one client may hold, what one DID may hold. The DID's share
+ * never shuts out a client that holds none of the DID's pending challenges: a flood of
+ * challenges for a DID by others cannot stop its controller from asking for one.
+ */
+export interface PendingLimits {
+  total: number;
+  perClient: number;
+  perDid: number;
+}
+
+/** Which share refused a new challenge: the whole pool, the client's, or the DID's. */
+export type PendingShare = 'total' | 'client' | 'did';
+
+/**
+ * A challenge refused: the share that is used up, its size, and the whole seconds (>= 1) until
+ * one of the challenges holding it expires (a use frees one sooner).
+ */
+export interface PendingRefusal {
+  refused: PendingShare;
+  limit: number;
+  retryAfterSeconds: number;
+}
 
 /** Whether createChallenge answered with a refusal rather than a challenge. */
 export function isPendingRefusal(value: object): value is PendingRefusal {

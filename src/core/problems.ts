@@ -4,7 +4,7 @@
  * A ProblemError means *no answer could be produced*. A failed check is a result, never a
  * ProblemError (SPEC §1 rule 7).
  */
-import type { TraceStage } from './resolve/types.js';
+import type { TraceStage } from './resolve/stages.js';
 import { sentence, truncate } from './text.js';
 
 /** W3C DID namespace: the base of the type URI of W3C-defined codes. */

@@ -4,17 +4,13 @@
  * fixed clock or a fresh cache. No core module reads the environment, the wall clock or a global
  * fetch on its own.
  */
+import type { Clock } from './clock.js';
 import type { Net } from './net.js';
 import type { EnrichedResolution } from './resolve/types.js';
-import type { RuntimeStore } from './store.js';
-import type { SuppliedResources } from './supplied/resources.js';
+import type { RuntimeStore } from './runtime-store.js';
+import type { SuppliedResources } from './supplied/catalogue.js';
 
-export interface Clock {
-  /** Wall-clock time, for timestamps in results. */
-  now(): Date;
-  /** Monotonic microseconds from an arbitrary origin, for durations. */
-  monotonicUs(): number;
-}
+export type { Clock } from './clock.js';
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;

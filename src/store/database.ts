@@ -7,43 +7,12 @@
  * Which database: `--db <path or URL>`, else SVC_DATABASE_URL (a PostgreSQL URL), else the
  * default file under $XDG_STATE_HOME/svc/.
  */
-import type { RuntimeStore, SharedResolutionCache } from '../core/store.js';
-import type { BackupResult } from './backup.js';
-import type { RowUsage } from './ceiling.js';
-import { StoreError } from './errors.js';
-import { defaultStorePath } from './paths.js';
+import type { Database } from './schema/database.js';
+import { StoreError } from './schema/errors.js';
+import { defaultStorePath } from './schema/paths.js';
 import { isPostgresUrl, redactedUrl } from './postgres/url.js';
 
-/** What GET /ready reports: the engine the daemon stores in (`file`, `memory` or `postgres`). */
-export type DatabaseReadiness = { ready: true; storage: 'file' | 'memory' | 'postgres'; schema: 'current' } | { ready: false; reason: string };
-
-export interface StorageUsage {
-  observations: RowUsage;
-  mcpObservations: RowUsage;
-}
-
-/** Shared by every daemon on one PostgreSQL database: the public budgets and the resolution cache's second tier. */
-export interface SharedCoordination {
-  budgets: { take(key: string, perPeriod: number, periodMs?: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> };
-  resolutionCache: SharedResolutionCache;
-}
-
-export interface Database extends RuntimeStore {
-  readonly engine: 'sqlite' | 'postgres';
-  /** The file path, ':memory:', or the URL without its password: fit for logs and messages. */
-  readonly location: string;
-  readonly schemaVersion: number;
-  /** Whether the database answers and its schema is current; never throws. */
-  readiness(): Promise<DatabaseReadiness>;
-  /** Rows, ceilings, evictions and refusals of the history tables. */
-  usage(): Promise<StorageUsage>;
-  /** Online copy to a new file (SQLite); PostgreSQL refuses with StoreError NOT_SUPPORTED (pg_dump's job). */
-  backup(destination: string): Promise<BackupResult>;
-  /** Present on PostgreSQL only: what several daemons share beyond the tables. */
-  readonly shared?: SharedCoordination;
-  /** Closes the connection or pool (idempotent). */
-  close(): Promise<void>;
-}
+export type { BackupResult, Database, DatabaseReadiness, SharedCoordination, StorageUsage } from './schema/database.js';
 
 export interface OpenDatabaseOptions {
   /** A file path, ':memory:', or a `postgres://` URL (see databaseTarget). */
@@ -90,8 +59,10 @@ export function databaseLocation(target: string): string {
 export { isPostgresUrl };
 
 /**
- * Opens (creating and migrating as needed) the database of `target`. Throws StoreError as the
- * engine's own open does: OPEN_FAILED, FUTURE_SCHEMA, MEMORY_IN_PRODUCTION.
+ * Opens (creating and migrating as needed) the database of `target`, on the engine it names: a
+ * `postgres://` URL on PostgreSQL (postgres/index.ts), a file or ':memory:' on SQLite
+ * (sqlite/index.ts). Throws StoreError as the engine's own open does: OPEN_FAILED, FUTURE_SCHEMA,
+ * MEMORY_IN_PRODUCTION.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (isPostgresUrl(options.target)) {
@@ -105,8 +76,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     return store;
   }
-  const { openStore } = await import('./index.js');
-  const store = openStore({
+  const { openSqliteStore } = await import('./sqlite/index.js');
+  const store = openSqliteStore({
     path: options.target,
     ...(options.production !== undefined ? { production: options.production } : {}),
     ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { SCHEMA_VERSION } from '../../src/store/schema/migrations.js';
 import { cleanEnv, repoRoot, svc } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor, W3C_TYPE } from '../support/daemon-client.js';

@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { SCHEMA_VERSION } from '../../src/store/schema/migrations.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';

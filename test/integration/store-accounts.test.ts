@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_KEY_LIMITS, type AccountStore, type ApiKeyMetadata, type NewApiKey } from '../../src/core/store.js';
-import { ChallengeCapacityError } from '../../src/store/errors.js';
+import { ChallengeCapacityError } from '../../src/store/schema/errors.js';
 import { KeyCapacityError, openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { HASH_PROFILE } from '../../src/core/canonical.js';
 import type { McpObservationStore, NewObservation, ObservationStore } from '../../src/core/store.js';
 import { inspectMcp } from '../../src/core/mcp/inspect.js';
-import type { RowUsage } from '../../src/store/ceiling.js';
+import type { RowUsage } from '../../src/store/schema/ceiling.js';
 import { openStore, type OpenStoreOptions, type Store } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { PLAIN_TOOLS, startSdk2Server } from '../support/mcp-servers.js';

@@ -34,7 +34,7 @@ import type {
   Watch,
 } from '../../src/core/store.js';
 import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { MIGRATIONS } from '../../src/store/schema/migrations.js';
 import { postgresSql } from '../../src/store/postgres/dialect.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';

@@ -10,7 +10,7 @@ import { isPendingRefusal, pendingProblem } from '../../src/core/pending.js';
 import { SIGN_IN_PENDING_LIMITS } from '../../src/core/store.js';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';
 import { operatorRelaxations } from '../../src/server/relaxations.js';
-import { pendingRefusal, pendingValues, type PendingStateRow } from '../../src/store/pending.js';
+import { pendingRefusal, pendingValues, type PendingStateRow } from '../../src/store/schema/pending.js';
 import { configError } from '../support/problems.js';
 
 const LIMITS = { total: 100, perClient: 5, perDid: 3 };

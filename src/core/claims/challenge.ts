@@ -7,7 +7,7 @@ import { canonicalize } from '../canonical.js';
 import { parseDid } from '../did/syntax.js';
 import { base64urlEncode } from '../encoding/base64url.js';
 import { MAX_HOST_LENGTH, webLocation } from '../methods/web-location.js';
-import type { ClaimChallenge } from '../store.js';
+import type { ClaimChallenge } from './store.js';
 import { didWebvhLocation } from '../webvh/location.js';
 import { CHALLENGE_ATTEMPTS, CLAIM_FILE_MAX_BYTES, type ChallengeTerms, type ClaimMethod } from './types.js';
 

@@ -2,7 +2,7 @@
  * What a claim shows and what it does not, in words a reader of the claims answer can rely on.
  * The limits are part of every answer: a claim is evidence of one act, never of identity.
  */
-import type { StoredClaim } from '../store.js';
+import type { StoredClaim } from './store.js';
 import { CLAIM_DNS_LABEL } from './challenge.js';
 import { RECHECK_LIFETIME_INTERVALS, SIGNATURE_CLAIM_SECONDS } from './types.js';
 

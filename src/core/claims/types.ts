@@ -2,9 +2,12 @@
  * Proofs of control (SPEC §1, §4.15): the vocabulary shared by the core, the store, the routes,
  * the CLI and the clients.
  */
-import type { ClaimMethod, ClaimPurpose, PendingLimits } from '../store.js';
+import type { PendingLimits } from '../pending.js';
 
-export type { ClaimMethod, ClaimPurpose } from '../store.js';
+/** How control of a DID was shown (SPEC §1): a signature by an `authentication` key, a file on the host, a DNS TXT record. */
+export type ClaimMethod = 'signature' | 'well-known' | 'dns';
+/** What a proof is for: a claim only, a claim and a directory listing (opt in), or leaving the directory (opt out). */
+export type ClaimPurpose = 'claim' | 'list' | 'unlist';
 
 export const CLAIM_METHODS = ['signature', 'well-known', 'dns'] as const satisfies readonly ClaimMethod[];
 export const CLAIM_PURPOSES = ['claim', 'list', 'unlist'] as const satisfies readonly ClaimPurpose[];

@@ -18,7 +18,7 @@ import { ProblemError } from '../problems.js';
 import { checkJwsSignature, isJwsParseError, parseCompactJws } from '../proofs/jws.js';
 import { resolve } from '../resolve/resolve.js';
 import type { Runtime } from '../runtime.js';
-import type { ClaimChallenge, StoredClaim } from '../store.js';
+import type { ClaimChallenge, StoredClaim } from './store.js';
 import { clause, plural, truncate } from '../text.js';
 import { claimFileUrl, claimHostOf, claimPayload, claimRecordName, claimStatement, methodUnavailable } from './challenge.js';
 import { CLAIM_FILE_MAX_BYTES, type ClaimRefusalCode, type ProofCheck } from './types.js';

@@ -20,7 +20,7 @@
  * (see MAX_REGISTERED_CHAINS and the defaults below it).
  */
 import { rfc3339, type Runtime } from '../runtime.js';
-import type { ChainAdmission, StoredDelegationChain } from '../store.js';
+import type { ChainAdmission, StoredDelegationChain } from './store.js';
 import { matchCapability } from './capability.js';
 import { didOf } from '../did/syntax.js';
 import { chainId, readReceiptClaims } from './receipt.js';

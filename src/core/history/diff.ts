@@ -9,7 +9,7 @@ import { canonicalize } from '../canonical.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
 import { RELATIONSHIPS, type DidDocument, type ServiceEvidence } from '../resolve/types.js';
 import type { DomainBindingStatus } from '../linkage/types.js';
-import type { StoredObservation } from '../store.js';
+import type { StoredObservation } from './store.js';
 import type { RelationshipChange, SemanticDiff } from './types.js';
 
 /**

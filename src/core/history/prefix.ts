@@ -11,7 +11,7 @@
  * and a prefix two distinct hashes share is refused, never resolved to the newer one.
  */
 import { ProblemError } from '../problems.js';
-import type { RuntimeStore } from '../store.js';
+import type { RuntimeStore } from '../runtime-store.js';
 import { MIN_HASH_PREFIX, SHOWN_HASH_PREFIX } from './types.js';
 
 export { MIN_HASH_PREFIX, SHOWN_HASH_PREFIX };

@@ -4,7 +4,7 @@
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument, Relationship } from '../resolve/types.js';
-import type { Observation } from '../store.js';
+import type { Observation } from './store.js';
 
 /** How many observations a history lists unless told (core/history/history.ts). */
 export const DEFAULT_HISTORY_LIMIT = 100;

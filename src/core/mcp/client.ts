@@ -27,7 +27,7 @@ import type { Runtime } from '../runtime.js';
 import { VERSION } from '../../version.js';
 import { MCP_LEGACY_VERSION, MCP_LIMITS, MCP_MODERN_VERSION, type McpAuth, type McpMode, type TranscriptEntry } from './types.js';
 import { plural, withArticle } from '../text.js';
-import { SseParser, type SseEvent } from '../../client/sse.js';
+import { SseParser, type SseEvent } from '../encoding/sse.js';
 
 /** Modern JSON-RPC error codes (2026-07-28 schema): their presence marks a modern server. */
 export const MODERN_ERROR_CODES = {

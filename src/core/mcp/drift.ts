@@ -27,7 +27,7 @@
  */
 import { HASH_PROFILE } from '../canonical.js';
 import type { JsonObject } from '../encoding/json.js';
-import type { McpSnapshot } from '../store.js';
+import type { McpSnapshot } from './store.js';
 import { changedMembers } from './fingerprint.js';
 import { ITEM_KINDS, type InventoryDrift, type ItemKind, type KindDrift, type ToolDrift } from './types.js';
 

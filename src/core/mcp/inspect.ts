@@ -16,7 +16,7 @@ import { isJsonObject } from '../encoding/json.js';
 import { asProblemError, ProblemError } from '../problems.js';
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
-import type { McpSnapshot } from '../store.js';
+import type { McpSnapshot } from './store.js';
 import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
 import { converse, McpClient, type Listed, type Listings, type McpConversation } from './client.js';

@@ -17,7 +17,8 @@ import type { JsonObject } from '../encoding/json.js';
 import { semanticDiff } from '../history/diff.js';
 import type { Problem } from '../problems.js';
 import type { EnrichedResolution } from '../resolve/types.js';
-import type { CheckOutcome, MonitorEventType, PlannedEvent, StoredObservation } from '../store.js';
+import type { StoredObservation } from '../history/store.js';
+import type { CheckOutcome, MonitorEventType, PlannedEvent } from './store.js';
 
 /** The outcome of a check that resolved. */
 export function resolvedOutcome(result: EnrichedResolution, checkedAt: string): CheckOutcome {

@@ -17,7 +17,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { ProblemError } from '../problems.js';
-import type { CustomerEvent } from '../store.js';
+import type { CustomerEvent } from './customer-store.js';
 
 /** The delivery body (JSON, fixed member order). */
 export function customerBody(event: CustomerEvent): string {

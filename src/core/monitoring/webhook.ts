@@ -14,7 +14,7 @@
  * Both sign the same raw body with the same secret; a receiver checks either.
  */
 import { createHmac } from 'node:crypto';
-import type { MonitorEvent } from '../store.js';
+import type { MonitorEvent } from './store.js';
 
 /** The envelope's bytes (JSON, fixed member order). */
 export function envelopeOf(event: MonitorEvent): string {

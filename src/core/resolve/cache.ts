@@ -18,7 +18,8 @@
  * of 480 KiB take some 700 MB. Least recently used entries go first until both bounds hold; an
  * entry larger than the whole byte budget is not cached at all (it is still answered).
  */
-import type { CacheUsage, Clock, ResolutionCache } from '../runtime.js';
+import type { Clock } from '../clock.js';
+import type { CacheUsage, ResolutionCache } from '../runtime.js';
 import type { EnrichedResolution } from './types.js';
 
 /** When a cached resolution is deep-frozen: on its first hit (the default) or when it is cached. */

@@ -4,8 +4,8 @@
  * stream is this listener, not a second implementation).
  */
 import { asProblemError, cancelledProblem } from '../problems.js';
-import type { Clock } from '../runtime.js';
-import type { StageStatus, TraceStage } from './types.js';
+import type { Clock } from '../clock.js';
+import type { StageStatus, TraceStage } from './stages.js';
 
 export type StageListener = (stage: TraceStage) => void;
 

@@ -6,6 +6,10 @@ import type { KeyStatus, MulticodecInfo } from '../keys/types.js';
 import type { DomainBindingEvidence } from '../linkage/types.js';
 import type { TlsEvidence } from '../net.js';
 import type { HistoryEvidence } from '../webvh/types.js';
+import type { TraceStage } from './stages.js';
+
+// The trace's stages are a leaf of their own (problems and the Trace read them without the rest).
+export { STAGE_STATUSES, type StageStatus, type TraceStage } from './stages.js';
 
 export const DIMENSION_IDS = ['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization'] as const;
 export type DimensionId = (typeof DIMENSION_IDS)[number];
@@ -46,9 +50,6 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const EDGE_STATES = ['VERIFIED', 'OBSERVED', 'DECLARED', 'FAILED'] as const;
 export type EdgeState = (typeof EDGE_STATES)[number];
 
-export const STAGE_STATUSES = ['PASS', 'FAIL', 'WARN', 'SKIP'] as const;
-export type StageStatus = (typeof STAGE_STATUSES)[number];
-
 /** Verification relationships of DID Core §5.3. */
 export const RELATIONSHIPS = [
   'authentication',
@@ -72,16 +73,6 @@ export interface Verdict {
   outcome: Outcome;
   headline: string;
   statements: string[];
-}
-
-export interface TraceStage {
-  stage: string;
-  label: string;
-  status: StageStatus;
-  /** Start, in microseconds since the resolution began (monotonic clock). */
-  startedUs: number;
-  durationUs: number;
-  detail: string;
 }
 
 /** Where the document came from. `DERIVED`: expanded from the identifier itself (did:key, did:jwk). */

@@ -1,6 +1,6 @@
 /**
  * Owner accounts (issue 26) over PostgreSQL, shared by every daemon on the database: the
- * statements of src/store/accounts.ts compiled for PostgreSQL, with its argument checks and row
+ * statements of schema/accounts.ts compiled for PostgreSQL, with its argument checks and row
  * mappers. "Now" is the database's clock_timestamp() in epoch milliseconds, read once per
  * statement (a MATERIALIZED CTE).
  *
@@ -17,22 +17,22 @@ import {
   SIGN_IN_PENDING_LIMITS,
   type AccountStore,
   type ApiKeyMetadata,
+  type Invoice,
   type KeyPrincipal,
+  type LedgerEntry,
   type NewApiKey,
   type NewOwnerSession,
+  type NewPlan,
   type NewSignInChallenge,
   type OwnerSession,
-  type PendingLimits,
-  type Project,
-  type Tenant,
-  type UsageRow,
-  type Invoice,
-  type LedgerEntry,
-  type NewPlan,
   type Plan,
+  type Project,
   type Subscription,
+  type Tenant,
   type TenantBilling,
-} from '../../core/store.js';
+  type UsageRow,
+} from '../../core/accounts/store.js';
+import type { PendingLimits } from '../../core/pending.js';
 import {
   ACCOUNT_STATEMENTS,
   challengesFull,
@@ -59,9 +59,9 @@ import {
   toPlan,
   type AccountDialect,
   type SessionRow,
-} from '../accounts.js';
-import { rfc3339, type Ms } from '../claims.js';
-import { pendingRefusal, type PendingStateRow } from '../pending.js';
+} from '../schema/accounts.js';
+import { rfc3339, type Ms } from '../schema/claims.js';
+import { pendingRefusal, type PendingStateRow } from '../schema/pending.js';
 import { CLOCK, inLockedTransaction, inTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 
 /**
@@ -268,7 +268,7 @@ export class PostgresAccountStore implements AccountStore {
 
   /**
    * Under an advisory lock on one key: creators on every daemon take turns, so every share of the
-   * pool (store/pending.ts) holds across them; a refusal reads the shares under the same lock.
+   * pool (schema/pending.ts) holds across them; a refusal reads the shares under the same lock.
    */
   async createSignInChallenge(challenge: NewSignInChallenge, limits: PendingLimits = SIGN_IN_PENDING_LIMITS): Promise<{ expiresAt: string }> {
     const values = signInChallengeValues(challenge, limits);

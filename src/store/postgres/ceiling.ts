@@ -1,7 +1,7 @@
 /**
  * The history tables' ceiling on PostgreSQL (README "Bounded history"): the rule of
- * src/store/ceiling.ts, with its statements, driven over the record's pooled connection, so that
- * several daemons on one database hold one ceiling together.
+ * src/store/schema/ceiling.ts, with its statements, driven over the record's pooled connection,
+ * so that several daemons on one database hold one ceiling together.
  *
  * The count: `svc_row_counts` holds one row per bounded table, kept exact by the database itself
  * (statement triggers on INSERT, DELETE and TRUNCATE of the table, in the writer's transaction),
@@ -25,8 +25,8 @@
  * writers off, so the count starts exact.
  */
 import type pg from 'pg';
-import type { Recorded } from '../../core/store.js';
-import { CEILING_STATEMENTS, CeilingRule, type CeilingDialect, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../ceiling.js';
+import type { Recorded } from '../../core/history/store.js';
+import { CEILING_STATEMENTS, CeilingRule, type CeilingDialect, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../schema/ceiling.js';
 
 /** One-key advisory lock ('svcc') held while the count table and its triggers are made. */
 const DDL_LOCK = 0x73766363;

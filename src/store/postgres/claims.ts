@@ -1,6 +1,6 @@
 /**
  * Proofs of control and the opt-in directory (SPEC §4.15, §4.16) over PostgreSQL, shared by every
- * daemon on the database: the statements of src/store/claims.ts compiled for PostgreSQL, its row
+ * daemon on the database: the statements of schema/claims.ts compiled for PostgreSQL, its row
  * mappers and argument checks. "Now" is the database's clock_timestamp() in epoch milliseconds,
  * read once per statement (a MATERIALIZED CTE: clock_timestamp() is volatile), or once per
  * transaction and carried as a parameter where several statements must agree on it.
@@ -9,19 +9,17 @@ import type pg from 'pg';
 import type {
   ChallengeAttempt,
   ClaimChallenge,
-  ClaimMethod,
-  ClaimPurpose,
   ClaimStore,
   DirectoryPage,
   DirectoryQuery,
   NewClaimChallenge,
   NewProof,
-  PendingLimits,
-  PendingRefusal,
   RecheckResult,
   RecordedProof,
   StoredClaim,
-} from '../../core/store.js';
+} from '../../core/claims/store.js';
+import type { ClaimMethod, ClaimPurpose } from '../../core/claims/types.js';
+import type { PendingLimits, PendingRefusal } from '../../core/pending.js';
 import {
   attemptsOf,
   claimColumns,
@@ -44,10 +42,10 @@ import {
   type EntryRow,
   type ForDidRow,
   type Ms,
-} from '../claims.js';
-import { MAX_SECONDS } from '../monitor-events.js';
-import { pendingRefusal, pendingValues, type PendingStateRow } from '../pending.js';
-import { limitOf } from '../observations.js';
+} from '../schema/claims.js';
+import { MAX_SECONDS } from '../schema/monitor-events.js';
+import { pendingRefusal, pendingValues, type PendingStateRow } from '../schema/pending.js';
+import { limitOf } from '../schema/observations.js';
 import { CLOCK, inLockedTransaction, LOCK_CLASS, numberedParameters, type Compiled } from './sql.js';
 import { isPgRowId } from './watches.js';
 
@@ -154,7 +152,7 @@ export class PostgresClaimStore implements ClaimStore {
   /**
    * Under a transaction-level advisory lock on one constant key: creators on every daemon take
    * turns, and the statement, run once the lock is held, counts every challenge created before —
-   * in the pool, of the client and of the DID (store/pending.ts). A refusal reads the shares
+   * in the pool, of the client and of the DID (schema/pending.ts). A refusal reads the shares
    * again under the same lock to name the one used up.
    */
   async createChallenge(challenge: NewClaimChallenge, limits: PendingLimits): Promise<ClaimChallenge | PendingRefusal> {

@@ -1,6 +1,6 @@
 /**
  * Customer monitoring (issue 27) over PostgreSQL, shared by every daemon on the database: the
- * statements and method bodies of src/store/customer-monitor.ts, compiled for PostgreSQL (`$n`
+ * statements and method bodies of schema/customer-monitor.ts, compiled for PostgreSQL (`$n`
  * parameters, the clock CTE, the row locks of its CustomerDialect) and driven over one pooled
  * connection per call, in one transaction: READ COMMITTED for writes, REPEATABLE READ READ ONLY
  * for reads (every statement of a read from one snapshot).
@@ -12,7 +12,7 @@
  * watch's events commit in id order; delivery claims skip each other's rows.
  */
 import type pg from 'pg';
-import { CUSTOMER_STATEMENTS, CustomerMonitor, type CustomerDialect, type CustomerStatement, type Mode, type Work } from '../customer-monitor.js';
+import { CUSTOMER_STATEMENTS, CustomerMonitor, type CustomerDialect, type CustomerStatement, type Mode, type Work } from '../schema/customer-monitor.js';
 import { compileFor } from './accounts.js';
 import { LOCK_CLASS, type Compiled } from './sql.js';
 

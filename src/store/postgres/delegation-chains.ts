@@ -5,8 +5,8 @@
  * daemon take turns and none can pass a bound another is filling.
  */
 import type pg from 'pg';
-import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../../core/store.js';
-import { checkShares, DryRun, withChain, type ChainRow, type DisplacedRow } from '../delegation-chains.js';
+import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../../core/delegation/store.js';
+import { checkShares, DryRun, withChain, type ChainRow, type DisplacedRow } from '../schema/delegation-chains.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, chain, root_did AS "rootDid", leaf_did AS "leafDid", expires_at AS "expiresAt", registered_at AS "registeredAt", client`;

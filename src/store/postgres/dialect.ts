@@ -1,5 +1,5 @@
 /**
- * One schema history for both engines: the migrations of src/store/migrations.ts are written
+ * One schema history for both engines: the migrations of src/store/schema/migrations.ts are written
  * once, in SQLite's dialect, and translated here for PostgreSQL, so the two schemas cannot drift
  * apart. The translation is closed: a construct it does not know makes it throw (a new migration
  * that needs more is caught by the conformance suite the first time it runs).

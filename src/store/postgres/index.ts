@@ -11,11 +11,11 @@
  * core passes or from the database, never from this process.
  */
 import pg from 'pg';
-import type { BackupResult } from '../backup.js';
-import type { Database, SharedCoordination, StorageUsage } from '../database.js';
-import { StoreError } from '../errors.js';
-import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../migrations.js';
-import { checkCeiling } from '../ceiling.js';
+import type { BackupResult } from '../schema/database.js';
+import type { Database, SharedCoordination, StorageUsage } from '../schema/database.js';
+import { StoreError } from '../schema/errors.js';
+import { futureSchemaMessage, MIGRATIONS, SCHEMA_VERSION } from '../schema/migrations.js';
+import { checkCeiling } from '../schema/ceiling.js';
 import { BUDGETS_DDL, PostgresBudgets } from './budgets.js';
 import { ROW_COUNTS_DDL } from './ceiling.js';
 import { NULLABLE_JSON_REPAIR, postgresSql } from './dialect.js';

@@ -1,12 +1,14 @@
 /**
  * MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are
  * (the body refreshed), under the same ceiling (the daemon's SVC_MAX_MCP_OBSERVATIONS;
- * src/store/postgres/ceiling.ts). The body is the SQLite store's (snapshotBody / toSnapshot).
+ * src/store/postgres/ceiling.ts). The body is written and read as on SQLite
+ * (schema/mcp-observations.ts: snapshotBody / toSnapshot).
  */
 import type pg from 'pg';
-import type { McpObservationStore, McpSnapshot, NewMcpSnapshot, Recorded } from '../../core/store.js';
-import type { CeilingOptions, RowUsage } from '../ceiling.js';
-import { snapshotBody, toSnapshot, type SnapshotRow } from '../mcp-observations.js';
+import type { Recorded } from '../../core/history/store.js';
+import type { McpObservationStore, McpSnapshot, NewMcpSnapshot } from '../../core/mcp/store.js';
+import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
+import { snapshotBody, toSnapshot, type SnapshotRow } from '../schema/mcp-observations.js';
 import { PgRowCeiling } from './ceiling.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 

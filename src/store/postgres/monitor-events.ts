@@ -3,7 +3,7 @@
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';
-import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/store.js';
+import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/monitoring/store.js';
 import {
   claimArguments,
   CLAIM_COLUMNS,
@@ -20,9 +20,9 @@ import {
   type ClaimRow,
   type EventRow,
   type GaugeRow,
-} from '../monitor-events.js';
-import { limitOf } from '../observations.js';
-import { OPERATOR_ACTIVE, QUEUED } from '../watches.js';
+} from '../schema/monitor-events.js';
+import { limitOf } from '../schema/observations.js';
+import { OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
 import { inTransaction } from './sql.js';
 import { isPgRowId } from './watches.js';
 

@@ -7,9 +7,9 @@
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
-import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/store.js';
-import type { CeilingOptions, RowUsage } from '../ceiling.js';
-import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../observations.js';
+import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/history/store.js';
+import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
+import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
 import { PgRowCeiling } from './ceiling.js';
 import { inLockedTransaction, LOCK_CLASS } from './sql.js';
 

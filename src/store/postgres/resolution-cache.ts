@@ -15,7 +15,7 @@
  * rows per daemon more than `maxEntries`.
  */
 import type pg from 'pg';
-import type { SharedResolutionCache } from '../../core/store.js';
+import type { SharedResolutionCache } from '../../core/resolve/cache-store.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { NOW_MS } from './sql.js';
 

@@ -3,8 +3,8 @@
  * As on SQLite: operator watches only (no project), the secret written and never selected.
  */
 import type pg from 'pg';
-import type { NewWatch, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../../core/store.js';
-import { limitOf } from '../observations.js';
+import type { NewWatch, RecordCheck, RecordedCheck, Watch, WatchCheckInput, WatchStore } from '../../core/monitoring/store.js';
+import { limitOf } from '../schema/observations.js';
 import {
   CHECK_INPUT,
   isRevision,
@@ -18,7 +18,7 @@ import {
   toWatch,
   type CheckInputRow,
   type WatchRow,
-} from '../watches.js';
+} from '../schema/watches.js';
 import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
 
 const COLUMNS = `id, did, webhook_url AS "webhookUrl", interval_seconds AS "intervalSeconds", created_at AS "createdAt",

@@ -13,38 +13,17 @@
  * the records it concerns.
  */
 import type Database from 'better-sqlite3';
-import { HASH_PROFILE } from '../core/canonical.js';
-import type { DidDocument } from '../core/resolve/types.js';
-import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../core/store.js';
-import { RowCeiling, type CeilingOptions, type RowUsage } from './ceiling.js';
+import { HASH_PROFILE } from '../../core/canonical.js';
+import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/history/store.js';
+import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
+import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
+import { RowCeiling } from './ceiling.js';
 
 // Columns aliased to the interface's names, so a row is an Observation without copying.
 const COLUMNS = `id, did, document_hash AS documentHash, observed_at AS observedAt, last_seen_at AS lastSeenAt,
   seen_count AS seenCount, latency_ms AS latencyMs, resolver_version AS resolverVersion,
   domain_binding_status AS domainBindingStatus, summary`;
 const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
-
-export type StoredRow = Observation & { document: string };
-
-export function withDocument(row: StoredRow): StoredObservation {
-  return { ...row, document: JSON.parse(row.document) as DidDocument };
-}
-
-const HEX_PREFIX = /^[0-9a-f]{0,64}$/;
-
-/**
- * The bounds of an index range over document hashes that start with `prefix` (lower-case hex):
- * [prefix, prefix + 'g'), as 'g' sorts after every hex digit; the exact substr() test beside it
- * in the queries keeps the answer right whatever a collation makes of the range.
- */
-export function hashRange(prefix: string): [string, string] | null {
-  return HEX_PREFIX.test(prefix) ? [prefix, `${prefix}g`] : null;
-}
-
-/** Distinct hashes of rows given newest first, in that order. */
-export function distinctHashes(rows: readonly { documentHash: string }[]): string[] {
-  return [...new Set(rows.map((row) => row.documentHash))];
-}
 
 /** Most observations one group commit writes (see record()). */
 export const RECORD_BATCH = 64;
@@ -58,11 +37,6 @@ interface PendingRecord {
   observation: NewObservation;
   resolve: (recorded: Recorded<Observation>) => void;
   reject: (error: unknown) => void;
-}
-
-/** SQLite reads LIMIT -1 as "no limit"; the interface means "at most", so negatives are 0. */
-export function limitOf(limit: number): number {
-  return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
 }
 
 export class SqliteObservationStore implements ObservationStore {

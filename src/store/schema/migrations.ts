@@ -1,8 +1,10 @@
 /**
- * The schema history (SPEC §9.7), one numbered migration per version. Each runs in its own
- * IMMEDIATE transaction together with `PRAGMA user_version = N`, so a crash or a failing
+ * The schema history (SPEC §9.7), one numbered migration per version, written once in SQLite's
+ * dialect and translated for PostgreSQL (postgres/dialect.ts). Each engine runs a migration in
+ * one transaction together with the version it reaches (sqlite/migrate.ts: IMMEDIATE, with
+ * `PRAGMA user_version = N`; postgres/index.ts: under an advisory lock), so a crash or a failing
  * statement mid-migration leaves the database at the previous version, and two processes
- * opening the same file migrate it once. Migrations are append-only: a released one is never
+ * opening the same database migrate it once. Migrations are append-only: a released one is never
  * edited, a correction is a new version.
  *
  * Conventions: STRICT tables; timestamps are RFC 3339 UTC text (second precision), which sorts
@@ -11,9 +13,6 @@
  * SPEC are CHECK constraints; ids that leave the service (observation ids, `evt_<n>`) are
  * AUTOINCREMENT so that a deleted row's id is never handed out again.
  */
-import type Database from 'better-sqlite3';
-import { reasonOf, StoreError } from './errors.js';
-
 export interface Migration {
   readonly version: number;
   readonly name: string;
@@ -546,50 +545,6 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The version this build writes and reads (SPEC §9.7). */
 export const SCHEMA_VERSION = 13;
 
-/** The database's schema version (`PRAGMA user_version`; 0 for a new file). */
-export function readSchemaVersion(db: Database.Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
-}
-
 export function futureSchemaMessage(found: number): string {
   return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;
-}
-
-export function futureSchemaError(found: number): StoreError {
-  return new StoreError('FUTURE_SCHEMA', futureSchemaMessage(found));
-}
-
-/**
- * Applies the migrations the database lacks, up to `upTo` (default: all), and returns the
- * version reached. A database newer than this build is refused (FUTURE_SCHEMA), never
- * downgraded. A failing migration is OPEN_FAILED naming it, the database left at the version
- * before it.
- */
-export function migrate(db: Database.Database, upTo: number = SCHEMA_VERSION): number {
-  if (!Number.isInteger(upTo) || upTo < 0 || upTo > SCHEMA_VERSION) {
-    throw new RangeError(`upTo must be a whole number between 0 and ${SCHEMA_VERSION}`);
-  }
-  for (const migration of MIGRATIONS) {
-    if (migration.version > upTo) break;
-    const before = readSchemaVersion(db);
-    if (before > SCHEMA_VERSION) throw futureSchemaError(before);
-    if (before >= migration.version) continue;
-    // IMMEDIATE takes the write lock before reading the version again: another process may
-    // have migrated between the read above and this transaction.
-    try {
-      db.transaction(() => {
-        const current = readSchemaVersion(db);
-        if (current > SCHEMA_VERSION) throw futureSchemaError(current);
-        if (current >= migration.version) return;
-        db.exec(migration.up);
-        db.pragma(`user_version = ${migration.version}`);
-      }).immediate();
-    } catch (error) {
-      if (error instanceof StoreError) throw error;
-      throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${reasonOf(error)}`);
-    }
-  }
-  const reached = readSchemaVersion(db);
-  if (reached > SCHEMA_VERSION) throw futureSchemaError(reached);
-  return reached;
 }

@@ -6,40 +6,12 @@
  * except registerWithin: one IMMEDIATE transaction of several.
  */
 import type Database from 'better-sqlite3';
-import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../core/store.js';
+import type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from '../../core/delegation/store.js';
+import { checkShares, DryRun, withChain, type ChainRow, type DisplacedRow } from '../schema/delegation-chains.js';
 
 const COLUMNS = `id, chain, root_did AS rootDid, leaf_did AS leafDid, expires_at AS expiresAt, registered_at AS registeredAt, client`;
 // rowid breaks ties of one second; an upsert keeps its row (and rowid) and refreshes registered_at.
 const NEWEST_FIRST = 'ORDER BY registered_at DESC, rowid DESC';
-
-export type ChainRow = Omit<StoredDelegationChain, 'chain' | 'client'> & { chain: string; client: string | null };
-
-/** A registration displaced to make room (registerWithin). */
-export type DisplacedRow = Pick<StoredDelegationChain, 'id' | 'rootDid' | 'leafDid'> & { client: string | null };
-
-/** Thrown inside a dry run's transaction so that it rolls back; never escapes registerWithin. */
-export class DryRun {
-  constructor(readonly admission: ChainAdmission) {}
-}
-
-/** RangeError unless each share is a whole number, 1 or more (a NaN would make every comparison false). */
-export function checkShares(shares: RegistryShares): void {
-  for (const [name, value] of Object.entries(shares)) {
-    if (!(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`the registry share ${name} must be a whole number, 1 or more`);
-  }
-}
-
-/** The stored JSON array back as receipts; a row whose text is not an array of strings reads as []. */
-export function withChain(row: ChainRow): StoredDelegationChain {
-  let chain: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(row.chain);
-    if (Array.isArray(parsed) && parsed.every((r) => typeof r === 'string')) chain = parsed as string[];
-  } catch {
-    // json_valid() in the table's CHECK makes this unreachable; an empty chain never verifies.
-  }
-  return { ...row, chain };
-}
 
 export class SqliteDelegationChainStore implements DelegationChainStore {
   readonly #insert: Database.Statement<[string, string, string, string, string, string, string | null]>;

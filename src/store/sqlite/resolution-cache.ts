@@ -4,8 +4,8 @@
  * rows are deleted when read and whenever an entry is written.
  */
 import type Database from 'better-sqlite3';
-import type { Clock, ResolutionCache } from '../core/runtime.js';
-import type { EnrichedResolution } from '../core/resolve/types.js';
+import type { EnrichedResolution } from '../../core/resolve/types.js';
+import type { Clock, ResolutionCache } from '../../core/runtime.js';
 
 /** Reviver that freezes every object and array as JSON.parse completes it (children first). */
 function freeze(_key: string, value: unknown): unknown {

@@ -16,7 +16,7 @@
  * concurrent creators never pass a share together. Only when it inserts nothing is the state read
  * again, in the same transaction, to say which share refused and until when.
  */
-import type { PendingLimits, PendingRefusal } from '../core/store.js';
+import type { PendingLimits, PendingRefusal } from '../../core/pending.js';
 
 /** How a statement names a parameter and the database's clock (the claims' and the accounts' dialects both fit). */
 export interface PendingDialect {
@@ -84,4 +84,3 @@ export function pendingRefusal(row: PendingStateRow, limits: PendingLimits): Pen
   if (!(Number(row.did) < limits.perDid) && Number(row.clientOfDid) > 0) return { refused: 'did', limit: limits.perDid, retryAfterSeconds: wait(row.didNextMs) };
   return { refused: 'total', limit: limits.total, retryAfterSeconds: Math.min(TOTAL_RETRY_MAX, wait(row.totalNextMs)) };
 }
-

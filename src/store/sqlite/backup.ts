@@ -6,14 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { reasonOf, StoreError } from './errors.js';
-
-export interface BackupResult {
-  /** Absolute path of the copy. */
-  destination: string;
-  bytes: number;
-  pages: number;
-}
+import type { BackupResult } from '../schema/database.js';
+import { reasonOf, StoreError } from '../schema/errors.js';
 
 function removeQuietly(file: string): void {
   try {

@@ -5,12 +5,12 @@
  * skips (v11).
  *
  * The statements are written once, as functions of a CustomerDialect (the AccountDialect of
- * src/store/accounts.ts and the row locks PostgreSQL adds), and so is every method: each is a
- * generator that yields the statements it runs and receives their rows. The SQLite store drives
- * it synchronously inside one better-sqlite3 transaction (IMMEDIATE for writes, DEFERRED for
- * reads); src/store/postgres/customer-monitor.ts drives the same generator over one pooled
- * connection inside BEGIN … COMMIT (REPEATABLE READ READ ONLY for reads). So the two engines
- * cannot differ in what they check or in what order they write.
+ * schema/accounts.ts and the row locks PostgreSQL adds), and so is every method: each is a
+ * generator that yields the statements it runs and receives their rows. sqlite/customer-monitor.ts
+ * drives it synchronously inside one better-sqlite3 transaction (IMMEDIATE for writes, DEFERRED
+ * for reads); postgres/customer-monitor.ts drives the same generator over one pooled connection
+ * inside BEGIN … COMMIT (REPEATABLE READ READ ONLY for reads). So the two engines cannot differ
+ * in what they check or in what order they write.
  *
  * "Now" is the database's clock, read once per method by the `bounds` statement (now, the start
  * of the 30-day window, the due bound, and one instant ahead), and passed on as RFC 3339 text, so
@@ -18,7 +18,7 @@
  * their transaction with the accounts' `owned` statement (on PostgreSQL it locks the project row
  * FOR NO KEY UPDATE and the owner's row FOR SHARE; reads take no lock, one snapshot).
  */
-import type Database from 'better-sqlite3';
+import type { JsonObject } from '../../core/encoding/json.js';
 import {
   CUSTOMER_MONITOR_LIMITS,
   type CustomerCheckClaim,
@@ -27,21 +27,16 @@ import {
   type CustomerEvent,
   type CustomerMonitorStore,
   type CustomerWebhookConfig,
-  type DeliveryResult,
-  type DeliveryStatus,
   type EventPage,
   type EventPageQuery,
-  type MonitorEventType,
   type ProjectWatch,
-  type RecordCheck,
-  type RecordedCheck,
   type ScheduledUsage,
   type SealDelivery,
   type WatchReport,
-} from '../core/store.js';
-import type { JsonObject } from '../core/encoding/json.js';
-import { eventPublicId, watchPublicId, webhookPublicId } from '../core/monitoring/customer.js';
-import { ACCOUNT_STATEMENTS, notFound, notOwner, SQLITE, text, type AccountDialect } from './accounts.js';
+} from '../../core/monitoring/customer-store.js';
+import { eventPublicId, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
+import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck } from '../../core/monitoring/store.js';
+import { ACCOUNT_STATEMENTS, notFound, notOwner, text, type AccountDialect } from './accounts.js';
 import { claimArguments, MAX_SECONDS, settlementOf } from './monitor-events.js';
 import { limitOf } from './observations.js';
 import { checkInputOf, isRevision, isRowId, QUEUED, serialisedData, storedOutcome, toCheckInput, type CheckInputRow } from './watches.js';
@@ -650,38 +645,4 @@ function* disable(projectId: string, now: string): Generator<Step, boolean, unkn
   if (hook === undefined) return false;
   yield* all('cancelOfWebhook', { webhookId: hook.id });
   return true;
-}
-
-/** SQLite: the accounts' dialect, now read from the clock in the statement (only `bounds` reads it); no row locks. */
-const SQLITE_CUSTOMER: CustomerDialect = { ...SQLITE, now: `CAST(unixepoch('subsec') * 1000 AS INTEGER)`, skipLocked: '', forUpdate: '', forShare: '' };
-
-/**
- * Customer monitoring over SQLite: each method's generator runs synchronously inside one
- * better-sqlite3 transaction — IMMEDIATE for writes (the write lock is held from the ownership
- * check and the counts to the commit, so two processes on one file take turns), DEFERRED for
- * reads (one snapshot).
- */
-export class SqliteCustomerMonitorStore extends CustomerMonitor {
-  constructor(db: Database.Database) {
-    const prepared = new Map<CustomerStatement, { statement: Database.Statement; names: string[] }>();
-    const run = (step: Step): unknown[] => {
-      if ('lock' in step) return [];
-      let entry = prepared.get(step.statement);
-      if (entry === undefined) {
-        const sql = CUSTOMER_STATEMENTS[step.statement](SQLITE_CUSTOMER);
-        entry = { statement: db.prepare(sql), names: [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))] };
-        prepared.set(step.statement, entry);
-      }
-      const bound = Object.fromEntries(entry.names.map((name) => [name, step.values[name] ?? null]));
-      if (entry.statement.reader) return entry.statement.all(bound);
-      entry.statement.run(bound);
-      return [];
-    };
-    const drive = db.transaction(<T>(work: Work<T>): T => {
-      let step = work.next();
-      while (!step.done) step = work.next(run(step.value));
-      return step.value;
-    });
-    super(async <T>(mode: Mode, work: Work<T>) => (mode === 'write' ? drive.immediate(work) : drive.deferred(work)) as T);
-  }
 }

@@ -5,7 +5,7 @@
  *
  * The rule is written once (CeilingRule: which rows go, when a row is refused) as a generator of
  * the statements it runs (CEILING_STATEMENTS, written once for both engines), and driven by each
- * engine: synchronously inside the IMMEDIATE SQLite transaction here (RowCeiling), and over the
+ * engine: synchronously inside the IMMEDIATE SQLite transaction by sqlite/ceiling.ts (RowCeiling), and over the
  * record's pooled connection by src/store/postgres/ceiling.ts, which reads the count from a
  * row the database keeps exact and locks it, so recorders on several daemons take turns.
  *
@@ -29,8 +29,7 @@
  * lastSeenAt = observedAt) that is the order of lastSeenAt up to the seconds concurrent
  * resolutions take. No index on lastSeenAt exists, and the schema stays as it is (v8).
  */
-import type Database from 'better-sqlite3';
-import type { Recorded } from '../core/store.js';
+import type { Recorded } from '../../core/history/store.js';
 
 /** What /v1/status reports of one table (SPEC §4.17 `components.storage`). */
 export interface RowUsage {
@@ -60,7 +59,6 @@ export function checkCeiling(table: 'observations' | 'mcp_observations', ceiling
     throw new RangeError(`the ceiling of ${table} must be a whole number, 0 or more`);
   }
 }
-
 
 /** Rows evicted for one new row at most: enough to come back under a lowered ceiling gradually. */
 const MAX_EVICTIONS_PER_ROW = 2;
@@ -197,101 +195,5 @@ export class CeilingRule {
 
   usage(stored: number): RowUsage {
     return { stored, ceiling: this.ceiling, evicted: this.#evicted, refused: this.#refused };
-  }
-}
-
-/** The rule on SQLite: driven synchronously inside the table's IMMEDIATE record transaction. */
-export class RowCeiling {
-  readonly #rule: CeilingRule;
-  readonly #countAll: Database.Statement<[], number>;
-  readonly #dataVersion: Database.Statement<[], number>;
-  readonly #statements: Record<CeilingStatement, Database.Statement<Array<number | string>, unknown>>;
-  #count: number | null = null;
-  #version: number | null = null;
-
-  constructor(db: Database.Database, table: CeilingTable, key: CeilingKey, options: CeilingOptions = {}) {
-    this.#rule = new CeilingRule(table, options);
-    this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;
-    this.#dataVersion = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
-    const sqlite: CeilingDialect = { p: () => '?', skipLocked: '' };
-    const prepare = (name: CeilingStatement) => db.prepare(CEILING_STATEMENTS[name](table, key, sqlite)).pluck() as Database.Statement<Array<number | string>, unknown>;
-    this.#statements = { oneOff: prepare('oneOff'), oneOffKey: prepare('oneOffKey'), maxId: prepare('maxId'), rowsOf: prepare('rowsOf'), evict: prepare('evict') };
-  }
-
-  get ceiling(): number | null {
-    return this.#rule.ceiling;
-  }
-
-  /** Inside the record transaction, before inserting a new row of `key` (see CeilingRule.makeRoom). */
-  makeRoom(key: string): number | null {
-    if (this.#rule.ceiling === null) return 0;
-    const version = this.#dataVersion.get()!;
-    if (this.#count === null || version !== this.#version) {
-      this.#count = this.#countAll.get()!;
-      this.#version = version;
-    }
-    const work = this.#rule.makeRoom(key, this.#count);
-    let step = work.next();
-    while (!step.done) {
-      const { statement, args } = step.value;
-      step = work.next(this.#answer(statement, args));
-    }
-    const evicted = step.value;
-    if (evicted !== null) this.#count -= evicted;
-    return evicted;
-  }
-
-  /** A statement's values, the cheapest way better-sqlite3 has for each (get: no array for one row). */
-  #answer(statement: CeilingStatement, args: Array<number | string>): unknown[] {
-    const prepared = this.#statements[statement];
-    if (statement === 'rowsOf') return prepared.all(...args);
-    if (statement === 'evict') return prepared.run(...args).changes > 0 ? args : [];
-    const value = prepared.get(...args);
-    return value === undefined ? [] : [value];
-  }
-
-  /** Inside the transaction, after the insert. */
-  added(): void {
-    if (this.#count !== null) this.#count += 1;
-  }
-
-  /**
-   * Runs one recording transaction and keeps the counts true: settled after a commit, read
-   * again after a rollback.
-   */
-  commit<T>(transaction: () => Recorded<T>): Recorded<T> {
-    let recorded: Recorded<T>;
-    try {
-      recorded = transaction();
-    } catch (error) {
-      this.#reset();
-      throw error;
-    }
-    this.#rule.settle(recorded);
-    return recorded;
-  }
-
-  /** As commit(), for one transaction that recorded several rows (a group commit). */
-  commitMany<T>(transaction: () => Recorded<T>[]): Recorded<T>[] {
-    let recorded: Recorded<T>[];
-    try {
-      recorded = transaction();
-    } catch (error) {
-      this.#reset();
-      throw error;
-    }
-    for (const one of recorded) this.#rule.settle(one);
-    return recorded;
-  }
-
-  /** After a transaction that failed (rolled back): counts and watermark are read again. */
-  #reset(): void {
-    this.#count = null;
-    this.#version = null;
-    this.#rule.reset();
-  }
-
-  usage(): RowUsage {
-    return this.#rule.usage(this.#countAll.get()!);
   }
 }

@@ -1,0 +1,224 @@
+/**
+ * The storage contract of customer monitoring (issue 27; SPEC §4.19, §6.3, §8): project watches,
+ * their events, the project webhook and its deliveries, scheduled attempts. Implemented on both
+ * engines in src/store (sqlite/customer-monitor.ts, postgres/customer-monitor.ts); the rules
+ * every store method keeps are core/runtime-store.ts's.
+ */
+import type { JsonObject } from '../encoding/json.js';
+import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchCheckInput } from './store.js';
+
+/**
+ * SPEC §8's customer monitor and owner-event limits (issue 27), and svc's own watch cap per project
+ * (SPEC names none: at hourly checks, 25 watches use the whole attempt allowance; 100 leaves room
+ * to add and remove).
+ */
+export const CUSTOMER_MONITOR_LIMITS = {
+  /** A project watch is due hourly. */
+  intervalSeconds: 3600,
+  /** Scheduled attempts per project in the rolling window, failures counted. */
+  attempts: 18_000,
+  /** The rolling window of attempts, and the read window of events and deliveries. */
+  windowDays: 30,
+  windowMs: 30 * 86_400_000,
+  /** Active watches per project (svc's own cap: 429 WATCH_CAPACITY_EXHAUSTED). */
+  watchesPerProject: 100,
+  /** GET …/events: more than this in the window is refused, never truncated. */
+  eventList: 200,
+  /** POST …/event-page: limit 1..100. */
+  pageMax: 100,
+  /** GET …/webhook-deliveries: the newest this many in the window. */
+  deliveryList: 100,
+  /** POST …/report: more rows than this, or more bytes than reportBytes, is 409 MONITOR_REPORT_CAPACITY. */
+  reportRows: 1000,
+  reportBytes: 8 * 1024 * 1024,
+} as const;
+
+/** A watch of an owner's project (SPEC §4.19): hourly, delivered through the project's webhook. */
+export interface ProjectWatch {
+  /** `wch_<n>`. */
+  id: string;
+  projectId: string;
+  did: string;
+  /** RFC 3339 UTC (second precision), as every time below. */
+  createdAt: string;
+  /** RESOLVED, DEACTIVATED or FAILED after a check; null before the first. */
+  lastStatus: string | null;
+  /** The document hash of the last check that resolved. */
+  lastHash: string | null;
+  lastCheckedAt: string | null;
+  /** When the watch is next due: lastCheckedAt + 1 h, or createdAt before its first check. */
+  nextDueAt: string;
+}
+
+/**
+ * A customer monitor event as an owner reads it and as its webhook body carries it (the body is
+ * this object's JSON, members in this order): the project and watch it belongs to are named, so a
+ * receiver binds it to its owner.
+ */
+export interface CustomerEvent {
+  /** `evt_<n>`: stable; receivers deduplicate on it. */
+  id: string;
+  type: MonitorEventType;
+  projectId: string;
+  /** `wch_<n>`. */
+  watchId: string;
+  did: string;
+  createdAt: string;
+  /** As the operator's events (SPEC §6.2): fromHash, toHash, domainBinding, diff, headline, problem. */
+  data: JsonObject;
+}
+
+/** The project's webhook configuration (never its secret). */
+export interface CustomerWebhookConfig {
+  /** `whk_<n>`. */
+  id: string;
+  url: string;
+  createdAt: string;
+  active: boolean;
+  disabledAt: string | null;
+}
+
+/** One delivery's metadata (SPEC §4.19: no body, signature, secret, lease or receiver response). */
+export interface CustomerDeliveryMetadata {
+  /** `dlv_<webhook n>_<event n>`. */
+  id: string;
+  /** `evt_<n>`, the X-SVC-Event-ID sent. */
+  eventId: string;
+  eventType: MonitorEventType;
+  /** `wch_<n>`. */
+  watchId: string;
+  webhookId: string;
+  createdAt: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  deliveredAt: string | null;
+}
+
+/** POST …/event-page after validation: event ids as row numbers (the `evt_` stripped by the route). */
+export interface EventPageQuery {
+  /** 1..100. */
+  limit: number;
+  /** Only events created at or before this instant (RFC 3339 UTC, second precision). */
+  asOf?: string;
+  /** The watermark of an earlier page: no event after it is returned. */
+  snapshotEventId?: number;
+  /** The cursor: only events before it (newest first). Needs snapshotEventId. */
+  beforeEventId?: number;
+}
+
+/**
+ * One page, newest first in persistence order (event row order: per watch the order of commits,
+ * since a watch's events are written under its row lock), of the watch's events in the 30-day
+ * window up to the snapshot's watermark. `snapshotEventId` is the watermark (the newest event of
+ * the window when the first page was read; null when the window had none); `next` is the cursor of
+ * the following page, null exactly when hasMore is false.
+ */
+export interface EventPage {
+  events: CustomerEvent[];
+  snapshotEventId: number | null;
+  asOf: string | null;
+  hasMore: boolean;
+  next: { snapshotEventId: number; beforeEventId: number } | null;
+}
+
+/** A single-watch 30-day report: the watch and every event of the window, from one snapshot. */
+export interface WatchReport {
+  watch: ProjectWatch;
+  windowStart: string;
+  windowEnd: string;
+  events: CustomerEvent[];
+}
+
+/** The scheduled work of one project: its allowance, what the rolling window used, what is next. */
+export interface ScheduledUsage {
+  projectId: string;
+  allowance: number;
+  windowStart: string;
+  /** Attempts in the window, failed ones included. */
+  used: number;
+  failed: number;
+  remaining: number;
+  /** Due checks skipped in the window because the allowance was used up, and the last one. */
+  skipped: number;
+  lastSkippedAt: string | null;
+  activeWatches: number;
+  /** The earliest nextDueAt of the project's active watches; null without any. */
+  nextDueAt: string | null;
+}
+
+/** A customer watch claimed for a check: the check input and the attempt it counts as. */
+export interface CustomerCheckClaim extends WatchCheckInput {
+  projectId: string;
+  /** The scheduled_attempts row (counted FAILED until recordCheck marks it OK). */
+  attemptId: number;
+}
+
+/** What recordCheck needs to make a delivery of each new event for the project's active webhook. */
+export type SealDelivery = (event: CustomerEvent, secret: string) => { body: string; signature: string };
+
+/** A customer delivery claimed for one attempt. */
+export interface CustomerDeliveryClaim {
+  id: string;
+  eventId: string;
+  url: string;
+  /** The stored bytes and signature: the same on every attempt. */
+  body: string;
+  signature: string;
+  /** False when the webhook was disabled since (the sender cancels instead of sending). */
+  active: boolean;
+  attempt: number;
+  leaseExpiresAt: string;
+}
+
+/**
+ * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) on both engines. Owner actions take the
+ * acting subject and re-check, inside their own transaction, that it owns the project (NOT_OWNER
+ * otherwise, also for a project that does not exist); a watch id not of that project is NOT_FOUND.
+ * Windows and "now" are the database's clock. The worker's methods (claimDue, recordCheck,
+ * claimDeliveries, settleDelivery) are the operator monitor's, scoped to project watches.
+ */
+export interface CustomerMonitorStore {
+  /** An active watch of the DID (did:key, did:jwk, did:web: the route checks), or 'full' at `limit` active watches, or the existing active watch of that DID (created false). */
+  addWatch(subject: string, projectId: string, did: string, limit: number): Promise<{ watch: ProjectWatch; created: boolean } | 'full'>;
+  /** Active watches, oldest first. */
+  listWatches(subject: string, projectId: string): Promise<ProjectWatch[]>;
+  /** Deactivates the watch and cancels its queued deliveries (PENDING, RETRY → CANCELLED). NOT_FOUND: no active watch of that id in the project. */
+  removeWatch(subject: string, projectId: string, watchId: number): Promise<void>;
+  /** The watch's events of the last 30 days, newest first, or 'too-many' when more than `max`. NOT_FOUND: no watch of that id in the project (active or not). */
+  listEvents(subject: string, projectId: string, watchId: number, max: number): Promise<CustomerEvent[] | 'too-many'>;
+  /** One page (see EventPage). NOT_FOUND also when snapshotEventId or beforeEventId is not an event of this watch. */
+  eventPage(subject: string, projectId: string, watchId: number, query: EventPageQuery): Promise<EventPage>;
+  /** The report from one snapshot, or 'too-many' above maxRows events (bytes are the route's to judge). */
+  report(subject: string, projectId: string, watchId: number, maxRows: number): Promise<WatchReport | 'too-many'>;
+  /** Replaces the project's webhook: the old one disabled and its queued deliveries cancelled, the new one active with `secret`. */
+  setWebhook(subject: string, projectId: string, url: string, secret: string): Promise<CustomerWebhookConfig>;
+  /** The active webhook, or null. */
+  getWebhook(subject: string, projectId: string): Promise<CustomerWebhookConfig | null>;
+  /** Disables the active webhook and cancels its queued deliveries; false when there was none. */
+  disableWebhook(subject: string, projectId: string): Promise<boolean>;
+  /** The newest `limit` deliveries created in the last 30 days. */
+  listDeliveries(subject: string, projectId: string, limit: number): Promise<CustomerDeliveryMetadata[]>;
+  /** The scheduled usage of every project `subject` owns, oldest project first. */
+  scheduledUsage(subject: string, allowance: number): Promise<ScheduledUsage[]>;
+
+  /**
+   * Claims up to `limit` due project watches (active; never checked, or checked at least an hour
+   * ago), oldest due first, and marks them checked now. A watch whose project has `allowance`
+   * attempts in the rolling window is not claimed: a skip is recorded and it is due again in an
+   * hour. Each claimed watch inserts its attempt (FAILED until recordCheck). One transaction; on
+   * PostgreSQL concurrent claimers skip each other's rows and count a project's attempts under its lock.
+   */
+  claimDue(limit: number, allowance: number): Promise<{ claims: CustomerCheckClaim[]; skipped: number }>;
+  /**
+   * As WatchStore.recordCheck for a project watch, and in the same transaction: the attempt marked
+   * OK when the outcome resolved, and for each new event, when the project has an active webhook, a
+   * PENDING delivery whose body and signature `seal` makes. No event cap (the allowance bounds them).
+   */
+  recordCheck(check: Omit<RecordCheck, 'maxEvents'> & { attemptId: number }, seal: SealDelivery): Promise<RecordedCheck>;
+  /** As MonitorEventStore.claimDeliveries, for customer deliveries (expired leases recovered first). */
+  claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<CustomerDeliveryClaim[]>;
+  /** As MonitorEventStore.settle; `status` is the receiver's HTTP status, when there was one (kept, never shown to owners). */
+  settleDelivery(id: string, attempt: number, result: DeliveryResult, status?: number): Promise<boolean>;
+}

@@ -1,0 +1,230 @@
+/**
+ * The storage contract of operator monitoring (SPEC §2.15, §4.18, §6.2): watches, the baselines of
+ * their checks, monitor events and their deliveries. Implemented on both engines in src/store
+ * (sqlite/watches.ts and sqlite/monitor-events.ts, and their postgres/ twins); the rules every
+ * store method keeps are core/runtime-store.ts's. Customer monitoring builds on these types
+ * (customer-store.ts).
+ */
+import type { JsonObject } from '../encoding/json.js';
+import type { DomainBindingStatus } from '../linkage/types.js';
+import type { DidDocument } from '../resolve/types.js';
+
+/** An operator watch (SPEC §2.15): a DID checked every intervalSeconds, changes posted to webhookUrl. */
+export interface Watch {
+  id: number;
+  did: string;
+  /** The full URL, as registered (listings redact it to origin + path). */
+  webhookUrl: string;
+  intervalSeconds: number;
+  /** RFC 3339 UTC, second precision. */
+  createdAt: string;
+  /** The document hash of the last check that resolved, or null before the first check. */
+  lastHash: string | null;
+  /** RESOLVED, DEACTIVATED or FAILED after a check; null before the first. */
+  lastStatus: string | null;
+  lastCheckedAt: string | null;
+  active: boolean;
+  /** Bumped by every check that updates the watch (a stale check cannot write twice). */
+  revision: number;
+}
+
+export interface NewWatch {
+  did: string;
+  webhookUrl: string;
+  /** The HMAC signing secret: kept as is (deliveries are signed with it), never listed. */
+  secret: string;
+  intervalSeconds: number;
+  createdAt: string;
+}
+
+export type MonitorEventType =
+  | 'identity.document.changed'
+  | 'identity.domain_binding.changed'
+  | 'identity.deactivated'
+  | 'identity.resolution.failed'
+  | 'identity.resolution.recovered';
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'RETRY' | 'DELIVERED' | 'DEAD_LETTER' | 'CANCELLED';
+
+/** A monitor event (SPEC §2.15) with its delivery state. */
+export interface MonitorEvent {
+  id: number;
+  watchId: number;
+  did: string;
+  eventType: MonitorEventType;
+  data: JsonObject;
+  createdAt: string;
+  deliveryStatus: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+}
+
+/**
+ * What GET /v1/monitoring/status reports of the tables (no payloads, no secrets): operator
+ * watches and their events only (customer monitoring is counted by its own allowance).
+ */
+export interface MonitoringGauges {
+  /** Active watches. */
+  watches: number;
+  /** Stored events, terminal ones included. */
+  events: number;
+  eventsByStatus: Record<DeliveryStatus, number>;
+  /** PENDING or RETRY events whose next attempt is due at `now`. */
+  dueDeliveries: number;
+  /** DELIVERING events whose lease has expired at `now` (a process died mid-delivery). */
+  expiredLeases: number;
+  /** Bytes of the stored event payloads (serialised data). */
+  eventPayloadBytes: number;
+}
+
+/** What one check of a watch saw (a row of monitor_baselines): the baseline the next check compares with. */
+export interface CheckOutcome {
+  status: 'RESOLVED' | 'DEACTIVATED' | 'FAILED';
+  /** RFC 8785 SHA-256 of the document; null when the check FAILED. */
+  documentHash: string | null;
+  fingerprintProfile: string | null;
+  domainBindingStatus: DomainBindingStatus | null;
+  /** The document as resolved (for the next check's diff); null when FAILED. */
+  document: DidDocument | null;
+  /** Why the resolution failed (the problem object); null otherwise. */
+  problem: JsonObject | null;
+  /** RFC 3339 UTC: when the check ran. */
+  checkedAt: string;
+}
+
+/** A watch as a check needs it: the watch, its latest baseline, and its latest baseline that resolved. */
+export interface WatchCheckInput {
+  watch: Watch;
+  /** The baseline of the watch's current revision (the last check), or null before the first check. */
+  previous: CheckOutcome | null;
+  /** The latest baseline whose status is RESOLVED or DEACTIVATED (what document changes are measured against), or null. */
+  lastResolved: CheckOutcome | null;
+}
+
+/** An event a check decided to emit. */
+export interface PlannedEvent {
+  type: MonitorEventType;
+  data: JsonObject;
+}
+
+export interface RecordCheck {
+  watchId: number;
+  /** The revision the check read (WatchCheckInput.watch.revision): the write happens only if it is still current. */
+  revision: number;
+  outcome: CheckOutcome;
+  events: readonly PlannedEvent[];
+  /** Stored operator events at most, terminal ones included (10,000): past it nothing is written. */
+  maxEvents: number;
+  /** Largest serialised `data` of one event, bytes (256 KiB): past it nothing is written. */
+  maxPayloadBytes: number;
+}
+
+/**
+ * What recording a check did. `recorded`: the baseline (revision + 1), the events (PENDING, due
+ * now) and the watch's new state were written in one transaction. Otherwise nothing was written:
+ * `stale` (the watch changed or was removed since it was read — another check won),
+ * `event-capacity` (the events would pass maxEvents: the baseline is not moved, so the change is
+ * reported once there is room), `payload-too-large` (an event's data is over maxPayloadBytes).
+ */
+export type RecordedCheck =
+  | { outcome: 'recorded'; revision: number; eventIds: number[] }
+  | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' };
+
+export interface WatchStore {
+  /**
+   * Adds an active watch unless `limit` active watches exist already ('full'): counting and
+   * inserting are one transaction, so concurrent registrations never pass the limit.
+   */
+  add(watch: NewWatch, limit: number): Promise<Watch | 'full'>;
+  /** Active watches, oldest first. */
+  list(): Promise<Watch[]>;
+  /** The active watch, or undefined. */
+  get(id: number): Promise<Watch | undefined>;
+  /**
+   * Deactivates the watch and cancels its queued events (PENDING, RETRY → CANCELLED) in one
+   * transaction; false when no active watch has that id. Rows are kept: events name their watch.
+   */
+  remove(id: number): Promise<boolean>;
+  /** Active watches. */
+  count(): Promise<number>;
+  /**
+   * Claims up to `limit` due watches — active, and never checked or last checked at least
+   * intervalSeconds ago on the database's clock — oldest due first, and marks them checked now
+   * (last_checked_at, on the database's clock), so no other daemon claims them again within their
+   * interval. On PostgreSQL concurrent claimers skip each other's rows (FOR UPDATE SKIP LOCKED).
+   */
+  claimDue(limit: number): Promise<WatchCheckInput[]>;
+  /** The active watch with its baselines, for a check now (the check route); undefined when none. */
+  forCheck(id: number): Promise<WatchCheckInput | undefined>;
+  /** Writes a check's baseline, events and watch state in one transaction (see RecordedCheck). */
+  recordCheck(check: RecordCheck): Promise<RecordedCheck>;
+}
+
+/** A delivery attempt claimed for one event: what the sender needs, and the attempt it holds. */
+export interface DeliveryClaim {
+  event: MonitorEvent;
+  /** The event's watch (possibly removed since: the sender then cancels instead of sending). */
+  watch: { id: number; did: string; webhookUrl: string; secret: string; active: boolean };
+  /** This attempt's number (the event's attempts after the claim incremented them): 1..maxAttempts. */
+  attempt: number;
+  /** RFC 3339 UTC, database clock: when the claim's lease expires and another sender may recover it. */
+  leaseExpiresAt: string;
+}
+
+/** How one delivery attempt ended. */
+export type DeliveryResult =
+  | { delivered: true }
+  /** `retryAfterSeconds`: when to try again; null: no further attempt (DEAD_LETTER). */
+  | { delivered: false; error: string; retryAfterSeconds: number | null }
+  /** The watch was removed: the event becomes CANCELLED. */
+  | { cancelled: true };
+
+/**
+ * What a retention cleanup could remove before a cutoff (a read-only preview: counts only, no
+ * identifiers). observations and mcpObservations never count the latest row of a DID or of an
+ * endpoint, a row seen at or after the cutoff, or a row with a timestamp not in the schema's
+ * RFC 3339 UTC form; terminalMonitorEvents counts DELIVERED and CANCELLED events of operator
+ * watches created before the cutoff that hold no lease.
+ */
+export interface RetentionCandidates {
+  observations: number;
+  mcpObservations: number;
+  terminalMonitorEvents: number;
+}
+
+export interface MonitorEventStore {
+  /** Operator events (of watches without a project), newest first, at most `limit`; only the watch's when `watchId` is given. */
+  list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
+  /** The gauges at `now` (RFC 3339 UTC); a storage failure rejects, never zeros. */
+  gauges(now: string): Promise<MonitoringGauges>;
+  /**
+   * The rows a retention cleanup could remove strictly before `cutoff` (RFC 3339 UTC at second
+   * precision, `YYYY-MM-DDTHH:MM:SSZ`), counted in one statement (one snapshot). Reads only.
+   * A storage failure rejects, never zeros.
+   */
+  retentionCandidates(cutoff: string): Promise<RetentionCandidates>;
+  /**
+   * First recovers expired leases — DELIVERING events whose lease_expires_at has passed (a sender
+   * died mid-attempt) become RETRY, due at once, while attempts < maxAttempts, else DEAD_LETTER —
+   * then claims up to `limit` due events, oldest first: PENDING, or RETRY whose next_attempt_at
+   * has passed. A claim sets DELIVERING, attempts + 1 (before any network call), last_attempt_at
+   * = now and lease_expires_at = now + leaseSeconds. All times on the database's clock; one
+   * transaction; on PostgreSQL concurrent claimers skip each other's rows (FOR UPDATE SKIP
+   * LOCKED), so no event is held by two senders within a lease. A due event with no attempt
+   * left (attempts >= maxAttempts already) is not claimed but becomes DEAD_LETTER, so that
+   * `attempt` never passes maxAttempts. Events of customer watches (with a project) are not
+   * claimed. A leaseSeconds or maxAttempts that is not a whole number from 1 is a RangeError.
+   */
+  claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<DeliveryClaim[]>;
+  /**
+   * Settles the attempt `attempt` of the event — only while it is still DELIVERING with that
+   * attempt count (a sender whose lease expired and was recovered settles nothing: false).
+   * delivered → DELIVERED; failed with retryAfterSeconds → RETRY, next_attempt_at = now + that
+   * (database clock); failed with null → DEAD_LETTER; cancelled → CANCELLED. last_error keeps
+   * the failure's one line; the lease is cleared. retryAfterSeconds is rounded up to whole
+   * seconds; below 0 or not finite it is a RangeError.
+   */
+  settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean>;
+}

@@ -1,0 +1,142 @@
+/**
+ * Monitor events and their delivery state (SPEC §3, §6.2) on both engines: the statuses, the row
+ * mappers, the gauges' row, the retention preview's statement, the delivery claim's columns and
+ * the settlement of an attempt. The repositories: sqlite/monitor-events.ts,
+ * postgres/monitor-events.ts.
+ */
+import type { JsonObject } from '../../core/encoding/json.js';
+import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitoringGauges } from '../../core/monitoring/store.js';
+import { OPERATOR_EVENT } from './watches.js';
+
+/** Events of operator watches only (defined with the watches: their check counts the event capacity with it). */
+export { OPERATOR_EVENT } from './watches.js';
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'];
+
+export type EventRow = Omit<MonitorEvent, 'data'> & { data: string };
+
+export function toEvent(row: EventRow): MonitorEvent {
+  let data: JsonObject = {};
+  try {
+    const parsed: unknown = JSON.parse(row.data);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) data = parsed as JsonObject;
+  } catch {
+    // json_valid() in the table's CHECK makes this unreachable; the checks only ever write objects.
+  }
+  return { ...row, data };
+}
+
+/** Every status as a key, 0 where the table has none (the status route lists them all). */
+export function byStatus(counts: ReadonlyMap<string, number>): Record<DeliveryStatus, number> {
+  const result = {} as Record<DeliveryStatus, number>;
+  for (const status of DELIVERY_STATUSES) result[status] = counts.get(status) ?? 0;
+  return result;
+}
+
+/** The gauges' row on either engine (PostgreSQL gives the byte sum, a bigint, as a string). */
+export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> & Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string };
+
+export function gaugesOf(row: GaugeRow): MonitoringGauges {
+  return {
+    watches: row.watches,
+    events: row.events,
+    eventsByStatus: byStatus(new Map(DELIVERY_STATUSES.map((s) => [s, row[`s_${s}`]]))),
+    dueDeliveries: row.dueDeliveries,
+    expiredLeases: row.expiredLeases,
+    eventPayloadBytes: Number(row.eventPayloadBytes),
+  };
+}
+
+/** The schema's timestamp form, exactly: `YYYY-MM-DDTHH:MM:SSZ` (a GLOB pattern for SQLite). */
+export const TIMESTAMP_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z';
+/** The same form as a PostgreSQL regular expression (for `~`). */
+export const TIMESTAMP_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
+
+/** The schema's statuses of an event that is done with (nothing more will be sent). */
+export const TERMINAL = "('DELIVERED', 'CANCELLED')";
+
+/**
+ * The retention preview's statement for either engine, counting in one snapshot:
+ * - observations (per DID) and mcp_observations (per endpoint): rows whose observed_at and
+ *   last_seen_at are both well-formed and strictly before the cutoff, and that have a later row of
+ *   the same key (later observed_at, or the same with a larger id; a well-formed observed_at) —
+ *   so the latest row of every key, and any row with a malformed timestamp, is never counted;
+ * - monitor_events of operator watches (customer events are kept by their own rules): DELIVERED or CANCELLED, no lease (lease_expires_at NULL), created_at
+ *   well-formed and strictly before the cutoff.
+ * `valid(column)` is the engine's format check, `text(column)` the column as compared (bytewise
+ * on PostgreSQL, whatever the database's collation), `cutoff` the parameter.
+ */
+export function retentionStatement(valid: (column: string) => string, text: (column: string) => string, cutoff: string, count: string): string {
+  const older = (table: string, key: string) => `(SELECT ${count} FROM ${table} r
+      WHERE ${valid('r.observed_at')} AND ${valid('r.last_seen_at')}
+        AND ${text('r.observed_at')} < ${cutoff} AND ${text('r.last_seen_at')} < ${cutoff}
+        AND EXISTS (SELECT 1 FROM ${table} n
+          WHERE n.${key} = r.${key} AND ${valid('n.observed_at')}
+            AND (${text('n.observed_at')} > ${text('r.observed_at')} OR (n.observed_at = r.observed_at AND n.id > r.id))))`;
+  return `SELECT
+    ${older('observations', 'did')} AS "observations",
+    ${older('mcp_observations', 'endpoint')} AS "mcpObservations",
+    (SELECT ${count} FROM monitor_events
+      WHERE delivery_status IN ${TERMINAL} AND lease_expires_at IS NULL AND ${OPERATOR_EVENT}
+        AND ${valid('created_at')} AND ${text('created_at')} < ${cutoff}) AS "terminalMonitorEvents"`;
+}
+
+/**
+ * The event's columns (table alias `e`) and its watch's (alias `w`) for a delivery claim, with
+ * quoted aliases that read alike on SQLite and PostgreSQL. The only statement that selects the
+ * watch's secret: the sender signs with it.
+ */
+export const CLAIM_COLUMNS = `e.id, e.watch_id AS "watchId", e.did, e.event_type AS "eventType", e.data, e.created_at AS "createdAt",
+  e.delivery_status AS "deliveryStatus", e.attempts, e.next_attempt_at AS "nextAttemptAt", e.last_attempt_at AS "lastAttemptAt",
+  e.last_error AS "lastError", e.lease_expires_at AS "leaseExpiresAt",
+  w.did AS "watchDid", w.webhook_url AS "webhookUrl", w.secret, w.active`;
+
+/** A claim's row as both engines return it (`active` the schema's 0/1 INTEGER). */
+export type ClaimRow = EventRow & { leaseExpiresAt: string; watchDid: string; webhookUrl: string; secret: string; active: number };
+
+export function toClaim(row: ClaimRow): DeliveryClaim {
+  const { leaseExpiresAt, watchDid, webhookUrl, secret, active, ...event } = row;
+  return {
+    event: toEvent(event),
+    watch: { id: row.watchId, did: watchDid, webhookUrl, secret, active: active === 1 },
+    attempt: row.attempts,
+    leaseExpiresAt,
+  };
+}
+
+/** What last_error says of an event whose sender let its lease lapse. */
+export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was settled';
+
+/**
+ * The claim's numbers, checked: a lease of whole seconds from 1 (a lease of 0 would be expired at
+ * once, and the event claimable by another sender while this one sends), and at least one
+ * attempt. Other values are a programming error: RangeError.
+ */
+export function claimArguments(leaseSeconds: number, maxAttempts: number, largest: number): { leaseSeconds: number; maxAttempts: number } {
+  if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > largest) throw new RangeError(`leaseSeconds must be a whole number of seconds from 1, not ${leaseSeconds}`);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > largest) throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
+  return { leaseSeconds, maxAttempts };
+}
+
+/** One line, at most 1,000 characters: what last_error keeps of a failure. */
+export function oneLine(error: string): string {
+  const line = error.replace(/\s+/g, ' ').trim();
+  return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
+}
+
+/**
+ * The columns a settlement writes: the status, the delay of the next attempt (RETRY only, whole
+ * seconds, rounded up), and the error (null: last_error is kept).
+ */
+export function settlementOf(result: DeliveryResult, largest: number): { status: DeliveryStatus; retryAfterSeconds: number | null; error: string | null } {
+  if ('cancelled' in result) return { status: 'CANCELLED', retryAfterSeconds: null, error: null };
+  if (result.delivered) return { status: 'DELIVERED', retryAfterSeconds: null, error: null };
+  const error = oneLine(result.error);
+  if (result.retryAfterSeconds === null) return { status: 'DEAD_LETTER', retryAfterSeconds: null, error };
+  const after = Math.ceil(result.retryAfterSeconds);
+  if (!Number.isSafeInteger(after) || after < 0 || after > largest) throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);
+  return { status: 'RETRY', retryAfterSeconds: after, error };
+}
+
+/** The largest delay, lease or attempt count either engine takes (PostgreSQL's INTEGER). */
+export const MAX_SECONDS = 2_147_483_647;
