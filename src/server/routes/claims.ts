@@ -8,7 +8,7 @@
  *
  * A refused proof is a result (200, verified: false, a refusal code and reason), never a
  * problem; problems mean the service gave no answer. Well-known and DNS claims are re-checked by
- * the daemon (claim-checker.ts) and lapse, with their listing, when the proof disappears.
+ * the daemon (jobs/claim-checker.ts) and lapse, with their listing, when the proof disappears.
  */
 import Type from 'typebox';
 import { challengeTerms, checkProof, CLAIM_LIMITATIONS, describeClaim, methodUnavailable, newClaimToken } from '../../core/claims/index.js';

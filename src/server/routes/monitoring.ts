@@ -2,7 +2,7 @@
  * The operator monitoring routes (SPEC §2.15, §4.18): watches registered, listed and removed,
  * their events and the gauges of the monitoring tables. Only the operator reaches them
  * (operator.ts: 501 MONITORING_DISABLED unless enabled, 401 without the bearer token); the
- * check runs before the body is read. Watches are checked by the poller (poller.ts) and, on
+ * check runs before the body is read. Watches are checked by the poller (jobs/poller.ts) and, on
  * request, by POST …/{id}/check.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { MonitorEvent, Watch } from '../../core/store.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
-import { checkWatch } from '../poller.js';
+import { checkWatch } from '../jobs/poller.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES, PRESERVATION_RULES, RETENTION_LIMITATIONS, retentionCutoff, WATCH_LIMIT } from '../../core/monitoring/rules.js';
 import { empty, json, problem } from '../schemas/common.js';
 import { WATCH_INTERVAL } from '../schemas/monitoring.js';
