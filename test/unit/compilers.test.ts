@@ -11,8 +11,9 @@ import { ALL_SCHEMAS } from '../../src/server/schemas/index.js';
 import { DirectoryQuery } from '../../src/server/schemas/claims.js';
 import { StoredText } from '../../src/server/schemas/common.js';
 import { McpInspectQuery } from '../../src/server/schemas/inspection.js';
-import { VerifyToolQuery } from '../../src/server/schemas/agents.js';
-import { ResolveQuery, W3cOptionsBody } from '../../src/server/schemas/resolution.js';
+import { VerifyToolQuery } from '../../src/server/schemas/delegation.js';
+import { ResolveQuery } from '../../src/server/schemas/resolution.js';
+import { W3cOptionsBody } from '../../src/server/schemas/w3c.js';
 import { testRuntime } from '../support/runtime.js';
 import { systemClock } from '../../src/runtime/node.js';
 

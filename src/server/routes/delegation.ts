@@ -21,7 +21,7 @@ import { objectBody, queryOptions } from '../http.js';
 import { clientOf, TokenBuckets } from '../rate-limit.js';
 import { reverifyRegistry } from '../jobs/reverify-registry.js';
 import Type from 'typebox';
-import { VerifyToolQuery } from '../schemas/agents.js';
+import { VerifyToolQuery } from '../schemas/delegation.js';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
 /** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */

@@ -1,7 +1,7 @@
 /**
- * Schemas of the commercial control routes (the operator's tenants, projects, owners and usage)
- * and of the session core's key routes (SPEC §4.19 rows 1–3; issue 26). Key metadata never
- * carries a secret or a digest; the secret is in the answer that issues it only.
+ * Schemas of the commercial control routes (SPEC §4.19; issue 26): the operator's tenants,
+ * projects, owners and usage, and the mock billing. The session core's key routes have theirs
+ * in session-keys.ts.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable, StoredText } from './common.js';
@@ -72,41 +72,6 @@ export const ProjectUsage = Type.Object(
   },
   { $id: 'ProjectUsage', additionalProperties: false },
 );
-
-export const ApiKeyMetadata = Type.Object(
-  {
-    id: Type.String({ description: 'key_ and 22 base64url characters.' }),
-    projectId: Type.String(),
-    prefix: Type.String({ description: 'The first 12 characters of the secret (svck_ and 7 more), to tell keys apart.' }),
-    label: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('ROTATED'), Type.Literal('REVOKED')]),
-    createdAt: Type.String(),
-    lastUsedAt: Nullable(Type.String({ description: 'Stamped at most once a minute.' })),
-    revokedAt: Nullable(Type.String({ description: 'When it stopped authenticating (revoked or rotated).' })),
-    replacesKeyId: Nullable(Type.String({ description: 'The key this one replaced by a rotation.' })),
-  },
-  { $id: 'ApiKeyMetadata', additionalProperties: false },
-);
-
-export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
-
-export const KeyRequest = Type.Object(
-  { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },
-  { $id: 'KeyRequest', additionalProperties: false },
-);
-
-const Secret = Type.String({
-  pattern: '^svck_[A-Za-z0-9_-]{43}$',
-  description: 'The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.',
-});
-
-export const KeyIssued = Type.Object({ key: Type.Ref('ApiKeyMetadata'), secret: Secret }, { $id: 'KeyIssued', additionalProperties: false });
-
-export const KeyRotated = Type.Object(
-  { key: Type.Ref('ApiKeyMetadata'), secret: Secret, replaced: Type.Ref('ApiKeyMetadata') },
-  { $id: 'KeyRotated', additionalProperties: false },
-);
-
 
 // ---- mock billing (schema v5: no payment provider; what would be charged, recorded)
 
@@ -201,6 +166,7 @@ export const TenantBilling = Type.Object(
   { $id: 'TenantBilling', additionalProperties: false },
 );
 
+/** The tenants', projects', owners' and usage resources. */
 export const COMMERCIAL_SCHEMAS: TSchema[] = [
   Project,
   Tenant,
@@ -212,11 +178,10 @@ export const COMMERCIAL_SCHEMAS: TSchema[] = [
   OwnerRequest,
   TenantOwners,
   ProjectUsage,
-  ApiKeyMetadata,
-  ApiKeyList,
-  KeyRequest,
-  KeyIssued,
-  KeyRotated,
+];
+
+/** The mock billing's resources (listed apart: in openapi.json they follow the key schemas of session-keys.ts). */
+export const BILLING_SCHEMAS: TSchema[] = [
   Plan,
   PlanRequest,
   PlanList,

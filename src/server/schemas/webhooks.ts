@@ -7,7 +7,7 @@
  *
  * svc does not send these yet (/health says `monitoring: false`); the monitoring issue builds the
  * sender against this schema. The customer webhook of §6.3 (issue 27) is the second entry: svc's
- * body (`CustomerEvent`, schemas/customer-monitor.ts) and the two headers SPEC fixes.
+ * body (`CustomerEvent`, schemas/session-monitor.ts) and the two headers SPEC fixes.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable } from './common.js';

@@ -159,7 +159,7 @@ export const VerifyToolQuery = Type.Object(
 );
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
-export const AGENT_REFS = {
+export const DELEGATION_REFS = {
   ChainStatus,
   DelegationLinkCheck,
   DelegationChainCheck,
@@ -173,4 +173,4 @@ export const AGENT_REFS = {
 };
 
 /** The $id'd resources of these routes. */
-export const AGENT_SCHEMAS: TSchema[] = Object.values(AGENT_REFS);
+export const DELEGATION_SCHEMAS: TSchema[] = Object.values(DELEGATION_REFS);

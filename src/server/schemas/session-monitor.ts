@@ -185,7 +185,7 @@ export const ScheduledUsageList = Type.Object(
   { $id: 'ScheduledUsageList', additionalProperties: false },
 );
 
-export const CUSTOMER_MONITOR_SCHEMAS: TSchema[] = [
+export const SESSION_MONITOR_SCHEMAS: TSchema[] = [
   ProjectWatch,
   ProjectWatchRequest,
   ProjectWatchCreated,
