@@ -21,7 +21,7 @@ import { objectBody, queryOptions } from '../http.js';
 import { clientOf, TokenBuckets } from '../rate-limit.js';
 import { reverifyRegistry } from '../jobs/reverify-registry.js';
 import Type from 'typebox';
-import { VerifyToolQuery } from '../schemas/delegation.js';
+import { VerifyToolQuerySchema } from '../schemas/delegation.js';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
 /** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */
@@ -183,7 +183,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'verifyTool',
         description: 'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
         tags: ['agents'],
-        querystring: VerifyToolQuery,
+        querystring: VerifyToolQuerySchema,
         response: {
           200: json(Type.Ref('Authorization'), 'The authorization (ALLOW or DENY).'),
           400: problem('INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.'),
@@ -194,7 +194,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        // The schema (VerifyToolQuery) has required agent and tool (non-empty, tool ≤ 1024 characters).
+        // The schema (VerifyToolQuerySchema) has required agent and tool (non-empty, tool ≤ 1024 characters).
         const options = queryOptions(request, ['agent', 'tool', 'root']);
         const agent = options['agent']!;
         const tool = options['tool']!;

@@ -6,7 +6,7 @@
 import Type, { type TSchema } from 'typebox';
 import { Nullable, StoredText } from './common.js';
 
-export const ApiKeyMetadata = Type.Object(
+export const ApiKeyMetadataSchema = Type.Object(
   {
     id: Type.String({ description: 'key_ and 22 base64url characters.' }),
     projectId: Type.String(),
@@ -21,23 +21,23 @@ export const ApiKeyMetadata = Type.Object(
   { $id: 'ApiKeyMetadata', additionalProperties: false },
 );
 
-export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
+export const ApiKeyListSchema = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
 
-export const KeyRequest = Type.Object(
+export const KeyRequestSchema = Type.Object(
   { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },
   { $id: 'KeyRequest', additionalProperties: false },
 );
 
-const Secret = Type.String({
+const SecretSchema = Type.String({
   pattern: '^svck_[A-Za-z0-9_-]{43}$',
   description: 'The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.',
 });
 
-export const KeyIssued = Type.Object({ key: Type.Ref('ApiKeyMetadata'), secret: Secret }, { $id: 'KeyIssued', additionalProperties: false });
+export const KeyIssuedSchema = Type.Object({ key: Type.Ref('ApiKeyMetadata'), secret: SecretSchema }, { $id: 'KeyIssued', additionalProperties: false });
 
-export const KeyRotated = Type.Object(
-  { key: Type.Ref('ApiKeyMetadata'), secret: Secret, replaced: Type.Ref('ApiKeyMetadata') },
+export const KeyRotatedSchema = Type.Object(
+  { key: Type.Ref('ApiKeyMetadata'), secret: SecretSchema, replaced: Type.Ref('ApiKeyMetadata') },
   { $id: 'KeyRotated', additionalProperties: false },
 );
 
-export const SESSION_KEY_SCHEMAS: TSchema[] = [ApiKeyMetadata, ApiKeyList, KeyRequest, KeyIssued, KeyRotated];
+export const SESSION_KEY_SCHEMAS: TSchema[] = [ApiKeyMetadataSchema, ApiKeyListSchema, KeyRequestSchema, KeyIssuedSchema, KeyRotatedSchema];

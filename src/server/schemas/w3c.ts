@@ -6,10 +6,10 @@
  */
 import Type from 'typebox';
 import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
-import { DidParam, EmptyQuery, ResolveQuery } from './resolution.js';
+import { DidParamSchema, EmptyQuerySchema, ResolveQuerySchema } from './resolution.js';
 
 /** The W3C binding's POST body: resolution options (values are read as strings) and `accept`. */
-export const W3cOptionsBody = Type.Object(
+export const W3cOptionsBodySchema = Type.Object(
   {
     noCache: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
     versionId: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
@@ -48,8 +48,8 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       'that media type; application/did (did+json, did+ld+json) gives a version\'s DID document alone; a service endpoint ' +
       '(text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.',
     tags: ['w3c'],
-    params: DidParam,
-    ...(post ? { querystring: EmptyQuery, body: W3cOptionsBody } : { querystring: ResolveQuery }),
+    params: DidParamSchema,
+    ...(post ? { querystring: EmptyQuerySchema, body: W3cOptionsBodySchema } : { querystring: ResolveQuerySchema }),
     response: {
       200: {
         description: 'The DID document, the resolution result, or the dereferencing result of a DID URL',
