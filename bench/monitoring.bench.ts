@@ -23,7 +23,7 @@ import { createRuntime } from '../src/runtime/node.js';
 import { Capacity } from '../src/server/capacity.js';
 import type { ServerContext } from '../src/server/context.js';
 import { DEFAULT_LIMITS } from '../src/server/limits.js';
-import { deliverDue, MonitorPoller } from '../src/server/poller.js';
+import { deliverDue, MonitorPoller } from '../src/server/jobs/poller.js';
 import { systemClock } from '../src/runtime/node.js';
 import { countingReceiver, startHttpsServer } from '../test/support/https-server.js';
 import { createTestCa } from '../test/support/pki.js';

@@ -5,7 +5,21 @@
  * (see AccessEntry), so nothing a client sends as a secret reaches the log.
  */
 import { ConfigError } from '../runtime/node.js';
-import type { AccessEntry } from './app.js';
+
+/**
+ * One access-log entry: what was asked (method and route pattern — never the raw path or query,
+ * which may carry credentials), the answer, its time and the client. Never a header, cookie,
+ * token or body.
+ */
+export interface AccessEntry {
+  method: string;
+  /** The route pattern (`/v1/resolve/*`), or null when no route matched or the request was unreadable. */
+  route: string | null;
+  /** The status sent, or null when the client left before any answer. */
+  status: number | null;
+  durationMs: number;
+  client: string;
+}
 
 export type AccessLogMode = 'json' | 'text' | 'off';
 

@@ -15,7 +15,7 @@ import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ProblemError } from '../core/problems.js';
 import { truncate } from '../core/text.js';
-import type { AccessEntry } from './app.js';
+import type { AccessEntry } from './access-log.js';
 import type { ServerContext } from './context.js';
 import { TokenBuckets } from './rate-limit.js';
 import { hostProblem, PROBLEM_JSON, problemFromError } from './http.js';

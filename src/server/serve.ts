@@ -8,15 +8,15 @@ import { buildApp, type AppOptions } from './app.js';
 import { Capacity } from './capacity.js';
 import type { ServerContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
-import { AccountSweeper } from './account-sweeper.js';
+import { AccountSweeper } from './jobs/account-sweeper.js';
 import { commercialAccess, type CommercialAccess } from './commercial.js';
 import { buildGateway, gatewayRefusal } from './gateway.js';
 import { upstreamHost } from './gateway/forward.js';
 import { operatorAccess } from './operator.js';
-import { ClaimChecker } from './claim-checker.js';
-import { CustomerMonitorPoller, MonitorPoller } from './poller.js';
+import { ClaimChecker } from './jobs/claim-checker.js';
+import { CustomerMonitorPoller, MonitorPoller } from './jobs/poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
-import { reverifyRegistry } from './routes/delegation.js';
+import { reverifyRegistry } from './jobs/reverify-registry.js';
 import { StorageSlot } from './storage.js';
 
 export interface ServeOptions {

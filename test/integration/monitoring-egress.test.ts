@@ -13,7 +13,7 @@ import { systemClock } from '../../src/runtime/node.js';
 import { Capacity } from '../../src/server/capacity.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { deliverDue } from '../../src/server/poller.js';
+import { deliverDue } from '../../src/server/jobs/poller.js';
 import { StorageSlot } from '../../src/server/storage.js';
 import { countingReceiver, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa } from '../support/pki.js';

@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import { isValidationFailure, schemaCompilers, validationProblem } from '../../src/server/compilers.js';
 import { ALL_SCHEMAS } from '../../src/server/schemas/index.js';
-import { DirectoryQuery } from '../../src/server/schemas/claims.js';
+import { DirectoryQuerySchema } from '../../src/server/schemas/claims.js';
 import { StoredText } from '../../src/server/schemas/common.js';
-import { McpInspectQuery } from '../../src/server/schemas/inspection.js';
-import { VerifyToolQuery } from '../../src/server/schemas/agents.js';
-import { ResolveQuery, W3cOptionsBody } from '../../src/server/schemas/resolution.js';
+import { McpInspectQuerySchema } from '../../src/server/schemas/inspection.js';
+import { VerifyToolQuerySchema } from '../../src/server/schemas/delegation.js';
+import { ResolveQuerySchema } from '../../src/server/schemas/resolution.js';
+import { W3cOptionsBodySchema } from '../../src/server/schemas/w3c.js';
 import { testRuntime } from '../support/runtime.js';
 import { systemClock } from '../../src/runtime/node.js';
 
@@ -37,8 +38,8 @@ describe('request validation: one precise problem per failure', () => {
   it('accepts what the routes take', () => {
     expect(body('VerifyDelegationRequest', { chain: ['a.b.c'], trustedRoots: ['did:key:z6Mk'], register: true })).toBeNull();
     expect(body('PolicyEvaluateRequest', { did: 'did:key:z', policy: { name: 'p', rules: { allowedMethods: ['key'], minKeyBits: 256 } } })).toBeNull();
-    expect(query(ResolveQuery, { noCache: 'true', versionNumber: '3' })).toBeNull();
-    expect(query(VerifyToolQuery, { agent: 'did:key:z', tool: 'search' })).toBeNull();
+    expect(query(ResolveQuerySchema, { noCache: 'true', versionNumber: '3' })).toBeNull();
+    expect(query(VerifyToolQuerySchema, { agent: 'did:key:z', tool: 'search' })).toBeNull();
   });
 
   it('a body that is not an object', () => {
@@ -71,7 +72,7 @@ describe('request validation: one precise problem per failure', () => {
     expect(body('JwsVerifyRequest', { jws: 'a.b.c', relationship: 'owner' })?.detail).toBe(
       '"relationship" must be one of authentication, assertionMethod, keyAgreement, capabilityInvocation, capabilityDelegation, not "owner".',
     );
-    expect(query(ResolveQuery, { noCache: 'maybe' })).toEqual({
+    expect(query(ResolveQuerySchema, { noCache: 'maybe' })).toEqual({
       code: 'INVALID_OPTIONS',
       detail: 'The query option "noCache" must be one of true, 1, (empty), false, 0, not "maybe".',
     });
@@ -84,15 +85,15 @@ describe('request validation: one precise problem per failure', () => {
     expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { allowedMethods: [] } } })?.detail).toBe('"policy.rules.allowedMethods" needs at least 1 entry.');
     expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 0 } } })?.detail).toBe('"policy.rules.minKeyBits" must be at least 1, not 0.');
     expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 2.5 } } })?.detail).toBe('"policy.rules.minKeyBits" must be an integer, not the number 2.5.');
-    expect(query(ResolveQuery, { versionNumber: 'three' })?.detail).toBe('The query option "versionNumber" is not valid, "three" (did:webvh: the version with this number (a positive integer)).');
+    expect(query(ResolveQuerySchema, { versionNumber: 'three' })?.detail).toBe('The query option "versionNumber" is not valid, "three" (did:webvh: the version with this number (a positive integer)).');
   });
 
   it('query options: unknown, repeated, missing, empty — INVALID_OPTIONS', () => {
-    expect(query(McpInspectQuery, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({ code: 'INVALID_OPTIONS', detail: 'Unknown query option "url"; this route takes endpoint.' });
+    expect(query(McpInspectQuerySchema, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({ code: 'INVALID_OPTIONS', detail: 'Unknown query option "url"; this route takes endpoint.' });
     expect(query(Type.Object({}, { additionalProperties: false }), { x: '1' })?.detail).toBe('Unknown query option "x"; this route takes none.');
-    expect(query(McpInspectQuery, { endpoint: ['a', 'b'] })?.detail).toBe('The query option "endpoint" is given 2 times; give it once.');
-    expect(query(VerifyToolQuery, { tool: 'search' })?.detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
-    expect(query(VerifyToolQuery, { agent: 'did:key:z', tool: '' })?.detail).toBe('The query option "tool" must not be empty (the name of the tool).');
+    expect(query(McpInspectQuerySchema, { endpoint: ['a', 'b'] })?.detail).toBe('The query option "endpoint" is given 2 times; give it once.');
+    expect(query(VerifyToolQuerySchema, { tool: 'search' })?.detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
+    expect(query(VerifyToolQuerySchema, { agent: 'did:key:z', tool: '' })?.detail).toBe('The query option "tool" must not be empty (the name of the tool).');
   });
 
   it('no coercion, nothing removed: strictness stays', () => {
@@ -104,7 +105,7 @@ describe('request validation: one precise problem per failure', () => {
   });
 
   it('the W3C binding body holds resolution options: INVALID_OPTIONS', () => {
-    expect(problemOf(W3cOptionsBody, 'body', { nocache: true }, { optionsBody: true })).toEqual({
+    expect(problemOf(W3cOptionsBodySchema, 'body', { nocache: true }, { optionsBody: true })).toEqual({
       code: 'INVALID_OPTIONS',
       detail: 'Unknown member "nocache"; the request takes noCache, versionId, versionTime, versionNumber, accept.',
     });
@@ -133,7 +134,7 @@ describe('request validation: one precise problem per failure', () => {
     expect(body('ProjectRequest', { name: 'a\ud800' })?.detail).toMatch(/^"name" holds a NUL character or a lone surrogate/);
     expect(body('ProjectRequest', { name: 'b\udc00a' })?.detail).toMatch(/^"name" holds/);
     expect(body('ProjectRequest', { name: 'emoji \ud83d\ude00 tab\t bell\u0007' })).toBeNull();
-    expect(query(DirectoryQuery, { q: 'a\u0000' })).toEqual({
+    expect(query(DirectoryQuerySchema, { q: 'a\u0000' })).toEqual({
       code: 'INVALID_OPTIONS',
       detail: 'The query option "q" holds a NUL character or a lone surrogate, which svc never stores.',
     });

@@ -14,14 +14,14 @@ import type { JwsVerification as CoreJwsVerification } from '../../src/core/jws/
 import type { McpInspection as CoreMcpInspection } from '../../src/core/mcp/types.js';
 import type { PolicyRuleValues } from '../../src/core/policy/types.js';
 import type { PolicyDecision as CorePolicyDecision } from '../../src/core/policy/run.js';
-import { AGENT_REFS, AGENT_SCHEMAS } from '../../src/server/schemas/agents.js';
+import { DELEGATION_REFS, DELEGATION_SCHEMAS } from '../../src/server/schemas/delegation.js';
 import { COMMON_SCHEMAS } from '../../src/server/schemas/common.js';
 import { INSPECTION_REFS, INSPECTION_SCHEMAS } from '../../src/server/schemas/inspection.js';
 import { PROBE_SCHEMAS } from '../../src/server/schemas/probes.js';
 import { RESOLUTION_REFS, RESOLUTION_SCHEMAS } from '../../src/server/schemas/resolution.js';
 import { VERIFICATION_REFS, VERIFICATION_SCHEMAS } from '../../src/server/schemas/verification.js';
 
-const REFS = { ...RESOLUTION_REFS, ...VERIFICATION_REFS, ...AGENT_REFS, ...INSPECTION_REFS };
+const REFS = { ...RESOLUTION_REFS, ...VERIFICATION_REFS, ...DELEGATION_REFS, ...INSPECTION_REFS };
 type Refs = typeof REFS;
 type S<T extends TSchema> = Static<T, Refs>;
 
@@ -47,17 +47,17 @@ describe('schemas of the verification, delegation and inspection routes', () => 
     expectTypeOf<Partial<PolicyRuleValues>>().toExtend<S<typeof VERIFICATION_REFS.PolicyRules>>();
     expectTypeOf<S<typeof VERIFICATION_REFS.PolicyRules>>().toExtend<Partial<PolicyRuleValues>>();
 
-    expectTypeOf<CoreDelegationChainResult>().toExtend<S<typeof AGENT_REFS.DelegationChainResult>>();
-    expectTypeOf<S<typeof AGENT_REFS.DelegationChainResult>>().toExtend<CoreDelegationChainResult>();
+    expectTypeOf<CoreDelegationChainResult>().toExtend<S<typeof DELEGATION_REFS.DelegationChainResult>>();
+    expectTypeOf<S<typeof DELEGATION_REFS.DelegationChainResult>>().toExtend<CoreDelegationChainResult>();
 
-    expectTypeOf<CoreAuthorization>().toExtend<S<typeof AGENT_REFS.Authorization>>();
-    expectTypeOf<S<typeof AGENT_REFS.Authorization>>().toExtend<CoreAuthorization>();
+    expectTypeOf<CoreAuthorization>().toExtend<S<typeof DELEGATION_REFS.Authorization>>();
+    expectTypeOf<S<typeof DELEGATION_REFS.Authorization>>().toExtend<CoreAuthorization>();
 
-    expectTypeOf<DelegationVerification>().toExtend<S<typeof AGENT_REFS.DelegationVerification>>();
-    expectTypeOf<S<typeof AGENT_REFS.DelegationVerification>>().toExtend<DelegationVerification>();
+    expectTypeOf<DelegationVerification>().toExtend<S<typeof DELEGATION_REFS.DelegationVerification>>();
+    expectTypeOf<S<typeof DELEGATION_REFS.DelegationVerification>>().toExtend<DelegationVerification>();
 
-    expectTypeOf<{ authorization: CoreAuthorization; chain: CoreDelegationChainResult }>().toExtend<S<typeof AGENT_REFS.AuthorizeResponse>>();
-    expectTypeOf<S<typeof AGENT_REFS.AuthorizeResponse>>().toExtend<{ authorization: CoreAuthorization; chain: CoreDelegationChainResult }>();
+    expectTypeOf<{ authorization: CoreAuthorization; chain: CoreDelegationChainResult }>().toExtend<S<typeof DELEGATION_REFS.AuthorizeResponse>>();
+    expectTypeOf<S<typeof DELEGATION_REFS.AuthorizeResponse>>().toExtend<{ authorization: CoreAuthorization; chain: CoreDelegationChainResult }>();
 
     expectTypeOf<CoreMcpInspection>().toExtend<S<typeof INSPECTION_REFS.McpInspection>>();
     expectTypeOf<S<typeof INSPECTION_REFS.McpInspection>>().toExtend<CoreMcpInspection>();
@@ -67,10 +67,10 @@ describe('schemas of the verification, delegation and inspection routes', () => 
   });
 
   it('give every resource a unique $id, its key in the REFS maps', () => {
-    for (const refs of [VERIFICATION_REFS, AGENT_REFS, INSPECTION_REFS]) {
+    for (const refs of [VERIFICATION_REFS, DELEGATION_REFS, INSPECTION_REFS]) {
       for (const [id, schema] of Object.entries(refs)) expect((schema as { $id?: string }).$id).toBe(id);
     }
-    const ids = [...COMMON_SCHEMAS, ...PROBE_SCHEMAS, ...RESOLUTION_SCHEMAS, ...VERIFICATION_SCHEMAS, ...AGENT_SCHEMAS, ...INSPECTION_SCHEMAS].map(
+    const ids = [...COMMON_SCHEMAS, ...PROBE_SCHEMAS, ...RESOLUTION_SCHEMAS, ...VERIFICATION_SCHEMAS, ...DELEGATION_SCHEMAS, ...INSPECTION_SCHEMAS].map(
       (s) => (s as { $id?: string }).$id,
     );
     expect(new Set(ids).size).toBe(ids.length);
@@ -87,7 +87,7 @@ describe('schemas of the verification, delegation and inspection routes', () => 
         else walk(value, `${path}.${key}`);
       }
     };
-    for (const schema of [...VERIFICATION_SCHEMAS, ...AGENT_SCHEMAS, ...INSPECTION_SCHEMAS]) walk(schema, (schema as { $id: string }).$id);
+    for (const schema of [...VERIFICATION_SCHEMAS, ...DELEGATION_SCHEMAS, ...INSPECTION_SCHEMAS]) walk(schema, (schema as { $id: string }).$id);
     expect(open).toEqual([]);
   });
 });

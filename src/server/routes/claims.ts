@@ -8,7 +8,7 @@
  *
  * A refused proof is a result (200, verified: false, a refusal code and reason), never a
  * problem; problems mean the service gave no answer. Well-known and DNS claims are re-checked by
- * the daemon (claim-checker.ts) and lapse, with their listing, when the proof disappears.
+ * the daemon (jobs/claim-checker.ts) and lapse, with their listing, when the proof disappears.
  */
 import Type from 'typebox';
 import { challengeTerms, checkProof, CLAIM_LIMITATIONS, describeClaim, methodUnavailable, newClaimToken } from '../../core/claims/index.js';
@@ -35,7 +35,7 @@ import type { ChallengeRefusal, ClaimChallenge, StoredClaim } from '../../core/s
 import { clientOf, outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { identifierAfter, objectBody, queryOptions } from '../http.js';
 import { bodyRouteProblems, json, problem } from '../schemas/common.js';
-import { DirectoryQuery } from '../schemas/claims.js';
+import { DirectoryQuerySchema } from '../schemas/claims.js';
 
 /** Lapsed claims a listing of a DID's claims shows at most. */
 const LAPSED_SHOWN = 10;
@@ -294,7 +294,7 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           'Oldest listing first, in a stable order: a page ends with nextCursor (null on the last page), and listings added meanwhile come after it, so paging neither repeats nor skips. ' +
           'A listing lapses with the claim behind it. Listings cannot be bought: only a proven controller opts in (a proof with purpose "list").',
         tags,
-        querystring: DirectoryQuery,
+        querystring: DirectoryQuerySchema,
         response: {
           200: json(Type.Ref('DirectoryPage'), 'One page of the directory.'),
           400: problem('INVALID_OPTIONS: an unknown or repeated query option, q over 100 characters, limit outside 1..50, a method other than web, key, jwk, webvh, or a cursor of another query.'),

@@ -24,7 +24,7 @@ import { queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
 import { empty, json, problem, StoredText } from '../schemas/common.js';
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
+const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
 export const COMMERCIAL_OFF = 'COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN).';
 
@@ -117,7 +117,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'createTenant',
         description: 'Operator only (commercial mode). The owner (a DID) is attached as the tenant\'s first owner in the same transaction.',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('TenantRequest'),
         response: {
           201: json(Type.Ref('TenantCreated'), 'The tenant.'),
@@ -147,7 +147,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listTenants',
         description: 'Operator only (commercial mode). Every tenant, oldest first, with its owners and projects.',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('TenantList'), 'The tenants.'), ...CONTROL_PROBLEMS },
       },
       handler: async (request, reply) => {
@@ -175,7 +175,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
           'Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (the error table has no conflict code).',
         tags,
         params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('ProjectRequest'),
         response: {
           201: json(Type.Ref('ProjectCreated'), 'The project.'),
@@ -208,7 +208,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Operator only (commercial mode). Idempotent: attaching an owner again changes nothing. The answer lists the owners after it.',
         tags,
         params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('OwnerRequest'),
         response: {
           200: json(Type.Ref('TenantOwners'), 'The tenant\'s owners.'),
@@ -241,7 +241,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
           'Operator only (commercial mode). The subject (a DID, percent-encoded in the path) stops owning the tenant; owner actions in flight that commit after it fail. When it owns no other tenant, its owner sessions are revoked too. Removing the last owner is allowed.',
         tags,
         params: Type.Object({ tenant: StoredText(), subject: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: {
           204: empty('Detached.'),
           ...CONTROL_PROBLEMS,
@@ -283,7 +283,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
           'Operator only (commercial mode). Keyed requests served, by month (YYYY-MM, UTC, on the daemon\'s clock). Each daemon writes its counts at least once a second; this daemon\'s own are written before the answer. Nothing is charged (billing is a mock).',
         tags,
         params: Type.Object({ project: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: {
           200: json(Type.Ref('ProjectUsage'), 'The counters.'),
           ...CONTROL_PROBLEMS,
@@ -313,7 +313,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listPlans',
         description: 'Operator only (commercial mode). Billing is a mock: plans price what would be charged; no payment provider is involved.',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('PlanList'), 'The plans.'), ...CONTROL_PROBLEMS },
       },
       handler: async (request, reply) => {
@@ -333,7 +333,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'savePlan',
         description: 'Operator only (commercial mode). A plan of the same id is replaced (its price applies to months closed from now on).',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('PlanRequest'),
         response: {
           200: json(Type.Ref('PlanSaved'), 'The plan.'),
@@ -362,7 +362,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description: "Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.",
         tags,
         params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('SubscriptionRequest'),
         response: {
           200: json(Type.Ref('SubscriptionSaved'), 'The subscription.'),
@@ -394,7 +394,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
           "Operator only (commercial mode). One transaction: an OPEN invoice of the plan's monthly price and one CHARGE ledger entry stating the month's keyed requests (every project of the tenant) against the plan's included ones. Once per month and tenant. Nothing is collected: billing is a mock.",
         tags,
         params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Ref('PeriodRequest'),
         response: {
           201: json(Type.Ref('PeriodClosed'), 'The invoice and its ledger entries.'),
@@ -431,7 +431,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Operator only (commercial mode). Billing is a mock: what would be charged, recorded; nothing is collected.',
         tags,
         params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: {
           200: json(Type.Ref('TenantBilling'), 'The billing record.'),
           ...CONTROL_PROBLEMS,

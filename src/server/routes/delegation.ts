@@ -6,33 +6,22 @@
  * cache and history.
  * Any error from these routes must be read as DENY by callers (SPEC §7 rule 4).
  *
- * Re-verification at start (SPEC §3). The daemon verifies every registered chain again once per
- * opened database: `svc serve` starts it right after listening (SPEC §3's "restart
- * re-verification"), in the background, so /health and every other route answer at once. A
- * database that opens only later (see StorageSlot) is re-verified when verify-tool first needs
- * it. verify-tool never answers from a chain that has not been verified since the daemon
- * started: while the pass runs it waits for it (within the request's time limit; past it, 408,
- * which callers read as DENY); chains whose verification failed for a reason of the service
- * itself (capacity, cancellation, time) stay stored but are not used until the next restart
- * verifies them; if the pass itself fails (the database), verify-tool answers DENY and the next
- * query tries again. With SVC_DELEGATION_ROOTS set, the pass verifies against those roots, so a
- * root taken off the list drops its chains; and a chain expiring beyond SVC_REGISTRATION_MAX_DAYS
- * is dropped, as a new registration of it would be refused.
+ * verify-tool waits for the registry's re-verification after start (jobs/reverify-registry.ts)
+ * and never answers from a chain it has not verified since the daemon started.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { didKeySource } from '../../core/credentials/keys.js';
 import { parseDid, parseDidUrl } from '../../core/did/syntax.js';
 import { authorize, verifyDelegationChain } from '../../core/delegation/index.js';
-import { registerChain, reverifyRegisteredChains, verifyTool } from '../../core/delegation/registry.js';
+import { registerChain, verifyTool } from '../../core/delegation/registry.js';
 import type { Authorization, DelegationChainResult } from '../../core/delegation/types.js';
 import { ProblemError } from '../../core/problems.js';
-import type { RuntimeStore } from '../../core/store.js';
 import { outboundWork, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { truncate } from '../../core/text.js';
 import { objectBody, queryOptions } from '../http.js';
 import { clientOf, TokenBuckets } from '../rate-limit.js';
+import { reverifyRegistry } from '../jobs/reverify-registry.js';
 import Type from 'typebox';
-import { VerifyToolQuery } from '../schemas/agents.js';
+import { VerifyToolQuerySchema } from '../schemas/delegation.js';
 import { json, problem, bodyRouteProblems } from '../schemas/common.js';
 
 /** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */
@@ -77,58 +66,6 @@ function queryDid(name: string, value: string): string {
     throw new ProblemError('INVALID_DID', `"${name}" must be a DID, not a DID URL with a path or query: ${JSON.stringify(truncate(value, 80))}.`);
   }
   return value;
-}
-
-/** What the daemon's re-verification of one database came to. */
-interface Reverified {
-  ok: boolean;
-  /** Chains kept in the store but not verified this time (not used by verify-tool). */
-  unverified: ReadonlySet<string>;
-}
-
-const REVERIFIED = new WeakMap<RuntimeStore, Promise<Reverified>>();
-
-/**
- * Re-verifies the registered chains of the open database once (a second call returns the same
- * pass); null when no database is open. `announce` gets the one-line outcome.
- */
-export function reverifyRegistry(ctx: ServerContext, announce?: (line: string) => void): Promise<Reverified> | null {
-  const { runtime } = ctx;
-  const store = runtime.store;
-  if (!store) return null;
-  let pass = REVERIFIED.get(store);
-  if (pass) return pass;
-  const say = announce ?? ((line: string) => runtime.log.info(line));
-  const trustedRoots = ctx.limits.delegationRoots ?? undefined;
-  pass = (async (): Promise<Reverified> => {
-    try {
-      // The daemon's own work, not a client's: issuers are resolved through the core (its cache,
-      // egress policy and limits) without taking the request capacity, whose slots are refused at
-      // once when taken — a small SVC_MAX_CONCURRENCY would otherwise leave chains unverified.
-      // One key source for the pass: an issuer shared by many chains is resolved once.
-      const keySource = didKeySource(runtime);
-      const outcome = await reverifyRegisteredChains(runtime, (chain) =>
-        verifyDelegationChain(chain, {
-          runtime,
-          keySource,
-          signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
-          ...(trustedRoots ? { trustedRoots } : {}),
-        }),
-        { maxDays: ctx.limits.registrationMaxDays },
-      );
-      const failed = outcome.failed.length > 0 ? `, ${outcome.failed.length} not verifiable now (kept, unused until the next start)` : '';
-      say(`svc: delegation registry re-verified: ${outcome.kept} kept, ${outcome.dropped.length} dropped${failed}`);
-      for (const { id, reason } of outcome.dropped) say(`svc: delegation chain ${id.slice(0, 16)}… dropped: ${reason}`);
-      return { ok: true, unverified: new Set(outcome.failed.map((f) => f.id)) };
-    } catch (err) {
-      // The database failed: nothing registered is used, and the next query tries again.
-      REVERIFIED.delete(store);
-      say(`svc: warning: the delegation registry could not be re-verified: ${err instanceof Error ? err.message : String(err)}`);
-      return { ok: false, unverified: new Set() };
-    }
-  })();
-  REVERIFIED.set(store, pass);
-  return pass;
 }
 
 /** Waits for `promise`, or rejects when `signal` aborts (the request's time limit, a client gone). */
@@ -246,7 +183,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'verifyTool',
         description: 'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
         tags: ['agents'],
-        querystring: VerifyToolQuery,
+        querystring: VerifyToolQuerySchema,
         response: {
           200: json(Type.Ref('Authorization'), 'The authorization (ALLOW or DENY).'),
           400: problem('INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.'),
@@ -257,7 +194,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        // The schema (VerifyToolQuery) has required agent and tool (non-empty, tool ≤ 1024 characters).
+        // The schema (VerifyToolQuerySchema) has required agent and tool (non-empty, tool ≤ 1024 characters).
         const options = queryOptions(request, ['agent', 'tool', 'root']);
         const agent = options['agent']!;
         const tool = options['tool']!;

@@ -13,7 +13,7 @@ import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import Type from 'typebox';
 import { json, problem } from '../schemas/common.js';
-import { A2aInspectQuery, McpInspectQuery } from '../schemas/inspection.js';
+import { A2aInspectQuerySchema, McpInspectQuerySchema } from '../schemas/inspection.js';
 
 /** The one query option of a route: its schema has required it, non-empty, at most 2048 characters. */
 function urlOption(request: FastifyRequest, name: 'endpoint' | 'url'): string {
@@ -48,7 +48,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'inspectMcp',
         description: 'AUTH_REQUIRED, risk signals and drift are 200 results; a problem means no inspection could be produced.',
         tags: ['inspection'],
-        querystring: McpInspectQuery,
+        querystring: McpInspectQuerySchema,
         response: {
           200: json(Type.Ref('McpInspection'), 'The MCP inspection.'),
           400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL.'),
@@ -73,7 +73,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'inspectA2a',
         description: 'Warnings and a failed signature are 200 results; a problem means no card could be inspected.',
         tags: ['inspection'],
-        querystring: A2aInspectQuery,
+        querystring: A2aInspectQuerySchema,
         response: {
           200: json(Type.Ref('A2aInspection'), 'The A2A inspection.'),
           400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL.'),

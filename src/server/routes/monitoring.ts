@@ -2,7 +2,7 @@
  * The operator monitoring routes (SPEC §2.15, §4.18): watches registered, listed and removed,
  * their events and the gauges of the monitoring tables. Only the operator reaches them
  * (operator.ts: 501 MONITORING_DISABLED unless enabled, 401 without the bearer token); the
- * check runs before the body is read. Watches are checked by the poller (poller.ts) and, on
+ * check runs before the body is read. Watches are checked by the poller (jobs/poller.ts) and, on
  * request, by POST …/{id}/check.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { MonitorEvent, Watch } from '../../core/store.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
-import { checkWatch } from '../poller.js';
+import { checkWatch } from '../jobs/poller.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES, PRESERVATION_RULES, RETENTION_LIMITATIONS, retentionCutoff, WATCH_LIMIT } from '../../core/monitoring/rules.js';
 import { empty, json, problem } from '../schemas/common.js';
 import { WATCH_INTERVAL } from '../schemas/monitoring.js';
@@ -74,7 +74,7 @@ function watchIdOf(request: FastifyRequest): number | null {
 }
 
 /** No query option: anything in the query is a 400 (as on every route). */
-const NoQuery = Type.Object({}, { additionalProperties: false });
+const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
 const OPERATOR_PROBLEMS = {
   400: problem('INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON.'),
@@ -147,7 +147,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listWatches',
         description: 'Operator only. Active watches, oldest first, each webhook URL redacted to origin and path; never a secret.',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('WatchList'), 'The active watches.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the watches could not be read.') },
       },
       handler: async (request, reply) => {
@@ -167,7 +167,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Operator only. The watch stops; its queued events (PENDING, RETRY) become CANCELLED. Events already delivered or dead-lettered are kept.',
         tags,
         params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: {
           204: empty('Removed.'),
           404: problem('NOT_FOUND: no active watch has this id.'),
@@ -194,7 +194,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
           'Operator only. Resolves the DID afresh and compares it with the watch\'s baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.',
         tags,
         params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         body: Type.Optional(Type.Object({}, { additionalProperties: false, description: 'Nothing: the check takes no options (an empty object, or no body).' })),
         response: {
           200: json(Type.Ref('WatchCheck'), 'What the check found.'),
@@ -265,7 +265,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'monitoringStatus',
         description: 'Operator only. Counts and limits, no payloads or secrets. A storage failure is a 500, never zeros.',
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('MonitoringStatus'), 'The gauges.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the gauges could not be read.') },
       },
       handler: async (request, reply) => {

@@ -21,7 +21,7 @@ import { generateProjectKey } from '../project-keys.js';
 import { empty, json, problem, StoredText } from '../schemas/common.js';
 import { accountProblem, COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
+const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
 const SESSION_PROBLEMS = {
   400: problem('INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: no Host header, or a body that is not JSON.'),
@@ -51,8 +51,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
   const tags = ['session'];
   const params = (request: FastifyRequest) => request.params as { project: string; key?: string };
   const accounts = () => storeOf(ctx.runtime).accounts;
-  const projectParams = Type.Object({ project: StoredText() }, { additionalProperties: false });
-  const keyParams = Type.Object({ project: StoredText(), key: StoredText() }, { additionalProperties: false });
+  const projectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
+  const keyParamsSchema = Type.Object({ project: StoredText(), key: StoredText() }, { additionalProperties: false });
   return [
     {
       method: 'GET',
@@ -66,8 +66,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListKeys',
         description: 'Session core (through the cookie gateway). Metadata only, newest first: never a secret or a digest.',
         tags,
-        params: projectParams,
-        querystring: NoQuery,
+        params: projectParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('ApiKeyList'), 'The keys.'), ...SESSION_PROBLEMS },
       },
       handler: async (request, reply) => {
@@ -92,8 +92,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionIssueKey',
         description: `Session core (through the cookie gateway). The secret is in this answer only; the daemon keeps its SHA-256 digest. At most ${PROJECT_KEY_LIMITS.active} active and ${PROJECT_KEY_LIMITS.retained} retained keys per project.`,
         tags,
-        params: projectParams,
-        querystring: NoQuery,
+        params: projectParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Ref('KeyRequest'),
         response: {
           201: json(Type.Ref('KeyIssued'), 'The key and its secret (shown once).'),
@@ -125,8 +125,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionRevokeKey',
         description: 'Session core (through the cookie gateway). The key stops authenticating at once, on every daemon of the database. Idempotent for a key already revoked or rotated.',
         tags,
-        params: keyParams,
-        querystring: NoQuery,
+        params: keyParamsSchema,
+        querystring: NoQuerySchema,
         response: { 204: empty('Revoked.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no key of this id; or ${UNMOUNTED}.`) },
       },
       handler: async (request, reply) => {
@@ -153,8 +153,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Session core (through the cookie gateway). Atomic: the old key becomes ROTATED and a new ACTIVE one replaces it, or nothing changes (the old key stays authorised). The new secret is in this answer only.',
         tags,
-        params: keyParams,
-        querystring: NoQuery,
+        params: keyParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' }),
         response: {
           201: json(Type.Ref('KeyRotated'), 'The new key, its secret (shown once) and the replaced key.'),

@@ -29,9 +29,9 @@ import { queryOptions } from '../http.js';
 import { empty, json, problem, StoredText } from '../schemas/common.js';
 import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
-const ProjectParams = Type.Object({ project: StoredText() }, { additionalProperties: false });
-const WatchParams = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
+const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+const ProjectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
+const WatchParamsSchema = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
 
 const NOT_YOURS = `NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or ${UNMOUNTED}.`;
 const NO_WATCH = `NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or ${UNMOUNTED}.`;
@@ -140,8 +140,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListWatches',
         description: 'Session core (through the cookie gateway). Active watches, oldest first, and whether this daemon runs the automatic worker.',
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('ProjectWatchList'), 'The watches.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
@@ -159,8 +159,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionCreateWatch',
         description: `Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's ${L.attempts} attempts per rolling ${L.windowDays} days. A DID the project already watches gives its existing watch (200).`,
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Ref('ProjectWatchRequest'),
         response: {
           200: json(Type.Ref('ProjectWatchCreated'), 'The project already watches this DID: its watch.'),
@@ -192,8 +192,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionDeleteWatch',
         description: 'Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.',
         tags,
-        params: WatchParams,
-        querystring: NoQuery,
+        params: WatchParamsSchema,
+        querystring: NoQuerySchema,
         response: { 204: empty('Removed.'), ...SESSION_PROBLEMS, 404: problem(NO_WATCH) },
       },
       handler: async (request, reply) => {
@@ -212,8 +212,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListEvents',
         description: `Session core (through the cookie gateway). Every event of the last ${L.windowDays} days, newest first — or, above ${L.eventList}, a refusal (409 MONITOR_REPORT_CAPACITY), never a truncated list: page them with event-page. No query option is taken (cursors are POST bodies).`,
         tags,
-        params: WatchParams,
-        querystring: NoQuery,
+        params: WatchParamsSchema,
+        querystring: NoQuerySchema,
         response: {
           200: json(Type.Ref('CustomerEventList'), 'The events.'),
           ...SESSION_PROBLEMS,
@@ -242,8 +242,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Session core (through the cookie gateway). The first page (no snapshotEventId) fixes the snapshot watermark: the newest event of the 30-day window (at or before asOf). Pages go newest first in persistence order; each gives hasMore and the next cursor (snapshotEventId, beforeEventId, asOf) to send back as the body with a limit. Events recorded after the watermark never appear in its pages, and every event up to it appears exactly once. Strict body; cursors in a query string or a GET are refused.',
         tags,
-        params: WatchParams,
-        querystring: NoQuery,
+        params: WatchParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Ref('EventPageRequest'),
         response: {
           200: json(Type.Ref('EventPage'), 'The page.'),
@@ -281,8 +281,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionWatchReport',
         description: `Session core (through the cookie gateway). The watch and every event of the last ${L.windowDays} days, from one snapshot — complete, or refused with 409 MONITOR_REPORT_CAPACITY above ${L.reportRows} events or ${L.reportBytes / 1024 / 1024} MiB; never partial. No baseline document is included.`,
         tags,
-        params: WatchParams,
-        querystring: NoQuery,
+        params: WatchParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' }),
         response: {
           200: json(Type.Ref('WatchReport'), 'The report.'),
@@ -318,8 +318,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionGetWebhook',
         description: 'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('CustomerWebhookState'), 'The webhook.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
@@ -338,8 +338,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Session core (through the cookie gateway). The URL must pass the egress policy (https, public addresses) now and at every delivery. The service makes the signing secret: it is in this answer only. A webhook already set is replaced: disabled, its queued deliveries cancelled. Events recorded from now on are delivered (none from before).',
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         body: Type.Ref('CustomerWebhookRequest'),
         response: {
           201: json(Type.Ref('CustomerWebhookCreated'), 'The configuration and its secret (shown once).'),
@@ -369,8 +369,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionDeleteWebhook',
         description: 'Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.',
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         response: { 204: empty('Disabled (or none was set).'), ...SESSION_PROBLEMS },
       },
       handler: async (request, reply) => {
@@ -388,8 +388,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListDeliveries',
         description: `Session core (through the cookie gateway). The newest ${L.deliveryList} deliveries of the last ${L.windowDays} days: metadata only — never a body, signature, secret, lease or the receiver's answer.`,
         tags,
-        params: ProjectParams,
-        querystring: NoQuery,
+        params: ProjectParamsSchema,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('CustomerDeliveryList'), 'The deliveries.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
@@ -407,7 +407,7 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionScheduledUsage',
         description: `Session core (through the cookie gateway). Per project of the owner: the allowance (${L.attempts} attempts per rolling ${L.windowDays} days, failures counted; it does not consume the API allowance), the attempts used, the due checks skipped because it was used up, and the next due check.`,
         tags,
-        querystring: NoQuery,
+        querystring: NoQuerySchema,
         response: { 200: json(Type.Ref('ScheduledUsageList'), 'The usage.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: ${UNMOUNTED}.`) },
       },
       handler: async (request) => {

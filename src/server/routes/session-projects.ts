@@ -11,7 +11,7 @@ import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { json, problem } from '../schemas/common.js';
 import { sessionGuard, UNMOUNTED } from './commercial.js';
-import { OwnerProjects } from '../schemas/session-projects.js';
+import { OwnerProjectsSchema } from '../schemas/session-projects.js';
 
 export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
   // Before anything else is read: a caller without the bridge learns nothing.
@@ -32,7 +32,7 @@ export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['session'],
         querystring: Type.Object({}, { additionalProperties: false }),
         response: {
-          200: json(OwnerProjects, 'The owner and the projects.'),
+          200: json(OwnerProjectsSchema, 'The owner and the projects.'),
           400: problem('INVALID_OPTIONS: a query option (none is taken).'),
           401: problem('UNAUTHORIZED: not through the cookie gateway (no verified-session bridge), or no live session there.'),
           404: problem(`NOT_FOUND: ${UNMOUNTED}.`),

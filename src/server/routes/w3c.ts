@@ -13,7 +13,7 @@ import { clientOf, dereferenceFor, resolveForRequest, underLimits, type RouteDef
 import { truncate } from '../../core/text.js';
 import { booleanOption, queryOptions, serialized } from '../http.js';
 import { didUrlAfter } from './resolution.js';
-import { W3C_ROUTE_SCHEMAS } from '../schemas/resolution.js';
+import { W3C_ROUTE_SCHEMAS } from '../schemas/w3c.js';
 import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, DID_URL_DEREFERENCING_MEDIA_TYPE, negotiateDereferencing, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
 
 const PREFIX = '/1.0/identifiers/';

@@ -21,21 +21,21 @@ import { Nullable, StoredText } from './common.js';
 const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
 
 
-export const ClaimMethod = Type.Union(literals(CLAIM_METHODS), {
+export const ClaimMethodSchema = Type.Union(literals(CLAIM_METHODS), {
   $id: 'ClaimMethod',
   description: 'signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.',
 });
 
-export const ClaimPurpose = Type.Union(literals(CLAIM_PURPOSES), {
+export const ClaimPurposeSchema = Type.Union(literals(CLAIM_PURPOSES), {
   $id: 'ClaimPurpose',
   description: 'claim: prove control only; list: prove control and opt in to the directory; unlist: prove control and leave the directory.',
 });
 
-export const ClaimRefusalCode = Type.Union(literals(CLAIM_REFUSALS), { $id: 'ClaimRefusalCode' });
+export const ClaimRefusalCodeSchema = Type.Union(literals(CLAIM_REFUSALS), { $id: 'ClaimRefusalCode' });
 
 const time = (description: string) => Type.String({ description: `${description} RFC 3339 UTC.` });
 
-export const ClaimChallengeRequest = Type.Object(
+export const ClaimChallengeRequestSchema = Type.Object(
   {
     did: StoredText({ minLength: 1, maxLength: 2_048, description: 'The DID whose control is to be shown.' }),
     method: Type.Ref('ClaimMethod'),
@@ -51,7 +51,7 @@ export const ClaimChallengeRequest = Type.Object(
   { $id: 'ClaimChallengeRequest', additionalProperties: false },
 );
 
-export const ClaimChallenge = Type.Object(
+export const ClaimChallengeSchema = Type.Object(
   {
     did: Type.String(),
     method: Type.Ref('ClaimMethod'),
@@ -79,7 +79,7 @@ export const ClaimChallenge = Type.Object(
   { $id: 'ClaimChallenge', additionalProperties: false },
 );
 
-export const ClaimProofRequest = Type.Object(
+export const ClaimProofRequestSchema = Type.Object(
   {
     did: StoredText({ minLength: 1, maxLength: 2_048, description: 'The DID of the challenge.' }),
     token: StoredText({ minLength: 1, maxLength: 128, description: 'The challenge token.' }),
@@ -88,7 +88,7 @@ export const ClaimProofRequest = Type.Object(
   { $id: 'ClaimProofRequest', additionalProperties: false },
 );
 
-export const Claim = Type.Object(
+export const ClaimSchema = Type.Object(
   {
     method: Type.Ref('ClaimMethod'),
     subject: Type.String({ description: 'What acted: the key id (signature), the file URL (well-known), the TXT record name (dns).' }),
@@ -102,7 +102,7 @@ export const Claim = Type.Object(
   { $id: 'Claim', additionalProperties: false },
 );
 
-export const LapsedClaim = Type.Object(
+export const LapsedClaimSchema = Type.Object(
   {
     method: Type.Ref('ClaimMethod'),
     subject: Type.String(),
@@ -113,12 +113,12 @@ export const LapsedClaim = Type.Object(
   { $id: 'LapsedClaim', additionalProperties: false },
 );
 
-export const ClaimRefusal = Type.Object(
+export const ClaimRefusalSchema = Type.Object(
   { code: Type.Ref('ClaimRefusalCode'), reason: Type.String() },
   { $id: 'ClaimRefusal', additionalProperties: false },
 );
 
-export const ClaimVerification = Type.Object(
+export const ClaimVerificationSchema = Type.Object(
   {
     did: Type.String(),
     token: Type.String(),
@@ -134,7 +134,7 @@ export const ClaimVerification = Type.Object(
   { $id: 'ClaimVerification', additionalProperties: false },
 );
 
-export const ClaimList = Type.Object(
+export const ClaimListSchema = Type.Object(
   {
     did: Type.String(),
     claims: Type.Array(Type.Ref('Claim'), { description: 'Current, unexpired claims, newest first.' }),
@@ -145,7 +145,7 @@ export const ClaimList = Type.Object(
   { $id: 'ClaimList', additionalProperties: false },
 );
 
-export const DirectoryEntry = Type.Object(
+export const DirectoryEntrySchema = Type.Object(
   {
     did: Type.String(),
     method: Type.String({ description: 'The DID method: web, key, jwk or webvh.' }),
@@ -158,7 +158,7 @@ export const DirectoryEntry = Type.Object(
   { $id: 'DirectoryEntry', additionalProperties: false },
 );
 
-export const DirectoryPage = Type.Object(
+export const DirectoryPageSchema = Type.Object(
   {
     entries: Type.Array(Type.Ref('DirectoryEntry')),
     nextCursor: Nullable(Type.String({ description: 'The cursor of the next page (with the same q and method); null on the last page.' })),
@@ -166,7 +166,7 @@ export const DirectoryPage = Type.Object(
   { $id: 'DirectoryPage', additionalProperties: false },
 );
 
-export const DirectoryQuery = Type.Object(
+export const DirectoryQuerySchema = Type.Object(
   {
     q: Type.Optional(StoredText({ maxLength: DIRECTORY_Q_MAX, description: `Free text (at most ${DIRECTORY_Q_MAX} characters): entries whose DID contains it, case-insensitively.` })),
     method: Type.Optional(Type.Union(literals(DIRECTORY_METHODS), { description: 'The DID method.' })),
@@ -180,19 +180,19 @@ export const DirectoryQuery = Type.Object(
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof CLAIM_REFS>`. */
 export const CLAIM_REFS = {
-  ClaimMethod,
-  ClaimPurpose,
-  ClaimRefusalCode,
-  ClaimChallengeRequest,
-  ClaimChallenge,
-  ClaimProofRequest,
-  Claim,
-  LapsedClaim,
-  ClaimRefusal,
-  ClaimVerification,
-  ClaimList,
-  DirectoryEntry,
-  DirectoryPage,
+  ClaimMethod: ClaimMethodSchema,
+  ClaimPurpose: ClaimPurposeSchema,
+  ClaimRefusalCode: ClaimRefusalCodeSchema,
+  ClaimChallengeRequest: ClaimChallengeRequestSchema,
+  ClaimChallenge: ClaimChallengeSchema,
+  ClaimProofRequest: ClaimProofRequestSchema,
+  Claim: ClaimSchema,
+  LapsedClaim: LapsedClaimSchema,
+  ClaimRefusal: ClaimRefusalSchema,
+  ClaimVerification: ClaimVerificationSchema,
+  ClaimList: ClaimListSchema,
+  DirectoryEntry: DirectoryEntrySchema,
+  DirectoryPage: DirectoryPageSchema,
 };
 
 export const CLAIM_SCHEMAS: TSchema[] = Object.values(CLAIM_REFS);

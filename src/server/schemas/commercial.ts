@@ -1,14 +1,14 @@
 /**
- * Schemas of the commercial control routes (the operator's tenants, projects, owners and usage)
- * and of the session core's key routes (SPEC §4.19 rows 1–3; issue 26). Key metadata never
- * carries a secret or a digest; the secret is in the answer that issues it only.
+ * Schemas of the commercial control routes (SPEC §4.19; issue 26): the operator's tenants,
+ * projects, owners and usage, and the mock billing. The session core's key routes have theirs
+ * in session-keys.ts.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable, StoredText } from './common.js';
 
 const Did = (description: string) => StoredText({ minLength: 1, maxLength: 2_048, description });
 
-export const Project = Type.Object(
+export const ProjectSchema = Type.Object(
   {
     id: Type.String({ description: 'prj_ and 22 base64url characters.' }),
     tenantId: Type.String(),
@@ -26,9 +26,9 @@ const tenantFields = {
   owners: Type.Array(Type.String(), { description: 'The subjects (DIDs) that own the tenant now, by when they were attached.' }),
 };
 
-export const Tenant = Type.Object(tenantFields, { $id: 'Tenant', additionalProperties: false });
+export const TenantSchema = Type.Object(tenantFields, { $id: 'Tenant', additionalProperties: false });
 
-export const TenantRequest = Type.Object(
+export const TenantRequestSchema = Type.Object(
   {
     name: StoredText({ minLength: 1, maxLength: 100 }),
     owner: Did('The first owner: a DID (it signs in to the owner console).'),
@@ -36,9 +36,9 @@ export const TenantRequest = Type.Object(
   { $id: 'TenantRequest', additionalProperties: false },
 );
 
-export const TenantCreated = Type.Object({ tenant: Type.Ref('Tenant') }, { $id: 'TenantCreated', additionalProperties: false });
+export const TenantCreatedSchema = Type.Object({ tenant: Type.Ref('Tenant') }, { $id: 'TenantCreated', additionalProperties: false });
 
-export const TenantList = Type.Object(
+export const TenantListSchema = Type.Object(
   {
     tenants: Type.Array(Type.Object({ ...tenantFields, projects: Type.Array(Type.Ref('Project')) }, { additionalProperties: false }), {
       description: 'Every tenant, oldest first, with its projects (oldest first).',
@@ -47,15 +47,15 @@ export const TenantList = Type.Object(
   { $id: 'TenantList', additionalProperties: false },
 );
 
-export const ProjectRequest = Type.Object({ name: StoredText({ minLength: 1, maxLength: 100 }) }, { $id: 'ProjectRequest', additionalProperties: false });
+export const ProjectRequestSchema = Type.Object({ name: StoredText({ minLength: 1, maxLength: 100 }) }, { $id: 'ProjectRequest', additionalProperties: false });
 
-export const ProjectCreated = Type.Object({ project: Type.Ref('Project') }, { $id: 'ProjectCreated', additionalProperties: false });
+export const ProjectCreatedSchema = Type.Object({ project: Type.Ref('Project') }, { $id: 'ProjectCreated', additionalProperties: false });
 
-export const OwnerRequest = Type.Object({ subject: Did('The DID to attach as an owner.') }, { $id: 'OwnerRequest', additionalProperties: false });
+export const OwnerRequestSchema = Type.Object({ subject: Did('The DID to attach as an owner.') }, { $id: 'OwnerRequest', additionalProperties: false });
 
-export const TenantOwners = Type.Object({ tenantId: Type.String(), owners: Type.Array(Type.String()) }, { $id: 'TenantOwners', additionalProperties: false });
+export const TenantOwnersSchema = Type.Object({ tenantId: Type.String(), owners: Type.Array(Type.String()) }, { $id: 'TenantOwners', additionalProperties: false });
 
-export const ProjectUsage = Type.Object(
+export const ProjectUsageSchema = Type.Object(
   {
     projectId: Type.String(),
     usage: Type.Array(
@@ -73,44 +73,9 @@ export const ProjectUsage = Type.Object(
   { $id: 'ProjectUsage', additionalProperties: false },
 );
 
-export const ApiKeyMetadata = Type.Object(
-  {
-    id: Type.String({ description: 'key_ and 22 base64url characters.' }),
-    projectId: Type.String(),
-    prefix: Type.String({ description: 'The first 12 characters of the secret (svck_ and 7 more), to tell keys apart.' }),
-    label: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('ROTATED'), Type.Literal('REVOKED')]),
-    createdAt: Type.String(),
-    lastUsedAt: Nullable(Type.String({ description: 'Stamped at most once a minute.' })),
-    revokedAt: Nullable(Type.String({ description: 'When it stopped authenticating (revoked or rotated).' })),
-    replacesKeyId: Nullable(Type.String({ description: 'The key this one replaced by a rotation.' })),
-  },
-  { $id: 'ApiKeyMetadata', additionalProperties: false },
-);
-
-export const ApiKeyList = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
-
-export const KeyRequest = Type.Object(
-  { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },
-  { $id: 'KeyRequest', additionalProperties: false },
-);
-
-const Secret = Type.String({
-  pattern: '^svck_[A-Za-z0-9_-]{43}$',
-  description: 'The key (svck_ and 43 base64url characters), shown only in this answer: present it as Authorization: Bearer <key>.',
-});
-
-export const KeyIssued = Type.Object({ key: Type.Ref('ApiKeyMetadata'), secret: Secret }, { $id: 'KeyIssued', additionalProperties: false });
-
-export const KeyRotated = Type.Object(
-  { key: Type.Ref('ApiKeyMetadata'), secret: Secret, replaced: Type.Ref('ApiKeyMetadata') },
-  { $id: 'KeyRotated', additionalProperties: false },
-);
-
-
 // ---- mock billing (schema v5: no payment provider; what would be charged, recorded)
 
-export const Plan = Type.Object(
+export const PlanSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64 }),
     name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -123,7 +88,7 @@ export const Plan = Type.Object(
   { $id: 'Plan', additionalProperties: false },
 );
 
-export const PlanRequest = Type.Object(
+export const PlanRequestSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
     name: StoredText({ minLength: 1, maxLength: 100 }),
@@ -135,18 +100,18 @@ export const PlanRequest = Type.Object(
   { $id: 'PlanRequest', additionalProperties: false },
 );
 
-export const PlanList = Type.Object({ plans: Type.Array(Type.Ref('Plan'), { description: 'By id.' }) }, { $id: 'PlanList', additionalProperties: false });
-export const PlanSaved = Type.Object({ plan: Type.Ref('Plan') }, { $id: 'PlanSaved', additionalProperties: false });
+export const PlanListSchema = Type.Object({ plans: Type.Array(Type.Ref('Plan'), { description: 'By id.' }) }, { $id: 'PlanList', additionalProperties: false });
+export const PlanSavedSchema = Type.Object({ plan: Type.Ref('Plan') }, { $id: 'PlanSaved', additionalProperties: false });
 
-export const Subscription = Type.Object(
+export const SubscriptionSchema = Type.Object(
   { tenantId: Type.String(), planId: Type.String(), startedAt: Type.String() },
   { $id: 'Subscription', additionalProperties: false },
 );
 
-export const SubscriptionRequest = Type.Object({ plan: StoredText({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
-export const SubscriptionSaved = Type.Object({ subscription: Type.Ref('Subscription') }, { $id: 'SubscriptionSaved', additionalProperties: false });
+export const SubscriptionRequestSchema = Type.Object({ plan: StoredText({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
+export const SubscriptionSavedSchema = Type.Object({ subscription: Type.Ref('Subscription') }, { $id: 'SubscriptionSaved', additionalProperties: false });
 
-export const Invoice = Type.Object(
+export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ description: 'inv_ and 22 base64url characters.' }),
     tenantId: Type.String(),
@@ -162,7 +127,7 @@ export const Invoice = Type.Object(
   { $id: 'Invoice', additionalProperties: false },
 );
 
-export const LedgerEntry = Type.Object(
+export const LedgerEntrySchema = Type.Object(
   {
     id: Type.Integer(),
     tenantId: Type.String(),
@@ -175,7 +140,7 @@ export const LedgerEntry = Type.Object(
   { $id: 'LedgerEntry', additionalProperties: false },
 );
 
-export const PeriodRequest = Type.Object(
+export const PeriodRequestSchema = Type.Object(
   {
     period: Type.String({
       pattern: '^(?!9999-12)[0-9]{4}-(0[1-9]|1[0-2])$',
@@ -185,12 +150,12 @@ export const PeriodRequest = Type.Object(
   { $id: 'PeriodRequest', additionalProperties: false },
 );
 
-export const PeriodClosed = Type.Object(
+export const PeriodClosedSchema = Type.Object(
   { invoice: Type.Ref('Invoice'), entries: Type.Array(Type.Ref('LedgerEntry')) },
   { $id: 'PeriodClosed', additionalProperties: false },
 );
 
-export const TenantBilling = Type.Object(
+export const TenantBillingSchema = Type.Object(
   {
     tenantId: Type.String(),
     subscription: Nullable(Type.Ref('Subscription')),
@@ -201,32 +166,32 @@ export const TenantBilling = Type.Object(
   { $id: 'TenantBilling', additionalProperties: false },
 );
 
+/** The tenants', projects', owners' and usage resources. */
 export const COMMERCIAL_SCHEMAS: TSchema[] = [
-  Project,
-  Tenant,
-  TenantRequest,
-  TenantCreated,
-  TenantList,
-  ProjectRequest,
-  ProjectCreated,
-  OwnerRequest,
-  TenantOwners,
-  ProjectUsage,
-  ApiKeyMetadata,
-  ApiKeyList,
-  KeyRequest,
-  KeyIssued,
-  KeyRotated,
-  Plan,
-  PlanRequest,
-  PlanList,
-  PlanSaved,
-  Subscription,
-  SubscriptionRequest,
-  SubscriptionSaved,
-  Invoice,
-  LedgerEntry,
-  PeriodRequest,
-  PeriodClosed,
-  TenantBilling,
+  ProjectSchema,
+  TenantSchema,
+  TenantRequestSchema,
+  TenantCreatedSchema,
+  TenantListSchema,
+  ProjectRequestSchema,
+  ProjectCreatedSchema,
+  OwnerRequestSchema,
+  TenantOwnersSchema,
+  ProjectUsageSchema,
+];
+
+/** The mock billing's resources (listed apart: in openapi.json they follow the key schemas of session-keys.ts). */
+export const BILLING_SCHEMAS: TSchema[] = [
+  PlanSchema,
+  PlanRequestSchema,
+  PlanListSchema,
+  PlanSavedSchema,
+  SubscriptionSchema,
+  SubscriptionRequestSchema,
+  SubscriptionSavedSchema,
+  InvoiceSchema,
+  LedgerEntrySchema,
+  PeriodRequestSchema,
+  PeriodClosedSchema,
+  TenantBillingSchema,
 ];

@@ -20,7 +20,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const StoredText = (options: TStringOptions = {}) => Type.String({ ...options, pattern: STORED_TEXT_PATTERN });
 
 /** A stage of a trace, as problems and resolutions carry it. */
-export const TraceStage = Type.Object(
+export const TraceStageSchema = Type.Object(
   {
     stage: Type.String(),
     label: Type.String(),
@@ -34,7 +34,7 @@ export const TraceStage = Type.Object(
 );
 
 /** The problem object of SPEC §7 (application/problem+json). */
-export const Problem = Type.Object(
+export const ProblemSchema = Type.Object(
   {
     type: Type.String(),
     title: Type.String(),
@@ -47,7 +47,7 @@ export const Problem = Type.Object(
   { $id: 'Problem', additionalProperties: false },
 );
 
-export const COMMON_SCHEMAS: TSchema[] = [TraceStage, Problem];
+export const COMMON_SCHEMAS: TSchema[] = [TraceStageSchema, ProblemSchema];
 
 /** A response in one content type. */
 export interface ContentResponse {

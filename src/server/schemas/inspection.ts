@@ -28,7 +28,7 @@ const HeuristicClass = () =>
 const ItemDrift = () =>
   Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('ADDED'), Type.Literal('PROFILE_CHANGED')]);
 
-export const McpCheck = Type.Object(
+export const McpCheckSchema = Type.Object(
   {
     id: Type.Union([
       Type.Literal('historyPersistence'),
@@ -45,7 +45,7 @@ export const McpCheck = Type.Object(
   { $id: 'McpCheck', additionalProperties: false },
 );
 
-export const RiskSignal = Type.Object(
+export const RiskSignalSchema = Type.Object(
   {
     id: Type.Union([
       Type.Literal('hidden_instruction_tag'),
@@ -83,7 +83,7 @@ export const RiskSignal = Type.Object(
   { $id: 'RiskSignal', additionalProperties: false },
 );
 
-export const ToolParameter = Type.Object(
+export const ToolParameterSchema = Type.Object(
   {
     name: Type.String(),
     /** JSON Schema `type` as written (types joined with `|`), or null. */
@@ -104,7 +104,7 @@ const DeclaredHint = () =>
     { additionalProperties: false },
   );
 
-export const McpTool = Type.Object(
+export const McpToolSchema = Type.Object(
   {
     name: Type.String(),
     title: NullableString(),
@@ -147,7 +147,7 @@ const listedItemMembers = () => ({
 });
 
 /** A prompt of prompts/list, keyed by name; its messages are not fetched. */
-export const McpPrompt = Type.Object(
+export const McpPromptSchema = Type.Object(
   {
     name: Type.String(),
     ...listedItemMembers(),
@@ -159,13 +159,13 @@ export const McpPrompt = Type.Object(
 );
 
 /** A resource of resources/list, keyed by uri; its contents are not fetched. */
-export const McpResource = Type.Object(
+export const McpResourceSchema = Type.Object(
   { uri: Type.String(), name: NullableString(), ...listedItemMembers(), mimeType: NullableString() },
   { $id: 'McpResource', additionalProperties: false },
 );
 
 /** A template of resources/templates/list, keyed by uriTemplate (RFC 6570). */
-export const McpResourceTemplate = Type.Object(
+export const McpResourceTemplateSchema = Type.Object(
   { uriTemplate: Type.String(), name: NullableString(), ...listedItemMembers(), mimeType: NullableString() },
   { $id: 'McpResourceTemplate', additionalProperties: false },
 );
@@ -174,7 +174,7 @@ export const McpResourceTemplate = Type.Object(
 const KindDrift = () =>
   Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), changed: Type.Array(Type.String()) }, { additionalProperties: false });
 
-export const InventoryDrift = Type.Object(
+export const InventoryDriftSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('FIRST_OBSERVATION'), Type.Literal('UNCHANGED'), Type.Literal('CHANGED'), Type.Literal('PROFILE_CHANGED')]),
     previousObservedAt: NullableString(),
@@ -195,7 +195,7 @@ export const InventoryDrift = Type.Object(
   { $id: 'InventoryDrift', additionalProperties: false },
 );
 
-export const McpAuth = Type.Object(
+export const McpAuthSchema = Type.Object(
   {
     /** The HTTP status that asked for credentials (401). */
     status: Type.Integer(),
@@ -209,7 +209,7 @@ export const McpAuth = Type.Object(
   { $id: 'McpAuth', additionalProperties: false },
 );
 
-export const McpTranscriptEntry = Type.Object(
+export const McpTranscriptEntrySchema = Type.Object(
   {
     method: Type.String(),
     httpMethod: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('DELETE'), Type.Literal('STDIO')]),
@@ -224,7 +224,7 @@ export const McpTranscriptEntry = Type.Object(
 );
 
 /** SPEC §2.11. */
-export const McpInspection = Type.Object(
+export const McpInspectionSchema = Type.Object(
   {
     endpoint: Type.String(),
     status: Type.Union([Type.Literal('INSPECTED'), Type.Literal('AUTH_REQUIRED')]),
@@ -285,7 +285,7 @@ export const McpInspection = Type.Object(
 
 // ---- A2A (SPEC §2.12) ----
 
-export const A2aCheck = Type.Object(
+export const A2aCheckSchema = Type.Object(
   {
     id: Type.Union([
       Type.Literal('fetch'),
@@ -304,7 +304,7 @@ export const A2aCheck = Type.Object(
   { $id: 'A2aCheck', additionalProperties: false },
 );
 
-export const A2aInterface = Type.Object(
+export const A2aInterfaceSchema = Type.Object(
   {
     url: NullableString(),
     /** JSONRPC, GRPC, HTTP+JSON or another open string. */
@@ -316,7 +316,7 @@ export const A2aInterface = Type.Object(
   { $id: 'A2aInterface', additionalProperties: false },
 );
 
-export const A2aSkill = Type.Object(
+export const A2aSkillSchema = Type.Object(
   {
     id: NullableString(),
     name: NullableString(),
@@ -326,7 +326,7 @@ export const A2aSkill = Type.Object(
   { $id: 'A2aSkill', additionalProperties: false },
 );
 
-export const A2aSignature = Type.Object(
+export const A2aSignatureSchema = Type.Object(
   {
     alg: NullableString(),
     kid: NullableString(),
@@ -340,7 +340,7 @@ export const A2aSignature = Type.Object(
 );
 
 /** SPEC §2.12. */
-export const A2aInspection = Type.Object(
+export const A2aInspectionSchema = Type.Object(
   {
     /** The URL the card was served from (after redirects). */
     cardUrl: Type.String(),
@@ -372,35 +372,35 @@ export const A2aInspection = Type.Object(
 );
 
 /** GET /v1/mcp/inspect. */
-export const McpInspectQuery = Type.Object(
+export const McpInspectQuerySchema = Type.Object(
   { endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the MCP endpoint, e.g. https://tools.example/mcp.' }) },
   { additionalProperties: false },
 );
 
 /** GET /v1/a2a/inspect. */
-export const A2aInspectQuery = Type.Object(
+export const A2aInspectQuerySchema = Type.Object(
   { url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent origin or the URL of its agent card, e.g. https://agent.example.' }) },
   { additionalProperties: false },
 );
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
 export const INSPECTION_REFS = {
-  McpCheck,
-  RiskSignal,
-  ToolParameter,
-  McpTool,
-  McpPrompt,
-  McpResource,
-  McpResourceTemplate,
-  InventoryDrift,
-  McpAuth,
-  McpTranscriptEntry,
-  McpInspection,
-  A2aCheck,
-  A2aInterface,
-  A2aSkill,
-  A2aSignature,
-  A2aInspection,
+  McpCheck: McpCheckSchema,
+  RiskSignal: RiskSignalSchema,
+  ToolParameter: ToolParameterSchema,
+  McpTool: McpToolSchema,
+  McpPrompt: McpPromptSchema,
+  McpResource: McpResourceSchema,
+  McpResourceTemplate: McpResourceTemplateSchema,
+  InventoryDrift: InventoryDriftSchema,
+  McpAuth: McpAuthSchema,
+  McpTranscriptEntry: McpTranscriptEntrySchema,
+  McpInspection: McpInspectionSchema,
+  A2aCheck: A2aCheckSchema,
+  A2aInterface: A2aInterfaceSchema,
+  A2aSkill: A2aSkillSchema,
+  A2aSignature: A2aSignatureSchema,
+  A2aInspection: A2aInspectionSchema,
 };
 
 /** The $id'd resources of these routes. */

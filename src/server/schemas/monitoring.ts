@@ -10,7 +10,7 @@ import { Nullable, StoredText } from './common.js';
 
 export const WATCH_INTERVAL = { min: 60, max: 86_400, default: 3_600 } as const;
 
-export const Watch = Type.Object(
+export const WatchSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[0-9]+$', description: 'The watch id; webhook envelopes carry it as watchId.' }),
     did: Type.String(),
@@ -25,7 +25,7 @@ export const Watch = Type.Object(
   { $id: 'Watch', additionalProperties: false },
 );
 
-export const WatchRequest = Type.Object(
+export const WatchRequestSchema = Type.Object(
   {
     did: StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
     webhookUrl: StoredText({ minLength: 1, maxLength: 2_048, description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.' }),
@@ -36,7 +36,7 @@ export const WatchRequest = Type.Object(
   { $id: 'WatchRequest', additionalProperties: false },
 );
 
-export const WatchCreated = Type.Object(
+export const WatchCreatedSchema = Type.Object(
   {
     watch: Type.Ref('Watch'),
     secret: Type.String({ description: 'The signing secret of this watch\'s deliveries (HMAC-SHA256). Shown once: it is never listed again.' }),
@@ -45,14 +45,14 @@ export const WatchCreated = Type.Object(
   { $id: 'WatchCreated', additionalProperties: false },
 );
 
-export const WatchList = Type.Object({ watches: Type.Array(Type.Ref('Watch')) }, { $id: 'WatchList', additionalProperties: false });
+export const WatchListSchema = Type.Object({ watches: Type.Array(Type.Ref('Watch')) }, { $id: 'WatchList', additionalProperties: false });
 
-export const DeliveryStatus = Type.Union(
+export const DeliveryStatusSchema = Type.Union(
   ['PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'].map((s) => Type.Literal(s)),
   { $id: 'DeliveryStatus' },
 );
 
-export const MonitorEvent = Type.Object(
+export const MonitorEventSchema = Type.Object(
   {
     id: Type.String({ pattern: '^evt_[0-9]+$' }),
     watchId: Type.String({ pattern: '^[0-9]+$' }),
@@ -66,11 +66,11 @@ export const MonitorEvent = Type.Object(
   { $id: 'MonitorEvent', additionalProperties: false },
 );
 
-export const MonitorEventList = Type.Object({ events: Type.Array(Type.Ref('MonitorEvent')) }, { $id: 'MonitorEventList', additionalProperties: false });
+export const MonitorEventListSchema = Type.Object({ events: Type.Array(Type.Ref('MonitorEvent')) }, { $id: 'MonitorEventList', additionalProperties: false });
 
 const count = () => Type.Integer({ minimum: 0 });
 
-export const MonitoringStatus = Type.Object(
+export const MonitoringStatusSchema = Type.Object(
   {
     watches: count(),
     events: count(),
@@ -88,7 +88,7 @@ export const MonitoringStatus = Type.Object(
   { $id: 'MonitoringStatus', additionalProperties: false },
 );
 
-export const WatchCheck = Type.Object(
+export const WatchCheckSchema = Type.Object(
   {
     eventId: Nullable(Type.String({ pattern: '^evt_[0-9]+$', description: 'The first event the check emitted, or null.' })),
     changed: Type.Boolean({ description: 'Whether the check emitted an event (the first check of a watch only establishes its baseline).' }),
@@ -97,7 +97,7 @@ export const WatchCheck = Type.Object(
   { $id: 'WatchCheck', additionalProperties: false },
 );
 
-export const RetentionPreview = Type.Object(
+export const RetentionPreviewSchema = Type.Object(
   {
     dryRun: Type.Literal(true, { description: 'Always true: this is a preview, nothing is deleted.' }),
     cutoff: Type.String({ description: 'The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it.' }),
@@ -116,14 +116,14 @@ export const RetentionPreview = Type.Object(
 );
 
 export const MONITORING_SCHEMAS: TSchema[] = [
-  Watch,
-  WatchRequest,
-  WatchCreated,
-  WatchList,
-  WatchCheck,
-  DeliveryStatus,
-  MonitorEvent,
-  MonitorEventList,
-  MonitoringStatus,
-  RetentionPreview,
+  WatchSchema,
+  WatchRequestSchema,
+  WatchCreatedSchema,
+  WatchListSchema,
+  WatchCheckSchema,
+  DeliveryStatusSchema,
+  MonitorEventSchema,
+  MonitorEventListSchema,
+  MonitoringStatusSchema,
+  RetentionPreviewSchema,
 ];

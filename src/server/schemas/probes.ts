@@ -5,7 +5,7 @@
 import Type, { type TSchema } from 'typebox';
 import { json, problem, type RouteSchema } from './common.js';
 
-const Profile = Type.Union([Type.Literal('direct'), Type.Literal('public')]);
+const ProfileSchema = Type.Union([Type.Literal('direct'), Type.Literal('public')]);
 
 export const HealthSchema = Type.Object(
   {
@@ -39,7 +39,7 @@ export const HealthSchema = Type.Object(
     ),
     monitoring: Type.Boolean({ description: 'Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered.' }),
     rateLimited: Type.Boolean(),
-    profile: Profile,
+    profile: ProfileSchema,
     /** Operator settings that weaken a default; empty when none. */
     relaxations: Type.Array(
       Type.Object({ setting: Type.String(), value: Type.Union([Type.String(), Type.Null()]), effect: Type.String() }, { additionalProperties: false }),
@@ -59,7 +59,7 @@ export const ReadySchema = Type.Object(
 
 const ComponentStatus = <T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-const RowUsage = Type.Object(
+const RowUsageSchema = Type.Object(
   {
     stored: Type.Integer({ minimum: 0 }),
     ceiling: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
@@ -73,7 +73,7 @@ export const ServiceStatusSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
     version: Type.String(),
-    profile: Profile,
+    profile: ProfileSchema,
     startedAt: Type.String(),
     uptimeSeconds: Type.Integer({ minimum: 0 }),
     components: Type.Object(
@@ -106,8 +106,8 @@ export const ServiceStatusSchema = Type.Object(
               storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], { description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons' }),
               schema: Type.Literal('current'),
               schemaVersion: Type.Integer(),
-              observations: Type.Optional(RowUsage),
-              mcpObservations: Type.Optional(RowUsage),
+              observations: Type.Optional(RowUsageSchema),
+              mcpObservations: Type.Optional(RowUsageSchema),
             },
             { additionalProperties: false },
           ),
@@ -150,7 +150,7 @@ export const ServiceStatusSchema = Type.Object(
 
 export const PROBE_SCHEMAS: TSchema[] = [HealthSchema, ReadySchema, ServiceStatusSchema];
 
-const EmptyQuery = Type.Object({}, { additionalProperties: false });
+const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
 const BAD_REQUEST = problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding');
 
 export const PROBE_ROUTE_SCHEMAS = {
@@ -159,7 +159,7 @@ export const PROBE_ROUTE_SCHEMAS = {
     operationId: 'health',
     description: 'Never rate limited. Lists the operator settings that weaken a default (relaxations).',
     tags: ['service'],
-    querystring: EmptyQuery,
+    querystring: EmptyQuerySchema,
     response: {
       200: json(Type.Ref('Health'), 'The service is up'),
       400: BAD_REQUEST,
@@ -171,7 +171,7 @@ export const PROBE_ROUTE_SCHEMAS = {
     operationId: 'ready',
     description: 'Never rate limited. Does not certify write durability, disk capacity, backups or external health.',
     tags: ['service'],
-    querystring: EmptyQuery,
+    querystring: EmptyQuerySchema,
     response: {
       200: json(Type.Ref('Ready'), 'Ready'),
       400: BAD_REQUEST,
@@ -182,7 +182,7 @@ export const PROBE_ROUTE_SCHEMAS = {
     summary: 'Status of each component',
     operationId: 'status',
     tags: ['service'],
-    querystring: EmptyQuery,
+    querystring: EmptyQuerySchema,
     response: {
       200: json(Type.Ref('ServiceStatus'), 'Component status (degraded while the store is unavailable or the daemon drains)'),
       400: BAD_REQUEST,

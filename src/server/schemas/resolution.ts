@@ -10,7 +10,7 @@
  * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
  */
 import Type, { type TSchema } from 'typebox';
-import { empty, json, Nullable, problem, TraceStage, type ContentResponse, type RouteSchema } from './common.js';
+import { json, Nullable, problem, TraceStageSchema, type RouteSchema } from './common.js';
 
 // ---------------------------------------------------------------- enumerations (exact, SPEC §2)
 
@@ -169,7 +169,7 @@ export const SourceEvidenceSchema = Type.Object(
   { $id: 'SourceEvidence', additionalProperties: false },
 );
 
-const IdList = Type.Array(Type.String());
+const IdListSchema = Type.Array(Type.String());
 
 export const DocumentEvidenceSchema = Type.Object(
   {
@@ -178,11 +178,11 @@ export const DocumentEvidenceSchema = Type.Object(
     /** For each verification relationship, the absolute ids of the methods it authorises. */
     relationships: Type.Object(
       {
-        authentication: IdList,
-        assertionMethod: IdList,
-        keyAgreement: IdList,
-        capabilityInvocation: IdList,
-        capabilityDelegation: IdList,
+        authentication: IdListSchema,
+        assertionMethod: IdListSchema,
+        keyAgreement: IdListSchema,
+        capabilityInvocation: IdListSchema,
+        capabilityDelegation: IdListSchema,
       },
       { additionalProperties: false },
     ),
@@ -507,12 +507,12 @@ export const SemanticDiffSchema = Type.Object(
 
 // ---------------------------------------------------------------- dereferencing and the W3C binding
 
-const DidResolutionContext = Type.Literal('https://w3id.org/did-resolution/v1');
+const DidResolutionContextSchema = Type.Literal('https://w3id.org/did-resolution/v1');
 
 /** SPEC §4.4: the result of dereferencing a DID URL (also on /1.0 for an identifier with `/`, `?` or `#`). */
 export const DereferencingResultSchema = Type.Object(
   {
-    '@context': DidResolutionContext,
+    '@context': DidResolutionContextSchema,
     dereferencingMetadata: Type.Object(
       {
         contentType: Type.Union([Type.Literal('application/did'), Type.Literal('application/json'), Type.Literal('text/uri-list')]),
@@ -531,7 +531,7 @@ export const DereferencingResultSchema = Type.Object(
 /** SPEC §4.2: the resolution result of the binding (application/did-resolution). */
 export const W3cResolutionResultSchema = Type.Object(
   {
-    '@context': DidResolutionContext,
+    '@context': DidResolutionContextSchema,
     didDocument: Type.Ref('DidDocument'),
     didResolutionMetadata: Type.Object(
       { contentType: Type.Literal('application/did'), retrieved: Type.String(), durationMs: Type.Number({ minimum: 0 }) },
@@ -548,7 +548,7 @@ export const W3cResolutionResultSchema = Type.Object(
  */
 export const W3cErrorResolutionResultSchema = Type.Object(
   {
-    '@context': DidResolutionContext,
+    '@context': DidResolutionContextSchema,
     didDocument: Type.Null(),
     didResolutionMetadata: Type.Object({ error: Type.Ref('Problem') }, { additionalProperties: false }),
     didDocumentMetadata: Type.Object({}, { additionalProperties: false }),
@@ -568,7 +568,7 @@ export const SSE_FRAMES = {
 
 // ---------------------------------------------------------------- query options
 
-export const NoCacheQuery = Type.Object(
+export const NoCacheQuerySchema = Type.Object(
   {
     noCache: Type.Optional(
       Type.Enum(['true', '1', '', 'false', '0'], {
@@ -586,12 +586,12 @@ const VersionOptions = {
   versionNumber: Type.Optional(Type.String({ description: 'did:webvh: the version with this number (a positive integer).', pattern: '^[0-9]+$' })),
 };
 
-export const ResolveQuery = Type.Object(
-  { noCache: NoCacheQuery.properties.noCache, ...VersionOptions },
+export const ResolveQuerySchema = Type.Object(
+  { noCache: NoCacheQuerySchema.properties.noCache, ...VersionOptions },
   { additionalProperties: false },
 );
 
-export const DiffQuery = Type.Object(
+export const DiffQuerySchema = Type.Object(
   {
     from: Type.Optional(Type.String({ description: 'The older document hash (or a unique prefix of 8+ hex digits).' })),
     to: Type.Optional(Type.String({ description: 'The newer document hash (or a unique prefix of 8+ hex digits).' })),
@@ -599,23 +599,11 @@ export const DiffQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const EmptyQuery = Type.Object({}, { additionalProperties: false });
-
-/** The W3C binding's POST body: resolution options (values are read as strings) and `accept`. */
-export const W3cOptionsBody = Type.Object(
-  {
-    noCache: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
-    versionId: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
-    versionTime: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
-    versionNumber: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Number()])),
-    accept: Type.Optional(Type.Unknown({ description: 'The media types asked for, in place of the Accept header (when a string).' })),
-  },
-  { additionalProperties: false },
-);
+export const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof RESOLUTION_REFS>`. */
 export const RESOLUTION_REFS = {
-  TraceStage,
+  TraceStage: TraceStageSchema,
   DimensionId: DimensionIdSchema,
   DimensionState: DimensionStateSchema,
   Outcome: OutcomeSchema,
@@ -662,12 +650,13 @@ export const RESOLUTION_SCHEMAS: TSchema[] = Object.entries(RESOLUTION_REFS)
 
 // ---------------------------------------------------------------- route schemas
 
-const DidParam = Type.Object(
+/** `{did}`: the DID of a resolution route (and of the W3C binding's, w3c.ts). */
+export const DidParamSchema = Type.Object(
   { did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) },
   { additionalProperties: false },
 );
 
-const DidUrlParam = Type.Object(
+const DidUrlParamSchema = Type.Object(
   { didUrl: Type.String({ description: 'The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query.' }) },
   { additionalProperties: false },
 );
@@ -708,8 +697,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
       'The enriched resolution: the document, the seven dimensions, the evidence, the graph and the trace. ' +
       'did:webvh takes the version options and draws on the intensive budget.',
     tags: TAGS,
-    params: DidParam,
-    querystring: ResolveQuery,
+    params: DidParamSchema,
+    querystring: ResolveQuerySchema,
     response: {
       200: json(Type.Ref('EnrichedResolution'), 'The enriched resolution'),
       410: json(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED'),
@@ -725,8 +714,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
       'limit ends with the 408 problem), then `done` (data: {}). Problems of the resolution itself arrive as an `error` frame ' +
       'in a 200 stream; only the request\'s own problems (query, budget, capacity) are statuses. x-svc-sse-frames gives the data schema of each event.',
     tags: TAGS,
-    params: DidParam,
-    querystring: NoCacheQuery,
+    params: DidParamSchema,
+    querystring: NoCacheQuerySchema,
     response: {
       200: { description: 'The stream of frames', content: { 'text/event-stream': sseMedia } },
       400: problem('INVALID_OPTIONS (unknown or repeated query option, bad noCache), INVALID_DID (no identifier); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
@@ -743,7 +732,7 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
       'endpoint URL (text/uri-list), a version parameter the did:webvh version (application/did). The request query is the ' +
       'DID URL query (service, relativeRef, versionId, versionTime, versionNumber); a path is 501 FEATURE_NOT_SUPPORTED.',
     tags: TAGS,
-    params: DidUrlParam,
+    params: DidUrlParamSchema,
     response: {
       200: json(Type.Ref('DereferencingResult'), 'The dereferencing result'),
       ...RESOLUTION_PROBLEMS,
@@ -757,8 +746,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     operationId: 'fastVerifyDid',
     description: 'the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.',
     tags: TAGS,
-    params: DidParam,
-    querystring: NoCacheQuery,
+    params: DidParamSchema,
+    querystring: NoCacheQuerySchema,
     response: { 200: json(Type.Ref('FastDidVerdict'), 'The fast DID verdict'), ...RESOLUTION_PROBLEMS },
   },
   graph: {
@@ -766,8 +755,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     operationId: 'graph',
     description: 'the verdict and the graph of the resolution.',
     tags: TAGS,
-    params: DidParam,
-    querystring: NoCacheQuery,
+    params: DidParamSchema,
+    querystring: NoCacheQuerySchema,
     response: { 200: json(Type.Ref('GraphResponse'), 'The graph response'), ...RESOLUTION_PROBLEMS },
   },
   history: {
@@ -775,8 +764,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     operationId: 'history',
     description: 'what was retrieved and when, newest first (records, not proofs of history).',
     tags: ['history'],
-    params: DidParam,
-    querystring: EmptyQuery,
+    params: DidParamSchema,
+    querystring: EmptyQuerySchema,
     response: {
       200: json(Type.Ref('ObservationHistory'), 'The observation history'),
       400: problem('INVALID_DID, INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
@@ -791,8 +780,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     operationId: 'diff',
     description: 'without from/to, the latest two distinct observations.',
     tags: ['history'],
-    params: DidParam,
-    querystring: DiffQuery,
+    params: DidParamSchema,
+    querystring: DiffQuerySchema,
     response: {
       200: json(Type.Ref('SemanticDiff'), 'The semantic diff'),
       400: problem('INVALID_DID, INVALID_OPTIONS (unknown option, a hash prefix that is not 8+ hex digits or not unique); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
@@ -804,67 +793,3 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     },
   },
 } satisfies Record<string, RouteSchema>;
-
-// ---------------------------------------------------------------- the W3C binding (SPEC §4.2)
-
-/** An error on /1.0 with a /1.0 status: the resolution result with the problem embedded. */
-const embedded = { schema: Type.Ref('W3cErrorResolutionResult') };
-const plainProblem = { schema: Type.Ref('Problem') };
-
-function w3cError(description: string, withProblem = false): ContentResponse {
-  return {
-    description,
-    content: withProblem
-      ? { 'application/did-resolution': embedded, 'application/problem+json': plainProblem }
-      : { 'application/did-resolution': embedded },
-  };
-}
-
-function w3cRouteSchema(post: boolean): RouteSchema {
-  return {
-    summary: post ? 'Resolve a DID (W3C DID Resolution HTTPS binding), options in the body' : 'Resolve a DID (W3C DID Resolution HTTPS binding)',
-    operationId: post ? 'resolveW3cPost' : 'resolveW3c',
-    description:
-      'Content negotiation (Accept, or `accept` in a POST body): application/did-resolution (or application/ld+json ' +
-      'with the DID-resolution profile) gives the resolution result; absent, */*, application/json, application/did, ' +
-      'application/did+json, application/did+ld+json or application/ld+json the DID document alone (application/did). ' +
-      'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
-      'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
-      'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the ' +
-      'dereferencing result as application/json (svc\'s own shape, as on /v1/dereference); application/did-url-dereferencing gives the same result under ' +
-      'that media type; application/did (did+json, did+ld+json) gives a version\'s DID document alone; a service endpoint ' +
-      '(text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.',
-    tags: ['w3c'],
-    params: DidParam,
-    ...(post ? { querystring: EmptyQuery, body: W3cOptionsBody } : { querystring: ResolveQuery }),
-    response: {
-      200: {
-        description: 'The DID document, the resolution result, or the dereferencing result of a DID URL',
-        content: {
-          'application/did': { schema: Type.Ref('DidDocument') },
-          'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') },
-          'application/json': { schema: Type.Ref('DereferencingResult') },
-          'application/did-url-dereferencing': { schema: Type.Ref('DereferencingResult') },
-        },
-      },
-      303: empty('A service endpoint (contentType text/uri-list) asked for as application/did-url-dereferencing or text/uri-list: Location is the (first) endpoint URL; the body is empty'),
-      410: { description: 'The DID is deactivated: the full result, didDocumentMetadata.deactivated true', content: { 'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') } } },
-      400: w3cError(
-        post
-          ? 'INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: a body that is not acceptable JSON or not application/json, no Host header, malformed percent-encoding)'
-          : 'INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: no Host header, malformed percent-encoding)',
-        true,
-      ),
-      404: w3cError('NOT_FOUND (embedded)'),
-      406: problem('REPRESENTATION_NOT_SUPPORTED: nothing acceptable can be sent'),
-      408: problem('REQUEST_TIMEOUT: the request ran past its time limit'),
-      413: problem(post ? 'PAYLOAD_TOO_LARGE: the body, or a fetched resource, is over its size limit' : 'PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
-      429: w3cError('RATE_LIMITED (embedded; Retry-After)'),
-      500: w3cError('INVALID_DID_DOCUMENT, EGRESS_BLOCKED, UPSTREAM_UNAVAILABLE, INTERNAL_ERROR (embedded)'),
-      501: w3cError('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (embedded)'),
-      503: w3cError('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (embedded)'),
-    },
-  };
-}
-
-export const W3C_ROUTE_SCHEMAS = { get: w3cRouteSchema(false), post: w3cRouteSchema(true) };

@@ -4,7 +4,7 @@
  */
 import Type from 'typebox';
 
-export const OwnerProject = Type.Object(
+export const OwnerProjectSchema = Type.Object(
   {
     /** `prj_` + 16 random bytes, base64url. */
     id: Type.String(),
@@ -15,12 +15,12 @@ export const OwnerProject = Type.Object(
   { additionalProperties: false },
 );
 
-export const OwnerProjects = Type.Object(
+export const OwnerProjectsSchema = Type.Object(
   {
     /** The session's owner (its DID). */
     subject: Type.String(),
     /** Oldest first. */
-    projects: Type.Array(OwnerProject),
+    projects: Type.Array(OwnerProjectSchema),
   },
   { additionalProperties: false },
 );

@@ -8,7 +8,7 @@
 import Type, { type TSchema } from 'typebox';
 
 /** A ProblemDetails of VC-API (RFC 9457-like): type URI, short title, the reason. */
-export const VcApiProblemDetails = Type.Object(
+export const VcApiProblemDetailsSchema = Type.Object(
   {
     /** `<problems base>#credential-check:<check id>`, `#credential-status:<status>`, `#limitation`, `#unknown-option` or `#malformed-envelope`. */
     type: Type.String(),
@@ -21,7 +21,7 @@ export const VcApiProblemDetails = Type.Object(
 );
 
 /** VC-API VerificationResult: verified is true only when svc's verification is VALID. */
-export const VcApiVerificationResult = Type.Object(
+export const VcApiVerificationResultSchema = Type.Object(
   {
     verified: Type.Boolean(),
     /** The ids of svc's checks that passed (structure, issuer, proof, validity, status, jwt.aud), in svc's order. */
@@ -33,7 +33,7 @@ export const VcApiVerificationResult = Type.Object(
 );
 
 /** VC-API VerifyCredentialOptions: `checks` is known (svc's check ids only); `challenge` and `domain` are refused; other members are reported as warnings, never applied. */
-export const VcApiVerifyOptions = Type.Object(
+export const VcApiVerifyOptionsSchema = Type.Object(
   {
     /** The checks the caller asks for; svc always runs all of its checks, and each name must be one of them. */
     checks: Type.Optional(Type.Array(Type.String())),
@@ -42,7 +42,7 @@ export const VcApiVerifyOptions = Type.Object(
 );
 
 /** POST /credentials/verify: a credential object, or an EnvelopedVerifiableCredential (`id`: a data: URL holding a JWT or SD-JWT). */
-export const VcApiVerifyCredentialRequest = Type.Object(
+export const VcApiVerifyCredentialRequestSchema = Type.Object(
   {
     verifiableCredential: Type.Record(Type.String(), Type.Unknown(), {
       description:
@@ -53,6 +53,6 @@ export const VcApiVerifyCredentialRequest = Type.Object(
   { $id: 'VcApiVerifyCredentialRequest', additionalProperties: false },
 );
 
-export const VC_API_REFS = { VcApiProblemDetails, VcApiVerificationResult, VcApiVerifyOptions, VcApiVerifyCredentialRequest };
+export const VC_API_REFS = { VcApiProblemDetails: VcApiProblemDetailsSchema, VcApiVerificationResult: VcApiVerificationResultSchema, VcApiVerifyOptions: VcApiVerifyOptionsSchema, VcApiVerifyCredentialRequest: VcApiVerifyCredentialRequestSchema };
 
 export const VC_API_SCHEMAS: TSchema[] = Object.values(VC_API_REFS);

@@ -11,12 +11,12 @@ const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 const NullableInteger = () => Type.Union([Type.Integer(), Type.Null()]);
 
 /** Status of one check of a credential or a delegation (SPEC §2.9 checks[]). */
-export const CheckStatus = Type.Union(
+export const CheckStatusSchema = Type.Union(
   [Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('WARN'), Type.Literal('SKIP'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')],
   { $id: 'CheckStatus' },
 );
 
-export const CredentialCheck = Type.Object(
+export const CredentialCheckSchema = Type.Object(
   {
     id: Type.Union([Type.Literal('structure'), Type.Literal('issuer'), Type.Literal('proof'), Type.Literal('validity'), Type.Literal('status'), Type.Literal('jwt.aud')]),
     label: Type.String(),
@@ -30,7 +30,7 @@ const CredentialFormat = () =>
   Type.Union([Type.Literal('DATA_INTEGRITY'), Type.Literal('VC_JOSE_COSE'), Type.Literal('VC_JWT_1_1'), Type.Literal('SD_JWT_VC'), Type.Literal('UNKNOWN')]);
 
 /** An SD-JWT VC's key binding JWT as checked (svc's addition). */
-export const KeyBindingSummary = Type.Object(
+export const KeyBindingSummarySchema = Type.Object(
   {
     status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL')]),
     audience: NullableString(),
@@ -42,7 +42,7 @@ export const KeyBindingSummary = Type.Object(
 );
 
 /** What an SD-JWT VC presentation disclosed (svc's addition; SPEC §2.9 has no member for it): paths and a count, never a hidden value. */
-export const DisclosureSummary = Type.Object(
+export const DisclosureSummarySchema = Type.Object(
   {
     /** The disclosed claims as JSON Pointers, in document order. */
     disclosed: Type.Array(Type.String()),
@@ -53,7 +53,7 @@ export const DisclosureSummary = Type.Object(
   { $id: 'DisclosureSummary', additionalProperties: false },
 );
 
-export const ProofSummary = Type.Object(
+export const ProofSummarySchema = Type.Object(
   {
     format: CredentialFormat(),
     /** Cryptosuite (`eddsa-jcs-2022`) or JWS algorithm (`EdDSA`). */
@@ -69,7 +69,7 @@ export const ProofSummary = Type.Object(
   { $id: 'ProofSummary', additionalProperties: false },
 );
 
-export const StatusListEntry = Type.Object(
+export const StatusListEntrySchema = Type.Object(
   {
     statusType: NullableString(),
     purpose: NullableString(),
@@ -88,7 +88,7 @@ export const StatusListEntry = Type.Object(
   { $id: 'StatusListEntry', additionalProperties: false },
 );
 
-export const IssuerResolutionSummary = Type.Object(
+export const IssuerResolutionSummarySchema = Type.Object(
   {
     did: Type.String(),
     outcome: Type.Union([Type.Ref('Outcome'), Type.Null()]),
@@ -101,7 +101,7 @@ export const IssuerResolutionSummary = Type.Object(
 );
 
 /** SPEC §2.9. */
-export const CredentialVerification = Type.Object(
+export const CredentialVerificationSchema = Type.Object(
   {
     status: Type.Union([
       Type.Literal('VALID'),
@@ -138,7 +138,7 @@ export const CredentialVerification = Type.Object(
 );
 
 /** SPEC §2.14. */
-export const JwsVerification = Type.Object(
+export const JwsVerificationSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE'), Type.Literal('MALFORMED')]),
     valid: Type.Boolean(),
@@ -174,7 +174,7 @@ const PolicyRuleName = () =>
     Type.Literal('credentialIssuerMustBeSubject'),
   ]);
 
-export const RuleEvaluation = Type.Object(
+export const RuleEvaluationSchema = Type.Object(
   {
     rule: PolicyRuleName(),
     status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE')]),
@@ -188,7 +188,7 @@ export const RuleEvaluation = Type.Object(
 );
 
 /** SPEC §2.10. */
-export const PolicyEvaluation = Type.Object(
+export const PolicyEvaluationSchema = Type.Object(
   {
     did: Type.String(),
     policyName: NullableString(),
@@ -205,7 +205,7 @@ export const PolicyEvaluation = Type.Object(
 );
 
 /** The answer of POST /v1/policies/evaluate (SPEC §4.8). */
-export const PolicyDecision = Type.Object(
+export const PolicyDecisionSchema = Type.Object(
   {
     evaluation: Type.Ref('PolicyEvaluation'),
     /** The verification of the supplied credential; null when none was supplied. */
@@ -226,7 +226,7 @@ const CredentialInput = () =>
   });
 
 /** POST /v1/credentials/verify (SPEC §4.7): `{credential, expectedAudience?}`, or a bare credential object. */
-export const CredentialVerifyRequest = Type.Union(
+export const CredentialVerifyRequestSchema = Type.Union(
   [
     Type.Object(
       {
@@ -244,7 +244,7 @@ export const CredentialVerifyRequest = Type.Union(
 );
 
 /** POST /v1/fast-verify/jws (SPEC §4.9). */
-export const JwsVerifyRequest = Type.Object(
+export const JwsVerifyRequestSchema = Type.Object(
   {
     jws: Type.String({ minLength: 1, description: 'A compact JWS whose kid is a DID URL.' }),
     /** The relationship the key must be authorised for; default assertionMethod, then authentication. */
@@ -254,7 +254,7 @@ export const JwsVerifyRequest = Type.Object(
 );
 
 /** The rules of a policy (SPEC §4.8 table); a policy without rules is INDETERMINATE. */
-export const PolicyRules = Type.Object(
+export const PolicyRulesSchema = Type.Object(
   {
     didResolution: Type.Optional(Type.Literal('required')),
     allowedMethods: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
@@ -272,7 +272,7 @@ export const PolicyRules = Type.Object(
   { $id: 'PolicyRules', additionalProperties: false },
 );
 
-export const Policy = Type.Object(
+export const PolicySchema = Type.Object(
   {
     name: Type.Optional(Type.String()),
     rules: Type.Ref('PolicyRules'),
@@ -281,7 +281,7 @@ export const Policy = Type.Object(
 );
 
 /** POST /v1/policies/evaluate (SPEC §4.8). */
-export const PolicyEvaluateRequest = Type.Object(
+export const PolicyEvaluateRequestSchema = Type.Object(
   {
     did: Type.String({ minLength: 1, description: 'The DID whose evidence the policy is evaluated against.' }),
     policy: Type.Ref('Policy'),
@@ -292,23 +292,23 @@ export const PolicyEvaluateRequest = Type.Object(
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
 export const VERIFICATION_REFS = {
-  CheckStatus,
-  CredentialCheck,
-  ProofSummary,
-  StatusListEntry,
-  IssuerResolutionSummary,
-  KeyBindingSummary,
-  DisclosureSummary,
-  CredentialVerification,
-  JwsVerification,
-  RuleEvaluation,
-  PolicyEvaluation,
-  PolicyDecision,
-  CredentialVerifyRequest,
-  JwsVerifyRequest,
-  PolicyRules,
-  Policy,
-  PolicyEvaluateRequest,
+  CheckStatus: CheckStatusSchema,
+  CredentialCheck: CredentialCheckSchema,
+  ProofSummary: ProofSummarySchema,
+  StatusListEntry: StatusListEntrySchema,
+  IssuerResolutionSummary: IssuerResolutionSummarySchema,
+  KeyBindingSummary: KeyBindingSummarySchema,
+  DisclosureSummary: DisclosureSummarySchema,
+  CredentialVerification: CredentialVerificationSchema,
+  JwsVerification: JwsVerificationSchema,
+  RuleEvaluation: RuleEvaluationSchema,
+  PolicyEvaluation: PolicyEvaluationSchema,
+  PolicyDecision: PolicyDecisionSchema,
+  CredentialVerifyRequest: CredentialVerifyRequestSchema,
+  JwsVerifyRequest: JwsVerifyRequestSchema,
+  PolicyRules: PolicyRulesSchema,
+  Policy: PolicySchema,
+  PolicyEvaluateRequest: PolicyEvaluateRequestSchema,
 };
 
 /** The $id'd resources of these routes. */

@@ -6,8 +6,8 @@
  */
 import Type from 'typebox';
 import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
-import { McpInspectQuery } from './inspection.js';
-import { NoCacheQuery } from './resolution.js';
+import { McpInspectQuerySchema } from './inspection.js';
+import { NoCacheQuerySchema } from './resolution.js';
 
 const TAGS = ['web'];
 const HTML = { 'text/html': { schema: Type.String({ description: 'An HTML page (UTF-8).' }) } };
@@ -21,9 +21,9 @@ function pageProblem(description: string): ContentResponse {
 const HASH_PATTERN = '^[0-9a-fA-F]{8,64}$';
 const HASH_TEXT = 'A document hash of an observation of this DID (as /v1/history lists them), or a unique prefix of at least 8 hex characters.';
 
-const DossierQuery = Type.Object(
+const DossierQuerySchema = Type.Object(
   {
-    noCache: NoCacheQuery.properties.noCache,
+    noCache: NoCacheQuerySchema.properties.noCache,
     from: Type.Optional(Type.String({ pattern: HASH_PATTERN, description: `The older observation of the time machine's diff. ${HASH_TEXT}` })),
     to: Type.Optional(Type.String({ pattern: HASH_PATTERN, description: `The newer observation of the time machine's diff. ${HASH_TEXT}` })),
   },
@@ -72,7 +72,7 @@ export const WEB_ROUTE_SCHEMAS = {
       'Budget as /v1/resolve: standard, intensive for did:webvh.',
     tags: TAGS,
     params: Type.Object({ did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) }, { additionalProperties: false }),
-    querystring: DossierQuery,
+    querystring: DossierQuerySchema,
     response: {
       200: { description: 'The dossier (text/html), or the enriched resolution (application/json)', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
       410: { description: 'The DID is deactivated: its dossier, or the full result', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
@@ -90,7 +90,7 @@ export const WEB_ROUTE_SCHEMAS = {
       'the drift by kind, the limitations and the transcript. With `Accept: application/json` the same URL answers the ' +
       'McpInspection. A problem (no inspection could be produced) is a page for a client that prefers HTML.',
     tags: TAGS,
-    querystring: Type.Object({ endpoint: Type.Optional(McpInspectQuery.properties.endpoint) }, { additionalProperties: false }),
+    querystring: Type.Object({ endpoint: Type.Optional(McpInspectQuerySchema.properties.endpoint) }, { additionalProperties: false }),
     response: {
       200: {
         description: 'The form (text/html, without endpoint), the inspection (text/html), or the McpInspection (application/json)',

@@ -7,12 +7,12 @@
  *
  * svc does not send these yet (/health says `monitoring: false`); the monitoring issue builds the
  * sender against this schema. The customer webhook of §6.3 (issue 27) is the second entry: svc's
- * body (`CustomerEvent`, schemas/customer-monitor.ts) and the two headers SPEC fixes.
+ * body (`CustomerEvent`, schemas/session-monitor.ts) and the two headers SPEC fixes.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable } from './common.js';
 
-export const MonitorEventType = Type.Union(
+export const MonitorEventTypeSchema = Type.Union(
   [
     Type.Literal('identity.document.changed'),
     Type.Literal('identity.domain_binding.changed'),
@@ -23,7 +23,7 @@ export const MonitorEventType = Type.Union(
   { $id: 'MonitorEventType', description: 'What changed.' },
 );
 
-export const MonitorEventData = Type.Object(
+export const MonitorEventDataSchema = Type.Object(
   {
     fromHash: Nullable(Type.String({ description: 'The document hash (JCS SHA-256, hex) before the event; null when none was known.' })),
     toHash: Nullable(Type.String({ description: 'The document hash after the event; null when the identifier did not resolve.' })),
@@ -48,7 +48,7 @@ export const MonitorEventData = Type.Object(
   { $id: 'MonitorEventData', additionalProperties: false },
 );
 
-export const WebhookEnvelope = Type.Object(
+export const WebhookEnvelopeSchema = Type.Object(
   {
     id: Type.String({ pattern: '^evt_[0-9]+$', description: 'The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once).' }),
     type: Type.Ref('MonitorEventType'),
@@ -60,7 +60,7 @@ export const WebhookEnvelope = Type.Object(
   { $id: 'WebhookEnvelope', additionalProperties: false },
 );
 
-export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventType, MonitorEventData, WebhookEnvelope];
+export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventTypeSchema, MonitorEventDataSchema, WebhookEnvelopeSchema];
 
 const header = (name: string, description: string, schema: Record<string, unknown>) => ({ in: 'header', name, required: true, description, schema });
 

@@ -9,12 +9,12 @@ import { CUSTOMER_MONITOR_LIMITS as L } from '../../core/store.js';
 import { Nullable, StoredText } from './common.js';
 
 const Time = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
-const WatchId = Type.String({ pattern: '^wch_[0-9]+$', description: 'wch_<n>.' });
-const EventId = Type.String({ pattern: '^evt_[0-9]+$', description: 'evt_<n>: stable; receivers deduplicate on it.' });
+const WatchIdSchema = Type.String({ pattern: '^wch_[0-9]+$', description: 'wch_<n>.' });
+const EventIdSchema = Type.String({ pattern: '^evt_[0-9]+$', description: 'evt_<n>: stable; receivers deduplicate on it.' });
 
-export const ProjectWatch = Type.Object(
+export const ProjectWatchSchema = Type.Object(
   {
-    id: WatchId,
+    id: WatchIdSchema,
     projectId: Type.String(),
     did: Type.String(),
     createdAt: Time(),
@@ -26,17 +26,17 @@ export const ProjectWatch = Type.Object(
   { $id: 'ProjectWatch', additionalProperties: false },
 );
 
-export const ProjectWatchRequest = Type.Object(
+export const ProjectWatchRequestSchema = Type.Object(
   { did: StoredText({ description: 'A did:key, did:jwk or did:web identifier.', maxLength: 2048 }) },
   { $id: 'ProjectWatchRequest', additionalProperties: false },
 );
 
-export const ProjectWatchCreated = Type.Object(
+export const ProjectWatchCreatedSchema = Type.Object(
   { watch: Type.Ref('ProjectWatch'), workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker (hourly checks, deliveries).' }) },
   { $id: 'ProjectWatchCreated', additionalProperties: false },
 );
 
-export const ProjectWatchList = Type.Object(
+export const ProjectWatchListSchema = Type.Object(
   {
     watches: Type.Array(Type.Ref('ProjectWatch'), { description: 'Active watches, oldest first.' }),
     workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker: without it nothing is checked or delivered.' }),
@@ -46,12 +46,12 @@ export const ProjectWatchList = Type.Object(
   { $id: 'ProjectWatchList', additionalProperties: false },
 );
 
-export const CustomerEvent = Type.Object(
+export const CustomerEventSchema = Type.Object(
   {
-    id: EventId,
+    id: EventIdSchema,
     type: Type.Ref('MonitorEventType'),
     projectId: Type.String({ description: 'The project the event belongs to: receivers bind it to their owner.' }),
-    watchId: WatchId,
+    watchId: WatchIdSchema,
     did: Type.String(),
     createdAt: Time('When the event was recorded; its unix seconds are the signature\'s t.'),
     data: Type.Ref('MonitorEventData'),
@@ -59,7 +59,7 @@ export const CustomerEvent = Type.Object(
   { $id: 'CustomerEvent', additionalProperties: false },
 );
 
-export const CustomerEventList = Type.Object(
+export const CustomerEventListSchema = Type.Object(
   {
     events: Type.Array(Type.Ref('CustomerEvent'), { description: `Newest first: every event of the last ${L.windowDays} days (at most ${L.eventList}).` }),
     windowStart: Time(),
@@ -67,7 +67,7 @@ export const CustomerEventList = Type.Object(
   { $id: 'CustomerEventList', additionalProperties: false },
 );
 
-export const EventPageRequest = Type.Object(
+export const EventPageRequestSchema = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: L.pageMax }),
     asOf: Type.Optional(Time('Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.')),
@@ -77,23 +77,23 @@ export const EventPageRequest = Type.Object(
   { $id: 'EventPageRequest', additionalProperties: false },
 );
 
-const Cursor = Type.Object(
+const CursorSchema = Type.Object(
   { snapshotEventId: Type.String(), beforeEventId: Type.String(), asOf: Type.Optional(Time('Present when the first page named one.')) },
   { additionalProperties: false, description: 'The body members of the next page: send it back as it is, with a limit.' },
 );
 
-export const EventPage = Type.Object(
+export const EventPageSchema = Type.Object(
   {
     events: Type.Array(Type.Ref('CustomerEvent'), { description: 'Newest first, in persistence order.' }),
     snapshotEventId: Nullable(Type.String({ description: 'The snapshot watermark: no later event appears on any page of it. Null when the window was empty.' })),
     asOf: Nullable(Time()),
     hasMore: Type.Boolean(),
-    next: Nullable(Cursor),
+    next: Nullable(CursorSchema),
   },
   { $id: 'EventPage', additionalProperties: false },
 );
 
-export const WatchReport = Type.Object(
+export const WatchReportSchema = Type.Object(
   {
     watch: Type.Ref('ProjectWatch'),
     windowStart: Time(),
@@ -105,7 +105,7 @@ export const WatchReport = Type.Object(
   { $id: 'WatchReport', additionalProperties: false },
 );
 
-export const CustomerWebhookConfig = Type.Object(
+export const CustomerWebhookConfigSchema = Type.Object(
   {
     id: Type.String({ pattern: '^whk_[0-9]+$' }),
     url: Type.String(),
@@ -116,12 +116,12 @@ export const CustomerWebhookConfig = Type.Object(
   { $id: 'CustomerWebhookConfig', additionalProperties: false },
 );
 
-export const CustomerWebhookRequest = Type.Object(
+export const CustomerWebhookRequestSchema = Type.Object(
   { url: StoredText({ maxLength: 2048, description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.' }) },
   { $id: 'CustomerWebhookRequest', additionalProperties: false },
 );
 
-export const CustomerWebhookCreated = Type.Object(
+export const CustomerWebhookCreatedSchema = Type.Object(
   {
     config: Type.Ref('CustomerWebhookConfig'),
     secret: Type.String({ description: 'The signing secret (whsec_…): in this answer only. Verify X-SVC-Signature with it.' }),
@@ -129,7 +129,7 @@ export const CustomerWebhookCreated = Type.Object(
   { $id: 'CustomerWebhookCreated', additionalProperties: false },
 );
 
-export const CustomerWebhookState = Type.Object(
+export const CustomerWebhookStateSchema = Type.Object(
   {
     config: Nullable(Type.Ref('CustomerWebhookConfig')),
     workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker that delivers.' }),
@@ -137,12 +137,12 @@ export const CustomerWebhookState = Type.Object(
   { $id: 'CustomerWebhookState', additionalProperties: false },
 );
 
-export const CustomerDelivery = Type.Object(
+export const CustomerDeliverySchema = Type.Object(
   {
     id: Type.String(),
-    eventId: EventId,
+    eventId: EventIdSchema,
     eventType: Type.Ref('MonitorEventType'),
-    watchId: WatchId,
+    watchId: WatchIdSchema,
     webhookId: Type.String(),
     createdAt: Time(),
     status: Type.Ref('DeliveryStatus'),
@@ -154,12 +154,12 @@ export const CustomerDelivery = Type.Object(
   { $id: 'CustomerDelivery', additionalProperties: false },
 );
 
-export const CustomerDeliveryList = Type.Object(
+export const CustomerDeliveryListSchema = Type.Object(
   { deliveries: Type.Array(Type.Ref('CustomerDelivery'), { description: `The newest ${L.deliveryList} of the last ${L.windowDays} days; metadata only.` }) },
   { $id: 'CustomerDeliveryList', additionalProperties: false },
 );
 
-export const ScheduledUsage = Type.Object(
+export const ScheduledUsageSchema = Type.Object(
   {
     projectId: Type.String(),
     allowance: Type.Integer({ description: `Scheduled attempts per rolling ${L.windowDays} days.` }),
@@ -175,7 +175,7 @@ export const ScheduledUsage = Type.Object(
   { $id: 'ScheduledUsage', additionalProperties: false },
 );
 
-export const ScheduledUsageList = Type.Object(
+export const ScheduledUsageListSchema = Type.Object(
   {
     projects: Type.Array(Type.Ref('ScheduledUsage'), { description: "The owner's projects, oldest first." }),
     workerActive: Type.Boolean(),
@@ -185,22 +185,22 @@ export const ScheduledUsageList = Type.Object(
   { $id: 'ScheduledUsageList', additionalProperties: false },
 );
 
-export const CUSTOMER_MONITOR_SCHEMAS: TSchema[] = [
-  ProjectWatch,
-  ProjectWatchRequest,
-  ProjectWatchCreated,
-  ProjectWatchList,
-  CustomerEvent,
-  CustomerEventList,
-  EventPageRequest,
-  EventPage,
-  WatchReport,
-  CustomerWebhookConfig,
-  CustomerWebhookRequest,
-  CustomerWebhookCreated,
-  CustomerWebhookState,
-  CustomerDelivery,
-  CustomerDeliveryList,
-  ScheduledUsage,
-  ScheduledUsageList,
+export const SESSION_MONITOR_SCHEMAS: TSchema[] = [
+  ProjectWatchSchema,
+  ProjectWatchRequestSchema,
+  ProjectWatchCreatedSchema,
+  ProjectWatchListSchema,
+  CustomerEventSchema,
+  CustomerEventListSchema,
+  EventPageRequestSchema,
+  EventPageSchema,
+  WatchReportSchema,
+  CustomerWebhookConfigSchema,
+  CustomerWebhookRequestSchema,
+  CustomerWebhookCreatedSchema,
+  CustomerWebhookStateSchema,
+  CustomerDeliverySchema,
+  CustomerDeliveryListSchema,
+  ScheduledUsageSchema,
+  ScheduledUsageListSchema,
 ];

@@ -4,7 +4,7 @@
  * ago (AccountStore.sweep, on the database's clock; idempotent, so several daemons on one
  * PostgreSQL database may sweep alike). Stopped at shutdown like the other periodic jobs.
  */
-import type { ServerContext } from './context.js';
+import type { ServerContext } from '../context.js';
 import { Periodic } from './periodic.js';
 
 export const ACCOUNT_SWEEP_SECONDS = 600;

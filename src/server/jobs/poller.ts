@@ -19,14 +19,14 @@
  * remain, else DEAD_LETTER. So every event is delivered at least once; receivers deduplicate on
  * its id.
  */
-import { failedOutcome, plannedEvents, resolvedOutcome } from '../core/monitoring/check.js';
-import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../core/monitoring/rules.js';
-import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../core/monitoring/webhook.js';
-import { asProblemError, type ProblemCode } from '../core/problems.js';
-import { rfc3339 } from '../core/runtime.js';
-import { customerHeaders, sealCustomerDelivery } from '../core/monitoring/customer.js';
-import { CUSTOMER_MONITOR_LIMITS, type CheckOutcome, type CustomerCheckClaim, type CustomerDeliveryClaim, type DeliveryClaim, type DeliveryResult, type PlannedEvent, type RecordedCheck, type WatchCheckInput } from '../core/store.js';
-import { admitResolution, type ServerContext } from './context.js';
+import { failedOutcome, plannedEvents, resolvedOutcome } from '../../core/monitoring/check.js';
+import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../../core/monitoring/rules.js';
+import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../../core/monitoring/webhook.js';
+import { asProblemError, type ProblemCode } from '../../core/problems.js';
+import { rfc3339 } from '../../core/runtime.js';
+import { customerHeaders, sealCustomerDelivery } from '../../core/monitoring/customer.js';
+import { CUSTOMER_MONITOR_LIMITS, type CheckOutcome, type CustomerCheckClaim, type CustomerDeliveryClaim, type DeliveryClaim, type DeliveryResult, type PlannedEvent, type RecordedCheck, type WatchCheckInput } from '../../core/store.js';
+import { admitResolution, type ServerContext } from '../context.js';
 import { Periodic } from './periodic.js';
 
 /** Watches claimed per pass (the rest wait for the next pass). */

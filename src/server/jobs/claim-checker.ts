@@ -8,10 +8,10 @@
  * could not be reached (host, resolver, egress) is no verdict: it is tried again later, and the
  * claim lapses only when its time runs out unchecked.
  */
-import { recheckClaim } from '../core/claims/index.js';
-import { RECHECK_LIFETIME_INTERVALS } from '../core/claims/types.js';
-import type { StoredClaim } from '../core/store.js';
-import type { ServerContext } from './context.js';
+import { recheckClaim } from '../../core/claims/index.js';
+import { RECHECK_LIFETIME_INTERVALS } from '../../core/claims/types.js';
+import type { StoredClaim } from '../../core/store.js';
+import type { ServerContext } from '../context.js';
 import { Periodic } from './periodic.js';
 
 /** Claims re-checked per pass at most (the rest wait for the next pass). */

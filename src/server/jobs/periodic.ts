@@ -1,10 +1,10 @@
 /**
- * Background work of the daemon that runs every so many seconds (the monitoring poller, the
- * claim re-checker): a pass now and then every period, never two passes at once, none started
- * once the daemon drains, and a failed pass logged (the next one runs as usual). A job extends
- * this class with its `pass()`.
+ * Background work of the daemon that runs every so many seconds (the monitoring pollers, the
+ * claim re-checker, the accounts sweep): a pass now and then every period, never two passes at
+ * once, none started once the daemon drains, and a failed pass logged (the next one runs as
+ * usual). A job extends this class with its `pass()`.
  */
-import type { ServerContext } from './context.js';
+import type { ServerContext } from '../context.js';
 
 export abstract class Periodic {
   #timer: NodeJS.Timeout | null = null;

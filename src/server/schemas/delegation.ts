@@ -8,12 +8,12 @@ import Type, { type TSchema } from 'typebox';
 
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 
-export const ChainStatus = Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('INDETERMINATE'), Type.Literal('MALFORMED')], {
+export const ChainStatusSchema = Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('INDETERMINATE'), Type.Literal('MALFORMED')], {
   $id: 'ChainStatus',
 });
 
 /** A check of one link: receipt, signature (rule 2), chaining (3), prf (4), window (5), capabilities (6), validity (7), cycle (8). */
-export const DelegationLinkCheck = Type.Object(
+export const DelegationLinkCheckSchema = Type.Object(
   {
     id: Type.Union([
       Type.Literal('receipt'),
@@ -33,7 +33,7 @@ export const DelegationLinkCheck = Type.Object(
 );
 
 /** A check of the whole chain: depth (rule 1), trustedRoot (rule 9). */
-export const DelegationChainCheck = Type.Object(
+export const DelegationChainCheckSchema = Type.Object(
   {
     id: Type.Union([Type.Literal('depth'), Type.Literal('trustedRoot')]),
     label: Type.String(),
@@ -43,7 +43,7 @@ export const DelegationChainCheck = Type.Object(
   { $id: 'DelegationChainCheck', additionalProperties: false },
 );
 
-export const DelegationLink = Type.Object(
+export const DelegationLinkSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0 }),
     issuer: NullableString(),
@@ -67,7 +67,7 @@ export const DelegationLink = Type.Object(
 );
 
 /** SPEC §2.13 `DelegationChainResult`. */
-export const DelegationChainResult = Type.Object(
+export const DelegationChainResultSchema = Type.Object(
   {
     status: Type.Ref('ChainStatus'),
     headline: Type.String(),
@@ -89,7 +89,7 @@ export const DelegationChainResult = Type.Object(
 );
 
 /** SPEC §2.13 Authorization; matchedCapability, root and expires only when a capability matched. */
-export const Authorization = Type.Object(
+export const AuthorizationSchema = Type.Object(
   {
     agent: NullableString(),
     tool: Type.String(),
@@ -104,7 +104,7 @@ export const Authorization = Type.Object(
 );
 
 /** The answer of POST /v1/agents/verify-delegation (SPEC §4.12). */
-export const DelegationVerification = Type.Object(
+export const DelegationVerificationSchema = Type.Object(
   {
     result: Type.Ref('DelegationChainResult'),
     registered: Type.Boolean(),
@@ -115,7 +115,7 @@ export const DelegationVerification = Type.Object(
 );
 
 /** The answer of POST /v1/agents/authorize (SPEC §4.13). */
-export const AuthorizeResponse = Type.Object(
+export const AuthorizeResponseSchema = Type.Object(
   {
     authorization: Type.Ref('Authorization'),
     chain: Type.Ref('DelegationChainResult'),
@@ -128,7 +128,7 @@ const Chain = () => Type.Array(Type.String(), { maxItems: 64, description: 'Comp
 const TrustedRoots = () => Type.Array(Type.String(), { maxItems: 64, description: 'Bare DIDs; the root issuer must be one of them (rule 9).' });
 
 /** POST /v1/agents/verify-delegation (SPEC §4.12). */
-export const VerifyDelegationRequest = Type.Object(
+export const VerifyDelegationRequestSchema = Type.Object(
   {
     chain: Chain(),
     trustedRoots: Type.Optional(TrustedRoots()),
@@ -139,7 +139,7 @@ export const VerifyDelegationRequest = Type.Object(
 );
 
 /** POST /v1/agents/authorize (SPEC §4.13). */
-export const AuthorizeRequest = Type.Object(
+export const AuthorizeRequestSchema = Type.Object(
   {
     chain: Chain(),
     tool: Type.String({ minLength: 1, maxLength: 1024, description: 'The name of the tool to authorise.' }),
@@ -149,7 +149,7 @@ export const AuthorizeRequest = Type.Object(
 );
 
 /** GET /v1/agents/verify-tool (SPEC §4.14). */
-export const VerifyToolQuery = Type.Object(
+export const VerifyToolQuerySchema = Type.Object(
   {
     agent: Type.String({ minLength: 1, description: 'The DID of the agent (a fragment is ignored).' }),
     tool: Type.String({ minLength: 1, maxLength: 1024, description: 'The name of the tool.' }),
@@ -159,18 +159,18 @@ export const VerifyToolQuery = Type.Object(
 );
 
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
-export const AGENT_REFS = {
-  ChainStatus,
-  DelegationLinkCheck,
-  DelegationChainCheck,
-  DelegationLink,
-  DelegationChainResult,
-  Authorization,
-  DelegationVerification,
-  AuthorizeResponse,
-  VerifyDelegationRequest,
-  AuthorizeRequest,
+export const DELEGATION_REFS = {
+  ChainStatus: ChainStatusSchema,
+  DelegationLinkCheck: DelegationLinkCheckSchema,
+  DelegationChainCheck: DelegationChainCheckSchema,
+  DelegationLink: DelegationLinkSchema,
+  DelegationChainResult: DelegationChainResultSchema,
+  Authorization: AuthorizationSchema,
+  DelegationVerification: DelegationVerificationSchema,
+  AuthorizeResponse: AuthorizeResponseSchema,
+  VerifyDelegationRequest: VerifyDelegationRequestSchema,
+  AuthorizeRequest: AuthorizeRequestSchema,
 };
 
 /** The $id'd resources of these routes. */
-export const AGENT_SCHEMAS: TSchema[] = Object.values(AGENT_REFS);
+export const DELEGATION_SCHEMAS: TSchema[] = Object.values(DELEGATION_REFS);

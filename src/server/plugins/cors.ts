@@ -1,0 +1,39 @@
+/**
+ * CORS (SPEC §4): any origin may read any answer (no credentials are involved: the API's bearer
+ * tokens are not cookies), and a preflight is answered for every known path with the methods
+ * served there.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { RouteTable } from '../http.js';
+import { notFound } from './not-found.js';
+
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, Content-Type',
+} as const;
+
+/** onRequest, right after the security headers: on every answer, refusals included. */
+export function corsHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(CORS_HEADERS);
+    done();
+  });
+}
+
+/** OPTIONS on every path of `table` (the mounted routes): 204 with the methods; an unknown path is 404. */
+export function corsPreflight(app: FastifyInstance, table: RouteTable): void {
+  app.options('*', { config: { budget: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const methods = table.methodsFor(path);
+    if (methods.length === 0) throw notFound(path);
+    const requested = request.headers['access-control-request-headers'];
+    return reply
+      .code(204)
+      .headers({
+        'access-control-allow-methods': methods.join(', '),
+        'access-control-allow-headers': typeof requested === 'string' && requested.length <= 1024 ? requested : 'Accept, Content-Type',
+        'access-control-max-age': '600',
+      })
+      .send();
+  });
+}

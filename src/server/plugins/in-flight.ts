@@ -1,0 +1,41 @@
+/**
+ * Requests in flight (DESIGN §10): counted until their response closes (finished or abandoned),
+ * for the drain, which waits for them and then closes every connection at once (serve.ts); each
+ * logged as it closes (access-log.ts: method, route pattern, status, time, client — never a
+ * header, query or body). While the daemon drains, a new request is refused (503
+ * SERVICE_UNAVAILABLE, Retry-After 5) and every answer closes its connection: a kept-alive
+ * socket would hold the shutdown open until the client or the keep-alive timeout lets go of it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ProblemError } from '../../core/problems.js';
+import type { AccessEntry } from '../access-log.js';
+import type { ServerContext } from '../context.js';
+import { clientOf } from '../rate-limit.js';
+
+/** onRequest, after the response headers; and onSend. Callback-style hooks: no promise per request on the hot path. */
+export function inFlight(app: FastifyInstance, ctx: ServerContext, accessLog: ((entry: AccessEntry) => void) | undefined): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    ctx.active += 1;
+    const res = reply.raw;
+    res.once('close', () => {
+      ctx.active -= 1;
+      accessLog?.({
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: res.headersSent ? res.statusCode : null,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        client: clientOf(request),
+      });
+    });
+    if (ctx.draining) {
+      reply.header('connection', 'close');
+      return done(new ProblemError('SERVICE_UNAVAILABLE', 'svc is shutting down; retry against another instance or after the restart.', { retryAfter: 5 }));
+    }
+    done();
+  });
+  // Answers finished while draining close their connection.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (ctx.draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
