@@ -7,9 +7,9 @@
  * dropped. The caller decodes the bytes (a streaming TextDecoder keeps a UTF-8 sequence split
  * across chunks whole).
  *
- * The core's reader of event streams: the MCP inspector reads a server's SSE replies with it
- * (core/mcp/client.ts). The API client, which imports nothing outside src/client, carries the same
- * parser in src/client/sse.ts; test/unit/sse-parser.test.ts holds the two texts identical.
+ * The one event-stream parser: the MCP inspector reads a server's SSE replies with it
+ * (core/mcp/client.ts) and the API client the daemon's stream (src/client/sse.ts). It imports
+ * nothing, so the client bundle that carries it stays self-contained.
  */
 
 export interface SseEvent {
