@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { completeWords } from './completion.js';
 import { usageError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { printable } from './output/layout.js';
+import { printable } from '../present/text.js';
 
 export interface Check {
   id: string;

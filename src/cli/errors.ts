@@ -15,7 +15,7 @@ import type { Command } from 'commander';
 import type { CliIo } from './io.js';
 import { EXIT } from './exit-codes.js';
 import { colorLevel, styleFor } from './output/color.js';
-import { printable } from './output/layout.js';
+import { printable } from '../present/text.js';
 import type { Style } from './output/layout.js';
 
 /** The CLI's own codes, beside the problem codes. */

@@ -57,6 +57,8 @@ const NOT_FOR_RESOLVE = [
   /^src\/server\//,
   /^src\/web\//,
   /^src\/cli\/output\/dossier\.ts$/,
+  // The dossier's view model (the web dossier's too) loads with the text dossier.
+  /^src\/present\/(dossier|history|graph)\.ts$/,
   /^src\/cli\/ui\//,
   // The fetcher (and undici, node:tls) loads on the first request (src/net/index.ts).
   /^src\/net\/(fetch|tls-evidence)\.ts$/,

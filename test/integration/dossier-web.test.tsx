@@ -5,7 +5,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dossierText, plainStyle, type Style } from '../../src/cli/output/dossier.js';
+import { dossierText } from '../../src/cli/output/dossier.js';
+import { plainStyle, type Style } from '../../src/cli/output/layout.js';
 import { renderDossier } from '../../src/cli/ui/dossier.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';

@@ -9,7 +9,7 @@ import { ConfigError } from '../../runtime/node.js';
 import { usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { shellWord } from '../output/keys.js';
 import type { MonitorOptions } from '../commands/monitor.js';
 import { table, withDaemon } from './monitor.js';

@@ -15,7 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { databaseOption } from './database.js';
 import { authorizationText, delegationChainText } from '../output/delegation.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { emitReport, type OutputOptions } from '../output/emit.js';
 import { registrationText, verifyToolText, type RegistryNote, type SetAside } from '../output/registry.js';
 import { openForReading } from './history.js';

@@ -14,7 +14,8 @@ import { databaseOption } from './database.js';
 import { colorLevel } from '../output/color.js';
 import { emitProblem, styleFor, type OutputOptions } from '../output/emit.js';
 import { diffText, historyText } from '../output/history.js';
-import { outputWidth, printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
+import { outputWidth } from '../output/layout.js';
 import { writeReport } from '../output/paging.js';
 
 export interface StoreCommandOptions extends OutputOptions {

@@ -8,7 +8,7 @@ import { ConfigError } from '../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 
 /** Writes `text` to `file`; `what` names the page in the messages ("dossier", "inspection page"). */
 export async function writeHtmlFile(io: CliIo, file: string, quiet: boolean, what: string, text: string): Promise<void> {

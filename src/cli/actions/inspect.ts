@@ -12,7 +12,7 @@ import type { McpStdioInspectOptions } from '../../core/mcp/inspect.js';
 import type { ConfiguredServer } from '../../core/mcp/config.js';
 import { databaseOption } from './database.js';
 import { htmlDestination, writeHtmlFile } from './html-file.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { usageError } from '../errors.js';
 import { emitReport, type OutputOptions, type ReportOutcome, type SarifProblem } from '../output/emit.js';
 import { a2aText, configText, mcpText } from '../output/inspection.js';
@@ -183,13 +183,13 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     } catch (err) {
       // The problem is written as a problem page, and still answered as usual (exit 4).
       if (options.html !== undefined && err instanceof ProblemError) {
-        const web = await import('../../web/mcp.js');
+        const web = await import('../../pages.js');
         await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpProblemPage(err, shown, 'offline'));
       }
       throw err;
     }
     if (options.html !== undefined) {
-      const web = await import('../../web/mcp.js');
+      const web = await import('../../pages.js');
       await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpPage({ result: value, mode: 'offline' }));
     }
     const exitCode = exitForMcp(value, policy);

@@ -5,7 +5,7 @@ import { generateSigningKey, type KeygenCurve } from '../../core/keys/generate.j
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { emitReport, type OutputOptions } from '../output/emit.js';
 import { keygenText, type KeygenReport } from '../output/keys.js';
 

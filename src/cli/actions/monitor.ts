@@ -6,7 +6,7 @@ import { EXIT, exitForProblem } from '../exit-codes.js';
 import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_DAEMON_URL, type MonitorOptions } from '../commands/monitor.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 
 /** Time limit of one call to the daemon (a check resolves the DID afresh). */
 const CALL_TIMEOUT_MS = 60_000;

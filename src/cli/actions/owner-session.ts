@@ -12,7 +12,7 @@ import { EXIT, exitForProblem } from '../exit-codes.js';
 import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
 import type { OwnerOptions } from '../commands/owner-session.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { table } from './monitor.js';
 import { readSource } from './verify.js';
 

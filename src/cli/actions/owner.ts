@@ -3,7 +3,7 @@ import type { ProjectUsage, TenantList } from '../../client/index.js';
 import { usageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { OwnerOptions } from '../commands/owner.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { table, withDaemon } from './monitor.js';
 
 /** A required option's value, trimmed; empty is a usage error (commander lets `--name ''` through). */

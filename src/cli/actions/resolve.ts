@@ -11,9 +11,9 @@ import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { usageError } from '../errors.js';
 import { exitForResolution } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { emitResult, type OutputOptions } from '../output/emit.js';
-import type { TimeMachineInput } from '../../web/dossier.js';
+import type { TimeMachineInput } from '../../pages.js';
 import { databaseOption } from './database.js';
 import type { SuppliedFile, SuppliedFileOption } from './supplied.js';
 import { htmlDestination, writeHtmlFile } from './html-file.js';
@@ -123,8 +123,8 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
 }
 
 /** --html <file>: the dossier (or the problem) as one self-contained page. The page modules load only here. */
-async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: typeof import('../../web/dossier.js')) => string): Promise<void> {
-  const web = await import('../../web/dossier.js');
+async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: typeof import('../../pages.js')) => string): Promise<void> {
+  const web = await import('../../pages.js');
   await writeHtmlFile(io, file, quiet, 'dossier', page(web));
 }
 

@@ -17,7 +17,7 @@ import { supplyResource, suppliedLimit, type SuppliedKind } from '../../core/sup
 import { withSuppliedResources, type SuppliedResource } from '../../core/supplied/resources.js';
 import type { Runtime } from '../../core/runtime.js';
 import { CliError, usageError } from '../errors.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 
 /** One file option as given: what it stands in for, for which DID or URL. */
 export interface SuppliedFileOption {

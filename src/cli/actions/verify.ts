@@ -16,7 +16,7 @@ import { RELATIONSHIPS, type Relationship } from '../../core/resolve/types.js';
 import { ConfigError, createRuntime } from '../../runtime/node.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { emitReport, type OutputOptions } from '../output/emit.js';
 import { credentialText, jwsText, policyText } from '../output/verification.js';
 import type { SuppliedFileOption } from './supplied.js';

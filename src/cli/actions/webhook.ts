@@ -4,7 +4,7 @@ import { ConfigError } from '../../runtime/node.js';
 import { usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { printable } from '../output/layout.js';
+import { printable } from '../../present/text.js';
 import { listenFailure } from './serve.js';
 import { listenerTls, tlsSetupText, webhookUrl } from './webhook-tls.js';
 

@@ -5,7 +5,7 @@
  * `printable`.
  */
 import type { Authorization, DelegationChainResult, DelegationCheck } from '../../core/delegation/types.js';
-import { printable } from './layout.js';
+import { printable } from '../../present/text.js';
 import { DEFAULT_WIDTH, Report, columns, words, type Style } from './layout.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 

@@ -5,7 +5,7 @@
  * a DID document someone else publishes: every string passes through `printable`.
  */
 import type { DereferencingResult } from '../../core/dereference/dereference.js';
-import { printable } from './layout.js';
+import { printable } from '../../present/text.js';
 import { DEFAULT_WIDTH, Report, columns, phrase, words, type Style } from './layout.js';
 
 /** What the DID URL selected, in words, from the content type and the object's own members. */

@@ -5,8 +5,9 @@
  * come from the document and its host: all `printable`.
  */
 import type { EdgeState, EnrichedResolution, GraphEdge, GraphNode, Verdict } from '../../core/resolve/types.js';
-import { displayKeyId, outcomeTone, printable } from './dossier.js';
-import { DEFAULT_WIDTH, Report, columns, phrase, words, type Style, type Tone, type Word } from './layout.js';
+import { outcomeTone } from '../../present/dossier.js';
+import { displayKeyId, printable, type Tone } from '../../present/text.js';
+import { DEFAULT_WIDTH, Report, columns, phrase, words, type Style, type Word } from './layout.js';
 
 /** What `svc graph --json` prints: the body of GET /v1/graph/{did}. */
 export interface GraphResponse {

@@ -3,8 +3,8 @@
  * out for a width with the shared layout (layout.ts).
  */
 import type { ObservationHistory, SemanticDiff } from '../../core/history/types.js';
-import { printable } from './layout.js';
-import { DEFAULT_WIDTH, Report, phrase, words, type Style, type Tone } from './layout.js';
+import { printable, type Tone } from '../../present/text.js';
+import { DEFAULT_WIDTH, Report, phrase, words, type Style } from './layout.js';
 import { plural } from '../../core/text.js';
 import { SHOWN_HASH_PREFIX } from '../../core/history/prefix.js';
 

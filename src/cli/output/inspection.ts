@@ -8,8 +8,8 @@
  */
 import type { A2aInspection } from '../../core/a2a/types.js';
 import type { ItemKind, McpInspection, McpPrompt, McpResource, McpResourceTemplate, McpTool, RiskSignal } from '../../core/mcp/types.js';
-import { printable } from './layout.js';
-import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Span, type Style, type Tone, type Word } from './layout.js';
+import { printable, type Tone } from '../../present/text.js';
+import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Span, type Style, type Word } from './layout.js';
 import { isAccepted } from '../checks.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from './verification.js';
 

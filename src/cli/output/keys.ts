@@ -3,7 +3,7 @@
  * where the private key was written and the DIDs that carry its public key. The private key
  * itself is never part of any output.
  */
-import { printable } from './layout.js';
+import { printable } from '../../present/text.js';
 import { DEFAULT_WIDTH, Report, phrase, words, type Style } from './layout.js';
 
 /** What `svc keygen --json` prints. */

@@ -9,8 +9,10 @@
  * measured on unstyled text and count code points as terminal columns (the marks used, such as
  * ✓ ✗ ✔ · ● ◀ …, are one column each).
  *
- * Pure: no ink, no react, no chalk, no process. Colour comes in through a `Style`.
+ * Pure: no ink, no react, no chalk, no process. Colour comes in through a `Style`; what a piece of
+ * text means (its `Tone`) and the `printable` rule are the view model's (src/present/text.ts).
  */
+import type { Field, Tone } from '../../present/text.js';
 
 /** Text decorations; built by the caller from a chalk instance (identity functions at level 0). */
 export interface Style {
@@ -32,32 +34,6 @@ export const plainStyle: Style = {
   red: identity,
   cyan: identity,
 };
-
-/**
- * The characters `printable` escapes (one at a time; the `u` flag reads a tag character as one):
- * C0 and C1 controls, DEL, the line and paragraph separators, and every format character (Cf).
- * The web pages show the same characters as `U+XXXX` (src/web/html.ts, visibleText).
- */
-export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
-
-/**
- * Text from a DID document, a tool server or an agent card reaches the terminal (ids, warnings
- * quoting them, tool descriptions). Control characters could drive the terminal, bidi overrides
- * reorder what is read, and invisible format characters (zero-width space and joiners, word
- * joiner, BOM, Unicode tag characters) make one name look like another ("get\u200bweather"), so
- * all of them are shown as escapes; layout whitespace becomes a plain space.
- */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    if (c === '\t' || c === '\n' || c === '\r') return ' ';
-    const code = c.codePointAt(0)!;
-    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
-    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
-
-/** What a piece of text means; each renderer turns a tone into its own colour mechanism. */
-export type Tone = 'good' | 'warn' | 'bad' | 'muted' | 'accent' | 'plain';
 
 export type ToneColor = 'green' | 'yellow' | 'red' | 'cyan' | 'dim' | null;
 
@@ -262,12 +238,6 @@ export function hang(prefix: Line | string, body: readonly Word[] | string, widt
 }
 
 /** Labelled values in two columns, the label dimmed, each value wrapped under itself. */
-export interface Field {
-  label: string;
-  value: string;
-  tone: Tone;
-}
-
 export function fieldLines(fields: readonly Field[], indent: string, width: number): Line[] {
   const labelWidth = Math.max(...fields.map((f) => columns(f.label))) + 2;
   return fields.flatMap((field) =>

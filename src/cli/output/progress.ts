@@ -16,7 +16,8 @@
 import type { StageHooks } from '../../core/resolve/trace.js';
 import type { TraceStage } from '../../core/resolve/types.js';
 import type { CliStream } from '../io.js';
-import { printable, type Style } from './layout.js';
+import { printable } from '../../present/text.js';
+import type { Style } from './layout.js';
 
 /** How long work runs before progress shows: long enough that a did:key never flickers. */
 export const DELAY_MS = 180;

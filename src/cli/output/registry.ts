@@ -4,7 +4,7 @@
  * did. DIDs, tools and reasons quote receipts and the command line: all `printable`.
  */
 import type { Authorization } from '../../core/delegation/types.js';
-import { printable } from './layout.js';
+import { printable } from '../../present/text.js';
 import { DEFAULT_WIDTH, Report, words, type Style } from './layout.js';
 import { headlineLines, statusTone } from './verification.js';
 

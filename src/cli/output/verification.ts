@@ -7,8 +7,8 @@
 import type { CheckStatus, CredentialVerification } from '../../core/credentials/types.js';
 import type { JwsVerification } from '../../core/jws/verify.js';
 import type { PolicyDecision } from '../../core/policy/run.js';
-import { printable } from './layout.js';
-import { DEFAULT_WIDTH, Report, columns, paint, words, type Line, type Style, type Tone } from './layout.js';
+import { printable, type Tone } from '../../present/text.js';
+import { DEFAULT_WIDTH, Report, columns, paint, words, type Line, type Style } from './layout.js';
 
 /** What a status word means: green for a pass, yellow for undecided or skipped, red otherwise. */
 export function statusTone(status: string): Tone {

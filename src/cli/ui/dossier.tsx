@@ -10,8 +10,10 @@
 import chalk from 'chalk';
 import { Box, Static, Text, render, type TextProps } from 'ink';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
-import { TONE_COLORS, buildDossierView, layoutDossier, type DossierLayout, type DossierOptions, type DossierView } from '../output/dossier.js';
-import { DEFAULT_WIDTH, columns, hang, lineText, type Line, type Tone } from '../output/layout.js';
+import { buildDossierView, type DossierView } from '../../present/dossier.js';
+import { layoutDossier, type DossierLayout, type DossierOptions } from '../output/dossier.js';
+import type { Tone } from '../../present/text.js';
+import { DEFAULT_WIDTH, TONE_COLORS, columns, hang, lineText, type Line } from '../output/layout.js';
 
 export interface RenderDossierOptions extends DossierOptions {
   colorLevel: 0 | 1 | 2 | 3;
