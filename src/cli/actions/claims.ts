@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { printable } from '../../present/text.js';
 import { shellWord } from '../output/keys.js';
-import type { MonitorOptions } from '../commands/monitor.js';
+import type { DaemonOptions } from '../daemon-options.js';
 import { table, withDaemon } from './monitor.js';
 import { readSource } from './verify.js';
 
@@ -20,7 +20,7 @@ type Method = (typeof METHODS)[number];
 /** Pages `svc directory --all` follows at most (50 entries each). */
 const MAX_PAGES = 200;
 
-export interface ClaimOptions extends MonitorOptions {
+export interface ClaimOptions extends DaemonOptions {
   key?: string;
   kid?: string;
   method?: string;
@@ -127,7 +127,7 @@ async function enterPressed(io: CliIo): Promise<boolean> {
 }
 
 /** ` --daemon <url>` when the URL came from the command line (SVC_DAEMON_URL stays in the environment). */
-function daemonArgument(options: MonitorOptions): string {
+function daemonArgument(options: DaemonOptions): string {
   return options.daemon === undefined ? '' : ` --daemon ${printable(shellWord(options.daemon))}`;
 }
 
@@ -202,14 +202,14 @@ export async function claimAction(io: CliIo, setExit: (code: number) => void, di
   );
 }
 
-export async function claimsAction(io: CliIo, setExit: (code: number) => void, did: string, options: MonitorOptions): Promise<void> {
+export async function claimsAction(io: CliIo, setExit: (code: number) => void, did: string, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.listClaims(did), claimsText, {
     operator: false,
     exitOf: (list) => (list.claims.length > 0 ? EXIT.PASS : EXIT.CHECK_FAILED),
   });
 }
 
-export async function directoryAction(io: CliIo, setExit: (code: number) => void, q: string | undefined, options: MonitorOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }): Promise<void> {
+export async function directoryAction(io: CliIo, setExit: (code: number) => void, q: string | undefined, options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }): Promise<void> {
   if (options.method !== undefined && !(DIRECTORY_METHODS as readonly string[]).includes(options.method)) {
     throw usageError(`--method must be one of ${DIRECTORY_METHODS.join(', ')}, not ${printable(options.method.slice(0, 32))}`);
   }

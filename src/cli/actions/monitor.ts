@@ -1,11 +1,11 @@
-/** `svc monitor …`: the work of its commands, loaded when one runs (their options: commands/monitor.ts). */
+/** `svc monitor …`: the work of its commands, loaded when one runs (their options: commands/monitor.ts, daemon-options.ts). */
 import type { MonitorEvent, MonitoringStatus, SvcClient, Watch, WatchCheck, WatchCreated } from '../../client/index.js';
 import { ConfigError } from '../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from '../errors.js';
 import { EXIT, exitForProblem } from '../exit-codes.js';
 import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_DAEMON_URL, type MonitorOptions } from '../commands/monitor.js';
+import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../daemon-options.js';
 import { printable } from '../../present/text.js';
 
 /** Time limit of one call to the daemon (a check resolves the DID afresh). */
@@ -77,7 +77,7 @@ export async function daemonFailure(io: CliIo, err: unknown, base: string, json:
  */
 export async function withDaemon<T>(
   io: CliIo,
-  options: MonitorOptions,
+  options: DaemonOptions,
   setExit: (code: number) => void,
   call: (client: SvcClient) => Promise<T>,
   text: (value: T) => string,
@@ -162,7 +162,7 @@ export function statusText(status: MonitoringStatus): string {
   ].join('\n');
 }
 
-export async function watchAddAction(io: CliIo, setExit: (code: number) => void, did: string, webhookUrl: string, options: MonitorOptions & { interval?: string }): Promise<void> {
+export async function watchAddAction(io: CliIo, setExit: (code: number) => void, did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }): Promise<void> {
   const intervalSeconds = interval(options.interval);
   await withDaemon(
     io,
@@ -173,11 +173,11 @@ export async function watchAddAction(io: CliIo, setExit: (code: number) => void,
   );
 }
 
-export async function watchListAction(io: CliIo, setExit: (code: number) => void, options: MonitorOptions): Promise<void> {
+export async function watchListAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.listWatches(), (list) => watchListText(list.watches));
 }
 
-export async function watchRemoveAction(io: CliIo, setExit: (code: number) => void, id: string, options: MonitorOptions): Promise<void> {
+export async function watchRemoveAction(io: CliIo, setExit: (code: number) => void, id: string, options: DaemonOptions): Promise<void> {
   await withDaemon(
     io,
     options,
@@ -190,11 +190,11 @@ export async function watchRemoveAction(io: CliIo, setExit: (code: number) => vo
   );
 }
 
-export async function watchCheckAction(io: CliIo, setExit: (code: number) => void, id: string, options: MonitorOptions): Promise<void> {
+export async function watchCheckAction(io: CliIo, setExit: (code: number) => void, id: string, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.checkWatch(id), (check) => watchCheckText(id, check));
 }
 
-export async function eventsAction(io: CliIo, setExit: (code: number) => void, options: MonitorOptions & { watch?: string }): Promise<void> {
+export async function eventsAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { watch?: string }): Promise<void> {
   await withDaemon(
     io,
     options,
@@ -204,6 +204,6 @@ export async function eventsAction(io: CliIo, setExit: (code: number) => void, o
   );
 }
 
-export async function statusAction(io: CliIo, setExit: (code: number) => void, options: MonitorOptions): Promise<void> {
+export async function statusAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.monitoringStatus(), statusText);
 }

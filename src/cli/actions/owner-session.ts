@@ -11,12 +11,21 @@ import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from 
 import { EXIT, exitForProblem } from '../exit-codes.js';
 import { writeReport } from '../output/paging.js';
 import type { CliIo } from '../io.js';
-import type { OwnerOptions } from '../commands/owner-session.js';
 import { printable } from '../../present/text.js';
 import { table } from './monitor.js';
 import { readSource } from './verify.js';
 
 const CALL_TIMEOUT_MS = 60_000;
+
+/** The options of the owner's own subcommands: where the gateway is, the Origin writes carry, the output. */
+export interface GatewayOptions {
+  gateway?: string;
+  origin?: string;
+  json?: boolean;
+  quiet?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
+}
 
 /** What `svc owner login` keeps (mode 0600): never printed. */
 interface StoredSession {
@@ -97,7 +106,7 @@ async function gatewayFailure(io: CliIo, err: unknown, base: string, json: boole
 }
 
 /** The stored session (with --gateway / --origin applied), or a usage error. */
-function sessionFor(io: CliIo, options: OwnerOptions): StoredSession {
+function sessionFor(io: CliIo, options: GatewayOptions): StoredSession {
   const stored = readSession(io.env);
   if (stored === null) throw usageError('no owner session here', 'sign in first: svc owner login --gateway <url> --did <did> --key <file>');
   const gateway = options.gateway !== undefined ? gatewayOf(options.gateway) : stored.gateway;
@@ -107,7 +116,7 @@ function sessionFor(io: CliIo, options: OwnerOptions): StoredSession {
 
 async function withGateway<T>(
   io: CliIo,
-  options: OwnerOptions,
+  options: GatewayOptions,
   setExit: (code: number) => void,
   client: { base: string; origin: string; cookie?: string },
   call: (client: SvcClient) => Promise<T>,
@@ -132,7 +141,7 @@ function projectsText(subject: string, projects: readonly OwnerProject[]): strin
   return head + table(['PROJECT', 'NAME', 'TENANT', 'CREATED'], projects.map((p) => [p.id, p.name, p.tenantId, p.createdAt]));
 }
 
-export async function loginAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { did: string; key: string; kid?: string }): Promise<void> {
+export async function loginAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions & { did: string; key: string; kid?: string }): Promise<void> {
   if (options.gateway === undefined) throw usageError('svc owner login needs --gateway <url>: the cookie gateway (svc serve --gateway-port)');
   const base = gatewayOf(options.gateway);
   const origin = options.origin !== undefined ? originOf(options.origin) : new URL(base).origin;
@@ -168,7 +177,7 @@ export async function loginAction(io: CliIo, setExit: (code: number) => void, op
   );
 }
 
-export async function logoutAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions): Promise<void> {
+export async function logoutAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions): Promise<void> {
   const stored = readSession(io.env);
   if (stored === null) {
     if (options.json) io.stdout.write(`${JSON.stringify({ signedOut: true, session: false }, null, 2)}\n`);
@@ -187,12 +196,12 @@ export async function logoutAction(io: CliIo, setExit: (code: number) => void, o
   }
 }
 
-export async function projectsAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions): Promise<void> {
+export async function projectsAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions): Promise<void> {
   const s = sessionFor(io, options);
   await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listOwnerProjects(), (list) => projectsText(list.subject, list.projects));
 }
 
-type KeyOptions = OwnerOptions & { project: string; key?: string; label?: string };
+type KeyOptions = GatewayOptions & { project: string; key?: string; label?: string };
 
 const SECRET_LINE = 'The secret is shown only now: the daemon keeps only its digest. Store it where your client reads it.';
 
@@ -248,8 +257,8 @@ export async function keysRotateAction(io: CliIo, setExit: (code: number) => voi
     keyAnswerText(answer, options.quiet));
 }
 
-type WatchOptions = OwnerOptions & { project: string; watch?: string; did?: string; report?: boolean };
-type HookOptions = OwnerOptions & { project: string; url?: string };
+type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string; report?: boolean };
+type HookOptions = GatewayOptions & { project: string; url?: string };
 
 /** A cell: a string member as it is, anything else as JSON, absent or null as "-". */
 const cell = (row: Record<string, unknown>, member: string): string => {
@@ -345,7 +354,7 @@ export async function webhookDeliveriesAction(io: CliIo, setExit: (code: number)
   });
 }
 
-export async function usageAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions): Promise<void> {
+export async function usageAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions): Promise<void> {
   const s = sessionFor(io, options);
   await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.scheduledUsage(), (answer) => {
     const list = rows(answer, 'projects');

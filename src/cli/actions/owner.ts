@@ -2,7 +2,7 @@
 import type { ProjectUsage, TenantList } from '../../client/index.js';
 import { usageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import type { OwnerOptions } from '../commands/owner.js';
+import type { DaemonOptions } from '../daemon-options.js';
 import { printable } from '../../present/text.js';
 import { table, withDaemon } from './monitor.js';
 
@@ -24,11 +24,11 @@ export function usageText(usage: ProjectUsage): string {
   return table(['PERIOD', 'METRIC', 'COUNT'], usage.usage.map((u) => [u.period, u.metric, String(u.count)]));
 }
 
-export async function tenantsAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions): Promise<void> {
+export async function tenantsAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.listTenants(), tenantsText);
 }
 
-export async function tenantCreateAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { name: string; owner: string }): Promise<void> {
+export async function tenantCreateAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { name: string; owner: string }): Promise<void> {
   const name = required(options.name, '--name');
   const owner = required(options.owner, '--owner');
   await withDaemon(
@@ -40,7 +40,7 @@ export async function tenantCreateAction(io: CliIo, setExit: (code: number) => v
   );
 }
 
-export async function projectCreateAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { tenant: string; name: string }): Promise<void> {
+export async function projectCreateAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { tenant: string; name: string }): Promise<void> {
   const tenant = required(options.tenant, '--tenant');
   const name = required(options.name, '--name');
   await withDaemon(
@@ -52,7 +52,7 @@ export async function projectCreateAction(io: CliIo, setExit: (code: number) => 
   );
 }
 
-export async function attachAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { tenant: string; subject: string }): Promise<void> {
+export async function attachAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { tenant: string; subject: string }): Promise<void> {
   const tenant = required(options.tenant, '--tenant');
   const subject = required(options.subject, '--subject');
   await withDaemon(
@@ -64,7 +64,7 @@ export async function attachAction(io: CliIo, setExit: (code: number) => void, o
   );
 }
 
-export async function detachAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { tenant: string; subject: string }): Promise<void> {
+export async function detachAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { tenant: string; subject: string }): Promise<void> {
   const tenant = required(options.tenant, '--tenant');
   const subject = required(options.subject, '--subject');
   await withDaemon(
@@ -79,7 +79,7 @@ export async function detachAction(io: CliIo, setExit: (code: number) => void, o
   );
 }
 
-export async function usageAction(io: CliIo, setExit: (code: number) => void, options: OwnerOptions & { project: string }): Promise<void> {
+export async function usageAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { project: string }): Promise<void> {
   const project = required(options.project, '--project');
   await withDaemon(io, options, setExit, (client) => client.projectUsage(project), usageText);
 }

@@ -26,7 +26,7 @@ import { DIRECTORY_LIMIT, DIRECTORY_METHODS } from '../../core/claims/types.js';
 import { completeFiles } from '../completion.js';
 import type { ClaimOptions } from '../actions/claims.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_DAEMON_URL, type MonitorOptions } from './monitor.js';
+import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../daemon-options.js';
 
 const EXIT_STATUS = `Exit status: 0 verified (or, for well-known and dns, the challenge printed when no terminal
 confirms it); 1 the proof was refused (the reason is printed); 2 a usage error (or the daemon's
@@ -93,7 +93,7 @@ Examples:
   $ svc claims did:web:example.com
   $ svc claims did:key:z6Mk… --json | jq '.claims[].proves'`,
     )
-    .action(async (did: string, options: MonitorOptions) => (await import('../actions/claims.js')).claimsAction(io, setExit, did, options));
+    .action(async (did: string, options: DaemonOptions) => (await import('../actions/claims.js')).claimsAction(io, setExit, did, options));
 
   daemon(
     program
@@ -121,5 +121,5 @@ Examples:
   $ svc directory example.com --method web
   $ svc directory --all --json | jq -r '.entries[].did'`,
     )
-    .action(async (q: string | undefined, options: MonitorOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }) => (await import('../actions/claims.js')).directoryAction(io, setExit, q, options));
+    .action(async (q: string | undefined, options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }) => (await import('../actions/claims.js')).directoryAction(io, setExit, q, options));
 }

@@ -15,17 +15,8 @@
  */
 import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../output/options.js';
+import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../daemon-options.js';
 import type { CliIo } from '../io.js';
-
-export const DEFAULT_DAEMON_URL = 'http://127.0.0.1:8080';
-
-export interface MonitorOptions {
-  daemon?: string;
-  json?: boolean;
-  quiet?: boolean;
-  /** false with --no-pager. */
-  pager?: boolean;
-}
 
 const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a bad --daemon or option, or the daemon's
 INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED, NOT_FOUND,
@@ -94,34 +85,34 @@ Examples:
   $ svc monitor watch add did:web:example.com https://hooks.example/svc --interval 600
   $ SECRET=$(svc monitor watch add did:web:example.com https://hooks.example/svc -q)`,
     )
-    .action(async (did: string, webhookUrl: string, options: MonitorOptions & { interval?: string }) => (await import('../actions/monitor.js')).watchAddAction(io, setExit, did, webhookUrl, options));
+    .action(async (did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }) => (await import('../actions/monitor.js')).watchAddAction(io, setExit, did, webhookUrl, options));
 
   daemonOptions(watch.command('list').description('List the active watches (webhook URLs redacted, never a secret)'), "print the daemon's answer, {watches}, as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc monitor watch list\n  $ svc monitor watch list --json | jq -r \'.watches[].id\'')
-    .action(async (options: MonitorOptions) => (await import('../actions/monitor.js')).watchListAction(io, setExit, options));
+    .action(async (options: DaemonOptions) => (await import('../actions/monitor.js')).watchListAction(io, setExit, options));
 
   daemonOptions(
     watch.command('rm').alias('remove').description('Stop a watch (its queued events are cancelled)').argument('<id>', 'the watch id (svc monitor watch list)'),
     'print {id, deleted: true} as JSON (the daemon answers no body)',
   )
     .addHelpText('after', '\nAn unknown id is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc monitor watch rm 1')
-    .action(async (id: string, options: MonitorOptions) => (await import('../actions/monitor.js')).watchRemoveAction(io, setExit, id, options));
+    .action(async (id: string, options: DaemonOptions) => (await import('../actions/monitor.js')).watchRemoveAction(io, setExit, id, options));
 
   daemonOptions(
     watch.command('check').description('Check a watch now, as the poller does').argument('<id>', 'the watch id (svc monitor watch list)'),
     "print the daemon's answer, {eventId, changed, delivery}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc monitor watch check 1')
-    .action(async (id: string, options: MonitorOptions) => (await import('../actions/monitor.js')).watchCheckAction(io, setExit, id, options));
+    .action(async (id: string, options: DaemonOptions) => (await import('../actions/monitor.js')).watchCheckAction(io, setExit, id, options));
 
   daemonOptions(
     monitor.command('events').description('List the monitor events and their delivery state, newest first').option('--watch <id>', "only this watch's events"),
     "print the daemon's answer, {events}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc monitor events\n  $ svc monitor events --watch 1 --json')
-    .action(async (options: MonitorOptions & { watch?: string }) => (await import('../actions/monitor.js')).eventsAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { watch?: string }) => (await import('../actions/monitor.js')).eventsAction(io, setExit, options));
 
   daemonOptions(monitor.command('status').description('Show the gauges of the monitoring tables (counts and limits)'), "print the daemon's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc monitor status\n  $ svc monitor status --json')
-    .action(async (options: MonitorOptions) => (await import('../actions/monitor.js')).statusAction(io, setExit, options));
+    .action(async (options: DaemonOptions) => (await import('../actions/monitor.js')).statusAction(io, setExit, options));
 }

@@ -15,16 +15,8 @@
 import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../output/options.js';
 import { completeFiles } from '../completion.js';
+import type { GatewayOptions } from '../actions/owner-session.js';
 import type { CliIo } from '../io.js';
-
-export interface OwnerOptions {
-  gateway?: string;
-  origin?: string;
-  json?: boolean;
-  quiet?: boolean;
-  /** false with --no-pager. */
-  pager?: boolean;
-}
 
 const SESSION_EXIT_STATUS = `Exit status: 0 done; 2 a usage error (a bad --gateway, --origin or key file, no stored session, or
 the gateway's INVALID_OPTIONS); 4 the gateway could not be reached or answered another problem (UNAUTHORIZED,
@@ -61,22 +53,22 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     'print {subject, projects, expiresAt, absoluteExpiresAt} as JSON (never the cookie)',
   ).addHelpText('after', `\n${SESSION_NOTE}\n\nExamples:\n  $ svc owner login --gateway http://127.0.0.1:8081 --did did:key:z6Mk… --key owner.jwk`);
   completeFiles(login, '--key');
-  login.action(async (options: OwnerOptions & { did: string; key: string; kid?: string }) => (await action()).loginAction(io, setExit, options));
+  login.action(async (options: GatewayOptions & { did: string; key: string; kid?: string }) => (await action()).loginAction(io, setExit, options));
 
   gatewayOptions(owner.command('logout').description('Sign out: end the session at the gateway and forget it here'), 'print {signedOut: true} as JSON')
     .addHelpText('after', '\nExamples:\n  $ svc owner logout')
-    .action(async (options: OwnerOptions) => (await action()).logoutAction(io, setExit, options));
+    .action(async (options: GatewayOptions) => (await action()).logoutAction(io, setExit, options));
 
   gatewayOptions(owner.command('projects').description('List the projects you own'), "print the gateway's answer, {subject, projects}, as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc owner projects\n  $ svc owner projects --json')
-    .action(async (options: OwnerOptions) => (await action()).projectsAction(io, setExit, options));
+    .action(async (options: GatewayOptions) => (await action()).projectsAction(io, setExit, options));
 
   const keys = owner
     .command('keys')
     .helpCommand(false)
     .description("List, issue, revoke and rotate a project's API keys")
     .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner keys list --project prj_…\n  $ svc owner keys issue --project prj_… --label ci`);
-  type KeyOptions = OwnerOptions & { project: string; key?: string; label?: string };
+  type KeyOptions = GatewayOptions & { project: string; key?: string; label?: string };
   gatewayOptions(keys.command('list').description("The project's keys (metadata, never a secret)").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc owner keys list --project prj_…')
     .action(async (options: KeyOptions) => (await action()).keysListAction(io, setExit, options));
@@ -104,7 +96,7 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .helpCommand(false)
     .description("List, add and remove a project's watches (checked hourly; changes go to the project's webhook)")
     .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches list --project prj_…`);
-  type WatchOptions = OwnerOptions & { project: string; watch?: string; did?: string };
+  type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string };
   gatewayOptions(watches.command('list').description("The project's watches").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc owner watches list --project prj_…')
     .action(async (options: WatchOptions) => (await action()).watchesListAction(io, setExit, options));
@@ -138,7 +130,7 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .helpCommand(false)
     .description("Show, set and disable the project's webhook (signed: X-SVC-Signature)")
     .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc\n  $ svc owner webhook deliveries --project prj_…`);
-  type HookOptions = OwnerOptions & { project: string; url?: string };
+  type HookOptions = GatewayOptions & { project: string; url?: string };
   gatewayOptions(webhook.command('show').description('The active webhook (never its secret)').requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc owner webhook show --project prj_…')
     .action(async (options: HookOptions) => (await action()).webhookShowAction(io, setExit, options));
@@ -157,5 +149,5 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
 
   gatewayOptions(owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'), "print the gateway's answer as JSON")
     .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner schedule`)
-    .action(async (options: OwnerOptions) => (await action()).usageAction(io, setExit, options));
+    .action(async (options: GatewayOptions) => (await action()).usageAction(io, setExit, options));
 }

@@ -19,10 +19,8 @@
 import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../output/options.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_DAEMON_URL, type MonitorOptions } from './monitor.js';
+import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../daemon-options.js';
 import { addOwnerSessionCommands, SESSION_NOTE } from './owner-session.js';
-
-export type OwnerOptions = MonitorOptions;
 
 const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a missing option, a bad --daemon, or the
 daemon's INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED,
@@ -73,7 +71,7 @@ Examples:
 
   daemonOptions(owner.command('tenants').description('List the tenants with their owners and projects'), "print the daemon's answer, {tenants}, as JSON")
     .addHelpText('after', "\nExamples:\n  $ svc owner tenants\n  $ svc owner tenants --json | jq -r '.tenants[].id'")
-    .action(async (options: OwnerOptions) => (await action()).tenantsAction(io, setExit, options));
+    .action(async (options: DaemonOptions) => (await action()).tenantsAction(io, setExit, options));
 
   daemonOptions(
     owner
@@ -84,7 +82,7 @@ Examples:
     "print the daemon's answer, {tenant}, as JSON",
   )
     .addHelpText('after', '\nWith -q only the tenant id is printed.\n\nExamples:\n  $ svc owner tenant-create --name Acme --owner did:web:alice.example\n  $ TENANT=$(svc owner tenant-create --name Acme --owner did:web:alice.example -q)')
-    .action(async (options: OwnerOptions & { name: string; owner: string }) => (await action()).tenantCreateAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { name: string; owner: string }) => (await action()).tenantCreateAction(io, setExit, options));
 
   daemonOptions(
     owner
@@ -95,7 +93,7 @@ Examples:
     "print the daemon's answer, {project}, as JSON",
   )
     .addHelpText('after', '\nA name the tenant already uses is INVALID_REQUEST; an unknown tenant NOT_FOUND (exit 4). With -q only the project id is printed.\n\nExamples:\n  $ svc owner project-create --tenant ten_… --name website')
-    .action(async (options: OwnerOptions & { tenant: string; name: string }) => (await action()).projectCreateAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { tenant: string; name: string }) => (await action()).projectCreateAction(io, setExit, options));
 
   daemonOptions(
     owner
@@ -106,7 +104,7 @@ Examples:
     "print the daemon's answer, {tenantId, owners}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner attach --tenant ten_… --subject did:web:bob.example')
-    .action(async (options: OwnerOptions & { tenant: string; subject: string }) => (await action()).attachAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { tenant: string; subject: string }) => (await action()).attachAction(io, setExit, options));
 
   daemonOptions(
     owner
@@ -117,14 +115,14 @@ Examples:
     'print {tenantId, subject, detached: true} as JSON (the daemon answers no body)',
   )
     .addHelpText('after', '\nA subject that is not an owner of the tenant is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc owner detach --tenant ten_… --subject did:web:bob.example')
-    .action(async (options: OwnerOptions & { tenant: string; subject: string }) => (await action()).detachAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { tenant: string; subject: string }) => (await action()).detachAction(io, setExit, options));
 
   daemonOptions(
     owner.command('usage').description("Show a project's usage counters (keyed requests by month; nothing is charged)").requiredOption('--project <id>', 'the project id (prj_…)'),
     "print the daemon's answer, {projectId, usage}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner usage --project prj_…\n  $ svc owner usage --project prj_… --json')
-    .action(async (options: OwnerOptions & { project: string }) => (await action()).usageAction(io, setExit, options));
+    .action(async (options: DaemonOptions & { project: string }) => (await action()).usageAction(io, setExit, options));
 
   addOwnerSessionCommands(owner, io, setExit);
 }
