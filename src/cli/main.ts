@@ -1,11 +1,11 @@
 /** CLI entry (bundled to dist/cli.js, launched by bin/svc.js). Returns the exit code. */
 import { CommanderError } from 'commander';
-import { ENVIRONMENT } from './environment.js';
-import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './errors.js';
-import { EXIT } from './exit-codes.js';
-import { processIo, type CliIo } from './io.js';
+import { ENVIRONMENT } from './cmdutil/environment.js';
+import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './cmdutil/errors.js';
+import { EXIT } from './cmdutil/exit-codes.js';
+import { processIo, type CliIo } from './cmdutil/io.js';
 import { manPage as renderManPage } from './man.js';
-import { plainStyle } from './output/layout.js';
+import { plainStyle } from './cmdutil/layout.js';
 import { buildProgram, OUTPUT_HELP } from './program.js';
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {

@@ -3,8 +3,8 @@
  * text and ink renderers show the same lines (parity: dossier-ink.test.tsx).
  */
 import { describe, expect, it } from 'vitest';
-import { dossierText } from '../../src/cli/output/dossier.js';
-import { plainStyle, type Style } from '../../src/cli/output/layout.js';
+import { dossierText } from '../../src/cli/cmd/resolve/render.js';
+import { plainStyle, type Style } from '../../src/cli/cmdutil/layout.js';
 import { buildDossierView } from '../../src/present/dossier.js';
 import { timelineIndexes, type TimelineRow } from '../../src/present/history.js';
 import { shortKey } from '../../src/present/text.js';

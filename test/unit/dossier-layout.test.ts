@@ -19,7 +19,7 @@ import {
   words,
   wrapWords,
   type Word,
-} from '../../src/cli/output/layout.js';
+} from '../../src/cli/cmdutil/layout.js';
 import { markStyle } from '../support/text.js';
 
 /** Words as reports see them: short ones, marks, ids and DIDs far longer than a line. */

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenerTls, tlsSetupText, urlHostOf, webhookUrl } from '../../src/cli/actions/webhook-tls.js';
+import { listenerTls, tlsSetupText, urlHostOf, webhookUrl } from '../../src/cli/cmd/webhook/tls.js';
 import { createTestCa } from '../support/pki.js';
 
 const DAY = 86_400_000;
