@@ -44,7 +44,7 @@ function usageHint(io: CliIo, detail: string): string {
   return setting !== undefined && ENVIRONMENT.some((v) => v.name === setting) ? "see 'svc help environment'" : helpHint(runningCommand(io));
 }
 
-/** Prints why the run failed, in the one error style (errors.ts), and returns its exit code. */
+/** Prints why the run failed, in the one error style (cmdutil/errors.ts), and returns its exit code. */
 async function failed(io: CliIo, err: unknown, noColor: boolean): Promise<number> {
   const report = async (r: ErrorReport, code: number) => {
     await reportError(io, r, { noColor });

@@ -3,18 +3,19 @@
  *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
  *   --format sarif  one SARIF 2.1.0 log on stdout (the outcome's `sarif`; a problem's log from
  *            `sarifProblem`, beside the usual error on stderr)
- *   TTY      the ink dossier (ink is imported only here, only then); a report taller than the
- *            terminal through the pager (paging.ts; --no-pager, SVC_PAGER)
- *   piped    the plain-text dossier
+ *   TTY      the report drawn with ink when it has a drawing (a resolution's dossier; ink is
+ *            imported only then), else its text; a report taller than the terminal through the
+ *            pager (paging.ts; --no-pager, SVC_PAGER)
+ *   piped    the plain-text report (for a resolution, the plain-text dossier)
  * Diagnostics go to stderr; --quiet hides the report (not --json output), never an error.
  */
 import { asProblemError, hintText, type ProblemError } from '../../core/problems.js';
 import type { Runtime } from '../../core/runtime.js';
 import type { StageHooks } from '../../core/resolve/trace.js';
-import type { EnrichedResolution } from '../../core/resolve/types.js';
+import type { TraceStage } from '../../core/resolve/types.js';
 import { exitForProblem } from './exit-codes.js';
 import type { CliIo, CliStream } from './io.js';
-import { colorLevel, styleFor } from './color.js';
+import { colorLevel, styleFor, type ColorLevel } from './color.js';
 import { CliError, failingStages, reportError, helpHint, runningCommand } from './errors.js';
 import { outputWidth, type Style } from './layout.js';
 import { CapturedTerminal, mayPage, writeReport } from './paging.js';
@@ -58,49 +59,30 @@ async function watchWork(io: CliIo, options: OutputOptions): Promise<StageWatch 
   return watchStages(io.stderr, { live, verbose, style });
 }
 
-export interface CommandOutcome {
-  result: EnrichedResolution;
-  exitCode: number;
-}
-
-export async function emitResult(
-  io: CliIo,
-  options: OutputOptions,
-  runtime: Runtime,
-  run: (hooks: StageHooks) => Promise<CommandOutcome>,
-  setExit: (code: number) => void,
-): Promise<void> {
-  await emitReport(
-    io,
-    options,
-    runtime,
-    async (hooks) => {
-      const { result, exitCode } = await run(hooks);
-      // The dossier's text renderer loads only when a report is printed (not for --json).
-      const dossierText = options.json || options.quiet ? null : (await import('../cmd/resolve/render.js')).dossierText;
-      const text = (style: Style, width: number) => (dossierText ? dossierText(result, style, width, { verbose: options.verbose === true }) : '');
-      return { value: result, exitCode, text, dossier: result };
-    },
-    setExit,
-  );
-}
-
 export interface ReportOutcome<T> {
   /** The SPEC result, printed as is with --json. */
   value: T;
   exitCode: number;
   /** The plain-text (coloured) report, laid out for `width` columns (layout.ts outputWidth). */
   text: (style: Style, width: number) => string;
-  /** A resolution shown as the ink dossier instead of `text` on a real terminal. */
-  dossier?: EnrichedResolution;
+  /** A report drawn with ink instead of `text` on a real terminal (a resolution's dossier: cmd/resolve). */
+  drawn?: DrawnReport;
   /**
    * Why the exit code is what it is, when the result alone does not say (e.g. "needs attention:
    * no trusted root was given; …"): each a line `svc: <note>` on stderr after the report, also
    * with --json and --quiet (like an error, it is never hidden).
    */
   notes?: readonly string[];
-  /** The SARIF 2.1.0 log of the result, for --format sarif (sarif.ts). */
+  /** The SARIF 2.1.0 log of the result, for --format sarif (cmd/inspect/sarif.ts). */
   sarif?: () => unknown;
+}
+
+/** How a report is drawn with ink, for a real terminal of a known size. */
+export interface DrawnReport {
+  /** The stages the drawn report shows itself with --verbose (stderr does not repeat them then). */
+  trace: readonly TraceStage[];
+  /** Loads the drawing (ink is imported only then) and returns what draws the report on `stdout`. */
+  load: () => Promise<(stdout: NodeJS.WriteStream, options: { colorLevel: ColorLevel; width: number; verbose: boolean }) => Promise<void>>;
 }
 
 /** The SARIF log of a problem (no answer), for --format sarif: built from the problem object and the exit code. */
@@ -143,7 +125,7 @@ export async function emitReport<T>(
   watch?.done();
   // A resolution's dossier shows its own trace with --verbose, so stderr repeats it only when
   // the dossier is not printed (--json); other work prints the stages seen while it ran.
-  if (!outcome.dossier || machineReadable(options)) watch?.printTrace(outcome.dossier?.trace);
+  if (!outcome.drawn || machineReadable(options)) watch?.printTrace(outcome.drawn?.trace);
   if (options.format === 'sarif' && outcome.sarif) {
     io.stdout.write(`${JSON.stringify(outcome.sarif(), null, 2)}\n`);
   } else if (options.json) {
@@ -151,9 +133,9 @@ export async function emitReport<T>(
   } else if (!options.quiet) {
     const level = colorLevel(io.stdout, io.env, options.color === false);
     const width = outputWidth(io.stdout, io.env);
-    if (outcome.dossier && useInk(io.stdout, io.env)) {
-      const { renderDossier } = await import('../cmd/resolve/render-ink.js');
-      const render = (stdout: CliStream) => renderDossier(outcome.dossier!, { colorLevel: level, stdout: stdout as NodeJS.WriteStream, width, verbose: options.verbose === true });
+    if (outcome.drawn && useInk(io.stdout, io.env)) {
+      const draw = await outcome.drawn.load();
+      const render = (stdout: CliStream) => draw(stdout as NodeJS.WriteStream, { colorLevel: level, width, verbose: options.verbose === true });
       // A dossier that may need the pager is drawn aside first, then written or paged whole.
       if (mayPage(io, options)) {
         const drawn = new CapturedTerminal(io.stdout);

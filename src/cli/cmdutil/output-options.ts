@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { usageError } from './errors.js';
 
-/** `--format`: text (the report), json (as --json), sarif (a SARIF 2.1.0 log, sarif.ts). */
+/** `--format`: text (the report), json (as --json), sarif (a SARIF 2.1.0 log, cmd/inspect/sarif.ts). */
 export const OUTPUT_FORMATS = ['text', 'json', 'sarif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

@@ -1,4 +1,4 @@
-/** Options shared by several commands: the embedded store's file and the egress allowance (their values are read by actions/database.ts and the runtime). */
+/** Options shared by several commands: the embedded store's file and the egress allowance (their values are read by database.ts and the runtime). */
 import { Option, type Command } from 'commander';
 import { completeFiles } from './completion.js';
 

@@ -1,5 +1,5 @@
-/** `svc claim`, `svc claims` and `svc directory`: their work, loaded when one runs (their options: commands/claims.ts). */
-import type { Claim, ClaimChallenge, ClaimList, ClaimVerification, DirectoryPage, SvcClient } from '../../../client/index.js';
+/** `svc claim`, `svc claims` and `svc directory`: their work, loaded when one runs (their options: command.ts). */
+import type { ClaimChallenge, ClaimVerification, SvcClient } from '../../../client/index.js';
 import { CHALLENGE_TTL, CLAIM_METHODS, DIRECTORY_LIMIT, DIRECTORY_METHODS } from '../../../core/claims/types.js';
 import { signClaimPayload } from '../../../core/delegation/mint.js';
 import { parseDid } from '../../../core/did/syntax.js';
@@ -10,69 +10,17 @@ import { usageError } from '../../cmdutil/errors.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { shellWord } from '../keygen/render.js';
+import { shellWord } from '../../cmdutil/shell-word.js';
 import type { DaemonOptions } from '../../cmdutil/daemon-options.js';
-import { table, withDaemon } from '../monitor/action.js';
-import { readSource } from '../verify/action.js';
+import { withDaemon } from '../../cmdutil/daemon.js';
+import { readSource } from '../../cmdutil/source.js';
+import { challengeText, claimsText, directoryText, verificationText } from './render.js';
+import type { ClaimOptions } from './options.js';
 
 const METHODS = CLAIM_METHODS;
 type Method = (typeof METHODS)[number];
 /** Pages `svc directory --all` follows at most (50 entries each). */
 const MAX_PAGES = 200;
-
-export interface ClaimOptions extends DaemonOptions {
-  key?: string;
-  kid?: string;
-  method?: string;
-  token?: string;
-  list?: boolean;
-  unlist?: boolean;
-  expiresIn?: string;
-}
-
-function claimLines(claim: Claim): string[] {
-  return [
-    `  ${claim.method}: ${printable(claim.subject)}`,
-    `    proves          ${printable(claim.proves)}`,
-    ...claim.doesNotProve.map((d, i) => `    ${i === 0 ? 'does not prove ' : '               '} ${printable(d)}`),
-    `    verified ${claim.verifiedAt}, last checked ${claim.lastCheckedAt}, expires ${claim.expiresAt}${claim.nextCheckAt ? `, next re-check ${claim.nextCheckAt}` : ''}`,
-  ];
-}
-
-export function challengeText(challenge: ClaimChallenge, did: string): string {
-  const lines = [`challenge for ${printable(did)} (${challenge.method}, purpose ${challenge.purpose}), expires ${challenge.expiresAt}`];
-  if (challenge.wellKnown) lines.push('Host this line in the file:', `  url      ${printable(challenge.wellKnown.url)}`, `  line     ${printable(challenge.wellKnown.content)}`);
-  if (challenge.dns) lines.push('Publish this DNS record:', `  name     ${printable(challenge.dns.name)}`, `  type     ${challenge.dns.type}`, `  value    ${printable(challenge.dns.value)}`);
-  if (challenge.signature) lines.push('Sign this JWS payload with a key under authentication:', `  payload  ${printable(challenge.signature.payload)}`);
-  lines.push(`token      ${printable(challenge.token)}`, '');
-  return lines.join('\n');
-}
-
-export function verificationText(result: ClaimVerification): string {
-  if (!result.verified) return `refused: ${result.refusal?.code ?? 'REFUSED'}: ${printable(result.refusal?.reason ?? 'no reason given')}\n`;
-  const lines = [`verified: ${printable(result.did)}`];
-  if (result.claim) lines.push(...claimLines(result.claim));
-  if (result.listed !== null) lines.push(`  listed in the directory: ${result.listed ? 'yes' : 'no'}`);
-  return `${lines.join('\n')}\n`;
-}
-
-export function claimsText(list: ClaimList): string {
-  const lines = [`${printable(list.did)}: ${list.claims.length === 0 ? 'no current claim' : `${list.claims.length} current claim${list.claims.length === 1 ? '' : 's'}`}${list.listed ? ' (listed in the directory)' : ''}`];
-  for (const claim of list.claims) lines.push(...claimLines(claim));
-  if (list.lapsed.length > 0) {
-    lines.push('lapsed:');
-    for (const l of list.lapsed) lines.push(`  ${l.method}: ${printable(l.subject)} lapsed ${l.lapsedAt}: ${printable(l.reason)}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-export function directoryText(page: DirectoryPage): string {
-  if (page.entries.length === 0) return 'no listed identifiers\n';
-  return table(
-    ['DID', 'METHOD', 'LISTED', 'CLAIMS'],
-    page.entries.map((e) => [e.did, e.method, e.listedAt, e.claims.map((c) => c.method).join(', ')]),
-  );
-}
 
 function methodOf(text: string | undefined): Method | undefined {
   if (text === undefined) return undefined;

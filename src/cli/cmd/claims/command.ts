@@ -24,7 +24,7 @@ import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../../cmdutil/output-options.js';
 import { DIRECTORY_LIMIT, DIRECTORY_METHODS } from '../../../core/claims/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { ClaimOptions } from './action.js';
+import type { ClaimOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../../cmdutil/daemon-options.js';
 

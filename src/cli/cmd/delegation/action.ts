@@ -1,4 +1,4 @@
-/** `svc delegate`, `svc verify-delegation`, `svc authorize` and `svc verify-tool`: their work, loaded when one runs (their options: commands/delegation.ts). */
+/** `svc delegate`, `svc verify-delegation`, `svc authorize` and `svc verify-tool`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
 import { stat } from 'node:fs/promises';
 import { didKeySource } from '../../../core/credentials/keys.js';
 import { authorize, verifyDelegationChain, type Authorization, type DelegationChainResult } from '../../../core/delegation/index.js';
@@ -13,13 +13,13 @@ import { databaseLocation, type Database } from '../../../store/database.js';
 import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
-import { databaseOption } from '../../cmdutil/database.js';
+import { databaseOption, openForReading } from '../../cmdutil/database.js';
 import { authorizationText, delegationChainText } from './render.js';
 import { printable } from '../../../present/text.js';
 import { emitReport, type OutputOptions } from '../../cmdutil/emit.js';
 import { registrationText, verifyToolText, type RegistryNote, type SetAside } from './render-registry.js';
-import { openForReading } from '../history/action.js';
-import { optionProblem, readSource } from '../verify/action.js';
+import { optionProblem, readSource } from '../../cmdutil/source.js';
+import type { DelegateOptions, ChainCommandOptions } from './options.js';
 
 export function exitForChain(result: DelegationChainResult): number {
   if (result.status === 'VALID') return EXIT.PASS;
@@ -218,26 +218,6 @@ async function registerLocally(
 function exitForRegistration(result: DelegationChainResult, registration: Registration): number {
   if (result.status !== 'VALID') return exitForChain(result);
   return registration.registered ? EXIT.PASS : EXIT.CHECK_FAILED;
-}
-
-export interface DelegateOptions {
-  key: string;
-  iss: string;
-  aud: string;
-  cap: string[];
-  kid?: string;
-  ttl: string;
-  parent?: string;
-  jti?: string;
-  json?: boolean;
-  color?: boolean;
-}
-
-export interface ChainCommandOptions extends OutputOptions {
-  egressAllow: string[];
-  trustedRoot: string[];
-  /** --any-root: no trusted root, on purpose. */
-  anyRoot?: boolean;
 }
 
 export async function delegateAction(io: CliIo, setExit: (code: number) => void, options: DelegateOptions): Promise<void> {

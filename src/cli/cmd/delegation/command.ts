@@ -18,10 +18,9 @@
  */
 import type { Command } from 'commander';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { DelegateOptions, ChainCommandOptions } from './action.js';
+import type { DelegateOptions, ChainCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
-import { addOutputOptions } from '../../cmdutil/output-options.js';
-import type { OutputOptions } from '../../cmdutil/emit.js';
+import { addOutputOptions, type OutputOptions } from '../../cmdutil/output-options.js';
 import { addDbOption, collect, addEgressOption } from '../../cmdutil/store-options.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'issuer DID hosts');

@@ -1,12 +1,12 @@
 /**
  * Plain-text reports of the local delegation registry, laid out for a width with the shared
- * layout (layout.ts): a `svc verify-tool` answer, and what `svc verify-delegation --register`
+ * layout (cmdutil/layout.ts): a `svc verify-tool` answer, and what `svc verify-delegation --register`
  * did. DIDs, tools and reasons quote receipts and the command line: all `printable`.
  */
 import type { Authorization } from '../../../core/delegation/types.js';
 import { printable } from '../../../present/text.js';
 import { DEFAULT_WIDTH, Report, words, type Style } from '../../cmdutil/layout.js';
-import { headlineLines, statusTone } from '../verify/render.js';
+import { headlineLines, statusTone } from '../../cmdutil/check-report.js';
 
 /** Width of the field labels, as in the authorize report. */
 const LABEL = 13;

@@ -1,13 +1,13 @@
 /**
  * Plain-text (optionally coloured) reports of a delegation chain verification and of an
- * authorization decision, laid out for a width with the shared layout (layout.ts). Receipts are
+ * authorization decision, laid out for a width with the shared layout (cmdutil/layout.ts). Receipts are
  * attacker-supplied: every DID, capability, kid and detail quoted from them passes through
  * `printable`.
  */
 import type { Authorization, DelegationChainResult, DelegationCheck } from '../../../core/delegation/types.js';
 import { printable } from '../../../present/text.js';
 import { DEFAULT_WIDTH, Report, columns, words, type Style } from '../../cmdutil/layout.js';
-import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../verify/render.js';
+import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../../cmdutil/check-report.js';
 
 /** Width of the field labels (`  capabilities  …`). */
 const LABEL = 13;

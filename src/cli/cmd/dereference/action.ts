@@ -1,15 +1,12 @@
-/** `svc dereference`'s work, loaded when it runs (its options: commands/dereference.ts). */
+/** `svc dereference`'s work, loaded when it runs (its options: options.ts, registered by command.ts). */
 import { dereference, type DereferencingResult } from '../../../core/dereference/dereference.js';
 import { decodeIdentifier } from '../../../core/did/syntax.js';
 import { createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { dereferenceText } from './render.js';
-import { emitReport, type OutputOptions } from '../../cmdutil/emit.js';
-
-export interface DereferenceCommandOptions extends OutputOptions {
-  egressAllow: string[];
-}
+import { emitReport } from '../../cmdutil/emit.js';
+import type { DereferenceCommandOptions } from './options.js';
 
 /** 0 found; 1 found, but the DID is deactivated (as `svc resolve` exits for DEACTIVATED). */
 export function exitForDereference(result: DereferencingResult): number {

@@ -5,7 +5,7 @@
  * Nothing is recorded in the history: that is what `svc resolve` does.
  */
 import type { Command } from 'commander';
-import type { DereferenceCommandOptions } from './action.js';
+import type { DereferenceCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { addEgressOption } from '../../cmdutil/store-options.js';

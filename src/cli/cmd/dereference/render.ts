@@ -1,6 +1,6 @@
 /**
  * Plain-text (optionally coloured) report of a DID URL dereference, laid out for a width with the
- * shared layout (layout.ts): what the DID URL selected — a verification method, a service, the
+ * shared layout (cmdutil/layout.ts): what the DID URL selected — a verification method, a service, the
  * DID document or service endpoint URLs — then the DID document metadata. The content comes from
  * a DID document someone else publishes: every string passes through `printable`.
  */

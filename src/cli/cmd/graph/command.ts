@@ -5,7 +5,7 @@
  * history, which is `svc resolve`'s job.
  */
 import type { Command } from 'commander';
-import type { GraphCommandOptions } from './action.js';
+import type { GraphCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { addEgressOption } from '../../cmdutil/store-options.js';

@@ -1,6 +1,6 @@
 /**
  * Plain-text (optionally coloured) view of the evidence graph of a resolution, laid out for a
- * width with the shared layout (layout.ts): its nodes by kind, then each node's outgoing edges
+ * width with the shared layout (cmdutil/layout.ts): its nodes by kind, then each node's outgoing edges
  * with the state of what they assert (VERIFIED, OBSERVED, DECLARED, FAILED). Node ids and labels
  * come from the document and its host: all `printable`.
  */

@@ -1,4 +1,4 @@
-/** `svc history`, `svc diff` and `svc backup`: their work, loaded when one runs (their options: commands/history.ts). */
+/** `svc history`, `svc diff` and `svc backup`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
 import { existsSync } from 'node:fs';
 import { decodeIdentifier } from '../../../core/did/syntax.js';
 import { diffOf, historyOf, MAX_HISTORY_LIMIT } from '../../../core/history/history.js';
@@ -10,35 +10,14 @@ import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { CLI_ERROR_CODES, CliError, usageError } from '../../cmdutil/errors.js';
 import { EXIT, exitForProblem } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
-import { databaseOption } from '../../cmdutil/database.js';
+import { databaseOption, openForReading } from '../../cmdutil/database.js';
 import { colorLevel } from '../../cmdutil/color.js';
-import { emitProblem, styleFor, type OutputOptions } from '../../cmdutil/emit.js';
+import { emitProblem, styleFor } from '../../cmdutil/emit.js';
 import { diffText, historyText } from './render.js';
 import { printable } from '../../../present/text.js';
 import { outputWidth } from '../../cmdutil/layout.js';
 import { writeReport } from '../../cmdutil/paging.js';
-
-export interface StoreCommandOptions extends OutputOptions {
-  db?: string;
-}
-
-/**
- * Opens the store for reading; a missing file reads as an empty in-memory store (nothing
- * created), unless no database could ever be created there (StoreError: exit 4). A PostgreSQL
- * URL is opened as it is (and migrated, as a daemon would).
- */
-export async function openForReading(target: string): Promise<Database> {
-  const [{ openDatabase, isPostgresUrl }, { StoreError }, { storePathProblem }] = await Promise.all([
-    import('../../../store/database.js'),
-    import('../../../store/errors.js'),
-    import('../../../store/paths.js'),
-  ]);
-  if (isPostgresUrl(target)) return openDatabase({ target });
-  const missing = !existsSync(target);
-  const problem = missing ? storePathProblem(target) : null;
-  if (problem !== null) throw new StoreError('OPEN_FAILED', problem);
-  return openDatabase({ target: missing ? ':memory:' : target });
-}
+import type { StoreCommandOptions } from './options.js';
 
 /** Runs a store-backed query; a problem prints as one line (or JSON) and exits 4 (2 for a bad --from/--to: exitForProblem). */
 async function withStore<T>(

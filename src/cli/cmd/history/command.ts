@@ -1,12 +1,12 @@
 /**
  * `svc history <did>`, `svc diff <did>` and `svc backup <dest>`: the embedded store from the
- * command line. better-sqlite3 loads only inside their actions (actions/history.ts). Reading commands never create a
+ * command line. better-sqlite3 loads only inside their actions (action.ts). Reading commands never create a
  * database: without one, the history is empty and a diff has nothing to compare.
  */
 import type { Command } from 'commander';
 import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, MIN_HASH_PREFIX, SHOWN_HASH_PREFIX } from '../../../core/history/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { StoreCommandOptions } from './action.js';
+import type { StoreCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { addDbOption } from '../../cmdutil/store-options.js';

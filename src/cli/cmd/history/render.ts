@@ -1,6 +1,6 @@
 /**
  * Plain-text views of an observation history and a semantic diff (stored text is escaped), laid
- * out for a width with the shared layout (layout.ts).
+ * out for a width with the shared layout (cmdutil/layout.ts).
  */
 import type { ObservationHistory, SemanticDiff } from '../../../core/history/types.js';
 import { printable, type Tone } from '../../../present/text.js';

@@ -1,4 +1,4 @@
-/** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: commands/inspect.ts). */
+/** `svc inspect-mcp` and `svc inspect-a2a`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
 import { A2A_CHECK_IDS, type A2aInspection } from '../../../core/a2a/types.js';
 import { MCP_CHECK_IDS, MCP_LIMITS, type McpInspection } from '../../../core/mcp/types.js';
 import type { StageHooks } from '../../../core/resolve/trace.js';
@@ -14,9 +14,10 @@ import { databaseOption } from '../../cmdutil/database.js';
 import { htmlDestination, writeHtmlFile } from '../../cmdutil/html-file.js';
 import { printable } from '../../../present/text.js';
 import { usageError } from '../../cmdutil/errors.js';
-import { emitReport, type OutputOptions, type ReportOutcome, type SarifProblem } from '../../cmdutil/emit.js';
+import { emitReport, type ReportOutcome, type SarifProblem } from '../../cmdutil/emit.js';
 import { a2aText, configText, mcpText } from './render.js';
 import { resolveFormat } from '../../cmdutil/output-options.js';
+import type { InspectOptions, InspectMcpOptions, InspectA2aOptions } from './options.js';
 
 /** AUTH_REQUIRED is 3 whatever --strict or --allow-warn say (nothing was listed); else the checks decide. */
 export function exitForMcp(result: McpInspection, policy: WarnPolicy = {}): ExitCode {
@@ -26,27 +27,6 @@ export function exitForMcp(result: McpInspection, policy: WarnPolicy = {}): Exit
 
 export function exitForA2a(result: A2aInspection, policy: WarnPolicy = {}): ExitCode {
   return exitForChecks(result.checks, policy);
-}
-
-export interface InspectOptions extends OutputOptions {
-  strict?: boolean;
-  /** --allow-warn, as given (each value may list several ids). */
-  allowWarn?: string[];
-  egressAllow: string[];
-}
-
-export interface InspectMcpOptions extends InspectOptions {
-  db?: string;
-  store: boolean;
-  /** --html <file>: also write the inspection (or its problem) as one self-contained page. */
-  html?: string;
-  stdio?: boolean;
-  config?: string;
-  runStdio?: boolean;
-  /** --env names passed to stdio servers. */
-  env?: string[];
-  /** --from-file: a saved listing instead of a server (src/core/mcp/saved.ts). */
-  fromFile?: string;
 }
 
 /**
@@ -107,7 +87,7 @@ function run(
  * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer" (DESIGN §6).
  */
 async function savedInventory(file: string, bytes: Uint8Array) {
-  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('../verify/action.js'), import('../../../core/mcp/saved.js'), import('node:url'), import('node:path')]);
+  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('../../cmdutil/source.js'), import('../../../core/mcp/saved.js'), import('node:url'), import('node:path')]);
   try {
     return await readSavedInventory(bytes, printable(file), file === '-' ? '-' : pathToFileURL(path.resolve(file)).href);
   } catch (err) {
@@ -164,7 +144,7 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   }
   if (options.html !== undefined) await htmlDestination(options.html);
   // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
-  const bytes = target.kind === 'file' ? await (await import('../verify/action.js')).readSourceBytes(target.file, 'saved inventory', MCP_LIMITS.maxResponseBytes) : undefined;
+  const bytes = target.kind === 'file' ? await (await import('../../cmdutil/source.js')).readSourceBytes(target.file, 'saved inventory', MCP_LIMITS.maxResponseBytes) : undefined;
   const { commandLine } = target.kind === 'stdio' ? await import('../../../core/mcp/stdio.js') : { commandLine: null };
   const shown = target.kind === 'url' ? target.url : target.kind === 'file' ? printable(target.file) : `stdio:${commandLine!(target.command, target.args)}`;
   return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
@@ -298,12 +278,6 @@ async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, f
     const value = entries.map((entry) => (entry.result ? { ...entry, result: withAcceptedWarnings(entry.result, policy.accepted) } : entry));
     return { value, exitCode: worstExit(exits), text: (style, width) => configText(entries, exits, style, width, policy.accepted) };
   });
-}
-
-export interface InspectA2aOptions extends InspectOptions {
-  /** Verify from files: the card, inspected as the one at the URL (actions/supplied.ts). */
-  fromFile?: string;
-  allowNetwork?: boolean;
 }
 
 export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string | undefined, given: InspectA2aOptions): Promise<void> {

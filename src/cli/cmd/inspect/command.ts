@@ -7,10 +7,10 @@
  *   inspect-a2a   0 every check passes; 1 a check FAILs (an INVALID signature, a non-https
  *                 interface, a card that breaks the schema); 3 a check WARNs; --strict: WARN → 1
  *
- * Both: --allow-warn <check-id>[,…] accepts known warnings (src/cli/checks.ts): those WARN checks
+ * Both: --allow-warn <check-id>[,…] accepts known warnings (src/cli/cmdutil/checks.ts): those WARN checks
  * count toward neither 3 nor --strict; --json then adds `acceptedWarnings`.
  *
- * Both: --format text|json|sarif: sarif prints one SARIF 2.1.0 log (output/sarif.ts) — a finding per
+ * Both: --format text|json|sarif: sarif prints one SARIF 2.1.0 log (sarif.ts) — a finding per
  * risk signal, WARN and FAIL check — with the same exit code; with --json it is a usage error.
  *
  * Both: 4 no answer (a problem: unreachable, egress blocked, no card, not JSON), 2 usage.
@@ -21,7 +21,7 @@
 import type { Command } from 'commander';
 import { A2A_CHECK_IDS } from '../../../core/a2a/types.js';
 import { MCP_CHECK_IDS } from '../../../core/mcp/types.js';
-import type { InspectA2aOptions, InspectMcpOptions } from './action.js';
+import type { InspectA2aOptions, InspectMcpOptions } from './options.js';
 import { addAllowWarnOption } from '../../cmdutil/checks.js';
 import { completeFiles } from '../../cmdutil/completion.js';
 import type { CliIo } from '../../cmdutil/io.js';

@@ -1,6 +1,6 @@
 /**
  * Plain-text (optionally coloured) reports of an MCP inspection and an A2A card inspection, laid
- * out for a width with the shared layout (layout.ts). Everything a server or card says passes
+ * out for a width with the shared layout (cmdutil/layout.ts). Everything a server or card says passes
  * through `printable`: tool descriptions are exactly where hostile servers put escape sequences
  * and invisible characters. An MCP report has a section per listing — Tools, then Prompts,
  * Resources and Resource templates when the server declared them or listed any — in one table
@@ -11,7 +11,7 @@ import type { ItemKind, McpInspection, McpPrompt, McpResource, McpResourceTempla
 import { printable, type Tone } from '../../../present/text.js';
 import { DEFAULT_WIDTH, MIN_TEXT_WIDTH, Report, columns, phrase, words, type Line, type Span, type Style, type Word } from '../../cmdutil/layout.js';
 import { isAccepted } from '../../cmdutil/checks.js';
-import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../verify/render.js';
+import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../../cmdutil/check-report.js';
 
 /** Server text that is only quoted (a tool name in a sentence, an excerpt) is cut to `width` characters; --json has it whole. */
 function cut(text: string, width: number): string {
@@ -287,7 +287,7 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
   return out.text(style);
 }
 
-/** One server of `svc inspect-mcp --config` (actions/inspect.ts ConfiguredResult), as the text report needs it. */
+/** One server of `svc inspect-mcp --config` (action.ts ConfiguredResult), as the text report needs it. */
 export interface ConfiguredEntry {
   name: string;
   kind: string;

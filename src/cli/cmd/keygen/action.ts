@@ -1,4 +1,4 @@
-/** `svc keygen`'s work, loaded when it runs (its options: commands/keygen.ts). */
+/** `svc keygen`'s work, loaded when it runs (its options: options.ts, registered by command.ts). */
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { generateSigningKey, type KeygenCurve } from '../../../core/keys/generate.js';
@@ -6,13 +6,9 @@ import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { emitReport, type OutputOptions } from '../../cmdutil/emit.js';
+import { emitReport } from '../../cmdutil/emit.js';
 import { keygenText, type KeygenReport } from './render.js';
-
-export interface KeygenOptions extends OutputOptions {
-  curve: KeygenCurve;
-  out: string;
-}
+import type { KeygenOptions } from './options.js';
 
 function reason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;

@@ -10,7 +10,7 @@
 import { Option, type Command } from 'commander';
 import { KEYGEN_CURVES } from '../../../core/keys/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { KeygenOptions } from './action.js';
+import type { KeygenOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 

@@ -1,10 +1,11 @@
 /**
- * Plain-text report of `svc keygen`, laid out for a width with the shared layout (layout.ts):
+ * Plain-text report of `svc keygen`, laid out for a width with the shared layout (cmdutil/layout.ts):
  * where the private key was written and the DIDs that carry its public key. The private key
  * itself is never part of any output.
  */
 import { printable } from '../../../present/text.js';
 import { DEFAULT_WIDTH, Report, phrase, words, type Style } from '../../cmdutil/layout.js';
+import { shellWord } from '../../cmdutil/shell-word.js';
 
 /** What `svc keygen --json` prints. */
 export interface KeygenReport {
@@ -13,11 +14,6 @@ export interface KeygenReport {
   curve: string;
   /** Absolute path of the private JWK file. */
   out: string;
-}
-
-/** A path (or any argument) as a shell word: single-quoted unless it is plainly safe. */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `outArgument`: the file as the user named it, for the command line suggested at the end. */

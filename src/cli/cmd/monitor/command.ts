@@ -1,6 +1,6 @@
 /**
  * `svc monitor`: the operator monitoring routes of a running daemon (`svc serve` with
- * SVC_ADMIN_TOKEN), from the command line, through the TypeScript client (loaded only when one runs: actions/monitor.ts).
+ * SVC_ADMIN_TOKEN), from the command line, through the TypeScript client (loaded only when one runs: action.ts).
  *
  *   watch add <did> <webhookUrl>   POST /v1/monitoring/watches (the secret is printed this once)
  *   watch list                     GET /v1/monitoring/watches

@@ -1,27 +1,16 @@
-/** `svc owner …` (operator): the work of its commands, loaded when one runs (their options: commands/owner.ts). */
-import type { ProjectUsage, TenantList } from '../../../client/index.js';
+/** `svc owner …` (operator): the work of its commands, loaded when one runs (their options: command.ts). */
 import { usageError } from '../../cmdutil/errors.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import type { DaemonOptions } from '../../cmdutil/daemon-options.js';
 import { printable } from '../../../present/text.js';
-import { table, withDaemon } from '../monitor/action.js';
+import { withDaemon } from '../../cmdutil/daemon.js';
+import { tenantsText, usageText } from './render.js';
 
 /** A required option's value, trimmed; empty is a usage error (commander lets `--name ''` through). */
 function required(value: string | undefined, option: string): string {
   const text = value?.trim() ?? '';
   if (text === '') throw usageError(`${option} must not be empty`);
   return text;
-}
-
-export function tenantsText(list: TenantList): string {
-  if (list.tenants.length === 0) return 'no tenants\n';
-  const rows = list.tenants.map((t) => [t.id, t.name, t.owners.join(', ') || '(none)', t.projects.map((p) => `${p.name} (${p.id})`).join(', ') || '-', t.createdAt]);
-  return table(['TENANT', 'NAME', 'OWNERS', 'PROJECTS', 'CREATED'], rows);
-}
-
-export function usageText(usage: ProjectUsage): string {
-  if (usage.usage.length === 0) return `project ${printable(usage.projectId)}: no usage counted yet\n`;
-  return table(['PERIOD', 'METRIC', 'COUNT'], usage.usage.map((u) => [u.period, u.metric, String(u.count)]));
 }
 
 export async function tenantsAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {

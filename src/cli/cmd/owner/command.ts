@@ -1,7 +1,7 @@
 /**
  * `svc owner`: the commercial control routes of a running daemon (`svc serve` with
  * SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN), for the operator, through the
- * TypeScript client (loaded only when one runs: actions/owner.ts).
+ * TypeScript client (loaded only when one runs: action.ts).
  *
  *   tenants                                  GET /v1/commercial/tenants
  *   tenant-create --name N --owner DID       POST /v1/commercial/tenants
@@ -13,7 +13,7 @@
  * The token and the daemon are read as `svc monitor` reads them (SVC_ADMIN_TOKEN only; --daemon,
  * SVC_DAEMON_URL). Exit: 0 done; 2 usage (no token, a missing option, a bad URL); 4 the daemon
  * could not be reached or answered a problem (`svc: CODE: detail`, the problem on stdout with --json).
- * The owners' own subcommands (login, logout, projects, keys: commands/owner-session.ts) join
+ * The owners' own subcommands (login, logout, projects, keys: session-command.ts) join
  * them under the same `owner`.
  */
 import type { Command } from 'commander';

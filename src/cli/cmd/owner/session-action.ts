@@ -1,4 +1,4 @@
-/** `svc owner login|logout|projects|keys …`: their work, loaded when one runs (their options: commands/owner-session.ts). */
+/** `svc owner login|logout|projects|keys …`: their work, loaded when one runs (their options: options.ts, registered by session-command.ts). */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OwnerProject, SvcClient } from '../../../client/index.js';
@@ -12,20 +12,11 @@ import { EXIT, exitForProblem } from '../../cmdutil/exit-codes.js';
 import { writeReport } from '../../cmdutil/paging.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { table } from '../monitor/action.js';
-import { readSource } from '../verify/action.js';
+import { table } from '../../cmdutil/table.js';
+import { readSource } from '../../cmdutil/source.js';
+import type { GatewayOptions } from './options.js';
 
 const CALL_TIMEOUT_MS = 60_000;
-
-/** The options of the owner's own subcommands: where the gateway is, the Origin writes carry, the output. */
-export interface GatewayOptions {
-  gateway?: string;
-  origin?: string;
-  json?: boolean;
-  quiet?: boolean;
-  /** false with --no-pager. */
-  pager?: boolean;
-}
 
 /** What `svc owner login` keeps (mode 0600): never printed. */
 interface StoredSession {

@@ -1,6 +1,6 @@
 /**
  * `svc owner`, the owner's side (issue 26): sign in at a daemon's loopback cookie gateway with a
- * key of your DID, then manage your projects' keys through it (actions/owner-session.ts, loaded
+ * key of your DID, then manage your projects' keys through it (session-action.ts, loaded
  * only when one runs).
  *
  *   login --gateway URL --did DID --key FILE   challenge → sign → session cookie kept in a 0600 file
@@ -15,7 +15,7 @@
 import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../../cmdutil/output-options.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { GatewayOptions } from './session-action.js';
+import type { GatewayOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 
 const SESSION_EXIT_STATUS = `Exit status: 0 done; 2 a usage error (a bad --gateway, --origin or key file, no stored session, or
@@ -38,7 +38,7 @@ function gatewayOptions(cmd: Command, json: string): Command {
 
 /**
  * Adds the owner's own subcommands (login, logout, projects, keys) to `svc owner` (registered by
- * commands/owner.ts with the operator's subcommands).
+ * command.ts with the operator's subcommands).
  */
 export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (code: number) => void): void {
   const action = async () => import('./session-action.js');

@@ -1,10 +1,11 @@
-/** `svc resolve <did>`'s work (loaded when it runs; its options: commands/resolve.ts). */
+/** `svc resolve <did>`'s work (loaded when it runs; its options: options.ts, registered by command.ts). */
 import { decodeIdentifier } from '../../../core/did/syntax.js';
 import type { ResolveOptions } from '../../../core/methods/types.js';
 import { ProblemError } from '../../../core/problems.js';
 import { hasVersionOptions, parseVersionOptions } from '../../../core/resolve/version-options.js';
 import { resolve } from '../../../core/resolve/resolve.js';
 import { observedChanges, recordObservation } from '../../../core/history/history.js';
+import type { StageHooks } from '../../../core/resolve/trace.js';
 import type { EnrichedResolution } from '../../../core/resolve/types.js';
 import type { Runtime } from '../../../core/runtime.js';
 import { ConfigError, createRuntime } from '../../../runtime/node.js';
@@ -12,28 +13,14 @@ import { usageError } from '../../cmdutil/errors.js';
 import { exitForResolution } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { emitResult, type OutputOptions } from '../../cmdutil/emit.js';
+import { emitReport } from '../../cmdutil/emit.js';
+import type { ColorLevel } from '../../cmdutil/color.js';
+import type { Style } from '../../cmdutil/layout.js';
 import type { TimeMachineInput } from '../../../pages.js';
 import { databaseOption } from '../../cmdutil/database.js';
 import type { SuppliedFile, SuppliedFileOption } from '../../cmdutil/supplied.js';
 import { htmlDestination, writeHtmlFile } from '../../cmdutil/html-file.js';
-
-export interface ResolveCommandOptions extends OutputOptions {
-  strict?: boolean;
-  egressAllow: string[];
-  db?: string;
-  store: boolean;
-  versionId?: string;
-  versionTime?: string;
-  versionNumber?: string;
-  html?: string;
-  /** Verify from files (actions/supplied.ts). */
-  document?: string;
-  log?: string;
-  witness?: string;
-  didConfiguration?: string;
-  allowNetwork?: boolean;
-}
+import type { ResolveCommandOptions } from './options.js';
 
 const FILE_OPTIONS = '--document, --log, --witness, --did-configuration';
 
@@ -120,6 +107,39 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
     if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
     return null;
   }
+}
+
+/**
+ * A resolution printed as every report is (cmdutil/emit.ts), as the dossier: drawn with ink on a
+ * terminal, else the text dossier. Each renderer loads only when a report is printed (not for
+ * --json), ink only for a terminal.
+ */
+async function emitResult(
+  io: CliIo,
+  options: ResolveCommandOptions,
+  runtime: Runtime,
+  run: (hooks: StageHooks) => Promise<{ result: EnrichedResolution; exitCode: number }>,
+  setExit: (code: number) => void,
+): Promise<void> {
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const { result, exitCode } = await run(hooks);
+      const dossierText = options.json || options.quiet ? null : (await import('./render.js')).dossierText;
+      const text = (style: Style, width: number) => (dossierText ? dossierText(result, style, width, { verbose: options.verbose === true }) : '');
+      const drawn = {
+        trace: result.trace,
+        load: async () => {
+          const { renderDossier } = await import('./render-ink.js');
+          return (stdout: NodeJS.WriteStream, drawing: { colorLevel: ColorLevel; width: number; verbose: boolean }) => renderDossier(result, { ...drawing, stdout });
+        },
+      };
+      return { value: result, exitCode, text, drawn };
+    },
+    setExit,
+  );
 }
 
 /** --html <file>: the dossier (or the problem) as one self-contained page. The page modules load only here. */

@@ -1,6 +1,6 @@
-/** `svc resolve <did>`: resolve one DID and show the evidence. The work loads when it runs (actions/resolve.ts). */
+/** `svc resolve <did>`: resolve one DID and show the evidence. The work loads when it runs (action.ts). */
 import type { Command } from 'commander';
-import type { ResolveCommandOptions } from './action.js';
+import type { ResolveCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { completeFiles } from '../../cmdutil/completion.js';

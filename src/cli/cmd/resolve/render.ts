@@ -1,9 +1,9 @@
 /**
  * The dossier in the terminal: what `svc resolve` prints for a person. The view model
  * (src/present/dossier.ts, shared with the web dossier) decides grouping, markers and colours; one
- * layout here (`layoutDossier`, wrapping with the shared helpers of layout.ts) decides the lines
+ * layout here (`layoutDossier`, wrapping with the shared helpers of cmdutil/layout.ts) decides the lines
  * for a width. The plain-text renderer here prints those lines and the ink renderer
- * (src/cli/ui/dossier.tsx) draws them, only the verdict in a box of its own, so the two cannot
+ * (render-ink.tsx) draws them, only the verdict in a box of its own, so the two cannot
  * drift apart.
  *
  * Pure: no ink, no react, no chalk. Colour comes in through a `Style`.

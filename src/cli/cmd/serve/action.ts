@@ -1,22 +1,12 @@
-/** `svc serve`'s work, loaded when it runs (its options: commands/serve.ts): fastify and the store load only here. */
+/** `svc serve`'s work, loaded when it runs (its options: options.ts, registered by command.ts): fastify and the store load only here. */
 import { familyShares, parseCidr, type Cidr } from '../../../net/index.js';
 import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries } from '../../../runtime/node.js';
-import { CLI_ERROR_CODES, CliError, usageError } from '../../cmdutil/errors.js';
+import { usageError } from '../../cmdutil/errors.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { databaseOption } from '../../cmdutil/database.js';
-
-export interface ServeCommandOptions {
-  host: string;
-  port: string;
-  db?: string;
-  memory?: boolean;
-  public?: boolean;
-  production?: boolean;
-  egressAllow: string[];
-  gatewayPort?: string;
-  gatewayHost: string;
-}
+import { listenFailure } from '../../cmdutil/listen.js';
+import type { ServeCommandOptions } from './options.js';
 
 function port(text: string): number {
   const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
@@ -84,32 +74,6 @@ export function adminTokenCheck(env: NodeJS.ProcessEnv, operator: Pick<typeof im
   if (allow === '1') return weak;
   if (allow !== '' && allow !== '0') throw new ConfigError(`SVC_ALLOW_WEAK_ADMIN_TOKEN must be 1 or 0, not ${JSON.stringify(allow.slice(0, 16))}`);
   throw new ConfigError(`SVC_ADMIN_TOKEN is guessable: ${weak}; make one with: openssl rand -hex 32 (or set SVC_ALLOW_WEAK_ADMIN_TOKEN=1 to accept it, announced as a relaxation)`);
-}
-
-/**
- * Why the daemon could not listen, in the one error style: a --host that does not resolve or is
- * not this machine's is a usage error (exit 2); a busy or forbidden port, exit 4. null: another
- * failure (reported as an internal error).
- */
-export function listenFailure(err: unknown, host: string, port: number): CliError | null {
-  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const failed = (reason: string, hint: string) => new CliError(CLI_ERROR_CODES.LISTEN_FAILED, `cannot listen on ${where}: ${reason}`, EXIT.NO_ANSWER, hint);
-  switch ((err as NodeJS.ErrnoException | null)?.code) {
-    case 'EADDRINUSE':
-      return failed('the port is in use', 'stop what holds it, or choose another --port (0 picks a free one)');
-    case 'EACCES':
-      return failed('permission denied (ports below 1024 usually need privileges)', 'choose a --port of 1024 or above');
-    case 'EAI_AGAIN':
-      return failed(`the host name ${host} could not be resolved just now (a temporary DNS failure)`, 'try again, or give --host an IP address');
-    case 'EADDRNOTAVAIL':
-      return usageError(`cannot listen on ${where}: the address is not one of this machine's`);
-    case 'ENOTFOUND':
-    case 'EAI_NONAME':
-    case 'EAI_FAIL':
-      return usageError(`cannot listen on ${where}: the host name ${host} does not resolve`);
-    default:
-      return null;
-  }
 }
 
 /** --gateway-port, else SVC_GATEWAY_PORT; undefined: no gateway. */

@@ -1,8 +1,8 @@
-/** `svc serve`: the HTTP daemon over the same core (its work, with fastify and the store, loads when it runs: actions/serve.ts). */
+/** `svc serve`: the HTTP daemon over the same core (its work, with fastify and the store, loads when it runs: action.ts). */
 import type { Command } from 'commander';
 import { completeFiles } from '../../cmdutil/completion.js';
 import { ENVIRONMENT, environmentLines } from '../../cmdutil/environment.js';
-import type { ServeCommandOptions } from './action.js';
+import type { ServeCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { collect } from '../../cmdutil/store-options.js';
 

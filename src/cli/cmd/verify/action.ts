@@ -1,5 +1,5 @@
-/** `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: commands/verify.ts). */
-import { readFile, stat } from 'node:fs/promises';
+/** `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
+import { stat } from 'node:fs/promises';
 import type { CredentialVerification } from '../../../core/credentials/types.js';
 import { didKeySource } from '../../../core/credentials/keys.js';
 import { verifyCredential } from '../../../core/credentials/verify.js';
@@ -11,18 +11,16 @@ import { decidePolicy } from '../../../core/policy/run.js';
 import type { PolicyEvaluation } from '../../../core/policy/types.js';
 import { ProblemError } from '../../../core/problems.js';
 import { sentence } from '../../../core/text.js';
-import { MAX_JWS_LENGTH } from '../../../core/proofs/jws.js';
 import { RELATIONSHIPS, type Relationship } from '../../../core/resolve/types.js';
 import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { emitReport, type OutputOptions } from '../../cmdutil/emit.js';
+import { emitReport } from '../../cmdutil/emit.js';
 import { credentialText, jwsText, policyText } from './render.js';
+import { optionProblem, readSource, readStdin } from '../../cmdutil/source.js';
 import type { SuppliedFileOption } from '../../cmdutil/supplied.js';
-
-/** Largest credential, policy or JWS file read (the same bound as a compact JWS). */
-export const MAX_INPUT_BYTES = MAX_JWS_LENGTH;
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
 
 export function exitForCredential(result: CredentialVerification): number {
   if (result.status === 'VALID') return EXIT.PASS;
@@ -37,50 +35,6 @@ export function exitForJws(result: JwsVerification): number {
 export function exitForPolicy(evaluation: PolicyEvaluation): number {
   if (evaluation.status === 'PASS') return EXIT.PASS;
   return evaluation.status === 'FAIL' ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
-}
-
-async function readStdin(what: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > max) throw new ConfigError(`the ${what} on standard input is larger than ${max} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * Reads `<file|->` as bytes: a file, or standard input for `-`; anything unreadable, or larger
- * than `max` bytes, is a usage error.
- */
-export async function readSourceBytes(source: string, what: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
-  if (source === '-') return readStdin(what, max);
-  let info;
-  try {
-    info = await stat(source);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read the ${what} ${printable(source)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`);
-  }
-  if (!info.isFile()) throw new ConfigError(`the ${what} ${printable(source)} is not a file`);
-  if (info.size > max) throw new ConfigError(`the ${what} ${printable(source)} is larger than ${max} bytes`);
-  return readFile(source);
-}
-
-/** `readSourceBytes` as text (UTF-8). */
-export async function readSource(source: string, what: string): Promise<string> {
-  return (await readSourceBytes(source, what)).toString('utf8');
-}
-
-/**
- * A problem about what an option names (a policy file, a private key, a parent receipt) as the
- * command line reports it: INVALID_OPTIONS, so the run exits 2 (exitForProblem). The daemon
- * answers the same content in a request body with INVALID_REQUEST; here it is an option's value.
- */
-export function optionProblem(err: unknown): unknown {
-  return err instanceof ProblemError && err.code === 'INVALID_REQUEST' ? new ProblemError('INVALID_OPTIONS', err.detail, err.trace ? { trace: err.trace } : {}) : err;
 }
 
 /** A compact JWS as typed: three base64url parts (the payload may be empty: detached). */
@@ -104,18 +58,6 @@ export async function jwsInput(argument: string): Promise<string> {
   if (COMPACT_JWS_RE.test(token)) return token;
   const shown = argument.length > 60 ? `${argument.slice(0, 60)}…` : argument;
   throw new ConfigError(`no such file and not a compact JWS: ${printable(shown)}`);
-}
-
-export interface VerifyCommandOptions extends OutputOptions {
-  egressAllow: string[];
-}
-
-export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
-  audience?: string;
-  /** Verify from files: `<did> <file>` and `<url> <file>` pairs, flattened (actions/supplied.ts). */
-  issuerDocument?: string[];
-  statusList?: string[];
-  allowNetwork?: boolean;
 }
 
 /** The file options of verify-credential: each issuer's document (a did:web's did.json, a did:webvh's log) and each status list. */

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { RELATIONSHIPS } from '../../../core/resolve/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './action.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { addAllowNetworkOption, addEgressOption, addPairOption } from '../../cmdutil/store-options.js';

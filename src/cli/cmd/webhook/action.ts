@@ -1,25 +1,13 @@
-/** `svc webhook listen`'s work, loaded when it runs (its options: commands/webhook.ts). */
+/** `svc webhook listen`'s work, loaded when it runs (its options: options.ts, registered by command.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../../../runtime/node.js';
 import { usageError } from '../../cmdutil/errors.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { listenFailure } from '../serve/action.js';
+import { listenFailure } from '../../cmdutil/listen.js';
 import { listenerTls, tlsSetupText, webhookUrl } from './tls.js';
-
-export interface ListenOptions {
-  host: string;
-  port: string;
-  secret?: string;
-  /** Absent: 300 s, or 1800 s with --customer. */
-  tolerance?: string;
-  json?: boolean;
-  /** Customer webhooks (owner projects): X-SVC-Event-ID and X-SVC-Signature: t=…,v1=…. */
-  customer?: boolean;
-  /** HTTPS with a throw-away self-signed certificate (webhook-tls.ts), as the daemon delivers. */
-  tls?: boolean;
-}
+import type { ListenOptions } from './options.js';
 
 /** Largest delivery body read; a larger one is answered 413 and reported. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * `svc webhook listen`: a local receiver of the daemon's monitoring deliveries, for development
  * and checks. Plain HTTP (meant for loopback), or HTTPS with --tls — a throw-away self-signed
- * certificate, printed with its fingerprint and the daemon's settings (actions/webhook-tls.ts),
+ * certificate, printed with its fingerprint and the daemon's settings (tls.ts),
  * since the daemon posts only over HTTPS; each POST is verified with the client's
  * verifyWebhook (X-Svc-Timestamp, X-Svc-Signature-256 over "<ts>.<raw body>"): 204 when valid,
  * 401 when not, and one line per delivery on stdout (--json: one object per line).
@@ -10,7 +10,7 @@
  * Exit: 0 stopped by SIGTERM, 130 by SIGINT, 2 usage, 4 cannot listen.
  */
 import type { Command } from 'commander';
-import type { ListenOptions } from './action.js';
+import type { ListenOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 
 export function registerWebhook(program: Command, io: CliIo, setExit: (code: number) => void): void {
