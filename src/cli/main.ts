@@ -1,11 +1,11 @@
 /** CLI entry (bundled to dist/cli.js, launched by bin/svc.js). Returns the exit code. */
 import { CommanderError } from 'commander';
-import { ENVIRONMENT } from './environment.js';
-import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './errors.js';
-import { EXIT } from './exit-codes.js';
-import { processIo, type CliIo } from './io.js';
+import { ENVIRONMENT } from './cmdutil/environment.js';
+import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './cmdutil/errors.js';
+import { EXIT } from './cmdutil/exit-codes.js';
+import { processIo, type CliIo } from './cmdutil/io.js';
 import { manPage as renderManPage } from './man.js';
-import { plainStyle } from './output/layout.js';
+import { plainStyle } from './cmdutil/layout.js';
 import { buildProgram, OUTPUT_HELP } from './program.js';
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
@@ -44,7 +44,7 @@ function usageHint(io: CliIo, detail: string): string {
   return setting !== undefined && ENVIRONMENT.some((v) => v.name === setting) ? "see 'svc help environment'" : helpHint(runningCommand(io));
 }
 
-/** Prints why the run failed, in the one error style (errors.ts), and returns its exit code. */
+/** Prints why the run failed, in the one error style (cmdutil/errors.ts), and returns its exit code. */
 async function failed(io: CliIo, err: unknown, noColor: boolean): Promise<number> {
   const report = async (r: ErrorReport, code: number) => {
     await reportError(io, r, { noColor });

@@ -4,8 +4,8 @@
  * man/svc.1; a test checks the committed page is the generated one and renders without warnings.
  */
 import type { Argument, Command, Help, Option } from 'commander';
-import { ENVIRONMENT, type EnvironmentScope } from './environment.js';
-import { EXIT_CODES_HELP } from './exit-codes.js';
+import { ENVIRONMENT, type EnvironmentScope } from './cmdutil/environment.js';
+import { EXIT_CODES_HELP } from './cmdutil/exit-codes.js';
 import { VERSION } from '../version.js';
 
 /** Text as roff reads it: backslashes and minus signs escaped, non-ASCII as \[uXXXX], no control lines. */

@@ -1,24 +1,24 @@
 /** The command tree. Completions and help are generated from this one definition. */
 import { Command, Help, type Option } from 'commander';
-import { registerCompletion } from './commands/completion.js';
-import { registerDelegation } from './commands/delegation.js';
-import { registerDereference } from './commands/dereference.js';
-import { registerGraph } from './commands/graph.js';
-import { registerHelp } from './commands/help.js';
-import { registerHistory } from './commands/history.js';
-import { registerInspect } from './commands/inspect.js';
-import { registerKeygen } from './commands/keygen.js';
-import { registerClaims } from './commands/claims.js';
-import { registerMonitor } from './commands/monitor.js';
-import { registerOwner } from './commands/owner.js';
-import { registerResolve } from './commands/resolve.js';
-import { registerServe } from './commands/serve.js';
-import { registerVerify } from './commands/verify.js';
-import { registerVersion, versionLine } from './commands/version.js';
-import { registerWebhook } from './commands/webhook.js';
-import { setRunningCommand } from './errors.js';
-import { EXIT_CODES_HELP } from './exit-codes.js';
-import type { CliIo } from './io.js';
+import { registerCompletion } from './cmd/completion/command.js';
+import { registerDelegation } from './cmd/delegation/command.js';
+import { registerDereference } from './cmd/dereference/command.js';
+import { registerGraph } from './cmd/graph/command.js';
+import { registerHelp } from './cmd/help/command.js';
+import { registerHistory } from './cmd/history/command.js';
+import { registerInspect } from './cmd/inspect/command.js';
+import { registerKeygen } from './cmd/keygen/command.js';
+import { registerClaims } from './cmd/claims/command.js';
+import { registerMonitor } from './cmd/monitor/command.js';
+import { registerOwner } from './cmd/owner/command.js';
+import { registerResolve } from './cmd/resolve/command.js';
+import { registerServe } from './cmd/serve/command.js';
+import { registerVerify } from './cmd/verify/command.js';
+import { registerVersion, versionLine } from './cmd/version/command.js';
+import { registerWebhook } from './cmd/webhook/command.js';
+import { setRunningCommand } from './cmdutil/errors.js';
+import { EXIT_CODES_HELP } from './cmdutil/exit-codes.js';
+import type { CliIo } from './cmdutil/io.js';
 
 /** How svc prints, in the overview's footer and the man page. */
 export const OUTPUT_HELP = `Output: a coloured dossier on a terminal, plain text when piped, --json for scripts.

@@ -4,8 +4,8 @@
  * inspector and time machine. Server-rendered from the same result objects the API answers
  * with, so levels 1, 2 and 4 need no JavaScript; the script only adds the live run of level 3.
  *
- * Where the terminal dossier says the same thing, the words come from its view model
- * (src/cli/output/dossier.ts): groups, key and evidence fields, the did:webvh timeline.
+ * Where the terminal dossier says the same thing, the words come from the view model both draw
+ * (src/present): groups, key and evidence fields, the did:webvh timeline.
  */
 import { methodUnavailable } from '../core/claims/challenge.js';
 import { CLAIM_METHODS, type ClaimMethod } from '../core/claims/types.js';
@@ -20,15 +20,9 @@ import {
   type TraceStage,
 } from '../core/resolve/types.js';
 import type { ObservationHistory, SemanticDiff } from '../core/history/types.js';
-import {
-  buildDossierView,
-  classMarker,
-  displayKeyId,
-  durationText,
-  type DossierView,
-  type Field,
-  type HistoryView,
-} from '../cli/output/dossier.js';
+import { buildDossierView, classMarker, durationText, type DossierView } from '../present/dossier.js';
+import type { HistoryView } from '../present/history.js';
+import { displayKeyId, type Field } from '../present/text.js';
 import { edgeTable, graphSvg } from './graph.js';
 import { anchorId, html, join, preformatted, type Html } from './html.js';
 import { renderPage, type PageMode } from './page.js';

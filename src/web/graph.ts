@@ -15,7 +15,8 @@
  * Every piece of outside text goes through `html`, which escapes it. No randomness, no clock:
  * the same graph gives the same bytes.
  */
-import { graphNodeName as nodeName, printable } from '../cli/output/dossier.js';
+import { graphNodeName as nodeName } from '../present/graph.js';
+import { printable } from '../present/text.js';
 import { EDGE_STATES, type EdgeState, type Graph, type GraphEdge, type GraphNode } from '../core/resolve/types.js';
 import { anchorId, breakable, html, join, preformatted, type Html } from './html.js';
 
@@ -48,7 +49,7 @@ export function defaultEvidenceHref(node: GraphNode): string | null {
 
 /* ------------------------------------------------------------------ names */
 
-/** A node as the terminal's evidence graph names it: one function for both (src/cli/output/dossier.ts). */
+/** A node as the terminal's evidence graph names it: one function for both (src/present/graph.ts). */
 export { nodeName };
 
 /* ------------------------------------------------------------------ look */

@@ -8,8 +8,7 @@
  * There is no way to turn a string from outside into markup: `trusted` takes only svc's own
  * constants and its own built stylesheet.
  */
-import { printable } from '../cli/output/dossier.js';
-import { UNPRINTABLE } from '../cli/output/layout.js';
+import { printable, UNPRINTABLE } from '../present/text.js';
 
 /** Markup: built by `html`, never from outside text. */
 export class Html {

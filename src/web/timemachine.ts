@@ -32,7 +32,7 @@ import type { DomainBindingStatus } from '../core/linkage/types.js';
 import { RELATIONSHIPS } from '../core/resolve/types.js';
 import type { Observation } from '../core/store.js';
 import { plural } from '../core/text.js';
-import { displayKeyId } from '../cli/output/dossier.js';
+import { displayKeyId } from '../present/text.js';
 import { Html, anchorId, html, join } from './html.js';
 
 /* ------------------------------------------------------------------ marks */

@@ -1,9 +1,10 @@
 /**
  * The CLI's cold start (bench/cold-start.bench.ts) is mostly the JavaScript loaded before the
  * first byte: every module of dist/cli.js's static import graph is read and compiled on every
- * run, `svc --version` included. Commands register their options statically and load their
- * work with `await import()` when they run (src/cli/actions/*). This reads the built chunks
- * (tsup names each bundled source module in a `// src/…` comment) and holds that line: nothing of
+ * run, `svc --version` included. Commands register their options statically
+ * (src/cli/cmd/<name>/command.ts) and load their work with `await import()` when they run (the
+ * rest of src/cli/cmd/<name>/). This reads the built chunks (tsup names each bundled source
+ * module in a `// src/…` comment) and holds that line: nothing of
  * credentials, delegation, policy, the resolver, the store or the text dossier in the static
  * graph; and `svc resolve` loading no credential, delegation, policy or did:web/did:webvh code
  * before a did:web or did:webvh is resolved, nor the fetcher before a first request.
@@ -37,7 +38,7 @@ function staticGraph(entry: string): Graph {
   return { files, modules };
 }
 
-/** The dist file that bundles `source` (e.g. src/cli/actions/resolve.ts). */
+/** The dist file that bundles `source` (e.g. src/cli/cmd/resolve/action.ts). */
 function fileOf(source: string): string {
   const hits = readdirSync(dist).filter((f) => f.endsWith('.js') && readFileSync(path.join(dist, f), 'utf8').includes(`\n// ${source}\n`));
   expect(hits, `${source} is bundled into one dist file`).toHaveLength(1);
@@ -56,16 +57,28 @@ const NOT_FOR_RESOLVE = [
   /^src\/core\/webvh\/verify\.ts$/,
   /^src\/server\//,
   /^src\/web\//,
-  /^src\/cli\/output\/dossier\.ts$/,
-  /^src\/cli\/ui\//,
+  /^src\/cli\/cmd\/resolve\/render(-ink)?\.tsx?$/,
+  // The dossier's view model (the web dossier's too) loads with the text dossier.
+  /^src\/present\/(dossier|history|graph)\.ts$/,
   // The fetcher (and undici, node:tls) loads on the first request (src/net/index.ts).
   /^src\/net\/(fetch|tls-evidence)\.ts$/,
-  // The pager (and node:child_process) loads only when a report is paged (src/cli/output/paging.ts).
-  /^src\/cli\/output\/pager\.ts$/,
+  // The pager (and node:child_process) loads only when a report is paged (src/cli/cmdutil/paging.ts).
+  /^src\/cli\/cmdutil\/pager\.ts$/,
 ];
 
 /** Loaded only once a command runs: its work, the resolver, the store, the network. */
-const NOT_STATIC = [...NOT_FOR_RESOLVE, /^src\/cli\/actions\//, /^src\/core\/resolve\/resolve\.ts$/, /^src\/core\/methods\//, /^src\/store\//, /^src\/net\//, /^src\/runtime\//];
+const NOT_STATIC = [
+  ...NOT_FOR_RESOLVE,
+  // A command's folder: only its registration (command.ts) and its options are read before it runs.
+  /^src\/cli\/cmd\/[^/]+\/(?![a-z-]*command\.ts$|options\.ts$)/,
+  // The shared parts only actions use.
+  /^src\/cli\/cmdutil\/(daemon|database|html-file|listen|source|supplied|table|check-report|shell-word)\.ts$/,
+  /^src\/core\/resolve\/resolve\.ts$/,
+  /^src\/core\/methods\//,
+  /^src\/store\//,
+  /^src\/net\//,
+  /^src\/runtime\//,
+];
 
 describe('what the CLI loads before a command runs', () => {
   beforeAll(() => {
@@ -81,7 +94,7 @@ describe('what the CLI loads before a command runs', () => {
   });
 
   it('svc resolve loads its own work and no credential, delegation, policy, dossier or did:web code', () => {
-    const graph = staticGraph(fileOf('src/cli/actions/resolve.ts'));
+    const graph = staticGraph(fileOf('src/cli/cmd/resolve/action.ts'));
     expect(graph.modules.has('src/core/resolve/resolve.ts')).toBe(true);
     expect([...graph.modules].filter((m) => NOT_FOR_RESOLVE.some((re) => re.test(m)))).toEqual([]);
   });

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeFiles, describe as describeTree } from '../../src/cli/completion.js';
-import { ENVIRONMENT } from '../../src/cli/environment.js';
+import { completeFiles, describe as describeTree } from '../../src/cli/cmdutil/completion.js';
+import { ENVIRONMENT } from '../../src/cli/cmdutil/environment.js';
 import { buildProgram, REGISTRATIONS } from '../../src/cli/program.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
@@ -356,7 +356,7 @@ describe('svc help environment', () => {
       for (const entry of readdirSync(d, { withFileTypes: true })) {
         const full = path.join(d, entry.name);
         if (entry.isDirectory()) walk(full);
-        else if (/\.tsx?$/.test(entry.name) && full !== path.join(repoRoot, 'src/cli/environment.ts')) {
+        else if (/\.tsx?$/.test(entry.name) && full !== path.join(repoRoot, 'src/cli/cmdutil/environment.ts')) {
           for (const m of readFileSync(full, 'utf8').matchAll(/(?<![A-Za-z0-9_])SVC_[A-Z0-9_]*[A-Z0-9]/g)) names.add(m[0]);
         }
       }

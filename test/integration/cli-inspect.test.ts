@@ -4,7 +4,7 @@
  * loopback HTTPS hosts of one test CA (given to the process through NODE_EXTRA_CA_CERTS, loopback
  * allowed with --egress-allow 127.0.0.0/8). Drift is recorded in a --db file of the test's own.
  *
- * Exit codes are the contract (SPEC §2.11, §2.12; src/cli/commands/inspect.ts):
+ * Exit codes are the contract (SPEC §2.11, §2.12; src/cli/cmd/inspect/command.ts):
  *   inspect-mcp  0 INSPECTED, no check WARNs; 3 a WARN or AUTH_REQUIRED (--strict: WARN → 1,
  *                AUTH_REQUIRED stays 3); 4 a problem; 2 usage
  *   inspect-a2a  0 every check passes; 1 a check FAILs; 3 a WARN (--strict → 1); 4 a problem

@@ -5,8 +5,9 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dossierText, plainStyle, type Style } from '../../src/cli/output/dossier.js';
-import { renderDossier } from '../../src/cli/ui/dossier.js';
+import { dossierText } from '../../src/cli/cmd/resolve/render.js';
+import { plainStyle, type Style } from '../../src/cli/cmdutil/layout.js';
+import { renderDossier } from '../../src/cli/cmd/resolve/render-ink.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';

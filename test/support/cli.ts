@@ -86,7 +86,7 @@ export async function svcInTty(
 
 export const ANSI_COLOR = /\u001b\[(?:3[0-9]|9[0-7]|38;)/;
 
-/** An error block as `parseCliError` reads it (src/cli/errors.ts writes it). */
+/** An error block as `parseCliError` reads it (src/cli/cmdutil/errors.ts writes it). */
 export interface CliErrorBlock {
   /** A problem code (INVALID_DID …) or the CLI's own (USAGE_ERROR, LISTEN_FAILED …). */
   code: string;

@@ -1,5 +1,5 @@
 /**
- * Validating svc's SARIF logs (src/cli/output/sarif.ts), three ways:
+ * Validating svc's SARIF logs (src/cli/cmd/inspect/sarif.ts), three ways:
  *
  * - SARIF_SUBSET below, with ajv: written here from the specification's object and property names
  *   for the parts svc writes, closed (additionalProperties false) wherever the specification's

@@ -1,5 +1,5 @@
 /** Reading the plain-text dossier in tests. */
-import type { Style } from '../../src/cli/output/dossier.js';
+import type { Style } from '../../src/cli/cmdutil/layout.js';
 
 /** Marks each colour so tests can see which function coloured what. */
 export const markStyle: Style = {

@@ -1,7 +1,7 @@
-/** Which pager svc runs, and how tall a report is (src/cli/output/pager.ts, paging.ts); the pager itself: test/integration/cli-pager.test.ts. */
+/** Which pager svc runs, and how tall a report is (src/cli/cmdutil/pager.ts, paging.ts); the pager itself: test/integration/cli-pager.test.ts. */
 import { describe, expect, it } from 'vitest';
-import { pagerCommand } from '../../src/cli/output/pager.js';
-import { rowsOf } from '../../src/cli/output/paging.js';
+import { pagerCommand } from '../../src/cli/cmdutil/pager.js';
+import { rowsOf } from '../../src/cli/cmdutil/paging.js';
 
 describe('pagerCommand', () => {
   it('is less -FRX by default, SVC_PAGER before PAGER, an empty value as unset', () => {

@@ -3,7 +3,11 @@
  * text and ink renderers show the same lines (parity: dossier-ink.test.tsx).
  */
 import { describe, expect, it } from 'vitest';
-import { buildDossierView, dossierText, plainStyle, shortKey, timelineIndexes, type Style, type TimelineRow } from '../../src/cli/output/dossier.js';
+import { dossierText } from '../../src/cli/cmd/resolve/render.js';
+import { plainStyle, type Style } from '../../src/cli/cmdutil/layout.js';
+import { buildDossierView } from '../../src/present/dossier.js';
+import { timelineIndexes, type TimelineRow } from '../../src/present/history.js';
+import { shortKey } from '../../src/present/text.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { HistoryEvidence } from '../../src/core/webvh/types.js';
 import { createRuntime } from '../../src/runtime/node.js';

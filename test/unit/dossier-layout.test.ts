@@ -1,5 +1,5 @@
 /**
- * The shared layout of every report (src/cli/output/layout.ts): word wrap and hanging indents,
+ * The shared layout of every report (src/cli/cmdutil/layout.ts): word wrap and hanging indents,
  * checked as properties over random words and widths (fast-check) — no line runs past the width
  * unless it is one token too long for any line, and no token is ever split — then the width a
  * run is laid out for and how toned lines are painted.
@@ -19,7 +19,7 @@ import {
   words,
   wrapWords,
   type Word,
-} from '../../src/cli/output/layout.js';
+} from '../../src/cli/cmdutil/layout.js';
 import { markStyle } from '../support/text.js';
 
 /** Words as reports see them: short ones, marks, ids and DIDs far longer than a line. */

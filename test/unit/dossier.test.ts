@@ -1,14 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { markStyle, section } from '../support/text.js';
-import {
-  buildDossierView,
-  displayKeyId,
-  dossierText,
-  plainStyle,
-  printable,
-  wrapWords,
-} from '../../src/cli/output/dossier.js';
-import { errorText, failingStages, type ProblemTraceStage } from '../../src/cli/errors.js';
+import { dossierText } from '../../src/cli/cmd/resolve/render.js';
+import { plainStyle, wrapWords } from '../../src/cli/cmdutil/layout.js';
+import { buildDossierView } from '../../src/present/dossier.js';
+import { displayKeyId, printable } from '../../src/present/text.js';
+import { errorText, failingStages, type ProblemTraceStage } from '../../src/cli/cmdutil/errors.js';
 import { ProblemError } from '../../src/core/problems.js';
 import { buildGraph } from '../../src/core/resolve/graph.js';
 import { resolve } from '../../src/core/resolve/resolve.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trustedProxies } from '../../src/cli/actions/serve.js';
+import { trustedProxies } from '../../src/cli/cmd/serve/action.js';
 import { familyShares, linkLocalOverreach, parseCidr, type Cidr } from '../../src/net/ip.js';
 import { createRuntime, egressAllowance, egressAllowanceEntries, logLevelFromEnv } from '../../src/runtime/node.js';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../src/server/limits.js';

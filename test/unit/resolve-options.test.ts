@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { versionOptions } from '../../src/cli/actions/resolve.js';
+import { versionOptions } from '../../src/cli/cmd/resolve/action.js';
 import { ConfigError } from '../../src/runtime/node.js';
 
 describe('svc resolve: version options', () => {

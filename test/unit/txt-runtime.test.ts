@@ -3,7 +3,7 @@
  * setting that points it there: NetOptions.dnsServers / SVC_DNS_SERVERS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from '../../src/cli/environment.js';
+import { ENVIRONMENT } from '../../src/cli/cmdutil/environment.js';
 import { parseDnsServer, parseDnsServers } from '../../src/net/index.js';
 import { createRuntime, dnsServersFromEnv } from '../../src/runtime/node.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';

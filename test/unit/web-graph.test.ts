@@ -1,6 +1,6 @@
 /** The evidence graph of the web dossier (src/web/graph.ts): SVG and edge table, checked as text. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { graphView } from '../../src/cli/output/dossier.js';
+import { graphView } from '../../src/present/graph.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EdgeState, Graph, GraphNode } from '../../src/core/resolve/types.js';
 import { defaultEvidenceHref, edgeTable, graphSvg, graphSummary, nodeName } from '../../src/web/graph.js';

@@ -1,5 +1,5 @@
 /**
- * `svc webhook listen --tls`'s certificate (src/cli/actions/webhook-tls.ts): made once, reused
+ * `svc webhook listen --tls`'s certificate (src/cli/cmd/webhook/tls.ts): made once, reused
  * while it covers the host for a day more, its own trust anchor for Node, the daemon's trust file
  * carrying the caller's other CAs (never an earlier certificate of its own), the egress allowance,
  * and a temporary folder where the state folder cannot be written.
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenerTls, tlsSetupText, urlHostOf, webhookUrl } from '../../src/cli/actions/webhook-tls.js';
+import { listenerTls, tlsSetupText, urlHostOf, webhookUrl } from '../../src/cli/cmd/webhook/tls.js';
 import { createTestCa } from '../support/pki.js';
 
 const DAY = 86_400_000;

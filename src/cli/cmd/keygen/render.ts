@@ -1,0 +1,31 @@
+/**
+ * Plain-text report of `svc keygen`, laid out for a width with the shared layout (cmdutil/layout.ts):
+ * where the private key was written and the DIDs that carry its public key. The private key
+ * itself is never part of any output.
+ */
+import { printable } from '../../../present/text.js';
+import { DEFAULT_WIDTH, Report, phrase, words, type Style } from '../../cmdutil/layout.js';
+import { shellWord } from '../../cmdutil/shell-word.js';
+
+/** What `svc keygen --json` prints. */
+export interface KeygenReport {
+  didKey: string;
+  didJwk: string;
+  curve: string;
+  /** Absolute path of the private JWK file. */
+  out: string;
+}
+
+/** `outArgument`: the file as the user named it, for the command line suggested at the end. */
+export function keygenText(report: KeygenReport, style: Style, width: number = DEFAULT_WIDTH, outArgument = report.out): string {
+  const out = new Report(width);
+  out.hang('', words(`Wrote a new ${report.curve} private key to ${printable(report.out)} (mode 0600).`, 'plain', true));
+  out.blank();
+  out.hang([{ text: '  ' }, { text: 'did:key', tone: 'muted' }, { text: '  ' }], [phrase(report.didKey, 'accent')]);
+  out.hang([{ text: '  ' }, { text: 'did:jwk', tone: 'muted' }, { text: '  ' }], [phrase(report.didJwk, 'accent')]);
+  out.blank();
+  out.hang('', 'Anyone who reads the file can sign as these DIDs: keep it private. Sign a delegation receipt with it:');
+  // One line, however long: a command broken over lines would not paste into a shell.
+  out.line({ text: `  $ svc delegate --key ${printable(shellWord(outArgument))} --iss ${report.didKey} --aud <did> --cap <capability>` });
+  return out.text(style);
+}

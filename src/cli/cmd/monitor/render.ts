@@ -1,0 +1,61 @@
+/** What `svc monitor …` prints: the daemon's answers as text (--json prints them as they are). */
+import type { MonitorEvent, MonitoringStatus, Watch, WatchCheck, WatchCreated } from '../../../client/index.js';
+import { printable } from '../../../present/text.js';
+import { table } from '../../cmdutil/table.js';
+
+function watchLines(watch: Watch): string[] {
+  return [
+    `watch     ${printable(watch.id)}`,
+    `did       ${printable(watch.did)}`,
+    `webhook   ${printable(watch.webhook)}`,
+    `interval  ${watch.intervalSeconds} s`,
+    `created   ${printable(watch.createdAt)}`,
+  ];
+}
+
+export function watchCreatedText(created: WatchCreated): string {
+  return [
+    ...watchLines(created.watch),
+    `secret    ${printable(created.secret)}`,
+    '',
+    'The secret is shown only now: the daemon never lists it again. Keep it where your receiver',
+    'reads it (svc webhook listen reads SVC_WEBHOOK_SECRET); each delivery is signed with it.',
+    '',
+  ].join('\n');
+}
+
+export function watchListText(watches: readonly Watch[]): string {
+  if (watches.length === 0) return 'no watches\n';
+  return table(
+    ['ID', 'DID', 'INTERVAL', 'LAST CHECKED', 'LAST STATUS', 'WEBHOOK'],
+    watches.map((w) => [w.id, w.did, `${w.intervalSeconds}s`, w.lastCheckedAt ?? 'never', w.lastStatus ?? '-', w.webhook]),
+  );
+}
+
+export function watchCheckText(id: string, check: WatchCheck): string {
+  if (!check.changed) return `watch ${printable(id)} checked: no change, nothing to deliver (a watch's first check only records its baseline)\n`;
+  const event = check.eventId === null ? 'an event' : `event ${printable(check.eventId)}`;
+  return `watch ${printable(id)} checked: changed, ${event} ${check.delivery === 'queued' ? 'queued for delivery' : 'recorded'}\n`;
+}
+
+export function eventsText(events: readonly MonitorEvent[]): string {
+  if (events.length === 0) return 'no events\n';
+  return table(
+    ['ID', 'CREATED', 'TYPE', 'DELIVERY', 'ATTEMPTS', 'WATCH', 'DID'],
+    events.map((e) => [e.id, e.createdAt, e.eventType, e.deliveryStatus, String(e.attempts), e.watchId, e.did]),
+  );
+}
+
+export function statusText(status: MonitoringStatus): string {
+  const byStatus = Object.entries(status.eventsByStatus)
+    .map(([name, count]) => `${name.toLowerCase()} ${count}`)
+    .join(', ');
+  return [
+    `watches         ${status.watches} of ${status.watchLimit}`,
+    `events          ${status.events} of ${status.eventLimit} (${byStatus})`,
+    `due deliveries  ${status.dueDeliveries}`,
+    `expired leases  ${status.expiredLeases}`,
+    `event payloads  ${status.eventPayloadBytes} bytes (one event at most ${status.eventPayloadLimitBytes})`,
+    '',
+  ].join('\n');
+}

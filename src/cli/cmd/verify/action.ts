@@ -1,0 +1,126 @@
+/** `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
+import { stat } from 'node:fs/promises';
+import type { CredentialVerification } from '../../../core/credentials/types.js';
+import { didKeySource } from '../../../core/credentials/keys.js';
+import { verifyCredential } from '../../../core/credentials/verify.js';
+import { decodeIdentifier, parseDid } from '../../../core/did/syntax.js';
+import { parseJsonText } from '../../../core/encoding/json.js';
+import { verifyJws, type JwsVerification } from '../../../core/jws/verify.js';
+import { parsePolicy } from '../../../core/policy/index.js';
+import { decidePolicy } from '../../../core/policy/run.js';
+import type { PolicyEvaluation } from '../../../core/policy/types.js';
+import { ProblemError } from '../../../core/problems.js';
+import { sentence } from '../../../core/text.js';
+import { RELATIONSHIPS, type Relationship } from '../../../core/resolve/types.js';
+import { ConfigError, createRuntime } from '../../../runtime/node.js';
+import { EXIT } from '../../cmdutil/exit-codes.js';
+import type { CliIo } from '../../cmdutil/io.js';
+import { printable } from '../../../present/text.js';
+import { emitReport } from '../../cmdutil/emit.js';
+import { credentialText, jwsText, policyText } from './render.js';
+import { optionProblem, readSource, readStdin } from '../../cmdutil/source.js';
+import type { SuppliedFileOption } from '../../cmdutil/supplied.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
+
+export function exitForCredential(result: CredentialVerification): number {
+  if (result.status === 'VALID') return EXIT.PASS;
+  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+}
+
+export function exitForJws(result: JwsVerification): number {
+  if (result.status === 'VALID') return EXIT.PASS;
+  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+}
+
+export function exitForPolicy(evaluation: PolicyEvaluation): number {
+  if (evaluation.status === 'PASS') return EXIT.PASS;
+  return evaluation.status === 'FAIL' ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
+}
+
+/** A compact JWS as typed: three base64url parts (the payload may be empty: detached). */
+const COMPACT_JWS_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The token of `svc verify-jws <jws|file|->`: standard input for `-`; an existing path is read as
+ * a file (as verify-credential reads one, same size bound); otherwise the argument itself when it
+ * has the shape of a compact JWS. Anything else is a usage error, so a mistyped file name is never
+ * verified as a broken token. Surrounding whitespace (the file's trailing newline) is dropped.
+ */
+export async function jwsInput(argument: string): Promise<string> {
+  if (argument === '-') return (await readStdin('JWS')).toString('utf8').trim();
+  // stat fails for a token (ENOENT, or ENAMETOOLONG for a long one): then it is read as a token.
+  const exists = await stat(argument).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return (await readSource(argument, 'JWS file')).trim();
+  const token = argument.trim();
+  if (COMPACT_JWS_RE.test(token)) return token;
+  const shown = argument.length > 60 ? `${argument.slice(0, 60)}…` : argument;
+  throw new ConfigError(`no such file and not a compact JWS: ${printable(shown)}`);
+}
+
+/** The file options of verify-credential: each issuer's document (a did:web's did.json, a did:webvh's log) and each status list. */
+async function credentialFileOptions(options: VerifyCredentialCommandOptions): Promise<SuppliedFileOption[]> {
+  if (!options.issuerDocument?.length && !options.statusList?.length && !options.allowNetwork) return [];
+  const { pairsOf, requireFileOptionFor } = await import('../../cmdutil/supplied.js');
+  const given: SuppliedFileOption[] = [];
+  for (const [did, file] of pairsOf(options.issuerDocument, '--issuer-document', '<did>', '<file>')) {
+    const method = /^did:([a-z0-9]+):./.exec(did)?.[1];
+    if (method === undefined) throw new ConfigError(`--issuer-document takes a DID, then a file; ${printable(did.slice(0, 80))} is not a DID`);
+    if (method !== 'web' && method !== 'webvh') throw new ConfigError(`--issuer-document applies to did:web and did:webvh; the keys of a did:${printable(method.slice(0, 20))} are read without fetching anything`);
+    given.push({ kind: method === 'web' ? 'didDocument' : 'didLog', target: did, file, flag: '--issuer-document' });
+  }
+  for (const [url, file] of pairsOf(options.statusList, '--status-list', '<url>', '<file>')) given.push({ kind: 'statusList', target: url, file, flag: '--status-list' });
+  requireFileOptionFor(options.allowNetwork, given, '--issuer-document, --status-list');
+  return given;
+}
+
+export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
+  if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
+  const fileOptions = await credentialFileOptions(options);
+  const text = await readSource(file, 'credential');
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
+  const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
+  await emitReport(io, options, runtime, async (hooks) => {
+    const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+    const value = await verifyCredential(text, { runtime: from, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+    return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
+  }, setExit);
+}
+
+export async function verifyJwsAction(io: CliIo, setExit: (code: number) => void, token: string, options: VerifyCommandOptions & { relationship?: string }): Promise<void> {
+  if (options.relationship !== undefined && !(RELATIONSHIPS as readonly string[]).includes(options.relationship)) {
+    throw new ConfigError(`--relationship must be one of ${RELATIONSHIPS.join(', ')}, not ${printable(options.relationship.slice(0, 64))}`);
+  }
+  const relationship = options.relationship as Relationship | undefined;
+  const text = await jwsInput(token);
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  await emitReport(io, options, runtime, async (hooks) => {
+    const value = await verifyJws(text, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(relationship ? { relationship } : {}) });
+    return { value, exitCode: exitForJws(value), text: (style, width) => jwsText(value, style, width) };
+  }, setExit);
+}
+
+export async function evaluatePolicyAction(io: CliIo, setExit: (code: number) => void, did: string, options: VerifyCommandOptions & { policy: string; credential?: string }): Promise<void> {
+  if (options.policy === '-' && options.credential === '-') throw new ConfigError('--policy and --credential cannot both read standard input');
+  const policySource = await readSource(options.policy, 'policy');
+  const credentialSource = options.credential === undefined ? undefined : await readSource(options.credential, 'credential');
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  await emitReport(io, options, runtime, async (hooks) => {
+    const target = decodeIdentifier(did);
+    parseDid(target);
+    // The DID is what is examined (a malformed one: exit 4); the policy is an option's value (exit 2).
+    const parsed = parseJsonText(policySource.trim(), 'the policy file');
+    if ('error' in parsed) throw new ProblemError('INVALID_OPTIONS', sentence(parsed.error));
+    let policy: ReturnType<typeof parsePolicy>;
+    try {
+      policy = parsePolicy(parsed.value);
+    } catch (err) {
+      throw optionProblem(err);
+    }
+    const value = await decidePolicy(target, policy, credentialSource, { runtime, hooks });
+    return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
+  }, setExit);
+}

@@ -1,0 +1,96 @@
+/**
+ * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: the verification core as
+ * CI gates. Each prints a report (or exactly the SPEC result with --json) and exits by the
+ * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
+ * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file, and a
+ * --policy that holds no valid policy: INVALID_OPTIONS).
+ */
+import type { Command } from 'commander';
+import { RELATIONSHIPS } from '../../../core/resolve/types.js';
+import { completeFiles } from '../../cmdutil/completion.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
+import type { CliIo } from '../../cmdutil/io.js';
+import { addOutputOptions } from '../../cmdutil/output-options.js';
+import { addAllowNetworkOption, addEgressOption, addPairOption } from '../../cmdutil/store-options.js';
+
+const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
+
+export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const credential = program
+    .command('verify-credential')
+    .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt, VC-JWT 1.1 or SD-JWT VC, with its issuer key and status list')
+    .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
+    .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"');
+  completeFiles(credential, 'file');
+  addPairOption(credential, '--issuer-document', 'did', 'file', "verify from files: this file as the DID's document (a did:web's did.json, a did:webvh's did.jsonl) instead of fetching it; repeatable");
+  addPairOption(credential, '--status-list', 'url', 'file', 'verify from files: this file as the status list credential (or token) at the URL; repeatable');
+  addAllowNetworkOption(credential);
+  egressOption(credential);
+  addOutputOptions(credential);
+  credential.addHelpText(
+    'after',
+    `
+Exit status: 0 VALID; 1 INVALID, EXPIRED, NOT_YET_VALID, REVOKED, SUSPENDED, UNSUPPORTED or MALFORMED;
+3 INDETERMINATE (e.g. the issuer is unreachable or not a DID); 4 no answer; 2 usage or unreadable file.
+
+Verify from files: --issuer-document and --status-list supply what svc would fetch; svc then fetches
+nothing else (--allow-network: what was not supplied), and a key or list that was not supplied makes
+its check INDETERMINATE. Give these options after the credential file.
+
+Examples:
+  $ svc verify-credential credential.json
+  $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
+  $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
+      --status-list https://issuer.example/status/1 status-1.json`,
+  );
+  credential.action(async (file: string, options: VerifyCredentialCommandOptions) => (await import('./action.js')).verifyCredentialAction(io, setExit, file, options));
+
+  const jws = program
+    .command('verify-jws')
+    .description('Verify a compact JWS against the DID named in its kid (resolved, key authorised for the relationship)')
+    .argument('<jws>', 'the compact JWS, a file holding it, or - to read it from standard input')
+    .option('--relationship <r>', `the relationship the key must be authorised for (${RELATIONSHIPS.join(', ')}); default assertionMethod, then authentication`);
+  completeFiles(jws, 'jws');
+  egressOption(jws);
+  addOutputOptions(jws);
+  jws.addHelpText(
+    'after',
+    `
+An argument naming an existing file is read from it (surrounding whitespace dropped); otherwise it
+must be the compact JWS itself (header.payload.signature).
+
+Exit status: 0 VALID; 1 INVALID, MALFORMED or UNSUPPORTED; 3 INDETERMINATE (kid not a DID URL, DID
+unreachable); 4 no answer; 2 usage (neither a file nor a compact JWS) or unreadable file.
+
+Examples:
+  $ svc verify-jws token.jws
+  $ svc verify-jws eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDprZXk6… --relationship authentication
+  $ curl -s https://example.com/signed | svc verify-jws - --json`,
+  );
+  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => (await import('./action.js')).verifyJwsAction(io, setExit, token, options));
+
+  const policy = program
+    .command('evaluate-policy')
+    .description('Evaluate a declarative policy against the evidence about a DID (and optionally a credential)')
+    .argument('<did>', 'the DID to evaluate, raw or percent-encoded')
+    .requiredOption('--policy <file>', 'the policy: a JSON file {"name": …, "rules": {…}}, or - for standard input')
+    .option('--credential <file>', 'a credential to verify for the credentialStatus and credentialIssuerMustBeSubject rules');
+  completeFiles(policy, '--policy', '--credential');
+  egressOption(policy);
+  addOutputOptions(policy);
+  policy.addHelpText(
+    'after',
+    `
+Rules: didResolution, allowedMethods, allowedCurves, allowedKeySuites, minKeyBits, requireKeyRelationship,
+domainBinding, tlsMinDaysRemaining, verifiableHistory, maxCacheAgeSeconds, credentialStatus,
+credentialIssuerMustBeSubject. A rule that lacks evidence is INDETERMINATE, never PASS.
+
+Exit status: 0 PASS; 1 FAIL; 3 INDETERMINATE; 4 no answer (an invalid DID); 2 usage, an unreadable file or
+a policy that is not one (INVALID_OPTIONS).
+
+Example:
+  $ echo '{"name":"agents","rules":{"didResolution":"required","allowedMethods":["web","webvh"]}}' > policy.json
+  $ svc evaluate-policy did:web:example.com --policy policy.json`,
+  );
+  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) => (await import('./action.js')).evaluatePolicyAction(io, setExit, did, options));
+}

@@ -1,0 +1,14 @@
+/** The options of `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`, as commander hands them to their actions. */
+import type { OutputOptions } from '../../cmdutil/output-options.js';
+
+export interface VerifyCommandOptions extends OutputOptions {
+  egressAllow: string[];
+}
+
+export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
+  audience?: string;
+  /** Verify from files: `<did> <file>` and `<url> <file>` pairs, flattened (cmdutil/supplied.ts). */
+  issuerDocument?: string[];
+  statusList?: string[];
+  allowNetwork?: boolean;
+}

@@ -1,0 +1,91 @@
+/**
+ * Plain-text (optionally coloured) reports of a credential verification, a JWS verification and
+ * a policy evaluation, laid out for a width with the shared layout (cmdutil/layout.ts). Everything quoted
+ * from the input passes through `printable`: a credential may carry escape sequences meant for
+ * the reader's terminal.
+ */
+import type { CredentialVerification } from '../../../core/credentials/types.js';
+import type { JwsVerification } from '../../../core/jws/verify.js';
+import type { PolicyDecision } from '../../../core/policy/run.js';
+import { printable } from '../../../present/text.js';
+import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../../cmdutil/check-report.js';
+import { DEFAULT_WIDTH, Report, columns, words, type Style } from '../../cmdutil/layout.js';
+
+/** Width of the labels of the reports' fields (`  issuer       did:key:…`). */
+const LABEL = 12;
+
+const field = (out: Report, label: string, value: string | null | undefined): Report => out.field(label, value ? printable(value) : null, LABEL);
+
+/** An SD-JWT VC's disclosures: the claims shown (paths only), how many digests stayed hidden, the key binding. */
+function disclosureLines(out: Report, disclosures: NonNullable<CredentialVerification['disclosures']>): void {
+  out.blank().line({ text: 'Disclosures', bold: true });
+  const shown = disclosures.disclosed;
+  field(out, 'disclosed', shown.length === 0 ? 'none' : `${shown.length}: ${shown.join(', ')}`);
+  field(out, 'undisclosed', `${disclosures.undisclosed} (claims not shown, or decoys)`);
+  const kb = disclosures.keyBinding;
+  field(out, 'key binding', kb === null ? 'none (no KB-JWT)' : kb.status === 'PASS' ? `PASS, audience ${kb.audience ?? '-'}, nonce ${kb.nonce ?? '-'}` : 'FAIL');
+}
+
+export function credentialText(result: CredentialVerification, style: Style, width: number = DEFAULT_WIDTH): string {
+  const out = new Report(width);
+  headlineLines(out, result.status, result.headline);
+  out.blank();
+  field(out, 'format', `${result.format}${result.dataModel !== 'unknown' ? ` (VC ${result.dataModel})` : ''}`);
+  field(out, 'issuer', result.issuer);
+  field(out, 'subject', result.subject);
+  field(out, 'types', result.types.join(', '));
+  field(out, 'valid from', result.validFrom);
+  field(out, 'valid until', result.validUntil);
+  if (result.proof) {
+    field(out, 'proof', [result.proof.suite, result.proof.keyCurve].filter(Boolean).join(', '));
+    field(out, 'key', result.proof.verificationMethod);
+  }
+  if (result.disclosures) disclosureLines(out, result.disclosures);
+  out.blank().line({ text: 'Checks', bold: true });
+  for (const check of result.checks) out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, 9), printable(check.detail));
+  if (result.statusList.length > 0) {
+    out.blank().line({ text: 'Status entries', bold: true });
+    for (const entry of result.statusList) {
+      const status = entry.result === 'ACTIVE' ? 'PASS' : entry.result;
+      out.hang([{ text: '  ' }, { text: entry.result.padEnd(13), tone: statusTone(status) }, { text: ' ' }], printable(entry.detail));
+    }
+  }
+  limitationLines(out, result.limitations);
+  return out.text(style);
+}
+
+export function jwsText(result: JwsVerification, style: Style, width: number = DEFAULT_WIDTH): string {
+  const out = new Report(width);
+  headlineLines(out, result.status, result.headline);
+  out.blank();
+  field(out, 'alg', result.alg);
+  field(out, 'kid', result.kid);
+  field(out, 'typ', result.typ);
+  if (result.signer) {
+    field(out, 'signer', result.signer);
+    field(out, 'relationship', result.relationship ?? null);
+  }
+  field(out, 'input sha256', result.signingInputSha256);
+  return out.text(style);
+}
+
+export function policyText(decision: PolicyDecision, style: Style, width: number = DEFAULT_WIDTH): string {
+  const { evaluation } = decision;
+  const out = new Report(width);
+  headlineLines(out, evaluation.status, evaluation.headline);
+  out.hang('  ', `${printable(evaluation.did)}${evaluation.policyName ? ` (${printable(evaluation.policyName)})` : ''}`);
+  out.blank();
+  // Rule ids in one column as wide as the longest shown.
+  const ruleWidth = Math.max(0, ...evaluation.evaluations.map((rule) => columns(rule.rule)));
+  for (const rule of evaluation.evaluations) out.hang(checkPrefix('  ', rule.status, MARKS[rule.status], rule.rule, ruleWidth), printable(rule.message));
+  if (decision.credential) {
+    const { status, headline } = decision.credential;
+    out.blank().hang([{ text: `  ${'credential'.padEnd(LABEL)} ` }, { text: status, tone: statusTone(status) }, { text: '  ' }], printable(headline));
+  }
+  if (decision.resolution) {
+    const { outcome, headline } = decision.resolution.verdict;
+    out.hang(`  ${'resolution'.padEnd(LABEL)} ${outcome}  `, printable(headline));
+  }
+  out.blank().hang('', words(`Evaluated at ${evaluation.evaluatedAt}.`, 'muted'));
+  return out.text(style);
+}
