@@ -4,8 +4,8 @@
  */
 import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
 import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
-import { parseDid } from '../core/did/syntax.js';
 import { DEFAULT_CHAINS_PER_CLIENT, DEFAULT_CHAINS_PER_ROOT, DEFAULT_REGISTRATION_MAX_DAYS, MAX_REGISTERED_CHAINS } from '../core/delegation/registry.js';
+import { delegationRootsFromEnv, registrationMaxDaysFromEnv } from '../runtime/delegation-settings.js';
 import { ConfigError, intFromEnv } from '../runtime/node.js';
 import { fairShare } from './capacity.js';
 
@@ -113,27 +113,6 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   signInChallengesPerDid: SIGN_IN_PENDING_LIMITS.perDid,
   gatewayPerMinute: 120,
 };
-
-/** SVC_DELEGATION_ROOTS: comma-separated bare DIDs; unset or blank → null (any root). */
-export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null {
-  const raw = env['SVC_DELEGATION_ROOTS'];
-  if (raw === undefined || raw.trim() === '') return null;
-  const roots = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (roots.length === 0) throw new ConfigError('SVC_DELEGATION_ROOTS must list DIDs separated by commas');
-  for (const root of roots) {
-    try {
-      parseDid(root);
-    } catch (err) {
-      throw new ConfigError(`SVC_DELEGATION_ROOTS: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  return [...new Set(roots)];
-}
-
-/** SVC_REGISTRATION_MAX_DAYS (1..3660, default 366): read by the daemon and by `svc verify-delegation --register`. */
-export function registrationMaxDaysFromEnv(env: NodeJS.ProcessEnv): number {
-  return intFromEnv(env, 'SVC_REGISTRATION_MAX_DAYS', DEFAULT_LIMITS.registrationMaxDays, 1, 3_660);
-}
 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default

@@ -158,7 +158,7 @@ function registryDid(flag: '--agent' | '--root', value: string): string {
  * verified again against them.
  */
 async function delegationRoots(env: NodeJS.ProcessEnv): Promise<string[] | null> {
-  const { delegationRootsFromEnv } = await import('../../../server/limits.js');
+  const { delegationRootsFromEnv } = await import('../../../runtime/delegation-settings.js');
   return delegationRootsFromEnv(env);
 }
 
@@ -167,7 +167,7 @@ async function delegationRoots(env: NodeJS.ProcessEnv): Promise<string[] | null>
  * operator's own, bounded by no per-client or per-root share) last no longer than the daemon's.
  */
 async function registrationMaxDays(env: NodeJS.ProcessEnv): Promise<number> {
-  const { registrationMaxDaysFromEnv } = await import('../../../server/limits.js');
+  const { registrationMaxDaysFromEnv } = await import('../../../runtime/delegation-settings.js');
   return registrationMaxDaysFromEnv(env);
 }
 
