@@ -6,7 +6,7 @@ import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
 import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
 import { DEFAULT_CHAINS_PER_CLIENT, DEFAULT_CHAINS_PER_ROOT, DEFAULT_REGISTRATION_MAX_DAYS, MAX_REGISTERED_CHAINS } from '../core/delegation/registry.js';
 import { delegationRootsFromEnv, registrationMaxDaysFromEnv } from '../runtime/delegation-settings.js';
-import { ConfigError, intFromEnv } from '../runtime/node.js';
+import { intFromEnv } from '../runtime/node.js';
 import { fairShare } from './capacity.js';
 
 export type Profile = 'direct' | 'public';
