@@ -14,12 +14,12 @@ export const systemClock: Clock = {
   monotonicUs: () => performance.now() * 1000,
 };
 
-/** Structured diagnostics to stderr, one JSON line each; never stdout. */
-export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'warn'): Logger {
+/** Structured diagnostics to stderr (or `write`: a command's own stderr), one JSON line each; never stdout. */
+export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'warn', write: (line: string) => unknown = (line) => process.stderr.write(line)): Logger {
   const order = { debug: 0, info: 1, warn: 2, error: 3 } as const;
   const emit = (lvl: keyof typeof order) => (message: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < order[level]) return;
-    process.stderr.write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields })}\n`);
+    write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields })}\n`);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

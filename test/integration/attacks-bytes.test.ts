@@ -9,8 +9,8 @@
  *     bound (SVC_WEBVH_MAX_BYTES) named the same way; both settings honoured by the CLI;
  *   - every did:webvh log of the real-world fixtures resolves exactly as without the bounds.
  *
- * Real parts: a loopback HTTPS host with the test CA, one spawned daemon for the whole file, the
- * built CLI; in-process resolutions use the production Runtime builder (createRuntime) with the
+ * Real parts: a loopback HTTPS host with the test CA, one daemon for the whole file (started in
+ * this process from its command line, over real HTTP), the built CLI; in-process resolutions use the production Runtime builder (createRuntime) with the
  * host's trust anchor and DNS table.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,8 +25,8 @@ import type { Runtime } from '../../src/core/runtime.js';
 import { countLogEntries, DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../../src/core/webvh/limits.js';
 import { createRuntime } from '../../src/runtime/node.js';
 import { cleanEnv, svc } from '../support/cli.js';
-import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
-import type { Daemon } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { describeWithFixtures } from '../support/fixtures.js';
 import { raw } from '../support/https-server.js';
@@ -37,14 +37,14 @@ import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
 const DAEMON_CACHE_BYTES = 8 * 1024 * 1024;
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 let caDir: string;
 let caFile: string;
 
 beforeAll(async () => {
   host = await startDidWebHost({ dnsNames: ['swcurran.github.io', 'ivir3zam.github.io', 'sandbox.ayra.network', 'example.com'] });
   // A smaller cache budget than the default keeps the flood short; the defaults are the in-process tests'.
-  daemon = await startDaemonFor(host, { env: { SVC_CACHE_MAX_BYTES: String(DAEMON_CACHE_BYTES) } });
+  daemon = await startInProcessDaemonFor(host, { env: { SVC_CACHE_MAX_BYTES: String(DAEMON_CACHE_BYTES) } });
   caDir = mkdtempSync(path.join(tmpdir(), 'svc-bytes-ca-'));
   caFile = path.join(caDir, 'ca.pem');
   writeFileSync(caFile, host.ca.certPem);

@@ -1,5 +1,6 @@
 /**
- * Issue 38, the attacks on who a request is and who may act, against the real binary: each case
+ * Issue 38, the attacks on who a request is and who may act, against the real binary (its
+ * refusals at start) and the daemon started in this process from its command line: each case
  * failed before the change.
  *
  * - Client identity behind a proxy: garbage in X-Forwarded-For from a trusted proxy made every
@@ -15,11 +16,11 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, statusFrom, expectJson, startDaemonFor } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, statusFrom, expectJson, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from '../support/gateway.js';
+import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startInProcessGatewayDaemon } from '../support/gateway.js';
 import { describePostgres } from '../support/postgres.js';
 
 const QUIET = { NODE_EXTRA_CA_CERTS: undefined, SVC_EGRESS_ALLOW: undefined, SVC_TRUST_PROXY: undefined, SVC_DELEGATION_ROOTS: undefined, SVC_ADMIN_TOKEN: undefined, SVC_RATE_LIMIT_PER_MIN: undefined };
@@ -41,9 +42,9 @@ function raw(url: string, head: string): Promise<{ status: number; body: string 
 }
 
 describe('client identity behind a trusted proxy', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_RATE_LIMIT_PER_MIN: '3' } });
+    daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_RATE_LIMIT_PER_MIN: '3' } });
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -83,9 +84,9 @@ describe('trusted-proxy sets that cover an address family are refused at start (
 });
 
 describe('one Host per request (RFC 9112 §3.2)', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null, { env: QUIET });
+    daemon = await startInProcessDaemonFor(null, { env: QUIET });
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -145,7 +146,7 @@ describe('operator tokens you can use', () => {
   });
 
   it('SVC_ALLOW_WEAK_ADMIN_TOKEN=1 accepts a guessable token as a relaxation: announced at start and listed by /health', async () => {
-    const daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: 'x'.repeat(32), SVC_ALLOW_WEAK_ADMIN_TOKEN: '1' } });
+    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: 'x'.repeat(32), SVC_ALLOW_WEAK_ADMIN_TOKEN: '1' } });
     try {
       const effect = 'the operator token is accepted although it is guessable (it is one character repeated)';
       expect(daemon.stderr()).toContain(`svc: relaxation: ${effect} (SVC_ALLOW_WEAK_ADMIN_TOKEN)`);
@@ -158,7 +159,7 @@ describe('operator tokens you can use', () => {
   });
 
   it('a generated token starts without a relaxation', async () => {
-    const daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: '3f9c1e7a0b5d42e8a6c4f1d09b7e25ac' } });
+    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: '3f9c1e7a0b5d42e8a6c4f1d09b7e25ac' } });
     try {
       expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toEqual([]);
     } finally {
@@ -175,7 +176,7 @@ function authoriseFirst(engine: string, describeEngine: (name: string, fn: () =>
     const alice = didKeyPrincipal();
     const bob = didKeyPrincipal();
     let opened: TestDatabase;
-    let daemon: Daemon;
+    let daemon: DaemonHandle;
     let gw: string;
     let bobs: string;
     let alices: string;
@@ -186,7 +187,7 @@ function authoriseFirst(engine: string, describeEngine: (name: string, fn: () =>
       [alices] = (await seedOwner(opened.target, alice.did, ['alice'])) as [string];
       [bobs] = (await seedOwner(opened.target, bob.did, ['bob'])) as [string];
       const env = { SVC_RATE_LIMIT_PER_MIN: '100000', SVC_EGRESS_ALLOW: undefined, NODE_EXTRA_CA_CERTS: undefined };
-      const started = await startGatewayDaemon(engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env });
+      const started = await startInProcessGatewayDaemon(engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env });
       daemon = started.daemon;
       gw = gatewayUrl(daemon);
       const a = await signIn(gw, started.origin, alice);

@@ -1,6 +1,7 @@
 /**
  * Issue 38, build item 5 — storage bounds on both engines, attacked as a hostile client would:
- * `svc serve --public` as a real process, its database a SQLite file or a PostgreSQL database,
+ * `svc serve --public` (started in this process from its command line; as two processes where
+ * two daemons share one database), its database a SQLite file or a PostgreSQL database,
  * SVC_MAX_OBSERVATIONS small, and an attacker who hosts many distinct did:web documents (real
  * HTTPS on loopback, a test CA) and has the daemon resolve each once, from several clients (the
  * public budget is per client). The observation table never holds more rows than the ceiling —
@@ -13,8 +14,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describe } from 'vitest';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
+import { warmInProcessDaemon, type DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, startDaemonFor, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { describePostgres } from '../support/postgres.js';
 import { didDocument } from '../support/signing.js';
@@ -28,12 +29,13 @@ const PER_CLIENT = 15;
 let host: DidWebHost;
 beforeAll(async () => {
   host = await startDidWebHost();
+  await warmInProcessDaemon();
 });
 afterAll(async () => {
   await host?.close();
 });
 
-let daemons: Daemon[] = [];
+let daemons: DaemonHandle[] = [];
 let databases: TestDatabase[] = [];
 afterEach(async () => {
   await Promise.all(daemons.map((d) => d.stop('SIGKILL')));
@@ -43,8 +45,8 @@ afterEach(async () => {
 });
 
 /** A public daemon behind a trusted proxy (so that the flood can come from many clients), with a small ceiling. */
-async function publicDaemon(db: TestDatabase): Promise<Daemon> {
-  const daemon = await startDaemonFor(host, {
+async function publicDaemon(db: TestDatabase, start: typeof startDaemonFor | typeof startInProcessDaemonFor = startInProcessDaemonFor): Promise<DaemonHandle> {
+  const daemon = await start(host, {
     env: { SVC_MAX_OBSERVATIONS: String(CEILING), SVC_TRUST_PROXY: '127.0.0.1' },
     args: ['--public'],
     dbPath: db.target,
@@ -73,7 +75,7 @@ async function rowCount(db: TestDatabase): Promise<number> {
  * Resolves every DID through `daemonOf(i)`, eight at a time, while the row count is sampled;
  * returns the largest count seen and the count at the end.
  */
-async function flood(db: TestDatabase, dids: string[], daemonOf: (i: number) => Daemon, lane = 0): Promise<{ most: number; last: number }> {
+async function flood(db: TestDatabase, dids: string[], daemonOf: (i: number) => DaemonHandle, lane = 0): Promise<{ most: number; last: number }> {
   let most = 0;
   let done = false;
   const sampler = (async () => {
@@ -132,7 +134,7 @@ describePostgres('attack: the same flood through two daemons on one PostgreSQL d
   it(`two public daemons sharing the database store at most ${CEILING} rows between them`, async () => {
     const db = await postgresDatabase();
     databases.push(db);
-    const [a, b] = await Promise.all([publicDaemon(db), publicDaemon(db)]);
+    const [a, b] = await Promise.all([publicDaemon(db, startDaemonFor), publicDaemon(db, startDaemonFor)]);
     const dids = attackerDocuments('two-daemons-', DOCUMENTS);
 
     // Alternating daemons, so that both record at once all the time.

@@ -1,5 +1,6 @@
 /**
- * The daemon under abuse (issue 16), `svc serve` as a real process on loopback: budgets charged
+ * The daemon under abuse (issue 16), `svc serve` started in this process from its command line
+ * (a process for a start-up refusal), on loopback: budgets charged
  * before bodies are read, a problem+json answer to requests Node's parser would answer bare,
  * fair capacity across clients (resolutions and MCP inspections), the SSE stream under the
  * request time limit, and the access log. Clients other than 127.0.0.1 connect from other
@@ -9,15 +10,15 @@ import http from 'node:http';
 import net from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, until, PROBLEM_TYPE } from '../support/daemon-client.js';
+import { warmInProcessDaemon, type DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startDaemonFor, startInProcessDaemonFor, until, PROBLEM_TYPE } from '../support/daemon-client.js';
 import { parseRawResponses } from '../support/daemon-limits-http.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { ED25519_DID } from '../support/dids.js';
 
-let daemons: Daemon[] = [];
-async function daemonWith(env: Record<string, string | undefined>): Promise<Daemon> {
-  const daemon = await startDaemonFor(host, { env });
+let daemons: DaemonHandle[] = [];
+async function daemonWith(env: Record<string, string | undefined>): Promise<DaemonHandle> {
+  const daemon = await startInProcessDaemonFor(host, { env });
   daemons.push(daemon);
   return daemon;
 }
@@ -30,6 +31,7 @@ let host: DidWebHost;
 const hanging: ServerResponse[] = [];
 beforeAll(async () => {
   host = await startDidWebHost();
+  await warmInProcessDaemon();
 });
 afterAll(async () => {
   for (const res of hanging) res.destroy();

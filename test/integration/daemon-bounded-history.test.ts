@@ -1,6 +1,6 @@
 /**
- * The daemon's bound on disk (README "Bounded history"), `svc serve` as a real process on
- * loopback: on the public profile fresh did:keys are not recorded at all; on any profile the
+ * The daemon's bound on disk (README "Bounded history"), `svc serve` started in this process
+ * from its command line, on loopback: on the public profile fresh did:keys are not recorded at all; on any profile the
  * observation table stops at SVC_MAX_OBSERVATIONS rows, one-off rows evicted first, refusals
  * warned once and counted in /v1/status; bad settings are configuration errors (exit 2).
  */
@@ -10,14 +10,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
+import { warmInProcessDaemon, type DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { generateTestKey } from '../support/signing.js';
 
 const freshDidKey = () => `did:key:${generateTestKey('EdDSA').multikey}`;
 
-let daemons: Daemon[] = [];
+let daemons: DaemonHandle[] = [];
 let dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(daemons.map((d) => d.stop('SIGKILL')));
@@ -29,23 +29,24 @@ afterEach(async () => {
 let host: DidWebHost;
 beforeAll(async () => {
   host = await startDidWebHost();
+  await warmInProcessDaemon();
 });
 afterAll(async () => {
   await host?.close();
 });
 
 /** A daemon whose database lives outside its own directory, so that it can be measured after a clean stop. */
-async function daemonWith(env: Record<string, string>, args: string[] = []): Promise<{ daemon: Daemon; dbPath: string }> {
+async function daemonWith(env: Record<string, string>, args: string[] = []): Promise<{ daemon: DaemonHandle; dbPath: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bounded-'));
   dirs.push(dir);
   const dbPath = path.join(dir, 'svc.db');
-  const daemon = await startDaemonFor(host, { env, args, dbPath });
+  const daemon = await startInProcessDaemonFor(host, { env, args, dbPath });
   daemons.push(daemon);
   return { daemon, dbPath };
 }
 
 /** Size of the database after a clean stop (SIGTERM: WAL checkpointed and removed). */
-async function stoppedSize(daemon: Daemon, dbPath: string): Promise<number> {
+async function stoppedSize(daemon: DaemonHandle, dbPath: string): Promise<number> {
   expect(await daemon.stop('SIGTERM')).toBe(0);
   expect(() => statSync(`${dbPath}-wal`)).toThrow();
   return statSync(dbPath).size;

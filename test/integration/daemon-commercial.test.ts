@@ -3,7 +3,8 @@
  * projects, owners, usage), the session core's key routes and keyed requests, on SQLite and on
  * PostgreSQL.
  *
- * Real `svc serve` processes show what the network sees: the mode off (501 on every route, even
+ * Daemons started as `svc serve` would be (in this process, from the command line) show over
+ * real HTTP what the network sees: the mode off (501 on every route, even
  * with the token), `--public` (404: not mounted; an Authorization header changes nothing), the
  * operator token (401 without it), the session core refusing anyone without the bridge secret
  * (a client-sent X-SVC-Subject does nothing). The key routes WITH the bridge need the secret,
@@ -21,8 +22,8 @@ import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { SvcClient, SvcError } from '../../src/client/index.js';
 import { cleanEnv, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, until, type Answer } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startInProcessDaemonFor, until, type Answer } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 
@@ -105,16 +106,16 @@ const BACKENDS: Backend[] = [
 ];
 
 for (const backend of BACKENDS) {
-  backend.describe(`commercial mode, daemon processes (${backend.name})`, () => {
-    const daemons: Daemon[] = [];
+  backend.describe(`commercial mode, daemons from the command line (${backend.name})`, () => {
+    const daemons: DaemonHandle[] = [];
     const drops: Array<() => Promise<void>> = [];
-    let off: Daemon;
-    let pub: Daemon;
-    let on: Daemon;
+    let off: DaemonHandle;
+    let pub: DaemonHandle;
+    let on: DaemonHandle;
     const start = async (args: string[], env: Record<string, string>) => {
       const { db, drop } = await backend.database();
       drops.push(drop);
-      const daemon = await startDaemonFor(null, { noDb: true, args: ['--db', db, ...args], env });
+      const daemon = await startInProcessDaemonFor(null, { noDb: true, args: ['--db', db, ...args], env });
       daemons.push(daemon);
       return daemon;
     };

@@ -1,26 +1,27 @@
 /**
- * `svc serve` over real HTTP: delegation receipts (SPEC §4.12–4.14) and the registry of §3.
+ * `svc serve` over real HTTP (started in this process from its command line; as a process only
+ * where its exit code is the subject): delegation receipts (SPEC §4.12–4.14) and the registry of §3.
  * Receipts are minted here with `jose` SignJWT by did:key issuers and by did:web issuers on a
- * loopback HTTPS host (test CA). The registry is exercised across real restarts of the daemon
- * on one database file: a registered chain survives, a chain whose issuer key left
+ * loopback HTTPS host (test CA). The registry is exercised across restarts of the daemon (stopped,
+ * started again) on one database file: a registered chain survives, a chain whose issuer key left
  * capabilityDelegation is dropped by the re-verification at start, an expired chain is never
  * used, and SVC_DELEGATION_ROOTS refuses other roots.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startDaemonFor, startInProcessDaemonFor, until } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 import { generateTestKey, type TestKey } from '../support/signing.js';
 import { tempDir } from '../support/store.js';
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 afterAll(async () => {
   await daemon?.stop();
@@ -241,7 +242,7 @@ describe('the registry across restarts (one database file)', () => {
       const issuer = didWeb('delegation', 'rotating');
       const rotatedChain = await chainTo(rotated, { root: issuer });
 
-      const first = await startDaemonFor(host, { dbPath });
+      const first = await startInProcessDaemonFor(host, { dbPath });
       try {
         await until('the first re-verification', () => first.stderr().includes('delegation registry re-verified'));
         expect((await register(first.url, keptChain.chain)).registered).toBe(true);
@@ -254,7 +255,7 @@ describe('the registry across restarts (one database file)', () => {
       // The issuer's key is still published, but no longer for capabilityDelegation.
       host.publish(issuer.did, webDocument(issuer.did, issuer.key, ['assertionMethod']));
 
-      const second = await startDaemonFor(host, { dbPath });
+      const second = await startInProcessDaemonFor(host, { dbPath });
       try {
         const survived = expectJson(await verifyTool(second.url, { agent: kept.did, tool: 'payments:capture' }), 200);
         expect(survived).toMatchObject({ decision: 'ALLOW', root: keptChain.root.did, matchedCapability: 'payments:*' });
@@ -272,7 +273,7 @@ describe('the registry across restarts (one database file)', () => {
       }
 
       // Dropped means deleted: a third start has only the surviving chain left.
-      const third = await startDaemonFor(host, { dbPath });
+      const third = await startInProcessDaemonFor(host, { dbPath });
       try {
         await until('the third re-verification', () => third.stderr().includes('delegation registry re-verified'));
         expect(third.stderr()).toContain('delegation registry re-verified: 1 kept, 0 dropped');
@@ -303,7 +304,7 @@ describe('SVC_DELEGATION_ROOTS', () => {
   it('registers only chains rooted in a listed DID', async () => {
     const allowedRoot = didKey();
     const other = didKey();
-    const restricted = await startDaemonFor(null, { env: { SVC_DELEGATION_ROOTS: ` ${didKey().did}, ${allowedRoot.did} ` } });
+    const restricted = await startInProcessDaemonFor(null, { env: { SVC_DELEGATION_ROOTS: ` ${didKey().did}, ${allowedRoot.did} ` } });
     try {
       const agent = didKey();
       const refused = await register(restricted.url, (await chainTo(agent, { root: other })).chain);
@@ -328,14 +329,14 @@ describe('SVC_DELEGATION_ROOTS', () => {
     try {
       const [listed, unlisted] = [didKey(), didKey()];
       const [agent1, agent2] = [didKey(), didKey()];
-      const open = await startDaemonFor(null, { dbPath });
+      const open = await startInProcessDaemonFor(null, { dbPath });
       try {
         expect((await register(open.url, (await chainTo(agent1, { root: listed })).chain)).registered).toBe(true);
         expect((await register(open.url, (await chainTo(agent2, { root: unlisted })).chain)).registered).toBe(true);
       } finally {
         await open.stop();
       }
-      const restricted = await startDaemonFor(null, { dbPath, env: { SVC_DELEGATION_ROOTS: listed.did } });
+      const restricted = await startInProcessDaemonFor(null, { dbPath, env: { SVC_DELEGATION_ROOTS: listed.did } });
       try {
         expect(expectJson(await verifyTool(restricted.url, { agent: agent1.did, tool: 'search' }), 200).decision).toBe('ALLOW');
         expect(expectJson(await verifyTool(restricted.url, { agent: agent2.did, tool: 'search' }), 200).decision).toBe('DENY');

@@ -1,5 +1,6 @@
 /**
- * The loopback cookie gateway (issue 26) against a real daemon process: owner sign-in with a
+ * The loopback cookie gateway (issue 26) on a daemon started in this process from its command
+ * line (the refusals: `svc serve` as a process, for their exit codes): owner sign-in with a
  * did:key, the session cookie, what is forwarded (and what never reaches the core), the Origin
  * rule, sign-out and expiry, and the refusals of `svc serve` itself.
  */
@@ -10,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenDigest } from '../../src/core/accounts/sign-in.js';
 import { cleanEnv, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
+import type { DaemonHandle } from '../support/daemon.js';
 import {
   ADMIN_TOKEN,
   didKeyPrincipal,
@@ -22,7 +23,7 @@ import {
   signIn,
   signInWith,
   signStatement,
-  startGatewayDaemon,
+  startInProcessGatewayDaemon,
 } from '../support/gateway.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-gateway-'));
@@ -32,7 +33,7 @@ const other = didKeyPrincipal();
 const stranger = didKeyPrincipal();
 let projects: string[];
 let otherProjects: string[];
-let daemon: Daemon;
+let daemon: DaemonHandle;
 let gw: string;
 let origin: string;
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
     old,
   );
   db.close();
-  const started = await startGatewayDaemon({ dbPath, env: { SVC_ACCESS_LOG: 'json' } });
+  const started = await startInProcessGatewayDaemon({ dbPath, env: { SVC_ACCESS_LOG: 'json' } });
   daemon = started.daemon;
   origin = started.origin;
   gw = gatewayUrl(daemon);

@@ -4,17 +4,17 @@
  * new material), one added, one removed — and the coalescing of unchanged snapshots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startInProcessDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { generateTestKey, type TestKey } from '../support/signing.js';
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 afterAll(async () => {
   await daemon?.stop();

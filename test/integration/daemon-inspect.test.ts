@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aKey, agentCard, agentDidDocument, CARD_PATH, publishJwks, serveCard, signCard, type A2aKey } from '../support/a2a-agent.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
 import { sqliteDatabase } from '../support/databases.js';
@@ -28,7 +28,7 @@ import {
 } from '../support/mcp-servers.js';
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 let modern: McpTestServer;
 let poisoned: McpTestServer;
 let auth: McpAuthTestServer;
@@ -50,7 +50,7 @@ beforeAll(async () => {
   key = await a2aKey('ES256');
   const jku = publishJwks(host.server, [{ key, kid: 'card-key-1' }]);
   serveCard(host.server, await signCard(agentCard(host.server.origin), key, { kid: 'card-key-1', jku }));
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 
 afterAll(async () => {
@@ -353,7 +353,7 @@ describe('both routes', () => {
   });
 
   it('public profile: both draw on one intensive budget (10/min); the 11th is 429 before any work; standard routes are untouched', async () => {
-    const pub = await startDaemonFor(host, { args: ['--public'] });
+    const pub = await startInProcessDaemonFor(host, { args: ['--public'] });
     try {
       // Cheap requests still draw on the budget: the charge comes before the options are read.
       for (let i = 0; i < 10; i++) {

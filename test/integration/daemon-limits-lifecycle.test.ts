@@ -2,6 +2,8 @@
  * The daemon's lifecycle over real HTTP (SPEC §4.17, §8): readiness when the database is a
  * future schema or cannot be created, memory mode, configuration errors (exit 2, one usage error),
  * SIGTERM draining requests in flight, and a restart after SIGKILL on the same database.
+ * What only a process shows (exit codes, signals, kill -9) runs `svc serve` as a process; the
+ * readiness of an unusable database and memory mode, the daemon started in this process.
  * Limits: daemon-limits.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION } from '../../src/store/index.js';
 import { cleanEnv, parseCliError, svc, type CliErrorBlock } from '../support/cli.js';
-import { startDaemon, type Daemon, type DaemonOptions } from '../support/daemon.js';
+import { startDaemon, startInProcessDaemon, warmInProcessDaemon, type DaemonHandle, type DaemonOptions } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until, type Answer } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { ED25519_DID } from '../support/dids.js';
@@ -21,10 +23,16 @@ import { tempDir } from '../support/store.js';
 
 const freshDidKey = () => `did:key:${generateTestKey('EdDSA').multikey}`;
 
-let daemons: Daemon[] = [];
+let daemons: DaemonHandle[] = [];
 let cleanups: Array<() => void> = [];
-async function daemonWith(options: DaemonOptions = {}): Promise<Daemon> {
+async function daemonWith(options: DaemonOptions = {}) {
   const daemon = await startDaemon(options);
+  daemons.push(daemon);
+  return daemon;
+}
+/** The same daemon in this process (startInProcessDaemon), where no process is looked at. */
+async function daemonInProcess(options: DaemonOptions = {}) {
+  const daemon = await startInProcessDaemon(options);
   daemons.push(daemon);
   return daemon;
 }
@@ -33,6 +41,7 @@ function scratch(): string {
   cleanups.push(cleanup);
   return dir;
 }
+beforeAll(warmInProcessDaemon);
 afterEach(async () => {
   await Promise.all(daemons.map((d) => d.stop('SIGKILL')));
   daemons = [];
@@ -93,7 +102,7 @@ describe('/ready and the database', () => {
   });
 
   it('a --db inside a directory that cannot be created: starts, /ready 503, history 503 (never an empty history), resolution still 200', async () => {
-    const daemon = await daemonWith({
+    const daemon = await daemonInProcess({
       dbPath: (dir) => {
         writeFileSync(path.join(dir, 'a-file'), 'not a directory');
         return path.join(dir, 'a-file', 'sub', 'svc.db');
@@ -115,7 +124,7 @@ describe('/ready and the database', () => {
   });
 
   it('--memory: /ready {ready: true, storage: "memory", schema: "current"}', async () => {
-    const daemon = await daemonWith({ noDb: true, args: ['--memory'] });
+    const daemon = await daemonInProcess({ noDb: true, args: ['--memory'] });
     expect(expectJson(await call(`${daemon.url}/ready`), 200)).toEqual({ ready: true, storage: 'memory', schema: 'current' });
     const did = freshDidKey();
     expectJson(await call(`${daemon.url}/v1/resolve/${did}`), 200);

@@ -1,6 +1,6 @@
 /**
- * The daemon's limits over real HTTP (SPEC §4 budgets, §7 rules 2–3, §8): `svc serve` as a real
- * process on a free loopback port. Rate buckets (direct profile and the public budgets), request
+ * The daemon's limits over real HTTP (SPEC §4 budgets, §7 rules 2–3, §8): `svc serve` started in
+ * this process from its command line and environment, on a free loopback port. Rate buckets (direct profile and the public budgets), request
  * bodies, the request time limit (handler and receiving), bounded outbound capacity, and the
  * headers of the answers Fastify itself would otherwise write (404, 405, HEAD).
  * Lifecycle (readiness, configuration errors, SIGTERM drain, SIGKILL restart):
@@ -8,8 +8,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor, until, type Answer } from '../support/daemon-client.js';
+import { warmInProcessDaemon, type DaemonHandle } from '../support/daemon.js';
+import { call, expectCommonHeaders, expectJson, expectProblem, startInProcessDaemonFor, until, type Answer } from '../support/daemon-client.js';
 import { parseRawResponses, rawExchange, retryAfterOf } from '../support/daemon-limits-http.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { ED25519_DID } from '../support/dids.js';
@@ -20,9 +20,9 @@ const WEBVH_DID = 'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:loca
 
 const freshDidKey = () => `did:key:${generateTestKey('EdDSA').multikey}`;
 
-let daemons: Daemon[] = [];
-async function daemonWith(host: DidWebHost | null, options: Parameters<typeof startDaemonFor>[1] = {}): Promise<Daemon> {
-  const daemon = await startDaemonFor(host, options);
+let daemons: DaemonHandle[] = [];
+async function daemonWith(host: DidWebHost | null, options: Parameters<typeof startInProcessDaemonFor>[1] = {}): Promise<DaemonHandle> {
+  const daemon = await startInProcessDaemonFor(host, options);
   daemons.push(daemon);
   return daemon;
 }
@@ -34,6 +34,7 @@ afterEach(async () => {
 let host: DidWebHost;
 beforeAll(async () => {
   host = await startDidWebHost();
+  await warmInProcessDaemon();
 });
 afterAll(async () => {
   await host?.close();
@@ -52,7 +53,7 @@ function hangingRoute(did: string): { responses: ServerResponse[]; closed(): num
   return { responses, closed: () => closed };
 }
 
-async function status(daemon: Daemon): Promise<any> {
+async function status(daemon: DaemonHandle): Promise<any> {
   return expectJson(await call(`${daemon.url}/v1/status`), 200);
 }
 
@@ -171,9 +172,9 @@ describe('public profile (--public): standard 20/min and intensive 10/min per cl
 });
 
 describe('request bodies: JSON only, parsed strictly, at most 512 KiB', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null);
+    daemon = await startInProcessDaemonFor(null);
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -338,9 +339,9 @@ describe('capacity (SVC_MAX_CONCURRENCY=1)', () => {
 });
 
 describe('answers Fastify would write itself carry the same headers', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null);
+    daemon = await startInProcessDaemonFor(null);
   });
   afterAll(async () => {
     await daemon?.stop();

@@ -1,13 +1,14 @@
 /**
- * Issue 16 against the real binary and daemon: identifiers too long for DNS are INVALID_DID
+ * Issue 16 against the real binary (its refusals: exit 2) and the daemon (started in this process
+ * from its command line): identifiers too long for DNS are INVALID_DID
  * (not a DNS error), operator settings that would weaken a default silently are refused (exit 2)
  * or announced and listed in /health, X-Forwarded-For is believed only from listed proxies, and
  * the delegation registry has a per-client registration quota.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, statusFrom, DID_RESOLUTION_TYPE, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, statusFrom, DID_RESOLUTION_TYPE, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 
@@ -20,9 +21,9 @@ const LONG_LABEL_DID = `did:web:${'x'.repeat(64)}.example`;
 const QUIET = { NODE_EXTRA_CA_CERTS: undefined, SVC_EGRESS_ALLOW: undefined, SVC_TRUST_PROXY: undefined, SVC_DELEGATION_ROOTS: undefined };
 
 describe('identifier limits (item 5)', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null, { env: QUIET });
+    daemon = await startInProcessDaemonFor(null, { env: QUIET });
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -105,7 +106,7 @@ describe('settings refused at start (item 9): exit 2 with one usage error', () =
 
 describe('relaxations: announced at start and listed by /health (item 9)', () => {
   it('none: an empty list (with SVC_DELEGATION_ROOTS set)', async () => {
-    const daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: ED25519_DID } });
+    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: ED25519_DID } });
     try {
       expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toEqual([]);
       expect(daemon.stderr()).not.toContain('relaxation');
@@ -115,7 +116,7 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
   });
 
   it('169.254.169.254/32 is accepted and reported, with the trusted proxies and the open registry', async () => {
-    const daemon = await startDaemonFor(null, {
+    const daemon = await startInProcessDaemonFor(null, {
       env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_EGRESS_ALLOW: '169.254.169.254/32', SVC_TRUST_PROXY: '127.0.0.1' },
       args: ['--egress-allow', '10.0.0.0/8'],
     });
@@ -142,9 +143,9 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
 });
 
 describe('SVC_TRUST_PROXY lists the proxies whose X-Forwarded-For names the client (item 9)', () => {
-  let daemon: Daemon;
+  let daemon: DaemonHandle;
   beforeAll(async () => {
-    daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_RATE_LIMIT_PER_MIN: '2' } });
+    daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_RATE_LIMIT_PER_MIN: '2' } });
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -178,7 +179,7 @@ async function chainFrom(root: Principal): Promise<{ chain: string[]; agent: Pri
   return { chain: [await mintReceipt(root, agent)], agent };
 }
 
-function registerAs(daemon: Daemon, client: string, chain: string[]) {
+function registerAs(daemon: DaemonHandle, client: string, chain: string[]) {
   return call(`${daemon.url}/v1/agents/verify-delegation`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
@@ -191,7 +192,7 @@ const QUOTA_REASON =
 
 describe('registration quota per client (item 10)', () => {
   it('open registry: 2 new chains per client; the third is verified, not registered; a refresh is free; another client is unaffected', async () => {
-    const daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_REGISTRATIONS_PER_CLIENT: '2' } });
+    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_TRUST_PROXY: '127.0.0.1', SVC_REGISTRATIONS_PER_CLIENT: '2' } });
     try {
       const root = didKey();
       const [one, two, three] = [await chainFrom(root), await chainFrom(root), await chainFrom(root)];
@@ -221,7 +222,7 @@ describe('registration quota per client (item 10)', () => {
 
   it('with SVC_DELEGATION_ROOTS the quota applies too, and /health does not call the registry open', async () => {
     const root = didKey();
-    const daemon = await startDaemonFor(null, { env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: root.did, SVC_REGISTRATIONS_PER_CLIENT: '2' } });
+    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: root.did, SVC_REGISTRATIONS_PER_CLIENT: '2' } });
     try {
       const chains = [await chainFrom(root), await chainFrom(root), await chainFrom(root)];
       const answers = [];

@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSse, type Daemon } from '../support/daemon.js';
-import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
+import { parseSse, type DaemonHandle } from '../support/daemon.js';
+import { call, expectCommonHeaders, expectJson, expectProblem, startInProcessDaemonFor, until } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
 import { didConfiguration, generateTestKey, linkageCredentialDi } from '../support/signing.js';
@@ -15,13 +15,13 @@ import { didConfiguration, generateTestKey, linkageCredentialDi } from '../suppo
 const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 
 beforeAll(async () => {
   host = await startDidWebHost();
   // A short drain: right after a client aborts, undici opens a fresh connection that sends no
   // request, which Node does not count as idle, so SIGTERM would wait for it the whole drain time.
-  daemon = await startDaemonFor(host, { env: { SVC_DRAIN_MS: '500' } });
+  daemon = await startInProcessDaemonFor(host, { env: { SVC_DRAIN_MS: '500' } });
 });
 afterAll(async () => {
   await daemon?.stop();

@@ -6,8 +6,8 @@
  * problem. Every answer is also held to openapi.json by call().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, callOversized, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, callOversized, expectJson, expectProblem, startInProcessDaemonFor, type Answer } from '../support/daemon-client.js';
 import { generateTestKey, signEddsaJcs2022, signJws } from '../support/signing.js';
 
 const VC2 = 'https://www.w3.org/ns/credentials/v2';
@@ -41,9 +41,9 @@ function tamperedJwt(token: string): string {
 
 const envelope = (id: string) => ({ '@context': [VC2], type: 'EnvelopedVerifiableCredential', id });
 
-let daemon: Daemon;
+let daemon: DaemonHandle;
 beforeAll(async () => {
-  daemon = await startDaemonFor(null);
+  daemon = await startInProcessDaemonFor(null);
 });
 afterAll(async () => {
   await daemon?.stop();

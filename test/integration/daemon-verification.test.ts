@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import canonicalizeJson from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, callOversized, expectJson, expectProblem, startDaemonFor, type Answer } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, callOversized, expectJson, expectProblem, startInProcessDaemonFor, type Answer } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { b64url } from '../support/codec.js';
 import { json } from '../support/https-server.js';
@@ -66,13 +66,13 @@ const signingInputOf = (jws: string) => jws.split('.').slice(0, 2).join('.');
 /* ------------------------------------------------------------------ the daemon */
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 /** A did:web whose host port is closed: every fetch of its document fails. */
 let unreachableDid: string;
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
   unreachableDid = `did:web:localhost%3A${await closedPort()}`;
 });
 afterAll(async () => {
@@ -756,7 +756,7 @@ describe('methods and rate limit', () => {
   });
 
   it('public profile: the verify and policy routes share the intensive budget (10/min), fast-verify/jws is standard (20/min)', async () => {
-    const pub = await startDaemonFor(null, { args: ['--public'] });
+    const pub = await startInProcessDaemonFor(null, { args: ['--public'] });
     try {
       const send = (path: string, body: unknown) =>
         call(`${pub.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -782,7 +782,7 @@ describe('methods and rate limit', () => {
   });
 
   it('SVC_RATE_LIMIT_PER_MIN=3: three verifications pass, the fourth is 429 RATE_LIMITED with Retry-After: 1', async () => {
-    const limited = await startDaemonFor(null, { env: { SVC_RATE_LIMIT_PER_MIN: '3' } });
+    const limited = await startInProcessDaemonFor(null, { env: { SVC_RATE_LIMIT_PER_MIN: '3' } });
     try {
       const send = (path: string, body: unknown) =>
         call(`${limited.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

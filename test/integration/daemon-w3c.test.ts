@@ -5,7 +5,7 @@
  * /v1/resolve for a deactivated DID (SPEC §2.1), and /v1/dereference (SPEC §4.4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
+import type { DaemonHandle } from '../support/daemon.js';
 import {
   call,
   DID_RESOLUTION_TYPE,
@@ -13,7 +13,7 @@ import {
   expectJson,
   expectProblem,
   PROBLEM_TYPE,
-  startDaemonFor,
+  startInProcessDaemonFor,
   W3C_TYPE,
 } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -25,7 +25,7 @@ const DID_RESOLUTION_CONTEXT = 'https://w3id.org/did-resolution/v1';
 const RFC3339_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 /** A did:webvh on the test host whose last entry deactivates it. */
 let deactivated: WebvhTestLog;
 /** A did:web with two services, for ?service= dereferencing. */
@@ -44,7 +44,7 @@ beforeAll(async () => {
       { id: `${webDid}#home`, type: 'LinkedDomains', serviceEndpoint: 'https://home.example.com/' },
     ],
   });
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 afterAll(async () => {
   await daemon?.stop();

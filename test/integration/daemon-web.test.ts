@@ -5,8 +5,8 @@
  * machine of a did:web whose host rotated a key. Everything is held to openapi.json by the contract hook of `call`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectCommonHeaders, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort } from '../support/https-server.js';
 import { generateTestKey } from '../support/signing.js';
@@ -15,11 +15,11 @@ const DID_KEY = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 afterAll(async () => {
   await daemon?.stop();
@@ -232,18 +232,18 @@ describe('the time machine', () => {
   });
 });
 
-let daemonWithoutEgress: Daemon;
+let daemonWithoutEgress: DaemonHandle;
 beforeAll(async () => {
-  daemonWithoutEgress = await startDaemonFor(null);
+  daemonWithoutEgress = await startInProcessDaemonFor(null);
 });
 afterAll(async () => {
   await daemonWithoutEgress?.stop();
 });
 
 describe('the public profile', () => {
-  let open: Daemon;
+  let open: DaemonHandle;
   beforeAll(async () => {
-    open = await startDaemonFor(null, { args: ['--public'] });
+    open = await startInProcessDaemonFor(null, { args: ['--public'] });
   });
   afterAll(async () => {
     await open?.stop();

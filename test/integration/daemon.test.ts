@@ -1,5 +1,5 @@
 /**
- * `svc serve` over real HTTP: the built binary listening on a free loopback port, a real HTTPS
+ * `svc serve` over real HTTP: the daemon (in this process, started as `svc serve` would be) listening on a free loopback port, a real HTTPS
  * did:web host beside it. Probes (SPEC §4.17), /v1/resolve (§4.1, §2.1), fast-verify (§4.5, §2.4),
  * graph (§4.6, §2.7), unknown routes and methods, CORS preflight, and the store the daemon shares
  * with the CLI. Every answer is checked for its exact status, content type and the SPEC §1 headers.
@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/store/schema/migrations.js';
 import { cleanEnv, repoRoot, svc } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectCommonHeaders, expectJson, expectProblem, startDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
+import type { DaemonHandle } from '../support/daemon.js';
+import { call, expectCommonHeaders, expectJson, expectProblem, startInProcessDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
 
@@ -17,11 +17,11 @@ const VERSION = (JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as
 const RFC3339_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 let host: DidWebHost;
-let daemon: Daemon;
+let daemon: DaemonHandle;
 
 beforeAll(async () => {
   host = await startDidWebHost();
-  daemon = await startDaemonFor(host);
+  daemon = await startInProcessDaemonFor(host);
 });
 afterAll(async () => {
   await daemon?.stop();

@@ -19,7 +19,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { repoRoot } from './cli.js';
-import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { startDaemon, startInProcessDaemon, type Daemon, type DaemonHandle, type DaemonOptions, type InProcessDaemon } from './daemon.js';
 import type { DidWebHost } from './did-web-host.js';
 
 export interface Answer {
@@ -283,7 +283,16 @@ export function expectProblem(answer: Answer, status: number, code: string): any
  * A daemon that trusts the host's CA and may fetch from loopback (no host: neither). Its rate
  * bucket is raised out of the way: the limits have their own tests (daemon-limits.test.ts).
  */
-export async function startDaemonFor(host: DidWebHost | null, options: DaemonOptions = {}): Promise<Daemon> {
+export function startDaemonFor(host: DidWebHost | null, options: DaemonOptions = {}): Promise<Daemon> {
+  return daemonFor(host, options, startDaemon);
+}
+
+/** startDaemonFor's daemon in this process (startInProcessDaemon): the same settings, no process start. */
+export function startInProcessDaemonFor(host: DidWebHost | null, options: DaemonOptions = {}): Promise<InProcessDaemon> {
+  return daemonFor(host, options, startInProcessDaemon);
+}
+
+async function daemonFor<D extends DaemonHandle>(host: DidWebHost | null, options: DaemonOptions, start: (options: DaemonOptions) => Promise<D>): Promise<D> {
   const caDir = mkdtempSync(path.join(tmpdir(), 'svc-daemon-ca-'));
   const env: Record<string, string | undefined> = { SVC_RATE_LIMIT_PER_MIN: '100000', ...options.env };
   if (host) {
@@ -292,9 +301,9 @@ export async function startDaemonFor(host: DidWebHost | null, options: DaemonOpt
     env['NODE_EXTRA_CA_CERTS'] = file;
     env['SVC_EGRESS_ALLOW'] = '127.0.0.0/8';
   }
-  let daemon: Daemon;
+  let daemon: D;
   try {
-    daemon = await startDaemon({ ...options, env });
+    daemon = await start({ ...options, env });
   } catch (err) {
     rmSync(caDir, { recursive: true, force: true });
     throw err;

@@ -1,5 +1,6 @@
 /**
- * A daemon with the commercial mode and its loopback cookie gateway, as a real process, and the
+ * A daemon with the commercial mode and its loopback cookie gateway, as a real process or started
+ * in this process from the same command line (startInProcessDaemon), and the
  * owner's side of a sign-in: a did:key owner, its JWS over the gateway's statement (signed with
  * node:crypto here, not with svc's signer), the cookie.
  */
@@ -8,13 +9,13 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { openDatabase } from '../../src/store/database.js';
 import type { AccountStore } from '../../src/core/store.js';
-import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { startDaemon, startInProcessDaemon, type Daemon, type DaemonHandle, type DaemonOptions, type InProcessDaemon } from './daemon.js';
 import { didKeyPrincipal, type Principal } from './receipts.js';
 
 export const ADMIN_TOKEN = 'gateway-test-operator-token-0123456789';
 
-export interface GatewayDaemon {
-  daemon: Daemon;
+export interface GatewayDaemon<D extends DaemonHandle = Daemon> {
+  daemon: D;
   /** The gateway's origin (also SVC_COMMERCIAL_ORIGIN). */
   origin: string;
 }
@@ -51,11 +52,22 @@ export async function seedOwner(target: string, owner: string, projects: string[
   return ids;
 }
 
+type GatewayOptions = DaemonOptions & { origin?: (port: number) => string };
+
 /** Starts `svc serve` with the commercial mode and the gateway on a free port. */
-export async function startGatewayDaemon(options: DaemonOptions & { origin?: (port: number) => string } = {}): Promise<GatewayDaemon> {
+export function startGatewayDaemon(options: GatewayOptions = {}): Promise<GatewayDaemon> {
+  return gatewayDaemon(options, startDaemon);
+}
+
+/** The same daemon and gateway started in this process (startInProcessDaemon). */
+export function startInProcessGatewayDaemon(options: GatewayOptions = {}): Promise<GatewayDaemon<InProcessDaemon>> {
+  return gatewayDaemon(options, startInProcessDaemon);
+}
+
+async function gatewayDaemon<D extends DaemonHandle>(options: GatewayOptions, start: (options: DaemonOptions) => Promise<D>): Promise<GatewayDaemon<D>> {
   const port = await freePort();
   const origin = options.origin ? options.origin(port) : `http://127.0.0.1:${port}`;
-  const daemon = await startDaemon({
+  const daemon = await start({
     ...options,
     args: [...(options.args ?? []), '--gateway-port', String(port)],
     env: { SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: origin, ...options.env },
@@ -70,7 +82,7 @@ export async function startGatewayDaemon(options: DaemonOptions & { origin?: (po
 }
 
 /** The gateway URL of a started daemon (from its announcement). */
-export function gatewayUrl(daemon: Daemon): string {
+export function gatewayUrl(daemon: DaemonHandle): string {
   return /cookie gateway on (http:\/\/\S+)/.exec(daemon.stderr())![1]!;
 }
 

@@ -1,6 +1,7 @@
 /** `svc serve`'s work, loaded when it runs (its options: options.ts, registered by command.ts): fastify and the store load only here. */
 import { familyShares, parseCidr, type Cidr } from '../../../net/index.js';
-import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries } from '../../../runtime/node.js';
+import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries, logLevelFromEnv, stderrLogger, type RuntimeOverrides } from '../../../runtime/node.js';
+import type { RunningServer } from '../../../server/serve.js';
 import { usageError } from '../../cmdutil/errors.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
@@ -88,6 +89,34 @@ function gatewayPort(option: string | undefined, env: NodeJS.ProcessEnv): number
 }
 
 export async function serveAction(io: CliIo, setExit: (code: number) => void, options: ServeCommandOptions): Promise<void> {
+  const server = await startServer(io, options);
+  // The CLI's own SIGINT handler exits at once; the daemon drains instead.
+  process.removeAllListeners('SIGINT');
+  let exitCode: number = EXIT.PASS;
+  process.once('SIGTERM', () => void server.shutdown('SIGTERM'));
+  process.once('SIGINT', () => {
+    exitCode = EXIT.INTERRUPTED;
+    void server.shutdown('SIGINT');
+  });
+  await server.closed;
+  setExit(exitCode);
+}
+
+/**
+ * What a process must supply that `io.env` cannot: Node reads NODE_EXTRA_CA_CERTS once, when the
+ * process starts, so a daemon started inside another process (test/support/daemon.ts) passes the
+ * trust anchors its environment names here. A `svc serve` process passes nothing.
+ */
+export interface ServeSeams {
+  net?: RuntimeOverrides['net'];
+}
+
+/**
+ * Everything of `svc serve` up to a listening daemon: every setting read (a bad one refused)
+ * before anything opens, then the store, the app and the listener. The process shell (signals,
+ * exit code) is serveAction's; the runtime's diagnostics and the announcements go to io.stderr.
+ */
+export async function startServer(io: CliIo, options: ServeCommandOptions, seams: ServeSeams = {}): Promise<RunningServer> {
   const listenPort = port(options.port);
   const gatewayListen = gatewayPort(options.gatewayPort, io.env);
   if (options.memory && options.db) throw new ConfigError('--memory and --db exclude each other');
@@ -108,7 +137,12 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
   const proxies = trustedProxies(io.env);
   const weakToken = adminTokenCheck(io.env, operator);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
-  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const level = logLevelFromEnv(io.env);
+  const runtime = createRuntime(io.env, {
+    egressAllow: options.egressAllow,
+    ...(level !== null ? { log: stderrLogger(level, (line) => io.stderr.write(line)) } : {}),
+    ...(seams.net ? { net: seams.net } : {}),
+  });
   const relaxations = operatorRelaxations({
     egress: egress.map((e) => ({ cidr: e.cidr.text, setting: e.setting })),
     extraCaCerts: io.env['NODE_EXTRA_CA_CERTS'],
@@ -119,7 +153,7 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
     weakAdminToken: weakToken,
     work: { cacheMaxBytes: runtime.cache.usage?.().maxBytes, webvhMaxEntries: runtime.config.webvhMaxEntries, webvhMaxBytes: runtime.config.webvhMaxBytes },
   });
-  const server = await serve(
+  return serve(
     (storage) => {
       // The store may open after start (see StorageSlot): the Runtime reads it each time.
       Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
@@ -149,14 +183,4 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
     if (err instanceof GatewayListenFailed) throw listenFailure(err.cause, err.host, err.port) ?? err.cause;
     throw listenFailure(err, options.host, listenPort) ?? err;
   });
-  // The CLI's own SIGINT handler exits at once; the daemon drains instead.
-  process.removeAllListeners('SIGINT');
-  let exitCode: number = EXIT.PASS;
-  process.once('SIGTERM', () => void server.shutdown('SIGTERM'));
-  process.once('SIGINT', () => {
-    exitCode = EXIT.INTERRUPTED;
-    void server.shutdown('SIGINT');
-  });
-  await server.closed;
-  setExit(exitCode);
 }
