@@ -1,15 +1,16 @@
 /**
  * One rule for bad arguments (issue 40, DESIGN §6), over every command `svc --help` lists: a usage
  * error or an option value that cannot be used exits 2 — USAGE_ERROR, or INVALID_OPTIONS when the
- * core judged the value (its problem object is printed with --json, as the daemon answers it) —
- * and 4 stays for no answer: the identifier or input a command examines is malformed, or the work
- * could not be done. Every row runs the built CLI; the last test checks that every command has rows.
+ * core judged the value (its problem object is printed with --json, as the daemon answers it) — and
+ * 4 stays for no answer: the identifier or input a command examines is malformed, or the work could
+ * not be done. Every row runs the CLI in this process (svcIn), a daemon's row the built CLI; the
+ * last test checks that every command has rows.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, svcIn } from '../support/cli.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const OTHER = 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH';
@@ -30,11 +31,11 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'no-rules.json'), '{}\n');
   writeFileSync(path.join(dir, 'policy.json'), '{"name": "p", "rules": {"didResolution": "required"}}\n');
   writeFileSync(path.join(dir, 'wrong-shape.json'), '{"receipts": []}\n');
-  const keygen = await svc(['keygen', '--out', path.join(dir, 'key.jwk'), '--json'], env);
+  const keygen = await svcIn(['keygen', '--out', path.join(dir, 'key.jwk'), '--json'], env);
   expect(keygen.exitCode, keygen.stderr).toBe(0);
   keyDid = JSON.parse(keygen.stdout).didKey as string;
   // A database to back up.
-  expect((await svc(['resolve', DID, '--quiet'], env)).exitCode).toBe(0);
+  expect((await svcIn(['resolve', DID, '--quiet'], env)).exitCode).toBe(0);
 }, 60_000);
 
 afterAll(() => {
@@ -148,6 +149,9 @@ const TABLE: Row[] = [
   usage(['help', 'no-such-topic'], /^no command or help topic 'no-such-topic'/),
 ];
 
+/** The commands that start a daemon. */
+const DAEMONS = new Set(['serve', 'webhook']);
+
 function expand(args: string[]): string[] {
   return args.map((a) => a.replaceAll('{dir}', dir).replaceAll('{key}', keyDid));
 }
@@ -155,7 +159,9 @@ function expand(args: string[]): string[] {
 describe('bad arguments: exit 2 for the command line, 4 for no answer', () => {
   it.concurrent.each(TABLE.map((row) => [row.args.join(' '), row] as const))('svc %s', async (_, row) => {
     const args = expand(row.args);
-    const r = await svc(args, env);
+    // The daemons' rows run the built CLI: a daemon owns its process (svcIn refuses them).
+    const run = DAEMONS.has(row.args[0]!) ? svc : svcIn;
+    const r = await run(args, env);
     expect({ exitCode: r.exitCode, stdout: r.stdout }, r.stderr).toEqual({ exitCode: row.exit, stdout: '' });
     // One error block, after any warning line (a key file readable by others is warned about).
     const block = r.stderr.slice(r.stderr.indexOf('svc: ' + row.code));
@@ -164,14 +170,14 @@ describe('bad arguments: exit 2 for the command line, 4 for no answer', () => {
     expect(error.detail).toMatch(row.detail);
     if (row.code === 'INVALID_OPTIONS') {
       // The core's problem: printed as the problem object with --json, and still exit 2.
-      const json = await svc([...args, '--json'], env);
+      const json = await run([...args, '--json'], env);
       expect(json.exitCode).toBe(2);
       expect(JSON.parse(json.stdout)).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
     }
   });
 
   it('every command that svc --help lists has rows', async () => {
-    const help = await svc(['--help'], env);
+    const help = await svcIn(['--help'], env);
     const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z0-9-]*)(?: \[options\])?(?: [<[]|\s{2,}|$)/gm)].map((m) => m[1]!);
     expect(commands.length).toBeGreaterThan(20);
     const covered = new Set(TABLE.map((row) => row.args[0]));

@@ -1,15 +1,16 @@
 /**
- * `svc claim`, `svc claims` and `svc directory` against a real daemon (the built binary on both
- * sides), as a controller runs them: keys from `svc keygen`, a did:web on a loopback HTTPS host
- * with the test CA, DNS records in a real DNS server on loopback, and a pseudo-terminal for the
- * wait-for-Enter path. Nothing is mocked; each command line is a process of its own.
+ * `svc claim`, `svc claims` and `svc directory` against a real daemon (a process of the built
+ * binary; the CLI runs in the test process, svcIn), as a controller runs them: keys from
+ * `svc keygen`, a did:web on a loopback HTTPS host with the test CA, DNS records in a real DNS
+ * server on loopback, and a pseudo-terminal for the wait-for-Enter path. Nothing is mocked; the
+ * terminal runs and one `claim --token` run exactly as printed are processes of the built binary.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
+import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcIn, svcBin, type Run } from '../support/cli.js';
 import { didJwkOf } from '../support/codec.js';
 import type { Daemon } from '../support/daemon.js';
 import { startDaemonFor, until } from '../support/daemon-client.js';
@@ -48,7 +49,7 @@ afterAll(async () => {
 
 /** `svc <args> --daemon <url>` (this suite's daemon unless told). */
 function cli(args: string[], url = daemon.url, env: Record<string, string> = {}): Promise<Run> {
-  return svc([...args, '--daemon', url], cleanEnv(env));
+  return svcIn([...args, '--daemon', url], cleanEnv(env));
 }
 
 interface Key {
@@ -63,7 +64,7 @@ interface Key {
 /** A key made by `svc keygen`, as a user makes one. */
 async function keygen(name: string, curve = 'Ed25519'): Promise<Key> {
   const file = path.join(work, `${name}.jwk`);
-  const r = await svc(['keygen', '--out', file, '--curve', curve, '--json']);
+  const r = await svcIn(['keygen', '--out', file, '--curve', curve, '--json']);
   expect(r.exitCode, r.stderr).toBe(0);
   const report = JSON.parse(r.stdout) as { didKey: string; didJwk: string };
   const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
@@ -289,7 +290,7 @@ describe('svc claim --method dns | well-known, then --token', () => {
     // Run exactly as printed: it names this daemon, which the default URL would not.
     const follow = followUp(r);
     expect(follow).toEqual(['claim', did, '--token', token!, '--daemon', daemon.url]);
-    const again = (env: Record<string, string> = {}) => svc(follow, cleanEnv(env));
+    const again = (env: Record<string, string> = {}) => svcIn(follow, cleanEnv(env));
 
     dns.remove(RECORD);
     expect(expectRefused(await again(), 'RECORD_ABSENT')).toContain(RECORD);
@@ -351,12 +352,12 @@ describe('svc claim --method dns | well-known, then --token', () => {
 
   it('the daemon from SVC_DAEMON_URL: the follow-up names no --daemon (the environment still has it)', async () => {
     const did = publishWeb('zone-env', me);
-    const r = await svc(['claim', did, '--method', 'dns'], cleanEnv({ SVC_DAEMON_URL: daemon.url }));
+    const r = await svcIn(['claim', did, '--method', 'dns'], cleanEnv({ SVC_DAEMON_URL: daemon.url }));
     expect(r.exitCode, r.stderr).toBe(0);
     const follow = followUp(r);
     expect(follow).not.toContain('--daemon');
     dns.set(RECORD, [follow[3]!]);
-    const verified = await svc(follow, cleanEnv({ SVC_DAEMON_URL: daemon.url }));
+    const verified = await svcIn(follow, cleanEnv({ SVC_DAEMON_URL: daemon.url }));
     expect(verified.exitCode, verified.stderr).toBe(0);
     dns.remove(RECORD);
   }, 30_000);
@@ -485,11 +486,11 @@ describe('usage errors: exit 2, one line, nothing asked of the daemon', () => {
   });
 
   it('a --daemon that is not an http URL', async () => {
-    expectUsageError(await svc(['claims', me.didKey, '--daemon', 'ftp://x'], cleanEnv()), /^--daemon must be an http\(s\) URL/, 'claims');
+    expectUsageError(await svcIn(['claims', me.didKey, '--daemon', 'ftp://x'], cleanEnv()), /^--daemon must be an http\(s\) URL/, 'claims');
   });
 
   it('a bad SVC_DAEMON_URL is a usage error pointing at the environment help', async () => {
-    const r = await svc(['directory'], cleanEnv({ SVC_DAEMON_URL: 'nope' }));
+    const r = await svcIn(['directory'], cleanEnv({ SVC_DAEMON_URL: 'nope' }));
     expect(expectUsageError(r, /^SVC_DAEMON_URL must be/).hint).toBe("see 'svc help environment'");
   });
 });
@@ -604,7 +605,7 @@ describe('svc directory', () => {
     const seen: string[] = [];
     let args = ['directory', '--limit', '2', '--daemon', dir.url];
     for (let page = 0; page < 5; page++) {
-      const r = await svc(args, cleanEnv());
+      const r = await svcIn(args, cleanEnv());
       expect(r.exitCode, r.stderr).toBe(0);
       seen.push(...r.stdout.split('\n').slice(1).map((row) => row.split(' ')[0]!));
       if (r.stderr === '') break;
@@ -622,7 +623,7 @@ describe('svc directory', () => {
     expect(first.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual(listed.slice(0, 3));
     const hint = /^svc: more entries: svc (directory .*)$/.exec(first.stderr)![1]!.split(' ');
     expect(hint).toEqual(['directory', '--method', 'key', '--limit', '3', '--daemon', dir.url, '--cursor', expect.any(String)]);
-    const next = await svc(hint, cleanEnv());
+    const next = await svcIn(hint, cleanEnv());
     expect(next.exitCode, next.stderr).toBe(0);
     // did:keys only: the did:jwk is not on the method's last page.
     expect(next.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[3]]);
@@ -636,7 +637,7 @@ describe('svc directory', () => {
     const withQ = await directory(['did:key:', '--limit', '1']);
     const qHint = /^svc: more entries: svc (directory .*)$/.exec(withQ.stderr)![1]!.split(' ');
     expect(qHint).toEqual(['directory', '--limit', '1', '--daemon', dir.url, '--cursor', expect.any(String), 'did:key:']);
-    const qNext = await svc(qHint, cleanEnv());
+    const qNext = await svcIn(qHint, cleanEnv());
     expect(qNext.exitCode, qNext.stderr).toBe(0);
     expect(qNext.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[1]]);
   }, 30_000);
@@ -672,17 +673,17 @@ describe('svc directory', () => {
 describe('help', () => {
   it('svc claim, claims and directory --help: exit status and examples, no specification citations', async () => {
     for (const command of ['claim', 'claims', 'directory']) {
-      const r = await svc([command, '--help']);
+      const r = await svcIn([command, '--help']);
       expect(r.exitCode, command).toBe(0);
       expect(r.stdout, command).toMatch(/^Exit status: 0 .*; 2 a usage error\b.*; 4 the daemon/ms);
       expect(r.stdout, command).toMatch(new RegExp(`^Examples:\\n {2}\\$ svc ${command}\\b`, 'm'));
       expect(r.stdout, command).toMatch(/--daemon <url>/);
       expect(r.stdout, command).not.toMatch(/SPEC|§/);
     }
-    const claim = (await svc(['claim', '--help'])).stdout;
+    const claim = (await svcIn(['claim', '--help'])).stdout;
     // The exit codes a script relies on, and the follow-up of a published challenge.
     expect(claim).toMatch(/1 the proof was refused/);
     expect(claim.replace(/\s+/g, ' ')).toMatch(/it prints the svc claim … --token command to run once it is published/);
-    expect((await svc(['claims', '--help'])).stdout).toMatch(/Exit status: 0 the DID has a current claim; 1 it has none/);
+    expect((await svcIn(['claims', '--help'])).stdout).toMatch(/Exit status: 0 the DID has a current claim; 1 it has none/);
   }, 30_000);
 });

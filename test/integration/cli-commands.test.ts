@@ -1,6 +1,7 @@
 /**
- * The commands that bring every daemon capability to the command line, as users run them (the
- * built binary): `svc dereference`, `svc graph`, `svc keygen`, `svc verify-tool` with
+ * The commands that bring every daemon capability to the command line, as users run them (in the test
+ * process, svcIn; keygen in a working directory and verify-jws on standard input as processes of
+ * the built binary): `svc dereference`, `svc graph`, `svc keygen`, `svc verify-tool` with
  * `svc verify-delegation --register`, hash prefixes in `svc history` / `svc diff` (and the
  * daemon's /v1/diff), and `svc verify-jws` reading a file. did:web DIDs live on a real loopback
  * HTTPS host (its CA through NODE_EXTRA_CA_CERTS, loopback through SVC_EGRESS_ALLOW); a real
@@ -13,7 +14,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dereference } from '../../src/core/dereference/dereference.js';
 import { openStore } from '../../src/store/index.js';
-import { assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
+import { assertBuilt, cleanEnv, repoRoot, svcIn, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
 import { concatBytes, didJwkOf, multikey } from '../support/codec.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
@@ -58,7 +59,7 @@ function envFor(name: string, extra: Record<string, string> = {}): { env: Record
 async function run(args: string[], env = envFor('default').env, options: { cwd?: string; input?: string } = {}): Promise<Run> {
   const r =
     options.cwd === undefined && options.input === undefined
-      ? await svc(args, env)
+      ? await svcIn(args, env)
       : await execa(process.execPath, [svcBin, ...args], { reject: false, env, extendEnv: true, cwd: options.cwd ?? repoRoot, timeout: 20_000, input: options.input ?? '' }).then(
           (x) => ({ exitCode: x.exitCode ?? -1, stdout: String(x.stdout ?? ''), stderr: String(x.stderr ?? '') }),
         );

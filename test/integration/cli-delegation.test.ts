@@ -1,11 +1,12 @@
 /**
- * `svc delegate`, `svc verify-delegation` and `svc authorize` as real processes (the built
- * binary): receipts minted by `svc delegate` with did:key issuers (Ed25519 keys from node:crypto,
- * JWK files of mode 0600) verify with `svc verify-delegation` and with jose directly; `svc
- * authorize` gates tools. Exit codes are the contract: 0 VALID/ALLOW; 1 INVALID, MALFORMED or
- * DENY; 3 INDETERMINATE (DENY on an INDETERMINATE chain), and VALID/ALLOW without a trusted root
- * (no --trusted-root, SVC_DELEGATION_ROOTS or --any-root: the gates fail closed); 4 no answer;
- * 2 usage or unreadable file. No output of any run may carry the private key.
+ * `svc delegate`, `svc verify-delegation` and `svc authorize` in the test process (svcIn; the
+ * standard-input runs as processes of the built binary): receipts minted by `svc delegate` with
+ * did:key issuers (Ed25519 keys from node:crypto, JWK files of mode 0600) verify with
+ * `svc verify-delegation` and with jose directly; `svc authorize` gates tools. Exit codes are the
+ * contract: 0 VALID/ALLOW; 1 INVALID, MALFORMED or DENY; 3 INDETERMINATE (DENY on an INDETERMINATE
+ * chain), and VALID/ALLOW without a trusted root (no --trusted-root, SVC_DELEGATION_ROOTS or
+ * --any-root: the gates fail closed); 4 no answer; 2 usage or unreadable file. No output of any run
+ * may carry the private key.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { execa } from 'execa';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
-import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, repoRoot, svcIn, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
 import { multikey, splitMultikey } from '../support/codec.js';
 
 interface Principal {
@@ -53,7 +54,7 @@ function principal(name: string): Principal {
 }
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const r = await svc(args, cleanEnv(env));
+  const r = await svcIn(args, cleanEnv(env));
   runs.push(r);
   return r;
 }

@@ -1,13 +1,14 @@
 /**
- * `svc resolve did:web:…` as users run it: the built binary, a real HTTPS host on loopback,
- * the test CA given the way Node takes extra anchors (NODE_EXTRA_CA_CERTS) and the egress
- * allowance through SVC_EGRESS_ALLOW or --egress-allow.
+ * `svc resolve did:web:…` as users run it: the CLI in the test process (svcIn; a run with the
+ * test CA and one without it through the built binary), a real HTTPS host on loopback, the test
+ * CA given the way Node takes extra anchors (NODE_EXTRA_CA_CERTS) and the egress allowance
+ * through SVC_EGRESS_ALLOW or --egress-allow.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, svcIn } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
 import { didConfiguration, linkageCredentialDi } from '../support/signing.js';
@@ -52,7 +53,7 @@ describe('svc resolve did:web', () => {
   });
 
   it('takes the allowance from --egress-allow and prints JSON', async () => {
-    const r = await svc(['resolve', host.did(), '--egress-allow', '127.0.0.0/8', '--json'], env());
+    const r = await svcIn(['resolve', host.did(), '--egress-allow', '127.0.0.0/8', '--json'], env());
     expect(r.exitCode).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.evidence.source.peerAddress).toBe('127.0.0.1');
@@ -62,7 +63,7 @@ describe('svc resolve did:web', () => {
 
   it('without an allowance: EGRESS_BLOCKED, exit 4, one error block failing at dns.resolve, no connection', async () => {
     const before = host.server.connections;
-    const r = await svc(['resolve', host.did()], env());
+    const r = await svcIn(['resolve', host.did()], env());
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     const error = parseCliError(r.stderr);
@@ -76,7 +77,7 @@ describe('svc resolve did:web', () => {
   });
 
   it('without the CA: UPSTREAM_UNAVAILABLE at tls.handshake (no switch weakens TLS)', async () => {
-    const r = await svc(['resolve', host.did(), '--json'], cleanEnv({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }));
+    const r = await svcIn(['resolve', host.did(), '--json'], cleanEnv({ SVC_EGRESS_ALLOW: '127.0.0.0/8' }));
     expect(r.exitCode).toBe(4);
     const problem = JSON.parse(r.stdout);
     expect(problem.code).toBe('UPSTREAM_UNAVAILABLE');
@@ -84,7 +85,7 @@ describe('svc resolve did:web', () => {
   });
 
   it('a bad allowance is a usage error with a one-line reason', async () => {
-    const r = await svc(['resolve', host.did()], env({ SVC_EGRESS_ALLOW: '127.0.0.0/33' }));
+    const r = await svcIn(['resolve', host.did()], env({ SVC_EGRESS_ALLOW: '127.0.0.0/33' }));
     expect(r.exitCode).toBe(2);
     expect(parseCliError(r.stderr)).toEqual({
       code: 'USAGE_ERROR',
@@ -93,7 +94,7 @@ describe('svc resolve did:web', () => {
       stageDetails: [],
       hint: "see 'svc help environment'",
     });
-    const flag = await svc(['resolve', host.did(), '--egress-allow', 'localhost'], env());
+    const flag = await svcIn(['resolve', host.did(), '--egress-allow', 'localhost'], env());
     expect(flag.exitCode).toBe(2);
     const error = parseCliError(flag.stderr);
     expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint: "see 'svc resolve --help'" });
@@ -109,7 +110,7 @@ describe('svc resolve did:web', () => {
 describe('svc resolve: hints that name the fix', () => {
   /** The hint line of a text run, and the --json detail of the same run. */
   async function hinted(args: string[], environment: Record<string, string | undefined>): Promise<{ code: string; detail: string; hint: string; json: string }> {
-    const [text, json] = await Promise.all([svc(['resolve', ...args, '--no-store'], environment), svc(['resolve', ...args, '--no-store', '--json'], environment)]);
+    const [text, json] = await Promise.all([svcIn(['resolve', ...args, '--no-store'], environment), svcIn(['resolve', ...args, '--no-store', '--json'], environment)]);
     expect(text.exitCode).toBe(4);
     expect(json.exitCode).toBe(4);
     const error = parseCliError(text.stderr);
@@ -153,7 +154,7 @@ describe('svc resolve: hints that name the fix', () => {
   });
 
   it('a problem without a known fix keeps pointing at the command help', async () => {
-    const r = await svc(['resolve', 'did:example:123', '--no-store'], env());
+    const r = await svcIn(['resolve', 'did:example:123', '--no-store'], env());
     expect(r.exitCode).toBe(4);
     expect(parseCliError(r.stderr).hint).toBe("see 'svc resolve --help'");
   });

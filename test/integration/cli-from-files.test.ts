@@ -1,15 +1,15 @@
 /**
- * Verify from files on the command line (issue 43, part 1): the built binary, no host at all —
- * `svc resolve --document/--log/--witness/--did-configuration`, `svc verify-credential
- * --issuer-document/--status-list`, `svc inspect-a2a --from-file`, their exit codes, their one-line
- * errors naming the file, and nothing recorded in the history. (That a file verifies as the served
- * resource does is verify-from-files.test.ts.)
+ * Verify from files on the command line (issue 43, part 1): the CLI in the test process (svcIn), no
+ * host at all — `svc resolve --document/--log/--witness/--did-configuration`,
+ * `svc verify-credential --issuer-document/--status-list`, `svc inspect-a2a --from-file`, their
+ * exit codes, their one-line errors naming the file, and nothing recorded in the history. (That a
+ * file verifies as the served resource does is verify-from-files.test.ts.)
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, expectUsageError, onlyJson, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, expectUsageError, onlyJson, parseCliError, svcIn } from '../support/cli.js';
 import { fixtureSubdir } from '../support/fixtures.js';
 import { statusEntry, statusListCredential, unsignedCredential } from '../support/peer-issuers.js';
 import { didDocument, generateTestKey, signEddsaJcs2022 } from '../support/signing.js';
@@ -54,7 +54,7 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
   it('a did:webvh from its log, witness file and DID configuration: exit 0, fetch-bound dimensions say why, nothing recorded', async () => {
     const log = path.join(SAMPLE!, 'did.jsonl');
     const did = didOfLog(log);
-    const r = await svc(
+    const r = await svcIn(
       ['resolve', did, '--log', log, '--witness', path.join(SAMPLE!, 'did-witness.json'), '--did-configuration', path.join(SAMPLE!, 'did-configuration.json'), '--json'],
       env(),
     );
@@ -75,7 +75,7 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
 
   it('the text dossier says the source was not fetched', async () => {
     const log = path.join(SAMPLE!, 'did.jsonl');
-    const r = await svc(['resolve', didOfLog(log), '--log', log, '--witness', path.join(SAMPLE!, 'did-witness.json'), '--no-color'], env());
+    const r = await svcIn(['resolve', didOfLog(log), '--log', log, '--witness', path.join(SAMPLE!, 'did-witness.json'), '--no-color'], env());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Transport security  NOT_ESTABLISHED');
     expect(r.stdout).toMatch(/response +none: supplied from a file, not fetched; 2798 bytes, text\/jsonl/);
@@ -83,23 +83,23 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
   });
 
   it('bad input: one line naming the file — exit 2 for the command line, 4 for content a fetched file would fail on too', async () => {
-    expectUsageError(await svc(['resolve', 'did:web:issuer.example', '--document', file('missing.json')], env()), /^--document .*missing\.json: no such file$/, 'resolve');
-    expectUsageError(await svc(['resolve', `did:webvh:Qm${'a'.repeat(44)}:example.com`, '--document', file('issuer.json')], env()), /^--document is the did\.json of a did:web; a did:webvh is verified from its log \(--log\)$/);
-    expectUsageError(await svc(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--document', file('issuer.json')], env()), /apply to did:web and did:webvh/);
-    expectUsageError(await svc(['resolve', 'did:web:issuer.example', '--did-configuration', file('issuer.json')], env()), /the DID document must be supplied too \(--document\), or allow the network \(--allow-network\)$/);
-    expectUsageError(await svc(['resolve', 'did:web:issuer.example', '--allow-network'], env()), /^--allow-network applies only with a file option/);
+    expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--document', file('missing.json')], env()), /^--document .*missing\.json: no such file$/, 'resolve');
+    expectUsageError(await svcIn(['resolve', `did:webvh:Qm${'a'.repeat(44)}:example.com`, '--document', file('issuer.json')], env()), /^--document is the did\.json of a did:web; a did:webvh is verified from its log \(--log\)$/);
+    expectUsageError(await svcIn(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--document', file('issuer.json')], env()), /apply to did:web and did:webvh/);
+    expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--did-configuration', file('issuer.json')], env()), /the DID document must be supplied too \(--document\), or allow the network \(--allow-network\)$/);
+    expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--allow-network'], env()), /^--allow-network applies only with a file option/);
 
-    const notJson = await svc(['resolve', 'did:web:issuer.example', '--document', file('not-json.json')], env());
+    const notJson = await svcIn(['resolve', 'did:web:issuer.example', '--document', file('not-json.json')], env());
     expect(notJson.exitCode).toBe(4);
     expect(parseCliError(notJson.stderr)).toMatchObject({ code: 'INVALID_DID_DOCUMENT', detail: `The document at ${file('not-json.json')} is not valid JSON (unexpected character at offset 0).` });
-    const other = await svc(['resolve', 'did:web:other.example', '--document', file('issuer.json')], env());
+    const other = await svcIn(['resolve', 'did:web:other.example', '--document', file('issuer.json')], env());
     expect(other.exitCode).toBe(4);
     expect(parseCliError(other.stderr)).toMatchObject({ code: 'INVALID_DID_DOCUMENT', detail: `${file('issuer.json')} is the document of did:web:issuer.example, not of did:web:other.example.` });
   });
 
   it.skipIf(WITNESSED === null)('a witnessed log without its witness file: EGRESS_BLOCKED naming it, exit 4 (never fetched)', async () => {
     const log = path.join(WITNESSED!, 'did.jsonl');
-    const r = await svc(['resolve', didOfLog(log), '--log', log], env());
+    const r = await svcIn(['resolve', didOfLog(log), '--log', log], env());
     expect(r.exitCode).toBe(4);
     const error = parseCliError(r.stderr);
     expect(error.code).toBe('EGRESS_BLOCKED');
@@ -109,7 +109,7 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
 
 describe('svc verify-credential from files', () => {
   it('--issuer-document and --status-list: REVOKED (exit 1) without any fetch; the limitations name the files', async () => {
-    const r = await svc(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--status-list', LIST, file('status-1.json'), '--json'], env());
+    const r = await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--status-list', LIST, file('status-1.json'), '--json'], env());
     expect(r.exitCode).toBe(1);
     const result = onlyJson(r);
     expect(result.status).toBe('REVOKED');
@@ -120,17 +120,17 @@ describe('svc verify-credential from files', () => {
   });
 
   it('without the status list: INDETERMINATE (exit 3); a pair missing its file: usage error', async () => {
-    const r = await svc(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--json'], env());
+    const r = await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--json'], env());
     expect(r.exitCode).toBe(3);
     expect(onlyJson(r).status).toBe('INDETERMINATE');
-    expectUsageError(await svc(['verify-credential', file('credential.json'), '--issuer-document', ISSUER], env()), /^--issuer-document takes two values, <did> and <file>, each time/);
-    expectUsageError(await svc(['verify-credential', file('credential.json'), '--issuer-document', 'issuer.json', ISSUER], env()), /^--issuer-document takes a DID, then a file/);
+    expectUsageError(await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER], env()), /^--issuer-document takes two values, <did> and <file>, each time/);
+    expectUsageError(await svcIn(['verify-credential', file('credential.json'), '--issuer-document', 'issuer.json', ISSUER], env()), /^--issuer-document takes a DID, then a file/);
   });
 });
 
 describe.skipIf(A2A === null)('svc inspect-a2a from a file', () => {
   it('--from-file without a URL: the card taken for its first interface origin, the fetch check SKIP', async () => {
-    const r = await svc(['inspect-a2a', '--from-file', path.join(A2A!, 'agent-card.json'), '--json'], env());
+    const r = await svcIn(['inspect-a2a', '--from-file', path.join(A2A!, 'agent-card.json'), '--json'], env());
     expect(r.stderr).not.toContain(' at ');
     const result = onlyJson(r);
     expect(result.httpStatus).toBe(0);
@@ -141,6 +141,6 @@ describe.skipIf(A2A === null)('svc inspect-a2a from a file', () => {
   });
 
   it('no URL and no file: usage error', async () => {
-    expectUsageError(await svc(['inspect-a2a'], env()), /^missing required argument 'url' \(or --from-file <card>\)$/, 'inspect-a2a');
+    expectUsageError(await svcIn(['inspect-a2a'], env()), /^missing required argument 'url' \(or --from-file <card>\)$/, 'inspect-a2a');
   });
 });

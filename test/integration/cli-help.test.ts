@@ -2,7 +2,8 @@
  * svc as a command people live in: one error style for every command (and --quiet never hiding
  * it), help and version, a daemon that cannot listen, broken pipes, and the configuration
  * documented where people look (svc help environment, completions that offer files, the man
- * page). The built binary, real pipes, a real bash and a real groff.
+ * page). The CLI in the test process (svcIn) for what it prints; the built binary where the
+ * process is the subject (a daemon that cannot listen, real pipes), a real bash and a real groff.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -14,7 +15,7 @@ import { completeFiles, describe as describeTree } from '../../src/cli/cmdutil/c
 import { ENVIRONMENT } from '../../src/cli/cmdutil/environment.js';
 import { buildProgram, REGISTRATIONS } from '../../src/cli/program.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { assertBuilt, cleanEnv, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
+import { assertBuilt, cleanEnv, repoRoot, svc, svcIn, svcBin, type Run } from '../support/cli.js';
 import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
@@ -50,36 +51,36 @@ function expectError(r: Run, exitCode: number, code: string, hint: string, detai
 
 describe('one error style for every command', () => {
   it('commander refusing a command line: the code, the reason and the command whose help to read (exit 2)', async () => {
-    const unknownOption = await svc(['resolve', ED25519_DID, '--bogus']);
+    const unknownOption = await svcIn(['resolve', ED25519_DID, '--bogus']);
     expectError(unknownOption, 2, 'USAGE_ERROR', "see 'svc resolve --help'", /unknown option '--bogus'/);
     expect(unknownOption.stdout).toBe('');
-    expectError(await svc(['verify-credential']), 2, 'USAGE_ERROR', "see 'svc verify-credential --help'", /missing required argument 'file'/);
-    expectError(await svc(['evaluate-policy', ED25519_DID]), 2, 'USAGE_ERROR', "see 'svc evaluate-policy --help'", /--policy/);
-    expectError(await svc(['completion', 'tcsh']), 2, 'USAGE_ERROR', "see 'svc completion --help'", /tcsh/);
-    expectError(await svc(['resolv', ED25519_DID]), 2, 'USAGE_ERROR', "see 'svc --help'", /unknown command 'resolv' \(did you mean resolve\?\)$/);
-    expectError(await svc(['--bogus']), 2, 'USAGE_ERROR', "see 'svc --help'", /unknown option '--bogus'/);
+    expectError(await svcIn(['verify-credential']), 2, 'USAGE_ERROR', "see 'svc verify-credential --help'", /missing required argument 'file'/);
+    expectError(await svcIn(['evaluate-policy', ED25519_DID]), 2, 'USAGE_ERROR', "see 'svc evaluate-policy --help'", /--policy/);
+    expectError(await svcIn(['completion', 'tcsh']), 2, 'USAGE_ERROR', "see 'svc completion --help'", /tcsh/);
+    expectError(await svcIn(['resolv', ED25519_DID]), 2, 'USAGE_ERROR', "see 'svc --help'", /unknown command 'resolv' \(did you mean resolve\?\)$/);
+    expectError(await svcIn(['--bogus']), 2, 'USAGE_ERROR', "see 'svc --help'", /unknown option '--bogus'/);
   });
 
   it("a bad option value or unreadable file names the command's help; a bad variable, the environment help", async () => {
-    expectError(await svc(['resolve', ED25519_DID, '--version-number', '0']), 2, 'USAGE_ERROR', "see 'svc resolve --help'", /--version-number/);
-    expectError(await svc(['verify-credential', path.join(dir, 'missing.json')]), 2, 'USAGE_ERROR', "see 'svc verify-credential --help'", /no such file/);
-    const setting = await svc(['resolve', ED25519_DID], cleanEnv({ SVC_LOG_LEVEL: 'loud' }));
+    expectError(await svcIn(['resolve', ED25519_DID, '--version-number', '0']), 2, 'USAGE_ERROR', "see 'svc resolve --help'", /--version-number/);
+    expectError(await svcIn(['verify-credential', path.join(dir, 'missing.json')]), 2, 'USAGE_ERROR', "see 'svc verify-credential --help'", /no such file/);
+    const setting = await svcIn(['resolve', ED25519_DID], cleanEnv({ SVC_LOG_LEVEL: 'loud' }));
     expectError(setting, 2, 'USAGE_ERROR', "see 'svc help environment'", /^svc: USAGE_ERROR: SVC_LOG_LEVEL must be one of/);
   });
 
   it('a problem (no answer) reads the same, with its failing stage, on stderr; with --json the problem is on stdout too', async () => {
-    const text = await svc(['resolve', 'did:example:123']);
+    const text = await svcIn(['resolve', 'did:example:123']);
     expectError(text, 4, 'METHOD_NOT_SUPPORTED', "see 'svc resolve --help'");
     expect(text.stdout).toBe('');
     expect(text.stderr).toMatch(/^ {2}failed at syntax\.parse/m);
-    const json = await svc(['resolve', 'not-a-did', '--json']);
+    const json = await svcIn(['resolve', 'not-a-did', '--json']);
     expectError(json, 4, 'INVALID_DID', "see 'svc resolve --help'");
     expect(json.stderr.trimEnd().split('\n')).toHaveLength(2);
     expect(JSON.parse(json.stdout).code).toBe('INVALID_DID');
   });
 
   it('a failed check is a result, not an error: it prints its report and no error line', async () => {
-    const r = await svc(['resolve', OFF_CURVE_DID]);
+    const r = await svcIn(['resolve', OFF_CURVE_DID]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/did:jwk/);
     expect(r.stderr).not.toMatch(/^svc: /m);
@@ -87,11 +88,11 @@ describe('one error style for every command', () => {
 
   it('the commands that wrote their own lines before use the same style (backup without a database)', async () => {
     const env = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'no-state') });
-    expectError(await svc(['backup', path.join(dir, 'copy.db')], env), 4, 'NOT_FOUND', "see 'svc backup --help'", /no database at .*nothing to back up/);
+    expectError(await svcIn(['backup', path.join(dir, 'copy.db')], env), 4, 'NOT_FOUND', "see 'svc backup --help'", /no database at .*nothing to back up/);
   });
 
   it('never echoes control characters from the command line', async () => {
-    const r = await svc(['resolve', ED25519_DID, '--bogus\u001b[2J']);
+    const r = await svcIn(['resolve', ED25519_DID, '--bogus\u001b[2J']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
@@ -99,54 +100,54 @@ describe('one error style for every command', () => {
 
 describe('--quiet hides the report, never an error', () => {
   it('prints the error of a problem (exit 4), and nothing on stdout', async () => {
-    const r = await svc(['resolve', 'notadid', '-q']);
+    const r = await svcIn(['resolve', 'notadid', '-q']);
     expectError(r, 4, 'INVALID_DID', "see 'svc resolve --help'");
     expect(r.stdout).toBe('');
   });
 
   it('with --json: the problem on stdout and the error on stderr', async () => {
-    const r = await svc(['resolve', 'notadid', '-q', '--json']);
+    const r = await svcIn(['resolve', 'notadid', '-q', '--json']);
     expectError(r, 4, 'INVALID_DID', "see 'svc resolve --help'");
     expect(JSON.parse(r.stdout).code).toBe('INVALID_DID');
   });
 
   it('hides the report of a result: nothing at all for a pass or a failed check', async () => {
-    expect(await svc(['resolve', ED25519_DID, '-q'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await svc(['resolve', OFF_CURVE_DID, '-q'])).toMatchObject({ exitCode: 1, stdout: '', stderr: '' });
+    expect(await svcIn(['resolve', ED25519_DID, '-q'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await svcIn(['resolve', OFF_CURVE_DID, '-q'])).toMatchObject({ exitCode: 1, stdout: '', stderr: '' });
   });
 
   it('svc backup -q still says why it failed', async () => {
     const env = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'no-state') });
-    expectError(await svc(['backup', path.join(dir, 'copy.db'), '-q'], env), 4, 'NOT_FOUND', "see 'svc backup --help'");
+    expectError(await svcIn(['backup', path.join(dir, 'copy.db'), '-q'], env), 4, 'NOT_FOUND', "see 'svc backup --help'");
   });
 });
 
 describe('help', () => {
   it('svc help and svc help <command> print on stdout and exit 0, exactly as --help does', async () => {
-    const overview = await svc(['help']);
+    const overview = await svcIn(['help']);
     expect(overview).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(overview.stdout).toBe((await svc(['--help'])).stdout);
+    expect(overview.stdout).toBe((await svcIn(['--help'])).stdout);
     expect(overview.stdout).toMatch(/^Usage: svc /);
-    const resolve = await svc(['help', 'resolve']);
+    const resolve = await svcIn(['help', 'resolve']);
     expect(resolve).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(resolve.stdout).toBe((await svc(['resolve', '--help'])).stdout);
+    expect(resolve.stdout).toBe((await svcIn(['resolve', '--help'])).stdout);
   });
 
   it('svc help <unknown> is a usage error in the one style (exit 2)', async () => {
-    const r = await svc(['help', 'nosuchcmd']);
+    const r = await svcIn(['help', 'nosuchcmd']);
     expectError(r, 2, 'USAGE_ERROR', "see 'svc --help'", /nosuchcmd/);
     expect(r.stdout).toBe('');
   });
 
   it('svc alone prints the help on stderr and exits 2 (nothing was asked)', async () => {
-    const r = await svc([]);
+    const r = await svcIn([]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Usage: svc /);
   });
 
   it('the overview says where the environment variables are listed and that svc alone exits 2', async () => {
-    const r = await svc(['--help']);
+    const r = await svcIn(['--help']);
     expect(r.stdout).toMatch(/svc help environment/);
     expect(r.stdout).toMatch(/svc alone prints this help on stderr and exits 2/);
   });
@@ -154,11 +155,11 @@ describe('help', () => {
   it('no repeatable option shows an empty default, yet each still starts empty', async () => {
     const commands = describeTree(buildProgram({ stdout: process.stdout, stderr: process.stderr, env: {} }, () => {})).commands.map((c) => c.name);
     expect(commands).toEqual(expect.arrayContaining(['resolve', 'serve', 'verify-delegation', 'inspect-mcp']));
-    const texts = await Promise.all(commands.map(async (c) => (await svc([c, '--help'])).stdout));
+    const texts = await Promise.all(commands.map(async (c) => (await svcIn([c, '--help'])).stdout));
     for (const text of texts) expect(text).not.toContain('(default: [])');
     expect(texts.join('\n')).toMatch(/--egress-allow <cidr>/);
     // Behaviour unchanged: a resolution without --egress-allow still works (an empty allowance).
-    expect((await svc(['resolve', ED25519_DID, '--json'])).exitCode).toBe(0);
+    expect((await svcIn(['resolve', ED25519_DID, '--json'])).exitCode).toBe(0);
   }, 60_000);
 });
 
@@ -205,7 +206,7 @@ describe('the tree a command line builds', () => {
   });
 
   it('still suggests the command meant', async () => {
-    const r = await svc(['reslove', ED25519_DID]);
+    const r = await svcIn(['reslove', ED25519_DID]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/resolve/);
   });
@@ -272,10 +273,10 @@ describe('help examples', () => {
 
 describe('version', () => {
   it('svc version, --version and -V print one line whose first word is the version', async () => {
-    const resolver = JSON.parse((await svc(['resolve', ED25519_DID, '--json', '--no-store'])).stdout).resolver as { name: string; version: string };
+    const resolver = JSON.parse((await svcIn(['resolve', ED25519_DID, '--json', '--no-store'])).stdout).resolver as { name: string; version: string };
     const expected = `${pkg.version} (resolver ${resolver.name}/${resolver.version}, node ${process.version})`;
     for (const args of [['version'], ['--version'], ['-V']]) {
-      const r = await svc(args);
+      const r = await svcIn(args);
       expect(r).toMatchObject({ exitCode: 0, stderr: '' });
       expect(r.stdout.trimEnd()).toBe(expected);
       expect(r.stdout.split(' ')[0]).toBe(pkg.version);
@@ -283,7 +284,7 @@ describe('version', () => {
   });
 
   it('svc version --json prints an object', async () => {
-    const r = await svc(['version', '--json']);
+    const r = await svcIn(['version', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, resolver: { name: 'svc', version: pkg.version }, node: process.version });
   });
@@ -393,7 +394,7 @@ describe('svc help environment', () => {
   });
 
   it('prints every variable of the table with its description and default, wrapped to the width, and the standard ones svc honours', async () => {
-    const r = await svc(['help', 'environment']);
+    const r = await svcIn(['help', 'environment']);
     expect(r).toMatchObject({ exitCode: 0, stderr: '' });
     const lines = r.stdout.split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -407,7 +408,7 @@ describe('svc help environment', () => {
       const entry = lines.slice(start, end).map((line) => line.trim()).join(' ').replace(/\s+/g, ' ');
       expect(entry).toBe(`${v.name} ${v.description} (default: ${v.default})`.replace(/\s+/g, ' '));
     }
-    const wide = await svc(['help', 'environment'], cleanEnv({ COLUMNS: '200' }));
+    const wide = await svcIn(['help', 'environment'], cleanEnv({ COLUMNS: '200' }));
     for (const v of ENVIRONMENT) expect(wide.stdout).toContain(`${v.description} (default: ${v.default})`);
     for (const name of ['NO_COLOR', 'FORCE_COLOR', 'TERM', 'XDG_STATE_HOME', 'NODE_EXTRA_CA_CERTS', 'SVC_EGRESS_ALLOW', 'SVC_TRUST_PROXY']) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));

@@ -1,5 +1,6 @@
 /**
- * `svc resolve <did> --html <file>` through the built binary: the offline dossier is written
+ * `svc resolve <did> --html <file>` (the first run through the built binary, which finds the
+ * stylesheet beside its chunks; the others in the test process, svcIn): the offline dossier is written
  * whole (or not at all), the exit code is the resolution's, a problem is written as a problem
  * page; a --html whose folder does not exist is a usage error (exit 2) before anything runs, and
  * a file that cannot be written is OUTPUT_FAILED (exit 4) with nothing left behind.
@@ -9,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, onlyJson, parseCliError, svc } from '../support/cli.js';
+import { cleanEnv, onlyJson, parseCliError, svc, svcIn } from '../support/cli.js';
 import { closedPort } from '../support/https-server.js';
 import { PLAIN_ITEMS, PLAIN_TOOLS, POISONED_TOOLS, startPlainHost, startSdk2Server } from '../support/mcp-servers.js';
 
@@ -35,14 +36,14 @@ describe('svc resolve --html', () => {
 
   it('with --no-store the time machine says why it is empty; --quiet says nothing', async () => {
     const file = path.join(dir, 'nostore.html');
-    const run = await svc(['resolve', DID_KEY, '--html', file, '--no-store', '--quiet'], cleanEnv());
+    const run = await svcIn(['resolve', DID_KEY, '--html', file, '--no-store', '--quiet'], cleanEnv());
     expect({ exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr }).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(readFileSync(file, 'utf8')).toContain('--no-store');
   });
 
   it('a problem is written as a problem page, and the command still answers it (exit 4)', async () => {
     const file = path.join(dir, 'problem.html');
-    const run = await svc(['resolve', 'did:example:123', '--html', file, '--no-store'], cleanEnv());
+    const run = await svcIn(['resolve', 'did:example:123', '--html', file, '--no-store'], cleanEnv());
     expect(run.exitCode).toBe(4);
     expect(run.stderr).toContain('svc: METHOD_NOT_SUPPORTED:');
     const page = readFileSync(file, 'utf8');
@@ -52,7 +53,7 @@ describe('svc resolve --html', () => {
 
   it('a folder that does not exist is a usage error (exit 2), said before anything runs', async () => {
     const missing = path.join(dir, 'no-such-folder', 'out.html');
-    const run = await svc(['resolve', DID_KEY, '--html', missing, '--no-store'], cleanEnv());
+    const run = await svcIn(['resolve', DID_KEY, '--html', missing, '--no-store'], cleanEnv());
     expect({ exitCode: run.exitCode, stdout: run.stdout }).toEqual({ exitCode: 2, stdout: '' });
     const error = parseCliError(run.stderr);
     expect(error).toMatchObject({ code: 'USAGE_ERROR', hint: "see 'svc resolve --help'" });
@@ -61,7 +62,7 @@ describe('svc resolve --html', () => {
 
   it('a file that cannot be written is OUTPUT_FAILED, exit 4, and leaves nothing behind', async () => {
     // /sys exists and refuses new files, even to root (Linux).
-    const run = await svc(['resolve', DID_KEY, '--html', '/sys/svc-out.html', '--no-store'], cleanEnv());
+    const run = await svcIn(['resolve', DID_KEY, '--html', '/sys/svc-out.html', '--no-store'], cleanEnv());
     expect(run.exitCode).toBe(4);
     const error = parseCliError(run.stderr);
     expect(error.code).toBe('OUTPUT_FAILED');
@@ -77,7 +78,7 @@ describe('svc inspect-mcp --html', () => {
     const server = await startSdk2Server({ host: plain, tools: [...PLAIN_TOOLS, POISONED_TOOLS[1]!], ...PLAIN_ITEMS });
     try {
       const file = path.join(dir, 'mcp.html');
-      const run = await svc(['inspect-mcp', server.url, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file, '--json'], cleanEnv());
+      const run = await svcIn(['inspect-mcp', server.url, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file, '--json'], cleanEnv());
       // Risk signals and plain http warn: 3, as without --html.
       expect(run.exitCode, run.stderr).toBe(3);
       expect(onlyJson(run).tools).toHaveLength(4);
@@ -102,7 +103,7 @@ describe('svc inspect-mcp --html', () => {
   it('a problem is written as a problem page naming the endpoint (exit 4)', async () => {
     const file = path.join(dir, 'mcp-problem.html');
     const endpoint = `http://127.0.0.1:${await closedPort()}/mcp`;
-    const run = await svc(['inspect-mcp', endpoint, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file], cleanEnv());
+    const run = await svcIn(['inspect-mcp', endpoint, '--egress-allow', '127.0.0.1/32', '--no-store', '--html', file], cleanEnv());
     expect(run.exitCode).toBe(4);
     expect(run.stderr).toContain('svc: UPSTREAM_UNAVAILABLE:');
     const page = readFileSync(file, 'utf8');

@@ -1,7 +1,8 @@
 /**
- * `svc inspect-mcp` and `svc inspect-a2a` as users and CI gates run them: the built binary, real
+ * `svc inspect-mcp` and `svc inspect-a2a` as users and CI gates run them: the CLI in the test process
+ * (svcIn; one run of each command through the built binary, runBuilt), real
  * MCP servers from both official SDKs and A2A cards signed and served by @a2a-js/sdk, all on
- * loopback HTTPS hosts of one test CA (given to the process through NODE_EXTRA_CA_CERTS, loopback
+ * loopback HTTPS hosts of one test CA (given to the CLI through NODE_EXTRA_CA_CERTS, loopback
  * allowed with --egress-allow 127.0.0.0/8). Drift is recorded in a --db file of the test's own.
  *
  * Exit codes are the contract (SPEC §2.11, §2.12; src/cli/cmd/inspect/command.ts):
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aKey, agentCard, CARD_PATH, publishJwks, serveCard, signCard, type A2aKey, type CardJson } from '../support/a2a-agent.js';
-import { assertBuilt, cleanEnv, parseCliError, svc, type Run, expectUsageError } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, svcIn, type Run, expectUsageError } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
 import {
@@ -75,7 +76,9 @@ afterAll(async () => {
 
 // Reports wrap to the width (cli-layout.test.ts checks that); these tests read whole lines, as on a wide terminal.
 const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, COLUMNS: '200', ...extra });
-const run = (args: string[], extra: Record<string, string> = {}) => svc(args, env(extra));
+const run = (args: string[], extra: Record<string, string> = {}) => svcIn(args, env(extra));
+/** The built binary as a process: one run per command below keeps dist/ itself under test. */
+const runBuilt = (args: string[], extra: Record<string, string> = {}) => svc(args, env(extra));
 const mcp = (endpoint: string, ...args: string[]) => run(['inspect-mcp', endpoint, ...LOOPBACK, ...args]);
 const a2a = (url: string, ...args: string[]) => run(['inspect-a2a', url, ...LOOPBACK, ...args]);
 
@@ -125,7 +128,7 @@ const ALL_MCP_CHECKS = ['historyPersistence', 'transport', 'protocol', 'identity
 
 describe('svc inspect-mcp', () => {
   it('a legacy SDK 1.x server (session handshake) with --no-store: exit 3 for the protocol WARN alone; --strict → 1', async () => {
-    const r = await mcp(legacy.url, '--no-store', '--json');
+    const r = await runBuilt(['inspect-mcp', legacy.url, ...LOOPBACK, '--no-store', '--json']);
     expect(r.exitCode).toBe(3);
     const result = onlyJson(r);
     expect(result).toMatchObject({
@@ -662,7 +665,7 @@ describe('svc inspect-a2a', () => {
   const A2A_PASS = ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => [id, 'PASS']);
 
   it('an SDK-signed card: every check PASS, exit 0; the report shows the signature VALID', async () => {
-    const r = await a2a(signedHost.server.origin);
+    const r = await runBuilt(['inspect-a2a', signedHost.server.origin, ...LOOPBACK]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.split('\n');

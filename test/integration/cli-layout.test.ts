@@ -1,14 +1,15 @@
 /**
- * One layout for every report: the built binary under a real pseudo-terminal (util-linux
- * `script`) 60 and 100 columns wide prints each report — resolve (did:key, did:jwk, did:web; the
- * ink dossier), verify-credential, verify-jws, evaluate-policy, verify-delegation, authorize,
- * inspect-mcp, inspect-a2a, history and diff — with no line wider than the terminal unless that
- * line is one unbroken token, and every DID of the --json output whole in the text. Inputs are
- * real: credentials and JWS signed with node:crypto, receipts signed with jose, a did:web host,
- * an MCP SDK server and a signed A2A card on loopback HTTPS hosts of one test CA.
+ * One layout for every report: the built binary under a real pseudo-terminal (util-linux `script`;
+ * the --json and piped runs in the test process, svcIn) 60 and 100 columns wide prints each report
+ * — resolve (did:key, did:jwk, did:web; the ink dossier), verify-credential, verify-jws,
+ * evaluate-policy, verify-delegation, authorize, inspect-mcp, inspect-a2a, history and diff — with
+ * no line wider than the terminal unless that line is one unbroken token, and every DID of the
+ * --json output whole in the text. Inputs are real: credentials and JWS signed with node:crypto,
+ * receipts signed with jose, a did:web host, an MCP SDK server and a signed A2A card on loopback
+ * HTTPS hosts of one test CA.
  *
- * The ink dossier and the text dossier draw the same lines at the same width (only the verdict
- * is boxed in ink): ink's own wrapping used to indent continuation lines one column too far.
+ * The ink dossier and the text dossier draw the same lines at the same width (only the verdict is
+ * boxed in ink): ink's own wrapping used to indent continuation lines one column too far.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aKey, agentCard, publishJwks, serveCard, signCard } from '../support/a2a-agent.js';
-import { assertBuilt, cleanEnv, repoRoot, svc, svcBin } from '../support/cli.js';
+import { assertBuilt, cleanEnv, repoRoot, svcIn, svcBin } from '../support/cli.js';
 import { ED25519_DID } from '../support/dids.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { POISONED_TOOLS, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
@@ -78,9 +79,9 @@ beforeAll(async () => {
   // A did:web whose keys change between two resolutions: a history and a diff.
   const webDid = host.did('layout', 'people', 'alice');
   host.publish(webDid, didDocument(webDid, generateTestKey('EdDSA'), [{ fragment: 'key-3', key: generateTestKey('EdDSA') }]));
-  expect((await svc(['resolve', webDid, '--db', db, '--quiet', ...LOOPBACK], env)).exitCode).toBe(0);
+  expect((await svcIn(['resolve', webDid, '--db', db, '--quiet', ...LOOPBACK], env)).exitCode).toBe(0);
   host.publish(webDid, didDocument(webDid, generateTestKey('EdDSA'), [{ fragment: 'key-2', key: generateTestKey('EdDSA') }]));
-  expect((await svc(['resolve', webDid, '--db', db, '--quiet', ...LOOPBACK], env)).exitCode).toBe(0);
+  expect((await svcIn(['resolve', webDid, '--db', db, '--quiet', ...LOOPBACK], env)).exitCode).toBe(0);
 
   // An MCP server whose tools carry risk signals, and a signed A2A card.
   mcp = await startSdk2Server({ host, path: '/mcp', tools: POISONED_TOOLS });
@@ -152,7 +153,7 @@ describe('every report fits the terminal and keeps DIDs whole', () => {
     it(`at ${width} columns`, async () => {
       expect(reports.length).toBe(13);
       for (const report of reports) {
-        const json = await svc([...report.args, '--json'], env);
+        const json = await svcIn([...report.args, '--json'], env);
         expect(json.stdout.startsWith('{'), `${report.name} --json: ${json.stderr}`).toBe(true);
         const dids = didsIn(json.stdout);
         const { text } = await inTerminal(report.args, width);
@@ -192,7 +193,7 @@ describe('the ink dossier and the text dossier wrap alike', () => {
       const report = reports.find((r) => r.name === name)!;
       const ink = await inTerminal([...report.args, '--verbose'], 60);
       // The same resolution piped, laid out for 60 columns.
-      const piped = await svc([...report.args, '--verbose'], { ...env, COLUMNS: '60' });
+      const piped = await svcIn([...report.args, '--verbose'], { ...env, COLUMNS: '60' });
       // Times and durations differ from run to run.
       const steady = (text: string) => blocks(text.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME').replace(/ *\d+(\.\d)? ms/g, ' N ms'));
       const [inkBlocks, textBlocks] = [steady(ink.text), steady(piped.stdout)];

@@ -1,5 +1,6 @@
 /**
- * `svc monitor` against a real daemon (the built binary on both sides) and `svc webhook listen`
+ * `svc monitor` against a real daemon (a process of the built binary; the CLI in the
+ * test process, svcIn, but for one run of the built binary) and `svc webhook listen`
  * receiving signed deliveries, as an operator runs them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { customerHeaders, customerWebhookSecret, sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcBin, type Run } from '../support/cli.js';
+import { cleanEnv, expectUsageError, onlyJson, parseCliError, repoRoot, svc, svcIn, svcBin, type Run } from '../support/cli.js';
 import { startDaemon, type Daemon } from '../support/daemon.js';
 import { startDaemonFor, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost } from '../support/did-web-host.js';
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 function monitor(args: string[], env: Record<string, string | undefined> = { SVC_ADMIN_TOKEN: TOKEN }): Promise<Run> {
-  return svc(['monitor', ...args, '--daemon', daemon.url], cleanEnv({ ...env } as Record<string, string>));
+  return svcIn(['monitor', ...args, '--daemon', daemon.url], cleanEnv({ ...env } as Record<string, string>));
 }
 
 function expectNoAnswer(r: Run, code: string): void {
@@ -111,20 +112,20 @@ describe('svc monitor', () => {
   });
 
   it('a daemon that cannot be reached: exit 4', async () => {
-    const r = await svc(['monitor', 'status', '--daemon', 'http://127.0.0.1:1'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN }));
+    const r = await svcIn(['monitor', 'status', '--daemon', 'http://127.0.0.1:1'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN }));
     expectNoAnswer(r, 'DAEMON_UNREACHABLE');
     expect(r.stderr).not.toContain(TOKEN);
   });
 
   it('a bad --daemon or --interval: usage errors (exit 2)', async () => {
-    expectUsageError(await svc(['monitor', 'watch', 'list', '--daemon', 'ftp://x'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN })), /--daemon must be/);
-    expectUsageError(await svc(['monitor', 'status'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN, SVC_DAEMON_URL: 'nope' })), /^SVC_DAEMON_URL must be/);
+    expectUsageError(await svcIn(['monitor', 'watch', 'list', '--daemon', 'ftp://x'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN })), /--daemon must be/);
+    expectUsageError(await svcIn(['monitor', 'status'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN, SVC_DAEMON_URL: 'nope' })), /^SVC_DAEMON_URL must be/);
     expectUsageError(await monitor(['watch', 'add', DID, HOOK, '--interval', 'soon']), /--interval/);
   });
 
   it('every subcommand has help with its exit status', async () => {
     for (const args of [['monitor'], ['monitor', 'watch'], ['monitor', 'watch', 'add'], ['monitor', 'watch', 'list'], ['monitor', 'watch', 'rm'], ['monitor', 'watch', 'check'], ['monitor', 'events'], ['monitor', 'status'], ['webhook'], ['webhook', 'listen']]) {
-      const r = await svc([...args, '--help']);
+      const r = await svcIn([...args, '--help']);
       expect(r.exitCode, args.join(' ')).toBe(0);
       expect(r.stdout, args.join(' ')).toMatch(/^Exit status: 0 /m);
       expect(r.stdout).not.toMatch(/SPEC|§/);
@@ -334,7 +335,7 @@ describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
       // The poller's first check sets the baseline (a check of ours could meet it: 503, try again).
       await until(
         'the poller set the baseline',
-        async () => (onlyJson(await svc(['monitor', 'watch', 'list', '--json', '--daemon', daemon!.url], opsEnv)).watches as Array<{ id: string; lastStatus: string | null }>).find((w) => w.id === watchId)?.lastStatus === 'RESOLVED',
+        async () => (onlyJson(await svcIn(['monitor', 'watch', 'list', '--json', '--daemon', daemon!.url], opsEnv)).watches as Array<{ id: string; lastStatus: string | null }>).find((w) => w.id === watchId)?.lastStatus === 'RESOLVED',
         15_000,
       );
 
@@ -347,13 +348,13 @@ describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
 
       // 4. A change: the daemon delivers it over HTTPS; the receiver verifies and prints it.
       document = didDocument(did, generateTestKey('EdDSA'));
-      const changed = onlyJson(await svc(['monitor', 'watch', 'check', watchId, '--json', '--daemon', daemon.url], opsEnv));
+      const changed = onlyJson(await svcIn(['monitor', 'watch', 'check', watchId, '--json', '--daemon', daemon.url], opsEnv));
       expect(changed).toMatchObject({ changed: true, delivery: 'queued', eventId: expect.stringMatching(/^evt_[0-9]+$/) });
       let lines: Array<Record<string, unknown>> = [];
       for (let i = 0; i < 40 && lines.length === 0; i++) lines = await receiver.lines(1);
       expect(lines[0]).toMatchObject({ id: changed.eventId, type: 'identity.document.changed', did, verified: true });
       expect((lines[0]!['data'] as { toHash: string }).toHash).toMatch(/^[0-9a-f]{64}$/);
-      const events = onlyJson(await svc(['monitor', 'events', '--watch', watchId, '--json', '--daemon', daemon.url], opsEnv)).events as Array<{ id: string; deliveryStatus: string }>;
+      const events = onlyJson(await svcIn(['monitor', 'events', '--watch', watchId, '--json', '--daemon', daemon.url], opsEnv)).events as Array<{ id: string; deliveryStatus: string }>;
       expect(events.find((e) => e.id === changed.eventId)?.deliveryStatus).toBe('DELIVERED');
 
       // The signature is what decides: the same body signed with another secret is refused.

@@ -1,14 +1,15 @@
 /**
  * The commands on a PostgreSQL database (`--db postgres://…` or SVC_DATABASE_URL), as users run
- * them (the built binary) against a real server: resolutions recorded there and read back,
- * chains registered there and used by verify-tool, `svc backup` pointing at pg_dump, and a
- * password that never appears in what svc prints.
+ * them (the first test through the built binary, the others in the test process, svcIn) against a
+ * real server: resolutions recorded there and read back, chains registered there and used by
+ * verify-tool, `svc backup` pointing at pg_dump, and a password that never appears in what svc
+ * prints.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, svcIn } from '../support/cli.js';
 import { startDaemon } from '../support/daemon.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { didKeyPrincipal, mintReceipt } from '../support/receipts.js';
@@ -59,10 +60,10 @@ describePostgres('svc on a PostgreSQL database', () => {
     const chainFile = path.join(dir, 'chain.txt');
     writeFileSync(chainFile, `${await mintReceipt(root, agent, { cap: ['search'], nbf: now - 60, exp: now + 3600 })}\n`);
     const env = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'state-2'), SVC_DATABASE_URL: database.url });
-    const registered = await svc(['verify-delegation', chainFile, '--trusted-root', root.did, '--register', '--no-color'], env);
+    const registered = await svcIn(['verify-delegation', chainFile, '--trusted-root', root.did, '--register', '--no-color'], env);
     expect(registered.exitCode, registered.stderr).toBe(0);
     expect(registered.stdout.replace(/\s+/g, ' ')).toContain(`Registered in ${database.url}`);
-    const allowed = await svc(['verify-tool', '--agent', agent.did, '--tool', 'search', '--root', root.did, '--json'], env);
+    const allowed = await svcIn(['verify-tool', '--agent', agent.did, '--tool', 'search', '--root', root.did, '--json'], env);
     expect(allowed.exitCode, allowed.stderr).toBe(0);
     expect(json(allowed.stdout)).toMatchObject({ decision: 'ALLOW' });
   });
@@ -70,7 +71,7 @@ describePostgres('svc on a PostgreSQL database', () => {
   it('svc backup says a PostgreSQL database is backed up with pg_dump (exit 2, nothing written, nothing contacted)', async () => {
     const dest = path.join(dir, 'backup.db');
     // An address where nothing listens: the answer comes before any connection.
-    const r = await svc(['backup', dest, '--db', 'postgres://svc:hunter2secret@127.0.0.1:1/svc'], cleanEnv());
+    const r = await svcIn(['backup', dest, '--db', 'postgres://svc:hunter2secret@127.0.0.1:1/svc'], cleanEnv());
     expect(r.exitCode).toBe(2);
     const error = parseCliError(r.stderr);
     expect(error.code).toBe('USAGE_ERROR');
@@ -82,7 +83,7 @@ describePostgres('svc on a PostgreSQL database', () => {
 });
 
 it('an unreachable PostgreSQL server: history exits 4 with one line naming it without its password', async () => {
-  const r = await svc(['history', freshDidKey(), '--db', 'postgres://svc:hunter2secret@127.0.0.1:1/svc'], cleanEnv());
+  const r = await svcIn(['history', freshDidKey(), '--db', 'postgres://svc:hunter2secret@127.0.0.1:1/svc'], cleanEnv());
   expect(r.exitCode).toBe(4);
   expect(r.stderr).toMatch(/postgres:\/\/svc:\*\*\*@127\.0\.0\.1:1\/svc/);
   expect(r.stderr).toMatch(/refused the connection/);
@@ -93,13 +94,13 @@ it('an unreachable PostgreSQL server: history exits 4 with one line naming it wi
 it('SVC_DATABASE_URL must be a PostgreSQL URL (a file is given with --db): exit 2 before anything runs', async () => {
   const env = cleanEnv({ SVC_DATABASE_URL: path.join(dir, 'file.db') });
   for (const args of [['history', freshDidKey()], ['resolve', freshDidKey()], ['backup', path.join(dir, 'copy.db')]]) {
-    const r = await svc(args, env);
+    const r = await svcIn(args, env);
     expect(r.exitCode, args[0]).toBe(2);
     expect(r.stdout).toBe('');
     expect(parseCliError(r.stderr).detail).toMatch(/SVC_DATABASE_URL must be a postgres:\/\/ URL/);
   }
   // --no-store reads no database setting at all.
-  expect((await svc(['resolve', freshDidKey(), '--no-store', '--json'], env)).exitCode).toBe(0);
+  expect((await svcIn(['resolve', freshDidKey(), '--no-store', '--json'], env)).exitCode).toBe(0);
   expect(existsSync(path.join(dir, 'file.db'))).toBe(false);
 });
 

@@ -1,17 +1,18 @@
 /**
- * Live progress on stderr and the --verbose trace, as users see them: the built binary under a
- * real pseudo-terminal (util-linux `script`), a real HTTPS did:web host on loopback whose
- * documents answer late, and a status list served late for `svc verify-credential`.
+ * Live progress on stderr and the --verbose trace, as users see them: the built binary under a real
+ * pseudo-terminal (util-linux `script`; piped runs in the test process, svcIn), a real HTTPS
+ * did:web host on loopback whose documents answer late, and a status list served late for
+ * `svc verify-credential`.
  *
- * `script` gives the command one terminal for stdout and stderr. To tell them apart, some runs
- * send stdout to a file inside the command line: what is left on the terminal is stderr alone.
+ * `script` gives the command one terminal for stdout and stderr. To tell them apart, some runs send
+ * stdout to a file inside the command line: what is left on the terminal is stderr alone.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, repoRoot, svc, svcBin, svcInTty, type Run } from '../support/cli.js';
+import { assertBuilt, cleanEnv, repoRoot, svcIn, svcBin, svcInTty, type Run } from '../support/cli.js';
 import { documentPath, startDidWebHost, type DidWebHost, type Handler } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
 import { didConfiguration, didDocument, linkageCredentialDi } from '../support/signing.js';
@@ -173,7 +174,7 @@ describe('live progress on a terminal', () => {
 
 describe('no progress where output is for programs', () => {
   it('piped: stderr stays empty', async () => {
-    const r = await svc(['resolve', slowDid, '--no-store', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', slowDid, '--no-store', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('Transport security  ESTABLISHED');
@@ -207,7 +208,7 @@ describe('--verbose', () => {
   const row = (stage: string) => new RegExp(`\\+\\d+(?:\\.\\d)? ms +(PASS|WARN|FAIL|SKIP) +${stage.replace('.', '\\.')} +(\\d+(?:\\.\\d)?) ms +(.*)`);
 
   it('piped: the dossier carries the timed trace (once: stderr does not repeat it)', async () => {
-    const r = await svc(['resolve', slowDid, '--no-store', '--verbose', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', slowDid, '--no-store', '--verbose', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Transport security  ESTABLISHED');
     const trace = r.stdout.slice(r.stdout.indexOf('\nTrace\n'));
@@ -223,20 +224,20 @@ describe('--verbose', () => {
   });
 
   it('without --verbose the dossier has no trace', async () => {
-    const r = await svc(['resolve', slowDid, '--no-store', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', slowDid, '--no-store', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toContain('\nTrace\n');
   });
 
   it('with --json: the trace on stderr, stdout is the JSON result alone', async () => {
-    const r = await svc(['resolve', slowDid, '--no-store', '--json', '-v', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', slowDid, '--no-store', '--json', '-v', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).did).toBe(slowDid);
     expect(r.stderr).toMatch(row('web.fetch'));
   });
 
   it('for a verification: the stages seen (the status list fetch among them)', async () => {
-    const r = await svc(['verify-credential', credentialFile, '--verbose', ...LOOPBACK], env());
+    const r = await svcIn(['verify-credential', credentialFile, '--verbose', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     const fetch = row('status.fetch').exec(r.stderr);
     expect(fetch).not.toBeNull();
@@ -249,7 +250,7 @@ describe('--verbose', () => {
   it('for an MCP inspection: one stage per request to the server', async () => {
     const server = await startSdk1Server({ tools: PLAIN_TOOLS, stateful: true, json: true, host, path: '/mcp-progress' });
     try {
-      const r = await svc(['inspect-mcp', server.url, '--no-store', '--verbose', ...LOOPBACK], env());
+      const r = await svcIn(['inspect-mcp', server.url, '--no-store', '--verbose', ...LOOPBACK], env());
       expect(r.exitCode).not.toBe(4);
       const stages = [...r.stderr.matchAll(/ (PASS|WARN|FAIL|SKIP) +(mcp\.[a-z_]+) /g)].map((m) => m[2]);
       // The 2025-11-25 handshake after the 2026-07-28 probe, then the listing and the DELETE.
@@ -262,14 +263,14 @@ describe('--verbose', () => {
   });
 
   it('on a problem: the trace up to the failing stage, then the problem', async () => {
-    const r = await svc(['resolve', missingDid, '--no-store', '--verbose', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', missingDid, '--no-store', '--verbose', ...LOOPBACK], env());
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(row('web.fetch'));
     expect(r.stderr.indexOf('Trace  ')).toBeLessThan(r.stderr.indexOf('NOT_FOUND'));
   });
 
   it('with --quiet: nothing', async () => {
-    const r = await svc(['resolve', slowDid, '--no-store', '--verbose', '--quiet', ...LOOPBACK], env());
+    const r = await svcIn(['resolve', slowDid, '--no-store', '--verbose', '--quiet', ...LOOPBACK], env());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');

@@ -1,16 +1,17 @@
 /**
- * `--format sarif` of `svc inspect-mcp` and `svc inspect-a2a` (issue 44, part 4): the built
- * binary against a poisoned SDK 2.x server and a signed A2A card on loopback HTTPS hosts of one
- * test CA, and the reference server @modelcontextprotocol/server-everything as a real process.
- * Each log validates with ajv (test/support/sarif.ts: the subset of SARIF 2.1.0 svc writes, and the
- * official OASIS schema when SVC_SARIF_SCHEMA names it); exit codes are those of the report.
+ * `--format sarif` of `svc inspect-mcp` and `svc inspect-a2a` (issue 44, part 4): the CLI in the
+ * test process (svcIn) against a poisoned SDK 2.x server and a signed A2A card on loopback HTTPS
+ * hosts of one test CA, and the reference server @modelcontextprotocol/server-everything as a real
+ * process. Each log validates with ajv (test/support/sarif.ts: the subset of SARIF 2.1.0 svc
+ * writes, and the official OASIS schema when SVC_SARIF_SCHEMA names it); exit codes are those of
+ * the report.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aKey, agentCard, serveCard, signCard } from '../support/a2a-agent.js';
-import { assertBuilt, cleanEnv, expectUsageError, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, expectUsageError, parseCliError, svcIn } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort } from '../support/https-server.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 const env = () => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile });
-const mcp = (endpoint: string, ...args: string[]) => svc(['inspect-mcp', endpoint, ...LOOPBACK, '--no-store', ...args], env());
+const mcp = (endpoint: string, ...args: string[]) => svcIn(['inspect-mcp', endpoint, ...LOOPBACK, '--no-store', ...args], env());
 
 /** Every log the tests read, for Microsoft's SARIF Multitool at the end of the file. */
 const seen: unknown[] = [];
@@ -137,7 +138,7 @@ describe('svc inspect-mcp --format sarif', () => {
   });
 
   it('the reference server (server-everything): a valid log naming get-env with its classes', async () => {
-    const r = await svc(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--no-store', '--format', 'sarif'], cleanEnv());
+    const r = await svcIn(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--no-store', '--format', 'sarif'], cleanEnv());
     expect(r.exitCode).toBe(3);
     const run = sarifOf(r).runs[0];
     const getEnv = run.results.find((x: any) => x.ruleId === 'reads_environment');
@@ -182,7 +183,7 @@ describe('svc inspect-a2a --format sarif', () => {
     const { publishJwks } = await import('../support/a2a-agent.js');
     const jku = publishJwks(signedHost.server, [{ key, kid: 'card-key-1' }]);
     serveCard(signedHost.server, await signCard(agentCard(signedHost.server.origin), key, { kid: 'card-key-1', jku }));
-    const signed = await svc(['inspect-a2a', signedHost.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
+    const signed = await svcIn(['inspect-a2a', signedHost.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
     expect(signed.exitCode).toBe(0);
     const run = sarifOf(signed).runs[0];
     expect(run.results).toEqual([]);
@@ -194,7 +195,7 @@ describe('svc inspect-a2a --format sarif', () => {
     hosts.push(unsignedHost);
     const { provider: _provider, ...noProvider } = agentCard(unsignedHost.server.origin) as any;
     serveCard(unsignedHost.server, noProvider);
-    const unsigned = await svc(['inspect-a2a', unsignedHost.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
+    const unsigned = await svcIn(['inspect-a2a', unsignedHost.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
     expect(unsigned.exitCode).toBe(3);
     const results = sarifOf(unsigned).runs[0].results;
     expect(results.map((x: any) => [x.ruleId, x.level])).toContainEqual(['check.provider', 'warning']);
@@ -207,7 +208,7 @@ describe('svc inspect-a2a --format sarif', () => {
     const card = agentCard(host.server.origin) as any;
     card.supportedInterfaces = [{ ...card.supportedInterfaces[0], url: 'http://agent.example/a2a' }];
     serveCard(host.server, card);
-    const r = await svc(['inspect-a2a', host.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
+    const r = await svcIn(['inspect-a2a', host.server.origin, ...LOOPBACK, '--format', 'sarif'], env());
     expect(r.exitCode).toBe(1);
     const results = sarifOf(r).runs[0].results;
     expect(results.map((x: any) => [x.ruleId, x.level])).toContainEqual(['check.interfaces', 'error']);

@@ -1,5 +1,6 @@
 /**
- * The embedded store from the command line, as users run it (the built binary): `svc resolve`
+ * The embedded store from the command line, as users run it (in the test process, svcIn; history and backup
+ * also through the built binary): `svc resolve`
  * records observations under $XDG_STATE_HOME/svc/ or --db, `--no-store` skips it, and
  * `svc history`, `svc diff` and `svc backup` read and copy it.
  */
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svc, svcIn } from '../support/cli.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { generateTestKey, didDocument } from '../support/signing.js';
 
@@ -67,12 +68,12 @@ describe('svc resolve records observations', () => {
   it('--db chooses the file; --no-store records nothing and creates no file', async () => {
     const { env } = state('flags');
     const db = path.join(dir, 'chosen.db');
-    const first = await svc(['resolve', ED25519, '--db', db, '--quiet'], env);
+    const first = await svcIn(['resolve', ED25519, '--db', db, '--quiet'], env);
     expect(first.stderr).toBe('');
     expect(first.exitCode).toBe(0);
     expect(rows(db)).toBe(1);
     const other = path.join(dir, 'never.db');
-    expect((await svc(['resolve', ED25519, '--db', other, '--no-store', '--quiet'], env)).exitCode).toBe(0);
+    expect((await svcIn(['resolve', ED25519, '--db', other, '--no-store', '--quiet'], env)).exitCode).toBe(0);
     expect(existsSync(other)).toBe(false);
   });
 
@@ -80,7 +81,7 @@ describe('svc resolve records observations', () => {
     const { env } = state('broken');
     const blocker = path.join(dir, 'a-file');
     writeFileSync(blocker, 'not a directory');
-    const r = await svc(['resolve', ED25519, '--json', '--db', path.join(blocker, 'svc.db')], env);
+    const r = await svcIn(['resolve', ED25519, '--json', '--db', path.join(blocker, 'svc.db')], env);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).did).toBe(ED25519);
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
@@ -89,7 +90,7 @@ describe('svc resolve records observations', () => {
 
   it('a problem is not recorded', async () => {
     const { env, db } = state('problem');
-    expect((await svc(['resolve', 'did:example:123', '--quiet'], env)).exitCode).toBe(4);
+    expect((await svcIn(['resolve', 'did:example:123', '--quiet'], env)).exitCode).toBe(4);
     expect(existsSync(db)).toBe(false);
   });
 });
@@ -97,11 +98,11 @@ describe('svc resolve records observations', () => {
 describe('svc history and svc diff', () => {
   it('history of a DID never seen: count 0, exit 0, and no database is created', async () => {
     const { env, db } = state('empty');
-    const r = await svc(['history', ED25519, '--json'], env);
+    const r = await svcIn(['history', ED25519, '--json'], env);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ did: ED25519, count: 0, history: [] });
     expect(existsSync(db)).toBe(false);
-    const text = await svc(['history', ED25519], env);
+    const text = await svcIn(['history', ED25519], env);
     expect(text.stdout).toContain('No observations recorded yet');
   });
 
@@ -111,18 +112,18 @@ describe('svc history and svc diff', () => {
     const [k1, k3] = [generateTestKey('EdDSA'), generateTestKey('EdDSA')];
     const before = didDocument(did, k1, [{ fragment: 'key-3', key: k3 }]);
     host.publish(did, before);
-    expect((await svc(['resolve', did, '--quiet'], env)).exitCode).toBe(0);
+    expect((await svcIn(['resolve', did, '--quiet'], env)).exitCode).toBe(0);
 
-    const nothing = await svc(['diff', did, '--json'], env);
+    const nothing = await svcIn(['diff', did, '--json'], env);
     expect(nothing.exitCode).toBe(4);
     expect(JSON.parse(nothing.stdout)).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(JSON.parse(nothing.stdout).detail).toMatch(/1 observation/);
 
     const [k1b, k2] = [generateTestKey('EdDSA'), generateTestKey('EdDSA')];
     host.publish(did, didDocument(did, k1b, [{ fragment: 'key-2', key: k2 }]));
-    expect((await svc(['resolve', did, '--quiet'], env)).exitCode).toBe(0);
+    expect((await svcIn(['resolve', did, '--quiet'], env)).exitCode).toBe(0);
 
-    const r = await svc(['diff', did, '--json'], env);
+    const r = await svcIn(['diff', did, '--json'], env);
     expect(r.exitCode).toBe(1);
     const diff = JSON.parse(r.stdout);
     expect(diff).toMatchObject({
@@ -137,23 +138,23 @@ describe('svc history and svc diff', () => {
     });
     expect(diff.fromDocument).toEqual(before);
 
-    const history = JSON.parse((await svc(['history', did, '--json'], env)).stdout);
+    const history = JSON.parse((await svcIn(['history', did, '--json'], env)).stdout);
     expect(history.count).toBe(2);
     const [newest, older] = history.history;
     expect(diff.toHash).toBe(newest.documentHash);
     expect(diff.fromHash).toBe(older.documentHash);
 
-    const text = await svc(['diff', did, '--no-color'], env);
+    const text = await svcIn(['diff', did, '--no-color'], env);
     expect(text.exitCode).toBe(1);
     expect(text.stdout).toContain('Keys rotated (same id, new material)');
     expect(text.stdout).toContain(`${did}#key-1`);
 
-    const same = await svc(['diff', did, '--from', older.documentHash, '--to', older.documentHash, '--json'], env);
+    const same = await svcIn(['diff', did, '--from', older.documentHash, '--to', older.documentHash, '--json'], env);
     expect(same.exitCode).toBe(0);
     expect(JSON.parse(same.stdout).identical).toBe(true);
 
     // An unusable option value: exit 2, the problem object still printed (test/integration/cli-bad-arguments.test.ts).
-    const bad = await svc(['diff', did, '--from', 'xyz', '--json'], env);
+    const bad = await svcIn(['diff', did, '--from', 'xyz', '--json'], env);
     expect(bad.exitCode).toBe(2);
     expect(JSON.parse(bad.stdout).code).toBe('INVALID_OPTIONS');
   });
@@ -185,7 +186,7 @@ describe('svc backup', () => {
   it('without a database there is nothing to back up: exit 4, nothing created', async () => {
     const { env } = state('nodb');
     const dest = path.join(dir, 'nothing.db');
-    const r = await svc(['backup', dest], env);
+    const r = await svcIn(['backup', dest], env);
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     const error = parseCliError(r.stderr);
@@ -195,7 +196,7 @@ describe('svc backup', () => {
   });
 
   it('a missing argument is a usage error', async () => {
-    expect((await svc(['backup'], state('usage').env)).exitCode).toBe(2);
-    expect((await svc(['history', ED25519, '--limit', '0'], state('usage').env)).exitCode).toBe(2);
+    expect((await svcIn(['backup'], state('usage').env)).exitCode).toBe(2);
+    expect((await svcIn(['history', ED25519, '--limit', '0'], state('usage').env)).exitCode).toBe(2);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy` as CI gates run them: the
- * built binary, credentials and JWS made here with test/support/signing.ts (node:crypto), did:key
- * issuers (resolved offline) and did:web issuers on a real loopback HTTPS host (the test CA via
- * NODE_EXTRA_CA_CERTS, loopback via --egress-allow) or on a port where nothing listens. Exit
- * codes are the contract: 0 VALID/PASS; 1 a check failed; 3 INDETERMINATE; 4 no answer (a
- * problem); 2 usage or an unreadable file.
+ * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy` as CI gates run them: the CLI
+ * in the test process (svcIn; the standard-input runs through the built binary), credentials and
+ * JWS made here with test/support/signing.ts (node:crypto), did:key issuers (resolved offline) and
+ * did:web issuers on a real loopback HTTPS host (the test CA via NODE_EXTRA_CA_CERTS, loopback via
+ * --egress-allow) or on a port where nothing listens. Exit codes are the contract: 0 VALID/PASS; 1
+ * a check failed; 3 INDETERMINATE; 4 no answer (a problem); 2 usage or an unreadable file.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/https-server.js';
-import { ANSI_COLOR, assertBuilt, cleanEnv, parseCliError, repoRoot, svc, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, parseCliError, repoRoot, svcIn, svcBin, type Run, expectUsageError, onlyJson } from '../support/cli.js';
 import { b64url } from '../support/codec.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json } from '../support/https-server.js';
@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, ...extra });
-const run = (args: string[], extra: Record<string, string> = {}) => svc(args, env(extra));
+const run = (args: string[], extra: Record<string, string> = {}) => svcIn(args, env(extra));
 
 /** The CLI with `input` on standard input. */
 async function runWithStdin(args: string[], input: string): Promise<Run> {
@@ -443,14 +443,14 @@ describe('svc evaluate-policy', () => {
 
 describe('help', () => {
   it('svc --help lists the three commands', async () => {
-    const r = await svc(['--help']);
+    const r = await svcIn(['--help']);
     expect(r.exitCode).toBe(0);
     for (const command of ['verify-credential', 'verify-jws', 'evaluate-policy']) expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
   it('each command has --help and exits 0, naming its exit statuses', async () => {
     for (const command of ['verify-credential', 'verify-jws', 'evaluate-policy']) {
-      const r = await svc([command, '--help']);
+      const r = await svcIn([command, '--help']);
       expect(r.exitCode, command).toBe(0);
       expect(r.stdout).toContain(`Usage: svc ${command}`);
       expect(r.stdout).toContain('Exit status: 0');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANSI_COLOR, assertBuilt, cleanEnv, FORBID_INK, repoRoot, svc, svcInTty } from '../support/cli.js';
+import { ANSI_COLOR, assertBuilt, cleanEnv, FORBID_INK, repoRoot, svc, svcIn, svcInTty } from '../support/cli.js';
 import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 
 const ED25519 = ED25519_DID;
@@ -20,7 +20,7 @@ beforeAll(() => {
 
 describe('svc resolve --json', () => {
   it('prints exactly the EnrichedResolution and exits 0 for a valid did:key', async () => {
-    const r = await svc(['resolve', ED25519, '--json']);
+    const r = await svcIn(['resolve', ED25519, '--json']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const result = JSON.parse(r.stdout);
@@ -40,13 +40,13 @@ describe('svc resolve --json', () => {
   });
 
   it('accepts a fully percent-encoded DID and decodes it exactly once', async () => {
-    const r = await svc(['resolve', encodeURIComponent(ED25519), '--json']);
+    const r = await svcIn(['resolve', encodeURIComponent(ED25519), '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).did).toBe(ED25519);
   });
 
   it('exits 4 with an INVALID_DID problem for not-a-did', async () => {
-    const r = await svc(['resolve', 'not-a-did', '--json']);
+    const r = await svcIn(['resolve', 'not-a-did', '--json']);
     expect(r.exitCode).toBe(4);
     const problem = JSON.parse(r.stdout);
     expect(problem).toMatchObject({ code: 'INVALID_DID', status: 400, type: 'https://www.w3.org/ns/did#INVALID_DID', title: 'Invalid DID' });
@@ -56,7 +56,7 @@ describe('svc resolve --json', () => {
   });
 
   it('answers METHOD_NOT_SUPPORTED (501) for did:example with the failing syntax.parse stage', async () => {
-    const r = await svc(['resolve', 'did:example:123', '--json']);
+    const r = await svcIn(['resolve', 'did:example:123', '--json']);
     expect(r.exitCode).toBe(4);
     const problem = JSON.parse(r.stdout);
     expect(problem.code).toBe('METHOD_NOT_SUPPORTED');
@@ -68,20 +68,20 @@ describe('svc resolve --json', () => {
   it('answers hostile and oversized input with a one-line INVALID_DID, never echoing control codes', async () => {
     const hostile = 'did:\u001b[31mevil\u0007:x';
     for (const args of [['resolve', hostile, '--json'], ['resolve', hostile]]) {
-      const r = await svc(args);
+      const r = await svcIn(args);
       expect(r.exitCode).toBe(4);
       expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
       expect(r.stderr).toMatch(/INVALID_DID/);
     }
-    const json = await svc(['resolve', hostile, '--json']);
+    const json = await svcIn(['resolve', hostile, '--json']);
     expect(JSON.parse(json.stdout).code).toBe('INVALID_DID');
-    const huge = await svc(['resolve', `did:key:z${'1'.repeat(10_000)}`, '--json']);
+    const huge = await svcIn(['resolve', `did:key:z${'1'.repeat(10_000)}`, '--json']);
     expect(huge.exitCode).toBe(4);
     expect(JSON.parse(huge.stdout)).toMatchObject({ code: 'INVALID_DID', detail: expect.stringMatching(/longer than 8192/) });
   });
 
   it('refuses a did:jwk with private key material (exit 4, INVALID_DID)', async () => {
-    const r = await svc(['resolve', PRIVATE_JWK, '--json']);
+    const r = await svcIn(['resolve', PRIVATE_JWK, '--json']);
     expect(r.exitCode).toBe(4);
     const problem = JSON.parse(r.stdout);
     expect(problem.code).toBe('INVALID_DID');
@@ -91,7 +91,7 @@ describe('svc resolve --json', () => {
   });
 
   it('exits 1 when a key is invalid (a failed check is a result)', async () => {
-    const r = await svc(['resolve', OFF_CURVE_JWK, '--json']);
+    const r = await svcIn(['resolve', OFF_CURVE_JWK, '--json']);
     expect(r.exitCode).toBe(1);
     const result = JSON.parse(r.stdout);
     expect(result.verdict.outcome).toBe('RESOLVED_WITH_WARNINGS');
@@ -99,17 +99,17 @@ describe('svc resolve --json', () => {
   });
 
   it('exits 3 when a key type is unsupported, and 1 with --strict', async () => {
-    const r = await svc(['resolve', BLS_G2, '--json']);
+    const r = await svcIn(['resolve', BLS_G2, '--json']);
     expect(r.exitCode).toBe(3);
     expect(JSON.parse(r.stdout).evidence.keys[0].status).toBe('UNSUPPORTED_KEY');
-    const strict = await svc(['resolve', BLS_G2, '--json', '--strict']);
+    const strict = await svcIn(['resolve', BLS_G2, '--json', '--strict']);
     expect(strict.exitCode).toBe(1);
   });
 });
 
 describe('usage', () => {
   it('exits 2 with a one-line message for an unknown flag', async () => {
-    const r = await svc(['resolve', ED25519, '--bogus']);
+    const r = await svcIn(['resolve', ED25519, '--bogus']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')[0]).toMatch(/unknown option '--bogus'/);
@@ -117,23 +117,23 @@ describe('usage', () => {
   });
 
   it('exits 2 for a missing argument, an unknown command and a bare invocation', async () => {
-    expect((await svc(['resolve'])).exitCode).toBe(2);
-    expect((await svc(['frobnicate'])).exitCode).toBe(2);
-    expect((await svc([])).exitCode).toBe(2);
+    expect((await svcIn(['resolve'])).exitCode).toBe(2);
+    expect((await svcIn(['frobnicate'])).exitCode).toBe(2);
+    expect((await svcIn([])).exitCode).toBe(2);
   });
 
   it('prints the version as the first word', async () => {
-    const r = await svc(['--version']);
+    const r = await svcIn(['--version']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim().split(' ')[0]).toBe(pkg.version);
   });
 
   it('documents the exit codes in --help', async () => {
-    const r = await svc(['--help']);
+    const r = await svcIn(['--help']);
     expect(r.exitCode).toBe(0);
     for (const code of ['0 ', '1 ', '2 ', '3 ', '4 ', '130 ']) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}`, 'm'));
     expect(r.stdout).toMatch(/resolve/);
-    const sub = await svc(['resolve', '--help']);
+    const sub = await svcIn(['resolve', '--help']);
     expect(sub.exitCode).toBe(0);
     expect(sub.stdout).toMatch(/--json/);
   });
@@ -154,31 +154,31 @@ describe('did:webvh version options', () => {
 
   it('refuses a --version-number that is not a positive whole number (exit 2)', async () => {
     for (const value of ['0', '-1', '1.5', 'abc', '1e3', '']) {
-      const r = await svc(['resolve', ED25519, '--version-number', value, '--json']);
+      const r = await svcIn(['resolve', ED25519, '--version-number', value, '--json']);
       expectUsageError(r, /--version-number must be a positive whole number/);
       expect(r.stderr).toContain(`"${value}"`);
     }
-    expectUsageError(await svc(['resolve', ED25519, '--version-number=-1']), /--version-number/);
+    expectUsageError(await svcIn(['resolve', ED25519, '--version-number=-1']), /--version-number/);
   });
 
   it('refuses a --version-time that is not an RFC 3339 date-time with an offset (exit 2)', async () => {
     for (const value of ['yesterday', '2025-01-01', '2025-01-01T00:00:00', '2025-02-30T00:00:00Z', '1735689600']) {
-      expectUsageError(await svc(['resolve', ED25519, '--version-time', value]), /--version-time must be an RFC 3339 date-time with an offset/);
+      expectUsageError(await svcIn(['resolve', ED25519, '--version-time', value]), /--version-time must be an RFC 3339 date-time with an offset/);
     }
   });
 
   it('never echoes control characters from a bad value', async () => {
-    const r = await svc(['resolve', ED25519, '--version-time', 'x\u001b[2J\u0007']);
+    const r = await svcIn(['resolve', ED25519, '--version-time', 'x\u001b[2J\u0007']);
     expectUsageError(r, /--version-time/);
     expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 
   it('refuses an empty --version-id (exit 2)', async () => {
-    expectUsageError(await svc(['resolve', ED25519, '--version-id', '']), /--version-id must not be empty/);
+    expectUsageError(await svcIn(['resolve', ED25519, '--version-id', '']), /--version-id must not be empty/);
   });
 
   it('checks the values before the DID: a bad value is a usage error even for an invalid DID', async () => {
-    expectUsageError(await svc(['resolve', 'not-a-did', '--version-number', '0']), /--version-number/);
+    expectUsageError(await svcIn(['resolve', 'not-a-did', '--version-number', '0']), /--version-number/);
   });
 
   it('answers INVALID_OPTIONS (exit 2: an option that does not apply) for a method without versions', async () => {
@@ -188,7 +188,7 @@ describe('did:webvh version options', () => {
       ['--version-id', '1-QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE'],
       ['--version-number', '2', '--version-time', '2025-01-01T00:00:00+02:00'],
     ]) {
-      const r = await svc(['resolve', ED25519, ...args, '--json']);
+      const r = await svcIn(['resolve', ED25519, ...args, '--json']);
       expect(r.exitCode).toBe(2);
       const problem = JSON.parse(r.stdout);
       expect(problem.code).toBe('INVALID_OPTIONS');
@@ -198,7 +198,7 @@ describe('did:webvh version options', () => {
   });
 
   it('lists the options and a did:webvh example in --help', async () => {
-    const r = await svc(['resolve', '--help']);
+    const r = await svcIn(['resolve', '--help']);
     expect(r.exitCode).toBe(0);
     for (const flag of ['--version-id <id>', '--version-time <time>', '--version-number <n>']) expect(r.stdout).toContain(flag);
     expect(r.stdout).toMatch(/\$ svc resolve did:webvh:\S+ --version-number 1/);
@@ -207,7 +207,7 @@ describe('did:webvh version options', () => {
 
 describe('human output', () => {
   it('prints a plain-text dossier when piped, without colour', async () => {
-    const r = await svc(['resolve', ED25519]);
+    const r = await svcIn(['resolve', ED25519]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/Confirmed/);
     expect(r.stdout).toMatch(/Not confirmed/);
@@ -216,9 +216,9 @@ describe('human output', () => {
   });
 
   it('colours piped output under FORCE_COLOR, unless NO_COLOR or --no-color', async () => {
-    expect((await svc(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1' }))).stdout).toMatch(ANSI_COLOR);
-    expect((await svc(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1', NO_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
-    expect((await svc(['resolve', ED25519, '--no-color'], cleanEnv({ FORCE_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
+    expect((await svcIn(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1' }))).stdout).toMatch(ANSI_COLOR);
+    expect((await svcIn(['resolve', ED25519], cleanEnv({ FORCE_COLOR: '1', NO_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
+    expect((await svcIn(['resolve', ED25519, '--no-color'], cleanEnv({ FORCE_COLOR: '1' }))).stdout).not.toMatch(ANSI_COLOR);
   });
 
   it('renders the coloured dossier on a terminal, and honours NO_COLOR there', async () => {
@@ -258,17 +258,17 @@ describe('human output', () => {
   });
 
   it('prints no report with --quiet but keeps the exit code, and still the error of a problem', async () => {
-    const ok = await svc(['resolve', ED25519, '--quiet']);
+    const ok = await svcIn(['resolve', ED25519, '--quiet']);
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout + ok.stderr).toBe('');
-    const bad = await svc(['resolve', 'not-a-did', '--quiet']);
+    const bad = await svcIn(['resolve', 'not-a-did', '--quiet']);
     expect(bad.exitCode).toBe(4);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^svc: INVALID_DID: /);
   });
 
   it('explains a problem on stderr in one line plus the failing stage', async () => {
-    const r = await svc(['resolve', 'did:example:123']);
+    const r = await svcIn(['resolve', 'did:example:123']);
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/METHOD_NOT_SUPPORTED/);
@@ -283,7 +283,7 @@ describe('svc completion', () => {
     ['fish', 'svc.fish'],
   ] as const) {
     it(`prints the ${shell} script, identical to completions/${file}`, async () => {
-      const r = await svc(['completion', shell]);
+      const r = await svcIn(['completion', shell]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/resolve/);
       expect(r.stdout).toMatch(/--json/);
@@ -292,7 +292,7 @@ describe('svc completion', () => {
   }
 
   it('rejects an unknown shell as a usage error', async () => {
-    const r = await svc(['completion', 'tcsh']);
+    const r = await svcIn(['completion', 'tcsh']);
     expect(r.exitCode).toBe(2);
   });
 });

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { jwtIssuer, type JwtAlg, type JwtIssuer } from '../support/peer-issuers.js';
-import { assertBuilt, onlyJson, svc } from '../support/cli.js';
+import { assertBuilt, onlyJson, svcIn } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
@@ -475,13 +475,13 @@ describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clo
     const core = await verifyCredential(text, { runtime: testRuntime(fixedClock(new Date().toISOString())) });
     expect(core.status).toBe('VALID');
 
-    const json = await svc(['verify-credential', file, '--json']);
+    const json = await svcIn(['verify-credential', file, '--json']);
     expect(json.exitCode, json.stderr).toBe(0);
     const result = onlyJson(json);
     expect([result.status, result.format]).toEqual([core.status, core.format]);
     expect(result.disclosures).toEqual(core.disclosures);
 
-    const report = await svc(['verify-credential', file]);
+    const report = await svcIn(['verify-credential', file]);
     expect(report.exitCode, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/^VALID {2}The credential is valid/);
     expect(report.stdout).toMatch(/format +SD_JWT_VC/);
@@ -494,7 +494,7 @@ describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clo
     const { jwt, disclosures } = parts(await presentation({ given_name: true, family_name: true }));
     const file = path.join(dir, 'tampered.sd-jwt');
     writeFileSync(file, join(jwt, [b64('["salt","given_name","Mallory"]'), ...disclosures.slice(1)]));
-    const r = await svc(['verify-credential', file, '--json']);
+    const r = await svcIn(['verify-credential', file, '--json']);
     expect(r.exitCode).not.toBe(0);
     expect(onlyJson(r).status).toBe('INVALID');
   });

@@ -3,16 +3,17 @@
  * Three real servers (server-everything, fastmcp, mcp-framework; test/support/mcp-peers.ts) are
  * started once each; the official SDK client saves their listings as they came off the wire
  * (test/support/mcp-reference.ts) — the results, the whole JSON-RPC responses — and svc's own
- * --json output is saved too. Each file, inspected by the built CLI, gives the fingerprints,
- * classes and signals of the live inspection of the same server, says no server was contacted,
- * and stores nothing. Bad files are one-line errors, exit 2 (the file is an option's value).
+ * --json output is saved too. Each file, inspected by the CLI (in the test process, svcIn), gives
+ * the fingerprints, classes and signals of the live inspection of the same server, says no server
+ * was contacted, and stores nothing. Bad files are one-line errors, exit 2 (the file is an option's
+ * value).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, onlyJson, parseCliError, svc, svcBin, type Run } from '../support/cli.js';
+import { assertBuilt, cleanEnv, onlyJson, parseCliError, svcIn, svcBin, type Run } from '../support/cli.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 import { INVENTORY_KINDS, referenceInventory } from '../support/mcp-reference.js';
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
       save(`${id}-responses.json`, responses);
       save(`${id}-results.json`, responses.map((r) => r['result']));
       save(`${id}-tools.json`, reference.lists.tools.responses[0]!['result']);
-      const live = await svc(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store'], cleanEnv());
+      const live = await svcIn(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store'], cleanEnv());
       writeFileSync(file(`${id}-svc.json`), live.stdout);
       saved.get(id)!.live = onlyJson(live);
     }),
@@ -52,7 +53,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const fromFile = (name: string, ...extra: string[]) => svc(['inspect-mcp', '--from-file', name === '-' ? '-' : file(name), ...extra], cleanEnv());
+const fromFile = (name: string, ...extra: string[]) => svcIn(['inspect-mcp', '--from-file', name === '-' ? '-' : file(name), ...extra], cleanEnv());
 
 /** What a saved listing must reproduce: per item its key, fingerprints, classes and signals; the inventory hash. */
 function judgement(result: any) {
@@ -124,17 +125,17 @@ describe('drift of svc’s own JSON, keyed by the endpoint it names', () => {
     const { peer } = saved.get('fastmcp')!;
     const env = cleanEnv();
     const db = ['--db', file('drift.db')];
-    const stored = await svc(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', ...db], env);
+    const stored = await svcIn(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', ...db], env);
     writeFileSync(file('fastmcp-stored.json'), stored.stdout);
     expect(onlyJson(stored).checks[0]).toMatchObject({ id: 'historyPersistence', status: 'PASS' });
-    const twice = async () => onlyJson(await svc(['inspect-mcp', '--from-file', file('fastmcp-stored.json'), '--json', ...db], env));
+    const twice = async () => onlyJson(await svcIn(['inspect-mcp', '--from-file', file('fastmcp-stored.json'), '--json', ...db], env));
     for (const result of [await twice(), await twice()]) {
       expect(result.drift.status).toBe('UNCHANGED');
       expect(result.checks.find((c: any) => c.id === 'drift')).toMatchObject({ status: 'PASS' });
       expect(result.checks[0]).toMatchObject({ id: 'historyPersistence', status: 'SKIP' });
     }
     // Nothing was recorded by the two file inspections: the next live one has seen it twice, not four times.
-    const again = onlyJson(await svc(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', ...db], env));
+    const again = onlyJson(await svcIn(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', ...db], env));
     expect(again.checks[0].detail).toBe('Inventory stored (seen 2 times unchanged).');
   });
 });
@@ -163,9 +164,9 @@ describe('saved listings svc cannot use: one line, exit 2', () => {
   });
 
   it('an endpoint and --from-file together, or neither', async () => {
-    const both = await svc(['inspect-mcp', 'https://tools.example/mcp', '--from-file', file('x.json')], cleanEnv());
+    const both = await svcIn(['inspect-mcp', 'https://tools.example/mcp', '--from-file', file('x.json')], cleanEnv());
     expect([both.exitCode, parseCliError(both.stderr).detail]).toEqual([2, 'give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)']);
-    const neither = await svc(['inspect-mcp'], cleanEnv());
+    const neither = await svcIn(['inspect-mcp'], cleanEnv());
     expect(neither.exitCode).toBe(2);
   });
 

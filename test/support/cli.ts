@@ -1,6 +1,13 @@
-/** Runs the built CLI (bin/svc.js → dist/cli.js) as a real process, as users and CI do. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+/**
+ * Runs the built CLI (bin/svc.js → dist/cli.js) as a real process, as users and CI do (svc,
+ * svcInTty), or in this process from the sources where the process is not the subject (svcIn).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { ConnectionOptions, SecureContext, TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -56,6 +63,170 @@ export async function svc(args: string[], env: Record<string, string | undefined
   return asRun(
     await execa(process.execPath, [...nodeArgs, svcBin, ...args], { reject: false, env, extendEnv: true, cwd: repoRoot, timeout: 20_000 }),
   );
+}
+
+/**
+ * Runs the CLI in this test process: `main()` of src/cli/main.ts (the sources, not dist/) with
+ * the io a piped child process of `svc()` has, so the same Run comes back without paying a node
+ * start and a bundle load per run:
+ *
+ * - stdout and stderr are captured (isTTY false, no columns, no colour depth: a pipe), each
+ *   write encoded to UTF-8 as a pipe would (a lone surrogate becomes U+FFFD) and one final
+ *   newline stripped, as execa does;
+ * - the environment is this process's merged with `env` (execa's extendEnv), undefined values
+ *   removed, and reaches the CLI through io.env only;
+ * - the working directory is repoRoot (checked: vitest runs from it);
+ * - what only a fresh process gives is restored per run (runScope below): the trust anchors
+ *   NODE_EXTRA_CA_CERTS names (node reads it once, at start), and the connections the run opened
+ *   end with it (a process's sockets end when it exits).
+ *
+ * The rest of the CLI's module-level state is per run already or pure: every run builds its own
+ * program, io, runtime (resolution cache, connection pool, freeze mode from SVC_FREEZE_RESULTS),
+ * store and colour level (chalk instances per level; the shared chalk only for ink, on a TTY);
+ * the memo tables (key checks, did:web locations, RFC 3339 stamps, webvh key objects, the last
+ * date-time read) are pure functions of their keys; lazily loaded modules load once.
+ *
+ * What it cannot be, it refuses (use svc()): the daemons (serve, webhook listen: they own the
+ * process's signals), a setting node reads at start (NODE_OPTIONS, TZ …) different from this
+ * process's, a log level (the logger writes to process.stderr). Standard input is this process's
+ * (a pipe vitest never writes to, like svc()'s): a run that reads it stays on execa with `input`.
+ * Node flags, a terminal, signals, the pager and the dist/ bundle itself are svc()'s and
+ * svcInTty()'s (test/integration/cli-in-process.test.ts holds the two to the same output).
+ */
+export async function svcIn(args: string[], env: Record<string, string | undefined> = cleanEnv()): Promise<Run> {
+  const help = args.includes('--help') || args.includes('-h');
+  if (!help && (args[0] === 'serve' || (args[0] === 'webhook' && args[1] === 'listen'))) {
+    throw new Error(`svcIn: svc ${args.slice(0, 2).join(' ')} is a daemon (it owns the process's signals); use svc()`);
+  }
+  if (process.cwd() !== repoRoot) throw new Error(`svcIn runs the CLI with this process's working directory, ${process.cwd()}, not ${repoRoot}: use svc()`);
+  const merged: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) merged[name] = value;
+  for (const name of NODE_START_SETTINGS) {
+    if (merged[name] !== process.env[name]) throw new Error(`svcIn: ${name} is read by node when a process starts; this run needs one: use svc()`);
+  }
+  if (merged['SVC_LOG_LEVEL'] && ['debug', 'info', 'warn', 'error'].includes(merged['SVC_LOG_LEVEL'])) {
+    throw new Error('svcIn: the log lines of SVC_LOG_LEVEL go to process.stderr, not the run’s; use svc()');
+  }
+  const [{ main }, scope] = await Promise.all([import('../../src/cli/main.js'), runScope(merged['NODE_EXTRA_CA_CERTS'])]);
+  const stdout = new PipeCapture();
+  const stderr = new PipeCapture();
+  // Each run listens for SIGINT while it runs, as each process does: runs at the same time are
+  // not a leak.
+  running += 1;
+  if (process.getMaxListeners() < 10 + running) process.setMaxListeners(10 + running);
+  try {
+    const exitCode = await scope.storage.run(scope.run, () => main(args, { stdout, stderr, env: merged }));
+    // A process writes what it queued before it exits: let anything queued on this turn land.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { exitCode, stdout: stripFinalNewline(stdout.text()), stderr: stripFinalNewline(stderr.text()) };
+  } finally {
+    running -= 1;
+    for (const socket of scope.run.sockets) socket.destroy();
+  }
+}
+
+/** svcIn runs under way. */
+let running = 0;
+
+/** Settings node reads once, when a process starts (or reads from process.env, never io.env). */
+const NODE_START_SETTINGS = [
+  'NODE_OPTIONS',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'NODE_NO_WARNINGS',
+  'NODE_DEBUG',
+  'NODE_PENDING_DEPRECATION',
+  'NODE_ICU_DATA',
+  'UV_THREADPOOL_SIZE',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'TZ',
+  'LANG',
+  'LC_ALL',
+  'HOME',
+  'TMPDIR',
+];
+
+/** A pipe's end of a child process: no terminal, everything written kept as UTF-8 bytes. */
+class PipeCapture {
+  readonly isTTY = false;
+  readonly #chunks: Buffer[] = [];
+
+  write(chunk: string | Uint8Array): boolean {
+    this.#chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+    return true;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks).toString('utf8');
+  }
+}
+
+/** execa's stripFinalNewline (strip-final-newline): one trailing LF, and a CR before it. */
+function stripFinalNewline(text: string): string {
+  return text.at(-1) === '\n' ? text.slice(0, text.at(-2) === '\r' ? -2 : -1) : text;
+}
+
+interface RunState {
+  /** The default trust anchors of a process started with this run's NODE_EXTRA_CA_CERTS, when they differ from this one's. */
+  secureContext: SecureContext | undefined;
+  /** Connections opened during the run, ended with it. */
+  sockets: Set<Socket>;
+}
+
+let storage: AsyncLocalStorage<RunState> | undefined;
+/** The trust anchors of a process by the extra certificates it was started with. */
+const contexts = new Map<string, SecureContext>();
+
+/**
+ * The run's scope: node:tls and node:net are wrapped once (connect, createConnection) so that a
+ * connection opened inside a run is recorded, and a TLS connection that names no trust anchors
+ * of its own trusts what a process started with the run's NODE_EXTRA_CA_CERTS would: node's
+ * bundled roots plus that file's certificates (none when unset). Outside a run nothing changes.
+ */
+async function runScope(extraCaCerts: string | undefined): Promise<{ storage: AsyncLocalStorage<RunState>; run: RunState }> {
+  if (storage === undefined) {
+    const store = (storage = new AsyncLocalStorage<RunState>());
+    const require = createRequire(import.meta.url);
+    const tls = require('node:tls') as typeof import('node:tls');
+    const net = require('node:net') as typeof import('node:net');
+    const tlsConnect = tls.connect;
+    const netConnect = net.connect;
+    const recorded = <T extends Socket>(socket: T): T => {
+      store.getStore()?.sockets.add(socket);
+      return socket;
+    };
+    tls.connect = function (this: unknown, ...args: unknown[]) {
+      const run = store.getStore();
+      if (run?.secureContext !== undefined && typeof args[0] === 'object' && args[0] !== null) {
+        const options = args[0] as ConnectionOptions;
+        if (options.secureContext === undefined && options.ca === undefined) args[0] = { ...options, secureContext: run.secureContext };
+      }
+      return recorded((tlsConnect as (...a: unknown[]) => TLSSocket).apply(this, args));
+    } as typeof tls.connect;
+    net.connect = net.createConnection = function (this: unknown, ...args: unknown[]) {
+      return recorded((netConnect as (...a: unknown[]) => Socket).apply(this, args));
+    } as typeof net.connect;
+    syncBuiltinESMExports();
+  }
+  let secureContext: SecureContext | undefined;
+  if (extraCaCerts !== process.env['NODE_EXTRA_CA_CERTS']) {
+    let extra = '';
+    if (extraCaCerts !== undefined && extraCaCerts !== '') {
+      try {
+        extra = readFileSync(extraCaCerts, 'utf8');
+      } catch {
+        // node warns on stderr and goes on without them: a process's business.
+        throw new Error(`svcIn: NODE_EXTRA_CA_CERTS=${extraCaCerts} cannot be read; node's warning about it needs a process: use svc()`);
+      }
+    }
+    secureContext = contexts.get(extra);
+    if (secureContext === undefined) {
+      const { createSecureContext, rootCertificates } = await import('node:tls');
+      secureContext = createSecureContext({ ca: extra === '' ? [...rootCertificates] : [...rootCertificates, extra] });
+      contexts.set(extra, secureContext);
+    }
+  }
+  return { storage, run: { secureContext, sockets: new Set() } };
 }
 
 /** Node flags that make any import of ink or react throw (see forbid-ink.mjs). */
