@@ -146,8 +146,9 @@ function crashSuite(engine: Engine, describeEngine: (name: string, fn: () => voi
         daemon = (await startOne()).daemon;
       }
 
-      // The last daemon finishes: leases recovered, everything delivered, no check still adding
-      // events (the counts unchanged over three looks a second apart).
+      // The last daemon finishes: every watch checked since the last rotation, leases recovered,
+      // everything delivered, no check still adding events (the counts unchanged over three looks
+      // a second apart).
       let last = '';
       let steady = 0;
       const settled = until(
@@ -157,10 +158,11 @@ function crashSuite(engine: Engine, describeEngine: (name: string, fn: () => voi
           const [row] = await sql(
             `SELECT (SELECT count(*) FROM monitor_events e JOIN watches w ON w.id = e.watch_id WHERE w.project_id = '${project}') AS events,
                (SELECT count(*) FROM customer_webhook_deliveries WHERE project_id = '${project}') AS deliveries,
-               (SELECT count(*) FROM customer_webhook_deliveries WHERE project_id = '${project}' AND status IN ('PENDING', 'RETRY', 'DELIVERING')) AS remaining`,
+               (SELECT count(*) FROM customer_webhook_deliveries WHERE project_id = '${project}' AND status IN ('PENDING', 'RETRY', 'DELIVERING')) AS remaining,
+               (SELECT count(*) FROM watches WHERE project_id = '${project}' AND active = 1 AND (last_checked_at IS NULL OR last_checked_at < '2001-01-01T00:00:00Z')) AS unchecked`,
           );
           const now = `${row!['events']}/${row!['deliveries']}`;
-          steady = now === last && Number(row!['remaining']) === 0 ? steady + 1 : 0;
+          steady = now === last && Number(row!['remaining']) === 0 && Number(row!['unchecked']) === 0 ? steady + 1 : 0;
           last = now;
           if (steady < 3) await new Promise((r) => setTimeout(r, 1_000));
           return steady >= 3;

@@ -1,19 +1,27 @@
 /**
- * Proofs of control and the directory on `svc serve` as a real process, on a SQLite file and on
- * PostgreSQL: signature claims (did:key, did:jwk, a did:web key; a key only under assertionMethod
+ * Proofs of control and the directory on the daemon in process (test/support/live-daemon.ts: the
+ * real app, store and Runtime over loopback HTTP), on a SQLite file and on PostgreSQL: signature
+ * claims (did:key, did:jwk, a did:web key; a key only under assertionMethod
  * refused; a reused or expired challenge refused), well-known claims against a loopback HTTPS host
  * with the test CA (wrong content, 404, a redirect to a blocked address), DNS claims against a
  * real DNS server on loopback (present, absent, wrong; removed later → the claim lapses on
  * re-check and its listing with it), and the directory: 120 listings paged 50/50/20 in a stable
  * order, listings added between pages, the 400s, and a claim without opt-in never listed.
+ *
+ * The claim re-checker runs a pass when the test runs one, and time is moved by SQL on the
+ * daemon's database rather than waited for (a re-check made due now, a challenge's lifetime
+ * moved back); the re-checker's own schedule (SVC_CLAIM_PERIOD) is tested on a real process by
+ * cli-claims.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
+import { call, expectJson, expectProblem } from '../support/daemon-client.js';
+import { postgresSql, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { raw, redirect } from '../support/https-server.js';
-import { describePostgres, freshDatabase } from '../support/postgres.js';
+import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
+import { schemaPool } from '../support/pg-schemas.js';
+import { describePostgres, postgresUrl } from '../support/postgres.js';
 import { didDocument, generateTestKey, signBytes, type TestKey } from '../support/signing.js';
 import { b64url, didJwkOf } from '../support/codec.js';
 
@@ -43,37 +51,36 @@ function signPayload(identity: Identity, payload: string, kid = identity.kid): s
   return `${input}.${b64url(signBytes(identity.key.alg, identity.key.privateKey, Buffer.from(input)))}`;
 }
 
-type Opened = { db?: string; done: () => Promise<void> };
+/** Migrated PostgreSQL schemas (test/support/pg-schemas.ts). */
+const schemas = schemaPool();
+afterAll(() => schemas.dispose());
 
-const onSqlite = async (): Promise<Opened> => ({ done: async () => undefined });
-const onPostgres = async (): Promise<Opened> => {
-  const database = await freshDatabase();
-  return { db: database.url, done: database.drop };
+const onSqlite = (): Promise<TestDatabase> => sqliteDatabase('svc-claims');
+const onPostgres = async (): Promise<TestDatabase> => {
+  const { schema, drop } = await schemas.take();
+  const target = schemaUrl(postgresUrl, schema);
+  return { target, sql: postgresSql(target), done: drop };
 };
 
-function claimsSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<Opened>) {
+function claimsSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<TestDatabase>) {
   describeEngine(`proofs of control and the directory on ${engine}`, () => {
-    let daemon: Daemon;
+    let daemon: LiveDaemon;
+    let opened: TestDatabase;
     let host: DidWebHost;
     /** A second host of the same CA: its well-known file is absent, then redirects. */
     let other: DidWebHost;
     let dns: TestDnsServer;
-    let done: () => Promise<void>;
     /** The lines of the test host's svc-claim.txt (every well-known test adds its own). */
     const lines: string[] = ['# svc claims'];
 
     beforeAll(async () => {
-      const opened = await database();
-      done = opened.done;
+      opened = await database();
       host = await startDidWebHost();
       other = await startDidWebHost({ ca: host.ca });
       dns = await startDnsServer();
       host.server.route(WELL_KNOWN, (req, res) => raw(`${lines.join('\n')}\n`, { contentType: 'text/plain' })(req, res));
-      // Re-checks every 2 s (claims hold 14 s), a pass every second: a removed record lapses its claim quickly.
-      daemon = await startDaemonFor(host, {
-        env: { SVC_DNS_SERVERS: dns.address, SVC_CLAIM_PERIOD: '1', SVC_CLAIM_RECHECK_INTERVAL: '2' },
-        ...(opened.db ? { args: ['--db', opened.db], noDb: true } : {}),
-      });
+      // Re-checks every 2 s (claims hold 14 s); a pass runs when a test runs one.
+      daemon = await startLiveDaemon({ target: opened.target, host, env: { SVC_DNS_SERVERS: dns.address, SVC_CLAIM_RECHECK_INTERVAL: '2' } });
     }, 60_000);
 
     afterAll(async () => {
@@ -81,8 +88,11 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       await host?.close();
       await other?.close();
       await dns?.close();
-      await done?.();
+      await opened?.done();
     });
+
+    /** The DID's current claims due for a re-check now (their interval moved by SQL rather than waited for). */
+    const dueNow = (did: string) => opened.sql(`UPDATE claims SET next_check_at_ms = 0 WHERE did = '${did}' AND lapsed_at_ms IS NULL AND next_check_at_ms IS NOT NULL`);
 
     const post = (path: string, body: unknown) =>
       call(`${daemon.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -162,7 +172,8 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       expect(await verify({ did: identity.did, token: 'x'.repeat(43) })).toMatchObject({ refusal: { code: 'CHALLENGE_UNKNOWN' } });
 
       const short = await challenge(identity.did, 'signature', { expiresInSeconds: 1 });
-      await new Promise((r) => setTimeout(r, 2_100));
+      // Two seconds later: its lifetime moved back by SQL on the database's clock.
+      await opened.sql(`UPDATE claim_challenges SET created_at_ms = created_at_ms - 2100, expires_at_ms = expires_at_ms - 2100 WHERE token = '${short.token}'`);
       expect(await verify({ did: identity.did, token: short.token, jws: signPayload(identity, short.signature.payload) })).toMatchObject({
         verified: false,
         refusal: { code: 'CHALLENGE_EXPIRED' },
@@ -208,8 +219,9 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       expect(blocked).toMatchObject({ verified: false, refusal: { code: 'EGRESS_BLOCKED' } });
       expect(blocked.refusal.reason).toMatch(/169\.254\.169\.254/);
 
-      // Re-checked every 2 s, the claim holds while the file does.
-      await new Promise((r) => setTimeout(r, 3_000));
+      // Re-checked when due (every 2 s), the claim holds while the file does.
+      await dueNow(did);
+      expect(await daemon.jobs.claims.pass()).toBeGreaterThanOrEqual(1);
       const later = await claimsOf(did);
       expect(later.claims.map((c: { method: string }) => c.method)).toEqual(['well-known']);
       expect(later.claims[0].lastCheckedAt >= result.claim.lastCheckedAt).toBe(true);
@@ -230,11 +242,8 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       expect((await walk(`q=${encodeURIComponent(did)}`)).dids).toEqual([did]);
 
       dns.remove(name);
-      await until(
-        'the DNS claim lapses on re-check',
-        async () => (await claimsOf(did)).lapsed.some((l: { method: string }) => l.method === 'dns'),
-        15_000,
-      );
+      await dueNow(did);
+      await afterPasses('the DNS claim lapses on re-check', daemon.jobs.claims, async () => (await claimsOf(did)).lapsed.some((l: { method: string }) => l.method === 'dns'));
       const after = await claimsOf(did);
       expect(after.claims).toEqual([]);
       expect(after.listed).toBe(false);
@@ -245,10 +254,15 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
     it('the directory: 120 listings paged 50/50/20 in a stable order; listings added between pages come after, once; a claim without opt-in never appears; unlist leaves', async () => {
       // No other test of this suite lists a did:key, so method=key holds exactly these.
       const listed: Identity[] = [];
-      for (let i = 0; i < 120; i++) {
-        const identity = didKeyIdentity();
-        expect((await proveBySignature(identity, 'list')).listed).toBe(true);
-        listed.push(identity);
+      // Ten challenges at a time (fewer than a client may hold pending), then their proofs one by one, in order.
+      for (let i = 0; i < 120; i += 10) {
+        const identities = Array.from({ length: 10 }, () => didKeyIdentity());
+        const terms = await Promise.all(identities.map((identity) => challenge(identity.did, 'signature', { purpose: 'list' })));
+        for (const [j, identity] of identities.entries()) {
+          const proof = await verify({ did: identity.did, token: terms[j].token, jws: signPayload(identity, terms[j].signature.payload) });
+          expect(proof.listed).toBe(true);
+          listed.push(identity);
+        }
       }
       const unlisted = didKeyIdentity();
       expect((await proveBySignature(unlisted, 'claim')).listed).toBe(false);

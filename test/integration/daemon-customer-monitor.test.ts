@@ -1,10 +1,12 @@
 /**
- * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) on `svc serve` and its cookie gateway as
- * real processes, on a SQLite file and on PostgreSQL (a database of its own): owners signed in
- * with a did:key, every request through the gateway with the session cookie (and the Origin on
- * writes); a did:web host with a test CA whose documents rotate; a real HTTPS receiver on that
- * host. The poller runs every second (SVC_MONITOR_PERIOD=1); time is moved by SQL on the
- * daemon's database rather than waited for (a watch aged an hour, a retry made due now).
+ * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) on the daemon and its cookie gateway in
+ * process (test/support/live-daemon.ts: the real app, gateway, store and Runtime, listening on
+ * loopback), on a SQLite file and on PostgreSQL (a schema of its own): owners signed in with a
+ * did:key, every request through the gateway with the session cookie (and the Origin on writes);
+ * a did:web host with a test CA whose documents rotate; a real HTTPS receiver on that host. The
+ * customer monitor runs a pass when the test runs one (its schedule is tested on real processes
+ * by customer-monitor-resilience); time is moved by SQL on the daemon's database rather than
+ * waited for (a watch aged an hour, a retry made due now).
  *
  * - A rotated key is one identity.document.changed, delivered with the §6.3 headers to a
  *   receiver answering 500 then 200: two attempts, the same bytes, id and signature, verified by
@@ -18,18 +20,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import { repoRoot } from '../support/cli.js';
-import type { Daemon } from '../support/daemon.js';
 import { checkContract, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon, type SessionAnswer } from '../support/gateway.js';
-import { postgresDatabase, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
-import { describePostgres } from '../support/postgres.js';
+import { ADMIN_TOKEN, didKeyPrincipal, ownerSession, seedOwner, signIn, type SessionAnswer } from '../support/gateway.js';
+import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
+import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
+import { schemaPool } from '../support/pg-schemas.js';
+import { describePostgres, postgresUrl } from '../support/postgres.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
 
 type Engine = 'SQLite' | 'PostgreSQL';
@@ -125,8 +126,7 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
     const ownerB = didKeyPrincipal();
     let opened: TestDatabase;
     let host: DidWebHost;
-    let daemon: Daemon;
-    let caDir: string;
+    let daemon: LiveDaemon;
     let alpha: string;
     let allowance: string;
     let cancel: string;
@@ -152,33 +152,35 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       host = await startDidWebHost();
       [alpha, allowance, cancel, replace] = (await seedOwner(opened.target, ownerA.did, ['alpha', 'allowance', 'cancel', 'replace'])) as [string, string, string, string];
       [bee] = (await seedOwner(opened.target, ownerB.did, ['bee'])) as [string];
-      caDir = mkdtempSync(path.join(tmpdir(), 'svc-customer-ca-'));
-      writeFileSync(path.join(caDir, 'ca.pem'), host.ca.certPem);
       const env = {
-        NODE_EXTRA_CA_CERTS: path.join(caDir, 'ca.pem'),
-        SVC_EGRESS_ALLOW: '127.0.0.0/8',
-        SVC_MONITOR_PERIOD: '1',
+        SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+        SVC_COMMERCIAL: 'on',
         SVC_RATE_LIMIT_PER_MIN: '100000',
         // Every owner of this suite reaches the gateway from 127.0.0.1, one client of its budget.
         SVC_GATEWAY_RATE_LIMIT_PER_MIN: '100000',
       };
-      const started = await startGatewayDaemon(engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env });
-      daemon = started.daemon;
-      gw = gatewayUrl(daemon);
-      const a = await signIn(gw, started.origin, ownerA);
-      const b = await signIn(gw, started.origin, ownerB);
+      daemon = await startLiveDaemon({ target: opened.target, host, env, gateway: true });
+      gw = daemon.gatewayUrl!;
+      const origin = daemon.origin!;
+      const a = await signIn(gw, origin, ownerA);
+      const b = await signIn(gw, origin, ownerB);
       expect([a.status, b.status]).toEqual([200, 200]);
-      A = contractual(ownerSession(gw, started.origin, a.cookie));
-      B = contractual(ownerSession(gw, started.origin, b.cookie));
+      A = contractual(ownerSession(gw, daemon.origin!, a.cookie));
+      B = contractual(ownerSession(gw, daemon.origin!, b.cookie));
     }, 60_000);
 
     afterAll(async () => {
       await daemon?.stop();
       await host?.close();
       await opened?.done();
-      if (caDir) rmSync(caDir, { recursive: true, force: true });
     });
 
+    /** Runs customer monitor passes until `check` holds. */
+    const passesUntil = (what: string, check: () => boolean | Promise<boolean>) => afterPasses(what, daemon.jobs.customer, check);
+    /** Passes go on: `n` more of them. */
+    const passes = async (n: number) => {
+      for (let i = 0; i < n; i++) await daemon.jobs.customer.pass();
+    };
     const watchesOf = (project: string) => `/v1/session/projects/${project}/watches`;
     /** Adds a watch of `did` to the project: its wch_ id. */
     async function watch(session: typeof A, project: string, did: string): Promise<string> {
@@ -190,10 +192,10 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
     /** Waits for the poller's first check of the watch (its baseline). */
     async function baseline(session: typeof A, project: string, id: string, what = 'RESOLVED') {
       let seen: any;
-      await until(`the poller checked ${id}`, async () => {
+      await passesUntil(`the poller checked ${id}`, async () => {
         seen = ok(await session.get(watchesOf(project)), 200).watches.find((w: { id: string }) => w.id === id);
         return seen?.lastStatus === what;
-      }, 20_000);
+      });
       return seen;
     }
     const age = (id: string) => sql(`UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE id = ${rowOf(id)}`);
@@ -224,14 +226,14 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
 
       target.rotate();
       await age(id);
-      await until('the first attempt', () => hook.deliveries.length === 1, 20_000);
+      await passesUntil('the first attempt', () => hook.deliveries.length === 1);
       await until('the first attempt settled RETRY', async () => {
         const rows = await sql(`SELECT status FROM customer_webhook_deliveries WHERE project_id = '${alpha}'`);
         return rows.length === 1 && rows[0]!['status'] === 'RETRY';
       }, 10_000);
       // The backoff moved by SQL, not waited for.
       await sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE project_id = '${alpha}' AND status = 'RETRY'`);
-      await until('the second attempt', () => hook.deliveries.length === 2, 20_000);
+      await passesUntil('the second attempt', () => hook.deliveries.length === 2);
       let listed: any[] = [];
       await until('DELIVERED', async () => {
         listed = ok(await A.get(`/v1/session/projects/${alpha}/webhook-deliveries`), 200).deliveries;
@@ -291,7 +293,7 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       expect(daemon.stderr()).not.toContain(secret);
 
       // Nothing more is sent: passes go on, nothing is due.
-      await new Promise((r) => setTimeout(r, 2_500));
+      await passes(2);
       expect(hook.deliveries).toHaveLength(2);
       expect(ok(await A.get(`${watchesOf(alpha)}/${id}/events`), 200).events).toHaveLength(1);
     }, 120_000);
@@ -459,10 +461,10 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       expect(await count()).toBe(18_000);
       await age(id);
       let seen: any;
-      await until('the due check was skipped', async () => {
+      await passesUntil('the due check was skipped', async () => {
         seen = await usage();
         return seen.skipped >= 1;
-      }, 20_000);
+      });
       expect(await count()).toBe(18_000);
       expect(seen).toMatchObject({ projectId: allowance, allowance: 18_000, used: 18_000, remaining: 0, activeWatches: 1 });
       expect(seen.skipped).toBeGreaterThanOrEqual(1);
@@ -560,7 +562,7 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       await baseline(A, cancel, id);
       target.rotate();
       await age(id);
-      await until('the first attempt', () => hook.deliveries.length === 1, 20_000);
+      await passesUntil('the first attempt', () => hook.deliveries.length === 1);
       const deliveries = `/v1/session/projects/${cancel}/webhook-deliveries`;
       let listed: any[] = [];
       await until('RETRY after the 500', async () => {
@@ -578,7 +580,7 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       expect(listed[0]).toMatchObject({ status: 'CANCELLED', attempts: 1, nextAttemptAt: null, deliveredAt: null });
       // Even made due by SQL, a cancelled delivery is never attempted again.
       await sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE project_id = '${cancel}'`);
-      await new Promise((r) => setTimeout(r, 3_000));
+      await passes(2);
       expect(hook.deliveries).toHaveLength(1);
       expect(ok(await A.get(deliveries), 200).deliveries[0]).toMatchObject({ status: 'CANCELLED', attempts: 1 });
       // Idempotent.
@@ -586,8 +588,8 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       // A later change of the watch makes no delivery (no webhook).
       target.rotate();
       await age(id);
-      await until('the change was recorded', async () => ok(await A.get(`${watchesOf(cancel)}/${id}/events`), 200).events.length === 2, 20_000);
-      await new Promise((r) => setTimeout(r, 1_500));
+      await passesUntil('the change was recorded', async () => ok(await A.get(`${watchesOf(cancel)}/${id}/events`), 200).events.length === 2);
+      await passes(2);
       expect(ok(await A.get(deliveries), 200).deliveries).toHaveLength(1);
       expect(hook.deliveries).toHaveLength(1);
     }, 120_000);
@@ -608,10 +610,10 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       const deliveries = `/v1/session/projects/${replace}/webhook-deliveries`;
       const statusOf = async () =>
         Object.fromEntries(ok(await A.get(deliveries), 200).deliveries.map((d: { watchId: string; status: string; webhookId: string }) => [`${d.watchId}@${d.webhookId}`, d.status]));
-      await until('both failed once', async () => {
+      await passesUntil('both failed once', async () => {
         const now = await statusOf();
         return old.deliveries.length === 2 && now[`${w1}@${first.config.id}`] === 'RETRY' && now[`${w2}@${first.config.id}`] === 'RETRY';
-      }, 20_000);
+      });
 
       expect((await A.del(`${watchesOf(replace)}/${w1}`)).status).toBe(204);
       refused(await A.del(`${watchesOf(replace)}/${w1}`), 404, 'NOT_FOUND');
@@ -626,14 +628,14 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       expect(second.config.id).not.toBe(first.config.id);
       expect(await statusOf()).toEqual({ [`${w1}@${first.config.id}`]: 'CANCELLED', [`${w2}@${first.config.id}`]: 'CANCELLED' });
       await sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE project_id = '${replace}'`);
-      await new Promise((r) => setTimeout(r, 2_500));
+      await passes(2);
       expect(old.deliveries).toHaveLength(2);
       expect(fresh.deliveries).toHaveLength(0);
 
       // Events from now on go to the new webhook, signed with its secret.
       two.rotate();
       await age(w2);
-      await until('the new webhook got the change', () => fresh.deliveries.length === 1, 20_000);
+      await passesUntil('the new webhook got the change', () => fresh.deliveries.length === 1);
       const [got] = fresh.deliveries;
       expect(JSON.parse(got!.body)).toMatchObject({ type: 'identity.document.changed', projectId: replace, watchId: w2 });
       expect(await verifyCustomerWebhook(second.secret, got!.headers, got!.body)).toBe(true);
@@ -644,5 +646,13 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
   });
 }
 
+/** Migrated PostgreSQL schemas, emptied and reused (one migration for the file). */
+const schemas = schemaPool();
+afterAll(() => schemas.dispose());
+
 suite('SQLite', describe, () => sqliteDatabase('svc-customer'));
-suite('PostgreSQL', describePostgres, postgresDatabase);
+suite('PostgreSQL', describePostgres, async () => {
+  const { schema, drop } = await schemas.take();
+  const target = schemaUrl(postgresUrl, schema);
+  return { target, sql: postgresSql(target), done: drop };
+});

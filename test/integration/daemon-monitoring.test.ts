@@ -1,17 +1,23 @@
 /**
- * The operator monitoring routes on `svc serve` as a real process, on a SQLite file and on
- * PostgreSQL: 501 MONITORING_DISABLED unless SVC_ADMIN_TOKEN (24+ characters) is set on the
- * direct profile, 401 without the bearer token (before any body is read), watches registered
- * with a secret shown once, listed redacted, removed; the egress policy on webhook URLs; the
- * 500-watch limit; events and gauges.
+ * The operator monitoring routes, on a SQLite file and on PostgreSQL: 501 MONITORING_DISABLED
+ * unless SVC_ADMIN_TOKEN (24+ characters) is set on the direct profile (`svc serve` as real
+ * processes: the start says why), 401 without the bearer token (before any body is read),
+ * watches registered with a secret shown once, listed redacted, removed; the egress policy on
+ * webhook URLs; the 500-watch limit; events and gauges; webhook deliveries and their backoff.
+ *
+ * The routes and deliveries run on the daemon in process (test/support/live-daemon.ts: the real
+ * app, store and Runtime over loopback HTTP), its poller run a pass at a time by the test rather
+ * than waited for; the backoff is moved by SQL on the database. The poller's own schedule
+ * (SVC_MONITOR_PERIOD) is tested on a real process at the end.
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
+import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { describePostgres, freshDatabase } from '../support/postgres.js';
+import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
+import { schemaPool } from '../support/pg-schemas.js';
+import { describePostgres, postgresUrl } from '../support/postgres.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '../../src/client/webhooks.js';
@@ -22,7 +28,7 @@ const HOOK = 'https://127.0.0.1:9/hooks/svc';
 
 type Send = (method: string, path: string, options?: { body?: unknown; token?: string | null }) => ReturnType<typeof call>;
 
-function sender(daemon: () => Daemon): Send {
+function sender(daemon: () => { url: string }): Send {
   return (method, path, options = {}) => {
     const token = options.token === undefined ? TOKEN : options.token;
     const headers: Record<string, string> = {};
@@ -45,9 +51,6 @@ async function start(env: Record<string, string>, args: string[] = [], db?: stri
   return startDaemonFor(host, { env: { SVC_EGRESS_ALLOW: '127.0.0.0/8', ...env }, args: db ? ['--db', db, ...args] : args, ...(db ? { noDb: true } : {}) });
 }
 
-/** Raw SQL on the daemon's database (tests only: to age timestamps, fill tables, read rows). */
-type Sql = (statement: string) => Promise<Array<Record<string, unknown>>>;
-
 describe('monitoring routes when monitoring is off', () => {
   const daemons: Daemon[] = [];
   afterAll(async () => {
@@ -61,9 +64,11 @@ describe('monitoring routes when monitoring is off', () => {
       { env: { SVC_ADMIN_TOKEN: short }, why: /holds 23 characters; at least 24/ },
       { env: { SVC_ADMIN_TOKEN: TOKEN }, args: ['--public'], why: /only on the direct profile/ },
     ];
-    for (const c of cases) {
-      const daemon = await start(c.env, c.args);
-      daemons.push(daemon);
+    // Three starts at once (each its own process): the cases do not share anything.
+    const started = await Promise.all(cases.map((c) => start(c.env, c.args)));
+    daemons.push(...started);
+    for (const [i, c] of cases.entries()) {
+      const daemon = started[i]!;
       // Said right after the listening line.
       await until('the daemon says why monitoring is off', () => c.why.test(daemon.stderr()));
       const send = sender(() => daemon);
@@ -80,39 +85,36 @@ describe('monitoring routes when monitoring is off', () => {
 });
 
 /**
- * A daemon with monitoring on (the operator token, the given poller period) over the engine's
- * database and a did:web host, for the suite that calls it: started before its tests, stopped
- * after. Getters, since the pieces exist only once beforeAll has run.
+ * A daemon in process with monitoring on (the operator token) over the engine's database and a
+ * did:web host, for the suite that calls it: started before its tests, stopped after. Getters,
+ * since the pieces exist only once beforeAll has run. Its poller runs when the test runs a pass.
  */
-function operatedDaemon(database: () => Promise<Opened>, period: string) {
-  let daemon: Daemon;
+function operatedDaemon(database: () => Promise<TestDatabase>) {
+  let daemon: LiveDaemon;
   let host: DidWebHost;
-  let done: () => Promise<void>;
-  let sql: Sql;
+  let opened: TestDatabase;
   beforeAll(async () => {
-    const opened = await database();
-    done = opened.done;
+    opened = await database();
     host = await startDidWebHost();
-    daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: period }, [], opened.db, host);
-    sql = opened.sql(daemon);
+    daemon = await startLiveDaemon({ target: opened.target, host, env: { SVC_ADMIN_TOKEN: TOKEN } });
   }, 60_000);
   afterAll(async () => {
     await daemon?.stop();
     await host?.close();
-    await done?.();
+    await opened?.done();
   });
-  return { send: sender(() => daemon), sql: (statement: string) => sql(statement), daemon: () => daemon, host: () => host };
+  return { send: sender(() => daemon), sql: (statement: string) => opened.sql(statement), daemon: () => daemon, host: () => host };
 }
 
 function monitoringSuite(
   engine: string,
   describeEngine: (name: string, fn: () => void) => void,
-  database: () => Promise<Opened>,
+  database: () => Promise<TestDatabase>,
 ) {
   describeEngine(`monitoring routes on ${engine}`, () => {
-    // A long poller period: these tests check watches through the check route.
-    const { send, sql: runSql, daemon: current, host: currentHost } = operatedDaemon(database, '3600');
-    let daemon: Daemon;
+    // No poller pass is run: these tests check watches through the check route.
+    const { send, sql: runSql, daemon: current, host: currentHost } = operatedDaemon(database);
+    let daemon: LiveDaemon;
     let host: DidWebHost;
     const sql: Sql = (statement) => runSql(statement);
     beforeAll(() => {
@@ -340,7 +342,11 @@ function monitoringSuite(
 
     it('the 501st watch is refused: 429 WATCH_CAPACITY_EXHAUSTED; removing one makes room', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 500; i++) ids.push(expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: `${HOOK}/${i}` } }), 201).watch.id);
+      // 500 registrations, ten in flight at a time (the limit holds under concurrent adds: store-conformance).
+      for (let i = 0; i < 500; i += 10) {
+        const batch = Array.from({ length: 10 }, (_, j) => send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: `${HOOK}/${i + j}` } }));
+        for (const answer of await Promise.all(batch)) ids.push(expectJson(answer, 201).watch.id);
+      }
       const refused = await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK } });
       expect(expectProblem(refused, 429, 'WATCH_CAPACITY_EXHAUSTED').detail).toMatch(/500 watches/);
       expect(refused.header('retry-after')).toBe('60');
@@ -351,48 +357,33 @@ function monitoringSuite(
   });
 }
 
-type Opened = { db?: string; done: () => Promise<void>; sql: (daemon: Daemon) => Sql };
+/** Migrated PostgreSQL schemas, emptied and reused by the suites of this file. */
+const schemas = schemaPool();
+afterAll(() => schemas.dispose());
 
-const onSqlite = async (): Promise<Opened> => ({
-  done: async () => undefined,
-  sql: (daemon) => async (statement) => {
-    const db = new Database(daemon.dbPath);
-    try {
-      db.pragma('busy_timeout = 5000');
-      const prepared = db.prepare(statement);
-      return prepared.reader ? (prepared.all() as Array<Record<string, unknown>>) : (prepared.run(), []);
-    } finally {
-      db.close();
-    }
-  },
-});
+const onSqlite = (): Promise<TestDatabase> => sqliteDatabase('svc-monitoring');
 
-const onPostgres = async (): Promise<Opened> => {
-  const database = await freshDatabase();
-  return {
-    db: database.url,
-    done: database.drop,
-    sql: () => async (statement) => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return (await client.query(statement)).rows as Array<Record<string, unknown>>;
-      } finally {
-        await client.end();
-      }
-    },
-  };
+const onPostgres = async (): Promise<TestDatabase> => {
+  const { schema, drop } = await schemas.take();
+  const target = schemaUrl(postgresUrl, schema);
+  return { target, sql: postgresSql(target), done: drop };
 };
 
 monitoringSuite('SQLite', describe, onSqlite);
 monitoringSuite('PostgreSQL', describePostgres, onPostgres);
 
-/** Webhook deliveries to a real HTTPS receiver on loopback (the test CA, an egress allowance), the poller every second. */
-function deliverySuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<Opened>) {
+/** Webhook deliveries to a real HTTPS receiver on loopback (the test CA, an egress allowance), the poller a pass at a time. */
+function deliverySuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<TestDatabase>) {
   describeEngine(`webhook deliveries on ${engine}`, () => {
-    const { send, sql: runSql, host: currentHost } = operatedDaemon(database, '1');
+    const { send, sql: runSql, daemon: current, host: currentHost } = operatedDaemon(database);
     let host: DidWebHost;
     const sql: Sql = (statement) => runSql(statement);
+    /** Runs poller passes until `check` holds. */
+    const passesUntil = (what: string, check: () => boolean | Promise<boolean>) => afterPasses(what, current().jobs.monitor, check);
+    /** Passes go on: `n` more of them. */
+    const passes = async (n: number) => {
+      for (let i = 0; i < n; i++) await current().jobs.monitor.pass();
+    };
     beforeAll(() => {
       host = currentHost();
     });
@@ -427,10 +418,10 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       });
       const created = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did, webhookUrl } }), 201);
       const id: string = created.watch.id;
-      await until('the poller set the baseline', async () => {
+      await passesUntil('the poller set the baseline', async () => {
         const watch = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === id);
         return watch?.lastStatus === 'RESOLVED';
-      }, 15_000);
+      });
       /** Rotates the key and checks now: one identity.document.changed; its id. */
       const change = async (): Promise<string> => {
         document = didDocument(did, generateTestKey('EdDSA'));
@@ -461,7 +452,7 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       const hook = receiver('ok', [204]);
       const watch = await watched('rotating', hook.url);
       const eventId = await watch.change();
-      await until('the event was delivered', () => hook.deliveries.length === 1, 15_000);
+      await passesUntil('the event was delivered', () => hook.deliveries.length === 1);
       await until('it is DELIVERED', async () => (await eventOf(eventId)).deliveryStatus === 'DELIVERED', 10_000);
       expect(await eventOf(eventId)).toMatchObject({ deliveryStatus: 'DELIVERED', attempts: 1 });
       const [delivery] = hook.deliveries;
@@ -473,7 +464,7 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       expect(new Webhook(watch.secret).verify(delivery!.body, delivery!.headers)).toEqual(envelope);
       expect(await verifyWebhook(`${watch.secret}x`, delivery!.headers, delivery!.body)).toBe(false);
       // Nothing more: passes go on, nothing is due.
-      await new Promise((r) => setTimeout(r, 2_500));
+      await passes(2);
       expect(hook.deliveries).toHaveLength(1);
     }, 40_000);
 
@@ -481,15 +472,15 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       const hook = receiver('third', [500, 503, 200]);
       const watch = await watched('flaky', hook.url);
       const eventId = await watch.change();
-      await until('the first attempt', () => hook.deliveries.length === 1, 15_000);
+      await passesUntil('the first attempt', () => hook.deliveries.length === 1);
       await until('RETRY after the first', async () => (await eventOf(eventId)).deliveryStatus === 'RETRY', 10_000);
       expect(await backoffOf(eventId)).toBe(60);
       await dueNow(eventId);
-      await until('the second attempt', () => hook.deliveries.length === 2, 15_000);
+      await passesUntil('the second attempt', () => hook.deliveries.length === 2);
       await until('RETRY after the second', async () => (await eventOf(eventId)).attempts === 2 && (await eventOf(eventId)).deliveryStatus === 'RETRY', 10_000);
       expect(await backoffOf(eventId)).toBe(120);
       await dueNow(eventId);
-      await until('the third attempt', () => hook.deliveries.length === 3, 15_000);
+      await passesUntil('the third attempt', () => hook.deliveries.length === 3);
       await until('DELIVERED', async () => (await eventOf(eventId)).deliveryStatus === 'DELIVERED', 10_000);
       expect(await eventOf(eventId)).toMatchObject({ attempts: 3 });
       expect(new Set(hook.deliveries.map((d) => d.body)).size).toBe(1);
@@ -503,7 +494,7 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       const eventId = await watch.change();
       const backoffs: number[] = [];
       for (let attempt = 1; attempt <= 5; attempt++) {
-        await until(`attempt ${attempt}`, () => hook.deliveries.length === attempt, 15_000);
+        await passesUntil(`attempt ${attempt}`, () => hook.deliveries.length === attempt);
         await until(`attempt ${attempt} settled`, async () => {
           const event = await eventOf(eventId);
           return event.attempts === attempt && event.deliveryStatus !== 'DELIVERING';
@@ -517,7 +508,7 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       expect(backoffs).toEqual([60, 120, 240, 480]);
       expect(await eventOf(eventId)).toMatchObject({ deliveryStatus: 'DEAD_LETTER', attempts: 5 });
       await dueNow(eventId);
-      await new Promise((r) => setTimeout(r, 2_500));
+      await passes(2);
       expect(hook.deliveries).toHaveLength(5);
     }, 90_000);
   });

@@ -105,8 +105,8 @@ describe('official servers over stdio, equal to the SDK client', () => {
   for (const [name, args] of cases) {
     it(`${name}: every tool, with the reference definitionSha256`, async () => {
       const env = childEnvironment(process.env, [], name === 'server-memory' ? { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } : {});
-      const result = await inspectMcpStdio({ command: NODE, args: args(), env }, { runtime: testRuntime(systemClock), launch });
-      const reference = await referenceStdioInventory(NODE, args());
+      // svc's inventory and the SDK client's, each over a server process of its own, at once.
+      const [result, reference] = await Promise.all([inspectMcpStdio({ command: NODE, args: args(), env }, { runtime: testRuntime(systemClock), launch }), referenceStdioInventory(NODE, args())]);
       expect(result.status).toBe('INSPECTED');
       expect(result.endpoint).toBe(`stdio:${[NODE, ...args()].join(' ')}`);
       expect(result.tls).toBeNull();

@@ -1,6 +1,6 @@
 /**
  * The history tables' ceiling (README "Bounded history", src/store/ceiling.ts) on both engines:
- * real SQLite files and a real PostgreSQL server (a schema of its own per test). At the ceiling a
+ * real SQLite files and a real PostgreSQL server (a schema of its own per test: migrated once, emptied between tests — test/support/pg-schemas.ts). At the ceiling a
  * new row replaces the oldest one-off row (a DID seen exactly once, no other row) or is refused,
  * in the record's one transaction; coalescing still works; a store without a ceiling (the CLI's)
  * is unbounded. On PostgreSQL the ceiling holds across several daemons on one database: two
@@ -8,7 +8,7 @@
  * written or deleted by another writer is counted). SQLite-only checks follow (cost at the
  * ceiling, the group commit's connection).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { HASH_PROFILE } from '../../src/core/canonical.js';
 import type { McpObservationStore, NewObservation, ObservationStore } from '../../src/core/store.js';
@@ -17,8 +17,13 @@ import type { RowUsage } from '../../src/store/schema/ceiling.js';
 import { openStore, type OpenStoreOptions, type Store } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { PLAIN_TOOLS, startSdk2Server } from '../support/mcp-servers.js';
-import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
+import { schemaPool } from '../support/pg-schemas.js';
+import { describePostgres, postgresUrl } from '../support/postgres.js';
 import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
+
+/** Migrated schemas, emptied and reused from test to test (each test still starts on an empty database). */
+const schemas = schemaPool();
+afterAll(() => schemas.dispose());
 
 type Bounds = Pick<OpenStoreOptions, 'maxObservations' | 'maxMcpObservations' | 'onFirstRefusal'>;
 
@@ -71,7 +76,7 @@ const ENGINES: Engine[] = [
     name: 'PostgreSQL',
     describe: describePostgres,
     async fresh() {
-      const { schema, drop } = freshSchema();
+      const { schema, drop } = await schemas.take();
       const pools: Array<{ close(): Promise<void> }> = [];
       const raw = new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema}` });
       return {

@@ -37,7 +37,19 @@ import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js'
 import { MIGRATIONS } from '../../src/store/schema/migrations.js';
 import { postgresSql } from '../../src/store/postgres/dialect.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
+import { keptStores, schemaPool } from '../support/pg-schemas.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
+
+/**
+ * Migrated schemas, emptied and reused (the suite's, then the one the tests across daemons share
+ * with their two stores kept open, emptied between tests); the migration tests take fresh ones.
+ */
+const schemas = schemaPool();
+const twoDaemons = keptStores(schemas, 2);
+afterAll(async () => {
+  await twoDaemons.close();
+  await schemas.dispose();
+});
 
 interface Backend {
   name: string;
@@ -69,7 +81,7 @@ const BACKENDS: Backend[] = [
     name: 'PostgreSQL',
     describe: describePostgres,
     async open() {
-      const { schema, drop } = freshSchema();
+      const { schema, drop } = await schemas.take();
       const store = await openPostgresStore({ url: postgresUrl, schema });
       return {
         store,
@@ -1745,24 +1757,19 @@ describePostgres('PostgreSQL: schema versions', () => {
 
 describePostgres('PostgreSQL: watches across daemons', () => {
   it('two daemons adding at once on one database never pass the limit together', async () => {
-    const { schema, drop } = freshSchema();
-    const stores: PostgresStore[] = [];
+    const { stores, done } = await twoDaemons.open();
     try {
-      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
       const results = await Promise.all(Array.from({ length: 16 }, (_, i) => stores[i % 2]!.watches.add(newWatch(i), 7)));
       expect(results.filter((r) => r !== 'full')).toHaveLength(7);
       for (const s of stores) expect(await s.watches.count()).toBe(7);
     } finally {
-      for (const s of stores) await s.close();
-      await drop();
+      await done();
     }
   });
 
   it('two daemons claiming at once never claim the same watch, and together claim every due one', async () => {
-    const { schema, drop } = freshSchema();
-    const stores: PostgresStore[] = [];
+    const { stores, done } = await twoDaemons.open();
     try {
-      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
       const [a, b] = stores as [PostgresStore, PostgresStore];
       for (let round = 0; round < 5; round++) {
         await a.pool.query('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
@@ -1785,14 +1792,13 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       expect(claimed.length).toBeLessThanOrEqual(20);
       expect(claimed.length + (await a.watches.claimDue(20)).length).toBe(20);
     } finally {
-      for (const s of stores) await s.close();
-      await drop();
+      await done();
     }
   });
 
   it('a removal waiting for a check being recorded cancels the events that check queued', async () => {
-    const { schema, drop } = freshSchema();
-    const store = await openPostgresStore({ url: postgresUrl, schema });
+    const { schema, stores, done } = await twoDaemons.open();
+    const store = stores[0]!;
     const checker = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
     try {
       await checker.connect();
@@ -1820,16 +1826,13 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       expect((await store.monitorEvents.list({ watchId: w.id, limit: 5 })).map((e) => e.deliveryStatus)).toEqual(['CANCELLED']);
     } finally {
       await checker.end().catch(() => undefined);
-      await store.close();
-      await drop();
+      await done();
     }
   });
 
   it('two daemons recording the same check at once: exactly one is recorded', async () => {
-    const { schema, drop } = freshSchema();
-    const stores: PostgresStore[] = [];
+    const { stores, done } = await twoDaemons.open();
     try {
-      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
       const w = await added(stores[0]!, newWatch(1));
       for (let revision = 0; revision < 5; revision++) {
         const results = await Promise.all(
@@ -1842,16 +1845,13 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       expect(rows[0]).toEqual({ b: 5, e: 5 });
       expect(await stores[1]!.watches.get(w.id)).toMatchObject({ revision: 5 });
     } finally {
-      for (const s of stores) await s.close();
-      await drop();
+      await done();
     }
   });
 
   it('concurrent checks of different watches never pass the event capacity together', async () => {
-    const { schema, drop } = freshSchema();
-    const stores: PostgresStore[] = [];
+    const { stores, done } = await twoDaemons.open();
     try {
-      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
       const watchesAdded: Watch[] = [];
       for (let i = 0; i < 10; i++) watchesAdded.push(await added(stores[0]!, newWatch(i)));
       const results = await Promise.all(
@@ -1866,18 +1866,15 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       const { rows } = await stores[0]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
       expect(rows[0]).toEqual({ b: 3, e: 6 });
     } finally {
-      for (const s of stores) await s.close();
-      await drop();
+      await done();
     }
   });
 });
 
 describePostgres('PostgreSQL: deliveries across daemons', () => {
   it('two daemons claiming at once never claim the same event, and together claim every due one', async () => {
-    const { schema, drop } = freshSchema();
-    const stores: PostgresStore[] = [];
+    const { stores, done } = await twoDaemons.open();
     try {
-      stores.push(...(await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })])));
       const [a, b] = stores as [PostgresStore, PostgresStore];
       const w = await added(a, newWatch(1));
       const eventIds = async () => (await a.pool.query<{ id: number }>('SELECT id FROM monitor_events ORDER BY id')).rows.map((r) => r.id);
@@ -1904,32 +1901,22 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
       const settled = await Promise.all(claimed.flatMap((c) => [a.monitorEvents.settle(c.event.id, 2, { delivered: true }), b.monitorEvents.settle(c.event.id, 2, { delivered: true })]));
       expect(settled.filter(Boolean)).toHaveLength(claimed.length);
     } finally {
-      for (const s of stores) await s.close();
-      await drop();
+      await done();
     }
   });
 });
 
 describePostgres('PostgreSQL: claims across daemons', () => {
-  /** Two daemons' stores on one fresh schema. */
-  async function twoDaemons(): Promise<{ a: PostgresStore; b: PostgresStore; done: () => Promise<void> }> {
-    const { schema, drop } = freshSchema();
-    const [a, b] = await Promise.all([openPostgresStore({ url: postgresUrl, schema }), openPostgresStore({ url: postgresUrl, schema })]);
-    return {
-      a,
-      b,
-      done: async () => {
-        await a.close();
-        await b.close();
-        await drop();
-      },
-    };
+  /** Two daemons' stores on one empty schema. */
+  async function twoDaemonStores(): Promise<{ a: PostgresStore; b: PostgresStore; done: () => Promise<void> }> {
+    const { stores, done } = await twoDaemons.open();
+    return { a: stores[0]!, b: stores[1]!, done };
   }
   const create = (store: PostgresStore, did: string, limit: number, purpose: ClaimPurpose = 'claim') =>
     store.claims.createChallenge({ token: newToken(), did, method: 'dns', purpose, ttlSeconds: 600, client: CLIENT }, pool(limit));
 
   it('two daemons creating challenges at once never pass the limit together', async () => {
-    const { a, b, done } = await twoDaemons();
+    const { a, b, done } = await twoDaemonStores();
     try {
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 === 0 ? a : b, `did:web:c${i}.example`, 5)));
       expect(results.filter((r) => !isRefusal(r))).toHaveLength(5);
@@ -1941,7 +1928,7 @@ describePostgres('PostgreSQL: claims across daemons', () => {
   });
 
   it('two daemons proving one challenge at once record one claim; proofs of one DID and method from both take turns', async () => {
-    const { a, b, done } = await twoDaemons();
+    const { a, b, done } = await twoDaemonStores();
     try {
       const did = 'did:web:race.example';
       for (let round = 0; round < 5; round++) {
@@ -1966,7 +1953,7 @@ describePostgres('PostgreSQL: claims across daemons', () => {
   });
 
   it('two daemons claiming due re-checks at once never lease the same claim, and together lease every due one', async () => {
-    const { a, b, done } = await twoDaemons();
+    const { a, b, done } = await twoDaemonStores();
     try {
       const ids: number[] = [];
       for (let i = 0; i < 20; i++) {

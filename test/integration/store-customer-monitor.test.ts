@@ -1,6 +1,6 @@
 /**
  * Customer monitoring (issue 27): the CustomerMonitorStore on the embedded SQLite file and on a
- * real PostgreSQL server (a schema of its own per test), one suite held to the same behaviour —
+ * real PostgreSQL server (a database of its own per test: one migrated schema, its two stores kept open and every table emptied between tests), one suite held to the same behaviour —
  * ownership refusals; watches added, listed, removed, deduplicated and capped; checks recorded
  * with their events and sealed deliveries; the 30-day windows of events, pages and reports;
  * webhooks replaced and disabled; delivery claims, leases, recovery and settlement; the scheduled
@@ -11,12 +11,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import type { AccountStore, CheckOutcome, CustomerMonitorStore, MonitorEventStore, PlannedEvent, WatchStore } from '../../src/core/store.js';
 import { openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
+import type { PostgresStore } from '../../src/store/postgres/index.js';
+import { keptStores, schemaPool } from '../support/pg-schemas.js';
+import { describePostgres, postgresUrl } from '../support/postgres.js';
+
+/**
+ * A migrated schema and two stores on it (two daemons' pools), kept from test to test: each test
+ * still starts on an empty database (every table emptied, every sequence restarted).
+ */
+const schemas = schemaPool();
+const kept = keptStores(schemas, 2);
+afterAll(async () => {
+  await kept.close();
+  await schemas.dispose();
+});
 
 interface Opened {
   monitor: CustomerMonitorStore;
@@ -69,9 +81,9 @@ const BACKENDS: Backend[] = [
     name: 'PostgreSQL',
     describe: describePostgres,
     async open() {
-      const { schema, drop } = freshSchema();
-      const store = await openPostgresStore({ url: postgresUrl, schema });
-      const other = await openPostgresStore({ url: postgresUrl, schema });
+      // The two stores stay open from test to test; between tests their schema is emptied.
+      const { schema, stores, done } = await kept.open();
+      const [store, other] = stores as [PostgresStore, PostgresStore];
       return {
         monitor: store.customerMonitor,
         second: other.customerMonitor,
@@ -92,11 +104,7 @@ const BACKENDS: Backend[] = [
             await client.end();
           };
         },
-        close: async () => {
-          await store.close();
-          await other.close();
-          await drop();
-        },
+        close: done,
       };
     },
   },

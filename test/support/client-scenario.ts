@@ -108,13 +108,15 @@ export async function startClientScenario(): Promise<ClientScenario> {
     serveCard(host.server, await signCard(agentCard(host.server.origin), cardKey, { kid: 'card-key-1', jku }));
 
     // The operator token is set on monitoringUrl only (never inherited from the environment).
-    const daemon: Daemon = await startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: undefined } });
-    cleanup.push(() => daemon.stop());
+    // The three daemons start at once (each its own process; a start mostly waits on loading).
     const adminToken = `svc-operator-${randomBytes(16).toString('hex')}`;
-    const monitoringDaemon: Daemon = await startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: adminToken } });
-    cleanup.push(() => monitoringDaemon.stop());
-    const publicDaemon: Daemon = await startDaemonFor(host, { args: ['--public'] });
-    cleanup.push(() => publicDaemon.stop());
+    const starts = [
+      startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: undefined } }),
+      startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: adminToken } }),
+      startDaemonFor(host, { args: ['--public'] }),
+    ];
+    for (const start of starts) cleanup.push(async () => (await start).stop());
+    const [daemon, monitoringDaemon, publicDaemon] = (await Promise.all(starts)) as [Daemon, Daemon, Daemon];
 
     return {
       daemonUrl: daemon.url,
