@@ -1,7 +1,7 @@
 /**
  * Issue 39, part 2: the interoperability matrix. Real MCP servers of every implementation we can
- * run here, each inspected by svc through the CLI (`bin/svc.js inspect-mcp … --json --no-store`,
- * one process per server) and through the daemon (the real app in process, answered by inject(),
+ * run here, each inspected by svc through the CLI (`svc inspect-mcp … --json --no-store`,
+ * main() in the test process, svcIn) and through the daemon (the real app in process, answered by inject(),
  * its outbound Net allowing 127.0.0.1/32), next to what the official SDK client lists:
  *
  *   child processes   @modelcontextprotocol/server-everything, fastmcp (stateful SSE; stateless
@@ -25,7 +25,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Net } from '../../src/core/net.js';
 import { systemClock } from '../../src/runtime/node.js';
-import { assertBuilt, cleanEnv, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, svcIn } from '../support/cli.js';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import type { DidWebHost } from '../support/did-web-host.js';
 import { injectedApp, type InjectedApp } from '../support/injected.js';
@@ -159,7 +159,7 @@ describe.each(MATRIX)('$id ($package)', (entry) => {
   beforeAll(async () => {
     const url = urls.get(entry.id)!;
     reference = await referenceInventory(url);
-    const run = await svc(['inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store'], cleanEnv());
+    const run = await svcIn(['inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store'], cleanEnv());
     // 3: plain http is a transport WARN (and any risk signal an inventory WARN); 0 otherwise.
     expect([0, 3], `exit ${run.exitCode}: ${run.stderr}\n${run.stdout.slice(0, 400)}`).toContain(run.exitCode);
     fromCli = JSON.parse(run.stdout) as Inspection;

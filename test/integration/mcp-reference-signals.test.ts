@@ -1,13 +1,14 @@
 /**
  * Behaviour signals on the official MCP reference server (@modelcontextprotocol/server-everything,
  * run as a real process as its README runs it: `PORT=<p> node dist/index.js streamableHttp`),
- * inspected by the built CLI. Of its 13 tools exactly two say what they do in a way a reader
- * must see: `get-env` reads the environment (declared read_only, estimated sensitive_read), and
- * `gzip-file-as-resource` fetches the URL it is given in `data`. The other eleven raise nothing.
- * (The interoperability matrix covers the rest of this server; this file only its signals.)
+ * inspected by the CLI (in the test process, svcIn). Of its 13 tools exactly two say what they do
+ * in a way a reader must see: `get-env` reads the environment (declared read_only, estimated
+ * sensitive_read), and `gzip-file-as-resource` fetches the URL it is given in `data`. The other
+ * eleven raise nothing. (The interoperability matrix covers the rest of this server; this file only
+ * its signals.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, onlyJson, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, onlyJson, svcIn } from '../support/cli.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
 
 let peer: PeerProcess;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await peer?.close();
 });
 
-const inspect = (...extra: string[]) => svc(['inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--no-store', ...extra], cleanEnv());
+const inspect = (...extra: string[]) => svcIn(['inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--no-store', ...extra], cleanEnv());
 
 describe('server-everything: behaviour signals of the reference tools', () => {
   it('get-env reads the environment, gzip-file-as-resource fetches URLs; the other eleven tools raise nothing', async () => {

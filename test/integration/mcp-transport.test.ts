@@ -1,5 +1,5 @@
 /**
- * Issue 39 (transport and honest errors), through the built CLI and a spawned daemon:
+ * Issue 39 (transport and honest errors), through the CLI (in the test process, svcIn) and a spawned daemon:
  *
  *   - the official SDK 1.x server WITH an event store (resumability: every SSE reply opens with a
  *     priming event — an id and empty data), stateful and stateless, is INSPECTED with the tools
@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, parseCliError, svc } from '../support/cli.js';
+import { assertBuilt, cleanEnv, parseCliError, svcIn } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor } from '../support/daemon-client.js';
 import type { DidWebHost } from '../support/did-web-host.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-const cli = (endpoint: string) => svc(['inspect-mcp', endpoint, '--egress-allow', '127.0.0.0/8', '--no-store', '--json'], cleanEnv());
+const cli = (endpoint: string) => svcIn(['inspect-mcp', endpoint, '--egress-allow', '127.0.0.0/8', '--no-store', '--json'], cleanEnv());
 const viaDaemon = (endpoint: string) => call(`${daemon.url}/v1/mcp/inspect?${new URLSearchParams({ endpoint }).toString()}`);
 
 /** What the official SDK client lists (name, description, inputSchema), over its own transport. */
@@ -113,7 +113,7 @@ describe('endpoints that are not MCP: a service problem naming what was found, n
   it.each(cases)('%s → CLI exit 4 and daemon 502, UPSTREAM_UNAVAILABLE', async (path, detail) => {
     const url = `${host.server.origin}${path}`;
     // The text form: one error block on stderr; --json: the problem document on stdout.
-    const text = await svc(['inspect-mcp', url, '--egress-allow', '127.0.0.0/8', '--no-store'], cleanEnv());
+    const text = await svcIn(['inspect-mcp', url, '--egress-allow', '127.0.0.0/8', '--no-store'], cleanEnv());
     expect({ exitCode: text.exitCode, stdout: text.stdout }).toEqual({ exitCode: 4, stdout: '' });
     const error = parseCliError(text.stderr);
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
