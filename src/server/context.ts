@@ -18,15 +18,15 @@ import type { EnrichedResolution } from '../core/resolve/types.js';
 import type { Net } from '../core/net.js';
 import type { ResolutionCache, Runtime } from '../core/runtime.js';
 import type { RuntimeStore } from '../core/store.js';
-import { RequestSlot, type Capacity } from './capacity.js';
+import { Capacity, RequestSlot } from './capacity.js';
 import { clientOf } from './rate-limit.js';
 import type { Profile, ServerLimits } from './limits.js';
 import type { Relaxation } from './relaxations.js';
 import { shouldRecord } from './recording.js';
 import { sharedResolution } from './shared-cache.js';
-import type { CommercialAccess } from './commercial.js';
+import { commercialAccess, type CommercialAccess } from './commercial.js';
 import type { KeyedRequests } from './project-keys.js';
-import type { OperatorAccess } from './operator.js';
+import { operatorAccess, type OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
 /**
@@ -57,6 +57,40 @@ export interface ServerContext {
   customerWorker?: boolean;
   /** Keyed requests (project API keys) while the commercial mode is on (set by buildApp). */
   keyed?: KeyedRequests;
+}
+
+/** What a daemon's context is made of: the settings serve() reads, and the store and Runtime it opened. */
+export interface ContextSettings {
+  runtime: Runtime;
+  storage: StorageSlot;
+  profile: Profile;
+  limits: ServerLimits;
+  relaxations?: readonly Relaxation[];
+  /** SVC_ADMIN_TOKEN: the operator routes' token; unset, they are disabled. */
+  adminToken?: string | undefined;
+  /** SVC_COMMERCIAL, SVC_COMMERCIAL_ORIGIN, SVC_CUSTOMER_MONITOR. */
+  commercial?: { setting?: string | undefined; origin?: string | undefined; customerMonitor?: string | undefined };
+}
+
+/** The context a daemon starts with: nothing draining, nothing in flight, the operator and commercial modes as set. */
+export function serverContext(settings: ContextSettings): ServerContext & { operator: OperatorAccess; commercial: CommercialAccess; customerWorker: boolean } {
+  const { runtime, storage, profile, limits } = settings;
+  const operator = operatorAccess(settings.adminToken, profile);
+  const commercial = commercialAccess(settings.commercial?.setting, settings.commercial?.origin, operator, profile);
+  return {
+    runtime,
+    storage,
+    profile,
+    limits,
+    capacity: new Capacity(limits.maxConcurrency, limits.maxConcurrencyPerClient),
+    startedAt: runtime.clock.now(),
+    draining: false,
+    active: 0,
+    relaxations: settings.relaxations ?? [],
+    operator,
+    commercial,
+    customerWorker: commercial.enabled && settings.commercial?.customerMonitor !== 'off',
+  };
 }
 
 export interface RouteDef {

@@ -5,14 +5,12 @@
  */
 import type { Runtime } from '../core/runtime.js';
 import { buildApp, type AppOptions } from './app.js';
-import { Capacity } from './capacity.js';
-import type { ServerContext } from './context.js';
+import { serverContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
 import { AccountSweeper } from './jobs/account-sweeper.js';
-import { commercialAccess, type CommercialAccess } from './commercial.js';
+import type { CommercialAccess } from './commercial.js';
 import { buildGateway, gatewayRefusal } from './gateway.js';
 import { upstreamHost } from './gateway/forward.js';
-import { operatorAccess } from './operator.js';
 import { ClaimChecker } from './jobs/claim-checker.js';
 import { CustomerMonitorPoller, MonitorPoller } from './jobs/poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
@@ -82,20 +80,15 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // database that cannot be opened yet does not stop the start.
   await storage.open();
   const runtime = runtimeFor(storage);
-  const ctx: ServerContext = {
+  const ctx = serverContext({
     runtime,
     storage,
     profile: options.profile,
     limits: options.limits,
-    capacity: new Capacity(options.limits.maxConcurrency, options.limits.maxConcurrencyPerClient),
-    startedAt: runtime.clock.now(),
-    draining: false,
-    active: 0,
     relaxations: options.relaxations ?? [],
-    operator: operatorAccess(options.adminToken, options.profile),
-  };
-  ctx.commercial = commercialAccess(options.commercial?.setting, options.commercial?.origin, ctx.operator!, options.profile);
-  ctx.customerWorker = ctx.commercial.enabled && options.commercial?.customerMonitor !== 'off';
+    adminToken: options.adminToken,
+    ...(options.commercial ? { commercial: options.commercial } : {}),
+  });
   const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
   if (refusal !== null) {
     await storage.close().catch(() => undefined);

@@ -10,11 +10,9 @@ import type { Clock } from '../../src/core/runtime.js';
 import type { AccountStore, RuntimeStore } from '../../src/core/store.js';
 import { createRuntime, type RuntimeOverrides } from '../../src/runtime/node.js';
 import { buildApp } from '../../src/server/app.js';
-import { Capacity } from '../../src/server/capacity.js';
-import { BRIDGE_HEADER, commercialAccess, SUBJECT_HEADER } from '../../src/server/commercial.js';
-import type { ServerContext } from '../../src/server/context.js';
+import { BRIDGE_HEADER, SUBJECT_HEADER } from '../../src/server/commercial.js';
+import { serverContext, type ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from '../../src/server/limits.js';
-import { operatorAccess } from '../../src/server/operator.js';
 import { StorageSlot } from '../../src/server/storage.js';
 
 export const INJECTED_ADMIN_TOKEN = 'injected-test-operator-token-0123456789';
@@ -62,22 +60,15 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
   });
   const runtime = options.net ? { ...created, net: options.net } : created;
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
-  const operator = operatorAccess(INJECTED_ADMIN_TOKEN, profile);
-  const commercial = commercialAccess('on', 'http://127.0.0.1:1', operator, profile);
-  const ctx: ServerContext = {
+  const ctx = serverContext({
     runtime,
     storage,
     profile,
     limits,
-    capacity: new Capacity(limits.maxConcurrency, limits.maxConcurrencyPerClient),
-    startedAt: runtime.clock.now(),
-    draining: false,
-    active: 0,
-    relaxations: [],
-    operator,
-    commercial,
-    customerWorker: false,
-  };
+    adminToken: INJECTED_ADMIN_TOKEN,
+    commercial: { setting: 'on', origin: 'http://127.0.0.1:1', customerMonitor: 'off' },
+  });
+  const commercial = ctx.commercial;
   const app = buildApp(ctx);
   await app.ready();
   const bridge = commercial.enabled ? commercial.bridgeSecret : '';

@@ -22,13 +22,10 @@ import { createRuntime } from '../../src/runtime/node.js';
 import type { Logger } from '../../src/core/runtime.js';
 import { accessLogWriter } from '../../src/server/access-log.js';
 import { buildApp } from '../../src/server/app.js';
-import { Capacity } from '../../src/server/capacity.js';
 import { ClaimChecker } from '../../src/server/jobs/claim-checker.js';
-import { commercialAccess } from '../../src/server/commercial.js';
-import type { ServerContext } from '../../src/server/context.js';
+import { serverContext, type ServerContext } from '../../src/server/context.js';
 import { buildGateway } from '../../src/server/gateway.js';
 import { limitsFromEnv, type Profile } from '../../src/server/limits.js';
-import { operatorAccess } from '../../src/server/operator.js';
 import { CustomerMonitorPoller, MonitorPoller } from '../../src/server/jobs/poller.js';
 import { reverifyRegistry } from '../../src/server/jobs/reverify-registry.js';
 import { StorageSlot } from '../../src/server/storage.js';
@@ -96,22 +93,15 @@ export async function startLiveDaemon(options: LiveDaemonOptions): Promise<LiveD
     ...(options.host ? { net: { trustAnchors: [options.host.ca.certPem] } } : {}),
   });
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
-  const operator = operatorAccess(env['SVC_ADMIN_TOKEN'], profile);
-  const commercial = commercialAccess(env['SVC_COMMERCIAL'], env['SVC_COMMERCIAL_ORIGIN'], operator, profile);
-  const ctx: ServerContext = {
+  const ctx = serverContext({
     runtime,
     storage,
     profile,
     limits,
-    capacity: new Capacity(limits.maxConcurrency, limits.maxConcurrencyPerClient),
-    startedAt: runtime.clock.now(),
-    draining: false,
-    active: 0,
-    relaxations: [],
-    operator,
-    commercial,
-    customerWorker: commercial.enabled && env['SVC_CUSTOMER_MONITOR'] !== 'off',
-  };
+    adminToken: env['SVC_ADMIN_TOKEN'],
+    commercial: { setting: env['SVC_COMMERCIAL'], origin: env['SVC_COMMERCIAL_ORIGIN'], customerMonitor: env['SVC_CUSTOMER_MONITOR'] },
+  });
+  const commercial = ctx.commercial;
   const accessLog = accessLogWriter('json', (text) => lines.push(text))!;
   const app = buildApp(ctx, { accessLog });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
