@@ -36,7 +36,7 @@ const svc: Options = {
 
 // The API client (`import { SvcClient } from 'svc-evidence/client'`): a build of its own, so that
 // it shares no chunk with svc and gets none of its node-only banner — one dist/client.js for
-// Node ≥ 20 and browsers (no node: import; test/integration/client-bundle.test.ts holds it so), and one
+// Node ≥ 20 and browsers (no node: import; test/integration/client-bundle.e2e.test.ts holds it so), and one
 // bundled dist/client.d.ts.
 const client: Options = {
   entry: { client: 'src/client/index.ts' },

@@ -39,7 +39,7 @@ type Registration = (program: Command, io: CliIo, setExit: (code: number) => voi
 /**
  * Every registration, in the overview's order, with the top-level commands it adds. `whole`:
  * the command reads the rest of the tree (help, completion), so it is never built alone.
- * test/integration/cli-help.test.ts holds the names to what each registration really adds.
+ * test/integration/cli-help.e2e.test.ts holds the names to what each registration really adds.
  */
 export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: Registration; whole?: true }> = [
   { names: ['resolve'], register: registerResolve },

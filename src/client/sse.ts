@@ -2,7 +2,7 @@
  * The client's reader of the daemon's own stream (`SvcClient.stream()`). The parser itself is the
  * core's (src/core/encoding/sse.ts, which the MCP inspector reads with too): one parser, in a leaf
  * module that imports nothing, so the client bundle stays self-contained
- * (test/integration/client-bundle.test.ts allows src/client exactly such imports).
+ * (test/integration/client-bundle.e2e.test.ts allows src/client exactly such imports).
  */
 import { SseParser, type SseEvent } from '../core/encoding/sse.js';
 

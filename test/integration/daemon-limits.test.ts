@@ -4,7 +4,7 @@
  * bodies, the request time limit (handler and receiving), bounded outbound capacity, and the
  * headers of the answers Fastify itself would otherwise write (404, 405, HEAD).
  * Lifecycle (readiness, configuration errors, SIGTERM drain, SIGKILL restart):
- * daemon-limits-lifecycle.test.ts.
+ * daemon-limits-lifecycle.e2e.test.ts.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

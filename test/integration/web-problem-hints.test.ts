@@ -2,7 +2,7 @@
  * Hints that name the fix (issue 40), on the web dossier's problem pages and in the problem+json
  * of the same request: the daemon's app in process (the real app, store and fetcher; a DNS table
  * and a real HTTPS host on loopback), so a browser and an API client read the same words as the
- * terminal's `hint:` line (test/integration/cli-did-web.test.ts).
+ * terminal's `hint:` line (test/integration/cli-did-web.e2e.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';

@@ -32,7 +32,7 @@ process.on('exit', () => rmSync(testStateHome, { recursive: true, force: true })
 /**
  * Environment without the caller's colour, width and pager settings, so tests decide them; state
  * in a test directory. No pager (SVC_PAGER=cat): a report taller than a test's pseudo-terminal
- * would otherwise wait in less for a key (test/integration/cli-pager.test.ts asks for one).
+ * would otherwise wait in less for a key (test/integration/cli-pager.e2e.test.ts asks for one).
  */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
   return {
@@ -91,7 +91,7 @@ export async function svc(args: string[], env: Record<string, string | undefined
  * process's, a log level (the logger writes to process.stderr). Standard input is this process's
  * (a pipe vitest never writes to, like svc()'s): a run that reads it stays on execa with `input`.
  * Node flags, a terminal, signals, the pager and the dist/ bundle itself are svc()'s and
- * svcInTty()'s (test/integration/cli-in-process.test.ts holds the two to the same output).
+ * svcInTty()'s (test/integration/cli-in-process.e2e.test.ts holds the two to the same output).
  */
 export async function svcIn(args: string[], env: Record<string, string | undefined> = cleanEnv()): Promise<Run> {
   const help = args.includes('--help') || args.includes('-h');

@@ -1,7 +1,7 @@
 /**
  * MCP servers of other implementations, each run as a real child process on 127.0.0.1 (plain
  * HTTP, Streamable HTTP transport), for the interoperability matrix
- * (test/integration/mcp-matrix.test.ts) and the MCP benchmark:
+ * (test/integration/mcp-matrix.e2e.test.ts) and the MCP benchmark:
  *
  *   server-everything  @modelcontextprotocol/server-everything, the reference server, as its
  *                      README runs it: `PORT=<p> node dist/index.js streamableHttp` (endpoint /mcp)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A hostile MCP stdio server for test/integration/mcp-stdio.test.ts, one behaviour per run
+ * A hostile MCP stdio server for test/integration/mcp-stdio.e2e.test.ts, one behaviour per run
  * (argv[2]); its pid file (argv[3], when given) receives `<pid>\n` of itself and of any child it
  * forks, so the test can check by PID that nothing outlived the inspection.
  *

@@ -1,7 +1,7 @@
 /**
  * The daemon's bounded history, its pure parts (README "Bounded history"): SVC_MAX_OBSERVATIONS
  * and SVC_MAX_MCP_OBSERVATIONS parsing (a bad value is a configuration error, exit 2 — the
- * process-level check is in test/integration/daemon-bounded-history.test.ts), and which
+ * process-level check is in test/integration/daemon-bounded-history.e2e.test.ts), and which
  * resolutions the daemon records on each profile.
  */
 import { describe, expect, it } from 'vitest';

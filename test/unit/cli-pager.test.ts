@@ -1,4 +1,4 @@
-/** Which pager svc runs, and how tall a report is (src/cli/cmdutil/pager.ts, paging.ts); the pager itself: test/integration/cli-pager.test.ts. */
+/** Which pager svc runs, and how tall a report is (src/cli/cmdutil/pager.ts, paging.ts); the pager itself: test/integration/cli-pager.e2e.test.ts. */
 import { describe, expect, it } from 'vitest';
 import { pagerCommand } from '../../src/cli/cmdutil/pager.js';
 import { rowsOf } from '../../src/cli/cmdutil/paging.js';

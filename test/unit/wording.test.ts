@@ -9,7 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { verifyDelegationChain } from '../../src/core/delegation/index.js';
 import { didKeyOf, mintReceipt } from '../../src/core/delegation/mint.js';
@@ -24,7 +24,7 @@ import type { Runtime } from '../../src/core/runtime.js';
 import type { RuntimeStore } from '../../src/core/store.js';
 import { withArticle } from '../../src/core/text.js';
 import { openStore } from '../../src/store/index.js';
-import { assertBuilt, repoRoot, svc } from '../support/cli.js';
+import { repoRoot, svcIn } from '../support/cli.js';
 import { b64url, multikey } from '../support/codec.js';
 import { ED25519_DID } from '../support/dids.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
@@ -211,14 +211,12 @@ describe('the strings in src/', () => {
 });
 
 describe('the help svc prints', () => {
-  beforeAll(() => assertBuilt());
-
   it('cites no SPEC sections, in the overview or any command', async () => {
-    const overview = await svc(['--help']);
+    const overview = await svcIn(['--help']);
     expect(overview.exitCode).toBe(0);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z][a-z0-9-]+)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
     expect(commands).toEqual(expect.arrayContaining(['resolve', 'verify-credential', 'delegate', 'serve']));
-    for (const text of [overview.stdout, ...(await Promise.all(commands.map(async (c) => (await svc([c, '--help'])).stdout)))]) {
+    for (const text of [overview.stdout, ...(await Promise.all(commands.map(async (c) => (await svcIn([c, '--help'])).stdout)))]) {
       expect(text).not.toMatch(/\bSPEC\b|§/);
     }
   }, 60_000);

@@ -16,12 +16,12 @@ SCENARIO_ENV = "SVC_CLIENT_SCENARIO"
 
 
 def load_scenario() -> Dict[str, Any]:
-    """The scenario written by test/integration/client-python.test.ts, or SkipTest."""
+    """The scenario written by test/integration/client-python.e2e.test.ts, or SkipTest."""
     path = os.environ.get(SCENARIO_ENV)
     if not path:
         raise unittest.SkipTest(
             f"{SCENARIO_ENV} is not set: these tests need the real daemons of the client scenario, "
-            "set by npm test (test/integration/client-python.test.ts starts them and runs this suite)"
+            "set by npm test (test/integration/client-python.e2e.test.ts starts them and runs this suite)"
         )
     with open(path, encoding="utf-8") as f:
         scenario = json.load(f)

@@ -1,5 +1,5 @@
 """The client against real daemons: `svc serve` (direct) and `svc serve --public`, started with
-a did:web host, an MCP server and a signed A2A card by test/integration/client-python.test.ts,
+a did:web host, an MCP server and a signed A2A card by test/integration/client-python.e2e.test.ts,
 which names the scenario file in SVC_CLIENT_SCENARIO. Without it these tests are skipped (and
 that test fails when any test was skipped)."""
 from __future__ import annotations

@@ -4,7 +4,7 @@
  * @fastify/swagger, which generates `paths` and `components.schemas` (named by `$id`, in the
  * order of schemas/index.ts) from the route schemas (schemas/), and holds the document's fixed
  * parts (info, servers, budgets). GET /openapi.json serves it; `npm run openapi` writes the same
- * bytes to openapi.json at the repository root (committed; test/integration/openapi.test.ts holds
+ * bytes to openapi.json at the repository root (committed; test/integration/openapi.e2e.test.ts holds
  * the two equal).
  *
  * Nothing in the document depends on the daemon's configuration (profile, limits, port): every

@@ -1,6 +1,6 @@
 /**
  * An MCP server built with fastmcp (the framework, as its README shows), served over Streamable
- * HTTP on 127.0.0.1 for the interoperability matrix (test/integration/mcp-matrix.test.ts).
+ * HTTP on 127.0.0.1 for the interoperability matrix (test/integration/mcp-matrix.e2e.test.ts).
  *
  *   node fastmcp.mjs <port> [--stateless] [--json]
  *

@@ -2,7 +2,7 @@
  * An MCP server built with mcp-framework (tool, prompt and resource classes registered with
  * addTool / addPrompt / addResource), on its `http-stream` transport (the SDK 1.x transport with
  * sessions, SSE replies — the framework's default response mode) on 127.0.0.1, for the
- * interoperability matrix (test/integration/mcp-matrix.test.ts).
+ * interoperability matrix (test/integration/mcp-matrix.e2e.test.ts).
  *
  *   node mcp-framework.mjs <port>
  *

@@ -3,7 +3,7 @@
  * speaks protocol versions 2025-06-18 and 2025-03-26 and negotiates a client asking for another
  * down to 2025-03-26), its StreamableHttpTransport with in-memory sessions (the README's
  * single-server set-up), tool schemas through zod's own toJSONSchema, on 127.0.0.1, for the
- * interoperability matrix (test/integration/mcp-matrix.test.ts).
+ * interoperability matrix (test/integration/mcp-matrix.e2e.test.ts).
  *
  *   node mcp-lite.mjs [port]        (default 0: a free port)
  *

@@ -2,7 +2,7 @@
  * An MCP server built with tmcp (an implementation independent of the official SDKs) and its
  * HTTP transport (@tmcp/transport-http: the 2025-11-25 session handshake and the 2026-07-28
  * per-request protocol), tool schemas through @tmcp/adapter-zod, on 127.0.0.1, for the
- * interoperability matrix (test/integration/mcp-matrix.test.ts).
+ * interoperability matrix (test/integration/mcp-matrix.e2e.test.ts).
  *
  *   node tmcp.mjs [port]        (default 0: a free port)
  *

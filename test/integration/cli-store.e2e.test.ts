@@ -153,7 +153,7 @@ describe('svc history and svc diff', () => {
     expect(same.exitCode).toBe(0);
     expect(JSON.parse(same.stdout).identical).toBe(true);
 
-    // An unusable option value: exit 2, the problem object still printed (test/integration/cli-bad-arguments.test.ts).
+    // An unusable option value: exit 2, the problem object still printed (test/integration/cli-bad-arguments.e2e.test.ts).
     const bad = await svcIn(['diff', did, '--from', 'xyz', '--json'], env);
     expect(bad.exitCode).toBe(2);
     expect(JSON.parse(bad.stdout).code).toBe('INVALID_OPTIONS');

@@ -536,7 +536,7 @@ describe('the man page', () => {
   });
 
   it('ships with the package', () => {
-    // A list: npm links only a list's pages into <prefix>/share/man on a global install (cli-package.test.ts).
+    // A list: npm links only a list's pages into <prefix>/share/man on a global install (cli-package.e2e.test.ts).
     expect(pkg.man).toEqual(['./man/svc.1']);
     expect(pkg.files).toContain('man');
   });

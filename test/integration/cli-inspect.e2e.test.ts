@@ -74,7 +74,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-// Reports wrap to the width (cli-layout.test.ts checks that); these tests read whole lines, as on a wide terminal.
+// Reports wrap to the width (cli-layout.e2e.test.ts checks that); these tests read whole lines, as on a wide terminal.
 const env = (extra: Record<string, string> = {}) => cleanEnv({ NODE_EXTRA_CA_CERTS: caFile, COLUMNS: '200', ...extra });
 const run = (args: string[], extra: Record<string, string> = {}) => svcIn(args, env(extra));
 /** The built binary as a process: one run per command below keeps dist/ itself under test. */
