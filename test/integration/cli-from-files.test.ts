@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanEnv, expectUsageError, onlyJson, parseCliError, svcIn } from '../support/cli.js';
+import { cleanEnv, expectUsageError, onlyJson, parseCliError, svcIn } from '../support/cli.js';
 import { fixtureSubdir } from '../support/fixtures.js';
 import { statusEntry, statusListCredential, unsignedCredential } from '../support/peer-issuers.js';
 import { didDocument, generateTestKey, signEddsaJcs2022 } from '../support/signing.js';
@@ -32,7 +32,6 @@ const ISSUER = 'did:web:issuer.example';
 const LIST = 'https://issuer.example/status/1';
 
 beforeAll(async () => {
-  assertBuilt();
   dir = mkdtempSync(path.join(tmpdir(), 'svc-from-files-'));
   stateHome = mkdtempSync(path.join(tmpdir(), 'svc-from-files-state-'));
   const key = generateTestKey('EdDSA');

@@ -12,7 +12,7 @@
  * instead of waiting for a period to come round, and "nothing more happens" is asserted after
  * passes that did run rather than after a sleep. The schedule itself (SVC_MONITOR_PERIOD,
  * SVC_CLAIM_PERIOD, a pass at start) stays tested on real processes: daemon-monitoring "the
- * poller", cli-claims, monitoring-resilience and customer-monitor-resilience.
+ * poller", cli-claims, monitoring-resilience-* and customer-monitor-resilience-*.
  *
  * `stderr()` is what the process would have written there, and more: the access log (JSON, as
  * on a pipe) and every runtime log line at debug level (the daemon's default is silent).

@@ -1,13 +1,14 @@
 /**
  * The suite's two layers, kept honest. A test file that starts a process besides the test runner
  * (the built svc binary, `svc serve` as a process, Chromium, python3, a peer server's process, a
- * child of its own) is named `*.e2e.test.ts`; every other file runs in the test's own process and
- * is part of `npm run test:fast`. `npm test` runs both.
+ * child of its own) or reads the build (dist/) is named `*.e2e.test.ts`; every other file runs in
+ * the test's own process on the sources, needs no build, and is part of `npm run test:fast`.
+ * `npm test` builds and runs both.
  *
- * A file is placed by what it imports: the helpers that start processes are listed here, each
- * with what it starts, and a file importing one (or node:child_process, or execa) is end-to-end.
- * A file that no longer starts one is moved back to the fast layer, so the inner loop stays
- * whole.
+ * A file is placed by what it imports: the helpers that start processes or read the build are
+ * listed here, each with what it needs, and a file importing one (or node:child_process, or execa)
+ * is end-to-end. A file that no longer needs one is moved back to the fast layer, so the inner
+ * loop stays whole.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,13 +17,15 @@ import { repoRoot } from '../support/fixtures.js';
 
 /** The support modules' exports that start a process, and what each starts. */
 const PROCESS_HELPERS: Record<string, Record<string, string>> = {
-  'cli.js': { svc: 'the built svc binary', svcInTty: 'the built svc binary under script(1)' },
+  'cli.js': { svc: 'the built svc binary', svcInTty: 'the built svc binary under script(1)', assertBuilt: 'the build in dist/ (npm run build)' },
   'daemon.js': { startDaemon: '`svc serve` as a process' },
   'daemon-client.js': { startDaemonFor: '`svc serve` as a process' },
   'browser.js': { describeBrowser: 'Chromium', launchBrowser: 'Chromium' },
   'mcp-peers.js': { startPeer: 'a peer MCP server as a process' },
   'gateway.js': { startGatewayDaemon: '`svc serve` and its gateway as a process' },
   'client-scenario.js': { startClientScenario: 'three `svc serve` processes' },
+  'monitoring-crash.js': { monitoringCrashSuite: '`svc serve` processes killed with SIGKILL', sharedWatchesSuite: 'two `svc serve` processes' },
+  'customer-monitor-crash.js': { customerCrashSuite: '`svc serve` processes killed with SIGKILL' },
 };
 const PROCESS_MODULES: Record<string, string> = { 'node:child_process': 'processes of its own', execa: 'processes of its own' };
 
@@ -34,7 +37,7 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** What a test file starts, read from its imports: `name (what it starts)`, or nothing. */
+/** What a test file needs beyond its own process, read from its imports: `name (what)`, or nothing. */
 function processesStarted(source: string): string[] {
   const started: string[] = [];
   for (const match of source.matchAll(/^import\s+(type\s+)?([^;]*?)\s+from\s+'([^']+)'/gm)) {
@@ -62,13 +65,13 @@ describe('the test layers', () => {
     started: processesStarted(readFileSync(file, 'utf8')),
   }));
 
-  it('every file that starts a process is named *.e2e.test.ts', () => {
-    const misplaced = files.filter((f) => !f.e2e && f.started.length > 0).map((f) => `${f.file} starts ${f.started.join(', ')}: name it *.e2e.test.ts`);
+  it('every file that starts a process or reads the build is named *.e2e.test.ts', () => {
+    const misplaced = files.filter((f) => !f.e2e && f.started.length > 0).map((f) => `${f.file} needs ${f.started.join(', ')}: name it *.e2e.test.ts`);
     expect(misplaced).toEqual([]);
   });
 
-  it('every *.e2e.test.ts file starts a process (else it belongs to the fast layer)', () => {
-    const misplaced = files.filter((f) => f.e2e && f.started.length === 0).map((f) => `${f.file} starts no process: drop .e2e from its name`);
+  it('every *.e2e.test.ts file starts a process or reads the build (else it belongs to the fast layer)', () => {
+    const misplaced = files.filter((f) => f.e2e && f.started.length === 0).map((f) => `${f.file} starts no process and reads no build: drop .e2e from its name`);
     expect(misplaced).toEqual([]);
   });
 

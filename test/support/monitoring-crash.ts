@@ -1,18 +1,19 @@
 /**
- * Monitoring under crashes and with several daemons, as real processes: `svc serve` killed with
+ * The monitoring crash suites (test/integration/monitoring-resilience-*.e2e.test.ts), one file per
+ * engine so that neither is the suite's longest pole: `svc serve` as real processes, killed with
  * SIGKILL at random points of its polling and delivering, again and again, loses no event and
  * creates none twice (every event reaches the receiver at least once, the receiver's distinct
  * ids equal the events stored); two daemons on one PostgreSQL share 200 watches and deliver
  * every event exactly once (no failures, so no lease ever expires). Lease expiry and backoff are
  * moved by SQL on the database, not waited for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../support/daemon.js';
-import { call, expectJson, startDaemonFor, until } from '../support/daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { postgresDatabase, postgresSql, sqliteDatabase, type Sql } from '../support/databases.js';
-import { describePostgres, freshDatabase } from '../support/postgres.js';
-import { didDocument, generateTestKey } from '../support/signing.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Daemon } from './daemon.js';
+import { call, expectJson, startDaemonFor, until } from './daemon-client.js';
+import { documentPath, startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { postgresSql, type Sql } from './databases.js';
+import { describePostgres, freshDatabase } from './postgres.js';
+import { didDocument, generateTestKey } from './signing.js';
 
 const TOKEN = 'resilience-token-0123456789abcdef';
 
@@ -73,7 +74,8 @@ const UNCHECKED = "SELECT count(*) AS n FROM watches WHERE active = 1 AND (last_
 const AGE_DELIVERIES =
   "UPDATE monitor_events SET lease_expires_at = CASE WHEN delivery_status = 'DELIVERING' THEN '2000-01-01T00:00:00Z' ELSE lease_expires_at END, next_attempt_at = CASE WHEN delivery_status = 'RETRY' THEN '2000-01-01T00:00:00Z' ELSE next_attempt_at END";
 
-function crashSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<{ target: string; sql: Sql; done: () => Promise<void> }>) {
+/** 20 kills of `svc serve` at random points of polling and delivery, on the database `open` gives. */
+export function monitoringCrashSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<{ target: string; sql: Sql; done: () => Promise<void> }>) {
   describeEngine(`monitoring survives kill -9 (${engine})`, () => {
     let host: DidWebHost;
     let opened: Awaited<ReturnType<typeof open>>;
@@ -140,45 +142,45 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
   });
 }
 
-crashSuite('SQLite', describe, () => sqliteDatabase('svc-crash'));
-crashSuite('PostgreSQL', describePostgres, postgresDatabase);
+/** Two daemons on one PostgreSQL share 200 watches and deliver every event exactly once. */
+export function sharedWatchesSuite(): void {
+  describePostgres('two daemons on one PostgreSQL share 200 watches', () => {
+    let host: DidWebHost;
+    let database: Awaited<ReturnType<typeof freshDatabase>>;
+    let daemons: Daemon[] = [];
+    beforeAll(async () => {
+      host = await startDidWebHost();
+      database = await freshDatabase();
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all(daemons.map((d) => d.stop()));
+      await host?.close();
+      await database?.drop();
+    });
 
-describePostgres('two daemons on one PostgreSQL share 200 watches', () => {
-  let host: DidWebHost;
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let daemons: Daemon[] = [];
-  beforeAll(async () => {
-    host = await startDidWebHost();
-    database = await freshDatabase();
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(daemons.map((d) => d.stop()));
-    await host?.close();
-    await database?.drop();
+    it('every event delivered exactly once, the checks and deliveries shared by both', async () => {
+      const hook = receiver(host, 'shared');
+      const watched = identifiers(host, 'shared', 200);
+      const env = { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1', SVC_EGRESS_ALLOW: '127.0.0.0/8' };
+      daemons = await Promise.all([0, 1].map(() => startDaemonFor(host, { noDb: true, args: ['--db', database.url], env })));
+      // Registered through both daemons, ten at a time.
+      for (let i = 0; i < watched.dids.length; i += 10) {
+        const batch = watched.dids.slice(i, i + 10).map((did, j) => operator(daemons[(i + j) % 2]!, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }));
+        for (const answer of await Promise.all(batch)) expectJson(answer, 201);
+      }
+      const sql = postgresSql(database.url);
+      await until('every watch has its baseline', async () => Number((await sql("SELECT count(*) AS n FROM watches WHERE last_status = 'RESOLVED'"))[0]!['n']) === 200, 60_000);
+      watched.rotate();
+      await sql(AGE_WATCHES);
+      await until('200 changes recorded and delivered', async () => {
+        const [row] = await sql("SELECT count(*) FILTER (WHERE delivery_status = 'DELIVERED') AS delivered, count(*) AS n FROM monitor_events");
+        return Number(row!['n']) === 200 && Number(row!['delivered']) === 200;
+      }, 90_000);
+      expect(hook.ids).toHaveLength(200);
+      expect(new Set(hook.ids).size).toBe(200);
+      const attempts = await sql('SELECT max(attempts) AS most, min(attempts) AS least FROM monitor_events');
+      expect(attempts).toEqual([{ most: 1, least: 1 }]);
+      for (const d of daemons) expect(expectJson(await call(`${d.url}/health`), 200).monitoring).toBe(true);
+    }, 180_000);
   });
-
-  it('every event delivered exactly once, the checks and deliveries shared by both', async () => {
-    const hook = receiver(host, 'shared');
-    const watched = identifiers(host, 'shared', 200);
-    const env = { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1', SVC_EGRESS_ALLOW: '127.0.0.0/8' };
-    daemons = await Promise.all([0, 1].map(() => startDaemonFor(host, { noDb: true, args: ['--db', database.url], env })));
-    // Registered through both daemons, ten at a time.
-    for (let i = 0; i < watched.dids.length; i += 10) {
-      const batch = watched.dids.slice(i, i + 10).map((did, j) => operator(daemons[(i + j) % 2]!, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }));
-      for (const answer of await Promise.all(batch)) expectJson(answer, 201);
-    }
-    const sql = postgresSql(database.url);
-    await until('every watch has its baseline', async () => Number((await sql("SELECT count(*) AS n FROM watches WHERE last_status = 'RESOLVED'"))[0]!['n']) === 200, 60_000);
-    watched.rotate();
-    await sql(AGE_WATCHES);
-    await until('200 changes recorded and delivered', async () => {
-      const [row] = await sql("SELECT count(*) FILTER (WHERE delivery_status = 'DELIVERED') AS delivered, count(*) AS n FROM monitor_events");
-      return Number(row!['n']) === 200 && Number(row!['delivered']) === 200;
-    }, 90_000);
-    expect(hook.ids).toHaveLength(200);
-    expect(new Set(hook.ids).size).toBe(200);
-    const attempts = await sql('SELECT max(attempts) AS most, min(attempts) AS least FROM monitor_events');
-    expect(attempts).toEqual([{ most: 1, least: 1 }]);
-    for (const d of daemons) expect(expectJson(await call(`${d.url}/health`), 200).monitoring).toBe(true);
-  }, 180_000);
-});
+}

@@ -1,27 +1,27 @@
 /**
- * Customer monitoring under crashes (issue 27), as real processes, on a SQLite file and on
- * PostgreSQL: `svc serve` with the commercial mode and its gateway, killed with SIGKILL at random
- * moments of its customer passes (claiming due project watches, resolving, recording events and
- * their sealed deliveries, posting them), again and again, and restarted on the same database.
- * In the end every customer event reached the receiver at least once, the receiver's distinct ids
- * are exactly the events stored, no event was created twice (one per watch, revision and type),
- * no delivery row was made twice, and every copy of an event the receiver got is the same bytes
- * with the same id and signature. (A delivery whose five attempts were all cut short by kills ends
- * DEAD_LETTER, as the operator's do; the receiver got it all the same.) Lease expiry, backoff and the hourly interval are moved by SQL
- * on the database, not waited for.
+ * The customer monitoring crash suite (test/integration/customer-monitor-resilience-*.e2e.test.ts,
+ * one file per engine so that neither is the suite's longest pole), as real processes: `svc serve`
+ * with the commercial mode and its gateway, killed with SIGKILL at random moments of its customer
+ * passes (claiming due project watches, resolving, recording events and their sealed deliveries,
+ * posting them), again and again, and restarted on the same database. In the end every customer
+ * event reached the receiver at least once, the receiver's distinct ids are exactly the events
+ * stored, no event was created twice (one per watch, revision and type), no delivery row was made
+ * twice, and every copy of an event the receiver got is the same bytes with the same id and
+ * signature. (A delivery whose five attempts were all cut short by kills ends DEAD_LETTER, as the
+ * operator's do; the receiver got it all the same.) Lease expiry, backoff and the hourly interval
+ * are moved by SQL on the database, not waited for.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
-import type { Daemon } from '../support/daemon.js';
-import { until } from '../support/daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from '../support/gateway.js';
-import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { describePostgres } from '../support/postgres.js';
-import { didDocument, generateTestKey } from '../support/signing.js';
+import type { Daemon } from './daemon.js';
+import { until } from './daemon-client.js';
+import { documentPath, startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from './gateway.js';
+import type { TestDatabase } from './databases.js';
+import { didDocument, generateTestKey } from './signing.js';
 
 type Engine = 'SQLite' | 'PostgreSQL';
 
@@ -78,7 +78,8 @@ const AGE_WATCHES = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z'
 const AGE_LEASES = "UPDATE customer_webhook_deliveries SET lease_expires_at = '2000-01-01T00:00:00Z' WHERE status = 'DELIVERING'";
 const AGE_RETRIES = "UPDATE customer_webhook_deliveries SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE status = 'RETRY'";
 
-function crashSuite(engine: Engine, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<TestDatabase>) {
+/** ROUNDS kills of `svc serve` (commercial mode, gateway) at random moments of its customer passes, on the database `open` gives. */
+export function customerCrashSuite(engine: Engine, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<TestDatabase>) {
   describeEngine(`customer monitoring survives kill -9 (${engine})`, () => {
     let host: DidWebHost;
     let opened: Awaited<ReturnType<typeof open>>;
@@ -220,6 +221,3 @@ function crashSuite(engine: Engine, describeEngine: (name: string, fn: () => voi
     }, 240_000);
   });
 }
-
-crashSuite('SQLite', describe, () => sqliteDatabase('svc-customer-crash'));
-crashSuite('PostgreSQL', describePostgres, postgresDatabase);

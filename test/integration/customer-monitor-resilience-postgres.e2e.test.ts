@@ -1,0 +1,11 @@
+/**
+ * Customer monitoring under crashes on PostgreSQL (test/support/customer-monitor-crash.ts): `svc serve`
+ * with the commercial mode and its gateway, killed with SIGKILL at random moments of its customer
+ * passes and restarted on the same database, delivers every event at least once, creates none
+ * twice and duplicates no delivery.
+ */
+import { postgresDatabase } from '../support/databases.js';
+import { customerCrashSuite } from '../support/customer-monitor-crash.js';
+import { describePostgres } from '../support/postgres.js';
+
+customerCrashSuite('PostgreSQL', describePostgres, postgresDatabase);
