@@ -5,11 +5,16 @@
  *
  * Needs the built CLI (dist/cli.js, from `npm run build`); without it the svc rows say
  * "not built". Before timing, one run of each svc command is checked for a sensible answer.
+ *
+ * With SVC_BENCH_BASELINE naming another checkout's built bin/svc.js, its `resolve --json` is
+ * spawned in the same interleaved rounds, and a row compares this build with it (a change's
+ * before and after on the same machine in the same run):
+ *   SVC_BENCH_BASELINE=/tmp/svc-base/bin/svc.js npx tsx bench/run.ts cold-start
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compareSpawns, median, plainEnv, type BenchRow, type SpawnSpec } from './lib.js';
+import { compareSpawns, median, plainEnv, type BenchRow, type SpawnSpec, type SpawnTiming } from './lib.js';
 
 const RUNS = 15;
 /** Ed25519 test vector of the did:key method specification. */
@@ -51,6 +56,10 @@ function checkVersion(stdout: string): string | null {
 
 export async function run(): Promise<BenchRow[]> {
   const built = existsSync(cli);
+  const baselineBin = process.env['SVC_BENCH_BASELINE'];
+  if (baselineBin !== undefined && !existsSync(baselineBin)) throw new Error(`SVC_BENCH_BASELINE=${baselineBin} does not exist`);
+  const baseline: SpawnSpec | null = baselineBin ? { command: process.execPath, args: [baselineBin, 'resolve', DID, '--json'] } : null;
+  const baselineProblem = baseline ? verify(baseline, checkResolve) : null;
   const svcSpecs: Array<{ operation: string; spec: SpawnSpec; goal: BenchRow['goal']; problem: string | null }> = [
     {
       operation: `CLI cold start: svc resolve <did:key> --json (×${RUNS})`,
@@ -66,11 +75,12 @@ export async function run(): Promise<BenchRow[]> {
     },
   ];
   const timed = built ? svcSpecs.filter((s) => s.problem === null) : [];
-  const timings = compareSpawns([NODE, ...timed.map((s) => s.spec)], RUNS);
+  const withBaseline = baseline !== null && baselineProblem === null && timed.includes(svcSpecs[0]!);
+  const timings = compareSpawns([NODE, ...timed.map((s) => s.spec), ...(withBaseline ? [baseline] : [])], RUNS);
   const nodeTiming = timings[0]!;
   const nodeMs = nodeTiming.failure ? null : median(nodeTiming.ms);
 
-  return svcSpecs.map((s) => {
+  const rows: BenchRow[] = svcSpecs.map((s) => {
     const base = { operation: s.operation, unit: 'ms' as const, peer: 'node -e 0', peerValue: nodeMs, goal: s.goal };
     if (!built) {
       return { ...base, svc: null, status: 'not built' as const, note: 'dist/cli.js is missing: run `npm run build` (npm run bench does).' };
@@ -89,4 +99,27 @@ export async function run(): Promise<BenchRow[]> {
       samples: { svc: timing.ms, peer: nodeTiming.ms },
     };
   });
+  if (baselineBin !== undefined) rows.push(baselineRow(baselineBin, baselineProblem, withBaseline ? timings[1]! : null, withBaseline ? timings.at(-1)! : null));
+  return rows;
+}
+
+/** This build's `resolve --json` next to the baseline build's, timed in the same rounds. */
+function baselineRow(baselineBin: string, problem: string | null, mine: SpawnTiming | null, base: SpawnTiming | null): BenchRow {
+  const operation = `CLI cold start: svc resolve <did:key> --json, this build vs a baseline build (×${RUNS})`;
+  const peer = `baseline build (${baselineBin})`;
+  const failure = problem ?? mine?.failure ?? base?.failure ?? (mine && base ? null : 'this build was not measured');
+  if (failure !== null || !mine || !base) {
+    return { operation, unit: 'ms', svc: null, peer, peerValue: null, goal: null, status: 'error', note: `not measured: ${failure}` };
+  }
+  return {
+    operation,
+    unit: 'ms',
+    svc: median(mine.ms),
+    peer,
+    peerValue: median(base.ms),
+    goal: { op: '<=', ratio: 1.1 },
+    status: 'ok',
+    note: 'ratio = this build ÷ the baseline (lower is better); the goal allows noise, not a regression.',
+    samples: { svc: mine.ms, peer: base.ms },
+  };
 }

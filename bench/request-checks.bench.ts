@@ -51,7 +51,7 @@ export async function run(): Promise<BenchRow[]> {
     operation: `daemon: GET /v1/fast-verify/did/<did:key> (cached), ${name}, autocannon`,
     unit: 'ops/s',
     svc,
-    peer: baselineBin ? 'baseline build (before issue 38)' : '— (set SVC_BENCH_BASELINE)',
+    peer: baselineBin ? `baseline build (${baselineBin})` : '— (set SVC_BENCH_BASELINE)',
     peerValue,
     goal: baselineBin ? { op: '>=', ratio: 0.95 } : null,
     status: svc === null ? 'not built' : 'ok',

@@ -78,8 +78,11 @@ beforeAll(() => {
 });
 
 afterEach(async () => {
-  // Nothing any test started outlives it: server, grandchild, anything in a pid file.
+  // Nothing any test started outlives it: server, grandchild, anything in a pid file. A SIGKILL
+  // sent as svc exits is delivered by the kernel a moment later on a loaded machine: a process
+  // still running 5 s after the test is left behind.
   const pids = allPids();
+  for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   const left = pids.filter(alive);
   for (const pid of left) {
     try {
