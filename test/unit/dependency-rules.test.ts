@@ -1,5 +1,5 @@
 /**
- * The dependency rules of src (ARCHITECTURE.md "Dependency rules (tested)"), checked over the import
+ * The dependency rules of src (ARCHITECTURE.md "Dependency rules"), checked over the import
  * graph as it is on disk when the test runs. Every .ts/.tsx file under src is read by a small scanner
  * (comments, strings, templates and regular expressions set aside; no TypeScript program, so the test
  * takes well under a second), and every `import … from`, `import '…'`, `export … from`, `import(…)`
@@ -445,7 +445,7 @@ const describeViolation = (v: Violation): string => {
   return `${from}:${v.lines.sort((a, b) => a - b).join(',')} imports ${to} — ${v.rule}`;
 };
 
-describe('dependency rules (ARCHITECTURE.md "Dependency rules (tested)")', () => {
+describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
   it('the scanner sees every import form, which are erased (type-only), and nothing in comments, strings, templates or regular expressions', () => {
     const text = [
       "import a from './a.js';",
