@@ -17,7 +17,7 @@ import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
 import { ProblemError } from '../../core/problems.js';
 import type { AccountStore, Tenant } from '../../core/store.js';
-import { StoreError } from '../../store/errors.js';
+import { StoreError } from '../../store/schema/errors.js';
 import { requireBridge, requireCommercial } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';

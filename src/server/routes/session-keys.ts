@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { ProblemError } from '../../core/problems.js';
 import { PROJECT_KEY_LIMITS } from '../../core/store.js';
-import { KeyCapacityError } from '../../store/errors.js';
+import { KeyCapacityError } from '../../store/schema/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { generateProjectKey } from '../project-keys.js';

@@ -23,7 +23,7 @@ import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE, parseInstant } from '../../core/storable.js';
 import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
-import { StoreError } from '../../store/errors.js';
+import { StoreError } from '../../store/schema/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { empty, json, problem, StoredText } from '../schemas/common.js';
