@@ -10,7 +10,7 @@ import { asProblemError, ProblemError, type Problem } from '../core/problems.js'
 import { truncate } from '../core/text.js';
 import { isValidationFailure, validationProblem } from './compilers.js';
 import { errorResolutionBody } from './w3c.js';
-import { StoreError } from '../store/errors.js';
+import { StoreError } from '../store/schema/errors.js';
 
 export const PROBLEM_JSON = 'application/problem+json';
 export const DID_RESOLUTION = 'application/did-resolution';

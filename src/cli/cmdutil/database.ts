@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../runtime/node.js';
 import { databaseTarget, isPostgresUrl, openDatabase, type Database } from '../../store/database.js';
-import { StoreError } from '../../store/errors.js';
-import { storePathProblem } from '../../store/paths.js';
+import { StoreError } from '../../store/schema/errors.js';
+import { storePathProblem } from '../../store/schema/paths.js';
 
 /** The database a command uses (--db, SVC_DATABASE_URL, the default file); a bad SVC_DATABASE_URL is a usage error (exit 2). */
 export function databaseOption(db: string | undefined, env: NodeJS.ProcessEnv): string {

@@ -30,7 +30,7 @@ import { requireResolvable } from '../../core/methods/registry.js';
 import { pendingProblem } from '../../core/pending.js';
 import { ProblemError } from '../../core/problems.js';
 import { SIGN_IN_CHALLENGE_LIMIT, type Project } from '../../core/store.js';
-import { ChallengeCapacityError } from '../../store/errors.js';
+import { ChallengeCapacityError } from '../../store/schema/errors.js';
 import { clientOf, outboundWork, storeOf } from '../context.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from './cookie.js';
 import { refuseForeignOrigin, requireOrigin, requireSession, type GatewayContext } from './session.js';

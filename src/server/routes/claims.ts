@@ -10,7 +10,6 @@
  * problem; problems mean the service gave no answer. Well-known and DNS claims are re-checked by
  * the daemon (jobs/claim-checker.ts) and lapse, with their listing, when the proof disappears.
  */
-import Type from 'typebox';
 import { challengeTerms, checkProof, CLAIM_LIMITATIONS, describeClaim, methodUnavailable, newClaimToken } from '../../core/claims/index.js';
 import {
   CHALLENGE_ATTEMPTS,
@@ -34,8 +33,16 @@ import { rfc3339 } from '../../core/runtime.js';
 import type { ChallengeRefusal, ClaimChallenge, StoredClaim } from '../../core/store.js';
 import { clientOf, outboundWork, resolveFor, storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { identifierAfter, objectBody, queryOptions } from '../http.js';
-import { bodyRouteProblems, json, problem } from '../schemas/common.js';
-import { DirectoryQuerySchema } from '../schemas/claims.js';
+import { bodyRouteProblems, DidParamSchema, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
+import {
+  ClaimChallengeRequestSchema,
+  ClaimChallengeSchema,
+  ClaimListSchema,
+  ClaimProofRequestSchema,
+  ClaimVerificationSchema,
+  DirectoryPageSchema,
+  DirectoryQuerySchema,
+} from '../schemas/claims.js';
 
 /** Lapsed claims a listing of a DID's claims shows at most. */
 const LAPSED_SHOWN = 10;
@@ -138,9 +145,9 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           `Of the ${CHALLENGE_LIMIT} pending challenges the service keeps, one client holds at most ${CHALLENGE_PENDING_LIMITS.perClient} and one DID at most ${CHALLENGE_PENDING_LIMITS.perDid}, ` +
           'unless the client asking holds none of the DID\'s (defaults; 429 past a share).',
         tags,
-        body: Type.Ref('ClaimChallengeRequest'),
+        body: ref(ClaimChallengeRequestSchema),
         response: {
-          201: json(Type.Ref('ClaimChallenge'), 'The challenge: what to sign or publish, and until when.'),
+          201: json(ref(ClaimChallengeSchema), 'The challenge: what to sign or publish, and until when.'),
           ...bodyRouteProblems(),
           ...DID_PROBLEMS,
           429: problem(
@@ -186,9 +193,9 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           'A proof that does not hold is a 200 with verified: false and a refusal (code and reason), never an error. A proof that holds becomes a claim; ' +
           'its purpose is applied (list: the DID is listed; unlist: it is not).',
         tags,
-        body: Type.Ref('ClaimProofRequest'),
+        body: ref(ClaimProofRequestSchema),
         response: {
-          200: json(Type.Ref('ClaimVerification'), 'What the check found: the claim, or why not.'),
+          200: json(ref(ClaimVerificationSchema), 'What the check found: the claim, or why not.'),
           ...bodyRouteProblems(),
           ...DID_PROBLEMS,
           503: problem('CAPACITY_EXHAUSTED (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down.'),
@@ -259,10 +266,10 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           'Each claim states what it proves ("someone able to sign with this key / publish on this domain / in this DNS zone acted on <date>") and what it does not (legal identity, ongoing control). ' +
           'Only current, unexpired claims; the latest lapsed ones are listed apart with their reason.',
         tags,
-        params: Type.Object({ did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) }, { additionalProperties: false }),
-        querystring: Type.Object({}, { additionalProperties: false }),
+        params: DidParamSchema,
+        querystring: EmptyQuerySchema,
         response: {
-          200: json(Type.Ref('ClaimList'), "The DID's claims."),
+          200: json(ref(ClaimListSchema), "The DID's claims."),
           400: problem('INVALID_DID; INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding).'),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
           429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
@@ -296,7 +303,7 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
         tags,
         querystring: DirectoryQuerySchema,
         response: {
-          200: json(Type.Ref('DirectoryPage'), 'One page of the directory.'),
+          200: json(ref(DirectoryPageSchema), 'One page of the directory.'),
           400: problem('INVALID_OPTIONS: an unknown or repeated query option, q over 100 characters, limit outside 1..50, a method other than web, key, jwk, webvh, or a cursor of another query.'),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
           429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),

@@ -13,18 +13,35 @@
  * session; every owner action re-checks ownership in its own transaction anyway).
  */
 import type { FastifyRequest } from 'fastify';
-import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
 import { ProblemError } from '../../core/problems.js';
 import type { AccountStore, Tenant } from '../../core/store.js';
-import { StoreError } from '../../store/errors.js';
+import { StoreError } from '../../store/schema/errors.js';
 import { requireBridge, requireCommercial } from '../commercial.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
-import { empty, json, problem, StoredText } from '../schemas/common.js';
-
-const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+import { empty, EmptyQuerySchema, json, problem, ProjectParamsSchema, ref } from '../schemas/common.js';
+import {
+  OwnerRequestSchema,
+  PeriodClosedSchema,
+  PeriodRequestSchema,
+  PlanListSchema,
+  PlanRequestSchema,
+  PlanSavedSchema,
+  ProjectCreatedSchema,
+  ProjectRequestSchema,
+  ProjectUsageSchema,
+  SubscriptionRequestSchema,
+  SubscriptionSavedSchema,
+  TenantBillingSchema,
+  TenantCreatedSchema,
+  TenantListSchema,
+  TenantOwnerParamsSchema,
+  TenantOwnersSchema,
+  TenantParamsSchema,
+  TenantRequestSchema,
+} from '../schemas/commercial.js';
 
 export const COMMERCIAL_OFF = 'COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN).';
 
@@ -117,10 +134,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'createTenant',
         description: 'Operator only (commercial mode). The owner (a DID) is attached as the tenant\'s first owner in the same transaction.',
         tags,
-        querystring: NoQuerySchema,
-        body: Type.Ref('TenantRequest'),
+        querystring: EmptyQuerySchema,
+        body: ref(TenantRequestSchema),
         response: {
-          201: json(Type.Ref('TenantCreated'), 'The tenant.'),
+          201: json(ref(TenantCreatedSchema), 'The tenant.'),
           ...CONTROL_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not a TenantRequest (name 1..100 characters, owner a DID); INVALID_DID: owner is not a DID; INVALID_OPTIONS: a query option.'),
         },
@@ -147,8 +164,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listTenants',
         description: 'Operator only (commercial mode). Every tenant, oldest first, with its owners and projects.',
         tags,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('TenantList'), 'The tenants.'), ...CONTROL_PROBLEMS },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(TenantListSchema), 'The tenants.'), ...CONTROL_PROBLEMS },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -174,11 +191,11 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). Project names are unique within a tenant: a duplicate is 400 INVALID_REQUEST (the error table has no conflict code).',
         tags,
-        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
-        body: Type.Ref('ProjectRequest'),
+        params: TenantParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(ProjectRequestSchema),
         response: {
-          201: json(Type.Ref('ProjectCreated'), 'The project.'),
+          201: json(ref(ProjectCreatedSchema), 'The project.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           400: problem('INVALID_REQUEST: the body is not a ProjectRequest (name 1..100 characters), or the tenant already has a project of that name; INVALID_OPTIONS: a query option.'),
@@ -207,11 +224,11 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'attachOwner',
         description: 'Operator only (commercial mode). Idempotent: attaching an owner again changes nothing. The answer lists the owners after it.',
         tags,
-        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
-        body: Type.Ref('OwnerRequest'),
+        params: TenantParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(OwnerRequestSchema),
         response: {
-          200: json(Type.Ref('TenantOwners'), 'The tenant\'s owners.'),
+          200: json(ref(TenantOwnersSchema), 'The tenant\'s owners.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           400: problem('INVALID_REQUEST: the body is not an OwnerRequest; INVALID_DID: subject is not a DID; INVALID_OPTIONS: a query option.'),
@@ -240,8 +257,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). The subject (a DID, percent-encoded in the path) stops owning the tenant; owner actions in flight that commit after it fail. When it owns no other tenant, its owner sessions are revoked too. Removing the last owner is allowed.',
         tags,
-        params: Type.Object({ tenant: StoredText(), subject: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
+        params: TenantOwnerParamsSchema,
+        querystring: EmptyQuerySchema,
         response: {
           204: empty('Detached.'),
           ...CONTROL_PROBLEMS,
@@ -282,10 +299,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only (commercial mode). Keyed requests served, by month (YYYY-MM, UTC, on the daemon\'s clock). Each daemon writes its counts at least once a second; this daemon\'s own are written before the answer. Nothing is charged (billing is a mock).',
         tags,
-        params: Type.Object({ project: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
+        params: ProjectParamsSchema,
+        querystring: EmptyQuerySchema,
         response: {
-          200: json(Type.Ref('ProjectUsage'), 'The counters.'),
+          200: json(ref(ProjectUsageSchema), 'The counters.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no project has this id; or ${UNMOUNTED}.`),
         },
@@ -313,8 +330,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listPlans',
         description: 'Operator only (commercial mode). Billing is a mock: plans price what would be charged; no payment provider is involved.',
         tags,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('PlanList'), 'The plans.'), ...CONTROL_PROBLEMS },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(PlanListSchema), 'The plans.'), ...CONTROL_PROBLEMS },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -333,10 +350,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'savePlan',
         description: 'Operator only (commercial mode). A plan of the same id is replaced (its price applies to months closed from now on).',
         tags,
-        querystring: NoQuerySchema,
-        body: Type.Ref('PlanRequest'),
+        querystring: EmptyQuerySchema,
+        body: ref(PlanRequestSchema),
         response: {
-          200: json(Type.Ref('PlanSaved'), 'The plan.'),
+          200: json(ref(PlanSavedSchema), 'The plan.'),
           ...CONTROL_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not a PlanRequest; INVALID_OPTIONS: a query option.'),
         },
@@ -361,11 +378,11 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'subscribeTenant',
         description: "Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.",
         tags,
-        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
-        body: Type.Ref('SubscriptionRequest'),
+        params: TenantParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(SubscriptionRequestSchema),
         response: {
-          200: json(Type.Ref('SubscriptionSaved'), 'The subscription.'),
+          200: json(ref(SubscriptionSavedSchema), 'The subscription.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id, or no active plan that one; or ${UNMOUNTED}.`),
         },
@@ -393,11 +410,11 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         description:
           "Operator only (commercial mode). One transaction: an OPEN invoice of the plan's monthly price and one CHARGE ledger entry stating the month's keyed requests (every project of the tenant) against the plan's included ones. Once per month and tenant. Nothing is collected: billing is a mock.",
         tags,
-        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
-        body: Type.Ref('PeriodRequest'),
+        params: TenantParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(PeriodRequestSchema),
         response: {
-          201: json(Type.Ref('PeriodClosed'), 'The invoice and its ledger entries.'),
+          201: json(ref(PeriodClosedSchema), 'The invoice and its ledger entries.'),
           ...CONTROL_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not a PeriodRequest, or that month is closed already; INVALID_OPTIONS: a query option.'),
           404: problem(`NOT_FOUND: no tenant has this id, or it has no subscription; or ${UNMOUNTED}.`),
@@ -430,10 +447,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'tenantBilling',
         description: 'Operator only (commercial mode). Billing is a mock: what would be charged, recorded; nothing is collected.',
         tags,
-        params: Type.Object({ tenant: StoredText() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
+        params: TenantParamsSchema,
+        querystring: EmptyQuerySchema,
         response: {
-          200: json(Type.Ref('TenantBilling'), 'The billing record.'),
+          200: json(ref(TenantBillingSchema), 'The billing record.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
         },

@@ -20,9 +20,15 @@ import { truncate } from '../../core/text.js';
 import { objectBody, queryOptions } from '../http.js';
 import { clientOf, TokenBuckets } from '../rate-limit.js';
 import { reverifyRegistry } from '../jobs/reverify-registry.js';
-import Type from 'typebox';
-import { VerifyToolQuerySchema } from '../schemas/delegation.js';
-import { json, problem, bodyRouteProblems } from '../schemas/common.js';
+import {
+  AuthorizationSchema,
+  AuthorizeRequestSchema,
+  AuthorizeResponseSchema,
+  DelegationVerificationSchema,
+  VerifyDelegationRequestSchema,
+  VerifyToolQuerySchema,
+} from '../schemas/delegation.js';
+import { json, problem, bodyRouteProblems, ref } from '../schemas/common.js';
 
 /** The period of the per-client registration quota (SVC_REGISTRATIONS_PER_CLIENT per 24 h). */
 export const REGISTRATION_PERIOD_MS = 24 * 3600 * 1000;
@@ -124,9 +130,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'verifyDelegation',
         description: 'Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.',
         tags: ['agents'],
-        body: Type.Ref('VerifyDelegationRequest'),
+        body: ref(VerifyDelegationRequestSchema),
         response: {
-          200: json(Type.Ref('DelegationVerification'), 'The chain result and whether it was registered.'),
+          200: json(ref(DelegationVerificationSchema), 'The chain result and whether it was registered.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
           ...bodyRouteProblems({ deny: true }),
         },
@@ -159,9 +165,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'authorize',
         description: 'Stateless. ALLOW only when the chain is VALID and a leaf capability grants the tool. Any error must be read as DENY.',
         tags: ['agents'],
-        body: Type.Ref('AuthorizeRequest'),
+        body: ref(AuthorizeRequestSchema),
         response: {
-          200: json(Type.Ref('AuthorizeResponse'), 'The authorization and the chain result it was decided on.'),
+          200: json(ref(AuthorizeResponseSchema), 'The authorization and the chain result it was decided on.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
           ...bodyRouteProblems({ deny: true }),
         },
@@ -185,7 +191,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['agents'],
         querystring: VerifyToolQuerySchema,
         response: {
-          200: json(Type.Ref('Authorization'), 'The authorization (ALLOW or DENY).'),
+          200: json(ref(AuthorizationSchema), 'The authorization (ALLOW or DENY).'),
           400: problem('INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.'),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
           429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),

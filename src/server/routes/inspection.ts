@@ -11,9 +11,8 @@ import { inspectMcp } from '../../core/mcp/inspect.js';
 import type { McpInspection } from '../../core/mcp/types.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
-import Type from 'typebox';
-import { json, problem } from '../schemas/common.js';
-import { A2aInspectQuerySchema, McpInspectQuerySchema } from '../schemas/inspection.js';
+import { json, problem, ref } from '../schemas/common.js';
+import { A2aInspectionSchema, A2aInspectQuerySchema, McpInspectionSchema, McpInspectQuerySchema } from '../schemas/inspection.js';
 
 /** The one query option of a route: its schema has required it, non-empty, at most 2048 characters. */
 function urlOption(request: FastifyRequest, name: 'endpoint' | 'url'): string {
@@ -50,7 +49,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['inspection'],
         querystring: McpInspectQuerySchema,
         response: {
-          200: json(Type.Ref('McpInspection'), 'The MCP inspection.'),
+          200: json(ref(McpInspectionSchema), 'The MCP inspection.'),
           400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL.'),
           403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
           404: problem('NOT_FOUND: no MCP endpoint at the URL (answered 404).'),
@@ -75,7 +74,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['inspection'],
         querystring: A2aInspectQuerySchema,
         response: {
-          200: json(Type.Ref('A2aInspection'), 'The A2A inspection.'),
+          200: json(ref(A2aInspectionSchema), 'The A2A inspection.'),
           400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL.'),
           403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
           404: problem('NOT_FOUND: no agent card at the URL.'),

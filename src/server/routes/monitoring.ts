@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
@@ -19,8 +18,21 @@ import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
 import { checkWatch } from '../jobs/poller.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES, PRESERVATION_RULES, RETENTION_LIMITATIONS, retentionCutoff, WATCH_LIMIT } from '../../core/monitoring/rules.js';
-import { empty, json, problem } from '../schemas/common.js';
-import { WATCH_INTERVAL } from '../schemas/monitoring.js';
+import { empty, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
+import {
+  MonitorEventListSchema,
+  MonitorEventsQuerySchema,
+  MonitoringStatusSchema,
+  RetentionPreviewQuerySchema,
+  RetentionPreviewSchema,
+  WATCH_INTERVAL,
+  WatchCheckBodySchema,
+  WatchCheckSchema,
+  WatchCreatedSchema,
+  WatchIdParamsSchema,
+  WatchListSchema,
+  WatchRequestSchema,
+} from '../schemas/monitoring.js';
 
 /** Events one listing returns at most (newest first). */
 const EVENT_LIST_LIMIT = 200;
@@ -73,9 +85,6 @@ function watchIdOf(request: FastifyRequest): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** No query option: anything in the query is a 400 (as on every route). */
-const NoQuerySchema = Type.Object({}, { additionalProperties: false });
-
 const OPERATOR_PROBLEMS = {
   400: problem('INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON.'),
   401: problem('UNAUTHORIZED: no Authorization: Bearer header with the operator token.'),
@@ -108,9 +117,9 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'createWatch',
         description: `Operator only. The webhook URL must pass the egress policy (https, a public address) now and at every delivery. intervalSeconds defaults to ${WATCH_INTERVAL.default}. The signing secret is in this answer only.`,
         tags,
-        body: Type.Ref('WatchRequest'),
+        body: ref(WatchRequestSchema),
         response: {
-          201: json(Type.Ref('WatchCreated'), 'The watch, its signing secret (shown once) and a note.'),
+          201: json(ref(WatchCreatedSchema), 'The watch, its signing secret (shown once) and a note.'),
           ...OPERATOR_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not a WatchRequest; INVALID_DID: did is not a DID.'),
           403: problem('EGRESS_BLOCKED: the webhook URL is not https or its host resolves to a non-public address.'),
@@ -147,8 +156,8 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listWatches',
         description: 'Operator only. Active watches, oldest first, each webhook URL redacted to origin and path; never a secret.',
         tags,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('WatchList'), 'The active watches.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the watches could not be read.') },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(WatchListSchema), 'The active watches.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the watches could not be read.') },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -166,8 +175,8 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'deleteWatch',
         description: 'Operator only. The watch stops; its queued events (PENDING, RETRY) become CANCELLED. Events already delivered or dead-lettered are kept.',
         tags,
-        params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
+        params: WatchIdParamsSchema,
+        querystring: EmptyQuerySchema,
         response: {
           204: empty('Removed.'),
           404: problem('NOT_FOUND: no active watch has this id.'),
@@ -193,11 +202,11 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only. Resolves the DID afresh and compares it with the watch\'s baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.',
         tags,
-        params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
-        querystring: NoQuerySchema,
-        body: Type.Optional(Type.Object({}, { additionalProperties: false, description: 'Nothing: the check takes no options (an empty object, or no body).' })),
+        params: WatchIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: WatchCheckBodySchema,
         response: {
-          200: json(Type.Ref('WatchCheck'), 'What the check found.'),
+          200: json(ref(WatchCheckSchema), 'What the check found.'),
           404: problem('NOT_FOUND: no active watch has this id.'),
           ...OPERATOR_PROBLEMS,
           500: problem(`INTERNAL_ERROR: ${EVENT_LIMIT} events are stored, or an event would be over ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written (the change is reported once there is room).`),
@@ -236,9 +245,9 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'listMonitorEvents',
         description: `Operator only. Newest first, at most ${EVENT_LIST_LIMIT}; watchId narrows them to one watch (removed watches included).`,
         tags,
-        querystring: Type.Object({ watchId: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}$' })) }, { additionalProperties: false }),
+        querystring: MonitorEventsQuerySchema,
         response: {
-          200: json(Type.Ref('MonitorEventList'), 'The events.'),
+          200: json(ref(MonitorEventListSchema), 'The events.'),
           ...OPERATOR_PROBLEMS,
           400: problem('INVALID_OPTIONS: an unknown or repeated option, or a watchId that is not a number (or beyond 2^53 − 1).'),
           500: problem('INTERNAL_ERROR: the events could not be read.'),
@@ -265,8 +274,8 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'monitoringStatus',
         description: 'Operator only. Counts and limits, no payloads or secrets. A storage failure is a 500, never zeros.',
         tags,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('MonitoringStatus'), 'The gauges.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the gauges could not be read.') },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(MonitoringStatusSchema), 'The gauges.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the gauges could not be read.') },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -292,18 +301,9 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Operator only. Read only: counts of the observations, MCP observations and settled monitor events (DELIVERED, CANCELLED, without a claim) strictly before the cutoff `before`, with the rules that keep rows and the preview\'s limitations. The latest row per DID and per endpoint, rows seen again at or after the cutoff, rows with malformed timestamps, unsettled and dead-lettered events are never counted. Counts only: no identifier or payload. A storage failure is a 500, never zeros.',
         tags,
-        querystring: Type.Object(
-          {
-            before: Type.String({
-              minLength: 1,
-              maxLength: 64,
-              description: `The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from ${INSTANT_RANGE}.`,
-            }),
-          },
-          { additionalProperties: false },
-        ),
+        querystring: RetentionPreviewQuerySchema,
         response: {
-          200: json(Type.Ref('RetentionPreview'), 'The candidate counts at the cutoff.'),
+          200: json(ref(RetentionPreviewSchema), 'The candidate counts at the cutoff.'),
           ...OPERATOR_PROBLEMS,
           400: problem(`INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; or an unknown option.`),
           500: problem('INTERNAL_ERROR: the tables could not be read.'),

@@ -11,17 +11,15 @@
  * the store. The key's secret is in the answer that issues it (issue, rotate) and nowhere else.
  */
 import type { FastifyRequest } from 'fastify';
-import Type from 'typebox';
 import { ProblemError } from '../../core/problems.js';
 import { PROJECT_KEY_LIMITS } from '../../core/store.js';
-import { KeyCapacityError } from '../../store/errors.js';
+import { KeyCapacityError } from '../../store/schema/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
 import { generateProjectKey } from '../project-keys.js';
-import { empty, json, problem, StoredText } from '../schemas/common.js';
+import { empty, EmptyBodySchema, EmptyQuerySchema, json, problem, ProjectParamsSchema, ref } from '../schemas/common.js';
+import { ApiKeyListSchema, KeyIssuedSchema, KeyRequestSchema, KeyRotatedSchema, ProjectKeyParamsSchema } from '../schemas/session-keys.js';
 import { accountProblem, COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
-
-const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
 const SESSION_PROBLEMS = {
   400: problem('INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: no Host header, or a body that is not JSON.'),
@@ -51,8 +49,6 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
   const tags = ['session'];
   const params = (request: FastifyRequest) => request.params as { project: string; key?: string };
   const accounts = () => storeOf(ctx.runtime).accounts;
-  const projectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
-  const keyParamsSchema = Type.Object({ project: StoredText(), key: StoredText() }, { additionalProperties: false });
   return [
     {
       method: 'GET',
@@ -66,9 +62,9 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListKeys',
         description: 'Session core (through the cookie gateway). Metadata only, newest first: never a secret or a digest.',
         tags,
-        params: projectParamsSchema,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('ApiKeyList'), 'The keys.'), ...SESSION_PROBLEMS },
+        params: ProjectParamsSchema,
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(ApiKeyListSchema), 'The keys.'), ...SESSION_PROBLEMS },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -92,11 +88,11 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionIssueKey',
         description: `Session core (through the cookie gateway). The secret is in this answer only; the daemon keeps its SHA-256 digest. At most ${PROJECT_KEY_LIMITS.active} active and ${PROJECT_KEY_LIMITS.retained} retained keys per project.`,
         tags,
-        params: projectParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Ref('KeyRequest'),
+        params: ProjectParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(KeyRequestSchema),
         response: {
-          201: json(Type.Ref('KeyIssued'), 'The key and its secret (shown once).'),
+          201: json(ref(KeyIssuedSchema), 'The key and its secret (shown once).'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not a KeyRequest (label of 1 to 100 characters, nothing else); INVALID_OPTIONS: a query option.'),
           429: CAPACITY,
@@ -125,8 +121,8 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionRevokeKey',
         description: 'Session core (through the cookie gateway). The key stops authenticating at once, on every daemon of the database. Idempotent for a key already revoked or rotated.',
         tags,
-        params: keyParamsSchema,
-        querystring: NoQuerySchema,
+        params: ProjectKeyParamsSchema,
+        querystring: EmptyQuerySchema,
         response: { 204: empty('Revoked.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no key of this id; or ${UNMOUNTED}.`) },
       },
       handler: async (request, reply) => {
@@ -153,11 +149,11 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Session core (through the cookie gateway). Atomic: the old key becomes ROTATED and a new ACTIVE one replaces it, or nothing changes (the old key stays authorised). The new secret is in this answer only.',
         tags,
-        params: keyParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' }),
+        params: ProjectKeyParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: EmptyBodySchema,
         response: {
-          201: json(Type.Ref('KeyRotated'), 'The new key, its secret (shown once) and the replaced key.'),
+          201: json(ref(KeyRotatedSchema), 'The new key, its secret (shown once) and the replaced key.'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option.'),
           404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no ACTIVE key of this id; or ${UNMOUNTED}.`),

@@ -15,7 +15,6 @@
  * and event-page has no GET (405).
  */
 import type { FastifyRequest } from 'fastify';
-import Type from 'typebox';
 import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
 import { customerWebhookSecret, eventPublicId, requireWatchable, rowOf } from '../../core/monitoring/customer.js';
@@ -23,15 +22,26 @@ import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE, parseInstant } from '../../core/storable.js';
 import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorStore, type EventPageQuery } from '../../core/store.js';
-import { StoreError } from '../../store/errors.js';
+import { StoreError } from '../../store/schema/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
-import { empty, json, problem, StoredText } from '../schemas/common.js';
+import { empty, EmptyBodySchema, EmptyQuerySchema, json, problem, ProjectParamsSchema, ref } from '../schemas/common.js';
+import {
+  CustomerDeliveryListSchema,
+  CustomerEventListSchema,
+  CustomerWebhookCreatedSchema,
+  CustomerWebhookRequestSchema,
+  CustomerWebhookStateSchema,
+  EventPageRequestSchema,
+  EventPageSchema,
+  ProjectWatchCreatedSchema,
+  ProjectWatchListSchema,
+  ProjectWatchParamsSchema,
+  ProjectWatchRequestSchema,
+  ScheduledUsageListSchema,
+  WatchReportSchema,
+} from '../schemas/session-monitor.js';
 import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
-
-const NoQuerySchema = Type.Object({}, { additionalProperties: false });
-const ProjectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
-const WatchParamsSchema = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
 
 const NOT_YOURS = `NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or ${UNMOUNTED}.`;
 const NO_WATCH = `NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or ${UNMOUNTED}.`;
@@ -141,8 +151,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Session core (through the cookie gateway). Active watches, oldest first, and whether this daemon runs the automatic worker.',
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('ProjectWatchList'), 'The watches.'), ...SESSION_PROBLEMS },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(ProjectWatchListSchema), 'The watches.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
         queryOptions(request, []);
@@ -160,11 +170,11 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description: `Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's ${L.attempts} attempts per rolling ${L.windowDays} days. A DID the project already watches gives its existing watch (200).`,
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Ref('ProjectWatchRequest'),
+        querystring: EmptyQuerySchema,
+        body: ref(ProjectWatchRequestSchema),
         response: {
-          200: json(Type.Ref('ProjectWatchCreated'), 'The project already watches this DID: its watch.'),
-          201: json(Type.Ref('ProjectWatchCreated'), 'The new watch.'),
+          200: json(ref(ProjectWatchCreatedSchema), 'The project already watches this DID: its watch.'),
+          201: json(ref(ProjectWatchCreatedSchema), 'The new watch.'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.'),
           429: problem(`RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has ${L.watchesPerProject} active watches (remove one first).`),
@@ -192,8 +202,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionDeleteWatch',
         description: 'Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.',
         tags,
-        params: WatchParamsSchema,
-        querystring: NoQuerySchema,
+        params: ProjectWatchParamsSchema,
+        querystring: EmptyQuerySchema,
         response: { 204: empty('Removed.'), ...SESSION_PROBLEMS, 404: problem(NO_WATCH) },
       },
       handler: async (request, reply) => {
@@ -212,10 +222,10 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionListEvents',
         description: `Session core (through the cookie gateway). Every event of the last ${L.windowDays} days, newest first — or, above ${L.eventList}, a refusal (409 MONITOR_REPORT_CAPACITY), never a truncated list: page them with event-page. No query option is taken (cursors are POST bodies).`,
         tags,
-        params: WatchParamsSchema,
-        querystring: NoQuerySchema,
+        params: ProjectWatchParamsSchema,
+        querystring: EmptyQuerySchema,
         response: {
-          200: json(Type.Ref('CustomerEventList'), 'The events.'),
+          200: json(ref(CustomerEventListSchema), 'The events.'),
           ...SESSION_PROBLEMS,
           404: problem(NO_WATCH),
           409: problem(`MONITOR_REPORT_CAPACITY: more than ${L.eventList} events in the window; use event-page.`),
@@ -242,11 +252,11 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description:
           'Session core (through the cookie gateway). The first page (no snapshotEventId) fixes the snapshot watermark: the newest event of the 30-day window (at or before asOf). Pages go newest first in persistence order; each gives hasMore and the next cursor (snapshotEventId, beforeEventId, asOf) to send back as the body with a limit. Events recorded after the watermark never appear in its pages, and every event up to it appears exactly once. Strict body; cursors in a query string or a GET are refused.',
         tags,
-        params: WatchParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Ref('EventPageRequest'),
+        params: ProjectWatchParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ref(EventPageRequestSchema),
         response: {
-          200: json(Type.Ref('EventPage'), 'The page.'),
+          200: json(ref(EventPageSchema), 'The page.'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not an EventPageRequest (limit 1..100; nothing else), an event id is malformed, or beforeEventId comes without snapshotEventId; INVALID_OPTIONS: a query option.'),
           404: problem(`${NO_WATCH.replace(`; or ${UNMOUNTED}.`, '')}; or snapshotEventId / beforeEventId is not an event of this watch; or ${UNMOUNTED}.`),
@@ -281,11 +291,11 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionWatchReport',
         description: `Session core (through the cookie gateway). The watch and every event of the last ${L.windowDays} days, from one snapshot — complete, or refused with 409 MONITOR_REPORT_CAPACITY above ${L.reportRows} events or ${L.reportBytes / 1024 / 1024} MiB; never partial. No baseline document is included.`,
         tags,
-        params: WatchParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' }),
+        params: ProjectWatchParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: EmptyBodySchema,
         response: {
-          200: json(Type.Ref('WatchReport'), 'The report.'),
+          200: json(ref(WatchReportSchema), 'The report.'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option.'),
           404: problem(NO_WATCH),
@@ -319,8 +329,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('CustomerWebhookState'), 'The webhook.'), ...SESSION_PROBLEMS },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(CustomerWebhookStateSchema), 'The webhook.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
         queryOptions(request, []);
@@ -339,10 +349,10 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
           'Session core (through the cookie gateway). The URL must pass the egress policy (https, public addresses) now and at every delivery. The service makes the signing secret: it is in this answer only. A webhook already set is replaced: disabled, its queued deliveries cancelled. Events recorded from now on are delivered (none from before).',
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
-        body: Type.Ref('CustomerWebhookRequest'),
+        querystring: EmptyQuerySchema,
+        body: ref(CustomerWebhookRequestSchema),
         response: {
-          201: json(Type.Ref('CustomerWebhookCreated'), 'The configuration and its secret (shown once).'),
+          201: json(ref(CustomerWebhookCreatedSchema), 'The configuration and its secret (shown once).'),
           ...SESSION_PROBLEMS,
           400: problem('INVALID_REQUEST: the body is not {url}; INVALID_OPTIONS: a query option.'),
           403: problem('EGRESS_BLOCKED: the URL is not https or its host resolves to a non-public address.'),
@@ -370,7 +380,7 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.',
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
+        querystring: EmptyQuerySchema,
         response: { 204: empty('Disabled (or none was set).'), ...SESSION_PROBLEMS },
       },
       handler: async (request, reply) => {
@@ -389,8 +399,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         description: `Session core (through the cookie gateway). The newest ${L.deliveryList} deliveries of the last ${L.windowDays} days: metadata only — never a body, signature, secret, lease or the receiver's answer.`,
         tags,
         params: ProjectParamsSchema,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('CustomerDeliveryList'), 'The deliveries.'), ...SESSION_PROBLEMS },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(CustomerDeliveryListSchema), 'The deliveries.'), ...SESSION_PROBLEMS },
       },
       handler: async (request) => {
         queryOptions(request, []);
@@ -407,8 +417,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'sessionScheduledUsage',
         description: `Session core (through the cookie gateway). Per project of the owner: the allowance (${L.attempts} attempts per rolling ${L.windowDays} days, failures counted; it does not consume the API allowance), the attempts used, the due checks skipped because it was used up, and the next due check.`,
         tags,
-        querystring: NoQuerySchema,
-        response: { 200: json(Type.Ref('ScheduledUsageList'), 'The usage.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: ${UNMOUNTED}.`) },
+        querystring: EmptyQuerySchema,
+        response: { 200: json(ref(ScheduledUsageListSchema), 'The usage.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: ${UNMOUNTED}.`) },
       },
       handler: async (request) => {
         queryOptions(request, []);

@@ -6,10 +6,9 @@
  * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile
  * only (directOnly): with --public it is an unknown path (404).
  */
-import Type from 'typebox';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
-import { json, problem } from '../schemas/common.js';
+import { EmptyQuerySchema, json, problem } from '../schemas/common.js';
 import { sessionGuard, UNMOUNTED } from './commercial.js';
 import { OwnerProjectsSchema } from '../schemas/session-projects.js';
 
@@ -30,7 +29,7 @@ export function sessionProjectRoutes(ctx: ServerContext): RouteDef[] {
         description:
           "svc's addition to the owner-session routes: the projects of every tenant the session's owner owns, oldest first. Reached through the cookie gateway only (its session cookie; the gateway presents the verified-session bridge).",
         tags: ['session'],
-        querystring: Type.Object({}, { additionalProperties: false }),
+        querystring: EmptyQuerySchema,
         response: {
           200: json(OwnerProjectsSchema, 'The owner and the projects.'),
           400: problem('INVALID_OPTIONS: a query option (none is taken).'),

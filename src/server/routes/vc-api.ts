@@ -19,8 +19,8 @@ import { ProblemError } from '../../core/problems.js';
 import { truncate } from '../../core/text.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody } from '../http.js';
-import Type from 'typebox';
-import { bodyRouteProblems, json, type ContentResponse } from '../schemas/common.js';
+import { bodyRouteProblems, json, ProblemSchema, ref, type ContentResponse } from '../schemas/common.js';
+import { VcApiVerificationResultSchema, VcApiVerifyCredentialRequestSchema } from '../schemas/vc-api.js';
 
 /** A ProblemDetails entry of a VC-API result. */
 export interface VcApiProblemDetails {
@@ -159,8 +159,8 @@ function vcApiNotVerified(description: string): ContentResponse {
   return {
     description,
     content: {
-      'application/json': { schema: Type.Ref('VcApiVerificationResult') },
-      'application/problem+json': { schema: Type.Ref('Problem') },
+      'application/json': { schema: ref(VcApiVerificationResultSchema) },
+      'application/problem+json': { schema: ref(ProblemSchema) },
     },
   };
 }
@@ -178,9 +178,9 @@ export function vcApiRoutes(ctx: ServerContext): RouteDef[] {
         description:
           "VC-API's verifyCredential: the same verification as /v1/credentials/verify, answered as a VerificationResult. 200 only when verified (svc status VALID); a credential that does not verify is 400 with verified false and the reasons in errors.",
         tags: ['verification'],
-        body: Type.Ref('VcApiVerifyCredentialRequest'),
+        body: ref(VcApiVerifyCredentialRequestSchema),
         response: {
-          200: json(Type.Ref('VcApiVerificationResult'), 'Verified: svc verified the credential as VALID.'),
+          200: json(ref(VcApiVerificationResultSchema), 'Verified: svc verified the credential as VALID.'),
           400: vcApiNotVerified(
             'application/json: the credential did not verify (verified false, the reasons in errors), or an EnvelopedVerifiableCredential could not be read. application/problem+json: INVALID_REQUEST (the body is not a JSON object, has a duplicate or unknown member, verifiableCredential is missing or not an object, options is not an object) or INVALID_OPTIONS (a check svc does not run, challenge or domain).',
           ),

@@ -16,8 +16,15 @@ import { ProblemError } from '../../core/problems.js';
 import type { Relationship } from '../../core/resolve/types.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers } from '../http.js';
-import Type from 'typebox';
-import { json, problem, bodyRouteProblems } from '../schemas/common.js';
+import { json, problem, bodyRouteProblems, ref } from '../schemas/common.js';
+import {
+  CredentialVerificationSchema,
+  CredentialVerifyRequestSchema,
+  JwsVerificationSchema,
+  JwsVerifyRequestSchema,
+  PolicyDecisionSchema,
+  PolicyEvaluateRequestSchema,
+} from '../schemas/verification.js';
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
@@ -57,9 +64,9 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'verifyCredential',
         description: 'A failed check is a 200 result (status other than VALID); only VALID means accepted.',
         tags: ['verification'],
-        body: Type.Ref('CredentialVerifyRequest'),
+        body: ref(CredentialVerifyRequestSchema),
         response: {
-          200: json(Type.Ref('CredentialVerification'), 'The verification, whatever its status.'),
+          200: json(ref(CredentialVerificationSchema), 'The verification, whatever its status.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
           ...bodyRouteProblems(),
         },
@@ -81,9 +88,9 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'fastVerifyJws',
         description: 'The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.',
         tags: ['verification'],
-        body: Type.Ref('JwsVerifyRequest'),
+        body: ref(JwsVerifyRequestSchema),
         response: {
-          200: json(Type.Ref('JwsVerification'), 'The JWS verification, whatever its status.'),
+          200: json(ref(JwsVerificationSchema), 'The JWS verification, whatever its status.'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
           ...bodyRouteProblems(),
         },
@@ -106,9 +113,9 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'evaluatePolicy',
         description: 'The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.',
         tags: ['verification'],
-        body: Type.Ref('PolicyEvaluateRequest'),
+        body: ref(PolicyEvaluateRequestSchema),
         response: {
-          200: json(Type.Ref('PolicyDecision'), 'The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null).'),
+          200: json(ref(PolicyDecisionSchema), 'The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null).'),
           400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID.'),
           ...bodyRouteProblems(),
         },

@@ -195,3 +195,11 @@ export const BILLING_SCHEMAS: TSchema[] = [
   PeriodClosedSchema,
   TenantBillingSchema,
 ];
+
+// Request schemas of the routes (no `$id`: inlined where a route uses them; `{project}` is common.ts's).
+
+/** `{tenant}`: a tenant of the control routes. */
+export const TenantParamsSchema = Type.Object({ tenant: StoredText() }, { additionalProperties: false });
+
+/** `{tenant, subject}`: an owner of a tenant, to detach. */
+export const TenantOwnerParamsSchema = Type.Object({ tenant: StoredText(), subject: StoredText() }, { additionalProperties: false });

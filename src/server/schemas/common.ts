@@ -1,12 +1,14 @@
 /**
  * The pieces every route schema shares: the problem object (SPEC §7), the response shapes, and
- * the route schema type. Resource schemas carry an `$id`: @fastify/swagger makes them
- * `components.schemas` and routes refer to them with `Type.Ref(id)`.
+ * the route schema type, and the request schemas several route files share. Resource schemas
+ * carry an `$id`: @fastify/swagger makes them `components.schemas`; schemas refer to them with
+ * `Type.Ref(id)`, routes with `ref(schema)`. A route file builds no schema of its own: what it
+ * takes and answers is in schemas/<its name>.ts or here (test/unit/route-schemas.test.ts).
  *
  * The same schemas validate requests and serialise responses (compilers.ts) and make
  * openapi.json; the contract test holds every answer of the daemon suites to the document.
  */
-import Type, { type TSchema, type TStringOptions } from 'typebox';
+import Type, { type TRef, type TSchema, type TStringOptions } from 'typebox';
 import { STORED_TEXT_PATTERN } from '../../core/storable.js';
 
 /** `schema` or null (`anyOf [schema, null]` in the document). */
@@ -48,6 +50,35 @@ export const ProblemSchema = Type.Object(
 );
 
 export const COMMON_SCHEMAS: TSchema[] = [TraceStageSchema, ProblemSchema];
+
+/**
+ * A reference to a resource schema (one with an `$id`, a component of openapi.json): `Type.Ref` of
+ * its id, taken from the schema value itself so that a route cannot name a component that does not
+ * exist. A schema without an `$id` is a mistake of this code, found when the routes are built.
+ */
+export function ref(schema: TSchema): TRef {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('ref(): the schema has no $id, so it is no component to refer to');
+  return Type.Ref(id);
+}
+
+// Request schemas several route files share. Without an `$id` (and outside ALL_SCHEMAS), each is
+// inlined in the document where a route uses it, as it was written in the route before.
+
+/** The querystring of a route that takes no query option: anything in the query is a 400. */
+export const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
+
+/** The body of a route that takes nothing: an empty object. */
+export const EmptyBodySchema = Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' });
+
+/** `{did}`: the DID of a resolution route, of the W3C binding's (w3c.ts) and of a DID's claims. */
+export const DidParamSchema = Type.Object(
+  { did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) },
+  { additionalProperties: false },
+);
+
+/** `{project}`: a project of the commercial routes and the session core's (keys, monitoring). */
+export const ProjectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
 
 /** A response in one content type. */
 export interface ContentResponse {

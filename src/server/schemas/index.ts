@@ -1,7 +1,8 @@
 /**
  * Every schema with an `$id`, registered once with `app.addSchema` (app.ts): @fastify/swagger
  * emits them as `components.schemas`, named by their `$id`, and routes refer to them with
- * `Type.Ref(id)`. The order here is the order of `components.schemas` in openapi.json.
+ * `ref(schema)` (common.ts: `Type.Ref` of its `$id`). The order here is the order of
+ * `components.schemas` in openapi.json.
  */
 import type { TSchema } from 'typebox';
 import { CLAIM_SCHEMAS } from './claims.js';

@@ -6,6 +6,7 @@
  * `evt_<n>`.
  */
 import Type, { type TSchema } from 'typebox';
+import { INSTANT_RANGE } from '../../core/storable.js';
 import { Nullable, StoredText } from './common.js';
 
 export const WATCH_INTERVAL = { min: 60, max: 86_400, default: 3_600 } as const;
@@ -127,3 +128,28 @@ export const MONITORING_SCHEMAS: TSchema[] = [
   MonitoringStatusSchema,
   RetentionPreviewSchema,
 ];
+
+// Request schemas of the routes (no `$id`: inlined where a route uses them).
+
+/** `{id}`: an operator watch. */
+export const WatchIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
+/** The body of POST /v1/monitoring/watches/{id}/check: nothing, or an empty object. */
+export const WatchCheckBodySchema = Type.Optional(
+  Type.Object({}, { additionalProperties: false, description: 'Nothing: the check takes no options (an empty object, or no body).' }),
+);
+
+/** The query of GET /v1/monitoring/events. */
+export const MonitorEventsQuerySchema = Type.Object({ watchId: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}$' })) }, { additionalProperties: false });
+
+/** The query of GET /v1/monitoring/retention-preview. */
+export const RetentionPreviewQuerySchema = Type.Object(
+  {
+    before: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: `The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from ${INSTANT_RANGE}.`,
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -3,7 +3,7 @@
  * /v1/status. Closed like the handlers' objects, so the contract test catches drift.
  */
 import Type, { type TSchema } from 'typebox';
-import { json, problem, type RouteSchema } from './common.js';
+import { EmptyQuerySchema, json, problem, type RouteSchema } from './common.js';
 
 const ProfileSchema = Type.Union([Type.Literal('direct'), Type.Literal('public')]);
 
@@ -150,7 +150,6 @@ export const ServiceStatusSchema = Type.Object(
 
 export const PROBE_SCHEMAS: TSchema[] = [HealthSchema, ReadySchema, ServiceStatusSchema];
 
-const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
 const BAD_REQUEST = problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding');
 
 export const PROBE_ROUTE_SCHEMAS = {

@@ -10,7 +10,7 @@
  * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
  */
 import Type, { type TSchema } from 'typebox';
-import { json, Nullable, problem, TraceStageSchema, type RouteSchema } from './common.js';
+import { DidParamSchema, EmptyQuerySchema, json, Nullable, problem, TraceStageSchema, type RouteSchema } from './common.js';
 
 // ---------------------------------------------------------------- enumerations (exact, SPEC §2)
 
@@ -599,8 +599,6 @@ export const DiffQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
-
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof RESOLUTION_REFS>`. */
 export const RESOLUTION_REFS = {
   TraceStage: TraceStageSchema,
@@ -649,12 +647,6 @@ export const RESOLUTION_SCHEMAS: TSchema[] = Object.entries(RESOLUTION_REFS)
   .map(([, schema]) => schema);
 
 // ---------------------------------------------------------------- route schemas
-
-/** `{did}`: the DID of a resolution route (and of the W3C binding's, w3c.ts). */
-export const DidParamSchema = Type.Object(
-  { did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) },
-  { additionalProperties: false },
-);
 
 const DidUrlParamSchema = Type.Object(
   { didUrl: Type.String({ description: 'The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query.' }) },

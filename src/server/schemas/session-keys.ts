@@ -41,3 +41,8 @@ export const KeyRotatedSchema = Type.Object(
 );
 
 export const SESSION_KEY_SCHEMAS: TSchema[] = [ApiKeyMetadataSchema, ApiKeyListSchema, KeyRequestSchema, KeyIssuedSchema, KeyRotatedSchema];
+
+// Request schemas of the routes (no `$id`: inlined where a route uses them; `{project}` is common.ts's).
+
+/** `{project, key}`: a key of a project. */
+export const ProjectKeyParamsSchema = Type.Object({ project: StoredText(), key: StoredText() }, { additionalProperties: false });

@@ -204,3 +204,8 @@ export const SESSION_MONITOR_SCHEMAS: TSchema[] = [
   ScheduledUsageSchema,
   ScheduledUsageListSchema,
 ];
+
+// Request schemas of the routes (no `$id`: inlined where a route uses them; `{project}` is common.ts's).
+
+/** `{project, watch}`: a watch of a project. */
+export const ProjectWatchParamsSchema = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });

@@ -5,8 +5,8 @@
  * DereferencingResult, DidDocument) are resolution.ts's.
  */
 import Type from 'typebox';
-import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
-import { DidParamSchema, EmptyQuerySchema, ResolveQuerySchema } from './resolution.js';
+import { DidParamSchema, empty, EmptyQuerySchema, problem, type ContentResponse, type RouteSchema } from './common.js';
+import { ResolveQuerySchema } from './resolution.js';
 
 /** The W3C binding's POST body: resolution options (values are read as strings) and `accept`. */
 export const W3cOptionsBodySchema = Type.Object(

@@ -5,7 +5,7 @@
  * otherwise.
  */
 import Type from 'typebox';
-import { empty, problem, type ContentResponse, type RouteSchema } from './common.js';
+import { empty, EmptyQuerySchema, problem, type ContentResponse, type RouteSchema } from './common.js';
 import { McpInspectQuerySchema } from './inspection.js';
 import { NoCacheQuerySchema } from './resolution.js';
 
@@ -114,7 +114,7 @@ export const WEB_ROUTE_SCHEMAS = {
     description: 'Immutable: a new build has new names. Cached for a year; gzip when accepted; 304 for a matching If-None-Match.',
     tags: TAGS,
     params: Type.Object({ name: Type.String({ description: 'e.g. dossier.3f9c0e1a2b4d5c6e.css or favicon.0a1b2c3d4e5f6a7b.svg, as the pages link it.' }) }, { additionalProperties: false }),
-    querystring: Type.Object({}, { additionalProperties: false }),
+    querystring: EmptyQuerySchema,
     response: {
       200: {
         description: 'The asset',

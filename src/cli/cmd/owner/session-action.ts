@@ -6,7 +6,7 @@ import { signClaimPayload } from '../../../core/delegation/mint.js';
 import { parseJsonText } from '../../../core/encoding/json.js';
 import { ProblemError } from '../../../core/problems.js';
 import { ConfigError } from '../../../runtime/node.js';
-import { defaultStorePath } from '../../../store/paths.js';
+import { defaultStorePath } from '../../../store/schema/paths.js';
 import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from '../../cmdutil/errors.js';
 import { EXIT, exitForProblem } from '../../cmdutil/exit-codes.js';
 import { writeReport } from '../../cmdutil/paging.js';

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { selfSignedCertificate } from '../../../net/certificate.js';
 import { classifyAddress, parseIp } from '../../../net/ip.js';
-import { defaultStorePath } from '../../../store/paths.js';
+import { defaultStorePath } from '../../../store/schema/paths.js';
 
 /** The certificate's subject: how a bundle tells this receiver's certificates from others. */
 export const LISTENER_CN = 'svc webhook listen';
