@@ -4,8 +4,8 @@
  * man/svc.1; a test checks the committed page is the generated one and renders without warnings.
  */
 import type { Argument, Command, Help, Option } from 'commander';
-import { ENVIRONMENT, type EnvironmentScope } from './cmdutil/environment.js';
-import { EXIT_CODES_HELP } from './cmdutil/exit-codes.js';
+import { ENVIRONMENT, ENVIRONMENT_RULE, type EnvironmentScope } from './cmdutil/environment.js';
+import { exitCodeDescriptions } from './cmdutil/exit-codes.js';
 import { VERSION } from '../version.js';
 
 /** Text as roff reads it: backslashes and minus signs escaped, non-ASCII as \[uXXXX], no control lines. */
@@ -76,7 +76,7 @@ const SCOPES: ReadonlyArray<[EnvironmentScope, string]> = [
 ];
 
 function environmentSection(): string[] {
-  const out = ['.SH ENVIRONMENT', 'An empty value counts as unset; a value svc cannot use is refused before anything runs (exit 2).'];
+  const out = ['.SH ENVIRONMENT', roff(ENVIRONMENT_RULE)];
   for (const [scope, title] of SCOPES) {
     out.push(`.SS "${roff(title)}"`);
     for (const v of ENVIRONMENT.filter((e) => e.scope === scope)) out.push('.TP', `.B ${v.name}`, roff(`${v.description}. Default: ${v.default}.`));
@@ -84,23 +84,13 @@ function environmentSection(): string[] {
   return out;
 }
 
-/**
- * EXIT STATUS from the same text as `svc --help`: `  0    pass: …` and its indented
- * continuation lines, then the notes below the list.
- */
+/** EXIT STATUS from the same text as `svc --help` (exitCodeDescriptions reads it). */
 function exitStatusSection(): string[] {
-  const entries: Array<[string, string]> = [];
-  const notes: string[] = [];
-  for (const line of EXIT_CODES_HELP.split('\n').slice(1)) {
-    const start = /^ {2}(\d+)\s+(.*)$/.exec(line);
-    if (start) entries.push([start[1]!, start[2]!]);
-    else if (/^ {3,}/.test(line) && entries.length > 0 && notes.length === 0) entries[entries.length - 1]![1] += ` ${line.trim()}`;
-    else notes.push(line);
-  }
+  const { codes, notes } = exitCodeDescriptions();
   return [
     '.SH "EXIT STATUS"',
     'The same for every command, so scripts and CI gates can rely on them:',
-    ...entries.flatMap(([code, text]) => ['.TP', `.B ${code}`, roff(text)]),
+    ...codes.flatMap(({ code, text }) => ['.TP', `.B ${code}`, roff(text)]),
     ...(notes.length > 0 ? ['.PP', ...paragraphs(notes.join('\n'))] : []),
   ];
 }

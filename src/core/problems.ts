@@ -227,6 +227,19 @@ export const PROBLEM_HINTS: HintWording = {
     "check the endpoint URL: something answered there, but not an MCP server — a Streamable HTTP endpoint is the server's MCP path (often /mcp), not its home page or API; retrying will not help",
 };
 
+/**
+ * The problems each hint comes with, as its throwers give it (src/net/fetch.ts: egress-allow,
+ * host-name, extra-ca; src/core/methods/web-fetch.ts: did-web-port on any of HINTED;
+ * src/core/mcp/client.ts: mcp-endpoint). docs/reference/problems.md lists the hints by code from it.
+ */
+export const PROBLEM_HINT_CODES: { readonly [K in ProblemHint['kind']]: readonly ProblemCode[] } = {
+  'egress-allow': ['EGRESS_BLOCKED'],
+  'extra-ca': ['UPSTREAM_UNAVAILABLE'],
+  'host-name': ['UPSTREAM_UNAVAILABLE'],
+  'did-web-port': ['EGRESS_BLOCKED', 'UPSTREAM_UNAVAILABLE', 'NOT_FOUND'],
+  'mcp-endpoint': ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+};
+
 /** The hint as the terminal's `hint:` line says it. */
 export function hintText(hint: ProblemHint): string {
   return (PROBLEM_HINTS[hint.kind] as (h: ProblemHint) => string)(hint);

@@ -17,15 +17,6 @@ import { cleanEnv, repoRoot, svcIn, type Run } from '../support/cli.js';
 const README = path.join(repoRoot, 'README.md');
 const DOCS = path.join(repoRoot, 'docs');
 
-/**
- * The pages the docgen helper generates (`npm run docs`), which this branch does not have yet.
- * TODO(docgen branch): remove this allowance when the docgen branch is merged — from then on the
- * generated pages exist and a link to a missing one fails like any other.
- */
-const GENERATED_NOT_YET_MERGED = new Set(
-  ['commands.md', 'environment.md', 'http-api.md', 'problems.md', 'exit-codes.md'].map((name) => path.join(DOCS, 'reference', name)),
-);
-
 function markdownFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -103,7 +94,7 @@ function brokenLink(link: Link): string | null {
   const [pathPart, anchor] = link.target.split('#', 2) as [string, string | undefined];
   const target = pathPart === '' ? link.from : path.resolve(path.dirname(link.from), decodeURIComponent(pathPart));
   if (path.relative(repoRoot, target).startsWith('..')) return 'leaves the repository';
-  if (!existsSync(target)) return GENERATED_NOT_YET_MERGED.has(target) && anchor === undefined ? null : 'no such file';
+  if (!existsSync(target)) return 'no such file';
   if (anchor === undefined) return null;
   if (statSync(target).isDirectory() || !target.endsWith('.md')) return `an anchor into ${path.relative(repoRoot, target)}, which has no headings`;
   return anchorsOf(target).has(anchor) ? null : `no heading #${anchor} in ${path.relative(repoRoot, target)}`;

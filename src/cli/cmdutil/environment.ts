@@ -227,7 +227,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
 ];
 
-const SCOPE_TITLES: Readonly<Record<EnvironmentScope, string>> = {
+/** Each scope's title, in the order `svc help environment` and docs/reference/environment.md list them. */
+export const SCOPE_TITLES: Readonly<Record<EnvironmentScope, string>> = {
   'every command': 'Every command',
   output: 'Output (colour, layout and paging)',
   'svc serve': 'svc serve (the daemon)',
@@ -247,15 +248,15 @@ export function environmentLines(variables: readonly EnvironmentVariable[], inde
   );
 }
 
+/** How every variable is read (`svc help environment`, docs/reference/environment.md). */
+export const ENVIRONMENT_RULE = 'An empty value counts as unset; a value svc cannot use is refused before anything runs (exit 2).';
+
 /** `svc help environment`. */
 export function environmentHelp(width = DEFAULT_WIDTH): string {
   const sections = (Object.keys(SCOPE_TITLES) as EnvironmentScope[]).map((scope) =>
     [`${SCOPE_TITLES[scope]}:`, ...environmentLines(ENVIRONMENT.filter((v) => v.scope === scope), '  ', width)].join('\n'),
   );
-  const intro = wrapWords(
-    'Environment variables svc reads. An empty value counts as unset; a value svc cannot use is refused before anything runs (exit 2).',
-    Math.max(MIN_TEXT_WIDTH, width),
-  );
+  const intro = wrapWords(`Environment variables svc reads. ${ENVIRONMENT_RULE}`, Math.max(MIN_TEXT_WIDTH, width));
   return `${intro.join('\n')}
 
 ${sections.join('\n\n')}

@@ -13,24 +13,28 @@
  */
 import type { Command } from 'commander';
 import type { CliIo } from './io.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
 import { colorLevel, styleFor } from './color.js';
 import { printable } from '../../present/text.js';
 import type { Style } from './layout.js';
 
-/** The CLI's own codes, beside the problem codes. */
+/** The CLI's own codes, beside the problem codes (what each means: CLI_ERROR_GUIDE). */
 export const CLI_ERROR_CODES = {
-  /** The command line or a setting is wrong (exit 2). */
   USAGE_ERROR: 'USAGE_ERROR',
-  /** `svc serve` could not listen (exit 4; a host that does not resolve is a USAGE_ERROR). */
   LISTEN_FAILED: 'LISTEN_FAILED',
-  /** `svc backup` could not copy the database (exit 4). */
   BACKUP_FAILED: 'BACKUP_FAILED',
-  /** The output could not be written (exit 4; a reader that went away is not an error). */
   OUTPUT_FAILED: 'OUTPUT_FAILED',
-  /** `svc monitor` could not reach the daemon (exit 4). */
   DAEMON_UNREACHABLE: 'DAEMON_UNREACHABLE',
 } as const;
+
+/** What each of the CLI's own codes means and the exit code it comes with (docs/reference/problems.md lists them). */
+export const CLI_ERROR_GUIDE: Readonly<Record<keyof typeof CLI_ERROR_CODES, { exit: ExitCode; meaning: string }>> = {
+  USAGE_ERROR: { exit: EXIT.USAGE, meaning: 'The command line or a setting is wrong.' },
+  LISTEN_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'svc serve (or svc webhook listen) could not listen; a host that does not resolve is a USAGE_ERROR.' },
+  BACKUP_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'svc backup could not copy the database (nothing is left behind).' },
+  OUTPUT_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'The output could not be written; a reader that went away is not an error.' },
+  DAEMON_UNREACHABLE: { exit: EXIT.NO_ANSWER, meaning: 'A command that calls a daemon (svc monitor, svc owner, svc claim, svc claims, svc directory) could not reach it, or the cookie gateway.' },
+};
 
 /** A stage of a problem's trace, as the problem object carries it. */
 export interface ProblemTraceStage {

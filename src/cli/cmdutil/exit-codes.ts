@@ -53,6 +53,38 @@ An error is one line on stderr (svc: CODE: reason) and a hint; --quiet never hid
 A reader that stops early (svc … | head -1) is not an error: the output ends quietly and the
 exit code is still the command's own.`;
 
+/** One exit code as EXIT_CODES_HELP describes it: its number, its name in EXIT and its text. */
+export interface ExitCodeDescription {
+  code: ExitCode;
+  name: keyof typeof EXIT;
+  /** The help's text for it, its continuation lines joined: `pass: resolved, …`. */
+  text: string;
+}
+
+/**
+ * EXIT_CODES_HELP read back: each code's text (`  0    pass: …` and its indented continuation
+ * lines) and the notes below the list, so the man page's EXIT STATUS and
+ * docs/reference/exit-codes.md say what `svc --help` says. Throws when the help and EXIT do not
+ * list the same codes (a test builds both pages, so such a change cannot pass unnoticed).
+ */
+export function exitCodeDescriptions(): { codes: ExitCodeDescription[]; notes: string[] } {
+  const names = new Map(Object.entries(EXIT).map(([name, code]) => [code as number, name as keyof typeof EXIT]));
+  const codes: ExitCodeDescription[] = [];
+  const notes: string[] = [];
+  for (const line of EXIT_CODES_HELP.split('\n').slice(1)) {
+    const start = /^ {2}(\d+)\s+(.*)$/.exec(line);
+    if (start) {
+      const name = names.get(Number(start[1]));
+      if (name === undefined) throw new Error(`EXIT_CODES_HELP describes exit code ${start[1]}, which EXIT does not have`);
+      codes.push({ code: EXIT[name], name, text: start[2]! });
+    } else if (/^ {3,}/.test(line) && codes.length > 0 && notes.length === 0) codes[codes.length - 1]!.text += ` ${line.trim()}`;
+    else notes.push(line);
+  }
+  const missing = [...names].filter(([code]) => !codes.some((c) => c.code === code)).map(([code, name]) => `${code} (${name})`);
+  if (missing.length > 0) throw new Error(`EXIT_CODES_HELP does not describe exit code ${missing.join(', ')}`);
+  return { codes, notes };
+}
+
 export function exitForResolution(result: EnrichedResolution, strict = false): ExitCode {
   if (result.verdict.outcome === 'DEACTIVATED') return EXIT.CHECK_FAILED;
   if (result.dimensions.some((d) => d.state === 'FAILED')) return EXIT.CHECK_FAILED;

@@ -122,7 +122,7 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
       .option('--report', 'ask for the 30-day report instead (refused above 1000 events or 8 MiB)'),
     'print {events} (or the report) as JSON',
   )
-    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner events --project prj_… --watch wch_…\n  $ svc owner events --project prj_… --watch wch_… --report --json`)
+    .addHelpText('after', '\nExamples:\n  $ svc owner events --project prj_… --watch wch_…\n  $ svc owner events --project prj_… --watch wch_… --report --json')
     .action(async (options: WatchOptions & { report?: boolean }) => (await action()).eventsAction(io, setExit, options));
 
   const webhook = owner
@@ -148,6 +148,6 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .action(async (options: HookOptions) => (await action()).webhookDeliveriesAction(io, setExit, options));
 
   gatewayOptions(owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'), "print the gateway's answer as JSON")
-    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner schedule`)
+    .addHelpText('after', '\nExamples:\n  $ svc owner schedule')
     .action(async (options: GatewayOptions) => (await action()).usageAction(io, setExit, options));
 }
