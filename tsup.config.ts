@@ -3,7 +3,20 @@ import { defineConfig, type Options } from 'tsup';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+// Quiet by default: `npm ci` builds through `prepare`, and tsup's log (some 300 lines: every chunk
+// of every build) stood before the README's first answer. Errors are printed all the same (tsup's
+// `silent` mutes its info lines only); on success one line says what was built.
+// SVC_BUILD_VERBOSE=1 brings tsup's whole log back.
+const verbose = /^(1|true|yes)$/i.test(process.env['SVC_BUILD_VERBOSE'] ?? '');
+const started = performance.now();
+if (!verbose) {
+  process.once('exit', (code) => {
+    if (code === 0) console.log(`svc: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s (SVC_BUILD_VERBOSE=1 for tsup's log)`);
+  });
+}
+
 const svc: Options = {
+  silent: !verbose,
   entry: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   format: ['esm'],
   target: 'node20',
@@ -39,6 +52,7 @@ const svc: Options = {
 // Node ≥ 20 and browsers (no node: import; test/integration/client-bundle.e2e.test.ts holds it so), and one
 // bundled dist/client.d.ts.
 const client: Options = {
+  silent: !verbose,
   entry: { client: 'src/client/index.ts' },
   format: ['esm'],
   target: 'es2022',
@@ -53,6 +67,7 @@ const client: Options = {
 // run, the claim flow), minified into dist/web/. The daemon reads them once, names them by content
 // hash and serves them from memory (src/web/assets.ts); `svc resolve --html` inlines the stylesheet.
 const web: Options = {
+  silent: !verbose,
   entry: { 'web/live': 'src/web/assets/live.js', 'web/claim': 'src/web/assets/claim.js', 'web/dossier': 'src/web/assets/dossier.css' },
   format: ['iife'],
   target: ['chrome110', 'firefox110', 'safari16'],

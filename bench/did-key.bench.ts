@@ -25,7 +25,7 @@ const P256_POOL = 2000;
 const PEER = 'did-resolver + key-did-resolver';
 
 function checkSvc(did: string, r: EnrichedResolution, deep: boolean): void {
-  if (!r || !r.didDocument) throw new Error(`svc returned no didDocument for ${did}`);
+  if (!r?.didDocument) throw new Error(`svc returned no didDocument for ${did}`);
   if (!deep) return;
   if (r.didDocument.id !== did) throw new Error(`svc returned a document for ${String(r.didDocument.id)}, not ${did}`);
   const keys = r.evidence.keys;

@@ -173,7 +173,7 @@ function parseCidrInner(text: string): Cidr | string {
   const slash = text.indexOf('/');
   const addressText = slash === -1 ? text : text.slice(0, slash);
   const prefixText = slash === -1 ? null : text.slice(slash + 1);
-  if (prefixText !== null && prefixText.includes('/')) return 'more than one "/"';
+  if (prefixText?.includes('/')) return 'more than one "/"';
   const address = parseIp(addressText);
   if (address === null) {
     if (addressText.includes('%')) return 'zone ids are not allowed';

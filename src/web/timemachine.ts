@@ -33,7 +33,7 @@ import { RELATIONSHIPS } from '../core/resolve/types.js';
 import type { Observation } from '../core/store.js';
 import { plural } from '../core/text.js';
 import { displayKeyId } from '../present/text.js';
-import { Html, anchorId, html, join } from './html.js';
+import { type Html, anchorId, html, join } from './html.js';
 
 /* ------------------------------------------------------------------ marks */
 

@@ -165,7 +165,7 @@ describe('help', () => {
 
 describe('the tree a command line builds', () => {
   const io = { stdout: process.stdout, stderr: process.stderr, env: {} };
-  const topLevel = (program: ReturnType<typeof buildProgram>) => program.commands.map((c) => [c.name(), ...c.aliases()]).flat();
+  const topLevel = (program: ReturnType<typeof buildProgram>) => program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
 
   it('each registration adds exactly the commands it is listed with, and together they are the whole tree', () => {
     const whole = topLevel(buildProgram(io, () => {}));

@@ -27,10 +27,10 @@ const NOW_S = Math.floor(NOW.getTime() / 1000);
 const AUDIENCE = 'https://verifier.example';
 const VCT = 'https://credentials.example/identity';
 
-export const runtime = () => testRuntime(fixedClock(NOW.toISOString()));
+const runtime = () => testRuntime(fixedClock(NOW.toISOString()));
 
 /** A JWS signer over the signing input with a node:crypto private key (ES*: r‖s, as JOSE writes it). */
-export function signerOf(alg: JwtAlg, privateKey: KeyObject): (data: string) => string {
+function signerOf(alg: JwtAlg, privateKey: KeyObject): (data: string) => string {
   return (data) =>
     alg === 'EdDSA'
       ? sign(null, Buffer.from(data), privateKey).toString('base64url')
@@ -56,7 +56,7 @@ const holder = holderKey();
 const stranger = holderKey();
 
 /** The peer library with `issuer` signing (or `signWith`, a key that is not the issuer's) and `kbHolder` binding. */
-export function library(issuer: JwtIssuer, kbHolder: Holder = holder, signWith: KeyObject = issuer.privateKey): SDJwtVcInstance {
+function library(issuer: JwtIssuer, kbHolder: Holder = holder, signWith: KeyObject = issuer.privateKey): SDJwtVcInstance {
   return new SDJwtVcInstance({
     signer: signerOf(issuer.alg, signWith),
     signAlg: issuer.alg,
@@ -84,7 +84,7 @@ function payload(issuer: JwtIssuer, extra: Record<string, unknown> = {}): Record
 const FRAME = { _sd: ['given_name', 'family_name', 'birthdate'] };
 
 /** An issued SD-JWT VC (every disclosure attached), header kid = the issuer's verification method. */
-export async function issue(issuer: JwtIssuer, extra: Record<string, unknown> = {}, signWith?: KeyObject): Promise<string> {
+async function issue(issuer: JwtIssuer, extra: Record<string, unknown> = {}, signWith?: KeyObject): Promise<string> {
   return library(issuer, holder, signWith).issue(payload(issuer, extra) as never, FRAME as never, { header: { kid: issuer.kid } });
 }
 

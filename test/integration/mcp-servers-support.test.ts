@@ -139,7 +139,7 @@ describe('SDK 1.x legacy servers', () => {
       const list = await post(server, rpc(2, 'tools/list'), { 'mcp-protocol-version': LEGACY });
       expect(list.contentType).toMatch(/^text\/event-stream/);
       expect(list.message?.result.tools).toEqual(POISONED_TOOLS.map(wireTool));
-      const lookup = (list.message?.result.tools as Array<{ name: string; description: string }>).find((t) => t.name === 'lookup_word');
+      const lookup = (list.message!.result.tools as Array<{ name: string; description: string }>).find((t) => t.name === 'lookup_word');
       expect(lookup?.description).toContain('\u200B');
     } finally {
       await server.close();
@@ -260,7 +260,7 @@ describe('SDK 2.x servers', () => {
     try {
       const list = await post(server, rpc(1, 'tools/list', { _meta: MODERN_META }), modernHeaders('tools/list'));
       expect(list.status).toBe(200);
-      const { tools: listed, ...envelope } = list.message?.result;
+      const { tools: listed, ...envelope } = list.message!.result;
       expect(listed).toEqual(tools.map(wireTool));
       expect(list.text).toContain(JSON.stringify(tools.map(wireTool)));
       expect(envelope).toEqual({ resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'svc-test-sdk2', version: '2.4.0' } } });

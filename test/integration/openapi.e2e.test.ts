@@ -156,7 +156,7 @@ describe('openapi.json', () => {
       ['header', 'X-Svc-Signature-256', true],
     ]);
     expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEnvelope' });
-    const eventTypes = (doc.components?.schemas?.['MonitorEventType'] as { anyOf: Array<{ enum: string[] }> }).anyOf.flatMap((s) => s.enum);
+    const eventTypes = (doc.components!.schemas!['MonitorEventType'] as { anyOf: Array<{ enum: string[] }> }).anyOf.flatMap((s) => s.enum);
     expect(eventTypes).toEqual(['identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated', 'identity.resolution.failed', 'identity.resolution.recovered']);
     // An envelope as §2.15 and §6.2 describe it validates; one that breaks them does not.
     const envelope = {

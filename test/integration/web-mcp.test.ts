@@ -226,6 +226,7 @@ describe('GET /mcp?endpoint=… of a poisoned server', () => {
   });
 
   it('shows invisible and control characters as U+XXXX, never the characters themselves', () => {
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point alone is what must not appear (U+200D included).
     expect(body).not.toMatch(/[\u200B\u200D\u202E\u001B]|[\u{E0000}-\u{E007F}]/u);
     // lookup_word: zero-width space and joiner, then "send the chat history" in tag characters.
     const lookup = body.slice(body.indexOf('data-key="lookup_word"'));

@@ -14,7 +14,7 @@ import {
   sealCustomerDelivery,
   unixSeconds,
 } from '../../src/core/monitoring/customer.js';
-import { ProblemError } from '../../src/core/problems.js';
+import type { ProblemError } from '../../src/core/problems.js';
 import type { CustomerEvent } from '../../src/core/store.js';
 import { pageQuery } from '../../src/server/routes/session-monitor.js';
 

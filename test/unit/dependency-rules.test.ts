@@ -462,6 +462,7 @@ describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
       "const j = await import('./j.js');",
       "type K = typeof import('./k.js');",
       "const s = \"import x from './not-an-import.js'\"; // import y from './comment.js'",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the string is source text with a template literal in it.
       "const t = `${'import z from \"./in-template.js\"'} ${`import(\\`nested\\`)`} import('./template.js')`;",
       "const r = /import('\"`/.test(s) ? 1 / 2 : 3; /* import w from './block.js' */",
       "import * as l from 'node:fs';",

@@ -33,12 +33,12 @@ import type { DomainBindingEvidence as CoreDomainBindingEvidence } from '../../s
 import type { ErrorResolutionBody, ResolutionResultBody } from '../../src/server/w3c.js';
 import type { Readiness } from '../../src/server/storage.js';
 import type { RowUsage } from '../../src/store/index.js';
-import { probeRoutes, STANDARDS } from '../../src/server/routes/probes.js';
+import { probeRoutes, type STANDARDS } from '../../src/server/routes/probes.js';
 import { resolutionRoutes } from '../../src/server/routes/resolution.js';
 import { w3cRoutes } from '../../src/server/routes/w3c.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { COMMON_SCHEMAS } from '../../src/server/schemas/common.js';
-import { HealthSchema, PROBE_SCHEMAS, ReadySchema, ServiceStatusSchema } from '../../src/server/schemas/probes.js';
+import { type HealthSchema, PROBE_SCHEMAS, type ReadySchema, type ServiceStatusSchema } from '../../src/server/schemas/probes.js';
 import { RESOLUTION_REFS, RESOLUTION_SCHEMAS } from '../../src/server/schemas/resolution.js';
 
 type Refs = typeof RESOLUTION_REFS;

@@ -72,7 +72,7 @@ const HOSTILE_GRAPH: Graph = {
   ],
 };
 
-const unescape = (text: string): string =>
+const unescapeXml = (text: string): string =>
   text.replace(/&(quot|#39|lt|gt|amp);/g, (_, e: string) => ({ quot: '"', '#39': "'", lt: '<', gt: '>', amp: '&' })[e]!);
 
 interface EdgeElement {
@@ -89,17 +89,17 @@ function edgeElements(svg: string): EdgeElement[] {
   const re = /<g class="edge ([^"]*)" data-from="([^"]*)" data-to="([^"]*)" data-relation="([^"]*)" data-state="([^"]*)">(.*?)<\/g>/g;
   return [...svg.matchAll(re)].map((m) => ({
     cls: m[1]!,
-    from: unescape(m[2]!),
-    to: unescape(m[3]!),
-    relation: unescape(m[4]!),
+    from: unescapeXml(m[2]!),
+    to: unescapeXml(m[3]!),
+    relation: unescapeXml(m[4]!),
     state: m[5]!,
-    text: unescape([...m[6]!.matchAll(/<text[^>]*>(.*?)<\/text>/g)].map((t) => t[1]).join(' ')),
+    text: unescapeXml([...m[6]!.matchAll(/<text[^>]*>(.*?)<\/text>/g)].map((t) => t[1]).join(' ')),
   }));
 }
 
 function nodeElements(svg: string): Array<{ kind: string; id: string; dataKind: string; href: string | null }> {
   const re = /(?:<a class="node-link" href="([^"]*)"><title>[^<]*<\/title>)?<g class="node node-([^"]*)" data-node-id="([^"]*)" data-kind="([^"]*)">/g;
-  return [...svg.matchAll(re)].map((m) => ({ href: m[1] === undefined ? null : unescape(m[1]), kind: m[2]!, id: unescape(m[3]!), dataKind: m[4]! }));
+  return [...svg.matchAll(re)].map((m) => ({ href: m[1] === undefined ? null : unescapeXml(m[1]), kind: m[2]!, id: unescapeXml(m[3]!), dataKind: m[4]! }));
 }
 
 function rects(svg: string): Array<{ x: number; y: number; w: number; h: number }> {
@@ -110,7 +110,7 @@ function rects(svg: string): Array<{ x: number; y: number; w: number; h: number 
 /** The drawn line of each (from, to, state) with its presentation attributes. */
 function lines(svg: string): Array<{ from: string; to: string; state: string; attrs: Record<string, string> }> {
   return [...svg.matchAll(/<path( class="edge-line [^"]*"[^>]*)\/>/g)].map((m) => {
-    const attrs = Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, unescape(a[2]!)]));
+    const attrs = Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, unescapeXml(a[2]!)]));
     return { from: attrs['data-from']!, to: attrs['data-to']!, state: attrs['data-state']!, attrs };
   });
 }
@@ -126,9 +126,9 @@ function tags(markup: string): Array<{ name: string; attrs: string[] }> {
 function tableRows(table: string): Array<{ from: string; to: string; relation: string; state: string; cells: string[] }> {
   const re = /<tr data-from="([^"]*)" data-to="([^"]*)" data-relation="([^"]*)" data-state="([^"]*)">(.*?)<\/tr>/g;
   return [...table.matchAll(re)].map((m) => ({
-    from: unescape(m[1]!),
-    to: unescape(m[2]!),
-    relation: unescape(m[3]!),
+    from: unescapeXml(m[1]!),
+    to: unescapeXml(m[2]!),
+    relation: unescapeXml(m[3]!),
     state: m[4]!,
     cells: [...m[5]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[0]),
   }));
@@ -244,8 +244,8 @@ describe('graphSvg', () => {
       it('places labels apart and clear of every line (boxes estimated at 0.62 em a character)', () => {
         const svg = graphSvg(graph(), did).toString();
         const labels = [...svg.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" text-anchor="(start|end)" font-size="11"[^>]*>([^<]*)<\/text>/g)].map((m) => {
-          const [x, y, w] = [Number(m[1]), Number(m[2]), unescape(m[4]!).length * 11 * 0.62];
-          return { text: unescape(m[4]!), x: m[3] === 'end' ? x - w : x, y: y - 10, w, h: 13 };
+          const [x, y, w] = [Number(m[1]), Number(m[2]), unescapeXml(m[4]!).length * 11 * 0.62];
+          return { text: unescapeXml(m[4]!), x: m[3] === 'end' ? x - w : x, y: y - 10, w, h: 13 };
         });
         expect(labels.length).toBeGreaterThan(0);
         for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!, labels[j]!), `${labels[i]!.text} / ${labels[j]!.text}`).toBe(false);
@@ -422,7 +422,7 @@ describe('graphSvg', () => {
     const elements = edgeElements(svg);
     expect(elements).toHaveLength(HOSTILE_GRAPH.edges.length);
     for (const edge of HOSTILE_GRAPH.edges) {
-      expect(elements.some((e) => e.from === unescape(escapeHtml(edge.from)) && e.to === unescape(escapeHtml(edge.to)) && e.relation === unescape(escapeHtml(edge.relation)))).toBe(true);
+      expect(elements.some((e) => e.from === unescapeXml(escapeHtml(edge.from)) && e.to === unescapeXml(escapeHtml(edge.to)) && e.relation === unescapeXml(escapeHtml(edge.relation)))).toBe(true);
     }
     expect(nodeElements(svg).map((n) => n.id)).toContain(IMG_ID);
   });

@@ -133,6 +133,7 @@ export async function emitReport<T>(
   } else if (!options.quiet) {
     const level = colorLevel(io.stdout, io.env, options.color === false);
     const width = outputWidth(io.stdout, io.env);
+    // biome-ignore lint/correctness/useHookAtTopLevel: useInk is not a React hook; it asks whether the terminal gets the ink dossier.
     if (outcome.drawn && useInk(io.stdout, io.env)) {
       const draw = await outcome.drawn.load();
       const render = (stdout: CliStream) => draw(stdout as NodeJS.WriteStream, { colorLevel: level, width, verbose: options.verbose === true });

@@ -276,7 +276,7 @@ type ParsedBody = { input: JsonObject | string; credential: JsonObject; issuer: 
 /** A list body: a strict JSON object, or (not starting with `{`) a compact JWT. */
 function parseListBody(body: Uint8Array): ParsedBody {
   const text = decodeUtf8(body);
-  if (text !== null && text.trimStart().startsWith('{')) {
+  if (text?.trimStart().startsWith('{')) {
     const parsed = parseJsonBytes(body, 'the list credential');
     if ('error' in parsed) return parsed;
     if (!isJsonObject(parsed.value)) return { error: 'the list credential is not a JSON object' };

@@ -275,7 +275,7 @@
     var head = el('p', 'claim-outcome');
     head.setAttribute('data-status', 'REFUSED');
     head.append(el('strong', 'claim-status', 'REFUSED'), ' ', el('code', 'refusal-code', code), ': ', el('span', 'refusal-reason', str(refusal.reason)));
-    var spent = Object.prototype.hasOwnProperty.call(CHALLENGE_SPENT, code) || attemptsLeft <= 0;
+    var spent = Object.hasOwn(CHALLENGE_SPENT, code) || attemptsLeft <= 0;
     var next = spent
       ? 'This challenge cannot prove control any more; get a new challenge.'
       : 'Fix what the reason names and press Verify again: ' + attemptsLeft + (attemptsLeft === 1 ? ' attempt is left.' : ' attempts are left.');

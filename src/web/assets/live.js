@@ -24,7 +24,7 @@
   var settled = false; // a result or a problem arrived
 
   function num(value) {
-    return typeof value === 'number' && isFinite(value) && value > 0 ? value : 0;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
   }
 
   function str(value) {
