@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { webAssetsBuild } from './tsup.web.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -63,21 +64,8 @@ const client: Options = {
   dts: { entry: { client: 'src/client/index.ts' } },
 };
 
-// The web dossier's assets (src/web/assets): one stylesheet and two scripts for browsers (the live
-// run, the claim flow), minified into dist/web/. The daemon reads them once, names them by content
-// hash and serves them from memory (src/web/assets.ts); `svc resolve --html` inlines the stylesheet.
-const web: Options = {
-  silent: !verbose,
-  entry: { 'web/live': 'src/web/assets/live.js', 'web/claim': 'src/web/assets/claim.js', 'web/dossier': 'src/web/assets/dossier.css' },
-  format: ['iife'],
-  target: ['chrome110', 'firefox110', 'safari16'],
-  platform: 'browser',
-  minify: true,
-  splitting: false,
-  sourcemap: false,
-  clean: false,
-  outExtension: () => ({ js: '.js' }),
-};
+// The web dossier's assets (tsup.web.ts): also built by the tests' global setup when missing.
+const web: Options = { ...webAssetsBuild, silent: !verbose };
 
 export default defineConfig(() => {
   rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });

@@ -30,6 +30,7 @@ export default defineConfig({
     // so a change to a shared result anywhere in svc throws instead of passing unnoticed.
     env: { SVC_FREEZE_RESULTS: '1' },
     setupFiles: ['./test/support/assertion-count.ts'],
+    globalSetup: ['./test/support/web-assets-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

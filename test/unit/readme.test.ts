@@ -42,7 +42,7 @@ function proseLines(text: string): string[] {
 }
 
 /** GitHub's anchor of a heading: the rendered text, lower-cased, punctuation dropped, each space a hyphen. */
-export function githubSlug(heading: string): string {
+function githubSlug(heading: string): string {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, '')

@@ -25,7 +25,7 @@ function withoutComments(text: string): string {
 }
 
 /** `line: text` of each `Type.` call, and of each import of a TypeBox value (a type-only import is fine). */
-export function typeboxInRoute(text: string): string[] {
+function typeboxInRoute(text: string): string[] {
   const code = withoutComments(text);
   const found: string[] = [];
   code.split('\n').forEach((line, i) => {
@@ -39,7 +39,7 @@ export function typeboxInRoute(text: string): string[] {
 }
 
 /** `line: name` of each exported TypeBox value whose name does not end in Schema. */
-export function unsuffixedSchemas(text: string): string[] {
+function unsuffixedSchemas(text: string): string[] {
   const found: string[] = [];
   withoutComments(text)
     .split('\n')

@@ -2,7 +2,8 @@
  * The suite's two layers, kept honest. A test file that starts a process besides the test runner
  * (the built svc binary, `svc serve` as a process, Chromium, python3, a peer server's process, a
  * child of its own) or reads the build (dist/) is named `*.e2e.test.ts`; every other file runs in
- * the test's own process on the sources, needs no build, and is part of `npm run test:fast`.
+ * the test's own process on the sources, needs no build (the web assets it reads are built by
+ * test/support/web-assets-setup.ts when missing), and is part of `npm run test:fast`.
  * `npm test` builds and runs both.
  *
  * A file is placed by what it imports: the helpers that start processes or read the build are
