@@ -37,7 +37,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     logger: false,
     bodyLimit: limits.bodyLimitBytes,
     // Receiving the request: Node's own timers, which need the headers timeout and a short
-    // checking interval to fire on time (DESIGN §10).
+    // checking interval to fire on time.
     requestTimeout: limits.requestTimeoutMs,
     // requireHostHeader off: Node's own answer to an HTTP/1.1 request without Host is a bare 400
     // with no body and none of the SPEC's headers; the onRequest hook answers it as a problem.

@@ -1,9 +1,9 @@
 /**
- * Semantic diff of two observed documents (SPEC §2.6): what a reader of the document cares
- * about — keys, relationships, services, controller, aliases, contexts, domain binding — rather
- * than a line diff. Pure: both documents are read with the same readDocument the resolver uses,
- * so relative and absolute ids, embedded and referenced methods are matched as resolution sees
- * them.
+ * Semantic diff of two observed documents (docs/history.md#svc-diff): what a reader of the document
+ * cares about — keys, relationships, services, controller, aliases, contexts, domain binding —
+ * rather than a line diff. Pure: both documents are read with the same readDocument the resolver
+ * uses, so relative and absolute ids, embedded and referenced methods are matched as resolution
+ * sees them.
  */
 import { canonicalize } from '../canonical.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
