@@ -1,6 +1,7 @@
 /**
  * The exit code of a result's checks, and `--allow-warn`: the one place where a WARN check
- * becomes exit 3 (or 1 with --strict, DESIGN §6) — unless the caller has accepted that warning.
+ * becomes exit 3 (or 1 with --strict; docs/cli.md#exit-codes) — unless the caller has accepted that
+ * warning.
  *
  *   --allow-warn <check-id>[,…]   repeatable; each id must be a check of the command (else a usage
  *                                 error, exit 2, listing them). An accepted WARN stays in the result
