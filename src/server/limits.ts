@@ -20,7 +20,7 @@ export interface ServerLimits {
   intensivePerMinute: number;
   /** Request body limit, bytes (413 above). */
   bodyLimitBytes: number;
-  /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; the SPEC's 45 s by default. */
+  /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; 45 s by default. */
   requestTimeoutMs: number;
   /** Requests doing outbound work at once; more → 503 CAPACITY_EXHAUSTED (SVC_MAX_CONCURRENCY). */
   maxConcurrency: number;

@@ -10,7 +10,7 @@
  *
  * With --allow-warn, --json adds one top-level member to the result: `acceptedWarnings`, the ids
  * of the checks that did WARN and were accepted, in report order ([] when none did). Without it
- * the result is printed as the SPEC has it.
+ * the result is printed exactly as documented.
  *
  * Static (commands register the option from here): no core import but types.
  */

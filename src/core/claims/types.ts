@@ -69,7 +69,7 @@ export const SIGNATURE_CLAIM_SECONDS = 30 * 86_400;
 export const RECHECK_LIFETIME_INTERVALS = 7;
 /** Directory page sizes. */
 export const DIRECTORY_LIMIT = { min: 1, max: 50, default: 20 } as const;
-/** DID methods the directory filters by (the SPEC names web, key, webvh; jwk is listed too). */
+/** DID methods the directory filters by. */
 export const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
 /** Longest free-text query of the directory, in characters. */
 export const DIRECTORY_Q_MAX = 100;

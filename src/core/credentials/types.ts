@@ -149,6 +149,6 @@ export interface CredentialVerification {
   limitations: string[];
   valid: boolean;
   errors: string[];
-  /** SD-JWT VC only (absent for the other formats, which keep exactly the SPEC members): what was disclosed; null when the disclosures could not be read. */
+  /** SD-JWT VC only (absent for the other formats, which keep exactly their documented members): what was disclosed; null when the disclosures could not be read. */
   disclosures?: DisclosureSummary | null;
 }

@@ -194,7 +194,7 @@ export function semanticDiff(from: StoredObservation, to: StoredObservation): Se
     fromDocument: from.document,
     toDocument: to.document,
   };
-  // Keep the SPEC's member order in the serialised object: summary before the documents.
+  // Keep the documented member order in the serialised object: summary before the documents.
   const { fromDocument, toDocument, ...rest } = body;
   return { ...rest, summary: summarise(body), fromDocument, toDocument };
 }

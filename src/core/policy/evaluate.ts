@@ -33,7 +33,7 @@
  * - requireKeyRelationship: a valid key on a fitting curve is listed under the relationship
  *   (a signing curve; for keyAgreement an agreement curve, i.e. not Ed25519). Only unsupported
  *   keys, or methods defined outside the document, under it → INDETERMINATE (svc cannot tell).
- *   Nothing under it, or only invalid or unfit keys → FAIL. Silent in the SPEC, decided here: a
+ *   Nothing under it, or only invalid or unfit keys → FAIL. svc's own choice: a
  *   document without any keys FAILs this rule, because the document itself was obtained and shows
  *   that nothing is authorised (unlike the curve and size rules, there is no vacuous truth to
  *   avoid). observedValue: the ids the document lists under the relationship.

@@ -8,7 +8,7 @@ import type { ProblemError } from '../problems.js';
 import type { EnrichedResolution, Relationship } from '../resolve/types.js';
 
 /**
- * Overall status of a policy. NOT_APPLICABLE is part of the SPEC enumeration but the engine never
+ * Overall status of a policy. NOT_APPLICABLE is part of the documented enumeration but the engine never
  * produces it (see ./evaluate.ts): every rule in a policy is a requirement someone chose to state.
  */
 export const POLICY_STATUSES = ['PASS', 'FAIL', 'INDETERMINATE', 'NOT_APPLICABLE'] as const;

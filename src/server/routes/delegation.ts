@@ -148,7 +148,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
           client: clientOf(request),
           limits: registryLimits,
         });
-        // Beyond the SPEC's {result, registered}: why a requested registration did not happen
+        // Beyond the documented {result, registered}: why a requested registration did not happen
         // (not VALID, a root not allowed, expiring too far ahead, this client's or this root's
         // share of the registry held, the registry full, this client's quota used up…).
         return reply.send(

@@ -62,7 +62,7 @@ async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, re
   if (representation === 'result') {
     return reply.type(DID_URL_DEREFERENCING_MEDIA_TYPE).send(serialized(reply, 200, DID_URL_DEREFERENCING_MEDIA_TYPE, result));
   }
-  // 'content' of a version: its DID document alone (fragments have none: application/json is SPEC's shape).
+  // 'content' of a version: its DID document alone (fragments have none: application/json is svc's own shape).
   return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
 }
 

@@ -108,7 +108,7 @@ export const DelegationVerificationSchema = Type.Object(
   {
     result: Type.Ref('DelegationChainResult'),
     registered: Type.Boolean(),
-    /** Beyond the SPEC: why a requested registration did not happen (only then). */
+    /** svc's addition: why a requested registration did not happen (only then). */
     registrationReason: Type.Optional(Type.String()),
   },
   { $id: 'DelegationVerification', additionalProperties: false },

@@ -192,7 +192,7 @@ export const PolicyEvaluationSchema = Type.Object(
   {
     did: Type.String(),
     policyName: NullableString(),
-    /** NOT_APPLICABLE is in the SPEC's enumeration; svc's engine never produces it. */
+    /** NOT_APPLICABLE is in the documented enumeration; svc's engine never produces it. */
     status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE'), Type.Literal('NOT_APPLICABLE')]),
     headline: Type.String(),
     rulesEvaluated: Type.Integer({ minimum: 0 }),
