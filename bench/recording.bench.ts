@@ -1,5 +1,5 @@
 /**
- * Recording observations under load (issue 23): autocannon against two `svc serve` daemons on
+ * Recording observations under load: autocannon against two `svc serve` daemons on
  * SQLite files, each request a did:key no cache holds (resolved, validated and recorded before
  * the answer), in the same run, rounds interleaved: the default group commit (the observations
  * of one event-loop turn in one transaction, SVC_RECORD_BATCH=64) next to SVC_RECORD_BATCH=1
