@@ -1,5 +1,5 @@
 /**
- * SD-JWT VC credentials (issue 24) through verifyCredential: presentations minted during the run
+ * SD-JWT VC credentials through verifyCredential: presentations minted during the run
  * by an independent implementation, @sd-jwt/sd-jwt-vc 0.19, with node:crypto signers; issuers are
  * did:key (EdDSA, ES256, ES256K) resolved by svc's core, `iss` = the DID, header `kid` = its
  * verification method; and did:web issuers served by the loopback HTTPS host with the test CA.

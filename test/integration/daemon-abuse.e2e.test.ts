@@ -1,5 +1,5 @@
 /**
- * The daemon under abuse (issue 16), `svc serve` started in this process from its command line
+ * The daemon under abuse, `svc serve` started in this process from its command line
  * (a process for a start-up refusal), on loopback: budgets charged
  * before bodies are read, a problem+json answer to requests Node's parser would answer bare,
  * fair capacity across clients (resolutions and MCP inspections), the SSE stream under the

@@ -1,5 +1,5 @@
 /**
- * Both clients' webhook verifiers agree (SPEC §6.2 operator webhooks, §6.3 customer webhooks):
+ * Both clients' webhook verifiers agree (operator and customer webhooks, docs/clients.md#webhooks):
  * one set of vectors, signed here with node:crypto (not with either client's code), is run
  * through the TypeScript verifiers (src/client/webhooks.ts) and through the Python ones
  * (clients/python: tests/verify_vectors.py reads the vectors on stdin and prints the answers),

@@ -32,7 +32,7 @@ const SECTIONS_OF_ONE_STANDARD = new Map([
 const STANDARD =
   /(?:\bRFC ?\d{3,5}|\bDID Core|\bVC Data Model(?: v?\d(?:\.\d)*)?|\bVC Data Integrity(?: \d(?:\.\d)*)?|\bvc-di-(?:eddsa|ecdsa)|\bVC-JOSE-COSE|\bA2A(?: \d(?:\.\d)*)?|\bSARIF(?: \d(?:\.\d)*)?|\bdraft-ietf-[a-z0-9-]+|\bdid:webvh(?: v\d(?:\.\d)*)?)\s*[,(]?\s*$/i;
 
-/** A section list going backwards: `§4.3, `, `§7.1 and `, `§3.1–`, `§3.13 – `. */
+/** A section list going backwards: a section, then `,`, `and`, `or`, `to` or a dash. */
 const SECTION_BEFORE = /§\s*\d+(?:\.\d+)*[a-z]?(?:\s*(?:step|rule)s?\s*\d+)?\s*(?:,|and|or|to|–|-)?\s*$/i;
 
 /** Whether the `§` at `index` of `line` follows the name of a public standard (directly or through a list). */

@@ -1,7 +1,7 @@
 /**
- * A monitor event as a webhook delivery (docs/daemon.md#operator-monitoring): the envelope `{id,
- * type, did, watchId, createdAt, data}` — the same bytes on every attempt, made from the stored
- * event — and the signature headers, fresh per attempt:
+ * A monitor event as a webhook delivery (docs/daemon.md#operator-monitoring): the envelope
+ * `{id, type, did, watchId, createdAt, data}` — the same bytes on every attempt, made from the
+ * stored event — and the signature headers, fresh per attempt:
  *
  * - svc's own: X-Svc-Event, X-Svc-Event-Id, X-Svc-Timestamp (unix seconds) and
  *   X-Svc-Signature-256: `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`, the key
