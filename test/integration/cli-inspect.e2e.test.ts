@@ -174,7 +174,7 @@ describe('svc inspect-mcp', () => {
       expect(checkLine(accepted.stdout, 'transport')).toMatch(/^  ✓ PASS  transport /);
       expect((await mcp(legacy.url, '--no-store', '--allow-warn', 'protocol', '-q')).exitCode).toBe(0);
 
-      // --json: the inspection as the SPEC has it, plus acceptedWarnings (the WARN checks accepted).
+      // --json: the inspection as documented, plus acceptedWarnings (the WARN checks accepted).
       const json = await mcp(legacy.url, '--no-store', '--strict', '--allow-warn', 'protocol,identity', '--json');
       expect(json.exitCode).toBe(0);
       const result = onlyJson(json);

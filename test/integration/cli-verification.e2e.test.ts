@@ -121,7 +121,7 @@ describe('svc verify-credential', () => {
     expect(r.stdout).not.toMatch(ANSI_COLOR);
   });
 
-  it('--json prints exactly one JSON document, the SPEC result, status VALID', async () => {
+  it('--json prints exactly one JSON document, the documented result, status VALID', async () => {
     const r = await run(['verify-credential', files['valid.json']!, '--json']);
     expect(r.exitCode).toBe(0);
     const result = onlyJson(r);

@@ -196,7 +196,7 @@ describe('SD-JWT VC: VALID presentations', () => {
     expect(result.limitations.some((l) => /^Holder binding was not shown/.test(l))).toBe(true);
   });
 
-  it('other formats keep exactly the SPEC members (no "disclosures"); a malformed SD-JWT has disclosures: null', async () => {
+  it('other formats keep exactly their documented members (no "disclosures"); a malformed SD-JWT has disclosures: null', async () => {
     const result = await verifyCredential({ '@context': ['https://www.w3.org/ns/credentials/v2'] }, { runtime: runtime() });
     expect(Object.hasOwn(result, 'disclosures')).toBe(false);
     const malformed = await verify(`${b64('{"alg":"EdDSA"}')}.${b64('{}')}.c2ln~`);

@@ -131,7 +131,7 @@ describe('budgets before bodies', () => {
   });
 });
 
-describe('every answer is a problem with the SPEC headers', () => {
+describe('every answer is a problem with the headers of every answer', () => {
   it('an HTTP/1.1 request without Host → 400 problem+json with X-Content-Type-Options, Referrer-Policy and CORS headers', async () => {
     const daemon = await daemonWith({});
     const [response] = parseRawResponses(await rawRequest(daemon.url, 'GET /health HTTP/1.1\r\n\r\n'));

@@ -193,7 +193,7 @@ describe('GET /1.0/identifiers/{did}: the binding, every row', () => {
         expect(answer.header('location')).toBe(url.includes('home') ? 'https://home.example.com/' : 'https://files.example.com/a/b');
       }
     }
-    // The default keeps SPEC's shape: the full result, the endpoints in contentStream.
+    // The default keeps svc's own shape: the full result, the endpoints in contentStream.
     const body = expectJson(await get(`/1.0/identifiers/${encodeURIComponent(`${webDid}?service=files`)}`), 200);
     expect(body.dereferencingMetadata.contentType).toBe('text/uri-list');
     expect(body.contentStream).toBe('https://files.example.com/base/\r\nhttps://mirror.example.com/x/y');

@@ -334,7 +334,7 @@ describe('allowedMethods', () => {
   });
 
   it('INDETERMINATE: never — the DID string is always there; decided even when nothing resolved', () => {
-    // The rule has no INDETERMINATE case by design (SPEC: it needs only the DID). Asserting it
+    // The rule has no INDETERMINATE case by design (it needs only the DID). Asserting it
     // stays decided when no resolution and no problem is supplied at all:
     expect(rule(ED25519_DID, 'allowedMethods', ['key'], evidenceOf(null)).status).toBe('PASS');
     expect(rule(ED25519_DID, 'allowedMethods', ['jwk'], evidenceOf(null)).status).toBe('FAIL');

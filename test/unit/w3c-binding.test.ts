@@ -268,7 +268,7 @@ describe('negotiateDereferencing (a DID URL on /1.0)', () => {
     expect(negotiateDereferencing('application/json', 'text/uri-list')).toBe('spec');
   });
 
-  it('q decides, then the result before the content before SPEC\'s shape on a tie; q=0 refuses', () => {
+  it('q decides, then the result before the content before svc\'s own shape on a tie; q=0 refuses', () => {
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing', 'application/json')).toBe('result');
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('spec');
     expect(negotiateDereferencing('application/json, application/did', 'application/did')).toBe('content');
