@@ -1,5 +1,5 @@
 /**
- * The daemon under a body flood (issue 16): one client floods POST /v1/credentials/verify with
+ * The daemon under a body flood: one client floods POST /v1/credentials/verify with
  * 500 KiB malformed JSON bodies on 8 connections, at the default direct budget (120/min), while
  * a second and third client measure `/health` and `/v1/fast-verify/did/<did:key>` (cached)
  * latency. The same probes without the flood, in the same run, are the baseline: goal p99 under

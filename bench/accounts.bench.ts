@@ -1,5 +1,5 @@
 /**
- * Keyed requests (issue 26): autocannon against one `svc serve` (commercial mode on, a SQLite
+ * Keyed requests (commercial mode): autocannon against one `svc serve` (commercial mode on, a SQLite
  * file) on /v1/fast-verify/did/<did:key> (a cached verdict: the HTTP path) anonymous and with
  * `Authorization: Bearer svck_…`, rounds interleaved, in one run. A keyed request costs a key
  * lookup by digest (one indexed read, no cache, so revocation is immediate), its project's bucket

@@ -1,5 +1,5 @@
 /**
- * Customer monitoring (issue 27), SQLite next to PostgreSQL in one run, through the store the
+ * Customer monitoring, SQLite next to PostgreSQL in one run, through the store the
  * routes use: POST …/event-page's read (the ownership check and one page of 100 from a snapshot)
  * on a watch with 10,000 events in its window — p50 and p95 over pages drawn at random depths of
  * the snapshot — and a report's generation at 1,000 events (the store's one-snapshot read and the

@@ -1,5 +1,5 @@
 /**
- * Delegation chain verification: an 8-link chain of did:key issuers (the SPEC's longest),
+ * Delegation chain verification: an 8-link chain of did:key issuers (the longest svc accepts),
  * chains/s. svc's `verifyDelegationChain()` — strict parsing of every receipt, each issuer's
  * did:key resolved through the core (cached after the first chain, as a gateway that sees the
  * same agents again would have it), capabilityDelegation binding, signatures, rules 3–8 — next

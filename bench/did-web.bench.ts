@@ -419,7 +419,7 @@ async function measure(pki: PkiFiles): Promise<BenchRow[]> {
         goal: { op: '>=', ratio: 0.5 },
         status: 'ok',
         note:
-          `Issue 23 goal: at least half the peer's rate. ${IN_FLIGHT} concurrent resolutions for ${THROUGHPUT_SAMPLE_MS} ms per sample, median of ${THROUGHPUT_SAMPLES}, sides alternating. ` +
+          `Goal: at least half the peer's rate. ${IN_FLIGHT} concurrent resolutions for ${THROUGHPUT_SAMPLE_MS} ms per sample, median of ${THROUGHPUT_SAMPLES}, sides alternating. ` +
           `svc opened ${tpAllConnections - peerTpConnections} new connections in this phase (${IN_FLIGHT} resolutions hold ${2 * IN_FLIGHT} connections, document and configuration; ` +
           `up to ${CONNECTION_POOL.maxIdlePerKey} idle ones per host and pinned address are kept and reused, each after a fresh lookup re-checked the address); the peer keeps up to ${IN_FLIGHT} sockets alive ` +
           `(${peerTpConnections} new connections in this phase). The server's TLS and HTTP work runs in the same process and is counted on both sides.`,

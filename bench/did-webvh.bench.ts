@@ -193,7 +193,7 @@ export async function run(): Promise<BenchRow[]> {
       peerValue: median(peerFull.ms),
       goal: { op: '<=', ratio: 0.25 },
       status: 'ok',
-      note: `Issue 4 goal: at most 0.25× the peer's time. svc: verifyWebvhLog (src/core/webvh/verify.ts), pure, no I/O. ${shape}. ${both} ${rounds}`,
+      note: `Goal: at most 0.25× the peer's time. svc: verifyWebvhLog (src/core/webvh/verify.ts), pure, no I/O. ${shape}. ${both} ${rounds}`,
       samples: { svc: svcFull.ms, peer: peerFull.ms },
     },
     {

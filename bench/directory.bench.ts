@@ -1,5 +1,5 @@
 /**
- * The opt-in directory (issue 22): page latency of GET /v1/directory with 100,000 listings, on a
+ * The opt-in directory: page latency of GET /v1/directory with 100,000 listings, on a
  * SQLite file and on PostgreSQL, side by side — a real `svc serve` process on loopback, one
  * request at a time (latency, not throughput), p50 and p95 of each case:
  *

@@ -2,7 +2,7 @@
  * `svc diff <did> --to <old hash prefix> --json` against a SQLite file holding 10 and 10,000
  * observations of the DID (each a distinct ~2 KB document), wall-clock ms per spawned command;
  * `to` names the second-oldest observation, so a diff that walked the history to it would read
- * (nearly) every row. Goal (issue 23): flat — 10,000 observations at most 1.2× the time of 10.
+ * (nearly) every row. Goal: flat — 10,000 observations at most 1.2× the time of 10.
  * The "peer" is svc itself on the 10-observation history; runs alternate. Needs dist/cli.js.
  */
 import { spawnSync } from 'node:child_process';

@@ -9,13 +9,13 @@
  * both sides alike. A second row adds the drift comparison and write to a real SQLite file.
  * Informational: the issue sets no goal.
  *
- * Scaling (issue 23, goal ≤ 2×): tools named outside `[A-Za-z0-9_.-]` (`files/get item_0001`)
+ * Scaling (goal ≤ 2×): tools named outside `[A-Za-z0-9_.-]` (`files/get item_0001`)
  * are matched across tools as substrings; the risk signals of 1000 of them must cost at most
- * twice 500 (in-process: an inspection lists at most 500 tools, SPEC §8, so 1000 cannot go over
+ * twice 500 (in-process: an inspection lists at most 500 tools, so 1000 cannot go over
  * the wire). The "peer" is svc itself on 500 such tools, alternated. Beside it, informational:
  * inspecting 500 odd-named tools next to 500 plain-named ones over loopback HTTPS.
  *
- * Against the official SDK client (issue 39, goal ≤ 1.5×): svc's `inspectMcp` next to the SDK
+ * Against the official SDK client (goal ≤ 1.5×): svc's `inspectMcp` next to the SDK
  * Client listing tools, prompts, resources and resource templates (every page; connect and close
  * included), alternated, on @modelcontextprotocol/server-everything (a child process) and on an
  * SDK 1.x server with 500 tools, 100 prompts and 100 resources in pages of 100 (plain http on
@@ -23,7 +23,7 @@
  * and by the SDK client in a plain node process (bench/support/sdk-client-list.mjs): the bytes
  * each read and each process's peak RSS (bench/support/max-rss.mjs).
  *
- * Over stdio (issue 44, part 3, goal ≤ 1.5× like the row above): inspectMcpStdio on
+ * Over stdio (goal ≤ 1.5× like the row above): inspectMcpStdio on
  * @modelcontextprotocol/server-memory, process start to process end, next to the SDK Client over
  * StdioClientTransport, alternated.
  */
@@ -164,7 +164,7 @@ export async function run(): Promise<BenchRow[]> {
 const MEMORY_SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
 
 /**
- * Over stdio (issue 44, part 3): svc's inspectMcpStdio on @modelcontextprotocol/server-memory —
+ * Over stdio: svc's inspectMcpStdio on @modelcontextprotocol/server-memory —
  * start the process, initialize, every listing, fingerprints, signals, end the process group
  * (stdin closed; it exits) — next to the SDK Client over its StdioClientTransport doing the same
  * listings (start, connect, list, close), alternated, in the same run.
@@ -287,7 +287,7 @@ async function baseRows(): Promise<BenchRow[]> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Against the official SDK client (issue 39): the same servers, the same lists, one run
+// Against the official SDK client: the same servers, the same lists, one run
 // ---------------------------------------------------------------------------------------------
 
 const INTEROP_RUNS = 15;

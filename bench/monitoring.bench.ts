@@ -1,5 +1,5 @@
 /**
- * The monitoring poller (issue 21, the part built so far): the time of one pass over 500 due
+ * The monitoring poller: the time of one pass over 500 due
  * watches of fresh did:keys, on a SQLite file and on PostgreSQL, in this process — the daemon's
  * own poller (MonitorPoller.pass) over the daemon's own storage slot: claim on the database
  * clock, resolve afresh (noCache, recorded in the history), compare, record the baseline and the

@@ -1,5 +1,5 @@
 /**
- * Recording observations under load (issue 23): autocannon against two `svc serve` daemons on
+ * Recording observations under load: autocannon against two `svc serve` daemons on
  * SQLite files, each request a did:key no cache holds (resolved, validated and recorded before
  * the answer), in the same run, rounds interleaved: the default group commit (the observations
  * of one event-loop turn in one transaction, SVC_RECORD_BATCH=64) next to SVC_RECORD_BATCH=1
@@ -108,8 +108,8 @@ export async function run(): Promise<BenchRow[]> {
         status: 'ok',
         note:
           `a fresh did:key per request, resolved, validated, recorded, then answered (the full ~9 KB result); ${CONNECTIONS} connections, ` +
-          `${ROUNDS} interleaved rounds of ${SECONDS} s; every one of the ${answered.grouped} and ${answered.single} answers has its observation in the file. Issue 23's goal is ≥ 1.3× the ` +
-          'figure before it (1.3–1.7k/s on 2 cores); the svc figure is the one to compare with it',
+          `${ROUNDS} interleaved rounds of ${SECONDS} s; every one of the ${answered.grouped} and ${answered.single} answers has its observation in the file. The goal is ≥ 1.3× the ` +
+          'figure before the group commit (1.3–1.7k/s on 2 cores); the svc figure is the one to compare with it',
         samples: { svc: samples.grouped, peer: samples.single },
       },
     ];

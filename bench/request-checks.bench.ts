@@ -1,5 +1,5 @@
 /**
- * The checks every request pays for (issue 38): the Host rule (one Host, agreeing with an
+ * The checks every request pays for: the Host rule (one Host, agreeing with an
  * absolute target) and the client's identity (only an address forwarded by a trusted proxy names
  * a client, worked out once per request). autocannon against `svc serve`'s cached
  * /v1/fast-verify/did/<did:key>, this build next to a baseline build in the same run, rounds

@@ -1,5 +1,5 @@
 /**
- * SD-JWT VC verification throughput (issue 24): a presentation with 5 disclosures (all presented)
+ * SD-JWT VC verification throughput: a presentation with 5 disclosures (all presented)
  * and a KB-JWT, EdDSA did:key issuers and holders (the holder key in `cnf.jwk`), minted by
  * @sd-jwt/sd-jwt-vc with node:crypto signers; a pool of 16 issuers × 16 credentials. Three sides
  * in one interleaved run:

@@ -1,5 +1,5 @@
 /**
- * The web dossier (issue 19): the server's render time of /d/<did:key> (cached) next to
+ * The web dossier: the server's render time of /d/<did:key> (cached) next to
  * /v1/resolve/<did:key> JSON, in one run, requests interleaved — over HTTP against `svc serve`
  * (median latency of sequential requests on one connection) and in this process (the page built
  * from a cached result next to the result serialised with its response schema, as the daemon

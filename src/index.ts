@@ -17,7 +17,7 @@ export { verifyCredential, type VerifyCredentialOptions } from './core/credentia
 export type { CredentialVerification } from './core/credentials/types.js';
 export { inspectA2a, type A2aInspectOptions } from './core/a2a/inspect.js';
 export type { A2aInspection } from './core/a2a/types.js';
-// Verify from files: supplied bytes stand in for the URLs svc would fetch (README "Verify from files").
+// Verify from files: supplied bytes stand in for the URLs svc would fetch (docs/credentials.md#verify-from-files).
 export {
   withSuppliedResources,
   SuppliedResources,

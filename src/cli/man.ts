@@ -134,7 +134,7 @@ export function manPage(program: Command, description: { output: string }): stri
     '.I completions/svc.bash, completions/_svc, completions/svc.fish',
     roff('Shell completion scripts in the package; svc completion <shell> prints the same.'),
     '.SH "SEE ALSO"',
-    roff('svc --help, svc <command> --help, svc help environment, and the README of the package.'),
+    roff('svc --help, svc <command> --help, svc help environment; the guides and the reference under docs/ in the svc repository (docs/README.md is their index), and its README.'),
   ];
   return `${lines.join('\n')}\n`;
 }

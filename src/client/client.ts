@@ -252,7 +252,7 @@ export interface W3cRedirect {
   location: string;
 }
 
-/** One frame of GET /v1/stream/{did} (SPEC §6.1): stages, then one result or one error, then done. */
+/** One frame of GET /v1/stream/{did}: stages, then one result or one error, then done. */
 export type StreamFrame =
   | { event: 'stage'; data: TraceStage }
   | { event: 'result'; data: EnrichedResolution }

@@ -1,7 +1,7 @@
 /**
- * The one error class of the client (SPEC §7 rule 5): a problem the daemon answered, or a
- * client-side failure with a client code (CLIENT_NETWORK_ERROR, CLIENT_BAD_RESPONSE; never a
- * SPEC code). Logic uses `code` (rule 1).
+ * The one error class of the client (docs/clients.md#errors): a problem the daemon answered, or a
+ * client-side failure with a client code (CLIENT_NETWORK_ERROR, CLIENT_BAD_RESPONSE; never one of
+ * the daemon's codes). Logic uses `code`, never `title` or `detail`.
  */
 import type { Problem, TraceStage } from './openapi.js';
 

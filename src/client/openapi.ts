@@ -1983,7 +1983,7 @@ export interface components {
         VerifyDelegationRequest: {
             /** @description Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400). */
             chain: string[];
-            /** @description Bare DIDs; the root issuer must be one of them (rule 9). */
+            /** @description Bare DIDs; the root issuer must be one of them. */
             trustedRoots?: string[];
             register?: boolean;
         };
@@ -1992,7 +1992,7 @@ export interface components {
             chain: string[];
             /** @description The name of the tool to authorise. */
             tool: string;
-            /** @description Bare DIDs; the root issuer must be one of them (rule 9). */
+            /** @description Bare DIDs; the root issuer must be one of them. */
             trustedRoots?: string[];
         };
         McpCheck: {

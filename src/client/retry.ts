@@ -1,6 +1,6 @@
 /**
  * Retry (opt-in; a client without `retry` tries once). Only 429 (any code) and 503
- * CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE are retried (SPEC §7 rules 2 and 3): never another 4xx,
+ * CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE are retried (docs/clients.md#retry): never another 4xx,
  * never 500, 408 or another 5xx, never a client-side failure. The wait before the next try is
  * max(Retry-After, base·2^(try−1) capped at maxDelay) plus a jitter in [0, min(1 s, wait/4)]:
  * never less than the Retry-After the daemon sent.

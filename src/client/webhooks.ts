@@ -1,5 +1,5 @@
 /**
- * Webhook signature verifiers (SPEC §6.2 operator webhooks, §6.3 customer webhooks), with
+ * Webhook signature verifiers (docs/clients.md#webhooks: operator and customer webhooks), with
  * WebCrypto only (browsers and Node ≥ 20; no node: import). Both return a boolean and never
  * throw: a missing or malformed header, a timestamp out of the window, a wrong secret, a body
  * that is not the signed one are all `false`. The HMAC comparison is `crypto.subtle.verify`,
@@ -20,10 +20,10 @@ export interface WebhookVerifyOptions {
   now?: number;
 }
 
-/** Default window of §6.2: receivers reject timestamps older than a few minutes. */
+/** Default window of an operator webhook: receivers reject timestamps older than a few minutes. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 /**
- * Default window of §6.3: a customer webhook keeps the signature and `t` (the event's creation
+ * Default window of a customer webhook: it keeps the signature and `t` (the event's creation
  * time) on every retry, and the last of five attempts can start 60+120+240+480 s of backoff plus
  * five 45 s attempts (1125 s) after the first; 1800 s covers that schedule with room to spare.
  */
@@ -32,10 +32,10 @@ export const CUSTOMER_WEBHOOK_TOLERANCE_SECONDS = 1800;
 const MAX_V1_SIGNATURES = 16;
 
 /**
- * An operator webhook (§6.2): `X-Svc-Timestamp` (unix seconds, digits) and
- * `X-Svc-Signature-256: sha256=<64 lowercase hex>`, the HMAC-SHA256 keyed with the watch secret
- * over `<timestamp>.<raw body>`. Valid iff both headers are present and well formed, the
- * timestamp is within `toleranceSeconds` of now (either direction) and the HMAC matches.
+ * An operator webhook (docs/daemon.md#operator-monitoring): `X-Svc-Timestamp` (unix seconds,
+ * digits) and `X-Svc-Signature-256: sha256=<64 lowercase hex>`, the HMAC-SHA256 keyed with the
+ * watch secret over `<timestamp>.<raw body>`. Valid iff both headers are present and well formed,
+ * the timestamp is within `toleranceSeconds` of now (either direction) and the HMAC matches.
  */
 export async function verifyWebhook(secret: WebhookBytes, headers: WebhookHeaders, rawBody: WebhookBytes, options: WebhookVerifyOptions = {}): Promise<boolean> {
   try {
@@ -53,9 +53,10 @@ export async function verifyWebhook(secret: WebhookBytes, headers: WebhookHeader
 }
 
 /**
- * A customer webhook (§6.3): `X-SVC-Signature: t=<creationTime>,v1=<hex>` (comma-separated
- * `name=value` parts in any order, whitespace around them tolerated, one `t` of digits, one to
- * 16 `v1` of 64 lowercase hex digits, any of which may match; other names ignored), the HMAC-SHA256 over `<t>.<exact UTF-8 body>`, and
+ * A customer webhook (docs/daemon.md#customer-monitoring):
+ * `X-SVC-Signature: t=<creationTime>,v1=<hex>` (comma-separated `name=value` parts in any order,
+ * whitespace around them tolerated, one `t` of digits, one to 16 `v1` of 64 lowercase hex digits,
+ * any of which may match; other names ignored), the HMAC-SHA256 over `<t>.<exact UTF-8 body>`, and
  * `X-SVC-Event-ID` present (receivers deduplicate on it). Default window 1800 s (see
  * CUSTOMER_WEBHOOK_TOLERANCE_SECONDS: retries keep the signature and `t`).
  */

@@ -1,5 +1,5 @@
 /**
- * Canonical fingerprints (SPEC §9.5): RFC 8785 (JCS) serialisation, SHA-256, and the profile
+ * Canonical fingerprints: RFC 8785 (JCS) serialisation, SHA-256, and the profile
  * label every stored or reported fingerprint carries.
  */
 import { createHash, hash } from 'node:crypto';

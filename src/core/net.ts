@@ -6,7 +6,7 @@
  */
 import type { Trace } from './resolve/trace.js';
 
-/** Stage names a fetch reports when it is given a trace (SPEC §2.3). */
+/** Stage names a fetch reports when it is given a trace. */
 export interface FetchStageNames {
   dns: string;
   tls: string;
@@ -75,7 +75,7 @@ export interface CertificateEvidence {
   subjectAltNames: string[];
 }
 
-/** TLS evidence of the connection that fetched the resource (SPEC §2.3 `tls`). */
+/** TLS evidence of the connection that fetched the resource (`evidence.tls` of a resolution). */
 export interface TlsEvidence {
   host: string;
   /** Subject of the trust anchor the chain was validated against. */

@@ -1,18 +1,18 @@
 /**
- * What a refused challenge answers (issue 38; README "Fair shares"): the one rule by which both
+ * What a refused challenge answers (docs/operations.md#fair-shares): the one rule by which both
  * pools of pending challenges — claim challenges and sign-in challenges — turn a PendingRefusal of
  * the store into a problem. A client's or a DID's share is that client's budget, not the
  * service's: 429 RATE_LIMITED, Retry-After until one of the challenges holding it expires. Only
- * the whole pool is the service's capacity: 503 CAPACITY_EXHAUSTED (SPEC §7).
+ * the whole pool is the service's capacity: 503 CAPACITY_EXHAUSTED.
  */
 import { ProblemError } from './problems.js';
 import { truncate } from './text.js';
 
 /**
- * The fair shares of a pool of pending (unused, unexpired) challenges (issue 38; README "Fair
- * shares"): the pool in all, what one client may hold, what one DID may hold. The DID's share
- * never shuts out a client that holds none of the DID's pending challenges: a flood of
- * challenges for a DID by others cannot stop its controller from asking for one.
+ * The fair shares of a pool of pending (unused, unexpired) challenges: the pool in all, what one
+ * client may hold, what one DID may hold. The DID's share never shuts out a client that holds none
+ * of the DID's pending challenges: a flood of challenges for a DID by others cannot stop its
+ * controller from asking for one.
  */
 export interface PendingLimits {
   total: number;

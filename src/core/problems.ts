@@ -1,8 +1,9 @@
 /**
- * One error class and one table (SPEC §2.8, §7). Nothing else decides a status code.
+ * One error class and one table (docs/reference/problems.md is generated from it). Nothing else
+ * decides a status code.
  *
  * A ProblemError means *no answer could be produced*. A failed check is a result, never a
- * ProblemError (SPEC §1 rule 7).
+ * ProblemError.
  */
 import type { TraceStage } from './resolve/stages.js';
 import { sentence, truncate } from './text.js';
@@ -43,15 +44,15 @@ export const PROBLEMS = {
   NOT_READY: { title: 'Not ready', w3c: false, status: 503, w3cStatus: null },
   KEY_CAPACITY_EXHAUSTED: { title: 'Key capacity exhausted', w3c: false, status: 429, w3cStatus: null },
   MONITOR_REPORT_CAPACITY: { title: 'Monitor report capacity exceeded', w3c: false, status: 409, w3cStatus: null },
-  // SPEC §5 answers 501 on the operator routes when monitoring is not configured, but names no code: svc's own.
+  // The operator routes answer 501 when monitoring is not configured; the code is svc's own.
   MONITORING_DISABLED: { title: 'Monitoring not enabled', w3c: false, status: 501, w3cStatus: null },
-  // SPEC §5.3 leaves the opt-in commercial mode's "off" answer open: 501 like MONITORING_DISABLED, svc's own code.
+  // The commercial routes with the mode off: 501 like MONITORING_DISABLED; svc's own code.
   COMMERCIAL_DISABLED: { title: 'Commercial mode not enabled', w3c: false, status: 501, w3cStatus: null },
-  // The cookie gateway (SPEC §5.4) refuses a write without the configured Origin, and a sign-in by a DID that owns no project: svc's own code.
+  // The cookie gateway refuses a write without the configured Origin, and a sign-in by a DID that owns no project: svc's own code.
   FORBIDDEN: { title: 'Forbidden', w3c: false, status: 403, w3cStatus: null },
-  // SPEC §8 refuses the 501st watch with a 429 and names no code: like KEY_CAPACITY_EXHAUSTED for keys.
+  // The 501st watch is refused with a 429, like KEY_CAPACITY_EXHAUSTED for keys; svc's own code.
   WATCH_CAPACITY_EXHAUSTED: { title: 'Watch capacity exhausted', w3c: false, status: 429, w3cStatus: null },
-  // SPEC §7 fixes the status of a request running over 45 s (408) but not its code: svc's own.
+  // A request running over the time limit (45 s) ends with 408; the code is svc's own.
   REQUEST_TIMEOUT: { title: 'Request timeout', w3c: false, status: 408, w3cStatus: null },
 } as const satisfies Record<string, ProblemSpec>;
 
@@ -61,7 +62,7 @@ export function isProblemCode(value: unknown): value is ProblemCode {
   return typeof value === 'string' && Object.hasOwn(PROBLEMS, value);
 }
 
-/** RFC 9457 problem object as served (SPEC §2.8). */
+/** RFC 9457 problem object as served. */
 export interface Problem {
   type: string;
   title: string;
@@ -104,7 +105,7 @@ export class ProblemError extends Error {
     return PROBLEMS[this.code].status;
   }
 
-  /** Status on the W3C `/1.0` binding (SPEC §7 column "/1.0 status"). */
+  /** Status on the W3C `/1.0` binding (docs/reference/problems.md lists both). */
   get w3cStatus(): number | null {
     return PROBLEMS[this.code].w3cStatus;
   }
@@ -195,10 +196,11 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
 };
 
 /**
- * Hints that name the fix, for the problems where svc knows it (issue 40): the thrower records
- * which case it is and its particulars (ProblemHint, no text), and this table words it once — the
- * terminal's `hint:` line, the web problem page's "What to do" and the end of the problem's
- * `detail` all read it here. Where a problem has no hint, PROBLEM_GUIDE's handling stands.
+ * Hints that name the fix, for the problems where svc knows it
+ * (docs/cli.md#hints-that-name-the-fix): the thrower records which case it is and its particulars
+ * (ProblemHint, no text), and this table words it once — the terminal's `hint:` line, the web
+ * problem page's "What to do" and the end of the problem's `detail` all read it here. Where a
+ * problem has no hint, PROBLEM_GUIDE's handling stands.
  */
 export type ProblemHint =
   /** EGRESS_BLOCKED by an address an operator may allow (loopback, private, unique local, CGNAT): the exact CIDR. */

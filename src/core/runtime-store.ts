@@ -20,22 +20,22 @@ import type { McpObservationStore } from './mcp/store.js';
 import type { CustomerMonitorStore } from './monitoring/customer-store.js';
 import type { MonitorEventStore, WatchStore } from './monitoring/store.js';
 
-/** Storage the Runtime offers the core (SPEC §9.7 schema; more table groups join later). */
+/** Storage the Runtime offers the core (the schema: docs/history.md#the-schema). */
 export interface RuntimeStore {
   readonly storage: 'file' | 'memory' | 'postgres';
   readonly observations: ObservationStore;
-  /** Delegation chains registered through verify-delegation `register: true` (SPEC §3, §4.12). */
+  /** Delegation chains registered through verify-delegation `register: true`. */
   readonly delegationChains: DelegationChainStore;
-  /** MCP inventories by endpoint, for drift (SPEC §2.11). */
+  /** MCP inventories by endpoint, for drift. */
   readonly mcpObservations: McpObservationStore;
-  /** Operator watches (SPEC §2.15, §4.18). */
+  /** Operator watches. */
   readonly watches: WatchStore;
-  /** Monitor events and their delivery state (SPEC §3, §6.2). */
+  /** Monitor events and their delivery state. */
   readonly monitorEvents: MonitorEventStore;
-  /** Proofs of control, their challenges, and the opt-in directory (SPEC §4.15, §4.16). */
+  /** Proofs of control, their challenges, and the opt-in directory. */
   readonly claims: ClaimStore;
   /** Owner accounts: tenants, projects, owners, project keys, usage, sessions, sign-in challenges. */
   readonly accounts: AccountStore;
-  /** Customer monitoring: project watches, their events, webhooks and deliveries, scheduled attempts (issue 27). */
+  /** Customer monitoring: project watches, their events, webhooks and deliveries, scheduled attempts. */
   readonly customerMonitor: CustomerMonitorStore;
 }

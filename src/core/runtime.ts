@@ -39,7 +39,7 @@ export interface ResolutionCache {
 }
 
 export interface RuntimeConfig {
-  /** Base of service-specific problem type URIs (SPEC §2.8). */
+  /** Base of service-specific problem type URIs (`urn:svc:problems` unless SVC_PROBLEMS_BASE). */
   problemsBase: string;
   /** Default lifetime of cached resolutions, seconds (0 disables caching). */
   cacheTtlSeconds: number;
@@ -76,7 +76,7 @@ export const silentLogger: Logger = {
 
 const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 
-/** RFC 3339 UTC timestamp with second precision (SPEC §1 conventions). */
+/** RFC 3339 UTC timestamp with second precision: the form of svc's timestamps (docs/daemon.md#requests-and-answers). */
 export function rfc3339(date: Date): string {
   // The same few instants are written again and again (now, a credential's dates): the last
   // stamps are kept by their second, in slots chosen by its low bits.

@@ -1,5 +1,5 @@
 /**
- * What a request may hand to storage, on both engines (issue 38: no 500 from content). The
+ * What a request may hand to storage, on both engines (no 500 from content). The
  * daemon's schemas apply these rules at the edge (server/compilers.ts), so that a value either
  * engine would refuse — PostgreSQL's text refuses NUL, UTF-8 has no form for a lone surrogate,
  * and an instant beyond year 9999 or before year 0 has no RFC 3339 form svc writes, nor a

@@ -1,5 +1,5 @@
 /**
- * The one outbound fetch of svc (DESIGN §4). Per hop:
+ * The one outbound fetch of svc (docs/security.md#the-egress-policy). Per hop:
  *
  *   dns.resolve    look the host up (A and AAAA), check every address against the egress
  *                  policy, keep the allowed ones — none left → EGRESS_BLOCKED, no connection made
@@ -58,7 +58,7 @@ export interface NetLimits {
   headersMs: number;
   /** Whole fetch including redirects and body, ms. */
   totalMs: number;
-  /** Redirects followed (SPEC §8: at most 2 hops audited). */
+  /** Redirects followed (at most 2 hops, each audited). */
   maxRedirects: number;
 }
 

@@ -1,8 +1,8 @@
 /**
- * TLS evidence (SPEC §2.3 `tls`) read from the socket that carried the response: the leaf
- * certificate, the trust anchor the chain was validated against, the protocol and whether the
- * host name is in the subjectAltName. The handshake already refused anything untrusted,
- * expired or issued for another name; this records what was shown.
+ * TLS evidence (`evidence.tls` of a resolution) read from the socket that carried the response: the
+ * leaf certificate, the trust anchor the chain was validated against, the protocol and whether the
+ * host name is in the subjectAltName. The handshake already refused anything untrusted, expired or
+ * issued for another name; this records what was shown.
  */
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { CertificateEvidence, TlsEvidence } from '../core/net.js';

@@ -1,5 +1,5 @@
 /**
- * A did:webvh log as both shells show it (SPEC §2.3 `evidence.history`): the summary, a timeline
+ * A did:webvh log as both shells show it (`evidence.history`): the summary, a timeline
  * of entries (a long log cut to its first, last, served and failed entries), where verification
  * stopped and the witness file. The terminal dossier lays it out as lines, the web dossier as a
  * list; the words and marks are these.
@@ -152,7 +152,7 @@ function witnessFields(witness: WebvhWitnessFileEvidence): Field[] {
   return fields;
 }
 
-/** The did:webvh log as the dossier shows it (SPEC §2.3 `evidence.history`). */
+/** The did:webvh log as the dossier shows it (`evidence.history`). */
 export function historyView(history: HistoryEvidence): HistoryView {
   const { entries } = history;
   // The served version is a verified entry; in a broken log a number may appear twice.

@@ -37,10 +37,10 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     logger: false,
     bodyLimit: limits.bodyLimitBytes,
     // Receiving the request: Node's own timers, which need the headers timeout and a short
-    // checking interval to fire on time (DESIGN §10).
+    // checking interval to fire on time.
     requestTimeout: limits.requestTimeoutMs,
     // requireHostHeader off: Node's own answer to an HTTP/1.1 request without Host is a bare 400
-    // with no body and none of the SPEC's headers; the onRequest hook answers it as a problem.
+    // with no body and none of the headers every answer carries; the onRequest hook answers it as a problem.
     http: { headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs), requireHostHeader: false },
     keepAliveTimeout: 10_000,
     // did:jwk identifiers run to hundreds of characters; the router's default cap is 100.

@@ -1,9 +1,8 @@
 /**
- * Bounded concurrency of outbound work (SPEC §7 CAPACITY_EXHAUSTED): at most `max` requests
- * reach out at once — resolutions, dereferences, MCP and A2A inspections, the resolutions and
- * status-list fetches of verifications, policies and delegation chains. A request past that
- * answers 503 at once with a Retry-After that varies per response, so clients do not retry in
- * step.
+ * Bounded concurrency of outbound work (docs/operations.md#capacity-and-time): at most `max`
+ * requests reach out at once — resolutions, dereferences, MCP and A2A inspections, the resolutions
+ * and status-list fetches of verifications, policies and delegation chains. A request past that
+ * answers 503 at once with a Retry-After that varies per response, so clients do not retry in step.
  *
  * Fairness: one client holds at most `perClient` slots (default: half of them, rounded up), so a
  * client with many slow requests in flight always leaves room for others; its own extra requests

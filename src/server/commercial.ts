@@ -1,5 +1,5 @@
 /**
- * The opt-in local commercial mode (SPEC §4.19, §5.3–5.4; issue 26): whether it is on, and the
+ * The opt-in local commercial mode (docs/daemon.md#commercial-mode): whether it is on, and the
  * two credentials its routes take besides the operator token.
  *
  * On only when the operator asks for it (SVC_COMMERCIAL=on), on the direct profile, with the
@@ -8,7 +8,7 @@
  * through it must carry). Off, every route of the mode answers 501 COMMERCIAL_DISABLED and the
  * daemon says why at start; with `--public` the routes are not mounted at all (404).
  *
- * The verified-session bridge (SPEC §5.3 "not shown"; svc's design): the daemon draws a random
+ * The verified-session bridge (svc's own design): the daemon draws a random
  * 32-byte secret at every start and hands it, in memory, to the cookie gateway it starts in the
  * same process. The gateway forwards an owner's request to the session core over loopback with
  * `X-SVC-Bridge: <secret>` and `X-SVC-Subject: <the session's DID>` (after stripping any

@@ -30,9 +30,9 @@ import { operatorAccess, type OperatorAccess } from './operator.js';
 import type { StorageSlot } from './storage.js';
 
 /**
- * Which budget a route draws on (SPEC §4): `resolve` is standard, intensive for did:webvh;
- * `inspection` is intensive for a request with a query (GET /mcp?endpoint=…: it inspects),
- * none without one (the bare form).
+ * Which budget a route draws on (docs/operations.md#budgets): `resolve` is standard, intensive for
+ * did:webvh; `inspection` is intensive for a request with a query (GET /mcp?endpoint=…: it
+ * inspects), none without one (the bare form).
  */
 export type Budget = 'standard' | 'intensive' | 'resolve' | 'inspection' | 'none';
 
@@ -106,7 +106,7 @@ export interface RouteDef {
   schema?: RouteSchema;
   /**
    * Who the route's Authorization header is for: the operator token, the session bridge, or
-   * nobody (`anonymous`: the public explorer, SPEC §5.1). Absent, on a budgeted route: a public
+   * nobody (`anonymous`: the public explorer). Absent, on a budgeted route: a public
    * API route, where `Bearer svck_…` is a project key while the commercial mode is on.
    */
   auth?: 'operator' | 'bridge' | 'anonymous';

@@ -1,7 +1,8 @@
 /**
- * The loopback cookie gateway (SPEC §4.19, §5.4; issue 26): a second Fastify listener in the
- * daemon's process, started by `svc serve --gateway-port N` when the commercial mode is on. It
- * shares the process's Runtime and store (the ServerContext) and closes at shutdown.
+ * The loopback cookie gateway (docs/daemon.md#owner-accounts-and-the-cookie-gateway): a second
+ * Fastify listener in the daemon's process, started by `svc serve --gateway-port N` when the
+ * commercial mode is on. It shares the process's Runtime and store (the ServerContext) and closes
+ * at shutdown.
  *
  * It serves its own routes — sign-in, sign-out, the session, an owner page (gateway/sign-in.ts,
  * gateway/page.ts) with the daemon's stylesheet and icon (/assets/…) — and forwards exactly the owner-session routes (gateway/forward.ts) to the

@@ -53,7 +53,7 @@ function authorityOf(url: string): string | null {
   }
 }
 
-/** The W3C binding embeds errors in a resolution result (SPEC §4.2) but for a 406. */
+/** The W3C binding embeds errors in a resolution result but for a 406. */
 export function isW3cPath(url: string): boolean {
   return url.startsWith('/1.0/');
 }
@@ -69,7 +69,7 @@ export function serialized(reply: FastifyReply, status: number, mediaType: strin
   return serialize ? serialize(body) : JSON.stringify(body);
 }
 
-/** Sends a problem: problem+json, or on /1.0 the resolution result carrying it (SPEC §7). */
+/** Sends a problem: problem+json, or on /1.0 the resolution result carrying it. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError, problemsBase: string): FastifyReply {
   const problem: Problem = err.toProblem(problemsBase);
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
@@ -135,8 +135,8 @@ export function rawQuery(request: FastifyRequest): string {
 
 /**
  * The identifier after `prefix` in the request path, taken from the raw request line and
- * decoded exactly once (SPEC §1): Fastify's own parameter decoding would turn the `%3A` of a
- * raw did:web port into a colon.
+ * decoded exactly once (docs/daemon.md#requests-and-answers): Fastify's own parameter decoding
+ * would turn the `%3A` of a raw did:web port into a colon.
  */
 export function identifierAfter(request: FastifyRequest, prefix: string, code: 'INVALID_DID' | 'INVALID_DID_URL' = 'INVALID_DID'): string {
   const raw = rawPath(request).slice(prefix.length);

@@ -1,6 +1,7 @@
 /**
- * The daemon's limits (SPEC §4 budgets, §8): defaults from the SPEC, operator overrides from the
- * environment. A bad value is a configuration error (exit 2), never silently replaced.
+ * The daemon's limits (docs/operations.md#budgets, and the bounds of each area): svc's defaults,
+ * operator overrides from the environment. A bad value is a configuration error (exit 2), never
+ * silently replaced.
  */
 import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
 import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
@@ -19,7 +20,7 @@ export interface ServerLimits {
   intensivePerMinute: number;
   /** Request body limit, bytes (413 above). */
   bodyLimitBytes: number;
-  /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; the SPEC's 45 s by default. */
+  /** Whole-request time limit, ms (408 after). SVC_REQUEST_TIMEOUT_MS; 45 s by default. */
   requestTimeoutMs: number;
   /** Requests doing outbound work at once; more → 503 CAPACITY_EXHAUSTED (SVC_MAX_CONCURRENCY). */
   maxConcurrency: number;
@@ -28,9 +29,9 @@ export interface ServerLimits {
   /** How long SIGTERM waits for requests in flight before closing them, ms (SVC_DRAIN_MS). */
   drainMs: number;
   /**
-   * Roots allowed to register delegation chains (SVC_DELEGATION_ROOTS); null: any root, as the
-   * SPEC says. Also the trusted roots of the re-verification at start, so a root removed from
-   * the list drops its registered chains at the next restart.
+   * Roots allowed to register delegation chains (SVC_DELEGATION_ROOTS); null: any root (an open
+   * registry, announced as a relaxation). Also the trusted roots of the re-verification at start,
+   * so a root removed from the list drops its registered chains at the next restart.
    */
   delegationRoots: readonly string[] | null;
   /**
@@ -54,7 +55,8 @@ export interface ServerLimits {
   registrationMaxDays: number;
   /**
    * Most rows of the observation history (SVC_MAX_OBSERVATIONS); at the ceiling a new row
-   * replaces the oldest one-off row or is refused (README "Bounded history"). 0: no new row.
+   * replaces the oldest one-off row or is refused (docs/operations.md#bounded-history). 0: no new
+   * row.
    */
   maxObservations: number;
   /** The same ceiling for MCP inventories by endpoint (SVC_MAX_MCP_OBSERVATIONS). */
@@ -76,7 +78,7 @@ export interface ServerLimits {
   /**
    * Pending claim challenges one client may hold (SVC_CLAIM_PENDING_PER_CLIENT; 20), and one
    * DID unless the client asking holds none of its (SVC_CLAIM_PENDING_PER_DID; 10): the fair
-   * shares of the 10,000 the service keeps (README "Fair shares").
+   * shares of the 10,000 the service keeps (docs/operations.md#fair-shares).
    */
   claimChallengesPerClient: number;
   claimChallengesPerDid: number;
@@ -129,7 +131,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
  * SVC_CLAIM_PENDING_PER_CLIENT (1..10000, default 20), SVC_CLAIM_PENDING_PER_DID (1..10000, default 10),
  * SVC_SIGN_IN_PENDING_PER_CLIENT (1..10000, default 10), SVC_SIGN_IN_PENDING_PER_DID (1..10000, default 3),
  * SVC_GATEWAY_RATE_LIMIT_PER_MIN (1..1000000, default 120).
- * The public budgets (20 and 10 per minute) are the SPEC's and not configurable.
+ * The public budgets (20 and 10 per minute) are fixed, not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
   const maxConcurrency = intFromEnv(env, 'SVC_MAX_CONCURRENCY', DEFAULT_LIMITS.maxConcurrency, 1, 10_000);

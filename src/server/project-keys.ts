@@ -1,5 +1,5 @@
 /**
- * Project API keys (issue 26; SPEC §4.19, §5.3, §8): how a key is made, and how a keyed request
+ * Project API keys (docs/daemon.md#commercial-mode): how a key is made, and how a keyed request
  * is served on the direct daemon with the commercial mode on.
  *
  * A key is `svck_` + 43 base64url characters (32 random bytes of node:crypto). The store keeps
@@ -45,7 +45,7 @@ export function generateProjectKey(label?: string | null): { secret: string; sto
 /**
  * The project key an Authorization header presents: a string when it is `Bearer svck_…`
  * (well-formed or not: a malformed one is refused, never ignored), undefined for anything else
- * (no header, another scheme, another bearer token: the request stays anonymous, SPEC §5.1).
+ * (no header, another scheme, another bearer token: the request stays anonymous).
  */
 export function presentedKey(header: string | string[] | undefined): string | undefined {
   if (typeof header !== 'string') return undefined;

@@ -1,5 +1,5 @@
 /**
- * Per-client token buckets (SPEC §8): each client holds up to `perPeriod` tokens, refilled
+ * Per-client token buckets: each client holds up to `perPeriod` tokens, refilled
  * continuously at `perPeriod` per period (a minute for the request budgets, a day for the
  * delegation registration quota); a request takes one. Not a fixed window: a client that waits
  * a second gets a second's worth back, no burst at a window edge.
@@ -44,7 +44,7 @@ export class TokenBuckets {
       return { allowed: true };
     }
     this.#buckets.set(client, bucket);
-    // Whole seconds until one token is back, at least 1 (SPEC §7 rule 3).
+    // Whole seconds until one token is back, at least 1 (Retry-After).
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.#perMs / 1000)) };
   }
 

@@ -137,7 +137,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     options.announce(`svc: SVC_CUSTOMER_MONITOR is "${workerSetting.slice(0, 20)}"; it takes on or off: the customer monitor worker runs`);
   }
   if (ctx.commercial.enabled && !ctx.customerWorker) options.announce('svc: the customer monitor worker is off here (SVC_CUSTOMER_MONITOR=off): project watches are not checked by this daemon');
-  // SPEC §3: registered delegation chains are verified again at every start, in the background
+  // Registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
 

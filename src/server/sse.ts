@@ -1,9 +1,9 @@
 /**
- * The live resolution stream (SPEC §6.1): the same pipeline as /v1/resolve with a listener on
- * stage completion. Frames: `stage` as each stage completes, then `result` or `error`, then
- * `done`. A client that disconnects aborts the resolution: no stage starts after it and
- * outbound fetches are cut off. The stream obeys the request time limit like every request
- * (SPEC §8): past it, the resolution is abandoned and the stream ends with an `error` frame
+ * The live resolution stream (docs/daemon.md#the-live-stream): the same pipeline as /v1/resolve
+ * with a listener on stage completion. Frames: `stage` as each stage completes, then `result` or
+ * `error`, then `done`. A client that disconnects aborts the resolution: no stage starts after it
+ * and outbound fetches are cut off. The stream obeys the request time limit like every request
+ * (45 s by default): past it, the resolution is abandoned and the stream ends with an `error` frame
  * carrying the 408 problem, then `done`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

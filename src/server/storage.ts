@@ -13,7 +13,7 @@ import { databaseLocation, isPostgresUrl, openDatabase, type Database, type Data
 
 export type Readiness = DatabaseReadiness;
 
-/** The daemon's bounds on its history tables (README "Bounded history"). */
+/** The daemon's bounds on its history tables (docs/operations.md#bounded-history). */
 export interface StorageBounds {
   /** SVC_MAX_OBSERVATIONS. */
   maxObservations: number;

@@ -1,7 +1,8 @@
 /**
- * The W3C DID Resolution v1 HTTPS binding (`/1.0/identifiers/{did}`, SPEC §4.2) as pure
- * functions: content negotiation, the resolution result body, error bodies and their statuses.
- * No Fastify here; the routes only translate.
+ * The W3C DID Resolution v1 HTTPS binding (`/1.0/identifiers/{did}`;
+ * docs/daemon.md#the-w3c-did-resolution-binding) as pure functions: content negotiation, the
+ * resolution result body, error bodies and their statuses. No Fastify here; the routes only
+ * translate.
  *
  * Negotiation (RFC 9110 §12.5.1) is done per representation svc can send:
  *
@@ -12,7 +13,7 @@
  * Each gets the q of the most specific media range that matches it (`*∕*` < `application/*` <
  * `type/subtype` < `application/ld+json` with a profile); the highest q > 0 wins, ties going to
  * the more specific range, then the earlier range in the header, then the document (so `*∕*`,
- * `application/*` and plain `application/ld+json` give the document, as SPEC §4.2 says). An
+ * `application/*` and plain `application/ld+json` give the document). An
  * absent or empty Accept gives the document; q=0 means "not acceptable"; a header in which
  * nothing svc can send is acceptable gives null (406 REPRESENTATION_NOT_SUPPORTED). Malformed
  * ranges are skipped, parameters other than `q` and `profile` ignored, and only the first
@@ -50,7 +51,7 @@ interface Representation {
   outcome: Negotiated;
 }
 
-/** In order of preference on a full tie: documents first (SPEC §4.2 default). */
+/** In order of preference on a full tie: documents first (the default). */
 const REPRESENTATIONS: readonly Representation[] = [
   { type: 'application', subtype: 'did', profiled: false, outcome: 'document' },
   { type: 'application', subtype: 'did+json', profiled: false, outcome: 'document' },
@@ -158,7 +159,7 @@ function specificity(range: MediaRange, rep: Representation): number {
 }
 
 /**
- * SPEC §4.2 content negotiation: 'resolution' (the full result, application/did-resolution),
+ * Content negotiation for a DID: 'resolution' (the full result, application/did-resolution),
  * 'document' (the DID document only, application/did) or null (406).
  */
 export function negotiateResolution(accept: string | undefined): Negotiated | null {
@@ -191,7 +192,7 @@ export type NegotiatedDereference =
   | 'result'
   /** The content's own media type: the content stream alone (or, for text/uri-list, 303 to the endpoint). */
   | 'content'
-  /** No Accept, or only wildcards: SPEC §4.4's shape, the full result as application/json. */
+  /** No Accept, or only wildcards: svc's own shape, the full result as application/json. */
   | 'spec';
 
 export const DID_URL_DEREFERENCING_MEDIA_TYPE = 'application/did-url-dereferencing';
@@ -199,7 +200,7 @@ export const DID_URL_DEREFERENCING_MEDIA_TYPE = 'application/did-url-dereferenci
 /**
  * Media types that ask for a content stream of `contentType` alone: application/did (and its
  * did+json, did+ld+json relatives) for a version's document, text/uri-list for a service
- * endpoint. application/json is not among them: it is SPEC §4.4's own media type for the full
+ * endpoint. application/json is not among them: it is svc's own media type for the full
  * result, which a fragment's JSON content therefore never displaces.
  */
 function contentRepresentations(contentType: string): Representation[] {
@@ -211,11 +212,12 @@ function contentRepresentations(contentType: string): Representation[] {
 }
 
 /**
- * Content negotiation for a DID URL on /1.0 (DID Resolution, HTTPS binding, where SPEC §4.4 is
- * silent): application/did-url-dereferencing → 'result'; the content's own media type
- * (application/did… for a version, text/uri-list for a service) → 'content'; application/json,
- * no Accept or wildcards only → 'spec' (SPEC §4.4: the full result as application/json); nothing
- * acceptable → null (406). The highest q wins; on a tie the result, then the content, then SPEC's shape.
+ * Content negotiation for a DID URL on /1.0 (DID Resolution, HTTPS binding; svc's choices are in
+ * docs/daemon.md#the-w3c-did-resolution-binding): application/did-url-dereferencing → 'result'; the
+ * content's own media type (application/did… for a version, text/uri-list for a service) →
+ * 'content'; application/json, no Accept or wildcards only → 'spec' (svc's own shape: the full
+ * result as application/json); nothing acceptable → null (406). The highest q wins; on a tie the
+ * result, then the content, then svc's own shape.
  */
 export function negotiateDereferencing(accept: string | undefined, contentType: string): NegotiatedDereference | null {
   if (accept === undefined || accept.trim() === '') return 'spec';
@@ -270,7 +272,7 @@ export function w3cStatusOf(result: EnrichedResolution): 200 | 410 {
   return result.didDocumentMetadata['deactivated'] === true || result.verdict.outcome === 'DEACTIVATED' ? 410 : 200;
 }
 
-/** Status of a problem on /1.0: the SPEC §7 "/1.0" column, or the /v1 status where it has none. */
+/** Status of a problem on /1.0 (docs/reference/problems.md), or the /v1 status where it has none. */
 export function w3cProblemStatus(code: ProblemCode): number {
   const spec = PROBLEMS[code];
   return spec.w3cStatus ?? spec.status;

@@ -19,7 +19,7 @@ export interface OpenDatabaseOptions {
   target: string;
   /** Production mode (the daemon): ':memory:' is refused. */
   production?: boolean;
-  /** The daemon's ceilings of the history tables, on either engine (README "Bounded history"). */
+  /** The daemon's ceilings of the history tables, on either engine (docs/operations.md#bounded-history). */
   maxObservations?: number;
   maxMcpObservations?: number;
   /** SQLite: most observations one group commit writes (SVC_RECORD_BATCH; default 64). */

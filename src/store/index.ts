@@ -1,5 +1,6 @@
 /**
- * The storage package (DESIGN §5): what the shells and the tests import of it. The layout:
+ * The storage package (ARCHITECTURE.md, `src/store`): what the shells and the tests import of it.
+ * The layout:
  * - database.ts: openDatabase, the one way the shells open storage — a SQLite file or
  *   ':memory:', or a `postgres://` URL — each driver loaded only when its engine is asked for;
  * - schema/: what both engines share — the migrations (written once, translated for PostgreSQL),

@@ -1,7 +1,7 @@
 /**
- * The web dossier's "time machine" (level 4): the DID's observation timeline (SPEC §2.5), a
- * form to pick any two observations without JavaScript, and the semantic diff (SPEC §2.6) shown
- * as a list of changes beside the two documents, whose changed parts are marked.
+ * The web dossier's "time machine" (level 4): the DID's observation timeline, a form to
+ * pick any two observations without JavaScript, and the semantic diff (docs/history.md#svc-diff)
+ * shown as a list of changes beside the two documents, whose changed parts are marked.
  *
  * Documents are printed by a small JSON printer of our own so that a change can be wrapped in a
  * `<mark>` exactly where it is; with the marks' tags removed the text is `JSON.stringify(doc,

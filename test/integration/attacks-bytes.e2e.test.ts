@@ -1,5 +1,5 @@
 /**
- * Issue 38, item 6 (first half): memory and CPU a hostile host can buy, bounded in bytes and work.
+ * Memory and CPU a hostile host can buy, bounded in bytes and work.
  *
  *   - a host serving many big documents: the in-memory resolution cache stays within its byte
  *     budget (SVC_CACHE_MAX_BYTES, default 64 MiB), least recently used entries evicted, and

@@ -1,5 +1,5 @@
 /**
- * Issue 38, item 1: no 500 from content, anywhere. The attacks that broke (or would have) a
+ * No 500 from content, anywhere. The attacks that broke (or would have) a
  * fresh build, each on a SQLite file and on PostgreSQL, through the real app (inject(): the
  * process boundary is not the subject) over a real store:
  *

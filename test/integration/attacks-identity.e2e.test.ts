@@ -1,5 +1,5 @@
 /**
- * Issue 38, the attacks on who a request is and who may act, against the real binary (its
+ * The attacks on who a request is and who may act, against the real binary (its
  * refusals at start) and the daemon started in this process from its command line: each case
  * failed before the change.
  *

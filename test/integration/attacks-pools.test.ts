@@ -1,9 +1,9 @@
 /**
- * Issue 38, item 4 — fair shares of every finite pool, attacked as a hostile client would, on a
- * SQLite file and on PostgreSQL. The real daemon app and the real cookie gateway run in process
- * (Fastify inject(), a remote address per client) over a real database; the pools are filled to
- * their edge through SQL where a flood would take hours, as rows from before this build would
- * be (no client recorded).
+ * Fair shares of every finite pool (docs/operations.md#fair-shares), attacked as a hostile client
+ * would, on a SQLite file and on PostgreSQL. The real daemon app and the real cookie gateway run in
+ * process (Fastify inject(), a remote address per client) over a real database; the pools are
+ * filled to their edge through SQL where a flood would take hours, as rows from before this build
+ * would be (no client recorded).
  *
  * Attacks that held before (each case failed on the build before the shares):
  *   - one public-profile client takes the last free claim challenges, so the next client gets 503;
@@ -124,7 +124,7 @@ const ENGINES: Array<[string, (name: string, fn: () => void) => void, () => Prom
 ];
 
 for (const [engine, describeEngine, database] of ENGINES) {
-  describeEngine(`fair shares of the finite pools on ${engine} (issue 38, item 4)`, () => {
+  describeEngine(`fair shares of the finite pools on ${engine}`, () => {
     let db: TestDatabase;
     let open: InProcess[] = [];
     beforeAll(async () => {

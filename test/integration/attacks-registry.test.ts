@@ -1,5 +1,5 @@
 /**
- * Issue 38, item 6 (second half): the open delegation registry (SVC_DELEGATION_ROOTS unset, the
+ * The open delegation registry (SVC_DELEGATION_ROOTS unset, the
  * default) filled for a century. 100 clients × 100 self-rooted chains with a 100-year expiry
  * took the 10,000 slots in 32 s, and every later registration answered "registry full". Each
  * case is that attack, or a part of it, against the daemon's own app (Fastify inject(), one

@@ -1,12 +1,12 @@
 /**
- * Issue 38, build item 5 — storage bounds on both engines, attacked as a hostile client would:
- * `svc serve --public` (started in this process from its command line; as two processes where
- * two daemons share one database), its database a SQLite file or a PostgreSQL database,
- * SVC_MAX_OBSERVATIONS small, and an attacker who hosts many distinct did:web documents (real
- * HTTPS on loopback, a test CA) and has the daemon resolve each once, from several clients (the
- * public budget is per client). The observation table never holds more rows than the ceiling —
- * checked while the flood runs, not only after it — and /v1/status says what was evicted. On
- * PostgreSQL the same holds with two daemons on one database flooded at once.
+ * Storage bounds on both engines (docs/operations.md#bounded-history), attacked as a hostile client
+ * would: `svc serve --public` (started in this process from its command line; as two processes
+ * where two daemons share one database), its database a SQLite file or a PostgreSQL database,
+ * SVC_MAX_OBSERVATIONS small, and an attacker who hosts many distinct did:web documents (real HTTPS
+ * on loopback, a test CA) and has the daemon resolve each once, from several clients (the public
+ * budget is per client). The observation table never holds more rows than the ceiling — checked
+ * while the flood runs, not only after it — and /v1/status says what was evicted. On PostgreSQL the
+ * same holds with two daemons on one database flooded at once.
  *
  * Before this change the ceiling applied on SQLite only: the same flood on PostgreSQL stored
  * every document (2,000 rows over a ceiling of 500 in the report).

@@ -1,10 +1,10 @@
 /**
- * One rule for bad arguments (issue 40, DESIGN §6), over every command `svc --help` lists: a usage
- * error or an option value that cannot be used exits 2 — USAGE_ERROR, or INVALID_OPTIONS when the
- * core judged the value (its problem object is printed with --json, as the daemon answers it) — and
- * 4 stays for no answer: the identifier or input a command examines is malformed, or the work could
- * not be done. Every row runs the CLI in this process (svcIn), a daemon's row the built CLI; the
- * last test checks that every command has rows.
+ * One rule for bad arguments (docs/cli.md#exit-codes), over every command `svc --help` lists: a
+ * usage error or an option value that cannot be used exits 2 — USAGE_ERROR, or INVALID_OPTIONS when
+ * the core judged the value (its problem object is printed with --json, as the daemon answers it) —
+ * and 4 stays for no answer: the identifier or input a command examines is malformed, or the work
+ * could not be done. Every row runs the CLI in this process (svcIn), a daemon's row the built CLI;
+ * the last test checks that every command has rows.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -156,7 +156,7 @@ describe('svc delegate', () => {
     expect((await joseVerify(r.stdout.trim(), agent.did)).payload['prf']).toBe(sha256Hex(leaf));
   });
 
-  // Everything svc delegate reads is an option's value: a refusal is INVALID_OPTIONS, exit 2 (issue 40).
+  // Everything svc delegate reads is an option's value: a refusal is INVALID_OPTIONS, exit 2.
   it('refuses a child outliving its parent (exit 2) and suggests a shorter --ttl', async () => {
     const r = await delegate(bob, agent, ['payments:charge'], ['--ttl', '2d', '--parent', files['root']!]);
     expect(r.exitCode).toBe(2);
@@ -360,7 +360,7 @@ describe('svc authorize', () => {
   });
 });
 
-describe('without a trusted root the gates fail closed (issue 40)', () => {
+describe('without a trusted root the gates fail closed', () => {
   const NOTE = 'svc: needs attention: no trusted root was given; pass --trusted-root <did> or --any-root';
   const authorizeArgs = (...extra: string[]) => ['authorize', '--chain', files['chain.txt']!, '--tool', 'payments:charge', ...extra];
 

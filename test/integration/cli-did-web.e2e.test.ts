@@ -103,7 +103,7 @@ describe('svc resolve did:web', () => {
 });
 
 /**
- * Hints that name the fix (issue 40): the `hint:` line says what to change, and the problem's
+ * Hints that name the fix: the `hint:` line says what to change, and the problem's
  * detail (--json) ends with the same words as a sentence; the web problem page says them too
  * (web-problem-hints.test.ts).
  */

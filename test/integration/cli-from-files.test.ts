@@ -1,5 +1,5 @@
 /**
- * Verify from files on the command line (issue 43, part 1): the CLI in the test process (svcIn), no
+ * Verify from files on the command line: the CLI in the test process (svcIn), no
  * host at all — `svc resolve --document/--log/--witness/--did-configuration`,
  * `svc verify-credential --issuer-document/--status-list`, `svc inspect-a2a --from-file`, their
  * exit codes, their one-line errors naming the file, and nothing recorded in the history. (That a

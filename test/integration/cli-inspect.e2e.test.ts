@@ -5,7 +5,7 @@
  * loopback HTTPS hosts of one test CA (given to the CLI through NODE_EXTRA_CA_CERTS, loopback
  * allowed with --egress-allow 127.0.0.0/8). Drift is recorded in a --db file of the test's own.
  *
- * Exit codes are the contract (SPEC §2.11, §2.12; src/cli/cmd/inspect/command.ts):
+ * Exit codes are the contract (docs/agents.md#checks-and-exit-status; src/cli/cmd/inspect/command.ts):
  *   inspect-mcp  0 INSPECTED, no check WARNs; 3 a WARN or AUTH_REQUIRED (--strict: WARN → 1,
  *                AUTH_REQUIRED stays 3); 4 a problem; 2 usage
  *   inspect-a2a  0 every check passes; 1 a check FAILs; 3 a WARN (--strict → 1); 4 a problem
@@ -149,7 +149,7 @@ describe('svc inspect-mcp', () => {
       ['drift', 'SKIP'],
     ]);
     expect(result.checks[2].detail).toBe('Only the older session handshake is supported (initialize, 2025-11-25).');
-    // The session was ended with DELETE (SPEC §4.10), after initialize, initialized and tools/list.
+    // The session was ended with DELETE, after initialize, initialized and tools/list.
     expect(legacy.records.map((x) => x.rpcMethod ?? x.httpMethod)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'DELETE']);
 
     const text = await mcp(legacy.url, '--no-store');
@@ -174,7 +174,7 @@ describe('svc inspect-mcp', () => {
       expect(checkLine(accepted.stdout, 'transport')).toMatch(/^  ✓ PASS  transport /);
       expect((await mcp(legacy.url, '--no-store', '--allow-warn', 'protocol', '-q')).exitCode).toBe(0);
 
-      // --json: the inspection as the SPEC has it, plus acceptedWarnings (the WARN checks accepted).
+      // --json: the inspection as documented, plus acceptedWarnings (the WARN checks accepted).
       const json = await mcp(legacy.url, '--no-store', '--strict', '--allow-warn', 'protocol,identity', '--json');
       expect(json.exitCode).toBe(0);
       const result = onlyJson(json);
@@ -587,7 +587,7 @@ describe('svc inspect-mcp', () => {
   it('egress: loopback without an allowance is EGRESS_BLOCKED (exit 4) before any connection, https or plain http', async () => {
     const before = mcpHost.server.connections;
     const blocked = await run(['inspect-mcp', poisoned.url, '--no-store']);
-    // The hint names the one allowance that would admit the address (issue 40).
+    // The hint names the one allowance that would admit the address.
     const allow = 'to fetch from it, allow this one address with --egress-allow 127.0.0.1/32 (or SVC_EGRESS_ALLOW=127.0.0.1/32) — an operator relaxation of the egress policy, which blocks non-public addresses by default';
     expectProblem(blocked, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/, allow);
     const http = await run(['inspect-mcp', `http://localhost:${mcpHost.server.port}/poisoned`, '--no-store']);

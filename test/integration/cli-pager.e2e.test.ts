@@ -1,5 +1,5 @@
 /**
- * The pager of long terminal reports (issue 40), through the built binary under a real
+ * The pager of long terminal reports, through the built binary under a real
  * pseudo-terminal (util-linux `script`, svcInTty): a report taller than the screen goes to the
  * pager; --json, --no-pager, a pipe, a report that fits, and SVC_PAGER=cat do not. The pager is a
  * real program, a small node script named by SVC_PAGER (or PAGER) that records what it was given.

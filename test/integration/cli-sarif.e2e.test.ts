@@ -1,5 +1,5 @@
 /**
- * `--format sarif` of `svc inspect-mcp` and `svc inspect-a2a` (issue 44, part 4): the CLI in the
+ * `--format sarif` of `svc inspect-mcp` and `svc inspect-a2a`: the CLI in the
  * test process (svcIn) against a poisoned SDK 2.x server and a signed A2A card on loopback HTTPS
  * hosts of one test CA, and the reference server @modelcontextprotocol/server-everything as a real
  * process. Each log validates with ajv (test/support/sarif.ts: the subset of SARIF 2.1.0 svc

@@ -121,7 +121,7 @@ describe('svc verify-credential', () => {
     expect(r.stdout).not.toMatch(ANSI_COLOR);
   });
 
-  it('--json prints exactly one JSON document, the SPEC result, status VALID', async () => {
+  it('--json prints exactly one JSON document, the documented result, status VALID', async () => {
     const r = await run(['verify-credential', files['valid.json']!, '--json']);
     expect(r.exitCode).toBe(0);
     const result = onlyJson(r);
@@ -266,7 +266,7 @@ describe('svc verify-jws', () => {
     expect(r.stdout).toMatch(/relationship +assertionMethod/);
   });
 
-  it('--json: exactly the SPEC §2.14 result', async () => {
+  it('--json: exactly the documented JwsVerification', async () => {
     const r = await run(['verify-jws', jwsOk, '--json', '--relationship', 'authentication']);
     expect(r.exitCode).toBe(0);
     expect(onlyJson(r)).toMatchObject({ status: 'VALID', valid: true, alg: 'EdDSA', kid: issuerVm, payload: { hello: 'world' }, signer: issuerDid, relationship: 'authentication' });
@@ -324,7 +324,7 @@ describe('svc evaluate-policy', () => {
     expect(r.stdout).toMatch(/✓ PASS +allowedCurves/);
   });
 
-  it('--json prints the SPEC §4.8 response {evaluation, credential, resolution}', async () => {
+  it('--json prints the answer of POST /v1/policies/evaluate: {evaluation, credential, resolution}', async () => {
     const r = await run(['evaluate-policy', issuerDid, '--policy', files['policy-pass.json']!, '--json']);
     expect(r.exitCode).toBe(0);
     const answer = onlyJson(r);

@@ -279,7 +279,7 @@ describe('SvcClient against a real daemon', () => {
     }
     expect(await counting.resolveW3cPost(s.didWebService, { accept: 'application/did-url-dereferencing' })).toEqual({ status: 303, location: s.serviceEndpoint });
     expect(followed).toBe(0);
-    // Without Accept, SPEC §4.4's shape: the full dereferencing result.
+    // Without Accept, svc's own shape: the full dereferencing result.
     expect(await counting.resolveW3c(s.didWebService)).toMatchObject({ dereferencingMetadata: { contentType: 'text/uri-list' }, contentStream: s.serviceEndpoint });
   });
 

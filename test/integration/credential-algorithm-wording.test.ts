@@ -1,4 +1,4 @@
-/** Messages that refuse an algorithm name only what svc verifies for that purpose (issue 25). */
+/** Messages that refuse an algorithm name only what svc verifies for that purpose. */
 import { describe, expect, it } from 'vitest';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { parseCompactJws } from '../../src/core/proofs/jws.js';

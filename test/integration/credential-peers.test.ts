@@ -1,5 +1,5 @@
 /**
- * Credentials made during the run by independent libraries verify with svc (SPEC §4.7 rule 5):
+ * Credentials made during the run by independent libraries verify with svc:
  * @digitalbazaar eddsa-jcs-2022 and ecdsa-jcs-2019 cryptosuites, `jose` vc+jwt (EdDSA, ES256,
  * did-jwt for ES256K), `did-jwt-vc` VC-JWT 1.1 — all with did:key issuers, resolved by svc's
  * core. One byte changed in what was signed makes each INVALID; the peers agree on both.

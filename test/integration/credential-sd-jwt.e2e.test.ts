@@ -1,5 +1,5 @@
 /**
- * SD-JWT VC credentials (issue 24) through verifyCredential: presentations minted during the run
+ * SD-JWT VC credentials through verifyCredential: presentations minted during the run
  * by an independent implementation, @sd-jwt/sd-jwt-vc 0.19, with node:crypto signers; issuers are
  * did:key (EdDSA, ES256, ES256K) resolved by svc's core, `iss` = the DID, header `kid` = its
  * verification method; and did:web issuers served by the loopback HTTPS host with the test CA.
@@ -196,7 +196,7 @@ describe('SD-JWT VC: VALID presentations', () => {
     expect(result.limitations.some((l) => /^Holder binding was not shown/.test(l))).toBe(true);
   });
 
-  it('other formats keep exactly the SPEC members (no "disclosures"); a malformed SD-JWT has disclosures: null', async () => {
+  it('other formats keep exactly their documented members (no "disclosures"); a malformed SD-JWT has disclosures: null', async () => {
     const result = await verifyCredential({ '@context': ['https://www.w3.org/ns/credentials/v2'] }, { runtime: runtime() });
     expect(Object.hasOwn(result, 'disclosures')).toBe(false);
     const malformed = await verify(`${b64('{"alg":"EdDSA"}')}.${b64('{}')}.c2ln~`);

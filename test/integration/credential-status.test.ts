@@ -1,8 +1,8 @@
 /**
- * Credential status end to end (SPEC §4.7 rule 7, §8): status list credentials made by peer
- * libraries (@digitalbazaar/vc-bitstring-status-list + eddsa-jcs-2022, jose for a vc+jwt list)
- * are served by a real HTTPS host on loopback, fetched under the production egress policy
- * (allowing 127.0.0.0/8 only) and verified by svc's own credential verifier. Nothing is mocked.
+ * Credential status end to end (docs/credentials.md#status-lists): status list credentials made by
+ * peer libraries (@digitalbazaar/vc-bitstring-status-list + eddsa-jcs-2022, jose for a vc+jwt list)
+ * are served by a real HTTPS host on loopback, fetched under the production egress policy (allowing
+ * 127.0.0.0/8 only) and verified by svc's own credential verifier. Nothing is mocked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/encoding/json.js';

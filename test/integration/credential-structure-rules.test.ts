@@ -1,9 +1,9 @@
 /**
  * The structural rules of VC Data Model 2.0 (and 1.1 where it states them) a verifier must
- * enforce (issue 25 point 2). Each credential below is signed correctly, so the one broken rule
- * is the only defect: it must come back MALFORMED, with a failing `structure` check that names
- * the rule and its section, and the proof check not run (the rules are checked before any proof
- * work). The negative cases follow the W3C VC Data Model 2.0 test suite's own vectors.
+ * enforce (docs/credentials.md#structure-rules). Each credential below is signed correctly, so the
+ * one broken rule is the only defect: it must come back MALFORMED, with a failing `structure` check
+ * that names the rule and its section, and the proof check not run (the rules are checked before
+ * any proof work). The negative cases follow the W3C VC Data Model 2.0 test suite's own vectors.
  */
 import { describe, expect, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';

@@ -1,5 +1,5 @@
 /**
- * The daemon under abuse (issue 16), `svc serve` started in this process from its command line
+ * The daemon under abuse, `svc serve` started in this process from its command line
  * (a process for a start-up refusal), on loopback: budgets charged
  * before bodies are read, a problem+json answer to requests Node's parser would answer bare,
  * fair capacity across clients (resolutions and MCP inspections), the SSE stream under the
@@ -131,7 +131,7 @@ describe('budgets before bodies', () => {
   });
 });
 
-describe('every answer is a problem with the SPEC headers', () => {
+describe('every answer is a problem with the headers of every answer', () => {
   it('an HTTP/1.1 request without Host → 400 problem+json with X-Content-Type-Options, Referrer-Policy and CORS headers', async () => {
     const daemon = await daemonWith({});
     const [response] = parseRawResponses(await rawRequest(daemon.url, 'GET /health HTTP/1.1\r\n\r\n'));

@@ -1,8 +1,9 @@
 /**
- * The daemon's bound on disk (README "Bounded history"), `svc serve` started in this process
- * from its command line, on loopback: on the public profile fresh did:keys are not recorded at all; on any profile the
- * observation table stops at SVC_MAX_OBSERVATIONS rows, one-off rows evicted first, refusals
- * warned once and counted in /v1/status; bad settings are configuration errors (exit 2).
+ * The daemon's bound on disk (docs/operations.md#bounded-history), `svc serve` started in this
+ * process from its command line, on loopback: on the public profile fresh did:keys are not recorded
+ * at all; on any profile the observation table stops at SVC_MAX_OBSERVATIONS rows, one-off rows
+ * evicted first, refusals warned once and counted in /v1/status; bad settings are configuration
+ * errors (exit 2).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +73,7 @@ async function emptySize(): Promise<number> {
   return stoppedSize(daemon, dbPath);
 }
 
-/** README "Bounded history": per row, the document, the DID three times (row and two indexes) and ~1 KiB. */
+/** docs/operations.md#bounded-history: per row, the document, the DID three times (row and two indexes) and ~1 KiB. */
 const rowBound = (largestDocument: number, largestDid: number) => largestDocument + 3 * largestDid + 1024;
 
 /** Runs `requests` with at most `width` in flight. */

@@ -1,5 +1,5 @@
 /**
- * The commercial mode on the daemon (issue 26): the operator's control routes (tenants,
+ * The commercial mode on the daemon: the operator's control routes (tenants,
  * projects, owners, usage), the session core's key routes and keyed requests, on SQLite and on
  * PostgreSQL.
  *
@@ -179,7 +179,7 @@ for (const backend of BACKENDS) {
 
       const project = expectJson(await post(on.url, `/v1/commercial/tenants/${tenant}/projects`, { name: 'web' }, operator), 201).project;
       expect(project).toEqual({ id: expect.stringMatching(/^prj_/), tenantId: tenant, name: 'web', createdAt: expect.any(String) });
-      // A duplicate name: 400 INVALID_REQUEST (SPEC §7 has no conflict code); an unknown tenant: 404.
+      // A duplicate name: 400 INVALID_REQUEST (there is no conflict code); an unknown tenant: 404.
       expectProblem(await post(on.url, `/v1/commercial/tenants/${tenant}/projects`, { name: 'web' }, operator), 400, 'INVALID_REQUEST');
       expectProblem(await post(on.url, '/v1/commercial/tenants/ten_none/projects', { name: 'web' }, operator), 404, 'NOT_FOUND');
 
@@ -253,7 +253,7 @@ for (const backend of BACKENDS) {
       expectProblem(await call(`${on.url}/v1/resolve/${ED25519_DID}`, { headers: { authorization: `Bearer ${fake}` } }), 401, 'UNAUTHORIZED');
       expectJson(await call(`${on.url}${FAST}`, { headers: { authorization: 'Bearer something-else' } }), 200);
       expectJson(await call(`${on.url}${FAST}`, { headers: { authorization: `Basic ${fake}` } }), 200);
-      // The explorer stays anonymous (SPEC §5.1); the probes take no budget and no key.
+      // The explorer stays anonymous; the probes take no budget and no key.
       expect((await fetch(`${on.url}/`, { headers: { authorization: `Bearer ${fake}` } })).status).toBe(200);
       expectJson(await call(`${on.url}/health`, { headers: { authorization: `Bearer ${fake}` } }), 200);
       // The access log records no header: not the key, not the operator token.

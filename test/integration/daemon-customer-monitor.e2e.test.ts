@@ -1,5 +1,5 @@
 /**
- * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) on the daemon and its cookie gateway in
+ * Customer monitoring (docs/daemon.md#customer-monitoring) on the daemon and its cookie gateway in
  * process (test/support/live-daemon.ts: the real app, gateway, store and Runtime, listening on
  * loopback), on a SQLite file and on PostgreSQL (a schema of its own): owners signed in with a
  * did:key, every request through the gateway with the session cookie (and the Origin on writes);
@@ -8,8 +8,8 @@
  * by customer-monitor-resilience); time is moved by SQL on the daemon's database rather than
  * waited for (a watch aged an hour, a retry made due now).
  *
- * - A rotated key is one identity.document.changed, delivered with the §6.3 headers to a
- *   receiver answering 500 then 200: two attempts, the same bytes, id and signature, verified by
+ * - A rotated key is one identity.document.changed, delivered with the customer webhook headers to
+ *   a receiver answering 500 then 200: two attempts, the same bytes, id and signature, verified by
  *   the TypeScript and the Python verifiers; the webhook secret is shown once.
  * - Event-page under concurrent inserts: every event up to the watermark exactly once, newest
  *   first, nothing after it; GET and query-string cursors refused.

@@ -1,6 +1,6 @@
 /**
  * `svc serve` over real HTTP (started in this process from its command line; as a process only
- * where its exit code is the subject): delegation receipts (SPEC §4.12–4.14) and the registry of §3.
+ * where its exit code is the subject): delegation receipts and the registry.
  * Receipts are minted here with `jose` SignJWT by did:key issuers and by did:web issuers on a
  * loopback HTTPS host (test CA). The registry is exercised across restarts of the daemon (stopped,
  * started again) on one database file: a registered chain survives, a chain whose issuer key left

@@ -1,5 +1,5 @@
 /**
- * The loopback cookie gateway (issue 26) on a daemon started in this process from its command
+ * The loopback cookie gateway on a daemon started in this process from its command
  * line (the refusals: `svc serve` as a process, for their exit codes): owner sign-in with a
  * did:key, the session cookie, what is forwarded (and what never reaches the core), the Origin
  * rule, sign-out and expiry, and the refusals of `svc serve` itself.

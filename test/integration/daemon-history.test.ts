@@ -1,5 +1,5 @@
 /**
- * `svc serve` over real HTTP: observation history and semantic diff (SPEC §2.5, §2.6, §4.6) of a
+ * `svc serve` over real HTTP: observation history and semantic diff of a
  * did:web whose host changes the document between two resolutions — one key rotated (same id,
  * new material), one added, one removed — and the coalescing of unchanged snapshots.
  */

@@ -1,9 +1,9 @@
 /**
- * `svc serve` over real HTTP: GET /v1/mcp/inspect and GET /v1/a2a/inspect (SPEC §4.10, §4.11).
+ * `svc serve` over real HTTP: GET /v1/mcp/inspect and GET /v1/a2a/inspect.
  * MCP servers from the official SDKs and A2A cards signed and served by @a2a-js/sdk run on
  * loopback HTTPS hosts of one test CA, which the daemon trusts as an operator would configure it
  * (NODE_EXTRA_CA_CERTS, SVC_EGRESS_ALLOW=127.0.0.0/8). Drift is kept in the daemon's own store.
- * AUTH_REQUIRED, risk signals and a failed signature are 200 results; a problem (SPEC §7) means
+ * AUTH_REQUIRED, risk signals and a failed signature are 200 results; a problem means
  * no inspection could be produced.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +97,7 @@ describe('GET /v1/mcp/inspect', () => {
       ['inventory', 'PASS'],
       ['drift', 'SKIP'],
     ]);
-    // The request carried the 2026-07-28 headers (SPEC §4.10).
+    // The request carried the 2026-07-28 headers.
     expect(modern.records.map((r) => [r.rpcMethod, r.protocolVersionHeader, r.mcpMethodHeader, r.status])).toEqual([
       ['server/discover', '2026-07-28', 'server/discover', 200],
       ['tools/list', '2026-07-28', 'tools/list', 200],

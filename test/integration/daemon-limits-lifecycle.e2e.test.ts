@@ -1,5 +1,5 @@
 /**
- * The daemon's lifecycle over real HTTP (SPEC §4.17, §8): readiness when the database is a
+ * The daemon's lifecycle over real HTTP: readiness when the database is a
  * future schema or cannot be created, memory mode, configuration errors (exit 2, one usage error),
  * SIGTERM draining requests in flight, and a restart after SIGKILL on the same database.
  * What only a process shows (exit codes, signals, kill -9) runs `svc serve` as a process; the

@@ -1,5 +1,5 @@
 /**
- * The daemon's limits over real HTTP (SPEC §4 budgets, §7 rules 2–3, §8): `svc serve` started in
+ * The daemon's limits over real HTTP (docs/operations.md#budgets): `svc serve` started in
  * this process from its command line and environment, on a free loopback port. Rate buckets (direct profile and the public budgets), request
  * bodies, the request time limit (handler and receiving), bounded outbound capacity, and the
  * headers of the answers Fastify itself would otherwise write (404, 405, HEAD).
@@ -85,7 +85,7 @@ describe('direct profile: one token bucket per client (SVC_RATE_LIMIT_PER_MIN)',
       expectRateLimited(answer);
       expect(answer.header('retry-after')).toBe('1');
     }
-    // The W3C binding embeds the problem (SPEC §7) but keeps 429 and Retry-After: 1.
+    // The W3C binding embeds the problem but keeps 429 and Retry-After: 1.
     const w3c = await get(`/1.0/identifiers/${ED25519_DID}`);
     expect(w3c.status).toBe(429);
     expect(w3c.header('retry-after')).toBe('1');
@@ -196,7 +196,7 @@ describe('request bodies: JSON only, parsed strictly, at most 512 KiB', () => {
 
   it('a body just under 512 KiB is read (and then judged by the route)', async () => {
     const body = JSON.stringify({ noCache: true, padding: 'x'.repeat(500 * 1024) });
-    // The /1.0 binding embeds the route's problem in a resolution result (SPEC §4.2).
+    // The /1.0 binding embeds the route's problem in a resolution result.
     const embedded = expectJson(await post(body), 400, 'application/did-resolution');
     expect(embedded.didResolutionMetadata.error).toMatchObject({ code: 'INVALID_OPTIONS' });
     expect(embedded.didResolutionMetadata.error.detail).toContain('"padding"');
@@ -317,7 +317,7 @@ describe('capacity (SVC_MAX_CONCURRENCY=1)', () => {
       expect(problem.type).toBe('urn:svc:problems#CAPACITY_EXHAUSTED');
       waits.add(retryAfterOf(busy));
     }
-    // SPEC §7 rule 3: it varies per response, so clients do not retry in step.
+    // Retry-After varies per response, so clients do not retry in step.
     expect(waits.size).toBeGreaterThan(1);
     expectProblem(await get(`/v1/fast-verify/did/${freshDidKey()}`), 503, 'CAPACITY_EXHAUSTED');
     expect(host.server.requests.filter((r) => r.includes('other-capacity'))).toEqual([]);

@@ -1,9 +1,9 @@
 /**
- * Issue 16 against the real binary (its refusals: exit 2) and the daemon (started in this process
- * from its command line): identifiers too long for DNS are INVALID_DID
- * (not a DNS error), operator settings that would weaken a default silently are refused (exit 2)
- * or announced and listed in /health, X-Forwarded-For is believed only from listed proxies, and
- * the delegation registry has a per-client registration quota.
+ * Operator settings against the real binary (its refusals: exit 2) and the daemon (started in this
+ * process from its command line): identifiers too long for DNS are INVALID_DID (not a DNS error),
+ * operator settings that would weaken a default silently are refused (exit 2) or announced and
+ * listed in /health, X-Forwarded-For is believed only from listed proxies, and the delegation
+ * registry has a per-client registration quota.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';

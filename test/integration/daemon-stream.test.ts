@@ -1,5 +1,5 @@
 /**
- * `svc serve` over real HTTP: the live resolution stream (SPEC §4.3, §6.1) — frames in order,
+ * `svc serve` over real HTTP: the live resolution stream — frames in order,
  * errors as frames, and a client that disconnects mid-stream leaving no work behind: the
  * resolution is aborted, its outbound connection to the DID's host closed, its capacity slot
  * given back.
@@ -83,7 +83,7 @@ async function stream(path: string): Promise<Frame[]> {
   return parseSse(answer.text) as Frame[];
 }
 
-/** SPEC §6.1 order: stage*, then exactly one result or error, then done {} last. */
+/** The stream's order: stage*, then exactly one result or error, then done {} last. */
 function expectOrder(frames: Frame[], outcome: 'result' | 'error'): { stages: Frame[]; last: Frame } {
   const events = frames.map((f) => f.event);
   const stageCount = events.filter((e) => e === 'stage').length;

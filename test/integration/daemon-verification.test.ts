@@ -1,10 +1,9 @@
 /**
- * `svc serve` over real HTTP: the verification routes (SPEC §2.9, §2.10, §2.14, §4.7–§4.9, §7,
- * §8). POST /v1/credentials/verify, POST /v1/fast-verify/jws and POST /v1/policies/evaluate
- * against credentials and JWS made here with test/support/signing.ts (node:crypto, not svc's
- * code), issued by did:key and by did:web issuers on a real loopback HTTPS host — or on a port
- * where nothing listens. A failed check is a 200 result; only a request that cannot be answered
- * is a problem.
+ * `svc serve` over real HTTP: the verification routes (docs/credentials.md). POST
+ * /v1/credentials/verify, POST /v1/fast-verify/jws and POST /v1/policies/evaluate against
+ * credentials and JWS made here with test/support/signing.ts (node:crypto, not svc's code), issued
+ * by did:key and by did:web issuers on a real loopback HTTPS host — or on a port where nothing
+ * listens. A failed check is a 200 result; only a request that cannot be answered is a problem.
  */
 import { createHash } from 'node:crypto';
 import canonicalizeJson from 'canonicalize';
@@ -120,7 +119,7 @@ function checkStatuses(result: { checks: Array<{ id: string; status: string }> }
 }
 const checkOf = (result: { checks: Array<{ id: string }> }, id: string): any => result.checks.find((c) => c.id === id);
 
-/** A 200 CredentialVerification with the SPEC §2.9 members, no more, no fewer. */
+/** A 200 CredentialVerification with the documented members, no more, no fewer. */
 async function verified(body: unknown): Promise<any> {
   const result = expectJson(await verify(body), 200);
   expect(Object.keys(result).sort()).toEqual(VERIFICATION_MEMBERS);
@@ -131,7 +130,7 @@ async function verified(body: unknown): Promise<any> {
 /* ------------------------------------------------------------------ POST /v1/credentials/verify */
 
 describe('POST /v1/credentials/verify', () => {
-  it('{credential: <Data Integrity object>} → 200 VALID with exactly the SPEC §2.9 members and checks', async () => {
+  it('{credential: <Data Integrity object>} → 200 VALID with exactly the documented members and checks', async () => {
     const result = await verified({ credential: diCredential });
     expect(result).toMatchObject({
       status: 'VALID',
@@ -325,7 +324,7 @@ describe('POST /v1/credentials/verify', () => {
     const presentation = { ...unsigned(), type: ['VerifiablePresentation'], proof: diCredential['proof'] };
     expect((await verified({ credential: presentation })).status).toBe('UNSUPPORTED');
     const sdJwt = `${vcJwt()}~WyJzYWx0IiwibmFtZSIsIkFsaWNlIl0~`;
-    // SD-JWT VC results carry svc's "disclosures" member beside the SPEC §2.9 ones (SD_JWT_VC only).
+    // SD-JWT VC results carry svc's "disclosures" member beside the documented ones (SD_JWT_VC only).
     const sd = expectJson(await verify({ credential: sdJwt }), 200);
     expect(Object.keys(sd).sort()).toEqual([...VERIFICATION_MEMBERS, 'disclosures'].sort());
     expect([sd.status, sd.format, sd.disclosures]).toEqual(['MALFORMED', 'SD_JWT_VC', null]);
@@ -370,7 +369,7 @@ describe('POST /v1/credentials/verify', () => {
     expect(fetched).toBe(0);
   });
 
-  it('a status list on the loopback host: index 7 set → REVOKED, index 8 clear → VALID with the SPEC §2.9 statusList members', async () => {
+  it('a status list on the loopback host: index 7 set → REVOKED, index 8 clear → VALID with the documented statusList members', async () => {
     const issuer = await peerEd25519Issuer(41);
     const listUrl = `https://localhost:${host.server.port}/status/revocation-1`;
     host.server.route('/status/revocation-1', json(await statusListCredential({ issuer, id: listUrl, purpose: 'revocation', set: [7] })));

@@ -1,8 +1,8 @@
 /**
- * `svc serve` over real HTTP: the W3C DID Resolution HTTPS binding (SPEC §4.2) row by row —
+ * `svc serve` over real HTTP: the W3C DID Resolution HTTPS binding row by row —
  * content negotiation, 406, 410 for a deactivated did:webvh, errors embedded in a resolution
- * result with the /1.0 statuses of SPEC §7, POST with resolution options — the 410 of
- * /v1/resolve for a deactivated DID (SPEC §2.1), and /v1/dereference (SPEC §4.4).
+ * result with their /1.0 statuses (docs/reference/problems.md), POST with resolution options — the
+ * 410 of /v1/resolve for a deactivated DID, and /v1/dereference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonHandle } from '../support/daemon.js';
@@ -75,7 +75,7 @@ function expectEmbedded(answer: Awaited<ReturnType<typeof call>>, status: number
   return body;
 }
 
-describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
+describe('GET /1.0/identifiers/{did}: the binding, every row', () => {
   const RESULT_ACCEPTS = ['application/did-resolution', 'application/ld+json;profile="https://w3id.org/did-resolution"'];
   const DOCUMENT_ACCEPTS: Array<string | null> = [
     null,
@@ -166,7 +166,7 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
     expect(expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json;q=0.5, application/did-url-dereferencing')), 200, 'application/did-url-dereferencing')).toEqual(body);
   });
 
-  it('no Accept, application/json, */* or application/* keeps SPEC §4.4 shape: the full result as application/json', async () => {
+  it("no Accept, application/json, */* or application/* keeps svc's own shape: the full result as application/json", async () => {
     const did = freshDidKey();
     const fragment = did.slice('did:key:'.length);
     for (const accept of [null, 'application/json', '*/*', 'application/*', 'text/html;q=0.5, */*;q=0.1', 'application/did-url-dereferencing;q=0.2, application/json']) {
@@ -193,7 +193,7 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
         expect(answer.header('location')).toBe(url.includes('home') ? 'https://home.example.com/' : 'https://files.example.com/a/b');
       }
     }
-    // The default keeps SPEC's shape: the full result, the endpoints in contentStream.
+    // The default keeps svc's own shape: the full result, the endpoints in contentStream.
     const body = expectJson(await get(`/1.0/identifiers/${encodeURIComponent(`${webDid}?service=files`)}`), 200);
     expect(body.dereferencingMetadata.contentType).toBe('text/uri-list');
     expect(body.contentStream).toBe('https://files.example.com/base/\r\nhttps://mirror.example.com/x/y');
@@ -208,7 +208,7 @@ describe('GET /1.0/identifiers/{did}: SPEC §4.2, every row', () => {
     expect(document.id).toBe(deactivated.did);
   });
 
-  it('errors on a DID URL keep SPEC §7: embedded in a resolution result, whatever was asked', async () => {
+  it('errors on a DID URL stay /1.0 errors: embedded in a resolution result, whatever was asked', async () => {
     const did = freshDidKey();
     const answer = await get(`/1.0/identifiers/${did}%23no-such-key`, withAccept('application/did-url-dereferencing'));
     expectEmbedded(answer, 404, 'NOT_FOUND');
@@ -246,7 +246,7 @@ describe('POST /1.0/identifiers/{did}', () => {
   });
 });
 
-describe('GET /v1/resolve of a deactivated DID (SPEC §2.1)', () => {
+describe('GET /v1/resolve of a deactivated DID', () => {
   it('410 with the full EnrichedResolution, verdict DEACTIVATED', async () => {
     const body = expectJson(await get(`/v1/resolve/${deactivated.did}?noCache=true`), 410);
     expect(body).toMatchObject({ did: deactivated.did, method: 'webvh', cached: false, verdict: { outcome: 'DEACTIVATED' } });
@@ -266,7 +266,7 @@ describe('GET /v1/resolve of a deactivated DID (SPEC §2.1)', () => {
   });
 });
 
-describe('GET /v1/dereference/{didUrl} (SPEC §4.4)', () => {
+describe('GET /v1/dereference/{didUrl}', () => {
   it('did:key…%23<fragment> → 200 with the verification method as contentStream', async () => {
     const did = freshDidKey();
     const fragment = did.slice('did:key:'.length);

@@ -1,8 +1,9 @@
 /**
  * `svc serve` over real HTTP: the daemon (in this process, started as `svc serve` would be) listening on a free loopback port, a real HTTPS
- * did:web host beside it. Probes (SPEC §4.17), /v1/resolve (§4.1, §2.1), fast-verify (§4.5, §2.4),
- * graph (§4.6, §2.7), unknown routes and methods, CORS preflight, and the store the daemon shares
- * with the CLI. Every answer is checked for its exact status, content type and the SPEC §1 headers.
+ * did:web host beside it. Probes, /v1/resolve, fast-verify,
+ * graph, unknown routes and methods, CORS preflight, and the store the daemon shares
+ * with the CLI. Every answer is checked for its exact status, content type and the headers of
+ * docs/daemon.md#requests-and-answers.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ describe('probes', () => {
 });
 
 describe('GET /v1/resolve/{did}', () => {
-  it('answers an EnrichedResolution with every SPEC §2.1 member; cached false, then true; noCache=true refreshes', async () => {
+  it('answers an EnrichedResolution with every documented member; cached false, then true; noCache=true refreshes', async () => {
     const did = freshDidKey();
     const first = expectJson(await get(`/v1/resolve/${did}`), 200);
     expect(Object.keys(first).sort()).toEqual(
@@ -175,7 +176,7 @@ describe('GET /v1/resolve/{did}', () => {
 });
 
 describe('GET /v1/fast-verify/did/{did}', () => {
-  it('answers exactly the SPEC §2.4 members; the second call is served from the cache', async () => {
+  it('answers exactly the documented members; the second call is served from the cache', async () => {
     const did = freshDidKey();
     const first = expectJson(await get(`/v1/fast-verify/did/${did}`), 200);
     expect(Object.keys(first)).toEqual(['did', 'resolved', 'outcome', 'headline', 'statements', 'dimensions', 'keys', 'domainBinding', 'documentSha256', 'observedAt', 'cached']);

@@ -1,7 +1,7 @@
 /**
  * Delegation receipts by a did:web issuer on a real loopback HTTPS host (test CA): minted with
  * `jose`, the issuer's key found through svc's did:web resolution. The key must be listed under
- * capabilityDelegation (SPEC §4.12 rule 2); assertionMethod alone is not enough.
+ * capabilityDelegation; assertionMethod alone is not enough.
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * DID URL dereferencing against a real loopback HTTPS host (SPEC §4.4): services of a did:web
+ * DID URL dereferencing against a real loopback HTTPS host: services of a did:web
  * (string, array and map endpoints), relativeRef joining and its refusals, fragments of
  * relative ids, and the version selectors of a did:webvh. Nothing is mocked.
  */

@@ -1,6 +1,6 @@
 /**
- * did:web end to end against real HTTPS servers on loopback (SPEC §2.2 transport/origin,
- * §2.3 source/tls, §4.1, §7, §8): the egress policy, the pinned connection, TLS evidence,
+ * did:web end to end against real HTTPS servers on loopback (docs/evidence.md#didweb,
+ * docs/security.md#the-egress-policy): the egress policy, the pinned connection, TLS evidence,
  * redirects, size and time limits, and the document checks. Nothing is mocked; the Runtime
  * trusts a throw-away CA and allows 127.0.0.0/8 only where a test says so.
  */

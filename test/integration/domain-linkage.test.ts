@@ -1,9 +1,9 @@
 /**
- * Domain binding end to end (SPEC §2.3 domainBinding, §2.2 origin): the DID configuration is
- * served by a real HTTPS host and fetched under the same egress policy as the document. The
+ * Domain binding end to end (`evidence.domainBinding`, the origin dimension): the DID configuration
+ * is served by a real HTTPS host and fetched under the same egress policy as the document. The
  * public examples are served for their own origins (`https://domain.example`,
- * `https://identity.foundation`) by pointing the test DNS at loopback and dialling the test
- * port, like curl's --connect-to; certificates and the policy are checked as in production.
+ * `https://identity.foundation`) by pointing the test DNS at loopback and dialling the test port,
+ * like curl's --connect-to; certificates and the policy are checked as in production.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

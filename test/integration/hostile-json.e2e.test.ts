@@ -1,11 +1,11 @@
 /**
- * Hostile JSON end to end (issue 16): content that is not I-JSON — a lone surrogate above all,
+ * Hostile JSON end to end: content that is not I-JSON — a lone surrogate above all,
  * which RFC 8785 cannot serialise — answered with the problem or result it deserves by the built
  * daemon and CLI, never 500 INTERNAL_ERROR (exit 4 with a stack). Real loopback HTTPS hosts of a
  * throw-away CA serve the documents, logs, cards and MCP replies; nothing is mocked.
  *
  *   did:jwk with "\ud800" in a member   /v1 400 INVALID_DID, /1.0 400, `svc resolve` exit 4
- *   did.json with "\ud800"              /v1 422 INVALID_DID_DOCUMENT, /1.0 500 (SPEC §7), exit 4
+ *   did.json with "\ud800"              /v1 422 INVALID_DID_DOCUMENT, /1.0 500, exit 4
  *   did.jsonl entry with "\ud800"       /v1 422 INVALID_DID_DOCUMENT, exit 4
  *   A2A card with "\ud800"              /v1 422 INVALID_DID_DOCUMENT ("no agent card"), exit 4
  *   MCP tools/list with "\ud800"        /v1 422 INVALID_DID_DOCUMENT (not an MCP answer), exit 4
@@ -211,7 +211,7 @@ describe('a batch of hostile bodies and identifiers against the daemon', () => {
       for (const id of identifiers) {
         const encoded = encodeURIComponent(id);
         expectAnswer(await get(`/v1/resolve/${encoded}`), `/v1/resolve/${id.slice(0, 120)}`);
-        // /1.0 answers INVALID_DID_DOCUMENT with 500 (SPEC §7); the code says which problem it is.
+        // /1.0 answers INVALID_DID_DOCUMENT with 500; the code says which problem it is.
         expectAnswer(await get(`/1.0/identifiers/${encoded}`), `/1.0/identifiers/${id.slice(0, 120)}`, true);
       }
       expectJson(await get('/health'), 200);

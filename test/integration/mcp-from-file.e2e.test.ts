@@ -1,12 +1,12 @@
 /**
- * `svc inspect-mcp --from-file` (issue 44, part 2): a saved listing inspected without a server.
- * Three real servers (server-everything, fastmcp, mcp-framework; test/support/mcp-peers.ts) are
- * started once each; the official SDK client saves their listings as they came off the wire
- * (test/support/mcp-reference.ts) — the results, the whole JSON-RPC responses — and svc's own
- * --json output is saved too. Each file, inspected by the CLI (in the test process, svcIn), gives
- * the fingerprints, classes and signals of the live inspection of the same server, says no server
- * was contacted, and stores nothing. Bad files are one-line errors, exit 2 (the file is an option's
- * value).
+ * `svc inspect-mcp --from-file` (docs/agents.md#saved-inventories): a saved listing inspected
+ * without a server. Three real servers (server-everything, fastmcp, mcp-framework;
+ * test/support/mcp-peers.ts) are started once each; the official SDK client saves their listings as
+ * they came off the wire (test/support/mcp-reference.ts) — the results, the whole JSON-RPC
+ * responses — and svc's own --json output is saved too. Each file, inspected by the CLI (in the
+ * test process, svcIn), gives the fingerprints, classes and signals of the live inspection of the
+ * same server, says no server was contacted, and stores nothing. Bad files are one-line errors,
+ * exit 2 (the file is an option's value).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -354,7 +354,7 @@ describe('SDK 2.x servers (modern 2026-07-28 discovery)', () => {
   });
 });
 
-describe('pagination and limits (SPEC §8: 10 pages, 500 tools, 2 MiB per reply)', () => {
+describe('pagination and limits (10 pages, 500 tools, 2 MiB per reply)', () => {
   it('reads all three pages of a paged server', async () => {
     const tools = manyTools(7);
     const server = track(await startPagedServer({ tools, pageSize: 3 }));

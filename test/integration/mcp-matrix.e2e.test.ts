@@ -1,8 +1,9 @@
 /**
- * Issue 39, part 2: the interoperability matrix. Real MCP servers of every implementation we can
- * run here, each inspected by svc through the CLI (`svc inspect-mcp … --json --no-store`,
- * main() in the test process, svcIn) and through the daemon (the real app in process, answered by inject(),
- * its outbound Net allowing 127.0.0.1/32), next to what the official SDK client lists:
+ * The interoperability matrix (docs/agents.md#interoperability). Real MCP servers of every
+ * implementation we can run here, each inspected by svc through the CLI
+ * (`svc inspect-mcp … --json --no-store`, main() in the test process, svcIn) and through the daemon
+ * (the real app in process, answered by inject(), its outbound Net allowing 127.0.0.1/32), next to
+ * what the official SDK client lists:
  *
  *   child processes   @modelcontextprotocol/server-everything, fastmcp (stateful SSE; stateless
  *                     JSON), mcp-framework, tmcp, mcp-lite (test/support/mcp-peers.ts)
@@ -19,8 +20,8 @@
  * a member.
  *
  * The prompts, resources and resourceTemplates rows of the kind table, and the inventoryHash of
- * servers that list any of them, follow the inventory contract of the `inv` branch (SPEC §2.11
- * as extended there); they pass once that branch is merged.
+ * servers that list any of them, follow the inventory contract
+ * (docs/agents.md#prompts-resources-and-resource-templates).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Net } from '../../src/core/net.js';
@@ -129,7 +130,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-/** The members of an inspection this file reads (SPEC §2.11 and the `inv` contract). */
+/** The members of an inspection this file reads. */
 interface Inspection {
   status: string;
   mode: string;

@@ -1,5 +1,5 @@
 /**
- * Issue 44, part 3: local MCP servers over stdio (`svc inspect-mcp --stdio -- <command> …`) and
+ * Local MCP servers over stdio (`svc inspect-mcp --stdio -- <command> …`) and
  * MCP client configuration files (`--config <file> [--run-stdio]`). Real processes throughout:
  *
  *   - @modelcontextprotocol/server-memory and server-filesystem (npm) inventoried over stdio by

@@ -1,5 +1,5 @@
 /**
- * Issue 39 (transport and honest errors), through the CLI (in the test process, svcIn) and a spawned daemon:
+ * Transport and honest errors, through the CLI (in the test process, svcIn) and a spawned daemon:
  *
  *   - the official SDK 1.x server WITH an event store (resumability: every SSE reply opens with a
  *     priming event — an id and empty data), stateful and stateless, is INSPECTED with the tools

@@ -1,5 +1,5 @@
 /**
- * The API contract (issue 18): the committed openapi.json is what the built daemon serves at
+ * The API contract: the committed openapi.json is what the built daemon serves at
  * GET /openapi.json (direct and public profiles alike), it is a valid OpenAPI 3.1 document, and
  * it documents every route of the daemon: every status with a response schema, the request
  * schemas, the budget. The responses themselves are held to it by the contract hook of
@@ -145,7 +145,7 @@ describe('openapi.json', () => {
     expect(doc['x-svc-budgets']).toMatchObject({ standard: { publicPerMinute: 20 }, intensive: { publicPerMinute: 10 }, directPerMinute: 120 });
   });
 
-  it('documents the operator webhook of SPEC §6.2 under webhooks: the four headers and the envelope of §2.15', () => {
+  it('documents the operator webhook under webhooks: the four headers and the envelope', () => {
     const hook = doc['webhooks']?.['monitorEvent']?.['post'];
     expect(hook).toBeDefined();
     const headers = (hook.parameters as Array<{ in: string; name: string; required: boolean }>).map((p) => [p.in, p.name, p.required]);
@@ -158,7 +158,8 @@ describe('openapi.json', () => {
     expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEnvelope' });
     const eventTypes = (doc.components!.schemas!['MonitorEventType'] as { anyOf: Array<{ enum: string[] }> }).anyOf.flatMap((s) => s.enum);
     expect(eventTypes).toEqual(['identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated', 'identity.resolution.failed', 'identity.resolution.recovered']);
-    // An envelope as §2.15 and §6.2 describe it validates; one that breaks them does not.
+    // An envelope as docs/daemon.md#operator-monitoring describes it validates; one that breaks it
+    // does not.
     const envelope = {
       id: 'evt_42',
       type: 'identity.document.changed',

@@ -1,5 +1,5 @@
 /**
- * Owner accounts (issue 26): the AccountStore on the embedded SQLite file and on a real PostgreSQL
+ * Owner accounts: the AccountStore on the embedded SQLite file and on a real PostgreSQL
  * server (a schema of its own per suite), one suite held to the same behaviour — tenants,
  * projects and owners; the ownership check of every owner action, also against a concurrent
  * removal of the owner; the key caps; atomic rotation; keyed authentication; usage counters

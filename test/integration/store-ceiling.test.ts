@@ -1,12 +1,13 @@
 /**
- * The history tables' ceiling (README "Bounded history", src/store/ceiling.ts) on both engines:
- * real SQLite files and a real PostgreSQL server (a schema of its own per test: migrated once, emptied between tests — test/support/pg-schemas.ts). At the ceiling a
- * new row replaces the oldest one-off row (a DID seen exactly once, no other row) or is refused,
- * in the record's one transaction; coalescing still works; a store without a ceiling (the CLI's)
- * is unbounded. On PostgreSQL the ceiling holds across several daemons on one database: two
- * stores (pools) recording at once never exceed it, and the count is the database's own (a row
- * written or deleted by another writer is counted). SQLite-only checks follow (cost at the
- * ceiling, the group commit's connection).
+ * The history tables' ceiling (docs/operations.md#bounded-history, src/store/schema/ceiling.ts) on
+ * both engines: real SQLite files and a real PostgreSQL server (a schema of its own per test:
+ * migrated once, emptied between tests — test/support/pg-schemas.ts). At the ceiling a new row
+ * replaces the oldest one-off row (a DID seen exactly once, no other row) or is refused, in the
+ * record's one transaction; coalescing still works; a store without a ceiling (the CLI's) is
+ * unbounded. On PostgreSQL the ceiling holds across several daemons on one database: two stores
+ * (pools) recording at once never exceed it, and the count is the database's own (a row written or
+ * deleted by another writer is counted). SQLite-only checks follow (cost at the ceiling, the group
+ * commit's connection).
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';

@@ -1113,7 +1113,7 @@ for (const backend of BACKENDS) {
       expect((await monitorEvents.gauges(await databaseNow())).eventsByStatus).toMatchObject({ DEAD_LETTER: 1, DELIVERING: 0, RETRY: 0 });
     });
 
-    // Proofs of control and the directory (SPEC §4.15, §4.16).
+    // Proofs of control and the directory.
 
     /** Claim tests start from empty tables. */
     const emptyClaims = () => sql('DELETE FROM directory_entries; DELETE FROM claims; DELETE FROM claim_challenges');

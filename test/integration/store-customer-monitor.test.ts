@@ -1,5 +1,5 @@
 /**
- * Customer monitoring (issue 27): the CustomerMonitorStore on the embedded SQLite file and on a
+ * Customer monitoring: the CustomerMonitorStore on the embedded SQLite file and on a
  * real PostgreSQL server (a database of its own per test: one migrated schema, its two stores kept open and every table emptied between tests), one suite held to the same behaviour —
  * ownership refusals; watches added, listed, removed, deduplicated and capped; checks recorded
  * with their events and sealed deliveries; the 30-day windows of events, pages and reports;

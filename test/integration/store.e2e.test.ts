@@ -1,5 +1,5 @@
 /**
- * The storage layer on real SQLite files (DESIGN §5, SPEC §9.7): migrations and the schema
+ * The storage layer on real SQLite files (docs/history.md#the-schema): migrations and the schema
  * history, refusal of future and foreign files, file modes, observation coalescing, the
  * persistent resolution cache, online backup, readiness, and a SIGKILL in the middle of a
  * burst of writes.
@@ -21,7 +21,7 @@ import { sampleObservation, tempDir, tempStore, type TempStore } from '../suppor
 import type { NewObservation } from '../../src/core/store.js';
 import { StorageSlot } from '../../src/server/storage.js';
 
-/** Tables and added columns of each schema version, as SPEC §9.7 lists the history. */
+/** Tables and added columns of each schema version. */
 const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
   1: { tables: ['observations', 'resolution_cache'] },
   2: { tables: ['mcp_observations', 'delegation_chains', 'claims', 'directory_entries', 'watches', 'monitor_events'] },

@@ -1,16 +1,16 @@
 /**
- * Verify from files (issue 43, part 1): every did:web, did:webvh and DID-configuration vector of
- * the shared fixtures — the didwebvh test suite, the python resolver suite, the didwebvh-py sample,
- * the DIF example configuration and every real-world artefact of those kinds — is resolved twice:
- * served by a real HTTPS host on loopback (the test CA; every host of the vectors resolves to
- * 127.0.0.1 and port 443 is dialled on the test port), and supplied from its files through
- * `withSuppliedResources` with the network off. The two answers must agree: the same problem code,
- * or the same document, metadata, evidence and dimensions — except what rests on the fetch, which
- * says why: transport NOT_ESTABLISHED ("supplied from the file …, not fetched"), and the origin
- * binding of a DID whose configuration was not supplied (NOT_ESTABLISHED, domainBinding null,
- * where the host answered 404: NOT_CONFIGURED, NOT_ESTABLISHED too). A did:webvh log that needs
- * witnessing without a witness file is EGRESS_BLOCKED from files (not supplied, not fetched), where
- * the host's 404 meant "no approvals": fail closed, asserted as such.
+ * Verify from files (docs/credentials.md#verify-from-files): every did:web, did:webvh and
+ * DID-configuration vector of the shared fixtures — the didwebvh test suite, the python resolver
+ * suite, the didwebvh-py sample, the DIF example configuration and every real-world artefact of
+ * those kinds — is resolved twice: served by a real HTTPS host on loopback (the test CA; every host
+ * of the vectors resolves to 127.0.0.1 and port 443 is dialled on the test port), and supplied from
+ * its files through `withSuppliedResources` with the network off. The two answers must agree: the
+ * same problem code, or the same document, metadata, evidence and dimensions — except what rests on
+ * the fetch, which says why: transport NOT_ESTABLISHED ("supplied from the file …, not fetched"),
+ * and the origin binding of a DID whose configuration was not supplied (NOT_ESTABLISHED,
+ * domainBinding null, where the host answered 404: NOT_CONFIGURED, NOT_ESTABLISHED too). A
+ * did:webvh log that needs witnessing without a witness file is EGRESS_BLOCKED from files (not
+ * supplied, not fetched), where the host's 404 meant "no approvals": fail closed, asserted as such.
  *
  * Credentials and agent cards from files run against the same host once each.
  */

@@ -1,5 +1,5 @@
 /**
- * The web dossier's layout in real Chromium at 1280 and 390 px (issue 40): a did:web with three
+ * The web dossier's layout in real Chromium at 1280 and 390 px: a did:web with three
  * keys, two services and a failing domain binding, whose graph crowds labels near the keys.
  * Measured, not eyeballed: no two graph labels overlap (nor a label a node), nothing scrolls the
  * page sideways, a table cell never breaks inside a word, the documents' `<pre>` keep their

@@ -1,10 +1,10 @@
 /**
- * The web view of an MCP inspection (GET /mcp, issue 39) in process: the real app over a real
- * SQLite store, answered by inject(), its outbound Net the test host's (loopback allowed, the
- * test CA trusted), against MCP servers of the official SDK on a loopback HTTPS host. The page
- * is the same inspection as GET /v1/mcp/inspect (one core call, stored drift), escaped
- * throughout — a poisoned server's descriptions are text, invisible characters are U+XXXX —
- * with items that carry risk signals first and marked; problems are pages for browsers.
+ * The web view of an MCP inspection (GET /mcp; docs/agents.md#in-the-browser) in process: the real
+ * app over a real SQLite store, answered by inject(), its outbound Net the test host's (loopback
+ * allowed, the test CA trusted), against MCP servers of the official SDK on a loopback HTTPS host.
+ * The page is the same inspection as GET /v1/mcp/inspect (one core call, stored drift), escaped
+ * throughout — a poisoned server's descriptions are text, invisible characters are U+XXXX — with
+ * items that carry risk signals first and marked; problems are pages for browsers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';

@@ -1,5 +1,5 @@
 /**
- * Hints that name the fix (issue 40), on the web dossier's problem pages and in the problem+json
+ * Hints that name the fix, on the web dossier's problem pages and in the problem+json
  * of the same request: the daemon's app in process (the real app, store and fetcher; a DNS table
  * and a real HTTPS host on loopback), so a browser and an API client read the same words as the
  * terminal's `hint:` line (test/integration/cli-did-web.e2e.test.ts).

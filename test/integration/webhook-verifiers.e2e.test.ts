@@ -1,9 +1,9 @@
 /**
- * Both clients' webhook verifiers agree (SPEC §6.2 operator webhooks, §6.3 customer webhooks):
+ * Both clients' webhook verifiers agree (operator and customer webhooks, docs/clients.md#webhooks):
  * one set of vectors, signed here with node:crypto (not with either client's code), is run
  * through the TypeScript verifiers (src/client/webhooks.ts) and through the Python ones
  * (clients/python: tests/verify_vectors.py reads the vectors on stdin and prints the answers),
- * and each answer must be the expected one — so the two agree with each other and with the SPEC.
+ * and each answer must be the expected one — so the two agree with each other and with docs/daemon.md.
  * Skipped, with a warning, where python3 (≥ 3.9) is absent; the TypeScript half still runs.
  */
 import { createHmac } from 'node:crypto';

@@ -153,8 +153,9 @@ for (const n of [1, 2]) {
   };
 }
 // A change of the witness list is governed by the previous list (spec §"Witness Lists": a new
-// list "becomes active AFTER the new DID log entry has been published"; didwebvh-ts PR #135,
-// issue #117): version 2 of witness-update needs 2 of the 2 original witnesses. The ts artefact
+// list "becomes active AFTER the new DID log entry has been published";
+// decentralized-identity/didwebvh-ts#135 and #117): version 2 of witness-update needs 2 of the 2
+// original witnesses. The ts artefact
 // is the known stale vector (one proof for version 2); the java and java-eecc artefacts were
 // made the same way. didwebvh-py's committed result (invalidDid) and didwebvh-rs's two proofs
 // agree with svc.

@@ -1,5 +1,5 @@
 /**
- * Hand-written fast paths against the plain definitions they replace (issue 23): they must give
+ * Hand-written fast paths against the plain definitions they replace: they must give
  * the same answer on every input, valid or not.
  * - didOf: a one-pass read of plain DIDs and DID URLs against the DID URL grammar (parseDidUrl);
  * - base64urlDecode: the canonical-form test on the last character against "encoding the bytes

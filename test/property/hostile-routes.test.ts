@@ -1,5 +1,5 @@
 /**
- * Property suite, route level (issue 38): the routes built last turns — the owner's session core
+ * Property suite, route level: the routes built last turns — the owner's session core
  * (projects, keys, watches, events, event pages, reports, webhook, deliveries, scheduled usage),
  * the operator's commercial and monitoring routes, claims and the directory, and the VC-API
  * verifier — fed hostile timestamps, cursors and ids, NUL, lone surrogates (percent-encoded as

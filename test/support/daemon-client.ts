@@ -1,8 +1,8 @@
 /**
  * Integration tests of the daemon's routes over real HTTP: one request helper that keeps the
  * status, the headers and the body, the checks every answer must pass (exact status and content
- * type, the SPEC §1 headers — on successes and on problems alike), a daemon set up to reach a
- * loopback did:web host as an operator would configure it (the host's CA through
+ * type, the headers every answer carries — on successes and on problems alike), a daemon set up to
+ * reach a loopback did:web host as an operator would configure it (the host's CA through
  * NODE_EXTRA_CA_CERTS, 127.0.0.0/8 through SVC_EGRESS_ALLOW), and polling with a deadline.
  *
  * The contract: every answer `call()` receives is held to openapi.json (the committed OpenAPI
@@ -246,7 +246,7 @@ export function checkContract(method: string, url: string, answer: Pick<Answer, 
   repoContract().check(method, url, answer);
 }
 
-/** SPEC §1: every answer, success or problem, carries these. */
+/** Every answer, success or problem, carries these (docs/daemon.md#requests-and-answers). */
 export function expectCommonHeaders(answer: Answer): void {
   expect({
     'x-content-type-options': answer.header('x-content-type-options'),

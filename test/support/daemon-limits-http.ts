@@ -1,7 +1,7 @@
 /**
  * What the daemon limit tests need beyond test/support/daemon-client.ts: the Retry-After check
- * of SPEC §7 rule 3, and raw HTTP/1.1 over a socket for what fetch cannot send (a body that
- * trickles in slower than the time limit).
+ * (whole seconds, at least 1), and raw HTTP/1.1 over a socket for what fetch cannot send (a body
+ * that trickles in slower than the time limit).
  */
 import net from 'node:net';
 import { expect } from 'vitest';

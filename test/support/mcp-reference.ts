@@ -2,8 +2,8 @@
  * The reference view of an MCP server's inventory, independent of svc's code: the official SDK
  * client (`@modelcontextprotocol/sdk` Client + StreamableHTTPClientTransport, or
  * StdioClientTransport for a local server) lists tools,
- * prompts, resources and resource templates, every page, and the fingerprints SPEC §2.11 asks
- * for are recomputed here with the `canonicalize` package (RFC 8785) and node:crypto.
+ * prompts, resources and resource templates, every page, and the fingerprints svc reports
+ * are recomputed here with the `canonicalize` package (RFC 8785) and node:crypto.
  *
  * What is hashed is the JSON-RPC result as it came off the wire (`wire`), taken from the
  * transport before the Client's result schemas parse it: those schemas rebuild every object
@@ -47,7 +47,7 @@ export const jcs = (value: unknown): string => {
   return text;
 };
 
-/** SHA-256 of the RFC 8785 form of an entry without `_meta` (the definition SPEC §2.11 hashes). */
+/** SHA-256 of the RFC 8785 form of an entry without `_meta` (the definition svc hashes). */
 export function referenceDefinitionSha256(entry: Entry): string {
   return sha256Hex(jcs(Object.fromEntries(Object.entries(entry).filter(([name]) => name !== '_meta'))));
 }

@@ -1046,7 +1046,7 @@ export async function startAuthServer(
   };
 }
 
-/** The members SPEC §2.11 names for an MCP inspection, in its order, with the listings beside tools (issue 39). */
+/** The members of an McpInspection (openapi.json), in their order, with the listings beside tools. */
 export const MCP_INSPECTION_MEMBERS = ['endpoint', 'status', 'mode', 'negotiatedVersion', 'supportedVersions', 'serverInfo', 'capabilities', 'instructions', 'tools', 'prompts', 'resources', 'resourceTemplates', 'inventoryHash', 'classCounts', 'drift', 'auth', 'transcript', 'checks', 'headline', 'tls', 'limitations'] as const;
 
 /**

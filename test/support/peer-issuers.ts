@@ -14,7 +14,7 @@
  * signatures still differ run to run). Every issuer is a did:key, resolvable offline. The same
  * libraries verify, for side-by-side comparisons (peerVerifyDi, peerVerifyVcJwt, peerVerifyVcJwt11).
  *
- * Node 20 notes (shared/research/credentials-and-delegation.md §4): did-jwt stays on 8.x and the
+ * Node 20 notes: did-jwt stays on 8.x and the
  * DB cryptosuites bring canonicalize 2.x; @digitalbazaar/credentials-context has named exports
  * only, data-integrity-context is CommonJS (default export).
  */

@@ -1,7 +1,7 @@
 /**
  * Delegation receipts for tests: a did:key principal from a fresh Ed25519 key, and one receipt
- * (svc-delegation+jwt, SPEC §2.13) signed by its issuer with jose — an independent signer, so
- * the verifier is not checked against itself.
+ * (svc-delegation+jwt, docs/delegation.md#receipts) signed by its issuer with jose — an independent
+ * signer, so the verifier is not checked against itself.
  */
 import { createHash, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';

@@ -29,7 +29,7 @@ const mcString = { type: 'object', additionalProperties: false, required: ['text
 const propertyBag = { type: 'object', properties: { tags: { type: 'array', uniqueItems: true, items: { type: 'string' } } } };
 const level = { enum: ['none', 'note', 'warning', 'error'] };
 
-/** The SARIF 2.1.0 objects svc writes, as the specification (§3.13 – §3.58) constrains them. */
+/** The SARIF 2.1.0 objects svc writes, as SARIF 2.1.0 §3.13 – §3.58 constrain them. */
 export const SARIF_SUBSET = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',

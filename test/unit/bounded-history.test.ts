@@ -1,8 +1,8 @@
 /**
- * The daemon's bounded history, its pure parts (README "Bounded history"): SVC_MAX_OBSERVATIONS
- * and SVC_MAX_MCP_OBSERVATIONS parsing (a bad value is a configuration error, exit 2 — the
- * process-level check is in test/integration/daemon-bounded-history.e2e.test.ts), and which
- * resolutions the daemon records on each profile.
+ * The daemon's bounded history, its pure parts (docs/operations.md#bounded-history):
+ * SVC_MAX_OBSERVATIONS and SVC_MAX_MCP_OBSERVATIONS parsing (a bad value is a configuration error,
+ * exit 2 — the process-level check is in test/integration/daemon-bounded-history.e2e.test.ts), and
+ * which resolutions the daemon records on each profile.
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/runtime/node.js';

@@ -1,8 +1,8 @@
 /**
  * The client's webhook verifiers (src/client/webhooks.ts, WebCrypto) against vectors computed
- * here with node:crypto: SPEC §6.2 (X-Svc-Timestamp, X-Svc-Signature-256 = sha256=<hex> over
- * `<timestamp>.<raw body>`, 300 s) and §6.3 (X-SVC-Signature: t=…,v1=…, X-SVC-Event-ID, 1800 s).
- * Every failure is `false`, never an exception.
+ * here with node:crypto: operator webhooks (X-Svc-Timestamp, X-Svc-Signature-256 = sha256=<hex>
+ * over `<timestamp>.<raw body>`, 300 s) and customer webhooks (X-SVC-Signature: t=…,v1=…,
+ * X-SVC-Event-ID, 1800 s). Every failure is `false`, never an exception.
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ const BODY = JSON.stringify({ id: 'evt_42', type: 'identity.document.changed', d
 
 const hmac = (secret: string | Uint8Array, data: string | Uint8Array) => createHmac('sha256', secret).update(data).digest('hex');
 
-/** The §6.2 headers of `body` signed at `timestamp` (as the daemon's delivery sends them). */
+/** The operator webhook headers of `body` signed at `timestamp` (as the daemon's delivery sends them). */
 function operatorHeaders(body: string | Uint8Array, timestamp = NOW, secret: string | Uint8Array = SECRET): Record<string, string> {
   const signed = typeof body === 'string' ? `${timestamp}.${body}` : Buffer.concat([Buffer.from(`${timestamp}.`), body]);
   return {
@@ -33,7 +33,7 @@ const without = (headers: Record<string, string>, name: string) => Object.fromEn
 const lowerKeys = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 const upperKeys = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
 
-describe('verifyWebhook (§6.2)', () => {
+describe('verifyWebhook (operator webhooks)', () => {
   const headers = operatorHeaders(BODY);
   const check = (h: WebhookHeaders, body: WebhookBytes = BODY, options: { toleranceSeconds?: number; now?: number } = { now: NOW }, secret: string | Uint8Array = SECRET) =>
     verifyWebhook(secret, h, body, options);
@@ -121,7 +121,7 @@ describe('verifyWebhook (§6.2)', () => {
   });
 });
 
-describe('verifyCustomerWebhook (§6.3)', () => {
+describe('verifyCustomerWebhook (customer webhooks)', () => {
   const headers = customerHeaders(BODY);
   const check = (h: WebhookHeaders, body = BODY, options: { toleranceSeconds?: number; now?: number } = { now: NOW }, secret = SECRET) =>
     verifyCustomerWebhook(secret, h, body, options);
@@ -165,7 +165,7 @@ describe('verifyCustomerWebhook (§6.3)', () => {
     expect(await check({ ...headers, 'X-SVC-Signature': `t=${NOW},v1=${hmac('another', `${NOW}.${BODY}`)}` })).toBe(false);
   });
 
-  it('window: 1800 s by default (the retry schedule of SPEC §8 keeps t), 1801 s either way fails', async () => {
+  it('window: 1800 s by default (the retry schedule keeps t), 1801 s either way fails', async () => {
     expect(await check(customerHeaders(BODY, NOW - 1800))).toBe(true);
     expect(await check(customerHeaders(BODY, NOW + 1800))).toBe(true);
     expect(await check(customerHeaders(BODY, NOW - 1801))).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * A verifier that sees many credentials of one issuer reads the issuer's keys once per cached
- * resolution (issue 23): later verifications that hit the same cache entry share what the
+ * resolution: later verifications that hit the same cache entry share what the
  * first built, frozen. What must hold: every verification still answers as if it had looked the
  * keys up itself, an expired cache entry is resolved again, the shared reading cannot be
  * changed by a caller, and a daemon that routes lookups through its own resolveDid sees every one.

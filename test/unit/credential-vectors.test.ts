@@ -1,9 +1,9 @@
 /**
  * Credential verification against the W3C test vectors (../shared/fixtures): vc-di-eddsa and
- * vc-di-ecdsa JCS vectors (issuer not a DID → proof PASS, overall INDETERMINATE, SPEC §4.7
- * rule 6), rdfc/P-384/proof-set vectors → UNSUPPORTED, and every `verify` row of the
- * vc-jose-cose test suite for `credential_jose`, with the suite's keys injected through a
- * KeySource (the vectors' issuer is an https: URL, not a DID).
+ * vc-di-ecdsa JCS vectors (issuer not a DID → proof PASS, overall INDETERMINATE),
+ * rdfc/P-384/proof-set vectors → UNSUPPORTED, and every `verify` row of the vc-jose-cose test suite
+ * for `credential_jose`, with the suite's keys injected through a KeySource (the vectors' issuer is
+ * an https: URL, not a DID).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

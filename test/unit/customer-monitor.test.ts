@@ -1,5 +1,5 @@
 /**
- * The customer webhook's body and signature (SPEC §6.3; issue 27) as svc makes them, checked by
+ * The customer webhook's body and signature as svc makes them, checked by
  * the client's own verifier and by an independent HMAC; the public ids; the event-page body.
  */
 import { createHmac } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The delegation registry (SPEC §3 "Registered delegation chains", §4.12 `register: true`,
- * §4.14 verify-tool) over a real SQLite file: receipts minted with `jose` SignJWT by did:key
- * issuers, verified by svc's core, registered, looked up, re-verified and dropped.
+ * The delegation registry (docs/delegation.md#the-registry: `register: true`, verify-tool) over a
+ * real SQLite file: receipts minted with `jose` SignJWT by did:key issuers, verified by svc's core,
+ * registered, looked up, re-verified and dropped.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { chainId, verifyDelegationChain, type DelegationChainResult } from '../../src/core/delegation/index.js';

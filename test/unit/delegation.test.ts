@@ -1,5 +1,5 @@
 /**
- * Delegation chains (SPEC §4.12, §4.13): receipts minted with an independent library (`jose`
+ * Delegation chains: receipts minted with an independent library (`jose`
  * SignJWT) by did:key issuers, resolved by svc's core. Each of rules 1–9 is broken alone by one
  * chain, which must fail with that rule's check id; the other checks of that chain pass.
  */
@@ -84,7 +84,7 @@ function failing(result: DelegationChainResult): string[] {
 }
 
 describe('capabilities', () => {
-  it('grants as SPEC §4.12 says, case-insensitively; labels do not partition tools', () => {
+  it('grants as docs/delegation.md#capabilities says, case-insensitively; labels do not partition tools', () => {
     expect(grants('*', 'anything')).toBe(true);
     expect(grants('payments:*', 'payments:refund')).toBe(true);
     expect(grants('Payments:*', 'PAYMENTS:Refund')).toBe(true);

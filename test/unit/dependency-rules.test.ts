@@ -36,7 +36,7 @@ const SRC = join(ROOT, 'src');
 
 /**
  * Import pairs ("from → to", paths from the repository root) that break a rule today, each fixed on
- * another branch of issue 41. Empty this list as those branches land; never add to it.
+ * another branch. Empty this list as those branches land; never add to it.
  */
 const KNOWN_VIOLATIONS: readonly string[] = [
 ];

@@ -1,5 +1,5 @@
 /**
- * DID URL dereferencing without network (SPEC §4.4): did:key and did:jwk documents, the
+ * DID URL dereferencing without network: did:key and did:jwk documents, the
  * fragment lookup, and every refusal the DID URL alone decides — made before any resolution.
  */
 import { describe, expect, it } from 'vitest';

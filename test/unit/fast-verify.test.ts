@@ -1,4 +1,4 @@
-/** The fast DID verdict (SPEC §2.4): a projection of the full resolution, field for field. */
+/** The fast DID verdict: a projection of the full resolution, field for field. */
 import { describe, expect, it } from 'vitest';
 import { fastVerdict } from '../../src/core/resolve/fast-verify.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
@@ -10,7 +10,7 @@ const ED_ID = `${ED25519_DID}#z6MktwupdmLXVVqTzCw4i46r4uGyosGXRnR3XjN4Zq7oMMsw`;
 const X_ID = `${ED25519_DID}#z6LSrEnPXPcLyNLKJPhdJ1eWqyYKARWket5BbiN1rjdUsQ9b`;
 
 describe('fastVerdict', () => {
-  it('has exactly the SPEC §2.4 members, in order, on a did:key resolution', async () => {
+  it('has exactly the documented members, in order, on a did:key resolution', async () => {
     const result = await resolve(ED25519_DID, testRuntime(fixedClock()));
     const fast = fastVerdict(result);
     expect(Object.keys(fast)).toEqual([

@@ -50,7 +50,7 @@ describe('loopback rule', () => {
 
 describe('forwarded routes', () => {
   const p = '/v1/session/projects/prj_abc';
-  it('exactly the methods and paths of SPEC §4.19', () => {
+  it('exactly the methods and paths of docs/daemon.md#owner-accounts-and-the-cookie-gateway', () => {
     const yes: Array<[string, string]> = [
       ['GET', '/v1/session/projects'],
       ['GET', `${p}/keys`],

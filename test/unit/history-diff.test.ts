@@ -1,5 +1,5 @@
 /**
- * The semantic diff (SPEC §2.6) on plain did:web documents: what changed for a reader of the
+ * The semantic diff on plain did:web documents: what changed for a reader of the
  * document — keys, relationships, services, controller, aliases, contexts, domain binding.
  */
 import { describe, expect, it } from 'vitest';

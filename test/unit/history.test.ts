@@ -175,7 +175,7 @@ describe('historyOf', () => {
     expect(h.note).toContain('coalesced');
     expect(h.note).toContain('seenCount');
     expect(h.note).toContain('lastSeenAt');
-    // Exactly the SPEC §2.5 members: the stored document does not leak into the list.
+    // Exactly the documented members: the stored document does not leak into the list.
     expect(Object.keys(h.history[0]!).sort()).toEqual(
       ['did', 'documentHash', 'domainBindingStatus', 'id', 'lastSeenAt', 'latencyMs', 'observedAt', 'resolverVersion', 'seenCount', 'summary'],
     );

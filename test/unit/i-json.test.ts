@@ -1,5 +1,5 @@
 /**
- * I-JSON (RFC 7493) at every door (issue 16): RFC 8785 has no form for a lone surrogate, a
+ * I-JSON (RFC 7493) at every door: RFC 8785 has no form for a lone surrogate, a
  * number that is not finite or a value JSON cannot hold, so outside content carrying one must
  * be refused where it is read — as the problem or result of its surface — and never reach a
  * fingerprint, where it used to throw and become 500 INTERNAL_ERROR.

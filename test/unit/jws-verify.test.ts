@@ -1,5 +1,5 @@
 /**
- * JWS fast-verify (SPEC §2.14, §4.9): the key comes from the DID in `kid`, resolved through the
+ * JWS fast-verify: the key comes from the DID in `kid`, resolved through the
  * core (did:key here, derived locally; did:web in the daemon tests).
  */
 import { createHash } from 'node:crypto';

@@ -1,9 +1,10 @@
 /**
- * Behaviour signals (SPEC §4.10; src/core/mcp/behaviour.ts): what a tool's own words say it does
- * — reads_environment, fetches_urls, executes_code, writes_files — from phrases (a verb and its
- * object, an object and its purpose), never from single words; each names the words that
- * triggered it. The heuristic class is made from the same reading and stays apart from the
- * declared class: get-env (readOnlyHint true) is declared read_only and estimated sensitive_read.
+ * Behaviour signals (docs/agents.md#classes-and-risk-signals; src/core/mcp/behaviour.ts): what a
+ * tool's own words say it does — reads_environment, fetches_urls, executes_code, writes_files —
+ * from phrases (a verb and its object, an object and its purpose), never from single words; each
+ * names the words that triggered it. The heuristic class is made from the same reading and stays
+ * apart from the declared class: get-env (readOnlyHint true) is declared read_only and estimated
+ * sensitive_read.
  *
  * The tool texts are those of the reference servers (server-everything, filesystem, fetch, git,
  * memory, time, Playwright, GitHub) where a real tool shows the case, and ordinary look-alikes

@@ -1,5 +1,5 @@
 /**
- * Risk signals of prompts, resources and resource templates (issue 39): the text signals of
+ * Risk signals of prompts, resources and resource templates: the text signals of
  * tools over their names, titles, descriptions and prompt arguments (location `parameter`), the
  * resource URI and URI template (location `uri`: sensitive paths, also percent-encoded, file:
  * URIs under system directories, invisible characters), cross_tool_shadowing against the

@@ -1,5 +1,5 @@
 /**
- * MCP tool classes and risk signals (SPEC §4.10): the declared class and hints come from the
+ * MCP tool classes and risk signals: the declared class and hints come from the
  * annotations alone, with explicit/default told apart; the heuristic class from the tool's text;
  * risk signals are raised by the classic tool-poisoning examples (hidden <IMPORTANT> blocks,
  * side-channel parameters, shadowing of another tool, invisible characters, encoded payloads)

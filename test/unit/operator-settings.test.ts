@@ -1,5 +1,5 @@
 /**
- * Operator settings that could weaken a default (issue 16): egress allowances that reach
+ * Operator settings that could weaken a default: egress allowances that reach
  * link-local space without naming it, SVC_TRUST_PROXY, SVC_LOG_LEVEL, the registration quota's
  * token buckets, and the relaxations the daemon announces and lists in /health.
  */

@@ -1,5 +1,5 @@
 /**
- * Fair shares of the challenge pools (issue 38, item 4) without a database: which share a refusal
+ * Fair shares of the challenge pools without a database: which share a refusal
  * names and its Retry-After (store/pending.ts), the problem it becomes (core/pending.ts), the
  * settings that size the shares and the gateway's budget (limits.ts), and the relaxation their
  * raising is.

@@ -1,5 +1,5 @@
 /**
- * The policy engine (SPEC §2.10, §4.8): parsePolicy refusals, and each of the twelve rules PASS,
+ * The policy engine: parsePolicy refusals, and each of the twelve rules PASS,
  * FAIL and INDETERMINATE against real did:key and did:jwk resolutions. Where a state cannot come
  * from a did:key or did:jwk (a domain binding, TLS evidence, a deactivation, a stale observation),
  * a structuredClone of a real resolution is edited and the test says so; the same states come
@@ -188,7 +188,7 @@ describe('evaluatePolicy: aggregation, order, headline', () => {
     });
   });
 
-  it('passes when every rule passes; members in SPEC §2.10 order', async () => {
+  it('passes when every rule passes; members in the documented order', async () => {
     const evaluation = evaluatePolicy(
       ED25519_DID,
       parsePolicy({ rules: { didResolution: 'required', allowedMethods: ['key'], allowedCurves: ['Ed25519'], minKeyBits: 256, maxCacheAgeSeconds: 60 } }),
@@ -334,7 +334,7 @@ describe('allowedMethods', () => {
   });
 
   it('INDETERMINATE: never — the DID string is always there; decided even when nothing resolved', () => {
-    // The rule has no INDETERMINATE case by design (SPEC: it needs only the DID). Asserting it
+    // The rule has no INDETERMINATE case by design (it needs only the DID). Asserting it
     // stays decided when no resolution and no problem is supplied at all:
     expect(rule(ED25519_DID, 'allowedMethods', ['key'], evidenceOf(null)).status).toBe('PASS');
     expect(rule(ED25519_DID, 'allowedMethods', ['jwk'], evidenceOf(null)).status).toBe('FAIL');

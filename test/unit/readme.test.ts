@@ -6,68 +6,19 @@
  * their comments state; and the facts most likely to go stale (the schema version, the names of
  * environment variables) are read from the code.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/cli/cmdutil/environment.js';
 import { SCHEMA_VERSION } from '../../src/store/index.js';
 import { cleanEnv, repoRoot, svcIn, type Run } from '../support/cli.js';
+import { anchorsOf, githubSlug, markdownFiles, proseLines } from '../support/markdown.js';
 
 const README = path.join(repoRoot, 'README.md');
 const DOCS = path.join(repoRoot, 'docs');
 
-function markdownFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return markdownFiles(full);
-    return entry.name.endsWith('.md') ? [full] : [];
-  });
-}
-
 const pages = [README, ...markdownFiles(DOCS)];
-
-/** The text of a page outside fenced code blocks, line by line (fenced lines become empty). */
-function proseLines(text: string): string[] {
-  let fence: string | null = null;
-  return text.split('\n').map((line) => {
-    const marker = /^\s*(```|~~~)/.exec(line)?.[1];
-    if (marker && (fence === null || fence === marker)) {
-      fence = fence === null ? marker : null;
-      return '';
-    }
-    return fence === null ? line : '';
-  });
-}
-
-/** GitHub's anchor of a heading: the rendered text, lower-cased, punctuation dropped, each space a hyphen. */
-function githubSlug(heading: string): string {
-  const text = heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/[`*]/g, '');
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** Every anchor a page offers: its headings' slugs, a repeated one suffixed -1, -2 … as GitHub does. */
-function anchorsOf(file: string): Set<string> {
-  const seen = new Map<string, number>();
-  const anchors = new Set<string>();
-  for (const line of proseLines(readFileSync(file, 'utf8'))) {
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
-    if (heading === undefined) continue;
-    const slug = githubSlug(heading);
-    const count = seen.get(slug) ?? 0;
-    seen.set(slug, count + 1);
-    anchors.add(count === 0 ? slug : `${slug}-${count}`);
-  }
-  return anchors;
-}
 
 interface Link {
   from: string;

@@ -1,6 +1,6 @@
 /**
- * The resolution pipeline end to end, for did:key and did:jwk: dimensions (SPEC §2.2), evidence
- * (§2.3), trace, cache, and problems with the status table of SPEC §7.
+ * The resolution pipeline end to end, for did:key and did:jwk: dimensions, evidence,
+ * trace, cache, and problems with the status table of the interface specification.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ const JWK_P256 = {
 const JWK_X25519_ENC_DID =
   'did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9';
 
-/** SPEC §2.2, in the SPEC's order. */
+/** The dimensions of the interface specification, in its order. */
 const SPEC_DIMENSIONS = [
   ['integrity', 'Document integrity', 'the document matches its identifier, hash chain or self-certifying data', 'control of the web servers'],
   ['keys', 'Key material', 'published keys are well formed and on valid curve points', 'real identity of the holder'],
@@ -377,7 +377,7 @@ describe('did:jwk', () => {
   });
 });
 
-/** SPEC §7, main table: code, type base, /v1 status, /1.0 status (null: none). */
+/** The specification's error table: code, type base, /v1 status, /1.0 status (null: none). */
 const SPEC_STATUS_TABLE: Array<[ProblemCode, 'W3C' | 'service', number, number | null]> = [
   ['INVALID_DID', 'W3C', 400, 400],
   ['INVALID_DID_URL', 'W3C', 400, 400],
@@ -396,7 +396,7 @@ const SPEC_STATUS_TABLE: Array<[ProblemCode, 'W3C' | 'service', number, number |
   ['RATE_LIMITED', 'service', 429, 429],
 ];
 
-/** SPEC §7, "Further codes" (service codes, /v1 status). */
+/** The specification's "Further codes" (service codes, /v1 status). */
 const SPEC_FURTHER_CODES: Array<[ProblemCode, number]> = [
   ['METHOD_NOT_ALLOWED', 405],
   ['CAPACITY_EXHAUSTED', 503],
@@ -406,7 +406,7 @@ const SPEC_FURTHER_CODES: Array<[ProblemCode, number]> = [
   ['MONITOR_REPORT_CAPACITY', 409],
 ];
 
-describe('ProblemError and the status table (SPEC §2.8, §7)', () => {
+describe('ProblemError and the status table', () => {
   it('type URIs: W3C namespace for W3C codes, problems base for service codes', () => {
     const w3c = new ProblemError('INVALID_DID', 'bad').toProblem();
     expect(w3c).toEqual({ type: 'https://www.w3.org/ns/did#INVALID_DID', title: PROBLEMS.INVALID_DID.title, status: 400, detail: 'bad', code: 'INVALID_DID' });
@@ -457,9 +457,9 @@ describe('ProblemError and the status table (SPEC §2.8, §7)', () => {
     const candidate = fixtures ? path.join(path.dirname(fixtures), 'SPEC.md') : path.resolve(repoRoot, '../shared/SPEC.md');
     return existsSync(candidate) ? candidate : null;
   })();
-  if (!specPath) console.warn('[svc] skipping the SPEC §7 cross-check: ../shared/SPEC.md not found');
+  if (!specPath) console.warn('[svc] skipping the cross-check of the error table: ../shared/SPEC.md not found');
 
-  it.skipIf(!specPath)('the transcribed table matches every row of SPEC.md §7', () => {
+  it.skipIf(!specPath)('the transcribed table matches every row of the error table of SPEC.md', () => {
     const spec = readFileSync(specPath!, 'utf8');
     const section = spec.slice(spec.indexOf('## 7. Errors'), spec.indexOf('## 8.'));
     const header = section.indexOf('| code | Type base | /v1 status | /1.0 status |');

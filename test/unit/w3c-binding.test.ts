@@ -1,6 +1,7 @@
 /**
- * The W3C DID Resolution HTTPS binding as pure functions (SPEC §4.2, §7 "/1.0" column): content
- * negotiation row by row, the resolution result body, error bodies and their statuses.
+ * The W3C DID Resolution HTTPS binding as pure functions
+ * (docs/daemon.md#the-w3c-did-resolution-binding): content negotiation row by row, the resolution
+ * result body, error bodies and their statuses.
  */
 import { describe, expect, it } from 'vitest';
 import { PROBLEMS, ProblemError, type ProblemCode } from '../../src/core/problems.js';
@@ -34,7 +35,7 @@ describe('constants', () => {
   });
 });
 
-describe('negotiateResolution: the SPEC §4.2 table', () => {
+describe('negotiateResolution: the binding, row by row', () => {
   it.each([
     ['application/did-resolution'],
     ['application/ld+json;profile="https://w3id.org/did-resolution"'],
@@ -258,7 +259,7 @@ describe('errorResolutionBody and w3cProblemStatus', () => {
 });
 
 describe('negotiateDereferencing (a DID URL on /1.0)', () => {
-  it("no Accept, application/json or wildcards → SPEC §4.4 shape; the dereferencing media type → the result; a version's or service's own type → the content", () => {
+  it("no Accept, application/json or wildcards → svc's own shape; the dereferencing media type → the result; a version's or service's own type → the content", () => {
     for (const accept of [undefined, '', '*/*', 'application/*', 'application/json', 'text/html;q=0.2, */*;q=0.1']) expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
     expect(negotiateDereferencing('application/did-url-dereferencing', 'application/json')).toBe('result');
     for (const accept of ['application/did', 'application/did+json', 'application/did+ld+json']) expect(negotiateDereferencing(accept, 'application/did'), accept).toBe('content');
@@ -267,7 +268,7 @@ describe('negotiateDereferencing (a DID URL on /1.0)', () => {
     expect(negotiateDereferencing('application/json', 'text/uri-list')).toBe('spec');
   });
 
-  it('q decides, then the result before the content before SPEC\'s shape on a tie; q=0 refuses', () => {
+  it('q decides, then the result before the content before svc\'s own shape on a tie; q=0 refuses', () => {
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing', 'application/json')).toBe('result');
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('spec');
     expect(negotiateDereferencing('application/json, application/did', 'application/did')).toBe('content');

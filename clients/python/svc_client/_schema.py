@@ -1309,7 +1309,7 @@ class _VerifyDelegationRequestRequired(TypedDict):
 class VerifyDelegationRequest(_VerifyDelegationRequestRequired, total=False):
     """The `VerifyDelegationRequest` schema of openapi.json."""
 
-    #: Bare DIDs; the root issuer must be one of them (rule 9).
+    #: Bare DIDs; the root issuer must be one of them.
     trustedRoots: List[str]
     register: bool
 
@@ -1326,7 +1326,7 @@ class _AuthorizeRequestRequired(TypedDict):
 class AuthorizeRequest(_AuthorizeRequestRequired, total=False):
     """The `AuthorizeRequest` schema of openapi.json."""
 
-    #: Bare DIDs; the root issuer must be one of them (rule 9).
+    #: Bare DIDs; the root issuer must be one of them.
     trustedRoots: List[str]
 
 

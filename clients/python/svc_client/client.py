@@ -108,7 +108,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 class SvcClient:
-    """A client of ``svc serve`` (SPEC §4): JSON in and out, problems raised as :class:`SvcError`.
+    """A client of ``svc serve`` (docs/clients.md in the svc repository): JSON in and out,
+    problems raised as :class:`SvcError`.
 
     Args:
         base_url: the daemon's origin, e.g. ``http://127.0.0.1:8080`` (a path prefix is kept).
@@ -225,7 +226,7 @@ class SvcClient:
         version_time: Optional[str] = None,
         version_number: Optional[int] = None,
     ) -> EnrichedResolution:
-        """GET /v1/resolve/{did}: the enriched resolution (SPEC §2.1).
+        """GET /v1/resolve/{did}: the enriched resolution.
 
         A deactivated DID (410) is a result, returned with ``verdict.outcome`` DEACTIVATED.
         ``no_cache`` bypasses and refreshes the cache; ``version_*`` select a did:webvh version.
@@ -239,7 +240,7 @@ class SvcClient:
         return self._call("resolve", {"did": did}, query)
 
     def stream(self, did: str, no_cache: bool = False) -> Iterator[StreamFrame]:
-        """GET /v1/stream/{did}: the live resolution (SPEC §6.1) as a generator of frames.
+        """GET /v1/stream/{did}: the live resolution as a generator of frames.
 
         Yields ``{"event": "stage", "data": TraceStage}`` as each stage completes, then one
         ``result`` (EnrichedResolution) or ``error`` (the problem, with its trace), then
@@ -261,19 +262,19 @@ class SvcClient:
         return self._call("dereference", {"didUrl": did_url})
 
     def fast_verify_did(self, did: str, no_cache: bool = False) -> FastDidVerdict:
-        """GET /v1/fast-verify/did/{did}: the compact verdict (SPEC §2.4), cached when fresh."""
+        """GET /v1/fast-verify/did/{did}: the compact verdict, cached when fresh."""
         return self._call("fastVerifyDid", {"did": did}, {"noCache": _flag(no_cache)})
 
     def graph(self, did: str, no_cache: bool = False) -> GraphResponse:
-        """GET /v1/graph/{did}: the evidence graph (SPEC §2.7)."""
+        """GET /v1/graph/{did}: the evidence graph."""
         return self._call("graph", {"did": did}, {"noCache": _flag(no_cache)})
 
     def history(self, did: str) -> ObservationHistory:
-        """GET /v1/history/{did}: the observations recorded for the DID (SPEC §2.5)."""
+        """GET /v1/history/{did}: the observations recorded for the DID."""
         return self._call("history", {"did": did})
 
     def diff(self, did: str, from_: Optional[str] = None, to: Optional[str] = None) -> SemanticDiff:
-        """GET /v1/diff/{did}: the semantic diff of two observed documents (SPEC §2.6).
+        """GET /v1/diff/{did}: the semantic diff of two observed documents.
 
         ``from_`` (the older document hash, or a unique prefix of 8+ hex digits; ``from`` is a
         Python keyword) and ``to``; without them, the latest two distinct observations. Fewer
@@ -290,7 +291,7 @@ class SvcClient:
         version_time: Optional[str] = None,
         version_number: Optional[int] = None,
     ) -> Dict[str, Any]:
-        """GET /1.0/identifiers/{did}: the W3C DID Resolution HTTPS binding (SPEC §4.2).
+        """GET /1.0/identifiers/{did}: the W3C DID Resolution HTTPS binding.
 
         Returns the parsed body: the DID document (no ``accept``, or ``application/did``…), the
         resolution result (``accept="application/did-resolution"``) or, for a DID URL, the
@@ -372,7 +373,7 @@ class SvcClient:
         credential: Optional[Union[Mapping[str, Any], str]] = None,
     ) -> PolicyDecision:
         """POST /v1/policies/evaluate: ``policy`` (``{name?, rules}``) against ``did`` and an
-        optional credential (SPEC §4.8)."""
+        optional credential."""
         return self._call("evaluatePolicy", body=_compact({"did": did, "policy": policy, "credential": credential}))
 
     # -- agents ---------------------------------------------------------------------------
@@ -393,7 +394,7 @@ class SvcClient:
     ) -> AuthorizeResponse:
         """POST /v1/agents/authorize: may the chain's leaf call ``tool``? Stateless.
 
-        Any error must be read as DENY (SPEC §7 rule 4): prefer :meth:`authorize_or_deny`.
+        Any error must be read as DENY: prefer :meth:`authorize_or_deny`.
         """
         body = _compact({"chain": _strings(chain), "tool": tool, "trustedRoots": _strings(trusted_roots)})
         return self._call("authorize", body=body)

@@ -1,4 +1,4 @@
-"""The one error class of the svc client (SPEC §7), and the Retry-After parser."""
+"""The one error class of the svc client, and the Retry-After parser."""
 from __future__ import annotations
 
 import email.utils
@@ -52,13 +52,13 @@ def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Opti
 
 
 class SvcError(Exception):
-    """An svc API error: a problem answered by the daemon (RFC 9457, SPEC §2.8), or a client-side
+    """An svc API error: a problem answered by the daemon (RFC 9457), or a client-side
     failure with a client code (CLIENT_NETWORK_ERROR, CLIENT_BAD_RESPONSE).
 
     Attributes:
         problem: the whole problem object as received (for client codes, one made here with
             the same members).
-        code: the stable code; use it in logic (SPEC §7 rule 1), never ``title`` or ``detail``.
+        code: the stable code; use it in logic, never ``title`` or ``detail``.
         status: the HTTP status (0 when no HTTP answer came).
         detail, title, type: the problem's members (strings; ``''`` when absent).
         trace: the resolution stages (a list) when the problem carries them, else None.

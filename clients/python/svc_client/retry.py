@@ -1,4 +1,4 @@
-"""The opt-in retry helper (SPEC §7 rules 2 and 3): only 429 and 503 CAPACITY_EXHAUSTED /
+"""The opt-in retry helper: only 429 and 503 CAPACITY_EXHAUSTED /
 SERVICE_UNAVAILABLE are retried, never before the Retry-After the daemon gave."""
 from __future__ import annotations
 

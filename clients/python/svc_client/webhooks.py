@@ -1,4 +1,4 @@
-"""Webhook signature verifiers (SPEC §6.2 operator webhooks, §6.3 customer webhooks).
+"""Webhook signature verifiers: operator webhooks and customer webhooks.
 
 Both return a bool and never raise: anything missing, malformed, out of the time window or not
 matching is False. HMAC-SHA256 with :mod:`hmac` and :mod:`hashlib`, compared with
@@ -26,11 +26,11 @@ __all__ = [
     "CUSTOMER_TOLERANCE_SECONDS",
 ]
 
-#: §6.2: timestamps older (or further in the future) than this are refused by default.
+#: Operator webhooks: timestamps older (or further in the future) than this are refused by default.
 OPERATOR_TOLERANCE_SECONDS = 300
 
-#: §6.3: a retried customer delivery keeps its signature and ``t`` (the event's creation time),
-#: so the window must cover the retry schedule of SPEC §8 — backoff 60 + 120 + 240 + 480 s
+#: Customer webhooks: a retried delivery keeps its signature and ``t`` (the event's creation time),
+#: so the window must cover the retry schedule — backoff 60 + 120 + 240 + 480 s
 #: between the five attempts plus five attempts of up to 45 s each = 1125 s — with room for
 #: queueing and clock skew: 1800 s.
 CUSTOMER_TOLERANCE_SECONDS = 1800
@@ -53,7 +53,7 @@ def verify_webhook(
     tolerance_seconds: float = OPERATOR_TOLERANCE_SECONDS,
     now: Optional[float] = None,
 ) -> bool:
-    """Verify an operator webhook delivery (SPEC §6.2). Never raises.
+    """Verify an operator webhook delivery. Never raises.
 
     True iff ``X-Svc-Timestamp`` (unix seconds, ASCII digits only) and ``X-Svc-Signature-256``
     (``sha256=`` and 64 lowercase hex digits) are each present once and well formed,
@@ -92,7 +92,7 @@ def verify_customer_webhook(
     tolerance_seconds: float = CUSTOMER_TOLERANCE_SECONDS,
     now: Optional[float] = None,
 ) -> bool:
-    """Verify a customer webhook delivery (SPEC §6.3). Never raises.
+    """Verify a customer webhook delivery. Never raises.
 
     True iff ``X-SVC-Event-ID`` is present (non-empty; receivers deduplicate on it) and
     ``X-SVC-Signature`` is present once as ``t=<creationTime>,v1=<hex>`` — parts separated by
@@ -103,7 +103,7 @@ def verify_customer_webhook(
     ``secret``, of ``<t>.<exact UTF-8 body>``.
 
     The default window is 1800 s because retries keep the same signature and ``t`` (the
-    event's creation time): it covers the retry schedule of SPEC §8 (60 + 120 + 240 + 480 s of
+    event's creation time): it covers the retry schedule (60 + 120 + 240 + 480 s of
     backoff plus five attempts of up to 45 s).
     """
     try:

@@ -7,7 +7,7 @@ Usage:
 Input (stdin, UTF-8 JSON): a list of vectors, each an object:
 
     {
-      "scheme": "operator" | "customer",   # verify_webhook (§6.2) | verify_customer_webhook (§6.3)
+      "scheme": "operator" | "customer",   # verify_webhook | verify_customer_webhook
       "secret": "whsec_…",                 # the key, as a string (UTF-8); or "secretBase64"
       "headers": {"X-Svc-Timestamp": "…"}, # name → string | [strings] | null (absent);
                                            #   or a list of [name, value] pairs

@@ -1,6 +1,7 @@
 /**
  * The exit code of a result's checks, and `--allow-warn`: the one place where a WARN check
- * becomes exit 3 (or 1 with --strict, DESIGN §6) — unless the caller has accepted that warning.
+ * becomes exit 3 (or 1 with --strict; docs/cli.md#exit-codes) — unless the caller has accepted that
+ * warning.
  *
  *   --allow-warn <check-id>[,…]   repeatable; each id must be a check of the command (else a usage
  *                                 error, exit 2, listing them). An accepted WARN stays in the result
@@ -9,7 +10,7 @@
  *
  * With --allow-warn, --json adds one top-level member to the result: `acceptedWarnings`, the ids
  * of the checks that did WARN and were accepted, in report order ([] when none did). Without it
- * the result is printed as the SPEC has it.
+ * the result is printed exactly as documented.
  *
  * Static (commands register the option from here): no core import but types.
  */

@@ -1,6 +1,6 @@
 /**
  * How every command turns a result or a problem into output and an exit code:
- *   --json   exactly one JSON document on stdout (the SPEC result, or the problem object)
+ *   --json   exactly one JSON document on stdout (the documented result, or the problem object)
  *   --format sarif  one SARIF 2.1.0 log on stdout (the outcome's `sarif`; a problem's log from
  *            `sarifProblem`, beside the usual error on stderr)
  *   TTY      the report drawn with ink when it has a drawing (a resolution's dossier; ink is
@@ -60,7 +60,7 @@ async function watchWork(io: CliIo, options: OutputOptions): Promise<StageWatch 
 }
 
 export interface ReportOutcome<T> {
-  /** The SPEC result, printed as is with --json. */
+  /** The documented result, printed as is with --json. */
   value: T;
   exitCode: number;
   /** The plain-text (coloured) report, laid out for `width` columns (layout.ts outputWidth). */

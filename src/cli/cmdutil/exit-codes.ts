@@ -1,6 +1,6 @@
 /**
  * Exit codes: the contract for shell scripts and CI gates, the same for every command
- * (DESIGN §6). Never 0 when nothing was checked.
+ * (docs/reference/exit-codes.md is generated from this file). Never 0 when nothing was checked.
  */
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 
@@ -32,7 +32,7 @@ export function exitForProblem(code: string): ExitCode {
   return code === 'INVALID_OPTIONS' || code === 'USAGE_ERROR' ? EXIT.USAGE : EXIT.NO_ANSWER;
 }
 
-/** The EXIT CODES section of `svc --help` and the README. */
+/** The EXIT CODES section of `svc --help` (and of docs/reference/exit-codes.md). */
 export const EXIT_CODES_HELP = `Exit codes:
   0    pass: resolved, nothing needs attention; a credential, JWS or chain VALID;
        a policy PASS; a tool call ALLOW

@@ -18,8 +18,9 @@ export function addEgressOption(cmd: Command, what = 'e.g. 10.0.0.0/8 for intran
 }
 
 /**
- * `--allow-network`: verifying from files, also fetch what was not supplied (README "Verify from
- * files"). Without it, a file option means svc fetches nothing at all.
+ * `--allow-network`: verifying from files, also fetch what was not supplied
+ * (docs/credentials.md#verify-from-files). Without it, a file option means svc fetches nothing at
+ * all.
  */
 export function addAllowNetworkOption(cmd: Command): Command {
   return cmd.option('--allow-network', 'with a file option: also fetch what was not supplied (without it svc fetches nothing, and says what it did not see)');

@@ -1,7 +1,7 @@
 /**
- * Verify from files, the CLI side (README "Verify from files"): the file options of `svc resolve`,
- * `svc verify-credential` and `svc inspect-a2a` read here, then handed to the core as supplied
- * resources (core/supplied/). Loaded only when a file option is given.
+ * Verify from files, the CLI side (docs/credentials.md#verify-from-files): the file options of
+ * `svc resolve`, `svc verify-credential` and `svc inspect-a2a` read here, then handed to the core as
+ * supplied resources (core/supplied/). Loaded only when a file option is given.
  *
  *   exit 2 (usage)   the command line is wrong: a file that cannot be read, a file option that does
  *                    not fit the DID (--document for a did:webvh …), a file larger than svc reads

@@ -5,7 +5,7 @@
  * apply RFC 8785. @a2a-js/sdk 1.3.0 (`canonicalizeAgentCard`) does this by reading the card
  * into its ts-proto `AgentCard` and writing it back, then removing every empty string, empty
  * array and empty object that is left. A verifier that applies plain RFC 8785 to the card
- * minus `signatures` rejects SDK-signed cards (research notes §5.4), so svc reproduces the
+ * minus `signatures` rejects SDK-signed cards, so svc reproduces the
  * SDK's result from the schema table in schema.ts:
  *
  * - Members not in the 1.0 schema are dropped, at every depth.

@@ -1,5 +1,5 @@
 /**
- * Fetching an agent card (SPEC §4.11) through the Runtime's fetcher, which applies the egress
+ * Fetching an agent card through the Runtime's fetcher, which applies the egress
  * policy (https only, public addresses, at most 2 redirects, the size cap).
  *
  * - An origin (`https://agent.example`, path `/`) means its well-known card:
@@ -10,7 +10,7 @@
  *   without it with a 0.3-shaped card.
  * - No card (404/410 at every path tried, or any other 4xx) is NOT_FOUND; a 5xx is
  *   UPSTREAM_UNAVAILABLE; a body that is not a strict JSON object (not UTF-8, not JSON, a
- *   duplicate member, an array) is INVALID_DID_DOCUMENT (SPEC §4.11). PAYLOAD_TOO_LARGE,
+ *   duplicate member, an array) is INVALID_DID_DOCUMENT. PAYLOAD_TOO_LARGE,
  *   EGRESS_BLOCKED and UPSTREAM_UNAVAILABLE from the fetcher pass through unchanged.
  */
 import { isJsonObject, parseJsonBytes, type JsonObject } from '../encoding/json.js';

@@ -1,4 +1,4 @@
-/** A2A agent-card inspection (SPEC §2.12, §4.11). */
+/** A2A agent-card inspection (docs/agents.md#a2a-agent-cards). */
 export { inspectA2a, specVersionOf, type A2aInspectOptions } from './inspect.js';
 export { canonicalizeA2aCard, type A2aCanonicalForm } from './canonical.js';
 export { fetchAgentCard, cardTarget, type FetchedCard } from './fetch.js';

@@ -1,6 +1,6 @@
 /**
- * A2A agent-card inspection (SPEC §2.12, §4.11): fetch the card, read what it claims, check
- * what svc can check, verify its signatures. A failed check is a result; a ProblemError means
+ * A2A agent-card inspection (docs/agents.md#a2a-agent-cards): fetch the card, read what it claims,
+ * check what svc can check, verify its signatures. A failed check is a result; a ProblemError means
  * no card could be read (fetch.ts).
  *
  * Checks, in the order reported:

@@ -1,16 +1,16 @@
 /**
- * A2A agent-card inspection (SPEC §2.12, §4.11, §8, §9.4–9.5): enumerations, limits and the
+ * A2A agent-card inspection: enumerations, limits and the
  * result shape, shared by the core, the daemon route and the CLI.
  *
  * Everything a card says about its agent (name, provider, skills, security schemes) is the
  * agent's own claim. svc reports it beside what it could check itself (where the card was
  * served, over which TLS, whether a signature verifies with a key svc found) and never merges
- * the two (SPEC §1 rule 6).
+ * the two; what a result does not show is in its `limitations`.
  */
 import type { JsonObject } from '../encoding/json.js';
 import type { TlsEvidence } from '../net.js';
 
-/** SPEC §8: the largest card svc reads. */
+/** The largest card svc reads: 512 KiB. */
 export const A2A_CARD_MAX_BYTES = 512 * 1024;
 /** The largest JWK set fetched from a signature's `jku`. */
 export const A2A_JWKS_MAX_BYTES = 64 * 1024;
@@ -36,14 +36,14 @@ export const A2A_SIGNATURE_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'INDET
 export type A2aSignatureStatus = (typeof A2A_SIGNATURE_STATUSES)[number];
 
 /**
- * Payloads a card signature is checked against, in the order tried: `a2a-1.0` is the A2A 1.0
- * §8.4.1 form (proto3 presence normalisation, then RFC 8785) as @a2a-js/sdk computes it;
+ * Payloads a card signature is checked against, in the order tried: `a2a-1.0` is the
+ * A2A 1.0 §8.4.1 form (proto3 presence normalisation, then RFC 8785) as @a2a-js/sdk computes it;
  * `rfc8785` is plain RFC 8785 of the card without `signatures`.
  */
 export const A2A_CANONICALIZATIONS = ['a2a-1.0', 'rfc8785'] as const;
 export type A2aCanonicalization = (typeof A2A_CANONICALIZATIONS)[number];
 
-/** The eight checks of SPEC §2.12, in the order reported (semantics: inspect.ts). */
+/** The eight checks, in the order reported (semantics: inspect.ts). */
 export const A2A_CHECK_IDS = ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'] as const;
 export type A2aCheckId = (typeof A2A_CHECK_IDS)[number];
 
@@ -105,7 +105,7 @@ export interface A2aInspection {
   cardSha256: string;
   /** SHA-256 of the RFC 8785 form of the whole card as received (signatures included), hex. */
   canonicalSha256: string;
-  /** Profile of `canonicalSha256` (SPEC §9.5). */
+  /** Profile of `canonicalSha256` (`rfc8785-binary64-v1`, canonical.ts). */
   hashProfile: string;
   specVersion: A2aSpecVersion;
   name: string | null;

@@ -1,8 +1,8 @@
 /**
- * Owner sign-in at the cookie gateway (issue 26; SPEC §5.4): a challenge, the exact statement an
- * owner signs, and its verification — a compact JWS over that statement by a key the DID
- * authorises for `authentication`, the DID resolved afresh (as a signature claim is checked:
- * claims/verify.ts). No I/O of its own: keys come through a KeySource.
+ * Owner sign-in at the cookie gateway (docs/daemon.md#owner-accounts-and-the-cookie-gateway): a
+ * challenge, the exact statement an owner signs, and its verification — a compact JWS over that
+ * statement by a key the DID authorises for `authentication`, the DID resolved afresh (as a
+ * signature claim is checked: claims/verify.ts). No I/O of its own: keys come through a KeySource.
  *
  * The statement is canonical JSON (RFC 8785) of {aud: "svc-sign-in", nonce, origin, did}; the
  * JWS payload is base64url of its UTF-8 bytes, compared as text (both canonical), so nothing is

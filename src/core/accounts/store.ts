@@ -6,7 +6,7 @@
 import type { PendingLimits } from '../pending.js';
 
 /**
- * Owner accounts (issue 26; SPEC §4.19, §5, §8): tenants and their projects, the subjects (DIDs)
+ * Owner accounts (docs/daemon.md#commercial-mode): tenants and their projects, the subjects (DIDs)
  * that own them, project API keys, usage counters, owner sessions and sign-in challenges.
  *
  * Every time that decides anything is the database's clock. Times leave the store as RFC 3339
@@ -159,7 +159,7 @@ export interface NewSignInChallenge {
   client: string;
 }
 
-/** SPEC §8: project keys per project. */
+/** Project keys per project: at most 10 active and 100 retained. */
 export const PROJECT_KEY_LIMITS = { active: 10, retained: 100 } as const;
 /** Outstanding (unused, unexpired) sign-in challenges, all subjects together. */
 export const SIGN_IN_CHALLENGE_LIMIT = 10_000;

@@ -1,7 +1,8 @@
 /**
- * The storage contract of proofs of control (SPEC §4.15, §4.16): challenges, claims, re-checks
- * and the opt-in directory. Implemented on both engines in src/store (sqlite/claims.ts,
- * postgres/claims.ts); the rules every store method keeps are core/runtime-store.ts's.
+ * The storage contract of proofs of control (docs/daemon.md#proofs-of-control-and-the-directory):
+ * challenges, claims, re-checks and the opt-in directory. Implemented on both engines in src/store
+ * (sqlite/claims.ts, postgres/claims.ts); the rules every store method keeps are
+ * core/runtime-store.ts's.
  */
 import type { PendingLimits, PendingRefusal } from '../pending.js';
 import type { ClaimMethod, ClaimPurpose } from './types.js';
@@ -91,7 +92,7 @@ export type RecheckResult =
   /** The proof could not be reached (no verdict): failures + 1, lastError, next check = now + retrySeconds. */
   | { kind: 'unreachable'; error: string; retrySeconds: number };
 
-/** A directory listing (SPEC §4.16) as read: its DID has a current claim bound to the listing. */
+/** A directory listing as read: its DID has a current claim bound to the listing. */
 export interface DirectoryEntry {
   /** The listing's position in the stable order (ascending; a later listing comes later). */
   seq: number;

@@ -1,10 +1,10 @@
 /**
- * Proofs of control (SPEC §1, §4.15): the vocabulary shared by the core, the store, the routes,
- * the CLI and the clients.
+ * Proofs of control (docs/daemon.md#proofs-of-control-and-the-directory): the vocabulary shared by
+ * the core, the store, the routes, the CLI and the clients.
  */
 import type { PendingLimits } from '../pending.js';
 
-/** How control of a DID was shown (SPEC §1): a signature by an `authentication` key, a file on the host, a DNS TXT record. */
+/** How control of a DID was shown: a signature by an `authentication` key, a file on the host, a DNS TXT record. */
 export type ClaimMethod = 'signature' | 'well-known' | 'dns';
 /** What a proof is for: a claim only, a claim and a directory listing (opt in), or leaving the directory (opt out). */
 export type ClaimPurpose = 'claim' | 'list' | 'unlist';
@@ -55,22 +55,23 @@ export const CHALLENGE_ATTEMPTS = 5;
 /** Unexpired, unused challenges the service keeps at once; beyond it creation answers 503 CAPACITY_EXHAUSTED. */
 export const CHALLENGE_LIMIT = 10_000;
 /**
- * The shares of that pool by default (SVC_CLAIM_PENDING_PER_CLIENT, _PER_DID; README "Fair
- * shares"): one client holds at most 20 pending challenges, one DID at most 10 — unless the
- * client asking holds none of the DID's. A controller needs one challenge per proof; 20 leave
- * room for several DIDs and methods, and 500 clients would be needed to fill the pool.
- * Beyond a client's or a DID's share: 429 RATE_LIMITED, Retry-After until one of them expires.
+ * The shares of that pool by default (SVC_CLAIM_PENDING_PER_CLIENT, _PER_DID;
+ * docs/operations.md#fair-shares): one client holds at most 20 pending challenges, one DID at most
+ * 10 — unless the client asking holds none of the DID's. A controller needs one challenge per
+ * proof; 20 leave room for several DIDs and methods, and 500 clients would be needed to fill the
+ * pool. Beyond a client's or a DID's share: 429 RATE_LIMITED, Retry-After until one of them
+ * expires.
  */
 export const CHALLENGE_PENDING_LIMITS: Readonly<PendingLimits> = { total: CHALLENGE_LIMIT, perClient: 20, perDid: 10 };
 /** A signature claim holds 30 days: nothing can re-check a key holder's act. */
 export const SIGNATURE_CLAIM_SECONDS = 30 * 86_400;
 /** A re-checkable claim (well-known, dns) holds this many re-check intervals after its last successful check. */
 export const RECHECK_LIFETIME_INTERVALS = 7;
-/** Directory page sizes (SPEC §8). */
+/** Directory page sizes. */
 export const DIRECTORY_LIMIT = { min: 1, max: 50, default: 20 } as const;
-/** DID methods the directory filters by (the SPEC names web, key, webvh; jwk is listed too). */
+/** DID methods the directory filters by. */
 export const DIRECTORY_METHODS = ['web', 'key', 'jwk', 'webvh'] as const;
-/** Longest free-text query of the directory (SPEC §8). */
+/** Longest free-text query of the directory, in characters. */
 export const DIRECTORY_Q_MAX = 100;
 
 /** Bytes of /.well-known/svc-claim.txt read at most. */

@@ -1,5 +1,6 @@
 /**
- * Finding the key that signed a credential and binding it to the issuer (SPEC §4.7 rule 6).
+ * Finding the key that signed a credential and binding it to the issuer
+ * (docs/credentials.md#credentials, "The issuer's key").
  *
  * The key reference (a Data Integrity `verificationMethod`, a JWT `kid`) is looked up where it
  * points: a DID URL among the verification methods of its DID (resolved through the core); a

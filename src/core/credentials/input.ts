@@ -1,5 +1,5 @@
 /**
- * What a caller hands the credential verifier (SPEC §4.7 request): a credential object, the raw
+ * What a caller hands the credential verifier: a credential object, the raw
  * JSON text of one, a compact JWT, or an SD-JWT (`<JWT>~<disclosure>~…~[<KB-JWT>]`). Raw text is parsed strictly, so a duplicate member at any
  * depth — which an object parsed elsewhere has already lost — makes the credential MALFORMED
  * instead of letting two parsers disagree about it. An object must be I-JSON, as parsed text

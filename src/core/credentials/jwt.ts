@@ -1,5 +1,5 @@
 /**
- * JWT-secured credentials (SPEC §4.7 rule 4), read before any signature is checked:
+ * JWT-secured credentials, read before any signature is checked:
  *
  * - VC-JOSE (`typ: vc+jwt`, W3C VC-JOSE-COSE): the payload is the VC 2.0 credential itself;
  *   `vc` and `vp` claims are forbidden; a present `typ` must identify vc+jwt. Registered claims

@@ -4,8 +4,8 @@
  *
  *   parseSdJwt → resolveDisclosures → checkKeyBinding     (verifySdJwt runs all three)
  *
- * - The compact form is `<issuer-signed JWT>~<disclosure>~…~<KB-JWT or nothing>` (§4): a `~`
- *   always follows the issuer JWT and every disclosure; what follows the last `~` is the
+ * - The compact form is `<issuer-signed JWT>~<disclosure>~…~<KB-JWT or nothing>` (RFC 9901 §4): a
+ *   `~` always follows the issuer JWT and every disclosure; what follows the last `~` is the
  *   KB-JWT, and an empty tail means there is none. The whole text is bounded by MAX_JWS_LENGTH.
  * - Every JSON part (issuer header and payload, each disclosure, KB-JWT header and payload) is
  *   parsed strictly: a duplicate member makes the presentation malformed, never "the last one".
@@ -15,7 +15,7 @@
  *   the payload or by another disclosed value, and from the right place: a `[salt, name, value]`
  *   disclosure from an `_sd` array, a `[salt, value]` one from an array element `{"...": d}`.
  *   No digest may occur twice, no disclosure may be sent twice, and a disclosed name must not
- *   repeat a plain claim of its object (§7.1). Unreferenced digests (decoys, or claims the
+ *   repeat a plain claim of its object (RFC 9901 §7.1). Unreferenced digests (decoys, or claims the
  *   holder chose not to disclose) are allowed and only counted: nothing about them is known.
  * - The issuer signature is NOT checked here: the caller finds the issuer key (through the DID,
  *   as for vc+jwt) and calls checkJwsSignature on `issuerJws`.

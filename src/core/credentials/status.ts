@@ -1,6 +1,6 @@
 /**
- * Credential status (SPEC §4.7 rule 7, §8): reads `credentialStatus` and checks each entry
- * against its status list, failing closed.
+ * Credential status (docs/credentials.md#status-lists): reads `credentialStatus` and checks each
+ * entry against its status list, failing closed.
  *
  * Supported entries are `BitstringStatusListEntry` (W3C Bitstring Status List, VC 2.0) and the
  * legacy `StatusList2021Entry`, for single-bit `revocation` and `suspension` only:

@@ -1,5 +1,6 @@
 /**
- * IETF Token Status List (draft-ietf-oauth-status-list) for SD-JWT VC (SPEC §4.7 rules 7–9, §8):
+ * IETF Token Status List (draft-ietf-oauth-status-list) for SD-JWT VC
+ * (docs/credentials.md#sd-jwt-vc, "Status"):
  * the `status.status_list` claim `{ idx, uri }` is checked against the Status List Token at `uri`,
  * failing closed.
  *
@@ -11,7 +12,7 @@
  *   KeySource as the credential (service policy: a list signed by anyone else is not evidence);
  * - `lst` is base64url of ZLIB (DEFLATE with the zlib header) data, inflated under the 16 MiB
  *   bound; entry i takes `bits` bits of byte floor(i*bits/8), counted from the least significant
- *   bit (draft §4.1);
+ *   bit (draft-ietf-oauth-status-list §4.1);
  * - 0 VALID → ACTIVE, 1 INVALID → REVOKED, 2 SUSPENDED → SUSPENDED; any other value, an index
  *   beyond the list, and every failure to fetch, parse, verify or inflate: INDETERMINATE.
  *
@@ -194,7 +195,7 @@ async function verifyToken(parsed: ParsedJws, uri: string, ctx: TokenStatusConte
   if (payload['iss'] !== undefined && payload['iss'] !== iss) {
     throw new TokenProblem(`The Token Status List ${uri} cannot be used: it is issued by ${JSON.stringify(payload['iss'])}, not by the credential's issuer ${iss}.`);
   }
-  // The algorithms a credential may be signed with (SPEC §4.7 rule 5) sign its status too.
+  // The algorithms a credential may be signed with sign its status too.
   if (!SD_JWT_ALGORITHMS.has(parsed.alg)) {
     throw new TokenProblem(`The Token Status List ${uri} is signed with ${parsed.alg}; svc checks EdDSA, ES256 or ES256K signatures.`);
   }

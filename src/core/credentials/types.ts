@@ -1,6 +1,6 @@
 /**
- * Credential verification results (SPEC §2.9), named as in the SPEC. Enumerations are `as const`
- * tables so the CLI, the daemon and the policy engine cannot drift apart.
+ * Credential verification results (`CredentialVerification` in openapi.json). Enumerations are
+ * `as const` tables so the CLI, the daemon and the policy engine cannot drift apart.
  */
 import type { Outcome } from '../resolve/types.js';
 
@@ -17,7 +17,7 @@ export const CREDENTIAL_STATUSES = [
 ] as const;
 export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
 
-/** Overall status precedence, most severe first (SPEC §4.7 rule 9). Only VALID means accepted. */
+/** Overall status precedence, most severe first. Only VALID means accepted. */
 export const STATUS_PRECEDENCE: readonly CredentialStatus[] = [
   'MALFORMED',
   'INVALID',
@@ -31,8 +31,9 @@ export const STATUS_PRECEDENCE: readonly CredentialStatus[] = [
 ];
 
 /**
- * SD_JWT_VC (an SD-JWT VC, typ dc+sd-jwt or the legacy vc+sd-jwt) is svc's addition: SPEC §2.9's
- * enumeration has no value for it (issue 24; README and ARCHITECTURE state the divergence).
+ * SD_JWT_VC (an SD-JWT VC, typ dc+sd-jwt or the legacy vc+sd-jwt) is svc's addition: the result's
+ * documented format values name none for it (docs/credentials.md#sd-jwt-vc, "What the result
+ * adds").
  */
 export const CREDENTIAL_FORMATS = ['DATA_INTEGRITY', 'VC_JOSE_COSE', 'VC_JWT_1_1', 'SD_JWT_VC', 'UNKNOWN'] as const;
 export type CredentialFormat = (typeof CREDENTIAL_FORMATS)[number];
@@ -43,7 +44,7 @@ export type DataModel = (typeof DATA_MODELS)[number];
 export const CHECK_STATUSES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNSUPPORTED', 'INDETERMINATE'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-/** The checks of a credential verification, in the order they are reported (SPEC §4.7 rule 8). */
+/** The checks of a credential verification, in the order they are reported. */
 export const CHECK_IDS = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
@@ -74,7 +75,7 @@ export interface ProofSummary {
 export const STATUS_ENTRY_RESULTS = ['ACTIVE', 'REVOKED', 'SUSPENDED', 'UNSUPPORTED', 'INDETERMINATE'] as const;
 export type StatusEntryResult = (typeof STATUS_ENTRY_RESULTS)[number];
 
-/** One `credentialStatus` entry as checked (SPEC §2.9 `statusList[]`). */
+/** One `credentialStatus` entry as checked (the result's `statusList[]`). */
 export interface StatusListEntry {
   /** BitstringStatusListEntry or StatusList2021Entry (or the unsupported type as written). */
   statusType: string | null;
@@ -97,7 +98,7 @@ export interface StatusListEntry {
   detail: string;
 }
 
-/** Summary of the resolution of the DID that controls the signing key (SPEC §2.9 `issuerResolution`). */
+/** Summary of the resolution of the DID that controls the signing key (the result's `issuerResolution`). */
 export interface IssuerResolutionSummary {
   did: string;
   /** RESOLVED, RESOLVED_WITH_WARNINGS or DEACTIVATED; null when it did not resolve. */
@@ -108,7 +109,7 @@ export interface IssuerResolutionSummary {
   detail: string;
 }
 
-/** An SD-JWT VC's key binding JWT as checked (svc's addition, beside SPEC §2.9). */
+/** An SD-JWT VC's key binding JWT as checked (svc's addition to the documented result). */
 export interface KeyBindingSummary {
   /** PASS: typed kb+jwt, signed by the key in `cnf.jwk`, `sd_hash` over this presentation, `iat` fresh. */
   status: 'PASS' | 'FAIL';
@@ -119,7 +120,7 @@ export interface KeyBindingSummary {
   detail: string;
 }
 
-/** What an SD-JWT VC presentation disclosed (svc's addition, beside SPEC §2.9); never a hidden value. */
+/** What an SD-JWT VC presentation disclosed (svc's addition to the documented result); never a hidden value. */
 export interface DisclosureSummary {
   /** The disclosed claims as JSON Pointers into the disclosed payload (`/given_name`, `/nationalities/1`), in document order. */
   disclosed: string[];
@@ -148,6 +149,6 @@ export interface CredentialVerification {
   limitations: string[];
   valid: boolean;
   errors: string[];
-  /** SD-JWT VC only (absent for the other formats, which keep exactly the SPEC members): what was disclosed; null when the disclosures could not be read. */
+  /** SD-JWT VC only (absent for the other formats, which keep exactly their documented members): what was disclosed; null when the disclosures could not be read. */
   disclosures?: DisclosureSummary | null;
 }

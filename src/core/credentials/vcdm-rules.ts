@@ -1,6 +1,6 @@
 /**
  * The structural rules of the VC data model a verifier must enforce before any proof work
- * (issue 25; SPEC §4.7 rules 8–10): VC Data Model 2.0 §4.3–4.11, §5.3–5.6 and §11.1, and the
+ * (docs/credentials.md#structure-rules): VC Data Model 2.0 §4.3–4.11, §5.3–5.6 and §11.1, and the
  * same rules of VC Data Model 1.1 (§4.1–4.9, §5.3–5.6) where 1.1 states them. Each broken rule
  * is one problem that names the rule and its section, so a MALFORMED `structure` check says
  * which MUST was broken; every broken rule is listed, not only the first.

@@ -1,5 +1,5 @@
 /**
- * Credential verification (SPEC §2.9, §4.7): one verifier for Data Integrity (eddsa-jcs-2022,
+ * Credential verification (docs/credentials.md): one verifier for Data Integrity (eddsa-jcs-2022,
  * ecdsa-jcs-2019 on P-256), VC-JOSE (vc+jwt) and VC-JWT 1.1, fail-closed.
  *
  *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud
@@ -54,7 +54,7 @@ export interface VerifyCredentialOptions {
   runtime: Runtime;
   /** Where keys are found; default: DIDs resolved through the core with `runtime`. */
   keySource?: KeySource;
-  /** The audience the caller identifies itself with (SPEC §4.7 rule 3). */
+  /** The audience the caller identifies itself with: a JWT must name it in `aud`. */
   expectedAudience?: string;
   signal?: AbortSignal;
   /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
@@ -63,7 +63,7 @@ export interface VerifyCredentialOptions {
   hooks?: StageHooks;
 }
 
-/** JWS algorithms a credential may be signed with (SPEC §4.7 rule 5). */
+/** JWS algorithms a credential may be signed with. */
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
 const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
@@ -375,7 +375,7 @@ function finish(report: Report): CredentialVerification {
     limitations,
     valid: status === 'VALID',
     errors: report.errors(),
-    // svc's addition for SD-JWT VC only: the other formats keep exactly the SPEC §2.9 members.
+    // svc's addition for SD-JWT VC only: the other formats keep exactly their documented members.
     ...(report.format === 'SD_JWT_VC' ? { disclosures: report.disclosures } : {}),
   };
 }
@@ -408,7 +408,7 @@ async function checkStatusLists(report: Report, credential: JsonObject, model: M
 
 /**
  * Verifies a credential: an object, the raw JSON text of one, or a compact JWT. Never throws for
- * the credential's content (SPEC §1.7): every failure is a status with its reason.
+ * the credential's content: every failure is a status with its reason.
  */
 export async function verifyCredential(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
   const result = await verifyOne(input, options);
@@ -516,7 +516,7 @@ function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
 }
 
 /**
- * An SD-JWT VC presentation (issue 24; RFC 9901 through sd-jwt.ts): the same checks and
+ * An SD-JWT VC presentation (RFC 9901 through sd-jwt.ts): the same checks and
  * precedence as the other formats. structure: the compact form, every JSON part strict, the
  * registered claims' shapes, `_sd` shapes; proof: the disclosures against the signed digests,
  * the issuer JWT's signature by a key its DID authorises for assertionMethod, then the KB-JWT;

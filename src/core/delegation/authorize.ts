@@ -1,5 +1,5 @@
 /**
- * Whether a verified chain allows one tool call (SPEC §4.13), stateless: ALLOW only when the
+ * Whether a verified chain allows one tool call, stateless: ALLOW only when the
  * chain is VALID and a leaf capability grants the tool; otherwise DENY with the reason (scope, or
  * the chain's own headline). Any error from an authorisation endpoint must be read as DENY.
  */

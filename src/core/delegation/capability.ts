@@ -1,7 +1,7 @@
 /**
- * Capability strings of delegation receipts (SPEC §4.12): `*` grants every tool; `<label>:*`
- * every tool whose name starts with `<label>:`; `<label>:<tool>` and `<tool>` that one tool.
- * Comparison is case-insensitive. Labels are descriptive and do not partition tools:
+ * Capability strings of delegation receipts (docs/delegation.md#capabilities): `*` grants every
+ * tool; `<label>:*` every tool whose name starts with `<label>:`; `<label>:<tool>` and `<tool>`
+ * that one tool. Comparison is case-insensitive. Labels are descriptive and do not partition tools:
  * `payments:*` does not grant a tool named `refund`.
  *
  * Grammar svc enforces (a receipt with another string is MALFORMED): 1 to 256 printable
@@ -50,7 +50,7 @@ export function matchCapability(capabilities: readonly string[], tool: string): 
   return capabilities.find((cap) => grants(cap, tool)) ?? null;
 }
 
-/** True when every tool `child` grants is granted by some capability of `parent` (rule 6). */
+/** True when every tool `child` grants is granted by some capability of `parent`. */
 export function capabilityCovered(parent: readonly string[], child: string): boolean {
   const grant = grantOf(child);
   return parent.some((p) => {

@@ -1,11 +1,11 @@
 /**
- * Verification of a delegation chain (SPEC §4.12), root first. Chain checks: `depth` (rule 1:
- * 1 to 8 receipts) and `trustedRoot` (rule 9). Each link: `receipt` (its format, §2.13),
- * `signature` (rule 2: a key of the issuer's capabilityDelegation, resolved through the core),
- * `chaining` (rule 3: iss = the previous aud), `prf` (rule 4: the previous receipt's digest;
- * none on the root), `window` (rule 5: nbf..exp inside the parent's), `capabilities` (rule 6:
- * each covered by the parent's), `validity` (rule 7: now, 60 s of skew on nbf only), `cycle`
- * (rule 8: no principal twice). DIDs are compared without fragment.
+ * Verification of a delegation chain (docs/delegation.md#receipts), root first. Chain checks:
+ * `depth` (1 to 8 receipts) and `trustedRoot`. Each link: `receipt` (its format, receipt.ts),
+ * `signature` (a key of the issuer's capabilityDelegation, resolved through the core),
+ * `chaining` (iss = the previous aud), `prf` (the previous receipt's digest; none on the root),
+ * `window` (nbf..exp inside the parent's), `capabilities` (each covered by the parent's),
+ * `validity` (now, 60 s of skew on nbf only), `cycle` (no principal twice). DIDs are compared
+ * without fragment.
  *
  * Status: MALFORMED when the chain is not usable (empty, over 8 receipts, a receipt that is not
  * a well-formed svc-delegation+jwt) — nothing is resolved then; INVALID when any check fails

@@ -1,4 +1,4 @@
-/** Delegation receipts (SPEC §2.13, §4.12–4.14): read, verify a chain, authorise one tool call. */
+/** Delegation receipts (docs/delegation.md): read, verify a chain, authorise one tool call. */
 export { authorize } from './authorize.js';
 export { capabilityCovered, grants, matchCapability, validateCapability } from './capability.js';
 export { DELEGATION_LIMITATIONS, verifyDelegationChain, type VerifyChainOptions } from './chain.js';

@@ -1,10 +1,10 @@
 /**
- * Minting delegation receipts (SPEC §2.13) with node:crypto: the `svc delegate` command, so the
+ * Minting delegation receipts with node:crypto: the `svc delegate` command, so the
  * verification rules can be tried end to end. A receipt is a compact JWS with the protected
  * header {alg, typ: svc-delegation+jwt, kid} and the payload {iss, aud, cap, nbf, exp, jti, prf?}.
  *
- * Minting refuses (INVALID_REQUEST) what the chain rules of §4.12 would reject, so a receipt that
- * is minted verifies as far as the minter can tell: the key must be the issuer's (checked for
+ * Minting refuses (INVALID_REQUEST) what the chain checks (chain.ts) would reject, so a receipt
+ * that is minted verifies as far as the minter can tell: the key must be the issuer's (checked for
  * did:key and did:jwk issuers, which carry their key; a did:web key is only named), the child must
  * chain onto its parent (iss = parent aud), stay inside the parent's window and capabilities.
  *

@@ -1,6 +1,7 @@
 /**
- * One delegation receipt read (SPEC §2.13): a compact JWS, parsed strictly (duplicate members in
- * header or payload refused, `alg: none`, `b64: false` and any `crit` refused), with
+ * One delegation receipt read (docs/delegation.md#receipts): a compact JWS, parsed strictly
+ * (duplicate members in header or payload refused, `alg: none`, `b64: false` and any `crit`
+ * refused), with
  *
  *   header  alg EdDSA | ES256 | ES256K, typ `svc-delegation+jwt`, kid `<iss>#<key>`
  *   payload iss, aud (DIDs, compared without fragment), cap (1..64 capability strings),

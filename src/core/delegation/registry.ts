@@ -1,13 +1,13 @@
 /**
- * The registry of verified delegation chains (SPEC §3 "Registered delegation chains", §4.12
- * `register: true`, §4.14 verify-tool), over the Runtime's store.
+ * The registry of verified delegation chains (docs/delegation.md#the-registry): verify-delegation's
+ * `register: true` and verify-tool, over the Runtime's store.
  *
  *   registerChain            stores a VALID chain (only), optionally only for allowed roots
  *   reverifyRegisteredChains verifies every stored chain again (the daemon, at start) and drops
  *                            those that are expired or no longer VALID
  *   verifyTool               answers from registered, unexpired chains only
  *
- * Safe defaults beyond the SPEC (field notes §5, registry poisoning): anyone may register a
+ * Safe defaults against registry poisoning: anyone may register a
  * chain rooted in a DID they control, so an operator can list the roots allowed to register
  * (`allowedRoots`); a verify-tool answer given without `root` names the root it relied on and
  * says that any registered root was accepted. DIDs are compared without fragment. A chain that
@@ -33,8 +33,9 @@ import { NBF_SKEW_SECONDS, type Authorization, type DelegationChainResult } from
 export const MAX_REGISTERED_CHAINS = 10_000;
 
 /**
- * Fair shares of the registry (issue 38: 100 clients × 100 self-rooted chains of a century once
- * filled it for everyone). Defaults of the daemon's settings (src/server/limits.ts):
+ * Fair shares of the registry (docs/delegation.md#registration-quota-and-registry-shares: 100
+ * clients × 100 self-rooted chains of a century once filled it for everyone). Defaults of the
+ * daemon's settings (src/server/limits.ts):
  *
  *   DEFAULT_CHAINS_PER_CLIENT        unexpired chains one client holds at once (1 %)
  *   DEFAULT_CHAINS_PER_ROOT          unexpired chains of one root that clients hold at once (1 %):
@@ -236,7 +237,7 @@ export interface Reverification {
 }
 
 /**
- * Verifies every stored chain again (SPEC §3: a chain that no longer verifies is dropped).
+ * Verifies every stored chain again: a chain that no longer verifies is dropped.
  * `verify` runs the chain rules — the daemon passes its own key source and, when the operator
  * restricts registrable roots, those roots as trusted roots. A chain already expired is dropped
  * without verification, and so is one expiring beyond `maxDays` ahead (the registration
@@ -309,7 +310,7 @@ function listed(items: readonly string[], max = 12): string {
 }
 
 /**
- * Whether the registry allows `agent` to call `tool` (SPEC §4.14), at `now`. Only registered
+ * Whether the registry allows `agent` to call `tool`, at `now`. Only registered
  * chains are used whose leaf is the agent, that are unexpired (the chain's earliest expiry),
  * whose leaf receipt is in force (nbf, with 60 s of skew) and — with `root` — whose root is
  * that DID. Newest registration first, the first chain whose leaf capabilities grant the tool

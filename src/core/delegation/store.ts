@@ -1,11 +1,11 @@
 /**
- * The storage contract of registered delegation chains (SPEC §3, §4.12), implemented on both
+ * The storage contract of registered delegation chains, implemented on both
  * engines in src/store (sqlite/delegation-chains.ts, postgres/delegation-chains.ts); the rules
  * every store method keeps are core/runtime-store.ts's.
  */
 
 /**
- * A registered delegation chain (SPEC §3 "Registered delegation chains"): the receipts
+ * A registered delegation chain: the receipts
  * themselves, so that a restart can verify them again, and what verify-tool looks up by.
  */
 export interface StoredDelegationChain {

@@ -1,10 +1,10 @@
 /**
- * Delegation receipts and chains (SPEC §2.13, §4.12–4.14): a service-defined, experimental
+ * Delegation receipts and chains (docs/delegation.md): a service-defined, experimental
  * format. Enumerations are `as const` tables shared by the CLI, the daemon and the registry.
  */
 import type { CheckStatus } from '../credentials/types.js';
 
-/** The receipt format label (SPEC §2.13 `format`). */
+/** The receipt format label (the chain result's `format`). */
 export const RECEIPT_FORMAT = 'svc-delegation-receipt-v1 (experimental)';
 /** The protected header `typ` of a receipt. */
 export const RECEIPT_TYP = 'svc-delegation+jwt';
@@ -15,17 +15,16 @@ export const MAX_CHAIN_LENGTH = 8;
 export const MAX_CAPABILITIES = 64;
 /** Longest capability string accepted. */
 export const MAX_CAPABILITY_LENGTH = 256;
-/** Clock skew tolerated on `nbf` (SPEC §8), seconds. */
+/** Clock skew tolerated on `nbf`, seconds. */
 export const NBF_SKEW_SECONDS = 60;
 
 export const CHAIN_STATUSES = ['VALID', 'INVALID', 'INDETERMINATE', 'MALFORMED'] as const;
 export type ChainStatus = (typeof CHAIN_STATUSES)[number];
 
 /**
- * Check ids. `depth` (rule 1) and `trustedRoot` (rule 9) are chain checks; the others are
- * checks of one link: `receipt` (the receipt's own format), `signature` (rule 2), `chaining`
- * (rule 3: iss = previous aud), `prf` (rule 4), `window` (rule 5), `capabilities` (rule 6),
- * `validity` (rule 7), `cycle` (rule 8).
+ * Check ids. `depth` and `trustedRoot` are chain checks; the others are checks of one link:
+ * `receipt` (the receipt's own format), `signature`, `chaining` (iss = previous aud), `prf`,
+ * `window`, `capabilities`, `validity`, `cycle` (chain.ts says what each holds).
  */
 export const CHAIN_CHECK_IDS = ['depth', 'trustedRoot'] as const;
 export const LINK_CHECK_IDS = ['receipt', 'signature', 'chaining', 'prf', 'window', 'capabilities', 'validity', 'cycle'] as const;

@@ -1,6 +1,6 @@
 /**
- * DID URL dereferencing (SPEC §4.4; W3C DID Resolution v1 "DID URL Dereferencing"): a DID URL
- * → the resource it names, through one resolution.
+ * DID URL dereferencing (docs/evidence.md#dereferencing-and-the-graph; W3C DID Resolution v1 "DID
+ * URL Dereferencing"): a DID URL → the resource it names, through one resolution.
  *
  *   did                       → the DID document                       application/did
  *   did?versionId=…           → that did:webvh version's document       application/did

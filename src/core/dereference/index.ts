@@ -1,4 +1,4 @@
-/** DID URL dereferencing (SPEC §4.4). */
+/** DID URL dereferencing (docs/evidence.md#dereferencing-and-the-graph). */
 export {
   checkRelativeRef,
   dereference,

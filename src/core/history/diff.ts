@@ -1,9 +1,9 @@
 /**
- * Semantic diff of two observed documents (SPEC §2.6): what a reader of the document cares
- * about — keys, relationships, services, controller, aliases, contexts, domain binding — rather
- * than a line diff. Pure: both documents are read with the same readDocument the resolver uses,
- * so relative and absolute ids, embedded and referenced methods are matched as resolution sees
- * them.
+ * Semantic diff of two observed documents (docs/history.md#svc-diff): what a reader of the document
+ * cares about — keys, relationships, services, controller, aliases, contexts, domain binding —
+ * rather than a line diff. Pure: both documents are read with the same readDocument the resolver
+ * uses, so relative and absolute ids, embedded and referenced methods are matched as resolution
+ * sees them.
  */
 import { canonicalize } from '../canonical.js';
 import { readDocument, type DeclaredMethod } from '../resolve/document.js';
@@ -194,7 +194,7 @@ export function semanticDiff(from: StoredObservation, to: StoredObservation): Se
     fromDocument: from.document,
     toDocument: to.document,
   };
-  // Keep the SPEC's member order in the serialised object: summary before the documents.
+  // Keep the documented member order in the serialised object: summary before the documents.
   const { fromDocument, toDocument, ...rest } = body;
   return { ...rest, summary: summarise(body), fromDocument, toDocument };
 }

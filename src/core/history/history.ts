@@ -1,5 +1,5 @@
 /**
- * Observation history (SPEC §2.5, §4.6): each retrieval of a DID document is recorded in the
+ * Observation history (docs/history.md): each retrieval of a DID document is recorded in the
  * Runtime's store, unchanged snapshots coalesced; history lists them and diff compares two.
  * The only I/O is through `runtime.store`.
  */
@@ -68,7 +68,7 @@ function requireStore(runtime: Runtime): RuntimeStore {
   return runtime.store;
 }
 
-/** Exactly the SPEC §2.5 members, whatever else a store row carries (a document must not leak into the list). */
+/** Exactly the documented members of a history row, whatever else a store row carries (a document must not leak into the list). */
 function publicRow(row: Observation): Observation {
   return {
     id: row.id,

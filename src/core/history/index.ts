@@ -1,4 +1,4 @@
-/** Observation history and semantic diff (SPEC §2.5, §2.6, §4.6). */
+/** Observation history and semantic diff (docs/history.md). */
 export { semanticDiff } from './diff.js';
 export {
   DEFAULT_HISTORY_LIMIT,

@@ -1,12 +1,12 @@
 /**
- * The storage contract of DID histories (SPEC §2.5): what resolution records and what history,
+ * The storage contract of DID histories: what resolution records and what history,
  * diff and the monitor read back. Implemented on both engines in src/store (sqlite/observations.ts,
  * postgres/observations.ts); the rules every store method keeps are core/runtime-store.ts's.
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument } from '../resolve/types.js';
 
-/** What one resolution contributes to the history of its DID (SPEC §2.5). */
+/** What one resolution contributes to the history of its DID. */
 export interface NewObservation {
   did: string;
   /** RFC 8785 SHA-256 of the document (evidence.document.jcsSha256). */
@@ -22,7 +22,7 @@ export interface NewObservation {
   summary: string;
 }
 
-/** One row of the history (SPEC §2.5 `history[]`). */
+/** One row of the history (`history[]` of the answer). */
 export interface Observation {
   id: number;
   did: string;
@@ -44,8 +44,8 @@ export interface StoredObservation extends Observation {
 }
 
 /**
- * What one record() resolves to. A store may be given a ceiling on its rows (the daemon's, SPEC §8 "bounded
- * history"); a store without one only ever stores or coalesces.
+ * What one record() resolves to. A store may be given a ceiling on its rows (the daemon's:
+ * docs/operations.md#bounded-history); a store without one only ever stores or coalesces.
  * - `stored`: a new row; `coalesced`: the latest row of the same key was unchanged and counted
  *   again (no row added, allowed at the ceiling);
  * - `evicted`: at the ceiling, a new row stored in place of `evicted` one-off rows (a key seen

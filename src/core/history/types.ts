@@ -1,6 +1,6 @@
 /**
- * Result types of observation history and semantic diff (SPEC §2.5, §2.6), named as in the SPEC.
- * Where the SPEC leaves an element type open, the choice is fixed here, once.
+ * Result types of observation history and semantic diff, named as in openapi.json. Where the
+ * documented shape leaves an element type open, the choice is fixed here, once.
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument, Relationship } from '../resolve/types.js';
@@ -16,7 +16,7 @@ export const MIN_HASH_PREFIX = 8;
 /** How many hex characters `svc history` shows when they suffice to be unique. */
 export const SHOWN_HASH_PREFIX = 12;
 
-/** SPEC §2.5. `history` is newest first; `count` is every row the DID has, `history` at most the limit. */
+/** The history of a DID. `history` is newest first; `count` is every row the DID has, `history` at most the limit. */
 export interface ObservationHistory {
   did: string;
   /** How many observations (rows, after coalescing) the DID has in total. */
@@ -36,8 +36,8 @@ export interface RelationshipChange {
 }
 
 /**
- * SPEC §2.6. Every id is absolute (a relative `#key-1` is resolved against the document's id),
- * every id list sorted, so two diffs of the same pair compare equal.
+ * The semantic diff of two observations. Every id is absolute (a relative `#key-1` is resolved
+ * against the document's id), every id list sorted, so two diffs of the same pair compare equal.
  */
 export interface SemanticDiff {
   did: string;

@@ -1,7 +1,7 @@
 /**
- * Compact JWS fast-verify (SPEC §2.14, §4.9): the DID in `kid` is resolved through the core and
- * the signature checked with that key, which must be authorised for the named relationship —
- * by default `assertionMethod`, then `authentication`.
+ * Compact JWS fast-verify (docs/credentials.md#jws): the DID in `kid` is resolved through the core
+ * and the signature checked with that key, which must be authorised for the named relationship — by
+ * default `assertionMethod`, then `authentication`.
  *
  * Statuses: MALFORMED (not a well-formed JWS, duplicate members in header or payload),
  * UNSUPPORTED (`alg: none`, `b64: false`, any `crit`, algorithms svc does not verify, key types

@@ -1,4 +1,4 @@
-/** Key enumerations and shapes (SPEC §2.3). */
+/** Key enumerations and shapes (`evidence.keys[]` of the resolution result). */
 export const KEY_STATUSES = ['VALID_KEY', 'INVALID_KEY', 'UNSUPPORTED_KEY'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 

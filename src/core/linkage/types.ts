@@ -1,4 +1,4 @@
-/** Domain binding evidence (SPEC §2.3 `domainBinding`): DIF Well Known DID Configuration. */
+/** Domain binding evidence (`evidence.domainBinding`): DIF Well Known DID Configuration. */
 
 export const DOMAIN_BINDING_STATUSES = [
   'VERIFIED',

@@ -1,9 +1,9 @@
 /**
- * Behaviour signals (SPEC §4.10): what a tool's own words say it does, hostile or not — reading
- * the process environment, fetching caller-given URLs, running commands or code, writing files.
- * A tool can be perfectly honest and still be one a reader must look at twice: the reference
- * server's `get-env` ("Returns all environment variables") hands every secret of the server's
- * environment to whoever calls it.
+ * Behaviour signals (docs/agents.md#classes-and-risk-signals): what a tool's own words say it does,
+ * hostile or not — reading the process environment, fetching caller-given URLs, running commands or
+ * code, writing files. A tool can be perfectly honest and still be one a reader must look at twice:
+ * the reference server's `get-env` ("Returns all environment variables") hands every secret of the
+ * server's environment to whoever calls it.
  *
  * Everything here works on plain text and plain parameter lists (a name and a description each),
  * so that tools, prompts (arguments) and resources can all be read the same way; the caller

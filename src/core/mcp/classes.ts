@@ -1,9 +1,9 @@
 /**
- * Tool classes (SPEC §2.11, §4.10): what a server claims about a tool (`declaredClass`, read from
- * its ToolAnnotations only) and what svc estimates from the tool's own text (`heuristicClass`).
- * The two are computed by separate functions from separate inputs and are reported side by side;
- * neither corrects the other (SPEC §1 rules 3–4). A tool that says it is read-only while its name
- * says `delete` is exactly what a reader should see, so nothing here reconciles them.
+ * Tool classes (docs/agents.md#classes-and-risk-signals): what a server claims about a tool
+ * (`declaredClass`, read from its ToolAnnotations only) and what svc estimates from the tool's own
+ * text (`heuristicClass`). The two are computed by separate functions from separate inputs and are
+ * reported side by side; neither corrects the other. A tool that says it is read-only while its
+ * name says `delete` is exactly what a reader should see, so nothing here reconciles them.
  */
 import type { JsonObject, JsonValue } from '../encoding/json.js';
 import { behaviourFindings, type BehaviourFinding } from './behaviour.js';

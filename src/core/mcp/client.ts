@@ -772,8 +772,8 @@ export class ListingBuilder {
 }
 
 /**
- * Reads the pages of one listing until there is no cursor, or a bound stops it (SPEC §8 and
- * MCP_LIMITS: 10 pages of each listing, 2 MiB per reply, `spec.max` entries). A bound yields a
+ * Reads the pages of one listing until there is no cursor, or a bound stops it
+ * (MCP_LIMITS: 10 pages of each listing, 2 MiB per reply, `spec.max` entries). A bound yields a
  * partial listing with its reason, never a crash. JSON-RPC −32601 (method not found) to the
  * first page is an empty listing with a line in `skipped`: servers often declare `resources`
  * without implementing templates.

@@ -1,7 +1,7 @@
 /**
  * Drift of an MCP inventory against the previous stored snapshot of the same endpoint URL
- * (SPEC §2.11). Each kind is matched by its key — tools and prompts by `name`, resources by
- * `uri`, resource templates by `uriTemplate` — and never across kinds:
+ * (docs/agents.md#drift). Each kind is matched by its key — tools and prompts by `name`, resources
+ * by `uri`, resource templates by `uriTemplate` — and never across kinds:
  *
  *   no snapshot                   every item FIRST_OBSERVATION, inventory FIRST_OBSERVATION
  *   snapshot of another profile   every item PROFILE_CHANGED (the hashes are not comparable;

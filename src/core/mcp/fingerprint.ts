@@ -1,5 +1,6 @@
 /**
- * Fingerprints of an MCP inventory (SPEC §2.11, §9.5), profile `rfc8785-binary64-v1`:
+ * Fingerprints of an MCP inventory (docs/agents.md#fingerprints-and-the-inventory-hash), profile
+ * `rfc8785-binary64-v1`:
  *
  *   definitionSha256  SHA-256 of the RFC 8785 form of a listed item — a tool, prompt, resource
  *                     or resource template — as received, without `_meta` and without the

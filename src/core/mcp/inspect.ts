@@ -1,10 +1,10 @@
 /**
- * `inspectMcp` (SPEC §2.11, §4.10): one conversation with an MCP endpoint (client.ts), each tool
+ * `inspectMcp` (docs/agents.md): one conversation with an MCP endpoint (client.ts), each tool
  * fingerprinted (fingerprint.ts), classed twice — from its annotations and by svc's heuristics
  * (classes.ts, signals.ts), never merged — and compared with the previous stored snapshot of
  * the endpoint (drift.ts). Prompts, resources and resource templates, listed when the server
  * declares them, are fingerprinted, scanned for signals and compared the same way (they have no
- * classes). The result carries the six checks of §2.11 in order.
+ * classes). The result carries the six checks in order.
  *
  * Storage: a complete inventory is recorded after the drift was computed against the snapshot
  * before it. A partial one (a limit stopped the listing) or an AUTH_REQUIRED answer is not

@@ -1,11 +1,11 @@
 /**
- * Risk signals (SPEC §4.10): evidence items svc finds in what a server says about its tools —
- * names, titles, descriptions, parameter names and descriptions — in its `instructions`, and in
- * its prompts, resources and resource templates (names, titles, descriptions, prompt arguments,
- * resource URIs and URI templates).
- * They are svc's estimate, reported beside the server's own claims and never merged with them;
- * there is no score. Each signal says what was found (`detail`, written by svc from fixed
- * labels) and shows where (`excerpt`, the only place the server's text appears, made inert).
+ * Risk signals (docs/agents.md#classes-and-risk-signals): evidence items svc finds in what a server
+ * says about its tools — names, titles, descriptions, parameter names and descriptions — in its
+ * `instructions`, and in its prompts, resources and resource templates (names, titles,
+ * descriptions, prompt arguments, resource URIs and URI templates). They are svc's estimate,
+ * reported beside the server's own claims and never merged with them; there is no score. Each
+ * signal says what was found (`detail`, written by svc from fixed labels) and shows where
+ * (`excerpt`, the only place the server's text appears, made inert).
  *
  * Everything read here is attacker-controlled and may be large (a reply is bounded at 2 MiB, not
  * a description): every pattern is linear-time — no nested or adjacent unbounded quantifiers over

@@ -1,5 +1,5 @@
 /**
- * The storage contract of MCP inventories by endpoint, for drift (SPEC §2.11), implemented on
+ * The storage contract of MCP inventories by endpoint, for drift, implemented on
  * both engines in src/store (sqlite/mcp-observations.ts, postgres/mcp-observations.ts); the
  * rules every store method keeps are core/runtime-store.ts's.
  */
@@ -26,7 +26,7 @@ export interface McpSnapshotItem {
 }
 
 /**
- * What one MCP inspection contributes to the history of its endpoint (SPEC §2.11 drift). The
+ * What one MCP inspection contributes to the history of its endpoint (its drift). The
  * stored body is `{tools, prompts, resources, resourceTemplates}`; a body without the last three
  * is a snapshot taken before svc inventoried them ("tools-only coverage"), read back with them
  * undefined — not empty: nothing is known of that server's prompts then.
@@ -35,7 +35,7 @@ export interface NewMcpSnapshot {
   /** The endpoint URL without fragment: the key of the history. */
   endpoint: string;
   inventoryHash: string;
-  /** Fingerprint profile (SPEC §9.5); rows written before profiles existed have none. */
+  /** Fingerprint profile; rows written before profiles existed have none. */
   profile: string | null;
   negotiatedVersion: string | null;
   /** RFC 3339 UTC, second precision. */

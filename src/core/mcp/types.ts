@@ -1,8 +1,8 @@
 /**
- * MCP inspection (SPEC §2.11, §4.10, §9.3): enumerations and the result shape, shared by the
+ * MCP inspection: enumerations and the result shape, shared by the
  * core, the daemon route and the CLI. Everything a server says about itself (serverInfo,
  * annotations, instructions) is reported as its own claim; svc's estimates (heuristicClass,
- * riskSignals) sit beside them and are never merged with them (SPEC §1 rules 3–4).
+ * riskSignals) sit beside them and are never merged with them.
  *
  * Four listings make the inventory: `tools/list` always, and — when the server declares the
  * capability — `prompts/list` (capabilities.prompts), `resources/list` and
@@ -18,7 +18,7 @@ export const MCP_MODERN_VERSION = '2026-07-28';
 /** The fallback (`initialize` handshake). */
 export const MCP_LEGACY_VERSION = '2025-11-25';
 
-/** SPEC §8, and the bound on the listings other than tools (issue 39). */
+/** The bounds of an inspection: pages, items and bytes per reply. */
 export const MCP_LIMITS = {
   /** Pages read of each listing (tools, prompts, resources, resource templates: 10 each). */
   maxPages: 10,
@@ -69,7 +69,7 @@ export type ItemDrift = ToolDrift;
 export const INVENTORY_DRIFT = ['FIRST_OBSERVATION', 'UNCHANGED', 'CHANGED', 'PROFILE_CHANGED'] as const;
 export type InventoryDriftStatus = (typeof INVENTORY_DRIFT)[number];
 
-/** The six checks of SPEC §2.11, in the order reported. */
+/** The six checks, in the order reported. */
 export const MCP_CHECK_IDS = ['historyPersistence', 'transport', 'protocol', 'identity', 'inventory', 'drift'] as const;
 export type McpCheckId = (typeof MCP_CHECK_IDS)[number];
 export type McpCheckStatus = 'PASS' | 'WARN' | 'SKIP';
@@ -238,7 +238,7 @@ export interface InventoryDrift {
   status: InventoryDriftStatus;
   previousObservedAt: string | null;
   previousInventoryHash: string | null;
-  /** Tool names (SPEC §2.11). */
+  /** Tool names. */
   added: string[];
   removed: string[];
   changed: string[];
@@ -290,7 +290,7 @@ export interface McpInspection {
   negotiatedVersion: string | null;
   /** As the server advertised them (server/discover), or the one version a legacy handshake agreed. */
   supportedVersions: string[];
-  /** Self-reported; no identity is attested (SPEC §1 rule 3). */
+  /** Self-reported; no identity is attested. */
   serverInfo: JsonObject | null;
   capabilities: JsonObject | null;
   instructions: string | null;
@@ -315,7 +315,7 @@ export interface McpInspection {
    * otherwise over the four sorted lists by kind (fingerprint.ts).
    */
   inventoryHash: string | null;
-  /** The fingerprint profile (SPEC §9.5). */
+  /** The fingerprint profile (`rfc8785-binary64-v1`). */
   hashProfile: string;
   classCounts: {
     declared: Record<DeclaredClass, number>;

@@ -31,7 +31,7 @@ export const lazyDidWebvh = lazyDriver(
 
 const DRIVERS: ReadonlyMap<string, MethodDriver> = new Map([didKey, didJwk, lazyDidWeb, lazyDidWebvh].map((d) => [d.method, d]));
 
-/** Methods named by the SPEC; those without a driver yet answer METHOD_NOT_SUPPORTED too. */
+/** The methods svc resolves, one driver each; any other answers METHOD_NOT_SUPPORTED. */
 export const SUPPORTED_METHODS: readonly string[] = [...DRIVERS.keys()];
 
 export function driverFor(method: string): MethodDriver | undefined {

@@ -6,7 +6,7 @@
  * `did-witness.json` only when a verified entry needs witnessing, and serves the version asked
  * for. The domain's DID configuration is fetched beside the log, as for did:web.
  *
- * What is a result and what is no answer (SPEC §1 rule 7):
+ * What is a result and what is no answer (docs/evidence.md#versions):
  *   - the whole log verifies → RESOLVED, integrity SELF_CERTIFYING, control and history
  *     ESTABLISHED;
  *   - an earlier version is asked for and a later entry fails → that version is served, with

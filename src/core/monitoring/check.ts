@@ -1,6 +1,6 @@
 /**
  * One check of a watch, without I/O: what a fresh resolution (or its problem) shows, and which
- * monitor events (SPEC §6.2) it means against the watch's baselines.
+ * monitor events (docs/daemon.md#operator-monitoring) it means against the watch's baselines.
  *
  * - The first check of a watch establishes its baseline and emits nothing.
  * - A failure emits `identity.resolution.failed` once (not again while it keeps failing); the

@@ -1,16 +1,16 @@
 /**
- * The storage contract of customer monitoring (issue 27; SPEC §4.19, §6.3, §8): project watches,
- * their events, the project webhook and its deliveries, scheduled attempts. Implemented on both
- * engines in src/store (sqlite/customer-monitor.ts, postgres/customer-monitor.ts); the rules
+ * The storage contract of customer monitoring (docs/daemon.md#customer-monitoring): project
+ * watches, their events, the project webhook and its deliveries, scheduled attempts. Implemented on
+ * both engines in src/store (sqlite/customer-monitor.ts, postgres/customer-monitor.ts); the rules
  * every store method keeps are core/runtime-store.ts's.
  */
 import type { JsonObject } from '../encoding/json.js';
 import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchCheckInput } from './store.js';
 
 /**
- * SPEC §8's customer monitor and owner-event limits (issue 27), and svc's own watch cap per project
- * (SPEC names none: at hourly checks, 25 watches use the whole attempt allowance; 100 leaves room
- * to add and remove).
+ * The limits of customer monitoring and of the owner's event reads, and the watch cap per project
+ * (at hourly checks, 25 watches use the whole attempt allowance; 100 leaves room to add and
+ * remove).
  */
 export const CUSTOMER_MONITOR_LIMITS = {
   /** A project watch is due hourly. */
@@ -33,7 +33,7 @@ export const CUSTOMER_MONITOR_LIMITS = {
   reportBytes: 8 * 1024 * 1024,
 } as const;
 
-/** A watch of an owner's project (SPEC §4.19): hourly, delivered through the project's webhook. */
+/** A watch of an owner's project: hourly, delivered through the project's webhook. */
 export interface ProjectWatch {
   /** `wch_<n>`. */
   id: string;
@@ -64,7 +64,7 @@ export interface CustomerEvent {
   watchId: string;
   did: string;
   createdAt: string;
-  /** As the operator's events (SPEC §6.2): fromHash, toHash, domainBinding, diff, headline, problem. */
+  /** As the operator's events: fromHash, toHash, domainBinding, diff, headline, problem. */
   data: JsonObject;
 }
 
@@ -78,7 +78,7 @@ export interface CustomerWebhookConfig {
   disabledAt: string | null;
 }
 
-/** One delivery's metadata (SPEC §4.19: no body, signature, secret, lease or receiver response). */
+/** One delivery's metadata: no body, signature, secret, lease or receiver response. */
 export interface CustomerDeliveryMetadata {
   /** `dlv_<webhook n>_<event n>`. */
   id: string;
@@ -173,7 +173,7 @@ export interface CustomerDeliveryClaim {
 }
 
 /**
- * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) on both engines. Owner actions take the
+ * Customer monitoring on both engines. Owner actions take the
  * acting subject and re-check, inside their own transaction, that it owns the project (NOT_OWNER
  * otherwise, also for a project that does not exist); a watch id not of that project is NOT_FOUND.
  * Windows and "now" are the database's clock. The worker's methods (claimDue, recordCheck,

@@ -1,8 +1,8 @@
 /**
- * A customer monitor event as a webhook delivery (SPEC §6.3; issue 27). svc's design where SPEC
- * leaves it open:
+ * A customer monitor event as a webhook delivery (docs/daemon.md#customer-monitoring, "Delivery"):
+ * svc's own design.
  *
- * - Event types are the operator's (SPEC §6.2): identity.document.changed,
+ * - Event types are the operator's: identity.document.changed,
  *   identity.domain_binding.changed, identity.deactivated, identity.resolution.failed,
  *   identity.resolution.recovered.
  * - The body is the CustomerEvent's JSON, members in a fixed order:
@@ -70,7 +70,7 @@ export function rowOf(prefix: 'wch' | 'evt' | 'whk', id: string): number | null 
   return m === null ? null : Number(m[1]);
 }
 
-/** The DID methods a project may watch (SPEC §4.19: key, jwk, web). */
+/** The DID methods a project may watch: key, jwk, web. */
 export const WATCHABLE_METHODS: ReadonlySet<string> = new Set(['key', 'jwk', 'web']);
 
 /** INVALID_REQUEST naming the methods, unless a project may watch `did` (a parsed DID of a method svc resolves). */

@@ -1,16 +1,16 @@
 /**
  * The operator monitoring rules that are not about one check or one delivery: the limits of
- * SPEC §8 and the retention preview of §4.18 (how a cutoff is read, what is never counted).
+ * watches and events and the retention preview (how a cutoff is read, what is never counted).
  * The routes and the poller read them from here.
  */
 import { rfc3339 } from '../runtime.js';
 import { INSTANT_MAX_MS, readInstant } from '../storable.js';
 
-/** Stored watches at most (SPEC §8); the 501st registration is refused. */
+/** Stored watches at most; the 501st registration is refused. */
 export const WATCH_LIMIT = 500;
-/** Stored events at most, terminal ones included (SPEC §8). */
+/** Stored events at most, terminal ones included. */
 export const EVENT_LIMIT = 10_000;
-/** Largest serialised event payload (SPEC §8). */
+/** Largest serialised event payload. */
 export const EVENT_PAYLOAD_LIMIT_BYTES = 256 * 1024;
 
 /**

@@ -1,15 +1,15 @@
 /**
- * The storage contract of operator monitoring (SPEC §2.15, §4.18, §6.2): watches, the baselines of
- * their checks, monitor events and their deliveries. Implemented on both engines in src/store
- * (sqlite/watches.ts and sqlite/monitor-events.ts, and their postgres/ twins); the rules every
- * store method keeps are core/runtime-store.ts's. Customer monitoring builds on these types
+ * The storage contract of operator monitoring (docs/daemon.md#operator-monitoring): watches, the
+ * baselines of their checks, monitor events and their deliveries. Implemented on both engines in
+ * src/store (sqlite/watches.ts and sqlite/monitor-events.ts, and their postgres/ twins); the rules
+ * every store method keeps are core/runtime-store.ts's. Customer monitoring builds on these types
  * (customer-store.ts).
  */
 import type { JsonObject } from '../encoding/json.js';
 import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument } from '../resolve/types.js';
 
-/** An operator watch (SPEC §2.15): a DID checked every intervalSeconds, changes posted to webhookUrl. */
+/** An operator watch: a DID checked every intervalSeconds, changes posted to webhookUrl. */
 export interface Watch {
   id: number;
   did: string;
@@ -46,7 +46,7 @@ export type MonitorEventType =
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'RETRY' | 'DELIVERED' | 'DEAD_LETTER' | 'CANCELLED';
 
-/** A monitor event (SPEC §2.15) with its delivery state. */
+/** A monitor event with its delivery state. */
 export interface MonitorEvent {
   id: number;
   watchId: number;

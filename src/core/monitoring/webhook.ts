@@ -1,7 +1,7 @@
 /**
- * A monitor event as a webhook delivery (SPEC §6.2): the envelope `{id, type, did, watchId,
- * createdAt, data}` — the same bytes on every attempt, made from the stored event — and the
- * signature headers, fresh per attempt:
+ * A monitor event as a webhook delivery (docs/daemon.md#operator-monitoring): the envelope
+ * `{id, type, did, watchId, createdAt, data}` — the same bytes on every attempt, made from the
+ * stored event — and the signature headers, fresh per attempt:
  *
  * - svc's own: X-Svc-Event, X-Svc-Event-Id, X-Svc-Timestamp (unix seconds) and
  *   X-Svc-Signature-256: `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`, the key
@@ -51,7 +51,7 @@ export function deliveryHeaders(secret: string, event: MonitorEvent, body: strin
   };
 }
 
-/** Seconds before the next attempt after failed attempt `attempt` (1-based), or null after the last (SPEC §3: 60, 120, 240, 480; five attempts). */
+/** Seconds before the next attempt after failed attempt `attempt` (1-based), or null after the last (60, 120, 240, 480; five attempts). */
 export function retryDelaySeconds(attempt: number): number | null {
   const delays = [60, 120, 240, 480];
   return attempt >= 1 && attempt <= delays.length ? delays[attempt - 1]! : null;

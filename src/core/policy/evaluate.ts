@@ -1,5 +1,5 @@
 /**
- * The policy engine of POST /v1/policies/evaluate (SPEC §4.8, result §2.10): validates a
+ * The policy engine of POST /v1/policies/evaluate (docs/credentials.md#policies): validates a
  * declarative policy and decides it against evidence the caller gathered. No network, no clock
  * of its own, no trust score: each rule says PASS, FAIL or INDETERMINATE with the value it saw.
  *
@@ -8,7 +8,7 @@
  * defaults to PASS, and a vacuous "every key is fine" over no keys is INDETERMINATE.
  *
  * Overall status. Any FAIL → FAIL; else any INDETERMINATE → INDETERMINATE; else PASS. A policy
- * without rules is INDETERMINATE. NOT_APPLICABLE (reserved by SPEC §2.10) is never produced:
+ * without rules is INDETERMINATE. NOT_APPLICABLE (in the documented enumeration) is never produced:
  * every rule in a policy is a requirement its author chose to state, so "does not apply" would
  * be a PASS in disguise (a did:key asked for TLS days fails, it is not exempt).
  *
@@ -33,7 +33,7 @@
  * - requireKeyRelationship: a valid key on a fitting curve is listed under the relationship
  *   (a signing curve; for keyAgreement an agreement curve, i.e. not Ed25519). Only unsupported
  *   keys, or methods defined outside the document, under it → INDETERMINATE (svc cannot tell).
- *   Nothing under it, or only invalid or unfit keys → FAIL. Silent in the SPEC, decided here: a
+ *   Nothing under it, or only invalid or unfit keys → FAIL. svc's own choice: a
  *   document without any keys FAILs this rule, because the document itself was obtained and shows
  *   that nothing is authorised (unlike the curve and size rules, there is no vacuous truth to
  *   avoid). observedValue: the ids the document lists under the relationship.

@@ -1,4 +1,4 @@
-/** The policy engine (SPEC §2.10, §4.8): validate a policy, decide it against gathered evidence. */
+/** The policy engine (docs/credentials.md#policies): validate a policy, decide it against evidence. */
 export { evaluatePolicy, parsePolicy } from './evaluate.js';
 export { isValidSigningKey, RULES } from './rules.js';
 export {

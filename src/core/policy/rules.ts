@@ -1,6 +1,6 @@
 /**
- * The twelve policy rules of SPEC §4.8: for each, how its value is validated and how it is
- * decided against the evidence. The semantics, and the choices made where the SPEC is silent,
+ * The twelve policy rules (docs/credentials.md#policies): for each, how its value is validated
+ * and how it is decided against the evidence. The semantics, and the choices svc made,
  * are documented at the top of ./evaluate.ts; each rule below repeats its own briefly.
  *
  * Every evaluator is pure. PASS needs positive evidence; missing evidence is INDETERMINATE.

@@ -1,5 +1,5 @@
 /**
- * A policy decision end to end, for the daemon and the CLI alike (SPEC §4.8 response): resolve
+ * A policy decision end to end, for the daemon and the CLI alike: resolve
  * the DID, verify the supplied credential, then evaluate. A DID that does not resolve is
  * evidence (the rules that need it become INDETERMINATE or FAIL); only the service's own
  * failures (time limit, capacity, cancellation) stay errors.

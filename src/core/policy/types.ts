@@ -1,6 +1,6 @@
 /**
- * Policy evaluation results (SPEC §2.10) and the rule table of POST /v1/policies/evaluate
- * (SPEC §4.8), named as in the SPEC. Enumerations are `as const` tables so the daemon, the CLI
+ * Policy evaluation results and the rule table of POST /v1/policies/evaluate, named as in
+ * openapi.json. Enumerations are `as const` tables so the daemon, the CLI
  * and the engine cannot drift apart. The semantics are documented in ./evaluate.ts.
  */
 import type { CredentialVerification } from '../credentials/types.js';
@@ -8,7 +8,7 @@ import type { ProblemError } from '../problems.js';
 import type { EnrichedResolution, Relationship } from '../resolve/types.js';
 
 /**
- * Overall status of a policy. NOT_APPLICABLE is part of the SPEC enumeration but the engine never
+ * Overall status of a policy. NOT_APPLICABLE is part of the documented enumeration but the engine never
  * produces it (see ./evaluate.ts): every rule in a policy is a requirement someone chose to state.
  */
 export const POLICY_STATUSES = ['PASS', 'FAIL', 'INDETERMINATE', 'NOT_APPLICABLE'] as const;
@@ -18,7 +18,7 @@ export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const RULE_STATUSES = ['PASS', 'FAIL', 'INDETERMINATE'] as const;
 export type RuleStatus = (typeof RULE_STATUSES)[number];
 
-/** The twelve rules of SPEC §4.8, in the order of its table. */
+/** The twelve rules, in the order of the table in docs/credentials.md#policies. */
 export const POLICY_RULES = [
   'didResolution',
   'allowedMethods',
@@ -39,7 +39,7 @@ export function isPolicyRule(value: unknown): value is PolicyRule {
   return typeof value === 'string' && (POLICY_RULES as readonly string[]).includes(value);
 }
 
-/** The value each rule takes once validated (SPEC §4.8 "Value type"). */
+/** The value each rule takes once validated. */
 export interface PolicyRuleValues {
   didResolution: 'required';
   /** Method names, written `web` or `did:web`; kept as given (normalised only when compared). */

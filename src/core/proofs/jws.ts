@@ -3,12 +3,12 @@
  *
  * - Every part must be canonical unpadded base64url; the header, and a payload that is JSON,
  *   are parsed with the strict parser, so a duplicate member (which jose and most JWT
- *   libraries resolve silently to the last one, DESIGN §10) makes the token malformed.
+ *   libraries resolve silently to the last one) makes the token malformed.
  * - Supported algorithms: EdDSA and Ed25519 (RFC 8037 / RFC 9864, Ed25519 only), ES256
  *   (P-256), ES256K (secp256k1, RFC 8812) and ES384 (P-384). `none`, HMAC and RSA are refused
  *   as unsupported, never as malformed.
  * - `crit` is checked as RFC 7515 §4.1.11 requires (a malformed list makes the token
- *   malformed), and then refused: svc processes no critical extension (SPEC §4.9), so any
+ *   malformed), and then refused: svc processes no critical extension, so any
  *   `crit`, even one naming `b64` with its default value, makes the token unsupported.
  *   `b64: false` (RFC 7797 unencoded payloads) is unsupported too.
  * - Keys embedded in the header (`jwk`, `jku`, `x5c`, `x5u`) are never used: the verification

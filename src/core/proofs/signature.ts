@@ -1,5 +1,5 @@
 /**
- * Signature verification with node:crypto (DESIGN §10): Ed25519, and ECDSA on P-256, P-384 and
+ * Signature verification with node:crypto: Ed25519, and ECDSA on P-256, P-384 and
  * secp256k1 with raw r‖s signatures (`dsaEncoding: 'ieee-p1363'`). Keys are imported from
  * public JWKs; only the members that define the public key are passed on, so a stray private
  * member can never turn a verification into something else.

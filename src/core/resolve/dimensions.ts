@@ -1,6 +1,7 @@
 /**
- * The seven dimensions (SPEC §2.2), computed from the evidence by one function. Labels, proves
- * and doesNotProve are the SPEC's words; only `state` and `statement` depend on the evidence.
+ * The seven dimensions (docs/evidence.md#dimensions-and-states), computed from the evidence by one
+ * function. Labels, proves and doesNotProve are fixed; only `state` and `statement` depend on the
+ * evidence.
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
 import { noteFor, type SuppliedNote } from '../supplied/resources.js';

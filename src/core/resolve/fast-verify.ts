@@ -1,5 +1,5 @@
 /**
- * The fast DID verdict (SPEC §2.4, GET /v1/fast-verify/did/{did}): the few fields a caller
+ * The fast DID verdict (GET /v1/fast-verify/did/{did}): the few fields a caller
  * needs to decide, projected from a full resolution — never computed a second time.
  */
 import type { KeyStatus } from '../keys/types.js';

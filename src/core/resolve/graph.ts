@@ -1,4 +1,7 @@
-/** The evidence graph (SPEC §2.3): who asserts what about whom, and what was checked. */
+/**
+ * The evidence graph (docs/evidence.md#dereferencing-and-the-graph): who asserts what about whom,
+ * and what was checked.
+ */
 import { noteFor, type SuppliedNote } from '../supplied/resources.js';
 import type { Evidence, Graph, GraphEdge, GraphNode } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Result types of resolution, named as in the SPEC (§2.1–2.4). Enumerations are `as const`
+ * Result types of resolution, named as in openapi.json. Enumerations are `as const`
  * tables so the CLI, the daemon and the dossier cannot drift apart.
  */
 import type { KeyStatus, MulticodecInfo } from '../keys/types.js';
@@ -24,7 +24,7 @@ export const DIMENSION_STATES = [
 ] as const;
 export type DimensionState = (typeof DIMENSION_STATES)[number];
 
-/** The three plain-language classes of the dossier (SPEC §1). */
+/** The three plain-language classes of the dossier (docs/evidence.md#dimensions-and-states). */
 export const STATE_CLASSES = {
   confirmed: ['ESTABLISHED', 'SELF_CERTIFYING'],
   attention: ['FAILED', 'INDETERMINATE'],
@@ -99,7 +99,7 @@ export interface DocumentEvidence {
   /** For each verification relationship, the absolute ids of the methods it authorises. */
   relationships: Record<Relationship, string[]>;
   jcsSha256: string;
-  /** Profile of `jcsSha256` (SPEC §9.5). */
+  /** Profile of `jcsSha256` (`rfc8785-binary64-v1`, canonical.ts). */
   hashProfile: string;
   warnings: string[];
 }

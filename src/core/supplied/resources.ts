@@ -6,11 +6,11 @@
  * that does not need the network runs on them exactly as on a fetched resource — the same code
  * path, nothing parallel.
  *
- * The rule for what was not supplied (README "Verify from files"): nothing is fetched unless the
- * caller allows the network (`allowNetwork`, the CLI's --allow-network). A URL that is neither
- * supplied nor allowed throws `NotSuppliedProblem` (EGRESS_BLOCKED): where the answer rests on it
- * (the DID document or log, the witness file of a witnessed log) the run has no answer; where it
- * is side evidence the check says "not established" (the DID configuration: domainBinding null,
+ * The rule for what was not supplied (docs/credentials.md#verify-from-files): nothing is fetched
+ * unless the caller allows the network (`allowNetwork`, the CLI's --allow-network). A URL that is
+ * neither supplied nor allowed throws `NotSuppliedProblem` (EGRESS_BLOCKED): where the answer rests
+ * on it (the DID document or log, the witness file of a witnessed log) the run has no answer; where
+ * it is side evidence the check says "not established" (the DID configuration: domainBinding null,
  * origin NOT_ESTABLISHED) or INDETERMINATE (an issuer key, a status list), never a green state.
  *
  * A supplied response has no HTTP exchange behind it: status 200 (so that it reads as "present"

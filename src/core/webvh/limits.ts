@@ -9,8 +9,8 @@
  * performance notes). So the defaults, 1,000 entries and 4 MiB, leave room for eight decades of
  * monthly updates, or three years of daily ones, and bound an uncached resolution to ~0.2 s.
  *
- * Beyond a bound the answer is PAYLOAD_TOO_LARGE (SPEC §7: "a fetched resource over its size
- * limit", 413), naming the bound and its setting. Not INVALID_DID_DOCUMENT: nothing was found
+ * Beyond a bound the answer is PAYLOAD_TOO_LARGE (a fetched resource over its size limit,
+ * 413), naming the bound and its setting. Not INVALID_DID_DOCUMENT: nothing was found
  * wrong with the log, svc declines to read that much of it, and an operator can raise the bound;
  * and not a service problem (503): the same log fails again, so it must not invite retries.
  * The entry count is read from the bytes before any entry is parsed, so refusing a long log

@@ -1,6 +1,6 @@
 /**
- * Which version of a verified did:webvh log a request gets (spec §"Reading did:webvh DID
- * URLs"; SPEC §4.1, §4.4):
+ * Which version of a verified did:webvh log a request gets (did:webvh spec
+ * §"Reading did:webvh DID URLs"; docs/evidence.md#versions):
  *
  *   no selector      the last entry — only when the whole log verifies
  *   versionId        the entry with exactly that versionId

@@ -1,6 +1,7 @@
 /**
- * What svc reports about a did:webvh log (SPEC §2.3 `evidence.history`): one record per log
- * entry, the witness file, and where verification stopped. Everything here is plain JSON.
+ * What svc reports about a did:webvh log (`evidence.history`:
+ * docs/evidence.md#what-the-result-carries): one record per log entry, the witness file, and where
+ * verification stopped. Everything here is plain JSON.
  */
 
 /** The check an entry failed, named after the did:webvh v1.0 resolution steps. */

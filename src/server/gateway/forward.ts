@@ -1,5 +1,5 @@
 /**
- * What the cookie gateway forwards to the session core (SPEC §4.19): exactly these methods and
+ * What the cookie gateway forwards to the session core: exactly these methods and
  * paths (ids one path segment of safe characters), plus svc's GET /v1/session/projects. Anything
  * else is the gateway's own 404.
  *

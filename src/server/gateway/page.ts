@@ -4,7 +4,7 @@
  * the same hashed names: gateway.ts /assets/:name) and nothing but same-origin fetches (so a page
  * script the owner runs here may call the forwarded routes). It reads from 360 px wide: the
  * command wraps, ids wrap. Signed out it explains `svc owner login`; signed in it lists the
- * session's projects, each with its watches (issue 27) and their newest events — read through
+ * session's projects, each with its watches and their newest events — read through
  * the same store calls, and the same ownership check, as the forwarded routes.
  */
 import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../core/store.js';

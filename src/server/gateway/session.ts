@@ -38,7 +38,7 @@ export async function requireSession(g: GatewayContext, request: FastifyRequest,
   return live;
 }
 
-/** Writes need the configured origin exactly (SPEC §5.4): 403 FORBIDDEN without it or with another. */
+/** Writes need the configured origin exactly: 403 FORBIDDEN without it or with another. */
 export function requireOrigin(g: GatewayContext, request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) throw new ProblemError('FORBIDDEN', `A write through the cookie gateway must carry Origin: ${g.commercial.origin}; this request carries none.`);

@@ -1,5 +1,5 @@
 /**
- * The accounts sweep (issue 26): while the commercial mode is on, every 10 minutes the daemon
+ * The accounts sweep: while the commercial mode is on, every 10 minutes the daemon
  * deletes owner sessions and sign-in challenges that expired (or were revoked) more than a day
  * ago (AccountStore.sweep, on the database's clock; idempotent, so several daemons on one
  * PostgreSQL database may sweep alike). Stopped at shutdown like the other periodic jobs.

@@ -1,16 +1,17 @@
 /**
- * The monitoring poller (SPEC §6.2): every SVC_MONITOR_PERIOD seconds (30 by default) it claims
- * the due watches — on the database's clock, so several daemons on one PostgreSQL share the
- * work without a leader and never check a watch twice in its interval — resolves each afresh
- * (noCache, through the daemon's capacity and time limit, recorded in the history like any
- * fresh resolution), compares it with the watch's baselines (core/monitoring/check.ts) and
- * writes the new baseline, its events (PENDING) and the watch's state in one transaction.
+ * The monitoring poller (docs/daemon.md#operator-monitoring): every SVC_MONITOR_PERIOD seconds (30
+ * by default) it claims the due watches — on the database's clock, so several daemons on one
+ * PostgreSQL share the work without a leader and never check a watch twice in its interval —
+ * resolves each afresh (noCache, through the daemon's capacity and time limit, recorded in the
+ * history like any fresh resolution), compares it with the watch's baselines
+ * (core/monitoring/check.ts) and writes the new baseline, its events (PENDING) and the watch's
+ * state in one transaction.
  *
  * A check the service itself could not make (capacity exhausted, the daemon shutting down, the
  * database unreachable) is no fact about the identifier: nothing is written, and the watch is
  * checked again at its next interval.
  *
- * Deliveries (SPEC §3, §6.2): up to 20 due events before and after the checks of each pass.
+ * Deliveries: up to 20 due events before and after the checks of each pass.
  * Each is claimed — DELIVERING, attempts + 1, a 120 s lease on the database's clock — before the
  * network call, then POSTed through the egress policy (checked again at every delivery) with the
  * envelope (the same bytes every attempt) and fresh signatures; 2xx → DELIVERED, anything else
@@ -36,7 +37,7 @@ const CHECKS_AT_ONCE = 8;
 /** The capacity share of the poller: its resolutions count as one client's. */
 const POLLER_CLIENT = 'svc-monitor';
 
-/** Due events delivered before and after the checks of a pass (SPEC §6.2). */
+/** Due events delivered before and after the checks of a pass. */
 const DELIVERIES_PER_ROUND = 20;
 /** Deliveries running at once. */
 const DELIVERIES_AT_ONCE = 4;
@@ -99,7 +100,7 @@ export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Pr
 }
 
 /**
- * One check of one project watch (issue 27): as an operator check, recorded with the project's
+ * One check of one project watch: as an operator check, recorded with the project's
  * attempt (claimed with it; a check the service could not make leaves it counted FAILED) and a
  * sealed delivery of each new event for the project's active webhook, in one transaction.
  */
@@ -147,7 +148,7 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
 }
 
 /**
- * One attempt of one claimed customer delivery (SPEC §6.3): the stored bytes, X-SVC-Event-ID and
+ * One attempt of one claimed customer delivery: the stored bytes, X-SVC-Event-ID and
  * X-SVC-Signature, the same on every attempt; then settle. A webhook disabled since the claim
  * cancels instead of sending.
  */
@@ -230,10 +231,11 @@ export class MonitorPoller extends Periodic {
 }
 
 /**
- * The customer monitor (issue 27; SPEC §8): the same pass for project watches, every
- * SVC_MONITOR_PERIOD seconds (30) on every daemon where the commercial mode is on. Project watches
- * are due hourly; a project whose rolling 30 days hold 18,000 attempts has its due checks skipped
- * (recorded, shown by GET /v1/session/scheduled-usage), never run silently over the allowance.
+ * The customer monitor (docs/daemon.md#customer-monitoring): the same pass for project watches,
+ * every SVC_MONITOR_PERIOD seconds (30) on every daemon where the commercial mode is on. Project
+ * watches are due hourly; a project whose rolling 30 days hold 18,000 attempts has its due checks
+ * skipped (recorded, shown by GET /v1/session/scheduled-usage), never run silently over the
+ * allowance.
  */
 export class CustomerMonitorPoller extends Periodic {
   constructor(ctx: ServerContext) {

@@ -1,17 +1,16 @@
 /**
- * Re-verification of the delegation registry at start (SPEC §3). The daemon verifies every
- * registered chain again once per opened database: `svc serve` starts it right after listening
- * (SPEC §3's "restart re-verification"), in the background, so /health and every other route
- * answer at once. A database that opens only later (see StorageSlot) is re-verified when
- * verify-tool first needs it. verify-tool (routes/delegation.ts) never answers from a chain that
- * has not been verified since the daemon started: while the pass runs it waits for it (within
- * the request's time limit; past it, 408, which callers read as DENY); chains whose verification
- * failed for a reason of the service itself (capacity, cancellation, time) stay stored but are
- * not used until the next restart verifies them; if the pass itself fails (the database),
- * verify-tool answers DENY and the next query tries again. With SVC_DELEGATION_ROOTS set, the
- * pass verifies against those roots, so a root taken off the list drops its chains; and a chain
- * expiring beyond SVC_REGISTRATION_MAX_DAYS is dropped, as a new registration of it would be
- * refused.
+ * Re-verification of the delegation registry at start (docs/delegation.md#the-registry). The
+ * daemon verifies every registered chain again once per opened database: `svc serve` starts it
+ * right after listening, in the background, so /health and every other route answer at once. A
+ * database that opens only later (see StorageSlot) is re-verified when verify-tool first needs it.
+ * verify-tool (routes/delegation.ts) never answers from a chain that has not been verified since
+ * the daemon started: while the pass runs it waits for it (within the request's time limit; past
+ * it, 408, which callers read as DENY); chains whose verification failed for a reason of the
+ * service itself (capacity, cancellation, time) stay stored but are not used until the next restart
+ * verifies them; if the pass itself fails (the database), verify-tool answers DENY and the next
+ * query tries again. With SVC_DELEGATION_ROOTS set, the pass verifies against those roots, so a
+ * root taken off the list drops its chains; and a chain expiring beyond SVC_REGISTRATION_MAX_DAYS
+ * is dropped, as a new registration of it would be refused.
  */
 import { didKeySource } from '../../core/credentials/keys.js';
 import { verifyDelegationChain } from '../../core/delegation/index.js';

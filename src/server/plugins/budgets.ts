@@ -1,5 +1,6 @@
 /**
- * Budgets (SPEC §4, §8): a token is taken when the request arrives, before its body is read.
+ * Budgets (docs/operations.md#budgets): a token is taken when the request arrives, before its body
+ * is read.
  *
  * - The direct daemon has one bucket per client for every budgeted route, answering 429 with
  *   Retry-After: 1.
@@ -132,7 +133,7 @@ function hasQuery(request: FastifyRequest): boolean {
   return at >= 0 && at < url.length - 1;
 }
 
-/** did:webvh resolutions (and their dossiers) draw on the intensive budget (SPEC §4), raw or percent-encoded. */
+/** did:webvh resolutions (and their dossiers) draw on the intensive budget, raw or percent-encoded. */
 function isWebvhRequest(request: FastifyRequest): boolean {
   const path = (request.raw.url ?? request.url).split('?')[0]!;
   return /^\/(v1\/resolve|d)\/did(:|%3A)webvh(:|%3A)/i.test(path);

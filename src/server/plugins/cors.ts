@@ -1,5 +1,5 @@
 /**
- * CORS (SPEC §4): any origin may read any answer (no credentials are involved: the API's bearer
+ * CORS: any origin may read any answer (no credentials are involved: the API's bearer
  * tokens are not cookies), and a preflight is answered for every known path with the methods
  * served there.
  */

@@ -1,9 +1,9 @@
 /**
- * Errors, answered once (SPEC §7): every error a hook or handler throws becomes a problem
- * (application/problem+json; on /1.0 the resolution result with the problem embedded, http.ts),
- * or on the web dossier's routes a page for a browser. Errors before any route — a connection
- * whose request cannot be read (malformed HTTP, headers or body past the time limit) and the
- * router's own (malformed percent-encoding) — are problems too, with the same headers.
+ * Errors, answered once (docs/daemon.md#requests-and-answers): every error a hook or handler throws
+ * becomes a problem (application/problem+json; on /1.0 the resolution result with the problem
+ * embedded, http.ts), or on the web dossier's routes a page for a browser. Errors before any route
+ * — a connection whose request cannot be read (malformed HTTP, headers or body past the time limit)
+ * and the router's own (malformed percent-encoding) — are problems too, with the same headers.
  */
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,7 +1,7 @@
 /**
- * The Host header (SPEC §4): a request without one, or with a malformed one, is 400
- * INVALID_REQUEST as a problem with the SPEC's headers (Fastify's requireHostHeader is off: Node's
- * own answer would be a bare 400), and its connection is closed.
+ * The Host header: a request without one, or with a malformed one, is 400
+ * INVALID_REQUEST as a problem with the headers of every answer (Fastify's requireHostHeader is
+ * off: Node's own answer would be a bare 400), and its connection is closed.
  */
 import type { FastifyInstance } from 'fastify';
 import { hostProblem } from '../http.js';

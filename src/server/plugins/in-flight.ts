@@ -1,5 +1,5 @@
 /**
- * Requests in flight (DESIGN §10): counted until their response closes (finished or abandoned),
+ * Requests in flight: counted until their response closes (finished or abandoned),
  * for the drain, which waits for them and then closes every connection at once (serve.ts); each
  * logged as it closes (access-log.ts: method, route pattern, status, time, client — never a
  * header, query or body). While the daemon drains, a new request is refused (503

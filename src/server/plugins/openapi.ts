@@ -1,16 +1,16 @@
 /**
- * The API contract (SPEC §4): every route's schema goes into the OpenAPI 3.1 document, validates
- * its requests and serialises its JSON responses (compilers.ts). This plugin registers
- * @fastify/swagger, which generates `paths` and `components.schemas` (named by `$id`, in the
- * order of schemas/index.ts) from the route schemas (schemas/), and holds the document's fixed
- * parts (info, servers, budgets). GET /openapi.json serves it; `npm run openapi` writes the same
- * bytes to openapi.json at the repository root (committed; test/integration/openapi.e2e.test.ts holds
- * the two equal).
+ * The API contract (docs/daemon.md#requests-and-answers): every route's schema goes into the
+ * OpenAPI 3.1 document, validates its requests and serialises its JSON responses (compilers.ts).
+ * This plugin registers @fastify/swagger, which generates `paths` and `components.schemas` (named
+ * by `$id`, in the order of schemas/index.ts) from the route schemas (schemas/), and holds the
+ * document's fixed parts (info, servers, budgets). GET /openapi.json serves it; `npm run openapi`
+ * writes the same bytes to openapi.json at the repository root (committed;
+ * test/integration/openapi.e2e.test.ts holds the two equal).
  *
  * Nothing in the document depends on the daemon's configuration (profile, limits, port): every
- * daemon serves the same bytes. Budgets are documented with their defaults (SPEC §4, §8).
+ * daemon serves the same bytes. Budgets are documented with their defaults.
  *
- * `webhooks` documents the operator monitor event of SPEC §6.2 (schemas/webhooks.ts): its
+ * `webhooks` documents the operator monitor event (schemas/webhooks.ts): its
  * envelope, headers and signature, so receivers can be written and checked against it.
  */
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -94,7 +94,7 @@ export function budgetExtension(budget: Budget): Record<string, string> {
   return { 'x-svc-budget': budget };
 }
 
-/** Budgets (SPEC §4, §8), documented once at the top of the document with their defaults. */
+/** Budgets, documented once at the top of the document with their defaults. */
 const BUDGETS = {
   description:
     'Per-client rate budgets. Each operation names its budget in x-svc-budget. The public profile (svc serve --public) ' +

@@ -1,7 +1,7 @@
 /**
- * Security headers (SPEC §4) on every answer of the daemon — routed, refused, unknown, and the
- * problems written before any route (plugins/errors.ts). Set when the request arrives, so a
- * hook or handler that refuses it later keeps them.
+ * Security headers (docs/daemon.md#requests-and-answers) on every answer of the daemon — routed,
+ * refused, unknown, and the problems written before any route (plugins/errors.ts). Set when the
+ * request arrives, so a hook or handler that refuses it later keeps them.
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -1,10 +1,10 @@
 /**
- * Proofs of control and the directory (SPEC §1, §4.15, §4.16). A controller asks for a challenge
- * (a random token bound to the DID, the method, the purpose and an expiry), signs it or publishes
- * it, and submits the proof; a proof that holds becomes a claim, and a proof made for the purpose
- * `list` also opts the DID in to the directory (`unlist` opts it out) — opting in is always its
- * own explicit act, proved like a claim. Nothing else lists an identifier: no route, flag or
- * setting, and no payment ("listings cannot be bought").
+ * Proofs of control and the directory (docs/daemon.md#proofs-of-control-and-the-directory). A
+ * controller asks for a challenge (a random token bound to the DID, the method, the purpose and an
+ * expiry), signs it or publishes it, and submits the proof; a proof that holds becomes a claim, and
+ * a proof made for the purpose `list` also opts the DID in to the directory (`unlist` opts it out)
+ * — opting in is always its own explicit act, proved like a claim. Nothing else lists an
+ * identifier: no route, flag or setting, and no payment ("listings cannot be bought").
  *
  * A refused proof is a result (200, verified: false, a refusal code and reason), never a
  * problem; problems mean the service gave no answer. Well-known and DNS claims are re-checked by

@@ -1,12 +1,12 @@
 /**
- * The commercial control routes (issue 26; SPEC §5.3): the operator creates tenants and their
- * projects, attaches and detaches owners (DIDs that sign in to the owner console) and reads a
- * project's usage. Direct profile only (with `--public` they are not mounted: 404); with the
- * mode off every one answers 501 COMMERCIAL_DISABLED, whatever the request carries; with it on,
+ * The commercial control routes (docs/daemon.md#commercial-mode): the operator creates tenants and
+ * their projects, attaches and detaches owners (DIDs that sign in to the owner console) and reads a
+ * project's usage. Direct profile only (with `--public` they are not mounted: 404); with the mode
+ * off every one answers 501 COMMERCIAL_DISABLED, whatever the request carries; with it on,
  * `Authorization: Bearer <SVC_ADMIN_TOKEN>` (else 401), checked before the body is read.
  *
- * A duplicate project name is 400 INVALID_REQUEST: SPEC §7 has no conflict code (its only 409,
- * MONITOR_REPORT_CAPACITY, means something else), so no new one is made up for it.
+ * A duplicate project name is 400 INVALID_REQUEST: there is no conflict code (the only 409,
+ * MONITOR_REPORT_CAPACITY, means something else), and no new one is made up for it.
  *
  * Detaching an owner also revokes that subject's owner sessions when it owns no other tenant
  * (a session is the subject's, not a tenant's: one that still owns another tenant keeps its

@@ -1,10 +1,10 @@
 /**
- * Delegation routes (SPEC §4.12–4.14): POST /v1/agents/verify-delegation (intensive), POST
- * /v1/agents/authorize (intensive) and GET /v1/agents/verify-tool (standard). Bodies follow
- * the strict conventions of the verification routes: a JSON object, no unknown member, one
- * precise 400 otherwise. Every issuer DID a request needs goes through the daemon's capacity,
- * cache and history.
- * Any error from these routes must be read as DENY by callers (SPEC §7 rule 4).
+ * Delegation routes (docs/delegation.md#over-http): POST /v1/agents/verify-delegation (intensive),
+ * POST /v1/agents/authorize (intensive) and GET /v1/agents/verify-tool (standard). Bodies follow
+ * the strict conventions of the verification routes: a JSON object, no unknown member, one precise
+ * 400 otherwise. Every issuer DID a request needs goes through the daemon's capacity, cache and
+ * history. Any error from these routes must be read as DENY by callers
+ * (docs/clients.md#authorisation-fails-closed).
  *
  * verify-tool waits for the registry's re-verification after start (jobs/reverify-registry.ts)
  * and never answers from a chain it has not verified since the daemon started.
@@ -148,7 +148,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
           client: clientOf(request),
           limits: registryLimits,
         });
-        // Beyond the SPEC's {result, registered}: why a requested registration did not happen
+        // Beyond the documented {result, registered}: why a requested registration did not happen
         // (not VALID, a root not allowed, expiring too far ahead, this client's or this root's
         // share of the registry held, the registry full, this client's quota used up…).
         return reply.send(

@@ -1,5 +1,5 @@
 /**
- * Inspection routes (SPEC §4.10, §4.11): GET /v1/mcp/inspect?endpoint=… and GET
+ * Inspection routes (docs/agents.md): GET /v1/mcp/inspect?endpoint=… and GET
  * /v1/a2a/inspect?url=…, both intensive. The core does the work under the request's limits
  * (time, capacity, the client leaving); a DID `kid` on an agent card is resolved through the
  * daemon's capacity, cache and history like every other DID. AUTH_REQUIRED, risk signals and

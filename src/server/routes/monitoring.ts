@@ -1,9 +1,9 @@
 /**
- * The operator monitoring routes (SPEC §2.15, §4.18): watches registered, listed and removed,
- * their events and the gauges of the monitoring tables. Only the operator reaches them
- * (operator.ts: 501 MONITORING_DISABLED unless enabled, 401 without the bearer token); the
- * check runs before the body is read. Watches are checked by the poller (jobs/poller.ts) and, on
- * request, by POST …/{id}/check.
+ * The operator monitoring routes (docs/daemon.md#operator-monitoring): watches registered, listed
+ * and removed, their events and the gauges of the monitoring tables. Only the operator reaches them
+ * (operator.ts: 501 MONITORING_DISABLED unless enabled, 401 without the bearer token); the check
+ * runs before the body is read. Watches are checked by the poller (jobs/poller.ts) and, on request,
+ * by POST …/{id}/check.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';

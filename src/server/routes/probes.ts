@@ -1,4 +1,4 @@
-/** Service probes (SPEC §4.17): /health and /ready are never rate limited; /v1/status is. */
+/** Service probes (docs/daemon.md#probes): /health and /ready are never rate limited; /v1/status is. */
 import { SUPPORTED_METHODS } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';

@@ -1,5 +1,5 @@
 /**
- * Native resolution routes (SPEC §4.1, §4.3–4.6): resolve, stream (SSE), dereference,
+ * Native resolution routes: resolve, stream (SSE), dereference,
  * fast-verify, history, diff, graph. Each translates the request into a core call and the
  * result into JSON; the rules live in the core.
  */
@@ -36,7 +36,7 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
         const result = await resolveForRequest(ctx, request, reply, did, options);
-        // SPEC §2.1: DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
+        // DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
         const status = w3cStatusOf(result);
         return sendResolution(reply, status, result);
       },

@@ -1,6 +1,6 @@
 /**
- * The session core's key routes (SPEC §4.19 rows 1–3; issue 26): an owner lists, issues,
- * revokes and rotates the API keys of a project it owns. Reached only through the cookie
+ * The session core's key routes (docs/daemon.md#commercial-mode, "Project keys"): an owner lists,
+ * issues, revokes and rotates the API keys of a project it owns. Reached only through the cookie
  * gateway: each request must carry this start's bridge secret (requireBridge: 401 without it,
  * whatever else it carries — a client-sent X-SVC-Subject alone does nothing), checked before the
  * body is read; the gateway names the owner in X-SVC-Subject. Direct profile only (`--public`:

@@ -1,5 +1,5 @@
 /**
- * Customer monitoring through owner sessions (SPEC §4.19 rows 4–11, §6.3, §8; issue 27): a
+ * Customer monitoring through owner sessions (docs/daemon.md#customer-monitoring): a
  * project's watches, their events (a bounded list, paging from a snapshot, a complete report), the
  * project's webhook and its delivery metadata, and the scheduled usage. Session core routes, as
  * session-keys.ts: reached only through the cookie gateway (requireBridge before any body is

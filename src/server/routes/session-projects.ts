@@ -1,10 +1,10 @@
 /**
- * GET /v1/session/projects (svc's addition to SPEC §4.19): the owner's projects — every project of
- * every tenant the session's DID owns, oldest first. A session core route: reached only through
- * the cookie gateway, which presents this start's bridge secret and the session's subject
+ * GET /v1/session/projects (svc's addition to the session routes): the owner's projects — every
+ * project of every tenant the session's DID owns, oldest first. A session core route: reached only
+ * through the cookie gateway, which presents this start's bridge secret and the session's subject
  * (commercial.ts requireBridge: 501 when the mode is off, 401 without the bridge — whatever
- * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile
- * only (directOnly): with --public it is an unknown path (404).
+ * X-SVC-Subject says). Like the other session-core routes it is mounted on the direct profile only
+ * (directOnly): with --public it is an unknown path (404).
  */
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';

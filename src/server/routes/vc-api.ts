@@ -7,10 +7,10 @@
  *
  * A request svc cannot read (not a JSON object, a duplicate or unknown member, a
  * verifiableCredential that is not an object, options that are not an object, a requested
- * check svc does not run, `challenge` or `domain`) is 400 problem+json like every other body of the daemon (SPEC §7); a
- * credential that was read and did not verify — an EnvelopedVerifiableCredential with a malformed
- * data: URL included — is a VC-API result. EnvelopedVerifiableCredential (VC-JOSE-COSE): the
- * JWT or SD-JWT in its data: URL is verified as /v1 verifies the compact string.
+ * check svc does not run, `challenge` or `domain`) is 400 problem+json like every other body of the
+ * daemon; a credential that was read and did not verify — an EnvelopedVerifiableCredential with a
+ * malformed data: URL included — is a VC-API result. EnvelopedVerifiableCredential (VC-JOSE-COSE):
+ * the JWT or SD-JWT in its data: URL is verified as /v1 verifies the compact string.
  */
 import { CHECK_IDS, type CredentialCheck, type CredentialVerification } from '../../core/credentials/types.js';
 import { verifyCredential } from '../../core/credentials/verify.js';

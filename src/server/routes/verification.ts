@@ -1,10 +1,10 @@
 /**
- * Verification routes: POST /v1/credentials/verify (§4.7), POST /v1/policies/evaluate (§4.8)
- * and POST /v1/fast-verify/jws (§4.9). Bodies are strict JSON (a duplicate member is 400
- * INVALID_REQUEST before anything else); a badly shaped request is 400 with one precise
- * sentence; a failed check is a 200 result. Every DID these routes resolve — issuers, status
- * list issuers, the `kid` of a JWS, the evaluated DID — goes through the daemon's capacity, its
- * cache and its history like any resolution.
+ * Verification routes (docs/credentials.md): POST /v1/credentials/verify, POST
+ * /v1/policies/evaluate and POST /v1/fast-verify/jws. Bodies are strict JSON (a duplicate member is
+ * 400 INVALID_REQUEST before anything else); a badly shaped request is 400 with one precise
+ * sentence; a failed check is a 200 result. Every DID these routes resolve — issuers, status list
+ * issuers, the `kid` of a JWS, the evaluated DID — goes through the daemon's capacity, its cache
+ * and its history like any resolution.
  */
 import { isJsonObject, type JsonObject } from '../../core/encoding/json.js';
 import { verifyCredential } from '../../core/credentials/verify.js';
@@ -40,7 +40,7 @@ function optionalString(body: JsonObject, name: string): string | undefined {
 /** The credential of a verify request: `{credential, expectedAudience?}`, or a bare credential object. */
 function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string } {
   if (!Object.hasOwn(body, 'credential')) {
-    // A bare credential object is the whole body (SPEC §4.7); an option without a credential is a mistake.
+    // A bare credential object is the whole body; an option without a credential is a mistake.
     if (Object.hasOwn(body, 'expectedAudience')) throw invalid('"expectedAudience" needs "credential" beside it: {credential, expectedAudience}.');
     return { credential: body };
   }

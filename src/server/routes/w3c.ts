@@ -1,8 +1,8 @@
 /**
- * The W3C DID Resolution HTTPS binding (SPEC §4.2): GET /1.0/identifiers/{did} with content
- * negotiation, and POST with the resolution options as a JSON body. Errors are embedded in a
- * resolution result (`didDocument: null`) by the error handler; a DID URL (with `/`, `?` or
- * `#`) is dereferenced instead.
+ * The W3C DID Resolution HTTPS binding (docs/daemon.md#the-w3c-did-resolution-binding): GET
+ * /1.0/identifiers/{did} with content negotiation, and POST with the resolution options as a JSON
+ * body. Errors are embedded in a resolution result (`didDocument: null`) by the error handler; a
+ * DID URL (with `/`, `?` or `#`) is dereferenced instead.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isJsonObject } from '../../core/encoding/json.js';
@@ -39,7 +39,7 @@ function bodyOptions(body: unknown): Record<string, string> {
 
 /**
  * A DID URL on /1.0, negotiated once the content's type is known: the full result
- * (application/did-url-dereferencing, or application/json — SPEC §4.4's shape and default), a
+ * (application/did-url-dereferencing, or application/json — svc's own shape and default), a
  * version's DID document alone (application/did…), or — a service endpoint (text/uri-list) asked
  * for in the binding's terms — 303 to the endpoint with an empty body.
  */
@@ -62,7 +62,7 @@ async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, re
   if (representation === 'result') {
     return reply.type(DID_URL_DEREFERENCING_MEDIA_TYPE).send(serialized(reply, 200, DID_URL_DEREFERENCING_MEDIA_TYPE, result));
   }
-  // 'content' of a version: its DID document alone (fragments have none: application/json is SPEC's shape).
+  // 'content' of a version: its DID document alone (fragments have none: application/json is svc's own shape).
   return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
 }
 

@@ -1,8 +1,8 @@
 /**
- * Schemas of the proofs of control and the directory (SPEC §1, §4.15, §4.16): a challenge asked
+ * Schemas of the proofs of control and the directory: a challenge asked
  * for and its terms, a proof submitted and what its check found, the claims of a DID, and a page
- * of the opt-in directory. The SPEC leaves these shapes open ("not shown"); README "Proofs of
- * control and the directory" describes them for users.
+ * of the opt-in directory. The shapes are svc's own;
+ * docs/daemon.md#proofs-of-control-and-the-directory describes them for users.
  */
 import Type, { type TLiteral, type TSchema } from 'typebox';
 import {

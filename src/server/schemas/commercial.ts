@@ -1,7 +1,7 @@
 /**
- * Schemas of the commercial control routes (SPEC §4.19; issue 26): the operator's tenants,
- * projects, owners and usage, and the mock billing. The session core's key routes have theirs
- * in session-keys.ts.
+ * Schemas of the commercial control routes (docs/daemon.md#commercial-mode): the operator's
+ * tenants, projects, owners and usage, and the mock billing. The session core's key routes have
+ * theirs in session-keys.ts.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable, StoredText } from './common.js';

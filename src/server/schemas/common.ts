@@ -1,5 +1,5 @@
 /**
- * The pieces every route schema shares: the problem object (SPEC §7), the response shapes, and
+ * The pieces every route schema shares: the problem object, the response shapes, and
  * the route schema type, and the request schemas several route files share. Resource schemas
  * carry an `$id`: @fastify/swagger makes them `components.schemas`; schemas refer to them with
  * `Type.Ref(id)`, routes with `ref(schema)`. A route file builds no schema of its own: what it
@@ -35,7 +35,7 @@ export const TraceStageSchema = Type.Object(
   { $id: 'TraceStage', additionalProperties: false },
 );
 
-/** The problem object of SPEC §7 (application/problem+json). */
+/** The problem object (application/problem+json, RFC 9457). */
 export const ProblemSchema = Type.Object(
   {
     type: Type.String(),

@@ -1,5 +1,5 @@
 /**
- * Schemas of the delegation routes (SPEC §2.13, §4.12–4.14): the chain result, its links and
+ * Schemas of the delegation routes (docs/delegation.md#over-http): the chain result, its links and
  * checks, the Authorization, and the request bodies. Closed objects like svc's result types, so
  * the contract test catches drift. test/unit/schemas-agents-types.test.ts holds these schemas
  * and the core types (src/core/delegation/types.ts) together.
@@ -12,7 +12,7 @@ export const ChainStatusSchema = Type.Union([Type.Literal('VALID'), Type.Literal
   $id: 'ChainStatus',
 });
 
-/** A check of one link: receipt, signature (rule 2), chaining (3), prf (4), window (5), capabilities (6), validity (7), cycle (8). */
+/** A check of one link: receipt, signature, chaining, prf, window, capabilities, validity, cycle (core/delegation/chain.ts). */
 export const DelegationLinkCheckSchema = Type.Object(
   {
     id: Type.Union([
@@ -32,7 +32,7 @@ export const DelegationLinkCheckSchema = Type.Object(
   { $id: 'DelegationLinkCheck', additionalProperties: false },
 );
 
-/** A check of the whole chain: depth (rule 1), trustedRoot (rule 9). */
+/** A check of the whole chain: depth (1 to 8 receipts), trustedRoot. */
 export const DelegationChainCheckSchema = Type.Object(
   {
     id: Type.Union([Type.Literal('depth'), Type.Literal('trustedRoot')]),
@@ -66,7 +66,7 @@ export const DelegationLinkSchema = Type.Object(
   { $id: 'DelegationLink', additionalProperties: false },
 );
 
-/** SPEC §2.13 `DelegationChainResult`. */
+/** The verification of a chain. */
 export const DelegationChainResultSchema = Type.Object(
   {
     status: Type.Ref('ChainStatus'),
@@ -88,7 +88,7 @@ export const DelegationChainResultSchema = Type.Object(
   { $id: 'DelegationChainResult', additionalProperties: false },
 );
 
-/** SPEC §2.13 Authorization; matchedCapability, root and expires only when a capability matched. */
+/** The decision on one tool call; matchedCapability, root and expires only when a capability matched. */
 export const AuthorizationSchema = Type.Object(
   {
     agent: NullableString(),
@@ -103,18 +103,18 @@ export const AuthorizationSchema = Type.Object(
   { $id: 'Authorization', additionalProperties: false },
 );
 
-/** The answer of POST /v1/agents/verify-delegation (SPEC §4.12). */
+/** The answer of POST /v1/agents/verify-delegation. */
 export const DelegationVerificationSchema = Type.Object(
   {
     result: Type.Ref('DelegationChainResult'),
     registered: Type.Boolean(),
-    /** Beyond the SPEC: why a requested registration did not happen (only then). */
+    /** svc's addition: why a requested registration did not happen (only then). */
     registrationReason: Type.Optional(Type.String()),
   },
   { $id: 'DelegationVerification', additionalProperties: false },
 );
 
-/** The answer of POST /v1/agents/authorize (SPEC §4.13). */
+/** The answer of POST /v1/agents/authorize. */
 export const AuthorizeResponseSchema = Type.Object(
   {
     authorization: Type.Ref('Authorization'),
@@ -125,9 +125,9 @@ export const AuthorizeResponseSchema = Type.Object(
 
 /** Compact receipts, root first: 1 to 8 make a chain; 0 or 9..64 are a MALFORMED result; more is 400. */
 const Chain = () => Type.Array(Type.String(), { maxItems: 64, description: 'Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400).' });
-const TrustedRoots = () => Type.Array(Type.String(), { maxItems: 64, description: 'Bare DIDs; the root issuer must be one of them (rule 9).' });
+const TrustedRoots = () => Type.Array(Type.String(), { maxItems: 64, description: 'Bare DIDs; the root issuer must be one of them.' });
 
-/** POST /v1/agents/verify-delegation (SPEC §4.12). */
+/** POST /v1/agents/verify-delegation. */
 export const VerifyDelegationRequestSchema = Type.Object(
   {
     chain: Chain(),
@@ -138,7 +138,7 @@ export const VerifyDelegationRequestSchema = Type.Object(
   { $id: 'VerifyDelegationRequest', additionalProperties: false },
 );
 
-/** POST /v1/agents/authorize (SPEC §4.13). */
+/** POST /v1/agents/authorize. */
 export const AuthorizeRequestSchema = Type.Object(
   {
     chain: Chain(),
@@ -148,7 +148,7 @@ export const AuthorizeRequestSchema = Type.Object(
   { $id: 'AuthorizeRequest', additionalProperties: false },
 );
 
-/** GET /v1/agents/verify-tool (SPEC §4.14). */
+/** GET /v1/agents/verify-tool. */
 export const VerifyToolQuerySchema = Type.Object(
   {
     agent: Type.String({ minLength: 1, description: 'The DID of the agent (a fragment is ignored).' }),

@@ -1,5 +1,5 @@
 /**
- * Schemas of the inspection routes (SPEC §2.11, §2.12, §4.10, §4.11): the MCP inspection and the
+ * Schemas of the inspection routes (docs/agents.md): the MCP inspection and the
  * A2A card inspection. svc's own members are closed; what a server or an agent says about itself
  * (serverInfo, capabilities, annotations, schemas, the card) is open JSON, reported as received.
  * test/unit/schemas-agents-types.test.ts holds these schemas and the core types together.
@@ -11,7 +11,7 @@ const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 const JsonObjectSchema = () => Type.Unsafe<JsonObject>(Type.Record(Type.String(), Type.Unknown()));
 const NullableJsonObject = () => Type.Union([JsonObjectSchema(), Type.Null()]);
 
-// ---- MCP (SPEC §2.11) ----
+// ---- MCP ----
 
 const DeclaredClass = () => Type.Union([Type.Literal('read_only'), Type.Literal('additive'), Type.Literal('destructive')]);
 const HeuristicClass = () =>
@@ -223,7 +223,7 @@ export const McpTranscriptEntrySchema = Type.Object(
   { $id: 'McpTranscriptEntry', additionalProperties: false },
 );
 
-/** SPEC §2.11. */
+/** The inspection of an MCP server. */
 export const McpInspectionSchema = Type.Object(
   {
     endpoint: Type.String(),
@@ -283,7 +283,7 @@ export const McpInspectionSchema = Type.Object(
   { $id: 'McpInspection', additionalProperties: false },
 );
 
-// ---- A2A (SPEC §2.12) ----
+// ---- A2A ----
 
 export const A2aCheckSchema = Type.Object(
   {
@@ -339,7 +339,7 @@ export const A2aSignatureSchema = Type.Object(
   { $id: 'A2aSignature', additionalProperties: false },
 );
 
-/** SPEC §2.12. */
+/** The inspection of an A2A agent card. */
 export const A2aInspectionSchema = Type.Object(
   {
     /** The URL the card was served from (after redirects). */

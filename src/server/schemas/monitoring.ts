@@ -1,9 +1,9 @@
 /**
- * Schemas of the operator monitoring routes (SPEC §2.15, §4.18): a watch as listed (the webhook
- * URL redacted to origin + path, never the secret), the answer to a registration (the secret,
- * shown once), a monitor event with its delivery state, and the gauges of the monitoring status.
- * Ids are strings: a watch's is the `watchId` of its webhook envelopes, an event's the envelope's
- * `evt_<n>`.
+ * Schemas of the operator monitoring routes (docs/daemon.md#operator-monitoring): a watch as listed
+ * (the webhook URL redacted to origin + path, never the secret), the answer to a registration (the
+ * secret, shown once), a monitor event with its delivery state, and the gauges of the monitoring
+ * status. Ids are strings: a watch's is the `watchId` of its webhook envelopes, an event's the
+ * envelope's `evt_<n>`.
  */
 import Type, { type TSchema } from 'typebox';
 import { INSTANT_RANGE } from '../../core/storable.js';

@@ -1,6 +1,6 @@
 /**
- * Bodies of the service probes (SPEC §4.17, src/server/routes/probes.ts): /health, /ready and
- * /v1/status. Closed like the handlers' objects, so the contract test catches drift.
+ * Bodies of the service probes (docs/daemon.md#probes, src/server/routes/probes.ts): /health,
+ * /ready and /v1/status. Closed like the handlers' objects, so the contract test catches drift.
  */
 import Type, { type TSchema } from 'typebox';
 import { EmptyQuerySchema, json, problem, type RouteSchema } from './common.js';

@@ -1,9 +1,9 @@
 /**
- * Resources of the resolution routes (SPEC §2.1–2.7, §4.1–4.6, §4.2): the enriched resolution
- * and its parts, the fast DID verdict, the graph response, observation history, semantic diff,
- * the dereferencing result and the W3C resolution result. Closed where svc's result type is
- * closed (`additionalProperties: false`), so the contract test catches drift; the DID document,
- * its metadata and service endpoints are open (they carry what the controller published).
+ * Resources of the resolution routes (docs/evidence.md#the-resolution-result-field-by-field): the
+ * enriched resolution and its parts, the fast DID verdict, the graph response, observation history,
+ * semantic diff, the dereferencing result and the W3C resolution result. Closed where svc's result
+ * type is closed (`additionalProperties: false`), so the contract test catches drift; the DID
+ * document, its metadata and service endpoints are open (they carry what the controller published).
  *
  * Each resource has an `$id` and is referred to with `Type.Ref(id)`. `RESOLUTION_REFS` maps the
  * ids to the schemas, so `Static<typeof X, typeof RESOLUTION_REFS>` follows the references
@@ -12,7 +12,7 @@
 import Type, { type TSchema } from 'typebox';
 import { DidParamSchema, EmptyQuerySchema, json, Nullable, problem, TraceStageSchema, type RouteSchema } from './common.js';
 
-// ---------------------------------------------------------------- enumerations (exact, SPEC §2)
+// ---------------------------------------------------------------- enumerations (exact)
 
 export const DimensionIdSchema = Type.Union(
   [
@@ -98,7 +98,7 @@ export const DidDocumentSchema = Type.Object({ id: Type.String() }, { $id: 'DidD
 
 /**
  * The DID document metadata: `{}` for did:key, did:jwk and did:web; did:webvh adds its version
- * members (SPEC §2.1). Open: the members are the method's.
+ * members. Open: the members are the method's.
  */
 export const DidDocumentMetadataSchema = Type.Object(
   {
@@ -152,7 +152,7 @@ export const DimensionSchema = Type.Object(
   { $id: 'Dimension', additionalProperties: false },
 );
 
-// ---------------------------------------------------------------- evidence (SPEC §2.3)
+// ---------------------------------------------------------------- evidence
 
 export const SourceEvidenceSchema = Type.Object(
   {
@@ -379,7 +379,7 @@ export const GraphEdgeSchema = Type.Object(
   { $id: 'GraphEdge', additionalProperties: false },
 );
 
-// ---------------------------------------------------------------- the enriched resolution (SPEC §2.1)
+// ---------------------------------------------------------------- the enriched resolution
 
 export const EnrichedResolutionSchema = Type.Object(
   {
@@ -403,7 +403,7 @@ export const EnrichedResolutionSchema = Type.Object(
   { $id: 'EnrichedResolution', additionalProperties: false },
 );
 
-// ---------------------------------------------------------------- projections (SPEC §2.4, §2.7)
+// ---------------------------------------------------------------- projections (fast verdict, graph)
 
 export const FastDidVerdictSchema = Type.Object(
   {
@@ -445,7 +445,7 @@ export const GraphResponseSchema = Type.Object(
   { $id: 'GraphResponse', additionalProperties: false },
 );
 
-// ---------------------------------------------------------------- history and diff (SPEC §2.5, §2.6)
+// ---------------------------------------------------------------- history and diff
 
 export const ObservationSchema = Type.Object(
   {
@@ -509,7 +509,7 @@ export const SemanticDiffSchema = Type.Object(
 
 const DidResolutionContextSchema = Type.Literal('https://w3id.org/did-resolution/v1');
 
-/** SPEC §4.4: the result of dereferencing a DID URL (also on /1.0 for an identifier with `/`, `?` or `#`). */
+/** The result of dereferencing a DID URL (also on /1.0 for an identifier with `/`, `?` or `#`). */
 export const DereferencingResultSchema = Type.Object(
   {
     '@context': DidResolutionContextSchema,
@@ -528,7 +528,7 @@ export const DereferencingResultSchema = Type.Object(
   { $id: 'DereferencingResult', additionalProperties: false },
 );
 
-/** SPEC §4.2: the resolution result of the binding (application/did-resolution). */
+/** The resolution result of the W3C binding (application/did-resolution). */
 export const W3cResolutionResultSchema = Type.Object(
   {
     '@context': DidResolutionContextSchema,
@@ -543,7 +543,7 @@ export const W3cResolutionResultSchema = Type.Object(
 );
 
 /**
- * SPEC §4.2: a failed resolution on /1.0 (application/did-resolution): `didDocument: null`, the
+ * A failed resolution on /1.0 (application/did-resolution): `didDocument: null`, the
  * problem (its /1.0 status, no trace) in `didResolutionMetadata.error`.
  */
 export const W3cErrorResolutionResultSchema = Type.Object(
@@ -556,7 +556,7 @@ export const W3cErrorResolutionResultSchema = Type.Object(
   { $id: 'W3cErrorResolutionResult', additionalProperties: false },
 );
 
-// ---------------------------------------------------------------- the SSE frames (SPEC §6.1)
+// ---------------------------------------------------------------- the SSE frames
 
 /** The data of each event of /v1/stream, by event name (the `x-svc-sse-frames` extension). */
 export const SSE_FRAMES = {
@@ -579,7 +579,7 @@ export const NoCacheQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Version options of did:webvh (SPEC §4.1); the handler's parser says which combinations are allowed. */
+/** Version options of did:webvh (docs/evidence.md#versions); the handler's parser says which combinations are allowed. */
 const VersionOptions = {
   versionId: Type.Optional(Type.String({ description: 'did:webvh: the version with this versionId.' })),
   versionTime: Type.Optional(Type.String({ description: 'did:webvh: the version in force at this RFC 3339 time.' })),
@@ -653,7 +653,7 @@ const DidUrlParamSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** What a resolution can answer with besides its result (SPEC §7, /v1 column). */
+/** What a resolution can answer with besides its result (the /v1 statuses of docs/reference/problems.md). */
 const RESOLUTION_PROBLEMS = {
   400: problem('INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
   403: problem('EGRESS_BLOCKED: the DID\'s host resolves to an address that is not public'),

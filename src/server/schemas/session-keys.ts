@@ -1,5 +1,5 @@
 /**
- * Schemas of the session core's key routes (SPEC §4.19 rows 1–3; issue 26): list, issue, revoke,
+ * Schemas of the session core's key routes: list, issue, revoke,
  * rotate. Key metadata never carries a secret or a digest; the secret is in the answer that
  * issues it only.
  */

@@ -1,8 +1,8 @@
 /**
- * Customer monitoring through owner sessions (SPEC §4.19, §6.3, §8; issue 27): project watches,
+ * Customer monitoring through owner sessions (docs/daemon.md#customer-monitoring): project watches,
  * their events (a bounded list, paging from a snapshot, a report), the project's webhook and its
  * delivery metadata, and the scheduled usage. The customer webhook's body (`CustomerEvent`) is
- * svc's design where SPEC leaves it open; it is documented under `webhooks` in openapi.json.
+ * svc's own design; it is documented under `webhooks` in openapi.json.
  */
 import Type, { type TSchema } from 'typebox';
 import { CUSTOMER_MONITOR_LIMITS as L } from '../../core/store.js';

@@ -1,5 +1,5 @@
 /**
- * GET /v1/session/projects (svc's addition to SPEC §4.19): the projects of every tenant the
+ * GET /v1/session/projects (svc's addition to the session routes): the projects of every tenant the
  * session's owner owns. Reached through the cookie gateway only (the verified-session bridge).
  */
 import Type from 'typebox';

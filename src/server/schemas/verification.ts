@@ -1,5 +1,5 @@
 /**
- * Schemas of the verification routes (SPEC §2.9, §2.10, §2.14, §4.7–4.9): credential verification,
+ * Schemas of the verification routes (docs/credentials.md): credential verification,
  * compact JWS fast-verify and policy evaluation. Result objects are closed (`additionalProperties:
  * false`) like svc's result types, so the contract test catches drift; members holding what the
  * input carried (claims, a JWS payload, a rule's expected and observed values) are open JSON.
@@ -10,7 +10,7 @@ import Type, { type TSchema } from 'typebox';
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 const NullableInteger = () => Type.Union([Type.Integer(), Type.Null()]);
 
-/** Status of one check of a credential or a delegation (SPEC §2.9 checks[]). */
+/** Status of one check of a credential or a delegation (`checks[]`). */
 export const CheckStatusSchema = Type.Union(
   [Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('WARN'), Type.Literal('SKIP'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')],
   { $id: 'CheckStatus' },
@@ -41,7 +41,7 @@ export const KeyBindingSummarySchema = Type.Object(
   { $id: 'KeyBindingSummary', additionalProperties: false },
 );
 
-/** What an SD-JWT VC presentation disclosed (svc's addition; SPEC §2.9 has no member for it): paths and a count, never a hidden value. */
+/** What an SD-JWT VC presentation disclosed (svc's addition to the documented result): paths and a count, never a hidden value. */
 export const DisclosureSummarySchema = Type.Object(
   {
     /** The disclosed claims as JSON Pointers, in document order. */
@@ -100,7 +100,7 @@ export const IssuerResolutionSummarySchema = Type.Object(
   { $id: 'IssuerResolutionSummary', additionalProperties: false },
 );
 
-/** SPEC §2.9. */
+/** The verification of a credential. */
 export const CredentialVerificationSchema = Type.Object(
   {
     status: Type.Union([
@@ -137,7 +137,7 @@ export const CredentialVerificationSchema = Type.Object(
   { $id: 'CredentialVerification', additionalProperties: false },
 );
 
-/** SPEC §2.14. */
+/** The verification of a compact JWS. */
 export const JwsVerificationSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE'), Type.Literal('MALFORMED')]),
@@ -187,12 +187,12 @@ export const RuleEvaluationSchema = Type.Object(
   { $id: 'RuleEvaluation', additionalProperties: false },
 );
 
-/** SPEC §2.10. */
+/** The evaluation of a policy. */
 export const PolicyEvaluationSchema = Type.Object(
   {
     did: Type.String(),
     policyName: NullableString(),
-    /** NOT_APPLICABLE is in the SPEC's enumeration; svc's engine never produces it. */
+    /** NOT_APPLICABLE is in the documented enumeration; svc's engine never produces it. */
     status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE'), Type.Literal('NOT_APPLICABLE')]),
     headline: Type.String(),
     rulesEvaluated: Type.Integer({ minimum: 0 }),
@@ -204,7 +204,7 @@ export const PolicyEvaluationSchema = Type.Object(
   { $id: 'PolicyEvaluation', additionalProperties: false },
 );
 
-/** The answer of POST /v1/policies/evaluate (SPEC §4.8). */
+/** The answer of POST /v1/policies/evaluate. */
 export const PolicyDecisionSchema = Type.Object(
   {
     evaluation: Type.Ref('PolicyEvaluation'),
@@ -225,7 +225,7 @@ const CredentialInput = () =>
     description: 'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
   });
 
-/** POST /v1/credentials/verify (SPEC §4.7): `{credential, expectedAudience?}`, or a bare credential object. */
+/** POST /v1/credentials/verify: `{credential, expectedAudience?}`, or a bare credential object. */
 export const CredentialVerifyRequestSchema = Type.Union(
   [
     Type.Object(
@@ -243,7 +243,7 @@ export const CredentialVerifyRequestSchema = Type.Union(
   { $id: 'CredentialVerifyRequest' },
 );
 
-/** POST /v1/fast-verify/jws (SPEC §4.9). */
+/** POST /v1/fast-verify/jws. */
 export const JwsVerifyRequestSchema = Type.Object(
   {
     jws: Type.String({ minLength: 1, description: 'A compact JWS whose kid is a DID URL.' }),
@@ -253,7 +253,7 @@ export const JwsVerifyRequestSchema = Type.Object(
   { $id: 'JwsVerifyRequest', additionalProperties: false },
 );
 
-/** The rules of a policy (SPEC §4.8 table); a policy without rules is INDETERMINATE. */
+/** The rules of a policy (docs/credentials.md#policies); a policy without rules is INDETERMINATE. */
 export const PolicyRulesSchema = Type.Object(
   {
     didResolution: Type.Optional(Type.Literal('required')),
@@ -280,7 +280,7 @@ export const PolicySchema = Type.Object(
   { $id: 'Policy', additionalProperties: false },
 );
 
-/** POST /v1/policies/evaluate (SPEC §4.8). */
+/** POST /v1/policies/evaluate. */
 export const PolicyEvaluateRequestSchema = Type.Object(
   {
     did: Type.String({ minLength: 1, description: 'The DID whose evidence the policy is evaluated against.' }),

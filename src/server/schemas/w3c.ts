@@ -1,8 +1,8 @@
 /**
- * The W3C DID Resolution HTTPS binding's routes (SPEC §4.2; GET and POST /1.0/identifiers/{did}):
- * content negotiation, and errors with a /1.0 status as the resolution result with the problem
- * embedded. The resources they answer with (W3cResolutionResult, W3cErrorResolutionResult,
- * DereferencingResult, DidDocument) are resolution.ts's.
+ * The W3C DID Resolution HTTPS binding's routes (docs/daemon.md#the-w3c-did-resolution-binding; GET
+ * and POST /1.0/identifiers/{did}): content negotiation, and errors with a /1.0 status as the
+ * resolution result with the problem embedded. The resources they answer with (W3cResolutionResult,
+ * W3cErrorResolutionResult, DereferencingResult, DidDocument) are resolution.ts's.
  */
 import Type from 'typebox';
 import { DidParamSchema, empty, EmptyQuerySchema, problem, type ContentResponse, type RouteSchema } from './common.js';

@@ -1,13 +1,13 @@
 /**
- * The operator webhook of SPEC §6.2 (monitor events), documented under `webhooks` in
- * openapi.json: the envelope of SPEC §2.15 (`{id, type, did, watchId, createdAt, data}`), its five
- * event types, `data` as §6.2 lists it (document hashes, the domain binding before and after, a
+ * The operator webhook (monitor events; docs/daemon.md#operator-monitoring), documented under
+ * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its five
+ * event types, `data` (document hashes, the domain binding before and after, a
  * diff summary, the verdict headline; for a failure, the problem), and the four headers with
  * the signature receivers check (the clients' verifyWebhook).
  *
- * svc does not send these yet (/health says `monitoring: false`); the monitoring issue builds the
- * sender against this schema. The customer webhook of §6.3 (issue 27) is the second entry: svc's
- * body (`CustomerEvent`, schemas/session-monitor.ts) and the two headers SPEC fixes.
+ * The sender is core/monitoring/webhook.ts. The customer webhook
+ * (docs/daemon.md#customer-monitoring) is the second entry: svc's body (`CustomerEvent`,
+ * schemas/session-monitor.ts) and its two headers.
  */
 import Type, { type TSchema } from 'typebox';
 import { Nullable } from './common.js';

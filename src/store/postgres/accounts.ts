@@ -1,5 +1,5 @@
 /**
- * Owner accounts (issue 26) over PostgreSQL, shared by every daemon on the database: the
+ * Owner accounts over PostgreSQL, shared by every daemon on the database: the
  * statements of schema/accounts.ts compiled for PostgreSQL, with its argument checks and row
  * mappers. "Now" is the database's clock_timestamp() in epoch milliseconds, read once per
  * statement (a MATERIALIZED CTE).

@@ -1,5 +1,5 @@
 /**
- * The history tables' ceiling on PostgreSQL (README "Bounded history"): the rule of
+ * The history tables' ceiling on PostgreSQL (docs/operations.md#bounded-history): the rule of
  * src/store/schema/ceiling.ts, with its statements, driven over the record's pooled connection,
  * so that several daemons on one database hold one ceiling together.
  *

@@ -1,5 +1,5 @@
 /**
- * Proofs of control and the opt-in directory (SPEC §4.15, §4.16) over PostgreSQL, shared by every
+ * Proofs of control and the opt-in directory over PostgreSQL, shared by every
  * daemon on the database: the statements of schema/claims.ts compiled for PostgreSQL, its row
  * mappers and argument checks. "Now" is the database's clock_timestamp() in epoch milliseconds,
  * read once per statement (a MATERIALIZED CTE: clock_timestamp() is volatile), or once per

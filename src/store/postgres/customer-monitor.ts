@@ -1,5 +1,5 @@
 /**
- * Customer monitoring (issue 27) over PostgreSQL, shared by every daemon on the database: the
+ * Customer monitoring over PostgreSQL, shared by every daemon on the database: the
  * statements and method bodies of schema/customer-monitor.ts, compiled for PostgreSQL (`$n`
  * parameters, the clock CTE, the row locks of its CustomerDialect) and driven over one pooled
  * connection per call, in one transaction: READ COMMITTED for writes, REPEATABLE READ READ ONLY

@@ -1,5 +1,5 @@
 /**
- * Registered delegation chains (SPEC §3) over PostgreSQL: one table shared by every daemon.
+ * Registered delegation chains over PostgreSQL: one table shared by every daemon.
  * registerWithin is one transaction under the registry's advisory lock (LOCK_CLASS
  * .delegationChains, one key for all: the shares count every chain), so registrations on every
  * daemon take turns and none can pass a bound another is filling.

@@ -1,5 +1,5 @@
 /**
- * MCP inventories by endpoint (SPEC §2.11 drift) over PostgreSQL, coalesced as observations are
+ * MCP inventories by endpoint (for drift) over PostgreSQL, coalesced as observations are
  * (the body refreshed), under the same ceiling (the daemon's SVC_MAX_MCP_OBSERVATIONS;
  * src/store/postgres/ceiling.ts). The body is written and read as on SQLite
  * (schema/mcp-observations.ts: snapshotBody / toSnapshot).

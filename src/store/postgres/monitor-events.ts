@@ -1,5 +1,5 @@
 /**
- * Monitor events and their delivery state (SPEC §3, §6.2) over PostgreSQL, as on SQLite; claims
+ * Monitor events and their delivery state over PostgreSQL, as on SQLite; claims
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';

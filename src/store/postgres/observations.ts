@@ -1,5 +1,5 @@
 /**
- * Observation history (SPEC §2.5) over PostgreSQL. Recording takes a transaction-level advisory
+ * Observation history over PostgreSQL. Recording takes a transaction-level advisory
  * lock on the DID, so two daemons recording the same DID at once serialise: the second sees the
  * first's row and coalesces into it (one row, seenCount 2), never a second insert. With a ceiling
  * (the daemon's SVC_MAX_OBSERVATIONS) a new row is counted, makes room or is refused in the same

@@ -1,5 +1,5 @@
 /**
- * Operator watches (SPEC §2.15, §4.18) over PostgreSQL, shared by every daemon on the database.
+ * Operator watches over PostgreSQL, shared by every daemon on the database.
  * As on SQLite: operator watches only (no project), the secret written and never selected.
  */
 import type pg from 'pg';

@@ -1,5 +1,5 @@
 /**
- * Owner accounts (issue 26; SPEC §4.19, §5, §8) on both engines: tenants, projects and api_keys
+ * Owner accounts (docs/daemon.md#commercial-mode) on both engines: tenants, projects and api_keys
  * and usage_counters of schema v4, tenant_owners, owner_sessions and sign_in_challenges of v10.
  *
  * The statements are written once here, as functions of an AccountDialect (how a parameter is

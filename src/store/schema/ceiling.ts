@@ -1,7 +1,8 @@
 /**
  * A ceiling on the rows of one history table (observations by DID, MCP inventories by
- * endpoint): the daemon's bound on disk (README "Bounded history"), on both engines. Used inside
- * the table's own record transaction, so that counting, evicting and inserting are one write.
+ * endpoint): the daemon's bound on disk (docs/operations.md#bounded-history), on both engines. Used
+ * inside the table's own record transaction, so that counting, evicting and inserting are one
+ * write.
  *
  * The rule is written once (CeilingRule: which rows go, when a row is refused) as a generator of
  * the statements it runs (CEILING_STATEMENTS, written once for both engines), and driven by each
@@ -31,7 +32,7 @@
  */
 import type { Recorded } from '../../core/history/store.js';
 
-/** What /v1/status reports of one table (SPEC §4.17 `components.storage`). */
+/** What /v1/status reports of one table (`components.storage`). */
 export interface RowUsage {
   /** Rows in the table now. */
   stored: number;

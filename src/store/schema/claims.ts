@@ -1,8 +1,8 @@
 /**
- * Proofs of control and the opt-in directory (SPEC §4.15, §4.16) on both engines: the tables of
- * schema v9. Every time that decides anything — a challenge's or a claim's expiry, a re-check
- * being due — is the database's clock in epoch milliseconds, read once per call; times leave the
- * store as RFC 3339 UTC text at second precision.
+ * Proofs of control and the opt-in directory (docs/daemon.md#proofs-of-control-and-the-directory)
+ * on both engines: the tables of schema v9. Every time that decides anything — a challenge's or a
+ * claim's expiry, a re-check being due — is the database's clock in epoch milliseconds, read once
+ * per call; times leave the store as RFC 3339 UTC text at second precision.
  *
  * Most statements are written once here, as functions of a Dialect (how a parameter is named,
  * what "now" is), and compiled by each engine (sqlite/claims.ts, postgres/claims.ts), which also

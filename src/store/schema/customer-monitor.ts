@@ -1,6 +1,6 @@
 /**
- * Customer monitoring (issue 27; SPEC §4.19, §6.3, §8) for both engines: project watches (rows of
- * `watches` with a project, schema v4), their events and baselines (monitor_events,
+ * Customer monitoring (docs/daemon.md#customer-monitoring) for both engines: project watches (rows
+ * of `watches` with a project, schema v4), their events and baselines (monitor_events,
  * monitor_baselines), the project's webhook and its deliveries (v8), scheduled attempts (v6) and
  * skips (v11).
  *

@@ -1,6 +1,6 @@
 /**
- * Registered delegation chains (SPEC §3, §4.12) on both engines: the row, the shares' check, the
- * dry run of registerWithin. The repositories: sqlite/delegation-chains.ts,
+ * Registered delegation chains (docs/delegation.md#the-registry) on both engines: the row, the
+ * shares' check, the dry run of registerWithin. The repositories: sqlite/delegation-chains.ts,
  * postgres/delegation-chains.ts.
  */
 import type { ChainAdmission, RegistryShares, StoredDelegationChain } from '../../core/delegation/store.js';

@@ -19,7 +19,7 @@ export type StoreErrorCode =
   | 'NOT_OWNER'
   /** Owner accounts: a name, id or digest already taken (the routes: 409). */
   | 'CONFLICT'
-  /** Owner accounts: a project's key cap (SPEC §8), a KeyCapacityError naming which (the routes: 429 KEY_CAPACITY_EXHAUSTED). */
+  /** Owner accounts: a project's key cap, a KeyCapacityError naming which (the routes: 429 KEY_CAPACITY_EXHAUSTED). */
   | 'KEY_CAPACITY'
   /** Owner accounts: a share of the outstanding sign-in challenges used up, a ChallengeCapacityError naming it (the gateway: 429, or 503 for the pool). */
   | 'CHALLENGE_CAPACITY';
@@ -36,7 +36,7 @@ export class StoreError extends Error {
   }
 }
 
-/** A project at one of its key caps (SPEC §8: 10 active, 100 retained): a fixed cap, nothing replenishes it. */
+/** A project at one of its key caps (10 active, 100 retained): a fixed cap, nothing replenishes it. */
 export class KeyCapacityError extends StoreError {
   constructor(
     readonly cap: 'active' | 'retained',

@@ -1,5 +1,5 @@
 /**
- * MCP inventories by endpoint (SPEC §2.11 drift) on both engines: the stored body
+ * MCP inventories by endpoint (for drift) on both engines: the stored body
  * `{tools, prompts, resources, resourceTemplates}` and the row it is read back from. The
  * repositories: sqlite/mcp-observations.ts, postgres/mcp-observations.ts.
  */

@@ -1,16 +1,16 @@
 /**
- * The schema history (SPEC §9.7), one numbered migration per version, written once in SQLite's
- * dialect and translated for PostgreSQL (postgres/dialect.ts). Each engine runs a migration in
- * one transaction together with the version it reaches (sqlite/migrate.ts: IMMEDIATE, with
- * `PRAGMA user_version = N`; postgres/index.ts: under an advisory lock), so a crash or a failing
- * statement mid-migration leaves the database at the previous version, and two processes
+ * The schema history (docs/history.md#the-schema), one numbered migration per version, written once
+ * in SQLite's dialect and translated for PostgreSQL (postgres/dialect.ts). Each engine runs a
+ * migration in one transaction together with the version it reaches (sqlite/migrate.ts: IMMEDIATE,
+ * with `PRAGMA user_version = N`; postgres/index.ts: under an advisory lock), so a crash or a
+ * failing statement mid-migration leaves the database at the previous version, and two processes
  * opening the same database migrate it once. Migrations are append-only: a released one is never
  * edited, a correction is a new version.
  *
  * Conventions: STRICT tables; timestamps are RFC 3339 UTC text (second precision), which sorts
  * chronologically — except times judged on the database's clock (expiry, due checks), which are
  * `<name>_ms INTEGER`, epoch milliseconds (BIGINT on PostgreSQL); JSON is text checked by json_valid; booleans are 0/1; enumerations of the
- * SPEC are CHECK constraints; ids that leave the service (observation ids, `evt_<n>`) are
+ * results are CHECK constraints; ids that leave the service (observation ids, `evt_<n>`) are
  * AUTOINCREMENT so that a deleted row's id is never handed out again.
  */
 export interface Migration {
@@ -29,7 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: 'observations and resolution cache',
     up: `
-      -- Observation history (SPEC §2.5): one row per distinct snapshot of a DID, coalesced
+      -- Observation history: one row per distinct snapshot of a DID, coalesced
       -- while the document hash and domain binding status stay the same.
       CREATE TABLE observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -63,7 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'mcp observations, delegation chains, claims, directory, monitoring',
     up: `
-      -- MCP tool inventories (SPEC §2.11), coalesced like DID observations; body holds the
+      -- MCP tool inventories, coalesced like DID observations; body holds the
       -- per-tool fingerprints that drift is computed from.
       CREATE TABLE mcp_observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -77,7 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX mcp_observations_endpoint ON mcp_observations (endpoint, observed_at, id);
 
-      -- Registered delegation chains (SPEC §3): the receipts themselves, so that a restart can
+      -- Registered delegation chains: the receipts themselves, so that a restart can
       -- verify them again; the id is the digest of the chain.
       CREATE TABLE delegation_chains (
         id TEXT PRIMARY KEY,
@@ -89,7 +89,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX delegation_chains_leaf ON delegation_chains (leaf_did, expires_at);
 
-      -- Proofs that a controller demonstrated control of a DID (SPEC §4.15).
+      -- Proofs that a controller demonstrated control of a DID.
       CREATE TABLE claims (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         did TEXT NOT NULL,
@@ -104,7 +104,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX claims_did ON claims (did, status, expires_at);
 
-      -- Opt-in directory (SPEC §4.16): a listing names the claim that proved control.
+      -- Opt-in directory: a listing names the claim that proved control.
       CREATE TABLE directory_entries (
         did TEXT PRIMARY KEY,
         method TEXT NOT NULL,
@@ -116,7 +116,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX directory_entries_method ON directory_entries (method, did);
 
-      -- Operator monitoring (SPEC §2.15, §4.18, §6.2). The secret signs webhooks (HMAC), so
+      -- Operator monitoring. The secret signs webhooks (HMAC), so
       -- it is kept as is; it is shown once and never listed.
       CREATE TABLE watches (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -168,7 +168,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE monitor_events ADD COLUMN lease_expires_at TEXT;
       CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
 
-      -- Fingerprint profile (SPEC §9.5). Rows from before stay NULL: historical evidence
+      -- Fingerprint profile (rfc8785-binary64-v1). Rows from before stay NULL: historical evidence
       -- without a profile is not relabelled.
       ALTER TABLE observations ADD COLUMN fingerprint_profile TEXT;
       ALTER TABLE mcp_observations ADD COLUMN fingerprint_profile TEXT;
@@ -294,7 +294,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX scheduled_jobs_due ON scheduled_jobs (due_at);
 
       -- Scheduled work done for a project (customer monitor checks), counted over a rolling
-      -- 30 days against the attempt allowance (SPEC §8); failures count too.
+      -- 30 days against the attempt allowance (18,000); failures count too.
       CREATE TABLE scheduled_attempts (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         project_id TEXT NOT NULL REFERENCES projects (id),
@@ -349,7 +349,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE UNIQUE INDEX customer_webhooks_active ON customer_webhooks (project_id) WHERE active = 1;
 
-      -- SPEC §6.3: retries send the same bytes, id and signature, so all three are stored.
+      -- Customer webhooks: retries send the same bytes, id and signature, so all three are stored.
       CREATE TABLE customer_webhook_deliveries (
         id TEXT PRIMARY KEY,
         webhook_id INTEGER NOT NULL REFERENCES customer_webhooks (id),
@@ -382,7 +382,7 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE directory_entries;
       DROP TABLE claims;
 
-      -- One proof attempt's terms (SPEC §4.15): single use, a limited number of attempts.
+      -- One proof attempt's terms: single use, a limited number of attempts.
       -- Times here are epoch milliseconds on the database's clock (expiry is compared on every
       -- use); they leave the store as RFC 3339 text.
       CREATE TABLE claim_challenges (
@@ -401,7 +401,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- deletes long-expired ones.
       CREATE INDEX claim_challenges_expires ON claim_challenges (expires_at_ms, used_at_ms);
 
-      -- Proofs of control (SPEC §4.15). A claim is current while not lapsed and unexpired;
+      -- Proofs of control. A claim is current while not lapsed and unexpired;
       -- lapsed claims are kept (a DID's page shows the latest with their reason).
       CREATE TABLE claims (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -425,7 +425,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX claims_expiry ON claims (expires_at_ms) WHERE lapsed_at_ms IS NULL;
       CREATE INDEX claims_did ON claims (did, verified_at_ms);
 
-      -- The opt-in directory (SPEC §4.16): one listing per DID, bound to the claim behind it.
+      -- The opt-in directory: one listing per DID, bound to the claim behind it.
       -- seq is the stable order and the keyset cursor (AUTOINCREMENT: never handed out again);
       -- search is the DID in lower case, for case-insensitive substring queries.
       CREATE TABLE directory_entries (
@@ -491,7 +491,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'customer monitor skips',
     up: `
       -- Due checks of a project's watches that were not run because the project had used its
-      -- scheduled attempt allowance over the rolling 30 days (SPEC §8): counted and shown to the
+      -- scheduled attempt allowance over the rolling 30 days: counted and shown to the
       -- owner, never charged as attempts.
       CREATE TABLE scheduled_skips (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -542,7 +542,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The version this build writes and reads (SPEC §9.7). */
+/** The version this build writes and reads (docs/history.md#the-schema states it). */
 export const SCHEMA_VERSION = 13;
 
 export function futureSchemaMessage(found: number): string {

@@ -1,7 +1,7 @@
 /**
- * Monitor events and their delivery state (SPEC §3, §6.2) on both engines: the statuses, the row
- * mappers, the gauges' row, the retention preview's statement, the delivery claim's columns and
- * the settlement of an attempt. The repositories: sqlite/monitor-events.ts,
+ * Monitor events and their delivery state (docs/daemon.md#operator-monitoring) on both engines: the
+ * statuses, the row mappers, the gauges' row, the retention preview's statement, the delivery
+ * claim's columns and the settlement of an attempt. The repositories: sqlite/monitor-events.ts,
  * postgres/monitor-events.ts.
  */
 import type { JsonObject } from '../../core/encoding/json.js';

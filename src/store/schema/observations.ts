@@ -1,7 +1,7 @@
 /**
- * Observation history (SPEC §2.5) on both engines: the row a read returns with its document, the
- * hash-prefix range, and the LIMIT rule every repository applies. The repositories:
- * sqlite/observations.ts, postgres/observations.ts.
+ * Observation history (docs/history.md#observations) on both engines: the row a read returns with
+ * its document, the hash-prefix range, and the LIMIT rule every repository applies. The
+ * repositories: sqlite/observations.ts, postgres/observations.ts.
  */
 import type { Observation, StoredObservation } from '../../core/history/store.js';
 import type { DidDocument } from '../../core/resolve/types.js';

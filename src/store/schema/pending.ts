@@ -1,9 +1,9 @@
 /**
- * Fair shares of a pool of pending challenges (issue 38), written once for both pools that have
- * them — claim challenges (claims.ts) and sign-in challenges (accounts.ts) — and both engines.
- * A challenge is pending while unused and unexpired on the database clock. A new one is admitted
- * only while the pool holds fewer than `total`, its client fewer than `perClient`, and its DID
- * fewer than `perDid` or none of the DID's pending challenges is the client's own.
+ * Fair shares of a pool of pending challenges (docs/operations.md#fair-shares), written once for
+ * both pools that have them — claim challenges (claims.ts) and sign-in challenges (accounts.ts) —
+ * and both engines. A challenge is pending while unused and unexpired on the database clock. A new
+ * one is admitted only while the pool holds fewer than `total`, its client fewer than `perClient`,
+ * and its DID fewer than `perDid` or none of the DID's pending challenges is the client's own.
  *
  * That last clause is what makes a per-DID share safe: without it, whoever knows a DID could
  * fill its share and keep its controller from ever asking for a challenge. With it, a client

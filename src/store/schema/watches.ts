@@ -1,8 +1,9 @@
 /**
- * Watches and the baselines of their checks (SPEC §2.15, §4.18) on both engines: the scopes of
- * operator rows and queued events, a watch with its two baselines as both engines select it, and
- * the row mappers and argument checks. The repositories: sqlite/watches.ts, postgres/watches.ts;
- * customer watches (schema/customer-monitor.ts) read their check input the same way.
+ * Watches and the baselines of their checks (docs/daemon.md#operator-monitoring) on both engines:
+ * the scopes of operator rows and queued events, a watch with its two baselines as both engines
+ * select it, and the row mappers and argument checks. The repositories: sqlite/watches.ts,
+ * postgres/watches.ts; customer watches (schema/customer-monitor.ts) read their check input the
+ * same way.
  */
 import type { JsonObject } from '../../core/encoding/json.js';
 import type { DomainBindingStatus } from '../../core/linkage/types.js';

@@ -1,5 +1,5 @@
 /**
- * Owner accounts (issue 26; SPEC §4.19, §5, §8) over SQLite: the statements of
+ * Owner accounts over SQLite: the statements of
  * schema/accounts.ts compiled with `@name` parameters, "now" read once per call. Every owner
  * action re-checks ownership inside an IMMEDIATE transaction: the write lock is held from the
  * check to the commit, so a removal of the owner commits wholly before or wholly after it.

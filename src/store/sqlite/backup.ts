@@ -1,5 +1,5 @@
 /**
- * `svc backup <dest>` (DESIGN §5, SPEC §8): SQLite's online backup API, so the daemon keeps
+ * `svc backup <dest>` (docs/history.md#svc-backup): SQLite's online backup API, so the daemon keeps
  * serving (and writing) while the copy is taken. Never overwrites, writes mode 0600, and leaves
  * no partial file behind.
  */

@@ -1,5 +1,5 @@
 /**
- * The history tables' ceiling on SQLite (README "Bounded history"): the rule of
+ * The history tables' ceiling on SQLite (docs/operations.md#bounded-history): the rule of
  * schema/ceiling.ts driven synchronously inside the table's IMMEDIATE record transaction, the
  * row count kept in memory and read again only when another connection has committed since
  * (PRAGMA data_version).

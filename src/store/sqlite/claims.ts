@@ -1,5 +1,5 @@
 /**
- * Proofs of control and the opt-in directory (SPEC §4.15, §4.16) over SQLite: the statements of
+ * Proofs of control and the opt-in directory over SQLite: the statements of
  * schema/claims.ts compiled with `@name` parameters and "now" a parameter read once per call.
  * Each multi-step write is one synchronous IMMEDIATE transaction within the call.
  */

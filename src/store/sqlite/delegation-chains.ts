@@ -1,5 +1,5 @@
 /**
- * Registered delegation chains (SPEC §3) over SQLite: the `delegation_chains` table of schema
+ * Registered delegation chains over SQLite: the `delegation_chains` table of schema
  * v2 (its holder, `client`, since v12). Statements are prepared once per Store. Timestamps are
  * RFC 3339 UTC at second precision, so comparing them as text orders them in time. The methods
  * are async because the interface is; each is one statement, run synchronously within the call,

@@ -1,5 +1,5 @@
 /**
- * The embedded store (DESIGN §5): one SQLite database (better-sqlite3) in WAL mode, migrated to
+ * The embedded store: one SQLite database (better-sqlite3) in WAL mode, migrated to
  * SCHEMA_VERSION on open (sqlite/migrate.ts), with a thin repository per table group behind the
  * interfaces of the core's domains (core/runtime-store.ts). The shells reach it through
  * database.ts (openDatabase, lazily: the native module costs startup time), which hands `store`
@@ -54,7 +54,7 @@ export interface OpenSqliteOptions {
   onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
 }
 
-/** What GET /ready reports of a SQLite store (SPEC §4.17). */
+/** What GET /ready reports of a SQLite store (docs/daemon.md#probes). */
 export type SqliteReadiness = { ready: true; storage: 'file' | 'memory'; schema: 'current' } | { ready: false; reason: string };
 
 export interface SqliteStore extends RuntimeStore {

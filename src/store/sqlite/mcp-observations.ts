@@ -1,5 +1,5 @@
 /**
- * MCP inventories by endpoint (SPEC §2.11 drift) over SQLite: the `mcp_observations` table of
+ * MCP inventories by endpoint (for drift) over SQLite: the `mcp_observations` table of
  * schema v2 (fingerprint_profile since v3). `fingerprint` holds the inventory hash and `body`
  * the fingerprinted definitions, so that a later inspection can say which members of an item
  * changed: `{tools: [{name, definitionSha256, definition}], prompts, resources,

@@ -1,5 +1,5 @@
 /**
- * Monitor events and their delivery state (SPEC §3, §6.2) over SQLite: the `monitor_events`
+ * Monitor events and their delivery state over SQLite: the `monitor_events`
  * table of schema v2 (leases since v3). Events are written by the watch checks; here they are
  * listed, counted, and moved along for the deliverer (claimDeliveries, settle). Timestamps are
  * RFC 3339 UTC at second precision, compared as text, as everywhere in the schema; "now" is the

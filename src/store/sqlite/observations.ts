@@ -1,5 +1,5 @@
 /**
- * Observation history (SPEC §2.5) over SQLite: statements prepared once per Store. The methods
+ * Observation history over SQLite: statements prepared once per Store. The methods
  * are async because the interface is; the reads run their statements within the one call.
  *
  * record() is a group commit: the observations recorded while the event loop is busy (the

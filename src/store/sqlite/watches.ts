@@ -1,5 +1,5 @@
 /**
- * Operator watches (SPEC §2.15, §4.18) over SQLite: the `watches` table of schema v2 (revision
+ * Operator watches over SQLite: the `watches` table of schema v2 (revision
  * since v3). Only operator watches are this repository's: rows with a project (customer
  * watches, schema v4) are neither listed, counted, nor removed here, so the operator's routes
  * never reach a customer's watch. The signing secret is written and never selected: no Watch

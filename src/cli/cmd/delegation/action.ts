@@ -79,8 +79,9 @@ function trustedRoots(values: string[]): string[] | undefined {
 }
 
 /**
- * What a gate without trusted roots prints on stderr (issue 40): anyone can mint a chain rooted in
- * a DID of their own, so a VALID chain or an ALLOW without one exits 3, never 0.
+ * What a gate without trusted roots prints on stderr
+ * (docs/delegation.md#trusted-roots-the-gates-fail-closed): anyone can mint a chain rooted in a DID
+ * of their own, so a VALID chain or an ALLOW without one exits 3, never 0.
  */
 export const NO_TRUSTED_ROOT = 'needs attention: no trusted root was given; pass --trusted-root <did> or --any-root';
 

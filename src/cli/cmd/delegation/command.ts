@@ -1,6 +1,6 @@
 /**
- * `svc delegate`, `svc verify-delegation` and `svc authorize`: delegation receipts (SPEC §2.13,
- * §4.12–4.13, service-defined and experimental) minted and checked from the command line.
+ * `svc delegate`, `svc verify-delegation` and `svc authorize`: delegation receipts
+ * (docs/delegation.md; service-defined and experimental) minted and checked from the command line.
  *
  *   delegate            signs one receipt with a private JWK; prints it (one line) or --json
  *   verify-delegation   the DelegationChainResult: 0 VALID, 1 INVALID/MALFORMED, 3 INDETERMINATE;
@@ -8,7 +8,7 @@
  *   authorize           ALLOW/DENY for one tool: 0 ALLOW, 1 DENY, 3 DENY on an INDETERMINATE chain
  *   verify-tool         ALLOW/DENY from the local registry, as GET /v1/agents/verify-tool: 0/1
  *
- * verify-delegation and authorize fail closed without a trusted root (issue 40): no --trusted-root,
+ * verify-delegation and authorize fail closed without a trusted root: no --trusted-root,
  * no SVC_DELEGATION_ROOTS and no --any-root → 3 where they would pass (the result is unchanged;
  * stderr says why), and --register registers nothing; verify-tool likewise without --root.
  *

@@ -84,7 +84,8 @@ function run(
 
 /**
  * --from-file: the saved listing, parsed (src/core/mcp/saved.ts). The file is an option's value,
- * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer" (DESIGN §6).
+ * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer"
+ * (docs/cli.md#exit-codes).
  */
 async function savedInventory(file: string, bytes: Uint8Array) {
   const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('../../cmdutil/source.js'), import('../../../core/mcp/saved.js'), import('node:url'), import('node:path')]);

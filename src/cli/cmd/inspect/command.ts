@@ -1,5 +1,5 @@
 /**
- * `svc inspect-mcp <endpoint>` and `svc inspect-a2a <url>` (SPEC §4.10, §4.11): what an MCP
+ * `svc inspect-mcp <endpoint>` and `svc inspect-a2a <url>` (docs/agents.md): what an MCP
  * tool server exposes and an A2A agent card claims, as evidence.
  *
  *   inspect-mcp   0 INSPECTED without warnings; 3 a check WARNs (risk signals, drift, legacy

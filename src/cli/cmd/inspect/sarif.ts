@@ -102,7 +102,7 @@ interface RuleText {
 const SIGNAL_HELP =
   "A risk signal is svc's estimate from the item's own words (names, titles, descriptions, parameters, URIs): evidence to review, not a verdict. Read the item's definition (svc inspect-mcp <endpoint> --json) and decide whether an agent should be given it.";
 
-/** One rule per risk signal (README: the signals of hostile text and of behaviour). */
+/** One rule per risk signal (docs/agents.md#classes-and-risk-signals: the signals of hostile text and of behaviour). */
 const SIGNAL_RULES: Readonly<Record<RiskSignalId, Omit<RuleText, 'help'>>> = {
   hidden_instruction_tag: { name: 'HiddenInstructionTag', short: 'A hidden instruction tag', full: 'The text carries a tag or marker models read as instructions (<IMPORTANT>, <SYSTEM>, [HIDDEN], chat-template tokens, HTML comments): the shape of tool poisoning.' },
   model_directive: { name: 'ModelDirective', short: 'A directive to the model', full: 'The text orders the model about: ignore previous instructions, keep something from the user, act without asking.' },
@@ -122,8 +122,8 @@ const SIGNAL_RULES: Readonly<Record<RiskSignalId, Omit<RuleText, 'help'>>> = {
   nonstandard_name: { name: 'NonstandardName', short: 'A non-standard tool name', full: 'The tool name is empty, over 128 characters, or has a character outside A-Z a-z 0-9 _ - . (the MCP naming rule).' },
 };
 
-const CHECK_HELP = 'svc inspect-mcp --help and the README say what each check means; --allow-warn <check-id> accepts a known warning.';
-const A2A_CHECK_HELP = 'svc inspect-a2a --help and the README say what each check means; --allow-warn <check-id> accepts a known warning.';
+const CHECK_HELP = 'svc inspect-mcp --help and docs/agents.md#checks-and-exit-status in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
+const A2A_CHECK_HELP = 'svc inspect-a2a --help and docs/agents.md#a2a-agent-cards in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
 
 const MCP_CHECK_RULES: Readonly<Record<McpCheckId, Omit<RuleText, 'help'>>> = {
   historyPersistence: { name: 'History', short: 'The inventory was stored', full: 'The complete inventory was recorded for the next drift comparison; WARN when it could not be.' },

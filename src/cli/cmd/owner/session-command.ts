@@ -1,7 +1,7 @@
 /**
- * `svc owner`, the owner's side (issue 26): sign in at a daemon's loopback cookie gateway with a
- * key of your DID, then manage your projects' keys through it (session-action.ts, loaded
- * only when one runs).
+ * `svc owner`, the owner's side (docs/daemon.md#owner-accounts-and-the-cookie-gateway): sign in at
+ * a daemon's loopback cookie gateway with a key of your DID, then manage your projects' keys
+ * through it (session-action.ts, loaded only when one runs).
  *
  *   login --gateway URL --did DID --key FILE   challenge → sign → session cookie kept in a 0600 file
  *   logout                                     POST /sign-out, the file removed

@@ -35,9 +35,10 @@ Every setting that weakens a default (egress allowances, NODE_EXTRA_CA_CERTS, tr
 an open delegation registry, budgets raised above their defaults) is announced at start as
 "svc: relaxation: …" and listed by GET /health under "relaxations".
 
-The cookie gateway (--gateway-port; README "Owner accounts and the cookie gateway") needs the
-commercial mode (SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN = the gateway's own
-origin) and a loopback --gateway-host; otherwise svc serve refuses to start (exit 2) and says why.
+The cookie gateway (--gateway-port; "Owner accounts and the cookie gateway" in docs/daemon.md
+of the svc repository) needs the commercial mode (SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on,
+SVC_COMMERCIAL_ORIGIN = the gateway's own origin) and a loopback --gateway-host; otherwise svc
+serve refuses to start (exit 2) and says why.
 
 SIGTERM and SIGINT drain requests in flight, then close the database.
 

@@ -1,6 +1,6 @@
 /**
  * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: the verification core as
- * CI gates. Each prints a report (or exactly the SPEC result with --json) and exits by the
+ * CI gates. Each prints a report (or exactly the documented result with --json) and exits by the
  * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
  * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file, and a
  * --policy that holds no valid policy: INVALID_OPTIONS).
