@@ -106,7 +106,11 @@ export async function run(): Promise<BenchRow[]> {
     await figures('127.0.0.4'); // warm-up (JIT, the cached verdict), untimed
     const quiet = await figures('127.0.0.2');
 
-    flooder = spawn(process.execPath, ['--input-type=module', '-e', FLOOD, String(port), String(CONNECTIONS)], { cwd: root, env: plainEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    flooder = spawn(process.execPath, ['--input-type=module', '-e', FLOOD, String(port), String(CONNECTIONS)], {
+      cwd: root,
+      env: plainEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let last = { sent: 0, answered: 0, limited: 0 };
     flooder.stderr!.setEncoding('utf8');
     flooder.stderr!.on('data', (chunk: string) => {

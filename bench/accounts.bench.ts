@@ -56,7 +56,14 @@ export async function run(): Promise<BenchRow[]> {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-accounts-'));
   const db = path.join(dir, 'svc.db');
-  const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ADMIN_TOKEN: TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: 'http://127.0.0.1:8081', SVC_ACCESS_LOG: 'off' };
+  const env = {
+    ...plainEnv(),
+    SVC_RATE_LIMIT_PER_MIN: '1000000',
+    SVC_ADMIN_TOKEN: TOKEN,
+    SVC_COMMERCIAL: 'on',
+    SVC_COMMERCIAL_ORIGIN: 'http://127.0.0.1:8081',
+    SVC_ACCESS_LOG: 'off',
+  };
   const daemon = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   try {
     const svcUrl = await serverStarted(daemon);
@@ -96,7 +103,9 @@ export async function run(): Promise<BenchRow[]> {
     if (failures > 0) throw new Error(`${failures} requests failed or were not 2xx under load`);
     // The usage counter holds the keyed requests (flushed within a second; read through the operator route).
     await new Promise((r) => setTimeout(r, 1_500));
-    const usage = (await (await fetch(`${svcUrl}/v1/commercial/projects/${project.id}/usage`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { usage: Array<{ count: number }> };
+    const usage = (await (await fetch(`${svcUrl}/v1/commercial/projects/${project.id}/usage`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
+      usage: Array<{ count: number }>;
+    };
     const counted = usage.usage.reduce((n, u) => n + u.count, 0);
     const note = `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, SQLite file; ${counted} keyed requests counted (≈${Math.round(keyedRequests)} sent)`;
     return [

@@ -53,7 +53,8 @@ interface Prepared {
 function didKeyPublicKey(vm: string): KeyObject {
   const multikey = vm.split('#')[1]!;
   const bytes = base58Decode(multikey.slice(1))!;
-  if (bytes[0] === 0xed) return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(bytes.subarray(2)).toString('base64url') }, format: 'jwk' });
+  if (bytes[0] === 0xed)
+    return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(bytes.subarray(2)).toString('base64url') }, format: 'jwk' });
   // 0x1200 (p256-pub) is the varint 0x80 0x24; SPKI of a compressed point.
   const spki = Buffer.concat([Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'), bytes.subarray(2)]);
   return createPublicKey({ key: spki, format: 'der', type: 'spki' });
@@ -117,7 +118,16 @@ async function againstLimit<T>(
     ],
     SAMPLING,
   );
-  return { operation, unit: 'ops/s', svc: median(svc!), peer: limitName, peerValue: median(raw!), goal: { op: '>=', ratio: 0.8 }, status: 'ok', samples: { svc: svc!, peer: raw! } };
+  return {
+    operation,
+    unit: 'ops/s',
+    svc: median(svc!),
+    peer: limitName,
+    peerValue: median(raw!),
+    goal: { op: '>=', ratio: 0.8 },
+    status: 'ok',
+    samples: { svc: svc!, peer: raw! },
+  };
 }
 
 const credentialId = (k: number) => `urn:uuid:00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
@@ -228,7 +238,15 @@ export async function run(): Promise<BenchRow[]> {
   ];
   for (const [alg, form, operation] of jwtRows) {
     const pool = await jwtPool(alg, form);
-    rows.push(await againstLimit(operation, `raw limit: node:crypto ${alg === 'EdDSA' ? 'Ed25519' : 'ECDSA P-256'} verify of the signing input`, pool, (item) => item.jwt, rawVerifyJwt));
+    rows.push(
+      await againstLimit(
+        operation,
+        `raw limit: node:crypto ${alg === 'EdDSA' ? 'Ed25519' : 'ECDSA P-256'} verify of the signing input`,
+        pool,
+        (item) => item.jwt,
+        rawVerifyJwt,
+      ),
+    );
   }
   return rows;
 }

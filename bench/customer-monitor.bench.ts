@@ -39,7 +39,14 @@ interface Engine {
 /** Inserts `count` events for the watch in statements of 500 rows; returns their ids ascending. */
 async function seedEvents(run: (statement: string) => Promise<Array<{ id: number }>>, watchId: number, did: string, count: number): Promise<number[]> {
   const ids: number[] = [];
-  const data = JSON.stringify({ fromHash: 'a'.repeat(64), toHash: 'b'.repeat(64), domainBinding: null, diff: { summary: 'One key was replaced.', changedMembers: ['verificationMethod'] }, headline: 'Resolved.', problem: null });
+  const data = JSON.stringify({
+    fromHash: 'a'.repeat(64),
+    toHash: 'b'.repeat(64),
+    domainBinding: null,
+    diff: { summary: 'One key was replaced.', changedMembers: ['verificationMethod'] },
+    headline: 'Resolved.',
+    problem: null,
+  });
   for (let done = 0; done < count; done += 500) {
     const values: string[] = [];
     for (let i = done; i < Math.min(count, done + 500); i++) {
@@ -47,7 +54,9 @@ async function seedEvents(run: (statement: string) => Promise<Array<{ id: number
       const at = new Date(Date.now() - 29 * 86_400_000 + Math.floor((i * 29 * 86_400_000) / count)).toISOString().replace(/\.\d{3}Z$/, 'Z');
       values.push(`(${watchId}, '${did}', 'identity.document.changed', '${data}', '${at}', 'PENDING')`);
     }
-    const rows = await run(`INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status) VALUES ${values.join(', ')} RETURNING id`);
+    const rows = await run(
+      `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status) VALUES ${values.join(', ')} RETURNING id`,
+    );
     ids.push(...rows.map((r) => Number(r.id)));
   }
   return ids.sort((a, b) => a - b);
@@ -84,7 +93,11 @@ async function prepare(name: string, target: string, run: (statement: string) =>
 async function timePage(e: Engine, snapshot: number, depth: number): Promise<number> {
   const before = depth === 0 ? undefined : e.ids[e.ids.length - depth];
   const t0 = nowNs();
-  const page = await e.db.customerMonitor.eventPage(OWNER, e.project, e.big, { limit: L.pageMax, snapshotEventId: snapshot, ...(before !== undefined ? { beforeEventId: before } : {}) });
+  const page = await e.db.customerMonitor.eventPage(OWNER, e.project, e.big, {
+    limit: L.pageMax,
+    snapshotEventId: snapshot,
+    ...(before !== undefined ? { beforeEventId: before } : {}),
+  });
   const ms = (nowNs() - t0) / 1e6;
   if (page.events.length !== Math.min(L.pageMax, e.ids.length - depth)) throw new Error(`${e.name}: a page of ${page.events.length} events at depth ${depth}`);
   return ms;
@@ -109,17 +122,27 @@ export async function run(): Promise<BenchRow[]> {
     // SQLite: the statements through a second connection on the same file.
     const { default: Sqlite } = await import('better-sqlite3');
     const seedDb = new Sqlite(file);
-    const sqlite = await prepare('SQLite', file, async (s) => seedDb.prepare(s).all() as Array<{ id: number }>, async () => void seedDb.close());
+    const sqlite = await prepare(
+      'SQLite',
+      file,
+      async (s) => seedDb.prepare(s).all() as Array<{ id: number }>,
+      async () => void seedDb.close(),
+    );
     engines.push(sqlite);
     let postgres: Engine | null = null;
     try {
       const database = await createDatabase(serverUrl, 'svc_bench_customer');
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
-      postgres = await prepare('PostgreSQL', database.url, async (s) => (await client.query<{ id: number }>(s)).rows, async () => {
-        await client.end();
-        await database.drop();
-      });
+      postgres = await prepare(
+        'PostgreSQL',
+        database.url,
+        async (s) => (await client.query<{ id: number }>(s)).rows,
+        async () => {
+          await client.end();
+          await database.drop();
+        },
+      );
       engines.push(postgres);
     } catch (err) {
       process.stderr.write(`bench: customer-monitor: PostgreSQL unavailable (${err instanceof Error ? err.message : String(err)}); SQLite only\n`);
@@ -150,8 +173,26 @@ export async function run(): Promise<BenchRow[]> {
     const figure = (values: number[], f: (v: number[]) => number) => (values.length === 0 ? null : f(values));
     const note = `a watch with ${EVENTS} events in its window, pages of ${L.pageMax} at random depths of one snapshot (${PAGES} each, interleaved); the store call the route makes, ownership check included`;
     return [
-      { operation: 'customer monitor: event-page of 100 (10,000 events), p50, SQLite (peer: PostgreSQL)', unit: 'ms', svc: median(s), peer: 'PostgreSQL, same pages', peerValue: figure(p, median), goal: null, status: 'ok', note },
-      { operation: 'customer monitor: event-page of 100 (10,000 events), p95, SQLite (peer: PostgreSQL)', unit: 'ms', svc: percentile(s, 0.95), peer: 'PostgreSQL, same pages', peerValue: figure(p, (v) => percentile(v, 0.95)), goal: null, status: 'ok', note },
+      {
+        operation: 'customer monitor: event-page of 100 (10,000 events), p50, SQLite (peer: PostgreSQL)',
+        unit: 'ms',
+        svc: median(s),
+        peer: 'PostgreSQL, same pages',
+        peerValue: figure(p, median),
+        goal: null,
+        status: 'ok',
+        note,
+      },
+      {
+        operation: 'customer monitor: event-page of 100 (10,000 events), p95, SQLite (peer: PostgreSQL)',
+        unit: 'ms',
+        svc: percentile(s, 0.95),
+        peer: 'PostgreSQL, same pages',
+        peerValue: figure(p, (v) => percentile(v, 0.95)),
+        goal: null,
+        status: 'ok',
+        note,
+      },
       {
         operation: 'customer monitor: report of 1,000 events (one snapshot + JSON), SQLite (peer: PostgreSQL)',
         unit: 'ms',

@@ -62,7 +62,9 @@ async function load(url: string): Promise<{ rps: number; non2xx: number }> {
  */
 async function serialisation(): Promise<{ schema: number; plain: number; bytes: number }> {
   const { serializerCompiler } = schemaCompilers(ALL_SCHEMAS);
-  const withSchema = serializerCompiler({ schema: Type.Ref('EnrichedResolution'), method: 'GET', url: '/v1/resolve/*', httpStatus: '200' }) as (data: unknown) => string;
+  const withSchema = serializerCompiler({ schema: Type.Ref('EnrichedResolution'), method: 'GET', url: '/v1/resolve/*', httpStatus: '200' }) as (
+    data: unknown,
+  ) => string;
   const result = await resolve(DID, createRuntime());
   const a = withSchema(result);
   const b = JSON.stringify(result);
@@ -143,7 +145,11 @@ export async function run(): Promise<BenchRow[]> {
     const bytes = Buffer.byteLength(JSON.stringify(body));
     const serialised = await serialisation();
     return [
-      ...rows(median(svcRps), median(bareRps), `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s; svc answers ${bytes} bytes of JSON with budgets, CORS and security headers, the bare route 90 bytes`),
+      ...rows(
+        median(svcRps),
+        median(bareRps),
+        `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s; svc answers ${bytes} bytes of JSON with budgets, CORS and security headers, the bare route 90 bytes`,
+      ),
       {
         operation: 'daemon: GET /v1/resolve/<did:key> (cached, full result), autocannon',
         unit: 'ops/s',

@@ -137,7 +137,7 @@ export async function run(): Promise<BenchRow[]> {
     peerValue: median(peerWarm!),
     goal: null,
     status: 'ok',
-    note: 'Informational: both sides cached. did-resolver\'s cache returns the same stored object; so does svc (a deep-frozen entry, looked up before parsing).',
+    note: "Informational: both sides cached. did-resolver's cache returns the same stored object; so does svc (a deep-frozen entry, looked up before parsing).",
     samples: { svc: svcCached!, peer: peerWarm! },
   });
   return rows;

@@ -217,7 +217,6 @@ function checkPeer(did: string, r: DIDResolutionResult): void {
   if (r.didDocument.id !== did) throw new Error(`peer returned a document for ${r.didDocument.id}, not ${did}`);
 }
 
-
 /** Completed operations (and their rate per second) with `concurrency` calls in flight for about `ms`. */
 async function inFlight(op: () => Promise<void>, concurrency: number, ms: number): Promise<{ done: number; perSecond: number }> {
   const start = performance.now();
@@ -272,16 +271,36 @@ async function measure(pki: PkiFiles): Promise<BenchRow[]> {
     const plainStages = new StageTimes();
     const boundStages = new StageTimes();
     const sides = {
-      svcPlain: side('svc, no configuration', plain.server, () => resolve(plainDid, plainRuntime, { noCache: true }), (r) => {
-        checkSvc(plainDid, 'NOT_CONFIGURED', r);
-        if (timedRound) plainStages.record(r);
-      }),
-      peerPlain: side('peer', plain.server, () => peer.resolve(plainDid), (r) => checkPeer(plainDid, r)),
-      svcBound: side('svc, verified binding', bound.server, () => resolve(boundDid, boundRuntime, { noCache: true }), (r) => {
-        checkSvc(boundDid, 'VERIFIED', r);
-        if (timedRound) boundStages.record(r);
-      }),
-      peerBound: side('peer', bound.server, () => peer.resolve(boundDid), (r) => checkPeer(boundDid, r)),
+      svcPlain: side(
+        'svc, no configuration',
+        plain.server,
+        () => resolve(plainDid, plainRuntime, { noCache: true }),
+        (r) => {
+          checkSvc(plainDid, 'NOT_CONFIGURED', r);
+          if (timedRound) plainStages.record(r);
+        },
+      ),
+      peerPlain: side(
+        'peer',
+        plain.server,
+        () => peer.resolve(plainDid),
+        (r) => checkPeer(plainDid, r),
+      ),
+      svcBound: side(
+        'svc, verified binding',
+        bound.server,
+        () => resolve(boundDid, boundRuntime, { noCache: true }),
+        (r) => {
+          checkSvc(boundDid, 'VERIFIED', r);
+          if (timedRound) boundStages.record(r);
+        },
+      ),
+      peerBound: side(
+        'peer',
+        bound.server,
+        () => peer.resolve(boundDid),
+        (r) => checkPeer(boundDid, r),
+      ),
       // node-fetch reads https.globalAgent per request: swap in an agent without keep-alive or
       // TLS session cache for this side's calls only (calls are sequential here).
       peerFresh: side(
@@ -343,7 +362,8 @@ async function measure(pki: PkiFiles): Promise<BenchRow[]> {
       '(kept ~2 s for reuse only after a fresh lookup pins the same address again), TLS evidence (chain anchor, SAN, expiry, protocol) read from the socket that carried the answer, ' +
       'per-phase time limits and a 512 KiB streamed size cap, strict UTF-8/JSON (duplicate members rejected), every key validated on its curve, ' +
       'seven evidence dimensions and a stage trace; and the DID configuration fetched beside the document (2 HTTPS fetches in parallel)';
-    const peerDoes = 'The peer: one GET through node-fetch, JSON.parse, id comparison; no egress check, no TLS evidence, no size or time cap, no key validation, no configuration fetch';
+    const peerDoes =
+      'The peer: one GET through node-fetch, JSON.parse, id comparison; no egress check, no TLS evidence, no size or time cap, no key validation, no configuration fetch';
 
     const rows: BenchRow[] = [
       {

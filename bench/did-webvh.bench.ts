@@ -120,7 +120,6 @@ function checkSvc(r: SvcResult, entries: number, expected: string): SvcResult {
   return r;
 }
 
-
 async function time(op: () => unknown): Promise<number> {
   const start = performance.now();
   await op();
@@ -147,7 +146,10 @@ export async function run(): Promise<BenchRow[]> {
   if (resumed.reusedEntries !== ENTRIES) throw new Error(`svc reused ${resumed.reusedEntries} entries of its verified prefix, not ${ENTRIES}`);
 
   const sides = {
-    svcFull: { ms: [] as number[], op: async () => checkSvc(await verifyWebvhLog(fx.did, fx.text, { witnessText: fx.witnessText, now }), ENTRIES, fx.lastVersionId) },
+    svcFull: {
+      ms: [] as number[],
+      op: async () => checkSvc(await verifyWebvhLog(fx.did, fx.text, { witnessText: fx.witnessText, now }), ENTRIES, fx.lastVersionId),
+    },
     peerFull: { ms: [] as number[], op: () => peerResolve(fx.text, fx.witnessText, fx.lastVersionId) },
     svcResume: {
       ms: [] as number[],

@@ -78,7 +78,8 @@ async function latencies(url: string): Promise<Map<string, { p50: number; p95: n
       const res = await fetch(target);
       const body = (await res.json()) as { entries?: unknown[] };
       const ms = performance.now() - t0;
-      if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0)
+        throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
       return ms;
     };
     for (let i = 0; i < 20; i++) await once();
@@ -124,7 +125,8 @@ export async function run(): Promise<BenchRow[]> {
           const client = new pg.Client({ connectionString: database.url });
           await client.connect();
           try {
-            for (const sql of seedSql(`SELECT generate_series(1, ${ENTRIES}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`)) await client.query(sql);
+            for (const sql of seedSql(`SELECT generate_series(1, ${ENTRIES}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`))
+              await client.query(sql);
             await client.query('ANALYZE');
           } finally {
             await client.end();

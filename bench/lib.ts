@@ -271,18 +271,15 @@ export function renderTable(rows: readonly BenchRow[]): string {
     formatMet(row),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((r) => [...r[c]!].length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, c) => cell + ' '.repeat(widths[c]! - [...cell].length)).join(' | ')} |`;
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, c) => cell + ' '.repeat(widths[c]! - [...cell].length)).join(' | ')} |`;
   const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
-  const notes = rows
-    .map((row, i) => (row.note ? `  [${i + 1}] ${row.note}` : null))
-    .filter((n): n is string => n !== null);
+  const notes = rows.map((row, i) => (row.note ? `  [${i + 1}] ${row.note}` : null)).filter((n): n is string => n !== null);
   return [
     line(header),
     rule,
     ...body.map(line),
     '',
-    'ratio = svc ÷ peer in the row\'s unit; ↑ higher is better (ops/s), ↓ lower is better (ms, µs, MB). Figures are medians and machine-dependent.',
+    "ratio = svc ÷ peer in the row's unit; ↑ higher is better (ops/s), ↓ lower is better (ms, µs, MB). Figures are medians and machine-dependent.",
     ...(notes.length ? ['', 'notes:', ...notes] : []),
   ].join('\n');
 }

@@ -113,7 +113,10 @@ async function scalingRows(): Promise<BenchRow[]> {
       if (i >= SIGNAL_WARMUP) signals[n]!.push(ms);
     }
   }
-  const servers = { odd: await startSdk2Server({ tools: manyTools(500, ODD_PREFIX), responseMode: 'json' }), plain: await startSdk2Server({ tools: manyTools(500), responseMode: 'json' }) };
+  const servers = {
+    odd: await startSdk2Server({ tools: manyTools(500, ODD_PREFIX), responseMode: 'json' }),
+    plain: await startSdk2Server({ tools: manyTools(500), responseMode: 'json' }),
+  };
   const runtimes = { odd: servers.odd.host.runtime(), plain: servers.plain.host.runtime() };
   const inspect: Record<'odd' | 'plain', number[]> = { odd: [], plain: [] };
   try {
@@ -202,7 +205,8 @@ async function svcVsSdk(
     t = performance.now();
     const reference = await sdkSide();
     const b = performance.now() - t;
-    if (reference.lists.tools.sdk.length !== result.tools.length) throw new Error(`${operation}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
+    if (reference.lists.tools.sdk.length !== result.tools.length)
+      throw new Error(`${operation}: svc listed ${result.tools.length} tools, the SDK client ${reference.lists.tools.sdk.length}`);
     if (i >= INTEROP_WARMUP) {
       svcMs.push(a);
       sdkMs.push(b);
@@ -304,7 +308,11 @@ function svcCounts(result: Awaited<ReturnType<typeof inspectMcp>>): Record<Inven
 function manyPrompts(n: number): Array<Record<string, unknown>> {
   return Array.from({ length: n }, (_, i) => {
     const number = String(i + 1).padStart(4, '0');
-    return { name: `prompt_${number}`, description: `Prompt ${number} of the catalogue.`, arguments: [{ name: 'topic', description: 'What to write about', required: true }] };
+    return {
+      name: `prompt_${number}`,
+      description: `Prompt ${number} of the catalogue.`,
+      arguments: [{ name: 'topic', description: 'What to write about', required: true }],
+    };
   });
 }
 
@@ -381,19 +389,37 @@ async function largeReplyRows(): Promise<BenchRow[]> {
   const cli = path.join(repoRoot, 'dist/cli.js');
   const replyBytes = 2 * 1024 * 1024 - 4096;
   if (!existsSync(cli)) {
-    return [{ operation: 'a 2 MiB tools/list answer: peak RSS', unit: 'MB', svc: null, peer: 'SDK client process', peerValue: null, goal: null, status: 'not built', note: 'dist/cli.js is missing (npm run build)' }];
+    return [
+      {
+        operation: 'a 2 MiB tools/list answer: peak RSS',
+        unit: 'MB',
+        svc: null,
+        peer: 'SDK client process',
+        peerValue: null,
+        goal: null,
+        status: 'not built',
+        note: 'dist/cli.js is missing (npm run build)',
+      },
+    ];
   }
   const host = await startPlainHost();
   // The same server with a reply of a few hundred bytes: what each process needs anyway.
-  const servers = { large: await startOversizedServer({ host, path: '/large', replyBytes }), small: await startOversizedServer({ host, path: '/small', replyBytes: 0 }) };
-  const samples = { large: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] }, small: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] } };
+  const servers = {
+    large: await startOversizedServer({ host, path: '/large', replyBytes }),
+    small: await startOversizedServer({ host, path: '/small', replyBytes: 0 }),
+  };
+  const samples = {
+    large: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] },
+    small: { svcRss: [] as number[], sdkRss: [] as number[], svcBytes: [] as number[], sdkBytes: [] as number[] },
+  };
   try {
     for (let i = 0; i < LARGE_REPLY_RUNS; i++) {
       for (const size of ['large', 'small'] as const) {
         const url = servers[size].url.replace('//localhost:', '//127.0.0.1:');
         const a = await measuredChild([path.join(repoRoot, 'bin/svc.js'), 'inspect-mcp', url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store']);
         const result = JSON.parse(a.stdout) as { status: string; complete: boolean; tools: unknown[]; transcript: Array<{ bytes: number }> };
-        if (result.status !== 'INSPECTED' || !result.complete || result.tools.length !== 1) throw new Error(`svc on the ${size} reply: ${a.stdout.slice(0, 300)}`);
+        if (result.status !== 'INSPECTED' || !result.complete || result.tools.length !== 1)
+          throw new Error(`svc on the ${size} reply: ${a.stdout.slice(0, 300)}`);
         samples[size].svcRss.push(a.rssMb);
         samples[size].svcBytes.push(result.transcript.reduce((sum, e) => sum + e.bytes, 0) / 1024);
         const b = await measuredChild([path.join(repoRoot, 'bench/support/sdk-client-list.mjs'), url]);

@@ -48,11 +48,29 @@ async function passes(target: string, age: () => Promise<void>): Promise<Passes>
   const runtime = createRuntime({});
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const limits = { ...DEFAULT_LIMITS, maxConcurrency: 1_000, maxConcurrencyPerClient: 1_000 };
-  const ctx: ServerContext = { runtime, storage, profile: 'direct', limits, capacity: new Capacity(1_000, 1_000), startedAt: new Date(), draining: false, active: 0 };
+  const ctx: ServerContext = {
+    runtime,
+    storage,
+    profile: 'direct',
+    limits,
+    capacity: new Capacity(1_000, 1_000),
+    startedAt: new Date(),
+    draining: false,
+    active: 0,
+  };
   try {
     const dids = await ed25519DidKeys(WATCHES);
     for (const did of dids) {
-      const added = await storage.store.watches.add({ did, webhookUrl: 'https://hooks.example/svc', secret: 'whsec_bench', intervalSeconds: 60, createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }, WATCHES);
+      const added = await storage.store.watches.add(
+        {
+          did,
+          webhookUrl: 'https://hooks.example/svc',
+          secret: 'whsec_bench',
+          intervalSeconds: 60,
+          createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+        WATCHES,
+      );
       if (added === 'full') throw new Error('the watch limit was reached');
     }
     const poller = new MonitorPoller(ctx);
@@ -93,8 +111,26 @@ async function deliveries(target: string, insertEvents: (watchId: number, count:
     if (!store) throw new Error(`the database could not be opened: ${storage.error}`);
     const runtime = testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem] });
     Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
-    const ctx: ServerContext = { runtime, storage, profile: 'direct', limits: DEFAULT_LIMITS, capacity: new Capacity(64, 64), startedAt: new Date(), draining: false, active: 0 };
-    const watch = await store.watches.add({ did: 'did:web:bench.example', webhookUrl: `https://127.0.0.1:${receiver.port}/hook`, secret: 'whsec_YmVuY2g=', intervalSeconds: 3600, createdAt: '2026-11-27T00:00:00Z' }, 10);
+    const ctx: ServerContext = {
+      runtime,
+      storage,
+      profile: 'direct',
+      limits: DEFAULT_LIMITS,
+      capacity: new Capacity(64, 64),
+      startedAt: new Date(),
+      draining: false,
+      active: 0,
+    };
+    const watch = await store.watches.add(
+      {
+        did: 'did:web:bench.example',
+        webhookUrl: `https://127.0.0.1:${receiver.port}/hook`,
+        secret: 'whsec_YmVuY2g=',
+        intervalSeconds: 3600,
+        createdAt: '2026-11-27T00:00:00Z',
+      },
+      10,
+    );
     if (watch === 'full') throw new Error('no room for the watch');
     await insertEvents(watch.id, EVENTS_DELIVERED);
     const t0 = performance.now();
@@ -110,7 +146,10 @@ async function deliveries(target: string, insertEvents: (watchId: number, count:
 
 /** SQL that inserts `count` PENDING events of the watch (a recursive series on SQLite, generate_series on PostgreSQL). */
 function eventsSql(engine: 'sqlite' | 'postgres', watchId: number, count: number, status = 'PENDING'): string {
-  const series = engine === 'sqlite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count}) SELECT i FROM n` : `SELECT generate_series(1, ${count}) AS i`;
+  const series =
+    engine === 'sqlite'
+      ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count}) SELECT i FROM n`
+      : `SELECT generate_series(1, ${count}) AS i`;
   return `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status)
     SELECT ${watchId}, 'did:web:bench.example', 'identity.document.changed', '{"fromHash":null,"toHash":null,"domainBinding":null,"diff":null,"headline":"bench","problem":null}', '2026-11-27T00:00:00Z', '${status}'
     FROM (${series}) AS s`;
@@ -121,7 +160,16 @@ async function rssWithEvents(dir: string): Promise<number> {
   const file = path.join(dir, 'rss.db');
   const storage = new StorageSlot(file, false);
   await storage.open();
-  const watch = await storage.store!.watches.add({ did: 'did:web:bench.example', webhookUrl: 'https://hooks.example/svc', secret: 'whsec_YmVuY2g=', intervalSeconds: 3600, createdAt: '2026-11-27T00:00:00Z' }, 10);
+  const watch = await storage.store!.watches.add(
+    {
+      did: 'did:web:bench.example',
+      webhookUrl: 'https://hooks.example/svc',
+      secret: 'whsec_YmVuY2g=',
+      intervalSeconds: 3600,
+      createdAt: '2026-11-27T00:00:00Z',
+    },
+    10,
+  );
   await storage.close();
   if (watch === 'full') throw new Error('no room for the watch');
   const db = new Database(file);
@@ -183,7 +231,9 @@ export async function run(): Promise<BenchRow[]> {
       peerValue: sqlite[key],
       goal: null,
       status: postgres ? 'ok' : 'error',
-      note: note || `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL`,
+      note:
+        note ||
+        `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL`,
     });
     const sqliteDeliveries = await deliveries(path.join(dir, 'deliveries.db'), async (watchId, count) => {
       const db = new Database(path.join(dir, 'deliveries.db'));

@@ -132,7 +132,16 @@ async function verifyToolLatency(daemon: Daemon, agent: string): Promise<number[
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const unmeasured = (note: string, status: BenchRow['status']): BenchRow[] => [
-    { operation: 'PostgreSQL: uncached did:key resolution, 2 daemons vs 1 (autocannon)', unit: 'ops/s', svc: null, peer: '1 daemon on PostgreSQL', peerValue: null, goal: { op: '>=', ratio: 1.6 }, status, note },
+    {
+      operation: 'PostgreSQL: uncached did:key resolution, 2 daemons vs 1 (autocannon)',
+      unit: 'ops/s',
+      svc: null,
+      peer: '1 daemon on PostgreSQL',
+      peerValue: null,
+      goal: { op: '>=', ratio: 1.6 },
+      status,
+      note,
+    },
   ];
   if (!existsSync(cli)) return unmeasured('run `npm run build` first', 'not built');
   let database: Awaited<ReturnType<typeof createDatabase>>;
@@ -157,7 +166,14 @@ export async function run(): Promise<BenchRow[]> {
     await load([sqlite], cached);
     await load([pgA, pgB], cached);
     await load([pgA], fresh); // warm-up (JIT, connection pools)
-    const samples = { sqliteCached: [] as number[], oneCached: [] as number[], twoCached: [] as number[], sqliteFresh: [] as number[], oneFresh: [] as number[], twoFresh: [] as number[] };
+    const samples = {
+      sqliteCached: [] as number[],
+      oneCached: [] as number[],
+      twoCached: [] as number[],
+      sqliteFresh: [] as number[],
+      oneFresh: [] as number[],
+      twoFresh: [] as number[],
+    };
     const busy = { one: [] as number[], two: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       samples.sqliteCached.push(await load([sqlite], cached));
@@ -216,7 +232,10 @@ export async function run(): Promise<BenchRow[]> {
     try {
       const sqliteMs = await appends(file);
       const pgMs = await appends(shared);
-      for (const [label, p] of [['p50', 0.5], ['p95', 0.95]] as const) {
+      for (const [label, p] of [
+        ['p50', 0.5],
+        ['p95', 0.95],
+      ] as const) {
         rows.push({
           operation: `PostgreSQL: history append ${label} (one new observation row)`,
           unit: 'ms',
@@ -238,7 +257,11 @@ export async function run(): Promise<BenchRow[]> {
     const now = Math.floor(Date.now() / 1000);
     const chain = [await mintReceipt(didKeyPrincipal(), agent, { cap: ['search'], nbf: now - 60, exp: now + 3600 })];
     for (const daemon of [sqlite, pgA]) {
-      const answer = await fetch(`${daemon.url}/v1/agents/verify-delegation`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain, register: true }) });
+      const answer = await fetch(`${daemon.url}/v1/agents/verify-delegation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain, register: true }),
+      });
       if (((await answer.json()) as { registered?: boolean }).registered !== true) throw new Error('the chain was not registered');
     }
     const sqliteTool = await verifyToolLatency(sqlite, agent.did);

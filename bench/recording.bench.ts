@@ -64,7 +64,18 @@ function rowsIn(file: string): number {
 export async function run(): Promise<BenchRow[]> {
   const operation = 'daemon: uncached did:key resolution, recorded (SQLite file), group commit vs one transaction each';
   if (!existsSync(cli)) {
-    return [{ operation, unit: 'ops/s', svc: null, peer: 'SVC_RECORD_BATCH=1', peerValue: null, goal: null, status: 'not built', note: 'dist/cli.js is missing: run `npm run build` (npm run bench does).' }];
+    return [
+      {
+        operation,
+        unit: 'ops/s',
+        svc: null,
+        peer: 'SVC_RECORD_BATCH=1',
+        peerValue: null,
+        goal: null,
+        status: 'not built',
+        note: 'dist/cli.js is missing: run `npm run build` (npm run bench does).',
+      },
+    ];
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-rec-'));
   const daemons: Daemon[] = [];
@@ -81,7 +92,15 @@ export async function run(): Promise<BenchRow[]> {
     const answered = { grouped: (await load(grouped, fresh)).total, single: (await load(single, fresh)).total };
     const samples = { grouped: [] as number[], single: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, daemon] of (round % 2 === 0 ? [['grouped', grouped], ['single', single]] : [['single', single], ['grouped', grouped]]) as ['grouped' | 'single', Daemon][]) {
+      for (const [name, daemon] of (round % 2 === 0
+        ? [
+            ['grouped', grouped],
+            ['single', single],
+          ]
+        : [
+            ['single', single],
+            ['grouped', grouped],
+          ]) as ['grouped' | 'single', Daemon][]) {
         const { rps, total } = await load(daemon, fresh);
         samples[name].push(rps);
         answered[name] += total;

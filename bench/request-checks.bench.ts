@@ -45,7 +45,11 @@ export async function run(): Promise<BenchRow[]> {
   const baselineBin = process.env['SVC_BENCH_BASELINE'];
   const cases: Array<{ name: string; env: Record<string, string>; headers: Record<string, string> }> = [
     { name: 'direct', env: {}, headers: {} },
-    { name: 'through a trusted proxy, X-Forwarded-For on every request', env: { SVC_TRUST_PROXY: '127.0.0.1' }, headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.9' } },
+    {
+      name: 'through a trusted proxy, X-Forwarded-For on every request',
+      env: { SVC_TRUST_PROXY: '127.0.0.1' },
+      headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.9' },
+    },
   ];
   const row = (name: string, svc: number | null, peerValue: number | null, note: string): BenchRow => ({
     operation: `daemon: GET /v1/fast-verify/did/<did:key> (cached), ${name}, autocannon`,
@@ -86,7 +90,14 @@ export async function run(): Promise<BenchRow[]> {
         }
       }
       if (bad > 0) throw new Error(`${bad} requests failed or were not 2xx under load`);
-      rows.push(row(c.name, median(mineRps), baseRps.length > 0 ? median(baseRps) : null, `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each; both daemons --memory, access log off`));
+      rows.push(
+        row(
+          c.name,
+          median(mineRps),
+          baseRps.length > 0 ? median(baseRps) : null,
+          `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each; both daemons --memory, access log off`,
+        ),
+      );
     } finally {
       mine.kill('SIGTERM');
       base?.kill('SIGTERM');

@@ -38,7 +38,11 @@ const CLAIMS = ['given_name', 'family_name', 'birthdate', 'nationality', 'email'
 
 const sha256 = (data: string | ArrayBuffer, alg: string): Uint8Array => {
   if (alg !== 'sha-256') throw new Error(`unexpected hash ${alg}`);
-  return new Uint8Array(createHash('sha256').update(typeof data === 'string' ? data : Buffer.from(data)).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(typeof data === 'string' ? data : Buffer.from(data))
+      .digest(),
+  );
 };
 
 const edSigner = (key: KeyObject) => (data: string) => sign(null, Buffer.from(data), key).toString('base64url');
@@ -128,7 +132,8 @@ export async function run(): Promise<BenchRow[]> {
   for (const item of items) {
     const result = await verifyCredential(item.presentation, options);
     if (result.status !== 'VALID') throw new Error(`svc: ${result.status}: ${result.headline}`);
-    if (result.disclosures?.disclosed.length !== CLAIMS.length || result.disclosures.keyBinding === null) throw new Error('svc: not every disclosure, or no key binding, reported');
+    if (result.disclosures?.disclosed.length !== CLAIMS.length || result.disclosures.keyBinding === null)
+      throw new Error('svc: not every disclosure, or no key binding, reported');
     const verified = await item.peer.verify(item.presentation, PEER_OPTIONS);
     if (verified.kb === undefined || verified.payload['email'] === undefined) throw new Error('peer: the KB-JWT was not checked, or a claim is missing');
     if (!rawLimit(item)) throw new Error('raw limit: a presentation did not verify');
@@ -136,7 +141,13 @@ export async function run(): Promise<BenchRow[]> {
   // The peer must check the KB-JWT signature: a presentation whose KB-JWT signature is another one's is refused.
   const [a, b] = [items[0]!.presentation, items[1]!.presentation];
   const swapped = `${a.slice(0, a.lastIndexOf('.'))}${b.slice(b.lastIndexOf('.'))}`;
-  if (await items[0]!.peer.verify(swapped, PEER_OPTIONS).then(() => true, () => false)) throw new Error('peer: a KB-JWT with a wrong signature verified');
+  if (
+    await items[0]!.peer.verify(swapped, PEER_OPTIONS).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error('peer: a KB-JWT with a wrong signature verified');
   if ((await verifyCredential(swapped, options)).status === 'VALID') throw new Error('svc: a KB-JWT with a wrong signature verified');
 
   const n = items.length;

@@ -65,7 +65,12 @@ async function inProcess(): Promise<{ fresh: number[]; kept: number[]; json: num
   const runtime = createRuntime(plainEnv());
   await resolve(DID, runtime);
   const result = await resolve(DID, runtime); // the cached, frozen result
-  const serialize = schemaCompilers(ALL_SCHEMAS).serializerCompiler({ schema: Type.Ref('EnrichedResolution'), method: 'GET', url: '/v1/resolve/*', httpStatus: '200' }) as (data: unknown) => string;
+  const serialize = schemaCompilers(ALL_SCHEMAS).serializerCompiler({
+    schema: Type.Ref('EnrichedResolution'),
+    method: 'GET',
+    url: '/v1/resolve/*',
+    httpStatus: '200',
+  }) as (data: unknown) => string;
   const timeMachine = { history: null, diff: null, selected: null, unavailable: 'not recorded' };
   const out = { fresh: [] as number[], kept: [] as number[], json: [] as number[] };
   const N = 300;
@@ -86,7 +91,9 @@ async function inProcess(): Promise<{ fresh: number[]; kept: number[]; json: num
 
 export async function run(): Promise<BenchRow[]> {
   if (!existsSync(built)) {
-    return [{ operation: 'web dossier', unit: 'ms', svc: null, peer: '—', peerValue: null, goal: null, status: 'not built', note: 'run `npm run build` first' }];
+    return [
+      { operation: 'web dossier', unit: 'ms', svc: null, peer: '—', peerValue: null, goal: null, status: 'not built', note: 'run `npm run build` first' },
+    ];
   }
   const { css, js, claim } = webAssets();
   const kb = (n: number) => n / 1024;

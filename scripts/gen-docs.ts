@@ -97,7 +97,11 @@ export class Anchors {
   readonly #seen = new Map<string, number>();
 
   add(heading: string): string {
-    const base = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = this.#seen.get(base) ?? 0;
     this.#seen.set(base, count + 1);
     return count === 0 ? base : `${base}-${count}`;
@@ -155,7 +159,12 @@ function codeBlock(lines: readonly string[]): string {
   const indent = Math.min(...lines.map((l) => /^ */.exec(l)![0].length));
   const body = lines.map((l) => l.slice(indent));
   const shell = body.every((l, i) => l.startsWith('$ ') || (i > 0 && body[i - 1]!.trimEnd().endsWith('\\')));
-  return shell ? fence('sh', body.map((l) => (l.startsWith('$ ') ? l.slice(2) : l))) : fence('text', body);
+  return shell
+    ? fence(
+        'sh',
+        body.map((l) => (l.startsWith('$ ') ? l.slice(2) : l)),
+      )
+    : fence('text', body);
 }
 
 /**
@@ -233,13 +242,29 @@ function commandSection(entry: CommandEntry, help: Help): string[] {
   const blocks = [`${'#'.repeat(entry.depth + 2)} ${entry.path}`, paragraph(sentenceOf(help.commandDescription(cmd))), fence('text', [help.commandUsage(cmd)])];
   if (cmd.aliases().length > 0) {
     const parent = entry.path.slice(0, entry.path.lastIndexOf(' '));
-    blocks.push(`Also written ${cmd.aliases().map((a) => code(`${parent} ${a}`, false)).join(', ')}.`);
+    blocks.push(
+      `Also written ${cmd
+        .aliases()
+        .map((a) => code(`${parent} ${a}`, false))
+        .join(', ')}.`,
+    );
   }
   if (cmd.registeredArguments.length > 0) {
-    blocks.push(table(['Argument', 'Description'], cmd.registeredArguments.map((a) => [code(argumentUsage(a)), cell(help.argumentDescription(a))])));
+    blocks.push(
+      table(
+        ['Argument', 'Description'],
+        cmd.registeredArguments.map((a) => [code(argumentUsage(a)), cell(help.argumentDescription(a))]),
+      ),
+    );
   }
   const options = documentedOptions(help, cmd);
-  if (options.length > 0) blocks.push(table(['Option', 'Description'], options.map((o) => [code(help.optionTerm(o)), cell(help.optionDescription(o))])));
+  if (options.length > 0)
+    blocks.push(
+      table(
+        ['Option', 'Description'],
+        options.map((o) => [code(help.optionTerm(o)), cell(help.optionDescription(o))]),
+      ),
+    );
   const subcommands = help.visibleCommands(cmd);
   if (subcommands.length > 0) {
     const link = (name: string) => `[${code(name, false)}](#${anchorOf(name)})`;
@@ -265,7 +290,10 @@ export function commandsPage(program: Command = docsProgram()): string {
       entries.map((e) => [`[${code(e.path)}](#${anchorOf(e.path)})`, cell(help.commandDescription(e.cmd))]),
     ),
     '## Global options',
-    table(['Option', 'Description'], help.visibleOptions(program).map((o) => [code(help.optionTerm(o)), cell(help.optionDescription(o))])),
+    table(
+      ['Option', 'Description'],
+      help.visibleOptions(program).map((o) => [code(help.optionTerm(o)), cell(help.optionDescription(o))]),
+    ),
     ...entries.flatMap((e) => commandSection(e, help)),
   ]);
 }
@@ -331,9 +359,7 @@ export function exitCodesPage(program: Command = docsProgram()): string {
     const text = exitStatusOf(e.cmd);
     if (text !== null) byText.set(text, [...(byText.get(text) ?? []), e.path]);
   }
-  const perCommand = [...byText].map(
-    ([text, paths]) => `- ${paths.map((p) => `[${code(p)}](commands.md#${anchorOf(p)})`).join(', ')}: ${inline(text)}`,
-  );
+  const perCommand = [...byText].map(([text, paths]) => `- ${paths.map((p) => `[${code(p)}](commands.md#${anchorOf(p)})`).join(', ')}: ${inline(text)}`);
   return page("src/cli/cmdutil/exit-codes.ts and each command's help", [
     '# Exit codes',
     [
@@ -552,8 +578,15 @@ function routes(doc: OpenApiDocument): Route[] {
 function parametersTable(parameters: readonly OpenApiParameter[] | undefined, headers = false): string | null {
   if (parameters === undefined || parameters.length === 0) return null;
   const required = (p: OpenApiParameter) => (p.required === true ? 'yes' : 'no');
-  if (headers) return table(['Header', 'Required', 'Description'], parameters.map((p) => [code(p.name), required(p), cell(p.description ?? '')]));
-  return table(['Parameter', 'In', 'Required', 'Description'], parameters.map((p) => [code(p.name), p.in, required(p), cell(p.description ?? '')]));
+  if (headers)
+    return table(
+      ['Header', 'Required', 'Description'],
+      parameters.map((p) => [code(p.name), required(p), cell(p.description ?? '')]),
+    );
+  return table(
+    ['Parameter', 'In', 'Required', 'Description'],
+    parameters.map((p) => [code(p.name), p.in, required(p), cell(p.description ?? '')]),
+  );
 }
 
 function responsesTable(responses: Record<string, OpenApiResponse>): string {

@@ -35,7 +35,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 /** The man page, for `npm run man` (see man.ts). */
 export function manPage(): string {
-  return renderManPage(buildProgram(processIo(), () => {}), { output: OUTPUT_HELP });
+  return renderManPage(
+    buildProgram(processIo(), () => {}),
+    { output: OUTPUT_HELP },
+  );
 }
 
 /** A usage error about an environment variable points at their list; any other, at the command's help. */
@@ -89,7 +92,11 @@ function quietOnBrokenPipe(): void {
   pipesGuarded = true;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') return;
-    const report = { code: CLI_ERROR_CODES.OUTPUT_FAILED, detail: `cannot write the output: ${err.code ?? err.message}`, hint: 'check where standard output goes' };
+    const report = {
+      code: CLI_ERROR_CODES.OUTPUT_FAILED,
+      detail: `cannot write the output: ${err.code ?? err.message}`,
+      hint: 'check where standard output goes',
+    };
     process.stderr.write(errorText(report, plainStyle));
     process.exit(EXIT.NO_ANSWER);
   });

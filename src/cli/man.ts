@@ -129,12 +129,16 @@ export function manPage(program: Command, description: { output: string }): stri
     '.SH FILES',
     '.TP',
     '.I $XDG_STATE_HOME/svc/svc.db',
-    roff('The database of observations, MCP inventories and registered delegation chains, shared by the commands and the daemon (--db chooses another). Without XDG_STATE_HOME: $HOME/.local/state/svc/svc.db.'),
+    roff(
+      'The database of observations, MCP inventories and registered delegation chains, shared by the commands and the daemon (--db chooses another). Without XDG_STATE_HOME: $HOME/.local/state/svc/svc.db.',
+    ),
     '.TP',
     '.I completions/svc.bash, completions/_svc, completions/svc.fish',
     roff('Shell completion scripts in the package; svc completion <shell> prints the same.'),
     '.SH "SEE ALSO"',
-    roff('svc --help, svc <command> --help, svc help environment; the guides and the reference under docs/ in the svc repository (docs/README.md is their index), and its README.'),
+    roff(
+      'svc --help, svc <command> --help, svc help environment; the guides and the reference under docs/ in the svc repository (docs/README.md is their index), and its README.',
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

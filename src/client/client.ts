@@ -362,7 +362,13 @@ export class SvcClient {
 
   /** GET /v1/resolve/{did}. A deactivated DID (410) is returned, not thrown. */
   resolve(did: string, options: ResolveOptions = {}): Promise<EnrichedResolution> {
-    return this.#json<JsonOk<'resolve'>>({ method: 'GET', path: `/v1/resolve/${encodeURIComponent(did)}`, query: versionQuery(options), options, ok: [200, 410] });
+    return this.#json<JsonOk<'resolve'>>({
+      method: 'GET',
+      path: `/v1/resolve/${encodeURIComponent(did)}`,
+      query: versionQuery(options),
+      options,
+      ok: [200, 410],
+    });
   }
 
   /**
@@ -371,14 +377,21 @@ export class SvcClient {
    * `next()`; a retry configured on the client applies to that opening request only.
    */
   async *stream(did: string, options: NoCacheOptions = {}): AsyncGenerator<StreamFrame, void, undefined> {
-    const call: Call = { method: 'GET', path: `/v1/stream/${encodeURIComponent(did)}`, query: { noCache: options.noCache }, accept: 'text/event-stream', options };
+    const call: Call = {
+      method: 'GET',
+      path: `/v1/stream/${encodeURIComponent(did)}`,
+      query: { noCache: options.noCache },
+      accept: 'text/event-stream',
+      options,
+    };
     const { res, failure } = await this.#retrying(async () => {
       const exchange = await this.#exchange(call);
       const { res } = exchange;
       const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (res.status === 200 && type === 'text/event-stream' && res.body !== null) return exchange;
       const text = await readText(exchange);
-      if (res.status === 200) throw SvcError.badResponse(200, `${call.method} ${call.path} answered 200 with ${type || 'no content type'}, not an event stream`, retryAfterOf(res));
+      if (res.status === 200)
+        throw SvcError.badResponse(200, `${call.method} ${call.path} answered 200 with ${type || 'no content type'}, not an event stream`, retryAfterOf(res));
       throw errorOf(res, text, `${call.method} ${call.path}`);
     });
     let sawDone = false;
@@ -451,7 +464,9 @@ export class SvcClient {
     return this.#json<VcApiVerificationResult>({ method: 'POST', path: '/credentials/verify', body, options, ok: [200, 400] }).then((result) => {
       // A 400 is a result only when it is one; a refused request is a problem.
       if (typeof (result as { verified?: unknown }).verified === 'boolean') return result;
-      throw isProblem(result) ? SvcError.fromProblem(result, 400) : SvcError.badResponse(400, 'POST /credentials/verify answered 400 without a result or a problem');
+      throw isProblem(result)
+        ? SvcError.fromProblem(result, 400)
+        : SvcError.badResponse(400, 'POST /credentials/verify answered 400 without a result or a problem');
     });
   }
 
@@ -480,7 +495,12 @@ export class SvcClient {
 
   /** GET /v1/agents/verify-tool. Prefer verifyToolOrDeny where an error must mean DENY (rule 4). */
   verifyTool(query: VerifyToolQuery, options?: RequestOptions): Promise<Authorization> {
-    return this.#json<JsonOk<'verifyTool'>>({ method: 'GET', path: '/v1/agents/verify-tool', query: { agent: query.agent, tool: query.tool, root: query.root }, options });
+    return this.#json<JsonOk<'verifyTool'>>({
+      method: 'GET',
+      path: '/v1/agents/verify-tool',
+      query: { agent: query.agent, tool: query.tool, root: query.root },
+      options,
+    });
   }
 
   /**
@@ -540,7 +560,14 @@ export class SvcClient {
    * daemon embedded in didResolutionMetadata.error (or its problem+json).
    */
   resolveW3c(did: string, options: ResolveW3cOptions = {}): Promise<W3cBody> {
-    return this.#json({ method: 'GET', path: `/1.0/identifiers/${encodeURIComponent(did)}`, query: versionQuery(options), accept: options.accept, options, ok: [200, 303, 410] });
+    return this.#json({
+      method: 'GET',
+      path: `/1.0/identifiers/${encodeURIComponent(did)}`,
+      query: versionQuery(options),
+      accept: options.accept,
+      options,
+      ok: [200, 303, 410],
+    });
   }
 
   /** POST /1.0/identifiers/{did}: the options (and `accept`) in the body; answers as resolveW3c. */
@@ -575,7 +602,12 @@ export class SvcClient {
 
   /** GET /assets/{name}: a stylesheet, script or the icon (SVG) of the pages, by the name they link it with. */
   webAsset(name: string, options?: RequestOptions): Promise<string> {
-    return this.#text({ method: 'GET', path: `/assets/${encodeURIComponent(name)}`, accept: 'text/css, text/javascript, image/svg+xml, application/problem+json', options });
+    return this.#text({
+      method: 'GET',
+      path: `/assets/${encodeURIComponent(name)}`,
+      accept: 'text/css, text/javascript, image/svg+xml, application/problem+json',
+      options,
+    });
   }
 
   /** GET /openapi.json: the OpenAPI 3.1 document the daemon serves. */
@@ -615,7 +647,13 @@ export class SvcClient {
 
   /** GET /v1/monitoring/events: the monitor events and their delivery state, newest first; `watchId` narrows them to one watch. Operator only. */
   listMonitorEvents(options: MonitorEventsOptions = {}): Promise<MonitorEventList> {
-    return this.#json<JsonOk<'listMonitorEvents'>>({ method: 'GET', path: '/v1/monitoring/events', query: { watchId: options.watchId }, options, operator: true });
+    return this.#json<JsonOk<'listMonitorEvents'>>({
+      method: 'GET',
+      path: '/v1/monitoring/events',
+      query: { watchId: options.watchId },
+      options,
+      operator: true,
+    });
   }
 
   /** GET /v1/monitoring/status: the gauges of the monitoring tables (counts and limits). Operator only. */
@@ -629,7 +667,13 @@ export class SvcClient {
    * offset), with the rules that keep rows. Read only: nothing is deleted. Operator only.
    */
   monitoringRetentionPreview(before: string, options?: RequestOptions): Promise<RetentionPreview> {
-    return this.#json<JsonOk<'monitoringRetentionPreview'>>({ method: 'GET', path: '/v1/monitoring/retention-preview', query: { before }, options, operator: true });
+    return this.#json<JsonOk<'monitoringRetentionPreview'>>({
+      method: 'GET',
+      path: '/v1/monitoring/retention-preview',
+      query: { before },
+      options,
+      operator: true,
+    });
   }
 
   /** The same call as monitoringRetentionPreview. */
@@ -654,22 +698,46 @@ export class SvcClient {
 
   /** POST /v1/commercial/tenants/{tenant}/projects: a project of the tenant (NOT_FOUND: no such tenant; INVALID_REQUEST: the name is taken). Operator only. */
   createProject(tenantId: string, name: string, options?: RequestOptions): Promise<ProjectCreated> {
-    return this.#json<JsonCreated<'createProject'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/projects`, body: { name }, options, ok: [201], operator: true });
+    return this.#json<JsonCreated<'createProject'>>({
+      method: 'POST',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/projects`,
+      body: { name },
+      options,
+      ok: [201],
+      operator: true,
+    });
   }
 
   /** POST /v1/commercial/tenants/{tenant}/owners: attach a DID as an owner (idempotent) → the owners. Operator only. */
   attachOwner(tenantId: string, subject: string, options?: RequestOptions): Promise<TenantOwners> {
-    return this.#json<JsonOk<'attachOwner'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners`, body: { subject }, options, operator: true });
+    return this.#json<JsonOk<'attachOwner'>>({
+      method: 'POST',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners`,
+      body: { subject },
+      options,
+      operator: true,
+    });
   }
 
   /** DELETE /v1/commercial/tenants/{tenant}/owners/{subject}: detach an owner (NOT_FOUND when it is not one). Operator only. */
   removeOwner(tenantId: string, subject: string, options?: RequestOptions): Promise<void> {
-    return this.#empty({ method: 'DELETE', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners/${encodeURIComponent(subject)}`, options, ok: [204], operator: true });
+    return this.#empty({
+      method: 'DELETE',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/owners/${encodeURIComponent(subject)}`,
+      options,
+      ok: [204],
+      operator: true,
+    });
   }
 
   /** GET /v1/commercial/projects/{project}/usage: the project's usage counters by month. Operator only. */
   projectUsage(projectId: string, options?: RequestOptions): Promise<ProjectUsage> {
-    return this.#json<JsonOk<'projectUsage'>>({ method: 'GET', path: `/v1/commercial/projects/${encodeURIComponent(projectId)}/usage`, options, operator: true });
+    return this.#json<JsonOk<'projectUsage'>>({
+      method: 'GET',
+      path: `/v1/commercial/projects/${encodeURIComponent(projectId)}/usage`,
+      options,
+      operator: true,
+    });
   }
 
   /** GET /v1/commercial/plans: the mock-billing plans. Operator only. */
@@ -684,17 +752,35 @@ export class SvcClient {
 
   /** POST /v1/commercial/tenants/{tenant}/subscription: subscribes the tenant to an active plan. Operator only. */
   subscribeTenant(tenantId: string, plan: string, options?: RequestOptions): Promise<SubscriptionSaved> {
-    return this.#json<JsonOk<'subscribeTenant'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/subscription`, body: { plan }, options, operator: true });
+    return this.#json<JsonOk<'subscribeTenant'>>({
+      method: 'POST',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/subscription`,
+      body: { plan },
+      options,
+      operator: true,
+    });
   }
 
   /** POST /v1/commercial/tenants/{tenant}/close-period: closes a month (YYYY-MM) into an OPEN invoice and its CHARGE (nothing is collected). Operator only. */
   closePeriod(tenantId: string, period: string, options?: RequestOptions): Promise<PeriodClosed> {
-    return this.#json<JsonCreated<'closePeriod'>>({ method: 'POST', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/close-period`, body: { period }, options, ok: [201], operator: true });
+    return this.#json<JsonCreated<'closePeriod'>>({
+      method: 'POST',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/close-period`,
+      body: { period },
+      options,
+      ok: [201],
+      operator: true,
+    });
   }
 
   /** GET /v1/commercial/tenants/{tenant}/billing: the subscription, plan, invoices and ledger. Operator only. */
   tenantBilling(tenantId: string, options?: RequestOptions): Promise<TenantBilling> {
-    return this.#json<JsonOk<'tenantBilling'>>({ method: 'GET', path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/billing`, options, operator: true });
+    return this.#json<JsonOk<'tenantBilling'>>({
+      method: 'GET',
+      path: `/v1/commercial/tenants/${encodeURIComponent(tenantId)}/billing`,
+      options,
+      operator: true,
+    });
   }
 
   // ---- proofs of control and the directory -----------------------------------------------
@@ -780,7 +866,14 @@ export class SvcClient {
 
   /** POST /v1/session/projects/{project}/keys: issues a key; its secret is in this answer only. KEY_CAPACITY_EXHAUSTED (429) at the cap. */
   issueProjectKey(project: string, body: { label?: string } = {}, options?: RequestOptions): Promise<JsonCreated<'sessionIssueKey'>> {
-    return this.#json<JsonCreated<'sessionIssueKey'>>({ method: 'POST', path: `/v1/session/projects/${encodeURIComponent(project)}/keys`, body, options, ok: [201], session: true });
+    return this.#json<JsonCreated<'sessionIssueKey'>>({
+      method: 'POST',
+      path: `/v1/session/projects/${encodeURIComponent(project)}/keys`,
+      body,
+      options,
+      ok: [201],
+      session: true,
+    });
   }
 
   /** DELETE /v1/session/projects/{project}/keys/{key}: revokes the key. */
@@ -807,7 +900,14 @@ export class SvcClient {
 
   /** POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web (201; 200 when the project already watches it). */
   addProjectWatch(project: string, did: string, options?: RequestOptions): Promise<JsonCreated<'sessionCreateWatch'>> {
-    return this.#json<JsonCreated<'sessionCreateWatch'>>({ method: 'POST', path: `${projectPath(project)}/watches`, body: { did }, options, ok: [200, 201], session: true });
+    return this.#json<JsonCreated<'sessionCreateWatch'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/watches`,
+      body: { did },
+      options,
+      ok: [200, 201],
+      session: true,
+    });
   }
 
   /** DELETE /v1/session/projects/{project}/watches/{watch}: stops watching; queued deliveries are cancelled. */
@@ -817,7 +917,12 @@ export class SvcClient {
 
   /** GET …/watches/{watch}/events: every event of the last 30 days; MONITOR_REPORT_CAPACITY (409) above 200 — page them instead. */
   listWatchEvents(project: string, watch: string, options?: RequestOptions): Promise<JsonOk<'sessionListEvents'>> {
-    return this.#json<JsonOk<'sessionListEvents'>>({ method: 'GET', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/events`, options, session: true });
+    return this.#json<JsonOk<'sessionListEvents'>>({
+      method: 'GET',
+      path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/events`,
+      options,
+      session: true,
+    });
   }
 
   /** POST …/watches/{watch}/event-page: one page from a snapshot; pass `next` back (with a limit) for the following one. */
@@ -827,12 +932,24 @@ export class SvcClient {
     body: { limit: number; asOf?: string; snapshotEventId?: string; beforeEventId?: string },
     options?: RequestOptions,
   ): Promise<JsonOk<'sessionEventPage'>> {
-    return this.#json<JsonOk<'sessionEventPage'>>({ method: 'POST', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/event-page`, body, options, session: true });
+    return this.#json<JsonOk<'sessionEventPage'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/event-page`,
+      body,
+      options,
+      session: true,
+    });
   }
 
   /** POST …/watches/{watch}/report: the complete 30-day report, or MONITOR_REPORT_CAPACITY (409); never partial. */
   watchReport(project: string, watch: string, options?: RequestOptions): Promise<JsonOk<'sessionWatchReport'>> {
-    return this.#json<JsonOk<'sessionWatchReport'>>({ method: 'POST', path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/report`, body: {}, options, session: true });
+    return this.#json<JsonOk<'sessionWatchReport'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/report`,
+      body: {},
+      options,
+      session: true,
+    });
   }
 
   /** GET /v1/session/projects/{project}/webhook: the active configuration (never its secret) and whether the worker runs. */
@@ -842,7 +959,14 @@ export class SvcClient {
 
   /** POST /v1/session/projects/{project}/webhook: sets (or replaces) the webhook; its signing secret is in this answer only. */
   setProjectWebhook(project: string, url: string, options?: RequestOptions): Promise<JsonCreated<'sessionSetWebhook'>> {
-    return this.#json<JsonCreated<'sessionSetWebhook'>>({ method: 'POST', path: `${projectPath(project)}/webhook`, body: { url }, options, ok: [201], session: true });
+    return this.#json<JsonCreated<'sessionSetWebhook'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/webhook`,
+      body: { url },
+      options,
+      ok: [201],
+      session: true,
+    });
   }
 
   /** DELETE /v1/session/projects/{project}/webhook: disables it and cancels queued deliveries (idempotent). */
@@ -885,7 +1009,8 @@ export class SvcClient {
         } catch (error) {
           throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with a body that is not JSON`, retryAfterOf(res), error);
         }
-        if (!isObject(body)) throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with JSON that is not an object`, retryAfterOf(res));
+        if (!isObject(body))
+          throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with JSON that is not an object`, retryAfterOf(res));
         return body as T;
       }
       throw errorOf(res, text, `${call.method} ${call.path}`);
@@ -946,7 +1071,13 @@ export class SvcClient {
     };
     try {
       // redirect 'manual': svc's routes never redirect to another of its routes; a 303 (a service endpoint) is a result.
-      const res = await this.#fetch(url, { method: call.method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}), ...(signal !== undefined ? { signal } : {}) });
+      const res = await this.#fetch(url, {
+        method: call.method,
+        headers,
+        redirect: 'manual',
+        ...(body !== undefined ? { body } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+      });
       return { res, failure };
     } catch (error) {
       throw failure(error);
@@ -982,7 +1113,12 @@ function errorOf(res: Response, text: string, what: string): SvcError {
 }
 
 function decide(authorization: unknown): DenyDecision {
-  if (!isObject(authorization) || (authorization['decision'] !== 'ALLOW' && authorization['decision'] !== 'DENY') || typeof authorization['authorized'] !== 'boolean' || typeof authorization['reason'] !== 'string') {
+  if (
+    !isObject(authorization) ||
+    (authorization['decision'] !== 'ALLOW' && authorization['decision'] !== 'DENY') ||
+    typeof authorization['authorized'] !== 'boolean' ||
+    typeof authorization['reason'] !== 'string'
+  ) {
     return deny(SvcError.badResponse(200, 'the answer holds no authorization of the documented shape'));
   }
   const auth = authorization as unknown as Authorization;
@@ -1001,7 +1137,9 @@ function requireRoots(helper: string, member: 'trustedRoots' | 'root', roots: un
   if (anyRoot !== undefined && anyRoot !== true && anyRoot !== false) throw new TypeError(`${helper}: anyRoot must be true or false`);
   if (anyRoot === true && given) throw new TypeError(`${helper}: anyRoot and ${member} exclude each other: name the trusted roots, or accept any root`);
   if (anyRoot !== true && !given) {
-    throw new TypeError(`${helper}: no trusted root was given; pass ${member} (${member === 'root' ? 'a DID' : 'one or more DIDs'}) or anyRoot: true — without one, any chain is accepted, even one the agent minted itself`);
+    throw new TypeError(
+      `${helper}: no trusted root was given; pass ${member} (${member === 'root' ? 'a DID' : 'one or more DIDs'}) or anyRoot: true — without one, any chain is accepted, even one the agent minted itself`,
+    );
   }
 }
 

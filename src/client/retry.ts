@@ -74,7 +74,11 @@ export function isRetryable(error: unknown): error is SvcError {
  * its answer: max(Retry-After, min(maxDelay, base·2^(attempt−1))) + jitter in
  * [0, min(1000, that wait·0.25)].
  */
-export function retryDelayMs(attempt: number, retryAfterSeconds: number | undefined, options: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>): number {
+export function retryDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | undefined,
+  options: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>,
+): number {
   const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
   const wait = Math.max((retryAfterSeconds ?? 0) * 1000, backoff);
   const jitter = options.random() * Math.min(1000, wait * 0.25);

@@ -37,7 +37,12 @@ const MAX_V1_SIGNATURES = 16;
  * watch secret over `<timestamp>.<raw body>`. Valid iff both headers are present and well formed,
  * the timestamp is within `toleranceSeconds` of now (either direction) and the HMAC matches.
  */
-export async function verifyWebhook(secret: WebhookBytes, headers: WebhookHeaders, rawBody: WebhookBytes, options: WebhookVerifyOptions = {}): Promise<boolean> {
+export async function verifyWebhook(
+  secret: WebhookBytes,
+  headers: WebhookHeaders,
+  rawBody: WebhookBytes,
+  options: WebhookVerifyOptions = {},
+): Promise<boolean> {
   try {
     const timestamp = headerOf(headers, 'x-svc-timestamp');
     const signature = headerOf(headers, 'x-svc-signature-256');
@@ -60,7 +65,12 @@ export async function verifyWebhook(secret: WebhookBytes, headers: WebhookHeader
  * `X-SVC-Event-ID` present (receivers deduplicate on it). Default window 1800 s (see
  * CUSTOMER_WEBHOOK_TOLERANCE_SECONDS: retries keep the signature and `t`).
  */
-export async function verifyCustomerWebhook(secret: WebhookBytes, headers: WebhookHeaders, rawBody: WebhookBytes, options: WebhookVerifyOptions = {}): Promise<boolean> {
+export async function verifyCustomerWebhook(
+  secret: WebhookBytes,
+  headers: WebhookHeaders,
+  rawBody: WebhookBytes,
+  options: WebhookVerifyOptions = {},
+): Promise<boolean> {
   try {
     const eventId = headerOf(headers, 'x-svc-event-id');
     const signature = headerOf(headers, 'x-svc-signature');

@@ -58,6 +58,8 @@ export function pendingProblem(refusal: PendingRefusal, pool: string, did: strin
         { retryAfter: wait },
       );
     case 'total':
-      return new ProblemError('CAPACITY_EXHAUSTED', `${refusal.limit} ${pool} are pending, the most this service keeps; try again later.`, { retryAfter: wait });
+      return new ProblemError('CAPACITY_EXHAUSTED', `${refusal.limit} ${pool} are pending, the most this service keeps; try again later.`, {
+        retryAfter: wait,
+      });
   }
 }

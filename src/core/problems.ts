@@ -158,17 +158,42 @@ export function asProblemError(err: unknown): ProblemError {
  * whether to fix the request, wait or give up — and that no answer is a verdict about the DID.
  */
 export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; handling: string }>> = {
-  INVALID_DID: { meaning: 'The text is not valid DID syntax.', handling: 'Check that it reads did:<method>:<id>, e.g. did:web:example.com; a port in a did:web is written %3A.' },
+  INVALID_DID: {
+    meaning: 'The text is not valid DID syntax.',
+    handling: 'Check that it reads did:<method>:<id>, e.g. did:web:example.com; a port in a did:web is written %3A.',
+  },
   INVALID_DID_URL: { meaning: 'The DID URL is malformed.', handling: 'Check the DID URL; write a # as %23.' },
-  INVALID_OPTIONS: { meaning: 'An option of the request is unknown or has a value it cannot take.', handling: 'Check the options; the same request fails again as it is.' },
-  NOT_FOUND: { meaning: 'The document or resource is absent (for did:web, /.well-known/did.json or the path’s did.json over HTTPS).', handling: 'Check the identifier and that its host publishes the document.' },
+  INVALID_OPTIONS: {
+    meaning: 'An option of the request is unknown or has a value it cannot take.',
+    handling: 'Check the options; the same request fails again as it is.',
+  },
+  NOT_FOUND: {
+    meaning: 'The document or resource is absent (for did:web, /.well-known/did.json or the path’s did.json over HTTPS).',
+    handling: 'Check the identifier and that its host publishes the document.',
+  },
   REPRESENTATION_NOT_SUPPORTED: { meaning: 'The representation asked for in Accept is not offered.', handling: 'Ask for text/html or application/json.' },
-  METHOD_NOT_SUPPORTED: { meaning: 'The DID method is not one svc resolves (did:key, did:jwk, did:web, did:webvh).', handling: 'Use a supported method; this is no verdict about the identifier.' },
-  FEATURE_NOT_SUPPORTED: { meaning: 'The request uses a feature svc does not support, such as a DID URL path.', handling: 'Leave the feature out of the request.' },
-  INVALID_DID_DOCUMENT: { meaning: 'The document was fetched but is not a valid DID document (not JSON, or its id is another DID).', handling: 'The identifier’s host must publish a valid document; retrying does not help until it does.' },
+  METHOD_NOT_SUPPORTED: {
+    meaning: 'The DID method is not one svc resolves (did:key, did:jwk, did:web, did:webvh).',
+    handling: 'Use a supported method; this is no verdict about the identifier.',
+  },
+  FEATURE_NOT_SUPPORTED: {
+    meaning: 'The request uses a feature svc does not support, such as a DID URL path.',
+    handling: 'Leave the feature out of the request.',
+  },
+  INVALID_DID_DOCUMENT: {
+    meaning: 'The document was fetched but is not a valid DID document (not JSON, or its id is another DID).',
+    handling: 'The identifier’s host must publish a valid document; retrying does not help until it does.',
+  },
   INTERNAL_ERROR: { meaning: 'svc failed to produce an answer.', handling: 'Retry later; if it persists, report it to the operator.' },
-  EGRESS_BLOCKED: { meaning: 'The identifier’s host resolves to a non-public address, which svc does not contact.', handling: 'Not retryable; an operator may allow private ranges explicitly.' },
-  UPSTREAM_UNAVAILABLE: { meaning: 'The identifier’s own host, or the MCP or A2A server inspected, failed, timed out (DNS, TLS or HTTP) or did not answer as its protocol requires; this is no verdict about the identifier.', handling: 'Retry later.' },
+  EGRESS_BLOCKED: {
+    meaning: 'The identifier’s host resolves to a non-public address, which svc does not contact.',
+    handling: 'Not retryable; an operator may allow private ranges explicitly.',
+  },
+  UPSTREAM_UNAVAILABLE: {
+    meaning:
+      'The identifier’s own host, or the MCP or A2A server inspected, failed, timed out (DNS, TLS or HTTP) or did not answer as its protocol requires; this is no verdict about the identifier.',
+    handling: 'Retry later.',
+  },
   INVALID_REQUEST: { meaning: 'The request or its body is invalid.', handling: 'Fix the request; the same request fails again.' },
   PAYLOAD_TOO_LARGE: { meaning: 'A body or a fetched resource is larger than its limit.', handling: 'Send or publish less.' },
   UNAUTHORIZED: { meaning: 'The request lacks valid credentials.', handling: 'Authenticate, then retry.' },
@@ -177,17 +202,22 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
     handling: 'Not retryable; the operator enables it and restarts the daemon.',
   },
   COMMERCIAL_DISABLED: {
-    meaning: 'The opt-in commercial mode (owner accounts, project keys) is not enabled on this daemon: it needs the direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN.',
+    meaning:
+      'The opt-in commercial mode (owner accounts, project keys) is not enabled on this daemon: it needs the direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on and SVC_COMMERCIAL_ORIGIN.',
     handling: 'Not retryable; the operator enables it and restarts the daemon.',
   },
   FORBIDDEN: {
-    meaning: 'The request is understood but not allowed: a write through the cookie gateway without its configured Origin, or a sign-in by a DID that owns no project.',
+    meaning:
+      'The request is understood but not allowed: a write through the cookie gateway without its configured Origin, or a sign-in by a DID that owns no project.',
     handling: 'Not retryable as it is; send the request from the gateway origin, or ask the operator to attach the DID as an owner.',
   },
   WATCH_CAPACITY_EXHAUSTED: { meaning: 'The daemon holds as many watches as it keeps (500).', handling: 'Delete a watch, then register again.' },
   RATE_LIMITED: { meaning: 'Your budget of requests is used up for now.', handling: 'Wait for the time given in Retry-After, then retry.' },
   METHOD_NOT_ALLOWED: { meaning: 'This address does not take that HTTP method.', handling: 'Use the method listed in Allow.' },
-  CAPACITY_EXHAUSTED: { meaning: 'The whole service is busy; your own budget is not the cause.', handling: 'Retry after Retry-After, with backoff and jitter.' },
+  CAPACITY_EXHAUSTED: {
+    meaning: 'The whole service is busy; your own budget is not the cause.',
+    handling: 'Retry after Retry-After, with backoff and jitter.',
+  },
   SERVICE_UNAVAILABLE: { meaning: 'The service is briefly unavailable, e.g. restarting.', handling: 'Retry shortly.' },
   NOT_READY: { meaning: 'The daemon is not ready to serve everything yet.', handling: 'See /ready for the reason; retry later.' },
   KEY_CAPACITY_EXHAUSTED: { meaning: 'No more keys can be issued for now.', handling: 'Revoke unused keys, then retry.' },

@@ -170,14 +170,7 @@ function timeDigits(date: Date): string {
   const year = date.getUTCFullYear();
   if (year < 0 || year > 9999) throw new RangeError(`der.time: year ${year} out of range`);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return (
-    p(year, 4) +
-    p(date.getUTCMonth() + 1) +
-    p(date.getUTCDate()) +
-    p(date.getUTCHours()) +
-    p(date.getUTCMinutes()) +
-    p(date.getUTCSeconds())
-  );
+  return p(year, 4) + p(date.getUTCMonth() + 1) + p(date.getUTCDate()) + p(date.getUTCHours()) + p(date.getUTCMinutes()) + p(date.getUTCSeconds());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,9 +294,7 @@ export function ipAddressBytes(address: string): Uint8Array {
 
 function extension(oid: string, critical: boolean, value: Uint8Array): Uint8Array {
   // critical BOOLEAN DEFAULT FALSE: DER omits the default.
-  return critical
-    ? der.sequence(der.oid(oid), der.boolean(true), der.octetString(value))
-    : der.sequence(der.oid(oid), der.octetString(value));
+  return critical ? der.sequence(der.oid(oid), der.boolean(true), der.octetString(value)) : der.sequence(der.oid(oid), der.octetString(value));
 }
 
 export interface CertificateSpec {
@@ -376,7 +367,6 @@ export function randomSerial(): bigint {
   const n = crypto.randomBytes(8).readBigUInt64BE() & 0x7fff_ffff_ffff_ffffn;
   return n === 0n ? 1n : n;
 }
-
 
 /** A certificate and its private key, PEM, with the certificate parsed. */
 export interface CertifiedKey {

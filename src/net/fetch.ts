@@ -134,7 +134,9 @@ interface Connection {
   idleTimer?: NodeJS.Timeout;
 }
 
-type Exchange = (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence | null }) | { stale: true };
+type Exchange =
+  | (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence | null })
+  | { stale: true };
 
 /** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
 const ERROR_PHRASES: Readonly<Record<string, string>> = {
@@ -361,7 +363,11 @@ export class EgressFetcher implements Net {
       const limit = Math.min(this.#limits.dnsMs, deadline.remainingMs());
       let found: ResolvedAddress[];
       try {
-        found = await within(this.#lookup(hop.host), limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} took longer than ${seconds(limit)}.`));
+        found = await within(
+          this.#lookup(hop.host),
+          limit,
+          () => new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} took longer than ${seconds(limit)}.`),
+        );
       } catch (err) {
         if (err instanceof ProblemError) throw err;
         // No such host is a name to check, not an outage to wait out.
@@ -496,7 +502,11 @@ export class EgressFetcher implements Net {
       socket.once('error', (err) => reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TCP connection to ${where} failed: ${describeError(err)}.`)));
     });
     try {
-      const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TCP connection to ${where} was not established within ${seconds(limit)}.`));
+      const result = await within(
+        connected,
+        limit,
+        () => new ProblemError('UPSTREAM_UNAVAILABLE', `TCP connection to ${where} was not established within ${seconds(limit)}.`),
+      );
       result.setNoDelay(true);
       stage.status = 'WARN';
       stage.detail = `plain http (no TLS) with ${where}`;
@@ -519,17 +529,29 @@ export class EgressFetcher implements Net {
       ALPNProtocols: ['http/1.1'],
       minVersion: 'TLSv1.2',
       rejectUnauthorized: true,
-      ...(this.#trustAnchors ? { secureContext: (this.#secureContext ??= tls.createSecureContext({ minVersion: 'TLSv1.2', ca: [...tls.rootCertificates, ...this.#trustAnchors] })) } : {}),
+      ...(this.#trustAnchors
+        ? { secureContext: (this.#secureContext ??= tls.createSecureContext({ minVersion: 'TLSv1.2', ca: [...tls.rootCertificates, ...this.#trustAnchors] })) }
+        : {}),
     });
     const where = `${hostPort(hop.url)} (${pinned.address.text})`;
     const connected = new Promise<TLSSocket>((resolve, reject) => {
       socket.once('secureConnect', () => resolve(socket));
       socket.once('error', (err) =>
-        reject(new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} failed: ${describeError(err)}.`, UNTRUSTED_CHAIN.has(errorCode(err) ?? '') ? { hint: { kind: 'extra-ca' } } : {})),
+        reject(
+          new ProblemError(
+            'UPSTREAM_UNAVAILABLE',
+            `TLS connection to ${where} failed: ${describeError(err)}.`,
+            UNTRUSTED_CHAIN.has(errorCode(err) ?? '') ? { hint: { kind: 'extra-ca' } } : {},
+          ),
+        ),
       );
     });
     try {
-      const result = await within(connected, limit, () => new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} was not established within ${seconds(limit)}.`));
+      const result = await within(
+        connected,
+        limit,
+        () => new ProblemError('UPSTREAM_UNAVAILABLE', `TLS connection to ${where} was not established within ${seconds(limit)}.`),
+      );
       result.setNoDelay(true);
       stage.detail = `${result.getProtocol() ?? 'TLS'} with ${where}`;
       return result;
@@ -559,7 +581,12 @@ export class EgressFetcher implements Net {
     request.signal?.addEventListener('abort', cancel, { once: true });
     const where = hostPort(hop.url);
     const timeoutProblem = () =>
-      request.signal?.aborted ? cancelledProblem() : new ProblemError('UPSTREAM_UNAVAILABLE', `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`);
+      request.signal?.aborted
+        ? cancelledProblem()
+        : new ProblemError(
+            'UPSTREAM_UNAVAILABLE',
+            `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`,
+          );
     try {
       let response;
       try {

@@ -38,9 +38,7 @@ export interface Cidr {
 
 export type Classification = { kind: 'public' } | { kind: 'blocked'; range: string; reason: string };
 
-export type EgressDecision =
-  | { allowed: true; via: string | null }
-  | { allowed: false; range: string; reason: string };
+export type EgressDecision = { allowed: true; via: string | null } | { allowed: false; range: string; reason: string };
 
 // ---------------------------------------------------------------------------------------------
 // Parsing and formatting
@@ -426,7 +424,10 @@ const LINK_LOCAL_FORMS = [
   linkLocalForm('64:ff9b::169.254.0.0/112 (NAT64 of link-local)', '64:ff9b::169.254.0.0/112'),
   linkLocalForm('2002:a9fe::/32 (6to4 of link-local)', '2002:a9fe::/32'),
   // Teredo: 2001:0::/32 with the client address, bit-inverted, in the last four bytes.
-  linkLocalForm('Teredo addresses with a 169.254 client', '2001::/32', [[12, 169 ^ 0xff], [13, 254 ^ 0xff]]),
+  linkLocalForm('Teredo addresses with a 169.254 client', '2001::/32', [
+    [12, 169 ^ 0xff],
+    [13, 254 ^ 0xff],
+  ]),
 ] as const;
 
 /**

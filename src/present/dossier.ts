@@ -213,7 +213,11 @@ export function evidenceSections(result: EnrichedResolution): EvidenceSection[] 
         field('host in SAN', tls.hostnameInSan ? `yes (${tls.host})` : `no (${tls.host})`, tls.hostnameInSan ? 'good' : 'bad'),
         field('issuer', certificate.issuer),
         field('trust anchor', tls.validatedBy),
-        field('valid', `${certificate.validFrom} to ${certificate.validTo} (${days} day${days === 1 ? '' : 's'} left)`, days < 0 ? 'bad' : days < 14 ? 'warn' : 'plain'),
+        field(
+          'valid',
+          `${certificate.validFrom} to ${certificate.validTo} (${days} day${days === 1 ? '' : 's'} left)`,
+          days < 0 ? 'bad' : days < 14 ? 'warn' : 'plain',
+        ),
         field('fingerprint', certificate.sha256Fingerprint),
       ],
     });

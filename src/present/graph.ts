@@ -68,7 +68,12 @@ export function graphView(graph: Graph, did: string): GraphGroup[] {
     const row = entry.rows.get(key);
     if (row !== undefined) row.relations.push(printable(edge.relation));
     else {
-      const added: GraphEdgeRow = { relations: [printable(edge.relation)], target: graphNodeName(nodes.get(edge.to), edge.to, did), state: edge.state, tone: EDGE_TONES[edge.state] };
+      const added: GraphEdgeRow = {
+        relations: [printable(edge.relation)],
+        target: graphNodeName(nodes.get(edge.to), edge.to, did),
+        state: edge.state,
+        tone: EDGE_TONES[edge.state],
+      };
       entry.rows.set(key, added);
       entry.group.edges.push(added);
     }

@@ -203,14 +203,8 @@ export function historyView(history: HistoryEvidence): HistoryView {
       ),
     ],
     timeline,
-    failure:
-      failure === null
-        ? null
-        : { text: printable(`Entry ${failure.versionNumber} failed (${failure.check}): ${failure.reason}`), tone: 'bad' },
+    failure: failure === null ? null : { text: printable(`Entry ${failure.versionNumber} failed (${failure.check}): ${failure.reason}`), tone: 'bad' },
     witness: witnessFields(history.witness),
-    reused:
-      history.reusedEntries > 0
-        ? { text: `${plural(history.reusedEntries, 'entry', 'entries')} verified earlier, reused`, tone: 'muted' }
-        : null,
+    reused: history.reusedEntries > 0 ? { text: `${plural(history.reusedEntries, 'entry', 'entries')} verified earlier, reused`, tone: 'muted' } : null,
   };
 }

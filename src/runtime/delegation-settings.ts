@@ -11,7 +11,10 @@ import { ConfigError, intFromEnv } from './node.js';
 export function delegationRootsFromEnv(env: NodeJS.ProcessEnv): string[] | null {
   const raw = env['SVC_DELEGATION_ROOTS'];
   if (raw === undefined || raw.trim() === '') return null;
-  const roots = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const roots = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (roots.length === 0) throw new ConfigError('SVC_DELEGATION_ROOTS must list DIDs separated by commas');
   for (const root of roots) {
     try {

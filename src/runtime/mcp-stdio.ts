@@ -161,7 +161,8 @@ class ChildServer implements StdioProcess {
   }
 
   async #end(): Promise<string> {
-    const within = (ms: number) => Promise.race([this.#exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+    const within = (ms: number) =>
+      Promise.race([this.#exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
     const steps: string[] = [];
     this.child.stdin.end();
     if (this.#exit === null && !(await within(this.graceMs))) {
@@ -196,7 +197,12 @@ export function stdioLauncher(options: { graceMs?: number } = {}): StdioLauncher
       try {
         child = spawn(command.command, command.args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: command.env, windowsHide: true });
       } catch (err) {
-        reject(new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server command ${JSON.stringify(command.command)} could not be started: ${(err as Error).message}.`));
+        reject(
+          new ProblemError(
+            'UPSTREAM_UNAVAILABLE',
+            `The MCP server command ${JSON.stringify(command.command)} could not be started: ${(err as Error).message}.`,
+          ),
+        );
         return;
       }
       child.once('error', (err: NodeJS.ErrnoException) => {

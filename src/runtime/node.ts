@@ -15,7 +15,10 @@ export const systemClock: Clock = {
 };
 
 /** Structured diagnostics to stderr (or `write`: a command's own stderr), one JSON line each; never stdout. */
-export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'warn', write: (line: string) => unknown = (line) => process.stderr.write(line)): Logger {
+export function stderrLogger(
+  level: 'debug' | 'info' | 'warn' | 'error' = 'warn',
+  write: (line: string) => unknown = (line) => process.stderr.write(line),
+): Logger {
   const order = { debug: 0, info: 1, warn: 2, error: 3 } as const;
   const emit = (lvl: keyof typeof order) => (message: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < order[level]) return;

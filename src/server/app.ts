@@ -41,7 +41,11 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     requestTimeout: limits.requestTimeoutMs,
     // requireHostHeader off: Node's own answer to an HTTP/1.1 request without Host is a bare 400
     // with no body and none of the headers every answer carries; the onRequest hook answers it as a problem.
-    http: { headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs), requireHostHeader: false },
+    http: {
+      headersTimeout: Math.min(limits.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs),
+      requireHostHeader: false,
+    },
     keepAliveTimeout: 10_000,
     // did:jwk identifiers run to hundreds of characters; the router's default cap is 100.
     routerOptions: { maxParamLength: 16_384 },

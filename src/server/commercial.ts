@@ -58,9 +58,11 @@ export function commercialAccess(setting: string | undefined, origin: string | u
   if (setting === undefined || setting === '' || setting === 'off') return { enabled: false, reason: 'SVC_COMMERCIAL is not on' };
   if (setting !== 'on') return { enabled: false, reason: `SVC_COMMERCIAL is "${setting.slice(0, 20)}"; it takes on or off` };
   if (!operator.enabled) return { enabled: false, reason: `the commercial mode needs the operator routes, which are off (${operator.reason})` };
-  if (origin === undefined || origin === '') return { enabled: false, reason: 'SVC_COMMERCIAL_ORIGIN (the cookie gateway origin owners use, e.g. http://127.0.0.1:8081) is not set' };
+  if (origin === undefined || origin === '')
+    return { enabled: false, reason: 'SVC_COMMERCIAL_ORIGIN (the cookie gateway origin owners use, e.g. http://127.0.0.1:8081) is not set' };
   const canonical = canonicalOrigin(origin);
-  if (canonical === null) return { enabled: false, reason: 'SVC_COMMERCIAL_ORIGIN is not an origin (http or https scheme, host, optional port; no path, query or credentials)' };
+  if (canonical === null)
+    return { enabled: false, reason: 'SVC_COMMERCIAL_ORIGIN is not an origin (http or https scheme, host, optional port; no path, query or credentials)' };
   const bridgeSecret = randomBytes(32).toString('base64url');
   return { enabled: true, origin: canonical, bridgeSecret, bridgeDigest: digestOf(bridgeSecret) };
 }

@@ -62,7 +62,7 @@ export function schemaCompilers(shared: readonly TSchema[]): Compilers {
       if (httpPart === 'body' && data === null) return true;
       compiled ??= validators.get(key) ?? compileOnce(validators, key, () => ajvInstance().compile(schema as object));
       const ok = compiled(data);
-      validate.errors = ok ? null : compiled.errors ?? null;
+      validate.errors = ok ? null : (compiled.errors ?? null);
       return ok;
     };
     validate.errors = null as ErrorObject[] | null;
@@ -73,7 +73,11 @@ export function schemaCompilers(shared: readonly TSchema[]): Compilers {
     const key = JSON.stringify(schema);
     let compiled: ((data: unknown) => string) | undefined;
     return (data: unknown) => {
-      compiled ??= serializers.get(key) ?? compileOnce(serializers, key, () => fastJsonStringify(schema as fastJsonStringify.Schema, { schema: external as Record<string, fastJsonStringify.Schema> }));
+      compiled ??=
+        serializers.get(key) ??
+        compileOnce(serializers, key, () =>
+          fastJsonStringify(schema as fastJsonStringify.Schema, { schema: external as Record<string, fastJsonStringify.Schema> }),
+        );
       return compiled(data);
     };
   };
@@ -136,7 +140,10 @@ function pickError(errors: readonly ErrorObject[]): ErrorObject | undefined {
 }
 
 function describe(error: ErrorObject, query: boolean): string {
-  const path = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const name = (segments: string[]) => segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
   const subject = (segments: string[]) => {
     if (segments.length === 0) return query ? 'The query' : 'The request body';

@@ -186,7 +186,13 @@ const LEASE_HOLDER = `${hostname()}:${process.pid}`;
  * nowhere, e.g. a did:web whose domain configuration could not be fetched); errors are never
  * shared. The shared tier failing (database down) only costs the sharing.
  */
-async function resolveShared(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined, hooks: ResolveHooks): Promise<EnrichedResolution> {
+async function resolveShared(
+  ctx: ServerContext,
+  did: string,
+  options: ResolveOptions,
+  signal: AbortSignal | undefined,
+  hooks: ResolveHooks,
+): Promise<EnrichedResolution> {
   const { runtime } = ctx;
   const shared = ctx.storage.shared;
   if (!shared || options.noCache || hasVersionOptions(options) || selfCertifying(did)) return resolve(did, runtime, { ...options, signal }, hooks);
@@ -290,7 +296,13 @@ export async function dereferenceFor(ctx: ServerContext, didUrl: string, signal:
   }
 }
 
-export function resolveFor(ctx: ServerContext, did: string, options: ResolveOptions, signal: AbortSignal | undefined, holder: string | RequestSlot): Promise<EnrichedResolution> {
+export function resolveFor(
+  ctx: ServerContext,
+  did: string,
+  options: ResolveOptions,
+  signal: AbortSignal | undefined,
+  holder: string | RequestSlot,
+): Promise<EnrichedResolution> {
   return admitResolution(ctx, did, options, holder)(signal);
 }
 
@@ -314,7 +326,13 @@ export interface OutboundWork {
  * work first resolves an uncached DID or fetches (a status list); released when the work ends.
  * Work served from the cache alone never needs a slot.
  */
-export function outboundWork<T>(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, work: (w: OutboundWork) => Promise<T>, eager = false): Promise<T> {
+export function outboundWork<T>(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (w: OutboundWork) => Promise<T>,
+  eager = false,
+): Promise<T> {
   const slot = new RequestSlot(ctx.capacity, clientOf(request));
   if (eager) slot.take();
   const base = ctx.runtime;

@@ -45,7 +45,8 @@ export function isLoopbackHost(host: string): boolean {
 
 /** Why the gateway may not start (one line), or null. */
 export function gatewayRefusal(host: string, ctx: Pick<ServerContext, 'commercial'>): string | null {
-  if (!isLoopbackHost(host)) return `the cookie gateway listens on loopback only (127.0.0.0/8, ::1 or localhost), not ${truncate(host, 80)}: owners reach it from this machine`;
+  if (!isLoopbackHost(host))
+    return `the cookie gateway listens on loopback only (127.0.0.0/8, ::1 or localhost), not ${truncate(host, 80)}: owners reach it from this machine`;
   if (!ctx.commercial?.enabled) return `the cookie gateway needs the commercial mode, which is off (${ctx.commercial?.reason ?? 'it is not configured'})`;
   return null;
 }
@@ -111,7 +112,11 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
       const length = request.headers['content-length'];
       if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) reply.header('connection', 'close');
       return done(
-        new ProblemError('RATE_LIMITED', `Too many requests: the gateway's budget of ${ctx.limits.gatewayPerMinute} requests per minute is used up. Retry after ${wait} s.`, { retryAfter: wait }),
+        new ProblemError(
+          'RATE_LIMITED',
+          `Too many requests: the gateway's budget of ${ctx.limits.gatewayPerMinute} requests per minute is used up. Retry after ${wait} s.`,
+          { retryAfter: wait },
+        ),
       );
     }
     done();
@@ -165,7 +170,10 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
 }
 
 function notFound(method: string, path: string): ProblemError {
-  return new ProblemError('NOT_FOUND', `The cookie gateway serves no ${method.slice(0, 10)} ${truncate(path, 120)}: it forwards only the owner-session routes.`);
+  return new ProblemError(
+    'NOT_FOUND',
+    `The cookie gateway serves no ${method.slice(0, 10)} ${truncate(path, 120)}: it forwards only the owner-session routes.`,
+  );
 }
 
 /** The owner's projects with their first watches and each watch's newest events, for GET /. */

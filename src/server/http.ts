@@ -22,7 +22,12 @@ export const DID_RESOLUTION = 'application/did-resolution';
  * than the Host header. One pass over the raw header list; the target is parsed only in the
  * rare absolute form.
  */
-export function hostProblem(raw: { httpVersion: string; rawHeaders: string[]; url?: string | undefined; headers: { host?: string | undefined } }): ProblemError | null {
+export function hostProblem(raw: {
+  httpVersion: string;
+  rawHeaders: string[];
+  url?: string | undefined;
+  headers: { host?: string | undefined };
+}): ProblemError | null {
   const names = raw.rawHeaders;
   let hosts = 0;
   for (let i = 0; i < names.length; i += 2) {
@@ -74,7 +79,10 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: P
   const problem: Problem = err.toProblem(problemsBase);
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   if (isW3cPath(request.url) && err.w3cStatus !== null && err.code !== 'REPRESENTATION_NOT_SUPPORTED') {
-    return reply.code(err.w3cStatus).type(DID_RESOLUTION).send(serialized(reply, err.w3cStatus, DID_RESOLUTION, errorResolutionBody(problem)));
+    return reply
+      .code(err.w3cStatus)
+      .type(DID_RESOLUTION)
+      .send(serialized(reply, err.w3cStatus, DID_RESOLUTION, errorResolutionBody(problem)));
   }
   return reply.code(problem.status).type(PROBLEM_JSON).send(problem);
 }

@@ -38,7 +38,12 @@ export function generateProjectKey(label?: string | null): { secret: string; sto
   const secret = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   return {
     secret,
-    stored: { id: `key_${randomBytes(16).toString('base64url')}`, keyHash: keyDigest(secret), prefix: secret.slice(0, KEY_PREFIX_LENGTH), label: label ?? null },
+    stored: {
+      id: `key_${randomBytes(16).toString('base64url')}`,
+      keyHash: keyDigest(secret),
+      prefix: secret.slice(0, KEY_PREFIX_LENGTH),
+      label: label ?? null,
+    },
   };
 }
 
@@ -86,14 +91,17 @@ export class KeyedRequests {
   async admit(presented: string): Promise<void> {
     if (!KEY_FORMAT.test(presented)) throw unauthorized();
     const accounts = this.accounts();
-    if (!accounts) throw new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable, so the project key cannot be checked; see /ready.', { retryAfter: 5 });
+    if (!accounts)
+      throw new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable, so the project key cannot be checked; see /ready.', { retryAfter: 5 });
     const principal = await accounts.authenticateKey(keyDigest(presented)).catch((err: unknown) => {
       this.log.error('checking a project key failed', { error: err instanceof Error ? err.message : String(err) });
       throw new ProblemError('SERVICE_UNAVAILABLE', 'The project key could not be checked just now.', { retryAfter: 5 });
     });
     if (principal === null) throw unauthorized();
     if (!this.#buckets.take(principal.projectId).allowed) {
-      throw new ProblemError('RATE_LIMITED', `Too many requests: the project's budget of ${this.perMinute} requests per minute is used up. Retry after 1 s.`, { retryAfter: 1 });
+      throw new ProblemError('RATE_LIMITED', `Too many requests: the project's budget of ${this.perMinute} requests per minute is used up. Retry after 1 s.`, {
+        retryAfter: 1,
+      });
     }
     this.#count(principal.projectId);
   }

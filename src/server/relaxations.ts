@@ -88,14 +88,29 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
   // the default, each lets one take more.
   const bytes = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
   const raised: Array<[setting: string, value: number | undefined, normal: number, effect: (v: number) => string]> = [
-    ['SVC_CLAIM_PENDING_PER_CLIENT', limits.claimChallengesPerClient, DEFAULT_LIMITS.claimChallengesPerClient, (v) => `${v} pending claim challenges per client`],
+    [
+      'SVC_CLAIM_PENDING_PER_CLIENT',
+      limits.claimChallengesPerClient,
+      DEFAULT_LIMITS.claimChallengesPerClient,
+      (v) => `${v} pending claim challenges per client`,
+    ],
     ['SVC_CLAIM_PENDING_PER_DID', limits.claimChallengesPerDid, DEFAULT_LIMITS.claimChallengesPerDid, (v) => `${v} pending claim challenges per DID`],
-    ['SVC_SIGN_IN_PENDING_PER_CLIENT', limits.signInChallengesPerClient, DEFAULT_LIMITS.signInChallengesPerClient, (v) => `${v} pending sign-in challenges per client`],
+    [
+      'SVC_SIGN_IN_PENDING_PER_CLIENT',
+      limits.signInChallengesPerClient,
+      DEFAULT_LIMITS.signInChallengesPerClient,
+      (v) => `${v} pending sign-in challenges per client`,
+    ],
     ['SVC_SIGN_IN_PENDING_PER_DID', limits.signInChallengesPerDid, DEFAULT_LIMITS.signInChallengesPerDid, (v) => `${v} pending sign-in challenges per DID`],
     ['SVC_GATEWAY_RATE_LIMIT_PER_MIN', limits.gatewayPerMinute, DEFAULT_LIMITS.gatewayPerMinute, (v) => `${v} cookie-gateway requests per client per minute`],
     ['SVC_REGISTRY_PER_CLIENT', limits.registryPerClient, DEFAULT_LIMITS.registryPerClient, (v) => `each client may hold ${v} registered delegation chains`],
     ['SVC_REGISTRY_PER_ROOT', limits.registryPerRoot, DEFAULT_LIMITS.registryPerRoot, (v) => `chains of one root may hold ${v} registrations`],
-    ['SVC_REGISTRATION_MAX_DAYS', limits.registrationMaxDays, DEFAULT_LIMITS.registrationMaxDays, (v) => `a delegation chain expiring up to ${v} days ahead may be registered`],
+    [
+      'SVC_REGISTRATION_MAX_DAYS',
+      limits.registrationMaxDays,
+      DEFAULT_LIMITS.registrationMaxDays,
+      (v) => `a delegation chain expiring up to ${v} days ahead may be registered`,
+    ],
     ['SVC_CACHE_MAX_BYTES', input.work?.cacheMaxBytes, DEFAULT_CACHE_MAX_BYTES, (v) => `the resolution cache may hold ${bytes(v)}`],
     ['SVC_WEBVH_MAX_ENTRIES', input.work?.webvhMaxEntries, DEFAULT_WEBVH_MAX_ENTRIES, (v) => `a did:webvh log may have ${v} entries`],
     ['SVC_WEBVH_MAX_BYTES', input.work?.webvhMaxBytes, DEFAULT_WEBVH_MAX_BYTES, (v) => `a did:webvh log may be ${bytes(v)}`],

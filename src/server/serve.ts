@@ -103,7 +103,9 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   // — 0.0.0.0, :: — is reached at 127.0.0.1 / ::1).
   const bound = app.server.address();
   const gateway =
-    options.gateway && bound !== null && typeof bound === 'object' ? buildGateway(ctx, { host: upstreamHost(bound.address), port: bound.port }, options.accessLog) : null;
+    options.gateway && bound !== null && typeof bound === 'object'
+      ? buildGateway(ctx, { host: upstreamHost(bound.address), port: bound.port }, options.accessLog)
+      : null;
   let gatewayUrl: string | undefined;
   if (gateway && options.gateway) {
     try {
@@ -136,7 +138,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   if (workerSetting !== undefined && !['', 'on', 'off'].includes(workerSetting)) {
     options.announce(`svc: SVC_CUSTOMER_MONITOR is "${workerSetting.slice(0, 20)}"; it takes on or off: the customer monitor worker runs`);
   }
-  if (ctx.commercial.enabled && !ctx.customerWorker) options.announce('svc: the customer monitor worker is off here (SVC_CUSTOMER_MONITOR=off): project watches are not checked by this daemon');
+  if (ctx.commercial.enabled && !ctx.customerWorker)
+    options.announce('svc: the customer monitor worker is off here (SVC_CUSTOMER_MONITOR=off): project watches are not checked by this daemon');
   // Registered delegation chains are verified again at every start, in the background
   // (/health and the other routes answer meanwhile; verify-tool waits for it).
   void reverifyRegistry(ctx, options.announce);
@@ -165,7 +168,12 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
-        const background = [claimChecker.stop(), ...(poller ? [poller.stop()] : []), ...(sweeper ? [sweeper.stop()] : []), ...(customerPoller ? [customerPoller.stop()] : [])];
+        const background = [
+          claimChecker.stop(),
+          ...(poller ? [poller.stop()] : []),
+          ...(sweeper ? [sweeper.stop()] : []),
+          ...(customerPoller ? [customerPoller.stop()] : []),
+        ];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
         await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]);
         // Usage increments still gathered in memory are written before the database closes.

@@ -17,13 +17,7 @@ function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-export async function streamResolution(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  did: string,
-  options: ResolveOptions,
-): Promise<void> {
+export async function streamResolution(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, did: string, options: ResolveOptions): Promise<void> {
   // Admission (capacity) happens before the stream commits to 200, so 503 stays a status.
   const run = admitResolution(ctx, did, options, clientOf(request));
   const abort = new AbortController();

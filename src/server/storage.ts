@@ -9,7 +9,15 @@
  * a time, however many probes arrive meanwhile.
  */
 import type { RuntimeStore } from '../core/store.js';
-import { databaseLocation, isPostgresUrl, openDatabase, type Database, type DatabaseReadiness, type SharedCoordination, type StorageUsage } from '../store/database.js';
+import {
+  databaseLocation,
+  isPostgresUrl,
+  openDatabase,
+  type Database,
+  type DatabaseReadiness,
+  type SharedCoordination,
+  type StorageUsage,
+} from '../store/database.js';
 
 export type Readiness = DatabaseReadiness;
 

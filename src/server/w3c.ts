@@ -178,9 +178,7 @@ export function negotiateResolution(accept: string | undefined): Negotiated | nu
     }
     if (!match || match.q === 0) continue;
     const better =
-      !best ||
-      match.q > best.q ||
-      (match.q === best.q && (match.level > best.level || (match.level === best.level && match.position < best.position)));
+      !best || match.q > best.q || (match.q === best.q && (match.level > best.level || (match.level === best.level && match.position < best.position)));
     if (better) best = { ...match, outcome: rep.outcome };
   }
   return best?.outcome ?? null;

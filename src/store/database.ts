@@ -45,7 +45,8 @@ export function databaseTarget(db: string | undefined, env: NodeJS.ProcessEnv): 
   if (db !== undefined) return db;
   const url = databaseUrlSetting(env);
   if (url !== undefined) {
-    if (!isPostgresUrl(url)) throw new StoreError('OPEN_FAILED', `SVC_DATABASE_URL must be a postgres:// URL (a database file is given with --db), not "${url.slice(0, 40)}"`);
+    if (!isPostgresUrl(url))
+      throw new StoreError('OPEN_FAILED', `SVC_DATABASE_URL must be a postgres:// URL (a database file is given with --db), not "${url.slice(0, 40)}"`);
     return url;
   }
   return defaultStorePath(env);

@@ -10,15 +10,7 @@
 import { methodUnavailable } from '../core/claims/challenge.js';
 import { CLAIM_METHODS, type ClaimMethod } from '../core/claims/types.js';
 import { hintSentence, PROBLEM_GUIDE, PROBLEMS, type ProblemError } from '../core/problems.js';
-import {
-  CLASS_LABELS,
-  STATE_CLASSES,
-  stateClass,
-  type Dimension,
-  type EnrichedResolution,
-  type StateClass,
-  type TraceStage,
-} from '../core/resolve/types.js';
+import { CLASS_LABELS, STATE_CLASSES, stateClass, type Dimension, type EnrichedResolution, type StateClass, type TraceStage } from '../core/resolve/types.js';
 import type { ObservationHistory, SemanticDiff } from '../core/history/types.js';
 import { buildDossierView, classMarker, durationText, type DossierView } from '../present/dossier.js';
 import type { HistoryView } from '../present/history.js';
@@ -140,7 +132,12 @@ ${verdict.statements.length > 0 ? html`<ul class="statements">${verdict.statemen
 </div>
 <p class="no-score">Seven dimensions, each judged on its own evidence. There is no total and no trust score.</p>
 <div class="classes">
-${classes.map((cls) => classGroup(cls, result.dimensions.filter((d) => stateClass(d.state) === cls)))}
+${classes.map((cls) =>
+  classGroup(
+    cls,
+    result.dimensions.filter((d) => stateClass(d.state) === cls),
+  ),
+)}
 </div>
 ${view.warnings.length > 0 ? html`<section class="warnings" aria-labelledby="warnings-title"><h3 id="warnings-title">Warnings</h3><ul>${view.warnings.map((w) => html`<li>${w}</li>`)}</ul></section>` : ''}
 <section class="limitations" aria-labelledby="limitations-title">
@@ -242,11 +239,15 @@ ${doc.warnings.length > 0 ? html`<h4>Warnings</h4><ul>${doc.warnings.map((w) => 
 <pre class="document" tabindex="0" aria-label="The DID document">${prettyJson(result.didDocument)}</pre>
 </details>
 </section>
-${view.evidence.map((section) => html`<section id="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}" class="evidence" aria-labelledby="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}-title">
+${view.evidence.map(
+  (
+    section,
+  ) => html`<section id="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}" class="evidence" aria-labelledby="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}-title">
 <h3 id="${EVIDENCE_IDS[section.title] ?? anchorId('evidence', section.title)}-title">${section.title}</h3>
 ${fields(section.fields)}
 ${section.title === 'Origin binding' ? linkageCredentials(result) : ''}
-</section>`)}
+</section>`,
+)}
 ${keysSection(result, view)}
 ${servicesSection(result, view)}
 ${view.history ? webvhHistory(view.history) : ''}
@@ -277,7 +278,8 @@ function linkageCredentials(result: EnrichedResolution): Html {
   const binding = result.evidence.domainBinding;
   if (!binding || binding.credentials.length === 0) return html``;
   return html`<h4>Domain linkage credentials</h4>
-<ol class="credentials">${binding.credentials.map((c) => html`<li class="credential" data-status="${c.status}">
+<ol class="credentials">${binding.credentials.map(
+    (c) => html`<li class="credential" data-status="${c.status}">
 <p><strong>#${c.index}</strong> ${c.format}${c.proof ? html` · ${c.proof}` : ''} · <span class="status">${c.status}</span></p>
 <p class="reason">${c.reason}</p>
 ${fields([
@@ -287,7 +289,8 @@ ${fields([
   { label: 'key', value: c.verificationMethod ?? '(none)', tone: 'plain' },
   { label: 'valid', value: `${c.validFrom ?? '?'} to ${c.validUntil ?? '?'}`, tone: 'plain' },
 ])}
-</li>`)}</ol>`;
+</li>`,
+  )}</ol>`;
 }
 
 function keysSection(result: EnrichedResolution, view: DossierView): Html {
@@ -309,10 +312,12 @@ function servicesSection(result: EnrichedResolution, view: DossierView): Html {
   return html`<section id="evidence-services" class="evidence" aria-labelledby="evidence-services-title">
 <h3 id="evidence-services-title">Services <span class="count">(${view.services.length})</span></h3>
 <p class="note">Service endpoints are what the document declares; svc does not contact them.</p>
-${view.services.map((s) => html`<article class="service" id="${anchorId('service', s.id)}" data-service-id="${s.id}">
+${view.services.map(
+  (s) => html`<article class="service" id="${anchorId('service', s.id)}" data-service-id="${s.id}">
 <h4><code>${displayKeyId(s.id, result.did)}</code></h4>
 ${fields(s.fields)}
-</article>`)}
+</article>`,
+)}
 </section>`;
 }
 
@@ -323,7 +328,10 @@ ${fields(history.summary)}
 <ol class="webvh-log">${history.timeline.map((row) =>
     row.kind === 'gap'
       ? html`<li class="gap">${row.text}</li>`
-      : html`<li class="entry tone-${row.markerTone}${row.served ? ' served' : ''}" data-version-number="${row.versionNumber}"><span class="marker">${row.marker}</span> <span class="when">${row.when}</span> ${join(row.notes.map((n) => html`<span class="note tone-${n.tone}">${n.text}</span>`), ' · ')}</li>`,
+      : html`<li class="entry tone-${row.markerTone}${row.served ? ' served' : ''}" data-version-number="${row.versionNumber}"><span class="marker">${row.marker}</span> <span class="when">${row.when}</span> ${join(
+          row.notes.map((n) => html`<span class="note tone-${n.tone}">${n.text}</span>`),
+          ' · ',
+        )}</li>`,
   )}</ol>
 ${history.failure ? html`<p class="tone-${history.failure.tone}">${history.failure.text}</p>` : ''}
 ${fields(history.witness)}
@@ -336,9 +344,11 @@ function timeMachine(input: DossierInput): Html {
   const pageHref = (query: { from?: string; to?: string }) => dossierPath(result.did, query);
   return html`<section id="time-machine" class="evidence" aria-labelledby="time-machine-title">
 <h3 id="time-machine-title">Time machine: observations over time</h3>
-${tm.history === null
+${
+  tm.history === null
     ? html`<p class="empty">${tm.unavailable ?? 'No observations of this identifier are available.'}</p>`
-    : timelineView(tm.history, { selected: tm.selected, pageHref: mode === 'served' ? pageHref : null })}
+    : timelineView(tm.history, { selected: tm.selected, pageHref: mode === 'served' ? pageHref : null })
+}
 ${typeof tm.diffProblem === 'string' ? html`<p class="tone-warn diff-problem">${tm.diffProblem}</p>` : ''}
 ${tm.diff ? diffView(tm.diff, result.did) : ''}
 </section>`;

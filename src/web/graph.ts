@@ -577,7 +577,8 @@ function nodeMarkup(node: LaidNode, did: string, evidenceHref: (node: GraphNode)
   const label = node.node ? printable(node.node.label) : '';
   const whole = [name, node.id === node.kind ? kindWord : `${kindWord}: ${id}`, ...(label && label !== id && label !== name ? [label] : [])];
   const names = node.name.map(
-    (line, i) => html`<text class="node-name" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 37 + i * 16)}" font-size="${NAME_SIZE}" font-weight="600" fill="#1f2328">${line}</text>`,
+    (line, i) =>
+      html`<text class="node-name" x="${n(node.x + NODE_PAD)}" y="${n(node.y + 37 + i * 16)}" font-size="${NAME_SIZE}" font-weight="600" fill="#1f2328">${line}</text>`,
   );
   const href = node.node ? safeHref(evidenceHref(node.node)) : null;
   const title = html`<title>${preformatted(whole.join('\n'))}</title>`;

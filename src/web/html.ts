@@ -65,7 +65,12 @@ export function preformatted(text: string): Html {
  * its colons rather than a letter at a time. The text (and so copying it) is unchanged.
  */
 export function breakable(text: string): Html {
-  return new Html(text.split(/(?<=.[:/#?&=.])(?=.)/su).map(escapeHtml).join('<wbr>'));
+  return new Html(
+    text
+      .split(/(?<=.[:/#?&=.])(?=.)/su)
+      .map(escapeHtml)
+      .join('<wbr>'),
+  );
 }
 
 /** Items joined into one piece of markup. */

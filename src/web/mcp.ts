@@ -102,7 +102,12 @@ const KIND_TEXT: Readonly<Record<'tools' | ItemKind, { title: string; noun: stri
   resourceTemplates: { title: 'Resource templates', noun: 'resource template', nouns: 'resource templates', capability: 'resources', anchor: 'template' },
 };
 
-const SECTION_IDS: Readonly<Record<'tools' | ItemKind, string>> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resource-templates' };
+const SECTION_IDS: Readonly<Record<'tools' | ItemKind, string>> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resource-templates',
+};
 
 const DRIFT_TONE: Readonly<Record<ItemDrift, 'pass' | 'warn' | 'skip'>> = {
   UNCHANGED: 'pass',
@@ -116,7 +121,8 @@ const INVENTORY_DRIFT_TEXT: Readonly<Record<McpInspection['drift']['status'], st
   FIRST_OBSERVATION: 'No earlier inventory of this endpoint URL is stored: this inspection is the first one compared against later.',
   UNCHANGED: 'The inventory is the same as at the last inspection of this endpoint URL.',
   CHANGED: 'The inventory differs from the last inspection of this endpoint URL.',
-  PROFILE_CHANGED: 'The stored inventory was fingerprinted under another profile, so the two cannot be compared item by item; this inspection is the new baseline.',
+  PROFILE_CHANGED:
+    'The stored inventory was fingerprinted under another profile, so the two cannot be compared item by item; this inspection is the new baseline.',
 };
 
 /** A fingerprint shortened to 12 hex digits, the whole value in its title (and in the JSON). */
@@ -186,9 +192,11 @@ function header(result: McpInspection, mode: PageMode): Html {
 <p class="eyebrow">MCP server inspection</p>
 <h1 class="mcp-endpoint uri">${visibleText(result.endpoint)}</h1>
 <p class="observed">Inspected <time datetime="${result.observedAt}">${result.observedAt}</time>${protocol}</p>
-${mode === 'served'
+${
+  mode === 'served'
     ? html`<p class="formats">The same inspection as <a href="${mcpApiPath(result.endpoint)}" type="application/json">JSON</a> (each request inspects afresh, and counts as the next inspection for drift).</p>`
-    : html`<p class="formats">An offline copy made by svc inspect-mcp --html; <code>svc inspect-mcp --json</code> gives the same result as JSON.</p>`}
+    : html`<p class="formats">An offline copy made by svc inspect-mcp --html; <code>svc inspect-mcp --json</code> gives the same result as JSON.</p>`
+}
 </header>`;
 }
 
@@ -196,7 +204,10 @@ function verdict(result: McpInspection): Html {
   const counts = { PASS: 0, WARN: 0, SKIP: 0 };
   for (const c of result.checks) counts[c.status] += 1;
   const tone = result.status === 'AUTH_REQUIRED' || counts.WARN > 0 ? 'warn' : 'good';
-  const summary = (['WARN', 'PASS', 'SKIP'] as const).filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`).join(', ');
+  const summary = (['WARN', 'PASS', 'SKIP'] as const)
+    .filter((s) => counts[s] > 0)
+    .map((s) => `${counts[s]} ${s}`)
+    .join(', ');
   return html`<div class="verdict tone-${tone}" data-status="${result.status}">
 <p class="outcome"><span class="badge">${STATUS_WORDS[result.status]}</span> <code>${result.status}</code></p>
 <p class="headline">${visibleText(result.headline)}</p>
@@ -212,7 +223,9 @@ function attention(result: McpInspection): Html {
     for (const item of result[kind] as ReadonlyArray<McpTool | McpPrompt | McpResource | McpResourceTemplate>) {
       if (item.riskSignals.length === 0) continue;
       const key = keyOf(kind, item);
-      rows.push(html`<li><a href="#${anchorId(KIND_TEXT[kind].anchor, key)}">${KIND_TEXT[kind].noun} ${keyCode(kind, key)}</a>: ${signalIds(item.riskSignals)}</li>`);
+      rows.push(
+        html`<li><a href="#${anchorId(KIND_TEXT[kind].anchor, key)}">${KIND_TEXT[kind].noun} ${keyCode(kind, key)}</a>: ${signalIds(item.riskSignals)}</li>`,
+      );
     }
   }
   if (result.instructionSignals.length > 0) {
@@ -228,7 +241,10 @@ function attention(result: McpInspection): Html {
 
 function signalIds(signals: readonly RiskSignal[]): Html {
   const ids = signals.map((s) => s.id).filter((id, i, all) => all.indexOf(id) === i);
-  return join(ids.map((id) => html`<code>${id}</code>`), ', ');
+  return join(
+    ids.map((id) => html`<code>${id}</code>`),
+    ', ',
+  );
 }
 
 function serverSection(result: McpInspection): Html {
@@ -248,9 +264,12 @@ ${field('name', name ? html`<code>${visibleText(name)}</code>${version ? html` <
 ${title ? field('title', visibleText(title)) : ''}
 ${field('protocol', result.negotiatedVersion ? html`MCP ${result.negotiatedVersion} (${result.mode.toLowerCase()})` : html`<span class="tone-muted">not negotiated</span>`)}
 ${result.supportedVersions.length > 0 ? field('advertised versions', visibleText(result.supportedVersions.join(', '))) : ''}
-${field('transport', tls
+${field(
+  'transport',
+  tls
     ? html`${tls.protocol}, ${tls.cipher}; certificate for <code>${visibleText(tls.host)}</code>${tls.hostnameInSan ? '' : html` <span class="tone-bad">(host not in its names)</span>`}, validated by ${visibleText(tls.validatedBy)}, ${tls.daysUntilExpiry} days until it expires`
-    : html`<span class="tone-warn">plain http: no TLS</span>`)}
+    : html`<span class="tone-warn">plain http: no TLS</span>`,
+)}
 ${capabilities.length > 0 ? field('capabilities', visibleText(capabilities.join(', '))) : ''}
 ${field('inventory hash', inventory, 'mcp-inventory')}
 ${result.complete ? '' : field('listing', html`<span class="tone-warn">incomplete: ${visibleText(result.inventoryLimit ?? 'a limit was reached')}</span>`)}
@@ -270,10 +289,12 @@ ${signals.length > 0 ? signalList(signals, 'parameter') : ''}
 function checksSection(checks: readonly McpCheck[]): Html {
   return html`<section id="checks" class="mcp-section" aria-labelledby="checks-title">
 <h2 id="checks-title">Checks</h2>
-<ol class="mcp-checks">${checks.map((c) => html`<li class="mcp-check" data-check="${c.id}" data-status="${c.status}">
+<ol class="mcp-checks">${checks.map(
+    (c) => html`<li class="mcp-check" data-check="${c.id}" data-status="${c.status}">
 ${statusBadge(c.status, c.status === 'PASS' ? 'pass' : c.status === 'WARN' ? 'warn' : 'skip')}
 <div><strong>${c.label}</strong> <code class="mcp-check-id">${c.id}</code><p>${visibleText(c.detail)}</p></div>
-</li>`)}</ol>
+</li>`,
+  )}</ol>
 </section>`;
 }
 
@@ -281,7 +302,8 @@ function authSection(result: McpInspection): Html {
   const auth = result.auth;
   if (!auth) return html``;
   const metadata = auth.resourceMetadata;
-  const servers = metadata && Array.isArray(metadata['authorization_servers']) ? metadata['authorization_servers'].filter((s): s is string => typeof s === 'string') : [];
+  const servers =
+    metadata && Array.isArray(metadata['authorization_servers']) ? metadata['authorization_servers'].filter((s): s is string => typeof s === 'string') : [];
   return html`<section id="auth" class="mcp-section" aria-labelledby="auth-title">
 <h2 id="auth-title">Authentication required</h2>
 <p>The server answered HTTP ${auth.status}. svc never authenticates, so nothing was listed; an authenticated client may see tools this page cannot.</p>
@@ -290,7 +312,17 @@ ${field('challenge', auth.wwwAuthenticate ? html`<code class="uri">${visibleText
 ${auth.scope ? field('scope', html`<code>${visibleText(auth.scope)}</code>`) : ''}
 ${field('resource metadata', auth.resourceMetadataUrl ? html`<code class="uri">${visibleText(auth.resourceMetadataUrl)}</code>` : html`<span class="tone-muted">no URL</span>`)}
 ${metadata && typeof metadata['resource'] === 'string' ? field('resource', html`<code class="uri">${visibleText(metadata['resource'])}</code>`) : ''}
-${servers.length > 0 ? field('authorization servers', join(servers.map((s) => html`<code class="uri">${visibleText(s)}</code>`), ', ')) : ''}
+${
+  servers.length > 0
+    ? field(
+        'authorization servers',
+        join(
+          servers.map((s) => html`<code class="uri">${visibleText(s)}</code>`),
+          ', ',
+        ),
+      )
+    : ''
+}
 ${auth.resourceMetadataError ? field('metadata', html`<span class="tone-warn">not available: ${visibleText(auth.resourceMetadataError)}</span>`) : ''}
 </dl>
 ${metadata ? html`<details><summary>The protected-resource metadata (RFC 9728) as retrieved</summary><pre class="document" tabindex="0" aria-label="Protected-resource metadata">${visibleText(JSON.stringify(metadata, null, 2), { lines: true })}</pre></details>` : ''}
@@ -324,14 +356,18 @@ function sectionIntro(result: McpInspection, kind: 'tools' | ItemKind, items: re
     return html`<p class="note">${flagged > 0 ? `${flagged} of ${items.length} with risk signals, listed first.` : 'None with risk signals.'}</p>`;
   }
   if (result.status === 'AUTH_REQUIRED') return html`<p class="empty">Nothing listed: the server requires authentication.</p>`;
-  if (kind !== 'tools' && !declared(result, k.capability)) return html`<p class="empty">The server does not declare the <code>${k.capability}</code> capability, so svc did not ask for ${k.nouns}.</p>`;
+  if (kind !== 'tools' && !declared(result, k.capability))
+    return html`<p class="empty">The server does not declare the <code>${k.capability}</code> capability, so svc did not ask for ${k.nouns}.</p>`;
   return html`<p class="empty">The server lists no ${k.nouns}.</p>`;
 }
 
 function removedLine(result: McpInspection, kind: 'tools' | ItemKind): Html {
   const removed = kind === 'tools' ? result.drift.removed : result.drift[kind].removed;
   if (removed.length === 0) return html``;
-  return html`<p class="tone-warn mcp-removed">Removed since ${result.drift.previousObservedAt ?? 'the last inspection'}: ${join(removed.map((r) => keyCode(kind, r)), ', ')}</p>`;
+  return html`<p class="tone-warn mcp-removed">Removed since ${result.drift.previousObservedAt ?? 'the last inspection'}: ${join(
+    removed.map((r) => keyCode(kind, r)),
+    ', ',
+  )}</p>`;
 }
 
 function toolsSection(result: McpInspection): Html {
@@ -344,10 +380,14 @@ function toolsSection(result: McpInspection): Html {
       .join(', ') || 'none';
   return html`<section id="tools" class="mcp-section" aria-labelledby="tools-title">
 <h2 id="tools-title">Tools <span class="count">(${tools.length}${result.complete ? '' : ', incomplete'})</span></h2>
-${tools.length > 0 ? html`<dl class="fields mcp-fields mcp-class-counts">
+${
+  tools.length > 0
+    ? html`<dl class="fields mcp-fields mcp-class-counts">
 ${field('declared by the server', line(counts.declared))}
 ${field('svc’s heuristic', line(counts.heuristic))}
-</dl>` : ''}
+</dl>`
+    : ''
+}
 ${sectionIntro(result, 'tools', tools)}
 ${removedLine(result, 'tools')}
 ${signalsFirst(tools).map(toolCard)}
@@ -368,11 +408,15 @@ function description(value: string | null): Html {
 }
 
 function changedFields(item: Item): Html {
-  return item.drift === 'CHANGED' && item.changedFields?.length ? field('changed', html`<span class="tone-warn">${visibleText(item.changedFields.join(', '))}</span>`) : html``;
+  return item.drift === 'CHANGED' && item.changedFields?.length
+    ? field('changed', html`<span class="tone-warn">${visibleText(item.changedFields.join(', '))}</span>`)
+    : html``;
 }
 
 function toolCard(tool: McpTool): Html {
-  const hints = Object.entries(tool.declaredHints).map(([hint, h]) => html`<li><code>${hint}</code> ${String(h.value)}${h.source === 'default' ? html` <span class="tone-muted">(MCP default)</span>` : ''}</li>`);
+  const hints = Object.entries(tool.declaredHints).map(
+    ([hint, h]) => html`<li><code>${hint}</code> ${String(h.value)}${h.source === 'default' ? html` <span class="tone-muted">(MCP default)</span>` : ''}</li>`,
+  );
   const differs = tool.heuristicClass !== tool.declaredClass;
   return html`<article ${cardAttributes('tools', tool, tool.name)}>
 ${itemHeading('tools', tool, tool.name)}
@@ -405,7 +449,12 @@ function itemCard(kind: ItemKind, item: Item): Html {
   let facts: Html;
   if (kind === 'prompts') {
     const prompt = item as McpPrompt;
-    facts = field('arguments', prompt.arguments.length === 0 ? html`<span class="tone-muted">none</span>` : html`<ul class="mcp-params">${prompt.arguments.map((a) => html`<li><code>${visibleText(a.name)}</code>${a.required ? ' (required)' : ''}${a.description ? html` — ${visibleText(a.description)}` : ''}</li>`)}</ul>`);
+    facts = field(
+      'arguments',
+      prompt.arguments.length === 0
+        ? html`<span class="tone-muted">none</span>`
+        : html`<ul class="mcp-params">${prompt.arguments.map((a) => html`<li><code>${visibleText(a.name)}</code>${a.required ? ' (required)' : ''}${a.description ? html` — ${visibleText(a.description)}` : ''}</li>`)}</ul>`,
+    );
   } else {
     const resource = item as McpResource | McpResourceTemplate;
     facts = html`${resource.title && resource.name ? field('name', html`<code>${visibleText(resource.name)}</code>`) : ''}${field('media type', resource.mimeType ? html`<code>${visibleText(resource.mimeType)}</code>` : html`<span class="tone-muted">not given</span>`)}`;
@@ -423,10 +472,12 @@ ${item.riskSignals.length > 0 ? signalList(item.riskSignals, kind === 'prompts' 
 }
 
 function signalList(signals: readonly RiskSignal[], parameterWord: string): Html {
-  return html`<ul class="mcp-signals" aria-label="Risk signals (svc’s estimate)">${signals.map((s) => html`<li class="mcp-signal" data-signal="${s.id}" data-location="${s.location}">
+  return html`<ul class="mcp-signals" aria-label="Risk signals (svc’s estimate)">${signals.map(
+    (s) => html`<li class="mcp-signal" data-signal="${s.id}" data-location="${s.location}">
 <code class="mcp-signal-id">${s.id}</code> in the ${s.location === 'parameter' ? html`${parameterWord} <code>${visibleText(s.parameter ?? '')}</code>` : s.location === 'uri' ? 'URI' : s.location}: ${visibleText(s.detail)}
 ${s.excerpt ? html`<q class="mcp-excerpt">${visibleText(s.excerpt)}</q>` : ''}
-</li>`)}</ul>`;
+</li>`,
+  )}</ul>`;
 }
 
 /* ------------------------------------------------------------------ drift, transcript */
@@ -442,17 +493,28 @@ function driftSection(result: McpInspection): Html {
   const check = result.checks.find((c) => c.id === 'drift');
   const explained = drift.status === 'FIRST_OBSERVATION' && check?.status === 'SKIP' ? check.detail : INVENTORY_DRIFT_TEXT[drift.status];
   const keys = (kind: 'tools' | ItemKind, word: string, list: readonly string[]) =>
-    html`<li${list.length > 0 ? html` class="tone-warn"` : ''}><span class="mcp-drift-word">${word}:</span> ${list.length === 0 ? html`<span class="tone-muted">none</span>` : join(list.map((k) => keyCode(kind, k)), ', ')}</li>`;
+    html`<li${list.length > 0 ? html` class="tone-warn"` : ''}><span class="mcp-drift-word">${word}:</span> ${
+      list.length === 0
+        ? html`<span class="tone-muted">none</span>`
+        : join(
+            list.map((k) => keyCode(kind, k)),
+            ', ',
+          )
+    }</li>`;
   return html`<section id="drift" class="mcp-section" aria-labelledby="drift-title" data-drift="${drift.status}">
 <h2 id="drift-title">Drift since the last inspection</h2>
 <p>${statusBadge(drift.status, drift.status === 'UNCHANGED' ? 'pass' : drift.status === 'CHANGED' ? 'warn' : 'skip')} ${visibleText(explained)}</p>
 ${drift.reason ? html`<p class="tone-warn mcp-drift-reason">${visibleText(drift.reason)}</p>` : ''}
-${compared ? html`<dl class="fields mcp-fields">
+${
+  compared
+    ? html`<dl class="fields mcp-fields">
 ${field('last inspection', drift.previousObservedAt ? html`<time datetime="${drift.previousObservedAt}">${drift.previousObservedAt}</time>` : html`<span class="tone-muted">unknown</span>`)}
 ${field('its inventory hash', drift.previousInventoryHash ? html`<code class="hash hash-full">${drift.previousInventoryHash}</code>` : html`<span class="tone-muted">none</span>`)}
 </dl>
 <h3 class="mcp-drift-kinds">By kind <span class="count">(tools and prompts by name, resources by URI, templates by URI template)</span></h3>
-<dl class="fields mcp-fields">${rows.map(({ kind, lists }) => html`<div class="field" data-kind="${kind}"><dt>${KIND_TEXT[kind].title}</dt><dd><ul class="mcp-kind-drift">${keys(kind, 'added', lists.added)}${keys(kind, 'removed', lists.removed)}${keys(kind, 'changed', lists.changed)}</ul></dd></div>`)}</dl>` : ''}
+<dl class="fields mcp-fields">${rows.map(({ kind, lists }) => html`<div class="field" data-kind="${kind}"><dt>${KIND_TEXT[kind].title}</dt><dd><ul class="mcp-kind-drift">${keys(kind, 'added', lists.added)}${keys(kind, 'removed', lists.removed)}${keys(kind, 'changed', lists.changed)}</ul></dd></div>`)}</dl>`
+    : ''
+}
 </section>`;
 }
 
@@ -461,11 +523,13 @@ function transcriptSection(transcript: readonly TranscriptEntry[]): Html {
 <h2 id="transcript-title">Transcript</h2>
 <details class="mcp-transcript">
 <summary>The ${plural(transcript.length, 'HTTP exchange')} of this inspection</summary>
-<ol class="mcp-exchanges">${transcript.map((t) => html`<li data-method="${t.method}"><div class="mcp-exchange">
+<ol class="mcp-exchanges">${transcript.map(
+    (t) => html`<li data-method="${t.method}"><div class="mcp-exchange">
 <span class="mcp-exchange-request"><code>${t.httpMethod}</code>${t.method !== t.httpMethod ? html` <code>${visibleText(t.method)}</code>` : ''}${t.protocolVersion ? html` <span class="mcp-nowrap tone-muted">${visibleText(t.protocolVersion)}</span>` : ''}</span>
 <span class="mcp-exchange-answer">${t.status === null ? html`<span class="tone-bad">no answer</span>` : html`<span class="mcp-nowrap">HTTP ${t.status}</span>`}${t.contentType ? html` <code>${visibleText(t.contentType)}</code>` : ''} <span class="mcp-nowrap tone-muted">${plural(t.bytes, 'byte')},</span> <span class="mcp-nowrap tone-muted">${Math.round(t.durationMs)} ms</span></span>
 <span class="mcp-exchange-outcome">${visibleText(t.outcome)}</span>
-</div></li>`)}</ol>
+</div></li>`,
+  )}</ol>
 </details>
 </section>`;
 }

@@ -175,7 +175,11 @@ function entryMarks(diff: SemanticDiff, side: DiffSide): Map<string, ReadonlyMap
       if (kind === undefined && referenced.has(id)) kind = onlyHere;
       // What the diff's fields do not account for: the entry's JSON against the other document's entry of that id.
       if (kind === undefined && !counterparts.has(id)) kind = onlyHere;
-      else if (kind === undefined && typeof entry !== 'string' && canonical(asAbsolute(counterparts.get(id), other['id'])) !== canonical(asAbsolute(entry, own['id']))) {
+      else if (
+        kind === undefined &&
+        typeof entry !== 'string' &&
+        canonical(asAbsolute(counterparts.get(id), other['id'])) !== canonical(asAbsolute(entry, own['id']))
+      ) {
         kind = 'changed';
       }
       if (kind !== undefined) marks.set(id, kind);
@@ -343,7 +347,10 @@ ${compare}</li>`;
 
 function hashOptions(hashes: readonly Observation[], length: number, selected: string | undefined): Html {
   return join(
-    hashes.map((o) => html`<option value="${o.documentHash}"${o.documentHash === selected ? html` selected` : html``}>${o.observedAt} · ${o.documentHash.slice(0, length)}</option>`),
+    hashes.map(
+      (o) =>
+        html`<option value="${o.documentHash}"${o.documentHash === selected ? html` selected` : html``}>${o.observedAt} · ${o.documentHash.slice(0, length)}</option>`,
+    ),
   );
 }
 
@@ -391,10 +398,10 @@ ${join(
     options.pageHref === null && distinct.length >= 2
       ? html`<p class="note">This copy shows the latest two distinct observations; a running svc compares any two.</p>`
       : distinct.length < 2
-      ? html`<p class="diff-needs-two">A diff needs two distinct observations: two retrievals that found different documents. ${
-          observations.length === 0 ? 'Resolve this DID to record a first one, then' : 'Only one document has been observed so far;'
-        } resolve it again later (Run again) after the document changes, and its two versions can be compared here.</p>`
-      : html`<form method="get" action="#time-machine" class="diff-form">
+        ? html`<p class="diff-needs-two">A diff needs two distinct observations: two retrievals that found different documents. ${
+            observations.length === 0 ? 'Resolve this DID to record a first one, then' : 'Only one document has been observed so far;'
+          } resolve it again later (Run again) after the document changes, and its two versions can be compared here.</p>`
+        : html`<form method="get" action="#time-machine" class="diff-form">
 <p class="diff-form-field"><label for="diff-from">From (older)</label> <select id="diff-from" name="from">${hashOptions(distinct, length, selected.from)}</select></p>
 <p class="diff-form-field"><label for="diff-to">To (newer)</label> <select id="diff-to" name="to">${hashOptions(distinct, length, selected.to)}</select></p>
 <p class="diff-form-submit"><button type="submit">Compare</button></p>
@@ -454,9 +461,12 @@ export function diffView(diff: SemanticDiff, did: string): Html {
   const identical = diff.identical
     ? html`<p class="diff-identical">The two observations have the same document${diff.domainBindingChanged ? '; only the domain binding status differs' : ''}.</p>`
     : html``;
-  const list = items.length > 0 ? html`<ul class="diff-summary">
+  const list =
+    items.length > 0
+      ? html`<ul class="diff-summary">
 ${join(items, NEWLINE)}
-</ul>` : html``;
+</ul>`
+      : html``;
   return html`<section id="diff" class="diff" aria-labelledby="diff-heading">
 <h3 id="diff-heading">What changed</h3>
 <p class="diff-between">From the document observed ${time(diff.fromObservedAt)} (${hashCode(diff.fromHash, length)}) to the one observed ${time(diff.toObservedAt)} (${hashCode(diff.toHash, length)}).</p>

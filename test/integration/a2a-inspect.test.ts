@@ -146,7 +146,10 @@ describe('SDK-signed cards served by the SDK', () => {
         detail: `The EdDSA signature verifies over the A2A 1.0 canonical form of the card with "${did}#card", authorised for assertionMethod.`,
       },
     ]);
-    expect(checkOf(result, 'signature')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^1 of 1 signature VALID \(a2a-1\.0\); signatures\[0\]: the EdDSA/) });
+    expect(checkOf(result, 'signature')).toMatchObject({
+      status: 'PASS',
+      detail: expect.stringMatching(/^1 of 1 signature VALID \(a2a-1\.0\); signatures\[0\]: the EdDSA/),
+    });
     expect(result.limitations).toContain(A2A_LIMITATIONS.didKid);
     expect(result.limitations).not.toContain(A2A_LIMITATIONS.jku);
   });
@@ -178,9 +181,14 @@ describe('SDK-signed cards served by the SDK', () => {
     expect(result.signatures[0]).toMatchObject({ status: 'VALID', canonicalization: 'a2a-1.0' });
     expect(result.signatures[0]!.detail).toContain('; not covered: xVendorTier.');
     expect(result.limitations).toContain(A2A_LIMITATIONS.uncovered);
-    expect(checkOf(result, 'schema').detail).toBe('The card has every member A2A 1.0 requires, with the right types. 1 member lies outside the A2A 1.0 schema: xVendorTier.');
+    expect(checkOf(result, 'schema').detail).toBe(
+      'The card has every member A2A 1.0 requires, with the right types. 1 member lies outside the A2A 1.0 schema: xVendorTier.',
+    );
     // The served card has no requirement left: the security check says so.
-    expect(checkOf(result, 'security')).toMatchObject({ status: 'WARN', detail: 'The card declares 1 security scheme ("bearer"), but no securityRequirements entry says one is required.' });
+    expect(checkOf(result, 'security')).toMatchObject({
+      status: 'WARN',
+      detail: 'The card declares 1 security scheme ("bearer"), but no securityRequirements entry says one is required.',
+    });
 
     // As signed (with the scope-less requirement), the requirement is named as not covered.
     serveCard(host.server, card);
@@ -189,16 +197,25 @@ describe('SDK-signed cards served by the SDK', () => {
     expect(signed.limitations).toEqual(expect.arrayContaining([A2A_LIMITATIONS.uncovered, A2A_LIMITATIONS.droppedSecurity]));
   });
 
-  it("an SDK-typed card object (ts-proto form) served as is: its security schemes reach the wire as `$case` and no signature covers them", async () => {
+  it('an SDK-typed card object (ts-proto form) served as is: its security schemes reach the wire as `$case` and no signature covers them', async () => {
     const host = await newHost();
     const jku = publishJwks(host.server, [{ key: es256, kid: 'typed' }]);
     const typed = AgentCard.fromJSON(agentCard(host.server.origin)) as unknown as CardJson;
     serveCard(host.server, await signCard(typed, es256, { kid: 'typed', jku }));
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
-    expect(result.securitySchemes).toEqual({ bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: '', scheme: 'Bearer', bearerFormat: 'JWT' } } } });
-    expect(result.signatures[0]).toMatchObject({ status: 'VALID', canonicalization: 'a2a-1.0', detail: expect.stringContaining('; not covered: securitySchemes["bearer"].') });
-    expect(checkOf(result, 'schema')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('securitySchemes["bearer"] has none of apiKeySecurityScheme') });
+    expect(result.securitySchemes).toEqual({
+      bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: '', scheme: 'Bearer', bearerFormat: 'JWT' } } },
+    });
+    expect(result.signatures[0]).toMatchObject({
+      status: 'VALID',
+      canonicalization: 'a2a-1.0',
+      detail: expect.stringContaining('; not covered: securitySchemes["bearer"].'),
+    });
+    expect(checkOf(result, 'schema')).toMatchObject({
+      status: 'FAIL',
+      detail: expect.stringContaining('securitySchemes["bearer"] has none of apiKeySecurityScheme'),
+    });
     expect(result.limitations).toContain(A2A_LIMITATIONS.droppedSecurity);
   });
 
@@ -227,7 +244,11 @@ describe('SDK-signed cards served by the SDK', () => {
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
     expect(result.signatures.map((s) => s.status)).toEqual(['VALID', 'UNSUPPORTED']);
-    expect(result.signatures[1]).toMatchObject({ alg: 'HS256', kid: 'shared', detail: expect.stringContaining('HS256 (HMAC with a shared secret) is not supported') });
+    expect(result.signatures[1]).toMatchObject({
+      alg: 'HS256',
+      kid: 'shared',
+      detail: expect.stringContaining('HS256 (HMAC with a shared secret) is not supported'),
+    });
     expect(checkOf(result, 'signature')).toMatchObject({ status: 'PASS', detail: expect.stringMatching(/^1 of 2 signatures VALID/) });
   });
 });
@@ -255,7 +276,10 @@ describe('keys that cannot vouch for the card', () => {
     serveCard(host.server, await signCard(agentCard(host.server.origin), es256, { kid: `${did}#card` }));
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
-    expect(result.signatures[0]).toMatchObject({ status: 'INDETERMINATE', detail: `${did} did not resolve: no DID document at ${host.server.origin}/agents/nobody/did.json (HTTP 404).` });
+    expect(result.signatures[0]).toMatchObject({
+      status: 'INDETERMINATE',
+      detail: `${did} did not resolve: no DID document at ${host.server.origin}/agents/nobody/did.json (HTTP 404).`,
+    });
     expect(checkOf(result, 'signature').status).toBe('WARN');
     expect(result.headline).toBe('Agent card of "Recipe Agent" (A2A 1.0), signature INDETERMINATE.');
   });
@@ -266,7 +290,11 @@ describe('keys that cannot vouch for the card', () => {
     serveCard(host.server, await signCard(agentCard(host.server.origin), es256, { kid: 'k', jku }));
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
-    expect(result.signatures[0]).toMatchObject({ status: 'INDETERMINATE', jku, detail: expect.stringMatching(new RegExp(`^The JWK set at "${jku.replace(/[.]/g, '\\.')}" could not be fetched: `)) });
+    expect(result.signatures[0]).toMatchObject({
+      status: 'INDETERMINATE',
+      jku,
+      detail: expect.stringMatching(new RegExp(`^The JWK set at "${jku.replace(/[.]/g, '\\.')}" could not be fetched: `)),
+    });
     expect(checkOf(result, 'signature').status).toBe('WARN');
   });
 
@@ -341,7 +369,10 @@ describe('what the card says', () => {
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
     expect(result.signatures).toEqual([]);
     expect(checkOf(result, 'signature')).toMatchObject({ status: 'FAIL', detail: 'The card member signatures is not an array.' });
-    expect(checkOf(result, 'schema')).toMatchObject({ status: 'FAIL', detail: 'Not valid against A2A 1.0 (1 problem): signatures is an object, not an array.' });
+    expect(checkOf(result, 'schema')).toMatchObject({
+      status: 'FAIL',
+      detail: 'Not valid against A2A 1.0 (1 problem): signatures is an object, not an array.',
+    });
     expect(result.headline).toBe('Agent card of "Recipe Agent" (A2A 1.0), signatures malformed, 1 check FAIL.');
   });
 
@@ -374,28 +405,42 @@ describe('what the card says', () => {
   it('an http:// interface: interfaces FAIL', async () => {
     const host = await newHost();
     const origin = host.server.origin;
-    serveCard(host.server, agentCard(origin, {
-      supportedInterfaces: [
-        { url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { url: `http://localhost:${host.server.port}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ],
-    }));
+    serveCard(
+      host.server,
+      agentCard(origin, {
+        supportedInterfaces: [
+          { url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          { url: `http://localhost:${host.server.port}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        ],
+      }),
+    );
 
     const result = await inspectA2a(origin, { runtime: host.runtime() });
-    expect(result.interfaces.map((i) => [i.https, i.sameOrigin])).toEqual([[true, true], [false, false]]);
-    expect(checkOf(result, 'interfaces')).toMatchObject({ status: 'FAIL', detail: `1 of 2 interfaces are not https: "http://localhost:${host.server.port}/a2a".` });
+    expect(result.interfaces.map((i) => [i.https, i.sameOrigin])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+    expect(checkOf(result, 'interfaces')).toMatchObject({
+      status: 'FAIL',
+      detail: `1 of 2 interfaces are not https: "http://localhost:${host.server.port}/a2a".`,
+    });
     expect(checkOf(result, 'origin').status).toBe('WARN');
     expect(result.headline).toBe('Agent card of "Recipe Agent" (A2A 1.0), unsigned, 1 check FAIL, 1 check WARN.');
   });
 
   it('an interface on another origin: origin WARN, interfaces PASS', async () => {
     const host = await newHost();
-    serveCard(host.server, agentCard(host.server.origin, {
-      supportedInterfaces: [{ url: 'https://relay.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    }));
+    serveCard(
+      host.server,
+      agentCard(host.server.origin, {
+        supportedInterfaces: [{ url: 'https://relay.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
+    );
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
-    expect(result.interfaces).toEqual([{ url: 'https://relay.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0', https: true, sameOrigin: false }]);
+    expect(result.interfaces).toEqual([
+      { url: 'https://relay.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0', https: true, sameOrigin: false },
+    ]);
     expect(checkOf(result, 'interfaces').status).toBe('PASS');
     expect(checkOf(result, 'origin')).toMatchObject({
       status: 'WARN',
@@ -405,17 +450,24 @@ describe('what the card says', () => {
 
   it('schema problems are listed precisely', async () => {
     const host = await newHost();
-    serveCard(host.server, agentCard(host.server.origin, {
-      version: 3,
-      skills: [{ name: 'No id', description: 'd', tags: ['t'] }, { id: 'x', name: 'X', description: 'd', tags: 'cooking' }],
-      provider: { organization: 'Org' },
-      capabilities: undefined,
-    }));
+    serveCard(
+      host.server,
+      agentCard(host.server.origin, {
+        version: 3,
+        skills: [
+          { name: 'No id', description: 'd', tags: ['t'] },
+          { id: 'x', name: 'X', description: 'd', tags: 'cooking' },
+        ],
+        provider: { organization: 'Org' },
+        capabilities: undefined,
+      }),
+    );
 
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
     expect(checkOf(result, 'schema')).toMatchObject({
       status: 'FAIL',
-      detail: 'Not valid against A2A 1.0 (5 problems): provider.url is missing; version is a number, not a string; capabilities is missing; skills[0].id is missing; skills[1].tags is a string, not an array.',
+      detail:
+        'Not valid against A2A 1.0 (5 problems): provider.url is missing; version is a number, not a string; capabilities is missing; skills[0].id is missing; skills[1].tags is a string, not an array.',
     });
     expect(result.version).toBeNull();
   });
@@ -435,7 +487,12 @@ describe('what the card says', () => {
 
     const bare = await getWithoutVersion(host, CARD_PATH);
     expect(bare.headers['vary']).toContain('A2A-Version');
-    expect(bare.body).toMatchObject({ url: `${origin}/a2a/v03`, preferredTransport: 'JSONRPC', protocolVersion: '0.3', supportedInterfaces: card['supportedInterfaces'] });
+    expect(bare.body).toMatchObject({
+      url: `${origin}/a2a/v03`,
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+      supportedInterfaces: card['supportedInterfaces'],
+    });
 
     const result = await inspectA2a(origin, { runtime: host.runtime() });
     expect(result.specVersion).toBe('1.0');
@@ -447,11 +504,25 @@ describe('what the card says', () => {
 
   it('the same compat card, if served to svc as 0.3 (a server ignoring the header), reads as 0.3', async () => {
     const host = await newHost();
-    const bareCard = { name: 'Compat', description: 'd', version: '1', url: `${host.server.origin}/a2a`, preferredTransport: 'JSONRPC', protocolVersion: '0.3', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [], supportedInterfaces: [{ url: `${host.server.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] };
+    const bareCard = {
+      name: 'Compat',
+      description: 'd',
+      version: '1',
+      url: `${host.server.origin}/a2a`,
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+      supportedInterfaces: [{ url: `${host.server.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+    };
     host.server.route(CARD_PATH, json(bareCard));
     const result = await inspectA2a(host.server.origin, { runtime: host.runtime() });
     expect(result.specVersion).toBe('0.3');
-    expect(result.interfaces).toEqual([{ url: `${host.server.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3', https: true, sameOrigin: true }]);
+    expect(result.interfaces).toEqual([
+      { url: `${host.server.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3', https: true, sameOrigin: true },
+    ]);
   });
 });
 
@@ -477,7 +548,10 @@ describe('where the card comes from', () => {
 
     const result = await inspectA2a(`${host.server.origin}/agents/recipe/card.json#frag`, { runtime: host.runtime() });
     expect(result.cardUrl).toBe(`${host.server.origin}/agents/recipe/card.json`);
-    expect(checkOf(result, 'fetch')).toMatchObject({ status: 'PASS', detail: `The card was served at ${host.server.origin}/agents/recipe/card.json (HTTP 200, JSON).` });
+    expect(checkOf(result, 'fetch')).toMatchObject({
+      status: 'PASS',
+      detail: `The card was served at ${host.server.origin}/agents/recipe/card.json (HTTP 200, JSON).`,
+    });
 
     const missing = await problemOf(inspectA2a(`${host.server.origin}/agents/none/card.json`, { runtime: host.runtime() }));
     expect(missing.code).toBe('NOT_FOUND');
@@ -492,7 +566,10 @@ describe('where the card comes from', () => {
 
     const result = await inspectA2a(first.server.origin, { runtime: first.runtime() });
     expect(result.cardUrl).toBe(`${second.server.origin}${CARD_PATH}`);
-    expect(checkOf(result, 'fetch')).toMatchObject({ status: 'WARN', detail: `The request to ${first.server.origin} was redirected to another origin, ${second.server.origin}.` });
+    expect(checkOf(result, 'fetch')).toMatchObject({
+      status: 'WARN',
+      detail: `The request to ${first.server.origin} was redirected to another origin, ${second.server.origin}.`,
+    });
     expect(checkOf(result, 'origin').status).toBe('PASS');
   });
 
@@ -500,7 +577,9 @@ describe('where the card comes from', () => {
     const host = await newHost();
     const problem = await problemOf(inspectA2a(host.server.origin, { runtime: host.runtime() }));
     expect(problem.code).toBe('NOT_FOUND');
-    expect(problem.detail).toBe(`No agent card at ${host.server.origin}/.well-known/agent-card.json or at the legacy ${host.server.origin}/.well-known/agent.json (HTTP 404).`);
+    expect(problem.detail).toBe(
+      `No agent card at ${host.server.origin}/.well-known/agent-card.json or at the legacy ${host.server.origin}/.well-known/agent.json (HTTP 404).`,
+    );
     expect(host.server.requests).toEqual(['GET /.well-known/agent-card.json', 'GET /.well-known/agent.json']);
   });
 
@@ -522,7 +601,9 @@ describe('where the card comes from', () => {
     const problem = await problemOf(inspectA2a(host.server.origin, { runtime: host.runtime() }));
     expect(problem.code).toBe('INVALID_DID_DOCUMENT');
     expect(problem.status).toBe(422);
-    expect(problem.detail).toBe(`The resource at ${host.server.origin}${CARD_PATH} is no agent card: the agent card is not valid JSON (unexpected character at offset 0).`);
+    expect(problem.detail).toBe(
+      `The resource at ${host.server.origin}${CARD_PATH} is no agent card: the agent card is not valid JSON (unexpected character at offset 0).`,
+    );
   });
 
   it('a card with a duplicate member: INVALID_DID_DOCUMENT', async () => {
@@ -558,11 +639,16 @@ describe('where the card comes from', () => {
 /** GET without an A2A-Version header, with node:https trusting the test CA. */
 function getWithoutVersion(host: DidWebHost, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = https.get({ host: '127.0.0.1', servername: 'localhost', port: host.server.port, path, ca: host.ca.certPem, headers: { accept: 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
-    });
+    const req = https.get(
+      { host: '127.0.0.1', servername: 'localhost', port: host.server.port, path, ca: host.ca.certPem, headers: { accept: 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }),
+        );
+      },
+    );
     req.on('error', reject);
   });
 }

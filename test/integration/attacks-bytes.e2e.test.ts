@@ -61,7 +61,12 @@ function runtimeFrom(env: Record<string, string> = {}): Runtime {
     egressAllow: ['127.0.0.0/8'],
     net: {
       trustAnchors: [host.ca.certPem],
-      lookup: tableLookup({ 'swcurran.github.io': ['127.0.0.1'], 'ivir3zam.github.io': ['127.0.0.1'], 'sandbox.ayra.network': ['127.0.0.1'], 'example.com': ['127.0.0.1'] }),
+      lookup: tableLookup({
+        'swcurran.github.io': ['127.0.0.1'],
+        'ivir3zam.github.io': ['127.0.0.1'],
+        'sandbox.ayra.network': ['127.0.0.1'],
+        'example.com': ['127.0.0.1'],
+      }),
       connectTo: (_host, port) => (port === 443 ? host.server.port : undefined),
     },
   });

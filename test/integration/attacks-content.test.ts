@@ -26,7 +26,10 @@ type Answer = Awaited<ReturnType<InjectedApp['anonymous']>>;
 
 /** A problem of this status and code whose detail names `parameter`. */
 function refused(answer: Answer, status: number, code: string, parameter: string): void {
-  expect({ status: answer.statusCode, type: answer.headers['content-type'] }, answer.body.slice(0, 400)).toEqual({ status, type: 'application/problem+json; charset=utf-8' });
+  expect({ status: answer.statusCode, type: answer.headers['content-type'] }, answer.body.slice(0, 400)).toEqual({
+    status,
+    type: 'application/problem+json; charset=utf-8',
+  });
   const problem = JSON.parse(answer.body) as { code: string; detail: string; status: number };
   expect(problem.code).toBe(code);
   expect(problem.status).toBe(status);
@@ -124,7 +127,10 @@ function suite(engine: 'SQLite' | 'PostgreSQL', describeEngine: (name: string, f
     });
 
     it('closing month 0000-01 (the next month was written "1-02") or 9999-12 (its end in year 10000) → an invoice or 400 naming period, not 500', async () => {
-      expect((await a.operator('POST', '/v1/commercial/plans', { id: 'basic', name: 'Basic', currency: 'EUR', monthlyPriceMinor: 100, includedRequests: 10 })).statusCode).toBe(200);
+      expect(
+        (await a.operator('POST', '/v1/commercial/plans', { id: 'basic', name: 'Basic', currency: 'EUR', monthlyPriceMinor: 100, includedRequests: 10 }))
+          .statusCode,
+      ).toBe(200);
       expect((await a.operator('POST', `/v1/commercial/tenants/${tenant}/subscription`, { plan: 'basic' })).statusCode).toBe(200);
       for (const [period, end] of [
         ['0000-01', '0000-02-01T00:00:00Z'],

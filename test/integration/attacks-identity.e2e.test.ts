@@ -23,7 +23,14 @@ import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/
 import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startInProcessGatewayDaemon } from '../support/gateway.js';
 import { describePostgres } from '../support/postgres.js';
 
-const QUIET = { NODE_EXTRA_CA_CERTS: undefined, SVC_EGRESS_ALLOW: undefined, SVC_TRUST_PROXY: undefined, SVC_DELEGATION_ROOTS: undefined, SVC_ADMIN_TOKEN: undefined, SVC_RATE_LIMIT_PER_MIN: undefined };
+const QUIET = {
+  NODE_EXTRA_CA_CERTS: undefined,
+  SVC_EGRESS_ALLOW: undefined,
+  SVC_TRUST_PROXY: undefined,
+  SVC_DELEGATION_ROOTS: undefined,
+  SVC_ADMIN_TOKEN: undefined,
+  SVC_RATE_LIMIT_PER_MIN: undefined,
+};
 
 /** A raw HTTP/1.1 exchange (headers exactly as written); the status line's code and the body. */
 function raw(url: string, head: string): Promise<{ status: number; body: string }> {
@@ -97,7 +104,10 @@ describe('one Host per request (RFC 9112 §3.2)', () => {
     for (const second of [host, 'evil.example']) {
       const answer = await raw(daemon.url, `GET /health HTTP/1.1\r\nHost: ${host}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`);
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 'INVALID_REQUEST', detail: 'The request carries 2 Host headers; exactly one is allowed (RFC 9112 §3.2).' });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'INVALID_REQUEST',
+        detail: 'The request carries 2 Host headers; exactly one is allowed (RFC 9112 §3.2).',
+      });
     }
     // One Host: fine.
     expect((await raw(daemon.url, `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).status).toBe(200);
@@ -107,7 +117,10 @@ describe('one Host per request (RFC 9112 §3.2)', () => {
     const host = new URL(daemon.url).host;
     const answer = await raw(daemon.url, `GET http://evil.example/health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'INVALID_REQUEST', detail: 'The absolute request target names another host than the Host header (RFC 9112 §3.2).' });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'INVALID_REQUEST',
+      detail: 'The absolute request target names another host than the Host header (RFC 9112 §3.2).',
+    });
   });
 });
 
@@ -146,7 +159,9 @@ describe('operator tokens you can use', () => {
   });
 
   it('SVC_ALLOW_WEAK_ADMIN_TOKEN=1 accepts a guessable token as a relaxation: announced at start and listed by /health', async () => {
-    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: 'x'.repeat(32), SVC_ALLOW_WEAK_ADMIN_TOKEN: '1' } });
+    const daemon = await startInProcessDaemonFor(null, {
+      env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: 'x'.repeat(32), SVC_ALLOW_WEAK_ADMIN_TOKEN: '1' },
+    });
     try {
       const effect = 'the operator token is accepted although it is guessable (it is one character repeated)';
       expect(daemon.stderr()).toContain(`svc: relaxation: ${effect} (SVC_ALLOW_WEAK_ADMIN_TOKEN)`);
@@ -159,7 +174,9 @@ describe('operator tokens you can use', () => {
   });
 
   it('a generated token starts without a relaxation', async () => {
-    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: '3f9c1e7a0b5d42e8a6c4f1d09b7e25ac' } });
+    const daemon = await startInProcessDaemonFor(null, {
+      env: { ...QUIET, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_ADMIN_TOKEN: '3f9c1e7a0b5d42e8a6c4f1d09b7e25ac' },
+    });
     try {
       expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toEqual([]);
     } finally {
@@ -187,7 +204,9 @@ function authoriseFirst(engine: string, describeEngine: (name: string, fn: () =>
       [alices] = (await seedOwner(opened.target, alice.did, ['alice'])) as [string];
       [bobs] = (await seedOwner(opened.target, bob.did, ['bob'])) as [string];
       const env = { SVC_RATE_LIMIT_PER_MIN: '100000', SVC_EGRESS_ALLOW: undefined, NODE_EXTRA_CA_CERTS: undefined };
-      const started = await startInProcessGatewayDaemon(engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env });
+      const started = await startInProcessGatewayDaemon(
+        engine === 'SQLite' ? { dbPath: opened.target, env } : { noDb: true, args: ['--db', opened.target], env },
+      );
       daemon = started.daemon;
       gw = gatewayUrl(daemon);
       const a = await signIn(gw, started.origin, alice);

@@ -89,7 +89,13 @@ async function inProcess(target: string, profile: Profile, limits: Partial<Serve
 }
 
 function post(app: FastifyInstance, url: string, body: unknown, client: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-  const options: InjectOptions = { method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers }, remoteAddress: client };
+  const options: InjectOptions = {
+    method: 'POST',
+    url,
+    payload: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+    remoteAddress: client,
+  };
   return app.inject(options);
 }
 
@@ -101,7 +107,8 @@ function problemOf(res: LightMyRequestResponse): { status: number; code: string;
 }
 
 /** The database clock as SQL, per engine. */
-const nowSql = (engine: string) => (engine === 'SQLite' ? `CAST(unixepoch('subsec') * 1000 AS INTEGER)` : `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`);
+const nowSql = (engine: string) =>
+  engine === 'SQLite' ? `CAST(unixepoch('subsec') * 1000 AS INTEGER)` : `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 /**
  * `count` pending challenges of unknown clients (rows as an earlier build wrote them: no client
@@ -111,7 +118,10 @@ function fillSql(engine: string, table: 'claim_challenges' | 'sign_in_challenges
   const now = nowSql(engine);
   const [columns, values] =
     table === 'claim_challenges'
-      ? [`token, did, method, purpose, created_at_ms, expires_at_ms`, `'fill-' || i, 'did:web:fill' || i || '.example', 'well-known', 'claim', ${now}, ${now} + ${ttlMs}`]
+      ? [
+          `token, did, method, purpose, created_at_ms, expires_at_ms`,
+          `'fill-' || i, 'did:web:fill' || i || '.example', 'well-known', 'claim', ${now}, ${now} + ${ttlMs}`,
+        ]
       : [`token_digest, did, created_at_ms, expires_at_ms`, `'fill-' || i, 'did:web:fill' || i || '.example', ${now}, ${now} + ${ttlMs}`];
   return engine === 'SQLite'
     ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count}) INSERT INTO ${table} (${columns}) SELECT ${values} FROM n`
@@ -202,7 +212,10 @@ for (const [engine, describeEngine, database] of ENGINES) {
       try {
         const limits = { total: CHALLENGE_LIMIT, perClient: 5, perDid: 3 };
         const create = (n: number, did: string, client: string) =>
-          (n % 2 === 0 ? first : second).claims.createChallenge({ token: randomBytes(32).toString('base64url'), did, method: 'dns', purpose: 'claim', ttlSeconds: 600, client }, limits);
+          (n % 2 === 0 ? first : second).claims.createChallenge(
+            { token: randomBytes(32).toString('base64url'), did, method: 'dns', purpose: 'claim', ttlSeconds: 600, client },
+            limits,
+          );
         const isRefusal = (r: ClaimChallenge | PendingRefusal): r is PendingRefusal => 'refused' in r;
         const byClient = await Promise.all(Array.from({ length: 16 }, (_, i) => create(i, `did:web:c${i}.example`, '203.0.113.1')));
         expect(byClient.filter((r) => !isRefusal(r))).toHaveLength(5);
@@ -254,7 +267,8 @@ for (const [engine, describeEngine, database] of ENGINES) {
       const owner = didKeyPrincipal();
       await ownerOf(store, owner.did);
       const attacker = '127.0.0.1';
-      for (let i = 0; i < DEFAULT_LIMITS.signInChallengesPerDid; i++) expect((await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker)).statusCode).toBe(201);
+      for (let i = 0; i < DEFAULT_LIMITS.signInChallengesPerDid; i++)
+        expect((await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker)).statusCode).toBe(201);
       const refused = problemOf(await post(gateway!, '/sign-in/challenge', { did: owner.did }, attacker));
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
       expect(refused.detail).toContain("DID's share of 3 pending sign-in challenges is used up (SVC_SIGN_IN_PENDING_PER_DID)");

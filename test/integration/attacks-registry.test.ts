@@ -68,7 +68,16 @@ async function daemonOn(target: string, limits: Partial<ServerLimits> = {}, cloc
   if (storage.error) throw new Error(storage.error);
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const all: ServerLimits = { ...DEFAULT_LIMITS, directPerMinute: 100_000, ...limits };
-  const ctx: ServerContext = { runtime, storage, profile: 'direct', limits: all, capacity: new Capacity(64, 32), startedAt: clock.now(), draining: false, active: 0 };
+  const ctx: ServerContext = {
+    runtime,
+    storage,
+    profile: 'direct',
+    limits: all,
+    capacity: new Capacity(64, 32),
+    startedAt: clock.now(),
+    draining: false,
+    active: 0,
+  };
   const app = buildApp(ctx);
   await app.ready();
   return {
@@ -105,13 +114,19 @@ async function register(daemon: Daemon, client: string, chain: string[]): Promis
 
 /** The numbers 1..n as rows `i`, in one statement of the engine. */
 const series = (engine: Engine, n: number) =>
-  engine === 'SQLite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n}) SELECT i FROM n` : `SELECT generate_series(1, ${n}) AS i`;
+  engine === 'SQLite'
+    ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n}) SELECT i FROM n`
+    : `SELECT generate_series(1, ${n}) AS i`;
 
 /**
  * `n` rows as the route writes them (a client key, a self-rooted chain), one statement: `client`
  * and `root` are SQL expressions of the row number `i` (a text `n` of it is given).
  */
-function seed(engine: Engine, n: number, rows: { prefix: string; client: (n: string) => string; root?: (n: string) => string; expires: number; registered: number }): string {
+function seed(
+  engine: Engine,
+  n: number,
+  rows: { prefix: string; client: (n: string) => string; root?: (n: string) => string; expires: number; registered: number },
+): string {
   const num = engine === 'SQLite' ? 'i' : 'i::text';
   const root = rows.root?.(num) ?? `'did:example:${rows.prefix}-root-' || ${num}`;
   return `INSERT INTO delegation_chains (id, chain, root_did, leaf_did, expires_at, registered_at, client)
@@ -149,7 +164,9 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       daemon = await daemonOn(db.target);
       const century = await register(daemon, '127.0.0.2', await selfRooted(didKeyPrincipal(), NOW + 100 * 365 * DAY));
       expect(century.registered).toBe(false);
-      expect(century.registrationReason).toMatch(/^The chain is valid until 2125-.*, more than 366 days ahead, and a registration lasts at most 366 days; the chain was verified but not registered\./);
+      expect(century.registrationReason).toMatch(
+        /^The chain is valid until 2125-.*, more than 366 days ahead, and a registration lasts at most 366 days; the chain was verified but not registered\./,
+      );
       // svc delegate's longest receipt (366 days) registers.
       expect(await register(daemon, '127.0.0.2', await selfRooted(didKeyPrincipal(), NOW + 366 * DAY))).toEqual(expect.objectContaining({ registered: true }));
       expect(await count()).toBe(1);
@@ -157,7 +174,10 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       // at the next registration (expired chains never count toward the 10,000).
       daemon.clock.advance((366 * DAY + 1) * 1000);
       const later = NOW + 366 * DAY + 1;
-      expect((await register(daemon, '127.0.0.2', [await mintReceipt(didKeyPrincipal(), didKeyPrincipal(), { nbf: later - 60, exp: later + DAY, now: later })])).registered).toBe(true);
+      expect(
+        (await register(daemon, '127.0.0.2', [await mintReceipt(didKeyPrincipal(), didKeyPrincipal(), { nbf: later - 60, exp: later + DAY, now: later })]))
+          .registered,
+      ).toBe(true);
       expect(await count()).toBe(1);
     });
 
@@ -188,7 +208,15 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       const root = didKeyPrincipal();
       const perRoot = DEFAULT_LIMITS.registryPerRoot;
       const exp = NOW + 365 * DAY;
-      await db.sql(seed(engine, perRoot - THROUGH_ROUTE, { prefix: 'piled', client: (n) => `'127.0.1.' || ${n}`, root: () => `'${root.did}'`, expires: exp, registered: NOW - 3600 }));
+      await db.sql(
+        seed(engine, perRoot - THROUGH_ROUTE, {
+          prefix: 'piled',
+          client: (n) => `'127.0.1.' || ${n}`,
+          root: () => `'${root.did}'`,
+          expires: exp,
+          registered: NOW - 3600,
+        }),
+      );
       for (let i = 0; i < THROUGH_ROUTE; i++) {
         expect((await register(daemon, `127.0.2.${i + 1}`, await selfRooted(didKeyPrincipal(), exp, root))).registered).toBe(true);
       }
@@ -240,7 +268,10 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       // A flooder that lost a chain cannot take one back from its peers: none holds two more than it.
       const back = await register(daemon, '127.0.5.1', await selfRooted(didKeyPrincipal(), exp));
       expect(back).toEqual(
-        expect.objectContaining({ registered: false, registrationReason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains) and no client holds more than this one; nothing was registered.` }),
+        expect.objectContaining({
+          registered: false,
+          registrationReason: `The registry is full (${MAX_REGISTERED_CHAINS} unexpired chains) and no client holds more than this one; nothing was registered.`,
+        }),
       );
     });
 
@@ -249,7 +280,10 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       const century = await selfRooted(agent, NOW + 100 * 365 * DAY);
       const year = await selfRooted(agent, NOW + 365 * DAY);
       // As a daemon before this bound stored them: no client.
-      for (const [chain, expires] of [[century, NOW + 100 * 365 * DAY], [year, NOW + 365 * DAY]] as const) {
+      for (const [chain, expires] of [
+        [century, NOW + 100 * 365 * DAY],
+        [year, NOW + 365 * DAY],
+      ] as const) {
         const root = (JSON.parse(Buffer.from(chain[0]!.split('.')[1]!, 'base64url').toString()) as { iss: string }).iss;
         await db.sql(
           `INSERT INTO delegation_chains (id, chain, root_did, leaf_did, expires_at, registered_at)
@@ -258,7 +292,11 @@ function attacks(engine: Engine, describeEngine: (name: string, fn: () => void) 
       }
       daemon = await daemonOn(db.target);
       // verify-tool waits for the re-verification of the registry, which drops the century chain.
-      const response = await daemon.app.inject({ method: 'GET', url: `/v1/agents/verify-tool?${new URLSearchParams({ agent: agent.did, tool: 'search' }).toString()}`, remoteAddress: '127.0.0.9' });
+      const response = await daemon.app.inject({
+        method: 'GET',
+        url: `/v1/agents/verify-tool?${new URLSearchParams({ agent: agent.did, tool: 'search' }).toString()}`,
+        remoteAddress: '127.0.0.9',
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ decision: 'ALLOW', expires: text(NOW + 365 * DAY) });
       expect(await count()).toBe(1);

@@ -143,7 +143,9 @@ describePostgres('attack: the same flood through two daemons on one PostgreSQL d
     expect(last).toBe(CEILING);
 
     const statuses = await Promise.all(
-      [a, b].map(async (d) => expectJson(await call(`${d.url}/v1/status`, { headers: { 'x-forwarded-for': '198.51.100.2' } }), 200).components.storage.observations),
+      [a, b].map(
+        async (d) => expectJson(await call(`${d.url}/v1/status`, { headers: { 'x-forwarded-for': '198.51.100.2' } }), 200).components.storage.observations,
+      ),
     );
     for (const s of statuses) expect(s).toMatchObject({ stored: CEILING, ceiling: CEILING, refused: 0 });
     expect(statuses[0].evicted + statuses[1].evicted).toBe(DOCUMENTS - CEILING);

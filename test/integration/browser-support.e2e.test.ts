@@ -9,22 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  axeViolations,
-  describeBrowser,
-  formatViolations,
-  launchBrowser,
-  offOrigin,
-  openPage,
-  screenshot,
-} from '../support/browser.js';
+import { axeViolations, describeBrowser, formatViolations, launchBrowser, offOrigin, openPage, screenshot } from '../support/browser.js';
 
 const REMOTE_IMAGE = 'http://203.0.113.7/x.png';
 
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
@@ -32,10 +21,7 @@ const page = (title: string, body: string): string =>
 const ROUTES: Record<string, { type: string; body: string | Buffer }> = {
   '/': {
     type: 'text/html; charset=utf-8',
-    body: page(
-      'Support',
-      `<main><h1>Support</h1><p id="target">before</p><img src="${REMOTE_IMAGE}" alt="remote"></main><script src="/app.js"></script>`,
-    ),
+    body: page('Support', `<main><h1>Support</h1><p id="target">before</p><img src="${REMOTE_IMAGE}" alt="remote"></main><script src="/app.js"></script>`),
   },
   '/app.js': { type: 'text/javascript', body: `document.getElementById('target').textContent = 'after';` },
   '/alert': { type: 'text/html; charset=utf-8', body: page('Alert', '<main><h1>Alert</h1></main><script src="/alert.js"></script>') },
@@ -43,10 +29,7 @@ const ROUTES: Record<string, { type: string; body: string | Buffer }> = {
   '/bad': { type: 'text/html; charset=utf-8', body: page('Bad', '<main><h1>Bad</h1><img src="/pixel.png"></main>') },
   '/good': {
     type: 'text/html; charset=utf-8',
-    body: page(
-      'Good',
-      '<main><h1>Good</h1><img src="/pixel.png" alt="A single pixel"><label for="q">Query</label><input id="q" type="text"></main>',
-    ),
+    body: page('Good', '<main><h1>Good</h1><img src="/pixel.png" alt="A single pixel"><label for="q">Query</label><input id="q" type="text"></main>'),
   },
   '/pixel.png': { type: 'image/png', body: PNG_1X1 },
 };

@@ -151,12 +151,22 @@ describe('signature', () => {
       true,
       `the kid names a key of ${strangerDid}, not a key of ${didKey}`,
     );
-    refused(await proofOf(c, signPayload(claimPayload(c), edKey, { kid: 'key-1' })), 'SIGNER_MISMATCH', true, `the kid "key-1" is not a DID URL, not a key of ${didKey}`);
+    refused(
+      await proofOf(c, signPayload(claimPayload(c), edKey, { kid: 'key-1' })),
+      'SIGNER_MISMATCH',
+      true,
+      `the kid "key-1" is not a DID URL, not a key of ${didKey}`,
+    );
   });
 
   it('a kid of the DID that is not one of its keys: KEY_NOT_FOUND', async () => {
     const c = challenge(didKey, 'signature');
-    refused(await proofOf(c, signPayload(claimPayload(c), edKey, { kid: `${didKey}#nope` })), 'KEY_NOT_FOUND', true, `${didKey}#nope is not a verification method in the DID document of ${didKey}`);
+    refused(
+      await proofOf(c, signPayload(claimPayload(c), edKey, { kid: `${didKey}#nope` })),
+      'KEY_NOT_FOUND',
+      true,
+      `${didKey}#nope is not a verification method in the DID document of ${didKey}`,
+    );
     refused(await proofOf(c, signPayload(claimPayload(c), edKey, { kid: didKey })), 'KEY_NOT_FOUND', true, /the kid is the DID itself/);
   });
 
@@ -171,19 +181,34 @@ describe('signature', () => {
     bytes[0]! ^= 1;
     refused(await proofOf(c, `${h}.${p}.${bytes.toString('base64url')}`), 'SIGNATURE_INVALID', true);
     // An ES256 token naming an Ed25519 key.
-    refused(await proofOf(c, signPayload(claimPayload(c), generateTestKey('ES256'), { kid: keyKid })), 'SIGNATURE_INVALID', true, /Ed25519 key, but ES256 signs with P-256/);
+    refused(
+      await proofOf(c, signPayload(claimPayload(c), generateTestKey('ES256'), { kid: keyKid })),
+      'SIGNATURE_INVALID',
+      true,
+      /Ed25519 key, but ES256 signs with P-256/,
+    );
   });
 
   it('a DID that does not resolve: DID_UNRESOLVED; a deactivated one: DID_DEACTIVATED', async () => {
     const missing = host.did('sig', 'missing');
     const c = challenge(missing, 'signature');
-    refused(await proofOf(c, signPayload(claimPayload(c), host.key, { kid: `${missing}#key-1` })), 'DID_UNRESOLVED', true, new RegExp(`^${missing} did not resolve`));
+    refused(
+      await proofOf(c, signPayload(claimPayload(c), host.key, { kid: `${missing}#key-1` })),
+      'DID_UNRESOLVED',
+      true,
+      new RegExp(`^${missing} did not resolve`),
+    );
 
     const log = createWebvhLog({ domain: `localhost%3A${host.server.port}:deactivated` });
     log.append({ params: { deactivated: true, updateKeys: [] } });
     host.server.route('/deactivated/did.jsonl', raw(log.text(), { contentType: 'text/jsonl' }));
     const d = challenge(log.did, 'signature');
-    refused(await proofOf(d, signPayload(claimPayload(d), host.key, { kid: `${log.did}#key-1` })), 'DID_DEACTIVATED', true, `${log.did} is deactivated; its keys prove nothing`);
+    refused(
+      await proofOf(d, signPayload(claimPayload(d), host.key, { kid: `${log.did}#key-1` })),
+      'DID_DEACTIVATED',
+      true,
+      `${log.did} is deactivated; its keys prove nothing`,
+    );
   });
 
   it('the DID is resolved afresh: a document changed behind a warm cache is what counts', async () => {
@@ -271,7 +296,12 @@ describe('well-known', () => {
   it('a redirect to a blocked address: EGRESS_BLOCKED, nothing fetched there', async () => {
     const c = challenge(did(), 'well-known');
     host.server.route(FILE, redirect('https://10.0.0.1/.well-known/svc-claim.txt'));
-    refused(await proofOf(c), 'EGRESS_BLOCKED', false, /^svc may not fetch https:\/\/localhost:\d+\/\.well-known\/svc-claim\.txt: 10\.0\.0\.1 resolves only to non-public addresses/);
+    refused(
+      await proofOf(c),
+      'EGRESS_BLOCKED',
+      false,
+      /^svc may not fetch https:\/\/localhost:\d+\/\.well-known\/svc-claim\.txt: 10\.0\.0\.1 resolves only to non-public addresses/,
+    );
     host.server.route(FILE, redirect(`https://metadata.test:${host.server.port}/latest/meta-data/`));
     refused(await proofOf(c), 'EGRESS_BLOCKED', false, /metadata\.test resolves only to non-public addresses: 169\.254\.169\.254/);
     host.server.route(FILE, redirect(`http://localhost:${host.server.port}/plain.txt`));
@@ -286,7 +316,12 @@ describe('well-known', () => {
 
   it('a host that does not resolve: HOST_UNREACHABLE (no verdict)', async () => {
     const c = challenge('did:web:nowhere.test', 'well-known');
-    refused(await proofOf(c), 'HOST_UNREACHABLE', false, 'https://nowhere.test/.well-known/svc-claim.txt could not be fetched: DNS lookup of nowhere.test failed: no such host (ENOTFOUND)');
+    refused(
+      await proofOf(c),
+      'HOST_UNREACHABLE',
+      false,
+      'https://nowhere.test/.well-known/svc-claim.txt could not be fetched: DNS lookup of nowhere.test failed: no such host (ENOTFOUND)',
+    );
   });
 
   it('re-checks look for the claim token again', async () => {
@@ -387,4 +422,3 @@ function storedClaim(c: ClaimChallenge, subject: string): StoredClaim {
     lapseReason: null,
   };
 }
-

@@ -68,7 +68,8 @@ async function keygen(name: string, curve = 'Ed25519'): Promise<Key> {
   expect(r.exitCode, r.stderr).toBe(0);
   const report = JSON.parse(r.stdout) as { didKey: string; didJwk: string };
   const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  const publicJwk = jwk['y'] === undefined ? { kty: jwk['kty']!, crv: jwk['crv']!, x: jwk['x']! } : { kty: jwk['kty']!, crv: jwk['crv']!, x: jwk['x']!, y: jwk['y'] };
+  const publicJwk =
+    jwk['y'] === undefined ? { kty: jwk['kty']!, crv: jwk['crv']!, x: jwk['x']! } : { kty: jwk['kty']!, crv: jwk['crv']!, x: jwk['x']!, y: jwk['y'] };
   return { file, didKey: report.didKey, didJwk: report.didJwk, d: jwk['d']!, publicJwk };
 }
 
@@ -134,7 +135,6 @@ describe('svc claim --key (signature)', () => {
     me = await keygen('me');
   }, 30_000);
 
-
   it('a did:key from svc keygen: verified, with what it proves and what not; svc claims shows it; --list lists it', async () => {
     const kid = `${me.didKey}#${me.didKey.slice('did:key:'.length)}`;
     // Before: no claim (exit 1), and not in the directory.
@@ -147,7 +147,9 @@ describe('svc claim --key (signature)', () => {
     const out = r.stdout.split('\n');
     expect(out[0]).toBe(`verified: ${me.didKey}`);
     expect(out[1]).toBe(`  signature: ${kid}`);
-    expect(r.stdout).toMatch(new RegExp(`^ {4}proves {10}Someone able to sign with ${kid} \\(a key under authentication\\) acted on \\d{4}-\\d\\d-\\d\\d\\.$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^ {4}proves {10}Someone able to sign with ${kid} \\(a key under authentication\\) acted on \\d{4}-\\d\\d-\\d\\d\\.$`, 'm'),
+    );
     expect(r.stdout).toMatch(/^ {4}does not prove {2}the legal or real-world identity of whoever acted$/m);
     expect(r.stdout).toMatch(/^ {4}verified \S+Z, last checked \S+Z, expires \S+Z$/m);
     expect(out.at(-1)).toBe('  listed in the directory: no');
@@ -201,7 +203,10 @@ describe('svc claim --key (signature)', () => {
   }, 30_000);
 
   it('P-256 (ES256) and secp256k1 (ES256K) keys: their did:key (a compressed point) and did:jwk prove control', async () => {
-    for (const [curve, prefix] of [['P-256', 'did:key:zDn'], ['secp256k1', 'did:key:zQ3s']] as const) {
+    for (const [curve, prefix] of [
+      ['P-256', 'did:key:zDn'],
+      ['secp256k1', 'did:key:zQ3s'],
+    ] as const) {
       const key = await keygen(curve, curve);
       expect(key.didKey.startsWith(prefix), key.didKey).toBe(true);
       for (const did of [key.didKey, key.didJwk]) {
@@ -227,15 +232,27 @@ describe('svc claim --key (signature)', () => {
     expect(claims.stdout.split('\n')[0]).toBe(`${did}: 1 current claim (listed in the directory)`);
 
     // A kid of another DID is refused before the daemon is asked.
-    expectUsageError(await run(['claim', did, '--key', me.file, '--kid', `${me.didKey}#x`], CLOSED), /^The kid names a key of did:key:.*, not of the DID did:web:/, 'claim');
+    expectUsageError(
+      await run(['claim', did, '--key', me.file, '--kid', `${me.didKey}#x`], CLOSED),
+      /^The kid names a key of did:key:.*, not of the DID did:web:/,
+      'claim',
+    );
   }, 30_000);
 
   it("a key that is not the DID's: exit 2 before any daemon call", async () => {
     const other = generateTestKey('EdDSA');
     const otherDid = `did:key:${other.multikey}`;
     // The daemon at CLOSED would be exit 4: exit 2 shows the key was refused before any call.
-    expectUsageError(await run(['claim', otherDid, '--key', me.file], CLOSED), new RegExp(`^The private key is not the key of ${otherDid}: its did:key is ${me.didKey}\\.$`), 'claim');
-    expectUsageError(await run(['claim', didJwkOf(other.publicJwk), '--key', me.file], CLOSED), /^The private key is not the key that did:jwk:\S+ carries\.$/, 'claim');
+    expectUsageError(
+      await run(['claim', otherDid, '--key', me.file], CLOSED),
+      new RegExp(`^The private key is not the key of ${otherDid}: its did:key is ${me.didKey}\\.$`),
+      'claim',
+    );
+    expectUsageError(
+      await run(['claim', didJwkOf(other.publicJwk), '--key', me.file], CLOSED),
+      /^The private key is not the key that did:jwk:\S+ carries\.$/,
+      'claim',
+    );
     // And against the real daemon: refused the same, and the DID has no claim.
     expectUsageError(await run(['claim', otherDid, '--key', me.file]), /^The private key is not the key of /);
     expect((await run(['claims', otherDid])).exitCode).toBe(1);
@@ -251,7 +268,13 @@ describe('svc claim --key (signature)', () => {
 
     const json = await cli(['claim', did, '--key', assertOnly.file, '--kid', `${did}#assert`, '--json']);
     expect(json.exitCode).toBe(1);
-    expect(onlyJson(json).verification).toMatchObject({ status: 'REFUSED', verified: false, claim: null, listed: null, refusal: { code: 'KEY_NOT_AUTHENTICATION' } });
+    expect(onlyJson(json).verification).toMatchObject({
+      status: 'REFUSED',
+      verified: false,
+      claim: null,
+      listed: null,
+      refusal: { code: 'KEY_NOT_AUTHENTICATION' },
+    });
     expect(await cli(['claim', did, '--key', assertOnly.file, '--kid', `${did}#assert`, '-q'])).toEqual({ exitCode: 1, stdout: '', stderr: '' });
 
     // A kid the document does not have: refused by the daemon too (the CLI cannot know a did:web's keys).
@@ -323,7 +346,13 @@ describe('svc claim --method dns | well-known, then --token', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const json = onlyJson(r);
     expect(json.verification).toBeNull();
-    expect(json.challenge).toMatchObject({ did, method: 'dns', purpose: 'claim', dns: { name: RECORD, type: 'TXT', value: json.challenge.token }, signature: null });
+    expect(json.challenge).toMatchObject({
+      did,
+      method: 'dns',
+      purpose: 'claim',
+      dns: { name: RECORD, type: 'TXT', value: json.challenge.token },
+      signature: null,
+    });
     expect(followUp(r)).toContain(json.challenge.token);
 
     // -q hides the challenge, not the one line without which its token would be lost.
@@ -452,15 +481,39 @@ describe('usage errors: exit 2, one line, nothing asked of the daemon', () => {
     ['--token with --expires-in', () => ['claim', me.didKey, '--token', 'abc', '--expires-in', '60'], /^--token submits an earlier challenge/],
     ['--kid without --key', () => ['claim', me.didKey, '--method', 'dns', '--kid', `${me.didKey}#x`], /^--kid names the key that signs: it goes with --key$/],
     ['a bad --method', () => ['claim', me.didKey, '--method', 'email'], /^--method must be one of signature, well-known, dns, not email$/],
-    ['--expires-in 0', () => ['claim', me.didKey, '--key', me.file, '--expires-in', '0'], /^--expires-in must be a whole number of seconds from 1 to 900 for the signature method, not 0$/],
+    [
+      '--expires-in 0',
+      () => ['claim', me.didKey, '--key', me.file, '--expires-in', '0'],
+      /^--expires-in must be a whole number of seconds from 1 to 900 for the signature method, not 0$/,
+    ],
     ['--expires-in soon', () => ['claim', me.didKey, '--key', me.file, '--expires-in', 'soon'], /^--expires-in must be .* not soon$/],
     ['--expires-in 1.5', () => ['claim', me.didKey, '--key', me.file, '--expires-in', '1.5'], /^--expires-in must be .* not 1\.5$/],
     // The daemon's maxima, said before it is asked.
-    ['--expires-in 901 for a signature', () => ['claim', me.didKey, '--key', me.file, '--expires-in', '901'], /from 1 to 900 for the signature method, not 901$/],
-    ['--expires-in 86401 for dns', () => ['claim', 'did:web:example.com', '--method', 'dns', '--expires-in', '86401'], /from 1 to 86400 for the dns method, not 86401$/],
-    ['a private key file that is not JSON', () => ['claim', me.didKey, '--key', notJson], /^the private key file is not valid JSON: it must hold one private JWK$/],
-    ['a public-only JWK', () => ['claim', me.didKey, '--key', publicOnly], /^The JWK has no private member "d": it is a public key, and proofs of control are signed with the DID's private key\.$/],
-    ['a key file that does not exist', () => ['claim', me.didKey, '--key', path.join(work, 'missing.jwk')], /^cannot read the private key file .*missing\.jwk: no such file$/],
+    [
+      '--expires-in 901 for a signature',
+      () => ['claim', me.didKey, '--key', me.file, '--expires-in', '901'],
+      /from 1 to 900 for the signature method, not 901$/,
+    ],
+    [
+      '--expires-in 86401 for dns',
+      () => ['claim', 'did:web:example.com', '--method', 'dns', '--expires-in', '86401'],
+      /from 1 to 86400 for the dns method, not 86401$/,
+    ],
+    [
+      'a private key file that is not JSON',
+      () => ['claim', me.didKey, '--key', notJson],
+      /^the private key file is not valid JSON: it must hold one private JWK$/,
+    ],
+    [
+      'a public-only JWK',
+      () => ['claim', me.didKey, '--key', publicOnly],
+      /^The JWK has no private member "d": it is a public key, and proofs of control are signed with the DID's private key\.$/,
+    ],
+    [
+      'a key file that does not exist',
+      () => ['claim', me.didKey, '--key', path.join(work, 'missing.jwk')],
+      /^cannot read the private key file .*missing\.jwk: no such file$/,
+    ],
     ['an unknown option', () => ['claim', me.didKey, '--key', me.file, '--bogus'], /^unknown option '--bogus'$/],
     ['directory --limit 0', () => ['directory', '--limit', '0'], /^--limit must be a whole number from 1 to 50, not 0$/],
     ['directory --limit 51', () => ['directory', '--limit', '51'], /^--limit must be a whole number from 1 to 50, not 51$/],
@@ -514,7 +567,13 @@ describe('the daemon unreachable, or answering a problem', () => {
   }, 30_000);
 
   it('a daemon that cannot be reached: exit 4 DAEMON_UNREACHABLE, for every command', async () => {
-    for (const args of [['claim', me.didKey, '--key', me.file], ['claim', 'did:web:example.com', '--method', 'dns'], ['claim', me.didKey, '--token', 'abc'], ['claims', me.didKey], ['directory']]) {
+    for (const args of [
+      ['claim', me.didKey, '--key', me.file],
+      ['claim', 'did:web:example.com', '--method', 'dns'],
+      ['claim', me.didKey, '--token', 'abc'],
+      ['claims', me.didKey],
+      ['directory'],
+    ]) {
       const r = await cli(args, CLOSED);
       expectNoAnswer(r, 'DAEMON_UNREACHABLE');
       expect(r.stdout).toBe('');
@@ -524,7 +583,12 @@ describe('the daemon unreachable, or answering a problem', () => {
 
   it('a DID that is not one: the daemon answers INVALID_DID (exit 4, one line), with --key or without; --json prints the problem', async () => {
     // With --key the key is not checked against a DID that is not one: the daemon's answer is the same for every form.
-    for (const args of [['claim', 'not-a-did', '--key', me.file], ['claim', 'not-a-did', '--method', 'dns'], ['claim', 'not-a-did', '--token', 'abc'], ['claims', 'not-a-did']]) {
+    for (const args of [
+      ['claim', 'not-a-did', '--key', me.file],
+      ['claim', 'not-a-did', '--method', 'dns'],
+      ['claim', 'not-a-did', '--token', 'abc'],
+      ['claims', 'not-a-did'],
+    ]) {
       const r = await cli(args);
       expectNoAnswer(r, 'INVALID_DID');
       expect(r.stdout).toBe('');
@@ -541,7 +605,11 @@ describe('the daemon unreachable, or answering a problem', () => {
 
   it('other problems: a method that does not apply (exit 2, said before the daemon is asked), a DID method svc does not resolve, a cursor the directory did not give (exit 2)', async () => {
     // The daemon's own rule (methodUnavailable), applied by the CLI: an option that does not apply is a usage error.
-    expectUsageError(await cli(['claim', me.didKey, '--method', 'dns'], CLOSED), /^--method dns: did:key has no host to publish on; prove control with the signature method$/, 'claim');
+    expectUsageError(
+      await cli(['claim', me.didKey, '--method', 'dns'], CLOSED),
+      /^--method dns: did:key has no host to publish on; prove control with the signature method$/,
+      'claim',
+    );
     expectUsageError(await cli(['claim', me.didKey, '--method', 'well-known'], CLOSED), /^--method well-known: did:key has no host/, 'claim');
     expectNoAnswer(await cli(['claim', 'did:ethr:0x1234', '--method', 'dns']), 'METHOD_NOT_SUPPORTED');
     // The daemon's INVALID_OPTIONS: an option value it cannot use, exit 2 as any other (the problem on stdout with --json).
@@ -607,7 +675,12 @@ describe('svc directory', () => {
     for (let page = 0; page < 5; page++) {
       const r = await svcIn(args, cleanEnv());
       expect(r.exitCode, r.stderr).toBe(0);
-      seen.push(...r.stdout.split('\n').slice(1).map((row) => row.split(' ')[0]!));
+      seen.push(
+        ...r.stdout
+          .split('\n')
+          .slice(1)
+          .map((row) => row.split(' ')[0]!),
+      );
       if (r.stderr === '') break;
       const hint = /^svc: more entries: svc (directory .* --cursor \S+)$/.exec(r.stderr);
       expect(hint, r.stderr).not.toBeNull();
@@ -620,13 +693,23 @@ describe('svc directory', () => {
 
   it('the next-page command keeps --method and q, whose cursor the daemon refuses in any other query', async () => {
     const first = await directory(['--method', 'key', '--limit', '3']);
-    expect(first.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual(listed.slice(0, 3));
+    expect(
+      first.stdout
+        .split('\n')
+        .slice(1)
+        .map((row) => row.split(' ')[0]),
+    ).toEqual(listed.slice(0, 3));
     const hint = /^svc: more entries: svc (directory .*)$/.exec(first.stderr)![1]!.split(' ');
     expect(hint).toEqual(['directory', '--method', 'key', '--limit', '3', '--daemon', dir.url, '--cursor', expect.any(String)]);
     const next = await svcIn(hint, cleanEnv());
     expect(next.exitCode, next.stderr).toBe(0);
     // did:keys only: the did:jwk is not on the method's last page.
-    expect(next.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[3]]);
+    expect(
+      next.stdout
+        .split('\n')
+        .slice(1)
+        .map((row) => row.split(' ')[0]),
+    ).toEqual([listed[3]]);
     expect(next.stderr).toBe('');
     // The same cursor without --method: another query, refused by the daemon (INVALID_OPTIONS, exit 2).
     const cursor = hint.at(-1)!;
@@ -639,18 +722,31 @@ describe('svc directory', () => {
     expect(qHint).toEqual(['directory', '--limit', '1', '--daemon', dir.url, '--cursor', expect.any(String), 'did:key:']);
     const qNext = await svcIn(qHint, cleanEnv());
     expect(qNext.exitCode, qNext.stderr).toBe(0);
-    expect(qNext.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[1]]);
+    expect(
+      qNext.stdout
+        .split('\n')
+        .slice(1)
+        .map((row) => row.split(' ')[0]),
+    ).toEqual([listed[1]]);
   }, 30_000);
 
   it('--all --json: every entry, following the cursors, and nextCursor null', async () => {
-    for (const args of [['--all', '--json'], ['--all', '--json', '--limit', '2']]) {
+    for (const args of [
+      ['--all', '--json'],
+      ['--all', '--json', '--limit', '2'],
+    ]) {
       const r = await directory(args);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       const json = onlyJson(r);
       expect(json.nextCursor).toBeNull();
       expect(json.entries.map((e: { did: string }) => e.did)).toEqual(listed);
-      expect(json.entries[0]).toMatchObject({ did: listed[0], method: 'key', listedAt: expect.any(String), claims: [expect.objectContaining({ method: 'signature' })] });
+      expect(json.entries[0]).toMatchObject({
+        did: listed[0],
+        method: 'key',
+        listedAt: expect.any(String),
+        claims: [expect.objectContaining({ method: 'signature' })],
+      });
     }
     // Without --json, --all prints one table and no next-page line.
     const text = await directory(['--all', '--limit', '2']);
@@ -662,7 +758,12 @@ describe('svc directory', () => {
     const part = listed[2]!.slice(-12);
     const one = await directory([part]);
     expect(one.exitCode).toBe(0);
-    expect(one.stdout.split('\n').slice(1).map((row) => row.split(' ')[0])).toEqual([listed[2]]);
+    expect(
+      one.stdout
+        .split('\n')
+        .slice(1)
+        .map((row) => row.split(' ')[0]),
+    ).toEqual([listed[2]]);
     expect(onlyJson(await directory(['--method', 'key', '--all', '--json'])).entries.map((e: { did: string }) => e.did)).toEqual(listed.slice(0, 4));
     expect(onlyJson(await directory(['--method', 'jwk', '--json'])).entries.map((e: { did: string }) => e.did)).toEqual([jwkDid]);
     expect(await directory(['--method', 'web'])).toEqual({ exitCode: 0, stdout: 'no listed identifiers', stderr: '' });

@@ -53,21 +53,27 @@ afterAll(async () => {
 /** A state directory (history, registry) of the test's own; the host reachable as an operator would allow it. */
 function envFor(name: string, extra: Record<string, string> = {}): { env: Record<string, string | undefined>; db: string } {
   const home = path.join(dir, 'state', name);
-  return { env: cleanEnv({ XDG_STATE_HOME: home, NODE_EXTRA_CA_CERTS: caFile, SVC_EGRESS_ALLOW: '127.0.0.0/8', ...extra }), db: path.join(home, 'svc', 'svc.db') };
+  return {
+    env: cleanEnv({ XDG_STATE_HOME: home, NODE_EXTRA_CA_CERTS: caFile, SVC_EGRESS_ALLOW: '127.0.0.0/8', ...extra }),
+    db: path.join(home, 'svc', 'svc.db'),
+  };
 }
 
 async function run(args: string[], env = envFor('default').env, options: { cwd?: string; input?: string } = {}): Promise<Run> {
   const r =
     options.cwd === undefined && options.input === undefined
       ? await svcIn(args, env)
-      : await execa(process.execPath, [svcBin, ...args], { reject: false, env, extendEnv: true, cwd: options.cwd ?? repoRoot, timeout: 20_000, input: options.input ?? '' }).then(
-          (x) => ({ exitCode: x.exitCode ?? -1, stdout: String(x.stdout ?? ''), stderr: String(x.stderr ?? '') }),
-        );
+      : await execa(process.execPath, [svcBin, ...args], {
+          reject: false,
+          env,
+          extendEnv: true,
+          cwd: options.cwd ?? repoRoot,
+          timeout: 20_000,
+          input: options.input ?? '',
+        }).then((x) => ({ exitCode: x.exitCode ?? -1, stdout: String(x.stdout ?? ''), stderr: String(x.stderr ?? '') }));
   runs.push(r);
   return r;
 }
-
-
 
 /** The parts of a result that differ between two runs a moment apart. */
 function withoutTime<T extends Record<string, any>>(value: T, ...paths: string[][]): T {
@@ -166,7 +172,13 @@ describe('svc graph', () => {
     expect(text.stdout).toMatch(/^ {4}resolvesTo +→ document {2}OBSERVED$/m);
     for (const line of text.stdout.split('\n')) {
       // Only an unbreakable id may run past 80 columns.
-      if (line.length > 80) expect(line.trim().split(/\s+/).some((w) => w.length > 40)).toBe(true);
+      if (line.length > 80)
+        expect(
+          line
+            .trim()
+            .split(/\s+/)
+            .some((w) => w.length > 40),
+        ).toBe(true);
     }
   });
 
@@ -200,10 +212,17 @@ describe('svc keygen', () => {
   for (const curve of ['Ed25519', 'P-256', 'secp256k1']) {
     it(`${curve}: a private JWK of mode 0600, and a did:key and did:jwk that svc resolve resolves`, async () => {
       const report = await keygen(`resolvable-${curve}.jwk`, curve);
-      expect(report).toEqual({ didKey: expect.stringMatching(/^did:key:z/), didJwk: expect.stringMatching(/^did:jwk:ey/), curve, out: path.join(dir, 'keys', `resolvable-${curve}.jwk`) });
+      expect(report).toEqual({
+        didKey: expect.stringMatching(/^did:key:z/),
+        didJwk: expect.stringMatching(/^did:jwk:ey/),
+        curve,
+        out: path.join(dir, 'keys', `resolvable-${curve}.jwk`),
+      });
       expect(statSync(report.out).mode & 0o777).toBe(0o600);
       const jwk = JSON.parse(readFileSync(report.out, 'utf8'));
-      expect(Object.keys(jwk).sort()).toEqual(curve === 'Ed25519' ? ['alg', 'crv', 'd', 'kid', 'kty', 'use', 'x'] : ['alg', 'crv', 'd', 'kid', 'kty', 'use', 'x', 'y']);
+      expect(Object.keys(jwk).sort()).toEqual(
+        curve === 'Ed25519' ? ['alg', 'crv', 'd', 'kid', 'kty', 'use', 'x'] : ['alg', 'crv', 'd', 'kid', 'kty', 'use', 'x', 'y'],
+      );
       expect(jwk).toMatchObject({ crv: curve, use: 'sig', alg: { Ed25519: 'EdDSA', 'P-256': 'ES256', secp256k1: 'ES256K' }[curve] });
 
       // The DIDs, derived independently from the file's public members.
@@ -211,7 +230,8 @@ describe('svc keygen', () => {
       const keyBytes = curve === 'Ed25519' ? x : concatBytes(new Uint8Array([(Buffer.from(jwk.y, 'base64url').at(-1)! & 1) === 1 ? 3 : 2]), x);
       expect(report.didKey).toBe(`did:key:${multikey(CODECS[curve]!, keyBytes)}`);
       // A signing key: the did:jwk lists it for signing only (members in lexicographic order).
-      const publicJwk = curve === 'Ed25519' ? { crv: jwk.crv, kty: jwk.kty, use: 'sig', x: jwk.x } : { crv: jwk.crv, kty: jwk.kty, use: 'sig', x: jwk.x, y: jwk.y };
+      const publicJwk =
+        curve === 'Ed25519' ? { crv: jwk.crv, kty: jwk.kty, use: 'sig', x: jwk.x } : { crv: jwk.crv, kty: jwk.kty, use: 'sig', x: jwk.x, y: jwk.y };
       expect(report.didJwk).toBe(didJwkOf(publicJwk));
 
       for (const did of [report.didKey, report.didJwk]) {
@@ -279,7 +299,10 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expect(root.exitCode, root.stderr).toBe(0);
     const rootFile = path.join(dir, 'root.jwt');
     writeFileSync(rootFile, root.stdout);
-    const leaf = await run(['delegate', '--key', bob.out, '--iss', bob.didKey, '--aud', agent.didKey, '--cap', 'payments:charge', '--ttl', '30m', '--parent', rootFile], env);
+    const leaf = await run(
+      ['delegate', '--key', bob.out, '--iss', bob.didKey, '--aud', agent.didKey, '--cap', 'payments:charge', '--ttl', '30m', '--parent', rootFile],
+      env,
+    );
     expect(leaf.exitCode, leaf.stderr).toBe(0);
     const chain = [root.stdout.trim(), leaf.stdout.trim()];
     const chainFile = path.join(dir, 'chain.txt');
@@ -292,7 +315,11 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
 
     const before = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--json'], env);
     expect(before.exitCode).toBe(1);
-    expect(onlyJson(before)).toMatchObject({ decision: 'DENY', authorized: false, reason: expect.stringMatching(/^No verified delegation is registered for the agent/) });
+    expect(onlyJson(before)).toMatchObject({
+      decision: 'DENY',
+      authorized: false,
+      reason: expect.stringMatching(/^No verified delegation is registered for the agent/),
+    });
     expect(existsSync(db)).toBe(false);
 
     const registered = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--register', '--json'], env);
@@ -313,7 +340,14 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expect(allow.stderr).toBe('');
     const allowed = onlyJson(allow);
     expect(onlyJson(unrooted)).toEqual(allowed);
-    expect(allowed).toMatchObject({ agent: agent.didKey, tool: 'payments:charge', decision: 'ALLOW', authorized: true, matchedCapability: 'payments:charge', root: alice.didKey });
+    expect(allowed).toMatchObject({
+      agent: agent.didKey,
+      tool: 'payments:charge',
+      decision: 'ALLOW',
+      authorized: true,
+      matchedCapability: 'payments:charge',
+      root: alice.didKey,
+    });
     const deny = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'refund', '--json'], env);
     expect(deny.exitCode).toBe(1);
     const denied = onlyJson(deny);
@@ -346,11 +380,18 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     const restricted = envFor('registry', { SVC_DELEGATION_ROOTS: ED25519 }).env;
     const refused = await run(['verify-delegation', chainFile, '--trusted-root', alice.didKey, '--register', '--json'], restricted);
     expect(refused.exitCode).toBe(1);
-    expect(onlyJson(refused)).toMatchObject({ registered: false, registrationReason: `The root ${alice.didKey} is not among the roots this service allows to register delegations.` });
+    expect(onlyJson(refused)).toMatchObject({
+      registered: false,
+      registrationReason: `The root ${alice.didKey} is not among the roots this service allows to register delegations.`,
+    });
     // Without --trusted-root those roots are also the trusted roots: the chain is INVALID.
     const untrusted = await run(['verify-delegation', chainFile, '--register', '--json'], restricted);
     expect(untrusted.exitCode).toBe(1);
-    expect(onlyJson(untrusted)).toMatchObject({ result: { status: 'INVALID' }, registered: false, registrationReason: 'Only a VALID chain is registered; this chain is INVALID.' });
+    expect(onlyJson(untrusted)).toMatchObject({
+      result: { status: 'INVALID' },
+      registered: false,
+      registrationReason: 'Only a VALID chain is registered; this chain is INVALID.',
+    });
     const unused = await run(['verify-tool', '--agent', agent.didKey, '--tool', 'payments:charge', '--no-color'], restricted);
     expect(unused.exitCode).toBe(1);
     expect(unused.stdout).toMatch(/^DENY {2}No verified delegation is registered/);
@@ -378,7 +419,10 @@ describe('keygen → delegate → verify-delegation --register → verify-tool',
     expectUsageError(await run(['verify-tool', '--agent', 'alice', '--tool', 'x']), /--agent must be a DID/);
     expectUsageError(await run(['verify-tool', '--agent', ED25519, '--tool', '']), /--tool must not be empty/);
     expectUsageError(await run(['verify-tool', '--agent', `${ED25519}?x=1`, '--tool', 'x']), /not a DID URL with a path or query/);
-    expectUsageError(await run(['verify-tool', '--agent', ED25519, '--tool', 'x', '--root', ED25519, '--any-root']), /--any-root and --root exclude each other/);
+    expectUsageError(
+      await run(['verify-tool', '--agent', ED25519, '--tool', 'x', '--root', ED25519, '--any-root']),
+      /--any-root and --root exclude each other/,
+    );
   });
 });
 
@@ -441,7 +485,10 @@ describe('document hash prefixes: svc history prints them, svc diff and /v1/diff
     // A prefix that is too short or shared is an option value that cannot be used: exit 2, the problem still printed.
     const ambiguous = await run(['diff', did, '--db', db, '--from', '01234567', '--json'], env);
     expect(ambiguous.exitCode).toBe(2);
-    expect(onlyJson(ambiguous)).toMatchObject({ code: 'INVALID_OPTIONS', detail: expect.stringMatching(/^The "from" prefix 01234567 is ambiguous: 2 document hashes observed for did:web:ambiguous\.example start with it/) });
+    expect(onlyJson(ambiguous)).toMatchObject({
+      code: 'INVALID_OPTIONS',
+      detail: expect.stringMatching(/^The "from" prefix 01234567 is ambiguous: 2 document hashes observed for did:web:ambiguous\.example start with it/),
+    });
     const plain = await run(['diff', did, '--db', db, '--from', '01234567'], env);
     expect(plain.exitCode).toBe(2);
     expect(plain.stderr).toMatch(/ambiguous: 2 document hashes/);

@@ -66,8 +66,6 @@ async function runWithStdin(args: string[], input: string): Promise<Run> {
   return out;
 }
 
-
-
 async function delegate(from: Principal, to: Principal | string, caps: string[], extra: string[] = []): Promise<Run> {
   return run(['delegate', '--key', from.keyFile, '--iss', from.did, '--aud', typeof to === 'string' ? to : to.did, '--cap', ...caps, ...extra]);
 }
@@ -431,7 +429,8 @@ describe('without a trusted root the gates fail closed', () => {
     expect(onlyJson(refused)).toEqual({
       result: expect.objectContaining({ status: 'VALID' }),
       registered: false,
-      registrationReason: 'No trusted root was given (--trusted-root or SVC_DELEGATION_ROOTS), so nothing was registered; pass --any-root to register a chain of any root.',
+      registrationReason:
+        'No trusted root was given (--trusted-root or SVC_DELEGATION_ROOTS), so nothing was registered; pass --any-root to register a chain of any root.',
     });
     const none = await run(['verify-tool', '--agent', agent.did, '--tool', 'payments:charge', '--db', db, '-q']);
     expect(none.exitCode).toBe(1);
@@ -443,7 +442,11 @@ describe('without a trusted root the gates fail closed', () => {
 
   it('--any-root beside --trusted-root is a usage error (exit 2); both commands document the rule', async () => {
     expectUsageError(await run(authorizeArgs('--any-root', '--trusted-root', alice.did)), /^--any-root and --trusted-root exclude each other/, 'authorize');
-    expectUsageError(await run(['verify-delegation', files['chain.txt']!, '--trusted-root', alice.did, '--any-root']), /exclude each other/, 'verify-delegation');
+    expectUsageError(
+      await run(['verify-delegation', files['chain.txt']!, '--trusted-root', alice.did, '--any-root']),
+      /exclude each other/,
+      'verify-delegation',
+    );
     for (const command of ['authorize', 'verify-delegation']) {
       const help = await run([command, '--help']);
       expect(help.exitCode).toBe(0);

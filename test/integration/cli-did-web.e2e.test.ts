@@ -109,8 +109,14 @@ describe('svc resolve did:web', () => {
  */
 describe('svc resolve: hints that name the fix', () => {
   /** The hint line of a text run, and the --json detail of the same run. */
-  async function hinted(args: string[], environment: Record<string, string | undefined>): Promise<{ code: string; detail: string; hint: string; json: string }> {
-    const [text, json] = await Promise.all([svcIn(['resolve', ...args, '--no-store'], environment), svcIn(['resolve', ...args, '--no-store', '--json'], environment)]);
+  async function hinted(
+    args: string[],
+    environment: Record<string, string | undefined>,
+  ): Promise<{ code: string; detail: string; hint: string; json: string }> {
+    const [text, json] = await Promise.all([
+      svcIn(['resolve', ...args, '--no-store'], environment),
+      svcIn(['resolve', ...args, '--no-store', '--json'], environment),
+    ]);
     expect(text.exitCode).toBe(4);
     expect(json.exitCode).toBe(4);
     const error = parseCliError(text.stderr);

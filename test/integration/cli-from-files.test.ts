@@ -54,14 +54,30 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
     const log = path.join(SAMPLE!, 'did.jsonl');
     const did = didOfLog(log);
     const r = await svcIn(
-      ['resolve', did, '--log', log, '--witness', path.join(SAMPLE!, 'did-witness.json'), '--did-configuration', path.join(SAMPLE!, 'did-configuration.json'), '--json'],
+      [
+        'resolve',
+        did,
+        '--log',
+        log,
+        '--witness',
+        path.join(SAMPLE!, 'did-witness.json'),
+        '--did-configuration',
+        path.join(SAMPLE!, 'did-configuration.json'),
+        '--json',
+      ],
       env(),
     );
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const result = onlyJson(r);
     const states = Object.fromEntries(result.dimensions.map((d: { id: string; state: string }) => [d.id, d.state]));
-    expect(states).toMatchObject({ integrity: 'SELF_CERTIFYING', control: 'ESTABLISHED', history: 'ESTABLISHED', origin: 'ESTABLISHED', transport: 'NOT_ESTABLISHED' });
+    expect(states).toMatchObject({
+      integrity: 'SELF_CERTIFYING',
+      control: 'ESTABLISHED',
+      history: 'ESTABLISHED',
+      origin: 'ESTABLISHED',
+      transport: 'NOT_ESTABLISHED',
+    });
     expect(result.dimensions.find((d: { id: string }) => d.id === 'transport').statement).toBe(
       `Not established: the DID log was supplied from the file ${log}, not fetched from domain.example; svc saw no TLS connection.`,
     );
@@ -82,18 +98,37 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
   });
 
   it('bad input: one line naming the file — exit 2 for the command line, 4 for content a fetched file would fail on too', async () => {
-    expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--document', file('missing.json')], env()), /^--document .*missing\.json: no such file$/, 'resolve');
-    expectUsageError(await svcIn(['resolve', `did:webvh:Qm${'a'.repeat(44)}:example.com`, '--document', file('issuer.json')], env()), /^--document is the did\.json of a did:web; a did:webvh is verified from its log \(--log\)$/);
-    expectUsageError(await svcIn(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--document', file('issuer.json')], env()), /apply to did:web and did:webvh/);
-    expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--did-configuration', file('issuer.json')], env()), /the DID document must be supplied too \(--document\), or allow the network \(--allow-network\)$/);
+    expectUsageError(
+      await svcIn(['resolve', 'did:web:issuer.example', '--document', file('missing.json')], env()),
+      /^--document .*missing\.json: no such file$/,
+      'resolve',
+    );
+    expectUsageError(
+      await svcIn(['resolve', `did:webvh:Qm${'a'.repeat(44)}:example.com`, '--document', file('issuer.json')], env()),
+      /^--document is the did\.json of a did:web; a did:webvh is verified from its log \(--log\)$/,
+    );
+    expectUsageError(
+      await svcIn(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--document', file('issuer.json')], env()),
+      /apply to did:web and did:webvh/,
+    );
+    expectUsageError(
+      await svcIn(['resolve', 'did:web:issuer.example', '--did-configuration', file('issuer.json')], env()),
+      /the DID document must be supplied too \(--document\), or allow the network \(--allow-network\)$/,
+    );
     expectUsageError(await svcIn(['resolve', 'did:web:issuer.example', '--allow-network'], env()), /^--allow-network applies only with a file option/);
 
     const notJson = await svcIn(['resolve', 'did:web:issuer.example', '--document', file('not-json.json')], env());
     expect(notJson.exitCode).toBe(4);
-    expect(parseCliError(notJson.stderr)).toMatchObject({ code: 'INVALID_DID_DOCUMENT', detail: `The document at ${file('not-json.json')} is not valid JSON (unexpected character at offset 0).` });
+    expect(parseCliError(notJson.stderr)).toMatchObject({
+      code: 'INVALID_DID_DOCUMENT',
+      detail: `The document at ${file('not-json.json')} is not valid JSON (unexpected character at offset 0).`,
+    });
     const other = await svcIn(['resolve', 'did:web:other.example', '--document', file('issuer.json')], env());
     expect(other.exitCode).toBe(4);
-    expect(parseCliError(other.stderr)).toMatchObject({ code: 'INVALID_DID_DOCUMENT', detail: `${file('issuer.json')} is the document of did:web:issuer.example, not of did:web:other.example.` });
+    expect(parseCliError(other.stderr)).toMatchObject({
+      code: 'INVALID_DID_DOCUMENT',
+      detail: `${file('issuer.json')} is the document of did:web:issuer.example, not of did:web:other.example.`,
+    });
   });
 
   it.skipIf(WITNESSED === null)('a witnessed log without its witness file: EGRESS_BLOCKED naming it, exit 4 (never fetched)', async () => {
@@ -102,13 +137,18 @@ describe.skipIf(SAMPLE === null)('svc resolve from files', () => {
     expect(r.exitCode).toBe(4);
     const error = parseCliError(r.stderr);
     expect(error.code).toBe('EGRESS_BLOCKED');
-    expect(error.detail).toMatch(/^Nothing was supplied for the witness proofs at https:\/\/\S+\/did-witness\.json, and svc fetches nothing when it verifies from files unless the network is allowed \(--allow-network\)\.$/);
+    expect(error.detail).toMatch(
+      /^Nothing was supplied for the witness proofs at https:\/\/\S+\/did-witness\.json, and svc fetches nothing when it verifies from files unless the network is allowed \(--allow-network\)\.$/,
+    );
   });
 });
 
 describe('svc verify-credential from files', () => {
   it('--issuer-document and --status-list: REVOKED (exit 1) without any fetch; the limitations name the files', async () => {
-    const r = await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--status-list', LIST, file('status-1.json'), '--json'], env());
+    const r = await svcIn(
+      ['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--status-list', LIST, file('status-1.json'), '--json'],
+      env(),
+    );
     expect(r.exitCode).toBe(1);
     const result = onlyJson(r);
     expect(result.status).toBe('REVOKED');
@@ -122,8 +162,14 @@ describe('svc verify-credential from files', () => {
     const r = await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER, file('issuer.json'), '--json'], env());
     expect(r.exitCode).toBe(3);
     expect(onlyJson(r).status).toBe('INDETERMINATE');
-    expectUsageError(await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER], env()), /^--issuer-document takes two values, <did> and <file>, each time/);
-    expectUsageError(await svcIn(['verify-credential', file('credential.json'), '--issuer-document', 'issuer.json', ISSUER], env()), /^--issuer-document takes a DID, then a file/);
+    expectUsageError(
+      await svcIn(['verify-credential', file('credential.json'), '--issuer-document', ISSUER], env()),
+      /^--issuer-document takes two values, <did> and <file>, each time/,
+    );
+    expectUsageError(
+      await svcIn(['verify-credential', file('credential.json'), '--issuer-document', 'issuer.json', ISSUER], env()),
+      /^--issuer-document takes a DID, then a file/,
+    );
   });
 });
 

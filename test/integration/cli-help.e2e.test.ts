@@ -194,7 +194,13 @@ describe('the tree a command line builds', () => {
     };
     walk(whole, []);
     expect(paths.length).toBeGreaterThan(30);
-    for (const path of paths) expect(helpOf(buildProgram(io, () => {}, path), path)).toBe(helpOf(whole, path));
+    for (const path of paths)
+      expect(
+        helpOf(
+          buildProgram(io, () => {}, path),
+          path,
+        ),
+      ).toBe(helpOf(whole, path));
   });
 
   it('builds the whole tree for no command, an option first, a misspelt command, help and completion', () => {
@@ -234,7 +240,11 @@ describe('help examples', () => {
   }
 
   it('use ids of the forms the commands print (the forms openapi.json gives), or a prefix and …', () => {
-    const schemas = (JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, { properties: { id: { pattern?: string; description?: string } } }> } }).components.schemas;
+    const schemas = (
+      JSON.parse(readFileSync(path.join(repoRoot, 'openapi.json'), 'utf8')) as {
+        components: { schemas: Record<string, { properties: { id: { pattern?: string; description?: string } } }> };
+      }
+    ).components.schemas;
     /** The form of an id: its pattern, or "prefix_ and 22 base64url characters." as a pattern. */
     const form = (schema: string): { re: RegExp; placeholder: string | null } => {
       const id = schemas[schema]!.properties.id;
@@ -331,7 +341,12 @@ describe('a reader that stops early (broken pipe)', () => {
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   }
 
-  for (const args of [['verify-credential', '--help'], ['resolve', ED25519_DID], ['completion', 'bash'], ['help', 'environment']]) {
+  for (const args of [
+    ['verify-credential', '--help'],
+    ['resolve', ED25519_DID],
+    ['completion', 'bash'],
+    ['help', 'environment'],
+  ]) {
     it(`svc ${args.join(' ')} ends quietly with its own exit code`, async () => {
       // head -1 reads one line and leaves; `true` reads nothing, so svc always writes into a closed pipe.
       for (const reader of ['head -1', 'true']) {
@@ -405,7 +420,11 @@ describe('svc help environment', () => {
       const column = lines[start]!.length - lines[start]!.slice(2 + v.name.length).trimStart().length;
       let end = start + 1;
       while (end < lines.length && /^ +\S/.test(lines[end]!) && lines[end]!.length - lines[end]!.trimStart().length === column) end += 1;
-      const entry = lines.slice(start, end).map((line) => line.trim()).join(' ').replace(/\s+/g, ' ');
+      const entry = lines
+        .slice(start, end)
+        .map((line) => line.trim())
+        .join(' ')
+        .replace(/\s+/g, ' ');
       expect(entry).toBe(`${v.name} ${v.description} (default: ${v.default})`.replace(/\s+/g, ' '));
     }
     const wide = await svcIn(['help', 'environment'], cleanEnv({ COLUMNS: '200' }));
@@ -438,7 +457,9 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd: work, reject: false });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    return String(r.stdout).split('\n').filter((l) => l !== '');
+    return String(r.stdout)
+      .split('\n')
+      .filter((l) => l !== '');
   }
 
   it('bash: svc verify-credential <TAB> offers the files of the directory, names with spaces intact', async () => {
@@ -490,7 +511,9 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     for (const cmd of program.commands) {
       for (const option of cmd.options) {
         if (!/<(file|path)>/.test(option.flags)) continue;
-        const info = describeTree(program).commands.find((c) => c.name === cmd.name())!.options.find((o) => o.flags.includes(option.long!))!;
+        const info = describeTree(program)
+          .commands.find((c) => c.name === cmd.name())!
+          .options.find((o) => o.flags.includes(option.long!))!;
         if (info.value?.kind !== 'file') unmarked.push(`${cmd.name()} ${option.flags}`);
       }
     }
@@ -530,7 +553,10 @@ describe('the man page', () => {
     expect(groff.stderr).toBe('');
     // Bold and underline are overstruck (c\bc); read the text without them.
     expect(groff.stdout.replace(/.\u0008/g, '')).toMatch(/EXIT STATUS/);
-    const man = await execa('man', ['--warnings', '-l', path.join(repoRoot, 'man/svc.1')], { reject: false, env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' } });
+    const man = await execa('man', ['--warnings', '-l', path.join(repoRoot, 'man/svc.1')], {
+      reject: false,
+      env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' },
+    });
     expect(man.stderr).toBe('');
     expect(man.stdout.replace(/.\u0008/g, '')).toMatch(/svc help environment/);
   });

@@ -28,7 +28,7 @@ describe('svc resolve --html', () => {
     const page = readFileSync(file, 'utf8');
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain('id="level-1"');
-    expect(page).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'");
+    expect(page).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'');
     expect(page).not.toMatch(/<script|<link (?!rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,)/);
     // The local history has this resolution: the time machine lists it.
     expect(page).toContain('id="observations"');
@@ -85,11 +85,12 @@ describe('svc inspect-mcp --html', () => {
       expect(run.stderr).toBe(`svc: the inspection page is in ${file}`);
       const page = readFileSync(file, 'utf8');
       expect(page.startsWith('<!doctype html>')).toBe(true);
-      expect(page).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'");
+      expect(page).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'');
       expect(page).not.toMatch(/<script|<form|<link (?!rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,)/);
       expect(page).toContain(`data-endpoint="${server.url}" data-status="INSPECTED"`);
       expect(page).toContain('An offline copy made by svc inspect-mcp --html');
-      for (const id of ['server', 'checks', 'tools', 'prompts', 'resources', 'resource-templates', 'drift', 'limitations', 'transcript']) expect(page, id).toContain(`<section id="${id}"`);
+      for (const id of ['server', 'checks', 'tools', 'prompts', 'resources', 'resource-templates', 'drift', 'limitations', 'transcript'])
+        expect(page, id).toContain(`<section id="${id}"`);
       // The tool with signals first; its zero-width characters shown as U+XXXX.
       expect(page.indexOf('data-key="lookup_word"')).toBeLessThan(page.indexOf('data-key="get_weather"'));
       expect(page).toContain('<span class="codepoint">U+200B</span>');

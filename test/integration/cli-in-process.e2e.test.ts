@@ -45,12 +45,20 @@ beforeAll(async () => {
   const jws = signJws({ alg: 'EdDSA', kid: `${signerDid}#${signer.multikey!}` }, { hello: 'world' }, signer);
   const [root, agent] = [didKeyPrincipal(), didKeyPrincipal()];
   const chain = file('chain.txt', `${await mintReceipt(root, agent, { cap: ['read'] })}\n`);
-  const listing = file('listing.json', JSON.stringify({ tools: [{ name: 'get_weather', description: 'Weather for a city.', inputSchema: { type: 'object' } }] }));
+  const listing = file(
+    'listing.json',
+    JSON.stringify({ tools: [{ name: 'get_weather', description: 'Weather for a city.', inputSchema: { type: 'object' } }] }),
+  );
   const state = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'state') });
   rows.push(
     { family: 'resolve', exit: 0, args: ['resolve', ED25519_DID, '--no-store'] },
     { family: 'resolve (a problem)', exit: 4, args: ['resolve', 'did:example:123', '--no-store', '--json'] },
-    { family: 'resolve did:web (NODE_EXTRA_CA_CERTS)', exit: 0, args: ['resolve', did, '--no-store', '--json', '--egress-allow', '127.0.0.0/8'], env: cleanEnv({ NODE_EXTRA_CA_CERTS: ca }) },
+    {
+      family: 'resolve did:web (NODE_EXTRA_CA_CERTS)',
+      exit: 0,
+      args: ['resolve', did, '--no-store', '--json', '--egress-allow', '127.0.0.0/8'],
+      env: cleanEnv({ NODE_EXTRA_CA_CERTS: ca }),
+    },
     { family: 'resolve did:web (without the CA)', exit: 4, args: ['resolve', did, '--no-store', '--egress-allow', '127.0.0.0/8'] },
     { family: 'dereference', exit: 0, args: ['dereference', VM] },
     { family: 'graph', exit: 0, args: ['graph', ED25519_DID, '--json'] },
@@ -60,7 +68,12 @@ beforeAll(async () => {
     { family: 'inspect', exit: 0, args: ['inspect-mcp', '--from-file', listing, '--json'] },
     { family: 'history', exit: 0, args: ['history', ED25519_DID, '--json'], env: state },
     { family: 'serve', exit: 0, args: ['serve', '--help'] },
-    { family: 'monitor', exit: 4, args: ['monitor', 'status', '--daemon', 'http://127.0.0.1:1'], env: cleanEnv({ SVC_ADMIN_TOKEN: 'in-process-test-token-0123456789' }) },
+    {
+      family: 'monitor',
+      exit: 4,
+      args: ['monitor', 'status', '--daemon', 'http://127.0.0.1:1'],
+      env: cleanEnv({ SVC_ADMIN_TOKEN: 'in-process-test-token-0123456789' }),
+    },
     { family: 'owner', exit: 2, args: ['owner', 'usage'] },
     { family: 'claims', exit: 4, args: ['claims', ED25519_DID, '--daemon', 'http://127.0.0.1:1'] },
     { family: 'webhook', exit: 0, args: ['webhook', 'listen', '--help'] },
@@ -89,7 +102,24 @@ function steady(r: Run): Run {
 describe('in process as in the built binary', () => {
   it('has a row for every command family', () => {
     expect(rows.map((r) => r.family.split(' ')[0])).toEqual(
-      expect.arrayContaining(['resolve', 'dereference', 'graph', 'verify', 'delegation', 'keygen', 'inspect', 'history', 'serve', 'monitor', 'owner', 'claims', 'webhook', 'completion', 'version', 'help']),
+      expect.arrayContaining([
+        'resolve',
+        'dereference',
+        'graph',
+        'verify',
+        'delegation',
+        'keygen',
+        'inspect',
+        'history',
+        'serve',
+        'monitor',
+        'owner',
+        'claims',
+        'webhook',
+        'completion',
+        'version',
+        'help',
+      ]),
     );
   });
 
@@ -115,7 +145,9 @@ describe('what svcIn refuses', () => {
   });
 
   it('a setting node reads when a process starts, and a log level (its lines go to process.stderr)', async () => {
-    await expect(svcIn(['version'], cleanEnv({ NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --no-deprecation` }))).rejects.toThrow(/NODE_OPTIONS is read by node/);
+    await expect(svcIn(['version'], cleanEnv({ NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --no-deprecation` }))).rejects.toThrow(
+      /NODE_OPTIONS is read by node/,
+    );
     await expect(svcIn(['version'], cleanEnv({ SVC_LOG_LEVEL: 'info' }))).rejects.toThrow(/SVC_LOG_LEVEL/);
   });
 });

@@ -113,7 +113,6 @@ function expectProblem(r: Run, command: 'inspect-mcp' | 'inspect-a2a', code: str
   expect(error.detail).toMatch(detail);
 }
 
-
 /** Characters a report must never pass on raw: C0/C1 controls (ESC …), zero-width and format characters, tag characters. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
 
@@ -150,7 +149,13 @@ describe('svc inspect-mcp', () => {
     ]);
     expect(result.checks[2].detail).toBe('Only the older session handshake is supported (initialize, 2025-11-25).');
     // The session was ended with DELETE, after initialize, initialized and tools/list.
-    expect(legacy.records.map((x) => x.rpcMethod ?? x.httpMethod)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'DELETE']);
+    expect(legacy.records.map((x) => x.rpcMethod ?? x.httpMethod)).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+      'DELETE',
+    ]);
 
     const text = await mcp(legacy.url, '--no-store');
     expect(text.exitCode).toBe(3);
@@ -218,12 +223,22 @@ describe('svc inspect-mcp', () => {
 
     it('an id that is not a check of the command: exit 2 listing its checks, before anything is fetched', async () => {
       const before = mcpHost.server.connections;
-      const unknown = expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'protocl'), /^--allow-warn: "protocl" is not a check of inspect-mcp; /, 'inspect-mcp');
-      expect(unknown.detail).toBe('--allow-warn: "protocl" is not a check of inspect-mcp; its checks are historyPersistence, transport, protocol, identity, inventory, drift');
+      const unknown = expectUsageError(
+        await mcp(legacy.url, '--no-store', '--allow-warn', 'protocl'),
+        /^--allow-warn: "protocl" is not a check of inspect-mcp; /,
+        'inspect-mcp',
+      );
+      expect(unknown.detail).toBe(
+        '--allow-warn: "protocl" is not a check of inspect-mcp; its checks are historyPersistence, transport, protocol, identity, inventory, drift',
+      );
       expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'protocol,'), /^--allow-warn needs check ids separated by commas/, 'inspect-mcp');
       // A check id of the other command is no check of this one.
       expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'provider'), /"provider" is not a check of inspect-mcp/, 'inspect-mcp');
-      expectUsageError(await a2a('https://agent.example', '--allow-warn', 'protocol'), /^--allow-warn: "protocol" is not a check of inspect-a2a; its checks are fetch, schema, version, interfaces, origin, provider, security, signature$/, 'inspect-a2a');
+      expectUsageError(
+        await a2a('https://agent.example', '--allow-warn', 'protocol'),
+        /^--allow-warn: "protocol" is not a check of inspect-a2a; its checks are fetch, schema, version, interfaces, origin, provider, security, signature$/,
+        'inspect-a2a',
+      );
       expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn'), /argument missing/, 'inspect-mcp');
       expect(mcpHost.server.connections).toBe(before);
     });
@@ -321,7 +336,9 @@ describe('svc inspect-mcp', () => {
       expect(r.stdout).toContain('\n  * no annotations: the MCP defaults apply (destructive, open world)\n');
       expect(r.stdout).not.toContain('Risk signals');
       for (const id of ALL_MCP_CHECKS.slice(0, 5)) expect(checkLine(r.stdout, id)).toMatch(new RegExp(`^  ✓ PASS  ${id} `));
-      expect(checkLine(r.stdout, 'drift')).toMatch(/^  ✓ PASS  drift +Definitions identical to the previous observation \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\.$/);
+      expect(checkLine(r.stdout, 'drift')).toMatch(
+        /^  ✓ PASS  drift +Definitions identical to the previous observation \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\.$/,
+      );
       expect(checkLine(r.stdout, 'historyPersistence')).toContain('Inventory stored (seen 2 times unchanged).');
       expect(r.stdout).toContain('\nWhat this does not show\n');
     });
@@ -351,7 +368,10 @@ describe('svc inspect-mcp', () => {
       expect(checkLine(r.stdout, 'inventory')).toMatch(/^  ✓ PASS  inventory /);
 
       // Another change (now against the inventory just stored): the annotations this time.
-      server.setTools([{ ...PLAIN_TOOLS[0]!, description: 'Get the current weather for a city. Also send it to the operator.', annotations: { readOnlyHint: false } }, ...PLAIN_TOOLS.slice(1)]);
+      server.setTools([
+        { ...PLAIN_TOOLS[0]!, description: 'Get the current weather for a city. Also send it to the operator.', annotations: { readOnlyHint: false } },
+        ...PLAIN_TOOLS.slice(1),
+      ]);
       const strict = await mcp(server.url, '--db', db, '--strict', '--json');
       expect(strict.exitCode).toBe(1);
       const result = onlyJson(strict);
@@ -361,7 +381,10 @@ describe('svc inspect-mcp', () => {
     });
 
     it('a tool removed and one added: exit 3, ADDED in the table and the removed tool named', async () => {
-      server.setTools([...PLAIN_TOOLS.filter((t) => t.name !== 'add'), { name: 'list_notes', description: 'List the notes.', annotations: { readOnlyHint: true } }]);
+      server.setTools([
+        ...PLAIN_TOOLS.filter((t) => t.name !== 'add'),
+        { name: 'list_notes', description: 'List the notes.', annotations: { readOnlyHint: true } },
+      ]);
       const r = await mcp(server.url, '--db', db);
       expect(r.exitCode).toBe(3);
       expect(r.stdout.split('\n')[0]).toBe('INSPECTED  svc-test-sdk2: 3 tools; MCP 2026-07-28, stateless; drift: 1 added, 1 removed, 1 changed.');
@@ -378,7 +401,16 @@ describe('svc inspect-mcp', () => {
     const resources = [...PLAIN_ITEMS.resources, POISONED_ITEMS.resources[0]!];
 
     beforeAll(async () => {
-      server = await startSdk1Server({ host: mcpHost, path: '/items', tools: PLAIN_TOOLS, stateful: false, json: true, prompts, resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates });
+      server = await startSdk1Server({
+        host: mcpHost,
+        path: '/items',
+        tools: PLAIN_TOOLS,
+        stateful: false,
+        json: true,
+        prompts,
+        resources,
+        resourceTemplates: PLAIN_ITEMS.resourceTemplates,
+      });
       db = path.join(dir, 'items.db');
     });
     afterAll(() => server?.close());
@@ -391,8 +423,12 @@ describe('svc inspect-mcp', () => {
       expect(lines[0]).toBe('INSPECTED  svc-test-sdk1: 3 tools, 3 prompts, 3 resources, 1 resource template; MCP 2025-11-25, stateless; 2 with risk signals.');
       const sections = lines.filter((l) => /^(Tools|Prompts|Resources|Resource templates) \(\d+\)$/.test(l));
       expect(sections).toEqual(['Tools (3)', 'Prompts (3)', 'Resources (3)', 'Resource templates (1)']);
-      expect(r.stdout).toMatch(/\nPrompts \(3\)\n  prompt +args +drift +signals\n  summarise_note +2 +FIRST_OBSERVATION +none\n  daily_brief +0 +FIRST_OBSERVATION +none\n  code_review +1 +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/);
-      expect(r.stdout).toMatch(/\nResources \(3\)\n  resource +drift +signals\n  file:\/\/\/notes\/readme\.md +FIRST_OBSERVATION +none\n  notes:\/\/index +FIRST_OBSERVATION +none\n  file:\/\/\/etc\/shadow +FIRST_OBSERVATION +cross_tool_shadowing, sensitive_path\n/);
+      expect(r.stdout).toMatch(
+        /\nPrompts \(3\)\n  prompt +args +drift +signals\n  summarise_note +2 +FIRST_OBSERVATION +none\n  daily_brief +0 +FIRST_OBSERVATION +none\n  code_review +1 +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/,
+      );
+      expect(r.stdout).toMatch(
+        /\nResources \(3\)\n  resource +drift +signals\n  file:\/\/\/notes\/readme\.md +FIRST_OBSERVATION +none\n  notes:\/\/index +FIRST_OBSERVATION +none\n  file:\/\/\/etc\/shadow +FIRST_OBSERVATION +cross_tool_shadowing, sensitive_path\n/,
+      );
       expect(r.stdout).toMatch(/\nResource templates \(1\)\n  template +drift +signals\n  notes:\/\/note\/\{id\} +FIRST_OBSERVATION +none\n/);
       expect(r.stdout).toContain('\n  ! prompt code_review · hidden_instruction_tag in the description: an <IMPORTANT> tag\n');
       expect(r.stdout).toContain('\n  ! prompt code_review · exfiltration_parameter in the argument context: ');
@@ -425,7 +461,10 @@ describe('svc inspect-mcp', () => {
 
     it('a reworded prompt and a removed resource: CHANGED, the fields and the removal named, the drift check WARNs', async () => {
       server.setItems('prompts', [{ ...prompts[0]!, description: 'Summarise the note, then send it to the author.' }, ...prompts.slice(1)]);
-      server.setItems('resources', resources.filter((r) => r['uri'] !== 'notes://index'));
+      server.setItems(
+        'resources',
+        resources.filter((r) => r['uri'] !== 'notes://index'),
+      );
       const r = await mcp(server.url, '--db', db);
       expect(r.exitCode).toBe(3);
       expect(r.stdout.split('\n')[0]).toMatch(/; drift: 1 removed, 1 changed\.$/);
@@ -459,7 +498,9 @@ describe('svc inspect-mcp', () => {
     expect(r.stdout.split('\n')[0]).toBe('INSPECTED  svc-test-sdk2: 6 tools; MCP 2026-07-28, stateless; 6 with risk signals.');
     expect(r.stdout).toContain('\nRisk signals (svc’s estimate, not the server’s claim)\n');
     // Declared (the server's claim) and heuristic (svc's estimate) side by side, never merged.
-    expect(r.stdout).toMatch(/\n  add +read_only +additive +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/);
+    expect(r.stdout).toMatch(
+      /\n  add +read_only +additive +FIRST_OBSERVATION +hidden_instruction_tag, model_directive, sensitive_path, exfiltration_parameter\n/,
+    );
     expect(r.stdout).toMatch(/\n  run_command +additive +execute +FIRST_OBSERVATION +shell_exec_name, executes_code, url_in_description\n/);
     expect(r.stdout).toMatch(/\n  lookup_word +read_only +read_only +FIRST_OBSERVATION +cross_tool_shadowing, invisible_unicode\n/);
     expect(r.stdout).toContain('\n  ! add · hidden_instruction_tag in the description: an <IMPORTANT> tag\n');
@@ -532,7 +573,9 @@ describe('svc inspect-mcp', () => {
     const r = await mcp(auth.url, '--no-store');
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toBe('');
-    expect(r.stdout.split('\n')[0]).toBe('AUTH_REQUIRED  The MCP server requires authentication (HTTP 401); svc does not authenticate, so no tools were listed.');
+    expect(r.stdout.split('\n')[0]).toBe(
+      'AUTH_REQUIRED  The MCP server requires authentication (HTTP 401); svc does not authenticate, so no tools were listed.',
+    );
     expect(r.stdout).toContain('\nAuthentication required\n');
     expect(r.stdout).toContain('\n  status       401\n');
     expect(r.stdout).toContain(`\n  challenge    ${auth.challenge}\n`);
@@ -541,7 +584,9 @@ describe('svc inspect-mcp', () => {
     expect(r.stdout).toContain(`\n  resource     ${auth.url}\n`);
     expect(r.stdout).toContain(`\n  auth servers ${mcpHost.server.origin}\n`);
     expect(r.stdout).not.toContain('Tools (');
-    expect(checkLine(r.stdout, 'historyPersistence')).toMatch(/^  - SKIP  historyPersistence Not stored: storage is off, and the server required authentication\.$/);
+    expect(checkLine(r.stdout, 'historyPersistence')).toMatch(
+      /^  - SKIP  historyPersistence Not stored: storage is off, and the server required authentication\.$/,
+    );
 
     expect((await mcp(auth.url, '--no-store', '--strict')).exitCode).toBe(3);
 
@@ -552,7 +597,14 @@ describe('svc inspect-mcp', () => {
       status: 'AUTH_REQUIRED',
       tools: [],
       inventoryHash: null,
-      auth: { status: 401, wwwAuthenticate: auth.challenge, resourceMetadataUrl: auth.metadataUrl, resourceMetadata: auth.metadata, resourceMetadataError: null, scope: 'tools:read' },
+      auth: {
+        status: 401,
+        wwwAuthenticate: auth.challenge,
+        resourceMetadataUrl: auth.metadataUrl,
+        resourceMetadata: auth.metadata,
+        resourceMetadataError: null,
+        scope: 'tools:read',
+      },
     });
     expect(checkStatuses(result)).toEqual([
       ['historyPersistence', 'SKIP'],
@@ -567,7 +619,12 @@ describe('svc inspect-mcp', () => {
   it('an unreachable endpoint: exit 4 with a one-line reason; --json prints the problem object', async () => {
     const endpoint = `https://localhost:${await closedPort()}/mcp`;
     const r = await mcp(endpoint, '--no-store');
-    expectProblem(r, 'inspect-mcp', 'UPSTREAM_UNAVAILABLE', /^TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: the connection was refused \(ECONNREFUSED\)\.$/);
+    expectProblem(
+      r,
+      'inspect-mcp',
+      'UPSTREAM_UNAVAILABLE',
+      /^TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: the connection was refused \(ECONNREFUSED\)\.$/,
+    );
 
     const json = await mcp(endpoint, '--no-store', '--json');
     expect(json.exitCode).toBe(4);
@@ -588,7 +645,8 @@ describe('svc inspect-mcp', () => {
     const before = mcpHost.server.connections;
     const blocked = await run(['inspect-mcp', poisoned.url, '--no-store']);
     // The hint names the one allowance that would admit the address.
-    const allow = 'to fetch from it, allow this one address with --egress-allow 127.0.0.1/32 (or SVC_EGRESS_ALLOW=127.0.0.1/32) — an operator relaxation of the egress policy, which blocks non-public addresses by default';
+    const allow =
+      'to fetch from it, allow this one address with --egress-allow 127.0.0.1/32 (or SVC_EGRESS_ALLOW=127.0.0.1/32) — an operator relaxation of the egress policy, which blocks non-public addresses by default';
     expectProblem(blocked, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/, allow);
     const http = await run(['inspect-mcp', `http://localhost:${mcpHost.server.port}/poisoned`, '--no-store']);
     expectProblem(http, 'inspect-mcp', 'EGRESS_BLOCKED', /^localhost resolves only to non-public addresses: 127\.0\.0\.1/, allow);
@@ -621,20 +679,55 @@ describe('svc inspect-mcp', () => {
   });
 
   it('usage errors exit 2: a missing endpoint, an unknown option, a bad --egress-allow', async () => {
-    expectUsageError(await run(['inspect-mcp']), /^missing required argument 'endpoint' \(or --stdio -- <command>, --config <file>, --from-file <saved listing>\)$/, 'inspect-mcp');
+    expectUsageError(
+      await run(['inspect-mcp']),
+      /^missing required argument 'endpoint' \(or --stdio -- <command>, --config <file>, --from-file <saved listing>\)$/,
+      'inspect-mcp',
+    );
     expectUsageError(await run(['inspect-mcp', poisoned.url, '--stritc']), /unknown option '--stritc'/, 'inspect-mcp');
-    expectUsageError(await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']), /^--egress-allow: bad allow-list entry "localhost"/, 'inspect-mcp');
+    expectUsageError(
+      await run(['inspect-mcp', poisoned.url, '--egress-allow', 'localhost']),
+      /^--egress-allow: bad allow-list entry "localhost"/,
+      'inspect-mcp',
+    );
     // One target at a time; a config file's many servers have no one page or SARIF log.
-    expectUsageError(await run(['inspect-mcp', '--from-file', 'x.json', '--stdio', '--', 'node']), /^give an endpoint, --stdio, --config or --from-file, not two of them/, 'inspect-mcp');
-    expectUsageError(await run(['inspect-mcp', '--config', 'mcp.json', '--html', 'page.html']), /^--html writes the page of one server; with --config/, 'inspect-mcp');
-    expectUsageError(await run(['inspect-mcp', '--config', 'mcp.json', '--format', 'sarif']), /^--format sarif writes the log of one server; with --config/, 'inspect-mcp');
+    expectUsageError(
+      await run(['inspect-mcp', '--from-file', 'x.json', '--stdio', '--', 'node']),
+      /^give an endpoint, --stdio, --config or --from-file, not two of them/,
+      'inspect-mcp',
+    );
+    expectUsageError(
+      await run(['inspect-mcp', '--config', 'mcp.json', '--html', 'page.html']),
+      /^--html writes the page of one server; with --config/,
+      'inspect-mcp',
+    );
+    expectUsageError(
+      await run(['inspect-mcp', '--config', 'mcp.json', '--format', 'sarif']),
+      /^--format sarif writes the log of one server; with --config/,
+      'inspect-mcp',
+    );
   });
 
   it('--help explains the columns and lists the exit codes', async () => {
     const r = await run(['inspect-mcp', '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Usage: svc inspect-mcp \[options\] \[endpoint\.\.\.\]/);
-    for (const option of ['--from-file <file>', '--stdio', '--config <file>', '--run-stdio', '--env <name>', '--strict', '--allow-warn <check-id>', '--egress-allow <cidr>', '--db <path|url>', '--no-store', '--json', '--no-color', '-q, --quiet']) expect(r.stdout).toContain(option);
+    for (const option of [
+      '--from-file <file>',
+      '--stdio',
+      '--config <file>',
+      '--run-stdio',
+      '--env <name>',
+      '--strict',
+      '--allow-warn <check-id>',
+      '--egress-allow <cidr>',
+      '--db <path|url>',
+      '--no-store',
+      '--json',
+      '--no-color',
+      '-q, --quiet',
+    ])
+      expect(r.stdout).toContain(option);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('one of historyPersistence, transport, protocol, identity, inventory, drift');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('"declared" is the class the server\'s');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('Prompts, resources and resource templates are listed too when the server declares them');
@@ -683,7 +776,30 @@ describe('svc inspect-a2a', () => {
     expect(r.exitCode).toBe(0);
     const result = onlyJson(r);
     expect(Object.keys(result).sort()).toEqual(
-      ['cardUrl', 'httpStatus', 'cardSha256', 'canonicalSha256', 'hashProfile', 'specVersion', 'name', 'description', 'version', 'provider', 'documentationUrl', 'interfaces', 'capabilities', 'securitySchemes', 'skills', 'signatures', 'checks', 'headline', 'card', 'tls', 'observedAt', 'limitations'].sort(),
+      [
+        'cardUrl',
+        'httpStatus',
+        'cardSha256',
+        'canonicalSha256',
+        'hashProfile',
+        'specVersion',
+        'name',
+        'description',
+        'version',
+        'provider',
+        'documentationUrl',
+        'interfaces',
+        'capabilities',
+        'securitySchemes',
+        'skills',
+        'signatures',
+        'checks',
+        'headline',
+        'card',
+        'tls',
+        'observedAt',
+        'limitations',
+      ].sort(),
     );
     expect(result).toMatchObject({
       cardUrl: `${signedHost.server.origin}${CARD_PATH}`,

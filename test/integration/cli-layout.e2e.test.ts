@@ -68,7 +68,10 @@ beforeAll(async () => {
   const keyCredential = write('key.json', JSON.stringify(signEddsaJcs2022(credential(issuerDid), issuer, `${issuerDid}#${issuer.multikey!}`)));
   const jwkCredential = write('jwk.json', JSON.stringify(signEddsaJcs2022(credential(jwkDid), jwkIssuer, `${jwkDid}#0`)));
   const jws = signJws({ alg: 'EdDSA', kid: `${issuerDid}#${issuer.multikey!}` }, { hello: 'world' }, issuer);
-  const policy = write('policy.json', JSON.stringify({ name: 'keys', rules: { didResolution: 'required', allowedMethods: ['key'], allowedCurves: ['Ed25519'] } }));
+  const policy = write(
+    'policy.json',
+    JSON.stringify({ name: 'keys', rules: { didResolution: 'required', allowedMethods: ['key'], allowedCurves: ['Ed25519'] } }),
+  );
 
   // A delegation chain alice → bob → agent.
   const [alice, bob, agent] = [didKeyPrincipal(), didKeyPrincipal(), didKeyPrincipal()];
@@ -163,7 +166,11 @@ describe('every report fits the terminal and keeps DIDs whole', () => {
           if (columns(line) > width) expect(line.trim(), `${report.name}: a line over ${width} columns that is not one token:\n${line}`).not.toMatch(/\s/);
         }
         // Every DID of the result is in the report, whole: on one line, never cut with an ellipsis.
-        for (const did of dids) expect(lines.some((l) => l.includes(did)), `${report.name}: ${did} is not whole in\n${text}`).toBe(true);
+        for (const did of dids)
+          expect(
+            lines.some((l) => l.includes(did)),
+            `${report.name}: ${did} is not whole in\n${text}`,
+          ).toBe(true);
       }
     });
   }
@@ -205,7 +212,11 @@ describe('the ink dossier and the text dossier wrap alike', () => {
       // runs (3 ms here, 12 ms there): its stages are compared unwrapped, and each rendering must
       // hang every continuation line at one column.
       const isTrace = (b: string[]) => b[0] === 'Trace';
-      const unwrapped = (b: string[]) => b.join('\n').replace(/\n {20,}/g, ' ').split('\n');
+      const unwrapped = (b: string[]) =>
+        b
+          .join('\n')
+          .replace(/\n {20,}/g, ' ')
+          .split('\n');
       expect(inkBlocks.slice(2).map((b) => (isTrace(b) ? unwrapped(b) : b))).toEqual(textBlocks.slice(2).map((b) => (isTrace(b) ? unwrapped(b) : b)));
       for (const blocksOf of [inkBlocks, textBlocks]) {
         const trace = blocksOf.find(isTrace);

@@ -124,7 +124,18 @@ describe('svc monitor', () => {
   });
 
   it('every subcommand has help with its exit status', async () => {
-    for (const args of [['monitor'], ['monitor', 'watch'], ['monitor', 'watch', 'add'], ['monitor', 'watch', 'list'], ['monitor', 'watch', 'rm'], ['monitor', 'watch', 'check'], ['monitor', 'events'], ['monitor', 'status'], ['webhook'], ['webhook', 'listen']]) {
+    for (const args of [
+      ['monitor'],
+      ['monitor', 'watch'],
+      ['monitor', 'watch', 'add'],
+      ['monitor', 'watch', 'list'],
+      ['monitor', 'watch', 'rm'],
+      ['monitor', 'watch', 'check'],
+      ['monitor', 'events'],
+      ['monitor', 'status'],
+      ['webhook'],
+      ['webhook', 'listen'],
+    ]) {
       const r = await svcIn([...args, '--help']);
       expect(r.exitCode, args.join(' ')).toBe(0);
       expect(r.stdout, args.join(' ')).toMatch(/^Exit status: 0 /m);
@@ -171,7 +182,13 @@ describe('svc webhook listen', () => {
     const signature = `sha256=${createHmac('sha256', key).update(`${ts}.${body}`).digest('hex')}`;
     return fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-event': 'identity.document.changed', 'x-svc-event-id': 'evt_7', 'x-svc-timestamp': ts, 'x-svc-signature-256': signature },
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-event': 'identity.document.changed',
+        'x-svc-event-id': 'evt_7',
+        'x-svc-timestamp': ts,
+        'x-svc-signature-256': signature,
+      },
       body,
     });
   }
@@ -182,7 +199,14 @@ describe('svc webhook listen', () => {
   }
 
   it('answers 204 to a correctly signed delivery and 401 to a wrongly signed one, one line each; SIGTERM exits 0', async () => {
-    const body = JSON.stringify({ id: 'evt_7', type: 'identity.document.changed', did: DID, watchId: '1', createdAt: new Date().toISOString(), data: { headline: 'changed' } });
+    const body = JSON.stringify({
+      id: 'evt_7',
+      type: 'identity.document.changed',
+      did: DID,
+      watchId: '1',
+      createdAt: new Date().toISOString(),
+      data: { headline: 'changed' },
+    });
     expect((await post(body, secret)).status).toBe(204);
     expect((await post(body, 'whsec_another')).status).toBe(401);
     const lines = await waitForLines(2);
@@ -216,7 +240,10 @@ async function listener(args: string[], env: Record<string, string | undefined>)
   /** The JSON lines printed so far, waiting for `n` of them (5 s at most). */
   const lines = async (n: number) => {
     for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 50));
-    return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   };
   return { child, url, exited, lines, out: () => out, err: () => err };
 }
@@ -247,11 +274,21 @@ describe('svc webhook listen --json', () => {
     const { child, url, exited, lines, out } = await listener(['--customer', '--port', '0', '--json'], cleanEnv({ SVC_WEBHOOK_SECRET: secret }));
     try {
       const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 20 * 60_000).toISOString().replace('.000Z', 'Z');
-      const event = { id: 'evt_11', type: 'identity.document.changed' as const, projectId: 'prj_x', watchId: 'wch_3', did: DID, createdAt, data: { headline: 'changed' } };
+      const event = {
+        id: 'evt_11',
+        type: 'identity.document.changed' as const,
+        projectId: 'prj_x',
+        watchId: 'wch_3',
+        did: DID,
+        createdAt,
+        data: { headline: 'changed' },
+      };
       const { body, signature } = sealCustomerDelivery(event, secret);
       const headers = customerHeaders(event.id, signature);
       expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(204);
-      expect((await fetch(url, { method: 'POST', headers: { ...headers, 'x-svc-signature': signature.replace(/v1=.*/, `v1=${'0'.repeat(64)}`) }, body })).status).toBe(401);
+      expect(
+        (await fetch(url, { method: 'POST', headers: { ...headers, 'x-svc-signature': signature.replace(/v1=.*/, `v1=${'0'.repeat(64)}`) }, body })).status,
+      ).toBe(401);
       expect((await fetch(url, { method: 'POST', headers: { 'x-svc-signature': signature }, body })).status).toBe(401);
       const [ok, wrong, noId] = await lines(3);
       expect(ok).toMatchObject({ id: 'evt_11', type: 'identity.document.changed', did: DID, verified: true, data: { headline: 'changed' } });
@@ -284,7 +321,7 @@ function postTls(url: string, ca: string, headers: Record<string, string>, body:
 }
 
 describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
-  it('prints the certificate and the daemon\'s settings; a daemon started with exactly them delivers a change, which the receiver prints verified', async () => {
+  it("prints the certificate and the daemon's settings; a daemon started with exactly them delivers a change, which the receiver prints verified", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-webhook-tls-'));
     const host = await startDidWebHost();
     let daemon: Daemon | undefined;
@@ -320,7 +357,9 @@ describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
       expect(trust).toContain(host.ca.certPem.trim());
 
       // 2. A daemon started with exactly those settings, a watched did:web, its baseline.
-      daemon = await startDaemon({ env: { SVC_ADMIN_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: trustFile, SVC_EGRESS_ALLOW: allow, SVC_MONITOR_PERIOD: '1', SVC_RATE_LIMIT_PER_MIN: '100000' } });
+      daemon = await startDaemon({
+        env: { SVC_ADMIN_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: trustFile, SVC_EGRESS_ALLOW: allow, SVC_MONITOR_PERIOD: '1', SVC_RATE_LIMIT_PER_MIN: '100000' },
+      });
       const did = host.did('watched', 'by-tls');
       let document = didDocument(did, generateTestKey('EdDSA'));
       host.server.route(documentPath(did), (_req, res) => {
@@ -335,7 +374,13 @@ describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
       // The poller's first check sets the baseline (a check of ours could meet it: 503, try again).
       await until(
         'the poller set the baseline',
-        async () => (onlyJson(await svcIn(['monitor', 'watch', 'list', '--json', '--daemon', daemon!.url], opsEnv)).watches as Array<{ id: string; lastStatus: string | null }>).find((w) => w.id === watchId)?.lastStatus === 'RESOLVED',
+        async () =>
+          (
+            onlyJson(await svcIn(['monitor', 'watch', 'list', '--json', '--daemon', daemon!.url], opsEnv)).watches as Array<{
+              id: string;
+              lastStatus: string | null;
+            }>
+          ).find((w) => w.id === watchId)?.lastStatus === 'RESOLVED',
         15_000,
       );
 
@@ -354,7 +399,10 @@ describe('svc webhook listen --tls: the whole loop with a real daemon', () => {
       for (let i = 0; i < 40 && lines.length === 0; i++) lines = await receiver.lines(1);
       expect(lines[0]).toMatchObject({ id: changed.eventId, type: 'identity.document.changed', did, verified: true });
       expect((lines[0]!['data'] as { toHash: string }).toHash).toMatch(/^[0-9a-f]{64}$/);
-      const events = onlyJson(await svcIn(['monitor', 'events', '--watch', watchId, '--json', '--daemon', daemon.url], opsEnv)).events as Array<{ id: string; deliveryStatus: string }>;
+      const events = onlyJson(await svcIn(['monitor', 'events', '--watch', watchId, '--json', '--daemon', daemon.url], opsEnv)).events as Array<{
+        id: string;
+        deliveryStatus: string;
+      }>;
       expect(events.find((e) => e.id === changed.eventId)?.deliveryStatus).toBe('DELIVERED');
 
       // The signature is what decides: the same body signed with another secret is refused.

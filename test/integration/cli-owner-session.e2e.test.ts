@@ -152,7 +152,7 @@ describe('svc owner', () => {
     expect(existsSync(sessionPath())).toBe(false);
   });
 
-  it('a key that is not the DID\'s: exit 2 before the gateway is asked', async () => {
+  it("a key that is not the DID's: exit 2 before the gateway is asked", async () => {
     const run = await svcIn(['owner', 'login', '--gateway', gw, '--did', owner.did, '--key', strangerKey], env());
     expect(run.exitCode).toBe(2);
   });

@@ -83,7 +83,11 @@ describe('the npm package', () => {
   it('installed globally, `svc --version` runs from the prefix and names the package version', async () => {
     const bin = path.join(prefix, 'bin', 'svc');
     expect(existsSync(bin)).toBe(true);
-    const r = await execa(bin, ['--version'], { reject: false, env: { ...npmEnv(), PATH: `${path.dirname(process.execPath)}:${process.env['PATH'] ?? ''}` }, timeout: 20_000 });
+    const r = await execa(bin, ['--version'], {
+      reject: false,
+      env: { ...npmEnv(), PATH: `${path.dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
+      timeout: 20_000,
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(String(r.stdout)).toContain(pkg.version);
@@ -154,7 +158,16 @@ export { outcome, narrow, allowed, valid };
     writeFileSync(
       path.join(project, 'tsconfig.browser.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom', 'dom.asynciterable'], types: [], skipDefaultLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom', 'dom.asynciterable'],
+          types: [],
+          skipDefaultLibCheck: true,
+        },
         files: ['browser.ts'],
       }),
     );
@@ -193,7 +206,9 @@ export { count };
     const types = ['--types', 'node', '--typeRoots', path.join(repoRoot, 'node_modules', '@types')];
     const r = await execa(tsc, [...flags, ...types, 'good.ts', 'bad.ts'], { cwd: project, reject: false, timeout: 90_000 });
     expect(r.exitCode).not.toBe(0);
-    const errors = String(r.stdout).split('\n').filter((line) => /error TS/.test(line));
+    const errors = String(r.stdout)
+      .split('\n')
+      .filter((line) => /error TS/.test(line));
     // Exactly the deliberate error: nothing in good.ts, nothing in the declarations.
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^bad\.ts\(2,7\): error TS2322: Type '[^']+' is not assignable to type 'number'/);

@@ -93,7 +93,11 @@ it('an unreachable PostgreSQL server: history exits 4 with one line naming it wi
 
 it('SVC_DATABASE_URL must be a PostgreSQL URL (a file is given with --db): exit 2 before anything runs', async () => {
   const env = cleanEnv({ SVC_DATABASE_URL: path.join(dir, 'file.db') });
-  for (const args of [['history', freshDidKey()], ['resolve', freshDidKey()], ['backup', path.join(dir, 'copy.db')]]) {
+  for (const args of [
+    ['history', freshDidKey()],
+    ['resolve', freshDidKey()],
+    ['backup', path.join(dir, 'copy.db')],
+  ]) {
     const r = await svcIn(args, env);
     expect(r.exitCode, args[0]).toBe(2);
     expect(r.stdout).toBe('');

@@ -165,7 +165,9 @@ describe('live progress on a terminal', () => {
   it('shows the status list fetch of svc verify-credential', async () => {
     const r = await stderrInTty(['verify-credential', credentialFile, ...LOOPBACK]);
     expect(r.exitCode).toBe(0);
-    expect(r.terminal).toMatch(new RegExp(`${SPINNER.source} status\\.fetch +\\d+\\.\\d s +Fetch the status list https://localhost:${host.server.port}/lists/slow`));
+    expect(r.terminal).toMatch(
+      new RegExp(`${SPINNER.source} status\\.fetch +\\d+\\.\\d s +Fetch the status list https://localhost:${host.server.port}/lists/slow`),
+    );
     expect(finishedMs(r.terminal, 'status.fetch')).toBeGreaterThanOrEqual(900);
     expect(r.stdout).toMatch(/VALID/);
     expect(r.stdout).not.toMatch(SPINNER);
@@ -216,7 +218,16 @@ describe('--verbose', () => {
     const fetch = /^ {2}✓ web\.fetch +(\d+(?:\.\d+)?) (ms|s) /m.exec(trace);
     expect(fetch).not.toBeNull();
     expect(Number(fetch![1]) * (fetch![2] === 's' ? 1000 : 1)).toBeGreaterThanOrEqual(SLOW_MS - 100);
-    for (const stage of ['syntax.parse', 'dns.resolve', 'tls.handshake', 'document.parse', 'linkage.fetch', 'document.inspect', 'crypto.validate_keys', 'evidence.evaluate']) {
+    for (const stage of [
+      'syntax.parse',
+      'dns.resolve',
+      'tls.handshake',
+      'document.parse',
+      'linkage.fetch',
+      'document.inspect',
+      'crypto.validate_keys',
+      'evidence.evaluate',
+    ]) {
       expect(trace).toContain(` ${stage} `);
     }
     expect(r.stderr).not.toMatch(/Trace|web\.fetch/);

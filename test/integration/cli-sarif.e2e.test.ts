@@ -64,7 +64,12 @@ function sarifOf(r: { stdout: string; stderr: string }): any {
 
 /** `ruleId location-name` → fingerprint, for every result. */
 function fingerprints(log: any): Map<string, string> {
-  return new Map(log.runs[0].results.map((r: any) => [`${r.ruleId} ${r.locations[0].logicalLocations[0].fullyQualifiedName} ${r.properties?.signalLocation ?? ''} ${r.properties?.parameter ?? ''}`, r.partialFingerprints[FINGERPRINT]]));
+  return new Map(
+    log.runs[0].results.map((r: any) => [
+      `${r.ruleId} ${r.locations[0].logicalLocations[0].fullyQualifiedName} ${r.properties?.signalLocation ?? ''} ${r.properties?.parameter ?? ''}`,
+      r.partialFingerprints[FINGERPRINT],
+    ]),
+  );
 }
 
 describe('svc inspect-mcp --format sarif', () => {
@@ -124,7 +129,8 @@ describe('svc inspect-mcp --format sarif', () => {
         expect(third.get(key), key).toBeDefined();
         expect(third.get(key), key).not.toBe(first.get(key));
       }
-      for (const key of [...first.keys()].filter((k) => k.startsWith('hidden_instruction_tag tools/format_text'))) expect(third.get(key), key).toBe(first.get(key));
+      for (const key of [...first.keys()].filter((k) => k.startsWith('hidden_instruction_tag tools/format_text')))
+        expect(third.get(key), key).toBe(first.get(key));
     } finally {
       poisoned.setTools(POISONED_TOOLS);
     }
@@ -187,7 +193,9 @@ describe('svc inspect-a2a --format sarif', () => {
     expect(signed.exitCode).toBe(0);
     const run = sarifOf(signed).runs[0];
     expect(run.results).toEqual([]);
-    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => `check.${id}`));
+    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(
+      ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => `check.${id}`),
+    );
     expect(run.properties).toMatchObject({ command: 'inspect-a2a', endpoint: expect.stringContaining(signedHost.server.origin), signatures: ['VALID'] });
     expect(run.invocations).toEqual([{ executionSuccessful: true, exitCode: 0 }]);
 

@@ -124,7 +124,11 @@ describe.each(cases)('a state directory that is $name', (c) => {
   });
 
   it.skipIf(skip)('svc history and svc diff end with a one-line error naming the directory and why, exit 4', async () => {
-    for (const args of [['history', ED25519_DID], ['diff', ED25519_DID], ['history', ED25519_DID, '--json']]) {
+    for (const args of [
+      ['history', ED25519_DID],
+      ['diff', ED25519_DID],
+      ['history', ED25519_DID, '--json'],
+    ]) {
       const r = await run(c, args);
       expect(r.timedOut, args.join(' ')).toBe(false);
       expect(r.exitCode, args.join(' ')).toBe(4);

@@ -73,7 +73,10 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'a-directory'));
   write('expired.json', signEddsaJcs2022({ ...unsigned(), validUntil: '2026-02-01T00:00:00Z' }, issuerKey, issuerVm));
   write('no-proof.json', unsigned());
-  write('rdfc.json', { ...unsigned(), proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', verificationMethod: issuerVm, proofPurpose: 'assertionMethod', proofValue: 'z3' } });
+  write('rdfc.json', {
+    ...unsigned(),
+    proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', verificationMethod: issuerVm, proofPurpose: 'assertionMethod', proofValue: 'z3' },
+  });
   write('not-json.txt', 'hello, not a credential\n');
 
   const statusIssuer = await peerEd25519Issuer(51);
@@ -103,7 +106,6 @@ async function runWithStdin(args: string[], input: string): Promise<Run> {
   const r = await execa(process.execPath, [svcBin, ...args], { reject: false, env: env(), extendEnv: true, cwd: repoRoot, timeout: 20_000, input });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
-
 
 /**
  * A usage error: exit 2, nothing on stdout, one error block on stderr (USAGE_ERROR, the reason
@@ -204,7 +206,12 @@ describe('svc verify-credential', () => {
   });
 
   it('expired → exit 1 EXPIRED; no proof → exit 1 MALFORMED; eddsa-rdfc-2022 → exit 1 UNSUPPORTED; not JSON → exit 1 MALFORMED', async () => {
-    for (const [file, status] of [['expired.json', 'EXPIRED'], ['no-proof.json', 'MALFORMED'], ['rdfc.json', 'UNSUPPORTED'], ['not-json.txt', 'MALFORMED']] as const) {
+    for (const [file, status] of [
+      ['expired.json', 'EXPIRED'],
+      ['no-proof.json', 'MALFORMED'],
+      ['rdfc.json', 'UNSUPPORTED'],
+      ['not-json.txt', 'MALFORMED'],
+    ] as const) {
       const r = await run(['verify-credential', files[file]!, '--json']);
       expect({ file, exitCode: r.exitCode, status: onlyJson(r).status }).toEqual({ file, exitCode: 1, status });
     }
@@ -234,7 +241,11 @@ describe('svc verify-credential', () => {
   });
 
   it('a missing file → exit 2, one line on stderr, no stack trace', async () => {
-    expectUsageError(await run(['verify-credential', path.join(dir, 'nope.json')]), /^cannot read the credential .*nope\.json: no such file$/, 'verify-credential');
+    expectUsageError(
+      await run(['verify-credential', path.join(dir, 'nope.json')]),
+      /^cannot read the credential .*nope\.json: no such file$/,
+      'verify-credential',
+    );
   });
 
   it('a directory → exit 2', async () => {
@@ -269,7 +280,15 @@ describe('svc verify-jws', () => {
   it('--json: exactly the documented JwsVerification', async () => {
     const r = await run(['verify-jws', jwsOk, '--json', '--relationship', 'authentication']);
     expect(r.exitCode).toBe(0);
-    expect(onlyJson(r)).toMatchObject({ status: 'VALID', valid: true, alg: 'EdDSA', kid: issuerVm, payload: { hello: 'world' }, signer: issuerDid, relationship: 'authentication' });
+    expect(onlyJson(r)).toMatchObject({
+      status: 'VALID',
+      valid: true,
+      alg: 'EdDSA',
+      kid: issuerVm,
+      payload: { hello: 'world' },
+      signer: issuerDid,
+      relationship: 'authentication',
+    });
   });
 
   it('a bad signature → exit 1', async () => {
@@ -386,7 +405,11 @@ describe('svc evaluate-policy', () => {
   });
 
   it('a missing policy file → exit 2', async () => {
-    expectUsageError(await run(['evaluate-policy', issuerDid, '--policy', path.join(dir, 'nope.json')]), /cannot read the policy .*no such file/, 'evaluate-policy');
+    expectUsageError(
+      await run(['evaluate-policy', issuerDid, '--policy', path.join(dir, 'nope.json')]),
+      /cannot read the policy .*no such file/,
+      'evaluate-policy',
+    );
   });
 
   it('--policy - and --credential - together → exit 2', async () => {

@@ -26,15 +26,7 @@ describe('svc resolve --json', () => {
     const result = JSON.parse(r.stdout);
     expect(result.did).toBe(ED25519);
     expect(result.verdict.outcome).toBe('RESOLVED');
-    expect(result.dimensions.map((d: { id: string }) => d.id)).toEqual([
-      'integrity',
-      'keys',
-      'control',
-      'origin',
-      'transport',
-      'history',
-      'organization',
-    ]);
+    expect(result.dimensions.map((d: { id: string }) => d.id)).toEqual(['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization']);
     expect(result.resolver).toEqual({ name: 'svc', version: pkg.version });
     expect(result.cached).toBe(false);
   });
@@ -67,7 +59,10 @@ describe('svc resolve --json', () => {
 
   it('answers hostile and oversized input with a one-line INVALID_DID, never echoing control codes', async () => {
     const hostile = 'did:\u001b[31mevil\u0007:x';
-    for (const args of [['resolve', hostile, '--json'], ['resolve', hostile]]) {
+    for (const args of [
+      ['resolve', hostile, '--json'],
+      ['resolve', hostile],
+    ]) {
       const r = await svcIn(args);
       expect(r.exitCode).toBe(4);
       expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);

@@ -63,7 +63,13 @@ describe('the built client', () => {
     // The rest of svc is built with a node:module banner: the scan finds it in dist/index.js.
     const specs = [...graph(path.join(dist, 'index.js')).values()].flat();
     expect(specs.some((s) => s.startsWith('node:'))).toBe(true);
-    expect(specifiers("import a from 'node:fs'; export { b } from './c.js'; import './d.js'; await import('e'); require(\"f\"); // import 'g'")).toEqual(['node:fs', './c.js', './d.js', 'e', 'f']);
+    expect(specifiers("import a from 'node:fs'; export { b } from './c.js'; import './d.js'; await import('e'); require(\"f\"); // import 'g'")).toEqual([
+      'node:fs',
+      './c.js',
+      './d.js',
+      'e',
+      'f',
+    ]);
   });
 
   it('src/client imports nothing but src/client and leaf modules of the core that import nothing (no node:, no package)', () => {
@@ -94,6 +100,12 @@ describe('the built client', () => {
       write(JSON.stringify({ valid, tampered, events, methods: typeof client.resolve, noProcess: typeof process }));`;
     const r = await execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, timeout: 20_000 });
     expect(r.stderr).toBe('');
-    expect(JSON.parse(String(r.stdout))).toEqual({ valid: true, tampered: false, events: [{ event: 'done', data: '{}' }], methods: 'function', noProcess: 'undefined' });
+    expect(JSON.parse(String(r.stdout))).toEqual({
+      valid: true,
+      tampered: false,
+      events: [{ event: 'done', data: '{}' }],
+      methods: 'function',
+      noProcess: 'undefined',
+    });
   });
 });

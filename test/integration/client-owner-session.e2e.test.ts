@@ -63,7 +63,11 @@ describe('TypeScript client', () => {
     const signed = await anonymous.signIn({ did: owner.did, challenge: challenge.challenge, jws: signStatement(owner, challenge.statement) });
     const client = new SvcClient({ baseUrl: gw, sessionCookie: signed.sessionCookie });
     const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-    const works = async (secret: string) => new SvcClient({ baseUrl: daemon.url, projectKey: secret }).fastVerifyDid(DID).then(() => true, (err: SvcError) => err.code);
+    const works = async (secret: string) =>
+      new SvcClient({ baseUrl: daemon.url, projectKey: secret }).fastVerifyDid(DID).then(
+        () => true,
+        (err: SvcError) => err.code,
+      );
     const issued = await client.issueProjectKey(projects[0]!, { label: 'ts' });
     expect(issued.secret).toMatch(/^svck_/);
     expect(await works(issued.secret)).toBe(true);
@@ -93,7 +97,13 @@ describe('TypeScript client', () => {
     expect(listed).toMatchObject({ workerActive: true, intervalSeconds: 3600, limit: 100 });
     expect(listed.watches.map((w) => w.id)).toEqual([added.watch.id]);
     expect((await client.listWatchEvents(project, added.watch.id)).events).toEqual([]);
-    expect(await client.watchEventPage(project, added.watch.id, { limit: 10 })).toEqual({ events: [], snapshotEventId: null, asOf: null, hasMore: false, next: null });
+    expect(await client.watchEventPage(project, added.watch.id, { limit: 10 })).toEqual({
+      events: [],
+      snapshotEventId: null,
+      asOf: null,
+      hasMore: false,
+      next: null,
+    });
     expect(await client.watchReport(project, added.watch.id)).toMatchObject({ watch: { id: added.watch.id }, eventCount: 0, events: [], eventsByType: {} });
     const hook = await client.setProjectWebhook(project, 'https://127.0.0.1:9/hooks/ts');
     expect(hook.secret).toMatch(/^whsec_/);
@@ -111,7 +121,13 @@ describe('TypeScript client', () => {
     expect((await client.getProjectWebhook(project)).config).toBeNull();
     await client.removeProjectWatch(project, added.watch.id);
     expect((await client.listProjectWatches(project)).watches).toEqual([]);
-    const refused = async (call: Promise<unknown>) => ((await call.then(() => null, (e: unknown) => e)) as SvcError | null)?.code;
+    const refused = async (call: Promise<unknown>) =>
+      (
+        (await call.then(
+          () => null,
+          (e: unknown) => e,
+        )) as SvcError | null
+      )?.code;
     expect(await refused(client.listProjectWatches('prj_not_mine'))).toBe('NOT_FOUND');
     expect(await refused(client.addProjectWatch(project, 'did:webvh:QmSCID:example.com'))).toBe('INVALID_REQUEST');
     expect(await refused(client.listWatchEvents(project, added.watch.id.replace(/\d+$/, '999999')))).toBe('NOT_FOUND');

@@ -131,7 +131,11 @@ describe('SvcClient against a real daemon', () => {
     const ok = await client.verifyCredentialVcApi(s.credential, { vcApiOptions: { checks: ['proof'] } });
     expect(ok).toMatchObject({ verified: true, errors: [] });
     expect(ok.checks).toContain('proof');
-    const enveloped = await client.verifyCredentialVcApi({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: 'EnvelopedVerifiableCredential', id: `data:application/vc+jwt,${s.credentialJwt}` });
+    const enveloped = await client.verifyCredentialVcApi({
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: 'EnvelopedVerifiableCredential',
+      id: `data:application/vc+jwt,${s.credentialJwt}`,
+    });
     expect(enveloped.verified).toBe(true);
     const tampered = { ...s.credential, credentialSubject: { id: 'did:example:mallory', name: 'Mallory' } };
     const failed = await client.verifyCredentialVcApi(tampered);
@@ -209,20 +213,29 @@ describe('SvcClient against a real daemon', () => {
     let requests = 0;
     const counting = new SvcClient({ baseUrl: s.daemonUrl, fetch: (input, init) => ((requests += 1), fetch(input, init)) });
     const misuse = async (call: () => Promise<unknown>, pattern: RegExp) => {
-      const error = await call().then(() => undefined, (e: unknown) => e);
+      const error = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toMatch(pattern);
     };
     // Each of these is also a compile error (the @ts-expect-error lines): the roots are required by type.
-    // @ts-expect-error no trustedRoots and no anyRoot
-    await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool }), /^authorizeOrDeny: no trusted root was given; pass trustedRoots \(one or more DIDs\) or anyRoot: true/);
+    await misuse(
+      // @ts-expect-error no trustedRoots and no anyRoot
+      () => counting.authorizeOrDeny({ chain, tool: allowedTool }),
+      /^authorizeOrDeny: no trusted root was given; pass trustedRoots \(one or more DIDs\) or anyRoot: true/,
+    );
     await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [] }), /no trusted root was given/);
     // @ts-expect-error anyRoot must be true
     await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, anyRoot: false }), /no trusted root was given/);
     // @ts-expect-error trusted roots and anyRoot exclude each other
     await misuse(() => counting.authorizeOrDeny({ chain, tool: allowedTool, trustedRoots: [root], anyRoot: true }), /exclude each other/);
-    // @ts-expect-error no root and no anyRoot
-    await misuse(() => counting.verifyToolOrDeny({ agent, tool: allowedTool }), /^verifyToolOrDeny: no trusted root was given; pass root \(a DID\) or anyRoot: true/);
+    await misuse(
+      // @ts-expect-error no root and no anyRoot
+      () => counting.verifyToolOrDeny({ agent, tool: allowedTool }),
+      /^verifyToolOrDeny: no trusted root was given; pass root \(a DID\) or anyRoot: true/,
+    );
     expect(requests).toBe(0);
 
     // anyRoot: true on purpose: the daemon is asked without trustedRoots (anyRoot is not sent) and answers.
@@ -277,10 +290,16 @@ describe('SvcClient against a real daemon', () => {
     for (const accept of ['application/did-url-dereferencing', 'text/uri-list']) {
       expect(await counting.resolveW3c(s.didWebService, { accept })).toEqual({ status: 303, location: s.serviceEndpoint });
     }
-    expect(await counting.resolveW3cPost(s.didWebService, { accept: 'application/did-url-dereferencing' })).toEqual({ status: 303, location: s.serviceEndpoint });
+    expect(await counting.resolveW3cPost(s.didWebService, { accept: 'application/did-url-dereferencing' })).toEqual({
+      status: 303,
+      location: s.serviceEndpoint,
+    });
     expect(followed).toBe(0);
     // Without Accept, svc's own shape: the full dereferencing result.
-    expect(await counting.resolveW3c(s.didWebService)).toMatchObject({ dereferencingMetadata: { contentType: 'text/uri-list' }, contentStream: s.serviceEndpoint });
+    expect(await counting.resolveW3c(s.didWebService)).toMatchObject({
+      dereferencingMetadata: { contentType: 'text/uri-list' },
+      contentStream: s.serviceEndpoint,
+    });
   });
 
   it('resolveW3c: the DID document, the resolution result with accept, and an invalid DID as SvcError INVALID_DID (400, the embedded problem)', async () => {

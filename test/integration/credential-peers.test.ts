@@ -56,7 +56,12 @@ describe('Data Integrity credentials issued by @digitalbazaar/vc', () => {
       expect(result.status, JSON.stringify(result.checks)).toBe('VALID');
       expect(result.valid).toBe(true);
       expect(statuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
-      expect(result.proof).toMatchObject({ format: 'DATA_INTEGRITY', suite: issuer.cryptosuite, verificationMethod: issuer.verificationMethod, keyCurve: issuer.curve });
+      expect(result.proof).toMatchObject({
+        format: 'DATA_INTEGRITY',
+        suite: issuer.cryptosuite,
+        verificationMethod: issuer.verificationMethod,
+        keyCurve: issuer.curve,
+      });
       expect(result.issuerResolution).toMatchObject({ did: issuer.did, outcome: 'RESOLVED', problem: null });
       expect(result.errors).toEqual([]);
 
@@ -167,7 +172,13 @@ describe('VC-JWT 1.1 credentials issued with did-jwt-vc', () => {
     expect(await peerVerifyVcJwt11(token)).toBe(true);
     const result = await verifyCredential(token, { runtime: runtime() });
     expect(result.status, JSON.stringify(result.checks)).toBe('VALID');
-    expect(result).toMatchObject({ format: 'VC_JWT_1_1', dataModel: '1.1', issuer: issuer.did, subject: 'did:example:subject', validFrom: '2025-01-01T00:00:00Z' });
+    expect(result).toMatchObject({
+      format: 'VC_JWT_1_1',
+      dataModel: '1.1',
+      issuer: issuer.did,
+      subject: 'did:example:subject',
+      validFrom: '2025-01-01T00:00:00Z',
+    });
     expect(result.proof).toMatchObject({ format: 'VC_JWT_1_1', suite: 'EdDSA', verificationMethod: issuer.kid, keyCurve: 'Ed25519' });
 
     const tampered = tamperPayload(token);

@@ -39,7 +39,11 @@ function signerOf(alg: JwtAlg, privateKey: KeyObject): (data: string) => string 
 
 const hasher = (data: string | ArrayBuffer, alg: string): Uint8Array => {
   if (alg !== 'sha-256') throw new Error(`unexpected ${alg}`);
-  return new Uint8Array(createHash('sha256').update(typeof data === 'string' ? data : Buffer.from(data)).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(typeof data === 'string' ? data : Buffer.from(data))
+      .digest(),
+  );
 };
 
 interface Holder {
@@ -129,10 +133,20 @@ describe('SD-JWT VC: VALID presentations', () => {
       expect(result.subject).toBe('did:example:holder');
       expect(result.types).toEqual([VCT]);
       expect(result.claims).toEqual({ given_name: 'Erika', family_name: 'Mustermann', birthdate: '1963-08-12' });
-      expect(result.proof).toMatchObject({ format: 'SD_JWT_VC', suite: alg, verificationMethod: issuer.kid, proofPurpose: 'assertionMethod', created: '2026-06-01T11:00:00Z' });
+      expect(result.proof).toMatchObject({
+        format: 'SD_JWT_VC',
+        suite: alg,
+        verificationMethod: issuer.kid,
+        proofPurpose: 'assertionMethod',
+        created: '2026-06-01T11:00:00Z',
+      });
       expect(result.proof?.signedDigest).toMatch(/^[0-9a-f]{64}$/);
       // The issuer orders `_sd` digests as it likes (the library sorts them): compare as sets.
-      expect({ ...result.disclosures, disclosed: [...(result.disclosures?.disclosed ?? [])].sort() }).toEqual({ disclosed: ['/birthdate', '/family_name', '/given_name'], undisclosed: 0, keyBinding: null });
+      expect({ ...result.disclosures, disclosed: [...(result.disclosures?.disclosed ?? [])].sort() }).toEqual({
+        disclosed: ['/birthdate', '/family_name', '/given_name'],
+        undisclosed: 0,
+        keyBinding: null,
+      });
     });
   }
 
@@ -273,7 +287,7 @@ describe('SD-JWT VC: INVALID', () => {
     expect(statuses(result)).toMatchObject({ proof: 'FAIL' });
   });
 
-  it("a kid of another DID than iss: the issuer check fails", async () => {
+  it('a kid of another DID than iss: the issuer check fails', async () => {
     const issuer = jwtIssuer('EdDSA');
     const other = jwtIssuer('EdDSA', new Uint8Array(32).fill(98));
     const token = await library(other).issue(payload(issuer) as never, FRAME as never, { header: { kid: other.kid } });
@@ -323,7 +337,9 @@ describe('SD-JWT VC: validity, status, structure, issuer', () => {
     const result = await verify(await issue(issuer, { status: { status_list: { idx: 7, uri: 'https://127.0.0.1:1/list' } } }));
     expect(result.status).toBe('INDETERMINATE');
     expect(statuses(result)['status']).toBe('INDETERMINATE');
-    expect(detail(result, 'status')).toMatch(/^The status could not be determined\. The Token Status List https:\/\/127\.0\.0\.1:1\/list could not be retrieved: /);
+    expect(detail(result, 'status')).toMatch(
+      /^The status could not be determined\. The Token Status List https:\/\/127\.0\.0\.1:1\/list could not be retrieved: /,
+    );
     expect(result.statusList).toMatchObject([{ statusType: 'TokenStatusList', index: 7, result: 'INDETERMINATE' }]);
   });
 
@@ -347,7 +363,9 @@ describe('SD-JWT VC: validity, status, structure, issuer', () => {
 
   it('MALFORMED without vct; UNSUPPORTED for an unsupported algorithm', async () => {
     const issuer = jwtIssuer('EdDSA');
-    const token = await library(issuer).issue({ iss: issuer.did, vct: undefined, given_name: 'x' } as never, { _sd: ['given_name'] } as never, { header: { kid: issuer.kid } }).catch(() => null);
+    const token = await library(issuer)
+      .issue({ iss: issuer.did, vct: undefined, given_name: 'x' } as never, { _sd: ['given_name'] } as never, { header: { kid: issuer.kid } })
+      .catch(() => null);
     // The library may refuse to issue without vct: craft one by hand then.
     const header = b64(JSON.stringify({ typ: 'dc+sd-jwt', alg: 'EdDSA', kid: issuer.kid }));
     const body = b64(JSON.stringify({ iss: issuer.did, _sd_alg: 'sha-256' }));
@@ -408,7 +426,9 @@ describe('POST /v1/credentials/verify with an SD-JWT VC (the daemon, on the wall
     const issuer = jwtIssuer('ES256');
     const now = Math.floor(Date.now() / 1000);
     const sd = library(issuer);
-    const credential = await sd.issue({ ...payload(issuer), iat: now - 60, cnf: { jwk: holder.jwk } } as never, FRAME as never, { header: { kid: issuer.kid } });
+    const credential = await sd.issue({ ...payload(issuer), iat: now - 60, cnf: { jwk: holder.jwk } } as never, FRAME as never, {
+      header: { kid: issuer.kid },
+    });
     const presentation = await sd.present(credential, { birthdate: true } as never, kb({ iat: now }));
     const wall = () => testRuntime(fixedClock(new Date().toISOString()));
     for (const expectedAudience of [AUDIENCE, 'https://someone-else.example']) {
@@ -428,7 +448,8 @@ describe('POST /v1/credentials/verify with an SD-JWT VC (the daemon, on the wall
   it("evaluate-policy with credentialStatus 'active' passes only for a VALID SD-JWT VC", async () => {
     const issuer = jwtIssuer('EdDSA');
     const now = Math.floor(Date.now() / 1000);
-    const mint = (extra: Record<string, unknown>) => library(issuer).issue({ ...payload(issuer), iat: now - 60, ...extra } as never, FRAME as never, { header: { kid: issuer.kid } });
+    const mint = (extra: Record<string, unknown>) =>
+      library(issuer).issue({ ...payload(issuer), iat: now - 60, ...extra } as never, FRAME as never, { header: { kid: issuer.kid } });
     const evaluate = async (credential: string) => {
       const answer = await call(`${daemon.url}/v1/policies/evaluate`, {
         method: 'POST',
@@ -465,7 +486,10 @@ describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clo
   async function presentation(disclose: Record<string, boolean>): Promise<string> {
     const issuer = jwtIssuer('EdDSA');
     const now = Math.floor(Date.now() / 1000);
-    return library(issuer).present(await library(issuer).issue({ ...payload(issuer), iat: now - 60 } as never, FRAME as never, { header: { kid: issuer.kid } }), disclose as never);
+    return library(issuer).present(
+      await library(issuer).issue({ ...payload(issuer), iat: now - 60 } as never, FRAME as never, { header: { kid: issuer.kid } }),
+      disclose as never,
+    );
   }
 
   it('VALID → exit 0; --json has the status verifyCredential gives; the report shows the disclosed claims and the undisclosed count', async () => {
@@ -512,7 +536,15 @@ describe('SD-JWT VC from a did:web issuer on the loopback HTTPS host (test CA)',
   /** A JwtIssuer for `did` whose key is the host's Ed25519 key, kid = `did#key-1`. */
   function webIssuer(did: string): JwtIssuer {
     const key = host.key;
-    return { alg: 'EdDSA', did, kid: `${did}#key-1`, privateKey: key.privateKey, publicKey: key.publicKey, secret: new Uint8Array(0), publicKeyMultibase: key.multikey ?? '' };
+    return {
+      alg: 'EdDSA',
+      did,
+      kid: `${did}#key-1`,
+      privateKey: key.privateKey,
+      publicKey: key.publicKey,
+      secret: new Uint8Array(0),
+      publicKeyMultibase: key.multikey ?? '',
+    };
   }
 
   const verifyOnHost = (text: string, expectedAudience?: string): Promise<CredentialVerification> =>

@@ -365,7 +365,10 @@ describe('credential status against a loopback status list host', () => {
     const signed = await statusListCredential({ issuer, id: listUrl, purpose: 'revocation', set: [1] });
     // Clear bit 1 after signing: the attacker's "not revoked" list.
     const cleared = await statusListCredential({ issuer, id: listUrl, purpose: 'revocation', sign: false });
-    const forged = { ...signed, credentialSubject: { ...(signed['credentialSubject'] as Json), encodedList: (cleared['credentialSubject'] as Json)['encodedList'] } };
+    const forged = {
+      ...signed,
+      credentialSubject: { ...(signed['credentialSubject'] as Json), encodedList: (cleared['credentialSubject'] as Json)['encodedList'] },
+    };
     expect(await peerVerifyDi(forged)).toBe(false);
     host.server.route(path, json(forged));
     const result = await check(statusEntry(listUrl, 1));

@@ -67,29 +67,125 @@ interface Case {
 const CASES: Case[] = [
   // §4.3 Contexts
   { name: '@context missing', change: { '@context': undefined }, rule: 'context', section: '§4.3 Contexts', mentions: 'no "@context"' },
-  { name: 'first @context not the v2 URL', change: { '@context': ['https://www.w3.org/ns/credentials/examples/v2'] }, rule: 'context', section: '§4.3', mentions: 'neither https://www.w3.org/ns/credentials/v2' },
-  { name: 'a later @context a number', change: { '@context': ['https://www.w3.org/ns/credentials/v2', 123192875] }, rule: 'context', section: '§4.3', mentions: '"@context"[1] is 123192875' },
-  { name: 'a later @context not a URL', change: { '@context': ['https://www.w3.org/ns/credentials/v2', 'https ://not-a-url/contexts/example/v1'] }, rule: 'context', section: '§4.3', mentions: 'must be a URL or an object' },
+  {
+    name: 'first @context not the v2 URL',
+    change: { '@context': ['https://www.w3.org/ns/credentials/examples/v2'] },
+    rule: 'context',
+    section: '§4.3',
+    mentions: 'neither https://www.w3.org/ns/credentials/v2',
+  },
+  {
+    name: 'a later @context a number',
+    change: { '@context': ['https://www.w3.org/ns/credentials/v2', 123192875] },
+    rule: 'context',
+    section: '§4.3',
+    mentions: '"@context"[1] is 123192875',
+  },
+  {
+    name: 'a later @context not a URL',
+    change: { '@context': ['https://www.w3.org/ns/credentials/v2', 'https ://not-a-url/contexts/example/v1'] },
+    rule: 'context',
+    section: '§4.3',
+    mentions: 'must be a URL or an object',
+  },
   // §4.4 Identifiers
-  { name: 'credential id an array', change: { id: ['https://example.org/credentials/1', 'https://example.net/credentials/1'] }, rule: 'id', section: '§4.4 Identifiers', mentions: 'an id must be a single URL' },
+  {
+    name: 'credential id an array',
+    change: { id: ['https://example.org/credentials/1', 'https://example.net/credentials/1'] },
+    rule: 'id',
+    section: '§4.4 Identifiers',
+    mentions: 'an id must be a single URL',
+  },
   { name: 'credential id null', change: { id: null }, rule: 'id', section: '§4.4', mentions: 'credential "id" null is not a URL' },
   { name: 'credential id not a URL', change: { id: NOT_A_URL }, rule: 'id', section: '§4.4', mentions: 'is not a URL' },
-  { name: 'subject id an array', change: { credentialSubject: { id: ['did:example:one', 'did:example:two'] } }, rule: 'id', section: '§4.4', mentions: '"credentialSubject" "id" is an array' },
-  { name: 'subject id not a URL', change: { credentialSubject: { id: 'subject-one', name: 'Alice' } }, rule: 'id', section: '§4.4', mentions: '"subject-one" is not a URL' },
-  { name: 'status id not a URL', change: { credentialStatus: { id: NOT_A_URL, type: 'BitstringStatusListEntry' } }, rule: 'id', section: '§4.4', mentions: '"credentialStatus" "id"' },
-  { name: 'status id an array', change: { credentialStatus: { id: ['did:example:status:1', 'did:example:status:2'], type: 'BitstringStatusListEntry' } }, rule: 'id', section: '§4.4', mentions: 'is an array' },
+  {
+    name: 'subject id an array',
+    change: { credentialSubject: { id: ['did:example:one', 'did:example:two'] } },
+    rule: 'id',
+    section: '§4.4',
+    mentions: '"credentialSubject" "id" is an array',
+  },
+  {
+    name: 'subject id not a URL',
+    change: { credentialSubject: { id: 'subject-one', name: 'Alice' } },
+    rule: 'id',
+    section: '§4.4',
+    mentions: '"subject-one" is not a URL',
+  },
+  {
+    name: 'status id not a URL',
+    change: { credentialStatus: { id: NOT_A_URL, type: 'BitstringStatusListEntry' } },
+    rule: 'id',
+    section: '§4.4',
+    mentions: '"credentialStatus" "id"',
+  },
+  {
+    name: 'status id an array',
+    change: { credentialStatus: { id: ['did:example:status:1', 'did:example:status:2'], type: 'BitstringStatusListEntry' } },
+    rule: 'id',
+    section: '§4.4',
+    mentions: 'is an array',
+  },
   // §4.5 Types
   { name: 'type missing', change: { type: undefined }, rule: 'type', section: '§4.5 Types', mentions: 'no "type"' },
-  { name: 'type without VerifiableCredential', change: { type: ['RelationshipCredential'] }, rule: 'type', section: '§4.5', mentions: 'does not include VerifiableCredential' },
+  {
+    name: 'type without VerifiableCredential',
+    change: { type: ['RelationshipCredential'] },
+    rule: 'type',
+    section: '§4.5',
+    mentions: 'does not include VerifiableCredential',
+  },
   // §4.6 Names and Descriptions, §11.1 language value objects
-  { name: 'name a number', change: { name: 42 }, rule: 'names', section: '§4.6 Names and Descriptions', mentions: 'must be a string or a language value object' },
-  { name: 'name with an extra member', change: { name: { '@value': 'Example Credential', '@language': 'en', url: 'did:example:credential' } }, rule: 'languageValue', section: '§11.1', mentions: 'has the member "url"' },
-  { name: 'description with an extra member', change: { description: { '@value': 'An Example Credential', '@language': 'en', url: 'did:example:credential' } }, rule: 'languageValue', section: '§11.1', mentions: 'credential\'s "description"' },
-  { name: 'issuer name with an extra member', change: { issuer: { id: did, name: { '@value': 'ExampleIssuer', '@language': 'en', url: 'did:example:issuer' } } }, rule: 'languageValue', section: '§11.1', mentions: 'issuer\'s "name"' },
-  { name: 'issuer description with an extra member', change: { issuer: { id: did, description: { '@value': 'An Example Issuer', '@language': 'en', url: 'did:example:issuer' } } }, rule: 'languageValue', section: '§11.1', mentions: 'issuer\'s "description"' },
+  {
+    name: 'name a number',
+    change: { name: 42 },
+    rule: 'names',
+    section: '§4.6 Names and Descriptions',
+    mentions: 'must be a string or a language value object',
+  },
+  {
+    name: 'name with an extra member',
+    change: { name: { '@value': 'Example Credential', '@language': 'en', url: 'did:example:credential' } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'has the member "url"',
+  },
+  {
+    name: 'description with an extra member',
+    change: { description: { '@value': 'An Example Credential', '@language': 'en', url: 'did:example:credential' } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'credential\'s "description"',
+  },
+  {
+    name: 'issuer name with an extra member',
+    change: { issuer: { id: did, name: { '@value': 'ExampleIssuer', '@language': 'en', url: 'did:example:issuer' } } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'issuer\'s "name"',
+  },
+  {
+    name: 'issuer description with an extra member',
+    change: { issuer: { id: did, description: { '@value': 'An Example Issuer', '@language': 'en', url: 'did:example:issuer' } } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'issuer\'s "description"',
+  },
   { name: 'language value without @value', change: { name: { '@language': 'en' } }, rule: 'languageValue', section: '§11.1', mentions: 'no string "@value"' },
-  { name: '@language not a language tag', change: { name: { '@value': 'Example', '@language': 'en us' } }, rule: 'languageValue', section: '§11.1', mentions: 'not a well-formed BCP 47 language tag' },
-  { name: '@direction neither ltr nor rtl', change: { name: { '@value': 'Example', '@direction': 'up' } }, rule: 'languageValue', section: '§11.1', mentions: 'must be "ltr" or "rtl"' },
+  {
+    name: '@language not a language tag',
+    change: { name: { '@value': 'Example', '@language': 'en us' } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'not a well-formed BCP 47 language tag',
+  },
+  {
+    name: '@direction neither ltr nor rtl',
+    change: { name: { '@value': 'Example', '@direction': 'up' } },
+    rule: 'languageValue',
+    section: '§11.1',
+    mentions: 'must be "ltr" or "rtl"',
+  },
   // §4.7 Issuer
   { name: 'issuer missing', change: { issuer: undefined }, rule: 'issuer', section: '§4.7 Issuer', mentions: 'no "issuer"' },
   { name: 'issuer not a URL', change: { issuer: 'fake-issuer' }, rule: 'issuer', section: '§4.7', mentions: '"fake-issuer" is neither a URL' },
@@ -98,34 +194,159 @@ const CASES: Case[] = [
   { name: 'issuer object id not a URL', change: { issuer: { id: 'fake-issuer' } }, rule: 'issuer', section: '§4.7', mentions: 'id "fake-issuer" is not a URL' },
   { name: 'issuer object id null', change: { issuer: { id: null } }, rule: 'issuer', section: '§4.7', mentions: 'id null is not a URL' },
   // §4.8 Credential Subject
-  { name: 'credentialSubject missing', change: { credentialSubject: undefined }, rule: 'credentialSubject', section: '§4.8 Credential Subject', mentions: 'no "credentialSubject"' },
-  { name: 'credentialSubject empty', change: { credentialSubject: {} }, rule: 'credentialSubject', section: '§4.8', mentions: 'is empty; each subject must make at least one claim' },
-  { name: 'one of several subjects empty', change: { credentialSubject: [{ id: 'did:example:subject' }, {}] }, rule: 'credentialSubject', section: '§4.8', mentions: '"credentialSubject"[1] is empty' },
-  { name: 'credentialSubject a string', change: { credentialSubject: 'did:example:subject' }, rule: 'credentialSubject', section: '§4.8', mentions: 'neither an object nor a non-empty array of objects' },
-  { name: 'credentialSubject an empty array', change: { credentialSubject: [] }, rule: 'credentialSubject', section: '§4.8', mentions: 'neither an object nor a non-empty array of objects' },
+  {
+    name: 'credentialSubject missing',
+    change: { credentialSubject: undefined },
+    rule: 'credentialSubject',
+    section: '§4.8 Credential Subject',
+    mentions: 'no "credentialSubject"',
+  },
+  {
+    name: 'credentialSubject empty',
+    change: { credentialSubject: {} },
+    rule: 'credentialSubject',
+    section: '§4.8',
+    mentions: 'is empty; each subject must make at least one claim',
+  },
+  {
+    name: 'one of several subjects empty',
+    change: { credentialSubject: [{ id: 'did:example:subject' }, {}] },
+    rule: 'credentialSubject',
+    section: '§4.8',
+    mentions: '"credentialSubject"[1] is empty',
+  },
+  {
+    name: 'credentialSubject a string',
+    change: { credentialSubject: 'did:example:subject' },
+    rule: 'credentialSubject',
+    section: '§4.8',
+    mentions: 'neither an object nor a non-empty array of objects',
+  },
+  {
+    name: 'credentialSubject an empty array',
+    change: { credentialSubject: [] },
+    rule: 'credentialSubject',
+    section: '§4.8',
+    mentions: 'neither an object nor a non-empty array of objects',
+  },
   // §4.9 Validity Period
-  { name: 'validFrom not a dateTimeStamp', change: { validFrom: 'Sat 25 Feb 2023 07:16:31 PM CST' }, rule: 'validity', section: '§4.9 Validity Period', mentions: 'is not a date-time with a time zone' },
-  { name: 'validUntil before validFrom', change: { validFrom: '2025-03-01T00:00:00Z', validUntil: '2025-02-01T00:00:00Z' }, rule: 'validity', section: '§4.9', mentions: '"validFrom" is later than "validUntil"' },
+  {
+    name: 'validFrom not a dateTimeStamp',
+    change: { validFrom: 'Sat 25 Feb 2023 07:16:31 PM CST' },
+    rule: 'validity',
+    section: '§4.9 Validity Period',
+    mentions: 'is not a date-time with a time zone',
+  },
+  {
+    name: 'validUntil before validFrom',
+    change: { validFrom: '2025-03-01T00:00:00Z', validUntil: '2025-02-01T00:00:00Z' },
+    rule: 'validity',
+    section: '§4.9',
+    mentions: '"validFrom" is later than "validUntil"',
+  },
   // §4.10 Status
-  { name: 'credentialStatus without type', change: { credentialStatus: { id: 'did:example:status' } }, rule: 'credentialStatus', section: '§4.10 Status', mentions: '"credentialStatus" has no "type"' },
-  { name: 'credentialStatus type a number', change: { credentialStatus: { id: 'did:example:status', type: 2 } }, rule: 'credentialStatus', section: '§4.10', mentions: 'not one or more non-empty strings' },
-  { name: 'credentialStatus not an object', change: { credentialStatus: ['https://example.org/status/1'] }, rule: 'credentialStatus', section: '§4.10', mentions: 'not an object' },
+  {
+    name: 'credentialStatus without type',
+    change: { credentialStatus: { id: 'did:example:status' } },
+    rule: 'credentialStatus',
+    section: '§4.10 Status',
+    mentions: '"credentialStatus" has no "type"',
+  },
+  {
+    name: 'credentialStatus type a number',
+    change: { credentialStatus: { id: 'did:example:status', type: 2 } },
+    rule: 'credentialStatus',
+    section: '§4.10',
+    mentions: 'not one or more non-empty strings',
+  },
+  {
+    name: 'credentialStatus not an object',
+    change: { credentialStatus: ['https://example.org/status/1'] },
+    rule: 'credentialStatus',
+    section: '§4.10',
+    mentions: 'not an object',
+  },
   // §4.11 Data Schemas
-  { name: 'credentialSchema without type', change: { credentialSchema: { id: 'did:example:schemas/1' } }, rule: 'credentialSchema', section: '§4.11 Data Schemas', mentions: 'has no "type"' },
-  { name: 'credentialSchema without id', change: { credentialSchema: { type: 'JsonSchema' } }, rule: 'credentialSchema', section: '§4.11', mentions: 'has no "id"' },
-  { name: 'credentialSchema id not a URL', change: { credentialSchema: { type: 'JsonSchema', id: 'https ://not-a-url.org/cd28a5c0' } }, rule: 'id', section: '§4.4', mentions: '"credentialSchema" "id"' },
+  {
+    name: 'credentialSchema without type',
+    change: { credentialSchema: { id: 'did:example:schemas/1' } },
+    rule: 'credentialSchema',
+    section: '§4.11 Data Schemas',
+    mentions: 'has no "type"',
+  },
+  {
+    name: 'credentialSchema without id',
+    change: { credentialSchema: { type: 'JsonSchema' } },
+    rule: 'credentialSchema',
+    section: '§4.11',
+    mentions: 'has no "id"',
+  },
+  {
+    name: 'credentialSchema id not a URL',
+    change: { credentialSchema: { type: 'JsonSchema', id: 'https ://not-a-url.org/cd28a5c0' } },
+    rule: 'id',
+    section: '§4.4',
+    mentions: '"credentialSchema" "id"',
+  },
   // §5.3 Integrity of Related Resources
-  { name: 'relatedResource an array of strings', change: { relatedResource: ['https://www.w3.org/ns/credentials/v2'] }, rule: 'relatedResource', section: '§5.3 Integrity of Related Resources', mentions: 'not an object' },
-  { name: 'relatedResource without id', change: { relatedResource: [{ digestMultibase: MULTIBASE }] }, rule: 'relatedResource', section: '§5.3', mentions: 'has no "id"' },
-  { name: 'relatedResource ids repeated', change: { relatedResource: [{ id: 'https://example.org/a', digestSRI: SRI }, { id: 'https://example.org/a', digestMultibase: MULTIBASE }] }, rule: 'relatedResource', section: '§5.3', mentions: 'repeats the id' },
-  { name: 'relatedResource without a digest', change: { relatedResource: [{ id: 'https://example.org/a' }] }, rule: 'relatedResource', section: '§5.3', mentions: 'neither "digestSRI" nor "digestMultibase"' },
-  { name: 'relatedResource digestSRI malformed', change: { relatedResource: { id: 'https://example.org/a', digestSRI: 'md5-abc' } }, rule: 'relatedResource', section: '§5.3', mentions: 'not Subresource Integrity metadata' },
+  {
+    name: 'relatedResource an array of strings',
+    change: { relatedResource: ['https://www.w3.org/ns/credentials/v2'] },
+    rule: 'relatedResource',
+    section: '§5.3 Integrity of Related Resources',
+    mentions: 'not an object',
+  },
+  {
+    name: 'relatedResource without id',
+    change: { relatedResource: [{ digestMultibase: MULTIBASE }] },
+    rule: 'relatedResource',
+    section: '§5.3',
+    mentions: 'has no "id"',
+  },
+  {
+    name: 'relatedResource ids repeated',
+    change: {
+      relatedResource: [
+        { id: 'https://example.org/a', digestSRI: SRI },
+        { id: 'https://example.org/a', digestMultibase: MULTIBASE },
+      ],
+    },
+    rule: 'relatedResource',
+    section: '§5.3',
+    mentions: 'repeats the id',
+  },
+  {
+    name: 'relatedResource without a digest',
+    change: { relatedResource: [{ id: 'https://example.org/a' }] },
+    rule: 'relatedResource',
+    section: '§5.3',
+    mentions: 'neither "digestSRI" nor "digestMultibase"',
+  },
+  {
+    name: 'relatedResource digestSRI malformed',
+    change: { relatedResource: { id: 'https://example.org/a', digestSRI: 'md5-abc' } },
+    rule: 'relatedResource',
+    section: '§5.3',
+    mentions: 'not Subresource Integrity metadata',
+  },
   // §5.4–5.6 Refreshing, Terms of Use, Evidence
-  { name: 'refreshService without type', change: { refreshService: { id: 'did:example:refresh/1' } }, rule: 'refreshService', section: '§5.4 Refreshing', mentions: 'has no "type"' },
+  {
+    name: 'refreshService without type',
+    change: { refreshService: { id: 'did:example:refresh/1' } },
+    rule: 'refreshService',
+    section: '§5.4 Refreshing',
+    mentions: 'has no "type"',
+  },
   { name: 'termsOfUse empty', change: { termsOfUse: {} }, rule: 'termsOfUse', section: '§5.5 Terms of Use', mentions: 'has no "type"' },
   { name: 'termsOfUse with only an id', change: { termsOfUse: { id: 'did:example:terms/1' } }, rule: 'termsOfUse', section: '§5.5', mentions: 'has no "type"' },
   { name: 'evidence empty', change: { evidence: {} }, rule: 'evidence', section: '§5.6 Evidence', mentions: 'has no "type"' },
-  { name: 'one of several evidence entries without type', change: { evidence: [{ type: ['Evidence'] }, { id: 'https://example.org/evidence/2' }] }, rule: 'evidence', section: '§5.6', mentions: '"evidence"[1] has no "type"' },
+  {
+    name: 'one of several evidence entries without type',
+    change: { evidence: [{ type: ['Evidence'] }, { id: 'https://example.org/evidence/2' }] },
+    rule: 'evidence',
+    section: '§5.6',
+    mentions: '"evidence"[1] has no "type"',
+  },
 ];
 
 describe('VC Data Model 2.0 structure rules: each broken rule is MALFORMED, named, before any proof work', () => {
@@ -139,7 +360,7 @@ describe('VC Data Model 2.0 structure rules: each broken rule is MALFORMED, name
     for (const rule of ['id', 'termsOfUse', 'names']) expect(detail).toContain(`rule "${rule}"`);
   });
 
-  it('a vc+jwt credential breaking a rule is MALFORMED too (the rules are the data model\'s, whatever secures it)', async () => {
+  it("a vc+jwt credential breaking a rule is MALFORMED too (the rules are the data model's, whatever secures it)", async () => {
     const payload = { ...unsignedCredential(did), evidence: {} };
     const jwt = signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: vm }, payload, key);
     await expectRule(jwt, 'evidence', '§5.6', 'has no "type"');
@@ -157,8 +378,18 @@ describe('VC Data Model 2.0 structure rules: each broken rule is MALFORMED, name
       credentialSubject: { id: 'did:example:subject', name: 'Alice' },
     };
     expect((await verify(signed({}, base))).status).toBe('VALID');
-    await expectRule(signed({ credentialStatus: { id: 'https://example.org/status/1' } }, base), 'credentialStatus', 'VC Data Model 1.1 §4.9 Status', 'has no "type"');
-    await expectRule(signed({ credentialSchema: { id: 'https://example.org/schema/1' } }, base), 'credentialSchema', 'VC Data Model 1.1 §5.3 Data Schemas', 'has no "type"');
+    await expectRule(
+      signed({ credentialStatus: { id: 'https://example.org/status/1' } }, base),
+      'credentialStatus',
+      'VC Data Model 1.1 §4.9 Status',
+      'has no "type"',
+    );
+    await expectRule(
+      signed({ credentialSchema: { id: 'https://example.org/schema/1' } }, base),
+      'credentialSchema',
+      'VC Data Model 1.1 §5.3 Data Schemas',
+      'has no "type"',
+    );
     await expectRule(signed({ issuer: 'fake-issuer' }, base), 'issuer', 'VC Data Model 1.1 §4.5 Issuer', 'fake-issuer');
     // 1.1 has no language value objects nor related resources: those members are not its rules.
     expect((await verify(signed({ name: 42, relatedResource: 'x' }, base))).status).toBe('VALID');
@@ -169,15 +400,48 @@ describe('credentials that keep every rule still verify', () => {
   const VALID: Array<{ name: string; change: Json }> = [
     { name: 'name and description as strings', change: { name: 'Example Credential', description: 'An Example Credential' } },
     { name: 'name as a language value object with a direction', change: { name: { '@value': 'Example Credential', '@language': 'en', '@direction': 'ltr' } } },
-    { name: 'name and description in several languages', change: { name: [{ '@value': 'Dog', '@language': 'en' }, { '@value': 'Chien', '@language': 'fr' }], description: [{ '@value': 'Cane', '@language': 'it-IT' }] } },
-    { name: 'an issuer object with a URL id, name and description', change: { issuer: { id: did, name: { '@value': 'Issuer', '@language': 'en' }, description: 'An issuer' } } },
+    {
+      name: 'name and description in several languages',
+      change: {
+        name: [
+          { '@value': 'Dog', '@language': 'en' },
+          { '@value': 'Chien', '@language': 'fr' },
+        ],
+        description: [{ '@value': 'Cane', '@language': 'it-IT' }],
+      },
+    },
+    {
+      name: 'an issuer object with a URL id, name and description',
+      change: { issuer: { id: did, name: { '@value': 'Issuer', '@language': 'en' }, description: 'An issuer' } },
+    },
     { name: 'several subjects, each with claims', change: { credentialSubject: [SUBJECT, { id: 'did:example:other', name: 'Bob' }] } },
     { name: 'a subject without an id', change: { credentialSubject: { name: 'Alice' } } },
-    { name: 'extra contexts: a URL and an object', change: { '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2', { ex: 'https://example.org/#' }] } },
+    {
+      name: 'extra contexts: a URL and an object',
+      change: { '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2', { ex: 'https://example.org/#' }] },
+    },
     { name: 'credentialSchema with a URL id and a type', change: { credentialSchema: [{ id: 'https://example.org/schema/1', type: 'JsonSchema' }] } },
-    { name: 'typed termsOfUse, evidence and refreshService', change: { termsOfUse: { type: 'TrustFrameworkPolicy', id: 'https://example.org/policies/1' }, evidence: [{ type: ['Evidence'] }], refreshService: { type: 'VerifiableCredentialRefreshService2021', id: 'https://example.org/refresh' } } },
-    { name: 'relatedResource with digestSRI, digestMultibase and a mediaType', change: { relatedResource: [{ id: 'https://www.w3.org/ns/credentials/v2', digestSRI: SRI, mediaType: 'application/ld+json' }, { id: 'https://www.w3.org/ns/credentials/examples/v2', digestMultibase: MULTIBASE }] } },
-    { name: 'a urn:uuid id and validUntil after validFrom', change: { id: 'urn:uuid:9a1b7c1e-0000-4000-8000-000000000002', validUntil: '2026-01-01T00:00:00Z' } },
+    {
+      name: 'typed termsOfUse, evidence and refreshService',
+      change: {
+        termsOfUse: { type: 'TrustFrameworkPolicy', id: 'https://example.org/policies/1' },
+        evidence: [{ type: ['Evidence'] }],
+        refreshService: { type: 'VerifiableCredentialRefreshService2021', id: 'https://example.org/refresh' },
+      },
+    },
+    {
+      name: 'relatedResource with digestSRI, digestMultibase and a mediaType',
+      change: {
+        relatedResource: [
+          { id: 'https://www.w3.org/ns/credentials/v2', digestSRI: SRI, mediaType: 'application/ld+json' },
+          { id: 'https://www.w3.org/ns/credentials/examples/v2', digestMultibase: MULTIBASE },
+        ],
+      },
+    },
+    {
+      name: 'a urn:uuid id and validUntil after validFrom',
+      change: { id: 'urn:uuid:9a1b7c1e-0000-4000-8000-000000000002', validUntil: '2026-01-01T00:00:00Z' },
+    },
   ];
 
   it.each(VALID)('$name → VALID', async ({ change }) => {
@@ -195,8 +459,20 @@ describe('credentials that keep every rule still verify', () => {
 
 describe('isVcdmUrl', () => {
   it('takes a scheme, a colon and no white space; refuses the rest', () => {
-    for (const url of ['https://example.org/a', 'did:example:123', 'urn:uuid:4c9f3a2e-0000-4000-8000-000000000001', 'data:,x']) expect(isVcdmUrl(url), url).toBe(true);
-    for (const text of ['fake-issuer', 'https ://not-a-url', ' https://example.org', 'https://example.org/a b', 'did:', ':x', '1abc:x', 42, null, ['https://a']]) {
+    for (const url of ['https://example.org/a', 'did:example:123', 'urn:uuid:4c9f3a2e-0000-4000-8000-000000000001', 'data:,x'])
+      expect(isVcdmUrl(url), url).toBe(true);
+    for (const text of [
+      'fake-issuer',
+      'https ://not-a-url',
+      ' https://example.org',
+      'https://example.org/a b',
+      'did:',
+      ':x',
+      '1abc:x',
+      42,
+      null,
+      ['https://a'],
+    ]) {
       expect(isVcdmUrl(text), JSON.stringify(text)).toBe(false);
     }
   });

@@ -60,7 +60,11 @@ function statusToken(uri: string, options: TokenOptions = {}): string {
   const values = new Array<number>(options.size ?? 1024).fill(0);
   for (const [i, v] of Object.entries(options.set ?? {})) values[Number(i)] = v;
   const list = new StatusList(values, bits);
-  const made = createHeaderAndPayload(list, { iss: issuer.did, sub: options.sub ?? uri, iat: nowS() - 60, ...options.payload }, { alg: 'EdDSA', typ: 'statuslist+jwt', kid: issuer.kid, ...options.header });
+  const made = createHeaderAndPayload(
+    list,
+    { iss: issuer.did, sub: options.sub ?? uri, iat: nowS() - 60, ...options.payload },
+    { alg: 'EdDSA', typ: 'statuslist+jwt', kid: issuer.kid, ...options.header },
+  );
   const payload = options.lst === undefined ? made.payload : { ...made.payload, status_list: { bits, lst: options.lst } };
   // Header overrides after the library's (which always writes typ statuslist+jwt).
   const input = `${b64({ ...made.header, ...options.header })}.${b64(payload)}`;
@@ -75,7 +79,11 @@ function publish(path: string, token: string | Uint8Array): string {
 
 const hasher = (data: string | ArrayBuffer, alg: string): Uint8Array => {
   if (alg !== 'sha-256') throw new Error(`unexpected ${alg}`);
-  return new Uint8Array(createHash('sha256').update(typeof data === 'string' ? data : Buffer.from(data)).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(typeof data === 'string' ? data : Buffer.from(data))
+      .digest(),
+  );
 };
 
 /** An SD-JWT VC by `who` whose `status` claim is `status`. */
@@ -147,7 +155,10 @@ describe('Token Status List against a loopback HTTPS host', () => {
     const uri = publish(path, statusToken(url(path), { set: { 5: 1 } }));
     const result = await verifyAt(uri, 5);
     expect(result.status).toBe('REVOKED');
-    expect(statusCheck(result)).toEqual({ status: 'FAIL', detail: `The credential is revoked. Index 5 of the Token Status List ${uri} is 0x01 (INVALID): revoked.` });
+    expect(statusCheck(result)).toEqual({
+      status: 'FAIL',
+      detail: `The credential is revoked. Index 5 of the Token Status List ${uri} is 0x01 (INVALID): revoked.`,
+    });
     expect(result.statusList[0]).toMatchObject({ value: 1, result: 'REVOKED', statusSize: 1, window: '00100000', windowOffset: 2 });
   });
 
@@ -175,7 +186,9 @@ describe('Token Status List against a loopback HTTPS host', () => {
     const port = await closedPort();
     const result = await verifyAt(`https://localhost:${port}/tsl/none`, 0);
     expect(result.status).toBe('INDETERMINATE');
-    expect(statusCheck(result).detail).toMatch(/^The status could not be determined\. The Token Status List https:\/\/localhost:\d+\/tsl\/none could not be retrieved: /);
+    expect(statusCheck(result).detail).toMatch(
+      /^The status could not be determined\. The Token Status List https:\/\/localhost:\d+\/tsl\/none could not be retrieved: /,
+    );
     expect(result.statusList[0]).toMatchObject({ result: 'INDETERMINATE', listCredentialVerified: false, value: null });
   });
 
@@ -259,7 +272,15 @@ describe('Token Status List against a loopback HTTPS host', () => {
     const path = '/tsl/never';
     const uri = publish(path, statusToken(url(path)));
     const before = hits(path);
-    const claims = [{ idx: -1, uri }, { idx: '1', uri }, { idx: 1.5, uri }, { idx: 1, uri: uri.replace('https:', 'http:') }, { idx: 1 }, { idx: 1, uri: 'tsl/never' }, 'x'];
+    const claims = [
+      { idx: -1, uri },
+      { idx: '1', uri },
+      { idx: 1.5, uri },
+      { idx: 1, uri: uri.replace('https:', 'http:') },
+      { idx: 1 },
+      { idx: 1, uri: 'tsl/never' },
+      'x',
+    ];
     for (const claim of claims) {
       const result = await verifyCredential(await credential({ status_list: claim }), { runtime });
       expect(result.status, JSON.stringify(claim)).toBe('MALFORMED');

@@ -200,7 +200,10 @@ describe('fair capacity', () => {
       expect(answer.headers['content-type']).toBe(PROBLEM_TYPE);
     }
     expect(answers.filter((a) => a.status === 408)).toHaveLength(4);
-    await until('every slot released', async () => JSON.parse((await getFrom(`${daemon.url}/v1/status`, '127.0.0.9')).body).components.resolution.inFlight === 0);
+    await until(
+      'every slot released',
+      async () => JSON.parse((await getFrom(`${daemon.url}/v1/status`, '127.0.0.9')).body).components.resolution.inFlight === 0,
+    );
   });
 
   it('capacity 1: an A2A inspection holds the slot while its card fetch hangs; any other outbound request is 503, from any client', async () => {
@@ -244,10 +247,20 @@ describe('access log', () => {
   it('one JSON line per request on stderr: method, route pattern, status, duration, client; never a query, token or body', async () => {
     const daemon = await daemonWith({ SVC_ACCESS_LOG: undefined });
     const secret = 'secret-token-4f9a1c';
-    expectJson(await call(`${daemon.url}/v1/resolve/${ED25519_DID}?noCache=true`, { headers: { authorization: `Bearer ${secret}`, cookie: `session=${secret}` } }), 200);
+    expectJson(
+      await call(`${daemon.url}/v1/resolve/${ED25519_DID}?noCache=true`, { headers: { authorization: `Bearer ${secret}`, cookie: `session=${secret}` } }),
+      200,
+    );
     await call(`${daemon.url}/v1/fast-verify/jws`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jws: secret }) });
     await call(`${daemon.url}/no-such-route?token=${secret}`);
-    await until('three access lines', () => daemon.stderr().split('\n').filter((l) => l.includes('"access":true')).length >= 3);
+    await until(
+      'three access lines',
+      () =>
+        daemon
+          .stderr()
+          .split('\n')
+          .filter((l) => l.includes('"access":true')).length >= 3,
+    );
     const lines = daemon
       .stderr()
       .split('\n')

@@ -167,7 +167,10 @@ describe('SVC_MAX_OBSERVATIONS: a ceiling on rows', () => {
 
     const status = expectJson(await call(`${daemon.url}/v1/status`), 200);
     expect(status.components.storage.observations).toEqual({ stored: 2, ceiling: 2, evicted: 0, refused: 3 });
-    const warnings = daemon.stderr().split('\n').filter((line) => line.includes('at its ceiling'));
+    const warnings = daemon
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('at its ceiling'));
     expect(warnings).toEqual([
       'svc: warning: the observation history is at its ceiling (SVC_MAX_OBSERVATIONS=2) with no one-off row to evict; new snapshots are not stored, unchanged ones are still counted (/v1/status counts the refusals)',
     ]);

@@ -92,7 +92,8 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
     });
 
     /** The DID's current claims due for a re-check now (their interval moved by SQL rather than waited for). */
-    const dueNow = (did: string) => opened.sql(`UPDATE claims SET next_check_at_ms = 0 WHERE did = '${did}' AND lapsed_at_ms IS NULL AND next_check_at_ms IS NOT NULL`);
+    const dueNow = (did: string) =>
+      opened.sql(`UPDATE claims SET next_check_at_ms = 0 WHERE did = '${did}' AND lapsed_at_ms IS NULL AND next_check_at_ms IS NOT NULL`);
 
     const post = (path: string, body: unknown) =>
       call(`${daemon.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -182,7 +183,8 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       const tries = await challenge(identity.did, 'signature');
       const stranger = didKeyIdentity();
       const codes: string[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await verify({ did: identity.did, token: tries.token, jws: signPayload(stranger, tries.signature.payload, identity.kid) })).refusal.code);
+      for (let i = 0; i < 5; i++)
+        codes.push((await verify({ did: identity.did, token: tries.token, jws: signPayload(stranger, tries.signature.payload, identity.kid) })).refusal.code);
       expect(codes).toEqual(Array(5).fill('SIGNATURE_INVALID'));
       const sixth = await verify({ did: identity.did, token: tries.token, jws: signPayload(identity, tries.signature.payload) });
       expect(sixth.refusal.code).toBe('CHALLENGE_EXHAUSTED');
@@ -192,7 +194,9 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
       const { did } = didKeyIdentity();
       expect(expectProblem(await post('/v1/claims/challenges', { did, method: 'dns' }), 400, 'INVALID_REQUEST').detail).toMatch(/no host/);
       expectProblem(await post('/v1/claims/challenges', { did, method: 'email' }), 400, 'INVALID_REQUEST');
-      expect(expectProblem(await post('/v1/claims/challenges', { did, method: 'signature', expiresInSeconds: 901 }), 400, 'INVALID_REQUEST').detail).toMatch(/900/);
+      expect(expectProblem(await post('/v1/claims/challenges', { did, method: 'signature', expiresInSeconds: 901 }), 400, 'INVALID_REQUEST').detail).toMatch(
+        /900/,
+      );
       expectProblem(await post('/v1/claims/challenges', { did: 'not-a-did', method: 'signature' }), 400, 'INVALID_DID');
       expectProblem(await post('/v1/claims/verify', { did, token: 'a', extra: 1 }), 400, 'INVALID_REQUEST');
       expectProblem(await get('/v1/claims/not-a-did'), 400, 'INVALID_DID');
@@ -243,7 +247,9 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
 
       dns.remove(name);
       await dueNow(did);
-      await afterPasses('the DNS claim lapses on re-check', daemon.jobs.claims, async () => (await claimsOf(did)).lapsed.some((l: { method: string }) => l.method === 'dns'));
+      await afterPasses('the DNS claim lapses on re-check', daemon.jobs.claims, async () =>
+        (await claimsOf(did)).lapsed.some((l: { method: string }) => l.method === 'dns'),
+      );
       const after = await claimsOf(did);
       expect(after.claims).toEqual([]);
       expect(after.listed).toBe(false);
@@ -297,7 +303,17 @@ function claimsSuite(engine: string, describeEngine: (name: string, fn: () => vo
     }, 180_000);
 
     it('directory parameters: q over 100 characters, limit 0 or 51, a repeated q, an unknown parameter, a bad or foreign cursor, an unknown method → 400', async () => {
-      for (const query of [`q=${'a'.repeat(101)}`, 'limit=0', 'limit=51', 'limit=x', 'q=a&q=b', 'sort=did', 'cursor=!!!', 'cursor=bm90LWEtY3Vyc29y', 'method=ethr']) {
+      for (const query of [
+        `q=${'a'.repeat(101)}`,
+        'limit=0',
+        'limit=51',
+        'limit=x',
+        'q=a&q=b',
+        'sort=did',
+        'cursor=!!!',
+        'cursor=bm90LWEtY3Vyc29y',
+        'method=ethr',
+      ]) {
         expectProblem(await get(`/v1/directory?${query}`), 400, 'INVALID_OPTIONS');
       }
       expectJson(await get(`/v1/directory?q=${'a'.repeat(100)}`), 200);

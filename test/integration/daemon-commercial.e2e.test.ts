@@ -145,7 +145,10 @@ for (const backend of BACKENDS) {
       for (const [i, route] of ROUTES.entries()) {
         expectProblem(await send(pub.url, route, { ...operator, 'x-forwarded-for': `192.0.2.${i + 1}` }), 404, 'NOT_FOUND');
       }
-      const preflight = await fetch(`${pub.url}/v1/commercial/tenants`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+      const preflight = await fetch(`${pub.url}/v1/commercial/tenants`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+      });
       expect(preflight.status).toBe(404);
       expectJson(await call(`${pub.url}${FAST}`, { headers: { authorization: 'Bearer svck_malformed' } }), 200);
       const status = expectJson(await call(`${pub.url}/v1/status`), 200);
@@ -192,12 +195,16 @@ for (const backend of BACKENDS) {
       const list = expectJson(await call(`${on.url}/v1/commercial/tenants`, { headers: operator }), 200);
       expect(list.tenants).toEqual([{ ...created.tenant, owners: [ALICE, BOB], projects: [project] }]);
 
-      const detach = (subject: string) => call(`${on.url}/v1/commercial/tenants/${tenant}/owners/${encodeURIComponent(subject)}`, { method: 'DELETE', headers: operator });
+      const detach = (subject: string) =>
+        call(`${on.url}/v1/commercial/tenants/${tenant}/owners/${encodeURIComponent(subject)}`, { method: 'DELETE', headers: operator });
       expect((await detach(BOB)).status).toBe(204);
       expectProblem(await detach(BOB), 404, 'NOT_FOUND');
       expect(expectJson(await call(`${on.url}/v1/commercial/tenants`, { headers: operator }), 200).tenants[0].owners).toEqual([ALICE]);
 
-      expect(expectJson(await call(`${on.url}/v1/commercial/projects/${project.id}/usage`, { headers: operator }), 200)).toEqual({ projectId: project.id, usage: [] });
+      expect(expectJson(await call(`${on.url}/v1/commercial/projects/${project.id}/usage`, { headers: operator }), 200)).toEqual({
+        projectId: project.id,
+        usage: [],
+      });
       expectProblem(await call(`${on.url}/v1/commercial/projects/prj_none/usage`, { headers: operator }), 404, 'NOT_FOUND');
     });
 
@@ -437,7 +444,9 @@ for (const backend of BACKENDS) {
       const closed = await client.closePeriod(tenant.id, month);
       expect(closed.invoice).toMatchObject({ tenantId: tenant.id, totalMinor: 1900, currency: 'EUR', status: 'OPEN', periodStart: `${month}-01T00:00:00Z` });
       expect(closed.entries).toEqual([expect.objectContaining({ kind: 'CHARGE', amountMinor: 1900, invoiceId: closed.invoice.id })]);
-      expect(closed.entries[0]!.description).toBe(`Plan Starter (starter) for ${month}: 3 keyed requests of 2 included; 1 over, not charged (the plan sets no overage price)`);
+      expect(closed.entries[0]!.description).toBe(
+        `Plan Starter (starter) for ${month}: 3 keyed requests of 2 included; 1 over, not charged (the plan sets no overage price)`,
+      );
       const again = await client.closePeriod(tenant.id, month).catch((e: unknown) => e);
       expect((again as SvcError).code).toBe('INVALID_REQUEST');
       const billing = await client.tenantBilling(tenant.id);
@@ -468,10 +477,11 @@ for (const backend of BACKENDS) {
       }
     });
 
-    it('the session core charges each bridged owner its own budget, not the loopback client\'s', async () => {
+    it("the session core charges each bridged owner its own budget, not the loopback client's", async () => {
       const small = await startInProcess(dbLocation, PER_MINUTE);
       try {
-        const keysOf = (subject: string, p: string) => call(`${small.server.url}/v1/session/projects/${p}/keys`, { headers: { ...small.bridge, 'x-svc-subject': subject } });
+        const keysOf = (subject: string, p: string) =>
+          call(`${small.server.url}/v1/session/projects/${p}/keys`, { headers: { ...small.bridge, 'x-svc-subject': subject } });
         for (let i = 0; i < PER_MINUTE; i++) expectJson(await keysOf(ALICE, project), 200);
         expectProblem(await keysOf(ALICE, project), 429, 'RATE_LIMITED');
         // Another owner through the same gateway (the same loopback address) is not held back…
@@ -479,7 +489,11 @@ for (const backend of BACKENDS) {
         // …nor is the loopback client's own budget spent.
         expectJson(await call(`${small.server.url}${FAST}`), 200);
         // Without the bridge secret a subject header buys nothing: the client's own bucket, then 401.
-        expectProblem(await call(`${small.server.url}/v1/session/projects/${project}/keys`, { headers: { 'x-svc-subject': 'did:web:carol.example' } }), 401, 'UNAUTHORIZED');
+        expectProblem(
+          await call(`${small.server.url}/v1/session/projects/${project}/keys`, { headers: { 'x-svc-subject': 'did:web:carol.example' } }),
+          401,
+          'UNAUTHORIZED',
+        );
       } finally {
         await small.server.shutdown('test over');
       }
@@ -533,7 +547,16 @@ for (const backend of BACKENDS) {
       }
       if (backend.name === 'SQLite') {
         await d.server.shutdown('dump check');
-        const bytes = Buffer.concat([readFileSync(dbLocation), ...['-wal'].flatMap((s) => { try { return [readFileSync(dbLocation + s)]; } catch { return []; } })]).toString('latin1');
+        const bytes = Buffer.concat([
+          readFileSync(dbLocation),
+          ...['-wal'].flatMap((s) => {
+            try {
+              return [readFileSync(dbLocation + s)];
+            } catch {
+              return [];
+            }
+          }),
+        ]).toString('latin1');
         expect(bytes.length).toBeGreaterThan(0);
         for (const secret of secrets) {
           expect(bytes).not.toContain(secret);

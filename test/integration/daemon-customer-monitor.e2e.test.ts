@@ -43,11 +43,25 @@ if (!havePython) console.warn('[svc] skipping the Python verifier half of the cu
 const nowText = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const rowOf = (id: string) => Number(/^[a-z]+_([0-9]+)$/.exec(id)![1]);
-const DELIVERY_METADATA = ['attempts', 'createdAt', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'status', 'watchId', 'webhookId'];
+const DELIVERY_METADATA = [
+  'attempts',
+  'createdAt',
+  'deliveredAt',
+  'eventId',
+  'eventType',
+  'id',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'status',
+  'watchId',
+  'webhookId',
+];
 
 /** The numbers 1..n as rows `i`, in one statement of the engine. */
 const series = (engine: Engine, n: number) =>
-  engine === 'SQLite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n}) SELECT i FROM n` : `SELECT generate_series(1, ${n}) AS i`;
+  engine === 'SQLite'
+    ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n}) SELECT i FROM n`
+    : `SELECT generate_series(1, ${n}) AS i`;
 
 /** The members of an event's data (MonitorEventData: all of them, nothing else) before its headline. */
 const DATA_HEAD = '{"fromHash":null,"toHash":null,"domainBinding":null,"diff":null,"problem":null,';
@@ -105,7 +119,10 @@ function rotating(host: DidWebHost, name: string) {
 
 /** Exact status, JSON content type; returns the body. */
 function ok(answer: SessionAnswer, status: number): any {
-  expect({ status: answer.status, type: answer.headers.get('content-type') }, answer.text.slice(0, 500)).toEqual({ status, type: 'application/json; charset=utf-8' });
+  expect({ status: answer.status, type: answer.headers.get('content-type') }, answer.text.slice(0, 500)).toEqual({
+    status,
+    type: 'application/json; charset=utf-8',
+  });
   return answer.body;
 }
 
@@ -144,13 +161,23 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
         checkContract(method, `${gw}${route}`, { status: answer.status, header: (name) => answer.headers.get(name) ?? '', text: answer.text });
         return answer;
       };
-      return { send, get: (route: string) => send('GET', route), post: (route: string, body: unknown = {}) => send('POST', route, body), del: (route: string) => send('DELETE', route) };
+      return {
+        send,
+        get: (route: string) => send('GET', route),
+        post: (route: string, body: unknown = {}) => send('POST', route, body),
+        del: (route: string) => send('DELETE', route),
+      };
     };
 
     beforeAll(async () => {
       opened = await open();
       host = await startDidWebHost();
-      [alpha, allowance, cancel, replace] = (await seedOwner(opened.target, ownerA.did, ['alpha', 'allowance', 'cancel', 'replace'])) as [string, string, string, string];
+      [alpha, allowance, cancel, replace] = (await seedOwner(opened.target, ownerA.did, ['alpha', 'allowance', 'cancel', 'replace'])) as [
+        string,
+        string,
+        string,
+        string,
+      ];
       [bee] = (await seedOwner(opened.target, ownerB.did, ['bee'])) as [string];
       const env = {
         SVC_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -227,25 +254,39 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       target.rotate();
       await age(id);
       await passesUntil('the first attempt', () => hook.deliveries.length === 1);
-      await until('the first attempt settled RETRY', async () => {
-        const rows = await sql(`SELECT status FROM customer_webhook_deliveries WHERE project_id = '${alpha}'`);
-        return rows.length === 1 && rows[0]!['status'] === 'RETRY';
-      }, 10_000);
+      await until(
+        'the first attempt settled RETRY',
+        async () => {
+          const rows = await sql(`SELECT status FROM customer_webhook_deliveries WHERE project_id = '${alpha}'`);
+          return rows.length === 1 && rows[0]!['status'] === 'RETRY';
+        },
+        10_000,
+      );
       // The backoff moved by SQL, not waited for.
       await sql(`UPDATE customer_webhook_deliveries SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE project_id = '${alpha}' AND status = 'RETRY'`);
       await passesUntil('the second attempt', () => hook.deliveries.length === 2);
       let listed: any[] = [];
-      await until('DELIVERED', async () => {
-        listed = ok(await A.get(`/v1/session/projects/${alpha}/webhook-deliveries`), 200).deliveries;
-        return listed[0]?.status === 'DELIVERED';
-      }, 10_000);
+      await until(
+        'DELIVERED',
+        async () => {
+          listed = ok(await A.get(`/v1/session/projects/${alpha}/webhook-deliveries`), 200).deliveries;
+          return listed[0]?.status === 'DELIVERED';
+        },
+        10_000,
+      );
 
       // Exactly one event, listed.
       const events = ok(await A.get(`${watchesOf(alpha)}/${id}/events`), 200);
       expect(events.windowStart).toMatch(RFC3339);
       expect(events.events).toHaveLength(1);
       const [event] = events.events;
-      expect(event).toMatchObject({ id: expect.stringMatching(/^evt_[0-9]+$/), type: 'identity.document.changed', projectId: alpha, watchId: id, did: target.did });
+      expect(event).toMatchObject({
+        id: expect.stringMatching(/^evt_[0-9]+$/),
+        type: 'identity.document.changed',
+        projectId: alpha,
+        watchId: id,
+        did: target.did,
+      });
       expect(event.data).toMatchObject({ fromHash: before.lastHash, toHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(event.data.toHash).not.toBe(before.lastHash);
       expect(await sql(`SELECT count(*) AS n FROM monitor_events WHERE watch_id = ${rowOf(id)}`)).toEqual([{ n: engine === 'SQLite' ? 1 : '1' }]);
@@ -287,9 +328,17 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       listed = ok(deliveries, 200).deliveries;
       expect(listed).toHaveLength(1);
       expect(Object.keys(listed[0]).sort()).toEqual(DELIVERY_METADATA);
-      expect(listed[0]).toMatchObject({ eventId: event.id, eventType: 'identity.document.changed', watchId: id, webhookId: created.config.id, status: 'DELIVERED', attempts: 2 });
+      expect(listed[0]).toMatchObject({
+        eventId: event.id,
+        eventType: 'identity.document.changed',
+        watchId: id,
+        webhookId: created.config.id,
+        status: 'DELIVERED',
+        attempts: 2,
+      });
       expect(listed[0].deliveredAt).toMatch(RFC3339);
-      for (const secretish of [secret, signature![2]!, first!.body, '"body"', '"signature"', '"secret"', 'lease', 'response']) expect(deliveries.text).not.toContain(secretish);
+      for (const secretish of [secret, signature![2]!, first!.body, '"body"', '"signature"', '"secret"', 'lease', 'response'])
+        expect(deliveries.text).not.toContain(secretish);
       expect(daemon.stderr()).not.toContain(secret);
 
       // Nothing more is sent: passes go on, nothing is due.
@@ -417,7 +466,9 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       const complete = ok(full, 200);
       expect(complete.eventCount).toBe(1000);
       expect(complete.events).toHaveLength(1000);
-      const windowRows = Number((await sql(`SELECT count(*) AS n FROM monitor_events WHERE watch_id = ${row} AND created_at >= '${complete.windowStart}'`))[0]!['n']);
+      const windowRows = Number(
+        (await sql(`SELECT count(*) AS n FROM monitor_events WHERE watch_id = ${row} AND created_at >= '${complete.windowStart}'`))[0]!['n'],
+      );
       expect(complete.eventCount).toBe(windowRows);
       // 1001 rows: refused, with no part of a report.
       await sql(insertEvents(engine, row, did, 1));
@@ -565,10 +616,14 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       await passesUntil('the first attempt', () => hook.deliveries.length === 1);
       const deliveries = `/v1/session/projects/${cancel}/webhook-deliveries`;
       let listed: any[] = [];
-      await until('RETRY after the 500', async () => {
-        listed = ok(await A.get(deliveries), 200).deliveries;
-        return listed.length === 1 && listed[0].status === 'RETRY';
-      }, 10_000);
+      await until(
+        'RETRY after the 500',
+        async () => {
+          listed = ok(await A.get(deliveries), 200).deliveries;
+          return listed.length === 1 && listed[0].status === 'RETRY';
+        },
+        10_000,
+      );
       expect(listed[0]).toMatchObject({ attempts: 1, nextAttemptAt: expect.stringMatching(RFC3339), deliveredAt: null });
 
       const removed = await A.del(`/v1/session/projects/${cancel}/webhook`);
@@ -609,7 +664,12 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       await age(w2);
       const deliveries = `/v1/session/projects/${replace}/webhook-deliveries`;
       const statusOf = async () =>
-        Object.fromEntries(ok(await A.get(deliveries), 200).deliveries.map((d: { watchId: string; status: string; webhookId: string }) => [`${d.watchId}@${d.webhookId}`, d.status]));
+        Object.fromEntries(
+          ok(await A.get(deliveries), 200).deliveries.map((d: { watchId: string; status: string; webhookId: string }) => [
+            `${d.watchId}@${d.webhookId}`,
+            d.status,
+          ]),
+        );
       await passesUntil('both failed once', async () => {
         const now = await statusOf();
         return old.deliveries.length === 2 && now[`${w1}@${first.config.id}`] === 'RETRY' && now[`${w2}@${first.config.id}`] === 'RETRY';

@@ -88,7 +88,13 @@ describe('POST /v1/agents/verify-delegation', () => {
     expect(body.result.links).toHaveLength(2);
     // Not registered: verify-tool knows nothing of it.
     const answer = expectJson(await verifyTool(daemon.url, { agent: agent.did, tool: 'search' }), 200);
-    expect(answer).toEqual({ agent: agent.did, tool: 'search', decision: 'DENY', authorized: false, reason: `No verified delegation is registered for the agent ${agent.did}.` });
+    expect(answer).toEqual({
+      agent: agent.did,
+      tool: 'search',
+      decision: 'DENY',
+      authorized: false,
+      reason: `No verified delegation is registered for the agent ${agent.did}.`,
+    });
   });
 
   it('register: true stores a VALID chain (did:web root on the loopback host)', async () => {
@@ -113,7 +119,11 @@ describe('POST /v1/agents/verify-delegation', () => {
     const agent = didKey();
     const { chain } = await chainTo(agent);
     const body = await register(daemon.url, chain, { trustedRoots: [didKey().did] });
-    expect(body).toMatchObject({ registered: false, registrationReason: 'Only a VALID chain is registered; this chain is INVALID.', result: { status: 'INVALID' } });
+    expect(body).toMatchObject({
+      registered: false,
+      registrationReason: 'Only a VALID chain is registered; this chain is INVALID.',
+      result: { status: 'INVALID' },
+    });
     expect(expectJson(await verifyTool(daemon.url, { agent: agent.did, tool: 'search' }), 200).decision).toBe('DENY');
   });
 
@@ -156,7 +166,15 @@ describe('POST /v1/agents/authorize', () => {
     const allowed = expectJson(await post(daemon.url, '/v1/agents/authorize', { chain, tool: 'payments:refund' }), 200);
     expect(Object.keys(allowed)).toEqual(['authorization', 'chain']);
     expect(allowed.chain.status).toBe('VALID');
-    expect(allowed.authorization).toMatchObject({ agent: agent.did, tool: 'payments:refund', decision: 'ALLOW', authorized: true, matchedCapability: 'payments:*', root: root.did, expires: allowed.chain.notAfter });
+    expect(allowed.authorization).toMatchObject({
+      agent: agent.did,
+      tool: 'payments:refund',
+      decision: 'ALLOW',
+      authorized: true,
+      matchedCapability: 'payments:*',
+      root: root.did,
+      expires: allowed.chain.notAfter,
+    });
     expect(allowed.authorization.reason).toContain('"payments:*"');
 
     const scope = expectJson(await post(daemon.url, '/v1/agents/authorize', { chain, tool: 'refund' }), 200);
@@ -219,9 +237,15 @@ describe('GET /v1/agents/verify-tool', () => {
 
   it('refuses a missing or invalid agent, tool or root, and unknown options, with 400; POST is 405', async () => {
     const agent = didKey().did;
-    expect(expectProblem(await verifyTool(daemon.url, { tool: 'search' }), 400, 'INVALID_OPTIONS').detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
-    expect(expectProblem(await verifyTool(daemon.url, { agent }), 400, 'INVALID_OPTIONS').detail).toBe('The query option "tool" (required) is missing; give the name of the tool.');
-    expect(expectProblem(await verifyTool(daemon.url, { agent, tool: '' }), 400, 'INVALID_OPTIONS').detail).toMatch(/^The query option "tool" must not be empty/);
+    expect(expectProblem(await verifyTool(daemon.url, { tool: 'search' }), 400, 'INVALID_OPTIONS').detail).toBe(
+      'The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).',
+    );
+    expect(expectProblem(await verifyTool(daemon.url, { agent }), 400, 'INVALID_OPTIONS').detail).toBe(
+      'The query option "tool" (required) is missing; give the name of the tool.',
+    );
+    expect(expectProblem(await verifyTool(daemon.url, { agent, tool: '' }), 400, 'INVALID_OPTIONS').detail).toMatch(
+      /^The query option "tool" must not be empty/,
+    );
     expectProblem(await verifyTool(daemon.url, { agent: 'someone', tool: 'search' }), 400, 'INVALID_DID');
     expectProblem(await verifyTool(daemon.url, { agent: `${agent}/path`, tool: 'search' }), 400, 'INVALID_DID');
     expectProblem(await verifyTool(daemon.url, { agent, tool: 'search', root: 'nobody' }), 400, 'INVALID_DID');
@@ -317,7 +341,10 @@ describe('SVC_DELEGATION_ROOTS', () => {
 
       const accepted = await register(restricted.url, (await chainTo(agent, { root: allowedRoot })).chain);
       expect(accepted.registered).toBe(true);
-      expect(expectJson(await verifyTool(restricted.url, { agent: agent.did, tool: 'search' }), 200)).toMatchObject({ decision: 'ALLOW', root: allowedRoot.did });
+      expect(expectJson(await verifyTool(restricted.url, { agent: agent.did, tool: 'search' }), 200)).toMatchObject({
+        decision: 'ALLOW',
+        root: allowedRoot.did,
+      });
     } finally {
       await restricted.stop();
     }

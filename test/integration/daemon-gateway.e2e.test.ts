@@ -43,15 +43,9 @@ beforeAll(async () => {
   // A session that expired two days ago: the gateway's sweep deletes it.
   const db = new Database(dbPath);
   const old = Date.now() - 2 * 86_400_000;
-  db.prepare('INSERT INTO owner_sessions (id_digest, subject, created_at_ms, last_seen_at_ms, idle_ms, expires_at_ms, absolute_expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    tokenDigest('O'.repeat(43)),
-    owner.did,
-    old - 60_000,
-    old - 60_000,
-    60_000,
-    old,
-    old,
-  );
+  db.prepare(
+    'INSERT INTO owner_sessions (id_digest, subject, created_at_ms, last_seen_at_ms, idle_ms, expires_at_ms, absolute_expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(tokenDigest('O'.repeat(43)), owner.did, old - 60_000, old - 60_000, 60_000, old, old);
   db.close();
   const started = await startInProcessGatewayDaemon({ dbPath, env: { SVC_ACCESS_LOG: 'json' } });
   daemon = started.daemon;
@@ -170,7 +164,11 @@ describe('sign-in', () => {
     const huge = await postJson(gw, '/sign-in/challenge', { did: owner.did, pad: 'x'.repeat(600 * 1024) });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const wrongType = await fetch(`${gw}/sign-in/challenge`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ did: owner.did }) });
+    const wrongType = await fetch(`${gw}/sign-in/challenge`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ did: owner.did }),
+    });
     expect(wrongType.status).toBe(400);
     expect(((await wrongType.json()) as { detail: string }).detail).toContain('application/json');
   });
@@ -244,7 +242,9 @@ describe('forwarding', () => {
     const answer = await get(gw, `/v1/session/projects/${projects[0]}/webhook-deliveries`, { cookie });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ deliveries: [] });
-    expect((await get(gw, '/v1/session/scheduled-usage', { cookie })).body.projects.map((p: { projectId: string }) => p.projectId).sort()).toEqual([...projects].sort());
+    expect((await get(gw, '/v1/session/scheduled-usage', { cookie })).body.projects.map((p: { projectId: string }) => p.projectId).sort()).toEqual(
+      [...projects].sort(),
+    );
     const foreign = await get(gw, `/v1/session/projects/${otherProjects[0]}/webhook`, { cookie });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ code: 'NOT_FOUND', detail: 'No project of yours has this id.' });
@@ -312,7 +312,9 @@ describe('forwarding', () => {
     db.pragma('busy_timeout = 5000');
     const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const eventRow = db
-      .prepare(`INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status) VALUES (?, ?, 'identity.deactivated', '{}', ?, 'PENDING') RETURNING id`)
+      .prepare(
+        `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status) VALUES (?, ?, 'identity.deactivated', '{}', ?, 'PENDING') RETURNING id`,
+      )
       .pluck()
       .get(watchRow, did, at) as number;
     db.close();
@@ -358,7 +360,9 @@ describe('housekeeping', () => {
       while (count() !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(count()).toBe(0);
       // Live sessions stay.
-      expect((db.prepare('SELECT count(*) AS n FROM owner_sessions WHERE revoked_at_ms IS NULL AND expires_at_ms > ?').get(Date.now()) as { n: number }).n).toBeGreaterThan(0);
+      expect(
+        (db.prepare('SELECT count(*) AS n FROM owner_sessions WHERE revoked_at_ms IS NULL AND expires_at_ms > ?').get(Date.now()) as { n: number }).n,
+      ).toBeGreaterThan(0);
     } finally {
       db.close();
     }

@@ -60,7 +60,18 @@ describe('history and diff of a changing did:web', () => {
     expect(history.count).toBe(2);
     expect(history.history.map((o: { documentHash: string }) => o.documentHash)).toEqual([toHash, fromHash]);
     for (const row of history.history) {
-      expect(Object.keys(row)).toEqual(['id', 'did', 'documentHash', 'observedAt', 'lastSeenAt', 'seenCount', 'latencyMs', 'resolverVersion', 'domainBindingStatus', 'summary']);
+      expect(Object.keys(row)).toEqual([
+        'id',
+        'did',
+        'documentHash',
+        'observedAt',
+        'lastSeenAt',
+        'seenCount',
+        'latencyMs',
+        'resolverVersion',
+        'domainBindingStatus',
+        'summary',
+      ]);
       expect(row).toMatchObject({ did, seenCount: 1, domainBindingStatus: 'NOT_CONFIGURED' });
       expect(row.lastSeenAt).toBe(row.observedAt);
     }
@@ -102,7 +113,13 @@ describe('history and diff of a changing did:web', () => {
     const byHash = expectJson(await get(`/v1/diff/${did}?from=${fromHash}&to=${toHash}`), 200);
     expect(byHash).toEqual(diff);
     const reverse = expectJson(await get(`/v1/diff/${encodeURIComponent(did)}?from=${toHash}&to=${fromHash}`), 200);
-    expect(reverse).toMatchObject({ fromHash: toHash, toHash: fromHash, keysAdded: [`${did}#key-3`], keysRemoved: [`${did}#key-2`], keysRotated: [`${did}#key-1`] });
+    expect(reverse).toMatchObject({
+      fromHash: toHash,
+      toHash: fromHash,
+      keysAdded: [`${did}#key-3`],
+      keysRemoved: [`${did}#key-2`],
+      keysRotated: [`${did}#key-1`],
+    });
     expect(expectJson(await get(`/v1/diff/${did}?from=${fromHash}`), 200)).toEqual(diff);
     expect(expectJson(await get(`/v1/diff/${did}?to=${toHash}`), 200)).toEqual(diff);
 

@@ -132,7 +132,12 @@ describe('GET /v1/mcp/inspect', () => {
     expect(result.status).toBe('INSPECTED');
     expect(result.tools.every((t: any) => t.riskSignals.length > 0)).toBe(true);
     expect(result.checks.find((c: any) => c.id === 'inventory')).toMatchObject({ status: 'WARN' });
-    expect(result.tools.find((t: any) => t.name === 'add').riskSignals.map((s: any) => s.id)).toEqual(['hidden_instruction_tag', 'model_directive', 'sensitive_path', 'exfiltration_parameter']);
+    expect(result.tools.find((t: any) => t.name === 'add').riskSignals.map((s: any) => s.id)).toEqual([
+      'hidden_instruction_tag',
+      'model_directive',
+      'sensitive_path',
+      'exfiltration_parameter',
+    ]);
   });
 
   it('AUTH_REQUIRED is a 200 result with the challenge and the protected-resource metadata, no tools', async () => {
@@ -155,7 +160,10 @@ describe('GET /v1/mcp/inspect', () => {
       ['endpoint=', /^The query option "endpoint" must not be empty \(the URL of the MCP endpoint/],
       [`endpoint=${encodeURIComponent(modern.url)}&url=x`, /^Unknown query option "url"; this route takes endpoint\.$/],
       [`endpont=${encodeURIComponent(modern.url)}`, /^Unknown query option "endpont"/],
-      [`endpoint=${encodeURIComponent(modern.url)}&endpoint=${encodeURIComponent(modern.url)}`, /^The query option "endpoint" is given 2 times; give it once\.$/],
+      [
+        `endpoint=${encodeURIComponent(modern.url)}&endpoint=${encodeURIComponent(modern.url)}`,
+        /^The query option "endpoint" is given 2 times; give it once\.$/,
+      ],
       [`endpoint=https://tools.example/${'a'.repeat(2100)}`, /^The query option "endpoint" is longer than 2048 characters\.$/],
     ];
     const before = modern.records.length;
@@ -199,7 +207,14 @@ describe('GET /v1/mcp/inspect', () => {
 describe('GET /v1/mcp/inspect in process (inject): prompts, resources and resource templates', () => {
   it('the route answers the three lists through its schema, with signals and drift; a changed prompt and a removed resource are CHANGED', async () => {
     const prompts = [...PLAIN_ITEMS.prompts, POISONED_ITEMS.prompts[0]!];
-    const server = await startSdk2Server({ host, path: '/items', tools: PLAIN_TOOLS, prompts, resources: PLAIN_ITEMS.resources, resourceTemplates: PLAIN_ITEMS.resourceTemplates });
+    const server = await startSdk2Server({
+      host,
+      path: '/items',
+      tools: PLAIN_TOOLS,
+      prompts,
+      resources: PLAIN_ITEMS.resources,
+      resourceTemplates: PLAIN_ITEMS.resourceTemplates,
+    });
     const database = await sqliteDatabase('svc-inspect-items');
     const injected = await injectedApp(database.target, { net: host.runtime().net });
     try {
@@ -290,7 +305,9 @@ describe('GET /v1/a2a/inspect', () => {
       signatures: [{ alg: 'ES256', kid: 'card-key-1', jku: `${host.server.origin}/jwks.json`, status: 'VALID', canonicalization: 'a2a-1.0' }],
       headline: 'Agent card of "Recipe Agent" (A2A 1.0), signature VALID.',
     });
-    expect(checkStatuses(result)).toEqual(['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => [id, 'PASS']));
+    expect(checkStatuses(result)).toEqual(
+      ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => [id, 'PASS']),
+    );
     // The card URL itself works as well.
     const direct = expectJson(await a2aInspect({ url: `${host.server.origin}${CARD_PATH}` }), 200);
     expect(direct.canonicalSha256).toBe(result.canonicalSha256);
@@ -322,19 +339,27 @@ describe('GET /v1/a2a/inspect', () => {
     agent.server.route(CARD_PATH, raw('<!doctype html><title>Agent</title>', { contentType: 'text/html' }));
     const problem = expectProblem(await a2aInspect({ url: agent.server.origin }), 422, 'INVALID_DID_DOCUMENT');
     expect(problem.type).toBe('https://www.w3.org/ns/did#INVALID_DID_DOCUMENT');
-    expect(problem.detail).toBe(`The resource at ${agent.server.origin}${CARD_PATH} is no agent card: the agent card is not valid JSON (unexpected character at offset 0).`);
+    expect(problem.detail).toBe(
+      `The resource at ${agent.server.origin}${CARD_PATH} is no agent card: the agent card is not valid JSON (unexpected character at offset 0).`,
+    );
   });
 
   it('no card: 404 NOT_FOUND after trying the legacy path', async () => {
     const agent = await otherHost();
     const problem = expectProblem(await a2aInspect({ url: agent.server.origin }), 404, 'NOT_FOUND');
-    expect(problem.detail).toBe(`No agent card at ${agent.server.origin}/.well-known/agent-card.json or at the legacy ${agent.server.origin}/.well-known/agent.json (HTTP 404).`);
+    expect(problem.detail).toBe(
+      `No agent card at ${agent.server.origin}/.well-known/agent-card.json or at the legacy ${agent.server.origin}/.well-known/agent.json (HTTP 404).`,
+    );
     expect(agent.server.requests).toEqual(['GET /.well-known/agent-card.json', 'GET /.well-known/agent.json']);
   });
 
   it('options: missing or unknown → 400 INVALID_OPTIONS; not a URL → 400 INVALID_REQUEST; http:// → 403 EGRESS_BLOCKED', async () => {
-    expect(expectProblem(await a2aInspect(''), 400, 'INVALID_OPTIONS').detail).toMatch(/^The query option "url" \(required\) is missing; give the agent origin or the URL of its agent card/);
-    expect(expectProblem(await a2aInspect(`url=${encodeURIComponent(host.server.origin)}&strict=1`), 400, 'INVALID_OPTIONS').detail).toBe('Unknown query option "strict"; this route takes url.');
+    expect(expectProblem(await a2aInspect(''), 400, 'INVALID_OPTIONS').detail).toMatch(
+      /^The query option "url" \(required\) is missing; give the agent origin or the URL of its agent card/,
+    );
+    expect(expectProblem(await a2aInspect(`url=${encodeURIComponent(host.server.origin)}&strict=1`), 400, 'INVALID_OPTIONS').detail).toBe(
+      'Unknown query option "strict"; this route takes url.',
+    );
     expect(expectProblem(await a2aInspect('url=a&url=b'), 400, 'INVALID_OPTIONS').detail).toBe('The query option "url" is given 2 times; give it once.');
     expectProblem(await a2aInspect({ url: 'agent.example' }), 400, 'INVALID_REQUEST');
     expectProblem(await a2aInspect({ url: `http://localhost:${host.server.port}` }), 403, 'EGRESS_BLOCKED');

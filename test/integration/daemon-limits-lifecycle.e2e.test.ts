@@ -81,7 +81,9 @@ describe('/ready and the database', () => {
     const before = readFileSync(file);
 
     const daemon = await daemonWith({ dbPath: file });
-    expect(daemon.stderr()).toMatch(new RegExp(`svc: warning: the database is unavailable \\(.*schema version ${SCHEMA_VERSION + 1}, newer than version ${SCHEMA_VERSION}`));
+    expect(daemon.stderr()).toMatch(
+      new RegExp(`svc: warning: the database is unavailable \\(.*schema version ${SCHEMA_VERSION + 1}, newer than version ${SCHEMA_VERSION}`),
+    );
     expectJson(await call(`${daemon.url}/health`), 200);
     for (let i = 0; i < 3; i++) {
       const problem = expectNotReady(await call(`${daemon.url}/ready`));

@@ -252,8 +252,7 @@ describe('request time limit (SVC_REQUEST_TIMEOUT_MS=500)', () => {
     const daemon = await daemonWith(null, { env: { SVC_REQUEST_TIMEOUT_MS: '500' } });
     const body = '{"noCache": true}';
     const head =
-      `POST /1.0/identifiers/${ED25519_DID} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${body.length}\r\n\r\n`;
+      `POST /1.0/identifiers/${ED25519_DID} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` + `Content-Length: ${body.length}\r\n\r\n`;
     const exchange = await rawExchange(daemon.url, head, body, 150);
     const responses = parseRawResponses(exchange.received);
     expect(responses.map((r) => r.status)).toEqual([408]);

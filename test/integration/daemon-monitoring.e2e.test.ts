@@ -106,11 +106,7 @@ function operatedDaemon(database: () => Promise<TestDatabase>) {
   return { send: sender(() => daemon), sql: (statement: string) => opened.sql(statement), daemon: () => daemon, host: () => host };
 }
 
-function monitoringSuite(
-  engine: string,
-  describeEngine: (name: string, fn: () => void) => void,
-  database: () => Promise<TestDatabase>,
-) {
+function monitoringSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, database: () => Promise<TestDatabase>) {
   describeEngine(`monitoring routes on ${engine}`, () => {
     // No poller pass is run: these tests check watches through the check route.
     const { send, sql: runSql, daemon: current, host: currentHost } = operatedDaemon(database);
@@ -167,8 +163,20 @@ function monitoringSuite(
       expect(expectJson(await check(watch.id), 200).changed).toBe(false);
       const events = expectJson(await send('GET', `/v1/monitoring/events?watchId=${watch.id}`), 200).events;
       expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ id: changed.eventId, watchId: watch.id, did: target.did, eventType: 'identity.document.changed', deliveryStatus: 'PENDING', attempts: 0 });
-      expect(events[0].data).toMatchObject({ fromHash: baseline.lastHash, toHash: expect.not.stringMatching(baseline.lastHash), domainBinding: null, problem: null });
+      expect(events[0]).toMatchObject({
+        id: changed.eventId,
+        watchId: watch.id,
+        did: target.did,
+        eventType: 'identity.document.changed',
+        deliveryStatus: 'PENDING',
+        attempts: 0,
+      });
+      expect(events[0].data).toMatchObject({
+        fromHash: baseline.lastHash,
+        toHash: expect.not.stringMatching(baseline.lastHash),
+        domainBinding: null,
+        problem: null,
+      });
       expect(events[0].data.diff.summary).toMatch(/key/);
 
       target.down();
@@ -177,7 +185,11 @@ function monitoringSuite(
       target.up();
       expect(expectJson(await check(watch.id), 200)).toMatchObject({ changed: true });
       const all = expectJson(await send('GET', `/v1/monitoring/events?watchId=${watch.id}`), 200).events;
-      expect(all.map((e: { eventType: string }) => e.eventType)).toEqual(['identity.resolution.recovered', 'identity.resolution.failed', 'identity.document.changed']);
+      expect(all.map((e: { eventType: string }) => e.eventType)).toEqual([
+        'identity.resolution.recovered',
+        'identity.resolution.failed',
+        'identity.document.changed',
+      ]);
       expect(all[1].data.problem).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(all[1].data.headline).toBeNull();
 
@@ -224,7 +236,15 @@ function monitoringSuite(
       const created = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: `${HOOK}?token=hook-secret#frag` } }), 201);
       expect(Object.keys(created).sort()).toEqual(['note', 'secret', 'watch']);
       expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      expect(created.watch).toMatchObject({ did: DID, webhook: HOOK, intervalSeconds: 3600, lastHash: null, lastStatus: null, lastCheckedAt: null, active: true });
+      expect(created.watch).toMatchObject({
+        did: DID,
+        webhook: HOOK,
+        intervalSeconds: 3600,
+        lastHash: null,
+        lastStatus: null,
+        lastCheckedAt: null,
+        active: true,
+      });
       expect(created.watch.id).toMatch(/^[0-9]+$/);
       const other = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did: DID, webhookUrl: HOOK, intervalSeconds: 60 } }), 201);
       expect(other.secret).not.toBe(created.secret);
@@ -289,7 +309,7 @@ function monitoringSuite(
     it('retention preview: counts at a normalised cutoff, read only; a missing or malformed before is 400; no token is 401', async () => {
       const preview = (query: string, token?: string | null) => send('GET', `/v1/monitoring/retention-preview${query}`, { token });
       const eventsBefore = expectJson(await send('GET', '/v1/monitoring/events'), 200);
-      const old = await sql("SELECT count(*) AS n FROM observations");
+      const old = await sql('SELECT count(*) AS n FROM observations');
       const answer = expectJson(await preview(`?before=${encodeURIComponent('2030-01-01T02:00:00.5+02:00')}`), 200);
       expect(Object.keys(answer).sort()).toEqual(['candidateCounts', 'cutoff', 'dryRun', 'limitations', 'preservationRules']);
       expect(answer.dryRun).toBe(true);
@@ -307,7 +327,7 @@ function monitoringSuite(
       expect(expectJson(await preview(`?before=${encodeURIComponent('2029-12-31T19:30:00-05:00')}`), 200).cutoff).toBe('2030-01-01T00:30:00Z');
       // Nothing deleted.
       expect(expectJson(await send('GET', '/v1/monitoring/events'), 200)).toEqual(eventsBefore);
-      expect(await sql("SELECT count(*) AS n FROM observations")).toEqual(old);
+      expect(await sql('SELECT count(*) AS n FROM observations')).toEqual(old);
 
       for (const query of [
         '',
@@ -432,7 +452,10 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       return { id, secret: created.secret as string, change };
     }
 
-    const eventOf = async (eventId: string) => (expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ id: string; deliveryStatus: string; attempts: number }>).find((e) => e.id === eventId)!;
+    const eventOf = async (eventId: string) =>
+      (expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ id: string; deliveryStatus: string; attempts: number }>).find(
+        (e) => e.id === eventId,
+      )!;
     const numeric = (eventId: string) => Number(eventId.slice('evt_'.length));
     /** Makes the event's next attempt due now (the clock of the backoff, moved by SQL rather than waited for). */
     const dueNow = (eventId: string) => sql(`UPDATE monitor_events SET next_attempt_at = '2000-01-01T00:00:00Z' WHERE id = ${numeric(eventId)}`);
@@ -456,7 +479,12 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       await until('it is DELIVERED', async () => (await eventOf(eventId)).deliveryStatus === 'DELIVERED', 10_000);
       expect(await eventOf(eventId)).toMatchObject({ deliveryStatus: 'DELIVERED', attempts: 1 });
       const [delivery] = hook.deliveries;
-      expect(delivery!.headers).toMatchObject({ 'content-type': 'application/json', 'x-svc-event': 'identity.document.changed', 'x-svc-event-id': eventId, 'webhook-id': eventId });
+      expect(delivery!.headers).toMatchObject({
+        'content-type': 'application/json',
+        'x-svc-event': 'identity.document.changed',
+        'x-svc-event-id': eventId,
+        'webhook-id': eventId,
+      });
       const envelope = JSON.parse(delivery!.body);
       expect(envelope).toMatchObject({ id: eventId, type: 'identity.document.changed', watchId: watch.id });
       expect(Object.keys(envelope)).toEqual(['id', 'type', 'did', 'watchId', 'createdAt', 'data']);
@@ -495,10 +523,14 @@ function deliverySuite(engine: string, describeEngine: (name: string, fn: () => 
       const backoffs: number[] = [];
       for (let attempt = 1; attempt <= 5; attempt++) {
         await passesUntil(`attempt ${attempt}`, () => hook.deliveries.length === attempt);
-        await until(`attempt ${attempt} settled`, async () => {
-          const event = await eventOf(eventId);
-          return event.attempts === attempt && event.deliveryStatus !== 'DELIVERING';
-        }, 10_000);
+        await until(
+          `attempt ${attempt} settled`,
+          async () => {
+            const event = await eventOf(eventId);
+            return event.attempts === attempt && event.deliveryStatus !== 'DELIVERING';
+          },
+          10_000,
+        );
         if (attempt < 5) {
           expect((await eventOf(eventId)).deliveryStatus).toBe('RETRY');
           backoffs.push(await backoffOf(eventId));
@@ -535,10 +567,14 @@ describe('the poller', () => {
     host.publish(did);
     const { watch } = expectJson(await send('POST', '/v1/monitoring/watches', { body: { did, webhookUrl: HOOK, intervalSeconds: 60 } }), 201);
     let seen: { lastCheckedAt: string | null; lastStatus: string | null } = { lastCheckedAt: null, lastStatus: null };
-    await until('the poller checked the watch', async () => {
-      seen = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);
-      return seen.lastStatus === 'RESOLVED';
-    }, 15_000);
+    await until(
+      'the poller checked the watch',
+      async () => {
+        seen = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);
+        return seen.lastStatus === 'RESOLVED';
+      },
+      15_000,
+    );
     // Two more passes: the watch is not due again for 60 s, so it is not checked again.
     await new Promise((r) => setTimeout(r, 2_500));
     const later = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches.find((w: { id: string }) => w.id === watch.id);

@@ -42,7 +42,11 @@ describe('identifier limits (item 5)', () => {
   });
 
   it('/1.0/identifiers: 400 with INVALID_DID embedded', async () => {
-    const body = expectJson(await call(`${daemon.url}/1.0/identifiers/${LONG_HOST_DID}`, { headers: { accept: 'application/did-resolution' } }), 400, DID_RESOLUTION_TYPE);
+    const body = expectJson(
+      await call(`${daemon.url}/1.0/identifiers/${LONG_HOST_DID}`, { headers: { accept: 'application/did-resolution' } }),
+      400,
+      DID_RESOLUTION_TYPE,
+    );
     expect(body.didDocument).toBeNull();
     expect(body.didResolutionMetadata.error).toMatchObject({ code: 'INVALID_DID', status: 400 });
   });
@@ -64,11 +68,21 @@ describe('settings refused at start (item 9): exit 2 with one usage error', () =
   const ENV_HINT = "see 'svc help environment'";
   const SERVE_HINT = "see 'svc serve --help'";
   it.each([
-    [{ SVC_EGRESS_ALLOW: '0.0.0.0/0' }, [], /^SVC_EGRESS_ALLOW: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16 \(link-local, where cloud metadata services answer\) without naming it; allow link-local addresses only by listing them/, ENV_HINT],
+    [
+      { SVC_EGRESS_ALLOW: '0.0.0.0/0' },
+      [],
+      /^SVC_EGRESS_ALLOW: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16 \(link-local, where cloud metadata services answer\) without naming it; allow link-local addresses only by listing them/,
+      ENV_HINT,
+    ],
     [{ SVC_EGRESS_ALLOW: '169.0.0.0/8' }, [], /^SVC_EGRESS_ALLOW: 169\.0\.0\.0\/8 also admits 169\.254\.0\.0\/16/, ENV_HINT],
     [{}, ['--egress-allow', '0.0.0.0/0'], /^--egress-allow: 0\.0\.0\.0\/0 also admits 169\.254\.0\.0\/16/, SERVE_HINT],
     [{}, ['--egress-allow', '::ffff:0:0/96'], /^--egress-allow: ::ffff:0:0\/96 also admits ::ffff:169\.254\.0\.0\/112/, SERVE_HINT],
-    [{ SVC_TRUST_PROXY: 'true' }, [], /^SVC_TRUST_PROXY=true would let any client that connects directly forge X-Forwarded-For; list the addresses of your proxies instead/, ENV_HINT],
+    [
+      { SVC_TRUST_PROXY: 'true' },
+      [],
+      /^SVC_TRUST_PROXY=true would let any client that connects directly forge X-Forwarded-For; list the addresses of your proxies instead/,
+      ENV_HINT,
+    ],
     [{ SVC_TRUST_PROXY: '1' }, [], /^SVC_TRUST_PROXY=1 would let any client/, ENV_HINT],
     [{ SVC_LOG_LEVEL: 'verbose' }, [], /^SVC_LOG_LEVEL must be one of debug, info, warn, error \(or empty for silent\), not "verbose"$/, ENV_HINT],
     [{ SVC_REGISTRATIONS_PER_CLIENT: '0' }, [], /^SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000$/, ENV_HINT],
@@ -121,7 +135,10 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
       args: ['--egress-allow', '10.0.0.0/8'],
     });
     try {
-      const lines = daemon.stderr().split('\n').filter((line) => line.startsWith('svc: relaxation:'));
+      const lines = daemon
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('svc: relaxation:'));
       expect(lines).toEqual([
         'svc: relaxation: egress allowed to 169.254.169.254/32 (SVC_EGRESS_ALLOW)',
         'svc: relaxation: egress allowed to 10.0.0.0/8 (--egress-allow)',
@@ -134,7 +151,12 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
         { setting: 'SVC_EGRESS_ALLOW', value: '169.254.169.254/32', effect: 'egress allowed to 169.254.169.254/32' },
         { setting: '--egress-allow', value: '10.0.0.0/8', effect: 'egress allowed to 10.0.0.0/8' },
         { setting: 'SVC_TRUST_PROXY', value: '127.0.0.1/32', effect: 'X-Forwarded-For from 127.0.0.1/32 names the client' },
-        { setting: 'SVC_DELEGATION_ROOTS', value: null, effect: 'delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days' },
+        {
+          setting: 'SVC_DELEGATION_ROOTS',
+          value: null,
+          effect:
+            'delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
+        },
       ]);
     } finally {
       await daemon.stop();
@@ -213,7 +235,8 @@ describe('registration quota per client (item 10)', () => {
       expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toContainEqual({
         setting: 'SVC_DELEGATION_ROOTS',
         value: null,
-        effect: 'delegation registration is open: any client may register chains of any root, 2 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
+        effect:
+          'delegation registration is open: any client may register chains of any root, 2 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
       });
     } finally {
       await daemon.stop();
@@ -222,7 +245,9 @@ describe('registration quota per client (item 10)', () => {
 
   it('with SVC_DELEGATION_ROOTS the quota applies too, and /health does not call the registry open', async () => {
     const root = didKey();
-    const daemon = await startInProcessDaemonFor(null, { env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: root.did, SVC_REGISTRATIONS_PER_CLIENT: '2' } });
+    const daemon = await startInProcessDaemonFor(null, {
+      env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: root.did, SVC_REGISTRATIONS_PER_CLIENT: '2' },
+    });
     try {
       const chains = [await chainFrom(root), await chainFrom(root), await chainFrom(root)];
       const answers = [];

@@ -169,7 +169,11 @@ describe('GET /v1/stream/{did}', () => {
     const busy = expectJson(await get('/v1/status'), 200);
     expect(busy.components.resolution.inFlight).toBe(1);
     const stages = (parseSse(received) as Frame[]).map((f) => [f.event, f.data.stage]);
-    expect(stages.slice(0, 3)).toEqual([['stage', 'syntax.parse'], ['stage', 'dns.resolve'], ['stage', 'tls.handshake']]);
+    expect(stages.slice(0, 3)).toEqual([
+      ['stage', 'syntax.parse'],
+      ['stage', 'dns.resolve'],
+      ['stage', 'tls.handshake'],
+    ]);
     expect(hanging.closed).toBe(0);
 
     request.destroy();

@@ -155,8 +155,12 @@ describe('POST /credentials/verify (the W3C VC-API binding)', () => {
     });
 
     it('options.checks naming a check svc does not run, or challenge/domain → 400 INVALID_OPTIONS', async () => {
-      expect(expectProblem(await verify({ verifiableCredential: diCredential, options: { checks: ['proof', 'schema'] } }), 400, 'INVALID_OPTIONS').detail).toContain('"schema"');
-      expect(expectProblem(await verify({ verifiableCredential: diCredential, options: { challenge: 'abc' } }), 400, 'INVALID_OPTIONS').detail).toContain('challenge');
+      expect(
+        expectProblem(await verify({ verifiableCredential: diCredential, options: { checks: ['proof', 'schema'] } }), 400, 'INVALID_OPTIONS').detail,
+      ).toContain('"schema"');
+      expect(expectProblem(await verify({ verifiableCredential: diCredential, options: { challenge: 'abc' } }), 400, 'INVALID_OPTIONS').detail).toContain(
+        'challenge',
+      );
       expectProblem(await verify({ verifiableCredential: diCredential, options: { checks: 'proof' } }), 400, 'INVALID_REQUEST');
     });
 
@@ -186,7 +190,9 @@ describe('POST /credentials/verify (the W3C VC-API binding)', () => {
   });
 
   it('is in openapi.json with the intensive budget', async () => {
-    const doc = expectJson(await call(`${daemon.url}/openapi.json`), 200) as { paths: Record<string, Record<string, { operationId: string; 'x-svc-budget': string }>> };
+    const doc = expectJson(await call(`${daemon.url}/openapi.json`), 200) as {
+      paths: Record<string, Record<string, { operationId: string; 'x-svc-budget': string }>>;
+    };
     expect(doc.paths['/credentials/verify']?.['post']).toMatchObject({ operationId: 'verifyCredentialVcApi', 'x-svc-budget': 'intensive' });
   });
 });

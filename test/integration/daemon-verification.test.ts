@@ -154,7 +154,16 @@ describe('POST /v1/credentials/verify', () => {
     }
     // No status list and no expected audience: those two checks are SKIP, not PASS.
     expect(checkStatuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
-    expect(Object.keys(result.proof).sort()).toEqual(['created', 'detail', 'format', 'keyCurve', 'proofPurpose', 'signedDigest', 'suite', 'verificationMethod']);
+    expect(Object.keys(result.proof).sort()).toEqual([
+      'created',
+      'detail',
+      'format',
+      'keyCurve',
+      'proofPurpose',
+      'signedDigest',
+      'suite',
+      'verificationMethod',
+    ]);
     expect(result.proof).toMatchObject({
       format: 'DATA_INTEGRITY',
       verificationMethod: issuerVm,
@@ -199,7 +208,13 @@ describe('POST /v1/credentials/verify', () => {
     const jwt = vcJwt();
     const result = await verified({ credential: jwt });
     expect(result).toMatchObject({ status: 'VALID', format: 'VC_JOSE_COSE', dataModel: '2.0', issuer: issuerDid, subject: SUBJECT });
-    expect(result.proof).toMatchObject({ format: 'VC_JOSE_COSE', suite: 'EdDSA', verificationMethod: issuerVm, keyCurve: 'Ed25519', signedDigest: sha256Hex(signingInputOf(jwt)) });
+    expect(result.proof).toMatchObject({
+      format: 'VC_JOSE_COSE',
+      suite: 'EdDSA',
+      verificationMethod: issuerVm,
+      keyCurve: 'Ed25519',
+      signedDigest: sha256Hex(signingInputOf(jwt)),
+    });
     expect(checkStatuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
   });
 
@@ -305,10 +320,21 @@ describe('POST /v1/credentials/verify', () => {
     const vc = { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential'], credentialSubject: { name: 'Alice' } };
     const jwt = signJws({ alg: 'EdDSA', typ: 'JWT' }, { iss: issuerDid, sub: SUBJECT, nbf: Date.UTC(2026, 0, 1) / 1000, vc }, issuerKey);
     const result = await verified({ credential: jwt });
-    expect(result).toMatchObject({ status: 'VALID', format: 'VC_JWT_1_1', dataModel: '1.1', issuer: issuerDid, subject: SUBJECT, validFrom: '2026-01-01T00:00:00Z' });
+    expect(result).toMatchObject({
+      status: 'VALID',
+      format: 'VC_JWT_1_1',
+      dataModel: '1.1',
+      issuer: issuerDid,
+      subject: SUBJECT,
+      validFrom: '2026-01-01T00:00:00Z',
+    });
     expect(result.proof.verificationMethod).toBe(issuerVm);
     // A conflicting iss is rejected, not chosen between.
-    const conflicting = signJws({ alg: 'EdDSA', typ: 'JWT', kid: issuerVm }, { iss: 'did:example:other', nbf: Date.UTC(2026, 0, 1) / 1000, vc: { ...vc, issuer: issuerDid, issuanceDate: '2026-01-01T00:00:00Z' } }, issuerKey);
+    const conflicting = signJws(
+      { alg: 'EdDSA', typ: 'JWT', kid: issuerVm },
+      { iss: 'did:example:other', nbf: Date.UTC(2026, 0, 1) / 1000, vc: { ...vc, issuer: issuerDid, issuanceDate: '2026-01-01T00:00:00Z' } },
+      issuerKey,
+    );
     expect((await verified({ credential: conflicting })).status).toBe('INVALID');
   });
 
@@ -319,7 +345,10 @@ describe('POST /v1/credentials/verify', () => {
   });
 
   it('unsupported: an eddsa-rdfc-2022 proof, a presentation → UNSUPPORTED; a vc+jwt with disclosures is an SD-JWT of the wrong typ → MALFORMED', async () => {
-    const rdfc = { ...unsigned(), proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', verificationMethod: issuerVm, proofPurpose: 'assertionMethod', proofValue: 'z3' } };
+    const rdfc = {
+      ...unsigned(),
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', verificationMethod: issuerVm, proofPurpose: 'assertionMethod', proofValue: 'z3' },
+    };
     expect(await verified({ credential: rdfc })).toMatchObject({ status: 'UNSUPPORTED', valid: false });
     const presentation = { ...unsigned(), type: ['VerifiablePresentation'], proof: diCredential['proof'] };
     expect((await verified({ credential: presentation })).status).toBe('UNSUPPORTED');
@@ -378,9 +407,20 @@ describe('POST /v1/credentials/verify', () => {
     expect(revoked.status).toBe('REVOKED');
     expect(checkStatuses(revoked)).toMatchObject({ proof: 'PASS', issuer: 'PASS', validity: 'PASS', status: 'FAIL' });
     expect(revoked.statusList).toHaveLength(1);
-    expect(Object.keys(revoked.statusList[0]).sort()).toEqual(
-      ['detail', 'index', 'listCredentialVerified', 'listLengthBits', 'listUrl', 'purpose', 'result', 'statusSize', 'statusType', 'value', 'window', 'windowOffset'],
-    );
+    expect(Object.keys(revoked.statusList[0]).sort()).toEqual([
+      'detail',
+      'index',
+      'listCredentialVerified',
+      'listLengthBits',
+      'listUrl',
+      'purpose',
+      'result',
+      'statusSize',
+      'statusType',
+      'value',
+      'window',
+      'windowOffset',
+    ]);
     expect(revoked.statusList[0]).toMatchObject({
       statusType: 'BitstringStatusListEntry',
       purpose: 'revocation',
@@ -704,7 +744,17 @@ describe('POST /v1/policies/evaluate', () => {
     host.publish(did);
     const answer = await decided({
       did,
-      policy: { rules: { didResolution: 'required', allowedMethods: ['did:web'], domainBinding: 'optional', tlsMinDaysRemaining: 1, requireKeyRelationship: 'assertionMethod', minKeyBits: 128, allowedKeySuites: ['Multikey'] } },
+      policy: {
+        rules: {
+          didResolution: 'required',
+          allowedMethods: ['did:web'],
+          domainBinding: 'optional',
+          tlsMinDaysRemaining: 1,
+          requireKeyRelationship: 'assertionMethod',
+          minKeyBits: 128,
+          allowedKeySuites: ['Multikey'],
+        },
+      },
     });
     expect(answer.evaluation.evaluations.map((e: any) => [e.rule, e.status])).toEqual([
       ['didResolution', 'PASS'],
@@ -765,7 +815,10 @@ describe('methods and rate limit', () => {
         const answer = i % 2 === 0 ? await send('/v1/credentials/verify', verifyBody) : await send('/v1/policies/evaluate', policyBody);
         expectJson(answer, 200);
       }
-      for (const [path, body] of [['/v1/credentials/verify', verifyBody], ['/v1/policies/evaluate', policyBody]] as const) {
+      for (const [path, body] of [
+        ['/v1/credentials/verify', verifyBody],
+        ['/v1/policies/evaluate', policyBody],
+      ] as const) {
         const answer = await send(path, body);
         const problem = expectProblem(answer, 429, 'RATE_LIMITED');
         expect(problem.detail).toContain('intensive budget of 10 requests per minute');

@@ -6,16 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonHandle } from '../support/daemon.js';
-import {
-  call,
-  DID_RESOLUTION_TYPE,
-  DID_TYPE,
-  expectJson,
-  expectProblem,
-  PROBLEM_TYPE,
-  startInProcessDaemonFor,
-  W3C_TYPE,
-} from '../support/daemon-client.js';
+import { call, DID_RESOLUTION_TYPE, DID_TYPE, expectJson, expectProblem, PROBLEM_TYPE, startInProcessDaemonFor, W3C_TYPE } from '../support/daemon-client.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { raw } from '../support/https-server.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
@@ -163,13 +154,26 @@ describe('GET /1.0/identifiers/{did}: the binding, every row', () => {
     expect(body.contentStream).toEqual(spec.contentStream);
     expect(body.contentStream).toMatchObject({ id: `${did}#${fragment}`, type: 'Multikey', controller: did });
     // Preferred by q over the content type; a wildcard alongside does not change it.
-    expect(expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json;q=0.5, application/did-url-dereferencing')), 200, 'application/did-url-dereferencing')).toEqual(body);
+    expect(
+      expectJson(
+        await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept('application/json;q=0.5, application/did-url-dereferencing')),
+        200,
+        'application/did-url-dereferencing',
+      ),
+    ).toEqual(body);
   });
 
   it("no Accept, application/json, */* or application/* keeps svc's own shape: the full result as application/json", async () => {
     const did = freshDidKey();
     const fragment = did.slice('did:key:'.length);
-    for (const accept of [null, 'application/json', '*/*', 'application/*', 'text/html;q=0.5, */*;q=0.1', 'application/did-url-dereferencing;q=0.2, application/json']) {
+    for (const accept of [
+      null,
+      'application/json',
+      '*/*',
+      'application/*',
+      'text/html;q=0.5, */*;q=0.1',
+      'application/did-url-dereferencing;q=0.2, application/json',
+    ]) {
       const body = expectJson(await get(`/1.0/identifiers/${did}%23${fragment}`, withAccept(accept)), 200);
       expect(Object.keys(body), String(accept)).toEqual(['@context', 'dereferencingMetadata', 'contentStream', 'contentMetadata']);
     }
@@ -199,7 +203,7 @@ describe('GET /1.0/identifiers/{did}: the binding, every row', () => {
     expect(body.contentStream).toBe('https://files.example.com/base/\r\nhttps://mirror.example.com/x/y');
   });
 
-  it('a versioned did:webvh DID URL asked for as application/did → that version\'s document alone', async () => {
+  it("a versioned did:webvh DID URL asked for as application/did → that version's document alone", async () => {
     const url = encodeURIComponent(`${deactivated.did}?versionNumber=1`);
     const full = expectJson(await get(`/1.0/identifiers/${url}`, withAccept('application/did-url-dereferencing')), 200, 'application/did-url-dereferencing');
     expect(full.dereferencingMetadata.contentType).toBe('application/did');
@@ -225,7 +229,11 @@ describe('POST /1.0/identifiers/{did}', () => {
   it('takes the resolution options as a JSON body: {"noCache": true} → 200', async () => {
     const did = freshDidKey();
     const document = await documentOf(did);
-    const answer = await get(`/1.0/identifiers/${did}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ noCache: true }) });
+    const answer = await get(`/1.0/identifiers/${did}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ noCache: true }),
+    });
     expect(expectJson(answer, 200, DID_TYPE)).toEqual(document);
   });
 

@@ -85,7 +85,22 @@ describe('GET /v1/resolve/{did}', () => {
     const did = freshDidKey();
     const first = expectJson(await get(`/v1/resolve/${did}`), 200);
     expect(Object.keys(first).sort()).toEqual(
-      ['cached', 'did', 'didDocument', 'didDocumentMetadata', 'didResolutionMetadata', 'dimensions', 'evidence', 'graph', 'limitations', 'method', 'observedAt', 'resolver', 'trace', 'verdict'].sort(),
+      [
+        'cached',
+        'did',
+        'didDocument',
+        'didDocumentMetadata',
+        'didResolutionMetadata',
+        'dimensions',
+        'evidence',
+        'graph',
+        'limitations',
+        'method',
+        'observedAt',
+        'resolver',
+        'trace',
+        'verdict',
+      ].sort(),
     );
     expect(first).toMatchObject({ did, method: 'key', cached: false, resolver: { name: 'svc', version: VERSION } });
     expect(first.didDocument.id).toBe(did);
@@ -101,7 +116,13 @@ describe('GET /v1/resolve/{did}', () => {
     expect(first.dimensions.find((d: { id: string }) => d.id === 'organization').state).toBe('NOT_ESTABLISHED');
     expect(Object.keys(first.evidence)).toEqual(expect.arrayContaining(['source', 'document', 'keys', 'services', 'domainBinding', 'tls', 'history']));
     expect(Array.isArray(first.graph.nodes) && Array.isArray(first.graph.edges)).toBe(true);
-    expect(first.trace.map((s: { stage: string }) => s.stage)).toEqual(['syntax.parse', 'document.derive', 'document.inspect', 'crypto.validate_keys', 'evidence.evaluate']);
+    expect(first.trace.map((s: { stage: string }) => s.stage)).toEqual([
+      'syntax.parse',
+      'document.derive',
+      'document.inspect',
+      'crypto.validate_keys',
+      'evidence.evaluate',
+    ]);
     expect(first.limitations.length).toBeGreaterThan(0);
     expect(first.observedAt).toMatch(RFC3339_SECONDS);
 
@@ -179,7 +200,19 @@ describe('GET /v1/fast-verify/did/{did}', () => {
   it('answers exactly the documented members; the second call is served from the cache', async () => {
     const did = freshDidKey();
     const first = expectJson(await get(`/v1/fast-verify/did/${did}`), 200);
-    expect(Object.keys(first)).toEqual(['did', 'resolved', 'outcome', 'headline', 'statements', 'dimensions', 'keys', 'domainBinding', 'documentSha256', 'observedAt', 'cached']);
+    expect(Object.keys(first)).toEqual([
+      'did',
+      'resolved',
+      'outcome',
+      'headline',
+      'statements',
+      'dimensions',
+      'keys',
+      'domainBinding',
+      'documentSha256',
+      'observedAt',
+      'cached',
+    ]);
     expect(first).toMatchObject({ did, resolved: true, outcome: 'RESOLVED', domainBinding: null, cached: false });
     expect(first.documentSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(first.dimensions).toHaveLength(7);

@@ -49,7 +49,10 @@ describe('did:web delegators', () => {
     host.publish(did, document(did, ['assertionMethod']));
     const result = await verifyDelegationChain([await receiptFrom(did)], { runtime: host.runtime() });
     expect(result.status).toBe('INVALID');
-    expect(result.links[0]!.checks.find((c) => c.id === 'signature')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('not authorised for capabilityDelegation (only assertionMethod)') });
+    expect(result.links[0]!.checks.find((c) => c.id === 'signature')).toMatchObject({
+      status: 'FAIL',
+      detail: expect.stringContaining('not authorised for capabilityDelegation (only assertionMethod)'),
+    });
   });
 
   it('a host that answers 404 for the document: INDETERMINATE', async () => {

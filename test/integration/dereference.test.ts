@@ -133,7 +133,11 @@ describe('#fragment on a did:web with relative ids', () => {
       publicKeyJwk: host.key.publicJwk,
     });
     expect((await dereference(`${did}#mirrors`, runtime)).contentStream).toMatchObject({ id: `${did}#mirrors`, type: 'Mirrors' });
-    expect((await dereference(`${did}#files`, runtime)).contentStream).toEqual({ id: `${did}#files`, type: 'LinkedDomains', serviceEndpoint: 'https://files.example/base/' });
+    expect((await dereference(`${did}#files`, runtime)).contentStream).toEqual({
+      id: `${did}#files`,
+      type: 'LinkedDomains',
+      serviceEndpoint: 'https://files.example/base/',
+    });
   });
 
   it('does not hand out the cached document itself', async () => {

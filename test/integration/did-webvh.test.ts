@@ -31,7 +31,10 @@ afterAll(async () => {
 
 function publish(log: WebvhTestLog | string, witness?: string): void {
   host.server.route('/.well-known/did.jsonl', raw(typeof log === 'string' ? log : log.text(), { contentType: 'text/jsonl' }));
-  host.server.route('/.well-known/did-witness.json', witness === undefined ? raw('not found', { status: 404 }) : raw(witness, { contentType: 'application/json' }));
+  host.server.route(
+    '/.well-known/did-witness.json',
+    witness === undefined ? raw('not found', { status: 404 }) : raw(witness, { contentType: 'application/json' }),
+  );
 }
 
 function dimension(result: EnrichedResolution, id: string) {
@@ -69,7 +72,12 @@ describe('did:webvh over HTTPS', () => {
     expect(dimension(result, 'history').state).toBe('ESTABLISHED');
     expect(dimension(result, 'history').statement).toContain('All 2 versions of the log verify');
     expect(dimension(result, 'transport').state).toBe('ESTABLISHED');
-    expect(result.evidence.source).toMatchObject({ kind: 'HTTPS', url: 'https://example.com/.well-known/did.jsonl', contentType: 'text/jsonl', httpStatus: 200 });
+    expect(result.evidence.source).toMatchObject({
+      kind: 'HTTPS',
+      url: 'https://example.com/.well-known/did.jsonl',
+      contentType: 'text/jsonl',
+      httpStatus: 200,
+    });
     expect(result.evidence.history).toMatchObject({ scid: log.scid, verifiedEntries: 2, selectedVersion: 2, failure: null });
     expect(result.trace.map((s) => s.stage)).toEqual([
       'syntax.parse',
@@ -100,7 +108,7 @@ describe('did:webvh over HTTPS', () => {
     expect(dimension(result, 'history').state).toBe('FAILED');
     expect(dimension(result, 'integrity').state).toBe('SELF_CERTIFYING');
     expect(dimension(result, 'history').statement).toContain('entry 2');
-    expect(result.limitations.join(' ')).toContain('not necessarily the DID\'s current state');
+    expect(result.limitations.join(' ')).toContain("not necessarily the DID's current state");
     // Not cached: a DID that fails verification is looked at again next time.
     const again = await resolve(log.did, runtime, { versionNumber: 1 });
     expect(again.cached).toBe(false);
@@ -140,7 +148,12 @@ describe('did:webvh over HTTPS', () => {
     const witnessed = createWebvhLog({ params: { witness: { threshold: 1, witnesses: [{ id: `did:key:${w1.multikey}` }] } } });
     publish(witnessed, witnessFileText([{ versionId: witnessed.entries[0]!['versionId'], by: [w1] }]));
     const result = await resolve(witnessed.did, runtime, { noCache: true });
-    expect(result.evidence.history!.witness).toMatchObject({ status: 'FOUND', acceptedProofs: 1, httpStatus: 200, url: 'https://example.com/.well-known/did-witness.json' });
+    expect(result.evidence.history!.witness).toMatchObject({
+      status: 'FOUND',
+      acceptedProofs: 1,
+      httpStatus: 200,
+      url: 'https://example.com/.well-known/did-witness.json',
+    });
     expect(result.didDocumentMetadata['witness']).toEqual({ threshold: '1', witnesses: [{ id: `did:key:${w1.multikey}` }] });
     expect(result.trace.map((s) => s.stage)).toContain('webvh.fetch_witnesses');
     expect(result.limitations.join(' ')).toContain('Witnesses are did:key identifiers');
@@ -191,11 +204,15 @@ describe('did:webvh over HTTPS', () => {
   it('is blocked by the egress policy without an allowance for loopback', async () => {
     const log = createWebvhLog();
     publish(log);
-    const strict = host.runtime({ allow: [], lookup: tableLookup({ 'example.com': ['127.0.0.1'] }), connectTo: (_h, port) => (port === 443 ? host.server.port : undefined) });
+    const strict = host.runtime({
+      allow: [],
+      lookup: tableLookup({ 'example.com': ['127.0.0.1'] }),
+      connectTo: (_h, port) => (port === 443 ? host.server.port : undefined),
+    });
     expect((await problemOf(resolve(log.did, strict))).code).toBe('EGRESS_BLOCKED');
   });
 
-  it('caches a result for the log\'s ttl, and re-verifies only the new entries of a grown log', async () => {
+  it("caches a result for the log's ttl, and re-verifies only the new entries of a grown log", async () => {
     const log = createWebvhLog({ params: { ttl: 0 } });
     for (let i = 0; i < 4; i++) log.append({});
     publish(log);

@@ -82,7 +82,10 @@ describeBrowser('the cookie gateway in a browser', () => {
       const g = globalThis as any;
       const root = g.document.documentElement;
       const main = g.document.querySelector('main');
-      return { overflow: root.scrollWidth - g.innerWidth, styled: g.getComputedStyle(main).maxWidth === '72rem' || g.getComputedStyle(main).maxWidth === '1152px' };
+      return {
+        overflow: root.scrollWidth - g.innerWidth,
+        styled: g.getComputedStyle(main).maxWidth === '72rem' || g.getComputedStyle(main).maxWidth === '1152px',
+      };
     });
   }
 
@@ -108,14 +111,24 @@ describeBrowser('the cookie gateway in a browser', () => {
         const res = await fetch('/sign-in/challenge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ did }) });
         return (await res.json()) as { challenge: string; statement: string };
       }, owner.did);
-      const signedIn = await page.evaluate(async (body) => (await fetch('/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status, {
-        did: owner.did,
-        challenge: challenge.challenge,
-        jws: signStatement(owner, challenge.statement),
-      });
+      const signedIn = await page.evaluate(
+        async (body) => (await fetch('/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+        {
+          did: owner.did,
+          challenge: challenge.challenge,
+          jws: signStatement(owner, challenge.statement),
+        },
+      );
       expect(signedIn).toBe(200);
       const added = await page.evaluate(
-        async ({ project, did }) => (await fetch(`/v1/session/projects/${project}/watches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ did }) })).status,
+        async ({ project, did }) =>
+          (
+            await fetch(`/v1/session/projects/${project}/watches`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ did }),
+            })
+          ).status,
         { project: projects[1]!, did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' },
       );
       expect(added).toBe(201);

@@ -149,7 +149,13 @@ describe('a batch of hostile bodies and identifiers against the daemon', () => {
   const kid = `${did}#${key.multikey!}`;
   const now = Math.floor(Date.now() / 1000);
   const credential = signEddsaJcs2022(
-    { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: did, validFrom: '2025-01-01T00:00:00Z', credentialSubject: { id: 'did:example:alice', name: 'Alice' } },
+    {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: did,
+      validFrom: '2025-01-01T00:00:00Z',
+      credentialSubject: { id: 'did:example:alice', name: 'Alice' },
+    },
     key,
     kid,
   );
@@ -169,13 +175,28 @@ describe('a batch of hostile bodies and identifiers against the daemon', () => {
     ...sample(credential, N, 1).map((text) => ({ route: '/v1/credentials/verify', body: wtf8(text) })),
     ...sample({ credential }, N, 2).map((text) => ({ route: '/v1/credentials/verify', body: wtf8(text) })),
     ...sample(credential, N, 3).map((text) => ({ route: '/v1/credentials/verify', body: Buffer.from(JSON.stringify({ credential: text })) })),
-    ...sample({ alg: 'EdDSA', typ: 'vc+jwt', kid }, N, 4).map((h) => ({ route: '/v1/credentials/verify', body: Buffer.from(JSON.stringify({ credential: sign(h, JSON.stringify({ ...credential, iss: did })) })) })),
-    ...sample({ alg: 'EdDSA', kid }, N, 5).map((h) => ({ route: '/v1/fast-verify/jws', body: Buffer.from(JSON.stringify({ jws: sign(h, '{"hello":"world"}') })) })),
-    ...sample({ hello: 'world', n: [1, 2] }, N, 6).map((p) => ({ route: '/v1/fast-verify/jws', body: Buffer.from(JSON.stringify({ jws: sign(JSON.stringify({ alg: 'EdDSA', kid }), p) })) })),
+    ...sample({ alg: 'EdDSA', typ: 'vc+jwt', kid }, N, 4).map((h) => ({
+      route: '/v1/credentials/verify',
+      body: Buffer.from(JSON.stringify({ credential: sign(h, JSON.stringify({ ...credential, iss: did })) })),
+    })),
+    ...sample({ alg: 'EdDSA', kid }, N, 5).map((h) => ({
+      route: '/v1/fast-verify/jws',
+      body: Buffer.from(JSON.stringify({ jws: sign(h, '{"hello":"world"}') })),
+    })),
+    ...sample({ hello: 'world', n: [1, 2] }, N, 6).map((p) => ({
+      route: '/v1/fast-verify/jws',
+      body: Buffer.from(JSON.stringify({ jws: sign(JSON.stringify({ alg: 'EdDSA', kid }), p) })),
+    })),
     ...sample({ did, policy }, N, 7).map((text) => ({ route: '/v1/policies/evaluate', body: wtf8(text) })),
     ...sample(credential, N, 8).map((text) => ({ route: '/v1/policies/evaluate', body: Buffer.from(JSON.stringify({ did, policy, credential: text })) })),
-    ...sample(receiptPayload, N, 9).map((p) => ({ route: '/v1/agents/verify-delegation', body: Buffer.from(JSON.stringify({ chain: [sign(receiptHeader, p)] })) })),
-    ...sample({ chain: [sign(receiptHeader, JSON.stringify(receiptPayload))], trustedRoots: [did] }, N, 10).map((text) => ({ route: '/v1/agents/verify-delegation', body: wtf8(text) })),
+    ...sample(receiptPayload, N, 9).map((p) => ({
+      route: '/v1/agents/verify-delegation',
+      body: Buffer.from(JSON.stringify({ chain: [sign(receiptHeader, p)] })),
+    })),
+    ...sample({ chain: [sign(receiptHeader, JSON.stringify(receiptPayload))], trustedRoots: [did] }, N, 10).map((text) => ({
+      route: '/v1/agents/verify-delegation',
+      body: wtf8(text),
+    })),
   ];
   const jwk = { kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x };
   const identifiers = [
@@ -201,22 +222,18 @@ describe('a batch of hostile bodies and identifiers against the daemon', () => {
     }
   }
 
-  it(
-    'POST routes, /v1/resolve and /1.0/identifiers: answered without 500 or a stack; /health stays 200',
-    async () => {
-      for (const { route, body } of bodies) {
-        const answer = await call(`${daemon.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        expectAnswer(answer, `POST ${route} ${body.toString('utf8').slice(0, 120)}`);
-      }
-      for (const id of identifiers) {
-        const encoded = encodeURIComponent(id);
-        expectAnswer(await get(`/v1/resolve/${encoded}`), `/v1/resolve/${id.slice(0, 120)}`);
-        // /1.0 answers INVALID_DID_DOCUMENT with 500; the code says which problem it is.
-        expectAnswer(await get(`/1.0/identifiers/${encoded}`), `/1.0/identifiers/${id.slice(0, 120)}`, true);
-      }
-      expectJson(await get('/health'), 200);
-      expect(daemon.stderr()).not.toContain('request failed');
-    },
-    120_000,
-  );
+  it('POST routes, /v1/resolve and /1.0/identifiers: answered without 500 or a stack; /health stays 200', async () => {
+    for (const { route, body } of bodies) {
+      const answer = await call(`${daemon.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expectAnswer(answer, `POST ${route} ${body.toString('utf8').slice(0, 120)}`);
+    }
+    for (const id of identifiers) {
+      const encoded = encodeURIComponent(id);
+      expectAnswer(await get(`/v1/resolve/${encoded}`), `/v1/resolve/${id.slice(0, 120)}`);
+      // /1.0 answers INVALID_DID_DOCUMENT with 500; the code says which problem it is.
+      expectAnswer(await get(`/1.0/identifiers/${encoded}`), `/1.0/identifiers/${id.slice(0, 120)}`, true);
+    }
+    expectJson(await get('/health'), 200);
+    expect(daemon.stderr()).not.toContain('request failed');
+  }, 120_000);
 });

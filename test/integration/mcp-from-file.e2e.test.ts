@@ -39,7 +39,10 @@ beforeAll(async () => {
       const reference = await referenceInventory(peer.url);
       const responses = INVENTORY_KINDS.flatMap(({ kind }) => reference.lists[kind].responses);
       save(`${id}-responses.json`, responses);
-      save(`${id}-results.json`, responses.map((r) => r['result']));
+      save(
+        `${id}-results.json`,
+        responses.map((r) => r['result']),
+      );
       save(`${id}-tools.json`, reference.lists.tools.responses[0]!['result']);
       const live = await svcIn(['inspect-mcp', peer.url, '--egress-allow', '127.0.0.1/32', '--json', '--no-store'], cleanEnv());
       writeFileSync(file(`${id}-svc.json`), live.stdout);
@@ -100,7 +103,10 @@ describe.each(IDS)('%s: a saved listing gives the live judgement', (id) => {
     expect(judgement(result)).toEqual(judgement(live));
     expectNoContact(result);
     expect(result.drift.status).toBe('FIRST_OBSERVATION');
-    expect(result.checks.find((c: any) => c.id === 'drift')).toMatchObject({ status: 'SKIP', detail: 'The file names no endpoint, so there is no stored inventory to compare with.' });
+    expect(result.checks.find((c: any) => c.id === 'drift')).toMatchObject({
+      status: 'SKIP',
+      detail: 'The file names no endpoint, so there is no stored inventory to compare with.',
+    });
     expect(result.endpoint).toBe(`file://${file(`${id}-responses.json`)}`);
     // The exit code is the checks': a warning (risk signals) is 3, as live.
     expect(r.exitCode).toBe(result.checks.some((c: any) => c.status === 'WARN') ? 3 : 0);
@@ -114,7 +120,12 @@ describe.each(IDS)('%s: a saved listing gives the live judgement', (id) => {
     expect(judgement(own)).toEqual(judgement(live));
     expectNoContact(own);
     // svc's JSON names the server: its identity, instructions and endpoint come back.
-    expect([own.serverInfo, own.instructionSignals, own.endpoint, own.negotiatedVersion]).toEqual([live.serverInfo, live.instructionSignals, live.endpoint, live.negotiatedVersion]);
+    expect([own.serverInfo, own.instructionSignals, own.endpoint, own.negotiatedVersion]).toEqual([
+      live.serverInfo,
+      live.instructionSignals,
+      live.endpoint,
+      live.negotiatedVersion,
+    ]);
     expect(own.checks.find((c: any) => c.id === 'identity')).toEqual(live.checks.find((c: any) => c.id === 'identity'));
     expect(own.limitations.join(' ')).toContain('changedFields is not reported');
   });
@@ -150,22 +161,31 @@ describe('saved listings svc cannot use: one line, exit 2', () => {
 
   it('not JSON, a duplicate member, two tools of one name, a JSON-RPC error, an unknown shape', async () => {
     const p = (name: string) => file(name);
-    expect((await bad('not-json.json', 'tools: []')).detail).toBe(`The saved inventory ${p('not-json.json')} is not valid JSON (unexpected character at offset 0).`);
+    expect((await bad('not-json.json', 'tools: []')).detail).toBe(
+      `The saved inventory ${p('not-json.json')} is not valid JSON (unexpected character at offset 0).`,
+    );
     expect((await bad('dup-member.json', '{"tools":[{"name":"a","name":"b"}]}')).detail).toBe(
       `The saved inventory ${p('dup-member.json')} has a duplicate member "name" (at /tools/0/name), which parsers resolve differently.`,
     );
     expect((await bad('dup-tool.json', JSON.stringify([{ tools: [{ name: 'a' }], nextCursor: '2' }, { tools: [{ name: 'a' }] }]))).detail).toBe(
       `The saved inventory ${p('dup-tool.json')} lists two tools with the name "a".`,
     );
-    expect((await bad('error.json', '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}')).detail).toBe(`The saved inventory ${p('error.json')} is a JSON-RPC error, not a listing.`);
-    expect((await bad('shape.json', '[{"tools":[]},{"content":[]}]')).detail).toMatch(/^Answer 1 of the saved inventory .* is not a tools\/list, prompts\/list, resources\/list or resources\/templates\/list result/);
+    expect((await bad('error.json', '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}')).detail).toBe(
+      `The saved inventory ${p('error.json')} is a JSON-RPC error, not a listing.`,
+    );
+    expect((await bad('shape.json', '[{"tools":[]},{"content":[]}]')).detail).toMatch(
+      /^Answer 1 of the saved inventory .* is not a tools\/list, prompts\/list, resources\/list or resources\/templates\/list result/,
+    );
     const { r } = await bad('big.json', Buffer.alloc(2 * 1024 * 1024 + 1, 0x20));
     expect(parseCliError(r.stderr)).toMatchObject({ code: 'USAGE_ERROR', detail: `the saved inventory ${p('big.json')} is larger than 2097152 bytes` });
   });
 
   it('an endpoint and --from-file together, or neither', async () => {
     const both = await svcIn(['inspect-mcp', 'https://tools.example/mcp', '--from-file', file('x.json')], cleanEnv());
-    expect([both.exitCode, parseCliError(both.stderr).detail]).toEqual([2, 'give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)']);
+    expect([both.exitCode, parseCliError(both.stderr).detail]).toEqual([
+      2,
+      'give an endpoint, --stdio, --config or --from-file, not two of them (a saved listing is inspected without contacting any server)',
+    ]);
     const neither = await svcIn(['inspect-mcp'], cleanEnv());
     expect(neither.exitCode).toBe(2);
   });
@@ -181,11 +201,20 @@ describe('saved listings svc cannot use: one line, exit 2', () => {
 describe('standard input and the bounds of a live listing', () => {
   it('- reads standard input; a nextCursor without its next page is an incomplete listing', async () => {
     const page = { tools: [{ name: 'get_weather', description: 'Weather for a city.', inputSchema: { type: 'object' } }], nextCursor: 'p2' };
-    const r = await execa(process.execPath, [svcBin, 'inspect-mcp', '--from-file', '-', '--json'], { input: JSON.stringify(page), reject: false, env: cleanEnv(), extendEnv: true });
+    const r = await execa(process.execPath, [svcBin, 'inspect-mcp', '--from-file', '-', '--json'], {
+      input: JSON.stringify(page),
+      reject: false,
+      env: cleanEnv(),
+      extendEnv: true,
+    });
     const result = JSON.parse(r.stdout);
     expect(result.endpoint).toBe('-');
     expect(result.tools.map((t: any) => t.name)).toEqual(['get_weather']);
-    expect([result.complete, result.inventoryHash, result.inventoryLimit]).toEqual([false, null, 'the file ends before the tools/list page after page 1 (its nextCursor)']);
+    expect([result.complete, result.inventoryHash, result.inventoryLimit]).toEqual([
+      false,
+      null,
+      'the file ends before the tools/list page after page 1 (its nextCursor)',
+    ]);
     expect(result.headline).toMatch(/^From standard input \(no server was contacted\): /);
     expect(r.exitCode).toBe(3);
   });
@@ -194,15 +223,27 @@ describe('standard input and the bounds of a live listing', () => {
     const tools = Array.from({ length: 501 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
     writeFileSync(file('many.json'), JSON.stringify({ tools }));
     const result = onlyJson(await fromFile('many.json', '--json'));
-    expect([result.tools.length, result.complete, result.inventoryLimit]).toEqual([500, false, 'the server lists more than 500 tools; svc inspects the first 500']);
+    expect([result.tools.length, result.complete, result.inventoryLimit]).toEqual([
+      500,
+      false,
+      'the server lists more than 500 tools; svc inspects the first 500',
+    ]);
   });
 
   it('an initialize result gives the identity', async () => {
-    const init = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'weather', version: '1.2.0' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 0,
+      result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'weather', version: '1.2.0' } },
+    };
     writeFileSync(file('init.json'), JSON.stringify([init, { tools: [] }]));
     const result = onlyJson(await fromFile('init.json', '--json'));
-    expect(result.checks.find((c: any) => c.id === 'identity').detail).toBe('The server calls itself "weather" "1.2.0"; serverInfo is self-reported and unauthenticated, so no identity is attested.');
+    expect(result.checks.find((c: any) => c.id === 'identity').detail).toBe(
+      'The server calls itself "weather" "1.2.0"; serverInfo is self-reported and unauthenticated, so no identity is attested.',
+    );
     expect(result.negotiatedVersion).toBe('2025-11-25');
-    expect(result.limitations[0]).toBe(`The inventory was read from ${file('init.json')} (1 tools/list result, an initialize result); no server was contacted, so nothing shows that a server lists it now.`);
+    expect(result.limitations[0]).toBe(
+      `The inventory was read from ${file('init.json')} (1 tools/list result, an initialize result); no server was contacted, so nothing shows that a server lists it now.`,
+    );
   });
 });

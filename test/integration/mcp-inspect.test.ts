@@ -8,14 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalize, HASH_PROFILE, jcsSha256, sha256Hex } from '../../src/core/canonical.js';
 import { inspectMcp } from '../../src/core/mcp/inspect.js';
-import {
-  MCP_CHECK_IDS,
-  MCP_LEGACY_VERSION,
-  MCP_MODERN_VERSION,
-  type McpCheckId,
-  type McpInspection,
-  type McpTool,
-} from '../../src/core/mcp/types.js';
+import { MCP_CHECK_IDS, MCP_LEGACY_VERSION, MCP_MODERN_VERSION, type McpCheckId, type McpInspection, type McpTool } from '../../src/core/mcp/types.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { closedPort, raw } from '../support/https-server.js';
@@ -239,7 +232,12 @@ describe('SDK 1.x servers (legacy 2025-11-25 handshake)', () => {
       expect(tool.changedFields).toBeUndefined();
     }
     const weather = toolOf(result, 'get_weather');
-    expect(weather).toMatchObject({ title: 'Weather', description: 'Get the current weather for a city.', declaredClass: 'read_only', heuristicClass: 'read_only' });
+    expect(weather).toMatchObject({
+      title: 'Weather',
+      description: 'Get the current weather for a city.',
+      declaredClass: 'read_only',
+      heuristicClass: 'read_only',
+    });
     expect(weather.parameters).toEqual([{ name: 'city', type: 'string', required: true, description: 'City name' }]);
     expect(toolOf(result, 'add')).toMatchObject({ title: null, declaredClass: 'destructive', heuristicClass: 'additive' });
     expect(toolOf(result, 'create_note')).toMatchObject({ declaredClass: 'additive', heuristicClass: 'additive' });
@@ -324,7 +322,9 @@ describe('SDK 2.x servers (modern 2026-07-28 discovery)', () => {
     const legacy = await inspectMcp(v1.url, { runtime: runtimeFor(v1) });
     const modern = await inspectMcp(v2.url, { runtime: runtimeFor(v2) });
     expect([legacy.negotiatedVersion, modern.negotiatedVersion]).toEqual([LEGACY, MODERN]);
-    expect(modern.tools.map((t) => [t.name, t.definitionSha256, t.schemaSha256])).toEqual(legacy.tools.map((t) => [t.name, t.definitionSha256, t.schemaSha256]));
+    expect(modern.tools.map((t) => [t.name, t.definitionSha256, t.schemaSha256])).toEqual(
+      legacy.tools.map((t) => [t.name, t.definitionSha256, t.schemaSha256]),
+    );
     expect(modern.inventoryHash).toBe(legacy.inventoryHash);
   });
 
@@ -392,7 +392,9 @@ describe('pagination and limits (10 pages, 500 tools, 2 MiB per reply)', () => {
     expect(checksOf(result)).toEqual({ historyPersistence: 'WARN', transport: 'PASS', protocol: 'WARN', identity: 'PASS', inventory: 'WARN', drift: 'SKIP' });
     expect(checkOf(result, 'inventory').detail).toBe('The listing is incomplete: the server lists more than 500 tools; svc inspects the first 500.');
     expect(checkOf(result, 'historyPersistence').detail).toMatch(/partial inventory is never stored/);
-    expect(checkOf(result, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with. The listing is incomplete, so it was not stored either.');
+    expect(checkOf(result, 'drift').detail).toBe(
+      'First observation of this endpoint: nothing to compare with. The listing is incomplete, so it was not stored either.',
+    );
     expect(result.limitations).toContain('The inventory is incomplete: the server lists more than 500 tools; svc inspects the first 500.');
     expect(await temp.store.mcpObservations.latest(server.url)).toBeUndefined();
   });
@@ -521,7 +523,9 @@ describe('authentication required (401)', () => {
       ['oauth-protected-resource', 404],
       ['oauth-protected-resource', 404],
     ]);
-    expect(server.host.server.requests).toEqual(expect.arrayContaining(['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource']));
+    expect(server.host.server.requests).toEqual(
+      expect.arrayContaining(['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource']),
+    );
     expectNoAuthorization(server.records);
   });
 });
@@ -534,7 +538,16 @@ describe('drift against a real SQLite store', () => {
 
     const first = await inspectMcp(server.url, { runtime });
     expect(first.tools.map((t) => t.drift)).toEqual(['FIRST_OBSERVATION', 'FIRST_OBSERVATION', 'FIRST_OBSERVATION']);
-    expect(first.drift).toEqual({ status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [], ...NO_KIND_DRIFT, reason: null });
+    expect(first.drift).toEqual({
+      status: 'FIRST_OBSERVATION',
+      previousObservedAt: null,
+      previousInventoryHash: null,
+      added: [],
+      removed: [],
+      changed: [],
+      ...NO_KIND_DRIFT,
+      reason: null,
+    });
     expect(checksOf(first)).toMatchObject({ historyPersistence: 'PASS', drift: 'SKIP' });
     expect(checkOf(first, 'historyPersistence').detail).toBe('Inventory stored for later drift comparison.');
     expect(checkOf(first, 'drift').detail).toBe('First observation of this endpoint: nothing to compare with.');
@@ -575,14 +588,24 @@ describe('drift against a real SQLite store', () => {
     expect(toolOf(described, 'get_weather')).toMatchObject({ drift: 'CHANGED', changedFields: ['description'] });
     expect(toolOf(described, 'add')).toMatchObject({ drift: 'UNCHANGED' });
     expect(toolOf(described, 'add').changedFields).toBeUndefined();
-    expect(described.drift).toMatchObject({ status: 'CHANGED', added: [], removed: [], changed: ['get_weather'], previousInventoryHash: baseline.inventoryHash });
+    expect(described.drift).toMatchObject({
+      status: 'CHANGED',
+      added: [],
+      removed: [],
+      changed: ['get_weather'],
+      previousInventoryHash: baseline.inventoryHash,
+    });
     expect(checkOf(described, 'drift')).toMatchObject({ status: 'WARN' });
     expect(checkOf(described, 'drift').detail).toMatch(/: changed "get_weather"\.$/);
     expect(checkOf(described, 'historyPersistence').status).toBe('PASS');
     expect(described.headline).toContain('drift: 1 changed');
 
     // 2. readOnlyHint true → false (compared with the snapshot just stored)
-    server.setTools([{ ...weather, description: 'Get the current weather for a city. Also reads your calendar.', annotations: { readOnlyHint: false } }, add, note]);
+    server.setTools([
+      { ...weather, description: 'Get the current weather for a city. Also reads your calendar.', annotations: { readOnlyHint: false } },
+      add,
+      note,
+    ]);
     const flipped = await inspectMcp(server.url, { runtime });
     expect(toolOf(flipped, 'get_weather')).toMatchObject({ drift: 'CHANGED', changedFields: ['annotations'], declaredClass: 'destructive' });
     expect(flipped.drift).toMatchObject({ status: 'CHANGED', changed: ['get_weather'], previousInventoryHash: described.inventoryHash });
@@ -601,7 +624,11 @@ describe('drift against a real SQLite store', () => {
 
     // 4. a tool added
     const added: ToolSpec = { name: 'list_notes', description: 'List all notes.', annotations: { readOnlyHint: true } };
-    server.setTools([{ ...weather, description: 'Get the current weather for a city. Also reads your calendar.', annotations: { readOnlyHint: false } }, note, added]);
+    server.setTools([
+      { ...weather, description: 'Get the current weather for a city. Also reads your calendar.', annotations: { readOnlyHint: false } },
+      note,
+      added,
+    ]);
     const grown = await inspectMcp(server.url, { runtime });
     expect(grown.tools.map((t) => [t.name, t.drift])).toEqual([
       ['get_weather', 'UNCHANGED'],
@@ -902,7 +929,9 @@ describe('prompts, resources and resource templates (listed when declared)', () 
       ]);
       expect(result.inventoryHash).toBe(expectedKindsHash(PLAIN_TOOLS, ALL_ITEMS));
       expect(result.inventoryHash).not.toBe(expectedInventoryHash(PLAIN_TOOLS));
-      expect(result.headline).toBe(`${result.serverInfo?.['name']}: 3 tools, 2 prompts, 2 resources, 1 resource template; MCP ${version}, ${version === LEGACY ? 'session' : 'stateless'}.`);
+      expect(result.headline).toBe(
+        `${result.serverInfo?.['name']}: 3 tools, 2 prompts, 2 resources, 1 resource template; MCP ${version}, ${version === LEGACY ? 'session' : 'stateless'}.`,
+      );
       expect(checkOf(result, 'inventory')).toMatchObject({
         status: 'PASS',
         detail: 'No tool, prompt or resource has risk signals (3 tools, 2 prompts, 2 resources, 1 resource template).',
@@ -911,7 +940,11 @@ describe('prompts, resources and resource templates (listed when declared)', () 
         'Only the listings are inspected (tools, prompts, resources and resource templates): tool results, what a call does, resource contents and prompt messages are not.',
       );
       expect(result.limitations.join('\n')).not.toContain('Only tools are inspected');
-      expect(transcriptOf(result).filter(([method]) => method !== 'DELETE').slice(-4)).toEqual([
+      expect(
+        transcriptOf(result)
+          .filter(([method]) => method !== 'DELETE')
+          .slice(-4),
+      ).toEqual([
         ['tools/list', 'POST', version, 200, reply, 'page 1, 3 tools'],
         ['prompts/list', 'POST', version, 200, reply, 'page 1, 2 prompts'],
         ['resources/list', 'POST', version, 200, reply, 'page 1, 2 resources'],
@@ -978,7 +1011,10 @@ describe('prompts, resources and resource templates (listed when declared)', () 
   it('pages of prompts, resources and templates are read to the end', async () => {
     const prompts = manyResources(5).map((r, i) => ({ name: `prompt_${i + 1}`, description: `Prompt ${r['name']}.` }));
     const resources = manyResources(7);
-    const resourceTemplates = [{ uriTemplate: 'notes://a/{id}', name: 'a' }, { uriTemplate: 'notes://b/{id}', name: 'b' }];
+    const resourceTemplates = [
+      { uriTemplate: 'notes://a/{id}', name: 'a' },
+      { uriTemplate: 'notes://b/{id}', name: 'b' },
+    ];
     const server = track(await startPagedServer({ tools: manyTools(2), pageSize: 3, prompts, resources, resourceTemplates }));
     const result = await inspectMcp(server.url, { runtime: runtimeFor(server) });
     expect(result.complete).toBe(true);
@@ -1009,7 +1045,14 @@ describe('prompts, resources and resource templates (listed when declared)', () 
     // 200 prompts and 301 resources: 500 together are kept; templates, after the limit, are not requested.
     const prompts = Array.from({ length: 200 }, (_, i) => ({ name: `prompt_${String(i + 1).padStart(4, '0')}` }));
     const many = track(
-      await startSdk1Server({ tools: PLAIN_TOOLS, stateful: false, json: true, prompts, resources: manyResources(301), resourceTemplates: PLAIN_ITEMS.resourceTemplates }),
+      await startSdk1Server({
+        tools: PLAIN_TOOLS,
+        stateful: false,
+        json: true,
+        prompts,
+        resources: manyResources(301),
+        resourceTemplates: PLAIN_ITEMS.resourceTemplates,
+      }),
     );
     const shared = await inspectMcp(many.url, { runtime: runtimeFor(many) });
     expect([shared.tools.length, shared.prompts.length, shared.resources.length, shared.resourceTemplates.length]).toEqual([3, 200, 300, 0]);
@@ -1041,7 +1084,13 @@ describe('prompts, resources and resource templates (listed when declared)', () 
     const where = (signals: readonly { id: string; location: string; parameter?: string }[]) =>
       signals.map((s) => `${s.id}@${s.location}${s.parameter ? `:${s.parameter}` : ''}`);
     expect(Object.fromEntries(result.prompts.map((p) => [p.name, where(p.riskSignals)]))).toEqual({
-      code_review: ['hidden_instruction_tag@description', 'model_directive@description', 'sensitive_path@description', 'sensitive_path@parameter:context', 'exfiltration_parameter@parameter:context'],
+      code_review: [
+        'hidden_instruction_tag@description',
+        'model_directive@description',
+        'sensitive_path@description',
+        'sensitive_path@parameter:context',
+        'exfiltration_parameter@parameter:context',
+      ],
       translate: ['invisible_unicode@parameter:text'],
     });
     expect(Object.fromEntries(result.resources.map((r) => [r.uri, where(r.riskSignals)]))).toEqual({
@@ -1095,7 +1144,8 @@ async function coverageUpgrade(store: RuntimeStore): Promise<void> {
   expect((await store.mcpObservations.latest(server.url))?.prompts).toBeUndefined();
 
   const upgraded = await inspectMcp(server.url, { runtime });
-  const reason = 'the previous inventory (2026-03-01T00:00:00Z) covered tools only; prompts and resources are inventoried since this version, so only tools were compared';
+  const reason =
+    'the previous inventory (2026-03-01T00:00:00Z) covered tools only; prompts and resources are inventoried since this version, so only tools were compared';
   expect(upgraded.drift).toEqual({
     status: 'PROFILE_CHANGED',
     previousObservedAt: '2026-03-01T00:00:00Z',
@@ -1138,7 +1188,10 @@ async function coverageUpgrade(store: RuntimeStore): Promise<void> {
     reason: null,
   });
   expect(drifted.prompts[0]).toMatchObject({ drift: 'CHANGED', changedFields: ['description'] });
-  expect(checkOf(drifted, 'drift')).toMatchObject({ status: 'WARN', detail: expect.stringMatching(/^Since .+: changed prompt "summarise_note"; removed resource "notes:\/\/index"\.$/) });
+  expect(checkOf(drifted, 'drift')).toMatchObject({
+    status: 'WARN',
+    detail: expect.stringMatching(/^Since .+: changed prompt "summarise_note"; removed resource "notes:\/\/index"\.$/),
+  });
   expect(drifted.headline).toContain('drift: 1 removed, 1 changed');
 }
 
@@ -1148,7 +1201,16 @@ async function toolsOnlyServer(store: RuntimeStore): Promise<void> {
   const runtime = server.host.runtime();
   runtime.store = store;
   const tools = snapshotTools(PLAIN_TOOLS);
-  const old = (await store.mcpObservations.record({ endpoint: server.url, inventoryHash: expectedInventoryHash(PLAIN_TOOLS), profile: HASH_PROFILE, negotiatedVersion: LEGACY, observedAt: '2026-03-01T00:00:00Z', tools })).row!;
+  const old = (
+    await store.mcpObservations.record({
+      endpoint: server.url,
+      inventoryHash: expectedInventoryHash(PLAIN_TOOLS),
+      profile: HASH_PROFILE,
+      negotiatedVersion: LEGACY,
+      observedAt: '2026-03-01T00:00:00Z',
+      tools,
+    })
+  ).row!;
   const result = await inspectMcp(server.url, { runtime });
   expect(result.inventoryHash).toBe(old.inventoryHash);
   expect(result.drift).toMatchObject({ status: 'UNCHANGED', reason: null });
@@ -1229,7 +1291,10 @@ describe('problems: no inspection could be produced', () => {
     const origin = host.server.origin;
 
     await expect(inspectMcp(`${origin}/missing`, { runtime })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(inspectMcp(`${origin}/page`, { runtime })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringContaining('a text/html reply that is not JSON-RPC (HTTP 200)') });
+    await expect(inspectMcp(`${origin}/page`, { runtime })).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: expect.stringContaining('a text/html reply that is not JSON-RPC (HTTP 200)'),
+    });
     await expect(inspectMcp(`${origin}/broken`, { runtime })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     // Both handshakes were tried on the pages; the 500 ended it at the probe.
     const posts = (path: string) => host.server.requests.filter((r) => r === `POST ${path}`).length;

@@ -31,7 +31,16 @@ import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import type { DidWebHost } from '../support/did-web-host.js';
 import { injectedApp, type InjectedApp } from '../support/injected.js';
 import { PEERS, startPeer, type PeerProcess } from '../support/mcp-peers.js';
-import { INVENTORY_KINDS, jcs, referenceDefinitionSha256, referenceFingerprints, referenceInventory, referenceInventoryHash, type InventoryKind, type ReferenceInventory } from '../support/mcp-reference.js';
+import {
+  INVENTORY_KINDS,
+  jcs,
+  referenceDefinitionSha256,
+  referenceFingerprints,
+  referenceInventory,
+  referenceInventoryHash,
+  type InventoryKind,
+  type ReferenceInventory,
+} from '../support/mcp-reference.js';
 import { PLAIN_ITEMS, PLAIN_TOOLS, startPlainHost, startSdk1Server, startSdk2Server, type McpTestServer } from '../support/mcp-servers.js';
 import { testRuntime } from '../support/runtime.js';
 
@@ -117,7 +126,11 @@ beforeAll(async () => {
   ]);
   for (const outcome of started) if (outcome.status === 'fulfilled') peers.push(outcome.value);
   const failed = started.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason), failed.map((f) => String(f.reason)).join('\n'));
+  if (failed.length > 0)
+    throw new AggregateError(
+      failed.map((f) => f.reason),
+      failed.map((f) => String(f.reason)).join('\n'),
+    );
   for (const peer of peers) urls.set(peer.spec.id, peer.url);
 }, 90_000);
 
@@ -183,13 +196,16 @@ describe.each(MATRIX)('$id ($package)', (entry) => {
     }
   });
 
-  it.each(INVENTORY_KINDS.map((k) => k.kind))("%s: the SDK client's entries, each definitionSha256 = SHA-256 of RFC 8785 (canonicalize) of the wire definition", (kind) => {
-    const expected = reference.lists[kind].wire.map((e): [string, string] => [String(e[idOf(kind)]), referenceDefinitionSha256(e)]);
-    expect(expected.map(([id]) => id)).toEqual(reference.lists[kind].sdk.map((e) => String(e[idOf(kind)])));
-    for (const [side, result] of Object.entries(sides())) {
-      expect({ side, entries: svcEntries(result, kind) }).toEqual({ side, entries: expected });
-    }
-  });
+  it.each(INVENTORY_KINDS.map((k) => k.kind))(
+    "%s: the SDK client's entries, each definitionSha256 = SHA-256 of RFC 8785 (canonicalize) of the wire definition",
+    (kind) => {
+      const expected = reference.lists[kind].wire.map((e): [string, string] => [String(e[idOf(kind)]), referenceDefinitionSha256(e)]);
+      expect(expected.map(([id]) => id)).toEqual(reference.lists[kind].sdk.map((e) => String(e[idOf(kind)])));
+      for (const [side, result] of Object.entries(sides())) {
+        expect({ side, entries: svcEntries(result, kind) }).toEqual({ side, entries: expected });
+      }
+    },
+  );
 
   it('inventoryHash = the one recomputed from the independent fingerprints', () => {
     const expected = referenceInventoryHash(referenceFingerprints(reference));

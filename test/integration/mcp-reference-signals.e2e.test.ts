@@ -32,7 +32,10 @@ describe('server-everything: behaviour signals of the reference tools', () => {
     expect(r.exitCode).toBe(3);
     const result = onlyJson(r);
     const byName = Object.fromEntries(
-      result.tools.map((t: any) => [t.name, [t.heuristicClass, t.riskSignals.map((s: any) => [s.id, s.location, ...(s.parameter ? [s.parameter] : []), s.detail])]]),
+      result.tools.map((t: any) => [
+        t.name,
+        [t.heuristicClass, t.riskSignals.map((s: any) => [s.id, s.location, ...(s.parameter ? [s.parameter] : []), s.detail])],
+      ]),
     );
     expect(Object.keys(byName)).toHaveLength(13);
     expect(byName['get-env']).toEqual([

@@ -68,13 +68,7 @@ function parseMessage(contentType: string, text: string): RpcMessage | null {
   return JSON.parse(text) as RpcMessage;
 }
 
-async function send(
-  server: McpTestServer,
-  method: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-  url = server.url,
-): Promise<Reply> {
+async function send(server: McpTestServer, method: string, body?: unknown, headers: Record<string, string> = {}, url = server.url): Promise<Reply> {
   const response = await fetch(url, {
     method,
     dispatcher: agentFor(server),
@@ -92,8 +86,7 @@ async function send(
 
 const post = (server: McpTestServer, body: unknown, headers: Record<string, string> = {}) => send(server, 'POST', body, headers);
 const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method, params });
-const initialize = (id = 1) =>
-  rpc(id, 'initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'support-test', version: '0.0.0' } });
+const initialize = (id = 1) => rpc(id, 'initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'support-test', version: '0.0.0' } });
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const isModernCode = (code: number | undefined) => code !== undefined && code <= -32020 && code >= -32022;
 
@@ -120,7 +113,15 @@ describe('SDK 1.x legacy servers', () => {
       expect(list.message?.result.tools[3]).toEqual({ name: 'bare', inputSchema: { type: 'object', properties: {} } });
       expect(server.records).toEqual([
         { httpMethod: 'POST', path: '/mcp', rpcMethod: 'initialize', protocolVersionHeader: null, mcpMethodHeader: null, sessionIdHeader: null, status: 200 },
-        { httpMethod: 'POST', path: '/mcp', rpcMethod: 'notifications/initialized', protocolVersionHeader: LEGACY, mcpMethodHeader: null, sessionIdHeader: null, status: 202 },
+        {
+          httpMethod: 'POST',
+          path: '/mcp',
+          rpcMethod: 'notifications/initialized',
+          protocolVersionHeader: LEGACY,
+          mcpMethodHeader: null,
+          sessionIdHeader: null,
+          status: 202,
+        },
         { httpMethod: 'POST', path: '/mcp', rpcMethod: 'tools/list', protocolVersionHeader: LEGACY, mcpMethodHeader: null, sessionIdHeader: null, status: 200 },
       ]);
     } finally {
@@ -184,7 +185,12 @@ describe('SDK 1.x legacy servers', () => {
         expect(probe.message?.error?.code).toBe(-32000);
         expect(isModernCode(probe.message?.error?.code)).toBe(false);
         expect(probe.message?.error?.message).toMatch(stateful ? /Server not initialized/ : /Unsupported protocol version: 2026-07-28/);
-        expect(server.records[0]).toMatchObject({ rpcMethod: 'server/discover', protocolVersionHeader: MODERN, mcpMethodHeader: 'server/discover', status: 400 });
+        expect(server.records[0]).toMatchObject({
+          rpcMethod: 'server/discover',
+          protocolVersionHeader: MODERN,
+          mcpMethodHeader: 'server/discover',
+          status: 400,
+        });
       } finally {
         await server.close();
       }
@@ -247,7 +253,15 @@ describe('SDK 2.x servers', () => {
         _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'demo2', version: '2.0.0' } },
       });
       expect(server.records).toEqual([
-        { httpMethod: 'POST', path: '/mcp', rpcMethod: 'server/discover', protocolVersionHeader: MODERN, mcpMethodHeader: 'server/discover', sessionIdHeader: null, status: 200 },
+        {
+          httpMethod: 'POST',
+          path: '/mcp',
+          rpcMethod: 'server/discover',
+          protocolVersionHeader: MODERN,
+          mcpMethodHeader: 'server/discover',
+          sessionIdHeader: null,
+          status: 200,
+        },
       ]);
     } finally {
       await server.close();
@@ -263,7 +277,12 @@ describe('SDK 2.x servers', () => {
       const { tools: listed, ...envelope } = list.message!.result;
       expect(listed).toEqual(tools.map(wireTool));
       expect(list.text).toContain(JSON.stringify(tools.map(wireTool)));
-      expect(envelope).toEqual({ resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'svc-test-sdk2', version: '2.4.0' } } });
+      expect(envelope).toEqual({
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'svc-test-sdk2', version: '2.4.0' } },
+      });
       // clientInfo is optional; clientCapabilities and the version key are required; headers must match.
       const { 'io.modelcontextprotocol/clientInfo': _info, ...withoutInfo } = MODERN_META;
       expect((await post(server, rpc(2, 'tools/list', { _meta: withoutInfo }), modernHeaders('tools/list'))).status).toBe(200);
@@ -272,7 +291,10 @@ describe('SDK 2.x servers', () => {
       expect([noCaps.status, noCaps.message?.error?.code]).toEqual([400, -32602]);
       const noMethod = await post(server, rpc(4, 'tools/list', { _meta: MODERN_META }), { 'mcp-protocol-version': MODERN });
       expect([noMethod.status, noMethod.message?.error?.code]).toEqual([400, -32020]);
-      const call = await post(server, rpc(5, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: MODERN_META }), { ...modernHeaders('tools/call'), 'mcp-name': 'add' });
+      const call = await post(server, rpc(5, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: MODERN_META }), {
+        ...modernHeaders('tools/call'),
+        'mcp-name': 'add',
+      });
       expect(call.message?.result.content[0].text).toBe(JSON.stringify({ tool: 'add', arguments: { a: 1 } }));
       // The legacy leg (legacy: 'stateless') serves 2025-11-25 without a session, over SSE.
       const init = await post(server, initialize(6));

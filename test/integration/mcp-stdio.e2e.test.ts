@@ -109,7 +109,10 @@ describe('official servers over stdio, equal to the SDK client', () => {
     it(`${name}: every tool, with the reference definitionSha256`, async () => {
       const env = childEnvironment(process.env, [], name === 'server-memory' ? { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } : {});
       // svc's inventory and the SDK client's, each over a server process of its own, at once.
-      const [result, reference] = await Promise.all([inspectMcpStdio({ command: NODE, args: args(), env }, { runtime: testRuntime(systemClock), launch }), referenceStdioInventory(NODE, args())]);
+      const [result, reference] = await Promise.all([
+        inspectMcpStdio({ command: NODE, args: args(), env }, { runtime: testRuntime(systemClock), launch }),
+        referenceStdioInventory(NODE, args()),
+      ]);
       expect(result.status).toBe('INSPECTED');
       expect(result.endpoint).toBe(`stdio:${[NODE, ...args()].join(' ')}`);
       expect(result.tls).toBeNull();
@@ -125,7 +128,12 @@ describe('official servers over stdio, equal to the SDK client', () => {
         ['notifications/initialized', 'STDIO'],
         ['tools/list', 'STDIO'],
         ...(result.capabilities?.['prompts'] ? [['prompts/list', 'STDIO']] : []),
-        ...(result.capabilities?.['resources'] ? [['resources/list', 'STDIO'], ['resources/templates/list', 'STDIO']] : []),
+        ...(result.capabilities?.['resources']
+          ? [
+              ['resources/list', 'STDIO'],
+              ['resources/templates/list', 'STDIO'],
+            ]
+          : []),
         ['end', 'STDIO'],
       ]);
       expect(result.transcript.at(-1)!.outcome).toBe('stdin closed; exited with status 0');
@@ -163,8 +171,13 @@ describe('a hostile stdio server', () => {
     const { pidFile, ...command } = hostile('noise');
     const result = await inspectMcpStdio(command, { runtime: runtime(), launch, limits: SHORT });
     expect(result.tools.map((t) => t.name)).toEqual(['echo', 'add']);
-    expect(result.limitations).toContain('Lines the server wrote besides the answers were skipped: 4 lines that are not JSON-RPC, 2 notifications, 2 server requests, 2 answers to other requests.');
-    expect(result.transcript.filter((e) => e.method === 'response').map((e) => e.outcome)).toEqual(["answered the server's ping", "answered the server's ping"]);
+    expect(result.limitations).toContain(
+      'Lines the server wrote besides the answers were skipped: 4 lines that are not JSON-RPC, 2 notifications, 2 server requests, 2 answers to other requests.',
+    );
+    expect(result.transcript.filter((e) => e.method === 'response').map((e) => e.outcome)).toEqual([
+      "answered the server's ping",
+      "answered the server's ping",
+    ]);
     expect(readFileSync(pidFile, 'utf8').trim()).toMatch(/^\d+$/);
   });
 
@@ -179,7 +192,9 @@ describe('a hostile stdio server', () => {
   it('flood: more than 1000 lines without the answer stop the listing, with the reason', async () => {
     const { pidFile: _, ...command } = hostile('flood');
     const err = await inspectMcpStdio(command, { runtime: runtime(), launch, limits: SHORT }).catch((e: unknown) => e);
-    expect((err as ProblemError).message).toMatch(/did not answer tools\/list as an MCP server: the server wrote more than 1000 lines without the JSON-RPC answer to request 2/);
+    expect((err as ProblemError).message).toMatch(
+      /did not answer tools\/list as an MCP server: the server wrote more than 1000 lines without the JSON-RPC answer to request 2/,
+    );
   });
 
   it('flood: past the total stdout bound the conversation is cut', async () => {
@@ -199,7 +214,9 @@ describe('a hostile stdio server', () => {
     const { pidFile: _, ...command } = hostile('stubborn');
     const result = await inspectMcpStdio(command, { runtime: runtime(), launch, limits: SHORT });
     expect(result.tools).toHaveLength(2);
-    expect(result.transcript.at(-1)!.outcome).toBe('stdin closed; it kept running 0.3 s after stdin closed: SIGTERM; it ignored SIGTERM for 0.3 s: SIGKILL; ended by SIGKILL');
+    expect(result.transcript.at(-1)!.outcome).toBe(
+      'stdin closed; it kept running 0.3 s after stdin closed: SIGTERM; it ignored SIGTERM for 0.3 s: SIGKILL; ended by SIGKILL',
+    );
     expect(result.limitations.at(-1)).toMatch(/^The server wrote \d+ bytes on stderr: hostile: SIGTERM ignored\.$/);
   });
 
@@ -214,32 +231,56 @@ describe('a hostile stdio server', () => {
   it('exit: a server that exits at once is a problem carrying its stderr', async () => {
     const { pidFile: _, ...command } = hostile('exit');
     const err = await inspectMcpStdio(command, { runtime: runtime(), launch, limits: SHORT }).catch((e: unknown) => e);
-    expect((err as ProblemError).message).toMatch(/did not answer initialize as an MCP server: the server closed its stdout before the JSON-RPC answer to request 1\. The server wrote 27 bytes on stderr: hostile: refusing to start\.$/);
+    expect((err as ProblemError).message).toMatch(
+      /did not answer initialize as an MCP server: the server closed its stdout before the JSON-RPC answer to request 1\. The server wrote 27 bytes on stderr: hostile: refusing to start\.$/,
+    );
   });
 
   it('a command that does not exist is a problem naming it', async () => {
-    const err = await inspectMcpStdio({ command: 'svc-no-such-mcp-server', args: [], env: childEnvironment(process.env, []) }, { runtime: runtime(), launch }).catch((e: unknown) => e);
+    const err = await inspectMcpStdio(
+      { command: 'svc-no-such-mcp-server', args: [], env: childEnvironment(process.env, []) },
+      { runtime: runtime(), launch },
+    ).catch((e: unknown) => e);
     expect((err as ProblemError).message).toBe('The MCP server command "svc-no-such-mcp-server" could not be started: not found (ENOENT).');
   });
 
   it('the child environment is PATH, HOME and the variables named, nothing else', () => {
-    expect(childEnvironment({ PATH: '/bin', HOME: '/h', SECRET: 's', TOKEN: 't' }, ['TOKEN', 'UNSET'], { FROM_CONFIG: 'c' })).toEqual({ PATH: '/bin', HOME: '/h', TOKEN: 't', FROM_CONFIG: 'c' });
+    expect(childEnvironment({ PATH: '/bin', HOME: '/h', SECRET: 's', TOKEN: 't' }, ['TOKEN', 'UNSET'], { FROM_CONFIG: 'c' })).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+      TOKEN: 't',
+      FROM_CONFIG: 'c',
+    });
   });
 });
 
 describe('configuration files', () => {
   it('reads the four clients and refuses what is not one, naming the file', () => {
-    expect(parseMcpConfig(JSON.stringify({ mcpServers: { a: { command: 'npx', args: ['x'], env: { K: 'v' } }, b: { url: 'https://x.example/mcp' } } }), 'c.json')).toEqual([
+    expect(
+      parseMcpConfig(JSON.stringify({ mcpServers: { a: { command: 'npx', args: ['x'], env: { K: 'v' } }, b: { url: 'https://x.example/mcp' } } }), 'c.json'),
+    ).toEqual([
       { name: 'a', kind: 'stdio', command: 'npx', args: ['x'], env: { K: 'v' } },
       { name: 'b', kind: 'http', url: 'https://x.example/mcp' },
     ]);
-    expect(parseMcpConfig(JSON.stringify({ mcpServers: { w: { serverUrl: 'https://w.example/mcp' } } }), 'windsurf.json')).toEqual([{ name: 'w', kind: 'http', url: 'https://w.example/mcp' }]);
-    expect(parseMcpConfig(JSON.stringify({ servers: { v: { type: 'stdio', command: 'node', args: [] }, h: { type: 'http', url: 'https://h.example/mcp' } } }), '.vscode/mcp.json')).toEqual([
+    expect(parseMcpConfig(JSON.stringify({ mcpServers: { w: { serverUrl: 'https://w.example/mcp' } } }), 'windsurf.json')).toEqual([
+      { name: 'w', kind: 'http', url: 'https://w.example/mcp' },
+    ]);
+    expect(
+      parseMcpConfig(
+        JSON.stringify({ servers: { v: { type: 'stdio', command: 'node', args: [] }, h: { type: 'http', url: 'https://h.example/mcp' } } }),
+        '.vscode/mcp.json',
+      ),
+    ).toEqual([
       { name: 'v', kind: 'stdio', command: 'node', args: [], env: {} },
       { name: 'h', kind: 'http', url: 'https://h.example/mcp' },
     ]);
     expect(parseMcpConfig(JSON.stringify({ mcp: { servers: { s: { type: 'sse', url: 'https://s.example/sse' } } } }), 'settings.json')).toEqual([
-      { name: 's', kind: 'unsupported', reason: 'the HTTP+SSE transport (2024-11-05) is not one svc speaks (Streamable HTTP and stdio only)', url: 'https://s.example/sse' },
+      {
+        name: 's',
+        kind: 'unsupported',
+        reason: 'the HTTP+SSE transport (2024-11-05) is not one svc speaks (Streamable HTTP and stdio only)',
+        url: 'https://s.example/sse',
+      },
     ]);
     const bad = (text: string) => {
       try {
@@ -250,9 +291,13 @@ describe('configuration files', () => {
       return 'accepted';
     };
     expect(bad('{not json')).toMatch(/^INVALID_OPTIONS: f\.json: not JSON \(/);
-    expect(bad('{"tools": {}}')).toBe('INVALID_OPTIONS: f.json: not an MCP client configuration: no "mcpServers" (Claude Desktop, Cursor, Windsurf) or "servers" (VS Code) object.');
+    expect(bad('{"tools": {}}')).toBe(
+      'INVALID_OPTIONS: f.json: not an MCP client configuration: no "mcpServers" (Claude Desktop, Cursor, Windsurf) or "servers" (VS Code) object.',
+    );
     expect(bad('{"mcpServers": {"x": {"args": []}}}')).toBe('INVALID_OPTIONS: f.json: server "mcpServers.x" has neither a command nor a url.');
-    expect(bad('{"mcpServers": {"x": {"command": "a", "args": [1]}}}')).toBe('INVALID_OPTIONS: f.json: server "mcpServers.x": "args" must be an array of strings.');
+    expect(bad('{"mcpServers": {"x": {"command": "a", "args": [1]}}}')).toBe(
+      'INVALID_OPTIONS: f.json: server "mcpServers.x": "args" must be an array of strings.',
+    );
   });
 });
 
@@ -327,9 +372,17 @@ describe('the CLI', () => {
   it('--run-stdio: each command printed on stderr before it runs; four inventories; the text report ends with a summary', async () => {
     const file = config();
     const r = await cli(['--config', file, '--run-stdio', '--egress-allow', '127.0.0.0/8', '--no-store']);
-    expect(r.stderr.split('\n').filter(Boolean)).toEqual([`svc: running memory: ${NODE} ${MEMORY}`, `svc: running forker: ${NODE} ${HOSTILE} fork ${pidFiles.at(-1)}`]);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `svc: running memory: ${NODE} ${MEMORY}`,
+      `svc: running forker: ${NODE} ${HOSTILE} fork ${pidFiles.at(-1)}`,
+    ]);
     const summary = r.stdout.slice(r.stdout.lastIndexOf('Summary (4 servers)'));
-    expect(summary.split('\n').slice(1, 5).map((l) => l.replace(/:.*/, ''))).toEqual(['  3  http-one (http)', '  3  memory (stdio)', '  0  http-two (http)', '  0  forker (stdio)']);
+    expect(
+      summary
+        .split('\n')
+        .slice(1, 5)
+        .map((l) => l.replace(/:.*/, '')),
+    ).toEqual(['  3  http-one (http)', '  3  memory (stdio)', '  0  http-two (http)', '  0  forker (stdio)']);
     expect(r.exitCode).toBe(3);
   });
 

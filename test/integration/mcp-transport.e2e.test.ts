@@ -86,7 +86,12 @@ describe('real SDK servers, priming events included: INSPECTED through the CLI a
     const res = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      }),
     });
     const text = await res.text();
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);

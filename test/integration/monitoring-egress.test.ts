@@ -22,7 +22,11 @@ import { testRuntime } from '../support/runtime.js';
 
 const HOST = 'hooks.receiver.test';
 
-function egressSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<{ target: string; done: () => Promise<void> }>) {
+function egressSuite(
+  engine: string,
+  describeEngine: (name: string, fn: () => void) => void,
+  open: () => Promise<{ target: string; done: () => Promise<void> }>,
+) {
   describeEngine(`deliveries pass the egress policy again (${engine})`, () => {
     const ca = createTestCa();
     let receiver: TestHttpsServer;
@@ -50,19 +54,47 @@ function egressSuite(engine: string, describeEngine: (name: string, fn: () => vo
       const storage = new StorageSlot(opened.target, false);
       await storage.open();
       Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
-      const ctx: ServerContext = { runtime, storage, profile: 'direct', limits: DEFAULT_LIMITS, capacity: new Capacity(8, 8), startedAt: new Date(), draining: false, active: 0 };
+      const ctx: ServerContext = {
+        runtime,
+        storage,
+        profile: 'direct',
+        limits: DEFAULT_LIMITS,
+        capacity: new Capacity(8, 8),
+        startedAt: new Date(),
+        draining: false,
+        active: 0,
+      };
       try {
         const store = storage.store!;
         await runtime.net.checkDestination(`https://${HOST}/hook`, 'webhook');
-        const watch = await store.watches.add({ did: 'did:web:watched.example', webhookUrl: `https://${HOST}/hook`, secret: 'whsec_ZWdyZXNz', intervalSeconds: 60, createdAt: '2026-11-27T00:00:00Z' }, 10);
+        const watch = await store.watches.add(
+          {
+            did: 'did:web:watched.example',
+            webhookUrl: `https://${HOST}/hook`,
+            secret: 'whsec_ZWdyZXNz',
+            intervalSeconds: 60,
+            createdAt: '2026-11-27T00:00:00Z',
+          },
+          10,
+        );
         if (watch === 'full') throw new Error('no room');
         const input = (await store.watches.forCheck(watch.id))!;
         const record = (n: number) =>
           store.watches.recordCheck({
             watchId: watch.id,
             revision: input.watch.revision + n,
-            outcome: { status: 'RESOLVED', documentHash: `h${n}`, fingerprintProfile: null, domainBindingStatus: null, document: { id: 'did:web:watched.example' }, problem: null, checkedAt: '2026-11-27T00:00:00Z' },
-            events: [{ type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } }],
+            outcome: {
+              status: 'RESOLVED',
+              documentHash: `h${n}`,
+              fingerprintProfile: null,
+              domainBindingStatus: null,
+              document: { id: 'did:web:watched.example' },
+              problem: null,
+              checkedAt: '2026-11-27T00:00:00Z',
+            },
+            events: [
+              { type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } },
+            ],
             maxEvents: 10_000,
             maxPayloadBytes: 256 * 1024,
           });

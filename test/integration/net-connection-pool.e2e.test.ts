@@ -224,7 +224,11 @@ describe('idle connections', () => {
           `process.stdout.write('fetched\\n');`,
         ].join('\n'),
       );
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, CA_PEM: host.ca.certPem }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: root,
+        env: { ...process.env, CA_PEM: host.ca.certPem },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let fetchedAt: number | undefined;
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -61,7 +61,13 @@ describe('EgressFetcher methods', () => {
 
   it('sends DELETE', async () => {
     seen.length = 0;
-    const response = await runtime.net.fetch({ url: `${host.server.origin}/echo`, purpose: 'session end', maxBytes: 4096, method: 'DELETE', headers: { 'mcp-session-id': 's1' } });
+    const response = await runtime.net.fetch({
+      url: `${host.server.origin}/echo`,
+      purpose: 'session end',
+      maxBytes: 4096,
+      method: 'DELETE',
+      headers: { 'mcp-session-id': 's1' },
+    });
     expect(response.status).toBe(200);
     expect(seen[0]).toMatchObject({ method: 'DELETE', body: '' });
     expect(seen[0]!.headers['mcp-session-id']).toBe('s1');
@@ -98,7 +104,14 @@ describe('plain http (allowPlainHttp)', () => {
 
   it('fetches http: from an operator-allowed address, with tls null', async () => {
     seen.length = 0;
-    const response = await runtime.net.fetch({ url: `${plain.origin}/echo`, purpose: 'reply', maxBytes: 4096, method: 'POST', body: 'x', allowPlainHttp: true });
+    const response = await runtime.net.fetch({
+      url: `${plain.origin}/echo`,
+      purpose: 'reply',
+      maxBytes: 4096,
+      method: 'POST',
+      body: 'x',
+      allowPlainHttp: true,
+    });
     expect(response).toMatchObject({ status: 200, tls: null, allowances: ['127.0.0.0/8'] });
     expect(seen[0]).toMatchObject({ method: 'POST', body: 'x' });
   });
@@ -119,10 +132,11 @@ describe('plain http (allowPlainHttp)', () => {
 
   it('never follows a redirect from https down to http, and follows http → https', async () => {
     host.server.route('/to-http', redirect(`${plain.origin}/echo`, 307));
-    await expect(runtime.net.fetch({ url: `${host.server.origin}/to-http`, purpose: 'reply', maxBytes: 4096, allowPlainHttp: true })).rejects.toMatchObject({ code: 'EGRESS_BLOCKED' });
+    await expect(runtime.net.fetch({ url: `${host.server.origin}/to-http`, purpose: 'reply', maxBytes: 4096, allowPlainHttp: true })).rejects.toMatchObject({
+      code: 'EGRESS_BLOCKED',
+    });
     const up = await runtime.net.fetch({ url: `${plain.origin}/to-https`, purpose: 'reply', maxBytes: 4096, allowPlainHttp: true });
     expect(up.status).toBe(200);
     expect(up.tls?.host).toBe('localhost');
   });
 });
-

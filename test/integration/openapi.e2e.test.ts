@@ -106,7 +106,10 @@ describe('openapi.json', () => {
       need(!operationIds.has(operation['operationId']), `${where}: operationId ${operation['operationId']} is not unique`);
       operationIds.add(operation['operationId']);
       need(Array.isArray(operation['tags']) && operation['tags'].length > 0, `${where}: tags`);
-      need(operation['x-svc-budget'] === (route.budget === 'resolve' ? 'standard' : route.budget === 'inspection' ? 'intensive' : route.budget), `${where}: x-svc-budget`);
+      need(
+        operation['x-svc-budget'] === (route.budget === 'resolve' ? 'standard' : route.budget === 'inspection' ? 'intensive' : route.budget),
+        `${where}: x-svc-budget`,
+      );
       const statuses = Object.keys(operation['responses']);
       for (const status of statuses) {
         const response = operation['responses'][status];
@@ -157,7 +160,13 @@ describe('openapi.json', () => {
     ]);
     expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEnvelope' });
     const eventTypes = (doc.components!.schemas!['MonitorEventType'] as { anyOf: Array<{ enum: string[] }> }).anyOf.flatMap((s) => s.enum);
-    expect(eventTypes).toEqual(['identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated', 'identity.resolution.failed', 'identity.resolution.recovered']);
+    expect(eventTypes).toEqual([
+      'identity.document.changed',
+      'identity.domain_binding.changed',
+      'identity.deactivated',
+      'identity.resolution.failed',
+      'identity.resolution.recovered',
+    ]);
     // An envelope as docs/daemon.md#operator-monitoring describes it validates; one that breaks it
     // does not.
     const envelope = {

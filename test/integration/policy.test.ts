@@ -25,14 +25,21 @@ beforeAll(async () => {
   host = await startDidWebHost({ dnsNames: ['example.com'] });
   origin = `https://localhost:${host.server.port}`;
   p256 = generateTestKey('ES256');
-  webvhRuntime = host.runtime({ lookup: tableLookup({ 'example.com': ['127.0.0.1'] }), connectTo: (_h, port) => (port === 443 ? host.server.port : undefined) });
+  webvhRuntime = host.runtime({
+    lookup: tableLookup({ 'example.com': ['127.0.0.1'] }),
+    connectTo: (_h, port) => (port === 443 ? host.server.port : undefined),
+  });
 });
 afterAll(async () => {
   await host.close();
 });
 
 /** Resolves a did:web of the host (Ed25519 #key-1 Multikey, P-256 #p256 JsonWebKey) with `configuration` served; a problem becomes evidence. */
-async function didWeb(name: string, configuration: Handler | null, document?: (did: string) => Record<string, unknown>): Promise<{ did: string; evidence: PolicyEvidence }> {
+async function didWeb(
+  name: string,
+  configuration: Handler | null,
+  document?: (did: string) => Record<string, unknown>,
+): Promise<{ did: string; evidence: PolicyEvidence }> {
   const did = host.did(name);
   host.publish(did, document ? document(did) : didDocument(did, host.key, [{ fragment: 'p256', key: p256 }]));
   host.server.route(CONFIG_PATH, configuration ?? json({ error: 'not found' }, { status: 404 }));
@@ -71,17 +78,21 @@ describe('did:web over a loopback HTTPS host', () => {
     expect(resolution.evidence.domainBinding!.status).toBe('VERIFIED');
     const days = resolution.evidence.tls!.daysUntilExpiry;
     expect(days).toBeGreaterThanOrEqual(8); // the test CA's leaf lives 10 days
-    const evaluation = evaluate(did, {
-      didResolution: 'required',
-      allowedMethods: ['did:web', 'webvh'],
-      allowedCurves: ['Ed25519', 'P-256'],
-      allowedKeySuites: ['Multikey', 'JsonWebKey'],
-      minKeyBits: 256,
-      requireKeyRelationship: 'assertionMethod',
-      domainBinding: 'required',
-      tlsMinDaysRemaining: 5,
-      maxCacheAgeSeconds: 60,
-    }, evidence);
+    const evaluation = evaluate(
+      did,
+      {
+        didResolution: 'required',
+        allowedMethods: ['did:web', 'webvh'],
+        allowedCurves: ['Ed25519', 'P-256'],
+        allowedKeySuites: ['Multikey', 'JsonWebKey'],
+        minKeyBits: 256,
+        requireKeyRelationship: 'assertionMethod',
+        domainBinding: 'required',
+        tlsMinDaysRemaining: 5,
+        maxCacheAgeSeconds: 60,
+      },
+      evidence,
+    );
     expect(evaluation.evaluations.map((e) => [e.rule, e.status, e.observedValue])).toEqual([
       ['didResolution', 'PASS', 'RESOLVED'],
       ['allowedMethods', 'PASS', 'web'],
@@ -95,11 +106,19 @@ describe('did:web over a loopback HTTPS host', () => {
     ]);
     expect(evaluation.status).toBe('PASS');
     expect(evaluation.headline).toBe('The policy passes: 9 of 9 rules pass.');
-    expect(evaluation.evaluations.find((e) => e.rule === 'domainBinding')!.message).toBe(`The domain ${origin} is bound to the DID by a verified domain linkage credential.`);
-    expect(evaluation.evaluations.find((e) => e.rule === 'tlsMinDaysRemaining')!.message).toBe(`The TLS certificate of localhost expires in ${days} days, at least the 5 days required.`);
+    expect(evaluation.evaluations.find((e) => e.rule === 'domainBinding')!.message).toBe(
+      `The domain ${origin} is bound to the DID by a verified domain linkage credential.`,
+    );
+    expect(evaluation.evaluations.find((e) => e.rule === 'tlsMinDaysRemaining')!.message).toBe(
+      `The TLS certificate of localhost expires in ${days} days, at least the 5 days required.`,
+    );
 
     // The same evidence against stricter values fails where the evidence falls short.
-    const strict = evaluate(did, { allowedCurves: ['Ed25519'], tlsMinDaysRemaining: 30, verifiableHistory: 'required', allowedKeySuites: ['Multikey'] }, evidence);
+    const strict = evaluate(
+      did,
+      { allowedCurves: ['Ed25519'], tlsMinDaysRemaining: 30, verifiableHistory: 'required', allowedKeySuites: ['Multikey'] },
+      evidence,
+    );
     expect(strict.evaluations.map((e) => [e.rule, e.status])).toEqual([
       ['allowedCurves', 'FAIL'],
       ['tlsMinDaysRemaining', 'FAIL'],
@@ -107,7 +126,10 @@ describe('did:web over a loopback HTTPS host', () => {
       ['allowedKeySuites', 'FAIL'],
     ]);
     expect(strict.evaluations[0]!.message).toBe(`The signing key ${did}#p256 (P-256) uses a curve the policy does not allow (allowed: Ed25519).`);
-    expect(strict.evaluations[1]).toMatchObject({ observedValue: days, message: `The TLS certificate of localhost expires in ${days} days, less than the 30 days required.` });
+    expect(strict.evaluations[1]).toMatchObject({
+      observedValue: days,
+      message: `The TLS certificate of localhost expires in ${days} days, less than the 30 days required.`,
+    });
     expect(strict.evaluations[2]).toMatchObject({ observedValue: null, message: 'did:web keeps no verifiable log of versions.' });
     expect(strict.headline).toBe('The policy fails: 4 of 4 rules fail (allowedCurves, tlsMinDaysRemaining, verifiableHistory and allowedKeySuites).');
 
@@ -160,7 +182,11 @@ describe('did:web over a loopback HTTPS host', () => {
   it('a document without keys: curve, size and suite rules are INDETERMINATE, a required relationship FAILs', async () => {
     const { did, evidence } = await didWeb('keyless', null, (d) => ({ '@context': ['https://www.w3.org/ns/did/v1'], id: d }));
     expect(evidence.resolution!.evidence.keys).toEqual([]);
-    const evaluation = evaluate(did, { allowedCurves: ['Ed25519'], minKeyBits: 256, allowedKeySuites: ['Multikey'], requireKeyRelationship: 'authentication' }, evidence);
+    const evaluation = evaluate(
+      did,
+      { allowedCurves: ['Ed25519'], minKeyBits: 256, allowedKeySuites: ['Multikey'], requireKeyRelationship: 'authentication' },
+      evidence,
+    );
     expect(evaluation.evaluations.map((e) => [e.rule, e.status])).toEqual([
       ['allowedCurves', 'INDETERMINATE'],
       ['minKeyBits', 'INDETERMINATE'],
@@ -176,7 +202,11 @@ describe('did:web over a loopback HTTPS host', () => {
     const did = host.did('never-published');
     const evidence = await gather(did, host.runtime());
     expect(evidence.resolutionProblem!.code).toBe('NOT_FOUND');
-    const evaluation = evaluate(did, { didResolution: 'required', allowedMethods: ['web'], tlsMinDaysRemaining: 1, requireKeyRelationship: 'authentication' }, evidence);
+    const evaluation = evaluate(
+      did,
+      { didResolution: 'required', allowedMethods: ['web'], tlsMinDaysRemaining: 1, requireKeyRelationship: 'authentication' },
+      evidence,
+    );
     expect(evaluation.evaluations.map((e) => [e.rule, e.status, e.observedValue])).toEqual([
       ['didResolution', 'FAIL', 'NOT_FOUND'],
       ['allowedMethods', 'PASS', 'web'],
@@ -212,7 +242,11 @@ describe('did:webvh logs over the loopback host', () => {
     log.append({});
     publishLog(log);
     const evidence = await gather(log.did, webvhRuntime);
-    const evaluation = evaluate(log.did, { verifiableHistory: 'required', didResolution: 'required', allowedMethods: ['did:webvh'], tlsMinDaysRemaining: 1 }, evidence);
+    const evaluation = evaluate(
+      log.did,
+      { verifiableHistory: 'required', didResolution: 'required', allowedMethods: ['did:webvh'], tlsMinDaysRemaining: 1 },
+      evidence,
+    );
     expect(evaluation.evaluations.map((e) => [e.rule, e.status, e.observedValue])).toEqual([
       ['verifiableHistory', 'PASS', { entries: 3, verifiedEntries: 3 }],
       ['didResolution', 'PASS', 'RESOLVED'],

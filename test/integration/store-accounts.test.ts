@@ -155,7 +155,13 @@ async function storeError(promise: Promise<unknown>, code: StoreErrorCode): Prom
 /** Whether a promise is still pending after `ms` milliseconds. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
   const marker = Symbol('pending');
-  const outcome = await Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((r) => setTimeout(() => r(marker), ms))]);
+  const outcome = await Promise.race([
+    promise.then(
+      () => 'settled',
+      () => 'settled',
+    ),
+    new Promise((r) => setTimeout(() => r(marker), ms)),
+  ]);
   return outcome === marker;
 }
 
@@ -199,7 +205,12 @@ for (const backend of BACKENDS) {
     describe('tenants, projects, owners', () => {
       it('creates a tenant with its founding owner attached, and projects named once per tenant', async () => {
         const tenant = await accounts.createTenant({ name: 'Acme', owner: ALICE });
-        expect(tenant).toEqual({ id: expect.stringMatching(/^ten_[A-Za-z0-9_-]{22}$/), name: 'Acme', ownerSubject: ALICE, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+        expect(tenant).toEqual({
+          id: expect.stringMatching(/^ten_[A-Za-z0-9_-]{22}$/),
+          name: 'Acme',
+          ownerSubject: ALICE,
+          createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        });
         expect(await accounts.ownersOf(tenant.id)).toEqual([ALICE]);
         expect((await accounts.listTenants()).map((t) => t.id)).toContain(tenant.id);
 
@@ -346,7 +357,9 @@ for (const backend of BACKENDS) {
         const inFlight = await db.hold(
           backend.name === 'SQLite'
             ? [`SELECT 1 FROM tenant_owners WHERE ${owner}`]
-            : [`SELECT 1 FROM projects p JOIN tenant_owners o ON o.tenant_id = p.tenant_id WHERE p.id = '${p.id}' AND o.subject = '${BOB}' FOR NO KEY UPDATE OF p FOR SHARE OF o`],
+            : [
+                `SELECT 1 FROM projects p JOIN tenant_owners o ON o.tenant_id = p.tenant_id WHERE p.id = '${p.id}' AND o.subject = '${BOB}' FOR NO KEY UPDATE OF p FOR SHARE OF o`,
+              ],
         );
         if (backend.name === 'SQLite') {
           db.impatient(true);
@@ -390,7 +403,10 @@ for (const backend of BACKENDS) {
       it('100 retained keys of any status: then KEY_CAPACITY naming the retained cap, for an issue and for a rotation', async () => {
         const { project: p } = await project(ALICE, 'retained');
         const active = await accounts.issueKey(ALICE, p.id, newKey());
-        const values = Array.from({ length: 98 }, (_, i) => `('old_${p.id}_${i}', '${p.id}', '${hex()}', 'sk_old', NULL, 'REVOKED', '2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z')`);
+        const values = Array.from(
+          { length: 98 },
+          (_, i) => `('old_${p.id}_${i}', '${p.id}', '${hex()}', 'sk_old', NULL, 'REVOKED', '2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z')`,
+        );
         await db.sql(`INSERT INTO api_keys (id, project_id, key_hash, prefix, label, status, created_at, revoked_at) VALUES ${values.join(', ')}`);
         // 99 rows: one more fits.
         const hundredth = await accounts.issueKey(ALICE, p.id, newKey());
@@ -476,9 +492,13 @@ for (const backend of BACKENDS) {
         expect(second).not.toBe('2000-01-01T00:00:00Z');
         expect(second! >= first!).toBe(true);
         // Within the minute: not written again (a marker a few seconds old stays).
-        const recent = (await db.rows<{ t: string }>(backend.name === 'SQLite'
-          ? `SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-5 seconds') AS t`
-          : `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' - interval '5 seconds', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS t`))[0]!.t;
+        const recent = (
+          await db.rows<{ t: string }>(
+            backend.name === 'SQLite'
+              ? `SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-5 seconds') AS t`
+              : `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' - interval '5 seconds', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS t`,
+          )
+        )[0]!.t;
         await db.sql(`UPDATE api_keys SET last_used_at = '${recent}' WHERE id = '${issued.id}'`);
         await accounts.authenticateKey(key.keyHash);
         expect((await accounts.listKeys(ALICE, p.id))[0]!.lastUsedAt).toBe(recent);
@@ -611,7 +631,9 @@ for (const backend of BACKENDS) {
 
         const expired = hex();
         await accounts.createSignInChallenge({ tokenDigest: expired, did: ALICE, ttlSeconds: 1, client: CLIENT });
-        await db.sql(`UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 5000, expires_at_ms = expires_at_ms - 5000 WHERE token_digest = '${expired}'`);
+        await db.sql(
+          `UPDATE sign_in_challenges SET created_at_ms = created_at_ms - 5000, expires_at_ms = expires_at_ms - 5000 WHERE token_digest = '${expired}'`,
+        );
         expect(await accounts.consumeSignInChallenge(expired, ALICE)).toBe(false);
       });
 
@@ -635,7 +657,9 @@ for (const backend of BACKENDS) {
         // Concurrent creators never pass the bound together.
         await db.sql('DELETE FROM sign_in_challenges');
         const results = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(4))),
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? accounts : db.second).createSignInChallenge({ tokenDigest: hex(), did: ALICE, ttlSeconds: 300, client: CLIENT }, pool(4)),
+          ),
         );
         expect(results.filter((r) => r.status === 'fulfilled').length).toBe(4);
         // The sweep deletes challenges expired over a day ago.
@@ -646,7 +670,8 @@ for (const backend of BACKENDS) {
       it("fair shares: a client's and a DID's pending challenges are bounded, named by the error; a client holding none of a DID's is admitted", async () => {
         await db.sql('DELETE FROM sign_in_challenges');
         const limits = { total: 100, perClient: 3, perDid: 2 };
-        const create = (did: string, client: string, store: AccountStore = accounts) => store.createSignInChallenge({ tokenDigest: hex(), did, ttlSeconds: 300, client }, limits);
+        const create = (did: string, client: string, store: AccountStore = accounts) =>
+          store.createSignInChallenge({ tokenDigest: hex(), did, ttlSeconds: 300, client }, limits);
         const refusal = async (run: Promise<unknown>) => {
           const error = await run.then(
             () => null,
@@ -674,7 +699,9 @@ for (const backend of BACKENDS) {
         await create(MALLORY, 'c');
         expect(await refusal(create(MALLORY, 'c'))).toMatchObject({ refused: 'did' });
         // The pool (6 pending now): the service's capacity, a minute at most.
-        expect(await refusal(accounts.createSignInChallenge({ tokenDigest: hex(), did: BOB, ttlSeconds: 300, client: 'd' }, { ...limits, total: 6 }))).toMatchObject({
+        expect(
+          await refusal(accounts.createSignInChallenge({ tokenDigest: hex(), did: BOB, ttlSeconds: 300, client: 'd' }, { ...limits, total: 6 })),
+        ).toMatchObject({
           refused: 'total',
           limit: 6,
           retryAfterSeconds: 60,
@@ -685,11 +712,22 @@ for (const backend of BACKENDS) {
     describe('mock billing: plans, subscriptions, a closed month (no payment provider)', () => {
       it('plans are created and replaced by id; checked', async () => {
         const plan = await accounts.setPlan({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3 });
-        expect(plan).toEqual({ id: 'starter', name: 'Starter', currency: 'EUR', monthlyPriceMinor: 1900, includedRequests: 3, active: true, createdAt: expect.stringMatching(/Z$/) });
+        expect(plan).toEqual({
+          id: 'starter',
+          name: 'Starter',
+          currency: 'EUR',
+          monthlyPriceMinor: 1900,
+          includedRequests: 3,
+          active: true,
+          createdAt: expect.stringMatching(/Z$/),
+        });
         const replaced = await accounts.setPlan({ id: 'starter', name: 'Starter 2', currency: 'EUR', monthlyPriceMinor: 2900, includedRequests: 3 });
         expect(replaced).toMatchObject({ name: 'Starter 2', monthlyPriceMinor: 2900 });
         await accounts.setPlan({ id: 'retired', name: 'Retired', currency: 'USD', monthlyPriceMinor: 0, includedRequests: 0, active: false });
-        expect((await accounts.listPlans()).filter((p) => ['retired', 'starter'].includes(p.id)).map((p) => [p.id, p.active])).toEqual([['retired', false], ['starter', true]]);
+        expect((await accounts.listPlans()).filter((p) => ['retired', 'starter'].includes(p.id)).map((p) => [p.id, p.active])).toEqual([
+          ['retired', false],
+          ['starter', true],
+        ]);
         await expect(accounts.setPlan({ id: 'x', name: 'X', currency: 'euro', monthlyPriceMinor: 1, includedRequests: 1 })).rejects.toBeInstanceOf(RangeError);
         await expect(accounts.setPlan({ id: 'x', name: 'X', currency: 'EUR', monthlyPriceMinor: -1, includedRequests: 1 })).rejects.toBeInstanceOf(RangeError);
       });
@@ -707,10 +745,19 @@ for (const backend of BACKENDS) {
         await accounts.countUsage(first.id, 'requests', '2026-11', 7);
         await accounts.countUsage(first.id, 'other', '2026-10', 100);
         const closed = await accounts.closePeriod(tenant.id, '2026-10');
-        expect(closed.invoice).toMatchObject({ tenantId: tenant.id, periodStart: '2026-10-01T00:00:00Z', periodEnd: '2026-11-01T00:00:00Z', currency: 'EUR', totalMinor: 1900, status: 'OPEN' });
+        expect(closed.invoice).toMatchObject({
+          tenantId: tenant.id,
+          periodStart: '2026-10-01T00:00:00Z',
+          periodEnd: '2026-11-01T00:00:00Z',
+          currency: 'EUR',
+          totalMinor: 1900,
+          status: 'OPEN',
+        });
         expect(closed.entries).toHaveLength(1);
         expect(closed.entries[0]).toMatchObject({ kind: 'CHARGE', amountMinor: 1900, invoiceId: closed.invoice.id });
-        expect(closed.entries[0]!.description).toBe('Plan Starter (starter) for 2026-10: 5 keyed requests of 3 included; 2 over, not charged (the plan sets no overage price)');
+        expect(closed.entries[0]!.description).toBe(
+          'Plan Starter (starter) for 2026-10: 5 keyed requests of 3 included; 2 over, not charged (the plan sets no overage price)',
+        );
         await storeError(db.second.closePeriod(tenant.id, '2026-10'), 'CONFLICT');
         const december = await accounts.closePeriod(tenant.id, '2026-12');
         expect(december.invoice).toMatchObject({ periodStart: '2026-12-01T00:00:00Z', periodEnd: '2027-01-01T00:00:00Z' });

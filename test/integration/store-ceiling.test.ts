@@ -342,9 +342,7 @@ describePostgres('PostgreSQL: one ceiling across daemons', () => {
     const watcher = (async () => {
       for (let i = 0; i < 40; i++) counts.push(Number((await db.rows<{ n: string }>('SELECT count(*) AS n FROM observations'))[0]!.n));
     })();
-    const outcomes = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).observations.record(obs(didOf(`n${i}`)))),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).observations.record(obs(didOf(`n${i}`)))));
     await watcher;
     counts.push(Number((await db.rows<{ n: string }>('SELECT count(*) AS n FROM observations'))[0]!.n));
     expect(Math.max(...counts)).toBeLessThanOrEqual(20);
@@ -375,7 +373,7 @@ describePostgres('PostgreSQL: one ceiling across daemons', () => {
     expect(await db.rows('SELECT count(*)::int AS n FROM mcp_observations')).toEqual([{ n: 5 }]);
   });
 
-  it('the count is the database\'s own: rows deleted by hand or written by an older writer are counted exactly', async () => {
+  it("the count is the database's own: rows deleted by hand or written by an older writer are counted exactly", async () => {
     const db = await ENGINES[1]!.fresh();
     databases.push(db);
     const store = await db.open({ maxObservations: 3 });
@@ -404,7 +402,10 @@ describePostgres('PostgreSQL: one ceiling across daemons', () => {
     for (const name of ['a', 'b', 'c']) await store.observations.record(obs(didOf(name)));
     // Another session deletes the oldest row by hand and has not committed: it holds the row,
     // and its trigger will want the count the recorder holds.
-    const other = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${((await db.rows<{ s: string }>('SELECT current_schema() AS s'))[0]!).s}` });
+    const other = new pg.Client({
+      connectionString: postgresUrl,
+      options: `-c search_path=${(await db.rows<{ s: string }>('SELECT current_schema() AS s'))[0]!.s}`,
+    });
     await other.connect();
     try {
       await other.query('BEGIN');
@@ -423,7 +424,9 @@ describePostgres('PostgreSQL: one ceiling across daemons', () => {
     const cli = await db.open();
     for (let i = 0; i < 4; i++) await cli.observations.record(obs(didOf(`old${i}`)));
     // As a database from before the count: no triggers, no count.
-    await db.rows('DROP TRIGGER svc_count_added ON observations; DROP TRIGGER svc_count_removed ON observations; DROP TRIGGER svc_count_truncated ON observations; DROP TABLE svc_row_counts');
+    await db.rows(
+      'DROP TRIGGER svc_count_added ON observations; DROP TRIGGER svc_count_removed ON observations; DROP TRIGGER svc_count_truncated ON observations; DROP TABLE svc_row_counts',
+    );
     const store = await db.open({ maxObservations: 4 });
     expect(await store.observations.usage()).toMatchObject({ stored: 4 });
     expect(await store.observations.record(obs(didOf('new')))).toMatchObject({ outcome: 'evicted', evicted: 1 });

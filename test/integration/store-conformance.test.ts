@@ -102,7 +102,11 @@ const DID = 'did:web:conformance.example';
 
 function documentOf(n: number): DidDocument {
   // Members in a deliberate, non-sorted order: a backend must give the text back as written.
-  return { id: DID, '@context': ['https://www.w3.org/ns/did/v1'], verificationMethod: [{ id: `${DID}#k${n}`, type: 'Multikey', controller: DID, publicKeyMultibase: `z6Mk${n}` }] } as DidDocument;
+  return {
+    id: DID,
+    '@context': ['https://www.w3.org/ns/did/v1'],
+    verificationMethod: [{ id: `${DID}#k${n}`, type: 'Multikey', controller: DID, publicKeyMultibase: `z6Mk${n}` }],
+  } as DidDocument;
 }
 
 function observation(n: number, observedAt: string, extra: Partial<NewObservation> = {}): NewObservation {
@@ -268,7 +272,10 @@ for (const backend of BACKENDS) {
       const first = await observations.record(observation(1, '2026-01-01T00:00:00Z'));
       expect(first.outcome).toBe('stored');
       const again = await observations.record(observation(1, '2026-01-02T00:00:00Z', { latencyMs: 7, summary: 'again' }));
-      expect(again).toMatchObject({ outcome: 'coalesced', row: { id: first.row!.id, seenCount: 2, lastSeenAt: '2026-01-02T00:00:00Z', latencyMs: 7, summary: 'again', observedAt: '2026-01-01T00:00:00Z' } });
+      expect(again).toMatchObject({
+        outcome: 'coalesced',
+        row: { id: first.row!.id, seenCount: 2, lastSeenAt: '2026-01-02T00:00:00Z', latencyMs: 7, summary: 'again', observedAt: '2026-01-01T00:00:00Z' },
+      });
       // An observation stamped earlier never moves lastSeenAt back.
       const late = await observations.record(observation(1, '2025-12-31T00:00:00Z'));
       expect(late.row!.lastSeenAt).toBe('2026-01-02T00:00:00Z');
@@ -278,7 +285,18 @@ for (const backend of BACKENDS) {
       expect(await observations.count(DID)).toBe(3);
       const list = await observations.list(DID, 10);
       expect(list.map((o) => o.observedAt)).toEqual(['2026-01-04T00:00:00Z', '2026-01-03T00:00:00Z', '2026-01-01T00:00:00Z']);
-      expect(Object.keys(list[0]!).sort()).toEqual(['did', 'documentHash', 'domainBindingStatus', 'id', 'lastSeenAt', 'latencyMs', 'observedAt', 'resolverVersion', 'seenCount', 'summary']);
+      expect(Object.keys(list[0]!).sort()).toEqual([
+        'did',
+        'documentHash',
+        'domainBindingStatus',
+        'id',
+        'lastSeenAt',
+        'latencyMs',
+        'observedAt',
+        'resolverVersion',
+        'seenCount',
+        'summary',
+      ]);
       expect(await observations.list(DID, 1)).toHaveLength(1);
       expect(await observations.list(DID, -5)).toEqual([]);
       expect(await observations.list('did:web:other.example', 10)).toEqual([]);
@@ -382,7 +400,11 @@ for (const backend of BACKENDS) {
       const ids = async () => (await chains.all()).map((c) => c.id).sort();
       // An expired chain never counts: it is gone at the next registration.
       await chains.register(held('old', 'a', 'did:key:r0', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'));
-      expect(await chains.registerWithin(held('a1', 'a', 'did:key:r1', '2026-01-01T00:00:00Z'), shares, now)).toEqual({ outcome: 'stored', refreshed: false, displaced: null });
+      expect(await chains.registerWithin(held('a1', 'a', 'did:key:r1', '2026-01-01T00:00:00Z'), shares, now)).toEqual({
+        outcome: 'stored',
+        refreshed: false,
+        displaced: null,
+      });
       expect(await ids()).toEqual(['a1']);
       expect((await chains.all())[0]!.client).toBe('a');
       expect(await chains.registerWithin(held('a2', 'a', 'did:key:r2', '2026-01-02T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
@@ -392,7 +414,11 @@ for (const backend of BACKENDS) {
       expect(await chains.registerWithin(held('b1', 'b', 'did:key:r1', '2026-01-05T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
       expect(await chains.registerWithin(held('c1', 'c', 'did:key:r1', '2026-01-05T00:00:00Z'), shares, now)).toEqual({ outcome: 'root-share', held: 2 });
       // A refresh by anyone keeps the holder, and takes no share.
-      expect(await chains.registerWithin(held('a1', 'c', 'did:key:r1', '2026-01-06T00:00:00Z'), shares, now)).toEqual({ outcome: 'stored', refreshed: true, displaced: null });
+      expect(await chains.registerWithin(held('a1', 'c', 'did:key:r1', '2026-01-06T00:00:00Z'), shares, now)).toEqual({
+        outcome: 'stored',
+        refreshed: true,
+        displaced: null,
+      });
       expect((await chains.all()).find((c) => c.id === 'a1')).toMatchObject({ client: 'a', registeredAt: '2026-01-06T00:00:00Z' });
       // The operator's own chain (no client) takes the last place; it has no share to bound.
       expect(await chains.registerWithin(held('op', null, 'did:key:r1', '2026-01-07T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored' });
@@ -407,7 +433,10 @@ for (const backend of BACKENDS) {
       expect(await chains.registerWithin(held('b2', 'b', 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toEqual({ outcome: 'full', held: 5 });
       expect(await chains.registerWithin(held('op2', null, 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toEqual({ outcome: 'full', held: 5 });
       // A newcomer (0) displaces from a (2): the oldest registration of the largest holder.
-      expect(await chains.registerWithin(held('d1', 'd', 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toMatchObject({ outcome: 'stored', displaced: { id: 'a3' } });
+      expect(await chains.registerWithin(held('d1', 'd', 'did:key:r6', '2026-01-09T00:00:00Z'), shares, now)).toMatchObject({
+        outcome: 'stored',
+        displaced: { id: 'a3' },
+      });
       expect(await ids()).toEqual(['a1', 'b1', 'c2', 'd1', 'op']);
       await expect(chains.registerWithin(held('x', 'x', 'did:key:x', now), { ...shares, perRoot: Number.NaN }, now)).rejects.toThrow(RangeError);
       await sql('DELETE FROM delegation_chains');
@@ -419,7 +448,10 @@ for (const backend of BACKENDS) {
       const first = await mcp.record(snapshot('aa'.repeat(32), '2026-01-01T00:00:00Z'));
       expect(first.outcome).toBe('stored');
       const again = await mcp.record(snapshot('aa'.repeat(32), '2026-01-02T00:00:00Z', { negotiatedVersion: '2026-07-28' }));
-      expect(again).toMatchObject({ outcome: 'coalesced', row: { id: first.row!.id, seenCount: 2, negotiatedVersion: '2026-07-28', lastSeenAt: '2026-01-02T00:00:00Z' } });
+      expect(again).toMatchObject({
+        outcome: 'coalesced',
+        row: { id: first.row!.id, seenCount: 2, negotiatedVersion: '2026-07-28', lastSeenAt: '2026-01-02T00:00:00Z' },
+      });
       expect((await mcp.record(snapshot('bb'.repeat(32), '2026-01-03T00:00:00Z'))).outcome).toBe('stored');
       expect((await mcp.record(snapshot('bb'.repeat(32), '2026-01-04T00:00:00Z', { profile: null }))).outcome).toBe('stored');
       const latest = await mcp.latest('https://mcp.example/mcp');
@@ -458,7 +490,18 @@ for (const backend of BACKENDS) {
       // Neither the add() result nor a listing nor get() carries the secret, under any name.
       const read = JSON.stringify([a, b, list, await watches.get(a.id)]);
       expect(read).not.toContain(SECRET);
-      expect(Object.keys(list[0]!).sort()).toEqual(['active', 'createdAt', 'did', 'id', 'intervalSeconds', 'lastCheckedAt', 'lastHash', 'lastStatus', 'revision', 'webhookUrl']);
+      expect(Object.keys(list[0]!).sort()).toEqual([
+        'active',
+        'createdAt',
+        'did',
+        'id',
+        'intervalSeconds',
+        'lastCheckedAt',
+        'lastHash',
+        'lastStatus',
+        'revision',
+        'webhookUrl',
+      ]);
       // Kept as given, since deliveries are signed with it: copied into a listed column, it reads back whole.
       await sql(`UPDATE watches SET last_status = secret WHERE id = ${b.id}`);
       expect((await watches.get(b.id))!.lastStatus).toBe(SECRET);
@@ -486,9 +529,7 @@ for (const backend of BACKENDS) {
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => watches.add(newWatch(10 + i), 5)));
       expect(results.filter((r) => r === 'full')).toHaveLength(5);
       expect(await watches.count()).toBe(5);
-      expect((await watches.list()).map((w) => w.id).sort((x, y) => x - y)).toEqual(
-        results.flatMap((r) => (r === 'full' ? [] : [r.id])).sort((x, y) => x - y),
-      );
+      expect((await watches.list()).map((w) => w.id).sort((x, y) => x - y)).toEqual(results.flatMap((r) => (r === 'full' ? [] : [r.id])).sort((x, y) => x - y));
     });
 
     it('watches: remove deactivates and cancels only the queued events, in one transaction', async () => {
@@ -542,7 +583,14 @@ for (const backend of BACKENDS) {
       await sql(eventsSql(w2, [{ status: 'PENDING', type: 'identity.deactivated', createdAt: '2026-03-02T00:01:00Z' }]));
       await sql(
         eventsSql(w1, [
-          { status: 'RETRY', type: 'identity.resolution.failed', attempts: 1, nextAttemptAt: '2026-03-02T00:03:00Z', lastError: 'timed out', createdAt: '2026-03-02T00:02:00Z' },
+          {
+            status: 'RETRY',
+            type: 'identity.resolution.failed',
+            attempts: 1,
+            nextAttemptAt: '2026-03-02T00:03:00Z',
+            lastError: 'timed out',
+            createdAt: '2026-03-02T00:02:00Z',
+          },
         ]),
       );
 
@@ -565,7 +613,10 @@ for (const backend of BACKENDS) {
       expect(all[2]!.data).toEqual(data);
       expect(JSON.stringify(all[2]!.data)).toBe(JSON.stringify(data));
 
-      expect((await monitorEvents.list({ watchId: w1.id, limit: 10 })).map((e) => e.eventType)).toEqual(['identity.resolution.failed', 'identity.document.changed']);
+      expect((await monitorEvents.list({ watchId: w1.id, limit: 10 })).map((e) => e.eventType)).toEqual([
+        'identity.resolution.failed',
+        'identity.document.changed',
+      ]);
       expect((await monitorEvents.list({ watchId: w2.id, limit: 10 })).map((e) => e.eventType)).toEqual(['identity.deactivated']);
       expect((await monitorEvents.list({ limit: 2 })).map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
       expect(await monitorEvents.list({ watchId: w1.id, limit: 1 })).toEqual([all[0]]);
@@ -791,7 +842,9 @@ for (const backend of BACKENDS) {
       expect(claimed!.watch.lastCheckedAt).not.toBe('2000-01-01T00:00:00Z');
 
       // Each event names the revision and the baselines it was computed between.
-      const baselines = await rows<{ id: number; revision: number; status: string }>(`SELECT id, revision, status FROM monitor_baselines WHERE watch_id = ${w.id} ORDER BY revision`);
+      const baselines = await rows<{ id: number; revision: number; status: string }>(
+        `SELECT id, revision, status FROM monitor_baselines WHERE watch_id = ${w.id} ORDER BY revision`,
+      );
       expect(baselines.map((b) => [b.revision, b.status])).toEqual([
         [1, 'RESOLVED'],
         [2, 'RESOLVED'],
@@ -810,7 +863,9 @@ for (const backend of BACKENDS) {
       // A first check has no previous baseline to name.
       const other = await added(store, newWatch(2));
       const firstOfOther = await watches.recordCheck(check(other.id, 0, resolved(1, t1), [changed(1)]));
-      const [row] = await rows<{ previous: number | null }>(`SELECT previous_baseline_id AS previous FROM monitor_events WHERE id = ${firstOfOther.outcome === 'recorded' ? firstOfOther.eventIds[0] : 0}`);
+      const [row] = await rows<{ previous: number | null }>(
+        `SELECT previous_baseline_id AS previous FROM monitor_events WHERE id = ${firstOfOther.outcome === 'recorded' ? firstOfOther.eventIds[0] : 0}`,
+      );
       expect(row).toEqual({ previous: null });
     });
 
@@ -853,15 +908,22 @@ for (const backend of BACKENDS) {
       expect(serialised.length).toBeLessThan(1000);
       expect(Buffer.byteLength(serialised)).toBeGreaterThan(1000);
       expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), [note], { maxPayloadBytes: 1000 }))).toEqual({ outcome: 'payload-too-large' });
-      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), [changed(2), note], { maxPayloadBytes: 1000 }))).toEqual({ outcome: 'payload-too-large' });
+      expect(await watches.recordCheck(check(w.id, 1, resolved(2, t2), [changed(2), note], { maxPayloadBytes: 1000 }))).toEqual({
+        outcome: 'payload-too-large',
+      });
       await unchanged();
 
       // Exactly at both limits, it is recorded.
-      const atLimits = await watches.recordCheck(check(w.id, 1, resolved(2, t2), [note, two[1]!], { maxEvents: 5, maxPayloadBytes: Buffer.byteLength(serialised) }));
+      const atLimits = await watches.recordCheck(
+        check(w.id, 1, resolved(2, t2), [note, two[1]!], { maxEvents: 5, maxPayloadBytes: Buffer.byteLength(serialised) }),
+      );
       expect(atLimits).toMatchObject({ outcome: 'recorded', revision: 2 });
       expect(await tableCounts()).toEqual({ baselines: 2, events: 5 });
       // A check that adds no event is recorded at the capacity (it cannot pass it).
-      expect(await watches.recordCheck(check(w.id, 2, resolved(2, '2026-03-02T00:10:00Z'), [], { maxEvents: 5 }))).toMatchObject({ outcome: 'recorded', revision: 3 });
+      expect(await watches.recordCheck(check(w.id, 2, resolved(2, '2026-03-02T00:10:00Z'), [], { maxEvents: 5 }))).toMatchObject({
+        outcome: 'recorded',
+        revision: 3,
+      });
 
       // A removed watch: stale at the revision the check read, and at the one the removal moved it to.
       expect(await watches.remove(w.id)).toBe(true);
@@ -877,7 +939,9 @@ for (const backend of BACKENDS) {
       await emptyMonitoring();
       const { watches } = store;
       const w = await added(store, newWatch(1));
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => watches.recordCheck(check(w.id, 0, resolved(i + 1, '2026-03-02T00:00:00Z'), [changed(i + 1)]))));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => watches.recordCheck(check(w.id, 0, resolved(i + 1, '2026-03-02T00:00:00Z'), [changed(i + 1)]))),
+      );
       const winners = results.flatMap((r, i) => (r.outcome === 'recorded' ? [i] : []));
       expect(winners).toHaveLength(1);
       expect(results.filter((r) => r.outcome === 'stale')).toHaveLength(7);
@@ -965,7 +1029,12 @@ for (const backend of BACKENDS) {
         // The event as listed, but for what the claim changed.
         const listed = listedBefore.find((e) => e.id === c.event.id)!;
         expect(c.event).toEqual({ ...listed, deliveryStatus: 'DELIVERING', attempts: c.attempt, lastAttemptAt: c.event.lastAttemptAt });
-        expect(await rowOf(c.event.id)).toMatchObject({ status: 'DELIVERING', attempts: c.attempt, leaseExpiresAt: c.leaseExpiresAt, lastAttemptAt: c.event.lastAttemptAt });
+        expect(await rowOf(c.event.id)).toMatchObject({
+          status: 'DELIVERING',
+          attempts: c.attempt,
+          leaseExpiresAt: c.leaseExpiresAt,
+          lastAttemptAt: c.event.lastAttemptAt,
+        });
       }
       expect(first[1]!.event.lastError).toBe('HTTP 503');
       // The secret leaves the store through claims only.
@@ -983,7 +1052,7 @@ for (const backend of BACKENDS) {
       expect((await monitorEvents.claimDeliveries(10, 120, 5)).map((c) => [c.event.id, c.attempt])).toEqual([[ids[2], 3]]);
     });
 
-    it('deliveries: expired leases become RETRY due now (claimed again in the same call) or DEAD_LETTER at maxAttempts; a removed watch\'s event is claimed for cancelling', async () => {
+    it("deliveries: expired leases become RETRY due now (claimed again in the same call) or DEAD_LETTER at maxAttempts; a removed watch's event is claimed for cancelling", async () => {
       await emptyMonitoring();
       const { watches, monitorEvents } = store;
       const w = await added(store, newWatch(1));
@@ -1002,7 +1071,13 @@ for (const backend of BACKENDS) {
       expect(claims.map((c) => [c.event.id, c.attempt, c.event.deliveryStatus])).toEqual([[ids[0], 3, 'DELIVERING']]);
       expect(claims[0]!.event.lastError).toMatch(/lease expired/);
       expect(await rowOf(ids[0]!)).toMatchObject({ status: 'DELIVERING', attempts: 3, leaseExpiresAt: claims[0]!.leaseExpiresAt });
-      expect(await rowOf(ids[1]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5, leaseExpiresAt: null, nextAttemptAt: null, lastError: expect.stringMatching(/lease expired/) as string });
+      expect(await rowOf(ids[1]!)).toMatchObject({
+        status: 'DEAD_LETTER',
+        attempts: 5,
+        leaseExpiresAt: null,
+        nextAttemptAt: null,
+        lastError: expect.stringMatching(/lease expired/) as string,
+      });
       expect(await rowOf(ids[2]!)).toEqual(live);
       expect(await rowOf(ids[3]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
       expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
@@ -1027,7 +1102,11 @@ for (const backend of BACKENDS) {
       await ageLease(held);
       const [orphan, ...none] = await monitorEvents.claimDeliveries(10, 120, 5);
       expect(none).toEqual([]);
-      expect(orphan).toMatchObject({ event: { id: held }, attempt: 2, watch: { id: removed.id, did: removed.did, webhookUrl: removed.webhookUrl, secret: SECRET, active: false } });
+      expect(orphan).toMatchObject({
+        event: { id: held },
+        attempt: 2,
+        watch: { id: removed.id, did: removed.did, webhookUrl: removed.webhookUrl, secret: SECRET, active: false },
+      });
       expect(await monitorEvents.settle(held, 2, { cancelled: true })).toBe(true);
       expect(await rowOf(held)).toMatchObject({ status: 'CANCELLED', attempts: 2, leaseExpiresAt: null });
     });
@@ -1036,7 +1115,12 @@ for (const backend of BACKENDS) {
       await emptyMonitoring();
       const { monitorEvents } = store;
       const w = await added(store, newWatch(1));
-      await sql(eventsSql(w, Array.from({ length: 6 }, (): RawEvent => ({ status: 'PENDING' }))));
+      await sql(
+        eventsSql(
+          w,
+          Array.from({ length: 6 }, (): RawEvent => ({ status: 'PENDING' })),
+        ),
+      );
       const c = (await monitorEvents.claimDeliveries(10, 120, 5)).map((x) => x.event.id) as [number, number, number, number, number, number];
       expect(c).toHaveLength(6);
 
@@ -1122,7 +1206,9 @@ for (const backend of BACKENDS) {
       Number(
         (
           await rows<{ now: number | string }>(
-            backend.name === 'SQLite' ? `SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now` : `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`,
+            backend.name === 'SQLite'
+              ? `SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now`
+              : `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`,
           )
         )[0]!.now,
       );
@@ -1162,7 +1248,10 @@ for (const backend of BACKENDS) {
       const { claims } = store;
       const before = await nowMs();
       const token = newToken();
-      const created = await claims.createChallenge({ token, did: 'did:web:a.example', method: 'well-known', purpose: 'list', ttlSeconds: 3600, client: CLIENT }, pool(3));
+      const created = await claims.createChallenge(
+        { token, did: 'did:web:a.example', method: 'well-known', purpose: 'list', ttlSeconds: 3600, client: CLIENT },
+        pool(3),
+      );
       expect(created).toEqual({
         token,
         did: 'did:web:a.example',
@@ -1177,30 +1266,60 @@ for (const backend of BACKENDS) {
       expect(Math.abs(between(before, c.createdAt))).toBeLessThanOrEqual(5);
       expect(between(c.createdAt, c.expiresAt)).toBe(3600);
       // The same token twice is refused by the schema.
-      await expect(claims.createChallenge({ token, did: 'did:web:b.example', method: 'dns', purpose: 'claim', ttlSeconds: 60, client: CLIENT }, pool(3))).rejects.toThrow();
+      await expect(
+        claims.createChallenge({ token, did: 'did:web:b.example', method: 'dns', purpose: 'claim', ttlSeconds: 60, client: CLIENT }, pool(3)),
+      ).rejects.toThrow();
       for (const ttlSeconds of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        await expect(claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds, client: CLIENT }, pool(3))).rejects.toThrow(RangeError);
+        await expect(
+          claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds, client: CLIENT }, pool(3)),
+        ).rejects.toThrow(RangeError);
       }
       expect(await count('claim_challenges')).toBe(1);
 
       await challenge('did:web:a.example');
-      const third = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3));
+      const third = await claims.createChallenge(
+        { token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+        pool(3),
+      );
       expect(third).not.toHaveProperty('refused');
       for (const limit of [3, 0, -1, Number.NaN]) {
-        expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(limit))).toMatchObject({ refused: 'total' });
+        expect(
+          await claims.createChallenge(
+            { token: newToken(), did: 'did:web:a.example', method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+            pool(limit),
+          ),
+        ).toMatchObject({ refused: 'total' });
       }
       expect(await count('claim_challenges')).toBe(3);
       // A used challenge no longer counts, nor does an expired one.
       expect((await claims.recordProof(proofOf((third as { token: string }).token, 'signature', 'did:web:a.example'))).outcome).toBe('recorded');
-      const fourth = await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3));
+      const fourth = await claims.createChallenge(
+        { token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+        pool(3),
+      );
       expect(fourth).not.toHaveProperty('refused');
-      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3))).toMatchObject({ refused: 'total' });
+      expect(
+        await claims.createChallenge(
+          { token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+          pool(3),
+        ),
+      ).toMatchObject({ refused: 'total' });
       await sql(`UPDATE claim_challenges SET created_at_ms = 1000, expires_at_ms = 2000 WHERE token = '${(fourth as { token: string }).token}'`);
-      expect(await claims.createChallenge({ token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(3))).not.toHaveProperty('refused');
+      expect(
+        await claims.createChallenge(
+          { token: newToken(), did: 'did:web:a.example', method: 'dns', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+          pool(3),
+        ),
+      ).not.toHaveProperty('refused');
 
       await emptyClaims();
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => claims.createChallenge({ token: newToken(), did: `did:web:c${i}.example`, method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT }, pool(5))),
+        Array.from({ length: 20 }, (_, i) =>
+          claims.createChallenge(
+            { token: newToken(), did: `did:web:c${i}.example`, method: 'signature', purpose: 'claim', ttlSeconds: 600, client: CLIENT },
+            pool(5),
+          ),
+        ),
       );
       expect(results.filter((r) => !isRefusal(r))).toHaveLength(5);
       expect(await count('claim_challenges')).toBe(5);
@@ -1241,7 +1360,9 @@ for (const backend of BACKENDS) {
       // Expired on the database clock: a challenge of one second, once the database's clock is past it.
       const short = await challenge(did, 'signature', 'claim', 1);
       expect(between(short.createdAt, short.expiresAt)).toBe(1);
-      const [{ expires }] = await rows<{ expires: number | string }>(`SELECT expires_at_ms AS expires FROM claim_challenges WHERE token = '${short.token}'`) as [{ expires: number | string }];
+      const [{ expires }] = (await rows<{ expires: number | string }>(
+        `SELECT expires_at_ms AS expires FROM claim_challenges WHERE token = '${short.token}'`,
+      )) as [{ expires: number | string }];
       while ((await nowMs()) <= Number(expires)) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await claims.attemptChallenge(did, short.token, 5)).toEqual({ ok: false, refusal: 'expired', challenge: short });
       expect(await claims.recordProof(proofOf(short.token, 'signature', did))).toEqual({ outcome: 'expired' });
@@ -1298,7 +1419,11 @@ for (const backend of BACKENDS) {
       // A newer DNS proof (purpose claim): the older lapses, superseded, and its listing moves to the new claim in place.
       const dns2 = await prove(did, 'dns', 'claim');
       expect(dns2.listed).toBe(true);
-      expect(await claims.get(dns.claim.id)).toEqual({ ...dns.claim, lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: 'superseded by a newer proof' });
+      expect(await claims.get(dns.claim.id)).toEqual({
+        ...dns.claim,
+        lapsedAt: expect.stringMatching(RFC3339) as string,
+        lapseReason: 'superseded by a newer proof',
+      });
       expect(await listings()).toEqual([{ seq: listing!.seq, did, claimId: dns2.claim.id }]);
       expect(await count('claims', `did = '${did}' AND lapsed_at_ms IS NULL`)).toBe(2);
 
@@ -1306,7 +1431,10 @@ for (const backend of BACKENDS) {
       const signature2 = await prove(did, 'signature', 'list');
       expect(signature2.listed).toBe(true);
       expect(await listings()).toEqual([{ seq: listing!.seq, did, claimId: signature2.claim.id }]);
-      expect((await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries[0]).toMatchObject({ seq: listing!.seq, listedAt: entry!.listedAt });
+      expect((await claims.directory({ q: null, didMethod: null, limit: 10, after: null })).entries[0]).toMatchObject({
+        seq: listing!.seq,
+        listedAt: entry!.listedAt,
+      });
 
       // Unlist: the listing goes, the claims stay current.
       const unlisted = await prove(did, 'well-known', 'unlist');
@@ -1329,13 +1457,7 @@ for (const backend of BACKENDS) {
       await sql(`UPDATE claim_challenges SET created_at_ms = 1000, expires_at_ms = 2000 WHERE token = '${stale.token}'`);
       expect(await claims.recordProof(proofOf(stale.token, 'dns', did))).toEqual({ outcome: 'expired' });
       const fresh = await challenge(did, 'dns', 'unlist');
-      for (const bad of [
-        { lifetimeSeconds: 0 },
-        { lifetimeSeconds: 1.5 },
-        { lifetimeSeconds: Number.NaN },
-        { recheckSeconds: 0 },
-        { recheckSeconds: 0.5 },
-      ]) {
+      for (const bad of [{ lifetimeSeconds: 0 }, { lifetimeSeconds: 1.5 }, { lifetimeSeconds: Number.NaN }, { recheckSeconds: 0 }, { recheckSeconds: 0.5 }]) {
         await expect(claims.recordProof({ ...proofOf(fresh.token, 'dns', did), ...bad })).rejects.toThrow(RangeError);
       }
       expect(await snapshot()).toEqual(written);
@@ -1354,7 +1476,10 @@ for (const backend of BACKENDS) {
 
       const next = await prove(did, 'dns', 'claim');
       expect(next.listed).toBe(false);
-      expect(await claims.get(old.claim.id)).toMatchObject({ lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: `not re-checked successfully since ${old.claim.checkedAt}` });
+      expect(await claims.get(old.claim.id)).toMatchObject({
+        lapsedAt: expect.stringMatching(RFC3339) as string,
+        lapseReason: `not re-checked successfully since ${old.claim.checkedAt}`,
+      });
       expect(await listings()).toEqual([]);
 
       // A listing bound to an expired claim of another method is not revived by a list proof either: a new place.
@@ -1403,7 +1528,12 @@ for (const backend of BACKENDS) {
       const signature = await prove(did, 'signature', 'claim');
       const other = await prove('did:web:someone-else.example', 'signature', 'list');
       // Stamped apart, so that "newest first" is by verification time.
-      for (const [c, s] of [[first, 400], [second, 300], [third, 200], [signature, 100]] as const) {
+      for (const [c, s] of [
+        [first, 400],
+        [second, 300],
+        [third, 200],
+        [signature, 100],
+      ] as const) {
         await sql(`UPDATE claims SET verified_at_ms = verified_at_ms - ${s * 1000} WHERE id = ${c.claim.id}`);
       }
       const found = await claims.forDid(did, 5);
@@ -1498,7 +1628,10 @@ for (const backend of BACKENDS) {
       expect(await claims.get(claim.id)).toEqual(held);
 
       expect(await claims.recordRecheck(claim.id, { kind: 'lapsed', reason: 'TOKEN_MISMATCH: the file no longer holds the token' })).toBe(true);
-      expect(await claims.get(claim.id)).toMatchObject({ lapsedAt: expect.stringMatching(RFC3339) as string, lapseReason: 'TOKEN_MISMATCH: the file no longer holds the token' });
+      expect(await claims.get(claim.id)).toMatchObject({
+        lapsedAt: expect.stringMatching(RFC3339) as string,
+        lapseReason: 'TOKEN_MISMATCH: the file no longer holds the token',
+      });
       expect(await listings()).toEqual([]);
       expect(await claims.forDid(did, 5)).toMatchObject({ current: [], listed: false });
 
@@ -1513,7 +1646,8 @@ for (const backend of BACKENDS) {
       expect(await claims.recordRecheck(older.claim.id, { kind: 'lapsed', reason: 'late' })).toBe(false);
       expect(await claims.get(older.claim.id)).toMatchObject({ lapseReason: 'superseded by a newer proof' });
       expect(await listings()).toHaveLength(1);
-      for (const absent of [older.claim.id + 1000, 0, -1, 1.5, 2 ** 40]) expect(await claims.recordRecheck(absent, { kind: 'lapsed', reason: 'x' })).toBe(false);
+      for (const absent of [older.claim.id + 1000, 0, -1, 1.5, 2 ** 40])
+        expect(await claims.recordRecheck(absent, { kind: 'lapsed', reason: 'x' })).toBe(false);
     });
 
     it('claims: sweep lapses expired claims with the exact reasons and removes their listings; challenges go a day after expiry; a directory read hides an expired listing before any sweep', async () => {
@@ -1530,8 +1664,14 @@ for (const backend of BACKENDS) {
       expect(await count('directory_entries')).toBe(3);
 
       // Challenges: one expired over a day ago (removed), one an hour ago and one unexpired (kept).
-      const [oldChallenge, recentChallenge] = [await challenge('did:web:sig.example'), await challenge('did:web:sig.example'), await challenge('did:web:sig.example')];
-      await sql(`UPDATE claim_challenges SET created_at_ms = ${now - 90_000_000}, expires_at_ms = ${now - 86_400_000 - 5000} WHERE token = '${oldChallenge!.token}'`);
+      const [oldChallenge, recentChallenge] = [
+        await challenge('did:web:sig.example'),
+        await challenge('did:web:sig.example'),
+        await challenge('did:web:sig.example'),
+      ];
+      await sql(
+        `UPDATE claim_challenges SET created_at_ms = ${now - 90_000_000}, expires_at_ms = ${now - 86_400_000 - 5000} WHERE token = '${oldChallenge!.token}'`,
+      );
       await sql(`UPDATE claim_challenges SET created_at_ms = ${now - 7_200_000}, expires_at_ms = ${now - 3_600_000} WHERE token = '${recentChallenge!.token}'`);
       const challengesBefore = await count('claim_challenges');
 
@@ -1564,7 +1704,11 @@ for (const backend of BACKENDS) {
       expect(page2.more).toBe(true);
       await prove('did:web:added-2.example', 'signature', 'list');
       const page3 = await claims.directory({ q: null, didMethod: null, limit: 50, after: page2.entries.at(-1)!.seq });
-      expect(page3.entries.map((e) => e.did)).toEqual([...Array.from({ length: 20 }, (_, i) => didOf(i + 101)), 'did:web:added-1.example', 'did:web:added-2.example']);
+      expect(page3.entries.map((e) => e.did)).toEqual([
+        ...Array.from({ length: 20 }, (_, i) => didOf(i + 101)),
+        'did:web:added-1.example',
+        'did:web:added-2.example',
+      ]);
       expect(page3.more).toBe(false);
       const seen = [...page1.entries, ...page2.entries, ...page3.entries].map((e) => e.seq);
       expect(new Set(seen).size).toBe(seen.length);
@@ -1586,14 +1730,21 @@ for (const backend of BACKENDS) {
       expect(keys).toEqual(Array.from({ length: 30 }, (_, i) => didOf(4 * (i + 1))));
       expect((await claims.directory({ q: null, didMethod: 'webvh', limit: 10, after: null })).entries).toEqual([]);
 
-      for (const limit of [0, 51, -1, 1.5, Number.NaN]) await expect(claims.directory({ q: null, didMethod: null, limit, after: null })).rejects.toThrow(RangeError);
+      for (const limit of [0, 51, -1, 1.5, Number.NaN])
+        await expect(claims.directory({ q: null, didMethod: null, limit, after: null })).rejects.toThrow(RangeError);
       for (const after of [-1, 1.5, Number.NaN]) await expect(claims.directory({ q: null, didMethod: null, limit: 10, after })).rejects.toThrow(RangeError);
     });
 
     it('directory: q is a case-insensitive substring of the DID, with no pattern characters; combined with the method and the cursor', async () => {
       await emptyClaims();
       const { claims } = store;
-      for (const did of ['did:web:Alpha.example', 'did:web:beta.example', 'did:web:under_score.example', 'did:key:z6MkALPHAkey', 'did:web:gamma.example%2Fpath']) {
+      for (const did of [
+        'did:web:Alpha.example',
+        'did:web:beta.example',
+        'did:web:under_score.example',
+        'did:key:z6MkALPHAkey',
+        'did:web:gamma.example%2Fpath',
+      ]) {
         await prove(did, 'signature', 'list');
       }
       const dids = async (q: string, didMethod: string | null = null) => (await allPages({ q, didMethod }, 50)).flatMap((p) => p.entries.map((e) => e.did));
@@ -1642,7 +1793,12 @@ describePostgres('PostgreSQL: schema versions', () => {
       for (const migration of MIGRATIONS.filter((m) => m.version <= 8)) await client.query(postgresSql(migration.up));
       await client.query('INSERT INTO svc_schema_version (id, version) VALUES (1, 8)');
       const columnsOf = async (table: string) =>
-        (await client.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY c', [schema, table])).rows.map((r) => r.c);
+        (
+          await client.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY c', [
+            schema,
+            table,
+          ])
+        ).rows.map((r) => r.c);
       expect(await columnsOf('claims')).toContain('status');
       expect(await columnsOf('claim_challenges')).toEqual([]);
 
@@ -1653,7 +1809,10 @@ describePostgres('PostgreSQL: schema versions', () => {
         expect(await columnsOf('claims')).not.toContain('status');
         expect(await columnsOf('claims')).toContain('lapsed_at_ms');
         expect(await columnsOf('directory_entries')).toEqual(['claim_id', 'did', 'did_method', 'listed_at_ms', 'search', 'seq']);
-        const c = await store.claims.createChallenge({ token: newToken(), did: 'did:web:migrated.example', method: 'dns', purpose: 'list', ttlSeconds: 600, client: CLIENT }, pool(10));
+        const c = await store.claims.createChallenge(
+          { token: newToken(), did: 'did:web:migrated.example', method: 'dns', purpose: 'list', ttlSeconds: 600, client: CLIENT },
+          pool(10),
+        );
         if (isRefusal(c)) throw new Error('full');
         expect(await store.claims.recordProof(proofOf(c.token, 'dns', c.did))).toMatchObject({ outcome: 'recorded', listed: true });
       } finally {
@@ -1671,8 +1830,13 @@ describePostgres('PostgreSQL: schema versions', () => {
     const sqlite = openStore({ path: path.join(dir, 'svc.db') });
     const postgres = await openPostgresStore({ url: postgresUrl, schema });
     try {
-      const tables = sqlite.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-      const sqliteColumns = tables.flatMap((t) => (sqlite.db.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[]).map((c) => `${t}.${c}`)).sort();
+      const tables = sqlite.db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .pluck()
+        .all() as string[];
+      const sqliteColumns = tables
+        .flatMap((t) => (sqlite.db.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[]).map((c) => `${t}.${c}`))
+        .sort();
       const { rows } = await postgres.pool.query<{ c: string }>(
         "SELECT table_name || '.' || column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name NOT LIKE 'svc\\_%'",
         [schema],
@@ -1721,7 +1885,10 @@ describePostgres('PostgreSQL: schema versions', () => {
         ).rows.map((r) => r.d);
       let store = await openPostgresStore({ url: postgresUrl, schema });
       const repaired = await constraints(store);
-      expect(repaired).toEqual(['CHECK (((document IS NULL) OR ((document)::json IS NOT NULL)))', 'CHECK (((problem IS NULL) OR ((problem)::json IS NOT NULL)))']);
+      expect(repaired).toEqual([
+        'CHECK (((document IS NULL) OR ((document)::json IS NOT NULL)))',
+        'CHECK (((problem IS NULL) OR ((problem)::json IS NOT NULL)))',
+      ]);
       // As the earlier translation left them: NULL refused.
       await store.pool.query(`ALTER TABLE monitor_baselines DROP CONSTRAINT monitor_baselines_document_check, ADD CONSTRAINT monitor_baselines_document_check CHECK ((document::json IS NOT NULL));
         ALTER TABLE monitor_baselines DROP CONSTRAINT monitor_baselines_problem_check, ADD CONSTRAINT monitor_baselines_problem_check CHECK ((problem::json IS NOT NULL))`);
@@ -1836,12 +2003,16 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       const w = await added(stores[0]!, newWatch(1));
       for (let revision = 0; revision < 5; revision++) {
         const results = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => stores[i % 2]!.watches.recordCheck(check(w.id, revision, resolved(revision + 1, '2026-03-02T00:00:00Z'), [changed(revision + 1)]))),
+          Array.from({ length: 6 }, (_, i) =>
+            stores[i % 2]!.watches.recordCheck(check(w.id, revision, resolved(revision + 1, '2026-03-02T00:00:00Z'), [changed(revision + 1)])),
+          ),
         );
         expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(1);
         expect(results.filter((r) => r.outcome === 'stale')).toHaveLength(5);
       }
-      const { rows } = await stores[1]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
+      const { rows } = await stores[1]!.pool.query<{ b: number; e: number }>(
+        'SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e',
+      );
       expect(rows[0]).toEqual({ b: 5, e: 5 });
       expect(await stores[1]!.watches.get(w.id)).toMatchObject({ revision: 5 });
     } finally {
@@ -1857,13 +2028,17 @@ describePostgres('PostgreSQL: watches across daemons', () => {
       const results = await Promise.all(
         watchesAdded.map((w, i) =>
           stores[i % 2]!.watches.recordCheck(
-            check(w.id, 0, resolved(1, '2026-03-02T00:00:00Z'), [changed(1), { type: 'identity.domain_binding.changed', data: { after: 'NOT_LINKED' } }], { maxEvents: 7 }),
+            check(w.id, 0, resolved(1, '2026-03-02T00:00:00Z'), [changed(1), { type: 'identity.domain_binding.changed', data: { after: 'NOT_LINKED' } }], {
+              maxEvents: 7,
+            }),
           ),
         ),
       );
       expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(3);
       expect(results.filter((r) => r.outcome === 'event-capacity')).toHaveLength(7);
-      const { rows } = await stores[0]!.pool.query<{ b: number; e: number }>('SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e');
+      const { rows } = await stores[0]!.pool.query<{ b: number; e: number }>(
+        'SELECT (SELECT count(*) FROM monitor_baselines)::int AS b, (SELECT count(*) FROM monitor_events)::int AS e',
+      );
       expect(rows[0]).toEqual({ b: 3, e: 6 });
     } finally {
       await done();
@@ -1880,7 +2055,12 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
       const eventIds = async () => (await a.pool.query<{ id: number }>('SELECT id FROM monitor_events ORDER BY id')).rows.map((r) => r.id);
       for (let round = 0; round < 5; round++) {
         await a.pool.query('DELETE FROM monitor_events');
-        await a.pool.query(eventsSql(w, Array.from({ length: 20 }, (): RawEvent => ({ status: 'PENDING' }))));
+        await a.pool.query(
+          eventsSql(
+            w,
+            Array.from({ length: 20 }, (): RawEvent => ({ status: 'PENDING' })),
+          ),
+        );
         const ids = await eventIds();
         const claims = await Promise.all([a.monitorEvents.claimDeliveries(20, 120, 5), b.monitorEvents.claimDeliveries(20, 120, 5)]);
         const claimed = claims.flatMap((c) => c.map((x) => x.event.id));
@@ -1898,7 +2078,9 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
       expect(claimed.every((c) => c.attempt === 2)).toBe(true);
       expect(claimed.length + (await a.monitorEvents.claimDeliveries(20, 120, 5)).length).toBe(20);
       // Settled by whichever daemon: once.
-      const settled = await Promise.all(claimed.flatMap((c) => [a.monitorEvents.settle(c.event.id, 2, { delivered: true }), b.monitorEvents.settle(c.event.id, 2, { delivered: true })]));
+      const settled = await Promise.all(
+        claimed.flatMap((c) => [a.monitorEvents.settle(c.event.id, 2, { delivered: true }), b.monitorEvents.settle(c.event.id, 2, { delivered: true })]),
+      );
       expect(settled.filter(Boolean)).toHaveLength(claimed.length);
     } finally {
       await done();

@@ -132,7 +132,15 @@ const MALLORY = 'did:web:mallory.example';
 const SECRET = 'whsec_test-secret';
 
 function resolved(hash = 'h1'): CheckOutcome {
-  return { status: 'RESOLVED', documentHash: hash, fingerprintProfile: null, domainBindingStatus: null, document: { id: 'did:web:a.example' }, problem: null, checkedAt: at() };
+  return {
+    status: 'RESOLVED',
+    documentHash: hash,
+    fingerprintProfile: null,
+    domainBindingStatus: null,
+    document: { id: 'did:web:a.example' },
+    problem: null,
+    checkedAt: at(),
+  };
 }
 const CHANGED: PlannedEvent = { type: 'identity.document.changed', data: { fromHash: 'h0', toHash: 'h1', headline: 'changed' } };
 const BINDING: PlannedEvent = { type: 'identity.domain_binding.changed', data: { domainBinding: 'VERIFIED', headline: 'binding' } };
@@ -165,7 +173,10 @@ for (const backend of BACKENDS) {
     /** Records one check of the watch (at its current revision) with `events`. */
     async function record(watchId: number, events: PlannedEvent[], on: CustomerMonitorStore = monitor, attemptId = 0) {
       const revision = (await db.rows<{ revision: number }>(`SELECT revision FROM watches WHERE id = ${watchId}`))[0]!.revision;
-      const result = await on.recordCheck({ watchId, revision: Number(revision), outcome: resolved(`h${revision}`), events, maxPayloadBytes: 262_144, attemptId }, sealCustomerDelivery);
+      const result = await on.recordCheck(
+        { watchId, revision: Number(revision), outcome: resolved(`h${revision}`), events, maxPayloadBytes: 262_144, attemptId },
+        sealCustomerDelivery,
+      );
       expect(result.outcome).toBe('recorded');
       return result as { outcome: 'recorded'; eventIds: number[]; revision: number };
     }
@@ -207,8 +218,12 @@ for (const backend of BACKENDS) {
         }
         expect(await monitor.listWatches(ALICE, mine)).toHaveLength(1);
 
-        const { eventIds: [ofB] } = await record(b, [CHANGED]);
-        const { eventIds: [ofA] } = await record(a, [CHANGED]);
+        const {
+          eventIds: [ofB],
+        } = await record(b, [CHANGED]);
+        const {
+          eventIds: [ofA],
+        } = await record(a, [CHANGED]);
         await storeError(monitor.eventPage(ALICE, mine, a, { limit: 10, snapshotEventId: ofB! }), 'NOT_FOUND');
         await storeError(monitor.eventPage(ALICE, mine, a, { limit: 10, snapshotEventId: ofA!, beforeEventId: ofB! }), 'NOT_FOUND');
         expect((await monitor.eventPage(ALICE, mine, a, { limit: 10, snapshotEventId: ofA! })).events.map((e) => e.id)).toEqual([`evt_${ofA}`]);
@@ -222,7 +237,16 @@ for (const backend of BACKENDS) {
         const first = await monitor.addWatch(ALICE, p, 'did:web:a.example', 2);
         expect(first).toEqual({
           created: true,
-          watch: { id: expect.stringMatching(/^wch_\d+$/), projectId: p, did: 'did:web:a.example', createdAt: expect.any(String), lastStatus: null, lastHash: null, lastCheckedAt: null, nextDueAt: expect.any(String) },
+          watch: {
+            id: expect.stringMatching(/^wch_\d+$/),
+            projectId: p,
+            did: 'did:web:a.example',
+            createdAt: expect.any(String),
+            lastStatus: null,
+            lastHash: null,
+            lastCheckedAt: null,
+            nextDueAt: expect.any(String),
+          },
         });
         if (first === 'full') throw new Error('full');
         expect(first.watch.nextDueAt).toBe(first.watch.createdAt);
@@ -258,7 +282,13 @@ for (const backend of BACKENDS) {
         expect(await db.rows(`SELECT id FROM customer_webhook_deliveries`)).toEqual([]);
 
         const hook = await monitor.setWebhook(ALICE, p, 'https://hooks.example/in', SECRET);
-        expect(hook).toEqual({ id: expect.stringMatching(/^whk_\d+$/), url: 'https://hooks.example/in', createdAt: expect.any(String), active: true, disabledAt: null });
+        expect(hook).toEqual({
+          id: expect.stringMatching(/^whk_\d+$/),
+          url: 'https://hooks.example/in',
+          createdAt: expect.any(String),
+          active: true,
+          disabledAt: null,
+        });
         const { eventIds } = await record(w, [CHANGED, BINDING]);
         expect(eventIds).toHaveLength(2);
         const listed = await monitor.listEvents(ALICE, p, w, 10);
@@ -272,18 +302,45 @@ for (const backend of BACKENDS) {
         for (const [i, delivery] of deliveries.entries()) {
           const event = events.find((e) => e.id === `evt_${eventIds[i]}`)!;
           const sealed = sealCustomerDelivery(event, SECRET);
-          expect(delivery).toEqual({ id: `dlv_${row(hook.id)}_${eventIds[i]}`, body: sealed.body, signature: sealed.signature, status: 'PENDING', created_at: event.createdAt });
-          expect(JSON.parse(delivery.body)).toEqual({ id: event.id, type: event.type, projectId: p, watchId: `wch_${w}`, did: 'did:web:a.example', createdAt: event.createdAt, data: event.data });
+          expect(delivery).toEqual({
+            id: `dlv_${row(hook.id)}_${eventIds[i]}`,
+            body: sealed.body,
+            signature: sealed.signature,
+            status: 'PENDING',
+            created_at: event.createdAt,
+          });
+          expect(JSON.parse(delivery.body)).toEqual({
+            id: event.id,
+            type: event.type,
+            projectId: p,
+            watchId: `wch_${w}`,
+            did: 'did:web:a.example',
+            createdAt: event.createdAt,
+            data: event.data,
+          });
         }
         // The operator's event rows of customer watches: PENDING, never the operator's to deliver.
         expect(await db.monitorEvents.claimDeliveries(10, 60, 5)).toEqual([]);
 
         const revision = (await db.rows<{ revision: number }>(`SELECT revision FROM watches WHERE id = ${w}`))[0]!.revision;
         await monitor.removeWatch(ALICE, p, w);
-        const late = await monitor.recordCheck({ watchId: w, revision: Number(revision), outcome: resolved(), events: [CHANGED], maxPayloadBytes: 1000, attemptId: 0 }, sealCustomerDelivery);
+        const late = await monitor.recordCheck(
+          { watchId: w, revision: Number(revision), outcome: resolved(), events: [CHANGED], maxPayloadBytes: 1000, attemptId: 0 },
+          sealCustomerDelivery,
+        );
         expect(late).toEqual({ outcome: 'stale' });
         expect(await db.rows(`SELECT status FROM customer_webhook_deliveries WHERE status <> 'CANCELLED'`)).toEqual([]);
-        const big = await monitor.recordCheck({ watchId: w, revision: 0, outcome: resolved(), events: [{ type: 'identity.document.changed', data: { x: 'y'.repeat(100) } }], maxPayloadBytes: 50, attemptId: 0 }, sealCustomerDelivery);
+        const big = await monitor.recordCheck(
+          {
+            watchId: w,
+            revision: 0,
+            outcome: resolved(),
+            events: [{ type: 'identity.document.changed', data: { x: 'y'.repeat(100) } }],
+            maxPayloadBytes: 50,
+            attemptId: 0,
+          },
+          sealCustomerDelivery,
+        );
         expect(big).toEqual({ outcome: 'payload-too-large' });
       });
 
@@ -342,24 +399,35 @@ for (const backend of BACKENDS) {
         expect(fresh.events.map((e) => row(e.id))).toEqual([...before, ...later].sort((a, b) => b - a));
         expect(fresh).toMatchObject({ hasMore: false, next: null, asOf: null });
         const dayAgo = at(-DAY);
-        expect(await monitor.eventPage(ALICE, p, w, { limit: 100, asOf: dayAgo })).toEqual({ events: [], snapshotEventId: null, asOf: dayAgo, hasMore: false, next: null });
+        expect(await monitor.eventPage(ALICE, p, w, { limit: 100, asOf: dayAgo })).toEqual({
+          events: [],
+          snapshotEventId: null,
+          asOf: dayAgo,
+          hasMore: false,
+          next: null,
+        });
       });
     });
 
     // PostgreSQL only: on SQLite the write lock orders whole checks.
-    if (backend.name === 'PostgreSQL') it('a check takes its watch row lock before its events get ids (ids commit in order per watch)', async () => {
-      const p = await project();
-      const w = await watch(p);
-      const other = await watch(p, 'did:web:other.example');
-      const release = await db.lockWatch!(w);
-      const pending = record(w, [CHANGED]);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // Another watch's event, committed while the check waits for the row.
-      const { eventIds: [meanwhile] } = await record(other, [CHANGED]);
-      await release();
-      const { eventIds: [late] } = await pending;
-      expect(late!).toBeGreaterThan(meanwhile!);
-    });
+    if (backend.name === 'PostgreSQL')
+      it('a check takes its watch row lock before its events get ids (ids commit in order per watch)', async () => {
+        const p = await project();
+        const w = await watch(p);
+        const other = await watch(p, 'did:web:other.example');
+        const release = await db.lockWatch!(w);
+        const pending = record(w, [CHANGED]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Another watch's event, committed while the check waits for the row.
+        const {
+          eventIds: [meanwhile],
+        } = await record(other, [CHANGED]);
+        await release();
+        const {
+          eventIds: [late],
+        } = await pending;
+        expect(late!).toBeGreaterThan(meanwhile!);
+      });
 
     describe('webhooks and deliveries', () => {
       it('replacing or disabling the webhook cancels its queued deliveries', async () => {
@@ -371,11 +439,15 @@ for (const backend of BACKENDS) {
         await record(w, [CHANGED]);
         const second = await monitor.setWebhook(ALICE, p, 'https://hooks.example/2', 'whsec_two');
         expect(await monitor.getWebhook(ALICE, p)).toEqual(second);
-        const [old] = await db.rows<{ active: number; disabled_at: string | null }>(`SELECT active, disabled_at FROM customer_webhooks WHERE id = ${row(first.id)}`);
+        const [old] = await db.rows<{ active: number; disabled_at: string | null }>(
+          `SELECT active, disabled_at FROM customer_webhooks WHERE id = ${row(first.id)}`,
+        );
         expect(Number(old!.active)).toBe(0);
         expect(old!.disabled_at).toMatch(/Z$/);
         await record(w, [BINDING]);
-        const statuses = await db.rows<{ webhook_id: number; status: string }>(`SELECT webhook_id, status FROM customer_webhook_deliveries ORDER BY webhook_id`);
+        const statuses = await db.rows<{ webhook_id: number; status: string }>(
+          `SELECT webhook_id, status FROM customer_webhook_deliveries ORDER BY webhook_id`,
+        );
         expect(statuses).toEqual([
           { webhook_id: row(first.id), status: 'CANCELLED' },
           { webhook_id: row(second.id), status: 'PENDING' },
@@ -391,10 +463,21 @@ for (const backend of BACKENDS) {
         const p = await project();
         const w = await watch(p);
         const hook = await monitor.setWebhook(ALICE, p, 'https://hooks.example/in', SECRET);
-        const { eventIds: [eventRow] } = await record(w, [CHANGED]);
+        const {
+          eventIds: [eventRow],
+        } = await record(w, [CHANGED]);
         const [claim] = await monitor.claimDeliveries(10, 120, 5);
         const [stored] = await db.rows<{ body: string; signature: string }>(`SELECT body, signature FROM customer_webhook_deliveries`);
-        expect(claim).toEqual({ id: `dlv_${row(hook.id)}_${eventRow}`, eventId: `evt_${eventRow}`, url: 'https://hooks.example/in', body: stored!.body, signature: stored!.signature, active: true, attempt: 1, leaseExpiresAt: expect.any(String) });
+        expect(claim).toEqual({
+          id: `dlv_${row(hook.id)}_${eventRow}`,
+          eventId: `evt_${eventRow}`,
+          url: 'https://hooks.example/in',
+          body: stored!.body,
+          signature: stored!.signature,
+          active: true,
+          attempt: 1,
+          leaseExpiresAt: expect.any(String),
+        });
         expect(Date.parse(claim!.leaseExpiresAt) - Date.now()).toBeGreaterThan(100_000);
         expect(await db.second.claimDeliveries(10, 120, 5)).toEqual([]);
 
@@ -425,7 +508,9 @@ for (const backend of BACKENDS) {
         expect(await monitor.settleDelivery(last!.id, 5, { delivered: true }, 200)).toBe(false);
 
         // A queued delivery with no attempt left under a lower maxAttempts is dead-lettered, not claimed.
-        const { eventIds: [second] } = await record(w, [BINDING]);
+        const {
+          eventIds: [second],
+        } = await record(w, [BINDING]);
         const [once] = await monitor.claimDeliveries(10, 120, 1);
         expect(once!.eventId).toBe(`evt_${second}`);
         expect(await monitor.settleDelivery(once!.id, 1, { delivered: false, error: 'HTTP 500', retryAfterSeconds: 0 }, 500)).toBe(true);
@@ -443,14 +528,18 @@ for (const backend of BACKENDS) {
         expect(await monitor.settleDelivery(a!.id, 1, { delivered: true }, 204)).toBe(true);
         await monitor.disableWebhook(ALICE, p);
         expect(await monitor.settleDelivery(b!.id, 1, { delivered: false, error: 'HTTP 503', retryAfterSeconds: 10 }, 503)).toBe(true);
-        const rows = await db.rows<{ id: string; status: string; delivered_at: string | null }>(`SELECT id, status, delivered_at FROM customer_webhook_deliveries`);
+        const rows = await db.rows<{ id: string; status: string; delivered_at: string | null }>(
+          `SELECT id, status, delivered_at FROM customer_webhook_deliveries`,
+        );
         expect(rows.find((r) => r.id === a!.id)).toMatchObject({ status: 'DELIVERED', delivered_at: expect.stringMatching(/Z$/) });
         expect(rows.find((r) => r.id === b!.id)).toMatchObject({ status: 'CANCELLED', delivered_at: null });
 
         const listed = await monitor.listDeliveries(ALICE, p, 100);
         expect(listed).toHaveLength(2);
         for (const d of listed) {
-          expect(Object.keys(d).sort()).toEqual(['attempts', 'createdAt', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'status', 'watchId', 'webhookId'].sort());
+          expect(Object.keys(d).sort()).toEqual(
+            ['attempts', 'createdAt', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'status', 'watchId', 'webhookId'].sort(),
+          );
           expect(d.watchId).toBe(`wch_${w}`);
         }
         expect(JSON.stringify(listed)).not.toContain(SECRET);
@@ -484,7 +573,15 @@ for (const backend of BACKENDS) {
         const usage = await monitor.scheduledUsage(ALICE, 3);
         const bySpent = usage.find((u) => u.projectId === spent)!;
         const byFresh = usage.find((u) => u.projectId === fresh)!;
-        expect(bySpent).toMatchObject({ allowance: 3, used: 3, failed: 0, remaining: 0, skipped: 1, lastSkippedAt: expect.stringMatching(/Z$/), activeWatches: 1 });
+        expect(bySpent).toMatchObject({
+          allowance: 3,
+          used: 3,
+          failed: 0,
+          remaining: 0,
+          skipped: 1,
+          lastSkippedAt: expect.stringMatching(/Z$/),
+          activeWatches: 1,
+        });
         expect(byFresh).toMatchObject({ used: 1, failed: 0, remaining: 2, skipped: 0, lastSkippedAt: null, activeWatches: 1 });
         const checked = (await db.rows<{ last_checked_at: string }>(`SELECT last_checked_at FROM watches WHERE id = ${s}`))[0]!.last_checked_at;
         expect(bySpent.nextDueAt).toBe(new Date(Date.parse(checked) + 3_600_000).toISOString().replace('.000Z', 'Z'));
@@ -495,7 +592,14 @@ for (const backend of BACKENDS) {
         const next = await monitor.claimDue(10, 3);
         expect(next.skipped).toBe(1);
         const failed = await monitor.recordCheck(
-          { watchId: f, revision: next.claims[0]!.watch.revision, outcome: { ...resolved(), status: 'FAILED', documentHash: null, document: null, problem: { title: 'x' } }, events: [], maxPayloadBytes: 1000, attemptId: next.claims[0]!.attemptId },
+          {
+            watchId: f,
+            revision: next.claims[0]!.watch.revision,
+            outcome: { ...resolved(), status: 'FAILED', documentHash: null, document: null, problem: { title: 'x' } },
+            events: [],
+            maxPayloadBytes: 1000,
+            attemptId: next.claims[0]!.attemptId,
+          },
           sealCustomerDelivery,
         );
         expect(failed.outcome).toBe('recorded');
@@ -526,9 +630,19 @@ for (const backend of BACKENDS) {
         expect(gauges).toMatchObject({ watches: 0, events: 0, dueDeliveries: 0, eventPayloadBytes: 0 });
         expect((await db.monitorEvents.retentionCandidates(at())).terminalMonitorEvents).toBe(0);
 
-        const operator = await db.watches.add({ did: 'did:web:op.example', webhookUrl: 'https://hooks.example/op', secret: 's', intervalSeconds: 60, createdAt: at() }, 10);
+        const operator = await db.watches.add(
+          { did: 'did:web:op.example', webhookUrl: 'https://hooks.example/op', secret: 's', intervalSeconds: 60, createdAt: at() },
+          10,
+        );
         if (operator === 'full') throw new Error('full');
-        const recorded = await db.watches.recordCheck({ watchId: operator.id, revision: 0, outcome: resolved(), events: [CHANGED], maxEvents: 1, maxPayloadBytes: 1000 });
+        const recorded = await db.watches.recordCheck({
+          watchId: operator.id,
+          revision: 0,
+          outcome: resolved(),
+          events: [CHANGED],
+          maxEvents: 1,
+          maxPayloadBytes: 1000,
+        });
         expect(recorded.outcome).toBe('recorded');
         expect((await db.monitorEvents.gauges(at())).events).toBe(1);
         const claims = await db.monitorEvents.claimDeliveries(10, 60, 5);

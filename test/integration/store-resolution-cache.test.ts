@@ -94,10 +94,9 @@ describePostgres('shared resolution cache (PostgreSQL)', () => {
       [schema],
     );
     expect(rows[0]?.data_type).toBe('bigint');
-    const { rows: persistence } = await store.pool.query<{ relpersistence: string }>(
-      `SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)`,
-      [`${schema}.svc_resolution_leases`],
-    );
+    const { rows: persistence } = await store.pool.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)`, [
+      `${schema}.svc_resolution_leases`,
+    ]);
     expect(persistence[0]?.relpersistence).toBe('u');
   });
 

@@ -38,7 +38,13 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   4: { tables: ['tenants', 'projects', 'api_keys', 'usage_counters'], columns: [['watches', 'project_id']] },
   5: { tables: ['plans', 'subscriptions', 'invoices', 'ledger_entries'] },
   6: { tables: ['scheduled_jobs', 'scheduled_attempts'] },
-  7: { tables: ['monitor_baselines'], columns: [['monitor_events', 'baseline_id'], ['monitor_events', 'previous_baseline_id']] },
+  7: {
+    tables: ['monitor_baselines'],
+    columns: [
+      ['monitor_events', 'baseline_id'],
+      ['monitor_events', 'previous_baseline_id'],
+    ],
+  },
   8: { tables: ['customer_webhooks', 'customer_webhook_deliveries'] },
   // Version 9 replaces version 2's claims and directory_entries (never written) with new ones.
   9: {
@@ -52,7 +58,13 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   },
   10: { tables: ['tenant_owners', 'owner_sessions', 'sign_in_challenges'] },
   11: { tables: ['scheduled_skips'] },
-  12: { tables: [], columns: [['claim_challenges', 'client'], ['sign_in_challenges', 'client']] },
+  12: {
+    tables: [],
+    columns: [
+      ['claim_challenges', 'client'],
+      ['sign_in_challenges', 'client'],
+    ],
+  },
   13: { tables: [], columns: [['delegation_chains', 'client']] },
 };
 
@@ -214,7 +226,10 @@ describe('migrations', () => {
         p: null,
       });
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations WHERE id = ?').get(next.id)).toEqual({ p: HASH_PROFILE });
-      expect(await store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({ outcome: 'coalesced', row: { id: next.id, seenCount: 2 } });
+      expect(await store.observations.record({ ...old, observedAt: '2025-03-06T00:00:00Z' })).toMatchObject({
+        outcome: 'coalesced',
+        row: { id: next.id, seenCount: 2 },
+      });
     } finally {
       store.close();
     }
@@ -233,8 +248,19 @@ describe('migrations', () => {
     try {
       expect(store.schemaVersion).toBe(13);
       expect(columnsOf(store.db, 'claims')).toEqual([
-        'id', 'did', 'method', 'subject', 'token', 'verified_at_ms', 'checked_at_ms', 'expires_at_ms', 'next_check_at_ms',
-        'check_failures', 'last_error', 'lapsed_at_ms', 'lapse_reason',
+        'id',
+        'did',
+        'method',
+        'subject',
+        'token',
+        'verified_at_ms',
+        'checked_at_ms',
+        'expires_at_ms',
+        'next_check_at_ms',
+        'check_failures',
+        'last_error',
+        'lapsed_at_ms',
+        'lapse_reason',
       ]);
       expect(columnsOf(store.db, 'directory_entries')).toEqual(['seq', 'did', 'did_method', 'search', 'claim_id', 'listed_at_ms']);
       expect(tablesOf(store.db)).toContain('claim_challenges');
@@ -247,7 +273,10 @@ describe('migrations', () => {
       expect(() => insert.run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }));
       store.db.exec(`UPDATE claims SET lapsed_at_ms = 2, lapse_reason = 'expired'`);
       expect(insert.run().changes).toBe(1);
-      const challenge = await store.claims.createChallenge({ token: 'x'.repeat(43), did: 'did:web:a.example', method: 'dns', purpose: 'list', ttlSeconds: 60, client: '192.0.2.1' }, { total: 10, perClient: 10, perDid: 10 });
+      const challenge = await store.claims.createChallenge(
+        { token: 'x'.repeat(43), did: 'did:web:a.example', method: 'dns', purpose: 'list', ttlSeconds: 60, client: '192.0.2.1' },
+        { total: 10, perClient: 10, perDid: 10 },
+      );
       expect(challenge).toMatchObject({ did: 'did:web:a.example', attempts: 0, usedAt: null });
     } finally {
       store.close();
@@ -368,9 +397,9 @@ describe('observations', () => {
       domainBindingStatus: 'VERIFIED',
       summary: 'Resolved',
     });
-    const second = (await observations.record(
-      sampleObservation({ observedAt: '2025-03-04T06:00:00Z', latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' }),
-    )).row;
+    const second = (
+      await observations.record(sampleObservation({ observedAt: '2025-03-04T06:00:00Z', latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' }))
+    ).row;
     expect(second).toEqual({ ...first, lastSeenAt: '2025-03-04T06:00:00Z', seenCount: 2, latencyMs: 7, resolverVersion: '0.2.0', summary: 'Resolved again' });
     expect(await observations.count(DID)).toBe(1);
     expect(await observations.list(DID, 10)).toEqual([second]);
@@ -510,7 +539,10 @@ describe('observations: group commit', () => {
   });
 
   it("the daemon's storage passes SVC_RECORD_BATCH on: with 1, a record commits at once", async () => {
-    for (const [recordBatch, atOnce] of [[1, 1], [64, 0]] as const) {
+    for (const [recordBatch, atOnce] of [
+      [1, 1],
+      [64, 0],
+    ] as const) {
       const file = path.join(temp.dir, `slot-${recordBatch}.db`);
       const slot = new StorageSlot(file, false, { maxObservations: 10, maxMcpObservations: 10, recordBatch });
       await slot.open();
@@ -592,7 +624,9 @@ describe('backup', () => {
   it('copies a live database to a new file, mode 0600, that opens with the same rows', async () => {
     const store = freshStore();
     for (let i = 0; i < 20; i++) {
-      await store.observations.record(sampleObservation({ documentHash: i.toString(16).padStart(64, '0'), observedAt: `2025-03-04T05:00:${String(i).padStart(2, '0')}Z` }));
+      await store.observations.record(
+        sampleObservation({ documentHash: i.toString(16).padStart(64, '0'), observedAt: `2025-03-04T05:00:${String(i).padStart(2, '0')}Z` }),
+      );
     }
     const destination = path.join(temp.dir, 'copy.db');
     const result = await store.backup(destination);

@@ -8,16 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  hang,
-  json,
-  raw,
-  redirect,
-  startHttpsServer,
-  startPlainHttpServer,
-  stream,
-  type TestHttpsServer,
-} from '../support/https-server.js';
+import { hang, json, raw, redirect, startHttpsServer, startPlainHttpServer, stream, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa, der, ipAddressBytes, keyIdentifier, OID, readDer, readDerChildren, type DerElement } from '../support/pki.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -94,9 +85,7 @@ function get(server: TestHttpsServer, path: string, options: GetOptions = {}): P
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       },
     );
@@ -113,9 +102,7 @@ function plainGet(server: TestHttpsServer, path: string): Promise<Reply> {
       .get({ host: '127.0.0.1', port: server.port, path, agent: false }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
       })
       .on('error', reject);
   });
@@ -184,7 +171,10 @@ describe('der', () => {
   });
 
   it('uses UTCTime for 1950–2049 and GeneralizedTime otherwise', () => {
-    const t = (iso: string) => Buffer.from(der.time(new Date(iso))).toString('latin1').slice(2);
+    const t = (iso: string) =>
+      Buffer.from(der.time(new Date(iso)))
+        .toString('latin1')
+        .slice(2);
     expect(der.time(new Date('2049-12-31T23:59:59Z'))[0]).toBe(0x17);
     expect(t('2049-12-31T23:59:59.999Z')).toBe('491231235959Z');
     expect(t('1950-01-01T00:00:00Z')).toBe('500101000000Z');
@@ -245,9 +235,7 @@ describe('test PKI', () => {
     expect(parsed.checkHost('example.org')).toBeUndefined();
     expect(parsed.checkIP('127.0.0.1')).toBe('127.0.0.1');
     expect(parsed.checkIP('::1')).toBe('::1');
-    expect(parsed.subjectAltName).toBe(
-      'DNS:localhost, DNS:did.example.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
-    );
+    expect(parsed.subjectAltName).toBe('DNS:localhost, DNS:did.example.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
     expect(parsed.subject).toBe('CN=localhost\nO=svc tests');
     expect(parsed.issuer).toBe('CN=svc test CA\nO=svc tests');
     expect(parsed.keyUsage).toEqual([OID.serverAuth]);
@@ -504,19 +492,16 @@ describe('startHttpsServer with node:https', () => {
     server.route('/huge', body);
     const limit = 64 * 1024;
     const received = await new Promise<number>((resolve, reject) => {
-      const req = https.get(
-        { host: '127.0.0.1', port: server.port, path: '/huge', ca: ca.certPem, servername: 'localhost', agent: false },
-        (res) => {
-          let n = 0;
-          res.on('data', (c: Buffer) => {
-            n += c.length;
-            if (n >= limit) {
-              req.destroy();
-              resolve(n);
-            }
-          });
-        },
-      );
+      const req = https.get({ host: '127.0.0.1', port: server.port, path: '/huge', ca: ca.certPem, servername: 'localhost', agent: false }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => {
+          n += c.length;
+          if (n >= limit) {
+            req.destroy();
+            resolve(n);
+          }
+        });
+      });
       req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
     });
     expect(received).toBeGreaterThanOrEqual(limit);

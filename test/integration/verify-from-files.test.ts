@@ -117,7 +117,13 @@ function collectCases(root: string): Case[] {
     cases.push({ label: log.source, did: latest ?? didOfLog(Buffer.from(log.body).toString('utf8')), ...files });
     for (const file of results) {
       const n = /resolutionResult\.(\d+)\.json$/.exec(file)?.[1];
-      if (n) cases.push({ label: `${log.source} versionNumber ${n}`, did: expectedId(file) ?? didOfLog(Buffer.from(log.body).toString('utf8')), ...files, options: { versionNumber: Number(n) } });
+      if (n)
+        cases.push({
+          label: `${log.source} versionNumber ${n}`,
+          did: expectedId(file) ?? didOfLog(Buffer.from(log.body).toString('utf8')),
+          ...files,
+          options: { versionNumber: Number(n) },
+        });
     }
   }
   const suite = path.join(root, 'didwebvh-test-suite/implementations/python/test-suite');
@@ -130,7 +136,13 @@ function collectCases(root: string): Case[] {
       if (params.has('versionId')) options.versionId = params.get('versionId')!;
       if (params.has('versionTime')) options.versionTime = params.get('versionTime')!;
       if (params.has('versionNumber')) options.versionNumber = Number(params.get('versionNumber'));
-      cases.push({ label: `resolver-suite ${c['log']} ${query || 'latest'}`, did, log: bytesOf(path.join(dir, 'did.jsonl')), witness: maybe(path.join(dir, 'did-witness.json')), options });
+      cases.push({
+        label: `resolver-suite ${c['log']} ${query || 'latest'}`,
+        did,
+        log: bytesOf(path.join(dir, 'did.jsonl')),
+        witness: maybe(path.join(dir, 'did-witness.json')),
+        options,
+      });
     }
   }
   // did:web: every real-world did.json (a document for another DID is resolved as did:web:mismatch.example), with its configuration when published beside it.
@@ -138,19 +150,31 @@ function collectCases(root: string): Case[] {
   for (const dir of foldersWith(web, 'did.json')) {
     const document = bytesOf(path.join(dir, 'did.json'));
     const id: unknown = JSON.parse(Buffer.from(document.body).toString('utf8')).id;
-    cases.push({ label: document.source, did: isDid(id, 'web') ? id : 'did:web:mismatch.example', document, configuration: maybe(path.join(dir, 'did-configuration.json')) });
+    cases.push({
+      label: document.source,
+      did: isDid(id, 'web') ? id : 'did:web:mismatch.example',
+      document,
+      configuration: maybe(path.join(dir, 'did-configuration.json')),
+    });
   }
   // DID configurations published without their DID's document: a test did:web at the configuration's origin.
   const key = generateTestKey('EdDSA');
   const standalone = [
-    ...foldersWith(web, 'did-configuration.json').filter((dir) => !existsSync(path.join(dir, 'did.json'))).map((dir) => path.join(dir, 'did-configuration.json')),
+    ...foldersWith(web, 'did-configuration.json')
+      .filter((dir) => !existsSync(path.join(dir, 'did.json')))
+      .map((dir) => path.join(dir, 'did-configuration.json')),
     path.join(root, 'did-configuration/dif-example-did-configuration.json'),
   ];
   for (const file of standalone) {
     const configuration = bytesOf(file);
     const origin = originOf(JSON.parse(Buffer.from(configuration.body).toString('utf8'))) ?? 'https://identity.foundation';
     const did = `did:web:${new URL(origin).hostname}`;
-    cases.push({ label: configuration.source, did, document: { body: Buffer.from(JSON.stringify(didDocument(did, key))), source: 'test-document.json' }, configuration });
+    cases.push({
+      label: configuration.source,
+      did,
+      document: { body: Buffer.from(JSON.stringify(didDocument(did, key))), source: 'test-document.json' },
+      configuration,
+    });
   }
   return cases;
 }
@@ -192,7 +216,14 @@ const clock = fixedClock(new Date().toISOString());
 
 /** The host's Runtime (the test CA, every vector host on loopback) on the frozen clock. */
 function hostRuntime(net: TestNetOptions = {}): Runtime {
-  return { ...host.runtime({ lookup: tableLookup(Object.fromEntries(HOSTS.map((h) => [h, ['127.0.0.1']]))), connectTo: (_host, port) => (port === 443 ? host.server.port : undefined), ...net }), clock };
+  return {
+    ...host.runtime({
+      lookup: tableLookup(Object.fromEntries(HOSTS.map((h) => [h, ['127.0.0.1']]))),
+      connectTo: (_host, port) => (port === 443 ? host.server.port : undefined),
+      ...net,
+    }),
+    clock,
+  };
 }
 
 beforeAll(async () => {
@@ -309,22 +340,37 @@ function expectSameAnswer(c: Case, viaHost: EnrichedResolution | ProblemError, v
   // The fetch-bound dimension says why it is not established; nothing was fetched.
   expect(servedTransport).toBe('ESTABLISHED');
   expect(fileTransport).toBe('NOT_ESTABLISHED');
-  expect(dimension(viaFiles, 'transport').statement).toMatch(/^Not established: the DID (document|log) was supplied from the file .+, not fetched from .+; svc saw no TLS connection\.$/);
+  expect(dimension(viaFiles, 'transport').statement).toMatch(
+    /^Not established: the DID (document|log) was supplied from the file .+, not fetched from .+; svc saw no TLS connection\.$/,
+  );
   expect(viaFiles.evidence.tls).toBeNull();
-  expect(viaFiles.evidence.source).toMatchObject({ kind: 'HTTPS', url: viaHost.evidence.source.url, httpStatus: null, peerAddress: null, latencyMs: null, sha256: viaHost.evidence.source.sha256 });
+  expect(viaFiles.evidence.source).toMatchObject({
+    kind: 'HTTPS',
+    url: viaHost.evidence.source.url,
+    httpStatus: null,
+    peerAddress: null,
+    latencyMs: null,
+    sha256: viaHost.evidence.source.sha256,
+  });
   const stages = viaFiles.trace.map((s) => s.stage);
   expect(stages).toContain('supplied.read');
   expect(stages).not.toContain('dns.resolve');
   expect(stages).not.toContain('tls.handshake');
-  expect(viaFiles.limitations.some((l) => l.startsWith(`The file ${(c.document ?? c.log)!.source} stood in for the DID ${c.document ? 'document' : 'log'} at`))).toBe(true);
+  expect(
+    viaFiles.limitations.some((l) => l.startsWith(`The file ${(c.document ?? c.log)!.source} stood in for the DID ${c.document ? 'document' : 'log'} at`)),
+  ).toBe(true);
   if (c.configuration) {
     expect(viaFiles.evidence.domainBinding).toEqual(viaHost.evidence.domainBinding);
-    expect(dimension(viaFiles, 'origin').statement).toBe(`${dimension(viaHost, 'origin').statement} The DID configuration was supplied from the file ${c.configuration.source}, not fetched from ${viaHost.evidence.domainBinding!.origin}.`);
+    expect(dimension(viaFiles, 'origin').statement).toBe(
+      `${dimension(viaHost, 'origin').statement} The DID configuration was supplied from the file ${c.configuration.source}, not fetched from ${viaHost.evidence.domainBinding!.origin}.`,
+    );
   } else {
     // The host answered 404 (NOT_CONFIGURED); from files nothing was checked, and the dimension says why.
     expect(viaHost.evidence.domainBinding!.status).toBe('NOT_CONFIGURED');
     expect(viaFiles.evidence.domainBinding).toBeNull();
-    expect(dimension(viaFiles, 'origin').statement).toMatch(/^Not established: the DID configuration \(.+\) was not supplied from a file, and nothing is fetched when verifying from files\.$/);
+    expect(dimension(viaFiles, 'origin').statement).toMatch(
+      /^Not established: the DID configuration \(.+\) was not supplied from a file, and nothing is fetched when verifying from files\.$/,
+    );
     expect(viaFiles.limitations.some((l) => l.startsWith('Nothing stood in for the DID configuration at '))).toBe(true);
   }
   expect(viaFiles.graph.edges.filter((e) => e.relation === 'serves').map((e) => e.state)).toEqual(['DECLARED']);
@@ -424,7 +470,14 @@ describe('bad input: one reason naming the file', () => {
       code: 'PAYLOAD_TOO_LARGE',
       detail: 'The DID document supplied from big.json is 524289 bytes; the limit is 524288 bytes.',
     });
-    expect(problem({ kind: 'didLog', target: `did:webvh:${PLACEHOLDER_SCID}:example.com`, body: Buffer.from('{"parameters":{"scid":"QmOther"}}\n'), source: 'did.jsonl' })).toMatchObject({
+    expect(
+      problem({
+        kind: 'didLog',
+        target: `did:webvh:${PLACEHOLDER_SCID}:example.com`,
+        body: Buffer.from('{"parameters":{"scid":"QmOther"}}\n'),
+        source: 'did.jsonl',
+      }),
+    ).toMatchObject({
       code: 'INVALID_DID_DOCUMENT',
       detail: `did.jsonl is the log of the SCID QmOther, not of did:webvh:${PLACEHOLDER_SCID}:example.com (SCID ${PLACEHOLDER_SCID}).`,
     });
@@ -436,8 +489,13 @@ describe('bad input: one reason naming the file', () => {
 
   it('two files for one URL', () => {
     const body = Buffer.from(JSON.stringify({ id: did }));
-    const resources = [supplyResource({ kind: 'didDocument', target: did, body, source: 'a.json' }), supplyResource({ kind: 'didDocument', target: did, body, source: 'b.json' })];
-    expect(() => withSuppliedResources(runtime, resources)).toThrow('Both a.json and b.json are supplied for https://issuer.example/.well-known/did.json; give one file per resource.');
+    const resources = [
+      supplyResource({ kind: 'didDocument', target: did, body, source: 'a.json' }),
+      supplyResource({ kind: 'didDocument', target: did, body, source: 'b.json' }),
+    ];
+    expect(() => withSuppliedResources(runtime, resources)).toThrow(
+      'Both a.json and b.json are supplied for https://issuer.example/.well-known/did.json; give one file per resource.',
+    );
   });
 });
 
@@ -509,7 +567,9 @@ describe.skipIf(FIXTURES === null)('real-world agent cards from files, as served
       const viaHost = await inspectA2a(url, { runtime: a2aRuntime }).catch(asProblem);
       let viaFiles;
       try {
-        viaFiles = await inspectA2a(url, { runtime: withSuppliedResources(a2aRuntime, [supplyResource({ kind: 'agentCard', target: url, body, source: 'card.json' })]) });
+        viaFiles = await inspectA2a(url, {
+          runtime: withSuppliedResources(a2aRuntime, [supplyResource({ kind: 'agentCard', target: url, body, source: 'card.json' })]),
+        });
       } catch (err) {
         viaFiles = asProblem(err);
       }
@@ -524,11 +584,20 @@ describe.skipIf(FIXTURES === null)('real-world agent cards from files, as served
       expect(viaFiles.tls).toBeNull();
       // svc asks a host for A2A-Version 1.0; of a file it asks nothing, and the version check does not say it did.
       const byId = (checks: typeof viaHost.checks) =>
-        Object.fromEntries(checks.filter((c) => c.id !== 'fetch' && c.id !== 'signature').map((c) => [c.id, { ...c, detail: c.detail.replace(', although svc asked for A2A-Version 1.0', '') }]));
+        Object.fromEntries(
+          checks
+            .filter((c) => c.id !== 'fetch' && c.id !== 'signature')
+            .map((c) => [c.id, { ...c, detail: c.detail.replace(', although svc asked for A2A-Version 1.0', '') }]),
+        );
       expect(byId(viaFiles.checks)).toEqual(byId(viaHost.checks));
-      expect(viaFiles.checks.find((c) => c.id === 'fetch')).toMatchObject({ status: 'SKIP', detail: expect.stringContaining('supplied from the file card.json') });
+      expect(viaFiles.checks.find((c) => c.id === 'fetch')).toMatchObject({
+        status: 'SKIP',
+        detail: expect.stringContaining('supplied from the file card.json'),
+      });
       // Signatures: a key that is not a did:key is fetched when served and not supplied from files; the statuses agree where it is not.
-      expect(viaFiles.signatures.map((s) => s.status === 'VALID')).toEqual(viaHost.signatures.map((s) => s.status === 'VALID' && s.kid?.startsWith('did:key:') === true));
+      expect(viaFiles.signatures.map((s) => s.status === 'VALID')).toEqual(
+        viaHost.signatures.map((s) => s.status === 'VALID' && s.kid?.startsWith('did:key:') === true),
+      );
     });
   }
 });

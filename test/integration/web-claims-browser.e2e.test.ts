@@ -121,7 +121,9 @@ describeBrowser('the claim offer in Chromium', () => {
       await page.locator('#claim-result .claim-outcome').waitFor();
       await expect(outcome(page)).resolves.toBe('VERIFIED');
       const result = page.locator('#claim-result');
-      await expect(result.locator('.proves').innerText()).resolves.toMatch(/^Someone able to publish in the DNS zone of localhost acted on \d{4}-\d{2}-\d{2}\.$/);
+      await expect(result.locator('.proves').innerText()).resolves.toMatch(
+        /^Someone able to publish in the DNS zone of localhost acted on \d{4}-\d{2}-\d{2}\.$/,
+      );
       await expect(result.locator('.does-not-prove li').count()).resolves.toBe(3);
       await expect(result.locator('.claim-listed').getAttribute('data-listed')).resolves.toBe('false');
       // A challenge proves once: its Verify button is gone.

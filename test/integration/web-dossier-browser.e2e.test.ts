@@ -56,7 +56,10 @@ describeBrowser('the web dossier in Chromium', () => {
     failing = host.did('binding', 'fails');
     host.publish(failing, multikeyDocument(failing, host.key));
     const origin = `https://localhost:${host.server.port}`;
-    host.server.route('/.well-known/did-configuration.json', json(didConfiguration(linkageCredentialJwt(failing, origin, generateTestKey('EdDSA'), `${failing}#key-1`))));
+    host.server.route(
+      '/.well-known/did-configuration.json',
+      json(didConfiguration(linkageCredentialJwt(failing, origin, generateTestKey('EdDSA'), `${failing}#key-1`))),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -109,9 +112,16 @@ describeBrowser('the web dossier in Chromium', () => {
       expect(await failed.first().textContent()).toContain('FAILED');
       await expect(failed.first().getAttribute('data-relation')).resolves.toBe('linksDomain');
 
-      const result = (await (await fetch(`${daemon.url}/v1/graph/${failing}`)).json()) as { edges: Array<{ from: string; to: string; relation: string; state: string }> };
+      const result = (await (await fetch(`${daemon.url}/v1/graph/${failing}`)).json()) as {
+        edges: Array<{ from: string; to: string; relation: string; state: string }>;
+      };
       const rows = await page.locator('#edge-table tbody tr').evaluateAll((trs: any[]) =>
-        trs.map((tr: any) => ({ from: tr.getAttribute('data-from'), to: tr.getAttribute('data-to'), relation: tr.getAttribute('data-relation'), state: tr.getAttribute('data-state') })),
+        trs.map((tr: any) => ({
+          from: tr.getAttribute('data-from'),
+          to: tr.getAttribute('data-to'),
+          relation: tr.getAttribute('data-relation'),
+          state: tr.getAttribute('data-state'),
+        })),
       );
       expect(rows).toEqual(result.edges);
       // Each node links to its evidence in level 4.
@@ -173,7 +183,9 @@ describeBrowser('the web dossier in Chromium', () => {
       const error = page.locator('#live-error');
       await expect(error.isVisible()).resolves.toBe(true);
       expect(await error.innerText()).toContain('NOT_FOUND');
-      const stages = await page.locator('#live-stages li.stage').evaluateAll((lis: any[]) => lis.map((li: any) => [li.getAttribute('data-stage'), li.getAttribute('data-status')]));
+      const stages = await page
+        .locator('#live-stages li.stage')
+        .evaluateAll((lis: any[]) => lis.map((li: any) => [li.getAttribute('data-stage'), li.getAttribute('data-status')]));
       expect(stages.at(-1)).toEqual(['web.fetch', 'FAIL']);
       await expect(page.locator('#live-status').innerText()).resolves.toBe('Failed: NOT_FOUND');
       await expect(page.getByRole('button', { name: 'Run again live' }).isEnabled()).resolves.toBe(true);
@@ -230,9 +242,9 @@ describeBrowser('the web dossier in Chromium', () => {
     host.publish(
       did,
       multikeyDocument(did, host.key, {
-        service: payloads.map((p, i) => ({ id: `${did}#svc-${i}${encodeURIComponent(p)}`, type: p, serviceEndpoint: `https://evil.example/${p}` })).concat([
-          { id: `${did}#raw`, type: 'LinkedDomains', serviceEndpoint: payloads[1]! },
-        ]),
+        service: payloads
+          .map((p, i) => ({ id: `${did}#svc-${i}${encodeURIComponent(p)}`, type: p, serviceEndpoint: `https://evil.example/${p}` }))
+          .concat([{ id: `${did}#raw`, type: 'LinkedDomains', serviceEndpoint: payloads[1]! }]),
         alsoKnownAs: payloads,
       }),
     );

@@ -26,7 +26,8 @@ interface Box {
   height: number;
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
 
 /** Every pair of boxes that overlap, named. */
 function overlapping(boxes: Array<{ name: string; box: Box }>): string[] {
@@ -86,7 +87,10 @@ describeBrowser('the web dossier’s layout at 1280 and 390 px', () => {
     });
     host.publish(did, doc);
     // A DID configuration whose credential is signed by a key the document does not have: FAILED.
-    host.server.route('/.well-known/did-configuration.json', json(didConfiguration(linkageCredentialJwt(did, `https://localhost:${host.server.port}`, generateTestKey('EdDSA'), `${did}#key-1`))));
+    host.server.route(
+      '/.well-known/did-configuration.json',
+      json(didConfiguration(linkageCredentialJwt(did, `https://localhost:${host.server.port}`, generateTestKey('EdDSA'), `${did}#key-1`))),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -185,7 +189,11 @@ describeBrowser('the web dossier’s layout at 1280 and 390 px', () => {
       await page.goto(`${daemon.url}/d/${did}`);
       const result = (await (await fetch(`${daemon.url}/v1/resolve/${did}`)).json()) as Record<string, any>;
       const documentLines = JSON.stringify(result['didDocument'], null, 2).split('\n');
-      const metadataLines = JSON.stringify({ didResolutionMetadata: result['didResolutionMetadata'], didDocumentMetadata: result['didDocumentMetadata'], resolver: result['resolver'] }, null, 2).split('\n');
+      const metadataLines = JSON.stringify(
+        { didResolutionMetadata: result['didResolutionMetadata'], didDocumentMetadata: result['didDocumentMetadata'], resolver: result['resolver'] },
+        null,
+        2,
+      ).split('\n');
       const documentPre = page.locator('#evidence-document pre.document');
       const shown = ((await documentPre.textContent()) ?? '').split('\n');
       expect(shown.length).toBe(documentLines.length);
@@ -212,12 +220,19 @@ describeBrowser('the web dossier’s layout at 1280 and 390 px', () => {
     try {
       await page.goto(`${daemon.url}/d/${did}`);
       await expect(page.locator('[data-class="attention"] [data-state="FAILED"]').count()).resolves.toBeGreaterThan(0);
-      const tops = await page.locator('.class-group').evaluateAll((groups: any[]) => groups.map((g: any) => [g.getAttribute('data-class'), g.getBoundingClientRect().top] as [string, number]));
+      const tops = await page
+        .locator('.class-group')
+        .evaluateAll((groups: any[]) => groups.map((g: any) => [g.getAttribute('data-class'), g.getBoundingClientRect().top] as [string, number]));
       const order = [...tops].sort((a, b) => a[1] - b[1]).map(([cls]) => cls);
       expect(order[0]).toBe('attention');
       const graph = await page.locator('svg.evidence-graph').evaluate((svg: any) => {
         const figure = svg.closest('figure');
-        return { width: svg.getBoundingClientRect().width, natural: svg.viewBox.baseVal.width, figureScrolls: figure.scrollWidth > figure.clientWidth, overflowX: (globalThis as any).getComputedStyle(figure).overflowX };
+        return {
+          width: svg.getBoundingClientRect().width,
+          natural: svg.viewBox.baseVal.width,
+          figureScrolls: figure.scrollWidth > figure.clientWidth,
+          overflowX: (globalThis as any).getComputedStyle(figure).overflowX,
+        };
       });
       expect(graph.width).toBeCloseTo(graph.natural, 0);
       expect(graph.figureScrolls).toBe(true);
@@ -231,7 +246,9 @@ describeBrowser('the web dossier’s layout at 1280 and 390 px', () => {
     const { page, context } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     try {
       await page.goto(`${daemon.url}/d/${did}`);
-      const boxes = await page.locator('.class-group').evaluateAll((groups: any[]) => groups.map((g: any) => [g.getAttribute('data-class'), g.getBoundingClientRect().left] as [string, number]));
+      const boxes = await page
+        .locator('.class-group')
+        .evaluateAll((groups: any[]) => groups.map((g: any) => [g.getAttribute('data-class'), g.getBoundingClientRect().left] as [string, number]));
       expect([...boxes].sort((a, b) => a[1] - b[1]).map(([cls]) => cls)).toEqual(['confirmed', 'attention', 'notConfirmed']);
     } finally {
       await context.close();

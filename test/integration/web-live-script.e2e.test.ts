@@ -71,15 +71,28 @@ const PROBLEM = {
 type Frame = [event: string, data: unknown, delayMs?: number];
 
 const STREAMS: Record<string, Frame[]> = {
-  ok: [['stage', TRACE[0], 150], ['stage', TRACE[1], 150], ['stage', TRACE[2], 150], ['result', RESULT, 250], ['done', {}]],
-  problem: [['stage', PROBLEM_TRACE[0], 100], ['error', PROBLEM, 100], ['done', {}]],
+  ok: [
+    ['stage', TRACE[0], 150],
+    ['stage', TRACE[1], 150],
+    ['stage', TRACE[2], 150],
+    ['result', RESULT, 250],
+    ['done', {}],
+  ],
+  problem: [
+    ['stage', PROBLEM_TRACE[0], 100],
+    ['error', PROBLEM, 100],
+    ['done', {}],
+  ],
   hostile: [
     ['stage', { ...stage('parse', 0, 500), label: HOSTILE, detail: HOSTILE }],
     ['error', { ...PROBLEM, title: HOSTILE, detail: HOSTILE, code: 'X<b>Y</b>', trace: undefined }],
     ['done', {}],
   ],
   // A result and then the connection closes without `done`: not a failure.
-  'no-done': [['stage', TRACE[0]], ['result', { ...RESULT, trace: [TRACE[0]] }]],
+  'no-done': [
+    ['stage', TRACE[0]],
+    ['result', { ...RESULT, trace: [TRACE[0]] }],
+  ],
 };
 
 /** A custom property's value in a style attribute ("--start: 0.000%; --width: 2.857%;"). */
@@ -213,9 +226,7 @@ describeBrowser('the live telemetry script (level 3)', () => {
     expect(await stageNames(page)).toEqual(RESULT.trace.map((s) => s.stage));
     expect(await page.getAttribute('#live-stages', 'data-count')).toBe('4');
     expect(await page.getAttribute('#level-3', 'data-observed-at')).toBe(OBSERVED_AT);
-    expect(await page.textContent('#live-status')).toBe(
-      'Done: VERIFIED — Everything that could be checked holds. (4 stages in 14 ms)',
-    );
+    expect(await page.textContent('#live-status')).toBe('Done: VERIFIED — Everything that could be checked holds. (4 stages in 14 ms)');
     expect(await page.isEnabled('#run-live')).toBe(true);
     expect(await page.isHidden('#live-error')).toBe(true);
     // One axis of 14000 µs: starts and widths as percentages of it.
@@ -259,10 +270,7 @@ describeBrowser('the live telemetry script (level 3)', () => {
     expect(await page.textContent('#live-error .problem-detail')).toBe(PROBLEM.detail);
     expect(await page.textContent('#live-status')).toBe('Failed: NOT_FOUND');
     expect(await stageNames(page)).toEqual(['parse', 'resolve']);
-    expect(await page.$$eval('#live-stages > li.stage', (rows) => rows.map((row) => row.getAttribute('data-status')))).toEqual([
-      'PASS',
-      'FAIL',
-    ]);
+    expect(await page.$$eval('#live-stages > li.stage', (rows) => rows.map((row) => row.getAttribute('data-status')))).toEqual(['PASS', 'FAIL']);
     expect(await page.getAttribute('#live-stages', 'data-count')).toBe('2');
     expect(await page.isEnabled('#run-live')).toBe(true);
     await screenshot(page, 'web-live-script-problem');

@@ -61,7 +61,11 @@ describeBrowser('the MCP inspection page in Chromium', () => {
     poisoned = await startSdk2Server({
       host,
       path: '/poisoned',
-      tools: [PLAIN_TOOLS[0]!, ...POISONED_TOOLS, { name: 'render_page', title: '<svg onload=alert(3)>', description: '"><img src=x onerror=alert(2)><script>alert(1)</script>' }],
+      tools: [
+        PLAIN_TOOLS[0]!,
+        ...POISONED_TOOLS,
+        { name: 'render_page', title: '<svg onload=alert(3)>', description: '"><img src=x onerror=alert(2)><script>alert(1)</script>' },
+      ],
       ...POISONED_ITEMS,
     });
     host.server.route('/not-mcp', raw('<!doctype html><title>Welcome</title><p>A web site.', { contentType: 'text/html' }));
@@ -89,7 +93,9 @@ describeBrowser('the MCP inspection page in Chromium', () => {
       await page.getByRole('button', { name: 'Inspect' }).click();
       await page.waitForURL(mcpUrl(daemon, everything.url));
       await expect(page.locator('article.mcp-inspection').getAttribute('data-status')).resolves.toBe('INSPECTED');
-      await expect(page.locator('.verdict .headline').innerText()).resolves.toMatch(/^mcp-servers\/everything: 13 tools, 4 prompts, 7 resources, 2 resource templates; MCP 2025-11-25, session/);
+      await expect(page.locator('.verdict .headline').innerText()).resolves.toMatch(
+        /^mcp-servers\/everything: 13 tools, 4 prompts, 7 resources, 2 resource templates; MCP 2025-11-25, session/,
+      );
       expect(await counts(page)).toEqual(EVERYTHING);
       await expect(page.locator('#checks li.mcp-check').count()).resolves.toBe(6);
       // The flagged tools come first in their section, and the attention box links to them.
@@ -189,7 +195,12 @@ describeBrowser('the MCP inspection page in Chromium', () => {
   });
 
   it('axe: no serious or critical violations on the form, an inspection and a problem page', async () => {
-    for (const target of ['/mcp', `/mcp?${new URLSearchParams({ endpoint: everything.url })}`, `/mcp?${new URLSearchParams({ endpoint: poisoned.url })}`, '/mcp?endpoint=not-a-url']) {
+    for (const target of [
+      '/mcp',
+      `/mcp?${new URLSearchParams({ endpoint: everything.url })}`,
+      `/mcp?${new URLSearchParams({ endpoint: poisoned.url })}`,
+      '/mcp?endpoint=not-a-url',
+    ]) {
       const { page, context } = await openPage(browser);
       try {
         await page.goto(`${daemon.url}${target}`);
@@ -214,7 +225,10 @@ describeBrowser('the MCP inspection page in Chromium', () => {
         await page.goto(pathToFileURL(file).href);
         expect(await counts(page)).toEqual(EVERYTHING);
         // The inline stylesheet applied (its hash is in the page's own policy): a flagged card has its red edge.
-        const border = await page.locator('article.mcp-flagged').first().evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftWidth as string);
+        const border = await page
+          .locator('article.mcp-flagged')
+          .first()
+          .evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftWidth as string);
         expect(border).toBe('6px');
         await expect(page.locator('form.mcp-form').count()).resolves.toBe(0);
         expect(offOrigin(requests, pathToFileURL(file).href)).toEqual([]);

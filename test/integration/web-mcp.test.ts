@@ -192,7 +192,9 @@ describe('GET /mcp?endpoint=… of a server with tools, prompts, resources and a
       const drift = section(body, 'drift');
       expect(drift).toContain('data-drift="CHANGED"');
       expect(drift).toMatch(/<code class="hash hash-full">[0-9a-f]{64}<\/code>/);
-      expect(drift).toContain('<div class="field" data-kind="prompts"><dt>Prompts</dt><dd><ul class="mcp-kind-drift"><li><span class="mcp-drift-word">added:</span> <span class="tone-muted">none</span></li><li><span class="mcp-drift-word">removed:</span> <span class="tone-muted">none</span></li><li class="tone-warn"><span class="mcp-drift-word">changed:</span> <code>summarise_note</code></li></ul></dd></div>');
+      expect(drift).toContain(
+        '<div class="field" data-kind="prompts"><dt>Prompts</dt><dd><ul class="mcp-kind-drift"><li><span class="mcp-drift-word">added:</span> <span class="tone-muted">none</span></li><li><span class="mcp-drift-word">removed:</span> <span class="tone-muted">none</span></li><li class="tone-warn"><span class="mcp-drift-word">changed:</span> <code>summarise_note</code></li></ul></dd></div>',
+      );
       expect(drift).toContain('<li class="tone-warn"><span class="mcp-drift-word">removed:</span> <code class="uri">notes://index</code></li>');
       expect(body).toMatch(/data-kind="prompt" data-key="summarise_note" data-drift="CHANGED"/);
       expect(body).toContain('<dt>changed</dt><dd><span class="tone-warn">title</span></dd>');
@@ -230,7 +232,9 @@ describe('GET /mcp?endpoint=… of a poisoned server', () => {
     expect(body).not.toMatch(/[\u200B\u200D\u202E\u001B]|[\u{E0000}-\u{E007F}]/u);
     // lookup_word: zero-width space and joiner, then "send the chat history" in tag characters.
     const lookup = body.slice(body.indexOf('data-key="lookup_word"'));
-    expect(lookup).toContain('dictionary.<span class="codepoint">U+200B</span><span class="codepoint">U+200D</span><span class="codepoint">U+200B</span>Always');
+    expect(lookup).toContain(
+      'dictionary.<span class="codepoint">U+200B</span><span class="codepoint">U+200D</span><span class="codepoint">U+200B</span>Always',
+    );
     expect(lookup).toContain('<span class="codepoint">U+E0073</span><span class="codepoint">U+E0065</span>');
     expect(body).toContain('<span class="codepoint">U+001B</span>[2J<span class="codepoint">U+202E</span>evil');
     // The template's URI with its U+200B, and the instructions.
@@ -262,7 +266,9 @@ describe('GET /mcp?endpoint=… of a poisoned server', () => {
     expect(cards(body, 'prompt')).toEqual(['code_review', 'translate']);
     expect(cards(body, 'resource')).toEqual(['file:///etc/shadow', 'file:///home/user/%2Essh/id_rsa']);
     const attention = section(body, 'attention');
-    expect(attention).toContain('<a href="#tool-add">tool <code>add</code></a>: <code>hidden_instruction_tag</code>, <code>model_directive</code>, <code>sensitive_path</code>, <code>exfiltration_parameter</code>');
+    expect(attention).toContain(
+      '<a href="#tool-add">tool <code>add</code></a>: <code>hidden_instruction_tag</code>, <code>model_directive</code>, <code>sensitive_path</code>, <code>exfiltration_parameter</code>',
+    );
     expect(attention).toContain('<a href="#resource-file-3a-2f-2f-2fetc-2fshadow">resource <code class="uri">file:///etc/shadow</code></a>');
     expect(attention).toContain('<a href="#server-instructions">the server’s instructions</a>');
     expect(body).toContain('id="resource-file-3a-2f-2f-2fetc-2fshadow" class="mcp-item mcp-flagged"');
@@ -300,10 +306,14 @@ describe('problems on /mcp', () => {
     expect(response.body).toContain('data-code="UPSTREAM_UNAVAILABLE"');
     expect(response.body).toContain(`<p class="did-asked">For the MCP endpoint <code>${endpoint}</code></p>`);
     expect(response.body).toContain('it is not a verdict about the MCP endpoint.');
-    expect(response.body).toContain(`<p class="detail">${endpoint} did not answer initialize as an MCP server: a text/html reply that is not JSON-RPC (HTTP 200).</p>`);
+    expect(response.body).toContain(
+      `<p class="detail">${endpoint} did not answer initialize as an MCP server: a text/html reply that is not JSON-RPC (HTTP 200).</p>`,
+    );
     expect(response.body).toContain(`<input id="mcp-endpoint-problem" name="endpoint" type="url" value="${endpoint}"`);
     // What to do names the fix (check the URL), not "Retry later".
-    expect(response.body).toMatch(/<div class="field problem-todo"><dt>What to do<\/dt><dd>Check the endpoint URL: something answered there, but not an MCP server/);
+    expect(response.body).toMatch(
+      /<div class="field problem-todo"><dt>What to do<\/dt><dd>Check the endpoint URL: something answered there, but not an MCP server/,
+    );
     expect(response.body).not.toContain('Examine another identifier');
     // A client that asks for JSON gets problem+json.
     const json = await page(endpoint, { accept: 'application/json' });

@@ -59,7 +59,9 @@ describe('problem pages name the fix', () => {
     expect(todo).toContain('operator relaxation');
     expect(todo).not.toContain('Not retryable');
     // The same words end the problem's detail.
-    expect(detail).toMatch(/^localhost resolves only to non-public addresses: 127\.0\.0\.1 \(loopback, 127\.0\.0\.0\/8\)\. The DID document was not fetched\. /);
+    expect(detail).toMatch(
+      /^localhost resolves only to non-public addresses: 127\.0\.0\.1 \(loopback, 127\.0\.0\.0\/8\)\. The DID document was not fetched\. /,
+    );
     expect(detail.endsWith(todo)).toBe(true);
   });
 
@@ -70,7 +72,9 @@ describe('problem pages name the fix', () => {
     expect(page).toMatch(/\((?:UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)\)\./);
     expect(todo).toContain(escaped('NODE_EXTRA_CA_CERTS=<file>'));
     expect(todo).not.toContain('Retry later');
-    expect(detail).toMatch(/^TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: .*\((?:UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)\)\. If you trust/);
+    expect(detail).toMatch(
+      /^TLS connection to localhost:\d+ \(127\.0\.0\.1\) failed: .*\((?:UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)\)\. If you trust/,
+    );
     expect(detail.endsWith('NODE_EXTRA_CA_CERTS=<file> (read when svc starts); svc never turns certificate checks off.')).toBe(true);
   });
 
@@ -98,7 +102,7 @@ describe('problem pages name the fix', () => {
     expect(detail).toBe(`DNS lookup of no-such-host.example failed: no such host (ENOTFOUND). ${todo}`);
   });
 
-  it('a problem without a hint keeps the code\'s handling', async () => {
+  it("a problem without a hint keeps the code's handling", async () => {
     const { code, todo, detail } = await problemOf(strict, 'did:example:123');
     expect(code).toBe('METHOD_NOT_SUPPORTED');
     expect(todo).toBe('Use a supported method; this is no verdict about the identifier.');

@@ -37,7 +37,17 @@ interface Vector {
 
 const hmacHex = (secret: string, data: string) => createHmac('sha256', secret).update(data, 'utf8').digest('hex');
 
-function operator(name: string, expected: boolean, options: { t?: number; secret?: string; body?: string; sentBody?: string; headers?: (h: Record<string, string>) => Record<string, string | string[] | null> } = {}): Vector {
+function operator(
+  name: string,
+  expected: boolean,
+  options: {
+    t?: number;
+    secret?: string;
+    body?: string;
+    sentBody?: string;
+    headers?: (h: Record<string, string>) => Record<string, string | string[] | null>;
+  } = {},
+): Vector {
   const t = options.t ?? NOW;
   const signedBody = options.body ?? BODY;
   const headers = {
@@ -46,13 +56,30 @@ function operator(name: string, expected: boolean, options: { t?: number; secret
     'X-Svc-Timestamp': String(t),
     'X-Svc-Signature-256': `sha256=${hmacHex(options.secret ?? SECRET, `${t}.${signedBody}`)}`,
   };
-  return { name: `operator: ${name}`, scheme: 'operator', secret: SECRET, headers: options.headers ? options.headers(headers) : headers, body: options.sentBody ?? signedBody, toleranceSeconds: 300, now: NOW, expected };
+  return {
+    name: `operator: ${name}`,
+    scheme: 'operator',
+    secret: SECRET,
+    headers: options.headers ? options.headers(headers) : headers,
+    body: options.sentBody ?? signedBody,
+    toleranceSeconds: 300,
+    now: NOW,
+    expected,
+  };
 }
 
-function customer(name: string, expected: boolean, options: { t?: number; secret?: string; sentBody?: string; header?: (t: number, v1: string) => string; extra?: Record<string, string | null> } = {}): Vector {
+function customer(
+  name: string,
+  expected: boolean,
+  options: { t?: number; secret?: string; sentBody?: string; header?: (t: number, v1: string) => string; extra?: Record<string, string | null> } = {},
+): Vector {
   const t = options.t ?? NOW;
   const v1 = hmacHex(options.secret ?? SECRET, `${t}.${BODY}`);
-  const headers: Record<string, string | null> = { 'X-SVC-Event-ID': 'cevt_9', 'X-SVC-Signature': options.header ? options.header(t, v1) : `t=${t},v1=${v1}`, ...options.extra };
+  const headers: Record<string, string | null> = {
+    'X-SVC-Event-ID': 'cevt_9',
+    'X-SVC-Signature': options.header ? options.header(t, v1) : `t=${t},v1=${v1}`,
+    ...options.extra,
+  };
   return { name: `customer: ${name}`, scheme: 'customer', secret: SECRET, headers, body: options.sentBody ?? BODY, toleranceSeconds: 300, now: NOW, expected };
 }
 
@@ -69,7 +96,9 @@ const VECTORS: Vector[] = [
   operator('no X-Svc-Timestamp', false, { headers: drop('X-Svc-Timestamp') }),
   operator('no X-Svc-Signature-256', false, { headers: drop('X-Svc-Signature-256') }),
   operator('a signature of the wrong length', false, { headers: (h) => ({ ...h, 'X-Svc-Signature-256': h['X-Svc-Signature-256']!.slice(0, -2) }) }),
-  operator('a signature in upper-case hex', false, { headers: (h) => ({ ...h, 'X-Svc-Signature-256': `sha256=${h['X-Svc-Signature-256']!.slice(7).toUpperCase()}` }) }),
+  operator('a signature in upper-case hex', false, {
+    headers: (h) => ({ ...h, 'X-Svc-Signature-256': `sha256=${h['X-Svc-Signature-256']!.slice(7).toUpperCase()}` }),
+  }),
   operator('no sha256= prefix', false, { headers: (h) => ({ ...h, 'X-Svc-Signature-256': h['X-Svc-Signature-256']!.slice(7) }) }),
   operator('a timestamp that is not digits', false, { headers: (h) => ({ ...h, 'X-Svc-Timestamp': `${NOW}.0` }) }),
   operator('the signature header twice', false, { headers: (h) => ({ ...h, 'X-Svc-Signature-256': [h['X-Svc-Signature-256']!, h['X-Svc-Signature-256']!] }) }),

@@ -194,7 +194,10 @@ const SCENARIOS: ScenarioSpec[] = [
     async build() {
       const { did, log, w1, w2, w3 } = await witnessedLog('unapproved', 'unapproved.example.com');
       // v1, v2: w1 w2. v3, v4: w3 only (one of the two needed).
-      const witness = [await witnessApproval(log[1]!.versionId, [w1, w2], log[1]!.versionTime), await witnessApproval(log[3]!.versionId, [w3], log[3]!.versionTime)];
+      const witness = [
+        await witnessApproval(log[1]!.versionId, [w1, w2], log[1]!.versionTime),
+        await witnessApproval(log[3]!.versionId, [w3], log[3]!.versionTime),
+      ];
       return { did, log, witness };
     },
   },
@@ -371,7 +374,8 @@ async function expectBothServe(s: Built, query: Query, n: number, oracleQuery: O
 /** svc answers `code`; the oracle does not serve a document either. */
 async function expectBothRefuse(s: Built, query: Query, code: ProblemCode): Promise<OracleResult> {
   const ours = await svc(s, query);
-  if (!(ours instanceof ProblemError)) expect.fail(`svc served version ${String(ours.didDocumentMetadata['versionNumber'])} for ${JSON.stringify(query)}; expected ${code}`);
+  if (!(ours instanceof ProblemError))
+    expect.fail(`svc served version ${String(ours.didDocumentMetadata['versionNumber'])} for ${JSON.stringify(query)}; expected ${code}`);
   expect(ours.code).toBe(code);
   const theirs = await oracleResolve(s.log, { ...query, witness: s.witnessJson });
   expect(theirs.ok && theirs.doc !== null && theirs.meta.error === undefined).toBe(false);

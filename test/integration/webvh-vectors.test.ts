@@ -120,7 +120,8 @@ function normaliseDocument(document: Record<string, any>): Record<string, any> {
  * Committed results that disagree with the v1.0 specification, and what svc answers instead.
  * Key: `<scenario>/<implementation>/<result file>`.
  */
-const KNOWN_DIFFERENCES: Record<string, { why: string; check: (result: EnrichedResolution | null, error: unknown, expected: Record<string, any>) => void }> = {};
+const KNOWN_DIFFERENCES: Record<string, { why: string; check: (result: EnrichedResolution | null, error: unknown, expected: Record<string, any>) => void }> =
+  {};
 
 // `updated` is "the timestamp of the DID's last valid log entry" (spec §"Read"); the ts, java and
 // java-eecc generators wrote the selected version's time for a versionNumber query. svc follows

@@ -101,13 +101,21 @@ describe('did:webvh logs', () => {
       serve('/.well-known/did.jsonl', `${lines.join('\n')}\n`, 'text/jsonl');
       expect((await resolve(log.did, runtime, { noCache: true })).didDocumentMetadata).toMatchObject({ versionNumber: 2 });
       await fc.assert(
-        fc.asyncProperty(fc.nat({ max: 1 }), hostileJson(log.entries[0]), hostileJson(log.entries[1]), async (which, first: HostileCase, second: HostileCase) => {
-          const entries = which === 0 ? [first.text, lines[1]!] : [lines[0]!, second.text];
-          serve('/.well-known/did.jsonl', `${entries.join('\n')}\n`, 'text/jsonl');
-          // A Runtime keeps the verified prefix of a log: a fresh one reads every entry.
-          const fresh = host.runtime({ lookup: tableLookup({ 'example.com': ['127.0.0.1'] }), connectTo: (_h, port) => (port === 443 ? host.server.port : undefined) });
-          await expectNoInternalError('did.jsonl', () => resolve(log.did, fresh, { noCache: true }));
-        }),
+        fc.asyncProperty(
+          fc.nat({ max: 1 }),
+          hostileJson(log.entries[0]),
+          hostileJson(log.entries[1]),
+          async (which, first: HostileCase, second: HostileCase) => {
+            const entries = which === 0 ? [first.text, lines[1]!] : [lines[0]!, second.text];
+            serve('/.well-known/did.jsonl', `${entries.join('\n')}\n`, 'text/jsonl');
+            // A Runtime keeps the verified prefix of a log: a fresh one reads every entry.
+            const fresh = host.runtime({
+              lookup: tableLookup({ 'example.com': ['127.0.0.1'] }),
+              connectTo: (_h, port) => (port === 443 ? host.server.port : undefined),
+            });
+            await expectNoInternalError('did.jsonl', () => resolve(log.did, fresh, { noCache: true }));
+          },
+        ),
         params,
       );
     },
@@ -149,8 +157,17 @@ describe('MCP replies', () => {
     id: 2,
     result: {
       tools: [
-        { name: 'get_weather', description: 'Returns the weather.', inputSchema: { type: 'object', properties: { city: { type: 'string' } } }, annotations: { readOnlyHint: true } },
-        { name: 'send_email', description: 'Sends an email.', inputSchema: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } } } },
+        {
+          name: 'get_weather',
+          description: 'Returns the weather.',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: 'send_email',
+          description: 'Sends an email.',
+          inputSchema: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } } },
+        },
       ],
     },
   };
@@ -192,11 +209,19 @@ describe('MCP replies', () => {
       const baseline = await inspectMcp(url, { runtime: withStore });
       expect({ status: baseline.status, tools: baseline.tools.map((t) => t.name) }).toEqual({ status: 'INSPECTED', tools: ['get_weather', 'send_email'] });
       await fc.assert(
-        fc.asyncProperty(fc.boolean(), fc.boolean(), hostileJson(discover), hostileJson(toolsList), async (inDiscover, sse, hostileDiscover: HostileCase, hostileList: HostileCase) => {
-          const texts = inDiscover ? { discover: hostileDiscover.text, toolsList: JSON.stringify(toolsList) } : { discover: JSON.stringify(discover), toolsList: hostileList.text };
-          host.server.route('/property/mcp', mcpServer(texts, sse));
-          await expectNoInternalError('MCP', () => inspectMcp(url, { runtime: withStore }));
-        }),
+        fc.asyncProperty(
+          fc.boolean(),
+          fc.boolean(),
+          hostileJson(discover),
+          hostileJson(toolsList),
+          async (inDiscover, sse, hostileDiscover: HostileCase, hostileList: HostileCase) => {
+            const texts = inDiscover
+              ? { discover: hostileDiscover.text, toolsList: JSON.stringify(toolsList) }
+              : { discover: JSON.stringify(discover), toolsList: hostileList.text };
+            host.server.route('/property/mcp', mcpServer(texts, sse));
+            await expectNoInternalError('MCP', () => inspectMcp(url, { runtime: withStore }));
+          },
+        ),
         params,
       );
     },

@@ -37,7 +37,8 @@ const TIMEOUT = propertyTimeout(RUNS, 400);
 /** Percent-encoding as a hostile client writes it: every byte but the unreserved ones, lone surrogates as WTF-8. */
 function pct(text: string): string {
   let out = '';
-  for (const byte of wtf8(text)) out += /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const byte of wtf8(text))
+    out += /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   return out;
 }
 
@@ -103,14 +104,37 @@ const timestamp = fc.oneof(
       hour: fc.integer({ min: 0, max: 25 }),
       zone: fc.constantFrom('Z', '+14:00', '-23:59', '+00:00', 'z', ''),
     })
-    .map(({ year, month, day, hour, zone }) => `${yearText(year)}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00${zone}`),
+    .map(
+      ({ year, month, day, hour, zone }) =>
+        `${yearText(year)}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00${zone}`,
+    ),
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
   text,
 );
 
 /** Raw JSON number literals (and a few non-numbers where a number goes). */
 const number = fc.oneof(
-  fc.constantFrom('1e400', '-1e400', '9223372036854775808', '-9223372036854775809', '18446744073709551616', `1${'0'.repeat(400)}`, '1e-400', '-0', '0.5', '1E2', '0', '-1', '101', '9007199254740993', '"5"', 'null', 'true', '[]', '{}'),
+  fc.constantFrom(
+    '1e400',
+    '-1e400',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '18446744073709551616',
+    `1${'0'.repeat(400)}`,
+    '1e-400',
+    '-0',
+    '0.5',
+    '1E2',
+    '0',
+    '-1',
+    '101',
+    '9007199254740993',
+    '"5"',
+    'null',
+    'true',
+    '[]',
+    '{}',
+  ),
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
 );
@@ -118,15 +142,44 @@ const number = fc.oneof(
 /** Ids with svc's prefix: well-formed, overflowing, negative, padded, or plain hostile text. */
 const idOf = (prefix: string) =>
   fc.oneof(
-    fc.constantFrom(`${prefix}_1`, `${prefix}_0`, `${prefix}_-1`, `${prefix}_01`, `${prefix}_1e400`, `${prefix}_1.5`, `${prefix}_0x10`, `${prefix}_ 1`, `${prefix}_1\u0000`, `${prefix}_\ud800`),
-    fc.constantFrom(`${prefix}_999999999999999`, `${prefix}_9999999999999999`, `${prefix}_9223372036854775807`, `${prefix}_9223372036854775808`, `${prefix}_18446744073709551616`),
+    fc.constantFrom(
+      `${prefix}_1`,
+      `${prefix}_0`,
+      `${prefix}_-1`,
+      `${prefix}_01`,
+      `${prefix}_1e400`,
+      `${prefix}_1.5`,
+      `${prefix}_0x10`,
+      `${prefix}_ 1`,
+      `${prefix}_1\u0000`,
+      `${prefix}_\ud800`,
+    ),
+    fc.constantFrom(
+      `${prefix}_999999999999999`,
+      `${prefix}_9999999999999999`,
+      `${prefix}_9223372036854775807`,
+      `${prefix}_9223372036854775808`,
+      `${prefix}_18446744073709551616`,
+    ),
     fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => `${prefix}_${n}`),
     text,
   );
 
 /** URLs refused before any DNS lookup: loopback or private addresses, not https, malformed. */
 const url = fc.oneof(
-  fc.constantFrom('https://127.0.0.1/hook', 'https://[::1]/hook', 'https://10.0.0.1/hook', 'http://127.0.0.1/hook', 'https://\u0000/', 'https://127.0.0.1/\u0000', 'https://a%00b/', 'ftp://127.0.0.1/', 'https://', '', 'https://127.0.0.1:99999/'),
+  fc.constantFrom(
+    'https://127.0.0.1/hook',
+    'https://[::1]/hook',
+    'https://10.0.0.1/hook',
+    'http://127.0.0.1/hook',
+    'https://\u0000/',
+    'https://127.0.0.1/\u0000',
+    'https://a%00b/',
+    'ftp://127.0.0.1/',
+    'https://',
+    '',
+    'https://127.0.0.1:99999/',
+  ),
   text,
 );
 
@@ -169,7 +222,14 @@ interface Fixtures {
 }
 
 function operations(f: Fixtures): fc.Arbitrary<Op> {
-  const did = fc.oneof(fc.constant(f.owner), fc.constant('did:web:127.0.0.1'), fc.constant('did:web:127.0.0.1%3A8443:x'), text, text.map((t) => `did:key:${t}`), text.map((t) => `did:web:${t}`));
+  const did = fc.oneof(
+    fc.constant(f.owner),
+    fc.constant('did:web:127.0.0.1'),
+    fc.constant('did:web:127.0.0.1%3A8443:x'),
+    text,
+    text.map((t) => `did:key:${t}`),
+    text.map((t) => `did:web:${t}`),
+  );
   const project = fc.oneof(fc.constant(f.project), fc.constant(f.foreign), idOf('prj'), text);
   const watch = fc.oneof(fc.constant(f.watch), idOf('wch'));
   const tenant = fc.oneof(fc.constant(f.tenant), idOf('ten'), text);
@@ -194,25 +254,58 @@ function operations(f: Fixtures): fc.Arbitrary<Op> {
         who: 'owner',
         method: 'POST',
         url: `${session(p)}/watches/${pct(w)}/event-page`,
-        body: object({ limit: limit ?? '5', asOf: asOf === undefined ? undefined : lit(asOf), snapshotEventId: snapshot === undefined ? undefined : lit(snapshot), beforeEventId: before === undefined ? undefined : lit(before), ...(extra !== undefined ? { [extra]: '1' } : {}) }),
+        body: object({
+          limit: limit ?? '5',
+          asOf: asOf === undefined ? undefined : lit(asOf),
+          snapshotEventId: snapshot === undefined ? undefined : lit(snapshot),
+          beforeEventId: before === undefined ? undefined : lit(before),
+          ...(extra !== undefined ? { [extra]: '1' } : {}),
+        }),
       })),
-    fc.record({ p: project, w: watch, body: fc.constantFrom('{}', '{"asOf":"+275760-09-13T00:00:00Z"}', '[]', 'null', '{"x":1e400}') }).map(({ p, w, body }) => ({ who: 'owner', method: 'POST', url: `${session(p)}/watches/${pct(w)}/report`, body })),
+    fc
+      .record({ p: project, w: watch, body: fc.constantFrom('{}', '{"asOf":"+275760-09-13T00:00:00Z"}', '[]', 'null', '{"x":1e400}') })
+      .map(({ p, w, body }) => ({ who: 'owner', method: 'POST', url: `${session(p)}/watches/${pct(w)}/report`, body })),
     // Never the fixture watch itself: the other cases need it.
-    fc.record({ p: project, w: idOf('wch').filter((w) => w !== f.watch) }).map(({ p, w }) => ({ who: 'owner', method: 'DELETE', url: `${session(p)}/watches/${pct(w)}` })),
+    fc
+      .record({ p: project, w: idOf('wch').filter((w) => w !== f.watch) })
+      .map(({ p, w }) => ({ who: 'owner', method: 'DELETE', url: `${session(p)}/watches/${pct(w)}` })),
     fc.record({ p: project, u: url }).map(({ p, u }) => ({ who: 'owner', method: 'POST', url: `${session(p)}/webhook`, body: object({ url: lit(u) }) })),
-    fc.record({ p: project, label: opt(text) }).map(({ p, label }) => ({ who: 'owner', method: 'POST', url: `${session(p)}/keys`, body: object({ label: label === undefined ? undefined : lit(label) }) })),
-    fc.record({ p: project, k: fc.oneof(idOf('key'), text) }).chain(({ p, k }) =>
-      fc.constantFrom<Op>({ who: 'owner', method: 'DELETE', url: `${session(p)}/keys/${pct(k)}` }, { who: 'owner', method: 'POST', url: `${session(p)}/keys/${pct(k)}/rotate`, body: '{}' }),
-    ),
+    fc.record({ p: project, label: opt(text) }).map(({ p, label }) => ({
+      who: 'owner',
+      method: 'POST',
+      url: `${session(p)}/keys`,
+      body: object({ label: label === undefined ? undefined : lit(label) }),
+    })),
+    fc
+      .record({ p: project, k: fc.oneof(idOf('key'), text) })
+      .chain(({ p, k }) =>
+        fc.constantFrom<Op>(
+          { who: 'owner', method: 'DELETE', url: `${session(p)}/keys/${pct(k)}` },
+          { who: 'owner', method: 'POST', url: `${session(p)}/keys/${pct(k)}/rotate`, body: '{}' },
+        ),
+      ),
   ];
 
   const operator: Array<fc.Arbitrary<Op>> = [
-    fc.constantFrom<Op>({ who: 'operator', method: 'GET', url: '/v1/commercial/plans' }, { who: 'operator', method: 'GET', url: '/v1/monitoring/watches' }, { who: 'operator', method: 'GET', url: '/v1/monitoring/status' }),
-    fc.record({ name: text, owner: did }).map(({ name, owner }) => ({ who: 'operator', method: 'POST', url: '/v1/commercial/tenants', body: object({ name: lit(name), owner: lit(owner) }) })),
-    fc.record({ t: tenant, name: text }).map(({ t, name }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/projects`, body: object({ name: lit(name) }) })),
-    fc.record({ t: tenant, subject: did }).map(({ t, subject }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/owners`, body: object({ subject: lit(subject) }) })),
+    fc.constantFrom<Op>(
+      { who: 'operator', method: 'GET', url: '/v1/commercial/plans' },
+      { who: 'operator', method: 'GET', url: '/v1/monitoring/watches' },
+      { who: 'operator', method: 'GET', url: '/v1/monitoring/status' },
+    ),
+    fc
+      .record({ name: text, owner: did })
+      .map(({ name, owner }) => ({ who: 'operator', method: 'POST', url: '/v1/commercial/tenants', body: object({ name: lit(name), owner: lit(owner) }) })),
+    fc
+      .record({ t: tenant, name: text })
+      .map(({ t, name }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/projects`, body: object({ name: lit(name) }) })),
+    fc
+      .record({ t: tenant, subject: did })
+      .map(({ t, subject }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/owners`, body: object({ subject: lit(subject) }) })),
     // Never the fixture owner of the fixture tenant: the owner's cases need it.
-    fc.record({ t: tenant, subject: did }).filter(({ t, subject }) => !(t === f.tenant && subject === f.owner)).map(({ t, subject }) => ({ who: 'operator', method: 'DELETE', url: `/v1/commercial/tenants/${pct(t)}/owners/${pct(subject)}` })),
+    fc
+      .record({ t: tenant, subject: did })
+      .filter(({ t, subject }) => !(t === f.tenant && subject === f.owner))
+      .map(({ t, subject }) => ({ who: 'operator', method: 'DELETE', url: `/v1/commercial/tenants/${pct(t)}/owners/${pct(subject)}` })),
     project.map((p) => ({ who: 'operator', method: 'GET', url: `/v1/commercial/projects/${pct(p)}/usage` })),
     fc
       .record({ id: fc.oneof(fc.constant('basic'), text), name: text, currency: fc.oneof(fc.constant('EUR'), text), price: number, included: number })
@@ -222,61 +315,113 @@ function operations(f: Fixtures): fc.Arbitrary<Op> {
         url: '/v1/commercial/plans',
         body: object({ id: lit(id), name: lit(name), currency: lit(currency), monthlyPriceMinor: price, includedRequests: included }),
       })),
-    fc.record({ t: tenant, plan: fc.oneof(fc.constant('basic'), text) }).map(({ t, plan }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/subscription`, body: object({ plan: lit(plan) }) })),
+    fc
+      .record({ t: tenant, plan: fc.oneof(fc.constant('basic'), text) })
+      .map(({ t, plan }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/subscription`, body: object({ plan: lit(plan) }) })),
     fc
       .record({ t: tenant, period: fc.oneof(fc.constantFrom('0000-01', '9999-12', '2026-13', '10000-01', '-0001-01', '2026-01'), text) })
-      .map(({ t, period }) => ({ who: 'operator', method: 'POST', url: `/v1/commercial/tenants/${pct(t)}/close-period`, body: object({ period: lit(period) }) })),
+      .map(({ t, period }) => ({
+        who: 'operator',
+        method: 'POST',
+        url: `/v1/commercial/tenants/${pct(t)}/close-period`,
+        body: object({ period: lit(period) }),
+      })),
     tenant.map((t) => ({ who: 'operator', method: 'GET', url: `/v1/commercial/tenants/${pct(t)}/billing` })),
     timestamp.map((before) => ({ who: 'operator', method: 'GET', url: `/v1/monitoring/retention-preview${query({ before })}` })),
     fc.oneof(number, text).map((watchId) => ({ who: 'operator', method: 'GET', url: `/v1/monitoring/events${query({ watchId })}` })),
-    fc.oneof(number, text).chain((id) =>
-      fc.constantFrom<Op>({ who: 'operator', method: 'DELETE', url: `/v1/monitoring/watches/${pct(id)}` }, { who: 'operator', method: 'POST', url: `/v1/monitoring/watches/${pct(id)}/check`, body: '{}' }),
-    ),
-    fc.record({ d: did, u: url, interval: opt(number) }).map(({ d, u, interval }) => ({ who: 'operator', method: 'POST', url: '/v1/monitoring/watches', body: object({ did: lit(d), webhookUrl: lit(u), intervalSeconds: interval }) })),
+    fc
+      .oneof(number, text)
+      .chain((id) =>
+        fc.constantFrom<Op>(
+          { who: 'operator', method: 'DELETE', url: `/v1/monitoring/watches/${pct(id)}` },
+          { who: 'operator', method: 'POST', url: `/v1/monitoring/watches/${pct(id)}/check`, body: '{}' },
+        ),
+      ),
+    fc.record({ d: did, u: url, interval: opt(number) }).map(({ d, u, interval }) => ({
+      who: 'operator',
+      method: 'POST',
+      url: '/v1/monitoring/watches',
+      body: object({ did: lit(d), webhookUrl: lit(u), intervalSeconds: interval }),
+    })),
   ];
 
   // A directory cursor: hostile text, or base64url of a cursor-shaped JSON with a hostile position.
   const cursor = fc.oneof(
     text,
-    fc.record({ a: number, q: opt(text) }).map(({ a, q }) => Buffer.from(`{"v":1,"a":${a},"q":${q === undefined ? 'null' : lit(q)},"m":null}`, 'utf8').toString('base64url')),
+    fc
+      .record({ a: number, q: opt(text) })
+      .map(({ a, q }) => Buffer.from(`{"v":1,"a":${a},"q":${q === undefined ? 'null' : lit(q)},"m":null}`, 'utf8').toString('base64url')),
   );
   const anonymous: Array<fc.Arbitrary<Op>> = [
     fc
-      .record({ d: did, method: fc.oneof(fc.constantFrom('signature', 'well-known', 'dns'), text), purpose: opt(fc.oneof(fc.constantFrom('claim', 'list'), text)), ttl: opt(number) })
+      .record({
+        d: did,
+        method: fc.oneof(fc.constantFrom('signature', 'well-known', 'dns'), text),
+        purpose: opt(fc.oneof(fc.constantFrom('claim', 'list'), text)),
+        ttl: opt(number),
+      })
       .map(({ d, method, purpose, ttl }) => ({
         who: 'anonymous',
         method: 'POST',
         url: '/v1/claims/challenges',
         body: object({ did: lit(d), method: lit(method), purpose: purpose === undefined ? undefined : lit(purpose), expiresInSeconds: ttl }),
       })),
-    fc.record({ d: did, token: text, jws: opt(text) }).map(({ d, token, jws }) => ({ who: 'anonymous', method: 'POST', url: '/v1/claims/verify', body: object({ did: lit(d), token: lit(token), jws: jws === undefined ? undefined : lit(jws) }) })),
+    fc.record({ d: did, token: text, jws: opt(text) }).map(({ d, token, jws }) => ({
+      who: 'anonymous',
+      method: 'POST',
+      url: '/v1/claims/verify',
+      body: object({ did: lit(d), token: lit(token), jws: jws === undefined ? undefined : lit(jws) }),
+    })),
     did.map((d) => ({ who: 'anonymous', method: 'GET', url: `/v1/claims/${pct(d)}` })),
     fc
       .record({ q: opt(text), method: opt(fc.oneof(fc.constantFrom('web', 'key'), text)), limit: opt(fc.oneof(number, text)), cursor: opt(cursor) })
       .map((options) => ({ who: 'anonymous', method: 'GET', url: `/v1/directory${query(options)}` })),
     // VC-API: a signed credential with hostile dates, issuer or proof time; or an enveloped one.
     fc
-      .record({ validFrom: opt(timestamp), validUntil: opt(timestamp), issuer: opt(did), created: opt(timestamp), checks: opt(fc.array(text, { maxLength: 3 })) })
+      .record({
+        validFrom: opt(timestamp),
+        validUntil: opt(timestamp),
+        issuer: opt(did),
+        created: opt(timestamp),
+        checks: opt(fc.array(text, { maxLength: 3 })),
+      })
       .map(({ validFrom, validUntil, issuer, created, checks }) => {
         const credential: Record<string, unknown> = { ...f.credential };
         if (validFrom !== undefined) credential['validFrom'] = validFrom;
         if (validUntil !== undefined) credential['validUntil'] = validUntil;
         if (issuer !== undefined) credential['issuer'] = issuer;
         if (created !== undefined) credential['proof'] = { ...(f.credential['proof'] as object), created };
-        return { who: 'anonymous', method: 'POST', url: '/credentials/verify', body: JSON.stringify({ verifiableCredential: credential, ...(checks ? { options: { checks } } : {}) }) };
+        return {
+          who: 'anonymous',
+          method: 'POST',
+          url: '/credentials/verify',
+          body: JSON.stringify({ verifiableCredential: credential, ...(checks ? { options: { checks } } : {}) }),
+        };
       }),
     text.map((jwt) => ({
       who: 'anonymous',
       method: 'POST',
       url: '/credentials/verify',
-      body: JSON.stringify({ verifiableCredential: { '@context': ['https://www.w3.org/ns/credentials/v2'], type: 'EnvelopedVerifiableCredential', id: `data:application/vc+jwt,${jwt}` } }),
+      body: JSON.stringify({
+        verifiableCredential: {
+          '@context': ['https://www.w3.org/ns/credentials/v2'],
+          type: 'EnvelopedVerifiableCredential',
+          id: `data:application/vc+jwt,${jwt}`,
+        },
+      }),
     })),
-    fc.constantFrom(`{"verifiableCredential":{"validFrom":1e400}}`, `{"verifiableCredential":{"issuer":"\\ud800"}}`, `{"verifiableCredential":{"issuer":"a\\u0000"},"options":{"checks":["\\u0000"]}}`).map((body) => ({
-      who: 'anonymous',
-      method: 'POST',
-      url: '/credentials/verify',
-      body,
-    })),
+    fc
+      .constantFrom(
+        `{"verifiableCredential":{"validFrom":1e400}}`,
+        `{"verifiableCredential":{"issuer":"\\ud800"}}`,
+        `{"verifiableCredential":{"issuer":"a\\u0000"},"options":{"checks":["\\u0000"]}}`,
+      )
+      .map((body) => ({
+        who: 'anonymous',
+        method: 'POST',
+        url: '/credentials/verify',
+        body,
+      })),
   ];
 
   return fc.oneof(...owner, ...operator, ...anonymous);
@@ -314,7 +459,11 @@ function expectAnswered(op: Op, answer: Awaited<ReturnType<InjectedApp['anonymou
   }
   expect(answer.statusCode < 500 || answer.statusCode === 503, label).toBe(true);
   // What the route documents, status and body alike (openapi.json).
-  repoContract().check(op.method, `http://svc.test${op.url}`, { status: answer.statusCode, header: (name: string) => String(answer.headers[name.toLowerCase()] ?? ''), text: answer.body });
+  repoContract().check(op.method, `http://svc.test${op.url}`, {
+    status: answer.statusCode,
+    header: (name: string) => String(answer.headers[name.toLowerCase()] ?? ''),
+    text: answer.body,
+  });
 }
 
 // ---------------------------------------------------------------- per engine
@@ -392,12 +541,28 @@ function suite(engine: 'SQLite' | 'PostgreSQL', describeEngine: (name: string, f
         const cases: Op[] = [
           ...EDGE_TIMES.map((asOf): Op => ({ who: 'owner', method: 'POST', url: page, body: object({ limit: '5', asOf: lit(asOf) }) })),
           ...['1e400', '9223372036854775808', '-1', '0', '101'].map((limit): Op => ({ who: 'owner', method: 'POST', url: page, body: object({ limit }) })),
-          ...['evt_9223372036854775808', 'evt_1e400', 'evt_-1', 'evt_0', 'evt_\u0000', 'evt_999999999999999'].map((id): Op => ({ who: 'owner', method: 'POST', url: page, body: object({ limit: '5', snapshotEventId: lit(id), beforeEventId: lit(id) }) })),
+          ...['evt_9223372036854775808', 'evt_1e400', 'evt_-1', 'evt_0', 'evt_\u0000', 'evt_999999999999999'].map(
+            (id): Op => ({ who: 'owner', method: 'POST', url: page, body: object({ limit: '5', snapshotEventId: lit(id), beforeEventId: lit(id) }) }),
+          ),
           ...HOSTILE_TEXT.map((q): Op => ({ who: 'anonymous', method: 'GET', url: `/v1/directory${query({ q: q.slice(0, 100) })}` })),
-          ...HOSTILE_TEXT.map((name): Op => ({ who: 'operator', method: 'POST', url: '/v1/commercial/tenants', body: object({ name: lit(name.slice(0, 100)), owner: lit(owner) }) })),
+          ...HOSTILE_TEXT.map(
+            (name): Op => ({
+              who: 'operator',
+              method: 'POST',
+              url: '/v1/commercial/tenants',
+              body: object({ name: lit(name.slice(0, 100)), owner: lit(owner) }),
+            }),
+          ),
           ...HOSTILE_TEXT.map((p): Op => ({ who: 'owner', method: 'GET', url: `/v1/session/projects/${pct(p)}/keys` })),
           ...EDGE_TIMES.map((before): Op => ({ who: 'operator', method: 'GET', url: `/v1/monitoring/retention-preview${query({ before })}` })),
-          ...EDGE_TIMES.map((validFrom): Op => ({ who: 'anonymous', method: 'POST', url: '/credentials/verify', body: JSON.stringify({ verifiableCredential: { ...fixtures.credential, validFrom } }) })),
+          ...EDGE_TIMES.map(
+            (validFrom): Op => ({
+              who: 'anonymous',
+              method: 'POST',
+              url: '/credentials/verify',
+              body: JSON.stringify({ verifiableCredential: { ...fixtures.credential, validFrom } }),
+            }),
+          ),
         ];
         for (const op of cases) expectAnswered(op, await send(app, owner, op));
       },

@@ -77,7 +77,14 @@ const jwsHeader = { alg: 'EdDSA', kid };
 const jwsPayload = { hello: 'world', n: [1, 2.5, { deep: true }] };
 const policyBody = {
   name: 'gate',
-  rules: { didResolution: 'required', allowedMethods: ['key', 'did:web'], allowedCurves: ['Ed25519'], minKeyBits: 256, requireKeyRelationship: 'assertionMethod', domainBinding: 'optional' },
+  rules: {
+    didResolution: 'required',
+    allowedMethods: ['key', 'did:web'],
+    allowedCurves: ['Ed25519'],
+    minKeyBits: 256,
+    requireKeyRelationship: 'assertionMethod',
+    domainBinding: 'optional',
+  },
 };
 
 describe('the strict parser: I-JSON or a StrictJsonError', () => {
@@ -191,15 +198,21 @@ describe('delegation receipts', () => {
       const valid = [root, signCompact(JSON.stringify(leafHeader), JSON.stringify(leafPayload), b)];
       expect((await verifyDelegationChain(valid, { runtime: runtime(), trustedRoots: [did] })).status).toBe('VALID');
       await fc.assert(
-        fc.asyncProperty(fc.nat({ max: 3 }), hostileJson(rootHeader), hostileJson(rootPayload), hostileJson(leafPayload), async (which, header: HostileCase, payload: HostileCase, leaf: HostileCase) => {
-          const chain =
-            which === 0
-              ? [signCompact(header.text, JSON.stringify(rootPayload)), signCompact(JSON.stringify(leafHeader), JSON.stringify(leafPayload), b)]
-              : which === 1
-                ? [signCompact(JSON.stringify(rootHeader), payload.text), signCompact(JSON.stringify(leafHeader), JSON.stringify(leafPayload), b)]
-                : [root, signCompact(JSON.stringify(leafHeader), leaf.text, b)];
-          await expectNoInternalError('delegation chain', () => verifyDelegationChain(chain, { runtime: runtime(), trustedRoots: [did] }));
-        }),
+        fc.asyncProperty(
+          fc.nat({ max: 3 }),
+          hostileJson(rootHeader),
+          hostileJson(rootPayload),
+          hostileJson(leafPayload),
+          async (which, header: HostileCase, payload: HostileCase, leaf: HostileCase) => {
+            const chain =
+              which === 0
+                ? [signCompact(header.text, JSON.stringify(rootPayload)), signCompact(JSON.stringify(leafHeader), JSON.stringify(leafPayload), b)]
+                : which === 1
+                  ? [signCompact(JSON.stringify(rootHeader), payload.text), signCompact(JSON.stringify(leafHeader), JSON.stringify(leafPayload), b)]
+                  : [root, signCompact(JSON.stringify(leafHeader), leaf.text, b)];
+            await expectNoInternalError('delegation chain', () => verifyDelegationChain(chain, { runtime: runtime(), trustedRoots: [did] }));
+          },
+        ),
         params,
       );
     },
@@ -220,7 +233,9 @@ describe('policy bodies', () => {
             const policy = await settle(() => parsePolicy(parsed.result));
             expectAnswered(policy, 'parsePolicy');
             if ('result' in policy) {
-              await expectNoInternalError('decidePolicy', () => decidePolicy(did, policy.result as ReturnType<typeof parsePolicy>, undefined, { runtime: runtime() }));
+              await expectNoInternalError('decidePolicy', () =>
+                decidePolicy(did, policy.result as ReturnType<typeof parsePolicy>, undefined, { runtime: runtime() }),
+              );
             }
           }
         }),

@@ -90,7 +90,12 @@ export function agentCard03(origin: string, overrides: CardJson = {}): CardJson 
 }
 
 /** Signs with the SDK (`generateAgentCardSignature`): the A2A 1.0 canonical form, detached JWS. */
-export async function signCard(card: CardJson, key: A2aKey, header: { kid: string; jku?: string; typ?: string }, unprotected?: Record<string, unknown>): Promise<CardJson> {
+export async function signCard(
+  card: CardJson,
+  key: A2aKey,
+  header: { kid: string; jku?: string; typ?: string },
+  unprotected?: Record<string, unknown>,
+): Promise<CardJson> {
   const sign = generateAgentCardSignature(key.privateKey, { alg: key.alg, typ: 'JOSE', ...header }, unprotected);
   return (await sign(card as unknown as AgentCard)) as unknown as CardJson;
 }
@@ -138,7 +143,13 @@ export function serveCard(server: TestHttpsServer, card: CardJson | (() => CardJ
 
 /** Serves a JWK set of the public keys at `path` on `server`; returns its URL. */
 export function publishJwks(server: TestHttpsServer, keys: Array<{ key: A2aKey; kid: string; extra?: Record<string, unknown> }>, path = '/jwks.json'): string {
-  server.route(path, json({ keys: keys.map(({ key, kid, extra }) => ({ ...key.publicJwk, kid, use: 'sig', alg: key.alg, ...extra })) }, { contentType: 'application/jwk-set+json' }));
+  server.route(
+    path,
+    json(
+      { keys: keys.map(({ key, kid, extra }) => ({ ...key.publicJwk, kid, use: 'sig', alg: key.alg, ...extra })) },
+      { contentType: 'application/jwk-set+json' },
+    ),
+  );
   return `${server.origin}${path}`;
 }
 

@@ -19,9 +19,6 @@ if (directory) {
   afterAll(() => {
     const file = expect.getState().testPath ?? 'unknown';
     mkdirSync(directory, { recursive: true });
-    appendFileSync(
-      join(directory, 'counts.jsonl'),
-      `${JSON.stringify({ file: relative(process.cwd(), file), tests, assertions })}\n`,
-    );
+    appendFileSync(join(directory, 'counts.jsonl'), `${JSON.stringify({ file: relative(process.cwd(), file), tests, assertions })}\n`);
   });
 }

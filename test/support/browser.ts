@@ -221,7 +221,8 @@ export async function sidewaysOverflow(page: Page): Promise<{ offenders: string[
       if (el.getBoundingClientRect().right <= width + 0.5) continue;
       let scroller = el.parentElement;
       while (scroller && !['auto', 'scroll'].includes(g.getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
-      if (!scroller) offenders.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '')} (right ${Math.round(el.getBoundingClientRect().right)})`);
+      if (!scroller)
+        offenders.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '')} (right ${Math.round(el.getBoundingClientRect().right)})`);
     }
     return { offenders, overflow: root.scrollWidth - root.clientWidth };
   });
@@ -267,7 +268,5 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
 /** Violations as readable lines, for an assertion message. */
 export function formatViolations(violations: readonly AxeViolation[]): string {
   if (violations.length === 0) return 'no serious or critical accessibility violations';
-  return violations
-    .map((v) => `[${v.impact}] ${v.id}: ${v.help}\n${v.nodes.map((node) => `    at ${node}`).join('\n')}`)
-    .join('\n');
+  return violations.map((v) => `[${v.impact}] ${v.id}: ${v.help}\n${v.nodes.map((node) => `    at ${node}`).join('\n')}`).join('\n');
 }

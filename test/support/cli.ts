@@ -60,9 +60,7 @@ function asRun(r: { exitCode?: number | undefined; stdout: unknown; stderr: unkn
 }
 
 export async function svc(args: string[], env: Record<string, string | undefined> = cleanEnv(), nodeArgs: string[] = []): Promise<Run> {
-  return asRun(
-    await execa(process.execPath, [...nodeArgs, svcBin, ...args], { reject: false, env, extendEnv: true, cwd: repoRoot, timeout: 20_000 }),
-  );
+  return asRun(await execa(process.execPath, [...nodeArgs, svcBin, ...args], { reject: false, env, extendEnv: true, cwd: repoRoot, timeout: 20_000 }));
 }
 
 /**

@@ -43,12 +43,20 @@ function receiver(host: DidWebHost, name: string) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const headers = req.headers as Record<string, string>;
-      received.push({ id: String(headers['x-svc-event-id']), signature: String(headers['x-svc-signature']), body: Buffer.concat(chunks).toString('utf8'), headers });
+      received.push({
+        id: String(headers['x-svc-event-id']),
+        signature: String(headers['x-svc-signature']),
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers,
+      });
       // A slow answer: a kill often lands while a delivery is in flight (received here, never settled there).
-      setTimeout(() => {
-        res.writeHead(204);
-        res.end();
-      }, 100 + Math.floor(Math.random() * 400));
+      setTimeout(
+        () => {
+          res.writeHead(204);
+          res.end();
+        },
+        100 + Math.floor(Math.random() * 400),
+      );
     });
   });
   return { url: `https://127.0.0.1:${host.server.port}/hooks/${name}`, received };
@@ -129,7 +137,8 @@ export function customerCrashSuite(engine: Engine, describeEngine: (name: string
         const added = await session.post(`/v1/session/projects/${project}/watches`, { did });
         expect(added.status, added.text).toBe(201);
       }
-      const resolved = async () => Number((await sql(`SELECT count(*) AS n FROM watches WHERE project_id = '${project}' AND last_status = 'RESOLVED'`))[0]!['n']);
+      const resolved = async () =>
+        Number((await sql(`SELECT count(*) AS n FROM watches WHERE project_id = '${project}' AND last_status = 'RESOLVED'`))[0]!['n']);
       await until('every watch has its baseline', async () => (await resolved()) === WATCHES, 30_000);
 
       for (let round = 0; round < ROUNDS; round++) {
@@ -217,7 +226,9 @@ export function customerCrashSuite(engine: Engine, describeEngine: (name: string
       const perWatch = new Map<number, number>();
       for (const e of events) if (e.event_type === 'identity.document.changed') perWatch.set(e.watch_id, (perWatch.get(e.watch_id) ?? 0) + 1);
       for (const n of perWatch.values()) expect(n).toBeLessThanOrEqual(ROUNDS);
-      console.info(`[svc] ${engine}: ${events.length} customer events, ${hook.received.length} deliveries received (${hook.received.length - ids.size} repeats after kills), ${exhausted.length} dead-lettered by kills`);
+      console.info(
+        `[svc] ${engine}: ${events.length} customer events, ${hook.received.length} deliveries received (${hook.received.length - ids.size} repeats after kills), ${exhausted.length} dead-lettered by kills`,
+      );
     }, 240_000);
   });
 }

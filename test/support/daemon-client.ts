@@ -50,20 +50,24 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
 export function callOversized(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        const fetched = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') fetched.set(name, value);
-        const answer = answerOf({ status: response.statusCode ?? 0, headers: fetched } as Response, text);
-        checkContract('POST', url, answer);
-        resolve(answer);
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          const fetched = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') fetched.set(name, value);
+          const answer = answerOf({ status: response.statusCode ?? 0, headers: fetched } as Response, text);
+          checkContract('POST', url, answer);
+          resolve(answer);
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', (err) => {
       if (!answered) reject(err);
     });
@@ -126,7 +130,11 @@ export class Contract {
     // before anything more general.
     this.#templates = Object.keys(doc.paths)
       .map((template) => ({ template, pattern: templatePattern(template) }))
-      .sort((a, b) => Number(a.template.includes('{')) - Number(b.template.includes('{')) || b.template.replace(/\{[^}]*\}/g, '').length - a.template.replace(/\{[^}]*\}/g, '').length);
+      .sort(
+        (a, b) =>
+          Number(a.template.includes('{')) - Number(b.template.includes('{')) ||
+          b.template.replace(/\{[^}]*\}/g, '').length - a.template.replace(/\{[^}]*\}/g, '').length,
+      );
   }
 
   /** The path template a request path falls under, or undefined. */
@@ -148,7 +156,8 @@ export class Contract {
       // Not a documented operation (unknown path, method not served): a problem, nothing else.
       if (answer.status < 400) throw new ContractError(where, answer.status, 'an undocumented route answered with a success');
       if (verb === 'HEAD') return;
-      if (mediaType !== 'application/problem+json') throw new ContractError(where, answer.status, `content type ${mediaType || '(none)'} is not application/problem+json`);
+      if (mediaType !== 'application/problem+json')
+        throw new ContractError(where, answer.status, `content type ${mediaType || '(none)'} is not application/problem+json`);
       this.#validate(where, answer.status, `${BASE}#/components/schemas/Problem`, answer.text);
       return;
     }
@@ -195,7 +204,9 @@ export class Contract {
     }
     const validate = this.#compile(ref);
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (${e.schemaPath})`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 10)
+        .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (${e.schemaPath})`);
       throw new ContractError(where, status, `the body does not match the schema:\n  ${errors.join('\n  ')}\n  body: ${text.slice(0, 500)}`);
     }
   }

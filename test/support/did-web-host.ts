@@ -57,8 +57,7 @@ export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestC
       server.route(documentPath(did), json(document, { contentType: 'application/did+json' }));
       return document;
     },
-    runtime: (net = {}) =>
-      testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup: tableLookup(), ...net }),
+    runtime: (net = {}) => testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup: tableLookup(), ...net }),
     close: () => server.close(),
   };
 }

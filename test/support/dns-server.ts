@@ -76,7 +76,13 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       response.header.rcode = RCODE.NXDOMAIN;
     } else if (question.type === Packet.TYPE.TXT && records) {
       for (const value of records) {
-        response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: characterStrings(value) } as unknown as Resource);
+        response.answers.push({
+          name: question.name,
+          type: Packet.TYPE.TXT,
+          class: Packet.CLASS.IN,
+          ttl: 60,
+          data: characterStrings(value),
+        } as unknown as Resource);
       }
     } else if (question.type === Packet.TYPE.A && address) {
       response.answers.push({ name: question.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address } as unknown as Resource);

@@ -67,11 +67,7 @@ export function startPlainHttpServer(options: ServerOptions = {}): Promise<TestH
   return start(http.createServer(), 'http', options);
 }
 
-async function start(
-  server: http.Server | https.Server,
-  scheme: 'http' | 'https',
-  options: ServerOptions,
-): Promise<TestHttpsServer> {
+async function start(server: http.Server | https.Server, scheme: 'http' | 'https', options: ServerOptions): Promise<TestHttpsServer> {
   const routes = new Map<string, Handler>();
   const requests: string[] = [];
   const sockets = new Set<net.Socket>();
@@ -153,13 +149,7 @@ async function start(
 // Handlers
 // ---------------------------------------------------------------------------------------------
 
-function send(
-  res: http.ServerResponse,
-  status: number,
-  contentType: string,
-  body: string | Uint8Array,
-  headers: Record<string, string> = {},
-): void {
+function send(res: http.ServerResponse, status: number, contentType: string, body: string | Uint8Array, headers: Record<string, string> = {}): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': String(bytes.length) });
   res.end(bytes);
@@ -168,10 +158,7 @@ function send(
 const notFound: Handler = (_req, res) => send(res, 404, 'application/json', JSON.stringify({ error: 'not found' }));
 
 /** Responds with JSON.stringify(body); default status 200, content type application/json. */
-export function json(
-  body: unknown,
-  init: { status?: number; contentType?: string; headers?: Record<string, string> } = {},
-): Handler {
+export function json(body: unknown, init: { status?: number; contentType?: string; headers?: Record<string, string> } = {}): Handler {
   const text = JSON.stringify(body);
   return (_req, res) => send(res, init.status ?? 200, init.contentType ?? 'application/json', text, init.headers);
 }

@@ -49,15 +49,24 @@ export interface InjectedOptions {
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
 export async function injectedApp(target: string, options: InjectedOptions = {}): Promise<InjectedApp> {
   const profile = options.profile ?? 'direct';
-  const limits: ServerLimits = { ...DEFAULT_LIMITS, directPerMinute: 1_000_000, standardPerMinute: 1_000_000, intensivePerMinute: 1_000_000, ...options.limits };
+  const limits: ServerLimits = {
+    ...DEFAULT_LIMITS,
+    directPerMinute: 1_000_000,
+    standardPerMinute: 1_000_000,
+    intensivePerMinute: 1_000_000,
+    ...options.limits,
+  };
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
-  const created = createRuntime({}, {
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.netOverrides ? { net: options.netOverrides } : {}),
-    ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}),
-  });
+  const created = createRuntime(
+    {},
+    {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.netOverrides ? { net: options.netOverrides } : {}),
+      ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}),
+    },
+  );
   const runtime = options.net ? { ...created, net: options.net } : created;
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const ctx = serverContext({

@@ -67,7 +67,10 @@ export function referenceInventoryHash(fingerprints: Record<InventoryKind, strin
 
 /** The fingerprints of every wire entry, per kind. */
 export function referenceFingerprints(inventory: ReferenceInventory): Record<InventoryKind, string[]> {
-  return Object.fromEntries(INVENTORY_KINDS.map(({ kind }) => [kind, inventory.lists[kind].wire.map(referenceDefinitionSha256)])) as Record<InventoryKind, string[]>;
+  return Object.fromEntries(INVENTORY_KINDS.map(({ kind }) => [kind, inventory.lists[kind].wire.map(referenceDefinitionSha256)])) as Record<
+    InventoryKind,
+    string[]
+  >;
 }
 
 /**

@@ -77,7 +77,11 @@ function answer(request) {
     send({ jsonrpc: '2.0', id: 9999, result: {} });
   }
   if (method === 'initialize') {
-    send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `hostile-${mode}`, version: '1.0.0' } } });
+    send({
+      jsonrpc: '2.0',
+      id,
+      result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `hostile-${mode}`, version: '1.0.0' } },
+    });
     return;
   }
   if (mode === 'flood') return flood();

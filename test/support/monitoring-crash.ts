@@ -17,7 +17,6 @@ import { didDocument, generateTestKey } from './signing.js';
 
 const TOKEN = 'resilience-token-0123456789abcdef';
 
-
 interface Receiver {
   url: string;
   /** Every delivery's event id, in arrival order (duplicates included). */
@@ -75,7 +74,11 @@ const AGE_DELIVERIES =
   "UPDATE monitor_events SET lease_expires_at = CASE WHEN delivery_status = 'DELIVERING' THEN '2000-01-01T00:00:00Z' ELSE lease_expires_at END, next_attempt_at = CASE WHEN delivery_status = 'RETRY' THEN '2000-01-01T00:00:00Z' ELSE next_attempt_at END";
 
 /** 20 kills of `svc serve` at random points of polling and delivery, on the database `open` gives. */
-export function monitoringCrashSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<{ target: string; sql: Sql; done: () => Promise<void> }>) {
+export function monitoringCrashSuite(
+  engine: string,
+  describeEngine: (name: string, fn: () => void) => void,
+  open: () => Promise<{ target: string; sql: Sql; done: () => Promise<void> }>,
+) {
   describeEngine(`monitoring survives kill -9 (${engine})`, () => {
     let host: DidWebHost;
     let opened: Awaited<ReturnType<typeof open>>;
@@ -92,10 +95,15 @@ export function monitoringCrashSuite(engine: string, describeEngine: (name: stri
       const hook = receiver(host, 'crash');
       const watched = identifiers(host, 'crash', 8);
       const startOne = () =>
-        startDaemonFor(host, { noDb: true, args: ['--db', opened.target], env: { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1', SVC_EGRESS_ALLOW: '127.0.0.0/8' } });
+        startDaemonFor(host, {
+          noDb: true,
+          args: ['--db', opened.target],
+          env: { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1', SVC_EGRESS_ALLOW: '127.0.0.0/8' },
+        });
       const { sql } = opened;
       let daemon = await startOne();
-      for (const did of watched.dids) expectJson(await operator(daemon, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }), 201);
+      for (const did of watched.dids)
+        expectJson(await operator(daemon, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }), 201);
       for (let round = 0; round < 20; round++) {
         watched.rotate();
         await sql(AGE_WATCHES);
@@ -126,7 +134,12 @@ export function monitoringCrashSuite(engine: string, describeEngine: (name: stri
         90_000,
       );
       await daemon.stop('SIGTERM');
-      const events = (await sql('SELECT id, watch_id, watch_revision, event_type FROM monitor_events ORDER BY id')) as Array<{ id: number; watch_id: number; watch_revision: number; event_type: string }>;
+      const events = (await sql('SELECT id, watch_id, watch_revision, event_type FROM monitor_events ORDER BY id')) as Array<{
+        id: number;
+        watch_id: number;
+        watch_revision: number;
+        event_type: string;
+      }>;
       expect(events.length).toBeGreaterThan(0);
       // Every event reached the receiver at least once, and the receiver saw no id that is not an event.
       const delivered = new Set(hook.ids);
@@ -165,17 +178,27 @@ export function sharedWatchesSuite(): void {
       daemons = await Promise.all([0, 1].map(() => startDaemonFor(host, { noDb: true, args: ['--db', database.url], env })));
       // Registered through both daemons, ten at a time.
       for (let i = 0; i < watched.dids.length; i += 10) {
-        const batch = watched.dids.slice(i, i + 10).map((did, j) => operator(daemons[(i + j) % 2]!, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }));
+        const batch = watched.dids
+          .slice(i, i + 10)
+          .map((did, j) => operator(daemons[(i + j) % 2]!, 'POST', '/v1/monitoring/watches', { did, webhookUrl: hook.url, intervalSeconds: 60 }));
         for (const answer of await Promise.all(batch)) expectJson(answer, 201);
       }
       const sql = postgresSql(database.url);
-      await until('every watch has its baseline', async () => Number((await sql("SELECT count(*) AS n FROM watches WHERE last_status = 'RESOLVED'"))[0]!['n']) === 200, 60_000);
+      await until(
+        'every watch has its baseline',
+        async () => Number((await sql("SELECT count(*) AS n FROM watches WHERE last_status = 'RESOLVED'"))[0]!['n']) === 200,
+        60_000,
+      );
       watched.rotate();
       await sql(AGE_WATCHES);
-      await until('200 changes recorded and delivered', async () => {
-        const [row] = await sql("SELECT count(*) FILTER (WHERE delivery_status = 'DELIVERED') AS delivered, count(*) AS n FROM monitor_events");
-        return Number(row!['n']) === 200 && Number(row!['delivered']) === 200;
-      }, 90_000);
+      await until(
+        '200 changes recorded and delivered',
+        async () => {
+          const [row] = await sql("SELECT count(*) FILTER (WHERE delivery_status = 'DELIVERED') AS delivered, count(*) AS n FROM monitor_events");
+          return Number(row!['n']) === 200 && Number(row!['delivered']) === 200;
+        },
+        90_000,
+      );
       expect(hook.ids).toHaveLength(200);
       expect(new Set(hook.ids).size).toBe(200);
       const attempts = await sql('SELECT max(attempts) AS most, min(attempts) AS least FROM monitor_events');

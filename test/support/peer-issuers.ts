@@ -113,7 +113,8 @@ export interface IssueOptions {
 }
 
 async function issueWith(credential: Json, issuer: PeerIssuer, cryptosuite: PeerIssuer['cryptosuite'], options: IssueOptions): Promise<Json> {
-  if (issuer.cryptosuite !== cryptosuite) throw new Error(`${cryptosuite} needs a ${cryptosuite === 'eddsa-jcs-2022' ? 'Ed25519' : 'P-256'} issuer, not ${issuer.curve}`);
+  if (issuer.cryptosuite !== cryptosuite)
+    throw new Error(`${cryptosuite} needs a ${cryptosuite === 'eddsa-jcs-2022' ? 'Ed25519' : 'P-256'} issuer, not ${issuer.curve}`);
   const suite = new DataIntegrityProof({
     signer: issuer.keyPair.signer(),
     date: options.created === undefined ? DEFAULT_CREATED : options.created,

@@ -80,7 +80,12 @@ declare module '@digitalbazaar/ecdsa-jcs-2019-cryptosuite' {
 declare module '@digitalbazaar/vc' {
   import type { DataIntegrityProof } from '@digitalbazaar/data-integrity';
   import type { DocumentLoader, JsonLdDocument } from 'peer-libs/types';
-  export function issue(options: { credential: JsonLdDocument; suite: DataIntegrityProof; documentLoader: DocumentLoader; now?: string | Date }): Promise<JsonLdDocument>;
+  export function issue(options: {
+    credential: JsonLdDocument;
+    suite: DataIntegrityProof;
+    documentLoader: DocumentLoader;
+    now?: string | Date;
+  }): Promise<JsonLdDocument>;
   export function verifyCredential(options: {
     credential: JsonLdDocument;
     suite: DataIntegrityProof | DataIntegrityProof[];
@@ -107,7 +112,10 @@ declare module 'jsonld-signatures' {
     constructor(options?: Record<string, unknown>);
   }
   const jsigs: {
-    sign(document: JsonLdDocument, options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose; documentLoader: DocumentLoader }): Promise<JsonLdDocument>;
+    sign(
+      document: JsonLdDocument,
+      options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose; documentLoader: DocumentLoader },
+    ): Promise<JsonLdDocument>;
     purposes: { AssertionProofPurpose: typeof AssertionProofPurpose };
   };
   export default jsigs;
@@ -122,5 +130,10 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
   }
   export function createList(options: { length: number }): Promise<BitstringStatusList>;
   export function decodeList(options: { encodedList: string }): Promise<BitstringStatusList>;
-  export function createCredential(options: { id: string; list: BitstringStatusList; statusPurpose: string; context?: string[] }): Promise<Record<string, unknown>>;
+  export function createCredential(options: {
+    id: string;
+    list: BitstringStatusList;
+    statusPurpose: string;
+    context?: string[];
+  }): Promise<Record<string, unknown>>;
 }

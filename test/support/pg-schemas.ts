@@ -47,7 +47,11 @@ const CATALOGUE = `SELECT json_build_array(
 async function fingerprint(client: pg.ClientBase, schema: string): Promise<string> {
   const catalogue = (await client.query(CATALOGUE, [schema])).rows[0]?.catalogue ?? null;
   const kept = await Promise.all(
-    KEPT.map(async (table) => ((await client.query(`SELECT to_regclass($1) IS NOT NULL AS e`, [`${schema}.${table}`])).rows[0].e ? (await client.query(`SELECT * FROM ${schema}.${table} ORDER BY 1`)).rows : null)),
+    KEPT.map(async (table) =>
+      (await client.query(`SELECT to_regclass($1) IS NOT NULL AS e`, [`${schema}.${table}`])).rows[0].e
+        ? (await client.query(`SELECT * FROM ${schema}.${table} ORDER BY 1`)).rows
+        : null,
+    ),
   );
   return JSON.stringify([catalogue, kept]);
 }
@@ -60,13 +64,19 @@ async function empty(client: pg.ClientBase, schema: string): Promise<boolean> {
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = '10s'`);
-    const tables = (await client.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [schema])).rows.map((r) => r.t).filter((t) => !KEPT.includes(t));
+    const tables = (await client.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [schema])).rows
+      .map((r) => r.t)
+      .filter((t) => !KEPT.includes(t));
     const filled =
       tables.length === 0
         ? []
-        : (await client.query<{ t: string }>(tables.map((t) => `SELECT '${t}' AS t WHERE EXISTS (SELECT 1 FROM ${schema}.${t})`).join(' UNION ALL '))).rows.map((r) => r.t);
+        : (await client.query<{ t: string }>(tables.map((t) => `SELECT '${t}' AS t WHERE EXISTS (SELECT 1 FROM ${schema}.${t})`).join(' UNION ALL '))).rows.map(
+            (r) => r.t,
+          );
     if (filled.length > 0) await client.query(`TRUNCATE ${filled.map((t) => `${schema}.${t}`).join(', ')} RESTART IDENTITY CASCADE`);
-    const used = (await client.query<{ s: string }>(`SELECT sequencename AS s FROM pg_sequences WHERE schemaname = $1 AND last_value IS NOT NULL`, [schema])).rows.map((r) => r.s);
+    const used = (
+      await client.query<{ s: string }>(`SELECT sequencename AS s FROM pg_sequences WHERE schemaname = $1 AND last_value IS NOT NULL`, [schema])
+    ).rows.map((r) => r.s);
     for (const s of used) await client.query(`ALTER SEQUENCE ${schema}.${s} RESTART`);
     await client.query('COMMIT');
     return true;

@@ -10,16 +10,7 @@
  * Only what certificates need is implemented; it is not a general ASN.1 library.
  */
 import type crypto from 'node:crypto';
-import {
-  buildCertificate,
-  certifiedKey,
-  encodeName,
-  freshKeyPair,
-  keyIdentifier,
-  OID,
-  randomSerial,
-  type CertifiedKey,
-} from '../../src/net/certificate.js';
+import { buildCertificate, certifiedKey, encodeName, freshKeyPair, keyIdentifier, OID, randomSerial, type CertifiedKey } from '../../src/net/certificate.js';
 
 // The DER writer and the certificate builder live in src (svc webhook listen --tls makes its
 // certificate with them); the tests import them from here as before.

@@ -120,13 +120,26 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const run = (tool: string, args: string[]) =>
     new Promise<void>((resolve, reject) => {
       const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
-      execFile(command, argv, { timeout: 60_000 }, (error, _stdout, stderr) => (error ? reject(new Error(`${tool} failed: ${stderr || error.message}`)) : resolve()));
+      execFile(command, argv, { timeout: 60_000 }, (error, _stdout, stderr) =>
+        error ? reject(new Error(`${tool} failed: ${stderr || error.message}`)) : resolve(),
+      );
     });
   const data = path.join(dir, 'data');
   const port = await freePort();
   await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const start = () =>
-    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
   await start();
   return {

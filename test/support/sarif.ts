@@ -125,7 +125,11 @@ export const SARIF_SUBSET = {
             type: 'object',
             additionalProperties: false,
             required: ['kind'],
-            properties: { kind: { enum: ['inSource', 'external'] }, status: { enum: ['accepted', 'underReview', 'rejected'] }, justification: { type: 'string' } },
+            properties: {
+              kind: { enum: ['inSource', 'external'] },
+              status: { enum: ['accepted', 'underReview', 'rejected'] },
+              justification: { type: 'string' },
+            },
           },
         },
         properties: propertyBag,
@@ -140,12 +144,21 @@ export const SARIF_SUBSET = {
           additionalProperties: false,
           required: ['artifactLocation'],
           properties: {
-            artifactLocation: { type: 'object', additionalProperties: false, properties: { uri: { type: 'string', format: 'uri-reference' }, uriBaseId: { type: 'string' } } },
+            artifactLocation: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { uri: { type: 'string', format: 'uri-reference' }, uriBaseId: { type: 'string' } },
+            },
             region: {
               type: 'object',
               additionalProperties: false,
               required: ['startLine'],
-              properties: { startLine: { type: 'integer', minimum: 1 }, startColumn: { type: 'integer', minimum: 1 }, endLine: { type: 'integer', minimum: 1 }, endColumn: { type: 'integer', minimum: 1 } },
+              properties: {
+                startLine: { type: 'integer', minimum: 1 },
+                startColumn: { type: 'integer', minimum: 1 },
+                endLine: { type: 'integer', minimum: 1 },
+                endColumn: { type: 'integer', minimum: 1 },
+              },
             },
           },
         },
@@ -210,7 +223,16 @@ export async function multitoolFindings(logs: readonly unknown[]): Promise<strin
       env: { PATH: process.env['PATH'] ?? '', HOME: dir, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
       timeout: 120_000,
     });
-    const validation = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{ results?: Array<{ ruleId: string; level?: string; message: { text?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> }> }> };
+    const validation = JSON.parse(readFileSync(output, 'utf8')) as {
+      runs: Array<{
+        results?: Array<{
+          ruleId: string;
+          level?: string;
+          message: { text?: string; arguments?: string[] };
+          locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }>;
+        }>;
+      }>;
+    };
     return (validation.runs[0]?.results ?? []).map((r) => {
       const where = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri?.split('/').at(-1) ?? '?';
       return `${where} ${r.ruleId} ${r.level ?? 'warning'}: ${r.message.text ?? (r.message.arguments ?? []).join(' | ')}`;

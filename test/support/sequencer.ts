@@ -16,8 +16,7 @@ export default class LayeredSequencer extends BaseSequencer {
       const key = `${file.project.name}:${relative(config.root, file.moduleId)}`;
       return { file, last: cache.getFileTestResults(key), size: cache.getFileStats(key)?.size ?? 0, e2e: file.moduleId.endsWith('.e2e.test.ts') };
     });
-    const rank = (k: (typeof keyed)[number]): number[] =>
-      k.last === undefined ? [0, k.e2e ? 0 : 1, -k.size] : [1, k.last.failed ? 0 : 1, -k.last.duration];
+    const rank = (k: (typeof keyed)[number]): number[] => (k.last === undefined ? [0, k.e2e ? 0 : 1, -k.size] : [1, k.last.failed ? 0 : 1, -k.last.duration]);
     const compare = (a: number[], b: number[]): number => {
       for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
       return 0;

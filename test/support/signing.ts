@@ -63,10 +63,7 @@ export function signEddsaJcs2022(
     ...extra,
   };
   if (document['@context'] !== undefined) proofConfig['@context'] = document['@context'];
-  const hash = Buffer.concat([
-    createHash('sha256').update(canonicalize(proofConfig)).digest(),
-    createHash('sha256').update(canonicalize(document)).digest(),
-  ]);
+  const hash = Buffer.concat([createHash('sha256').update(canonicalize(proofConfig)).digest(), createHash('sha256').update(canonicalize(document)).digest()]);
   const signature = sign(null, hash, key.privateKey);
   // The proof is published as configured, @context included (vc-di-eddsa "Create Proof").
   return { ...document, proof: { ...proofConfig, proofValue: `z${refBase58Encode(signature)}` } };
@@ -75,7 +72,14 @@ export function signEddsaJcs2022(
 export const DID_CONFIGURATION_CONTEXT = 'https://identity.foundation/.well-known/did-configuration/v1';
 
 /** A VC 2.0 DomainLinkageCredential secured with eddsa-jcs-2022. */
-export function linkageCredentialDi(did: string, origin: string, key: TestKey, vmId: string, extra: Record<string, unknown> = {}, proofExtra: Record<string, unknown> = {}): Record<string, unknown> {
+export function linkageCredentialDi(
+  did: string,
+  origin: string,
+  key: TestKey,
+  vmId: string,
+  extra: Record<string, unknown> = {},
+  proofExtra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return signEddsaJcs2022(
     {
       '@context': ['https://www.w3.org/ns/credentials/v2', DID_CONFIGURATION_CONTEXT],
@@ -93,29 +97,27 @@ export function linkageCredentialDi(did: string, origin: string, key: TestKey, v
 }
 
 /** A DomainLinkageCredential in the DIF JWT form, valid from 2026-01-01 for ten years by default. */
-export function linkageCredentialJwt(
-  did: string,
-  origin: string,
-  key: TestKey,
-  kid: string,
-  times: { nbf?: number; exp?: number } = {},
-): string {
+export function linkageCredentialJwt(did: string, origin: string, key: TestKey, kid: string, times: { nbf?: number; exp?: number } = {}): string {
   const nbf = times.nbf ?? Date.UTC(2026, 0, 1) / 1000;
   const exp = times.exp ?? Date.UTC(2036, 0, 1) / 1000;
-  return signJws({ alg: key.alg, kid }, {
-    iss: did,
-    sub: did,
-    nbf,
-    exp,
-    vc: {
-      '@context': ['https://www.w3.org/2018/credentials/v1', DID_CONFIGURATION_CONTEXT],
-      issuer: did,
-      issuanceDate: new Date(nbf * 1000).toISOString(),
-      expirationDate: new Date(exp * 1000).toISOString(),
-      type: ['VerifiableCredential', 'DomainLinkageCredential'],
-      credentialSubject: { id: did, origin },
+  return signJws(
+    { alg: key.alg, kid },
+    {
+      iss: did,
+      sub: did,
+      nbf,
+      exp,
+      vc: {
+        '@context': ['https://www.w3.org/2018/credentials/v1', DID_CONFIGURATION_CONTEXT],
+        issuer: did,
+        issuanceDate: new Date(nbf * 1000).toISOString(),
+        expirationDate: new Date(exp * 1000).toISOString(),
+        type: ['VerifiableCredential', 'DomainLinkageCredential'],
+        credentialSubject: { id: did, origin },
+      },
     },
-  }, key);
+    key,
+  );
 }
 
 export function didConfiguration(...linked: unknown[]): Record<string, unknown> {

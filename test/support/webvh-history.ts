@@ -78,7 +78,11 @@ export function failingAtThree(): HistoryEvidence {
   const reason = 'The proof does not verify with the update key z6MkrJVn…bTQ2.';
   const h = history(5, { verifiedEntries: 2, selectedVersion: 2, failure: { versionNumber: 3, check: 'proof', reason } });
   h.entries = h.entries.map((e, i) =>
-    i === 2 ? { ...e, status: 'FAILED', check: 'proof', reason, signedBy: null, changes: ['updateKeys'] } : i > 2 ? { ...e, status: 'UNVERIFIED', signedBy: null } : e,
+    i === 2
+      ? { ...e, status: 'FAILED', check: 'proof', reason, signedBy: null, changes: ['updateKeys'] }
+      : i > 2
+        ? { ...e, status: 'UNVERIFIED', signedBy: null }
+        : e,
   );
   return h;
 }

@@ -444,9 +444,7 @@ export interface DeactivateLogOptions {
  * would fetch them (here: fail).
  */
 export async function deactivateLog(log: DIDLog, options: DeactivateLogOptions): Promise<LogResult> {
-  const result = await offline(() =>
-    atFixedTime(options.at, () => webvh.deactivateDID({ log, signer: options.signer, verifier: oracleVerifier })),
-  );
+  const result = await offline(() => atFixedTime(options.at, () => webvh.deactivateDID({ log, signer: options.signer, verifier: oracleVerifier })));
   return { did: result.did, log: result.log, doc: result.doc, meta: result.meta };
 }
 
@@ -569,9 +567,7 @@ export interface OracleQuery {
  * the selected version), so callers check `meta.error`. `ok: false` when it threw, which it does
  * for most broken logs.
  */
-export type OracleResult =
-  | { ok: true; doc: DIDDoc | null; meta: DIDResolutionMeta; did: string }
-  | { ok: false; error: string };
+export type OracleResult = { ok: true; doc: DIDDoc | null; meta: DIDResolutionMeta; did: string } | { ok: false; error: string };
 
 export async function oracleResolve(log: DIDLog | string, query: OracleQuery = {}): Promise<OracleResult> {
   const entries = typeof log === 'string' ? parseJsonl(log) : log;

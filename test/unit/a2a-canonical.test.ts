@@ -63,12 +63,32 @@ const CARDS: Record<string, unknown> = {
   'nested oauth flows, every flow type and scopes with empty values': {
     ...base,
     securitySchemes: {
-      code: { oauth2SecurityScheme: { description: '', flows: { authorizationCode: { authorizationUrl: 'https://a/auth', tokenUrl: 'https://a/token', refreshUrl: '', scopes: { read: 'Read', write: '' }, pkceRequired: true } }, oauth2MetadataUrl: 'https://a/.well-known/oauth-authorization-server' } },
+      code: {
+        oauth2SecurityScheme: {
+          description: '',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'https://a/auth',
+              tokenUrl: 'https://a/token',
+              refreshUrl: '',
+              scopes: { read: 'Read', write: '' },
+              pkceRequired: true,
+            },
+          },
+          oauth2MetadataUrl: 'https://a/.well-known/oauth-authorization-server',
+        },
+      },
       cc: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://a/token', scopes: {} } } } },
-      device: { oauth2SecurityScheme: { flows: { deviceCode: { deviceAuthorizationUrl: 'https://a/device', tokenUrl: 'https://a/token', scopes: { x: 'y' } } } } },
+      device: {
+        oauth2SecurityScheme: { flows: { deviceCode: { deviceAuthorizationUrl: 'https://a/device', tokenUrl: 'https://a/token', scopes: { x: 'y' } } } },
+      },
       implicit: { oauth2SecurityScheme: { flows: { implicit: { authorizationUrl: 'https://a/auth', scopes: { a: 'b' } } } } },
       password: { oauth2SecurityScheme: { flows: { password: { tokenUrl: 'https://a/token', scopes: {} } } } },
-      pkceOff: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: 'https://a', tokenUrl: 'https://b', scopes: { s: 'S' }, pkceRequired: false } } } },
+      pkceOff: {
+        oauth2SecurityScheme: {
+          flows: { authorizationCode: { authorizationUrl: 'https://a', tokenUrl: 'https://b', scopes: { s: 'S' }, pkceRequired: false } },
+        },
+      },
     },
     securityRequirements: [{ schemes: { code: { list: ['read'] }, cc: { list: [] } } }],
   },
@@ -80,7 +100,11 @@ const CARDS: Record<string, unknown> = {
       mtls: { mtlsSecurityScheme: {} },
       mtlsDescribed: { mtlsSecurityScheme: { description: 'client certificates' } },
       both: { apiKeySecurityScheme: { location: 'query', name: 'k' }, httpAuthSecurityScheme: { scheme: 'Basic' } },
-      flows2: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://t' }, authorizationCode: { authorizationUrl: 'https://a', tokenUrl: 'https://t' } } } },
+      flows2: {
+        oauth2SecurityScheme: {
+          flows: { clientCredentials: { tokenUrl: 'https://t' }, authorizationCode: { authorizationUrl: 'https://a', tokenUrl: 'https://t' } },
+        },
+      },
       empty: {},
     },
   },
@@ -89,7 +113,12 @@ const CARDS: Record<string, unknown> = {
     capabilities: {
       streaming: true,
       extensions: [
-        { uri: 'https://ext.example/a', description: '', required: false, params: { n: 0, f: false, e: '', z: null, list: [1, '', null, [], {}, { k: '' }], deep: { a: { b: {} } }, s: 'x', big: 1e21, neg: -0.5 } },
+        {
+          uri: 'https://ext.example/a',
+          description: '',
+          required: false,
+          params: { n: 0, f: false, e: '', z: null, list: [1, '', null, [], {}, { k: '' }], deep: { a: { b: {} } }, s: 'x', big: 1e21, neg: -0.5 },
+        },
         { uri: 'https://ext.example/b', required: true, params: {} },
         { uri: 'https://ext.example/c', params: ['a', '', null] },
         {},
@@ -224,7 +253,10 @@ describe('what the A2A 1.0 form leaves out', () => {
         ...base,
         xVendorField: 1,
         skills: [{ ...base.skills[0], examples: [], xNote: 'n' }],
-        securitySchemes: { mtls: { mtlsSecurityScheme: {} }, both: { apiKeySecurityScheme: { location: 'h', name: 'n' }, mtlsSecurityScheme: { description: 'x' } } },
+        securitySchemes: {
+          mtls: { mtlsSecurityScheme: {} },
+          both: { apiKeySecurityScheme: { location: 'h', name: 'n' }, mtlsSecurityScheme: { description: 'x' } },
+        },
         securityRequirements: [{ schemes: { bearer: { list: [] } } }],
         capabilities: { extensions: [{ uri: 'u', params: { keep: 1, gone: '' } }] },
         supportedInterfaces: [{ ...base.supportedInterfaces[0], tenant: '' }],
@@ -348,29 +380,38 @@ function generateCard(random: Random): Record<string, unknown> {
   maybe(card, 'provider', () => ({ url: scalar(str), organization: scalar(str) }), 0.5);
   maybe(card, 'documentationUrl', () => scalar(str), 0.4);
   maybe(card, 'iconUrl', () => scalar(str), 0.3);
-  maybe(card, 'capabilities', () => {
-    const c: Record<string, unknown> = {};
-    maybe(c, 'streaming', () => scalar(() => chance(0.5)));
-    maybe(c, 'pushNotifications', () => scalar(() => chance(0.5)));
-    maybe(c, 'extendedAgentCard', () => scalar(() => chance(0.5)), 0.3);
-    maybe(c, 'extensions', () => list(() => ({ uri: scalar(str), description: scalar(str), required: scalar(() => chance(0.5)), params: struct() })));
-    return c;
-  }, 0.9);
+  maybe(
+    card,
+    'capabilities',
+    () => {
+      const c: Record<string, unknown> = {};
+      maybe(c, 'streaming', () => scalar(() => chance(0.5)));
+      maybe(c, 'pushNotifications', () => scalar(() => chance(0.5)));
+      maybe(c, 'extendedAgentCard', () => scalar(() => chance(0.5)), 0.3);
+      maybe(c, 'extensions', () => list(() => ({ uri: scalar(str), description: scalar(str), required: scalar(() => chance(0.5)), params: struct() })));
+      return c;
+    },
+    0.9,
+  );
   maybe(card, 'securitySchemes', () => Object.fromEntries(list(() => [pick(['bearer', 'key', 'oauth', 'm']), scheme()] as const, 3)), 0.5);
   maybe(card, 'securityRequirements', () => list(requirement, 2), 0.4);
   maybe(card, 'defaultInputModes', () => list(() => scalar(str), 3), 0.8);
   maybe(card, 'defaultOutputModes', () => list(() => scalar(str), 3), 0.8);
-  maybe(card, 'skills', () =>
-    list(() => {
-      const s: Record<string, unknown> = { id: scalar(str), name: scalar(str), description: scalar(str), tags: list(() => scalar(str), 2) };
-      maybe(s, 'examples', () => list(str, 2), 0.5);
-      maybe(s, 'inputModes', () => list(str, 2), 0.3);
-      maybe(s, 'outputModes', () => list(str, 2), 0.3);
-      maybe(s, 'securityRequirements', () => list(requirement, 2), 0.3);
-      if (chance(0.1)) s['xPrice'] = { amount: 1 };
-      return s;
-    }),
-  0.8);
+  maybe(
+    card,
+    'skills',
+    () =>
+      list(() => {
+        const s: Record<string, unknown> = { id: scalar(str), name: scalar(str), description: scalar(str), tags: list(() => scalar(str), 2) };
+        maybe(s, 'examples', () => list(str, 2), 0.5);
+        maybe(s, 'inputModes', () => list(str, 2), 0.3);
+        maybe(s, 'outputModes', () => list(str, 2), 0.3);
+        maybe(s, 'securityRequirements', () => list(requirement, 2), 0.3);
+        if (chance(0.1)) s['xPrice'] = { amount: 1 };
+        return s;
+      }),
+    0.8,
+  );
   maybe(card, 'signatures', () => list(() => ({ protected: 'e30', signature: 'c2ln' }), 2), 0.2);
   if (chance(0.2)) card['xVendor'] = struct();
   return card;

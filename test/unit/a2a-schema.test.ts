@@ -18,11 +18,16 @@ describe('specVersion', () => {
     expect(specVersionOf(card(agentCard03(ORIGIN)))).toBe('0.3');
     expect(specVersionOf(card(agentCard03(ORIGIN, { protocolVersion: '0.3' })))).toBe('0.3');
     // Both shapes: the 1.0 card (with a 1.x interface) wins; the SDK's 0.3 answer (only 0.3 interfaces) stays 0.3.
-    const both = { ...agentCard03(ORIGIN, { protocolVersion: '0.3' }), supportedInterfaces: [{ url: `${ORIGIN}/a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
+    const both = {
+      ...agentCard03(ORIGIN, { protocolVersion: '0.3' }),
+      supportedInterfaces: [{ url: `${ORIGIN}/a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    };
     expect(specVersionOf(card(both))).toBe('1.0');
     expect(specVersionOf(card({ ...both, supportedInterfaces: [{ url: `${ORIGIN}/a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] }))).toBe('0.3');
     // A 1.0-shaped card without a 1.x interface is still 1.0 (the version check then WARNs).
-    expect(specVersionOf(card(agentCard(ORIGIN, { supportedInterfaces: [{ url: `${ORIGIN}/a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] })))).toBe('1.0');
+    expect(specVersionOf(card(agentCard(ORIGIN, { supportedInterfaces: [{ url: `${ORIGIN}/a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] })))).toBe(
+      '1.0',
+    );
     expect(specVersionOf(card(agentCard03(ORIGIN, { protocolVersion: '0.2.5' })))).toBe('unknown');
     expect(specVersionOf(card({ name: 'x' }))).toBe('unknown');
   });
@@ -83,7 +88,14 @@ describe('A2A 0.3 schema', () => {
 
   it('reports 0.3 problems; OpenAPI-style security schemes are open objects with a type', () => {
     const report = validateCard(
-      card(agentCard03(ORIGIN, { url: 5, additionalInterfaces: [{ url: 'https://x' }], securitySchemes: { b: { scheme: 'bearer' }, ok: { type: 'http', scheme: 'bearer' } }, security: {} })),
+      card(
+        agentCard03(ORIGIN, {
+          url: 5,
+          additionalInterfaces: [{ url: 'https://x' }],
+          securitySchemes: { b: { scheme: 'bearer' }, ok: { type: 'http', scheme: 'bearer' } },
+          security: {},
+        }),
+      ),
       A2A_V03_SCHEMA,
     );
     expect(report.problems).toEqual([

@@ -63,7 +63,11 @@ const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : 
 
 describe('keys from a DID kid', () => {
   it('ES256, EdDSA and ES384 keys under assertionMethod: VALID over the A2A 1.0 form', async () => {
-    const keys = keySource([controllerKey('p256', es256, ['assertionMethod']), controllerKey('ed', ed25519, ['assertionMethod']), controllerKey('p384', es384, ['assertionMethod'])]);
+    const keys = keySource([
+      controllerKey('p256', es256, ['assertionMethod']),
+      controllerKey('ed', ed25519, ['assertionMethod']),
+      controllerKey('p384', es384, ['assertionMethod']),
+    ]);
     let card = await signCard(agentCard(ORIGIN), es256, { kid: `${DID}#p256` });
     card = await signCard(card, ed25519, { kid: `${DID}#ed` });
     card = await signCard(card, es384, { kid: `${DID}#p384` });
@@ -93,14 +97,19 @@ describe('keys from a DID kid', () => {
 
   it('a DID that does not resolve: INDETERMINATE with the resolver reason, DID kept as written', async () => {
     const card = await signCard(agentCard(ORIGIN), es256, { kid: 'did:web:elsewhere.example#k' });
-    expect((await verify(card, keySource([])))[0]).toMatchObject({ status: 'INDETERMINATE', detail: 'did:web:elsewhere.example did not resolve: no such host.' });
+    expect((await verify(card, keySource([])))[0]).toMatchObject({
+      status: 'INDETERMINATE',
+      detail: 'did:web:elsewhere.example did not resolve: no such host.',
+    });
   });
 
   it('a key of the wrong curve for the algorithm: INVALID, naming both', async () => {
     const card = await signCard(agentCard(ORIGIN), ed25519, { kid: `${DID}#k` });
     const [out] = await verify(card, keySource([controllerKey('k', es256, ['assertionMethod'])]));
     expect(out).toMatchObject({ status: 'INVALID', canonicalization: null });
-    expect(out!.detail).toBe(`The key is a P-256 key, but EdDSA signs with Ed25519 (payloads tried: a2a-1.0 and rfc8785); key: "${DID}#k", authorised for assertionMethod.`);
+    expect(out!.detail).toBe(
+      `The key is a P-256 key, but EdDSA signs with Ed25519 (payloads tried: a2a-1.0 and rfc8785); key: "${DID}#k", authorised for assertionMethod.`,
+    );
   });
 });
 
@@ -113,9 +122,13 @@ describe('payload forms', () => {
 
   it('a card whose two forms coincide: one payload, reported as a2a-1.0 and said to be identical', async () => {
     const minimal: CardJson = {
-      name: 'n', description: 'd', version: '1',
+      name: 'n',
+      description: 'd',
+      version: '1',
       supportedInterfaces: [{ url: `${ORIGIN}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-      capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+      capabilities: { streaming: true },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
       skills: [{ id: 's', name: 'S', description: 'D', tags: ['t'] }],
     };
     const payloads = cardPayloads(parseJsonStrict(JSON.stringify(minimal)) as JsonObject);
@@ -204,7 +217,10 @@ describe('malformed and unsupported entries', () => {
     const padded = { ...entry!, signature: `${entry!.signature}=` };
     expect((await verify(entryCard(padded), keys()))[0]).toMatchObject({ status: 'INVALID', detail: 'The signature is not canonical unpadded base64url.' });
     // Signed over another payload ("{}"), with an unprotected header: the header is fine, the signature is not.
-    const jws = await new FlattenedSign(new TextEncoder().encode('{}')).setProtectedHeader({ alg: 'ES256', kid: `${DID}#k` }).setUnprotectedHeader({ note: 'x' }).sign(es256.privateKey);
+    const jws = await new FlattenedSign(new TextEncoder().encode('{}'))
+      .setProtectedHeader({ alg: 'ES256', kid: `${DID}#k` })
+      .setUnprotectedHeader({ note: 'x' })
+      .sign(es256.privateKey);
     expect((await verify(entryCard({ protected: jws.protected, signature: jws.signature, header: jws.header }), keys()))[0]).toMatchObject({
       status: 'INVALID',
       detail: expect.stringMatching(/^The ES256 signature does not verify \(payloads tried: a2a-1\.0 and rfc8785\); key: /),

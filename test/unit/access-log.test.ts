@@ -13,7 +13,12 @@ describe('access log', () => {
     expect(writes).toEqual([]);
     await new Promise((r) => setImmediate(r));
     expect(writes).toHaveLength(1);
-    expect(writes[0]!.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      writes[0]!
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { time: '2026-01-02T03:04:05.000Z', access: true, ...entry },
       { time: '2026-01-02T03:04:05.000Z', access: true, ...entry, status: null },
     ]);

@@ -32,7 +32,15 @@ function ignoredByGit(root: string): (name: string) => boolean {
         .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('!'))
         .map((line) => line.replace(/^\//, '').replace(/\/$/, ''))
         .filter((line) => !line.includes('/'))
-        .map((glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`))
+        .map(
+          (glob) =>
+            new RegExp(
+              `^${glob
+                .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+                .replace(/\*/g, '.*')
+                .replace(/\?/g, '.')}$`,
+            ),
+        )
     : [];
   return (name) => patterns.some((p) => p.test(name));
 }
@@ -45,7 +53,10 @@ function topLevel(root: string): { entries: Set<string>; skipped: (name: string)
   return {
     entries: new Set(all.map((e) => e.name)),
     skipped,
-    folders: all.filter((e) => e.isDirectory() && !skipped(e.name)).map((e) => e.name).sort(),
+    folders: all
+      .filter((e) => e.isDirectory() && !skipped(e.name))
+      .map((e) => e.name)
+      .sort(),
   };
 }
 

@@ -151,10 +151,19 @@ describe('the citation matcher', () => {
 
 describe('citations resolve', () => {
   it('finds the files', () => {
-    expect(code).toEqual(expect.arrayContaining(['src/cli/main.ts', 'test/unit/citations.test.ts', 'scripts/gen-docs.ts', 'clients/python/svc_client/client.py']));
+    expect(code).toEqual(
+      expect.arrayContaining(['src/cli/main.ts', 'test/unit/citations.test.ts', 'scripts/gen-docs.ts', 'clients/python/svc_client/client.py']),
+    );
     expect(code.length).toBeGreaterThan(500);
     expect(markdown).toEqual(
-      expect.arrayContaining(['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'docs/operations.md', 'docs/reference/problems.md', 'clients/python/README.md']),
+      expect.arrayContaining([
+        'README.md',
+        'ARCHITECTURE.md',
+        'CONTRIBUTING.md',
+        'docs/operations.md',
+        'docs/reference/problems.md',
+        'clients/python/README.md',
+      ]),
     );
   });
 

@@ -208,13 +208,21 @@ describe('describeClaim', () => {
   it('well-known: publishing at the URL; not control between re-checks, nor of the keys', () => {
     const d = describeClaim(claim('well-known', 'https://example.com/.well-known/svc-claim.txt', { checkedAt: '2026-11-30T00:00:00Z' }));
     expect(d.proves).toBe('Someone able to publish at https://example.com/.well-known/svc-claim.txt acted on 2026-11-27 (last found in place on 2026-11-30).');
-    expect(d.doesNotProve).toEqual(expect.arrayContaining([expect.stringMatching(/identity/), expect.stringMatching(/^control between re-checks/), "control of the DID's keys"]));
+    expect(d.doesNotProve).toEqual(
+      expect.arrayContaining([expect.stringMatching(/identity/), expect.stringMatching(/^control between re-checks/), "control of the DID's keys"]),
+    );
   });
 
   it('dns: publishing in the zone; not control of the web server or the keys', () => {
     const d = describeClaim(claim('dns', '_svc-claim.example.com'));
     expect(d.proves).toBe('Someone able to publish in the DNS zone of example.com acted on 2026-11-27.');
-    expect(d.doesNotProve).toEqual(expect.arrayContaining([expect.stringMatching(/identity/), expect.stringMatching(/^control between re-checks/), 'control of the web server or of the keys']));
+    expect(d.doesNotProve).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/identity/),
+        expect.stringMatching(/^control between re-checks/),
+        'control of the web server or of the keys',
+      ]),
+    );
   });
 
   it('the limitations say a claim is not identity and a listing cannot be bought', () => {

@@ -33,12 +33,26 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thursday, 26-Nov-26 12:01:00 GMT', NOW)).toBe(60); // RFC 850, tolerated
   });
 
-  it.each([null, undefined, '', ' ', '-1', '+3', '1.5', '3s', '3 seconds', 'soon', 'Thu', 'Thu, 99 Foo 2026 12:00:00 GMT', '2026-11-26', '99999999999999999999', '0x10', '1e3'])(
-    'garbage %j → undefined',
-    (value) => {
-      expect(parseRetryAfter(value, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    null,
+    undefined,
+    '',
+    ' ',
+    '-1',
+    '+3',
+    '1.5',
+    '3s',
+    '3 seconds',
+    'soon',
+    'Thu',
+    'Thu, 99 Foo 2026 12:00:00 GMT',
+    '2026-11-26',
+    '99999999999999999999',
+    '0x10',
+    '1e3',
+  ])('garbage %j → undefined', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
 });
 
 describe('isRetryable', () => {
@@ -151,7 +165,13 @@ describe('withRetry', () => {
   });
 
   it('never retries a 400, a 500, a 408 or a network error: one try, no wait', async () => {
-    for (const error of [problemError(400, 'INVALID_DID'), problemError(500, 'INTERNAL_ERROR'), problemError(408, 'REQUEST_TIMEOUT'), SvcError.network('down', new Error('ECONNREFUSED')), new TypeError('bug')]) {
+    for (const error of [
+      problemError(400, 'INVALID_DID'),
+      problemError(500, 'INTERNAL_ERROR'),
+      problemError(408, 'REQUEST_TIMEOUT'),
+      SvcError.network('down', new Error('ECONNREFUSED')),
+      new TypeError('bug'),
+    ]) {
       const { fn, calls } = script([error]);
       const { waits, sleep } = recorder();
       await expect(withRetry(fn, { attempts: 5, sleep })).rejects.toBe(error);

@@ -26,7 +26,9 @@ describe('src/client/openapi.ts', () => {
       const a = committed.split('\n');
       const b = generated.split('\n');
       const line = a.findIndex((text, i) => text !== b[i]);
-      expect.fail(`src/client/openapi.ts differs from the generated text at line ${line + 1}: committed ${JSON.stringify(a[line])}, generated ${JSON.stringify(b[line])}; run \`npm run client:types\``);
+      expect.fail(
+        `src/client/openapi.ts differs from the generated text at line ${line + 1}: committed ${JSON.stringify(a[line])}, generated ${JSON.stringify(b[line])}; run \`npm run client:types\``,
+      );
     }
   }, 60_000);
 
@@ -65,7 +67,9 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Returns<'verifyCredentialVcApi'>>().toEqualTypeOf<Ok<'verifyCredentialVcApi'>>();
     // The VC-API binding's 400 result (verified false) is the same VerificationResult, returned too.
     expectTypeOf<Returns<'verifyCredentialVcApi'>>().toEqualTypeOf<operations['verifyCredentialVcApi']['responses'][400]['content']['application/json']>();
-    expectTypeOf<Parameters<SvcClient['verifyCredentialVcApi']>[0]>().toEqualTypeOf<operations['verifyCredentialVcApi']['requestBody']['content']['application/json']['verifiableCredential']>();
+    expectTypeOf<Parameters<SvcClient['verifyCredentialVcApi']>[0]>().toEqualTypeOf<
+      operations['verifyCredentialVcApi']['requestBody']['content']['application/json']['verifiableCredential']
+    >();
     expectTypeOf<Returns<'evaluatePolicy'>>().toEqualTypeOf<Ok<'evaluatePolicy'>>();
     expectTypeOf<Returns<'verifyDelegation'>>().toEqualTypeOf<Ok<'verifyDelegation'>>();
     expectTypeOf<Returns<'authorize'>>().toEqualTypeOf<Ok<'authorize'>>();
@@ -82,7 +86,9 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Parameters<SvcClient['deleteWatch']>[0]>().toEqualTypeOf<operations['deleteWatch']['parameters']['path']['id']>();
     expectTypeOf<Returns<'resolveW3c'>>().toEqualTypeOf<W3cBody>();
     expectTypeOf<Returns<'resolveW3cPost'>>().toEqualTypeOf<W3cBody>();
-    expectTypeOf<W3cBody>().toEqualTypeOf<operations['resolveW3cPost']['responses'][200]['content'][keyof operations['resolveW3cPost']['responses'][200]['content']] | W3cRedirect>();
+    expectTypeOf<W3cBody>().toEqualTypeOf<
+      operations['resolveW3cPost']['responses'][200]['content'][keyof operations['resolveW3cPost']['responses'][200]['content']] | W3cRedirect
+    >();
     expectTypeOf<Parameters<SvcClient['evaluatePolicy']>[0]>().toEqualTypeOf<operations['evaluatePolicy']['requestBody']['content']['application/json']>();
     expectTypeOf<Parameters<SvcClient['verifyDelegation']>[0]>().toEqualTypeOf<operations['verifyDelegation']['requestBody']['content']['application/json']>();
     expectTypeOf<Parameters<SvcClient['authorize']>[0]>().toEqualTypeOf<operations['authorize']['requestBody']['content']['application/json']>();

@@ -35,8 +35,12 @@ const upperKeys = (headers: Record<string, string>) => Object.fromEntries(Object
 
 describe('verifyWebhook (operator webhooks)', () => {
   const headers = operatorHeaders(BODY);
-  const check = (h: WebhookHeaders, body: WebhookBytes = BODY, options: { toleranceSeconds?: number; now?: number } = { now: NOW }, secret: string | Uint8Array = SECRET) =>
-    verifyWebhook(secret, h, body, options);
+  const check = (
+    h: WebhookHeaders,
+    body: WebhookBytes = BODY,
+    options: { toleranceSeconds?: number; now?: number } = { now: NOW },
+    secret: string | Uint8Array = SECRET,
+  ) => verifyWebhook(secret, h, body, options);
 
   it('accepts the signed body: a Headers object, a plain record in any case, array values, bytes', async () => {
     expect(await check(headers)).toBe(true);
@@ -89,7 +93,17 @@ describe('verifyWebhook (operator webhooks)', () => {
   it('rejects malformed headers', async () => {
     const sig = headers['X-Svc-Signature-256']!;
     const hex = sig.slice('sha256='.length);
-    for (const bad of [hex, `sha1=${hex}`, `SHA256=${hex}`, `sha256=${hex.toUpperCase()}`, `sha256= ${hex}`, `sha256=${hex.slice(0, -1)}g`, `sha256=${hex},sha256=${hex}`, 'sha256=', '']) {
+    for (const bad of [
+      hex,
+      `sha1=${hex}`,
+      `SHA256=${hex}`,
+      `sha256=${hex.toUpperCase()}`,
+      `sha256= ${hex}`,
+      `sha256=${hex.slice(0, -1)}g`,
+      `sha256=${hex},sha256=${hex}`,
+      'sha256=',
+      '',
+    ]) {
       expect(await check({ ...headers, 'X-Svc-Signature-256': bad }), bad).toBe(false);
     }
     for (const bad of [`+${NOW}`, `${NOW}.0`, `${NOW}a`, `0x${NOW.toString(16)}`, '1e9', '-1', '', '٣', '99999999999999999999']) {
@@ -109,14 +123,34 @@ describe('verifyWebhook (operator webhooks)', () => {
   });
 
   it('never throws, whatever it is given', async () => {
-    const nonsense: unknown[] = [null, undefined, 42, { toString: () => { throw new Error('boom'); } }, Symbol('x')];
+    const nonsense: unknown[] = [
+      null,
+      undefined,
+      42,
+      {
+        toString: () => {
+          throw new Error('boom');
+        },
+      },
+      Symbol('x'),
+    ];
     for (const value of nonsense) {
       await expect(verifyWebhook(value as string, headers, BODY, { now: NOW })).resolves.toBe(false);
       await expect(verifyWebhook(SECRET, headers, value as string, { now: NOW })).resolves.toBe(false);
       await expect(verifyWebhook(SECRET, (value ?? {}) as WebhookHeaders, BODY, { now: NOW })).resolves.toBe(false);
       await expect(verifyCustomerWebhook(value as string, customerHeaders(BODY), BODY, { now: NOW })).resolves.toBe(false);
     }
-    await expect(verifyWebhook(SECRET, { get: () => { throw new Error('boom'); } }, BODY)).resolves.toBe(false);
+    await expect(
+      verifyWebhook(
+        SECRET,
+        {
+          get: () => {
+            throw new Error('boom');
+          },
+        },
+        BODY,
+      ),
+    ).resolves.toBe(false);
     await expect(verifyWebhook(SECRET, headers, BODY, { now: NOW, toleranceSeconds: Number.NaN })).resolves.toBe(false);
   });
 });
@@ -152,10 +186,16 @@ describe('verifyCustomerWebhook (customer webhooks)', () => {
 
   it('svc signs in lower-case hex: an upper-case v1 never matches; a part that is not name=value is malformed; at most 16 v1', async () => {
     const good = v1();
-    for (const signature of [`t=${NOW},v1=${good.toUpperCase()}`, `t=${NOW},v1=${good},oops`, `t=${NOW},${Array.from({ length: 16 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}`]) {
+    for (const signature of [
+      `t=${NOW},v1=${good.toUpperCase()}`,
+      `t=${NOW},v1=${good},oops`,
+      `t=${NOW},${Array.from({ length: 16 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}`,
+    ]) {
       expect(await check({ ...headers, 'X-SVC-Signature': signature }), signature.slice(0, 80)).toBe(false);
     }
-    expect(await check({ ...headers, 'X-SVC-Signature': `t=${NOW},${Array.from({ length: 15 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}` })).toBe(true);
+    expect(await check({ ...headers, 'X-SVC-Signature': `t=${NOW},${Array.from({ length: 15 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}` })).toBe(
+      true,
+    );
   });
 
   it('rejects a tampered body, a wrong secret, a signature over another t', async () => {

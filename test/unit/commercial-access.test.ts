@@ -6,7 +6,15 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/core/problems.js';
-import { BRIDGE_HEADER, bridgedSubject, canonicalOrigin, commercialAccess, requireBridge, requireCommercial, SUBJECT_HEADER } from '../../src/server/commercial.js';
+import {
+  BRIDGE_HEADER,
+  bridgedSubject,
+  canonicalOrigin,
+  commercialAccess,
+  requireBridge,
+  requireCommercial,
+  SUBJECT_HEADER,
+} from '../../src/server/commercial.js';
 import { operatorAccess } from '../../src/server/operator.js';
 
 const OPERATOR = operatorAccess('o'.repeat(24), 'direct');
@@ -66,20 +74,26 @@ describe('requireBridge', () => {
     expect(requireBridge(on, request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject }))).toBe(subject);
   });
 
-  it('without the secret, with another start\'s or a wrong one: 401, whatever the subject header says', () => {
+  it("without the secret, with another start's or a wrong one: 401, whatever the subject header says", () => {
     const other = commercialAccess('on', ORIGIN, OPERATOR, 'direct');
     if (!other.enabled) throw new Error('expected on');
-    for (const headers of <Array<Record<string, string>>>[{ [SUBJECT_HEADER]: subject }, { [BRIDGE_HEADER]: other.bridgeSecret, [SUBJECT_HEADER]: subject }, { [BRIDGE_HEADER]: '', [SUBJECT_HEADER]: subject }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      { [SUBJECT_HEADER]: subject },
+      { [BRIDGE_HEADER]: other.bridgeSecret, [SUBJECT_HEADER]: subject },
+      { [BRIDGE_HEADER]: '', [SUBJECT_HEADER]: subject },
+    ]) {
       expect(codeOf(() => requireBridge(on, request(headers)))).toBe('UNAUTHORIZED');
     }
     expect(codeOf(() => requireBridge(on, request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: 'alice' })))).toBe('UNAUTHORIZED');
   });
 
-  it('bridgedSubject: the subject only with this start\'s secret, else null (never a throw)', () => {
+  it("bridgedSubject: the subject only with this start's secret, else null (never a throw)", () => {
     expect(bridgedSubject(on, request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject }))).toBe(subject);
     expect(bridgedSubject(on, request({ [SUBJECT_HEADER]: subject }))).toBeNull();
     expect(bridgedSubject(on, request({ [BRIDGE_HEADER]: 'x'.repeat(43), [SUBJECT_HEADER]: subject }))).toBeNull();
-    expect(bridgedSubject(commercialAccess(undefined, ORIGIN, OPERATOR, 'direct'), request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject }))).toBeNull();
+    expect(
+      bridgedSubject(commercialAccess(undefined, ORIGIN, OPERATOR, 'direct'), request({ [BRIDGE_HEADER]: on.bridgeSecret, [SUBJECT_HEADER]: subject })),
+    ).toBeNull();
   });
 
   it('mode off: 501 COMMERCIAL_DISABLED before anything else', () => {

@@ -58,13 +58,18 @@ describe('request validation: one precise problem per failure', () => {
   });
 
   it('a missing member: its name, and what to give when the schema says', () => {
-    expect(body('AuthorizeRequest', { chain: [] })).toEqual({ code: 'INVALID_REQUEST', detail: '"tool" (required) is missing; give the name of the tool to authorise.' });
+    expect(body('AuthorizeRequest', { chain: [] })).toEqual({
+      code: 'INVALID_REQUEST',
+      detail: '"tool" (required) is missing; give the name of the tool to authorise.',
+    });
     expect(body('PolicyEvaluateRequest', { did: 'did:key:z', policy: {} })?.detail).toBe('"policy.rules" (required) is missing.');
   });
 
   it('a member of the wrong type, with its place in arrays', () => {
     expect(body('VerifyDelegationRequest', { chain: ['a', 7] })?.detail).toBe('"chain[1]" must be a string, not the integer 7.');
-    expect(body('VerifyDelegationRequest', { chain: 'a.b.c' })?.detail).toBe('"chain" must be an array, not the string "a.b.c" (compact receipts (JWS), root first).');
+    expect(body('VerifyDelegationRequest', { chain: 'a.b.c' })?.detail).toBe(
+      '"chain" must be an array, not the string "a.b.c" (compact receipts (JWS), root first).',
+    );
     expect(body('VerifyDelegationRequest', { chain: [], register: 'yes' })?.detail).toBe('"register" must be true or false, not the string "yes".');
   });
 
@@ -82,17 +87,30 @@ describe('request validation: one precise problem per failure', () => {
     expect(body('JwsVerifyRequest', { jws: '' })?.detail).toBe('"jws" must not be empty (a compact JWS whose kid is a DID URL).');
     expect(body('AuthorizeRequest', { chain: [], tool: 't'.repeat(1025) })?.detail).toBe('"tool" is longer than 1024 characters.');
     expect(body('VerifyDelegationRequest', { chain: Array.from({ length: 65 }, () => 'x') })?.detail).toBe('"chain" has 65 entries; at most 64 are taken.');
-    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { allowedMethods: [] } } })?.detail).toBe('"policy.rules.allowedMethods" needs at least 1 entry.');
-    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 0 } } })?.detail).toBe('"policy.rules.minKeyBits" must be at least 1, not 0.');
-    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 2.5 } } })?.detail).toBe('"policy.rules.minKeyBits" must be an integer, not the number 2.5.');
-    expect(query(ResolveQuerySchema, { versionNumber: 'three' })?.detail).toBe('The query option "versionNumber" is not valid, "three" (did:webvh: the version with this number (a positive integer)).');
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { allowedMethods: [] } } })?.detail).toBe(
+      '"policy.rules.allowedMethods" needs at least 1 entry.',
+    );
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 0 } } })?.detail).toBe(
+      '"policy.rules.minKeyBits" must be at least 1, not 0.',
+    );
+    expect(body('PolicyEvaluateRequest', { did: 'd', policy: { rules: { minKeyBits: 2.5 } } })?.detail).toBe(
+      '"policy.rules.minKeyBits" must be an integer, not the number 2.5.',
+    );
+    expect(query(ResolveQuerySchema, { versionNumber: 'three' })?.detail).toBe(
+      'The query option "versionNumber" is not valid, "three" (did:webvh: the version with this number (a positive integer)).',
+    );
   });
 
   it('query options: unknown, repeated, missing, empty — INVALID_OPTIONS', () => {
-    expect(query(McpInspectQuerySchema, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({ code: 'INVALID_OPTIONS', detail: 'Unknown query option "url"; this route takes endpoint.' });
+    expect(query(McpInspectQuerySchema, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({
+      code: 'INVALID_OPTIONS',
+      detail: 'Unknown query option "url"; this route takes endpoint.',
+    });
     expect(query(Type.Object({}, { additionalProperties: false }), { x: '1' })?.detail).toBe('Unknown query option "x"; this route takes none.');
     expect(query(McpInspectQuerySchema, { endpoint: ['a', 'b'] })?.detail).toBe('The query option "endpoint" is given 2 times; give it once.');
-    expect(query(VerifyToolQuerySchema, { tool: 'search' })?.detail).toBe('The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).');
+    expect(query(VerifyToolQuerySchema, { tool: 'search' })?.detail).toBe(
+      'The query option "agent" (required) is missing; give the DID of the agent (a fragment is ignored).',
+    );
     expect(query(VerifyToolQuerySchema, { agent: 'did:key:z', tool: '' })?.detail).toBe('The query option "tool" must not be empty (the name of the tool).');
   });
 
@@ -111,8 +129,13 @@ describe('request validation: one precise problem per failure', () => {
     });
   });
 
-  it('a wildcard route\'s path parameter is not validated here (the raw identifier goes to the core); an absent body is the handler\'s', () => {
-    const validate = validatorCompiler({ schema: Type.Object({ did: Type.String() }, { additionalProperties: false }), httpPart: 'params', method: 'GET', url: '/v1/resolve/*' }) as (data: unknown) => boolean;
+  it("a wildcard route's path parameter is not validated here (the raw identifier goes to the core); an absent body is the handler's", () => {
+    const validate = validatorCompiler({
+      schema: Type.Object({ did: Type.String() }, { additionalProperties: false }),
+      httpPart: 'params',
+      method: 'GET',
+      url: '/v1/resolve/*',
+    }) as (data: unknown) => boolean;
     expect(validate({ '*': 'did:key:z\u0000' })).toBe(true);
     expect(body('AuthorizeRequest', null)).toBeNull();
   });
@@ -145,7 +168,18 @@ describe('request validation: one precise problem per failure', () => {
     for (const ok of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T02:00:00+02:00', '2024-02-29T12:00:00.5Z', '0000-01-01T00:00:00-01:00']) {
       expect(page(ok), ok).toBeNull();
     }
-    for (const bad of ['+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00Z', '0000-01-01T00:30:00+01:00', '9999-12-31T23:59:59-00:01', '2025-02-29T00:00:00Z', '2025-01-01T00:00:60Z', '2025-01-01T00:00Z', '2025-01-01t00:00:00z', '1e400', '']) {
+    for (const bad of [
+      '+275760-09-13T00:00:00.000Z',
+      '-000001-01-01T00:00:00Z',
+      '0000-01-01T00:30:00+01:00',
+      '9999-12-31T23:59:59-00:01',
+      '2025-02-29T00:00:00Z',
+      '2025-01-01T00:00:60Z',
+      '2025-01-01T00:00Z',
+      '2025-01-01t00:00:00z',
+      '1e400',
+      '',
+    ]) {
       expect(page(bad), bad).toEqual({
         code: 'INVALID_REQUEST',
         detail: `"asOf" is not an RFC 3339 date-time (seconds and Z or ±hh:mm required) from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z, not ${JSON.stringify(bad)}.`,

@@ -13,7 +13,10 @@ const problemSchema = {
   properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } },
   additionalProperties: false,
 };
-const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
 
 const doc: OpenApiDocument = {
   openapi: '3.1.0',
@@ -58,7 +61,9 @@ describe('the contract hook', () => {
   const contract = new Contract(doc);
 
   it('passes a right answer: documented status, content type and a valid body', () => {
-    expect(() => contract.check('GET', `${base}/v1/things/did:web:a.example:b%2Fc?x=1`, answer(200, JSON_TYPE, { id: 'a', state: 'ok', note: null }))).not.toThrow();
+    expect(() =>
+      contract.check('GET', `${base}/v1/things/did:web:a.example:b%2Fc?x=1`, answer(200, JSON_TYPE, { id: 'a', state: 'ok', note: null })),
+    ).not.toThrow();
     expect(() => contract.check('GET', `${base}/v1/things/did:key:z6/with/slashes`, answer(400, PROBLEM, { ...problem, status: 400 }))).not.toThrow();
     expect(() => contract.check('GET', `${base}/v1/things/special`, answer(200, 'text/event-stream', 'event: done\ndata: {}\n\n'))).not.toThrow();
     expect(() => contract.check('GET', `${base}/health`, answer(204, '', ''))).not.toThrow();
@@ -74,12 +79,18 @@ describe('the contract hook', () => {
   });
 
   it('fails a value outside an enumeration and an extra member', () => {
-    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, JSON_TYPE, { id: 'a', state: 'maybe', note: 'n' }))).toThrow(/\/state must be equal to one of the allowed values/);
-    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, JSON_TYPE, { id: 'a', state: 'ok', note: 'n', extra: 1 }))).toThrow(/must NOT have additional properties/);
+    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, JSON_TYPE, { id: 'a', state: 'maybe', note: 'n' }))).toThrow(
+      /\/state must be equal to one of the allowed values/,
+    );
+    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, JSON_TYPE, { id: 'a', state: 'ok', note: 'n', extra: 1 }))).toThrow(
+      /must NOT have additional properties/,
+    );
   });
 
   it('fails an undocumented status, an undocumented content type, a body that is not JSON', () => {
-    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(500, PROBLEM, { ...problem, status: 500 }))).toThrow(/→ 500: status 500 is not documented \(documented: 200, 400\)/);
+    expect(() => contract.check('GET', `${base}/v1/things/x`, answer(500, PROBLEM, { ...problem, status: 500 }))).toThrow(
+      /→ 500: status 500 is not documented \(documented: 200, 400\)/,
+    );
     expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, 'text/plain', 'hi'))).toThrow(/content type text\/plain is not documented/);
     expect(() => contract.check('GET', `${base}/v1/things/x`, answer(200, JSON_TYPE, '{"id":'))).toThrow(/the body is not JSON/);
     expect(() => contract.check('GET', `${base}/health`, answer(204, '', 'x'))).toThrow(/a body was sent/);

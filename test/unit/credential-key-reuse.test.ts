@@ -22,7 +22,12 @@ describe('issuer keys read once per cached resolution', () => {
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await verifyCredential(jwt, { runtime }));
     expect(results.map((r) => r.status)).toEqual(['VALID', 'VALID', 'VALID', 'VALID']);
-    expect(results.map((r) => r.issuerResolution?.detail)).toEqual(['Resolved.', 'Resolved (from the cache).', 'Resolved (from the cache).', 'Resolved (from the cache).']);
+    expect(results.map((r) => r.issuerResolution?.detail)).toEqual([
+      'Resolved.',
+      'Resolved (from the cache).',
+      'Resolved (from the cache).',
+      'Resolved (from the cache).',
+    ]);
     for (const r of results.slice(1)) {
       expect(r.proof).toEqual(results[0]!.proof);
       expect(r.checks).toEqual(results[0]!.checks);

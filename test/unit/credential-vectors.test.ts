@@ -194,21 +194,27 @@ describeWithFixtures('W3C vc-jose-cose test suite: credential_jose verify rows',
   });
 
   it('without the injected key the https issuer has no keys svc can find: INDETERMINATE', async () => {
-    const result = await verifyCredential(readFileSync(path.join(dir, 'tests/input/credential-issuer-match-signed.txt'), 'utf8').trim(), { runtime: runtime() });
+    const result = await verifyCredential(readFileSync(path.join(dir, 'tests/input/credential-issuer-match-signed.txt'), 'utf8').trim(), {
+      runtime: runtime(),
+    });
     expect(result.status).toBe('INDETERMINATE');
     expect(check(result, 'proof').detail).toContain('not a DID');
   });
 
   it('reports the string iat of the vectors as a structure warning, not a failure', async () => {
     const ed = readJson(path.join(dir, 'tests/input/vm-ed25519.json'));
-    const result = await verifyCredential(readFileSync(path.join(dir, 'tests/input/credential-issuer-match-signed.txt'), 'utf8').trim(), { runtime: runtime(), keySource: await suiteKeySource(ed) });
+    const result = await verifyCredential(readFileSync(path.join(dir, 'tests/input/credential-issuer-match-signed.txt'), 'utf8').trim(), {
+      runtime: runtime(),
+      keySource: await suiteKeySource(ed),
+    });
     expect(check(result, 'structure')).toMatchObject({ status: 'WARN', detail: expect.stringContaining('"iat"') });
   });
 });
 
 describe('credential input', () => {
   it('a nested duplicate member in a raw JSON string is MALFORMED', async () => {
-    const text = '{"@context":["https://www.w3.org/ns/credentials/v2"],"type":["VerifiableCredential"],"issuer":"did:example:a","credentialSubject":{"id":"did:example:b","name":"x","name":"y"},"proof":{}}';
+    const text =
+      '{"@context":["https://www.w3.org/ns/credentials/v2"],"type":["VerifiableCredential"],"issuer":"did:example:a","credentialSubject":{"id":"did:example:b","name":"x","name":"y"},"proof":{}}';
     const result = await verifyCredential(text, { runtime: runtime() });
     expect(result.status).toBe('MALFORMED');
     expect(check(result, 'structure').detail).toContain('duplicate member "name"');
@@ -230,7 +236,14 @@ describe('credential input', () => {
 
   it('refuses alg none, b64 false and crit', async () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64url');
-    const payload = b64(JSON.stringify({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:a', credentialSubject: { id: 'did:example:b' } }));
+    const payload = b64(
+      JSON.stringify({
+        '@context': ['https://www.w3.org/ns/credentials/v2'],
+        type: ['VerifiableCredential'],
+        issuer: 'did:example:a',
+        credentialSubject: { id: 'did:example:b' },
+      }),
+    );
     const none = await verifyCredential(`${b64('{"alg":"none","typ":"vc+jwt"}')}.${payload}.`, { runtime: runtime() });
     expect(none.status).toBe('UNSUPPORTED');
     expect(check(none, 'proof').detail).toContain('"none"');
@@ -253,12 +266,20 @@ describe('credential input', () => {
   });
 
   it('a presentation is UNSUPPORTED', async () => {
-    const result = await verifyCredential({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiablePresentation'], proof: {} }, { runtime: runtime() });
+    const result = await verifyCredential(
+      { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiablePresentation'], proof: {} },
+      { runtime: runtime() },
+    );
     expect(result.status).toBe('UNSUPPORTED');
   });
 
   it('an object without a proof is of no known format, not Data Integrity; one with a proof is', async () => {
-    const unsecured = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:a', credentialSubject: { id: 'did:example:b' } };
+    const unsecured = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: 'did:example:a',
+      credentialSubject: { id: 'did:example:b' },
+    };
     for (const input of [{}, '{}', unsecured]) {
       const result = await verifyCredential(input, { runtime: runtime() });
       expect(result).toMatchObject({ status: 'MALFORMED', format: 'UNKNOWN', proof: null });

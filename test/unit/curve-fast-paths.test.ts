@@ -16,15 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
-import {
-  checkEcPoint,
-  checkEd25519,
-  checkX25519,
-  ED25519_SMALL_ORDER_Y,
-  jacobi,
-  P25519,
-  X25519_SMALL_ORDER_U,
-} from '../../src/core/keys/curves.js';
+import { checkEcPoint, checkEd25519, checkX25519, ED25519_SMALL_ORDER_Y, jacobi, P25519, X25519_SMALL_ORDER_U } from '../../src/core/keys/curves.js';
 import { fromB64url, fromHex, splitMultikey } from '../support/codec.js';
 import {
   accepted,

@@ -25,12 +25,27 @@ const EVENT: CustomerEvent = {
   watchId: 'wch_7',
   did: 'did:web:example.com',
   createdAt: '2026-11-27T10:00:00Z',
-  data: { fromHash: 'a', toHash: 'b', domainBinding: null, diff: { summary: 'Keys changed: «é»', changedMembers: ['verificationMethod'] }, headline: 'h', problem: null },
+  data: {
+    fromHash: 'a',
+    toHash: 'b',
+    domainBinding: null,
+    diff: { summary: 'Keys changed: «é»', changedMembers: ['verificationMethod'] },
+    headline: 'h',
+    problem: null,
+  },
 };
 
 describe('customer webhook body and signature', () => {
   it('the body is the event with its members in a fixed order, whatever order the object had', () => {
-    const shuffled = { data: EVENT.data, did: EVENT.did, createdAt: EVENT.createdAt, watchId: EVENT.watchId, projectId: EVENT.projectId, type: EVENT.type, id: EVENT.id } as CustomerEvent;
+    const shuffled = {
+      data: EVENT.data,
+      did: EVENT.did,
+      createdAt: EVENT.createdAt,
+      watchId: EVENT.watchId,
+      projectId: EVENT.projectId,
+      type: EVENT.type,
+      id: EVENT.id,
+    } as CustomerEvent;
     expect(customerBody(shuffled)).toBe(customerBody(EVENT));
     expect(Object.keys(JSON.parse(customerBody(EVENT)))).toEqual(['id', 'type', 'projectId', 'watchId', 'did', 'createdAt', 'data']);
   });
@@ -94,7 +109,13 @@ describe('the event-page body', () => {
       throw new Error('accepted');
     };
     expect(refused({ limit: 1, beforeEventId: 'evt_3' })).toMatchObject({ code: 'INVALID_REQUEST', detail: expect.stringContaining('snapshotEventId') });
-    expect(refused({ limit: 1, snapshotEventId: 'wch_3' })).toMatchObject({ code: 'INVALID_REQUEST', detail: expect.stringContaining('snapshotEventId is not an event id') });
-    expect(refused({ limit: 1, snapshotEventId: 'evt_3', beforeEventId: '3' })).toMatchObject({ code: 'INVALID_REQUEST', detail: expect.stringContaining('beforeEventId') });
+    expect(refused({ limit: 1, snapshotEventId: 'wch_3' })).toMatchObject({
+      code: 'INVALID_REQUEST',
+      detail: expect.stringContaining('snapshotEventId is not an event id'),
+    });
+    expect(refused({ limit: 1, snapshotEventId: 'evt_3', beforeEventId: '3' })).toMatchObject({
+      code: 'INVALID_REQUEST',
+      detail: expect.stringContaining('beforeEventId'),
+    });
   });
 });

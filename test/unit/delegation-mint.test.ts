@@ -241,7 +241,7 @@ describe('mintReceipt refusals', () => {
     expect(problem.detail).not.toContain(secret);
   });
 
-  it("refuses a JWK whose public members do not match its d", () => {
+  it('refuses a JWK whose public members do not match its d', () => {
     const problem = refusal(() => mint(alice, bob, { privateJwk: { ...alice.jwk, x: carol.jwk.x } }), secret);
     expect(problem.detail).toMatch(/do not match/);
   });

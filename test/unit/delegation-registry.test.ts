@@ -23,11 +23,19 @@ const receipt = (iss: Principal, aud: Principal, options: ReceiptOptions = {}): 
   mintReceipt(iss, aud, { nbf: NOW - 600, exp: NOW + 3600, ...options });
 
 /** root → middle → agent, narrowing to `cap` at the leaf. */
-async function chainTo(agent: Principal, options: { root?: Principal; cap?: string[]; nbf?: number; exp?: number } = {}): Promise<{ chain: string[]; root: Principal }> {
+async function chainTo(
+  agent: Principal,
+  options: { root?: Principal; cap?: string[]; nbf?: number; exp?: number } = {},
+): Promise<{ chain: string[]; root: Principal }> {
   const root = options.root ?? principal();
   const middle = principal();
   const first = await receipt(root, middle, { cap: ['*'], nbf: NOW - 3600, exp: NOW + 7200 });
-  const leaf = await receipt(middle, agent, { cap: options.cap ?? ['payments:*', 'search'], parent: first, nbf: options.nbf ?? NOW - 600, exp: options.exp ?? NOW + 3600 });
+  const leaf = await receipt(middle, agent, {
+    cap: options.cap ?? ['payments:*', 'search'],
+    parent: first,
+    nbf: options.nbf ?? NOW - 600,
+    exp: options.exp ?? NOW + 3600,
+  });
   return { chain: [first, leaf], root };
 }
 
@@ -73,7 +81,10 @@ describe('registerChain', () => {
     const broken = [chain[0]!, `${chain[1]!.slice(0, -4)}AAAA`];
     const result = await verifyDelegationChain(broken, { runtime });
     expect(result.status).not.toBe('VALID');
-    expect(await registerChain(runtime, broken, result, null)).toEqual({ registered: false, reason: `Only a VALID chain is registered; this chain is ${result.status}.` });
+    expect(await registerChain(runtime, broken, result, null)).toEqual({
+      registered: false,
+      reason: `Only a VALID chain is registered; this chain is ${result.status}.`,
+    });
     const empty = await verifyDelegationChain([], { runtime });
     expect((await registerChain(runtime, [], empty, null)).registered).toBe(false);
     expect(await runtime.store.delegationChains.count()).toBe(0);
@@ -99,7 +110,10 @@ describe('registerChain', () => {
     const runtime = testRuntime(fixedClock(`${START.slice(0, -1)}.000Z`));
     const { chain } = await chainTo(principal());
     const result = await verifyDelegationChain(chain, { runtime });
-    expect(await registerChain(runtime, chain, result, null)).toEqual({ registered: false, reason: 'No database is open, so the chain could not be registered.' });
+    expect(await registerChain(runtime, chain, result, null)).toEqual({
+      registered: false,
+      reason: 'No database is open, so the chain could not be registered.',
+    });
   });
 
   it('registering the same chain again keeps one row and refreshes its registration time', async () => {
@@ -137,7 +151,7 @@ describe('registerChain', () => {
     expect(await runtime.store.delegationChains.count()).toBe(1);
   });
 
-  it('asks `admit` (the daemon\'s per-client quota) only for a new chain about to be stored', async () => {
+  it("asks `admit` (the daemon's per-client quota) only for a new chain about to be stored", async () => {
     const { runtime } = setup();
     const asked: string[] = [];
     let refuse = false;
@@ -208,7 +222,8 @@ describe('registerChain: the registry is shared fairly', () => {
     expect((await as('a')).registered).toBe(true);
     expect(await as('a')).toEqual({
       registered: false,
-      reason: 'This client already holds 2 registered chains, its share of the registry (2 at once); the chain was verified but not registered. A place frees when one of them expires.',
+      reason:
+        'This client already holds 2 registered chains, its share of the registry (2 at once); the chain was verified but not registered. A place frees when one of them expires.',
     });
     expect((await as('b')).registered).toBe(true);
     expect((await as('c')).reason).toBe(
@@ -227,9 +242,20 @@ describe('an asynchronous store', () => {
   function failingRuntime(): Runtime {
     const { runtime } = setup();
     const down = (): Promise<never> => Promise.reject(new Error('connection lost'));
-    const delegationChains: DelegationChainStore = { register: down, forAgent: down, all: down, count: down, remove: down, removeExpired: down, registerWithin: down };
+    const delegationChains: DelegationChainStore = {
+      register: down,
+      forAgent: down,
+      all: down,
+      count: down,
+      remove: down,
+      removeExpired: down,
+      registerWithin: down,
+    };
     const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor } = runtime.store;
-    return { ...runtime, store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor } };
+    return {
+      ...runtime,
+      store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor },
+    };
   }
 
   it('a rejecting store is a refusal to register and a DENY, never a rejection', async () => {
@@ -237,7 +263,10 @@ describe('an asynchronous store', () => {
     const agent = principal();
     const { chain } = await chainTo(agent);
     const result = await verifyDelegationChain(chain, { runtime });
-    expect(await registerChain(runtime, chain, result, null)).toEqual({ registered: false, reason: 'The database refused the registration; nothing was registered.' });
+    expect(await registerChain(runtime, chain, result, null)).toEqual({
+      registered: false,
+      reason: 'The database refused the registration; nothing was registered.',
+    });
     expect(await verifyTool(runtime, { agent: agent.did, tool: 'search' }, at(NOW))).toMatchObject({
       decision: 'DENY',
       reason: 'The delegation registry could not be read, so no registered delegation can be used.',
@@ -307,7 +336,11 @@ describe('verifyTool', () => {
       expires: result.notAfter,
     });
     // Case-insensitive, and the agent's DID is compared without fragment.
-    expect(await verifyTool(runtime, { agent: agent.kid, tool: 'SEARCH' }, at(NOW))).toMatchObject({ decision: 'ALLOW', matchedCapability: 'search', agent: agent.kid });
+    expect(await verifyTool(runtime, { agent: agent.kid, tool: 'SEARCH' }, at(NOW))).toMatchObject({
+      decision: 'ALLOW',
+      matchedCapability: 'search',
+      agent: agent.kid,
+    });
   });
 
   it('DENYs with the stated reason when nothing is registered for the agent', async () => {
@@ -458,12 +491,21 @@ describe('reverifyRegisteredChains', () => {
     const century = [await receipt(principal(), agent, { exp: NOW + 100 * 365 * 86_400 })];
     const result = await verifyDelegationChain(century, { runtime });
     expect(result.status).toBe('VALID');
-    await runtime.store.delegationChains.register({ id: chainId(century), chain: century, rootDid: result.root!, leafDid: agent.did, expiresAt: result.notAfter!, registeredAt: START });
+    await runtime.store.delegationChains.register({
+      id: chainId(century),
+      chain: century,
+      rootDid: result.root!,
+      leafDid: agent.did,
+      expiresAt: result.notAfter!,
+      registeredAt: START,
+    });
     const { chain: year } = await chainTo(agent);
     await registered(runtime, year);
     const outcome = await reverifyRegisteredChains(runtime, verify(runtime), { maxDays: 366 });
     expect(outcome.kept).toBe(1);
-    expect(outcome.dropped).toEqual([{ id: chainId(century), reason: `The chain is valid until ${result.notAfter}, more than 366 days ahead, the longest registration.` }]);
+    expect(outcome.dropped).toEqual([
+      { id: chainId(century), reason: `The chain is valid until ${result.notAfter}, more than 366 days ahead, the longest registration.` },
+    ]);
     expect((await runtime.store.delegationChains.all()).map((c) => c.id)).toEqual([chainId(year)]);
   });
 

@@ -113,7 +113,7 @@ describe('capabilities', () => {
 });
 
 describe('verifyDelegationChain', () => {
-  it('a valid chain: every check passes, effective capabilities are the leaf\'s', async () => {
+  it("a valid chain: every check passes, effective capabilities are the leaf's", async () => {
     const { chain, a, c } = await validChain();
     const result = await verifyDelegationChain(chain, { runtime: runtime() });
     expect(result.status, result.headline).toBe('VALID');
@@ -159,7 +159,13 @@ describe('verifyDelegationChain', () => {
 
   it('rule 2: a receipt signed by another key than the kid names fails `signature` only', async () => {
     const { chain, b, c } = await validChain();
-    const forged = await receipt(b, c, { cap: ['payments:*'], parent: chain[0]!, nbf: NOW - 300, exp: NOW + 1800, signer: generateTestKey('EdDSA').privateKey });
+    const forged = await receipt(b, c, {
+      cap: ['payments:*'],
+      parent: chain[0]!,
+      nbf: NOW - 300,
+      exp: NOW + 1800,
+      signer: generateTestKey('EdDSA').privateKey,
+    });
     const result = await verifyDelegationChain([chain[0]!, forged], { runtime: runtime() });
     expect(result.status).toBe('INVALID');
     expect(failing(result)).toEqual(['1:signature']);
@@ -242,7 +248,12 @@ describe('verifyDelegationChain', () => {
 
   it('an issuer DID that does not resolve is INDETERMINATE', async () => {
     const b = principal();
-    const ghost: Principal = { did: 'did:web:ghost.invalid', kid: 'did:web:ghost.invalid#key-1', privateKey: generateTestKey('EdDSA').privateKey, alg: 'EdDSA' };
+    const ghost: Principal = {
+      did: 'did:web:ghost.invalid',
+      kid: 'did:web:ghost.invalid#key-1',
+      privateKey: generateTestKey('EdDSA').privateKey,
+      alg: 'EdDSA',
+    };
     const result = await verifyDelegationChain([await receipt(ghost, b)], { runtime: runtime() });
     expect(result.status).toBe('INDETERMINATE');
     expect(result.links[0]!.checks.find((c) => c.id === 'signature')!.status).toBe('INDETERMINATE');
@@ -256,7 +267,9 @@ describe('verifyDelegationChain', () => {
         alg === 'ES256'
           ? await receipt(issuer, principal())
           : await import('../support/peer-issuers.js').then(async ({ issueVcJwt }) =>
-              issueVcJwt({ iss: issuer.did, aud: principal().did, cap: ['*'], nbf: NOW - 60, exp: NOW + 600 }, jwtIssuer('ES256K'), { typ: 'svc-delegation+jwt' }),
+              issueVcJwt({ iss: issuer.did, aud: principal().did, cap: ['*'], nbf: NOW - 60, exp: NOW + 600 }, jwtIssuer('ES256K'), {
+                typ: 'svc-delegation+jwt',
+              }),
             );
       const result = await verifyDelegationChain([token], { runtime: runtime() });
       expect(result.status, `${alg}: ${result.headline}`).toBe('VALID');

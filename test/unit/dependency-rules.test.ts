@@ -38,8 +38,7 @@ const SRC = join(ROOT, 'src');
  * Import pairs ("from → to", paths from the repository root) that break a rule today, each fixed on
  * another branch. Empty this list as those branches land; never add to it.
  */
-const KNOWN_VIOLATIONS: readonly string[] = [
-];
+const KNOWN_VIOLATIONS: readonly string[] = [];
 
 /** The only packages (and node: modules) the core and the view model may import: no framework, no I/O. */
 const CORE_PACKAGES: readonly string[] = ['node:crypto', 'node:util', 'node:zlib', '@noble/curves'];
@@ -69,7 +68,8 @@ interface Import {
 const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof']);
 
 const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029;
-const isWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+const isWordChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
 const QUOTED: Record<string, RegExp> = { "'": /'(?:[^'\\\n]|\\[\s\S])*'?/y, '"': /"(?:[^"\\\n]|\\[\s\S])*"?/y };
 const REGEX_LITERAL = /\/(?:[^/\\\n[]|\\.|\[(?:[^\]\\\n]|\\.)*\]?)*\/?/y;
 const TEMPLATE_STOP = /\\[\s\S]|`|\$\{/g;
@@ -229,7 +229,9 @@ function importsOf(text: string): Import[] {
         continue;
       }
       const close = DYNAMIC.lastIndex + 1 + (strings.get(DYNAMIC.lastIndex - 1)?.length ?? 0);
-      const inType = /typeof\s*$/.test(code.slice(Math.max(0, keyword.index - 12), keyword.index)) || /^\s*\)\s*\.\s*(?!then\b|catch\b|finally\b)[\w$]/.test(code.slice(close, close + 40));
+      const inType =
+        /typeof\s*$/.test(code.slice(Math.max(0, keyword.index - 12), keyword.index)) ||
+        /^\s*\)\s*\.\s*(?!then\b|catch\b|finally\b)[\w$]/.test(code.slice(close, close + 40));
       add(DYNAMIC, inType);
       continue;
     }
@@ -299,8 +301,7 @@ const allowedPackage = (specifier: string): boolean => CORE_PACKAGES.some((p) =>
 function layerRule(edge: Edge): string | undefined {
   const from = area(edge.from);
   if (!edge.internal) {
-    if ((from === 'core' || from === 'present') && !allowedPackage(edge.to))
-      return `${from} imports only the packages ${CORE_PACKAGES.join(', ')}`;
+    if ((from === 'core' || from === 'present') && !allowedPackage(edge.to)) return `${from} imports only the packages ${CORE_PACKAGES.join(', ')}`;
     return undefined;
   }
   const to = area(edge.to);
@@ -313,7 +314,9 @@ function layerRule(edge: Edge): string | undefined {
     case 'web':
       return to === 'core' || to === 'present' || to === 'version' ? undefined : 'web imports only core, present and src/version.ts';
     case 'pages':
-      return to === 'web' || to === 'present' || to === 'core' || to === 'version' ? undefined : 'src/pages.ts imports only web, present, core and src/version.ts';
+      return to === 'web' || to === 'present' || to === 'core' || to === 'version'
+        ? undefined
+        : 'src/pages.ts imports only web, present, core and src/version.ts';
     case 'cli':
       if (to === 'web') return 'cli does not import web (the page renderers through src/pages.ts)';
       if (to === 'server' && !SERVE_COMMAND.test(edge.from)) return 'cli imports server only from its serve command';
@@ -424,8 +427,18 @@ function violations(edges: readonly Edge[]): Violation[] {
     if (rule !== undefined) raw.push({ edge, rule });
   }
   const internal = edges.filter((e) => e.internal);
-  raw.push(...circleViolations(internal.filter((e) => !e.typeOnly), 'no runtime circle in src'));
-  raw.push(...circleViolations(internal.filter((e) => area(e.from) === 'core' && area(e.to) === 'core'), 'no circle in core, type-only imports included'));
+  raw.push(
+    ...circleViolations(
+      internal.filter((e) => !e.typeOnly),
+      'no runtime circle in src',
+    ),
+  );
+  raw.push(
+    ...circleViolations(
+      internal.filter((e) => area(e.from) === 'core' && area(e.to) === 'core'),
+      'no circle in core, type-only imports included',
+    ),
+  );
   const grouped = new Map<string, Violation>();
   for (const { edge, rule, circle } of raw) {
     const pair = `${edge.from} → ${edge.to}`;
@@ -450,9 +463,9 @@ describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
     const text = [
       "import a from './a.js';",
       "import type { B } from './b.js';",
-      "import {",
-      "  type C,",
-      "  type D,",
+      'import {',
+      '  type C,',
+      '  type D,',
       "} from './c.js';",
       "import { type E, f } from './e.js';",
       "import './side-effect.js';",
@@ -468,8 +481,8 @@ describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
       "import * as l from 'node:fs';",
       "export const m = import.meta.url, n = (await import('./n.js')).n;",
       "let o: import('./o.js').O;",
-      "import p, * as q from \"./p.js\";",
-      "const u = await import(name);",
+      'import p, * as q from "./p.js";',
+      'const u = await import(name);',
     ].join('\n');
     expect(importsOf(text)).toEqual([
       { specifier: './a.js', line: 1, typeOnly: false },
@@ -507,7 +520,12 @@ describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
       ...unresolved,
       ...fresh.filter((v) => v.circle === undefined).map(describeViolation),
       ...[...circleLines.entries()].flatMap(([circle, lines]) =>
-        lines.length <= CIRCLE_LINES ? lines : [...lines.slice(0, CIRCLE_LINES), `… and ${lines.length - CIRCLE_LINES} more imports on ${circle.replace(/^[^:]*: /, '')} (${circle.replace(/:.*/, '')})`],
+        lines.length <= CIRCLE_LINES
+          ? lines
+          : [
+              ...lines.slice(0, CIRCLE_LINES),
+              `… and ${lines.length - CIRCLE_LINES} more imports on ${circle.replace(/^[^:]*: /, '')} (${circle.replace(/:.*/, '')})`,
+            ],
       ),
       ...stale.map((pair) => `${pair} is in KNOWN_VIOLATIONS but breaks no rule any more: remove it from the list`),
     ];

@@ -16,8 +16,7 @@ const ED_FRAGMENT = 'z6MktwupdmLXVVqTzCw4i46r4uGyosGXRnR3XjN4Zq7oMMsw';
 const X_FRAGMENT = 'z6LSrEnPXPcLyNLKJPhdJ1eWqyYKARWket5BbiN1rjdUsQ9b';
 const JWK_P256_DID =
   'did:jwk:eyJjcnYiOiJQLTI1NiIsImt0eSI6IkVDIiwieCI6ImFjYklRaXVNczNpOF91c3pFakoydHBUdFJNNEVVM3l6OTFQSDZDZEgyVjAiLCJ5IjoiX0tjeUxqOXZXTXB0bm1LdG00NkdxRHo4d2Y3NEk1TEtncmwyR3pIM25TRSJ9';
-const JWK_X25519_ENC_DID =
-  'did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9';
+const JWK_X25519_ENC_DID = 'did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9';
 
 /** A Runtime whose network counts calls and fails them; its cache shows whether resolve() ran. */
 function offlineRuntime(): Runtime & { fetches: () => number } {
@@ -172,7 +171,17 @@ describe('dereference: refusals before any resolution', () => {
   });
 
   it('a malformed version selector is INVALID_OPTIONS', async () => {
-    for (const query of ['versionTime=yesterday', 'versionTime=2025-02-30T00:00:00Z', 'versionTime=2025-01-01T00:00:00', 'versionNumber=0', 'versionNumber=-1', 'versionNumber=1.5', 'versionNumber=abc', 'versionNumber=99999999999999999999', 'versionId=']) {
+    for (const query of [
+      'versionTime=yesterday',
+      'versionTime=2025-02-30T00:00:00Z',
+      'versionTime=2025-01-01T00:00:00',
+      'versionNumber=0',
+      'versionNumber=-1',
+      'versionNumber=1.5',
+      'versionNumber=abc',
+      'versionNumber=99999999999999999999',
+      'versionId=',
+    ]) {
       const problem = await refused(`did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com?${query}`);
       expect(problem.code, query).toBe('INVALID_OPTIONS');
     }
@@ -203,7 +212,9 @@ describe('dereference: version selectors reach resolve()', () => {
 
 describe('readDidUrl and parseDidParameters', () => {
   it('reads the DID, fragment, service, relativeRef and typed version selectors', () => {
-    expect(readDidUrl('did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com?versionNumber=2&service=files&relativeRef=%2Fa%2Fb%3Fc%3Dd#intro')).toEqual({
+    expect(
+      readDidUrl('did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com?versionNumber=2&service=files&relativeRef=%2Fa%2Fb%3Fc%3Dd#intro'),
+    ).toEqual({
       did: 'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com',
       fragment: 'intro',
       service: 'files',
@@ -223,18 +234,12 @@ describe('readDidUrl and parseDidParameters', () => {
 });
 
 describe('checkRelativeRef', () => {
-  it.each([
-    ['/path/a?b=c'],
-    ['path/a'],
-    ['/a/b.c/..d/...'],
-    ['/a?x=../y'],
-    ['?q=1'],
-    ['#section'],
-    ['/a:b'],
-    ['/%2Fencoded-but-not-dots'],
-  ])('accepts %s', (ref) => {
-    expect(() => checkRelativeRef(ref)).not.toThrow();
-  });
+  it.each([['/path/a?b=c'], ['path/a'], ['/a/b.c/..d/...'], ['/a?x=../y'], ['?q=1'], ['#section'], ['/a:b'], ['/%2Fencoded-but-not-dots']])(
+    'accepts %s',
+    (ref) => {
+      expect(() => checkRelativeRef(ref)).not.toThrow();
+    },
+  );
 
   it.each([
     [''],

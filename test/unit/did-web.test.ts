@@ -84,7 +84,11 @@ describe('didWebLocation: DNS name limits (253 characters, labels of 63), counte
     // IDNA: 58 characters of ü are 64 in punycode (xn--…), the name the resolver would look up.
     ['a Unicode label over 63 after IDNA', `${encodeURIComponent(label('ü', 58))}.com`, 'a label of 64 characters after IDNA conversion ("xn--'],
     // 5 × 45 ü (+ 4 dots) are 229 characters, 259 after IDNA.
-    ['a Unicode host over 253 after IDNA', Array.from({ length: 5 }, () => encodeURIComponent(label('ü', 45))).join('.'), 'the host is 259 characters long after IDNA conversion'],
+    [
+      'a Unicode host over 253 after IDNA',
+      Array.from({ length: 5 }, () => encodeURIComponent(label('ü', 45))).join('.'),
+      'the host is 259 characters long after IDNA conversion',
+    ],
   ])('refuses %s: INVALID_DID', (_what, id, reason) => {
     const problem = problemFrom(() => didWebLocation(id));
     expect(problem.code).toBe('INVALID_DID');
@@ -183,7 +187,13 @@ describe('did:web dimensions', () => {
   it.each(origins)('domain binding %s → origin %s, with its reason as the statement', async (status, state) => {
     const reason = `Because ${status}.`;
     const input = await webInput({
-      domainBinding: { status, origin: 'https://example.com', configurationUrl: 'https://example.com/.well-known/did-configuration.json', reason, credentials: [] },
+      domainBinding: {
+        status,
+        origin: 'https://example.com',
+        configurationUrl: 'https://example.com/.well-known/did-configuration.json',
+        reason,
+        credentials: [],
+      },
     });
     const origin = stateOf(input, 'origin');
     expect(origin.state).toBe(state);

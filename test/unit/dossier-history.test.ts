@@ -27,8 +27,8 @@ import {
   witnessFile,
 } from '../support/webvh-history.js';
 
-
-const historyText = (h: HistoryEvidence, style: Style = plainStyle): string[] => section(dossierText(webvhResult(h), style), style === plainStyle ? 'History' : '[b]History[/b]');
+const historyText = (h: HistoryEvidence, style: Style = plainStyle): string[] =>
+  section(dossierText(webvhResult(h), style), style === plainStyle ? 'History' : '[b]History[/b]');
 
 describe('history timeline: a verified log served at version 2 of 3', () => {
   const result = webvhResult(servedAtTwo());
@@ -57,7 +57,10 @@ describe('history timeline: a verified log served at version 2 of 3', () => {
     const at = (title: string) => text.indexOf(`\n${title}\n`);
     expect(at('History')).toBeGreaterThan(at('Keys'));
     expect(at('History')).toBeLessThan(at('Limitations'));
-    const web = { ...result, evidence: { ...result.evidence, source: { ...result.evidence.source, kind: 'HTTPS' as const, url: 'https://domain.example/.well-known/did.jsonl' } } };
+    const web = {
+      ...result,
+      evidence: { ...result.evidence, source: { ...result.evidence.source, kind: 'HTTPS' as const, url: 'https://domain.example/.well-known/did.jsonl' } },
+    };
     const withSource = dossierText(web, plainStyle);
     expect(withSource.indexOf('\nHistory\n')).toBeGreaterThan(withSource.indexOf('\nSource\n'));
   });
@@ -216,12 +219,29 @@ describe('history timeline: long logs', () => {
   });
 
   it('keeps the served and the failed entry in view, with gaps on both sides', () => {
-    const h = history(40, { verifiedEntries: 19, selectedVersion: 10, failure: { versionNumber: 20, check: 'entryHash', reason: 'The entry hash does not match.' } });
+    const h = history(40, {
+      verifiedEntries: 19,
+      selectedVersion: 10,
+      failure: { versionNumber: 20, check: 'entryHash', reason: 'The entry hash does not match.' },
+    });
     h.entries = h.entries.map((e, i) => (i === 19 ? { ...e, status: 'FAILED', check: 'entryHash', reason: 'x' } : i > 19 ? { ...e, status: 'UNVERIFIED' } : e));
     const view = buildDossierView(webvhResult(h)).history!;
-    expect(view.timeline.map((r) => (r.kind === 'gap' ? `…${r.count}` : String(r.versionNumber)))).toEqual(
-      ['1', '…8', '10', '…9', '20', '…12', '33', '34', '35', '36', '37', '38', '39', '40'],
-    );
+    expect(view.timeline.map((r) => (r.kind === 'gap' ? `…${r.count}` : String(r.versionNumber)))).toEqual([
+      '1',
+      '…8',
+      '10',
+      '…9',
+      '20',
+      '…12',
+      '33',
+      '34',
+      '35',
+      '36',
+      '37',
+      '38',
+      '39',
+      '40',
+    ]);
     const text = historyText(h).join('\n');
     expect(text).toMatch(/✓ 10 [^✓✗·]*◀ served/);
     expect(text).toMatch(/✗ 20 [^✓✗·]*failed \(entryHash\)/);

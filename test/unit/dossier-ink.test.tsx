@@ -11,7 +11,6 @@ import { ED25519_DID, OFF_CURVE_DID } from '../support/dids.js';
 import { section } from '../support/text.js';
 import { entry, failingAtThree, history, servedAtTwo, webvhResult, witnessFile } from '../support/webvh-history.js';
 
-
 /** A terminal-like stream: a TTY (100 columns wide unless told) and shorter than the dossier. */
 function fakeTerminal(columns = 100): { stream: NodeJS.WriteStream; output: () => string } {
   const stream = Object.assign(new PassThrough(), { columns, rows: 24, isTTY: true });
@@ -88,7 +87,12 @@ function inkLines(out: string): string[] {
 
 describe('renderDossier (ink): the did:webvh history', () => {
   const witnessed = history(3, {
-    witness: witnessFile({ status: 'FOUND', httpStatus: 200, acceptedProofs: 2, discarded: [{ versionId: null, verificationMethod: null, reason: 'bad signature' }] }),
+    witness: witnessFile({
+      status: 'FOUND',
+      httpStatus: 200,
+      acceptedProofs: 2,
+      discarded: [{ versionId: null, verificationMethod: null, reason: 'bad signature' }],
+    }),
     reusedEntries: 2,
   });
   witnessed.entries[1] = entry(2, { changes: ['witness'], witness: { threshold: 2, approvals: 1 } });
@@ -147,10 +151,18 @@ describe('renderDossier (ink): the text dossier’s lines at any width', () => {
 
   it('boxes the verdict at the terminal width and wraps the headline inside it', async () => {
     const ink = inkLines(await rendered(ed, 0, 60));
-    const box = ink.slice(ink.findIndex((l) => l.startsWith('╭')), ink.findIndex((l) => l.startsWith('╰')) + 1);
+    const box = ink.slice(
+      ink.findIndex((l) => l.startsWith('╭')),
+      ink.findIndex((l) => l.startsWith('╰')) + 1,
+    );
     expect(box.length).toBeGreaterThan(3);
     for (const line of box) expect([...line].length).toBe(60);
-    expect(box.slice(2, -1).map((l) => l.slice(2, -1).trim()).join(' ')).toBe(ed.verdict.headline);
+    expect(
+      box
+        .slice(2, -1)
+        .map((l) => l.slice(2, -1).trim())
+        .join(' '),
+    ).toBe(ed.verdict.headline);
   });
 
   it('adds the trace only when verbose', async () => {

@@ -83,7 +83,10 @@ describe('hang', () => {
         expect(rest.split(/\s+/).filter(Boolean)).toEqual(input.split(' ').filter(Boolean));
         // Continuation lines start with blanks only, and lines without an over-long token share one indent.
         const indents = new Set(
-          lines.slice(1).filter((l) => columns(l) <= width && l.trim().includes(' ')).map((l) => columns(l) - columns(l.trimStart())),
+          lines
+            .slice(1)
+            .filter((l) => columns(l) <= width && l.trim().includes(' '))
+            .map((l) => columns(l) - columns(l.trimStart())),
         );
         expect(indents.size).toBeLessThanOrEqual(1);
       }),
@@ -92,7 +95,11 @@ describe('hang', () => {
 
   it('hangs the text under its first column, after the label', () => {
     const lines = hang('  relationships   ', 'authentication, assertionMethod, capabilityInvocation, capabilityDelegation', 55).map(lineText);
-    expect(lines).toEqual(['  relationships   authentication, assertionMethod,', '                  capabilityInvocation,', '                  capabilityDelegation']);
+    expect(lines).toEqual([
+      '  relationships   authentication, assertionMethod,',
+      '                  capabilityInvocation,',
+      '                  capabilityDelegation',
+    ]);
   });
 
   it('moves a value that does not fit after its label to the next line, whole', () => {
@@ -127,7 +134,12 @@ describe('hang', () => {
   });
 
   it('keeps a glued word on the line of the word before it', () => {
-    const list: Word[] = [phrase('declared', 'muted'), { ...phrase('read_only'), glue: true }, phrase('drift', 'muted', '  '), { ...phrase('FIRST_OBSERVATION'), glue: true }];
+    const list: Word[] = [
+      phrase('declared', 'muted'),
+      { ...phrase('read_only'), glue: true },
+      phrase('drift', 'muted', '  '),
+      { ...phrase('FIRST_OBSERVATION'), glue: true },
+    ];
     expect(hang('    ', list, 40).map(lineText)).toEqual(['    declared read_only', '    drift FIRST_OBSERVATION']);
   });
 

@@ -24,7 +24,6 @@ const ed = await resolveFresh(ED25519_DID);
 const jwk = await resolveFresh(OFF_CURVE_DID);
 const bls = await resolveFresh(BLS_DID);
 
-
 /** Wrapped text joined back into one line, to compare with the unwrapped source. */
 function unwrap(text: string): string {
   return text.replace(/\s+/g, ' ');
@@ -127,10 +126,7 @@ describe('dossierText: did:jwk with an off-curve key', () => {
   });
 
   it('puts key material under "Needs attention", between the other groups', () => {
-    expect(section(text, 'Needs attention')).toEqual([
-      '  ! Key material  FAILED',
-      '      1 of 1 key is invalid: the point is not on the P-256 curve.',
-    ]);
+    expect(section(text, 'Needs attention')).toEqual(['  ! Key material  FAILED', '      1 of 1 key is invalid: the point is not on the P-256 curve.']);
     const order = ['Confirmed', 'Needs attention', 'Not confirmed'].map((t) => text.indexOf(`\n${t}\n`));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(section(text, 'Confirmed').join('\n')).not.toContain('Key material');
@@ -236,7 +232,10 @@ describe('view model', () => {
 
 /** The error block as emitProblem builds it from a problem object. */
 function problemBlock(problem: { code: string; title: string; detail: string; trace?: ProblemTraceStage[] }, style = plainStyle): string {
-  return errorText({ code: problem.code, detail: problem.detail || problem.title, stages: failingStages(problem.trace), hint: "see 'svc resolve --help'" }, style);
+  return errorText(
+    { code: problem.code, detail: problem.detail || problem.title, stages: failingStages(problem.trace), hint: "see 'svc resolve --help'" },
+    style,
+  );
 }
 
 describe('the error block of a problem', () => {

@@ -1,17 +1,7 @@
 /** Egress policy address classification: strict parsing, CIDRs, blocked ranges, allowances. */
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  checkAddress,
-  cidrContains,
-  classifyAddress,
-  ipFromBytes,
-  parseAllowList,
-  parseCidr,
-  parseIp,
-  type Cidr,
-  type ParsedIp,
-} from '../../src/net/ip.js';
+import { checkAddress, cidrContains, classifyAddress, ipFromBytes, parseAllowList, parseCidr, parseIp, type Cidr, type ParsedIp } from '../../src/net/ip.js';
 
 function ip(text: string): ParsedIp {
   const parsed = parseIp(text);
@@ -133,12 +123,8 @@ describe('parseIp: IPv6', () => {
   });
 
   it('fills bytes in network order', () => {
-    expect(parseIp('::ffff:127.0.0.1')?.bytes).toEqual(
-      Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1]),
-    );
-    expect(parseIp('2001:db8:102:304:506:708:90a:b0c')?.bytes).toEqual(
-      Uint8Array.from([0x20, 0x01, 0x0d, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
-    );
+    expect(parseIp('::ffff:127.0.0.1')?.bytes).toEqual(Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1]));
+    expect(parseIp('2001:db8:102:304:506:708:90a:b0c')?.bytes).toEqual(Uint8Array.from([0x20, 0x01, 0x0d, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
   });
 
   it.each([
@@ -368,10 +354,7 @@ describe('classifyAddress: IPv4 ranges at their edges', () => {
   ];
   it.each(cases)('%s', (address, expected) => expectClass(address, expected));
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '140.82.112.3', '172.15.0.1', '100.63.0.1'])(
-    '%s is public',
-    (address) => expectClass(address, 'public'),
-  );
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '140.82.112.3', '172.15.0.1', '100.63.0.1'])('%s is public', (address) => expectClass(address, 'public'));
 
   it('agrees with an integer-interval reference on random addresses', () => {
     // Independent statement of the same table as [first, last] integer intervals.
@@ -476,9 +459,8 @@ describe('classifyAddress: IPv6 ranges at their edges', () => {
   ];
   it.each(cases)('%s', (address, expected) => expectClass(address, expected));
 
-  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '2620:fe::fe', '[2606:4700::6810:84e5]'])(
-    '%s is public',
-    (address) => expectClass(address, 'public'),
+  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '2620:fe::fe', '[2606:4700::6810:84e5]'])('%s is public', (address) =>
+    expectClass(address, 'public'),
   );
 });
 
@@ -513,8 +495,7 @@ describe('classifyAddress: IPv6 forms embedding IPv4 are always blocked', () => 
     for (const value of random32(5000, 0xdeadbeef)) {
       const v4 = v4Text(value);
       const inner = classifyAddress(ip(v4));
-      const reason =
-        inner.kind === 'blocked' ? `IPv4-mapped IPv6 of ${v4} (${inner.reason})` : 'IPv4-mapped IPv6 address';
+      const reason = inner.kind === 'blocked' ? `IPv4-mapped IPv6 of ${v4} (${inner.reason})` : 'IPv4-mapped IPv6 address';
       expectClass(`::ffff:${v4}`, ['::ffff:0:0/96', reason]);
     }
   });
@@ -537,13 +518,7 @@ describe('parseAllowList', () => {
   });
 
   it('splits on commas and/or whitespace, keeps order and canonicalizes', () => {
-    expect(texts('127.0.0.0/8, ::1  10.1.2.3/8,\t192.168.0.0/16\n,FD00::/8,')).toEqual([
-      '127.0.0.0/8',
-      '::1/128',
-      '10.0.0.0/8',
-      '192.168.0.0/16',
-      'fd00::/8',
-    ]);
+    expect(texts('127.0.0.0/8, ::1  10.1.2.3/8,\t192.168.0.0/16\n,FD00::/8,')).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.0/8', '192.168.0.0/16', 'fd00::/8']);
     expect(texts('  ::ffff:0:0/96 ')).toEqual(['::ffff:0:0/96']);
   });
 

@@ -14,7 +14,17 @@ describe('fastVerdict', () => {
     const result = await resolve(ED25519_DID, testRuntime(fixedClock()));
     const fast = fastVerdict(result);
     expect(Object.keys(fast)).toEqual([
-      'did', 'resolved', 'outcome', 'headline', 'statements', 'dimensions', 'keys', 'domainBinding', 'documentSha256', 'observedAt', 'cached',
+      'did',
+      'resolved',
+      'outcome',
+      'headline',
+      'statements',
+      'dimensions',
+      'keys',
+      'domainBinding',
+      'documentSha256',
+      'observedAt',
+      'cached',
     ]);
     expect(fast).toEqual({
       did: ED25519_DID,
@@ -32,7 +42,13 @@ describe('fastVerdict', () => {
         { id: 'organization', state: 'NOT_ESTABLISHED' },
       ],
       keys: [
-        { id: ED_ID, curve: 'Ed25519', status: 'VALID_KEY', relationships: ['authentication', 'assertionMethod', 'capabilityInvocation', 'capabilityDelegation'], jwkThumbprint: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k' },
+        {
+          id: ED_ID,
+          curve: 'Ed25519',
+          status: 'VALID_KEY',
+          relationships: ['authentication', 'assertionMethod', 'capabilityInvocation', 'capabilityDelegation'],
+          jwkThumbprint: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+        },
         { id: X_ID, curve: 'X25519', status: 'VALID_KEY', relationships: ['keyAgreement'], jwkThumbprint: 'OTWELRJ96RFsIKpcZCh2gmAS_xrhKmfuZHU__L6VWss' },
       ],
       domainBinding: null,
@@ -66,7 +82,13 @@ describe('fastVerdict', () => {
       verdict: { ...result.verdict, outcome: 'RESOLVED_WITH_WARNINGS' },
       evidence: {
         ...result.evidence,
-        domainBinding: { status: 'NOT_LINKED', origin: 'https://example.com', configurationUrl: 'https://example.com/.well-known/did-configuration.json', reason: 'r', credentials: [] },
+        domainBinding: {
+          status: 'NOT_LINKED',
+          origin: 'https://example.com',
+          configurationUrl: 'https://example.com/.well-known/did-configuration.json',
+          reason: 'r',
+          credentials: [],
+        },
       },
     };
     const fast = fastVerdict(withBinding);

@@ -114,8 +114,14 @@ describe('sign-in statement and check', () => {
     const other = signInStatement({ nonce: 'n'.repeat(43), origin: 'http://evil.example', did: owner.did });
     expect(await checkSignIn(owner.did, statement, jwsOf(other), keysRuntime)).toMatchObject({ ok: false, code: 'PAYLOAD_MISMATCH' });
     const stranger = didKeyPrincipal();
-    expect(await checkSignIn(owner.did, statement, jwsOf(statement, owner.kid, stranger.privateKey), keysRuntime)).toMatchObject({ ok: false, code: 'SIGNATURE_INVALID' });
-    expect(await checkSignIn(owner.did, statement, jwsOf(statement, stranger.kid, stranger.privateKey), keysRuntime)).toMatchObject({ ok: false, code: 'SIGNER_MISMATCH' });
+    expect(await checkSignIn(owner.did, statement, jwsOf(statement, owner.kid, stranger.privateKey), keysRuntime)).toMatchObject({
+      ok: false,
+      code: 'SIGNATURE_INVALID',
+    });
+    expect(await checkSignIn(owner.did, statement, jwsOf(statement, stranger.kid, stranger.privateKey), keysRuntime)).toMatchObject({
+      ok: false,
+      code: 'SIGNER_MISMATCH',
+    });
     expect(await checkSignIn(owner.did, statement, 'not.a.jws', keysRuntime)).toMatchObject({ ok: false, code: 'JWS_MALFORMED' });
   });
   it('resolves the DID through the core', async () => {

@@ -42,10 +42,29 @@ describe('semanticDiff', () => {
       toDocument: to.document,
     });
     expect(Object.keys(d)).toEqual([
-      'did', 'fromHash', 'toHash', 'fromObservedAt', 'toObservedAt', 'identical', 'keysAdded', 'keysRemoved', 'keysRotated',
-      'relationshipsChanged', 'servicesAdded', 'servicesRemoved', 'servicesChanged', 'controllerChanged', 'alsoKnownAsChanged',
-      'contextsChanged', 'domainBindingFrom', 'domainBindingTo', 'domainBindingChanged', 'changedMembers', 'summary',
-      'fromDocument', 'toDocument',
+      'did',
+      'fromHash',
+      'toHash',
+      'fromObservedAt',
+      'toObservedAt',
+      'identical',
+      'keysAdded',
+      'keysRemoved',
+      'keysRotated',
+      'relationshipsChanged',
+      'servicesAdded',
+      'servicesRemoved',
+      'servicesChanged',
+      'controllerChanged',
+      'alsoKnownAsChanged',
+      'contextsChanged',
+      'domainBindingFrom',
+      'domainBindingTo',
+      'domainBindingChanged',
+      'changedMembers',
+      'summary',
+      'fromDocument',
+      'toDocument',
     ]);
   });
 

@@ -4,13 +4,7 @@
  * `svc history` prints. diffOf takes a prefix wherever it takes a whole hash.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  checkHashPrefix,
-  diffOf,
-  documentHashes,
-  expandHashPrefix,
-  uniquePrefixLength,
-} from '../../src/core/history/index.js';
+import { checkHashPrefix, diffOf, documentHashes, expandHashPrefix, uniquePrefixLength } from '../../src/core/history/index.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import type { RuntimeStore } from '../../src/core/store.js';
 import { openStore } from '../../src/store/index.js';
@@ -37,7 +31,12 @@ async function runtimeWith(rows: Array<{ did: string; hash: string; at: string }
   opened.push(store);
   for (const { did, hash, at } of rows) {
     await store.observations.record(
-      sampleObservation({ did, documentHash: hash, observedAt: at, document: { id: did, service: [{ id: '#s', type: 'T', serviceEndpoint: `https://x.example/${hash}` }] } }),
+      sampleObservation({
+        did,
+        documentHash: hash,
+        observedAt: at,
+        document: { id: did, service: [{ id: '#s', type: 'T', serviceEndpoint: `https://x.example/${hash}` }] },
+      }),
     );
   }
   return { ...testRuntime(fixedClock()), store };
@@ -155,7 +154,11 @@ describe('diffOf reads only what the diff needs', () => {
   it('diff --to <old prefix> and --from/--to read two observations, whatever the length of the history', async () => {
     // 300 observations alternating between documents: every hash has many rows.
     const hash = (i: number) => `${String(i % 7).repeat(8)}${'0'.repeat(56)}`;
-    const rows = Array.from({ length: 300 }, (_, i) => ({ did: DID, hash: hash(i), at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString().replace('.000', '') }));
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      did: DID,
+      hash: hash(i),
+      at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString().replace('.000', ''),
+    }));
     const runtime = await runtimeWith(rows);
     const reference = await diffOf(DID, runtime, { from: hash(1), to: hash(2) });
 

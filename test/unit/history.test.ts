@@ -105,7 +105,13 @@ describe('observationOf', () => {
       evidence: {
         ...result.evidence,
         source: { ...result.evidence.source, latencyMs: 137 },
-        domainBinding: { status: 'NOT_LINKED', origin: 'https://id.example.com', configurationUrl: 'https://id.example.com/.well-known/did-configuration.json', reason: 'No credential links the DID.', credentials: [] },
+        domainBinding: {
+          status: 'NOT_LINKED',
+          origin: 'https://id.example.com',
+          configurationUrl: 'https://id.example.com/.well-known/did-configuration.json',
+          reason: 'No credential links the DID.',
+          credentials: [],
+        },
       },
     };
     const o = observationOf(fetched);
@@ -176,9 +182,18 @@ describe('historyOf', () => {
     expect(h.note).toContain('seenCount');
     expect(h.note).toContain('lastSeenAt');
     // Exactly the documented members: the stored document does not leak into the list.
-    expect(Object.keys(h.history[0]!).sort()).toEqual(
-      ['did', 'documentHash', 'domainBindingStatus', 'id', 'lastSeenAt', 'latencyMs', 'observedAt', 'resolverVersion', 'seenCount', 'summary'],
-    );
+    expect(Object.keys(h.history[0]!).sort()).toEqual([
+      'did',
+      'documentHash',
+      'domainBindingStatus',
+      'id',
+      'lastSeenAt',
+      'latencyMs',
+      'observedAt',
+      'resolverVersion',
+      'seenCount',
+      'summary',
+    ]);
   });
 
   it('shows coalesced snapshots as one row with seenCount and lastSeenAt', async () => {

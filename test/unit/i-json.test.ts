@@ -174,7 +174,8 @@ describe('each surface answers a lone surrogate with its own problem or result',
     const problem = problemFrom(() => parseDocumentBytes(body, 'https://x.example/.well-known/did.json'));
     expect({ code: problem.code, detail: problem.detail }).toEqual({
       code: 'INVALID_DID_DOCUMENT',
-      detail: 'The document at https://x.example/.well-known/did.json is not I-JSON: it has a lone surrogate \\ud800 in a string (at offset 42), which RFC 7493 forbids.',
+      detail:
+        'The document at https://x.example/.well-known/did.json is not I-JSON: it has a lone surrogate \\ud800 in a string (at offset 42), which RFC 7493 forbids.',
     });
   });
 
@@ -195,9 +196,17 @@ describe('each surface answers a lone surrogate with its own problem or result',
   });
 
   it('a credential object from JSON.parse or built by hand: MALFORMED, not I-JSON', async () => {
-    const base = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:1', credentialSubject: { id: 'did:example:2' } };
+    const base = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: 'did:example:1',
+      credentialSubject: { id: 'did:example:2' },
+    };
     for (const [credential, reason] of [
-      [JSON.parse('{"@context":["https://www.w3.org/ns/credentials/v2"],"type":["VerifiableCredential"],"issuer":"did:example:\\ud800"}'), 'a string holds a lone surrogate \\ud800'],
+      [
+        JSON.parse('{"@context":["https://www.w3.org/ns/credentials/v2"],"type":["VerifiableCredential"],"issuer":"did:example:\\ud800"}'),
+        'a string holds a lone surrogate \\ud800',
+      ],
       [{ ...base, credentialSubject: { id: 'did:example:2', score: JSON.parse('1e400') as number } }, 'the number Infinity is not finite'],
       [{ ...base, credentialSubject: JSON.parse('['.repeat(10_000) + ']'.repeat(10_000)) as unknown }, 'it is nested deeper than 64'],
     ] as const) {
@@ -215,7 +224,20 @@ describe('each surface answers a lone surrogate with its own problem or result',
 
   it('an MCP reply: not a JSON-RPC answer (the client maps it to a problem), not a result', () => {
     const body = new TextEncoder().encode('{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"\\ud800"}]}}');
-    const response = { url: 'https://tools.example/mcp', status: 200, contentType: 'application/json', headers: {}, body, bytes: body.length, sha256: '', peerAddress: '192.0.2.1', redirects: [], latencyMs: 1, tls: null, allowances: [] } as unknown as FetchResponse;
+    const response = {
+      url: 'https://tools.example/mcp',
+      status: 200,
+      contentType: 'application/json',
+      headers: {},
+      body,
+      bytes: body.length,
+      sha256: '',
+      peerAddress: '192.0.2.1',
+      redirects: [],
+      latencyMs: 1,
+      tls: null,
+      allowances: [],
+    } as unknown as FetchResponse;
     expect(readRpcReply(response, 2)).toMatchObject({ kind: 'http', reason: expect.stringContaining('lone surrogate \\ud800 in a string') });
   });
 });
@@ -256,7 +278,10 @@ describe('a member one side lacks is absent, never an Object.prototype property'
       summary: 'Resolved.',
     });
     const from = stored({ id: 'did:web:x.example' }, '2026-01-01T00:00:00Z');
-    const to = stored(parseJsonStrict('{"id":"did:web:x.example","constructor":{"a":1},"hasOwnProperty":null}') as Record<string, unknown>, '2026-02-01T00:00:00Z');
+    const to = stored(
+      parseJsonStrict('{"id":"did:web:x.example","constructor":{"a":1},"hasOwnProperty":null}') as Record<string, unknown>,
+      '2026-02-01T00:00:00Z',
+    );
     expect(semanticDiff(from, to).changedMembers).toEqual(['constructor', 'hasOwnProperty']);
   });
 });

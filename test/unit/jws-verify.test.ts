@@ -46,7 +46,10 @@ describe('verifyJws', () => {
 
   it('honours a named relationship, and refuses a key not authorised for it', async () => {
     const token = signJws({ alg: 'EdDSA', kid }, { a: 1 }, key);
-    expect(await verifyJws(token, { runtime: runtime(), relationship: 'capabilityDelegation' })).toMatchObject({ status: 'VALID', relationship: 'capabilityDelegation' });
+    expect(await verifyJws(token, { runtime: runtime(), relationship: 'capabilityDelegation' })).toMatchObject({
+      status: 'VALID',
+      relationship: 'capabilityDelegation',
+    });
     const refused = await verifyJws(token, { runtime: runtime(), relationship: 'keyAgreement' });
     expect(refused).toMatchObject({ status: 'INVALID', valid: false, headline: expect.stringContaining('not authorised for keyAgreement') });
     expect(refused).not.toHaveProperty('signer');
@@ -58,12 +61,18 @@ describe('verifyJws', () => {
     const forged = signJws({ alg: 'EdDSA', kid }, { a: 1 }, other);
     expect(await verifyJws(forged, { runtime: runtime() })).toMatchObject({ status: 'INVALID', headline: expect.stringContaining('does not verify') });
     const wrongKid = signJws({ alg: 'EdDSA', kid: `${did}#nope` }, { a: 1 }, key);
-    expect(await verifyJws(wrongKid, { runtime: runtime() })).toMatchObject({ status: 'INVALID', headline: expect.stringContaining('not a verification method') });
+    expect(await verifyJws(wrongKid, { runtime: runtime() })).toMatchObject({
+      status: 'INVALID',
+      headline: expect.stringContaining('not a verification method'),
+    });
   });
 
   it('INDETERMINATE when the kid is absent or not a DID URL', async () => {
     expect(await verifyJws(signJws({ alg: 'EdDSA' }, { a: 1 }, key), { runtime: runtime() })).toMatchObject({ status: 'INDETERMINATE', kid: null });
-    expect(await verifyJws(signJws({ alg: 'EdDSA', kid: 'key-1' }, { a: 1 }, key), { runtime: runtime() })).toMatchObject({ status: 'INDETERMINATE', headline: expect.stringContaining('not a DID URL') });
+    expect(await verifyJws(signJws({ alg: 'EdDSA', kid: 'key-1' }, { a: 1 }, key), { runtime: runtime() })).toMatchObject({
+      status: 'INDETERMINATE',
+      headline: expect.stringContaining('not a DID URL'),
+    });
     // A bare DID names no key.
     expect(await verifyJws(signJws({ alg: 'EdDSA', kid: did }, { a: 1 }, key), { runtime: runtime() })).toMatchObject({ status: 'INDETERMINATE' });
   });

@@ -25,14 +25,17 @@ describe('generateSigningKey', () => {
       const key = await generateSigningKey(curve);
       const { privateJwk, publicJwk } = key;
       expect(privateJwk).toMatchObject({ ...publicJwk, use: 'sig', alg: ALGS[curve], kid: jwkThumbprint(publicJwk) });
-      const derived = createPublicKey(createPrivateKey({ key: { kty: privateJwk.kty, crv: curve, x: privateJwk.x, y: privateJwk.y, d: privateJwk.d } as never, format: 'jwk' })).export({ format: 'jwk' });
+      const derived = createPublicKey(
+        createPrivateKey({ key: { kty: privateJwk.kty, crv: curve, x: privateJwk.x, y: privateJwk.y, d: privateJwk.d } as never, format: 'jwk' }),
+      ).export({ format: 'jwk' });
       expect(derived.x).toBe(publicJwk.x);
       expect(derived.y).toBe(publicJwk.y);
 
       const x = Buffer.from(publicJwk.x, 'base64url');
       const bytes = curve === 'Ed25519' ? x : concatBytes(new Uint8Array([(Buffer.from(publicJwk.y!, 'base64url').at(-1)! & 1) === 1 ? 3 : 2]), x);
       expect(key.didKey).toBe(`did:key:${multikey(CODECS[curve], bytes)}`);
-      const listed = curve === 'Ed25519' ? { crv: curve, kty: 'OKP', use: 'sig', x: publicJwk.x } : { crv: curve, kty: 'EC', use: 'sig', x: publicJwk.x, y: publicJwk.y };
+      const listed =
+        curve === 'Ed25519' ? { crv: curve, kty: 'OKP', use: 'sig', x: publicJwk.x } : { crv: curve, kty: 'EC', use: 'sig', x: publicJwk.x, y: publicJwk.y };
       expect(key.didJwk).toBe(didJwkOf(listed));
     });
 
@@ -45,7 +48,10 @@ describe('generateSigningKey', () => {
         expect(result.status, result.headline).toBe('VALID');
         // jose (on WebCrypto) has no secp256k1; svc's own verifier above checks those.
         if (curve === 'secp256k1') continue;
-        const publicKey = await importJWK({ kty: key.publicJwk.kty, crv: curve, x: key.publicJwk.x, ...(key.publicJwk.y ? { y: key.publicJwk.y } : {}) }, ALGS[curve]);
+        const publicKey = await importJWK(
+          { kty: key.publicJwk.kty, crv: curve, x: key.publicJwk.x, ...(key.publicJwk.y ? { y: key.publicJwk.y } : {}) },
+          ALGS[curve],
+        );
         expect((await compactVerify(minted.receipt, publicKey)).protectedHeader.alg).toBe(ALGS[curve]);
       }
     });

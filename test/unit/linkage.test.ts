@@ -183,12 +183,16 @@ describeWithFixtures('did-configuration: DIF example (JSON-LD and JWT)', 'did-co
       validFrom: '2020-12-04T20:12:19Z',
       validUntil: '2025-12-04T20:12:19Z',
     });
-    expect(entry.reason).toBe(`The origin 'identity.foundation' has no scheme; the credential expired on 2025-12-04T20:12:19Z; its EdDSA signature verifies with ${KEY}.`);
+    expect(entry.reason).toBe(
+      `The origin 'identity.foundation' has no scheme; the credential expired on 2025-12-04T20:12:19Z; its EdDSA signature verifies with ${KEY}.`,
+    );
   });
 
   it('is MALFORMED overall (MALFORMED outranks UNSUPPORTED_PROOF among entries about the DID)', () => {
     expect(result.status).toBe('MALFORMED');
-    expect(result.reason).toMatch(/^Both entries concern the DID; entry 2 \(JWT, EdDSA\) is malformed: the origin 'identity\.foundation' has no scheme; the credential expired on 2025-12-04T20:12:19Z/);
+    expect(result.reason).toMatch(
+      /^Both entries concern the DID; entry 2 \(JWT, EdDSA\) is malformed: the origin 'identity\.foundation' has no scheme; the credential expired on 2025-12-04T20:12:19Z/,
+    );
   });
 
   it('before the expiry, the JWT is still MALFORMED for its origin; the JSON-LD one still unsupported', async () => {
@@ -337,8 +341,18 @@ describe('did-configuration: VERIFIED', () => {
     const result = await check(ed, [linkageJwt(ed)]);
     expect(result.status).toBe('VERIFIED');
     expect(result.reason).toBe('A DomainLinkageCredential for the DID was verified (JWT, EdDSA) for https://example.com.');
-    expect(only(result)).toMatchObject({ format: 'JWT', status: 'VERIFIED', proof: 'EdDSA', verificationMethod: ed.kid, issuer: ed.did, subject: ed.did, origin: 'https://example.com' });
-    expect(only(result).reason).toMatch(/^A DomainLinkageCredential \(JWT, EdDSA\) issued by the DID for https:\/\/example\.com was verified with did:key:z6Mk.+; valid from .+Z until .+Z\.$/);
+    expect(only(result)).toMatchObject({
+      format: 'JWT',
+      status: 'VERIFIED',
+      proof: 'EdDSA',
+      verificationMethod: ed.kid,
+      issuer: ed.did,
+      subject: ed.did,
+      origin: 'https://example.com',
+    });
+    expect(only(result).reason).toMatch(
+      /^A DomainLinkageCredential \(JWT, EdDSA\) issued by the DID for https:\/\/example\.com was verified with did:key:z6Mk.+; valid from .+Z until .+Z\.$/,
+    );
   });
 
   it('JWT ES256 (did:jwk P-256)', async () => {
@@ -364,7 +378,12 @@ describe('did-configuration: VERIFIED', () => {
     const result = await check(ed, [linkageDi(ed, { issuer: { id: ed.did, name: 'Example' }, validUntil: '2030-01-01T00:00:00Z' })]);
     expect(result.status).toBe('VERIFIED');
     expect(result.reason).toBe('A DomainLinkageCredential for the DID was verified (eddsa-jcs-2022) for https://example.com.');
-    expect(only(result)).toMatchObject({ format: 'DATA_INTEGRITY', proof: 'eddsa-jcs-2022', validFrom: '2025-01-01T00:00:00Z', validUntil: '2030-01-01T00:00:00Z' });
+    expect(only(result)).toMatchObject({
+      format: 'DATA_INTEGRITY',
+      proof: 'eddsa-jcs-2022',
+      validFrom: '2025-01-01T00:00:00Z',
+      validUntil: '2030-01-01T00:00:00Z',
+    });
   });
 
   it('compares origins after lower-casing scheme and host, ports included', async () => {
@@ -451,7 +470,9 @@ describe('did-configuration: INVALID_PROOF', () => {
     const result = await check(p256, [`${h}.${p}.${base64urlEncode(sig)}`]);
     expect(result.status).toBe('INVALID_PROOF');
     expect(only(result).reason).toBe(`The ES256 signature does not verify (key ${p256.kid}).`);
-    expect(result.reason).toBe(`The only entry concerns the DID; entry 1 (JWT, ES256) fails verification: the ES256 signature does not verify (key ${p256.kid}).`);
+    expect(result.reason).toBe(
+      `The only entry concerns the DID; entry 1 (JWT, ES256) fails verification: the ES256 signature does not verify (key ${p256.kid}).`,
+    );
   });
 
   it('a JWT signed by another key than its kid names', async () => {
@@ -474,7 +495,9 @@ describe('did-configuration: INVALID_PROOF', () => {
     const web = webSigner({ authentication: true });
     const result = await check(web, [linkageJwt(web)]);
     expect(result.status).toBe('INVALID_PROOF');
-    expect(only(result).reason).toBe(`The key ${web.kid} is not authorised for assertionMethod in the DID document; its ES256 signature verifies with ${web.kid}.`);
+    expect(only(result).reason).toBe(
+      `The key ${web.kid} is not authorised for assertionMethod in the DID document; its ES256 signature verifies with ${web.kid}.`,
+    );
 
     const doc = { ...ed.document, assertionMethod: [] };
     const di = await check(ed, [linkageDi(ed)], 'https://example.com', doc);
@@ -586,7 +609,10 @@ describe('did-configuration: MALFORMED', () => {
   });
 
   it('no linked_dids, an empty or over-long list, or a file that is not an object', async () => {
-    expect(await file(JSON.stringify({ '@context': DID_CONFIGURATION_CONTEXT }))).toMatchObject({ status: 'MALFORMED', reason: 'The DID configuration has no "linked_dids" member.' });
+    expect(await file(JSON.stringify({ '@context': DID_CONFIGURATION_CONTEXT }))).toMatchObject({
+      status: 'MALFORMED',
+      reason: 'The DID configuration has no "linked_dids" member.',
+    });
     expect((await file(configuration([]))).reason).toBe('"linked_dids" is empty.');
     expect((await file(JSON.stringify({ linked_dids: 'x' }))).reason).toBe('"linked_dids" is a string, not an array.');
     expect((await file('[]')).reason).toBe('The DID configuration is an array, not a JSON object.');
@@ -612,7 +638,9 @@ describe('did-configuration: MALFORMED', () => {
       validFrom: null,
       validUntil: null,
     });
-    expect(result.reason).toBe('The only entry concerns the DID; entry 1 (unknown form) is malformed: entry 1 of linked_dids is a number, not a JWT string or a credential object.');
+    expect(result.reason).toBe(
+      'The only entry concerns the DID; entry 1 (unknown form) is malformed: entry 1 of linked_dids is a number, not a JWT string or a credential object.',
+    );
     const mixed = await check(ed, [null, []]);
     expect(mixed.credentials.map((c) => c.reason)).toEqual([
       'Entry 1 of linked_dids is null, not a JWT string or a credential object.',
@@ -638,7 +666,9 @@ describe('did-configuration: MALFORMED', () => {
     expect(clause(only(noKid))).toContain('the JWT header has no "kid"');
     const noVc = await check(ed, [linkageJwt(ed, { payload: { vc: undefined } })]);
     expect(clause(only(noVc))).toContain('the JWT has no "vc" claim');
-    const notDlc = await check(ed, [linkageJwt(ed, { payload: { vc: { type: ['VerifiableCredential'], credentialSubject: { id: ed.did, origin: 'https://example.com' } } } })]);
+    const notDlc = await check(ed, [
+      linkageJwt(ed, { payload: { vc: { type: ['VerifiableCredential'], credentialSubject: { id: ed.did, origin: 'https://example.com' } } } }),
+    ]);
     expect(clause(only(notDlc))).toContain('does not include DomainLinkageCredential');
     const badDate = await check(ed, [linkageDi(ed, { validFrom: '2025-02-30T00:00:00Z' })]);
     expect(badDate.status).toBe('MALFORMED');
@@ -738,7 +768,14 @@ describe('did-configuration: robustness and API', () => {
   });
 
   it('unfetchedBinding reports NOT_CONFIGURED and UNREACHABLE without credentials', () => {
-    expect(unfetchedBinding('NOT_CONFIGURED', 'https://example.com', 'https://example.com/.well-known/did-configuration.json', 'https://example.com publishes no DID configuration (HTTP 404).')).toEqual({
+    expect(
+      unfetchedBinding(
+        'NOT_CONFIGURED',
+        'https://example.com',
+        'https://example.com/.well-known/did-configuration.json',
+        'https://example.com publishes no DID configuration (HTTP 404).',
+      ),
+    ).toEqual({
       status: 'NOT_CONFIGURED',
       origin: 'https://example.com',
       configurationUrl: 'https://example.com/.well-known/did-configuration.json',

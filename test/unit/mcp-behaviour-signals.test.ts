@@ -34,14 +34,22 @@ function keys(signals: readonly RiskSignal[]): string[][] {
 
 const BEHAVIOUR_IDS = new Set(['reads_environment', 'fetches_urls', 'executes_code', 'writes_files']);
 const behaviour = (t: ToolText) => toolSignals(t, []).filter((s) => BEHAVIOUR_IDS.has(s.id));
-const detailOf = (t: ToolText, id: string) => toolSignals(t, []).filter((s) => s.id === id).map((s) => s.detail);
+const detailOf = (t: ToolText, id: string) =>
+  toolSignals(t, [])
+    .filter((s) => s.id === id)
+    .map((s) => s.detail);
 
 /** server-everything's get-env, as it lists it (2026.8.31). */
-const GET_ENV = tool('get-env', 'Returns all environment variables, helpful for debugging MCP server configuration', { type: 'object', properties: {} }, 'Print Environment Tool');
+const GET_ENV = tool(
+  'get-env',
+  'Returns all environment variables, helpful for debugging MCP server configuration',
+  { type: 'object', properties: {} },
+  'Print Environment Tool',
+);
 const GET_ENV_ANNOTATIONS = { readOnlyHint: true };
 
 describe('reads_environment', () => {
-  it("get-env: a signal in the name and the description, heuristicClass sensitive_read beside the declared read_only", () => {
+  it('get-env: a signal in the name and the description, heuristicClass sensitive_read beside the declared read_only', () => {
     const signals = toolSignals(GET_ENV, ['echo', 'get-sum']);
     expect(signals).toEqual([
       { id: 'reads_environment', location: 'name', detail: 'the words "get env" in the name', excerpt: 'get-env' },
@@ -94,7 +102,11 @@ describe('reads_environment', () => {
       tool('setup_guide', 'Returns the development environment setup guide for new contributors'),
       tool('list_environments', 'Lists the deployment environments of a project', params({ project: null })),
       tool('get_environment', 'Get a deployment environment by name', params({ name: null })),
-      tool('deploy', 'Deploys the app to the given environment. Requires the VERCEL_TOKEN environment variable.', params({ environment: 'Target environment' })),
+      tool(
+        'deploy',
+        'Deploys the app to the given environment. Requires the VERCEL_TOKEN environment variable.',
+        params({ environment: 'Target environment' }),
+      ),
       tool('config_help', 'Explains how to set environment variables for the server'),
       tool('set_env_vars', 'Sets environment variables for the next run'),
       tool('list_envs', 'Lists the conda envs'),
@@ -116,7 +128,11 @@ describe('fetches_urls', () => {
   const FETCH = tool(
     'fetch',
     'Fetches a URL from the internet and optionally extracts its contents as markdown.',
-    params({ url: 'URL to fetch', max_length: 'Maximum number of characters to return.', raw: 'Get the actual HTML content of the requested page, without simplification.' }),
+    params({
+      url: 'URL to fetch',
+      max_length: 'Maximum number of characters to return.',
+      raw: 'Get the actual HTML content of the requested page, without simplification.',
+    }),
   );
 
   it('the fetch server: the description and the url parameter, the class stays read_only', () => {
@@ -147,7 +163,13 @@ describe('fetches_urls', () => {
   it('a URL parameter with fetch words elsewhere, reported at the parameter with the excerpt where the words are', () => {
     const signals = toolSignals(tool('page_text', 'Fetches the page and returns its text', params({ url: null })), []);
     expect(signals).toEqual([
-      { id: 'fetches_urls', location: 'parameter', parameter: 'url', detail: 'a URL parameter and the words "fetches"', excerpt: 'Fetches the page and returns its text' },
+      {
+        id: 'fetches_urls',
+        location: 'parameter',
+        parameter: 'url',
+        detail: 'a URL parameter and the words "fetches"',
+        excerpt: 'Fetches the page and returns its text',
+      },
     ]);
     // server-everything's gzip-file-as-resource: `data` is described as the URL of the content (the server fetches it).
     const gzip = tool(
@@ -156,12 +178,19 @@ describe('fetches_urls', () => {
       params({
         name: 'Name of the output file',
         data: 'URL or data URI of the file content to compress',
-        outputType: "How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
+        outputType:
+          "How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
       }),
       'GZip File as Resource Tool',
     );
     expect(toolSignals(gzip, [])).toEqual([
-      { id: 'fetches_urls', location: 'parameter', parameter: 'data', detail: 'a URL parameter and the words "url … of the file content"', excerpt: 'URL or data URI of the file content to compress' },
+      {
+        id: 'fetches_urls',
+        location: 'parameter',
+        parameter: 'data',
+        detail: 'a URL parameter and the words "url … of the file content"',
+        excerpt: 'URL or data URI of the file content to compress',
+      },
     ]);
     expect(detailOf(tool('thumb', 'Creates a thumbnail', params({ image_url: 'URL of the image to thumbnail' })), 'fetches_urls')).toEqual([
       'a URL parameter and the words "url of the image"',
@@ -177,7 +206,11 @@ describe('fetches_urls', () => {
       tool('image_link', 'Fetches the URL of the uploaded image', params({ id: null })),
       tool('site_settings', 'Opens the website settings'),
       // server-everything's get-resource-reference: "to fetch", but no URL.
-      tool('get-resource-reference', 'Returns a resource reference that can be used by MCP clients', params({ resourceType: null, resourceId: 'ID of the text resource to fetch' })),
+      tool(
+        'get-resource-reference',
+        'Returns a resource reference that can be used by MCP clients',
+        params({ resourceType: null, resourceId: 'ID of the text resource to fetch' }),
+      ),
       tool('git_status', 'Shows the working tree status', params({ repo_path: null })),
     ];
     for (const t of negatives) expect(behaviour(t), t.name).toEqual([]);
@@ -250,8 +283,16 @@ describe('writes_files', () => {
       'Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.',
       params({ path: null, edits: null, dryRun: 'Preview changes using git-style diff format' }),
     ),
-    create_directory: tool('create_directory', 'Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation.', params({ path: null })),
-    move_file: tool('move_file', 'Move or rename files and directories. Can move files between directories and rename them in a single operation.', params({ source: null, destination: null })),
+    create_directory: tool(
+      'create_directory',
+      'Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation.',
+      params({ path: null }),
+    ),
+    move_file: tool(
+      'move_file',
+      'Move or rename files and directories. Can move files between directories and rename them in a single operation.',
+      params({ source: null, destination: null }),
+    ),
     read_text_file: tool(
       'read_text_file',
       'Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read.',
@@ -338,7 +379,12 @@ describe('behaviour findings as plain text and parameter lists (reusable for pro
     expect(behaviourTextHits('Returns all environment variables').map((h) => [h.behaviour, h.label])).toEqual([
       ['reads_environment', 'the words "returns all environment variables"'],
     ]);
-    const prompt = { name: 'summarise_page', title: null, description: 'Summarises a page', parameters: [{ name: 'url', description: 'The page to download' }] };
+    const prompt = {
+      name: 'summarise_page',
+      title: null,
+      description: 'Summarises a page',
+      parameters: [{ name: 'url', description: 'The page to download' }],
+    };
     expect(behaviourFindings(prompt, nameWords, false).map((f) => [f.behaviour, f.location, f.parameter, f.label])).toEqual([
       ['fetches_urls', 'parameter', 'url', 'a URL parameter and the words "download"'],
     ]);
@@ -346,9 +392,15 @@ describe('behaviour findings as plain text and parameter lists (reusable for pro
 
   it('the class is execute exactly when shell_exec_name or executes_code is raised', () => {
     const tools = [
-      tool('run_command'), tool('bash'), tool('run', null, params({ command: null })), tool('helper', 'Execute a shell command'),
-      tool('sandbox', null, params({ code: 'Python code to execute' })), tool('calculator', 'Evaluates a math expression'),
-      tool('call_api', null, params({ country_code: null })), GET_ENV, tool('write_file'),
+      tool('run_command'),
+      tool('bash'),
+      tool('run', null, params({ command: null })),
+      tool('helper', 'Execute a shell command'),
+      tool('sandbox', null, params({ code: 'Python code to execute' })),
+      tool('calculator', 'Evaluates a math expression'),
+      tool('call_api', null, params({ country_code: null })),
+      GET_ENV,
+      tool('write_file'),
     ];
     for (const t of tools) {
       const runs = toolSignals(t, []).some((s) => s.id === 'shell_exec_name' || s.id === 'executes_code');

@@ -64,25 +64,38 @@ describe('readRpcReply', () => {
   });
 
   it('reads an error with its code and data, and an id-null error about an unreadable request', () => {
-    const modern = readRpcReply(response('{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"]}}}', 'application/json', 400), 1);
+    const modern = readRpcReply(
+      response('{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"]}}}', 'application/json', 400),
+      1,
+    );
     expect(modern).toMatchObject({ kind: 'error', code: -32022, data: { supported: ['2026-07-28'] } });
     const legacy = readRpcReply(response('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request"},"id":null}', 'application/json', 400), 1);
     expect(legacy).toMatchObject({ kind: 'error', code: -32000 });
   });
 
   it('reports a body that is not JSON-RPC, an empty body and duplicate members as no answer', () => {
-    expect(readRpcReply(response('<html>nope</html>', 'text/html', 404), 1)).toMatchObject({ kind: 'http', reason: 'a text/html reply that is not JSON-RPC (HTTP 404)' });
+    expect(readRpcReply(response('<html>nope</html>', 'text/html', 404), 1)).toMatchObject({
+      kind: 'http',
+      reason: 'a text/html reply that is not JSON-RPC (HTTP 404)',
+    });
     expect(readRpcReply(response('', 'application/json', 400), 1)).toMatchObject({ kind: 'http', reason: 'an empty HTTP 400 reply' });
     const duplicate = readRpcReply(response('{"jsonrpc":"2.0","id":1,"result":{"tools":[],"tools":[{"name":"x"}]}}'), 1);
     expect(duplicate.kind).toBe('http');
     expect(duplicate.kind === 'http' && duplicate.reason).toMatch(/duplicate member "tools"/);
-    expect(readRpcReply(response('{"jsonrpc":"2.0","id":5,"result":{}}'), 1)).toMatchObject({ kind: 'http', reason: 'HTTP 200 without a JSON-RPC answer to request 1' });
-    expect(readRpcReply(response('{"jsonrpc":"2.0","id":1,"result":[1]}'), 1)).toMatchObject({ kind: 'http', reason: 'a JSON-RPC result that is not an object' });
+    expect(readRpcReply(response('{"jsonrpc":"2.0","id":5,"result":{}}'), 1)).toMatchObject({
+      kind: 'http',
+      reason: 'HTTP 200 without a JSON-RPC answer to request 1',
+    });
+    expect(readRpcReply(response('{"jsonrpc":"2.0","id":1,"result":[1]}'), 1)).toMatchObject({
+      kind: 'http',
+      reason: 'a JSON-RPC result that is not an object',
+    });
   });
 });
 
 describe('challengeParameter', () => {
-  const header = 'Bearer realm="mcp", resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp", scope="tools:read tools:write", error=invalid_token';
+  const header =
+    'Bearer realm="mcp", resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp", scope="tools:read tools:write", error=invalid_token';
   it('reads quoted and token parameters, case-insensitively', () => {
     expect(challengeParameter(header, 'resource_metadata')).toBe('https://a.example/.well-known/oauth-protected-resource/mcp');
     expect(challengeParameter(header, 'SCOPE')).toBe('tools:read tools:write');
@@ -116,7 +129,13 @@ describe('fingerprints', () => {
     expect(Object.keys(definition).sort()).toEqual(['annotations', 'description', 'inputSchema', 'name']);
     expect(definitionSha256(definition)).toBe(sha256Hex(canonicalize(definition)));
     // Member order and _meta do not change the fingerprint; an annotation flip does.
-    const reordered = itemDefinition({ annotations: { readOnlyHint: true }, _meta: { other: 1 }, inputSchema: tool['inputSchema']!, description: 'Get weather', name: 'get_weather' });
+    const reordered = itemDefinition({
+      annotations: { readOnlyHint: true },
+      _meta: { other: 1 },
+      inputSchema: tool['inputSchema']!,
+      description: 'Get weather',
+      name: 'get_weather',
+    });
     expect(definitionSha256(reordered)).toBe(definitionSha256(definition));
     const flipped = itemDefinition({ ...tool, annotations: { readOnlyHint: false } });
     expect(definitionSha256(flipped)).not.toBe(definitionSha256(definition));
@@ -183,7 +202,12 @@ const NO_DRIFT = { added: [], removed: [], changed: [] };
 
 function hashOf(inv: FingerprintedInventory): string {
   const prints = (items: readonly FingerprintedItem[]) => items.map((i) => i.definitionSha256);
-  return inventoryHash({ tools: prints(inv.tools), prompts: prints(inv.prompts), resources: prints(inv.resources), resourceTemplates: prints(inv.resourceTemplates) });
+  return inventoryHash({
+    tools: prints(inv.tools),
+    prompts: prints(inv.prompts),
+    resources: prints(inv.resources),
+    resourceTemplates: prints(inv.resourceTemplates),
+  });
 }
 
 /**
@@ -202,7 +226,8 @@ function snapshot(tools: FingerprintedItem[], profile: string | null = HASH_PROF
     seenCount: 2,
     tools: tools.map(({ key, definitionSha256, definition }) => ({ name: key, definitionSha256, definition })),
   };
-  if (others !== undefined) Object.assign(stored, { prompts: others.prompts ?? [], resources: others.resources ?? [], resourceTemplates: others.resourceTemplates ?? [] });
+  if (others !== undefined)
+    Object.assign(stored, { prompts: others.prompts ?? [], resources: others.resources ?? [], resourceTemplates: others.resourceTemplates ?? [] });
   return stored;
 }
 
@@ -231,7 +256,12 @@ describe('compareInventory', () => {
   it('the same inventory: UNCHANGED, with the time it was last seen', () => {
     const previous = snapshot([a, b], HASH_PROFILE, {});
     const drift = compareInventory(inventory([b, a]), previous, ALL);
-    expect(drift.inventory).toMatchObject({ status: 'UNCHANGED', previousObservedAt: '2026-01-02T00:00:00Z', previousInventoryHash: previous.inventoryHash, reason: null });
+    expect(drift.inventory).toMatchObject({
+      status: 'UNCHANGED',
+      previousObservedAt: '2026-01-02T00:00:00Z',
+      previousInventoryHash: previous.inventoryHash,
+      reason: null,
+    });
     expect(drift.items.tools.get('a')).toEqual({ drift: 'UNCHANGED' });
   });
 
@@ -295,13 +325,18 @@ describe('compareInventory', () => {
     expect(moved.inventory).toMatchObject({ status: 'CHANGED', prompts: { removed: ['summarise'] }, resources: { added: ['summarise'] } });
     // A partial prompts listing reports no removed prompt; the other kinds still do.
     const partial = compareInventory(inventory([a], { prompts: [], resources: [r] }), previous, { ...ALL, prompts: false });
-    expect(partial.inventory).toMatchObject({ prompts: NO_DRIFT, resources: { removed: ['file:///notes/b.md'] }, resourceTemplates: { removed: ['notes://{id}'] } });
+    expect(partial.inventory).toMatchObject({
+      prompts: NO_DRIFT,
+      resources: { removed: ['file:///notes/b.md'] },
+      resourceTemplates: { removed: ['notes://{id}'] },
+    });
   });
 
   it('a tools-only snapshot: prompts and resources FIRST_OBSERVATION, tools compared, PROFILE_CHANGED with the reason', () => {
     const p = fingerprinted('summarise');
     const r = resource('file:///notes/a.md');
-    const reason = 'the previous inventory (2026-01-02T00:00:00Z) covered tools only; prompts and resources are inventoried since this version, so only tools were compared';
+    const reason =
+      'the previous inventory (2026-01-02T00:00:00Z) covered tools only; prompts and resources are inventoried since this version, so only tools were compared';
     const drift = compareInventory(inventory([a, b], { prompts: [p], resources: [r] }), snapshot([a, b]), ALL);
     expect(drift.inventory).toEqual({
       status: 'PROFILE_CHANGED',
@@ -353,13 +388,26 @@ describe('SqliteMcpObservationStore', () => {
     temp = tempStore();
     const store = temp.store.mcpObservations;
     expect(await store.latest(endpoint)).toBeUndefined();
-    const first = (await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2025-11-25', observedAt: '2026-01-01T00:00:00Z', tools })).row!;
+    const first = (
+      await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2025-11-25', observedAt: '2026-01-01T00:00:00Z', tools })
+    ).row!;
     expect(first).toMatchObject({ seenCount: 1, observedAt: '2026-01-01T00:00:00Z', lastSeenAt: '2026-01-01T00:00:00Z' });
-    const again = (await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2026-07-28', observedAt: '2026-01-03T00:00:00Z', tools })).row;
+    const again = (
+      await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: '2026-07-28', observedAt: '2026-01-03T00:00:00Z', tools })
+    ).row;
     expect(again).toMatchObject({ id: first.id, seenCount: 2, lastSeenAt: '2026-01-03T00:00:00Z', negotiatedVersion: '2026-07-28' });
     expect((await store.latest(endpoint))?.tools).toEqual(tools);
     const changed = [fingerprinted('a', 'other')].map(({ key, definitionSha256, definition }) => ({ name: key, definitionSha256, definition }));
-    const third = (await store.record({ endpoint, inventoryHash: sha256Hex(canonicalize([changed[0]!.definitionSha256])), profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-04T00:00:00Z', tools: changed })).row!;
+    const third = (
+      await store.record({
+        endpoint,
+        inventoryHash: sha256Hex(canonicalize([changed[0]!.definitionSha256])),
+        profile: HASH_PROFILE,
+        negotiatedVersion: null,
+        observedAt: '2026-01-04T00:00:00Z',
+        tools: changed,
+      })
+    ).row!;
     expect(third.id).not.toBe(first.id);
     expect(await store.latest(endpoint)).toMatchObject({ id: third.id, tools: changed });
     expect(await store.latest('https://other.example/mcp')).toBeUndefined();
@@ -367,7 +415,14 @@ describe('SqliteMcpObservationStore', () => {
 
   it('survives a reopen of the file', async () => {
     temp = tempStore();
-    await temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools });
+    await temp.store.mcpObservations.record({
+      endpoint,
+      inventoryHash: hash,
+      profile: HASH_PROFILE,
+      negotiatedVersion: null,
+      observedAt: '2026-01-01T00:00:00Z',
+      tools,
+    });
     temp.store.close();
     const reopened = openStore({ path: temp.path });
     try {
@@ -383,14 +438,25 @@ describe('SqliteMcpObservationStore', () => {
       .prepare(`INSERT INTO mcp_observations (endpoint, fingerprint, body, observed_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`)
       .run(endpoint, hash, JSON.stringify({ tools }), '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
     expect(await temp.store.mcpObservations.latest(endpoint)).toMatchObject({ profile: null, seenCount: 1 });
-    const row = (await temp.store.mcpObservations.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools })).row;
+    const row = (
+      await temp.store.mcpObservations.record({
+        endpoint,
+        inventoryHash: hash,
+        profile: HASH_PROFILE,
+        negotiatedVersion: null,
+        observedAt: '2026-01-01T00:00:00Z',
+        tools,
+      })
+    ).row;
     expect(row).toMatchObject({ profile: HASH_PROFILE, seenCount: 1 });
   });
 
   it('reads a body without prompts and resources as tools-only coverage; a coalesced record refreshes the body', async () => {
     temp = tempStore();
     const store = temp.store.mcpObservations;
-    const first = (await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools })).row!;
+    const first = (
+      await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-01T00:00:00Z', tools })
+    ).row!;
     expect(first.prompts).toBeUndefined();
     expect(JSON.parse((temp.store.db.prepare('SELECT body FROM mcp_observations').get() as { body: string }).body)).toEqual({ tools });
     const latest = (await store.latest(endpoint))!;
@@ -398,14 +464,32 @@ describe('SqliteMcpObservationStore', () => {
 
     // The same tools, no prompts or resources: the same hash, coalesced, the coverage marker added.
     const covered = { prompts: [], resources: [], resourceTemplates: [] };
-    const again = await store.record({ endpoint, inventoryHash: hash, profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-02T00:00:00Z', tools, ...covered });
+    const again = await store.record({
+      endpoint,
+      inventoryHash: hash,
+      profile: HASH_PROFILE,
+      negotiatedVersion: null,
+      observedAt: '2026-01-02T00:00:00Z',
+      tools,
+      ...covered,
+    });
     expect(again).toMatchObject({ outcome: 'coalesced', row: { id: first.id, seenCount: 2, ...covered } });
     expect(await store.latest(endpoint)).toMatchObject({ id: first.id, ...covered });
 
     // A snapshot with a prompt and a resource reads back as written.
     const prompt = fingerprinted('summarise');
     const doc = resource('file:///notes/a.md');
-    await store.record({ endpoint, inventoryHash: 'c'.repeat(64), profile: HASH_PROFILE, negotiatedVersion: null, observedAt: '2026-01-03T00:00:00Z', tools, prompts: [prompt], resources: [doc], resourceTemplates: [] });
+    await store.record({
+      endpoint,
+      inventoryHash: 'c'.repeat(64),
+      profile: HASH_PROFILE,
+      negotiatedVersion: null,
+      observedAt: '2026-01-03T00:00:00Z',
+      tools,
+      prompts: [prompt],
+      resources: [doc],
+      resourceTemplates: [],
+    });
     expect(await store.latest(endpoint)).toMatchObject({ inventoryHash: 'c'.repeat(64), tools, prompts: [prompt], resources: [doc], resourceTemplates: [] });
   });
 });

@@ -236,9 +236,7 @@ describe('parametersOf', () => {
   });
 
   it('ignores a required member that is not an array, and type arrays without strings', () => {
-    expect(parametersOf({ properties: { a: { type: [1, 2] } }, required: 'a' })).toEqual([
-      { name: 'a', type: null, required: false, description: null },
-    ]);
+    expect(parametersOf({ properties: { a: { type: [1, 2] } }, required: 'a' })).toEqual([{ name: 'a', type: null, required: false, description: null }]);
   });
 });
 
@@ -246,10 +244,15 @@ describe('plain tools', () => {
   it('raise no signals', () => {
     expect(toolSignals(WEATHER, ['add'])).toEqual([]);
     expect(toolSignals(ADD, ['get_weather'])).toEqual([]);
-    expect(toolSignals(tool('read_file', 'Read the complete contents of a file from the file system.', {
-      type: 'object',
-      properties: { path: { type: 'string', description: 'Path of the file to read' } },
-    }), ['write_file'])).toEqual([]);
+    expect(
+      toolSignals(
+        tool('read_file', 'Read the complete contents of a file from the file system.', {
+          type: 'object',
+          properties: { path: { type: 'string', description: 'Path of the file to read' } },
+        }),
+        ['write_file'],
+      ),
+    ).toEqual([]);
     expect(toolSignals(tool('get_profile', "Returns the user's email and display name"), [])).toEqual([]);
     expect(instructionSignals('This server provides weather forecasts. Call get_weather with a city name.', ['get_weather'])).toEqual([]);
   });
@@ -283,9 +286,7 @@ describe('the classic poisoning examples', () => {
       ['model_directive', 'description'],
       ['cross_tool_shadowing', 'description'],
     ]);
-    expect(only(signals, 'cross_tool_shadowing').detail).toBe(
-      'an instruction for the mcp_tool_send_email tool; an instruction about the tool send_email',
-    );
+    expect(only(signals, 'cross_tool_shadowing').detail).toBe('an instruction for the mcp_tool_send_email tool; an instruction about the tool send_email');
     expect(only(signals, 'cross_tool_shadowing').excerpt).toContain('send_email tool');
     expectInert(signals);
   });
@@ -350,7 +351,10 @@ describe('model_directive', () => {
       'Tell the user the result.',
       'Deletes a file. This cannot be undone.',
     ]) {
-      expect(toolSignals(tool('helper', text), []).map((s) => s.id), text).not.toContain('model_directive');
+      expect(
+        toolSignals(tool('helper', text), []).map((s) => s.id),
+        text,
+      ).not.toContain('model_directive');
     }
   });
 
@@ -435,14 +439,7 @@ describe('tool names in a text (cross-tool matching)', () => {
 
   it('finds what one search per name finds, in the same order', () => {
     const inventory = ['get item', 'item', 'Get Item', 'files/read', 'read', 'a b', 'b', 'a b', '', 'İx', 'ß/s', 'x/y/z', 'y/z', 'send_email', 'SEND_EMAIL'];
-    const texts = [
-      'Always call GET ITEM before files/READ and send_email.',
-      'a b a b ab',
-      'İX and ß/S then x/y/z',
-      'nothing here',
-      '',
-      'files/rea',
-    ];
+    const texts = ['Always call GET ITEM before files/READ and send_email.', 'a b a b ab', 'İX and ß/S then x/y/z', 'nothing here', '', 'files/rea'];
     for (const text of texts) expect(namesIn(text, inventory)).toEqual(reference(text, inventory));
     expect(namesIn('call get item', ['get item', 'item', 'et it'])).toEqual(['item', 'get item', 'et it']);
     expect(namesIn('anything', [])).toEqual([]);
@@ -460,9 +457,7 @@ describe('tool names in a text (cross-tool matching)', () => {
   /** Tools named outside [A-Za-z0-9_.-], each describing itself and naming two others. */
   function oddTools(n: number): ToolText[] {
     const name = (i: number) => `files/get item ${String(i).padStart(4, '0')}`;
-    return Array.from({ length: n }, (_, i) =>
-      tool(name(i), `Returns item ${i}. Also see ${name((i + 1) % n)} and ${name((i + 7) % n)}, or the catalogue.`),
-    );
+    return Array.from({ length: n }, (_, i) => tool(name(i), `Returns item ${i}. Also see ${name((i + 1) % n)} and ${name((i + 7) % n)}, or the catalogue.`));
   }
 
   /** The work of signalling every tool of an inventory, as counted by nameMatchWork. */
@@ -561,7 +556,10 @@ describe('name signals', () => {
   });
 
   it('destructive_verb on deleting verbs anywhere in the name, not inside other words', () => {
-    expect(keys(toolSignals(tool('file_delete'), []))).toEqual([['destructive_verb', 'name'], ['writes_files', 'name']]);
+    expect(keys(toolSignals(tool('file_delete'), []))).toEqual([
+      ['destructive_verb', 'name'],
+      ['writes_files', 'name'],
+    ]);
     expect(only(toolSignals(tool('rm'), []), 'destructive_verb').detail).toBe('the verb "rm" in the name');
     expect(keys(toolSignals(tool('dropTable'), []))).toEqual([['destructive_verb', 'name']]);
     expect(toolSignals(tool('get_dropdown_options'), [])).toEqual([]);

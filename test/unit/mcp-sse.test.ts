@@ -61,7 +61,10 @@ describe('SseAnswer (hand-written streams)', () => {
       expect(sse.answer, `cut at ${cut}`).toEqual(ANSWER);
       expect(sse.skipped.priming, `cut at ${cut}`).toBe(1);
     }
-    const single = feed(bytes, Array.from({ length: bytes.length }, (_, i) => i + 1));
+    const single = feed(
+      bytes,
+      Array.from({ length: bytes.length }, (_, i) => i + 1),
+    );
     expect(single.answer).toEqual(ANSWER);
   });
 
@@ -132,10 +135,19 @@ function legacy(tools: (rpc: Record<string, any>, req: IncomingMessage, res: Ser
   script = (rpc, req, res) => {
     if (req.method === 'DELETE') return void res.writeHead(200).end();
     if (req.method === 'GET') return tools(rpc ?? {}, req, res);
-    if (rpc?.['method'] === 'server/discover') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }));
+    if (rpc?.['method'] === 'server/discover')
+      return void res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }));
     if (rpc?.['method'] === 'initialize') {
       sse(res, { 'mcp-session-id': 'session-1' });
-      return void res.end(event({ jsonrpc: '2.0', id: rpc['id'], result: { protocolVersion: MCP_LEGACY_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } } }));
+      return void res.end(
+        event({
+          jsonrpc: '2.0',
+          id: rpc['id'],
+          result: { protocolVersion: MCP_LEGACY_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } },
+        }),
+      );
     }
     if (rpc?.['method'] === 'tools/list') return tools(rpc, req, res);
     return void res.writeHead(202).end();
@@ -163,7 +175,9 @@ describe('McpClient over a real loopback server', () => {
         { jsonrpc: '2.0', id: 'srv-2', error: { code: -32601, message: 'Method not found' } },
       ]),
     );
-    expect(result.transcript.map((e) => e.outcome)).toEqual(expect.arrayContaining(["answered the server's ping: HTTP 202", "refused the server's sampling/createMessage (method not found): HTTP 202"]));
+    expect(result.transcript.map((e) => e.outcome)).toEqual(
+      expect.arrayContaining(["answered the server's ping: HTTP 202", "refused the server's sampling/createMessage (method not found): HTTP 202"]),
+    );
     expect(seen.at(-1)?.method).toBe('DELETE');
   });
 
@@ -206,7 +220,9 @@ describe('McpClient over a real loopback server', () => {
     });
     const unresumable = await inspectMcp(endpoint(), { runtime: runtime() }).catch((err: unknown) => err);
     expect(unresumable).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    expect((unresumable as Error).message).toContain('did not answer tools/list as an MCP server: an HTTP 200 event stream ended before the JSON-RPC answer to request 3: 1 notification');
+    expect((unresumable as Error).message).toContain(
+      'did not answer tools/list as an MCP server: an HTTP 200 event stream ended before the JSON-RPC answer to request 3: 1 notification',
+    );
     expect(seen.filter((s) => s.method === 'GET')).toHaveLength(0);
   });
 
@@ -230,10 +246,19 @@ describe('McpClient over a real loopback server', () => {
         if (rpc?.['method'] === 'server/discover') return void res.writeHead(400).end();
         if (rpc?.['method'] === 'initialize') {
           sessions += 1;
-          return void res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': `s${sessions}` }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc['id'], result: { protocolVersion: MCP_LEGACY_VERSION, capabilities: {}, serverInfo: { name: 'x', version: '1' } } }));
+          return void res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': `s${sessions}` }).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: rpc['id'],
+              result: { protocolVersion: MCP_LEGACY_VERSION, capabilities: {}, serverInfo: { name: 'x', version: '1' } },
+            }),
+          );
         }
         if (rpc?.['method'] === 'tools/list') {
-          if (req.headers['mcp-session-id'] === 's1' || expireTwice) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+          if (req.headers['mcp-session-id'] === 's1' || expireTwice)
+            return void res
+              .writeHead(404, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
           return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(toolsResult(rpc['id'])));
         }
         res.writeHead(202).end();

@@ -20,11 +20,19 @@ const outcome = (driver: MethodDriver, did: string): string => {
 };
 
 describe.each([
-  { lazy: lazyDidWeb, real: didWeb, dids: ['did:web:example.com', 'did:web:example.com%3A8443:u:alice', 'did:web:127.0.0.1', 'did:web:ex%2Fample.com', `did:web:${'a'.repeat(64)}.com`] },
+  {
+    lazy: lazyDidWeb,
+    real: didWeb,
+    dids: ['did:web:example.com', 'did:web:example.com%3A8443:u:alice', 'did:web:127.0.0.1', 'did:web:ex%2Fample.com', `did:web:${'a'.repeat(64)}.com`],
+  },
   {
     lazy: lazyDidWebvh,
     real: didWebvh,
-    dids: ['did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com', 'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:127.0.0.1', 'did:webvh:example.com'],
+    dids: [
+      'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:example.com',
+      'did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:127.0.0.1',
+      'did:webvh:example.com',
+    ],
   },
 ])('the lazy did:$real.method driver', ({ lazy, real, dids }) => {
   it('is the one registered, with the loaded driver’s flags', () => {

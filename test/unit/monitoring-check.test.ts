@@ -63,13 +63,19 @@ describe('plannedEvents', () => {
     expect(first[0]!.data['problem']).not.toHaveProperty('trace');
     expect(plannedEvents(DID, { previous: down, lastResolved: base }, failed('2026-11-27T00:20:00Z'), null)).toEqual([]);
     expect(types(plannedEvents(DID, { previous: down, lastResolved: base }, resolved(1), 'ok'))).toEqual(['identity.resolution.recovered']);
-    expect(types(plannedEvents(DID, { previous: down, lastResolved: base }, resolved(3), 'ok'))).toEqual(['identity.resolution.recovered', 'identity.document.changed']);
+    expect(types(plannedEvents(DID, { previous: down, lastResolved: base }, resolved(3), 'ok'))).toEqual([
+      'identity.resolution.recovered',
+      'identity.document.changed',
+    ]);
   });
 
   it('deactivation: identity.deactivated once (with the document change when the document changed)', () => {
     const base = resolved(1);
     expect(types(plannedEvents(DID, { previous: base, lastResolved: base }, resolved(1, { deactivated: true }), 'd'))).toEqual(['identity.deactivated']);
-    expect(types(plannedEvents(DID, { previous: base, lastResolved: base }, resolved(2, { deactivated: true }), 'd'))).toEqual(['identity.document.changed', 'identity.deactivated']);
+    expect(types(plannedEvents(DID, { previous: base, lastResolved: base }, resolved(2, { deactivated: true }), 'd'))).toEqual([
+      'identity.document.changed',
+      'identity.deactivated',
+    ]);
     const gone = resolved(2, { deactivated: true });
     expect(plannedEvents(DID, { previous: gone, lastResolved: gone }, resolved(2, { deactivated: true }), 'd')).toEqual([]);
   });
@@ -78,9 +84,20 @@ describe('plannedEvents', () => {
     const did = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
     const result = await resolve(did, createRuntime({}));
     const outcome = resolvedOutcome(result, '2026-11-27T00:00:00Z');
-    expect(outcome).toMatchObject({ status: 'RESOLVED', documentHash: result.evidence.document.jcsSha256, fingerprintProfile: result.evidence.document.hashProfile, domainBindingStatus: null, problem: null });
+    expect(outcome).toMatchObject({
+      status: 'RESOLVED',
+      documentHash: result.evidence.document.jcsSha256,
+      fingerprintProfile: result.evidence.document.hashProfile,
+      domainBindingStatus: null,
+      problem: null,
+    });
     expect(outcome.document).toEqual(result.didDocument);
     const problem = new ProblemError('NOT_FOUND', 'absent', { trace: [] }).toProblem();
-    expect(failedOutcome(problem, 't')).toMatchObject({ status: 'FAILED', documentHash: null, document: null, problem: { code: 'NOT_FOUND', detail: 'absent' } });
+    expect(failedOutcome(problem, 't')).toMatchObject({
+      status: 'FAILED',
+      documentHash: null,
+      document: null,
+      problem: { code: 'NOT_FOUND', detail: 'absent' },
+    });
   });
 });

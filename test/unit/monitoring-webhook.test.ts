@@ -17,7 +17,14 @@ const event: MonitorEvent = {
   watchId: 7,
   did: 'did:web:example.com',
   eventType: 'identity.document.changed',
-  data: { fromHash: 'a'.repeat(64), toHash: 'b'.repeat(64), domainBinding: null, diff: { summary: '1 key rotated', changedMembers: ['verificationMethod'] }, headline: 'Zürich — 東京', problem: null },
+  data: {
+    fromHash: 'a'.repeat(64),
+    toHash: 'b'.repeat(64),
+    domainBinding: null,
+    diff: { summary: '1 key rotated', changedMembers: ['verificationMethod'] },
+    headline: 'Zürich — 東京',
+    problem: null,
+  },
   createdAt: '2026-11-27T03:00:00Z',
   deliveryStatus: 'DELIVERING',
   attempts: 1,
@@ -39,7 +46,13 @@ describe('webhook deliveries', () => {
     const body = envelopeOf(event);
     const now = Math.floor(Date.now() / 1000);
     const headers = deliveryHeaders(key, event, body, now);
-    expect(headers).toMatchObject({ 'x-svc-event': event.eventType, 'x-svc-event-id': 'evt_42', 'x-svc-timestamp': String(now), 'webhook-id': 'evt_42', 'webhook-timestamp': String(now) });
+    expect(headers).toMatchObject({
+      'x-svc-event': event.eventType,
+      'x-svc-event-id': 'evt_42',
+      'x-svc-timestamp': String(now),
+      'webhook-id': 'evt_42',
+      'webhook-timestamp': String(now),
+    });
     expect(headers['x-svc-signature-256']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(await verifyWebhook(key, headers, body)).toBe(true);
     expect(new Webhook(key).verify(body, headers)).toEqual(JSON.parse(body));

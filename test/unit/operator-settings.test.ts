@@ -79,13 +79,17 @@ describe('egressAllowance (SVC_EGRESS_ALLOW, --egress-allow)', () => {
     );
     expect(wide).not.toContain('\n');
     expect(configError(() => egressAllowance({}, ['169.0.0.0/8']))).toMatch(/^--egress-allow: 169\.0\.0\.0\/8 also admits 169\.254\.0\.0\/16/);
-    expect(configError(() => egressAllowance({ SVC_EGRESS_ALLOW: '::ffff:0:0/96' }))).toMatch(/^SVC_EGRESS_ALLOW: ::ffff:0:0\/96 also admits ::ffff:169\.254\.0\.0\/112/);
+    expect(configError(() => egressAllowance({ SVC_EGRESS_ALLOW: '::ffff:0:0/96' }))).toMatch(
+      /^SVC_EGRESS_ALLOW: ::ffff:0:0\/96 also admits ::ffff:169\.254\.0\.0\/112/,
+    );
     // createRuntime (every command) applies the same rule.
     expect(configError(() => createRuntime({ SVC_EGRESS_ALLOW: '::/0' }))).toMatch(/^SVC_EGRESS_ALLOW: ::\/0 also admits fe80::\/10/);
   });
 
   it('accepts a link-local range named exactly, and says which setting named each range', () => {
-    expect(egressAllowanceEntries({ SVC_EGRESS_ALLOW: '169.254.169.254/32 127.0.0.0/8' }, ['127.0.0.1', '10.0.0.0/8']).map((e) => [e.cidr.text, e.setting])).toEqual([
+    expect(
+      egressAllowanceEntries({ SVC_EGRESS_ALLOW: '169.254.169.254/32 127.0.0.0/8' }, ['127.0.0.1', '10.0.0.0/8']).map((e) => [e.cidr.text, e.setting]),
+    ).toEqual([
       ['169.254.169.254/32', 'SVC_EGRESS_ALLOW'],
       ['127.0.0.0/8', 'SVC_EGRESS_ALLOW'],
       ['127.0.0.1/32', '--egress-allow'],
@@ -153,7 +157,9 @@ describe('SVC_TRUST_PROXY: ranges that cover 1/16 of a family', () => {
   it('a realistic set is accepted; a /4 or pieces adding up to it are refused', () => {
     expect(trustedProxies({ SVC_TRUST_PROXY: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7' })).toHaveLength(4);
     for (const value of ['0.0.0.0/4', '0.0.0.0/5,8.0.0.0/5', '2000::/3', '::ffff:0:0/96']) {
-      expect(configError(() => trustedProxies({ SVC_TRUST_PROXY: value }))).toMatch(/^SVC_TRUST_PROXY: together the ranges cover .* \(at most 1\/16 may be trusted\)/);
+      expect(configError(() => trustedProxies({ SVC_TRUST_PROXY: value }))).toMatch(
+        /^SVC_TRUST_PROXY: together the ranges cover .* \(at most 1\/16 may be trusted\)/,
+      );
     }
     // Just under the bound: 1/16 minus one /8.
     expect(trustedProxies({ SVC_TRUST_PROXY: '0.0.0.0/5,8.0.0.0/6,12.0.0.0/7,14.0.0.0/8' })).toHaveLength(4);
@@ -184,7 +190,9 @@ describe('operator tokens', () => {
   it('generated tokens (hex, base64url, any length from 24) are never called weak', () => {
     fc.assert(
       fc.property(fc.integer({ min: 12, max: 64 }), fc.boolean(), (bytes, hex) => {
-        const token = randomBytes(bytes).toString(hex ? 'hex' : 'base64url').slice(0, Math.max(24, bytes));
+        const token = randomBytes(bytes)
+          .toString(hex ? 'hex' : 'base64url')
+          .slice(0, Math.max(24, bytes));
         return weakAdminToken(token) === null;
       }),
       { numRuns: 2000 },
@@ -232,7 +240,9 @@ describe('SVC_REGISTRATIONS_PER_CLIENT', () => {
   it('defaults to 100 and takes 1..10000', () => {
     expect(limitsFromEnv({}).registrationsPerClient).toBe(100);
     expect(limitsFromEnv({ SVC_REGISTRATIONS_PER_CLIENT: '5' }).registrationsPerClient).toBe(5);
-    expect(configError(() => limitsFromEnv({ SVC_REGISTRATIONS_PER_CLIENT: '0' }))).toBe('SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000');
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRATIONS_PER_CLIENT: '0' }))).toBe(
+      'SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000',
+    );
   });
 });
 
@@ -247,7 +257,9 @@ describe('the registry shares and lifetime (SVC_REGISTRY_PER_CLIENT, SVC_REGISTR
     expect(configError(() => limitsFromEnv({ SVC_REGISTRY_PER_CLIENT: '0' }))).toBe('SVC_REGISTRY_PER_CLIENT must be a whole number between 1 and 10000');
     expect(configError(() => limitsFromEnv({ SVC_REGISTRY_PER_ROOT: '10001' }))).toBe('SVC_REGISTRY_PER_ROOT must be a whole number between 1 and 10000');
     expect(configError(() => limitsFromEnv({ SVC_REGISTRATION_MAX_DAYS: '1.5' }))).toBe('SVC_REGISTRATION_MAX_DAYS must be a whole number between 1 and 3660');
-    expect(configError(() => limitsFromEnv({ SVC_REGISTRATION_MAX_DAYS: '36500' }))).toBe('SVC_REGISTRATION_MAX_DAYS must be a whole number between 1 and 3660');
+    expect(configError(() => limitsFromEnv({ SVC_REGISTRATION_MAX_DAYS: '36500' }))).toBe(
+      'SVC_REGISTRATION_MAX_DAYS must be a whole number between 1 and 3660',
+    );
   });
 });
 
@@ -274,12 +286,17 @@ describe('operatorRelaxations', () => {
     expect(relaxations).toEqual([
       { setting: 'SVC_EGRESS_ALLOW', value: '169.254.169.254/32', effect: 'egress allowed to 169.254.169.254/32' },
       { setting: '--egress-allow', value: '10.0.0.0/8', effect: 'egress allowed to 10.0.0.0/8' },
-      { setting: 'NODE_EXTRA_CA_CERTS', value: '/etc/svc/ca.pem', effect: "TLS certificates issued by the CAs in /etc/svc/ca.pem are trusted besides Node's CA store" },
+      {
+        setting: 'NODE_EXTRA_CA_CERTS',
+        value: '/etc/svc/ca.pem',
+        effect: "TLS certificates issued by the CAs in /etc/svc/ca.pem are trusted besides Node's CA store",
+      },
       { setting: 'SVC_TRUST_PROXY', value: '127.0.0.1/32,10.1.0.0/24', effect: 'X-Forwarded-For from 127.0.0.1/32, 10.1.0.0/24 names the client' },
       {
         setting: 'SVC_DELEGATION_ROOTS',
         value: null,
-        effect: 'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
+        effect:
+          'delegation registration is open: any client may register chains of any root, 500 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
       },
       { setting: 'SVC_RATE_LIMIT_PER_MIN', value: '1000', effect: 'each client may make 1000 requests per minute (default 120)' },
       { setting: 'SVC_REGISTRATIONS_PER_CLIENT', value: '500', effect: 'each client may register 500 new delegation chains per 24 h (default 100)' },

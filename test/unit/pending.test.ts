@@ -43,7 +43,13 @@ describe('pendingRefusal: which share refused, and until when', () => {
   });
 
   it('a limit that is not a number refuses (bound as -1)', () => {
-    expect(pendingValues({ total: Number.NaN, perClient: 2, perDid: 3 }, 'c', 'did:web:a.example')).toMatchObject({ total: -1, perClient: 2, perDid: 3, client: 'c', did: 'did:web:a.example' });
+    expect(pendingValues({ total: Number.NaN, perClient: 2, perDid: 3 }, 'c', 'did:web:a.example')).toMatchObject({
+      total: -1,
+      perClient: 2,
+      perDid: 3,
+      client: 'c',
+      did: 'did:web:a.example',
+    });
   });
 });
 
@@ -52,7 +58,9 @@ describe('pendingProblem', () => {
   it("a client's or a DID's share is the client's budget: 429 RATE_LIMITED naming it; the pool is the service's: 503", () => {
     const client = pendingProblem({ refused: 'client', limit: 20, retryAfterSeconds: 86_000 }, 'claim challenges', 'did:web:a.example', settings);
     expect(client).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 86_000 });
-    expect(client.message).toBe("This client's share of 20 pending claim challenges is used up (SVC_CLAIM_PENDING_PER_CLIENT): use one of them or let it expire. Retry after 86000 s.");
+    expect(client.message).toBe(
+      "This client's share of 20 pending claim challenges is used up (SVC_CLAIM_PENDING_PER_CLIENT): use one of them or let it expire. Retry after 86000 s.",
+    );
     const did = pendingProblem({ refused: 'did', limit: 10, retryAfterSeconds: 30 }, 'claim challenges', `did:web:${'x'.repeat(200)}`, settings);
     expect(did).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 30 });
     expect(did.message).toContain("The DID's share of 10 pending claim challenges is used up (SVC_CLAIM_PENDING_PER_DID)");
@@ -70,8 +78,16 @@ describe('pendingProblem', () => {
 describe('the shares and the gateway budget as settings', () => {
   it('default to the documented numbers and take 1..10000 (the gateway 1..1000000); anything else is a ConfigError', () => {
     const limits = limitsFromEnv({});
-    expect(limits).toMatchObject({ claimChallengesPerClient: 20, claimChallengesPerDid: 10, signInChallengesPerClient: 10, signInChallengesPerDid: 3, gatewayPerMinute: 120 });
-    expect([CHALLENGE_PENDING_LIMITS.perClient, CHALLENGE_PENDING_LIMITS.perDid, SIGN_IN_PENDING_LIMITS.perClient, SIGN_IN_PENDING_LIMITS.perDid]).toEqual([20, 10, 10, 3]);
+    expect(limits).toMatchObject({
+      claimChallengesPerClient: 20,
+      claimChallengesPerDid: 10,
+      signInChallengesPerClient: 10,
+      signInChallengesPerDid: 3,
+      gatewayPerMinute: 120,
+    });
+    expect([CHALLENGE_PENDING_LIMITS.perClient, CHALLENGE_PENDING_LIMITS.perDid, SIGN_IN_PENDING_LIMITS.perClient, SIGN_IN_PENDING_LIMITS.perDid]).toEqual([
+      20, 10, 10, 3,
+    ]);
     expect(
       limitsFromEnv({
         SVC_CLAIM_PENDING_PER_CLIENT: '4',
@@ -82,9 +98,12 @@ describe('the shares and the gateway budget as settings', () => {
       }),
     ).toMatchObject({ claimChallengesPerClient: 4, claimChallengesPerDid: 2, signInChallengesPerClient: 7, signInChallengesPerDid: 1, gatewayPerMinute: 30 });
     for (const name of ['SVC_CLAIM_PENDING_PER_CLIENT', 'SVC_CLAIM_PENDING_PER_DID', 'SVC_SIGN_IN_PENDING_PER_CLIENT', 'SVC_SIGN_IN_PENDING_PER_DID']) {
-      for (const bad of ['0', '10001', '2.5', 'many']) expect(configError(() => limitsFromEnv({ [name]: bad }))).toBe(`${name} must be a whole number between 1 and 10000`);
+      for (const bad of ['0', '10001', '2.5', 'many'])
+        expect(configError(() => limitsFromEnv({ [name]: bad }))).toBe(`${name} must be a whole number between 1 and 10000`);
     }
-    expect(configError(() => limitsFromEnv({ SVC_GATEWAY_RATE_LIMIT_PER_MIN: '0' }))).toBe('SVC_GATEWAY_RATE_LIMIT_PER_MIN must be a whole number between 1 and 1000000');
+    expect(configError(() => limitsFromEnv({ SVC_GATEWAY_RATE_LIMIT_PER_MIN: '0' }))).toBe(
+      'SVC_GATEWAY_RATE_LIMIT_PER_MIN must be a whole number between 1 and 1000000',
+    );
   });
 
   it('raised above their defaults they are relaxations (announced, in /health); lowered they are not', () => {
@@ -94,7 +113,14 @@ describe('the shares and the gateway budget as settings', () => {
     expect(
       operatorRelaxations({
         ...base,
-        limits: { ...tight, claimChallengesPerClient: 50, claimChallengesPerDid: 11, signInChallengesPerClient: 20, signInChallengesPerDid: 4, gatewayPerMinute: 600 },
+        limits: {
+          ...tight,
+          claimChallengesPerClient: 50,
+          claimChallengesPerDid: 11,
+          signInChallengesPerClient: 20,
+          signInChallengesPerDid: 4,
+          gatewayPerMinute: 600,
+        },
       }),
     ).toEqual([
       { setting: 'SVC_CLAIM_PENDING_PER_CLIENT', value: '50', effect: '50 pending claim challenges per client (default 20)' },

@@ -142,7 +142,11 @@ describe('parsePolicy', () => {
       ['verifiableHistory', 'yes', 'The rule "verifiableHistory" takes the value "required", not "yes".'],
       ['credentialStatus', 'VALID', 'The rule "credentialStatus" takes the value "active", not "VALID".'],
       ['domainBinding', 'preferred', 'The rule "domainBinding" takes one of "required", "optional", not "preferred".'],
-      ['requireKeyRelationship', 'auth', 'takes one of "authentication", "assertionMethod", "keyAgreement", "capabilityInvocation", "capabilityDelegation", not "auth"'],
+      [
+        'requireKeyRelationship',
+        'auth',
+        'takes one of "authentication", "assertionMethod", "keyAgreement", "capabilityInvocation", "capabilityDelegation", not "auth"',
+      ],
       ['credentialIssuerMustBeSubject', 'true', 'The rule "credentialIssuerMustBeSubject" takes true or false, not "true".'],
       ['allowedMethods', [], 'The rule "allowedMethods" takes a non-empty array of method names such as "web" or "did:web", not an empty array.'],
       ['allowedMethods', 'web', 'not "web"'],
@@ -165,9 +169,7 @@ describe('parsePolicy', () => {
   });
 
   it('evaluatePolicy re-validates a hand-built policy', () => {
-    const problem = problemFrom(() =>
-      evaluatePolicy(ED25519_DID, { name: null, rules: { minKeyBits: -1 } }, evidenceOf(null), NOW),
-    );
+    const problem = problemFrom(() => evaluatePolicy(ED25519_DID, { name: null, rules: { minKeyBits: -1 } }, evidenceOf(null), NOW));
     expect(problem.code).toBe('INVALID_REQUEST');
     expect(problem.detail).toContain('"minKeyBits"');
   });
@@ -206,18 +208,36 @@ describe('evaluatePolicy: aggregation, order, headline', () => {
 
   it('evaluates rules in the order of the policy object', async () => {
     const order = ['maxCacheAgeSeconds', 'credentialStatus', 'allowedMethods', 'didResolution', 'minKeyBits'];
-    const values: Record<string, unknown> = { maxCacheAgeSeconds: 60, credentialStatus: 'active', allowedMethods: ['key'], didResolution: 'required', minKeyBits: 256 };
+    const values: Record<string, unknown> = {
+      maxCacheAgeSeconds: 60,
+      credentialStatus: 'active',
+      allowedMethods: ['key'],
+      didResolution: 'required',
+      minKeyBits: 256,
+    };
     const rules = Object.fromEntries(order.map((r) => [r, values[r]]));
     const evaluation = evaluatePolicy(ED25519_DID, parsePolicy({ rules }), evidenceOf(await resolved(ED25519_DID)), NOW);
     expect(evaluation.evaluations.map((e) => e.rule)).toEqual(order);
     const reversed = Object.fromEntries([...order].reverse().map((r) => [r, values[r]]));
-    expect(evaluatePolicy(ED25519_DID, parsePolicy({ rules: reversed }), evidenceOf(await resolved(ED25519_DID)), NOW).evaluations.map((e) => e.rule)).toEqual([...order].reverse());
+    expect(evaluatePolicy(ED25519_DID, parsePolicy({ rules: reversed }), evidenceOf(await resolved(ED25519_DID)), NOW).evaluations.map((e) => e.rule)).toEqual(
+      [...order].reverse(),
+    );
   });
 
   it('any FAIL fails the policy, even beside INDETERMINATE rules; the headline names the failing rules', async () => {
     const evaluation = evaluatePolicy(
       SECP256K1_DID,
-      parsePolicy({ name: 'ed only', rules: { allowedCurves: ['Ed25519'], credentialStatus: 'active', minKeyBits: 384, didResolution: 'required', allowedMethods: ['jwk'], domainBinding: 'optional' } }),
+      parsePolicy({
+        name: 'ed only',
+        rules: {
+          allowedCurves: ['Ed25519'],
+          credentialStatus: 'active',
+          minKeyBits: 384,
+          didResolution: 'required',
+          allowedMethods: ['jwk'],
+          domainBinding: 'optional',
+        },
+      }),
       evidenceOf(await resolved(SECP256K1_DID)),
       NOW,
     );
@@ -246,7 +266,9 @@ describe('evaluatePolicy: aggregation, order, headline', () => {
   it('a failed resolution leaves only allowedMethods, didResolution and credential rules decidable', () => {
     const evaluation = evaluatePolicy(
       'did:web:example.com',
-      parsePolicy({ rules: { didResolution: 'required', allowedMethods: ['did:web'], minKeyBits: 256, domainBinding: 'optional', credentialIssuerMustBeSubject: true } }),
+      parsePolicy({
+        rules: { didResolution: 'required', allowedMethods: ['did:web'], minKeyBits: 256, domainBinding: 'optional', credentialIssuerMustBeSubject: true },
+      }),
       failedWith('UPSTREAM_UNAVAILABLE', 'The host example.com did not answer within 10 s.', credential('VALID', 'did:web:example.com#key-1')),
       NOW,
     );
@@ -270,7 +292,9 @@ describe('evaluatePolicy: aggregation, order, headline', () => {
     const other = problemFrom(() => evaluatePolicy(P256_DID, policy, evidenceOf(resolution), NOW));
     expect(other.code).toBe('INTERNAL_ERROR');
     expect(other.detail).toContain('another DID');
-    const both = problemFrom(() => evaluatePolicy(ED25519_DID, policy, { ...evidenceOf(resolution), resolutionProblem: new ProblemError('NOT_FOUND', 'gone') }, NOW));
+    const both = problemFrom(() =>
+      evaluatePolicy(ED25519_DID, policy, { ...evidenceOf(resolution), resolutionProblem: new ProblemError('NOT_FOUND', 'gone') }, NOW),
+    );
     expect(both.code).toBe('INTERNAL_ERROR');
   });
 });
@@ -280,7 +304,10 @@ describe('didResolution', () => {
     const e = rule(ED25519_DID, 'didResolution', 'required', evidenceOf(await resolved(ED25519_DID)));
     expect(e).toMatchObject({ status: 'PASS', observedValue: 'RESOLVED', message: 'The DID resolves (RESOLVED) and is not deactivated.' });
     // RESOLVED_WITH_WARNINGS (an off-curve key) still resolves.
-    expect(rule(OFF_CURVE_DID, 'didResolution', 'required', evidenceOf(await resolved(OFF_CURVE_DID)))).toMatchObject({ status: 'PASS', observedValue: 'RESOLVED_WITH_WARNINGS' });
+    expect(rule(OFF_CURVE_DID, 'didResolution', 'required', evidenceOf(await resolved(OFF_CURVE_DID)))).toMatchObject({
+      status: 'PASS',
+      observedValue: 'RESOLVED_WITH_WARNINGS',
+    });
   });
 
   it('FAIL: a deactivated DID (derived: outcome set to DEACTIVATED on a clone), and problems that are verdicts about the DID', async () => {
@@ -297,7 +324,10 @@ describe('didResolution', () => {
     expect(e).toMatchObject({ status: 'FAIL', observedValue: 'METHOD_NOT_SUPPORTED' });
     expect(e.message).toContain('The DID does not resolve (METHOD_NOT_SUPPORTED): The DID method "example" is not supported');
     const badJwk = await problemOf(resolved('did:jwk:!!'));
-    expect(rule('did:jwk:!!', 'didResolution', 'required', { resolution: null, resolutionProblem: badJwk, credential: null })).toMatchObject({ status: 'FAIL', observedValue: 'INVALID_DID' });
+    expect(rule('did:jwk:!!', 'didResolution', 'required', { resolution: null, resolutionProblem: badJwk, credential: null })).toMatchObject({
+      status: 'FAIL',
+      observedValue: 'INVALID_DID',
+    });
     for (const code of ['NOT_FOUND', 'INVALID_DID_DOCUMENT'] as const) {
       expect(rule('did:web:example.com', 'didResolution', 'required', failedWith(code, 'x'))).toMatchObject({ status: 'FAIL', observedValue: code });
     }
@@ -316,13 +346,23 @@ describe('didResolution', () => {
 describe('allowedMethods', () => {
   it('PASS: the method is listed, written with or without "did:"', async () => {
     const resolution = await resolved(ED25519_DID);
-    expect(rule(ED25519_DID, 'allowedMethods', ['web', 'key'], evidenceOf(resolution))).toMatchObject({ status: 'PASS', observedValue: 'key', message: 'The method did:key is allowed.' });
+    expect(rule(ED25519_DID, 'allowedMethods', ['web', 'key'], evidenceOf(resolution))).toMatchObject({
+      status: 'PASS',
+      observedValue: 'key',
+      message: 'The method did:key is allowed.',
+    });
     expect(rule(ED25519_DID, 'allowedMethods', ['did:key'], evidenceOf(resolution))).toMatchObject({ status: 'PASS', observedValue: 'key' });
   });
 
   it('PASS or FAIL without a resolution: only the DID string is needed', () => {
-    expect(rule('did:web:example.com', 'allowedMethods', ['did:web'], failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({ status: 'PASS', observedValue: 'web' });
-    expect(rule('did:web:example.com', 'allowedMethods', ['webvh'], failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({ status: 'FAIL', observedValue: 'web' });
+    expect(rule('did:web:example.com', 'allowedMethods', ['did:web'], failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({
+      status: 'PASS',
+      observedValue: 'web',
+    });
+    expect(rule('did:web:example.com', 'allowedMethods', ['webvh'], failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({
+      status: 'FAIL',
+      observedValue: 'web',
+    });
   });
 
   it('FAIL: the method is not listed; a string that is not a DID has no method', async () => {
@@ -345,7 +385,10 @@ describe('allowedCurves', () => {
   it('PASS: every valid signing key uses a listed curve (the X25519 agreement key is not a signing key)', async () => {
     const e = rule(ED25519_DID, 'allowedCurves', ['Ed25519'], evidenceOf(await resolved(ED25519_DID)));
     expect(e).toMatchObject({ status: 'PASS', observedValue: ['Ed25519'], message: 'Every valid signing key uses an allowed curve (Ed25519).' });
-    expect(rule(P256_DID, 'allowedCurves', ['Ed25519', 'P-256'], evidenceOf(await resolved(P256_DID)))).toMatchObject({ status: 'PASS', observedValue: ['P-256'] });
+    expect(rule(P256_DID, 'allowedCurves', ['Ed25519', 'P-256'], evidenceOf(await resolved(P256_DID)))).toMatchObject({
+      status: 'PASS',
+      observedValue: ['P-256'],
+    });
   });
 
   it('FAIL: a valid signing key uses a curve that is not listed', async () => {
@@ -460,7 +503,8 @@ describe('requireKeyRelationship', () => {
     // A document without keys shows that nothing is authorised (derived: emptied on a clone).
     const keyless = structuredClone(await resolved(ED25519_DID));
     keyless.evidence.keys = [];
-    for (const r of Object.keys(keyless.evidence.document.relationships) as Array<keyof typeof keyless.evidence.document.relationships>) keyless.evidence.document.relationships[r] = [];
+    for (const r of Object.keys(keyless.evidence.document.relationships) as Array<keyof typeof keyless.evidence.document.relationships>)
+      keyless.evidence.document.relationships[r] = [];
     expect(rule(ED25519_DID, 'requireKeyRelationship', 'authentication', evidenceOf(keyless)).status).toBe('FAIL');
   });
 
@@ -475,7 +519,10 @@ describe('requireKeyRelationship', () => {
     expect(rule(ED25519_DID, 'requireKeyRelationship', 'capabilityDelegation', evidenceOf(external)).message).toContain(
       'did:web:example.com#key-1 is defined outside the document',
     );
-    expect(rule(ED25519_DID, 'requireKeyRelationship', 'authentication', failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({ status: 'INDETERMINATE', observedValue: null });
+    expect(rule(ED25519_DID, 'requireKeyRelationship', 'authentication', failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: null,
+    });
   });
 });
 
@@ -502,7 +549,10 @@ describe('domainBinding (states a did:key cannot have are derived on clones; rea
         message: 'The domain https://example.com is bound to the DID by a verified domain linkage credential.',
       });
     }
-    expect(rule(ED25519_DID, 'domainBinding', 'optional', await withBinding('NOT_CONFIGURED'))).toMatchObject({ status: 'PASS', observedValue: 'NOT_CONFIGURED' });
+    expect(rule(ED25519_DID, 'domainBinding', 'optional', await withBinding('NOT_CONFIGURED'))).toMatchObject({
+      status: 'PASS',
+      observedValue: 'NOT_CONFIGURED',
+    });
     expect(rule(ED25519_DID, 'domainBinding', 'optional', await withBinding(null))).toMatchObject({
       status: 'PASS',
       observedValue: null,
@@ -516,7 +566,10 @@ describe('domainBinding (states a did:key cannot have are derived on clones; rea
       observedValue: null,
       message: 'A domain binding is required, but did:key has no domain to bind.',
     });
-    expect(rule(ED25519_DID, 'domainBinding', 'required', await withBinding('NOT_CONFIGURED'))).toMatchObject({ status: 'FAIL', observedValue: 'NOT_CONFIGURED' });
+    expect(rule(ED25519_DID, 'domainBinding', 'required', await withBinding('NOT_CONFIGURED'))).toMatchObject({
+      status: 'FAIL',
+      observedValue: 'NOT_CONFIGURED',
+    });
     for (const status of ['NOT_LINKED', 'INVALID_PROOF', 'UNSUPPORTED_PROOF', 'MALFORMED']) {
       for (const value of ['required', 'optional']) {
         const e = rule(ED25519_DID, 'domainBinding', value, await withBinding(status));
@@ -580,7 +633,10 @@ describe('tlsMinDaysRemaining', () => {
   });
 
   it('INDETERMINATE: no resolution; an HTTPS resolution without TLS evidence (derived)', async () => {
-    expect(rule('did:web:example.com', 'tlsMinDaysRemaining', 1, failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({ status: 'INDETERMINATE', observedValue: null });
+    expect(rule('did:web:example.com', 'tlsMinDaysRemaining', 1, failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: null,
+    });
     const https = structuredClone(await resolved(ED25519_DID));
     https.evidence.source.kind = 'HTTPS';
     expect(rule(ED25519_DID, 'tlsMinDaysRemaining', 1, evidenceOf(https)).status).toBe('INDETERMINATE');
@@ -591,13 +647,38 @@ describe('verifiableHistory (real did:webvh logs in test/integration/policy.test
   async function withHistory(edit: (h: NonNullable<EnrichedResolution['evidence']['history']>) => void): Promise<PolicyEvidence> {
     const resolution = structuredClone(await resolved(ED25519_DID));
     const entry = {
-      versionId: '1-Qm', versionNumber: 1, versionTime: '2025-01-01T00:00:00Z', status: 'VERIFIED' as const, check: null, reason: null,
-      documentId: ED25519_DID, signedBy: null, changes: [], updateKeys: [], preRotation: false, witness: null, deactivated: false,
+      versionId: '1-Qm',
+      versionNumber: 1,
+      versionTime: '2025-01-01T00:00:00Z',
+      status: 'VERIFIED' as const,
+      check: null,
+      reason: null,
+      documentId: ED25519_DID,
+      signedBy: null,
+      changes: [],
+      updateKeys: [],
+      preRotation: false,
+      witness: null,
+      deactivated: false,
     };
     const history = {
-      scid: 'Qm', entries: [entry, { ...entry, versionNumber: 2, versionId: '2-Qm' }],
-      witness: { status: 'NOT_REQUIRED' as const, url: 'https://example.com/.well-known/did-witness.json', httpStatus: null, contentType: null, bytes: null, sha256: null, acceptedProofs: 0, discarded: [], reason: null },
-      verifiedEntries: 2, selectedVersion: 2, failure: null, reusedEntries: 0,
+      scid: 'Qm',
+      entries: [entry, { ...entry, versionNumber: 2, versionId: '2-Qm' }],
+      witness: {
+        status: 'NOT_REQUIRED' as const,
+        url: 'https://example.com/.well-known/did-witness.json',
+        httpStatus: null,
+        contentType: null,
+        bytes: null,
+        sha256: null,
+        acceptedProofs: 0,
+        discarded: [],
+        reason: null,
+      },
+      verifiedEntries: 2,
+      selectedVersion: 2,
+      failure: null,
+      reusedEntries: 0,
     };
     edit(history);
     resolution.evidence.history = history;
@@ -618,18 +699,37 @@ describe('verifiableHistory (real did:webvh logs in test/integration/policy.test
       observedValue: null,
       message: 'did:key keeps no verifiable log of versions.',
     });
-    const failing = rule(ED25519_DID, 'verifiableHistory', 'required', await withHistory((h) => {
-      h.verifiedEntries = 1;
-      h.failure = { versionNumber: 2, check: 'proof', reason: 'the proof does not verify' };
-    }));
+    const failing = rule(
+      ED25519_DID,
+      'verifiableHistory',
+      'required',
+      await withHistory((h) => {
+        h.verifiedEntries = 1;
+        h.failure = { versionNumber: 2, check: 'proof', reason: 'the proof does not verify' };
+      }),
+    );
     expect(failing).toMatchObject({ status: 'FAIL', observedValue: { entries: 2, verifiedEntries: 1 } });
     expect(failing.message).toBe('The log does not verify: entry 2 fails the proof check (the proof does not verify), 1 of 2 entries verified.');
-    expect(rule(ED25519_DID, 'verifiableHistory', 'required', await withHistory((h) => { h.entries = []; h.verifiedEntries = 0; })).status).toBe('FAIL');
+    expect(
+      rule(
+        ED25519_DID,
+        'verifiableHistory',
+        'required',
+        await withHistory((h) => {
+          h.entries = [];
+          h.verifiedEntries = 0;
+        }),
+      ).status,
+    ).toBe('FAIL');
   });
 
   it('INDETERMINATE: no resolution', () => {
     const e = rule('did:webvh:Qm:example.com', 'verifiableHistory', 'required', failedWith('UPSTREAM_UNAVAILABLE'));
-    expect(e).toMatchObject({ status: 'INDETERMINATE', observedValue: null, message: 'The DID could not be resolved (UPSTREAM_UNAVAILABLE), so its history could not be examined.' });
+    expect(e).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: null,
+      message: 'The DID could not be resolved (UPSTREAM_UNAVAILABLE), so its history could not be examined.',
+    });
   });
 });
 
@@ -643,7 +743,10 @@ describe('maxCacheAgeSeconds', () => {
       message: 'The evidence was observed 30 seconds before the evaluation, within the 30 seconds allowed.',
     });
     // A resolution stamped in the second after `now` was taken counts as age 0.
-    expect(rule(ED25519_DID, 'maxCacheAgeSeconds', 0, evidenceOf(resolution), new Date('2025-03-04T05:06:06.999Z'))).toMatchObject({ status: 'PASS', observedValue: 0 });
+    expect(rule(ED25519_DID, 'maxCacheAgeSeconds', 0, evidenceOf(resolution), new Date('2025-03-04T05:06:06.999Z'))).toMatchObject({
+      status: 'PASS',
+      observedValue: 0,
+    });
   });
 
   it('FAIL: older than allowed, a cache hit says so', async () => {
@@ -657,7 +760,10 @@ describe('maxCacheAgeSeconds', () => {
   });
 
   it('INDETERMINATE: no resolution', () => {
-    expect(rule('did:web:example.com', 'maxCacheAgeSeconds', 60, failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({ status: 'INDETERMINATE', observedValue: null });
+    expect(rule('did:web:example.com', 'maxCacheAgeSeconds', 60, failedWith('UPSTREAM_UNAVAILABLE'))).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: null,
+    });
   });
 });
 
@@ -701,7 +807,10 @@ describe('credentialIssuerMustBeSubject', () => {
       observedValue: ED25519_DID,
       message: 'The credential issuer is the evaluated DID.',
     });
-    expect(rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('VALID', ED_KEY)))).toMatchObject({ status: 'PASS', observedValue: ED_KEY });
+    expect(rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('VALID', ED_KEY)))).toMatchObject({
+      status: 'PASS',
+      observedValue: ED_KEY,
+    });
     const claimed = rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('INVALID', ED25519_DID)));
     expect(claimed.status).toBe('PASS');
     expect(claimed.message).toContain('as the credential states it; the credential itself is INVALID');
@@ -717,8 +826,13 @@ describe('credentialIssuerMustBeSubject', () => {
     const e = rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('VALID', P256_DID)));
     expect(e).toMatchObject({ status: 'FAIL', observedValue: P256_DID, message: `The credential issuer ${P256_DID} is not the evaluated DID ${ED25519_DID}.` });
     // A prefix is not the DID.
-    expect(rule('did:web:example.com', 'credentialIssuerMustBeSubject', true, evidenceOf(null, credential('VALID', 'did:web:example.com:evil'))).status).toBe('FAIL');
-    expect(rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('MALFORMED', null)))).toMatchObject({ status: 'FAIL', observedValue: null });
+    expect(rule('did:web:example.com', 'credentialIssuerMustBeSubject', true, evidenceOf(null, credential('VALID', 'did:web:example.com:evil'))).status).toBe(
+      'FAIL',
+    );
+    expect(rule(ED25519_DID, 'credentialIssuerMustBeSubject', true, evidenceOf(resolution, credential('MALFORMED', null)))).toMatchObject({
+      status: 'FAIL',
+      observedValue: null,
+    });
   });
 
   it('INDETERMINATE: no credential supplied', async () => {

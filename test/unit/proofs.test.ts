@@ -19,14 +19,7 @@ import {
   type ProofKeyLookup,
 } from '../../src/core/proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../../src/core/proofs/datetime.js';
-import {
-  checkJwsSignature,
-  isJwsParseError,
-  parseCompactJws,
-  verifyJwsSignature,
-  type JwsParseError,
-  type ParsedJws,
-} from '../../src/core/proofs/jws.js';
+import { checkJwsSignature, isJwsParseError, parseCompactJws, verifyJwsSignature, type JwsParseError, type ParsedJws } from '../../src/core/proofs/jws.js';
 import type { PublicKeyJwk } from '../../src/core/proofs/signature.js';
 import { describeWithFixtures } from '../support/fixtures.js';
 import { signBytes } from '../support/signing.js';
@@ -212,7 +205,12 @@ describe('compact JWS: strict parsing', () => {
   });
 
   it('refuses a duplicate claim nested in the payload, naming where it is', () => {
-    const token = jwsFromText('{"alg":"EdDSA"}', '{"iss":"did:example:a","vc":{"credentialSubject":{"id":"did:example:a","id":"did:example:b"}}}', key.privateKey, 'EdDSA');
+    const token = jwsFromText(
+      '{"alg":"EdDSA"}',
+      '{"iss":"did:example:a","vc":{"credentialSubject":{"id":"did:example:a","id":"did:example:b"}}}',
+      key.privateKey,
+      'EdDSA',
+    );
     const err = parseError(token);
     expect(err.kind).toBe('MALFORMED');
     expect(err.error).toContain('the payload has a duplicate member "id" (at /vc/credentialSubject/id)');
@@ -276,19 +274,31 @@ describe('compact JWS: strict parsing', () => {
       kind: 'UNSUPPORTED',
       error: 'the header marks "exp" critical; svc processes no critical header extension',
     });
-    expect(parseError(token({ alg: 'EdDSA', crit: 'b64' }))).toMatchObject({ kind: 'MALFORMED', error: '"crit" must be a non-empty array of header parameter names' });
+    expect(parseError(token({ alg: 'EdDSA', crit: 'b64' }))).toMatchObject({
+      kind: 'MALFORMED',
+      error: '"crit" must be a non-empty array of header parameter names',
+    });
     expect(parseError(token({ alg: 'EdDSA', crit: [] })).kind).toBe('MALFORMED');
     expect(parseError(token({ alg: 'EdDSA', crit: ['x'] }))).toMatchObject({ kind: 'MALFORMED', error: '"crit" lists "x", which the header does not contain' });
-    expect(parseError(token({ alg: 'EdDSA', crit: ['kid'], kid: 'k' }))).toMatchObject({ kind: 'MALFORMED', error: expect.stringContaining('a parameter the JWS specifications define') });
+    expect(parseError(token({ alg: 'EdDSA', crit: ['kid'], kid: 'k' }))).toMatchObject({
+      kind: 'MALFORMED',
+      error: expect.stringContaining('a parameter the JWS specifications define'),
+    });
     expect(parseError(token({ alg: 'EdDSA', crit: ['b64', 'b64'], b64: true })).kind).toBe('MALFORMED');
     // Even b64 with its default value: any crit is refused.
-    expect(parseError(token({ alg: 'EdDSA', crit: ['b64'], b64: true }))).toMatchObject({ kind: 'UNSUPPORTED', error: 'the header marks "b64" critical; svc processes no critical header extension' });
+    expect(parseError(token({ alg: 'EdDSA', crit: ['b64'], b64: true }))).toMatchObject({
+      kind: 'UNSUPPORTED',
+      error: 'the header marks "b64" critical; svc processes no critical header extension',
+    });
     expect(verifyJwsSignature(parsedOk(token({ alg: 'EdDSA', b64: true })), key.publicJwk)).toBe(true);
   });
 
   it('refuses unencoded payloads (b64: false)', () => {
     const token = (header: Record<string, unknown>) => jws(header, CLAIMS, key.privateKey);
-    expect(parseError(token({ alg: 'EdDSA', crit: ['b64'], b64: false }))).toMatchObject({ kind: 'UNSUPPORTED', error: expect.stringContaining('unencoded payloads') });
+    expect(parseError(token({ alg: 'EdDSA', crit: ['b64'], b64: false }))).toMatchObject({
+      kind: 'UNSUPPORTED',
+      error: expect.stringContaining('unencoded payloads'),
+    });
     expect(parseError(token({ alg: 'EdDSA', b64: false }))).toMatchObject({ kind: 'MALFORMED', error: expect.stringContaining('must be listed in "crit"') });
     expect(parseError(token({ alg: 'EdDSA', b64: 'no' })).kind).toBe('MALFORMED');
   });
@@ -339,7 +349,8 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
 
   it('verifies through the wrapper with a key lookup and the expected proof purpose', async () => {
     const seen: string[] = [];
-    const result = await verifyDataIntegrity(signed, { nowMs: Date.now(),
+    const result = await verifyDataIntegrity(signed, {
+      nowMs: Date.now(),
       expectedProofPurpose: 'assertionMethod',
       lookupKey: (vm) => {
         seen.push(vm);
@@ -348,13 +359,16 @@ describeWithFixtures('eddsa-jcs-2022: W3C vc-di-eddsa test vectors', 'vc-di-edds
     });
     expect(result).toMatchObject({ status: 'VALID', reason: null });
     expect(result.proofs).toHaveLength(1);
-    expect(result.proofs[0]).toMatchObject({ index: 0, label: 'eddsa-jcs-2022', verificationMethod: (proofOf(signed)['verificationMethod'] as string) });
+    expect(result.proofs[0]).toMatchObject({ index: 0, label: 'eddsa-jcs-2022', verificationMethod: proofOf(signed)['verificationMethod'] as string });
     expect(seen).toEqual([proofOf(signed)['verificationMethod']]);
   });
 
   it('detects a change to the document, to the proof options, and a wrong key', () => {
     const tamperedDoc = { ...signed, name: 'Alumni Credential!' };
-    expect(verifyEddsaJcs2022(tamperedDoc, proofOf(signed), publicKey, WALL_NOW)).toEqual({ status: 'INVALID', reason: 'the Ed25519 signature does not verify' });
+    expect(verifyEddsaJcs2022(tamperedDoc, proofOf(signed), publicKey, WALL_NOW)).toEqual({
+      status: 'INVALID',
+      reason: 'the Ed25519 signature does not verify',
+    });
     const tamperedProof = { ...proofOf(signed), created: '2023-02-24T23:36:39Z' };
     expect(verifyEddsaJcs2022(signed, tamperedProof, publicKey, WALL_NOW).status).toBe('INVALID');
     const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
@@ -416,7 +430,13 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
     issuer: 'did:example:signer',
     credentialSubject: { id: 'did:example:subject', n: 1.5, s: 'é€😀' },
   };
-  const OPTIONS = { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022', created: '2025-01-01T00:00:00Z', verificationMethod: VM, proofPurpose: 'assertionMethod' };
+  const OPTIONS = {
+    type: 'DataIntegrityProof',
+    cryptosuite: 'eddsa-jcs-2022',
+    created: '2025-01-01T00:00:00Z',
+    verificationMethod: VM,
+    proofPurpose: 'assertionMethod',
+  };
 
   /** Signs as vc-di-eddsa §3.3.1 does; `copyContext: false` omits the proof @context but hashed with it (older drafts), `'none'` neither. */
   function signDoc(doc: Record<string, unknown>, options: Record<string, unknown>, mode: 'current' | 'legacy' | 'none' = 'current'): Record<string, unknown> {
@@ -464,7 +484,8 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
     });
     const noVm = signDoc(DOC, { ...OPTIONS, verificationMethod: undefined });
     expect((await verifyDataIntegrity(noVm, { lookupKey, nowMs: Date.now() })).reason).toBe('the proof has no string "verificationMethod"');
-    const failing = await verifyDataIntegrity(signDoc(DOC, OPTIONS), { nowMs: Date.now(),
+    const failing = await verifyDataIntegrity(signDoc(DOC, OPTIONS), {
+      nowMs: Date.now(),
       lookupKey: async () => ({ status: 'INVALID', reason: 'the key is not in the document' }),
     });
     expect(failing).toMatchObject({ status: 'INVALID', reason: 'the key is not in the document' });
@@ -473,9 +494,15 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
   it('reports documents without proofs, empty proof sets and proof chains', async () => {
     const lookupKey = (): ProofKeyLookup => ({ publicKey });
     expect(await verifyDataIntegrity(DOC, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the document has no proof' });
-    expect(await verifyDataIntegrity({ ...DOC, proof: [] }, { lookupKey, nowMs: Date.now() })).toMatchObject({ status: 'MALFORMED', reason: 'the proof set is empty' });
+    expect(await verifyDataIntegrity({ ...DOC, proof: [] }, { lookupKey, nowMs: Date.now() })).toMatchObject({
+      status: 'MALFORMED',
+      reason: 'the proof set is empty',
+    });
     const chained = signDoc(DOC, { ...OPTIONS, previousProof: 'urn:uuid:p1' });
-    expect(verifyEddsaJcs2022(chained, proofOf(chained), publicKey, WALL_NOW)).toEqual({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
+    expect(verifyEddsaJcs2022(chained, proofOf(chained), publicKey, WALL_NOW)).toEqual({
+      status: 'UNSUPPORTED',
+      reason: 'proof chains ("previousProof") are not supported',
+    });
     const badCreated = signDoc(DOC, { ...OPTIONS, created: '2025-02-30T00:00:00Z' });
     expect(verifyEddsaJcs2022(badCreated, proofOf(badCreated), publicKey, WALL_NOW)).toEqual({
       status: 'MALFORMED',
@@ -491,10 +518,19 @@ describe('eddsa-jcs-2022: self-signed documents', () => {
     };
     expect(check({ expires: '2025-06-02T00:00:00Z' }).status).toBe('VALID');
     expect(check({ expires: '2025-06-01T00:00:30Z', created: '2025-06-01T00:00:59Z' }).status).toBe('VALID');
-    expect(check({ expires: '2025-05-31T23:59:00Z' })).toEqual({ status: 'INVALID', reason: 'the proof expired: "expires" 2025-05-31T23:59:00Z is before 2025-06-01T00:00:00Z' });
+    expect(check({ expires: '2025-05-31T23:59:00Z' })).toEqual({
+      status: 'INVALID',
+      reason: 'the proof expired: "expires" 2025-05-31T23:59:00Z is before 2025-06-01T00:00:00Z',
+    });
     expect(check({ expires: 'invalidDate' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"expires" is not a dateTimeStamp') });
-    expect(check({ expires: '2025-06-02T00:00:00' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"expires" is not a dateTimeStamp') });
-    expect(check({ created: '2025-01-01T00:00:00' })).toMatchObject({ status: 'MALFORMED', reason: expect.stringContaining('"created" is not a dateTimeStamp') });
+    expect(check({ expires: '2025-06-02T00:00:00' })).toMatchObject({
+      status: 'MALFORMED',
+      reason: expect.stringContaining('"expires" is not a dateTimeStamp'),
+    });
+    expect(check({ created: '2025-01-01T00:00:00' })).toMatchObject({
+      status: 'MALFORMED',
+      reason: expect.stringContaining('"created" is not a dateTimeStamp'),
+    });
     expect(check({ created: '2025-06-01T00:01:01Z' })).toMatchObject({ status: 'INVALID', reason: expect.stringContaining('created in the future') });
   });
 
@@ -522,7 +558,15 @@ describe('date-time stamps', () => {
   it('parses RFC 3339 stamps with offsets, and refuses impossible or zone-less ones', () => {
     expect(parseDateTime('2020-12-04T14:08:28-06:00')?.toISOString()).toBe('2020-12-04T20:08:28.000Z');
     expect(parseDateTime('2024-02-29T23:59:59.5Z')?.toISOString()).toBe('2024-02-29T23:59:59.500Z');
-    for (const bad of ['2023-02-29T00:00:00Z', '2025-02-30T00:00:00Z', '2025-13-01T00:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01T00:00:00', '2025-01-01', 'yesterday']) {
+    for (const bad of [
+      '2023-02-29T00:00:00Z',
+      '2025-02-30T00:00:00Z',
+      '2025-13-01T00:00:00Z',
+      '2025-01-01T24:00:00Z',
+      '2025-01-01T00:00:00',
+      '2025-01-01',
+      'yesterday',
+    ]) {
       expect(parseDateTime(bad), bad).toBeNull();
     }
     expect(numericDate(1764879139)?.toISOString()).toBe('2025-12-04T20:12:19.000Z');

@@ -67,7 +67,10 @@ describe('README.md is the front door', () => {
 
   it('never sends a reader to the registry package named svc', () => {
     // `npx svc` is safe in the clone only (the set-up commands); the install section names svc-evidence.
-    const npxOutsideSetup = text.split('\n').slice(6).filter((line) => /npx svc\b/.test(line.replace(/`npx svc[^`]*`/g, '')));
+    const npxOutsideSetup = text
+      .split('\n')
+      .slice(6)
+      .filter((line) => /npx svc\b/.test(line.replace(/`npx svc[^`]*`/g, '')));
     expect(npxOutsideSetup).toEqual([]);
     expect(text).not.toMatch(/npm (install|i) (-g )?svc(\s|$)/m);
     expect(text).toContain('svc-evidence');
@@ -118,9 +121,7 @@ describe('facts read from the code', () => {
   });
 
   it('cite no document the repository does not hold (SPEC sections, issue numbers): they restate the fact', () => {
-    const citations = texts.flatMap(({ file, text }) =>
-      [...text.matchAll(/\bSPEC\b[^\n]{0,20}|\bissues? \d+/g)].map((m) => `${file}: ${m[0]}`),
-    );
+    const citations = texts.flatMap(({ file, text }) => [...text.matchAll(/\bSPEC\b[^\n]{0,20}|\bissues? \d+/g)].map((m) => `${file}: ${m[0]}`));
     expect(citations).toEqual([]);
   });
 
@@ -193,7 +194,19 @@ function words(command: string, vars: Map<string, string>): string[] | null {
 }
 
 /** Commands that need no network and no daemon, given did:key / did:jwk identifiers. */
-const OFFLINE = new Set(['resolve', 'dereference', 'graph', 'keygen', 'help', 'version', 'completion', 'delegate', 'verify-delegation', 'authorize', 'verify-tool']);
+const OFFLINE = new Set([
+  'resolve',
+  'dereference',
+  'graph',
+  'keygen',
+  'help',
+  'version',
+  'completion',
+  'delegate',
+  'verify-delegation',
+  'authorize',
+  'verify-tool',
+]);
 
 function offline(args: string[]): boolean {
   const [command] = args;

@@ -33,7 +33,7 @@ async function fresh(): Promise<EnrichedResolution> {
 }
 
 describe('MemoryResolutionCache', () => {
-  it("on-hit (default): nothing is frozen when cached; the first hit deep-freezes, and every hit is the same object", async () => {
+  it('on-hit (default): nothing is frozen when cached; the first hit deep-freezes, and every hit is the same object', async () => {
     const cache = new MemoryResolutionCache(fixedClock());
     const result = await fresh();
     cache.set(DID, result, 60);
@@ -80,7 +80,10 @@ describe('MemoryResolutionCache', () => {
   });
 
   it('the runtime freezes on the first hit unless SVC_FREEZE_RESULTS is set', async () => {
-    for (const [env, frozenWhenCached] of [[{}, false], [{ SVC_FREEZE_RESULTS: '1' }, true]] as const) {
+    for (const [env, frozenWhenCached] of [
+      [{}, false],
+      [{ SVC_FREEZE_RESULTS: '1' }, true],
+    ] as const) {
       const runtime = createRuntime(env);
       const result = await resolve(DID, runtime);
       expect(deeplyFrozen(result.evidence)).toBe(frozenWhenCached);
@@ -154,6 +157,7 @@ describe('MemoryResolutionCache: the byte budget', () => {
     const off = createRuntime({ SVC_CACHE_MAX_BYTES: '0' });
     await resolve(DID, off);
     expect(off.cache.size).toBe(0);
-    for (const bad of ['-1', '64MiB', '1.5', String(2 ** 60)]) expect(configError(() => createRuntime({ SVC_CACHE_MAX_BYTES: bad }))).toContain('SVC_CACHE_MAX_BYTES');
+    for (const bad of ['-1', '64MiB', '1.5', String(2 ** 60)])
+      expect(configError(() => createRuntime({ SVC_CACHE_MAX_BYTES: bad }))).toContain('SVC_CACHE_MAX_BYTES');
   });
 });

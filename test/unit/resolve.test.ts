@@ -29,8 +29,7 @@ const JWK_P256 = {
   x: 'acbIQiuMs3i8_uszEjJ2tpTtRM4EU3yz91PH6CdH2V0',
   y: '_KcyLj9vWMptnmKtm46GqDz8wf74I5LKgrl2GzH3nSE',
 };
-const JWK_X25519_ENC_DID =
-  'did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9';
+const JWK_X25519_ENC_DID = 'did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9';
 
 /** The dimensions of the interface specification, in its order. */
 const SPEC_DIMENSIONS = [
@@ -155,7 +154,12 @@ describe('did:key (Ed25519)', () => {
     const doc = result.didDocument;
     expect(doc.id).toBe(ED25519_DID);
     const vms = doc['verificationMethod'] as Array<Record<string, unknown>>;
-    expect(vms[0]).toEqual({ id: `${ED25519_DID}#${ED25519_DID.slice(8)}`, type: 'Multikey', controller: ED25519_DID, publicKeyMultibase: ED25519_DID.slice(8) });
+    expect(vms[0]).toEqual({
+      id: `${ED25519_DID}#${ED25519_DID.slice(8)}`,
+      type: 'Multikey',
+      controller: ED25519_DID,
+      publicKeyMultibase: ED25519_DID.slice(8),
+    });
     expect(refBase58Decode(ED25519_DID.slice(9)).subarray(2)).toEqual(new Uint8Array(Buffer.from(ED25519_PUB_HEX, 'hex')));
   });
 
@@ -445,7 +449,13 @@ describe('ProblemError and the status table', () => {
 
   it('every code svc defines is in the SPEC, but for those whose code it leaves open: the 408, the 501 of disabled operator routes and of the commercial mode off, the 429 of a full watch list', () => {
     const specCodes = new Set<string>([...SPEC_STATUS_TABLE.map((r) => r[0]), ...SPEC_FURTHER_CODES.map((r) => r[0])]);
-    expect(Object.keys(PROBLEMS).filter((c) => !specCodes.has(c))).toEqual(['MONITORING_DISABLED', 'COMMERCIAL_DISABLED', 'FORBIDDEN', 'WATCH_CAPACITY_EXHAUSTED', 'REQUEST_TIMEOUT']);
+    expect(Object.keys(PROBLEMS).filter((c) => !specCodes.has(c))).toEqual([
+      'MONITORING_DISABLED',
+      'COMMERCIAL_DISABLED',
+      'FORBIDDEN',
+      'WATCH_CAPACITY_EXHAUSTED',
+      'REQUEST_TIMEOUT',
+    ]);
     expect(new ProblemError('COMMERCIAL_DISABLED', 'x').toProblem().status).toBe(501);
     expect(new ProblemError('REQUEST_TIMEOUT', 'x').toProblem().status).toBe(408);
     expect(new ProblemError('MONITORING_DISABLED', 'x').toProblem().status).toBe(501);
@@ -467,7 +477,10 @@ describe('ProblemError and the status table', () => {
     const rows: Array<[string, string, number, number | null]> = [];
     for (const line of section.slice(header).split('\n').slice(2)) {
       if (!line.startsWith('|')) break;
-      const [code, base, v1, w3c] = line.split('|').slice(1, -1).map((c) => c.trim());
+      const [code, base, v1, w3c] = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
       rows.push([code!, base!, Number(/^\d+/.exec(v1!)![0]), w3c === 'none' ? null : Number(w3c)]);
     }
     expect(rows.length).toBe(15);

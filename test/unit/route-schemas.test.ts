@@ -15,13 +15,14 @@ const ROUTES = path.join(repoRoot, 'src/server/routes');
 const SCHEMAS = path.join(repoRoot, 'src/server/schemas');
 
 /** Route files: every .ts of routes/ but the index, which only lists them. */
-const routeFiles = (): string[] => readdirSync(ROUTES).filter((name) => name.endsWith('.ts') && name !== 'index.ts').sort();
+const routeFiles = (): string[] =>
+  readdirSync(ROUTES)
+    .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
+    .sort();
 
 /** The text with its comments blanked (line breaks kept, so line numbers stay). Strings are left as they are. */
 function withoutComments(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '))
-    .replace(/^(\s*)\/\/.*$/gm, '$1');
+  return text.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' ')).replace(/^(\s*)\/\/.*$/gm, '$1');
 }
 
 /** `line: text` of each `Type.` call, and of each import of a TypeBox value (a type-only import is fine). */
@@ -87,6 +88,8 @@ describe('routes and their schemas', () => {
       "6: import Type from 'typebox'; (a TypeBox value: the schema belongs in schemas/)",
       "7: import { Object as O } from 'typebox'; (a TypeBox value: the schema belongs in schemas/)",
     ]);
-    expect(unsuffixedSchemas("export const Tenant = Type.Object({});\nexport const TenantSchema = Type.Object({});\nexport const LIMIT = 5;")).toEqual(['1: Tenant']);
+    expect(unsuffixedSchemas('export const Tenant = Type.Object({});\nexport const TenantSchema = Type.Object({});\nexport const LIMIT = 5;')).toEqual([
+      '1: Tenant',
+    ]);
   });
 });

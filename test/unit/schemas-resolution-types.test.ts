@@ -150,7 +150,10 @@ describe('schemas of the resolution routes, the probes and the W3C binding', () 
       expect(route.schema, `${route.method} ${route.url}`).toBeDefined();
       const statuses = Object.keys(route.schema!.response).map(Number);
       expect(statuses, route.url).toContain(200);
-      expect(statuses.some((s) => s >= 400), route.url).toBe(true);
+      expect(
+        statuses.some((s) => s >= 400),
+        route.url,
+      ).toBe(true);
       if (route.budget !== 'none') expect(statuses, route.url).toContain(429);
     }
   });

@@ -7,13 +7,7 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { describe, expect, it } from 'vitest';
-import {
-  isSdJwtParseError,
-  parseSdJwt,
-  verifySdJwt,
-  type KeyBinding,
-  type SdJwtVerification,
-} from '../../src/core/credentials/sd-jwt.js';
+import { isSdJwtParseError, parseSdJwt, verifySdJwt, type KeyBinding, type SdJwtVerification } from '../../src/core/credentials/sd-jwt.js';
 import { MAX_JWS_LENGTH, checkJwsSignature } from '../../src/core/proofs/jws.js';
 import type { PublicKeyJwk } from '../../src/core/proofs/signature.js';
 
@@ -40,7 +34,11 @@ function makeKey(alg: Alg): TestKey {
 
 const hasher = (data: string | ArrayBuffer, alg: string): Uint8Array => {
   const name = alg === 'sha-512' ? 'sha512' : 'sha256';
-  return new Uint8Array(createHash(name).update(typeof data === 'string' ? data : Buffer.from(data)).digest());
+  return new Uint8Array(
+    createHash(name)
+      .update(typeof data === 'string' ? data : Buffer.from(data))
+      .digest(),
+  );
 };
 
 function library(issuer: TestKey, holder: TestKey = issuer, hashAlg: 'sha-256' | 'sha-512' = 'sha-256'): SDJwtVcInstance {
@@ -105,7 +103,11 @@ function craft(payload: Record<string, unknown>, disclosures: string[], kb = '')
 /* ------------------------------------------------------------------ helpers */
 
 function verify(text: string, expectedAudience?: string, maxAgeSeconds?: number): SdJwtVerification {
-  return verifySdJwt(text, { now: NOW, ...(expectedAudience === undefined ? {} : { expectedAudience }), ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }) });
+  return verifySdJwt(text, {
+    now: NOW,
+    ...(expectedAudience === undefined ? {} : { expectedAudience }),
+    ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }),
+  });
 }
 
 function passing(text: string, expectedAudience?: string): SdJwtVerification {
@@ -200,7 +202,14 @@ describe('disclosures from @sd-jwt/sd-jwt-vc', () => {
     const all = passing(credential);
     expect(all.parsed?.issuerJws.alg).toBe('ES256');
     expect(all.disclosures?.payload).toEqual(payload);
-    expect([...(all.disclosures?.disclosed ?? [])].sort()).toEqual(['/address', '/address/locality', '/address/street_address', '/nationalities', '/nationalities/1', '/nationalities/2']);
+    expect([...(all.disclosures?.disclosed ?? [])].sort()).toEqual([
+      '/address',
+      '/address/locality',
+      '/address/street_address',
+      '/nationalities',
+      '/nationalities/1',
+      '/nationalities/2',
+    ]);
 
     const presentation = await sd.present(credential, { address: { street_address: true }, nationalities: { 1: true } } as never);
     const some = passing(presentation);
@@ -374,7 +383,11 @@ describe('tampering and structure', () => {
   it('duplicate JSON members are MALFORMED in every part', async () => {
     const dup = b64('["salt-1","given_name","Erika"]');
     // issuer header
-    failing(`${craftJws('{"typ":"dc+sd-jwt","alg":"EdDSA","typ":"dc+sd-jwt"}', '{"iss":"did:example:i"}')}~`, 'MALFORMED', /protected header has a duplicate member "typ"/);
+    failing(
+      `${craftJws('{"typ":"dc+sd-jwt","alg":"EdDSA","typ":"dc+sd-jwt"}', '{"iss":"did:example:i"}')}~`,
+      'MALFORMED',
+      /protected header has a duplicate member "typ"/,
+    );
     // issuer payload
     failing(`${craftJws(ED_HEADER, '{"iss":"did:example:i","iss":"did:example:j"}')}~`, 'MALFORMED', /payload has a duplicate member "iss"/);
     // disclosure (a duplicate inside the disclosed value)

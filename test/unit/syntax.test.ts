@@ -192,9 +192,7 @@ describe('decodeIdentifier', () => {
   it('decodes a fully percent-encoded identifier exactly once', () => {
     expect(decodeIdentifier('did%3Aweb%3Ahost%253A8443')).toBe('did:web:host%3A8443');
     expect(decodeIdentifier('did%3aweb%3aexample.com')).toBe('did:web:example.com');
-    expect(decodeIdentifier('did%3Akey%3Az6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK')).toBe(
-      'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
-    );
+    expect(decodeIdentifier('did%3Akey%3Az6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK')).toBe('did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK');
   });
 
   it('returns a raw DID untouched, %3A included', () => {

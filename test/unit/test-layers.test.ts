@@ -51,7 +51,10 @@ function processesStarted(source: string): string[] {
     const helpers = PROCESS_HELPERS[path.basename(from)];
     if (!helpers || !from.includes('support/')) continue;
     const names = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
-    for (const name of names.split(',').map((n) => n.trim()).filter((n) => n !== '' && !n.startsWith('type '))) {
+    for (const name of names
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '' && !n.startsWith('type '))) {
       const imported = name.split(/\s+as\s+/)[0]!;
       if (helpers[imported]) started.push(`${imported} (${helpers[imported]})`);
     }
@@ -72,7 +75,9 @@ describe('the test layers', () => {
   });
 
   it('every *.e2e.test.ts file starts a process or reads the build (else it belongs to the fast layer)', () => {
-    const misplaced = files.filter((f) => f.e2e && f.started.length === 0).map((f) => `${f.file} starts no process and reads no build: drop .e2e from its name`);
+    const misplaced = files
+      .filter((f) => f.e2e && f.started.length === 0)
+      .map((f) => `${f.file} starts no process and reads no build: drop .e2e from its name`);
     expect(misplaced).toEqual([]);
   });
 

@@ -45,7 +45,9 @@ describe('parseDnsServers (SVC_DNS_SERVERS)', () => {
     expect(configError(() => createRuntime({ SVC_DNS_SERVERS: '192.0.2.1,resolver.local' }))).toBe(
       'SVC_DNS_SERVERS: bad DNS server "resolver.local": not an IP address (write IPv6 with a port as [address]:port)',
     );
-    expect(configError(() => dnsServersFromEnv({ SVC_DNS_SERVERS: '192.0.2.1:99999' }))).toMatch(/^SVC_DNS_SERVERS: bad DNS server "192\.0\.2\.1:99999": the port/);
+    expect(configError(() => dnsServersFromEnv({ SVC_DNS_SERVERS: '192.0.2.1:99999' }))).toMatch(
+      /^SVC_DNS_SERVERS: bad DNS server "192\.0\.2\.1:99999": the port/,
+    );
   });
 
   it('a bad entry handed to the fetcher directly is a RangeError', () => {
@@ -98,7 +100,9 @@ describe('Net.resolveTxt against a real DNS server', () => {
         detail: 'The TXT lookup of fail.a.example failed: the DNS server failed to answer (ESERVFAIL).',
       });
       dns.fail('refused');
-      expect((await problemOf(net().resolveTxt('fail.a.example'))).detail).toBe('The TXT lookup of fail.a.example failed: the DNS server refused the query (EREFUSED).');
+      expect((await problemOf(net().resolveTxt('fail.a.example'))).detail).toBe(
+        'The TXT lookup of fail.a.example failed: the DNS server refused the query (EREFUSED).',
+      );
     } finally {
       dns.fail(null);
     }

@@ -84,7 +84,11 @@ describe('vcApiResult', () => {
       { ...base, status: 'INVALID', valid: false, checks: [{ ...base.checks[0]!, id: 'proof', label: 'Proof', status: 'FAIL', detail: 'bad signature' }] },
       'urn:p',
     );
-    expect(failed).toMatchObject({ verified: false, checks: [], errors: [{ type: 'urn:p#credential-check:proof', title: 'Proof: FAIL', detail: 'bad signature' }] });
+    expect(failed).toMatchObject({
+      verified: false,
+      checks: [],
+      errors: [{ type: 'urn:p#credential-check:proof', title: 'Proof: FAIL', detail: 'bad signature' }],
+    });
     const unexplained = vcApiResult({ ...base, status: 'INDETERMINATE', valid: false, headline: 'Could not tell.' }, 'urn:p');
     expect(unexplained.verified).toBe(false);
     expect(unexplained.errors).toEqual([{ type: 'urn:p#credential-status:INDETERMINATE', title: 'INDETERMINATE', detail: 'Could not tell.' }]);

@@ -250,7 +250,13 @@ describe('errorResolutionBody and w3cProblemStatus', () => {
     expect(body).toEqual({
       '@context': 'https://w3id.org/did-resolution/v1',
       dereferencingMetadata: {
-        error: { type: 'https://www.w3.org/ns/did#FEATURE_NOT_SUPPORTED', title: 'Feature not supported', status: 501, detail: 'paths', code: 'FEATURE_NOT_SUPPORTED' },
+        error: {
+          type: 'https://www.w3.org/ns/did#FEATURE_NOT_SUPPORTED',
+          title: 'Feature not supported',
+          status: 501,
+          detail: 'paths',
+          code: 'FEATURE_NOT_SUPPORTED',
+        },
       },
       contentStream: null,
       contentMetadata: {},
@@ -260,15 +266,17 @@ describe('errorResolutionBody and w3cProblemStatus', () => {
 
 describe('negotiateDereferencing (a DID URL on /1.0)', () => {
   it("no Accept, application/json or wildcards → svc's own shape; the dereferencing media type → the result; a version's or service's own type → the content", () => {
-    for (const accept of [undefined, '', '*/*', 'application/*', 'application/json', 'text/html;q=0.2, */*;q=0.1']) expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
+    for (const accept of [undefined, '', '*/*', 'application/*', 'application/json', 'text/html;q=0.2, */*;q=0.1'])
+      expect(negotiateDereferencing(accept, 'application/json'), String(accept)).toBe('spec');
     expect(negotiateDereferencing('application/did-url-dereferencing', 'application/json')).toBe('result');
-    for (const accept of ['application/did', 'application/did+json', 'application/did+ld+json']) expect(negotiateDereferencing(accept, 'application/did'), accept).toBe('content');
+    for (const accept of ['application/did', 'application/did+json', 'application/did+ld+json'])
+      expect(negotiateDereferencing(accept, 'application/did'), accept).toBe('content');
     expect(negotiateDereferencing('application/json', 'application/did')).toBe('spec');
     expect(negotiateDereferencing('text/uri-list', 'text/uri-list')).toBe('content');
     expect(negotiateDereferencing('application/json', 'text/uri-list')).toBe('spec');
   });
 
-  it('q decides, then the result before the content before svc\'s own shape on a tie; q=0 refuses', () => {
+  it("q decides, then the result before the content before svc's own shape on a tie; q=0 refuses", () => {
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing', 'application/json')).toBe('result');
     expect(negotiateDereferencing('application/json, application/did-url-dereferencing;q=0.9', 'application/json')).toBe('spec');
     expect(negotiateDereferencing('application/json, application/did', 'application/did')).toBe('content');
@@ -276,7 +284,8 @@ describe('negotiateDereferencing (a DID URL on /1.0)', () => {
   });
 
   it('nothing it has → null (406)', () => {
-    for (const accept of ['text/html', 'application/did-resolution', 'text/*', 'application/did']) expect(negotiateDereferencing(accept, 'application/json'), accept).toBeNull();
+    for (const accept of ['text/html', 'application/did-resolution', 'text/*', 'application/did'])
+      expect(negotiateDereferencing(accept, 'application/json'), accept).toBeNull();
     expect(negotiateDereferencing('text/uri-list', 'application/did')).toBeNull();
   });
 });

@@ -71,7 +71,8 @@ describe('the dossier page', () => {
     expect(groups).toEqual(['confirmed', 'attention', 'notConfirmed']);
     // Each dimension sits under the class of its state.
     const confirmed = page.slice(page.indexOf('data-class="confirmed"'), page.indexOf('data-class="attention"'));
-    for (const d of result.dimensions.filter((x) => x.state === 'SELF_CERTIFYING' || x.state === 'ESTABLISHED')) expect(confirmed).toContain(`data-dimension="${d.id}"`);
+    for (const d of result.dimensions.filter((x) => x.state === 'SELF_CERTIFYING' || x.state === 'ESTABLISHED'))
+      expect(confirmed).toContain(`data-dimension="${d.id}"`);
     expect(page).toContain('Not recorded here.');
     expect(page).toContain(`<pre class="document"`);
     for (const stage of result.trace) expect(page).toContain(`data-stage="${stage.stage}"`);
@@ -119,7 +120,8 @@ function offerOf(page: string): string {
 }
 
 /** The method radios of an offer, in order. */
-const methodOptions = (offer: string) => [...offer.matchAll(/<input type="radio" name="method" id="claim-method-([a-z-]+)" value="([a-z-]+)"/g)].map((m) => m[2]);
+const methodOptions = (offer: string) =>
+  [...offer.matchAll(/<input type="radio" name="method" id="claim-method-([a-z-]+)" value="([a-z-]+)"/g)].map((m) => m[2]);
 
 describe('the claim offer', () => {
   const DID_WEB = 'did:web:example.com%3A8443:user:alice';
@@ -134,13 +136,16 @@ describe('the claim offer', () => {
     expect(offer).toContain('data-challenges-url="/v1/claims/challenges" data-verify-url="/v1/claims/verify"');
     expect(methodOptions(offer)).toEqual(['signature']);
     expect(offer).toContain('value="signature" checked');
-    expect(offer).toContain('<p class="claim-unavailable note" data-methods="well-known dns">Not for this identifier: a file on the web server or a DNS record, because did:key has no host');
+    expect(offer).toContain(
+      '<p class="claim-unavailable note" data-methods="well-known dns">Not for this identifier: a file on the web server or a DNS record, because did:key has no host',
+    );
     expect(offer).toContain('<label for="claim-purpose-list">List this identifier in the directory</label>');
     expect(offer).toContain('<label for="claim-jws">');
     expect(offer).toContain('Claims are available on this service.');
     expect(offer).not.toContain('not available');
     // Every control and the regions the script fills are hidden in the markup; the note saying so is not.
-    for (const id of ['claim-current', 'claim-form', 'claim-challenge', 'claim-jws-field']) expect(offer, id).toMatch(new RegExp(`id="${id}"[^>]*\\shidden[\\s>]`));
+    for (const id of ['claim-current', 'claim-form', 'claim-challenge', 'claim-jws-field'])
+      expect(offer, id).toMatch(new RegExp(`id="${id}"[^>]*\\shidden[\\s>]`));
     expect(offer).toMatch(/<p id="claim-needs-script" class="note">Claiming from this page needs JavaScript/);
     // Each control sits inside the hidden form or the hidden challenge section.
     const within = (id: string, end: string): [number, number] => {
@@ -150,7 +155,11 @@ describe('the claim offer', () => {
     const hiddenRanges = [within('claim-form', '</form>'), within('claim-challenge', '</section>')];
     const controls = [...offer.matchAll(/<(button|input|textarea)\b/g)];
     expect(controls.map((c) => c[1])).toEqual(['input', 'input', 'button', 'textarea', 'button']);
-    for (const control of controls) expect(hiddenRanges.some(([a, b]) => control.index > a && control.index < b), control[0]).toBe(true);
+    for (const control of controls)
+      expect(
+        hiddenRanges.some(([a, b]) => control.index > a && control.index < b),
+        control[0],
+      ).toBe(true);
     expect(offer).toMatch(/<div id="claim-result" class="claim-result" role="status" aria-live="polite"/);
     // The CLI: a did:key names its key itself (no --kid), and no publishing method is offered.
     expect(offer).toContain(`<code>svc claim ${DID_KEY} --key &lt;private JWK file&gt;</code>`);

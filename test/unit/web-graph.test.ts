@@ -172,7 +172,9 @@ describe('graphSvg', () => {
   it('has the root, title and a one-sentence description of the did:key graph', () => {
     const svg = graphSvg(keyGraph, KEY_DID).toString();
     // Drawn at its natural size (the page's stylesheet lets it shrink, or scroll on a phone).
-    expect(svg).toMatch(/^<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="0 0 (\d+(?:\.\d)?) (\d+(?:\.\d)?)" width="\1" height="\2"/);
+    expect(svg).toMatch(
+      /^<svg class="evidence-graph" role="group" aria-labelledby="graph-title graph-desc" viewBox="0 0 (\d+(?:\.\d)?) (\d+(?:\.\d)?)" width="\1" height="\2"/,
+    );
     expect(svg).toContain(`<title id="graph-title">Evidence graph of ${KEY_DID}</title>`);
     const counts = (s: EdgeState): number => keyGraph.edges.filter((e) => e.state === s).length;
     const summary = `${keyGraph.nodes.length} nodes, ${keyGraph.edges.length} edges: ${counts('VERIFIED')} verified, ${counts('OBSERVED')} observed, ${counts('DECLARED')} declared, ${counts('FAILED')} failed`;
@@ -221,7 +223,10 @@ describe('graphSvg', () => {
         expect(boxes).toHaveLength(g.nodes.length);
         for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i]!, boxes[j]!), `${i} and ${j}`).toBe(false);
         // Inside the viewBox.
-        const [, , width, height] = svg.match(/viewBox="([^"]*)"/)![1]!.split(' ').map(Number);
+        const [, , width, height] = svg
+          .match(/viewBox="([^"]*)"/)![1]!
+          .split(' ')
+          .map(Number);
         for (const b of boxes) {
           expect(b.x).toBeGreaterThanOrEqual(0);
           expect(b.y).toBeGreaterThanOrEqual(0);
@@ -248,7 +253,8 @@ describe('graphSvg', () => {
           return { text: unescapeXml(m[4]!), x: m[3] === 'end' ? x - w : x, y: y - 10, w, h: 13 };
         });
         expect(labels.length).toBeGreaterThan(0);
-        for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!, labels[j]!), `${labels[i]!.text} / ${labels[j]!.text}`).toBe(false);
+        for (let i = 0; i < labels.length; i++)
+          for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!, labels[j]!), `${labels[i]!.text} / ${labels[j]!.text}`).toBe(false);
         for (const line of lines(svg)) {
           for (const [px, py] of samplePath(line.attrs.d!)) {
             const hit = labels.find((b) => px > b.x + 1 && px < b.x + b.w - 1 && py > b.y + 1 && py < b.y + b.h - 1);
@@ -351,7 +357,10 @@ describe('graphSvg', () => {
     expect(svg).toContain(`>${escapeHtml(nodeName(key, key.id, KEY_DID))}</text>`);
     expect(svg).toContain('>this DID</text>');
     const web = graphSvg(WEB_GRAPH, WEB_DID).toString();
-    const group = (id: string) => web.match(new RegExp(`<a class="node-link" href="[^"]*"><title>([^<]*)</title><g class="node [^"]*" data-node-id="${id}" data-kind="[a-z]+">(.*?)</g></a>`))!;
+    const group = (id: string) =>
+      web.match(
+        new RegExp(`<a class="node-link" href="[^"]*"><title>([^<]*)</title><g class="node [^"]*" data-node-id="${id}" data-kind="[a-z]+">(.*?)</g></a>`),
+      )!;
     const long = `${WEB_DID}#a-very-long-service-fragment-name-that-goes-on-and-on`;
     const [, title, body] = group(long);
     expect(title!.split('\n')).toEqual(['#a-very-long-service-fragment-name-that-goes-on-and-on', `service: ${long}`, 'DIDCommMessaging, SomethingElse']);
@@ -359,7 +368,13 @@ describe('graphSvg', () => {
     expect(body).toMatch(/class="node-caption"[^>]*>service · DIDComm[^<]*…<\/text>/);
     // A name that fits in two lines is shown whole, broken after a separator.
     const id = `${WEB_DID}#signing-key-p256-2026`;
-    const two = graphSvg({ nodes: [WEB_GRAPH.nodes[0]!, { id, kind: 'key', label: 'P-256 (VALID_KEY)' }], edges: [{ from: WEB_DID, to: id, relation: 'authentication', state: 'DECLARED' }] }, WEB_DID).toString();
+    const two = graphSvg(
+      {
+        nodes: [WEB_GRAPH.nodes[0]!, { id, kind: 'key', label: 'P-256 (VALID_KEY)' }],
+        edges: [{ from: WEB_DID, to: id, relation: 'authentication', state: 'DECLARED' }],
+      },
+      WEB_DID,
+    ).toString();
     const names = [...two.matchAll(/class="node-name"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
     expect(names).toEqual(['this DID', '#signing-key-p256-', '2026']);
   });
@@ -414,7 +429,34 @@ describe('graphSvg', () => {
       for (const tag of tags(out)) for (const attr of tag.attrs) expect(attr).not.toMatch(/^(on|style$)/i);
       // Every "<" starts a tag of the renderer's own.
       const names = new Set(tags(out).map((t) => t.name));
-      expect([...names].every((n) => ['svg', 'title', 'desc', 'defs', 'marker', 'path', 'g', 'a', 'rect', 'text', 'tspan', 'line', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'code', 'wbr'].includes(n))).toBe(true);
+      expect(
+        [...names].every((n) =>
+          [
+            'svg',
+            'title',
+            'desc',
+            'defs',
+            'marker',
+            'path',
+            'g',
+            'a',
+            'rect',
+            'text',
+            'tspan',
+            'line',
+            'table',
+            'caption',
+            'thead',
+            'tbody',
+            'tr',
+            'th',
+            'td',
+            'span',
+            'code',
+            'wbr',
+          ].includes(n),
+        ),
+      ).toBe(true);
       expect((out.match(/</g) ?? []).length).toBe(tags(out).length + (out.match(/<\//g) ?? []).length);
     }
     expect(svg).toContain('x&quot; style=&quot;fill:red'); // the hostile key label, as text
@@ -422,7 +464,12 @@ describe('graphSvg', () => {
     const elements = edgeElements(svg);
     expect(elements).toHaveLength(HOSTILE_GRAPH.edges.length);
     for (const edge of HOSTILE_GRAPH.edges) {
-      expect(elements.some((e) => e.from === unescapeXml(escapeHtml(edge.from)) && e.to === unescapeXml(escapeHtml(edge.to)) && e.relation === unescapeXml(escapeHtml(edge.relation)))).toBe(true);
+      expect(
+        elements.some(
+          (e) =>
+            e.from === unescapeXml(escapeHtml(edge.from)) && e.to === unescapeXml(escapeHtml(edge.to)) && e.relation === unescapeXml(escapeHtml(edge.relation)),
+        ),
+      ).toBe(true);
     }
     expect(nodeElements(svg).map((n) => n.id)).toContain(IMG_ID);
   });
@@ -434,7 +481,10 @@ describe('graphSvg', () => {
   });
 
   it('draws an edge whose node is missing from graph.nodes instead of failing', () => {
-    const graph: Graph = { nodes: [{ id: KEY_DID, kind: 'subject', label: KEY_DID }], edges: [{ from: KEY_DID, to: 'elsewhere', relation: 'mentions', state: 'OBSERVED' }] };
+    const graph: Graph = {
+      nodes: [{ id: KEY_DID, kind: 'subject', label: KEY_DID }],
+      edges: [{ from: KEY_DID, to: 'elsewhere', relation: 'mentions', state: 'OBSERVED' }],
+    };
     const svg = graphSvg(graph, KEY_DID).toString();
     expect(edgeElements(svg)).toHaveLength(1);
     expect(nodeElements(svg).map((n) => [n.id, n.kind, n.href])).toEqual([
@@ -452,7 +502,9 @@ describe('edgeTable', () => {
     ] as const) {
       const table = edgeTable(graph, did).toString();
       expect(table).toMatch(/^<table id="edge-table" class="edge-table"><caption>Edges of the evidence graph<\/caption>/);
-      expect(table).toContain('<thead><tr><th scope="col">From</th><th scope="col">Relation</th><th scope="col">To</th><th scope="col">State</th></tr></thead>');
+      expect(table).toContain(
+        '<thead><tr><th scope="col">From</th><th scope="col">Relation</th><th scope="col">To</th><th scope="col">State</th></tr></thead>',
+      );
       const rows = tableRows(table);
       expect(rows.map(({ from, to, relation, state }) => ({ from, to, relation, state }))).toEqual(graph.edges);
       const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -462,7 +514,10 @@ describe('edgeTable', () => {
         // Named whole (never cut), breakable after separators only.
         expect(row.cells[0]).toContain(`<span class="node-name">${breakable(nodeName(nodes.get(edge.from), edge.from, did, { whole: true }))}</span>`);
         expect(row.cells[2]).toContain(`<span class="node-name">${breakable(nodeName(nodes.get(edge.to), edge.to, did, { whole: true }))}</span>`);
-        for (const [i, id] of [[0, edge.from], [2, edge.to]] as const) {
+        for (const [i, id] of [
+          [0, edge.from],
+          [2, edge.to],
+        ] as const) {
           if (['key', 'service'].includes(nodes.get(id)?.kind ?? '')) expect(row.cells[i]).not.toContain('…');
         }
         expect(row.cells[1]).toBe(`<td class="relation">${escapeHtml(edge.relation)}</td>`);
@@ -478,6 +533,8 @@ describe('edgeTable', () => {
     expect(breakable(key.id).toString()).toBe(key.id.replace(/(?<=.[:#])/g, '<wbr>'));
     expect(table).toContain(`<span class="node-name">this DID</span> <code class="node-id">${breakable(KEY_DID)}</code>`);
     // An origin is named by its id: no second copy.
-    expect(edgeTable(WEB_GRAPH, WEB_DID).toString()).toContain(`<td data-node-id="${ORIGIN}"><span class="node-name">https:<wbr>/<wbr>/<wbr>example.<wbr>com</span></td>`);
+    expect(edgeTable(WEB_GRAPH, WEB_DID).toString()).toContain(
+      `<td data-node-id="${ORIGIN}"><span class="node-name">https:<wbr>/<wbr>/<wbr>example.<wbr>com</span></td>`,
+    );
   });
 });

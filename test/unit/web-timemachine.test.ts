@@ -14,7 +14,6 @@ import type { Observation } from '../../src/core/store.js';
 import { diffView, documentView, marksFor, timelineView, type DocumentMarks } from '../../src/web/timemachine.js';
 import { DID, baseDocument, diff, k1, k2, k3, multikeyMethod } from '../support/diff-documents.js';
 
-
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /** See the file comment: change tags out, tags out, entities unescaped. */
@@ -108,7 +107,9 @@ describe('marks of a semantic diff', () => {
     expect(out).toContain(`<li data-kind="keysRotated" data-id="${DID}#key-1">Key rotated: <code>#key-1</code></li>`);
     const before = marks(pre(out, 'from'));
     const after = marks(pre(out, 'to'));
-    expect(before).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(multikeyMethod('key-1', k1), null, 2).replace(/\n/g, '\n    ') }]);
+    expect(before).toEqual([
+      { change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(multikeyMethod('key-1', k1), null, 2).replace(/\n/g, '\n    ') },
+    ]);
     expect(after).toEqual([{ change: 'rotated', member: `${DID}#key-1`, text: JSON.stringify(multikeyMethod('key-1', k2), null, 2).replace(/\n/g, '\n    ') }]);
     expect(before[0]!.text).toContain(k1.multikey!);
     expect(after[0]!.text).toContain(k2.multikey!);
@@ -124,7 +125,9 @@ describe('marks of a semantic diff', () => {
     const d = diff(baseDocument(), to);
     const out = diffView(d, DID).toString();
     expect(out).toContain(`<li data-kind="keysAdded" data-id="${DID}#key-2">Key added: <code>#key-2</code></li>`);
-    expect(out).toContain('<li data-kind="relationshipsChanged" data-relationship="authentication">authentication: +<code>#key-2</code> −<code>#key-1</code></li>');
+    expect(out).toContain(
+      '<li data-kind="relationshipsChanged" data-relationship="authentication">authentication: +<code>#key-2</code> −<code>#key-1</code></li>',
+    );
     expect(marks(pre(out, 'from'))).toEqual([{ change: 'removed', member: `${DID}#key-1`, text: `"${DID}#key-1"` }]);
     expect(marks(pre(out, 'to'))).toEqual([
       { change: 'added', member: `${DID}#key-2`, text: expect.stringContaining(k2.multikey!) },
@@ -197,9 +200,7 @@ describe('marks of a semantic diff', () => {
     expect(d.keysRotated).toEqual([`${DID}#auth-1`]);
     expect(d.keysAdded).toEqual([`${DID}#auth-2`]);
     const out = diffView(d, DID).toString();
-    expect(marks(pre(out, 'from'))).toEqual([
-      { change: 'rotated', member: `${DID}#auth-1`, text: expect.stringContaining(k1.multikey!) },
-    ]);
+    expect(marks(pre(out, 'from'))).toEqual([{ change: 'rotated', member: `${DID}#auth-1`, text: expect.stringContaining(k1.multikey!) }]);
     expect(marks(pre(out, 'to'))).toEqual([
       { change: 'rotated', member: `${DID}#auth-1`, text: expect.stringContaining(k2.multikey!) },
       { change: 'added', member: `${DID}#auth-2`, text: expect.stringContaining(k3.multikey!) },
@@ -263,7 +264,11 @@ describe('timelineView', () => {
     const out = timelineView(history(rows()), { pageHref }).toString();
     expect(out).toContain('<ol id="observations" class="timeline">');
     const hashes = [...out.matchAll(/<li class="observation[^"]*" id="[^"]*" data-hash="([0-9a-f]+)" data-observed-at="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-    expect(hashes).toEqual([[C, '2026-03-01T00:00:00Z'], [B, '2026-02-01T00:00:00Z'], [A, '2026-01-01T00:00:00Z']]);
+    expect(hashes).toEqual([
+      [C, '2026-03-01T00:00:00Z'],
+      [B, '2026-02-01T00:00:00Z'],
+      [A, '2026-01-01T00:00:00Z'],
+    ]);
     expect(out).toContain('<time datetime="2026-03-01T00:00:00Z">2026-03-01T00:00:00Z</time>, seen 3 times until <time datetime="2026-03-05T00:00:00Z">');
     expect(out).toContain(`<code class="hash" title="${C}">${C.slice(0, 12)}</code>, domain binding VERIFIED`);
     expect(out).toContain('domain binding NOT_LINKED');
@@ -279,7 +284,8 @@ describe('timelineView', () => {
     expect(out).toContain('<label for="diff-from">');
     expect(out).toContain('<label for="diff-to">');
     const select = (name: string) => new RegExp(`<select id="diff-${name}" name="${name}">([\\s\\S]*?)</select>`).exec(out)![1]!;
-    const options = (name: string) => [...select(name).matchAll(/<option value="([0-9a-f]+)"( selected)?>([^<]*)<\/option>/g)].map((m) => [m[1], m[2] === ' selected', m[3]]);
+    const options = (name: string) =>
+      [...select(name).matchAll(/<option value="([0-9a-f]+)"( selected)?>([^<]*)<\/option>/g)].map((m) => [m[1], m[2] === ' selected', m[3]]);
     expect(options('from')).toEqual([
       [C, false, `2026-03-01T00:00:00Z · ${C.slice(0, 12)}`],
       [B, true, `2026-02-01T00:00:00Z · ${B.slice(0, 12)}`],
@@ -305,7 +311,11 @@ describe('timelineView', () => {
   });
 
   it('fewer than two distinct observations: says a diff needs two and how to get one; no form', () => {
-    for (const h of [history([]), history([observation(A, '2026-01-01T00:00:00Z')]), history([observation(A, '2026-02-01T00:00:00Z'), observation(A, '2026-01-01T00:00:00Z', { domainBindingStatus: 'NOT_LINKED' })])]) {
+    for (const h of [
+      history([]),
+      history([observation(A, '2026-01-01T00:00:00Z')]),
+      history([observation(A, '2026-02-01T00:00:00Z'), observation(A, '2026-01-01T00:00:00Z', { domainBindingStatus: 'NOT_LINKED' })]),
+    ]) {
       const out = timelineView(h, { pageHref }).toString();
       expect(out).toContain('A diff needs two distinct observations');
       expect(out).toContain('Run again');

@@ -18,7 +18,11 @@ describe('didWebvhLocation', () => {
     [`${SCID}:example.com`, 'https://example.com/.well-known/did.jsonl', 'https://example.com/.well-known/did-witness.json'],
     [`${SCID}:example.com:dids:issuer`, 'https://example.com/dids/issuer/did.jsonl', 'https://example.com/dids/issuer/did-witness.json'],
     [`${SCID}:example.com%3A3000:dids:issuer`, 'https://example.com:3000/dids/issuer/did.jsonl', 'https://example.com:3000/dids/issuer/did-witness.json'],
-    [`${SCID}:jp%E7%B4%8D%E8%B1%86.%E4%BE%8B.jp:%E7%94%A8%E6%88%B7`, 'https://xn--jp-cd2fp15c.xn--fsq.jp/%E7%94%A8%E6%88%B7/did.jsonl', 'https://xn--jp-cd2fp15c.xn--fsq.jp/%E7%94%A8%E6%88%B7/did-witness.json'],
+    [
+      `${SCID}:jp%E7%B4%8D%E8%B1%86.%E4%BE%8B.jp:%E7%94%A8%E6%88%B7`,
+      'https://xn--jp-cd2fp15c.xn--fsq.jp/%E7%94%A8%E6%88%B7/did.jsonl',
+      'https://xn--jp-cd2fp15c.xn--fsq.jp/%E7%94%A8%E6%88%B7/did-witness.json',
+    ],
   ];
   it.each(cases)('%s', (id, log, witness) => {
     const location = didWebvhLocation(id);
@@ -54,7 +58,10 @@ describe('didWebvhLocation', () => {
   it('applies the DNS limits of did:web: a host over 253 characters or a label over 63 is INVALID_DID', () => {
     const long = ['a', 'b', 'c', 'd'].map((c) => c.repeat(63)).join('.');
     expect(long).toHaveLength(255);
-    expect(refusal(`${SCID}:${long}:dids`)).toMatchObject({ code: 'INVALID_DID', detail: expect.stringContaining('did:webvh: the host is 255 characters long') });
+    expect(refusal(`${SCID}:${long}:dids`)).toMatchObject({
+      code: 'INVALID_DID',
+      detail: expect.stringContaining('did:webvh: the host is 255 characters long'),
+    });
     expect(refusal(`${SCID}:${'x'.repeat(64)}.example`).detail).toContain('a label of 64 characters');
     expect(didWebvhLocation(`${SCID}:${long.slice(2)}`).host).toHaveLength(253);
   });

@@ -58,10 +58,18 @@ describe('did:webvh entries', () => {
     ['portable: true after the first entry', { params: { portable: true } }, 'parameters'],
     ['a method downgrade to an unknown version', { params: { method: 'did:webvh:0.5' } }, 'parameters'],
     ['a ttl beyond 2^31', { params: { ttl: 2 ** 31 + 1 } }, 'parameters'],
-    ['a witness threshold above the number of witnesses', { params: { witness: { threshold: 2, witnesses: [{ id: `did:key:${generateTestKey().multikey}` }] } } }, 'parameters'],
+    [
+      'a witness threshold above the number of witnesses',
+      { params: { witness: { threshold: 2, witnesses: [{ id: `did:key:${generateTestKey().multikey}` }] } } },
+      'parameters',
+    ],
     ['a witness that is not an Ed25519 did:key', { params: { witness: { threshold: 1, witnesses: [{ id: 'did:web:example.com' }] } } }, 'parameters'],
     ['a signature by a key that is not an update key', { key: generateTestKey() }, 'proof'],
-    ['a move of a DID that is not portable', { state: (d: Record<string, any>) => ({ ...d, id: d['id'].replace('example.com', 'example.org'), alsoKnownAs: [d['id']] }) }, 'stateId'],
+    [
+      'a move of a DID that is not portable',
+      { state: (d: Record<string, any>) => ({ ...d, id: d['id'].replace('example.com', 'example.org'), alsoKnownAs: [d['id']] }) },
+      'stateId',
+    ],
   ])('stops at entry 2 for %s (%s)', async (_label, options, check) => {
     const log = createWebvhLog();
     log.append(options as Parameters<WebvhTestLog['append']>[0]);
@@ -170,7 +178,7 @@ describe('did:webvh witnesses', () => {
   const w1 = generateTestKey();
   const w2 = generateTestKey();
   const w3 = generateTestKey();
-  const rule = (threshold: number, ...keys: typeof w1[]) => ({ threshold, witnesses: keys.map((k) => ({ id: `did:key:${k.multikey}` })) });
+  const rule = (threshold: number, ...keys: (typeof w1)[]) => ({ threshold, witnesses: keys.map((k) => ({ id: `did:key:${k.multikey}` })) });
 
   it('counts one approval per witness; a proof for a later version approves the earlier ones', async () => {
     const log = createWebvhLog({ params: { witness: rule(2, w1, w2, w3) } });
@@ -217,7 +225,13 @@ describe('did:webvh witnesses', () => {
     const log = createWebvhLog({ params: { witness: rule(2, w1, w2) } });
     log.append({ params: { witness: rule(1, w3) } });
     const [v1, v2] = log.entries.map((e) => e['versionId'] as string);
-    const byNewList = await verify(log, witnessFileText([{ versionId: v1!, by: [w1, w2] }, { versionId: v2!, by: [w3] }]));
+    const byNewList = await verify(
+      log,
+      witnessFileText([
+        { versionId: v1!, by: [w1, w2] },
+        { versionId: v2!, by: [w3] },
+      ]),
+    );
     expect(failureOf(byNewList)).toMatchObject({ versionNumber: 2, check: 'witness' });
     expect(byNewList.valid).toHaveLength(1);
     const byOldList = await verify(log, witnessFileText([{ versionId: v2!, by: [w1, w2] }]));

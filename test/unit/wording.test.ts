@@ -105,7 +105,9 @@ describe('articles in reasons', () => {
 
   it('svc delegate refuses a JWK restricted to another alg: "an Ed25519 key signs receipts with EdDSA"', () => {
     const key = party();
-    const refusal = refusalOf(() => mintReceipt({ privateJwk: { ...key.jwk, alg: 'ES256' }, iss: key.did, aud: party().did, cap: ['*'], ttlSeconds: 60, now: NOW }));
+    const refusal = refusalOf(() =>
+      mintReceipt({ privateJwk: { ...key.jwk, alg: 'ES256' }, iss: key.did, aud: party().did, cap: ['*'], ttlSeconds: 60, now: NOW }),
+    );
     expect(refusal.message).toContain('but an Ed25519 key signs receipts with EdDSA.');
   });
 
@@ -115,21 +117,45 @@ describe('articles in reasons', () => {
     expect((await checkPublicJwk({ kty: 'OKP', crv: 'X25519', x: short })).detail).toContain('the "x" coordinate of an X25519 key is 32 bytes, not 31');
     expect((await checkMultikey(multikey(0xed, new Uint8Array(31)))).detail).toContain('an ed25519-pub key is 32 bytes, not 31');
     const p256 = P256_DID.slice('did:key:'.length);
-    const mismatch = await checkVerificationMethod({ id: 'did:example:a#k', type: 'Ed25519VerificationKey2020', controller: 'did:example:a', publicKeyMultibase: p256 });
+    const mismatch = await checkVerificationMethod({
+      id: 'did:example:a#k',
+      type: 'Ed25519VerificationKey2020',
+      controller: 'did:example:a',
+      publicKeyMultibase: p256,
+    });
     expect(mismatch.detail).toContain('an Ed25519VerificationKey2020 must hold an Ed25519 key, not P-256');
   });
 
   it('an MCP reply that is not JSON-RPC: "an application/xml reply", "a text/html reply"', () => {
     const reply = (contentType: string): FetchResponse => {
       const body = new TextEncoder().encode('<error/>');
-      return { url: 'https://tools.example/mcp', status: 502, contentType, headers: { 'content-type': contentType }, body, bytes: body.length, sha256: '', peerAddress: '192.0.2.1', redirects: [], latencyMs: 1, tls: null as never, allowances: [] };
+      return {
+        url: 'https://tools.example/mcp',
+        status: 502,
+        contentType,
+        headers: { 'content-type': contentType },
+        body,
+        bytes: body.length,
+        sha256: '',
+        peerAddress: '192.0.2.1',
+        redirects: [],
+        latencyMs: 1,
+        tls: null as never,
+        allowances: [],
+      };
     };
     expect(readRpcReply(reply('application/xml'), 1)).toMatchObject({ kind: 'http', reason: 'an application/xml reply that is not JSON-RPC (HTTP 502)' });
     expect(readRpcReply(reply('text/html'), 1)).toMatchObject({ kind: 'http', reason: 'a text/html reply that is not JSON-RPC (HTTP 502)' });
   });
 
   it('a JWT credential whose "iat" is an object: "is an object, not a NumericDate"', async () => {
-    const payload = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:a', credentialSubject: { id: 'did:example:b' }, iat: {} };
+    const payload = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: 'did:example:a',
+      credentialSubject: { id: 'did:example:b' },
+      iat: {},
+    };
     const token = `${b64url(JSON.stringify({ alg: 'EdDSA', typ: 'vc+jwt' }))}.${b64url(JSON.stringify(payload))}.${b64url('sig')}`;
     const result = await verifyCredential(token, { runtime: runtime() });
     expect(result.checks.find((c) => c.id === 'structure')!.detail).toContain('The JWT "iat" is an object, not a NumericDate');
@@ -174,7 +200,13 @@ function literals(file: string): Array<{ line: number; text: string }> {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: Array<{ line: number; text: string }> = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       found.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: node.text });
     }
     ts.forEachChild(node, visit);
@@ -194,7 +226,11 @@ function sourceFiles(dir: string): string[] {
 describe('the strings in src/', () => {
   const files = sourceFiles(path.join(repoRoot, 'src'));
   const offending = (pattern: RegExp) =>
-    files.flatMap((file) => literals(file).filter((l) => pattern.test(l.text)).map((l) => `${path.relative(repoRoot, file)}:${l.line}: ${l.text.slice(0, 100)}`));
+    files.flatMap((file) =>
+      literals(file)
+        .filter((l) => pattern.test(l.text))
+        .map((l) => `${path.relative(repoRoot, file)}:${l.line}: ${l.text.slice(0, 100)}`),
+    );
 
   it('cite no SPEC sections', () => {
     expect(offending(/\bSPEC\b/)).toEqual([]);

@@ -47,7 +47,10 @@ export function isAccepted(check: Check, accepted: ReadonlySet<string> | undefin
  * The result as --json prints it: as is without --allow-warn; with it, `acceptedWarnings` added
  * (the ids of the WARN checks accepted, in report order).
  */
-export function withAcceptedWarnings<T extends { checks: readonly Check[] }>(result: T, accepted: ReadonlySet<string> | undefined): T | (T & { acceptedWarnings: string[] }) {
+export function withAcceptedWarnings<T extends { checks: readonly Check[] }>(
+  result: T,
+  accepted: ReadonlySet<string> | undefined,
+): T | (T & { acceptedWarnings: string[] }) {
   if (accepted === undefined) return result;
   return { ...result, acceptedWarnings: result.checks.filter((c) => isAccepted(c, accepted)).map((c) => c.id) };
 }
@@ -73,9 +76,13 @@ export function parseAllowWarn(values: readonly string[] | undefined, ids: reado
   const accepted = new Set<string>();
   for (const value of values) {
     const parts = value.split(',').map((p) => p.trim());
-    if (parts.some((p) => p === '')) throw usageError(`--allow-warn needs check ids separated by commas, not ${JSON.stringify(printable(value.slice(0, 80)))}; the checks of ${command} are ${ids.join(', ')}`);
+    if (parts.some((p) => p === ''))
+      throw usageError(
+        `--allow-warn needs check ids separated by commas, not ${JSON.stringify(printable(value.slice(0, 80)))}; the checks of ${command} are ${ids.join(', ')}`,
+      );
     for (const id of parts) {
-      if (!ids.includes(id)) throw usageError(`--allow-warn: ${JSON.stringify(printable(id.slice(0, 80)))} is not a check of ${command}; its checks are ${ids.join(', ')}`);
+      if (!ids.includes(id))
+        throw usageError(`--allow-warn: ${JSON.stringify(printable(id.slice(0, 80)))} is not a check of ${command}; its checks are ${ids.join(', ')}`);
       accepted.add(id);
     }
   }

@@ -43,9 +43,19 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'most entries of a did:webvh log svc verifies; a longer one is PAYLOAD_TOO_LARGE',
     default: '1000',
   },
-  { name: 'SVC_WEBVH_MAX_BYTES', scope: 'every command', description: 'largest did:webvh log svc reads, bytes; a larger one is PAYLOAD_TOO_LARGE', default: '4194304 (4 MiB)' },
+  {
+    name: 'SVC_WEBVH_MAX_BYTES',
+    scope: 'every command',
+    description: 'largest did:webvh log svc reads, bytes; a larger one is PAYLOAD_TOO_LARGE',
+    default: '4194304 (4 MiB)',
+  },
   { name: 'SVC_PROBLEMS_BASE', scope: 'every command', description: "base URI of the type of svc's own problems", default: 'urn:svc:problems' },
-  { name: 'SVC_LOG_LEVEL', scope: 'every command', description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error', default: 'none: silent' },
+  {
+    name: 'SVC_LOG_LEVEL',
+    scope: 'every command',
+    description: 'diagnostics on stderr, one JSON line each: debug, info, warn or error',
+    default: 'none: silent',
+  },
   {
     name: 'SVC_FREEZE_RESULTS',
     scope: 'every command',
@@ -73,9 +83,19 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: "Node.js's CA store only",
   },
   { name: 'NO_COLOR', scope: 'output', description: 'any non-empty value: never colour (as --no-color)', default: 'unset' },
-  { name: 'FORCE_COLOR', scope: 'output', description: 'colour even when not writing to a terminal: 1, 2 or 3 (16, 256 or 16M colours); 0 or false: never', default: 'unset' },
+  {
+    name: 'FORCE_COLOR',
+    scope: 'output',
+    description: 'colour even when not writing to a terminal: 1, 2 or 3 (16, 256 or 16M colours); 0 or false: never',
+    default: 'unset',
+  },
   { name: 'COLUMNS', scope: 'output', description: 'the width reports wrap to when standard output is not a terminal (40 at least)', default: '80' },
-  { name: 'TERM', scope: 'output', description: 'dumb: no colour and the plain-text report instead of the terminal dossier', default: 'as set by the terminal' },
+  {
+    name: 'TERM',
+    scope: 'output',
+    description: 'dumb: no colour and the plain-text report instead of the terminal dossier',
+    default: 'as set by the terminal',
+  },
   {
     name: 'SVC_PAGER',
     scope: 'output',
@@ -88,13 +108,28 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'the pager when SVC_PAGER is unset (as git and man read it); a bare less gets LESS=FRX unless LESS is set',
     default: 'less -FRX',
   },
-  { name: 'SVC_PRODUCTION', scope: 'svc serve', description: '1: production mode, as --production (a persistent database: a file or PostgreSQL)', default: 'unset' },
+  {
+    name: 'SVC_PRODUCTION',
+    scope: 'svc serve',
+    description: '1: production mode, as --production (a persistent database: a file or PostgreSQL)',
+    default: 'unset',
+  },
   { name: 'SVC_RATE_LIMIT_PER_MIN', scope: 'svc serve', description: 'direct profile: requests per minute per client', default: '120' },
   { name: 'SVC_REQUEST_TIMEOUT_MS', scope: 'svc serve', description: 'whole-request time limit in milliseconds; 408 after it', default: '45000' },
   { name: 'SVC_MAX_CONCURRENCY', scope: 'svc serve', description: 'requests doing outbound work at once; 503 CAPACITY_EXHAUSTED past it', default: '64' },
-  { name: 'SVC_MAX_CONCURRENCY_PER_CLIENT', scope: 'svc serve', description: 'of those, the most one client may hold', default: 'half of SVC_MAX_CONCURRENCY, rounded up' },
+  {
+    name: 'SVC_MAX_CONCURRENCY_PER_CLIENT',
+    scope: 'svc serve',
+    description: 'of those, the most one client may hold',
+    default: 'half of SVC_MAX_CONCURRENCY, rounded up',
+  },
   { name: 'SVC_DRAIN_MS', scope: 'svc serve', description: 'how long SIGTERM waits for requests in flight, in milliseconds', default: '10000' },
-  { name: 'SVC_ACCESS_LOG', scope: 'svc serve', description: 'one line per request on stderr: json, text or off', default: 'json, or text when stderr is a terminal' },
+  {
+    name: 'SVC_ACCESS_LOG',
+    scope: 'svc serve',
+    description: 'one line per request on stderr: json, text or off',
+    default: 'json, or text when stderr is a terminal',
+  },
   {
     name: 'SVC_TRUST_PROXY',
     scope: 'svc serve',
@@ -128,7 +163,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_REGISTRATION_MAX_DAYS',
     scope: 'svc serve',
-    description: 'days ahead a chain may expire and still be registered (1..3660; also read by verify-delegation --register); a later one is verified but not registered',
+    description:
+      'days ahead a chain may expire and still be registered (1..3660; also read by verify-delegation --register); a later one is verified but not registered',
     default: '366',
   },
   {
@@ -215,10 +251,15 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_GATEWAY_PORT',
     scope: 'svc serve',
-    description: 'the loopback cookie gateway\'s port (--gateway-port overrides); commercial mode only',
+    description: "the loopback cookie gateway's port (--gateway-port overrides); commercial mode only",
     default: 'unset: no gateway',
   },
-  { name: 'SVC_DAEMON_URL', scope: 'svc monitor', description: 'the daemon svc monitor, svc claim, svc claims and svc directory talk to (--daemon overrides)', default: 'http://127.0.0.1:8080' },
+  {
+    name: 'SVC_DAEMON_URL',
+    scope: 'svc monitor',
+    description: 'the daemon svc monitor, svc claim, svc claims and svc directory talk to (--daemon overrides)',
+    default: 'http://127.0.0.1:8080',
+  },
   {
     name: 'SVC_WEBHOOK_SECRET',
     scope: 'svc monitor',
@@ -254,7 +295,14 @@ export const ENVIRONMENT_RULE = 'An empty value counts as unset; a value svc can
 /** `svc help environment`. */
 export function environmentHelp(width = DEFAULT_WIDTH): string {
   const sections = (Object.keys(SCOPE_TITLES) as EnvironmentScope[]).map((scope) =>
-    [`${SCOPE_TITLES[scope]}:`, ...environmentLines(ENVIRONMENT.filter((v) => v.scope === scope), '  ', width)].join('\n'),
+    [
+      `${SCOPE_TITLES[scope]}:`,
+      ...environmentLines(
+        ENVIRONMENT.filter((v) => v.scope === scope),
+        '  ',
+        width,
+      ),
+    ].join('\n'),
   );
   const intro = wrapWords(`Environment variables svc reads. ${ENVIRONMENT_RULE}`, Math.max(MIN_TEXT_WIDTH, width));
   return `${intro.join('\n')}

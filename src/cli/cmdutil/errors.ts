@@ -33,7 +33,10 @@ export const CLI_ERROR_GUIDE: Readonly<Record<keyof typeof CLI_ERROR_CODES, { ex
   LISTEN_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'svc serve (or svc webhook listen) could not listen; a host that does not resolve is a USAGE_ERROR.' },
   BACKUP_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'svc backup could not copy the database (nothing is left behind).' },
   OUTPUT_FAILED: { exit: EXIT.NO_ANSWER, meaning: 'The output could not be written; a reader that went away is not an error.' },
-  DAEMON_UNREACHABLE: { exit: EXIT.NO_ANSWER, meaning: 'A command that calls a daemon (svc monitor, svc owner, svc claim, svc claims, svc directory) could not reach it, or the cookie gateway.' },
+  DAEMON_UNREACHABLE: {
+    exit: EXIT.NO_ANSWER,
+    meaning: 'A command that calls a daemon (svc monitor, svc owner, svc claim, svc claims, svc directory) could not reach it, or the cookie gateway.',
+  },
 };
 
 /** A stage of a problem's trace, as the problem object carries it. */

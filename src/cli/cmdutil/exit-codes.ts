@@ -88,8 +88,7 @@ export function exitCodeDescriptions(): { codes: ExitCodeDescription[]; notes: s
 export function exitForResolution(result: EnrichedResolution, strict = false): ExitCode {
   if (result.verdict.outcome === 'DEACTIVATED') return EXIT.CHECK_FAILED;
   if (result.dimensions.some((d) => d.state === 'FAILED')) return EXIT.CHECK_FAILED;
-  const attention =
-    result.verdict.outcome === 'RESOLVED_WITH_WARNINGS' || result.dimensions.some((d) => d.state === 'INDETERMINATE');
+  const attention = result.verdict.outcome === 'RESOLVED_WITH_WARNINGS' || result.dimensions.some((d) => d.state === 'INDETERMINATE');
   if (attention) return strict ? EXIT.CHECK_FAILED : EXIT.INDETERMINATE;
   return EXIT.PASS;
 }

@@ -21,7 +21,12 @@ export async function writeHtmlFile(io: CliIo, file: string, quiet: boolean, wha
   } catch (err) {
     rmSync(temporary, { force: true });
     const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new CliError(CLI_ERROR_CODES.OUTPUT_FAILED, `cannot write the HTML ${what} to ${printable(file)} (${reason})`, EXIT.NO_ANSWER, 'check that the folder exists and can be written');
+    throw new CliError(
+      CLI_ERROR_CODES.OUTPUT_FAILED,
+      `cannot write the HTML ${what} to ${printable(file)} (${reason})`,
+      EXIT.NO_ANSWER,
+      'check that the folder exists and can be written',
+    );
   }
   if (!quiet) io.stderr.write(`svc: the ${what} is in ${printable(file)}\n`);
 }
@@ -40,6 +45,7 @@ export async function htmlDestination(file: string): Promise<void> {
       return null;
     }
   };
-  if (file === '' || kind(target) === 'directory') throw new ConfigError(`--html must name a file to write, not ${file === '' ? 'nothing' : `the directory ${printable(file)}`}`);
+  if (file === '' || kind(target) === 'directory')
+    throw new ConfigError(`--html must name a file to write, not ${file === '' ? 'nothing' : `the directory ${printable(file)}`}`);
   if (kind(nodePath.dirname(target)) !== 'directory') throw new ConfigError(`--html: cannot write ${printable(file)}: its directory does not exist`);
 }

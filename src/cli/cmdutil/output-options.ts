@@ -37,7 +37,9 @@ export function addOutputOptions(cmd: Command): Command {
 /** --format text|json|sarif, for the commands whose results make a SARIF log (inspect-mcp, inspect-a2a). */
 export function addFormatOption(cmd: Command): Command {
   return cmd.addOption(
-    new Option('--format <format>', 'text (the report, the default), json (as --json) or sarif (a SARIF 2.1.0 log for code scanning; not with --json)').choices(OUTPUT_FORMATS),
+    new Option('--format <format>', 'text (the report, the default), json (as --json) or sarif (a SARIF 2.1.0 log for code scanning; not with --json)').choices(
+      OUTPUT_FORMATS,
+    ),
   );
 }
 

@@ -165,7 +165,9 @@ export function watchStages(stream: CliStream, options: StageWatchOptions): Stag
         const status = stage.status.padEnd(4);
         const tone = stage.status === 'FAIL' ? style.red : stage.status === 'WARN' ? style.yellow : stage.status === 'SKIP' ? style.dim : style.green;
         const what = stage.detail ? `${printable(stage.label)} — ${printable(stage.detail)}` : printable(stage.label);
-        lines.push(`${style.dim(start)}  ${tone(status)}  ${printable(stage.stage).padEnd(NAME_WIDTH)} ${formatDuration(stage.durationUs).padStart(9)}  ${what}`);
+        lines.push(
+          `${style.dim(start)}  ${tone(status)}  ${printable(stage.stage).padEnd(NAME_WIDTH)} ${formatDuration(stage.durationUs).padStart(9)}  ${what}`,
+        );
       }
       stream.write(`${lines.join('\n')}\n`);
     },

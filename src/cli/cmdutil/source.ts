@@ -55,5 +55,7 @@ export async function readSource(source: string, what: string): Promise<string> 
  * answers the same content in a request body with INVALID_REQUEST; here it is an option's value.
  */
 export function optionProblem(err: unknown): unknown {
-  return err instanceof ProblemError && err.code === 'INVALID_REQUEST' ? new ProblemError('INVALID_OPTIONS', err.detail, err.trace ? { trace: err.trace } : {}) : err;
+  return err instanceof ProblemError && err.code === 'INVALID_REQUEST'
+    ? new ProblemError('INVALID_OPTIONS', err.detail, err.trace ? { trace: err.trace } : {})
+    : err;
 }

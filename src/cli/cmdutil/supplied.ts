@@ -104,7 +104,9 @@ export function requireFileOptionFor(allowNetwork: boolean | undefined, fileOpti
 export function pairsOf(values: readonly string[] | undefined, flag: string, first: string, second: string): Array<[string, string]> {
   if (!values || values.length === 0) return [];
   if (values.length % 2 !== 0) {
-    throw usageError(`${flag} takes two values, ${first} and ${second}, each time (got ${values.length} value${values.length === 1 ? '' : 's'}); give these options after the credential file`);
+    throw usageError(
+      `${flag} takes two values, ${first} and ${second}, each time (got ${values.length} value${values.length === 1 ? '' : 's'}); give these options after the credential file`,
+    );
   }
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i < values.length; i += 2) pairs.push([values[i]!, values[i + 1]!]);

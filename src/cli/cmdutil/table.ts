@@ -5,5 +5,14 @@ import { printable } from '../../present/text.js';
 export function table(header: string[], rows: string[][]): string {
   const cells = [header, ...rows.map((r) => r.map((c) => printable(c)))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

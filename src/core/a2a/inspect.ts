@@ -108,7 +108,8 @@ export async function inspectA2a(url: string, options: A2aInspectOptions): Promi
 
   const supplied = response.supplied !== undefined;
   const limitations: string[] = [A2A_LIMITATIONS.selfReported, supplied ? A2A_LIMITATIONS.suppliedCardOnly : A2A_LIMITATIONS.cardOnly];
-  if (rawSignatures === undefined || rawSignatures === null || (Array.isArray(rawSignatures) && rawSignatures.length === 0)) limitations.push(A2A_LIMITATIONS.unsigned);
+  if (rawSignatures === undefined || rawSignatures === null || (Array.isArray(rawSignatures) && rawSignatures.length === 0))
+    limitations.push(A2A_LIMITATIONS.unsigned);
   if (signatures.some((s) => s.keySource === 'did')) limitations.push(A2A_LIMITATIONS.didKid);
   if (signatures.some((s) => s.keySource === 'jku')) limitations.push(A2A_LIMITATIONS.jku);
   if (entries.length > 0 && !('error' in a2aForm)) {
@@ -179,7 +180,12 @@ function skillsOf(card: JsonObject): A2aSkill[] {
 /** Protocol versions declared by 1.0-style interfaces. */
 function declaredVersions(card: JsonObject): string[] {
   const list = card['supportedInterfaces'];
-  return Array.isArray(list) ? list.filter(isJsonObject).map((i) => i['protocolVersion']).filter((v): v is string => typeof v === 'string') : [];
+  return Array.isArray(list)
+    ? list
+        .filter(isJsonObject)
+        .map((i) => i['protocolVersion'])
+        .filter((v): v is string => typeof v === 'string')
+    : [];
 }
 
 const isV1 = (version: string) => /^1\.\d+/.test(version) || version === '1';
@@ -247,7 +253,11 @@ function isJsonContentType(contentType: string | null): boolean {
 function fetchCheck(fetched: FetchedCard): A2aCheck {
   const { response } = fetched;
   if (response.supplied) {
-    return check('fetch', 'SKIP', `Not checked: the card was supplied from the file ${response.supplied.source} in place of ${response.url}, not fetched; where and how the agent serves it was not seen.`);
+    return check(
+      'fetch',
+      'SKIP',
+      `Not checked: the card was supplied from the file ${response.supplied.source} in place of ${response.url}, not fetched; where and how the agent serves it was not seen.`,
+    );
   }
   const warnings: string[] = [];
   if (fetched.legacy) {
@@ -268,9 +278,10 @@ function schemaCheck(card: JsonObject, specVersion: A2aSpecVersion): A2aCheck {
   const v03 = specVersion === '0.3';
   const report = validateCard(card, v03 ? A2A_V03_SCHEMA : A2A_V1_SCHEMA);
   const against = v03 ? 'A2A 0.3' : 'A2A 1.0';
-  const unknown = report.unknown.length > 0
-    ? ` ${report.unknown.length} member${report.unknown.length > 1 ? 's lie' : ' lies'} outside the ${against} schema: ${report.unknown.slice(0, 3).join(', ')}${report.unknown.length > 3 ? ' …' : ''}.`
-    : '';
+  const unknown =
+    report.unknown.length > 0
+      ? ` ${report.unknown.length} member${report.unknown.length > 1 ? 's lie' : ' lies'} outside the ${against} schema: ${report.unknown.slice(0, 3).join(', ')}${report.unknown.length > 3 ? ' …' : ''}.`
+      : '';
   if (report.problems.length === 0) {
     return check('schema', 'PASS', `The card has every member ${against} requires, with the right types.${unknown}`);
   }
@@ -284,16 +295,26 @@ function versionCheck(card: JsonObject, specVersion: A2aSpecVersion, fetched: Fe
   const pv = stringMember(card, 'protocolVersion');
   if (specVersion === '1.0') {
     const v1 = declaredVersions(card).filter(isV1).length;
-    const alsoLegacy = typeof card['url'] === 'string' || pv !== null ? ' It also carries 0.3 members (url, protocolVersion), as SDKs in compatibility mode write them.' : '';
-    if (v1 === 0) return check('version', 'WARN', `The card has the A2A 1.0 shape (supportedInterfaces), but no interface declares protocol version 1.x.${alsoLegacy}`);
+    const alsoLegacy =
+      typeof card['url'] === 'string' || pv !== null ? ' It also carries 0.3 members (url, protocolVersion), as SDKs in compatibility mode write them.' : '';
+    if (v1 === 0)
+      return check('version', 'WARN', `The card has the A2A 1.0 shape (supportedInterfaces), but no interface declares protocol version 1.x.${alsoLegacy}`);
     return check('version', 'PASS', `A2A 1.0 card: ${v1} interface${v1 > 1 ? 's declare' : ' declares'} protocol version 1.x.${alsoLegacy}`);
   }
   if (specVersion === '0.3') {
     const asked = fetched.legacy ? ', although it came from the legacy path' : fetched.response.supplied ? '' : ', although svc asked for A2A-Version 1.0';
-    return check('version', 'WARN', `A2A 0.3 card (url, protocolVersion ${quoteShort(pv ?? '', 20)})${asked}; A2A 1.0 replaced these members with supportedInterfaces.`);
+    return check(
+      'version',
+      'WARN',
+      `A2A 0.3 card (url, protocolVersion ${quoteShort(pv ?? '', 20)})${asked}; A2A 1.0 replaced these members with supportedInterfaces.`,
+    );
   }
   const named = pv !== null ? ` (protocolVersion ${quoteShort(pv, 20)})` : '';
-  return check('version', 'WARN', `The card has neither supportedInterfaces (A2A 1.0) nor url with protocolVersion 0.3.x (A2A 0.3)${named}: its version is unknown.`);
+  return check(
+    'version',
+    'WARN',
+    `The card has neither supportedInterfaces (A2A 1.0) nor url with protocolVersion 0.3.x (A2A 0.3)${named}: its version is unknown.`,
+  );
 }
 
 function interfaceName(i: A2aInterface, index: number): string {
@@ -304,8 +325,15 @@ function interfacesCheck(interfaces: A2aInterface[]): A2aCheck {
   if (interfaces.length === 0) return check('interfaces', 'SKIP', 'The card declares no interface.');
   const bad = interfaces.map((i, n) => ({ i, n })).filter(({ i }) => !i.https);
   if (bad.length > 0) {
-    const named = bad.slice(0, 3).map(({ i, n }) => interfaceName(i, n)).join(', ');
-    return check('interfaces', 'FAIL', `${bad.length} of ${interfaces.length} interface${interfaces.length > 1 ? 's are' : ' is'} not https: ${named}${bad.length > 3 ? ' …' : ''}.`);
+    const named = bad
+      .slice(0, 3)
+      .map(({ i, n }) => interfaceName(i, n))
+      .join(', ');
+    return check(
+      'interfaces',
+      'FAIL',
+      `${bad.length} of ${interfaces.length} interface${interfaces.length > 1 ? 's are' : ' is'} not https: ${named}${bad.length > 3 ? ' …' : ''}.`,
+    );
   }
   return check('interfaces', 'PASS', `All ${interfaces.length} interface${interfaces.length > 1 ? 's use' : ' uses'} https.`);
 }
@@ -315,7 +343,10 @@ function originCheck(interfaces: A2aInterface[], cardUrl: string): A2aCheck {
   const origin = new URL(cardUrl).origin;
   const other = interfaces.map((i, n) => ({ i, n })).filter(({ i }) => !i.sameOrigin);
   if (other.length > 0) {
-    const named = other.slice(0, 3).map(({ i, n }) => interfaceName(i, n)).join(', ');
+    const named = other
+      .slice(0, 3)
+      .map(({ i, n }) => interfaceName(i, n))
+      .join(', ');
     return check(
       'origin',
       'WARN',
@@ -356,7 +387,10 @@ function requirementNames(card: JsonObject, specVersion: A2aSpecVersion): { coun
 }
 
 function nameList(names: string[]): string {
-  return `${names.slice(0, 3).map((n) => quoteShort(n, 40)).join(', ')}${names.length > 3 ? ' …' : ''}`;
+  return `${names
+    .slice(0, 3)
+    .map((n) => quoteShort(n, 40))
+    .join(', ')}${names.length > 3 ? ' …' : ''}`;
 }
 
 function securityCheck(card: JsonObject, specVersion: A2aSpecVersion): A2aCheck {
@@ -396,7 +430,11 @@ function signatureCheck(raw: JsonValue | undefined, signatures: SignatureOutcome
     return check('signature', 'PASS', `${valid} of ${of} VALID (${forms}); signatures[${i}]: ${clause(signatures[i]!.detail)}.`);
   }
   const i = signatures.findIndex((s) => s.status !== 'VALID');
-  return check('signature', 'WARN', `No signature could be verified (${signatures.map((s) => s.status).join(', ')}); signatures[${i}]: ${clause(signatures[i]!.detail)}.`);
+  return check(
+    'signature',
+    'WARN',
+    `No signature could be verified (${signatures.map((s) => s.status).join(', ')}); signatures[${i}]: ${clause(signatures[i]!.detail)}.`,
+  );
 }
 
 function headlineOf(card: JsonObject, specVersion: A2aSpecVersion, checks: A2aCheck[], signatures: SignatureOutcome[]): string {
@@ -416,4 +454,3 @@ function headlineOf(card: JsonObject, specVersion: A2aSpecVersion, checks: A2aCh
   };
   return [`${who} (${version})`, signed, ...tally('FAIL'), ...tally('WARN')].join(', ') + '.';
 }
-

@@ -156,7 +156,8 @@ async function verifyEntry(entry: JsonValue, index: number, ctx: SignatureContex
   if (typeof prot !== 'string') return outcome({}, 'INVALID', `${where} has no "protected" string`);
   if (typeof sig !== 'string') return outcome({}, 'INVALID', `${where} has no "signature" string`);
   // null is ProtoJSON's "not set".
-  if (rawHeader !== undefined && rawHeader !== null && !isJsonObject(rawHeader)) return outcome({}, 'INVALID', `the header of signatures[${index}] is not an object`);
+  if (rawHeader !== undefined && rawHeader !== null && !isJsonObject(rawHeader))
+    return outcome({}, 'INVALID', `the header of signatures[${index}] is not an object`);
   const unprotected = isJsonObject(rawHeader) ? rawHeader : undefined;
 
   const first = parseCompactJws(`${prot}.${ctx.payloads[0]!.b64}.${sig}`);
@@ -172,7 +173,11 @@ async function verifyEntry(entry: JsonValue, index: number, ctx: SignatureContex
   base.kid = kid;
   const shared = unprotected ? Object.keys(unprotected).filter((name) => Object.hasOwn(header, name)) : [];
   if (shared.length > 0) {
-    return outcome(base, 'INVALID', `the header parameter ${quoteShort(shared[0]!, 40)} appears in both the protected and the unprotected header (RFC 7515 §7.2.1)`);
+    return outcome(
+      base,
+      'INVALID',
+      `the header parameter ${quoteShort(shared[0]!, 40)} appears in both the protected and the unprotected header (RFC 7515 §7.2.1)`,
+    );
   }
   const jkuValue = header['jku'] ?? unprotected?.['jku'];
   if (jkuValue !== undefined && typeof jkuValue !== 'string') return outcome(base, 'INVALID', 'the header parameter "jku" is not a string');
@@ -211,7 +216,13 @@ function validReason(alg: string, form: A2aCanonicalization, via: string, ctx: S
   return reason;
 }
 
-async function findKey(kid: string, jku: string | null, alg: string, ctx: SignatureContext, jwkSets: Map<string, Promise<JwkSet>>): Promise<KeyFound | KeyMissing> {
+async function findKey(
+  kid: string,
+  jku: string | null,
+  alg: string,
+  ctx: SignatureContext,
+  jwkSets: Map<string, Promise<JwkSet>>,
+): Promise<KeyFound | KeyMissing> {
   const did = didOf(kid);
   if (did !== null && did !== kid) return didKey(kid, did, ctx);
   if (jku !== null) return jwkSetKey(jku, kid, alg, ctx, jwkSets);
@@ -227,7 +238,8 @@ async function didKey(kid: string, did: string, ctx: SignatureContext): Promise<
   const named = quoteShort(kid, 100);
   if (!key) return miss('INVALID', `${named} is not a verification method in the DID document of ${did}`);
   if (key.status === 'INVALID_KEY') return miss('INVALID', `the key ${named} is invalid: ${clause(key.detail ?? 'no detail')}`);
-  if (key.status === 'UNSUPPORTED_KEY' || !key.publicJwk) return miss('UNSUPPORTED', `the key ${named} is not supported: ${clause(key.detail ?? 'no public key svc can read')}`);
+  if (key.status === 'UNSUPPORTED_KEY' || !key.publicJwk)
+    return miss('UNSUPPORTED', `the key ${named} is not supported: ${clause(key.detail ?? 'no public key svc can read')}`);
   if (found.deactivated) return miss('INVALID', `${did} is deactivated; its keys authorise nothing`);
   if (!key.relationships.includes('assertionMethod')) {
     const has = key.relationships.length > 0 ? `it is listed only under ${key.relationships.join(', ')}` : 'it is listed under no relationship';
@@ -260,12 +272,15 @@ async function jwkSetKey(jku: string, kid: string, alg: string, ctx: SignatureCo
   const use = jwk['use'];
   if (use !== undefined && use !== 'sig') return miss('INVALID', `the key ${named} at ${at} is not for signatures (use ${JSON.stringify(use)})`);
   const keyAlg = jwk['alg'];
-  if (keyAlg !== undefined && keyAlg !== alg) return miss('INVALID', `the key ${named} at ${at} is for ${typeof keyAlg === 'string' ? quoteShort(keyAlg, 20) : 'another algorithm'}, not ${alg}`);
+  if (keyAlg !== undefined && keyAlg !== alg)
+    return miss('INVALID', `the key ${named} at ${at} is for ${typeof keyAlg === 'string' ? quoteShort(keyAlg, 20) : 'another algorithm'}, not ${alg}`);
   const ops = jwk['key_ops'];
-  if (ops !== undefined && !(Array.isArray(ops) && ops.includes('verify'))) return miss('INVALID', `the key ${named} at ${at} does not allow "verify" in key_ops`);
+  if (ops !== undefined && !(Array.isArray(ops) && ops.includes('verify')))
+    return miss('INVALID', `the key ${named} at ${at} does not allow "verify" in key_ops`);
   const check = await checkPublicJwk(jwk);
   if (check.status === 'INVALID_KEY') return miss('INVALID', `the key ${named} at ${at} is invalid: ${clause(check.detail ?? 'no detail')}`);
-  if (check.status === 'UNSUPPORTED_KEY' || !check.publicJwk) return miss('UNSUPPORTED', `the key ${named} at ${at} is not supported: ${clause(check.detail ?? 'no public key svc can read')}`);
+  if (check.status === 'UNSUPPORTED_KEY' || !check.publicJwk)
+    return miss('UNSUPPORTED', `the key ${named} at ${at} is not supported: ${clause(check.detail ?? 'no public key svc can read')}`);
   const origin = sameOrigin(url, ctx.cardUrl) ? "the card's origin" : 'another origin than the card';
   return { jwk: check.publicJwk, via: `${named} of the JWK set at ${at} (${origin})`, source: 'jku' };
 }

@@ -96,18 +96,25 @@ export async function checkSignIn(did: string, statement: string, jws: string, o
     return refuse('PAYLOAD_MISMATCH', payloadMismatch(JSON.parse(statement) as Record<string, string>, parsed.payload));
   }
   const kid = parsed.header['kid'];
-  if (typeof kid !== 'string') return refuse('JWS_MALFORMED', `the JWS header names no key ("kid"); it must name a key of ${truncate(did, 200)} listed under authentication`);
+  if (typeof kid !== 'string')
+    return refuse('JWS_MALFORMED', `the JWS header names no key ("kid"); it must name a key of ${truncate(did, 200)} listed under authentication`);
   const signer = didOf(kid);
-  if (signer !== did) return refuse('SIGNER_MISMATCH', `the kid ${signer === null ? 'is not a DID URL' : `names a key of ${truncate(signer, 200)}`}, not a key of ${truncate(did, 200)}`);
+  if (signer !== did)
+    return refuse(
+      'SIGNER_MISMATCH',
+      `the kid ${signer === null ? 'is not a DID URL' : `names a key of ${truncate(signer, 200)}`}, not a key of ${truncate(did, 200)}`,
+    );
   if (kid === did) return refuse('KEY_NOT_FOUND', `the kid is the DID itself, not one of its keys; name the verification method (${truncate(did, 200)}#…)`);
   const source =
-    options.keySource ?? didKeySource(options.runtime, (target, signal) => resolve(target, options.runtime, signal ? { noCache: true, signal } : { noCache: true }));
+    options.keySource ??
+    didKeySource(options.runtime, (target, signal) => resolve(target, options.runtime, signal ? { noCache: true, signal } : { noCache: true }));
   const found = await source.keysOf(did, options.signal);
   if (!found.ok) return refuse('DID_UNRESOLVED', found.reason);
   if (found.deactivated) return refuse('DID_DEACTIVATED', `${truncate(did, 200)} is deactivated; its keys prove nothing`);
   const key = found.keys.find((k) => k.id === kid);
   if (!key) return refuse('KEY_NOT_FOUND', `${truncate(kid, 300)} is not a verification method in the DID document of ${truncate(did, 200)}`);
-  if (!key.relationships.includes('authentication')) return refuse('KEY_NOT_AUTHENTICATION', `the key ${truncate(kid, 300)} is not listed under authentication`);
+  if (!key.relationships.includes('authentication'))
+    return refuse('KEY_NOT_AUTHENTICATION', `the key ${truncate(kid, 300)} is not listed under authentication`);
   if (key.status === 'INVALID_KEY') return refuse('SIGNATURE_INVALID', `the key ${truncate(kid, 300)} is invalid: ${clause(key.detail ?? 'no detail')}`);
   if (key.status === 'UNSUPPORTED_KEY' || !key.publicJwk) return refuse('JWS_UNSUPPORTED', `the key ${truncate(kid, 300)} is not one svc can verify with`);
   const check = checkJwsSignature(parsed, key.publicJwk);

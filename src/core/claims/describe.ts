@@ -43,7 +43,11 @@ export function describeClaim(claim: StoredClaim): ClaimDescription {
       const zone = claim.subject.startsWith(`${CLAIM_DNS_LABEL}.`) ? claim.subject.slice(CLAIM_DNS_LABEL.length + 1) : claim.subject;
       return {
         proves: `Someone able to publish in the DNS zone of ${zone} acted on ${date}${lastSeen}.`,
-        doesNotProve: [IDENTITY, 'control between re-checks: the record is looked for again from time to time, not watched', 'control of the web server or of the keys'],
+        doesNotProve: [
+          IDENTITY,
+          'control between re-checks: the record is looked for again from time to time, not watched',
+          'control of the web server or of the keys',
+        ],
       };
     }
   }

@@ -63,8 +63,7 @@ export type ChallengeRefusal = 'unknown' | 'expired' | 'used' | 'exhausted';
 
 export type ChallengeAttempt =
   /** The attempt is counted (attempts + 1) and the challenge is unused and unexpired now. */
-  | { ok: true; challenge: ClaimChallenge }
-  | { ok: false; refusal: ChallengeRefusal; challenge: ClaimChallenge | null };
+  { ok: true; challenge: ClaimChallenge } | { ok: false; refusal: ChallengeRefusal; challenge: ClaimChallenge | null };
 
 export interface NewProof {
   /** The challenge that was proved (it becomes used). */

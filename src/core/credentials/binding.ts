@@ -65,9 +65,14 @@ export async function findSigningKey(
       if (!key) return fail(`${absolute} is not a verification method in the DID document of ${did}.`, found.resolution);
       return { ok: true, keys: [key], controller: did, deactivated: found.deactivated, resolution: found.resolution };
     }
-    if (issuer === null) return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL and the credential names no issuer to look it up under.`);
+    if (issuer === null)
+      return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL and the credential names no issuer to look it up under.`);
     const found = await source.keysOf(issuer, signal);
-    if (!found.ok) return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL, so it can only be looked up under the issuer: ${found.reason}.`, found.resolution);
+    if (!found.ok)
+      return indeterminate(
+        `The key reference ${JSON.stringify(reference)} is not a DID URL, so it can only be looked up under the issuer: ${found.reason}.`,
+        found.resolution,
+      );
     const matches = found.keys.filter((k) => k.id === absolute || k.id === `${issuer}#${reference}` || k.thumbprint === reference);
     if (matches.length === 0) return fail(`No key of ${issuer} has the id or JWK thumbprint ${JSON.stringify(reference)}.`, found.resolution);
     return { ok: true, keys: matches, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
@@ -76,7 +81,8 @@ export async function findSigningKey(
   const found = await source.keysOf(issuer, signal);
   if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the issuer's keys were to be tried: ${found.reason}.`, found.resolution);
   const candidates = found.keys.filter((k) => k.status === 'VALID_KEY' && k.curve === curve && k.relationships.includes('assertionMethod'));
-  if (candidates.length === 0) return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for assertionMethod.`, found.resolution);
+  if (candidates.length === 0)
+    return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for assertionMethod.`, found.resolution);
   return { ok: true, keys: candidates, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
 }
 
@@ -106,9 +112,14 @@ export function bindToIssuer(key: ControllerKey, controller: string, deactivated
       return { status: 'FAIL', implies: 'INVALID', detail: `The credential was signed with a key of ${controllerDid}, but its issuer is ${issuer}.` };
     }
   }
-  if (deactivated) return { status: 'FAIL', implies: 'INVALID', detail: `The issuer ${controllerDid ?? controller} is deactivated; its keys authorise nothing.` };
+  if (deactivated)
+    return { status: 'FAIL', implies: 'INVALID', detail: `The issuer ${controllerDid ?? controller} is deactivated; its keys authorise nothing.` };
   if (!key.relationships.includes('assertionMethod')) {
-    return { status: 'FAIL', implies: 'INVALID', detail: `The key ${key.id} is not authorised for assertionMethod by ${controller}${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}.` };
+    return {
+      status: 'FAIL',
+      implies: 'INVALID',
+      detail: `The key ${key.id} is not authorised for assertionMethod by ${controller}${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}.`,
+    };
   }
   return { status: 'PASS', implies: null, detail: `The key ${key.id} belongs to the issuer ${issuer} and is authorised for assertionMethod.` };
 }

@@ -38,7 +38,12 @@ export function readCredentialInput(input: unknown): CredentialInput {
     return { kind: 'json', credential: input };
   }
   if (typeof input !== 'string') {
-    return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: `A credential is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(input)}.` };
+    return {
+      kind: 'refused',
+      status: 'MALFORMED',
+      format: 'UNKNOWN',
+      reason: `A credential is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(input)}.`,
+    };
   }
   const text = input.trim();
   if (text.length > MAX_JWS_LENGTH) {
@@ -52,6 +57,12 @@ export function readCredentialInput(input: unknown): CredentialInput {
   // A compact JWS holds no "~", so it is never an SD-JWT: the common case is tested first.
   if (COMPACT_JWS.test(text)) return { kind: 'jwt', token: text };
   if (SD_JWT.test(text)) return { kind: 'sd-jwt', text };
-  if (text.startsWith('[')) return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
-  return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").' };
+  if (text.startsWith('['))
+    return { kind: 'refused', status: 'MALFORMED', format: 'UNKNOWN', reason: 'The credential is a JSON array, not a credential object.' };
+  return {
+    kind: 'refused',
+    status: 'MALFORMED',
+    format: 'UNKNOWN',
+    reason: 'The credential text is neither a JSON object nor a compact JWT (three base64url parts separated by ".").',
+  };
 }

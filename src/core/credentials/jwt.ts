@@ -53,7 +53,9 @@ function readNumericDate(payload: JsonObject, name: 'exp' | 'nbf' | 'iat', readi
   const date = numericDate(value);
   if (date !== null) return date;
   if (name === 'iat') {
-    reading.warnings.push(`The JWT "iat" is ${typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : withArticle(typeof value)}, not a NumericDate; it is informational and was ignored.`);
+    reading.warnings.push(
+      `The JWT "iat" is ${typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : withArticle(typeof value)}, not a NumericDate; it is informational and was ignored.`,
+    );
   } else {
     reading.problems.push({ status: 'MALFORMED', text: `the JWT "${name}" claim is not a NumericDate (seconds since 1970)` });
   }
@@ -85,7 +87,10 @@ function singleSubject(credential: JsonObject): JsonObject | null {
 function checkAgreement(label: string, claim: unknown, member: unknown, reading: JwtReading): void {
   if (claim === undefined || member === undefined || member === null) return;
   if (claim !== member) {
-    reading.problems.push({ status: 'INVALID', text: `the JWT "${label}" claim (${String(claim).slice(0, 80)}) conflicts with the credential (${String(member).slice(0, 80)})` });
+    reading.problems.push({
+      status: 'INVALID',
+      text: `the JWT "${label}" claim (${String(claim).slice(0, 80)}) conflicts with the credential (${String(member).slice(0, 80)})`,
+    });
   }
 }
 
@@ -118,7 +123,10 @@ export function readJwtCredential(header: JsonObject, payload: JsonObject): JwtR
     return reading;
   }
   if (typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt') {
-    reading.problems.push({ status: 'UNSUPPORTED', text: `the JWT is typed ${String(header['typ'])} but has no "~" after it: svc verifies an SD-JWT VC in its compact form, <issuer JWT>~<disclosures>~[<KB-JWT>]` });
+    reading.problems.push({
+      status: 'UNSUPPORTED',
+      text: `the JWT is typed ${String(header['typ'])} but has no "~" after it: svc verifies an SD-JWT VC in its compact form, <issuer JWT>~<disclosures>~[<KB-JWT>]`,
+    });
     return reading;
   }
   return legacy ? readLegacy(payload, typ, reading) : readJose(payload, typ, reading);
@@ -129,7 +137,8 @@ function readJose(payload: JsonObject, typ: string | null, reading: JwtReading):
     reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JOSE credential must be typed vc+jwt` });
   }
   for (const claim of ['vc', 'vp'] as const) {
-    if (payload[claim] !== undefined) reading.problems.push({ status: 'INVALID', text: `a vc+jwt credential must not carry a "${claim}" claim (VC-JOSE-COSE §3.1.1)` });
+    if (payload[claim] !== undefined)
+      reading.problems.push({ status: 'INVALID', text: `a vc+jwt credential must not carry a "${claim}" claim (VC-JOSE-COSE §3.1.1)` });
   }
   const credential = payload;
   reading.credential = credential;
@@ -142,7 +151,10 @@ function readJose(payload: JsonObject, typ: string | null, reading: JwtReading):
 
 function readLegacy(payload: JsonObject, typ: string | null, reading: JwtReading): JwtReading {
   if (typ !== null && typ !== 'jwt') {
-    reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JWT 1.1 credential is typed JWT when typed at all` });
+    reading.problems.push({
+      status: 'INVALID',
+      text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JWT 1.1 credential is typed JWT when typed at all`,
+    });
   }
   const vc = payload['vc'];
   if (!isJsonObject(vc)) {
@@ -159,11 +171,17 @@ function readLegacy(payload: JsonObject, typ: string | null, reading: JwtReading
     else checkAgreement('iss', iss, issuer, reading);
   }
   // nbf → issuanceDate, exp → expirationDate: the same instant, to the second.
-  for (const [date, member, claim] of [[nbf, 'issuanceDate', 'nbf'], [exp, 'expirationDate', 'exp']] as const) {
+  for (const [date, member, claim] of [
+    [nbf, 'issuanceDate', 'nbf'],
+    [exp, 'expirationDate', 'exp'],
+  ] as const) {
     if (date === null) continue;
     if (credential[member] === undefined) credential[member] = rfc3339(date);
     else if (!sameInstant(date, credential[member])) {
-      reading.problems.push({ status: 'INVALID', text: `the JWT "${claim}" (${rfc3339(date)}) conflicts with the credential's ${member} (${String(credential[member]).slice(0, 40)})` });
+      reading.problems.push({
+        status: 'INVALID',
+        text: `the JWT "${claim}" (${rfc3339(date)}) conflicts with the credential's ${member} (${String(credential[member]).slice(0, 40)})`,
+      });
     }
   }
   // jti → id

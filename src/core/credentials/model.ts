@@ -60,7 +60,8 @@ export function readDataModel(credential: JsonObject): ModelReading {
   const rawType = credential['type'];
   const types = (Array.isArray(rawType) ? rawType : [rawType]).filter((t): t is string => typeof t === 'string');
   if (rawType === undefined) problems.push(ruleProblem(dataModel, 'type', 'it has no "type"'));
-  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1)) problems.push(ruleProblem(dataModel, 'type', 'its "type" holds something other than strings'));
+  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1))
+    problems.push(ruleProblem(dataModel, 'type', 'its "type" holds something other than strings'));
   else if (!types.includes('VerifiableCredential')) {
     if (types.includes('VerifiablePresentation')) {
       // A presentation is no broken credential: it is something else, reported as such alone.

@@ -224,7 +224,10 @@ export function resolveDisclosures(parsed: ParsedSdJwt): DisclosureResolution | 
   if (walk.problem) return walk.problem;
   for (const [i, disclosure] of parsed.disclosures.entries()) {
     if (!walk.seen.has(disclosure.digest)) {
-      return { status: 'INVALID', text: `the digest of disclosure ${i + 1} (${shortDigest(disclosure.digest)}) is not in the payload or in any disclosed value` };
+      return {
+        status: 'INVALID',
+        text: `the digest of disclosure ${i + 1} (${shortDigest(disclosure.digest)}) is not in the payload or in any disclosed value`,
+      };
     }
   }
   return { payload, disclosed: walk.disclosed, undisclosedDigests: walk.undisclosed };
@@ -319,7 +322,11 @@ function walkArray(array: JsonValue[], at: string, walk: Walk, depth: number): J
         continue;
       }
       if (disclosure.name !== null) {
-        setProblem(walk, 'INVALID', `the disclosure of the claim ${JSON.stringify(disclosure.name)} is referenced from an array element at ${at || '/'}, not from "_sd"`);
+        setProblem(
+          walk,
+          'INVALID',
+          `the disclosure of the claim ${JSON.stringify(disclosure.name)} is referenced from an array element at ${at || '/'}, not from "_sd"`,
+        );
         return out;
       }
       const where = `${at}/${out.length}`;
@@ -410,7 +417,10 @@ export function checkKeyBinding(parsed: ParsedSdJwt, options: KeyBindingOptions)
   const window = checkIssuedAt(iat, options);
   if (window) return kbFail('INVALID', window);
   if (options.expectedAudience !== undefined && aud !== options.expectedAudience) {
-    return kbFail('INVALID', `the KB-JWT is for the audience ${JSON.stringify(aud.slice(0, 80))}, not ${JSON.stringify(options.expectedAudience.slice(0, 80))}`);
+    return kbFail(
+      'INVALID',
+      `the KB-JWT is for the audience ${JSON.stringify(aud.slice(0, 80))}, not ${JSON.stringify(options.expectedAudience.slice(0, 80))}`,
+    );
   }
   const skipped = options.expectedAudience === undefined;
   return {

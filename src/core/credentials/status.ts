@@ -88,8 +88,7 @@ const BITSTRING: ListKind = {
   entryType: 'BitstringStatusListEntry',
   credentialType: 'BitstringStatusListCredential',
   subjectType: 'BitstringStatusList',
-  contextProblem: (context) =>
-    firstString(context) === VC2_CONTEXT ? null : `its @context does not start with the VC 2.0 context ${VC2_CONTEXT}`,
+  contextProblem: (context) => (firstString(context) === VC2_CONTEXT ? null : `its @context does not start with the VC 2.0 context ${VC2_CONTEXT}`),
   decodeText: (encoded) => (encoded.startsWith('u') ? base64urlDecode(encoded.slice(1)) : null),
 };
 
@@ -97,8 +96,7 @@ const STATUS_LIST_2021: ListKind = {
   entryType: 'StatusList2021Entry',
   credentialType: 'StatusList2021Credential',
   subjectType: 'StatusList2021',
-  contextProblem: (context) =>
-    strings(context).includes(STATUS_LIST_2021_CONTEXT) ? null : `its @context does not include ${STATUS_LIST_2021_CONTEXT}`,
+  contextProblem: (context) => (strings(context).includes(STATUS_LIST_2021_CONTEXT) ? null : `its @context does not include ${STATUS_LIST_2021_CONTEXT}`),
   // GZIP data always starts 0x1f 0x8b ("H4s…" in base64), so a leading `u` can only be a prefix.
   decodeText: (encoded) => decodeAnyBase64(encoded.startsWith('u') ? encoded.slice(1) : encoded),
 };
@@ -174,7 +172,8 @@ function readEntry(raw: JsonValue | undefined): Candidate | Checked {
   const entry = blankEntry(typeName);
   if (typeName === null) return settled(entry, 'MALFORMED', 'The status entry has no type.');
   const kind = entryKind(raw['type']);
-  if (!kind) return settled(entry, 'UNSUPPORTED', `Status entries of type ${typeName} are not supported (only BitstringStatusListEntry and StatusList2021Entry).`);
+  if (!kind)
+    return settled(entry, 'UNSUPPORTED', `Status entries of type ${typeName} are not supported (only BitstringStatusListEntry and StatusList2021Entry).`);
   entry.statusType = kind.entryType;
 
   const { statusPurpose, statusListIndex, statusListCredential, statusSize } = raw;
@@ -188,7 +187,11 @@ function readEntry(raw: JsonValue | undefined): Candidate | Checked {
   entry.statusSize = typeof statusSize === 'number' ? statusSize : 1;
 
   if (entry.statusSize !== 1) {
-    return settled(entry, 'UNSUPPORTED', `A statusSize of ${entry.statusSize} (multi-bit status messages) is not supported; only single-bit revocation and suspension are.`);
+    return settled(
+      entry,
+      'UNSUPPORTED',
+      `A statusSize of ${entry.statusSize} (multi-bit status messages) is not supported; only single-bit revocation and suspension are.`,
+    );
   }
   if (statusPurpose !== 'revocation' && statusPurpose !== 'suspension') {
     return settled(entry, 'UNSUPPORTED', `The status purpose "${String(statusPurpose)}" is not supported; only revocation and suspension are.`);
@@ -222,9 +225,7 @@ function isAbsoluteUrl(text: string): boolean {
 /** Thrown inside the list check of one entry: the entry is INDETERMINATE for `message`. */
 class ListProblem extends Error {}
 
-type LoadedList =
-  | { ok: true; credential: JsonObject; issuer: string | null }
-  | { ok: false; reason: string };
+type LoadedList = { ok: true; credential: JsonObject; issuer: string | null } | { ok: false; reason: string };
 
 /** Cancellation and the service's own limits (time, capacity) are no evidence about a list: they propagate. */
 function rethrowIfOurs(err: unknown, signal: AbortSignal | undefined): void {
@@ -241,7 +242,13 @@ async function loadList(url: string, ctx: StatusCheckContext): Promise<LoadedLis
   let response: FetchResponse;
   try {
     response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the status list ${url}`, async (stage) => {
-      const fetched = await ctx.runtime.net.fetch({ url, purpose: 'status list credential', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
+      const fetched = await ctx.runtime.net.fetch({
+        url,
+        purpose: 'status list credential',
+        maxBytes: MAX_STATUS_LIST_BYTES,
+        accept: ACCEPT,
+        signal: ctx.signal,
+      });
       stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
       stage.detail = describeResponse(fetched);
       return fetched;
@@ -321,7 +328,9 @@ function checkListCredential(list: LoadedList & { ok: true }, candidate: Candida
   if (!strings(subject['type']).includes(kind.subjectType)) fail(`its credentialSubject is not a ${kind.subjectType}`);
   const purposes = strings(subject['statusPurpose']);
   if (!purposes.includes(purpose)) {
-    fail(`it is for ${purposes.length ? purposes.map((p) => `"${p}"`).join(', ') : 'no stated purpose'}, not "${purpose}" (purposes match exactly, case-sensitively)`);
+    fail(
+      `it is for ${purposes.length ? purposes.map((p) => `"${p}"`).join(', ') : 'no stated purpose'}, not "${purpose}" (purposes match exactly, case-sensitively)`,
+    );
   }
   if (issuer === null) fail('the credential has no issuer to match the list issuer against');
   if (list.issuer !== issuer) fail(`it is issued by ${list.issuer ?? 'an unknown issuer'}, not by the credential's issuer ${issuer}`);
@@ -352,7 +361,11 @@ function readBit(candidate: Candidate, bits: Uint8Array): Checked {
   const entries = bits.length * 8; // statusSize is 1
   entry.listLengthBits = entries;
   if (entries < MIN_STATUS_LIST_ENTRIES) {
-    return settled(entry, 'INDETERMINATE', `The status list ${listUrl} has ${entries} entries, fewer than the minimum of ${MIN_STATUS_LIST_ENTRIES} (STATUS_LIST_LENGTH_ERROR).`);
+    return settled(
+      entry,
+      'INDETERMINATE',
+      `The status list ${listUrl} has ${entries} entries, fewer than the minimum of ${MIN_STATUS_LIST_ENTRIES} (STATUS_LIST_LENGTH_ERROR).`,
+    );
   }
   const index = candidate.index;
   if (index === null || index >= entries) {
@@ -497,5 +510,3 @@ function singleSubject(value: JsonValue | undefined): JsonObject | null {
   const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
   return isJsonObject(one) ? one : null;
 }
-
-

@@ -57,7 +57,6 @@ const inflateAsync = promisify(inflate);
 /** Thrown inside the check: the entry is INDETERMINATE for `message` (a full sentence). */
 class TokenProblem extends Error {}
 
-
 function isHttpsUrl(text: string): boolean {
   try {
     return new URL(text).protocol === 'https:';
@@ -140,7 +139,13 @@ async function fetchToken(uri: string, ctx: TokenStatusContext): Promise<string>
   let response: FetchResponse;
   try {
     response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the Token Status List ${uri}`, async (stage) => {
-      const fetched = await ctx.runtime.net.fetch({ url: uri, purpose: 'status list token', maxBytes: MAX_STATUS_LIST_BYTES, accept: ACCEPT, signal: ctx.signal });
+      const fetched = await ctx.runtime.net.fetch({
+        url: uri,
+        purpose: 'status list token',
+        maxBytes: MAX_STATUS_LIST_BYTES,
+        accept: ACCEPT,
+        signal: ctx.signal,
+      });
       stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
       stage.detail = describeResponse(fetched);
       return fetched;
@@ -193,7 +198,9 @@ async function verifyToken(parsed: ParsedJws, uri: string, ctx: TokenStatusConte
   if (iss === null) throw new TokenProblem(`The Token Status List ${uri} cannot be used: the credential names no issuer to match its signer against.`);
   const payload = parsed.payload as JsonObject;
   if (payload['iss'] !== undefined && payload['iss'] !== iss) {
-    throw new TokenProblem(`The Token Status List ${uri} cannot be used: it is issued by ${JSON.stringify(payload['iss'])}, not by the credential's issuer ${iss}.`);
+    throw new TokenProblem(
+      `The Token Status List ${uri} cannot be used: it is issued by ${JSON.stringify(payload['iss'])}, not by the credential's issuer ${iss}.`,
+    );
   }
   // The algorithms a credential may be signed with sign its status too.
   if (!SD_JWT_ALGORITHMS.has(parsed.alg)) {
@@ -210,7 +217,9 @@ async function verifyToken(parsed: ParsedJws, uri: string, ctx: TokenStatusConte
   }
   if (!search.ok) throw new TokenProblem(`The Token Status List ${uri} could not be verified: ${clause(search.finding.detail)}.`);
   if (search.controller !== iss) {
-    throw new TokenProblem(`The Token Status List ${uri} cannot be used: it is signed by a key of ${search.controller}, not of the credential's issuer ${iss}.`);
+    throw new TokenProblem(
+      `The Token Status List ${uri} cannot be used: it is signed by a key of ${search.controller}, not of the credential's issuer ${iss}.`,
+    );
   }
   let last = 'no key was tried';
   for (const key of search.keys) {

@@ -98,7 +98,12 @@ function typeProblem(value: JsonValue | undefined): string | null {
  * `refreshService`, `termsOfUse`, `evidence`): each an object with a `type` and, when present
  * (required for `credentialSchema`), a URL `id`.
  */
-function checkTypedObjects(problems: Problems, credential: JsonObject, name: 'credentialStatus' | 'credentialSchema' | 'refreshService' | 'termsOfUse' | 'evidence', idRequired: boolean): void {
+function checkTypedObjects(
+  problems: Problems,
+  credential: JsonObject,
+  name: 'credentialStatus' | 'credentialSchema' | 'refreshService' | 'termsOfUse' | 'evidence',
+  idRequired: boolean,
+): void {
   const value = credential[name];
   if (value === undefined) return;
   const items = oneOrMore(value);
@@ -123,10 +128,12 @@ function checkTypedObjects(problems: Problems, credential: JsonObject, name: 'cr
 function languageValueProblem(value: JsonObject): string | null {
   if (typeof value['@value'] !== 'string') return 'has no string "@value"';
   for (const key of Object.keys(value)) {
-    if (key !== '@value' && key !== '@language' && key !== '@direction') return `has the member "${key.slice(0, 40)}"; only @value, @language and @direction are allowed`;
+    if (key !== '@value' && key !== '@language' && key !== '@direction')
+      return `has the member "${key.slice(0, 40)}"; only @value, @language and @direction are allowed`;
   }
   const language = value['@language'];
-  if (language !== undefined && !(typeof language === 'string' && LANGUAGE_TAG.test(language))) return `has "@language" ${show(language)}, not a well-formed BCP 47 language tag`;
+  if (language !== undefined && !(typeof language === 'string' && LANGUAGE_TAG.test(language)))
+    return `has "@language" ${show(language)}, not a well-formed BCP 47 language tag`;
   const direction = value['@direction'];
   if (direction !== undefined && direction !== 'ltr' && direction !== 'rtl') return `has "@direction" ${show(direction)}; it must be "ltr" or "rtl"`;
   return null;
@@ -225,8 +232,10 @@ function checkRelatedResources(problems: Problems, value: JsonValue | undefined)
     const sri = item['digestSRI'];
     const multibase = item['digestMultibase'];
     if (sri === undefined && multibase === undefined) problems.add('relatedResource', `${what} has neither "digestSRI" nor "digestMultibase"`);
-    if (sri !== undefined && !(typeof sri === 'string' && SRI.test(sri))) problems.add('relatedResource', `${what} "digestSRI" ${show(sri)} is not Subresource Integrity metadata (sha256-, sha384- or sha512-<base64>)`);
-    if (multibase !== undefined && !(typeof multibase === 'string' && multibase.length > 1)) problems.add('relatedResource', `${what} "digestMultibase" ${show(multibase)} is not a multibase string`);
+    if (sri !== undefined && !(typeof sri === 'string' && SRI.test(sri)))
+      problems.add('relatedResource', `${what} "digestSRI" ${show(sri)} is not Subresource Integrity metadata (sha256-, sha384- or sha512-<base64>)`);
+    if (multibase !== undefined && !(typeof multibase === 'string' && multibase.length > 1))
+      problems.add('relatedResource', `${what} "digestMultibase" ${show(multibase)} is not a multibase string`);
     if (item['mediaType'] !== undefined && typeof item['mediaType'] !== 'string') problems.add('relatedResource', `${what} "mediaType" is not a string`);
   });
 }

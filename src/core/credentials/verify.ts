@@ -15,13 +15,7 @@
 import { sha256Hex } from '../canonical.js';
 import { suppliedLimitations } from '../supplied/resources.js';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
-import {
-  checkProofSupport,
-  JCS_CRYPTOSUITES,
-  PROOF_CLOCK_SKEW_SECONDS,
-  proofLabel,
-  verifyJcsProof,
-} from '../proofs/data-integrity.js';
+import { checkProofSupport, JCS_CRYPTOSUITES, PROOF_CLOCK_SKEW_SECONDS, proofLabel, verifyJcsProof } from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import type { StageHooks } from '../resolve/trace.js';
@@ -65,7 +59,8 @@ export interface VerifyCredentialOptions {
 
 /** JWS algorithms a credential may be signed with. */
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
-const SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
+const SUPPORTED =
+  'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
@@ -152,10 +147,14 @@ function failing(implies: CredentialStatus, detail: string): Finding {
   return { status, implies, detail };
 }
 
-
 /* ------------------------------------------------------------------ structure */
 
-function checkStructure(report: Report, credential: JsonObject | null, extra: Array<{ status: CredentialStatus; text: string }> = [], warnings: string[] = []): ModelReading | null {
+function checkStructure(
+  report: Report,
+  credential: JsonObject | null,
+  extra: Array<{ status: CredentialStatus; text: string }> = [],
+  warnings: string[] = [],
+): ModelReading | null {
   if (credential === null) {
     const first = extra[0];
     report.set('structure', failing(first?.status ?? 'MALFORMED', sentence(first?.text ?? 'the credential could not be read')));
@@ -163,10 +162,7 @@ function checkStructure(report: Report, credential: JsonObject | null, extra: Ar
   }
   const model = readDataModel(credential);
   report.model = model;
-  const problems: Array<{ status: CredentialStatus; text: string }> = [
-    ...extra,
-    ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text })),
-  ];
+  const problems: Array<{ status: CredentialStatus; text: string }> = [...extra, ...model.problems.map((text) => ({ status: 'MALFORMED' as const, text }))];
   if (model.unsupported) problems.push({ status: 'UNSUPPORTED', text: model.unsupported });
   const worst = problems.length === 0 ? undefined : STATUS_PRECEDENCE.find((s) => problems.some((p) => p.status === s));
   if (worst) {
@@ -219,7 +215,10 @@ async function checkKeyAndBinding(
     report.proof.detail = outcome.detail;
   }
   if (search.keys.length > 1 && outcome.status !== 'PASS') {
-    outcome = { ...outcome, detail: `None of the ${search.keys.length} candidate keys of ${search.controller} verifies the signature (last: ${outcome.detail.replace(/\.$/, '')}).` };
+    outcome = {
+      ...outcome,
+      detail: `None of the ${search.keys.length} candidate keys of ${search.controller} verifies the signature (last: ${outcome.detail.replace(/\.$/, '')}).`,
+    };
   }
   report.set('proof', outcome);
   report.set('issuer', bindToIssuer(used, search.controller, search.deactivated, issuer));
@@ -238,7 +237,13 @@ function refuse(report: Report, finding: Finding): void {
  * or `expires` that is not a dateTimeStamp is MALFORMED; an expired proof, or one created ahead
  * of now, is INVALID with check `proof` FAIL — not EXPIRED, which is the credential's validity.
  */
-async function checkDataIntegrity(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
+async function checkDataIntegrity(
+  report: Report,
+  credential: JsonObject,
+  model: ModelReading,
+  options: VerifyCredentialOptions,
+  source: KeySource,
+): Promise<void> {
   const raw = credential['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
   const proof = proofs[0];
@@ -253,14 +258,21 @@ async function checkDataIntegrity(report: Report, credential: JsonObject, model:
     detail: '',
   };
   if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
-  if (proofs.length > 1) return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
+  if (proofs.length > 1)
+    return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
   const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
   if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
   if (typeof vm !== 'string') return refuse(report, failing('MALFORMED', 'The proof has no string "verificationMethod".'));
   if (p['proofPurpose'] !== 'assertionMethod') {
-    return refuse(report, failing(p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID', `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`));
+    return refuse(
+      report,
+      failing(
+        p['proofPurpose'] === undefined ? 'MALFORMED' : 'INVALID',
+        `The proof's purpose is ${JSON.stringify(p['proofPurpose'] ?? null)}; a credential is secured for assertionMethod.`,
+      ),
+    );
   }
   const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
@@ -322,7 +334,8 @@ function checkAudience(report: Report, claims: JwtClaims | null, expected: strin
     return;
   }
   if (claims.aud === null) report.set('jwt.aud', failing('INVALID', `The JWT has no "aud" claim; expected ${expected}.`));
-  else if (!claims.aud.includes(expected)) report.set('jwt.aud', failing('INVALID', `The JWT audience (${claims.aud.join(', ')}) does not include ${expected}.`));
+  else if (!claims.aud.includes(expected))
+    report.set('jwt.aud', failing('INVALID', `The JWT audience (${claims.aud.join(', ')}) does not include ${expected}.`));
   else report.set('jwt.aud', pass(`The JWT audience includes ${expected}.`));
 }
 
@@ -355,7 +368,8 @@ function finish(report: Report): CredentialVerification {
     'svc never verifies real-world or legal identity.',
     ...report.limitations,
   ];
-  if (report.statusList.length === 0 && status === 'VALID') limitations.push('The credential declares no status list; whether its issuer revoked it cannot be checked.');
+  if (report.statusList.length === 0 && status === 'VALID')
+    limitations.push('The credential declares no status list; whether its issuer revoked it cannot be checked.');
   if (report.statusList.length > 0) limitations.push('Status lists were read at verification time; a later revocation is not reflected in this result.');
   return {
     status,
@@ -381,7 +395,13 @@ function finish(report: Report): CredentialVerification {
 }
 
 /** Sets the status check; a promise only when a status list must be fetched (no await otherwise). */
-function checkStatusEntries(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> | undefined {
+function checkStatusEntries(
+  report: Report,
+  credential: JsonObject,
+  model: ModelReading,
+  options: VerifyCredentialOptions,
+  source: KeySource,
+): Promise<void> | undefined {
   if (options.checkStatus === false) {
     report.set('status', { status: 'SKIP', implies: null, detail: 'Not checked: this is verified as a status list credential.' });
     return;
@@ -395,12 +415,19 @@ function checkStatusEntries(report: Report, credential: JsonObject, model: Model
   return checkStatusLists(report, credential, model, options, source);
 }
 
-async function checkStatusLists(report: Report, credential: JsonObject, model: ModelReading, options: VerifyCredentialOptions, source: KeySource): Promise<void> {
+async function checkStatusLists(
+  report: Report,
+  credential: JsonObject,
+  model: ModelReading,
+  options: VerifyCredentialOptions,
+  source: KeySource,
+): Promise<void> {
   const result = await checkCredentialStatus(credential, model.issuer, {
     runtime: options.runtime,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
-    verifyList: (list, signal) => verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
+    verifyList: (list, signal) =>
+      verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
   });
   report.statusList = result.entries;
   report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
@@ -474,7 +501,11 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     if (!model) return finish(report);
     credential = jwt.credential!;
     const kid = header['kid'];
-    const refusal = isJwsParseError(parsed) ? parsed.error : CREDENTIAL_ALGORITHMS.has(parsed.alg) ? null : `the algorithm ${parsed.alg} is not supported for credentials`;
+    const refusal = isJwsParseError(parsed)
+      ? parsed.error
+      : CREDENTIAL_ALGORITHMS.has(parsed.alg)
+        ? null
+        : `the algorithm ${parsed.alg} is not supported for credentials`;
     if (refusal !== null || isJwsParseError(parsed)) {
       const detail = sentence(`${refusal ?? 'the JWT cannot be verified'}; ${SUPPORTED}`);
       report.proof.detail = detail;
@@ -486,7 +517,15 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
       return finish(report);
     }
     const issuer = model.issuer;
-    await checkKeyAndBinding(report, typeof kid === 'string' ? kid : null, curveOfAlgorithm(parsed.alg), issuer, source, options.signal, checkJwtSignature(parsed));
+    await checkKeyAndBinding(
+      report,
+      typeof kid === 'string' ? kid : null,
+      curveOfAlgorithm(parsed.alg),
+      issuer,
+      source,
+      options.signal,
+      checkJwtSignature(parsed),
+    );
   }
 
   if (!report.stopped) checkValidity(report, report.model!, claims, now);
@@ -505,7 +544,8 @@ const SD_JWT_REGISTERED: ReadonlySet<string> = new Set(['iss', 'iat', 'nbf', 'ex
 
 function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
   if (binding.status === 'ABSENT') return null;
-  if (binding.status === 'FAIL') return { status: 'FAIL', audience: null, nonce: null, issuedAt: null, detail: sentence(`the KB-JWT does not verify: ${binding.problem.text}`) };
+  if (binding.status === 'FAIL')
+    return { status: 'FAIL', audience: null, nonce: null, issuedAt: null, detail: sentence(`the KB-JWT does not verify: ${binding.problem.text}`) };
   return {
     status: 'PASS',
     audience: binding.audience.value,
@@ -593,7 +633,9 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     signedDigest: sha256Hex(parsed.issuerJws.signingInput),
     detail: '',
   };
-  const counted = resolved ? ` It discloses ${resolved.disclosed.length} claim${resolved.disclosed.length === 1 ? '' : 's'}; ${resolved.undisclosedDigests} digest${resolved.undisclosedDigests === 1 ? ' stays' : 's stay'} undisclosed (claims not shown, or decoys).` : '';
+  const counted = resolved
+    ? ` It discloses ${resolved.disclosed.length} claim${resolved.disclosed.length === 1 ? '' : 's'}; ${resolved.undisclosedDigests} digest${resolved.undisclosedDigests === 1 ? ' stays' : 's stay'} undisclosed (claims not shown, or decoys).`
+    : '';
   report.set('structure', pass(`An SD-JWT VC (typ ${parsed.typ}${vct ? `, vct ${vct}` : ''}) issued by ${iss ?? 'an unnamed issuer'}.${counted}`));
   if (resolved === null) {
     const problem = resolution as { status: CredentialStatus; text: string };
@@ -608,7 +650,15 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     report.set('issuer', failing('INDETERMINATE', 'Not established: the signing key could not be checked.'));
     return;
   }
-  await checkKeyAndBinding(report, typeof kid === 'string' ? kid : null, curveOfAlgorithm(parsed.issuerJws.alg), iss, source, options.signal, checkJwtSignature(parsed.issuerJws));
+  await checkKeyAndBinding(
+    report,
+    typeof kid === 'string' ? kid : null,
+    curveOfAlgorithm(parsed.issuerJws.alg),
+    iss,
+    source,
+    options.signal,
+    checkJwtSignature(parsed.issuerJws),
+  );
   if (report.stopped) return;
 
   const binding = checkKeyBinding(parsed, { now });
@@ -643,7 +693,17 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     report.statusList = result.entries;
     report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
   } else {
-    report.set('status', failing('INDETERMINATE', `The "status" claim names no mechanism svc checks (${Object.keys(status as JsonObject).slice(0, 3).join(', ') || 'empty'}); whether the credential is revoked is unknown.`));
+    report.set(
+      'status',
+      failing(
+        'INDETERMINATE',
+        `The "status" claim names no mechanism svc checks (${
+          Object.keys(status as JsonObject)
+            .slice(0, 3)
+            .join(', ') || 'empty'
+        }); whether the credential is revoked is unknown.`,
+      ),
+    );
   }
   checkSdJwtAudience(report, binding, options.expectedAudience);
 }
@@ -652,7 +712,11 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
 function checkSdJwtAudience(report: Report, binding: KeyBinding, expected: string | undefined): void {
   const aud = binding.status === 'PASS' ? binding.audience.value : null;
   if (expected === undefined) {
-    report.set('jwt.aud', { status: 'SKIP', implies: null, detail: `No expected audience was given; the audience was not verified.${aud === null ? '' : ` The KB-JWT names ${aud}.`}` });
+    report.set('jwt.aud', {
+      status: 'SKIP',
+      implies: null,
+      detail: `No expected audience was given; the audience was not verified.${aud === null ? '' : ` The KB-JWT names ${aud}.`}`,
+    });
     report.limitations.push('The audience was not verified: no expected audience was given.');
     return;
   }

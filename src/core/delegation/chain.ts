@@ -49,8 +49,8 @@ const LINK_LABELS: Readonly<Record<LinkCheckId, string>> = {
   signature: 'Signed with a capabilityDelegation key of the issuer',
   chaining: 'Issued by the previous delegate',
   prf: 'Names the parent receipt',
-  window: 'Validity inside the parent\'s',
-  capabilities: 'Capabilities covered by the parent\'s',
+  window: "Validity inside the parent's",
+  capabilities: "Capabilities covered by the parent's",
   validity: 'Currently valid',
   cycle: 'No principal twice',
 };
@@ -72,7 +72,6 @@ type Finding = { status: CheckStatus; detail: string };
 function stamp(seconds: number): string {
   return rfc3339(new Date(seconds * 1000));
 }
-
 
 /** The MALFORMED result of a chain that is not a usable list of receipts. */
 function unusable(detail: string, links: DelegationLink[] = []): DelegationChainResult {
@@ -130,9 +129,14 @@ async function checkSignature(receipt: Receipt, report: LinkReport, source: KeyS
   if (!key) return report.set('signature', 'FAIL', `${receipt.kid} is not a verification method of ${receipt.issDid}`);
   if (found.deactivated) return report.set('signature', 'FAIL', `${receipt.issDid} is deactivated; its keys delegate nothing`);
   if (!key.relationships.includes('capabilityDelegation')) {
-    return report.set('signature', 'FAIL', `${receipt.kid} is not authorised for capabilityDelegation${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}`);
+    return report.set(
+      'signature',
+      'FAIL',
+      `${receipt.kid} is not authorised for capabilityDelegation${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}`,
+    );
   }
-  if (key.status !== 'VALID_KEY' || !key.publicJwk) return report.set('signature', 'FAIL', `${receipt.kid} cannot verify: ${key.detail ?? 'no usable public key'}`);
+  if (key.status !== 'VALID_KEY' || !key.publicJwk)
+    return report.set('signature', 'FAIL', `${receipt.kid} cannot verify: ${key.detail ?? 'no usable public key'}`);
   const check = checkJwsSignature(receipt.parsed, key.publicJwk);
   if (!check.valid) return report.set('signature', 'FAIL', check.reason);
   report.signatureValid = true;
@@ -156,12 +160,20 @@ function checkAgainstParent(receipt: Receipt, parent: Receipt | null, earlier: r
     if (receipt.nbf >= parent.nbf && receipt.exp <= parent.exp) {
       report.set('window', 'PASS', `${stamp(receipt.nbf)} to ${stamp(receipt.exp)} lies inside the parent's ${stamp(parent.nbf)} to ${stamp(parent.exp)}`);
     } else {
-      const why = receipt.exp > parent.exp ? `it outlives its parent (expires ${stamp(receipt.exp)}, the parent ${stamp(parent.exp)})` : `it starts before its parent (${stamp(receipt.nbf)}, the parent ${stamp(parent.nbf)})`;
+      const why =
+        receipt.exp > parent.exp
+          ? `it outlives its parent (expires ${stamp(receipt.exp)}, the parent ${stamp(parent.exp)})`
+          : `it starts before its parent (${stamp(receipt.nbf)}, the parent ${stamp(parent.nbf)})`;
       report.set('window', 'FAIL', `Its validity is not inside the parent's: ${why}`);
     }
     const uncovered = receipt.cap.filter((c) => !capabilityCovered(parent.cap, c));
     if (uncovered.length === 0) report.set('capabilities', 'PASS', `${receipt.cap.join(', ')} covered by the parent's ${parent.cap.join(', ')}`);
-    else report.set('capabilities', 'FAIL', `${uncovered.join(', ')} ${uncovered.length === 1 ? 'is' : 'are'} not covered by the parent's ${parent.cap.join(', ')}`);
+    else
+      report.set(
+        'capabilities',
+        'FAIL',
+        `${uncovered.join(', ')} ${uncovered.length === 1 ? 'is' : 'are'} not covered by the parent's ${parent.cap.join(', ')}`,
+      );
   }
   if (now < receipt.nbf - NBF_SKEW_SECONDS) report.set('validity', 'FAIL', `Not valid before ${stamp(receipt.nbf)}`);
   else if (now >= receipt.exp) report.set('validity', 'FAIL', `Expired at ${stamp(receipt.exp)}`);
@@ -173,8 +185,21 @@ function checkAgainstParent(receipt: Receipt, parent: Receipt | null, earlier: r
 
 function linkOf(index: number, value: Receipt | ReceiptFailure, report: LinkReport, notRun: string): DelegationLink {
   const base = isReceipt(value)
-    ? { issuer: value.iss, audience: value.aud, capabilities: value.cap, notBefore: stamp(value.nbf), expires: stamp(value.exp), jti: value.jti, kid: value.kid, alg: value.alg }
-    : { ...(({ iss, aud, cap, kid, alg, jti }) => ({ issuer: iss, audience: aud, capabilities: cap, kid, alg, jti }))(claimsOf(value)), notBefore: null, expires: null };
+    ? {
+        issuer: value.iss,
+        audience: value.aud,
+        capabilities: value.cap,
+        notBefore: stamp(value.nbf),
+        expires: stamp(value.exp),
+        jti: value.jti,
+        kid: value.kid,
+        alg: value.alg,
+      }
+    : {
+        ...(({ iss, aud, cap, kid, alg, jti }) => ({ issuer: iss, audience: aud, capabilities: cap, kid, alg, jti }))(claimsOf(value)),
+        notBefore: null,
+        expires: null,
+      };
   return {
     index,
     issuer: base.issuer,
@@ -193,11 +218,24 @@ function linkOf(index: number, value: Receipt | ReceiptFailure, report: LinkRepo
   };
 }
 
-function headlineOf(status: ChainStatus, links: DelegationLink[], root: string | null, leaf: string | null, notAfter: string | null, capabilities: string[], trustFailure: string | null): string {
+function headlineOf(
+  status: ChainStatus,
+  links: DelegationLink[],
+  root: string | null,
+  leaf: string | null,
+  notAfter: string | null,
+  capabilities: string[],
+  trustFailure: string | null,
+): string {
   if (status === 'VALID') {
     return `The delegation chain is valid: ${root} delegated to ${leaf} through ${links.length} receipt${links.length === 1 ? '' : 's'}, granting ${capabilities.join(', ')} until ${notAfter}.`;
   }
-  const lead = status === 'INVALID' ? 'The delegation chain is invalid' : status === 'INDETERMINATE' ? 'The delegation chain could not be verified' : 'The delegation chain is malformed';
+  const lead =
+    status === 'INVALID'
+      ? 'The delegation chain is invalid'
+      : status === 'INDETERMINATE'
+        ? 'The delegation chain could not be verified'
+        : 'The delegation chain is malformed';
   const wanted: CheckStatus = status === 'INDETERMINATE' ? 'INDETERMINATE' : 'FAIL';
   for (const link of links) {
     const check = link.checks.find((c) => c.status === wanted);
@@ -223,7 +261,8 @@ export async function verifyDelegationChain(chain: unknown, options: VerifyChain
 
   read.forEach((value, i) => {
     const report = reports[i]!;
-    if (isReceipt(value)) report.set('receipt', 'PASS', `${capitalise(withArticle(value.alg))} svc-delegation+jwt receipt from ${value.issDid} to ${value.audDid}`);
+    if (isReceipt(value))
+      report.set('receipt', 'PASS', `${capitalise(withArticle(value.alg))} svc-delegation+jwt receipt from ${value.issDid} to ${value.audDid}`);
     else report.set('receipt', 'FAIL', capitalise(value.reason));
   });
 
@@ -240,7 +279,12 @@ export async function verifyDelegationChain(chain: unknown, options: VerifyChain
     await Promise.all(receipts.map((r, i) => checkSignature(r, reports[i]!, source, options.signal)));
     receipts.forEach((r, i) => checkAgainstParent(r, i === 0 ? null : receipts[i - 1]!, receipts.slice(0, i), reports[i]!, now));
     if (trusted.length === 0) {
-      checks.push({ id: 'trustedRoot', label: CHAIN_LABELS.trustedRoot, status: 'SKIP', detail: 'No trusted roots were given: the chain may be rooted in any DID.' });
+      checks.push({
+        id: 'trustedRoot',
+        label: CHAIN_LABELS.trustedRoot,
+        status: 'SKIP',
+        detail: 'No trusted roots were given: the chain may be rooted in any DID.',
+      });
     } else if (trusted.includes(root!)) {
       trustedRoot = root;
       checks.push({ id: 'trustedRoot', label: CHAIN_LABELS.trustedRoot, status: 'PASS', detail: `The root ${root} is a trusted root.` });

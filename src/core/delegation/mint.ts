@@ -91,13 +91,17 @@ function signingKey(jwk: unknown, role: SigningRole = RECEIPTS): SigningKey {
   else if (kty === 'EC' && crv === 'secp256k1') alg = 'ES256K';
   else {
     const what = typeof kty === 'string' ? `${kty}${typeof crv === 'string' ? ` ${crv}` : ''}` : 'a JWK without a string "kty"';
-    refuse(`The key type ${JSON.stringify(what.slice(0, 40))} cannot sign ${role.signs}: use an OKP Ed25519 (EdDSA), EC P-256 (ES256) or EC secp256k1 (ES256K) key.`);
+    refuse(
+      `The key type ${JSON.stringify(what.slice(0, 40))} cannot sign ${role.signs}: use an OKP Ed25519 (EdDSA), EC P-256 (ES256) or EC secp256k1 (ES256K) key.`,
+    );
   }
   if (typeof j['d'] !== 'string' || j['d'] === '') {
     refuse(`The JWK has no private member "d": it is a public key, and ${role.signs} are signed with ${role.owner}'s private key.`);
   }
   if (j['alg'] !== undefined && j['alg'] !== alg) {
-    refuse(`The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but ${withArticle(String(crv))} key signs ${role.signs} with ${alg}.`);
+    refuse(
+      `The JWK is restricted to "alg" ${JSON.stringify(String(j['alg']).slice(0, 20))}, but ${withArticle(String(crv))} key signs ${role.signs} with ${alg}.`,
+    );
   }
   if (j['use'] !== undefined && j['use'] !== 'sig') refuse('The JWK "use" is not "sig": the key is not meant for signing.');
   if (Array.isArray(j['key_ops']) && !j['key_ops'].includes('sign')) refuse('The JWK "key_ops" do not include "sign".');
@@ -121,7 +125,8 @@ function signingKey(jwk: unknown, role: SigningRole = RECEIPTS): SigningKey {
   if (derived.x !== members['x'] || (kty === 'EC' && derived.y !== members['y'])) {
     refuse('The JWK\'s public members ("x"/"y") do not match its private key "d".');
   }
-  const publicJwk = derived.y === undefined ? { kty: derived.kty, crv: String(crv), x: derived.x } : { kty: derived.kty, crv: String(crv), x: derived.x, y: derived.y };
+  const publicJwk =
+    derived.y === undefined ? { kty: derived.kty, crv: String(crv), x: derived.x } : { kty: derived.kty, crv: String(crv), x: derived.x, y: derived.y };
   return { alg, key, publicJwk };
 }
 
@@ -233,8 +238,7 @@ function signCompact(header: Record<string, unknown>, payload: Record<string, un
 function signEncoded(header: Record<string, unknown>, payload: string, signing: SigningKey): string {
   const input = `${base64urlEncode(Buffer.from(JSON.stringify(header)))}.${payload}`;
   const data = Buffer.from(input, 'ascii');
-  let signature: Uint8Array =
-    signing.alg === 'EdDSA' ? sign(null, data, signing.key) : sign('sha256', data, { key: signing.key, dsaEncoding: 'ieee-p1363' });
+  let signature: Uint8Array = signing.alg === 'EdDSA' ? sign(null, data, signing.key) : sign('sha256', data, { key: signing.key, dsaEncoding: 'ieee-p1363' });
   if (signing.alg === 'ES256K') signature = lowS(signature);
   return `${input}.${base64urlEncode(signature)}`;
 }

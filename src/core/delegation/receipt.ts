@@ -49,7 +49,6 @@ export function receiptDigest(compact: string): string {
   return sha256Hex(Buffer.from(compact, 'utf8'));
 }
 
-
 const MAX_NUMERIC_DATE = 253402300799; // 9999-12-31T23:59:59Z
 
 function numericDate(value: unknown): number | null {
@@ -68,7 +67,8 @@ export function readReceipt(compact: unknown): Receipt | ReceiptFailure {
   if (payload === null) return fail('the payload is not a JSON object', header);
   const failWith = (reason: string) => fail(reason, header, payload);
 
-  if (!(RECEIPT_ALGORITHMS as readonly string[]).includes(parsed.alg)) return failWith(`the algorithm ${parsed.alg} is not one of ${RECEIPT_ALGORITHMS.join(', ')}`);
+  if (!(RECEIPT_ALGORITHMS as readonly string[]).includes(parsed.alg))
+    return failWith(`the algorithm ${parsed.alg} is not one of ${RECEIPT_ALGORITHMS.join(', ')}`);
   if (header['typ'] !== RECEIPT_TYP) return failWith(`the header "typ" is ${JSON.stringify(header['typ'] ?? null)}, not ${RECEIPT_TYP}`);
   const iss = payload['iss'];
   const aud = payload['aud'];
@@ -83,7 +83,8 @@ export function readReceipt(compact: unknown): Receipt | ReceiptFailure {
   if (kidDid !== issDid) return failWith(`the kid names a key of ${kidDid}, not of the issuer ${issDid}`);
 
   const cap = payload['cap'];
-  if (!Array.isArray(cap) || cap.length === 0 || cap.length > MAX_CAPABILITIES) return failWith(`"cap" must be an array of 1 to ${MAX_CAPABILITIES} capability strings`);
+  if (!Array.isArray(cap) || cap.length === 0 || cap.length > MAX_CAPABILITIES)
+    return failWith(`"cap" must be an array of 1 to ${MAX_CAPABILITIES} capability strings`);
   for (const c of cap) {
     const problem = validateCapability(c);
     if (problem) return failWith(problem);
@@ -136,7 +137,14 @@ export function chainId(chain: readonly string[]): string {
 }
 
 /** The payload claims to report for an unusable receipt. */
-export function claimsOf(failure: ReceiptFailure): { iss: string | null; aud: string | null; cap: string[]; kid: string | null; alg: string | null; jti: string | null } {
+export function claimsOf(failure: ReceiptFailure): {
+  iss: string | null;
+  aud: string | null;
+  cap: string[];
+  kid: string | null;
+  alg: string | null;
+  jti: string | null;
+} {
   const p = failure.payload;
   const h = failure.header;
   return {

@@ -199,7 +199,12 @@ export async function registerChain(
     if (admission.outcome !== 'stored') return refusal(admission, rootDid, limits, client !== null);
     if (admission.displaced) {
       const { id: gone, client: holder, rootDid: itsRoot, leafDid: itsLeaf } = admission.displaced;
-      runtime.log.info('registered delegation chain displaced (the registry is full; its client held the most)', { id: gone, client: holder, root: itsRoot, leaf: itsLeaf });
+      runtime.log.info('registered delegation chain displaced (the registry is full; its client held the most)', {
+        id: gone,
+        client: holder,
+        root: itsRoot,
+        leaf: itsLeaf,
+      });
     }
     runtime.log.info('delegation chain registered', { id, root: rootDid, leaf: leafDid, expiresAt: notAfter, ...(client === null ? {} : { client }) });
     return { registered: true, reason: null };

@@ -112,10 +112,7 @@ export function parseDidParameters(query: string): Map<DidParameter, string> {
     const eq = member.indexOf('=');
     const name = decodeOnce(eq < 0 ? member : member.slice(0, eq), 'the query parameter name');
     if (!isDidParameter(name)) {
-      throw new ProblemError(
-        'FEATURE_NOT_SUPPORTED',
-        `The DID parameter ${quoted(name, 40)} is not supported; svc dereferences ${DID_PARAMETERS.join(', ')}.`,
-      );
+      throw new ProblemError('FEATURE_NOT_SUPPORTED', `The DID parameter ${quoted(name, 40)} is not supported; svc dereferences ${DID_PARAMETERS.join(', ')}.`);
     }
     if (parameters.has(name)) {
       throw new ProblemError('INVALID_DID_URL', `Not a valid DID URL: the parameter "${name}" is given more than once.`);
@@ -170,7 +167,8 @@ export function readDidUrl(input: string): DidUrlRequest {
   const relativeRef = parameters.get('relativeRef') ?? null;
   if (service === '') throw new ProblemError('INVALID_DID_URL', 'Not a valid DID URL: the service parameter is empty.');
   if (relativeRef !== null) {
-    if (service === null) throw new ProblemError('INVALID_DID_URL', 'Not a valid DID URL: relativeRef needs a service parameter naming the service it is relative to.');
+    if (service === null)
+      throw new ProblemError('INVALID_DID_URL', 'Not a valid DID URL: relativeRef needs a service parameter naming the service it is relative to.');
     checkRelativeRef(relativeRef);
   }
   const versionValues: Partial<Record<VersionParameter, string>> = {};
@@ -233,14 +231,18 @@ function endpointUrls(serviceId: string, endpoint: unknown): URL[] {
 
 function serviceContent(result: EnrichedResolution, request: DidUrlRequest & { service: string }, didUrl: string): string {
   const service = findService(result, request.service);
-  if (!service) throw new ProblemError('NOT_FOUND', `No service ${quoted(request.service, 60)} in the DID document of ${quoted(result.did)} (${quoted(didUrl)}).`);
+  if (!service)
+    throw new ProblemError('NOT_FOUND', `No service ${quoted(request.service, 60)} in the DID document of ${quoted(result.did)} (${quoted(didUrl)}).`);
   const lines: string[] = [];
   for (const base of endpointUrls(service.id, service.serviceEndpoint)) {
     let url = base;
     if (request.relativeRef !== null) {
       url = new URL(request.relativeRef, base);
       if (url.origin !== base.origin) {
-        throw new ProblemError('INVALID_DID_URL', `Not a valid DID URL: relativeRef ${quoted(request.relativeRef, 60)} leaves the origin of the service endpoint ${base.origin}.`);
+        throw new ProblemError(
+          'INVALID_DID_URL',
+          `Not a valid DID URL: relativeRef ${quoted(request.relativeRef, 60)} leaves the origin of the service endpoint ${base.origin}.`,
+        );
       }
     }
     if (request.fragment !== null) {
@@ -260,11 +262,16 @@ function serviceContent(result: EnrichedResolution, request: DidUrlRequest & { s
  */
 export async function dereference(input: string, runtime: Runtime, options: DereferenceOptions = {}): Promise<DereferencingResult> {
   const request = readDidUrl(input);
-  const result = await resolve(request.did, runtime, {
-    ...request.version,
-    ...(options.noCache ? { noCache: true } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  }, options.hooks);
+  const result = await resolve(
+    request.did,
+    runtime,
+    {
+      ...request.version,
+      ...(options.noCache ? { noCache: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    options.hooks,
+  );
 
   let contentType: DereferencedContentType;
   let contentStream: unknown;

@@ -21,9 +21,7 @@ const QUERY = `(?:${PCHAR}|[/?])*`;
 const FRAGMENT = QUERY;
 
 const DID_RE = new RegExp(`^did:(${METHOD_NAME}):(${METHOD_SPECIFIC_ID})$`);
-const DID_URL_RE = new RegExp(
-  `^(did:(${METHOD_NAME}):(${METHOD_SPECIFIC_ID}))(${PATH_ABEMPTY})(?:\\?(${QUERY}))?(?:#(${FRAGMENT}))?$`,
-);
+const DID_URL_RE = new RegExp(`^(did:(${METHOD_NAME}):(${METHOD_SPECIFIC_ID}))(${PATH_ABEMPTY})(?:\\?(${QUERY}))?(?:#(${FRAGMENT}))?$`);
 
 export interface ParsedDid {
   /** The DID exactly as given. */
@@ -143,7 +141,19 @@ function isPlainIdChar(c: number): boolean {
 
 /** A fragment character other than `%`: pchar's unreserved and sub-delims, `:`, `@`, `/`, `?`. */
 function isPlainFragmentChar(c: number): boolean {
-  return isPlainIdChar(c) || c === 0x7e || c === 0x21 || c === 0x24 || (c >= 0x26 && c <= 0x2c) || c === 0x3b || c === 0x3d || c === 0x3a || c === 0x40 || c === 0x2f || c === 0x3f;
+  return (
+    isPlainIdChar(c) ||
+    c === 0x7e ||
+    c === 0x21 ||
+    c === 0x24 ||
+    (c >= 0x26 && c <= 0x2c) ||
+    c === 0x3b ||
+    c === 0x3d ||
+    c === 0x3a ||
+    c === 0x40 ||
+    c === 0x2f ||
+    c === 0x3f
+  );
 }
 
 /**

@@ -18,15 +18,7 @@ import type { RelationshipChange, SemanticDiff } from './types.js';
  * publicKeyJwk is compared in its RFC 8785 form, so member order in the JWK does not matter.
  * The legacy forms (hex, PEM, account ids) are listed so that a rotation of them is not missed.
  */
-const KEY_MATERIAL_MEMBERS = [
-  'type',
-  'publicKeyMultibase',
-  'publicKeyJwk',
-  'publicKeyBase58',
-  'publicKeyHex',
-  'publicKeyPem',
-  'blockchainAccountId',
-] as const;
+const KEY_MATERIAL_MEMBERS = ['type', 'publicKeyMultibase', 'publicKeyJwk', 'publicKeyBase58', 'publicKeyHex', 'publicKeyPem', 'blockchainAccountId'] as const;
 
 /** Top-level members the specific fields of the diff account for. */
 const RELATIONSHIP_MEMBERS: ReadonlySet<string> = new Set(RELATIONSHIPS);
@@ -143,10 +135,12 @@ export function semanticDiff(from: StoredObservation, to: StoredObservation): Se
   const keysAdded = sorted([...methodsAfter.keys()].filter((id) => !methodsBefore.has(id)));
   const keysRemoved = sorted([...methodsBefore.keys()].filter((id) => !methodsAfter.has(id)));
   const keysRotated = sorted(
-    [...methodsAfter].filter(([id, m]) => {
-      const old = methodsBefore.get(id);
-      return old !== undefined && keyMaterial(old) !== keyMaterial(m);
-    }).map(([id]) => id),
+    [...methodsAfter]
+      .filter(([id, m]) => {
+        const old = methodsBefore.get(id);
+        return old !== undefined && keyMaterial(old) !== keyMaterial(m);
+      })
+      .map(([id]) => id),
   );
 
   const relationshipsChanged: RelationshipChange[] = [];
@@ -163,10 +157,12 @@ export function semanticDiff(from: StoredObservation, to: StoredObservation): Se
   const servicesAdded = sorted([...servicesAfter.keys()].filter((id) => !servicesBefore.has(id)));
   const servicesRemoved = sorted([...servicesBefore.keys()].filter((id) => !servicesAfter.has(id)));
   const servicesChanged = sorted(
-    [...servicesAfter].filter(([id, s]) => {
-      const old = servicesBefore.get(id);
-      return old !== undefined && serviceFingerprint(old) !== serviceFingerprint(s);
-    }).map(([id]) => id),
+    [...servicesAfter]
+      .filter(([id, s]) => {
+        const old = servicesBefore.get(id);
+        return old !== undefined && serviceFingerprint(old) !== serviceFingerprint(s);
+      })
+      .map(([id]) => id),
   );
 
   const changedMembers = changedMembersOf(from.document, to.document);

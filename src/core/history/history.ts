@@ -54,11 +54,7 @@ export function observationOf(result: EnrichedResolution): NewObservation {
  * nothing), or a versioned request (an old version of a did:webvh log says nothing about what
  * the DID resolves to now).
  */
-export async function recordObservation(
-  runtime: Runtime,
-  result: EnrichedResolution,
-  options: RecordOptions = {},
-): Promise<Recorded<Observation> | null> {
+export async function recordObservation(runtime: Runtime, result: EnrichedResolution, options: RecordOptions = {}): Promise<Recorded<Observation> | null> {
   if (!runtime.store || result.cached || options.versioned === true) return null;
   return await runtime.store.observations.record(observationOf(result));
 }

@@ -72,7 +72,11 @@ export async function verifyJws(token: string, options: VerifyJwsOptions): Promi
     kid: header && typeof header['kid'] === 'string' ? header['kid'] : null,
     typ: header && typeof header['typ'] === 'string' ? header['typ'] : null,
     payload: payload ?? null,
-    signingInputSha256: isJwsParseError(parsed) ? (typeof token === 'string' && token.length <= 1_048_576 ? signingInputDigest(token) : null) : sha256Hex(parsed.signingInput),
+    signingInputSha256: isJwsParseError(parsed)
+      ? typeof token === 'string' && token.length <= 1_048_576
+        ? signingInputDigest(token)
+        : null
+      : sha256Hex(parsed.signingInput),
   };
   const done = (status: JwsStatus, reason: string, found?: { signer: string; relationship: Relationship }): JwsVerification => ({
     status,
@@ -95,7 +99,8 @@ export async function verifyJws(token: string, options: VerifyJwsOptions): Promi
   const key: ControllerKey | undefined = found.keys.find((k) => k.id === kid);
   if (!key) return done('INVALID', `${kid} is not a verification method in the DID document of ${did}`);
   if (key.status === 'INVALID_KEY') return done('INVALID', `the key ${kid} is invalid: ${key.detail ?? 'no detail'}`);
-  if (key.status === 'UNSUPPORTED_KEY' || !key.publicJwk) return done('UNSUPPORTED', `the key ${kid} is not supported: ${key.detail ?? 'no public key svc can read'}`);
+  if (key.status === 'UNSUPPORTED_KEY' || !key.publicJwk)
+    return done('UNSUPPORTED', `the key ${kid} is not supported: ${key.detail ?? 'no public key svc can read'}`);
   if (found.deactivated) return done('INVALID', `${did} is deactivated; its keys authorise nothing`);
 
   const wanted = options.relationship ? [options.relationship] : DEFAULT_RELATIONSHIPS;

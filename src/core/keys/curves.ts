@@ -169,7 +169,7 @@ function hexOf(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
-export type Ed25519Check = { ok: true; jwk: PublicJwk; /** affine y of the point */ y: bigint } | { ok: false; reason: string };
+export type Ed25519Check = { ok: true; jwk: PublicJwk /** affine y of the point */; y: bigint } | { ok: false; reason: string };
 
 /**
  * Ed25519 public key (RFC 8032 §5.1.3 decoding): canonical (y < p; x = 0 only with sign bit 0),
@@ -268,9 +268,7 @@ function ecPointCheck(curve: EcCurve, bytes: Uint8Array, options: EcPointCheckOp
   if (encoded.length !== 2 * size + 1) {
     return {
       ok: false,
-      reason: compressed
-        ? `the x-coordinate is not that of a point on ${curve}`
-        : `the point is not on the ${curve} curve`,
+      reason: compressed ? `the x-coordinate is not that of a point on ${curve}` : `the point is not on the ${curve} curve`,
     };
   }
   if (options.require === 'compressed' && !compressed) {

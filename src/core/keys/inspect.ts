@@ -124,7 +124,13 @@ export async function checkVerificationMethod(vm: unknown, memo?: KeyCheckMemo):
     if (typeof base58 !== 'string') return invalid('publicKeyBase58 is not a string');
     const curve = type ? BASE58_TYPES[type] : undefined;
     if (!curve) {
-      return { status: 'UNSUPPORTED_KEY', curve: null, multicodec: null, publicJwk: null, detail: `verification method type "${type ?? '(none)'}" is not supported` };
+      return {
+        status: 'UNSUPPORTED_KEY',
+        curve: null,
+        multicodec: null,
+        publicJwk: null,
+        detail: `verification method type "${type ?? '(none)'}" is not supported`,
+      };
     }
     const bytes = base58Decode(base58);
     if (!bytes) return invalid('publicKeyBase58 is not valid base58btc', curve);

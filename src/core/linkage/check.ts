@@ -39,7 +39,13 @@ export function startDomainBinding(origin: string, { runtime, trace }: { runtime
   const url = configurationUrl(origin);
   const fetching = trace.begin('linkage.fetch', `Fetch the DID configuration of ${origin}`, async (stage): Promise<FetchResponse | ProblemError> => {
     try {
-      const response = await runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json', signal: trace.signal });
+      const response = await runtime.net.fetch({
+        url,
+        purpose: 'DID configuration',
+        maxBytes: DID_CONFIGURATION_MAX_BYTES,
+        accept: 'application/json',
+        signal: trace.signal,
+      });
       stage.detail = describeResponse(response);
       if (response.status === 404 || response.status === 410) stage.detail += ': no DID configuration published';
       else if (response.status < 200 || response.status > 299) stage.status = 'FAIL';

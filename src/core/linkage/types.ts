@@ -1,14 +1,6 @@
 /** Domain binding evidence (`evidence.domainBinding`): DIF Well Known DID Configuration. */
 
-export const DOMAIN_BINDING_STATUSES = [
-  'VERIFIED',
-  'NOT_CONFIGURED',
-  'NOT_LINKED',
-  'INVALID_PROOF',
-  'UNSUPPORTED_PROOF',
-  'UNREACHABLE',
-  'MALFORMED',
-] as const;
+export const DOMAIN_BINDING_STATUSES = ['VERIFIED', 'NOT_CONFIGURED', 'NOT_LINKED', 'INVALID_PROOF', 'UNSUPPORTED_PROOF', 'UNREACHABLE', 'MALFORMED'] as const;
 export type DomainBindingStatus = (typeof DOMAIN_BINDING_STATUSES)[number];
 
 /** Status of one entry of `linked_dids`. */

@@ -192,9 +192,7 @@ function checkParties(issuer: string | null, subject: string | null, subjectId: 
   }
 }
 
-type KeyFound =
-  | { ok: true; id: string; publicJwk: PublicJwk; authorised: boolean }
-  | { ok: false; id: string | null; status: ProblemStatus; text: string };
+type KeyFound = { ok: true; id: string; publicJwk: PublicJwk; authorised: boolean } | { ok: false; id: string | null; status: ProblemStatus; text: string };
 
 /** Finds the key a credential names among the DID document's verification methods. */
 async function findKey(reference: string, ctx: Context): Promise<KeyFound> {
@@ -239,7 +237,10 @@ async function evaluateJwt(token: string, index: number, ctx: Context): Promise<
     report.verificationMethod = kid.startsWith('#') ? `${ctx.did}${kid}` : kid;
   }
   if (payload === null) {
-    report.add('MALFORMED', isJwsParseError(parsed) && parsed.kind === 'MALFORMED' ? `the JWT is malformed: ${parsed.error}` : 'the JWT payload is not a JSON object');
+    report.add(
+      'MALFORMED',
+      isJwsParseError(parsed) && parsed.kind === 'MALFORMED' ? `the JWT is malformed: ${parsed.error}` : 'the JWT payload is not a JSON object',
+    );
     return { evidence: toEvidence(report), concernsDid: true };
   }
 
@@ -255,7 +256,10 @@ async function evaluateJwt(token: string, index: number, ctx: Context): Promise<
   if (!concerns) return otherDid(report, 'signature');
 
   if (isJwsParseError(parsed)) {
-    report.add(parsed.kind === 'MALFORMED' ? 'MALFORMED' : 'UNSUPPORTED_PROOF', parsed.kind === 'MALFORMED' ? `the JWT is malformed: ${parsed.error}` : parsed.error);
+    report.add(
+      parsed.kind === 'MALFORMED' ? 'MALFORMED' : 'UNSUPPORTED_PROOF',
+      parsed.kind === 'MALFORMED' ? `the JWT is malformed: ${parsed.error}` : parsed.error,
+    );
   }
   if (iss === undefined) report.add('MALFORMED', 'the JWT has no "iss" claim');
   else if (typeof iss !== 'string') report.add('MALFORMED', 'the JWT "iss" claim is not a string');
@@ -268,7 +272,8 @@ async function evaluateJwt(token: string, index: number, ctx: Context): Promise<
     if (!isJsonObject(credentialSubject)) report.add('MALFORMED', 'the credential has no credentialSubject object');
     else if (subjectId === null) report.add('MALFORMED', 'the credential subject has no string id');
     const vcIssuer = idOf(vc['issuer']);
-    if (vcIssuer !== null && typeof iss === 'string' && vcIssuer !== iss) report.add('MALFORMED', `the credential's issuer (${vcIssuer}) differs from the JWT "iss" (${iss})`);
+    if (vcIssuer !== null && typeof iss === 'string' && vcIssuer !== iss)
+      report.add('MALFORMED', `the credential's issuer (${vcIssuer}) differs from the JWT "iss" (${iss})`);
   }
   checkParties(typeof iss === 'string' ? iss : null, typeof sub === 'string' ? sub : null, subjectId, ctx, report);
   checkOrigin(isJsonObject(credentialSubject) ? credentialSubject['origin'] : undefined, ctx, report);
@@ -320,7 +325,10 @@ function keyLookup(ctx: Context, report: EntryReport) {
     }
     report.verificationMethod = key.id;
     if (key.publicJwk.kty !== 'OKP' || key.publicJwk.crv !== 'Ed25519' || typeof key.publicJwk.x !== 'string') {
-      return { status: 'INVALID', reason: `the key ${key.id} is ${withArticle(key.publicJwk.crv ?? key.publicJwk.kty)} key; eddsa-jcs-2022 signs with Ed25519` };
+      return {
+        status: 'INVALID',
+        reason: `the key ${key.id} is ${withArticle(key.publicJwk.crv ?? key.publicJwk.kty)} key; eddsa-jcs-2022 signs with Ed25519`,
+      };
     }
     const publicKey = base64urlDecode(key.publicJwk.x);
     if (!publicKey) return { status: 'INVALID', reason: `the key ${key.id} could not be decoded` };
@@ -346,7 +354,8 @@ async function evaluateEmbedded(credential: Record<string, unknown>, index: numb
   const report = new EntryReport(index, 'DATA_INTEGRITY');
   const proof = credential['proof'];
   const single = Array.isArray(proof) ? (proof.length === 1 ? proof[0] : undefined) : proof;
-  report.proof = Array.isArray(proof) && proof.length > 1 ? [...new Set(proof.map(proofLabel))].filter((l) => l !== null).join(', ') || null : proofLabel(single);
+  report.proof =
+    Array.isArray(proof) && proof.length > 1 ? [...new Set(proof.map(proofLabel))].filter((l) => l !== null).join(', ') || null : proofLabel(single);
   if (isJsonObject(single) && typeof single['verificationMethod'] === 'string') {
     const vm = single['verificationMethod'];
     report.verificationMethod = vm.startsWith('#') ? `${ctx.did}${vm}` : vm;
@@ -391,7 +400,7 @@ async function evaluateEmbedded(credential: Record<string, unknown>, index: numb
     if (result.status === 'VALID') {
       const keys = [...new Set(result.proofs.map((p) => (p.verificationMethod?.startsWith('#') ? `${ctx.did}${p.verificationMethod}` : p.verificationMethod)))];
       const legacy = result.proofs.some((p) => p.result.status === 'VALID' && p.result.proofConfiguration === 'document-context');
-      const how = legacy ? ' (the proof configuration carries the document\'s @context, as earlier drafts of the suite had it)' : '';
+      const how = legacy ? " (the proof configuration carries the document's @context, as earlier drafts of the suite had it)" : '';
       const suites = report.proof ?? 'eddsa-jcs-2022';
       report.notes.push(`its ${suites} proof verifies with ${keys.join(', ')}${how}`);
       report.verifiedWith = `verified with ${keys.join(', ')}${how}`;
@@ -460,7 +469,10 @@ function overall(input: LinkageInput, ctx: Context, entries: EvaluatedEntry[], c
   const verified = credentials.filter((c) => c.status === 'VERIFIED');
   if (verified.length > 0) {
     const labels = [...new Set(verified.map(entryLabel))].join('; ');
-    const what = verified.length === 1 ? `A ${DOMAIN_LINKAGE_CREDENTIAL} for the DID was verified` : `${verified.length} ${DOMAIN_LINKAGE_CREDENTIAL}s for the DID were verified`;
+    const what =
+      verified.length === 1
+        ? `A ${DOMAIN_LINKAGE_CREDENTIAL} for the DID was verified`
+        : `${verified.length} ${DOMAIN_LINKAGE_CREDENTIAL}s for the DID were verified`;
     return { ...base, status: 'VERIFIED', reason: `${what} (${labels}) for ${ctx.originText}${contextNote}.` };
   }
   const concerning = entries.filter((e) => e.concernsDid).map((e) => e.evidence);
@@ -498,7 +510,8 @@ export async function verifyDidConfiguration(input: LinkageInput): Promise<Domai
   if (linked === undefined) return fileMalformed(input, 'the DID configuration has no "linked_dids" member');
   if (!Array.isArray(linked)) return fileMalformed(input, `"linked_dids" is ${describeValue(linked)}, not an array`);
   if (linked.length === 0) return fileMalformed(input, '"linked_dids" is empty');
-  if (linked.length > MAX_LINKED_DIDS) return fileMalformed(input, `"linked_dids" holds too many entries (${linked.length}; at most ${MAX_LINKED_DIDS} are evaluated)`);
+  if (linked.length > MAX_LINKED_DIDS)
+    return fileMalformed(input, `"linked_dids" holds too many entries (${linked.length}; at most ${MAX_LINKED_DIDS} are evaluated)`);
 
   const declared = json['@context'];
   const contextNote =
@@ -525,4 +538,3 @@ export async function verifyDidConfiguration(input: LinkageInput): Promise<Domai
   }
   return overall(input, ctx, entries, contextNote);
 }
-

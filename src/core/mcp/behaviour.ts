@@ -156,7 +156,36 @@ function phraseHits(behaviour: Behaviour, patterns: readonly PhrasePattern[], te
 }
 
 /** Articles, quantifiers and the like that may stand between any verb and its object. */
-const COMMON_QUALIFIERS = ['a', 'an', 'the', 'any', 'all', 'every', 'each', 'one', 'or', 'more', 'multiple', 'several', 'given', 'specified', 'provided', 'supplied', 'arbitrary', 'its', 'their', 'this', 'that', 'these', 'those', 'single', 'new', 'existing', 'user', 'target'];
+const COMMON_QUALIFIERS = [
+  'a',
+  'an',
+  'the',
+  'any',
+  'all',
+  'every',
+  'each',
+  'one',
+  'or',
+  'more',
+  'multiple',
+  'several',
+  'given',
+  'specified',
+  'provided',
+  'supplied',
+  'arbitrary',
+  'its',
+  'their',
+  'this',
+  'that',
+  'these',
+  'those',
+  'single',
+  'new',
+  'existing',
+  'user',
+  'target',
+];
 
 // ---------------------------------------------------------------------------------------------
 // reads_environment: the process environment, where a server keeps its API keys and tokens.
@@ -184,9 +213,37 @@ const ENV_VERBS: VerbForms = {
 };
 
 const ENV_QUALIFIERS = [
-  ...COMMON_QUALIFIERS, 'current', 'available', 'configured', 'defined', 'set', 'selected', 'specific', 'named', 'relevant',
-  'your', 'of', 'from', 'raw', 'full', 'entire', 'complete', 'server', "server's", 'server’s', 'process', 'system', 'shell',
-  'runtime', 'os', 'host', 'container', 'local', 'secret', 'sensitive', 'and',
+  ...COMMON_QUALIFIERS,
+  'current',
+  'available',
+  'configured',
+  'defined',
+  'set',
+  'selected',
+  'specific',
+  'named',
+  'relevant',
+  'your',
+  'of',
+  'from',
+  'raw',
+  'full',
+  'entire',
+  'complete',
+  'server',
+  "server's",
+  'server’s',
+  'process',
+  'system',
+  'shell',
+  'runtime',
+  'os',
+  'host',
+  'container',
+  'local',
+  'secret',
+  'sensitive',
+  'and',
 ];
 
 /**
@@ -216,9 +273,40 @@ const ENV_PATTERNS: readonly PhrasePattern[] = [
 ];
 
 /** Name words that read (`get_env`, `print_env`, `list_env_vars`). */
-const ENV_NAME_VERBS: ReadonlySet<string> = new Set(['get', 'read', 'list', 'print', 'dump', 'show', 'display', 'fetch', 'return', 'echo', 'inspect', 'view', 'load', 'expose', 'reveal']);
+const ENV_NAME_VERBS: ReadonlySet<string> = new Set([
+  'get',
+  'read',
+  'list',
+  'print',
+  'dump',
+  'show',
+  'display',
+  'fetch',
+  'return',
+  'echo',
+  'inspect',
+  'view',
+  'load',
+  'expose',
+  'reveal',
+]);
 /** Name words that change the environment rather than read it (`set_env_vars`). */
-const ENV_NAME_SETTERS: ReadonlySet<string> = new Set(['set', 'unset', 'update', 'delete', 'remove', 'add', 'create', 'put', 'write', 'export', 'modify', 'edit', 'change', 'clear']);
+const ENV_NAME_SETTERS: ReadonlySet<string> = new Set([
+  'set',
+  'unset',
+  'update',
+  'delete',
+  'remove',
+  'add',
+  'create',
+  'put',
+  'write',
+  'export',
+  'modify',
+  'edit',
+  'change',
+  'clear',
+]);
 const ENV_NOUNS: ReadonlySet<string> = new Set(['env', 'envvar', 'envvars']);
 const VARIABLES: ReadonlySet<string> = new Set(['var', 'vars', 'variable', 'variables']);
 
@@ -252,15 +340,67 @@ function environmentNameWords(words: readonly string[]): string | null {
 // the server can reach; the URL itself can carry data out).
 
 const FETCH_VERBS = [
-  'fetch', 'fetches', 'fetching', 'download', 'downloads', 'downloading', 'retrieve', 'retrieves', 'retrieving',
-  'request', 'requests', 'requesting', 'crawl', 'crawls', 'crawling', 'scrape', 'scrapes', 'scraping', 'load', 'loads',
-  'loading', 'open', 'opens', 'opening', 'visit', 'visits', 'visiting', 'navigate', 'navigates', 'navigating', 'browse',
-  'browses', 'browsing',
+  'fetch',
+  'fetches',
+  'fetching',
+  'download',
+  'downloads',
+  'downloading',
+  'retrieve',
+  'retrieves',
+  'retrieving',
+  'request',
+  'requests',
+  'requesting',
+  'crawl',
+  'crawls',
+  'crawling',
+  'scrape',
+  'scrapes',
+  'scraping',
+  'load',
+  'loads',
+  'loading',
+  'open',
+  'opens',
+  'opening',
+  'visit',
+  'visits',
+  'visiting',
+  'navigate',
+  'navigates',
+  'navigating',
+  'browse',
+  'browses',
+  'browsing',
 ];
 
 const FETCH_QUALIFIERS = [
-  ...COMMON_QUALIFIERS, 'remote', 'external', 'public', 'caller', 'content', 'contents', 'data', 'html', 'text', 'of', 'from', 'at',
-  'to', 'whole', 'full', 'entire', 'web', 'http', 'https', 'raw', 'specific', 'user-provided', 'user-supplied', 'user-specified',
+  ...COMMON_QUALIFIERS,
+  'remote',
+  'external',
+  'public',
+  'caller',
+  'content',
+  'contents',
+  'data',
+  'html',
+  'text',
+  'of',
+  'from',
+  'at',
+  'to',
+  'whole',
+  'full',
+  'entire',
+  'web',
+  'http',
+  'https',
+  'raw',
+  'specific',
+  'user-provided',
+  'user-supplied',
+  'user-specified',
 ];
 
 /**
@@ -296,14 +436,17 @@ const FETCH_PATTERNS: readonly PhrasePattern[] = [
     ),
   },
   // "URL to fetch", "the URI to download".
-  { re: /\b(?:urls?|uris?)\s{1,3}to\s{1,3}(?:be\s{1,3})?(?:fetch|fetched|download|downloaded|crawl|crawled|scrape|scraped|request|requested|retrieve|retrieved|load|loaded|open|opened|visit|visited|read)\b/i },
+  {
+    re: /\b(?:urls?|uris?)\s{1,3}to\s{1,3}(?:be\s{1,3})?(?:fetch|fetched|download|downloaded|crawl|crawled|scrape|scraped|request|requested|retrieve|retrieved|load|loaded|open|opened|visit|visited|read)\b/i,
+  },
 ];
 
 /** Parameter name words that make it a URL parameter. */
 const URL_PARAMETER_WORDS: ReadonlySet<string> = new Set(['url', 'urls', 'uri', 'uris', 'endpoint', 'href', 'webhook', 'website']);
 
 /** A parameter description that says what the parameter is: "URL …", "The full URL …", "A URI …". */
-const URL_DESCRIPTION_START = /^\s{0,3}(?:(?:the|an?)\s{1,3})?(?:(?:full|absolute|remote|http|https|web|target|source|page|website|base|request|image|file|document|feed|resource)[\s-]{1,3}){0,2}(?:urls?|uris?)\b/i;
+const URL_DESCRIPTION_START =
+  /^\s{0,3}(?:(?:the|an?)\s{1,3})?(?:(?:full|absolute|remote|http|https|web|target|source|page|website|base|request|image|file|document|feed|resource)[\s-]{1,3}){0,2}(?:urls?|uris?)\b/i;
 
 /**
  * A parameter described as the URL of content the tool works on: "URL or data URI of the file
@@ -378,8 +521,24 @@ const EXECUTE_PATTERNS: readonly PhrasePattern[] = [
  * `command_line`), so `country_code` or `status_code` is not one.
  */
 const COMMAND_PARAMETER_WORDS: ReadonlySet<string> = new Set([
-  'command', 'commands', 'cmd', 'script', 'scripts', 'code', 'shell', 'bash', 'sh', 'python', 'javascript', 'js', 'node',
-  'powershell', 'source', 'raw', 'line', 'snippet',
+  'command',
+  'commands',
+  'cmd',
+  'script',
+  'scripts',
+  'code',
+  'shell',
+  'bash',
+  'sh',
+  'python',
+  'javascript',
+  'js',
+  'node',
+  'powershell',
+  'source',
+  'raw',
+  'line',
+  'snippet',
 ]);
 const COMMAND_PARAMETER_CORE: ReadonlySet<string> = new Set(['command', 'commands', 'cmd', 'script', 'scripts', 'code', 'snippet']);
 const RUN_VERBS: ReadonlySet<string> = new Set(['run', 'invoke', 'exec', 'execute', 'call']);
@@ -421,9 +580,35 @@ const STORE_VERBS: VerbForms = {
 };
 
 const WRITE_QUALIFIERS = [
-  ...COMMON_QUALIFIERS, 'local', 'text', 'binary', 'temporary', 'temp', 'output', 'config', 'configuration', 'to', 'into', 'in',
-  'on', 'content', 'contents', 'data', 'it', 'them', 'nested', 'empty', 'and', 'from', 'line-based', 'changes', 'lines',
-  'log', 'source', 'project', 'workspace',
+  ...COMMON_QUALIFIERS,
+  'local',
+  'text',
+  'binary',
+  'temporary',
+  'temp',
+  'output',
+  'config',
+  'configuration',
+  'to',
+  'into',
+  'in',
+  'on',
+  'content',
+  'contents',
+  'data',
+  'it',
+  'them',
+  'nested',
+  'empty',
+  'and',
+  'from',
+  'line-based',
+  'changes',
+  'lines',
+  'log',
+  'source',
+  'project',
+  'workspace',
 ];
 
 const FILE_OBJECT = '(?:files?|director(?:y|ies)|folders?|dirs?)\\b';
@@ -452,10 +637,19 @@ const WRITE_PATTERNS: readonly PhrasePattern[] = [
 /** Name words that write (`write_file`, `create_directory`, `file_delete`); `mkdir`, `rmdir` alone. */
 const WRITE_NAME_VERBS: ReadonlyMap<string, string> = new Map([
   ...Object.entries(WRITE_VERBS).flatMap(([base, forms]) => forms.map((form) => [form, base] as const)),
-  ['rm', 'remove'], ['mv', 'move'], ['cp', 'copy'], ['touch', 'create'], ['download', 'download'], ['upsert', 'write'],
+  ['rm', 'remove'],
+  ['mv', 'move'],
+  ['cp', 'copy'],
+  ['touch', 'create'],
+  ['download', 'download'],
+  ['upsert', 'write'],
 ]);
 const FILE_NAME_OBJECTS: ReadonlySet<string> = new Set(['file', 'files', 'dir', 'dirs', 'directory', 'directories', 'folder', 'folders', 'fs']);
-const WRITE_NAME_WORDS: ReadonlyMap<string, string> = new Map([['mkdir', 'create'], ['rmdir', 'remove'], ['writefile', 'write']]);
+const WRITE_NAME_WORDS: ReadonlyMap<string, string> = new Map([
+  ['mkdir', 'create'],
+  ['rmdir', 'remove'],
+  ['writefile', 'write'],
+]);
 
 /**
  * writes_files in a name's words: `mkdir`, `rmdir`, `writefile`; a writing verb followed, within
@@ -484,8 +678,21 @@ function fileWriteNameWords(words: readonly string[]): { words: string; verb: st
 
 /** Parameter name words that make it a path. */
 const PATH_PARAMETER_WORDS: ReadonlySet<string> = new Set([
-  'path', 'paths', 'file', 'files', 'filename', 'filenames', 'filepath', 'filepaths', 'dir', 'directory', 'folder',
-  'destination', 'dest', 'outfile', 'outdir',
+  'path',
+  'paths',
+  'file',
+  'files',
+  'filename',
+  'filenames',
+  'filepath',
+  'filepaths',
+  'dir',
+  'directory',
+  'folder',
+  'destination',
+  'dest',
+  'outfile',
+  'outdir',
 ]);
 
 /** Words that say a path is written to, for a path parameter. */
@@ -546,11 +753,7 @@ export function behaviourNameHits(text: string, words: readonly string[], where:
  *
  * `nameWords` splits names into words (classes.ts; passed in to keep this module free of it).
  */
-export function behaviourFindings(
-  item: BehaviourItem,
-  nameWords: (name: string) => string[],
-  nameExecutes: boolean,
-): BehaviourFinding[] {
+export function behaviourFindings(item: BehaviourItem, nameWords: (name: string) => string[], nameExecutes: boolean): BehaviourFinding[] {
   const findings: BehaviourFinding[] = [];
   const nameList = nameWords(item.name);
   for (const hit of behaviourNameHits(item.name, nameList, 'name')) findings.push({ ...hit, location: 'name' });
@@ -588,18 +791,26 @@ export function behaviourFindings(
       findings.push({ behaviour, text, index, label, ...(verb !== undefined ? { verb } : {}), location: 'parameter', parameter: parameter.name });
       found.add(behaviour);
     };
-    if (!found.has('fetches_urls') && ((description !== null && URL_DESCRIPTION_START.test(description)) || words.some((word) => URL_PARAMETER_WORDS.has(word)))) {
+    if (
+      !found.has('fetches_urls') &&
+      ((description !== null && URL_DESCRIPTION_START.test(description)) || words.some((word) => URL_PARAMETER_WORDS.has(word)))
+    ) {
       const content = description !== null ? CONTENT_URL.exec(description) : null;
       if (content !== null) {
         at('fetches_urls', description!, content.indices![1]![0], `a URL parameter and the words "${quoted(wordsOf(content, [1, 2]))}"`);
       } else {
-        const hit = (description !== null ? firstIn(FETCH_WORDS, [description]) : null) ?? (itemFetch === undefined ? (itemFetch = firstIn(FETCH_WORDS, itemTexts)) : itemFetch);
+        const hit =
+          (description !== null ? firstIn(FETCH_WORDS, [description]) : null) ??
+          (itemFetch === undefined ? (itemFetch = firstIn(FETCH_WORDS, itemTexts)) : itemFetch);
         if (hit !== null) at('fetches_urls', hit.text, hit.match.index, `a URL parameter and the words "${quoted(hit.match[0])}"`);
       }
     }
     if (!found.has('writes_files') && words.some((word) => PATH_PARAMETER_WORDS.has(word))) {
-      const hit = (description !== null ? firstIn(WRITE_WORDS, [description]) : null) ?? (itemWrite === undefined ? (itemWrite = firstIn(WRITE_WORDS, itemTexts)) : itemWrite);
-      if (hit !== null) at('writes_files', hit.text, hit.match.index, `a path parameter and the words "${quoted(hit.match[0])}"`, baseOf(WRITE_VERBS, hit.match[1]!));
+      const hit =
+        (description !== null ? firstIn(WRITE_WORDS, [description]) : null) ??
+        (itemWrite === undefined ? (itemWrite = firstIn(WRITE_WORDS, itemTexts)) : itemWrite);
+      if (hit !== null)
+        at('writes_files', hit.text, hit.match.index, `a path parameter and the words "${quoted(hit.match[0])}"`, baseOf(WRITE_VERBS, hit.match[1]!));
     }
     if (!found.has('executes_code') && runNamed && isCommandParameter(words)) {
       const verb = nameList.find((word) => RUN_VERBS.has(word))!;

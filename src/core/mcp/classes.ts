@@ -7,14 +7,7 @@
  */
 import type { JsonObject, JsonValue } from '../encoding/json.js';
 import { behaviourFindings, type BehaviourFinding } from './behaviour.js';
-import {
-  ANNOTATION_HINTS,
-  type AnnotationHint,
-  type DeclaredClass,
-  type DeclaredHints,
-  type HeuristicClass,
-  type ToolParameter,
-} from './types.js';
+import { ANNOTATION_HINTS, type AnnotationHint, type DeclaredClass, type DeclaredHints, type HeuristicClass, type ToolParameter } from './types.js';
 
 /** The text of a tool definition svc reads its estimates from. */
 export interface ToolText {
@@ -43,14 +36,9 @@ export function declaredClassOf(annotations: JsonObject | null): { declaredClass
   const declaredHints = {} as DeclaredHints;
   for (const hint of HINT_NAMES) {
     const value = annotations?.[hint];
-    declaredHints[hint] =
-      typeof value === 'boolean' ? { value, source: 'explicit' } : { value: ANNOTATION_HINTS[hint], source: 'default' };
+    declaredHints[hint] = typeof value === 'boolean' ? { value, source: 'explicit' } : { value: ANNOTATION_HINTS[hint], source: 'default' };
   }
-  const declaredClass: DeclaredClass = declaredHints.readOnlyHint.value
-    ? 'read_only'
-    : declaredHints.destructiveHint.value
-      ? 'destructive'
-      : 'additive';
+  const declaredClass: DeclaredClass = declaredHints.readOnlyHint.value ? 'read_only' : declaredHints.destructiveHint.value ? 'destructive' : 'additive';
   return { declaredClass, declaredHints };
 }
 
@@ -132,7 +120,23 @@ export const EXECUTE_WORDS: ReadonlySet<string> = new Set([
 
 /** Adjacent word pairs that mark command execution: `run_command`, `runScript`, `system_call`. */
 const EXECUTE_PAIRS: Readonly<Record<string, ReadonlySet<string>>> = {
-  run: new Set(['command', 'commands', 'cmd', 'script', 'scripts', 'code', 'shell', 'process', 'program', 'python', 'javascript', 'js', 'node', 'bash', 'snippet']),
+  run: new Set([
+    'command',
+    'commands',
+    'cmd',
+    'script',
+    'scripts',
+    'code',
+    'shell',
+    'process',
+    'program',
+    'python',
+    'javascript',
+    'js',
+    'node',
+    'bash',
+    'snippet',
+  ]),
   system: new Set(['command', 'commands', 'cmd', 'call', 'exec']),
   os: new Set(['system', 'exec', 'command']),
   child: new Set(['process']),
@@ -162,21 +166,124 @@ export function executeWordOf(words: readonly string[]): string | null {
  */
 export const HEURISTIC_VERBS = {
   destructive: [
-    'delete', 'remove', 'rm', 'rmdir', 'del', 'unlink', 'drop', 'truncate', 'destroy', 'purge', 'wipe', 'erase',
-    'clear', 'kill', 'terminate', 'overwrite', 'update', 'set', 'unset', 'write', 'move', 'mv', 'rename', 'reset',
-    'revoke', 'disable', 'uninstall', 'replace', 'patch', 'edit', 'modify', 'change', 'cancel', 'close', 'archive',
-    'revert', 'restore', 'transfer',
+    'delete',
+    'remove',
+    'rm',
+    'rmdir',
+    'del',
+    'unlink',
+    'drop',
+    'truncate',
+    'destroy',
+    'purge',
+    'wipe',
+    'erase',
+    'clear',
+    'kill',
+    'terminate',
+    'overwrite',
+    'update',
+    'set',
+    'unset',
+    'write',
+    'move',
+    'mv',
+    'rename',
+    'reset',
+    'revoke',
+    'disable',
+    'uninstall',
+    'replace',
+    'patch',
+    'edit',
+    'modify',
+    'change',
+    'cancel',
+    'close',
+    'archive',
+    'revert',
+    'restore',
+    'transfer',
   ],
   additive: [
-    'create', 'add', 'insert', 'append', 'post', 'send', 'upload', 'publish', 'submit', 'push', 'save', 'put',
-    'register', 'invite', 'comment', 'schedule', 'book', 'enable', 'install', 'start', 'launch', 'open', 'new',
-    'download', 'reply', 'share', 'fork', 'clone', 'copy', 'import', 'subscribe', 'notify',
+    'create',
+    'add',
+    'insert',
+    'append',
+    'post',
+    'send',
+    'upload',
+    'publish',
+    'submit',
+    'push',
+    'save',
+    'put',
+    'register',
+    'invite',
+    'comment',
+    'schedule',
+    'book',
+    'enable',
+    'install',
+    'start',
+    'launch',
+    'open',
+    'new',
+    'download',
+    'reply',
+    'share',
+    'fork',
+    'clone',
+    'copy',
+    'import',
+    'subscribe',
+    'notify',
   ],
   read_only: [
-    'get', 'list', 'read', 'search', 'find', 'fetch', 'query', 'describe', 'show', 'view', 'lookup', 'look',
-    'check', 'count', 'inspect', 'browse', 'summarize', 'summarise', 'resolve', 'validate', 'verify', 'status',
-    'info', 'whoami', 'retrieve', 'return', 'explain', 'compare', 'calculate', 'compute', 'analyze', 'analyse',
-    'preview', 'diff', 'grep', 'ping', 'echo', 'lint', 'explore', 'scan', 'stat', 'stats', 'peek', 'watch',
+    'get',
+    'list',
+    'read',
+    'search',
+    'find',
+    'fetch',
+    'query',
+    'describe',
+    'show',
+    'view',
+    'lookup',
+    'look',
+    'check',
+    'count',
+    'inspect',
+    'browse',
+    'summarize',
+    'summarise',
+    'resolve',
+    'validate',
+    'verify',
+    'status',
+    'info',
+    'whoami',
+    'retrieve',
+    'return',
+    'explain',
+    'compare',
+    'calculate',
+    'compute',
+    'analyze',
+    'analyse',
+    'preview',
+    'diff',
+    'grep',
+    'ping',
+    'echo',
+    'lint',
+    'explore',
+    'scan',
+    'stat',
+    'stats',
+    'peek',
+    'watch',
   ],
 } as const satisfies Record<'destructive' | 'additive' | 'read_only', readonly string[]>;
 
@@ -185,9 +292,7 @@ type VerbClass = keyof typeof HEURISTIC_VERBS;
 /** Strongest first: the order in which classes win over one another. */
 const VERB_CLASS_ORDER: readonly VerbClass[] = ['destructive', 'additive', 'read_only'];
 
-const VERB_CLASS: ReadonlyMap<string, VerbClass> = new Map(
-  VERB_CLASS_ORDER.flatMap((cls) => HEURISTIC_VERBS[cls].map((verb) => [verb, cls] as const)),
-);
+const VERB_CLASS: ReadonlyMap<string, VerbClass> = new Map(VERB_CLASS_ORDER.flatMap((cls) => HEURISTIC_VERBS[cls].map((verb) => [verb, cls] as const)));
 
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'then']);
 

@@ -126,7 +126,9 @@ export interface McpConversation {
   listings: Listings;
 }
 
-export type ConversationOutcome = { status: 'INSPECTED'; conversation: McpConversation } | { status: 'AUTH_REQUIRED'; auth: McpAuth; mode: McpMode; era: 'modern' | 'legacy' | null };
+export type ConversationOutcome =
+  | { status: 'INSPECTED'; conversation: McpConversation }
+  | { status: 'AUTH_REQUIRED'; auth: McpAuth; mode: McpMode; era: 'modern' | 'legacy' | null };
 
 /** One line for a JSON-RPC error without the server's message (attacker text stays out). */
 export function rpcErrorText(code: number | null): string {
@@ -287,7 +289,9 @@ export function classifyMessage(message: JsonValue, id: number): SeenMessage {
   const messageId = message['id'];
   const method = message['method'];
   if (typeof method === 'string') {
-    return typeof messageId === 'string' || (typeof messageId === 'number' && Number.isInteger(messageId)) ? { kind: 'request', id: messageId, method } : { kind: 'notification' };
+    return typeof messageId === 'string' || (typeof messageId === 'number' && Number.isInteger(messageId))
+      ? { kind: 'request', id: messageId, method }
+      : { kind: 'notification' };
   }
   const answers = 'result' in message || 'error' in message;
   // A reply to our request has our id; an error about an unreadable request may carry id null.
@@ -328,7 +332,8 @@ export function readRpcReply(response: FetchResponse, id: number, sse?: SseAnswe
   const parsed = parseJsonText(text, 'the reply');
   if ('error' in parsed) {
     const what = type ? `${withArticle(type)} reply that is not JSON-RPC` : 'a reply that is not JSON-RPC';
-    if (response.status >= 400 || type !== 'application/json') return { kind: 'http', reason: `${what} (HTTP ${response.status})`, response, ...(response.status < 300 ? { elsewhere: true } : {}) };
+    if (response.status >= 400 || type !== 'application/json')
+      return { kind: 'http', reason: `${what} (HTTP ${response.status})`, response, ...(response.status < 300 ? { elsewhere: true } : {}) };
     return { kind: 'http', reason: parsed.error, response };
   }
   const objects = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isJsonObject);
@@ -336,7 +341,12 @@ export function readRpcReply(response: FetchResponse, id: number, sse?: SseAnswe
   if (!answer) {
     // JSON, but no JSON-RPC message at all: another kind of API answered.
     if (!objects.some((m) => m['jsonrpc'] === '2.0')) {
-      return { kind: 'http', reason: `a JSON reply that is not JSON-RPC (HTTP ${response.status}, no "jsonrpc" member)`, response, ...(response.status < 300 ? { elsewhere: true } : {}) };
+      return {
+        kind: 'http',
+        reason: `a JSON reply that is not JSON-RPC (HTTP ${response.status}, no "jsonrpc" member)`,
+        response,
+        ...(response.status < 300 ? { elsewhere: true } : {}),
+      };
     }
     return { kind: 'http', reason: `HTTP ${response.status} without a JSON-RPC answer to request ${id}`, response };
   }
@@ -402,7 +412,8 @@ export class McpClient implements McpChannel<FetchResponse> {
   ): Promise<FetchResponse> {
     const started = this.runtime.clock.monotonicUs();
     const stageName = MCP_STAGES[entry.method] ?? 'mcp.request';
-    const label = entry.method === 'DELETE' || entry.method === 'oauth-protected-resource' ? `${entry.httpMethod} ${url}` : `${entry.httpMethod} ${entry.method} to ${url}`;
+    const label =
+      entry.method === 'DELETE' || entry.method === 'oauth-protected-resource' ? `${entry.httpMethod} ${url}` : `${entry.httpMethod} ${entry.method} to ${url}`;
     try {
       const response = await this.#stages.run(stageName, label, async (stage) => {
         const answer = await this.runtime.net.fetch({
@@ -436,7 +447,14 @@ export class McpClient implements McpChannel<FetchResponse> {
       return response;
     } catch (err) {
       const problem = asProblemError(err);
-      this.transcript.push({ ...entry, status: null, contentType: null, bytes: 0, durationMs: elapsedMs(this.runtime, started), outcome: `${problem.code}: ${problem.message}` });
+      this.transcript.push({
+        ...entry,
+        status: null,
+        contentType: null,
+        bytes: 0,
+        durationMs: elapsedMs(this.runtime, started),
+        outcome: `${problem.code}: ${problem.message}`,
+      });
       throw problem;
     }
   }
@@ -467,7 +485,13 @@ export class McpClient implements McpChannel<FetchResponse> {
   renewSession: (() => Promise<void>) | null = null;
 
   /** A JSON-RPC request. `version` is sent as MCP-Protocol-Version; modern requests also name the method. */
-  async request(method: string, params: JsonObject, version: string | null, modern: boolean, maxBytes: number = MCP_LIMITS.maxResponseBytes): Promise<RpcReply> {
+  async request(
+    method: string,
+    params: JsonObject,
+    version: string | null,
+    modern: boolean,
+    maxBytes: number = MCP_LIMITS.maxResponseBytes,
+  ): Promise<RpcReply> {
     const reply = await this.#request(method, params, version, modern, maxBytes);
     if (reply.response.status === 404 && reply.sentSession && this.renewSession) {
       const renew = this.renewSession;
@@ -479,7 +503,13 @@ export class McpClient implements McpChannel<FetchResponse> {
     return reply.reply;
   }
 
-  async #request(method: string, params: JsonObject, version: string | null, modern: boolean, maxBytes: number): Promise<{ reply: RpcReply; response: FetchResponse; sentSession: boolean }> {
+  async #request(
+    method: string,
+    params: JsonObject,
+    version: string | null,
+    modern: boolean,
+    maxBytes: number,
+  ): Promise<{ reply: RpcReply; response: FetchResponse; sentSession: boolean }> {
     const id = this.#nextId++;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (version) headers['mcp-protocol-version'] = version;
@@ -492,7 +522,15 @@ export class McpClient implements McpChannel<FetchResponse> {
     const sse = new SseAnswer(id);
     const answering: Array<Promise<void>> = [];
     const watcher = this.#streamWatcher(sse, answering, version, (status) => status < 300);
-    const response = await this.#send({ method, httpMethod: 'POST', protocolVersion: version }, headers, body, maxBytes, this.endpoint.href, ACCEPT, watcher.watchBody);
+    const response = await this.#send(
+      { method, httpMethod: 'POST', protocolVersion: version },
+      headers,
+      body,
+      maxBytes,
+      this.endpoint.href,
+      ACCEPT,
+      watcher.watchBody,
+    );
     if (response.status === 401) throw new AuthRequired(response);
     let reply: RpcReply;
     if (isEventStream(response.contentType) && response.status < 300) {
@@ -567,7 +605,15 @@ export class McpClient implements McpChannel<FetchResponse> {
       if (session) headers['mcp-session-id'] = session;
       sse.restart();
       const watcher = this.#streamWatcher(sse, answering, version, (status) => status === 200);
-      const response = await this.#send({ method, httpMethod: 'GET', protocolVersion: version }, headers, undefined, budget, this.endpoint.href, 'text/event-stream', watcher.watchBody);
+      const response = await this.#send(
+        { method, httpMethod: 'GET', protocolVersion: version },
+        headers,
+        undefined,
+        budget,
+        this.endpoint.href,
+        'text/event-stream',
+        watcher.watchBody,
+      );
       if (response.status === 401) throw new AuthRequired(response);
       if (response.status !== 200 || !isEventStream(response.contentType)) {
         const why = `the event stream closed before the JSON-RPC answer, and resuming it (GET with Last-Event-ID) was answered HTTP ${response.status}${response.status === 200 ? ' without an event stream' : ''}`;
@@ -578,10 +624,16 @@ export class McpClient implements McpChannel<FetchResponse> {
       if (!watcher.fed()) sse.push(response.body);
       sse.end();
       for (const request of sse.takeRequests()) answering.push(this.#answerServer(request, version));
-      this.#outcomeOf(response, sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`);
+      this.#outcomeOf(
+        response,
+        sse.answer ? `resumed: ${outcomeText(readRpcReply(response, sse.id, sse))}` : (sse.overflow ?? `resumed (attempt ${attempt}), no answer yet`),
+      );
     }
     return {
-      why: sse.done || sse.lastEventId === undefined ? null : `the event stream closed ${MCP_LIMITS.maxResumptions + 1} times before the JSON-RPC answer (resumed with Last-Event-ID ${MCP_LIMITS.maxResumptions} times)`,
+      why:
+        sse.done || sse.lastEventId === undefined
+          ? null
+          : `the event stream closed ${MCP_LIMITS.maxResumptions + 1} times before the JSON-RPC answer (resumed with Last-Event-ID ${MCP_LIMITS.maxResumptions} times)`,
       carrier,
     };
   }
@@ -637,7 +689,10 @@ export class McpClient implements McpChannel<FetchResponse> {
     if (version) headers['mcp-protocol-version'] = version;
     try {
       const response = await this.#send({ method: 'DELETE', httpMethod: 'DELETE', protocolVersion: version }, headers, undefined, 64 * 1024);
-      this.#outcomeOf(response, response.status < 300 ? 'session ended' : response.status === 405 ? 'the server keeps sessions until they expire (405)' : `HTTP ${response.status}`);
+      this.#outcomeOf(
+        response,
+        response.status < 300 ? 'session ended' : response.status === 405 ? 'the server keeps sessions until they expire (405)' : `HTTP ${response.status}`,
+      );
     } catch {
       // Recorded in the transcript; the inspection itself is complete.
     } finally {
@@ -647,7 +702,14 @@ export class McpClient implements McpChannel<FetchResponse> {
 
   /** GET of a protected-resource metadata document (RFC 9728), recorded like the rest. */
   async getMetadata(url: string): Promise<FetchResponse> {
-    return this.#send({ method: 'oauth-protected-resource', httpMethod: 'GET', protocolVersion: null }, {}, undefined, METADATA_MAX_BYTES, url, 'application/json');
+    return this.#send(
+      { method: 'oauth-protected-resource', httpMethod: 'GET', protocolVersion: null },
+      {},
+      undefined,
+      METADATA_MAX_BYTES,
+      url,
+      'application/json',
+    );
   }
 }
 
@@ -678,14 +740,19 @@ function noMcpAnswer(endpoint: URL, reply: RpcReply, step: string): ProblemError
   const wrongUrl = { hint: { kind: 'mcp-endpoint' } } as const;
   if (status === 404) return new ProblemError('NOT_FOUND', `No MCP endpoint at ${endpoint.href}: ${step} was answered 404.`, wrongUrl);
   if (status >= 500) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} failed: ${step} was answered ${status}.`);
-  if (reply.kind === 'error') return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step}: ${rpcErrorText(reply.code)} (HTTP ${status}).`);
+  if (reply.kind === 'error')
+    return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step}: ${rpcErrorText(reply.code)} (HTTP ${status}).`);
   if (status >= 400) return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server at ${endpoint.host} refused ${step} with HTTP ${status}.`);
   // Something answered, but not MCP (an HTML page, another JSON API, a stream without the
   // answer): a service problem naming what was found. An MCP endpoint has no DID document.
   // A whole reply of another kind (a page, another JSON API) says the URL is wrong; a broken
   // JSON-RPC reply or an event stream that ended early is a server that misbehaves: no hint.
   const elsewhere = reply.kind === 'http' && reply.elsewhere === true;
-  return new ProblemError('UPSTREAM_UNAVAILABLE', `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`, elsewhere ? wrongUrl : {});
+  return new ProblemError(
+    'UPSTREAM_UNAVAILABLE',
+    `${endpoint.href} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`,
+    elsewhere ? wrongUrl : {},
+  );
 }
 
 /** What differs between the four listings. */
@@ -738,7 +805,9 @@ export class ListingBuilder {
 
   /** Why no further page may be read (MCP_LIMITS.maxPages), or null. */
   pageBound(): string | null {
-    return this.pages >= MCP_LIMITS.maxPages ? `the server has more than ${MCP_LIMITS.maxPages} pages of ${this.spec.noun[1]}; svc reads at most ${MCP_LIMITS.maxPages}` : null;
+    return this.pages >= MCP_LIMITS.maxPages
+      ? `the server has more than ${MCP_LIMITS.maxPages} pages of ${this.spec.noun[1]}; svc reads at most ${MCP_LIMITS.maxPages}`
+      : null;
   }
 
   /** Takes the result of page `this.pages`: null when taken whole, else why the listing stops there. */
@@ -811,7 +880,10 @@ export async function listPages<R extends object>(client: McpChannel<R>, spec: L
     }
     const page = reply.result[spec.member];
     if (Array.isArray(page)) {
-      client.annotate(reply.response, `page ${list.pages}, ${plural(page.length, one, many)}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`);
+      client.annotate(
+        reply.response,
+        `page ${list.pages}, ${plural(page.length, one, many)}${typeof reply.result['nextCursor'] === 'string' && reply.result['nextCursor'] !== '' ? ', more follow' : ''}`,
+      );
     }
     const stopped = list.take(reply.result);
     if (stopped) return list.listed(stopped);
@@ -900,7 +972,14 @@ async function readAuth(client: McpClient, response: FetchResponse): Promise<Mcp
     candidates.push(`${endpoint.origin}/.well-known/oauth-protected-resource${path}`);
     if (path) candidates.push(`${endpoint.origin}/.well-known/oauth-protected-resource`);
   }
-  const auth: McpAuth = { status: response.status, wwwAuthenticate: header, resourceMetadataUrl: candidates[0] ?? null, resourceMetadata: null, resourceMetadataError: null, scope };
+  const auth: McpAuth = {
+    status: response.status,
+    wwwAuthenticate: header,
+    resourceMetadataUrl: candidates[0] ?? null,
+    resourceMetadata: null,
+    resourceMetadataError: null,
+    scope,
+  };
   const failures: string[] = [];
   for (const url of candidates) {
     auth.resourceMetadataUrl = url;
@@ -1026,7 +1105,12 @@ export async function converse(client: McpClient): Promise<ConversationOutcome> 
     return { status: 'INSPECTED', conversation: await legacyConversation(client) };
   } catch (err) {
     if (err instanceof AuthRequired) {
-      return { status: 'AUTH_REQUIRED', auth: await readAuth(client, err.response), mode: client.sessionIssued ? 'SESSION' : era === 'modern' ? 'STATELESS' : 'UNKNOWN', era };
+      return {
+        status: 'AUTH_REQUIRED',
+        auth: await readAuth(client, err.response),
+        mode: client.sessionIssued ? 'SESSION' : era === 'modern' ? 'STATELESS' : 'UNKNOWN',
+        era,
+      };
     }
     throw err;
   }

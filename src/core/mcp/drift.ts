@@ -111,7 +111,16 @@ function firstObservations(items: readonly FingerprintedItem[]): Map<string, Ite
 
 /** The inventory drift when there is nothing to compare with (no snapshot, or no inventory). */
 export function firstObservation(): InventoryDrift {
-  return { status: 'FIRST_OBSERVATION', previousObservedAt: null, previousInventoryHash: null, added: [], removed: [], changed: [], ...emptyKinds(), reason: null };
+  return {
+    status: 'FIRST_OBSERVATION',
+    previousObservedAt: null,
+    previousInventoryHash: null,
+    added: [],
+    removed: [],
+    changed: [],
+    ...emptyKinds(),
+    reason: null,
+  };
 }
 
 export function compareInventory(current: FingerprintedInventory, previous: McpSnapshot | undefined, complete: Completeness): DriftResult {
@@ -121,7 +130,12 @@ export function compareInventory(current: FingerprintedInventory, previous: McpS
     return { inventory: firstObservation(), items };
   }
   const comparable = previous.profile === HASH_PROFILE;
-  const tools = compareKind(current.tools, previous.tools.map((t) => ({ ...t, key: t.name })), complete.tools, comparable);
+  const tools = compareKind(
+    current.tools,
+    previous.tools.map((t) => ({ ...t, key: t.name })),
+    complete.tools,
+    comparable,
+  );
   items.tools = tools.items;
   const kinds = emptyKinds();
   // A tools-only snapshot: what it never covered is seen for the first time.
@@ -139,7 +153,13 @@ export function compareInventory(current: FingerprintedInventory, previous: McpS
     // With another profile nothing is "changed": the hashes cannot be compared.
     kinds[kind] = comparable ? compared.kind : { ...compared.kind, changed: [] };
   }
-  const base = { previousObservedAt: previous.lastSeenAt, previousInventoryHash: previous.inventoryHash, added: tools.kind.added, removed: tools.kind.removed, ...kinds };
+  const base = {
+    previousObservedAt: previous.lastSeenAt,
+    previousInventoryHash: previous.inventoryHash,
+    added: tools.kind.added,
+    removed: tools.kind.removed,
+    ...kinds,
+  };
   if (!comparable) return { inventory: { status: 'PROFILE_CHANGED', ...base, changed: [], reason: profileReason(previous.lastSeenAt) }, items };
   const drifted = [tools.kind, ...ITEM_KINDS.map((kind) => kinds[kind])].some((k) => k.added.length || k.removed.length || k.changed.length);
   const reason = uncovered ? coverageReason(previous.lastSeenAt) : null;

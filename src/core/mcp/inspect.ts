@@ -21,7 +21,17 @@ import { capitalise, plural } from '../text.js';
 import { declaredClassOf, heuristicClassOf, parametersOf } from './classes.js';
 import { converse, McpClient, type Listed, type Listings, type McpConversation } from './client.js';
 import { converseStdio, StdioChannel, stdioEndpoint, type StdioCommand, type StdioLauncher, type StdioLimits } from './stdio.js';
-import { compareInventory, firstObservation, KINDS, type Completeness, type Kind, type DriftResult, type FingerprintedItem, type FingerprintedInventory, type ItemDriftResult } from './drift.js';
+import {
+  compareInventory,
+  firstObservation,
+  KINDS,
+  type Completeness,
+  type Kind,
+  type DriftResult,
+  type FingerprintedItem,
+  type FingerprintedInventory,
+  type ItemDriftResult,
+} from './drift.js';
 import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
 import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
 import {
@@ -91,7 +101,10 @@ function emptyCounts<C extends string>(classes: readonly C[]): Record<C, number>
  * Fingerprints and classes of each listed tool. Every definition has an RFC 8785 form: replies
  * are parsed strictly, so no number outside binary64 (read as Infinity) reaches this point.
  */
-function fingerprintTools(raw: readonly JsonObject[], recorded?: RecordedPrints): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedItem[] } {
+function fingerprintTools(
+  raw: readonly JsonObject[],
+  recorded?: RecordedPrints,
+): { tools: Omit<McpTool, 'drift' | 'riskSignals'>[]; fingerprinted: FingerprintedItem[] } {
   const tools: Omit<McpTool, 'drift' | 'riskSignals'>[] = [];
   const fingerprinted: FingerprintedItem[] = [];
   for (const tool of raw) {
@@ -139,7 +152,13 @@ function promptArguments(value: JsonObject[string] | undefined): McpPromptArgume
 
 /** What a resource and a resource template report beside their key. */
 function resourceMembers(raw: JsonObject, definitionSha256: string): Omit<Unjudged<McpResource>, 'uri'> {
-  return { name: stringOf(raw, 'name'), title: stringOf(raw, 'title'), description: stringOf(raw, 'description'), mimeType: stringOf(raw, 'mimeType'), definitionSha256 };
+  return {
+    name: stringOf(raw, 'name'),
+    title: stringOf(raw, 'title'),
+    description: stringOf(raw, 'description'),
+    mimeType: stringOf(raw, 'mimeType'),
+    definitionSha256,
+  };
 }
 
 /** An item of a listing before svc's judgement (signals, drift). */
@@ -169,7 +188,11 @@ const DESCRIBE: {
 const KEY_OF = { prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' } as const;
 
 /** The entries of one listing fingerprinted and described. */
-function fingerprintItems<K extends ItemKind>(kind: K, raw: readonly JsonObject[], recorded?: RecordedPrints): { items: Array<ReturnType<(typeof DESCRIBE)[K]>>; fingerprinted: FingerprintedItem[] } {
+function fingerprintItems<K extends ItemKind>(
+  kind: K,
+  raw: readonly JsonObject[],
+  recorded?: RecordedPrints,
+): { items: Array<ReturnType<(typeof DESCRIBE)[K]>>; fingerprinted: FingerprintedItem[] } {
   const items: Array<ReturnType<(typeof DESCRIBE)[K]>> = [];
   const fingerprinted: FingerprintedItem[] = [];
   for (const entry of raw) {
@@ -185,7 +208,12 @@ function fingerprintItems<K extends ItemKind>(kind: K, raw: readonly JsonObject[
  * An item with svc's judgement: its signals and its drift (changedFields only when CHANGED, and
  * only when the definition compared is the one received: `exact`).
  */
-function judged<T>(item: T, riskSignals: RiskSignal[], drift: ItemDriftResult, exact: boolean): T & { riskSignals: RiskSignal[]; drift: ItemDriftResult['drift']; changedFields?: string[] } {
+function judged<T>(
+  item: T,
+  riskSignals: RiskSignal[],
+  drift: ItemDriftResult,
+  exact: boolean,
+): T & { riskSignals: RiskSignal[]; drift: ItemDriftResult['drift']; changedFields?: string[] } {
   return { ...item, riskSignals, drift: drift.drift, ...(drift.changedFields && exact ? { changedFields: drift.changedFields } : {}) };
 }
 
@@ -238,7 +266,8 @@ function transportCheck(client: McpClient): McpCheck {
 
 function protocolCheck(era: 'modern' | 'legacy' | null, version: string | null): McpCheck {
   if (era === 'modern') return check('protocol', 'Protocol', 'PASS', `The server answered stateless discovery (server/discover, ${version}).`);
-  if (era === 'legacy') return check('protocol', 'Protocol', 'WARN', `Only the older session handshake is supported (initialize, ${version ?? 'unknown version'}).`);
+  if (era === 'legacy')
+    return check('protocol', 'Protocol', 'WARN', `Only the older session handshake is supported (initialize, ${version ?? 'unknown version'}).`);
   return check('protocol', 'Protocol', 'SKIP', 'The server required authentication before showing which protocol it speaks.');
 }
 
@@ -253,17 +282,25 @@ function identityCheck(serverInfo: JsonObject | null): McpCheck {
 function inventoryCheck(tools: readonly McpTool[], items: Items, instructionsFlagged: boolean, limit: string | null): McpCheck {
   const flagged = tools.filter((t) => t.riskSignals.length > 0).map((t) => t.name);
   const parts: string[] = [];
-  if (flagged.length) parts.push(`${plural(flagged.length, 'tool')} of ${tools.length} ${flagged.length === 1 ? 'has' : 'have'} risk signals: ${listNames(flagged)}`);
+  if (flagged.length)
+    parts.push(`${plural(flagged.length, 'tool')} of ${tools.length} ${flagged.length === 1 ? 'has' : 'have'} risk signals: ${listNames(flagged)}`);
   for (const kind of ITEM_KINDS) {
     const list: ReadonlyArray<McpPrompt | McpResource | McpResourceTemplate> = items[kind];
     const keys = list.filter((item) => item.riskSignals.length > 0).map((item) => keyOf(kind, item));
-    if (keys.length) parts.push(`${plural(keys.length, ...NOUNS[kind])} of ${list.length} ${keys.length === 1 ? 'has' : 'have'} risk signals: ${listNames(keys)}`);
+    if (keys.length)
+      parts.push(`${plural(keys.length, ...NOUNS[kind])} of ${list.length} ${keys.length === 1 ? 'has' : 'have'} risk signals: ${listNames(keys)}`);
   }
   if (instructionsFlagged) parts.push('the server instructions have risk signals');
   if (limit) parts.push(`the listing is incomplete: ${limit}`);
   if (parts.length) return check('inventory', 'Inventory', 'WARN', `${capitalise(parts.join('; '))}.`);
   const others = ITEM_KINDS.some((kind) => items[kind].length > 0);
-  if (!others) return check('inventory', 'Inventory', 'PASS', tools.length === 0 ? 'The server lists no tools.' : `No tool has risk signals (${plural(tools.length, 'tool')}).`);
+  if (!others)
+    return check(
+      'inventory',
+      'Inventory',
+      'PASS',
+      tools.length === 0 ? 'The server lists no tools.' : `No tool has risk signals (${plural(tools.length, 'tool')}).`,
+    );
   return check('inventory', 'Inventory', 'PASS', `No tool, prompt or resource has risk signals (${countsOf(tools.length, items)}).`);
 }
 
@@ -306,14 +343,22 @@ function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): Mcp
 function headlineOf(result: Omit<McpInspection, 'headline'>): string {
   if (result.status === 'AUTH_REQUIRED') return 'The MCP server requires authentication (HTTP 401); svc does not authenticate, so no tools were listed.';
   const name = result.serverInfo && typeof result.serverInfo['name'] === 'string' ? `${result.serverInfo['name'].slice(0, 60)}: ` : '';
-  const flagged = [result.tools, ...ITEM_KINDS.map((kind) => result[kind])].reduce((n, list: ReadonlyArray<{ riskSignals: RiskSignal[] }>) => n + list.filter((item) => item.riskSignals.length > 0).length, 0);
+  const flagged = [result.tools, ...ITEM_KINDS.map((kind) => result[kind])].reduce(
+    (n, list: ReadonlyArray<{ riskSignals: RiskSignal[] }>) => n + list.filter((item) => item.riskSignals.length > 0).length,
+    0,
+  );
   const parts = [`${countsOf(result.tools.length, result)}${result.complete ? '' : ' (incomplete)'}`];
   if (result.transcript.length > 0) parts.push(`MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`);
   if (flagged) parts.push(`${flagged} with risk signals`);
   if (result.drift.status === 'CHANGED') {
     const d = result.drift;
     const count = (verb: 'added' | 'removed' | 'changed') => d[verb].length + ITEM_KINDS.reduce((n, kind) => n + d[kind][verb].length, 0);
-    parts.push(`drift: ${(['added', 'removed', 'changed'] as const).filter((verb) => count(verb) > 0).map((verb) => `${count(verb)} ${verb}`).join(', ')}`);
+    parts.push(
+      `drift: ${(['added', 'removed', 'changed'] as const)
+        .filter((verb) => count(verb) > 0)
+        .map((verb) => `${count(verb)} ${verb}`)
+        .join(', ')}`,
+    );
   } else if (result.drift.status === 'UNCHANGED') parts.push('unchanged since the last inspection');
   return `${name}${parts.join('; ')}.`;
 }
@@ -329,10 +374,16 @@ async function persistenceCheck(
 ): Promise<McpCheck> {
   const store = runtime.store;
   if (!store && options.storageUnavailable !== undefined) {
-    return check('historyPersistence', 'History', 'WARN', `Not stored: the database is unavailable (${options.storageUnavailable}); the next comparison may use an older snapshot.`);
+    return check(
+      'historyPersistence',
+      'History',
+      'WARN',
+      `Not stored: the database is unavailable (${options.storageUnavailable}); the next comparison may use an older snapshot.`,
+    );
   }
   if (!store) return check('historyPersistence', 'History', 'SKIP', 'Not stored: storage is off, so no drift is recorded or compared.');
-  if (!complete) return check('historyPersistence', 'History', 'WARN', 'Not stored: a partial inventory is never stored; the next comparison uses the last complete one.');
+  if (!complete)
+    return check('historyPersistence', 'History', 'WARN', 'Not stored: a partial inventory is never stored; the next comparison uses the last complete one.');
   try {
     // Awaited inside the try: a rejected write is a WARN check, not a failed inspection.
     const { row } = await store.mcpObservations.record({
@@ -347,9 +398,19 @@ async function persistenceCheck(
       resourceTemplates: [...fingerprinted.resourceTemplates],
     });
     if (row === null) {
-      return check('historyPersistence', 'History', 'WARN', "Not stored: the inventory history is at this service's ceiling; the next comparison may use an older snapshot.");
+      return check(
+        'historyPersistence',
+        'History',
+        'WARN',
+        "Not stored: the inventory history is at this service's ceiling; the next comparison may use an older snapshot.",
+      );
     }
-    return check('historyPersistence', 'History', 'PASS', row.seenCount > 1 ? `Inventory stored (seen ${row.seenCount} times unchanged).` : 'Inventory stored for later drift comparison.');
+    return check(
+      'historyPersistence',
+      'History',
+      'PASS',
+      row.seenCount > 1 ? `Inventory stored (seen ${row.seenCount} times unchanged).` : 'Inventory stored for later drift comparison.',
+    );
   } catch (err) {
     runtime.log.warn('mcp inventory not stored', { endpoint, reason: asProblemError(err).message });
     return check('historyPersistence', 'History', 'WARN', 'Not stored: the inventory could not be written; the next comparison may use an older snapshot.');
@@ -384,7 +445,12 @@ export async function inspectMcp(input: string, options: McpInspectOptions): Pro
     base.checks = [
       runtime.store === undefined && options.storageUnavailable === undefined
         ? check('historyPersistence', 'History', 'SKIP', 'Not stored: storage is off, and the server required authentication.')
-        : check('historyPersistence', 'History', 'WARN', 'Not stored: the server required authentication, so there is no inventory; the next comparison uses the last stored one.'),
+        : check(
+            'historyPersistence',
+            'History',
+            'WARN',
+            'Not stored: the server required authentication, so there is no inventory; the next comparison uses the last stored one.',
+          ),
       transportCheck(client),
       protocolCheck(outcome.era, null),
       identityCheck(null),
@@ -420,7 +486,12 @@ interface TransportEvidence {
  * drift against the last snapshot of `endpoint`, storage and the six checks — one code for both
  * transports.
  */
-async function inventoryResult(options: McpInspectOptions, endpoint: string, conversation: McpConversation, evidence: TransportEvidence): Promise<McpInspection> {
+async function inventoryResult(
+  options: McpInspectOptions,
+  endpoint: string,
+  conversation: McpConversation,
+  evidence: TransportEvidence,
+): Promise<McpInspection> {
   const { runtime } = options;
   const { observedAt } = evidence;
   const judgement = await judgeInventory(runtime, { listings: conversation.listings, instructions: conversation.instructions, driftKey: endpoint });
@@ -488,12 +559,24 @@ export async function inspectMcpStdio(command: StdioCommand, options: McpStdioIn
     'PASS',
     `A local process over stdio, no network (so no TLS): svc started ${JSON.stringify(command.command)} with only ${names.length ? names.join(', ') : 'no variables'} in its environment, and ended it (${channel.transcript.at(-1)?.outcome ?? 'ended'}).`,
   );
-  const protocol = check('protocol', 'Protocol', 'PASS', `The server completed the stdio handshake (initialize, ${conversation.negotiatedVersion}), the one svc speaks over stdio.`);
+  const protocol = check(
+    'protocol',
+    'Protocol',
+    'PASS',
+    `The server completed the stdio handshake (initialize, ${conversation.negotiatedVersion}), the one svc speaks over stdio.`,
+  );
   const limitations: string[] = [LIMITATIONS.identity, LIMITATIONS.classes, LIMITATIONS.scope, LIMITATIONS.stdioDrift];
   const skipped = channel.skippedSummary();
   if (skipped) limitations.push(skipped);
   if (stderr) limitations.push(`${stderr}.`);
-  return inventoryResult(options, endpoint, conversation, { transcript: channel.transcript, tls: null, transport, protocol, observedAt: rfc3339(runtime.clock.now()), limitations });
+  return inventoryResult(options, endpoint, conversation, {
+    transcript: channel.transcript,
+    tls: null,
+    transport,
+    protocol,
+    observedAt: rfc3339(runtime.clock.now()),
+    limitations,
+  });
 }
 
 /** An item's fingerprints as svc's own JSON recorded them, by the item's key. */
@@ -542,7 +625,9 @@ async function judgeInventory(runtime: Runtime, observed: ObservedInventory) {
   const tools: McpTool[] = partial.map((tool) => judged(tool, toolSignals(tool, names), drift.items.tools.get(tool.name)!, exact));
   const items: Items = {
     prompts: prompts.items.map((prompt) => judged(prompt, promptSignals(prompt, names), drift.items.prompts.get(prompt.name)!, exact)),
-    resources: resources.items.map((resource) => judged(resource, resourceSignals({ ...resource, uri: resource.uri }, names), drift.items.resources.get(resource.uri)!, exact)),
+    resources: resources.items.map((resource) =>
+      judged(resource, resourceSignals({ ...resource, uri: resource.uri }, names), drift.items.resources.get(resource.uri)!, exact),
+    ),
     resourceTemplates: templates.items.map((template) =>
       judged(template, resourceSignals({ ...template, uri: template.uriTemplate }, names), drift.items.resourceTemplates.get(template.uriTemplate)!, exact),
     ),
@@ -615,7 +700,12 @@ const NOT_CONTACTED = 'supplied from a file; no server was contacted';
 export async function inspectSavedMcp(saved: SavedInventory, options: McpInspectOptions): Promise<McpInspection> {
   const { runtime } = options;
   const key = saved.endpoint !== null && runtime.store !== undefined ? saved.endpoint : null;
-  const judgement = await judgeInventory(runtime, { listings: saved.listings, instructions: saved.instructions, driftKey: key, ...(saved.recorded ? { recorded: saved.recorded } : {}) });
+  const judgement = await judgeInventory(runtime, {
+    listings: saved.listings,
+    instructions: saved.instructions,
+    driftKey: key,
+    ...(saved.recorded ? { recorded: saved.recorded } : {}),
+  });
   const from = saved.file === '-' ? 'standard input' : saved.file;
   const limitations = [
     `The inventory was read from ${from} (${saved.shape}); no server was contacted, so nothing shows that a server lists it now.`,
@@ -623,7 +713,9 @@ export async function inspectSavedMcp(saved: SavedInventory, options: McpInspect
     LIMITATIONS.classes,
     LIMITATIONS.scope,
     ...(saved.recorded
-      ? ["svc's JSON carries each item's fingerprints but not its definition as received: definitionSha256, schemaSha256 and the inventory hash are as recorded (the hash is checked against them), and changedFields is not reported."]
+      ? [
+          "svc's JSON carries each item's fingerprints but not its definition as received: definitionSha256, schemaSha256 and the inventory hash are as recorded (the hash is checked against them), and changedFields is not reported.",
+        ]
       : []),
     ...(key !== null ? [`Drift is compared with the last stored inventory of ${key}, the endpoint the file names.`] : []),
     ...judgement.notes,
@@ -631,7 +723,8 @@ export async function inspectSavedMcp(saved: SavedInventory, options: McpInspect
   let drift: McpCheck;
   if (saved.endpoint === null) drift = check('drift', 'Drift', 'SKIP', 'The file names no endpoint, so there is no stored inventory to compare with.');
   else if (key === null) drift = check('drift', 'Drift', 'SKIP', 'No stored inventory to compare with: storage is off or unavailable.');
-  else if (judgement.drift.inventory.status === 'FIRST_OBSERVATION') drift = check('drift', 'Drift', 'SKIP', `No inventory of ${key} is stored: nothing to compare with.`);
+  else if (judgement.drift.inventory.status === 'FIRST_OBSERVATION')
+    drift = check('drift', 'Drift', 'SKIP', `No inventory of ${key} is stored: nothing to compare with.`);
   else drift = driftCheck(judgement.drift, judgement.complete, true);
   const base: Omit<McpInspection, 'headline'> = {
     endpoint: saved.endpoint ?? saved.location,
@@ -648,8 +741,15 @@ export async function inspectSavedMcp(saved: SavedInventory, options: McpInspect
     checks: [
       check('historyPersistence', 'History', 'SKIP', `Not stored: ${NOT_CONTACTED}, so nothing is recorded as an observation of a server.`),
       check('transport', 'Transport', 'SKIP', `${capitalise(NOT_CONTACTED)}.`),
-      check('protocol', 'Protocol', 'SKIP', `${capitalise(NOT_CONTACTED)}${saved.negotiatedVersion ? ` (the file names MCP ${saved.negotiatedVersion})` : ''}.`),
-      saved.serverInfo ? identityCheck(saved.serverInfo) : check('identity', 'Identity', 'SKIP', 'The file holds no serverInfo (an initialize result or svc\'s own JSON carries it).'),
+      check(
+        'protocol',
+        'Protocol',
+        'SKIP',
+        `${capitalise(NOT_CONTACTED)}${saved.negotiatedVersion ? ` (the file names MCP ${saved.negotiatedVersion})` : ''}.`,
+      ),
+      saved.serverInfo
+        ? identityCheck(saved.serverInfo)
+        : check('identity', 'Identity', 'SKIP', "The file holds no serverInfo (an initialize result or svc's own JSON carries it)."),
       judgement.inventoryCheck,
       drift,
     ],
@@ -660,7 +760,14 @@ export async function inspectSavedMcp(saved: SavedInventory, options: McpInspect
   return { ...base, headline: `From ${from} (no server was contacted): ${headlineOf(base)}` };
 }
 
-function authResult(endpoint: string, auth: McpAuth, mode: McpMode, client: McpClient, observedAt: string, limitations: string[]): Omit<McpInspection, 'headline'> {
+function authResult(
+  endpoint: string,
+  auth: McpAuth,
+  mode: McpMode,
+  client: McpClient,
+  observedAt: string,
+  limitations: string[],
+): Omit<McpInspection, 'headline'> {
   return {
     endpoint,
     status: 'AUTH_REQUIRED',

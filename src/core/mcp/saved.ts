@@ -61,7 +61,8 @@ function sortAnswers(where: string, answers: readonly JsonValue[]): Answers {
   let server: JsonObject | null = null;
   for (const [index, answer] of answers.entries()) {
     const which = answers.length > 1 ? `Answer ${index} of ${where.charAt(0).toLowerCase()}${where.slice(1)}` : where;
-    if (!isJsonObject(answer)) throw refuse(where, answers.length > 1 ? `has an answer ${index} that is not a JSON object` : 'is neither a JSON object nor an array of answers');
+    if (!isJsonObject(answer))
+      throw refuse(where, answers.length > 1 ? `has an answer ${index} that is not a JSON object` : 'is neither a JSON object nor an array of answers');
     let result = answer;
     if (answer['jsonrpc'] !== undefined) {
       if (answer['error'] !== undefined) throw refuse(which, 'is a JSON-RPC error, not a listing');
@@ -75,7 +76,10 @@ function sortAnswers(where: string, answers: readonly JsonValue[]): Answers {
       if (server !== null) throw refuse(where, 'holds two initialize results');
       server = result;
     } else {
-      throw refuse(which, 'is not a tools/list, prompts/list, resources/list or resources/templates/list result (nor an initialize result, nor svc inspect-mcp --json output)');
+      throw refuse(
+        which,
+        'is not a tools/list, prompts/list, resources/list or resources/templates/list result (nor an initialize result, nor svc inspect-mcp --json output)',
+      );
     }
   }
   return { pages, server };
@@ -96,7 +100,8 @@ function fromPages(where: string, spec: ListSpec, pages: readonly JsonObject[]):
   if (repeated !== undefined) throw refuse(where, `lists two ${spec.noun[1]} with the ${spec.key} ${JSON.stringify(repeated.slice(0, 64))}`);
   if (limit === null && pages.length === 0) limit = `the file holds no ${spec.method} result`;
   const next = pages.at(-1)?.['nextCursor'];
-  if (limit === null && typeof next === 'string' && next !== '') limit = `the file ends before the ${spec.method} page after page ${list.pages} (its nextCursor)`;
+  if (limit === null && typeof next === 'string' && next !== '')
+    limit = `the file ends before the ${spec.method} page after page ${list.pages} (its nextCursor)`;
   return list.listed(limit);
 }
 
@@ -110,7 +115,9 @@ function objectOr(value: JsonValue | undefined): JsonObject | null {
 
 /** `2 tools/list results, 1 initialize result`. */
 function shapeOf(answers: Answers): string {
-  const parts = KIND_LIST.filter((kind) => answers.pages[kind].length > 0).map((kind) => `${plural(answers.pages[kind].length, `${LIST_SPECS[kind].method} result`)}`);
+  const parts = KIND_LIST.filter((kind) => answers.pages[kind].length > 0).map(
+    (kind) => `${plural(answers.pages[kind].length, `${LIST_SPECS[kind].method} result`)}`,
+  );
   if (answers.server) parts.push('an initialize result');
   return parts.join(', ');
 }
@@ -134,7 +141,8 @@ const REBUILD: Record<ListingKind, (item: JsonObject) => JsonObject> = {
 /** svc's own JSON read back: items rebuilt, fingerprints as recorded and checked against its inventory hash. */
 async function fromInspection(where: string, file: string, location: string, value: JsonObject): Promise<SavedInventory> {
   if (value['status'] !== 'INSPECTED') throw refuse(where, 'holds no inventory (an inspection that is not INSPECTED: the server required authentication)');
-  if (value['hashProfile'] !== HASH_PROFILE) throw refuse(where, `was fingerprinted with the hash profile ${JSON.stringify(String(value['hashProfile']).slice(0, 40))}, not ${HASH_PROFILE}`);
+  if (value['hashProfile'] !== HASH_PROFILE)
+    throw refuse(where, `was fingerprinted with the hash profile ${JSON.stringify(String(value['hashProfile']).slice(0, 40))}, not ${HASH_PROFILE}`);
   const complete = value['complete'] === true;
   const limit = complete ? null : `the saved inspection was incomplete: ${stringOr(value['inventoryLimit']) ?? 'no reason given'}`;
   const recorded = {} as Record<Kind, RecordedPrints>;
@@ -162,7 +170,12 @@ async function fromInspection(where: string, file: string, location: string, val
   const saved = value['inventoryHash'];
   if (complete && typeof saved === 'string') {
     const fingerprints = (kind: ListingKind) => listings[kind].items.map((item) => recorded[kind].get(item[LIST_SPECS[kind].key] as string)!.definitionSha256);
-    const hash = inventoryHash({ tools: fingerprints('tools'), prompts: fingerprints('prompts'), resources: fingerprints('resources'), resourceTemplates: fingerprints('resourceTemplates') });
+    const hash = inventoryHash({
+      tools: fingerprints('tools'),
+      prompts: fingerprints('prompts'),
+      resources: fingerprints('resources'),
+      resourceTemplates: fingerprints('resourceTemplates'),
+    });
     if (hash !== saved) throw refuse(where, "has an inventoryHash that does not match its items' definitionSha256 values (edited, or not svc's output)");
   }
   return {
@@ -203,7 +216,8 @@ export async function readSavedInventory(bytes: Uint8Array, file: string, locati
   const value = parsed.value;
   if (isJsonObject(value) && isInspection(value)) return fromInspection(where, file, location, value);
   const answers = sortAnswers(where, Array.isArray(value) ? value : [value]);
-  if (KIND_LIST.every((kind) => answers.pages[kind].length === 0)) throw refuse(where, 'holds no tools/list, prompts/list, resources/list or resources/templates/list result');
+  if (KIND_LIST.every((kind) => answers.pages[kind].length === 0))
+    throw refuse(where, 'holds no tools/list, prompts/list, resources/list or resources/templates/list result');
   const server = answers.server;
   return {
     file,

@@ -255,8 +255,30 @@ const SHADOWING_NAMED: readonly { re: RegExp; label: (name: string) => string }[
 
 /** Words the named phrases capture that are not tool names. */
 const NOT_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'this', 'that', 'the', 'any', 'each', 'every', 'another', 'other', 'your', 'our', 'its', 'tool', 'tools',
-  'function', 'following', 'same', 'current', 'previous', 'next', 'first', 'last', 'new', 'original', 'called',
+  'this',
+  'that',
+  'the',
+  'any',
+  'each',
+  'every',
+  'another',
+  'other',
+  'your',
+  'our',
+  'its',
+  'tool',
+  'tools',
+  'function',
+  'following',
+  'same',
+  'current',
+  'previous',
+  'next',
+  'first',
+  'last',
+  'new',
+  'original',
+  'called',
 ]);
 
 /** A captured word is taken for a tool name when it has `_ . -`, a digit or an inner capital, or "tool" follows it. */
@@ -325,8 +347,23 @@ const HEX_ONLY = /^[0-9A-Fa-f]+$/;
 
 /** Words of a parameter name that make it a side channel a model can be told to fill. */
 const EXFILTRATION_NAME_WORDS: ReadonlySet<string> = new Set([
-  'note', 'notes', 'sidenote', 'context', 'metadata', 'meta', 'extra', 'extras', 'debug', 'feedback', 'summary',
-  'conversation', 'history', 'internal', 'hidden', 'memo', 'transcript',
+  'note',
+  'notes',
+  'sidenote',
+  'context',
+  'metadata',
+  'meta',
+  'extra',
+  'extras',
+  'debug',
+  'feedback',
+  'summary',
+  'conversation',
+  'history',
+  'internal',
+  'hidden',
+  'memo',
+  'transcript',
 ]);
 
 /** What a side-channel parameter may be asked to carry. */
@@ -349,9 +386,7 @@ const CONTENT_ASK =
   /\b(?:pass|include|provide|send|paste|attach|add|put|copy|insert|append|supply)\s+(?:in\s+)?(?:(?:the|its|their|all|your)\s+)?(?:(?:full|entire|whole|complete|raw)\s+)?(?:contents?\s+of\b|(?:conversation|chat)(?:\s+history)?\b|file\s+contents?\b|transcript\b|(?:previous|prior)\s+messages\b)/i;
 
 /** Verbs that delete, wherever they stand in the name (the signal; the class is heuristicClassOf's). */
-const DESTRUCTIVE_NAME_VERBS: ReadonlySet<string> = new Set([
-  'delete', 'drop', 'truncate', 'destroy', 'purge', 'wipe', 'erase', 'remove', 'rm',
-]);
+const DESTRUCTIVE_NAME_VERBS: ReadonlySet<string> = new Set(['delete', 'drop', 'truncate', 'destroy', 'purge', 'wipe', 'erase', 'remove', 'rm']);
 
 // ---------------------------------------------------------------------------------------------
 // Finding.
@@ -702,8 +737,7 @@ function asked(text: string): string[] {
 function exfiltrationHits(name: string, description: string | null, toolTexts: readonly string[]): Hit[] {
   const hits: Hit[] = [];
   const words = nameWords(name);
-  const sideChannel =
-    words.some((word) => EXFILTRATION_NAME_WORDS.has(word)) || EXFILTRATION_NAME_WORDS.has(words.join(''));
+  const sideChannel = words.some((word) => EXFILTRATION_NAME_WORDS.has(word)) || EXFILTRATION_NAME_WORDS.has(words.join(''));
   if (sideChannel && description !== null) {
     const reasons = asked(description);
     if (reasons.length > 0) hits.push({ text: description, index: 0, label: `a side-channel parameter asked for ${reasons.join(', ')}` });
@@ -724,7 +758,6 @@ function exfiltrationHits(name: string, description: string | null, toolTexts: r
   }
   return hits;
 }
-
 
 /** Signals of one tool or one server's instructions, one per (id, location, parameter). */
 class SignalSet {
@@ -806,7 +839,11 @@ function checkName(set: SignalSet, name: string): void {
 }
 
 /** The described fields of a tool or prompt: title, description, each parameter's (argument's) description. */
-function describedFields(title: string | null, description: string | null, parameters: ReadonlyArray<{ name: string; description: string | null }> = []): Field[] {
+function describedFields(
+  title: string | null,
+  description: string | null,
+  parameters: ReadonlyArray<{ name: string; description: string | null }> = [],
+): Field[] {
   const fields: Field[] = [];
   if (title !== null) fields.push({ location: 'title', text: title });
   if (description !== null) fields.push({ location: 'description', text: description });

@@ -19,7 +19,20 @@ import { ProblemError } from '../problems.js';
 import { StageReporter, type StageHooks } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { plural } from '../text.js';
-import { classifyMessage, MCP_STAGES, SKIPPED_AS, handshake, initializedConversation, outcomeText, replyOf, rpcErrorText, type SeenMessage, type McpChannel, type McpConversation, type RpcReply } from './client.js';
+import {
+  classifyMessage,
+  MCP_STAGES,
+  SKIPPED_AS,
+  handshake,
+  initializedConversation,
+  outcomeText,
+  replyOf,
+  rpcErrorText,
+  type SeenMessage,
+  type McpChannel,
+  type McpConversation,
+  type RpcReply,
+} from './client.js';
 import { MCP_LIMITS, type TranscriptEntry } from './types.js';
 
 /** What is started: the program, its arguments and the whole environment it gets. */
@@ -67,7 +80,11 @@ export const STDIO_BASE_ENV = ['PATH', 'HOME'] as const;
  * The child's environment: PATH and HOME from svc's, each `--env NAME` from svc's (a name not
  * set is left out), and the config file's `env` values as written. Nothing else.
  */
-export function childEnvironment(parent: Readonly<Record<string, string | undefined>>, names: readonly string[], configured: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function childEnvironment(
+  parent: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+  configured: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...STDIO_BASE_ENV, ...names]) {
     const value = parent[name];
@@ -90,7 +107,6 @@ export function commandLine(command: string, args: readonly string[]): string {
 export function stdioEndpoint(command: string, args: readonly string[]): string {
   return `stdio:${commandLine(command, args)}`;
 }
-
 
 const NEWLINE = 0x0a;
 
@@ -145,14 +161,27 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
   }
 
   refusal(reply: RpcReply<TranscriptEntry>, step: string): ProblemError {
-    if (reply.kind === 'error') return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server ${this.endpoint} refused ${step}: ${rpcErrorText(reply.code)}.`);
-    return new ProblemError('UPSTREAM_UNAVAILABLE', `${this.endpoint} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`);
+    if (reply.kind === 'error')
+      return new ProblemError('UPSTREAM_UNAVAILABLE', `The MCP server ${this.endpoint} refused ${step}: ${rpcErrorText(reply.code)}.`);
+    return new ProblemError(
+      'UPSTREAM_UNAVAILABLE',
+      `${this.endpoint} did not answer ${step} as an MCP server: ${reply.kind === 'http' ? reply.reason : 'no result'}.`,
+    );
   }
 
   async request(method: string, params: JsonObject, version: string | null): Promise<RpcReply<TranscriptEntry>> {
     const id = this.#nextId++;
     const started = this.runtime.clock.monotonicUs();
-    const entry: TranscriptEntry = { method, httpMethod: 'STDIO', protocolVersion: version, status: null, contentType: null, bytes: 0, durationMs: 0, outcome: '' };
+    const entry: TranscriptEntry = {
+      method,
+      httpMethod: 'STDIO',
+      protocolVersion: version,
+      status: null,
+      contentType: null,
+      bytes: 0,
+      durationMs: 0,
+      outcome: '',
+    };
     this.transcript.push(entry);
     return this.#stages.run(MCP_STAGES[method] ?? 'mcp.request', `${method} to ${this.endpoint}`, async (stage) => {
       try {
@@ -191,7 +220,10 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
       }
       if (this.#oversizeSeen) {
         this.#oversizeSeen = false;
-        throw new ProblemError('PAYLOAD_TOO_LARGE', `The MCP server ${this.endpoint} wrote a line longer than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one message.`);
+        throw new ProblemError(
+          'PAYLOAD_TOO_LARGE',
+          `The MCP server ${this.endpoint} wrote a line longer than ${MCP_LIMITS.maxResponseBytes} bytes (2 MiB), the limit of one message.`,
+        );
       }
       if (this.cut) return none(this.cut);
       if (this.#ended) return none(`the server closed its stdout before the JSON-RPC answer to request ${id}${this.#skippedText()}`);
@@ -313,10 +345,24 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
   async close(): Promise<string | null> {
     const started = this.runtime.clock.monotonicUs();
     const how = await this.child.end();
-    this.transcript.push({ method: 'end', httpMethod: 'STDIO', protocolVersion: null, status: null, contentType: null, bytes: 0, durationMs: this.#elapsedMs(started), outcome: how });
+    this.transcript.push({
+      method: 'end',
+      httpMethod: 'STDIO',
+      protocolVersion: null,
+      status: null,
+      contentType: null,
+      bytes: 0,
+      durationMs: this.#elapsedMs(started),
+      outcome: how,
+    });
     const { tail, bytes } = this.child.stderr();
     if (bytes === 0) return null;
-    const shown = tail.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').trim().split('\n').slice(-5).join(' | ');
+    const shown = tail
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join(' | ');
     return `The server wrote ${plural(bytes, 'byte')} on stderr${bytes > tail.length ? ` (the last ${tail.length} kept)` : ''}: ${shown.slice(-400)}`;
   }
 

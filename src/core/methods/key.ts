@@ -38,9 +38,7 @@ export const didKey: MethodDriver = {
 
       const did = parsed.did;
       const primaryId = `${did}#${multibase}`;
-      const methods: Array<Record<string, unknown>> = [
-        { id: primaryId, type: 'Multikey', controller: did, publicKeyMultibase: multibase },
-      ];
+      const methods: Array<Record<string, unknown>> = [{ id: primaryId, type: 'Multikey', controller: did, publicKeyMultibase: multibase }];
       const doc: DidDocument = { '@context': ['https://www.w3.org/ns/did/v1', MULTIKEY_CONTEXT], id: did, verificationMethod: methods };
       const use = decoded.codec?.use;
       if (use === 'sign' || use === 'sign-and-agree') for (const rel of SIGNING) doc[rel] = [primaryId];

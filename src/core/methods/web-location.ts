@@ -70,7 +70,9 @@ export function webLocation(method: string, authority: string, segments: readonl
   const labels = name.split('.');
   const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
   if (long !== undefined) {
-    throw invalid(`the host has a label of ${long.length} characters${idna ? ' after IDNA conversion' : ''} ("${long.slice(0, 20)}…"); a DNS label has at most ${MAX_LABEL_LENGTH}`);
+    throw invalid(
+      `the host has a label of ${long.length} characters${idna ? ' after IDNA conversion' : ''} ("${long.slice(0, 20)}…"); a DNS label has at most ${MAX_LABEL_LENGTH}`,
+    );
   }
   if (!labels.every((label) => HOST_LABEL.test(label))) throw invalid(`the host "${host}" is not a valid domain name`);
   const path = segments.map((segment) => {

@@ -27,14 +27,7 @@ import { witnessMetadata } from '../webvh/parameters.js';
 import { withImplicitServices } from '../webvh/services.js';
 import { parseVersionTime, selectVersion } from '../webvh/select.js';
 import type { HistoryEvidence } from '../webvh/types.js';
-import {
-  applyWitnesses,
-  needsWitnesses,
-  verifyLogEntries,
-  type LogVerification,
-  type VerifiedPrefix,
-  type WitnessFileInput,
-} from '../webvh/verify.js';
+import { applyWitnesses, needsWitnesses, verifyLogEntries, type LogVerification, type VerifiedPrefix, type WitnessFileInput } from '../webvh/verify.js';
 import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
@@ -140,7 +133,10 @@ export const didWebvh: MethodDriver = {
         const { versions, entries: all, failure, reusedEntries } = verification;
         if (all.length === 0) throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url} is empty.`);
         if (versions.length === 0) {
-          throw new ProblemError('INVALID_DID_DOCUMENT', `No version of the DID log verifies: entry ${failure!.versionNumber} fails (${failure!.check}): ${failure!.reason}.`);
+          throw new ProblemError(
+            'INVALID_DID_DOCUMENT',
+            `No version of the DID log verifies: entry ${failure!.versionNumber} fails (${failure!.check}): ${failure!.reason}.`,
+          );
         }
         stage.status = failure ? 'WARN' : 'PASS';
         stage.detail =
@@ -155,7 +151,13 @@ export const didWebvh: MethodDriver = {
     const witnessFile = needsWitnesses(entries)
       ? await trace
           .run('webvh.fetch_witnesses', 'Fetch the witness proofs', async (stage): Promise<WitnessFileInput | null> => {
-            const fetched = await runtime.net.fetch({ url: location.witnessUrl, purpose: 'witness proofs', maxBytes: DID_WITNESS_MAX_BYTES, accept: 'application/json', signal: trace.signal });
+            const fetched = await runtime.net.fetch({
+              url: location.witnessUrl,
+              purpose: 'witness proofs',
+              maxBytes: DID_WITNESS_MAX_BYTES,
+              accept: 'application/json',
+              signal: trace.signal,
+            });
             stage.detail = describeResponse(fetched);
             if (fetched.status === 404 || fetched.status === 410) {
               stage.detail += ': no witness file published';
@@ -166,7 +168,13 @@ export const didWebvh: MethodDriver = {
             }
             return {
               parsed: parseJsonBytes(fetched.body, 'the witness file'),
-              evidence: { url: fetched.url, httpStatus: fetched.supplied ? null : fetched.status, contentType: fetched.contentType, bytes: fetched.bytes, sha256: fetched.sha256 },
+              evidence: {
+                url: fetched.url,
+                httpStatus: fetched.supplied ? null : fetched.status,
+                contentType: fetched.contentType,
+                bytes: fetched.bytes,
+                sha256: fetched.sha256,
+              },
             };
           })
           .catch(abandon)
@@ -194,7 +202,10 @@ export const didWebvh: MethodDriver = {
     const { version: selected, document } = await trace
       .run('webvh.select_version', 'Select the version asked for', (stage) => {
         if (!log.valid.some((v) => v.document.id === parsed.did)) {
-          throw new ProblemError('INVALID_DID_DOCUMENT', `No verified entry of the DID log is for ${parsed.did} (the log is for ${log.valid[log.valid.length - 1]!.document.id}).`);
+          throw new ProblemError(
+            'INVALID_DID_DOCUMENT',
+            `No verified entry of the DID log is for ${parsed.did} (the log is for ${log.valid[log.valid.length - 1]!.document.id}).`,
+          );
         }
         const version = selectVersion(log, options);
         if (version.document.id !== parsed.did) {

@@ -37,7 +37,15 @@ export function resolvedOutcome(result: EnrichedResolution, checkedAt: string): 
 export function failedOutcome(problem: Problem, checkedAt: string): CheckOutcome {
   // The problem as a client reads it, without the trace (stages say nothing a receiver needs).
   const { trace: _trace, ...rest } = problem;
-  return { status: 'FAILED', documentHash: null, fingerprintProfile: null, domainBindingStatus: null, document: null, problem: rest as unknown as JsonObject, checkedAt };
+  return {
+    status: 'FAILED',
+    documentHash: null,
+    fingerprintProfile: null,
+    domainBindingStatus: null,
+    document: null,
+    problem: rest as unknown as JsonObject,
+    checkedAt,
+  };
 }
 
 /** The baseline as the semantic diff reads an observation. */

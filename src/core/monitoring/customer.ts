@@ -76,5 +76,6 @@ export const WATCHABLE_METHODS: ReadonlySet<string> = new Set(['key', 'jwk', 'we
 /** INVALID_REQUEST naming the methods, unless a project may watch `did` (a parsed DID of a method svc resolves). */
 export function requireWatchable(did: string): void {
   const method = did.split(':', 2)[1]!;
-  if (!WATCHABLE_METHODS.has(method)) throw new ProblemError('INVALID_REQUEST', `A project can watch did:key, did:jwk and did:web identifiers, not did:${method}.`);
+  if (!WATCHABLE_METHODS.has(method))
+    throw new ProblemError('INVALID_REQUEST', `A project can watch did:key, did:jwk and did:web identifiers, not did:${method}.`);
 }

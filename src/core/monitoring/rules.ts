@@ -41,4 +41,3 @@ export const PRESERVATION_RULES = [
 
 export const RETENTION_LIMITATIONS =
   'A preview only: nothing is deleted, and no cleanup runs from this route. The counts are read in one snapshot and can change before any cleanup (new observations, deliveries, claims); they name no row.';
-

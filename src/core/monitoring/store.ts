@@ -128,9 +128,7 @@ export interface RecordCheck {
  * `event-capacity` (the events would pass maxEvents: the baseline is not moved, so the change is
  * reported once there is room), `payload-too-large` (an event's data is over maxPayloadBytes).
  */
-export type RecordedCheck =
-  | { outcome: 'recorded'; revision: number; eventIds: number[] }
-  | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' };
+export type RecordedCheck = { outcome: 'recorded'; revision: number; eventIds: number[] } | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' };
 
 export interface WatchStore {
   /**

@@ -247,9 +247,7 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
 
   /** Every verification method's type is listed; a method without a type fails. */
   allowedKeySuites: {
-    validate: stringList('allowedKeySuites', 'verification method types such as "Multikey"', (entry) =>
-      entry.length > 0 ? null : 'it is an empty string',
-    ),
+    validate: stringList('allowedKeySuites', 'verification method types such as "Multikey"', (entry) => (entry.length > 0 ? null : 'it is an empty string')),
     evaluate(value, context) {
       return withResolution(context, 'the types of its verification methods', (resolution) => {
         const keys = resolution.evidence.keys;
@@ -292,9 +290,17 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
         const bits = curveBits(weakest.curve!);
         const which = signing.length === 1 ? 'The only valid signing key' : 'The weakest valid signing key';
         if (bits >= value) {
-          return { status: 'PASS', message: `${which}, ${weakest.id} (${weakest.curve}), has ${bits} bits, at least the ${value} required.`, observedValue: bits };
+          return {
+            status: 'PASS',
+            message: `${which}, ${weakest.id} (${weakest.curve}), has ${bits} bits, at least the ${value} required.`,
+            observedValue: bits,
+          };
         }
-        return { status: 'FAIL', message: `${which}, ${weakest.id} (${weakest.curve}), has ${bits} bits, fewer than the ${value} required.`, observedValue: bits };
+        return {
+          status: 'FAIL',
+          message: `${which}, ${weakest.id} (${weakest.curve}), has ${bits} bits, fewer than the ${value} required.`,
+          observedValue: bits,
+        };
       });
     },
   },
@@ -330,7 +336,9 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
           return { status: 'INDETERMINATE', message: `No valid ${kind} could be confirmed for ${value}: ${joinList(reasons)}.`, observedValue: listed };
         }
         const reasons = keys.map((k) =>
-          k.status === 'INVALID_KEY' ? `${k.id} is invalid${k.detail ? ` (${k.detail})` : ''}` : `${k.id} is ${withArticle(`${k.curve ?? 'unknown-curve'} key`)}, which cannot serve ${value}`,
+          k.status === 'INVALID_KEY'
+            ? `${k.id} is invalid${k.detail ? ` (${k.detail})` : ''}`
+            : `${k.id} is ${withArticle(`${k.curve ?? 'unknown-curve'} key`)}, which cannot serve ${value}`,
         );
         return { status: 'FAIL', message: `No valid ${kind} is authorised for ${value}: ${joinList(reasons)}.`, observedValue: listed };
       });
@@ -357,12 +365,20 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
           return { status: 'PASS', message: `The domain ${origin} is bound to the DID by a verified domain linkage credential.`, observedValue: status };
         }
         if (status === 'UNREACHABLE') {
-          return { status: 'INDETERMINATE', message: `The DID configuration of ${origin} could not be retrieved (UNREACHABLE): ${closing(reason)}`, observedValue: status };
+          return {
+            status: 'INDETERMINATE',
+            message: `The DID configuration of ${origin} could not be retrieved (UNREACHABLE): ${closing(reason)}`,
+            observedValue: status,
+          };
         }
         if (status === 'NOT_CONFIGURED') {
           return value === 'required'
             ? { status: 'FAIL', message: `A domain binding is required, but ${origin} publishes no DID configuration (NOT_CONFIGURED).`, observedValue: status }
-            : { status: 'PASS', message: `The domain binding is optional and ${origin} publishes no DID configuration (NOT_CONFIGURED).`, observedValue: status };
+            : {
+                status: 'PASS',
+                message: `The domain binding is optional and ${origin} publishes no DID configuration (NOT_CONFIGURED).`,
+                observedValue: status,
+              };
         }
         return { status: 'FAIL', message: `The DID configuration of ${origin} does not bind the DID (${status}): ${closing(reason)}`, observedValue: status };
       });
@@ -415,7 +431,11 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
           };
         }
         if (total === 0 || history.verifiedEntries !== total) {
-          return { status: 'FAIL', message: `The log does not verify to its end: ${history.verifiedEntries} of ${plural(total, 'entry', 'entries')} verified.`, observedValue: observed };
+          return {
+            status: 'FAIL',
+            message: `The log does not verify to its end: ${history.verifiedEntries} of ${plural(total, 'entry', 'entries')} verified.`,
+            observedValue: observed,
+          };
         }
         return { status: 'PASS', message: `The did:webvh log verifies: all ${plural(total, 'entry', 'entries')} verified.`, observedValue: observed };
       });
@@ -429,7 +449,11 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
       return withResolution(context, 'the age of its evidence', (resolution) => {
         const observed = Date.parse(resolution.observedAt);
         if (Number.isNaN(observed)) {
-          return { status: 'INDETERMINATE', message: `The evidence carries no readable observation time (${describeValue(resolution.observedAt)}).`, observedValue: null };
+          return {
+            status: 'INDETERMINATE',
+            message: `The evidence carries no readable observation time (${describeValue(resolution.observedAt)}).`,
+            observedValue: null,
+          };
         }
         const age = Math.max(0, Math.floor((context.now.getTime() - observed) / 1000));
         const seen = `The evidence was observed ${plural(age, 'second')} before the evaluation${resolution.cached ? ' (served from the cache)' : ''}`;
@@ -452,7 +476,11 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
       const status = credential.status;
       if (status === 'VALID') return { status: 'PASS', message: 'The supplied credential is VALID.', observedValue: status };
       if (status === 'INDETERMINATE') {
-        return { status: 'INDETERMINATE', message: `The status of the supplied credential could not be decided: ${closing(credential.headline)}`, observedValue: status };
+        return {
+          status: 'INDETERMINATE',
+          message: `The status of the supplied credential could not be decided: ${closing(credential.headline)}`,
+          observedValue: status,
+        };
       }
       return { status: 'FAIL', message: `The supplied credential is not active (${status}): ${closing(credential.headline)}`, observedValue: status };
     },
@@ -501,4 +529,3 @@ export function validateRule<R extends PolicyRule>(rule: R, value: unknown): Pol
 export function evaluateRule<R extends PolicyRule>(rule: R, value: PolicyRuleValues[R], context: RuleContext): RuleOutcome {
   return (RULES[rule] as RuleSpec<R>).evaluate(value, context);
 }
-

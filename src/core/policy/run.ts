@@ -46,11 +46,15 @@ export async function decidePolicy(did: string, policy: Policy, credential: unkn
     credential === undefined
       ? null
       : await verifyCredential(credential, { runtime, keySource: didKeySource(runtime, run), ...(signal ? { signal } : {}), ...(hooks ? { hooks } : {}) });
-  const evaluation = await new StageReporter(runtime.clock, hooks).run('policy.evaluate', policy.name ? `Evaluate the policy ${policy.name}` : 'Evaluate the policy', (stage) => {
-    const evaluated = evaluatePolicy(did, policy, { resolution, resolutionProblem, credential: verification }, runtime.clock.now());
-    stage.detail = evaluated.status;
-    return evaluated;
-  });
+  const evaluation = await new StageReporter(runtime.clock, hooks).run(
+    'policy.evaluate',
+    policy.name ? `Evaluate the policy ${policy.name}` : 'Evaluate the policy',
+    (stage) => {
+      const evaluated = evaluatePolicy(did, policy, { resolution, resolutionProblem, credential: verification }, runtime.clock.now());
+      stage.detail = evaluated.status;
+      return evaluated;
+    },
+  );
   return {
     evaluation,
     credential: verification,

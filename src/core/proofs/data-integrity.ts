@@ -129,15 +129,21 @@ function readStampMember(proof: Record<string, unknown>, name: 'created' | 'expi
  * skew after `nowMs` (or `createdToleranceMs`: did:webvh lets an entry's time run 5 minutes
  * ahead), does not verify (INVALID). Null when the window admits `nowMs`.
  */
-export function checkProofWindow(proof: Record<string, unknown>, nowMs: number, createdToleranceMs = PROOF_CLOCK_SKEW_SECONDS * 1000): { status: 'MALFORMED' | 'INVALID'; reason: string } | null {
+export function checkProofWindow(
+  proof: Record<string, unknown>,
+  nowMs: number,
+  createdToleranceMs = PROOF_CLOCK_SKEW_SECONDS * 1000,
+): { status: 'MALFORMED' | 'INVALID'; reason: string } | null {
   const created = readStampMember(proof, 'created');
   if (created !== null && !(created instanceof Date)) return { status: 'MALFORMED', reason: created.reason };
   const expires = readStampMember(proof, 'expires');
   if (expires !== null && !(expires instanceof Date)) return { status: 'MALFORMED', reason: expires.reason };
   const skew = PROOF_CLOCK_SKEW_SECONDS * 1000;
   const at = rfc3339(new Date(nowMs));
-  if (expires !== null && expires.getTime() + skew <= nowMs) return { status: 'INVALID', reason: `the proof expired: "expires" ${rfc3339(expires)} is before ${at}` };
-  if (created !== null && created.getTime() - createdToleranceMs > nowMs) return { status: 'INVALID', reason: `the proof was created in the future: "created" ${rfc3339(created)} is after ${at}` };
+  if (expires !== null && expires.getTime() + skew <= nowMs)
+    return { status: 'INVALID', reason: `the proof expired: "expires" ${rfc3339(expires)} is before ${at}` };
+  if (created !== null && created.getTime() - createdToleranceMs > nowMs)
+    return { status: 'INVALID', reason: `the proof was created in the future: "created" ${rfc3339(created)} is after ${at}` };
   return null;
 }
 
@@ -188,7 +194,12 @@ export interface EddsaJcs2022Proof {
  * 64 bytes, `created` and `expires` as checkProofWindow wants them at `nowMs`, no proof chain. Proof purpose and verification method are the
  * caller's.
  */
-export function readEddsaJcs2022Proof(proof: unknown, nowMs: number, supported?: string, createdToleranceMs?: number): EddsaJcs2022Proof | Exclude<DataIntegrityResult, { status: 'VALID' }> {
+export function readEddsaJcs2022Proof(
+  proof: unknown,
+  nowMs: number,
+  supported?: string,
+  createdToleranceMs?: number,
+): EddsaJcs2022Proof | Exclude<DataIntegrityResult, { status: 'VALID' }> {
   const unsupported = checkProofSupport(proof, supported);
   if (unsupported) return unsupported;
   const p = proof as Record<string, unknown>;
@@ -219,7 +230,10 @@ function sameContext(a: unknown, b: unknown): boolean {
  * the proof's when the proof has one — after checking that the document's `@context` starts
  * with it (vc-di-eddsa §3.3.2 step 4, compared by value so inline contexts match too).
  */
-function unsecuredDocument(document: Record<string, unknown>, proofOptions: Record<string, unknown>): { unsecured: Record<string, unknown> } | { reason: string } {
+function unsecuredDocument(
+  document: Record<string, unknown>,
+  proofOptions: Record<string, unknown>,
+): { unsecured: Record<string, unknown> } | { reason: string } {
   // Copied member by member without `proof` (a spread and a delete would leave V8 a slow
   // dictionary-mode object for JCS to walk); "__proto__" stays an ordinary own member.
   const unsecured: Record<string, unknown> = {};
@@ -232,7 +246,7 @@ function unsecuredDocument(document: Record<string, unknown>, proofOptions: Reco
     const proofContext = contextList(proofOptions['@context']);
     const docContext = document['@context'] === undefined ? [] : contextList(document['@context']);
     const prefix = proofContext.length <= docContext.length && proofContext.every((c, i) => sameContext(c, docContext[i]));
-    if (!prefix) return { reason: 'the document\'s @context does not start with the proof\'s @context' };
+    if (!prefix) return { reason: "the document's @context does not start with the proof's @context" };
     unsecured['@context'] = proofOptions['@context'];
   }
   return { unsecured };
@@ -244,7 +258,12 @@ function unsecuredDocument(document: Record<string, unknown>, proofOptions: Reco
  * `proof.verificationMethod` to `publicKey`, and checking `proofPurpose`, are the caller's.
  * `nowMs` is the instant the proof window is checked at: the caller's Runtime clock.
  */
-export function verifyEddsaJcs2022(document: Record<string, unknown>, proof: Record<string, unknown>, publicKey: Uint8Array, nowMs: number): DataIntegrityResult {
+export function verifyEddsaJcs2022(
+  document: Record<string, unknown>,
+  proof: Record<string, unknown>,
+  publicKey: Uint8Array,
+  nowMs: number,
+): DataIntegrityResult {
   const read = readEddsaJcs2022Proof(proof, nowMs);
   if ('status' in read) return read;
   if (!isObject(document)) return { status: 'MALFORMED', reason: 'the secured document is not a JSON object' };
@@ -292,14 +311,20 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const suite = proof['cryptosuite'];
   const ecdsa = suite === ECDSA_JCS_2019;
   const expected = ecdsa ? 'P-256' : 'Ed25519';
-  if (ecdsa && publicJwk.crv === 'P-384') return done({ status: 'UNSUPPORTED', reason: 'ecdsa-jcs-2019 with a P-384 key is not supported; svc verifies it on P-256' });
-  if (publicJwk.crv !== expected) return done({ status: 'INVALID', reason: `${String(suite)} signs with ${withArticle(expected)} key, but the verification method holds ${withArticle(publicJwk.crv ?? publicJwk.kty ?? 'unknown')} key` });
+  if (ecdsa && publicJwk.crv === 'P-384')
+    return done({ status: 'UNSUPPORTED', reason: 'ecdsa-jcs-2019 with a P-384 key is not supported; svc verifies it on P-256' });
+  if (publicJwk.crv !== expected)
+    return done({
+      status: 'INVALID',
+      reason: `${String(suite)} signs with ${withArticle(expected)} key, but the verification method holds ${withArticle(publicJwk.crv ?? publicJwk.kty ?? 'unknown')} key`,
+    });
   const proofValue = proof['proofValue'];
   if (typeof proofValue !== 'string') return done({ status: 'MALFORMED', reason: 'the proof has no string "proofValue"' });
   if (!proofValue.startsWith('z')) return done({ status: 'MALFORMED', reason: 'the proofValue is not base58btc multibase (prefix "z")' });
   const decoded = multibaseDecode(proofValue);
   if (!decoded) return done({ status: 'MALFORMED', reason: 'the proofValue is not valid base58btc' });
-  if (decoded.bytes.length !== 64) return done({ status: 'INVALID', reason: `${withArticle(expected)} signature of ${String(suite)} is 64 bytes, not ${decoded.bytes.length}` });
+  if (decoded.bytes.length !== 64)
+    return done({ status: 'INVALID', reason: `${withArticle(expected)} signature of ${String(suite)} is 64 bytes, not ${decoded.bytes.length}` });
   const window = checkProofWindow(proof, nowMs);
   if (window) return done(window);
   if (proof['previousProof'] !== undefined) return done({ status: 'UNSUPPORTED', reason: 'proof chains ("previousProof") are not supported' });
@@ -319,9 +344,7 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
 }
 
 /** A key found for a proof's verification method, or why there is none. */
-export type ProofKeyLookup =
-  | { publicKey: Uint8Array }
-  | { status: 'INVALID' | 'UNSUPPORTED' | 'MALFORMED'; reason: string };
+export type ProofKeyLookup = { publicKey: Uint8Array } | { status: 'INVALID' | 'UNSUPPORTED' | 'MALFORMED'; reason: string };
 
 export interface DataIntegrityOptions {
   /** Resolves `proof.verificationMethod` (as written) to a raw Ed25519 public key. */
@@ -384,7 +407,8 @@ export async function verifyDataIntegrity(document: Record<string, unknown>, opt
   if (proof === undefined) return { status: 'MALFORMED', reason: 'the document has no proof', proofs: [] };
   const list = Array.isArray(proof) ? proof : [proof];
   if (list.length === 0) return { status: 'MALFORMED', reason: 'the proof set is empty', proofs: [] };
-  if (list.length > MAX_PROOFS) return { status: 'MALFORMED', reason: `the proof set holds ${list.length} proofs; at most ${MAX_PROOFS} are verified`, proofs: [] };
+  if (list.length > MAX_PROOFS)
+    return { status: 'MALFORMED', reason: `the proof set holds ${list.length} proofs; at most ${MAX_PROOFS} are verified`, proofs: [] };
   const proofs: ProofVerification[] = [];
   for (let i = 0; i < list.length; i++) proofs.push(await verifyOne(document, list[i], i, options));
   for (const status of SEVERITY) {

@@ -41,8 +41,26 @@ export function isJwsAlgorithm(value: unknown): value is JwsAlgorithm {
 
 /** Header parameters registered by RFC 7515/7516/7518, which `crit` must not list. */
 const REGISTERED_HEADER_PARAMETERS: ReadonlySet<string> = new Set([
-  'alg', 'jku', 'jwk', 'kid', 'x5u', 'x5c', 'x5t', 'x5t#S256', 'typ', 'cty', 'crit',
-  'enc', 'zip', 'epk', 'apu', 'apv', 'iv', 'tag', 'p2s', 'p2c',
+  'alg',
+  'jku',
+  'jwk',
+  'kid',
+  'x5u',
+  'x5c',
+  'x5t',
+  'x5t#S256',
+  'typ',
+  'cty',
+  'crit',
+  'enc',
+  'zip',
+  'epk',
+  'apu',
+  'apv',
+  'iv',
+  'tag',
+  'p2s',
+  'p2c',
 ]);
 
 /** Upper bound on a compact JWS svc parses (1 MiB of text). */
@@ -142,7 +160,12 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
  * Parses a compact JWS. Never throws: anything wrong with the token is an error result whose
  * `kind` tells a malformed token from one that uses what svc does not support.
  */
-function fail(error: string, kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED', header: JsonObject | null = null, payload: JsonObject | null = null): JwsParseError {
+function fail(
+  error: string,
+  kind: 'MALFORMED' | 'UNSUPPORTED' = 'MALFORMED',
+  header: JsonObject | null = null,
+  payload: JsonObject | null = null,
+): JwsParseError {
   return { error, kind, header, payload };
 }
 

@@ -67,4 +67,3 @@ export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature
   if (typeof key === 'string') return false;
   return verifyWithKey({ kind: 'eddsa', curve: 'Ed25519' }, key, data, signature);
 }
-

@@ -83,7 +83,7 @@ function servedClause(history: HistoryEvidence): string {
 }
 
 function integrity({ method, selfCertifying, evidence }: EvaluationInput): Finding {
-  if (!evidence.document.idMatches) return ['FAILED', 'The document\'s id does not match the identifier.'];
+  if (!evidence.document.idMatches) return ['FAILED', "The document's id does not match the identifier."];
   const history = evidence.history;
   if (history) {
     if (history.failure && CHAIN_CHECKS.has(history.failure.check)) {
@@ -97,7 +97,7 @@ function integrity({ method, selfCertifying, evidence }: EvaluationInput): Findi
   if (selfCertifying) {
     return ['SELF_CERTIFYING', `The document is expanded from the did:${method} identifier itself, so it cannot differ from what the identifier encodes.`];
   }
-  return ['ESTABLISHED', 'The document\'s id matches the identifier.'];
+  return ['ESTABLISHED', "The document's id matches the identifier."];
 }
 
 function keys({ evidence }: EvaluationInput): Finding {
@@ -161,7 +161,10 @@ function origin({ method, selfCertifying, evidence, supplied = [] }: EvaluationI
   const configuration = supplied.find((n) => n.purpose === 'DID configuration');
   if (!binding) {
     if (configuration?.source === null) {
-      return ['NOT_ESTABLISHED', `Not established: the DID configuration (${configuration.url}) was not supplied from a file, and nothing is fetched when verifying from files.`];
+      return [
+        'NOT_ESTABLISHED',
+        `Not established: the DID configuration (${configuration.url}) was not supplied from a file, and nothing is fetched when verifying from files.`,
+      ];
     }
     return ['NOT_ESTABLISHED', 'No domain-configuration credential binding the DID to its domain was checked.'];
   }
@@ -178,7 +181,10 @@ function transport({ evidence, supplied = [] }: EvaluationInput): Finding {
   const read = noteFor(supplied, evidence.source.url);
   if (read?.source) {
     const host = new URL(read.url).host;
-    return ['NOT_ESTABLISHED', `Not established: the ${read.purpose} was supplied from the file ${read.source}, not fetched from ${host}; svc saw no TLS connection.`];
+    return [
+      'NOT_ESTABLISHED',
+      `Not established: the ${read.purpose} was supplied from the file ${read.source}, not fetched from ${host}; svc saw no TLS connection.`,
+    ];
   }
   const tls = evidence.tls;
   if (!tls) return ['NOT_ESTABLISHED', 'No TLS evidence was recorded for the fetch.'];
@@ -189,7 +195,10 @@ function transport({ evidence, supplied = [] }: EvaluationInput): Finding {
   if (tls.daysUntilExpiry < 0) return ['FAILED', `The certificate of ${tls.host} expired on ${certificate.validTo}.`];
   const hops = evidence.source.redirects.length;
   const via = hops > 0 ? ` after ${plural(hops, 'audited redirect')}` : '';
-  const expiry = tls.daysUntilExpiry < 14 ? `expires in ${plural(tls.daysUntilExpiry, 'day')} (${certificate.validTo})` : `is valid until ${certificate.validTo.slice(0, 10)}`;
+  const expiry =
+    tls.daysUntilExpiry < 14
+      ? `expires in ${plural(tls.daysUntilExpiry, 'day')} (${certificate.validTo})`
+      : `is valid until ${certificate.validTo.slice(0, 10)}`;
   return [
     'ESTABLISHED',
     `${tls.protocol} to ${tls.host} at ${evidence.source.peerAddress ?? 'the pinned address'}${via}; the certificate names the host, chains to ${tls.validatedBy} and ${expiry}.`,
@@ -203,10 +212,14 @@ function history({ method, selfCertifying, evidence }: EvaluationInput): Finding
     const n = log.verifiedEntries;
     const first = log.entries[0]?.versionTime;
     const last = log.entries[n - 1]?.versionTime;
-    return ['ESTABLISHED', `${n === 1 ? 'The single version of the log verifies' : `All ${n} versions of the log verify`}, hash-chained and signed${first && last && n > 1 ? `, from ${first} to ${last}` : first ? `, created ${first}` : ''}.`];
+    return [
+      'ESTABLISHED',
+      `${n === 1 ? 'The single version of the log verifies' : `All ${n} versions of the log verify`}, hash-chained and signed${first && last && n > 1 ? `, from ${first} to ${last}` : first ? `, created ${first}` : ''}.`,
+    ];
   }
   if (selfCertifying) return ['NOT_APPLICABLE', `A did:${method} identifier has a single, unchangeable version.`];
-  if (method === 'web') return ['NOT_ESTABLISHED', 'did:web keeps no history: only the current document can be fetched, and earlier versions cannot be checked.'];
+  if (method === 'web')
+    return ['NOT_ESTABLISHED', 'did:web keeps no history: only the current document can be fetched, and earlier versions cannot be checked.'];
   return ['NOT_ESTABLISHED', 'No verifiable log of earlier versions exists for this identifier.'];
 }
 

@@ -36,12 +36,7 @@ function cacheKey(did: string, options: ResolveOptions): string {
   return `${did}?versionId=${versionId ?? ''}&versionTime=${versionTime ?? ''}&versionNumber=${versionNumber ?? ''}`;
 }
 
-export async function resolve(
-  input: string,
-  runtime: Runtime,
-  options: ResolveOptions = {},
-  hooks: ResolveHooks = {},
-): Promise<EnrichedResolution> {
+export async function resolve(input: string, runtime: Runtime, options: ResolveOptions = {}, hooks: ResolveHooks = {}): Promise<EnrichedResolution> {
   // Fast path: a plain DID is its own cache key (parseDid does not rewrite it), so a hit
   // needs neither parsing nor a trace. Invalid input never reaches the cache.
   if (!options.noCache && !hasVersionOptions(options)) {
@@ -55,7 +50,10 @@ export async function resolve(
     const parsed: ParsedDid = parseDid(input);
     const driver: MethodDriver | undefined = driverFor(parsed.method);
     if (!driver) {
-      throw new ProblemError('METHOD_NOT_SUPPORTED', `The DID method "${parsed.method}" is not supported; svc resolves ${SUPPORTED_METHODS.map((m) => `did:${m}`).join(', ')}.`);
+      throw new ProblemError(
+        'METHOD_NOT_SUPPORTED',
+        `The DID method "${parsed.method}" is not supported; svc resolves ${SUPPORTED_METHODS.map((m) => `did:${m}`).join(', ')}.`,
+      );
     }
     if (hasVersionOptions(options) && !driver.acceptsVersionOptions) {
       throw new ProblemError('INVALID_OPTIONS', `did:${parsed.method} has no versions; versionId, versionTime and versionNumber do not apply.`);

@@ -14,14 +14,7 @@ export { STAGE_STATUSES, type StageStatus, type TraceStage } from './stages.js';
 export const DIMENSION_IDS = ['integrity', 'keys', 'control', 'origin', 'transport', 'history', 'organization'] as const;
 export type DimensionId = (typeof DIMENSION_IDS)[number];
 
-export const DIMENSION_STATES = [
-  'ESTABLISHED',
-  'SELF_CERTIFYING',
-  'NOT_ESTABLISHED',
-  'FAILED',
-  'INDETERMINATE',
-  'NOT_APPLICABLE',
-] as const;
+export const DIMENSION_STATES = ['ESTABLISHED', 'SELF_CERTIFYING', 'NOT_ESTABLISHED', 'FAILED', 'INDETERMINATE', 'NOT_APPLICABLE'] as const;
 export type DimensionState = (typeof DIMENSION_STATES)[number];
 
 /** The three plain-language classes of the dossier (docs/evidence.md#dimensions-and-states). */
@@ -51,13 +44,7 @@ export const EDGE_STATES = ['VERIFIED', 'OBSERVED', 'DECLARED', 'FAILED'] as con
 export type EdgeState = (typeof EDGE_STATES)[number];
 
 /** Verification relationships of DID Core §5.3. */
-export const RELATIONSHIPS = [
-  'authentication',
-  'assertionMethod',
-  'keyAgreement',
-  'capabilityInvocation',
-  'capabilityDelegation',
-] as const;
+export const RELATIONSHIPS = ['authentication', 'assertionMethod', 'keyAgreement', 'capabilityInvocation', 'capabilityDelegation'] as const;
 export type Relationship = (typeof RELATIONSHIPS)[number];
 
 export interface Dimension {

@@ -4,7 +4,6 @@ import { suppliedLimitations } from '../supplied/resources.js';
 import type { EvaluationInput } from './dimensions.js';
 import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
 
-
 export function decideOutcome(input: EvaluationInput, dimensions: Dimension[]): Outcome {
   if (input.deactivated) return 'DEACTIVATED';
   const failed = dimensions.some((d) => d.state === 'FAILED');
@@ -20,7 +19,8 @@ export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): V
   const { keys, document } = input.evidence;
   const valid = keys.filter((k) => k.status === 'VALID_KEY');
   const curves = [...new Set(valid.map((k) => k.curve).filter(Boolean))].join(', ');
-  const keySummary = keys.length === 0 ? 'no keys' : `${valid.length} of ${keys.length} key${keys.length === 1 ? '' : 's'} valid${curves ? ` (${curves})` : ''}`;
+  const keySummary =
+    keys.length === 0 ? 'no keys' : `${valid.length} of ${keys.length} key${keys.length === 1 ? '' : 's'} valid${curves ? ` (${curves})` : ''}`;
 
   let headline: string;
   if (outcome === 'DEACTIVATED') {
@@ -88,7 +88,9 @@ export function buildLimitations(input: EvaluationInput): string[] {
   }
   const unsupported = input.evidence.keys.filter((k) => k.status === 'UNSUPPORTED_KEY');
   if (unsupported.length > 0) {
-    limitations.push(`${unsupported.length} key${unsupported.length === 1 ? ' was' : 's were'} not validated because svc does not support ${unsupported.length === 1 ? 'its type' : 'their types'}.`);
+    limitations.push(
+      `${unsupported.length} key${unsupported.length === 1 ? ' was' : 's were'} not validated because svc does not support ${unsupported.length === 1 ? 'its type' : 'their types'}.`,
+    );
   }
   return limitations;
 }

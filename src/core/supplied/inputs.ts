@@ -69,15 +69,26 @@ export function suppliedLimit(kind: SuppliedKind, config: Limits = {}): { maxByt
 /** PAYLOAD_TOO_LARGE for a file of `size` bytes over the limit of its kind (the fetch's own wording). */
 export function suppliedTooLarge(kind: SuppliedKind, source: string, size: number, config: Limits = {}): ProblemError {
   const { maxBytes, setting, purpose } = suppliedLimit(kind, config);
-  return new ProblemError('PAYLOAD_TOO_LARGE', `The ${purpose} supplied from ${source} is ${size} bytes; the limit is ${maxBytes} bytes${setting ? ` (${setting})` : ''}.`);
+  return new ProblemError(
+    'PAYLOAD_TOO_LARGE',
+    `The ${purpose} supplied from ${source} is ${size} bytes; the limit is ${maxBytes} bytes${setting ? ` (${setting})` : ''}.`,
+  );
 }
 
 function methodOf(did: string, kind: SuppliedKind, source: string, allowed: readonly string[]): string {
   const parsed = parseDid(did);
   if (!allowed.includes(parsed.method)) {
-    const instead = parsed.method === 'webvh' && kind === 'didDocument' ? '; a did:webvh is supplied as its log' : parsed.method === 'web' && kind === 'didLog' ? '; a did:web is supplied as its did.json' : '';
+    const instead =
+      parsed.method === 'webvh' && kind === 'didDocument'
+        ? '; a did:webvh is supplied as its log'
+        : parsed.method === 'web' && kind === 'didLog'
+          ? '; a did:web is supplied as its did.json'
+          : '';
     const stands = allowed.map((m) => `did:${m}`).join(' or ');
-    throw new ProblemError('INVALID_OPTIONS', `${source} is supplied as a ${KINDS[kind].purpose}, which only a ${stands} has; ${did} is a did:${parsed.method}${instead}.`);
+    throw new ProblemError(
+      'INVALID_OPTIONS',
+      `${source} is supplied as a ${KINDS[kind].purpose}, which only a ${stands} has; ${did} is a did:${parsed.method}${instead}.`,
+    );
   }
   return parsed.method;
 }
@@ -90,7 +101,10 @@ function jsonOf(input: SuppliedInput, code: 'INVALID_DID_DOCUMENT' | 'INVALID_RE
 
 function requireObject(value: JsonValue, input: SuppliedInput, code: 'INVALID_DID_DOCUMENT' | 'INVALID_REQUEST'): void {
   if (!isJsonObject(value)) {
-    throw new ProblemError(code, `${input.source} is not a ${KINDS[input.kind].purpose}: it is JSON ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object.`);
+    throw new ProblemError(
+      code,
+      `${input.source} is not a ${KINDS[input.kind].purpose}: it is JSON ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object.`,
+    );
   }
 }
 
@@ -101,7 +115,8 @@ function httpsUrl(text: string, input: SuppliedInput): URL {
   } catch {
     throw new ProblemError('INVALID_OPTIONS', `The URL ${text.slice(0, 200)} given for ${input.source} is not an absolute URL.`);
   }
-  if (url.protocol !== 'https:') throw new ProblemError('INVALID_OPTIONS', `The URL ${url.href.slice(0, 200)} given for ${input.source} is not https; svc fetches over HTTPS only.`);
+  if (url.protocol !== 'https:')
+    throw new ProblemError('INVALID_OPTIONS', `The URL ${url.href.slice(0, 200)} given for ${input.source} is not https; svc fetches over HTTPS only.`);
   return url;
 }
 
@@ -114,7 +129,8 @@ function checkLogHead(text: string, scid: string, did: string, source: string): 
   const entry = parsed.value;
   const parameters = isJsonObject(entry) ? entry['parameters'] : undefined;
   const stated = isJsonObject(parameters) ? parameters['scid'] : undefined;
-  if (typeof stated !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is not a did:webvh log: its first entry states no parameters.scid.`);
+  if (typeof stated !== 'string')
+    throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is not a did:webvh log: its first entry states no parameters.scid.`);
   if (stated !== scid) throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is the log of the SCID ${stated.slice(0, 60)}, not of ${did} (SCID ${scid}).`);
 }
 
@@ -134,7 +150,8 @@ export function supplyResource(input: SuppliedInput, config: Limits = {}): Suppl
       methodOf(target, kind, source, ['web']);
       const location = didWebLocation(parseDid(target).id);
       const document = parseDocumentBytes(body, source);
-      if (document.id !== target) throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is the document of ${document.id.slice(0, 200)}, not of ${target}.`);
+      if (document.id !== target)
+        throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is the document of ${document.id.slice(0, 200)}, not of ${target}.`);
       return resource(location.documentUrl, 'application/did+json');
     }
     case 'didLog': {

@@ -38,7 +38,8 @@ function notFound(detail: string): ProblemError {
 /** Parses a versionTime selector; INVALID_OPTIONS when it is not an RFC 3339 date-time. */
 export function parseVersionTime(value: string): number {
   const time = parseDateTime(value);
-  if (time === null) throw new ProblemError('INVALID_OPTIONS', `versionTime "${value}" is not an RFC 3339 date-time with an offset (e.g. 2025-01-23T04:12:36Z).`);
+  if (time === null)
+    throw new ProblemError('INVALID_OPTIONS', `versionTime "${value}" is not an RFC 3339 date-time with an offset (e.g. 2025-01-23T04:12:36Z).`);
   return time.getTime();
 }
 

@@ -18,10 +18,16 @@ export function webvhBaseUrl(location: DidWebvhLocation): string {
 }
 
 /** The document with `#files` and `#whois` appended where the controller did not define them. */
-export function withImplicitServices<T extends Record<string, unknown> & { id: string }>(document: T, location: DidWebvhLocation): { document: T; added: string[] } {
+export function withImplicitServices<T extends Record<string, unknown> & { id: string }>(
+  document: T,
+  location: DidWebvhLocation,
+): { document: T; added: string[] } {
   const declared = Array.isArray(document['service']) ? (document['service'] as unknown[]) : [];
   const has = (fragment: string) =>
-    declared.some((s) => typeof s === 'object' && s !== null && ((s as { id?: unknown }).id === `#${fragment}` || (s as { id?: unknown }).id === `${document.id}#${fragment}`));
+    declared.some(
+      (s) =>
+        typeof s === 'object' && s !== null && ((s as { id?: unknown }).id === `#${fragment}` || (s as { id?: unknown }).id === `${document.id}#${fragment}`),
+    );
   const base = webvhBaseUrl(location);
   const implicit: Array<Record<string, unknown>> = [];
   // As the spec's example writes it: a relative id and a trailing slash, so that relative

@@ -184,7 +184,13 @@ function unverifiedEvidence(versionNumber: number, versionId: string | null, ver
   };
 }
 
-function failEntry(versionNumber: number, versionId: string | null, versionTime: string | null, check: WebvhCheck, reason: string): { failure: EntryFailure; evidence: WebvhEntryEvidence } {
+function failEntry(
+  versionNumber: number,
+  versionId: string | null,
+  versionTime: string | null,
+  check: WebvhCheck,
+  reason: string,
+): { failure: EntryFailure; evidence: WebvhEntryEvidence } {
   return {
     failure: { versionNumber, check, reason },
     evidence: { ...unverifiedEvidence(versionNumber, versionId, versionTime), status: 'FAILED', check, reason },
@@ -252,7 +258,8 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const entryHash = unsecuredJcs.endsWith(written)
     ? webvhHashOfJcs(`${unsecuredJcs.slice(0, -written.length)},"versionId":${JSON.stringify(chainedFrom)}${tail}`)
     : computeEntryHash(entry, chainedFrom);
-  if (entryHash !== id[2]) return fail('entryHash', `the entry hash of ${versionId} does not match its content and the previous versionId (expected ${entryHash})`);
+  if (entryHash !== id[2])
+    return fail('entryHash', `the entry hash of ${versionId} does not match its content and the previous versionId (expected ${entryHash})`);
 
   // Parameters (and, in the first entry, the SCID they commit to).
   const params = applyParameters(entry['parameters'], previous?.parameters ?? null);
@@ -482,7 +489,12 @@ const MAX_DISCARDED_REPORTED = 32;
  * versionIds of verified entries count. The first entry short of its threshold fails, and it
  * and everything after it are no longer valid.
  */
-export async function applyWitnesses(verification: EntryVerification, file: WitnessFileInput | null, witnessUrl: string, nowMs: number): Promise<LogVerification> {
+export async function applyWitnesses(
+  verification: EntryVerification,
+  file: WitnessFileInput | null,
+  witnessUrl: string,
+  nowMs: number,
+): Promise<LogVerification> {
   const required = needsWitnesses(verification);
   const discarded: WebvhWitnessFileEvidence['discarded'] = [];
   let acceptedProofs = 0;
@@ -520,7 +532,12 @@ export async function applyWitnesses(verification: EntryVerification, file: Witn
         const documentHash = sha256(canonicalize({ versionId }));
         for (const proof of proofs) {
           const vm = isJsonObject(proof) && typeof proof['verificationMethod'] === 'string' ? proof['verificationMethod'] : null;
-          const checked = checkProof(proof, documentHash, (multikey) => (listed.has(`did:key:${multikey}`) ? null : `did:key:${multikey} is not a listed witness`), nowMs);
+          const checked = checkProof(
+            proof,
+            documentHash,
+            (multikey) => (listed.has(`did:key:${multikey}`) ? null : `did:key:${multikey} is not a listed witness`),
+            nowMs,
+          );
           records.push('reason' in checked ? { versionId, vm, reason: checked.reason } : { versionId, vm, pending: checked, version });
         }
       }

@@ -105,7 +105,11 @@ export async function forward(g: GatewayContext, upstream: Upstream, request: Fa
       },
     );
     outgoing.on('timeout', () => outgoing.destroy(new ProblemError('REQUEST_TIMEOUT', 'The session core did not answer within the time limit.')));
-    outgoing.on('error', (err) => reject(err instanceof ProblemError ? err : new ProblemError('SERVICE_UNAVAILABLE', 'The session core could not be reached over loopback.', { retryAfter: 5 })));
+    outgoing.on('error', (err) =>
+      reject(
+        err instanceof ProblemError ? err : new ProblemError('SERVICE_UNAVAILABLE', 'The session core could not be reached over loopback.', { retryAfter: 5 }),
+      ),
+    );
     outgoing.end(body ?? undefined);
   });
   reply.code(answer.status);

@@ -11,7 +11,8 @@ import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../c
 import { html, join } from '../../web/html.js';
 import { servedHead } from '../../web/page.js';
 
-export const GATEWAY_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const GATEWAY_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Watches of a project shown with their events (the rest are counted). */
 export const PAGE_WATCHES = 20;

@@ -34,14 +34,19 @@ export async function liveSession(g: GatewayContext, request: FastifyRequest, re
 /** The live session, or 401 UNAUTHORIZED (the cookie cleared). */
 export async function requireSession(g: GatewayContext, request: FastifyRequest, reply: FastifyReply): Promise<{ id: string; session: OwnerSession }> {
   const live = await liveSession(g, request, reply);
-  if (live === null) throw new ProblemError('UNAUTHORIZED', 'No live owner session: sign in at this gateway (svc owner login); a session ends after 30 minutes idle, 12 hours at most, or at sign-out.');
+  if (live === null)
+    throw new ProblemError(
+      'UNAUTHORIZED',
+      'No live owner session: sign in at this gateway (svc owner login); a session ends after 30 minutes idle, 12 hours at most, or at sign-out.',
+    );
   return live;
 }
 
 /** Writes need the configured origin exactly: 403 FORBIDDEN without it or with another. */
 export function requireOrigin(g: GatewayContext, request: FastifyRequest): void {
   const origin = request.headers.origin;
-  if (origin === undefined) throw new ProblemError('FORBIDDEN', `A write through the cookie gateway must carry Origin: ${g.commercial.origin}; this request carries none.`);
+  if (origin === undefined)
+    throw new ProblemError('FORBIDDEN', `A write through the cookie gateway must carry Origin: ${g.commercial.origin}; this request carries none.`);
   if (origin !== g.commercial.origin) {
     throw new ProblemError('FORBIDDEN', `A write through the cookie gateway must carry Origin: ${g.commercial.origin}; this request carries another origin.`);
   }

@@ -54,7 +54,8 @@ export function strictBody(request: FastifyRequest, members: readonly string[]):
   }
   if (!isJsonObject(value)) throw new ProblemError('INVALID_REQUEST', `The body must be a JSON object with ${members.join(', ')}.`);
   for (const name of Object.keys(value)) {
-    if (!members.includes(name)) throw new ProblemError('INVALID_REQUEST', `The body has an unknown member "${name.slice(0, 40)}"; it takes ${members.join(', ')} only.`);
+    if (!members.includes(name))
+      throw new ProblemError('INVALID_REQUEST', `The body has an unknown member "${name.slice(0, 40)}"; it takes ${members.join(', ')} only.`);
   }
   const out: Record<string, string> = {};
   for (const name of members) {
@@ -113,7 +114,10 @@ export function signInHandlers(g: GatewayContext) {
       if (jws.length > JWS_MAX_CHARS) throw new ProblemError('INVALID_REQUEST', `"jws" is longer than ${JWS_MAX_CHARS} characters.`);
       const store = storeOf(ctx.runtime);
       if (!isSecretToken(challenge) || !(await store.accounts.consumeSignInChallenge(tokenDigest(challenge), did))) {
-        throw new ProblemError('UNAUTHORIZED', 'Sign-in refused: the challenge is unknown, already used, expired or for another DID; ask for a new one (POST /sign-in/challenge).');
+        throw new ProblemError(
+          'UNAUTHORIZED',
+          'Sign-in refused: the challenge is unknown, already used, expired or for another DID; ask for a new one (POST /sign-in/challenge).',
+        );
       }
       const statement = signInStatement({ nonce: challenge, origin: commercial.origin, did });
       const check = await outboundWork(ctx, request, reply, (w) => checkSignIn(did, statement, jws, { runtime: w.runtime, signal: w.signal }));
@@ -121,10 +125,18 @@ export function signInHandlers(g: GatewayContext) {
       // Only now, with the signature verified, is ownership asked.
       const projects = await store.accounts.listProjectsOwnedBy(did);
       if (projects.length === 0) {
-        throw new ProblemError('FORBIDDEN', `${did} owns no project on this daemon, so there is nothing to sign in to; the operator attaches owners to tenants.`);
+        throw new ProblemError(
+          'FORBIDDEN',
+          `${did} owns no project on this daemon, so there is nothing to sign in to; the operator attaches owners to tenants.`,
+        );
       }
       const id = newSecretToken();
-      const session = await store.accounts.createSession({ idDigest: tokenDigest(id), subject: did, idleSeconds: SESSION_IDLE_SECONDS, absoluteSeconds: SESSION_ABSOLUTE_SECONDS });
+      const session = await store.accounts.createSession({
+        idDigest: tokenDigest(id),
+        subject: did,
+        idleSeconds: SESSION_IDLE_SECONDS,
+        absoluteSeconds: SESSION_ABSOLUTE_SECONDS,
+      });
       return reply
         .code(200)
         .header('cache-control', 'no-store')
@@ -136,7 +148,11 @@ export function signInHandlers(g: GatewayContext) {
       requireOrigin(g, request);
       const id = sessionIdOf(request.headers.cookie);
       if (id !== null) await storeOf(ctx.runtime).accounts.revokeSession(tokenDigest(id));
-      return reply.code(204).header('cache-control', 'no-store').header('set-cookie', clearedSessionCookie({ secure: g.secure })).send();
+      return reply
+        .code(204)
+        .header('cache-control', 'no-store')
+        .header('set-cookie', clearedSessionCookie({ secure: g.secure }))
+        .send();
     },
 
     session: async (request: FastifyRequest, reply: FastifyReply) => {

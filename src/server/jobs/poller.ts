@@ -26,7 +26,17 @@ import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf,
 import { asProblemError, type ProblemCode } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { customerHeaders, sealCustomerDelivery } from '../../core/monitoring/customer.js';
-import { CUSTOMER_MONITOR_LIMITS, type CheckOutcome, type CustomerCheckClaim, type CustomerDeliveryClaim, type DeliveryClaim, type DeliveryResult, type PlannedEvent, type RecordedCheck, type WatchCheckInput } from '../../core/store.js';
+import {
+  CUSTOMER_MONITOR_LIMITS,
+  type CheckOutcome,
+  type CustomerCheckClaim,
+  type CustomerDeliveryClaim,
+  type DeliveryClaim,
+  type DeliveryResult,
+  type PlannedEvent,
+  type RecordedCheck,
+  type WatchCheckInput,
+} from '../../core/store.js';
 import { admitResolution, type ServerContext } from '../context.js';
 import { Periodic } from './periodic.js';
 
@@ -43,7 +53,6 @@ const DELIVERIES_PER_ROUND = 20;
 const DELIVERIES_AT_ONCE = 4;
 /** The receiver's answer is not read beyond this (only its status matters). */
 const RECEIVER_ANSWER_MAX_BYTES = 64 * 1024;
-
 
 /** The service's own failures: they say nothing about the identifier, so no check is recorded. */
 const NOT_ABOUT_THE_DID = new Set<ProblemCode>(['CAPACITY_EXHAUSTED', 'SERVICE_UNAVAILABLE', 'NOT_READY', 'REQUEST_TIMEOUT', 'INTERNAL_ERROR']);
@@ -110,18 +119,34 @@ export async function checkProjectWatch(ctx: ServerContext, claim: CustomerCheck
   const seen = await observe(ctx, claim);
   if ('skipped' in seen) return { outcome: 'skipped', reason: seen.skipped };
   const recorded = await store.customerMonitor.recordCheck(
-    { watchId: claim.watch.id, revision: claim.watch.revision, outcome: seen.outcome, events: seen.events, maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES, attemptId: claim.attemptId },
+    {
+      watchId: claim.watch.id,
+      revision: claim.watch.revision,
+      outcome: seen.outcome,
+      events: seen.events,
+      maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
+      attemptId: claim.attemptId,
+    },
     sealCustomerDelivery,
   );
   return reportOf(seen, recorded);
 }
 
 /** One HTTP attempt of a delivery through the egress policy: 2xx is delivered; anything else is retried after the backoff, or ends after the last attempt. */
-async function post(ctx: ServerContext, url: string, body: string, headers: Record<string, string>, attempt: number): Promise<{ result: DeliveryResult; status?: number }> {
+async function post(
+  ctx: ServerContext,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  attempt: number,
+): Promise<{ result: DeliveryResult; status?: number }> {
   const retryAfterSeconds = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
   try {
     const answer = await ctx.runtime.net.fetch({ url, purpose: 'webhook', method: 'POST', body, headers, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
-    const result: DeliveryResult = answer.status >= 200 && answer.status < 300 ? { delivered: true } : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds };
+    const result: DeliveryResult =
+      answer.status >= 200 && answer.status < 300
+        ? { delivered: true }
+        : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds };
     return { result, status: answer.status };
   } catch (err) {
     const problem = asProblemError(err);
@@ -154,7 +179,9 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
  */
 export async function deliverCustomer(ctx: ServerContext, claim: CustomerDeliveryClaim): Promise<DeliveryResult> {
   const store = ctx.runtime.store;
-  const sent = claim.active ? await post(ctx, claim.url, claim.body, customerHeaders(claim.eventId, claim.signature), claim.attempt) : { result: { cancelled: true } as DeliveryResult };
+  const sent = claim.active
+    ? await post(ctx, claim.url, claim.body, customerHeaders(claim.eventId, claim.signature), claim.attempt)
+    : { result: { cancelled: true } as DeliveryResult };
   if (store && !(await store.customerMonitor.settleDelivery(claim.id, claim.attempt, sent.result, sent.status))) {
     ctx.runtime.log.warn('a customer delivery was settled by another sender (its lease had expired)', { deliveryId: claim.id, attempt: claim.attempt });
   }
@@ -192,7 +219,12 @@ export async function deliverCustomerDue(ctx: ServerContext): Promise<number> {
 }
 
 /** Checks each claimed watch, a few at a time (each waits mostly on the network and on commits); returns how many checks were recorded. */
-async function checkAll<T extends WatchCheckInput>(ctx: ServerContext, halted: () => boolean, queue: T[], check: (input: T) => Promise<CheckReport>): Promise<number> {
+async function checkAll<T extends WatchCheckInput>(
+  ctx: ServerContext,
+  halted: () => boolean,
+  queue: T[],
+  check: (input: T) => Promise<CheckReport>,
+): Promise<number> {
   let checked = 0;
   await each(
     queue,
@@ -200,7 +232,12 @@ async function checkAll<T extends WatchCheckInput>(ctx: ServerContext, halted: (
     async (input) => {
       const report = await check(input);
       if (report.outcome === 'recorded') checked += 1;
-      else ctx.runtime.log.warn('a watch check was not recorded', { watchId: input.watch.id, outcome: report.outcome, ...(report.outcome === 'skipped' ? { reason: report.reason } : {}) });
+      else
+        ctx.runtime.log.warn('a watch check was not recorded', {
+          watchId: input.watch.id,
+          outcome: report.outcome,
+          ...(report.outcome === 'skipped' ? { reason: report.reason } : {}),
+        });
     },
     halted,
   );
@@ -226,7 +263,12 @@ export class MonitorPoller extends Periodic {
   async checkDue(): Promise<number> {
     const store = this.ctx.runtime.store;
     if (!store) return 0;
-    return checkAll(this.ctx, () => this.halted, await store.watches.claimDue(WATCHES_PER_PASS), (input) => checkWatch(this.ctx, input));
+    return checkAll(
+      this.ctx,
+      () => this.halted,
+      await store.watches.claimDue(WATCHES_PER_PASS),
+      (input) => checkWatch(this.ctx, input),
+    );
   }
 }
 
@@ -247,7 +289,12 @@ export class CustomerMonitorPoller extends Periodic {
     if (!store) return 0;
     await deliverCustomerDue(this.ctx);
     const { claims } = await store.customerMonitor.claimDue(WATCHES_PER_PASS, CUSTOMER_MONITOR_LIMITS.attempts);
-    const checked = await checkAll(this.ctx, () => this.halted, claims, (claim) => checkProjectWatch(this.ctx, claim));
+    const checked = await checkAll(
+      this.ctx,
+      () => this.halted,
+      claims,
+      (claim) => checkProjectWatch(this.ctx, claim),
+    );
     if (!this.halted) await deliverCustomerDue(this.ctx);
     return checked;
   }

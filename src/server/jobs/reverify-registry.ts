@@ -46,13 +46,15 @@ export function reverifyRegistry(ctx: ServerContext, announce?: (line: string) =
       // once when taken — a small SVC_MAX_CONCURRENCY would otherwise leave chains unverified.
       // One key source for the pass: an issuer shared by many chains is resolved once.
       const keySource = didKeySource(runtime);
-      const outcome = await reverifyRegisteredChains(runtime, (chain) =>
-        verifyDelegationChain(chain, {
-          runtime,
-          keySource,
-          signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
-          ...(trustedRoots ? { trustedRoots } : {}),
-        }),
+      const outcome = await reverifyRegisteredChains(
+        runtime,
+        (chain) =>
+          verifyDelegationChain(chain, {
+            runtime,
+            keySource,
+            signal: AbortSignal.timeout(ctx.limits.requestTimeoutMs),
+            ...(trustedRoots ? { trustedRoots } : {}),
+          }),
         { maxDays: ctx.limits.registrationMaxDays },
       );
       const failed = outcome.failed.length > 0 ? `, ${outcome.failed.length} not verifiable now (kept, unused until the next start)` : '';

@@ -76,7 +76,13 @@ function charger(ctx: ServerContext, nowMs: () => number): Charge {
   const direct = new TokenBuckets(limits.directPerMinute, nowMs);
   const chargePublic = publicBudgets(ctx, nowMs);
   if (profile === 'direct' && ctx.commercial?.enabled && !ctx.keyed) {
-    ctx.keyed = new KeyedRequests(() => runtime.store?.accounts, limits.directPerMinute, nowMs, () => runtime.clock.now(), runtime.log);
+    ctx.keyed = new KeyedRequests(
+      () => runtime.store?.accounts,
+      limits.directPerMinute,
+      nowMs,
+      () => runtime.clock.now(),
+      runtime.log,
+    );
   }
   const keyed = profile === 'direct' ? ctx.keyed : undefined;
   return (request, routeBudget) => {

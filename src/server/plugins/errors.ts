@@ -69,7 +69,9 @@ export function clientErrorHandler(problemsBase: string, accessLog: ((entry: Acc
       : new ProblemError('INVALID_REQUEST', 'The HTTP request could not be parsed.');
     const body = JSON.stringify(problem.toProblem(problemsBase));
     const status = timeout ? '408 Request Timeout' : '400 Bad Request';
-    const headers = Object.entries(RESPONSE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = Object.entries(RESPONSE_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
     );

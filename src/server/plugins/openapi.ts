@@ -58,7 +58,10 @@ export function openApiRoute(text: () => string): RouteDef {
       tags: ['service'],
       querystring: Type.Object({}, { additionalProperties: false }),
       response: {
-        200: json(Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }), 'The OpenAPI 3.1 document (the same bytes as openapi.json in the repository)'),
+        200: json(
+          Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }),
+          'The OpenAPI 3.1 document (the same bytes as openapi.json in the repository)',
+        ),
         400: problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding'),
         503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down'),
       },
@@ -67,7 +70,9 @@ export function openApiRoute(text: () => string): RouteDef {
 }
 
 /** What every public API route may answer to a bad project key (commercial mode, direct profile). */
-const KEY_REFUSED = problem('UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored).');
+const KEY_REFUSED = problem(
+  'UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored).',
+);
 
 /** A route's schema as Fastify (and @fastify/swagger) take it, with the route's budget; a keyed route also answers 401. */
 export function routeSchema(schema: RouteSchema, budget: Budget, keyed: boolean): Record<string, unknown> {
@@ -137,7 +142,8 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     },
     // Components are named by their `$id` (not def-0, def-1…).
     refResolver: {
-      buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
     transform: ({ schema, url }) => {
       const documented = documentedUrl(url, (schema as { params?: unknown } | undefined)?.params);

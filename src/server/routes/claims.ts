@@ -85,7 +85,6 @@ function didOf(value: string): string {
   return parseDid(value).did;
 }
 
-
 // ---------------------------------------------------------------- directory cursor
 
 interface CursorState {
@@ -116,7 +115,10 @@ export function decodeCursor(cursor: string, q: string | null, method: string | 
   const s = state as { v?: unknown; a?: unknown; q?: unknown; m?: unknown };
   if (typeof s !== 'object' || s === null || s.v !== 1 || !Number.isSafeInteger(s.a) || (s.a as number) < 0) throw invalid();
   if ((s.q ?? null) !== q || (s.m ?? null) !== method) {
-    throw new ProblemError('INVALID_OPTIONS', 'The cursor belongs to another query (q or method changed); give the same q and method, or start again without a cursor.');
+    throw new ProblemError(
+      'INVALID_OPTIONS',
+      'The cursor belongs to another query (q or method changed); give the same q and method, or start again without a cursor.',
+    );
   }
   return s.a as number;
 }
@@ -124,7 +126,9 @@ export function decodeCursor(cursor: string, q: string | null, method: string | 
 // ---------------------------------------------------------------- routes
 
 const DID_PROBLEMS = {
-  400: problem('INVALID_DID: did is not a DID; INVALID_REQUEST: the body is not valid (the member is named), or the method does not apply to the DID (well-known and dns need a host).'),
+  400: problem(
+    'INVALID_DID: did is not a DID; INVALID_REQUEST: the body is not valid (the member is named), or the method does not apply to the DID (well-known and dns need a host).',
+  ),
   501: problem('METHOD_NOT_SUPPORTED: the DID names a method svc does not resolve.'),
 };
 
@@ -143,7 +147,7 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           'or publish it in a DNS TXT record _svc-claim.<host> (dns; did:web and did:webvh). purpose "list" opts the DID in to the directory once the proof holds; "unlist" opts it out. ' +
           `A challenge holds for expiresInSeconds, allows ${CHALLENGE_ATTEMPTS} verification attempts and proves once. ` +
           `Of the ${CHALLENGE_LIMIT} pending challenges the service keeps, one client holds at most ${CHALLENGE_PENDING_LIMITS.perClient} and one DID at most ${CHALLENGE_PENDING_LIMITS.perDid}, ` +
-          'unless the client asking holds none of the DID\'s (defaults; 429 past a share).',
+          "unless the client asking holds none of the DID's (defaults; 429 past a share).",
         tags,
         body: ref(ClaimChallengeRequestSchema),
         response: {
@@ -153,7 +157,9 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
           429: problem(
             `RATE_LIMITED: the client's budget is used up, or its share of pending challenges (${CHALLENGE_PENDING_LIMITS.perClient} by default), or the DID's share (${CHALLENGE_PENDING_LIMITS.perDid} by default) while this client holds one of the DID's challenges (Retry-After: until one of them expires).`,
           ),
-          503: problem(`CAPACITY_EXHAUSTED: ${CHALLENGE_LIMIT} challenges are pending, or the service is busy (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down.`),
+          503: problem(
+            `CAPACITY_EXHAUSTED: ${CHALLENGE_LIMIT} challenges are pending, or the service is busy (Retry-After); SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down.`,
+          ),
         },
       },
       handler: (request, reply) =>
@@ -304,7 +310,9 @@ export function claimRoutes(ctx: ServerContext): RouteDef[] {
         querystring: DirectoryQuerySchema,
         response: {
           200: json(ref(DirectoryPageSchema), 'One page of the directory.'),
-          400: problem('INVALID_OPTIONS: an unknown or repeated query option, q over 100 characters, limit outside 1..50, a method other than web, key, jwk, webvh, or a cursor of another query.'),
+          400: problem(
+            'INVALID_OPTIONS: an unknown or repeated query option, q over 100 characters, limit outside 1..50, a method other than web, key, jwk, webvh, or a cursor of another query.',
+          ),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
           429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
           500: problem('INTERNAL_ERROR: no answer could be produced.'),

@@ -43,7 +43,8 @@ import {
   TenantRequestSchema,
 } from '../schemas/commercial.js';
 
-export const COMMERCIAL_OFF = 'COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN).';
+export const COMMERCIAL_OFF =
+  'COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN).';
 
 /** With `--public` the mode's routes are not mounted: every one of them may answer 404. */
 export const UNMOUNTED = 'on the public profile (svc serve --public) the route is not mounted';
@@ -132,14 +133,16 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Create a tenant with its first owner',
         operationId: 'createTenant',
-        description: 'Operator only (commercial mode). The owner (a DID) is attached as the tenant\'s first owner in the same transaction.',
+        description: "Operator only (commercial mode). The owner (a DID) is attached as the tenant's first owner in the same transaction.",
         tags,
         querystring: EmptyQuerySchema,
         body: ref(TenantRequestSchema),
         response: {
           201: json(ref(TenantCreatedSchema), 'The tenant.'),
           ...CONTROL_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not a TenantRequest (name 1..100 characters, owner a DID); INVALID_DID: owner is not a DID; INVALID_OPTIONS: a query option.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a TenantRequest (name 1..100 characters, owner a DID); INVALID_DID: owner is not a DID; INVALID_OPTIONS: a query option.',
+          ),
         },
       },
       handler: async (request, reply) => {
@@ -198,7 +201,9 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
           201: json(ref(ProjectCreatedSchema), 'The project.'),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
-          400: problem('INVALID_REQUEST: the body is not a ProjectRequest (name 1..100 characters), or the tenant already has a project of that name; INVALID_OPTIONS: a query option.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a ProjectRequest (name 1..100 characters), or the tenant already has a project of that name; INVALID_OPTIONS: a query option.',
+          ),
         },
       },
       handler: async (request, reply) => {
@@ -206,7 +211,8 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         const project = await accounts()
           .createProject(param(request, 'tenant'), { name: body.name })
           .catch((err: unknown) => {
-            if (err instanceof StoreError && err.code === 'CONFLICT') throw new ProblemError('INVALID_REQUEST', 'The tenant already has a project of that name; choose another.');
+            if (err instanceof StoreError && err.code === 'CONFLICT')
+              throw new ProblemError('INVALID_REQUEST', 'The tenant already has a project of that name; choose another.');
             throw accountProblem(err, 'tenant');
           });
         return reply.code(201).send({ project });
@@ -228,7 +234,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         querystring: EmptyQuerySchema,
         body: ref(OwnerRequestSchema),
         response: {
-          200: json(ref(TenantOwnersSchema), 'The tenant\'s owners.'),
+          200: json(ref(TenantOwnersSchema), "The tenant's owners."),
           ...CONTROL_PROBLEMS,
           404: problem(`NOT_FOUND: no tenant has this id; or ${UNMOUNTED}.`),
           400: problem('INVALID_REQUEST: the body is not an OwnerRequest; INVALID_DID: subject is not a DID; INVALID_OPTIONS: a query option.'),
@@ -294,10 +300,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
       directOnly: true,
       options,
       schema: {
-        summary: 'A project\'s usage counters',
+        summary: "A project's usage counters",
         operationId: 'projectUsage',
         description:
-          'Operator only (commercial mode). Keyed requests served, by month (YYYY-MM, UTC, on the daemon\'s clock). Each daemon writes its counts at least once a second; this daemon\'s own are written before the answer. Nothing is charged (billing is a mock).',
+          "Operator only (commercial mode). Keyed requests served, by month (YYYY-MM, UTC, on the daemon's clock). Each daemon writes its counts at least once a second; this daemon's own are written before the answer. Nothing is charged (billing is a mock).",
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,
@@ -360,9 +366,11 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request, reply) => {
         const body = request.body as { id: string; name: string; currency: string; monthlyPriceMinor: number; includedRequests: number; active?: boolean };
-        const plan = await accounts().setPlan(body).catch((err: unknown) => {
-          throw err instanceof RangeError ? new ProblemError('INVALID_REQUEST', `The plan is not valid: ${err.message}.`) : accountProblem(err, 'plan');
-        });
+        const plan = await accounts()
+          .setPlan(body)
+          .catch((err: unknown) => {
+            throw err instanceof RangeError ? new ProblemError('INVALID_REQUEST', `The plan is not valid: ${err.message}.`) : accountProblem(err, 'plan');
+          });
         return reply.send({ plan });
       },
     },
@@ -374,7 +382,7 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
       directOnly: true,
       options,
       schema: {
-        summary: "Subscribe a tenant to a plan",
+        summary: 'Subscribe a tenant to a plan',
         operationId: 'subscribeTenant',
         description: "Operator only (commercial mode). Replaces the tenant's subscription; the plan must be active.",
         tags,
@@ -392,7 +400,9 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         const subscription = await accounts()
           .subscribe(param(request, 'tenant'), body.plan)
           .catch((err: unknown) => {
-            throw err instanceof StoreError && err.code === 'NOT_FOUND' ? new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`) : accountProblem(err, 'tenant');
+            throw err instanceof StoreError && err.code === 'NOT_FOUND'
+              ? new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`)
+              : accountProblem(err, 'tenant');
           });
         return reply.send({ subscription });
       },
@@ -428,8 +438,10 @@ export function commercialRoutes(ctx: ServerContext): RouteDef[] {
         const closed = await accounts()
           .closePeriod(tenantId, body.period)
           .catch((err: unknown) => {
-            if (err instanceof StoreError && err.code === 'CONFLICT') throw new ProblemError('INVALID_REQUEST', `The tenant's ${body.period} is closed already.`);
-            if (err instanceof StoreError && err.code === 'NOT_FOUND') throw new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`);
+            if (err instanceof StoreError && err.code === 'CONFLICT')
+              throw new ProblemError('INVALID_REQUEST', `The tenant's ${body.period} is closed already.`);
+            if (err instanceof StoreError && err.code === 'NOT_FOUND')
+              throw new ProblemError('NOT_FOUND', `No ${err.message.replace(/^no such /, '')} has this id.`);
             throw accountProblem(err, 'tenant');
           });
         return reply.code(201).send(closed);

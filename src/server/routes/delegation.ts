@@ -94,7 +94,13 @@ function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Verifies a chain for one request: issuers resolved through the daemon, under the request's limits. */
-function verifyChainFor(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, chain: string[], trustedRoots: string[] | undefined): Promise<DelegationChainResult> {
+function verifyChainFor(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  chain: string[],
+  trustedRoots: string[] | undefined,
+): Promise<DelegationChainResult> {
   return outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
     verifyDelegationChain(chain, { runtime, keySource: keys, signal, ...(trustedRoots ? { trustedRoots } : {}) }),
   );
@@ -128,12 +134,15 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Verify a delegation chain, and register it on request',
         operationId: 'verifyDelegation',
-        description: 'Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.',
+        description:
+          'Any chain status is a 200 result; only VALID grants anything. register: true stores a VALID chain; registrationReason says why a requested registration did not happen.',
         tags: ['agents'],
         body: ref(VerifyDelegationRequestSchema),
         response: {
           200: json(ref(DelegationVerificationSchema), 'The chain result and whether it was registered.'),
-          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.',
+          ),
           ...bodyRouteProblems({ deny: true }),
         },
       },
@@ -151,9 +160,7 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         // Beyond the documented {result, registered}: why a requested registration did not happen
         // (not VALID, a root not allowed, expiring too far ahead, this client's or this root's
         // share of the registry held, the registry full, this client's quota used up…).
-        return reply.send(
-          registration.registered ? { result, registered: true } : { result, registered: false, registrationReason: registration.reason },
-        );
+        return reply.send(registration.registered ? { result, registered: true } : { result, registered: false, registrationReason: registration.reason });
       },
     },
     {
@@ -168,7 +175,9 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
         body: ref(AuthorizeRequestSchema),
         response: {
           200: json(ref(AuthorizeResponseSchema), 'The authorization and the chain result it was decided on.'),
-          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: an entry of trustedRoots is not a DID.',
+          ),
           ...bodyRouteProblems({ deny: true }),
         },
       },
@@ -187,14 +196,17 @@ export function delegationRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Decide a tool call against the registered delegation chains',
         operationId: 'verifyTool',
-        description: 'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
+        description:
+          'Answers from registered, unexpired chains verified since the daemon started; without one the answer is DENY. Any error must be read as DENY.',
         tags: ['agents'],
         querystring: VerifyToolQuerySchema,
         response: {
           200: json(ref(AuthorizationSchema), 'The authorization (ALLOW or DENY).'),
-          400: problem('INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.'),
+          400: problem(
+            'INVALID_OPTIONS: agent or tool missing, empty or too long, an unknown or repeated query option; INVALID_DID: agent or root is not a DID.',
+          ),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit (read it as DENY).'),
-          429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After).'),
+          429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)."),
           500: problem('INTERNAL_ERROR: no answer could be produced (read it as DENY).'),
           503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
         },

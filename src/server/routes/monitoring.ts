@@ -17,7 +17,14 @@ import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
 import { checkWatch } from '../jobs/poller.js';
-import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES, PRESERVATION_RULES, RETENTION_LIMITATIONS, retentionCutoff, WATCH_LIMIT } from '../../core/monitoring/rules.js';
+import {
+  EVENT_LIMIT,
+  EVENT_PAYLOAD_LIMIT_BYTES,
+  PRESERVATION_RULES,
+  RETENTION_LIMITATIONS,
+  retentionCutoff,
+  WATCH_LIMIT,
+} from '../../core/monitoring/rules.js';
 import { empty, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
 import {
   MonitorEventListSchema,
@@ -76,7 +83,6 @@ function eventView(event: MonitorEvent) {
     attempts: event.attempts,
   };
 }
-
 
 /** A watch id from the path: digits only (anything else is no watch of ours: 404). */
 function watchIdOf(request: FastifyRequest): number | null {
@@ -137,11 +143,19 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         // Standard Webhooks' form (whsec_ + base64 of 32 random bytes): any of its verifiers takes it.
         const secret = `whsec_${randomBytes(32).toString('base64')}`;
         const added = await store.watches.add(
-          { did, webhookUrl: body.webhookUrl, secret, intervalSeconds: body.intervalSeconds ?? WATCH_INTERVAL.default, createdAt: rfc3339(ctx.runtime.clock.now()) },
+          {
+            did,
+            webhookUrl: body.webhookUrl,
+            secret,
+            intervalSeconds: body.intervalSeconds ?? WATCH_INTERVAL.default,
+            createdAt: rfc3339(ctx.runtime.clock.now()),
+          },
           WATCH_LIMIT,
         );
         if (added === 'full') {
-          throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `${WATCH_LIMIT} watches are stored, the most this daemon keeps; delete one to add another.`, { retryAfter: 60 });
+          throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `${WATCH_LIMIT} watches are stored, the most this daemon keeps; delete one to add another.`, {
+            retryAfter: 60,
+          });
         }
         return reply.code(201).send({ watch: watchView(added), secret, note: SECRET_NOTE });
       },
@@ -157,7 +171,11 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Operator only. Active watches, oldest first, each webhook URL redacted to origin and path; never a secret.',
         tags,
         querystring: EmptyQuerySchema,
-        response: { 200: json(ref(WatchListSchema), 'The active watches.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the watches could not be read.') },
+        response: {
+          200: json(ref(WatchListSchema), 'The active watches.'),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the watches could not be read.'),
+        },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -200,7 +218,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         summary: 'Check a watch now',
         operationId: 'checkWatch',
         description:
-          'Operator only. Resolves the DID afresh and compares it with the watch\'s baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.',
+          "Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.",
         tags,
         params: WatchIdParamsSchema,
         querystring: EmptyQuerySchema,
@@ -209,8 +227,12 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
           200: json(ref(WatchCheckSchema), 'What the check found.'),
           404: problem('NOT_FOUND: no active watch has this id.'),
           ...OPERATOR_PROBLEMS,
-          500: problem(`INTERNAL_ERROR: ${EVENT_LIMIT} events are stored, or an event would be over ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written (the change is reported once there is room).`),
-          503: problem('CAPACITY_EXHAUSTED, or SERVICE_UNAVAILABLE: the database is unavailable, another check of the watch was recorded at the same moment, or the daemon is shutting down (Retry-After).'),
+          500: problem(
+            `INTERNAL_ERROR: ${EVENT_LIMIT} events are stored, or an event would be over ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written (the change is reported once there is room).`,
+          ),
+          503: problem(
+            'CAPACITY_EXHAUSTED, or SERVICE_UNAVAILABLE: the database is unavailable, another check of the watch was recorded at the same moment, or the daemon is shutting down (Retry-After).',
+          ),
         },
       },
       handler: async (request, reply) => {
@@ -225,9 +247,14 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
             return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: report.changed ? 'queued' : 'none' });
           }
           case 'stale':
-            throw new ProblemError('SERVICE_UNAVAILABLE', 'Another check of this watch was recorded at the same moment; nothing was written. Try again.', { retryAfter: 1 });
+            throw new ProblemError('SERVICE_UNAVAILABLE', 'Another check of this watch was recorded at the same moment; nothing was written. Try again.', {
+              retryAfter: 1,
+            });
           case 'event-capacity':
-            throw new ProblemError('INTERNAL_ERROR', `${EVENT_LIMIT} monitor events are stored, the most this daemon keeps: nothing was written, and the change will be reported once there is room.`);
+            throw new ProblemError(
+              'INTERNAL_ERROR',
+              `${EVENT_LIMIT} monitor events are stored, the most this daemon keeps: nothing was written, and the change will be reported once there is room.`,
+            );
           case 'payload-too-large':
             throw new ProblemError('INTERNAL_ERROR', `The event would be larger than ${EVENT_PAYLOAD_LIMIT_BYTES} bytes: nothing was written.`);
           case 'skipped':
@@ -275,7 +302,11 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         description: 'Operator only. Counts and limits, no payloads or secrets. A storage failure is a 500, never zeros.',
         tags,
         querystring: EmptyQuerySchema,
-        response: { 200: json(ref(MonitoringStatusSchema), 'The gauges.'), ...OPERATOR_PROBLEMS, 500: problem('INTERNAL_ERROR: the gauges could not be read.') },
+        response: {
+          200: json(ref(MonitoringStatusSchema), 'The gauges.'),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the gauges could not be read.'),
+        },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -299,13 +330,15 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         summary: 'Preview what a retention cleanup could remove (nothing is deleted)',
         operationId: 'monitoringRetentionPreview',
         description:
-          'Operator only. Read only: counts of the observations, MCP observations and settled monitor events (DELIVERED, CANCELLED, without a claim) strictly before the cutoff `before`, with the rules that keep rows and the preview\'s limitations. The latest row per DID and per endpoint, rows seen again at or after the cutoff, rows with malformed timestamps, unsettled and dead-lettered events are never counted. Counts only: no identifier or payload. A storage failure is a 500, never zeros.',
+          "Operator only. Read only: counts of the observations, MCP observations and settled monitor events (DELIVERED, CANCELLED, without a claim) strictly before the cutoff `before`, with the rules that keep rows and the preview's limitations. The latest row per DID and per endpoint, rows seen again at or after the cutoff, rows with malformed timestamps, unsettled and dead-lettered events are never counted. Counts only: no identifier or payload. A storage failure is a 500, never zeros.",
         tags,
         querystring: RetentionPreviewQuerySchema,
         response: {
           200: json(ref(RetentionPreviewSchema), 'The candidate counts at the cutoff.'),
           ...OPERATOR_PROBLEMS,
-          400: problem(`INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; or an unknown option.`),
+          400: problem(
+            `INVALID_OPTIONS: before is missing, repeated or not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; or an unknown option.`,
+          ),
           500: problem('INTERNAL_ERROR: the tables could not be read.'),
         },
       },

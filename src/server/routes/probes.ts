@@ -87,15 +87,26 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           startedAt: rfc3339(ctx.startedAt),
           uptimeSeconds: Math.max(0, Math.floor((ctx.runtime.clock.now().getTime() - ctx.startedAt.getTime()) / 1000)),
           components: {
-            resolution: { status: ctx.draining ? 'draining' : 'ok', methods: SUPPORTED_METHODS.map((m) => `did:${m}`), inFlight: ctx.capacity.inFlight, maxConcurrency: ctx.capacity.max, maxConcurrencyPerClient: ctx.capacity.perClient },
+            resolution: {
+              status: ctx.draining ? 'draining' : 'ok',
+              methods: SUPPORTED_METHODS.map((m) => `did:${m}`),
+              inFlight: ctx.capacity.inFlight,
+              maxConcurrency: ctx.capacity.max,
+              maxConcurrencyPerClient: ctx.capacity.perClient,
+            },
             // Entries, estimated bytes and both bounds of the in-memory LRU (SVC_CACHE_MAX_ENTRIES / _BYTES).
             cache: { status: 'ok', entries: ctx.runtime.cache.size, ttlSeconds: ctx.runtime.config.cacheTtlSeconds, ...ctx.runtime.cache.usage?.() },
             storage,
-            rateLimit: ctx.profile === 'public'
-              ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }
-              : { status: 'ok', perMinute: ctx.limits.directPerMinute },
+            rateLimit:
+              ctx.profile === 'public'
+                ? { status: 'ok', standardPerMinute: ctx.limits.standardPerMinute, intensivePerMinute: ctx.limits.intensivePerMinute }
+                : { status: 'ok', perMinute: ctx.limits.directPerMinute },
             monitoring: { status: ctx.operator?.enabled === true ? 'ok' : 'disabled' },
-            claims: { status: readiness.ready ? 'ok' : 'unavailable', recheckIntervalSeconds: ctx.limits.claimRecheckSeconds, periodSeconds: ctx.limits.claimPeriodSeconds },
+            claims: {
+              status: readiness.ready ? 'ok' : 'unavailable',
+              recheckIntervalSeconds: ctx.limits.claimRecheckSeconds,
+              periodSeconds: ctx.limits.claimPeriodSeconds,
+            },
             // The commercial mode's cookie gateway is the owner console; billing is a mock (usage counted, nothing charged).
             console: { status: ctx.commercial?.enabled === true ? 'enabled' : 'disabled' },
             billing: { status: ctx.commercial?.enabled === true ? 'mock' : 'disabled' },

@@ -122,7 +122,10 @@ const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
 
 /** The enriched resolution as JSON (serialised once per cached result), for /v1/resolve and the dossier's JSON form. */
 export function sendResolution(reply: FastifyReply, status: number, result: EnrichedResolution): FastifyReply {
-  return reply.code(status).type(JSON_UTF8).send(once(serialisedResults, reply, status, result, () => result));
+  return reply
+    .code(status)
+    .type(JSON_UTF8)
+    .send(once(serialisedResults, reply, status, result, () => result));
 }
 
 function once(kept: WeakMap<EnrichedResolution, string>, reply: FastifyReply, status: number, result: EnrichedResolution, body: () => unknown): string {
@@ -163,7 +166,8 @@ export function dereferenceTarget(request: FastifyRequest): string {
   const didUrl = didUrlAfter(request, '/v1/dereference/', 'INVALID_DID_URL');
   const query = rawQuery(request);
   if (query === '') return didUrl;
-  if (didUrl.includes('?')) throw new ProblemError('INVALID_DID_URL', 'The DID URL has a query both inside the encoded identifier and in the request; give one.');
+  if (didUrl.includes('?'))
+    throw new ProblemError('INVALID_DID_URL', 'The DID URL has a query both inside the encoded identifier and in the request; give one.');
   const hash = didUrl.indexOf('#');
   return hash < 0 ? `${didUrl}?${query}` : `${didUrl.slice(0, hash)}?${query}${didUrl.slice(hash)}`;
 }

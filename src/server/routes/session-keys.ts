@@ -58,7 +58,7 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
       directOnly: true,
       options,
       schema: {
-        summary: 'List a project\'s keys (owner session)',
+        summary: "List a project's keys (owner session)",
         operationId: 'sessionListKeys',
         description: 'Session core (through the cookie gateway). Metadata only, newest first: never a secret or a digest.',
         tags,
@@ -119,11 +119,16 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Revoke a project key (owner session)',
         operationId: 'sessionRevokeKey',
-        description: 'Session core (through the cookie gateway). The key stops authenticating at once, on every daemon of the database. Idempotent for a key already revoked or rotated.',
+        description:
+          'Session core (through the cookie gateway). The key stops authenticating at once, on every daemon of the database. Idempotent for a key already revoked or rotated.',
         tags,
         params: ProjectKeyParamsSchema,
         querystring: EmptyQuerySchema,
-        response: { 204: empty('Revoked.'), ...SESSION_PROBLEMS, 404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no key of this id; or ${UNMOUNTED}.`) },
+        response: {
+          204: empty('Revoked.'),
+          ...SESSION_PROBLEMS,
+          404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no key of this id; or ${UNMOUNTED}.`),
+        },
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
@@ -162,9 +167,13 @@ export function sessionKeyRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request, reply) => {
         const { project, key } = params(request);
-        const old = (await accounts().listKeys(subjectOf(request), project).catch((err: unknown) => {
-          throw keyProblem(err);
-        })).find((k) => k.id === key);
+        const old = (
+          await accounts()
+            .listKeys(subjectOf(request), project)
+            .catch((err: unknown) => {
+              throw keyProblem(err);
+            })
+        ).find((k) => k.id === key);
         const { secret, stored } = generateProjectKey(old?.label ?? null);
         const { rotated, issued } = await accounts()
           .rotateKey(subjectOf(request), project, key!, stored)

@@ -176,8 +176,12 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
           200: json(ref(ProjectWatchCreatedSchema), 'The project already watches this DID: its watch.'),
           201: json(ref(ProjectWatchCreatedSchema), 'The new watch.'),
           ...SESSION_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.'),
-          429: problem(`RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has ${L.watchesPerProject} active watches (remove one first).`),
+          400: problem(
+            'INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.',
+          ),
+          429: problem(
+            `RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has ${L.watchesPerProject} active watches (remove one first).`,
+          ),
           501: problem(`${COMMERCIAL_OFF}; METHOD_NOT_SUPPORTED: did names a method svc does not resolve.`),
         },
       },
@@ -188,7 +192,10 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         requireWatchable(did);
         const added = await guarded(monitor().addWatch(subjectOf(request), params(request).project, did, L.watchesPerProject));
         if (added === 'full') {
-          throw new ProblemError('WATCH_CAPACITY_EXHAUSTED', `The project has ${L.watchesPerProject} active watches, the most a project keeps; remove one to add another.`);
+          throw new ProblemError(
+            'WATCH_CAPACITY_EXHAUSTED',
+            `The project has ${L.watchesPerProject} active watches, the most a project keeps; remove one to add another.`,
+          );
         }
         return reply.code(added.created ? 201 : 200).send({ watch: added.watch, workerActive: workerActive() });
       },
@@ -200,7 +207,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Stop watching (owner session)',
         operationId: 'sessionDeleteWatch',
-        description: 'Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.',
+        description:
+          'Session core (through the cookie gateway). The watch stops; its queued deliveries are cancelled (one in flight finishes). Its events stay readable for their window.',
         tags,
         params: ProjectWatchParamsSchema,
         querystring: EmptyQuerySchema,
@@ -237,7 +245,10 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         const windowStart = rfc3339(new Date(ctx.runtime.clock.now().getTime() - L.windowMs));
         const events = await guarded(monitor().listEvents(subjectOf(request), project, watchRow(watch!), L.eventList));
         if (events === 'too-many') {
-          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The watch has more than ${L.eventList} events in the last ${L.windowDays} days; the list is refused rather than cut. Page them with POST …/event-page.`);
+          throw new ProblemError(
+            'MONITOR_REPORT_CAPACITY',
+            `The watch has more than ${L.eventList} events in the last ${L.windowDays} days; the list is refused rather than cut. Page them with POST …/event-page.`,
+          );
         }
         return { events, windowStart };
       },
@@ -258,7 +269,9 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: json(ref(EventPageSchema), 'The page.'),
           ...SESSION_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not an EventPageRequest (limit 1..100; nothing else), an event id is malformed, or beforeEventId comes without snapshotEventId; INVALID_OPTIONS: a query option.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not an EventPageRequest (limit 1..100; nothing else), an event id is malformed, or beforeEventId comes without snapshotEventId; INVALID_OPTIONS: a query option.',
+          ),
           404: problem(`${NO_WATCH.replace(`; or ${UNMOUNTED}.`, '')}; or snapshotEventId / beforeEventId is not an event of this watch; or ${UNMOUNTED}.`),
         },
       },
@@ -277,7 +290,11 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
           next:
             page.next === null
               ? null
-              : { snapshotEventId: eventPublicId(page.next.snapshotEventId), beforeEventId: eventPublicId(page.next.beforeEventId), ...(page.asOf !== null ? { asOf: page.asOf } : {}) },
+              : {
+                  snapshotEventId: eventPublicId(page.next.snapshotEventId),
+                  beforeEventId: eventPublicId(page.next.beforeEventId),
+                  ...(page.asOf !== null ? { asOf: page.asOf } : {}),
+                },
         };
       },
     },
@@ -307,14 +324,20 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         const { project, watch } = params(request);
         const report = await guarded(monitor().report(subjectOf(request), project, watchRow(watch!), L.reportRows));
         if (report === 'too-many') {
-          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The watch has more than ${L.reportRows} events in the last ${L.windowDays} days: too many for one report, which is never cut. Page them with POST …/event-page.`);
+          throw new ProblemError(
+            'MONITOR_REPORT_CAPACITY',
+            `The watch has more than ${L.reportRows} events in the last ${L.windowDays} days: too many for one report, which is never cut. Page them with POST …/event-page.`,
+          );
         }
         const events = [...report.events].sort(byRow);
         const eventsByType: Record<string, number> = {};
         for (const e of events) eventsByType[e.type] = (eventsByType[e.type] ?? 0) + 1;
         const body = { watch: report.watch, windowStart: report.windowStart, windowEnd: report.windowEnd, eventCount: events.length, eventsByType, events };
         if (Buffer.byteLength(JSON.stringify(body), 'utf8') > L.reportBytes) {
-          throw new ProblemError('MONITOR_REPORT_CAPACITY', `The report would be larger than ${L.reportBytes / 1024 / 1024} MiB, the most one answer carries; it is never cut. Page the events with POST …/event-page.`);
+          throw new ProblemError(
+            'MONITOR_REPORT_CAPACITY',
+            `The report would be larger than ${L.reportBytes / 1024 / 1024} MiB, the most one answer carries; it is never cut. Page the events with POST …/event-page.`,
+          );
         }
         return body;
       },
@@ -326,7 +349,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: "The project's webhook (owner session)",
         operationId: 'sessionGetWebhook',
-        description: 'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
+        description:
+          'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,
@@ -377,7 +401,8 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: "Disable the project's webhook (owner session)",
         operationId: 'sessionDeleteWebhook',
-        description: 'Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.',
+        description:
+          'Session core (through the cookie gateway). Disables the webhook and cancels its queued deliveries (an attempt in flight finishes; a failed one is not retried). Idempotent: 204 also when none is set.',
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,

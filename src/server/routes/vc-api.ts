@@ -69,7 +69,10 @@ export function readEnvelope(credential: JsonObject): Envelope {
   if (!/^data:/i.test(id)) return malformed(`The EnvelopedVerifiableCredential "id" is not a data: URL: ${JSON.stringify(truncate(id, 60))}.`);
   const comma = id.indexOf(',');
   if (comma < 0) return malformed('The EnvelopedVerifiableCredential "id" is a data: URL without the comma before its data.');
-  const [mediaType = '', ...parameters] = id.slice('data:'.length, comma).split(';').map((p) => p.trim().toLowerCase());
+  const [mediaType = '', ...parameters] = id
+    .slice('data:'.length, comma)
+    .split(';')
+    .map((p) => p.trim().toLowerCase());
   const accepted = ENVELOPE_MEDIA_TYPES[mediaType];
   if (accepted === undefined) {
     return malformed(
@@ -196,12 +199,21 @@ export function vcApiRoutes(ctx: ServerContext): RouteDef[] {
         let input: unknown = credential;
         if (hasType(credential, 'EnvelopedVerifiableCredential')) {
           const envelope = readEnvelope(credential);
-          if (envelope.kind === 'malformed') return reply.code(400).type('application/json').send(envelopeRefused(envelope.reason, problemsBase, optionWarnings));
+          if (envelope.kind === 'malformed')
+            return reply
+              .code(400)
+              .type('application/json')
+              .send(envelopeRefused(envelope.reason, problemsBase, optionWarnings));
           input = envelope.text;
         }
-        const verification = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) => verifyCredential(input, { runtime, keySource: keys, signal }));
+        const verification = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
+          verifyCredential(input, { runtime, keySource: keys, signal }),
+        );
         const result = vcApiResult(verification, problemsBase, optionWarnings);
-        return reply.code(result.verified ? 200 : 400).type('application/json').send(result);
+        return reply
+          .code(result.verified ? 200 : 400)
+          .type('application/json')
+          .send(result);
       },
     },
   ];

@@ -86,7 +86,8 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Verify a compact JWS against the DID in its kid',
         operationId: 'fastVerifyJws',
-        description: 'The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.',
+        description:
+          'The DID in kid is resolved; the key must be authorised for the relationship (default assertionMethod, then authentication). A failed check is a 200 result.',
         tags: ['verification'],
         body: ref(JwsVerifyRequestSchema),
         response: {
@@ -111,12 +112,15 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: 'Evaluate a policy against the evidence of a DID',
         operationId: 'evaluatePolicy',
-        description: 'The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.',
+        description:
+          'The DID is resolved (a DID that does not resolve is evidence, not an error) and the optional credential verified; a failing policy is a 200 result.',
         tags: ['verification'],
         body: ref(PolicyEvaluateRequestSchema),
         response: {
           200: json(ref(PolicyDecisionSchema), 'The evaluation, the credential verification (or null) and the resolution verdict and dimensions (or null).'),
-          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_DID: "did" is not a DID.',
+          ),
           ...bodyRouteProblems(),
         },
       },

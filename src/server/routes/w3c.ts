@@ -14,7 +14,15 @@ import { truncate } from '../../core/text.js';
 import { booleanOption, queryOptions, serialized } from '../http.js';
 import { didUrlAfter } from './resolution.js';
 import { W3C_ROUTE_SCHEMAS } from '../schemas/w3c.js';
-import { DID_MEDIA_TYPE, DID_RESOLUTION_MEDIA_TYPE, DID_URL_DEREFERENCING_MEDIA_TYPE, negotiateDereferencing, negotiateResolution, resolutionResultBody, w3cStatusOf } from '../w3c.js';
+import {
+  DID_MEDIA_TYPE,
+  DID_RESOLUTION_MEDIA_TYPE,
+  DID_URL_DEREFERENCING_MEDIA_TYPE,
+  negotiateDereferencing,
+  negotiateResolution,
+  resolutionResultBody,
+  w3cStatusOf,
+} from '../w3c.js';
 
 const PREFIX = '/1.0/identifiers/';
 const OPTIONS = ['noCache', 'versionId', 'versionTime', 'versionNumber'] as const;
@@ -43,7 +51,13 @@ function bodyOptions(body: unknown): Record<string, string> {
  * version's DID document alone (application/did…), or — a service endpoint (text/uri-list) asked
  * for in the binding's terms — 303 to the endpoint with an empty body.
  */
-async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, identifier: string, accept: string | undefined): Promise<FastifyReply> {
+async function dereferenceAnswer(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identifier: string,
+  accept: string | undefined,
+): Promise<FastifyReply> {
   const result = await underLimits(ctx, request, reply, (signal) => dereferenceFor(ctx, identifier, signal, clientOf(request)));
   const contentType = result.dereferencingMetadata.contentType;
   const representation = negotiateDereferencing(accept, contentType);
@@ -66,7 +80,13 @@ async function dereferenceAnswer(ctx: ServerContext, request: FastifyRequest, re
   return reply.type(DID_MEDIA_TYPE).send(serialized(reply, 200, DID_MEDIA_TYPE, result.contentStream));
 }
 
-async function answer(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, raw: Record<string, string>, accept: string | undefined): Promise<FastifyReply> {
+async function answer(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  raw: Record<string, string>,
+  accept: string | undefined,
+): Promise<FastifyReply> {
   // A DID URL (`/`, `?` or `#`, raw `#` written %23) is dereferenced, as on /v1/dereference.
   const identifier = didUrlAfter(request, PREFIX, 'INVALID_DID');
   if (/[/?#]/.test(identifier)) return dereferenceAnswer(ctx, request, reply, identifier, accept);
@@ -82,9 +102,15 @@ async function answer(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   const status = w3cStatusOf(result);
   // A deactivated DID always gets the full result: the document alone would hide the 410's reason.
   if (representation === 'resolution' || status === 410) {
-    return reply.code(status).type(DID_RESOLUTION_MEDIA_TYPE).send(serialized(reply, status, DID_RESOLUTION_MEDIA_TYPE, resolutionResultBody(result)));
+    return reply
+      .code(status)
+      .type(DID_RESOLUTION_MEDIA_TYPE)
+      .send(serialized(reply, status, DID_RESOLUTION_MEDIA_TYPE, resolutionResultBody(result)));
   }
-  return reply.code(status).type(DID_MEDIA_TYPE).send(serialized(reply, status, DID_MEDIA_TYPE, result.didDocument));
+  return reply
+    .code(status)
+    .type(DID_MEDIA_TYPE)
+    .send(serialized(reply, status, DID_MEDIA_TYPE, result.didDocument));
 }
 
 export function w3cRoutes(ctx: ServerContext): RouteDef[] {

@@ -74,11 +74,19 @@ export function webRoutes(ctx: ServerContext): RouteDef[] {
         const wanted = wantedRepresentation(request, reply);
         const endpoint = queryOptions(request, ['endpoint'])['endpoint'];
         if (endpoint === undefined) {
-          if (wanted === 'json') throw new ProblemError('INVALID_OPTIONS', 'The query option "endpoint" (required) is missing; give the URL of the MCP endpoint, e.g. https://tools.example/mcp.');
+          if (wanted === 'json')
+            throw new ProblemError(
+              'INVALID_OPTIONS',
+              'The query option "endpoint" (required) is missing; give the URL of the MCP endpoint, e.g. https://tools.example/mcp.',
+            );
           return sendPage(reply, 200, mcpFormPage());
         }
         const result = await inspectMcpFor(ctx, request, reply, endpoint);
-        if (wanted === 'json') return reply.code(200).type(JSON_UTF8).send(serialized(reply, 200, 'application/json', result));
+        if (wanted === 'json')
+          return reply
+            .code(200)
+            .type(JSON_UTF8)
+            .send(serialized(reply, 200, 'application/json', result));
         return sendPage(reply, 200, mcpPage({ result, mode: 'served' }));
       },
     },
@@ -107,7 +115,10 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply): Fastify
   if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
   const gzip = acceptsGzip(request.headers['accept-encoding']);
   if (gzip) reply.header('content-encoding', 'gzip');
-  return reply.code(200).type(asset.contentType).send(gzip ? asset.gzip : asset.body);
+  return reply
+    .code(200)
+    .type(asset.contentType)
+    .send(gzip ? asset.gzip : asset.body);
 }
 
 /** A page route's representation by Accept (varying on it): the page or JSON; neither is 406. */
@@ -140,11 +151,7 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
 }
 
 export function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers({ 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', 'x-frame-options': 'DENY' })
-    .type(HTML_UTF8)
-    .send(page);
+  return reply.code(status).headers({ 'content-security-policy': PAGE_CSP, 'cache-control': 'no-cache', 'x-frame-options': 'DENY' }).type(HTML_UTF8).send(page);
 }
 
 /**
@@ -155,9 +162,16 @@ async function timeMachineFor(ctx: ServerContext, result: EnrichedResolution, qu
   const selection = { from: query['from'], to: query['to'] };
   const selected = selection.from !== undefined && selection.to !== undefined ? { from: selection.from, to: selection.to } : null;
   const { runtime } = ctx;
-  if (!runtime.store) return { history: null, diff: null, selected, unavailable: 'The observation store is unavailable, so no history can be shown; /ready says why.' };
+  if (!runtime.store)
+    return { history: null, diff: null, selected, unavailable: 'The observation store is unavailable, so no history can be shown; /ready says why.' };
   if (!shouldRecord(ctx, result)) {
-    return { history: null, diff: null, selected, unavailable: 'This service does not record the history of self-certifying identifiers (did:key, did:jwk): their document follows from the identifier and cannot change.' };
+    return {
+      history: null,
+      diff: null,
+      selected,
+      unavailable:
+        'This service does not record the history of self-certifying identifiers (did:key, did:jwk): their document follows from the identifier and cannot change.',
+    };
   }
   return { ...(await observedChanges(result.did, runtime, selection)), selected };
 }

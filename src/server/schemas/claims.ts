@@ -18,12 +18,13 @@ import {
 import { Nullable, StoredText } from './common.js';
 
 /** One literal schema per value, keeping each value's type (so Static<> is the union of the values). */
-const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
-
+const literals = <const T extends readonly string[]>(values: T) =>
+  values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> };
 
 export const ClaimMethodSchema = Type.Union(literals(CLAIM_METHODS), {
   $id: 'ClaimMethod',
-  description: 'signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.',
+  description:
+    'signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.',
 });
 
 export const ClaimPurposeSchema = Type.Union(literals(CLAIM_PURPOSES), {
@@ -56,24 +57,37 @@ export const ClaimChallengeSchema = Type.Object(
     did: Type.String(),
     method: Type.Ref('ClaimMethod'),
     purpose: Type.Ref('ClaimPurpose'),
-    token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: '32 random bytes, base64url: what is signed, hosted or published, and what the proof is submitted with.' }),
+    token: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: '32 random bytes, base64url: what is signed, hosted or published, and what the proof is submitted with.',
+    }),
     createdAt: time('When the challenge was made.'),
     expiresAt: time('After this the challenge cannot be used.'),
-    attemptsAllowed: Type.Integer({ minimum: 1, description: `Verification attempts the challenge allows (${CHALLENGE_ATTEMPTS}); it is used up by the first success.` }),
+    attemptsAllowed: Type.Integer({
+      minimum: 1,
+      description: `Verification attempts the challenge allows (${CHALLENGE_ATTEMPTS}); it is used up by the first success.`,
+    }),
     instructions: Type.String({ description: 'What to do, then how to submit the proof.' }),
     signature: Nullable(
       Type.Object(
         {
-          statement: Type.Record(Type.String(), Type.Unknown(), { description: 'What the signature states: {aud: "svc-claim", did, token, purpose, iat, exp}.' }),
+          statement: Type.Record(Type.String(), Type.Unknown(), {
+            description: 'What the signature states: {aud: "svc-claim", did, token, purpose, iat, exp}.',
+          }),
           payload: Type.String({ description: 'The exact JWS payload: base64url of the statement in RFC 8785 form.' }),
           relationship: Type.Literal('authentication'),
         },
         { additionalProperties: false },
       ),
     ),
-    wellKnown: Nullable(Type.Object({ url: Type.String(), content: Type.String({ description: 'A line the file must hold.' }) }, { additionalProperties: false })),
+    wellKnown: Nullable(
+      Type.Object({ url: Type.String(), content: Type.String({ description: 'A line the file must hold.' }) }, { additionalProperties: false }),
+    ),
     dns: Nullable(
-      Type.Object({ name: Type.String(), type: Type.Literal('TXT'), value: Type.String({ description: 'Any one TXT record at the name may hold it.' }) }, { additionalProperties: false }),
+      Type.Object(
+        { name: Type.String(), type: Type.Literal('TXT'), value: Type.String({ description: 'Any one TXT record at the name may hold it.' }) },
+        { additionalProperties: false },
+      ),
     ),
   },
   { $id: 'ClaimChallenge', additionalProperties: false },
@@ -150,10 +164,9 @@ export const DirectoryEntrySchema = Type.Object(
     did: Type.String(),
     method: Type.String({ description: 'The DID method: web, key, jwk or webvh.' }),
     listedAt: time('When the controller opted in.'),
-    claims: Type.Array(
-      Type.Object({ method: Type.Ref('ClaimMethod'), verifiedAt: Type.String(), expiresAt: Type.String() }, { additionalProperties: false }),
-      { description: 'The current claims behind the listing.' },
-    ),
+    claims: Type.Array(Type.Object({ method: Type.Ref('ClaimMethod'), verifiedAt: Type.String(), expiresAt: Type.String() }, { additionalProperties: false }), {
+      description: 'The current claims behind the listing.',
+    }),
   },
   { $id: 'DirectoryEntry', additionalProperties: false },
 );
@@ -168,10 +181,18 @@ export const DirectoryPageSchema = Type.Object(
 
 export const DirectoryQuerySchema = Type.Object(
   {
-    q: Type.Optional(StoredText({ maxLength: DIRECTORY_Q_MAX, description: `Free text (at most ${DIRECTORY_Q_MAX} characters): entries whose DID contains it, case-insensitively.` })),
+    q: Type.Optional(
+      StoredText({
+        maxLength: DIRECTORY_Q_MAX,
+        description: `Free text (at most ${DIRECTORY_Q_MAX} characters): entries whose DID contains it, case-insensitively.`,
+      }),
+    ),
     method: Type.Optional(Type.Union(literals(DIRECTORY_METHODS), { description: 'The DID method.' })),
     limit: Type.Optional(
-      Type.String({ pattern: '^(?:[1-9]|[1-4][0-9]|50)$', description: `Entries per page, ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max} (default ${DIRECTORY_LIMIT.default}).` }),
+      Type.String({
+        pattern: '^(?:[1-9]|[1-4][0-9]|50)$',
+        description: `Entries per page, ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max} (default ${DIRECTORY_LIMIT.default}).`,
+      }),
     ),
     cursor: Type.Optional(StoredText({ minLength: 1, maxLength: 256, description: 'The nextCursor of the previous page.' })),
   },

@@ -53,7 +53,10 @@ export const ProjectCreatedSchema = Type.Object({ project: Type.Ref('Project') }
 
 export const OwnerRequestSchema = Type.Object({ subject: Did('The DID to attach as an owner.') }, { $id: 'OwnerRequest', additionalProperties: false });
 
-export const TenantOwnersSchema = Type.Object({ tenantId: Type.String(), owners: Type.Array(Type.String()) }, { $id: 'TenantOwners', additionalProperties: false });
+export const TenantOwnersSchema = Type.Object(
+  { tenantId: Type.String(), owners: Type.Array(Type.String()) },
+  { $id: 'TenantOwners', additionalProperties: false },
+);
 
 export const ProjectUsageSchema = Type.Object(
   {
@@ -108,7 +111,10 @@ export const SubscriptionSchema = Type.Object(
   { $id: 'Subscription', additionalProperties: false },
 );
 
-export const SubscriptionRequestSchema = Type.Object({ plan: StoredText({ minLength: 1, maxLength: 64 }) }, { $id: 'SubscriptionRequest', additionalProperties: false });
+export const SubscriptionRequestSchema = Type.Object(
+  { plan: StoredText({ minLength: 1, maxLength: 64 }) },
+  { $id: 'SubscriptionRequest', additionalProperties: false },
+);
 export const SubscriptionSavedSchema = Type.Object({ subscription: Type.Ref('Subscription') }, { $id: 'SubscriptionSaved', additionalProperties: false });
 
 export const InvoiceSchema = Type.Object(

@@ -72,10 +72,7 @@ export const EmptyQuerySchema = Type.Object({}, { additionalProperties: false })
 export const EmptyBodySchema = Type.Object({}, { additionalProperties: false, description: 'Nothing: an empty object.' });
 
 /** `{did}`: the DID of a resolution route, of the W3C binding's (w3c.ts) and of a DID's claims. */
-export const DidParamSchema = Type.Object(
-  { did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) },
-  { additionalProperties: false },
-);
+export const DidParamSchema = Type.Object({ did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) }, { additionalProperties: false });
 
 /** `{project}`: a project of the commercial routes and the session core's (keys, monitoring). */
 export const ProjectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });

@@ -124,7 +124,12 @@ export const AuthorizeResponseSchema = Type.Object(
 );
 
 /** Compact receipts, root first: 1 to 8 make a chain; 0 or 9..64 are a MALFORMED result; more is 400. */
-const Chain = () => Type.Array(Type.String(), { maxItems: 64, description: 'Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400).' });
+const Chain = () =>
+  Type.Array(Type.String(), {
+    maxItems: 64,
+    description:
+      'Compact receipts (JWS), root first. 1 to 8 make a chain; an empty or longer chain is a MALFORMED result; more than 64 entries are refused (400).',
+  });
 const TrustedRoots = () => Type.Array(Type.String(), { maxItems: 64, description: 'Bare DIDs; the root issuer must be one of them.' });
 
 /** POST /v1/agents/verify-delegation. */

@@ -151,9 +151,7 @@ export const McpPromptSchema = Type.Object(
   {
     name: Type.String(),
     ...listedItemMembers(),
-    arguments: Type.Array(
-      Type.Object({ name: Type.String(), description: NullableString(), required: Type.Boolean() }, { additionalProperties: false }),
-    ),
+    arguments: Type.Array(Type.Object({ name: Type.String(), description: NullableString(), required: Type.Boolean() }, { additionalProperties: false })),
   },
   { $id: 'McpPrompt', additionalProperties: false },
 );

@@ -29,7 +29,11 @@ export const WatchSchema = Type.Object(
 export const WatchRequestSchema = Type.Object(
   {
     did: StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
-    webhookUrl: StoredText({ minLength: 1, maxLength: 2_048, description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.' }),
+    webhookUrl: StoredText({
+      minLength: 1,
+      maxLength: 2_048,
+      description: 'An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.',
+    }),
     intervalSeconds: Type.Optional(
       Type.Integer({ minimum: WATCH_INTERVAL.min, maximum: WATCH_INTERVAL.max, description: `Seconds between checks (default ${WATCH_INTERVAL.default}).` }),
     ),
@@ -40,7 +44,7 @@ export const WatchRequestSchema = Type.Object(
 export const WatchCreatedSchema = Type.Object(
   {
     watch: Type.Ref('Watch'),
-    secret: Type.String({ description: 'The signing secret of this watch\'s deliveries (HMAC-SHA256). Shown once: it is never listed again.' }),
+    secret: Type.String({ description: "The signing secret of this watch's deliveries (HMAC-SHA256). Shown once: it is never listed again." }),
     note: Type.String(),
   },
   { $id: 'WatchCreated', additionalProperties: false },
@@ -101,7 +105,10 @@ export const WatchCheckSchema = Type.Object(
 export const RetentionPreviewSchema = Type.Object(
   {
     dryRun: Type.Literal(true, { description: 'Always true: this is a preview, nothing is deleted.' }),
-    cutoff: Type.String({ description: 'The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it.' }),
+    cutoff: Type.String({
+      description:
+        'The instant the rows are compared with, in UTC at whole seconds (a fraction rounds up to the next second): a row counts only when it is strictly before it.',
+    }),
     candidateCounts: Type.Object(
       {
         observations: count(),

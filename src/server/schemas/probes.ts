@@ -37,7 +37,9 @@ export const HealthSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    monitoring: Type.Boolean({ description: 'Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered.' }),
+    monitoring: Type.Boolean({
+      description: 'Whether operator monitoring runs here (SVC_ADMIN_TOKEN on the direct profile): watches checked, events delivered.',
+    }),
     rateLimited: Type.Boolean(),
     profile: ProfileSchema,
     /** Operator settings that weaken a default; empty when none. */
@@ -51,7 +53,9 @@ export const HealthSchema = Type.Object(
 export const ReadySchema = Type.Object(
   {
     ready: Type.Literal(true),
-    storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], { description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons' }),
+    storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], {
+      description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons',
+    }),
     schema: Type.Literal('current'),
   },
   { $id: 'Ready', additionalProperties: false },
@@ -93,17 +97,30 @@ export const ServiceStatusSchema = Type.Object(
             status: Type.Literal('ok'),
             entries: Type.Integer({ minimum: 0 }),
             ttlSeconds: Type.Number({ minimum: 0 }),
-            bytes: Type.Optional(Type.Integer({ minimum: 0, description: "svc's estimate of the memory the cached resolutions hold (their documents, evidence and kept answers), bytes" })),
+            bytes: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                description: "svc's estimate of the memory the cached resolutions hold (their documents, evidence and kept answers), bytes",
+              }),
+            ),
             maxEntries: Type.Optional(Type.Integer({ minimum: 0, description: 'The entry bound (SVC_CACHE_MAX_ENTRIES)' })),
-            maxBytes: Type.Optional(Type.Integer({ minimum: 0, description: 'The byte bound (SVC_CACHE_MAX_BYTES); least recently used entries go first until both bounds hold' })),
+            maxBytes: Type.Optional(
+              Type.Integer({ minimum: 0, description: 'The byte bound (SVC_CACHE_MAX_BYTES); least recently used entries go first until both bounds hold' }),
+            ),
           },
-          { additionalProperties: false, description: "The daemon's in-memory resolution cache; bytes and the bounds are absent only when a library caller gave the daemon a cache of its own" },
+          {
+            additionalProperties: false,
+            description:
+              "The daemon's in-memory resolution cache; bytes and the bounds are absent only when a library caller gave the daemon a cache of its own",
+          },
         ),
         storage: Type.Union([
           Type.Object(
             {
               status: Type.Literal('ok'),
-              storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], { description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons' }),
+              storage: Type.Union([Type.Literal('file'), Type.Literal('memory'), Type.Literal('postgres')], {
+                description: 'The engine: an embedded SQLite file, SQLite in memory, or a PostgreSQL database shared by several daemons',
+              }),
               schema: Type.Literal('current'),
               schemaVersion: Type.Integer(),
               observations: Type.Optional(RowUsageSchema),
@@ -130,7 +147,11 @@ export const ServiceStatusSchema = Type.Object(
           { additionalProperties: false },
         ),
         console: Type.Object(
-          { status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'enabled while the commercial mode is on (its cookie gateway is the owner console).' }) },
+          {
+            status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+              description: 'enabled while the commercial mode is on (its cookie gateway is the owner console).',
+            }),
+          },
           { additionalProperties: false },
         ),
         billing: Type.Object(
@@ -150,7 +171,9 @@ export const ServiceStatusSchema = Type.Object(
 
 export const PROBE_SCHEMAS: TSchema[] = [HealthSchema, ReadySchema, ServiceStatusSchema];
 
-const BAD_REQUEST = problem('INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding');
+const BAD_REQUEST = problem(
+  'INVALID_OPTIONS: a query option was given (this route takes none); INVALID_REQUEST: no Host header, or malformed percent-encoding',
+);
 
 export const PROBE_ROUTE_SCHEMAS = {
   health: {
@@ -185,7 +208,7 @@ export const PROBE_ROUTE_SCHEMAS = {
     response: {
       200: json(Type.Ref('ServiceStatus'), 'Component status (degraded while the store is unavailable or the daemon drains)'),
       400: BAD_REQUEST,
-      429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After)'),
+      429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)"),
       503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After)'),
     },
   },

@@ -486,7 +486,10 @@ export const SemanticDiffSchema = Type.Object(
     keysRemoved: Type.Array(Type.String()),
     keysRotated: Type.Array(Type.String()),
     relationshipsChanged: Type.Array(
-      Type.Object({ relationship: Type.Ref('Relationship'), added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }, { additionalProperties: false }),
+      Type.Object(
+        { relationship: Type.Ref('Relationship'), added: Type.Array(Type.String()), removed: Type.Array(Type.String()) },
+        { additionalProperties: false },
+      ),
     ),
     servicesAdded: Type.Array(Type.String()),
     servicesRemoved: Type.Array(Type.String()),
@@ -586,10 +589,7 @@ const VersionOptions = {
   versionNumber: Type.Optional(Type.String({ description: 'did:webvh: the version with this number (a positive integer).', pattern: '^[0-9]+$' })),
 };
 
-export const ResolveQuerySchema = Type.Object(
-  { noCache: NoCacheQuerySchema.properties.noCache, ...VersionOptions },
-  { additionalProperties: false },
-);
+export const ResolveQuerySchema = Type.Object({ noCache: NoCacheQuerySchema.properties.noCache, ...VersionOptions }, { additionalProperties: false });
 
 export const DiffQuerySchema = Type.Object(
   {
@@ -649,22 +649,26 @@ export const RESOLUTION_SCHEMAS: TSchema[] = Object.entries(RESOLUTION_REFS)
 // ---------------------------------------------------------------- route schemas
 
 const DidUrlParamSchema = Type.Object(
-  { didUrl: Type.String({ description: 'The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query.' }) },
+  {
+    didUrl: Type.String({
+      description: 'The DID URL, raw or fully percent-encoded; a fragment delimiter is written %23. The request query is the DID URL query.',
+    }),
+  },
   { additionalProperties: false },
 );
 
 /** What a resolution can answer with besides its result (the /v1 statuses of docs/reference/problems.md). */
 const RESOLUTION_PROBLEMS = {
   400: problem('INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
-  403: problem('EGRESS_BLOCKED: the DID\'s host resolves to an address that is not public'),
+  403: problem("EGRESS_BLOCKED: the DID's host resolves to an address that is not public"),
   404: problem('NOT_FOUND: the document (or the version asked for) does not exist'),
   408: problem('REQUEST_TIMEOUT: the request ran past its time limit'),
   413: problem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
   422: problem('INVALID_DID_DOCUMENT: the fetched document or log is invalid (id mismatch, not JSON, a did:webvh log that does not verify)'),
-  429: problem('RATE_LIMITED: the client\'s budget is used up (Retry-After)'),
+  429: problem("RATE_LIMITED: the client's budget is used up (Retry-After)"),
   500: problem('INTERNAL_ERROR'),
   501: problem('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED'),
-  502: problem('UPSTREAM_UNAVAILABLE: the DID\'s host failed or timed out (DNS, TLS, HTTP)'),
+  502: problem("UPSTREAM_UNAVAILABLE: the DID's host failed or timed out (DNS, TLS, HTTP)"),
   503: problem('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down)'),
 } as const;
 
@@ -704,13 +708,15 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
       'text/event-stream. Frames in order: `stage` (zero or more, data: a TraceStage, as each stage completes), ' +
       'then `result` (data: the EnrichedResolution) or `error` (data: the problem, with its trace; a resolution past the time ' +
       'limit ends with the 408 problem), then `done` (data: {}). Problems of the resolution itself arrive as an `error` frame ' +
-      'in a 200 stream; only the request\'s own problems (query, budget, capacity) are statuses. x-svc-sse-frames gives the data schema of each event.',
+      "in a 200 stream; only the request's own problems (query, budget, capacity) are statuses. x-svc-sse-frames gives the data schema of each event.",
     tags: TAGS,
     params: DidParamSchema,
     querystring: NoCacheQuerySchema,
     response: {
       200: { description: 'The stream of frames', content: { 'text/event-stream': sseMedia } },
-      400: problem('INVALID_OPTIONS (unknown or repeated query option, bad noCache), INVALID_DID (no identifier); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      400: problem(
+        'INVALID_OPTIONS (unknown or repeated query option, bad noCache), INVALID_DID (no identifier); INVALID_REQUEST (no Host header, malformed percent-encoding)',
+      ),
       429: RESOLUTION_PROBLEMS[429],
       500: RESOLUTION_PROBLEMS[500],
       503: RESOLUTION_PROBLEMS[503],
@@ -736,7 +742,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
   fastVerify: {
     summary: 'The short verdict of a DID',
     operationId: 'fastVerifyDid',
-    description: 'the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.',
+    description:
+      'the few fields a caller needs to decide, projected from the resolution; served from the cache when fresh. A deactivated DID is a 200 with outcome DEACTIVATED.',
     tags: TAGS,
     params: DidParamSchema,
     querystring: NoCacheQuerySchema,
@@ -776,7 +783,9 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     querystring: DiffQuerySchema,
     response: {
       200: json(Type.Ref('SemanticDiff'), 'The semantic diff'),
-      400: problem('INVALID_DID, INVALID_OPTIONS (unknown option, a hash prefix that is not 8+ hex digits or not unique); INVALID_REQUEST (no Host header, malformed percent-encoding)'),
+      400: problem(
+        'INVALID_DID, INVALID_OPTIONS (unknown option, a hash prefix that is not 8+ hex digits or not unique); INVALID_REQUEST (no Host header, malformed percent-encoding)',
+      ),
       404: problem('NOT_FOUND: fewer than two observations, or no observed document with that hash'),
       408: RESOLUTION_PROBLEMS[408],
       429: RESOLUTION_PROBLEMS[429],

@@ -21,7 +21,10 @@ export const ApiKeyMetadataSchema = Type.Object(
   { $id: 'ApiKeyMetadata', additionalProperties: false },
 );
 
-export const ApiKeyListSchema = Type.Object({ keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) }, { $id: 'ApiKeyList', additionalProperties: false });
+export const ApiKeyListSchema = Type.Object(
+  { keys: Type.Array(Type.Ref('ApiKeyMetadata'), { description: 'Newest first.' }) },
+  { $id: 'ApiKeyList', additionalProperties: false },
+);
 
 export const KeyRequestSchema = Type.Object(
   { label: Type.Optional(StoredText({ minLength: 1, maxLength: 100, description: 'A label of the owner’s choice (1 to 100 characters).' })) },

@@ -32,7 +32,10 @@ export const ProjectWatchRequestSchema = Type.Object(
 );
 
 export const ProjectWatchCreatedSchema = Type.Object(
-  { watch: Type.Ref('ProjectWatch'), workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker (hourly checks, deliveries).' }) },
+  {
+    watch: Type.Ref('ProjectWatch'),
+    workerActive: Type.Boolean({ description: 'Whether this daemon runs the automatic worker (hourly checks, deliveries).' }),
+  },
   { $id: 'ProjectWatchCreated', additionalProperties: false },
 );
 
@@ -53,7 +56,7 @@ export const CustomerEventSchema = Type.Object(
     projectId: Type.String({ description: 'The project the event belongs to: receivers bind it to their owner.' }),
     watchId: WatchIdSchema,
     did: Type.String(),
-    createdAt: Time('When the event was recorded; its unix seconds are the signature\'s t.'),
+    createdAt: Time("When the event was recorded; its unix seconds are the signature's t."),
     data: Type.Ref('MonitorEventData'),
   },
   { $id: 'CustomerEvent', additionalProperties: false },
@@ -70,7 +73,9 @@ export const CustomerEventListSchema = Type.Object(
 export const EventPageRequestSchema = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: L.pageMax }),
-    asOf: Type.Optional(Time('Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.')),
+    asOf: Type.Optional(
+      Time('Only events recorded at or before this instant (first page; later pages repeat it), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.'),
+    ),
     snapshotEventId: Type.Optional(StoredText({ description: 'The watermark of an earlier page (opaque: pass it back as received).', maxLength: 64 })),
     beforeEventId: Type.Optional(StoredText({ description: 'The cursor of an earlier page (needs snapshotEventId).', maxLength: 64 })),
   },
@@ -85,7 +90,9 @@ const CursorSchema = Type.Object(
 export const EventPageSchema = Type.Object(
   {
     events: Type.Array(Type.Ref('CustomerEvent'), { description: 'Newest first, in persistence order.' }),
-    snapshotEventId: Nullable(Type.String({ description: 'The snapshot watermark: no later event appears on any page of it. Null when the window was empty.' })),
+    snapshotEventId: Nullable(
+      Type.String({ description: 'The snapshot watermark: no later event appears on any page of it. Null when the window was empty.' }),
+    ),
     asOf: Nullable(Time()),
     hasMore: Type.Boolean(),
     next: Nullable(CursorSchema),
@@ -117,7 +124,12 @@ export const CustomerWebhookConfigSchema = Type.Object(
 );
 
 export const CustomerWebhookRequestSchema = Type.Object(
-  { url: StoredText({ maxLength: 2048, description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.' }) },
+  {
+    url: StoredText({
+      maxLength: 2048,
+      description: 'An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery.',
+    }),
+  },
   { $id: 'CustomerWebhookRequest', additionalProperties: false },
 );
 

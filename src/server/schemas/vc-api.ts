@@ -53,6 +53,11 @@ export const VcApiVerifyCredentialRequestSchema = Type.Object(
   { $id: 'VcApiVerifyCredentialRequest', additionalProperties: false },
 );
 
-export const VC_API_REFS = { VcApiProblemDetails: VcApiProblemDetailsSchema, VcApiVerificationResult: VcApiVerificationResultSchema, VcApiVerifyOptions: VcApiVerifyOptionsSchema, VcApiVerifyCredentialRequest: VcApiVerifyCredentialRequestSchema };
+export const VC_API_REFS = {
+  VcApiProblemDetails: VcApiProblemDetailsSchema,
+  VcApiVerificationResult: VcApiVerificationResultSchema,
+  VcApiVerifyOptions: VcApiVerifyOptionsSchema,
+  VcApiVerifyCredentialRequest: VcApiVerifyCredentialRequestSchema,
+};
 
 export const VC_API_SCHEMAS: TSchema[] = Object.values(VC_API_REFS);

@@ -18,7 +18,14 @@ export const CheckStatusSchema = Type.Union(
 
 export const CredentialCheckSchema = Type.Object(
   {
-    id: Type.Union([Type.Literal('structure'), Type.Literal('issuer'), Type.Literal('proof'), Type.Literal('validity'), Type.Literal('status'), Type.Literal('jwt.aud')]),
+    id: Type.Union([
+      Type.Literal('structure'),
+      Type.Literal('issuer'),
+      Type.Literal('proof'),
+      Type.Literal('validity'),
+      Type.Literal('status'),
+      Type.Literal('jwt.aud'),
+    ]),
     label: Type.String(),
     status: Type.Ref('CheckStatus'),
     detail: Type.String(),
@@ -79,7 +86,13 @@ export const StatusListEntrySchema = Type.Object(
     listCredentialVerified: Type.Boolean(),
     listLengthBits: NullableInteger(),
     value: NullableInteger(),
-    result: Type.Union([Type.Literal('ACTIVE'), Type.Literal('REVOKED'), Type.Literal('SUSPENDED'), Type.Literal('UNSUPPORTED'), Type.Literal('INDETERMINATE')]),
+    result: Type.Union([
+      Type.Literal('ACTIVE'),
+      Type.Literal('REVOKED'),
+      Type.Literal('SUSPENDED'),
+      Type.Literal('UNSUPPORTED'),
+      Type.Literal('INDETERMINATE'),
+    ]),
     /** The 8 bits of the list byte holding the entry, left-most bit first. */
     window: NullableString(),
     windowOffset: NullableInteger(),
@@ -222,7 +235,8 @@ export const PolicyDecisionSchema = Type.Object(
 /** A credential as a request carries it: the object, the JSON text of one, or a compact JWT. */
 const CredentialInput = () =>
   Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String()], {
-    description: 'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
+    description:
+      'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
   });
 
 /** POST /v1/credentials/verify: `{credential, expectedAudience?}`, or a bare credential object. */

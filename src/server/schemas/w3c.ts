@@ -27,9 +27,7 @@ const plainProblem = { schema: Type.Ref('Problem') };
 function w3cError(description: string, withProblem = false): ContentResponse {
   return {
     description,
-    content: withProblem
-      ? { 'application/did-resolution': embedded, 'application/problem+json': plainProblem }
-      : { 'application/did-resolution': embedded },
+    content: withProblem ? { 'application/did-resolution': embedded, 'application/problem+json': plainProblem } : { 'application/did-resolution': embedded },
   };
 }
 
@@ -44,8 +42,8 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       'A deactivated DID is 410 with the full result. Errors with a /1.0 status are the resolution result with ' +
       'the problem in didResolutionMetadata.error (application/did-resolution); the others are problem+json. An identifier ' +
       'with `/`, `?` or `#` (written %23) is dereferenced: with no Accept, application/json or only wildcards the ' +
-      'dereferencing result as application/json (svc\'s own shape, as on /v1/dereference); application/did-url-dereferencing gives the same result under ' +
-      'that media type; application/did (did+json, did+ld+json) gives a version\'s DID document alone; a service endpoint ' +
+      "dereferencing result as application/json (svc's own shape, as on /v1/dereference); application/did-url-dereferencing gives the same result under " +
+      "that media type; application/did (did+json, did+ld+json) gives a version's DID document alone; a service endpoint " +
       '(text/uri-list) asked for as application/did-url-dereferencing or text/uri-list is 303 to the endpoint with an empty body.',
     tags: ['w3c'],
     params: DidParamSchema,
@@ -60,8 +58,13 @@ function w3cRouteSchema(post: boolean): RouteSchema {
           'application/did-url-dereferencing': { schema: Type.Ref('DereferencingResult') },
         },
       },
-      303: empty('A service endpoint (contentType text/uri-list) asked for as application/did-url-dereferencing or text/uri-list: Location is the (first) endpoint URL; the body is empty'),
-      410: { description: 'The DID is deactivated: the full result, didDocumentMetadata.deactivated true', content: { 'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') } } },
+      303: empty(
+        'A service endpoint (contentType text/uri-list) asked for as application/did-url-dereferencing or text/uri-list: Location is the (first) endpoint URL; the body is empty',
+      ),
+      410: {
+        description: 'The DID is deactivated: the full result, didDocumentMetadata.deactivated true',
+        content: { 'application/did-resolution': { schema: Type.Ref('W3cResolutionResult') } },
+      },
       400: w3cError(
         post
           ? 'INVALID_DID, INVALID_DID_URL, INVALID_OPTIONS (embedded); INVALID_REQUEST (problem+json: a body that is not acceptable JSON or not application/json, no Host header, malformed percent-encoding)'
@@ -71,7 +74,9 @@ function w3cRouteSchema(post: boolean): RouteSchema {
       404: w3cError('NOT_FOUND (embedded)'),
       406: problem('REPRESENTATION_NOT_SUPPORTED: nothing acceptable can be sent'),
       408: problem('REQUEST_TIMEOUT: the request ran past its time limit'),
-      413: problem(post ? 'PAYLOAD_TOO_LARGE: the body, or a fetched resource, is over its size limit' : 'PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
+      413: problem(
+        post ? 'PAYLOAD_TOO_LARGE: the body, or a fetched resource, is over its size limit' : 'PAYLOAD_TOO_LARGE: a fetched resource is over its size limit',
+      ),
       429: w3cError('RATE_LIMITED (embedded; Retry-After)'),
       500: w3cError('INVALID_DID_DOCUMENT, EGRESS_BLOCKED, UPSTREAM_UNAVAILABLE, INTERNAL_ERROR (embedded)'),
       501: w3cError('METHOD_NOT_SUPPORTED, FEATURE_NOT_SUPPORTED (embedded)'),

@@ -74,8 +74,14 @@ export const WEB_ROUTE_SCHEMAS = {
     params: Type.Object({ did: Type.String({ description: 'The DID, raw or fully percent-encoded.' }) }, { additionalProperties: false }),
     querystring: DossierQuerySchema,
     response: {
-      200: { description: 'The dossier (text/html), or the enriched resolution (application/json)', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
-      410: { description: 'The DID is deactivated: its dossier, or the full result', content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } } },
+      200: {
+        description: 'The dossier (text/html), or the enriched resolution (application/json)',
+        content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } },
+      },
+      410: {
+        description: 'The DID is deactivated: its dossier, or the full result',
+        content: { ...HTML, 'application/json': { schema: Type.Ref('EnrichedResolution') } },
+      },
       ...DOSSIER_PROBLEMS,
     },
   },
@@ -96,7 +102,9 @@ export const WEB_ROUTE_SCHEMAS = {
         description: 'The form (text/html, without endpoint), the inspection (text/html), or the McpInspection (application/json)',
         content: { ...HTML, 'application/json': { schema: Type.Ref('McpInspection') } },
       },
-      400: pageProblem('INVALID_OPTIONS: the endpoint is empty, too long or repeated, an unknown option, or no endpoint with Accept: application/json; INVALID_REQUEST: the endpoint is not an absolute URL, or no Host header'),
+      400: pageProblem(
+        'INVALID_OPTIONS: the endpoint is empty, too long or repeated, an unknown option, or no endpoint with Accept: application/json; INVALID_REQUEST: the endpoint is not an absolute URL, or no Host header',
+      ),
       403: pageProblem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https'),
       404: pageProblem('NOT_FOUND: no MCP endpoint at the URL (answered 404)'),
       406: problem('REPRESENTATION_NOT_SUPPORTED: Accept names neither text/html nor application/json'),
@@ -104,7 +112,9 @@ export const WEB_ROUTE_SCHEMAS = {
       413: pageProblem('PAYLOAD_TOO_LARGE: a fetched resource is over its size limit'),
       429: pageProblem("RATE_LIMITED: the client's intensive budget is used up (Retry-After)"),
       500: pageProblem('INTERNAL_ERROR'),
-      502: pageProblem('UPSTREAM_UNAVAILABLE: the host failed or timed out, or did not answer as an MCP server (an HTML page, a JSON API that is not JSON-RPC …); the detail names what was found'),
+      502: pageProblem(
+        'UPSTREAM_UNAVAILABLE: the host failed or timed out, or did not answer as an MCP server (an HTML page, a JSON API that is not JSON-RPC …); the detail names what was found',
+      ),
       503: pageProblem('CAPACITY_EXHAUSTED (Retry-After), SERVICE_UNAVAILABLE (shutting down)'),
     },
   },
@@ -113,7 +123,10 @@ export const WEB_ROUTE_SCHEMAS = {
     operationId: 'webAsset',
     description: 'Immutable: a new build has new names. Cached for a year; gzip when accepted; 304 for a matching If-None-Match.',
     tags: TAGS,
-    params: Type.Object({ name: Type.String({ description: 'e.g. dossier.3f9c0e1a2b4d5c6e.css or favicon.0a1b2c3d4e5f6a7b.svg, as the pages link it.' }) }, { additionalProperties: false }),
+    params: Type.Object(
+      { name: Type.String({ description: 'e.g. dossier.3f9c0e1a2b4d5c6e.css or favicon.0a1b2c3d4e5f6a7b.svg, as the pages link it.' }) },
+      { additionalProperties: false },
+    ),
     querystring: EmptyQuerySchema,
     response: {
       200: {

@@ -104,10 +104,14 @@ export const WEBHOOKS = {
       tags: ['session'],
       parameters: [
         header('X-SVC-Event-ID', 'The event id (as `id` in the body): deduplicate on it.', { type: 'string', pattern: '^evt_[0-9]+$' }),
-        header('X-SVC-Signature', '`t=<creationTime>,v1=<hex>`: t is the event\'s creation in unix seconds; the hex is HMAC-SHA256 keyed with the webhook secret over `<t>.<exact UTF-8 body>`.', {
-          type: 'string',
-          pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$',
-        }),
+        header(
+          'X-SVC-Signature',
+          "`t=<creationTime>,v1=<hex>`: t is the event's creation in unix seconds; the hex is HMAC-SHA256 keyed with the webhook secret over `<t>.<exact UTF-8 body>`.",
+          {
+            type: 'string',
+            pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$',
+          },
+        ),
       ],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CustomerEvent' } } } },
       responses: {

@@ -68,7 +68,11 @@ import { CLOCK, inLockedTransaction, inTransaction, LOCK_CLASS, numberedParamete
  * A shared statement for PostgreSQL: `$n` parameters in order of first use, now read once by a
  * CTE in front. `extra` completes a dialect that extends the accounts' (customer monitoring's).
  */
-export function compileFor<D extends AccountDialect>(build: (d: D) => string, extra: Omit<D, keyof AccountDialect>, ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o'): Compiled {
+export function compileFor<D extends AccountDialect>(
+  build: (d: D) => string,
+  extra: Omit<D, keyof AccountDialect>,
+  ownedLock = 'FOR NO KEY UPDATE OF p FOR SHARE OF o',
+): Compiled {
   const params = numberedParameters();
   const dialect = {
     p: params.p,
@@ -86,7 +90,10 @@ function compile(build: (d: AccountDialect) => string, ownedLock?: string): Comp
   return compileFor(build, {}, ownedLock);
 }
 
-const S = Object.fromEntries(Object.entries(ACCOUNT_STATEMENTS).map(([name, build]) => [name, compile(build)])) as Record<keyof typeof ACCOUNT_STATEMENTS, Compiled>;
+const S = Object.fromEntries(Object.entries(ACCOUNT_STATEMENTS).map(([name, build]) => [name, compile(build)])) as Record<
+  keyof typeof ACCOUNT_STATEMENTS,
+  Compiled
+>;
 /** The ownership check of a read: no locks (one statement, one snapshot). */
 const OWNED_READ = compile(ACCOUNT_STATEMENTS.owned, '');
 
@@ -323,11 +330,21 @@ export class PostgresAccountStore implements AccountStore {
       const charge = chargeOf(plan, period, requests);
       let invoice: Invoice;
       try {
-        invoice = toInvoice((await one<Invoice>(client, S.insertInvoice, { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }))!);
+        invoice = toInvoice(
+          (await one<Invoice>(client, S.insertInvoice, { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }))!,
+        );
       } catch (error) {
         throw conflictOr(error, `the tenant's ${period} is closed already`);
       }
-      const entry = toLedger((await one<LedgerEntry>(client, S.insertLedger, { tenantId, invoiceId: invoice.id, kind: 'CHARGE', amount: charge.amount, description: charge.description }))!);
+      const entry = toLedger(
+        (await one<LedgerEntry>(client, S.insertLedger, {
+          tenantId,
+          invoiceId: invoice.id,
+          kind: 'CHARGE',
+          amount: charge.amount,
+          description: charge.description,
+        }))!,
+      );
       return { invoice, entries: [entry] };
     });
   }

@@ -99,7 +99,11 @@ export class PostgresBudgets {
     this.#cleanupNowAndThen();
     const perMs = perPeriod / periodMs;
     // Named: each connection parses and plans it once (it runs for every public request).
-    const { rows } = await this.pool.query<{ tokens: number; allowed: boolean }>({ name: 'svc-take-budget', text: TAKE_SQL, values: [key, perPeriod, perMs * 1000, periodMs] });
+    const { rows } = await this.pool.query<{ tokens: number; allowed: boolean }>({
+      name: 'svc-take-budget',
+      text: TAKE_SQL,
+      values: [key, perPeriod, perMs * 1000, periodMs],
+    });
     const row = rows[0];
     if (row === undefined) throw new Error('the budget upsert returned no row');
     if (row.allowed) return { allowed: true };

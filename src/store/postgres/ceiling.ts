@@ -26,7 +26,16 @@
  */
 import type pg from 'pg';
 import type { Recorded } from '../../core/history/store.js';
-import { CEILING_STATEMENTS, CeilingRule, type CeilingDialect, type CeilingKey, type CeilingOptions, type CeilingStatement, type CeilingTable, type RowUsage } from '../schema/ceiling.js';
+import {
+  CEILING_STATEMENTS,
+  CeilingRule,
+  type CeilingDialect,
+  type CeilingKey,
+  type CeilingOptions,
+  type CeilingStatement,
+  type CeilingTable,
+  type RowUsage,
+} from '../schema/ceiling.js';
 
 /** One-key advisory lock ('svcc') held while the count table and its triggers are made. */
 const DDL_LOCK = 0x73766363;

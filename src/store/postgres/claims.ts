@@ -193,7 +193,8 @@ export class PostgresClaimStore implements ClaimStore {
     const { rows: named } = await this.pool.query<{ did: string }>('SELECT did FROM claim_challenges WHERE token = $1', [proof.token]);
     if (named[0] === undefined) return { outcome: 'unknown' };
     return inLockedTransaction(this.pool, LOCK_CLASS.claims, named[0].did, async (client): Promise<RecordedProof> => {
-      const run = <R extends pg.QueryResultRow>(statement: Compiled, values: Record<string, unknown>) => client.query<R>(statement.text, statement.values(values));
+      const run = <R extends pg.QueryResultRow>(statement: Compiled, values: Record<string, unknown>) =>
+        client.query<R>(statement.text, statement.values(values));
       const { rows: used } = await run<{ did: string; method: ClaimMethod; purpose: ClaimPurpose; nowMs: string }>(USE, { token: proof.token });
       const challenge = used[0];
       if (challenge === undefined) {

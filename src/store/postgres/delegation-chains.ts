@@ -55,7 +55,10 @@ export class PostgresDelegationChainStore implements DelegationChainStore {
   }
 
   async forAgent(leafDid: string, now: string): Promise<StoredDelegationChain[]> {
-    const { rows } = await this.pool.query<ChainRow>(`SELECT ${COLUMNS} FROM delegation_chains WHERE leaf_did = $1 AND expires_at > $2 ${NEWEST_FIRST}`, [leafDid, now]);
+    const { rows } = await this.pool.query<ChainRow>(`SELECT ${COLUMNS} FROM delegation_chains WHERE leaf_did = $1 AND expires_at > $2 ${NEWEST_FIRST}`, [
+      leafDid,
+      now,
+    ]);
     return rows.map(withChain);
   }
 
@@ -82,7 +85,11 @@ export class PostgresDelegationChainStore implements DelegationChainStore {
 /** registerWithin's decision and writes, inside its locked transaction (the same steps as on SQLite). */
 async function decide(client: pg.PoolClient, record: StoredDelegationChain, shares: RegistryShares, now: string): Promise<ChainAdmission> {
   await client.query('DELETE FROM delegation_chains WHERE expires_at <= $1', [now]);
-  const refreshed = await client.query('UPDATE delegation_chains SET expires_at = $1, registered_at = $2 WHERE id = $3', [record.expiresAt, record.registeredAt, record.id]);
+  const refreshed = await client.query('UPDATE delegation_chains SET expires_at = $1, registered_at = $2 WHERE id = $3', [
+    record.expiresAt,
+    record.registeredAt,
+    record.id,
+  ]);
   if ((refreshed.rowCount ?? 0) > 0) return { outcome: 'stored', refreshed: true, displaced: null };
   const holder = record.client ?? null;
   // The three counts in one round trip (the client's and the root's are 0 for the operator's own).

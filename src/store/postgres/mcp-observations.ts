@@ -40,27 +40,31 @@ export class PostgresMcpObservationStore implements McpObservationStore {
 
   record(s: NewMcpSnapshot): Promise<Recorded<McpSnapshot>> {
     const ceiling = this.#ceiling;
-    return ceiling.commit(() => inLockedTransaction(this.pool, LOCK_CLASS.mcpObservations, s.endpoint, async (client): Promise<Recorded<McpSnapshot>> => {
-      const { rows: latest } = await client.query<SnapshotRow>(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = $1 ${NEWEST_FIRST} LIMIT 1`, [s.endpoint]);
-      const last = latest[0];
-      if (last !== undefined && last.inventoryHash === s.inventoryHash && last.profile === s.profile && s.profile !== null) {
-        const { rows } = await client.query<SnapshotRow>(
-          `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = GREATEST(last_seen_at, $1), negotiated_version = $2,
+    return ceiling.commit(() =>
+      inLockedTransaction(this.pool, LOCK_CLASS.mcpObservations, s.endpoint, async (client): Promise<Recorded<McpSnapshot>> => {
+        const { rows: latest } = await client.query<SnapshotRow>(`SELECT ${COLUMNS} FROM mcp_observations WHERE endpoint = $1 ${NEWEST_FIRST} LIMIT 1`, [
+          s.endpoint,
+        ]);
+        const last = latest[0];
+        if (last !== undefined && last.inventoryHash === s.inventoryHash && last.profile === s.profile && s.profile !== null) {
+          const { rows } = await client.query<SnapshotRow>(
+            `UPDATE mcp_observations SET seen_count = seen_count + 1, last_seen_at = GREATEST(last_seen_at, $1), negotiated_version = $2,
            body = $3 WHERE id = $4 RETURNING ${COLUMNS}`,
-          [s.observedAt, s.negotiatedVersion, snapshotBody(s), last.id],
-        );
-        return { outcome: 'coalesced', row: toSnapshot(rows[0]!), evicted: 0 };
-      }
-      // A new row: counted, room made or refused, inserted, in this transaction (unbounded: no wait).
-      const evicted = ceiling.ceiling === null ? 0 : await ceiling.makeRoom(client, s.endpoint);
-      if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
-      const { rows } = await client.query<SnapshotRow>(
-        `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
+            [s.observedAt, s.negotiatedVersion, snapshotBody(s), last.id],
+          );
+          return { outcome: 'coalesced', row: toSnapshot(rows[0]!), evicted: 0 };
+        }
+        // A new row: counted, room made or refused, inserted, in this transaction (unbounded: no wait).
+        const evicted = ceiling.ceiling === null ? 0 : await ceiling.makeRoom(client, s.endpoint);
+        if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
+        const { rows } = await client.query<SnapshotRow>(
+          `INSERT INTO mcp_observations (endpoint, fingerprint, body, negotiated_version, observed_at, last_seen_at, seen_count, fingerprint_profile)
          VALUES ($1, $2, $3, $4, $5, $5, 1, $6) RETURNING ${COLUMNS}`,
-        [s.endpoint, s.inventoryHash, snapshotBody(s), s.negotiatedVersion, s.observedAt, s.profile],
-      );
-      const row = toSnapshot(rows[0]!);
-      return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
-    }));
+          [s.endpoint, s.inventoryHash, snapshotBody(s), s.negotiatedVersion, s.observedAt, s.profile],
+        );
+        const row = toSnapshot(rows[0]!);
+        return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
+      }),
+    );
   }
 }

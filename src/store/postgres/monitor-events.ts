@@ -134,7 +134,10 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
       return rows.map(toEvent);
     }
     if (!isPgRowId(options.watchId)) return [];
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events WHERE watch_id = $1 AND ${OPERATOR_EVENT} ORDER BY id DESC LIMIT $2`, [options.watchId, limit]);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM monitor_events WHERE watch_id = $1 AND ${OPERATOR_EVENT} ORDER BY id DESC LIMIT $2`,
+      [options.watchId, limit],
+    );
     return rows.map(toEvent);
   }
 

@@ -77,7 +77,17 @@ export class PostgresObservationStore implements ObservationStore {
    * Three round trips in all (BEGIN + lock, the statement, COMMIT).
    */
   record(o: NewObservation): Promise<Recorded<Observation>> {
-    const values = [o.did, o.documentHash, JSON.stringify(o.document), o.observedAt, o.latencyMs, o.resolverVersion, o.domainBindingStatus, o.summary, HASH_PROFILE];
+    const values = [
+      o.did,
+      o.documentHash,
+      JSON.stringify(o.document),
+      o.observedAt,
+      o.latencyMs,
+      o.resolverVersion,
+      o.domainBindingStatus,
+      o.summary,
+      HASH_PROFILE,
+    ];
     const ceiling = this.#ceiling;
     if (ceiling.ceiling === null) {
       return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
@@ -91,7 +101,11 @@ export class PostgresObservationStore implements ObservationStore {
     // counted, makes room or is refused, and is inserted, all in this one transaction.
     return ceiling.commit(() =>
       inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client): Promise<Recorded<Observation>> => {
-        const coalesced = await client.query<Observation & { outcome: 'coalesced' }>({ name: 'svc-coalesce-observation', text: COALESCE, values: withoutDocument(values) });
+        const coalesced = await client.query<Observation & { outcome: 'coalesced' }>({
+          name: 'svc-coalesce-observation',
+          text: COALESCE,
+          values: withoutDocument(values),
+        });
         if (coalesced.rows[0] !== undefined) {
           const { outcome: _outcome, ...row } = coalesced.rows[0];
           return { outcome: 'coalesced', row, evicted: 0 };
@@ -120,7 +134,10 @@ export class PostgresObservationStore implements ObservationStore {
   }
 
   async latest(did: string, limit: number): Promise<StoredObservation[]> {
-    const { rows } = await this.pool.query<StoredRow>(`SELECT ${COLUMNS}, document FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT $2`, [did, limitOf(limit)]);
+    const { rows } = await this.pool.query<StoredRow>(`SELECT ${COLUMNS}, document FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT $2`, [
+      did,
+      limitOf(limit),
+    ]);
     return rows.map(withDocument);
   }
 

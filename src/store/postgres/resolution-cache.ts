@@ -39,7 +39,6 @@ export const RESOLUTION_LEASES_DDL = `
   );
 `;
 
-
 /** Reviver that freezes every object and array as JSON.parse completes it (children first). */
 function freeze(_key: string, value: unknown): unknown {
   return typeof value === 'object' && value !== null ? Object.freeze(value) : value;

@@ -246,7 +246,12 @@ export interface SessionRow {
 }
 
 export function toSession(row: SessionRow): OwnerSession {
-  return { subject: row.subject, createdAt: rfc3339(row.createdAtMs), expiresAt: rfc3339(row.expiresAtMs), absoluteExpiresAt: rfc3339(row.absoluteExpiresAtMs) };
+  return {
+    subject: row.subject,
+    createdAt: rfc3339(row.createdAtMs),
+    expiresAt: rfc3339(row.expiresAtMs),
+    absoluteExpiresAt: rfc3339(row.absoluteExpiresAtMs),
+  };
 }
 
 /** A key row as metadata: the members listed, and only those (never the digest). */
@@ -308,7 +313,10 @@ const CURRENCY = /^[A-Z]{3}$/;
 /** The checked values of a plan's upsert. */
 export function planValues(plan: NewPlan): Record<string, unknown> {
   if (typeof plan.currency !== 'string' || !CURRENCY.test(plan.currency)) throw new RangeError('currency must be three upper-case letters (ISO 4217)');
-  for (const [name, value] of [['monthlyPriceMinor', plan.monthlyPriceMinor], ['includedRequests', plan.includedRequests]] as const) {
+  for (const [name, value] of [
+    ['monthlyPriceMinor', plan.monthlyPriceMinor],
+    ['includedRequests', plan.includedRequests],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) throw new RangeError(`${name} must be a whole number from 0`);
   }
   return {

@@ -88,7 +88,8 @@ export interface CeilingDialect {
 export const CEILING_STATEMENTS: Record<CeilingStatement, (table: CeilingTable, key: CeilingKey, d: CeilingDialect) => string> = {
   // The oldest one-off row above the watermark, not of the recording key ($1 watermark, $2 key):
   // the key's own row is skipped, since the row being recorded would make it history.
-  oneOff: (table, key, d) => `SELECT o.id AS v FROM ${table} o WHERE o.id > ${d.p(1)} AND o.${key} <> ${d.p(2)} AND ${oneOff(table, key, 'o')} ORDER BY o.id LIMIT 1`,
+  oneOff: (table, key, d) =>
+    `SELECT o.id AS v FROM ${table} o WHERE o.id > ${d.p(1)} AND o.${key} <> ${d.p(2)} AND ${oneOff(table, key, 'o')} ORDER BY o.id LIMIT 1`,
   // The key of row $1 while it is a one-off.
   oneOffKey: (table, key, d) => `SELECT o.${key} AS v FROM ${table} o WHERE o.id = ${d.p(1)} AND ${oneOff(table, key, 'o')}`,
   maxId: (table) => `SELECT max(id) AS v FROM ${table}`,

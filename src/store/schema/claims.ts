@@ -154,13 +154,15 @@ export function refusalOf(row: ChallengeRow, nowMs: Ms): 'used' | 'expired' | 'e
 
 /** A duration of whole seconds from 1 (else RangeError), in milliseconds. */
 export function secondsMs(name: string, seconds: number): number {
-  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_SECONDS) throw new RangeError(`${name} must be a whole number of seconds from 1, not ${seconds}`);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_SECONDS)
+    throw new RangeError(`${name} must be a whole number of seconds from 1, not ${seconds}`);
   return seconds * 1000;
 }
 
 /** A count of whole attempts from 1 (else RangeError). */
 export function attemptsOf(maxAttempts: number): number {
-  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > MAX_SECONDS) throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > MAX_SECONDS)
+    throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
   return maxAttempts;
 }
 
@@ -211,7 +213,8 @@ export interface DirectoryShape {
  */
 export function directoryArguments(query: DirectoryQuery): { shape: DirectoryShape; values: Record<string, unknown> } {
   const { limit, after } = query;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > DIRECTORY_MAX) throw new RangeError(`limit must be a whole number from 1 to ${DIRECTORY_MAX}, not ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > DIRECTORY_MAX)
+    throw new RangeError(`limit must be a whole number from 1 to ${DIRECTORY_MAX}, not ${limit}`);
   if (after !== null && (!Number.isSafeInteger(after) || after < 0)) throw new RangeError(`after must be a whole number from 0, not ${after}`);
   return {
     shape: { after: after !== null, didMethod: query.didMethod !== null, q: query.q !== null },

@@ -181,7 +181,8 @@ export const CUSTOMER_STATEMENTS = {
       last_hash = CASE WHEN ${txt(d, 'status')} = 'FAILED' THEN last_hash ELSE ${txt(d, 'hash')} END,
       last_status = ${txt(d, 'status')}, last_checked_at = ${d.p('checkedAt')}
     WHERE id = ${d.p('watchId')} AND revision = ${d.p('revision')} AND active = 1 RETURNING id`,
-  attemptOk: (d: CustomerDialect) => `UPDATE scheduled_attempts SET outcome = 'OK' WHERE id = ${d.p('attemptId')} AND project_id = ${d.p('projectId')} RETURNING id`,
+  attemptOk: (d: CustomerDialect) =>
+    `UPDATE scheduled_attempts SET outcome = 'OK' WHERE id = ${d.p('attemptId')} AND project_id = ${d.p('projectId')} RETURNING id`,
   /** FOR SHARE on PostgreSQL: a replacement of the webhook waits for this check's deliveries, then cancels them. */
   hookForCheck: (d: CustomerDialect) => `SELECT id, secret FROM customer_webhooks WHERE project_id = ${d.p('projectId')} AND active = 1 ${d.forShare}`,
   insertDelivery: (d: CustomerDialect) => `
@@ -354,179 +355,220 @@ export class CustomerMonitor implements CustomerMonitorStore {
 
   async addWatch(subject: string, projectId: string, did: string, limit: number): Promise<{ watch: ProjectWatch; created: boolean } | 'full'> {
     text('did', did, 2048);
-    return this.execute('write', (function* () {
-      yield* ownedBy(subject, projectId, 'write');
-      const existing = yield* one<WatchRow>('activeOfDid', { projectId, did });
-      if (existing !== undefined) return { watch: toProjectWatch(existing), created: false };
-      // Counted under the project's lock (PostgreSQL) or the write lock (SQLite); written as "not
-      // below" so that a limit that is not a number refuses.
-      const { n } = (yield* one<{ n: number }>('countActive', { projectId }))!;
-      if (!(n < limit)) return 'full' as const;
-      const { now } = yield* bounds();
-      return { watch: toProjectWatch((yield* one<WatchRow>('insertWatch', { projectId, did, now }))!), created: true };
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'write');
+        const existing = yield* one<WatchRow>('activeOfDid', { projectId, did });
+        if (existing !== undefined) return { watch: toProjectWatch(existing), created: false };
+        // Counted under the project's lock (PostgreSQL) or the write lock (SQLite); written as "not
+        // below" so that a limit that is not a number refuses.
+        const { n } = (yield* one<{ n: number }>('countActive', { projectId }))!;
+        if (!(n < limit)) return 'full' as const;
+        const { now } = yield* bounds();
+        return { watch: toProjectWatch((yield* one<WatchRow>('insertWatch', { projectId, did, now }))!), created: true };
+      })(),
+    );
   }
 
   async listWatches(subject: string, projectId: string): Promise<ProjectWatch[]> {
-    return this.execute('read', (function* () {
-      yield* ownedBy(subject, projectId, 'read');
-      return (yield* all<WatchRow>('listWatches', { projectId })).map(toProjectWatch);
-    })());
+    return this.execute(
+      'read',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'read');
+        return (yield* all<WatchRow>('listWatches', { projectId })).map(toProjectWatch);
+      })(),
+    );
   }
 
   async removeWatch(subject: string, projectId: string, watchId: number): Promise<void> {
-    return this.execute('write', (function* () {
-      yield* ownedBy(subject, projectId, 'write');
-      if (!isId(watchId) || (yield* one('deactivate', { projectId, watchId })) === undefined) throw notFound('watch');
-      yield* all('cancelOfWatch', { watchId });
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'write');
+        if (!isId(watchId) || (yield* one('deactivate', { projectId, watchId })) === undefined) throw notFound('watch');
+        yield* all('cancelOfWatch', { watchId });
+      })(),
+    );
   }
 
   async listEvents(subject: string, projectId: string, watchId: number, max: number): Promise<CustomerEvent[] | 'too-many'> {
     const n = limitOf(max);
-    return this.execute('read', (function* () {
-      yield* ownedBy(subject, projectId, 'read');
-      yield* watchOf(projectId, watchId, false);
-      const { since } = yield* bounds();
-      const rows = yield* all<EventRow>('eventsWindow', { watchId, since, limit: n + 1 });
-      return rows.length > n ? ('too-many' as const) : rows.map(toCustomerEvent);
-    })());
+    return this.execute(
+      'read',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'read');
+        yield* watchOf(projectId, watchId, false);
+        const { since } = yield* bounds();
+        const rows = yield* all<EventRow>('eventsWindow', { watchId, since, limit: n + 1 });
+        return rows.length > n ? ('too-many' as const) : rows.map(toCustomerEvent);
+      })(),
+    );
   }
 
   async eventPage(subject: string, projectId: string, watchId: number, query: EventPageQuery): Promise<EventPage> {
     const limit = whole('limit', query.limit, 1, L.pageMax);
     const asOf = query.asOf ?? null;
     if (query.beforeEventId !== undefined && query.snapshotEventId === undefined) throw new RangeError('beforeEventId needs snapshotEventId');
-    return this.execute('read', (function* (): Work<EventPage> {
-      yield* ownedBy(subject, projectId, 'read');
-      yield* watchOf(projectId, watchId, false);
-      for (const eventId of [query.snapshotEventId, query.beforeEventId]) {
-        if (eventId === undefined) continue;
-        if (!isId(eventId) || (yield* one('eventOfWatch', { eventId, watchId })) === undefined) throw notFound('event of the watch');
-      }
-      const { since } = yield* bounds();
-      const snapshot = query.snapshotEventId ?? (yield* one<{ id: number | null }>('watermark', { watchId, since, asOf }))!.id;
-      if (snapshot === null) return { events: [], snapshotEventId: null, asOf, hasMore: false, next: null };
-      // One upper bound (the watermark, or just before the cursor): the (watch_id, id) index then
-      // starts the scan at the page, rather than at the watermark with the cursor as a filter.
-      const upper = query.beforeEventId === undefined ? snapshot : Math.min(snapshot, query.beforeEventId - 1);
-      const rows = yield* all<EventRow>('page', { watchId, since, upper, asOf, limit: limit + 1 });
-      const hasMore = rows.length > limit;
-      const events = rows.slice(0, limit);
-      const next = hasMore ? { snapshotEventId: snapshot, beforeEventId: events[events.length - 1]!.id } : null;
-      return { events: events.map(toCustomerEvent), snapshotEventId: snapshot, asOf, hasMore, next };
-    })());
+    return this.execute(
+      'read',
+      (function* (): Work<EventPage> {
+        yield* ownedBy(subject, projectId, 'read');
+        yield* watchOf(projectId, watchId, false);
+        for (const eventId of [query.snapshotEventId, query.beforeEventId]) {
+          if (eventId === undefined) continue;
+          if (!isId(eventId) || (yield* one('eventOfWatch', { eventId, watchId })) === undefined) throw notFound('event of the watch');
+        }
+        const { since } = yield* bounds();
+        const snapshot = query.snapshotEventId ?? (yield* one<{ id: number | null }>('watermark', { watchId, since, asOf }))!.id;
+        if (snapshot === null) return { events: [], snapshotEventId: null, asOf, hasMore: false, next: null };
+        // One upper bound (the watermark, or just before the cursor): the (watch_id, id) index then
+        // starts the scan at the page, rather than at the watermark with the cursor as a filter.
+        const upper = query.beforeEventId === undefined ? snapshot : Math.min(snapshot, query.beforeEventId - 1);
+        const rows = yield* all<EventRow>('page', { watchId, since, upper, asOf, limit: limit + 1 });
+        const hasMore = rows.length > limit;
+        const events = rows.slice(0, limit);
+        const next = hasMore ? { snapshotEventId: snapshot, beforeEventId: events[events.length - 1]!.id } : null;
+        return { events: events.map(toCustomerEvent), snapshotEventId: snapshot, asOf, hasMore, next };
+      })(),
+    );
   }
 
   async report(subject: string, projectId: string, watchId: number, maxRows: number): Promise<WatchReport | 'too-many'> {
     const max = limitOf(maxRows);
-    return this.execute('read', (function* (): Work<WatchReport | 'too-many'> {
-      yield* ownedBy(subject, projectId, 'read');
-      const watch = yield* watchOf(projectId, watchId, false);
-      const { now, since } = yield* bounds();
-      // Counted first: a window over the limit is refused without reading a body.
-      const { n } = (yield* one<{ n: number }>('countWindow', { watchId, since }))!;
-      if (n > max) return 'too-many';
-      const events = n === 0 ? [] : (yield* all<EventRow>('eventsWindow', { watchId, since, limit: n })).map(toCustomerEvent);
-      return { watch: toProjectWatch(watch), windowStart: since, windowEnd: now, events };
-    })());
+    return this.execute(
+      'read',
+      (function* (): Work<WatchReport | 'too-many'> {
+        yield* ownedBy(subject, projectId, 'read');
+        const watch = yield* watchOf(projectId, watchId, false);
+        const { now, since } = yield* bounds();
+        // Counted first: a window over the limit is refused without reading a body.
+        const { n } = (yield* one<{ n: number }>('countWindow', { watchId, since }))!;
+        if (n > max) return 'too-many';
+        const events = n === 0 ? [] : (yield* all<EventRow>('eventsWindow', { watchId, since, limit: n })).map(toCustomerEvent);
+        return { watch: toProjectWatch(watch), windowStart: since, windowEnd: now, events };
+      })(),
+    );
   }
 
   async setWebhook(subject: string, projectId: string, url: string, secret: string): Promise<CustomerWebhookConfig> {
     text('url', url, 2048);
     text('secret', secret, 256);
-    return this.execute('write', (function* () {
-      yield* ownedBy(subject, projectId, 'write');
-      const { now } = yield* bounds();
-      yield* disable(projectId, now);
-      return toWebhook((yield* one<HookRow>('insertWebhook', { projectId, url, secret, now }))!);
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'write');
+        const { now } = yield* bounds();
+        yield* disable(projectId, now);
+        return toWebhook((yield* one<HookRow>('insertWebhook', { projectId, url, secret, now }))!);
+      })(),
+    );
   }
 
   async getWebhook(subject: string, projectId: string): Promise<CustomerWebhookConfig | null> {
-    return this.execute('read', (function* () {
-      yield* ownedBy(subject, projectId, 'read');
-      const row = yield* one<HookRow>('activeWebhook', { projectId });
-      return row === undefined ? null : toWebhook(row);
-    })());
+    return this.execute(
+      'read',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'read');
+        const row = yield* one<HookRow>('activeWebhook', { projectId });
+        return row === undefined ? null : toWebhook(row);
+      })(),
+    );
   }
 
   async disableWebhook(subject: string, projectId: string): Promise<boolean> {
-    return this.execute('write', (function* () {
-      yield* ownedBy(subject, projectId, 'write');
-      const { now } = yield* bounds();
-      return yield* disable(projectId, now);
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'write');
+        const { now } = yield* bounds();
+        return yield* disable(projectId, now);
+      })(),
+    );
   }
 
   async listDeliveries(subject: string, projectId: string, limit: number): Promise<CustomerDeliveryMetadata[]> {
     const n = Math.min(limitOf(limit), MAX_SECONDS);
-    return this.execute('read', (function* () {
-      yield* ownedBy(subject, projectId, 'read');
-      const { since } = yield* bounds();
-      return (yield* all<DeliveryRow>('listDeliveries', { projectId, since, limit: n })).map(toDelivery);
-    })());
+    return this.execute(
+      'read',
+      (function* () {
+        yield* ownedBy(subject, projectId, 'read');
+        const { since } = yield* bounds();
+        return (yield* all<DeliveryRow>('listDeliveries', { projectId, since, limit: n })).map(toDelivery);
+      })(),
+    );
   }
 
   async scheduledUsage(subject: string, allowance: number): Promise<ScheduledUsage[]> {
-    return this.execute('read', (function* () {
-      const projects = yield* all<{ id: string }>('projectsOwnedBy', { subject });
-      const { since } = yield* bounds();
-      const usage: ScheduledUsage[] = [];
-      for (const { id: projectId } of projects) {
-        const row = (yield* one<{ used: number; failed: number; skipped: number; lastSkippedAt: string | null; activeWatches: number; neverChecked: string | null; oldestCheck: string | null }>(
-          'usage',
-          { projectId, since },
-        ))!;
-        const due = [row.neverChecked, row.oldestCheck === null ? null : hourAfter(row.oldestCheck)].filter((t): t is string => t !== null).sort();
-        usage.push({
-          projectId,
-          allowance,
-          windowStart: since,
-          used: row.used,
-          failed: row.failed,
-          remaining: Math.max(0, allowance - row.used),
-          skipped: row.skipped,
-          lastSkippedAt: row.lastSkippedAt,
-          activeWatches: row.activeWatches,
-          nextDueAt: due[0] ?? null,
-        });
-      }
-      return usage;
-    })());
+    return this.execute(
+      'read',
+      (function* () {
+        const projects = yield* all<{ id: string }>('projectsOwnedBy', { subject });
+        const { since } = yield* bounds();
+        const usage: ScheduledUsage[] = [];
+        for (const { id: projectId } of projects) {
+          const row = (yield* one<{
+            used: number;
+            failed: number;
+            skipped: number;
+            lastSkippedAt: string | null;
+            activeWatches: number;
+            neverChecked: string | null;
+            oldestCheck: string | null;
+          }>('usage', { projectId, since }))!;
+          const due = [row.neverChecked, row.oldestCheck === null ? null : hourAfter(row.oldestCheck)].filter((t): t is string => t !== null).sort();
+          usage.push({
+            projectId,
+            allowance,
+            windowStart: since,
+            used: row.used,
+            failed: row.failed,
+            remaining: Math.max(0, allowance - row.used),
+            skipped: row.skipped,
+            lastSkippedAt: row.lastSkippedAt,
+            activeWatches: row.activeWatches,
+            nextDueAt: due[0] ?? null,
+          });
+        }
+        return usage;
+      })(),
+    );
   }
 
   async claimDue(limit: number, allowance: number): Promise<{ claims: CustomerCheckClaim[]; skipped: number }> {
     const n = Math.min(limitOf(limit), MAX_SECONDS);
     if (n === 0) return { claims: [], skipped: 0 };
-    return this.execute('write', (function* () {
-      const { now, since, dueBy } = yield* bounds();
-      const due = yield* all<{ id: number; projectId: string }>('due', { dueBy, limit: n });
-      // Every project's lock before any count, in one order (no two claimers wait on each other in a cycle).
-      const projects = [...new Set(due.map((w) => w.projectId))].sort();
-      if (projects.length > 0) yield { lock: projects };
-      const used = new Map<string, number>();
-      const claims: CustomerCheckClaim[] = [];
-      let skipped = 0;
-      for (const { id: watchId, projectId } of due) {
-        const job = watchPublicId(watchId);
-        let count = used.get(projectId);
-        if (count === undefined) count = (yield* one<{ n: number }>('attemptsInWindow', { projectId, since }))!.n;
-        yield* one('markChecked', { watchId, now });
-        // Written as "below" so that an allowance that is not a number skips rather than admits.
-        if (!(count < allowance)) {
-          yield* one('insertSkip', { projectId, job, now, reason: skipReason(allowance) });
-          used.set(projectId, count);
-          skipped += 1;
-          continue;
+    return this.execute(
+      'write',
+      (function* () {
+        const { now, since, dueBy } = yield* bounds();
+        const due = yield* all<{ id: number; projectId: string }>('due', { dueBy, limit: n });
+        // Every project's lock before any count, in one order (no two claimers wait on each other in a cycle).
+        const projects = [...new Set(due.map((w) => w.projectId))].sort();
+        if (projects.length > 0) yield { lock: projects };
+        const used = new Map<string, number>();
+        const claims: CustomerCheckClaim[] = [];
+        let skipped = 0;
+        for (const { id: watchId, projectId } of due) {
+          const job = watchPublicId(watchId);
+          let count = used.get(projectId);
+          if (count === undefined) count = (yield* one<{ n: number }>('attemptsInWindow', { projectId, since }))!.n;
+          yield* one('markChecked', { watchId, now });
+          // Written as "below" so that an allowance that is not a number skips rather than admits.
+          if (!(count < allowance)) {
+            yield* one('insertSkip', { projectId, job, now, reason: skipReason(allowance) });
+            used.set(projectId, count);
+            skipped += 1;
+            continue;
+          }
+          const attempt = (yield* one<{ id: number }>('insertAttempt', { projectId, job, now }))!;
+          used.set(projectId, count + 1);
+          const input = toCheckInput((yield* one<CheckInputRow>('checkInput', { watchId }))!);
+          claims.push({ ...input, projectId, attemptId: attempt.id });
         }
-        const attempt = (yield* one<{ id: number }>('insertAttempt', { projectId, job, now }))!;
-        used.set(projectId, count + 1);
-        const input = toCheckInput((yield* one<CheckInputRow>('checkInput', { watchId }))!);
-        claims.push({ ...input, projectId, attemptId: attempt.id });
-      }
-      return { claims, skipped };
-    })());
+        return { claims, skipped };
+      })(),
+    );
   }
 
   async recordCheck(check: Omit<RecordCheck, 'maxEvents'> & { attemptId: number }, seal: SealDelivery): Promise<RecordedCheck> {
@@ -534,67 +576,70 @@ export class CustomerMonitor implements CustomerMonitorStore {
     if (data === undefined) return { outcome: 'payload-too-large' };
     if (!isId(check.watchId) || !isRevision(check.revision) || check.revision >= MAX_SECONDS) return { outcome: 'stale' };
     const { watchId, revision, outcome: o } = check;
-    return this.execute('write', (function* (): Work<RecordedCheck> {
-      const watch = yield* one<{ did: string; projectId: string }>('current', { watchId, revision });
-      if (watch === undefined) return { outcome: 'stale' };
-      const previousId = (yield* one<{ id: number }>('previousBaseline', { watchId, revision }))?.id ?? null;
-      const next = revision + 1;
-      const stored = storedOutcome(o);
-      const baseline = (yield* one<{ id: number }>('insertBaseline', {
-        watchId,
-        next,
-        status: o.status,
-        hash: o.documentHash,
-        profile: o.fingerprintProfile,
-        binding: o.domainBindingStatus,
-        document: stored.document,
-        problem: stored.problem,
-        checkedAt: o.checkedAt,
-      }))!;
-      const hook = data.length === 0 ? undefined : yield* one<{ id: number; secret: string }>('hookForCheck', { projectId: watch.projectId });
-      const eventIds: number[] = [];
-      for (const [i, planned] of check.events.entries()) {
-        const { id } = (yield* one<{ id: number }>('insertEvent', {
+    return this.execute(
+      'write',
+      (function* (): Work<RecordedCheck> {
+        const watch = yield* one<{ did: string; projectId: string }>('current', { watchId, revision });
+        if (watch === undefined) return { outcome: 'stale' };
+        const previousId = (yield* one<{ id: number }>('previousBaseline', { watchId, revision }))?.id ?? null;
+        const next = revision + 1;
+        const stored = storedOutcome(o);
+        const baseline = (yield* one<{ id: number }>('insertBaseline', {
           watchId,
-          did: watch.did,
-          type: planned.type,
-          data: data[i],
-          checkedAt: o.checkedAt,
           next,
-          baselineId: baseline.id,
-          previousId,
+          status: o.status,
+          hash: o.documentHash,
+          profile: o.fingerprintProfile,
+          binding: o.domainBindingStatus,
+          document: stored.document,
+          problem: stored.problem,
+          checkedAt: o.checkedAt,
         }))!;
-        eventIds.push(id);
-        if (hook === undefined) continue;
-        const event: CustomerEvent = {
-          id: eventPublicId(id),
-          type: planned.type,
-          projectId: watch.projectId,
-          watchId: watchPublicId(watchId),
-          did: watch.did,
-          createdAt: o.checkedAt,
-          data: JSON.parse(data[i]!) as JsonObject,
-        };
-        const sealed = seal(event, hook.secret);
-        yield* one('insertDelivery', {
-          id: deliveryId(hook.id, id),
-          webhookId: hook.id,
-          projectId: watch.projectId,
-          eventId: id,
-          type: planned.type,
-          body: sealed.body,
-          signature: sealed.signature,
-          createdAt: o.checkedAt,
-        });
-      }
-      if ((yield* one('advance', { watchId, revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt })) === undefined) {
-        throw new Error('the watch changed inside the transaction');
-      }
-      if ((o.status === 'RESOLVED' || o.status === 'DEACTIVATED') && isId(check.attemptId)) {
-        yield* one('attemptOk', { attemptId: check.attemptId, projectId: watch.projectId });
-      }
-      return { outcome: 'recorded', revision: next, eventIds };
-    })());
+        const hook = data.length === 0 ? undefined : yield* one<{ id: number; secret: string }>('hookForCheck', { projectId: watch.projectId });
+        const eventIds: number[] = [];
+        for (const [i, planned] of check.events.entries()) {
+          const { id } = (yield* one<{ id: number }>('insertEvent', {
+            watchId,
+            did: watch.did,
+            type: planned.type,
+            data: data[i],
+            checkedAt: o.checkedAt,
+            next,
+            baselineId: baseline.id,
+            previousId,
+          }))!;
+          eventIds.push(id);
+          if (hook === undefined) continue;
+          const event: CustomerEvent = {
+            id: eventPublicId(id),
+            type: planned.type,
+            projectId: watch.projectId,
+            watchId: watchPublicId(watchId),
+            did: watch.did,
+            createdAt: o.checkedAt,
+            data: JSON.parse(data[i]!) as JsonObject,
+          };
+          const sealed = seal(event, hook.secret);
+          yield* one('insertDelivery', {
+            id: deliveryId(hook.id, id),
+            webhookId: hook.id,
+            projectId: watch.projectId,
+            eventId: id,
+            type: planned.type,
+            body: sealed.body,
+            signature: sealed.signature,
+            createdAt: o.checkedAt,
+          });
+        }
+        if ((yield* one('advance', { watchId, revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt })) === undefined) {
+          throw new Error('the watch changed inside the transaction');
+        }
+        if ((o.status === 'RESOLVED' || o.status === 'DEACTIVATED') && isId(check.attemptId)) {
+          yield* one('attemptOk', { attemptId: check.attemptId, projectId: watch.projectId });
+        }
+        return { outcome: 'recorded', revision: next, eventIds };
+      })(),
+    );
   }
 
   async claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<CustomerDeliveryClaim[]> {
@@ -602,40 +647,52 @@ export class CustomerMonitor implements CustomerMonitorStore {
     if (max > MAX_DELIVERY_ATTEMPTS) throw new RangeError(`maxAttempts must be at most ${MAX_DELIVERY_ATTEMPTS} (the schema's limit), not ${max}`);
     const n = Math.min(limitOf(limit), MAX_SECONDS);
     if (n === 0) return [];
-    return this.execute('write', (function* () {
-      const { now, ahead: until } = yield* bounds(lease * 1000);
-      yield* all('recover', { now, max });
-      yield* all('exhaust', { now, max });
-      const ids = yield* all<{ id: string }>('claim', { now, until, max, limit: n });
-      const claims: CustomerDeliveryClaim[] = [];
-      for (const { id } of ids) {
-        const row = (yield* one<{ id: string; eventRow: number; url: string; body: string; signature: string; active: number; attempt: number; leaseExpiresAt: string }>(
-          'claimed',
-          { id },
-        ))!;
-        claims.push({
-          id: row.id,
-          eventId: eventPublicId(row.eventRow),
-          url: row.url,
-          body: row.body,
-          signature: row.signature,
-          active: Number(row.active) === 1,
-          attempt: Number(row.attempt),
-          leaseExpiresAt: row.leaseExpiresAt,
-        });
-      }
-      return claims.sort((a, b) => a.eventId.localeCompare(b.eventId, 'en', { numeric: true }) || a.id.localeCompare(b.id, 'en', { numeric: true }));
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        const { now, ahead: until } = yield* bounds(lease * 1000);
+        yield* all('recover', { now, max });
+        yield* all('exhaust', { now, max });
+        const ids = yield* all<{ id: string }>('claim', { now, until, max, limit: n });
+        const claims: CustomerDeliveryClaim[] = [];
+        for (const { id } of ids) {
+          const row = (yield* one<{
+            id: string;
+            eventRow: number;
+            url: string;
+            body: string;
+            signature: string;
+            active: number;
+            attempt: number;
+            leaseExpiresAt: string;
+          }>('claimed', { id }))!;
+          claims.push({
+            id: row.id,
+            eventId: eventPublicId(row.eventRow),
+            url: row.url,
+            body: row.body,
+            signature: row.signature,
+            active: Number(row.active) === 1,
+            attempt: Number(row.attempt),
+            leaseExpiresAt: row.leaseExpiresAt,
+          });
+        }
+        return claims.sort((a, b) => a.eventId.localeCompare(b.eventId, 'en', { numeric: true }) || a.id.localeCompare(b.id, 'en', { numeric: true }));
+      })(),
+    );
   }
 
   async settleDelivery(id: string, attempt: number, result: DeliveryResult, status?: number): Promise<boolean> {
     const s = settlementOf(result, MAX_SECONDS);
     if (typeof id !== 'string' || !isId(attempt)) return false;
     const httpStatus = status !== undefined && Number.isSafeInteger(status) && status >= 100 && status <= 999 ? status : null;
-    return this.execute('write', (function* () {
-      const { now, ahead: retryAt } = yield* bounds((s.retryAfterSeconds ?? 0) * 1000);
-      return (yield* one('settle', { id, attempt, status: s.status, retryAt, now, httpStatus })) !== undefined;
-    })());
+    return this.execute(
+      'write',
+      (function* () {
+        const { now, ahead: retryAt } = yield* bounds((s.retryAfterSeconds ?? 0) * 1000);
+        return (yield* one('settle', { id, attempt, status: s.status, retryAt, now, httpStatus })) !== undefined;
+      })(),
+    );
   }
 }
 

@@ -34,7 +34,8 @@ export function byStatus(counts: ReadonlyMap<string, number>): Record<DeliverySt
 }
 
 /** The gauges' row on either engine (PostgreSQL gives the byte sum, a bigint, as a string). */
-export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> & Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string };
+export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> &
+  Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string };
 
 export function gaugesOf(row: GaugeRow): MonitoringGauges {
   return {
@@ -113,8 +114,10 @@ export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was 
  * attempt. Other values are a programming error: RangeError.
  */
 export function claimArguments(leaseSeconds: number, maxAttempts: number, largest: number): { leaseSeconds: number; maxAttempts: number } {
-  if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > largest) throw new RangeError(`leaseSeconds must be a whole number of seconds from 1, not ${leaseSeconds}`);
-  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > largest) throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
+  if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > largest)
+    throw new RangeError(`leaseSeconds must be a whole number of seconds from 1, not ${leaseSeconds}`);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > largest)
+    throw new RangeError(`maxAttempts must be a whole number from 1, not ${maxAttempts}`);
   return { leaseSeconds, maxAttempts };
 }
 
@@ -134,7 +137,8 @@ export function settlementOf(result: DeliveryResult, largest: number): { status:
   const error = oneLine(result.error);
   if (result.retryAfterSeconds === null) return { status: 'DEAD_LETTER', retryAfterSeconds: null, error };
   const after = Math.ceil(result.retryAfterSeconds);
-  if (!Number.isSafeInteger(after) || after < 0 || after > largest) throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);
+  if (!Number.isSafeInteger(after) || after < 0 || after > largest)
+    throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);
   return { status: 'RETRY', retryAfterSeconds: after, error };
 }
 

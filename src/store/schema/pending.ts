@@ -81,6 +81,7 @@ export function pendingRefusal(row: PendingStateRow, limits: PendingLimits): Pen
   const now = Number(row.nowMs);
   const wait = (next: Count | null) => (next === null ? 1 : Math.max(1, Math.ceil((Number(next) - now) / 1000)));
   if (!(Number(row.client) < limits.perClient)) return { refused: 'client', limit: limits.perClient, retryAfterSeconds: wait(row.clientNextMs) };
-  if (!(Number(row.did) < limits.perDid) && Number(row.clientOfDid) > 0) return { refused: 'did', limit: limits.perDid, retryAfterSeconds: wait(row.didNextMs) };
+  if (!(Number(row.did) < limits.perDid) && Number(row.clientOfDid) > 0)
+    return { refused: 'did', limit: limits.perDid, retryAfterSeconds: wait(row.didNextMs) };
   return { refused: 'total', limit: limits.total, retryAfterSeconds: Math.min(TOTAL_RETRY_MAX, wait(row.totalNextMs)) };
 }

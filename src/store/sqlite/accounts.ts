@@ -90,7 +90,9 @@ export class SqliteAccountStore implements AccountStore {
     const clock = db.prepare(`SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER)`).pluck() as Database.Statement<[], number>;
     const prepared = new Map<string, Database.Statement<[Values]>>();
     // The clock is read (one more statement) only for the statements that use it.
-    const usesClock = new Set(Object.keys(ACCOUNT_STATEMENTS).filter((name) => ACCOUNT_STATEMENTS[name as keyof typeof ACCOUNT_STATEMENTS](SQLITE).includes('@now')));
+    const usesClock = new Set(
+      Object.keys(ACCOUNT_STATEMENTS).filter((name) => ACCOUNT_STATEMENTS[name as keyof typeof ACCOUNT_STATEMENTS](SQLITE).includes('@now')),
+    );
     let at: number | null = null;
     this.#run = <R>(name: keyof typeof ACCOUNT_STATEMENTS, values: Values = {}) => {
       let statement = prepared.get(name);
@@ -161,7 +163,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async ownersOf(tenantId: string): Promise<string[]> {
-    return this.#run<{ subject: string }>('ownersOf', { tenantId }).all().map((r) => r.subject);
+    return this.#run<{ subject: string }>('ownersOf', { tenantId })
+      .all()
+      .map((r) => r.subject);
   }
 
   async attachOwner(tenantId: string, subject: string): Promise<boolean> {
@@ -255,7 +259,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async usageOf(projectId: string, period?: string): Promise<UsageRow[]> {
-    return this.#run<UsageRow>('usageOf', { projectId, period: period ?? null }).all().map(toUsage);
+    return this.#run<UsageRow>('usageOf', { projectId, period: period ?? null })
+      .all()
+      .map(toUsage);
   }
 
   async createSession(session: NewOwnerSession): Promise<OwnerSession> {
@@ -336,11 +342,21 @@ export class SqliteAccountStore implements AccountStore {
       const charge = chargeOf(plan, period, requests);
       let invoice: Invoice;
       try {
-        invoice = toInvoice(this.#run<Invoice>('insertInvoice', { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }).get()!);
+        invoice = toInvoice(
+          this.#run<Invoice>('insertInvoice', { id: newInvoiceId(), tenantId, start, end, currency: plan.currency, total: charge.amount }).get()!,
+        );
       } catch (error) {
         throw conflictOr(error, `the tenant's ${period} is closed already`);
       }
-      const entry = toLedger(this.#run<LedgerEntry>('insertLedger', { tenantId, invoiceId: invoice.id, kind: 'CHARGE', amount: charge.amount, description: charge.description }).get()!);
+      const entry = toLedger(
+        this.#run<LedgerEntry>('insertLedger', {
+          tenantId,
+          invoiceId: invoice.id,
+          kind: 'CHARGE',
+          amount: charge.amount,
+          description: charge.description,
+        }).get()!,
+      );
       return { invoice, entries: [entry] };
     });
   }

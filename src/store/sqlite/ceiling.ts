@@ -31,8 +31,15 @@ export class RowCeiling {
     this.#countAll = db.prepare(`SELECT count(*) FROM ${table}`).pluck() as Database.Statement<[], number>;
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>;
     const sqlite: CeilingDialect = { p: () => '?', skipLocked: '' };
-    const prepare = (name: CeilingStatement) => db.prepare(CEILING_STATEMENTS[name](table, key, sqlite)).pluck() as Database.Statement<Array<number | string>, unknown>;
-    this.#statements = { oneOff: prepare('oneOff'), oneOffKey: prepare('oneOffKey'), maxId: prepare('maxId'), rowsOf: prepare('rowsOf'), evict: prepare('evict') };
+    const prepare = (name: CeilingStatement) =>
+      db.prepare(CEILING_STATEMENTS[name](table, key, sqlite)).pluck() as Database.Statement<Array<number | string>, unknown>;
+    this.#statements = {
+      oneOff: prepare('oneOff'),
+      oneOffKey: prepare('oneOffKey'),
+      maxId: prepare('maxId'),
+      rowsOf: prepare('rowsOf'),
+      evict: prepare('evict'),
+    };
   }
 
   get ceiling(): number | null {

@@ -42,7 +42,10 @@ export class SqliteDelegationChainStore implements DelegationChainStore {
     this.#holderOf = db.prepare('SELECT client FROM delegation_chains WHERE id = ?');
     this.#refresh = db.prepare('UPDATE delegation_chains SET expires_at = ?, registered_at = ? WHERE id = ?');
     this.#heldByClient = db.prepare('SELECT count(*) FROM delegation_chains WHERE client = ?').pluck() as Database.Statement<[string], number>;
-    this.#heldByRoot = db.prepare('SELECT count(*) FROM delegation_chains WHERE root_did = ? AND client IS NOT NULL').pluck() as Database.Statement<[string], number>;
+    this.#heldByRoot = db.prepare('SELECT count(*) FROM delegation_chains WHERE root_did = ? AND client IS NOT NULL').pluck() as Database.Statement<
+      [string],
+      number
+    >;
     // The oldest registration of the client holding the most (at least the given number; ties:
     // the client whose oldest registration is oldest).
     this.#victim = db.prepare(

@@ -134,7 +134,9 @@ class Store implements SqliteStore {
   }
 
   get resolutionCache(): SqliteResolutionCache {
-    return (this.#resolutionCache ??= new SqliteResolutionCache(this.db, this.options.clock ?? systemClock, { maxEntries: this.options.cacheMaxEntries ?? 10_000 }));
+    return (this.#resolutionCache ??= new SqliteResolutionCache(this.db, this.options.clock ?? systemClock, {
+      maxEntries: this.options.cacheMaxEntries ?? 10_000,
+    }));
   }
 
   get watches(): SqliteWatchStore {

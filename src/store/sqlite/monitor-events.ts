@@ -43,7 +43,12 @@ export const EVENT_COLUMNS = `id, watch_id AS watchId, did, event_type AS eventT
 const STATUS_COLUMNS = DELIVERY_STATUSES.map((s) => `coalesce(sum(delivery_status = '${s}'), 0) AS s_${s}`).join(', ');
 
 /** The retention preview on SQLite: GLOB is case-sensitive and matches the whole text. */
-const SQLITE_RETENTION = retentionStatement((c) => `${c} GLOB '${TIMESTAMP_GLOB}'`, (c) => c, ':cutoff', 'count(*)');
+const SQLITE_RETENTION = retentionStatement(
+  (c) => `${c} GLOB '${TIMESTAMP_GLOB}'`,
+  (c) => c,
+  ':cutoff',
+  'count(*)',
+);
 
 export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #list: Database.Statement<[number], EventRow>;

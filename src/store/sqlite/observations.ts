@@ -96,9 +96,7 @@ export class SqliteObservationStore implements ObservationStore {
        WHERE did = ? AND document_hash >= ? AND document_hash < ? AND substr(document_hash, 1, ?) = ? ${NEWEST_FIRST}`,
     );
     // A row-value range on the (did, observed_at, id) index: one step back from the given row.
-    this.#olderThan = db.prepare(
-      `SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND (observed_at, id) < (?, ?) ${NEWEST_FIRST} LIMIT 1`,
-    );
+    this.#olderThan = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND (observed_at, id) < (?, ?) ${NEWEST_FIRST} LIMIT 1`);
     // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
     // lock together, so two processes recording the same DID cannot both insert; the count,
     // an eviction and the insert are the same one write.

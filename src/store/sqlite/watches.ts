@@ -99,9 +99,15 @@ export class SqliteWatchStore implements WatchStore {
     });
     this.#claim = (limit) => claim.immediate(limit);
 
-    const current = db.prepare(`SELECT did FROM watches WHERE id = ? AND revision = ? AND ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<[number, number], string>;
+    const current = db.prepare(`SELECT did FROM watches WHERE id = ? AND revision = ? AND ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<
+      [number, number],
+      string
+    >;
     const countEvents = db.prepare(`SELECT count(*) FROM monitor_events WHERE ${OPERATOR_EVENT}`).pluck() as Database.Statement<[], number>;
-    const baselineId = db.prepare('SELECT id FROM monitor_baselines WHERE watch_id = ? AND revision = ?').pluck() as Database.Statement<[number, number], number>;
+    const baselineId = db.prepare('SELECT id FROM monitor_baselines WHERE watch_id = ? AND revision = ?').pluck() as Database.Statement<
+      [number, number],
+      number
+    >;
     const insertBaseline = db
       .prepare(
         `INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
@@ -131,7 +137,17 @@ export class SqliteWatchStore implements WatchStore {
       const o = c.outcome;
       const next = c.revision + 1;
       const stored = storedOutcome(o);
-      const id = insertBaseline.get(c.watchId, next, o.status, o.documentHash, o.fingerprintProfile, o.domainBindingStatus, stored.document, stored.problem, o.checkedAt)!;
+      const id = insertBaseline.get(
+        c.watchId,
+        next,
+        o.status,
+        o.documentHash,
+        o.fingerprintProfile,
+        o.domainBindingStatus,
+        stored.document,
+        stored.problem,
+        o.checkedAt,
+      )!;
       const eventIds = c.events.map((e, i) => insertEvent.get(c.watchId, did, e.type, data[i]!, o.checkedAt, next, id, previousId)!);
       if (advance.run({ id: c.watchId, revision: c.revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt }).changes !== 1) {
         throw new Error('the watch changed inside the transaction');

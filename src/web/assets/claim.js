@@ -109,7 +109,11 @@
     var problem = answer.data || {};
     var head = el('p', 'claim-outcome');
     head.setAttribute('data-status', 'PROBLEM');
-    head.append(el('strong', 'problem-code', str(problem.code) || 'HTTP ' + answer.status), ' ', el('span', 'problem-title', str(problem.title) || 'The service gave no answer.'));
+    head.append(
+      el('strong', 'problem-code', str(problem.code) || 'HTTP ' + answer.status),
+      ' ',
+      el('span', 'problem-title', str(problem.title) || 'The service gave no answer.'),
+    );
     var nodes = [head];
     if (problem.detail) nodes.push(el('p', 'problem-detail', str(problem.detail)));
     if (answer.retryAfter) nodes.push(el('p', 'note', 'Try again in ' + answer.retryAfter + ' s.'));
@@ -191,22 +195,61 @@
     var nodes = [];
     var method = str(terms.method);
     if (method === 'dns' && terms.dns) {
-      nodes.push(el('p', null, 'Publish this DNS record, then press Verify. Other TXT records at the name may stay; DNS changes can take a while to reach resolvers.'));
-      nodes.push(fields([['Name', terms.dns.name, 'name'], ['Type', terms.dns.type, 'type'], ['Value', terms.dns.value, 'value']], true));
+      nodes.push(
+        el('p', null, 'Publish this DNS record, then press Verify. Other TXT records at the name may stay; DNS changes can take a while to reach resolvers.'),
+      );
+      nodes.push(
+        fields(
+          [
+            ['Name', terms.dns.name, 'name'],
+            ['Type', terms.dns.type, 'type'],
+            ['Value', terms.dns.value, 'value'],
+          ],
+          true,
+        ),
+      );
     } else if (method === 'well-known' && terms.wellKnown) {
       nodes.push(el('p', null, 'Add this line to the file at this URL (served over HTTPS with status 200), then press Verify. Other lines may stay.'));
-      nodes.push(fields([['URL', terms.wellKnown.url, 'url'], ['Line', terms.wellKnown.content, 'line']], true));
+      nodes.push(
+        fields(
+          [
+            ['URL', terms.wellKnown.url, 'url'],
+            ['Line', terms.wellKnown.content, 'line'],
+          ],
+          true,
+        ),
+      );
     } else if (terms.signature) {
-      nodes.push(el('p', null, 'Sign this payload, exactly as given, as a compact JWS whose header "kid" names a key of this identifier listed under authentication; paste the JWS below and press Verify.'));
+      nodes.push(
+        el(
+          'p',
+          null,
+          'Sign this payload, exactly as given, as a compact JWS whose header "kid" names a key of this identifier listed under authentication; paste the JWS below and press Verify.',
+        ),
+      );
       nodes.push(fields([['Payload', terms.signature.payload, 'payload']], true));
       var hint = el('p', 'note');
       // did:key and did:jwk name their one key themselves; any other DID needs the key's id.
       var kid = /^did:(?:key|jwk):/.test(did) ? '' : ' --kid ' + did + '#<key>';
-      hint.append('Or let svc do all of it from a terminal: ', el('code', null, 'svc claim ' + did + ' --key <file>' + kid), ' asks for its own challenge, signs it with the private key in the file and submits it.');
+      hint.append(
+        'Or let svc do all of it from a terminal: ',
+        el('code', null, 'svc claim ' + did + ' --key <file>' + kid),
+        ' asks for its own challenge, signs it with the private key in the file and submits it.',
+      );
       nodes.push(hint);
     }
     var attempts = Number(terms.attemptsAllowed) || 0;
-    nodes.push(el('p', 'claim-expiry', 'The challenge holds until ' + str(terms.expiresAt) + ' and allows ' + attempts + (attempts === 1 ? ' verification attempt.' : ' verification attempts.')));
+    nodes.push(
+      el(
+        'p',
+        'claim-expiry',
+        'The challenge holds until ' +
+          str(terms.expiresAt) +
+          ' and allows ' +
+          attempts +
+          (attempts === 1 ? ' verification attempt.' : ' verification attempts.'),
+      ),
+    );
     if (method !== 'signature') {
       var later = el('p', 'note');
       later.append('To verify later from a terminal: ', el('code', null, 'svc claim ' + did + ' --token ' + str(terms.token)));

@@ -148,8 +148,16 @@
     });
     var verdict = result.verdict || {};
     status.textContent =
-      'Done: ' + str(verdict.outcome) + ' \u2014 ' + str(verdict.headline) +
-      ' (' + trace.length + (trace.length === 1 ? ' stage' : ' stages') + ' in ' + ms(total) + ')';
+      'Done: ' +
+      str(verdict.outcome) +
+      ' \u2014 ' +
+      str(verdict.headline) +
+      ' (' +
+      trace.length +
+      (trace.length === 1 ? ' stage' : ' stages') +
+      ' in ' +
+      ms(total) +
+      ')';
     if (typeof result.observedAt === 'string') section.setAttribute('data-observed-at', result.observedAt);
   }
 

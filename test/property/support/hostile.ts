@@ -31,10 +31,7 @@ export function propertyTimeout(defaultRuns: number, perRunMs: number): number {
   return Math.max(30_000, propertyRuns(defaultRuns) * perRunMs + 10_000);
 }
 
-type Node =
-  | { kind: 'leaf'; text: string }
-  | { kind: 'array'; items: Node[] }
-  | { kind: 'object'; members: Array<{ name: string; value: Node }> };
+type Node = { kind: 'leaf'; text: string } | { kind: 'array'; items: Node[] } | { kind: 'object'; members: Array<{ name: string; value: Node }> };
 
 function toNode(value: unknown): Node {
   if (Array.isArray(value)) return { kind: 'array', items: value.map(toNode) };
@@ -116,7 +113,10 @@ function applyMutation(root: { node: Node; bom: boolean }, m: Mutation): void {
       root.bom = true;
       return;
     case 'duplicate': {
-      const target = pick(all.filter((s) => s.node.kind === 'object' && s.node.members.length > 0), m.at)?.node;
+      const target = pick(
+        all.filter((s) => s.node.kind === 'object' && s.node.members.length > 0),
+        m.at,
+      )?.node;
       if (target?.kind !== 'object') return;
       const original = target.members[m.variant % target.members.length]!;
       const name = m.variant % 2 === 0 ? original.name : escapedName(original.name);
@@ -125,9 +125,13 @@ function applyMutation(root: { node: Node; bom: boolean }, m: Mutation): void {
     }
     case 'proto':
     case 'lone-surrogate-name': {
-      const target = pick(all.filter((s) => s.node.kind === 'object'), m.at)?.node;
+      const target = pick(
+        all.filter((s) => s.node.kind === 'object'),
+        m.at,
+      )?.node;
       if (target?.kind !== 'object') return;
-      const names = m.kind === 'proto' ? ['"__proto__"', '"\\u005f_proto__"', '"constructor"', '"toString"', '"hasOwnProperty"'] : ['"\\ud800"', '"k\\udc00"', '"\ud800"'];
+      const names =
+        m.kind === 'proto' ? ['"__proto__"', '"\\u005f_proto__"', '"constructor"', '"toString"', '"hasOwnProperty"'] : ['"\\ud800"', '"k\\udc00"', '"\ud800"'];
       const values = ['{"polluted":true}', 'null', '[]', '"x"'];
       target.members.splice(m.at % (target.members.length + 1), 0, {
         name: names[m.variant % names.length]!,
@@ -136,7 +140,10 @@ function applyMutation(root: { node: Node; bom: boolean }, m: Mutation): void {
       return;
     }
     case 'hostile-did': {
-      const target = pick(all.filter((s) => s.node.kind === 'leaf' && s.node.text.startsWith('"')), m.at);
+      const target = pick(
+        all.filter((s) => s.node.kind === 'leaf' && s.node.text.startsWith('"')),
+        m.at,
+      );
       target?.set({ kind: 'leaf', text: JSON.stringify(hostileDid(m.variant)) });
       return;
     }

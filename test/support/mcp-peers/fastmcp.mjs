@@ -49,7 +49,13 @@ server.addPrompt({
   load: async () => 'Say hello.',
 });
 
-server.addResource({ uri: 'notes://readme', name: 'Read me', mimeType: 'text/markdown', description: 'How the notes are kept.', load: async () => ({ text: '# Notes' }) });
+server.addResource({
+  uri: 'notes://readme',
+  name: 'Read me',
+  mimeType: 'text/markdown',
+  description: 'How the notes are kept.',
+  load: async () => ({ text: '# Notes' }),
+});
 server.addResource({ uri: 'notes://changelog', name: 'Changelog', mimeType: 'text/plain', load: async () => ({ text: 'v1' }) });
 server.addResourceTemplate({
   uriTemplate: 'notes://note/{id}',

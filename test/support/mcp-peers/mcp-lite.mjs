@@ -37,12 +37,25 @@ server.prompt('summarize', {
   arguments: z.object({ text: z.string().describe('The text to summarise') }),
   handler: ({ text: t }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarise in three sentences:\n\n${t}` } }] }),
 });
-server.prompt('greeting', { title: 'Greeting', description: 'A friendly greeting.', handler: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] }) });
+server.prompt('greeting', {
+  title: 'Greeting',
+  description: 'A friendly greeting.',
+  handler: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] }),
+});
 
-server.resource('notes://readme', { name: 'Read me', description: 'How the notes are kept.', mimeType: 'text/markdown' }, async (uri) => ({ contents: [{ uri: uri.href, type: 'text', text: '# Notes' }] }));
-server.resource('notes://changelog', { name: 'Changelog', mimeType: 'text/plain', _meta: { revision: 7 } }, async (uri) => ({ contents: [{ uri: uri.href, type: 'text', text: 'v1' }] }));
-server.resource('notes://note/{id}', { name: 'Note', description: 'One note by its id.', mimeType: 'text/plain' }, async (uri, { id }) => ({ contents: [{ uri: uri.href, type: 'text', text: `note ${id}` }] }));
+server.resource('notes://readme', { name: 'Read me', description: 'How the notes are kept.', mimeType: 'text/markdown' }, async (uri) => ({
+  contents: [{ uri: uri.href, type: 'text', text: '# Notes' }],
+}));
+server.resource('notes://changelog', { name: 'Changelog', mimeType: 'text/plain', _meta: { revision: 7 } }, async (uri) => ({
+  contents: [{ uri: uri.href, type: 'text', text: 'v1' }],
+}));
+server.resource('notes://note/{id}', { name: 'Note', description: 'One note by its id.', mimeType: 'text/plain' }, async (uri, { id }) => ({
+  contents: [{ uri: uri.href, type: 'text', text: `note ${id}` }],
+}));
 
 const handler = new StreamableHttpTransport({ sessionAdapter: new InMemorySessionAdapter({ maxEventBufferSize: 1024 }) }).bind(server);
-const port = await listen((request) => (new URL(request.url).pathname === '/mcp' ? handler(request) : new Response(null, { status: 404 })), Number(process.argv[2] ?? 0));
+const port = await listen(
+  (request) => (new URL(request.url).pathname === '/mcp' ? handler(request) : new Response(null, { status: 404 })),
+  Number(process.argv[2] ?? 0),
+);
 process.stdout.write(`listening http://127.0.0.1:${port}/mcp\n`);

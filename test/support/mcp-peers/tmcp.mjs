@@ -24,12 +24,23 @@ const server = new McpServer(
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 server.tool(
-  { name: 'get_weather', title: 'Weather', description: 'Get the current weather for a city.', schema: z.object({ city: z.string().describe('City name') }), annotations: { readOnlyHint: true } },
+  {
+    name: 'get_weather',
+    title: 'Weather',
+    description: 'Get the current weather for a city.',
+    schema: z.object({ city: z.string().describe('City name') }),
+    annotations: { readOnlyHint: true },
+  },
   async ({ city }) => text(`Sunny in ${city}`),
 );
 server.tool({ name: 'add', description: 'Add two numbers.', schema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => text(String(a + b)));
 server.tool(
-  { name: 'create_note', description: 'Create a note with a title and a body.', schema: z.object({ title: z.string(), body: z.string().optional() }), annotations: { destructiveHint: false } },
+  {
+    name: 'create_note',
+    description: 'Create a note with a title and a body.',
+    schema: z.object({ title: z.string(), body: z.string().optional() }),
+    annotations: { destructiveHint: false },
+  },
   async ({ title }) => text(`created ${title}`),
 );
 
@@ -37,11 +48,17 @@ server.prompt(
   { name: 'summarize', description: 'Summarise a text in three sentences.', schema: z.object({ text: z.string().describe('The text to summarise') }) },
   async ({ text: t }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarise in three sentences:\n\n${t}` } }] }),
 );
-server.prompt({ name: 'greeting', description: 'A friendly greeting.' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] }));
+server.prompt({ name: 'greeting', description: 'A friendly greeting.' }, async () => ({
+  messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+}));
 
-server.resource({ name: 'Read me', description: 'How the notes are kept.', uri: 'notes://readme', mimeType: 'text/markdown' }, async (uri) => ({ contents: [{ uri, mimeType: 'text/markdown', text: '# Notes' }] }));
+server.resource({ name: 'Read me', description: 'How the notes are kept.', uri: 'notes://readme', mimeType: 'text/markdown' }, async (uri) => ({
+  contents: [{ uri, mimeType: 'text/markdown', text: '# Notes' }],
+}));
 server.resource({ name: 'Changelog', uri: 'notes://changelog', mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri, text: 'v1' }] }));
-server.template({ name: 'Note', description: 'One note by its id.', uri: 'notes://note/{id}', mimeType: 'text/plain' }, async (uri, { id }) => ({ contents: [{ uri, text: `note ${id}` }] }));
+server.template({ name: 'Note', description: 'One note by its id.', uri: 'notes://note/{id}', mimeType: 'text/plain' }, async (uri, { id }) => ({
+  contents: [{ uri, text: `note ${id}` }],
+}));
 
 const transport = new HttpTransport(server, { path: '/mcp' });
 const port = await listen((request) => transport.respond(request), Number(process.argv[2] ?? 0));

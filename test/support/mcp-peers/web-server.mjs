@@ -21,7 +21,9 @@ export function listen(handler, port = 0) {
     const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
     let response;
     try {
-      response = (await handler(new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal: abort.signal }))) ?? new Response(null, { status: 404 });
+      response =
+        (await handler(new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal: abort.signal }))) ??
+        new Response(null, { status: 404 });
     } catch (err) {
       response = new Response(String(err), { status: 500 });
     }

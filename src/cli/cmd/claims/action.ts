@@ -86,7 +86,8 @@ export async function claimAction(io: CliIo, setExit: (code: number) => void, di
   if (method === 'signature' && options.key === undefined && options.token === undefined) {
     throw usageError('the signature method needs --key <file>: a private JWK of the DID', 'or choose --method well-known or --method dns');
   }
-  if (options.key !== undefined && method !== undefined && method !== 'signature') throw usageError(`--key signs a challenge: it does not go with --method ${method}`);
+  if (options.key !== undefined && method !== undefined && method !== 'signature')
+    throw usageError(`--key signs a challenge: it does not go with --method ${method}`);
   if (options.token !== undefined && options.key !== undefined) {
     throw usageError('--token submits a published (well-known or dns) challenge; svc claim --key asks for a challenge, signs and submits it in one go');
   }
@@ -131,7 +132,12 @@ export async function claimAction(io: CliIo, setExit: (code: number) => void, di
     setExit,
     async (client: SvcClient): Promise<{ challenge: ClaimChallenge | null; verification: ClaimVerification | null }> => {
       if (options.token !== undefined) return { challenge: null, verification: await client.verifyClaim({ did, token: options.token }) };
-      const challenge = await client.createClaimChallenge({ did, method: method!, ...(purpose ? { purpose } : {}), ...(expiresInSeconds ? { expiresInSeconds } : {}) });
+      const challenge = await client.createClaimChallenge({
+        did,
+        method: method!,
+        ...(purpose ? { purpose } : {}),
+        ...(expiresInSeconds ? { expiresInSeconds } : {}),
+      });
       if (challenge.signature) {
         return { challenge, verification: await client.verifyClaim({ did, token: challenge.token, jws: sign(challenge.signature.payload) }) };
       }
@@ -140,7 +146,9 @@ export async function claimAction(io: CliIo, setExit: (code: number) => void, di
       const shown = !options.json && !options.quiet;
       if (shown) io.stdout.write(challengeText(challenge, did));
       if (!shown || !(await enterPressed(io))) {
-        io.stderr.write(`svc: once it is published, verify with: svc claim ${printable(shellWord(did))} --token ${printable(challenge.token)}${daemonArgument(options)}\n`);
+        io.stderr.write(
+          `svc: once it is published, verify with: svc claim ${printable(shellWord(did))} --token ${printable(challenge.token)}${daemonArgument(options)}\n`,
+        );
         return { challenge, verification: null };
       }
       return { challenge, verification: await client.verifyClaim({ did, token: challenge.token }) };
@@ -157,12 +165,18 @@ export async function claimsAction(io: CliIo, setExit: (code: number) => void, d
   });
 }
 
-export async function directoryAction(io: CliIo, setExit: (code: number) => void, q: string | undefined, options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }): Promise<void> {
+export async function directoryAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  q: string | undefined,
+  options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean },
+): Promise<void> {
   if (options.method !== undefined && !(DIRECTORY_METHODS as readonly string[]).includes(options.method)) {
     throw usageError(`--method must be one of ${DIRECTORY_METHODS.join(', ')}, not ${printable(options.method.slice(0, 32))}`);
   }
   const limit = options.limit === undefined ? undefined : /^[0-9]{1,2}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
-  if (limit !== undefined && !(limit >= DIRECTORY_LIMIT.min && limit <= DIRECTORY_LIMIT.max)) throw usageError(`--limit must be a whole number from ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max}, not ${printable(options.limit!.slice(0, 32))}`);
+  if (limit !== undefined && !(limit >= DIRECTORY_LIMIT.min && limit <= DIRECTORY_LIMIT.max))
+    throw usageError(`--limit must be a whole number from ${DIRECTORY_LIMIT.min} to ${DIRECTORY_LIMIT.max}, not ${printable(options.limit!.slice(0, 32))}`);
   if (options.all && options.cursor !== undefined) throw usageError('--all starts at the first page: it does not go with --cursor');
   const query = {
     ...(q !== undefined && q !== '' ? { q } : {}),

@@ -53,7 +53,7 @@ export function registerClaims(program: Command, io: CliIo, setExit: (code: numb
       .option('--list', 'opt in to the directory once the proof holds (a separate, explicit act)')
       .option('--unlist', 'leave the directory once the proof holds')
       .option('--expires-in <seconds>', 'how long the challenge holds (signature at most 900 s, well-known and dns 86400 s)'),
-    'print the JSON of the daemon\'s answers: the challenge, then the verification (one object: {challenge, verification})',
+    "print the JSON of the daemon's answers: the challenge, then the verification (one object: {challenge, verification})",
   );
   completeFiles(claim, '--key');
   claim
@@ -80,7 +80,10 @@ Examples:
     )
     .action(async (did: string, options: ClaimOptions) => (await import('./action.js')).claimAction(io, setExit, did, options));
 
-  daemon(program.command('claims').description("List a DID's current proofs of control on a daemon").argument('<did>', 'the DID'), "print the daemon's answer as JSON")
+  daemon(
+    program.command('claims').description("List a DID's current proofs of control on a daemon").argument('<did>', 'the DID'),
+    "print the daemon's answer as JSON",
+  )
     .addHelpText(
       'after',
       `
@@ -121,5 +124,7 @@ Examples:
   $ svc directory example.com --method web
   $ svc directory --all --json | jq -r '.entries[].did'`,
     )
-    .action(async (q: string | undefined, options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }) => (await import('./action.js')).directoryAction(io, setExit, q, options));
+    .action(async (q: string | undefined, options: DaemonOptions & { method?: string; limit?: string; cursor?: string; all?: boolean }) =>
+      (await import('./action.js')).directoryAction(io, setExit, q, options),
+    );
 }

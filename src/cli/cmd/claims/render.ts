@@ -14,8 +14,15 @@ function claimLines(claim: Claim): string[] {
 
 export function challengeText(challenge: ClaimChallenge, did: string): string {
   const lines = [`challenge for ${printable(did)} (${challenge.method}, purpose ${challenge.purpose}), expires ${challenge.expiresAt}`];
-  if (challenge.wellKnown) lines.push('Host this line in the file:', `  url      ${printable(challenge.wellKnown.url)}`, `  line     ${printable(challenge.wellKnown.content)}`);
-  if (challenge.dns) lines.push('Publish this DNS record:', `  name     ${printable(challenge.dns.name)}`, `  type     ${challenge.dns.type}`, `  value    ${printable(challenge.dns.value)}`);
+  if (challenge.wellKnown)
+    lines.push('Host this line in the file:', `  url      ${printable(challenge.wellKnown.url)}`, `  line     ${printable(challenge.wellKnown.content)}`);
+  if (challenge.dns)
+    lines.push(
+      'Publish this DNS record:',
+      `  name     ${printable(challenge.dns.name)}`,
+      `  type     ${challenge.dns.type}`,
+      `  value    ${printable(challenge.dns.value)}`,
+    );
   if (challenge.signature) lines.push('Sign this JWS payload with a key under authentication:', `  payload  ${printable(challenge.signature.payload)}`);
   lines.push(`token      ${printable(challenge.token)}`, '');
   return lines.join('\n');
@@ -30,7 +37,9 @@ export function verificationText(result: ClaimVerification): string {
 }
 
 export function claimsText(list: ClaimList): string {
-  const lines = [`${printable(list.did)}: ${list.claims.length === 0 ? 'no current claim' : `${list.claims.length} current claim${list.claims.length === 1 ? '' : 's'}`}${list.listed ? ' (listed in the directory)' : ''}`];
+  const lines = [
+    `${printable(list.did)}: ${list.claims.length === 0 ? 'no current claim' : `${list.claims.length} current claim${list.claims.length === 1 ? '' : 's'}`}${list.listed ? ' (listed in the directory)' : ''}`,
+  ];
   for (const claim of list.claims) lines.push(...claimLines(claim));
   if (list.lapsed.length > 0) {
     lines.push('lapsed:');

@@ -72,7 +72,9 @@ function trustedRoots(values: string[]): string[] | undefined {
     try {
       parseDid(value);
     } catch (err) {
-      throw new ConfigError(`--trusted-root must be a bare DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`);
+      throw new ConfigError(
+        `--trusted-root must be a bare DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`,
+      );
     }
   }
   return values;
@@ -149,7 +151,8 @@ function registryDid(flag: '--agent' | '--root', value: string): string {
   } catch (err) {
     throw new ConfigError(`${flag} must be a DID: ${printable(value.slice(0, 80))} is not (${err instanceof ProblemError ? err.detail : 'invalid'})`);
   }
-  if (parsed.path !== '' || parsed.query !== null) throw new ConfigError(`${flag} must be a DID, not a DID URL with a path or query: ${printable(value.slice(0, 80))}`);
+  if (parsed.path !== '' || parsed.query !== null)
+    throw new ConfigError(`${flag} must be a DID, not a DID URL with a path or query: ${printable(value.slice(0, 80))}`);
   return value;
 }
 
@@ -203,7 +206,10 @@ async function registerLocally(
   try {
     store = await openDatabase({ target: database });
   } catch (err) {
-    return { registered: false, reason: `The database ${printable(databaseLocation(database))} could not be opened (${printable(messageOf(err))}); nothing was registered.` };
+    return {
+      registered: false,
+      reason: `The database ${printable(databaseLocation(database))} could not be opened (${printable(messageOf(err))}); nothing was registered.`,
+    };
   }
   try {
     runtime.store = store;
@@ -272,7 +278,12 @@ export async function delegateAction(io: CliIo, setExit: (code: number) => void,
   );
 }
 
-export async function verifyDelegationAction(io: CliIo, setExit: (code: number) => void, file: string, options: ChainCommandOptions & { register?: boolean; db?: string }): Promise<void> {
+export async function verifyDelegationAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  file: string,
+  options: ChainCommandOptions & { register?: boolean; db?: string },
+): Promise<void> {
   const trust = await chooseTrustedRoots(options, io.env);
   const roots = trust.roots;
   const allowedRoots = options.register ? await delegationRoots(io.env) : null;
@@ -282,45 +293,71 @@ export async function verifyDelegationAction(io: CliIo, setExit: (code: number) 
   const text = await readSource(file, 'delegation chain');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   // The value is the chain result, or with --register the daemon's {result, registered, …} body.
-  await emitReport<unknown>(io, options, runtime, async (hooks) => {
-    const chain = parseChainText(text, 'delegation chain file');
-    const value = await verifyDelegationChain(chain, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
-    const notes = trustNotes(trust);
-    if (!options.register) return { value, exitCode: exitWithoutRoot(exitForChain(value), trust), text: (style, width) => delegationChainText(value, style, width), notes };
-    // Without a trusted root nothing is registered: verify-tool would later ALLOW from a chain anyone could mint.
-    const registration: Registration = trust.missing
-      ? { registered: false, reason: NOT_REGISTERED_WITHOUT_ROOT }
-      : await registerLocally(runtime, database, chain, value, allowedRoots, maxDays);
-    // The daemon's response body: why a requested registration did not happen, when it did not.
-    const body = registration.registered
-      ? { result: value, registered: true }
-      : { result: value, registered: false, registrationReason: registration.reason };
-    return {
-      value: body,
-      exitCode: trust.missing ? exitWithoutRoot(exitForChain(value), trust) : exitForRegistration(value, registration),
-      text: (style, width) => `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, databaseLocation(database), style, width)}`,
-      notes,
-    };
-  }, setExit);
+  await emitReport<unknown>(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const chain = parseChainText(text, 'delegation chain file');
+      const value = await verifyDelegationChain(chain, {
+        runtime,
+        keySource: didKeySource(runtime, undefined, hooks),
+        ...(roots ? { trustedRoots: roots } : {}),
+      });
+      const notes = trustNotes(trust);
+      if (!options.register)
+        return { value, exitCode: exitWithoutRoot(exitForChain(value), trust), text: (style, width) => delegationChainText(value, style, width), notes };
+      // Without a trusted root nothing is registered: verify-tool would later ALLOW from a chain anyone could mint.
+      const registration: Registration = trust.missing
+        ? { registered: false, reason: NOT_REGISTERED_WITHOUT_ROOT }
+        : await registerLocally(runtime, database, chain, value, allowedRoots, maxDays);
+      // The daemon's response body: why a requested registration did not happen, when it did not.
+      const body = registration.registered
+        ? { result: value, registered: true }
+        : { result: value, registered: false, registrationReason: registration.reason };
+      return {
+        value: body,
+        exitCode: trust.missing ? exitWithoutRoot(exitForChain(value), trust) : exitForRegistration(value, registration),
+        text: (style, width) =>
+          `${delegationChainText(value, style, width)}\n${registrationText(registration.registered, registration.reason, databaseLocation(database), style, width)}`,
+        notes,
+      };
+    },
+    setExit,
+  );
 }
 
-export async function authorizeAction(io: CliIo, setExit: (code: number) => void, options: ChainCommandOptions & { chain: string; tool: string }): Promise<void> {
+export async function authorizeAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: ChainCommandOptions & { chain: string; tool: string },
+): Promise<void> {
   if (options.tool.trim() === '') throw new ConfigError('--tool must not be empty');
   const trust = await chooseTrustedRoots(options, io.env);
   const roots = trust.roots;
   const text = await readSource(options.chain, 'delegation chain');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    const chainInput = parseChainText(text, 'delegation chain file');
-    const chain = await verifyDelegationChain(chainInput, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(roots ? { trustedRoots: roots } : {}) });
-    const authorization = authorize(chain, options.tool);
-    return {
-      value: { authorization, chain },
-      exitCode: exitWithoutRoot(exitForAuthorization(authorization, chain), trust),
-      text: (style, width) => authorizationText(authorization, chain, style, width),
-      notes: trustNotes(trust),
-    };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const chainInput = parseChainText(text, 'delegation chain file');
+      const chain = await verifyDelegationChain(chainInput, {
+        runtime,
+        keySource: didKeySource(runtime, undefined, hooks),
+        ...(roots ? { trustedRoots: roots } : {}),
+      });
+      const authorization = authorize(chain, options.tool);
+      return {
+        value: { authorization, chain },
+        exitCode: exitWithoutRoot(exitForAuthorization(authorization, chain), trust),
+        text: (style, width) => authorizationText(authorization, chain, style, width),
+        notes: trustNotes(trust),
+      };
+    },
+    setExit,
+  );
 }
 
 /** The note of `verify-tool` without a root: its flags are --root and --any-root. */
@@ -333,7 +370,8 @@ export async function verifyToolAction(
 ): Promise<void> {
   if (options.tool === '') throw new ConfigError('--tool must not be empty');
   if (options.tool.length > MAX_TOOL_LENGTH) throw new ConfigError(`--tool is longer than ${MAX_TOOL_LENGTH} characters`);
-  if (options.root !== undefined && options.anyRoot) throw new ConfigError('--any-root and --root exclude each other: name the root, or accept any registered root');
+  if (options.root !== undefined && options.anyRoot)
+    throw new ConfigError('--any-root and --root exclude each other: name the root, or accept any registered root');
   const agent = registryDid('--agent', options.agent);
   const root = options.root === undefined ? undefined : registryDid('--root', options.root);
   const reverifyRoots = await delegationRoots(io.env);
@@ -342,50 +380,56 @@ export async function verifyToolAction(
   const rootMissing = root === undefined && !reverifyRoots && !options.anyRoot;
   const database = databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    let store: Database;
-    try {
-      store = await openForReading(database);
-    } catch (err) {
-      if (err instanceof Error && err.name === 'StoreError') throw new ProblemError('SERVICE_UNAVAILABLE', sentence(err.message));
-      throw err;
-    }
-    try {
-      runtime.store = store;
-      const now = runtime.clock.now();
-      // The daemon answers only from chains verified since it started; a CLI run starts now, so
-      // the agent's chains are verified again before the registry answers (verifyTool then
-      // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
-      let candidates: Awaited<ReturnType<Database['delegationChains']['forAgent']>> = [];
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      let store: Database;
       try {
-        candidates = await store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
-      } catch {
-        // verifyTool reads the registry too, and answers DENY with the reason.
+        store = await openForReading(database);
+      } catch (err) {
+        if (err instanceof Error && err.name === 'StoreError') throw new ProblemError('SERVICE_UNAVAILABLE', sentence(err.message));
+        throw err;
       }
-      if (root !== undefined) candidates = candidates.filter((c) => c.rootDid === plainDid(root));
-      const keySource = didKeySource(runtime, undefined, hooks);
-      const setAside: SetAside[] = [];
-      for (const record of candidates) {
+      try {
+        runtime.store = store;
+        const now = runtime.clock.now();
+        // The daemon answers only from chains verified since it started; a CLI run starts now, so
+        // the agent's chains are verified again before the registry answers (verifyTool then
+        // checks expiry and the leaf's window itself). A chain that does not verify is set aside.
+        let candidates: Awaited<ReturnType<Database['delegationChains']['forAgent']>> = [];
         try {
-          const result = await verifyDelegationChain(record.chain, { runtime, keySource, now, ...(reverifyRoots ? { trustedRoots: reverifyRoots } : {}) });
-          if (result.status !== 'VALID') setAside.push({ id: record.id, status: result.status, reason: result.headline });
-        } catch (err) {
-          setAside.push({ id: record.id, status: 'ERROR', reason: `it could not be verified again: ${messageOf(err)}` });
+          candidates = await store.delegationChains.forAgent(plainDid(agent), rfc3339(now));
+        } catch {
+          // verifyTool reads the registry too, and answers DENY with the reason.
         }
+        if (root !== undefined) candidates = candidates.filter((c) => c.rootDid === plainDid(root));
+        const keySource = didKeySource(runtime, undefined, hooks);
+        const setAside: SetAside[] = [];
+        for (const record of candidates) {
+          try {
+            const result = await verifyDelegationChain(record.chain, { runtime, keySource, now, ...(reverifyRoots ? { trustedRoots: reverifyRoots } : {}) });
+            if (result.status !== 'VALID') setAside.push({ id: record.id, status: result.status, reason: result.headline });
+          } catch (err) {
+            setAside.push({ id: record.id, status: 'ERROR', reason: `it could not be verified again: ${messageOf(err)}` });
+          }
+        }
+        const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
+        const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
+        const note: RegistryNote = { database: databaseLocation(database), checked: candidates.length, setAside };
+        const exitCode = value.decision === 'ALLOW' ? (rootMissing ? EXIT.INDETERMINATE : EXIT.PASS) : EXIT.CHECK_FAILED;
+        return {
+          value,
+          exitCode,
+          text: (style, width) => verifyToolText(value, note, style, width),
+          notes: rootMissing ? [NO_ROOT_FOR_TOOL] : [],
+        };
+      } finally {
+        runtime.store = undefined;
+        await store.close();
       }
-      const query = root === undefined ? { agent, tool: options.tool } : { agent, tool: options.tool, root };
-      const value = await verifyTool(runtime, query, now, { exclude: new Set(setAside.map((c) => c.id)) });
-      const note: RegistryNote = { database: databaseLocation(database), checked: candidates.length, setAside };
-      const exitCode = value.decision === 'ALLOW' ? (rootMissing ? EXIT.INDETERMINATE : EXIT.PASS) : EXIT.CHECK_FAILED;
-      return {
-        value,
-        exitCode,
-        text: (style, width) => verifyToolText(value, note, style, width),
-        notes: rootMissing ? [NO_ROOT_FOR_TOOL] : [],
-      };
-    } finally {
-      runtime.store = undefined;
-      await store.close();
-    }
-  }, setExit);
+    },
+    setExit,
+  );
 }

@@ -104,7 +104,9 @@ Examples:
   $ svc verify-delegation chain.json --trusted-root did:web:example.com --json
   $ svc verify-delegation chain.txt --trusted-root did:web:example.com --register && svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge --root did:web:example.com`,
   );
-  verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) => (await import('./action.js')).verifyDelegationAction(io, setExit, file, options));
+  verify.action(async (file: string, options: ChainCommandOptions & { register?: boolean; db?: string }) =>
+    (await import('./action.js')).verifyDelegationAction(io, setExit, file, options),
+  );
 
   const authorizeCmd = program
     .command('authorize')
@@ -132,7 +134,9 @@ Examples:
   $ svc authorize --chain - --tool refund --trusted-root did:web:example.com --json < chain.json
   $ SVC_DELEGATION_ROOTS=did:web:example.com svc authorize --chain chain.txt --tool payments:charge`,
   );
-  authorizeCmd.action(async (options: ChainCommandOptions & { chain: string; tool: string }) => (await import('./action.js')).authorizeAction(io, setExit, options));
+  authorizeCmd.action(async (options: ChainCommandOptions & { chain: string; tool: string }) =>
+    (await import('./action.js')).authorizeAction(io, setExit, options),
+  );
 
   const verifyToolCmd = program
     .command('verify-tool')
@@ -164,5 +168,7 @@ Examples:
   $ svc verify-tool --agent did:key:z6MkAgent… --tool payments:charge --root did:web:example.com
   $ svc verify-tool --agent did:key:z6MkAgent… --tool refund --root did:web:example.com --json`,
   );
-  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; anyRoot?: boolean; db?: string; egressAllow: string[] }) => (await import('./action.js')).verifyToolAction(io, setExit, options));
+  verifyToolCmd.action(async (options: OutputOptions & { agent: string; tool: string; root?: string; anyRoot?: boolean; db?: string; egressAllow: string[] }) =>
+    (await import('./action.js')).verifyToolAction(io, setExit, options),
+  );
 }

@@ -41,7 +41,10 @@ export function verifyToolText(authorization: Authorization, note: RegistryNote,
   const verified = `${note.checked} registered chain${note.checked === 1 ? '' : 's'} of the agent verified again`;
   out.blank().hang('', words(`Registry ${printable(note.database)}: ${verified}.`, 'muted'));
   for (const chain of note.setAside) {
-    out.hang([{ text: '  ' }, { text: chain.status, tone: statusTone(chain.status) }, { text: ' ' }], `chain ${chain.id.slice(0, 16)}… not used: ${printable(chain.reason)}`);
+    out.hang(
+      [{ text: '  ' }, { text: chain.status, tone: statusTone(chain.status) }, { text: ' ' }],
+      `chain ${chain.id.slice(0, 16)}… not used: ${printable(chain.reason)}`,
+    );
   }
   return out.text(style);
 }

@@ -45,7 +45,13 @@ export function delegationChainText(result: DelegationChainResult, style: Style,
   for (const link of result.links) {
     // The parties are DIDs: they continue under the link's fields, where a did:key fits 60 columns.
     const parties = printable(`${link.issuer ?? '?'} → ${link.audience ?? '?'}`);
-    out.blank().hang([{ text: `Link ${link.index}`, bold: true }, { text: '  ' }, { text: link.status, tone: statusTone(link.status) }, { text: '  ' }], words(parties), { indent: 4 });
+    out
+      .blank()
+      .hang(
+        [{ text: `Link ${link.index}`, bold: true }, { text: '  ' }, { text: link.status, tone: statusTone(link.status) }, { text: '  ' }],
+        words(parties),
+        { indent: 4 },
+      );
     field(out, 'capabilities', capabilities(link.capabilities), '    ');
     field(out, 'valid', window(link.notBefore, link.expires), '    ');
     field(out, 'key', [link.alg, link.kid].filter((v): v is string => v !== null).join(' '), '    ');

@@ -15,9 +15,15 @@ export function exitForDereference(result: DereferencingResult): number {
 
 export async function dereferenceAction(io: CliIo, setExit: (code: number) => void, input: string, options: DereferenceCommandOptions): Promise<void> {
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    const didUrl = decodeIdentifier(input);
-    const value = await dereference(didUrl, runtime, { hooks });
-    return { value, exitCode: exitForDereference(value), text: (style, width) => dereferenceText(didUrl, value, style, width) };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const didUrl = decodeIdentifier(input);
+      const value = await dereference(didUrl, runtime, { hooks });
+      return { value, exitCode: exitForDereference(value), text: (style, width) => dereferenceText(didUrl, value, style, width) };
+    },
+    setExit,
+  );
 }

@@ -48,7 +48,10 @@ export function dereferenceText(didUrl: string, result: DereferencingResult, sty
   const kind = selectedKind(result);
   const content = result.contentStream;
   const out = new Report(width);
-  out.hang('', [phrase(printable(didUrl), 'plain')].map((w) => ({ ...w, bold: true })));
+  out.hang(
+    '',
+    [phrase(printable(didUrl), 'plain')].map((w) => ({ ...w, bold: true })),
+  );
   out.hang('', [phrase(`${kind} (${contentType})`, 'muted'), phrase(`retrieved ${retrieved}`, 'muted', '  ')]);
   out.blank();
 

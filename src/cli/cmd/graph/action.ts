@@ -10,9 +10,15 @@ import type { GraphCommandOptions } from './options.js';
 
 export async function graphAction(io: CliIo, setExit: (code: number) => void, did: string, options: GraphCommandOptions): Promise<void> {
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    const result = await resolve(decodeIdentifier(did), runtime, {}, hooks);
-    const value = graphResponse(result);
-    return { value, exitCode: exitForResolution(result, options.strict), text: (style, width) => graphText(value, style, width) };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const result = await resolve(decodeIdentifier(did), runtime, {}, hooks);
+      const value = graphResponse(result);
+      return { value, exitCode: exitForResolution(result, options.strict), text: (style, width) => graphText(value, style, width) };
+    },
+    setExit,
+  );
 }

@@ -63,7 +63,11 @@ export function graphText(graph: GraphResponse, style: Style, width: number = DE
     if (outgoing.length === 0) continue;
     out.line({ text: '  ' }, { text: nodeName(source, did), tone: 'accent' });
     for (const edge of outgoing) {
-      out.hang(`    ${printable(edge.relation).padEnd(relationWidth)}  → `, [phrase(nodeName(edge.to, did)), phrase(edge.state, EDGE_TONES[edge.state], '  ')], { indent: 6 });
+      out.hang(
+        `    ${printable(edge.relation).padEnd(relationWidth)}  → `,
+        [phrase(nodeName(edge.to, did)), phrase(edge.state, EDGE_TONES[edge.state], '  ')],
+        { indent: 6 },
+      );
     }
   }
   out.blank().hang('', words(LEGEND, 'muted'));

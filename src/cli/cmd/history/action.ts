@@ -74,11 +74,19 @@ export async function historyAction(io: CliIo, setExit: (code: number) => void, 
       if (runtime.store) prefixLength = uniquePrefixLength(await documentHashes(runtime.store, value.did));
       return value;
     },
-    async (value) => ({ text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), prefixLength, outputWidth(io.stdout, io.env)), exitCode: EXIT.PASS }),
+    async (value) => ({
+      text: historyText(value, await styleFor(colorLevel(io.stdout, io.env, options.color === false)), prefixLength, outputWidth(io.stdout, io.env)),
+      exitCode: EXIT.PASS,
+    }),
   );
 }
 
-export async function diffAction(io: CliIo, setExit: (code: number) => void, did: string, options: StoreCommandOptions & { from?: string; to?: string }): Promise<void> {
+export async function diffAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  did: string,
+  options: StoreCommandOptions & { from?: string; to?: string },
+): Promise<void> {
   await withStore(
     io,
     options,
@@ -94,7 +102,12 @@ export async function diffAction(io: CliIo, setExit: (code: number) => void, did
 /** The StoreError codes of a <dest> that cannot be used (store/backup.ts). */
 const BAD_DESTINATION: ReadonlySet<string> = new Set(['BACKUP_DESTINATION_EXISTS', 'BACKUP_DESTINATION_UNUSABLE']);
 
-export async function backupAction(io: CliIo, setExit: (code: number) => void, dest: string, options: { db?: string; json?: boolean; quiet?: boolean }): Promise<void> {
+export async function backupAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  dest: string,
+  options: { db?: string; json?: boolean; quiet?: boolean },
+): Promise<void> {
   const source = databaseOption(options.db, io.env);
   const { isPostgresUrl, databaseLocation } = await import('../../../store/database.js');
   // A PostgreSQL database is the server's to back up: said before anything connects.

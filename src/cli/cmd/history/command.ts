@@ -25,7 +25,9 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
 Each observation shows the start of its document hash: ${SHOWN_HASH_PREFIX} characters, more when the DID's
 history needs them to tell two hashes apart. svc diff --from/--to accept it as it is.`,
   );
-  history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) => (await import('./action.js')).historyAction(io, setExit, did, options));
+  history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) =>
+    (await import('./action.js')).historyAction(io, setExit, did, options),
+  );
 
   const diff = program
     .command('diff')
@@ -50,7 +52,9 @@ Examples:
     );
   addDbOption(diff);
   addOutputOptions(diff);
-  diff.action(async (did: string, options: StoreCommandOptions & { from?: string; to?: string }) => (await import('./action.js')).diffAction(io, setExit, did, options));
+  diff.action(async (did: string, options: StoreCommandOptions & { from?: string; to?: string }) =>
+    (await import('./action.js')).diffAction(io, setExit, did, options),
+  );
 
   const backup = program
     .command('backup')
@@ -58,7 +62,9 @@ Examples:
     .argument('<dest>', 'destination file; must not exist');
   addDbOption(backup);
   completeFiles(backup, 'dest');
-  backup.option('--json', 'print {source, destination, bytes, pages} as JSON').option('-q, --quiet', 'print no report (errors still print); rely on the exit code');
+  backup
+    .option('--json', 'print {source, destination, bytes, pages} as JSON')
+    .option('-q, --quiet', 'print no report (errors still print); rely on the exit code');
   backup.addHelpText(
     'after',
     `
@@ -68,5 +74,7 @@ use pg_dump); 4 no database to back up, or the copy failed (BACKUP_FAILED, nothi
 Example:
   $ svc backup ~/svc-$(date +%F).db`,
   );
-  backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) => (await import('./action.js')).backupAction(io, setExit, dest, options));
+  backup.action(async (dest: string, options: { db?: string; json?: boolean; quiet?: boolean }) =>
+    (await import('./action.js')).backupAction(io, setExit, dest, options),
+  );
 }

@@ -18,14 +18,25 @@ export function historyText(history: ObservationHistory, style: Style, prefixLen
   const shown = history.history.length < history.count ? `, the latest ${history.history.length} shown` : '';
   out.hang([{ text: printable(history.did), bold: true }, { text: '  ' }], `${plural(history.count, 'observation')}${shown}`);
   for (const o of history.history) {
-    out.hang('  ', [phrase(o.observedAt, 'accent'), ...(o.seenCount > 1 ? words(`seen ${o.seenCount}× until ${o.lastSeenAt}`).map((w, i) => (i === 0 ? { ...w, gap: ', ' } : w)) : [])], { indent: 4 });
-    out.hang('    ', [
-      ...words(`document ${o.documentHash.slice(0, prefixLength)}`),
-      ...(o.domainBindingStatus ? [phrase('binding', 'plain', '  '), phrase(o.domainBindingStatus)] : []),
-      ...(o.latencyMs !== null ? [phrase(`${o.latencyMs} ms`, 'plain', '  ')] : []),
-      phrase('svc', 'muted', '  '),
-      ...words(printable(o.resolverVersion), 'muted'),
-    ], { indent: 6 });
+    out.hang(
+      '  ',
+      [
+        phrase(o.observedAt, 'accent'),
+        ...(o.seenCount > 1 ? words(`seen ${o.seenCount}× until ${o.lastSeenAt}`).map((w, i) => (i === 0 ? { ...w, gap: ', ' } : w)) : []),
+      ],
+      { indent: 4 },
+    );
+    out.hang(
+      '    ',
+      [
+        ...words(`document ${o.documentHash.slice(0, prefixLength)}`),
+        ...(o.domainBindingStatus ? [phrase('binding', 'plain', '  '), phrase(o.domainBindingStatus)] : []),
+        ...(o.latencyMs !== null ? [phrase(`${o.latencyMs} ms`, 'plain', '  ')] : []),
+        phrase('svc', 'muted', '  '),
+        ...words(printable(o.resolverVersion), 'muted'),
+      ],
+      { indent: 6 },
+    );
     out.hang('    ', printable(o.summary));
   }
   if (history.count === 0) out.hang('  ', 'No observations recorded yet: `svc resolve` records one each time it resolves the DID.');
@@ -57,13 +68,12 @@ export function diffText(diff: SemanticDiff, style: Style, width: number = DEFAU
   list(out, 'Services added', diff.servicesAdded, 'good');
   list(out, 'Services removed', diff.servicesRemoved, 'bad');
   list(out, 'Services changed', diff.servicesChanged, 'warn');
-  const flags = [
-    diff.controllerChanged ? 'controller' : null,
-    diff.alsoKnownAsChanged ? 'alsoKnownAs' : null,
-    diff.contextsChanged ? '@context' : null,
-  ].filter((f): f is string => f !== null);
+  const flags = [diff.controllerChanged ? 'controller' : null, diff.alsoKnownAsChanged ? 'alsoKnownAs' : null, diff.contextsChanged ? '@context' : null].filter(
+    (f): f is string => f !== null,
+  );
   if (flags.length > 0) out.hang('  Changed: ', flags.join(', '));
   if (diff.domainBindingChanged) out.hang('  Domain binding: ', `${diff.domainBindingFrom ?? 'none'} → ${diff.domainBindingTo ?? 'none'}`);
-  if (diff.changedMembers.length > 0) out.hang([{ text: '  Members that differ: ', tone: 'muted' }], words(diff.changedMembers.map(printable).join(', '), 'muted'));
+  if (diff.changedMembers.length > 0)
+    out.hang([{ text: '  Members that differ: ', tone: 'muted' }], words(diff.changedMembers.map(printable).join(', '), 'muted'));
   return out.text(style);
 }

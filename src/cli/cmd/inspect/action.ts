@@ -53,7 +53,6 @@ async function withStore<T>(io: CliIo, options: InspectMcpOptions, runtime: Runt
   }
 }
 
-
 /**
  * One inspection: a Runtime with the command's egress allowance, then one report (--format sarif:
  * a SARIF log, sarif.ts — loaded only then; a problem's log names the command and its target).
@@ -88,7 +87,12 @@ function run(
  * (docs/cli.md#exit-codes).
  */
 async function savedInventory(file: string, bytes: Uint8Array) {
-  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([import('../../cmdutil/source.js'), import('../../../core/mcp/saved.js'), import('node:url'), import('node:path')]);
+  const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([
+    import('../../cmdutil/source.js'),
+    import('../../../core/mcp/saved.js'),
+    import('node:url'),
+    import('node:path'),
+  ]);
   try {
     return await readSavedInventory(bytes, printable(file), file === '-' ? '-' : pathToFileURL(path.resolve(file)).href);
   } catch (err) {
@@ -111,7 +115,8 @@ function mcpTarget(
   if (options.runStdio && options.config === undefined) throw usageError('--run-stdio applies to --config only (--stdio runs the command it is given).');
   if ((options.env ?? []).length > 0 && !options.stdio && !options.config) throw usageError('--env applies to stdio servers only (--stdio or --config).');
   for (const name of options.env ?? []) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError(`--env takes a variable name, not ${JSON.stringify(printable(name.slice(0, 40)))} (the value comes from svc's environment).`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw usageError(`--env takes a variable name, not ${JSON.stringify(printable(name.slice(0, 40)))} (the value comes from svc's environment).`);
   }
   // A saved listing is inspected without contacting any server.
   if (options.fromFile !== undefined) return { kind: 'file', file: options.fromFile };
@@ -121,11 +126,16 @@ function mcpTarget(
   }
   if (options.stdio) {
     const [command, ...args] = words;
-    if (command === undefined || command === '') throw usageError('--stdio needs the command to run after --, e.g. svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory');
+    if (command === undefined || command === '')
+      throw usageError('--stdio needs the command to run after --, e.g. svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory');
     return { kind: 'stdio', command, args };
   }
   if (words.length !== 1) {
-    throw usageError(words.length ? 'inspect-mcp takes one endpoint URL (a local server: --stdio -- <command> [args…]).' : "missing required argument 'endpoint' (or --stdio -- <command>, --config <file>, --from-file <saved listing>)");
+    throw usageError(
+      words.length
+        ? 'inspect-mcp takes one endpoint URL (a local server: --stdio -- <command> [args…]).'
+        : "missing required argument 'endpoint' (or --stdio -- <command>, --config <file>, --from-file <saved listing>)",
+    );
   }
   return { kind: 'url', url: words[0]! };
 }
@@ -145,7 +155,10 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   }
   if (options.html !== undefined) await htmlDestination(options.html);
   // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
-  const bytes = target.kind === 'file' ? await (await import('../../cmdutil/source.js')).readSourceBytes(target.file, 'saved inventory', MCP_LIMITS.maxResponseBytes) : undefined;
+  const bytes =
+    target.kind === 'file'
+      ? await (await import('../../cmdutil/source.js')).readSourceBytes(target.file, 'saved inventory', MCP_LIMITS.maxResponseBytes)
+      : undefined;
   const { commandLine } = target.kind === 'stdio' ? await import('../../../core/mcp/stdio.js') : { commandLine: null };
   const shown = target.kind === 'url' ? target.url : target.kind === 'file' ? printable(target.file) : `stdio:${commandLine!(target.command, target.args)}`;
   return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
@@ -230,7 +243,9 @@ async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, f
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw usageError(`--config ${printable(file)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? 'cannot be read')}.`);
+    throw usageError(
+      `--config ${printable(file)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (code ?? 'cannot be read')}.`,
+    );
   }
   const { parseMcpConfig } = await import('../../../core/mcp/config.js');
   let servers: ConfiguredServer[];
@@ -302,7 +317,10 @@ export async function inspectA2aAction(io: CliIo, setExit: (code: number) => voi
     options,
     { command: 'inspect-a2a', url: url ?? card },
     async (_runtime, hooks, sarif) => {
-      const [{ inspectA2a }, { agentUrlOfCard, supplyResource }] = await Promise.all([import('../../../core/a2a/inspect.js'), import('../../../core/supplied/inputs.js')]);
+      const [{ inspectA2a }, { agentUrlOfCard, supplyResource }] = await Promise.all([
+        import('../../../core/a2a/inspect.js'),
+        import('../../../core/supplied/inputs.js'),
+      ]);
       // Without a URL, the card is taken for the well-known card of its first interface's origin.
       const target = url ?? agentUrlOfCard(file!.body);
       if (target === null) {
@@ -313,7 +331,9 @@ export async function inspectA2aAction(io: CliIo, setExit: (code: number) => voi
       const from = supplied.suppliedRuntime(runtime, [{ ...file!, target }], options.allowNetwork === true);
       const value = await inspectA2a(target, { runtime: from, hooks });
       if (url === undefined) {
-        value.limitations.push(`No agent URL was given: the card was taken for the card of ${target}, the origin of its own first interface, so the origin check compares the card with itself.`);
+        value.limitations.push(
+          `No agent URL was given: the card was taken for the card of ${target}, the origin of its own first interface, so the origin check compares the card with itself.`,
+        );
       }
       return a2aOutcome(value, options, accepted, sarif);
     },

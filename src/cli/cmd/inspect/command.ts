@@ -36,7 +36,10 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   const mcp = program
     .command('inspect-mcp')
     .description('Inspect an MCP tool server: tools, prompts, resources, fingerprints, declared vs heuristic classes, risk signals and drift')
-    .argument('[endpoint...]', 'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow); with --stdio, the command and its arguments after --')
+    .argument(
+      '[endpoint...]',
+      'the Streamable HTTP endpoint, e.g. https://tools.example/mcp (http:// only with --egress-allow); with --stdio, the command and its arguments after --',
+    )
     .option('--from-file <file>', 'inspect a saved listing instead of a server (- for standard input): nothing is contacted or stored');
   completeFiles(mcp, '--from-file');
   commonOptions(mcp, 'e.g. 10.0.0.0/8 for an intranet server', MCP_CHECK_IDS);
@@ -124,7 +127,10 @@ Examples:
   const a2a = program
     .command('inspect-a2a')
     .description('Inspect an A2A agent card: schema, version, interfaces, provider, security and signatures')
-    .argument('[url]', 'the agent origin (https://agent.example) or the URL of its card; with --from-file, what the card is for (default: the origin of its first interface)')
+    .argument(
+      '[url]',
+      'the agent origin (https://agent.example) or the URL of its card; with --from-file, what the card is for (default: the origin of its first interface)',
+    )
     .option('--from-file <card>', 'verify from files: inspect this file as the card at the URL instead of fetching it (nothing else is fetched)');
   completeFiles(a2a, '--from-file');
   addAllowNetworkOption(a2a);

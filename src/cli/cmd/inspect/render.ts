@@ -39,7 +39,12 @@ const field = (out: Report, label: string, value: string | null | undefined): Re
  * One line per check; a WARN accepted with --allow-warn is still shown as WARN, its detail
  * opened by "accepted (--allow-warn):".
  */
-function checkLines(out: Report, checks: ReadonlyArray<{ id: string; status: 'PASS' | 'WARN' | 'FAIL' | 'SKIP'; detail: string }>, idWidth: number, accepted?: ReadonlySet<string>): void {
+function checkLines(
+  out: Report,
+  checks: ReadonlyArray<{ id: string; status: 'PASS' | 'WARN' | 'FAIL' | 'SKIP'; detail: string }>,
+  idWidth: number,
+  accepted?: ReadonlySet<string>,
+): void {
   for (const check of checks) {
     const detail = words(printable(check.detail));
     const body = isAccepted(check, accepted) ? [...words('accepted (--allow-warn):', 'muted'), ...detail] : detail;
@@ -80,8 +85,7 @@ function itemTable(out: Report, headers: readonly string[], rows: readonly ItemR
   // Signals wrap in their column when it is wide enough to read and to hold each signal id.
   const longest = Math.max(...rows.flatMap((r) => r.signals.map((w) => columns(w.text))));
   const table =
-    rows.every((r) => signalsAt + Math.max(columns('signals'), signalsWidth(r)) <= out.width) ||
-    out.width - signalsAt >= Math.max(MIN_TEXT_WIDTH, longest);
+    rows.every((r) => signalsAt + Math.max(columns('signals'), signalsWidth(r)) <= out.width) || out.width - signalsAt >= Math.max(MIN_TEXT_WIDTH, longest);
   if (table) {
     out.line({ text: `  ${headers.map((header, i) => header.padEnd(widths[i]!)).join('  ')}  signals`, tone: 'muted' });
     for (const r of rows) {
@@ -126,15 +130,30 @@ function toolRows(out: Report, tools: readonly McpTool[]): void {
     signals: signalWords(tool.riskSignals),
   }));
   itemTable(out, ['tool', 'declared', 'heuristic', 'drift'], rows);
-  if (tools.some((t) => t.annotations === null)) out.hang('  ', words('* no annotations: the MCP defaults apply (destructive, open world)', 'muted'), { indent: 4 });
+  if (tools.some((t) => t.annotations === null))
+    out.hang('  ', words('* no annotations: the MCP defaults apply (destructive, open world)', 'muted'), { indent: 4 });
 }
 
 type ListedItem = McpPrompt | McpResource | McpResourceTemplate;
 
 /** How each kind is shown: its section title, the noun of its rows, its key and how wide a key is shown. */
-const ITEM_SECTIONS: ReadonlyArray<{ kind: ItemKind; title: string; noun: string; capability: string; keyOf: (item: ListedItem) => string; shown: (key: string) => string }> = [
+const ITEM_SECTIONS: ReadonlyArray<{
+  kind: ItemKind;
+  title: string;
+  noun: string;
+  capability: string;
+  keyOf: (item: ListedItem) => string;
+  shown: (key: string) => string;
+}> = [
   { kind: 'prompts', title: 'Prompts', noun: 'prompt', capability: 'prompts', keyOf: (item) => (item as McpPrompt).name, shown: (key) => cut(key, 32) },
-  { kind: 'resources', title: 'Resources', noun: 'resource', capability: 'resources', keyOf: (item) => (item as McpResource).uri, shown: (key) => cutMiddle(key, 40) },
+  {
+    kind: 'resources',
+    title: 'Resources',
+    noun: 'resource',
+    capability: 'resources',
+    keyOf: (item) => (item as McpResource).uri,
+    shown: (key) => cutMiddle(key, 40),
+  },
   {
     kind: 'resourceTemplates',
     title: 'Resource templates',
@@ -149,7 +168,8 @@ const ITEM_SECTIONS: ReadonlyArray<{ kind: ItemKind; title: string; noun: string
 function itemSections(out: Report, result: McpInspection): void {
   for (const section of ITEM_SECTIONS) {
     const items: readonly ListedItem[] = result[section.kind];
-    const declared = result.capabilities !== null && typeof result.capabilities[section.capability] === 'object' && result.capabilities[section.capability] !== null;
+    const declared =
+      result.capabilities !== null && typeof result.capabilities[section.capability] === 'object' && result.capabilities[section.capability] !== null;
     if (items.length === 0 && !declared) continue;
     out.blank().line({ text: `${section.title} (${items.length})`, bold: true });
     if (items.length === 0) out.line({ text: `  (no ${section.title.toLowerCase()})` });
@@ -168,7 +188,8 @@ function itemSections(out: Report, result: McpInspection): void {
       }
     }
     const removed = result.drift[section.kind].removed;
-    if (removed.length) out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
+    if (removed.length)
+      out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
   }
 }
 
@@ -181,7 +202,8 @@ function signalLines(out: Report, result: McpInspection): void {
   const mark: Line = [{ text: '  ' }, { text: '!', tone: 'bad' }, { text: ' ' }];
   const excerpt = (text: string) => out.hang('      ', words(`“${cut(text, 100)}”`, 'muted'));
   const items = ITEM_SECTIONS.flatMap((section) => (result[section.kind] as readonly ListedItem[]).map((item) => ({ section, item })));
-  const any = result.tools.some((t) => t.riskSignals.length > 0) || items.some(({ item }) => item.riskSignals.length > 0) || result.instructionSignals.length > 0;
+  const any =
+    result.tools.some((t) => t.riskSignals.length > 0) || items.some(({ item }) => item.riskSignals.length > 0) || result.instructionSignals.length > 0;
   if (!any) return;
   out.blank().line({ text: 'Risk signals (svc’s estimate, not the server’s claim)', bold: true });
   const line = (who: string, signal: RiskSignal, parameterWord: string) => {
@@ -221,7 +243,9 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
     field(out, 'metadata', result.auth.resourceMetadataUrl);
     const metadata = result.auth.resourceMetadata;
     if (metadata) {
-      const servers = Array.isArray(metadata['authorization_servers']) ? metadata['authorization_servers'].filter((s) => typeof s === 'string').join(', ') : null;
+      const servers = Array.isArray(metadata['authorization_servers'])
+        ? metadata['authorization_servers'].filter((s) => typeof s === 'string').join(', ')
+        : null;
       field(out, 'resource', typeof metadata['resource'] === 'string' ? metadata['resource'] : null);
       field(out, 'auth servers', servers);
     } else field(out, 'metadata', result.auth.resourceMetadataError ? `not available: ${result.auth.resourceMetadataError}` : null);
@@ -231,7 +255,9 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
     const changed = result.tools.filter((t) => t.drift === 'CHANGED' && t.changedFields?.length);
     for (const tool of changed) out.hang('  ', words(`${cut(tool.name, 32)} changed: ${tool.changedFields!.join(', ')}`, 'muted'), { indent: 4 });
     if (result.drift.removed.length) {
-      out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${result.drift.removed.map((n) => cut(n, 40)).join(', ')}`, 'warn'), { indent: 4 });
+      out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${result.drift.removed.map((n) => cut(n, 40)).join(', ')}`, 'warn'), {
+        indent: 4,
+      });
     }
     itemSections(out, result);
   }
@@ -253,7 +279,13 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
   const provider = result.provider as { organization?: unknown; url?: unknown } | null;
   field(out, 'agent', result.name ? `${result.name}${result.version ? ` ${result.version}` : ''}` : null);
   field(out, 'spec', result.specVersion);
-  field(out, 'provider', provider && typeof provider.organization === 'string' ? `${provider.organization}${typeof provider.url === 'string' ? ` (${provider.url})` : ''} (self-reported)` : null);
+  field(
+    out,
+    'provider',
+    provider && typeof provider.organization === 'string'
+      ? `${provider.organization}${typeof provider.url === 'string' ? ` (${provider.url})` : ''} (self-reported)`
+      : null,
+  );
   field(out, 'card sha256', result.cardSha256);
   field(out, 'canonical', result.canonicalSha256);
   if (result.interfaces.length) {
@@ -261,12 +293,16 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
     for (const i of result.interfaces) {
       // The URL whole: an interface is copied from here, and a cut one would not work.
       const binding = [printable(i.protocolBinding ?? '?'), printable(i.protocolVersion ?? '')].filter((s) => s !== '').join(' ');
-      out.hang('  ', [
-        ...words(printable(i.url ?? '(no url)')),
-        phrase(binding, 'plain', '  '),
-        phrase(i.https ? 'https,' : 'not https,', i.https ? 'plain' : 'bad', '  '),
-        phrase(i.sameOrigin ? 'same origin' : 'other origin', i.sameOrigin ? 'plain' : 'warn'),
-      ], { indent: 4 });
+      out.hang(
+        '  ',
+        [
+          ...words(printable(i.url ?? '(no url)')),
+          phrase(binding, 'plain', '  '),
+          phrase(i.https ? 'https,' : 'not https,', i.https ? 'plain' : 'bad', '  '),
+          phrase(i.sameOrigin ? 'same origin' : 'other origin', i.sameOrigin ? 'plain' : 'warn'),
+        ],
+        { indent: 4 },
+      );
     }
   }
   if (result.signatures.length) {
@@ -274,11 +310,14 @@ export function a2aText(result: A2aInspection, style: Style, width: number = DEF
     for (const s of result.signatures) {
       const status = s.status === 'VALID' ? 'PASS' : s.status === 'INVALID' ? 'FAIL' : 'WARN';
       // The kid whole: it is often a DID URL, and a DID is never cut.
-      out.hang([{ text: '  ' }, { text: s.status.padEnd(13), tone: statusTone(status) }, { text: ' ' }], [
-        phrase(printable(s.alg ?? '?')),
-        ...words(printable(s.kid ?? '(no kid)')),
-        ...words(printable(s.detail)).map((w, n) => (n === 0 ? { ...w, gap: '  ' } : w)),
-      ]);
+      out.hang(
+        [{ text: '  ' }, { text: s.status.padEnd(13), tone: statusTone(status) }, { text: ' ' }],
+        [
+          phrase(printable(s.alg ?? '?')),
+          ...words(printable(s.kid ?? '(no kid)')),
+          ...words(printable(s.detail)).map((w, n) => (n === 0 ? { ...w, gap: '  ' } : w)),
+        ],
+      );
     }
   }
   out.blank().line({ text: 'Checks', bold: true });
@@ -302,7 +341,13 @@ export interface ConfiguredEntry {
  * `svc inspect-mcp --config`: each server's report in turn (a problem or "not run" as one line
  * with the command or URL), then a summary of one line per server with its exit code.
  */
-export function configText(entries: readonly ConfiguredEntry[], exits: readonly number[], style: Style, width: number = DEFAULT_WIDTH, accepted?: ReadonlySet<string>): string {
+export function configText(
+  entries: readonly ConfiguredEntry[],
+  exits: readonly number[],
+  style: Style,
+  width: number = DEFAULT_WIDTH,
+  accepted?: ReadonlySet<string>,
+): string {
   const parts: string[] = [];
   const summary = new Report(width);
   summary.line({ text: `Summary (${entries.length} ${entries.length === 1 ? 'server' : 'servers'})`, bold: true });

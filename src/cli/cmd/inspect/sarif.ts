@@ -104,45 +104,123 @@ const SIGNAL_HELP =
 
 /** One rule per risk signal (docs/agents.md#classes-and-risk-signals: the signals of hostile text and of behaviour). */
 const SIGNAL_RULES: Readonly<Record<RiskSignalId, Omit<RuleText, 'help'>>> = {
-  hidden_instruction_tag: { name: 'HiddenInstructionTag', short: 'A hidden instruction tag', full: 'The text carries a tag or marker models read as instructions (<IMPORTANT>, <SYSTEM>, [HIDDEN], chat-template tokens, HTML comments): the shape of tool poisoning.' },
-  model_directive: { name: 'ModelDirective', short: 'A directive to the model', full: 'The text orders the model about: ignore previous instructions, keep something from the user, act without asking.' },
-  cross_tool_shadowing: { name: 'CrossToolShadowing', short: "An order about another tool", full: "The text gives orders about another of the server's tools (shadowing): it tries to change how the agent uses a tool it does not own." },
-  sensitive_path: { name: 'SensitivePath', short: 'A sensitive path', full: 'The text or URI names a file where secrets live (~/.ssh, id_rsa, .env, mcp.json, /etc …).' },
-  exfiltration_parameter: { name: 'ExfiltrationParameter', short: 'A parameter that could carry data out', full: 'A parameter named like a side channel (note, context, metadata, feedback …) is asked for file contents, the conversation, the system prompt, secrets or a sensitive file — or any parameter asks to be passed the contents of something.' },
-  shell_exec_name: { name: 'ShellExecName', short: 'A name that says it runs commands', full: 'The tool is named like a shell or command runner (run_command, bash, exec).' },
+  hidden_instruction_tag: {
+    name: 'HiddenInstructionTag',
+    short: 'A hidden instruction tag',
+    full: 'The text carries a tag or marker models read as instructions (<IMPORTANT>, <SYSTEM>, [HIDDEN], chat-template tokens, HTML comments): the shape of tool poisoning.',
+  },
+  model_directive: {
+    name: 'ModelDirective',
+    short: 'A directive to the model',
+    full: 'The text orders the model about: ignore previous instructions, keep something from the user, act without asking.',
+  },
+  cross_tool_shadowing: {
+    name: 'CrossToolShadowing',
+    short: 'An order about another tool',
+    full: "The text gives orders about another of the server's tools (shadowing): it tries to change how the agent uses a tool it does not own.",
+  },
+  sensitive_path: {
+    name: 'SensitivePath',
+    short: 'A sensitive path',
+    full: 'The text or URI names a file where secrets live (~/.ssh, id_rsa, .env, mcp.json, /etc …).',
+  },
+  exfiltration_parameter: {
+    name: 'ExfiltrationParameter',
+    short: 'A parameter that could carry data out',
+    full: 'A parameter named like a side channel (note, context, metadata, feedback …) is asked for file contents, the conversation, the system prompt, secrets or a sensitive file — or any parameter asks to be passed the contents of something.',
+  },
+  shell_exec_name: {
+    name: 'ShellExecName',
+    short: 'A name that says it runs commands',
+    full: 'The tool is named like a shell or command runner (run_command, bash, exec).',
+  },
   executes_code: { name: 'ExecutesCode', short: 'Executes code', full: "The tool's own words say it executes commands or code." },
   destructive_verb: { name: 'DestructiveVerb', short: 'A destructive verb in the name', full: 'The tool name says it deletes, drops, removes or overwrites.' },
   writes_files: { name: 'WritesFiles', short: 'Writes files', full: "The tool's own words say it creates, writes or deletes files." },
-  reads_environment: { name: 'ReadsEnvironment', short: 'Reads the environment', full: "The tool's own words say it reads the process environment, where a server keeps its keys and tokens." },
+  reads_environment: {
+    name: 'ReadsEnvironment',
+    short: 'Reads the environment',
+    full: "The tool's own words say it reads the process environment, where a server keeps its keys and tokens.",
+  },
   fetches_urls: { name: 'FetchesUrls', short: 'Fetches URLs', full: "The tool's own words say it fetches URLs given to it." },
-  invisible_unicode: { name: 'InvisibleUnicode', short: 'Invisible characters', full: 'The text carries zero-width, bidirectional or tag characters: what a human reads differs from what a model reads.' },
-  encoded_payload: { name: 'EncodedPayload', short: 'An encoded payload', full: 'The text carries a decoding call (atob, base64 -d, fromCharCode), a run of escape sequences or a long base64 run: content a reviewer cannot read.' },
-  overlong_description: { name: 'OverlongDescription', short: 'An overlong description', full: 'The description is over 2000 characters: room to hide instructions.' },
+  invisible_unicode: {
+    name: 'InvisibleUnicode',
+    short: 'Invisible characters',
+    full: 'The text carries zero-width, bidirectional or tag characters: what a human reads differs from what a model reads.',
+  },
+  encoded_payload: {
+    name: 'EncodedPayload',
+    short: 'An encoded payload',
+    full: 'The text carries a decoding call (atob, base64 -d, fromCharCode), a run of escape sequences or a long base64 run: content a reviewer cannot read.',
+  },
+  overlong_description: {
+    name: 'OverlongDescription',
+    short: 'An overlong description',
+    full: 'The description is over 2000 characters: room to hide instructions.',
+  },
   url_in_description: { name: 'UrlInDescription', short: 'A URL in the description', full: 'The description names a URL the model may be led to.' },
-  nonstandard_name: { name: 'NonstandardName', short: 'A non-standard tool name', full: 'The tool name is empty, over 128 characters, or has a character outside A-Z a-z 0-9 _ - . (the MCP naming rule).' },
+  nonstandard_name: {
+    name: 'NonstandardName',
+    short: 'A non-standard tool name',
+    full: 'The tool name is empty, over 128 characters, or has a character outside A-Z a-z 0-9 _ - . (the MCP naming rule).',
+  },
 };
 
-const CHECK_HELP = 'svc inspect-mcp --help and docs/agents.md#checks-and-exit-status in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
-const A2A_CHECK_HELP = 'svc inspect-a2a --help and docs/agents.md#a2a-agent-cards in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
+const CHECK_HELP =
+  'svc inspect-mcp --help and docs/agents.md#checks-and-exit-status in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
+const A2A_CHECK_HELP =
+  'svc inspect-a2a --help and docs/agents.md#a2a-agent-cards in the svc repository say what each check means; --allow-warn <check-id> accepts a known warning.';
 
 const MCP_CHECK_RULES: Readonly<Record<McpCheckId, Omit<RuleText, 'help'>>> = {
-  historyPersistence: { name: 'History', short: 'The inventory was stored', full: 'The complete inventory was recorded for the next drift comparison; WARN when it could not be.' },
-  transport: { name: 'Transport', short: 'The endpoint is served over HTTPS', full: 'The endpoint is https (plain http only on an address --egress-allow admits, with a warning).' },
-  protocol: { name: 'Protocol', short: 'The current MCP protocol', full: 'The server answers stateless discovery (server/discover); WARN when it speaks only the older session handshake.' },
+  historyPersistence: {
+    name: 'History',
+    short: 'The inventory was stored',
+    full: 'The complete inventory was recorded for the next drift comparison; WARN when it could not be.',
+  },
+  transport: {
+    name: 'Transport',
+    short: 'The endpoint is served over HTTPS',
+    full: 'The endpoint is https (plain http only on an address --egress-allow admits, with a warning).',
+  },
+  protocol: {
+    name: 'Protocol',
+    short: 'The current MCP protocol',
+    full: 'The server answers stateless discovery (server/discover); WARN when it speaks only the older session handshake.',
+  },
   identity: { name: 'Identity', short: 'Server identity', full: 'serverInfo is self-reported and unauthenticated: svc attests no identity.' },
-  inventory: { name: 'Inventory', short: 'No item has risk signals', full: 'WARN when any tool, prompt, resource or template has risk signals (each is a result of its own).' },
-  drift: { name: 'Drift', short: 'Definitions unchanged since the last inspection', full: 'WARN when a tool, prompt, resource or template was added, removed or changed since the stored inventory.' },
+  inventory: {
+    name: 'Inventory',
+    short: 'No item has risk signals',
+    full: 'WARN when any tool, prompt, resource or template has risk signals (each is a result of its own).',
+  },
+  drift: {
+    name: 'Drift',
+    short: 'Definitions unchanged since the last inspection',
+    full: 'WARN when a tool, prompt, resource or template was added, removed or changed since the stored inventory.',
+  },
 };
 
 const A2A_CHECK_RULES: Readonly<Record<A2aCheckId, Omit<RuleText, 'help'>>> = {
-  fetch: { name: 'Fetch', short: 'Card served at the well-known path', full: 'The card is served at /.well-known/agent-card.json (the legacy agent.json warns).' },
-  schema: { name: 'Schema', short: 'Card valid against the A2A schema', full: 'The card validates against the A2A 1.0 (or 0.3) schema; FAIL when it breaks it.' },
+  fetch: {
+    name: 'Fetch',
+    short: 'Card served at the well-known path',
+    full: 'The card is served at /.well-known/agent-card.json (the legacy agent.json warns).',
+  },
+  schema: {
+    name: 'Schema',
+    short: 'Card valid against the A2A schema',
+    full: 'The card validates against the A2A 1.0 (or 0.3) schema; FAIL when it breaks it.',
+  },
   version: { name: 'Version', short: 'A2A protocol version', full: 'The card declares a protocol version svc knows.' },
   interfaces: { name: 'Interfaces', short: 'Interfaces use HTTPS', full: 'Every interface URL is https; FAIL when one is not.' },
   origin: { name: 'Origin', short: "Interfaces on the card's origin", full: "Interfaces are on the card's own origin; WARN when they are elsewhere." },
   provider: { name: 'Provider', short: 'Provider declared (self-reported)', full: 'The card names its provider (a claim, not verified).' },
   security: { name: 'Security', short: 'Security schemes declared', full: 'The card declares how clients authenticate.' },
-  signature: { name: 'Signature', short: 'Card signature', full: 'Each signature verifies with a key svc found (a DID kid or an https jku); FAIL when one is INVALID, WARN when unsigned or unverifiable.' },
+  signature: {
+    name: 'Signature',
+    short: 'Card signature',
+    full: 'Each signature verifies with a key svc found (a DID kid or an https jku); FAIL when one is INVALID, WARN when unsigned or unverifiable.',
+  },
 };
 
 function rule(id: string, text: RuleText, level: SarifLevel, tags: string[]): Rule {
@@ -234,9 +312,24 @@ const KIND_WORDS: Readonly<Record<FindingSubject['kind'], string>> = {
   card: 'Card',
 };
 
-function signalFinding(endpoint: string, kind: FindingSubject['kind'], key: string, definitionSha256: string | null, signal: RiskSignal, extra: Record<string, unknown>): Finding {
-  const where = signal.location === 'parameter' && signal.parameter !== undefined ? `parameter ${JSON.stringify(signal.parameter)}` : LOCATION_WORDS[signal.location];
-  const subject: FindingSubject = { kind, key, endpoint, ruleId: signal.id, location: signal.location, ...(signal.parameter !== undefined ? { parameter: signal.parameter } : {}) };
+function signalFinding(
+  endpoint: string,
+  kind: FindingSubject['kind'],
+  key: string,
+  definitionSha256: string | null,
+  signal: RiskSignal,
+  extra: Record<string, unknown>,
+): Finding {
+  const where =
+    signal.location === 'parameter' && signal.parameter !== undefined ? `parameter ${JSON.stringify(signal.parameter)}` : LOCATION_WORDS[signal.location];
+  const subject: FindingSubject = {
+    kind,
+    key,
+    endpoint,
+    ruleId: signal.id,
+    location: signal.location,
+    ...(signal.parameter !== undefined ? { parameter: signal.parameter } : {}),
+  };
   const named = kind === 'instructions' ? KIND_WORDS[kind] : `${KIND_WORDS[kind]} ${JSON.stringify(key)}`;
   return {
     subject,
@@ -271,7 +364,14 @@ function checkFindings(
     }));
 }
 
-function log(rules: Rule[], findings: Finding[], options: SarifOptions, runProperties: Record<string, unknown>, executionSuccessful = true, notifications: unknown[] = []): SarifLog {
+function log(
+  rules: Rule[],
+  findings: Finding[],
+  options: SarifOptions,
+  runProperties: Record<string, unknown>,
+  executionSuccessful = true,
+  notifications: unknown[] = [],
+): SarifLog {
   const index = new Map(rules.map((r, i) => [r.id, i]));
   return {
     $schema: SARIF_SCHEMA_URI,
@@ -301,13 +401,23 @@ export function mcpSarif(inspection: McpInspection, options: SarifOptions): Sari
   for (const signal of inspection.instructionSignals) findings.push(signalFinding(endpoint, 'instructions', 'instructions', null, signal, {}));
   for (const tool of inspection.tools) {
     for (const signal of tool.riskSignals) {
-      findings.push(signalFinding(endpoint, 'tools', tool.name, tool.definitionSha256, signal, { declaredClass: tool.declaredClass, heuristicClass: tool.heuristicClass, drift: tool.drift }));
+      findings.push(
+        signalFinding(endpoint, 'tools', tool.name, tool.definitionSha256, signal, {
+          declaredClass: tool.declaredClass,
+          heuristicClass: tool.heuristicClass,
+          drift: tool.drift,
+        }),
+      );
     }
   }
-  for (const prompt of inspection.prompts) for (const s of prompt.riskSignals) findings.push(signalFinding(endpoint, 'prompts', prompt.name, prompt.definitionSha256, s, { drift: prompt.drift }));
-  for (const resource of inspection.resources) for (const s of resource.riskSignals) findings.push(signalFinding(endpoint, 'resources', resource.uri, resource.definitionSha256, s, { drift: resource.drift }));
+  for (const prompt of inspection.prompts)
+    for (const s of prompt.riskSignals) findings.push(signalFinding(endpoint, 'prompts', prompt.name, prompt.definitionSha256, s, { drift: prompt.drift }));
+  for (const resource of inspection.resources)
+    for (const s of resource.riskSignals)
+      findings.push(signalFinding(endpoint, 'resources', resource.uri, resource.definitionSha256, s, { drift: resource.drift }));
   for (const template of inspection.resourceTemplates) {
-    for (const s of template.riskSignals) findings.push(signalFinding(endpoint, 'resourceTemplates', template.uriTemplate, template.definitionSha256, s, { drift: template.drift }));
+    for (const s of template.riskSignals)
+      findings.push(signalFinding(endpoint, 'resourceTemplates', template.uriTemplate, template.definitionSha256, s, { drift: template.drift }));
   }
   findings.push(...checkFindings(inspection.checks, 'server', endpoint, options.accepted));
   return log(mcpRules(), findings, options, {
@@ -339,7 +449,19 @@ export function a2aSarif(inspection: A2aInspection, options: SarifOptions): Sari
  * A problem (no answer): a log with the command's rules, no results, executionSuccessful false
  * and one error notification carrying the problem's code and detail.
  */
-export function problemSarif(command: 'inspect-mcp' | 'inspect-a2a', endpoint: string, problem: { code: string; type: string; detail: string }, exitCode: number): SarifLog {
+export function problemSarif(
+  command: 'inspect-mcp' | 'inspect-a2a',
+  endpoint: string,
+  problem: { code: string; type: string; detail: string },
+  exitCode: number,
+): SarifLog {
   const notification = { level: 'error', message: { text: `${problem.code}: ${renderText(problem.detail)}` }, descriptor: { id: problem.code } };
-  return log(command === 'inspect-mcp' ? mcpRules() : a2aRules(), [], { exitCode }, { command, endpoint: renderText(endpoint), problem: { code: problem.code, type: problem.type } }, false, [notification]);
+  return log(
+    command === 'inspect-mcp' ? mcpRules() : a2aRules(),
+    [],
+    { exitCode },
+    { command, endpoint: renderText(endpoint), problem: { code: problem.code, type: problem.type } },
+    false,
+    [notification],
+  );
 }

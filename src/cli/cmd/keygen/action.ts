@@ -60,9 +60,15 @@ export async function keygenAction(io: CliIo, setExit: (code: number) => void, o
   if (options.out === '') throw new ConfigError('--out must not be empty');
   const report = await writeNewKey(options.out, options.curve);
   const runtime = createRuntime(io.env);
-  await emitReport(io, options, runtime, async () => ({
-    value: report,
-    exitCode: EXIT.PASS,
-    text: (style, width) => keygenText(report, style, width, options.out),
-  }), setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async () => ({
+      value: report,
+      exitCode: EXIT.PASS,
+      text: (style, width) => keygenText(report, style, width, options.out),
+    }),
+    setExit,
+  );
 }

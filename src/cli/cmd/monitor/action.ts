@@ -13,7 +13,13 @@ function interval(text: string | undefined): number | undefined {
   return value;
 }
 
-export async function watchAddAction(io: CliIo, setExit: (code: number) => void, did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }): Promise<void> {
+export async function watchAddAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  did: string,
+  webhookUrl: string,
+  options: DaemonOptions & { interval?: string },
+): Promise<void> {
   const intervalSeconds = interval(options.interval);
   await withDaemon(
     io,
@@ -25,7 +31,13 @@ export async function watchAddAction(io: CliIo, setExit: (code: number) => void,
 }
 
 export async function watchListAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
-  await withDaemon(io, options, setExit, (client) => client.listWatches(), (list) => watchListText(list.watches));
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.listWatches(),
+    (list) => watchListText(list.watches),
+  );
 }
 
 export async function watchRemoveAction(io: CliIo, setExit: (code: number) => void, id: string, options: DaemonOptions): Promise<void> {
@@ -42,7 +54,13 @@ export async function watchRemoveAction(io: CliIo, setExit: (code: number) => vo
 }
 
 export async function watchCheckAction(io: CliIo, setExit: (code: number) => void, id: string, options: DaemonOptions): Promise<void> {
-  await withDaemon(io, options, setExit, (client) => client.checkWatch(id), (check) => watchCheckText(id, check));
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.checkWatch(id),
+    (check) => watchCheckText(id, check),
+  );
 }
 
 export async function eventsAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { watch?: string }): Promise<void> {

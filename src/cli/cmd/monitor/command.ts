@@ -39,7 +39,7 @@ export function registerMonitor(program: Command, io: CliIo, setExit: (code: num
   const monitor = program
     .command('monitor')
     .helpCommand(false)
-    .description("Operator monitoring on a running daemon: watch DIDs, post their changes to a webhook, list the events")
+    .description('Operator monitoring on a running daemon: watch DIDs, post their changes to a webhook, list the events')
     .addHelpText(
       'after',
       `
@@ -64,7 +64,10 @@ Examples:
     .command('watch')
     .helpCommand(false)
     .description('Add, list, check and remove watches')
-    .addHelpText('after', `\n${EXIT_STATUS}\n\nExamples:\n  $ svc monitor watch add did:web:example.com https://hooks.example/svc\n  $ svc monitor watch list --json`);
+    .addHelpText(
+      'after',
+      `\n${EXIT_STATUS}\n\nExamples:\n  $ svc monitor watch add did:web:example.com https://hooks.example/svc\n  $ svc monitor watch list --json`,
+    );
 
   daemonOptions(
     watch
@@ -85,10 +88,15 @@ Examples:
   $ svc monitor watch add did:web:example.com https://hooks.example/svc --interval 600
   $ SECRET=$(svc monitor watch add did:web:example.com https://hooks.example/svc -q)`,
     )
-    .action(async (did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }) => (await import('./action.js')).watchAddAction(io, setExit, did, webhookUrl, options));
+    .action(async (did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }) =>
+      (await import('./action.js')).watchAddAction(io, setExit, did, webhookUrl, options),
+    );
 
-  daemonOptions(watch.command('list').description('List the active watches (webhook URLs redacted, never a secret)'), "print the daemon's answer, {watches}, as JSON")
-    .addHelpText('after', '\nExamples:\n  $ svc monitor watch list\n  $ svc monitor watch list --json | jq -r \'.watches[].id\'')
+  daemonOptions(
+    watch.command('list').description('List the active watches (webhook URLs redacted, never a secret)'),
+    "print the daemon's answer, {watches}, as JSON",
+  )
+    .addHelpText('after', "\nExamples:\n  $ svc monitor watch list\n  $ svc monitor watch list --json | jq -r '.watches[].id'")
     .action(async (options: DaemonOptions) => (await import('./action.js')).watchListAction(io, setExit, options));
 
   daemonOptions(

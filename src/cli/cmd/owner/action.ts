@@ -25,11 +25,16 @@ export async function tenantCreateAction(io: CliIo, setExit: (code: number) => v
     { ...options, quiet: false },
     setExit,
     (client) => client.createTenant({ name, owner }),
-    ({ tenant }) => (options.quiet ? `${printable(tenant.id)}\n` : `tenant ${printable(tenant.id)} (${printable(tenant.name)}) created; owner ${printable(tenant.owner)}\n`),
+    ({ tenant }) =>
+      options.quiet ? `${printable(tenant.id)}\n` : `tenant ${printable(tenant.id)} (${printable(tenant.name)}) created; owner ${printable(tenant.owner)}\n`,
   );
 }
 
-export async function projectCreateAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions & { tenant: string; name: string }): Promise<void> {
+export async function projectCreateAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: DaemonOptions & { tenant: string; name: string },
+): Promise<void> {
   const tenant = required(options.tenant, '--tenant');
   const name = required(options.name, '--name');
   await withDaemon(
@@ -37,7 +42,10 @@ export async function projectCreateAction(io: CliIo, setExit: (code: number) => 
     { ...options, quiet: false },
     setExit,
     (client) => client.createProject(tenant, name),
-    ({ project }) => (options.quiet ? `${printable(project.id)}\n` : `project ${printable(project.id)} (${printable(project.name)}) created in tenant ${printable(project.tenantId)}\n`),
+    ({ project }) =>
+      options.quiet
+        ? `${printable(project.id)}\n`
+        : `project ${printable(project.id)} (${printable(project.name)}) created in tenant ${printable(project.tenantId)}\n`,
   );
 }
 

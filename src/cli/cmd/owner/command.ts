@@ -46,7 +46,9 @@ export function registerOwner(program: Command, io: CliIo, setExit: (code: numbe
   const owner = program
     .command('owner')
     .helpCommand(false)
-    .description('Owner accounts (commercial mode): the operator manages tenants, projects, owners and usage; owners sign in at the cookie gateway and manage their keys')
+    .description(
+      'Owner accounts (commercial mode): the operator manages tenants, projects, owners and usage; owners sign in at the cookie gateway and manage their keys',
+    )
     .addHelpText(
       'after',
       `
@@ -81,7 +83,10 @@ Examples:
       .requiredOption('--owner <did>', 'the first owner: the DID that signs in to the owner console'),
     "print the daemon's answer, {tenant}, as JSON",
   )
-    .addHelpText('after', '\nWith -q only the tenant id is printed.\n\nExamples:\n  $ svc owner tenant-create --name Acme --owner did:web:alice.example\n  $ TENANT=$(svc owner tenant-create --name Acme --owner did:web:alice.example -q)')
+    .addHelpText(
+      'after',
+      '\nWith -q only the tenant id is printed.\n\nExamples:\n  $ svc owner tenant-create --name Acme --owner did:web:alice.example\n  $ TENANT=$(svc owner tenant-create --name Acme --owner did:web:alice.example -q)',
+    )
     .action(async (options: DaemonOptions & { name: string; owner: string }) => (await action()).tenantCreateAction(io, setExit, options));
 
   daemonOptions(
@@ -92,7 +97,10 @@ Examples:
       .requiredOption('--name <name>', 'the project name (1..100 characters, unique within the tenant)'),
     "print the daemon's answer, {project}, as JSON",
   )
-    .addHelpText('after', '\nA name the tenant already uses is INVALID_REQUEST; an unknown tenant NOT_FOUND (exit 4). With -q only the project id is printed.\n\nExamples:\n  $ svc owner project-create --tenant ten_… --name website')
+    .addHelpText(
+      'after',
+      '\nA name the tenant already uses is INVALID_REQUEST; an unknown tenant NOT_FOUND (exit 4). With -q only the project id is printed.\n\nExamples:\n  $ svc owner project-create --tenant ten_… --name website',
+    )
     .action(async (options: DaemonOptions & { tenant: string; name: string }) => (await action()).projectCreateAction(io, setExit, options));
 
   daemonOptions(
@@ -114,11 +122,17 @@ Examples:
       .requiredOption('--subject <did>', 'the DID to detach'),
     'print {tenantId, subject, detached: true} as JSON (the daemon answers no body)',
   )
-    .addHelpText('after', '\nA subject that is not an owner of the tenant is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc owner detach --tenant ten_… --subject did:web:bob.example')
+    .addHelpText(
+      'after',
+      '\nA subject that is not an owner of the tenant is NOT_FOUND (exit 4).\n\nExamples:\n  $ svc owner detach --tenant ten_… --subject did:web:bob.example',
+    )
     .action(async (options: DaemonOptions & { tenant: string; subject: string }) => (await action()).detachAction(io, setExit, options));
 
   daemonOptions(
-    owner.command('usage').description("Show a project's usage counters (keyed requests by month; nothing is charged)").requiredOption('--project <id>', 'the project id (prj_…)'),
+    owner
+      .command('usage')
+      .description("Show a project's usage counters (keyed requests by month; nothing is charged)")
+      .requiredOption('--project <id>', 'the project id (prj_…)'),
     "print the daemon's answer, {projectId, usage}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner usage --project prj_…\n  $ svc owner usage --project prj_… --json')

@@ -42,7 +42,8 @@ function readSession(env: NodeJS.ProcessEnv): StoredSession | null {
   }
   try {
     const value = JSON.parse(text) as Partial<StoredSession>;
-    if (typeof value.gateway === 'string' && typeof value.origin === 'string' && typeof value.cookie === 'string' && typeof value.did === 'string') return value as StoredSession;
+    if (typeof value.gateway === 'string' && typeof value.origin === 'string' && typeof value.cookie === 'string' && typeof value.did === 'string')
+      return value as StoredSession;
   } catch {
     // A damaged file is no session.
   }
@@ -65,7 +66,14 @@ function gatewayOf(text: string): string {
   } catch {
     url = null;
   }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+  if (
+    url === null ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
     throw usageError(`--gateway must be the cookie gateway's http(s) URL, such as http://127.0.0.1:8081, not ${printable(text.slice(0, 80))}`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -89,7 +97,12 @@ async function gatewayFailure(io: CliIo, err: unknown, base: string, json: boole
   const { SvcError, CLIENT_NETWORK_ERROR } = await import('../../../client/index.js');
   if (!(err instanceof SvcError)) throw err;
   if (err.code === CLIENT_NETWORK_ERROR) {
-    throw new CliError(CLI_ERROR_CODES.DAEMON_UNREACHABLE, `cannot reach the cookie gateway at ${base}: ${err.detail}`, EXIT.NO_ANSWER, 'is svc serve running with --gateway-port? --gateway names another');
+    throw new CliError(
+      CLI_ERROR_CODES.DAEMON_UNREACHABLE,
+      `cannot reach the cookie gateway at ${base}: ${err.detail}`,
+      EXIT.NO_ANSWER,
+      'is svc serve running with --gateway-port? --gateway names another',
+    );
   }
   if (json && err.problem) io.stdout.write(`${JSON.stringify(err.problem, null, 2)}\n`);
   const hint = err.code === 'UNAUTHORIZED' ? 'sign in again: svc owner login --gateway <url> --did <did> --key <file>' : helpHint(runningCommand(io));
@@ -101,7 +114,8 @@ function sessionFor(io: CliIo, options: GatewayOptions): StoredSession {
   const stored = readSession(io.env);
   if (stored === null) throw usageError('no owner session here', 'sign in first: svc owner login --gateway <url> --did <did> --key <file>');
   const gateway = options.gateway !== undefined ? gatewayOf(options.gateway) : stored.gateway;
-  if (gateway !== stored.gateway) throw usageError(`the stored session is for ${printable(stored.gateway)}, not ${printable(gateway)}`, 'svc owner login at that gateway');
+  if (gateway !== stored.gateway)
+    throw usageError(`the stored session is for ${printable(stored.gateway)}, not ${printable(gateway)}`, 'svc owner login at that gateway');
   return { ...stored, origin: options.origin !== undefined ? originOf(options.origin) : stored.origin };
 }
 
@@ -114,7 +128,12 @@ async function withGateway<T>(
   text: (value: T) => string,
 ): Promise<void> {
   const { SvcClient } = await import('../../../client/index.js');
-  const svc = new SvcClient({ baseUrl: client.base, origin: client.origin, ...(client.cookie !== undefined ? { sessionCookie: client.cookie } : {}), timeoutMs: CALL_TIMEOUT_MS });
+  const svc = new SvcClient({
+    baseUrl: client.base,
+    origin: client.origin,
+    ...(client.cookie !== undefined ? { sessionCookie: client.cookie } : {}),
+    timeoutMs: CALL_TIMEOUT_MS,
+  });
   let value: T;
   try {
     value = await call(svc);
@@ -129,10 +148,20 @@ async function withGateway<T>(
 function projectsText(subject: string, projects: readonly OwnerProject[]): string {
   const head = `owner  ${printable(subject)}\n`;
   if (projects.length === 0) return `${head}no projects\n`;
-  return head + table(['PROJECT', 'NAME', 'TENANT', 'CREATED'], projects.map((p) => [p.id, p.name, p.tenantId, p.createdAt]));
+  return (
+    head +
+    table(
+      ['PROJECT', 'NAME', 'TENANT', 'CREATED'],
+      projects.map((p) => [p.id, p.name, p.tenantId, p.createdAt]),
+    )
+  );
 }
 
-export async function loginAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions & { did: string; key: string; kid?: string }): Promise<void> {
+export async function loginAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: GatewayOptions & { did: string; key: string; kid?: string },
+): Promise<void> {
   if (options.gateway === undefined) throw usageError('svc owner login needs --gateway <url>: the cookie gateway (svc serve --gateway-port)');
   const base = gatewayOf(options.gateway);
   const origin = options.origin !== undefined ? originOf(options.origin) : new URL(base).origin;
@@ -157,8 +186,19 @@ export async function loginAction(io: CliIo, setExit: (code: number) => void, op
     { base, origin },
     async (client) => {
       const challenge = await client.signInChallenge(options.did);
-      const signed = await client.signIn({ did: options.did, challenge: challenge.challenge, jws: sign(Buffer.from(challenge.statement, 'utf8').toString('base64url')) });
-      writeSession(io.env, { gateway: base, origin, did: signed.subject, cookie: signed.sessionCookie, expiresAt: signed.expiresAt, absoluteExpiresAt: signed.absoluteExpiresAt });
+      const signed = await client.signIn({
+        did: options.did,
+        challenge: challenge.challenge,
+        jws: sign(Buffer.from(challenge.statement, 'utf8').toString('base64url')),
+      });
+      writeSession(io.env, {
+        gateway: base,
+        origin,
+        did: signed.subject,
+        cookie: signed.sessionCookie,
+        expiresAt: signed.expiresAt,
+        absoluteExpiresAt: signed.absoluteExpiresAt,
+      });
       // Never the cookie.
       return { subject: signed.subject, projects: signed.projects, expiresAt: signed.expiresAt, absoluteExpiresAt: signed.absoluteExpiresAt };
     },
@@ -178,10 +218,17 @@ export async function logoutAction(io: CliIo, setExit: (code: number) => void, o
   }
   const session = sessionFor(io, options);
   try {
-    await withGateway(io, options, setExit, { base: session.gateway, origin: session.origin, cookie: session.cookie }, async (client) => {
-      await client.signOut();
-      return { signedOut: true, session: true };
-    }, () => `signed out of ${printable(session.gateway)}\n`);
+    await withGateway(
+      io,
+      options,
+      setExit,
+      { base: session.gateway, origin: session.origin, cookie: session.cookie },
+      async (client) => {
+        await client.signOut();
+        return { signedOut: true, session: true };
+      },
+      () => `signed out of ${printable(session.gateway)}\n`,
+    );
   } finally {
     rmSync(sessionFile(io.env), { force: true });
   }
@@ -189,7 +236,14 @@ export async function logoutAction(io: CliIo, setExit: (code: number) => void, o
 
 export async function projectsAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listOwnerProjects(), (list) => projectsText(list.subject, list.projects));
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.listOwnerProjects(),
+    (list) => projectsText(list.subject, list.projects),
+  );
 }
 
 type KeyOptions = GatewayOptions & { project: string; key?: string; label?: string };
@@ -213,18 +267,33 @@ function keyAnswerText(answer: Record<string, unknown>, quiet: boolean | undefin
 
 export async function keysListAction(io: CliIo, setExit: (code: number) => void, options: KeyOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listProjectKeys(options.project), (answer) => {
-    const keys = Array.isArray(answer['keys']) ? (answer['keys'] as Array<Record<string, unknown>>) : [];
-    if (keys.length === 0) return 'no keys\n';
-    return table(['KEY', 'STATUS', 'PREFIX', 'LABEL', 'CREATED'], keys.map((k) => ['id', 'status', 'prefix', 'label', 'createdAt'].map((m) => (typeof k[m] === 'string' ? (k[m] as string) : '-'))));
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.listProjectKeys(options.project),
+    (answer) => {
+      const keys = Array.isArray(answer['keys']) ? (answer['keys'] as Array<Record<string, unknown>>) : [];
+      if (keys.length === 0) return 'no keys\n';
+      return table(
+        ['KEY', 'STATUS', 'PREFIX', 'LABEL', 'CREATED'],
+        keys.map((k) => ['id', 'status', 'prefix', 'label', 'createdAt'].map((m) => (typeof k[m] === 'string' ? (k[m] as string) : '-'))),
+      );
+    },
+  );
 }
 
 export async function keysIssueAction(io: CliIo, setExit: (code: number) => void, options: KeyOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, { ...options, quiet: false }, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) =>
-    client.issueProjectKey(options.project, options.label !== undefined ? { label: options.label } : {}),
-  (answer) => keyAnswerText(answer, options.quiet));
+  await withGateway(
+    io,
+    { ...options, quiet: false },
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.issueProjectKey(options.project, options.label !== undefined ? { label: options.label } : {}),
+    (answer) => keyAnswerText(answer, options.quiet),
+  );
 }
 
 function requireKey(options: KeyOptions): string {
@@ -235,17 +304,30 @@ function requireKey(options: KeyOptions): string {
 export async function keysRevokeAction(io: CliIo, setExit: (code: number) => void, options: KeyOptions): Promise<void> {
   const key = requireKey(options);
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
-    await client.revokeProjectKey(options.project, key);
-    return { project: options.project, key, revoked: true };
-  }, () => `key ${printable(key)} of ${printable(options.project)} revoked\n`);
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    async (client) => {
+      await client.revokeProjectKey(options.project, key);
+      return { project: options.project, key, revoked: true };
+    },
+    () => `key ${printable(key)} of ${printable(options.project)} revoked\n`,
+  );
 }
 
 export async function keysRotateAction(io: CliIo, setExit: (code: number) => void, options: KeyOptions): Promise<void> {
   const key = requireKey(options);
   const s = sessionFor(io, options);
-  await withGateway(io, { ...options, quiet: false }, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.rotateProjectKey(options.project, key), (answer) =>
-    keyAnswerText(answer, options.quiet));
+  await withGateway(
+    io,
+    { ...options, quiet: false },
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.rotateProjectKey(options.project, key),
+    (answer) => keyAnswerText(answer, options.quiet),
+  );
 }
 
 type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string; report?: boolean };
@@ -256,101 +338,183 @@ const cell = (row: Record<string, unknown>, member: string): string => {
   const value = row[member];
   return value === undefined || value === null ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
 };
-const rows = (answer: Record<string, unknown>, member: string): Array<Record<string, unknown>> => (Array.isArray(answer[member]) ? (answer[member] as Array<Record<string, unknown>>) : []);
+const rows = (answer: Record<string, unknown>, member: string): Array<Record<string, unknown>> =>
+  Array.isArray(answer[member]) ? (answer[member] as Array<Record<string, unknown>>) : [];
 const WORKER_OFF = 'note: this daemon does not run the customer monitor worker (SVC_CUSTOMER_MONITOR=off): nothing is checked or delivered by it\n';
 
 export async function watchesListAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listProjectWatches(options.project), (answer) => {
-    const list = rows(answer, 'watches');
-    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
-    if (list.length === 0) return `no watches\n${worker}`;
-    return table(['WATCH', 'DID', 'STATUS', 'CHECKED', 'NEXT'], list.map((w) => ['id', 'did', 'lastStatus', 'lastCheckedAt', 'nextDueAt'].map((m) => cell(w, m)))) + worker;
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.listProjectWatches(options.project),
+    (answer) => {
+      const list = rows(answer, 'watches');
+      const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+      if (list.length === 0) return `no watches\n${worker}`;
+      return (
+        table(
+          ['WATCH', 'DID', 'STATUS', 'CHECKED', 'NEXT'],
+          list.map((w) => ['id', 'did', 'lastStatus', 'lastCheckedAt', 'nextDueAt'].map((m) => cell(w, m))),
+        ) + worker
+      );
+    },
+  );
 }
 
 export async function watchesAddAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
   const did = options.did ?? '';
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.addProjectWatch(options.project, did), (answer) => {
-    const watch = (answer['watch'] ?? {}) as Record<string, unknown>;
-    return `watching ${printable(cell(watch, 'did'))} as ${printable(cell(watch, 'id'))}; first check due ${printable(cell(watch, 'nextDueAt'))}\n${answer['workerActive'] === false ? WORKER_OFF : ''}`;
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.addProjectWatch(options.project, did),
+    (answer) => {
+      const watch = (answer['watch'] ?? {}) as Record<string, unknown>;
+      return `watching ${printable(cell(watch, 'did'))} as ${printable(cell(watch, 'id'))}; first check due ${printable(cell(watch, 'nextDueAt'))}\n${answer['workerActive'] === false ? WORKER_OFF : ''}`;
+    },
+  );
 }
 
 export async function watchesRemoveAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
   const watch = options.watch ?? '';
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
-    await client.removeProjectWatch(options.project, watch);
-    return { project: options.project, watch, removed: true };
-  }, () => `watch ${printable(watch)} of ${printable(options.project)} removed\n`);
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    async (client) => {
+      await client.removeProjectWatch(options.project, watch);
+      return { project: options.project, watch, removed: true };
+    },
+    () => `watch ${printable(watch)} of ${printable(options.project)} removed\n`,
+  );
 }
 
 /** Every event of the window through event-page (100 at a time, one snapshot), or the report. */
 export async function eventsAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
   const watch = options.watch ?? '';
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
-    if (options.report) return (await client.watchReport(options.project, watch)) as unknown as Record<string, unknown>;
-    const events: unknown[] = [];
-    let page = await client.watchEventPage(options.project, watch, { limit: 100 });
-    events.push(...page.events);
-    while (page.hasMore && page.next !== null) {
-      page = await client.watchEventPage(options.project, watch, { limit: 100, ...page.next });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    async (client) => {
+      if (options.report) return (await client.watchReport(options.project, watch)) as unknown as Record<string, unknown>;
+      const events: unknown[] = [];
+      let page = await client.watchEventPage(options.project, watch, { limit: 100 });
       events.push(...page.events);
-    }
-    return { events, snapshotEventId: events.length > 0 ? (events[0] as { id: string }).id : null };
-  }, (answer) => {
-    const list = rows(answer, 'events');
-    if (list.length === 0) return 'no events in the last 30 days\n';
-    return table(['EVENT', 'TYPE', 'CREATED'], list.map((e) => ['id', 'type', 'createdAt'].map((m) => cell(e, m))));
-  });
+      while (page.hasMore && page.next !== null) {
+        page = await client.watchEventPage(options.project, watch, { limit: 100, ...page.next });
+        events.push(...page.events);
+      }
+      return { events, snapshotEventId: events.length > 0 ? (events[0] as { id: string }).id : null };
+    },
+    (answer) => {
+      const list = rows(answer, 'events');
+      if (list.length === 0) return 'no events in the last 30 days\n';
+      return table(
+        ['EVENT', 'TYPE', 'CREATED'],
+        list.map((e) => ['id', 'type', 'createdAt'].map((m) => cell(e, m))),
+      );
+    },
+  );
 }
 
 export async function webhookShowAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.getProjectWebhook(options.project), (answer) => {
-    const config = answer['config'] as Record<string, unknown> | null;
-    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
-    return config === null ? `no webhook\n${worker}` : `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))} (since ${printable(cell(config, 'createdAt'))})\n${worker}`;
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.getProjectWebhook(options.project),
+    (answer) => {
+      const config = answer['config'] as Record<string, unknown> | null;
+      const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+      return config === null
+        ? `no webhook\n${worker}`
+        : `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))} (since ${printable(cell(config, 'createdAt'))})\n${worker}`;
+    },
+  );
 }
 
 export async function webhookSetAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
   const url = options.url ?? '';
   const s = sessionFor(io, options);
-  await withGateway(io, { ...options, quiet: false }, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.setProjectWebhook(options.project, url), (answer) => {
-    const secret = secretOf(answer);
-    if (options.quiet) return secret !== undefined ? `${printable(secret)}\n` : '';
-    const config = (answer['config'] ?? {}) as Record<string, unknown>;
-    return `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))}\nsecret    ${printable(secret ?? '-')}\n\nThe secret is shown only now. Verify X-SVC-Signature with it (svc webhook listen --customer, or the clients' verifyCustomerWebhook).\n`;
-  });
+  await withGateway(
+    io,
+    { ...options, quiet: false },
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.setProjectWebhook(options.project, url),
+    (answer) => {
+      const secret = secretOf(answer);
+      if (options.quiet) return secret !== undefined ? `${printable(secret)}\n` : '';
+      const config = (answer['config'] ?? {}) as Record<string, unknown>;
+      return `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))}\nsecret    ${printable(secret ?? '-')}\n\nThe secret is shown only now. Verify X-SVC-Signature with it (svc webhook listen --customer, or the clients' verifyCustomerWebhook).\n`;
+    },
+  );
 }
 
 export async function webhookDisableAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, async (client) => {
-    await client.disableProjectWebhook(options.project);
-    return { project: options.project, disabled: true };
-  }, () => `the webhook of ${printable(options.project)} is disabled\n`);
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    async (client) => {
+      await client.disableProjectWebhook(options.project);
+      return { project: options.project, disabled: true };
+    },
+    () => `the webhook of ${printable(options.project)} is disabled\n`,
+  );
 }
 
 export async function webhookDeliveriesAction(io: CliIo, setExit: (code: number) => void, options: HookOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.listWebhookDeliveries(options.project), (answer) => {
-    const list = rows(answer, 'deliveries');
-    if (list.length === 0) return 'no deliveries in the last 30 days\n';
-    return table(['EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'CREATED'], list.map((d) => ['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m))));
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.listWebhookDeliveries(options.project),
+    (answer) => {
+      const list = rows(answer, 'deliveries');
+      if (list.length === 0) return 'no deliveries in the last 30 days\n';
+      return table(
+        ['EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'CREATED'],
+        list.map((d) => ['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m))),
+      );
+    },
+  );
 }
 
 export async function usageAction(io: CliIo, setExit: (code: number) => void, options: GatewayOptions): Promise<void> {
   const s = sessionFor(io, options);
-  await withGateway(io, options, setExit, { base: s.gateway, origin: s.origin, cookie: s.cookie }, (client) => client.scheduledUsage(), (answer) => {
-    const list = rows(answer, 'projects');
-    const worker = answer['workerActive'] === false ? WORKER_OFF : '';
-    if (list.length === 0) return `no projects\n${worker}`;
-    return table(['PROJECT', 'USED', 'REMAINING', 'SKIPPED', 'WATCHES', 'NEXT DUE'], list.map((p) => ['projectId', 'used', 'remaining', 'skipped', 'activeWatches', 'nextDueAt'].map((m) => cell(p, m)))) + worker;
-  });
+  await withGateway(
+    io,
+    options,
+    setExit,
+    { base: s.gateway, origin: s.origin, cookie: s.cookie },
+    (client) => client.scheduledUsage(),
+    (answer) => {
+      const list = rows(answer, 'projects');
+      const worker = answer['workerActive'] === false ? WORKER_OFF : '';
+      if (list.length === 0) return `no projects\n${worker}`;
+      return (
+        table(
+          ['PROJECT', 'USED', 'REMAINING', 'SKIPPED', 'WATCHES', 'NEXT DUE'],
+          list.map((p) => ['projectId', 'used', 'remaining', 'skipped', 'activeWatches', 'nextDueAt'].map((m) => cell(p, m))),
+        ) + worker
+      );
+    },
+  );
 }

@@ -67,16 +67,29 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .command('keys')
     .helpCommand(false)
     .description("List, issue, revoke and rotate a project's API keys")
-    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner keys list --project prj_…\n  $ svc owner keys issue --project prj_… --label ci`);
+    .addHelpText(
+      'after',
+      `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner keys list --project prj_…\n  $ svc owner keys issue --project prj_… --label ci`,
+    );
   type KeyOptions = GatewayOptions & { project: string; key?: string; label?: string };
-  gatewayOptions(keys.command('list').description("The project's keys (metadata, never a secret)").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+  gatewayOptions(
+    keys.command('list').description("The project's keys (metadata, never a secret)").requiredOption('--project <id>', 'the project'),
+    "print the gateway's answer as JSON",
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner keys list --project prj_…')
     .action(async (options: KeyOptions) => (await action()).keysListAction(io, setExit, options));
   gatewayOptions(
-    keys.command('issue').description('Issue a key; its secret is printed this once').requiredOption('--project <id>', 'the project').option('--label <text>', 'a label for the key'),
+    keys
+      .command('issue')
+      .description('Issue a key; its secret is printed this once')
+      .requiredOption('--project <id>', 'the project')
+      .option('--label <text>', 'a label for the key'),
     "print the gateway's answer (with the secret) as JSON",
   )
-    .addHelpText('after', '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner keys issue --project prj_… --label ci')
+    .addHelpText(
+      'after',
+      '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner keys issue --project prj_… --label ci',
+    )
     .action(async (options: KeyOptions) => (await action()).keysIssueAction(io, setExit, options));
   gatewayOptions(
     keys.command('revoke').description('Revoke a key').requiredOption('--project <id>', 'the project').requiredOption('--key <id>', 'the key'),
@@ -85,7 +98,11 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .addHelpText('after', '\nExamples:\n  $ svc owner keys revoke --project prj_… --key key_…')
     .action(async (options: KeyOptions) => (await action()).keysRevokeAction(io, setExit, options));
   gatewayOptions(
-    keys.command('rotate').description('Rotate a key atomically; the new secret is printed this once').requiredOption('--project <id>', 'the project').requiredOption('--key <id>', 'the key'),
+    keys
+      .command('rotate')
+      .description('Rotate a key atomically; the new secret is printed this once')
+      .requiredOption('--project <id>', 'the project')
+      .requiredOption('--key <id>', 'the key'),
     "print the gateway's answer (with the new secret) as JSON",
   )
     .addHelpText('after', '\nThe new secret is shown only now; the old key stops working.\n\nExamples:\n  $ svc owner keys rotate --project prj_… --key key_…')
@@ -95,19 +112,33 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .command('watches')
     .helpCommand(false)
     .description("List, add and remove a project's watches (checked hourly; changes go to the project's webhook)")
-    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches list --project prj_…`);
+    .addHelpText(
+      'after',
+      `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches list --project prj_…`,
+    );
   type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string };
-  gatewayOptions(watches.command('list').description("The project's watches").requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+  gatewayOptions(
+    watches.command('list').description("The project's watches").requiredOption('--project <id>', 'the project'),
+    "print the gateway's answer as JSON",
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner watches list --project prj_…')
     .action(async (options: WatchOptions) => (await action()).watchesListAction(io, setExit, options));
   gatewayOptions(
-    watches.command('add').description('Watch a did:key, did:jwk or did:web for the project').requiredOption('--project <id>', 'the project').requiredOption('--did <did>', 'the identifier'),
+    watches
+      .command('add')
+      .description('Watch a did:key, did:jwk or did:web for the project')
+      .requiredOption('--project <id>', 'the project')
+      .requiredOption('--did <did>', 'the identifier'),
     "print the gateway's answer as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com')
     .action(async (options: WatchOptions) => (await action()).watchesAddAction(io, setExit, options));
   gatewayOptions(
-    watches.command('remove').description('Stop watching (queued deliveries are cancelled)').requiredOption('--project <id>', 'the project').requiredOption('--watch <id>', 'the watch (wch_…)'),
+    watches
+      .command('remove')
+      .description('Stop watching (queued deliveries are cancelled)')
+      .requiredOption('--project <id>', 'the project')
+      .requiredOption('--watch <id>', 'the watch (wch_…)'),
     'print {project, watch, removed: true} as JSON',
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner watches remove --project prj_… --watch wch_…')
@@ -129,25 +160,47 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
     .command('webhook')
     .helpCommand(false)
     .description("Show, set and disable the project's webhook (signed: X-SVC-Signature)")
-    .addHelpText('after', `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc\n  $ svc owner webhook deliveries --project prj_…`);
+    .addHelpText(
+      'after',
+      `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc\n  $ svc owner webhook deliveries --project prj_…`,
+    );
   type HookOptions = GatewayOptions & { project: string; url?: string };
-  gatewayOptions(webhook.command('show').description('The active webhook (never its secret)').requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+  gatewayOptions(
+    webhook.command('show').description('The active webhook (never its secret)').requiredOption('--project <id>', 'the project'),
+    "print the gateway's answer as JSON",
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner webhook show --project prj_…')
     .action(async (options: HookOptions) => (await action()).webhookShowAction(io, setExit, options));
   gatewayOptions(
-    webhook.command('set').description('Set (or replace) the webhook; its signing secret is printed this once').requiredOption('--project <id>', 'the project').requiredOption('--url <url>', 'an https URL'),
+    webhook
+      .command('set')
+      .description('Set (or replace) the webhook; its signing secret is printed this once')
+      .requiredOption('--project <id>', 'the project')
+      .requiredOption('--url <url>', 'an https URL'),
     "print the gateway's answer (with the secret) as JSON",
   )
-    .addHelpText('after', '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc')
+    .addHelpText(
+      'after',
+      '\nThe secret is shown only now. With -q only the secret is printed.\n\nExamples:\n  $ svc owner webhook set --project prj_… --url https://hooks.example.com/svc',
+    )
     .action(async (options: HookOptions) => (await action()).webhookSetAction(io, setExit, options));
-  gatewayOptions(webhook.command('disable').description('Disable the webhook; queued deliveries are cancelled').requiredOption('--project <id>', 'the project'), 'print {project, disabled: true} as JSON')
+  gatewayOptions(
+    webhook.command('disable').description('Disable the webhook; queued deliveries are cancelled').requiredOption('--project <id>', 'the project'),
+    'print {project, disabled: true} as JSON',
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner webhook disable --project prj_…')
     .action(async (options: HookOptions) => (await action()).webhookDisableAction(io, setExit, options));
-  gatewayOptions(webhook.command('deliveries').description('The newest 100 deliveries (metadata only)').requiredOption('--project <id>', 'the project'), "print the gateway's answer as JSON")
+  gatewayOptions(
+    webhook.command('deliveries').description('The newest 100 deliveries (metadata only)').requiredOption('--project <id>', 'the project'),
+    "print the gateway's answer as JSON",
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner webhook deliveries --project prj_…')
     .action(async (options: HookOptions) => (await action()).webhookDeliveriesAction(io, setExit, options));
 
-  gatewayOptions(owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'), "print the gateway's answer as JSON")
+  gatewayOptions(
+    owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'),
+    "print the gateway's answer as JSON",
+  )
     .addHelpText('after', '\nExamples:\n  $ svc owner schedule')
     .action(async (options: GatewayOptions) => (await action()).usageAction(io, setExit, options));
 }

@@ -53,13 +53,16 @@ function fileOptionsOf(identifier: string, options: ResolveCommandOptions): Supp
   if (method !== undefined && method !== 'web' && method !== 'webvh') {
     throw usageError(`${FILE_OPTIONS} apply to did:web and did:webvh; a did:${printable(method.slice(0, 20))} is resolved without fetching anything`);
   }
-  if (method === 'webvh' && options.document !== undefined) throw usageError('--document is the did.json of a did:web; a did:webvh is verified from its log (--log)');
+  if (method === 'webvh' && options.document !== undefined)
+    throw usageError('--document is the did.json of a did:web; a did:webvh is verified from its log (--log)');
   if (method === 'web' && (options.log !== undefined || options.witness !== undefined)) {
     throw usageError(`${options.log !== undefined ? '--log' : '--witness'} belongs to a did:webvh; a did:web is verified from its did.json (--document)`);
   }
   if (!options.allowNetwork) {
-    if (method === 'web' && options.document === undefined) throw usageError('with a file option svc fetches nothing, so the DID document must be supplied too (--document), or allow the network (--allow-network)');
-    if (method === 'webvh' && options.log === undefined) throw usageError('with a file option svc fetches nothing, so the DID log must be supplied too (--log), or allow the network (--allow-network)');
+    if (method === 'web' && options.document === undefined)
+      throw usageError('with a file option svc fetches nothing, so the DID document must be supplied too (--document), or allow the network (--allow-network)');
+    if (method === 'webvh' && options.log === undefined)
+      throw usageError('with a file option svc fetches nothing, so the DID log must be supplied too (--log), or allow the network (--allow-network)');
   }
   return given;
 }
@@ -85,7 +88,13 @@ export function versionOptions(options: Pick<ResolveCommandOptions, 'versionId' 
  * cannot be opened costs a warning, never the answer or its exit code. With --html, the DID's
  * observations and the diff of the latest two are read in the same visit, for the time machine.
  */
-async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtime, result: EnrichedResolution, selected: ResolveOptions): Promise<TimeMachineInput | null> {
+async function record(
+  io: CliIo,
+  options: ResolveCommandOptions,
+  runtime: Runtime,
+  result: EnrichedResolution,
+  selected: ResolveOptions,
+): Promise<TimeMachineInput | null> {
   if (hasVersionOptions(selected)) return null;
   let path = options.db ?? 'the database';
   try {
@@ -104,7 +113,10 @@ async function record(io: CliIo, options: ResolveCommandOptions, runtime: Runtim
       await store.close();
     }
   } catch (err) {
-    if (!options.quiet) io.stderr.write(`svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`);
+    if (!options.quiet)
+      io.stderr.write(
+        `svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`,
+      );
     return null;
   }
 }
@@ -133,7 +145,8 @@ async function emitResult(
         trace: result.trace,
         load: async () => {
           const { renderDossier } = await import('./render-ink.js');
-          return (stdout: NodeJS.WriteStream, drawing: { colorLevel: ColorLevel; width: number; verbose: boolean }) => renderDossier(result, { ...drawing, stdout });
+          return (stdout: NodeJS.WriteStream, drawing: { colorLevel: ColorLevel; width: number; verbose: boolean }) =>
+            renderDossier(result, { ...drawing, stdout });
         },
       };
       return { value: result, exitCode, text, drawn };
@@ -161,29 +174,35 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
   if (store) databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const files: SuppliedFile[] = supplied && fromFiles ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
-  await emitResult(io, options, runtime, async (hooks) => {
-    const identifier = decodeIdentifier(did);
-    let result: EnrichedResolution;
-    try {
-      const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
-      result = await resolve(identifier, from, selected, hooks);
-    } catch (err) {
-      if (options.html !== undefined && err instanceof ProblemError) {
-        await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
+  await emitResult(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const identifier = decodeIdentifier(did);
+      let result: EnrichedResolution;
+      try {
+        const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+        result = await resolve(identifier, from, selected, hooks);
+      } catch (err) {
+        if (options.html !== undefined && err instanceof ProblemError) {
+          await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
+        }
+        throw err;
       }
-      throw err;
-    }
-    const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
-    if (options.html !== undefined) {
-      const unavailable = fromFiles
-        ? 'This resolution was verified from files and is never recorded, so no history is shown.'
-        : options.store
-          ? 'No observations could be read from the local history.'
-          : 'This resolution was not recorded (--no-store), so no history is shown.';
-      await writeHtml(io, options.html, options.quiet === true, (web) =>
-        web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
-      );
-    }
-    return { result, exitCode: exitForResolution(result, options.strict) };
-  }, setExit);
+      const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
+      if (options.html !== undefined) {
+        const unavailable = fromFiles
+          ? 'This resolution was verified from files and is never recorded, so no history is shown.'
+          : options.store
+            ? 'No observations could be read from the local history.'
+            : 'This resolution was not recorded (--no-store), so no history is shown.';
+        await writeHtml(io, options.html, options.quiet === true, (web) =>
+          web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
+        );
+      }
+      return { result, exitCode: exitForResolution(result, options.strict) };
+    },
+    setExit,
+  );
 }

@@ -115,10 +115,7 @@ export async function renderDossier(result: EnrichedResolution, options: RenderD
   const layout = layoutDossier(buildDossierView(result), width, options);
   // Static output is positioned absolutely, so it needs a width; a lone over-long token (a
   // did:jwk) widens it rather than being cut, as the text dossier lets it overflow.
-  const widest = Math.max(
-    verdictBox(layout.verdict, width).boxWidth,
-    ...[layout.header, ...layout.sections].flat().map((line) => columns(lineText(line))),
-  );
+  const widest = Math.max(verdictBox(layout.verdict, width).boxWidth, ...[layout.header, ...layout.sections].flat().map((line) => columns(lineText(line))));
   const instance = render(
     <Static items={[layout]} style={{ width: widest }}>
       {(l) => <Dossier key="dossier" layout={l} width={width} color={color} />}

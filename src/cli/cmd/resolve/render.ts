@@ -186,4 +186,3 @@ export function dossierText(result: EnrichedResolution, style: Style, width: num
   const blocks = [layout.header, verdictLines(view, width), ...layout.sections];
   return `${blocks.map((lines) => paintLines(lines, style)).join('\n')}`;
 }
-

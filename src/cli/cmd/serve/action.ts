@@ -1,6 +1,14 @@
 /** `svc serve`'s work, loaded when it runs (its options: options.ts, registered by command.ts): fastify and the store load only here. */
 import { familyShares, parseCidr, type Cidr } from '../../../net/index.js';
-import { ConfigError, createRuntime, dnsServersFromEnv, egressAllowanceEntries, logLevelFromEnv, stderrLogger, type RuntimeOverrides } from '../../../runtime/node.js';
+import {
+  ConfigError,
+  createRuntime,
+  dnsServersFromEnv,
+  egressAllowanceEntries,
+  logLevelFromEnv,
+  stderrLogger,
+  type RuntimeOverrides,
+} from '../../../runtime/node.js';
 import type { RunningServer } from '../../../server/serve.js';
 import { usageError } from '../../cmdutil/errors.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
@@ -11,7 +19,8 @@ import type { ServeCommandOptions } from './options.js';
 
 function port(text: string): number {
   const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= 0 && value <= 65535)) throw new ConfigError(`--port must be a port number 0..65535 (0 picks a free port), not ${JSON.stringify(text.slice(0, 32))}`);
+  if (!(value >= 0 && value <= 65535))
+    throw new ConfigError(`--port must be a port number 0..65535 (0 picks a free port), not ${JSON.stringify(text.slice(0, 32))}`);
   return value;
 }
 
@@ -31,7 +40,10 @@ export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
   }
   const proxies: string[] = [];
   const cidrs: Cidr[] = [];
-  for (const entry of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+  for (const entry of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
     const cidr = parseCidr(entry);
     if (typeof cidr === 'string') throw new ConfigError(`SVC_TRUST_PROXY: ${cidr}; ${LIST_PROXIES}`);
     if (cidr.prefix === 0) throw new ConfigError(`SVC_TRUST_PROXY: ${cidr.text} trusts every address, like "true"; ${LIST_PROXIES}`);
@@ -41,10 +53,15 @@ export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
   // Split into pieces, a range of every address is as bad as 0.0.0.0/0: refuse any set whose
   // union covers MAX_PROXY_SHARE of a family or more (a /4 of IPv4 or of IPv6, or larger).
   const shares = familyShares(cidrs);
-  for (const [family, share] of [['IPv4', shares.ipv4], ['IPv6', shares.ipv6]] as const) {
+  for (const [family, share] of [
+    ['IPv4', shares.ipv4],
+    ['IPv6', shares.ipv6],
+  ] as const) {
     if (share >= MAX_PROXY_SHARE) {
       const what = share >= 1 ? 'all' : `${formatShare(share)}`;
-      throw new ConfigError(`SVC_TRUST_PROXY: together the ranges cover ${what} of ${family} (at most 1/16 may be trusted), so nearly any client could forge X-Forwarded-For; ${LIST_PROXIES}`);
+      throw new ConfigError(
+        `SVC_TRUST_PROXY: together the ranges cover ${what} of ${family} (at most 1/16 may be trusted), so nearly any client could forge X-Forwarded-For; ${LIST_PROXIES}`,
+      );
     }
   }
   return proxies;
@@ -64,7 +81,10 @@ function formatShare(share: number): string {
  * it — then it is a relaxation, announced and listed by /health. Returns why it is weak when
  * allowed so, else null. A token shorter than 24 characters leaves the routes disabled, as before.
  */
-export function adminTokenCheck(env: NodeJS.ProcessEnv, operator: Pick<typeof import('../../../server/operator.js'), 'unusableAdminToken' | 'weakAdminToken' | 'MIN_ADMIN_TOKEN_LENGTH'>): string | null {
+export function adminTokenCheck(
+  env: NodeJS.ProcessEnv,
+  operator: Pick<typeof import('../../../server/operator.js'), 'unusableAdminToken' | 'weakAdminToken' | 'MIN_ADMIN_TOKEN_LENGTH'>,
+): string | null {
   const token = env['SVC_ADMIN_TOKEN'];
   const unusable = operator.unusableAdminToken(token);
   if (unusable !== null) throw new ConfigError(unusable);
@@ -74,7 +94,9 @@ export function adminTokenCheck(env: NodeJS.ProcessEnv, operator: Pick<typeof im
   const allow = (env['SVC_ALLOW_WEAK_ADMIN_TOKEN'] ?? '').trim();
   if (allow === '1') return weak;
   if (allow !== '' && allow !== '0') throw new ConfigError(`SVC_ALLOW_WEAK_ADMIN_TOKEN must be 1 or 0, not ${JSON.stringify(allow.slice(0, 16))}`);
-  throw new ConfigError(`SVC_ADMIN_TOKEN is guessable: ${weak}; make one with: openssl rand -hex 32 (or set SVC_ALLOW_WEAK_ADMIN_TOKEN=1 to accept it, announced as a relaxation)`);
+  throw new ConfigError(
+    `SVC_ADMIN_TOKEN is guessable: ${weak}; make one with: openssl rand -hex 32 (or set SVC_ALLOW_WEAK_ADMIN_TOKEN=1 to accept it, announced as a relaxation)`,
+  );
 }
 
 /** --gateway-port, else SVC_GATEWAY_PORT; undefined: no gateway. */
@@ -83,7 +105,9 @@ function gatewayPort(option: string | undefined, env: NodeJS.ProcessEnv): number
   if (text === undefined) return undefined;
   const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= 0 && value <= 65535)) {
-    throw new ConfigError(`${option !== undefined ? '--gateway-port' : 'SVC_GATEWAY_PORT'} must be a port number 0..65535, not ${JSON.stringify(text.slice(0, 32))}`);
+    throw new ConfigError(
+      `${option !== undefined ? '--gateway-port' : 'SVC_GATEWAY_PORT'} must be a port number 0..65535, not ${JSON.stringify(text.slice(0, 32))}`,
+    );
   }
   return value;
 }
@@ -123,13 +147,14 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
-  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }, operator] = await Promise.all([
-    import('../../../server/serve.js'),
-    import('../../../server/limits.js'),
-    import('../../../server/relaxations.js'),
-    import('../../../server/access-log.js'),
-    import('../../../server/operator.js'),
-  ]);
+  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }, operator] =
+    await Promise.all([
+      import('../../../server/serve.js'),
+      import('../../../server/limits.js'),
+      import('../../../server/relaxations.js'),
+      import('../../../server/access-log.js'),
+      import('../../../server/operator.js'),
+    ]);
   const limits = limitsFromEnv(io.env);
   const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
   // Every setting is read (and a bad one refused, exit 2) before anything opens or listens.

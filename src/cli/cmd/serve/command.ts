@@ -12,12 +12,18 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     .description('Run the HTTP daemon: /v1 resolution routes, the W3C /1.0 binding, history, diff, graph, SSE')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--db <path|url>', 'database file, or a postgres:// URL shared by several daemons (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db, shared with the CLI)')
+    .option(
+      '--db <path|url>',
+      'database file, or a postgres:// URL shared by several daemons (default: $SVC_DATABASE_URL, else $XDG_STATE_HOME/svc/svc.db, shared with the CLI)',
+    )
     .option('--memory', 'keep the database in memory (lost on exit; refused with --production)')
     .option('--public', 'public profile: tighter budgets per client (20/min standard, 10/min intensive)')
     .option('--production', 'production mode: a persistent database is required (a file or PostgreSQL)')
-    .option('--gateway-port <n>', 'also start the loopback cookie gateway for owners on this port (commercial mode only; default: $SVC_GATEWAY_PORT, else none)')
-    .option('--gateway-host <address>', 'the cookie gateway\'s address: loopback only (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
+    .option(
+      '--gateway-port <n>',
+      'also start the loopback cookie gateway for owners on this port (commercial mode only; default: $SVC_GATEWAY_PORT, else none)',
+    )
+    .option('--gateway-host <address>', "the cookie gateway's address: loopback only (127.0.0.0/8, ::1, localhost)", '127.0.0.1')
     .option('--egress-allow <cidr>', 'also fetch from these non-public addresses; repeatable, adds to SVC_EGRESS_ALLOW', collect, [])
     .addHelpText(
       'after',

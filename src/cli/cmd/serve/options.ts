@@ -1,6 +1,5 @@
 /** `svc serve`'s options, as commander hands them to the action. */
 
-
 export interface ServeCommandOptions {
   host: string;
   port: string;

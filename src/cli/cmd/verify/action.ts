@@ -68,10 +68,14 @@ async function credentialFileOptions(options: VerifyCredentialCommandOptions): P
   for (const [did, file] of pairsOf(options.issuerDocument, '--issuer-document', '<did>', '<file>')) {
     const method = /^did:([a-z0-9]+):./.exec(did)?.[1];
     if (method === undefined) throw new ConfigError(`--issuer-document takes a DID, then a file; ${printable(did.slice(0, 80))} is not a DID`);
-    if (method !== 'web' && method !== 'webvh') throw new ConfigError(`--issuer-document applies to did:web and did:webvh; the keys of a did:${printable(method.slice(0, 20))} are read without fetching anything`);
+    if (method !== 'web' && method !== 'webvh')
+      throw new ConfigError(
+        `--issuer-document applies to did:web and did:webvh; the keys of a did:${printable(method.slice(0, 20))} are read without fetching anything`,
+      );
     given.push({ kind: method === 'web' ? 'didDocument' : 'didLog', target: did, file, flag: '--issuer-document' });
   }
-  for (const [url, file] of pairsOf(options.statusList, '--status-list', '<url>', '<file>')) given.push({ kind: 'statusList', target: url, file, flag: '--status-list' });
+  for (const [url, file] of pairsOf(options.statusList, '--status-list', '<url>', '<file>'))
+    given.push({ kind: 'statusList', target: url, file, flag: '--status-list' });
   requireFileOptionFor(options.allowNetwork, given, '--issuer-document, --status-list');
   return given;
 }
@@ -83,44 +87,72 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
   const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
-  await emitReport(io, options, runtime, async (hooks) => {
-    const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
-    const value = await verifyCredential(text, { runtime: from, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
-    return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+      const value = await verifyCredential(text, { runtime: from, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+      return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
+    },
+    setExit,
+  );
 }
 
-export async function verifyJwsAction(io: CliIo, setExit: (code: number) => void, token: string, options: VerifyCommandOptions & { relationship?: string }): Promise<void> {
+export async function verifyJwsAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  token: string,
+  options: VerifyCommandOptions & { relationship?: string },
+): Promise<void> {
   if (options.relationship !== undefined && !(RELATIONSHIPS as readonly string[]).includes(options.relationship)) {
     throw new ConfigError(`--relationship must be one of ${RELATIONSHIPS.join(', ')}, not ${printable(options.relationship.slice(0, 64))}`);
   }
   const relationship = options.relationship as Relationship | undefined;
   const text = await jwsInput(token);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    const value = await verifyJws(text, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(relationship ? { relationship } : {}) });
-    return { value, exitCode: exitForJws(value), text: (style, width) => jwsText(value, style, width) };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const value = await verifyJws(text, { runtime, keySource: didKeySource(runtime, undefined, hooks), ...(relationship ? { relationship } : {}) });
+      return { value, exitCode: exitForJws(value), text: (style, width) => jwsText(value, style, width) };
+    },
+    setExit,
+  );
 }
 
-export async function evaluatePolicyAction(io: CliIo, setExit: (code: number) => void, did: string, options: VerifyCommandOptions & { policy: string; credential?: string }): Promise<void> {
+export async function evaluatePolicyAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  did: string,
+  options: VerifyCommandOptions & { policy: string; credential?: string },
+): Promise<void> {
   if (options.policy === '-' && options.credential === '-') throw new ConfigError('--policy and --credential cannot both read standard input');
   const policySource = await readSource(options.policy, 'policy');
   const credentialSource = options.credential === undefined ? undefined : await readSource(options.credential, 'credential');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  await emitReport(io, options, runtime, async (hooks) => {
-    const target = decodeIdentifier(did);
-    parseDid(target);
-    // The DID is what is examined (a malformed one: exit 4); the policy is an option's value (exit 2).
-    const parsed = parseJsonText(policySource.trim(), 'the policy file');
-    if ('error' in parsed) throw new ProblemError('INVALID_OPTIONS', sentence(parsed.error));
-    let policy: ReturnType<typeof parsePolicy>;
-    try {
-      policy = parsePolicy(parsed.value);
-    } catch (err) {
-      throw optionProblem(err);
-    }
-    const value = await decidePolicy(target, policy, credentialSource, { runtime, hooks });
-    return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
-  }, setExit);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const target = decodeIdentifier(did);
+      parseDid(target);
+      // The DID is what is examined (a malformed one: exit 4); the policy is an option's value (exit 2).
+      const parsed = parseJsonText(policySource.trim(), 'the policy file');
+      if ('error' in parsed) throw new ProblemError('INVALID_OPTIONS', sentence(parsed.error));
+      let policy: ReturnType<typeof parsePolicy>;
+      try {
+        policy = parsePolicy(parsed.value);
+      } catch (err) {
+        throw optionProblem(err);
+      }
+      const value = await decidePolicy(target, policy, credentialSource, { runtime, hooks });
+      return { value, exitCode: exitForPolicy(value.evaluation), text: (style, width) => policyText(value, style, width) };
+    },
+    setExit,
+  );
 }

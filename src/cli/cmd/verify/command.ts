@@ -18,11 +18,19 @@ const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts,
 export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const credential = program
     .command('verify-credential')
-    .description('Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt, VC-JWT 1.1 or SD-JWT VC, with its issuer key and status list')
+    .description(
+      'Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt, VC-JWT 1.1 or SD-JWT VC, with its issuer key and status list',
+    )
     .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
     .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"');
   completeFiles(credential, 'file');
-  addPairOption(credential, '--issuer-document', 'did', 'file', "verify from files: this file as the DID's document (a did:web's did.json, a did:webvh's did.jsonl) instead of fetching it; repeatable");
+  addPairOption(
+    credential,
+    '--issuer-document',
+    'did',
+    'file',
+    "verify from files: this file as the DID's document (a did:web's did.json, a did:webvh's did.jsonl) instead of fetching it; repeatable",
+  );
   addPairOption(credential, '--status-list', 'url', 'file', 'verify from files: this file as the status list credential (or token) at the URL; repeatable');
   addAllowNetworkOption(credential);
   egressOption(credential);
@@ -43,13 +51,18 @@ Examples:
   $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
       --status-list https://issuer.example/status/1 status-1.json`,
   );
-  credential.action(async (file: string, options: VerifyCredentialCommandOptions) => (await import('./action.js')).verifyCredentialAction(io, setExit, file, options));
+  credential.action(async (file: string, options: VerifyCredentialCommandOptions) =>
+    (await import('./action.js')).verifyCredentialAction(io, setExit, file, options),
+  );
 
   const jws = program
     .command('verify-jws')
     .description('Verify a compact JWS against the DID named in its kid (resolved, key authorised for the relationship)')
     .argument('<jws>', 'the compact JWS, a file holding it, or - to read it from standard input')
-    .option('--relationship <r>', `the relationship the key must be authorised for (${RELATIONSHIPS.join(', ')}); default assertionMethod, then authentication`);
+    .option(
+      '--relationship <r>',
+      `the relationship the key must be authorised for (${RELATIONSHIPS.join(', ')}); default assertionMethod, then authentication`,
+    );
   completeFiles(jws, 'jws');
   egressOption(jws);
   addOutputOptions(jws);
@@ -67,7 +80,9 @@ Examples:
   $ svc verify-jws eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDprZXk6… --relationship authentication
   $ curl -s https://example.com/signed | svc verify-jws - --json`,
   );
-  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) => (await import('./action.js')).verifyJwsAction(io, setExit, token, options));
+  jws.action(async (token: string, options: VerifyCommandOptions & { relationship?: string }) =>
+    (await import('./action.js')).verifyJwsAction(io, setExit, token, options),
+  );
 
   const policy = program
     .command('evaluate-policy')
@@ -92,5 +107,7 @@ Example:
   $ echo '{"name":"agents","rules":{"didResolution":"required","allowedMethods":["web","webvh"]}}' > policy.json
   $ svc evaluate-policy did:web:example.com --policy policy.json`,
   );
-  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) => (await import('./action.js')).evaluatePolicyAction(io, setExit, did, options));
+  policy.action(async (did: string, options: VerifyCommandOptions & { policy: string; credential?: string }) =>
+    (await import('./action.js')).evaluatePolicyAction(io, setExit, did, options),
+  );
 }

@@ -23,7 +23,11 @@ function disclosureLines(out: Report, disclosures: NonNullable<CredentialVerific
   field(out, 'disclosed', shown.length === 0 ? 'none' : `${shown.length}: ${shown.join(', ')}`);
   field(out, 'undisclosed', `${disclosures.undisclosed} (claims not shown, or decoys)`);
   const kb = disclosures.keyBinding;
-  field(out, 'key binding', kb === null ? 'none (no KB-JWT)' : kb.status === 'PASS' ? `PASS, audience ${kb.audience ?? '-'}, nonce ${kb.nonce ?? '-'}` : 'FAIL');
+  field(
+    out,
+    'key binding',
+    kb === null ? 'none (no KB-JWT)' : kb.status === 'PASS' ? `PASS, audience ${kb.audience ?? '-'}, nonce ${kb.nonce ?? '-'}` : 'FAIL',
+  );
 }
 
 export function credentialText(result: CredentialVerification, style: Style, width: number = DEFAULT_WIDTH): string {

@@ -1,6 +1,5 @@
 /** `svc webhook listen`'s options, as commander hands them to the action. */
 
-
 export interface ListenOptions {
   host: string;
   port: string;
