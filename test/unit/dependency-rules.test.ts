@@ -22,6 +22,17 @@
  *   3. store, net, runtime and client import no shell (cli, server, web, present, src/pages.ts).
  *   4. no runtime circle anywhere in src (type-only imports excluded); no circle at all inside core
  *      (type-only imports included).
+ *   5. src/store/postgres/ never imports src/store/sqlite/ (type-only imports included): the two
+ *      engines share only src/store/schema/.
+ *
+ * Beside the import graph, one scan of the code itself (ARCHITECTURE.md, src/core invariants): the
+ * core reads no environment, wall clock or global fetch — no `process.` (nor `process[`), no
+ * `Date.now`, `new Date()` without an argument, `performance.now`, no bare `fetch(…)` call nor
+ * `globalThis.fetch` — only what `runtime` hands it. Comments, strings and regular expressions are set
+ * aside first (the same lexer), so a doc comment or a pattern that mentions `process.env` is no finding.
+ * What it does not see: a global reached through an alias (`const f = fetch`, then `f(…)`);
+ * `globalThis[…]` is refused whatever it names; `node:process` and `node:perf_hooks` are rule 1's.
+ * KNOWN_IMPURE lists the lines that break it today, each with its reason; empty, and may only shrink.
  *
  * KNOWN_VIOLATIONS lists the import pairs that break a rule today and are being fixed elsewhere; the
  * test fails on any other violation and on an entry that no longer occurs, so the list only shrinks.
@@ -42,6 +53,13 @@ const KNOWN_VIOLATIONS: readonly string[] = [];
 
 /** The only packages (and node: modules) the core and the view model may import: no framework, no I/O. */
 const CORE_PACKAGES: readonly string[] = ['node:crypto', 'node:util', 'node:zlib', '@noble/curves'];
+
+/**
+ * Core lines that read the environment, the wall clock or the global fetch today, as
+ * 'src/core/…:line' → why it is allowed. Empty; an entry must name its reason, and the test fails on
+ * one that no longer occurs, so the list only shrinks.
+ */
+const KNOWN_IMPURE: Readonly<Record<string, string>> = {};
 
 /** Shells: the areas that draw or serve; nothing below them imports them. */
 const SHELLS: ReadonlySet<string> = new Set(['cli', 'server', 'web', 'present', 'pages']);
@@ -246,6 +264,53 @@ function importsOf(text: string): Import[] {
   return found;
 }
 
+/** The code of a source text: comments, strings, templates' text and regular expressions blanked, line breaks kept. */
+function codeOf(text: string): string {
+  const { ranges } = lex(text);
+  let code = '';
+  let at = 0;
+  for (let r = 0; r < ranges.length; r += 2) {
+    code += text.slice(at, ranges[r]) + text.slice(ranges[r], ranges[r + 1]).replace(/[^\n]/g, ' ');
+    at = ranges[r + 1]!;
+  }
+  return code + text.slice(at);
+}
+
+/** What the core may not touch: a pattern over code (see codeOf) and what it reads. */
+const IMPURE: ReadonlyArray<{ pattern: RegExp; what: string }> = [
+  { pattern: /(?<![\w$.])process\s*(?:\??\.|\[)/g, what: 'process (environment, argv, exit…): use runtime.config' },
+  { pattern: /(?<![\w$])Date\s*\.\s*now(?![\w$])/g, what: 'Date.now: use runtime.clock' },
+  { pattern: /(?<![\w$.])new\s+Date(?![\w$])\s*(?:\(\s*\)|(?!\s*\())/g, what: 'new Date() without an argument: use runtime.clock' },
+  { pattern: /(?<![\w$])performance\s*\.\s*now(?![\w$])/g, what: 'performance.now: use runtime.clock' },
+  {
+    pattern: /(?<![\w$])globalThis\s*(?:\??\.\s*(?:fetch|process|performance)(?![\w$])|\[)/g,
+    what: 'a global through globalThis: use runtime.net, runtime.clock, runtime.config',
+  },
+];
+
+/**
+ * The lines of a source text that read the environment, the wall clock or the global fetch, each as
+ * [line, what]. A bare `fetch(…)` (not after '.', not a method: a method's parentheses are followed by
+ * '{' or ':') is a call of the global.
+ */
+function impurities(text: string): Array<[number, string]> {
+  const code = codeOf(text);
+  const lineOf = (offset: number): number => code.slice(0, offset).split('\n').length;
+  const found: Array<[number, string]> = [];
+  for (const { pattern, what } of IMPURE) for (const m of code.matchAll(pattern)) found.push([lineOf(m.index), what]);
+  for (const m of code.matchAll(/(?<![\w$.])fetch\s*\(/g)) {
+    let depth = 0;
+    let i = m.index + m[0].length - 1;
+    for (; i < code.length; i++) {
+      if (code[i] === '(') depth += 1;
+      else if (code[i] === ')' && --depth === 0) break;
+    }
+    const after = code.slice(i + 1).match(/^\s*(\S)/)?.[1];
+    if (after !== '{' && after !== ':') found.push([lineOf(m.index), 'the global fetch: use runtime.net']);
+  }
+  return found.sort((a, b) => a[0] - b[0]);
+}
+
 function sourceFiles(directory: string): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -304,6 +369,8 @@ function layerRule(edge: Edge): string | undefined {
     if ((from === 'core' || from === 'present') && !allowedPackage(edge.to)) return `${from} imports only the packages ${CORE_PACKAGES.join(', ')}`;
     return undefined;
   }
+  if (edge.from.startsWith('src/store/postgres/') && edge.to.startsWith('src/store/sqlite/'))
+    return 'src/store/postgres/ does not import src/store/sqlite/ (the engines share only src/store/schema/)';
   const to = area(edge.to);
   if (from === to) return undefined;
   switch (from) {
@@ -531,5 +598,52 @@ describe('dependency rules (ARCHITECTURE.md "Dependency rules")', () => {
     ];
     const count = unresolved.length + fresh.length + stale.length;
     expect(count, `${count} dependency rule problem(s):\n${problems.join('\n')}\n`).toBe(0);
+  });
+
+  it('the purity scan finds each way of reading the environment, the clock or the global fetch, and nothing in comments, strings or methods', () => {
+    const text = [
+      'const a = process.env.HOME;',
+      "const b = process['argv'];",
+      'const c = Date.now();',
+      'const d = new Date();',
+      'const e = new Date;',
+      'const f = performance.now();',
+      'const g = await fetch(url, { method: "GET" });',
+      'const h = globalThis.fetch;',
+      '// process.env, Date.now(), new Date(), fetch(x) in a comment',
+      "const i = 'process.env Date.now() new Date() fetch(x)';",
+      'const j = /process\\.env|fetch\\(/.test(s);',
+      'const k = new Date(ms), l = new Date(Date.UTC(2020, 0)), m = runtime.net.fetch(request);',
+      'class N { async fetch(request: R): Promise<S> { return this.net.fetch(request); } }',
+      'interface O { fetch(request: R, trace?: T): Promise<S>; }',
+      'const p = { process: 1, DateNow: 2 }; const q = new DateFormat(); const r = p.process;',
+    ].join('\n');
+    expect(impurities(text)).toEqual([
+      [1, expect.stringContaining('process')],
+      [2, expect.stringContaining('process')],
+      [3, expect.stringContaining('Date.now')],
+      [4, expect.stringContaining('new Date()')],
+      [5, expect.stringContaining('new Date()')],
+      [6, expect.stringContaining('performance.now')],
+      [7, expect.stringContaining('fetch')],
+      [8, expect.stringContaining('globalThis')],
+    ]);
+  });
+
+  it('src/core reads no environment, wall clock or global fetch: only runtime.config, runtime.clock, runtime.net', () => {
+    const files = sourceFiles(join(SRC, 'core'));
+    expect(files.length).toBeGreaterThan(50);
+    const found = new Map<string, string[]>();
+    for (const file of files) {
+      const name = toPosix(relative(ROOT, file));
+      for (const [line, what] of impurities(readFileSync(file, 'utf8'))) found.set(`${name}:${line}`, [...(found.get(`${name}:${line}`) ?? []), what]);
+    }
+    const problems = [
+      ...[...found].filter(([at]) => !(at in KNOWN_IMPURE)).map(([at, what]) => `${at} reads ${what.join('; ')}`),
+      ...Object.keys(KNOWN_IMPURE)
+        .filter((at) => !found.has(at))
+        .map((at) => `${at} is in KNOWN_IMPURE but reads nothing impure any more: remove it from the list`),
+    ];
+    expect(problems.length, `${problems.length} core purity problem(s):\n${problems.join('\n')}\n`).toBe(0);
   });
 });
