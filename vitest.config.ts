@@ -23,7 +23,8 @@ export default defineConfig({
     // A worker runs file after file in one process and keeps the modules it imported: importing
     // src anew for each of ~190 files cost about a third of the suite's CPU time. No test file
     // changes module state another relies on (none mocks a module, stubs a global or sets
-    // process.env); a test that needs a fresh process starts one (*.e2e.test.ts).
+    // process.env: test/unit/test-layers.test.ts holds it so); a test that needs a fresh process
+    // starts one (*.e2e.test.ts).
     isolate: false,
     sequence: { sequencer: LayeredSequencer },
     // Every resolution is frozen when it is cached (in-process and in every svc the tests spawn),

@@ -81,6 +81,16 @@ describe('the test layers', () => {
     expect(misplaced).toEqual([]);
   });
 
+  it('no file mocks a module, stubs a global or an environment variable, or fakes the timers (workers keep their imports: isolate: false)', () => {
+    const shared = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/;
+    const offenders = files.flatMap(({ file }) =>
+      readFileSync(path.join(repoRoot, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (shared.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('reads imports as they are written', () => {
     expect(processesStarted(`import { svcIn, onlyJson } from '../support/cli.js';`)).toEqual([]);
     expect(processesStarted(`import {\n  onlyJson,\n  svc,\n} from '../support/cli.js';`)).toEqual(['svc (the built svc binary)']);
