@@ -60,6 +60,8 @@ export interface NetLimits {
   totalMs: number;
   /** Redirects followed (at most 2 hops, each audited). */
   maxRedirects: number;
+  /** How long an idle connection is kept for reuse, ms (see IDLE_MS). */
+  idleMs: number;
 }
 
 export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
@@ -68,6 +70,7 @@ export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
   headersMs: 10_000,
   totalMs: 15_000,
   maxRedirects: 2,
+  idleMs: 2_000,
 };
 
 export interface NetOptions {
@@ -105,7 +108,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * surplus after every burst and pays a TCP+TLS handshake (and the certificate reading) again on
  * the next one. Beyond these bounds a returned connection is closed, never queued.
  */
-const IDLE_MS = 2_000;
+const IDLE_MS = DEFAULT_NET_LIMITS.idleMs;
 const MAX_IDLE_PER_KEY = 16;
 const MAX_IDLE = 64;
 
@@ -446,7 +449,7 @@ export class EgressFetcher implements Net {
         this.#idleCount -= 1;
       }
       this.#discard(connection);
-    }, IDLE_MS);
+    }, this.#limits.idleMs);
     connection.idleTimer.unref();
     list.push(connection);
     this.#idle.set(connection.key, list);
@@ -481,8 +484,8 @@ export class EgressFetcher implements Net {
         }
       },
       pipelining: 1,
-      keepAliveTimeout: IDLE_MS,
-      keepAliveMaxTimeout: IDLE_MS,
+      keepAliveTimeout: this.#limits.idleMs,
+      keepAliveMaxTimeout: this.#limits.idleMs,
       // undici trusts a server's `Keep-Alive: timeout=N` minus this margin (default 2 s, which
       // turns a common `timeout=2` into "close now").
       keepAliveTimeoutThreshold: 500,
