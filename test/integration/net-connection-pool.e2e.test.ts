@@ -31,18 +31,17 @@ const WAIT = { timeout: 5_000 };
 let host: DidWebHost;
 
 beforeAll(async () => {
-  host = await startDidWebHost({ dnsNames: NAMES });
+  // The host keeps idle connections a minute (the runtimes below too, tableRuntime): what these
+  // tests count is which connections the pool's bounds keep, and a loaded machine can take longer
+  // than the 2 s default between two bursts, when either side would close them.
+  host = await startDidWebHost({ dnsNames: NAMES, keepAliveTimeoutMs: 60_000 });
   host.server.route('/item', json({ ok: true }));
 });
 afterAll(async () => {
   await host.close();
 });
 
-/**
- * A Runtime whose DNS answers `table` (mutable) and dials the test server for every name. Its idle
- * connections are kept a minute, not 2 s: what these tests count is which connections the bounds
- * keep, and a loaded machine can take longer than 2 s between two bursts.
- */
+/** A Runtime whose DNS answers `table` (mutable) and dials the test server for every name; idle connections kept a minute. */
 function tableRuntime(table: Record<string, string[]>): Runtime {
   return host.runtime({
     lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),

@@ -42,10 +42,14 @@ export function documentPath(did: string): string {
   return segments.length === 0 ? '/.well-known/did.json' : `/${segments.map((s) => encodeURIComponent(decodeURIComponent(s))).join('/')}/did.json`;
 }
 
-export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestCa } = {}): Promise<DidWebHost> {
+export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestCa; keepAliveTimeoutMs?: number } = {}): Promise<DidWebHost> {
   const ca = options.ca ?? createTestCa();
   const leaf = ca.issue({ dnsNames: ['localhost', ...(options.dnsNames ?? [])], ipAddresses: ['127.0.0.1'] });
-  const server = await startHttpsServer({ cert: leaf, ca });
+  const server = await startHttpsServer({
+    cert: leaf,
+    ca,
+    ...(options.keepAliveTimeoutMs !== undefined ? { keepAliveTimeoutMs: options.keepAliveTimeoutMs } : {}),
+  });
   const key = generateTestKey('EdDSA');
   return {
     ca,
