@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { completeFiles } from '../../cmdutil/completion.js';
 import { ENVIRONMENT, environmentLines } from '../../cmdutil/environment.js';
+import { wrapWords } from '../../cmdutil/layout.js';
 import type { ServeCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { collect } from '../../cmdutil/store-options.js';
@@ -30,8 +31,7 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       `
 Environment (every variable svc reads: svc help environment):
 ${environmentLines(ENVIRONMENT.filter((v) => v.scope === 'svc serve' || v.name === 'SVC_ADMIN_TOKEN')).join('\n')}
-  and SVC_EGRESS_ALLOW, SVC_CACHE_TTL, SVC_CACHE_MAX_ENTRIES, SVC_CACHE_MAX_BYTES, SVC_WEBVH_MAX_ENTRIES,
-  SVC_WEBVH_MAX_BYTES, SVC_PROBLEMS_BASE, SVC_LOG_LEVEL as for every command.
+${everyCommandLine()}
 
 --egress-allow / SVC_EGRESS_ALLOW refuse a range that reaches link-local space (the cloud
 metadata service 169.254.169.254) without naming it: 0.0.0.0/0, 169.0.0.0/8, ::/0 and
@@ -61,4 +61,12 @@ Examples:
     )
     .action(async (options: ServeCommandOptions) => (await import('./action.js')).serveAction(io, setExit, options));
   completeFiles(cmd, '--db');
+}
+
+/** The variables every command reads, the daemon included, named from the one table (environment.ts). */
+function everyCommandLine(): string {
+  const names = ENVIRONMENT.filter((v) => v.scope === 'every command').map((v) => v.name);
+  return wrapWords(`and ${names.join(', ')} as for every command.`, 98)
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
