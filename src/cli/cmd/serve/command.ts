@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { completeFiles } from '../../cmdutil/completion.js';
 import { ENVIRONMENT, environmentLines } from '../../cmdutil/environment.js';
-import { wrapWords } from '../../cmdutil/layout.js';
+import { DEFAULT_WIDTH, wrapWords } from '../../cmdutil/layout.js';
 import type { ServeCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { collect } from '../../cmdutil/store-options.js';
@@ -66,7 +66,7 @@ Examples:
 /** The variables every command reads, the daemon included, named from the one table (environment.ts). */
 function everyCommandLine(): string {
   const names = ENVIRONMENT.filter((v) => v.scope === 'every command').map((v) => v.name);
-  return wrapWords(`and ${names.join(', ')} as for every command.`, 98)
+  return wrapWords(`and ${names.join(', ')} as for every command.`, DEFAULT_WIDTH - 2)
     .map((line) => `  ${line}`)
     .join('\n');
 }
