@@ -18,10 +18,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import type { Daemon } from './daemon.js';
 import { until } from './daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { identifiers } from './monitoring-crash.js';
 import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from './gateway.js';
 import type { TestDatabase } from './databases.js';
-import { didDocument, generateTestKey } from './signing.js';
 
 type Engine = 'SQLite' | 'PostgreSQL';
 
@@ -60,25 +60,6 @@ function receiver(host: DidWebHost, name: string) {
     });
   });
   return { url: `https://127.0.0.1:${host.server.port}/hooks/${name}`, received };
-}
-
-/** `count` did:web identifiers on the host whose keys rotate together. */
-function identifiers(host: DidWebHost, prefix: string, count: number) {
-  const documents = new Map<string, Record<string, unknown>>();
-  const dids = Array.from({ length: count }, (_, i) => host.did(prefix, String(i)));
-  for (const did of dids) {
-    documents.set(did, didDocument(did, generateTestKey('EdDSA')));
-    host.server.route(documentPath(did), (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/did+json' });
-      res.end(JSON.stringify(documents.get(did)));
-    });
-  }
-  return {
-    dids,
-    rotate: () => {
-      for (const did of dids) documents.set(did, didDocument(did, generateTestKey('EdDSA')));
-    },
-  };
 }
 
 const AGE_WATCHES = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE project_id IS NOT NULL AND last_checked_at IS NOT NULL";

@@ -40,8 +40,8 @@ function receiver(host: DidWebHost, name: string): Receiver {
   return r;
 }
 
-/** `count` did:web identifiers on the host whose documents rotate together. */
-function identifiers(host: DidWebHost, prefix: string, count: number) {
+/** `count` did:web identifiers on the host whose documents (and keys) rotate together; the customer crash suite uses them too. */
+export function identifiers(host: DidWebHost, prefix: string, count: number) {
   const documents = new Map<string, Record<string, unknown>>();
   const dids = Array.from({ length: count }, (_, i) => host.did(prefix, String(i)));
   for (const did of dids) {
