@@ -8,6 +8,7 @@ import { registerHelp } from './cmd/help/command.js';
 import { registerHistory } from './cmd/history/command.js';
 import { registerInspect } from './cmd/inspect/command.js';
 import { registerKeygen } from './cmd/keygen/command.js';
+import { registerBundle } from './cmd/bundle/command.js';
 import { registerClaims } from './cmd/claims/command.js';
 import { registerMonitor } from './cmd/monitor/command.js';
 import { registerOwner } from './cmd/owner/command.js';
@@ -49,6 +50,7 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['delegate', 'verify-delegation', 'authorize', 'verify-tool'], register: registerDelegation },
   { names: ['keygen'], register: registerKeygen },
   { names: ['inspect-mcp', 'inspect-a2a'], register: registerInspect },
+  { names: ['verify-bundle'], register: registerBundle },
   { names: ['history', 'diff', 'backup'], register: registerHistory },
   { names: ['serve'], register: registerServe },
   { names: ['monitor'], register: registerMonitor },

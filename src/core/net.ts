@@ -109,6 +109,12 @@ export interface FetchResponse {
   /** TLS evidence of the final connection; null only for a plain-http fetch (`allowPlainHttp`). */
   tls: TlsEvidence | null;
   /**
+   * The certificate chain of the final connection as its handshake validated it: DER, leaf first,
+   * up to the trust anchor. Absent over plain http, for a supplied resource, and from a Net that
+   * does not read it. Never part of a result: an evidence bundle keeps it (core/bundle/).
+   */
+  tlsChain?: readonly Uint8Array[];
+  /**
    * Operator allowance ranges (SVC_EGRESS_ALLOW) that admitted an address on any hop, e.g.
    * `127.0.0.0/8`; empty when every address was public.
    */

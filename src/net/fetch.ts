@@ -134,11 +134,16 @@ interface Connection {
   reused: boolean;
   /** Read once after the handshake (Node cannot read a peer certificate twice reliably); null over plain http. */
   tls: TlsEvidence | null;
+  /** The certificate chain of the handshake, DER, leaf first; empty over plain http. */
+  chain: readonly Uint8Array[];
   idleTimer?: NodeJS.Timeout;
 }
 
 type Exchange =
-  | (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & { tls: TlsEvidence | null })
+  | (({ status: number; contentType: string | null; headers: Record<string, string>; body: Uint8Array } | { next: URL }) & {
+      tls: TlsEvidence | null;
+      chain: readonly Uint8Array[];
+    })
   | { stale: true };
 
 /** Phrases for the TLS and socket errors a user can act on; the code is always appended. */
@@ -335,6 +340,7 @@ export class EgressFetcher implements Net {
         redirects,
         latencyMs,
         tls,
+        tlsChain: outcome.chain,
         allowances: [...allowances],
       };
     }
@@ -490,7 +496,8 @@ export class EgressFetcher implements Net {
       // turns a common `timeout=2` into "close now").
       keepAliveTimeoutThreshold: 500,
     });
-    return { key, socket, client, reused: false, tls: hop.plain ? null : readTlsEvidence(socket as TLSSocket, hop.host, this.#clock.now()) };
+    const read = hop.plain ? null : readTlsEvidence(socket as TLSSocket, hop.host, this.#clock.now());
+    return { key, socket, client, reused: false, tls: read?.evidence ?? null, chain: read?.chain ?? [] };
   }
 
   /** TCP only, to the pinned address (plain http to an operator-allowed address). */
@@ -573,7 +580,7 @@ export class EgressFetcher implements Net {
     stage: StageHandle,
   ): Promise<Exchange> {
     const { client } = connection;
-    const { tls } = connection;
+    const { tls, chain } = connection;
     const headersLimit = Math.min(this.#limits.headersMs, deadline.remainingMs());
     let reusable = false;
     const abort = new ExchangeAbort();
@@ -650,7 +657,7 @@ export class EgressFetcher implements Net {
         checkScheme(next, request.purpose, request.allowPlainHttp === true && hop.plain);
         redirects.push({ from: hop.url.href, to: next.href, status: statusCode });
         stage.detail = `${statusCode} → ${next.href}`;
-        return { next, tls };
+        return { next, tls, chain };
       }
 
       const contentType = header('content-type') ?? null;
@@ -678,7 +685,7 @@ export class EgressFetcher implements Net {
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
-      return { status: statusCode, contentType, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls };
+      return { status: statusCode, contentType, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls, chain };
     } finally {
       clearTimeout(totalTimer);
       request.signal?.removeEventListener('abort', cancel);

@@ -56,10 +56,28 @@ export function daysUntil(time: string, now: Date): number {
   return Math.floor((new Date(time).getTime() - now.getTime()) / DAY_MS);
 }
 
-export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): TlsEvidence {
+/**
+ * The chain as the handshake validated it, leaf first, each certificate as DER: what the peer
+ * presented, up to the trust anchor it chained to (an evidence bundle keeps it to re-check offline).
+ */
+function chainOf(peer: DetailedPeerCertificate): Uint8Array[] {
+  const chain: Uint8Array[] = [];
+  const seen = new Set<string>();
+  let current: DetailedPeerCertificate | undefined = peer;
+  while (current?.raw && !seen.has(current.fingerprint256)) {
+    seen.add(current.fingerprint256);
+    chain.push(new Uint8Array(current.raw));
+    current = current.issuerCertificate;
+  }
+  return chain;
+}
+
+/** The TLS evidence of a connection and its certificate chain (DER, leaf first). */
+export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): { evidence: TlsEvidence; chain: Uint8Array[] } {
   // Order matters on Node 20: after getPeerX509Certificate(), getPeerCertificate(true)
   // returns an empty object, so the detailed chain is read first.
   const detailed = socket.getPeerCertificate(true);
+  const chain = chainOf(detailed);
   const leaf = socket.getPeerX509Certificate();
   if (!leaf) throw new Error('TLS socket without a peer certificate');
   const certificate: CertificateEvidence = {
@@ -75,7 +93,7 @@ export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): Tls
   // `subject: 'never'` so that only subjectAltName counts, never a CN fallback.
   const hostnameInSan = literal ? leaf.checkIP(literal.text) !== undefined : leaf.checkHost(host, { subject: 'never' }) !== undefined;
   const cipher = socket.getCipher();
-  return {
+  const evidence: TlsEvidence = {
     host,
     validatedBy: nameOf(trustAnchor(detailed).subject as unknown as Record<string, string | string[]>),
     protocol: socket.getProtocol() ?? 'unknown',
@@ -84,4 +102,5 @@ export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): Tls
     daysUntilExpiry: daysUntil(certificate.validTo, now),
     hostnameInSan,
   };
+  return { evidence, chain };
 }

@@ -20,6 +20,7 @@ import type { TimeMachineInput } from '../../../pages.js';
 import { databaseOption } from '../../cmdutil/database.js';
 import type { SuppliedFile, SuppliedFileOption } from '../../cmdutil/supplied.js';
 import { htmlDestination, writeHtmlFile } from '../../cmdutil/html-file.js';
+import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/bundle.js';
 import type { ResolveCommandOptions } from './options.js';
 
 const FILE_OPTIONS = '--document, --log, --witness, --did-configuration';
@@ -161,11 +162,21 @@ async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: ty
   await writeHtmlFile(io, file, quiet, 'dossier', page(web));
 }
 
+/** The version selectors a bundle keeps, to resolve the same version again. */
+function bundleOptions(selected: ResolveOptions): Record<string, string | number> {
+  const kept: Record<string, string | number> = {};
+  if (selected.versionId !== undefined) kept['versionId'] = selected.versionId;
+  if (selected.versionTime !== undefined) kept['versionTime'] = selected.versionTime;
+  if (selected.versionNumber !== undefined) kept['versionNumber'] = selected.versionNumber;
+  return kept;
+}
+
 export async function resolveAction(io: CliIo, setExit: (code: number) => void, did: string, options: ResolveCommandOptions): Promise<void> {
   const selected = versionOptions(options);
   if (options.html !== undefined) await htmlDestination(options.html);
   const fileOptions = fileOptionsOf(writtenIdentifier(did), options);
   const fromFiles = fileOptions.length > 0;
+  await bundleDestination(options.bundle, fromFiles);
   // The file options' work loads only when one is given.
   const supplied = fromFiles || options.allowNetwork ? await import('../../cmdutil/supplied.js') : null;
   supplied?.requireFileOptionFor(options.allowNetwork, fileOptions, FILE_OPTIONS);
@@ -181,15 +192,27 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
     async (hooks) => {
       const identifier = decodeIdentifier(did);
       let result: EnrichedResolution;
+      const recording = await recordingFor(runtime, options.bundle);
+      const bundle = (outcome: unknown) =>
+        recording.recorder && options.bundle !== undefined
+          ? writeBundleFile(io, options.bundle, options.quiet === true, {
+              command: { kind: 'resolve', subject: identifier, options: bundleOptions(selected) },
+              observedAt: recording.observedAt,
+              recorder: recording.recorder,
+              result: outcome,
+            })
+          : Promise.resolve();
       try {
-        const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
+        const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
         result = await resolve(identifier, from, selected, hooks);
       } catch (err) {
+        if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
         if (options.html !== undefined && err instanceof ProblemError) {
           await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
         }
         throw err;
       }
+      await bundle(result);
       const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
       if (options.html !== undefined) {
         const unavailable = fromFiles

@@ -4,6 +4,7 @@ import type { ResolveCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { completeFiles } from '../../cmdutil/completion.js';
+import { addBundleOption } from '../../cmdutil/bundle.js';
 import { addAllowNetworkOption, addDbOption, addEgressOption } from '../../cmdutil/store-options.js';
 
 export function registerResolve(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -27,6 +28,7 @@ export function registerResolve(program: Command, io: CliIo, setExit: (code: num
   cmd.option('--no-store', 'do not record this resolution in the history (see svc history, svc diff); a resolution from files is never recorded');
   cmd.option('--html <file>', 'also write the dossier as one self-contained HTML page (opens offline; a problem is written as a problem page)');
   completeFiles(cmd, '--html');
+  addBundleOption(cmd);
   addOutputOptions(cmd);
   cmd.addHelpText(
     'after',
@@ -38,6 +40,7 @@ Examples:
   $ svc resolve did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:domain.example --version-number 1
   $ svc resolve did:jwk:eyJrdHkiOiJPS1AiLCJjcnYiOiJYMjU1MTkiLCJ1c2UiOiJlbmMiLCJ4IjoiM3A3YmZYdDl3YlRUVzJIQzdPUTFOei1EUThoYmVHZE5yZngtRkctSUswOCJ9 --json
   $ svc resolve did:web:example.com --html dossier.html
+  $ svc resolve did:web:example.com --bundle example.bundle.json && svc verify-bundle example.bundle.json
   $ svc resolve did:web:example.com --document did.json --did-configuration did-configuration.json
   $ svc resolve did:webvh:QmcASXkJMnprWNJCbyJ5394tCv8JDfrGptUmbCBoy4UtHE:domain.example --log did.jsonl --witness did-witness.json
 

@@ -10,6 +10,8 @@ export interface ResolveCommandOptions extends OutputOptions {
   versionTime?: string;
   versionNumber?: string;
   html?: string;
+  /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
+  bundle?: string;
   /** Verify from files (cmdutil/supplied.ts). */
   document?: string;
   log?: string;
