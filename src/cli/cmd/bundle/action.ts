@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { stat, readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
 import { decodeBundle, MAX_BUNDLE_BYTES } from '../../../core/bundle/format.js';
-import { parseAnchors } from '../../../core/bundle/tls.js';
+import { anchorsFor } from '../../../core/bundle/tls.js';
 import { verifyBundle, type BundleVerification } from '../../../core/bundle/verify.js';
 import { ProblemError } from '../../../core/problems.js';
 import { printable } from '../../../present/text.js';
@@ -75,7 +75,10 @@ export async function verifyBundleAction(io: CliIo, setExit: (code: number) => v
       const { checkBundleSignature } = await import('../../../core/bundle/signature.js');
       const result = await verifyBundle(bundle, {
         runtime,
-        trustAnchors: parseAnchors(machineAnchors(io.env)),
+        trustAnchors: anchorsFor(
+          bundle.resources.flatMap((r) => (r.tls ? [r.tls.chain] : [])),
+          machineAnchors(io.env),
+        ),
         checkSignature: (b) => checkBundleSignature(b, runtime),
       });
       return { value: result, exitCode: exitForBundle(result, options.strict), text: (style, width) => bundleText(result, style, width) };
