@@ -45,16 +45,17 @@ function nowOption(value: string | undefined): Date | null {
 }
 
 async function readBundleFile(file: string): Promise<Uint8Array> {
-  let size: number;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
-    const info = await stat(file);
-    if (!info.isFile()) throw usageError(`${printable(file)}: not a file`);
-    size = info.size;
+    info = await stat(file);
   } catch (err) {
-    if (!(err as NodeJS.ErrnoException).code) throw err;
     const code = (err as NodeJS.ErrnoException).code;
+    if (!code) throw err;
     throw usageError(`${printable(file)}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`);
   }
+  // (Outside the try: a directory said "cannot be read (USAGE_ERROR)", its own refusal caught.)
+  if (!info.isFile()) throw usageError(`${printable(file)}: not a file`);
+  const size = info.size;
   // Refused on its size before a byte is read: a bundle holds at most 16 MiB.
   if (size > MAX_BUNDLE_BYTES) {
     throw new ProblemError('PAYLOAD_TOO_LARGE', `${printable(file)} is ${size} bytes; svc reads at most ${MAX_BUNDLE_BYTES} bytes (16 MiB) of a bundle.`);
