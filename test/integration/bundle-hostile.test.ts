@@ -216,6 +216,21 @@ describe('a bundle that is not one svc can read is INVALID_BUNDLE, naming what i
     );
   });
 
+  it('the most a bundle may hold — 1,000 resources, each with a 16-certificate chain — is checked, each chain once', async () => {
+    const bytes = edited((b) => {
+      const r = b.resources[1];
+      r.tls.chain = [r.tls.chain[0], ...Array.from({ length: 15 }, () => r.tls.chain[1])];
+      b.resources = Array.from({ length: 1000 }, (_, i) => ({ ...r, id: `r${i + 1}` }));
+    });
+    expect(bytes.length).toBeGreaterThan(10_000_000);
+    const result = await verified(bytes);
+    expect(result.resources).toHaveLength(1000);
+    expect(result.tls.every((t) => t.summary === 'valid at observation, valid now')).toBe(true);
+    // Every resource answers the document's URL: the re-run finds no DID configuration.
+    expect(result.outcome).toBe('FAILED');
+    expect(result.atObservation!.unrecorded).toEqual([expect.stringMatching(/^GET https:\/\/localhost:\d+\/\.well-known\/did-configuration\.json$/)]);
+  });
+
   it('a signature that is not a flattened JWS with a detached payload', () => {
     for (const signature of [
       'eyJhbGciOiJFZERTQSJ9..c2ln',
