@@ -183,8 +183,10 @@ export function compareResults(recorded: JsonValue, recomputed: JsonValue, limit
       }
       const oa = a as JsonObject;
       const ob = b as JsonObject;
+      // Which svc computed a resolution (`resolver.version`) is the bundle's svc.version, not evidence.
+      const inResolver = path === 'resolver' || path.endsWith('.resolver');
       for (const key of new Set([...Object.keys(oa), ...Object.keys(ob)])) {
-        if (VOLATILE.has(key)) continue;
+        if (VOLATILE.has(key) || (inResolver && key === 'version')) continue;
         walk(oa[key], ob[key], path ? `${path}.${key}` : key);
       }
       return;
@@ -216,9 +218,16 @@ function tlsSummary(then: ChainCheck, now: ChainCheck): string {
 
 function checkTls(bundle: EvidenceBundle, anchors: readonly X509Certificate[] | null, now: Date): TlsCheck[] {
   const out: TlsCheck[] = [];
+  // Every resource from one host carries the same chain: its time-free checks are made once.
+  const structures = new Map<string, ReturnType<typeof chainStructure>>();
   for (const r of bundle.resources) {
     if (!r.tls) continue;
-    const structure = chainStructure(r.tls.chain, r.tls.host, anchors);
+    const key = `${r.tls.host} ${r.tls.chain.join(' ')}`;
+    let structure = structures.get(key);
+    if (!structure) {
+      structure = chainStructure(r.tls.chain, r.tls.host, anchors);
+      structures.set(key, structure);
+    }
     const atObservation = chainAt(structure, new Date(r.fetchedAt));
     const atNow = chainAt(structure, now);
     out.push({
@@ -281,7 +290,13 @@ export async function verifyBundle(bundle: EvidenceBundle, options: VerifyBundle
   ];
   if (atObservation && !atObservation.matches) {
     const d = atObservation.differences[0]!;
-    failed.push(`re-run at the bundle's time: ${d.path} was ${brief(d.recorded)}, now ${brief(d.recomputed)}`);
+    // svc.version is informational: another svc's bundle is read alike, and a difference is still
+    // FAILED (fail closed), but it may come from svc's checks having changed rather than the evidence.
+    const another =
+      bundle.svc.version === RESOLVER.version
+        ? ''
+        : ` (the bundle was made by svc ${brief(bundle.svc.version)}, this is svc ${RESOLVER.version}: svc's checks may have changed between them)`;
+    failed.push(`re-run at the bundle's time: ${d.path} gives ${brief(d.recomputed)}, recorded ${brief(d.recorded)}${another}`);
   }
   if (signature && !signature.verified) failed.push(`signature: ${signature.detail}`);
 

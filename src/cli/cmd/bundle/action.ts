@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { stat, readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
 import { decodeBundle, MAX_BUNDLE_BYTES } from '../../../core/bundle/format.js';
-import { parseAnchors } from '../../../core/bundle/tls.js';
+import { anchorsFor } from '../../../core/bundle/tls.js';
 import { verifyBundle, type BundleVerification } from '../../../core/bundle/verify.js';
 import { ProblemError } from '../../../core/problems.js';
 import { printable } from '../../../present/text.js';
@@ -45,16 +45,17 @@ function nowOption(value: string | undefined): Date | null {
 }
 
 async function readBundleFile(file: string): Promise<Uint8Array> {
-  let size: number;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
-    const info = await stat(file);
-    if (!info.isFile()) throw usageError(`${printable(file)}: not a file`);
-    size = info.size;
+    info = await stat(file);
   } catch (err) {
-    if (!(err as NodeJS.ErrnoException).code) throw err;
     const code = (err as NodeJS.ErrnoException).code;
+    if (!code) throw err;
     throw usageError(`${printable(file)}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`);
   }
+  // (Outside the try: a directory said "cannot be read (USAGE_ERROR)", its own refusal caught.)
+  if (!info.isFile()) throw usageError(`${printable(file)}: not a file`);
+  const size = info.size;
   // Refused on its size before a byte is read: a bundle holds at most 16 MiB.
   if (size > MAX_BUNDLE_BYTES) {
     throw new ProblemError('PAYLOAD_TOO_LARGE', `${printable(file)} is ${size} bytes; svc reads at most ${MAX_BUNDLE_BYTES} bytes (16 MiB) of a bundle.`);
@@ -75,7 +76,10 @@ export async function verifyBundleAction(io: CliIo, setExit: (code: number) => v
       const { checkBundleSignature } = await import('../../../core/bundle/signature.js');
       const result = await verifyBundle(bundle, {
         runtime,
-        trustAnchors: parseAnchors(machineAnchors(io.env)),
+        trustAnchors: anchorsFor(
+          bundle.resources.flatMap((r) => (r.tls ? [r.tls.chain] : [])),
+          machineAnchors(io.env),
+        ),
         checkSignature: (b) => checkBundleSignature(b, runtime),
       });
       return { value: result, exitCode: exitForBundle(result, options.strict), text: (style, width) => bundleText(result, style, width) };
