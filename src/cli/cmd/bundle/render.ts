@@ -54,6 +54,12 @@ export function bundleText(result: BundleVerification, style: Style, width: numb
       words(`${printable(r.purpose)}, ${printable(r.url)} (${r.bytes} bytes)${r.intact ? '' : `: ${r.problems.join('; ')}`}`),
     );
   }
+  for (const f of result.failures) {
+    out.hang(
+      [{ text: '  ' }, { text: '–', tone: 'muted' }, { text: ` ${f.id.padEnd(4)} ` }],
+      words(`${printable(f.purpose)}, ${printable(f.url)}: no response (${printable(f.code)}), as recorded`),
+    );
+  }
   if (result.tls.length > 0) {
     out.blank().line({ text: 'TLS chains', bold: true });
     for (const t of result.tls) {
