@@ -34,9 +34,10 @@ function rerunLines(out: Report, title: string, check: RerunCheck | null): void 
     '  ',
     check.matches ? 'good' : 'warn',
   );
-  for (const d of check.differences.slice(0, 12)) out.hang([{ text: '      ' }], words(`${printable(d.path)}: ${brief(d.recorded)} → ${brief(d.recomputed)}`));
-  if (check.differences.length > 12) out.hang([{ text: '      ' }], words(`… and ${check.differences.length - 12} more (--json lists them)`, 'muted'));
-  for (const missing of check.unrecorded) out.hang([{ text: '      ' }], words(`asked for ${printable(missing)}, which the bundle does not hold`, 'warn'));
+  const item = [{ text: '    · ' }];
+  for (const d of check.differences.slice(0, 12)) out.hang(item, words(`${printable(d.path)}: ${brief(d.recorded)} → ${brief(d.recomputed)}`));
+  if (check.differences.length > 12) out.hang(item, words(`… and ${check.differences.length - 12} more (--json lists them)`, 'muted'));
+  for (const missing of check.unrecorded) out.hang(item, words(`asked for ${printable(missing)}, which the bundle does not hold`, 'warn'));
 }
 
 export function bundleText(result: BundleVerification, style: Style, width: number = DEFAULT_WIDTH): string {
