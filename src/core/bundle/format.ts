@@ -59,7 +59,7 @@ export interface BundleTls {
 
 /** One exchange svc made: the request, and the response exactly as it arrived. */
 export interface BundleResource {
-  /** r1, r2 … in the order fetched. */
+  /** r1, r2 … in the order the exchanges ended (a failure takes the next number too); a re-run ends them in that order. */
   id: string;
   /** What the resource was fetched as ("DID document", "DID configuration"). */
   purpose: string;
@@ -98,7 +98,7 @@ export interface BundleResource {
  * a credential INDETERMINATE — so the re-run meets the same problem at the same point.
  */
 export interface BundleFailure {
-  /** Numbered with the resources, in the order the requests were made (r1, r2 …). */
+  /** Numbered with the resources (r1, r2 … in the order the exchanges ended). */
   id: string;
   purpose: string;
   fetchedAt: string;

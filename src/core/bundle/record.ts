@@ -194,6 +194,8 @@ class ReplayNet implements Net {
   readonly #exact = new Map<string, Exchange[]>();
   readonly #byUrl = new Map<string, Exchange[]>();
   readonly #used = new Set<string>();
+  readonly #waiting: Array<{ order: number; release: () => void }> = [];
+  #scheduled = false;
 
   constructor(
     private readonly bundle: EvidenceBundle,
@@ -230,20 +232,58 @@ class ReplayNet implements Net {
       throw new NotRecordedProblem(urlKey(request.url), request.purpose);
     }
     this.log.answered.push(exchange.id);
-    const answer = (): FetchResponse => {
-      if (!isFailure(exchange)) return this.#response(exchange, request);
-      // The problem the request ended in, as recorded (a code this svc does not know: the host's fault).
-      const { code, detail } = exchange.problem;
-      throw new ProblemError(isProblemCode(code) ? code : 'UPSTREAM_UNAVAILABLE', detail);
+    // The body is read (a watcher fed) at once, as a stream is read before its fetch ends; the
+    // fetch then ends in its recorded turn.
+    const answer = async (): Promise<FetchResponse> => {
+      let response: FetchResponse | null = null;
+      let problem: unknown = null;
+      try {
+        if (isFailure(exchange)) {
+          // The problem the request ended in, as recorded (a code this svc does not know: the host's fault).
+          const { code, detail } = exchange.problem;
+          throw new ProblemError(isProblemCode(code) ? code : 'UPSTREAM_UNAVAILABLE', detail);
+        }
+        response = this.#response(exchange, request);
+      } catch (err) {
+        problem = err;
+      }
+      await this.#turn(Number(exchange.id.slice(1)));
+      if (response === null) throw problem;
+      return response;
     };
     if (request.stages && trace) {
-      return trace.run('bundle.read', `Read the ${request.purpose} recorded as ${exchange.id}`, (stage) => {
-        const response = answer();
+      return trace.run('bundle.read', `Read the ${request.purpose} recorded as ${exchange.id}`, async (stage) => {
+        const response = await answer();
         stage.detail = `${exchange.id}: HTTP ${response.status}, ${response.bytes} bytes, as recorded at ${exchange.fetchedAt}`;
         return response;
       });
     }
     return answer();
+  }
+
+  /**
+   * Exchanges end in the order they were recorded: the ids number them as they ended, and what
+   * the work reports can follow that order (an MCP transcript lists each exchange as it ended —
+   * a server request answered on an open stream may end before or after the stream). Each turn,
+   * of those waiting, the one recorded first ends; the next turn lets whatever that started (an
+   * answer to a server's request) join the queue.
+   */
+  #turn(order: number): Promise<void> {
+    return new Promise<void>((release) => {
+      this.#waiting.push({ order, release });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setTimeout(() => {
+      this.#scheduled = false;
+      this.#waiting.sort((a, b) => a.order - b.order);
+      this.#waiting.shift()?.release();
+      if (this.#waiting.length > 0) this.#schedule();
+    }, 0);
   }
 
   #response(resource: BundleResource, request: FetchRequest): FetchResponse {
