@@ -177,7 +177,8 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     // --bundle (an HTTP endpoint only): every exchange recorded, and the inventory history read and written.
     const recording = await recordingFor(live, options.bundle);
     const runtime = recording.runtime;
-    const history = recording.recorder ? new (await import('../../../core/bundle/mcp-history.js')).McpHistoryRecorder() : null;
+    const recorded = recording.recorder ? await import('../../../core/bundle/mcp-history.js') : null;
+    const history = recorded ? new recorded.McpHistoryRecorder() : null;
     let storage: { storage: 'on' | 'off' | 'unavailable'; storageUnavailable?: string } = { storage: 'off' };
     const bundle = (outcome: unknown) =>
       recording.recorder && options.bundle !== undefined && target.kind === 'url'
@@ -186,7 +187,9 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
             observedAt: recording.observedAt,
             recorder: recording.recorder,
             inputs:
-              storage.storage === 'on' && history ? [{ name: 'mcp-history', mediaType: 'application/json', body: history.bytes() } satisfies GivenInput] : [],
+              storage.storage === 'on' && recorded && history
+                ? [{ name: recorded.MCP_HISTORY_INPUT, mediaType: 'application/json', body: history.bytes() } satisfies GivenInput]
+                : [],
             result: outcome,
           })
         : Promise.resolve();

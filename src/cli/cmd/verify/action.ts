@@ -99,16 +99,17 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
     async (hooks) => {
       const recording = await recordingFor(runtime, options.bundle);
       // The bundle keeps the credential's bytes and what the verifier was given besides (the audience).
-      const bundle = (outcome: unknown) =>
-        recording.recorder && options.bundle !== undefined
-          ? writeBundleFile(io, options.bundle, options.quiet === true, {
-              command: { kind: 'verify-credential', subject: file, options: audience },
-              observedAt: recording.observedAt,
-              recorder: recording.recorder,
-              inputs: [{ name: 'credential', mediaType: null, body: bytes }],
-              result: outcome,
-            })
-          : Promise.resolve();
+      const bundle = async (outcome: unknown) => {
+        if (!recording.recorder || options.bundle === undefined) return;
+        const { CREDENTIAL_INPUT } = await import('../../../core/bundle/kinds.js');
+        await writeBundleFile(io, options.bundle, options.quiet === true, {
+          command: { kind: 'verify-credential', subject: file, options: audience },
+          observedAt: recording.observedAt,
+          recorder: recording.recorder,
+          inputs: [{ name: CREDENTIAL_INPUT, mediaType: null, body: bytes }],
+          result: outcome,
+        });
+      };
       const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
       let value: CredentialVerification;
       try {
