@@ -3,7 +3,7 @@
  * one gives a precise answer — the problem INVALID_BUNDLE or PAYLOAD_TOO_LARGE with a one-line
  * detail naming what is wrong, or a FAILED result naming the part — never a crash, a hang or a
  * huge allocation. Also: a bundle keeps no secret a host sent, and `svc verify-bundle`'s text
- * shows what a bundle quotes escaped. (Through the binary: bundle-cli.e2e.test.ts.)
+ * shows what a bundle quotes escaped. (Through the binary: bundle-cli-hostile.e2e.test.ts.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,7 +103,7 @@ describe('a bundle that is not one svc can read is INVALID_BUNDLE, naming what i
       edited((b) => {
         b.resources[1].id = 'r1';
       }),
-      /two resources are r1/,
+      /two resources or failures are r1/,
     );
     const input = { name: 'credential.json', mediaType: 'application/json', sha256: 'a'.repeat(64), body: 'e30=' };
     invalid(

@@ -34,12 +34,14 @@ export async function bundleDestination(file: string | undefined, fromFiles: boo
   await (await import('./html-file.js')).outputDestination(file, '--bundle');
 }
 
-/** The run's Runtime, recording every fetch when a bundle is asked for (the recorder's module loads only then). */
+/**
+ * The run's Runtime, recording every fetch when a bundle is asked for (the recorder's module loads
+ * only then); its clock then stands at the observation instant for the whole run (record.ts).
+ */
 export async function recordingFor(runtime: Runtime, file: string | undefined): Promise<{ runtime: Runtime; recorder: Recorder | null; observedAt: Date }> {
-  const observedAt = runtime.clock.now();
-  if (file === undefined) return { runtime, recorder: null, observedAt };
+  if (file === undefined) return { runtime, recorder: null, observedAt: runtime.clock.now() };
   const { recordingRuntime } = await import('../../core/bundle/record.js');
-  return { ...recordingRuntime(runtime), observedAt };
+  return recordingRuntime(runtime);
 }
 
 /** Writes the bundle of a recorded run to `file` (whole or not at all). */

@@ -61,7 +61,7 @@ export interface BundleTls {
 
 /** One exchange svc made: the request, and the response exactly as it arrived. */
 export interface BundleResource {
-  /** r1, r2 … in the order fetched. */
+  /** r1, r2 … in the order the exchanges ended (a failure takes the next number too); a re-run ends them in that order. */
   id: string;
   /** What the resource was fetched as ("DID document", "DID configuration"). */
   purpose: string;
@@ -94,6 +94,21 @@ export interface BundleResource {
   tls: BundleTls | null;
 }
 
+/**
+ * A request that got no response: unreachable, refused by svc's own policy or bounds (too large,
+ * too slow, a redirect elsewhere). Its outcome is evidence too — an unreachable status list makes
+ * a credential INDETERMINATE — so the re-run meets the same problem at the same point.
+ */
+export interface BundleFailure {
+  /** Numbered with the resources (r1, r2 … in the order the exchanges ended). */
+  id: string;
+  purpose: string;
+  fetchedAt: string;
+  request: BundleResource['request'];
+  /** The problem the fetch ended in, as svc reported it. */
+  problem: { code: string; detail: string };
+}
+
 /** One DNS TXT lookup the work made. */
 export interface BundleTxtLookup {
   name: string;
@@ -116,6 +131,8 @@ export interface EvidenceBundle {
   command: BundleCommand;
   inputs: BundleInput[];
   resources: BundleResource[];
+  /** Requests that got no response, when there were any (numbered with the resources). */
+  failures?: BundleFailure[];
   txt: BundleTxtLookup[];
   /** The result svc computed, as it reported it. */
   result: JsonObject;
@@ -274,6 +291,10 @@ function checkShape(value: JsonValue, where: string): EvidenceBundle {
   need(count <= MAX_BUNDLE_RESOURCES, where, `it holds ${count} resources; a bundle holds at most ${MAX_BUNDLE_RESOURCES}`);
   const ids = new Set<string>();
   for (const resource of b.resources as JsonValue[]) checkResource(resource, ids, where);
+  if (b.failures !== undefined) {
+    need(Array.isArray(b.failures) && (b.failures as JsonValue[]).length > 0, where, '"failures" is not a list of at least one failure');
+    for (const failure of b.failures as JsonValue[]) checkFailure(failure, ids, where);
+  }
   need(Array.isArray(b.txt), where, '"txt" is not a list');
   for (const lookup of b.txt as JsonValue[]) {
     need(
@@ -296,18 +317,17 @@ function checkShape(value: JsonValue, where: string): EvidenceBundle {
       '"signature" is not a flattened JWS (protected, signature: base64url) with a detached payload',
     );
   }
-  const known = new Set(['format', 'version', 'hashProfile', 'svc', 'observedAt', 'command', 'inputs', 'resources', 'txt', 'result', 'signature']);
+  const known = new Set(['format', 'version', 'hashProfile', 'svc', 'observedAt', 'command', 'inputs', 'resources', 'failures', 'txt', 'result', 'signature']);
   const unknown = Object.keys(b).find((k) => !known.has(k));
   need(unknown === undefined, where, `unknown member "${unknown?.slice(0, 40)}" (version ${BUNDLE_VERSION} has none)`);
   return b as unknown as EvidenceBundle;
 }
 
-function checkResource(value: JsonValue, ids: Set<string>, where: string): void {
-  need(isObject(value), where, 'a resource is not an object');
-  const r = value as JsonObject;
-  need(isString(r.id) && /^r[1-9][0-9]{0,5}$/.test(r.id as string), where, 'a resource id is not r1, r2 …');
-  const at = `${where}, resource ${r.id as string}`;
-  need(!ids.has(r.id as string), where, `two resources are ${r.id as string}`);
+/** What a resource and a failure share: a unique id, purpose, time and request. Returns where it is. */
+function checkRequest(r: JsonObject, ids: Set<string>, where: string, what: string): string {
+  need(isString(r.id) && /^r[1-9][0-9]{0,5}$/.test(r.id as string), where, `a ${what} id is not r1, r2 …`);
+  const at = `${where}, ${what} ${r.id as string}`;
+  need(!ids.has(r.id as string), where, `two resources or failures are ${r.id as string}`);
   ids.add(r.id as string);
   need(isString(r.purpose) && isString(r.fetchedAt) && !Number.isNaN(Date.parse(r.fetchedAt as string)), at, 'lacks its purpose or time');
   const request = r.request as JsonObject;
@@ -317,6 +337,21 @@ function checkResource(value: JsonValue, ids: Set<string>, where: string): void 
     need(isString(request.body) && fromBase64(request.body as string) !== null, at, 'the request body is not base64');
     need(isString(request.sha256) && SHA256.test(request.sha256 as string), at, 'the request body lacks its SHA-256');
   }
+  return at;
+}
+
+function checkFailure(value: JsonValue, ids: Set<string>, where: string): void {
+  need(isObject(value), where, 'a failure is not an object');
+  const f = value as JsonObject;
+  const at = checkRequest(f, ids, where, 'failure');
+  const problem = f.problem as JsonObject;
+  need(isObject(problem) && isString(problem.code) && isString(problem.detail), at, 'lacks its problem code or detail');
+}
+
+function checkResource(value: JsonValue, ids: Set<string>, where: string): void {
+  need(isObject(value), where, 'a resource is not an object');
+  const r = value as JsonObject;
+  const at = checkRequest(r, ids, where, 'resource');
   const response = r.response as JsonObject;
   need(isObject(response), at, 'lacks its response');
   need(isString(response.url) && isNat(response.status) && (response.status as number) <= 999, at, 'the response lacks its URL or status');

@@ -8,6 +8,7 @@ import { ProblemError } from '../problems.js';
 import { resolve } from '../resolve/resolve.js';
 import type { Runtime } from '../runtime.js';
 import type { BundleCommand, BundleKind } from './format.js';
+import { MCP_HISTORY_INPUT, replayMcpStore } from './mcp-history.js';
 
 /** The inputs of a bundle by name, decoded. */
 export type BundleInputs = ReadonlyMap<string, Uint8Array>;
@@ -41,6 +42,31 @@ function stringOption(options: JsonObject, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The name of the input that holds a credential's bytes. */
+export const CREDENTIAL_INPUT = 'credential';
+
+/** A credential file's bytes as the verifier reads them: UTF-8 text (the CLI and the re-run decode them alike). */
+export function credentialInputText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/**
+ * What `verifyCredential` is given besides the credential, as a bundle keeps it (`command.options`):
+ * only what shapes the result.
+ */
+export interface CredentialBundleOptions {
+  expectedAudience?: string;
+}
+
+/**
+ * What `inspectMcp` is given besides the endpoint: whether the inventory history was on (its
+ * answers are the `mcp-history` input), off, or unavailable and why.
+ */
+export interface McpBundleOptions {
+  storage: 'on' | 'off' | 'unavailable';
+  storageUnavailable?: string;
+}
+
 const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
   resolve: {
     rerun: (runtime, command) =>
@@ -54,6 +80,39 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
           ...(versionTime !== undefined ? { versionTime } : {}),
           ...(typeof versionNumber === 'number' ? { versionNumber } : {}),
         });
+      }),
+  },
+  'verify-credential': {
+    rerun: (runtime, command, inputs) =>
+      settle(async () => {
+        const bytes = inputs.get(CREDENTIAL_INPUT);
+        if (!bytes) throw new ProblemError('INVALID_BUNDLE', `The bundle holds no intact "${CREDENTIAL_INPUT}" input to verify again.`);
+        const { verifyCredential } = await import('../credentials/verify.js');
+        const expectedAudience = stringOption(command.options, 'expectedAudience');
+        return verifyCredential(credentialInputText(bytes), { runtime, ...(expectedAudience !== undefined ? { expectedAudience } : {}) });
+      }),
+  },
+  'inspect-mcp': {
+    rerun: (runtime, command, inputs) =>
+      settle(async () => {
+        const { inspectMcp } = await import('../mcp/inspect.js');
+        const storage = stringOption(command.options, 'storage');
+        const storageUnavailable = stringOption(command.options, 'storageUnavailable');
+        const history = inputs.get(MCP_HISTORY_INPUT);
+        if (storage === 'on' && !history)
+          throw new ProblemError('INVALID_BUNDLE', `The bundle holds no intact "${MCP_HISTORY_INPUT}" input to compare drift with.`);
+        const replayed = storage === 'on' && history ? { ...runtime, store: replayMcpStore(history) } : runtime;
+        return inspectMcp(command.subject, {
+          runtime: replayed,
+          ...(storage === 'unavailable' && storageUnavailable !== undefined ? { storageUnavailable } : {}),
+        });
+      }),
+  },
+  'inspect-a2a': {
+    rerun: (runtime, command) =>
+      settle(async () => {
+        const { inspectA2a } = await import('../a2a/inspect.js');
+        return inspectA2a(command.subject, { runtime });
       }),
   },
 };

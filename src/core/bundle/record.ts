@@ -8,13 +8,13 @@
 import { sha256Hex } from '../canonical.js';
 import type { Clock } from '../clock.js';
 import type { FetchRequest, FetchResponse, Net, TlsEvidence } from '../net.js';
-import { ProblemError } from '../problems.js';
+import { isProblemCode, ProblemError } from '../problems.js';
 import { MemoryResolutionCache } from '../resolve/cache.js';
 import type { Trace } from '../resolve/trace.js';
 import type { Runtime } from '../runtime.js';
 import { urlKey } from '../supplied/catalogue.js';
 import { describeLeaf } from './tls.js';
-import { fromBase64, RECORDED_HEADERS, toBase64, type BundleResource, type BundleTxtLookup, type EvidenceBundle } from './format.js';
+import { fromBase64, RECORDED_HEADERS, toBase64, type BundleFailure, type BundleResource, type BundleTxtLookup, type EvidenceBundle } from './format.js';
 
 const DAY_MS = 86_400_000;
 
@@ -23,11 +23,24 @@ function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | undefine
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 
-/** The resources and TXT lookups one piece of work made, in order. */
+/** The request as a bundle keeps it: method, URL, and the body's digest and bytes when there is one. */
+function recordedRequest(request: FetchRequest): BundleResource['request'] {
+  const sent = bodyBytes(request.body);
+  return {
+    method: request.method ?? 'GET',
+    url: urlKey(request.url),
+    ...(sent !== undefined ? { sha256: sha256Hex(sent), body: toBase64(sent) } : {}),
+  };
+}
+
+/** The resources, failed requests and TXT lookups one piece of work made, in order. */
 export class Recorder {
   readonly resources: BundleResource[] = [];
+  /** Requests that ended in a problem instead of a response, numbered with the resources. */
+  readonly failures: BundleFailure[] = [];
   readonly txt: BundleTxtLookup[] = [];
   #bytes = 0;
+  #next = 1;
 
   /** Bytes of bodies and certificates kept so far (a bundle refuses more than 16 MiB when written). */
   get bytes(): number {
@@ -45,14 +58,10 @@ export class Recorder {
     const chain = response.tlsChain ?? [];
     this.#bytes += response.body.length + (sent?.length ?? 0) + chain.reduce((n, der) => n + der.length, 0);
     this.resources.push({
-      id: `r${this.resources.length + 1}`,
+      id: `r${this.#next++}`,
       purpose: request.purpose,
       fetchedAt: fetchedAt.toISOString(),
-      request: {
-        method: request.method ?? 'GET',
-        url: urlKey(request.url),
-        ...(sent !== undefined ? { sha256: sha256Hex(sent), body: toBase64(sent) } : {}),
-      },
+      request: recordedRequest(request),
       response: {
         url: response.url,
         status: response.status,
@@ -75,6 +84,19 @@ export class Recorder {
         : null,
     });
   }
+
+  /** A request that ended in `problem` (no response to keep): the re-run meets the same problem. */
+  fail(request: FetchRequest, problem: ProblemError, fetchedAt: Date): void {
+    const sent = bodyBytes(request.body);
+    this.#bytes += (sent?.length ?? 0) + problem.detail.length;
+    this.failures.push({
+      id: `r${this.#next++}`,
+      purpose: request.purpose,
+      fetchedAt: fetchedAt.toISOString(),
+      request: recordedRequest(request),
+      problem: { code: problem.code, detail: problem.detail },
+    });
+  }
 }
 
 /** A Net that keeps every exchange of the inner Net in a Recorder. */
@@ -91,7 +113,15 @@ class RecordingNet implements Net {
 
   async fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
     const at = this.clock.now();
-    const response = await this.inner.fetch(request, trace);
+    let response: FetchResponse;
+    try {
+      response = await this.inner.fetch(request, trace);
+    } catch (err) {
+      // No response, but an outcome the work goes on from (an unreachable status list is an
+      // INDETERMINATE check): kept, so the re-run meets the same problem at the same request.
+      if (err instanceof ProblemError) this.recorder.fail(request, err, at);
+      throw err;
+    }
     // A resource supplied from a file was not fetched: the bundle records only what svc saw.
     if (!response.supplied) this.recorder.add(request, response, at);
     return response;
@@ -114,13 +144,18 @@ class RecordingNet implements Net {
 
 /**
  * A Runtime that records every exchange its Net makes, with its own resolution cache (a cached
- * result has no bytes behind it, so a bundle is always made from a fresh fetch).
+ * result has no bytes behind it, so a bundle is always made from a fresh fetch). Its clock stands
+ * at `observedAt` for the whole work, as the re-run's does, so every check that reads the time
+ * reads the same instant both times (a credential's "valid at", a log's version times) — only the
+ * fetches are stamped with the time they were made.
  */
-export function recordingRuntime(runtime: Runtime): { runtime: Runtime; recorder: Recorder } {
+export function recordingRuntime(runtime: Runtime, observedAt: Date = runtime.clock.now()): { runtime: Runtime; recorder: Recorder; observedAt: Date } {
   const recorder = new Recorder();
+  const clock = fixedClock(observedAt, runtime.clock);
   return {
-    runtime: { ...runtime, net: new RecordingNet(runtime.net, recorder, runtime.clock), cache: new MemoryResolutionCache(runtime.clock, 64) },
+    runtime: { ...runtime, clock, net: new RecordingNet(runtime.net, recorder, runtime.clock), cache: new MemoryResolutionCache(clock, 64) },
     recorder,
+    observedAt,
   };
 }
 
@@ -145,12 +180,22 @@ export interface ReplayLog {
   missing: string[];
 }
 
-/** A Net that answers from a bundle's resources, in the order they were recorded per request. */
+/** One recorded exchange: a response, or the problem a request ended in. */
+type Exchange = BundleResource | BundleFailure;
+
+const isFailure = (exchange: Exchange): exchange is BundleFailure => 'problem' in exchange;
+
+/**
+ * A Net that answers from a bundle's resources (and meets its recorded failures), in the order
+ * they were recorded per request.
+ */
 class ReplayNet implements Net {
   readonly egressAllow: readonly string[] = [];
-  readonly #exact = new Map<string, BundleResource[]>();
-  readonly #byUrl = new Map<string, BundleResource[]>();
+  readonly #exact = new Map<string, Exchange[]>();
+  readonly #byUrl = new Map<string, Exchange[]>();
   readonly #used = new Set<string>();
+  readonly #waiting: Array<{ order: number; release: () => void }> = [];
+  #scheduled = false;
 
   constructor(
     private readonly bundle: EvidenceBundle,
@@ -159,18 +204,20 @@ class ReplayNet implements Net {
     /** Count a certificate's days to expiry from when its resource was fetched (the re-run at observation), not from the clock. */
     private readonly asFetched: boolean,
   ) {
-    for (const resource of bundle.resources) {
-      const loose = `${resource.request.method} ${urlKey(resource.request.url)}`;
-      const exact = `${loose} ${resource.request.sha256 ?? ''}`;
-      this.#exact.set(exact, [...(this.#exact.get(exact) ?? []), resource]);
-      this.#byUrl.set(loose, [...(this.#byUrl.get(loose) ?? []), resource]);
+    // Resources and failures share one numbering: r1, r2 … in the order the requests were made.
+    const exchanges: Exchange[] = [...bundle.resources, ...(bundle.failures ?? [])].sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+    for (const exchange of exchanges) {
+      const loose = `${exchange.request.method} ${urlKey(exchange.request.url)}`;
+      const exact = `${loose} ${exchange.request.sha256 ?? ''}`;
+      this.#exact.set(exact, [...(this.#exact.get(exact) ?? []), exchange]);
+      this.#byUrl.set(loose, [...(this.#byUrl.get(loose) ?? []), exchange]);
     }
   }
 
-  #take(list: BundleResource[] | undefined): BundleResource | undefined {
-    const resource = list?.find((r) => !this.#used.has(r.id));
-    if (resource) this.#used.add(resource.id);
-    return resource;
+  #take(list: Exchange[] | undefined): Exchange | undefined {
+    const exchange = list?.find((r) => !this.#used.has(r.id));
+    if (exchange) this.#used.add(exchange.id);
+    return exchange;
   }
 
   async fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
@@ -179,21 +226,64 @@ class ReplayNet implements Net {
     const exact = `${loose} ${sent !== undefined ? sha256Hex(sent) : ''}`;
     // The same request answered as recorded; failing that, the next recorded answer to that URL
     // (a request body may differ in an id the original chose).
-    const resource = this.#take(this.#exact.get(exact)) ?? this.#take(this.#byUrl.get(loose));
-    if (!resource) {
+    const exchange = this.#take(this.#exact.get(exact)) ?? this.#take(this.#byUrl.get(loose));
+    if (!exchange) {
       this.log.missing.push(loose);
       throw new NotRecordedProblem(urlKey(request.url), request.purpose);
     }
-    this.log.answered.push(resource.id);
-    const answer = (): FetchResponse => this.#response(resource, request);
+    this.log.answered.push(exchange.id);
+    // The body is read (a watcher fed) at once, as a stream is read before its fetch ends; the
+    // fetch then ends in its recorded turn.
+    const answer = async (): Promise<FetchResponse> => {
+      let response: FetchResponse | null = null;
+      let problem: unknown = null;
+      try {
+        if (isFailure(exchange)) {
+          // The problem the request ended in, as recorded (a code this svc does not know: the host's fault).
+          const { code, detail } = exchange.problem;
+          throw new ProblemError(isProblemCode(code) ? code : 'UPSTREAM_UNAVAILABLE', detail);
+        }
+        response = this.#response(exchange, request);
+      } catch (err) {
+        problem = err;
+      }
+      await this.#turn(Number(exchange.id.slice(1)));
+      if (response === null) throw problem;
+      return response;
+    };
     if (request.stages && trace) {
-      return trace.run('bundle.read', `Read the ${request.purpose} recorded as ${resource.id}`, (stage) => {
-        const response = answer();
-        stage.detail = `${resource.id}: HTTP ${response.status}, ${response.bytes} bytes, as recorded at ${resource.fetchedAt}`;
+      return trace.run('bundle.read', `Read the ${request.purpose} recorded as ${exchange.id}`, async (stage) => {
+        const response = await answer();
+        stage.detail = `${exchange.id}: HTTP ${response.status}, ${response.bytes} bytes, as recorded at ${exchange.fetchedAt}`;
         return response;
       });
     }
     return answer();
+  }
+
+  /**
+   * Exchanges end in the order they were recorded: the ids number them as they ended, and what
+   * the work reports can follow that order (an MCP transcript lists each exchange as it ended —
+   * a server request answered on an open stream may end before or after the stream). Each turn,
+   * of those waiting, the one recorded first ends; the next turn lets whatever that started (an
+   * answer to a server's request) join the queue.
+   */
+  #turn(order: number): Promise<void> {
+    return new Promise<void>((release) => {
+      this.#waiting.push({ order, release });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setTimeout(() => {
+      this.#scheduled = false;
+      this.#waiting.sort((a, b) => a.order - b.order);
+      this.#waiting.shift()?.release();
+      if (this.#waiting.length > 0) this.#schedule();
+    }, 0);
   }
 
   #response(resource: BundleResource, request: FetchRequest): FetchResponse {

@@ -48,6 +48,7 @@ export function makeBundle(options: {
     command: options.command,
     inputs: (options.inputs ?? []).map((i) => ({ name: i.name, mediaType: i.mediaType, sha256: digest(i.body), body: toBase64(i.body) })),
     resources: options.recorder.resources,
+    ...(options.recorder.failures.length > 0 ? { failures: options.recorder.failures } : {}),
     txt: options.recorder.txt,
     result: options.result,
   };
@@ -62,6 +63,15 @@ export interface ResourceCheck {
   /** The body's SHA-256 is the one recorded (and the request body's, when there was one). */
   intact: boolean;
   problems: string[];
+}
+
+/** One request the bundle records as having got no response. */
+export interface FailureRecord {
+  id: string;
+  purpose: string;
+  url: string;
+  /** The problem code it ended in (UPSTREAM_UNAVAILABLE, PAYLOAD_TOO_LARGE …). */
+  code: string;
 }
 
 /** One recorded TLS chain, at the bundle's time and now. */
@@ -113,6 +123,8 @@ export interface BundleVerification {
   summary: string;
   bundle: { version: number; svcVersion: string; kind: BundleKind; subject: string; observedAt: string; resources: number; signed: boolean };
   resources: ResourceCheck[];
+  /** Requests that got no response (their problem is part of what the checks re-run on). */
+  failures: FailureRecord[];
   tls: TlsCheck[];
   atObservation: RerunCheck | null;
   now: RerunCheck | null;
@@ -157,12 +169,35 @@ function label(item: JsonValue, index: number): string {
   return String(index);
 }
 
+/** An RFC 3339 date-time as svc writes one in a sentence, and a count of days ("9 days", "1 day"). */
+const WRITTEN_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
+const WRITTEN_DAYS = /\b\d+ days?\b/g;
+
+/** A sentence with the times and day counts it names left out: what it says whatever the instant it was said at. */
+function timeless(text: string): string {
+  return text.replace(WRITTEN_TIME, '<time>').replace(WRITTEN_DAYS, '<n> days');
+}
+
+export interface CompareOptions {
+  /** At most this many differences (default 50). */
+  limit?: number;
+  /**
+   * The two results were computed at different instants on the same bytes (the re-run "now"):
+   * a sentence that differs only in the times and day counts it names ("Valid at …", "expires in
+   * 9 days") says the same thing, and is no difference — every decision (a state, a status) and
+   * every other word still is.
+   */
+  otherInstant?: boolean;
+}
+
 /** The differences between two results, volatile members aside, at most `limit` of them. */
-export function compareResults(recorded: JsonValue, recomputed: JsonValue, limit = 50): Difference[] {
+export function compareResults(recorded: JsonValue, recomputed: JsonValue, options: CompareOptions = {}): Difference[] {
+  const limit = options.limit ?? 50;
   const out: Difference[] = [];
   const walk = (a: JsonValue | undefined, b: JsonValue | undefined, path: string): void => {
     if (out.length >= limit) return;
     if (a === b) return;
+    if (options.otherInstant && typeof a === 'string' && typeof b === 'string' && timeless(a) === timeless(b)) return;
     const objA = a !== null && typeof a === 'object';
     const objB = b !== null && typeof b === 'object';
     if (objA && objB && Array.isArray(a) === Array.isArray(b)) {
@@ -243,18 +278,23 @@ function checkTls(bundle: EvidenceBundle, anchors: readonly X509Certificate[] | 
   return out;
 }
 
+/**
+ * The work re-run on the recorded bytes at `at`. `atObservation`: the bundle's own time, TLS
+ * evidence as of each fetch — it must give the recorded result word for word; else "now", where
+ * only what the result says counts (compareResults `otherInstant`).
+ */
 async function rerun(
   bundle: EvidenceBundle,
   runtime: Runtime,
   at: Date,
   inputs: ReadonlyMap<string, Uint8Array>,
-  asFetched: boolean,
+  atObservation: boolean,
 ): Promise<RerunCheck | null> {
   const spec = bundleKind(bundle.command.kind);
   if (!spec) return null;
-  const replay = replayRuntime(runtime, bundle, at, asFetched);
+  const replay = replayRuntime(runtime, bundle, at, atObservation);
   const result = await spec.rerun(replay.runtime, bundle.command, inputs);
-  const differences = compareResults(bundle.result, result);
+  const differences = compareResults(bundle.result, result, { otherInstant: !atObservation });
   return { at: rfc3339(at), matches: differences.length === 0, differences, unrecorded: replay.log.missing };
 }
 
@@ -343,6 +383,7 @@ export async function verifyBundle(bundle: EvidenceBundle, options: VerifyBundle
       signed: bundle.signature !== undefined,
     },
     resources,
+    failures: (bundle.failures ?? []).map((f) => ({ id: f.id, purpose: f.purpose, url: f.request.url, code: f.problem.code })),
     tls,
     atObservation,
     now: atNow,

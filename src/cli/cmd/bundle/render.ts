@@ -34,9 +34,10 @@ function rerunLines(out: Report, title: string, check: RerunCheck | null): void 
     '  ',
     check.matches ? 'good' : 'warn',
   );
-  for (const d of check.differences.slice(0, 12)) out.hang([{ text: '      ' }], words(`${printable(d.path)}: ${brief(d.recorded)} → ${brief(d.recomputed)}`));
-  if (check.differences.length > 12) out.hang([{ text: '      ' }], words(`… and ${check.differences.length - 12} more (--json lists them)`, 'muted'));
-  for (const missing of check.unrecorded) out.hang([{ text: '      ' }], words(`asked for ${printable(missing)}, which the bundle does not hold`, 'warn'));
+  const item = [{ text: '    · ' }];
+  for (const d of check.differences.slice(0, 12)) out.hang(item, words(`${printable(d.path)}: ${brief(d.recorded)} → ${brief(d.recomputed)}`));
+  if (check.differences.length > 12) out.hang(item, words(`… and ${check.differences.length - 12} more (--json lists them)`, 'muted'));
+  for (const missing of check.unrecorded) out.hang(item, words(`asked for ${printable(missing)}, which the bundle does not hold`, 'warn'));
 }
 
 export function bundleText(result: BundleVerification, style: Style, width: number = DEFAULT_WIDTH): string {
@@ -52,6 +53,12 @@ export function bundleText(result: BundleVerification, style: Style, width: numb
     out.hang(
       [{ text: '  ' }, { text: r.intact ? '✓' : '✗', tone: r.intact ? 'good' : 'bad' }, { text: ` ${r.id.padEnd(4)} ` }],
       words(`${printable(r.purpose)}, ${printable(r.url)} (${r.bytes} bytes)${r.intact ? '' : `: ${r.problems.join('; ')}`}`),
+    );
+  }
+  for (const f of result.failures) {
+    out.hang(
+      [{ text: '  ' }, { text: '–', tone: 'muted' }, { text: ` ${f.id.padEnd(4)} ` }],
+      words(`${printable(f.purpose)}, ${printable(f.url)}: no response (${printable(f.code)}), as recorded`),
     );
   }
   if (result.tls.length > 0) {

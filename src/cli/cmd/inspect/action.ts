@@ -12,6 +12,9 @@ import type { McpStdioInspectOptions } from '../../../core/mcp/inspect.js';
 import type { ConfiguredServer } from '../../../core/mcp/config.js';
 import { databaseOption } from '../../cmdutil/database.js';
 import { htmlDestination, writeHtmlFile } from '../../cmdutil/html-file.js';
+import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/bundle.js';
+import type { BundleCommand } from '../../../core/bundle/format.js';
+import type { GivenInput } from '../../../core/bundle/verify.js';
 import { printable } from '../../../present/text.js';
 import { usageError } from '../../cmdutil/errors.js';
 import { emitReport, type ReportOutcome, type SarifProblem } from '../../cmdutil/emit.js';
@@ -151,8 +154,17 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     // One report per server: a page or a SARIF log would stand for one of them only.
     if (options.html !== undefined) throw usageError('--html writes the page of one server; with --config, inspect a server of the file on its own');
     if (options.format === 'sarif') throw usageError('--format sarif writes the log of one server; with --config, inspect a server of the file on its own');
+    if (options.bundle !== undefined)
+      throw usageError('--bundle records the inspection of one server; with --config, inspect an HTTP server of the file on its own');
     return inspectConfigAction(io, setExit, target.file, options, policy);
   }
+  if (options.bundle !== undefined && target.kind === 'stdio') {
+    throw usageError(
+      '--bundle records what svc fetches over the network, and a stdio server is spoken to through a local process, not fetched: there is nothing to record',
+      'inspect the server at its HTTP endpoint to bundle the inspection',
+    );
+  }
+  await bundleDestination(options.bundle, target.kind === 'file');
   if (options.html !== undefined) await htmlDestination(options.html);
   // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
   const bytes =
@@ -161,20 +173,42 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       : undefined;
   const { commandLine } = target.kind === 'stdio' ? await import('../../../core/mcp/stdio.js') : { commandLine: null };
   const shown = target.kind === 'url' ? target.url : target.kind === 'file' ? printable(target.file) : `stdio:${commandLine!(target.command, target.args)}`;
-  return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
+  return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (live, hooks, sarif) => {
+    // --bundle (an HTTP endpoint only): every exchange recorded, and the inventory history read and written.
+    const recording = await recordingFor(live, options.bundle);
+    const runtime = recording.runtime;
+    const recorded = recording.recorder ? await import('../../../core/bundle/mcp-history.js') : null;
+    const history = recorded ? new recorded.McpHistoryRecorder() : null;
+    let storage: { storage: 'on' | 'off' | 'unavailable'; storageUnavailable?: string } = { storage: 'off' };
+    const bundle = (outcome: unknown) =>
+      recording.recorder && options.bundle !== undefined && target.kind === 'url'
+        ? writeBundleFile(io, options.bundle, options.quiet === true, {
+            command: { kind: 'inspect-mcp', subject: target.url, options: storage } satisfies BundleCommand,
+            observedAt: recording.observedAt,
+            recorder: recording.recorder,
+            inputs:
+              storage.storage === 'on' && recorded && history
+                ? [{ name: recorded.MCP_HISTORY_INPUT, mediaType: 'application/json', body: history.bytes() } satisfies GivenInput]
+                : [],
+            result: outcome,
+          })
+        : Promise.resolve();
     let value: McpInspection;
     try {
       const saved = target.kind === 'file' ? await savedInventory(target.file, bytes!) : undefined;
       // A saved listing reads the store only for drift, and only when it names its endpoint.
       const storing = saved ? { ...options, store: options.store && saved.endpoint !== null } : options;
       value = await withStore(io, storing, runtime, async (storageUnavailable) => {
-        const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
+        storage = storageUnavailable !== undefined ? { storage: 'unavailable', storageUnavailable } : runtime.store ? { storage: 'on' } : { storage: 'off' };
+        const store = history && runtime.store ? history.wrap(runtime.store) : runtime.store;
+        const common = { runtime: store ? { ...runtime, store } : runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
         const core = await import('../../../core/mcp/inspect.js');
         if (target.kind === 'file') return core.inspectSavedMcp(saved!, common);
         if (target.kind === 'url') return core.inspectMcp(target.url, common);
         return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
       });
     } catch (err) {
+      if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
       // The problem is written as a problem page, and still answered as usual (exit 4).
       if (options.html !== undefined && err instanceof ProblemError) {
         const web = await import('../../../pages.js');
@@ -182,6 +216,7 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       }
       throw err;
     }
+    await bundle(value);
     if (options.html !== undefined) {
       const web = await import('../../../pages.js');
       await writeHtmlFile(io, options.html, options.quiet === true, 'inspection page', web.mcpPage({ result: value, mode: 'offline' }));
@@ -299,12 +334,32 @@ async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, f
 export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string | undefined, given: InspectA2aOptions): Promise<void> {
   const options = resolveFormat(given);
   const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
+  await bundleDestination(options.bundle, options.fromFile !== undefined);
   if (options.fromFile === undefined) {
     if (options.allowNetwork) throw usageError('--allow-network applies only with a file option (--from-file)');
     if (url === undefined) throw usageError("missing required argument 'url' (or --from-file <card>)");
-    return run(io, setExit, options, { command: 'inspect-a2a', url }, async (runtime, hooks, sarif) => {
+    return run(io, setExit, options, { command: 'inspect-a2a', url }, async (live, hooks, sarif) => {
       const { inspectA2a } = await import('../../../core/a2a/inspect.js');
-      return a2aOutcome(await inspectA2a(url, { runtime, hooks }), options, accepted, sarif);
+      // --bundle: the card and every key fetched for its signatures (JWK sets, DID documents) recorded.
+      const recording = await recordingFor(live, options.bundle);
+      const bundle = (outcome: unknown) =>
+        recording.recorder && options.bundle !== undefined
+          ? writeBundleFile(io, options.bundle, options.quiet === true, {
+              command: { kind: 'inspect-a2a', subject: url, options: {} },
+              observedAt: recording.observedAt,
+              recorder: recording.recorder,
+              result: outcome,
+            })
+          : Promise.resolve();
+      let value: A2aInspection;
+      try {
+        value = await inspectA2a(url, { runtime: recording.runtime, hooks });
+      } catch (err) {
+        if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
+        throw err;
+      }
+      await bundle(value);
+      return a2aOutcome(value, options, accepted, sarif);
     });
   }
   const card = options.fromFile;

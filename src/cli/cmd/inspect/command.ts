@@ -27,6 +27,7 @@ import { completeFiles } from '../../cmdutil/completion.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addFormatOption, addOutputOptions } from '../../cmdutil/output-options.js';
 import { addAllowNetworkOption, addDbOption, addEgressOption, collect } from '../../cmdutil/store-options.js';
+import { addBundleOption } from '../../cmdutil/bundle.js';
 
 function commonOptions(cmd: Command, what: string, checkIds: readonly string[]): Command {
   return addEgressOption(addAllowWarnOption(cmd.option('--strict', 'exit 1 instead of 3 when a check warns'), checkIds), what);
@@ -52,6 +53,7 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
   mcp.option('--html <file>', 'also write the inspection as one self-contained HTML page (opens offline; a problem is written as a problem page)');
   completeFiles(mcp, '--html');
+  addBundleOption(mcp);
   addFormatOption(addOutputOptions(mcp));
   mcp.addHelpText(
     'after',
@@ -106,6 +108,11 @@ with a fingerprint that follows the item's definition; accepted warnings are sup
 The exit status is the same. With no answer (exit 4) the log has no results, an error
 notification naming the problem, and executionSuccessful false; the error is on stderr as usual.
 
+--bundle <file> also writes an evidence bundle of an HTTP endpoint's inspection: every request
+and reply of the conversation (bytes, TLS chain), the stored inventory the drift was compared
+with, and the result, re-checked offline by svc verify-bundle. Not with --stdio or --config (a
+local process is not fetched, so there is nothing to record) nor --from-file (already a record).
+
 Examples:
   $ svc inspect-mcp https://tools.example/mcp
   $ svc inspect-mcp https://tools.example/mcp --json | jq '.tools[] | {name, heuristicClass, drift}'
@@ -115,6 +122,7 @@ Examples:
   $ svc inspect-mcp http://127.0.0.1:3000/mcp --egress-allow 127.0.0.1/32 --no-store
   $ svc inspect-mcp https://tools.example/mcp --format sarif > svc.sarif
   $ svc inspect-mcp https://tools.example/mcp --html inspection.html
+  $ svc inspect-mcp https://tools.example/mcp --bundle tools.bundle.json && svc verify-bundle tools.bundle.json
   $ svc inspect-mcp --stdio -- npx -y @modelcontextprotocol/server-memory
   $ svc inspect-mcp --stdio --env GITHUB_TOKEN -- docker run -i --rm -e GITHUB_TOKEN ghcr.io/github/github-mcp-server
   $ svc inspect-mcp --config ~/.cursor/mcp.json
@@ -135,6 +143,7 @@ Examples:
   completeFiles(a2a, '--from-file');
   addAllowNetworkOption(a2a);
   commonOptions(a2a, 'the agent host and key hosts', A2A_CHECK_IDS);
+  addBundleOption(a2a);
   addFormatOption(addOutputOptions(a2a));
   a2a.addHelpText(
     'after',
@@ -156,12 +165,17 @@ Verify from files: --from-file inspects a saved card as the one at the URL (an o
 check is then SKIP (the card was not fetched) and svc fetches nothing else: a signature whose key
 is not a did:key is INDETERMINATE, unless --allow-network.
 
+--bundle <file> also writes an evidence bundle: the card, every JWK set and DID document fetched
+for its signatures (bytes, TLS chains) and the result, re-checked offline by svc verify-bundle
+(not with --from-file: the file is already the record).
+
 Examples:
   $ svc inspect-a2a https://agent.example
   $ svc inspect-a2a https://agent.example --strict --allow-warn provider
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json
   $ svc inspect-a2a https://agent.example --format sarif > agent.sarif
-  $ svc inspect-a2a https://agent.example --from-file agent-card.json`,
+  $ svc inspect-a2a https://agent.example --from-file agent-card.json
+  $ svc inspect-a2a https://agent.example --bundle agent.bundle.json && svc verify-bundle agent.bundle.json`,
   );
   a2a.action(async (url: string | undefined, options: InspectA2aOptions) => (await import('./action.js')).inspectA2aAction(io, setExit, url, options));
 }

@@ -6,6 +6,8 @@ export interface InspectOptions extends OutputOptions {
   /** --allow-warn, as given (each value may list several ids). */
   allowWarn?: string[];
   egressAllow: string[];
+  /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
+  bundle?: string;
 }
 
 export interface InspectMcpOptions extends InspectOptions {

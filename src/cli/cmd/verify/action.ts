@@ -18,7 +18,8 @@ import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
 import { emitReport } from '../../cmdutil/emit.js';
 import { credentialText, jwsText, policyText } from './render.js';
-import { optionProblem, readSource, readStdin } from '../../cmdutil/source.js';
+import { optionProblem, readSource, readSourceBytes, readStdin } from '../../cmdutil/source.js';
+import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/bundle.js';
 import type { SuppliedFileOption } from '../../cmdutil/supplied.js';
 import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
 
@@ -83,17 +84,41 @@ async function credentialFileOptions(options: VerifyCredentialCommandOptions): P
 export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
   if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
   const fileOptions = await credentialFileOptions(options);
-  const text = await readSource(file, 'credential');
+  await bundleDestination(options.bundle, fileOptions.length > 0);
+  const bytes = await readSourceBytes(file, 'credential');
+  const text = bytes.toString('utf8');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
   const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
+  // What the verifier is given besides the credential: a bundle keeps it to verify again (JSON).
+  const audience: Record<string, string> = options.audience ? { expectedAudience: options.audience } : {};
   await emitReport(
     io,
     options,
     runtime,
     async (hooks) => {
-      const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : runtime;
-      const value = await verifyCredential(text, { runtime: from, hooks, ...(options.audience ? { expectedAudience: options.audience } : {}) });
+      const recording = await recordingFor(runtime, options.bundle);
+      // The bundle keeps the credential's bytes and what the verifier was given besides (the audience).
+      const bundle = async (outcome: unknown) => {
+        if (!recording.recorder || options.bundle === undefined) return;
+        const { CREDENTIAL_INPUT } = await import('../../../core/bundle/kinds.js');
+        await writeBundleFile(io, options.bundle, options.quiet === true, {
+          command: { kind: 'verify-credential', subject: file, options: audience },
+          observedAt: recording.observedAt,
+          recorder: recording.recorder,
+          inputs: [{ name: CREDENTIAL_INPUT, mediaType: null, body: bytes }],
+          result: outcome,
+        });
+      };
+      const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
+      let value: CredentialVerification;
+      try {
+        value = await verifyCredential(text, { runtime: from, hooks, ...audience });
+      } catch (err) {
+        if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
+        throw err;
+      }
+      await bundle(value);
       return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
     },
     setExit,

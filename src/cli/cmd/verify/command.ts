@@ -12,6 +12,7 @@ import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './opt
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
 import { addAllowNetworkOption, addEgressOption, addPairOption } from '../../cmdutil/store-options.js';
+import { addBundleOption } from '../../cmdutil/bundle.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
 
@@ -34,6 +35,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
   addPairOption(credential, '--status-list', 'url', 'file', 'verify from files: this file as the status list credential (or token) at the URL; repeatable');
   addAllowNetworkOption(credential);
   egressOption(credential);
+  addBundleOption(credential);
   addOutputOptions(credential);
   credential.addHelpText(
     'after',
@@ -45,9 +47,14 @@ Verify from files: --issuer-document and --status-list supply what svc would fet
 nothing else (--allow-network: what was not supplied), and a key or list that was not supplied makes
 its check INDETERMINATE. Give these options after the credential file.
 
+--bundle <file> also writes an evidence bundle: the credential's bytes, every issuer document and
+status list fetched (bytes, TLS chain) and the result, re-checked offline by svc verify-bundle
+(not with the file options: those files are already the record).
+
 Examples:
   $ svc verify-credential credential.json
   $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
+  $ svc verify-credential credential.json --bundle credential.bundle.json && svc verify-bundle credential.bundle.json
   $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
       --status-list https://issuer.example/status/1 status-1.json`,
   );

@@ -11,4 +11,6 @@ export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
   issuerDocument?: string[];
   statusList?: string[];
   allowNetwork?: boolean;
+  /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
+  bundle?: string;
 }
