@@ -74,8 +74,9 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
         const versionId = stringOption(command.options, 'versionId');
         const versionTime = stringOption(command.options, 'versionTime');
         const versionNumber = command.options.versionNumber;
+        // Not noCache: the replaying Runtime's cache starts empty, and a did:webvh log verified by
+        // the re-run at the bundle's time is resumed by the one now (verify.ts).
         return resolve(command.subject, runtime, {
-          noCache: true,
           ...(versionId !== undefined ? { versionId } : {}),
           ...(versionTime !== undefined ? { versionTime } : {}),
           ...(typeof versionNumber === 'number' ? { versionNumber } : {}),

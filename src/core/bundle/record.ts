@@ -11,7 +11,7 @@ import type { FetchRequest, FetchResponse, Net, TlsEvidence } from '../net.js';
 import { isProblemCode, ProblemError } from '../problems.js';
 import { MemoryResolutionCache } from '../resolve/cache.js';
 import type { Trace } from '../resolve/trace.js';
-import type { Runtime } from '../runtime.js';
+import type { ResolutionCache, Runtime } from '../runtime.js';
 import { urlKey } from '../supplied/catalogue.js';
 import { describeLeaf } from './tls.js';
 import { fromBase64, RECORDED_HEADERS, toBase64, type BundleFailure, type BundleResource, type BundleTxtLookup, type EvidenceBundle } from './format.js';
@@ -349,14 +349,22 @@ function replayedTls(resource: BundleResource, now: Date): TlsEvidence | null {
 /**
  * A Runtime whose Net answers from `bundle` and fetches nothing, at `at` (the bundle's time, or
  * now): a cache of its own, no store, no supplied resources. `asFetched`: TLS evidence as of each
- * resource's own fetch time (the re-run at observation), not `at`.
+ * resource's own fetch time (the re-run at observation), not `at`. `cache`: the resolution cache
+ * to use (verifyBundle hands both re-runs one, emptied between them, so that what a did:webvh log
+ * verified at the bundle's time is resumed now, as a live resolution resumes a log that only grew).
  */
-export function replayRuntime(runtime: Runtime, bundle: EvidenceBundle, at: Date, asFetched = false): { runtime: Runtime; log: ReplayLog } {
+export function replayRuntime(
+  runtime: Runtime,
+  bundle: EvidenceBundle,
+  at: Date,
+  asFetched = false,
+  cache: ResolutionCache = new MemoryResolutionCache(fixedClock(at, runtime.clock), 64),
+): { runtime: Runtime; log: ReplayLog } {
   const clock = fixedClock(at, runtime.clock);
   const log: ReplayLog = { answered: [], missing: [] };
   const { store: _store, supplied: _supplied, ...rest } = runtime;
   return {
-    runtime: { ...rest, clock, net: new ReplayNet(bundle, clock, log, asFetched), cache: new MemoryResolutionCache(clock, 64) },
+    runtime: { ...rest, clock, net: new ReplayNet(bundle, clock, log, asFetched), cache },
     log,
   };
 }
