@@ -79,7 +79,17 @@ async function writeBundle(subject: Subject): Promise<Uint8Array> {
 }
 
 async function measure(subject: Subject, anchors: ReturnType<typeof parseAnchors>): Promise<Figures> {
-  const figures: Figures = { online: [], cold: [], write: [], verify: [], cpu: { online: [], write: [], verify: [] }, bytes: 0, resources: 0, decode: [], rerun: [] };
+  const figures: Figures = {
+    online: [],
+    cold: [],
+    write: [],
+    verify: [],
+    cpu: { online: [], write: [], verify: [] },
+    bytes: 0,
+    resources: 0,
+    decode: [],
+    rerun: [],
+  };
   let bytes = await writeBundle(subject);
   const sides: Array<(timed: boolean) => Promise<void>> = [
     async (timed) => {
