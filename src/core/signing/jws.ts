@@ -64,7 +64,7 @@ export interface SignatureVerification {
 }
 
 /** The public JWK of a kid, or null when the kid names no key; may throw an Error whose message says why it cannot be found. */
-export type SignatureKeyResolver = (kid: string) => Promise<{ kty?: unknown; crv?: unknown; x?: unknown; y?: unknown } | null>;
+export type SignatureKeyResolver = (kid: string) => Promise<{ kty: string; crv?: string; x?: string; y?: string } | null>;
 
 export interface VerifySignatureOptions {
   resolveKey: SignatureKeyResolver;
@@ -242,7 +242,7 @@ export async function verifyCanonicalSignature(value: unknown, jws: DetachedJws 
   if (jwk.kty !== wanted.kty || jwk.crv !== wanted.crv) {
     return failure(
       'WRONG_KEY',
-      `The key ${kid} is ${String(jwk.kty)} ${String(jwk.crv ?? '')}`.trimEnd() + `, which cannot verify ${alg}: signed by another key than ${kid}.`,
+      `The key ${kid} is ${jwk.kty} ${jwk.crv ?? ''}`.trimEnd() + `, which cannot verify ${alg}: signed by another key than ${kid}.`,
       read,
     );
   }
