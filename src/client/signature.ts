@@ -150,7 +150,7 @@ function bigintToBytes(n: bigint, length: number): Uint8Array {
   return out;
 }
 
-/** The uncompressed coordinates of a compressed P-256 point (SEC 1 §2.3.4), or null when it is not on the curve. */
+/** The uncompressed coordinates of a compressed P-256 point (SEC 1, section 2.3.4), or null when it is not on the curve. */
 function decompressP256(point: Uint8Array): SignatureJwk | null {
   if (point.length !== 33 || (point[0] !== 2 && point[0] !== 3)) return null;
   const x = bytesToBigint(point.subarray(1));
@@ -292,7 +292,8 @@ function readHeader(header: string | null | undefined): ReadJws | string {
   if (typeof kid !== 'string') return 'the protected header has no "kid"';
   const m = KID.exec(kid);
   if (!m) return 'the "kid" is not a DID URL <did>#<key>';
-  if (typeof iat !== 'number' || !Number.isSafeInteger(iat) || iat < 0) return 'the protected header has no "iat" in whole seconds';
+  // Up to 9999-12-31T23:59:59Z: a later iat has no RFC 3339 form.
+  if (typeof iat !== 'number' || !Number.isSafeInteger(iat) || iat < 0 || iat > 253_402_300_799) return 'the protected header has no "iat" in whole seconds';
   const signature = base64urlDecode(parts[2]!);
   if (signature === null || signature.length === 0) return 'the signature is not unpadded base64url';
   return { alg, kid, did: m[1]!, typ: head['typ'], iat, canon: head['svc-canon'], digest: head['svc-sha256'], protected: parts[0]!, signature };

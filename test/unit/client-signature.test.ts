@@ -72,6 +72,7 @@ describe.each(['EdDSA', 'ES256'] as const)('%s: the client and the core name the
     ['RS256', BODY, handMade(key, { ...head, alg: 'RS256' }, jcs), { resolveKey: own }, 'UNSUPPORTED_ALG'],
     ['a payload', BODY, good.replace('..', `.${b64url(jcs)}.`), { resolveKey: own }, 'MALFORMED'],
     ['no iat', BODY, handMade(key, { ...head, iat: undefined }, jcs), { resolveKey: own }, 'MALFORMED'],
+    ['an iat past year 9999', BODY, handMade(key, { ...head, iat: 2 ** 52 }, jcs), { resolveKey: own }, 'MALFORMED'],
     ['a short signature', BODY, `${good.split('..')[0]}..${b64url(Buffer.alloc(10))}`, { resolveKey: own }, 'WRONG_KEY'],
   ];
 

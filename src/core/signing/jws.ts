@@ -76,9 +76,13 @@ export interface VerifySignatureOptions {
 
 const TYP = /^[\x21-\x7e]{1,100}$/;
 
+/** 9999-12-31T23:59:59Z: a later iat has no RFC 3339 form. */
+const LAST_SECOND = 253_402_300_799;
+
 function seconds(iat: Date | number): number {
   const value = typeof iat === 'number' ? iat : Math.floor(iat.getTime() / 1000);
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError('iat must be a whole, non-negative number of seconds (or a valid Date)');
+  if (!Number.isSafeInteger(value) || value < 0 || value > LAST_SECOND)
+    throw new RangeError('iat must be a whole number of seconds from 0 to 9999-12-31 (or a valid Date)');
   return value;
 }
 
@@ -167,7 +171,7 @@ function readJws(jws: unknown): ReadHeader | string {
   } catch {
     return 'the "kid" is not a DID URL <did>#<key>';
   }
-  if (typeof iat !== 'number' || !Number.isSafeInteger(iat) || iat < 0) return 'the protected header has no "iat" in whole seconds';
+  if (typeof iat !== 'number' || !Number.isSafeInteger(iat) || iat < 0 || iat > LAST_SECOND) return 'the protected header has no "iat" in whole seconds';
   const bytes = base64urlDecode(signature);
   if (bytes === null || bytes.length === 0) return 'the signature is not unpadded base64url';
   return { alg, kid, did, typ: header['typ'], iat, canon: header['svc-canon'], digest: header['svc-sha256'], signature: bytes, protected: protectedHeader };
