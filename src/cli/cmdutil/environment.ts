@@ -221,8 +221,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_SIGNING_KEY',
     scope: 'svc serve',
-    description: 'a private JWK file (Ed25519 or P-256, mode 0600) the daemon signs results with when asked (signed=true); open to group or others: refused',
-    default: 'unset: nothing is signed; signed=true is 400 INVALID_OPTIONS',
+    description: 'a private JWK file (Ed25519 or P-256) to sign results asked for with signed=true; refused when open to group or others',
+    default: 'unset: nothing is signed',
   },
   {
     name: 'SVC_SIGNING_DID',
