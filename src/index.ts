@@ -32,6 +32,8 @@ export { VERSION } from './version.js';
 export {
   createSigner,
   signCanonical,
+  canonicalPayload,
+  signCanonicalPayload,
   compactDetached,
   verifyCanonicalSignature,
   signingKeyResolver,
@@ -43,6 +45,7 @@ export {
   type SignerOptions,
   type SigningIdentity,
   type DetachedJws,
+  type CanonicalPayload,
   type SignatureVerification,
   type SignatureReason,
   type SignatureKeyResolver,

@@ -13,7 +13,16 @@ import type { FastifyRequest } from 'fastify';
 import { parseJsonStrict } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
 import type { Clock } from '../core/runtime.js';
-import { createSigner, SigningKeyError, signCanonical, type DetachedJws, type Signer, type SigningIdentity } from '../core/signing/index.js';
+import {
+  createSigner,
+  SigningKeyError,
+  signCanonical,
+  signCanonicalPayload,
+  type CanonicalPayload,
+  type DetachedJws,
+  type Signer,
+  type SigningIdentity,
+} from '../core/signing/index.js';
 import { ConfigError } from '../runtime/node.js';
 import type { ServerContext } from './context.js';
 import { booleanOption } from './http.js';
@@ -23,12 +32,15 @@ export interface ResultSigner {
   readonly identity: SigningIdentity;
   /** A detached JWS over the RFC 8785 form of `value`, typ `typ`, signed now. */
   sign(value: unknown, typ: string): DetachedJws;
+  /** The same for a payload prepared once (canonicalPayload), signed now. */
+  signPayload(payload: CanonicalPayload, typ: string): DetachedJws;
 }
 
 export function resultSigner(signer: Signer, clock: Clock): ResultSigner {
   return {
     identity: signer.identity,
     sign: (value, typ) => signCanonical(value, signer, { typ, iat: clock.now() }),
+    signPayload: (payload, typ) => signCanonicalPayload(payload, signer, { typ, iat: clock.now() }),
   };
 }
 

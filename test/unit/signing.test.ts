@@ -11,11 +11,13 @@ import canonicalizeJson from 'canonicalize';
 import { flattenedVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalPayload,
   compactDetached,
   createSigner,
   RESULT_SIGNATURE_TYP,
   SigningKeyError,
   signCanonical,
+  signCanonicalPayload,
   signingKeyResolver,
   verifyCanonicalSignature,
   type DetachedJws,
@@ -87,6 +89,12 @@ describe.each([
     const verified = await flattenedVerify({ ...jws, payload: b64url(jcs) }, await importJWK(key.publicJwk, alg));
     expect(new TextDecoder().decode(verified.payload)).toBe(jcs);
     expect(compactDetached(jws)).toBe(`${jws.protected}..${jws.signature}`);
+    // Prepared once, signed later: the same JWS (Ed25519 is deterministic; ECDSA is not, but verifies).
+    const prepared = canonicalPayload(VALUE);
+    expect(prepared).toEqual({ digest: sha256Hex(jcs), encoded: b64url(jcs) });
+    const again = signCanonicalPayload(prepared, signer, { typ: RESULT_SIGNATURE_TYP, iat: AT });
+    if (alg === 'EdDSA') expect(again).toEqual(jws);
+    expect((await verifyCanonicalSignature(VALUE, again, { resolveKey: keysOf(signer) })).reason).toBe('VALID');
   });
 
   it('verifies (flattened and compact), through svc’s own resolver of the did:key', async () => {

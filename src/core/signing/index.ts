@@ -14,13 +14,16 @@ export {
   type SigningPublicJwk,
 } from './key.js';
 export {
+  canonicalPayload,
   compactDetached,
   RESULT_SIGNATURE_TYP,
   SIGNATURE_CANON,
   SIGNATURE_HEADER,
   SIGNATURE_PROVES,
   signCanonical,
+  signCanonicalPayload,
   verifyCanonicalSignature,
+  type CanonicalPayload,
   type DetachedJws,
   type SignatureKeyResolver,
   type SignatureReason,

@@ -87,16 +87,37 @@ function seconds(iat: Date | number): number {
 }
 
 /**
+ * A value's RFC 8785 form, ready to sign: its SHA-256 and its base64url. Signing one value many
+ * times (a cached result, signed at each answer) prepares it once.
+ */
+export interface CanonicalPayload {
+  /** Hex SHA-256 of the RFC 8785 text (the `svc-sha256` header). */
+  readonly digest: string;
+  /** BASE64URL of the RFC 8785 text: the JWS payload. */
+  readonly encoded: string;
+}
+
+/** The RFC 8785 form of `value`, prepared for signCanonicalPayload; throws CanonicalizationError for a value that has none. */
+export function canonicalPayload(value: unknown): CanonicalPayload {
+  const text = canonicalize(value);
+  return Object.freeze({ digest: sha256Hex(text), encoded: base64urlEncode(Buffer.from(text, 'utf8')) });
+}
+
+/**
  * Signs the RFC 8785 form of `value` (throws CanonicalizationError for a value that has none, and
  * RangeError for a bad typ or iat): a detached flattened JWS.
  */
 export function signCanonical(value: unknown, signer: Signer, options: SignOptions): DetachedJws {
+  return signCanonicalPayload(canonicalPayload(value), signer, options);
+}
+
+/** signCanonical of a payload canonicalPayload prepared. */
+export function signCanonicalPayload(payload: CanonicalPayload, signer: Signer, options: SignOptions): DetachedJws {
   if (!TYP.test(options.typ)) throw new RangeError('typ must be 1 to 100 visible ASCII characters');
-  const payload = canonicalize(value);
   const { alg, kid } = signer.identity;
-  const header = { alg, kid, typ: options.typ, iat: seconds(options.iat), 'svc-canon': SIGNATURE_CANON, 'svc-sha256': sha256Hex(payload) };
+  const header = { alg, kid, typ: options.typ, iat: seconds(options.iat), 'svc-canon': SIGNATURE_CANON, 'svc-sha256': payload.digest };
   const protectedHeader = base64urlEncode(Buffer.from(canonicalize(header), 'utf8'));
-  const input = Buffer.from(`${protectedHeader}.${base64urlEncode(Buffer.from(payload, 'utf8'))}`, 'ascii');
+  const input = Buffer.from(`${protectedHeader}.${payload.encoded}`, 'ascii');
   return { protected: protectedHeader, signature: base64urlEncode(signWith(signer, input)) };
 }
 
