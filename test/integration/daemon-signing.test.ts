@@ -222,6 +222,28 @@ describe('signed=true', () => {
   });
 });
 
+describe('failing closed', () => {
+  it('an answer that cannot be signed is 500 INTERNAL_ERROR, never the result unsigned', async () => {
+    const broken = await injectedApp(db.target, { clock, signer: edSigner });
+    try {
+      const signer = broken.ctx.signer!;
+      broken.ctx.signer = {
+        ...signer,
+        signPayload: () => {
+          throw new Error('the key is gone');
+        },
+      };
+      const res = await get(broken, `/v1/resolve/${DID_KEY}?signed=true`);
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['svc-signature']).toBeUndefined();
+      expect(bodyOf(res)).toMatchObject({ code: 'INTERNAL_ERROR' });
+      expect(res.payload).not.toContain(DID_KEY);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
 describe('the key file (SVC_SIGNING_KEY)', () => {
   let dir: string;
   beforeAll(() => {
