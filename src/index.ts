@@ -28,3 +28,26 @@ export {
 } from './core/supplied/resources.js';
 export { supplyResource, agentUrlOfCard, SUPPLIED_KINDS, type SuppliedInput, type SuppliedKind } from './core/supplied/inputs.js';
 export { VERSION } from './version.js';
+// Signed results (docs/daemon.md#signed-results): sign a value's RFC 8785 form, verify a signature with named reasons.
+export {
+  createSigner,
+  signCanonical,
+  canonicalPayload,
+  signCanonicalPayload,
+  compactDetached,
+  verifyCanonicalSignature,
+  signingKeyResolver,
+  SigningKeyError,
+  SIGNATURE_PROVES,
+  SIGNATURE_HEADER,
+  RESULT_SIGNATURE_TYP,
+  type Signer,
+  type SignerOptions,
+  type SigningIdentity,
+  type DetachedJws,
+  type CanonicalPayload,
+  type SignatureVerification,
+  type SignatureReason,
+  type SignatureKeyResolver,
+  type VerifySignatureOptions,
+} from './core/signing/index.js';

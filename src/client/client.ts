@@ -63,6 +63,7 @@ import type {
   operations,
 } from './openapi.js';
 import { parseRetryAfter, retryOptions, withRetry, type RetryOptions } from './retry.js';
+import { verifyResultSignature, type ResultSignature, type VerifyResultOptions } from './signature.js';
 import { parseSse } from './sse.js';
 
 /** The fetch the client calls (globalThis.fetch by default; inject one to count, log or proxy). */
@@ -160,6 +161,27 @@ export interface ResolveOptions extends RequestOptions {
   versionTime?: string;
   /** did:webvh: the version with this number. */
   versionNumber?: number | string;
+}
+
+/**
+ * Asks for a signed result (docs/daemon.md#signed-results) and verifies it: the call returns
+ * `{result, signature, jws}` instead of the result alone. Pin `expectedSigner` (the DID /health
+ * names as signer) to accept only the svc instance you trust.
+ */
+export interface SignedOptions extends VerifyResultOptions {
+  signed: true;
+}
+
+/**
+ * A signed result: the result as the daemon answered it, the check of its signature (only
+ * `signature.verified` means the result is the signer's), and the `svc-signature` header as
+ * received (null when there was none), to keep beside the result and verify again later with
+ * verifyResultSignature.
+ */
+export interface Signed<T> {
+  result: T;
+  signature: ResultSignature;
+  jws: string | null;
 }
 
 export interface NoCacheOptions extends RequestOptions {
@@ -360,15 +382,17 @@ export class SvcClient {
 
   // ---- resolution ------------------------------------------------------------------------
 
-  /** GET /v1/resolve/{did}. A deactivated DID (410) is returned, not thrown. */
-  resolve(did: string, options: ResolveOptions = {}): Promise<EnrichedResolution> {
-    return this.#json<JsonOk<'resolve'>>({
-      method: 'GET',
-      path: `/v1/resolve/${encodeURIComponent(did)}`,
-      query: versionQuery(options),
+  /**
+   * GET /v1/resolve/{did}. A deactivated DID (410) is returned, not thrown. With `signed: true`,
+   * the signed result and the check of its signature (SignedOptions).
+   */
+  resolve(did: string, options: ResolveOptions & SignedOptions): Promise<Signed<EnrichedResolution>>;
+  resolve(did: string, options?: ResolveOptions & { signed?: false }): Promise<EnrichedResolution>;
+  resolve(did: string, options: ResolveOptions & { signed?: boolean } = {}): Promise<EnrichedResolution | Signed<EnrichedResolution>> {
+    return this.#maybeSigned<JsonOk<'resolve'>>(
+      { method: 'GET', path: `/v1/resolve/${encodeURIComponent(did)}`, query: versionQuery(options), options, ok: [200, 410] },
       options,
-      ok: [200, 410],
-    });
+    );
   }
 
   /**
@@ -447,10 +471,18 @@ export class SvcClient {
 
   // ---- verification ----------------------------------------------------------------------
 
-  /** POST /v1/credentials/verify: an object, its JSON text, or a compact JWT. A failed check is a result. */
-  verifyCredential(credential: Record<string, unknown> | string, options: VerifyCredentialOptions = {}): Promise<CredentialVerification> {
+  /**
+   * POST /v1/credentials/verify: an object, its JSON text, or a compact JWT. A failed check is a
+   * result. With `signed: true`, the signed verification and the check of its signature.
+   */
+  verifyCredential(credential: Record<string, unknown> | string, options: VerifyCredentialOptions & SignedOptions): Promise<Signed<CredentialVerification>>;
+  verifyCredential(credential: Record<string, unknown> | string, options?: VerifyCredentialOptions & { signed?: false }): Promise<CredentialVerification>;
+  verifyCredential(
+    credential: Record<string, unknown> | string,
+    options: VerifyCredentialOptions & { signed?: boolean } = {},
+  ): Promise<CredentialVerification | Signed<CredentialVerification>> {
     const body = { credential, ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}) };
-    return this.#json<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options });
+    return this.#maybeSigned<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options }, options);
   }
 
   /**
@@ -542,13 +574,17 @@ export class SvcClient {
    * times out or does not answer as an MCP server throws SvcError UPSTREAM_UNAVAILABLE (502, the
    * detail names what was found), a 404 NOT_FOUND, never a DID code.
    */
-  inspectMcp(endpoint: string, options?: RequestOptions): Promise<McpInspection> {
-    return this.#json<JsonOk<'inspectMcp'>>({ method: 'GET', path: '/v1/mcp/inspect', query: { endpoint }, options });
+  inspectMcp(endpoint: string, options: RequestOptions & SignedOptions): Promise<Signed<McpInspection>>;
+  inspectMcp(endpoint: string, options?: RequestOptions & { signed?: false }): Promise<McpInspection>;
+  inspectMcp(endpoint: string, options: RequestOptions & { signed?: boolean } = {}): Promise<McpInspection | Signed<McpInspection>> {
+    return this.#maybeSigned<JsonOk<'inspectMcp'>>({ method: 'GET', path: '/v1/mcp/inspect', query: { endpoint }, options }, options);
   }
 
-  /** GET /v1/a2a/inspect: an agent origin or a card URL. */
-  inspectA2a(url: string, options?: RequestOptions): Promise<A2aInspection> {
-    return this.#json<JsonOk<'inspectA2a'>>({ method: 'GET', path: '/v1/a2a/inspect', query: { url }, options });
+  /** GET /v1/a2a/inspect: an agent origin or a card URL. With `signed: true`, the signed inspection and the check of its signature. */
+  inspectA2a(url: string, options: RequestOptions & SignedOptions): Promise<Signed<A2aInspection>>;
+  inspectA2a(url: string, options?: RequestOptions & { signed?: false }): Promise<A2aInspection>;
+  inspectA2a(url: string, options: RequestOptions & { signed?: boolean } = {}): Promise<A2aInspection | Signed<A2aInspection>> {
+    return this.#maybeSigned<JsonOk<'inspectA2a'>>({ method: 'GET', path: '/v1/a2a/inspect', query: { url }, options }, options);
   }
 
   // ---- W3C DID Resolution binding --------------------------------------------------------
@@ -990,8 +1026,30 @@ export class SvcClient {
     return this.#retry === undefined ? fn() : withRetry(fn, this.#retry);
   }
 
+  /**
+   * The call as it is, or with `signed=true` in its query: then the answer's svc-signature is
+   * checked over the body (the signer's key resolved by the client, never asked of the daemon).
+   */
+  #maybeSigned<T>(call: Call, options: { signed?: boolean } & VerifyResultOptions): Promise<T | Signed<T>> {
+    if (options.signed !== true) return this.#json<T>(call);
+    return this.#answer<T>({ ...call, query: { ...call.query, signed: true } }).then(async ({ body, res }) => {
+      const jws = res.headers.get('svc-signature');
+      const verify: VerifyResultOptions = {
+        ...(options.expectedSigner !== undefined ? { expectedSigner: options.expectedSigner } : {}),
+        ...(options.resolveKey !== undefined ? { resolveKey: options.resolveKey } : {}),
+        ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+      };
+      return { result: body, signature: await verifyResultSignature(body, jws, verify), jws };
+    });
+  }
+
   /** One call: the JSON object of a documented success, else a SvcError (retried per `retry`). */
   #json<T>(call: Call): Promise<T> {
+    return this.#answer<T>(call).then(({ body }) => body);
+  }
+
+  /** One call: the JSON object of a documented success and its response, else a SvcError (retried per `retry`). */
+  #answer<T>(call: Call): Promise<{ body: T; res: Response }> {
     return this.#retrying(async () => {
       const exchange = await this.#exchange(call);
       const text = await readText(exchange);
@@ -1000,7 +1058,7 @@ export class SvcClient {
         // A redirect is a result, never followed: the client fetches nothing a DID document names.
         const location = res.headers.get('location');
         if (location === null) throw SvcError.badResponse(303, `${call.method} ${call.path} answered 303 without a Location`, retryAfterOf(res));
-        return { status: 303, location } as T;
+        return { body: { status: 303, location } as T, res };
       }
       if ((call.ok ?? [200]).includes(res.status)) {
         let body: unknown;
@@ -1011,7 +1069,7 @@ export class SvcClient {
         }
         if (!isObject(body))
           throw SvcError.badResponse(res.status, `${call.method} ${call.path} answered ${res.status} with JSON that is not an object`, retryAfterOf(res));
-        return body as T;
+        return { body: body as T, res };
       }
       throw errorOf(res, text, `${call.method} ${call.path}`);
     });

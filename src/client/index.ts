@@ -1,8 +1,8 @@
 /**
  * The API client of svc (`import { SvcClient } from 'svc-evidence/client'`): one method per
  * operation of openapi.json (the operator monitoring calls authenticated by the `adminToken`
- * option), SvcError, the retry helper, the DENY helpers of the agent routes, the SSE stream and
- * the webhook verifiers. Self-contained (fetch, WebCrypto, TextDecoder): it runs in Node ≥ 20
+ * option), SvcError, the retry helper, the DENY helpers of the agent routes, the SSE stream,
+ * the webhook verifiers and the verifier of signed results. Self-contained (fetch, WebCrypto, TextDecoder): it runs in Node ≥ 20
  * and in browsers, imports no node: module and nothing else of svc.
  */
 export { SvcClient } from './client.js';
@@ -22,7 +22,9 @@ export type {
   ResolveOptions,
   ResolveW3cBody,
   ResolveW3cOptions,
+  Signed,
   SignedIn,
+  SignedOptions,
   SignInChallenge,
   StreamFrame,
   SvcClientOptions,
@@ -35,6 +37,18 @@ export type {
 export { SvcError, CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, isProblem, type ClientErrorCode } from './errors.js';
 export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, retryOptions, withRetry, type ResolvedRetryOptions, type RetryOptions } from './retry.js';
 export { SseParser, parseSse, type SseEvent } from './sse.js';
+// Signed results (docs/daemon.md#signed-results): the svc-signature header checked over a body.
+export {
+  SIGNATURE_HEADER,
+  SIGNATURE_PROVES,
+  verifyResultSignature,
+  type ResultSignature,
+  type SignatureFetch,
+  type SignatureJwk,
+  type SignatureKeyResolver,
+  type SignatureReason,
+  type VerifyResultOptions,
+} from './signature.js';
 export {
   CUSTOMER_WEBHOOK_TOLERANCE_SECONDS,
   WEBHOOK_TOLERANCE_SECONDS,

@@ -1315,6 +1315,14 @@ export interface components {
                 value: string | null;
                 effect: string;
             }[];
+            /** @description Who signs the results asked for with signed=true (docs/daemon.md#signed-results); null when the daemon has no signing key (SVC_SIGNING_KEY). */
+            signer: {
+                /** @description The DID the daemon signs as: the did:key of its key, or the did:web of SVC_SIGNING_DID. */
+                did: string;
+                /** @description The verification method of the key, the kid of every svc-signature. */
+                kid: string;
+                alg: "EdDSA" | "ES256";
+            } | null;
         };
         Ready: {
             /** @enum {boolean} */
@@ -3134,6 +3142,8 @@ export interface operations {
                 versionTime?: string;
                 /** @description did:webvh: the version with this number (a positive integer). */
                 versionNumber?: string;
+                /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
+                signed?: "true" | "1" | "" | "false" | "0";
             };
             header?: never;
             path: {
@@ -3147,13 +3157,15 @@ export interface operations {
             /** @description The enriched resolution */
             200: {
                 headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EnrichedResolution"];
                 };
             };
-            /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value, signed=true on a daemon without a signing key); INVALID_REQUEST (no Host header, malformed percent-encoding) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3201,6 +3213,8 @@ export interface operations {
             /** @description The DID is deactivated: the full result, verdict.outcome DEACTIVATED */
             410: {
                 headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3912,7 +3926,10 @@ export interface operations {
     };
     verifyCredential: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
+                signed?: "true" | "1" | "" | "false" | "0";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3926,13 +3943,15 @@ export interface operations {
             /** @description The verification, whatever its status. */
             200: {
                 headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CredentialVerification"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape. */
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4519,6 +4538,8 @@ export interface operations {
             query: {
                 /** @description The URL of the MCP endpoint, e.g. https://tools.example/mcp. */
                 endpoint: string;
+                /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
+                signed?: "true" | "1" | "" | "false" | "0";
             };
             header?: never;
             path?: never;
@@ -4529,13 +4550,15 @@ export interface operations {
             /** @description The MCP inspection. */
             200: {
                 headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpInspection"];
                 };
             };
-            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL. */
+            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown, or signed=true on a daemon without a signing key; INVALID_REQUEST: the endpoint is not an absolute https URL. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4632,6 +4655,8 @@ export interface operations {
             query: {
                 /** @description The agent origin or the URL of its agent card, e.g. https://agent.example. */
                 url: string;
+                /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
+                signed?: "true" | "1" | "" | "false" | "0";
             };
             header?: never;
             path?: never;
@@ -4642,13 +4667,15 @@ export interface operations {
             /** @description The A2A inspection. */
             200: {
                 headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["A2aInspection"];
                 };
             };
-            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL. */
+            /** @description INVALID_OPTIONS: the query option is missing, too long, repeated or unknown, or signed=true on a daemon without a signing key; INVALID_REQUEST: the URL is not an absolute URL. */
             400: {
                 headers: {
                     [name: string]: unknown;

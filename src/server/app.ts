@@ -18,6 +18,7 @@ import { inFlight } from './plugins/in-flight.js';
 import { notFound, notFoundHandler } from './plugins/not-found.js';
 import { openApi, openApiRoute, openApiText, routeSchema } from './plugins/openapi.js';
 import { securityHeaders } from './plugins/security-headers.js';
+import { signedResults } from './plugins/signed-results.js';
 import { appRoutes } from './routes/index.js';
 
 export interface AppOptions {
@@ -66,6 +67,7 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   bodyParser(app);
   errorHandler(app, ctx);
   openApi(app);
+  signedResults(app, ctx);
 
   const table = new RouteTable();
   const routes = appRoutes(ctx);

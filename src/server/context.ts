@@ -27,7 +27,9 @@ import { sharedResolution } from './shared-cache.js';
 import { commercialAccess, type CommercialAccess } from './commercial.js';
 import type { KeyedRequests } from './project-keys.js';
 import { operatorAccess, type OperatorAccess } from './operator.js';
+import { resultSigner, type ResultSigner } from './signing.js';
 import type { StorageSlot } from './storage.js';
+import type { Signer } from '../core/signing/index.js';
 
 /**
  * Which budget a route draws on (docs/operations.md#budgets): `resolve` is standard, intensive for
@@ -57,6 +59,11 @@ export interface ServerContext {
   customerWorker?: boolean;
   /** Keyed requests (project API keys) while the commercial mode is on (set by buildApp). */
   keyed?: KeyedRequests;
+  /**
+   * The daemon's signer (SVC_SIGNING_KEY, docs/daemon.md#signed-results): `signer.sign(value, typ)`
+   * is a detached JWS over the RFC 8785 form of `value`, signed now; absent without a key.
+   */
+  signer?: ResultSigner;
 }
 
 /** What a daemon's context is made of: the settings serve() reads, and the store and Runtime it opened. */
@@ -70,6 +77,8 @@ export interface ContextSettings {
   adminToken?: string | undefined;
   /** SVC_COMMERCIAL, SVC_COMMERCIAL_ORIGIN, SVC_CUSTOMER_MONITOR. */
   commercial?: { setting?: string | undefined; origin?: string | undefined; customerMonitor?: string | undefined };
+  /** SVC_SIGNING_KEY (and SVC_SIGNING_DID), read by signing.ts: what signed results are signed with; absent, none are. */
+  signer?: Signer | undefined;
 }
 
 /** The context a daemon starts with: nothing draining, nothing in flight, the operator and commercial modes as set. */
@@ -90,6 +99,7 @@ export function serverContext(settings: ContextSettings): ServerContext & { oper
     operator,
     commercial,
     customerWorker: commercial.enabled && settings.commercial?.customerMonitor !== 'off',
+    ...(settings.signer ? { signer: resultSigner(settings.signer, runtime.clock) } : {}),
   };
 }
 

@@ -206,9 +206,9 @@ export class RouteTable {
   }
 }
 
-/** The JSON object body of a POST route (no query options), or 400 INVALID_REQUEST. */
-export function objectBody(request: FastifyRequest): JsonObject {
-  queryOptions(request, []);
+/** The JSON object body of a POST route (no query options but `query`), or 400 INVALID_REQUEST. */
+export function objectBody(request: FastifyRequest, query: readonly string[] = []): JsonObject {
+  queryOptions(request, query);
   const body = request.body;
   if (body === undefined) throw new ProblemError('INVALID_REQUEST', 'The request needs a JSON object body (Content-Type: application/json).');
   if (!isJsonObject(body)) throw new ProblemError('INVALID_REQUEST', 'The request body must be a JSON object.');

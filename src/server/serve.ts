@@ -4,6 +4,7 @@
  * up to the drain time, closes the remaining connections and then the database.
  */
 import type { Runtime } from '../core/runtime.js';
+import type { Signer } from '../core/signing/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import { serverContext } from './context.js';
 import type { Profile, ServerLimits } from './limits.js';
@@ -39,6 +40,8 @@ export interface ServeOptions {
   gateway?: { host: string; port: number };
   /** The access log (one entry per request); none: no access log. */
   accessLog?: AppOptions['accessLog'];
+  /** SVC_SIGNING_KEY's signer (signing.ts readSigningKey): results are signed when asked; none: never. */
+  signer?: Signer;
 }
 
 /** `--gateway-host` is not loopback, or the commercial mode is off: svc serve refuses to start (a usage error). */
@@ -88,6 +91,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     relaxations: options.relaxations ?? [],
     adminToken: options.adminToken,
     ...(options.commercial ? { commercial: options.commercial } : {}),
+    ...(options.signer ? { signer: options.signer } : {}),
   });
   const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
   if (refusal !== null) {
@@ -99,6 +103,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
   for (const relaxation of ctx.relaxations ?? []) options.announce(relaxationLine(relaxation));
   const url = await app.listen({ host: options.host, port: options.port });
   options.announce(`svc: listening on ${url} (${options.profile} profile; database ${storage.location})`);
+  // Who signs the results asked for with signed=true (a public key id, never the key).
+  if (ctx.signer) options.announce(`svc: signing results asked for with signed=true as ${ctx.signer.identity.kid} (${ctx.signer.identity.alg})`);
   // The gateway reaches the daemon's own listener over loopback (an unspecified bind address
   // — 0.0.0.0, :: — is reached at 127.0.0.1 / ::1).
   const bound = app.server.address();

@@ -77,7 +77,7 @@ describe('the built client', () => {
     for (const name of readdirSync(dir)) {
       const text = readFileSync(path.join(dir, name), 'utf8');
       for (const spec of specifiers(text)) {
-        expect(spec, `src/client/${name} imports ${spec}`).toMatch(/^(?:\.\/[a-z-]+|\.\.\/core\/[a-z-]+\/[a-z-]+)\.js$/);
+        expect(spec, `src/client/${name} imports ${spec}`).toMatch(/^(?:\.\/[a-z-]+|\.\.\/core\/[a-z-]+\/[a-z0-9-]+)\.js$/);
         const target = path.join(dir, spec.replace(/\.js$/, '.ts'));
         expect(existsSync(target), `src/client/${name} imports ${spec}`).toBe(true);
         if (spec.startsWith('../')) expect(specifiers(readFileSync(target, 'utf8')), `${spec}, imported by src/client/${name}, imports`).toEqual([]);
@@ -85,24 +85,37 @@ describe('the built client', () => {
     }
   });
 
-  it('works without Node’s own globals: verifies a webhook and parses a stream with process, Buffer, require and global removed', async () => {
+  it('works without Node’s own globals: verifies a webhook and a signed result, parses a stream with process, Buffer, require and global removed', async () => {
     const script = `
-      const { createHmac } = await import('node:crypto');
+      const { createHmac, createHash, generateKeyPairSync, sign } = await import('node:crypto');
       const secret = 'whsec', body = '{"id":"evt_1"}', ts = String(Math.floor(Date.now() / 1000));
       const headers = { 'x-svc-timestamp': ts, 'x-svc-signature-256': 'sha256=' + createHmac('sha256', secret).update(ts + '.' + body).digest('hex') };
+      // A signed result, made here: a did:key signer (Ed25519), the payload {"a":1,"b":"x"} in its RFC 8785 form.
+      const pair = generateKeyPairSync('ed25519');
+      const raw = Buffer.from(pair.publicKey.export({ format: 'jwk' }).x, 'base64url');
+      const A = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+      let n = BigInt('0x' + Buffer.concat([Buffer.from([0xed, 0x01]), raw]).toString('hex')), mb = '';
+      while (n > 0n) { mb = A[Number(n % 58n)] + mb; n /= 58n; }
+      const did = 'did:key:z' + mb, payload = '{"a":1,"b":"x"}';
+      const head = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: did + '#z' + mb, typ: 'svc-result+jws', iat: 1700000000, 'svc-canon': 'RFC8785', 'svc-sha256': createHash('sha256').update(payload).digest('hex') })).toString('base64url');
+      const jws = head + '..' + sign(null, Buffer.from(head + '.' + Buffer.from(payload).toString('base64url')), pair.privateKey).toString('base64url');
       const write = process.stdout.write.bind(process.stdout);
       for (const name of ['process', 'Buffer', 'require', 'global', 'setImmediate']) delete globalThis[name];
       const c = await import(${JSON.stringify(path.join(dist, 'client.js'))});
       const valid = await c.verifyWebhook(secret, headers, body);
       const tampered = await c.verifyWebhook(secret, headers, body + ' ');
+      const signed = (await c.verifyResultSignature({ b: 'x', a: 1 }, jws)).reason;
+      const edited = (await c.verifyResultSignature({ b: 'y', a: 1 }, jws)).reason;
       const events = new c.SseParser().push('event: done\\r\\ndata: {}\\r\\n\\r\\n');
       const client = new c.SvcClient({ baseUrl: 'http://127.0.0.1:1' });
-      write(JSON.stringify({ valid, tampered, events, methods: typeof client.resolve, noProcess: typeof process }));`;
+      write(JSON.stringify({ valid, tampered, signed, edited, events, methods: typeof client.resolve, noProcess: typeof process }));`;
     const r = await execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, timeout: 20_000 });
     expect(r.stderr).toBe('');
     expect(JSON.parse(String(r.stdout))).toEqual({
       valid: true,
       tampered: false,
+      signed: 'VALID',
+      edited: 'EDITED',
       events: [{ event: 'done', data: '{}' }],
       methods: 'function',
       noProcess: 'undefined',

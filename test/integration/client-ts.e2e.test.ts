@@ -10,7 +10,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcClient, SvcError, type FetchLike, type StreamFrame } from '../../src/client/index.js';
+import { SvcClient, SvcError, verifyResultSignature, type FetchLike, type StreamFrame } from '../../src/client/index.js';
+import { signingKeyResolver } from '../../src/core/signing/index.js';
+import { systemClock } from '../../src/runtime/node.js';
+import { tableLookup } from '../support/did-web-host.js';
+import { testRuntime } from '../support/runtime.js';
+import { generateTestKey } from '../support/signing.js';
 import { repoRoot } from '../support/cli.js';
 import { startClientScenario, type ClientScenario } from '../support/client-scenario.js';
 import { checkContract } from '../support/daemon-client.js';
@@ -516,6 +521,53 @@ describe('SvcClient monitoring calls (the operator token) against real daemons',
       expect(thrown).toBeInstanceOf(TypeError);
       if (bad !== '') expect((thrown as TypeError).message).not.toContain(bad);
     }
+  });
+});
+
+describe('signed results (docs/daemon.md#signed-results): asked for and verified by the client', () => {
+  /** svc's own resolver, trusting the loopback host as the daemons do: the did:web signer's key is found through it. */
+  const coreResolver = () =>
+    signingKeyResolver(testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [readFileSync(s.caFile, 'utf8')], lookup: tableLookup() }));
+
+  it('resolve and verifyCredential, signed by the did:key daemon: VALID (the key decoded by the client, or found through svc’s core resolver)', async () => {
+    const resolved = await client.resolve(s.didKey, { signed: true, expectedSigner: s.signer.did });
+    expect(resolved.result.did).toBe(s.didKey);
+    expect(resolved.signature).toMatchObject({ verified: true, reason: 'VALID', signer: s.signer });
+    expect(resolved.jws).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/);
+    const viaCore = await client.resolve(s.didKey, { signed: true, resolveKey: signingKeyResolver(testRuntime()) });
+    expect(viaCore.signature.reason).toBe('VALID');
+    const verified = await client.verifyCredential(s.credential, { signed: true, expectedSigner: s.signer.did });
+    expect(verified.result.status).toBe('VALID');
+    expect(verified.signature.reason).toBe('VALID');
+    // Unsigned calls are unchanged: the result itself.
+    expect((await client.resolve(s.didKey)).did).toBe(s.didKey);
+  });
+
+  it('inspectMcp and inspectA2a, signed by the did:web daemon (P-256): VALID through svc’s resolver of the did:web', async () => {
+    const web = new SvcClient({ baseUrl: s.monitoringUrl, fetch: contractFetch().fetch });
+    const options = { signed: true, expectedSigner: s.webSigner.did, resolveKey: coreResolver() } as const;
+    const mcp = await web.inspectMcp(s.mcpEndpoint, options);
+    expect(mcp.result.endpoint).toBe(s.mcpEndpoint);
+    expect(mcp.signature).toMatchObject({ verified: true, reason: 'VALID', signer: s.webSigner });
+    const a2a = await web.inspectA2a(s.a2aUrl, options);
+    expect(a2a.signature).toMatchObject({ verified: true, reason: 'VALID', signer: s.webSigner });
+  });
+
+  it('an edited result is EDITED; another signer than the one pinned, or another key under the kid, is WRONG_KEY', async () => {
+    const { result, jws } = await client.resolve(s.didKey, { signed: true });
+    const edited = { ...result, verdict: { ...result.verdict, outcome: 'DEACTIVATED' } };
+    expect(await verifyResultSignature(edited, jws)).toMatchObject({ verified: false, reason: 'EDITED' });
+    expect(await verifyResultSignature(result, jws, { expectedSigner: s.webSigner.did })).toMatchObject({ verified: false, reason: 'WRONG_KEY' });
+    const otherKey = generateTestKey('EdDSA').publicJwk;
+    expect(await verifyResultSignature(result, jws, { resolveKey: async () => otherKey })).toMatchObject({ verified: false, reason: 'WRONG_KEY' });
+    expect(await verifyResultSignature(result, jws)).toMatchObject({ verified: true, reason: 'VALID' });
+  });
+
+  it('a daemon without a signing key: SvcError INVALID_OPTIONS (400) naming SVC_SIGNING_KEY, never an unsigned result', async () => {
+    const unsigned = new SvcClient({ baseUrl: s.publicUrl, fetch: contractFetch().fetch });
+    const error = await svcError(unsigned.resolve(s.didKey, { signed: true }));
+    expect(error).toMatchObject({ code: 'INVALID_OPTIONS', status: 400 });
+    expect(error.detail).toContain('SVC_SIGNING_KEY');
   });
 });
 

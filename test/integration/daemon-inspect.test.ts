@@ -158,7 +158,7 @@ describe('GET /v1/mcp/inspect', () => {
     const cases: Array<[string, RegExp]> = [
       ['', /^The query option "endpoint" \(required\) is missing; give the URL of the MCP endpoint, e\.g\. https:\/\/tools\.example\/mcp\.$/],
       ['endpoint=', /^The query option "endpoint" must not be empty \(the URL of the MCP endpoint/],
-      [`endpoint=${encodeURIComponent(modern.url)}&url=x`, /^Unknown query option "url"; this route takes endpoint\.$/],
+      [`endpoint=${encodeURIComponent(modern.url)}&url=x`, /^Unknown query option "url"; this route takes endpoint, signed\.$/],
       [`endpont=${encodeURIComponent(modern.url)}`, /^Unknown query option "endpont"/],
       [
         `endpoint=${encodeURIComponent(modern.url)}&endpoint=${encodeURIComponent(modern.url)}`,
@@ -358,7 +358,7 @@ describe('GET /v1/a2a/inspect', () => {
       /^The query option "url" \(required\) is missing; give the agent origin or the URL of its agent card/,
     );
     expect(expectProblem(await a2aInspect(`url=${encodeURIComponent(host.server.origin)}&strict=1`), 400, 'INVALID_OPTIONS').detail).toBe(
-      'Unknown query option "strict"; this route takes url.',
+      'Unknown query option "strict"; this route takes url, signed.',
     );
     expect(expectProblem(await a2aInspect('url=a&url=b'), 400, 'INVALID_OPTIONS').detail).toBe('The query option "url" is given 2 times; give it once.');
     expectProblem(await a2aInspect({ url: 'agent.example' }), 400, 'INVALID_REQUEST');

@@ -349,7 +349,7 @@ describe('answers Fastify would write itself carry the same headers', () => {
   it('unknown route: 404 NOT_FOUND with the security and CORS headers', async () => {
     const answer = await call(`${daemon.url}/no/such/route?x=1`);
     expectProblem(answer, 404, 'NOT_FOUND');
-    expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type');
+    expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature');
   });
 
   it('wrong method: 405 METHOD_NOT_ALLOWED with Allow and the security and CORS headers', async () => {
@@ -361,7 +361,7 @@ describe('answers Fastify would write itself carry the same headers', () => {
       const answer = await call(`${daemon.url}${path}`, { method });
       expectProblem(answer, 405, 'METHOD_NOT_ALLOWED');
       expect(answer.header('allow').split(', ').sort()).toEqual([...allow].sort());
-      expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type');
+      expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature');
     }
   });
 

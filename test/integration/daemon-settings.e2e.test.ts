@@ -5,12 +5,16 @@
  * listed in /health, X-Forwarded-For is believed only from listed proxies, and the delegation
  * registry has a per-client registration quota.
  */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { DaemonHandle } from '../support/daemon.js';
 import { call, statusFrom, DID_RESOLUTION_TYPE, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
+import { generateTestKey } from '../support/signing.js';
 
 /** A did:web whose host is 254 characters (63 + 63 + 63 + 62 and three dots). */
 const LONG_HOST_DID = `did:web:${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.${'d'.repeat(62)}`;
@@ -94,6 +98,25 @@ describe('settings refused at start (item 9): exit 2 with one usage error', () =
     const error = parseCliError(r.stderr);
     expect(error).toMatchObject({ code: 'USAGE_ERROR', failedAt: [], stageDetails: [], hint });
     expect(error.detail).toMatch(reason);
+  });
+
+  it('SVC_SIGNING_KEY open to group or others: exit 2, naming chmod 600 <file>; nothing of the key is printed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-signing-'));
+    try {
+      const jwk = generateTestKey('EdDSA').privateKey.export({ format: 'jwk' }) as { d: string };
+      const file = path.join(dir, 'signing.jwk');
+      writeFileSync(file, JSON.stringify(jwk));
+      chmodSync(file, 0o644);
+      const r = await serve({ SVC_SIGNING_KEY: file });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      const error = parseCliError(r.stderr);
+      expect(error).toMatchObject({ code: 'USAGE_ERROR', hint: ENV_HINT });
+      expect(error.detail).toBe(`SVC_SIGNING_KEY: the private key file ${file} is open to group or others (mode 0644); restrict it with: chmod 600 ${file}`);
+      expect(r.stderr).not.toContain(jwk.d);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the allowance and SVC_LOG_LEVEL are refused by every command, not only serve', async () => {

@@ -17,9 +17,17 @@
  *   a delegation chain root → middle → agent granting `payments:*` and `search`, an MCP server
  *   (official SDK 2.x) and a signed A2A card.
  *
+ * Signed results (docs/daemon.md#signed-results): `daemonUrl` signs with an Ed25519 key as its
+ * did:key (`signer`), `monitoringUrl` with a P-256 key as a did:web of the loopback host
+ * (`webSigner`, its document published there; `caFile` is the host's CA, for a client that fetches
+ * it); `publicUrl` has no key.
+ *
  * `scenarioJson()` is what the Python tests read (SVC_CLIENT_SCENARIO names a file holding it).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { a2aKey, agentCard, publishJwks, serveCard, signCard } from './a2a-agent.js';
 import type { Daemon } from './daemon.js';
 import { startDaemonFor } from './daemon-client.js';
@@ -27,7 +35,7 @@ import { startDidWebHost, type DidWebHost } from './did-web-host.js';
 import { closedPort } from './https-server.js';
 import { PLAIN_TOOLS, startSdk2Server, type McpTestServer } from './mcp-servers.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from './receipts.js';
-import { didDocument, generateTestKey, signEddsaJcs2022, signJws } from './signing.js';
+import { didDocument, generateTestKey, signEddsaJcs2022, signJws, type TestKey } from './signing.js';
 
 const SERVICE_ENDPOINT = 'https://home.example.com/';
 
@@ -64,6 +72,12 @@ export interface ClientScenario {
   mcpEndpoint: string;
   /** The origin of an agent whose A2A card is signed (ES256, key by jku). */
   a2aUrl: string;
+  /** Who signs daemonUrl's results: the did:key of an Ed25519 key. */
+  signer: { did: string; kid: string };
+  /** Who signs monitoringUrl's results: a did:web of the loopback host, a P-256 key under assertionMethod. */
+  webSigner: { did: string; kid: string };
+  /** The loopback host's CA certificate (PEM file), for a client that fetches the did:web itself. */
+  caFile: string;
   close(): Promise<void>;
 }
 
@@ -103,6 +117,22 @@ export async function startClientScenario(): Promise<ClientScenario> {
     const mcp: McpTestServer = await startSdk2Server({ host, path: '/mcp', tools: PLAIN_TOOLS });
     cleanup.push(() => mcp.close());
 
+    // The daemons' signing keys: files of their own, mode 0600, as an operator keeps them.
+    const keyDir = mkdtempSync(path.join(tmpdir(), 'svc-client-keys-'));
+    cleanup.push(async () => rmSync(keyDir, { recursive: true, force: true }));
+    const keyFile = (name: string, key: TestKey): string => {
+      const file = path.join(keyDir, name);
+      writeFileSync(file, JSON.stringify(key.privateKey.export({ format: 'jwk' })), { mode: 0o600 });
+      return file;
+    };
+    const edKey = generateTestKey('EdDSA');
+    const signerDid = `did:key:${edKey.multikey!}`;
+    const p256Key = generateTestKey('ES256');
+    const webSignerDid = host.did('svc');
+    host.publish(webSignerDid, didDocument(webSignerDid, host.key, [{ fragment: 'results', key: p256Key }]));
+    const caFile = path.join(keyDir, 'ca.pem');
+    writeFileSync(caFile, host.ca.certPem);
+
     const cardKey = await a2aKey('ES256');
     const jku = publishJwks(host.server, [{ key: cardKey, kid: 'card-key-1' }]);
     serveCard(host.server, await signCard(agentCard(host.server.origin), cardKey, { kid: 'card-key-1', jku }));
@@ -111,8 +141,10 @@ export async function startClientScenario(): Promise<ClientScenario> {
     // The three daemons start at once (each its own process; a start mostly waits on loading).
     const adminToken = `svc-operator-${randomBytes(16).toString('hex')}`;
     const starts = [
-      startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: undefined } }),
-      startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: adminToken } }),
+      startDaemonFor(host, { env: { SVC_ADMIN_TOKEN: undefined, SVC_SIGNING_KEY: keyFile('ed25519.jwk', edKey) } }),
+      startDaemonFor(host, {
+        env: { SVC_ADMIN_TOKEN: adminToken, SVC_SIGNING_KEY: keyFile('p256.jwk', p256Key), SVC_SIGNING_DID: `${webSignerDid}#results` },
+      }),
       startDaemonFor(host, { args: ['--public'] }),
     ];
     for (const start of starts) cleanup.push(async () => (await start).stop());
@@ -136,6 +168,9 @@ export async function startClientScenario(): Promise<ClientScenario> {
       delegation: { chain: [first, leaf], root: root.did, agent: agent.did, allowedTool: 'payments:refund', deniedTool: 'admin:delete' },
       mcpEndpoint: mcp.url,
       a2aUrl: host.server.origin,
+      signer: { did: signerDid, kid: `${signerDid}#${edKey.multikey!}` },
+      webSigner: { did: webSignerDid, kid: `${webSignerDid}#results` },
+      caFile,
       close,
     };
   } catch (err) {

@@ -9,7 +9,8 @@ import type { Net } from '../../src/core/net.js';
 import type { Clock } from '../../src/core/runtime.js';
 import type { AccountStore, RuntimeStore } from '../../src/core/store.js';
 import { createRuntime, type RuntimeOverrides } from '../../src/runtime/node.js';
-import { buildApp } from '../../src/server/app.js';
+import type { Signer } from '../../src/core/signing/index.js';
+import { buildApp, type AppOptions } from '../../src/server/app.js';
 import { BRIDGE_HEADER, SUBJECT_HEADER } from '../../src/server/commercial.js';
 import { serverContext, type ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from '../../src/server/limits.js';
@@ -44,6 +45,10 @@ export interface InjectedOptions {
   /** Or the production Net with the fetcher's seams relaxed (a DNS table, trust anchors) and --egress-allow. */
   netOverrides?: RuntimeOverrides['net'];
   egressAllow?: readonly string[];
+  /** The daemon's signing key (SVC_SIGNING_KEY's signer): signed=true answers are signed with it. */
+  signer?: Signer;
+  /** Where the access log goes (one entry per request); none: no access log. */
+  accessLog?: AppOptions['accessLog'];
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -76,9 +81,10 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
     limits,
     adminToken: INJECTED_ADMIN_TOKEN,
     commercial: { setting: 'on', origin: 'http://127.0.0.1:1', customerMonitor: 'off' },
+    ...(options.signer ? { signer: options.signer } : {}),
   });
   const commercial = ctx.commercial;
-  const app = buildApp(ctx);
+  const app = buildApp(ctx, options.accessLog ? { accessLog: options.accessLog } : {});
   await app.ready();
   const bridge = commercial.enabled ? commercial.bridgeSecret : '';
   const request = (method: string, url: string, body: unknown, headers: Record<string, string>) =>

@@ -104,7 +104,7 @@ describe('request validation: one precise problem per failure', () => {
   it('query options: unknown, repeated, missing, empty — INVALID_OPTIONS', () => {
     expect(query(McpInspectQuerySchema, { endpoint: 'https://a.example/mcp', url: 'x' })).toEqual({
       code: 'INVALID_OPTIONS',
-      detail: 'Unknown query option "url"; this route takes endpoint.',
+      detail: 'Unknown query option "url"; this route takes endpoint, signed.',
     });
     expect(query(Type.Object({}, { additionalProperties: false }), { x: '1' })?.detail).toBe('Unknown query option "x"; this route takes none.');
     expect(query(McpInspectQuerySchema, { endpoint: ['a', 'b'] })?.detail).toBe('The query option "endpoint" is given 2 times; give it once.');

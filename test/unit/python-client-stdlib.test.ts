@@ -25,6 +25,7 @@ const PACKAGE_DIR = path.join(repoRoot, 'clients/python', PACKAGE);
 /** The standard-library modules the client imports, by the name it imports them by. */
 const STDLIB_USED: readonly string[] = [
   '__future__',
+  'base64',
   'codecs',
   'email.utils',
   'hashlib',

@@ -9,6 +9,8 @@ One method per operation of openapi.json (the snake_case of its operationId); er
 :class:`SvcError` (use ``.code``); :class:`RetryPolicy` / :func:`with_retry` retry only 429 and
 503 CAPACITY_EXHAUSTED / SERVICE_UNAVAILABLE; ``authorize_or_deny`` / ``verify_tool_or_deny``
 never raise for an answer and require trusted roots (or ``any_root=True``); :func:`verify_webhook` / :func:`verify_customer_webhook` check webhook signatures.
+``resolve``, ``verify_credential``, ``inspect_mcp`` and ``inspect_a2a`` take ``signed=True`` and return
+``{"result", "signature", "jws"}``, the daemon's signature checked by :func:`verify_result_signature`.
 The response types (TypedDicts) are in :mod:`svc_client.types`, generated from openapi.json.
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ._schema import OPERATIONS
 from .client import VERSION, DenyResult, StreamFrame, SvcClient
 from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
 from .retry import RetryPolicy, with_retry
+from .signature import SIGNATURE_HEADER, SIGNATURE_PROVES, ResultSignature, SignedResult, default_key_resolver, verify_result_signature
 from .sse import SseEvent, SseParser
 from .webhooks import CUSTOMER_TOLERANCE_SECONDS, OPERATOR_TOLERANCE_SECONDS, verify_customer_webhook, verify_webhook
 
@@ -37,6 +40,12 @@ __all__ = [
     "SseParser",
     "verify_webhook",
     "verify_customer_webhook",
+    "verify_result_signature",
+    "default_key_resolver",
+    "ResultSignature",
+    "SignedResult",
+    "SIGNATURE_HEADER",
+    "SIGNATURE_PROVES",
     "OPERATOR_TOLERANCE_SECONDS",
     "CUSTOMER_TOLERANCE_SECONDS",
     "OPERATIONS",

@@ -17,6 +17,7 @@ __all__ = [
     "Problem",
     "HealthStandards",
     "HealthRelaxationsItem",
+    "HealthSignerVariant1",
     "Health",
     "Ready",
     "ServiceStatusComponentsResolution",
@@ -290,6 +291,16 @@ class HealthRelaxationsItem(TypedDict):
     effect: str
 
 
+class HealthSignerVariant1(TypedDict):
+    """The object at `Health.signer (variant 1 of 2)` in openapi.json."""
+
+    #: The DID the daemon signs as: the did:key of its key, or the did:web of SVC_SIGNING_DID.
+    did: str
+    #: The verification method of the key, the kid of every svc-signature.
+    kid: str
+    alg: Literal["EdDSA", "ES256"]
+
+
 class Health(TypedDict):
     """The `Health` schema of openapi.json."""
 
@@ -304,6 +315,8 @@ class Health(TypedDict):
     rateLimited: bool
     profile: Literal["direct", "public"]
     relaxations: List[HealthRelaxationsItem]
+    #: Who signs the results asked for with signed=true (docs/daemon.md#signed-results); null when the daemon has no signing key (SVC_SIGNING_KEY).
+    signer: Optional[HealthSignerVariant1]
 
 
 class Ready(TypedDict):
@@ -2581,7 +2594,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path": "/v1/resolve/{did}",
         "budget": "standard",
         "path_params": ("did",),
-        "query": ("noCache", "versionId", "versionTime", "versionNumber"),
+        "query": ("noCache", "versionId", "versionTime", "versionNumber", "signed"),
         "body": None,
         "results": (200, 410),
         "response": "EnrichedResolution",
@@ -2651,7 +2664,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path": "/v1/credentials/verify",
         "budget": "intensive",
         "path_params": (),
-        "query": (),
+        "query": ("signed",),
         "body": "CredentialVerifyRequest",
         "results": (200,),
         "response": "CredentialVerification",
@@ -2721,7 +2734,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path": "/v1/mcp/inspect",
         "budget": "intensive",
         "path_params": (),
-        "query": ("endpoint",),
+        "query": ("endpoint", "signed"),
         "body": None,
         "results": (200,),
         "response": "McpInspection",
@@ -2731,7 +2744,7 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path": "/v1/a2a/inspect",
         "budget": "intensive",
         "path_params": (),
-        "query": ("url",),
+        "query": ("url", "signed"),
         "body": None,
         "results": (200,),
         "response": "A2aInspection",

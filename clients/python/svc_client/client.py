@@ -57,6 +57,7 @@ from ._schema import (
 )
 from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
 from .retry import RetryPolicy, with_retry
+from .signature import KeyResolver, SignedResult, verify_result_signature
 from .sse import SseParser
 
 __all__ = ["SvcClient", "StreamFrame", "DenyResult", "VERSION"]
@@ -225,11 +226,16 @@ class SvcClient:
         version_id: Optional[str] = None,
         version_time: Optional[str] = None,
         version_number: Optional[int] = None,
-    ) -> EnrichedResolution:
+        signed: bool = False,
+        expected_signer: Optional[str] = None,
+        resolve_key: Optional[KeyResolver] = None,
+    ) -> Any:
         """GET /v1/resolve/{did}: the enriched resolution.
 
         A deactivated DID (410) is a result, returned with ``verdict.outcome`` DEACTIVATED.
         ``no_cache`` bypasses and refreshes the cache; ``version_*`` select a did:webvh version.
+        ``signed=True``: a :class:`SignedResult` ``{"result", "signature", "jws"}`` instead, the
+        daemon's signature checked here (see :meth:`_signed_call`).
         """
         query = {
             "noCache": _flag(no_cache),
@@ -237,6 +243,8 @@ class SvcClient:
             "versionTime": version_time,
             "versionNumber": _number(version_number),
         }
+        if signed:
+            return self._signed_call("resolve", {"did": did}, query, None, expected_signer, resolve_key)
         return self._call("resolve", {"did": did}, query)
 
     def stream(self, did: str, no_cache: bool = False) -> Iterator[StreamFrame]:
@@ -335,14 +343,22 @@ class SvcClient:
     # -- verification ---------------------------------------------------------------------
 
     def verify_credential(
-        self, credential: Union[Mapping[str, Any], str], expected_audience: Optional[str] = None
-    ) -> CredentialVerification:
+        self,
+        credential: Union[Mapping[str, Any], str],
+        expected_audience: Optional[str] = None,
+        signed: bool = False,
+        expected_signer: Optional[str] = None,
+        resolve_key: Optional[KeyResolver] = None,
+    ) -> Any:
         """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
 
         A failed check is a 200 result (``status`` other than VALID, ``valid`` False), never
         raised; only a request the daemon refuses raises (e.g. 400 INVALID_REQUEST).
+        ``signed=True``: a :class:`SignedResult` instead, the signature checked here.
         """
         body = _compact({"credential": credential, "expectedAudience": expected_audience})
+        if signed:
+            return self._signed_call("verifyCredential", None, {}, body, expected_signer, resolve_key)
         return self._call("verifyCredential", body=body)
 
     def verify_credential_vc_api(
@@ -443,18 +459,25 @@ class SvcClient:
 
     # -- inspection -----------------------------------------------------------------------
 
-    def inspect_mcp(self, endpoint: str) -> McpInspection:
+    def inspect_mcp(
+        self, endpoint: str, signed: bool = False, expected_signer: Optional[str] = None, resolve_key: Optional[KeyResolver] = None
+    ) -> Any:
         """GET /v1/mcp/inspect: inspect an MCP server (tools, prompts, resources, resource
         templates, risk signals, drift, auth).
 
         AUTH_REQUIRED is a result. An endpoint that fails, times out or does not answer as an
         MCP server raises SvcError UPSTREAM_UNAVAILABLE (502; the detail names what was found),
-        a 404 NOT_FOUND; never a DID code.
+        a 404 NOT_FOUND; never a DID code. ``signed=True``: a :class:`SignedResult` instead.
         """
+        if signed:
+            return self._signed_call("inspectMcp", None, {"endpoint": endpoint}, None, expected_signer, resolve_key)
         return self._call("inspectMcp", query={"endpoint": endpoint})
 
-    def inspect_a2a(self, url: str) -> A2aInspection:
-        """GET /v1/a2a/inspect: inspect an A2A agent card (validation and signatures)."""
+    def inspect_a2a(self, url: str, signed: bool = False, expected_signer: Optional[str] = None, resolve_key: Optional[KeyResolver] = None) -> Any:
+        """GET /v1/a2a/inspect: inspect an A2A agent card (validation and signatures).
+        ``signed=True``: a :class:`SignedResult` instead."""
+        if signed:
+            return self._signed_call("inspectA2a", None, {"url": url}, None, expected_signer, resolve_key)
         return self._call("inspectA2a", query={"url": url})
 
     # -- web dossier ----------------------------------------------------------------------
@@ -754,6 +777,25 @@ class SvcClient:
 
     # -- transport ------------------------------------------------------------------------
 
+    def _signed_call(
+        self,
+        operation_id: str,
+        path_params: Optional[Mapping[str, str]],
+        query: Mapping[str, Optional[str]],
+        body: Any,
+        expected_signer: Optional[str],
+        resolve_key: Optional[KeyResolver],
+    ) -> SignedResult:
+        """The call with ``signed=true`` (docs/daemon.md#signed-results): the result, the check of
+        its ``svc-signature`` (the signer's key found by ``resolve_key``, by default a did:key
+        decoded here or a did:web fetched from its host — never asked of the daemon) and the header
+        as received. A bad signature is a result (``signature["verified"]`` False with its reason);
+        a daemon without a signing key raises SvcError INVALID_OPTIONS."""
+        result, headers = self._call(operation_id, path_params, {**query, "signed": "true"}, body, keep_headers=True)
+        jws = headers.get("svc-signature") if headers is not None else None
+        signature = verify_result_signature(result, jws, expected_signer=expected_signer, resolve_key=resolve_key)
+        return {"result": result, "signature": signature, "jws": jws}
+
     def _call(
         self,
         operation_id: str,
@@ -764,6 +806,7 @@ class SvcClient:
         default_accept: Optional[str] = _JSON_ACCEPT,
         text: bool = False,
         operator: bool = False,
+        keep_headers: bool = False,
     ) -> Any:
         op = _schema.OPERATIONS[operation_id]
         url = self._url(op, path_params or {}, query or {})
@@ -781,7 +824,7 @@ class SvcClient:
             call_headers["Authorization"] = f"Bearer {self._project_key}"
         call_headers.update(headers or {})
         results = op["results"]
-        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, call_headers, results, text))
+        return self._retrying(lambda: self._exchange(op["method"], url, data, defaults, call_headers, results, text, keep_headers))
 
     def _retrying(self, fn: Callable[[], T]) -> T:
         return with_retry(fn, self.retry) if self.retry is not None else fn()
@@ -868,7 +911,22 @@ class SvcClient:
         headers: Mapping[str, Optional[str]],
         results: Sequence[int],
         text: bool = False,
+        keep_headers: bool = False,
     ) -> Any:
+        """One exchange: the documented result (with the response headers when ``keep_headers``), else SvcError."""
+        value = self._exchange_value(method, url, data, defaults, headers, results, text)
+        return value if keep_headers else value[0]
+
+    def _exchange_value(
+        self,
+        method: str,
+        url: str,
+        data: Optional[bytes],
+        defaults: Mapping[str, Optional[str]],
+        headers: Mapping[str, Optional[str]],
+        results: Sequence[int],
+        text: bool = False,
+    ) -> Tuple[Any, Any]:
         status, response_headers, raw = self._send_read(method, url, data, defaults, headers)
         retry_after = _retry_after(response_headers)
         if status == 303 and status in results:
@@ -876,18 +934,18 @@ class SvcClient:
             location = response_headers.get("Location") if response_headers is not None else None
             if not location:
                 raise SvcError.client(CLIENT_BAD_RESPONSE, "the answer (303) has no Location", status, retry_after)
-            return {"status": 303, "location": location}
+            return {"status": 303, "location": location}, response_headers
         if 200 <= status < 300 or status in results:
             # 2xx, or a documented result with an error status (410: a deactivated DID).
             if status == 204 and status in results:
                 # No Content (delete_watch): nothing to parse.
-                return None
+                return None, response_headers
             if text:
                 try:
-                    return raw.decode("utf-8")
+                    return raw.decode("utf-8"), response_headers
                 except UnicodeDecodeError as error:
                     raise SvcError.client(CLIENT_BAD_RESPONSE, f"the answer ({status}) is not UTF-8 text", status, retry_after) from error
-            return _json_object(raw, status, retry_after)
+            return _json_object(raw, status, retry_after), response_headers
         raise _error_of(status, raw, retry_after)
 
     def _open_stream(self, url: str) -> http.client.HTTPResponse:

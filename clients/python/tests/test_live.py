@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import copy
 import json
+import ssl
 import time
 import unittest
 from typing import Any, Dict, List
 
-from svc_client import CLIENT_NETWORK_ERROR, OPERATIONS, RetryPolicy, SvcClient, SvcError, with_retry
+from svc_client import CLIENT_NETWORK_ERROR, OPERATIONS, RetryPolicy, SvcClient, SvcError, default_key_resolver, verify_result_signature, with_retry
 
 from ._support import Recorder, load_scenario
 
@@ -541,6 +542,71 @@ class PublicDaemonTest(unittest.TestCase):
         self.assertEqual(status["profile"], "public")
         self.assertGreaterEqual(len(sleep.calls), 1)
         self.assertGreaterEqual(sleep.calls[0], 1.0)  # Retry-After is whole seconds, at least 1
+
+
+class SignedResultsTest(unittest.TestCase):
+    """Signed results (docs/daemon.md#signed-results): ``daemonUrl`` signs as the did:key of an
+    Ed25519 key, ``monitoringUrl`` as a did:web of the loopback host (P-256), ``publicUrl`` has no
+    key. The client checks each signature itself: the did:key decoded, the did:web's did.json
+    fetched over HTTPS (trusting the scenario's CA)."""
+
+    s: Dict[str, Any]
+    client: SvcClient
+    web: SvcClient
+    web_keys: Any
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.s = load_scenario()
+        for key in ("signer", "webSigner", "caFile"):
+            if key not in cls.s:
+                raise AssertionError(f"the scenario has no {key!r}")
+        cls.client = SvcClient(cls.s["daemonUrl"], timeout=30)
+        cls.web = SvcClient(cls.s["monitoringUrl"], timeout=30)
+        # staticmethod: a function kept on the class would be bound to each test as a method.
+        cls.web_keys = staticmethod(default_key_resolver(context=ssl.create_default_context(cafile=cls.s["caFile"])))
+
+    def test_resolve_and_verify_credential_signed_by_the_did_key_daemon(self) -> None:
+        answer = self.client.resolve(self.s["didKey"], signed=True, expected_signer=self.s["signer"]["did"])
+        self.assertEqual(answer["result"]["did"], self.s["didKey"])
+        self.assertEqual(answer["signature"]["reason"], "VALID", answer["signature"]["detail"])
+        self.assertIs(answer["signature"]["verified"], True)
+        self.assertEqual(answer["signature"]["signer"], self.s["signer"])
+        self.assertRegex(answer["jws"], r"^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$")
+        verified = self.client.verify_credential(self.s["credential"], signed=True, expected_signer=self.s["signer"]["did"])
+        self.assertEqual(verified["result"]["status"], "VALID")
+        self.assertEqual(verified["signature"]["reason"], "VALID", verified["signature"]["detail"])
+        # Unsigned, the call returns the result itself.
+        self.assertEqual(self.client.resolve(self.s["didKey"])["did"], self.s["didKey"])
+
+    def test_inspections_signed_by_the_did_web_daemon(self) -> None:
+        signer = self.s["webSigner"]
+        mcp = self.web.inspect_mcp(self.s["mcpEndpoint"], signed=True, expected_signer=signer["did"], resolve_key=self.web_keys)
+        self.assertEqual(mcp["signature"]["reason"], "VALID", mcp["signature"]["detail"])
+        self.assertEqual(mcp["signature"]["signer"], signer)
+        a2a = self.web.inspect_a2a(self.s["a2aUrl"], signed=True, expected_signer=signer["did"], resolve_key=self.web_keys)
+        self.assertEqual(a2a["signature"]["reason"], "VALID", a2a["signature"]["detail"])
+
+    def test_edited_and_another_key(self) -> None:
+        answer = self.client.resolve(self.s["didKey"], signed=True)
+        result, jws = answer["result"], answer["jws"]
+        edited = copy.deepcopy(result)
+        edited["verdict"]["outcome"] = "DEACTIVATED"
+        self.assertEqual(verify_result_signature(edited, jws)["reason"], "EDITED")
+        self.assertEqual(verify_result_signature(result, jws, expected_signer=self.s["webSigner"]["did"])["reason"], "WRONG_KEY")
+        # Another Ed25519 key (RFC 8032's first test key) under this kid: not the key that signed.
+        rfc8032 = {"kty": "OKP", "crv": "Ed25519", "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}
+        wrong = verify_result_signature(result, jws, resolve_key=lambda kid: rfc8032)
+        self.assertEqual(wrong["reason"], "WRONG_KEY", wrong["detail"])
+        self.assertEqual(verify_result_signature(result, jws)["reason"], "VALID")
+
+    def test_a_daemon_without_a_key_refuses_signed(self) -> None:
+        # The public daemon's budget may be used up by PublicDaemonTest: a 429 is waited out.
+        client = SvcClient(self.s["publicUrl"], timeout=30, retry=RetryPolicy(attempts=6, base_delay=0.5))
+        with self.assertRaises(SvcError) as raised:
+            client.resolve(self.s["didKey"], signed=True)
+        self.assertEqual((raised.exception.code, raised.exception.status), ("INVALID_OPTIONS", 400))
+        self.assertIn("SVC_SIGNING_KEY", raised.exception.detail)
 
 
 if __name__ == "__main__":

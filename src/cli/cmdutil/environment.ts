@@ -219,6 +219,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: '64',
   },
   {
+    name: 'SVC_SIGNING_KEY',
+    scope: 'svc serve',
+    description: 'a private JWK file (Ed25519 or P-256) to sign results asked for with signed=true; refused when open to group or others',
+    default: 'unset: nothing is signed',
+  },
+  {
+    name: 'SVC_SIGNING_DID',
+    scope: 'svc serve',
+    description: 'a did:web (or did:web#key URL) to sign as, whose document you host with the key under assertionMethod',
+    default: 'the did:key of the SVC_SIGNING_KEY key',
+  },
+  {
     name: 'SVC_ADMIN_TOKEN',
     scope: 'svc monitor',
     description: 'operator token (24+ printable ASCII, no spaces, not guessable): enables /v1/monitoring; svc monitor sends it',

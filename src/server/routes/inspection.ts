@@ -11,12 +11,15 @@ import { inspectMcp } from '../../core/mcp/inspect.js';
 import type { McpInspection } from '../../core/mcp/types.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
-import { json, problem, ref } from '../schemas/common.js';
+import { signedOption } from '../signing.js';
+import { problem, ref, signedJson } from '../schemas/common.js';
 import { A2aInspectionSchema, A2aInspectQuerySchema, McpInspectionSchema, McpInspectQuerySchema } from '../schemas/inspection.js';
 
-/** The one query option of a route: its schema has required it, non-empty, at most 2048 characters. */
-function urlOption(request: FastifyRequest, name: 'endpoint' | 'url'): string {
-  return queryOptions(request, [name])[name]!;
+/** The URL option of a route (its schema has required it, non-empty, at most 2048 characters), beside `signed` (signing.ts). */
+function urlOption(ctx: ServerContext, request: FastifyRequest, name: 'endpoint' | 'url'): string {
+  const query = queryOptions(request, [name, 'signed']);
+  signedOption(ctx, request, query);
+  return query[name]!;
 }
 
 /**
@@ -49,9 +52,9 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['inspection'],
         querystring: McpInspectQuerySchema,
         response: {
-          200: json(ref(McpInspectionSchema), 'The MCP inspection.'),
+          200: signedJson(ref(McpInspectionSchema), 'The MCP inspection.'),
           400: problem(
-            'INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the endpoint is not an absolute https URL.',
+            'INVALID_OPTIONS: the query option is missing, too long, repeated or unknown, or signed=true on a daemon without a signing key; INVALID_REQUEST: the endpoint is not an absolute https URL.',
           ),
           403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
           404: problem('NOT_FOUND: no MCP endpoint at the URL (answered 404).'),
@@ -65,7 +68,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
           503: problem('CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down).'),
         },
       },
-      handler: async (request, reply) => reply.send(await inspectMcpFor(ctx, request, reply, urlOption(request, 'endpoint'))),
+      handler: async (request, reply) => reply.send(await inspectMcpFor(ctx, request, reply, urlOption(ctx, request, 'endpoint'))),
     },
     {
       method: 'GET',
@@ -78,8 +81,10 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         tags: ['inspection'],
         querystring: A2aInspectQuerySchema,
         response: {
-          200: json(ref(A2aInspectionSchema), 'The A2A inspection.'),
-          400: problem('INVALID_OPTIONS: the query option is missing, too long, repeated or unknown; INVALID_REQUEST: the URL is not an absolute URL.'),
+          200: signedJson(ref(A2aInspectionSchema), 'The A2A inspection.'),
+          400: problem(
+            'INVALID_OPTIONS: the query option is missing, too long, repeated or unknown, or signed=true on a daemon without a signing key; INVALID_REQUEST: the URL is not an absolute URL.',
+          ),
           403: problem('EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https.'),
           404: problem('NOT_FOUND: no agent card at the URL.'),
           408: problem('REQUEST_TIMEOUT: the request ran past its time limit.'),
@@ -92,7 +97,7 @@ export function inspectionRoutes(ctx: ServerContext): RouteDef[] {
         },
       },
       handler: async (request, reply) => {
-        const url = urlOption(request, 'url');
+        const url = urlOption(ctx, request, 'url');
         const result = await outboundWork(ctx, request, reply, ({ keys, signal }) => inspectA2a(url, { runtime, keys, signal }), true);
         return reply.send(result);
       },

@@ -52,6 +52,8 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           // Operator settings that weaken a default (egress allowances, trusted proxies, an open
           // delegation registry…): [{setting, value, effect}], empty when none.
           relaxations: ctx.relaxations ?? [],
+          // Who signs the results asked for with signed=true: public names only, never the key.
+          signer: ctx.signer ? { did: ctx.signer.identity.did, kid: ctx.signer.identity.kid, alg: ctx.signer.identity.alg } : null,
         });
       },
     },

@@ -12,6 +12,7 @@ import { parseVersionOptions } from '../../core/resolve/version-options.js';
 import { clientOf, dereferenceFor, resolveForRequest, storeOf, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery, serialized } from '../http.js';
 import { RESOLUTION_ROUTE_SCHEMAS } from '../schemas/resolution.js';
+import { signedOption } from '../signing.js';
 import { streamResolution } from '../sse.js';
 import { w3cStatusOf } from '../w3c.js';
 
@@ -33,7 +34,8 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       schema: RESOLUTION_ROUTE_SCHEMAS.resolve,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/resolve/');
-        const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS]);
+        const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS, 'signed']);
+        signedOption(ctx, request, query);
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
         const result = await resolveForRequest(ctx, request, reply, did, options);
         // DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.

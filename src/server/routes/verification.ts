@@ -15,8 +15,9 @@ import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
 import type { Relationship } from '../../core/resolve/types.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
-import { objectBody, onlyMembers } from '../http.js';
-import { json, problem, bodyRouteProblems, ref } from '../schemas/common.js';
+import { objectBody, onlyMembers, queryOptions } from '../http.js';
+import { json, problem, bodyRouteProblems, ref, SignedQuerySchema, signedJson } from '../schemas/common.js';
+import { signedOption } from '../signing.js';
 import {
   CredentialVerificationSchema,
   CredentialVerifyRequestSchema,
@@ -64,15 +65,19 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         operationId: 'verifyCredential',
         description: 'A failed check is a 200 result (status other than VALID); only VALID means accepted.',
         tags: ['verification'],
+        querystring: SignedQuerySchema,
         body: ref(CredentialVerifyRequestSchema),
         response: {
-          200: json(ref(CredentialVerificationSchema), 'The verification, whatever its status.'),
-          400: problem('INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape.'),
+          200: signedJson(ref(CredentialVerificationSchema), 'The verification, whatever its status.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
+          ),
           ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {
-        const { credential, expectedAudience } = credentialRequest(objectBody(request));
+        signedOption(ctx, request, queryOptions(request, ['signed']));
+        const { credential, expectedAudience } = credentialRequest(objectBody(request, ['signed']));
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
           verifyCredential(credential, { runtime, keySource: keys, signal, ...(expectedAudience === undefined ? {} : { expectedAudience }) }),
         );

@@ -77,6 +77,27 @@ export const DidParamSchema = Type.Object({ did: Type.String({ description: 'The
 /** `{project}`: a project of the commercial routes and the session core's (keys, monitoring). */
 export const ProjectParamsSchema = Type.Object({ project: StoredText() }, { additionalProperties: false });
 
+/**
+ * `signed`: ask for a signed result (docs/daemon.md#signed-results) — true (also 1 or empty) or
+ * false (also 0). Its routes: GET /v1/resolve, POST /v1/credentials/verify, GET /v1/mcp/inspect,
+ * GET /v1/a2a/inspect.
+ */
+export const SignedOptionSchema = Type.Optional(
+  Type.Enum(['true', '1', '', 'false', '0'], {
+    description:
+      "true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result.",
+  }),
+);
+
+/** The querystring of a route whose only option is `signed`. */
+export const SignedQuerySchema = Type.Object({ signed: SignedOptionSchema }, { additionalProperties: false });
+
+/** The svc-signature response header of a signed result. */
+export const SignatureHeaderSchema = Type.String({
+  description:
+    'Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says.',
+});
+
 /** A response in one content type. */
 export interface ContentResponse {
   description: string;
@@ -96,6 +117,11 @@ export function empty(description: string): EmptyResponse {
 /** A JSON response (application/json). */
 export function json(schema: TSchema, description: string): ContentResponse {
   return { description, content: { 'application/json': { schema } } };
+}
+
+/** A JSON response that carries the svc-signature header when the request asked signed=true. */
+export function signedJson(schema: TSchema, description: string): ContentResponse & { headers: Record<string, TSchema> } {
+  return { ...json(schema, description), headers: { 'svc-signature': SignatureHeaderSchema } };
 }
 
 /** A problem response (application/problem+json). */

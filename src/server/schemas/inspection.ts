@@ -6,6 +6,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import type { JsonObject, JsonValue } from '../../core/encoding/json.js';
+import { SignedOptionSchema } from './common.js';
 
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 const JsonObjectSchema = () => Type.Unsafe<JsonObject>(Type.Record(Type.String(), Type.Unknown()));
@@ -371,13 +372,19 @@ export const A2aInspectionSchema = Type.Object(
 
 /** GET /v1/mcp/inspect. */
 export const McpInspectQuerySchema = Type.Object(
-  { endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the MCP endpoint, e.g. https://tools.example/mcp.' }) },
+  {
+    endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the MCP endpoint, e.g. https://tools.example/mcp.' }),
+    signed: SignedOptionSchema,
+  },
   { additionalProperties: false },
 );
 
 /** GET /v1/a2a/inspect. */
 export const A2aInspectQuerySchema = Type.Object(
-  { url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent origin or the URL of its agent card, e.g. https://agent.example.' }) },
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent origin or the URL of its agent card, e.g. https://agent.example.' }),
+    signed: SignedOptionSchema,
+  },
   { additionalProperties: false },
 );
 

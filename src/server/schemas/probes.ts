@@ -46,6 +46,23 @@ export const HealthSchema = Type.Object(
     relaxations: Type.Array(
       Type.Object({ setting: Type.String(), value: Type.Union([Type.String(), Type.Null()]), effect: Type.String() }, { additionalProperties: false }),
     ),
+    signer: Type.Union(
+      [
+        Type.Object(
+          {
+            did: Type.String({ description: 'The DID the daemon signs as: the did:key of its key, or the did:web of SVC_SIGNING_DID.' }),
+            kid: Type.String({ description: 'The verification method of the key, the kid of every svc-signature.' }),
+            alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256')]),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Who signs the results asked for with signed=true (docs/daemon.md#signed-results); null when the daemon has no signing key (SVC_SIGNING_KEY).',
+      },
+    ),
   },
   { $id: 'Health', additionalProperties: false },
 );

@@ -10,7 +10,7 @@
  * (test/unit/schemas-resolution-types.test.ts holds the core types to these schemas).
  */
 import Type, { type TSchema } from 'typebox';
-import { DidParamSchema, EmptyQuerySchema, json, Nullable, problem, TraceStageSchema, type RouteSchema } from './common.js';
+import { DidParamSchema, EmptyQuerySchema, json, Nullable, problem, SignedOptionSchema, signedJson, TraceStageSchema, type RouteSchema } from './common.js';
 
 // ---------------------------------------------------------------- enumerations (exact)
 
@@ -591,6 +591,9 @@ const VersionOptions = {
 
 export const ResolveQuerySchema = Type.Object({ noCache: NoCacheQuerySchema.properties.noCache, ...VersionOptions }, { additionalProperties: false });
 
+/** GET /v1/resolve's query: the resolution options and `signed` (docs/daemon.md#signed-results). */
+export const SignedResolveQuerySchema = Type.Object({ ...ResolveQuerySchema.properties, signed: SignedOptionSchema }, { additionalProperties: false });
+
 export const DiffQuerySchema = Type.Object(
   {
     from: Type.Optional(Type.String({ description: 'The older document hash (or a unique prefix of 8+ hex digits).' })),
@@ -694,11 +697,14 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
       'did:webvh takes the version options and draws on the intensive budget.',
     tags: TAGS,
     params: DidParamSchema,
-    querystring: ResolveQuerySchema,
+    querystring: SignedResolveQuerySchema,
     response: {
-      200: json(Type.Ref('EnrichedResolution'), 'The enriched resolution'),
-      410: json(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED'),
+      200: signedJson(Type.Ref('EnrichedResolution'), 'The enriched resolution'),
+      410: signedJson(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED'),
       ...RESOLUTION_PROBLEMS,
+      400: problem(
+        'INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value, signed=true on a daemon without a signing key); INVALID_REQUEST (no Host header, malformed percent-encoding)',
+      ),
     },
   },
   stream: {

@@ -147,20 +147,28 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   const production = options.production === true || io.env['SVC_PRODUCTION'] === '1';
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
-  const [{ serve, GatewayRefused, GatewayListenFailed }, { limitsFromEnv }, { operatorRelaxations }, { accessLogMode, accessLogWriter }, operator] =
-    await Promise.all([
-      import('../../../server/serve.js'),
-      import('../../../server/limits.js'),
-      import('../../../server/relaxations.js'),
-      import('../../../server/access-log.js'),
-      import('../../../server/operator.js'),
-    ]);
+  const [
+    { serve, GatewayRefused, GatewayListenFailed },
+    { limitsFromEnv },
+    { operatorRelaxations },
+    { accessLogMode, accessLogWriter },
+    operator,
+    { readSigningKey },
+  ] = await Promise.all([
+    import('../../../server/serve.js'),
+    import('../../../server/limits.js'),
+    import('../../../server/relaxations.js'),
+    import('../../../server/access-log.js'),
+    import('../../../server/operator.js'),
+    import('../../../server/signing.js'),
+  ]);
   const limits = limitsFromEnv(io.env);
   const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
   // Every setting is read (and a bad one refused, exit 2) before anything opens or listens.
   const profile = options.public ? 'public' : 'direct';
   const proxies = trustedProxies(io.env);
   const weakToken = adminTokenCheck(io.env, operator);
+  const signer = await readSigningKey(io.env);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
   const level = logLevelFromEnv(io.env);
   const runtime = createRuntime(io.env, {
@@ -202,6 +210,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
         io.stderr.write(`${line}\n`);
       },
       ...(accessLog ? { accessLog } : {}),
+      ...(signer ? { signer } : {}),
     },
   ).catch((err: unknown) => {
     if (err instanceof GatewayRefused) throw usageError(`cannot start the cookie gateway: ${err.message}`);
