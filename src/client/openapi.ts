@@ -1641,6 +1641,92 @@ export interface components {
             observedAt: string;
             cached: boolean;
         };
+        EvidenceBundle: {
+            /** @enum {string} */
+            format: "svc-evidence-bundle";
+            /** @enum {number} */
+            version: 1;
+            hashProfile: string;
+            svc: {
+                version: string;
+            };
+            /** @description When the work started (RFC 3339). */
+            observedAt: string;
+            command: {
+                /** @enum {unknown} */
+                kind: "resolve" | "verify-credential" | "inspect-mcp" | "inspect-a2a";
+                subject: string;
+                /** @description What the work needs to run again. */
+                options: {
+                    [key: string]: unknown;
+                };
+            };
+            inputs: {
+                name: string;
+                mediaType: string | null;
+                /** @description Lower-case hex SHA-256. */
+                sha256: string;
+                /** @description Standard base64 (RFC 4648 §4, padded). */
+                body: string;
+            }[];
+            resources: {
+                id: string;
+                purpose: string;
+                fetchedAt: string;
+                request: {
+                    /** @enum {unknown} */
+                    method: "GET" | "POST" | "DELETE";
+                    url: string;
+                    /** @description Lower-case hex SHA-256. */
+                    sha256?: string;
+                    /** @description Standard base64 (RFC 4648 §4, padded). */
+                    body?: string;
+                };
+                response: {
+                    url: string;
+                    status: number;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    bytes: number;
+                    /** @description Lower-case hex SHA-256. */
+                    sha256: string;
+                    /** @description Standard base64 (RFC 4648 §4, padded). */
+                    body: string;
+                };
+                redirects: {
+                    from: string;
+                    to: string;
+                    status: number;
+                }[];
+                peerAddress: string;
+                allowances: string[];
+                tls: {
+                    host: string;
+                    protocol: string;
+                    cipher: string;
+                    validatedBy: string;
+                    /** @description DER certificates as the handshake validated them, leaf first, the anchor last. */
+                    chain: string[];
+                } | null;
+            }[];
+            failures?: {
+                [key: string]: unknown;
+            }[];
+            txt: {
+                name: string;
+                records: string[];
+            }[];
+            /** @description The result svc computed, as it reported it. */
+            result: {
+                [key: string]: unknown;
+            };
+            /** @description From a daemon with a signing key: a detached JWS over the canonical form of the bundle without signature. */
+            signature?: {
+                protected: string;
+                signature: string;
+            };
+        };
         FastDidVerdict: {
             did: string;
             /** @enum {boolean} */
@@ -2872,6 +2958,7 @@ export type Evidence = components['schemas']['Evidence'];
 export type GraphNode = components['schemas']['GraphNode'];
 export type GraphEdge = components['schemas']['GraphEdge'];
 export type EnrichedResolution = components['schemas']['EnrichedResolution'];
+export type EvidenceBundle = components['schemas']['EvidenceBundle'];
 export type FastDidVerdict = components['schemas']['FastDidVerdict'];
 export type GraphResponse = components['schemas']['GraphResponse'];
 export type Observation = components['schemas']['Observation'];
@@ -3144,6 +3231,8 @@ export interface operations {
                 versionNumber?: string;
                 /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
                 signed?: "true" | "1" | "" | "false" | "0";
+                /** @description true: answer the evidence bundle of a fresh resolution (never from the cache) instead of the result: the bytes fetched, their TLS chains and the result, application/vnd.svc.evidence-bundle+json, to re-check offline with svc verify-bundle; signed (its signature member) when the daemon has a signing key. */
+                bundle?: "true" | "1" | "" | "false" | "0";
             };
             header?: never;
             path: {
@@ -3154,7 +3243,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The enriched resolution */
+            /** @description The enriched resolution (with bundle=true: its evidence bundle) */
             200: {
                 headers: {
                     /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
@@ -3163,6 +3252,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnrichedResolution"];
+                    "application/vnd.svc.evidence-bundle+json": components["schemas"]["EvidenceBundle"];
                 };
             };
             /** @description INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value, signed=true on a daemon without a signing key); INVALID_REQUEST (no Host header, malformed percent-encoding) */
@@ -3219,6 +3309,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnrichedResolution"];
+                    "application/vnd.svc.evidence-bundle+json": components["schemas"]["EvidenceBundle"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit */

@@ -19,6 +19,7 @@ import { edgeTable, graphSvg } from './graph.js';
 import { anchorId, html, join, preformatted, type Html } from './html.js';
 import { renderPage, type PageMode } from './page.js';
 import { diffView, timelineView } from './timemachine.js';
+import { BUNDLE_MEDIA_TYPE } from '../core/bundle/format.js';
 
 /** What level 4's time machine shows: the observations of the DID and one diff, or why not. */
 export interface TimeMachineInput {
@@ -114,7 +115,7 @@ function identityHeader(result: EnrichedResolution, view: DossierView, mode: Pag
 <p class="eyebrow">Evidence dossier · did:${result.method}</p>
 <h1 class="did">${result.did}</h1>
 <p class="observed">Observed <time datetime="${result.observedAt}">${result.observedAt}</time>${result.cached ? ' (from the cache)' : ''}${view.version ? html` · ${view.version}` : ''} · resolved in ${result.didResolutionMetadata.durationMs} ms</p>
-${mode === 'served' ? html`<p class="formats">The same result as <a href="${json}" type="application/json">JSON</a>.</p>` : html`<p class="formats">An offline copy made by svc resolve --html; <code>svc resolve --json</code> gives the same result as JSON.</p>`}
+${mode === 'served' ? html`<p class="formats">The same result as <a href="${json}" type="application/json">JSON</a>, or the <a href="${`${json}?bundle=true`}" type="${BUNDLE_MEDIA_TYPE}" download>evidence bundle</a> of a fresh resolution: the bytes fetched and their TLS chains, to re-check offline with <code>svc verify-bundle</code>.</p>` : html`<p class="formats">An offline copy made by svc resolve --html; <code>svc resolve --json</code> gives the same result as JSON.</p>`}
 </header>`;
 }
 

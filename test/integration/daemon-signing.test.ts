@@ -14,7 +14,11 @@ import path from 'node:path';
 import type { JsonWebKey } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSigner, signingKeyResolver, verifyCanonicalSignature, type Signer } from '../../src/core/signing/index.js';
+import { BUNDLE_MEDIA_TYPE, decodeBundle, encodeBundle, type EvidenceBundle } from '../../src/core/bundle/format.js';
+import { checkBundleSignature, signBundle } from '../../src/core/bundle/signature.js';
+import { parseAnchors } from '../../src/core/bundle/tls.js';
+import { verifyBundle } from '../../src/core/bundle/verify.js';
+import { createSigner, signCanonical, signingKeyResolver, verifyCanonicalSignature, type Signer } from '../../src/core/signing/index.js';
 import { ConfigError } from '../../src/runtime/node.js';
 import type { AccessEntry } from '../../src/server/access-log.js';
 import { readSigningKey } from '../../src/server/signing.js';
@@ -320,6 +324,82 @@ describe('the key file (SVC_SIGNING_KEY)', () => {
     await expect(startInProcessDaemonFor(null, { env: { SVC_SIGNING_KEY: file } })).rejects.toThrow(`restrict it with: chmod 600 ${file}`);
   });
 });
+
+describe('evidence bundles from the daemon (?bundle=true)', () => {
+  /** A daemon signing as the did:key, its clock at the real time: the test CA's certificates are valid now. */
+  let live: InjectedApp;
+  beforeAll(async () => {
+    live = await injectedApp(db.target, { clock: fixedClock(new Date().toISOString()), net: host.runtime().net, signer: edSigner });
+  });
+  afterAll(() => live?.close());
+
+  const bundleOf = async (app: InjectedApp, did: string) => {
+    const res = await get(app, `/v1/resolve/${did}?bundle=true`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(BUNDLE_MEDIA_TYPE);
+    expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="did_web_localhost_3A\d+_svc\.bundle\.json"$/);
+    return decodeBundle(new Uint8Array(res.rawPayload));
+  };
+  const check = (bundle: EvidenceBundle) => {
+    const runtime = host.runtime();
+    return verifyBundle(bundle, { runtime, trustAnchors: parseAnchors([host.ca.certPem]), checkSignature: (b) => checkBundleSignature(b, runtime) });
+  };
+
+  it('a signed bundle of a fresh resolution: verify-bundle re-checks it offline and names the signer', async () => {
+    const did = host.did('svc');
+    const bundle = await bundleOf(live, did);
+    expect(bundle.command).toEqual({ kind: 'resolve', subject: did, options: {} });
+    expect(bundle.resources.map((r) => r.purpose).sort()).toEqual(['DID configuration', 'DID document']);
+    expect(bundle.signature).toBeDefined();
+    const verified = await check(bundle);
+    expect(verified.outcome).toBe('VERIFIED');
+    expect(verified.signature).toMatchObject({ verified: true, reason: 'VALID', signer: { did: edSigner.identity.did, kid: edSigner.identity.kid } });
+    expect(verified.shows).toContain(verified.signature!.proves);
+  });
+
+  it('a bundle edited after signing, or signed by another key, fails with the named reason', async () => {
+    const bundle = await bundleOf(live, host.did('svc'));
+    const edited = { ...bundle, observedAt: new Date(Date.parse(bundle.observedAt) - 1000).toISOString() };
+    const afterEdit = await check(decodeBundle(encodeBundle(edited)));
+    expect(afterEdit.outcome).toBe('FAILED');
+    expect(afterEdit.signature).toMatchObject({ verified: false, reason: 'EDITED' });
+    expect(afterEdit.summary).toMatch(/^signature: /);
+    const other = createSigner(P256_JWK);
+    const { signature: _kept, ...unsigned } = bundle;
+    const resigned = signBundle(unsigned, (value, typ) => signCanonical(value, other, { typ, iat: new Date() }));
+    // Another key's signature under this daemon's kid: the signature does not verify with the key the kid names.
+    const forged = {
+      ...bundle,
+      signature: { protected: swapKid(resigned.signature!.protected, edSigner.identity.kid), signature: resigned.signature!.signature },
+    };
+    const wrongKey = await check(decodeBundle(encodeBundle(forged)));
+    expect(wrongKey.signature).toMatchObject({ verified: false, reason: 'WRONG_KEY' });
+    expect(wrongKey.outcome).toBe('FAILED');
+  });
+
+  it('without a signing key the bundle is unsigned, and says so', async () => {
+    const res = await get(plain, `/v1/resolve/${DID_KEY}?bundle=true`);
+    expect(res.statusCode).toBe(200);
+    const bundle = decodeBundle(new Uint8Array(res.rawPayload));
+    expect(bundle.signature).toBeUndefined();
+    expect(bundle.resources).toEqual([]);
+    const verified = await check(bundle);
+    expect(verified.signature).toBeNull();
+    expect(verified.bundle.signed).toBe(false);
+  });
+
+  it('the served dossier offers the bundle for download', async () => {
+    const did = host.did('svc');
+    const page = await live.anonymous('GET', `/d/${did}`, undefined, { accept: 'text/html' });
+    expect(page.payload).toContain(`href="/v1/resolve/${did}?bundle=true" type="${BUNDLE_MEDIA_TYPE}" download`);
+  });
+});
+
+/** The protected header with its kid replaced (the forger's claim to be another signer). */
+function swapKid(protectedHeader: string, kid: string): string {
+  const header = JSON.parse(Buffer.from(protectedHeader, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return Buffer.from(JSON.stringify({ ...header, kid }), 'utf8').toString('base64url');
+}
 
 describe('nothing secret', () => {
   it('the private "d" is in no answer, header or access-log entry of this file', () => {

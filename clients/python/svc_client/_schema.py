@@ -71,6 +71,17 @@ __all__ = [
     "EnrichedResolutionGraph",
     "EnrichedResolutionResolver",
     "EnrichedResolution",
+    "EvidenceBundleSvc",
+    "EvidenceBundleCommand",
+    "EvidenceBundleInputsItem",
+    "EvidenceBundleResourcesItemRequest",
+    "EvidenceBundleResourcesItemResponse",
+    "EvidenceBundleResourcesItemRedirectsItem",
+    "EvidenceBundleResourcesItemTlsVariant1",
+    "EvidenceBundleResourcesItem",
+    "EvidenceBundleTxtItem",
+    "EvidenceBundleSignature",
+    "EvidenceBundle",
     "FastDidVerdictDimensionsItem",
     "FastDidVerdictKeysItem",
     "FastDidVerdict",
@@ -804,6 +815,132 @@ class EnrichedResolution(TypedDict):
     resolver: EnrichedResolutionResolver
     observedAt: str
     cached: bool
+
+
+class EvidenceBundleSvc(TypedDict):
+    """The object at `EvidenceBundle.svc` in openapi.json."""
+
+    version: str
+
+
+class EvidenceBundleCommand(TypedDict):
+    """The object at `EvidenceBundle.command` in openapi.json."""
+
+    kind: Literal["resolve", "verify-credential", "inspect-mcp", "inspect-a2a"]
+    subject: str
+    #: What the work needs to run again.
+    options: Dict[str, Any]
+
+
+class EvidenceBundleInputsItem(TypedDict):
+    """The object at `EvidenceBundle.inputs[]` in openapi.json."""
+
+    name: str
+    mediaType: Optional[str]
+    #: Lower-case hex SHA-256.
+    sha256: str
+    #: Standard base64 (RFC 4648 §4, padded).
+    body: str
+
+
+class _EvidenceBundleResourcesItemRequestRequired(TypedDict):
+    """The required members of EvidenceBundleResourcesItemRequest."""
+
+    method: Literal["GET", "POST", "DELETE"]
+    url: str
+
+
+class EvidenceBundleResourcesItemRequest(_EvidenceBundleResourcesItemRequestRequired, total=False):
+    """The object at `EvidenceBundle.resources[].request` in openapi.json."""
+
+    #: Lower-case hex SHA-256.
+    sha256: str
+    #: Standard base64 (RFC 4648 §4, padded).
+    body: str
+
+
+class EvidenceBundleResourcesItemResponse(TypedDict):
+    """The object at `EvidenceBundle.resources[].response` in openapi.json."""
+
+    url: str
+    status: int
+    headers: Dict[str, str]
+    bytes: int
+    #: Lower-case hex SHA-256.
+    sha256: str
+    #: Standard base64 (RFC 4648 §4, padded).
+    body: str
+
+
+_EvidenceBundleResourcesItemRedirectsItemRequired = TypedDict("_EvidenceBundleResourcesItemRedirectsItemRequired", {"from": str, "to": str, "status": int})
+
+
+class EvidenceBundleResourcesItemRedirectsItem(_EvidenceBundleResourcesItemRedirectsItemRequired):
+    """The object at `EvidenceBundle.resources[].redirects[]` in openapi.json."""
+
+
+class EvidenceBundleResourcesItemTlsVariant1(TypedDict):
+    """The object at `EvidenceBundle.resources[].tls (variant 1 of 2)` in openapi.json."""
+
+    host: str
+    protocol: str
+    cipher: str
+    validatedBy: str
+    #: DER certificates as the handshake validated them, leaf first, the anchor last.
+    chain: List[str]
+
+
+class EvidenceBundleResourcesItem(TypedDict):
+    """The object at `EvidenceBundle.resources[]` in openapi.json."""
+
+    id: str
+    purpose: str
+    fetchedAt: str
+    request: EvidenceBundleResourcesItemRequest
+    response: EvidenceBundleResourcesItemResponse
+    redirects: List[EvidenceBundleResourcesItemRedirectsItem]
+    peerAddress: str
+    allowances: List[str]
+    tls: Optional[EvidenceBundleResourcesItemTlsVariant1]
+
+
+class EvidenceBundleTxtItem(TypedDict):
+    """The object at `EvidenceBundle.txt[]` in openapi.json."""
+
+    name: str
+    records: List[str]
+
+
+class EvidenceBundleSignature(TypedDict):
+    """The object at `EvidenceBundle.signature` in openapi.json."""
+
+    protected: str
+    signature: str
+
+
+class _EvidenceBundleRequired(TypedDict):
+    """The required members of EvidenceBundle."""
+
+    format: Literal["svc-evidence-bundle"]
+    version: Literal[1]
+    hashProfile: str
+    svc: EvidenceBundleSvc
+    #: When the work started (RFC 3339).
+    observedAt: str
+    command: EvidenceBundleCommand
+    inputs: List[EvidenceBundleInputsItem]
+    resources: List[EvidenceBundleResourcesItem]
+    txt: List[EvidenceBundleTxtItem]
+    #: The result svc computed, as it reported it.
+    result: Dict[str, Any]
+
+
+class EvidenceBundle(_EvidenceBundleRequired, total=False):
+    """The `EvidenceBundle` schema of openapi.json."""
+
+    failures: List[Dict[str, Any]]
+    #: From a daemon with a signing key: a detached JWS over the canonical form of the bundle without signature.
+    signature: EvidenceBundleSignature
 
 
 class FastDidVerdictDimensionsItem(TypedDict):
@@ -2594,10 +2731,10 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path": "/v1/resolve/{did}",
         "budget": "standard",
         "path_params": ("did",),
-        "query": ("noCache", "versionId", "versionTime", "versionNumber", "signed"),
+        "query": ("noCache", "versionId", "versionTime", "versionNumber", "signed", "bundle"),
         "body": None,
         "results": (200, 410),
-        "response": "EnrichedResolution",
+        "response": None,
     },
     "stream": {
         "method": "GET",

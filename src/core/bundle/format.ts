@@ -16,6 +16,8 @@ import { describeJsonError, parseJsonStrict, type JsonObject, type JsonValue } f
 import { ProblemError } from '../problems.js';
 
 export const BUNDLE_FORMAT = 'svc-evidence-bundle';
+/** The media type a daemon serves a bundle as. */
+export const BUNDLE_MEDIA_TYPE = 'application/vnd.svc.evidence-bundle+json';
 export const BUNDLE_VERSION = 1;
 /** Largest bundle svc writes or reads: 16 MiB. */
 export const MAX_BUNDLE_BYTES = 16 * 1024 * 1024;

@@ -118,6 +118,15 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
   },
 };
 
+/** The version selectors a resolve bundle keeps, to resolve the same version again. */
+export function bundleResolveOptions(selected: { versionId?: string; versionTime?: string; versionNumber?: number }): JsonObject {
+  const kept: JsonObject = {};
+  if (selected.versionId !== undefined) kept['versionId'] = selected.versionId;
+  if (selected.versionTime !== undefined) kept['versionTime'] = selected.versionTime;
+  if (selected.versionNumber !== undefined) kept['versionNumber'] = selected.versionNumber;
+  return kept;
+}
+
 /** The kind's re-run, or null when this svc cannot re-run it. */
 export function bundleKind(kind: BundleKind): BundleKindSpec | null {
   return KINDS[kind] ?? null;

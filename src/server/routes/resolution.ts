@@ -9,12 +9,19 @@ import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
 import { parseVersionOptions } from '../../core/resolve/version-options.js';
-import { clientOf, dereferenceFor, resolveForRequest, storeOf, underLimits, type RouteDef, type ServerContext } from '../context.js';
+import { clientOf, dereferenceFor, outboundWork, resolveForRequest, storeOf, underLimits, type RouteDef, type ServerContext } from '../context.js';
 import { booleanOption, identifierAfter, queryOptions, rawQuery, serialized } from '../http.js';
 import { RESOLUTION_ROUTE_SCHEMAS } from '../schemas/resolution.js';
 import { signedOption } from '../signing.js';
 import { streamResolution } from '../sse.js';
 import { w3cStatusOf } from '../w3c.js';
+import { BUNDLE_MEDIA_TYPE, encodeBundle } from '../../core/bundle/format.js';
+import { asRecordedResult, bundleResolveOptions } from '../../core/bundle/kinds.js';
+import { recordingRuntime } from '../../core/bundle/record.js';
+import { signBundle } from '../../core/bundle/signature.js';
+import { makeBundle } from '../../core/bundle/verify.js';
+import type { ResolveOptions } from '../../core/methods/types.js';
+import { resolve } from '../../core/resolve/resolve.js';
 
 const VERSION_OPTIONS = ['versionId', 'versionTime', 'versionNumber'] as const;
 
@@ -34,9 +41,10 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
       schema: RESOLUTION_ROUTE_SCHEMAS.resolve,
       handler: async (request, reply) => {
         const did = identifierAfter(request, '/v1/resolve/');
-        const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS, 'signed']);
+        const query = queryOptions(request, ['noCache', ...VERSION_OPTIONS, 'signed', 'bundle']);
         signedOption(ctx, request, query);
         const options = { noCache: booleanOption(query, 'noCache'), ...parseVersionOptions(query) };
+        if (booleanOption(query, 'bundle')) return sendBundle(ctx, request, reply, did, options);
         const result = await resolveForRequest(ctx, request, reply, did, options);
         // DEACTIVATED is HTTP 410 with the full result, the same rule as on /1.0.
         const status = w3cStatusOf(result);
@@ -123,6 +131,37 @@ const serialisedResults = new WeakMap<EnrichedResolution, string>();
 const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
 
 /** The enriched resolution as JSON (serialised once per cached result), for /v1/resolve and the dossier's JSON form. */
+/**
+ * ?bundle=true: a fresh resolution through a recording Runtime (never the cache: a cached result
+ * has no bytes behind it), answered as its evidence bundle — canonical JSON, signed when the daemon
+ * has a key. A resolution that ends in a problem is answered as that problem, as without bundle.
+ */
+async function sendBundle(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, did: string, options: ResolveOptions): Promise<FastifyReply> {
+  const { bundle, status } = await outboundWork(
+    ctx,
+    request,
+    reply,
+    async (work) => {
+      const recording = recordingRuntime(work.runtime);
+      const result = await resolve(did, recording.runtime, { ...options, noCache: true, signal: work.signal });
+      const made = makeBundle({
+        command: { kind: 'resolve', subject: did, options: bundleResolveOptions(options) },
+        observedAt: recording.observedAt,
+        recorder: recording.recorder,
+        result: asRecordedResult(result),
+      });
+      return { bundle: ctx.signer ? signBundle(made, ctx.signer.sign) : made, status: w3cStatusOf(result) };
+    },
+    true,
+  );
+  const name = did.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
+  return reply
+    .code(status)
+    .type(BUNDLE_MEDIA_TYPE)
+    .header('content-disposition', `attachment; filename="${name}.bundle.json"`)
+    .send(Buffer.from(encodeBundle(bundle)));
+}
+
 export function sendResolution(reply: FastifyReply, status: number, result: EnrichedResolution): FastifyReply {
   return reply
     .code(status)

@@ -379,6 +379,88 @@ export const GraphEdgeSchema = Type.Object(
   { $id: 'GraphEdge', additionalProperties: false },
 );
 
+// ---------------------------------------------------------------- the evidence bundle
+
+const Base64 = Type.String({ description: 'Standard base64 (RFC 4648 §4, padded).' });
+const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Lower-case hex SHA-256.' });
+
+/** An evidence bundle, version 1 (docs/evidence.md#evidence-bundles): served by ?bundle=true. */
+export const EvidenceBundleSchema = Type.Object(
+  {
+    format: Type.Literal('svc-evidence-bundle'),
+    version: Type.Literal(1),
+    hashProfile: Type.String(),
+    svc: Type.Object({ version: Type.String() }, { additionalProperties: false }),
+    observedAt: Type.String({ description: 'When the work started (RFC 3339).' }),
+    command: Type.Object(
+      {
+        kind: Type.Enum(['resolve', 'verify-credential', 'inspect-mcp', 'inspect-a2a']),
+        subject: Type.String(),
+        options: Type.Record(Type.String(), Type.Unknown(), { description: 'What the work needs to run again.' }),
+      },
+      { additionalProperties: false },
+    ),
+    inputs: Type.Array(
+      Type.Object({ name: Type.String(), mediaType: Nullable(Type.String()), sha256: Sha256Hex, body: Base64 }, { additionalProperties: false }),
+    ),
+    resources: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          purpose: Type.String(),
+          fetchedAt: Type.String(),
+          request: Type.Object(
+            { method: Type.Enum(['GET', 'POST', 'DELETE']), url: Type.String(), sha256: Type.Optional(Sha256Hex), body: Type.Optional(Base64) },
+            { additionalProperties: false },
+          ),
+          response: Type.Object(
+            {
+              url: Type.String(),
+              status: Type.Integer(),
+              headers: Type.Record(Type.String(), Type.String()),
+              bytes: Type.Integer(),
+              sha256: Sha256Hex,
+              body: Base64,
+            },
+            { additionalProperties: false },
+          ),
+          redirects: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), status: Type.Integer() }, { additionalProperties: false })),
+          peerAddress: Type.String(),
+          allowances: Type.Array(Type.String()),
+          tls: Nullable(
+            Type.Object(
+              {
+                host: Type.String(),
+                protocol: Type.String(),
+                cipher: Type.String(),
+                validatedBy: Type.String(),
+                chain: Type.Array(Base64, { description: 'DER certificates as the handshake validated them, leaf first, the anchor last.' }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    failures: Type.Optional(
+      Type.Array(Type.Record(Type.String(), Type.Unknown(), { description: 'A request that got no response: id, purpose, fetchedAt, request, problem.' })),
+    ),
+    txt: Type.Array(Type.Object({ name: Type.String(), records: Type.Array(Type.String()) }, { additionalProperties: false })),
+    result: Type.Record(Type.String(), Type.Unknown(), { description: 'The result svc computed, as it reported it.' }),
+    signature: Type.Optional(
+      Type.Object(
+        { protected: Type.String(), signature: Type.String() },
+        {
+          additionalProperties: false,
+          description: 'From a daemon with a signing key: a detached JWS over the canonical form of the bundle without signature.',
+        },
+      ),
+    ),
+  },
+  { $id: 'EvidenceBundle', additionalProperties: false },
+);
+
 // ---------------------------------------------------------------- the enriched resolution
 
 export const EnrichedResolutionSchema = Type.Object(
@@ -592,7 +674,20 @@ const VersionOptions = {
 export const ResolveQuerySchema = Type.Object({ noCache: NoCacheQuerySchema.properties.noCache, ...VersionOptions }, { additionalProperties: false });
 
 /** GET /v1/resolve's query: the resolution options and `signed` (docs/daemon.md#signed-results). */
-export const SignedResolveQuerySchema = Type.Object({ ...ResolveQuerySchema.properties, signed: SignedOptionSchema }, { additionalProperties: false });
+export const SignedResolveQuerySchema = Type.Object(
+  {
+    ...ResolveQuerySchema.properties,
+    signed: SignedOptionSchema,
+    bundle: Type.Optional(
+      Type.Enum(['true', '1', '', 'false', '0'], {
+        description:
+          'true: answer the evidence bundle of a fresh resolution (never from the cache) instead of the result: the bytes fetched, their TLS chains and the result, ' +
+          'application/vnd.svc.evidence-bundle+json, to re-check offline with svc verify-bundle; signed (its signature member) when the daemon has a signing key.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const DiffQuerySchema = Type.Object(
   {
@@ -634,6 +729,7 @@ export const RESOLUTION_REFS = {
   GraphNode: GraphNodeSchema,
   GraphEdge: GraphEdgeSchema,
   EnrichedResolution: EnrichedResolutionSchema,
+  EvidenceBundle: EvidenceBundleSchema,
   FastDidVerdict: FastDidVerdictSchema,
   GraphResponse: GraphResponseSchema,
   Observation: ObservationSchema,
@@ -688,6 +784,11 @@ const sseMedia = {
   },
 };
 
+/** A resolution's answer, or with bundle=true its evidence bundle as its own media type. */
+function bundleOr<T extends { content: Record<string, unknown> }>(response: T): T {
+  return { ...response, content: { ...response.content, 'application/vnd.svc.evidence-bundle+json': { schema: Type.Ref('EvidenceBundle') } } };
+}
+
 export const RESOLUTION_ROUTE_SCHEMAS = {
   resolve: {
     summary: 'Resolve a DID and report its evidence',
@@ -699,8 +800,8 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     params: DidParamSchema,
     querystring: SignedResolveQuerySchema,
     response: {
-      200: signedJson(Type.Ref('EnrichedResolution'), 'The enriched resolution'),
-      410: signedJson(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED'),
+      200: bundleOr(signedJson(Type.Ref('EnrichedResolution'), 'The enriched resolution (with bundle=true: its evidence bundle)')),
+      410: bundleOr(signedJson(Type.Ref('EnrichedResolution'), 'The DID is deactivated: the full result, verdict.outcome DEACTIVATED')),
       ...RESOLUTION_PROBLEMS,
       400: problem(
         'INVALID_DID, INVALID_OPTIONS (unknown or repeated query option, bad value, signed=true on a daemon without a signing key); INVALID_REQUEST (no Host header, malformed percent-encoding)',

@@ -26,11 +26,11 @@ Examples:
   $ svc verify-bundle example.bundle.json
   $ svc verify-bundle example.bundle.json --now 2027-06-01T00:00:00Z --json
 
-Nothing is fetched. Each resource's bytes are checked against their SHA-256; each TLS chain is checked
-at the time it was fetched and now (signatures, validity windows, host name, and whether this machine
-trusts its anchor: Node's store plus NODE_EXTRA_CA_CERTS); the work is re-run from the recorded bytes
-at the bundle's time (it must give the recorded result) and now (what has changed since). A signed
-bundle's signature is checked against its signer's DID.
+Nothing is fetched but a did:web signer's DID document. Each resource's bytes are checked against
+their SHA-256; each TLS chain at the time it was fetched and now (signatures, validity windows, host
+name, and whether this machine trusts its anchor: Node's store plus NODE_EXTRA_CA_CERTS); the work
+is re-run from the recorded bytes at the bundle's time (it must give the recorded result) and now
+(what has changed since). A signed bundle's signature is checked against its signer's DID.
 
 Outcome and exit code: VERIFIED 0; FAILED 1 (a resource does not match its digest, a chain was invalid
 when recorded, the re-run differs from the recorded result, or the signature fails); CHANGED_SINCE 3

@@ -21,6 +21,7 @@ import { databaseOption } from '../../cmdutil/database.js';
 import type { SuppliedFile, SuppliedFileOption } from '../../cmdutil/supplied.js';
 import { htmlDestination, writeHtmlFile } from '../../cmdutil/html-file.js';
 import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/bundle.js';
+import { bundleResolveOptions } from '../../../core/bundle/kinds.js';
 import type { ResolveCommandOptions } from './options.js';
 
 const FILE_OPTIONS = '--document, --log, --witness, --did-configuration';
@@ -162,15 +163,6 @@ async function writeHtml(io: CliIo, file: string, quiet: boolean, page: (web: ty
   await writeHtmlFile(io, file, quiet, 'dossier', page(web));
 }
 
-/** The version selectors a bundle keeps, to resolve the same version again. */
-function bundleOptions(selected: ResolveOptions): Record<string, string | number> {
-  const kept: Record<string, string | number> = {};
-  if (selected.versionId !== undefined) kept['versionId'] = selected.versionId;
-  if (selected.versionTime !== undefined) kept['versionTime'] = selected.versionTime;
-  if (selected.versionNumber !== undefined) kept['versionNumber'] = selected.versionNumber;
-  return kept;
-}
-
 export async function resolveAction(io: CliIo, setExit: (code: number) => void, did: string, options: ResolveCommandOptions): Promise<void> {
   const selected = versionOptions(options);
   if (options.html !== undefined) await htmlDestination(options.html);
@@ -196,7 +188,7 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
       const bundle = (outcome: unknown) =>
         recording.recorder && options.bundle !== undefined
           ? writeBundleFile(io, options.bundle, options.quiet === true, {
-              command: { kind: 'resolve', subject: identifier, options: bundleOptions(selected) },
+              command: { kind: 'resolve', subject: identifier, options: bundleResolveOptions(selected) },
               observedAt: recording.observedAt,
               recorder: recording.recorder,
               result: outcome,
