@@ -201,10 +201,10 @@ ${
 }
 
 function verdict(result: McpInspection): Html {
-  const counts = { PASS: 0, WARN: 0, SKIP: 0 };
+  const counts = { PASS: 0, WARN: 0, FAIL: 0, SKIP: 0 };
   for (const c of result.checks) counts[c.status] += 1;
-  const tone = result.status === 'AUTH_REQUIRED' || counts.WARN > 0 ? 'warn' : 'good';
-  const summary = (['WARN', 'PASS', 'SKIP'] as const)
+  const tone = counts.FAIL > 0 ? 'bad' : result.status === 'AUTH_REQUIRED' || counts.WARN > 0 ? 'warn' : 'good';
+  const summary = (['FAIL', 'WARN', 'PASS', 'SKIP'] as const)
     .filter((s) => counts[s] > 0)
     .map((s) => `${counts[s]} ${s}`)
     .join(', ');
@@ -291,7 +291,7 @@ function checksSection(checks: readonly McpCheck[]): Html {
 <h2 id="checks-title">Checks</h2>
 <ol class="mcp-checks">${checks.map(
     (c) => html`<li class="mcp-check" data-check="${c.id}" data-status="${c.status}">
-${statusBadge(c.status, c.status === 'PASS' ? 'pass' : c.status === 'WARN' ? 'warn' : 'skip')}
+${statusBadge(c.status, c.status === 'PASS' ? 'pass' : c.status === 'WARN' ? 'warn' : c.status === 'FAIL' ? 'fail' : 'skip')}
 <div><strong>${c.label}</strong> <code class="mcp-check-id">${c.id}</code><p>${visibleText(c.detail)}</p></div>
 </li>`,
   )}</ol>

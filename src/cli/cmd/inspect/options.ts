@@ -6,6 +6,8 @@ export interface InspectOptions extends OutputOptions {
   /** --allow-warn, as given (each value may list several ids). */
   allowWarn?: string[];
   egressAllow: string[];
+  /** --baseline <file>: compare with the approved baseline (docs/agents.md#approved-baselines) instead of the last observation. */
+  baseline?: string;
 }
 
 export interface InspectMcpOptions extends InspectOptions {
