@@ -227,11 +227,11 @@ export async function approveMcpAction(io: CliIo, setExit: (code: number) => voi
         )
       : undefined;
   canAsk(options, options.baseline);
-  const loaded = await pinned.loadMcpBaseline(options.baseline, true);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const [mcp, core] = await Promise.all([import('../../../core/mcp/baseline.js'), import('../../../core/mcp/inspect.js')]);
 
   return approve(io, setExit, options, runtime, async (hooks) => {
+    const loaded = await pinned.loadMcpBaseline(options.baseline, true);
     let baseline = loaded.baseline;
     const entries: ApprovalEntry[] = [];
     const details = new Map<ApprovalEntry, string[]>();
@@ -332,8 +332,8 @@ export async function approveA2aAction(io: CliIo, setExit: (code: number) => voi
   ]);
   const card = await cardInspection(io, url, { ...options });
   canAsk(options, options.baseline);
-  const loaded = await pinned.loadA2aBaseline(options.baseline, true);
   return approve(io, setExit, options, card.runtime, async (hooks) => {
+    const loaded = await pinned.loadA2aBaseline(options.baseline, true);
     const value: A2aInspection = await card.inspect(hooks);
     const entry: A2aBaselineAgent = a2a.a2aEntryOf(value);
     const names = Object.keys(loaded.baseline.agents);

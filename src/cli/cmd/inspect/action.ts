@@ -155,7 +155,6 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     return inspectConfigAction(io, setExit, target.file, options, policy, options.baseline);
   }
   const pinned = options.baseline !== undefined ? await import('./baseline.js') : null;
-  const loaded = pinned ? await pinned.loadMcpBaseline(options.baseline!) : undefined;
   if (options.html !== undefined) await htmlDestination(options.html);
   // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
   const bytes =
@@ -167,6 +166,7 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
   return run(io, setExit, options, { command: 'inspect-mcp', url: shown }, async (runtime, hooks, sarif) => {
     let value: McpInspection;
     let locate: SarifOptions['locate'];
+    const loaded = pinned ? await pinned.loadMcpBaseline(options.baseline!) : undefined;
     try {
       const saved = target.kind === 'file' ? await savedInventory(target.file, bytes!) : undefined;
       // A saved listing reads the store only for drift, and only when it names its endpoint.
@@ -328,8 +328,8 @@ async function inspectConfigAction(
 ): Promise<void> {
   const servers = await readConfigServers(file);
   const pinned = baselineFile !== undefined ? await import('./baseline.js') : null;
-  const loaded = pinned ? await pinned.loadMcpBaseline(baselineFile!) : undefined;
   return run(io, setExit, options, { command: 'inspect-mcp', url: printable(file) }, async (runtime, hooks) => {
+    const loaded = pinned ? await pinned.loadMcpBaseline(baselineFile!) : undefined;
     const { entries, exits } = await withStore(io, options, runtime, async (storageUnavailable) => {
       const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
       const byName = (server: ConfiguredServer) =>
@@ -415,13 +415,13 @@ export async function inspectA2aAction(io: CliIo, setExit: (code: number) => voi
   const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
   const card = await cardInspection(io, url, options);
   const pinned = options.baseline !== undefined ? await import('./baseline.js') : null;
-  const loaded = pinned ? await pinned.loadA2aBaseline(options.baseline!) : undefined;
   return run(
     io,
     setExit,
     options,
     { command: 'inspect-a2a', url: card.shown },
     async (_runtime, hooks, sarif) => {
+      const loaded = pinned ? await pinned.loadA2aBaseline(options.baseline!) : undefined;
       const value = await card.inspect(hooks);
       if (!loaded) return a2aOutcome(value, options, accepted, sarif);
       // --baseline: the entry approved from the card's URL.

@@ -30,9 +30,7 @@ import {
 import type { A2aInspection } from '../../../core/a2a/types.js';
 import type { Kind } from '../../../core/mcp/drift.js';
 import { printable } from '../../../present/text.js';
-import { CliError, usageError } from '../../cmdutil/errors.js';
-import { EXIT } from '../../cmdutil/exit-codes.js';
-import { ProblemError } from '../../../core/problems.js';
+import { usageError } from '../../cmdutil/errors.js';
 import { optionProblem } from '../../cmdutil/source.js';
 import type { FindingSubject, SarifPhysicalLocation } from './sarif.js';
 
@@ -70,14 +68,11 @@ async function bytesOf(file: string, command: 'mcp' | 'a2a', missingOk: boolean)
 }
 
 /**
- * A baseline refused while the command line is read (before anything runs): INVALID_OPTIONS, exit
- * 2, its one sentence naming the file.
+ * Reads an MCP baseline (`missingOk`: a file that does not exist is an empty baseline, for
+ * approve). A file that cannot be read is a usage error; one svc cannot use, a problem about an
+ * option's value (INVALID_OPTIONS, exit 2): call it inside the command's work, so that --json
+ * prints that problem.
  */
-function refused(err: unknown): unknown {
-  return err instanceof ProblemError ? new CliError('INVALID_OPTIONS', err.detail, EXIT.USAGE) : err;
-}
-
-/** Reads an MCP baseline (`missingOk`: a file that does not exist is an empty baseline, for approve). */
 export async function loadMcpBaseline(file: string, missingOk = false): Promise<LoadedBaseline<McpBaseline>> {
   const bytes = await bytesOf(file, 'mcp', missingOk);
   const shown = printable(file);
@@ -88,7 +83,7 @@ export async function loadMcpBaseline(file: string, missingOk = false): Promise<
     const { baseline, lines } = readMcpBaseline(bytes, `The baseline ${shown}`);
     return { file, shown, text: bytes.toString('utf8').replace(/\r\n/g, '\n'), baseline, lines };
   } catch (err) {
-    throw refused(err);
+    throw optionProblem(err);
   }
 }
 
@@ -102,7 +97,7 @@ export async function loadA2aBaseline(file: string, missingOk = false): Promise<
     const { baseline, lines } = readA2aBaseline(bytes, `The baseline ${shown}`);
     return { file, shown, text: bytes.toString('utf8').replace(/\r\n/g, '\n'), baseline, lines };
   } catch (err) {
-    throw refused(err);
+    throw optionProblem(err);
   }
 }
 
