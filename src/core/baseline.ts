@@ -100,11 +100,11 @@ export function baselineText(value: JsonValue): string {
   return baselineLayout(value, 0).text;
 }
 
-/** What the envelope of a baseline holds: its format, version and hash profile checked. */
+/** A baseline file read: its value (format, version and hash profile checked) and the line of each member. */
 export interface BaselineDocument {
   value: JsonObject;
-  /** The file's text (LF line ends), for the lines of its members. */
-  text: string;
+  /** The line each member up to the depth asked for starts on, by JSON pointer (baselineLayout). */
+  lines: Map<string, number>;
 }
 
 /**
@@ -136,7 +136,7 @@ export function checkEnvelope(value: JsonValue, where: string, format: string): 
  * A baseline file's bytes: decoded, parsed strictly, its envelope checked, and its layout
  * checked against svc's (module comment). The members beyond the envelope are the kind's to check.
  */
-export function readBaselineBytes(bytes: Uint8Array, where: string, format: string): BaselineDocument {
+export function readBaselineBytes(bytes: Uint8Array, where: string, format: string, depth = 5): BaselineDocument {
   if (bytes.length > BASELINE_MAX_BYTES) throw baselineProblem(where, `is larger than ${BASELINE_MAX_BYTES} bytes (16 MiB)`);
   let text: string;
   try {
@@ -153,14 +153,16 @@ export function readBaselineBytes(bytes: Uint8Array, where: string, format: stri
     throw new ProblemError('INVALID_REQUEST', `${describeJsonError(err, where)}.`);
   }
   const envelope = checkEnvelope(value, where, format);
-  if (baselineText(envelope) !== text) {
-    const line = firstDifferentLine(baselineText(envelope), text);
+  // One pass lays the value out and finds its lines.
+  const laid = baselineLayout(envelope, depth);
+  if (laid.text !== text) {
+    const line = firstDifferentLine(laid.text, text);
     throw baselineProblem(
       where,
       `is not laid out as svc writes a baseline (line ${line} differs): it was edited by hand or reformatted; approve again to rewrite it`,
     );
   }
-  return { value: envelope, text };
+  return { value: envelope, lines: laid.lines };
 }
 
 /** The first line (from 1) where two texts differ. */

@@ -102,8 +102,8 @@ export function a2aBaselineOf(value: JsonValue, where: string): A2aBaseline {
 
 /** A baseline file's bytes (core/baseline.ts's rules, then a2aBaselineOf's), with the line of each member. */
 export function readA2aBaseline(bytes: Uint8Array, where: string): { baseline: A2aBaseline; lines: ReadonlyMap<string, number> } {
-  const baseline = a2aBaselineOf(readBaselineBytes(bytes, where, A2A_BASELINE_FORMAT).value, where);
-  return { baseline, lines: baselineLayout(baseline as unknown as JsonValue, 5).lines };
+  const document = readBaselineBytes(bytes, where, A2A_BASELINE_FORMAT, 5);
+  return { baseline: a2aBaselineOf(document.value, where), lines: document.lines };
 }
 
 export function a2aBaselineText(baseline: A2aBaseline): string {

@@ -136,17 +136,13 @@ export function mcpBaselineOf(value: JsonValue, where: string): McpBaseline {
 
 /** A baseline file's bytes (core/baseline.ts's rules, then mcpBaselineOf's). */
 export function readMcpBaseline(bytes: Uint8Array, where: string): { baseline: McpBaseline; lines: BaselineLines } {
-  const document = readBaselineBytes(bytes, where, MCP_BASELINE_FORMAT);
-  const baseline = mcpBaselineOf(document.value, where);
-  return { baseline, lines: linesOf(baseline) };
+  // The file is the layout of its value, so its lines are the value's (the entry's items: depth 4).
+  const document = readBaselineBytes(bytes, where, MCP_BASELINE_FORMAT, 4);
+  return { baseline: mcpBaselineOf(document.value, where), lines: document.lines };
 }
 
 /** The line on which each server, kind and item of a baseline starts, by JSON pointer (`/servers/x/tools/echo`). */
 export type BaselineLines = ReadonlyMap<string, number>;
-
-function linesOf(baseline: McpBaseline): BaselineLines {
-  return baselineLayout(baseline as unknown as JsonValue, 4).lines;
-}
 
 /** The text svc writes for a baseline, and the line of each member (for SARIF locations). */
 export function mcpBaselineText(baseline: McpBaseline): string {
