@@ -15,14 +15,14 @@ _svc() {
   if [ "$cur" = '=' ]; then cur=''; fi
   if [ "$prev" = '=' ] && [ "$COMP_CWORD" -ge 3 ]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
     resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html --bundle' ;;
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow --bundle' ;;
+    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow' ;;
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
@@ -30,9 +30,11 @@ _svc() {
     authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
     verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
-    inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --html --bundle --format' ;;
-    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --bundle --format' ;;
+    inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --baseline --html --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --baseline --html --format' ;;
+    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --format' ;;
     verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--now' ;;
+    mcp) flags='-h --help'; valued='' ;;
+    a2a) flags='-h --help'; valued='' ;;
     history) flags='--limit --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
@@ -49,11 +51,11 @@ _svc() {
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--bundle|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
+    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-a2a:--from-file|inspect-a2a:--baseline|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
     inspect-mcp:--allow-warn) COMPREPLY=( $(compgen -W 'historyPersistence transport protocol identity inventory drift' -- "$cur") ); return ;;
     inspect-mcp:--format) COMPREPLY=( $(compgen -W 'text json sarif' -- "$cur") ); return ;;
-    inspect-a2a:--allow-warn) COMPREPLY=( $(compgen -W 'fetch schema version interfaces origin provider security signature' -- "$cur") ); return ;;
+    inspect-a2a:--allow-warn) COMPREPLY=( $(compgen -W 'fetch schema version interfaces origin provider security signature drift' -- "$cur") ); return ;;
     inspect-a2a:--format) COMPREPLY=( $(compgen -W 'text json sarif' -- "$cur") ); return ;;
   esac
   case " $valued " in *" $prev "*) return ;; esac
@@ -72,7 +74,7 @@ _svc() {
   case "$cmd:$n" in
     verify-credential:0|verify-jws:0|verify-delegation:0|backup:0) _svc_files "$cur" ;;
     completion:0) COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ) ;;
-    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
+    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ) ;;
   esac
 }

@@ -7,6 +7,7 @@ import { registerGraph } from './cmd/graph/command.js';
 import { registerHelp } from './cmd/help/command.js';
 import { registerHistory } from './cmd/history/command.js';
 import { registerInspect } from './cmd/inspect/command.js';
+import { registerApprove } from './cmd/approve/command.js';
 import { registerKeygen } from './cmd/keygen/command.js';
 import { registerBundle } from './cmd/bundle/command.js';
 import { registerClaims } from './cmd/claims/command.js';
@@ -51,6 +52,7 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['keygen'], register: registerKeygen },
   { names: ['inspect-mcp', 'inspect-a2a'], register: registerInspect },
   { names: ['verify-bundle'], register: registerBundle },
+  { names: ['mcp', 'a2a'], register: registerApprove },
   { names: ['history', 'diff', 'backup'], register: registerHistory },
   { names: ['serve'], register: registerServe },
   { names: ['monitor'], register: registerMonitor },

@@ -580,11 +580,29 @@ export class SvcClient {
     return this.#maybeSigned<JsonOk<'inspectMcp'>>({ method: 'GET', path: '/v1/mcp/inspect', query: { endpoint }, options }, options);
   }
 
+  /**
+   * POST /v1/mcp/inspect: as inspectMcp, compared with an approved baseline (the JSON of a file
+   * `svc mcp approve` wrote) instead of the last stored inventory: `drift.baseline` is set and the
+   * drift check is FAIL on any difference (a 200 result). A baseline the daemon cannot use (or
+   * with no entry approved from this endpoint) throws SvcError INVALID_REQUEST.
+   */
+  inspectMcpWithBaseline(endpoint: string, baseline: Record<string, unknown>, options?: RequestOptions): Promise<McpInspection> {
+    return this.#json<JsonOk<'inspectMcpWithBaseline'>>({ method: 'POST', path: '/v1/mcp/inspect', body: { endpoint, baseline }, options });
+  }
+
   /** GET /v1/a2a/inspect: an agent origin or a card URL. With `signed: true`, the signed inspection and the check of its signature. */
   inspectA2a(url: string, options: RequestOptions & SignedOptions): Promise<Signed<A2aInspection>>;
   inspectA2a(url: string, options?: RequestOptions & { signed?: false }): Promise<A2aInspection>;
   inspectA2a(url: string, options: RequestOptions & { signed?: boolean } = {}): Promise<A2aInspection | Signed<A2aInspection>> {
     return this.#maybeSigned<JsonOk<'inspectA2a'>>({ method: 'GET', path: '/v1/a2a/inspect', query: { url }, options }, options);
+  }
+
+  /**
+   * POST /v1/a2a/inspect: as inspectA2a, the card compared with an approved baseline (the JSON of a
+   * file `svc a2a approve` wrote): `baseline` is set and the `drift` check is FAIL on any difference.
+   */
+  inspectA2aWithBaseline(url: string, baseline: Record<string, unknown>, options?: RequestOptions): Promise<A2aInspection> {
+    return this.#json<JsonOk<'inspectA2aWithBaseline'>>({ method: 'POST', path: '/v1/a2a/inspect', body: { url, baseline }, options });
   }
 
   // ---- W3C DID Resolution binding --------------------------------------------------------

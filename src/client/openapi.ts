@@ -353,7 +353,11 @@ export interface paths {
          */
         get: operations["inspectMcp"];
         put?: never;
-        post?: never;
+        /**
+         * Inspect an MCP server and compare it with an approved baseline
+         * @description As GET, but drift compares with the entry of the baseline approved from this endpoint (an svc-mcp-baseline document, as svc mcp approve writes it) instead of the last stored inventory: the drift check is FAIL on any difference. A difference is a 200 result.
+         */
+        post: operations["inspectMcpWithBaseline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,7 +377,11 @@ export interface paths {
          */
         get: operations["inspectA2a"];
         put?: never;
-        post?: never;
+        /**
+         * Inspect an A2A agent card and compare it with an approved baseline
+         * @description As GET, and the card is compared with the entry of the baseline approved from the card's URL (an svc-a2a-baseline document, as svc a2a approve writes it): a ninth check, drift, is FAIL on any difference of the card, its skills, interfaces or signing keys. A difference is a 200 result.
+         */
+        post: operations["inspectA2aWithBaseline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2092,7 +2100,7 @@ export interface components {
         McpCheck: {
             id: "historyPersistence" | "transport" | "protocol" | "identity" | "inventory" | "drift";
             label: string;
-            status: "PASS" | "WARN" | "SKIP";
+            status: "PASS" | "WARN" | "FAIL" | "SKIP";
             detail: string;
         };
         RiskSignal: {
@@ -2202,6 +2210,13 @@ export interface components {
                 changed: string[];
             };
             reason: string | null;
+            baseline?: components["schemas"]["BaselineDrift"];
+        };
+        BaselineDrift: {
+            file: string;
+            name: string;
+            entrySha256: string | null;
+            server: string[];
         };
         McpAuth: {
             status: number;
@@ -2270,7 +2285,7 @@ export interface components {
             limitations: string[];
         };
         A2aCheck: {
-            id: "fetch" | "schema" | "version" | "interfaces" | "origin" | "provider" | "security" | "signature";
+            id: "fetch" | "schema" | "version" | "interfaces" | "origin" | "provider" | "security" | "signature" | "drift";
             label: string;
             status: "PASS" | "WARN" | "FAIL" | "SKIP";
             detail: string;
@@ -2295,6 +2310,7 @@ export interface components {
             status: "VALID" | "INVALID" | "UNSUPPORTED" | "INDETERMINATE";
             detail: string;
             canonicalization: "a2a-1.0" | "rfc8785" | null;
+            keyThumbprint: string | null;
         };
         A2aInspection: {
             cardUrl: string;
@@ -2328,6 +2344,54 @@ export interface components {
             tls: components["schemas"]["TlsEvidence"] | null;
             observedAt: string;
             limitations: string[];
+            baseline?: components["schemas"]["A2aBaselineComparison"];
+        };
+        A2aBaselineComparison: {
+            file: string;
+            name: string;
+            entrySha256: string;
+            status: "UNCHANGED" | "CHANGED";
+            card: string[];
+            skills: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+            interfaces: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+            signingKeys: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+        };
+        McpInspectBaselineRequest: {
+            /** @description The URL of the MCP endpoint, e.g. https://tools.example/mcp. */
+            endpoint: string;
+            /** @description An svc-mcp-baseline document (svc mcp approve writes it; docs/agents.md#approved-baselines), as JSON: compared with its entry approved from this endpoint instead of the last stored inventory. */
+            baseline: {
+                [key: string]: unknown;
+            };
+        };
+        A2aInspectBaselineRequest: {
+            /** @description The agent origin or the URL of its agent card, e.g. https://agent.example. */
+            url: string;
+            /** @description An svc-a2a-baseline document (svc a2a approve writes it), as JSON: the card is compared with its entry approved from the card URL. */
+            baseline: {
+                [key: string]: unknown;
+            };
         };
         /** @description What changed. */
         MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered";
@@ -3006,6 +3070,7 @@ export type McpPrompt = components['schemas']['McpPrompt'];
 export type McpResource = components['schemas']['McpResource'];
 export type McpResourceTemplate = components['schemas']['McpResourceTemplate'];
 export type InventoryDrift = components['schemas']['InventoryDrift'];
+export type BaselineDrift = components['schemas']['BaselineDrift'];
 export type McpAuth = components['schemas']['McpAuth'];
 export type McpTranscriptEntry = components['schemas']['McpTranscriptEntry'];
 export type McpInspection = components['schemas']['McpInspection'];
@@ -3014,6 +3079,9 @@ export type A2aInterface = components['schemas']['A2aInterface'];
 export type A2aSkill = components['schemas']['A2aSkill'];
 export type A2aSignature = components['schemas']['A2aSignature'];
 export type A2aInspection = components['schemas']['A2aInspection'];
+export type A2aBaselineComparison = components['schemas']['A2aBaselineComparison'];
+export type McpInspectBaselineRequest = components['schemas']['McpInspectBaselineRequest'];
+export type A2aInspectBaselineRequest = components['schemas']['A2aInspectBaselineRequest'];
 export type MonitorEventType = components['schemas']['MonitorEventType'];
 export type MonitorEventData = components['schemas']['MonitorEventData'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
@@ -4741,6 +4809,120 @@ export interface operations {
             };
         };
     };
+    inspectMcpWithBaseline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpInspectBaselineRequest"];
+            };
+        };
+        responses: {
+            /** @description The MCP inspection, its drift against the baseline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpInspection"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member; the endpoint is not an absolute https URL; or the baseline cannot be used (malformed, another format, from a newer svc, another hash profile, a fingerprint that is not its definition's, no entry approved from this endpoint): the detail says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no MCP endpoint at the URL (answered 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out, or did not answer as an MCP server; the detail names what was found. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     inspectA2a: {
         parameters: {
             query: {
@@ -4812,6 +4994,129 @@ export interface operations {
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: a fetched resource is over its size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INVALID_DID_DOCUMENT: the fetched resource is no agent card (not JSON, or not an object). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the host failed or timed out (DNS, TLS, time limit, an HTTP error). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inspectA2aWithBaseline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["A2aInspectBaselineRequest"];
+            };
+        };
+        responses: {
+            /** @description The A2A inspection, compared with the baseline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A2aInspection"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member; the URL is not an absolute URL; or the baseline cannot be used (malformed, another format, from a newer svc, no entry approved from the card URL): the detail says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the host resolves to a non-public address, or a redirect left https. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no agent card at the URL. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -201,10 +201,10 @@ ${
 }
 
 function verdict(result: McpInspection): Html {
-  const counts = { PASS: 0, WARN: 0, SKIP: 0 };
+  const counts = { PASS: 0, WARN: 0, FAIL: 0, SKIP: 0 };
   for (const c of result.checks) counts[c.status] += 1;
-  const tone = result.status === 'AUTH_REQUIRED' || counts.WARN > 0 ? 'warn' : 'good';
-  const summary = (['WARN', 'PASS', 'SKIP'] as const)
+  const tone = counts.FAIL > 0 ? 'bad' : result.status === 'AUTH_REQUIRED' || counts.WARN > 0 ? 'warn' : 'good';
+  const summary = (['FAIL', 'WARN', 'PASS', 'SKIP'] as const)
     .filter((s) => counts[s] > 0)
     .map((s) => `${counts[s]} ${s}`)
     .join(', ');
@@ -291,7 +291,7 @@ function checksSection(checks: readonly McpCheck[]): Html {
 <h2 id="checks-title">Checks</h2>
 <ol class="mcp-checks">${checks.map(
     (c) => html`<li class="mcp-check" data-check="${c.id}" data-status="${c.status}">
-${statusBadge(c.status, c.status === 'PASS' ? 'pass' : c.status === 'WARN' ? 'warn' : 'skip')}
+${statusBadge(c.status, c.status === 'PASS' ? 'pass' : c.status === 'WARN' ? 'warn' : c.status === 'FAIL' ? 'fail' : 'skip')}
 <div><strong>${c.label}</strong> <code class="mcp-check-id">${c.id}</code><p>${visibleText(c.detail)}</p></div>
 </li>`,
   )}</ol>
@@ -364,7 +364,8 @@ function sectionIntro(result: McpInspection, kind: 'tools' | ItemKind, items: re
 function removedLine(result: McpInspection, kind: 'tools' | ItemKind): Html {
   const removed = kind === 'tools' ? result.drift.removed : result.drift[kind].removed;
   if (removed.length === 0) return html``;
-  return html`<p class="tone-warn mcp-removed">Removed since ${result.drift.previousObservedAt ?? 'the last inspection'}: ${join(
+  const since = result.drift.baseline ? 'from the approved baseline' : `since ${result.drift.previousObservedAt ?? 'the last inspection'}`;
+  return html`<p class="tone-warn mcp-removed">Removed ${since}: ${join(
     removed.map((r) => keyCode(kind, r)),
     ', ',
   )}</p>`;
@@ -491,7 +492,10 @@ function driftSection(result: McpInspection): Html {
   const compared = drift.previousInventoryHash !== null || drift.previousObservedAt !== null;
   // Nothing to compare with because nothing is stored: the drift check says why.
   const check = result.checks.find((c) => c.id === 'drift');
-  const explained = drift.status === 'FIRST_OBSERVATION' && check?.status === 'SKIP' ? check.detail : INVENTORY_DRIFT_TEXT[drift.status];
+  const baseline = drift.baseline;
+  // Against an approved baseline (--baseline), the drift check's own sentence says what differs.
+  const explained =
+    (drift.status === 'FIRST_OBSERVATION' && check?.status === 'SKIP') || (baseline && check) ? check!.detail : INVENTORY_DRIFT_TEXT[drift.status];
   const keys = (kind: 'tools' | ItemKind, word: string, list: readonly string[]) =>
     html`<li${list.length > 0 ? html` class="tone-warn"` : ''}><span class="mcp-drift-word">${word}:</span> ${
       list.length === 0
@@ -502,13 +506,22 @@ function driftSection(result: McpInspection): Html {
           )
     }</li>`;
   return html`<section id="drift" class="mcp-section" aria-labelledby="drift-title" data-drift="${drift.status}">
-<h2 id="drift-title">Drift since the last inspection</h2>
-<p>${statusBadge(drift.status, drift.status === 'UNCHANGED' ? 'pass' : drift.status === 'CHANGED' ? 'warn' : 'skip')} ${visibleText(explained)}</p>
+<h2 id="drift-title">${baseline ? 'Drift against the approved baseline' : 'Drift since the last inspection'}</h2>
+<p>${statusBadge(drift.status, drift.status === 'UNCHANGED' ? 'pass' : drift.status === 'CHANGED' ? (baseline ? 'fail' : 'warn') : 'skip')} ${visibleText(explained)}</p>
 ${drift.reason ? html`<p class="tone-warn mcp-drift-reason">${visibleText(drift.reason)}</p>` : ''}
 ${
   compared
     ? html`<dl class="fields mcp-fields">
-${field('last inspection', drift.previousObservedAt ? html`<time datetime="${drift.previousObservedAt}">${drift.previousObservedAt}</time>` : html`<span class="tone-muted">unknown</span>`)}
+${
+  baseline
+    ? field('baseline', html`<code>${visibleText(baseline.file)}</code> (${visibleText(baseline.name)})`)
+    : field(
+        'last inspection',
+        drift.previousObservedAt
+          ? html`<time datetime="${drift.previousObservedAt}">${drift.previousObservedAt}</time>`
+          : html`<span class="tone-muted">unknown</span>`,
+      )
+}
 ${field('its inventory hash', drift.previousInventoryHash ? html`<code class="hash hash-full">${drift.previousInventoryHash}</code>` : html`<span class="tone-muted">none</span>`)}
 </dl>
 <h3 class="mcp-drift-kinds">By kind <span class="count">(tools and prompts by name, resources by URI, templates by URI template)</span></h3>

@@ -7,6 +7,7 @@
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AgentCard, canonicalizeAgentCard } from '@a2a-js/sdk';
+import { calculateJwkThumbprint } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inspectA2a } from '../../src/core/a2a/inspect.js';
 import { A2A_LIMITATIONS, type A2aCheckId, type A2aInspection } from '../../src/core/a2a/types.js';
@@ -90,6 +91,8 @@ describe('SDK-signed cards served by the SDK', () => {
         status: 'VALID',
         canonicalization: 'a2a-1.0',
         detail: `The ES256 signature verifies over the A2A 1.0 canonical form of the card with "card-key-1" of the JWK set at "${jku}" (the card's origin).`,
+        // RFC 7638, as jose computes it: what an approved baseline pins.
+        keyThumbprint: await calculateJwkThumbprint(es256.publicJwk),
       },
     ]);
     expect(statuses(result)).toEqual(ALL_PASS);
@@ -144,6 +147,7 @@ describe('SDK-signed cards served by the SDK', () => {
         status: 'VALID',
         canonicalization: 'a2a-1.0',
         detail: `The EdDSA signature verifies over the A2A 1.0 canonical form of the card with "${did}#card", authorised for assertionMethod.`,
+        keyThumbprint: await calculateJwkThumbprint(ed25519.publicJwk),
       },
     ]);
     expect(checkOf(result, 'signature')).toMatchObject({

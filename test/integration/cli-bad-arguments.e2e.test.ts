@@ -109,6 +109,13 @@ const TABLE: Row[] = [
 
   usage(['inspect-a2a', 'https://agent.example', '--egress-allow', '1.2.3.4/40'], /^--egress-allow: bad allow-list entry "1\.2\.3\.4\/40"/),
   noAnswer(['inspect-a2a', 'agent.example'], 'INVALID_REQUEST', /^The agent URL is not an absolute URL/),
+  usage(['inspect-mcp', 'https://tools.example/mcp', '--baseline', '{dir}/no-such-baseline.json'], /^--baseline .*no-such-baseline\.json: no such file$/),
+  badOption(['inspect-mcp', 'https://tools.example/mcp', '--baseline', '{dir}/not-json.txt'], /^The baseline .*not-json\.txt is not valid JSON/),
+  badOption(['inspect-a2a', 'https://agent.example', '--baseline', '{dir}/policy.json'], /^The baseline .*policy\.json is not an svc-a2a-baseline file/),
+
+  usage(['mcp', 'approve', 'https://tools.example/mcp'], /^required option '--baseline <file>' not specified/),
+  usage(['mcp', 'approve', 'https://tools.example/mcp', '--baseline', '{dir}/b.json'], /^standard input is not a terminal, so svc cannot ask before it writes/),
+  usage(['a2a', 'approve', 'https://agent.example', '--baseline', '{dir}/b.json', '--stdio'], /^unknown option '--stdio'/),
 
   usage(['history', DID, '--limit', '0'], /^--limit must be a whole number 1\.\.1000, not "0"$/),
   noAnswer(['history', 'not-a-did'], 'INVALID_DID', /^Not a valid DID: /),

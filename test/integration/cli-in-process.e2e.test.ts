@@ -66,6 +66,8 @@ beforeAll(async () => {
     { family: 'delegation', exit: 0, args: ['verify-delegation', chain, '--trusted-root', root.did] },
     { family: 'keygen', exit: 2, args: ['keygen', '--out', chain] },
     { family: 'inspect', exit: 0, args: ['inspect-mcp', '--from-file', listing, '--json'] },
+    // No terminal to ask on and no --yes: refused before anything runs.
+    { family: 'approve', exit: 2, args: ['mcp', 'approve', '--from-file', listing, '--baseline', path.join(dir, 'baseline.json')] },
     { family: 'history', exit: 0, args: ['history', ED25519_DID, '--json'], env: state },
     { family: 'serve', exit: 0, args: ['serve', '--help'] },
     {
@@ -110,6 +112,7 @@ describe('in process as in the built binary', () => {
         'delegation',
         'keygen',
         'inspect',
+        'approve',
         'history',
         'serve',
         'monitor',

@@ -236,7 +236,7 @@ describe('svc inspect-mcp', () => {
       expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn', 'provider'), /"provider" is not a check of inspect-mcp/, 'inspect-mcp');
       expectUsageError(
         await a2a('https://agent.example', '--allow-warn', 'protocol'),
-        /^--allow-warn: "protocol" is not a check of inspect-a2a; its checks are fetch, schema, version, interfaces, origin, provider, security, signature$/,
+        /^--allow-warn: "protocol" is not a check of inspect-a2a; its checks are fetch, schema, version, interfaces, origin, provider, security, signature, drift$/,
         'inspect-a2a',
       );
       expectUsageError(await mcp(legacy.url, '--no-store', '--allow-warn'), /argument missing/, 'inspect-mcp');
@@ -723,6 +723,7 @@ describe('svc inspect-mcp', () => {
       '--egress-allow <cidr>',
       '--db <path|url>',
       '--no-store',
+      '--baseline <file>',
       '--json',
       '--no-color',
       '-q, --quiet',
@@ -733,7 +734,7 @@ describe('svc inspect-mcp', () => {
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('Prompts, resources and resource templates are listed too when the server declares them');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('at most 500 tools, and 500 prompts, resources and templates together');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
-      'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer (unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.',
+      'Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol, not stored) or the server requires authentication (--strict: a warning exits 1); 1 the inventory differs from the --baseline; 4 no answer (unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.',
     );
   });
 });

@@ -194,7 +194,7 @@ describe('svc inspect-a2a --format sarif', () => {
     const run = sarifOf(signed).runs[0];
     expect(run.results).toEqual([]);
     expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(
-      ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'].map((id) => `check.${id}`),
+      ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature', 'drift'].map((id) => `check.${id}`),
     );
     expect(run.properties).toMatchObject({ command: 'inspect-a2a', endpoint: expect.stringContaining(signedHost.server.origin), signatures: ['VALID'] });
     expect(run.invocations).toEqual([{ executionSuccessful: true, exitCode: 0 }]);

@@ -367,13 +367,14 @@ describe('GET /v1/a2a/inspect', () => {
 });
 
 describe('both routes', () => {
-  it('POST (and DELETE) are 405 METHOD_NOT_ALLOWED with Allow naming GET', async () => {
+  it('DELETE is 405 METHOD_NOT_ALLOWED with Allow naming GET and POST; a POST without its baseline is 400', async () => {
     for (const route of [`/v1/mcp/inspect?endpoint=${encodeURIComponent(modern.url)}`, `/v1/a2a/inspect?url=${encodeURIComponent(host.server.origin)}`]) {
-      for (const method of ['POST', 'DELETE']) {
-        const answer = await call(`${daemon.url}${route}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
-        expectProblem(answer, 405, 'METHOD_NOT_ALLOWED');
-        expect(answer.header('allow')).toContain('GET');
-      }
+      const answer = await call(`${daemon.url}${route}`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expectProblem(answer, 405, 'METHOD_NOT_ALLOWED');
+      expect(answer.header('allow')).toContain('GET');
+      expect(answer.header('allow')).toContain('POST');
+      const post = await call(`${daemon.url}${route.split('?')[0]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expectProblem(post, 400, 'INVALID_REQUEST');
     }
   });
 

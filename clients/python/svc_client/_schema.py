@@ -145,6 +145,7 @@ __all__ = [
     "InventoryDriftPrompts",
     "InventoryDriftResources",
     "InventoryDriftResourceTemplates",
+    "BaselineDrift",
     "InventoryDrift",
     "McpAuth",
     "McpTranscriptEntry",
@@ -157,7 +158,16 @@ __all__ = [
     "A2aSkill",
     "A2aSignature",
     "A2aInspectionProviderVariant1",
+    "A2aBaselineComparisonSkillsChangedItem",
+    "A2aBaselineComparisonSkills",
+    "A2aBaselineComparisonInterfacesChangedItem",
+    "A2aBaselineComparisonInterfaces",
+    "A2aBaselineComparisonSigningKeysChangedItem",
+    "A2aBaselineComparisonSigningKeys",
+    "A2aBaselineComparison",
     "A2aInspection",
+    "McpInspectBaselineRequest",
+    "A2aInspectBaselineRequest",
     "MonitorEventType",
     "MonitorEventDataDomainBindingVariant1",
     "MonitorEventDataDiffVariant1",
@@ -1485,7 +1495,7 @@ class McpCheck(TypedDict):
 
     id: Literal["historyPersistence", "transport", "protocol", "identity", "inventory", "drift"]
     label: str
-    status: Literal["PASS", "WARN", "SKIP"]
+    status: Literal["PASS", "WARN", "FAIL", "SKIP"]
     detail: str
 
 
@@ -1662,8 +1672,17 @@ class InventoryDriftResourceTemplates(TypedDict):
     changed: List[str]
 
 
-class InventoryDrift(TypedDict):
-    """The `InventoryDrift` schema of openapi.json."""
+class BaselineDrift(TypedDict):
+    """The `BaselineDrift` schema of openapi.json."""
+
+    file: str
+    name: str
+    entrySha256: Optional[str]
+    server: List[str]
+
+
+class _InventoryDriftRequired(TypedDict):
+    """The required members of InventoryDrift."""
 
     status: Literal["FIRST_OBSERVATION", "UNCHANGED", "CHANGED", "PROFILE_CHANGED"]
     previousObservedAt: Optional[str]
@@ -1675,6 +1694,12 @@ class InventoryDrift(TypedDict):
     resources: InventoryDriftResources
     resourceTemplates: InventoryDriftResourceTemplates
     reason: Optional[str]
+
+
+class InventoryDrift(_InventoryDriftRequired, total=False):
+    """The `InventoryDrift` schema of openapi.json."""
+
+    baseline: BaselineDrift
 
 
 class McpAuth(TypedDict):
@@ -1761,7 +1786,7 @@ class McpInspection(TypedDict):
 class A2aCheck(TypedDict):
     """The `A2aCheck` schema of openapi.json."""
 
-    id: Literal["fetch", "schema", "version", "interfaces", "origin", "provider", "security", "signature"]
+    id: Literal["fetch", "schema", "version", "interfaces", "origin", "provider", "security", "signature", "drift"]
     label: str
     status: Literal["PASS", "WARN", "FAIL", "SKIP"]
     detail: str
@@ -1795,6 +1820,7 @@ class A2aSignature(TypedDict):
     status: Literal["VALID", "INVALID", "UNSUPPORTED", "INDETERMINATE"]
     detail: str
     canonicalization: Optional[Literal["a2a-1.0", "rfc8785"]]
+    keyThumbprint: Optional[str]
 
 
 class A2aInspectionProviderVariant1(TypedDict):
@@ -1804,8 +1830,66 @@ class A2aInspectionProviderVariant1(TypedDict):
     url: Optional[str]
 
 
-class A2aInspection(TypedDict):
-    """The `A2aInspection` schema of openapi.json."""
+class A2aBaselineComparisonSkillsChangedItem(TypedDict):
+    """The object at `A2aBaselineComparison.skills.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aBaselineComparisonSkills(TypedDict):
+    """The object at `A2aBaselineComparison.skills` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aBaselineComparisonSkillsChangedItem]
+
+
+class A2aBaselineComparisonInterfacesChangedItem(TypedDict):
+    """The object at `A2aBaselineComparison.interfaces.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aBaselineComparisonInterfaces(TypedDict):
+    """The object at `A2aBaselineComparison.interfaces` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aBaselineComparisonInterfacesChangedItem]
+
+
+class A2aBaselineComparisonSigningKeysChangedItem(TypedDict):
+    """The object at `A2aBaselineComparison.signingKeys.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aBaselineComparisonSigningKeys(TypedDict):
+    """The object at `A2aBaselineComparison.signingKeys` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aBaselineComparisonSigningKeysChangedItem]
+
+
+class A2aBaselineComparison(TypedDict):
+    """The `A2aBaselineComparison` schema of openapi.json."""
+
+    file: str
+    name: str
+    entrySha256: str
+    status: Literal["UNCHANGED", "CHANGED"]
+    card: List[str]
+    skills: A2aBaselineComparisonSkills
+    interfaces: A2aBaselineComparisonInterfaces
+    signingKeys: A2aBaselineComparisonSigningKeys
+
+
+class _A2aInspectionRequired(TypedDict):
+    """The required members of A2aInspection."""
 
     cardUrl: str
     httpStatus: int
@@ -1829,6 +1913,30 @@ class A2aInspection(TypedDict):
     tls: Optional[TlsEvidence]
     observedAt: str
     limitations: List[str]
+
+
+class A2aInspection(_A2aInspectionRequired, total=False):
+    """The `A2aInspection` schema of openapi.json."""
+
+    baseline: A2aBaselineComparison
+
+
+class McpInspectBaselineRequest(TypedDict):
+    """The `McpInspectBaselineRequest` schema of openapi.json."""
+
+    #: The URL of the MCP endpoint, e.g. https://tools.example/mcp.
+    endpoint: str
+    #: An svc-mcp-baseline document (svc mcp approve writes it; docs/agents.md#approved-baselines), as JSON: compared with its entry approved from this endpoint instead of the last stored inventory.
+    baseline: Dict[str, Any]
+
+
+class A2aInspectBaselineRequest(TypedDict):
+    """The `A2aInspectBaselineRequest` schema of openapi.json."""
+
+    #: The agent origin or the URL of its agent card, e.g. https://agent.example.
+    url: str
+    #: An svc-a2a-baseline document (svc a2a approve writes it), as JSON: the card is compared with its entry approved from the card URL.
+    baseline: Dict[str, Any]
 
 
 #: What changed.
@@ -2876,6 +2984,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200,),
         "response": "McpInspection",
     },
+    "inspectMcpWithBaseline": {
+        "method": "POST",
+        "path": "/v1/mcp/inspect",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "McpInspectBaselineRequest",
+        "results": (200,),
+        "response": "McpInspection",
+    },
     "inspectA2a": {
         "method": "GET",
         "path": "/v1/a2a/inspect",
@@ -2883,6 +3001,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": (),
         "query": ("url", "signed"),
         "body": None,
+        "results": (200,),
+        "response": "A2aInspection",
+    },
+    "inspectA2aWithBaseline": {
+        "method": "POST",
+        "path": "/v1/a2a/inspect",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "A2aInspectBaselineRequest",
         "results": (200,),
         "response": "A2aInspection",
     },

@@ -473,12 +473,28 @@ class SvcClient:
             return self._signed_call("inspectMcp", None, {"endpoint": endpoint}, None, expected_signer, resolve_key)
         return self._call("inspectMcp", query={"endpoint": endpoint})
 
+    def inspect_mcp_with_baseline(self, endpoint: str, baseline: Mapping[str, Any]) -> McpInspection:
+        """POST /v1/mcp/inspect: as ``inspect_mcp``, compared with an approved baseline (the JSON
+        of a file ``svc mcp approve`` wrote) instead of the last stored inventory.
+
+        ``drift["baseline"]`` is set and the drift check is FAIL on any difference (a result, not
+        an error). A baseline the daemon cannot use, or with no entry approved from this endpoint,
+        raises SvcError INVALID_REQUEST.
+        """
+        return self._call("inspectMcpWithBaseline", body={"endpoint": endpoint, "baseline": baseline})
+
     def inspect_a2a(self, url: str, signed: bool = False, expected_signer: Optional[str] = None, resolve_key: Optional[KeyResolver] = None) -> Any:
         """GET /v1/a2a/inspect: inspect an A2A agent card (validation and signatures).
         ``signed=True``: a :class:`SignedResult` instead."""
         if signed:
             return self._signed_call("inspectA2a", None, {"url": url}, None, expected_signer, resolve_key)
         return self._call("inspectA2a", query={"url": url})
+
+    def inspect_a2a_with_baseline(self, url: str, baseline: Mapping[str, Any]) -> A2aInspection:
+        """POST /v1/a2a/inspect: as ``inspect_a2a``, the card compared with an approved baseline
+        (the JSON of a file ``svc a2a approve`` wrote): ``baseline`` is set and the ``drift``
+        check is FAIL on any difference."""
+        return self._call("inspectA2aWithBaseline", body={"url": url, "baseline": baseline})
 
     # -- web dossier ----------------------------------------------------------------------
 

@@ -74,6 +74,18 @@ class RequestsTest(unittest.TestCase):
         self.assertNotIn("accept", fifth.headers)
         self.assertEqual(sixth.headers["accept"], "application/did-resolution")
 
+    def test_baseline_bodies(self) -> None:
+        baseline = {"format": "svc-mcp-baseline", "version": 1, "hashProfile": "rfc8785-binary64-v1", "servers": {}}
+        with ScriptedServer([json_answer(200, {"ok": True})]) as server:
+            client = SvcClient(server.url)
+            client.inspect_mcp_with_baseline("https://tools.example/mcp", baseline)
+            client.inspect_a2a_with_baseline("https://agent.example", {"format": "svc-a2a-baseline"})
+        mcp, a2a = server.requests
+        self.assertEqual((mcp.method, mcp.path), ("POST", "/v1/mcp/inspect"))
+        self.assertEqual(json.loads(mcp.body), {"endpoint": "https://tools.example/mcp", "baseline": baseline})
+        self.assertEqual((a2a.method, a2a.path), ("POST", "/v1/a2a/inspect"))
+        self.assertEqual(json.loads(a2a.body), {"url": "https://agent.example", "baseline": {"format": "svc-a2a-baseline"}})
+
     def test_arguments_that_cannot_be_sent_are_programming_errors(self) -> None:
         client = SvcClient("http://127.0.0.1:9")
         with self.assertRaises(TypeError):

@@ -37,7 +37,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    pass: resolved, nothing needs attention; a credential, JWS or chain VALID;
        a policy PASS; a tool call ALLOW
   1    a check failed: a dimension FAILED (e.g. an invalid key) or the DID is DEACTIVATED;
-       a credential INVALID, EXPIRED, REVOKED, MALFORMED …; a policy FAIL; DENY
+       a credential INVALID, EXPIRED, REVOKED, MALFORMED …; a policy FAIL; DENY; an MCP
+       inventory or A2A card that differs from its approved --baseline
   2    usage error: unknown command or option, missing argument, an option value that
        cannot be used (malformed, out of range, not applicable, a file it names that is
        missing or holds no usable policy or key, an output file that exists) or a bad

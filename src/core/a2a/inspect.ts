@@ -66,6 +66,7 @@ const LABELS: Readonly<Record<A2aCheckId, string>> = {
   provider: 'Provider declared (self-reported)',
   security: 'Security schemes declared',
   signature: 'Card signature',
+  drift: 'Card as approved',
 };
 
 /** Problems shown in the schema detail; the rest are counted. */
@@ -214,7 +215,7 @@ function describeInterface(url: string | null, protocolBinding: string | null, p
   return { url, protocolBinding, protocolVersion, https, sameOrigin: same };
 }
 
-function interfacesOf(card: JsonObject, specVersion: A2aSpecVersion, cardUrl: string): A2aInterface[] {
+export function interfacesOf(card: JsonObject, specVersion: A2aSpecVersion, cardUrl: string): A2aInterface[] {
   let cardOrigin: string | null = null;
   try {
     cardOrigin = new URL(cardUrl).origin;

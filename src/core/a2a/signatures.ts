@@ -27,7 +27,7 @@
  * | INDETERMINATE | no usable key source; the DID does not resolve; the `jku` cannot be fetched or is no JWK set; no (or more than one) key with that `kid` in it; entries beyond A2A_MAX_SIGNATURES |
  */
 import { describeResponse } from '../supplied/resources.js';
-import { checkPublicJwk } from '../keys/jwk.js';
+import { checkPublicJwk, jwkThumbprint } from '../keys/jwk.js';
 import { didOf, isServiceProblem, type KeySource } from '../credentials/keys.js';
 import { isJsonObject, parseJsonBytes, type JsonObject, type JsonValue } from '../encoding/json.js';
 import { checkJwsSignature, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
@@ -120,7 +120,7 @@ export async function verifyCardSignatures(entries: readonly JsonValue[], ctx: S
 }
 
 function outcome(
-  base: Partial<Pick<SignatureOutcome, 'alg' | 'kid' | 'jku' | 'keySource'>>,
+  base: Partial<Pick<SignatureOutcome, 'alg' | 'kid' | 'jku' | 'keySource' | 'keyThumbprint'>>,
   status: A2aSignatureStatus,
   reason: string,
   canonicalization: A2aCanonicalization | null = null,
@@ -132,6 +132,7 @@ function outcome(
     status,
     detail: asSentence(reason),
     canonicalization,
+    keyThumbprint: base.keyThumbprint ?? null,
     keySource: base.keySource ?? null,
   };
 }
@@ -186,6 +187,7 @@ async function verifyEntry(entry: JsonValue, index: number, ctx: SignatureContex
   const key = await findKey(kid, base.jku ?? null, first.alg, ctx, jwkSets);
   if ('status' in key) return outcome({ ...base, keySource: key.source }, key.status, key.reason);
   base.keySource = key.source;
+  base.keyThumbprint = jwkThumbprint({ kty: key.jwk.kty ?? '', ...key.jwk });
 
   const reasons: string[] = [];
   for (const [i, payload] of ctx.payloads.entries()) {

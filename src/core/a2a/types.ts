@@ -43,8 +43,11 @@ export type A2aSignatureStatus = (typeof A2A_SIGNATURE_STATUSES)[number];
 export const A2A_CANONICALIZATIONS = ['a2a-1.0', 'rfc8785'] as const;
 export type A2aCanonicalization = (typeof A2A_CANONICALIZATIONS)[number];
 
-/** The eight checks, in the order reported (semantics: inspect.ts). */
-export const A2A_CHECK_IDS = ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature'] as const;
+/**
+ * The eight checks, in the order reported (semantics: inspect.ts), and `drift`, reported last and
+ * only when the card was compared with an approved baseline (baseline.ts).
+ */
+export const A2A_CHECK_IDS = ['fetch', 'schema', 'version', 'interfaces', 'origin', 'provider', 'security', 'signature', 'drift'] as const;
 export type A2aCheckId = (typeof A2A_CHECK_IDS)[number];
 
 export const A2A_CHECK_STATUSES = ['PASS', 'WARN', 'FAIL', 'SKIP'] as const;
@@ -94,6 +97,12 @@ export interface A2aSignature {
   detail: string;
   /** The payload form that verified; null unless VALID. */
   canonicalization: A2aCanonicalization | null;
+  /**
+   * RFC 7638 thumbprint (SHA-256, base64url) of the public key svc found for this signature (from
+   * the DID document or the JWK set), whether or not the signature verified with it; null when no
+   * key was found. What an approved baseline pins as the card's signing key.
+   */
+  keyThumbprint: string | null;
 }
 
 export interface A2aInspection {
@@ -126,6 +135,35 @@ export interface A2aInspection {
   /** RFC 3339 UTC: when the card was fetched. */
   observedAt: string;
   limitations: string[];
+  /** Present only when the card was compared with an approved baseline (`--baseline`, or one in the request body). */
+  baseline?: A2aBaselineComparison;
+}
+
+/** Items of one kind (skills, interfaces, signing keys) added, removed and changed against a baseline. */
+export interface A2aItemChanges {
+  added: string[];
+  removed: string[];
+  /** Each with the members that differ. */
+  changed: Array<{ key: string; changedFields: string[] }>;
+}
+
+/** A card compared with its approved entry (baseline.ts). */
+export interface A2aBaselineComparison {
+  /** The baseline as named: the file given to --baseline, or `the request body`. */
+  file: string;
+  /** The card's entry in it (the card URL as approved). */
+  name: string;
+  /** SHA-256 of the RFC 8785 form of that entry. */
+  entrySha256: string;
+  status: 'UNCHANGED' | 'CHANGED';
+  /** Top-level members of the card (without `signatures`; skills apart) that differ. Sorted. */
+  card: string[];
+  /** Keyed by skill id (`#<index>` for a skill without one). */
+  skills: A2aItemChanges;
+  /** Keyed by interface URL (`#<index>` without one). */
+  interfaces: A2aItemChanges;
+  /** Keyed by the signature's kid (`#<index>` without one): alg, jku and the key's thumbprint. */
+  signingKeys: A2aItemChanges;
 }
 
 /** Statements added to `limitations`, each under the condition named. */

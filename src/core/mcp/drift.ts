@@ -79,8 +79,8 @@ export function coverageReason(previousObservedAt: string): string {
   return `the previous inventory (${previousObservedAt}) covered tools only; prompts and resources are inventoried since this version, so only tools were compared`;
 }
 
-/** One kind against its snapshot entries: per-item drift and the added/removed/changed keys. */
-function compareKind(
+/** One kind against its snapshot (or baseline) entries: per-item drift and the added/removed/changed keys. */
+export function compareKind(
   current: readonly FingerprintedItem[],
   before: ReadonlyArray<{ key: string; definitionSha256: string; definition: JsonObject }>,
   complete: boolean,

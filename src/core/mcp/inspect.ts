@@ -33,6 +33,7 @@ import {
   type ItemDriftResult,
 } from './drift.js';
 import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
+import { compareWithBaseline, entryOf, type BaselineComparison } from './baseline.js';
 import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
 import {
   DECLARED_CLASSES,
@@ -64,6 +65,12 @@ export interface McpInspectOptions {
   storageUnavailable?: string;
   /** Watch each request to the server as a stage (the CLI's progress line). */
   hooks?: StageHooks;
+  /**
+   * Compare with this approved baseline entry instead of the last stored observation
+   * (baseline.ts): drift is then UNCHANGED or CHANGED against it, and the drift check FAILs on any
+   * difference. Storage is unaffected.
+   */
+  baseline?: BaselineComparison;
 }
 
 const LIMITATIONS = {
@@ -322,8 +329,27 @@ function driftParts(inventory: DriftResult['inventory']): string[] {
   return parts;
 }
 
-function driftCheck(drift: DriftResult, complete: boolean, stored: boolean): McpCheck {
+/**
+ * The drift check against an approved baseline: PASS when identical, FAIL on any difference — and
+ * FAIL when the listing is incomplete, since then it cannot be shown to match (a gate fails closed).
+ */
+function baselineCheck(drift: DriftResult, complete: boolean, limit: string | null): McpCheck {
   const { inventory } = drift;
+  const baseline = inventory.baseline!;
+  const of = `the approved baseline ${baseline.file}${baseline.name === baseline.file ? '' : ` (${JSON.stringify(baseline.name.slice(0, 80))})`}`;
+  if (baseline.entrySha256 === null) {
+    return check('drift', 'Drift', 'FAIL', `Not in ${of}: the server has never been approved (svc mcp approve writes it after review).`);
+  }
+  const parts = driftParts(inventory);
+  if (baseline.server.length) parts.push(`the server's own words differ: ${baseline.server.join(', ')}`);
+  if (parts.length) return check('drift', 'Drift', 'FAIL', `Differs from ${of}: ${parts.join('; ')}. Approve it with svc mcp approve after review.`);
+  if (!complete) return check('drift', 'Drift', 'FAIL', `The listing is incomplete (${limit ?? 'a limit stopped it'}): it cannot be shown to match ${of}.`);
+  return check('drift', 'Drift', 'PASS', `Identical to ${of}.`);
+}
+
+function driftCheck(drift: DriftResult, complete: boolean, stored: boolean, limit: string | null = null): McpCheck {
+  const { inventory } = drift;
+  if (inventory.baseline) return baselineCheck(drift, complete, limit);
   if (inventory.status === 'FIRST_OBSERVATION') {
     if (!stored) return check('drift', 'Drift', 'SKIP', 'No stored inventory to compare with: storage is off or unavailable.');
     const partial = complete ? '' : ' The listing is incomplete, so it was not stored either.';
@@ -350,16 +376,15 @@ function headlineOf(result: Omit<McpInspection, 'headline'>): string {
   const parts = [`${countsOf(result.tools.length, result)}${result.complete ? '' : ' (incomplete)'}`];
   if (result.transcript.length > 0) parts.push(`MCP ${result.negotiatedVersion}, ${result.mode.toLowerCase()}`);
   if (flagged) parts.push(`${flagged} with risk signals`);
-  if (result.drift.status === 'CHANGED') {
-    const d = result.drift;
+  const d = result.drift;
+  if (d.baseline?.entrySha256 === null) parts.push('not in the approved baseline');
+  else if (d.status === 'CHANGED') {
     const count = (verb: 'added' | 'removed' | 'changed') => d[verb].length + ITEM_KINDS.reduce((n, kind) => n + d[kind][verb].length, 0);
-    parts.push(
-      `drift: ${(['added', 'removed', 'changed'] as const)
-        .filter((verb) => count(verb) > 0)
-        .map((verb) => `${count(verb)} ${verb}`)
-        .join(', ')}`,
-    );
-  } else if (result.drift.status === 'UNCHANGED') parts.push('unchanged since the last inspection');
+    const counts = (['added', 'removed', 'changed'] as const).filter((verb) => count(verb) > 0).map((verb) => `${count(verb)} ${verb}`);
+    if (d.baseline?.server.length) counts.push(`${d.baseline.server.join(', ')} changed`);
+    parts.push(`drift: ${counts.join(', ')}${d.baseline ? ' against the approved baseline' : ''}`);
+  } else if (d.baseline) parts.push(result.complete ? 'identical to the approved baseline' : 'what was listed matches the approved baseline');
+  else if (d.status === 'UNCHANGED') parts.push('unchanged since the last inspection');
   return `${name}${parts.join('; ')}.`;
 }
 
@@ -494,8 +519,12 @@ async function inventoryResult(
 ): Promise<McpInspection> {
   const { runtime } = options;
   const { observedAt } = evidence;
-  const judgement = await judgeInventory(runtime, { listings: conversation.listings, instructions: conversation.instructions, driftKey: endpoint });
-  const limitations = [...evidence.limitations, ...judgement.notes];
+  const judgement = await judgeInventory(
+    runtime,
+    { listings: conversation.listings, instructions: conversation.instructions, serverInfo: conversation.serverInfo, target: endpoint, driftKey: endpoint },
+    options.baseline,
+  );
+  const limitations = [...baselineLimitations(evidence.limitations, options.baseline), ...judgement.notes];
   const historyCheck = await persistenceCheck(runtime, options, endpoint, conversation, judgement.fingerprinted, judgement.hash, judgement.complete);
   const base: Omit<McpInspection, 'headline'> = {
     endpoint,
@@ -515,7 +544,7 @@ async function inventoryResult(
       evidence.protocol,
       identityCheck(conversation.serverInfo),
       judgement.inventoryCheck,
-      driftCheck(judgement.drift, judgement.complete, runtime.store !== undefined),
+      driftCheck(judgement.drift, judgement.complete, runtime.store !== undefined, judgement.result.inventoryLimit),
     ],
     tls: evidence.tls,
     observedAt,
@@ -579,6 +608,16 @@ export async function inspectMcpStdio(command: StdioCommand, options: McpStdioIn
   });
 }
 
+/** The limitations with the drift sentence replaced by the baseline's, when there is one. */
+function baselineLimitations(limitations: readonly string[], baseline: BaselineComparison | undefined): string[] {
+  if (!baseline) return [...limitations];
+  const drift: string[] = [LIMITATIONS.drift, LIMITATIONS.stdioDrift];
+  return [
+    ...limitations.filter((line) => !drift.includes(line)),
+    `Drift is compared with the approved baseline ${baseline.file}, not with stored observations: it changes only when svc mcp approve rewrites it.`,
+  ];
+}
+
 /** An item's fingerprints as svc's own JSON recorded them, by the item's key. */
 export type RecordedPrints = ReadonlyMap<string, { definitionSha256: string; schemaSha256?: string }>;
 
@@ -586,6 +625,10 @@ export type RecordedPrints = ReadonlyMap<string, { definitionSha256: string; sch
 export interface ObservedInventory {
   listings: Listings;
   instructions: string | null;
+  /** What the server calls itself (compared with an approved baseline). */
+  serverInfo: JsonObject | null;
+  /** The endpoint or stdio command (an approved entry's target). */
+  target: string;
   /** The endpoint whose stored inventory the drift compares with; null: nothing to compare with. */
   driftKey: string | null;
   /**
@@ -597,9 +640,11 @@ export interface ObservedInventory {
 
 /**
  * The one path from listings to judgement: fingerprints, classes, signals, the inventory hash
- * and drift against the stored snapshot of `driftKey`. Nothing is stored here.
+ * and drift against the stored snapshot of `driftKey` — or against an approved baseline, when one
+ * is given (then the store is not read, and a complete inventory of received definitions is handed
+ * to the baseline's `capture`). Nothing is stored here.
  */
-async function judgeInventory(runtime: Runtime, observed: ObservedInventory) {
+async function judgeInventory(runtime: Runtime, observed: ObservedInventory, baseline?: BaselineComparison) {
   const { listings, recorded } = observed;
   const { tools: partial, fingerprinted: toolPrints } = fingerprintTools(listings.tools.items, recorded?.tools);
   const prompts = fingerprintItems('prompts', listings.prompts.items, recorded?.prompts);
@@ -619,8 +664,15 @@ async function judgeInventory(runtime: Runtime, observed: ObservedInventory) {
   const limit = complete ? null : limits.join('; ');
   // One array for every item: the signals index the tool names once (a tool's own name is ignored).
   const names = partial.map((t) => t.name);
-  const previous = observed.driftKey === null ? undefined : await latestSnapshot(runtime, observed.driftKey);
-  const drift = compareInventory(fingerprinted, previous, completeness);
+  let drift: DriftResult;
+  if (baseline) {
+    const server = { target: observed.target, serverInfo: observed.serverInfo, instructions: observed.instructions };
+    drift = compareWithBaseline(fingerprinted, server, baseline, completeness);
+    if (baseline.capture && complete && recorded === undefined) baseline.capture(entryOf(fingerprinted, server));
+  } else {
+    const previous = observed.driftKey === null ? undefined : await latestSnapshot(runtime, observed.driftKey);
+    drift = compareInventory(fingerprinted, previous, completeness);
+  }
   const exact = recorded === undefined;
   const tools: McpTool[] = partial.map((tool) => judged(tool, toolSignals(tool, names), drift.items.tools.get(tool.name)!, exact));
   const items: Items = {
@@ -699,13 +751,22 @@ const NOT_CONTACTED = 'supplied from a file; no server was contacted';
  */
 export async function inspectSavedMcp(saved: SavedInventory, options: McpInspectOptions): Promise<McpInspection> {
   const { runtime } = options;
-  const key = saved.endpoint !== null && runtime.store !== undefined ? saved.endpoint : null;
-  const judgement = await judgeInventory(runtime, {
-    listings: saved.listings,
-    instructions: saved.instructions,
-    driftKey: key,
-    ...(saved.recorded ? { recorded: saved.recorded } : {}),
-  });
+  const key = saved.endpoint !== null && runtime.store !== undefined && !options.baseline ? saved.endpoint : null;
+  // A file without an initialize result (or svc's JSON) says nothing of serverInfo and instructions.
+  const words = saved.serverInfo !== null || saved.capabilities !== null;
+  const baseline = options.baseline ? { ...options.baseline, serverWords: options.baseline.serverWords !== false && words } : undefined;
+  const judgement = await judgeInventory(
+    runtime,
+    {
+      listings: saved.listings,
+      instructions: saved.instructions,
+      serverInfo: saved.serverInfo,
+      target: saved.endpoint ?? saved.location,
+      driftKey: key,
+      ...(saved.recorded ? { recorded: saved.recorded } : {}),
+    },
+    baseline,
+  );
   const from = saved.file === '-' ? 'standard input' : saved.file;
   const limitations = [
     `The inventory was read from ${from} (${saved.shape}); no server was contacted, so nothing shows that a server lists it now.`,
@@ -718,10 +779,13 @@ export async function inspectSavedMcp(saved: SavedInventory, options: McpInspect
         ]
       : []),
     ...(key !== null ? [`Drift is compared with the last stored inventory of ${key}, the endpoint the file names.`] : []),
+    ...baselineLimitations([], baseline),
+    ...(baseline && !words ? ["The file holds no initialize result, so the server's serverInfo and instructions were not compared with the baseline."] : []),
     ...judgement.notes,
   ];
   let drift: McpCheck;
-  if (saved.endpoint === null) drift = check('drift', 'Drift', 'SKIP', 'The file names no endpoint, so there is no stored inventory to compare with.');
+  if (baseline) drift = driftCheck(judgement.drift, judgement.complete, false, judgement.result.inventoryLimit);
+  else if (saved.endpoint === null) drift = check('drift', 'Drift', 'SKIP', 'The file names no endpoint, so there is no stored inventory to compare with.');
   else if (key === null) drift = check('drift', 'Drift', 'SKIP', 'No stored inventory to compare with: storage is off or unavailable.');
   else if (judgement.drift.inventory.status === 'FIRST_OBSERVATION')
     drift = check('drift', 'Drift', 'SKIP', `No inventory of ${key} is stored: nothing to compare with.`);

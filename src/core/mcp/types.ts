@@ -72,7 +72,8 @@ export type InventoryDriftStatus = (typeof INVENTORY_DRIFT)[number];
 /** The six checks, in the order reported. */
 export const MCP_CHECK_IDS = ['historyPersistence', 'transport', 'protocol', 'identity', 'inventory', 'drift'] as const;
 export type McpCheckId = (typeof MCP_CHECK_IDS)[number];
-export type McpCheckStatus = 'PASS' | 'WARN' | 'SKIP';
+/** FAIL only with an approved baseline: the inventory differs from it (`drift`). */
+export type McpCheckStatus = 'PASS' | 'WARN' | 'FAIL' | 'SKIP';
 
 export interface McpCheck {
   id: McpCheckId;
@@ -251,6 +252,28 @@ export interface InventoryDrift {
    * Null when everything was compared (or there was nothing to compare with).
    */
   reason: string | null;
+  /**
+   * Present only when the inventory was compared with an approved baseline (`--baseline`, or a
+   * baseline in the request body) instead of the last stored observation: then `status` is
+   * UNCHANGED or CHANGED, `previousObservedAt` null, `previousInventoryHash` the entry's.
+   */
+  baseline?: BaselineDrift;
+}
+
+/** What an inventory was compared with when it was compared with an approved baseline (baseline.ts). */
+export interface BaselineDrift {
+  /** The baseline as named: the file given to --baseline, or `the request body` on the daemon. */
+  file: string;
+  /** The server's entry in it: a config file's server name, else the target as approved. */
+  name: string;
+  /** SHA-256 of the RFC 8785 form of that entry; null when the baseline has none for this server (every item is ADDED). */
+  entrySha256: string | null;
+  /**
+   * The server's own words that differ from the entry: `serverInfo.<member>` (or `serverInfo`
+   * when one side has none), `instructions`, and `target` when a config file's server now runs
+   * another command or URL. Sorted.
+   */
+  server: string[];
 }
 
 export interface McpAuth {

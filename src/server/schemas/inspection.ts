@@ -40,7 +40,8 @@ export const McpCheckSchema = Type.Object(
       Type.Literal('drift'),
     ]),
     label: Type.String(),
-    status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('SKIP')]),
+    /** FAIL only with an approved baseline: the inventory differs from it (drift). */
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('FAIL'), Type.Literal('SKIP')]),
     detail: Type.String(),
   },
   { $id: 'McpCheck', additionalProperties: false },
@@ -190,8 +191,25 @@ export const InventoryDriftSchema = Type.Object(
     resourceTemplates: KindDrift(),
     /** Why the comparison was limited (another hash profile, or a tools-only previous snapshot); null otherwise. */
     reason: NullableString(),
+    /** Only when compared with an approved baseline instead of the last stored observation. */
+    baseline: Type.Optional(Type.Ref('BaselineDrift')),
   },
   { $id: 'InventoryDrift', additionalProperties: false },
+);
+
+/** What an MCP inventory was compared with when a baseline was given (status is then UNCHANGED or CHANGED). */
+export const BaselineDriftSchema = Type.Object(
+  {
+    /** The baseline as named: the file given to --baseline, or `the request body`. */
+    file: Type.String(),
+    /** The server's entry in it (a config file's server name, else the target as approved). */
+    name: Type.String(),
+    /** SHA-256 of the RFC 8785 form of the entry; null when the baseline has none for this server (every item ADDED). */
+    entrySha256: NullableString(),
+    /** The server's own words that differ: serverInfo.<member> (or serverInfo), instructions, target. */
+    server: Type.Array(Type.String()),
+  },
+  { $id: 'BaselineDrift', additionalProperties: false },
 );
 
 export const McpAuthSchema = Type.Object(
@@ -295,6 +313,7 @@ export const A2aCheckSchema = Type.Object(
       Type.Literal('provider'),
       Type.Literal('security'),
       Type.Literal('signature'),
+      Type.Literal('drift'),
     ]),
     label: Type.String(),
     status: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('FAIL'), Type.Literal('SKIP')]),
@@ -334,6 +353,8 @@ export const A2aSignatureSchema = Type.Object(
     detail: Type.String(),
     /** The payload form that verified; null unless VALID. */
     canonicalization: Type.Union([Type.Literal('a2a-1.0'), Type.Literal('rfc8785'), Type.Null()]),
+    /** RFC 7638 thumbprint of the key svc found for this signature (verified or not); null when none was found. */
+    keyThumbprint: NullableString(),
   },
   { $id: 'A2aSignature', additionalProperties: false },
 );
@@ -366,8 +387,43 @@ export const A2aInspectionSchema = Type.Object(
     /** RFC 3339 UTC: when the card was fetched. */
     observedAt: Type.String(),
     limitations: Type.Array(Type.String()),
+    /** Only when the card was compared with an approved baseline. */
+    baseline: Type.Optional(Type.Ref('A2aBaselineComparison')),
   },
   { $id: 'A2aInspection', additionalProperties: false },
+);
+
+/** Skills, interfaces or signing keys added, removed and changed against an approved baseline. */
+const A2aItemChanges = () =>
+  Type.Object(
+    {
+      added: Type.Array(Type.String()),
+      removed: Type.Array(Type.String()),
+      changed: Type.Array(Type.Object({ key: Type.String(), changedFields: Type.Array(Type.String()) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  );
+
+/** An agent card compared with its approved baseline entry. */
+export const A2aBaselineComparisonSchema = Type.Object(
+  {
+    /** The baseline as named: the file given to --baseline, or `the request body`. */
+    file: Type.String(),
+    /** The card's entry in it (the card URL as approved). */
+    name: Type.String(),
+    /** SHA-256 of the RFC 8785 form of that entry. */
+    entrySha256: Type.String(),
+    status: Type.Union([Type.Literal('UNCHANGED'), Type.Literal('CHANGED')]),
+    /** Top-level card members (without signatures; skills apart) that differ. */
+    card: Type.Array(Type.String()),
+    /** By skill id (#<index> without one). */
+    skills: A2aItemChanges(),
+    /** By interface URL (#<index> without one). */
+    interfaces: A2aItemChanges(),
+    /** By the signature's kid (#<index> without one): alg, jku, keyThumbprint. */
+    signingKeys: A2aItemChanges(),
+  },
+  { $id: 'A2aBaselineComparison', additionalProperties: false },
 );
 
 /** GET /v1/mcp/inspect. */
@@ -388,6 +444,33 @@ export const A2aInspectQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** POST /v1/mcp/inspect: the endpoint and the approved baseline to compare with. */
+export const McpInspectBaselineRequestSchema = Type.Object(
+  {
+    endpoint: Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the MCP endpoint, e.g. https://tools.example/mcp.' }),
+    baseline: Type.Unsafe<JsonObject>(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'An svc-mcp-baseline document (svc mcp approve writes it; docs/agents.md#approved-baselines), as JSON: compared with its entry approved from this endpoint instead of the last stored inventory.',
+      }),
+    ),
+  },
+  { $id: 'McpInspectBaselineRequest', additionalProperties: false },
+);
+
+/** POST /v1/a2a/inspect: the agent and the approved baseline to compare its card with. */
+export const A2aInspectBaselineRequestSchema = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent origin or the URL of its agent card, e.g. https://agent.example.' }),
+    baseline: Type.Unsafe<JsonObject>(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'An svc-a2a-baseline document (svc a2a approve writes it), as JSON: the card is compared with its entry approved from the card URL.',
+      }),
+    ),
+  },
+  { $id: 'A2aInspectBaselineRequest', additionalProperties: false },
+);
+
 /** The `$id` of each resource of this file, for `Static<typeof X, typeof REFS>` (with the ids it refers to elsewhere). */
 export const INSPECTION_REFS = {
   McpCheck: McpCheckSchema,
@@ -398,6 +481,7 @@ export const INSPECTION_REFS = {
   McpResource: McpResourceSchema,
   McpResourceTemplate: McpResourceTemplateSchema,
   InventoryDrift: InventoryDriftSchema,
+  BaselineDrift: BaselineDriftSchema,
   McpAuth: McpAuthSchema,
   McpTranscriptEntry: McpTranscriptEntrySchema,
   McpInspection: McpInspectionSchema,
@@ -406,6 +490,9 @@ export const INSPECTION_REFS = {
   A2aSkill: A2aSkillSchema,
   A2aSignature: A2aSignatureSchema,
   A2aInspection: A2aInspectionSchema,
+  A2aBaselineComparison: A2aBaselineComparisonSchema,
+  McpInspectBaselineRequest: McpInspectBaselineRequestSchema,
+  A2aInspectBaselineRequest: A2aInspectBaselineRequestSchema,
 };
 
 /** The $id'd resources of these routes. */

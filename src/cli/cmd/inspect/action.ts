@@ -21,6 +21,7 @@ import { emitReport, type ReportOutcome, type SarifProblem } from '../../cmdutil
 import { a2aText, configText, mcpText } from './render.js';
 import { resolveFormat } from '../../cmdutil/output-options.js';
 import type { InspectOptions, InspectMcpOptions, InspectA2aOptions } from './options.js';
+import type { SarifOptions } from './sarif.js';
 
 /** AUTH_REQUIRED is 3 whatever --strict or --allow-warn say (nothing was listed); else the checks decide. */
 export function exitForMcp(result: McpInspection, policy: WarnPolicy = {}): ExitCode {
@@ -89,7 +90,7 @@ function run(
  * so one svc cannot use is INVALID_OPTIONS (exit 2), never "no answer"
  * (docs/cli.md#exit-codes).
  */
-async function savedInventory(file: string, bytes: Uint8Array) {
+export async function savedInventory(file: string, bytes: Uint8Array) {
   const [{ optionProblem }, { readSavedInventory }, { pathToFileURL }, path] = await Promise.all([
     import('../../cmdutil/source.js'),
     import('../../../core/mcp/saved.js'),
@@ -107,7 +108,7 @@ async function savedInventory(file: string, bytes: Uint8Array) {
  * Which of the four forms runs: one URL, one stdio command (--stdio -- …), a config file
  * (--config) or a saved listing (--from-file).
  */
-function mcpTarget(
+export function mcpTarget(
   words: string[],
   options: InspectMcpOptions,
 ): { kind: 'url'; url: string } | { kind: 'stdio'; command: string; args: string[] } | { kind: 'config'; file: string } | { kind: 'file'; file: string } {
@@ -156,7 +157,7 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
     if (options.format === 'sarif') throw usageError('--format sarif writes the log of one server; with --config, inspect a server of the file on its own');
     if (options.bundle !== undefined)
       throw usageError('--bundle records the inspection of one server; with --config, inspect an HTTP server of the file on its own');
-    return inspectConfigAction(io, setExit, target.file, options, policy);
+    return inspectConfigAction(io, setExit, target.file, options, policy, options.baseline);
   }
   if (options.bundle !== undefined && target.kind === 'stdio') {
     throw usageError(
@@ -164,7 +165,14 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       'inspect the server at its HTTP endpoint to bundle the inspection',
     );
   }
+  if (options.bundle !== undefined && options.baseline !== undefined) {
+    throw usageError(
+      '--bundle records the inspection as svc sees it, and a comparison with a baseline is not part of what it can re-run',
+      'write the bundle and compare with the baseline in two runs',
+    );
+  }
   await bundleDestination(options.bundle, target.kind === 'file');
+  const pinned = options.baseline !== undefined ? await import('./baseline.js') : null;
   if (options.html !== undefined) await htmlDestination(options.html);
   // An unreadable saved listing, or one over the bound of a reply (2 MiB), is a usage error before anything runs.
   const bytes =
@@ -194,6 +202,8 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
           })
         : Promise.resolve();
     let value: McpInspection;
+    let locate: SarifOptions['locate'];
+    const loaded = pinned ? await pinned.loadMcpBaseline(options.baseline!) : undefined;
     try {
       const saved = target.kind === 'file' ? await savedInventory(target.file, bytes!) : undefined;
       // A saved listing reads the store only for drift, and only when it names its endpoint.
@@ -201,8 +211,17 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       value = await withStore(io, storing, runtime, async (storageUnavailable) => {
         storage = storageUnavailable !== undefined ? { storage: 'unavailable', storageUnavailable } : runtime.store ? { storage: 'on' } : { storage: 'off' };
         const store = history && runtime.store ? history.wrap(runtime.store) : runtime.store;
-        const common = { runtime: store ? { ...runtime, store } : runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
         const core = await import('../../../core/mcp/inspect.js');
+        // --baseline: the entry approved from this target (a saved listing that names none: the file's only entry).
+        const key = target.kind === 'url' ? core.parseEndpoint(target.url).href : target.kind === 'stdio' ? shown : saved!.endpoint;
+        const baseline = loaded ? pinned!.mcpComparison(loaded, key) : undefined;
+        if (baseline) locate = pinned!.mcpLocate(loaded!, baseline.name);
+        const common = {
+          runtime: store ? { ...runtime, store } : runtime,
+          hooks,
+          ...(storageUnavailable !== undefined ? { storageUnavailable } : {}),
+          ...(baseline ? { baseline } : {}),
+        };
         if (target.kind === 'file') return core.inspectSavedMcp(saved!, common);
         if (target.kind === 'url') return core.inspectMcp(target.url, common);
         return inspectStdio(io, { command: target.command, args: target.args, env: {} }, options, common);
@@ -226,13 +245,13 @@ export async function inspectMcpAction(io: CliIo, setExit: (code: number) => voi
       value: withAcceptedWarnings(value, accepted),
       exitCode,
       text: (style, width) => mcpText(value, style, width, accepted),
-      ...(sarif ? { sarif: () => sarif.mcpSarif(value, { exitCode, accepted }) } : {}),
+      ...(sarif ? { sarif: () => sarif.mcpSarif(value, { exitCode, accepted, ...(locate ? { locate } : {}) }) } : {}),
     };
   });
 }
 
 /** One stdio server: its environment composed (PATH, HOME, --env names, the config's values), started, inspected, ended. */
-async function inspectStdio(
+export async function inspectStdio(
   io: CliIo,
   server: { command: string; args: string[]; env: Record<string, string> },
   options: InspectMcpOptions,
@@ -256,6 +275,8 @@ export interface ConfiguredResult {
   result?: McpInspection;
   problem?: ReturnType<ProblemError['toProblem']>;
   notRun?: string;
+  /** With --baseline: a server approved in the baseline that the file no longer names. */
+  removed?: string;
 }
 
 /** Worst first: no answer, a failed check, needs attention, pass. */
@@ -265,13 +286,8 @@ export function worstExit(codes: readonly ExitCode[]): ExitCode {
   return codes.reduce<ExitCode>((worst, code) => ((EXIT_RANK[code] ?? 5) > (EXIT_RANK[worst] ?? 5) ? code : worst), EXIT.PASS);
 }
 
-/**
- * `--config <file>`: every server of the file in turn — HTTP ones inspected, stdio ones only with
- * --run-stdio (each command printed on stderr before it runs), else listed as not run. A server
- * that gives no answer is a problem in its entry, not the end of the run; the exit code is the
- * worst of them (a server not run or not inspectable counts as 3).
- */
-async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, file: string, options: InspectMcpOptions, policy: WarnPolicy): Promise<void> {
+/** The servers of an MCP client configuration file; a file svc cannot use is a usage error (exit 2). */
+export async function readConfigServers(file: string): Promise<ConfiguredServer[]> {
   let text: string;
   try {
     const { readFile } = await import('node:fs/promises');
@@ -290,62 +306,176 @@ async function inspectConfigAction(io: CliIo, setExit: (code: number) => void, f
     throw usageError(err instanceof Error ? err.message : String(err));
   }
   if (servers.length === 0) throw usageError(`${printable(file)}: the configuration names no MCP server.`);
-  const { commandLine } = await import('../../../core/mcp/stdio.js');
-  return run(io, setExit, options, { command: 'inspect-mcp', url: printable(file) }, async (runtime, hooks) => {
-    const entries: ConfiguredResult[] = [];
-    const exits: ExitCode[] = [];
-    await withStore(io, options, runtime, async (storageUnavailable) => {
-      const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
-      const { inspectMcp } = await import('../../../core/mcp/inspect.js');
-      for (const server of servers) {
-        const shown = server.kind === 'stdio' ? { command: commandLine(server.command, server.args) } : { url: server.url };
-        const entry: ConfiguredResult = { name: server.name, kind: server.kind, ...shown };
-        entries.push(entry);
-        if (server.kind === 'unsupported') {
-          entry.notRun = server.reason;
-          exits.push(EXIT.INDETERMINATE);
-          continue;
-        }
-        if (server.kind === 'stdio' && !options.runStdio) {
-          entry.notRun = 'a stdio server runs only with --run-stdio';
-          exits.push(EXIT.INDETERMINATE);
-          continue;
-        }
-        try {
-          if (server.kind === 'stdio') {
-            io.stderr.write(`svc: running ${printable(server.name)}: ${printable(entry.command!)}\n`);
-            entry.result = await inspectStdio(io, server, options, common);
-          } else {
-            entry.result = await inspectMcp(server.url, common);
-          }
-          exits.push(exitForMcp(entry.result, policy));
-        } catch (err) {
-          const problem = asProblemError(err);
-          entry.problem = problem.toProblem(runtime.config.problemsBase);
-          exits.push(exitForProblem(problem.code));
-        }
+  return servers;
+}
+
+/**
+ * Each server of a config file in turn, as --config runs them (below); `perServer` adds the
+ * options of one server's inspection (its baseline entry). Entries and exit codes in file order.
+ */
+export async function inspectConfigured(
+  io: CliIo,
+  servers: readonly ConfiguredServer[],
+  options: InspectMcpOptions,
+  common: Omit<McpStdioInspectOptions, 'launch'>,
+  policy: WarnPolicy,
+  perServer: (server: ConfiguredServer) => Partial<Omit<McpStdioInspectOptions, 'launch'>> = () => ({}),
+): Promise<{ entries: ConfiguredResult[]; exits: ExitCode[] }> {
+  const [{ commandLine }, { inspectMcp }] = await Promise.all([import('../../../core/mcp/stdio.js'), import('../../../core/mcp/inspect.js')]);
+  const entries: ConfiguredResult[] = [];
+  const exits: ExitCode[] = [];
+  for (const server of servers) {
+    const shown = server.kind === 'stdio' ? { command: commandLine(server.command, server.args) } : { url: server.url };
+    const entry: ConfiguredResult = { name: server.name, kind: server.kind, ...shown };
+    entries.push(entry);
+    if (server.kind === 'unsupported') {
+      entry.notRun = server.reason;
+      exits.push(EXIT.INDETERMINATE);
+      continue;
+    }
+    if (server.kind === 'stdio' && !options.runStdio) {
+      entry.notRun = 'a stdio server runs only with --run-stdio';
+      exits.push(EXIT.INDETERMINATE);
+      continue;
+    }
+    try {
+      const own = { ...common, ...perServer(server) };
+      if (server.kind === 'stdio') {
+        io.stderr.write(`svc: running ${printable(server.name)}: ${printable(entry.command!)}\n`);
+        entry.result = await inspectStdio(io, server, options, own);
+      } else {
+        entry.result = await inspectMcp(server.url, own);
       }
+      exits.push(exitForMcp(entry.result, policy));
+    } catch (err) {
+      const problem = asProblemError(err);
+      entry.problem = problem.toProblem(common.runtime.config.problemsBase);
+      exits.push(exitForProblem(problem.code));
+    }
+  }
+  return { entries, exits };
+}
+
+/**
+ * `--config <file>`: every server of the file in turn — HTTP ones inspected, stdio ones only with
+ * --run-stdio (each command printed on stderr before it runs), else listed as not run. A server
+ * that gives no answer is a problem in its entry, not the end of the run; the exit code is the
+ * worst of them (a server not run or not inspectable counts as 3). With --baseline, each server is
+ * compared with the entry of its name, and an entry whose server the file no longer names is
+ * listed as removed (exit 1).
+ */
+async function inspectConfigAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  file: string,
+  options: InspectMcpOptions,
+  policy: WarnPolicy,
+  baselineFile: string | undefined,
+): Promise<void> {
+  const servers = await readConfigServers(file);
+  const pinned = baselineFile !== undefined ? await import('./baseline.js') : null;
+  return run(io, setExit, options, { command: 'inspect-mcp', url: printable(file) }, async (runtime, hooks) => {
+    const loaded = pinned ? await pinned.loadMcpBaseline(baselineFile!) : undefined;
+    const { entries, exits } = await withStore(io, options, runtime, async (storageUnavailable) => {
+      const common = { runtime, hooks, ...(storageUnavailable !== undefined ? { storageUnavailable } : {}) };
+      const byName = (server: ConfiguredServer) =>
+        loaded
+          ? {
+              baseline: {
+                file: loaded.shown,
+                name: server.name,
+                entry: Object.hasOwn(loaded.baseline.servers, server.name) ? loaded.baseline.servers[server.name]! : null,
+                compareTarget: true,
+              },
+            }
+          : {};
+      return inspectConfigured(io, servers, options, common, policy, byName);
     });
+    if (loaded) {
+      for (const [name, approved] of Object.entries(loaded.baseline.servers)) {
+        if (servers.some((server) => server.name === name)) continue;
+        const stdio = approved.target.startsWith('stdio:');
+        entries.push({
+          name,
+          kind: stdio ? 'stdio' : 'http',
+          ...(stdio ? { command: approved.target.slice('stdio:'.length) } : { url: approved.target }),
+          removed: `approved in ${loaded.shown}, but the configuration no longer names it`,
+        });
+        exits.push(EXIT.CHECK_FAILED);
+      }
+    }
     const value = entries.map((entry) => (entry.result ? { ...entry, result: withAcceptedWarnings(entry.result, policy.accepted) } : entry));
     return { value, exitCode: worstExit(exits), text: (style, width) => configText(entries, exits, style, width, policy.accepted) };
   });
+}
+
+/**
+ * How one card is inspected: fetched at its URL, or — with --from-file — read from the file as the
+ * card at the URL (verify from files: nothing else is fetched without --allow-network). What
+ * inspect-a2a and `svc a2a approve` share; usage errors are thrown before anything runs.
+ */
+export async function cardInspection(
+  io: CliIo,
+  url: string | undefined,
+  options: InspectA2aOptions,
+): Promise<{ runtime: Runtime; shown: string; url?: string; inspect: (hooks: StageHooks, through?: Runtime) => Promise<A2aInspection> }> {
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  if (options.fromFile === undefined) {
+    if (options.allowNetwork) throw usageError('--allow-network applies only with a file option (--from-file)');
+    if (url === undefined) throw usageError("missing required argument 'url' (or --from-file <card>)");
+    return {
+      runtime,
+      shown: url,
+      url,
+      inspect: async (hooks, through = runtime) => (await import('../../../core/a2a/inspect.js')).inspectA2a(url, { runtime: through, hooks }),
+    };
+  }
+  const card = options.fromFile;
+  const supplied = await import('../../cmdutil/supplied.js');
+  const [file] = await supplied.readSuppliedFiles([{ kind: 'agentCard', target: url ?? '', file: card, flag: '--from-file' }], runtime.config);
+  const inspect = async (hooks: StageHooks) => {
+    const [{ inspectA2a }, { agentUrlOfCard, supplyResource }] = await Promise.all([
+      import('../../../core/a2a/inspect.js'),
+      import('../../../core/supplied/inputs.js'),
+    ]);
+    // Without a URL, the card is taken for the well-known card of its first interface's origin.
+    const target = url ?? agentUrlOfCard(file!.body);
+    if (target === null) {
+      // A file that is no card at all is that problem (exit 4); a card without an https interface needs the URL (exit 2).
+      supplyResource({ kind: 'agentCard', target: 'https://agent.invalid', body: file!.body, source: card });
+      throw usageError(`--from-file ${printable(card)}: the card names no https interface to take its URL from; give the agent URL it is for`);
+    }
+    const from = supplied.suppliedRuntime(runtime, [{ ...file!, target }], options.allowNetwork === true);
+    const value = await inspectA2a(target, { runtime: from, hooks });
+    if (url === undefined) {
+      value.limitations.push(
+        `No agent URL was given: the card was taken for the card of ${target}, the origin of its own first interface, so the origin check compares the card with itself.`,
+      );
+    }
+    return value;
+  };
+  return { runtime, shown: url ?? card, inspect };
 }
 
 export async function inspectA2aAction(io: CliIo, setExit: (code: number) => void, url: string | undefined, given: InspectA2aOptions): Promise<void> {
   const options = resolveFormat(given);
   const accepted = parseAllowWarn(options.allowWarn, A2A_CHECK_IDS, 'inspect-a2a');
   await bundleDestination(options.bundle, options.fromFile !== undefined);
-  if (options.fromFile === undefined) {
-    if (options.allowNetwork) throw usageError('--allow-network applies only with a file option (--from-file)');
-    if (url === undefined) throw usageError("missing required argument 'url' (or --from-file <card>)");
-    return run(io, setExit, options, { command: 'inspect-a2a', url }, async (live, hooks, sarif) => {
-      const { inspectA2a } = await import('../../../core/a2a/inspect.js');
-      // --bundle: the card and every key fetched for its signatures (JWK sets, DID documents) recorded.
-      const recording = await recordingFor(live, options.bundle);
+  const card = await cardInspection(io, url, options);
+  const pinned = options.baseline !== undefined ? await import('./baseline.js') : null;
+  return run(
+    io,
+    setExit,
+    options,
+    { command: 'inspect-a2a', url: card.shown },
+    async (_runtime, hooks, sarif) => {
+      const loaded = pinned ? await pinned.loadA2aBaseline(options.baseline!) : undefined;
+      // --bundle (a fetched card): the card and every key fetched for its signatures (JWK sets, DID documents) recorded.
+      const recording = await recordingFor(card.runtime, options.bundle);
       const bundle = (outcome: unknown) =>
-        recording.recorder && options.bundle !== undefined
+        recording.recorder && options.bundle !== undefined && card.url !== undefined
           ? writeBundleFile(io, options.bundle, options.quiet === true, {
-              command: { kind: 'inspect-a2a', subject: url, options: {} },
+              command: { kind: 'inspect-a2a', subject: card.url, options: {} },
               observedAt: recording.observedAt,
               recorder: recording.recorder,
               result: outcome,
@@ -353,46 +483,19 @@ export async function inspectA2aAction(io: CliIo, setExit: (code: number) => voi
           : Promise.resolve();
       let value: A2aInspection;
       try {
-        value = await inspectA2a(url, { runtime: recording.runtime, hooks });
+        value = await card.inspect(hooks, recording.runtime);
       } catch (err) {
         if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
         throw err;
       }
+      // The bundle keeps the inspection itself; the comparison with a baseline is this run's own.
       await bundle(value);
-      return a2aOutcome(value, options, accepted, sarif);
-    });
-  }
-  const card = options.fromFile;
-  const supplied = await import('../../cmdutil/supplied.js');
-  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
-  const [file] = await supplied.readSuppliedFiles([{ kind: 'agentCard', target: url ?? '', file: card, flag: '--from-file' }], runtime.config);
-  return run(
-    io,
-    setExit,
-    options,
-    { command: 'inspect-a2a', url: url ?? card },
-    async (_runtime, hooks, sarif) => {
-      const [{ inspectA2a }, { agentUrlOfCard, supplyResource }] = await Promise.all([
-        import('../../../core/a2a/inspect.js'),
-        import('../../../core/supplied/inputs.js'),
-      ]);
-      // Without a URL, the card is taken for the well-known card of its first interface's origin.
-      const target = url ?? agentUrlOfCard(file!.body);
-      if (target === null) {
-        // A file that is no card at all is that problem (exit 4); a card without an https interface needs the URL (exit 2).
-        supplyResource({ kind: 'agentCard', target: 'https://agent.invalid', body: file!.body, source: card });
-        throw usageError(`--from-file ${printable(card)}: the card names no https interface to take its URL from; give the agent URL it is for`);
-      }
-      const from = supplied.suppliedRuntime(runtime, [{ ...file!, target }], options.allowNetwork === true);
-      const value = await inspectA2a(target, { runtime: from, hooks });
-      if (url === undefined) {
-        value.limitations.push(
-          `No agent URL was given: the card was taken for the card of ${target}, the origin of its own first interface, so the origin check compares the card with itself.`,
-        );
-      }
-      return a2aOutcome(value, options, accepted, sarif);
+      if (!loaded) return a2aOutcome(value, options, accepted, sarif);
+      // --baseline: the entry approved from the card's URL.
+      const compared = pinned!.withA2aBaseline(loaded, value);
+      return a2aOutcome(compared.inspection, options, accepted, sarif, compared.locate);
     },
-    runtime,
+    card.runtime,
   );
 }
 
@@ -401,12 +504,13 @@ function a2aOutcome(
   options: InspectA2aOptions,
   accepted: ReadonlySet<string> | undefined,
   sarif: typeof import('./sarif.js') | null,
+  locate?: SarifOptions['locate'],
 ): ReportOutcome<unknown> {
   const exitCode = exitForA2a(value, { strict: options.strict, accepted });
   return {
     value: withAcceptedWarnings(value, accepted),
     exitCode,
     text: (style, width) => a2aText(value, style, width, accepted),
-    ...(sarif ? { sarif: () => sarif.a2aSarif(value, { exitCode, accepted }) } : {}),
+    ...(sarif ? { sarif: () => sarif.a2aSarif(value, { exitCode, accepted, ...(locate ? { locate } : {}) }) } : {}),
   };
 }

@@ -7,6 +7,9 @@
  *   inspect-a2a   0 every check passes; 1 a check FAILs (an INVALID signature, a non-https
  *                 interface, a card that breaks the schema); 3 a check WARNs; --strict: WARN → 1
  *
+ * Both: --baseline <file> compares with an approved baseline (baseline.ts): a difference is a
+ * FAIL of the drift check, exit 1.
+ *
  * Both: --allow-warn <check-id>[,…] accepts known warnings (src/cli/cmdutil/checks.ts): those WARN checks
  * count toward neither 3 nor --strict; --json then adds `acceptedWarnings`.
  *
@@ -51,6 +54,8 @@ export function registerInspect(program: Command, io: CliIo, setExit: (code: num
   completeFiles(mcp, '--config');
   addDbOption(mcp);
   mcp.option('--no-store', 'do not record the inventory (no drift is compared either)');
+  mcp.option('--baseline <file>', 'compare with this approved baseline (svc mcp approve writes it) instead of the last inspection: any difference exits 1');
+  completeFiles(mcp, '--baseline');
   mcp.option('--html <file>', 'also write the inspection as one self-contained HTML page (opens offline; a problem is written as a problem page)');
   completeFiles(mcp, '--html');
   addBundleOption(mcp);
@@ -87,8 +92,9 @@ an array of {name, kind, command|url, result|problem|notRun}; the exit code is t
 (a server not run counts as 3). A malformed file exits 2.
 
 Exit status: 0 inspected, no check warns; 3 a check warns (risk signals, drift, legacy protocol,
-not stored) or the server requires authentication (--strict: a warning exits 1); 4 no answer
-(unreachable, egress blocked, not an MCP endpoint, a command that cannot start); 2 usage.
+not stored) or the server requires authentication (--strict: a warning exits 1); 1 the inventory
+differs from the --baseline; 4 no answer (unreachable, egress blocked, not an MCP endpoint, a
+command that cannot start); 2 usage.
 
 Saved inventories: --from-file <file> (- for standard input) inspects a listing saved earlier
 instead of a server: a tools/list, prompts/list, resources/list or resources/templates/list result
@@ -97,6 +103,16 @@ and kinds combined), or svc's own --json output. The same fingerprints, classes,
 bounds apply (a file over 2 MiB is refused); transport and protocol are SKIP, nothing is stored,
 and drift is compared only for svc's own JSON (it names its endpoint). A file that cannot be used
 (not JSON, a duplicate member, a shape not recognised, two tools of one name) exits 2.
+
+Approved baselines: --baseline <file> compares the inventory (tools, prompts, resources, templates,
+serverInfo, instructions) with the one approved in the file (svc mcp approve writes it; commit it)
+instead of the last stored one: each item ADDED, CHANGED (with changedFields) or removed, and the
+drift check FAILs on any difference, exit 1 with or without --strict (--allow-warn cannot accept
+it). The file never moves by itself: the next run reports the same difference until it is
+approved. The entry compared is the one approved from this endpoint or command line (a saved
+listing that names none: the file's only entry); with --config, the entry of each server's name,
+and an approved server the config no longer names is listed as removed (exit 1). A baseline svc
+cannot use (malformed, laid out otherwise, from a newer svc, of another server) exits 2.
 
 A warning you know about and accept (a server that only speaks the older handshake, plain http on
 a development host) is named with --allow-warn: it is still reported, marked accepted, but counts
@@ -128,6 +144,7 @@ Examples:
   $ svc inspect-mcp --config ~/.cursor/mcp.json
   $ svc inspect-mcp --config .vscode/mcp.json --run-stdio --json | jq '.[] | {name, kind, exit: .result.headline}'
   $ svc inspect-mcp --from-file tools-list.json
+  $ svc inspect-mcp --stdio --baseline mcp-baseline.json -- npx -y @modelcontextprotocol/server-memory
   $ svc inspect-mcp https://tools.example/mcp --json > saved.json; svc inspect-mcp --from-file saved.json`,
   );
   mcp.action(async (endpoint: string[], options: InspectMcpOptions) => (await import('./action.js')).inspectMcpAction(io, setExit, endpoint, options));
@@ -143,6 +160,8 @@ Examples:
   completeFiles(a2a, '--from-file');
   addAllowNetworkOption(a2a);
   commonOptions(a2a, 'the agent host and key hosts', A2A_CHECK_IDS);
+  a2a.option('--baseline <file>', 'compare with this approved baseline (svc a2a approve writes it): any difference exits 1');
+  completeFiles(a2a, '--baseline');
   addBundleOption(a2a);
   addFormatOption(addOutputOptions(a2a));
   a2a.addHelpText(
@@ -160,6 +179,11 @@ https); 3 a check warns (--strict: 1); 4 no answer (no card, not JSON, unreachab
 --format sarif prints a SARIF 2.1.0 log instead (a result per WARN check, an error per FAIL check;
 exit status unchanged; with no answer, a log whose invocation failed and the error on stderr).
 
+Approved baselines: --baseline <file> compares the card with the one approved in the file (svc a2a
+approve writes it): its canonical hash (without signatures), skills by id, interfaces by URL,
+other members, and signing keys (kid, alg, jku and the key's RFC 7638 thumbprint). A ninth check,
+drift, FAILs on any difference (exit 1); a baseline svc cannot use, or of another card, exits 2.
+
 Verify from files: --from-file inspects a saved card as the one at the URL (an origin means its
 /.well-known/agent-card.json; without a URL, the origin of the card's first interface). The fetch
 check is then SKIP (the card was not fetched) and svc fetches nothing else: a signature whose key
@@ -175,6 +199,7 @@ Examples:
   $ svc inspect-a2a https://agent.example/.well-known/agent-card.json --json
   $ svc inspect-a2a https://agent.example --format sarif > agent.sarif
   $ svc inspect-a2a https://agent.example --from-file agent-card.json
+  $ svc inspect-a2a https://agent.example --baseline a2a-baseline.json
   $ svc inspect-a2a https://agent.example --bundle agent.bundle.json && svc verify-bundle agent.bundle.json`,
   );
   a2a.action(async (url: string | undefined, options: InspectA2aOptions) => (await import('./action.js')).inspectA2aAction(io, setExit, url, options));

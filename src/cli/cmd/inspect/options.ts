@@ -8,6 +8,8 @@ export interface InspectOptions extends OutputOptions {
   egressAllow: string[];
   /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
   bundle?: string;
+  /** --baseline <file>: compare with the approved baseline (docs/agents.md#approved-baselines) instead of the last observation. */
+  baseline?: string;
 }
 
 export interface InspectMcpOptions extends InspectOptions {

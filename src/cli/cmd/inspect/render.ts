@@ -188,9 +188,13 @@ function itemSections(out: Report, result: McpInspection): void {
       }
     }
     const removed = result.drift[section.kind].removed;
-    if (removed.length)
-      out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
+    if (removed.length) out.hang('  ', words(`${removedWords(result)}: ${removed.map(section.shown).join(', ')}`, 'warn'), { indent: 4 });
   }
+}
+
+/** How a report introduces the keys removed: since the last observation, or from the approved baseline. */
+function removedWords(result: McpInspection): string {
+  return result.drift.baseline ? 'removed from the approved baseline' : `removed since ${result.drift.previousObservedAt}`;
 }
 
 /** Where a signal was found, as a report says it (`in the description`, `in the parameter x`). */
@@ -221,7 +225,14 @@ function signalLines(out: Report, result: McpInspection): void {
 }
 
 export function mcpText(result: McpInspection, style: Style, width: number = DEFAULT_WIDTH, accepted?: ReadonlySet<string>): string {
-  const status = result.status === 'INSPECTED' && result.checks.some((c) => c.status === 'WARN') ? 'WARN' : result.status === 'INSPECTED' ? 'PASS' : 'WARN';
+  const status =
+    result.status !== 'INSPECTED'
+      ? 'WARN'
+      : result.checks.some((c) => c.status === 'FAIL')
+        ? 'FAIL'
+        : result.checks.some((c) => c.status === 'WARN')
+          ? 'WARN'
+          : 'PASS';
   const out = new Report(width);
   headlineLines(out, result.status, result.headline, statusTone(status));
   out.hang('  ', printable(result.endpoint));
@@ -234,6 +245,15 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
   field(out, 'advertised', result.supportedVersions.length ? result.supportedVersions.join(', ') : null);
   field(out, 'inventory', result.inventoryHash ? `${result.inventoryHash} (${result.hashProfile})` : null);
   if (result.instructions) out.field('instructions', cut(result.instructions.replace(/\s+/g, ' '), 100), LABEL);
+  const baseline = result.drift.baseline;
+  if (baseline) {
+    field(
+      out,
+      'baseline',
+      `${baseline.file}${baseline.name === baseline.file ? '' : ` (${baseline.name})`}${baseline.entrySha256 === null ? ': not approved yet' : ''}`,
+    );
+    if (baseline.server.length) out.hang('  ', words(`server changed: ${baseline.server.join(', ')}`, 'bad'), { indent: 4 });
+  }
   if (result.auth) {
     if (!out.endsBlank) out.blank();
     out.line({ text: 'Authentication required', bold: true });
@@ -255,9 +275,7 @@ export function mcpText(result: McpInspection, style: Style, width: number = DEF
     const changed = result.tools.filter((t) => t.drift === 'CHANGED' && t.changedFields?.length);
     for (const tool of changed) out.hang('  ', words(`${cut(tool.name, 32)} changed: ${tool.changedFields!.join(', ')}`, 'muted'), { indent: 4 });
     if (result.drift.removed.length) {
-      out.hang('  ', words(`removed since ${result.drift.previousObservedAt}: ${result.drift.removed.map((n) => cut(n, 40)).join(', ')}`, 'warn'), {
-        indent: 4,
-      });
+      out.hang('  ', words(`${removedWords(result)}: ${result.drift.removed.map((n) => cut(n, 40)).join(', ')}`, 'warn'), { indent: 4 });
     }
     itemSections(out, result);
   }
@@ -335,6 +353,7 @@ export interface ConfiguredEntry {
   result?: McpInspection;
   problem?: { code: string; detail?: string; title?: string };
   notRun?: string;
+  removed?: string;
 }
 
 /**
@@ -360,12 +379,18 @@ export function configText(
     if (entry.result) {
       parts.push(head.text(style) + mcpText(entry.result, style, width, accepted));
       outcome = entry.result.headline;
-      tone = exits[index] === 0 ? 'good' : 'warn';
+      tone = exits[index] === 0 ? 'good' : exits[index] === 1 ? 'bad' : 'warn';
     } else if (entry.problem) {
       head.hang('  ', where);
       head.hang('  ', words(`no answer: ${entry.problem.code}: ${printable(entry.problem.detail ?? entry.problem.title ?? '')}`, 'bad'));
       parts.push(head.text(style));
       outcome = `no answer (${entry.problem.code})`;
+      tone = 'bad';
+    } else if (entry.removed) {
+      head.hang('  ', words(`removed: ${entry.removed}`, 'bad'));
+      if (where) head.hang('  ', `${entry.kind === 'stdio' ? 'was' : 'url'}: ${where}`);
+      parts.push(head.text(style));
+      outcome = `removed: ${entry.removed}`;
       tone = 'bad';
     } else {
       head.hang('  ', words(`not run: ${entry.notRun ?? ''}`, 'warn'));

@@ -10,8 +10,12 @@
  *                   terminal shows it, invisible and control characters as U+XXXX (renderText)
  *   locations       a logicalLocation naming the item (`tools/get-env`, `prompts/x`,
  *                   `resources/<uri>`, `instructions`, or the endpoint / card for a check); a
- *                   physicalLocation only when a `locate` hook knows a file (none does yet: a
- *                   config file or baseline naming the server will, SarifOptions.locate)
+ *                   physicalLocation when the `locate` hook knows a file: with --baseline, the
+ *                   baseline file and the line of the item's entry (of its kind, for an added
+ *                   item), SarifOptions.locate
+ *   baseline        with --baseline, each difference is an error result of `check.drift` of its
+ *                   own (an item added, removed or changed, the server's own words, a skill,
+ *                   interface or signing key of a card) in place of the one result of the check
  *   partialFingerprints  `svcFinding/v1`: SHA-256 over the rule, the endpoint, the item's kind and
  *                   key, its definitionSha256 and the signal's location/parameter — the same across
  *                   runs while the definition is unchanged, new when it changes; a check's over the
@@ -52,8 +56,11 @@ export type SarifLevel = 'none' | 'note' | 'warning' | 'error';
 
 /** What a finding is about: the subject a `locate` hook maps to a file, and the fingerprint's input. */
 export interface FindingSubject {
-  /** `tools`, `prompts`, `resources`, `resourceTemplates`, `instructions`, or `server` / `card` for a check. */
-  kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'instructions' | 'server' | 'card';
+  /**
+   * `tools`, `prompts`, `resources`, `resourceTemplates`, `instructions`, or `server` / `card` for
+   * a check; `skills`, `interfaces`, `signingKeys` for a card's differences from its baseline.
+   */
+  kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'instructions' | 'server' | 'card' | 'skills' | 'interfaces' | 'signingKeys';
   /** The item's key (tool or prompt name, resource URI, URI template); the endpoint or card URL for `server` / `card`. */
   key: string;
   /** The MCP endpoint or the card URL the inspection read. */
@@ -195,8 +202,8 @@ const MCP_CHECK_RULES: Readonly<Record<McpCheckId, Omit<RuleText, 'help'>>> = {
   },
   drift: {
     name: 'Drift',
-    short: 'Definitions unchanged since the last inspection',
-    full: 'WARN when a tool, prompt, resource or template was added, removed or changed since the stored inventory.',
+    short: 'Definitions unchanged since the last inspection, or as approved',
+    full: 'WARN when a tool, prompt, resource or template was added, removed or changed since the stored inventory; with --baseline, FAIL (an error per difference, located in the baseline file) when the inventory differs from the approved baseline.',
   },
 };
 
@@ -220,6 +227,11 @@ const A2A_CHECK_RULES: Readonly<Record<A2aCheckId, Omit<RuleText, 'help'>>> = {
     name: 'Signature',
     short: 'Card signature',
     full: 'Each signature verifies with a key svc found (a DID kid or an https jku); FAIL when one is INVALID, WARN when unsigned or unverifiable.',
+  },
+  drift: {
+    name: 'CardAsApproved',
+    short: 'Card as approved',
+    full: 'With --baseline: the card, its skills, interfaces and signing keys are those of the approved baseline; FAIL on any difference.',
   },
 };
 
@@ -262,6 +274,9 @@ const LOGICAL_KIND: Readonly<Record<FindingSubject['kind'], string>> = {
   instructions: 'text',
   server: 'resource',
   card: 'resource',
+  skills: 'skill',
+  interfaces: 'interface',
+  signingKeys: 'key',
 };
 
 function logicalLocation(subject: FindingSubject): { name: string; fullyQualifiedName: string; kind: string } {
@@ -310,6 +325,9 @@ const KIND_WORDS: Readonly<Record<FindingSubject['kind'], string>> = {
   instructions: 'Server instructions',
   server: 'Server',
   card: 'Card',
+  skills: 'Skill',
+  interfaces: 'Interface',
+  signingKeys: 'Signing key',
 };
 
 function signalFinding(
@@ -419,7 +437,9 @@ export function mcpSarif(inspection: McpInspection, options: SarifOptions): Sari
     for (const s of template.riskSignals)
       findings.push(signalFinding(endpoint, 'resourceTemplates', template.uriTemplate, template.definitionSha256, s, { drift: template.drift }));
   }
-  findings.push(...checkFindings(inspection.checks, 'server', endpoint, options.accepted));
+  const differences = mcpBaselineFindings(inspection);
+  const checks = differences.length > 0 ? inspection.checks.filter((c) => c.id !== 'drift') : inspection.checks;
+  findings.push(...checkFindings(checks, 'server', endpoint, options.accepted), ...differences);
   return log(mcpRules(), findings, options, {
     command: 'inspect-mcp',
     endpoint,
@@ -431,9 +451,96 @@ export function mcpSarif(inspection: McpInspection, options: SarifOptions): Sari
   });
 }
 
-/** The SARIF log of an A2A card inspection: each WARN and FAIL check. */
+/** One difference from the baseline: an error of `check.drift`, about its item. */
+function difference(
+  endpoint: string,
+  kind: FindingSubject['kind'],
+  key: string,
+  definitionSha256: string | null,
+  what: string,
+  properties: Record<string, unknown>,
+): Finding {
+  const named = kind === 'server' || kind === 'card' ? KIND_WORDS[kind] : `${KIND_WORDS[kind]} ${JSON.stringify(key)}`;
+  return {
+    subject: { kind, key, endpoint, ruleId: checkRuleId('drift') },
+    level: 'error',
+    text: `${named} ${what}`,
+    definitionSha256,
+    properties: { checkStatus: 'FAIL', ...properties },
+  };
+}
+
+const MCP_KINDS = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
+
+/** Each difference of an MCP inventory from its approved baseline (none without one). */
+function mcpBaselineFindings(inspection: McpInspection): Finding[] {
+  const drift = inspection.drift;
+  const baseline = drift.baseline;
+  if (!baseline || drift.status !== 'CHANGED') return [];
+  const of = `the approved baseline ${baseline.file}`;
+  const endpoint = inspection.endpoint;
+  const findings: Finding[] = [];
+  for (const kind of MCP_KINDS) {
+    const items: ReadonlyArray<{
+      definitionSha256: string;
+      drift: string;
+      changedFields?: string[];
+      name?: string | null;
+      uri?: string;
+      uriTemplate?: string;
+    }> = inspection[kind];
+    const member = kind === 'resources' ? 'uri' : kind === 'resourceTemplates' ? 'uriTemplate' : 'name';
+    for (const item of items) {
+      const key = item[member] as string;
+      if (item.drift === 'ADDED') findings.push(difference(endpoint, kind, key, item.definitionSha256, `is not in ${of}.`, { drift: 'ADDED' }));
+      else if (item.drift === 'CHANGED') {
+        const fields = item.changedFields?.length ? `: ${item.changedFields.join(', ')}` : '';
+        findings.push(
+          difference(endpoint, kind, key, item.definitionSha256, `differs from ${of}${fields}.`, { drift: 'CHANGED', changedFields: item.changedFields ?? [] }),
+        );
+      }
+    }
+    const removed = kind === 'tools' ? drift.removed : drift[kind].removed;
+    for (const key of removed) findings.push(difference(endpoint, kind, key, null, `is in ${of} but no longer listed.`, { drift: 'REMOVED' }));
+  }
+  if (baseline.server.length)
+    findings.push(difference(endpoint, 'server', endpoint, null, `differs from ${of}: ${baseline.server.join(', ')}.`, { changedFields: baseline.server }));
+  return findings;
+}
+
+/** Each difference of a card from its approved baseline (none without one). */
+function a2aBaselineFindings(inspection: A2aInspection): Finding[] {
+  const baseline = inspection.baseline;
+  if (baseline?.status !== 'CHANGED') return [];
+  const of = `the approved baseline ${baseline.file}`;
+  const findings: Finding[] = [];
+  for (const kind of ['skills', 'interfaces', 'signingKeys'] as const) {
+    const changes = baseline[kind];
+    for (const key of changes.added) findings.push(difference(inspection.cardUrl, kind, key, null, `is not in ${of}.`, { drift: 'ADDED' }));
+    for (const key of changes.removed)
+      findings.push(difference(inspection.cardUrl, kind, key, null, `is in ${of} but no longer in the card.`, { drift: 'REMOVED' }));
+    for (const c of changes.changed)
+      findings.push(
+        difference(inspection.cardUrl, kind, c.key, null, `differs from ${of}: ${c.changedFields.join(', ')}.`, {
+          drift: 'CHANGED',
+          changedFields: c.changedFields,
+        }),
+      );
+  }
+  if (baseline.card.length)
+    findings.push(
+      difference(inspection.cardUrl, 'card', inspection.cardUrl, null, `members differ from ${of}: ${baseline.card.join(', ')}.`, {
+        changedFields: baseline.card,
+      }),
+    );
+  return findings;
+}
+
+/** The SARIF log of an A2A card inspection: each WARN and FAIL check (with a baseline, each difference from it). */
 export function a2aSarif(inspection: A2aInspection, options: SarifOptions): SarifLog {
-  return log(a2aRules(), checkFindings(inspection.checks, 'card', inspection.cardUrl, options.accepted), options, {
+  const differences = a2aBaselineFindings(inspection);
+  const checks = differences.length > 0 ? inspection.checks.filter((c) => c.id !== 'drift') : inspection.checks;
+  return log(a2aRules(), [...checkFindings(checks, 'card', inspection.cardUrl, options.accepted), ...differences], options, {
     command: 'inspect-a2a',
     endpoint: inspection.cardUrl,
     cardSha256: inspection.cardSha256,
