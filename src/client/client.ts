@@ -24,6 +24,7 @@ import type {
   DereferencingResult,
   DirectoryPage,
   EnrichedResolution,
+  EvidenceBundle,
   FastDidVerdict,
   GraphResponse,
   Health,
@@ -63,7 +64,7 @@ import type {
   operations,
 } from './openapi.js';
 import { parseRetryAfter, retryOptions, withRetry, type RetryOptions } from './retry.js';
-import { verifyResultSignature, type ResultSignature, type VerifyResultOptions } from './signature.js';
+import { verifyBundleSignature, verifyResultSignature, type ResultSignature, type VerifyResultOptions } from './signature.js';
 import { parseSse } from './sse.js';
 
 /** The fetch the client calls (globalThis.fetch by default; inject one to count, log or proxy). */
@@ -183,6 +184,21 @@ export interface Signed<T> {
   signature: ResultSignature;
   jws: string | null;
 }
+
+/**
+ * An evidence bundle as the daemon served it (docs/evidence.md#evidence-bundles): the bundle, its
+ * bytes exactly as received (what to store and hand to `svc verify-bundle`), and the check of its
+ * signature — null when the bundle is unsigned (a daemon without a signing key); only
+ * `signature.verified` means the bundle is the signer's.
+ */
+export interface FetchedBundle {
+  bundle: EvidenceBundle;
+  bytes: Uint8Array;
+  signature: ResultSignature | null;
+}
+
+/** The media type of an evidence bundle. */
+const BUNDLE_MEDIA_TYPE = 'application/vnd.svc.evidence-bundle+json';
 
 export interface NoCacheOptions extends RequestOptions {
   noCache?: boolean;
@@ -393,6 +409,53 @@ export class SvcClient {
       { method: 'GET', path: `/v1/resolve/${encodeURIComponent(did)}`, query: versionQuery(options), options, ok: [200, 410] },
       options,
     );
+  }
+
+  /**
+   * GET /v1/resolve/{did}?bundle=true: the evidence bundle of a fresh resolution, its bytes, and
+   * the check of its embedded signature (verifyBundleSignature; the signer's key resolved by the
+   * client, never asked of the daemon; null when unsigned). Pin `expectedSigner` (the DID /health
+   * names as signer) to accept only the svc instance you trust. A deactivated DID (410) is a
+   * bundle too.
+   */
+  async resolveBundle(did: string, options: ResolveOptions & VerifyResultOptions = {}): Promise<FetchedBundle> {
+    const call: Call = {
+      method: 'GET',
+      path: `/v1/resolve/${encodeURIComponent(did)}`,
+      query: { ...versionQuery(options), bundle: true },
+      accept: `${BUNDLE_MEDIA_TYPE}, application/problem+json`,
+      options,
+    };
+    const { bundle, bytes } = await this.#retrying(async () => {
+      const exchange = await this.#exchange(call);
+      const { res } = exchange;
+      let raw: Uint8Array;
+      try {
+        raw = new Uint8Array(await res.arrayBuffer());
+      } catch (error) {
+        throw exchange.failure(error);
+      }
+      const what = `GET ${call.path}?bundle=true`;
+      if (res.status !== 200 && res.status !== 410) throw errorOf(res, new TextDecoder().decode(raw), what);
+      const media = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (media !== BUNDLE_MEDIA_TYPE)
+        throw SvcError.badResponse(res.status, `${what} answered ${media || 'no content type'}, not ${BUNDLE_MEDIA_TYPE}`, retryAfterOf(res));
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+      } catch (error) {
+        throw SvcError.badResponse(res.status, `${what} answered a bundle that is not UTF-8 JSON`, retryAfterOf(res), error);
+      }
+      if (!isObject(parsed) || parsed['format'] !== 'svc-evidence-bundle')
+        throw SvcError.badResponse(res.status, `${what} answered JSON that is not an evidence bundle`, retryAfterOf(res));
+      return { bundle: parsed as unknown as EvidenceBundle, bytes: raw };
+    });
+    const verify: VerifyResultOptions = {
+      ...(options.expectedSigner !== undefined ? { expectedSigner: options.expectedSigner } : {}),
+      ...(options.resolveKey !== undefined ? { resolveKey: options.resolveKey } : {}),
+      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    };
+    return { bundle, bytes, signature: await verifyBundleSignature(bundle, verify) };
   }
 
   /**

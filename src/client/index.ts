@@ -2,7 +2,7 @@
  * The API client of svc (`import { SvcClient } from 'svc-evidence/client'`): one method per
  * operation of openapi.json (the operator monitoring calls authenticated by the `adminToken`
  * option), SvcError, the retry helper, the DENY helpers of the agent routes, the SSE stream,
- * the webhook verifiers and the verifier of signed results. Self-contained (fetch, WebCrypto, TextDecoder): it runs in Node ≥ 20
+ * the webhook verifiers and the verifiers of signed results and evidence bundles. Self-contained (fetch, WebCrypto, TextDecoder): it runs in Node ≥ 20
  * and in browsers, imports no node: module and nothing else of svc.
  */
 export { SvcClient } from './client.js';
@@ -13,6 +13,7 @@ export type {
   DirectoryOptions,
   DossierPageOptions,
   FastVerifyJwsOptions,
+  FetchedBundle,
   FetchLike,
   MonitorEventsOptions,
   NoCacheOptions,
@@ -37,10 +38,13 @@ export type {
 export { SvcError, CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, isProblem, type ClientErrorCode } from './errors.js';
 export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, retryOptions, withRetry, type ResolvedRetryOptions, type RetryOptions } from './retry.js';
 export { SseParser, parseSse, type SseEvent } from './sse.js';
-// Signed results (docs/daemon.md#signed-results): the svc-signature header checked over a body.
+// Signed results (docs/daemon.md#signed-results): the svc-signature header checked over a body;
+// an evidence bundle's embedded signature (docs/evidence.md#evidence-bundles).
 export {
+  BUNDLE_SIGNATURE_TYP,
   SIGNATURE_HEADER,
   SIGNATURE_PROVES,
+  verifyBundleSignature,
   verifyResultSignature,
   type ResultSignature,
   type SignatureFetch,

@@ -1,8 +1,9 @@
 /**
  * Verifying svc's signed results (docs/daemon.md#signed-results) in the client: the
  * `svc-signature` header, a compact detached JWS (RFC 7515 Appendix F) over the RFC 8785 form of
- * the body, checked with WebCrypto (Ed25519, ECDSA P-256) — no node: import, so it runs in browsers
- * too. The signer's key is found without asking the daemon: a did:key is decoded here (Ed25519
+ * the body, and an evidence bundle's embedded signature (the same JWS, flattened, typ
+ * svc-bundle+jws, over the bundle without it), checked with WebCrypto (Ed25519, ECDSA P-256): no
+ * node: import, so it runs in browsers too. The signer's key is found without asking the daemon: a did:key is decoded here (Ed25519
  * 0xed, P-256 0x1200 with its compressed point decompressed), a did:web's did.json is fetched from
  * its host (assertionMethod, publicKeyJwk or Multikey). `resolveKey` replaces that — in Node,
  * `signingKeyResolver(createRuntime())` of the svc-evidence library resolves through svc's own
@@ -59,6 +60,9 @@ export const SIGNATURE_PROVES =
   'A valid signature proves that the svc instance holding this key reported exactly these observations at the signing time; it does not prove that the observed host, document or agent is honest, nor that the observations are still current.';
 
 const RESULT_TYP = 'svc-result+jws';
+
+/** The `typ` of an evidence bundle's signature. */
+export const BUNDLE_SIGNATURE_TYP = 'svc-bundle+jws';
 
 // ---------------------------------------------------------------- encodings
 
@@ -308,14 +312,42 @@ function failure(reason: SignatureReason, detail: string, read: ReadJws | null):
  * Resolves the signer's key itself (options.resolveKey, else did:key decoded here and did:web
  * fetched from its host), never by asking the daemon. Never throws for a bad signature.
  */
-export async function verifyResultSignature(body: unknown, header: string | null | undefined, options: VerifyResultOptions = {}): Promise<ResultSignature> {
+export function verifyResultSignature(body: unknown, header: string | null | undefined, options: VerifyResultOptions = {}): Promise<ResultSignature> {
+  return verifyDetached(body, header, RESULT_TYP, 'result', options);
+}
+
+/**
+ * Checks an evidence bundle's signature (docs/evidence.md#evidence-bundles): its `signature`
+ * member `{protected, signature}`, a detached JWS of typ `svc-bundle+jws` over the RFC 8785 form
+ * of the bundle without that member — the same check and reasons as verifyResultSignature. null
+ * when the bundle carries no signature (a daemon without a signing key). Never throws for a bad
+ * signature.
+ */
+export async function verifyBundleSignature(bundle: unknown, options: VerifyResultOptions = {}): Promise<ResultSignature | null> {
+  if (!isObject(bundle)) return failure('MALFORMED', 'The bundle is not a JSON object.', null);
+  const { signature, ...unsigned } = bundle;
+  if (signature === undefined || signature === null) return null;
+  if (!isObject(signature) || typeof signature['protected'] !== 'string' || typeof signature['signature'] !== 'string')
+    return failure('MALFORMED', 'The bundle\'s signature needs string members "protected" and "signature".', null);
+  if (signature['protected'].includes('.') || signature['signature'].includes('.'))
+    return failure('MALFORMED', "The bundle's signature members are not unpadded base64url.", null);
+  return verifyDetached(unsigned, `${signature['protected']}..${signature['signature']}`, BUNDLE_SIGNATURE_TYP, 'bundle', options);
+}
+
+/** The check of a compact detached JWS of `typ` over `value`'s RFC 8785 form; `what` names the value in the EDITED detail. */
+async function verifyDetached(
+  body: unknown,
+  header: string | null | undefined,
+  typ: string,
+  what: 'result' | 'bundle',
+  options: VerifyResultOptions,
+): Promise<ResultSignature> {
   const read = readHeader(header);
   if (typeof read === 'string') return failure('MALFORMED', `${capital(read)}.`, null);
   const { alg, kid } = read;
   if (alg !== 'EdDSA' && alg !== 'ES256')
     return failure('UNSUPPORTED_ALG', `The signature uses alg ${JSON.stringify(alg.slice(0, 20))}; svc signs with EdDSA or ES256.`, read);
-  if (read.typ !== RESULT_TYP)
-    return failure('MALFORMED', `The signature is of typ ${JSON.stringify(String(read.typ).slice(0, 40))}, not ${RESULT_TYP}.`, read);
+  if (read.typ !== typ) return failure('MALFORMED', `The signature is of typ ${JSON.stringify(String(read.typ).slice(0, 40))}, not ${typ}.`, read);
   if (read.canon !== 'RFC8785') {
     return failure(
       'OTHER_CANONICAL_FORM',
@@ -349,7 +381,7 @@ export async function verifyResultSignature(body: unknown, header: string | null
         read,
       );
     }
-    return failure('EDITED', 'The result was changed after it was signed: its RFC 8785 digest is not the one signed.', read);
+    return failure('EDITED', `The ${what} was changed after it was signed: its RFC 8785 digest is not the one signed.`, read);
   }
   const expected = options.expectedSigner;
   if (expected !== undefined && expected !== read.did && expected !== kid) return failure('WRONG_KEY', `Signed by ${kid}, not by ${expected}.`, read);

@@ -57,7 +57,7 @@ from ._schema import (
 )
 from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
 from .retry import RetryPolicy, with_retry
-from .signature import KeyResolver, SignedResult, verify_result_signature
+from .signature import FetchedBundle, KeyResolver, SignedResult, verify_bundle_signature, verify_result_signature
 from .sse import SseParser
 
 __all__ = ["SvcClient", "StreamFrame", "DenyResult", "VERSION"]
@@ -69,6 +69,8 @@ T = TypeVar("T")
 
 _READ_CHUNK = 64 * 1024
 _JSON_ACCEPT = "application/json, application/problem+json"
+#: The media type of an evidence bundle (GET /v1/resolve/{did}?bundle=true).
+_BUNDLE_MEDIA_TYPE = "application/vnd.svc.evidence-bundle+json"
 # Pages as HTML; problems as data (problem+json), not as problem pages.
 _PAGE_ACCEPT = "text/html, application/problem+json"
 # What an operator token may hold: visible ASCII, as the daemon reads `Authorization: Bearer <token>`.
@@ -246,6 +248,45 @@ class SvcClient:
         if signed:
             return self._signed_call("resolve", {"did": did}, query, None, expected_signer, resolve_key)
         return self._call("resolve", {"did": did}, query)
+
+    def resolve_bundle(
+        self,
+        did: str,
+        version_id: Optional[str] = None,
+        version_time: Optional[str] = None,
+        version_number: Optional[int] = None,
+        expected_signer: Optional[str] = None,
+        resolve_key: Optional[KeyResolver] = None,
+    ) -> FetchedBundle:
+        """GET /v1/resolve/{did}?bundle=true: the evidence bundle of a fresh resolution
+        (docs/evidence.md#evidence-bundles) as a :class:`FetchedBundle` ``{"bundle", "bytes",
+        "signature"}``: the bytes exactly as served, and the check of the bundle's embedded
+        signature by :func:`verify_bundle_signature` (the signer's key found by ``resolve_key``,
+        never asked of the daemon), None when the bundle is unsigned. Pin ``expected_signer`` (the
+        DID /health names as signer) to accept only the svc instance you trust. A deactivated DID
+        (410) is a bundle too."""
+        query = {"versionId": version_id, "versionTime": version_time, "versionNumber": _number(version_number), "bundle": "true"}
+        url = self._url(_schema.OPERATIONS["resolve"], {"did": did}, query)
+        headers: Dict[str, Optional[str]] = {}
+        if self._project_key is not None:
+            headers["Authorization"] = f"Bearer {self._project_key}"
+
+        def fetch() -> Tuple[Dict[str, Any], bytes]:
+            status, response_headers, raw = self._send_read("GET", url, None, {"Accept": f"{_BUNDLE_MEDIA_TYPE}, application/problem+json"}, headers)
+            retry_after = _retry_after(response_headers)
+            if status not in (200, 410):
+                raise _error_of(status, raw, retry_after)
+            media = ((response_headers.get("Content-Type") if response_headers is not None else None) or "").split(";")[0].strip().lower()
+            if media != _BUNDLE_MEDIA_TYPE:
+                raise SvcError.client(CLIENT_BAD_RESPONSE, f"the answer ({status}) is {media or 'of no content type'}, not {_BUNDLE_MEDIA_TYPE}", status, retry_after)
+            bundle = _json_object(raw, status, retry_after)
+            if bundle.get("format") != "svc-evidence-bundle":
+                raise SvcError.client(CLIENT_BAD_RESPONSE, f"the answer ({status}) is JSON that is not an evidence bundle", status, retry_after)
+            return bundle, raw
+
+        bundle, raw = self._retrying(fetch)
+        signature = verify_bundle_signature(bundle, expected_signer=expected_signer, resolve_key=resolve_key)
+        return {"bundle": bundle, "bytes": raw, "signature": signature}
 
     def stream(self, did: str, no_cache: bool = False) -> Iterator[StreamFrame]:
         """GET /v1/stream/{did}: the live resolution as a generator of frames.

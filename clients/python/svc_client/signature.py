@@ -3,7 +3,9 @@ library only.
 
 ``svc serve`` with a signing key answers a request that asked ``signed=true`` with the header
 ``svc-signature``: a compact detached JWS (RFC 7515 Appendix F, ``header..signature``) whose
-payload is the RFC 8785 (JCS) form of the JSON body. :func:`verify_result_signature` checks it:
+payload is the RFC 8785 (JCS) form of the JSON body. :func:`verify_result_signature` checks it
+(and :func:`verify_bundle_signature` an evidence bundle's embedded signature, typ
+``svc-bundle+jws``):
 
     from svc_client import verify_result_signature
     check = verify_result_signature(body, header, expected_signer="did:web:svc.example.com")
@@ -36,15 +38,18 @@ import urllib.request
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, TypedDict
 
 __all__ = [
+    "BUNDLE_SIGNATURE_TYP",
     "SIGNATURE_HEADER",
     "SIGNATURE_PROVES",
     "ResultSignature",
     "SignedResult",
+    "FetchedBundle",
     "KeyResolver",
     "canonical_json",
     "did_key_jwk",
     "default_key_resolver",
     "verify_result_signature",
+    "verify_bundle_signature",
 ]
 
 #: The response header of a signed result.
@@ -57,6 +62,9 @@ SIGNATURE_PROVES = (
 )
 
 _RESULT_TYP = "svc-result+jws"
+
+#: The ``typ`` of an evidence bundle's signature.
+BUNDLE_SIGNATURE_TYP = "svc-bundle+jws"
 
 
 class ResultSignature(TypedDict):
@@ -78,6 +86,16 @@ class SignedResult(TypedDict):
     result: Dict[str, Any]
     signature: ResultSignature
     jws: Optional[str]
+
+
+class FetchedBundle(TypedDict):
+    """An evidence bundle as the daemon served it: the bundle (parsed), its bytes exactly as
+    received (what to store and hand to ``svc verify-bundle``), and the check of its signature —
+    None when the bundle is unsigned."""
+
+    bundle: Dict[str, Any]
+    bytes: bytes
+    signature: Optional[ResultSignature]
 
 
 #: kid → the public JWK (a dict with kty, crv, x[, y]) or None when the kid names no key; may raise
@@ -537,14 +555,51 @@ def verify_result_signature(
     ``svc-signature`` value. ``expected_signer`` (a DID or kid): the svc instance you trust —
     another signer is WRONG_KEY. ``resolve_key``: finds the key of a kid (default:
     :func:`default_key_resolver`). Never raises for a bad signature."""
+    return _verify_detached(body, header, _RESULT_TYP, "result", expected_signer, resolve_key)
+
+
+def verify_bundle_signature(
+    bundle: Any,
+    expected_signer: Optional[str] = None,
+    resolve_key: Optional[KeyResolver] = None,
+) -> Optional[ResultSignature]:
+    """Check an evidence bundle's signature (docs/evidence.md#evidence-bundles in the svc
+    repository): its ``signature`` member ``{"protected", "signature"}``, a detached JWS of typ
+    ``svc-bundle+jws`` over the RFC 8785 form of the bundle without that member — the same check
+    and reasons as :func:`verify_result_signature`. None when the bundle carries no signature (a
+    daemon without a signing key). Never raises for a bad signature."""
+    if not isinstance(bundle, dict):
+        return _failure("MALFORMED", "The bundle is not a JSON object.", None)
+    signature = bundle.get("signature")
+    if signature is None:
+        return None
+    if not isinstance(signature, dict) or not isinstance(signature.get("protected"), str) or not isinstance(signature.get("signature"), str):
+        return _failure("MALFORMED", 'The bundle\'s signature needs string members "protected" and "signature".', None)
+    if "." in signature["protected"] or "." in signature["signature"]:
+        return _failure("MALFORMED", "The bundle's signature members are not unpadded base64url.", None)
+    unsigned = {name: value for name, value in bundle.items() if name != "signature"}
+    compact = signature["protected"] + ".." + signature["signature"]
+    return _verify_detached(unsigned, compact, BUNDLE_SIGNATURE_TYP, "bundle", expected_signer, resolve_key)
+
+
+def _verify_detached(
+    body: Any,
+    header: Optional[str],
+    typ: str,
+    what: str,
+    expected_signer: Optional[str],
+    resolve_key: Optional[KeyResolver],
+) -> ResultSignature:
+    """The check of a compact detached JWS of ``typ`` over ``body``'s RFC 8785 form; ``what`` names
+    the value in the EDITED detail."""
     read = _read(header)
     if isinstance(read, str):
         return _failure("MALFORMED", _capital(read) + ".", None)
     alg, kid, head = read.alg, read.kid, read.head
     if alg not in ("EdDSA", "ES256"):
         return _failure("UNSUPPORTED_ALG", f"The signature uses alg {_js(alg, 20)}; svc signs with EdDSA or ES256.", read)
-    if head.get("typ") != _RESULT_TYP:
-        return _failure("MALFORMED", f"The signature is of typ {_js(head.get('typ'), 40)}, not {_RESULT_TYP}.", read)
+    if head.get("typ") != typ:
+        return _failure("MALFORMED", f"The signature is of typ {_js(head.get('typ'), 40)}, not {typ}.", read)
     if head.get("svc-canon") != "RFC8785":
         canon = head.get("svc-canon")
         return _failure(
@@ -570,7 +625,7 @@ def verify_result_signature(
                 "The signature was made over the value as JSON.stringify writes it, not its RFC 8785 form: the signer did not canonicalise.",
                 read,
             )
-        return _failure("EDITED", "The result was changed after it was signed: its RFC 8785 digest is not the one signed.", read)
+        return _failure("EDITED", f"The {what} was changed after it was signed: its RFC 8785 digest is not the one signed.", read)
     if expected_signer is not None and expected_signer not in (read.did, kid):
         return _failure("WRONG_KEY", f"Signed by {kid}, not by {expected_signer}.", read)
     try:

@@ -11,7 +11,17 @@ import time
 import unittest
 from typing import Any, Dict, List
 
-from svc_client import CLIENT_NETWORK_ERROR, OPERATIONS, RetryPolicy, SvcClient, SvcError, default_key_resolver, verify_result_signature, with_retry
+from svc_client import (
+    CLIENT_NETWORK_ERROR,
+    OPERATIONS,
+    RetryPolicy,
+    SvcClient,
+    SvcError,
+    default_key_resolver,
+    verify_bundle_signature,
+    verify_result_signature,
+    with_retry,
+)
 
 from ._support import Recorder, load_scenario
 
@@ -599,6 +609,23 @@ class SignedResultsTest(unittest.TestCase):
         wrong = verify_result_signature(result, jws, resolve_key=lambda kid: rfc8032)
         self.assertEqual(wrong["reason"], "WRONG_KEY", wrong["detail"])
         self.assertEqual(verify_result_signature(result, jws)["reason"], "VALID")
+
+    def test_a_signed_evidence_bundle_verifies_and_an_edit_is_edited(self) -> None:
+        fetched = self.client.resolve_bundle(self.s["didKey"], expected_signer=self.s["signer"]["did"])
+        bundle, signature = fetched["bundle"], fetched["signature"]
+        self.assertEqual(bundle["command"], {"kind": "resolve", "subject": self.s["didKey"], "options": {}})
+        self.assertEqual(json.loads(fetched["bytes"].decode("utf-8")), bundle)
+        assert signature is not None
+        self.assertEqual(signature["reason"], "VALID", signature["detail"])
+        self.assertIs(signature["verified"], True)
+        self.assertEqual(signature["signer"], self.s["signer"])
+        edited = copy.deepcopy(bundle)
+        edited["observedAt"] = "2000-01-01T00:00:00.000Z"
+        check = verify_bundle_signature(edited)
+        assert check is not None
+        self.assertEqual(check["reason"], "EDITED", check["detail"])
+        self.assertTrue(check["detail"].startswith("The bundle was changed after it was signed"))
+        self.assertEqual(verify_bundle_signature(bundle)["reason"], "VALID")  # type: ignore[index]
 
     def test_a_daemon_without_a_key_refuses_signed(self) -> None:
         # The public daemon's budget may be used up by PublicDaemonTest: a 429 is waited out.
