@@ -22,7 +22,7 @@ _svc() {
     resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html --bundle' ;;
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow' ;;
+    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow --bundle' ;;
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
@@ -30,8 +30,8 @@ _svc() {
     authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
     verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
-    inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --baseline --html --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --baseline --html --format' ;;
-    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --format' ;;
+    inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --baseline --html --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --baseline --html --bundle --format' ;;
+    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --bundle --format' ;;
     verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--now' ;;
     mcp) flags='-h --help'; valued='' ;;
     a2a) flags='-h --help'; valued='' ;;
@@ -51,7 +51,7 @@ _svc() {
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-a2a:--from-file|inspect-a2a:--baseline|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
+    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--baseline|inspect-a2a:--bundle|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
     inspect-mcp:--allow-warn) COMPREPLY=( $(compgen -W 'historyPersistence transport protocol identity inventory drift' -- "$cur") ); return ;;
     inspect-mcp:--format) COMPREPLY=( $(compgen -W 'text json sarif' -- "$cur") ); return ;;

@@ -116,6 +116,9 @@ const TABLE: Row[] = [
   usage(['mcp', 'approve', 'https://tools.example/mcp'], /^required option '--baseline <file>' not specified/),
   usage(['mcp', 'approve', 'https://tools.example/mcp', '--baseline', '{dir}/b.json'], /^standard input is not a terminal, so svc cannot ask before it writes/),
   usage(['a2a', 'approve', 'https://agent.example', '--baseline', '{dir}/b.json', '--stdio'], /^unknown option '--stdio'/),
+  usage(['verify-bundle', '{dir}/no-such.bundle.json'], /no-such\.bundle\.json: no such file$/),
+  usage(['verify-bundle', '{dir}/b.json', '--now', 'yesterday'], /^--now yesterday is not an RFC 3339 time$/),
+  noAnswer(['verify-bundle', '{dir}/not-json.txt'], 'INVALID_BUNDLE', /not-json\.txt is not valid JSON/),
 
   usage(['history', DID, '--limit', '0'], /^--limit must be a whole number 1\.\.1000, not "0"$/),
   noAnswer(['history', 'not-a-did'], 'INVALID_DID', /^Not a valid DID: /),
