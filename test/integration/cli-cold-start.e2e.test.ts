@@ -89,8 +89,9 @@ describe('what the CLI loads before a command runs', () => {
     const graph = staticGraph('cli.js');
     expect([...graph.modules].filter((m) => NOT_STATIC.some((re) => re.test(m)))).toEqual([]);
     // 86 KB when this test was written (566 KB before the actions were made lazy); 206 KB with
-    // commander bundled in (tsup.config.ts), which every command needs anyway.
-    expect(kb(graph)).toBeLessThan(260);
+    // commander bundled in (tsup.config.ts), which every command needs anyway; 264 KB with
+    // verify-bundle, mcp approve and a2a approve and their help (the modules above: still only the tree).
+    expect(kb(graph)).toBeLessThan(275);
   });
 
   it('svc resolve loads its own work and no credential, delegation, policy, dossier or did:web code', () => {

@@ -186,7 +186,8 @@ describe('SIGTERM drains, SIGKILL loses nothing committed', () => {
     // the instant before) answered 503 SERVICE_UNAVAILABLE — nothing else.
     const late = await rawGet(`${daemon.url}/v1/resolve/${ED25519_DID}`);
     if ('error' in late) {
-      expect(late.error).toBe('ECONNREFUSED');
+      // Refused at the socket: no listener (ECONNREFUSED), or one closing as the connection arrived (ECONNRESET).
+      expect(['ECONNREFUSED', 'ECONNRESET']).toContain(late.error);
     } else {
       expect(late.status).toBe(503);
       expect(late.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
