@@ -30,7 +30,8 @@ import { generateTestKey } from '../support/signing.js';
 /** Every did:web of the test host lives on `localhost`, so all share this record name. */
 const RECORD = '_svc-claim.localhost';
 
-describeBrowser('the claim offer in Chromium', () => {
+// Each test drives a whole claim in Chromium: on a loaded machine it takes more than the default 30 s.
+describeBrowser('the claim offer in Chromium', { timeout: 90_000 }, () => {
   let browser: Browser;
   let host: DidWebHost;
   let dns: TestDnsServer;

@@ -62,11 +62,14 @@ if (!browserAvailable && !inCi) console.warn(`\n⚠ ${skipReason}\n`);
 
 /**
  * `describe` for browser tests: run when Chromium is there; skipped (with the warning above)
- * when it is not; in CI without Chromium, one failing test that says why.
+ * when it is not; in CI without Chromium, one failing test that says why. Options (a timeout
+ * for long flows) as vitest's `describe` takes them.
  */
-export function describeBrowser(name: string, fn: () => void): void {
+export function describeBrowser(name: string, options: { timeout?: number } | (() => void), body?: () => void): void {
+  const fn = typeof options === 'function' ? options : body!;
+  const settings = typeof options === 'function' ? {} : options;
   if (browserAvailable) {
-    describe(name, fn);
+    describe(name, settings, fn);
   } else if (inCi) {
     describe(name, () => {
       it('needs Chromium (CI=true: browser tests are not skipped in CI)', () => {
