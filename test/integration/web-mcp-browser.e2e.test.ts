@@ -49,7 +49,8 @@ async function openAll(page: Page): Promise<void> {
   await page.evaluate(() => (globalThis as any).document.querySelectorAll('details').forEach((d: any) => (d.open = true)));
 }
 
-describeBrowser('the MCP inspection page in Chromium', () => {
+// An inspection and three axe passes in Chromium: on a loaded machine more than the default 30 s.
+describeBrowser('the MCP inspection page in Chromium', { timeout: 90_000 }, () => {
   let browser: Browser;
   let host: DidWebHost;
   let daemon: Daemon;
