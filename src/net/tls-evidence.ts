@@ -40,36 +40,28 @@ function altNames(text: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The top of the chain Node built from the peer's chain and the trust store. */
-function trustAnchor(peer: DetailedPeerCertificate): DetailedPeerCertificate {
-  let current = peer;
-  const seen = new Set<string>();
-  while (current.issuerCertificate && current.issuerCertificate !== current && !seen.has(current.fingerprint256)) {
-    seen.add(current.fingerprint256);
-    current = current.issuerCertificate;
-  }
-  return current;
-}
-
 /** Whole days from `now` until an RFC 3339 time (negative once past). */
 export function daysUntil(time: string, now: Date): number {
   return Math.floor((new Date(time).getTime() - now.getTime()) / DAY_MS);
 }
 
 /**
- * The chain as the handshake validated it, leaf first, each certificate as DER: what the peer
- * presented, up to the trust anchor it chained to (an evidence bundle keeps it to re-check offline).
+ * The chain as the handshake validated it, leaf first, each certificate as DER (the Buffers Node
+ * already holds, not copies: this runs on every handshake), up to the trust anchor it chained to,
+ * which is also what `validatedBy` names. An evidence bundle keeps the chain to re-check offline.
  */
-function chainOf(peer: DetailedPeerCertificate): Uint8Array[] {
+function chainOf(peer: DetailedPeerCertificate): { chain: Uint8Array[]; anchor: DetailedPeerCertificate } {
   const chain: Uint8Array[] = [];
   const seen = new Set<string>();
+  let anchor = peer;
   let current: DetailedPeerCertificate | undefined = peer;
-  while (current?.raw && !seen.has(current.fingerprint256)) {
+  while (current && !seen.has(current.fingerprint256)) {
     seen.add(current.fingerprint256);
-    chain.push(new Uint8Array(current.raw));
+    if (current.raw) chain.push(current.raw);
+    anchor = current;
     current = current.issuerCertificate;
   }
-  return chain;
+  return { chain, anchor };
 }
 
 /** The TLS evidence of a connection and its certificate chain (DER, leaf first). */
@@ -77,7 +69,7 @@ export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): { e
   // Order matters on Node 20: after getPeerX509Certificate(), getPeerCertificate(true)
   // returns an empty object, so the detailed chain is read first.
   const detailed = socket.getPeerCertificate(true);
-  const chain = chainOf(detailed);
+  const { chain, anchor } = chainOf(detailed);
   const leaf = socket.getPeerX509Certificate();
   if (!leaf) throw new Error('TLS socket without a peer certificate');
   const certificate: CertificateEvidence = {
@@ -95,7 +87,7 @@ export function readTlsEvidence(socket: TLSSocket, host: string, now: Date): { e
   const cipher = socket.getCipher();
   const evidence: TlsEvidence = {
     host,
-    validatedBy: nameOf(trustAnchor(detailed).subject as unknown as Record<string, string | string[]>),
+    validatedBy: nameOf(anchor.subject as unknown as Record<string, string | string[]>),
     protocol: socket.getProtocol() ?? 'unknown',
     cipher: cipher.standardName ?? cipher.name,
     certificate,

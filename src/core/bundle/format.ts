@@ -198,6 +198,18 @@ export function fromBase64(text: string): Uint8Array | null {
   return new Uint8Array(bytes);
 }
 
+/** Decoded response bodies, by response: a body is read by the shape check, the digest check and each re-run. */
+const decodedBodies = new WeakMap<object, { text: string; bytes: Uint8Array | null }>();
+
+/** A resource's response body as bytes (null: not base64), decoded once while its text stays the same. */
+export function responseBody(response: { body: string }): Uint8Array | null {
+  const kept = decodedBodies.get(response);
+  if (kept && kept.text === response.body) return kept.bytes;
+  const bytes = fromBase64(response.body);
+  decodedBodies.set(response, { text: response.body, bytes });
+  return bytes;
+}
+
 /**
  * Reads a bundle from its bytes, refusing (INVALID_BUNDLE, one line naming what is wrong) anything
  * that is not a version-1 svc bundle in canonical form: not UTF-8 JSON, duplicate members, a
@@ -361,7 +373,7 @@ function checkResource(value: JsonValue, ids: Set<string>, where: string): void 
   need(isStringRecord(response.headers), at, 'the response headers are not strings');
   need(isNat(response.bytes) && isString(response.sha256) && SHA256.test(response.sha256 as string), at, 'the response lacks its length or SHA-256');
   need(isString(response.body), at, 'the response lacks its body');
-  const body = fromBase64(response.body as string);
+  const body = responseBody(response as { body: string });
   need(body !== null, at, 'the response body is not base64');
   need(body!.length === response.bytes, at, `the response body is ${body!.length} bytes, not the ${String(response.bytes)} bytes it states`);
   need(

@@ -14,7 +14,7 @@ import type { Trace } from '../resolve/trace.js';
 import type { ResolutionCache, Runtime } from '../runtime.js';
 import { urlKey } from '../supplied/catalogue.js';
 import { describeLeaf } from './tls.js';
-import { fromBase64, RECORDED_HEADERS, toBase64, type BundleFailure, type BundleResource, type BundleTxtLookup, type EvidenceBundle } from './format.js';
+import { RECORDED_HEADERS, responseBody, toBase64, type BundleFailure, type BundleResource, type BundleTxtLookup, type EvidenceBundle } from './format.js';
 
 const DAY_MS = 86_400_000;
 
@@ -288,7 +288,7 @@ class ReplayNet implements Net {
 
   #response(resource: BundleResource, request: FetchRequest): FetchResponse {
     // decodeBundle checked every body; the recorded bytes are served as they are, digest or not.
-    const body = fromBase64(resource.response.body) ?? new Uint8Array();
+    const body = responseBody(resource.response) ?? new Uint8Array();
     if (body.length > request.maxBytes) {
       const setting = request.maxBytesSetting ? ` (${request.maxBytesSetting})` : '';
       throw new ProblemError(

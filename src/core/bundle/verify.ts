@@ -16,6 +16,7 @@ import {
   BUNDLE_VERSION,
   digest,
   fromBase64,
+  responseBody,
   toBase64,
   type BundleCommand,
   type BundleKind,
@@ -238,7 +239,7 @@ export function compareResults(recorded: JsonValue, recomputed: JsonValue, optio
 function checkResources(bundle: EvidenceBundle): ResourceCheck[] {
   return bundle.resources.map((r) => {
     const problems: string[] = [];
-    const body = fromBase64(r.response.body);
+    const body = responseBody(r.response);
     if (!body || digest(body) !== r.response.sha256) problems.push('its bytes do not match the SHA-256 recorded with them');
     if (r.request.body !== undefined) {
       const sent = fromBase64(r.request.body);
