@@ -47,7 +47,7 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['resolve'], register: registerResolve },
   { names: ['dereference'], register: registerDereference },
   { names: ['graph'], register: registerGraph },
-  { names: ['verify-credential', 'verify-jws', 'evaluate-policy'], register: registerVerify },
+  { names: ['verify-credential', 'verify-presentation', 'verify-jws', 'evaluate-policy'], register: registerVerify },
   { names: ['delegate', 'verify-delegation', 'authorize', 'verify-tool'], register: registerDelegation },
   { names: ['keygen'], register: registerKeygen },
   { names: ['inspect-mcp', 'inspect-a2a'], register: registerInspect },

@@ -35,6 +35,7 @@ import type {
   ObservationHistory,
   PolicyDecision,
   PolicyEvaluateRequest,
+  PresentationVerification,
   Problem,
   Ready,
   Relationship,
@@ -44,6 +45,7 @@ import type {
   TraceStage,
   VcApiVerificationResult,
   VcApiVerifyOptions,
+  VcApiVerifyPresentationOptions,
   VerifyDelegationRequest,
   WatchCheck,
   WatchCreated,
@@ -213,6 +215,27 @@ export interface DiffOptions extends RequestOptions {
 
 export interface VerifyCredentialOptions extends RequestOptions {
   expectedAudience?: string;
+}
+
+/** The verifier's side of POST /v1/presentations/verify: each member given is a constraint, an absent one none. */
+export interface VerifyPresentationOptions extends RequestOptions {
+  /** The challenge you gave the holder: the proof's challenge (a JWT's nonce) must equal it; given but missing is INVALID. */
+  challenge?: string;
+  /** Your domain: the proof's domain (a JWT's aud) must be or include it; given but missing is INVALID. */
+  domain?: string;
+  /** Passed to each credential: the audience a JWT credential (an SD-JWT VC's KB-JWT) must name. */
+  expectedAudience?: string;
+  /** Passed to each SD-JWT VC: the nonce its KB-JWT must carry. */
+  expectedNonce?: string;
+  /** The issuers you trust: each credential's `issuerTrust` says whether its issuer is one of them. */
+  trustedIssuers?: readonly string[];
+  /** A credential not about the holder makes the presentation INVALID (otherwise a WARN). */
+  requireHolderBinding?: boolean;
+}
+
+export interface VerifyPresentationVcApiOptions extends RequestOptions {
+  /** VC-API's verifier options: `challenge` and `domain` (applied), `checks` (svc runs all of its checks whatever it names). */
+  vcApiOptions?: VcApiVerifyPresentationOptions;
 }
 
 export interface VerifyCredentialVcApiOptions extends RequestOptions {
@@ -562,6 +585,52 @@ export class SvcClient {
       throw isProblem(result)
         ? SvcError.fromProblem(result, 400)
         : SvcError.badResponse(400, 'POST /credentials/verify answered 400 without a result or a problem');
+    });
+  }
+
+  /**
+   * POST /v1/presentations/verify: a presentation object, its JSON text, or a compact JWT (vp+jwt,
+   * VC-JWT 1.1). A failed check is a result. With `signed: true`, the signed verification and the
+   * check of its signature.
+   */
+  verifyPresentation(
+    presentation: Record<string, unknown> | string,
+    options: VerifyPresentationOptions & SignedOptions,
+  ): Promise<Signed<PresentationVerification>>;
+  verifyPresentation(
+    presentation: Record<string, unknown> | string,
+    options?: VerifyPresentationOptions & { signed?: false },
+  ): Promise<PresentationVerification>;
+  verifyPresentation(
+    presentation: Record<string, unknown> | string,
+    options: VerifyPresentationOptions & { signed?: boolean } = {},
+  ): Promise<PresentationVerification | Signed<PresentationVerification>> {
+    const { challenge, domain, expectedAudience, expectedNonce, trustedIssuers, requireHolderBinding } = options;
+    const body = {
+      presentation,
+      ...(challenge !== undefined ? { challenge } : {}),
+      ...(domain !== undefined ? { domain } : {}),
+      ...(expectedAudience !== undefined ? { expectedAudience } : {}),
+      ...(expectedNonce !== undefined ? { expectedNonce } : {}),
+      ...(trustedIssuers !== undefined ? { trustedIssuers: [...trustedIssuers] } : {}),
+      ...(requireHolderBinding !== undefined ? { requireHolderBinding } : {}),
+    };
+    return this.#maybeSigned<JsonOk<'verifyPresentation'>>({ method: 'POST', path: '/v1/presentations/verify', body, options }, options);
+  }
+
+  /**
+   * POST /presentations/verify (the W3C VC-API binding): a presentation object or an
+   * EnvelopedVerifiablePresentation (`id`: `data:application/vp+jwt,<JWT>`). The
+   * VerificationResult is returned whether verified (200) or not (400 with `verified: false`, the
+   * reasons in `errors`); a request the daemon refuses (problem+json) is a SvcError.
+   */
+  verifyPresentationVcApi(verifiablePresentation: Record<string, unknown>, options: VerifyPresentationVcApiOptions = {}): Promise<VcApiVerificationResult> {
+    const body = { verifiablePresentation, ...(options.vcApiOptions !== undefined ? { options: options.vcApiOptions } : {}) };
+    return this.#json<VcApiVerificationResult>({ method: 'POST', path: '/presentations/verify', body, options, ok: [200, 400] }).then((result) => {
+      if (typeof (result as { verified?: unknown }).verified === 'boolean') return result;
+      throw isProblem(result)
+        ? SvcError.fromProblem(result, 400)
+        : SvcError.badResponse(400, 'POST /presentations/verify answered 400 without a result or a problem');
     });
   }
 

@@ -30,6 +30,8 @@ export type {
   StreamFrame,
   SvcClientOptions,
   VerifyCredentialOptions,
+  VerifyPresentationOptions,
+  VerifyPresentationVcApiOptions,
   VerifyToolOrDenyQuery,
   VerifyToolQuery,
   W3cBody,

@@ -260,6 +260,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/presentations/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a verifiable presentation and the credentials it carries
+         * @description The presentation's proof (Data Integrity with proofPurpose authentication, vp+jwt, or a VC-JWT 1.1 vp token), its challenge and domain against the caller's, and each embedded credential as /v1/credentials/verify verifies one. A failed check is a 200 result (status other than VALID); only VALID means accepted.
+         */
+        post: operations["verifyPresentation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credentials/verify": {
         parameters: {
             query?: never;
@@ -274,6 +294,26 @@ export interface paths {
          * @description VC-API's verifyCredential: the same verification as /v1/credentials/verify, answered as a VerificationResult. 200 only when verified (svc status VALID); a credential that does not verify is 400 with verified false and the reasons in errors.
          */
         post: operations["verifyCredentialVcApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/presentations/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a verifiable presentation (W3C VC-API binding)
+         * @description VC-API's verifyPresentation: the same verification as /v1/presentations/verify (options.challenge and options.domain are the verifier's), answered as a VerificationResult. 200 only when verified (svc status VALID: the presentation and every credential in it); anything else is 400 with verified false and the reasons in errors.
+         */
+        post: operations["verifyPresentationVcApi"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1998,6 +2038,50 @@ export interface components {
                 [key: string]: unknown;
             } | string;
         };
+        PresentationCheck: {
+            id: "structure" | "holder" | "proof" | "validity" | "challenge" | "domain" | "credentials" | "holderBinding";
+            label: string;
+            status: components["schemas"]["CheckStatus"];
+            detail: string;
+        };
+        EmbeddedCredential: {
+            index: number;
+            form: "OBJECT" | "ENVELOPED" | "JWT" | "SD_JWT";
+            holderBinding: "BOUND" | "NOT_BOUND" | "NO_SUBJECT_ID" | "UNKNOWN";
+            holderBindingDetail: string;
+            verification: components["schemas"]["CredentialVerification"];
+        };
+        PresentationVerification: {
+            status: "VALID" | "INVALID" | "EXPIRED" | "NOT_YET_VALID" | "REVOKED" | "SUSPENDED" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
+            headline: string;
+            format: "DATA_INTEGRITY" | "VC_JOSE_COSE" | "VC_JWT_1_1" | "SD_JWT_VC" | "UNKNOWN";
+            dataModel: "2.0" | "1.1" | "unknown";
+            id: string | null;
+            holder: string | null;
+            types: string[];
+            challenge: string | null;
+            domain: string[] | null;
+            checks: components["schemas"]["PresentationCheck"][];
+            proof: components["schemas"]["ProofSummary"] | null;
+            holderResolution: components["schemas"]["IssuerResolutionSummary"] | null;
+            credentials: components["schemas"]["EmbeddedCredential"][];
+            limitations: string[];
+            valid: boolean;
+            errors: string[];
+        };
+        PresentationVerifyRequest: {
+            /** @description A presentation object (Data Integrity), the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT (vp+jwt, or a VC-JWT 1.1 token with a vp claim). */
+            presentation: {
+                [key: string]: unknown;
+            } | string;
+            challenge?: string;
+            domain?: string;
+            expectedAudience?: string;
+            expectedNonce?: string;
+            /** @description The issuers the verifier trusts: each embedded credential's issuerTrust says whether its issuer is one of them. Omit it to decide trust yourself; an empty list is refused (it would trust no issuer). */
+            trustedIssuers?: string[];
+            requireHolderBinding?: boolean;
+        };
         VcApiProblemDetails: {
             type: string;
             title: string;
@@ -2020,6 +2104,20 @@ export interface components {
                 [key: string]: unknown;
             };
             options?: components["schemas"]["VcApiVerifyOptions"];
+        };
+        VcApiVerifyPresentationOptions: {
+            checks?: string[];
+            challenge?: string;
+            domain?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        VcApiVerifyPresentationRequest: {
+            /** @description A presentation object (a Data Integrity presentation), or an EnvelopedVerifiablePresentation whose id is data:application/vp+jwt,<JWT>; never a string */
+            verifiablePresentation: {
+                [key: string]: unknown;
+            };
+            options?: components["schemas"]["VcApiVerifyPresentationOptions"];
         };
         ChainStatus: "VALID" | "INVALID" | "INDETERMINATE" | "MALFORMED";
         DelegationLinkCheck: {
@@ -3048,10 +3146,16 @@ export type JwsVerifyRequest = components['schemas']['JwsVerifyRequest'];
 export type PolicyRules = components['schemas']['PolicyRules'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyEvaluateRequest = components['schemas']['PolicyEvaluateRequest'];
+export type PresentationCheck = components['schemas']['PresentationCheck'];
+export type EmbeddedCredential = components['schemas']['EmbeddedCredential'];
+export type PresentationVerification = components['schemas']['PresentationVerification'];
+export type PresentationVerifyRequest = components['schemas']['PresentationVerifyRequest'];
 export type VcApiProblemDetails = components['schemas']['VcApiProblemDetails'];
 export type VcApiVerificationResult = components['schemas']['VcApiVerificationResult'];
 export type VcApiVerifyOptions = components['schemas']['VcApiVerifyOptions'];
 export type VcApiVerifyCredentialRequest = components['schemas']['VcApiVerifyCredentialRequest'];
+export type VcApiVerifyPresentationOptions = components['schemas']['VcApiVerifyPresentationOptions'];
+export type VcApiVerifyPresentationRequest = components['schemas']['VcApiVerifyPresentationRequest'];
 export type ChainStatus = components['schemas']['ChainStatus'];
 export type DelegationLinkCheck = components['schemas']['DelegationLinkCheck'];
 export type DelegationChainCheck = components['schemas']['DelegationChainCheck'];
@@ -4349,6 +4453,98 @@ export interface operations {
             };
         };
     };
+    verifyPresentation: {
+        parameters: {
+            query?: {
+                /** @description true (also 1 or empty): sign the answer — its svc-signature header carries a detached JWS over the RFC 8785 form of the body. A daemon without a signing key (its operator's SVC_SIGNING_KEY) answers 400 INVALID_OPTIONS, never an unsigned result. */
+                signed?: "true" | "1" | "" | "false" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresentationVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification, whatever its status. */
+            200: {
+                headers: {
+                    /** @description Only when the request asked signed=true: a compact detached JWS (header..signature, RFC 7515 Appendix F, typ svc-result+jws) over the RFC 8785 form of this body, by the key /health names as signer. Verify it with the clients, or as docs/daemon.md#signed-results says. */
+                    "svc-signature"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresentationVerification"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, lacks "presentation", or has a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     verifyCredentialVcApi: {
         parameters: {
             query?: never;
@@ -4372,6 +4568,94 @@ export interface operations {
                 };
             };
             /** @description application/json: the credential did not verify (verified false, the reasons in errors), or an EnvelopedVerifiableCredential could not be read. application/problem+json: INVALID_REQUEST (the body is not a JSON object, has a duplicate or unknown member, verifiableCredential is missing or not an object, options is not an object) or INVALID_OPTIONS (a check svc does not run, challenge or domain). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcApiVerificationResult"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the body limit (512 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: no answer could be produced. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CAPACITY_EXHAUSTED (Retry-After) or SERVICE_UNAVAILABLE (shutting down). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyPresentationVcApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VcApiVerifyPresentationRequest"];
+            };
+        };
+        responses: {
+            /** @description Verified: svc verified the presentation and its credentials as VALID. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcApiVerificationResult"];
+                };
+            };
+            /** @description application/json: the presentation did not verify (verified false, the reasons in errors), or an EnvelopedVerifiablePresentation could not be read. application/problem+json: INVALID_REQUEST (the body is not a JSON object, has a duplicate or unknown member, verifiablePresentation is missing or not an object, options is not an object, challenge or domain not a non-empty string) or INVALID_OPTIONS (a check svc does not run). */
             400: {
                 headers: {
                     [name: string]: unknown;

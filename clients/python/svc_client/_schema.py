@@ -115,10 +115,16 @@ __all__ = [
     "PolicyRules",
     "Policy",
     "PolicyEvaluateRequest",
+    "PresentationCheck",
+    "EmbeddedCredential",
+    "PresentationVerification",
+    "PresentationVerifyRequest",
     "VcApiProblemDetails",
     "VcApiVerificationResult",
     "VcApiVerifyOptions",
     "VcApiVerifyCredentialRequest",
+    "VcApiVerifyPresentationOptions",
+    "VcApiVerifyPresentationRequest",
     "ChainStatus",
     "DelegationLinkCheck",
     "DelegationChainCheck",
@@ -1327,6 +1333,65 @@ class PolicyEvaluateRequest(_PolicyEvaluateRequestRequired, total=False):
     credential: Union[Dict[str, Any], str]
 
 
+class PresentationCheck(TypedDict):
+    """The `PresentationCheck` schema of openapi.json."""
+
+    id: Literal["structure", "holder", "proof", "validity", "challenge", "domain", "credentials", "holderBinding"]
+    label: str
+    status: CheckStatus
+    detail: str
+
+
+class EmbeddedCredential(TypedDict):
+    """The `EmbeddedCredential` schema of openapi.json."""
+
+    index: int
+    form: Literal["OBJECT", "ENVELOPED", "JWT", "SD_JWT"]
+    holderBinding: Literal["BOUND", "NOT_BOUND", "NO_SUBJECT_ID", "UNKNOWN"]
+    holderBindingDetail: str
+    verification: CredentialVerification
+
+
+class PresentationVerification(TypedDict):
+    """The `PresentationVerification` schema of openapi.json."""
+
+    status: Literal["VALID", "INVALID", "EXPIRED", "NOT_YET_VALID", "REVOKED", "SUSPENDED", "UNSUPPORTED", "INDETERMINATE", "MALFORMED"]
+    headline: str
+    format: Literal["DATA_INTEGRITY", "VC_JOSE_COSE", "VC_JWT_1_1", "SD_JWT_VC", "UNKNOWN"]
+    dataModel: Literal["2.0", "1.1", "unknown"]
+    id: Optional[str]
+    holder: Optional[str]
+    types: List[str]
+    challenge: Optional[str]
+    domain: Optional[List[str]]
+    checks: List[PresentationCheck]
+    proof: Optional[ProofSummary]
+    holderResolution: Optional[IssuerResolutionSummary]
+    credentials: List[EmbeddedCredential]
+    limitations: List[str]
+    valid: bool
+    errors: List[str]
+
+
+class _PresentationVerifyRequestRequired(TypedDict):
+    """The required members of PresentationVerifyRequest."""
+
+    #: A presentation object (Data Integrity), the JSON text of one (raw JSON keeps duplicate members detectable), or a compact JWT (vp+jwt, or a VC-JWT 1.1 token with a vp claim).
+    presentation: Union[Dict[str, Any], str]
+
+
+class PresentationVerifyRequest(_PresentationVerifyRequestRequired, total=False):
+    """The `PresentationVerifyRequest` schema of openapi.json."""
+
+    challenge: str
+    domain: str
+    expectedAudience: str
+    expectedNonce: str
+    #: The issuers the verifier trusts: each embedded credential's issuerTrust says whether its issuer is one of them. Omit it to decide trust yourself; an empty list is refused (it would trust no issuer).
+    trustedIssuers: List[str]
+    requireHolderBinding: bool
+
+
 class VcApiProblemDetails(TypedDict):
     """The `VcApiProblemDetails` schema of openapi.json."""
 
@@ -1363,6 +1428,29 @@ class VcApiVerifyCredentialRequest(_VcApiVerifyCredentialRequestRequired, total=
     """The `VcApiVerifyCredentialRequest` schema of openapi.json."""
 
     options: VcApiVerifyOptions
+
+
+class VcApiVerifyPresentationOptions(TypedDict, total=False):
+    """The `VcApiVerifyPresentationOptions` schema of openapi.json.
+    Members beyond those listed may be present.
+    """
+
+    checks: List[str]
+    challenge: str
+    domain: str
+
+
+class _VcApiVerifyPresentationRequestRequired(TypedDict):
+    """The required members of VcApiVerifyPresentationRequest."""
+
+    #: A presentation object (a Data Integrity presentation), or an EnvelopedVerifiablePresentation whose id is data:application/vp+jwt,<JWT>; never a string
+    verifiablePresentation: Dict[str, Any]
+
+
+class VcApiVerifyPresentationRequest(_VcApiVerifyPresentationRequestRequired, total=False):
+    """The `VcApiVerifyPresentationRequest` schema of openapi.json."""
+
+    options: VcApiVerifyPresentationOptions
 
 
 ChainStatus = Literal["VALID", "INVALID", "INDETERMINATE", "MALFORMED"]
@@ -2934,6 +3022,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200,),
         "response": "PolicyDecision",
     },
+    "verifyPresentation": {
+        "method": "POST",
+        "path": "/v1/presentations/verify",
+        "budget": "intensive",
+        "path_params": (),
+        "query": ("signed",),
+        "body": "PresentationVerifyRequest",
+        "results": (200,),
+        "response": "PresentationVerification",
+    },
     "verifyCredentialVcApi": {
         "method": "POST",
         "path": "/credentials/verify",
@@ -2941,6 +3039,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "path_params": (),
         "query": (),
         "body": "VcApiVerifyCredentialRequest",
+        "results": (200, 400),
+        "response": "VcApiVerificationResult",
+    },
+    "verifyPresentationVcApi": {
+        "method": "POST",
+        "path": "/presentations/verify",
+        "budget": "intensive",
+        "path_params": (),
+        "query": (),
+        "body": "VcApiVerifyPresentationRequest",
         "results": (200, 400),
         "response": "VcApiVerificationResult",
     },

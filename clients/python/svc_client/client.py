@@ -34,6 +34,7 @@ from ._schema import (
     ObservationHistory,
     Policy,
     PolicyDecision,
+    PresentationVerification,
     ProjectCreated,
     PeriodClosed,
     PlanList,
@@ -51,6 +52,7 @@ from ._schema import (
     TenantOwners,
     VcApiVerificationResult,
     VcApiVerifyOptions,
+    VcApiVerifyPresentationOptions,
     WatchCheck,
     WatchCreated,
     WatchList,
@@ -416,6 +418,62 @@ class SvcClient:
         if isinstance(result.get("verified"), bool):
             return result
         # A 400 that is not a result is a refused request: its problem.
+        raise _error_of(400, json.dumps(result).encode("utf-8"), None)
+
+    def verify_presentation(
+        self,
+        presentation: Union[Mapping[str, Any], str],
+        challenge: Optional[str] = None,
+        domain: Optional[str] = None,
+        expected_audience: Optional[str] = None,
+        expected_nonce: Optional[str] = None,
+        trusted_issuers: Optional[Sequence[str]] = None,
+        require_holder_binding: Optional[bool] = None,
+        signed: bool = False,
+        expected_signer: Optional[str] = None,
+        resolve_key: Optional[KeyResolver] = None,
+    ) -> Any:
+        """POST /v1/presentations/verify: a presentation object, its raw JSON text or a compact
+        JWT (vp+jwt, VC-JWT 1.1), and every credential in it.
+
+        ``challenge`` and ``domain`` are yours: given, a proof without them is INVALID; not
+        given, they are not checked (the result's limitations say so). ``expected_audience`` and
+        ``expected_nonce`` go to each credential (JWT ``aud``, SD-JWT VC KB-JWT);
+        ``trusted_issuers`` gives each credential an ``issuerTrust``. A failed check is a 200
+        result (``status`` other than VALID), never raised; only a request the daemon refuses
+        raises. ``signed=True``: a :class:`SignedResult` instead, the signature checked here.
+        """
+        body = _compact(
+            {
+                "presentation": presentation,
+                "challenge": challenge,
+                "domain": domain,
+                "expectedAudience": expected_audience,
+                "expectedNonce": expected_nonce,
+                "trustedIssuers": None if trusted_issuers is None else list(trusted_issuers),
+                "requireHolderBinding": require_holder_binding,
+            }
+        )
+        if signed:
+            return self._signed_call("verifyPresentation", None, {}, body, expected_signer, resolve_key)
+        return self._call("verifyPresentation", body=body)
+
+    def verify_presentation_vc_api(
+        self,
+        verifiable_presentation: Mapping[str, Any],
+        options: Optional[Union[VcApiVerifyPresentationOptions, Mapping[str, Any]]] = None,
+    ) -> VcApiVerificationResult:
+        """POST /presentations/verify, the W3C VC-API binding: a presentation object or an
+        EnvelopedVerifiablePresentation (``id``: ``data:application/vp+jwt,<JWT>``); ``options``
+        may carry ``challenge`` and ``domain``.
+
+        The VerificationResult is returned whether verified (200) or not (400 with ``verified``
+        False, the reasons in ``errors``); a request the daemon refuses (400 problem+json)
+        raises SvcError.
+        """
+        result = self._call("verifyPresentationVcApi", body=_compact({"verifiablePresentation": verifiable_presentation, "options": options}))
+        if isinstance(result.get("verified"), bool):
+            return result
         raise _error_of(400, json.dumps(result).encode("utf-8"), None)
 
     def fast_verify_jws(self, jws: str, relationship: Optional[Relationship] = None) -> JwsVerification:

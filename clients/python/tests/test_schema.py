@@ -36,7 +36,7 @@ class OperationsTest(unittest.TestCase):
         # in-process cookie gateway with its bridge secret: no client calls them.
         missing = [op for op in OPERATIONS if not op.startswith("session") and not callable(getattr(SvcClient, snake(op), None))]
         self.assertEqual(missing, [])
-        self.assertEqual(len(OPERATIONS), 66)
+        self.assertEqual(len(OPERATIONS), 68)
 
     def test_the_snake_case_names(self) -> None:
         self.assertEqual(snake("fastVerifyDid"), "fast_verify_did")
@@ -65,6 +65,7 @@ class OperationsTest(unittest.TestCase):
         self.assertEqual(OPERATIONS["history"]["results"], (200,))
         # The VC-API binding: a credential that does not verify is a 400 result (or a problem).
         self.assertEqual(OPERATIONS["verifyCredentialVcApi"]["results"], (200, 400))
+        self.assertEqual(OPERATIONS["verifyPresentationVcApi"]["results"], (200, 400))
         self.assertEqual(OPERATIONS["verifyTool"]["response"], "Authorization")
         self.assertEqual(OPERATIONS["createWatch"]["results"], (201,))
         self.assertEqual((OPERATIONS["deleteWatch"]["method"], OPERATIONS["deleteWatch"]["results"]), ("DELETE", (204,)))

@@ -8,6 +8,7 @@ import { commercialRoutes } from './commercial.js';
 import { delegationRoutes } from './delegation.js';
 import { inspectionRoutes } from './inspection.js';
 import { monitoringRoutes } from './monitoring.js';
+import { presentationRoutes } from './presentations.js';
 import { probeRoutes } from './probes.js';
 import { resolutionRoutes } from './resolution.js';
 import { sessionKeyRoutes } from './session-keys.js';
@@ -23,6 +24,7 @@ export function appRoutes(ctx: ServerContext): RouteDef[] {
     ...probeRoutes(ctx),
     ...resolutionRoutes(ctx),
     ...verificationRoutes(ctx),
+    ...presentationRoutes(ctx),
     ...vcApiRoutes(ctx),
     ...delegationRoutes(ctx),
     ...inspectionRoutes(ctx),

@@ -11,6 +11,7 @@ import { COMMON_SCHEMAS } from './common.js';
 import { DELEGATION_SCHEMAS } from './delegation.js';
 import { INSPECTION_SCHEMAS } from './inspection.js';
 import { MONITORING_SCHEMAS } from './monitoring.js';
+import { PRESENTATION_SCHEMAS } from './presentations.js';
 import { PROBE_SCHEMAS } from './probes.js';
 import { RESOLUTION_SCHEMAS } from './resolution.js';
 import { SESSION_KEY_SCHEMAS } from './session-keys.js';
@@ -24,6 +25,7 @@ export const ALL_SCHEMAS: readonly TSchema[] = [
   ...PROBE_SCHEMAS,
   ...RESOLUTION_SCHEMAS,
   ...VERIFICATION_SCHEMAS,
+  ...PRESENTATION_SCHEMAS,
   ...VC_API_SCHEMAS,
   ...DELEGATION_SCHEMAS,
   ...INSPECTION_SCHEMAS,

@@ -1,6 +1,7 @@
 /**
- * Schemas of the W3C VC-API verifier binding (POST /credentials/verify, w3c-ccg/vc-api
- * verifier.yml): the request `{verifiableCredential, options?}` and the VerificationResult
+ * Schemas of the W3C VC-API verifier binding (POST /credentials/verify and POST
+ * /presentations/verify, w3c-ccg/vc-api verifier.yml): the requests `{verifiableCredential,
+ * options?}` and `{verifiablePresentation, options?}`, and the VerificationResult
  * `{verified, checks, warnings, errors}` whose warnings and errors are ProblemDetails-like
  * objects. VC-API's result is closed (`additionalProperties: false` in its schemas), so svc's own
  * CredentialVerification is not embedded: /v1/credentials/verify gives it whole.
@@ -10,7 +11,10 @@ import Type, { type TSchema } from 'typebox';
 /** A ProblemDetails of VC-API (RFC 9457-like): type URI, short title, the reason. */
 export const VcApiProblemDetailsSchema = Type.Object(
   {
-    /** `<problems base>#credential-check:<check id>`, `#credential-status:<status>`, `#limitation`, `#unknown-option` or `#malformed-envelope`. */
+    /**
+     * `<problems base>#credential-check:<check id>`, `#credential-status:<status>`, `#presentation-check:<check id>`,
+     * `#presentation-status:<status>`, `#limitation`, `#unknown-option` or `#malformed-envelope`.
+     */
     type: Type.String(),
     /** The check's label and status (`Proof: FAIL`), or what the entry is. */
     title: Type.String(),
@@ -24,7 +28,7 @@ export const VcApiProblemDetailsSchema = Type.Object(
 export const VcApiVerificationResultSchema = Type.Object(
   {
     verified: Type.Boolean(),
-    /** The ids of svc's checks that passed (structure, issuer, proof, validity, status, jwt.aud), in svc's order. */
+    /** The ids of svc's checks that passed, in svc's order: a credential's (structure, issuer, proof, validity, status, jwt.aud) or a presentation's own (structure, holder, proof, validity, challenge, domain, credentials, holderBinding). */
     checks: Type.Array(Type.String()),
     warnings: Type.Array(Type.Ref('VcApiProblemDetails')),
     errors: Type.Array(Type.Ref('VcApiProblemDetails')),
@@ -53,11 +57,38 @@ export const VcApiVerifyCredentialRequestSchema = Type.Object(
   { $id: 'VcApiVerifyCredentialRequest', additionalProperties: false },
 );
 
+/** VC-API's options of verifyPresentation: `challenge` and `domain` are the verifier's and applied; `checks` as for a credential (the presentation's check ids or its credentials'); other members are reported as warnings, never applied. */
+export const VcApiVerifyPresentationOptionsSchema = Type.Object(
+  {
+    /** The checks the caller asks for; svc always runs all of its checks, and each name must be one of them. */
+    checks: Type.Optional(Type.Array(Type.String())),
+    /** The challenge the verifier chose: the presentation's proof must carry exactly it (a missing one is not verified). */
+    challenge: Type.Optional(Type.String({ minLength: 1 })),
+    /** The verifier's domain: the presentation's proof must name it (a missing one is not verified). */
+    domain: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { $id: 'VcApiVerifyPresentationOptions', additionalProperties: true },
+);
+
+/** POST /presentations/verify: a presentation object, or an EnvelopedVerifiablePresentation (`id`: a data: URL holding a vp+jwt). */
+export const VcApiVerifyPresentationRequestSchema = Type.Object(
+  {
+    verifiablePresentation: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'A presentation object (a Data Integrity presentation), or an EnvelopedVerifiablePresentation whose id is data:application/vp+jwt,<JWT>; never a string',
+    }),
+    options: Type.Optional(Type.Ref('VcApiVerifyPresentationOptions')),
+  },
+  { $id: 'VcApiVerifyPresentationRequest', additionalProperties: false },
+);
+
 export const VC_API_REFS = {
   VcApiProblemDetails: VcApiProblemDetailsSchema,
   VcApiVerificationResult: VcApiVerificationResultSchema,
   VcApiVerifyOptions: VcApiVerifyOptionsSchema,
   VcApiVerifyCredentialRequest: VcApiVerifyCredentialRequestSchema,
+  VcApiVerifyPresentationOptions: VcApiVerifyPresentationOptionsSchema,
+  VcApiVerifyPresentationRequest: VcApiVerifyPresentationRequestSchema,
 };
 
 export const VC_API_SCHEMAS: TSchema[] = Object.values(VC_API_REFS);

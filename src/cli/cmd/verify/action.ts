@@ -1,4 +1,4 @@
-/** `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
+/** `svc verify-credential`, `svc verify-presentation`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
 import { stat } from 'node:fs/promises';
 import type { CredentialVerification } from '../../../core/credentials/types.js';
 import { didKeySource } from '../../../core/credentials/keys.js';
@@ -6,6 +6,8 @@ import { verifyCredential } from '../../../core/credentials/verify.js';
 import { decodeIdentifier, parseDid } from '../../../core/did/syntax.js';
 import { parseJsonText } from '../../../core/encoding/json.js';
 import { verifyJws, type JwsVerification } from '../../../core/jws/verify.js';
+import type { PresentationVerification, VerifyPresentationOptions } from '../../../core/presentations/types.js';
+import { verifyPresentation } from '../../../core/presentations/verify.js';
 import { parsePolicy } from '../../../core/policy/index.js';
 import { decidePolicy } from '../../../core/policy/run.js';
 import type { PolicyEvaluation } from '../../../core/policy/types.js';
@@ -17,15 +19,50 @@ import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
 import { emitReport } from '../../cmdutil/emit.js';
-import { credentialText, jwsText, policyText } from './render.js';
+import { credentialText, jwsText, policyText, presentationText } from './render.js';
 import { optionProblem, readSource, readSourceBytes, readStdin } from '../../cmdutil/source.js';
 import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/bundle.js';
 import type { SuppliedFileOption } from '../../cmdutil/supplied.js';
-import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions, VerifyPresentationCommandOptions } from './options.js';
 
 export function exitForCredential(result: CredentialVerification): number {
   if (result.status === 'VALID') return EXIT.PASS;
   return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+}
+
+/** What --trusted-issuer made of each credential: its issuerTrust, read defensively (an optional member of CredentialVerification). */
+type TrustStatus = 'PASS' | 'FAIL' | 'INDETERMINATE';
+
+function trustOf(credential: PresentationVerification['credentials'][number]): TrustStatus | undefined {
+  const trust = (credential.verification as { issuerTrust?: { status?: unknown } }).issuerTrust;
+  const status = trust?.status;
+  return status === 'PASS' || status === 'FAIL' || status === 'INDETERMINATE' ? status : undefined;
+}
+
+/**
+ * The exit code of a presentation: its status as a credential's (0 VALID, 3 INDETERMINATE, 1 the
+ * rest), and, when trusted issuers were given, each credential's issuer trust: FAIL makes 1,
+ * INDETERMINATE 3 — and so does a credential whose trust was not decided at all (fail closed).
+ * A failure outranks what is undecided. `notes` say why when trust changed the answer.
+ */
+export function exitForPresentation(result: PresentationVerification, trustGiven: boolean): { exitCode: number; notes: string[] } {
+  const own = result.status === 'VALID' ? EXIT.PASS : result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+  if (!trustGiven || own === EXIT.CHECK_FAILED) return { exitCode: own, notes: [] };
+  const untrusted: number[] = [];
+  const undecided: number[] = [];
+  for (const credential of result.credentials) {
+    const trust = trustOf(credential);
+    if (trust === 'FAIL') untrusted.push(credential.index);
+    else if (trust !== 'PASS') undecided.push(credential.index);
+  }
+  const list = (indexes: number[]) => indexes.map((i) => `[${i}]`).join(', ');
+  if (untrusted.length > 0) {
+    return { exitCode: EXIT.CHECK_FAILED, notes: [`issuer not trusted: credential ${list(untrusted)} is not issued by a --trusted-issuer`] };
+  }
+  if (undecided.length > 0 && own === EXIT.PASS) {
+    return { exitCode: EXIT.INDETERMINATE, notes: [`needs attention: whether the issuer of credential ${list(undecided)} is trusted could not be decided`] };
+  }
+  return { exitCode: own, notes: [] };
 }
 
 export function exitForJws(result: JwsVerification): number {
@@ -120,6 +157,46 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
       }
       await bundle(value);
       return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
+    },
+    setExit,
+  );
+}
+
+/** A value option given empty is a mistake, never "no constraint". */
+function nonEmpty(name: string, value: string | undefined): void {
+  if (value !== undefined && value.trim() === '') throw new ConfigError(`${name} must not be empty`);
+}
+
+export async function verifyPresentationAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  file: string,
+  options: VerifyPresentationCommandOptions,
+): Promise<void> {
+  nonEmpty('--challenge', options.challenge);
+  nonEmpty('--domain', options.domain);
+  nonEmpty('--audience', options.audience);
+  nonEmpty('--nonce', options.nonce);
+  const trusted = options.trustedIssuer ?? [];
+  for (const issuer of trusted) nonEmpty('--trusted-issuer', issuer);
+  const text = (await readSourceBytes(file, 'presentation')).toString('utf8');
+  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const verifier: Omit<VerifyPresentationOptions, 'runtime' | 'hooks'> = {
+    ...(options.challenge === undefined ? {} : { challenge: options.challenge }),
+    ...(options.domain === undefined ? {} : { domain: options.domain }),
+    ...(options.audience === undefined ? {} : { expectedAudience: options.audience }),
+    ...(options.nonce === undefined ? {} : { expectedNonce: options.nonce }),
+    ...(trusted.length === 0 ? {} : { trustedIssuers: trusted }),
+    ...(options.requireHolderBinding ? { requireHolderBinding: true } : {}),
+  };
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async (hooks) => {
+      const value = await verifyPresentation(text, { runtime, hooks, ...verifier });
+      const { exitCode, notes } = exitForPresentation(value, trusted.length > 0);
+      return { value, exitCode, notes, text: (style, width) => presentationText(value, style, width) };
     },
     setExit,
   );

@@ -1,6 +1,6 @@
 /**
- * `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: the verification core as
- * CI gates. Each prints a report (or exactly the documented result with --json) and exits by the
+ * `svc verify-credential`, `svc verify-presentation`, `svc verify-jws` and `svc evaluate-policy`:
+ * the verification core as CI gates. Each prints a report (or exactly the documented result with --json) and exits by the
  * contract: 0 VALID/PASS, 1 a check failed (INVALID, EXPIRED, REVOKED, MALFORMED, UNSUPPORTED,
  * FAIL …), 3 INDETERMINATE, 4 no answer (a problem), 2 usage (including an unreadable file, and a
  * --policy that holds no valid policy: INVALID_OPTIONS).
@@ -8,10 +8,10 @@
 import type { Command } from 'commander';
 import { RELATIONSHIPS } from '../../../core/resolve/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
-import type { VerifyCommandOptions, VerifyCredentialCommandOptions } from './options.js';
+import type { VerifyCommandOptions, VerifyCredentialCommandOptions, VerifyPresentationCommandOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { addOutputOptions } from '../../cmdutil/output-options.js';
-import { addAllowNetworkOption, addEgressOption, addPairOption } from '../../cmdutil/store-options.js';
+import { addAllowNetworkOption, addEgressOption, addPairOption, collect } from '../../cmdutil/store-options.js';
 import { addBundleOption } from '../../cmdutil/bundle.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
@@ -60,6 +60,46 @@ Examples:
   );
   credential.action(async (file: string, options: VerifyCredentialCommandOptions) =>
     (await import('./action.js')).verifyCredentialAction(io, setExit, file, options),
+  );
+
+  const presentation = program
+    .command('verify-presentation')
+    .description(
+      'Verify a verifiable presentation (Data Integrity, vp+jwt or a VC-JWT 1.1 vp token): its holder, proof, challenge and domain, and every credential it carries',
+    )
+    .argument('<file>', 'the presentation: a JSON file, a file holding a compact JWT, or - for standard input')
+    .option('--challenge <c>', 'the challenge you gave the holder: the proof must carry exactly it (a JWT: "nonce"); without it, replay is not excluded')
+    .option('--domain <d>', 'the domain you verify for: the proof must name it (a JWT: "aud"); without it, misdirection is not excluded')
+    .option('--audience <aud>', 'passed to each credential: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"')
+    .option('--nonce <n>', 'passed to each SD-JWT VC: its KB-JWT must carry this nonce')
+    .option('--trusted-issuer <did>', 'an issuer you trust; repeatable: each credential must be issued by one of them (exit 1 when one is not)', collect, [])
+    .option(
+      '--require-holder-binding',
+      'each credential must be about the holder (a subject id equal to the holder, or an SD-JWT VC bound to its key): INVALID otherwise',
+    );
+  completeFiles(presentation, 'file');
+  egressOption(presentation);
+  addOutputOptions(presentation);
+  presentation.addHelpText(
+    'after',
+    `
+Exit status: 0 VALID (the presentation and every credential in it; with --trusted-issuer, every issuer
+trusted); 1 INVALID, EXPIRED, NOT_YET_VALID, REVOKED, SUSPENDED, UNSUPPORTED or MALFORMED, or an issuer
+not trusted; 3 INDETERMINATE (e.g. the holder or an issuer is unreachable, or trust could not be
+decided); 4 no answer; 2 usage or unreadable file.
+
+--challenge and --domain are what you asked the holder to sign: given, a proof without them (or with
+others) is INVALID; not given, their checks are SKIP and the report says replay or misdirection was
+not excluded. --audience and --nonce are for the credentials inside (JWT and SD-JWT VC key binding).
+
+Examples:
+  $ svc verify-presentation presentation.json --challenge 6f1c0e2a --domain verifier.example
+  $ svc verify-presentation - --challenge 6f1c0e2a --json < presentation.jwt
+  $ svc verify-presentation presentation.json --trusted-issuer did:web:university.example \\
+      --trusted-issuer did:web:employer.example --require-holder-binding`,
+  );
+  presentation.action(async (file: string, options: VerifyPresentationCommandOptions) =>
+    (await import('./action.js')).verifyPresentationAction(io, setExit, file, options),
   );
 
   const jws = program

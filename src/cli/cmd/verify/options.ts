@@ -1,4 +1,4 @@
-/** The options of `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`, as commander hands them to their actions. */
+/** The options of `svc verify-credential`, `svc verify-presentation`, `svc verify-jws` and `svc evaluate-policy`, as commander hands them to their actions. */
 import type { OutputOptions } from '../../cmdutil/output-options.js';
 
 export interface VerifyCommandOptions extends OutputOptions {
@@ -13,4 +13,16 @@ export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
   allowNetwork?: boolean;
   /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
   bundle?: string;
+}
+
+export interface VerifyPresentationCommandOptions extends VerifyCommandOptions {
+  challenge?: string;
+  domain?: string;
+  /** --audience: passed to each embedded credential (a JWT's aud, an SD-JWT VC's KB-JWT aud). */
+  audience?: string;
+  /** --nonce: passed to each embedded SD-JWT VC (its KB-JWT nonce). */
+  nonce?: string;
+  /** --trusted-issuer, repeatable. */
+  trustedIssuer: string[];
+  requireHolderBinding?: boolean;
 }

@@ -1,11 +1,12 @@
 /**
- * Plain-text (optionally coloured) reports of a credential verification, a JWS verification and
- * a policy evaluation, laid out for a width with the shared layout (cmdutil/layout.ts). Everything quoted
+ * Plain-text (optionally coloured) reports of a credential verification, a presentation
+ * verification, a JWS verification and a policy evaluation, laid out for a width with the shared layout (cmdutil/layout.ts). Everything quoted
  * from the input passes through `printable`: a credential may carry escape sequences meant for
  * the reader's terminal.
  */
 import type { CredentialVerification } from '../../../core/credentials/types.js';
 import type { JwsVerification } from '../../../core/jws/verify.js';
+import type { EmbeddedCredential, PresentationVerification } from '../../../core/presentations/types.js';
 import type { PolicyDecision } from '../../../core/policy/run.js';
 import { printable } from '../../../present/text.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../../cmdutil/check-report.js';
@@ -55,6 +56,67 @@ export function credentialText(result: CredentialVerification, style: Style, wid
     }
   }
   limitationLines(out, result.limitations);
+  return out.text(style);
+}
+
+/** Width of a presentation's check ids (`holderBinding`). */
+const PRESENTATION_CHECK_WIDTH = 13;
+/** Width of the labels under each embedded credential (`binding`). */
+const EMBEDDED_LABEL = 8;
+
+/** The trust --trusted-issuer gave a credential, when it was asked for (an optional member, read defensively). */
+function issuerTrustOf(credential: EmbeddedCredential): { status: string; detail: string } | null {
+  const trust = (credential.verification as { issuerTrust?: { status?: unknown; detail?: unknown } }).issuerTrust;
+  if (trust === undefined || trust === null || typeof trust.status !== 'string') return null;
+  return { status: trust.status, detail: typeof trust.detail === 'string' ? trust.detail : '' };
+}
+
+/** One embedded credential, compactly: `[i] STATUS  form · format`, then its issuer, holder binding, trust and, unless VALID, why. */
+function embeddedLines(out: Report, credential: EmbeddedCredential): void {
+  const { verification: v } = credential;
+  const format = `${credential.form} · ${v.format}${v.dataModel !== 'unknown' ? ` · VC ${v.dataModel}` : ''}`;
+  out.hang([{ text: `  [${credential.index}] ` }, { text: v.status, tone: statusTone(v.status), bold: true }, { text: '  ' }], printable(format));
+  const sub = (label: string, status: string | null, text: string | null) => {
+    const prefix = `      ${label.padEnd(EMBEDDED_LABEL)} `;
+    if (status === null) out.hang(prefix, printable(text ?? '-'));
+    else out.hang([{ text: prefix }, { text: status, tone: statusTone(status) }, { text: '  ' }], printable(text ?? ''));
+  };
+  sub('issuer', null, v.issuer);
+  // The binding word toned as what it means (about someone else: bad; unknown or bearer: undecided), then its detail.
+  const binding = credential.holderBinding;
+  const bindingTone = statusTone(binding === 'BOUND' ? 'PASS' : binding === 'NOT_BOUND' ? 'FAIL' : 'WARN');
+  out.hang(
+    [{ text: `      ${'binding'.padEnd(EMBEDDED_LABEL)} ` }, { text: binding, tone: bindingTone }, { text: '  ' }],
+    printable(credential.holderBindingDetail),
+  );
+  const trust = issuerTrustOf(credential);
+  if (trust) sub('trust', trust.status, trust.detail);
+  if (v.status !== 'VALID') sub('why', null, v.headline);
+}
+
+export function presentationText(result: PresentationVerification, style: Style, width: number = DEFAULT_WIDTH): string {
+  const out = new Report(width);
+  headlineLines(out, result.status, result.headline);
+  out.blank();
+  field(out, 'format', `${result.format}${result.dataModel !== 'unknown' ? ` (VC ${result.dataModel})` : ''}`);
+  field(out, 'holder', result.holder);
+  field(out, 'types', result.types.join(', '));
+  field(out, 'challenge', result.challenge);
+  field(out, 'domain', result.domain?.join(', '));
+  if (result.proof) {
+    field(out, 'proof', [result.proof.suite, result.proof.keyCurve].filter(Boolean).join(', '));
+    field(out, 'key', result.proof.verificationMethod);
+  }
+  out.blank().line({ text: 'Checks', bold: true });
+  for (const check of result.checks)
+    out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, PRESENTATION_CHECK_WIDTH), printable(check.detail));
+  if (result.credentials.length > 0) {
+    out.blank().line({ text: `Credentials (${result.credentials.length})`, bold: true });
+    for (const credential of result.credentials) embeddedLines(out, credential);
+  }
+  // The presentation's limitations, then each credential's not already said (the same sentence once).
+  const limitations = [...new Set([...result.limitations, ...result.credentials.flatMap((c) => c.verification.limitations)])];
+  limitationLines(out, limitations);
   return out.text(style);
 }
 
