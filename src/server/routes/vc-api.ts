@@ -15,6 +15,7 @@
  * /v1 verifies the compact string; EnvelopedVerifiablePresentation: the vp+jwt in its data: URL.
  */
 import { CHECK_IDS, type CredentialCheck, type CredentialVerification } from '../../core/credentials/types.js';
+import { hasType, readEnvelope, type EnvelopeContent } from '../../core/credentials/envelope.js';
 import { verifyCredential } from '../../core/credentials/verify.js';
 import { isJsonObject, type JsonObject } from '../../core/encoding/json.js';
 import { PRESENTATION_CHECK_IDS, type PresentationCheck, type PresentationVerification } from '../../core/presentations/types.js';
@@ -41,27 +42,6 @@ export interface VcApiVerificationResult {
   errors: VcApiProblemDetails[];
 }
 
-/** What an envelope holds: its type, the media types of its data: URL svc verifies (`sd`: an SD-JWT, with `~`), and its noun. */
-export interface EnvelopeKind {
-  type: string;
-  mediaTypes: Readonly<Record<string, { sd: boolean }>>;
-  noun: 'credential' | 'presentation';
-}
-
-/** EnvelopedVerifiableCredential: a vc+jwt, or an SD-JWT VC. */
-export const CREDENTIAL_ENVELOPE: EnvelopeKind = {
-  type: 'EnvelopedVerifiableCredential',
-  mediaTypes: { 'application/vc+jwt': { sd: false }, 'application/vc+sd-jwt': { sd: true }, 'application/dc+sd-jwt': { sd: true } },
-  noun: 'credential',
-};
-
-/** EnvelopedVerifiablePresentation: a vp+jwt (VC-JOSE-COSE). */
-export const PRESENTATION_ENVELOPE: EnvelopeKind = {
-  type: 'EnvelopedVerifiablePresentation',
-  mediaTypes: { 'application/vp+jwt': { sd: false } },
-  noun: 'presentation',
-};
-
 /** The option members the credential binding refuses rather than ignore: they ask for a check of a proof svc does not make there. */
 const REFUSED_CREDENTIAL_OPTIONS: Readonly<Record<string, string>> = {
   challenge: 'a challenge binds a presentation, not a credential: send the presentation to POST /presentations/verify with options.challenge',
@@ -73,59 +53,6 @@ const PRESENTATION_OPTIONS = ['challenge', 'domain'] as const;
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
-}
-
-type Envelope = { kind: 'compact'; text: string } | { kind: 'malformed'; reason: string };
-
-function hasType(value: JsonObject, name: string): boolean {
-  const type = value['type'];
-  return type === name || (Array.isArray(type) && type.includes(name));
-}
-
-/**
- * The compact JWT or SD-JWT of an EnvelopedVerifiableCredential's `id`
- * (`data:<media type>[;base64],<data>`), or the vp+jwt of an EnvelopedVerifiablePresentation's.
- */
-export function readEnvelope(envelope: JsonObject, of: EnvelopeKind = CREDENTIAL_ENVELOPE): Envelope {
-  const malformed = (reason: string): Envelope => ({ kind: 'malformed', reason });
-  const id = envelope['id'];
-  if (typeof id !== 'string') return malformed(`The ${of.type} has no "id" string; it must be a data: URL holding the ${of.noun}.`);
-  if (!/^data:/i.test(id)) return malformed(`The ${of.type} "id" is not a data: URL: ${JSON.stringify(truncate(id, 60))}.`);
-  const comma = id.indexOf(',');
-  if (comma < 0) return malformed(`The ${of.type} "id" is a data: URL without the comma before its data.`);
-  const [mediaType = '', ...parameters] = id
-    .slice('data:'.length, comma)
-    .split(';')
-    .map((p) => p.trim().toLowerCase());
-  const accepted = of.mediaTypes[mediaType];
-  if (accepted === undefined) {
-    return malformed(
-      `The data: URL's media type ${JSON.stringify(truncate(mediaType, 60))} is not one svc verifies in an envelope; it takes ${Object.keys(of.mediaTypes).join(', ')}.`,
-    );
-  }
-  const base64 = parameters.includes('base64');
-  if (parameters.some((p) => p !== 'base64' && !p.startsWith('charset='))) return malformed('The data: URL has a parameter other than base64 or charset.');
-  let data = id.slice(comma + 1);
-  try {
-    data = decodeURIComponent(data);
-  } catch {
-    return malformed("The data: URL's data has malformed percent-encoding.");
-  }
-  if (base64) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return malformed("The data: URL's base64 data is not base64.");
-    data = Buffer.from(data, 'base64').toString('utf8');
-  }
-  if (data.length === 0) return malformed(`The data: URL holds no ${of.noun}.`);
-  const segment = '[A-Za-z0-9_-]+';
-  const jwt = new RegExp(`^${segment}\\.${segment}\\.${segment}$`);
-  if (accepted.sd) {
-    if (!data.includes('~') || !jwt.test(data.slice(0, data.indexOf('~')))) {
-      return malformed(`The data: URL of media type ${mediaType} does not hold an SD-JWT (<JWT>~<disclosure>~…).`);
-    }
-  } else if (!jwt.test(data)) {
-    return malformed(`The data: URL of media type ${mediaType} does not hold a compact JWT (three base64url parts).`);
-  }
-  return { kind: 'compact', text: data };
 }
 
 /**
@@ -245,13 +172,19 @@ function envelopeRefused(
   reason: string,
   problemsBase: string,
   optionWarnings: readonly string[],
-  of: EnvelopeKind = CREDENTIAL_ENVELOPE,
+  content: EnvelopeContent = 'credential',
 ): VcApiVerificationResult {
   return {
     verified: false,
     checks: [],
     warnings: optionWarnings.map((detail) => unknownOption(detail, problemsBase)),
-    errors: [{ type: `${problemsBase}#malformed-envelope`, title: `Malformed ${of.type}`, detail: reason }],
+    errors: [
+      {
+        type: `${problemsBase}#malformed-envelope`,
+        title: `Malformed ${content === 'credential' ? 'EnvelopedVerifiableCredential' : 'EnvelopedVerifiablePresentation'}`,
+        detail: reason,
+      },
+    ],
   };
 }
 
@@ -294,8 +227,8 @@ export function vcApiRoutes(ctx: ServerContext): RouteDef[] {
         if (!isJsonObject(credential)) throw invalid('"verifiableCredential" must be a credential object.');
         const optionWarnings = readOptions(body.options, CHECK_IDS, REFUSED_CREDENTIAL_OPTIONS);
         let input: unknown = credential;
-        if (hasType(credential, CREDENTIAL_ENVELOPE.type)) {
-          const envelope = readEnvelope(credential, CREDENTIAL_ENVELOPE);
+        if (hasType(credential, 'EnvelopedVerifiableCredential')) {
+          const envelope = readEnvelope(credential, 'credential');
           if (envelope.kind === 'malformed')
             return reply
               .code(400)
@@ -340,13 +273,13 @@ export function vcApiRoutes(ctx: ServerContext): RouteDef[] {
         const optionWarnings = readOptions(body.options, PRESENTATION_BINDING_CHECKS, {}, PRESENTATION_OPTIONS);
         const { challenge, domain } = (body.options ?? {}) as { challenge?: string; domain?: string };
         let input: unknown = presentation;
-        if (hasType(presentation, PRESENTATION_ENVELOPE.type)) {
-          const envelope = readEnvelope(presentation, PRESENTATION_ENVELOPE);
+        if (hasType(presentation, 'EnvelopedVerifiablePresentation')) {
+          const envelope = readEnvelope(presentation, 'presentation');
           if (envelope.kind === 'malformed')
             return reply
               .code(400)
               .type('application/json')
-              .send(envelopeRefused(envelope.reason, problemsBase, optionWarnings, PRESENTATION_ENVELOPE));
+              .send(envelopeRefused(envelope.reason, problemsBase, optionWarnings, 'presentation'));
           input = envelope.text;
         }
         const verification = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
