@@ -1,5 +1,5 @@
 /**
- * The schemas of the verification, delegation and inspection routes agree with the core types:
+ * The schemas of the verification, presentation, delegation and inspection routes agree with the core types:
  * each core type is assignable to the schema's static type (everything svc answers is allowed by
  * the document) and back (the document promises nothing svc does not produce). Checked by the
  * type checker (`tsc --noEmit` covers test/); the runtime part checks the `$id`s and that every
@@ -14,14 +14,16 @@ import type { JwsVerification as CoreJwsVerification } from '../../src/core/jws/
 import type { McpInspection as CoreMcpInspection } from '../../src/core/mcp/types.js';
 import type { PolicyRuleValues } from '../../src/core/policy/types.js';
 import type { PolicyDecision as CorePolicyDecision } from '../../src/core/policy/run.js';
+import type { PresentationVerification as CorePresentationVerification } from '../../src/core/presentations/types.js';
 import { DELEGATION_REFS, DELEGATION_SCHEMAS } from '../../src/server/schemas/delegation.js';
 import { COMMON_SCHEMAS } from '../../src/server/schemas/common.js';
 import { INSPECTION_REFS, INSPECTION_SCHEMAS } from '../../src/server/schemas/inspection.js';
+import { PRESENTATION_REFS, PRESENTATION_SCHEMAS } from '../../src/server/schemas/presentations.js';
 import { PROBE_SCHEMAS } from '../../src/server/schemas/probes.js';
 import { RESOLUTION_REFS, RESOLUTION_SCHEMAS } from '../../src/server/schemas/resolution.js';
 import { VERIFICATION_REFS, VERIFICATION_SCHEMAS } from '../../src/server/schemas/verification.js';
 
-const REFS = { ...RESOLUTION_REFS, ...VERIFICATION_REFS, ...DELEGATION_REFS, ...INSPECTION_REFS };
+const REFS = { ...RESOLUTION_REFS, ...VERIFICATION_REFS, ...PRESENTATION_REFS, ...DELEGATION_REFS, ...INSPECTION_REFS };
 type Refs = typeof REFS;
 type S<T extends TSchema> = Static<T, Refs>;
 
@@ -36,6 +38,9 @@ describe('schemas of the verification, delegation and inspection routes', () => 
   it('agree with the core types in both directions', () => {
     expectTypeOf<CoreCredentialVerification>().toExtend<S<typeof VERIFICATION_REFS.CredentialVerification>>();
     expectTypeOf<S<typeof VERIFICATION_REFS.CredentialVerification>>().toExtend<CoreCredentialVerification>();
+
+    expectTypeOf<CorePresentationVerification>().toExtend<S<typeof PRESENTATION_REFS.PresentationVerification>>();
+    expectTypeOf<S<typeof PRESENTATION_REFS.PresentationVerification>>().toExtend<CorePresentationVerification>();
 
     expectTypeOf<CoreJwsVerification>().toExtend<S<typeof VERIFICATION_REFS.JwsVerification>>();
     expectTypeOf<S<typeof VERIFICATION_REFS.JwsVerification>>().toExtend<CoreJwsVerification>();
@@ -67,12 +72,18 @@ describe('schemas of the verification, delegation and inspection routes', () => 
   });
 
   it('give every resource a unique $id, its key in the REFS maps', () => {
-    for (const refs of [VERIFICATION_REFS, DELEGATION_REFS, INSPECTION_REFS]) {
+    for (const refs of [VERIFICATION_REFS, PRESENTATION_REFS, DELEGATION_REFS, INSPECTION_REFS]) {
       for (const [id, schema] of Object.entries(refs)) expect((schema as { $id?: string }).$id).toBe(id);
     }
-    const ids = [...COMMON_SCHEMAS, ...PROBE_SCHEMAS, ...RESOLUTION_SCHEMAS, ...VERIFICATION_SCHEMAS, ...DELEGATION_SCHEMAS, ...INSPECTION_SCHEMAS].map(
-      (s) => (s as { $id?: string }).$id,
-    );
+    const ids = [
+      ...COMMON_SCHEMAS,
+      ...PROBE_SCHEMAS,
+      ...RESOLUTION_SCHEMAS,
+      ...VERIFICATION_SCHEMAS,
+      ...PRESENTATION_SCHEMAS,
+      ...DELEGATION_SCHEMAS,
+      ...INSPECTION_SCHEMAS,
+    ].map((s) => (s as { $id?: string }).$id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -87,7 +98,8 @@ describe('schemas of the verification, delegation and inspection routes', () => 
         else walk(value, `${path}.${key}`);
       }
     };
-    for (const schema of [...VERIFICATION_SCHEMAS, ...DELEGATION_SCHEMAS, ...INSPECTION_SCHEMAS]) walk(schema, (schema as { $id: string }).$id);
+    for (const schema of [...VERIFICATION_SCHEMAS, ...PRESENTATION_SCHEMAS, ...DELEGATION_SCHEMAS, ...INSPECTION_SCHEMAS])
+      walk(schema, (schema as { $id: string }).$id);
     expect(open).toEqual([]);
   });
 });

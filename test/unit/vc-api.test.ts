@@ -1,15 +1,16 @@
 /**
  * The W3C VC-API binding's pure parts (src/server/routes/vc-api.ts): reading an
- * EnvelopedVerifiableCredential's data: URL, and svc's CredentialVerification as VC-API's
- * VerificationResult. The schemas agree with the route's types (checked by tsc). The daemon's
- * answers are tested in test/integration/daemon-vc-api.test.ts.
+ * EnvelopedVerifiableCredential's data: URL, and svc's CredentialVerification and
+ * PresentationVerification as VC-API's VerificationResult. The schemas agree with the route's
+ * types (checked by tsc). The daemon's answers are tested in test/integration/daemon-vc-api.test.ts.
  */
 import type { Static } from 'typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';
 import type { JsonObject, JsonValue } from '../../src/core/encoding/json.js';
 import { readEnvelope } from '../../src/core/credentials/envelope.js';
-import { vcApiResult, type VcApiVerificationResult } from '../../src/server/routes/vc-api.js';
+import type { PresentationVerification } from '../../src/core/presentations/types.js';
+import { vcApiPresentationResult, vcApiResult, type VcApiVerificationResult } from '../../src/server/routes/vc-api.js';
 import { VC_API_REFS } from '../../src/server/schemas/vc-api.js';
 
 type S<T extends (typeof VC_API_REFS)[keyof typeof VC_API_REFS]> = Static<T, typeof VC_API_REFS>;
@@ -93,6 +94,72 @@ describe('vcApiResult', () => {
     const unexplained = vcApiResult({ ...base, status: 'INDETERMINATE', valid: false, headline: 'Could not tell.' }, 'urn:p');
     expect(unexplained.verified).toBe(false);
     expect(unexplained.errors).toEqual([{ type: 'urn:p#credential-status:INDETERMINATE', title: 'INDETERMINATE', detail: 'Could not tell.' }]);
+  });
+
+  describe('vcApiPresentationResult', () => {
+    const presentation: PresentationVerification = {
+      status: 'VALID',
+      headline: 'The presentation is valid.',
+      format: 'DATA_INTEGRITY',
+      dataModel: '2.0',
+      id: null,
+      holder: 'did:example:holder',
+      types: ['VerifiablePresentation'],
+      challenge: null,
+      domain: null,
+      checks: [
+        { id: 'structure', label: 'Well-formed presentation', status: 'PASS', detail: 'ok' },
+        { id: 'proof', label: 'Proof', status: 'PASS', detail: 'ok' },
+        { id: 'challenge', label: 'Challenge', status: 'SKIP', detail: 'none asked for' },
+        { id: 'holderBinding', label: 'Holder binding', status: 'WARN', detail: 'credential 0 is a bearer credential' },
+      ],
+      proof: null,
+      holderResolution: null,
+      credentials: [{ index: 0, form: 'OBJECT', holderBinding: 'NO_SUBJECT_ID', holderBindingDetail: 'no subject id', verification: base }],
+      limitations: ['No challenge was given.', 'A limitation.'],
+      valid: true,
+      errors: [],
+    };
+
+    it("VALID → verified, the presentation's PASS checks; its WARN checks, the credentials' WARN checks and every limitation once as warnings", () => {
+      const result = vcApiPresentationResult(presentation, 'urn:p', ['"options.x" is not an option svc knows; it was not applied.']);
+      expect(result).toEqual({
+        verified: true,
+        checks: ['structure', 'proof'],
+        errors: [],
+        warnings: [
+          { type: 'urn:p#presentation-check:holderBinding', title: 'Holder binding: WARN', detail: 'credential 0 is a bearer credential' },
+          { type: 'urn:p#credential-check:validity', title: 'verifiableCredential[0] Validity: WARN', detail: 'no validUntil' },
+          { type: 'urn:p#limitation', title: 'Limitation', detail: 'No challenge was given.' },
+          { type: 'urn:p#limitation', title: 'Limitation', detail: 'A limitation.' },
+          { type: 'urn:p#unknown-option', title: 'Unknown option', detail: '"options.x" is not an option svc knows; it was not applied.' },
+        ],
+      });
+    });
+
+    it("anything but VALID → not verified: the presentation's failing checks, then each credential's by index, or its status when no check says", () => {
+      const failedCredential: CredentialVerification = { ...base, status: 'REVOKED', valid: false, headline: 'Revoked.', checks: [] };
+      const result = vcApiPresentationResult(
+        {
+          ...presentation,
+          status: 'INVALID',
+          valid: false,
+          checks: [{ id: 'challenge', label: 'Challenge', status: 'FAIL', detail: 'no challenge in the proof' }],
+          credentials: [
+            { ...presentation.credentials[0]!, index: 0 },
+            { ...presentation.credentials[0]!, index: 1, verification: failedCredential },
+          ],
+        },
+        'urn:p',
+      );
+      expect(result.verified).toBe(false);
+      expect(result.errors).toEqual([
+        { type: 'urn:p#presentation-check:challenge', title: 'Challenge: FAIL', detail: 'no challenge in the proof' },
+        { type: 'urn:p#credential-status:REVOKED', title: 'verifiableCredential[1]: REVOKED', detail: 'Revoked.' },
+      ]);
+      const unexplained = vcApiPresentationResult({ ...presentation, status: 'INDETERMINATE', valid: false, headline: 'Could not tell.' }, 'urn:p');
+      expect(unexplained.errors).toEqual([{ type: 'urn:p#presentation-status:INDETERMINATE', title: 'INDETERMINATE', detail: 'Could not tell.' }]);
+    });
   });
 
   it('the schemas and the route types agree (type-level, checked by tsc)', () => {
