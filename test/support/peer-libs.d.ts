@@ -93,6 +93,23 @@ declare module '@digitalbazaar/vc' {
     checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
     now?: string | Date;
   }): Promise<{ verified: boolean; error?: unknown; results?: unknown[] }>;
+  export function signPresentation(options: {
+    presentation: JsonLdDocument;
+    suite: DataIntegrityProof;
+    documentLoader: DocumentLoader;
+    challenge: string;
+    domain?: string;
+  }): Promise<JsonLdDocument>;
+  export function verify(options: {
+    presentation: JsonLdDocument;
+    suite: DataIntegrityProof | DataIntegrityProof[];
+    documentLoader: DocumentLoader;
+    challenge?: string;
+    domain?: string;
+    unsignedPresentation?: boolean;
+    checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
+    now?: string | Date;
+  }): Promise<{ verified: boolean; error?: unknown; presentationResult?: unknown; credentialResults?: unknown[] }>;
 }
 
 declare module '@digitalbazaar/credentials-context' {
@@ -111,12 +128,15 @@ declare module 'jsonld-signatures' {
   class AssertionProofPurpose {
     constructor(options?: Record<string, unknown>);
   }
+  class ControllerProofPurpose {
+    constructor(options: { term: string; domain?: string; [name: string]: unknown });
+  }
   const jsigs: {
     sign(
       document: JsonLdDocument,
-      options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose; documentLoader: DocumentLoader },
+      options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose | ControllerProofPurpose; documentLoader: DocumentLoader },
     ): Promise<JsonLdDocument>;
-    purposes: { AssertionProofPurpose: typeof AssertionProofPurpose };
+    purposes: { AssertionProofPurpose: typeof AssertionProofPurpose; ControllerProofPurpose: typeof ControllerProofPurpose };
   };
   export default jsigs;
 }

@@ -29,6 +29,7 @@ export interface SignerRole {
 }
 
 export const ISSUER_ROLE: SignerRole = { name: 'issuer', relationship: 'assertionMethod', document: 'credential' };
+export const HOLDER_ROLE: SignerRole = { name: 'holder', relationship: 'authentication', document: 'presentation' };
 
 export interface Finding {
   status: CheckStatus;

@@ -393,6 +393,13 @@ async function checkStatusLists(
   report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
 }
 
+/** The result for a credential refused before it could be read (e.g. a presentation's envelope that holds none). */
+export function refusedCredential(status: 'MALFORMED' | 'UNSUPPORTED', reason: string): CredentialVerification {
+  const report = new Report();
+  report.set('structure', failing(status, reason));
+  return finish(report);
+}
+
 /**
  * Verifies a credential: an object, the raw JSON text of one, or a compact JWT. Never throws for
  * the credential's content: every failure is a status with its reason.
