@@ -2078,7 +2078,7 @@ export interface components {
             domain?: string;
             expectedAudience?: string;
             expectedNonce?: string;
-            /** @description The issuers the verifier trusts: each embedded credential's issuerTrust says whether its issuer is one of them. Omit it to decide trust yourself; an empty list is refused (it would trust no issuer). */
+            /** @description The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE). */
             trustedIssuers?: string[];
             requireHolderBinding?: boolean;
         };

@@ -220,7 +220,7 @@ describe('POST /v1/presentations/verify', () => {
         [{ expectedAudience: '' }, '"expectedAudience"'],
         [{ expectedNonce: 7 }, '"expectedNonce"'],
         [{ trustedIssuers: issuerDid }, '"trustedIssuers"'],
-        [{ trustedIssuers: [] }, '"trustedIssuers"'],
+        [{ trustedIssuers: Array.from({ length: 101 }, (_, i) => `did:example:${i}`) }, '"trustedIssuers"'],
         [{ trustedIssuers: [''] }, '"trustedIssuers'],
         [{ requireHolderBinding: 'yes' }, '"requireHolderBinding"'],
       ];

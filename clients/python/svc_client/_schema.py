@@ -1387,7 +1387,7 @@ class PresentationVerifyRequest(_PresentationVerifyRequestRequired, total=False)
     domain: str
     expectedAudience: str
     expectedNonce: str
-    #: The issuers the verifier trusts: each embedded credential's issuerTrust says whether its issuer is one of them. Omit it to decide trust yourself; an empty list is refused (it would trust no issuer).
+    #: The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE).
     trustedIssuers: List[str]
     requireHolderBinding: bool
 

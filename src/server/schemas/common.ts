@@ -79,8 +79,8 @@ export const ProjectParamsSchema = Type.Object({ project: StoredText() }, { addi
 
 /**
  * `signed`: ask for a signed result (docs/daemon.md#signed-results) — true (also 1 or empty) or
- * false (also 0). Its routes: GET /v1/resolve, POST /v1/credentials/verify, GET /v1/mcp/inspect,
- * GET /v1/a2a/inspect.
+ * false (also 0). Its routes: GET /v1/resolve, POST /v1/credentials/verify, POST
+ * /v1/presentations/verify, GET /v1/mcp/inspect, GET /v1/a2a/inspect.
  */
 export const SignedOptionSchema = Type.Optional(
   Type.Enum(['true', '1', '', 'false', '0'], {

@@ -86,13 +86,15 @@ export const PresentationVerificationSchema = Type.Object(
   { $id: 'PresentationVerification', additionalProperties: false },
 );
 
-/** What a verifier passes to each embedded credential: the issuers it trusts (bare DIDs, or the issuer ids as credentials write them). */
+/** The most trusted issuers one request names (MAX_TRUSTED_ISSUERS of the credential route). */
+const MAX_TRUSTED_ISSUERS = 100;
+
+/** Passed to each embedded credential: the issuers the verifier trusts, as POST /v1/credentials/verify takes them. */
 const TrustedIssuers = () =>
-  Type.Array(Type.String({ minLength: 1 }), {
-    minItems: 1,
-    maxItems: 64,
+  Type.Array(Type.String(), {
+    maxItems: MAX_TRUSTED_ISSUERS,
     description:
-      "The issuers the verifier trusts: each embedded credential's issuerTrust says whether its issuer is one of them. Omit it to decide trust yourself; an empty list is refused (it would trust no issuer).",
+      "The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE).",
   });
 
 /** POST /v1/presentations/verify. */

@@ -7,7 +7,7 @@ import { decodeIdentifier, parseDid } from '../../../core/did/syntax.js';
 import { parseJsonText } from '../../../core/encoding/json.js';
 import { verifyJws, type JwsVerification } from '../../../core/jws/verify.js';
 import type { PresentationVerification, VerifyPresentationOptions } from '../../../core/presentations/types.js';
-import { verifyPresentation } from '../../../core/presentations/verify.js';
+import { MAX_PRESENTATION_LENGTH, verifyPresentation } from '../../../core/presentations/verify.js';
 import { parsePolicy } from '../../../core/policy/index.js';
 import { decidePolicy } from '../../../core/policy/run.js';
 import type { PolicyEvaluation } from '../../../core/policy/types.js';
@@ -55,12 +55,13 @@ export function exitForPresentation(result: PresentationVerification, trustGiven
     if (trust === 'FAIL') untrusted.push(credential.index);
     else if (trust !== 'PASS') undecided.push(credential.index);
   }
-  const list = (indexes: number[]) => indexes.map((i) => `[${i}]`).join(', ');
+  // Numbered from 1, as the report and the checks' details name them.
+  const list = (indexes: number[]) => `credential${indexes.length > 1 ? 's' : ''} ${indexes.map((i) => i + 1).join(', ')}`;
   if (untrusted.length > 0) {
-    return { exitCode: EXIT.CHECK_FAILED, notes: [`issuer not trusted: credential ${list(untrusted)} is not issued by a --trusted-issuer`] };
+    return { exitCode: EXIT.CHECK_FAILED, notes: [`issuer not trusted: ${list(untrusted)} not issued by a --trusted-issuer`] };
   }
   if (undecided.length > 0 && own === EXIT.PASS) {
-    return { exitCode: EXIT.INDETERMINATE, notes: [`needs attention: whether the issuer of credential ${list(undecided)} is trusted could not be decided`] };
+    return { exitCode: EXIT.INDETERMINATE, notes: [`needs attention: whether the issuer of ${list(undecided)} is trusted could not be decided`] };
   }
   return { exitCode: own, notes: [] };
 }
@@ -179,7 +180,8 @@ export async function verifyPresentationAction(
   nonEmpty('--nonce', options.nonce);
   const trusted = options.trustedIssuer ?? [];
   for (const issuer of trusted) nonEmpty('--trusted-issuer', issuer);
-  const text = (await readSourceBytes(file, 'presentation')).toString('utf8');
+  // A presentation carries its credentials: it may be larger than one credential (the core's bound, 4 MiB).
+  const text = (await readSourceBytes(file, 'presentation', MAX_PRESENTATION_LENGTH)).toString('utf8');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const verifier: Omit<VerifyPresentationOptions, 'runtime' | 'hooks'> = {
     ...(options.challenge === undefined ? {} : { challenge: options.challenge }),

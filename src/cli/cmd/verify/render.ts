@@ -8,9 +8,9 @@ import type { CredentialVerification } from '../../../core/credentials/types.js'
 import type { JwsVerification } from '../../../core/jws/verify.js';
 import type { EmbeddedCredential, PresentationVerification } from '../../../core/presentations/types.js';
 import type { PolicyDecision } from '../../../core/policy/run.js';
-import { printable } from '../../../present/text.js';
+import { displayKeyId, printable } from '../../../present/text.js';
 import { MARKS, checkPrefix, headlineLines, limitationLines, statusTone } from '../../cmdutil/check-report.js';
-import { DEFAULT_WIDTH, Report, columns, words, type Style } from '../../cmdutil/layout.js';
+import { DEFAULT_WIDTH, Report, columns, words, type Line, type Style } from '../../cmdutil/layout.js';
 
 /** Width of the labels of the reports' fields (`  issuer       did:key:…`). */
 const LABEL = 12;
@@ -71,24 +71,25 @@ function issuerTrustOf(credential: EmbeddedCredential): { status: string; detail
   return { status: trust.status, detail: typeof trust.detail === 'string' ? trust.detail : '' };
 }
 
-/** One embedded credential, compactly: `[i] STATUS  form · format`, then its issuer, holder binding, trust and, unless VALID, why. */
-function embeddedLines(out: Report, credential: EmbeddedCredential): void {
+/** One embedded credential, compactly: `#n STATUS  form · format`, then its issuer, holder binding, trust and, unless VALID, why. */
+function embeddedLines(out: Report, credential: EmbeddedCredential, numberWidth: number, statusWidth: number): void {
   const { verification: v } = credential;
   const format = `${credential.form} · ${v.format}${v.dataModel !== 'unknown' ? ` · VC ${v.dataModel}` : ''}`;
-  out.hang([{ text: `  [${credential.index}] ` }, { text: v.status, tone: statusTone(v.status), bold: true }, { text: '  ' }], printable(format));
+  // Numbered from 1, as the checks' details name them ("credential 2 of 3"); --json has the 0-based index.
+  const number = `#${credential.index + 1}`.padEnd(numberWidth);
+  out.hang([{ text: `  ${number} ` }, { text: v.status.padEnd(statusWidth), tone: statusTone(v.status), bold: true }, { text: '  ' }], printable(format));
   const sub = (label: string, status: string | null, text: string | null) => {
-    const prefix = `      ${label.padEnd(EMBEDDED_LABEL)} `;
+    const prefix = `${' '.repeat(numberWidth + 3)}${label.padEnd(EMBEDDED_LABEL)} `;
     if (status === null) out.hang(prefix, printable(text ?? '-'));
-    else out.hang([{ text: prefix }, { text: status, tone: statusTone(status) }, { text: '  ' }], printable(text ?? ''));
+    else out.hang([{ text: prefix }, { text: status, tone: statusTone(status) }, { text: text ? '  ' : '' }], text ? printable(text) : '');
   };
   sub('issuer', null, v.issuer);
-  // The binding word toned as what it means (about someone else: bad; unknown or bearer: undecided), then its detail.
+  // The binding toned as what it means (about someone else: bad; unknown or bearer: undecided); BOUND needs no more words.
   const binding = credential.holderBinding;
   const bindingTone = statusTone(binding === 'BOUND' ? 'PASS' : binding === 'NOT_BOUND' ? 'FAIL' : 'WARN');
-  out.hang(
-    [{ text: `      ${'binding'.padEnd(EMBEDDED_LABEL)} ` }, { text: binding, tone: bindingTone }, { text: '  ' }],
-    printable(credential.holderBindingDetail),
-  );
+  const bindingPrefix: Line = [{ text: `${' '.repeat(numberWidth + 3)}${'binding'.padEnd(EMBEDDED_LABEL)} ` }, { text: binding, tone: bindingTone }];
+  if (binding === 'BOUND') out.line(...bindingPrefix);
+  else out.hang([...bindingPrefix, { text: '  ' }], printable(credential.holderBindingDetail));
   const trust = issuerTrustOf(credential);
   if (trust) sub('trust', trust.status, trust.detail);
   if (v.status !== 'VALID') sub('why', null, v.headline);
@@ -105,14 +106,22 @@ export function presentationText(result: PresentationVerification, style: Style,
   field(out, 'domain', result.domain?.join(', '));
   if (result.proof) {
     field(out, 'proof', [result.proof.suite, result.proof.keyCurve].filter(Boolean).join(', '));
-    field(out, 'key', result.proof.verificationMethod);
+    // The fragment is enough when the key is the holder's own (present/text.ts).
+    field(
+      out,
+      'key',
+      result.proof.verificationMethod && result.holder ? displayKeyId(result.proof.verificationMethod, result.holder) : result.proof.verificationMethod,
+    );
   }
   out.blank().line({ text: 'Checks', bold: true });
   for (const check of result.checks)
     out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, PRESENTATION_CHECK_WIDTH), printable(check.detail));
   if (result.credentials.length > 0) {
     out.blank().line({ text: `Credentials (${result.credentials.length})`, bold: true });
-    for (const credential of result.credentials) embeddedLines(out, credential);
+    // One column for the numbers and one for the statuses, as wide as the widest shown.
+    const numberWidth = `#${result.credentials.length}`.length;
+    const statusWidth = Math.max(...result.credentials.map((c) => c.verification.status.length));
+    for (const credential of result.credentials) embeddedLines(out, credential, numberWidth, statusWidth);
   }
   // The presentation's limitations, then each credential's not already said (the same sentence once).
   const limitations = [...new Set([...result.limitations, ...result.credentials.flatMap((c) => c.verification.limitations)])];
