@@ -152,6 +152,45 @@ describe('SvcClient against a real daemon', () => {
     expect({ code: notAnObject.code, status: notAnObject.status }).toEqual({ code: 'INVALID_REQUEST', status: 400 });
   });
 
+  it('verifyPresentation: the object and the vp+jwt VALID with their challenge and domain; another challenge a result (INVALID), never a SvcError', async () => {
+    const { object, jwt, holder, challenge, domain } = s.presentation;
+    const result = await client.verifyPresentation(object, { challenge, domain });
+    expect(result).toMatchObject({ status: 'VALID', valid: true, format: 'DATA_INTEGRITY', holder, challenge, domain: [domain] });
+    expect(result.credentials.map((c) => [c.form, c.holderBinding, c.verification.status])).toEqual([['OBJECT', 'BOUND', 'VALID']]);
+    expect(await client.verifyPresentation(jwt, { challenge, domain })).toMatchObject({ status: 'VALID', format: 'VC_JOSE_COSE' });
+    // Every option reaches the daemon: the nonce and audience go to the credentials (a Data Integrity one cannot show an audience).
+    const all = await client.verifyPresentation(object, {
+      challenge,
+      domain,
+      expectedAudience: 'did:web:verifier.example',
+      expectedNonce: 'n-1',
+      requireHolderBinding: true,
+    });
+    expect(all.credentials[0]!.verification.checks.find((c) => c.id === 'jwt.aud')?.status).toBe('INDETERMINATE');
+    const replayed = await client.verifyPresentation(object, { challenge: 'another-challenge', domain });
+    expect(replayed.status).toBe('INVALID');
+    expect(replayed.checks.find((c) => c.id === 'challenge')?.status).toBe('FAIL');
+    const refused = await svcError(client.verifyPresentation(object, { challenge: '' }));
+    expect({ code: refused.code, status: refused.status }).toEqual({ code: 'INVALID_REQUEST', status: 400 });
+  });
+
+  it('verifyPresentationVcApi (POST /presentations/verify): verified → the result; not verified → the 400 result; a refused request → SvcError', async () => {
+    const { object, jwt, challenge, domain } = s.presentation;
+    const ok = await client.verifyPresentationVcApi(object, { vcApiOptions: { challenge, domain } });
+    expect(ok).toMatchObject({ verified: true, errors: [] });
+    expect(ok.checks).toEqual(expect.arrayContaining(['proof', 'challenge', 'domain']));
+    const enveloped = await client.verifyPresentationVcApi(
+      { '@context': ['https://www.w3.org/ns/credentials/v2'], type: 'EnvelopedVerifiablePresentation', id: `data:application/vp+jwt,${jwt}` },
+      { vcApiOptions: { challenge, domain } },
+    );
+    expect(enveloped.verified).toBe(true);
+    const failed = await client.verifyPresentationVcApi(object, { vcApiOptions: { challenge: 'another-challenge', domain } });
+    expect(failed.verified).toBe(false);
+    expect(failed.errors.some((e) => e.type.endsWith('#presentation-check:challenge'))).toBe(true);
+    const refused = await svcError(client.verifyPresentationVcApi(object, { vcApiOptions: { checks: ['schema'] } }));
+    expect({ code: refused.code, status: refused.status }).toEqual({ code: 'INVALID_OPTIONS', status: 400 });
+  });
+
   it('policies and JWS', async () => {
     const decision = await client.evaluatePolicy({ did: s.didKey, policy: s.policy });
     expect(decision.evaluation).toMatchObject({ did: s.didKey, status: 'PASS' });
@@ -539,6 +578,10 @@ describe('signed results (docs/daemon.md#signed-results): asked for and verified
     const verified = await client.verifyCredential(s.credential, { signed: true, expectedSigner: s.signer.did });
     expect(verified.result.status).toBe('VALID');
     expect(verified.signature.reason).toBe('VALID');
+    const { object, challenge, domain } = s.presentation;
+    const presented = await client.verifyPresentation(object, { challenge, domain, signed: true, expectedSigner: s.signer.did });
+    expect(presented.result.status).toBe('VALID');
+    expect(presented.signature).toMatchObject({ verified: true, reason: 'VALID', signer: s.signer });
     // Unsigned calls are unchanged: the result itself.
     expect((await client.resolve(s.didKey)).did).toBe(s.didKey);
   });

@@ -13,7 +13,8 @@
  * - `unreachableUrl`: an http origin on a port where nothing listens (an authorisation against
  *   it must be DENY);
  * - a did:key and a did:web (with a linked DID configuration: none; the document only), an
- *   eddsa-jcs-2022 credential and a vc+jwt of the did:key issuer, a compact JWS, a policy,
+ *   eddsa-jcs-2022 credential and a vc+jwt of the did:key issuer, a presentation of a credential
+ *   by its holder (Data Integrity, and a vp+jwt) bound to a challenge and domain, a compact JWS, a policy,
  *   a delegation chain root → middle → agent granting `payments:*` and `search`, an MCP server
  *   (official SDK 2.x) and a signed A2A card.
  *
@@ -62,6 +63,12 @@ export interface ClientScenario {
   credential: Record<string, unknown>;
   /** The same credential as a vc+jwt (compact JWS): VALID. */
   credentialJwt: string;
+  /**
+   * A holder's presentation of a credential about it (issued by the did:key), bound to `challenge`
+   * and `domain`: `object` Data Integrity (eddsa-jcs-2022, authentication), `jwt` a vp+jwt (its
+   * nonce and aud), both VALID with them.
+   */
+  presentation: { object: Record<string, unknown>; jwt: string; holder: string; challenge: string; domain: string };
   /** A compact JWS signed by the did:key (kid = its verification method): VALID. */
   jws: string;
   /** A policy the did:key passes (didResolution, allowedMethods key, allowedCurves Ed25519). */
@@ -106,6 +113,41 @@ export async function startClientScenario(): Promise<ClientScenario> {
     const credential = signEddsaJcs2022(unsigned, issuer, vm);
     const credentialJwt = signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: vm }, unsigned, issuer);
     const jws = signJws({ alg: 'EdDSA', kid: vm, typ: 'example+jwt' }, { hello: 'world' }, issuer);
+
+    const holderKey = generateTestKey('EdDSA');
+    const holder = `did:key:${holderKey.multikey!}`;
+    const holderVm = `${holder}#${holderKey.multikey!}`;
+    const held = { ...unsigned, credentialSubject: { id: holder, name: 'Alice' } };
+    const challenge = randomBytes(12).toString('base64url');
+    const domain = 'verifier.example';
+    const presented = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiablePresentation'],
+      holder,
+      verifiableCredential: [signEddsaJcs2022(held, issuer, vm)],
+    };
+    const presentation = {
+      object: signEddsaJcs2022(presented, holderKey, holderVm, '2026-01-02T00:00:00Z', { proofPurpose: 'authentication', challenge, domain }),
+      jwt: signJws(
+        { alg: 'EdDSA', typ: 'vp+jwt', kid: holderVm },
+        {
+          ...presented,
+          verifiableCredential: [
+            {
+              '@context': ['https://www.w3.org/ns/credentials/v2'],
+              type: 'EnvelopedVerifiableCredential',
+              id: `data:application/vc+jwt,${signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: vm }, held, issuer)}`,
+            },
+          ],
+          nonce: challenge,
+          aud: domain,
+        },
+        holderKey,
+      ),
+      holder,
+      challenge,
+      domain,
+    };
 
     const root = didKeyPrincipal();
     const middle = didKeyPrincipal();
@@ -163,6 +205,7 @@ export async function startClientScenario(): Promise<ClientScenario> {
       didKeyVerificationMethod: vm,
       credential,
       credentialJwt,
+      presentation,
       jws,
       policy: { name: 'keys', rules: { didResolution: 'required', allowedMethods: ['key'], allowedCurves: ['Ed25519'] } },
       delegation: { chain: [first, leaf], root: root.did, agent: agent.did, allowedTool: 'payments:refund', deniedTool: 'admin:delete' },

@@ -70,6 +70,15 @@ describe('src/client/openapi.ts', () => {
     expectTypeOf<Parameters<SvcClient['verifyCredentialVcApi']>[0]>().toEqualTypeOf<
       operations['verifyCredentialVcApi']['requestBody']['content']['application/json']['verifiableCredential']
     >();
+    expectTypeOf<Returns<'verifyPresentation'>>().toEqualTypeOf<Ok<'verifyPresentation'>>();
+    expectTypeOf<Parameters<SvcClient['verifyPresentation']>[0]>().toEqualTypeOf<
+      operations['verifyPresentation']['requestBody']['content']['application/json']['presentation']
+    >();
+    expectTypeOf<Returns<'verifyPresentationVcApi'>>().toEqualTypeOf<Ok<'verifyPresentationVcApi'>>();
+    expectTypeOf<Returns<'verifyPresentationVcApi'>>().toEqualTypeOf<operations['verifyPresentationVcApi']['responses'][400]['content']['application/json']>();
+    expectTypeOf<Parameters<SvcClient['verifyPresentationVcApi']>[0]>().toEqualTypeOf<
+      operations['verifyPresentationVcApi']['requestBody']['content']['application/json']['verifiablePresentation']
+    >();
     expectTypeOf<Returns<'evaluatePolicy'>>().toEqualTypeOf<Ok<'evaluatePolicy'>>();
     expectTypeOf<Returns<'verifyDelegation'>>().toEqualTypeOf<Ok<'verifyDelegation'>>();
     expectTypeOf<Returns<'authorize'>>().toEqualTypeOf<Ok<'authorize'>>();

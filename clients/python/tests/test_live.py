@@ -276,6 +276,50 @@ class DirectDaemonTest(unittest.TestCase):
             self.client.verify_credential_vc_api(self.s["credentialJwt"])  # type: ignore[arg-type]
         self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
 
+    def test_verify_presentation(self) -> None:
+        p = self.s["presentation"]
+        for label, presentation, fmt in (("object", p["object"], "DATA_INTEGRITY"), ("vp+jwt", p["jwt"], "VC_JOSE_COSE")):
+            with self.subTest(form=label):
+                result = self.client.verify_presentation(presentation, challenge=p["challenge"], domain=p["domain"])
+                self.assertEqual((result["status"], result["valid"], result["format"]), ("VALID", True, fmt), result["headline"])
+                self.assertEqual(result["holder"], p["holder"])
+                self.assertEqual([c["verification"]["status"] for c in result["credentials"]], ["VALID"])
+        # Every option reaches the daemon; a failed check is a result, not an error.
+        everything = self.client.verify_presentation(
+            p["object"],
+            challenge=p["challenge"],
+            domain=p["domain"],
+            expected_audience="did:web:verifier.example",
+            expected_nonce="n-1",
+            require_holder_binding=True,
+        )
+        audience = [c["status"] for c in everything["credentials"][0]["verification"]["checks"] if c["id"] == "jwt.aud"]
+        self.assertEqual(audience, ["INDETERMINATE"])  # a Data Integrity credential cannot show one
+        replayed = self.client.verify_presentation(p["object"], challenge="another-challenge", domain=p["domain"])
+        self.assertEqual(replayed["status"], "INVALID")
+        self.assertEqual([c["status"] for c in replayed["checks"] if c["id"] == "challenge"], ["FAIL"])
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_presentation(p["object"], challenge="")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
+
+    def test_verify_presentation_vc_api(self) -> None:
+        p = self.s["presentation"]
+        ok = self.client.verify_presentation_vc_api(p["object"], options={"challenge": p["challenge"], "domain": p["domain"]})
+        self.assertIs(ok["verified"], True, ok["errors"])
+        self.assertIn("challenge", ok["checks"])
+        envelope = {
+            "@context": ["https://www.w3.org/ns/credentials/v2"],
+            "type": "EnvelopedVerifiablePresentation",
+            "id": "data:application/vp+jwt," + p["jwt"],
+        }
+        self.assertIs(self.client.verify_presentation_vc_api(envelope, options={"challenge": p["challenge"]})["verified"], True)
+        failed = self.client.verify_presentation_vc_api(p["object"], options={"challenge": "another-challenge"})
+        self.assertIs(failed["verified"], False)
+        self.assertTrue(any(e["type"].endswith("#presentation-check:challenge") for e in failed["errors"]), failed["errors"])
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_presentation_vc_api(p["object"], options={"checks": ["schema"]})
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_OPTIONS", 400))
+
     def test_fast_verify_jws(self) -> None:
         result = self.client.fast_verify_jws(self.s["jws"])
         self.assertEqual((result["status"], result["valid"]), ("VALID", True))
@@ -586,6 +630,12 @@ class SignedResultsTest(unittest.TestCase):
         verified = self.client.verify_credential(self.s["credential"], signed=True, expected_signer=self.s["signer"]["did"])
         self.assertEqual(verified["result"]["status"], "VALID")
         self.assertEqual(verified["signature"]["reason"], "VALID", verified["signature"]["detail"])
+        p = self.s["presentation"]
+        presented = self.client.verify_presentation(
+            p["object"], challenge=p["challenge"], domain=p["domain"], signed=True, expected_signer=self.s["signer"]["did"]
+        )
+        self.assertEqual(presented["result"]["status"], "VALID")
+        self.assertEqual(presented["signature"]["reason"], "VALID", presented["signature"]["detail"])
         # Unsigned, the call returns the result itself.
         self.assertEqual(self.client.resolve(self.s["didKey"])["did"], self.s["didKey"])
 

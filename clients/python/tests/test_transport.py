@@ -74,6 +74,37 @@ class RequestsTest(unittest.TestCase):
         self.assertNotIn("accept", fifth.headers)
         self.assertEqual(sixth.headers["accept"], "application/did-resolution")
 
+    def test_presentation_bodies(self) -> None:
+        with ScriptedServer([json_answer(200, {"ok": True}), json_answer(200, {"ok": True}), json_answer(200, {"verified": True})]) as server:
+            client = SvcClient(server.url)
+            client.verify_presentation(
+                "eyJ.a.b",
+                challenge="c",
+                domain="d.example",
+                expected_audience="did:example:aud",
+                expected_nonce="n",
+                trusted_issuers=("did:example:i1", "did:web:*.example.com"),
+                require_holder_binding=False,
+            )
+            client.verify_presentation({"type": ["VerifiablePresentation"]})
+            client.verify_presentation_vc_api({"type": ["VerifiablePresentation"]}, options={"challenge": "c"})
+        first, second, third = server.requests
+        self.assertEqual((first.method, first.path), ("POST", "/v1/presentations/verify"))
+        self.assertEqual(
+            json.loads(first.body),
+            {
+                "presentation": "eyJ.a.b",
+                "challenge": "c",
+                "domain": "d.example",
+                "expectedAudience": "did:example:aud",
+                "expectedNonce": "n",
+                "trustedIssuers": ["did:example:i1", "did:web:*.example.com"],
+                "requireHolderBinding": False,
+            },
+        )
+        self.assertEqual(json.loads(second.body), {"presentation": {"type": ["VerifiablePresentation"]}})
+        self.assertEqual((third.path, json.loads(third.body)), ("/presentations/verify", {"verifiablePresentation": {"type": ["VerifiablePresentation"]}, "options": {"challenge": "c"}}))
+
     def test_baseline_bodies(self) -> None:
         baseline = {"format": "svc-mcp-baseline", "version": 1, "hashProfile": "rfc8785-binary64-v1", "servers": {}}
         with ScriptedServer([json_answer(200, {"ok": True})]) as server:
