@@ -2,7 +2,7 @@
  * Credential verification (docs/credentials.md): one verifier for Data Integrity (eddsa-jcs-2022,
  * ecdsa-jcs-2019 on P-256), VC-JOSE (vc+jwt) and VC-JWT 1.1, fail-closed.
  *
- *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud
+ *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud → kb.nonce
  *
  * Each check is reported with PASS/FAIL/WARN/SKIP/UNSUPPORTED/INDETERMINATE. A fatal failure
  * (a structure or proof that fails, is unsupported or cannot be checked; an issuer FAIL)
@@ -23,7 +23,7 @@ import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
 import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
 import { readCredentialInput } from './input.js';
-import { checkKeyBinding, isSdJwtParseError, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
+import { checkKeyBinding, isSdJwtParseError, KB_DEFAULT_MAX_AGE_SECONDS, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
 import { didKeySource, didOf, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
@@ -50,6 +50,12 @@ export interface VerifyCredentialOptions {
   keySource?: KeySource;
   /** The audience the caller identifies itself with: a JWT must name it in `aud`. */
   expectedAudience?: string;
+  /**
+   * The nonce the caller chose for this exchange: an SD-JWT VC's KB-JWT must carry it in `nonce`
+   * (check kb.nonce), so a presentation captured elsewhere cannot be replayed. The other formats
+   * carry no nonce: with it they are INDETERMINATE.
+   */
+  expectedNonce?: string;
   signal?: AbortSignal;
   /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
   checkStatus?: boolean;
@@ -71,6 +77,7 @@ const LABELS: Readonly<Record<CheckId, string>> = {
   validity: 'Within its validity period',
   status: 'Not revoked or suspended',
   'jwt.aud': 'Audience',
+  'kb.nonce': 'Key binding nonce',
 };
 
 interface CheckRecord extends Finding {
@@ -339,6 +346,40 @@ function checkAudience(report: Report, claims: JwtClaims | null, expected: strin
   else report.set('jwt.aud', pass(`The JWT audience includes ${expected}.`));
 }
 
+/** How the formats without a key binding are named in a sentence. */
+const FORMAT_NAMES: Readonly<Record<CredentialFormat, string>> = {
+  DATA_INTEGRITY: 'Data Integrity',
+  VC_JOSE_COSE: 'vc+jwt',
+  VC_JWT_1_1: 'VC-JWT 1.1',
+  SD_JWT_VC: 'SD-JWT VC',
+  UNKNOWN: 'unsecured',
+};
+
+/** A nonce or other value chosen by someone else, quoted and bounded for a sentence. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/**
+ * Check kb.nonce for the formats without a key binding (Data Integrity, vc+jwt, VC-JWT 1.1): an
+ * issuer signed them and no holder presented them, so no nonce ties them to an exchange. Asked
+ * for one, that cannot be established (as an audience on a Data Integrity credential).
+ */
+function checkNonceNotCarried(report: Report, expected: string | undefined): void {
+  const name = FORMAT_NAMES[report.format];
+  if (expected === undefined) {
+    report.set('kb.nonce', { status: 'SKIP', implies: null, detail: `No expected nonce was given; a ${name} credential carries no key binding nonce.` });
+    return;
+  }
+  report.set(
+    'kb.nonce',
+    failing(
+      'INDETERMINATE',
+      `A ${name} credential carries no nonce (only the KB-JWT of an SD-JWT VC does); that it was presented for the nonce ${quoted(expected)} cannot be established.`,
+    ),
+  );
+}
+
 /* ------------------------------------------------------------------ the whole */
 
 const HEADLINES: Readonly<Record<CredentialStatus, string>> = {
@@ -427,7 +468,14 @@ async function checkStatusLists(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     verifyList: (list, signal) =>
-      verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
+      verifyCredential(list, {
+        ...options,
+        keySource: source,
+        checkStatus: false,
+        expectedAudience: undefined,
+        expectedNonce: undefined,
+        ...(signal ? { signal } : {}),
+      }),
   });
   report.statusList = result.entries;
   report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
@@ -534,6 +582,7 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     if (lists) await lists;
   }
   if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
+  if (!report.stopped) checkNonceNotCarried(report, options.expectedNonce);
   return finish(report);
 }
 
@@ -561,7 +610,8 @@ function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
  * registered claims' shapes, `_sd` shapes; proof: the disclosures against the signed digests,
  * the issuer JWT's signature by a key its DID authorises for assertionMethod, then the KB-JWT;
  * validity: `exp`/`nbf`; status: the Token Status List through token-status.ts (fail closed);
- * jwt.aud: the KB-JWT `aud` against the expected audience.
+ * jwt.aud: the KB-JWT `aud` against the expected audience; kb.nonce: the KB-JWT `nonce` against
+ * the expected nonce.
  */
 async function verifySdJwtCredential(report: Report, text: string, options: VerifyCredentialOptions, source: KeySource, now: Date): Promise<void> {
   report.format = 'SD_JWT_VC';
@@ -706,6 +756,7 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     );
   }
   checkSdJwtAudience(report, binding, options.expectedAudience);
+  checkSdJwtNonce(report, binding, options.expectedNonce);
 }
 
 /** Rule 3 for an SD-JWT VC: the audience is the KB-JWT's `aud` (the issuer JWT is not addressed to a verifier). */
@@ -723,4 +774,32 @@ function checkSdJwtAudience(report: Report, binding: KeyBinding, expected: strin
   if (aud === null) report.set('jwt.aud', failing('INVALID', `The presentation has no KB-JWT, so no audience; expected ${expected}.`));
   else if (aud !== expected) report.set('jwt.aud', failing('INVALID', `The KB-JWT audience (${aud}) is not ${expected}.`));
   else report.set('jwt.aud', pass(`The KB-JWT audience is ${expected}.`));
+}
+
+/**
+ * Replay for an SD-JWT VC: the KB-JWT `nonce` against the one the caller chose for this exchange.
+ * Without an expected nonce, a KB-JWT captured in another exchange verifies again for as long as
+ * its `iat` is fresh (KB_DEFAULT_MAX_AGE_SECONDS): the limitations say so.
+ */
+function checkSdJwtNonce(report: Report, binding: KeyBinding, expected: string | undefined): void {
+  const nonce = binding.status === 'PASS' ? binding.nonce : null;
+  if (expected === undefined) {
+    if (nonce === null) {
+      report.set('kb.nonce', { status: 'SKIP', implies: null, detail: 'No expected nonce was given; the presentation has no KB-JWT, so no nonce.' });
+      report.limitations.push('Replay was not excluded: no expected nonce was given, and the presentation has no KB-JWT to carry one.');
+    } else {
+      report.set('kb.nonce', { status: 'SKIP', implies: null, detail: `No expected nonce was given; the KB-JWT nonce ${quoted(nonce)} was not compared.` });
+      report.limitations.push(
+        `Replay was not excluded: no expected nonce was given, so this presentation replayed within its KB-JWT's freshness window ("iat" at most ${KB_DEFAULT_MAX_AGE_SECONDS} s old) verifies as well.`,
+      );
+    }
+    return;
+  }
+  if (nonce === null) report.set('kb.nonce', failing('INVALID', `The presentation has no KB-JWT, so no nonce; expected ${quoted(expected)}.`));
+  else if (nonce !== expected)
+    report.set(
+      'kb.nonce',
+      failing('INVALID', `The KB-JWT nonce ${quoted(nonce)} is not the expected ${quoted(expected)}: the presentation was made for another exchange.`),
+    );
+  else report.set('kb.nonce', pass(`The KB-JWT nonce is the expected ${quoted(expected)}.`));
 }
