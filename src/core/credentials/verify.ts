@@ -65,8 +65,8 @@ export interface VerifyCredentialOptions {
 
 /** JWS algorithms a credential may be signed with. */
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
-const SUPPORTED =
-  'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
+/** What a Data Integrity refusal names: the suites svc verifies (a JWT is told about JWT algorithms). */
+const DI_SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
@@ -267,7 +267,7 @@ async function checkDataIntegrity(
   if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
   if (proofs.length > 1)
     return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
-  const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
+  const unsupported = checkProofSupport(proof, DI_SUPPORTED, JCS_CRYPTOSUITES);
   if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
@@ -533,16 +533,21 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     report.format = jwt.format;
     claims = jwt.claims;
     const alg = typeof header['alg'] === 'string' ? header['alg'] : null;
-    report.proof = {
-      format: jwt.format,
-      suite: alg,
-      verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
-      proofPurpose: 'assertionMethod',
-      created: claims.iat ? rfc3339(claims.iat) : null,
-      keyCurve: null,
-      signedDigest: null,
-      detail: '',
-    };
+    // A JWT that is no credential has no credential proof to summarise.
+    const proof: ProofSummary | null =
+      jwt.format === 'UNKNOWN'
+        ? null
+        : {
+            format: jwt.format,
+            suite: alg,
+            verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
+            proofPurpose: 'assertionMethod',
+            created: claims.iat ? rfc3339(claims.iat) : null,
+            keyCurve: null,
+            signedDigest: null,
+            detail: '',
+          };
+    report.proof = proof;
     const problems = [...jwt.problems];
     if (isJwsParseError(parsed) && parsed.kind === 'MALFORMED') problems.unshift({ status: 'MALFORMED', text: `the JWT is malformed: ${parsed.error}` });
     const model = checkStructure(report, jwt.credential, problems, jwt.warnings);
@@ -555,8 +560,12 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
         ? null
         : `the algorithm ${parsed.alg} is not supported for credentials`;
     if (refusal !== null || isJwsParseError(parsed)) {
-      const detail = sentence(`${refusal ?? 'the JWT cannot be verified'}; ${SUPPORTED}`);
-      report.proof.detail = detail;
+      // The formats the token does not claim are not offered: a JWT is told about JWT algorithms.
+      const reason = refusal ?? 'the JWT cannot be verified';
+      const detail = sentence(
+        reason.includes('svc verifies') ? reason : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with EdDSA, ES256 or ES256K`,
+      );
+      if (proof) proof.detail = detail;
       report.set('proof', failing('UNSUPPORTED', detail));
       return finish(report);
     }
