@@ -28,7 +28,7 @@ export const VcApiProblemDetailsSchema = Type.Object(
 export const VcApiVerificationResultSchema = Type.Object(
   {
     verified: Type.Boolean(),
-    /** The ids of svc's checks that passed, in svc's order: a credential's (structure, issuer, proof, validity, status, jwt.aud) or a presentation's own (structure, holder, proof, validity, challenge, domain, credentials, holderBinding). */
+    /** The ids of svc's checks that passed, in svc's order: a credential's (structure, issuer, proof, validity, status, jwt.aud, kb.nonce) or a presentation's own (structure, holder, proof, validity, challenge, domain, credentials, holderBinding). */
     checks: Type.Array(Type.String()),
     warnings: Type.Array(Type.Ref('VcApiProblemDetails')),
     errors: Type.Array(Type.Ref('VcApiProblemDetails')),
