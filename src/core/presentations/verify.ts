@@ -513,6 +513,17 @@ function checkDomain(report: Report, expected: string | undefined): void {
 
 /* ------------------------------------------------------------------ credentials */
 
+/**
+ * The options of one credential: the nonce is an SD-JWT VC's (its KB-JWT's) alone. Handed to a
+ * credential of another format, which carries no nonce, it would make that credential
+ * INDETERMINATE; the presentation's own challenge is what binds those.
+ */
+function entryOptions(options: VerifyCredentialOptions, sdJwt: boolean): VerifyCredentialOptions {
+  if (sdJwt || options.expectedNonce === undefined) return options;
+  const { expectedNonce: _nonce, ...rest } = options;
+  return rest;
+}
+
 async function verifyEntry(
   entry: JsonValue,
   index: number,
@@ -521,16 +532,16 @@ async function verifyEntry(
   if (typeof entry === 'string') {
     const text = entry.trim();
     const form: EmbeddedForm = SD_JWT.test(text) ? 'SD_JWT' : 'JWT';
-    return { form, text, verification: await verifyCredential(text, options) };
+    return { form, text, verification: await verifyCredential(text, entryOptions(options, form === 'SD_JWT')) };
   }
   const object = entry as JsonObject;
   if (hasType(object, 'EnvelopedVerifiableCredential')) {
     const envelope = readEnvelope(object);
     if (envelope.kind === 'malformed')
       return { form: 'ENVELOPED', text: null, verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${envelope.reason}`) };
-    return { form: 'ENVELOPED', text: envelope.text, verification: await verifyCredential(envelope.text, options) };
+    return { form: 'ENVELOPED', text: envelope.text, verification: await verifyCredential(envelope.text, entryOptions(options, SD_JWT.test(envelope.text))) };
   }
-  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, options) };
+  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, entryOptions(options, false)) };
 }
 
 /** The subjects' ids of a verified credential (its `claims` are its subjects). */
