@@ -213,6 +213,11 @@ export interface DiffOptions extends RequestOptions {
 
 export interface VerifyCredentialOptions extends RequestOptions {
   expectedAudience?: string;
+  /**
+   * Whose credentials you accept (DIDs, `did:web:*.example.com`, `did:web:example.com:*`): the
+   * result then carries `issuerTrust` beside an unchanged `status`; an empty list is INDETERMINATE.
+   */
+  trustedIssuers?: readonly string[];
 }
 
 export interface VerifyCredentialVcApiOptions extends RequestOptions {
@@ -544,7 +549,11 @@ export class SvcClient {
     credential: Record<string, unknown> | string,
     options: VerifyCredentialOptions & { signed?: boolean } = {},
   ): Promise<CredentialVerification | Signed<CredentialVerification>> {
-    const body = { credential, ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}) };
+    const body = {
+      credential,
+      ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
+      ...(options.trustedIssuers !== undefined ? { trustedIssuers: [...options.trustedIssuers] } : {}),
+    };
     return this.#maybeSigned<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options }, options);
   }
 

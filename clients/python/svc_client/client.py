@@ -390,14 +390,18 @@ class SvcClient:
         signed: bool = False,
         expected_signer: Optional[str] = None,
         resolve_key: Optional[KeyResolver] = None,
+        trusted_issuers: Optional[Sequence[str]] = None,
     ) -> Any:
         """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
 
         A failed check is a 200 result (``status`` other than VALID, ``valid`` False), never
         raised; only a request the daemon refuses raises (e.g. 400 INVALID_REQUEST).
         ``signed=True``: a :class:`SignedResult` instead, the signature checked here.
+        ``trusted_issuers`` (DIDs, ``did:web:*.example.com``, ``did:web:example.com:*``): the
+        result then carries ``issuerTrust`` (PASS, FAIL or INDETERMINATE) beside an unchanged
+        ``status``; an empty list is INDETERMINATE.
         """
-        body = _compact({"credential": credential, "expectedAudience": expected_audience})
+        body = _compact({"credential": credential, "expectedAudience": expected_audience, "trustedIssuers": _strings(trusted_issuers)})
         if signed:
             return self._signed_call("verifyCredential", None, {}, body, expected_signer, resolve_key)
         return self._call("verifyCredential", body=body)

@@ -56,6 +56,8 @@ export function credentialInputText(bytes: Uint8Array): string {
  */
 export interface CredentialBundleOptions {
   expectedAudience?: string;
+  /** The trusted issuers the result's issuerTrust was decided against. */
+  trustedIssuers?: string[];
 }
 
 /**
@@ -90,7 +92,15 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
         if (!bytes) throw new ProblemError('INVALID_BUNDLE', `The bundle holds no intact "${CREDENTIAL_INPUT}" input to verify again.`);
         const { verifyCredential } = await import('../credentials/verify.js');
         const expectedAudience = stringOption(command.options, 'expectedAudience');
-        return verifyCredential(credentialInputText(bytes), { runtime, ...(expectedAudience !== undefined ? { expectedAudience } : {}) });
+        const trustedIssuers = command.options['trustedIssuers'];
+        if (trustedIssuers !== undefined && !(Array.isArray(trustedIssuers) && trustedIssuers.every((entry) => typeof entry === 'string'))) {
+          throw new ProblemError('INVALID_BUNDLE', 'The bundle\'s "trustedIssuers" option is not an array of strings.');
+        }
+        return verifyCredential(credentialInputText(bytes), {
+          runtime,
+          ...(expectedAudience !== undefined ? { expectedAudience } : {}),
+          ...(trustedIssuers !== undefined ? { trustedIssuers: trustedIssuers as string[] } : {}),
+        });
       }),
   },
   'inspect-mcp': {
