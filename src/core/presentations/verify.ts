@@ -513,24 +513,31 @@ function checkDomain(report: Report, expected: string | undefined): void {
 
 /* ------------------------------------------------------------------ credentials */
 
+/** The credential verifier's options for an entry: an SD-JWT VC's also carry the expected audience and nonce. */
+interface EntryOptions {
+  plain: VerifyCredentialOptions;
+  sdJwt: VerifyCredentialOptions;
+}
+
 async function verifyEntry(
   entry: JsonValue,
   index: number,
-  options: VerifyCredentialOptions,
+  options: EntryOptions,
 ): Promise<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> {
+  const compact = (text: string) => verifyCredential(text, SD_JWT.test(text) ? options.sdJwt : options.plain);
   if (typeof entry === 'string') {
     const text = entry.trim();
     const form: EmbeddedForm = SD_JWT.test(text) ? 'SD_JWT' : 'JWT';
-    return { form, text, verification: await verifyCredential(text, options) };
+    return { form, text, verification: await compact(text) };
   }
   const object = entry as JsonObject;
   if (hasType(object, 'EnvelopedVerifiableCredential')) {
     const envelope = readEnvelope(object);
     if (envelope.kind === 'malformed')
       return { form: 'ENVELOPED', text: null, verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${envelope.reason}`) };
-    return { form: 'ENVELOPED', text: envelope.text, verification: await verifyCredential(envelope.text, options) };
+    return { form: 'ENVELOPED', text: envelope.text, verification: await compact(envelope.text) };
   }
-  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, options) };
+  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, options.plain) };
 }
 
 /** The subjects' ids of a verified credential (its `claims` are its subjects). */
@@ -574,15 +581,22 @@ function holderBinding(report: Report, text: string | null, verification: Creden
 }
 
 async function checkCredentials(report: Report, entries: JsonValue[], options: VerifyPresentationOptions, source: KeySource): Promise<void> {
-  const credentialOptions: VerifyCredentialOptions = {
+  const plain: VerifyCredentialOptions = {
     runtime: options.runtime,
     keySource: source,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
-    ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
-    // Options the credential verifier takes for SD-JWT VC nonces and trusted issuers.
-    ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
     ...(options.trustedIssuers !== undefined ? { trustedIssuers: options.trustedIssuers } : {}),
+  };
+  // The audience and nonce are an SD-JWT VC's: its KB-JWT binds it to this verifier, as the
+  // presentation's own challenge and domain bind the presentation (and so the credentials in it).
+  const credentialOptions: EntryOptions = {
+    plain,
+    sdJwt: {
+      ...plain,
+      ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
+      ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
+    },
   };
   const results: Array<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> = new Array(entries.length);
   let next = 0;
