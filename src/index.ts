@@ -15,6 +15,8 @@ export type { Runtime, Clock, Logger, RuntimeConfig, ResolutionCache } from './c
 export type * from './core/resolve/types.js';
 export { verifyCredential, type VerifyCredentialOptions } from './core/credentials/verify.js';
 export type { CredentialVerification } from './core/credentials/types.js';
+export { verifyPresentation } from './core/presentations/verify.js';
+export type { PresentationVerification, VerifyPresentationOptions, EmbeddedCredential } from './core/presentations/types.js';
 export { inspectA2a, type A2aInspectOptions } from './core/a2a/inspect.js';
 export type { A2aInspection } from './core/a2a/types.js';
 // Verify from files: supplied bytes stand in for the URLs svc would fetch (docs/credentials.md#verify-from-files).

@@ -140,14 +140,14 @@ declare module 'jsonld-signatures' {
   class AssertionProofPurpose {
     constructor(options?: Record<string, unknown>);
   }
-  /** A proof purpose by `term` (e.g. `authentication`) with no challenge or domain of its own. */
+  /** A proof purpose by `term` (e.g. `authentication`) with no challenge of its own. */
   class ControllerProofPurpose {
-    constructor(options: { term: string; controller?: Record<string, unknown> });
+    constructor(options: { term: string; domain?: string; controller?: Record<string, unknown>; [name: string]: unknown });
   }
   const jsigs: {
     sign(
       document: JsonLdDocument,
-      options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose; documentLoader: DocumentLoader },
+      options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose | ControllerProofPurpose; documentLoader: DocumentLoader },
     ): Promise<JsonLdDocument>;
     purposes: { AssertionProofPurpose: typeof AssertionProofPurpose; ControllerProofPurpose: typeof ControllerProofPurpose };
   };

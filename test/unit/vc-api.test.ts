@@ -8,7 +8,8 @@ import type { Static } from 'typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';
 import type { JsonObject, JsonValue } from '../../src/core/encoding/json.js';
-import { readEnvelope, vcApiResult, type VcApiVerificationResult } from '../../src/server/routes/vc-api.js';
+import { readEnvelope } from '../../src/core/credentials/envelope.js';
+import { vcApiResult, type VcApiVerificationResult } from '../../src/server/routes/vc-api.js';
 import { VC_API_REFS } from '../../src/server/schemas/vc-api.js';
 
 type S<T extends (typeof VC_API_REFS)[keyof typeof VC_API_REFS]> = Static<T, typeof VC_API_REFS>;

@@ -14,8 +14,22 @@
  * cannot be bound to an issuer that is not a DID: the signature may verify, but who signed
  * stays INDETERMINATE.
  */
+import type { Relationship } from '../resolve/types.js';
 import { didOf, type ControllerKey, type KeySource } from './keys.js';
 import type { CheckStatus, CredentialStatus, IssuerResolutionSummary } from './types.js';
+
+/**
+ * Whose key is looked for, and for what: a credential's issuer signs for assertionMethod; a
+ * presentation's holder signs for authentication (presentations/verify.ts).
+ */
+export interface SignerRole {
+  name: 'issuer' | 'holder';
+  relationship: Relationship;
+  document: 'credential' | 'presentation';
+}
+
+export const ISSUER_ROLE: SignerRole = { name: 'issuer', relationship: 'assertionMethod', document: 'credential' };
+export const HOLDER_ROLE: SignerRole = { name: 'holder', relationship: 'authentication', document: 'presentation' };
 
 export interface Finding {
   status: CheckStatus;
@@ -54,6 +68,7 @@ export async function findSigningKey(
   curve: string | null,
   source: KeySource,
   signal?: AbortSignal,
+  role: SignerRole = ISSUER_ROLE,
 ): Promise<KeySearch> {
   if (reference !== null) {
     const absolute = reference.startsWith('#') && issuer !== null ? `${issuer}${reference}` : reference;
@@ -66,23 +81,25 @@ export async function findSigningKey(
       return { ok: true, keys: [key], controller: did, deactivated: found.deactivated, resolution: found.resolution };
     }
     if (issuer === null)
-      return indeterminate(`The key reference ${JSON.stringify(reference)} is not a DID URL and the credential names no issuer to look it up under.`);
+      return indeterminate(
+        `The key reference ${JSON.stringify(reference)} is not a DID URL and the ${role.document} names no ${role.name} to look it up under.`,
+      );
     const found = await source.keysOf(issuer, signal);
     if (!found.ok)
       return indeterminate(
-        `The key reference ${JSON.stringify(reference)} is not a DID URL, so it can only be looked up under the issuer: ${found.reason}.`,
+        `The key reference ${JSON.stringify(reference)} is not a DID URL, so it can only be looked up under the ${role.name}: ${found.reason}.`,
         found.resolution,
       );
     const matches = found.keys.filter((k) => k.id === absolute || k.id === `${issuer}#${reference}` || k.thumbprint === reference);
     if (matches.length === 0) return fail(`No key of ${issuer} has the id or JWK thumbprint ${JSON.stringify(reference)}.`, found.resolution);
     return { ok: true, keys: matches, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
   }
-  if (issuer === null) return indeterminate('The JWT names no key ("kid") and no issuer.');
+  if (issuer === null) return indeterminate(`The JWT names no key ("kid") and no ${role.name}.`);
   const found = await source.keysOf(issuer, signal);
-  if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the issuer's keys were to be tried: ${found.reason}.`, found.resolution);
-  const candidates = found.keys.filter((k) => k.status === 'VALID_KEY' && k.curve === curve && k.relationships.includes('assertionMethod'));
+  if (!found.ok) return indeterminate(`The JWT names no key ("kid"), so the ${role.name}'s keys were to be tried: ${found.reason}.`, found.resolution);
+  const candidates = found.keys.filter((k) => k.status === 'VALID_KEY' && k.curve === curve && k.relationships.includes(role.relationship));
   if (candidates.length === 0)
-    return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for assertionMethod.`, found.resolution);
+    return fail(`The JWT names no key ("kid") and ${issuer} authorises no ${curve ?? ''} key for ${role.relationship}.`, found.resolution);
   return { ok: true, keys: candidates, controller: issuer, deactivated: found.deactivated, resolution: found.resolution };
 }
 
@@ -95,31 +112,32 @@ export function unusableKey(key: ControllerKey): Finding | null {
   return null;
 }
 
-/** The issuer check: is `key` (found under `controller`) the issuer's, authorised for assertionMethod? */
-export function bindToIssuer(key: ControllerKey, controller: string, deactivated: boolean, issuer: string | null): Finding {
+/** The issuer check: is `key` (found under `controller`) the issuer's, authorised for assertionMethod? (A holder's, for authentication, with HOLDER's role.) */
+export function bindToIssuer(key: ControllerKey, controller: string, deactivated: boolean, issuer: string | null, role: SignerRole = ISSUER_ROLE): Finding {
   const controllerDid = didOf(controller);
-  if (issuer === null) return { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'The credential names no issuer to bind the key to.' };
+  const { name, relationship, document } = role;
+  if (issuer === null) return { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: `The ${document} names no ${name} to bind the key to.` };
   const issuerDid = didOf(issuer);
   if (controllerDid !== null) {
     if (issuerDid === null) {
       return {
         status: 'INDETERMINATE',
         implies: 'INDETERMINATE',
-        detail: `The issuer ${issuer} is not a DID: nothing binds the key of ${controllerDid} to it, so who signed cannot be established.`,
+        detail: `The ${name} ${issuer} is not a DID: nothing binds the key of ${controllerDid} to it, so who signed cannot be established.`,
       };
     }
     if (issuerDid !== controllerDid) {
-      return { status: 'FAIL', implies: 'INVALID', detail: `The credential was signed with a key of ${controllerDid}, but its issuer is ${issuer}.` };
+      return { status: 'FAIL', implies: 'INVALID', detail: `The ${document} was signed with a key of ${controllerDid}, but its ${name} is ${issuer}.` };
     }
   }
   if (deactivated)
-    return { status: 'FAIL', implies: 'INVALID', detail: `The issuer ${controllerDid ?? controller} is deactivated; its keys authorise nothing.` };
-  if (!key.relationships.includes('assertionMethod')) {
+    return { status: 'FAIL', implies: 'INVALID', detail: `The ${name} ${controllerDid ?? controller} is deactivated; its keys authorise nothing.` };
+  if (!key.relationships.includes(relationship)) {
     return {
       status: 'FAIL',
       implies: 'INVALID',
-      detail: `The key ${key.id} is not authorised for assertionMethod by ${controller}${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}.`,
+      detail: `The key ${key.id} is not authorised for ${relationship} by ${controller}${key.relationships.length > 0 ? ` (only ${key.relationships.join(', ')})` : ''}.`,
     };
   }
-  return { status: 'PASS', implies: null, detail: `The key ${key.id} belongs to the issuer ${issuer} and is authorised for assertionMethod.` };
+  return { status: 'PASS', implies: null, detail: `The key ${key.id} belongs to the ${name} ${issuer} and is authorised for ${relationship}.` };
 }

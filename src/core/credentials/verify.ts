@@ -21,7 +21,8 @@ import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, 
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
 import { clause, sentence } from '../text.js';
-import { bindToIssuer, findSigningKey, unusableKey, type Finding } from './binding.js';
+import { bindToIssuer, findSigningKey, ISSUER_ROLE, unusableKey, type Finding, type SignerRole } from './binding.js';
+import { CheckLedger, failing, pass, type LedgerSpec } from './checks.js';
 import { readCredentialInput } from './input.js';
 import { checkKeyBinding, isSdJwtParseError, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
@@ -33,7 +34,6 @@ import {
   CHECK_IDS,
   STATUS_PRECEDENCE,
   type CheckId,
-  type CredentialCheck,
   type CredentialFormat,
   type CredentialStatus,
   type CredentialVerification,
@@ -73,78 +73,24 @@ const LABELS: Readonly<Record<CheckId, string>> = {
   'jwt.aud': 'Audience',
 };
 
-interface CheckRecord extends Finding {
-  id: CheckId;
-}
+const LEDGER: LedgerSpec<CheckId> = { ids: CHECK_IDS, labels: LABELS, fatal: ['structure', 'proof', 'issuer'], binding: 'issuer' };
 
 /** The verification as it is built up. */
-class Report {
+class Report extends CheckLedger<CheckId> {
+  /** The proof and issuer checks, as checkKeyAndBinding records them. */
+  readonly keyChecks: KeyChecks<CheckId> = { ledger: this, proof: 'proof', binding: 'issuer', role: ISSUER_ROLE };
   format: CredentialFormat = 'UNKNOWN';
   model: ModelReading | null = null;
   proof: ProofSummary | null = null;
   statusList: StatusListEntry[] = [];
-  issuerResolution: IssuerResolutionSummary | null = null;
+  /** The issuer's resolution (the result's issuerResolution). */
+  signerResolution: IssuerResolutionSummary | null = null;
   disclosures: DisclosureSummary | null = null;
   readonly limitations: string[] = [];
-  private readonly records = new Map<CheckId, CheckRecord>();
-  private fatal: CheckId | null = null;
 
-  set(id: CheckId, finding: Finding): void {
-    // The members a record is read for (a finding may carry more, e.g. signedDigest).
-    this.records.set(id, { id, status: finding.status, implies: finding.implies, detail: finding.detail });
-    const stops = finding.status === 'FAIL' || (id !== 'issuer' && (finding.status === 'UNSUPPORTED' || finding.status === 'INDETERMINATE'));
-    if (stops && this.fatal === null && (id === 'structure' || id === 'proof' || id === 'issuer')) this.fatal = id;
+  constructor() {
+    super(LEDGER);
   }
-
-  /** True once a fatal failure means no further check runs. */
-  get stopped(): boolean {
-    return this.fatal !== null;
-  }
-
-  /** The most severe status any record implies (the first in STATUS_PRECEDENCE), else VALID. */
-  get status(): CredentialStatus {
-    let worst = STATUS_PRECEDENCE.length;
-    for (const record of this.records.values()) {
-      if (record.implies === null) continue;
-      const rank = STATUS_PRECEDENCE.indexOf(record.implies);
-      if (rank !== -1 && rank < worst) worst = rank;
-    }
-    return STATUS_PRECEDENCE[worst] ?? 'VALID';
-  }
-
-  checks(): CredentialCheck[] {
-    const checks: CredentialCheck[] = [];
-    for (const id of CHECK_IDS) {
-      const record = this.records.get(id);
-      if (record) checks.push({ id, label: LABELS[id], status: record.status, detail: record.detail });
-      else checks.push({ id, label: LABELS[id], status: 'SKIP', detail: this.fatal ? `Not run: the ${this.fatal} check failed.` : 'Not run.' });
-    }
-    return checks;
-  }
-
-  /** The detail of the check that decides a non-VALID status. */
-  deciding(status: CredentialStatus): string | null {
-    for (const id of CHECK_IDS) {
-      const record = this.records.get(id);
-      if (record?.implies === status) return record.detail;
-    }
-    return null;
-  }
-
-  errors(): string[] {
-    const details = new Set<string>();
-    for (const record of this.records.values()) if (record.implies !== null) details.add(record.detail);
-    return [...details];
-  }
-}
-
-function pass(detail: string): Finding {
-  return { status: 'PASS', implies: null, detail };
-}
-
-function failing(implies: CredentialStatus, detail: string): Finding {
-  const status = implies === 'UNSUPPORTED' ? 'UNSUPPORTED' : implies === 'INDETERMINATE' ? 'INDETERMINATE' : 'FAIL';
-  return { status, implies, detail };
 }
 
 /* ------------------------------------------------------------------ structure */
@@ -181,22 +127,36 @@ function checkStructure(
 
 /* ------------------------------------------------------------------ proof + issuer */
 
-async function checkKeyAndBinding(
-  report: Report,
+/** Where checkKeyAndBinding records: the proof check and the check binding the key to its signer. */
+export interface KeyChecks<Id extends string> {
+  ledger: CheckLedger<Id> & { proof: ProofSummary | null; signerResolution: IssuerResolutionSummary | null };
+  proof: Id;
+  binding: Id;
+  role: SignerRole;
+}
+
+/**
+ * Finds the signing key (`reference` as written, under `signer`), verifies with each candidate
+ * until one passes, and binds the key used to the signer (issuer or holder, by `role`). Records
+ * the proof and binding checks; returns the key used, or null when none could be tried.
+ */
+export async function checkKeyAndBinding<Id extends string>(
+  checks: KeyChecks<Id>,
   reference: string | null,
   curve: string | null,
-  issuer: string | null,
+  signer: string | null,
   source: KeySource,
   signal: AbortSignal | undefined,
   verify: (key: ControllerKey) => Finding & { signedDigest?: string | null },
 ): Promise<ControllerKey | null> {
-  const search = await findSigningKey(reference, issuer, curve, source, signal);
-  report.issuerResolution = search.resolution;
+  const { ledger, role } = checks;
+  const search = await findSigningKey(reference, signer, curve, source, signal, role);
+  ledger.signerResolution = search.resolution;
   if (!search.ok) {
-    if (report.proof) report.proof.detail = search.finding.detail;
-    report.set('proof', search.finding);
-    report.set('issuer', { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
-    if (search.finding.status === 'FAIL') report.set('issuer', { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
+    if (ledger.proof) ledger.proof.detail = search.finding.detail;
+    ledger.set(checks.proof, search.finding);
+    ledger.set(checks.binding, { status: 'INDETERMINATE', implies: 'INDETERMINATE', detail: 'Not established: the signing key could not be checked.' });
+    if (search.finding.status === 'FAIL') ledger.set(checks.binding, { status: 'FAIL', implies: 'INVALID', detail: search.finding.detail });
     return null;
   }
   let outcome: (Finding & { signedDigest?: string | null }) | null = null;
@@ -208,11 +168,11 @@ async function checkKeyAndBinding(
     if (outcome.status === 'PASS') break;
   }
   if (!outcome || !used) return null;
-  if (report.proof) {
-    report.proof.verificationMethod = used.id;
-    report.proof.keyCurve = used.curve;
-    if (outcome.signedDigest !== undefined) report.proof.signedDigest = outcome.signedDigest;
-    report.proof.detail = outcome.detail;
+  if (ledger.proof) {
+    ledger.proof.verificationMethod = used.id;
+    ledger.proof.keyCurve = used.curve;
+    if (outcome.signedDigest !== undefined) ledger.proof.signedDigest = outcome.signedDigest;
+    ledger.proof.detail = outcome.detail;
   }
   if (search.keys.length > 1 && outcome.status !== 'PASS') {
     outcome = {
@@ -220,8 +180,8 @@ async function checkKeyAndBinding(
       detail: `None of the ${search.keys.length} candidate keys of ${search.controller} verifies the signature (last: ${outcome.detail.replace(/\.$/, '')}).`,
     };
   }
-  report.set('proof', outcome);
-  report.set('issuer', bindToIssuer(used, search.controller, search.deactivated, issuer));
+  ledger.set(checks.proof, outcome);
+  ledger.set(checks.binding, bindToIssuer(used, search.controller, search.deactivated, signer, role));
   return used;
 }
 
@@ -276,14 +236,14 @@ async function checkDataIntegrity(
   }
   const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
-  await checkKeyAndBinding(report, vm, null, model.issuer, source, options.signal, (key) => {
+  await checkKeyAndBinding(report.keyChecks, vm, null, model.issuer, source, options.signal, (key) => {
     const { result, signedDigest } = verifyJcsProof(credential, p, key.publicJwk!, nowMs);
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };
   });
 }
 
-function checkJwtSignature(parsed: ParsedJws) {
+export function checkJwtSignature(parsed: ParsedJws) {
   return (key: ControllerKey): Finding & { signedDigest: string } => {
     const signedDigest = sha256Hex(parsed.signingInput);
     const check = checkJwsSignature(parsed, key.publicJwk!);
@@ -294,7 +254,7 @@ function checkJwtSignature(parsed: ParsedJws) {
 
 /* ------------------------------------------------------------------ validity, audience */
 
-function stamp(text: string): string | null {
+export function stamp(text: string): string | null {
   const date = parseDateTime(text);
   return date ? rfc3339(date) : null;
 }
@@ -385,7 +345,7 @@ function finish(report: Report): CredentialVerification {
     checks: report.checks(),
     proof: report.proof,
     statusList: report.statusList,
-    issuerResolution: report.issuerResolution,
+    issuerResolution: report.signerResolution,
     limitations,
     valid: status === 'VALID',
     errors: report.errors(),
@@ -431,6 +391,13 @@ async function checkStatusLists(
   });
   report.statusList = result.entries;
   report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
+}
+
+/** The result for a credential refused before it could be read (e.g. a presentation's envelope that holds none). */
+export function refusedCredential(status: 'MALFORMED' | 'UNSUPPORTED', reason: string): CredentialVerification {
+  const report = new Report();
+  report.set('structure', failing(status, reason));
+  return finish(report);
 }
 
 /**
@@ -518,7 +485,7 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     }
     const issuer = model.issuer;
     await checkKeyAndBinding(
-      report,
+      report.keyChecks,
       typeof kid === 'string' ? kid : null,
       curveOfAlgorithm(parsed.alg),
       issuer,
@@ -651,7 +618,7 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     return;
   }
   await checkKeyAndBinding(
-    report,
+    report.keyChecks,
     typeof kid === 'string' ? kid : null,
     curveOfAlgorithm(parsed.issuerJws.alg),
     iss,

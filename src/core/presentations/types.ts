@@ -1,7 +1,7 @@
 /**
  * Presentation verification results (`PresentationVerification` in openapi.json): a verifiable
  * presentation's own checks, and each credential it carries verified by the credential verifier
- * (docs/credentials.md#presentations). The statuses, formats and precedence are the
+ * (docs/credentials.md). The statuses, formats and precedence are the
  * credentials' (credentials/types.ts), so one word means one thing in both results.
  */
 import type { KeySource } from '../credentials/keys.js';

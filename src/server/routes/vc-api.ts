@@ -13,6 +13,7 @@
  * the JWT or SD-JWT in its data: URL is verified as /v1 verifies the compact string.
  */
 import { CHECK_IDS, type CredentialCheck, type CredentialVerification } from '../../core/credentials/types.js';
+import { hasType, readEnvelope } from '../../core/credentials/envelope.js';
 import { verifyCredential } from '../../core/credentials/verify.js';
 import { isJsonObject, type JsonObject } from '../../core/encoding/json.js';
 import { ProblemError } from '../../core/problems.js';
@@ -37,13 +38,6 @@ export interface VcApiVerificationResult {
   errors: VcApiProblemDetails[];
 }
 
-/** The media types of an EnvelopedVerifiableCredential's data: URL svc verifies; `sd`: an SD-JWT (with `~`). */
-const ENVELOPE_MEDIA_TYPES: Readonly<Record<string, { sd: boolean }>> = {
-  'application/vc+jwt': { sd: false },
-  'application/vc+sd-jwt': { sd: true },
-  'application/dc+sd-jwt': { sd: true },
-};
-
 /** The option members svc refuses rather than ignore: they ask for a check of a proof svc does not make here. */
 const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
   challenge: 'svc does not check a proof challenge on /credentials/verify (it is a presentation option)',
@@ -52,56 +46,6 @@ const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
-}
-
-type Envelope = { kind: 'compact'; text: string } | { kind: 'malformed'; reason: string };
-
-function hasType(credential: JsonObject, name: string): boolean {
-  const type = credential['type'];
-  return type === name || (Array.isArray(type) && type.includes(name));
-}
-
-/** The compact JWT or SD-JWT of an EnvelopedVerifiableCredential's `id` (`data:<media type>[;base64],<data>`). */
-export function readEnvelope(credential: JsonObject): Envelope {
-  const malformed = (reason: string): Envelope => ({ kind: 'malformed', reason });
-  const id = credential['id'];
-  if (typeof id !== 'string') return malformed('The EnvelopedVerifiableCredential has no "id" string; it must be a data: URL holding the credential.');
-  if (!/^data:/i.test(id)) return malformed(`The EnvelopedVerifiableCredential "id" is not a data: URL: ${JSON.stringify(truncate(id, 60))}.`);
-  const comma = id.indexOf(',');
-  if (comma < 0) return malformed('The EnvelopedVerifiableCredential "id" is a data: URL without the comma before its data.');
-  const [mediaType = '', ...parameters] = id
-    .slice('data:'.length, comma)
-    .split(';')
-    .map((p) => p.trim().toLowerCase());
-  const accepted = ENVELOPE_MEDIA_TYPES[mediaType];
-  if (accepted === undefined) {
-    return malformed(
-      `The data: URL's media type ${JSON.stringify(truncate(mediaType, 60))} is not one svc verifies in an envelope; it takes ${Object.keys(ENVELOPE_MEDIA_TYPES).join(', ')}.`,
-    );
-  }
-  const base64 = parameters.includes('base64');
-  if (parameters.some((p) => p !== 'base64' && !p.startsWith('charset='))) return malformed('The data: URL has a parameter other than base64 or charset.');
-  let data = id.slice(comma + 1);
-  try {
-    data = decodeURIComponent(data);
-  } catch {
-    return malformed("The data: URL's data has malformed percent-encoding.");
-  }
-  if (base64) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return malformed("The data: URL's base64 data is not base64.");
-    data = Buffer.from(data, 'base64').toString('utf8');
-  }
-  if (data.length === 0) return malformed('The data: URL holds no credential.');
-  const segment = '[A-Za-z0-9_-]+';
-  const jwt = new RegExp(`^${segment}\\.${segment}\\.${segment}$`);
-  if (accepted.sd) {
-    if (!data.includes('~') || !jwt.test(data.slice(0, data.indexOf('~')))) {
-      return malformed(`The data: URL of media type ${mediaType} does not hold an SD-JWT (<JWT>~<disclosure>~…).`);
-    }
-  } else if (!jwt.test(data)) {
-    return malformed(`The data: URL of media type ${mediaType} does not hold a compact JWT (three base64url parts).`);
-  }
-  return { kind: 'compact', text: data };
 }
 
 /** The options as svc reads them: names of requested checks svc does not run and options it does not know are refused or reported. */
