@@ -56,6 +56,18 @@ function expectMalformed(result: PresentationVerification, reason: RegExp): void
   }
 }
 
+/** The presentation is well formed but credential `index` is MALFORMED for `reason`: the credentials check FAIL names it. */
+function expectMalformedCredential(result: PresentationVerification, index: number, reason: RegExp): void {
+  expect(result.status, JSON.stringify(result.checks)).toBe('MALFORMED');
+  expect(check(result, 'structure').status).toBe('PASS');
+  expect(check(result, 'credentials').status).toBe('FAIL');
+  expect(check(result, 'credentials').detail).toMatch(new RegExp(`credential ${index + 1} of ${result.credentials.length} is MALFORMED`, 'i'));
+  const embedded = result.credentials[index]!.verification;
+  expect(embedded.status).toBe('MALFORMED');
+  expect(embedded.errors.join(' ')).toMatch(reason);
+  for (const line of [result.headline, ...result.errors, ...embedded.errors]) expect(line).not.toContain('\n');
+}
+
 let holder: PeerHolder;
 let issuer: PeerIssuer;
 let credential: Json;
@@ -96,7 +108,7 @@ describe('W3C VC Data Model v2.0, "Verifiable Presentations"', () => {
     expect((await verify(await signed((vp) => (vp['type'] = ['VerifiablePresentation', 'ExamplePresentation'])))).status).toBe('VALID');
     expect((await verify(await signed((vp) => (vp['type'] = 'VerifiablePresentation')))).status).toBe('VALID');
     expectMalformed(await verify(await signed((vp) => (vp['type'] = ['ExamplePresentation']))), /VerifiablePresentation/);
-    expectMalformed(await verify(await signed((vp) => (vp['type'] = ['VerifiableCredential']))), /VerifiablePresentation/);
+    expectMalformed(await verify(await signed((vp) => (vp['type'] = ['VerifiableCredential']))), /not a presentation/);
   });
 
   it('verifiableCredential: "MAY be present" — a presentation with no credential is VALID, its credentials check not FAIL', async () => {
@@ -109,7 +121,7 @@ describe('W3C VC Data Model v2.0, "Verifiable Presentations"', () => {
   it('verifiableCredential: "the values MUST NOT be non-object values such as numbers, strings, or URLs"', async () => {
     const jwt = await issueVcJwt(unsignedCredential(jwtIssuer('EdDSA').did), jwtIssuer('EdDSA'));
     for (const value of [42, 'https://issuer.example/credentials/1', jwt, null, [credential]]) {
-      expectMalformed(await verify(await signed((vp) => (vp['verifiableCredential'] = [credential, value]))), /verifiableCredential/);
+      expectMalformed(await verify(await signed((vp) => (vp['verifiableCredential'] = [credential, value]))), /verifiableCredential entry 2 is/i);
     }
   });
 
@@ -127,7 +139,7 @@ describe('W3C VC Data Model v2.0, "Verifiable Presentations"', () => {
     const result = await verify(await signed((vp) => (vp['verifiableCredential'] = [credential, typeless])));
     expect(result.valid).toBe(false);
     expect(check(result, 'credentials').status).toBe('FAIL');
-    expect(check(result, 'credentials').detail).toMatch(/1/);
+    expect(check(result, 'credentials').detail).toMatch(/credential 2 of 2 is MALFORMED/i);
     expect(result.credentials[1]!.verification.status).toBe('MALFORMED');
     expect(result.credentials[0]!.verification.status).toBe('VALID');
   });
@@ -165,9 +177,9 @@ describe('W3C VC Data Model v2.0, "Contexts", "Identifiers" and "Types" for pres
   });
 
   it('"Subsequent items in the ordered set MUST be composed of any combination of URLs and/or objects"', async () => {
-    expect((await verify(await signed((vp) => (vp['@context'] = [VC2_CONTEXT, { ExamplePresentation: 'https://example.org/#ExamplePresentation' }])))).status).toBe(
-      'VALID',
-    );
+    expect(
+      (await verify(await signed((vp) => (vp['@context'] = [VC2_CONTEXT, { ExamplePresentation: 'https://example.org/#ExamplePresentation' }])))).status,
+    ).toBe('VALID');
     for (const item of [123192875, 'https ://not-a-url/contexts/example/v1', null, true]) {
       expectMalformed(await verify(await signed((vp) => (vp['@context'] = [VC2_CONTEXT, item]))), /@context/);
     }
@@ -195,13 +207,15 @@ describe('W3C VC Data Model v2.0, "Enveloped Verifiable Credentials"', () => {
 
   it('"The @context property of the object MUST be present"', async () => {
     const { '@context': _context, ...noContext } = envelopedCredential('application/vc+jwt', token);
-    expectMalformed(await verify(await signed((vp) => (vp['verifiableCredential'] = [noContext]))), /@context/);
+    const result = await verify(await signed((vp) => (vp['verifiableCredential'] = [noContext])));
+    expectMalformedCredential(result, 0, /@context/);
+    expect(result.credentials[0]!.form).toBe('ENVELOPED');
   });
 
   it('"The id value of the object MUST be a data: URL"', async () => {
     for (const id of [`https://issuer.example/credentials/${token.slice(0, 8)}`, token, 42]) {
       const enveloped = { ...envelopedCredential('application/vc+jwt', token), id };
-      expectMalformed(await verify(await signed((vp) => (vp['verifiableCredential'] = [enveloped]))), /data:/);
+      expectMalformedCredential(await verify(await signed((vp) => (vp['verifiableCredential'] = [enveloped]))), 0, /data: URL/);
     }
   });
 
@@ -238,7 +252,10 @@ describe('W3C VC Data Model v2.0, "Enveloped Verifiable Presentations"', () => {
 
   it('"The @context property of the object MUST be present"; "The id value of the object MUST be a data: URL"; "The type value of the object MUST be EnvelopedVerifiablePresentation"', async () => {
     expectMalformed(await verify({ id: `data:application/vp+jwt,${vpJwt}`, type: 'EnvelopedVerifiablePresentation' }), /@context/);
-    expectMalformed(await verify({ '@context': VC2_CONTEXT, id: `https://holder.example/${vpJwt.slice(0, 8)}`, type: 'EnvelopedVerifiablePresentation' }), /data:/);
+    expectMalformed(
+      await verify({ '@context': VC2_CONTEXT, id: `https://holder.example/${vpJwt.slice(0, 8)}`, type: 'EnvelopedVerifiablePresentation' }),
+      /data:/,
+    );
     // Without the type it is neither an enveloped presentation nor a presentation.
     expectMalformed(await verify({ '@context': VC2_CONTEXT, id: `data:application/vp+jwt,${vpJwt}` }), /type|VerifiablePresentation/);
   });
@@ -308,7 +325,9 @@ describe('the W3C VC Data Model 2.0 test suite’s presentations', () => {
     const vp = structuredClone(presentation);
     if (Array.isArray(vp['verifiableCredential'])) {
       vp['verifiableCredential'] = await Promise.all(
-        (vp['verifiableCredential'] as Json[]).map((c) => (c['proof'] ? c : issueDi({ ...c, issuer: suiteHolder.did }, suiteHolder.di, { bare: true }))),
+        (vp['verifiableCredential'] as unknown[]).map((c) =>
+          typeof c !== 'object' || c === null || 'proof' in c ? c : issueDi({ ...(c as Json), issuer: suiteHolder.did }, suiteHolder.di, { bare: true }),
+        ),
       );
     }
     return signDiPresentation(vp, suiteHolder, { domain: SUITE_DOMAIN });
@@ -343,15 +362,22 @@ describe('the W3C VC Data Model 2.0 test suite’s presentations', () => {
     const cases: Record<string, [Json, RegExp]> = {
       'presentation-no-type-fail': [{ '@context': [VC2_CONTEXT] }, /type/],
       'presentation-missing-required-type-fail': [{ '@context': [VC2_CONTEXT, CMP], type: ['CredentialManagerPresentation'] }, /VerifiablePresentation/],
-      'presentation-missing-base-context-fail': [{ '@context': ['https://www.w3.org/ns/credentials/examples/v2'], type: ['VerifiablePresentation'] }, /@context/],
+      'presentation-missing-base-context-fail': [
+        { '@context': ['https://www.w3.org/ns/credentials/examples/v2'], type: ['VerifiablePresentation'] },
+        /@context/,
+      ],
       'presentation-context-order-fail': [{ '@context': [CMP, VC2_CONTEXT], type: ['VerifiablePresentation', 'CredentialManagerPresentation'] }, /@context/],
       'presentation-no-context-fail-or-inject': [{ type: ['VerifiablePresentation'] }, /@context/],
       'presentation-holder-fail': [suiteVp({ holder: SUITE_DID.slice(8), verifiableCredential: [suiteVc('did:example:subject')] }), /holder/],
       'presentation-holder-name-fail': [suiteVp({ holder: { name: 'Acme' }, verifiableCredential: [suiteVc('did:example:subject')] }), /holder/],
       'presentation-holder-object-fail': [suiteVp({ holder: { id: SUITE_DID.slice(8) }, verifiableCredential: [suiteVc('did:example:subject')] }), /holder/],
       'presentation-vc-as-string-fail': [
-        suiteVp({ verifiableCredential: ['eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2YyI6e30sImlzcyI6Imh0dHBzOi8vZXhhbXBsZS5lZHUifQ.0fkQPZOKlD0Sl0A798KBUNMOdGq90McQQIEtKU9tgSd9K1kRcxWVKDXQJcn_FJqLvo2bk793EHk-RTeEL1HyAQ'] }),
-        /verifiableCredential/,
+        suiteVp({
+          verifiableCredential: [
+            'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2YyI6e30sImlzcyI6Imh0dHBzOi8vZXhhbXBsZS5lZHUifQ.0fkQPZOKlD0Sl0A798KBUNMOdGq90McQQIEtKU9tgSd9K1kRcxWVKDXQJcn_FJqLvo2bk793EHk-RTeEL1HyAQ',
+          ],
+        }),
+        /verifiableCredential entry 1 is a string/i,
       ],
     };
     for (const [name, [input, reason]] of Object.entries(cases)) {
@@ -447,7 +473,6 @@ describe('hostile presentations are refused as MALFORMED with a one-line reason'
       expect(result.errors.length).toBeGreaterThan(0);
       expect(result.errors.join(' ')).not.toContain('\n');
     }
-    expectMalformed(await verify(credential), /VerifiablePresentation/);
+    expectMalformed(await verify(credential), /verifiable credential, not a presentation/);
   });
 });
-
