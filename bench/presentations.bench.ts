@@ -42,9 +42,16 @@ async function pool(size: number, count: number, issuers: PeerIssuer[], next: { 
     for (let c = 0; c < size; c++) {
       const k = next.k++;
       const issuer = issuers[k % issuers.length]!;
-      credentials.push(await issueEddsaJcs(unsignedCredential(issuer.did, { id: credentialId(k), credentialSubject: { id: holder.did, name: `Alice ${k}` } }), issuer));
+      credentials.push(
+        await issueEddsaJcs(unsignedCredential(issuer.did, { id: credentialId(k), credentialSubject: { id: holder.did, name: `Alice ${k}` } }), issuer),
+      );
     }
-    presentations.push(await signDiPresentation(unsignedPresentation(holder.did, credentials, { id: `urn:uuid:7a1e0c52-0000-4000-8000-${String(p).padStart(12, '0')}` }), holder));
+    presentations.push(
+      await signDiPresentation(
+        unsignedPresentation(holder.did, credentials, { id: `urn:uuid:7a1e0c52-0000-4000-8000-${String(p).padStart(12, '0')}` }),
+        holder,
+      ),
+    );
   }
   return presentations;
 }

@@ -139,7 +139,10 @@ export interface PeerPresentationResult {
 export async function peerVerifyDiPresentation(presentation: Json, expected: { challenge?: string; domain?: string } = {}): Promise<PeerPresentationResult> {
   const result = await vc.verify({
     presentation: structuredClone(presentation),
-    suite: [new DataIntegrityProof({ cryptosuite: eddsaJcs.createVerifyCryptosuite() }), new DataIntegrityProof({ cryptosuite: ecdsaJcs.createVerifyCryptosuite() })],
+    suite: [
+      new DataIntegrityProof({ cryptosuite: eddsaJcs.createVerifyCryptosuite() }),
+      new DataIntegrityProof({ cryptosuite: ecdsaJcs.createVerifyCryptosuite() }),
+    ],
     documentLoader: offlineDocumentLoader,
     challenge: expected.challenge ?? CHALLENGE,
     ...(expected.domain === undefined ? { domain: DOMAIN } : { domain: expected.domain }),
