@@ -22,7 +22,7 @@ _svc() {
     resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html --bundle' ;;
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --issuer-document --status-list --egress-allow --bundle' ;;
+    verify-credential) flags='--audience --nonce --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --nonce --issuer-document --status-list --egress-allow --bundle' ;;
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;

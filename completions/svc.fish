@@ -68,6 +68,7 @@ complete -c svc -n '__fish_seen_subcommand_from graph' -l verbose -s v -d 'when 
 complete -c svc -n '__fish_seen_subcommand_from graph' -l no-pager -d 'never page the report (on a terminal, a report taller than the screen goes through less -FRX, SVC_PAGER or PAGER)'
 complete -c svc -n '__fish_seen_subcommand_from graph' -l help -s h -d 'show help'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l audience -x -d 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"'
+complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l nonce -x -d 'the nonce you chose for this exchange: an SD-JWT VC'\''s KB-JWT must carry it in "nonce" (replay protection)'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l issuer-document -r -F -d 'verify from files: this file as the DID'\''s document (a did:web'\''s did.json, a did:webvh'\''s did.jsonl) instead of fetching it; repeatable'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l status-list -r -F -d 'verify from files: this file as the status list credential (or token) at the URL; repeatable'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l allow-network -d 'with a file option: also fetch what was not supplied (without it svc fetches nothing, and says what it did not see)'

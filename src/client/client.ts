@@ -212,7 +212,10 @@ export interface DiffOptions extends RequestOptions {
 }
 
 export interface VerifyCredentialOptions extends RequestOptions {
+  /** The audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in `aud`. */
   expectedAudience?: string;
+  /** The nonce you chose for this exchange: an SD-JWT VC's KB-JWT must carry it in `nonce`. */
+  expectedNonce?: string;
 }
 
 export interface VerifyCredentialVcApiOptions extends RequestOptions {
@@ -544,7 +547,11 @@ export class SvcClient {
     credential: Record<string, unknown> | string,
     options: VerifyCredentialOptions & { signed?: boolean } = {},
   ): Promise<CredentialVerification | Signed<CredentialVerification>> {
-    const body = { credential, ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}) };
+    const body = {
+      credential,
+      ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
+      ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
+    };
     return this.#maybeSigned<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options }, options);
   }
 

@@ -1845,7 +1845,7 @@ export interface components {
         };
         CheckStatus: "PASS" | "FAIL" | "WARN" | "SKIP" | "UNSUPPORTED" | "INDETERMINATE";
         CredentialCheck: {
-            id: "structure" | "issuer" | "proof" | "validity" | "status" | "jwt.aud";
+            id: "structure" | "issuer" | "proof" | "validity" | "status" | "jwt.aud" | "kb.nonce";
             label: string;
             status: components["schemas"]["CheckStatus"];
             detail: string;
@@ -1960,6 +1960,7 @@ export interface components {
                 [key: string]: unknown;
             } | string;
             expectedAudience?: string;
+            expectedNonce?: string;
         } | {
             [key: string]: unknown;
         };

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialVerification } from '../../src/core/credentials/types.js';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { jwtIssuer, type JwtAlg, type JwtIssuer } from '../support/peer-issuers.js';
-import { assertBuilt, onlyJson, svcIn } from '../support/cli.js';
+import { assertBuilt, onlyJson, svcIn, type Run } from '../support/cli.js';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor } from '../support/daemon-client.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
@@ -128,7 +128,15 @@ describe('SD-JWT VC: VALID presentations', () => {
       const issuer = jwtIssuer(alg);
       const result = await verify(await issue(issuer));
       expectValid(result);
-      expect(statuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
+      expect(statuses(result)).toEqual({
+        structure: 'PASS',
+        issuer: 'PASS',
+        proof: 'PASS',
+        validity: 'PASS',
+        status: 'SKIP',
+        'jwt.aud': 'SKIP',
+        'kb.nonce': 'SKIP',
+      });
       expect(result.issuer).toBe(issuer.did);
       expect(result.subject).toBe('did:example:holder');
       expect(result.types).toEqual([VCT]);
@@ -512,6 +520,35 @@ describe('svc verify-credential with an SD-JWT VC file (the CLI, on the wall clo
     expect(report.stdout).toMatch(/disclosed +1: \/given_name/);
     expect(report.stdout).toMatch(/undisclosed +2 /);
     expect(report.stdout).not.toContain('Mustermann');
+  });
+
+  it('--nonce: the KB-JWT nonce must be it (exit 0; another nonce → exit 1, kb.nonce FAIL naming both); without it kb.nonce is SKIP', async () => {
+    const issuer = jwtIssuer('EdDSA');
+    const now = Math.floor(Date.now() / 1000);
+    const credential = await library(issuer).issue({ ...payload(issuer), iat: now - 60, cnf: { jwk: holder.jwk } } as never, FRAME as never, {
+      header: { kid: issuer.kid },
+    });
+    const file = path.join(dir, 'bound.sd-jwt');
+    writeFileSync(file, await library(issuer).present(credential, { given_name: true } as never, kb({ iat: now, nonce: 'cli-nonce-1' })));
+    const nonceOf = (r: Run) => onlyJson(r).checks.find((c: { id: string }) => c.id === 'kb.nonce');
+
+    const ok = await svcIn(['verify-credential', file, '--nonce', 'cli-nonce-1', '--json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(nonceOf(ok).status).toBe('PASS');
+
+    const replayed = await svcIn(['verify-credential', file, '--nonce', 'cli-nonce-2', '--json']);
+    expect(replayed.exitCode).toBe(1);
+    expect(onlyJson(replayed).status).toBe('INVALID');
+    expect(nonceOf(replayed)).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('"cli-nonce-1" is not the expected "cli-nonce-2"') });
+
+    const unchecked = await svcIn(['verify-credential', file, '--json']);
+    expect(unchecked.exitCode).toBe(0);
+    expect(nonceOf(unchecked).status).toBe('SKIP');
+    expect(onlyJson(unchecked).limitations.join(' ')).toMatch(/Replay was not excluded/);
+
+    const empty = await svcIn(['verify-credential', file, '--nonce', '']);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toMatch(/--nonce must not be empty/);
   });
 
   it('a tampered disclosure → exit non-zero, INVALID', async () => {

@@ -109,7 +109,7 @@ const VERIFICATION_MEMBERS = [
   'validFrom',
   'validUntil',
 ];
-const CHECK_ORDER = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud'];
+const CHECK_ORDER = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud', 'kb.nonce'];
 const AUDIENCE_LIMITATION = 'The audience was not verified: no expected audience was given.';
 
 /** {id: status} of the checks, after checking their order. */
@@ -153,7 +153,15 @@ describe('POST /v1/credentials/verify', () => {
       expect(check.detail.length).toBeGreaterThan(0);
     }
     // No status list and no expected audience: those two checks are SKIP, not PASS.
-    expect(checkStatuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
+    expect(checkStatuses(result)).toEqual({
+      structure: 'PASS',
+      issuer: 'PASS',
+      proof: 'PASS',
+      validity: 'PASS',
+      status: 'SKIP',
+      'jwt.aud': 'SKIP',
+      'kb.nonce': 'SKIP',
+    });
     expect(Object.keys(result.proof).sort()).toEqual([
       'created',
       'detail',
@@ -201,7 +209,15 @@ describe('POST /v1/credentials/verify', () => {
     expect(checkOf(result, 'structure').detail).toMatch(/"name"/);
     expect(result.errors.length).toBeGreaterThan(0);
     // Nothing after a fatal structure failure runs.
-    expect(checkStatuses(result)).toEqual({ structure: 'FAIL', issuer: 'SKIP', proof: 'SKIP', validity: 'SKIP', status: 'SKIP', 'jwt.aud': 'SKIP' });
+    expect(checkStatuses(result)).toEqual({
+      structure: 'FAIL',
+      issuer: 'SKIP',
+      proof: 'SKIP',
+      validity: 'SKIP',
+      status: 'SKIP',
+      'jwt.aud': 'SKIP',
+      'kb.nonce': 'SKIP',
+    });
   });
 
   it('a vc+jwt string → VALID, format VC_JOSE_COSE, the signed digest of the JWS signing input', async () => {
@@ -215,7 +231,15 @@ describe('POST /v1/credentials/verify', () => {
       keyCurve: 'Ed25519',
       signedDigest: sha256Hex(signingInputOf(jwt)),
     });
-    expect(checkStatuses(result)).toEqual({ structure: 'PASS', issuer: 'PASS', proof: 'PASS', validity: 'PASS', status: 'SKIP', 'jwt.aud': 'SKIP' });
+    expect(checkStatuses(result)).toEqual({
+      structure: 'PASS',
+      issuer: 'PASS',
+      proof: 'PASS',
+      validity: 'PASS',
+      status: 'SKIP',
+      'jwt.aud': 'SKIP',
+      'kb.nonce': 'SKIP',
+    });
   });
 
   it('expectedAudience: matching aud → VALID (jwt.aud PASS); mismatching → INVALID (jwt.aud FAIL); absent aud → INVALID', async () => {
@@ -250,6 +274,14 @@ describe('POST /v1/credentials/verify', () => {
     const result = await verified({ credential: diCredential, expectedAudience: AUDIENCE });
     expect(result.status).toBe('INDETERMINATE');
     expect(checkOf(result, 'jwt.aud').status).toBe('INDETERMINATE');
+  });
+
+  it('expectedNonce with a Data Integrity or vc+jwt credential → INDETERMINATE (only an SD-JWT VC carries a nonce)', async () => {
+    for (const credential of [diCredential, vcJwt()]) {
+      const result = await verified({ credential, expectedNonce: 'n-0S6_WzA2Mj' });
+      expect(result.status).toBe('INDETERMINATE');
+      expect(checkOf(result, 'kb.nonce')).toMatchObject({ status: 'INDETERMINATE', detail: expect.stringContaining('carries no nonce') });
+    }
   });
 
   it('a tampered credential → 200 INVALID with the proof check failing', async () => {
@@ -450,16 +482,20 @@ describe('POST /v1/credentials/verify', () => {
   });
 
   describe('requests that cannot be answered: 400, 413', () => {
-    it('expectedAudience of the wrong shape (a number, "") → 400 INVALID_REQUEST', async () => {
-      for (const expectedAudience of [42, '', null, ['a']]) {
-        const problem = expectProblem(await verify({ credential: diCredential, expectedAudience }), 400, 'INVALID_REQUEST');
-        expect(problem.detail).toContain('expectedAudience');
+    it('expectedAudience or expectedNonce of the wrong shape (a number, "") → 400 INVALID_REQUEST', async () => {
+      for (const name of ['expectedAudience', 'expectedNonce']) {
+        for (const value of [42, '', null, ['a']]) {
+          const problem = expectProblem(await verify({ credential: diCredential, [name]: value }), 400, 'INVALID_REQUEST');
+          expect(problem.detail).toBe(`"${name}" must be a non-empty string.`);
+        }
       }
     });
 
-    it('expectedAudience without a credential beside it → 400, never silently ignored', async () => {
-      const problem = expectProblem(await verify({ expectedAudience: 'did:example:verifier' }), 400, 'INVALID_REQUEST');
-      expect(problem.detail).toContain('"expectedAudience" needs "credential"');
+    it('expectedAudience or expectedNonce without a credential beside it → 400, never silently ignored', async () => {
+      for (const name of ['expectedAudience', 'expectedNonce']) {
+        const problem = expectProblem(await verify({ [name]: 'did:example:verifier' }), 400, 'INVALID_REQUEST');
+        expect(problem.detail).toContain(`"${name}" needs "credential"`);
+      }
     });
 
     it('credential of the wrong type (a number, null, an array) → 400', async () => {

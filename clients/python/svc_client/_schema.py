@@ -1104,7 +1104,7 @@ CheckStatus = Literal["PASS", "FAIL", "WARN", "SKIP", "UNSUPPORTED", "INDETERMIN
 class CredentialCheck(TypedDict):
     """The `CredentialCheck` schema of openapi.json."""
 
-    id: Literal["structure", "issuer", "proof", "validity", "status", "jwt.aud"]
+    id: Literal["structure", "issuer", "proof", "validity", "status", "jwt.aud", "kb.nonce"]
     label: str
     status: CheckStatus
     detail: str
@@ -1265,6 +1265,7 @@ class CredentialVerifyRequestVariant1(_CredentialVerifyRequestVariant1Required, 
     """The object at `CredentialVerifyRequest (variant 1 of 2)` in openapi.json."""
 
     expectedAudience: str
+    expectedNonce: str
 
 
 CredentialVerifyRequest = Union[CredentialVerifyRequestVariant1, Dict[str, Any]]

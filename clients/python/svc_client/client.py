@@ -390,14 +390,16 @@ class SvcClient:
         signed: bool = False,
         expected_signer: Optional[str] = None,
         resolve_key: Optional[KeyResolver] = None,
+        expected_nonce: Optional[str] = None,
     ) -> Any:
         """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
 
         A failed check is a 200 result (``status`` other than VALID, ``valid`` False), never
         raised; only a request the daemon refuses raises (e.g. 400 INVALID_REQUEST).
         ``signed=True``: a :class:`SignedResult` instead, the signature checked here.
+        ``expected_nonce``: the nonce an SD-JWT VC's KB-JWT must carry (check ``kb.nonce``).
         """
-        body = _compact({"credential": credential, "expectedAudience": expected_audience})
+        body = _compact({"credential": credential, "expectedAudience": expected_audience, "expectedNonce": expected_nonce})
         if signed:
             return self._signed_call("verifyCredential", None, {}, body, expected_signer, resolve_key)
         return self._call("verifyCredential", body=body)

@@ -56,6 +56,7 @@ export function credentialInputText(bytes: Uint8Array): string {
  */
 export interface CredentialBundleOptions {
   expectedAudience?: string;
+  expectedNonce?: string;
 }
 
 /**
@@ -90,7 +91,12 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
         if (!bytes) throw new ProblemError('INVALID_BUNDLE', `The bundle holds no intact "${CREDENTIAL_INPUT}" input to verify again.`);
         const { verifyCredential } = await import('../credentials/verify.js');
         const expectedAudience = stringOption(command.options, 'expectedAudience');
-        return verifyCredential(credentialInputText(bytes), { runtime, ...(expectedAudience !== undefined ? { expectedAudience } : {}) });
+        const expectedNonce = stringOption(command.options, 'expectedNonce');
+        return verifyCredential(credentialInputText(bytes), {
+          runtime,
+          ...(expectedAudience !== undefined ? { expectedAudience } : {}),
+          ...(expectedNonce !== undefined ? { expectedNonce } : {}),
+        });
       }),
   },
   'inspect-mcp': {

@@ -1,5 +1,7 @@
 /**
- * JWT-secured credentials, read before any signature is checked:
+ * JWT-secured credentials, read before any signature is checked. A compact token is first
+ * classified by its `typ` and claims (classifyCompactToken), so that it is explained by the rules
+ * of the format it claims, or refused as a presentation or as a JWT that is no credential:
  *
  * - VC-JOSE (`typ: vc+jwt`, W3C VC-JOSE-COSE): the payload is the VC 2.0 credential itself;
  *   `vc` and `vp` claims are forbidden; a present `typ` must identify vc+jwt. Registered claims
@@ -19,7 +21,7 @@ import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { rfc3339 } from '../runtime.js';
 import { withArticle } from '../text.js';
 import { idOf } from './model.js';
-import type { CredentialStatus } from './types.js';
+import type { CredentialFormat, CredentialStatus } from './types.js';
 
 export interface JwtClaims {
   iss: string | null;
@@ -31,7 +33,8 @@ export interface JwtClaims {
 }
 
 export interface JwtReading {
-  format: 'VC_JOSE_COSE' | 'VC_JWT_1_1';
+  /** As classifyCompactToken labels the token; only VC_JOSE_COSE and VC_JWT_1_1 are read as credentials. */
+  format: CredentialFormat;
   /** The credential in data-model form (for 1.1: the `vc` claim with the registered claims mapped in). */
   credential: JsonObject | null;
   claims: JwtClaims;
@@ -45,6 +48,87 @@ export function mediaType(typ: unknown): string | null {
   if (typeof typ !== 'string') return null;
   const lower = typ.toLowerCase();
   return lower.startsWith('application/') ? lower.slice('application/'.length) : lower;
+}
+
+/**
+ * What a compact JWT claims to be, from its `typ` and claims, before any rule explains it:
+ * - `credential`: a VC-JOSE-COSE credential (`typ` vc+jwt; or a VC 2.0 payload, with `@context`
+ *   and `type`, typed otherwise or not at all) or a VC-JWT 1.1 credential (a `vc` claim);
+ * - `presentation`: `typ` vp+jwt, a `vp` claim (VC-JWT 1.1), or a VC 2.0 payload whose `type` is
+ *   VerifiablePresentation and not VerifiableCredential;
+ * - `sd-jwt`: typed dc+sd-jwt or vc+sd-jwt (an SD-JWT VC's issuer JWT);
+ * - `other`: none of these — no `vc`, no `vp`, no credential `typ`, no `@context` and `type`.
+ * The `typ` decides first (vc+jwt, vp+jwt, the SD-JWT types); any other `typ` leaves it to the
+ * claims, so that a credential with a wrong `typ` is told so by the rules of its own format.
+ * `reason` (all but `credential`) is one line, naming what the token is and what it lacks.
+ */
+export type CompactTokenClass =
+  | { kind: 'credential'; format: 'VC_JOSE_COSE' | 'VC_JWT_1_1'; typ: string | null }
+  | { kind: 'presentation'; format: 'VC_JOSE_COSE' | 'VC_JWT_1_1'; typ: string | null; reason: string }
+  | { kind: 'sd-jwt'; format: 'SD_JWT_VC'; typ: 'dc+sd-jwt' | 'vc+sd-jwt'; reason: string }
+  | { kind: 'other'; format: 'UNKNOWN'; typ: string | null; reason: string };
+
+const PRESENTATION_ROUTES = 'verify it with svc verify-presentation or POST /v1/presentations/verify';
+
+function typeNames(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === 'string');
+}
+
+/** How the token's `typ` reads in a sentence: `typed "at+jwt"`, or `untyped`. */
+function typedAs(header: JsonObject): string {
+  const typ = header['typ'];
+  return typ === undefined ? 'untyped' : `typed ${JSON.stringify(String(typ).slice(0, 40))}`;
+}
+
+export function classifyCompactToken(header: JsonObject, payload: JsonObject): CompactTokenClass {
+  const typ = mediaType(header['typ']);
+  if (typ === 'vc+jwt') return { kind: 'credential', format: 'VC_JOSE_COSE', typ };
+  if (typ === 'vp+jwt') {
+    return {
+      kind: 'presentation',
+      format: 'VC_JOSE_COSE',
+      typ,
+      reason: `the token is a verifiable presentation (typed vp+jwt, VC-JOSE-COSE), not a credential: ${PRESENTATION_ROUTES}`,
+    };
+  }
+  if (typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt') {
+    return {
+      kind: 'sd-jwt',
+      format: 'SD_JWT_VC',
+      typ,
+      reason: `the token is typed ${typ}, an SD-JWT VC, but has no "~" after its issuer JWT: an SD-JWT VC is sent in its compact form <issuer JWT>~<disclosure>~…~[<KB-JWT>], ending in "~" when it has no KB-JWT, even with nothing disclosed`,
+    };
+  }
+  if (payload['vp'] !== undefined) {
+    return {
+      kind: 'presentation',
+      format: 'VC_JWT_1_1',
+      typ,
+      reason: `the token is a verifiable presentation (a VC-JWT 1.1 "vp" claim, ${typedAs(header)}), not a credential: ${PRESENTATION_ROUTES}`,
+    };
+  }
+  if (payload['vc'] !== undefined) return { kind: 'credential', format: 'VC_JWT_1_1', typ };
+  const hasContext = payload['@context'] !== undefined;
+  const hasType = payload['type'] !== undefined;
+  if (hasContext && hasType) {
+    const types = typeNames(payload['type']);
+    if (types.includes('VerifiablePresentation') && !types.includes('VerifiableCredential')) {
+      return {
+        kind: 'presentation',
+        format: 'VC_JOSE_COSE',
+        typ,
+        reason: `the token is a verifiable presentation (a VC 2.0 presentation payload, ${typedAs(header)}), not a credential: ${PRESENTATION_ROUTES}`,
+      };
+    }
+    return { kind: 'credential', format: 'VC_JOSE_COSE', typ };
+  }
+  const payloadLacks = hasContext ? 'no "type"' : hasType ? 'no "@context"' : 'no "@context" or "type"';
+  return {
+    kind: 'other',
+    format: 'UNKNOWN',
+    typ,
+    reason: `the token is a JWT that is not a credential (${typedAs(header)}): it has no "vc" claim, which a VC-JWT 1.1 credential carries, and neither "typ": "vc+jwt" nor a VC 2.0 payload (it has ${payloadLacks}), which a VC-JOSE-COSE credential has`,
+  };
 }
 
 function readNumericDate(payload: JsonObject, name: 'exp' | 'nbf' | 'iat', reading: JwtReading): Date | null {
@@ -99,15 +183,18 @@ function checkAgreement(label: string, claim: unknown, member: unknown, reading:
  * JWS parser (no duplicate members).
  */
 export function readJwtCredential(header: JsonObject, payload: JsonObject): JwtReading {
-  const typ = mediaType(header['typ']);
-  const legacy = payload['vc'] !== undefined && typ !== 'vc+jwt';
+  const token = classifyCompactToken(header, payload);
   const reading: JwtReading = {
-    format: legacy ? 'VC_JWT_1_1' : 'VC_JOSE_COSE',
+    format: token.format,
     credential: null,
     claims: { iss: null, exp: null, nbf: null, iat: null, aud: null },
     problems: [],
     warnings: [],
   };
+  // What is no credential is said so alone: its claims are not read by a credential's rules.
+  if (token.kind === 'presentation') reading.problems.push({ status: 'UNSUPPORTED', text: token.reason });
+  if (token.kind === 'sd-jwt' || token.kind === 'other') reading.problems.push({ status: 'MALFORMED', text: token.reason });
+  if (token.kind !== 'credential') return reading;
   const iss = payload['iss'];
   if (iss !== undefined && typeof iss !== 'string') reading.problems.push({ status: 'MALFORMED', text: 'the JWT "iss" claim is not a string' });
   reading.claims = {
@@ -118,23 +205,14 @@ export function readJwtCredential(header: JsonObject, payload: JsonObject): JwtR
     aud: readAudience(payload, reading),
   };
 
-  if (typ === 'vp+jwt' || (payload['vp'] !== undefined && payload['vc'] === undefined && typ !== 'vc+jwt')) {
-    reading.problems.push({ status: 'UNSUPPORTED', text: 'the JWT is a verifiable presentation; svc verifies credentials, not presentations' });
-    return reading;
-  }
-  if (typ === 'dc+sd-jwt' || typ === 'vc+sd-jwt') {
-    reading.problems.push({
-      status: 'UNSUPPORTED',
-      text: `the JWT is typed ${String(header['typ'])} but has no "~" after it: svc verifies an SD-JWT VC in its compact form, <issuer JWT>~<disclosures>~[<KB-JWT>]`,
-    });
-    return reading;
-  }
-  return legacy ? readLegacy(payload, typ, reading) : readJose(payload, typ, reading);
+  // The typ as written (not lower-cased) in what is said about it.
+  const written = JSON.stringify(String(header['typ']).slice(0, 40));
+  return token.format === 'VC_JWT_1_1' ? readLegacy(payload, token.typ, written, reading) : readJose(payload, token.typ, written, reading);
 }
 
-function readJose(payload: JsonObject, typ: string | null, reading: JwtReading): JwtReading {
+function readJose(payload: JsonObject, typ: string | null, written: string, reading: JwtReading): JwtReading {
   if (typ !== null && typ !== 'vc+jwt') {
-    reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JOSE credential must be typed vc+jwt` });
+    reading.problems.push({ status: 'INVALID', text: `the JWT "typ" is ${written}; a VC-JOSE credential must be typed vc+jwt` });
   }
   for (const claim of ['vc', 'vp'] as const) {
     if (payload[claim] !== undefined)
@@ -149,11 +227,11 @@ function readJose(payload: JsonObject, typ: string | null, reading: JwtReading):
   return reading;
 }
 
-function readLegacy(payload: JsonObject, typ: string | null, reading: JwtReading): JwtReading {
+function readLegacy(payload: JsonObject, typ: string | null, written: string, reading: JwtReading): JwtReading {
   if (typ !== null && typ !== 'jwt') {
     reading.problems.push({
       status: 'INVALID',
-      text: `the JWT "typ" is ${JSON.stringify(String(typ))}; a VC-JWT 1.1 credential is typed JWT when typed at all`,
+      text: `the JWT "typ" is ${written}; a VC-JWT 1.1 credential is typed JWT when typed at all`,
     });
   }
   const vc = payload['vc'];

@@ -65,7 +65,7 @@ export function readDataModel(credential: JsonObject): ModelReading {
   else if (!types.includes('VerifiableCredential')) {
     if (types.includes('VerifiablePresentation')) {
       // A presentation is no broken credential: it is something else, reported as such alone.
-      const unsupported = 'It is a verifiable presentation; svc verifies credentials, not presentations.';
+      const unsupported = 'It is a verifiable presentation, not a credential: verify it with svc verify-presentation or POST /v1/presentations/verify.';
       return { dataModel, issuer: null, subject: null, types, validFrom: null, validUntil: null, claims: null, problems: [], unsupported };
     }
     problems.push(ruleProblem(dataModel, 'type', 'its "type" does not include VerifiableCredential'));

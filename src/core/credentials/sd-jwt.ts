@@ -405,6 +405,8 @@ export function checkKeyBinding(parsed: ParsedSdJwt, options: KeyBindingOptions)
   const sdHash = kb.payload['sd_hash'];
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return kbFail('MALFORMED', 'the KB-JWT "iat" is not a NumericDate');
   if (typeof aud !== 'string') return kbFail('MALFORMED', 'the KB-JWT "aud" is not a string');
+  // RFC 9901 requires a nonce: a KB-JWT without one is malformed whether or not the verifier compares it.
+  if (nonce === undefined) return kbFail('MALFORMED', 'the KB-JWT has no "nonce" (RFC 9901 requires one: it ties the presentation to one exchange)');
   if (typeof nonce !== 'string') return kbFail('MALFORMED', 'the KB-JWT "nonce" is not a string');
   if (typeof sdHash !== 'string') return kbFail('MALFORMED', 'the KB-JWT "sd_hash" is not a string');
   if (holder === null) return kbFail('INVALID', 'the presentation has a KB-JWT but the credential has no "cnf" key to check it with');

@@ -44,8 +44,11 @@ export type DataModel = (typeof DATA_MODELS)[number];
 export const CHECK_STATUSES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNSUPPORTED', 'INDETERMINATE'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-/** The checks of a credential verification, in the order they are reported. */
-export const CHECK_IDS = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud'] as const;
+/**
+ * The checks of a credential verification, in the order they are reported. `kb.nonce` compares an
+ * SD-JWT VC's KB-JWT `nonce` with the caller's; the other formats carry no nonce and say so.
+ */
+export const CHECK_IDS = ['structure', 'issuer', 'proof', 'validity', 'status', 'jwt.aud', 'kb.nonce'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface CredentialCheck {

@@ -2,7 +2,7 @@
  * Credential verification (docs/credentials.md): one verifier for Data Integrity (eddsa-jcs-2022,
  * ecdsa-jcs-2019 on P-256), VC-JOSE (vc+jwt) and VC-JWT 1.1, fail-closed.
  *
- *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud
+ *   input → structure → proof + issuer (key found through the core) → validity → status → jwt.aud → kb.nonce
  *
  * Each check is reported with PASS/FAIL/WARN/SKIP/UNSUPPORTED/INDETERMINATE. A fatal failure
  * (a structure or proof that fails, is unsupported or cannot be checked; an issuer FAIL)
@@ -24,7 +24,7 @@ import { clause, sentence } from '../text.js';
 import { bindToIssuer, findSigningKey, ISSUER_ROLE, unusableKey, type Finding, type SignerRole } from './binding.js';
 import { CheckLedger, failing, pass, type LedgerSpec } from './checks.js';
 import { readCredentialInput } from './input.js';
-import { checkKeyBinding, isSdJwtParseError, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
+import { checkKeyBinding, isSdJwtParseError, KB_DEFAULT_MAX_AGE_SECONDS, parseSdJwt, resolveDisclosures, type KeyBinding } from './sd-jwt.js';
 import { readJwtCredential, type JwtClaims } from './jwt.js';
 import { didKeySource, didOf, type ControllerKey, type KeySource } from './keys.js';
 import { readDataModel, type ModelReading } from './model.js';
@@ -50,6 +50,12 @@ export interface VerifyCredentialOptions {
   keySource?: KeySource;
   /** The audience the caller identifies itself with: a JWT must name it in `aud`. */
   expectedAudience?: string;
+  /**
+   * The nonce the caller chose for this exchange: an SD-JWT VC's KB-JWT must carry it in `nonce`
+   * (check kb.nonce), so a presentation captured elsewhere cannot be replayed. The other formats
+   * carry no nonce: with it they are INDETERMINATE.
+   */
+  expectedNonce?: string;
   signal?: AbortSignal;
   /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
   checkStatus?: boolean;
@@ -59,8 +65,8 @@ export interface VerifyCredentialOptions {
 
 /** JWS algorithms a credential may be signed with. */
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
-const SUPPORTED =
-  'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs, and vc+jwt, VC-JWT 1.1 or SD-JWT VC signed with EdDSA, ES256 or ES256K';
+/** What a Data Integrity refusal names: the suites svc verifies (a JWT is told about JWT algorithms). */
+const DI_SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
@@ -71,6 +77,7 @@ const LABELS: Readonly<Record<CheckId, string>> = {
   validity: 'Within its validity period',
   status: 'Not revoked or suspended',
   'jwt.aud': 'Audience',
+  'kb.nonce': 'Key binding nonce',
 };
 
 const LEDGER: LedgerSpec<CheckId> = { ids: CHECK_IDS, labels: LABELS, fatal: ['structure', 'proof', 'issuer'], binding: 'issuer' };
@@ -220,7 +227,7 @@ async function checkDataIntegrity(
   if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
   if (proofs.length > 1)
     return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
-  const unsupported = checkProofSupport(proof, SUPPORTED, JCS_CRYPTOSUITES);
+  const unsupported = checkProofSupport(proof, DI_SUPPORTED, JCS_CRYPTOSUITES);
   if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
@@ -297,6 +304,40 @@ function checkAudience(report: Report, claims: JwtClaims | null, expected: strin
   else if (!claims.aud.includes(expected))
     report.set('jwt.aud', failing('INVALID', `The JWT audience (${claims.aud.join(', ')}) does not include ${expected}.`));
   else report.set('jwt.aud', pass(`The JWT audience includes ${expected}.`));
+}
+
+/** How the formats without a key binding are named in a sentence. */
+const FORMAT_NAMES: Readonly<Record<CredentialFormat, string>> = {
+  DATA_INTEGRITY: 'Data Integrity',
+  VC_JOSE_COSE: 'vc+jwt',
+  VC_JWT_1_1: 'VC-JWT 1.1',
+  SD_JWT_VC: 'SD-JWT VC',
+  UNKNOWN: 'unsecured',
+};
+
+/** A nonce or other value chosen by someone else, quoted and bounded for a sentence. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/**
+ * Check kb.nonce for the formats without a key binding (Data Integrity, vc+jwt, VC-JWT 1.1): an
+ * issuer signed them and no holder presented them, so no nonce ties them to an exchange. Asked
+ * for one, that cannot be established (as an audience on a Data Integrity credential).
+ */
+function checkNonceNotCarried(report: Report, expected: string | undefined): void {
+  const name = FORMAT_NAMES[report.format];
+  if (expected === undefined) {
+    report.set('kb.nonce', { status: 'SKIP', implies: null, detail: `No expected nonce was given; a ${name} credential carries no key binding nonce.` });
+    return;
+  }
+  report.set(
+    'kb.nonce',
+    failing(
+      'INDETERMINATE',
+      `A ${name} credential carries no nonce (only the KB-JWT of an SD-JWT VC does); that it was presented for the nonce ${quoted(expected)} cannot be established.`,
+    ),
+  );
 }
 
 /* ------------------------------------------------------------------ the whole */
@@ -387,7 +428,14 @@ async function checkStatusLists(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     verifyList: (list, signal) =>
-      verifyCredential(list, { ...options, keySource: source, checkStatus: false, expectedAudience: undefined, ...(signal ? { signal } : {}) }),
+      verifyCredential(list, {
+        ...options,
+        keySource: source,
+        checkStatus: false,
+        expectedAudience: undefined,
+        expectedNonce: undefined,
+        ...(signal ? { signal } : {}),
+      }),
   });
   report.statusList = result.entries;
   report.set('status', { status: result.status, implies: result.implies, detail: result.detail });
@@ -452,16 +500,21 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     report.format = jwt.format;
     claims = jwt.claims;
     const alg = typeof header['alg'] === 'string' ? header['alg'] : null;
-    report.proof = {
-      format: jwt.format,
-      suite: alg,
-      verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
-      proofPurpose: 'assertionMethod',
-      created: claims.iat ? rfc3339(claims.iat) : null,
-      keyCurve: null,
-      signedDigest: null,
-      detail: '',
-    };
+    // A JWT that is no credential has no credential proof to summarise.
+    const proof: ProofSummary | null =
+      jwt.format === 'UNKNOWN'
+        ? null
+        : {
+            format: jwt.format,
+            suite: alg,
+            verificationMethod: typeof header['kid'] === 'string' ? header['kid'] : null,
+            proofPurpose: 'assertionMethod',
+            created: claims.iat ? rfc3339(claims.iat) : null,
+            keyCurve: null,
+            signedDigest: null,
+            detail: '',
+          };
+    report.proof = proof;
     const problems = [...jwt.problems];
     if (isJwsParseError(parsed) && parsed.kind === 'MALFORMED') problems.unshift({ status: 'MALFORMED', text: `the JWT is malformed: ${parsed.error}` });
     const model = checkStructure(report, jwt.credential, problems, jwt.warnings);
@@ -474,8 +527,12 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
         ? null
         : `the algorithm ${parsed.alg} is not supported for credentials`;
     if (refusal !== null || isJwsParseError(parsed)) {
-      const detail = sentence(`${refusal ?? 'the JWT cannot be verified'}; ${SUPPORTED}`);
-      report.proof.detail = detail;
+      // The formats the token does not claim are not offered: a JWT is told about JWT algorithms.
+      const reason = refusal ?? 'the JWT cannot be verified';
+      const detail = sentence(
+        reason.includes('svc verifies') ? reason : `${reason}; svc verifies ${FORMAT_NAMES[jwt.format]} credentials signed with EdDSA, ES256 or ES256K`,
+      );
+      if (proof) proof.detail = detail;
       report.set('proof', failing('UNSUPPORTED', detail));
       return finish(report);
     }
@@ -501,6 +558,7 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     if (lists) await lists;
   }
   if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
+  if (!report.stopped) checkNonceNotCarried(report, options.expectedNonce);
   return finish(report);
 }
 
@@ -528,7 +586,8 @@ function keyBindingSummary(binding: KeyBinding): KeyBindingSummary | null {
  * registered claims' shapes, `_sd` shapes; proof: the disclosures against the signed digests,
  * the issuer JWT's signature by a key its DID authorises for assertionMethod, then the KB-JWT;
  * validity: `exp`/`nbf`; status: the Token Status List through token-status.ts (fail closed);
- * jwt.aud: the KB-JWT `aud` against the expected audience.
+ * jwt.aud: the KB-JWT `aud` against the expected audience; kb.nonce: the KB-JWT `nonce` against
+ * the expected nonce.
  */
 async function verifySdJwtCredential(report: Report, text: string, options: VerifyCredentialOptions, source: KeySource, now: Date): Promise<void> {
   report.format = 'SD_JWT_VC';
@@ -673,6 +732,7 @@ async function verifySdJwtCredential(report: Report, text: string, options: Veri
     );
   }
   checkSdJwtAudience(report, binding, options.expectedAudience);
+  checkSdJwtNonce(report, binding, options.expectedNonce);
 }
 
 /** Rule 3 for an SD-JWT VC: the audience is the KB-JWT's `aud` (the issuer JWT is not addressed to a verifier). */
@@ -690,4 +750,32 @@ function checkSdJwtAudience(report: Report, binding: KeyBinding, expected: strin
   if (aud === null) report.set('jwt.aud', failing('INVALID', `The presentation has no KB-JWT, so no audience; expected ${expected}.`));
   else if (aud !== expected) report.set('jwt.aud', failing('INVALID', `The KB-JWT audience (${aud}) is not ${expected}.`));
   else report.set('jwt.aud', pass(`The KB-JWT audience is ${expected}.`));
+}
+
+/**
+ * Replay for an SD-JWT VC: the KB-JWT `nonce` against the one the caller chose for this exchange.
+ * Without an expected nonce, a KB-JWT captured in another exchange verifies again for as long as
+ * its `iat` is fresh (KB_DEFAULT_MAX_AGE_SECONDS): the limitations say so.
+ */
+function checkSdJwtNonce(report: Report, binding: KeyBinding, expected: string | undefined): void {
+  const nonce = binding.status === 'PASS' ? binding.nonce : null;
+  if (expected === undefined) {
+    if (nonce === null) {
+      report.set('kb.nonce', { status: 'SKIP', implies: null, detail: 'No expected nonce was given; the presentation has no KB-JWT, so no nonce.' });
+      report.limitations.push('Replay was not excluded: no expected nonce was given, and the presentation has no KB-JWT to carry one.');
+    } else {
+      report.set('kb.nonce', { status: 'SKIP', implies: null, detail: `No expected nonce was given; the KB-JWT nonce ${quoted(nonce)} was not compared.` });
+      report.limitations.push(
+        `Replay was not excluded: no expected nonce was given, so this presentation replayed within its KB-JWT's freshness window ("iat" at most ${KB_DEFAULT_MAX_AGE_SECONDS} s old) verifies as well.`,
+      );
+    }
+    return;
+  }
+  if (nonce === null) report.set('kb.nonce', failing('INVALID', `The presentation has no KB-JWT, so no nonce; expected ${quoted(expected)}.`));
+  else if (nonce !== expected)
+    report.set(
+      'kb.nonce',
+      failing('INVALID', `The KB-JWT nonce ${quoted(nonce)} is not the expected ${quoted(expected)}: the presentation was made for another exchange.`),
+    );
+  else report.set('kb.nonce', pass(`The KB-JWT nonce is the expected ${quoted(expected)}.`));
 }

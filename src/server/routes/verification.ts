@@ -38,20 +38,28 @@ function optionalString(body: JsonObject, name: string): string | undefined {
   return value;
 }
 
-/** The credential of a verify request: `{credential, expectedAudience?}`, or a bare credential object. */
-function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string } {
+/** The options of a verify request beside `credential`, each a non-empty string when present. */
+const CREDENTIAL_OPTIONS = ['expectedAudience', 'expectedNonce'] as const;
+
+/** The credential of a verify request: `{credential, expectedAudience?, expectedNonce?}`, or a bare credential object. */
+function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string; expectedNonce?: string } {
   if (!Object.hasOwn(body, 'credential')) {
     // A bare credential object is the whole body; an option without a credential is a mistake.
-    if (Object.hasOwn(body, 'expectedAudience')) throw invalid('"expectedAudience" needs "credential" beside it: {credential, expectedAudience}.');
+    for (const name of CREDENTIAL_OPTIONS) if (Object.hasOwn(body, name)) throw invalid(`"${name}" needs "credential" beside it: {credential, ${name}}.`);
     return { credential: body };
   }
-  onlyMembers(body, ['credential', 'expectedAudience']);
+  onlyMembers(body, ['credential', ...CREDENTIAL_OPTIONS]);
   const credential = body['credential'];
   if (!isJsonObject(credential) && typeof credential !== 'string') {
     throw invalid('"credential" must be a credential object, the JSON text of one, or a compact JWT string.');
   }
   const expectedAudience = optionalString(body, 'expectedAudience');
-  return expectedAudience === undefined ? { credential } : { credential, expectedAudience };
+  const expectedNonce = optionalString(body, 'expectedNonce');
+  return {
+    credential,
+    ...(expectedAudience === undefined ? {} : { expectedAudience }),
+    ...(expectedNonce === undefined ? {} : { expectedNonce }),
+  };
 }
 
 export function verificationRoutes(ctx: ServerContext): RouteDef[] {
@@ -77,9 +85,9 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request, reply) => {
         signedOption(ctx, request, queryOptions(request, ['signed']));
-        const { credential, expectedAudience } = credentialRequest(objectBody(request, ['signed']));
+        const { credential, ...expected } = credentialRequest(objectBody(request, ['signed']));
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
-          verifyCredential(credential, { runtime, keySource: keys, signal, ...(expectedAudience === undefined ? {} : { expectedAudience }) }),
+          verifyCredential(credential, { runtime, keySource: keys, signal, ...expected }),
         );
         return reply.send(result);
       },

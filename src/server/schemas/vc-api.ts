@@ -24,7 +24,7 @@ export const VcApiProblemDetailsSchema = Type.Object(
 export const VcApiVerificationResultSchema = Type.Object(
   {
     verified: Type.Boolean(),
-    /** The ids of svc's checks that passed (structure, issuer, proof, validity, status, jwt.aud), in svc's order. */
+    /** The ids of svc's checks that passed (structure, issuer, proof, validity, status, jwt.aud, kb.nonce), in svc's order. */
     checks: Type.Array(Type.String()),
     warnings: Type.Array(Type.Ref('VcApiProblemDetails')),
     errors: Type.Array(Type.Ref('VcApiProblemDetails')),

@@ -25,6 +25,7 @@ export const CredentialCheckSchema = Type.Object(
       Type.Literal('validity'),
       Type.Literal('status'),
       Type.Literal('jwt.aud'),
+      Type.Literal('kb.nonce'),
     ]),
     label: Type.String(),
     status: Type.Ref('CheckStatus'),
@@ -239,7 +240,7 @@ const CredentialInput = () =>
       'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
   });
 
-/** POST /v1/credentials/verify: `{credential, expectedAudience?}`, or a bare credential object. */
+/** POST /v1/credentials/verify: `{credential, expectedAudience?, expectedNonce?}`, or a bare credential object. */
 export const CredentialVerifyRequestSchema = Type.Union(
   [
     Type.Object(
@@ -247,11 +248,13 @@ export const CredentialVerifyRequestSchema = Type.Union(
         credential: CredentialInput(),
         /** With it, a JWT `aud` must name it (check jwt.aud); without it, the audience is not verified. */
         expectedAudience: Type.Optional(Type.String({ minLength: 1 })),
+        /** With it, an SD-JWT VC's KB-JWT `nonce` must be it (check kb.nonce); without it, replay is not excluded. */
+        expectedNonce: Type.Optional(Type.String({ minLength: 1 })),
       },
       { additionalProperties: false },
     ),
     Type.Record(Type.String(), Type.Unknown(), {
-      description: 'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience} form.',
+      description: 'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience, expectedNonce} form.',
     }),
   ],
   { $id: 'CredentialVerifyRequest' },

@@ -1,5 +1,6 @@
 /** `svc verify-credential`, `svc verify-jws` and `svc evaluate-policy`: their work, loaded when one runs (their options: options.ts, registered by command.ts). */
 import { stat } from 'node:fs/promises';
+import type { CredentialBundleOptions } from '../../../core/bundle/kinds.js';
 import type { CredentialVerification } from '../../../core/credentials/types.js';
 import { didKeySource } from '../../../core/credentials/keys.js';
 import { verifyCredential } from '../../../core/credentials/verify.js';
@@ -83,6 +84,7 @@ async function credentialFileOptions(options: VerifyCredentialCommandOptions): P
 
 export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
   if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
+  if (options.nonce !== undefined && options.nonce === '') throw new ConfigError('--nonce must not be empty');
   const fileOptions = await credentialFileOptions(options);
   await bundleDestination(options.bundle, fileOptions.length > 0);
   const bytes = await readSourceBytes(file, 'credential');
@@ -91,19 +93,22 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
   const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
   const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
   // What the verifier is given besides the credential: a bundle keeps it to verify again (JSON).
-  const audience: Record<string, string> = options.audience ? { expectedAudience: options.audience } : {};
+  const expected: CredentialBundleOptions = {
+    ...(options.audience ? { expectedAudience: options.audience } : {}),
+    ...(options.nonce ? { expectedNonce: options.nonce } : {}),
+  };
   await emitReport(
     io,
     options,
     runtime,
     async (hooks) => {
       const recording = await recordingFor(runtime, options.bundle);
-      // The bundle keeps the credential's bytes and what the verifier was given besides (the audience).
+      // The bundle keeps the credential's bytes and what the verifier was given besides (audience, nonce).
       const bundle = async (outcome: unknown) => {
         if (!recording.recorder || options.bundle === undefined) return;
         const { CREDENTIAL_INPUT } = await import('../../../core/bundle/kinds.js');
         await writeBundleFile(io, options.bundle, options.quiet === true, {
-          command: { kind: 'verify-credential', subject: file, options: audience },
+          command: { kind: 'verify-credential', subject: file, options: { ...expected } },
           observedAt: recording.observedAt,
           recorder: recording.recorder,
           inputs: [{ name: CREDENTIAL_INPUT, mediaType: null, body: bytes }],
@@ -113,7 +118,7 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
       const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
       let value: CredentialVerification;
       try {
-        value = await verifyCredential(text, { runtime: from, hooks, ...audience });
+        value = await verifyCredential(text, { runtime: from, hooks, ...expected });
       } catch (err) {
         if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
         throw err;

@@ -23,7 +23,8 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
       'Verify a verifiable credential: Data Integrity (eddsa-jcs-2022, ecdsa-jcs-2019), vc+jwt, VC-JWT 1.1 or SD-JWT VC, with its issuer key and status list',
     )
     .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
-    .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"');
+    .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"')
+    .option('--nonce <nonce>', 'the nonce you chose for this exchange: an SD-JWT VC\'s KB-JWT must carry it in "nonce" (replay protection)');
   completeFiles(credential, 'file');
   addPairOption(
     credential,
@@ -54,6 +55,7 @@ status list fetched (bytes, TLS chain) and the result, re-checked offline by svc
 Examples:
   $ svc verify-credential credential.json
   $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
+  $ svc verify-credential presentation.sd-jwt --audience https://verifier.example --nonce "$NONCE"
   $ svc verify-credential credential.json --bundle credential.bundle.json && svc verify-bundle credential.bundle.json
   $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
       --status-list https://issuer.example/status/1 status-1.json`,

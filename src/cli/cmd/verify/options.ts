@@ -7,6 +7,8 @@ export interface VerifyCommandOptions extends OutputOptions {
 
 export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
   audience?: string;
+  /** --nonce: the nonce an SD-JWT VC's KB-JWT must carry. */
+  nonce?: string;
   /** Verify from files: `<did> <file>` and `<url> <file>` pairs, flattened (cmdutil/supplied.ts). */
   issuerDocument?: string[];
   statusList?: string[];
