@@ -417,6 +417,7 @@ describe('an SD-JWT VC by @sd-jwt/sd-jwt-vc with a KB-JWT, carried as an envelop
     expect(embedded).toMatchObject({ index: 0, form: 'ENVELOPED', holderBinding: 'BOUND' });
     expect(embedded!.verification).toMatchObject({ status: 'VALID', format: 'SD_JWT_VC', issuer: jwtEd.did });
     expect(embedded!.verification.disclosures?.keyBinding).toMatchObject({ status: 'PASS', nonce: CHALLENGE, audience: DOMAIN });
+    expect(credentialCheck(embedded!.verification, 'kb.nonce').status).toBe('PASS');
   });
 
   it('a KB-JWT nonce other than the expected one: INVALID, credentials FAIL, the credential names the nonce', async () => {
@@ -425,8 +426,11 @@ describe('an SD-JWT VC by @sd-jwt/sd-jwt-vc with a KB-JWT, carried as an envelop
     expect(statuses(result)).toMatchObject({ proof: 'PASS', challenge: 'PASS', credentials: 'FAIL' });
     const embedded = result.credentials[0]!.verification;
     expect(embedded.status).toBe('INVALID');
-    expect(embedded.disclosures?.keyBinding?.status).toBe('FAIL');
-    expect(embedded.disclosures?.keyBinding?.detail).toMatch(/nonce/i);
+    // The KB-JWT itself is sound (signed by cnf, over this SD-JWT); it was made for another nonce.
+    expect(embedded.disclosures?.keyBinding).toMatchObject({ status: 'PASS', nonce: CHALLENGE });
+    expect(credentialCheck(embedded, 'kb.nonce').status).toBe('FAIL');
+    expect(credentialCheck(embedded, 'kb.nonce').detail).toContain('the-verifiers-nonce-3333');
+    expect(credentialCheck(embedded, 'kb.nonce').detail).toContain(CHALLENGE);
     expect(embedded.errors.join(' ')).toMatch(/nonce/i);
   });
 
