@@ -123,6 +123,9 @@ function describe(value: unknown): string {
   return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
+/** An envelope object "MUST" have a `@context` (VC Data Model 2.0, "Enveloped Verifiable Credentials" and "… Presentations"). */
+const NO_ENVELOPE_CONTEXT = (name: string): string => `The ${name} has no "@context"; an envelope states the context that defines its terms.`;
+
 /** Reads the input; never throws. An EnvelopedVerifiablePresentation is opened to its JWT. */
 function readPresentationInput(input: unknown): PresentationInput {
   let value: unknown = input;
@@ -158,6 +161,7 @@ function readPresentationInput(input: unknown): PresentationInput {
       reason: `A presentation is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(value)}.`,
     };
   if (hasType(value, 'EnvelopedVerifiablePresentation')) {
+    if (value['@context'] === undefined) return { kind: 'refused', status: 'MALFORMED', reason: NO_ENVELOPE_CONTEXT('EnvelopedVerifiablePresentation') };
     const envelope = readEnvelope(value, 'presentation');
     if (envelope.kind === 'malformed') return { kind: 'refused', status: 'MALFORMED', reason: envelope.reason };
     return { kind: 'jwt', token: envelope.text };
@@ -193,12 +197,20 @@ function readModel(report: Report, vp: JsonObject): PresentationModel {
   if (context === undefined) problems.push(rule(dm, 'it has no "@context"'));
   else if (report.dataModel === 'unknown')
     problems.push(rule(dm, `its first "@context" entry is ${truncate(JSON.stringify(first) ?? 'nothing', 60)}, not ${VC_V2_CONTEXT} (or ${VC_V1_CONTEXT})`));
+  if (Array.isArray(context))
+    context.slice(1).forEach((item, index) => {
+      if (!isJsonObject(item) && !isVcdmUrl(item))
+        problems.push(
+          rule(dm, `"@context" entry ${index + 2} is ${truncate(JSON.stringify(item), 60)}; each context after the first must be a URL or an object`),
+        );
+    });
 
   const rawType = vp['type'];
   const types = (Array.isArray(rawType) ? rawType : [rawType]).filter((t): t is string => typeof t === 'string');
   report.types = types;
   if (rawType === undefined) problems.push(rule(dm, 'it has no "type"'));
-  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1)) problems.push(rule(dm, 'its "type" holds something other than strings'));
+  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1) || types.includes(''))
+    problems.push(rule(dm, 'its "type" holds something other than non-empty strings'));
   else if (!types.includes('VerifiablePresentation')) {
     if (types.includes('VerifiableCredential')) problems.push('it is a verifiable credential, not a presentation: verify it with svc verify-credential');
     else problems.push(rule(dm, 'its "type" does not include VerifiablePresentation'));
@@ -224,7 +236,14 @@ function readModel(report: Report, vp: JsonObject): PresentationModel {
   }
   entries.forEach((entry, index) => {
     const at = `verifiableCredential entry ${index + 1}`;
-    if (typeof entry === 'string') return;
+    if (typeof entry === 'string') {
+      // A VC-JWT 1.1 `vp` carries credential JWTs as strings; a VC 2.0 presentation carries objects only.
+      if (dm === '2.0')
+        problems.push(
+          rule(dm, `${at} is a string; in a VC 2.0 presentation each credential is an object (an EnvelopedVerifiableCredential for a JWT or SD-JWT)`),
+        );
+      return;
+    }
     if (!isJsonObject(entry)) {
       problems.push(rule(dm, `${at} is ${describe(entry)}, not a credential`));
       return;
@@ -532,6 +551,12 @@ async function verifyEntry(
   }
   const object = entry as JsonObject;
   if (hasType(object, 'EnvelopedVerifiableCredential')) {
+    if (object['@context'] === undefined)
+      return {
+        form: 'ENVELOPED',
+        text: null,
+        verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${NO_ENVELOPE_CONTEXT('EnvelopedVerifiableCredential')}`),
+      };
     const envelope = readEnvelope(object);
     if (envelope.kind === 'malformed')
       return { form: 'ENVELOPED', text: null, verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${envelope.reason}`) };
