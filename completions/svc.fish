@@ -70,6 +70,7 @@ complete -c svc -n '__fish_seen_subcommand_from graph' -l no-pager -d 'never pag
 complete -c svc -n '__fish_seen_subcommand_from graph' -l help -s h -d 'show help'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l audience -x -d 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l nonce -x -d 'the nonce you chose for this exchange: an SD-JWT VC'\''s KB-JWT must carry it in "nonce" (replay protection)'
+complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l trusted-issuer -x -d 'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l issuer-document -r -F -d 'verify from files: this file as the DID'\''s document (a did:web'\''s did.json, a did:webvh'\''s did.jsonl) instead of fetching it; repeatable'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l status-list -r -F -d 'verify from files: this file as the status list credential (or token) at the URL; repeatable'
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l allow-network -d 'with a file option: also fetch what was not supplied (without it svc fetches nothing, and says what it did not see)'
@@ -106,7 +107,7 @@ complete -c svc -n '__fish_seen_subcommand_from verify-jws' -l no-pager -d 'neve
 complete -c svc -n '__fish_seen_subcommand_from verify-jws' -l help -s h -d 'show help'
 complete -c svc -n '__fish_seen_subcommand_from verify-jws' -F
 complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l policy -r -F -d 'the policy: a JSON file {"name": …, "rules": {…}}, or - for standard input'
-complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l credential -r -F -d 'a credential to verify for the credentialStatus and credentialIssuerMustBeSubject rules'
+complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l credential -r -F -d 'a credential to verify for the credentialStatus, credentialIssuerMustBeSubject and trustedIssuers rules'
 complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l egress-allow -x -d 'also fetch from these non-public addresses (DID hosts, status lists); repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l json -d 'print the result as JSON (the full result object, or a problem object when there is no answer)'
 complete -c svc -n '__fish_seen_subcommand_from evaluate-policy' -l no-color -d 'never colour the output (NO_COLOR is honoured too)'

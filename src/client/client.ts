@@ -218,6 +218,11 @@ export interface VerifyCredentialOptions extends RequestOptions {
   expectedAudience?: string;
   /** The nonce you chose for this exchange: an SD-JWT VC's KB-JWT must carry it in `nonce`. */
   expectedNonce?: string;
+  /**
+   * Whose credentials you accept (DIDs, `did:web:*.example.com`, `did:web:example.com:*`): the
+   * result then carries `issuerTrust` beside an unchanged `status`; an empty list is INDETERMINATE.
+   */
+  trustedIssuers?: readonly string[];
 }
 
 /** The verifier's side of POST /v1/presentations/verify: each member given is a constraint, an absent one none. */
@@ -574,6 +579,7 @@ export class SvcClient {
       credential,
       ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
       ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
+      ...(options.trustedIssuers !== undefined ? { trustedIssuers: [...options.trustedIssuers] } : {}),
     };
     return this.#maybeSigned<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options }, options);
   }

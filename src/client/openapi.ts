@@ -1933,6 +1933,13 @@ export interface components {
             undisclosed: number;
             keyBinding: components["schemas"]["KeyBindingSummary"] | null;
         };
+        IssuerTrust: {
+            status: "PASS" | "FAIL" | "INDETERMINATE";
+            issuer: string | null;
+            matched: string | null;
+            trustedIssuers: string[];
+            detail: string;
+        };
         CredentialVerification: {
             status: "VALID" | "INVALID" | "EXPIRED" | "NOT_YET_VALID" | "REVOKED" | "SUSPENDED" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
             headline: string;
@@ -1956,6 +1963,7 @@ export interface components {
             valid: boolean;
             errors: string[];
             disclosures?: components["schemas"]["DisclosureSummary"] | null;
+            issuerTrust?: components["schemas"]["IssuerTrust"];
         };
         JwsVerification: {
             status: "VALID" | "INVALID" | "UNSUPPORTED" | "INDETERMINATE" | "MALFORMED";
@@ -1970,7 +1978,7 @@ export interface components {
             relationship?: components["schemas"]["Relationship"];
         };
         RuleEvaluation: {
-            rule: "didResolution" | "allowedMethods" | "allowedCurves" | "allowedKeySuites" | "minKeyBits" | "requireKeyRelationship" | "domainBinding" | "tlsMinDaysRemaining" | "verifiableHistory" | "maxCacheAgeSeconds" | "credentialStatus" | "credentialIssuerMustBeSubject";
+            rule: "didResolution" | "allowedMethods" | "allowedCurves" | "allowedKeySuites" | "minKeyBits" | "requireKeyRelationship" | "domainBinding" | "tlsMinDaysRemaining" | "verifiableHistory" | "maxCacheAgeSeconds" | "credentialStatus" | "credentialIssuerMustBeSubject" | "trustedIssuers";
             status: "PASS" | "FAIL" | "INDETERMINATE";
             message: string;
             expected: unknown;
@@ -2001,6 +2009,8 @@ export interface components {
             } | string;
             expectedAudience?: string;
             expectedNonce?: string;
+            /** @description Whose credentials the caller accepts: the answer then carries issuerTrust (status and valid unchanged). Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400). */
+            trustedIssuers?: string[];
         } | {
             [key: string]: unknown;
         };
@@ -2025,6 +2035,8 @@ export interface components {
             /** @enum {string} */
             credentialStatus?: "active";
             credentialIssuerMustBeSubject?: boolean;
+            /** @description The credential's issuer must be among these; an empty list is INDETERMINATE. Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400). */
+            trustedIssuers?: string[];
         };
         Policy: {
             name?: string;
@@ -3137,6 +3149,7 @@ export type StatusListEntry = components['schemas']['StatusListEntry'];
 export type IssuerResolutionSummary = components['schemas']['IssuerResolutionSummary'];
 export type KeyBindingSummary = components['schemas']['KeyBindingSummary'];
 export type DisclosureSummary = components['schemas']['DisclosureSummary'];
+export type IssuerTrust = components['schemas']['IssuerTrust'];
 export type CredentialVerification = components['schemas']['CredentialVerification'];
 export type JwsVerification = components['schemas']['JwsVerification'];
 export type RuleEvaluation = components['schemas']['RuleEvaluation'];
@@ -4215,7 +4228,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialVerification"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -132,6 +132,16 @@ describe('SvcClient against a real daemon', () => {
     expect((await client.verifyCredential(tampered)).status).toBe('INVALID');
   });
 
+  it('credentials with trustedIssuers: issuerTrust beside an unchanged status; a bad entry is a SvcError', async () => {
+    const listed = await client.verifyCredential(s.credential, { trustedIssuers: [s.didKey] });
+    expect(listed).toMatchObject({ status: 'VALID', issuerTrust: { status: 'PASS', matched: s.didKey } });
+    const unlisted = await client.verifyCredential(s.credential, { trustedIssuers: ['did:web:*.example.com'] });
+    expect(unlisted).toMatchObject({ status: 'VALID', valid: true, issuerTrust: { status: 'FAIL', issuer: s.didKey } });
+    const refused = await svcError(client.verifyCredential(s.credential, { trustedIssuers: ['did:key:*'] }));
+    expect(refused).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect(refused.detail).toContain('did:key:*');
+  });
+
   it('verifyCredentialVcApi (POST /credentials/verify): verified → the result; not verified → the 400 result; a refused request → SvcError', async () => {
     const ok = await client.verifyCredentialVcApi(s.credential, { vcApiOptions: { checks: ['proof'] } });
     expect(ok).toMatchObject({ verified: true, errors: [] });

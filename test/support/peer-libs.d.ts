@@ -62,6 +62,8 @@ declare module '@digitalbazaar/data-integrity' {
   import type { Cryptosuite, MultikeySigner } from 'peer-libs/types';
   export class DataIntegrityProof {
     constructor(options: { signer?: MultikeySigner; date?: string | Date | null; cryptosuite: Cryptosuite; legacyContext?: boolean });
+    /** Members copied into every proof this suite creates (e.g. `expires`) before it is signed. */
+    proof?: Record<string, unknown>;
   }
 }
 
@@ -93,23 +95,33 @@ declare module '@digitalbazaar/vc' {
     checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
     now?: string | Date;
   }): Promise<{ verified: boolean; error?: unknown; results?: unknown[] }>;
+  /** Signs a presentation with an AuthenticationProofPurpose bound to `challenge` and `domain`. */
   export function signPresentation(options: {
     presentation: JsonLdDocument;
     suite: DataIntegrityProof;
     documentLoader: DocumentLoader;
-    challenge: string;
+    /** Required unless `purpose` is given. */
+    challenge?: string;
     domain?: string;
+    /** A proof purpose of the caller's instead of the AuthenticationProofPurpose made from challenge and domain. */
+    purpose?: unknown;
   }): Promise<JsonLdDocument>;
+  /** Verifies a presentation: every credential in `verifiableCredential`, then the presentation proof. */
   export function verify(options: {
     presentation: JsonLdDocument;
     suite: DataIntegrityProof | DataIntegrityProof[];
     documentLoader: DocumentLoader;
     challenge?: string;
     domain?: string;
-    unsignedPresentation?: boolean;
     checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
     now?: string | Date;
-  }): Promise<{ verified: boolean; error?: unknown; presentationResult?: unknown; credentialResults?: unknown[] }>;
+    unsignedPresentation?: boolean;
+  }): Promise<{
+    verified: boolean;
+    error?: unknown;
+    presentationResult?: { verified: boolean; error?: unknown };
+    credentialResults?: Array<{ verified: boolean; error?: unknown; credentialId?: string }>;
+  }>;
 }
 
 declare module '@digitalbazaar/credentials-context' {
@@ -128,8 +140,9 @@ declare module 'jsonld-signatures' {
   class AssertionProofPurpose {
     constructor(options?: Record<string, unknown>);
   }
+  /** A proof purpose by `term` (e.g. `authentication`) with no challenge of its own. */
   class ControllerProofPurpose {
-    constructor(options: { term: string; domain?: string; [name: string]: unknown });
+    constructor(options: { term: string; domain?: string; controller?: Record<string, unknown>; [name: string]: unknown });
   }
   const jsigs: {
     sign(

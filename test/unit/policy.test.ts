@@ -1,5 +1,5 @@
 /**
- * The policy engine: parsePolicy refusals, and each of the twelve rules PASS,
+ * The policy engine: parsePolicy refusals, and each of the thirteen rules PASS,
  * FAIL and INDETERMINATE against real did:key and did:jwk resolutions. Where a state cannot come
  * from a did:key or did:jwk (a domain binding, TLS evidence, a deactivation, a stale observation),
  * a structuredClone of a real resolution is edited and the test says so; the same states come
@@ -103,6 +103,7 @@ describe('parsePolicy', () => {
       verifiableHistory: 'required',
       maxCacheAgeSeconds: 0,
       credentialStatus: 'active',
+      trustedIssuers: ['did:web:*.example.com', ED25519_DID],
     };
     const policy = parsePolicy({ name: 'gate', rules });
     expect(policy).toEqual({ name: 'gate', rules });
@@ -164,6 +165,18 @@ describe('parsePolicy', () => {
       ['maxCacheAgeSeconds', -5, 'The rule "maxCacheAgeSeconds" takes a non-negative integer (seconds), not -5.'],
       ['maxCacheAgeSeconds', 2 ** 60, 'non-negative integer'],
       ['maxCacheAgeSeconds', null, 'not null'],
+      [
+        'trustedIssuers',
+        'did:web:example.com',
+        'The rule "trustedIssuers" takes an array of DIDs or did:web domain forms such as "did:web:*.example.com", not "did:web:example.com".',
+      ],
+      [
+        'trustedIssuers',
+        [ED25519_DID, 'did:web:*example.com'],
+        'The rule "trustedIssuers" cannot be used: trusted issuer 2 ("did:web:*example.com") is refused: a wildcard is allowed only as "*." before the host',
+      ],
+      ['trustedIssuers', ['https://issuer.example'], 'trusted issuer 1 ("https://issuer.example") is refused: it is not a DID'],
+      ['trustedIssuers', Array(101).fill(ED25519_DID), 'at most 100 trusted issuers may be given, not 101.'],
     ];
     for (const [name, value, detail] of cases) expect(invalidRequest({ rules: { [name]: value } }).detail, name).toContain(detail);
   });
@@ -841,5 +854,56 @@ describe('credentialIssuerMustBeSubject', () => {
       observedValue: null,
       message: 'No credential was supplied, so its issuer could not be compared with the DID.',
     });
+  });
+});
+
+describe('trustedIssuers', () => {
+  it('PASS: the issuer is listed, or under a listed domain; the policy shows the entry that matched', async () => {
+    const resolution = await resolved(ED25519_DID);
+    expect(rule(ED25519_DID, 'trustedIssuers', [P256_DID, ED25519_DID], evidenceOf(resolution, credential('VALID', ED25519_DID)))).toMatchObject({
+      status: 'PASS',
+      observedValue: ED25519_DID,
+      message: `The issuer ${ED25519_DID} is trusted: it is listed.`,
+    });
+    // The evaluated DID plays no part: this rule is about the credential's issuer.
+    expect(rule(ED25519_DID, 'trustedIssuers', ['did:web:*.example.com'], evidenceOf(resolution, credential('VALID', 'did:web:ci.example.com')))).toMatchObject(
+      {
+        status: 'PASS',
+        message: 'The issuer did:web:ci.example.com is trusted: it matches the entry did:web:*.example.com.',
+      },
+    );
+    const claimed = rule(ED25519_DID, 'trustedIssuers', [ED25519_DID], evidenceOf(resolution, credential('INVALID', ED25519_DID)));
+    expect(claimed.status).toBe('PASS');
+    expect(claimed.message).toContain('That is the issuer the credential states: it is INVALID, so who issued it is not established.');
+  });
+
+  it('FAIL: an issuer not listed, named; a look-alike of a listed domain; an issuer that is not a DID', async () => {
+    const resolution = await resolved(ED25519_DID);
+    expect(rule(ED25519_DID, 'trustedIssuers', [ED25519_DID], evidenceOf(resolution, credential('VALID', P256_DID)))).toMatchObject({
+      status: 'FAIL',
+      observedValue: P256_DID,
+      message: `The issuer ${P256_DID} is not among the trusted issuers (1 entry: ${ED25519_DID}).`,
+    });
+    expect(
+      rule(ED25519_DID, 'trustedIssuers', ['did:web:example.com:*'], evidenceOf(resolution, credential('VALID', 'did:web:example.com.evil.com'))).status,
+    ).toBe('FAIL');
+    expect(rule(ED25519_DID, 'trustedIssuers', ['did:web:issuer.example'], evidenceOf(resolution, credential('VALID', 'https://issuer.example'))).status).toBe(
+      'FAIL',
+    );
+  });
+
+  it('INDETERMINATE: no credential, an empty list, or a credential whose issuer could not be read', async () => {
+    const resolution = await resolved(ED25519_DID);
+    expect(rule(ED25519_DID, 'trustedIssuers', [ED25519_DID], evidenceOf(resolution))).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: null,
+      message: 'No credential was supplied, so its issuer could not be compared with the trusted issuers.',
+    });
+    expect(rule(ED25519_DID, 'trustedIssuers', [], evidenceOf(resolution, credential('VALID', ED25519_DID)))).toMatchObject({
+      status: 'INDETERMINATE',
+      observedValue: ED25519_DID,
+      message: 'The list of trusted issuers is empty: it trusts no one, so whether the issuer is trusted is not decided.',
+    });
+    expect(rule(ED25519_DID, 'trustedIssuers', [ED25519_DID], evidenceOf(resolution, credential('MALFORMED', null))).status).toBe('INDETERMINATE');
   });
 });

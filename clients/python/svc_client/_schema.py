@@ -103,6 +103,7 @@ __all__ = [
     "IssuerResolutionSummary",
     "KeyBindingSummary",
     "DisclosureSummary",
+    "IssuerTrust",
     "CredentialVerification",
     "JwsVerification",
     "RuleEvaluation",
@@ -1174,6 +1175,16 @@ class DisclosureSummary(TypedDict):
     keyBinding: Optional[KeyBindingSummary]
 
 
+class IssuerTrust(TypedDict):
+    """The `IssuerTrust` schema of openapi.json."""
+
+    status: Literal["PASS", "FAIL", "INDETERMINATE"]
+    issuer: Optional[str]
+    matched: Optional[str]
+    trustedIssuers: List[str]
+    detail: str
+
+
 class _CredentialVerificationRequired(TypedDict):
     """The required members of CredentialVerification."""
 
@@ -1200,6 +1211,7 @@ class CredentialVerification(_CredentialVerificationRequired, total=False):
     """The `CredentialVerification` schema of openapi.json."""
 
     disclosures: Optional[DisclosureSummary]
+    issuerTrust: IssuerTrust
 
 
 class _JwsVerificationRequired(TypedDict):
@@ -1225,7 +1237,7 @@ class JwsVerification(_JwsVerificationRequired, total=False):
 class RuleEvaluation(TypedDict):
     """The `RuleEvaluation` schema of openapi.json."""
 
-    rule: Literal["didResolution", "allowedMethods", "allowedCurves", "allowedKeySuites", "minKeyBits", "requireKeyRelationship", "domainBinding", "tlsMinDaysRemaining", "verifiableHistory", "maxCacheAgeSeconds", "credentialStatus", "credentialIssuerMustBeSubject"]
+    rule: Literal["didResolution", "allowedMethods", "allowedCurves", "allowedKeySuites", "minKeyBits", "requireKeyRelationship", "domainBinding", "tlsMinDaysRemaining", "verifiableHistory", "maxCacheAgeSeconds", "credentialStatus", "credentialIssuerMustBeSubject", "trustedIssuers"]
     status: Literal["PASS", "FAIL", "INDETERMINATE"]
     message: str
     expected: Any
@@ -1272,6 +1284,8 @@ class CredentialVerifyRequestVariant1(_CredentialVerifyRequestVariant1Required, 
 
     expectedAudience: str
     expectedNonce: str
+    #: Whose credentials the caller accepts: the answer then carries issuerTrust (status and valid unchanged). Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400).
+    trustedIssuers: List[str]
 
 
 CredentialVerifyRequest = Union[CredentialVerifyRequestVariant1, Dict[str, Any]]
@@ -1305,6 +1319,8 @@ class PolicyRules(TypedDict, total=False):
     maxCacheAgeSeconds: int
     credentialStatus: Literal["active"]
     credentialIssuerMustBeSubject: bool
+    #: The credential's issuer must be among these; an empty list is INDETERMINATE. Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400).
+    trustedIssuers: List[str]
 
 
 class _PolicyRequired(TypedDict):

@@ -393,6 +393,7 @@ class SvcClient:
         expected_signer: Optional[str] = None,
         resolve_key: Optional[KeyResolver] = None,
         expected_nonce: Optional[str] = None,
+        trusted_issuers: Optional[Sequence[str]] = None,
     ) -> Any:
         """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
 
@@ -400,8 +401,18 @@ class SvcClient:
         raised; only a request the daemon refuses raises (e.g. 400 INVALID_REQUEST).
         ``signed=True``: a :class:`SignedResult` instead, the signature checked here.
         ``expected_nonce``: the nonce an SD-JWT VC's KB-JWT must carry (check ``kb.nonce``).
+        ``trusted_issuers`` (DIDs, ``did:web:*.example.com``, ``did:web:example.com:*``): the
+        result then carries ``issuerTrust`` (PASS, FAIL or INDETERMINATE) beside an unchanged
+        ``status``; an empty list is INDETERMINATE.
         """
-        body = _compact({"credential": credential, "expectedAudience": expected_audience, "expectedNonce": expected_nonce})
+        body = _compact(
+            {
+                "credential": credential,
+                "expectedAudience": expected_audience,
+                "expectedNonce": expected_nonce,
+                "trustedIssuers": _strings(trusted_issuers),
+            }
+        )
         if signed:
             return self._signed_call("verifyCredential", None, {}, body, expected_signer, resolve_key)
         return self._call("verifyCredential", body=body)

@@ -241,6 +241,17 @@ class DirectDaemonTest(unittest.TestCase):
         jwt = self.client.verify_credential(self.s["credentialJwt"], expected_audience="did:example:verifier")
         self.assertEqual(jwt["status"], "INVALID")  # no aud claim: a result, not an error
 
+    def test_verify_credential_trusted_issuers(self) -> None:
+        listed = self.client.verify_credential(self.s["credential"], trusted_issuers=[self.s["didKey"]])
+        self.assertEqual((listed["status"], listed["issuerTrust"]["status"], listed["issuerTrust"]["matched"]), ("VALID", "PASS", self.s["didKey"]))
+        unlisted = self.client.verify_credential(self.s["credential"], trusted_issuers=["did:web:*.example.com"])
+        self.assertEqual((unlisted["status"], unlisted["valid"], unlisted["issuerTrust"]["status"]), ("VALID", True, "FAIL"))
+        self.assertNotIn("issuerTrust", self.client.verify_credential(self.s["credential"]))
+        with self.assertRaises(SvcError) as caught:
+            self.client.verify_credential(self.s["credential"], trusted_issuers=["did:key:*"])
+        self.assertEqual((caught.exception.code, caught.exception.status), ("INVALID_REQUEST", 400))
+        self.assertIn("did:key:*", caught.exception.detail)
+
     def test_a_failed_credential_is_a_result(self) -> None:
         tampered = copy.deepcopy(self.s["credential"])
         tampered["credentialSubject"]["name"] = "Mallory"

@@ -54,7 +54,9 @@ class RequestsTest(unittest.TestCase):
     def test_json_bodies_and_headers(self) -> None:
         with ScriptedServer([json_answer(200, {"ok": True})]) as server:
             client = SvcClient(server.url, headers={"X-Gateway-Key": "k1", "user-agent": "mine/1"})
-            client.verify_credential("eyJ.a.b", expected_audience="did:example:aud", expected_nonce="n-0S6_WzA2Mj")
+            client.verify_credential(
+                "eyJ.a.b", expected_audience="did:example:aud", expected_nonce="n-0S6_WzA2Mj", trusted_issuers=("did:web:*.example.com",)
+            )
             client.authorize(("r1", "r2"), "search")
             client.verify_delegation(["r1"], register=False)
             client.resolve_w3c_post("did:key:z", accept="application/did-resolution", no_cache=True)
@@ -62,7 +64,10 @@ class RequestsTest(unittest.TestCase):
             client.resolve_w3c("did:key:z", accept="application/did-resolution")
         first, second, third, fourth, fifth, sixth = server.requests
         self.assertEqual((first.method, first.path), ("POST", "/v1/credentials/verify"))
-        self.assertEqual(json.loads(first.body), {"credential": "eyJ.a.b", "expectedAudience": "did:example:aud", "expectedNonce": "n-0S6_WzA2Mj"})
+        self.assertEqual(
+            json.loads(first.body),
+            {"credential": "eyJ.a.b", "expectedAudience": "did:example:aud", "expectedNonce": "n-0S6_WzA2Mj", "trustedIssuers": ["did:web:*.example.com"]},
+        )
         self.assertEqual(first.headers["content-type"], "application/json")
         self.assertEqual(first.headers["accept"], "application/json, application/problem+json")
         self.assertEqual(first.headers["x-gateway-key"], "k1")

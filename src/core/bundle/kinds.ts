@@ -57,6 +57,8 @@ export function credentialInputText(bytes: Uint8Array): string {
 export interface CredentialBundleOptions {
   expectedAudience?: string;
   expectedNonce?: string;
+  /** The trusted issuers the result's issuerTrust was decided against. */
+  trustedIssuers?: string[];
 }
 
 /**
@@ -92,10 +94,15 @@ const KINDS: Partial<Record<BundleKind, BundleKindSpec>> = {
         const { verifyCredential } = await import('../credentials/verify.js');
         const expectedAudience = stringOption(command.options, 'expectedAudience');
         const expectedNonce = stringOption(command.options, 'expectedNonce');
+        const trustedIssuers = command.options['trustedIssuers'];
+        if (trustedIssuers !== undefined && !(Array.isArray(trustedIssuers) && trustedIssuers.every((entry) => typeof entry === 'string'))) {
+          throw new ProblemError('INVALID_BUNDLE', 'The bundle\'s "trustedIssuers" option is not an array of strings.');
+        }
         return verifyCredential(credentialInputText(bytes), {
           runtime,
           ...(expectedAudience !== undefined ? { expectedAudience } : {}),
           ...(expectedNonce !== undefined ? { expectedNonce } : {}),
+          ...(trustedIssuers !== undefined ? { trustedIssuers: trustedIssuers as string[] } : {}),
         });
       }),
   },

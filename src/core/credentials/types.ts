@@ -2,6 +2,7 @@
  * Credential verification results (`CredentialVerification` in openapi.json). Enumerations are
  * `as const` tables so the CLI, the daemon and the policy engine cannot drift apart.
  */
+import type { IssuerTrust } from '../policy/trusted-issuers.js';
 import type { Outcome } from '../resolve/types.js';
 
 export const CREDENTIAL_STATUSES = [
@@ -154,4 +155,6 @@ export interface CredentialVerification {
   errors: string[];
   /** SD-JWT VC only (absent for the other formats, which keep exactly their documented members): what was disclosed; null when the disclosures could not be read. */
   disclosures?: DisclosureSummary | null;
+  /** Only when trusted issuers were given (absent otherwise): whether the issuer is one of them, decided beside the verification, never changing `status`. */
+  issuerTrust?: IssuerTrust;
 }

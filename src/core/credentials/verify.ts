@@ -13,6 +13,7 @@
  * itself cannot work (capacity, time limit).
  */
 import { sha256Hex } from '../canonical.js';
+import { checkTrustedIssuer, parseTrustedIssuers, type IssuerTrust } from '../policy/trusted-issuers.js';
 import { suppliedLimitations } from '../supplied/resources.js';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
 import { checkProofSupport, JCS_CRYPTOSUITES, PROOF_CLOCK_SKEW_SECONDS, proofLabel, verifyJcsProof } from '../proofs/data-integrity.js';
@@ -61,6 +62,12 @@ export interface VerifyCredentialOptions {
   checkStatus?: boolean;
   /** Watch the slow stages (the issuer's resolution, status list fetches): the CLI's progress. */
   hooks?: StageHooks;
+  /**
+   * Whose credentials the caller accepts (DIDs and did:web/did:webvh domain forms, see
+   * ../policy/trusted-issuers.ts): the result then carries `issuerTrust`, decided beside the
+   * verification (status and valid unchanged). A bad entry is INVALID_OPTIONS, before any work.
+   */
+  trustedIssuers?: readonly string[];
 }
 
 /** JWS algorithms a credential may be signed with. */
@@ -453,12 +460,23 @@ export function refusedCredential(status: 'MALFORMED' | 'UNSUPPORTED', reason: s
  * the credential's content: every failure is a status with its reason.
  */
 export async function verifyCredential(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {
+  // A status list credential's own verification (checkStatus false) is not judged for trust.
+  const trusted = options.checkStatus === false ? undefined : options.trustedIssuers;
+  if (trusted !== undefined) parseTrustedIssuers(trusted);
   const result = await verifyOne(input, options);
   // Verifying from files: the limitations name each resource supplied or withheld (a status
   // list's own verification, checkStatus false, leaves that to the credential's).
   const supplied = options.runtime.supplied;
   if (supplied && options.checkStatus !== false) result.limitations.push(...suppliedLimitations(supplied.consulted()));
+  if (trusted !== undefined) result.issuerTrust = issuerTrustOf(result, trusted);
   return result;
+}
+
+/** The trust decision beside a verification: about the issuer as stated, which only a VALID credential establishes. */
+function issuerTrustOf(result: CredentialVerification, trusted: readonly string[]): IssuerTrust {
+  const trust = checkTrustedIssuer(result.issuer, trusted);
+  if (trust.status !== 'PASS' || result.status === 'VALID') return trust;
+  return { ...trust, detail: `${trust.detail} That is the issuer the credential states: it is ${result.status}, so who issued it is not established.` };
 }
 
 async function verifyOne(input: unknown, options: VerifyCredentialOptions): Promise<CredentialVerification> {

@@ -1,5 +1,5 @@
 /**
- * The twelve policy rules (docs/credentials.md#policies): for each, how its value is validated
+ * The thirteen policy rules (docs/credentials.md#policies): for each, how its value is validated
  * and how it is decided against the evidence. The semantics, and the choices svc made,
  * are documented at the top of ./evaluate.ts; each rule below repeats its own briefly.
  *
@@ -10,6 +10,7 @@ import { ProblemError, type ProblemCode } from '../problems.js';
 import { RELATIONSHIPS, type EnrichedResolution, type KeyEvidence, type Relationship } from '../resolve/types.js';
 import type { PolicyEvidence, PolicyRule, PolicyRuleValues, RuleStatus } from './types.js';
 import { plural, withArticle } from '../text.js';
+import { checkTrustedIssuer, trustedIssuersProblem } from './trusted-issuers.js';
 
 export interface RuleContext {
   /** The DID being evaluated, as given. */
@@ -516,6 +517,39 @@ export const RULES: { readonly [R in PolicyRule]: RuleSpec<R> } = {
         return { status: 'PASS', message: `The credential issuer is the evaluated DID${unverified}.`, observedValue: issuer };
       }
       return { status: 'FAIL', message: `The credential issuer ${issuer} is not the evaluated DID ${did}.`, observedValue: issuer };
+    },
+  },
+
+  /**
+   * The supplied credential's issuer is among the entries (./trusted-issuers.ts): PASS, FAIL or,
+   * for an empty list or an issuer that could not be read, INDETERMINATE; no credential is
+   * INDETERMINATE. Only the issuer as stated is judged; whether the credential verifies is
+   * credentialStatus's question (the message says so when it is not VALID).
+   */
+  trustedIssuers: {
+    validate(value) {
+      if (!Array.isArray(value)) {
+        throw invalid(`The rule "trustedIssuers" takes an array of DIDs or did:web domain forms such as "did:web:*.example.com", not ${describeValue(value)}.`);
+      }
+      const problem = trustedIssuersProblem(value);
+      if (problem !== null) throw invalid(`The rule "trustedIssuers" cannot be used: ${problem}.`);
+      return [...(value as string[])];
+    },
+    evaluate(value, { evidence }) {
+      const credential = evidence.credential;
+      if (!credential) {
+        return {
+          status: 'INDETERMINATE',
+          message: 'No credential was supplied, so its issuer could not be compared with the trusted issuers.',
+          observedValue: null,
+        };
+      }
+      const trust = checkTrustedIssuer(credential.issuer, value);
+      const unverified =
+        trust.status === 'PASS' && credential.status !== 'VALID'
+          ? ` That is the issuer the credential states: it is ${credential.status}, so who issued it is not established.`
+          : '';
+      return { status: trust.status, message: `${trust.detail}${unverified}`, observedValue: credential.issuer };
     },
   },
 };

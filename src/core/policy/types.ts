@@ -18,7 +18,7 @@ export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const RULE_STATUSES = ['PASS', 'FAIL', 'INDETERMINATE'] as const;
 export type RuleStatus = (typeof RULE_STATUSES)[number];
 
-/** The twelve rules, in the order of the table in docs/credentials.md#policies. */
+/** The thirteen rules, in the order of the table in docs/credentials.md#policies. */
 export const POLICY_RULES = [
   'didResolution',
   'allowedMethods',
@@ -32,6 +32,7 @@ export const POLICY_RULES = [
   'maxCacheAgeSeconds',
   'credentialStatus',
   'credentialIssuerMustBeSubject',
+  'trustedIssuers',
 ] as const;
 export type PolicyRule = (typeof POLICY_RULES)[number];
 
@@ -59,6 +60,8 @@ export interface PolicyRuleValues {
   maxCacheAgeSeconds: number;
   credentialStatus: 'active';
   credentialIssuerMustBeSubject: boolean;
+  /** Trusted issuer entries (./trusted-issuers.ts): DIDs and did:web/did:webvh domain forms; at most MAX_TRUSTED_ISSUERS, possibly none. */
+  trustedIssuers: string[];
 }
 
 /** A validated policy (see parsePolicy). Rules keep the order of the policy document. */

@@ -87,7 +87,7 @@ export interface VerifyPresentationOptions {
   challenge?: string;
   /** The verifier's domain: the proof's `domain` (a JWT's `aud`) must be or include it. */
   domain?: string;
-  /** Passed to each embedded credential: the audience a JWT credential (an SD-JWT VC's KB-JWT) must name. */
+  /** Passed to each embedded SD-JWT VC: the audience its KB-JWT must name. */
   expectedAudience?: string;
   /** Passed to each embedded SD-JWT VC: the nonce its KB-JWT must carry. */
   expectedNonce?: string;

@@ -123,6 +123,9 @@ function describe(value: unknown): string {
   return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
 }
 
+/** An envelope object "MUST" have a `@context` (VC Data Model 2.0, "Enveloped Verifiable Credentials" and "… Presentations"). */
+const NO_ENVELOPE_CONTEXT = (name: string): string => `The ${name} has no "@context"; an envelope states the context that defines its terms.`;
+
 /** Reads the input; never throws. An EnvelopedVerifiablePresentation is opened to its JWT. */
 function readPresentationInput(input: unknown): PresentationInput {
   let value: unknown = input;
@@ -158,6 +161,7 @@ function readPresentationInput(input: unknown): PresentationInput {
       reason: `A presentation is a JSON object, the JSON text of one, or a compact JWT; this is ${describe(value)}.`,
     };
   if (hasType(value, 'EnvelopedVerifiablePresentation')) {
+    if (value['@context'] === undefined) return { kind: 'refused', status: 'MALFORMED', reason: NO_ENVELOPE_CONTEXT('EnvelopedVerifiablePresentation') };
     const envelope = readEnvelope(value, 'presentation');
     if (envelope.kind === 'malformed') return { kind: 'refused', status: 'MALFORMED', reason: envelope.reason };
     return { kind: 'jwt', token: envelope.text };
@@ -193,12 +197,20 @@ function readModel(report: Report, vp: JsonObject): PresentationModel {
   if (context === undefined) problems.push(rule(dm, 'it has no "@context"'));
   else if (report.dataModel === 'unknown')
     problems.push(rule(dm, `its first "@context" entry is ${truncate(JSON.stringify(first) ?? 'nothing', 60)}, not ${VC_V2_CONTEXT} (or ${VC_V1_CONTEXT})`));
+  if (Array.isArray(context))
+    context.slice(1).forEach((item, index) => {
+      if (!isJsonObject(item) && !isVcdmUrl(item))
+        problems.push(
+          rule(dm, `"@context" entry ${index + 2} is ${truncate(JSON.stringify(item), 60)}; each context after the first must be a URL or an object`),
+        );
+    });
 
   const rawType = vp['type'];
   const types = (Array.isArray(rawType) ? rawType : [rawType]).filter((t): t is string => typeof t === 'string');
   report.types = types;
   if (rawType === undefined) problems.push(rule(dm, 'it has no "type"'));
-  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1)) problems.push(rule(dm, 'its "type" holds something other than strings'));
+  else if (types.length !== (Array.isArray(rawType) ? rawType.length : 1) || types.includes(''))
+    problems.push(rule(dm, 'its "type" holds something other than non-empty strings'));
   else if (!types.includes('VerifiablePresentation')) {
     if (types.includes('VerifiableCredential')) problems.push('it is a verifiable credential, not a presentation: verify it with svc verify-credential');
     else problems.push(rule(dm, 'its "type" does not include VerifiablePresentation'));
@@ -224,7 +236,14 @@ function readModel(report: Report, vp: JsonObject): PresentationModel {
   }
   entries.forEach((entry, index) => {
     const at = `verifiableCredential entry ${index + 1}`;
-    if (typeof entry === 'string') return;
+    if (typeof entry === 'string') {
+      // A VC-JWT 1.1 `vp` carries credential JWTs as strings; a VC 2.0 presentation carries objects only.
+      if (dm === '2.0')
+        problems.push(
+          rule(dm, `${at} is a string; in a VC 2.0 presentation each credential is an object (an EnvelopedVerifiableCredential for a JWT or SD-JWT)`),
+        );
+      return;
+    }
     if (!isJsonObject(entry)) {
       problems.push(rule(dm, `${at} is ${describe(entry)}, not a credential`));
       return;
@@ -513,35 +532,37 @@ function checkDomain(report: Report, expected: string | undefined): void {
 
 /* ------------------------------------------------------------------ credentials */
 
-/**
- * The options of one credential: the nonce is an SD-JWT VC's (its KB-JWT's) alone. Handed to a
- * credential of another format, which carries no nonce, it would make that credential
- * INDETERMINATE; the presentation's own challenge is what binds those.
- */
-function entryOptions(options: VerifyCredentialOptions, sdJwt: boolean): VerifyCredentialOptions {
-  if (sdJwt || options.expectedNonce === undefined) return options;
-  const { expectedNonce: _nonce, ...rest } = options;
-  return rest;
+/** The credential verifier's options for an entry: an SD-JWT VC's also carry the expected audience and nonce. */
+interface EntryOptions {
+  plain: VerifyCredentialOptions;
+  sdJwt: VerifyCredentialOptions;
 }
 
 async function verifyEntry(
   entry: JsonValue,
   index: number,
-  options: VerifyCredentialOptions,
+  options: EntryOptions,
 ): Promise<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> {
+  const compact = (text: string) => verifyCredential(text, SD_JWT.test(text) ? options.sdJwt : options.plain);
   if (typeof entry === 'string') {
     const text = entry.trim();
     const form: EmbeddedForm = SD_JWT.test(text) ? 'SD_JWT' : 'JWT';
-    return { form, text, verification: await verifyCredential(text, entryOptions(options, form === 'SD_JWT')) };
+    return { form, text, verification: await compact(text) };
   }
   const object = entry as JsonObject;
   if (hasType(object, 'EnvelopedVerifiableCredential')) {
+    if (object['@context'] === undefined)
+      return {
+        form: 'ENVELOPED',
+        text: null,
+        verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${NO_ENVELOPE_CONTEXT('EnvelopedVerifiableCredential')}`),
+      };
     const envelope = readEnvelope(object);
     if (envelope.kind === 'malformed')
       return { form: 'ENVELOPED', text: null, verification: refusedCredential('MALFORMED', `Credential ${index + 1}: ${envelope.reason}`) };
-    return { form: 'ENVELOPED', text: envelope.text, verification: await verifyCredential(envelope.text, entryOptions(options, SD_JWT.test(envelope.text))) };
+    return { form: 'ENVELOPED', text: envelope.text, verification: await compact(envelope.text) };
   }
-  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, entryOptions(options, false)) };
+  return { form: 'OBJECT', text: null, verification: await verifyCredential(object, options.plain) };
 }
 
 /** The subjects' ids of a verified credential (its `claims` are its subjects). */
@@ -585,15 +606,22 @@ function holderBinding(report: Report, text: string | null, verification: Creden
 }
 
 async function checkCredentials(report: Report, entries: JsonValue[], options: VerifyPresentationOptions, source: KeySource): Promise<void> {
-  const credentialOptions: VerifyCredentialOptions = {
+  const plain: VerifyCredentialOptions = {
     runtime: options.runtime,
     keySource: source,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
-    ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
-    // Options the credential verifier takes for SD-JWT VC nonces and trusted issuers.
-    ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
     ...(options.trustedIssuers !== undefined ? { trustedIssuers: options.trustedIssuers } : {}),
+  };
+  // The audience and nonce are an SD-JWT VC's: its KB-JWT binds it to this verifier, as the
+  // presentation's own challenge and domain bind the presentation (and so the credentials in it).
+  const credentialOptions: EntryOptions = {
+    plain,
+    sdJwt: {
+      ...plain,
+      ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
+      ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
+    },
   };
   const results: Array<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> = new Array(entries.length);
   let next = 0;

@@ -11,6 +11,7 @@ import { verifyCredential } from '../../core/credentials/verify.js';
 import { parseDid } from '../../core/did/syntax.js';
 import { verifyJws } from '../../core/jws/verify.js';
 import { parsePolicy } from '../../core/policy/index.js';
+import { trustedIssuersProblem } from '../../core/policy/trusted-issuers.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
 import type { Relationship } from '../../core/resolve/types.js';
@@ -38,11 +39,20 @@ function optionalString(body: JsonObject, name: string): string | undefined {
   return value;
 }
 
-/** The options of a verify request beside `credential`, each a non-empty string when present. */
-const CREDENTIAL_OPTIONS = ['expectedAudience', 'expectedNonce'] as const;
+/** `trustedIssuers`: at most MAX_TRUSTED_ISSUERS well-formed entries (a bad one is named). */
+function optionalTrustedIssuers(body: JsonObject): string[] | undefined {
+  const value = body['trustedIssuers'];
+  if (value === undefined) return undefined;
+  const problem = trustedIssuersProblem(value);
+  if (problem !== null) throw invalid(`"trustedIssuers": ${problem}.`);
+  return value as string[];
+}
 
-/** The credential of a verify request: `{credential, expectedAudience?, expectedNonce?}`, or a bare credential object. */
-function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string; expectedNonce?: string } {
+/** The options of a verify request beside `credential`. */
+const CREDENTIAL_OPTIONS = ['expectedAudience', 'expectedNonce', 'trustedIssuers'] as const;
+
+/** The credential of a verify request: `{credential, expectedAudience?, expectedNonce?, trustedIssuers?}`, or a bare credential object. */
+function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string; expectedNonce?: string; trustedIssuers?: string[] } {
   if (!Object.hasOwn(body, 'credential')) {
     // A bare credential object is the whole body; an option without a credential is a mistake.
     for (const name of CREDENTIAL_OPTIONS) if (Object.hasOwn(body, name)) throw invalid(`"${name}" needs "credential" beside it: {credential, ${name}}.`);
@@ -55,10 +65,12 @@ function credentialRequest(body: JsonObject): { credential: unknown; expectedAud
   }
   const expectedAudience = optionalString(body, 'expectedAudience');
   const expectedNonce = optionalString(body, 'expectedNonce');
+  const trustedIssuers = optionalTrustedIssuers(body);
   return {
     credential,
     ...(expectedAudience === undefined ? {} : { expectedAudience }),
     ...(expectedNonce === undefined ? {} : { expectedNonce }),
+    ...(trustedIssuers === undefined ? {} : { trustedIssuers }),
   };
 }
 
@@ -78,16 +90,16 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: signedJson(ref(CredentialVerificationSchema), 'The verification, whatever its status.'),
           400: problem(
-            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
           ),
           ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {
         signedOption(ctx, request, queryOptions(request, ['signed']));
-        const { credential, ...expected } = credentialRequest(objectBody(request, ['signed']));
+        const { credential, ...given } = credentialRequest(objectBody(request, ['signed']));
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
-          verifyCredential(credential, { runtime, keySource: keys, signal, ...expected }),
+          verifyCredential(credential, { runtime, keySource: keys, signal, ...given }),
         );
         return reply.send(result);
       },

@@ -6,6 +6,7 @@
  * test/unit/schemas-agents-types.test.ts holds these schemas and the core types together.
  */
 import Type, { type TSchema } from 'typebox';
+import { MAX_TRUSTED_ISSUERS } from '../../core/policy/trusted-issuers.js';
 
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 const NullableInteger = () => Type.Union([Type.Integer(), Type.Null()]);
@@ -114,6 +115,29 @@ export const IssuerResolutionSummarySchema = Type.Object(
   { $id: 'IssuerResolutionSummary', additionalProperties: false },
 );
 
+/** Whether a credential's issuer is among the trusted issuers the caller gave (svc's addition), decided beside the verification. */
+export const IssuerTrustSchema = Type.Object(
+  {
+    /** PASS listed; FAIL not listed (or not a DID); INDETERMINATE an empty list or no issuer read. */
+    status: Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INDETERMINATE')]),
+    /** The issuer as the credential states it. */
+    issuer: NullableString(),
+    /** The entry that matched (PASS only). */
+    matched: NullableString(),
+    /** The entries as given. */
+    trustedIssuers: Type.Array(Type.String()),
+    detail: Type.String(),
+  },
+  { $id: 'IssuerTrust', additionalProperties: false },
+);
+
+/** Trusted issuer entries as a request gives them: DIDs and did:web/did:webvh domain forms. */
+const TrustedIssuers = (description: string) =>
+  Type.Array(Type.String(), {
+    maxItems: MAX_TRUSTED_ISSUERS,
+    description: `${description} Entries: DIDs, matched exactly, and did:web or did:webvh domain forms: "did:web:*.example.com" (every subdomain of example.com, not example.com itself) and "did:web:example.com:*" (example.com and every path below it); a bad entry is refused (400).`,
+  });
+
 /** The verification of a credential. */
 export const CredentialVerificationSchema = Type.Object(
   {
@@ -147,6 +171,8 @@ export const CredentialVerificationSchema = Type.Object(
     errors: Type.Array(Type.String()),
     /** SD-JWT VC only (svc's addition): absent for the other formats; null when the disclosures could not be read. */
     disclosures: Type.Optional(Type.Union([Type.Ref('DisclosureSummary'), Type.Null()])),
+    /** Only when the request gave trustedIssuers (svc's addition): status and valid are unchanged by it. */
+    issuerTrust: Type.Optional(Type.Ref('IssuerTrust')),
   },
   { $id: 'CredentialVerification', additionalProperties: false },
 );
@@ -186,6 +212,7 @@ const PolicyRuleName = () =>
     Type.Literal('maxCacheAgeSeconds'),
     Type.Literal('credentialStatus'),
     Type.Literal('credentialIssuerMustBeSubject'),
+    Type.Literal('trustedIssuers'),
   ]);
 
 export const RuleEvaluationSchema = Type.Object(
@@ -240,7 +267,7 @@ const CredentialInput = () =>
       'A credential object, the JSON text of one (raw JSON keeps duplicate members detectable), a compact JWT string, or an SD-JWT VC presentation (`<JWT>~<disclosure>~…~[<KB-JWT>]`).',
   });
 
-/** POST /v1/credentials/verify: `{credential, expectedAudience?, expectedNonce?}`, or a bare credential object. */
+/** POST /v1/credentials/verify: `{credential, expectedAudience?, expectedNonce?, trustedIssuers?}`, or a bare credential object. */
 export const CredentialVerifyRequestSchema = Type.Union(
   [
     Type.Object(
@@ -250,11 +277,16 @@ export const CredentialVerifyRequestSchema = Type.Union(
         expectedAudience: Type.Optional(Type.String({ minLength: 1 })),
         /** With it, an SD-JWT VC's KB-JWT `nonce` must be it (check kb.nonce); without it, replay is not excluded. */
         expectedNonce: Type.Optional(Type.String({ minLength: 1 })),
+        /** With it, the answer carries issuerTrust; an empty list is INDETERMINATE, never PASS. */
+        trustedIssuers: Type.Optional(
+          TrustedIssuers('Whose credentials the caller accepts: the answer then carries issuerTrust (status and valid unchanged).'),
+        ),
       },
       { additionalProperties: false },
     ),
     Type.Record(Type.String(), Type.Unknown(), {
-      description: 'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience, expectedNonce} form.',
+      description:
+        'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience, expectedNonce, trustedIssuers} form.',
     }),
   ],
   { $id: 'CredentialVerifyRequest' },
@@ -285,6 +317,7 @@ export const PolicyRulesSchema = Type.Object(
     maxCacheAgeSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
     credentialStatus: Type.Optional(Type.Literal('active')),
     credentialIssuerMustBeSubject: Type.Optional(Type.Boolean()),
+    trustedIssuers: Type.Optional(TrustedIssuers("The credential's issuer must be among these; an empty list is INDETERMINATE.")),
   },
   { $id: 'PolicyRules', additionalProperties: false },
 );
@@ -316,6 +349,7 @@ export const VERIFICATION_REFS = {
   IssuerResolutionSummary: IssuerResolutionSummarySchema,
   KeyBindingSummary: KeyBindingSummarySchema,
   DisclosureSummary: DisclosureSummarySchema,
+  IssuerTrust: IssuerTrustSchema,
   CredentialVerification: CredentialVerificationSchema,
   JwsVerification: JwsVerificationSchema,
   RuleEvaluation: RuleEvaluationSchema,

@@ -10,6 +10,7 @@ import { verifyJws, type JwsVerification } from '../../../core/jws/verify.js';
 import type { PresentationVerification, VerifyPresentationOptions } from '../../../core/presentations/types.js';
 import { MAX_PRESENTATION_LENGTH, verifyPresentation } from '../../../core/presentations/verify.js';
 import { parsePolicy } from '../../../core/policy/index.js';
+import { trustedIssuersProblem } from '../../../core/policy/trusted-issuers.js';
 import { decidePolicy } from '../../../core/policy/run.js';
 import type { PolicyEvaluation } from '../../../core/policy/types.js';
 import { ProblemError } from '../../../core/problems.js';
@@ -26,9 +27,35 @@ import { bundleDestination, recordingFor, writeBundleFile } from '../../cmdutil/
 import type { SuppliedFileOption } from '../../cmdutil/supplied.js';
 import type { VerifyCommandOptions, VerifyCredentialCommandOptions, VerifyPresentationCommandOptions } from './options.js';
 
+/**
+ * The verification's exit, and with trusted issuers the worse of it and the trust decision's
+ * (FAIL 1, INDETERMINATE 3; 1 is worse than 3): a gate never passes an issuer nobody trusted.
+ */
 export function exitForCredential(result: CredentialVerification): number {
-  if (result.status === 'VALID') return EXIT.PASS;
-  return result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+  const verified = result.status === 'VALID' ? EXIT.PASS : result.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : EXIT.CHECK_FAILED;
+  const trust = result.issuerTrust;
+  if (trust === undefined || verified === EXIT.CHECK_FAILED) return verified;
+  if (trust.status === 'FAIL') return EXIT.CHECK_FAILED;
+  return trust.status === 'INDETERMINATE' ? EXIT.INDETERMINATE : verified;
+}
+
+/** Why a VALID credential does not exit 0: its issuer was not found trusted (a line on stderr, also with --json and --quiet). */
+function trustNotes(result: CredentialVerification): string[] {
+  const trust = result.issuerTrust;
+  if (trust === undefined || trust.status === 'PASS' || result.status !== 'VALID') return [];
+  return [
+    trust.status === 'FAIL'
+      ? 'the credential is VALID, but its issuer is not among the trusted issuers (--trusted-issuer)'
+      : 'needs attention: the credential is VALID, but whether its issuer is trusted could not be decided',
+  ];
+}
+
+/** --trusted-issuer values: each a DID or a domain form (core/policy/trusted-issuers.ts); none, no trust decision. */
+function trustedIssuersOption(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const problem = trustedIssuersProblem(values);
+  if (problem !== null) throw new ConfigError(`--trusted-issuer: ${printable(problem)}`);
+  return [...values];
 }
 
 /** What --trusted-issuer made of each credential: its issuerTrust, read defensively (an optional member of CredentialVerification). */
@@ -123,6 +150,7 @@ async function credentialFileOptions(options: VerifyCredentialCommandOptions): P
 export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
   if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
   if (options.nonce !== undefined && options.nonce === '') throw new ConfigError('--nonce must not be empty');
+  const trustedIssuers = trustedIssuersOption(options.trustedIssuer);
   const fileOptions = await credentialFileOptions(options);
   await bundleDestination(options.bundle, fileOptions.length > 0);
   const bytes = await readSourceBytes(file, 'credential');
@@ -131,9 +159,10 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
   const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
   const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
   // What the verifier is given besides the credential: a bundle keeps it to verify again (JSON).
-  const expected: CredentialBundleOptions = {
+  const given: CredentialBundleOptions = {
     ...(options.audience ? { expectedAudience: options.audience } : {}),
     ...(options.nonce ? { expectedNonce: options.nonce } : {}),
+    ...(trustedIssuers ? { trustedIssuers } : {}),
   };
   await emitReport(
     io,
@@ -141,12 +170,12 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
     runtime,
     async (hooks) => {
       const recording = await recordingFor(runtime, options.bundle);
-      // The bundle keeps the credential's bytes and what the verifier was given besides (audience, nonce).
+      // The bundle keeps the credential's bytes and what the verifier was given besides (audience, nonce, trusted issuers).
       const bundle = async (outcome: unknown) => {
         if (!recording.recorder || options.bundle === undefined) return;
         const { CREDENTIAL_INPUT } = await import('../../../core/bundle/kinds.js');
         await writeBundleFile(io, options.bundle, options.quiet === true, {
-          command: { kind: 'verify-credential', subject: file, options: { ...expected } },
+          command: { kind: 'verify-credential', subject: file, options: { ...given } },
           observedAt: recording.observedAt,
           recorder: recording.recorder,
           inputs: [{ name: CREDENTIAL_INPUT, mediaType: null, body: bytes }],
@@ -156,13 +185,13 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
       const from = supplied ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
       let value: CredentialVerification;
       try {
-        value = await verifyCredential(text, { runtime: from, hooks, ...expected });
+        value = await verifyCredential(text, { runtime: from, hooks, ...given });
       } catch (err) {
         if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
         throw err;
       }
       await bundle(value);
-      return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width) };
+      return { value, exitCode: exitForCredential(value), text: (style, width) => credentialText(value, style, width), notes: trustNotes(value) };
     },
     setExit,
   );

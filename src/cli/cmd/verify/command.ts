@@ -24,7 +24,13 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     )
     .argument('<file>', 'the credential: a JSON file, a file holding a compact JWT or an SD-JWT VC, or - for standard input')
     .option('--audience <aud>', 'the audience you identify as: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"')
-    .option('--nonce <nonce>', 'the nonce you chose for this exchange: an SD-JWT VC\'s KB-JWT must carry it in "nonce" (replay protection)');
+    .option('--nonce <nonce>', 'the nonce you chose for this exchange: an SD-JWT VC\'s KB-JWT must carry it in "nonce" (replay protection)')
+    .option(
+      '--trusted-issuer <did>',
+      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable',
+      collect,
+      [],
+    );
   completeFiles(credential, 'file');
   addPairOption(
     credential,
@@ -43,6 +49,9 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     `
 Exit status: 0 VALID; 1 INVALID, EXPIRED, NOT_YET_VALID, REVOKED, SUSPENDED, UNSUPPORTED or MALFORMED;
 3 INDETERMINATE (e.g. the issuer is unreachable or not a DID); 4 no answer; 2 usage or unreadable file.
+With --trusted-issuer, the trust decision is reported beside the verification (issuerTrust in
+--json; the status is unchanged) and the exit is the worse of the two: an issuer not listed
+exits 1 even when the credential is VALID, an issuer that could not be read 3.
 
 Verify from files: --issuer-document and --status-list supply what svc would fetch; svc then fetches
 nothing else (--allow-network: what was not supplied), and a key or list that was not supplied makes
@@ -56,6 +65,7 @@ Examples:
   $ svc verify-credential credential.json
   $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
   $ svc verify-credential presentation.sd-jwt --audience https://verifier.example --nonce "$NONCE"
+  $ svc verify-credential credential.json --trusted-issuer 'did:web:*.example.com' --trusted-issuer did:key:z6Mk…
   $ svc verify-credential credential.json --bundle credential.bundle.json && svc verify-bundle credential.bundle.json
   $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
       --status-list https://issuer.example/status/1 status-1.json`,
@@ -138,7 +148,7 @@ Examples:
     .description('Evaluate a declarative policy against the evidence about a DID (and optionally a credential)')
     .argument('<did>', 'the DID to evaluate, raw or percent-encoded')
     .requiredOption('--policy <file>', 'the policy: a JSON file {"name": …, "rules": {…}}, or - for standard input')
-    .option('--credential <file>', 'a credential to verify for the credentialStatus and credentialIssuerMustBeSubject rules');
+    .option('--credential <file>', 'a credential to verify for the credentialStatus, credentialIssuerMustBeSubject and trustedIssuers rules');
   completeFiles(policy, '--policy', '--credential');
   egressOption(policy);
   addOutputOptions(policy);
@@ -147,7 +157,7 @@ Examples:
     `
 Rules: didResolution, allowedMethods, allowedCurves, allowedKeySuites, minKeyBits, requireKeyRelationship,
 domainBinding, tlsMinDaysRemaining, verifiableHistory, maxCacheAgeSeconds, credentialStatus,
-credentialIssuerMustBeSubject. A rule that lacks evidence is INDETERMINATE, never PASS.
+credentialIssuerMustBeSubject, trustedIssuers. A rule that lacks evidence is INDETERMINATE, never PASS.
 
 Exit status: 0 PASS; 1 FAIL; 3 INDETERMINATE; 4 no answer (an invalid DID); 2 usage, an unreadable file or
 a policy that is not one (INVALID_OPTIONS).

@@ -15,6 +15,8 @@ export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
   allowNetwork?: boolean;
   /** --bundle <file>: the evidence bundle of the run (cmdutil/bundle.ts). */
   bundle?: string;
+  /** --trusted-issuer <did> (repeatable): whose credentials are accepted; none given, no trust decision. */
+  trustedIssuer?: string[];
 }
 
 export interface VerifyPresentationCommandOptions extends VerifyCommandOptions {

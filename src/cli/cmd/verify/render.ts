@@ -48,6 +48,12 @@ export function credentialText(result: CredentialVerification, style: Style, wid
   if (result.disclosures) disclosureLines(out, result.disclosures);
   out.blank().line({ text: 'Checks', bold: true });
   for (const check of result.checks) out.hang(checkPrefix('  ', check.status, MARKS[check.status], check.id, 9), printable(check.detail));
+  if (result.issuerTrust) {
+    // Beside the checks, not among them: trust is the caller's decision, not a property of the credential.
+    const trust = result.issuerTrust;
+    out.blank().line({ text: 'Issuer trust', bold: true });
+    out.hang(checkPrefix('  ', trust.status, MARKS[trust.status], 'trust', 9), printable(trust.detail));
+  }
   if (result.statusList.length > 0) {
     out.blank().line({ text: 'Status entries', bold: true });
     for (const entry of result.statusList) {
