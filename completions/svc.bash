@@ -15,7 +15,7 @@ _svc() {
   if [ "$cur" = '=' ]; then cur=''; fi
   if [ "$prev" = '=' ] && [ "$COMP_CWORD" -ge 3 ]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
@@ -23,6 +23,7 @@ _svc() {
     dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
     verify-credential) flags='--audience --nonce --trusted-issuer --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --nonce --trusted-issuer --issuer-document --status-list --egress-allow --bundle' ;;
+    verify-presentation) flags='--challenge --domain --audience --nonce --trusted-issuer --require-holder-binding --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--challenge --domain --audience --nonce --trusted-issuer --egress-allow' ;;
     verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
     evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
     delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
@@ -72,9 +73,9 @@ _svc() {
     esac
   done
   case "$cmd:$n" in
-    verify-credential:0|verify-jws:0|verify-delegation:0|backup:0) _svc_files "$cur" ;;
+    verify-credential:0|verify-presentation:0|verify-jws:0|verify-delegation:0|backup:0) _svc_files "$cur" ;;
     completion:0) COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ) ;;
-    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
+    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ) ;;
   esac
 }

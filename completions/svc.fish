@@ -85,9 +85,9 @@ complete -c svc -n '__fish_seen_subcommand_from verify-credential' -l help -s h 
 complete -c svc -n '__fish_seen_subcommand_from verify-credential' -F
 complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l challenge -x -d 'the challenge you gave the holder: the proof must carry exactly it (a JWT: "nonce"); without it, replay is not excluded'
 complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l domain -x -d 'the domain you verify for: the proof must name it (a JWT: "aud"); without it, misdirection is not excluded'
-complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l audience -x -d 'passed to each credential: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"'
-complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l nonce -x -d 'passed to each SD-JWT VC: its KB-JWT must carry this nonce'
-complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l trusted-issuer -x -d 'an issuer you trust; repeatable: each credential must be issued by one of them (exit 1 when one is not)'
+complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l audience -x -d 'passed to each SD-JWT VC in it: its KB-JWT must name this audience in "aud"'
+complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l nonce -x -d 'passed to each SD-JWT VC in it: its KB-JWT must carry this nonce in "nonce"'
+complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l trusted-issuer -x -d 'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable; exit 1 when a credential is of another'
 complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l require-holder-binding -d 'each credential must be about the holder (a subject id equal to the holder, or an SD-JWT VC bound to its key): INVALID otherwise'
 complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l egress-allow -x -d 'also fetch from these non-public addresses (DID hosts, status lists); repeatable, adds to SVC_EGRESS_ALLOW'
 complete -c svc -n '__fish_seen_subcommand_from verify-presentation' -l json -d 'print the result as JSON (the full result object, or a problem object when there is no answer)'

@@ -2091,7 +2091,7 @@ export interface components {
             domain?: string;
             expectedAudience?: string;
             expectedNonce?: string;
-            /** @description The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE). */
+            /** @description The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them: DIDs, matched exactly, and did:web or did:webvh domain forms ("did:web:*.example.com", "did:web:example.com:*"); a bad entry is refused (400, naming it); an empty list decides nothing (INDETERMINATE). */
             trustedIssuers?: string[];
             requireHolderBinding?: boolean;
         };
@@ -4494,7 +4494,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresentationVerification"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, lacks "presentation", or has a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
+            /** @description INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, lacks "presentation", or has a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -78,6 +78,7 @@ const TABLE: Row[] = [
   usage(['verify-presentation', '{dir}/missing.json'], /^cannot read the presentation .*missing\.json: no such file$/),
   usage(['verify-presentation', '{dir}/no-rules.json', '--challenge', ''], /^--challenge must not be empty$/),
   usage(['verify-presentation', '{dir}/no-rules.json', '--nonce', ' '], /^--nonce must not be empty$/),
+  usage(['verify-presentation', '{dir}/no-rules.json', '--trusted-issuer', 'did:key:*'], /^--trusted-issuer: trusted issuer 1 \("did:key:\*"\) is refused: /),
 
   usage(['verify-jws', 'abc', '--relationship', 'owner'], /^--relationship must be one of authentication, /),
   usage(['verify-jws', 'not a jws'], /^no such file and not a compact JWS: not a jws$/),

@@ -14,12 +14,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENTATION_CHECK_IDS } from '../../src/core/presentations/types.js';
 import { closedPort } from '../support/https-server.js';
 import { ANSI_COLOR, assertBuilt, cleanEnv, expectUsageError, onlyJson, repoRoot, svcBin, svcIn, type Run } from '../support/cli.js';
+import { issueDi, jwtIssuer, peerEd25519Issuer, unsignedCredential as peerCredential } from '../support/peer-issuers.js';
+import {
+  CHALLENGE as PEER_CHALLENGE,
+  DOMAIN as PEER_DOMAIN,
+  envelopedCredential,
+  issueSdJwtVc,
+  peerHolder,
+  signDiPresentation,
+  unsignedPresentation,
+} from '../support/peer-presentations.js';
 import { generateTestKey, signEddsaJcs2022, signJws } from '../support/signing.js';
 
 const VC2 = 'https://www.w3.org/ns/credentials/v2';
 const CHALLENGE = 'f3e1-challenge';
 const DOMAIN = 'verifier.example';
-const AUDIENCE = 'did:web:verifier.example';
 
 const issuerKey = generateTestKey('EdDSA');
 const issuerDid = `did:key:${issuerKey.multikey}`;
@@ -27,6 +36,7 @@ const issuerVm = `${issuerDid}#${issuerKey.multikey}`;
 const holderKey = generateTestKey('EdDSA');
 const holderDid = `did:key:${holderKey.multikey}`;
 const holderVm = `${holderDid}#${holderKey.multikey}`;
+const sdIssuer = jwtIssuer('EdDSA', new Uint8Array(32).fill(51));
 
 function unsigned(issuer = issuerDid, subject = holderDid): Record<string, unknown> {
   return {
@@ -39,7 +49,12 @@ function unsigned(issuer = issuerDid, subject = holderDid): Record<string, unkno
 }
 
 const credential = signEddsaJcs2022(unsigned(), issuerKey, issuerVm);
-const jwtCredential = signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: issuerVm }, { ...unsigned(), aud: AUDIENCE }, issuerKey);
+/** A vc+jwt about the holder, enveloped as a VC 2.0 presentation carries it. */
+const jwtCredential = {
+  '@context': VC2,
+  type: 'EnvelopedVerifiableCredential',
+  id: `data:application/vc+jwt,${signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: issuerVm }, unsigned(), issuerKey)}`,
+};
 
 function presentation(credentials: unknown[], binding: Record<string, unknown> = { challenge: CHALLENGE, domain: DOMAIN }): Record<string, unknown> {
   return signEddsaJcs2022(
@@ -71,6 +86,13 @@ beforeAll(async () => {
   write('about-bob.json', presentation([signEddsaJcs2022(unsigned(issuerDid, 'did:example:bob'), issuerKey, issuerVm)]));
   const unreachable = `did:web:localhost%3A${await closedPort()}`;
   write('unreachable-issuer.json', presentation([signEddsaJcs2022(unsigned(unreachable), generateTestKey('EdDSA'), `${unreachable}#key-1`)]));
+  // Peer-made (test/support/peer-presentations.ts): a Data Integrity credential and an SD-JWT VC whose
+  // KB-JWT (nonce PEER_CHALLENGE, aud PEER_DOMAIN) is fresh now, in a presentation by their holder.
+  const holder = await peerHolder(52);
+  const diIssuer = await peerEd25519Issuer(53);
+  const sdJwt = await issueSdJwtVc(sdIssuer, holder, { iat: new Date(Date.now() - 10_000).toISOString() });
+  const di = await issueDi(peerCredential(diIssuer.did, { credentialSubject: { id: holder.did, name: 'Erika' } }), diIssuer);
+  write('sd-jwt.json', await signDiPresentation(unsignedPresentation(holder.did, [di, envelopedCredential('application/dc+sd-jwt', sdJwt)]), holder));
   write('duplicate.json', JSON.stringify(presentation([credential])).replace('"holder":', '"holder":"did:example:x","holder":'));
   write('big.json', `{"padding": "${'x'.repeat(4 * 1024 * 1024 + 16)}"}`);
   mkdirSync(path.join(dir, 'a-directory'));
@@ -108,7 +130,7 @@ describe('svc verify-presentation', () => {
     // The credentials, numbered from 1 as the checks name them: form · format, issuer, binding.
     expect(r.stdout).toMatch(/^Credentials \(2\)$/m);
     expect(r.stdout).toMatch(/^ {2}#1 VALID {2}OBJECT · DATA_INTEGRITY · VC 2\.0$/m);
-    expect(r.stdout).toMatch(/^ {2}#2 VALID {2}JWT · VC_JOSE_COSE · VC 2\.0$/m);
+    expect(r.stdout).toMatch(/^ {2}#2 VALID {2}ENVELOPED · VC_JOSE_COSE · VC 2\.0$/m);
     expect(r.stdout).toContain(`issuer   ${issuerDid}`);
     expect(r.stdout).toMatch(/binding {2}BOUND$/m);
     // The holder's key, by its fragment under the holder (present/text.ts displayKeyId).
@@ -126,7 +148,7 @@ describe('svc verify-presentation', () => {
     expect(result.checks.map((c: { id: string }) => c.id)).toEqual([...PRESENTATION_CHECK_IDS]);
     expect(result.credentials.map((c: any) => [c.index, c.form, c.holderBinding, c.verification.status])).toEqual([
       [0, 'OBJECT', 'BOUND', 'VALID'],
-      [1, 'JWT', 'BOUND', 'VALID'],
+      [1, 'ENVELOPED', 'BOUND', 'VALID'],
     ]);
   });
 
@@ -158,15 +180,31 @@ describe('svc verify-presentation', () => {
     expect(r.stdout).toMatch(/why +The credential is invalid/);
   });
 
-  it('--audience reaches each credential: a JWT credential naming it → 0, another audience → 1 (a Data Integrity one cannot show one → 3)', async () => {
-    const jwtOnly = write('jwt-only.json', presentation([jwtCredential]));
-    expect((await run([jwtOnly, ...bound, '--audience', AUDIENCE, '--quiet'])).exitCode).toBe(0);
-    const other = await run([jwtOnly, ...bound, '--audience', 'did:web:someone-else.example', '--json']);
+  it('--audience and --nonce reach the SD-JWT VC (its KB-JWT): the ones it was made for → 0, another nonce → 1; the Data Integrity credential beside it is not asked', async () => {
+    const ok = await run([files['sd-jwt.json']!, '--challenge', PEER_CHALLENGE, '--audience', PEER_DOMAIN, '--nonce', PEER_CHALLENGE, '--json']);
+    expect(ok.exitCode, ok.stdout.slice(0, 2000)).toBe(0);
+    const result = onlyJson(ok);
+    const kb = (index: number) => result.credentials[index].verification.checks.find((c: any) => c.id === 'kb.nonce').status;
+    expect([kb(0), kb(1)]).toEqual(['SKIP', 'PASS']);
+    const other = await run([files['sd-jwt.json']!, '--challenge', PEER_CHALLENGE, '--audience', PEER_DOMAIN, '--nonce', 'another-exchange', '--json']);
     expect(other.exitCode).toBe(1);
-    expect(onlyJson(other).credentials[0].verification.checks.find((c: any) => c.id === 'jwt.aud').status).toBe('FAIL');
-    const mixed = await run([files['valid.json']!, ...bound, '--audience', AUDIENCE, '--json']);
-    expect(mixed.exitCode).toBe(3);
-    expect(onlyJson(mixed).credentials[0].verification.checks.find((c: any) => c.id === 'jwt.aud').status).toBe('INDETERMINATE');
+    expect(onlyJson(other).credentials.map((c: any) => c.verification.status)).toEqual(['VALID', 'INVALID']);
+  });
+
+  it('--trusted-issuer: every issuer listed → 0, each credential its trust; one not listed → 1 and a note on stderr; a bad entry → 2', async () => {
+    const trusted = await run([files['valid.json']!, ...bound, '--trusted-issuer', issuerDid]);
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toMatch(/^ {5}trust {4}PASS {2}listed$/m);
+    const other = await run([files['sd-jwt.json']!, '--challenge', PEER_CHALLENGE, '--trusted-issuer', sdIssuer.did, '--json']);
+    expect(other.exitCode).toBe(1);
+    expect(onlyJson(other).status).toBe('VALID');
+    expect(onlyJson(other).credentials.map((c: any) => c.verification.issuerTrust.status)).toEqual(['FAIL', 'PASS']);
+    expect(other.stderr.trim()).toBe('svc: the issuer of credential 1 is not among the trusted issuers (--trusted-issuer)');
+    expectUsageError(
+      await run([files['valid.json']!, '--trusted-issuer', 'did:web:*example.com']),
+      /^--trusted-issuer: trusted issuer 1 /,
+      'verify-presentation',
+    );
   });
 
   it('a credential about someone else: reported (exit 0, NOT_BOUND); --require-holder-binding → exit 1', async () => {
@@ -204,8 +242,8 @@ describe('svc verify-presentation', () => {
       expectUsageError(await run([files['big.json']!]), /larger than 4194304 bytes/, 'verify-presentation');
     });
 
-    it('an empty --challenge, --domain, --audience, --nonce or --trusted-issuer', async () => {
-      for (const option of ['--challenge', '--domain', '--audience', '--nonce', '--trusted-issuer']) {
+    it('an empty --challenge, --domain, --audience or --nonce', async () => {
+      for (const option of ['--challenge', '--domain', '--audience', '--nonce']) {
         expectUsageError(await run([files['valid.json']!, option, '']), new RegExp(`^${option} must not be empty$`), 'verify-presentation');
       }
     });

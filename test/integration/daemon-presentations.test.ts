@@ -15,12 +15,22 @@ import type { DaemonHandle } from '../support/daemon.js';
 import { call, callOversized, checkContract, expectJson, expectProblem, startInProcessDaemonFor, type Answer } from '../support/daemon-client.js';
 import { injectedApp, type InjectedApp } from '../support/injected.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
-import { generateTestKey, signEddsaJcs2022, signJws } from '../support/signing.js';
+import { issueDi, jwtIssuer, peerEd25519Issuer, unsignedCredential as peerCredential } from '../support/peer-issuers.js';
+import {
+  CHALLENGE as PEER_CHALLENGE,
+  DOMAIN as PEER_DOMAIN,
+  envelopedCredential,
+  issueSdJwtVc,
+  peerHolder,
+  PRESENTED_AT,
+  signDiPresentation,
+  unsignedPresentation,
+} from '../support/peer-presentations.js';
+import { generateTestKey, signEddsaJcs2022 } from '../support/signing.js';
 
 const VC2 = 'https://www.w3.org/ns/credentials/v2';
 const CHALLENGE = 'c0ffee-4b1d';
 const DOMAIN = 'verifier.example';
-const AUDIENCE = 'did:web:verifier.example';
 
 const issuerKey = generateTestKey('EdDSA');
 const issuerDid = `did:key:${issuerKey.multikey}`;
@@ -42,8 +52,6 @@ function unsignedCredential(subject = holderDid, extra: Record<string, unknown> 
 
 /** An eddsa-jcs-2022 credential of the issuer, about the holder. */
 const credential = signEddsaJcs2022(unsignedCredential(), issuerKey, issuerVm);
-/** A vc+jwt credential about the holder, naming the verifier as its audience. */
-const jwtCredential = signJws({ alg: 'EdDSA', typ: 'vc+jwt', kid: issuerVm }, { ...unsignedCredential(), aud: AUDIENCE }, issuerKey);
 
 /** A Data Integrity presentation by the holder (proofPurpose authentication), bound to `binding` (challenge, domain). */
 function presentation(credentials: unknown[], binding: Record<string, unknown> = { challenge: CHALLENGE, domain: DOMAIN }): Record<string, unknown> {
@@ -181,17 +189,6 @@ describe('POST /v1/presentations/verify', () => {
     ]);
   });
 
-  it('expectedAudience reaches each credential: its JWT aud is checked (matching PASS, another INVALID)', async () => {
-    const withJwt = presentation([jwtCredential]);
-    const matching = await verified({ presentation: withJwt, challenge: CHALLENGE, domain: DOMAIN, expectedAudience: AUDIENCE });
-    expect(matching.credentials[0]).toMatchObject({ form: 'JWT' });
-    expect(matching.credentials[0].verification.checks.find((c: any) => c.id === 'jwt.aud')?.status).toBe('PASS');
-    expect(matching.status).toBe('VALID');
-    const other = await verified({ presentation: withJwt, challenge: CHALLENGE, domain: DOMAIN, expectedAudience: 'did:web:someone-else.example' });
-    expect(other.credentials[0].verification.checks.find((c: any) => c.id === 'jwt.aud')?.status).toBe('FAIL');
-    expect(other.status).toBe('INVALID');
-  });
-
   it('requireHolderBinding: a credential about someone else is reported (not bound), and INVALID only when asked', async () => {
     const aboutBob = signEddsaJcs2022(unsignedCredential('did:example:bob'), issuerKey, issuerVm);
     const body = { presentation: presentation([aboutBob]), challenge: CHALLENGE, domain: DOMAIN };
@@ -268,10 +265,12 @@ describe('POST /v1/presentations/verify', () => {
   });
 });
 
-describe('POST /v1/presentations/verify in process: the budget and the signature', () => {
+describe('POST /v1/presentations/verify in process: the budget, the signature, the options that reach the credentials', () => {
   let db: TestDatabase;
   let limited: InjectedApp;
   let signing: InjectedApp;
+  /** At the peer presentations' time (test/support/peer-presentations.ts): their KB-JWTs are fresh. */
+  let presented: InjectedApp;
   const clock = fixedClock('2026-03-01T00:00:00.000Z');
   const signer = createSigner(generateTestKey('EdDSA').privateKey.export({ format: 'jwk' }));
 
@@ -279,10 +278,12 @@ describe('POST /v1/presentations/verify in process: the budget and the signature
     db = await sqliteDatabase('svc-presentations');
     limited = await injectedApp(db.target, { profile: 'public', limits: { intensivePerMinute: 1 }, clock });
     signing = await injectedApp(db.target, { signer, clock });
+    presented = await injectedApp(db.target, { clock: fixedClock(PRESENTED_AT) });
   });
   afterAll(async () => {
     await limited?.close();
     await signing?.close();
+    await presented?.close();
     await db?.done();
   });
 
@@ -297,6 +298,71 @@ describe('POST /v1/presentations/verify in process: the budget and the signature
     const refused = await injected(limited, '/v1/presentations/verify', '{"presentation": {');
     expect(refused.statusCode).toBe(429);
     expect(JSON.parse(refused.body).code).toBe('RATE_LIMITED');
+  });
+
+  describe('expectedAudience and expectedNonce reach each SD-JWT VC (its KB-JWT) and no other credential; trustedIssuers each issuer', () => {
+    const sdIssuer = jwtIssuer('EdDSA', new Uint8Array(32).fill(41));
+    let body: Record<string, unknown>;
+    let diIssuerDid: string;
+
+    beforeAll(async () => {
+      const holder = await peerHolder(42);
+      const diIssuer = await peerEd25519Issuer(43);
+      diIssuerDid = diIssuer.did;
+      // Peer-made: an SD-JWT VC bound to the holder's key (KB-JWT nonce PEER_CHALLENGE, aud PEER_DOMAIN), a Data Integrity credential about the holder.
+      const sdJwt = await issueSdJwtVc(sdIssuer, holder);
+      const di = await issueDi(peerCredential(diIssuer.did, { credentialSubject: { id: holder.did, name: 'Erika' } }), diIssuer);
+      const vp = await signDiPresentation(unsignedPresentation(holder.did, [di, envelopedCredential('application/dc+sd-jwt', sdJwt)]), holder);
+      body = { presentation: vp, challenge: PEER_CHALLENGE, domain: PEER_DOMAIN };
+    });
+
+    const verified = async (extra: Record<string, unknown>) => {
+      const res = await injected(presented, '/v1/presentations/verify', { ...body, ...extra });
+      expect(res.statusCode, res.body).toBe(200);
+      return JSON.parse(res.body) as {
+        status: string;
+        credentials: Array<{ form: string; verification: { status: string; checks: Array<{ id: string; status: string }>; issuerTrust?: { status: string } } }>;
+      };
+    };
+    const credentialCheck = (result: Awaited<ReturnType<typeof verified>>, index: number, id: string) =>
+      result.credentials[index]!.verification.checks.find((c) => c.id === id)?.status;
+
+    it('the KB-JWT nonce and audience given → VALID: checked on the SD-JWT VC, not asked of the Data Integrity credential', async () => {
+      const result = await verified({ expectedAudience: PEER_DOMAIN, expectedNonce: PEER_CHALLENGE });
+      expect(result.credentials.map((c) => [c.form, c.verification.status])).toEqual([
+        ['OBJECT', 'VALID'],
+        ['ENVELOPED', 'VALID'],
+      ]);
+      expect(credentialCheck(result, 1, 'kb.nonce')).toBe('PASS');
+      expect(credentialCheck(result, 0, 'kb.nonce')).toBe('SKIP');
+      expect(credentialCheck(result, 0, 'jwt.aud')).toBe('SKIP');
+      expect(result.status).toBe('VALID');
+    });
+
+    it('another nonce → the SD-JWT VC INVALID (kb.nonce FAIL), and the presentation with it', async () => {
+      const result = await verified({ expectedAudience: PEER_DOMAIN, expectedNonce: 'another-exchange' });
+      expect(credentialCheck(result, 1, 'kb.nonce')).toBe('FAIL');
+      expect(result.credentials.map((c) => c.verification.status)).toEqual(['VALID', 'INVALID']);
+      expect(result.status).toBe('INVALID');
+    });
+
+    it('trustedIssuers → each credential its issuerTrust (PASS for the listed issuer, FAIL for the other), statuses unchanged', async () => {
+      const result = await verified({ trustedIssuers: [sdIssuer.did] });
+      expect(result.credentials.map((c) => c.verification.issuerTrust?.status)).toEqual(['FAIL', 'PASS']);
+      expect(result.status).toBe('VALID');
+      const both = await verified({ trustedIssuers: [diIssuerDid, sdIssuer.did] });
+      expect(both.credentials.map((c) => c.verification.issuerTrust?.status)).toEqual(['PASS', 'PASS']);
+      // Without the member, no credential carries issuerTrust.
+      expect((await verified({})).credentials.map((c) => 'issuerTrust' in c.verification)).toEqual([false, false]);
+    });
+
+    it('a trustedIssuers entry that is not one → 400 INVALID_REQUEST naming it, before anything is verified', async () => {
+      const res = await injected(presented, '/v1/presentations/verify', { ...body, trustedIssuers: [sdIssuer.did, 'did:web:*example.com'] });
+      expect(res.statusCode).toBe(400);
+      const problem = JSON.parse(res.body) as { code: string; detail: string };
+      expect(problem.code).toBe('INVALID_REQUEST');
+      expect(problem.detail).toMatch(/^"trustedIssuers": trusted issuer 2 \("did:web:\*example\.com"\) is refused/);
+    });
   });
 
   it('signed=true → the same result, signed over its RFC 8785 form by the daemon key', async () => {

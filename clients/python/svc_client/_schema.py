@@ -1404,7 +1404,7 @@ class PresentationVerifyRequest(_PresentationVerifyRequestRequired, total=False)
     domain: str
     expectedAudience: str
     expectedNonce: str
-    #: The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE).
+    #: The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them: DIDs, matched exactly, and did:web or did:webvh domain forms ("did:web:*.example.com", "did:web:example.com:*"); a bad entry is refused (400, naming it); an empty list decides nothing (INDETERMINATE).
     trustedIssuers: List[str]
     requireHolderBinding: bool
 

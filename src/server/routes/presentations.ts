@@ -6,6 +6,8 @@
  * each issuer's, each status list's — through the daemon's capacity and cache, and `signed=true`.
  * A failed check is a 200 result: a missing challenge the caller asked for is INVALID, not a 400.
  */
+import { trustedIssuersProblem } from '../../core/policy/trusted-issuers.js';
+import { ProblemError } from '../../core/problems.js';
 import { verifyPresentation } from '../../core/presentations/verify.js';
 import type { VerifyPresentationOptions } from '../../core/presentations/types.js';
 import { outboundWork, type RouteDef, type ServerContext } from '../context.js';
@@ -57,7 +59,7 @@ export function presentationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: signedJson(ref(PresentationVerificationSchema), 'The verification, whatever its status.'),
           400: problem(
-            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, lacks "presentation", or has a member of the wrong shape; INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, lacks "presentation", or has a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
           ),
           ...bodyRouteProblems(),
         },
@@ -66,6 +68,9 @@ export function presentationRoutes(ctx: ServerContext): RouteDef[] {
         signedOption(ctx, request, queryOptions(request, ['signed']));
         // The schema has checked every member: presentation an object or a string, the options non-empty strings, a boolean, a list.
         const { presentation, ...given } = objectBody(request, ['signed']) as unknown as PresentationRequest;
+        // Each entry as the credential route reads it: a bad one is named here, before anything is verified.
+        const problem = given.trustedIssuers === undefined ? null : trustedIssuersProblem(given.trustedIssuers);
+        if (problem !== null) throw new ProblemError('INVALID_REQUEST', `"trustedIssuers": ${problem}.`);
         const options = presentationOptions(given);
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
           verifyPresentation(presentation, { runtime, keySource: keys, signal, ...options }),

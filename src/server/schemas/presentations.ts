@@ -5,6 +5,7 @@
  * (presentations/types.ts); test/unit/schemas-agents-types.test.ts holds the two together.
  */
 import Type, { type TSchema } from 'typebox';
+import { MAX_TRUSTED_ISSUERS } from '../../core/policy/trusted-issuers.js';
 
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 
@@ -86,15 +87,12 @@ export const PresentationVerificationSchema = Type.Object(
   { $id: 'PresentationVerification', additionalProperties: false },
 );
 
-/** The most trusted issuers one request names (MAX_TRUSTED_ISSUERS of the credential route). */
-const MAX_TRUSTED_ISSUERS = 100;
-
 /** Passed to each embedded credential: the issuers the verifier trusts, as POST /v1/credentials/verify takes them. */
 const TrustedIssuers = () =>
   Type.Array(Type.String(), {
     maxItems: MAX_TRUSTED_ISSUERS,
     description:
-      "The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation's are unchanged by it). Entries as POST /v1/credentials/verify takes them (DIDs, did:web and did:webvh domain forms); a bad entry is refused (400); an empty list decides nothing (INDETERMINATE).",
+      'The issuers the verifier trusts: each embedded credential then carries issuerTrust (its status and the presentation\'s are unchanged by it). Entries as POST /v1/credentials/verify takes them: DIDs, matched exactly, and did:web or did:webvh domain forms ("did:web:*.example.com", "did:web:example.com:*"); a bad entry is refused (400, naming it); an empty list decides nothing (INDETERMINATE).',
   });
 
 /** POST /v1/presentations/verify. */
@@ -108,9 +106,9 @@ export const PresentationVerifyRequestSchema = Type.Object(
     challenge: Type.Optional(Type.String({ minLength: 1 })),
     /** The verifier's domain: the proof's domain (a JWT's aud) must be or include it; given but missing is INVALID. */
     domain: Type.Optional(Type.String({ minLength: 1 })),
-    /** Passed to each embedded credential: the audience a JWT credential (an SD-JWT VC's KB-JWT) must name. */
+    /** Passed to each embedded SD-JWT VC: the audience its KB-JWT must name (the presentation's domain binds the rest). */
     expectedAudience: Type.Optional(Type.String({ minLength: 1 })),
-    /** Passed to each embedded SD-JWT VC: the nonce its KB-JWT must carry. */
+    /** Passed to each embedded SD-JWT VC: the nonce its KB-JWT must carry (the presentation's challenge binds the rest). */
     expectedNonce: Type.Optional(Type.String({ minLength: 1 })),
     trustedIssuers: Type.Optional(TrustedIssuers()),
     /** A credential not bound to the holder makes the presentation INVALID (otherwise it is reported, WARN). */

@@ -58,15 +58,6 @@ function trustedIssuersOption(values: readonly string[] | undefined): string[] |
   return [...values];
 }
 
-/** What --trusted-issuer made of each credential: its issuerTrust, read defensively (an optional member of CredentialVerification). */
-type TrustStatus = 'PASS' | 'FAIL' | 'INDETERMINATE';
-
-function trustOf(credential: PresentationVerification['credentials'][number]): TrustStatus | undefined {
-  const trust = (credential.verification as { issuerTrust?: { status?: unknown } }).issuerTrust;
-  const status = trust?.status;
-  return status === 'PASS' || status === 'FAIL' || status === 'INDETERMINATE' ? status : undefined;
-}
-
 /**
  * The exit code of a presentation: its status as a credential's (0 VALID, 3 INDETERMINATE, 1 the
  * rest), and, when trusted issuers were given, each credential's issuer trust: FAIL makes 1,
@@ -79,17 +70,20 @@ export function exitForPresentation(result: PresentationVerification, trustGiven
   const untrusted: number[] = [];
   const undecided: number[] = [];
   for (const credential of result.credentials) {
-    const trust = trustOf(credential);
+    const trust = credential.verification.issuerTrust?.status;
     if (trust === 'FAIL') untrusted.push(credential.index);
     else if (trust !== 'PASS') undecided.push(credential.index);
   }
   // Numbered from 1, as the report and the checks' details name them.
-  const list = (indexes: number[]) => `credential${indexes.length > 1 ? 's' : ''} ${indexes.map((i) => i + 1).join(', ')}`;
+  const of = (indexes: number[]) =>
+    `the issuer${indexes.length > 1 ? 's' : ''} of credential${indexes.length > 1 ? 's' : ''} ${indexes.map((i) => i + 1).join(', ')}`;
   if (untrusted.length > 0) {
-    return { exitCode: EXIT.CHECK_FAILED, notes: [`issuer not trusted: ${list(untrusted)} not issued by a --trusted-issuer`] };
+    const are = untrusted.length > 1 ? 'are' : 'is';
+    return { exitCode: EXIT.CHECK_FAILED, notes: [`${of(untrusted)} ${are} not among the trusted issuers (--trusted-issuer)`] };
   }
   if (undecided.length > 0 && own === EXIT.PASS) {
-    return { exitCode: EXIT.INDETERMINATE, notes: [`needs attention: whether the issuer of ${list(undecided)} is trusted could not be decided`] };
+    const are = undecided.length > 1 ? 'are' : 'is';
+    return { exitCode: EXIT.INDETERMINATE, notes: [`needs attention: whether ${of(undecided)} ${are} trusted could not be decided`] };
   }
   return { exitCode: own, notes: [] };
 }
@@ -212,8 +206,7 @@ export async function verifyPresentationAction(
   nonEmpty('--domain', options.domain);
   nonEmpty('--audience', options.audience);
   nonEmpty('--nonce', options.nonce);
-  const trusted = options.trustedIssuer ?? [];
-  for (const issuer of trusted) nonEmpty('--trusted-issuer', issuer);
+  const trusted = trustedIssuersOption(options.trustedIssuer);
   // A presentation carries its credentials: it may be larger than one credential (the core's bound, 4 MiB).
   const text = (await readSourceBytes(file, 'presentation', MAX_PRESENTATION_LENGTH)).toString('utf8');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
@@ -222,7 +215,7 @@ export async function verifyPresentationAction(
     ...(options.domain === undefined ? {} : { domain: options.domain }),
     ...(options.audience === undefined ? {} : { expectedAudience: options.audience }),
     ...(options.nonce === undefined ? {} : { expectedNonce: options.nonce }),
-    ...(trusted.length === 0 ? {} : { trustedIssuers: trusted }),
+    ...(trusted === undefined ? {} : { trustedIssuers: trusted }),
     ...(options.requireHolderBinding ? { requireHolderBinding: true } : {}),
   };
   await emitReport(
@@ -231,7 +224,7 @@ export async function verifyPresentationAction(
     runtime,
     async (hooks) => {
       const value = await verifyPresentation(text, { runtime, hooks, ...verifier });
-      const { exitCode, notes } = exitForPresentation(value, trusted.length > 0);
+      const { exitCode, notes } = exitForPresentation(value, trusted !== undefined);
       return { value, exitCode, notes, text: (style, width) => presentationText(value, style, width) };
     },
     setExit,

@@ -82,9 +82,14 @@ Examples:
     .argument('<file>', 'the presentation: a JSON file, a file holding a compact JWT, or - for standard input')
     .option('--challenge <c>', 'the challenge you gave the holder: the proof must carry exactly it (a JWT: "nonce"); without it, replay is not excluded')
     .option('--domain <d>', 'the domain you verify for: the proof must name it (a JWT: "aud"); without it, misdirection is not excluded')
-    .option('--audience <aud>', 'passed to each credential: a JWT credential (an SD-JWT VC: its KB-JWT) must name it in "aud"')
-    .option('--nonce <n>', 'passed to each SD-JWT VC: its KB-JWT must carry this nonce')
-    .option('--trusted-issuer <did>', 'an issuer you trust; repeatable: each credential must be issued by one of them (exit 1 when one is not)', collect, [])
+    .option('--audience <aud>', 'passed to each SD-JWT VC in it: its KB-JWT must name this audience in "aud"')
+    .option('--nonce <n>', 'passed to each SD-JWT VC in it: its KB-JWT must carry this nonce in "nonce"')
+    .option(
+      '--trusted-issuer <did>',
+      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable; exit 1 when a credential is of another',
+      collect,
+      [],
+    )
     .option(
       '--require-holder-binding',
       'each credential must be about the holder (a subject id equal to the holder, or an SD-JWT VC bound to its key): INVALID otherwise',
@@ -102,7 +107,8 @@ decided); 4 no answer; 2 usage or unreadable file.
 
 --challenge and --domain are what you asked the holder to sign: given, a proof without them (or with
 others) is INVALID; not given, their checks are SKIP and the report says replay or misdirection was
-not excluded. --audience and --nonce are for the credentials inside (JWT and SD-JWT VC key binding).
+not excluded. --audience and --nonce are for the SD-JWT VCs inside (their KB-JWT); the presentation's
+challenge and domain bind the other credentials.
 
 Examples:
   $ svc verify-presentation presentation.json --challenge 6f1c0e2a --domain verifier.example

@@ -70,13 +70,6 @@ const PRESENTATION_CHECK_WIDTH = 13;
 /** Width of the labels under each embedded credential (`binding`). */
 const EMBEDDED_LABEL = 8;
 
-/** The trust --trusted-issuer gave a credential, when it was asked for (an optional member, read defensively). */
-function issuerTrustOf(credential: EmbeddedCredential): { status: string; detail: string } | null {
-  const trust = (credential.verification as { issuerTrust?: { status?: unknown; detail?: unknown } }).issuerTrust;
-  if (trust === undefined || trust === null || typeof trust.status !== 'string') return null;
-  return { status: trust.status, detail: typeof trust.detail === 'string' ? trust.detail : '' };
-}
-
 /** One embedded credential, compactly: `#n STATUS  form · format`, then its issuer, holder binding, trust and, unless VALID, why. */
 function embeddedLines(out: Report, credential: EmbeddedCredential, numberWidth: number, statusWidth: number): void {
   const { verification: v } = credential;
@@ -96,8 +89,19 @@ function embeddedLines(out: Report, credential: EmbeddedCredential, numberWidth:
   const bindingPrefix: Line = [{ text: `${' '.repeat(numberWidth + 3)}${'binding'.padEnd(EMBEDDED_LABEL)} ` }, { text: binding, tone: bindingTone }];
   if (binding === 'BOUND') out.line(...bindingPrefix);
   else out.hang([...bindingPrefix, { text: '  ' }], printable(credential.holderBindingDetail));
-  const trust = issuerTrustOf(credential);
-  if (trust) sub('trust', trust.status, trust.detail);
+  // The issuer is on the line above: the trust line says only how it was decided (--json has the detail).
+  const trust = v.issuerTrust;
+  if (trust) {
+    const how =
+      trust.status === 'PASS'
+        ? trust.matched === null || trust.matched === v.issuer
+          ? 'listed'
+          : `matches ${trust.matched}`
+        : trust.status === 'FAIL'
+          ? 'not among the trusted issuers'
+          : trust.detail;
+    sub('trust', trust.status, how);
+  }
   if (v.status !== 'VALID') sub('why', null, v.headline);
 }
 
