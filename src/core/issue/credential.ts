@@ -28,13 +28,14 @@ import { privateJwkMembers } from '../keys/jwk.js';
 import { ProblemError } from '../problems.js';
 import { ECDSA_JCS_2019, EDDSA_JCS_2022 } from '../proofs/data-integrity.js';
 import { rfc3339 } from '../runtime.js';
+import { withArticle } from '../text.js';
 import { addJcsProof } from './data-integrity.js';
 import { describeKey, readIssuingKey, signingAs, type IssuingKey, type SigningAs } from './key.js';
 import { signCompact } from './jose.js';
 import { issueSdJwt } from './sd-jwt.js';
+import { SIGNED_CREDENTIAL_FORMATS, type SignedCredentialFormat } from './types.js';
 
-export const SIGNED_CREDENTIAL_FORMATS = ['vc+jwt', 'vc-jwt-1.1', 'di-eddsa-jcs', 'di-ecdsa-jcs', 'sd-jwt'] as const;
-export type SignedCredentialFormat = (typeof SIGNED_CREDENTIAL_FORMATS)[number];
+export { SIGNED_CREDENTIAL_FORMATS, type SignedCredentialFormat };
 
 export interface SignCredentialOptions {
   key: IssuingKey;
@@ -82,7 +83,7 @@ export function diSuite(format: 'di-eddsa-jcs' | 'di-ecdsa-jcs', key: IssuingKey
   if (key.alg === 'ES256K')
     refuseOption(`${format} needs an Ed25519 or P-256 key; svc verifies no Data Integrity suite on secp256k1: sign this key's credentials as vc+jwt.`);
   const fits = key.alg === 'EdDSA' ? 'di-eddsa-jcs (eddsa-jcs-2022)' : 'di-ecdsa-jcs (ecdsa-jcs-2019)';
-  refuseOption(`--format ${format} signs with ${format === 'di-eddsa-jcs' ? 'an Ed25519' : 'a P-256'} key; this is a ${key.curve} key: give --format ${fits}.`);
+  refuseOption(`--format ${format} signs with ${format === 'di-eddsa-jcs' ? 'an Ed25519' : 'a P-256'} key; this is ${withArticle(key.curve)} key: give --format ${fits}.`);
 }
 
 /** The input as a JSON object svc can sign (I-JSON: it has an RFC 8785 form). */

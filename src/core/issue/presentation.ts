@@ -37,9 +37,9 @@ import { addJcsProof } from './data-integrity.js';
 import { signingAs, type IssuingKey } from './key.js';
 import { signCompact } from './jose.js';
 import { keyBindingJwt } from './sd-jwt.js';
+import { SIGNED_PRESENTATION_FORMATS, type SignedPresentationFormat } from './types.js';
 
-export const SIGNED_PRESENTATION_FORMATS = ['vp+jwt', 'di-eddsa-jcs', 'di-ecdsa-jcs', 'sd-jwt'] as const;
-export type SignedPresentationFormat = (typeof SIGNED_PRESENTATION_FORMATS)[number];
+export { SIGNED_PRESENTATION_FORMATS, type SignedPresentationFormat };
 
 /** How long a vp+jwt is valid (`exp` − `iat`): one exchange, as long as svc accepts a KB-JWT. */
 export const PRESENTATION_TTL_SECONDS = 300;
