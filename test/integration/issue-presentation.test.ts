@@ -77,7 +77,10 @@ async function peerVerifyDiPresentation(presentation: Json, challenge = CHALLENG
   try {
     const result = await verifyPresentation({
       presentation: structuredClone(presentation),
-      suite: [new DataIntegrityProof({ cryptosuite: eddsaJcs.createVerifyCryptosuite() }), new DataIntegrityProof({ cryptosuite: ecdsaJcs.createVerifyCryptosuite() })],
+      suite: [
+        new DataIntegrityProof({ cryptosuite: eddsaJcs.createVerifyCryptosuite() }),
+        new DataIntegrityProof({ cryptosuite: ecdsaJcs.createVerifyCryptosuite() }),
+      ],
       documentLoader: offlineDocumentLoader,
       challenge,
       domain,
@@ -137,7 +140,11 @@ describe('vp+jwt: jose verifies it, with nonce (the challenge), aud (the domain)
       expect(signed.format).toBe('vp+jwt');
       const vp = signed.text.trim();
       const publicKey = await jose.importJWK(didKeyJwk(holder.didKey), holder.alg);
-      const { payload, protectedHeader } = await jose.jwtVerify(vp, publicKey, { audience: DOMAIN, typ: 'vp+jwt', currentDate: new Date(SIGNED_AT.getTime() + 60_000) });
+      const { payload, protectedHeader } = await jose.jwtVerify(vp, publicKey, {
+        audience: DOMAIN,
+        typ: 'vp+jwt',
+        currentDate: new Date(SIGNED_AT.getTime() + 60_000),
+      });
       expect(protectedHeader).toEqual({ alg: holder.alg, typ: 'vp+jwt', kid: signed.kid });
       expect(payload).toMatchObject({
         '@context': [VC2_CONTEXT],
@@ -164,7 +171,9 @@ describe('vp+jwt: jose verifies it, with nonce (the challenge), aud (the domain)
     const { verifyJWS } = await import('did-jwt');
     const jwk = didKeyJwk(holder.didKey);
     expect(() =>
-      verifyJWS(signed.text.trim(), { id: signed.kid!, type: 'JsonWebKey2020', controller: holder.didKey, publicKeyJwk: jwk } as Parameters<typeof verifyJWS>[1]),
+      verifyJWS(signed.text.trim(), { id: signed.kid!, type: 'JsonWebKey2020', controller: holder.didKey, publicKeyJwk: jwk } as Parameters<
+        typeof verifyJWS
+      >[1]),
     ).not.toThrow();
   });
 });
@@ -180,7 +189,12 @@ function peerSdJwt(): SDJwtVcInstance {
   const verifyWith = (jwk: jose.JWK, data: string, sig: string): boolean =>
     jwk.kty === 'OKP'
       ? cryptoVerify(null, Buffer.from(data), createPublicKey({ key: jwk as never, format: 'jwk' }), Buffer.from(sig, 'base64url'))
-      : cryptoVerify('sha256', Buffer.from(data), { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'));
+      : cryptoVerify(
+          'sha256',
+          Buffer.from(data),
+          { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+          Buffer.from(sig, 'base64url'),
+        );
   return new SDJwtVcInstance({
     hasher,
     hashAlg: 'sha-256',
@@ -249,7 +263,10 @@ describe('refused, in one line', () => {
     const unsigned = refusal(() => present([JSON.stringify(credential(holder.didKey))], holder));
     expect(unsigned).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(unsigned.detail).toBe('Credential 1 has no proof: sign it first (svc sign-credential).');
-    const legacy = await issueVcJwt11({ '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential'], credentialSubject: { name: 'A' } }, jwtIssuer('EdDSA'));
+    const legacy = await issueVcJwt11(
+      { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential'], credentialSubject: { name: 'A' } },
+      jwtIssuer('EdDSA'),
+    );
     expect(refusal(() => present([legacy], holder)).detail).toMatch(/Credential 1 is a VC-JWT 1.1 credential/);
     const vp = present([await jwtCredential(holder)], holder).text.trim();
     expect(refusal(() => present([vp], holder)).detail).toMatch(/is a presentation/);
@@ -259,4 +276,3 @@ describe('refused, in one line', () => {
     expect(refusal(() => present([token], key('holder-k1'), { format: 'di-eddsa-jcs' })).detail).toMatch(/secp256k1/);
   });
 });
-

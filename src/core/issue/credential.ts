@@ -83,7 +83,9 @@ export function diSuite(format: 'di-eddsa-jcs' | 'di-ecdsa-jcs', key: IssuingKey
   if (key.alg === 'ES256K')
     refuseOption(`${format} needs an Ed25519 or P-256 key; svc verifies no Data Integrity suite on secp256k1: sign this key's credentials as vc+jwt.`);
   const fits = key.alg === 'EdDSA' ? 'di-eddsa-jcs (eddsa-jcs-2022)' : 'di-ecdsa-jcs (ecdsa-jcs-2019)';
-  refuseOption(`--format ${format} signs with ${format === 'di-eddsa-jcs' ? 'an Ed25519' : 'a P-256'} key; this is ${withArticle(key.curve)} key: give --format ${fits}.`);
+  refuseOption(
+    `--format ${format} signs with ${format === 'di-eddsa-jcs' ? 'an Ed25519' : 'a P-256'} key; this is ${withArticle(key.curve)} key: give --format ${fits}.`,
+  );
 }
 
 /** The input as a JSON object svc can sign (I-JSON: it has an RFC 8785 form). */

@@ -55,12 +55,7 @@ async function createOut(file: string, command: string): Promise<FileHandle> {
 }
 
 /** Runs `sign` and writes what it made to --out or standard output, and its notes to stderr. */
-async function signAndWrite(
-  io: CliIo,
-  command: string,
-  out: string | undefined,
-  sign: () => Promise<{ text: string; notes: string[] }>,
-): Promise<void> {
+async function signAndWrite(io: CliIo, command: string, out: string | undefined, sign: () => Promise<{ text: string; notes: string[] }>): Promise<void> {
   const handle = out === undefined ? undefined : await createOut(out, command);
   let result;
   try {
@@ -111,7 +106,12 @@ export async function signCredentialAction(io: CliIo, setExit: (code: number) =>
   setExit(EXIT.PASS);
 }
 
-export async function signPresentationAction(io: CliIo, setExit: (code: number) => void, files: string[], options: SignPresentationCommandOptions): Promise<void> {
+export async function signPresentationAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  files: string[],
+  options: SignPresentationCommandOptions,
+): Promise<void> {
   for (const [flag, value] of [
     ['--challenge', options.challenge],
     ['--domain', options.domain],
@@ -120,7 +120,9 @@ export async function signPresentationAction(io: CliIo, setExit: (code: number) 
   ] as const)
     notEmpty(flag, value);
   if (options.challenge === undefined) {
-    throw new ConfigError("--challenge is required: the verifier's challenge binds the presentation to one exchange (without it, anyone who sees it can replay it)");
+    throw new ConfigError(
+      "--challenge is required: the verifier's challenge binds the presentation to one exchange (without it, anyone who sees it can replay it)",
+    );
   }
   if (files.filter((f) => f === '-').length > 1) throw new ConfigError('standard input (-) can be read once');
   const key = issuingKey(await readKeyFile(io, options.key, '--key', 'refuse'));
