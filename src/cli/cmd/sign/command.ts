@@ -32,8 +32,8 @@ export function registerSign(program: Command, io: CliIo, setExit: (code: number
     `
 An input without "issuer" (sd-jwt: "iss") is issued by the key's did:key; a did:key or did:jwk
 issuer must be the key's; another DID needs --kid, and its verifier checks that it lists the key.
-vc+jwt and the Data Integrity formats sign VC Data Model 2.0, vc-jwt-1.1 (for did-jwt-vc and
-other 1.1 verifiers) 1.1. di-eddsa-jcs takes an Ed25519 key, di-ecdsa-jcs a P-256 one. sd-jwt
+vc+jwt and di-* sign a VC Data Model 2.0 credential; vc-jwt-1.1 (what did-jwt-vc and other 1.1
+verifiers read) a 1.1 one. di-eddsa-jcs takes an Ed25519 key, di-ecdsa-jcs a P-256 one. sd-jwt
 signs {"vct": …, claims} with typ dc+sd-jwt and prints <JWT>~<disclosure>~…~.
 
 Exit status: 0 signed; 2 usage: an unreadable or exposed key file, a key, issuer, --kid or
