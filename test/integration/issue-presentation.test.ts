@@ -249,6 +249,7 @@ describe('refused, in one line', () => {
     const di = await diCredential(holder);
     expect(refusal(() => signPresentation([di], { key: holder, now: SIGNED_AT })).detail).toMatch(/--challenge is required/);
     const issued = await sdJwtCredential(holder);
+    const bearerSdJwt = await sdJwtCredential(null);
     expect(refusal(() => present([issued], holder, { domain: undefined })).detail).toMatch(/--domain is required/);
     const other = refusal(() => present([issued], key('holder-p256')));
     expect(other).toMatchObject({ code: 'INVALID_OPTIONS' });
@@ -256,6 +257,9 @@ describe('refused, in one line', () => {
     const presented = present([issued], holder).text.trim();
     expect(refusal(() => present([presented], holder)).detail).toMatch(/already ends in a KB-JWT/);
     expect(refusal(() => present([issued], holder, { holder: holder.didKey })).detail).toMatch(/--holder and --kid have no place/);
+    const bearer = refusal(() => present([bearerSdJwt], holder));
+    expect(bearer).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(bearer.detail).toMatch(/^Credential 1 \(an SD-JWT VC\) binds no holder key \("cnf"\)/);
   });
 
   it('a credential without proof, a VC-JWT 1.1, a presentation, a did:web holder without --kid, a secp256k1 Data Integrity proof', async () => {

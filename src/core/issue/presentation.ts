@@ -122,10 +122,11 @@ function sameJwk(jwk: JsonValue | undefined, key: IssuingKey): boolean {
 /** The SD-JWT VC followed by a KB-JWT by `key`, which must be the one its `cnf.jwk` binds. */
 function bound(credential: Extract<Carried, { kind: 'sd-jwt' }>, n: number, options: SignPresentationOptions): string {
   const cnf = credential.parsed.issuerPayload['cnf'];
+  if (cnf === undefined) {
+    refuseInput(`Credential ${n} (an SD-JWT VC) binds no holder key ("cnf"): no KB-JWT can show who presents it; whoever holds it hands it over as it is.`);
+  }
   if (!isJsonObject(cnf) || !sameJwk(cnf['jwk'], options.key)) {
-    refuseOption(
-      `Credential ${n} (an SD-JWT VC) binds ${isJsonObject(cnf) ? 'another key in "cnf.jwk"' : 'no key in "cnf.jwk"'}; its KB-JWT is signed by that key: give it as --key.`,
-    );
+    refuseOption(`Credential ${n} (an SD-JWT VC) binds another key in "cnf.jwk"; its KB-JWT is signed by that key: give it as --key.`);
   }
   if (options.domain === undefined) refuseOption(`--domain is required: the KB-JWT of credential ${n} (an SD-JWT VC) names its audience ("aud").`);
   return `${credential.text}${keyBindingJwt(credential.text, options.key, { nonce: options.challenge!, aud: options.domain, iat: options.now })}`;
