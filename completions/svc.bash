@@ -15,7 +15,7 @@ _svc() {
   if [ "$cur" = '=' ]; then cur=''; fi
   if [ "$prev" = '=' ] && [ "$COMP_CWORD" -ge 3 ]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
@@ -31,6 +31,9 @@ _svc() {
     authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
     verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
     keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
+    key) flags='-h --help'; valued='' ;;
+    sign-credential) flags='--key --format --issuer --kid --disclose --holder-key --out -h --help'; valued='--key --format --issuer --kid --disclose --holder-key --out' ;;
+    sign-presentation) flags='--key --challenge --domain --format --holder --kid --out -h --help'; valued='--key --challenge --domain --format --holder --kid --out' ;;
     inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --baseline --html --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --baseline --html --bundle --format' ;;
     inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --bundle --format' ;;
     verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--now' ;;
@@ -52,8 +55,10 @@ _svc() {
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--baseline|inspect-a2a:--bundle|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
+    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|sign-credential:--key|sign-credential:--holder-key|sign-credential:--out|sign-presentation:--key|sign-presentation:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--baseline|inspect-a2a:--bundle|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
+    sign-credential:--format) COMPREPLY=( $(compgen -W 'vc+jwt vc-jwt-1.1 di-eddsa-jcs di-ecdsa-jcs sd-jwt' -- "$cur") ); return ;;
+    sign-presentation:--format) COMPREPLY=( $(compgen -W 'vp+jwt di-eddsa-jcs di-ecdsa-jcs sd-jwt' -- "$cur") ); return ;;
     inspect-mcp:--allow-warn) COMPREPLY=( $(compgen -W 'historyPersistence transport protocol identity inventory drift' -- "$cur") ); return ;;
     inspect-mcp:--format) COMPREPLY=( $(compgen -W 'text json sarif' -- "$cur") ); return ;;
     inspect-a2a:--allow-warn) COMPREPLY=( $(compgen -W 'fetch schema version interfaces origin provider security signature drift' -- "$cur") ); return ;;
@@ -73,9 +78,9 @@ _svc() {
     esac
   done
   case "$cmd:$n" in
-    verify-credential:0|verify-presentation:0|verify-jws:0|verify-delegation:0|backup:0) _svc_files "$cur" ;;
+    verify-credential:0|verify-presentation:0|verify-jws:0|verify-delegation:0|sign-credential:0|sign-presentation:*|backup:0) _svc_files "$cur" ;;
     completion:0) COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ) ;;
-    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
+    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ) ;;
   esac
 }

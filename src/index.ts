@@ -53,3 +53,8 @@ export {
   type SignatureKeyResolver,
   type VerifySignatureOptions,
 } from './core/signing/index.js';
+// Signing credentials and presentations, the other half of the verifiers (docs/credentials.md#make-what-you-verify).
+export { readIssuingKey, describeKey, type IssuingKey, type KeyDescription } from './core/issue/key.js';
+export { signCredential, type SignCredentialOptions, type SignedCredential } from './core/issue/credential.js';
+export { signPresentation, type SignPresentationOptions, type SignedPresentation } from './core/issue/presentation.js';
+export { SIGNED_CREDENTIAL_FORMATS, SIGNED_PRESENTATION_FORMATS, type SignedCredentialFormat, type SignedPresentationFormat } from './core/issue/types.js';

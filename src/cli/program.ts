@@ -15,6 +15,7 @@ import { registerMonitor } from './cmd/monitor/command.js';
 import { registerOwner } from './cmd/owner/command.js';
 import { registerResolve } from './cmd/resolve/command.js';
 import { registerServe } from './cmd/serve/command.js';
+import { registerSign } from './cmd/sign/command.js';
 import { registerVerify } from './cmd/verify/command.js';
 import { registerVersion, versionLine } from './cmd/version/command.js';
 import { registerWebhook } from './cmd/webhook/command.js';
@@ -49,7 +50,8 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['graph'], register: registerGraph },
   { names: ['verify-credential', 'verify-presentation', 'verify-jws', 'evaluate-policy'], register: registerVerify },
   { names: ['delegate', 'verify-delegation', 'authorize', 'verify-tool'], register: registerDelegation },
-  { names: ['keygen'], register: registerKeygen },
+  { names: ['keygen', 'key'], register: registerKeygen },
+  { names: ['sign-credential', 'sign-presentation'], register: registerSign },
   { names: ['inspect-mcp', 'inspect-a2a'], register: registerInspect },
   { names: ['verify-bundle'], register: registerBundle },
   { names: ['mcp', 'a2a'], register: registerApprove },

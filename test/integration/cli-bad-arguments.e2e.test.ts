@@ -108,6 +108,16 @@ const TABLE: Row[] = [
 
   usage(['keygen', '--curve', 'X25519', '--out', '{dir}/k.jwk'], /Allowed choices are Ed25519, P-256, secp256k1/),
   usage(['keygen', '--out', '{dir}/existing'], /existing: it already exists; svc keygen never overwrites a file/),
+  usage(['key', 'show', '{dir}/not-json.txt'], /^the key file: .*not-json\.txt is not a JSON object \(a JWK, as svc keygen writes\)$/),
+  badOption(['key', 'show', '{dir}/policy.json'], /^The key file holds no usable key: the JWK has no "kty" member\.$/),
+  usage(['sign-credential', '{dir}/policy.json', '--key', '{dir}/missing.jwk'], /^--key: cannot read .*missing\.jwk: no such file$/),
+  usage(
+    ['sign-credential', '{dir}/policy.json', '--key', '{dir}/key.jwk', '--out', '{dir}/existing'],
+    /existing: it already exists; svc sign-credential never overwrites a file$/,
+  ),
+  noAnswer(['sign-credential', '{dir}/not-json.txt', '--key', '{dir}/key.jwk'], 'INVALID_REQUEST', /^The credential file is not valid JSON/),
+  usage(['sign-presentation', '{dir}/policy.json', '--key', '{dir}/key.jwk'], /^--challenge is required/),
+  noAnswer(['sign-presentation', '{dir}/policy.json', '--key', '{dir}/key.jwk', '--challenge', 'c'], 'INVALID_REQUEST', /^Credential 1 has no proof/),
 
   usage(['inspect-mcp', 'https://tools.example/mcp', '--egress-allow', 'all'], /^--egress-allow: bad allow-list entry "all"/),
   noAnswer(['inspect-mcp', 'tools.example'], 'INVALID_REQUEST', /^The MCP endpoint must be an absolute URL/),

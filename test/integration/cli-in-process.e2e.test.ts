@@ -50,6 +50,7 @@ beforeAll(async () => {
     JSON.stringify({ tools: [{ name: 'get_weather', description: 'Weather for a city.', inputSchema: { type: 'object' } }] }),
   );
   const state = cleanEnv({ XDG_STATE_HOME: path.join(dir, 'state') });
+  const publicKey = file('public.jwk', JSON.stringify(signer.publicJwk));
   rows.push(
     { family: 'resolve', exit: 0, args: ['resolve', ED25519_DID, '--no-store'] },
     { family: 'resolve (a problem)', exit: 4, args: ['resolve', 'did:example:123', '--no-store', '--json'] },
@@ -65,6 +66,9 @@ beforeAll(async () => {
     { family: 'verify', exit: 0, args: ['verify-jws', jws] },
     { family: 'delegation', exit: 0, args: ['verify-delegation', chain, '--trusted-root', root.did] },
     { family: 'keygen', exit: 2, args: ['keygen', '--out', chain] },
+    { family: 'key show', exit: 0, args: ['key', 'show', publicKey, '--json'] },
+    // A public key cannot sign: refused before anything is read or written.
+    { family: 'sign', exit: 2, args: ['sign-credential', chain, '--key', publicKey] },
     { family: 'inspect', exit: 0, args: ['inspect-mcp', '--from-file', listing, '--json'] },
     // No terminal to ask on and no --yes: refused before anything runs.
     { family: 'approve', exit: 2, args: ['mcp', 'approve', '--from-file', listing, '--baseline', path.join(dir, 'baseline.json')] },
@@ -111,6 +115,8 @@ describe('in process as in the built binary', () => {
         'verify',
         'delegation',
         'keygen',
+        'key',
+        'sign',
         'inspect',
         'approve',
         'history',

@@ -418,7 +418,7 @@ export async function peerVerifyVcJwt11(jwt: string, audience?: string): Promise
 }
 
 /** The public JWK of a did:key (Ed25519, P-256, secp256k1) for jose. */
-function didKeyJwk(did: string): jose.JWK {
+export function didKeyJwk(did: string): jose.JWK {
   const { code, key } = splitMultikey(did.slice('did:key:'.length));
   if (code === 0xed) return { kty: 'OKP', crv: 'Ed25519', x: b64url(key) };
   const curve = code === 0x1200 ? EC_CURVES.ES256 : code === 0xe7 ? EC_CURVES.ES256K : null;

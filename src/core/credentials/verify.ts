@@ -16,7 +16,15 @@ import { sha256Hex } from '../canonical.js';
 import { checkTrustedIssuer, parseTrustedIssuers, type IssuerTrust } from '../policy/trusted-issuers.js';
 import { suppliedLimitations } from '../supplied/resources.js';
 import { isJsonObject, type JsonObject } from '../encoding/json.js';
-import { checkProofSupport, JCS_CRYPTOSUITES, PROOF_CLOCK_SKEW_SECONDS, proofLabel, verifyJcsProof } from '../proofs/data-integrity.js';
+import {
+  checkProofSupport,
+  JCS_CRYPTOSUITES,
+  PROOF_CLOCK_SKEW_SECONDS,
+  proofLabel,
+  verifyJcsProof,
+  verifyJcsProofOnPool,
+  type JcsProofCheck,
+} from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import type { StageHooks } from '../resolve/trace.js';
@@ -60,6 +68,11 @@ export interface VerifyCredentialOptions {
   signal?: AbortSignal;
   /** Check `credentialStatus` entries (default true); false for status list credentials themselves. */
   checkStatus?: boolean;
+  /**
+   * Check Data Integrity signatures on libuv's thread pool (same answers): for a caller that
+   * verifies many credentials at once — a presentation's — so they are checked on every core.
+   */
+  signaturesOnPool?: boolean;
   /** Watch the slow stages (the issuer's resolution, status list fetches): the CLI's progress. */
   hooks?: StageHooks;
   /**
@@ -161,7 +174,7 @@ export async function checkKeyAndBinding<Id extends string>(
   signer: string | null,
   source: KeySource,
   signal: AbortSignal | undefined,
-  verify: (key: ControllerKey) => Finding & { signedDigest?: string | null },
+  verify: (key: ControllerKey) => (Finding & { signedDigest?: string | null }) | Promise<Finding & { signedDigest?: string | null }>,
 ): Promise<ControllerKey | null> {
   const { ledger, role } = checks;
   const search = await findSigningKey(reference, signer, curve, source, signal, role);
@@ -177,7 +190,7 @@ export async function checkKeyAndBinding<Id extends string>(
   let used: ControllerKey | null = null;
   for (const key of search.keys) {
     const unusable = unusableKey(key);
-    outcome = unusable ?? verify(key);
+    outcome = unusable ?? (await verify(key));
     used = key;
     if (outcome.status === 'PASS') break;
   }
@@ -250,11 +263,15 @@ async function checkDataIntegrity(
   }
   const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
-  await checkKeyAndBinding(report.keyChecks, vm, null, model.issuer, source, options.signal, (key) => {
-    const { result, signedDigest } = verifyJcsProof(credential, p, key.publicJwk!, nowMs);
+  const judge = ({ result, signedDigest }: JcsProofCheck, key: ControllerKey): Finding & { signedDigest: string | null } => {
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };
-  });
+  };
+  await checkKeyAndBinding(report.keyChecks, vm, null, model.issuer, source, options.signal, (key) =>
+    options.signaturesOnPool === true
+      ? verifyJcsProofOnPool(credential, p, key.publicJwk!, nowMs).then((check) => judge(check, key))
+      : judge(verifyJcsProof(credential, p, key.publicJwk!, nowMs), key),
+  );
 }
 
 export function checkJwtSignature(parsed: ParsedJws) {

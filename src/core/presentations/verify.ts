@@ -609,6 +609,8 @@ async function checkCredentials(report: Report, entries: JsonValue[], options: V
   const plain: VerifyCredentialOptions = {
     runtime: options.runtime,
     keySource: source,
+    // Many signatures at once: checked on every core (same answers).
+    ...(entries.length > 1 ? { signaturesOnPool: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.trustedIssuers !== undefined ? { trustedIssuers: options.trustedIssuers } : {}),

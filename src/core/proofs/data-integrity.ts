@@ -25,7 +25,8 @@ import { multibaseDecode } from '../encoding/multibase.js';
 import { rfc3339 } from '../runtime.js';
 import { withArticle } from '../text.js';
 import { parseDateTime } from './datetime.js';
-import { importPublicJwk, verifyEd25519, verifyWithKey, type PublicKeyJwk, type SignatureScheme } from './signature.js';
+import type { KeyObject } from 'node:crypto';
+import { importPublicJwk, verifyEd25519, verifyWithKey, verifyWithKeyOnPool, type PublicKeyJwk, type SignatureScheme } from './signature.js';
 
 export const DATA_INTEGRITY_STATUSES = ['VALID', 'INVALID', 'UNSUPPORTED', 'MALFORMED'] as const;
 export type DataIntegrityStatus = (typeof DATA_INTEGRITY_STATUSES)[number];
@@ -307,7 +308,23 @@ function done(result: DataIntegrityResult, signedDigest: string | null = null): 
 const ED25519_SCHEME: SignatureScheme = { kind: 'eddsa', curve: 'Ed25519' };
 const P256_SHA256_SCHEME: SignatureScheme = { kind: 'ecdsa', curve: 'P-256', hash: 'sha256', signatureBytes: 64 };
 
-export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk, nowMs: number): JcsProofCheck {
+/** A JCS proof read and hashed, its signature still to check (prepareJcsProof). */
+interface PreparedJcsProof {
+  scheme: SignatureScheme;
+  key: KeyObject;
+  data: Uint8Array;
+  signature: Uint8Array;
+  digest: string;
+  ecdsa: boolean;
+}
+
+/** Everything of verifyJcsProof up to the signature: a finished check when it fails before, else what to verify. */
+function prepareJcsProof(
+  document: Record<string, unknown>,
+  proof: Record<string, unknown>,
+  publicJwk: PublicKeyJwk,
+  nowMs: number,
+): JcsProofCheck | PreparedJcsProof {
   const suite = proof['cryptosuite'];
   const ecdsa = suite === ECDSA_JCS_2019;
   const expected = ecdsa ? 'P-256' : 'Ed25519';
@@ -338,9 +355,30 @@ export function verifyJcsProof(document: Record<string, unknown>, proof: Record<
   const digest = sha256Hex(data);
   const key = importPublicJwk(publicJwk);
   if (typeof key === 'string') return done({ status: 'INVALID', reason: key }, digest);
-  const scheme = ecdsa ? P256_SHA256_SCHEME : ED25519_SCHEME;
-  if (verifyWithKey(scheme, key, data, decoded.bytes)) return done({ status: 'VALID', proofConfiguration: 'as-written' }, digest);
-  return done({ status: 'INVALID', reason: `the ${ecdsa ? 'ECDSA P-256' : 'Ed25519'} signature does not verify` }, digest);
+  return { scheme: ecdsa ? P256_SHA256_SCHEME : ED25519_SCHEME, key, data, signature: decoded.bytes, digest, ecdsa };
+}
+
+function judged(prepared: PreparedJcsProof, ok: boolean): JcsProofCheck {
+  if (ok) return done({ status: 'VALID', proofConfiguration: 'as-written' }, prepared.digest);
+  return done({ status: 'INVALID', reason: `the ${prepared.ecdsa ? 'ECDSA P-256' : 'Ed25519'} signature does not verify` }, prepared.digest);
+}
+
+export function verifyJcsProof(document: Record<string, unknown>, proof: Record<string, unknown>, publicJwk: PublicKeyJwk, nowMs: number): JcsProofCheck {
+  const prepared = prepareJcsProof(document, proof, publicJwk, nowMs);
+  if ('result' in prepared) return prepared;
+  return judged(prepared, verifyWithKey(prepared.scheme, prepared.key, prepared.data, prepared.signature));
+}
+
+/** verifyJcsProof with the signature checked on libuv's thread pool (verifyWithKeyOnPool): the same answers. */
+export async function verifyJcsProofOnPool(
+  document: Record<string, unknown>,
+  proof: Record<string, unknown>,
+  publicJwk: PublicKeyJwk,
+  nowMs: number,
+): Promise<JcsProofCheck> {
+  const prepared = prepareJcsProof(document, proof, publicJwk, nowMs);
+  if ('result' in prepared) return prepared;
+  return judged(prepared, await verifyWithKeyOnPool(prepared.scheme, prepared.key, prepared.data, prepared.signature));
 }
 
 /** A key found for a proof's verification method, or why there is none. */

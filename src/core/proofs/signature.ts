@@ -60,6 +60,23 @@ export function verifyWithKey(scheme: SignatureScheme, key: KeyObject, data: Uin
   }
 }
 
+/**
+ * verifyWithKey on libuv's thread pool: the signature is checked off the main thread, so a
+ * caller with many signatures to check (a presentation's credentials) checks them on every core
+ * while it reads and hashes the next. False (never a rejection) for any failure.
+ */
+export function verifyWithKeyOnPool(scheme: SignatureScheme, key: KeyObject, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (err: Error | null, ok: boolean) => resolve(err === null && ok);
+    try {
+      if (scheme.kind === 'eddsa') verify(null, data, key, signature, done);
+      else verify(scheme.hash, data, { key, dsaEncoding: 'ieee-p1363' }, signature, done);
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
 /** Verifies an Ed25519 signature (RFC 8032) with a raw 32-byte public key. */
 export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== 64) return false;

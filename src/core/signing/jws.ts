@@ -115,6 +115,8 @@ export function signCanonical(value: unknown, signer: Signer, options: SignOptio
 export function signCanonicalPayload(payload: CanonicalPayload, signer: Signer, options: SignOptions): DetachedJws {
   if (!TYP.test(options.typ)) throw new RangeError('typ must be 1 to 100 visible ASCII characters');
   const { alg, kid } = signer.identity;
+  // verifyCanonicalSignature (and both clients) verify EdDSA and ES256 only.
+  if (alg === 'ES256K') throw new RangeError('signed results are signed with EdDSA or ES256, not ES256K');
   const header = { alg, kid, typ: options.typ, iat: seconds(options.iat), 'svc-canon': SIGNATURE_CANON, 'svc-sha256': payload.digest };
   const protectedHeader = base64urlEncode(Buffer.from(canonicalize(header), 'utf8'));
   const input = Buffer.from(`${protectedHeader}.${payload.encoded}`, 'ascii');
@@ -198,7 +200,7 @@ function readJws(jws: unknown): ReadHeader | string {
   return { alg, kid, did, typ: header['typ'], iat, canon: header['svc-canon'], digest: header['svc-sha256'], signature: bytes, protected: protectedHeader };
 }
 
-const CURVE_OF: Readonly<Record<SigningAlgorithm, { kty: string; crv: string }>> = {
+const CURVE_OF: Readonly<Record<Exclude<SigningAlgorithm, 'ES256K'>, { kty: string; crv: string }>> = {
   EdDSA: { kty: 'OKP', crv: 'Ed25519' },
   ES256: { kty: 'EC', crv: 'P-256' },
 };

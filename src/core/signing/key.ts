@@ -1,12 +1,13 @@
 /**
- * The key svc signs its results with: a private JWK, Ed25519 (OKP) or P-256 (EC) only, and the
- * identity it signs under — the did:key of its public key by default, or an operator's did:web
- * (whose document the operator hosts, listing the key under assertionMethod).
+ * The key svc signs with: a private JWK, Ed25519 (OKP) or P-256 (EC) — and, for credentials and
+ * presentations (core/issue, `secp256k1: true`), EC secp256k1 too — and the identity it signs
+ * results under: the did:key of its public key by default, or an operator's did:web (whose
+ * document the operator hosts, listing the key under assertionMethod).
  *
  * The private key never leaves this module: a Signer carries only its public identity (printed,
- * logged or serialised, it shows nothing else); the key object lives in a WeakMap only
- * signCanonical (jws.ts) reads. Every refusal is one line naming what was given and what is
- * accepted, never a key value.
+ * logged or serialised, it shows nothing else); the key object lives in a WeakMap only signWith
+ * reads, for signCanonical (jws.ts) and core/issue. Every refusal is one line naming what was
+ * given and what is accepted, never a key value.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { parseDidUrl } from '../did/syntax.js';
@@ -16,12 +17,13 @@ import { jwkThumbprint } from '../keys/jwk.js';
 import { ProblemError } from '../problems.js';
 import { withArticle } from '../text.js';
 
-export type SigningAlgorithm = 'EdDSA' | 'ES256';
+/** What a Signer signs with; ES256K (secp256k1) only when created with `secp256k1: true`, never a signed result. */
+export type SigningAlgorithm = 'EdDSA' | 'ES256' | 'ES256K';
 
 /** The public half of a signing key, reduced to the members that define it. */
 export interface SigningPublicJwk {
   kty: 'OKP' | 'EC';
-  crv: 'Ed25519' | 'P-256';
+  crv: 'Ed25519' | 'P-256' | 'secp256k1';
   x: string;
   y?: string;
 }
@@ -46,6 +48,11 @@ export interface SignerOptions {
    * did:key of the public key.
    */
   did?: string;
+  /**
+   * Accept an EC secp256k1 key too (ES256K): credentials and presentations may be signed with one
+   * (core/issue); signed results may not (svc verifies those on Ed25519 and P-256 only).
+   */
+  secp256k1?: boolean;
 }
 
 /** A private key (or signing DID) svc cannot sign with; the message is one line, naming no key material. */
@@ -55,6 +62,10 @@ export class SigningKeyError extends Error {
 
 /** What svc signs with, for messages. */
 export const ACCEPTED_SIGNING_KEYS = 'a private JWK of kty OKP, crv Ed25519 (EdDSA) or kty EC, crv P-256 (ES256), with its private member "d"';
+
+/** What svc signs credentials and presentations with (`secp256k1: true`), for messages. */
+export const ACCEPTED_CREDENTIAL_KEYS =
+  'a private JWK of kty OKP, crv Ed25519 (EdDSA) or kty EC, crv P-256 (ES256) or secp256k1 (ES256K), with its private member "d" (as svc keygen writes)';
 
 interface KeyMaterial {
   key: KeyObject;
@@ -94,20 +105,21 @@ function refuse(detail: string): never {
  * `--curve P-256` writes). Its "alg", "use" and "key_ops", when present, must allow signing with
  * the key's algorithm; its public members must match "d". Returns the key and its public JWK.
  */
-function readPrivateJwk(jwk: unknown): { material: KeyMaterial; publicJwk: SigningPublicJwk } {
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
-    refuse(`The signing key is ${kindOf(jwk)}, not a JWK: svc signs with ${ACCEPTED_SIGNING_KEYS}.`);
+function readPrivateJwk(jwk: unknown, secp256k1: boolean): { material: KeyMaterial; publicJwk: SigningPublicJwk } {
+  const accepted = secp256k1 ? ACCEPTED_CREDENTIAL_KEYS : ACCEPTED_SIGNING_KEYS;
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) refuse(`The signing key is ${kindOf(jwk)}, not a JWK: svc signs with ${accepted}.`);
   const j = jwk as Record<string, unknown>;
   const kty = j['kty'];
   const crv = j['crv'];
-  if (typeof kty !== 'string') refuse(`The signing key is a JSON object without a string "kty", not a JWK: svc signs with ${ACCEPTED_SIGNING_KEYS}.`);
+  if (typeof kty !== 'string') refuse(`The signing key is a JSON object without a string "kty", not a JWK: svc signs with ${accepted}.`);
   let alg: SigningAlgorithm;
   if (kty === 'OKP' && crv === 'Ed25519') alg = 'EdDSA';
   else if (kty === 'EC' && crv === 'P-256') alg = 'ES256';
-  else refuse(`The signing key is ${given(kty, crv)}: svc signs results only with ${ACCEPTED_SIGNING_KEYS}.`);
+  else if (secp256k1 && kty === 'EC' && crv === 'secp256k1') alg = 'ES256K';
+  else refuse(`The signing key is ${given(kty, crv)}: svc signs ${secp256k1 ? '' : 'results '}only with ${accepted}.`);
   const label = `${kty} ${crv}`;
   if (typeof j['d'] !== 'string' || j['d'] === '') {
-    refuse(`The signing key is a public ${label} JWK (it has no "d"): svc signs with ${ACCEPTED_SIGNING_KEYS}.`);
+    refuse(`The signing key is a public ${label} JWK (it has no "d"): svc signs with ${accepted}.`);
   }
   const secret = base64urlDecode(j['d']);
   if (secret === null) refuse(`The signing key's "d" is not unpadded base64url: it is not a valid ${label} private key.`);
@@ -144,7 +156,7 @@ function readPrivateJwk(jwk: unknown): { material: KeyMaterial; publicJwk: Signi
   if (!matches) refuse(`The signing key's public member${kty === 'EC' ? 's "x"/"y" do' : ' "x" does'} not match its private key "d".`);
   const publicJwk: SigningPublicJwk =
     kty === 'EC'
-      ? { kty: 'EC', crv: 'P-256', x: members['x'] as string, y: members['y'] as string }
+      ? { kty: 'EC', crv: crv as 'P-256' | 'secp256k1', x: members['x'] as string, y: members['y'] as string }
       : { kty: 'OKP', crv: 'Ed25519', x: members['x'] as string };
   return { material: { key, alg }, publicJwk };
 }
@@ -171,12 +183,13 @@ function identityOf(publicJwk: SigningPublicJwk, did: string | undefined): { did
 }
 
 /**
- * A signer from a private JWK (see ACCEPTED_SIGNING_KEYS), signing as the did:key of its public key
- * or as `options.did` (a did:web). Throws SigningKeyError, one line, for anything else: another
- * curve or key type (secp256k1, RSA …), a public JWK, a malformed one, another DID method.
+ * A signer from a private JWK (see ACCEPTED_SIGNING_KEYS; with `secp256k1`, ACCEPTED_CREDENTIAL_KEYS),
+ * signing as the did:key of its public key or as `options.did` (a did:web). Throws
+ * SigningKeyError, one line, for anything else: another curve or key type (secp256k1 without the
+ * option, RSA …), a public JWK, a malformed one, another DID method.
  */
 export function createSigner(privateJwk: unknown, options: SignerOptions = {}): Signer {
-  const { material, publicJwk } = readPrivateJwk(privateJwk);
+  const { material, publicJwk } = readPrivateJwk(privateJwk, options.secp256k1 === true);
   const { did, kid } = identityOf(publicJwk, options.did);
   const identity: SigningIdentity = Object.freeze({ did, kid, alg: material.alg, publicJwk: Object.freeze(publicJwk) });
   const signer: Signer = Object.freeze({ identity });
@@ -184,11 +197,29 @@ export function createSigner(privateJwk: unknown, options: SignerOptions = {}): 
   return signer;
 }
 
-/** The raw JOSE signature (Ed25519, or ECDSA P-256 r‖s) of `data` by the signer; throws for an object createSigner did not make. */
+/** The order of secp256k1's group, n: an ES256K signature's s is kept at most n/2. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * The low-S form of a raw secp256k1 r‖s signature: s and n − s both verify, and verifiers of
+ * the Bitcoin lineage (did-jwt through @noble/curves among them) accept only s ≤ n/2.
+ */
+function lowS(signature: Uint8Array): Uint8Array {
+  const s = BigInt(`0x${Buffer.from(signature.subarray(32)).toString('hex')}`);
+  if (s <= SECP256K1_N >> 1n) return signature;
+  const out = new Uint8Array(signature);
+  out.set(Buffer.from((SECP256K1_N - s).toString(16).padStart(64, '0'), 'hex'), 32);
+  return out;
+}
+
+/**
+ * The raw JOSE signature of `data` by the signer: Ed25519, or ECDSA r‖s with SHA-256 (P-256;
+ * secp256k1 in low-S form). Throws for an object createSigner did not make.
+ */
 export function signWith(signer: Signer, data: Uint8Array): Uint8Array {
   const material = MATERIAL.get(signer);
   if (material === undefined) throw new SigningKeyError('The signer was not made by createSigner: it holds no key.');
-  return material.alg === 'EdDSA'
-    ? new Uint8Array(sign(null, data, material.key))
-    : new Uint8Array(sign('sha256', data, { key: material.key, dsaEncoding: 'ieee-p1363' }));
+  if (material.alg === 'EdDSA') return new Uint8Array(sign(null, data, material.key));
+  const signature = new Uint8Array(sign('sha256', data, { key: material.key, dsaEncoding: 'ieee-p1363' }));
+  return material.alg === 'ES256K' ? lowS(signature) : signature;
 }

@@ -6,8 +6,8 @@ import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { emitReport } from '../../cmdutil/emit.js';
-import { keygenText, type KeygenReport } from './render.js';
+import { emitReport, type OutputOptions } from '../../cmdutil/emit.js';
+import { keygenText, keyShowText, type KeygenReport, type KeyShowReport } from './render.js';
 import type { KeygenOptions } from './options.js';
 
 function reason(err: unknown): string {
@@ -69,6 +69,24 @@ export async function keygenAction(io: CliIo, setExit: (code: number) => void, o
       exitCode: EXIT.PASS,
       text: (style, width) => keygenText(report, style, width, options.out),
     }),
+    setExit,
+  );
+}
+
+/** `svc key show`: the DIDs of a key file's key (core/issue/key.ts `describeKey`), as keygen prints them. */
+export async function keyShowAction(io: CliIo, setExit: (code: number) => void, file: string, options: OutputOptions): Promise<void> {
+  const [{ readKeyFile }, { describeKey }] = await Promise.all([import('../../cmdutil/key-file.js'), import('../../../core/issue/key.js')]);
+  const jwk = await readKeyFile(io, file, 'the key file', 'warn');
+  const runtime = createRuntime(io.env);
+  await emitReport(
+    io,
+    options,
+    runtime,
+    async () => {
+      const key = await describeKey(jwk);
+      const report: KeyShowReport = { didKey: key.didKey, didJwk: key.didJwk, curve: key.curve, file: path.resolve(file), private: key.private };
+      return { value: report, exitCode: EXIT.PASS, text: (style, width) => keyShowText(report, style, width, file) };
+    },
     setExit,
   );
 }

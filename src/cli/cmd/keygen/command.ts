@@ -1,6 +1,7 @@
 /**
- * `svc keygen`: a new signing key for delegation receipts, written as a private JWK to a new file
- * (default ./svc-key.jwk), and the did:key and did:jwk that carry its public key.
+ * `svc keygen`: a new signing key for delegation receipts, credentials and presentations, written
+ * as a private JWK to a new file (default ./svc-key.jwk), and the did:key and did:jwk that carry its
+ * public key. `svc key show <file>`: the same DIDs of a key file that exists.
  *
  * As cosign generate-key-pair does, the key goes to a file, never to standard output (where it
  * would end up in terminals, logs and CI output). The file is created with O_CREAT|O_EXCL and
@@ -12,7 +13,7 @@ import { KEYGEN_CURVES } from '../../../core/keys/types.js';
 import { completeFiles } from '../../cmdutil/completion.js';
 import type { KeygenOptions } from './options.js';
 import type { CliIo } from '../../cmdutil/io.js';
-import { addOutputOptions } from '../../cmdutil/output-options.js';
+import { addOutputOptions, type OutputOptions } from '../../cmdutil/output-options.js';
 
 /** Where the key goes without --out: the current directory, as cosign writes cosign.key. */
 export const DEFAULT_KEY_FILE = 'svc-key.jwk';
@@ -41,4 +42,26 @@ Examples:
   $ svc keygen --out alice.jwk && svc delegate --key alice.jwk --iss did:key:z6Mk… --aud did:key:z6Mk… --cap 'payments:*'`,
   );
   cmd.action(async (options: KeygenOptions) => (await import('./action.js')).keygenAction(io, setExit, options));
+
+  const show = program
+    .command('key')
+    .description('Work with a key file svc keygen wrote')
+    .command('show')
+    .description('Print the did:key and did:jwk of a key file (a private or public JWK), as svc keygen printed them; never the private key')
+    .argument('<file>', 'the JWK file');
+  addOutputOptions(show);
+  completeFiles(show, 'file');
+  show.addHelpText(
+    'after',
+    `
+A private key must match its public members; a private key file open to group or others is warned
+about. --json prints {didKey, didJwk, curve, file, private}: keygen's members for the same key.
+
+Exit status: 0 shown; 2 the file cannot be read or holds no Ed25519, P-256 or secp256k1 key.
+
+Examples:
+  $ svc key show svc-key.jwk
+  $ svc key show holder.jwk --json | jq -r .didKey`,
+  );
+  show.action(async (file: string, options: OutputOptions) => (await import('./action.js')).keyShowAction(io, setExit, file, options));
 }
