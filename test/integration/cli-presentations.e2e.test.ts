@@ -235,6 +235,25 @@ describe('svc verify-presentation', () => {
     expect(onlyJson(r).status).toBe('VALID');
   });
 
+  it('what svc sign-presentation makes (vp+jwt and Data Integrity, by a keygen holder) verifies: exit 0, VALID with its challenge and domain, 1 with another', async () => {
+    const keyFile = path.join(dir, 'holder.jwk');
+    const keygen = await svcIn(['keygen', '--out', keyFile, '--json'], cleanEnv());
+    expect(keygen.exitCode, keygen.stderr).toBe(0);
+    const signedCredential = write('signed-credential.json', credential);
+    for (const format of ['vp+jwt', 'di-eddsa-jcs']) {
+      const out = path.join(dir, `signed-presentation.${format}`);
+      const signed = await svcIn(
+        ['sign-presentation', signedCredential, '--key', keyFile, '--challenge', CHALLENGE, '--domain', DOMAIN, '--format', format, '--out', out],
+        cleanEnv(),
+      );
+      expect(signed.exitCode, signed.stderr).toBe(0);
+      const r = await run([out, ...bound, '--json']);
+      expect(r.exitCode, r.stdout.slice(0, 2000)).toBe(0);
+      expect(onlyJson(r)).toMatchObject({ status: 'VALID', holder: JSON.parse(keygen.stdout).didKey, challenge: CHALLENGE });
+      expect((await run([out, '--challenge', 'another', '--quiet'])).exitCode).toBe(1);
+    }
+  });
+
   describe('usage: exit 2, one line, no stack trace', () => {
     it('a missing file, a directory, a file over 4 MiB', async () => {
       expectUsageError(await run([path.join(dir, 'nope.json')]), /^cannot read the presentation .*nope\.json: no such file$/, 'verify-presentation');
