@@ -1,8 +1,8 @@
 /**
  * Property suite, route level: the routes built last turns — the owner's session core
  * (projects, keys, watches, events, event pages, reports, webhook, deliveries, scheduled usage),
- * the operator's commercial and monitoring routes, claims and the directory, and the VC-API
- * verifier — fed hostile timestamps, cursors and ids, NUL, lone surrogates (percent-encoded as
+ * the operator's commercial and monitoring routes, claims and the directory, the VC-API
+ * verifier and the presentation routes — fed hostile timestamps, cursors and ids, NUL, lone surrogates (percent-encoded as
  * WTF-8 in paths and queries, escaped in JSON) and huge or negative numbers (raw JSON literals
  * such as 1e400 and 2^63), on a SQLite file and on PostgreSQL.
  *
@@ -408,6 +408,37 @@ function operations(f: Fixtures): fc.Arbitrary<Op> {
           type: 'EnvelopedVerifiableCredential',
           id: `data:application/vc+jwt,${jwt}`,
         },
+      }),
+    })),
+    // Presentations: the signed credential in an unsigned presentation (object or JSON text) with hostile
+    // options and trusted issuers; an enveloped vp+jwt of hostile text on the VC-API binding.
+    fc
+      .record({ challenge: opt(text), domain: opt(text), trusted: opt(fc.array(did, { maxLength: 3 })), asText: fc.boolean() })
+      .map(({ challenge, domain, trusted, asText }) => {
+        const vp = {
+          '@context': ['https://www.w3.org/ns/credentials/v2'],
+          type: ['VerifiablePresentation'],
+          holder: f.issuerDid,
+          verifiableCredential: [f.credential],
+        };
+        return {
+          who: 'anonymous',
+          method: 'POST',
+          url: '/v1/presentations/verify',
+          body: JSON.stringify({ presentation: asText ? JSON.stringify(vp) : vp, challenge, domain, trustedIssuers: trusted }),
+        };
+      }),
+    fc.record({ jwt: text, challenge: opt(text) }).map(({ jwt, challenge }) => ({
+      who: 'anonymous',
+      method: 'POST',
+      url: '/presentations/verify',
+      body: JSON.stringify({
+        verifiablePresentation: {
+          '@context': ['https://www.w3.org/ns/credentials/v2'],
+          type: 'EnvelopedVerifiablePresentation',
+          id: `data:application/vp+jwt,${jwt}`,
+        },
+        ...(challenge === undefined ? {} : { options: { challenge } }),
       }),
     })),
     fc
