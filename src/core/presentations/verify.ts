@@ -49,7 +49,7 @@ import {
   type VerifyCredentialOptions,
 } from '../credentials/verify.js';
 import { jwkThumbprint } from '../keys/jwk.js';
-import { checkProofSupport, JCS_CRYPTOSUITES, verifyJcsProof } from '../proofs/data-integrity.js';
+import { checkProofSupport, JCS_CRYPTOSUITES, verifyJcsProof, verifyJcsProofOnPool, type JcsProofCheck } from '../proofs/data-integrity.js';
 import { numericDate } from '../proofs/datetime.js';
 import { curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import { rfc3339 } from '../runtime.js';
@@ -275,7 +275,7 @@ function checkStructure(report: Report, vp: JsonObject, extra: Array<{ status: C
 
 /* ------------------------------------------------------------------ Data Integrity */
 
-async function checkDataIntegrity(report: Report, vp: JsonObject, options: VerifyPresentationOptions, source: KeySource): Promise<void> {
+async function checkDataIntegrity(report: Report, vp: JsonObject, options: VerifyPresentationOptions, source: KeySource, onPool: boolean): Promise<void> {
   const raw = vp['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
   const proof = proofs[0];
@@ -326,11 +326,14 @@ async function checkDataIntegrity(report: Report, vp: JsonObject, options: Verif
 
   const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
-  report.signingKey = await checkKeyAndBinding(report.keyChecks, vm, null, report.holder ?? didOf(vm), source, options.signal, (key) => {
-    const { result, signedDigest } = verifyJcsProof(vp, p, key.publicJwk!, nowMs);
+  const judge = ({ result, signedDigest }: JcsProofCheck, key: ControllerKey): Finding & { signedDigest: string | null } => {
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };
-  });
+  };
+  // With credentials being verified meanwhile, the presentation's signature joins theirs on the thread pool.
+  report.signingKey = await checkKeyAndBinding(report.keyChecks, vm, null, report.holder ?? didOf(vm), source, options.signal, (key) =>
+    onPool ? verifyJcsProofOnPool(vp, p, key.publicJwk!, nowMs).then((check) => judge(check, key)) : judge(verifyJcsProof(vp, p, key.publicJwk!, nowMs), key),
+  );
   if (!report.stopped)
     report.set('validity', pass('A presentation states no validity period of its own; its proof\'s "created" and "expires" were checked with the proof.'));
 }
@@ -413,7 +416,13 @@ function readJwtPresentation(report: Report, header: JsonObject, payload: JsonOb
   return out;
 }
 
-async function checkJwt(report: Report, token: string, options: VerifyPresentationOptions, source: KeySource): Promise<PresentationModel | null> {
+async function checkJwt(
+  report: Report,
+  token: string,
+  options: VerifyPresentationOptions,
+  source: KeySource,
+  started: (model: PresentationModel) => void,
+): Promise<PresentationModel | null> {
   const parsed = parseCompactJws(token, { compactShape: true, accepted: PRESENTATION_ALGORITHMS });
   const header = parsed.header;
   const payload = isJwsParseError(parsed) ? parsed.payload : parsed.payload instanceof Uint8Array ? null : parsed.payload;
@@ -433,6 +442,7 @@ async function checkJwt(report: Report, token: string, options: VerifyPresentati
   report.domain = jwt.aud;
   const model = checkStructure(report, jwt.vp, jwt.problems, `(${report.format === 'VC_JOSE_COSE' ? 'vp+jwt' : 'VC-JWT 1.1'}) signed`);
   if (!model) return null;
+  started(model);
   // iss names the holder when the presentation does not.
   report.holder ??= jwt.iss;
   const kid = header['kid'];
@@ -605,12 +615,26 @@ function holderBinding(report: Report, text: string | null, verification: Creden
   };
 }
 
-async function checkCredentials(report: Report, entries: JsonValue[], options: VerifyPresentationOptions, source: KeySource): Promise<void> {
+type EntryResult = { form: EmbeddedForm; text: string | null; verification: CredentialVerification };
+
+/** The credentials' verification under way, started beside the presentation's own proof. */
+interface CredentialWork {
+  results: Promise<EntryResult[]>;
+  /** Starts no further credential (the presentation failed: they will not be reported). */
+  cancel(): void;
+}
+
+/**
+ * Verifies the presentation's credentials, CREDENTIAL_CONCURRENCY at a time, while the
+ * presentation's own proof is checked: their issuers resolve beside the holder, and their
+ * signatures are checked on libuv's thread pool beside the presentation's.
+ */
+function startCredentials(entries: JsonValue[], options: VerifyPresentationOptions, source: KeySource): CredentialWork {
   const plain: VerifyCredentialOptions = {
     runtime: options.runtime,
     keySource: source,
-    // Many signatures at once: checked on every core (same answers).
-    ...(entries.length > 1 ? { signaturesOnPool: true } : {}),
+    // Several signatures at once: checked on every core (same answers).
+    signaturesOnPool: true,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.trustedIssuers !== undefined ? { trustedIssuers: options.trustedIssuers } : {}),
@@ -625,7 +649,7 @@ async function checkCredentials(report: Report, entries: JsonValue[], options: V
       ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
     },
   };
-  const results: Array<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> = new Array(entries.length);
+  const results: EntryResult[] = new Array(entries.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < entries.length) {
@@ -633,7 +657,20 @@ async function checkCredentials(report: Report, entries: JsonValue[], options: V
       results[index] = await verifyEntry(entries[index]!, index, credentialOptions);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CREDENTIAL_CONCURRENCY, entries.length) }, worker));
+  const all = Promise.all(Array.from({ length: Math.min(CREDENTIAL_CONCURRENCY, entries.length) }, worker)).then(() => results);
+  // Awaited only when the presentation holds up; a failure then is the caller's (a problem, as for a credential).
+  all.catch(() => undefined);
+  return {
+    results: all,
+    cancel: () => {
+      next = entries.length;
+    },
+  };
+}
+
+async function checkCredentials(report: Report, work: CredentialWork, options: VerifyPresentationOptions): Promise<void> {
+  const results = await work.results;
+  const entries = results;
   report.credentials = results.map((r, index) => {
     const bound = holderBinding(report, r.text, r.verification);
     return { index, form: r.form, holderBinding: bound.binding, holderBindingDetail: bound.detail, verification: r.verification };
@@ -748,17 +785,29 @@ export async function verifyPresentation(input: unknown, options: VerifyPresenta
     report.set('structure', failing(read.status, read.reason));
     return finish(report, options);
   }
+  let work: CredentialWork | null = null;
+  const start = (model: PresentationModel): void => {
+    if (model.entries.length > 0) work = startCredentials(model.entries, options, source);
+  };
   let model: PresentationModel | null;
   if (read.kind === 'json') {
     const vp = read.presentation;
     report.format = vp['proof'] === undefined ? 'UNKNOWN' : 'DATA_INTEGRITY';
     const unsecured = vp['proof'] === undefined ? [{ status: 'MALFORMED' as const, text: 'the presentation has no proof: it is not secured' }] : [];
     model = checkStructure(report, vp, unsecured, 'signed');
-    if (model) await checkDataIntegrity(report, vp, options, source);
+    if (model) {
+      start(model);
+      await checkDataIntegrity(report, vp, options, source, work !== null);
+    }
   } else {
-    model = await checkJwt(report, read.token, options, source);
+    model = await checkJwt(report, read.token, options, source, start);
   }
-  if (!model || report.stopped) return finish(report, options);
+  if (!model || report.stopped) {
+    // A presentation that does not hold up reports none of its credentials.
+    (work as CredentialWork | null)?.cancel();
+    await (work as CredentialWork | null)?.results.catch(() => undefined);
+    return finish(report, options);
+  }
   if (report.holder === null && report.proof?.verificationMethod) {
     // No holder named: the DID whose key signed for authentication is the one who presented.
     report.holder = didOf(report.proof.verificationMethod);
@@ -770,6 +819,6 @@ export async function verifyPresentation(input: unknown, options: VerifyPresenta
   }
   checkChallenge(report, options.challenge);
   checkDomain(report, options.domain);
-  await checkCredentials(report, model.entries, options, source);
+  await checkCredentials(report, work ?? { results: Promise.resolve([]), cancel: () => undefined }, options);
   return finish(report, options);
 }
