@@ -49,7 +49,7 @@ import {
   type VerifyCredentialOptions,
 } from '../credentials/verify.js';
 import { jwkThumbprint } from '../keys/jwk.js';
-import { checkProofSupport, JCS_CRYPTOSUITES, verifyJcsProof, verifyJcsProofOnPool, type JcsProofCheck } from '../proofs/data-integrity.js';
+import { checkProofSupport, JCS_CRYPTOSUITES, verifyJcsProof } from '../proofs/data-integrity.js';
 import { numericDate } from '../proofs/datetime.js';
 import { curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import { rfc3339 } from '../runtime.js';
@@ -275,7 +275,7 @@ function checkStructure(report: Report, vp: JsonObject, extra: Array<{ status: C
 
 /* ------------------------------------------------------------------ Data Integrity */
 
-async function checkDataIntegrity(report: Report, vp: JsonObject, options: VerifyPresentationOptions, source: KeySource, onPool: boolean): Promise<void> {
+async function checkDataIntegrity(report: Report, vp: JsonObject, options: VerifyPresentationOptions, source: KeySource): Promise<void> {
   const raw = vp['proof'];
   const proofs = Array.isArray(raw) ? raw : [raw];
   const proof = proofs[0];
@@ -326,14 +326,12 @@ async function checkDataIntegrity(report: Report, vp: JsonObject, options: Verif
 
   const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
-  const judge = ({ result, signedDigest }: JcsProofCheck, key: ControllerKey): Finding & { signedDigest: string | null } => {
+  // Checked here on the main thread while the thread pool checks the credentials' signatures.
+  report.signingKey = await checkKeyAndBinding(report.keyChecks, vm, null, report.holder ?? didOf(vm), source, options.signal, (key) => {
+    const { result, signedDigest } = verifyJcsProof(vp, p, key.publicJwk!, nowMs);
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };
-  };
-  // With credentials being verified meanwhile, the presentation's signature joins theirs on the thread pool.
-  report.signingKey = await checkKeyAndBinding(report.keyChecks, vm, null, report.holder ?? didOf(vm), source, options.signal, (key) =>
-    onPool ? verifyJcsProofOnPool(vp, p, key.publicJwk!, nowMs).then((check) => judge(check, key)) : judge(verifyJcsProof(vp, p, key.publicJwk!, nowMs), key),
-  );
+  });
   if (!report.stopped)
     report.set('validity', pass('A presentation states no validity period of its own; its proof\'s "created" and "expires" were checked with the proof.'));
 }
@@ -627,7 +625,7 @@ interface CredentialWork {
 /**
  * Verifies the presentation's credentials, CREDENTIAL_CONCURRENCY at a time, while the
  * presentation's own proof is checked: their issuers resolve beside the holder, and their
- * signatures are checked on libuv's thread pool beside the presentation's.
+ * signatures are checked on libuv's thread pool while the main thread checks the presentation's.
  */
 function startCredentials(entries: JsonValue[], options: VerifyPresentationOptions, source: KeySource): CredentialWork {
   const plain: VerifyCredentialOptions = {
@@ -797,7 +795,7 @@ export async function verifyPresentation(input: unknown, options: VerifyPresenta
     model = checkStructure(report, vp, unsecured, 'signed');
     if (model) {
       start(model);
-      await checkDataIntegrity(report, vp, options, source, work !== null);
+      await checkDataIntegrity(report, vp, options, source);
     }
   } else {
     model = await checkJwt(report, read.token, options, source, start);
