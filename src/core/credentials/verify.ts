@@ -87,6 +87,8 @@ export interface VerifyCredentialOptions {
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
 /** What a Data Integrity refusal names: the suites svc verifies (a JWT is told about JWT algorithms). */
 const DI_SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs';
+/** The limitation of a JWT credential verified without an expected audience. */
+export const AUDIENCE_NOT_VERIFIED = 'The audience was not verified: no expected audience was given.';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
@@ -317,7 +319,7 @@ function checkAudience(report: Report, claims: JwtClaims | null, expected: strin
   if (expected === undefined) {
     const present = claims?.aud ? ` It names ${claims.aud.join(', ')}.` : '';
     report.set('jwt.aud', { status: 'SKIP', implies: null, detail: `No expected audience was given; the audience was not verified.${present}` });
-    report.limitations.push('The audience was not verified: no expected audience was given.');
+    report.limitations.push(AUDIENCE_NOT_VERIFIED);
     return;
   }
   if (claims === null) {
@@ -779,7 +781,7 @@ function checkSdJwtAudience(report: Report, binding: KeyBinding, expected: strin
       implies: null,
       detail: `No expected audience was given; the audience was not verified.${aud === null ? '' : ` The KB-JWT names ${aud}.`}`,
     });
-    report.limitations.push('The audience was not verified: no expected audience was given.');
+    report.limitations.push(AUDIENCE_NOT_VERIFIED);
     return;
   }
   if (aud === null) report.set('jwt.aud', failing('INVALID', `The presentation has no KB-JWT, so no audience; expected ${expected}.`));

@@ -39,6 +39,7 @@ import {
 } from '../credentials/types.js';
 import { isVcdmUrl } from '../credentials/vcdm-rules.js';
 import {
+  AUDIENCE_NOT_VERIFIED,
   checkJwtSignature,
   checkKeyAndBinding,
   CLOCK_SKEW_SECONDS,
@@ -551,7 +552,12 @@ async function verifyEntry(
   index: number,
   options: EntryOptions,
 ): Promise<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> {
-  const compact = (text: string) => verifyCredential(text, SD_JWT.test(text) ? options.sdJwt : options.plain);
+  const compact = async (text: string) => {
+    if (SD_JWT.test(text)) return verifyCredential(text, options.sdJwt);
+    // A JWT credential's own audience is not asked for here: the presentation's domain binds it.
+    const verification = await verifyCredential(text, options.plain);
+    return { ...verification, limitations: verification.limitations.filter((l) => l !== AUDIENCE_NOT_VERIFIED) };
+  };
   if (typeof entry === 'string') {
     const text = entry.trim();
     const form: EmbeddedForm = SD_JWT.test(text) ? 'SD_JWT' : 'JWT';
