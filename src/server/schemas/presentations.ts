@@ -6,6 +6,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { MAX_TRUSTED_ISSUERS } from '../../core/policy/trusted-issuers.js';
+import { CredentialStatus } from './verification.js';
 
 const NullableString = () => Type.Union([Type.String(), Type.Null()]);
 
@@ -47,17 +48,7 @@ export const EmbeddedCredentialSchema = Type.Object(
 export const PresentationVerificationSchema = Type.Object(
   {
     /** The most severe of the presentation's checks and its credentials' statuses; only VALID means accepted. */
-    status: Type.Union([
-      Type.Literal('VALID'),
-      Type.Literal('INVALID'),
-      Type.Literal('EXPIRED'),
-      Type.Literal('NOT_YET_VALID'),
-      Type.Literal('REVOKED'),
-      Type.Literal('SUSPENDED'),
-      Type.Literal('UNSUPPORTED'),
-      Type.Literal('INDETERMINATE'),
-      Type.Literal('MALFORMED'),
-    ]),
+    status: CredentialStatus(),
     headline: Type.String(),
     /** How the presentation is secured: DATA_INTEGRITY, VC_JOSE_COSE (vp+jwt), VC_JWT_1_1 (the vp claim), UNKNOWN (SD_JWT_VC is never a presentation's). */
     format: Type.Union([

@@ -35,6 +35,20 @@ export const CredentialCheckSchema = Type.Object(
   { $id: 'CredentialCheck', additionalProperties: false },
 );
 
+/** A credential's (and a presentation's) overall status. */
+export const CredentialStatus = () =>
+  Type.Union([
+    Type.Literal('VALID'),
+    Type.Literal('INVALID'),
+    Type.Literal('EXPIRED'),
+    Type.Literal('NOT_YET_VALID'),
+    Type.Literal('REVOKED'),
+    Type.Literal('SUSPENDED'),
+    Type.Literal('UNSUPPORTED'),
+    Type.Literal('INDETERMINATE'),
+    Type.Literal('MALFORMED'),
+  ]);
+
 const CredentialFormat = () =>
   Type.Union([Type.Literal('DATA_INTEGRITY'), Type.Literal('VC_JOSE_COSE'), Type.Literal('VC_JWT_1_1'), Type.Literal('SD_JWT_VC'), Type.Literal('UNKNOWN')]);
 
@@ -141,17 +155,7 @@ const TrustedIssuers = (description: string) =>
 /** The verification of a credential. */
 export const CredentialVerificationSchema = Type.Object(
   {
-    status: Type.Union([
-      Type.Literal('VALID'),
-      Type.Literal('INVALID'),
-      Type.Literal('EXPIRED'),
-      Type.Literal('NOT_YET_VALID'),
-      Type.Literal('REVOKED'),
-      Type.Literal('SUSPENDED'),
-      Type.Literal('UNSUPPORTED'),
-      Type.Literal('INDETERMINATE'),
-      Type.Literal('MALFORMED'),
-    ]),
+    status: CredentialStatus(),
     headline: Type.String(),
     format: CredentialFormat(),
     dataModel: Type.Union([Type.Literal('2.0'), Type.Literal('1.1'), Type.Literal('unknown')]),
