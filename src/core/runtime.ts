@@ -6,7 +6,7 @@
  */
 import type { Clock } from './clock.js';
 import type { Net } from './net.js';
-import type { EnrichedResolution } from './resolve/types.js';
+import type { DidDocument, EnrichedResolution, WhoisEvidence } from './resolve/types.js';
 import type { RuntimeStore } from './runtime-store.js';
 import type { SuppliedResources } from './supplied/catalogue.js';
 
@@ -65,7 +65,21 @@ export interface Runtime {
    * before any network. Set only by `withSuppliedResources` (core/supplied/resources.ts).
    */
   supplied?: SuppliedResources;
+  /**
+   * Verifies a DID's `#whois` presentation (core/presentations/whois.ts). Injected because the
+   * presentation verifier resolves issuers through resolution itself; without it, resolution
+   * fetches no whois presentation.
+   */
+  whois?: WhoisVerifier;
 }
+
+/** The verification part of whois evidence: the fetched presentation against the DID's document. */
+export type WhoisVerifier = (
+  presentation: unknown,
+  subject: { did: string; document: DidDocument },
+  runtime: Runtime,
+  signal?: AbortSignal,
+) => Promise<Pick<WhoisEvidence, 'status' | 'reason' | 'presentationStatus' | 'holder' | 'signedBy' | 'credentials'>>;
 
 export const silentLogger: Logger = {
   debug() {},

@@ -2,6 +2,7 @@
  * Builds the production Runtime from the environment and flags. The only place (with the CLI
  * and server shells) that reads process.env and the system clock.
  */
+import { verifyWhois } from '../core/presentations/whois.js';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
@@ -145,5 +146,5 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
   const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
   // SVC_FREEZE_RESULTS (development and tests): freeze each resolution when it is cached.
   const freeze = env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit';
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net };
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net, whois: verifyWhois };
 }

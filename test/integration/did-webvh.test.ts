@@ -90,6 +90,7 @@ describe('did:webvh over HTTPS', () => {
       'linkage.fetch',
       'document.inspect',
       'crypto.validate_keys',
+      'whois.fetch',
       'evidence.evaluate',
     ]);
     expect(result.limitations.join(' ')).toContain('cannot show versions that were never published');

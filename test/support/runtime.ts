@@ -1,4 +1,5 @@
 /** A deterministic Runtime for tests: fixed wall clock, stepping monotonic clock, fresh cache. */
+import { verifyWhois } from '../../src/core/presentations/whois.js';
 import { MemoryResolutionCache } from '../../src/core/resolve/cache.js';
 import { silentLogger, type Clock, type Runtime } from '../../src/core/runtime.js';
 import { createNet, parseAllowList, type NetOptions } from '../../src/net/index.js';
@@ -39,5 +40,6 @@ export function testRuntime(clock: Clock = fixedClock(), net: TestNetOptions = {
     // change to a shared resolution anywhere in svc throws; the benchmarks do not.
     cache: new MemoryResolutionCache(clock, 1000, process.env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit'),
     net: createNet({ ...rest, clock, egressAllow: parsed.cidrs }),
+    whois: verifyWhois,
   };
 }

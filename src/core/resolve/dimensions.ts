@@ -7,7 +7,7 @@ import type { DomainBindingStatus } from '../linkage/types.js';
 import { noteFor, type SuppliedNote } from '../supplied/resources.js';
 import { AUTHORITY_CHECKS, CHAIN_CHECKS, type HistoryEvidence } from '../webvh/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
-import { plural } from '../text.js';
+import { plural, truncate } from '../text.js';
 
 export const DIMENSION_TEXT: Readonly<Record<DimensionId, { label: string; proves: string; doesNotProve: string }>> = {
   integrity: {
@@ -223,8 +223,31 @@ function history({ method, selfCertifying, evidence }: EvaluationInput): Finding
   return ['NOT_ESTABLISHED', 'No verifiable log of earlier versions exists for this identifier.'];
 }
 
-function organization(): Finding {
-  return ['NOT_ESTABLISHED', 'svc never verifies real-world or legal identity.'];
+/** A credential's name-like claim (name, legalName), for the organization statement; null when none. */
+function claimedName(claims: unknown): string | null {
+  const subject = Array.isArray(claims) ? claims[0] : claims;
+  if (typeof subject !== 'object' || subject === null) return null;
+  for (const member of ['name', 'legalName']) {
+    const value = (subject as Record<string, unknown>)[member];
+    if (typeof value === 'string' && value.trim() !== '') return `${member} ${JSON.stringify(truncate(value.trim(), 80))}`;
+  }
+  return null;
+}
+
+/** Always NOT_ESTABLISHED; names what a whois presentation claims, as a claim. */
+function organization({ evidence }: EvaluationInput): Finding {
+  const never = 'svc never verifies real-world or legal identity.';
+  const whois = evidence.whois;
+  if (whois?.status !== 'VERIFIED') return ['NOT_ESTABLISHED', never];
+  const named = whois.credentials
+    .filter((c) => c.verified)
+    .map((c) => {
+      const name = claimedName(c.claims);
+      return name === null ? null : `${name} (issued by ${c.issuer ?? 'an unnamed issuer'})`;
+    })
+    .filter((n): n is string => n !== null);
+  if (named.length === 0) return ['NOT_ESTABLISHED', `The DID's whois presentation verifies, but what it claims is not verified identity; ${never}`];
+  return ['NOT_ESTABLISHED', `The DID's whois presentation claims ${named.slice(0, 3).join('; ')}: claims, not verified identity; ${never}`];
 }
 
 const RULES: Readonly<Record<DimensionId, (input: EvaluationInput) => Finding>> = {

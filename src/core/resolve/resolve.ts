@@ -22,6 +22,7 @@ import { validateKeys } from './keys.js';
 import { Trace, type StageHooks, type StageListener } from './trace.js';
 import type { EnrichedResolution, Evidence } from './types.js';
 import { buildLimitations, buildVerdict } from './verdict.js';
+import { startWhois } from './whois.js';
 
 export type { ResolveOptions } from '../methods/types.js';
 
@@ -70,28 +71,39 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
     if (hit) return hit;
   }
 
-  const method = await driver.resolve(parsed, { runtime, trace, options });
+  // The whois presentation of a did:webvh is fetched beside its log (resolve/whois.ts).
+  const whois = startWhois(parsed, runtime, trace, hasVersionOptions(options));
+  const abandon = (err: unknown): never => {
+    whois.abandon();
+    throw err;
+  };
+  const method = await driver.resolve(parsed, { runtime, trace, options }).catch(abandon);
 
-  const reading = await trace.run('document.inspect', 'Read the DID document', (stage) => {
-    const reading = readDocument(parsed.did, method.document);
-    if (!reading.evidence.idMatches) {
-      throw new ProblemError('INVALID_DID_DOCUMENT', `The document's id (${String(method.document.id)}) does not match ${parsed.did}.`);
-    }
-    const { warnings } = reading.evidence;
-    stage.status = warnings.length > 0 ? 'WARN' : 'PASS';
-    stage.detail = `${plural(reading.methods.length, 'verification method')}, ${plural(reading.services.length, 'service')}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}`;
-    return reading;
-  });
+  const reading = await trace
+    .run('document.inspect', 'Read the DID document', (stage) => {
+      const reading = readDocument(parsed.did, method.document);
+      if (!reading.evidence.idMatches) {
+        throw new ProblemError('INVALID_DID_DOCUMENT', `The document's id (${String(method.document.id)}) does not match ${parsed.did}.`);
+      }
+      const { warnings } = reading.evidence;
+      stage.status = warnings.length > 0 ? 'WARN' : 'PASS';
+      stage.detail = `${plural(reading.methods.length, 'verification method')}, ${plural(reading.services.length, 'service')}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}`;
+      return reading;
+    })
+    .catch(abandon);
 
-  const keys = await trace.run('crypto.validate_keys', 'Validate key material', async (stage) => {
-    const validation = await validateKeys(reading.methods, method.keyChecks);
-    const invalid = validation.keys.filter((k) => k.status === 'INVALID_KEY').length;
-    const unsupported = validation.keys.filter((k) => k.status === 'UNSUPPORTED_KEY').length;
-    const valid = validation.keys.length - invalid - unsupported;
-    stage.status = invalid > 0 ? 'FAIL' : unsupported > 0 ? 'WARN' : 'PASS';
-    stage.detail = `${valid} valid, ${invalid} invalid, ${unsupported} unsupported`;
-    return validation;
-  });
+  const keys = await trace
+    .run('crypto.validate_keys', 'Validate key material', async (stage) => {
+      const validation = await validateKeys(reading.methods, method.keyChecks);
+      const invalid = validation.keys.filter((k) => k.status === 'INVALID_KEY').length;
+      const unsupported = validation.keys.filter((k) => k.status === 'UNSUPPORTED_KEY').length;
+      const valid = validation.keys.length - invalid - unsupported;
+      stage.status = invalid > 0 ? 'FAIL' : unsupported > 0 ? 'WARN' : 'PASS';
+      stage.detail = `${valid} valid, ${invalid} invalid, ${unsupported} unsupported`;
+      return validation;
+    })
+    .catch(abandon);
+  const whoisResult = await whois.finish(parsed.did, method.document);
 
   const evidence: Evidence = {
     source: method.source,
@@ -101,6 +113,7 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
     domainBinding: method.domainBinding ?? null,
     tls: method.tls ?? null,
     history: method.history ?? null,
+    ...(whoisResult ? { whois: whoisResult.evidence } : {}),
   };
   const deactivated = method.didDocumentMetadata['deactivated'] === true;
   const evaluationInput: EvaluationInput = {
@@ -141,6 +154,6 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
     observedAt: startedAt,
     cached: false,
   };
-  runtime.cache.set(key, result, method.ttlSeconds ?? runtime.config.cacheTtlSeconds);
+  runtime.cache.set(key, result, whoisResult?.transient ? 0 : (method.ttlSeconds ?? runtime.config.cacheTtlSeconds));
   return result;
 }

@@ -118,6 +118,52 @@ export interface Evidence {
   tls: TlsEvidence | null;
   /** did:webvh only: the verified log. */
   history: HistoryEvidence | null;
+  /**
+   * svc's addition: the DID's `#whois` presentation (a Linked Verifiable Presentation), fetched and
+   * verified. Present only when the document has a `#whois` LinkedVerifiablePresentation service
+   * (did:webvh's implicit one, or one a document declares) and the current document was resolved.
+   */
+  whois?: WhoisEvidence;
+}
+
+/**
+ * What became of the `#whois` presentation: VERIFIED (a valid presentation signed by the DID
+ * itself), FAILED (fetched and read, but it does not verify, or someone else signed it),
+ * INDETERMINATE (it could not be fetched or read: 404, time limit, egress policy, too large, not JSON).
+ */
+export const WHOIS_STATUSES = ['VERIFIED', 'FAILED', 'INDETERMINATE'] as const;
+export type WhoisStatus = (typeof WHOIS_STATUSES)[number];
+
+/** One credential of the whois presentation: what it claims and whether it verified. Claims are claims. */
+export interface WhoisCredentialEvidence {
+  index: number;
+  issuer: string | null;
+  types: string[];
+  /** The credential's own status (credential verification's statuses). */
+  status: string;
+  verified: boolean;
+  /** The credential subject's claims as stated; svc verifies signatures, never that a claim is true. */
+  claims: Record<string, unknown> | Array<Record<string, unknown>> | null;
+  detail: string;
+}
+
+export interface WhoisEvidence {
+  /** The service endpoint fetched (`<location>/whois.vp` for did:webvh). */
+  url: string;
+  /** IMPLICIT: did:webvh's implicit service; DECLARED: a service the document states. */
+  service: 'IMPLICIT' | 'DECLARED';
+  status: WhoisStatus;
+  /** One sentence: why this status. */
+  reason: string;
+  httpStatus: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  /** The presentation's own verification status (VALID, INVALID …); null when it was not verified. */
+  presentationStatus: string | null;
+  holder: string | null;
+  /** The verification method whose proof secures the presentation, as the proof names it. */
+  signedBy: string | null;
+  credentials: WhoisCredentialEvidence[];
 }
 
 export interface GraphNode {

@@ -1,0 +1,177 @@
+/**
+ * Whois evidence against a real loopback HTTPS host serving a did:webvh log and its whois.vp
+ * (the implicit `#whois` Linked Verifiable Presentation), and a did:web that declares one: a
+ * presentation signed by the DID's key with a did:key issuer's credential is VERIFIED and its
+ * claims listed as claims, organization stays NOT_ESTABLISHED; one signed by another key, a 404,
+ * a file one byte past the bound and one with duplicate members are evidence, the resolution
+ * RESOLVED. Nothing is mocked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signCredential } from '../../src/core/issue/credential.js';
+import { readIssuingKey, type IssuingKey } from '../../src/core/issue/key.js';
+import { signPresentation } from '../../src/core/issue/presentation.js';
+import { generateSigningKey } from '../../src/core/keys/generate.js';
+import { resolve } from '../../src/core/resolve/resolve.js';
+import type { EnrichedResolution } from '../../src/core/resolve/types.js';
+import { WHOIS_MAX_BYTES } from '../../src/core/resolve/whois.js';
+import type { Runtime } from '../../src/core/runtime.js';
+import { SCID_PLACEHOLDER } from '../../src/core/webvh/hash.js';
+import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
+import { raw } from '../support/https-server.js';
+import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
+
+let host: DidWebHost;
+let holder: IssuingKey;
+let issuer: IssuingKey;
+let stranger: IssuingKey;
+let log: WebvhTestLog;
+
+function runtime(): Runtime {
+  return host.runtime({ lookup: tableLookup({ 'example.com': ['127.0.0.1'] }), connectTo: (_h, port) => (port === 443 ? host.server.port : undefined) });
+}
+
+beforeAll(async () => {
+  host = await startDidWebHost({ dnsNames: ['example.com'] });
+  holder = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
+  issuer = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
+  stranger = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
+  const placeholder = `did:webvh:${SCID_PLACEHOLDER}:example.com`;
+  const multikey = holder.didKey.slice('did:key:'.length);
+  log = createWebvhLog({
+    state: {
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+      id: placeholder,
+      verificationMethod: [{ id: `${placeholder}#key-1`, type: 'Multikey', controller: placeholder, publicKeyMultibase: multikey }],
+      authentication: [`${placeholder}#key-1`],
+    },
+  });
+  host.server.route('/.well-known/did.jsonl', raw(log.text(), { contentType: 'text/jsonl' }));
+  host.server.route('/.well-known/did-witness.json', raw('not found', { status: 404 }));
+});
+afterAll(async () => {
+  await host.close();
+});
+
+async function credentialFor(subject: string): Promise<string> {
+  const vc = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], credentialSubject: { id: subject, name: 'Example Org' } };
+  return (await signCredential(vc, { key: issuer, format: 'di-eddsa-jcs', now: new Date() })).text;
+}
+
+async function whoisBy(key: IssuingKey, as?: { holder: string; kid: string }): Promise<string> {
+  const credential = JSON.parse(await credentialFor(log.did));
+  return signPresentation([credential], { key, format: 'di-eddsa-jcs', challenge: 'whois', now: new Date(), ...(as ?? {}) }).text;
+}
+
+function serveWhois(body: string | Uint8Array, status = 200): void {
+  host.server.route('/whois.vp', raw(body, { status, contentType: 'application/json' }));
+}
+
+function organization(result: EnrichedResolution) {
+  return result.dimensions.find((d) => d.id === 'organization')!;
+}
+
+describe('whois evidence of a did:webvh', () => {
+  it('a presentation signed by the DID with a did:key issuer credential is VERIFIED; its claim is listed, organization NOT_ESTABLISHED', async () => {
+    serveWhois(await whoisBy(holder, { holder: log.did, kid: `${log.did}#key-1` }));
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    const whois = result.evidence.whois!;
+    expect(whois).toMatchObject({
+      url: 'https://example.com/whois.vp',
+      service: 'IMPLICIT',
+      status: 'VERIFIED',
+      httpStatus: 200,
+      presentationStatus: 'VALID',
+      holder: log.did,
+      signedBy: `${log.did}#key-1`,
+    });
+    expect(whois.credentials).toEqual([
+      expect.objectContaining({ index: 0, issuer: issuer.didKey, status: 'VALID', verified: true, claims: { id: log.did, name: 'Example Org' } }),
+    ]);
+    const org = organization(result);
+    expect(org.state).toBe('NOT_ESTABLISHED');
+    expect(org.statement).toContain('name "Example Org"');
+    expect(org.statement).toContain('claims, not verified identity');
+    expect(org.statement).toContain('svc never verifies real-world or legal identity');
+    expect(result.trace.map((s) => s.stage)).toEqual(expect.arrayContaining(['whois.fetch', 'whois.verify']));
+  });
+
+  it('a presentation signed by another key is FAILED and says so', async () => {
+    serveWhois(await whoisBy(stranger));
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois).toMatchObject({ status: 'FAILED', signedBy: expect.stringContaining(stranger.didKey) });
+    expect(result.evidence.whois!.reason).toContain('signed by another key');
+    expect(organization(result)).toMatchObject({ state: 'NOT_ESTABLISHED', statement: 'svc never verifies real-world or legal identity.' });
+  });
+
+  it('a 404 is INDETERMINATE evidence; the resolution stays RESOLVED', async () => {
+    serveWhois('not found', 404);
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois).toMatchObject({ status: 'INDETERMINATE', httpStatus: 404, credentials: [] });
+    expect(result.evidence.whois!.reason).toBe('https://example.com/whois.vp answered HTTP 404: no whois presentation is published.');
+  });
+
+  it('one byte past 1 MiB is refused without reading it whole, precisely', async () => {
+    serveWhois(new Uint8Array(WHOIS_MAX_BYTES + 1).fill(0x20));
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois!.status).toBe('INDETERMINATE');
+    expect(result.evidence.whois!.reason).toContain(`the limit is ${WHOIS_MAX_BYTES} bytes`);
+    serveWhois(new Uint8Array(WHOIS_MAX_BYTES).fill(0x20));
+    const exactly = await resolve(log.did, runtime(), { noCache: true });
+    expect(exactly.evidence.whois).toMatchObject({ status: 'INDETERMINATE', bytes: WHOIS_MAX_BYTES });
+    expect(exactly.evidence.whois!.reason).not.toContain('limit');
+  });
+
+  it('a presentation with duplicate members is INDETERMINATE with the parser reason, not a crash', async () => {
+    const text = await whoisBy(holder, { holder: log.did, kid: `${log.did}#key-1` });
+    serveWhois(text.replace('{', '{"holder":"did:example:shadow",'));
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois!.status).toBe('INDETERMINATE');
+    expect(result.evidence.whois!.reason).toMatch(/duplicate/i);
+  });
+
+  it('is cached with the resolution: a hit fetches nothing', async () => {
+    serveWhois(await whoisBy(holder, { holder: log.did, kid: `${log.did}#key-1` }));
+    const rt = runtime();
+    const first = await resolve(log.did, rt);
+    const before = host.server.requests.filter((r) => r === 'GET /whois.vp').length;
+    const second = await resolve(log.did, rt);
+    expect(second.cached).toBe(true);
+    expect(second.evidence.whois).toEqual(first.evidence.whois);
+    expect(host.server.requests.filter((r) => r === 'GET /whois.vp').length).toBe(before);
+  });
+});
+
+describe('whois evidence of a did:web', () => {
+  it('a did:web that declares a #whois LinkedVerifiablePresentation gets it fetched (DECLARED); one without has no whois member', async () => {
+    const did = host.did('declares');
+    const vm = `${did}#key-1`;
+    const document = (service: unknown[]) => ({
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+      id: did,
+      verificationMethod: [{ id: vm, type: 'Multikey', controller: did, publicKeyMultibase: holder.didKey.slice(8) }],
+      authentication: [vm],
+      service,
+    });
+    host.publish(
+      did,
+      document([{ id: '#whois', type: 'LinkedVerifiablePresentation', serviceEndpoint: `https://localhost:${host.server.port}/declares/whois.vp` }]),
+    );
+    const vc = JSON.parse(await credentialFor(did));
+    host.server.route(
+      '/declares/whois.vp',
+      raw(signPresentation([vc], { key: holder, format: 'di-eddsa-jcs', challenge: 'w', holder: did, kid: vm, now: new Date() }).text),
+    );
+    const result = await resolve(did, host.runtime(), { noCache: true });
+    expect(result.evidence.whois).toMatchObject({ service: 'DECLARED', status: 'VERIFIED', holder: did });
+
+    host.publish(did, document([]));
+    const plain = await resolve(did, host.runtime(), { noCache: true });
+    expect(plain.evidence.whois).toBeUndefined();
+    expect(plain.trace.map((s) => s.stage)).not.toContain('whois.fetch');
+  });
+});
