@@ -22,6 +22,8 @@ import {
   type StageStatus,
   type StateClass,
   type TraceStage,
+  type WhoisEvidence,
+  type WhoisStatus,
 } from '../core/resolve/types.js';
 import { graphView, type GraphGroup } from './graph.js';
 import { historyView, type HistoryView } from './history.js';
@@ -234,7 +236,47 @@ export function evidenceSections(result: EnrichedResolution): EvidenceSection[] 
     }
     sections.push({ title: 'Origin binding', fields });
   }
+  if (result.evidence.whois) sections.push(whoisSection(result.evidence.whois));
   return sections;
+}
+
+/** Title of the whois section: what it shows is what the DID says of itself. */
+export const WHOIS_TITLE = 'Whois (claims, not verified identity)';
+
+const WHOIS_TONES: Readonly<Record<WhoisStatus, Tone>> = { VERIFIED: 'good', FAILED: 'bad', INDETERMINATE: 'warn' };
+/** Claims shown per credential; the rest are counted. */
+const WHOIS_CLAIMS_SHOWN = 12;
+
+function claimText(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? NONE);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+/** The whois presentation: its status, who signed it, and each credential's claims as claims. */
+export function whoisSection(whois: WhoisEvidence): EvidenceSection {
+  const fields = [
+    field('status', whois.status, WHOIS_TONES[whois.status]),
+    field('presentation', `${whois.url} (${whois.service === 'IMPLICIT' ? 'implicit #whois service' : 'declared #whois service'})`),
+    field('reason', whois.reason),
+  ];
+  if (whois.signedBy) fields.push(field('signed by', whois.signedBy));
+  for (const credential of whois.credentials) {
+    fields.push(
+      field(
+        `credential #${credential.index}`,
+        `${credential.status}${credential.verified ? ' (verifies)' : ''}, issued by ${credential.issuer ?? 'no named issuer'}; ${credential.types.join(', ') || 'no type'}`,
+        credential.verified ? 'good' : 'bad',
+      ),
+    );
+    const subjects = Array.isArray(credential.claims) ? credential.claims : credential.claims ? [credential.claims] : [];
+    const entries = subjects.flatMap((subject) => Object.entries(subject));
+    for (const [name, value] of entries.slice(0, WHOIS_CLAIMS_SHOWN)) fields.push(field(`  claims ${name}`, claimText(value)));
+    if (entries.length > WHOIS_CLAIMS_SHOWN) fields.push(field('  claims', `${entries.length - WHOIS_CLAIMS_SHOWN} more (see the JSON result)`, 'muted'));
+  }
+  if (whois.credentials.length > 0) {
+    fields.push(field('note', 'These are claims, not verified identity: svc checks who signed them, never that they are true.', 'muted'));
+  }
+  return { title: WHOIS_TITLE, fields };
 }
 
 /** `version 2-Qm… (2025-01-02T00:00:00Z)` from didDocumentMetadata, when the method reports versions. */

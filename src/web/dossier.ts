@@ -12,7 +12,7 @@ import { CLAIM_METHODS, type ClaimMethod } from '../core/claims/types.js';
 import { hintSentence, PROBLEM_GUIDE, PROBLEMS, type ProblemError } from '../core/problems.js';
 import { CLASS_LABELS, STATE_CLASSES, stateClass, type Dimension, type EnrichedResolution, type StateClass, type TraceStage } from '../core/resolve/types.js';
 import type { ObservationHistory, SemanticDiff } from '../core/history/types.js';
-import { buildDossierView, classMarker, durationText, type DossierView } from '../present/dossier.js';
+import { buildDossierView, classMarker, durationText, WHOIS_TITLE, type DossierView } from '../present/dossier.js';
 import type { HistoryView } from '../present/history.js';
 import { displayKeyId, type Field } from '../present/text.js';
 import { edgeTable, graphSvg } from './graph.js';
@@ -269,6 +269,7 @@ const EVIDENCE_IDS: Readonly<Record<string, string>> = {
   Source: 'evidence-source',
   Transport: 'evidence-tls',
   'Origin binding': 'evidence-domain-binding',
+  [WHOIS_TITLE]: 'evidence-whois',
 };
 
 function fields(list: readonly Field[]): Html {

@@ -7,6 +7,9 @@
  * RESOLVED. Nothing is mocked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainStyle } from '../../src/cli/cmdutil/layout.js';
+import { dossierText } from '../../src/cli/cmd/resolve/render.js';
+import { dossierPage } from '../../src/web/dossier.js';
 import { signCredential } from '../../src/core/issue/credential.js';
 import { readIssuingKey, type IssuingKey } from '../../src/core/issue/key.js';
 import { signPresentation } from '../../src/core/issue/presentation.js';
@@ -94,6 +97,17 @@ describe('whois evidence of a did:webvh', () => {
     expect(org.statement).toContain('claims, not verified identity');
     expect(org.statement).toContain('svc never verifies real-world or legal identity');
     expect(result.trace.map((s) => s.stage)).toEqual(expect.arrayContaining(['whois.fetch', 'whois.verify']));
+
+    // Terminal and web dossier: the claims shown as claims.
+    const text = dossierText(result, plainStyle, 120);
+    expect(text).toContain('Whois (claims, not verified identity)');
+    expect(text).toMatch(/claims name\s+Example Org/);
+    expect(text).toContain(`issued by ${issuer.didKey}`);
+    const page = dossierPage({ result, timeMachine: { history: null, diff: null, selected: null, unavailable: 'Not recorded here.' }, mode: 'served' });
+    expect(page).toContain('id="evidence-whois"');
+    expect(page).toContain('Whois (claims, not verified identity)');
+    expect(page).toContain('Example Org');
+    expect(page).toContain('These are claims, not verified identity');
   });
 
   it('a presentation signed by another key is FAILED and says so', async () => {

@@ -22,6 +22,7 @@ import {
   type Dimension as CoreDimension,
   type EnrichedResolution as CoreEnrichedResolution,
   type Evidence as CoreEvidence,
+  type WhoisEvidence as CoreWhoisEvidence,
   type GraphEdge as CoreGraphEdge,
   type GraphNode as CoreGraphNode,
   type Verdict as CoreVerdict,
@@ -53,6 +54,8 @@ describe('schemas of the resolution routes, the probes and the W3C binding', () 
     expectTypeOf<CoreEvidence>().toExtend<S<typeof R.Evidence>>();
     expectTypeOf<S<typeof R.Evidence>>().toExtend<CoreEvidence>();
 
+    expectTypeOf<CoreWhoisEvidence>().toExtend<S<typeof R.WhoisEvidence>>();
+    expectTypeOf<S<typeof R.WhoisEvidence>>().toExtend<CoreWhoisEvidence>();
     expectTypeOf<CoreHistoryEvidence>().toExtend<S<typeof R.HistoryEvidence>>();
     expectTypeOf<S<typeof R.HistoryEvidence>>().toExtend<CoreHistoryEvidence>();
 

@@ -336,6 +336,43 @@ export const HistoryEvidenceSchema = Type.Object(
   { $id: 'HistoryEvidence', additionalProperties: false },
 );
 
+export const WhoisStatusSchema = Type.Union([Type.Literal('VERIFIED'), Type.Literal('FAILED'), Type.Literal('INDETERMINATE')], { $id: 'WhoisStatus' });
+
+/** One credential of a whois presentation: its claims as stated (claims, not verified identity). */
+export const WhoisCredentialEvidenceSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    issuer: Nullable(Type.String()),
+    types: Type.Array(Type.String()),
+    /** The credential's status (a CredentialStatus: VALID, INVALID …). */
+    status: Type.String(),
+    verified: Type.Boolean(),
+    /** The credential subject's claims as the credential states them. */
+    claims: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
+    detail: Type.String(),
+  },
+  { $id: 'WhoisCredentialEvidence', additionalProperties: false },
+);
+
+/** svc's addition: the DID's `#whois` Linked Verifiable Presentation, fetched and verified. */
+export const WhoisEvidenceSchema = Type.Object(
+  {
+    url: Type.String(),
+    service: Type.Union([Type.Literal('IMPLICIT'), Type.Literal('DECLARED')]),
+    status: Type.Ref('WhoisStatus'),
+    reason: Type.String(),
+    httpStatus: Nullable(Type.Integer()),
+    bytes: Nullable(Type.Integer({ minimum: 0 })),
+    sha256: Nullable(Type.String()),
+    /** The presentation's own status (a CredentialStatus); null when it was not verified. */
+    presentationStatus: Nullable(Type.String()),
+    holder: Nullable(Type.String()),
+    signedBy: Nullable(Type.String()),
+    credentials: Type.Array(Type.Ref('WhoisCredentialEvidence')),
+  },
+  { $id: 'WhoisEvidence', additionalProperties: false },
+);
+
 export const EvidenceSchema = Type.Object(
   {
     source: Type.Ref('SourceEvidence'),
@@ -346,6 +383,8 @@ export const EvidenceSchema = Type.Object(
     tls: Nullable(Type.Ref('TlsEvidence')),
     /** did:webvh only: the verified log. */
     history: Nullable(Type.Ref('HistoryEvidence')),
+    /** svc's addition: present when the document has a `#whois` LinkedVerifiablePresentation service. */
+    whois: Type.Optional(Type.Ref('WhoisEvidence')),
   },
   { $id: 'Evidence', additionalProperties: false },
 );
@@ -725,6 +764,9 @@ export const RESOLUTION_REFS = {
   WebvhEntryEvidence: WebvhEntryEvidenceSchema,
   WebvhWitnessFileEvidence: WebvhWitnessFileEvidenceSchema,
   HistoryEvidence: HistoryEvidenceSchema,
+  WhoisStatus: WhoisStatusSchema,
+  WhoisCredentialEvidence: WhoisCredentialEvidenceSchema,
+  WhoisEvidence: WhoisEvidenceSchema,
   Evidence: EvidenceSchema,
   GraphNode: GraphNodeSchema,
   GraphEdge: GraphEdgeSchema,
