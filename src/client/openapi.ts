@@ -1647,6 +1647,33 @@ export interface components {
             } | null;
             reusedEntries: number;
         };
+        WhoisStatus: "VERIFIED" | "FAILED" | "INDETERMINATE";
+        WhoisCredentialEvidence: {
+            index: number;
+            issuer: string | null;
+            types: string[];
+            status: string;
+            verified: boolean;
+            claims: {
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[] | null;
+            detail: string;
+        };
+        WhoisEvidence: {
+            url: string;
+            service: "IMPLICIT" | "DECLARED";
+            status: components["schemas"]["WhoisStatus"];
+            reason: string;
+            httpStatus: number | null;
+            bytes: number | null;
+            sha256: string | null;
+            presentationStatus: string | null;
+            holder: string | null;
+            signedBy: string | null;
+            credentials: components["schemas"]["WhoisCredentialEvidence"][];
+        };
         Evidence: {
             source: components["schemas"]["SourceEvidence"];
             document: components["schemas"]["DocumentEvidence"];
@@ -1655,6 +1682,7 @@ export interface components {
             domainBinding: components["schemas"]["DomainBindingEvidence"] | null;
             tls: components["schemas"]["TlsEvidence"] | null;
             history: components["schemas"]["HistoryEvidence"] | null;
+            whois?: components["schemas"]["WhoisEvidence"];
         };
         GraphNode: {
             id: string;
@@ -3129,6 +3157,9 @@ export type TlsEvidence = components['schemas']['TlsEvidence'];
 export type WebvhEntryEvidence = components['schemas']['WebvhEntryEvidence'];
 export type WebvhWitnessFileEvidence = components['schemas']['WebvhWitnessFileEvidence'];
 export type HistoryEvidence = components['schemas']['HistoryEvidence'];
+export type WhoisStatus = components['schemas']['WhoisStatus'];
+export type WhoisCredentialEvidence = components['schemas']['WhoisCredentialEvidence'];
+export type WhoisEvidence = components['schemas']['WhoisEvidence'];
 export type Evidence = components['schemas']['Evidence'];
 export type GraphNode = components['schemas']['GraphNode'];
 export type GraphEdge = components['schemas']['GraphEdge'];

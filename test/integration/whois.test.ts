@@ -19,6 +19,7 @@ import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { WHOIS_MAX_BYTES } from '../../src/core/resolve/whois.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { SCID_PLACEHOLDER } from '../../src/core/webvh/hash.js';
+import { call, expectJson, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { raw } from '../support/https-server.js';
 import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
@@ -33,21 +34,28 @@ function runtime(): Runtime {
   return host.runtime({ lookup: tableLookup({ 'example.com': ['127.0.0.1'] }), connectTo: (_h, port) => (port === 443 ? host.server.port : undefined) });
 }
 
+/** A did:webvh log whose DIDDoc authorises `holder` for authentication as `#key-1`. */
+function holderLog(domain: string): WebvhTestLog {
+  const placeholder = `did:webvh:${SCID_PLACEHOLDER}:${domain}`;
+  return createWebvhLog({
+    domain,
+    state: {
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+      id: placeholder,
+      verificationMethod: [
+        { id: `${placeholder}#key-1`, type: 'Multikey', controller: placeholder, publicKeyMultibase: holder.didKey.slice('did:key:'.length) },
+      ],
+      authentication: [`${placeholder}#key-1`],
+    },
+  });
+}
+
 beforeAll(async () => {
   host = await startDidWebHost({ dnsNames: ['example.com'] });
   holder = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
   issuer = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
   stranger = readIssuingKey((await generateSigningKey('Ed25519')).privateJwk);
-  const placeholder = `did:webvh:${SCID_PLACEHOLDER}:example.com`;
-  const multikey = holder.didKey.slice('did:key:'.length);
-  log = createWebvhLog({
-    state: {
-      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
-      id: placeholder,
-      verificationMethod: [{ id: `${placeholder}#key-1`, type: 'Multikey', controller: placeholder, publicKeyMultibase: multikey }],
-      authentication: [`${placeholder}#key-1`],
-    },
-  });
+  log = holderLog('example.com');
   host.server.route('/.well-known/did.jsonl', raw(log.text(), { contentType: 'text/jsonl' }));
   host.server.route('/.well-known/did-witness.json', raw('not found', { status: 404 }));
 });
@@ -187,5 +195,41 @@ describe('whois evidence of a did:web', () => {
     const plain = await resolve(did, host.runtime(), { noCache: true });
     expect(plain.evidence.whois).toBeUndefined();
     expect(plain.trace.map((s) => s.stage)).not.toContain('whois.fetch');
+  });
+});
+
+describe('whois evidence over the daemon', () => {
+  it('GET /v1/resolve carries evidence.whois through the response schema', async () => {
+    const daemonLog = holderLog(`localhost%3A${host.server.port}:daemon`);
+    host.server.route('/daemon/did.jsonl', raw(daemonLog.text(), { contentType: 'text/jsonl' }));
+    host.server.route('/daemon/did-witness.json', raw('not found', { status: 404 }));
+    const credential = JSON.parse(await credentialFor(daemonLog.did));
+    host.server.route(
+      '/daemon/whois.vp',
+      raw(
+        signPresentation([credential], {
+          key: holder,
+          format: 'di-eddsa-jcs',
+          challenge: 'w',
+          holder: daemonLog.did,
+          kid: `${daemonLog.did}#key-1`,
+          now: new Date(),
+        }).text,
+      ),
+    );
+    const daemon = await startInProcessDaemonFor(host);
+    try {
+      const body = expectJson(await call(`${daemon.url}/v1/resolve/${encodeURIComponent(daemonLog.did)}`), 200);
+      expect(body.verdict.outcome).toBe('RESOLVED');
+      expect(body.evidence.whois).toMatchObject({
+        url: `https://localhost:${host.server.port}/daemon/whois.vp`,
+        service: 'IMPLICIT',
+        status: 'VERIFIED',
+        credentials: [{ index: 0, issuer: issuer.didKey, verified: true, claims: { id: daemonLog.did, name: 'Example Org' } }],
+      });
+      expect(body.dimensions.find((d: { id: string }) => d.id === 'organization').state).toBe('NOT_ESTABLISHED');
+    } finally {
+      await daemon.stop();
+    }
   });
 });

@@ -65,6 +65,9 @@ __all__ = [
     "WebvhWitnessFileEvidence",
     "HistoryEvidenceFailureVariant1",
     "HistoryEvidence",
+    "WhoisStatus",
+    "WhoisCredentialEvidence",
+    "WhoisEvidence",
     "Evidence",
     "GraphNode",
     "GraphEdge",
@@ -774,8 +777,39 @@ class HistoryEvidence(TypedDict):
     reusedEntries: int
 
 
-class Evidence(TypedDict):
-    """The `Evidence` schema of openapi.json."""
+WhoisStatus = Literal["VERIFIED", "FAILED", "INDETERMINATE"]
+
+
+class WhoisCredentialEvidence(TypedDict):
+    """The `WhoisCredentialEvidence` schema of openapi.json."""
+
+    index: int
+    issuer: Optional[str]
+    types: List[str]
+    status: str
+    verified: bool
+    claims: Optional[Union[Dict[str, Any], List[Dict[str, Any]]]]
+    detail: str
+
+
+class WhoisEvidence(TypedDict):
+    """The `WhoisEvidence` schema of openapi.json."""
+
+    url: str
+    service: Literal["IMPLICIT", "DECLARED"]
+    status: WhoisStatus
+    reason: str
+    httpStatus: Optional[int]
+    bytes: Optional[int]
+    sha256: Optional[str]
+    presentationStatus: Optional[str]
+    holder: Optional[str]
+    signedBy: Optional[str]
+    credentials: List[WhoisCredentialEvidence]
+
+
+class _EvidenceRequired(TypedDict):
+    """The required members of Evidence."""
 
     source: SourceEvidence
     document: DocumentEvidence
@@ -784,6 +818,12 @@ class Evidence(TypedDict):
     domainBinding: Optional[DomainBindingEvidence]
     tls: Optional[TlsEvidence]
     history: Optional[HistoryEvidence]
+
+
+class Evidence(_EvidenceRequired, total=False):
+    """The `Evidence` schema of openapi.json."""
+
+    whois: WhoisEvidence
 
 
 class GraphNode(TypedDict):
