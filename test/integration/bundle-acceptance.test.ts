@@ -140,7 +140,7 @@ describe('bundles made over loopback HTTPS, verified with the hosts stopped', ()
     // A DID's document (or log) and its DID configuration are fetched together: in either order.
     const purposes = (name: string) => bundles[name]!.resources.map((r) => r.purpose).sort();
     expect(purposes('did-web')).toEqual(['DID configuration', 'DID document']);
-    expect(purposes('did-webvh')).toEqual(['DID configuration', 'DID log', 'witness proofs']);
+    expect(purposes('did-webvh')).toEqual(['DID configuration', 'DID log', 'whois presentation', 'witness proofs']);
     expect(purposes('credential')).toEqual(['DID configuration', 'DID document', 'status list credential']);
     expect(bundles['credential']!.inputs.map((i) => i.name)).toEqual(['credential']);
     expect(bundles['credential']!.command).toEqual({ kind: 'verify-credential', subject: file('credential.jwt'), options: {} });
