@@ -14,6 +14,7 @@ import { signCredential } from '../../src/core/issue/credential.js';
 import { readIssuingKey, type IssuingKey } from '../../src/core/issue/key.js';
 import { signPresentation } from '../../src/core/issue/presentation.js';
 import { generateSigningKey } from '../../src/core/keys/generate.js';
+import { WHOIS_MAX_CREDENTIALS } from '../../src/core/presentations/whois.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { WHOIS_MAX_BYTES } from '../../src/core/resolve/whois.js';
@@ -154,6 +155,18 @@ describe('whois evidence of a did:webvh', () => {
     expect(result.verdict.outcome).toBe('RESOLVED');
     expect(result.evidence.whois!.status).toBe('INDETERMINATE');
     expect(result.evidence.whois!.reason).toMatch(/duplicate/i);
+  });
+
+  it('more than WHOIS_MAX_CREDENTIALS credentials: INDETERMINATE, none verified (no fan-out of issuer resolutions)', async () => {
+    const credential = JSON.parse(await credentialFor(log.did));
+    const many = Array.from({ length: WHOIS_MAX_CREDENTIALS + 1 }, () => credential);
+    serveWhois(signPresentation(many, { key: holder, format: 'di-eddsa-jcs', challenge: 'w', holder: log.did, kid: `${log.did}#key-1`, now: new Date() }).text);
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois).toMatchObject({ status: 'INDETERMINATE', credentials: [], presentationStatus: null });
+    expect(result.evidence.whois!.reason).toBe(
+      `The whois presentation carries ${WHOIS_MAX_CREDENTIALS + 1} credentials; svc verifies whois presentations of at most ${WHOIS_MAX_CREDENTIALS}, and verified none of these.`,
+    );
   });
 
   it('is cached with the resolution: a hit fetches nothing', async () => {

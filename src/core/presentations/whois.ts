@@ -14,6 +14,7 @@
 import { didKeySource, didOf, keysOfDocument, type ControllerKeys, type KeySource } from '../credentials/keys.js';
 import type { DidDocument, WhoisCredentialEvidence } from '../resolve/types.js';
 import type { ResolutionCache, Runtime, WhoisVerifier } from '../runtime.js';
+import { parseJsonText } from '../encoding/json.js';
 import { clause } from '../text.js';
 import { verifyPresentation } from './verify.js';
 
@@ -51,7 +52,40 @@ function whoisKeySource(did: string, document: DidDocument, runtime: Runtime): K
   };
 }
 
+/**
+ * Most credentials a whois presentation may carry to be verified. Any DID's resolution verifies
+ * its whois presentation, and each credential may resolve an issuer and fetch a status list on
+ * hosts the controller chooses: the bound keeps one resolution from fanning out (the presentation
+ * verifier's own bound, 256, is for presentations a caller hands in).
+ */
+export const WHOIS_MAX_CREDENTIALS = 16;
+
+function decodeJwtPayload(token: string): unknown {
+  const parsed = parseJsonText(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'), 'the whois presentation');
+  return 'value' in parsed ? parsed.value : null;
+}
+
+/** How many credentials the presentation carries, as far as can be told before verifying it. */
+function credentialCount(presentation: unknown): number {
+  let vp = typeof presentation === 'string' ? decodeJwtPayload(presentation) : presentation;
+  if (typeof vp === 'object' && vp !== null && typeof (vp as Record<string, unknown>)['vp'] === 'object') vp = (vp as Record<string, unknown>)['vp'];
+  if (typeof vp !== 'object' || vp === null) return 0;
+  const carried = (vp as Record<string, unknown>)['verifiableCredential'];
+  return Array.isArray(carried) ? carried.length : carried === undefined ? 0 : 1;
+}
+
 export const verifyWhois: WhoisVerifier = async (presentation, { did, document }, runtime, signal) => {
+  const carried = credentialCount(presentation);
+  if (carried > WHOIS_MAX_CREDENTIALS) {
+    return {
+      status: 'INDETERMINATE',
+      reason: `The whois presentation carries ${carried} credentials; svc verifies whois presentations of at most ${WHOIS_MAX_CREDENTIALS}, and verified none of these.`,
+      presentationStatus: null,
+      holder: null,
+      signedBy: null,
+      credentials: [],
+    };
+  }
   const verification = await verifyPresentation(presentation, {
     runtime,
     keySource: whoisKeySource(did, document, runtime),
