@@ -36,7 +36,7 @@ function runtime(): Runtime {
 }
 
 /** A did:webvh log whose DIDDoc authorises `holder` for authentication as `#key-1`. */
-function holderLog(domain: string): WebvhTestLog {
+function holderLog(domain: string, service?: unknown[]): WebvhTestLog {
   const placeholder = `did:webvh:${SCID_PLACEHOLDER}:${domain}`;
   return createWebvhLog({
     domain,
@@ -47,6 +47,7 @@ function holderLog(domain: string): WebvhTestLog {
         { id: `${placeholder}#key-1`, type: 'Multikey', controller: placeholder, publicKeyMultibase: holder.didKey.slice('did:key:'.length) },
       ],
       authentication: [`${placeholder}#key-1`],
+      ...(service ? { service } : {}),
     },
   });
 }
@@ -178,6 +179,34 @@ describe('whois evidence of a did:webvh', () => {
     expect(second.cached).toBe(true);
     expect(second.evidence.whois).toEqual(first.evidence.whois);
     expect(host.server.requests.filter((r) => r === 'GET /whois.vp').length).toBe(before);
+  });
+});
+
+describe('a did:webvh that defines its own #whois', () => {
+  it('a LinkedVerifiablePresentation elsewhere is fetched there (DECLARED); the implicit URL is not used', async () => {
+    const own = holderLog('example.com:own', [
+      { id: '#whois', type: 'LinkedVerifiablePresentation', serviceEndpoint: 'https://example.com/elsewhere/whois.vp' },
+    ]);
+    host.server.route('/own/did.jsonl', raw(own.text(), { contentType: 'text/jsonl' }));
+    host.server.route('/own/whois.vp', raw('{"not":"this one"}', { contentType: 'application/json' }));
+    host.server.route('/elsewhere/whois.vp', raw('not found', { status: 404 }));
+    const result = await resolve(own.did, runtime(), { noCache: true });
+    expect(result.evidence.whois).toMatchObject({
+      url: 'https://example.com/elsewhere/whois.vp',
+      service: 'DECLARED',
+      status: 'INDETERMINATE',
+      httpStatus: 404,
+    });
+    expect(result.trace.filter((s) => s.stage === 'whois.fetch')).toHaveLength(1);
+  });
+
+  it('a #whois of another type replaces the implicit one: no whois evidence', async () => {
+    const other = holderLog('example.com:other', [{ id: '#whois', type: 'LinkedDomains', serviceEndpoint: 'https://example.com/' }]);
+    host.server.route('/other/did.jsonl', raw(other.text(), { contentType: 'text/jsonl' }));
+    const result = await resolve(other.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois).toBeUndefined();
+    expect(result.trace.map((s) => s.stage)).not.toContain('whois.fetch');
   });
 });
 
