@@ -135,6 +135,11 @@ describe('whois evidence of a did:webvh', () => {
     expect(result.verdict.outcome).toBe('RESOLVED');
     expect(result.evidence.whois).toMatchObject({ status: 'INDETERMINATE', httpStatus: 404, credentials: [] });
     expect(result.evidence.whois!.reason).toBe('https://example.com/whois.vp answered HTTP 404: no whois presentation is published.');
+    // Most DIDs publish none: the stage is no warning.
+    expect(result.trace.find((s) => s.stage === 'whois.fetch')).toMatchObject({
+      status: 'PASS',
+      detail: expect.stringContaining('no whois presentation published'),
+    });
   });
 
   it('one byte past 1 MiB is refused without reading it whole, precisely', async () => {

@@ -86,7 +86,9 @@ export function startWhois(parsed: { method: string; id: string }, runtime: Runt
           signal,
         });
         stage.detail = describeResponse(response);
-        if (response.status < 200 || response.status > 299) stage.status = 'WARN';
+        // Most DIDs publish none: a 404 is an answer, not a warning.
+        if (response.status === 404 || response.status === 410) stage.detail += ': no whois presentation published';
+        else if (response.status < 200 || response.status > 299) stage.status = 'WARN';
         return response;
       } catch (err) {
         if (outer?.aborted) throw err;
