@@ -22,7 +22,7 @@ import type { Runtime } from '../../src/core/runtime.js';
 import { SCID_PLACEHOLDER } from '../../src/core/webvh/hash.js';
 import { call, expectJson, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
-import { raw } from '../support/https-server.js';
+import { raw, stream } from '../support/https-server.js';
 import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
 
 let host: DidWebHost;
@@ -152,6 +152,18 @@ describe('whois evidence of a did:webvh', () => {
     const exactly = await resolve(log.did, runtime(), { noCache: true });
     expect(exactly.evidence.whois).toMatchObject({ status: 'INDETERMINATE', bytes: WHOIS_MAX_BYTES });
     expect(exactly.evidence.whois!.reason).not.toContain('limit');
+  });
+
+  it('a chunked body that runs past 1 MiB is cut off at the bound, not read whole', async () => {
+    const body = stream({ totalBytes: 8 * WHOIS_MAX_BYTES });
+    host.server.route('/whois.vp', body);
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('RESOLVED');
+    expect(result.evidence.whois!.status).toBe('INDETERMINATE');
+    expect(result.evidence.whois!.reason).toContain(`the limit is ${WHOIS_MAX_BYTES} bytes`);
+    await body.stopped();
+    expect(body.aborted).toBe(true);
+    expect(body.bytesWritten).toBeLessThan(8 * WHOIS_MAX_BYTES);
   });
 
   it('a presentation with duplicate members is INDETERMINATE with the parser reason, not a crash', async () => {
