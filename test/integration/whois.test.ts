@@ -120,6 +120,22 @@ describe('whois evidence of a did:webvh', () => {
     expect(page).toContain('These are claims, not verified identity');
   });
 
+  it('a vp+jwt whois.vp (compact JWT) verifies the same way', async () => {
+    const credential = JSON.parse(await credentialFor(log.did));
+    const token = signPresentation([credential], {
+      key: holder,
+      format: 'vp+jwt',
+      challenge: 'w',
+      holder: log.did,
+      kid: `${log.did}#key-1`,
+      now: new Date(),
+    }).text;
+    serveWhois(token);
+    const result = await resolve(log.did, runtime(), { noCache: true });
+    expect(result.evidence.whois).toMatchObject({ status: 'VERIFIED', presentationStatus: 'VALID', holder: log.did, signedBy: `${log.did}#key-1` });
+    expect(result.evidence.whois!.credentials.map((c) => c.claims)).toEqual([{ id: log.did, name: 'Example Org' }]);
+  });
+
   it('a presentation signed by another key is FAILED and says so', async () => {
     serveWhois(await whoisBy(stranger));
     const result = await resolve(log.did, runtime(), { noCache: true });
