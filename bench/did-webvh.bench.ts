@@ -153,7 +153,8 @@ async function versionRows(): Promise<BenchRow[]> {
   const check = async (log: { did: string; text: string }, method: string) => {
     const lastVersionId = JSON.parse(log.text.trimEnd().split('\n').at(-1)!).versionId as string;
     const r = checkSvc(await verifyWebvhLog(log.did, log.text, { now }), ENTRIES, lastVersionId);
-    if (r.valid[ENTRIES - 1]!.parameters.method !== method) throw new Error(`svc verified the log under ${r.valid[ENTRIES - 1]!.parameters.method}, not ${method}`);
+    if (r.valid[ENTRIES - 1]!.parameters.method !== method)
+      throw new Error(`svc verified the log under ${r.valid[ENTRIES - 1]!.parameters.method}, not ${method}`);
   };
   await check(v05, 'did:webvh:0.5');
   await check(v10, 'did:webvh:1.0');

@@ -11,7 +11,11 @@
  *     while the versions before such an entry are still served, history INDETERMINATE.
  *
  * Where didwebvh-ts departs from the spec the test says so: its `#files` endpoint has no final
- * slash (the spec's example, and svc's, has one), compared after adding it.
+ * slash (the spec's example, and svc's, has one), compared after adding it; and its v0.5
+ * updateDID hashes a new entry with `versionId` "{SCID}" instead of the previous versionId
+ * (spec-v0.5 "Entry Hash Generation and Verification"), which its v0.5 resolver does not check —
+ * svc refuses such an entry (entryHash) and serves the versions before it (see the last test of
+ * the first group). The did:webvh authors' own v0.5 log chains as the spec says.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +34,7 @@ import { raw } from '../support/https-server.js';
 import { problemOf } from '../support/problems.js';
 import { generateTestKey } from '../support/signing.js';
 import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
-import { createLog, oracleResolve, TestSigner, toJsonl, versionTime, type DIDDoc } from '../support/webvh-ts.js';
+import { createLog, oracleResolve, TestSigner, toJsonl, updateLog, versionTime, type DIDDoc } from '../support/webvh-ts.js';
 
 const V05 = 'did:webvh:0.5';
 const REAL = fixtureSubdir('real-world/webvh/swcurran__didwebvh-test-1');
@@ -122,6 +126,30 @@ describe('did:webvh v0.5 logs resolve as didwebvh-ts resolves them', () => {
     const result = await expectSameAsOracle(log.did, log.text(), 4);
     expect(result.evidence.history!.entries.map((e) => e.preRotation)).toEqual([false, true, false, false]);
     expect(result.didDocumentMetadata).toMatchObject({ ttl: '300', webvhMethod: V05 });
+  });
+});
+
+describe('where didwebvh-ts departs from the v0.5 specification', () => {
+  it("an entry appended by didwebvh-ts's v0.5 updateDID does not chain to the previous versionId: svc refuses it, didwebvh-ts serves it", async () => {
+    const signer = new TestSigner('v0.5 update: controller');
+    const created = await createLog({ signer, domain: 'example.com', paths: ['updated'], created: versionTime(0), method: V05 });
+    const { log } = await updateLog(created.log, {
+      signer,
+      updated: versionTime(1),
+      services: [{ id: '#site', type: 'LinkedDomains', serviceEndpoint: 'https://example.com/' }],
+    });
+    const text = toJsonl(log);
+    serveLog('/updated/did.jsonl', text);
+    const theirs = await oracleResolve(text);
+    expect(theirs.ok && theirs.meta.versionId).toBe(log[1]!.versionId);
+    const problem = await problemOf(resolve(created.did, runtime, { noCache: true }));
+    expect(problem.code).toBe('INVALID_DID_DOCUMENT');
+    expect(problem.detail).toContain('entry 2 of the DID log fails verification (entryHash');
+    // Version 1 is the same for both.
+    const first = await resolve(created.did, runtime, { noCache: true, versionNumber: 1 });
+    const theirFirst = await oracleResolve(text, { versionNumber: 1 });
+    expect(first.didDocumentMetadata['versionId']).toBe(theirFirst.ok && theirFirst.meta.versionId);
+    expect(states(first)).toMatchObject({ integrity: 'FAILED', history: 'FAILED' });
   });
 });
 
