@@ -152,6 +152,13 @@ describe('did:webvh versions svc does not implement', () => {
     expect(problemFrom(() => selectVersion(result, { versionNumber: 2 })).code).toBe('FEATURE_NOT_SUPPORTED');
   });
 
+  it('a deactivated DID takes no entry, whatever version it names', async () => {
+    const log = createWebvhLog();
+    log.append({ params: { deactivated: true } });
+    log.append({ params: { method: 'did:webvh:2.0' } });
+    expect((await verify(log)).failure).toMatchObject({ versionNumber: 3, check: 'deactivated' });
+  });
+
   it('names a did:tdw log of JSON-array entries (before v0.4) as unsupported', async () => {
     const line = JSON.stringify(['1-QmX', '2024-01-01T00:00:00Z', { method: 'did:tdw:0.3', scid: 'QmX' }, { value: {} }, []]);
     const log = createWebvhLog();

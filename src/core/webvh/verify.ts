@@ -267,14 +267,15 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   if (versionTime === null) return fail('structure', `entry ${n} has no string "versionTime"`);
   if (!isJsonObject(entry['state'])) return fail('structure', `entry ${n} has no "state" object`);
   if (!isJsonObject(entry['parameters'])) return fail('structure', `entry ${n} has no "parameters" object`);
+  // A DID deactivated under a version svc knows takes no entry, whatever version it names.
+  if (previous?.parameters.deactivated) {
+    return fail('deactivated', `entry ${n} follows the deactivation in version ${previous.versionNumber}; a deactivated DID takes no further entries`);
+  }
   // A version svc does not implement may hash, sign or name things differently: it is recognised
   // before anything is checked by the rules svc knows.
   const named = unsupportedMethod((entry['parameters'] as Record<string, unknown>)['method']);
   if (named !== null) {
     return unsupportedEntry(n, versionId, versionTime, named, `entry ${n} follows ${named}, a version of the did:webvh specification svc does not implement`);
-  }
-  if (previous?.parameters.deactivated) {
-    return fail('deactivated', `entry ${n} follows the deactivation in version ${previous.versionNumber}; a deactivated DID takes no further entries`);
   }
 
   // A log for another DID (SCID) is named as such before anything is hashed.
