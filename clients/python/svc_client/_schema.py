@@ -523,7 +523,7 @@ DomainBindingStatus = Literal["VERIFIED", "NOT_CONFIGURED", "NOT_LINKED", "INVAL
 EdgeState = Literal["VERIFIED", "OBSERVED", "DECLARED", "FAILED"]
 
 
-WebvhCheck = Literal["json", "structure", "parameters", "scid", "versionId", "entryHash", "versionTime", "stateId", "proof", "preRotation", "deactivated", "witness"]
+WebvhCheck = Literal["method", "json", "structure", "parameters", "scid", "versionId", "entryHash", "versionTime", "stateId", "proof", "preRotation", "deactivated", "witness"]
 
 
 class DidDocument(TypedDict):
@@ -551,6 +551,7 @@ class DidDocumentMetadata(TypedDict, total=False):
     ttl: str
     witness: Dict[str, Any]
     watchers: List[str]
+    webvhMethod: str
 
 
 class DidResolutionMetadata(TypedDict):
@@ -724,6 +725,7 @@ class WebvhEntryEvidence(TypedDict):
     check: Optional[WebvhCheck]
     reason: Optional[str]
     documentId: Optional[str]
+    method: Optional[str]
     signedBy: Optional[str]
     changes: List[str]
     updateKeys: List[str]
