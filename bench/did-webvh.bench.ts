@@ -23,6 +23,11 @@
  *    which has no such state and verifies all 121 entries again.
  * Every answer is checked (svc: no failure, every version verified, the expected versionId;
  * peer: no error, the expected versionId).
+ *
+ * And the cost of the specification version: a did:webvh v0.5 log beside a v1.0 log of the same
+ * shape and length (120 entries, key rotated under pre-rotation in every entry, no witnesses),
+ * both written by svc's test log writer (test/support/webvh-log.ts; didwebvh-ts's v0.5 updateDID
+ * does not chain entry hashes as the v0.5 spec says), each verified by svc.
  */
 import { performance } from 'node:perf_hooks';
 import { verifyWebvhLog } from '../src/core/webvh/verify.js';
@@ -40,6 +45,9 @@ import {
   type DIDLog,
   type TestWitnessRule,
 } from '../test/support/webvh-ts.js';
+import { preRotationHash } from '../src/core/webvh/hash.js';
+import { generateTestKey } from '../test/support/signing.js';
+import { createWebvhLog } from '../test/support/webvh-log.js';
 import { median, percentile, type BenchRow } from './lib.js';
 
 const ENTRIES = 120;
@@ -128,7 +136,61 @@ async function time(op: () => unknown): Promise<number> {
 
 const f1 = (n: number) => n.toFixed(1);
 
+/** A log of `entries` entries under `method`: entry n signed by key n under pre-rotation, naming key n and committing to key n+1. */
+function rotatingLog(method: string, entries: number): { did: string; text: string } {
+  const keys = Array.from({ length: entries + 1 }, () => generateTestKey('EdDSA'));
+  const hash = (n: number) => [preRotationHash(keys[n]!.multikey!)];
+  const log = createWebvhLog({ key: keys[0], time: '2024-01-01T00:00:00Z', params: { method, nextKeyHashes: hash(1) } });
+  for (let n = 1; n < entries; n++) log.append({ key: keys[n], params: { updateKeys: [keys[n]!.multikey!], nextKeyHashes: hash(n + 1) } });
+  return { did: log.did, text: log.text() };
+}
+
+/** svc verifying a v0.5 log and a v1.0 log of the same length, interleaved. */
+async function versionRows(): Promise<BenchRow[]> {
+  const v05 = rotatingLog('did:webvh:0.5', ENTRIES);
+  const v10 = rotatingLog('did:webvh:1.0', ENTRIES);
+  const now = new Date('2024-06-01T00:00:00Z');
+  const check = async (log: { did: string; text: string }, method: string) => {
+    const lastVersionId = JSON.parse(log.text.trimEnd().split('\n').at(-1)!).versionId as string;
+    const r = checkSvc(await verifyWebvhLog(log.did, log.text, { now }), ENTRIES, lastVersionId);
+    if (r.valid[ENTRIES - 1]!.parameters.method !== method)
+      throw new Error(`svc verified the log under ${r.valid[ENTRIES - 1]!.parameters.method}, not ${method}`);
+  };
+  await check(v05, 'did:webvh:0.5');
+  await check(v10, 'did:webvh:1.0');
+  const sides = [
+    { ms: [] as number[], op: () => verifyWebvhLog(v05.did, v05.text, { now }) },
+    { ms: [] as number[], op: () => verifyWebvhLog(v10.did, v10.text, { now }) },
+  ];
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(round + k) % sides.length]!;
+      const ms = await time(side.op);
+      if (round >= WARMUP_ROUNDS) side.ms.push(ms);
+    }
+  }
+  const [old, current] = sides as [(typeof sides)[0], (typeof sides)[0]];
+  const kb = (text: string) => `${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`;
+  return [
+    {
+      operation: `did:webvh v0.5 log beside a v1.0 log, ${ENTRIES} entries each (svc, both sides), p50`,
+      unit: 'ms',
+      svc: median(old.ms),
+      peer: `svc verifying a did:webvh:1.0 log of the same shape`,
+      peerValue: median(current.ms),
+      goal: null,
+      status: 'ok',
+      note:
+        `Informational: the cost of the specification version. Both logs rotate the update key under pre-rotation in every entry, no witnesses ` +
+        `(${kb(v05.text)} and ${kb(v10.text)}), written by test/support/webvh-log.ts and verified by verifyWebvhLog with no witness file; p95 ${f1(percentile(old.ms, 0.95))} ms vs ${f1(percentile(current.ms, 0.95))} ms. ` +
+        `${ROUNDS} timed runs per side after ${WARMUP_ROUNDS} warm-up rounds, sequential, interleaved with a rotating order.`,
+      samples: { svc: old.ms, peer: current.ms },
+    },
+  ];
+}
+
 export async function run(): Promise<BenchRow[]> {
+  const byVersion = await versionRows();
   const t0 = performance.now();
   const fx = await generate();
   const generatedMs = performance.now() - t0;
@@ -232,5 +294,6 @@ export async function run(): Promise<BenchRow[]> {
       status: 'ok',
       note: 'Informational; same samples as the grown-log p50 row (nearest-rank 95th percentile).',
     },
+    ...byVersion,
   ];
 }

@@ -1470,7 +1470,7 @@ export interface components {
         KeyStatus: "VALID_KEY" | "INVALID_KEY" | "UNSUPPORTED_KEY";
         DomainBindingStatus: "VERIFIED" | "NOT_CONFIGURED" | "NOT_LINKED" | "INVALID_PROOF" | "UNSUPPORTED_PROOF" | "UNREACHABLE" | "MALFORMED";
         EdgeState: "VERIFIED" | "OBSERVED" | "DECLARED" | "FAILED";
-        WebvhCheck: "json" | "structure" | "parameters" | "scid" | "versionId" | "entryHash" | "versionTime" | "stateId" | "proof" | "preRotation" | "deactivated" | "witness";
+        WebvhCheck: "method" | "json" | "structure" | "parameters" | "scid" | "versionId" | "entryHash" | "versionTime" | "stateId" | "proof" | "preRotation" | "deactivated" | "witness";
         DidDocument: {
             id: string;
         } & {
@@ -1491,6 +1491,7 @@ export interface components {
                 [key: string]: unknown;
             };
             watchers?: string[];
+            webvhMethod?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1609,6 +1610,7 @@ export interface components {
             check: components["schemas"]["WebvhCheck"] | null;
             reason: string | null;
             documentId: string | null;
+            method: string | null;
             signedBy: string | null;
             changes: string[];
             updateKeys: string[];

@@ -178,8 +178,9 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
     handling: 'Use a supported method; this is no verdict about the identifier.',
   },
   FEATURE_NOT_SUPPORTED: {
-    meaning: 'The request uses a feature svc does not support, such as a DID URL path.',
-    handling: 'Leave the feature out of the request.',
+    meaning:
+      'The request uses a feature svc does not support, such as a DID URL path, or a did:webvh log follows a version of its specification svc does not implement (the detail names it; svc implements did:webvh:0.5 and 1.0): no verdict about the identifier.',
+    handling: 'Leave the feature out of the request; for a did:webvh version, resolve it with a resolver that implements that version.',
   },
   INVALID_DID_DOCUMENT: {
     meaning: 'The document was fetched but is not a valid DID document (not JSON, or its id is another DID).',

@@ -191,6 +191,8 @@ export function historyView(history: HistoryEvidence): HistoryView {
 
   const failure = history.failure;
   const verifiedAll = history.verifiedEntries === entries.length && failure === null;
+  // An entry of a specification version svc does not implement is not a failure of the log.
+  const unsupported = failure?.check === 'method';
   return {
     title: 'History',
     summary: [
@@ -199,11 +201,16 @@ export function historyView(history: HistoryEvidence): HistoryView {
         'log',
         `${plural(entries.length, 'entry', 'entries')}, ${verifiedAll ? 'all verified' : `${history.verifiedEntries} verified`}`,
         // Red when an entry failed; entries merely not verified (no failure) need attention.
-        verifiedAll ? 'good' : failure !== null ? 'bad' : 'warn',
+        verifiedAll ? 'good' : failure !== null && !unsupported ? 'bad' : 'warn',
       ),
     ],
     timeline,
-    failure: failure === null ? null : { text: printable(`Entry ${failure.versionNumber} failed (${failure.check}): ${failure.reason}`), tone: 'bad' },
+    failure:
+      failure === null
+        ? null
+        : unsupported
+          ? { text: printable(`Entry ${failure.versionNumber} not verified: ${failure.reason}`), tone: 'warn' }
+          : { text: printable(`Entry ${failure.versionNumber} failed (${failure.check}): ${failure.reason}`), tone: 'bad' },
     witness: witnessFields(history.witness),
     reused: history.reusedEntries > 0 ? { text: `${plural(history.reusedEntries, 'entry', 'entries')} verified earlier, reused`, tone: 'muted' } : null,
   };

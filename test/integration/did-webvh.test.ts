@@ -60,6 +60,7 @@ describe('did:webvh over HTTPS', () => {
       ttl: '300',
       witness: {},
       watchers: [],
+      webvhMethod: 'did:webvh:1.0',
     });
     expect(result.didDocument['alsoKnownAs']).toEqual(['https://example.com']);
     expect((result.didDocument['service'] as Array<{ id: string; serviceEndpoint: string }>).map((s) => [s.id, s.serviceEndpoint])).toEqual([

@@ -26,6 +26,7 @@ export function entry(n: number, overrides: Partial<WebvhEntryEvidence> = {}): W
     check: null,
     reason: null,
     documentId: WEBVH_DID,
+    method: 'did:webvh:1.0',
     signedBy: KEY_A,
     changes: n === 1 ? ['method', 'scid', 'updateKeys'] : [],
     updateKeys: [KEY_A],

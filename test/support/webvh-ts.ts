@@ -141,6 +141,8 @@ interface DidwebvhTs {
     updateKeys: string[];
     verificationMethods: VerificationMethodInput[];
     created: string;
+    /** The specification version: 'did:webvh:0.5' selects the library's v0.5 implementation (default v1.0). */
+    method?: string;
     nextKeyHashes?: string[];
     witness?: WitnessParameter | null;
     services?: ServiceEndpoint[];
@@ -367,6 +369,8 @@ export interface CreateLogOptions {
   witness?: TestWitnessRule;
   services?: ServiceEndpoint[];
   alsoKnownAs?: string[];
+  /** 'did:webvh:0.5': a log of the previous specification version (didwebvh-ts's v0.5 implementation). */
+  method?: string;
 }
 
 export async function createLog(options: CreateLogOptions): Promise<LogResult> {
@@ -382,6 +386,7 @@ export async function createLog(options: CreateLogOptions): Promise<LogResult> {
       updateKeys: (options.updateKeys ?? [signer]).map((k) => k.multikey),
       verificationMethods: verificationMethods(options.keys ?? [signer]),
       created: options.created ?? T0,
+      ...(options.method ? { method: options.method } : {}),
       ...(nextKeyHashes ? { nextKeyHashes } : {}),
       ...(witness ? { witness } : {}),
       ...(options.services ? { services: options.services } : {}),

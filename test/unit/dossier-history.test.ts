@@ -295,3 +295,19 @@ describe('history timeline: what it takes from the log', () => {
     expect(buildDossierView(ed).version).toBeNull();
   });
 });
+
+describe('history timeline: an entry of a specification version svc does not implement', () => {
+  const reason = 'entry 2 follows did:webvh:2.0, a version of the did:webvh specification svc does not implement';
+  const h = history(2, { verifiedEntries: 1, selectedVersion: 1, failure: { versionNumber: 2, check: 'method', reason } });
+  h.entries[1] = entry(2, { status: 'UNVERIFIED', check: 'method', reason, method: null, signedBy: null, changes: [], updateKeys: [] });
+
+  it('says where verification stopped and why, as something to look at, not a failure', () => {
+    const plain = historyText(h).join('\n');
+    expect(plain).toContain('log   2 entries, 1 verified');
+    expect(plain).toContain(`· 2  ${versionTime(2)}  not verified`);
+    expect(plain).toContain('Entry 2 not verified: entry 2 follows did:webvh:2.0');
+    expect(plain).not.toContain('failed');
+    const styled = historyText(h, markStyle).join('\n');
+    expect(styled).not.toContain('[r]');
+  });
+});

@@ -667,6 +667,7 @@ describe('verifiableHistory (real did:webvh logs in test/integration/policy.test
       check: null,
       reason: null,
       documentId: ED25519_DID,
+      method: 'did:webvh:1.0',
       signedBy: null,
       changes: [],
       updateKeys: [],

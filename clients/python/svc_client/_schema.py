@@ -526,7 +526,7 @@ DomainBindingStatus = Literal["VERIFIED", "NOT_CONFIGURED", "NOT_LINKED", "INVAL
 EdgeState = Literal["VERIFIED", "OBSERVED", "DECLARED", "FAILED"]
 
 
-WebvhCheck = Literal["json", "structure", "parameters", "scid", "versionId", "entryHash", "versionTime", "stateId", "proof", "preRotation", "deactivated", "witness"]
+WebvhCheck = Literal["method", "json", "structure", "parameters", "scid", "versionId", "entryHash", "versionTime", "stateId", "proof", "preRotation", "deactivated", "witness"]
 
 
 class DidDocument(TypedDict):
@@ -554,6 +554,7 @@ class DidDocumentMetadata(TypedDict, total=False):
     ttl: str
     witness: Dict[str, Any]
     watchers: List[str]
+    webvhMethod: str
 
 
 class DidResolutionMetadata(TypedDict):
@@ -727,6 +728,7 @@ class WebvhEntryEvidence(TypedDict):
     check: Optional[WebvhCheck]
     reason: Optional[str]
     documentId: Optional[str]
+    method: Optional[str]
     signedBy: Optional[str]
     changes: List[str]
     updateKeys: List[str]

@@ -1,5 +1,5 @@
 /**
- * did:webvh v1.0 (decentralized-identity/didwebvh, spec-v1.0): the identifier names an HTTPS
+ * did:webvh v1.0 and v0.5 (decentralized-identity/didwebvh, spec-v1.0 and spec-v0.5): the identifier names an HTTPS
  * location of a hash-chained, signed log (`did.jsonl`) whose first entry hashes to the SCID in
  * the identifier. Resolution fetches the log through the Runtime's fetcher (egress policy,
  * pinned connection, TLS evidence), verifies every entry (src/core/webvh/verify.ts), fetches
@@ -14,7 +14,9 @@
  *     corresponding DIDDoc … even if later entries in the log are invalid");
  *   - the current version (no selector) or a version at/after the failure is asked for, or no
  *     entry verifies at all → INVALID_DID_DOCUMENT with the failing entry and check;
- *   - the version asked for does not exist, or the selectors disagree → NOT_FOUND.
+ *   - the version asked for does not exist, or the selectors disagree → NOT_FOUND;
+ *   - the version asked for is at or after an entry of a specification version svc does not
+ *     implement (did:webvh:0.4, did:tdw:…, did:webvh:2.0) → FEATURE_NOT_SUPPORTED naming it.
  */
 import { startDomainBinding } from '../linkage/check.js';
 import { DEFAULT_CACHE_MAX_BYTES, estimateResolutionBytes } from '../resolve/cache.js';
@@ -25,7 +27,7 @@ import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES, requireLogWithinEnt
 import { didWebvhLocation } from '../webvh/location.js';
 import { witnessMetadata } from '../webvh/parameters.js';
 import { withImplicitServices } from '../webvh/services.js';
-import { parseVersionTime, selectVersion } from '../webvh/select.js';
+import { parseVersionTime, selectVersion, unsupportedVersion } from '../webvh/select.js';
 import type { HistoryEvidence } from '../webvh/types.js';
 import { applyWitnesses, needsWitnesses, verifyLogEntries, type LogVerification, type VerifiedPrefix, type WitnessFileInput } from '../webvh/verify.js';
 import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
@@ -133,6 +135,7 @@ export const didWebvh: MethodDriver = {
         const { versions, entries: all, failure, reusedEntries } = verification;
         if (all.length === 0) throw new ProblemError('INVALID_DID_DOCUMENT', `The DID log at ${response.url} is empty.`);
         if (versions.length === 0) {
+          if (failure!.unsupportedMethod !== undefined) throw unsupportedVersion(failure!, 'no version of the DID');
           throw new ProblemError(
             'INVALID_DID_DOCUMENT',
             `No version of the DID log verifies: entry ${failure!.versionNumber} fails (${failure!.check}): ${failure!.reason}.`,
@@ -241,6 +244,7 @@ export const didWebvh: MethodDriver = {
       ttl: String(params.ttl),
       witness: witnessMetadata(params.witness),
       watchers: params.watchers,
+      webvhMethod: selected.parameters.method,
     };
     const history: HistoryEvidence = {
       scid: location.scid,
@@ -248,7 +252,7 @@ export const didWebvh: MethodDriver = {
       witness: log.witness,
       verifiedEntries: log.valid.length,
       selectedVersion: selected.versionNumber,
-      failure: log.failure,
+      failure: log.failure && { versionNumber: log.failure.versionNumber, check: log.failure.check, reason: log.failure.reason },
       reusedEntries: log.reusedEntries,
     };
     const domainBinding = await binding.finish(parsed.did, document);

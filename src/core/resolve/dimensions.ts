@@ -208,6 +208,9 @@ function transport({ evidence, supplied = [] }: EvaluationInput): Finding {
 function history({ method, selfCertifying, evidence }: EvaluationInput): Finding {
   const log = evidence.history;
   if (log) {
+    // An entry of a specification version svc does not implement is no fault of the log: undecided.
+    if (log.failure?.check === 'method')
+      return ['INDETERMINATE', `The log is verified only up to an entry svc cannot check: ${log.failure.reason}; ${servedClause(log)}.`];
     if (log.failure) return ['FAILED', `The log does not verify to its end: ${logFailure(log)}; ${servedClause(log)}.`];
     const n = log.verifiedEntries;
     const first = log.entries[0]?.versionTime;

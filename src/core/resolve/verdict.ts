@@ -70,7 +70,9 @@ export function buildLimitations(input: EvaluationInput): string[] {
     const history = input.evidence.history;
     if (history?.failure) {
       limitations.push(
-        `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
+        history.failure.check === 'method'
+          ? `Entries from ${history.failure.versionNumber} on follow a version of the did:webvh specification svc does not implement, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`
+          : `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
       );
     }
     if (history?.entries.some((e) => e.witness !== null)) {

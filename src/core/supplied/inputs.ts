@@ -25,6 +25,7 @@ import { DID_CONFIGURATION_MAX_BYTES } from '../linkage/check.js';
 import { DID_DOCUMENT_MAX_BYTES, parseDocumentBytes } from '../methods/web.js';
 import { didWebLocation, configurationUrl } from '../methods/web-location.js';
 import { DID_WITNESS_MAX_BYTES } from '../methods/webvh.js';
+import { unsupportedMethod } from '../webvh/parameters.js';
 import { ProblemError } from '../problems.js';
 import type { RuntimeConfig } from '../runtime.js';
 import { clause, sentence } from '../text.js';
@@ -128,6 +129,17 @@ function checkLogHead(text: string, scid: string, did: string, source: string): 
   if ('error' in parsed) throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is not a did:webvh log: ${clause(parsed.error)}.`);
   const entry = parsed.value;
   const parameters = isJsonObject(entry) ? entry['parameters'] : undefined;
+  // A log of a specification version svc does not implement (a did:tdw log of JSON arrays too)
+  // is no answer, as when it is served: not an invalid log.
+  const named = Array.isArray(entry)
+    ? entry.map((item) => (isJsonObject(item) && typeof item['method'] === 'string' ? item['method'] : null)).find((m) => m !== null)
+    : unsupportedMethod(isJsonObject(parameters) ? parameters['method'] : undefined);
+  if (typeof named === 'string') {
+    throw new ProblemError(
+      'FEATURE_NOT_SUPPORTED',
+      `${source} follows ${named.slice(0, 60)}, a version of the did:webvh specification svc does not implement (it implements did:webvh:0.5 and did:webvh:1.0); nothing was found wrong with the log.`,
+    );
+  }
   const stated = isJsonObject(parameters) ? parameters['scid'] : undefined;
   if (typeof stated !== 'string')
     throw new ProblemError('INVALID_DID_DOCUMENT', `${source} is not a did:webvh log: its first entry states no parameters.scid.`);

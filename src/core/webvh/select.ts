@@ -12,6 +12,8 @@
  * even when a later entry is broken. Answers that are no answer:
  *   NOT_FOUND             the log has no such version (or the selectors disagree)
  *   INVALID_DID_DOCUMENT  the version asked for is at or after the first failing entry
+ *   FEATURE_NOT_SUPPORTED the version asked for is at or after an entry that follows a version
+ *                         of the specification svc does not implement (never called invalid)
  */
 import { ProblemError } from '../problems.js';
 import { parseDateTime } from '../proofs/datetime.js';
@@ -23,8 +25,17 @@ export interface VersionSelectors {
   versionNumber?: number;
 }
 
+/** FEATURE_NOT_SUPPORTED naming the version, when verification stopped at an entry of a version svc does not implement. */
+export function unsupportedVersion(failure: { versionNumber: number; unsupportedMethod?: string }, asked: string): ProblemError {
+  return new ProblemError(
+    'FEATURE_NOT_SUPPORTED',
+    `Entry ${failure.versionNumber} of the DID log follows ${failure.unsupportedMethod}, a version of the did:webvh specification svc does not implement (it implements did:webvh:0.5 and did:webvh:1.0), so ${asked} cannot be verified; nothing was found wrong with the log.`,
+  );
+}
+
 function broken(log: LogVerification, asked: string): ProblemError {
   const f = log.failure!;
+  if (f.unsupportedMethod !== undefined) return unsupportedVersion(f, asked.charAt(0).toLowerCase() + asked.slice(1));
   return new ProblemError(
     'INVALID_DID_DOCUMENT',
     `${asked} cannot be shown: entry ${f.versionNumber} of the DID log fails verification (${f.check}: ${f.reason}).`,

@@ -4,8 +4,14 @@
  * verification stopped. Everything here is plain JSON.
  */
 
-/** The check an entry failed, named after the did:webvh v1.0 resolution steps. */
+/** The check an entry failed, named after the did:webvh resolution steps. */
 export const WEBVH_CHECKS = [
+  /**
+   * The entry follows a version of the specification svc does not implement (its `method`):
+   * not a fault of the log, so the entry is UNVERIFIED, not FAILED, and the answer
+   * FEATURE_NOT_SUPPORTED.
+   */
+  'method',
   /** The line is not a JSON object, or has duplicate members. */
   'json',
   /** Members of the entry (versionId, versionTime, parameters, state, proof) are missing or mistyped. */
@@ -46,7 +52,7 @@ export type WebvhEntryStatus = 'VERIFIED' | 'FAILED' | 'UNVERIFIED';
 
 export interface WebvhWitnessRequirement {
   threshold: number;
-  /** Distinct governing witnesses whose verified proof covers this entry. */
+  /** Distinct governing witnesses whose verified proof covers this entry (v0.5: the sum of their weights). */
   approvals: number;
 }
 
@@ -61,6 +67,8 @@ export interface WebvhEntryEvidence {
   reason: string | null;
   /** state.id of this version (a portable DID may move). */
   documentId: string | null;
+  /** The specification version (the `method` parameter, e.g. did:webvh:0.5) the entry was verified under; null when it was not. */
+  method: string | null;
   /** The multikey whose proof authorised the entry. */
   signedBy: string | null;
   /** Parameters this entry sets (by name). */

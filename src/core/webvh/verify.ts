@@ -1,5 +1,5 @@
 /**
- * did:webvh v1.0 log verification (spec §"Read (Resolve)"), without I/O:
+ * did:webvh log verification (spec §"Read (Resolve)"), v1.0 and v0.5, without I/O:
  *
  *   verifyLogEntries   every entry in order, none skipped: JSON, versionId numbering, entry
  *                      hash chain, SCID, versionTime, parameters, state.id and moves,
@@ -11,6 +11,10 @@
  * Verification stops at the first failing entry: every later entry is UNVERIFIED (the chain
  * is broken there), but the versions before it stay valid and can still be selected.
  * Nothing here throws for a bad log; failures are data.
+ *
+ * One verifier serves both versions: each entry follows the rules of its `method`
+ * (parameters.ts lists where v0.5 differs); an entry naming a version svc does not implement
+ * stops verification there as `unsupported` (check "method"), not as a failure.
  *
  * A verified prefix can be resumed: when a log only grew, the new entries are verified from
  * the state after the last cached one (the spec allows this for state that was itself fully
@@ -26,7 +30,7 @@ import { parseDateTime } from '../proofs/datetime.js';
 import { importPublicJwk } from '../proofs/signature.js';
 import { computeEntryHash, computeScid, preRotationHash, webvhHashOfJcs } from './hash.js';
 import { didWebvhLocation } from './location.js';
-import { applyParameters, didKeyEd25519, type WebvhParameters, type WitnessRule } from './parameters.js';
+import { applyParameters, didKeyEd25519, unsupportedMethod, WEBVH_METHOD_V05, type WebvhParameters, type WitnessRule } from './parameters.js';
 import type { WebvhCheck, WebvhEntryEvidence, WebvhWitnessFileEvidence } from './types.js';
 
 /** How far ahead of the resolver's clock a versionTime may be (spec: SHOULD be ≤ 5 minutes). */
@@ -68,6 +72,8 @@ export interface EntryFailure {
   versionNumber: number;
   check: WebvhCheck;
   reason: string;
+  /** Check "method": the version of the specification the entry names, which svc does not implement. */
+  unsupportedMethod?: string;
 }
 
 export interface EntryVerification {
@@ -132,7 +138,7 @@ interface PendingProof {
  * pool. `documentHash` is the latter, computed once per document by the caller.
  */
 function checkProof(proof: unknown, documentHash: Uint8Array, allowed: (multikey: string) => string | null, nowMs: number): PendingProof | { reason: string } {
-  const read = readEddsaJcs2022Proof(proof, nowMs, 'did:webvh v1.0 allows only eddsa-jcs-2022', VERSION_TIME_TOLERANCE_MS);
+  const read = readEddsaJcs2022Proof(proof, nowMs, 'did:webvh (v0.5 and v1.0) allows only eddsa-jcs-2022', VERSION_TIME_TOLERANCE_MS);
   if ('status' in read) return { reason: read.reason };
   const { config } = read;
   if (config['proofPurpose'] !== 'assertionMethod') return { reason: `the proof's purpose is ${JSON.stringify(config['proofPurpose'])}, not assertionMethod` };
@@ -175,6 +181,7 @@ function unverifiedEvidence(versionNumber: number, versionId: string | null, ver
     check: null,
     reason: null,
     documentId: null,
+    method: null,
     signedBy: null,
     changes: [],
     updateKeys: [],
@@ -206,6 +213,23 @@ type EntryOutcome =
     }
   | { failure: EntryFailure; evidence: WebvhEntryEvidence };
 
+/**
+ * An entry of a version svc does not implement: verification stops before it, and it is
+ * UNVERIFIED (nothing says it is wrong), with the version named.
+ */
+function unsupportedEntry(
+  n: number,
+  versionId: string | null,
+  versionTime: string | null,
+  method: string,
+  reason: string,
+): { failure: EntryFailure; evidence: WebvhEntryEvidence } {
+  return {
+    failure: { versionNumber: n, check: 'method', reason, unsupportedMethod: method },
+    evidence: { ...unverifiedEvidence(n, versionId, versionTime), check: 'method', reason },
+  };
+}
+
 /** The RFC 8785 text of a parsed entry, or why it has none (never for the strict parser's output). */
 function jcsOf(value: JsonObject): string | CanonicalizationError {
   try {
@@ -221,6 +245,17 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const parsed = parseJsonText(line, `entry ${n}`);
   if ('error' in parsed) return failEntry(n, null, null, 'json', line.trim() === '' ? `entry ${n} is an empty line` : parsed.error);
   const entry = parsed.value;
+  if (Array.isArray(entry) && entry.some((item) => isJsonObject(item) && typeof item['method'] === 'string')) {
+    // did:tdw before v0.4 wrote each entry as a JSON array [versionId, time, parameters, state, proof].
+    const method = String((entry.find((item) => isJsonObject(item) && typeof item['method'] === 'string') as JsonObject)['method']);
+    return unsupportedEntry(
+      n,
+      null,
+      null,
+      method,
+      `entry ${n} is a JSON array, the log format of did:tdw before v0.4 (method ${JSON.stringify(method)}), which svc does not implement`,
+    );
+  }
   if (!isJsonObject(entry)) return failEntry(n, null, null, 'json', `entry ${n} is not a JSON object`);
   const versionId = typeof entry['versionId'] === 'string' ? entry['versionId'] : null;
   const versionTime = typeof entry['versionTime'] === 'string' ? entry['versionTime'] : null;
@@ -232,8 +267,15 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   if (versionTime === null) return fail('structure', `entry ${n} has no string "versionTime"`);
   if (!isJsonObject(entry['state'])) return fail('structure', `entry ${n} has no "state" object`);
   if (!isJsonObject(entry['parameters'])) return fail('structure', `entry ${n} has no "parameters" object`);
+  // A DID deactivated under a version svc knows takes no entry, whatever version it names.
   if (previous?.parameters.deactivated) {
     return fail('deactivated', `entry ${n} follows the deactivation in version ${previous.versionNumber}; a deactivated DID takes no further entries`);
+  }
+  // A version svc does not implement may hash, sign or name things differently: it is recognised
+  // before anything is checked by the rules svc knows.
+  const named = unsupportedMethod((entry['parameters'] as Record<string, unknown>)['method']);
+  if (named !== null) {
+    return unsupportedEntry(n, versionId, versionTime, named, `entry ${n} follows ${named}, a version of the did:webvh specification svc does not implement`);
   }
 
   // A log for another DID (SCID) is named as such before anything is hashed.
@@ -265,6 +307,7 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
   const params = applyParameters(entry['parameters'], previous?.parameters ?? null);
   if (!params.ok) return fail('parameters', params.reason);
   const active = params.active;
+  const v05 = active.method === WEBVH_METHOD_V05;
   if (previous === null) {
     const computed = computeScid(entry, scid);
     if (computed !== scid) return fail('scid', `the first entry does not hash to its SCID ${scid} (it hashes to ${computed})`);
@@ -308,6 +351,8 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
     const committed = new Set(previous.parameters.nextKeyHashes);
     const uncommitted = active.updateKeys.find((k) => !committed.has(preRotationHash(k)));
     if (uncommitted) return fail('preRotation', `the update key ${uncommitted} is not among the nextKeyHashes of version ${previous.versionNumber}`);
+    // v0.5 (pre-rotation, step 4): the entry must carry its own nextKeyHashes (null ends pre-rotation).
+    if (v05 && !('nextKeyHashes' in raw)) return fail('preRotation', `pre-rotation is active, so entry ${n} must state its nextKeyHashes (v0.5)`);
   }
 
   // Proof: eddsa-jcs-2022 by a key of the active updateKeys.
@@ -340,9 +385,10 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
     document: state as VerifiedVersion['document'],
     parameters: active,
     ...(proofsExpireMs !== undefined ? { proofsExpireMs } : {}),
-    // A list takes effect after its entry, except when witnessing starts: the new list then
-    // governs its own entry. A change (or removal) is governed by the previous list.
-    witnessRule: previousRule ?? active.witness,
+    // A list takes effect after its entry, except in the first entry and (v1.0) when witnessing
+    // starts: the new list then governs its own entry. A change (or removal) is governed by the
+    // previous list. v0.5: every later list takes effect after its entry, a first one too.
+    witnessRule: previous === null ? active.witness : v05 ? previousRule : (previousRule ?? active.witness),
   };
   return {
     version,
@@ -355,6 +401,7 @@ function verifyEntry(line: string, n: number, cursor: Cursor, scid: string, nowM
       check: null,
       reason: null,
       documentId: docId,
+      method: active.method,
       signedBy,
       changes: n === 1 ? ['created'] : params.changes,
       updateKeys: active.updateKeys,
@@ -565,7 +612,8 @@ export async function applyWitnesses(
     const rule = version.witnessRule;
     if (!rule) continue;
     const n = version.versionNumber;
-    const approvals = rule.witnesses.filter((w) => (approvedThrough.get(w) ?? 0) >= n).length;
+    // v0.5 weighs each witness; v1.0 counts each once.
+    const approvals = rule.witnesses.reduce((sum, w, i) => sum + ((approvedThrough.get(w) ?? 0) >= n ? (rule.weights?.[i] ?? 1) : 0), 0);
     const index = n - 1;
     entries[index] = { ...entries[index]!, witness: { threshold: rule.threshold, approvals } };
     if (approvals < rule.threshold) {

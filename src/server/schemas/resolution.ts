@@ -75,6 +75,7 @@ export const EdgeStateSchema = Type.Union([Type.Literal('VERIFIED'), Type.Litera
 
 export const WebvhCheckSchema = Type.Union(
   [
+    Type.Literal('method'),
     Type.Literal('json'),
     Type.Literal('structure'),
     Type.Literal('parameters'),
@@ -116,6 +117,8 @@ export const DidDocumentMetadataSchema = Type.Object(
     /** `{}` or `{threshold: "<n>", witnesses: [{id}]}`. */
     witness: Type.Optional(Type.Object({}, { additionalProperties: true })),
     watchers: Type.Optional(Type.Array(Type.String())),
+    /** did:webvh: the specification version the served version was verified under (its `method` parameter, e.g. did:webvh:1.0). svc's addition. */
+    webvhMethod: Type.Optional(Type.String()),
   },
   { $id: 'DidDocumentMetadata', additionalProperties: true },
 );
@@ -296,6 +299,8 @@ export const WebvhEntryEvidenceSchema = Type.Object(
     check: Nullable(Type.Ref('WebvhCheck')),
     reason: Nullable(Type.String()),
     documentId: Nullable(Type.String()),
+    /** The specification version (`method` parameter) the entry was verified under. */
+    method: Nullable(Type.String()),
     signedBy: Nullable(Type.String()),
     changes: Type.Array(Type.String()),
     updateKeys: Type.Array(Type.String()),
