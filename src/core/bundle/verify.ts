@@ -161,6 +161,8 @@ const VOLATILE = new Set([
   'retrieved',
   // How many did:webvh log entries were resumed from an earlier verification, not what they say.
   'reusedEntries',
+  // What a store kept from earlier verifications: a bundle re-run offline has none to compare.
+  'keptLog',
 ]);
 
 function label(item: JsonValue, index: number): string {

@@ -26,7 +26,10 @@ export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): V
   if (outcome === 'DEACTIVATED') {
     headline = `Deactivated: the controller of this did:${input.method} identifier has terminated it.`;
   } else if (outcome === 'RESOLVED_WITH_WARNINGS') {
-    const failed = dimensions.find((d) => d.state === 'FAILED');
+    // A rewritten did:webvh log heads the verdict: the other failures may follow from it.
+    const failed =
+      dimensions.find((d) => d.state === 'FAILED' && d.id === 'history' && input.evidence.history?.keptLog?.status === 'REWRITTEN') ??
+      dimensions.find((d) => d.state === 'FAILED');
     const reason = failed ? `${failed.label}: ${lowerFirst(withoutPeriod(failed.statement))}` : withoutPeriod(document.warnings[0] ?? 'see the evidence');
     headline = `Resolved with warnings. ${reason}.`;
   } else if (byClass.attention.length > 0) {
@@ -72,6 +75,13 @@ export function buildLimitations(input: EvaluationInput): string[] {
       limitations.push(
         `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
       );
+    }
+    if (history && history.keptLog === undefined) {
+      limitations.push(
+        'No store: the log was not compared with one svc kept from earlier verifications, so a rewritten history (an entry changed, removed or reordered) cannot be seen.',
+      );
+    } else if (history?.keptLog?.atBound) {
+      limitations.push('The kept log is at its bound (1,000 entries or 4 MiB): later entries are neither kept nor compared.');
     }
     if (history?.entries.some((e) => e.witness !== null)) {
       limitations.push('Witnesses are did:key identifiers: svc checks their signatures, not who they are.');

@@ -323,6 +323,45 @@ export const WebvhWitnessFileEvidenceSchema = Type.Object(
   { $id: 'WebvhWitnessFileEvidence', additionalProperties: false },
 );
 
+const RewriteSideSchema = Type.Object(
+  { versionId: Nullable(Type.String()), versionTime: Nullable(Type.String()), entryHash: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+  { additionalProperties: false },
+);
+
+export const LogRewriteSchema = Type.Object(
+  {
+    versionNumber: Type.Integer({ minimum: 1 }),
+    kind: Type.Union([Type.Literal('CHANGED'), Type.Literal('REMOVED')]),
+    kept: RewriteSideSchema,
+    served: Nullable(RewriteSideSchema),
+    detectedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'LogRewrite', additionalProperties: false, description: 'The first entry where a served did:webvh log stopped extending the kept one.' },
+);
+
+export const KeptLogEvidenceSchema = Type.Object(
+  {
+    status: Type.Union([
+      Type.Literal('FIRST_KEPT'),
+      Type.Literal('UNCHANGED'),
+      Type.Literal('EXTENDED'),
+      Type.Literal('REWRITTEN'),
+      Type.Literal('NOT_COMPARED'),
+    ]),
+    keptEntries: Type.Integer({ minimum: 0 }),
+    appendedEntries: Type.Integer({ minimum: 0 }),
+    keptSince: Nullable(Type.String({ format: 'date-time' })),
+    atBound: Type.Boolean(),
+    rewrite: Nullable(Type.Ref('LogRewrite')),
+    reason: Nullable(Type.String()),
+  },
+  {
+    $id: 'KeptLogEvidence',
+    additionalProperties: false,
+    description: 'The log compared with the one svc kept from earlier verifications (docs/history.md#kept-did-webvh-logs).',
+  },
+);
+
 export const HistoryEvidenceSchema = Type.Object(
   {
     scid: Type.String(),
@@ -332,6 +371,7 @@ export const HistoryEvidenceSchema = Type.Object(
     selectedVersion: Type.Integer(),
     failure: Nullable(Type.Object({ versionNumber: Type.Integer(), check: Type.Ref('WebvhCheck'), reason: Type.String() }, { additionalProperties: false })),
     reusedEntries: Type.Integer({ minimum: 0 }),
+    keptLog: Type.Optional(Type.Ref('KeptLogEvidence')),
   },
   { $id: 'HistoryEvidence', additionalProperties: false },
 );
@@ -724,6 +764,8 @@ export const RESOLUTION_REFS = {
   TlsEvidence: TlsEvidenceSchema,
   WebvhEntryEvidence: WebvhEntryEvidenceSchema,
   WebvhWitnessFileEvidence: WebvhWitnessFileEvidenceSchema,
+  LogRewrite: LogRewriteSchema,
+  KeptLogEvidence: KeptLogEvidenceSchema,
   HistoryEvidence: HistoryEvidenceSchema,
   Evidence: EvidenceSchema,
   GraphNode: GraphNodeSchema,
