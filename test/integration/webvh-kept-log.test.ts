@@ -10,11 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import type { Runtime } from '../../src/core/runtime.js';
-import { KEPT_LOG_MAX_ENTRIES } from '../../src/core/webvh/kept-log.js';
+import { withSuppliedResources } from '../../src/core/supplied/resources.js';
+import { KEPT_LOG_MAX_ENTRIES, keptLogText } from '../../src/core/webvh/kept-log.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { raw } from '../support/https-server.js';
+import { injectedApp } from '../support/injected.js';
 import { describePostgres } from '../support/postgres.js';
 import { generateTestKey, type TestKey } from '../support/signing.js';
 import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
@@ -117,6 +119,34 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     const text = await store.keptLogs.text(original.did);
     expect(text!.lines.join('\n') + '\n').toBe(original.text());
     expect((await store.keptLogs.get(original.did))!.rewrite).toMatchObject({ versionNumber: 3 });
+
+    // The daemon serves the kept log, watcher-style, and it verifies again from the file alone.
+    const daemon = await injectedApp(database.target);
+    try {
+      const served = await daemon.anonymous('GET', `/v1/kept-log/${encodeURIComponent(original.did)}`);
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toMatch(/^application\/jsonl/);
+      expect(served.body).toBe(original.text());
+      const none = await daemon.anonymous('GET', `/v1/kept-log/${encodeURIComponent(logOf(generateTestKey('EdDSA'), 1).did)}`);
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toMatchObject({ code: 'NOT_FOUND' });
+      const web = await daemon.anonymous('GET', '/v1/kept-log/did:web:example.com');
+      expect(web.statusCode).toBe(400);
+    } finally {
+      await daemon.close();
+    }
+    const supplied = withSuppliedResources(runtimeWith(undefined), [
+      {
+        url: 'https://example.com/.well-known/did.jsonl',
+        body: new TextEncoder().encode(await keptLogText(original.did, { store })),
+        mediaType: 'text/jsonl',
+        source: 'kept.jsonl',
+        purpose: 'DID log',
+      },
+    ]);
+    const reverified = await resolve(original.did, supplied, { noCache: true });
+    expect(dimension(reverified, 'history').state).toBe('ESTABLISHED');
+    expect(reverified.didDocumentMetadata['versionId']).toBe(original.entries[4]!['versionId']);
 
     // Seen again: still FAILED, first seen when it was.
     const later = await resolve(original.did, runtimeWith(store), { noCache: true });

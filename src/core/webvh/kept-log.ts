@@ -17,6 +17,8 @@
  * form, proof included — a reformatted line is the same entry, a re-signed one is not.
  */
 import { canonicalize, sha256Hex } from '../canonical.js';
+import { parseDid } from '../did/syntax.js';
+import { ProblemError } from '../problems.js';
 import type { Runtime } from '../runtime.js';
 import { rfc3339 } from '../runtime.js';
 import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from './limits.js';
@@ -183,4 +185,23 @@ export function rewriteStatement(evidence: KeptLogEvidence): string {
       ? `the host now serves a log of ${r.versionNumber - 1} entries, without it`
       : `the host now serves ${describeSide(r.served)} in its place`;
   return `The log was rewritten at version ${r.versionNumber}: svc has kept ${describeSide(r.kept)}${since}, and ${served}; a did:webvh log may only grow`;
+}
+
+/** Media type of a kept log as served (`GET /v1/kept-log/{did}`): JSON Lines, as the host published it. */
+export const KEPT_LOG_MEDIA_TYPE = 'application/jsonl';
+
+/**
+ * The kept log of a did:webvh DID as JSON Lines (each line as the host published it, a newline
+ * after each), so that it can be verified again after the host has deleted or rewritten it:
+ * `svc resolve <did> --log kept.jsonl`. INVALID_DID for another method; FEATURE_NOT_SUPPORTED
+ * without a store; NOT_FOUND when none is kept.
+ */
+export async function keptLogText(input: string, runtime: Pick<Runtime, 'store'>): Promise<string> {
+  const { did, method } = parseDid(input);
+  if (method !== 'webvh') throw new ProblemError('INVALID_DID', `Only a did:webvh has a log to keep; ${did} is a did:${method}.`);
+  if (!runtime.store) throw new ProblemError('FEATURE_NOT_SUPPORTED', 'No store is configured; kept logs need one.');
+  const kept = await runtime.store.keptLogs.text(did);
+  if (!kept || kept.lines.length === 0)
+    throw new ProblemError('NOT_FOUND', `No log of ${did} is kept: svc keeps a did:webvh log when it verifies it with a store.`);
+  return `${kept.lines.join('\n')}\n`;
 }

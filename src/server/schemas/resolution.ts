@@ -907,6 +907,28 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     querystring: NoCacheQuerySchema,
     response: { 200: json(Type.Ref('GraphResponse'), 'The graph response'), ...RESOLUTION_PROBLEMS },
   },
+  keptLog: {
+    summary: 'The kept did:webvh log of a DID',
+    operationId: 'keptLog',
+    description:
+      'the verified entries of the did:webvh log as svc kept them (JSON Lines, each line as the host published it), ' +
+      'so that the log stays checkable after its host deletes or rewrites it: `svc resolve <did> --log kept.jsonl` verifies it again. ' +
+      'Kept only by resolutions with a store, at most 1,000 entries and 4 MiB per DID.',
+    tags: ['history'],
+    params: DidParamSchema,
+    querystring: EmptyQuerySchema,
+    response: {
+      200: { description: 'The kept log (application/jsonl)', content: { 'application/jsonl': { schema: Type.String() } } },
+      400: problem(
+        'INVALID_DID (not a did:webvh), INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding)',
+      ),
+      404: problem('NOT_FOUND: no log of this DID is kept'),
+      408: RESOLUTION_PROBLEMS[408],
+      429: RESOLUTION_PROBLEMS[429],
+      500: RESOLUTION_PROBLEMS[500],
+      503: problem('SERVICE_UNAVAILABLE: the store is unavailable (see /ready; Retry-After), or the daemon is shutting down'),
+    },
+  },
   history: {
     summary: 'The observation history of a DID',
     operationId: 'history',
