@@ -158,6 +158,43 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     expect((await resolve(original.did, cachedRuntime)).cached).toBe(false);
   });
 
+  it('the repository: entries stored once per position, never overwritten; a new DID refused at the bound on logs', async () => {
+    const entry = (n: number, line: string) => ({
+      versionNumber: n,
+      versionId: `${n}-Qm${n}`,
+      versionTime: '2024-01-01T00:00:00Z',
+      entryHash: 'a'.repeat(64),
+      lineSha256: 'b'.repeat(64),
+      line,
+    });
+    const at = '2025-01-01T00:00:00Z';
+    const did = 'did:webvh:QmRepositoryTest:example.com';
+    const maxLogs = 1_000_000;
+    expect(
+      await store.keptLogs.append({ did, scid: 'QmRepositoryTest', after: 0, entries: [entry(1, '{"a":1}'), entry(2, '{"a":2}')], witness: null, at, maxLogs }),
+    ).toBe(2);
+    // A stale caller (it saw no entries kept) writes nothing.
+    expect(await store.keptLogs.append({ did, scid: 'QmRepositoryTest', after: 0, entries: [entry(1, '{"x":1}')], witness: null, at, maxLogs })).toBe(0);
+    expect(await store.keptLogs.append({ did, scid: 'QmRepositoryTest', after: 2, entries: [entry(3, '{"a":3}')], witness: '[]', at, maxLogs })).toBe(1);
+    expect(await store.keptLogs.text(did)).toEqual({ lines: ['{"a":1}', '{"a":2}', '{"a":3}'], witness: '[]' });
+    expect(await store.keptLogs.get(did)).toMatchObject({ bytes: 21, entries: [{ versionNumber: 1 }, { versionNumber: 2 }, { versionNumber: 3 }] });
+    // At the bound on logs: a DID not kept yet is refused, a kept one still grows.
+    const count = Number((await database.sql('SELECT count(*) AS n FROM webvh_kept_logs'))[0]!['n']);
+    expect(
+      await store.keptLogs.append({
+        did: 'did:webvh:QmOther:example.com',
+        scid: 'QmOther',
+        after: 0,
+        entries: [entry(1, '{}')],
+        witness: null,
+        at,
+        maxLogs: count,
+      }),
+    ).toBeNull();
+    expect(await store.keptLogs.get('did:webvh:QmOther:example.com')).toBeUndefined();
+    expect(await store.keptLogs.append({ did, scid: 'QmRepositoryTest', after: 3, entries: [entry(4, '{"a":4}')], witness: null, at, maxLogs: count })).toBe(1);
+  });
+
   it('a log that grows by entry 6 is no rewrite: the new entry is kept', async () => {
     const key = generateTestKey('EdDSA');
     const log = logOf(key, 5);

@@ -29,6 +29,12 @@ import type { KeptLogEvidence, LogRewrite, RewriteSide, WebvhEntryEvidence } fro
 export const KEPT_LOG_MAX_ENTRIES = DEFAULT_WEBVH_MAX_ENTRIES;
 /** Most bytes (UTF-8, lines without newlines) a kept log holds: 4 MiB. */
 export const KEPT_LOG_MAX_BYTES = DEFAULT_WEBVH_MAX_BYTES;
+/**
+ * Most DIDs a store keeps a log of: anyone may ask a public daemon to resolve a did:webvh, so the
+ * logs are bounded in number too (worst case 10,000 × 4 MiB; real logs are a few KiB). A DID past
+ * it is neither kept nor compared (NOT_COMPARED, saying why).
+ */
+export const KEPT_LOG_MAX_DIDS = 10_000;
 
 /** The lines of a log as verifyLogEntries reads them: a final newline ends the last line. */
 export function logLines(text: string): string[] {
@@ -146,9 +152,20 @@ export async function compareAndKeep(store: KeptLogStore, runtime: Pick<Runtime,
     const keptCount = kept?.entries.length ?? 0;
     const { out, atBound } = newEntries(keptCount, kept?.bytes ?? 0, lines, input.entries, input.verified);
     const appended =
-      out.length > 0 || (!kept && input.verified > 0)
-        ? await store.append({ did: input.did, scid: input.scid, after: keptCount, entries: out, witness: input.witness, at })
+      out.length > 0
+        ? await store.append({ did: input.did, scid: input.scid, after: keptCount, entries: out, witness: input.witness, at, maxLogs: KEPT_LOG_MAX_DIDS })
         : 0;
+    if (appended === null) {
+      return {
+        status: 'NOT_COMPARED',
+        keptEntries: 0,
+        appendedEntries: 0,
+        keptSince: null,
+        atBound: false,
+        rewrite: null,
+        reason: `not kept: the store already keeps the logs of ${KEPT_LOG_MAX_DIDS.toLocaleString('en-US')} DIDs, its bound`,
+      };
+    }
     return {
       status: !kept ? 'FIRST_KEPT' : appended > 0 ? 'EXTENDED' : 'UNCHANGED',
       keptEntries: keptCount,

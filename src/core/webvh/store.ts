@@ -57,6 +57,8 @@ export interface AppendKeptLog {
   /** The witness file verified with the log (replaces the kept one), or null to leave it. */
   witness: string | null;
   at: string;
+  /** Most DIDs the store keeps a log of: a DID not kept yet is refused beyond it. */
+  maxLogs: number;
 }
 
 export interface KeptLogStore {
@@ -66,9 +68,10 @@ export interface KeptLogStore {
   text(did: string): Promise<KeptLogText | undefined>;
   /**
    * Appends entries after the first `after` (one transaction); entries at positions already kept
-   * are left as they are. Resolves to how many were added.
+   * are left as they are. Resolves to how many were added, or null when the DID had no kept log
+   * and the store already keeps `maxLogs` (nothing written).
    */
-  append(log: AppendKeptLog): Promise<number>;
+  append(log: AppendKeptLog): Promise<number | null>;
   /** Records a rewrite; the first one recorded for the DID stays. */
   markRewritten(did: string, rewrite: LogRewrite): Promise<void>;
 }

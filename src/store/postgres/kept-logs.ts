@@ -35,9 +35,14 @@ export class PostgresKeptLogStore implements KeptLogStore {
     return { lines: lines.rows.map((r) => r.line), witness: rows[0].witness };
   }
 
-  append(log: AppendKeptLog): Promise<number> {
-    return inLockedTransaction(this.pool, LOCK_CLASS.keptLogs, log.did, async (client) => {
+  append(log: AppendKeptLog): Promise<number | null> {
+    return inLockedTransaction(this.pool, LOCK_CLASS.keptLogs, log.did, async (client): Promise<number | null> => {
       const { rows } = await client.query<{ entries: number }>('SELECT entries FROM webvh_kept_logs WHERE did = $1', [log.did]);
+      if (rows[0] === undefined) {
+        // The bound on kept logs, as the count reads it now: daemons adding new DIDs at once may pass it by a few.
+        const { rows: all } = await client.query<{ n: string }>('SELECT count(*) AS n FROM webvh_kept_logs');
+        if (Number(all[0]!.n) >= log.maxLogs) return null;
+      }
       if (Number(rows[0]?.entries ?? 0) !== log.after) return 0;
       await client.query(
         `INSERT INTO webvh_kept_logs (did, scid, witness, first_kept_at, updated_at) VALUES ($1, $2, $3, $4, $4)

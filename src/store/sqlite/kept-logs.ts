@@ -11,7 +11,7 @@ export class SqliteKeptLogStore implements KeptLogStore {
   readonly #entries: Database.Statement<[string], KeptLogEntry>;
   readonly #lines: Database.Statement<[string], { line: string }>;
   readonly #witness: Database.Statement<[string], { witness: string | null }>;
-  readonly #append: (log: AppendKeptLog) => number;
+  readonly #append: (log: AppendKeptLog) => number | null;
   readonly #rewrite: Database.Statement<[string, string]>;
 
   constructor(db: Database.Database) {
@@ -30,9 +30,11 @@ export class SqliteKeptLogStore implements KeptLogStore {
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
     const totals = db.prepare<[number, number, string]>('UPDATE webvh_kept_logs SET entries = entries + ?, bytes = bytes + ? WHERE did = ?');
-    const append = db.transaction((log: AppendKeptLog): number => {
-      const before = count.get(log.did)?.entries ?? 0;
-      if (before !== log.after) return 0;
+    const logs = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM webvh_kept_logs');
+    const append = db.transaction((log: AppendKeptLog): number | null => {
+      const kept = count.get(log.did);
+      if (kept === undefined && logs.get()!.n >= log.maxLogs) return null;
+      if ((kept?.entries ?? 0) !== log.after) return 0;
       upsert.run(log.did, log.scid, log.witness, log.at, log.at);
       let added = 0;
       let bytes = 0;
@@ -67,7 +69,7 @@ export class SqliteKeptLogStore implements KeptLogStore {
     return { lines: this.#lines.all(did).map((r) => r.line), witness: row.witness };
   }
 
-  async append(log: AppendKeptLog): Promise<number> {
+  async append(log: AppendKeptLog): Promise<number | null> {
     return this.#append(log);
   }
 
