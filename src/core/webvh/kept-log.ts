@@ -1,5 +1,5 @@
 /**
- * Kept did:webvh logs (docs/history.md#kept-did-webvh-logs): what the did:webvh specification's
+ * Kept did:webvh logs (docs/history.md#kept-didwebvh-logs): what the did:webvh specification's
  * watchers do, for every log svc verifies with a store. The verified entries are kept as the
  * host published them; each later log is compared with them before it is served. A did:webvh
  * log may only grow: a log that does not extend the kept one — an entry changed, removed or

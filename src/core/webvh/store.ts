@@ -1,5 +1,5 @@
 /**
- * The storage contract of kept did:webvh logs (docs/history.md#kept-did-webvh-logs): the verified
+ * The storage contract of kept did:webvh logs (docs/history.md#kept-didwebvh-logs): the verified
  * entries of each log svc verified, as the host published them, so that a later log that does
  * not extend them — an entry changed, removed or reordered — is caught (core/webvh/kept-log.ts),
  * as the did:webvh specification's watchers do. Implemented on both engines in src/store

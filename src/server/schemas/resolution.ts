@@ -358,7 +358,7 @@ export const KeptLogEvidenceSchema = Type.Object(
   {
     $id: 'KeptLogEvidence',
     additionalProperties: false,
-    description: 'The log compared with the one svc kept from earlier verifications (docs/history.md#kept-did-webvh-logs).',
+    description: 'The log compared with the one svc kept from earlier verifications (docs/history.md#kept-didwebvh-logs).',
   },
 );
 
