@@ -195,6 +195,21 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     expect(await store.keptLogs.append({ did, scid: 'QmRepositoryTest', after: 3, entries: [entry(4, '{"a":4}')], witness: null, at, maxLogs: count })).toBe(1);
   });
 
+  it('the daemon keeps the logs it resolves and serves them back', async () => {
+    const log = logOf(generateTestKey('EdDSA'), 3);
+    publish(log.text());
+    const daemon = await injectedApp(database.target, { net: runtimeWith(undefined).net });
+    try {
+      const resolved = await daemon.anonymous('GET', `/v1/resolve/${encodeURIComponent(log.did)}?noCache=true`);
+      expect(resolved.statusCode).toBe(200);
+      expect(resolved.json().evidence.history.keptLog).toMatchObject({ status: 'FIRST_KEPT', appendedEntries: 3 });
+      const kept = await daemon.anonymous('GET', `/v1/kept-log/${encodeURIComponent(log.did)}`);
+      expect(kept.body).toBe(log.text());
+    } finally {
+      await daemon.close();
+    }
+  });
+
   it('a log that grows by entry 6 is no rewrite: the new entry is kept', async () => {
     const key = generateTestKey('EdDSA');
     const log = logOf(key, 5);
