@@ -1,6 +1,7 @@
 /** The verdict and limitations of a resolution, derived from the dimensions and evidence. */
 import { lowerFirst, withoutPeriod } from '../text.js';
 import { suppliedLimitations } from '../supplied/resources.js';
+import { KEPT_LOG_LIMITATIONS } from '../webvh/kept-log.js';
 import type { EvaluationInput } from './dimensions.js';
 import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
 
@@ -76,13 +77,8 @@ export function buildLimitations(input: EvaluationInput): string[] {
         `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
       );
     }
-    if (history && history.keptLog === undefined) {
-      limitations.push(
-        'No store: the log was not compared with one svc kept from earlier verifications, so a rewritten history (an entry changed, removed or reordered) cannot be seen.',
-      );
-    } else if (history?.keptLog?.atBound) {
-      limitations.push('The kept log is at its bound (1,000 entries or 4 MiB): later entries are neither kept nor compared.');
-    }
+    if (history && history.keptLog === undefined) limitations.push(KEPT_LOG_LIMITATIONS.noStore);
+    else if (history?.keptLog?.atBound) limitations.push(KEPT_LOG_LIMITATIONS.atBound);
     if (history?.entries.some((e) => e.witness !== null)) {
       limitations.push('Witnesses are did:key identifiers: svc checks their signatures, not who they are.');
     }

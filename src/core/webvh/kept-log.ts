@@ -36,6 +36,21 @@ export const KEPT_LOG_MAX_BYTES = DEFAULT_WEBVH_MAX_BYTES;
  */
 export const KEPT_LOG_MAX_DIDS = 10_000;
 
+/** The limitations a resolution states about the kept log (resolve/verdict.ts). */
+export const KEPT_LOG_LIMITATIONS = {
+  noStore:
+    'No store: the log was not compared with one svc kept from earlier verifications, so a rewritten history (an entry changed, removed or reordered) cannot be seen.',
+  atBound: `The kept log is at its bound (${KEPT_LOG_MAX_ENTRIES.toLocaleString('en-US')} entries or 4 MiB): later entries are neither kept nor compared.`,
+} as const;
+
+/**
+ * Whether a limitation is about the kept log: what a store kept is not in an evidence bundle, so
+ * a bundle's re-run (core/bundle/verify.ts) leaves these sentences out of its comparison.
+ */
+export function isKeptLogLimitation(text: unknown): boolean {
+  return text === KEPT_LOG_LIMITATIONS.noStore || text === KEPT_LOG_LIMITATIONS.atBound;
+}
+
 /** The lines of a log as verifyLogEntries reads them: a final newline ends the last line. */
 export function logLines(text: string): string[] {
   const lines = text.split('\n');
