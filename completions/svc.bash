@@ -39,7 +39,7 @@ _svc() {
     verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--now' ;;
     mcp) flags='-h --help'; valued='' ;;
     a2a) flags='-h --help'; valued='' ;;
-    history) flags='--limit --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
+    history) flags='--limit --log --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
     diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from --to --db' ;;
     backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
     serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow' ;;

@@ -558,6 +558,14 @@ export class SvcClient {
     return this.#json({ method: 'GET', path: `/v1/history/${encodeURIComponent(did)}`, options });
   }
 
+  /**
+   * GET /v1/kept-log/{did}: the did:webvh log the daemon kept (JSON Lines, each line as the host
+   * published it), to verify again after the host deleted or rewrote it; NOT_FOUND (404) when none is kept.
+   */
+  keptLog(did: string, options?: RequestOptions): Promise<string> {
+    return this.#text({ method: 'GET', path: `/v1/kept-log/${encodeURIComponent(did)}`, accept: 'application/jsonl, application/problem+json', options });
+  }
+
   /** GET /v1/diff/{did}: the latest two distinct documents, or `from`/`to`; NOT_FOUND (404) with fewer than two. */
   diff(did: string, options: DiffOptions = {}): Promise<SemanticDiff> {
     return this.#json({ method: 'GET', path: `/v1/diff/${encodeURIComponent(did)}`, query: { from: options.from, to: options.to }, options });

@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/kept-log/{did}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kept did:webvh log of a DID
+         * @description the verified entries of the did:webvh log as svc kept them (JSON Lines, each line as the host published it), so that the log stays checkable after its host deletes or rewrites it: `svc resolve <did> --log kept.jsonl` verifies it again. Kept only by resolutions with a store, at most 1,000 entries and 4 MiB per DID.
+         */
+        get: operations["keptLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/diff/{did}": {
         parameters: {
             query?: never;
@@ -1636,6 +1656,33 @@ export interface components {
             }[];
             reason: string | null;
         };
+        /** @description The first entry where a served did:webvh log stopped extending the kept one. */
+        LogRewrite: {
+            versionNumber: number;
+            kind: "CHANGED" | "REMOVED";
+            kept: {
+                versionId: string | null;
+                versionTime: string | null;
+                entryHash: string;
+            };
+            served: {
+                versionId: string | null;
+                versionTime: string | null;
+                entryHash: string;
+            } | null;
+            /** Format: date-time */
+            detectedAt: string;
+        };
+        /** @description The log compared with the one svc kept from earlier verifications (docs/history.md#kept-didwebvh-logs). */
+        KeptLogEvidence: {
+            status: "FIRST_KEPT" | "UNCHANGED" | "EXTENDED" | "REWRITTEN" | "NOT_COMPARED";
+            keptEntries: number;
+            appendedEntries: number;
+            keptSince: string | null;
+            atBound: boolean;
+            rewrite: components["schemas"]["LogRewrite"] | null;
+            reason: string | null;
+        };
         HistoryEvidence: {
             scid: string;
             entries: components["schemas"]["WebvhEntryEvidence"][];
@@ -1648,6 +1695,7 @@ export interface components {
                 reason: string;
             } | null;
             reusedEntries: number;
+            keptLog?: components["schemas"]["KeptLogEvidence"];
         };
         WhoisStatus: "VERIFIED" | "FAILED" | "INDETERMINATE";
         WhoisCredentialEvidence: {
@@ -3158,6 +3206,8 @@ export type CertificateEvidence = components['schemas']['CertificateEvidence'];
 export type TlsEvidence = components['schemas']['TlsEvidence'];
 export type WebvhEntryEvidence = components['schemas']['WebvhEntryEvidence'];
 export type WebvhWitnessFileEvidence = components['schemas']['WebvhWitnessFileEvidence'];
+export type LogRewrite = components['schemas']['LogRewrite'];
+export type KeptLogEvidence = components['schemas']['KeptLogEvidence'];
 export type HistoryEvidence = components['schemas']['HistoryEvidence'];
 export type WhoisStatus = components['schemas']['WhoisStatus'];
 export type WhoisCredentialEvidence = components['schemas']['WhoisCredentialEvidence'];
@@ -4133,6 +4183,92 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: the observation store is unavailable (see /ready; Retry-After), or the daemon is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    keptLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DID, raw or fully percent-encoded. */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kept log (application/jsonl) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                };
+            };
+            /** @description INVALID_DID (not a did:webvh), INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: Authorization: Bearer svck_… names a project key that is unknown, revoked, rotated or malformed (commercial mode only; any other Authorization is ignored). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no log of this DID is kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request ran past its time limit */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the store is unavailable (see /ready; Retry-After), or the daemon is shutting down */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,7 @@
 /**
  * The storage the Runtime carries (`runtime.store`): one repository per table group, each
  * contract owned by its domain (history/store.ts, delegation/store.ts, mcp/store.ts,
- * monitoring/store.ts and customer-store.ts, claims/store.ts, accounts/store.ts). Implemented in
+ * monitoring/store.ts and customer-store.ts, claims/store.ts, accounts/store.ts, webvh/store.ts). Implemented in
  * src/store on SQLite (better-sqlite3, the embedded default) and PostgreSQL (several daemon
  * replicas on one database); the core never imports a driver.
  *
@@ -19,6 +19,7 @@ import type { ObservationStore } from './history/store.js';
 import type { McpObservationStore } from './mcp/store.js';
 import type { CustomerMonitorStore } from './monitoring/customer-store.js';
 import type { MonitorEventStore, WatchStore } from './monitoring/store.js';
+import type { KeptLogStore } from './webvh/store.js';
 
 /** Storage the Runtime offers the core (the schema: docs/history.md#the-schema). */
 export interface RuntimeStore {
@@ -38,4 +39,6 @@ export interface RuntimeStore {
   readonly accounts: AccountStore;
   /** Customer monitoring: project watches, their events, webhooks and deliveries, scheduled attempts. */
   readonly customerMonitor: CustomerMonitorStore;
+  /** Kept did:webvh logs, compared with each later log (webvh/store.ts). */
+  readonly keptLogs: KeptLogStore;
 }

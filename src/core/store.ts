@@ -2,11 +2,12 @@
  * The storage contracts the core offers the shells, gathered in one place: an index of
  * re-exports only. Each contract lives in its domain (history/store.ts, delegation/store.ts,
  * mcp/store.ts, monitoring/store.ts, monitoring/customer-store.ts, claims/store.ts,
- * accounts/store.ts, resolve/cache-store.ts, pending.ts), the composite in runtime-store.ts.
+ * accounts/store.ts, webvh/store.ts, resolve/cache-store.ts, pending.ts), the composite in runtime-store.ts.
  * Modules inside src/core import the domain files, never this index.
  */
 export type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from './history/store.js';
 export type { ChainAdmission, DelegationChainStore, RegistryShares, StoredDelegationChain } from './delegation/store.js';
+export type { AppendKeptLog, KeptLog, KeptLogEntry, KeptLogStore, KeptLogText, LogRewrite, NewKeptLogEntry } from './webvh/store.js';
 export type { McpObservationStore, McpSnapshot, McpSnapshotItem, McpSnapshotTool, NewMcpSnapshot } from './mcp/store.js';
 export type {
   CheckOutcome,

@@ -4,7 +4,7 @@
  * stopped and the witness file. The terminal dossier lays it out as lines, the web dossier as a
  * list; the words and marks are these.
  */
-import type { HistoryEvidence, WebvhEntryEvidence, WebvhWitnessFileEvidence } from '../core/webvh/types.js';
+import type { HistoryEvidence, KeptLogEvidence, RewriteSide, WebvhEntryEvidence, WebvhWitnessFileEvidence } from '../core/webvh/types.js';
 import { field, printable, shortKey, type Field, type Tone } from './text.js';
 
 /** A piece of text with its meaning (notes of a timeline entry, single lines). */
@@ -51,6 +51,20 @@ export interface HistoryView {
   witness: Field[];
   /** `12 entries verified earlier, reused`, or null. */
   reused: Note | null;
+  /** How the log compares with the one svc kept (`kept since …, extends it`), or null without a store. */
+  kept: Note | null;
+  /** A rewritten log: the kept entry and the served one side by side, or null. */
+  rewrite: RewriteView | null;
+}
+
+/** The kept entry and the served one at the first divergence of a rewritten log. */
+export interface RewriteView {
+  /** `The log was rewritten at version 3 (first seen …)`. */
+  headline: Note;
+  /** Column titles: kept, served. */
+  columns: [string, string];
+  /** versionId, versionTime, entry hash: the kept value and the served one (`(removed)` when the served log ends before it). */
+  rows: Array<{ label: string; kept: string; served: string }>;
 }
 
 /** Logs up to this many entries are shown whole. */
@@ -213,5 +227,48 @@ export function historyView(history: HistoryEvidence): HistoryView {
           : { text: printable(`Entry ${failure.versionNumber} failed (${failure.check}): ${failure.reason}`), tone: 'bad' },
     witness: witnessFields(history.witness),
     reused: history.reusedEntries > 0 ? { text: `${plural(history.reusedEntries, 'entry', 'entries')} verified earlier, reused`, tone: 'muted' } : null,
+    kept: history.keptLog ? keptNote(history.keptLog) : null,
+    rewrite: history.keptLog?.rewrite ? rewriteView(history.keptLog) : null,
+  };
+}
+
+function keptNote(kept: KeptLogEvidence): Note {
+  const since = kept.keptSince ? ` since ${kept.keptSince}` : '';
+  const bound = kept.atBound ? '; the kept log is at its bound, later entries are not compared' : '';
+  switch (kept.status) {
+    case 'FIRST_KEPT':
+      return { text: `Kept: ${plural(kept.appendedEntries, 'entry', 'entries')} now kept, to compare with later logs${bound}`, tone: 'muted' };
+    case 'UNCHANGED':
+      return { text: `Kept${since}: the log is the kept one (${plural(kept.keptEntries, 'entry', 'entries')})${bound}`, tone: 'good' };
+    case 'EXTENDED':
+      return {
+        text: `Kept${since}: the log extends the ${plural(kept.keptEntries, 'kept entry', 'kept entries')}, ${kept.appendedEntries} more kept${bound}`,
+        tone: 'good',
+      };
+    case 'REWRITTEN':
+      return { text: `Kept${since}: ${plural(kept.keptEntries, 'entry', 'entries')}; the served log does not extend them`, tone: 'bad' };
+    default:
+      return { text: printable(`Not compared with a kept log: ${kept.reason ?? 'unknown'}`), tone: 'warn' };
+  }
+}
+
+function sideValues(side: RewriteSide | null): [string, string, string] {
+  if (side === null) return ['(removed)', '(removed)', '(removed)'];
+  return [printable(side.versionId ?? '(unreadable)'), printable(side.versionTime ?? '(no time)'), side.entryHash];
+}
+
+function rewriteView(kept: KeptLogEvidence): RewriteView {
+  const r = kept.rewrite!;
+  const k = sideValues(r.kept);
+  const s = sideValues(r.served);
+  const how = r.kind === 'REMOVED' ? 'the entry was removed' : 'another entry stands in its place';
+  return {
+    headline: { text: `The log was rewritten at version ${r.versionNumber}: ${how} (first seen ${r.detectedAt})`, tone: 'bad' },
+    columns: ['kept', 'served'],
+    rows: [
+      { label: 'versionId', kept: k[0], served: s[0] },
+      { label: 'versionTime', kept: k[1], served: s[1] },
+      { label: 'entry hash', kept: k[2], served: s[2] },
+    ],
   };
 }

@@ -108,6 +108,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     get customerMonitor() {
       return store.customerMonitor;
     },
+    get keptLogs() {
+      return store.keptLogs;
+    },
     get monitorEvents() {
       return store.monitorEvents;
     },

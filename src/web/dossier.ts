@@ -13,7 +13,7 @@ import { hintSentence, PROBLEM_GUIDE, PROBLEMS, type ProblemError } from '../cor
 import { CLASS_LABELS, STATE_CLASSES, stateClass, type Dimension, type EnrichedResolution, type StateClass, type TraceStage } from '../core/resolve/types.js';
 import type { ObservationHistory, SemanticDiff } from '../core/history/types.js';
 import { buildDossierView, classMarker, durationText, WHOIS_TITLE, type DossierView } from '../present/dossier.js';
-import type { HistoryView } from '../present/history.js';
+import type { HistoryView, RewriteView } from '../present/history.js';
 import { displayKeyId, type Field } from '../present/text.js';
 import { edgeTable, graphSvg } from './graph.js';
 import { anchorId, html, join, preformatted, type Html } from './html.js';
@@ -338,7 +338,18 @@ ${fields(history.summary)}
 ${history.failure ? html`<p class="tone-${history.failure.tone}">${history.failure.text}</p>` : ''}
 ${fields(history.witness)}
 ${history.reused ? html`<p class="note">${history.reused.text}</p>` : ''}
+${history.kept ? html`<p class="kept-log tone-${history.kept.tone}">${history.kept.text}</p>` : ''}
+${history.rewrite ? rewriteTable(history.rewrite) : ''}
 </section>`;
+}
+
+/** A rewritten log: the kept entry beside the served one. */
+function rewriteTable(rewrite: RewriteView): Html {
+  return html`<div class="rewrite" id="log-rewrite">
+<p class="tone-${rewrite.headline.tone}">${rewrite.headline.text}</p>
+<table class="rewrite-sides"><thead><tr><th scope="col"></th><th scope="col">${rewrite.columns[0]}</th><th scope="col">${rewrite.columns[1]}</th></tr></thead>
+<tbody>${rewrite.rows.map((r) => html`<tr><th scope="row">${r.label}</th><td class="kept"><code>${r.kept}</code></td><td class="served"><code>${r.served}</code></td></tr>`)}</tbody></table>
+</div>`;
 }
 
 function timeMachine(input: DossierInput): Html {

@@ -750,6 +750,7 @@ describe('drift against a real SQLite store', () => {
       claims: temp.store.claims,
       accounts: temp.store.accounts,
       customerMonitor: temp.store.customerMonitor,
+      keptLogs: temp.store.keptLogs,
     };
     const result = await inspectMcp(server.url, { runtime });
     expect(result.status).toBe('INSPECTED');

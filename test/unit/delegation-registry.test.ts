@@ -251,10 +251,10 @@ describe('an asynchronous store', () => {
       removeExpired: down,
       registerWithin: down,
     };
-    const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor } = runtime.store;
+    const { observations, mcpObservations, watches, monitorEvents, claims, accounts, customerMonitor, keptLogs } = runtime.store;
     return {
       ...runtime,
-      store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor },
+      store: { storage: 'file', observations, mcpObservations, delegationChains, watches, monitorEvents, claims, accounts, customerMonitor, keptLogs },
     };
   }
 

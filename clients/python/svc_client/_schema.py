@@ -63,6 +63,10 @@ __all__ = [
     "WebvhEntryEvidence",
     "WebvhWitnessFileEvidenceDiscardedItem",
     "WebvhWitnessFileEvidence",
+    "LogRewriteKept",
+    "LogRewriteServedVariant1",
+    "LogRewrite",
+    "KeptLogEvidence",
     "HistoryEvidenceFailureVariant1",
     "HistoryEvidence",
     "WhoisStatus",
@@ -759,6 +763,49 @@ class WebvhWitnessFileEvidence(TypedDict):
     reason: Optional[str]
 
 
+class LogRewriteKept(TypedDict):
+    """The object at `LogRewrite.kept` in openapi.json."""
+
+    versionId: Optional[str]
+    versionTime: Optional[str]
+    entryHash: str
+
+
+class LogRewriteServedVariant1(TypedDict):
+    """The object at `LogRewrite.served (variant 1 of 2)` in openapi.json."""
+
+    versionId: Optional[str]
+    versionTime: Optional[str]
+    entryHash: str
+
+
+class LogRewrite(TypedDict):
+    """The `LogRewrite` schema of openapi.json.
+    The first entry where a served did:webvh log stopped extending the kept one.
+    """
+
+    versionNumber: int
+    kind: Literal["CHANGED", "REMOVED"]
+    kept: LogRewriteKept
+    served: Optional[LogRewriteServedVariant1]
+    detectedAt: str
+
+
+class KeptLogEvidence(TypedDict):
+    """The `KeptLogEvidence` schema of openapi.json.
+    The log compared with the one svc kept from earlier verifications
+    (docs/history.md#kept-didwebvh-logs).
+    """
+
+    status: Literal["FIRST_KEPT", "UNCHANGED", "EXTENDED", "REWRITTEN", "NOT_COMPARED"]
+    keptEntries: int
+    appendedEntries: int
+    keptSince: Optional[str]
+    atBound: bool
+    rewrite: Optional[LogRewrite]
+    reason: Optional[str]
+
+
 class HistoryEvidenceFailureVariant1(TypedDict):
     """The object at `HistoryEvidence.failure (variant 1 of 2)` in openapi.json."""
 
@@ -767,8 +814,8 @@ class HistoryEvidenceFailureVariant1(TypedDict):
     reason: str
 
 
-class HistoryEvidence(TypedDict):
-    """The `HistoryEvidence` schema of openapi.json."""
+class _HistoryEvidenceRequired(TypedDict):
+    """The required members of HistoryEvidence."""
 
     scid: str
     entries: List[WebvhEntryEvidence]
@@ -777,6 +824,12 @@ class HistoryEvidence(TypedDict):
     selectedVersion: int
     failure: Optional[HistoryEvidenceFailureVariant1]
     reusedEntries: int
+
+
+class HistoryEvidence(_HistoryEvidenceRequired, total=False):
+    """The `HistoryEvidence` schema of openapi.json."""
+
+    keptLog: KeptLogEvidence
 
 
 WhoisStatus = Literal["VERIFIED", "FAILED", "INDETERMINATE"]
@@ -3040,6 +3093,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": "ObservationHistory",
+    },
+    "keptLog": {
+        "method": "GET",
+        "path": "/v1/kept-log/{did}",
+        "budget": "standard",
+        "path_params": ("did",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": None,
     },
     "diff": {
         "method": "GET",

@@ -324,6 +324,12 @@ class SvcClient:
         """GET /v1/history/{did}: the observations recorded for the DID."""
         return self._call("history", {"did": did})
 
+    def kept_log(self, did: str) -> str:
+        """GET /v1/kept-log/{did}: the did:webvh log the daemon kept (JSON Lines, each line as the
+        host published it), to verify again after the host deleted or rewrote it. None kept raises
+        SvcError NOT_FOUND (404)."""
+        return self._call("keptLog", {"did": did}, default_accept="application/jsonl, application/problem+json", text=True)
+
     def diff(self, did: str, from_: Optional[str] = None, to: Optional[str] = None) -> SemanticDiff:
         """GET /v1/diff/{did}: the semantic diff of two observed documents.
 

@@ -22,6 +22,7 @@ import {
   type BundleKind,
   type EvidenceBundle,
 } from './format.js';
+import { isKeptLogLimitation } from '../webvh/kept-log.js';
 import { bundleKind } from './kinds.js';
 import { fixedClock, replayRuntime, type Recorder } from './record.js';
 import { chainAt, chainStructure, type ChainCheck } from './tls.js';
@@ -161,6 +162,8 @@ const VOLATILE = new Set([
   'retrieved',
   // How many did:webvh log entries were resumed from an earlier verification, not what they say.
   'reusedEntries',
+  // What a store kept from earlier verifications: a bundle re-run offline has none to compare.
+  'keptLog',
 ]);
 
 function label(item: JsonValue, index: number): string {
@@ -226,6 +229,15 @@ export function compareResults(recorded: JsonValue, recomputed: JsonValue, optio
       const inResolver = path === 'resolver' || path.endsWith('.resolver');
       for (const key of new Set([...Object.keys(oa), ...Object.keys(ob)])) {
         if (VOLATILE.has(key) || (inResolver && key === 'version')) continue;
+        // What a store kept is not in the bundle: the sentences about the kept log are left out.
+        if (key === 'limitations' && Array.isArray(oa[key]) && Array.isArray(ob[key])) {
+          walk(
+            (oa[key] as JsonValue[]).filter((l) => !isKeptLogLimitation(l)),
+            (ob[key] as JsonValue[]).filter((l) => !isKeptLogLimitation(l)),
+            key,
+          );
+          continue;
+        }
         walk(oa[key], ob[key], path ? `${path}.${key}` : key);
       }
       return;

@@ -31,6 +31,7 @@ import { parseVersionTime, selectVersion, unsupportedVersion } from '../webvh/se
 import type { HistoryEvidence } from '../webvh/types.js';
 import { applyWitnesses, needsWitnesses, verifyLogEntries, type LogVerification, type VerifiedPrefix, type WitnessFileInput } from '../webvh/verify.js';
 import { decodeJsonText, parseJsonBytes } from '../encoding/json.js';
+import { keepVerifiedLog } from '../webvh/keep-stage.js';
 import type { MethodDriver, MethodResolution } from './types.js';
 import { fetchWebResource, httpsSource } from './web-fetch.js';
 import { colonPortHint } from './web-location.js';
@@ -123,12 +124,14 @@ export const didWebvh: MethodDriver = {
     });
 
     const cache = prefixCache(runtime);
+    let logText = '';
     const entries = await trace
       .run('webvh.verify_log', 'Verify every entry of the DID log', async (stage) => {
         // The entry bound first: a log over it costs a scan for newlines, no verification.
         requireLogWithinEntries(response.body, runtime.config.webvhMaxEntries ?? DEFAULT_WEBVH_MAX_ENTRIES, response.url);
         const text = decodeJsonText(response.body, `The DID log at ${response.url}`);
         if (typeof text !== 'string') throw new ProblemError('INVALID_DID_DOCUMENT', `${text.error}.`);
+        logText = text;
         const resume = options.noCache ? undefined : cache.prefixes.get(parsed.did)?.prefix;
         const verification = await verifyLogEntries(parsed.did, location.scid, text, runtime.clock.now().getTime(), resume);
         remember(cache, verification.prefix);
@@ -202,6 +205,9 @@ export const didWebvh: MethodDriver = {
       })
       .catch(abandon);
 
+    // With a store, the log is compared with the one kept from earlier verifications, and kept.
+    const keptLog = await keepVerifiedLog(context, { did: parsed.did, scid: location.scid, text: logText, log, witnessFile });
+
     const { version: selected, document } = await trace
       .run('webvh.select_version', 'Select the version asked for', (stage) => {
         if (!log.valid.some((v) => v.document.id === parsed.did)) {
@@ -254,6 +260,7 @@ export const didWebvh: MethodDriver = {
       selectedVersion: selected.versionNumber,
       failure: log.failure && { versionNumber: log.failure.versionNumber, check: log.failure.check, reason: log.failure.reason },
       reusedEntries: log.reusedEntries,
+      ...(keptLog ? { keptLog } : {}),
     };
     const domainBinding = await binding.finish(parsed.did, document);
     return {
@@ -270,9 +277,10 @@ export const didWebvh: MethodDriver = {
         ...(log.witness.status !== 'NOT_REQUIRED' ? [{ purpose: 'witness file', url: location.witnessUrl }] : []),
         { purpose: 'DID configuration', url: binding.url },
       ]),
-      // A log that fails verification is not kept (spec: SHOULD NOT cache); otherwise its ttl,
+      // A log that fails verification, or was rewritten, is not cached (spec: SHOULD NOT cache); otherwise its ttl,
       // within the operator's cache lifetime.
-      ttlSeconds: log.failure || domainBinding?.status === 'UNREACHABLE' ? 0 : Math.min(params.ttl, runtime.config.cacheTtlSeconds),
+      ttlSeconds:
+        log.failure || keptLog?.status === 'REWRITTEN' || domainBinding?.status === 'UNREACHABLE' ? 0 : Math.min(params.ttl, runtime.config.cacheTtlSeconds),
     };
   },
 };

@@ -5,6 +5,7 @@
  */
 import type { DomainBindingStatus } from '../linkage/types.js';
 import { noteFor, type SuppliedNote } from '../supplied/resources.js';
+import { rewriteStatement } from '../webvh/kept-log.js';
 import { AUTHORITY_CHECKS, CHAIN_CHECKS, type HistoryEvidence } from '../webvh/types.js';
 import type { Dimension, DimensionId, DimensionState, Evidence } from './types.js';
 import { plural, truncate } from '../text.js';
@@ -208,6 +209,8 @@ function transport({ evidence, supplied = [] }: EvaluationInput): Finding {
 function history({ method, selfCertifying, evidence }: EvaluationInput): Finding {
   const log = evidence.history;
   if (log) {
+    // A rewrite is evidence in its own right, whatever the served log says about itself.
+    if (log.keptLog?.status === 'REWRITTEN') return ['FAILED', `${rewriteStatement(log.keptLog)}.`];
     // An entry of a specification version svc does not implement is no fault of the log: undecided.
     if (log.failure?.check === 'method')
       return ['INDETERMINATE', `The log is verified only up to an entry svc cannot check: ${log.failure.reason}; ${servedClause(log)}.`];

@@ -1,6 +1,7 @@
 /** The verdict and limitations of a resolution, derived from the dimensions and evidence. */
 import { lowerFirst, withoutPeriod } from '../text.js';
 import { suppliedLimitations } from '../supplied/resources.js';
+import { KEPT_LOG_LIMITATIONS } from '../webvh/kept-log.js';
 import type { EvaluationInput } from './dimensions.js';
 import { CLASS_LABELS, stateClass, type Dimension, type Outcome, type StateClass, type Verdict } from './types.js';
 
@@ -26,7 +27,10 @@ export function buildVerdict(input: EvaluationInput, dimensions: Dimension[]): V
   if (outcome === 'DEACTIVATED') {
     headline = `Deactivated: the controller of this did:${input.method} identifier has terminated it.`;
   } else if (outcome === 'RESOLVED_WITH_WARNINGS') {
-    const failed = dimensions.find((d) => d.state === 'FAILED');
+    // A rewritten did:webvh log heads the verdict: the other failures may follow from it.
+    const failed =
+      dimensions.find((d) => d.state === 'FAILED' && d.id === 'history' && input.evidence.history?.keptLog?.status === 'REWRITTEN') ??
+      dimensions.find((d) => d.state === 'FAILED');
     const reason = failed ? `${failed.label}: ${lowerFirst(withoutPeriod(failed.statement))}` : withoutPeriod(document.warnings[0] ?? 'see the evidence');
     headline = `Resolved with warnings. ${reason}.`;
   } else if (byClass.attention.length > 0) {
@@ -75,6 +79,8 @@ export function buildLimitations(input: EvaluationInput): string[] {
           : `Entries from ${history.failure.versionNumber} on do not verify, so the served version ${history.selectedVersion} is not necessarily the DID's current state.`,
       );
     }
+    if (history && history.keptLog === undefined) limitations.push(KEPT_LOG_LIMITATIONS.noStore);
+    else if (history?.keptLog?.atBound) limitations.push(KEPT_LOG_LIMITATIONS.atBound);
     if (history?.entries.some((e) => e.witness !== null)) {
       limitations.push('Witnesses are did:key identifiers: svc checks their signatures, not who they are.');
     }

@@ -111,4 +111,52 @@ export interface HistoryEvidence {
   failure: { versionNumber: number; check: WebvhCheck; reason: string } | null;
   /** Leading entries taken from an earlier verification of the same bytes (prefix cache). */
   reusedEntries: number;
+  /**
+   * The log compared with the one svc kept from earlier verifications (core/webvh/kept-log.ts);
+   * absent when the resolution had no store (nothing kept, nothing compared).
+   */
+  keptLog?: KeptLogEvidence;
+}
+
+/** One side of a divergence between a kept log and a served one. */
+export interface RewriteSide {
+  versionId: string | null;
+  versionTime: string | null;
+  /** SHA-256 (hex) of the entry's RFC 8785 form, proof included (of its text when it is not JSON). */
+  entryHash: string;
+}
+
+/** The first entry where a served log stopped extending the kept one. */
+export interface LogRewrite {
+  versionNumber: number;
+  /** CHANGED: another entry at this position; REMOVED: the served log ends before it. */
+  kind: 'CHANGED' | 'REMOVED';
+  kept: RewriteSide;
+  /** null when the entry was removed. */
+  served: RewriteSide | null;
+  /** When svc first saw this rewrite (RFC 3339 UTC). */
+  detectedAt: string;
+}
+
+/**
+ * FIRST_KEPT: nothing was kept, the verified entries are now; UNCHANGED: the log is the kept one;
+ * EXTENDED: the log is the kept one and more (its new verified entries are now kept);
+ * REWRITTEN: the log does not extend the kept one; NOT_COMPARED: the store could not be read.
+ */
+export type KeptLogStatus = 'FIRST_KEPT' | 'UNCHANGED' | 'EXTENDED' | 'REWRITTEN' | 'NOT_COMPARED';
+
+export interface KeptLogEvidence {
+  status: KeptLogStatus;
+  /** Entries kept before this resolution. */
+  keptEntries: number;
+  /** Entries this resolution added to the kept log. */
+  appendedEntries: number;
+  /** When the log was first kept (null when nothing was). */
+  keptSince: string | null;
+  /** The kept log is at its bound (entries or bytes): later entries are neither kept nor compared. */
+  atBound: boolean;
+  /** REWRITTEN: where; null otherwise. */
+  rewrite: LogRewrite | null;
+  /** NOT_COMPARED: why; null otherwise. */
+  reason: string | null;
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { diffOf, historyOf } from '../../core/history/history.js';
+import { KEPT_LOG_MEDIA_TYPE, keptLogText } from '../../core/webvh/kept-log.js';
 import { ProblemError } from '../../core/problems.js';
 import { fastVerdict } from '../../core/resolve/fast-verify.js';
 import type { EnrichedResolution } from '../../core/resolve/types.js';
@@ -103,6 +104,17 @@ export function resolutionRoutes(ctx: ServerContext): RouteDef[] {
         const did = identifierAfter(request, '/v1/history/');
         queryOptions(request, []);
         return reply.send(await historyOf(did, requireStore(ctx)));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/kept-log/*',
+      budget: 'standard',
+      schema: RESOLUTION_ROUTE_SCHEMAS.keptLog,
+      handler: async (request, reply) => {
+        const did = identifierAfter(request, '/v1/kept-log/');
+        queryOptions(request, []);
+        return reply.type(KEPT_LOG_MEDIA_TYPE).send(await keptLogText(did, requireStore(ctx)));
       },
     },
     {

@@ -328,6 +328,45 @@ export const WebvhWitnessFileEvidenceSchema = Type.Object(
   { $id: 'WebvhWitnessFileEvidence', additionalProperties: false },
 );
 
+const RewriteSideSchema = Type.Object(
+  { versionId: Nullable(Type.String()), versionTime: Nullable(Type.String()), entryHash: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+  { additionalProperties: false },
+);
+
+export const LogRewriteSchema = Type.Object(
+  {
+    versionNumber: Type.Integer({ minimum: 1 }),
+    kind: Type.Union([Type.Literal('CHANGED'), Type.Literal('REMOVED')]),
+    kept: RewriteSideSchema,
+    served: Nullable(RewriteSideSchema),
+    detectedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'LogRewrite', additionalProperties: false, description: 'The first entry where a served did:webvh log stopped extending the kept one.' },
+);
+
+export const KeptLogEvidenceSchema = Type.Object(
+  {
+    status: Type.Union([
+      Type.Literal('FIRST_KEPT'),
+      Type.Literal('UNCHANGED'),
+      Type.Literal('EXTENDED'),
+      Type.Literal('REWRITTEN'),
+      Type.Literal('NOT_COMPARED'),
+    ]),
+    keptEntries: Type.Integer({ minimum: 0 }),
+    appendedEntries: Type.Integer({ minimum: 0 }),
+    keptSince: Nullable(Type.String({ format: 'date-time' })),
+    atBound: Type.Boolean(),
+    rewrite: Nullable(Type.Ref('LogRewrite')),
+    reason: Nullable(Type.String()),
+  },
+  {
+    $id: 'KeptLogEvidence',
+    additionalProperties: false,
+    description: 'The log compared with the one svc kept from earlier verifications (docs/history.md#kept-didwebvh-logs).',
+  },
+);
+
 export const HistoryEvidenceSchema = Type.Object(
   {
     scid: Type.String(),
@@ -337,6 +376,7 @@ export const HistoryEvidenceSchema = Type.Object(
     selectedVersion: Type.Integer(),
     failure: Nullable(Type.Object({ versionNumber: Type.Integer(), check: Type.Ref('WebvhCheck'), reason: Type.String() }, { additionalProperties: false })),
     reusedEntries: Type.Integer({ minimum: 0 }),
+    keptLog: Type.Optional(Type.Ref('KeptLogEvidence')),
   },
   { $id: 'HistoryEvidence', additionalProperties: false },
 );
@@ -768,6 +808,8 @@ export const RESOLUTION_REFS = {
   TlsEvidence: TlsEvidenceSchema,
   WebvhEntryEvidence: WebvhEntryEvidenceSchema,
   WebvhWitnessFileEvidence: WebvhWitnessFileEvidenceSchema,
+  LogRewrite: LogRewriteSchema,
+  KeptLogEvidence: KeptLogEvidenceSchema,
   HistoryEvidence: HistoryEvidenceSchema,
   WhoisStatus: WhoisStatusSchema,
   WhoisCredentialEvidence: WhoisCredentialEvidenceSchema,
@@ -911,6 +953,28 @@ export const RESOLUTION_ROUTE_SCHEMAS = {
     params: DidParamSchema,
     querystring: NoCacheQuerySchema,
     response: { 200: json(Type.Ref('GraphResponse'), 'The graph response'), ...RESOLUTION_PROBLEMS },
+  },
+  keptLog: {
+    summary: 'The kept did:webvh log of a DID',
+    operationId: 'keptLog',
+    description:
+      'the verified entries of the did:webvh log as svc kept them (JSON Lines, each line as the host published it), ' +
+      'so that the log stays checkable after its host deletes or rewrites it: `svc resolve <did> --log kept.jsonl` verifies it again. ' +
+      'Kept only by resolutions with a store, at most 1,000 entries and 4 MiB per DID.',
+    tags: ['history'],
+    params: DidParamSchema,
+    querystring: EmptyQuerySchema,
+    response: {
+      200: { description: 'The kept log (application/jsonl)', content: { 'application/jsonl': { schema: Type.String() } } },
+      400: problem(
+        'INVALID_DID (not a did:webvh), INVALID_OPTIONS (this route takes no query option); INVALID_REQUEST (no Host header, malformed percent-encoding)',
+      ),
+      404: problem('NOT_FOUND: no log of this DID is kept'),
+      408: RESOLUTION_PROBLEMS[408],
+      429: RESOLUTION_PROBLEMS[429],
+      500: RESOLUTION_PROBLEMS[500],
+      503: problem('SERVICE_UNAVAILABLE: the store is unavailable (see /ready; Retry-After), or the daemon is shutting down'),
+    },
   },
   history: {
     summary: 'The observation history of a DID',

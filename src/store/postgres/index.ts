@@ -22,6 +22,7 @@ import { NULLABLE_JSON_REPAIR, postgresSql } from './dialect.js';
 import { PostgresResolutionCache, RESOLUTION_LEASES_DDL } from './resolution-cache.js';
 import { inTransaction, transaction } from './sql.js';
 import { PostgresDelegationChainStore } from './delegation-chains.js';
+import { PostgresKeptLogStore } from './kept-logs.js';
 import { PostgresMcpObservationStore } from './mcp-observations.js';
 import { PostgresObservationStore } from './observations.js';
 import { PostgresMonitorEventStore } from './monitor-events.js';
@@ -191,6 +192,7 @@ class Store implements PostgresStore {
   readonly claims: PostgresClaimStore;
   readonly accounts: PostgresAccountStore;
   readonly customerMonitor: PostgresCustomerMonitorStore;
+  readonly keptLogs: PostgresKeptLogStore;
   readonly shared: SharedCoordination;
   #closed = false;
 
@@ -220,6 +222,7 @@ class Store implements PostgresStore {
     this.claims = guarded(new PostgresClaimStore(pool));
     this.accounts = guarded(new PostgresAccountStore(pool));
     this.customerMonitor = guarded(new PostgresCustomerMonitorStore(pool));
+    this.keptLogs = guarded(new PostgresKeptLogStore(pool));
     this.shared = { budgets: new PostgresBudgets(pool), resolutionCache: new PostgresResolutionCache(pool) };
   }
 

@@ -20,6 +20,8 @@ export const LOCK_CLASS = {
   customerAttempts: 0x73760008,
   /** The delegation registry: registrations on every daemon take turns (its shares count all chains). */
   delegationChains: 0x73760009,
+  /** A DID's kept did:webvh log: appends by several daemons take turns. */
+  keptLogs: 0x7376000a,
 } as const;
 
 /** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */

@@ -540,10 +540,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delegation_chains_expires ON delegation_chains (expires_at);
     `,
   },
+  {
+    version: 14,
+    name: 'kept did:webvh logs',
+    up: `
+      -- Kept did:webvh logs (core/webvh/kept-log.ts): one row per DID whose log svc verified,
+      -- with the witness file verified with it and the first rewrite seen (JSON, or NULL).
+      CREATE TABLE webvh_kept_logs (
+        did TEXT PRIMARY KEY,
+        scid TEXT NOT NULL,
+        entries INTEGER NOT NULL DEFAULT 0 CHECK (entries >= 0),
+        bytes INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+        witness TEXT CHECK (json_valid(witness)),
+        first_kept_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        rewrite TEXT CHECK (json_valid(rewrite))
+      ) STRICT;
+      -- Its verified entries, each once per DID and position (versionNumber), never overwritten:
+      -- the line as published, the SHA-256 of its text and of its RFC 8785 form.
+      CREATE TABLE webvh_kept_entries (
+        did TEXT NOT NULL,
+        version_number INTEGER NOT NULL CHECK (version_number >= 1),
+        version_id TEXT NOT NULL,
+        version_time TEXT NOT NULL,
+        entry_hash TEXT NOT NULL,
+        line_sha256 TEXT NOT NULL,
+        line TEXT NOT NULL,
+        PRIMARY KEY (did, version_number)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The version this build writes and reads (docs/history.md#the-schema states it). */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 export function futureSchemaMessage(found: number): string {
   return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;

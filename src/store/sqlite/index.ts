@@ -21,6 +21,7 @@ import { backupDatabase } from './backup.js';
 import { SqliteClaimStore } from './claims.js';
 import { SqliteCustomerMonitorStore } from './customer-monitor.js';
 import { SqliteDelegationChainStore } from './delegation-chains.js';
+import { SqliteKeptLogStore } from './kept-logs.js';
 import { SqliteMcpObservationStore } from './mcp-observations.js';
 import { futureSchemaError, migrate, readSchemaVersion } from './migrate.js';
 import { SqliteMonitorEventStore } from './monitor-events.js';
@@ -97,6 +98,7 @@ class Store implements SqliteStore {
   #claims?: SqliteClaimStore;
   #accounts?: SqliteAccountStore;
   #customerMonitor?: SqliteCustomerMonitorStore;
+  #keptLogs?: SqliteKeptLogStore;
   #probe?: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -119,6 +121,10 @@ class Store implements SqliteStore {
       ceiling: this.options.maxObservations,
       onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
     }));
+  }
+
+  get keptLogs(): SqliteKeptLogStore {
+    return (this.#keptLogs ??= new SqliteKeptLogStore(this.db));
   }
 
   get delegationChains(): SqliteDelegationChainStore {

@@ -4,6 +4,7 @@ import { decodeIdentifier } from '../../../core/did/syntax.js';
 import { diffOf, historyOf, MAX_HISTORY_LIMIT } from '../../../core/history/history.js';
 import { documentHashes, SHOWN_HASH_PREFIX, uniquePrefixLength } from '../../../core/history/prefix.js';
 import { asProblemError, ProblemError } from '../../../core/problems.js';
+import { keptLogText } from '../../../core/webvh/kept-log.js';
 import type { Runtime } from '../../../core/runtime.js';
 import type { Database } from '../../../store/database.js';
 import { ConfigError, createRuntime } from '../../../runtime/node.js';
@@ -61,7 +62,13 @@ function limitOption(text: string | undefined): number | undefined {
   return value;
 }
 
-export async function historyAction(io: CliIo, setExit: (code: number) => void, did: string, options: StoreCommandOptions & { limit?: string }): Promise<void> {
+export async function historyAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  did: string,
+  options: StoreCommandOptions & { limit?: string; log?: boolean },
+): Promise<void> {
+  if (options.log) return keptLogAction(io, setExit, did, options);
   const limit = limitOption(options.limit);
   // Unique over the DID's whole history, not only the rows shown, so a diff never finds two.
   let prefixLength = SHOWN_HASH_PREFIX;
@@ -79,6 +86,28 @@ export async function historyAction(io: CliIo, setExit: (code: number) => void, 
       exitCode: EXIT.PASS,
     }),
   );
+}
+
+/**
+ * `svc history --log <did>`: the kept did:webvh log, each line as the host published it, on
+ * stdout (whatever --json says: it is JSON Lines), so that `svc resolve <did> --log kept.jsonl`
+ * verifies it again. None kept (or no database) is NOT_FOUND, exit 4.
+ */
+async function keptLogAction(io: CliIo, setExit: (code: number) => void, did: string, options: StoreCommandOptions & { limit?: string }): Promise<void> {
+  if (options.limit !== undefined) throw usageError('--limit lists observations; --log prints the whole kept log');
+  let text = '';
+  await withStore(
+    io,
+    { ...options, json: false, quiet: true },
+    setExit,
+    async (runtime) => {
+      const id = decodeIdentifier(did);
+      if (!runtime.store) throw new ProblemError('NOT_FOUND', `No log of ${id} is kept: there is no database yet.`);
+      text = await keptLogText(id, runtime);
+    },
+    async () => ({ text: '', exitCode: EXIT.PASS }),
+  );
+  if (text !== '') io.stdout.write(text);
 }
 
 export async function diffAction(

@@ -16,16 +16,22 @@ export function registerHistory(program: Command, io: CliIo, setExit: (code: num
     .command('history')
     .description('List the recorded observations of a DID, newest first (every `svc resolve` records one)')
     .argument('<did>', 'the DID, raw or percent-encoded')
-    .option('--limit <n>', `show at most n observations (1..${MAX_HISTORY_LIMIT}, default ${DEFAULT_HISTORY_LIMIT})`);
+    .option('--limit <n>', `show at most n observations (1..${MAX_HISTORY_LIMIT}, default ${DEFAULT_HISTORY_LIMIT})`)
+    .option('--log', 'did:webvh: print the log svc kept (JSON Lines as the host published them; re-verify with svc resolve --log)');
   addDbOption(history);
   addOutputOptions(history);
   history.addHelpText(
     'after',
     `
 Each observation shows the start of its document hash: ${SHOWN_HASH_PREFIX} characters, more when the DID's
-history needs them to tell two hashes apart. svc diff --from/--to accept it as it is.`,
+history needs them to tell two hashes apart. svc diff --from/--to accept it as it is.
+
+--log prints the did:webvh log svc kept when it verified it (at most 1,000 entries, 4 MiB), so that
+it stays checkable after its host deletes or rewrites it:
+  $ svc history --log did:webvh:QmScid:example.com > kept.jsonl
+  $ svc resolve did:webvh:QmScid:example.com --log kept.jsonl`,
   );
-  history.action(async (did: string, options: StoreCommandOptions & { limit?: string }) =>
+  history.action(async (did: string, options: StoreCommandOptions & { limit?: string; log?: boolean }) =>
     (await import('./action.js')).historyAction(io, setExit, did, options),
   );
 

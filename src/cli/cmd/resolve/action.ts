@@ -5,6 +5,7 @@ import { ProblemError } from '../../../core/problems.js';
 import { hasVersionOptions, parseVersionOptions } from '../../../core/resolve/version-options.js';
 import { resolve } from '../../../core/resolve/resolve.js';
 import { observedChanges, recordObservation } from '../../../core/history/history.js';
+import type { Database } from '../../../store/database.js';
 import type { StageHooks } from '../../../core/resolve/trace.js';
 import type { EnrichedResolution } from '../../../core/resolve/types.js';
 import type { Runtime } from '../../../core/runtime.js';
@@ -103,7 +104,10 @@ async function record(
     const { openDatabase, databaseLocation } = await import('../../../store/database.js');
     const target = databaseOption(options.db, io.env);
     path = databaseLocation(target);
-    const store = await openDatabase({ target });
+    // A did:webvh's store is open already (keptLogStore): it is the caller's to close.
+    const early = runtime.store;
+    const opened = early === undefined ? await openDatabase({ target }) : undefined;
+    const store = early ?? opened!;
     try {
       runtime.store = store;
       // Awaited before the finally closes the store, and inside the outer try, so a failure is
@@ -111,8 +115,10 @@ async function record(
       await recordObservation(runtime, result);
       return options.html === undefined ? null : { ...(await observedChanges(result.did, runtime)), selected: null };
     } finally {
-      runtime.store = undefined;
-      await store.close();
+      if (opened !== undefined) {
+        runtime.store = undefined;
+        await opened.close();
+      }
     }
   } catch (err) {
     if (!options.quiet)
@@ -120,6 +126,24 @@ async function record(
         `svc: warning: the resolution was not recorded in ${printable(path)}: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`,
       );
     return null;
+  }
+}
+
+/**
+ * The database opened before a did:webvh resolution, so that its log is compared with the one
+ * kept and kept in turn (docs/history.md#kept-didwebvh-logs); undefined, with a warning, when it
+ * cannot be opened (the resolution then says it compared nothing).
+ */
+async function keptLogStore(io: CliIo, options: ResolveCommandOptions): Promise<Database | undefined> {
+  try {
+    const { openDatabase } = await import('../../../store/database.js');
+    return await openDatabase({ target: databaseOption(options.db, io.env) });
+  } catch (err) {
+    if (!options.quiet)
+      io.stderr.write(
+        `svc: warning: the did:webvh log was not compared with a kept one: ${printable(err instanceof Error ? err.message.split('\n')[0]! : String(err))}\n`,
+      );
+    return undefined;
   }
 }
 
@@ -177,47 +201,59 @@ export async function resolveAction(io: CliIo, setExit: (code: number) => void, 
   if (store) databaseOption(options.db, io.env);
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
   const files: SuppliedFile[] = supplied && fromFiles ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
-  await emitResult(
-    io,
-    options,
-    runtime,
-    async (hooks) => {
-      const identifier = decodeIdentifier(did);
-      let result: EnrichedResolution;
-      const recording = await recordingFor(runtime, options.bundle);
-      const bundle = (outcome: unknown) =>
-        recording.recorder && options.bundle !== undefined
-          ? writeBundleFile(io, options.bundle, options.quiet === true, {
-              command: { kind: 'resolve', subject: identifier, options: bundleResolveOptions(selected) },
-              observedAt: recording.observedAt,
-              recorder: recording.recorder,
-              result: outcome,
-            })
-          : Promise.resolve();
-      try {
-        const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
-        result = await resolve(identifier, from, selected, hooks);
-      } catch (err) {
-        if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
-        if (options.html !== undefined && err instanceof ProblemError) {
-          await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
+  // did:webvh: the log is compared with the kept one while it resolves, so the store opens first.
+  const kept = store && writtenIdentifier(did).startsWith('did:webvh:') ? await keptLogStore(io, options) : undefined;
+  runtime.store = kept;
+  try {
+    await resolveAndEmit();
+  } finally {
+    runtime.store = undefined;
+    await kept?.close();
+  }
+
+  async function resolveAndEmit(): Promise<void> {
+    await emitResult(
+      io,
+      options,
+      runtime,
+      async (hooks) => {
+        const identifier = decodeIdentifier(did);
+        let result: EnrichedResolution;
+        const recording = await recordingFor(runtime, options.bundle);
+        const bundle = (outcome: unknown) =>
+          recording.recorder && options.bundle !== undefined
+            ? writeBundleFile(io, options.bundle, options.quiet === true, {
+                command: { kind: 'resolve', subject: identifier, options: bundleResolveOptions(selected) },
+                observedAt: recording.observedAt,
+                recorder: recording.recorder,
+                result: outcome,
+              })
+            : Promise.resolve();
+        try {
+          const from = supplied && fromFiles ? supplied.suppliedRuntime(runtime, files, options.allowNetwork === true) : recording.runtime;
+          result = await resolve(identifier, from, selected, hooks);
+        } catch (err) {
+          if (err instanceof ProblemError) await bundle({ problem: { code: err.code, detail: err.detail } });
+          if (options.html !== undefined && err instanceof ProblemError) {
+            await writeHtml(io, options.html, options.quiet === true, (web) => web.problemPage({ problem: err, did: identifier, mode: 'offline' }));
+          }
+          throw err;
         }
-        throw err;
-      }
-      await bundle(result);
-      const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
-      if (options.html !== undefined) {
-        const unavailable = fromFiles
-          ? 'This resolution was verified from files and is never recorded, so no history is shown.'
-          : options.store
-            ? 'No observations could be read from the local history.'
-            : 'This resolution was not recorded (--no-store), so no history is shown.';
-        await writeHtml(io, options.html, options.quiet === true, (web) =>
-          web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
-        );
-      }
-      return { result, exitCode: exitForResolution(result, options.strict) };
-    },
-    setExit,
-  );
+        await bundle(result);
+        const timeMachine = store ? await record(io, options, runtime, result, selected) : null;
+        if (options.html !== undefined) {
+          const unavailable = fromFiles
+            ? 'This resolution was verified from files and is never recorded, so no history is shown.'
+            : options.store
+              ? 'No observations could be read from the local history.'
+              : 'This resolution was not recorded (--no-store), so no history is shown.';
+          await writeHtml(io, options.html, options.quiet === true, (web) =>
+            web.dossierPage({ result, mode: 'offline', timeMachine: timeMachine ?? { history: null, diff: null, selected: null, unavailable } }),
+          );
+        }
+        return { result, exitCode: exitForResolution(result, options.strict) };
+      },
+      setExit,
+    );
+  }
 }

@@ -11,7 +11,7 @@
 import type { EnrichedResolution } from '../../../core/resolve/types.js';
 import { buildDossierView, type DimensionGroup, type DossierView, type EvidenceSection } from '../../../present/dossier.js';
 import type { GraphEdgeRow } from '../../../present/graph.js';
-import type { Note, TimelineRow } from '../../../present/history.js';
+import type { Note, RewriteView, TimelineRow } from '../../../present/history.js';
 import type { Field } from '../../../present/text.js';
 import { DEFAULT_WIDTH, columns, fieldLines, hang, paintLines, phrase, words, type Line, type Span, type Style, type Word } from '../../cmdutil/layout.js';
 
@@ -99,6 +99,43 @@ function historySection(view: DossierView, width: number): Line[] {
     ...(history.failure ? line(history.failure) : []),
     ...(history.witness.length > 0 ? fieldLines(history.witness, '  ', width) : []),
     ...(history.reused ? line(history.reused) : []),
+    ...(history.kept ? line(history.kept) : []),
+    ...(history.rewrite ? rewriteLines(history.rewrite, width) : []),
+  ];
+}
+
+/** The kept entry and the served one side by side; one above the other when the width is too small for both. */
+function rewriteLines(rewrite: RewriteView, width: number): Line[] {
+  const labelWidth = Math.max(...rewrite.rows.map((r) => r.label.length));
+  const keptWidth = Math.max(rewrite.columns[0].length, ...rewrite.rows.map((r) => [...r.kept].length));
+  const servedWidth = Math.max(rewrite.columns[1].length, ...rewrite.rows.map((r) => [...r.served].length));
+  const head = hang('  ', words(rewrite.headline.text, rewrite.headline.tone), width);
+  if (2 + labelWidth + 2 + keptWidth + 2 + servedWidth <= width) {
+    const pad = (text: string, n: number) => text + ' '.repeat(Math.max(0, n - [...text].length));
+    return [
+      ...head,
+      [
+        { text: `  ${' '.repeat(labelWidth)}  ` },
+        { text: pad(rewrite.columns[0], keptWidth), tone: 'muted' },
+        { text: '  ' },
+        { text: rewrite.columns[1], tone: 'muted' },
+      ],
+      ...rewrite.rows.map(
+        (r): Line => [
+          { text: `  ${pad(r.label, labelWidth)}  ` },
+          { text: pad(r.kept, keptWidth), tone: 'good' },
+          { text: '  ' },
+          { text: r.served, tone: 'bad' },
+        ],
+      ),
+    ];
+  }
+  return [
+    ...head,
+    ...rewrite.rows.flatMap((r): Line[] => [
+      [{ text: `  ${r.label} (${rewrite.columns[0]}) ` }, { text: r.kept, tone: 'good' }],
+      [{ text: `  ${r.label} (${rewrite.columns[1]}) ` }, { text: r.served, tone: 'bad' }],
+    ]),
   ];
 }
 
