@@ -2,10 +2,9 @@
  * Builds the production Runtime from the environment and flags. The only place (with the CLI
  * and server shells) that reads process.env and the system clock.
  */
-import { verifyWhois } from '../core/presentations/whois.js';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
-import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig } from '../core/runtime.js';
+import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig, type WhoisVerifier } from '../core/runtime.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, MemoryResolutionCache } from '../core/resolve/cache.js';
 import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
 import { createNet, linkLocalOverreach, parseAllowList, parseDnsServers, type Cidr, type NetOptions } from '../net/index.js';
@@ -128,6 +127,12 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel | null {
  * ConfigError (the CLI exits 2); an empty one counts as unset. Trust anchors are Node's own
  * (its CA store plus NODE_EXTRA_CA_CERTS); there is no switch to weaken TLS checks.
  */
+/**
+ * The whois verifier, loaded when a DID first has a `#whois` service: the presentation and
+ * credential verifiers stay out of the CLI's start (a did:key resolution never needs them).
+ */
+const verifyWhoisLazily: WhoisVerifier = async (...args) => (await import('../core/presentations/whois.js')).verifyWhois(...args);
+
 export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: RuntimeOverrides = {}): Runtime {
   const clock = overrides.clock ?? systemClock;
   const level = logLevelFromEnv(env);
@@ -146,5 +151,5 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
   const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
   // SVC_FREEZE_RESULTS (development and tests): freeze each resolution when it is cached.
   const freeze = env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit';
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net, whois: verifyWhois };
+  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net, whois: verifyWhoisLazily };
 }
