@@ -263,7 +263,7 @@ export function whoisSection(whois: WhoisEvidence): EvidenceSection {
   for (const credential of whois.credentials) {
     fields.push(
       field(
-        `credential #${credential.index}`,
+        `credential #${credential.index + 1}`,
         `${credential.status}${credential.verified ? ' (verifies)' : ''}, issued by ${credential.issuer ?? 'no named issuer'}; ${credential.types.join(', ') || 'no type'}`,
         credential.verified ? 'good' : 'bad',
       ),
