@@ -105,9 +105,9 @@ describePostgres('schema version 15 on PostgreSQL: the event type CHECK replaced
           `SELECT conname AS name FROM pg_constraint WHERE conrelid = to_regclass('monitor_events') AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%event_type%'`,
         );
         expect(checks.rows).toEqual([{ name: 'monitor_events_event_type_check' }]);
-        expect((await client.query('SELECT d.id, e.event_type FROM customer_webhook_deliveries d JOIN monitor_events e ON e.id = d.monitor_event_id')).rows).toEqual([
-          { id: 'd1', event_type: 'identity.resolution.failed' },
-        ]);
+        expect(
+          (await client.query('SELECT d.id, e.event_type FROM customer_webhook_deliveries d JOIN monitor_events e ON e.id = d.monitor_event_id')).rows,
+        ).toEqual([{ id: 'd1', event_type: 'identity.resolution.failed' }]);
         // The identity sequence is untouched: 3 was deleted, and the insert refused before the
         // migration took 4 (a sequence never goes back), so the next id is 5.
         expect((await client.query(insertEvent('identity.history.rewritten'))).rows).toEqual([{ id: 5 }]);

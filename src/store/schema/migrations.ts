@@ -1,6 +1,8 @@
 /**
  * The schema history (docs/history.md#the-schema), one numbered migration per version, written once
- * in SQLite's dialect and translated for PostgreSQL (postgres/dialect.ts). Each engine runs a
+ * in SQLite's dialect and translated for PostgreSQL (postgres/dialect.ts) — unless the two engines
+ * must do it differently (a CHECK changed: SQLite rebuilds the table), when a migration carries
+ * PostgreSQL's own script beside it. Each engine runs a
  * migration in one transaction together with the version it reaches (sqlite/migrate.ts: IMMEDIATE,
  * with `PRAGMA user_version = N`; postgres/index.ts: under an advisory lock), so a crash or a
  * failing statement mid-migration leaves the database at the previous version, and two processes
