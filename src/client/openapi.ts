@@ -2582,8 +2582,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description What changed. */
-        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered";
+        /** @description What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. */
+        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered" | "identity.history.rewritten";
+        /** @description One side of a did:webvh log rewrite. */
+        MonitorRewriteSide: {
+            versionId: string | null;
+            versionTime: string | null;
+            /** @description SHA-256 (hex) of the entry's RFC 8785 form, proof included. */
+            entryHash: string;
+        };
         MonitorEventData: {
             fromHash: string | null;
             toHash: string | null;
@@ -2598,6 +2605,17 @@ export interface components {
             } | null;
             headline: string | null;
             problem: components["schemas"]["Problem"] | null;
+            /** @description identity.history.rewritten only (absent from the other types): the first diverging entry of the did:webvh log. */
+            rewrite?: {
+                /** @description The position of the first entry where the served log stops extending the kept one. */
+                versionNumber: number;
+                /** @description CHANGED: another entry at that position; REMOVED: the served log ends before it. */
+                kind: "CHANGED" | "REMOVED";
+                kept: components["schemas"]["MonitorRewriteSide"];
+                served: components["schemas"]["MonitorRewriteSide"] | null;
+                /** @description When svc first saw this rewrite (RFC 3339). */
+                detectedAt: string;
+            };
         };
         WebhookEnvelope: {
             /** @description The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once). */
@@ -3284,6 +3302,7 @@ export type A2aBaselineComparison = components['schemas']['A2aBaselineComparison
 export type McpInspectBaselineRequest = components['schemas']['McpInspectBaselineRequest'];
 export type A2aInspectBaselineRequest = components['schemas']['A2aInspectBaselineRequest'];
 export type MonitorEventType = components['schemas']['MonitorEventType'];
+export type MonitorRewriteSide = components['schemas']['MonitorRewriteSide'];
 export type MonitorEventData = components['schemas']['MonitorEventData'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type Watch = components['schemas']['Watch'];

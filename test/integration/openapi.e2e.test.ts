@@ -166,6 +166,7 @@ describe('openapi.json', () => {
       'identity.deactivated',
       'identity.resolution.failed',
       'identity.resolution.recovered',
+      'identity.history.rewritten',
     ]);
     // An envelope as docs/daemon.md#operator-monitoring describes it validates; one that breaks it
     // does not.
@@ -191,6 +192,14 @@ describe('openapi.json', () => {
     expect(valid({ ...envelope, data: { ...envelope.data, domainBinding: { from: 'BOUND', to: null } } })).not.toEqual([]);
     const { watchId: _omitted, ...withoutWatch } = envelope;
     expect(valid(withoutWatch)).not.toEqual([]);
+    // svc's rewrite event: the same data and its `rewrite` member.
+    const side = (c: string) => ({ versionId: `3-Qm${c}`, versionTime: '2026-11-01T00:00:00Z', entryHash: c.repeat(64) });
+    const rewrite = { versionNumber: 3, kind: 'CHANGED', kept: side('a'), served: side('b'), detectedAt: '2026-11-26T10:00:00Z' };
+    const rewritten = { ...envelope, type: 'identity.history.rewritten', data: { ...envelope.data, rewrite } };
+    expect(valid(rewritten)).toEqual([]);
+    expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, kind: 'REMOVED', served: null } } })).toEqual([]);
+    expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, kept: { ...side('a'), extra: 1 } } } })).not.toEqual([]);
+    expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, versionNumber: 0 } } })).not.toEqual([]);
   });
 
   it('resolves every schema reference (the contract hook compiles each response schema)', () => {

@@ -67,6 +67,8 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   },
   13: { tables: [], columns: [['delegation_chains', 'client']] },
   14: { tables: ['webvh_kept_logs', 'webvh_kept_entries'] },
+  // Version 15 rebuilds monitor_events (another event type): no table or column is added.
+  15: { tables: [] },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -119,9 +121,9 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..14 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
-    expect(SCHEMA_VERSION).toBe(14);
+  it('are numbered 1..15 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(SCHEMA_VERSION).toBe(15);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -143,10 +145,10 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 14 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 15 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(14);
-    expect(readSchemaVersion(store.db)).toBe(14);
+    expect(store.schemaVersion).toBe(15);
+    expect(readSchemaVersion(store.db)).toBe(15);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -178,7 +180,7 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 14 database changes nothing', async () => {
+  it('reopening a version 15 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -186,16 +188,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(14);
+      expect(again.schemaVersion).toBe(15);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(14);
+      expect(migrate(again.db)).toBe(15);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 14, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 15, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -212,7 +214,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(14);
+      expect(store.schemaVersion).toBe(15);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
@@ -236,7 +238,7 @@ describe('migrations', () => {
     }
   });
 
-  it('brings a version 8 database to 14: the unused claims tables of version 2 give way to the new ones', async () => {
+  it('brings a version 8 database to 15: the unused claims tables of version 2 give way to the new ones', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     raw.pragma('foreign_keys = ON');
@@ -247,7 +249,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(14);
+      expect(store.schemaVersion).toBe(15);
       expect(columnsOf(store.db, 'claims')).toEqual([
         'id',
         'did',
@@ -309,12 +311,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 15');
+    raw.pragma('user_version = 16');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b16\b/);
     expect(error.message).toMatch(/\b15\b/);
-    expect(error.message).toMatch(/\b14\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.
@@ -693,8 +695,8 @@ describe('readiness', () => {
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
     store.db.pragma('user_version = 8');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 14/) });
-    store.db.pragma('user_version = 14');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 15/) });
+    store.db.pragma('user_version = 15');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

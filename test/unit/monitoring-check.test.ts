@@ -100,4 +100,30 @@ describe('plannedEvents', () => {
       problem: { code: 'NOT_FOUND', detail: 'absent' },
     });
   });
+
+  it('a did:webvh log rewrite: identity.history.rewritten once, first, with the diverging entry; never on the first check', () => {
+    const rewrite = {
+      versionNumber: 3,
+      kind: 'CHANGED' as const,
+      kept: { versionId: '3-QmKept', versionTime: '2026-11-01T00:00:00Z', entryHash: 'a'.repeat(64) },
+      served: { versionId: '3-QmServed', versionTime: '2026-11-02T00:00:00Z', entryHash: 'b'.repeat(64) },
+      detectedAt: '2026-11-27T01:00:00Z',
+    };
+    const base = resolved(1);
+    expect(plannedEvents(DID, { previous: null, lastResolved: null }, resolved(1), 'h', rewrite)).toEqual([]);
+    // Seen after the previous check: emitted, before the document change that comes with it.
+    const now = resolved(2, { at: '2026-11-27T01:00:00Z' });
+    const events = plannedEvents(DID, { previous: base, lastResolved: base }, now, 'the log was rewritten', rewrite);
+    expect(types(events)).toEqual(['identity.history.rewritten', 'identity.document.changed']);
+    expect(events[0]!.data).toEqual({ ...events[1]!.data, rewrite: { ...rewrite } });
+    expect(events[1]!.data).not.toHaveProperty('rewrite');
+    // The next check sees the same recorded rewrite: nothing, not even in the same second.
+    expect(plannedEvents(DID, { previous: now, lastResolved: now }, resolved(2, { at: '2026-11-27T01:00:00Z' }), 'h', rewrite)).toEqual([]);
+    expect(plannedEvents(DID, { previous: now, lastResolved: now }, resolved(2, { at: '2026-11-27T02:00:00Z' }), 'h', rewrite)).toEqual([]);
+    // A removed entry: served is null.
+    const removed = { ...rewrite, kind: 'REMOVED' as const, served: null };
+    const only = plannedEvents(DID, { previous: base, lastResolved: base }, resolved(1, { at: '2026-11-27T01:00:00Z' }), 'h', removed);
+    expect(types(only)).toEqual(['identity.history.rewritten']);
+    expect(only[0]!.data['rewrite']).toMatchObject({ kind: 'REMOVED', served: null });
+  });
 });

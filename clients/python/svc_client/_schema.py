@@ -183,8 +183,10 @@ __all__ = [
     "McpInspectBaselineRequest",
     "A2aInspectBaselineRequest",
     "MonitorEventType",
+    "MonitorRewriteSide",
     "MonitorEventDataDomainBindingVariant1",
     "MonitorEventDataDiffVariant1",
+    "MonitorEventDataRewrite",
     "MonitorEventData",
     "WebhookEnvelope",
     "Watch",
@@ -2139,8 +2141,19 @@ class A2aInspectBaselineRequest(TypedDict):
     baseline: Dict[str, Any]
 
 
-#: What changed.
-MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered"]
+#: What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it.
+MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered", "identity.history.rewritten"]
+
+
+class MonitorRewriteSide(TypedDict):
+    """The `MonitorRewriteSide` schema of openapi.json.
+    One side of a did:webvh log rewrite.
+    """
+
+    versionId: Optional[str]
+    versionTime: Optional[str]
+    #: SHA-256 (hex) of the entry's RFC 8785 form, proof included.
+    entryHash: str
 
 
 _MonitorEventDataDomainBindingVariant1Required = TypedDict("_MonitorEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
@@ -2158,8 +2171,21 @@ class MonitorEventDataDiffVariant1(TypedDict):
     changedMembers: List[str]
 
 
-class MonitorEventData(TypedDict):
-    """The `MonitorEventData` schema of openapi.json."""
+class MonitorEventDataRewrite(TypedDict):
+    """The object at `MonitorEventData.rewrite` in openapi.json."""
+
+    #: The position of the first entry where the served log stops extending the kept one.
+    versionNumber: int
+    #: CHANGED: another entry at that position; REMOVED: the served log ends before it.
+    kind: Literal["CHANGED", "REMOVED"]
+    kept: MonitorRewriteSide
+    served: Optional[MonitorRewriteSide]
+    #: When svc first saw this rewrite (RFC 3339).
+    detectedAt: str
+
+
+class _MonitorEventDataRequired(TypedDict):
+    """The required members of MonitorEventData."""
 
     fromHash: Optional[str]
     toHash: Optional[str]
@@ -2167,6 +2193,13 @@ class MonitorEventData(TypedDict):
     diff: Optional[MonitorEventDataDiffVariant1]
     headline: Optional[str]
     problem: Optional[Problem]
+
+
+class MonitorEventData(_MonitorEventDataRequired, total=False):
+    """The `MonitorEventData` schema of openapi.json."""
+
+    #: identity.history.rewritten only (absent from the other types): the first diverging entry of the did:webvh log.
+    rewrite: MonitorEventDataRewrite
 
 
 class WebhookEnvelope(TypedDict):

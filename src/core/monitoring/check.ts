@@ -8,16 +8,25 @@
  * - Document and binding changes are measured against the last check that resolved (not the last
  *   check), so a change made while the host was down is reported when it comes back.
  * - Becoming deactivated emits `identity.deactivated` (with the document change, when there is one).
+ * - svc's addition: a did:webvh log that no longer extends the one svc kept of it
+ *   (core/webvh/kept-log.ts) emits `identity.history.rewritten` once, from the check whose
+ *   resolution reports a rewrite first seen after the previous check's resolution ended (its
+ *   `detectedAt` later than the previous baseline's checkedAt, which is taken when the resolution
+ *   returned): a rewrite stays recorded, so every later resolution reports it with the same
+ *   detectedAt and no later check emits it again. It comes first among the check's events.
  *
  * Every event of one check carries the same `data`: fromHash, toHash, the domain binding before
  * and after (null when unchanged), a summary of the semantic diff (null when the document is the
- * same), the verdict headline (null on failure) and the problem (failures only).
+ * same), the verdict headline (null on failure) and the problem (failures only). The rewrite
+ * event's data is the same and one more member, `rewrite`: the first diverging entry, kept and
+ * served (versionId, versionTime, entry hash), and when the rewrite was first seen.
  */
 import type { JsonObject } from '../encoding/json.js';
 import { semanticDiff } from '../history/diff.js';
 import type { Problem } from '../problems.js';
 import type { EnrichedResolution } from '../resolve/types.js';
 import type { StoredObservation } from '../history/store.js';
+import type { LogRewrite } from '../webvh/types.js';
 import type { CheckOutcome, MonitorEventType, PlannedEvent } from './store.js';
 
 /** The outcome of a check that resolved. */
@@ -72,11 +81,41 @@ export interface CheckBaselines {
   lastResolved: CheckOutcome | null;
 }
 
-/** The events one check means, in a fixed order; none for the first check. */
-export function plannedEvents(did: string, baselines: CheckBaselines, next: CheckOutcome, headline: string | null): PlannedEvent[] {
+/** The rewrite a resolution reports of a kept did:webvh log, or null. */
+export function rewriteOf(result: EnrichedResolution): LogRewrite | null {
+  const kept = result.evidence.history?.keptLog;
+  return kept?.status === 'REWRITTEN' ? kept.rewrite : null;
+}
+
+/** The rewrite event's own member: the first diverging entry, both sides, when first seen. */
+function rewriteData(rewrite: LogRewrite): JsonObject {
+  const side = (s: LogRewrite['kept']) => ({ versionId: s.versionId, versionTime: s.versionTime, entryHash: s.entryHash });
+  return {
+    versionNumber: rewrite.versionNumber,
+    kind: rewrite.kind,
+    kept: side(rewrite.kept),
+    served: rewrite.served === null ? null : side(rewrite.served),
+    detectedAt: rewrite.detectedAt,
+  };
+}
+
+/**
+ * The events one check means, in a fixed order (a rewrite first); none for the first check.
+ * `rewrite`: what the check's resolution reports of a kept did:webvh log (rewriteOf), or null.
+ */
+export function plannedEvents(
+  did: string,
+  baselines: CheckBaselines,
+  next: CheckOutcome,
+  headline: string | null,
+  rewrite: LogRewrite | null = null,
+): PlannedEvent[] {
   const { previous, lastResolved } = baselines;
   if (previous === null) return [];
   const types: MonitorEventType[] = [];
+  // RFC 3339 UTC at whole seconds on both sides: compared as text, later is greater.
+  const newRewrite = rewrite !== null && next.status !== 'FAILED' && rewrite.detectedAt > previous.checkedAt;
+  if (newRewrite) types.push('identity.history.rewritten');
   if (next.status === 'FAILED') {
     if (previous.status !== 'FAILED') types.push('identity.resolution.failed');
   } else {
@@ -100,5 +139,5 @@ export function plannedEvents(did: string, baselines: CheckBaselines, next: Chec
     headline: resolved ? headline : null,
     problem: next.problem,
   };
-  return types.map((type) => ({ type, data }));
+  return types.map((type) => ({ type, data: type === 'identity.history.rewritten' ? { ...data, rewrite: rewriteData(rewrite!) } : data }));
 }

@@ -4,7 +4,8 @@
  *
  * - Event types are the operator's: identity.document.changed,
  *   identity.domain_binding.changed, identity.deactivated, identity.resolution.failed,
- *   identity.resolution.recovered.
+ *   identity.resolution.recovered (identity.history.rewritten concerns did:webvh, which a project
+ *   cannot watch).
  * - The body is the CustomerEvent's JSON, members in a fixed order:
  *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — the project and
  *   watch are named so that a receiver binds the event to its owner before trusting it.

@@ -42,7 +42,9 @@ export type MonitorEventType =
   | 'identity.domain_binding.changed'
   | 'identity.deactivated'
   | 'identity.resolution.failed'
-  | 'identity.resolution.recovered';
+  | 'identity.resolution.recovered'
+  /** svc's addition: the watched did:webvh's log no longer extends the log svc kept of it (docs/daemon.md). */
+  | 'identity.history.rewritten';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'RETRY' | 'DELIVERED' | 'DEAD_LETTER' | 'CANCELLED';
 

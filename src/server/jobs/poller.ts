@@ -20,7 +20,8 @@
  * remain, else DEAD_LETTER. So every event is delivered at least once; receivers deduplicate on
  * its id.
  */
-import { failedOutcome, plannedEvents, resolvedOutcome } from '../../core/monitoring/check.js';
+import { failedOutcome, plannedEvents, resolvedOutcome, rewriteOf } from '../../core/monitoring/check.js';
+import type { LogRewrite } from '../../core/webvh/types.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../../core/monitoring/rules.js';
 import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../../core/problems.js';
@@ -68,20 +69,23 @@ type Observation = { outcome: CheckOutcome; events: PlannedEvent[] } | { skipped
 /** Resolves the watch's DID afresh and compares it with its baselines (both scopes: operator and project watches). */
 async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Observation> {
   const { watch } = input;
-  const checkedAt = rfc3339(ctx.runtime.clock.now());
+  // checkedAt is read when the resolution has returned: a rewrite of a kept did:webvh log that
+  // this resolution saw is never later than it, so the next check does not report it again.
   let outcome: CheckOutcome;
   let headline: string | null = null;
+  let rewrite: LogRewrite | null = null;
   try {
     const result = await admitResolution(ctx, watch.did, { noCache: true }, POLLER_CLIENT)(AbortSignal.timeout(ctx.limits.requestTimeoutMs));
-    outcome = resolvedOutcome(result, checkedAt);
+    outcome = resolvedOutcome(result, rfc3339(ctx.runtime.clock.now()));
     headline = result.verdict.headline;
+    rewrite = rewriteOf(result);
   } catch (err) {
     const problem = asProblemError(err);
     // An abort by the time limit is a TimeoutError, not a problem of the DID's host.
     if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) return { skipped: problem.detail };
-    outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), checkedAt);
+    outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), rfc3339(ctx.runtime.clock.now()));
   }
-  return { outcome, events: plannedEvents(watch.did, input, outcome, headline) };
+  return { outcome, events: plannedEvents(watch.did, input, outcome, headline, rewrite) };
 }
 
 /** The report of a check from what was observed and how recording it went. */

@@ -1,8 +1,9 @@
 /**
  * The operator webhook (monitor events; docs/daemon.md#operator-monitoring), documented under
- * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its five
+ * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its six
  * event types, `data` (document hashes, the domain binding before and after, a
- * diff summary, the verdict headline; for a failure, the problem), and the four headers with
+ * diff summary, the verdict headline; for a failure, the problem; for a did:webvh log rewrite,
+ * the first diverging entry), and the four headers with
  * the signature receivers check (the clients' verifyWebhook).
  *
  * The sender is core/monitoring/webhook.ts. The customer webhook
@@ -19,8 +20,12 @@ export const MonitorEventTypeSchema = Type.Union(
     Type.Literal('identity.deactivated'),
     Type.Literal('identity.resolution.failed'),
     Type.Literal('identity.resolution.recovered'),
+    Type.Literal('identity.history.rewritten'),
   ],
-  { $id: 'MonitorEventType', description: 'What changed.' },
+  {
+    $id: 'MonitorEventType',
+    description: "What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it.",
+  },
 );
 
 export const MonitorEventDataSchema = Type.Object(
@@ -44,8 +49,34 @@ export const MonitorEventDataSchema = Type.Object(
     ),
     headline: Nullable(Type.String({ description: 'The verdict headline of the new resolution; null when it failed.' })),
     problem: Nullable(Type.Ref('Problem', { description: 'identity.resolution.failed: why the resolution failed; null otherwise.' })),
+    rewrite: Type.Optional(
+      Type.Object(
+        {
+          versionNumber: Type.Integer({ minimum: 1, description: 'The position of the first entry where the served log stops extending the kept one.' }),
+          kind: Type.Union([Type.Literal('CHANGED'), Type.Literal('REMOVED')], {
+            description: 'CHANGED: another entry at that position; REMOVED: the served log ends before it.',
+          }),
+          kept: Type.Ref('MonitorRewriteSide', { description: 'The entry svc kept.' }),
+          served: Nullable(Type.Ref('MonitorRewriteSide', { description: 'The entry the host now serves; null when removed.' })),
+          detectedAt: Type.String({ description: 'When svc first saw this rewrite (RFC 3339).' }),
+        },
+        {
+          additionalProperties: false,
+          description: 'identity.history.rewritten only (absent from the other types): the first diverging entry of the did:webvh log.',
+        },
+      ),
+    ),
   },
   { $id: 'MonitorEventData', additionalProperties: false },
+);
+
+export const MonitorRewriteSideSchema = Type.Object(
+  {
+    versionId: Nullable(Type.String({ description: "The entry's versionId as written; null when unreadable." })),
+    versionTime: Nullable(Type.String()),
+    entryHash: Type.String({ description: "SHA-256 (hex) of the entry's RFC 8785 form, proof included." }),
+  },
+  { $id: 'MonitorRewriteSide', additionalProperties: false, description: 'One side of a did:webvh log rewrite.' },
 );
 
 export const WebhookEnvelopeSchema = Type.Object(
@@ -60,7 +91,7 @@ export const WebhookEnvelopeSchema = Type.Object(
   { $id: 'WebhookEnvelope', additionalProperties: false },
 );
 
-export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventTypeSchema, MonitorEventDataSchema, WebhookEnvelopeSchema];
+export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventTypeSchema, MonitorRewriteSideSchema, MonitorEventDataSchema, WebhookEnvelopeSchema];
 
 const header = (name: string, description: string, schema: Record<string, unknown>) => ({ in: 'header', name, required: true, description, schema });
 

@@ -1,6 +1,8 @@
 /**
  * The schema history (docs/history.md#the-schema), one numbered migration per version, written once
- * in SQLite's dialect and translated for PostgreSQL (postgres/dialect.ts). Each engine runs a
+ * in SQLite's dialect and translated for PostgreSQL (postgres/dialect.ts) — unless the two engines
+ * must do it differently (a CHECK changed: SQLite rebuilds the table), when a migration carries
+ * PostgreSQL's own script beside it. Each engine runs a
  * migration in one transaction together with the version it reaches (sqlite/migrate.ts: IMMEDIATE,
  * with `PRAGMA user_version = N`; postgres/index.ts: under an advisory lock), so a crash or a
  * failing statement mid-migration leaves the database at the previous version, and two processes
@@ -16,13 +18,24 @@
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  /** SQL run as one script inside the migration's transaction. */
+  /** SQL run as one script inside the migration's transaction (SQLite's dialect; translated for PostgreSQL). */
   readonly up: string;
+  /** PostgreSQL's own script, when the translation of `up` cannot say it (a constraint replaced in place). */
+  readonly postgres?: string;
+  /**
+   * SQLite: `up` rebuilds a table that others reference, so it runs with foreign keys off (set
+   * outside the transaction, restored after) and PRAGMA foreign_key_check must find nothing
+   * before it commits.
+   */
+  readonly rebuildsTables?: boolean;
 }
 
 const DOMAIN_BINDING_STATUS = `'VERIFIED', 'NOT_CONFIGURED', 'NOT_LINKED', 'INVALID_PROOF', 'UNSUPPORTED_PROOF', 'UNREACHABLE', 'MALFORMED'`;
 const DELIVERY_STATUS = `'PENDING', 'DELIVERING', 'RETRY', 'DELIVERED', 'DEAD_LETTER', 'CANCELLED'`;
 const CLAIM_METHOD = `'signature', 'well-known', 'dns'`;
+/** The monitor event types of version 15 on (version 2's five and identity.history.rewritten). */
+const MONITOR_EVENT_TYPES = `'identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated',
+          'identity.resolution.failed', 'identity.resolution.recovered', 'identity.history.rewritten'`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -570,10 +583,73 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 15,
+    name: 'monitor event identity.history.rewritten',
+    rebuildsTables: true,
+    // SQLite cannot change a CHECK in place: the table is rebuilt with the same columns in the
+    // same order, its rows copied with their ids, its AUTOINCREMENT counter carried over (an id
+    // once handed out is never handed out again), its indexes recreated. customer_webhook_deliveries
+    // names it by table name, so its rows reference the rebuilt table.
+    up: `
+      CREATE TABLE monitor_events_v15 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id),
+        did TEXT NOT NULL,
+        event_type TEXT NOT NULL CHECK (event_type IN (
+          ${MONITOR_EVENT_TYPES})),
+        data TEXT NOT NULL CHECK (json_valid(data)),
+        created_at TEXT NOT NULL,
+        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at TEXT,
+        last_attempt_at TEXT,
+        last_error TEXT,
+        watch_revision INTEGER,
+        lease_expires_at TEXT,
+        baseline_id INTEGER REFERENCES monitor_baselines (id),
+        previous_baseline_id INTEGER REFERENCES monitor_baselines (id)
+      ) STRICT;
+      INSERT INTO monitor_events_v15 (id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id)
+        SELECT id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id
+        FROM monitor_events ORDER BY id;
+      DELETE FROM sqlite_sequence WHERE name = 'monitor_events_v15';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'monitor_events_v15', seq FROM sqlite_sequence WHERE name = 'monitor_events';
+      DROP TABLE monitor_events;
+      ALTER TABLE monitor_events_v15 RENAME TO monitor_events;
+      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
+      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
+      CREATE UNIQUE INDEX monitor_events_watch_revision
+        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
+      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
+      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
+    `,
+    // PostgreSQL replaces the column's CHECK in place (whatever name it was given), keeping rows,
+    // ids and the identity sequence as they are.
+    postgres: `
+      DO $$
+      DECLARE c record;
+      BEGIN
+        FOR c IN
+          SELECT con.conname
+          FROM pg_constraint con
+          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+          WHERE con.conrelid = to_regclass('monitor_events') AND con.contype = 'c' AND cardinality(con.conkey) = 1
+            AND a.attname = 'event_type'
+        LOOP
+          EXECUTE format('ALTER TABLE monitor_events DROP CONSTRAINT %I', c.conname);
+        END LOOP;
+      END $$;
+      ALTER TABLE monitor_events ADD CONSTRAINT monitor_events_event_type_check CHECK (event_type IN (
+          ${MONITOR_EVENT_TYPES}));
+    `,
+  },
 ];
 
 /** The version this build writes and reads (docs/history.md#the-schema states it). */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 export function futureSchemaMessage(found: number): string {
   return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;

@@ -32,6 +32,10 @@ export function migrate(db: Database.Database, upTo: number = SCHEMA_VERSION): n
     const before = readSchemaVersion(db);
     if (before > SCHEMA_VERSION) throw futureSchemaError(before);
     if (before >= migration.version) continue;
+    // A table rebuild runs with foreign keys off (PRAGMA foreign_keys is a no-op inside a
+    // transaction, so it is set before) and is checked with foreign_key_check before it commits.
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+    if (migration.rebuildsTables) db.pragma('foreign_keys = OFF');
     // IMMEDIATE takes the write lock before reading the version again: another process may
     // have migrated between the read above and this transaction.
     try {
@@ -40,11 +44,17 @@ export function migrate(db: Database.Database, upTo: number = SCHEMA_VERSION): n
         if (current > SCHEMA_VERSION) throw futureSchemaError(current);
         if (current >= migration.version) return;
         db.exec(migration.up);
+        if (migration.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as Array<{ table: string }>;
+          if (broken.length > 0) throw new Error(`${broken.length} rows of ${broken[0]!.table} reference no row`);
+        }
         db.pragma(`user_version = ${migration.version}`);
       }).immediate();
     } catch (error) {
       if (error instanceof StoreError) throw error;
       throw new StoreError('OPEN_FAILED', `migration ${migration.version} (${migration.name}) failed: ${reasonOf(error)}`);
+    } finally {
+      if (migration.rebuildsTables) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
     }
   }
   const reached = readSchemaVersion(db);
