@@ -203,6 +203,18 @@ describe('whois evidence of a did:webvh', () => {
     );
   });
 
+  it('a deactivated DID gets no whois evidence: its keys authorise nothing, so its presentation is not verified', async () => {
+    const gone = holderLog('example.com:gone');
+    gone.append({ params: { deactivated: true } });
+    host.server.route('/gone/did.jsonl', raw(gone.text(), { contentType: 'text/jsonl' }));
+    host.server.route('/gone/did-witness.json', raw('not found', { status: 404 }));
+    host.server.route('/gone/whois.vp', raw(await whoisBy(holder, { holder: gone.did, kid: `${gone.did}#key-1` }), { contentType: 'application/json' }));
+    const result = await resolve(gone.did, runtime(), { noCache: true });
+    expect(result.verdict.outcome).toBe('DEACTIVATED');
+    expect(result.evidence.whois).toBeUndefined();
+    expect(result.trace.map((s) => s.stage)).not.toContain('whois.verify');
+  });
+
   it('is cached with the resolution: a hit fetches nothing', async () => {
     serveWhois(await whoisBy(holder, { holder: log.did, kid: `${log.did}#key-1` }));
     const rt = runtime();

@@ -103,7 +103,10 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
       return validation;
     })
     .catch(abandon);
-  const whoisResult = await whois.finish(parsed.did, method.document);
+  const deactivated = method.didDocumentMetadata['deactivated'] === true;
+  // A deactivated DID's keys authorise nothing: its whois presentation could only fail.
+  if (deactivated) whois.abandon();
+  const whoisResult = deactivated ? undefined : await whois.finish(parsed.did, method.document);
 
   const evidence: Evidence = {
     source: method.source,
@@ -115,7 +118,6 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
     history: method.history ?? null,
     ...(whoisResult ? { whois: whoisResult.evidence } : {}),
   };
-  const deactivated = method.didDocumentMetadata['deactivated'] === true;
   const evaluationInput: EvaluationInput = {
     did: parsed.did,
     method: parsed.method,
