@@ -23,6 +23,7 @@ import { SCID_PLACEHOLDER } from '../../src/core/webvh/hash.js';
 import { call, expectJson, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { raw, stream } from '../support/https-server.js';
+import { didDocument, signEddsaJcs2022 } from '../support/signing.js';
 import { createWebvhLog, type WebvhTestLog } from '../support/webvh-log.js';
 
 let host: DidWebHost;
@@ -224,6 +225,40 @@ describe('whois evidence of a did:webvh', () => {
     expect(second.cached).toBe(true);
     expect(second.evidence.whois).toEqual(first.evidence.whois);
     expect(host.server.requests.filter((r) => r === 'GET /whois.vp').length).toBe(before);
+  });
+});
+
+describe('a whois credential whose issuer is a did:web with a whois of its own', () => {
+  it('resolves the issuer without its whois (no circle) and writes nothing of that resolution to the cache', async () => {
+    const org = host.did('org');
+    host.publish(org, {
+      ...didDocument(org, host.key),
+      service: [{ id: '#whois', type: 'LinkedVerifiablePresentation', serviceEndpoint: `https://localhost:${host.server.port}/org/whois.vp` }],
+    });
+    host.server.route('/org/whois.vp', raw('{}', { contentType: 'application/json' }));
+    const unsigned = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: org,
+      credentialSubject: { id: log.did, name: 'Example Org' },
+    };
+    const credential = signEddsaJcs2022(unsigned, host.key, `${org}#key-1`, new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z'));
+    serveWhois(
+      signPresentation([credential], { key: holder, format: 'di-eddsa-jcs', challenge: 'whois', now: new Date(), holder: log.did, kid: `${log.did}#key-1` })
+        .text,
+    );
+    const rt = runtime();
+    const orgWhois = () => host.server.requests.filter((r) => r === 'GET /org/whois.vp').length;
+    const before = orgWhois();
+    const result = await resolve(log.did, rt, { noCache: true });
+    expect(result.evidence.whois).toMatchObject({ status: 'VERIFIED' });
+    expect(result.evidence.whois!.credentials).toEqual([expect.objectContaining({ issuer: org, status: 'VALID', verified: true })]);
+    // The issuer was resolved without its own whois, and that resolution was not cached:
+    expect(orgWhois()).toBe(before);
+    const direct = await resolve(org, rt);
+    expect(direct.cached).toBe(false);
+    expect(direct.evidence.whois).toMatchObject({ service: 'DECLARED' });
+    expect(orgWhois()).toBe(before + 1);
   });
 });
 
