@@ -22,7 +22,8 @@ export const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 /** SD-JWT: a compact JWS followed by `~`-separated disclosures (RFC 9901); parseSdJwt judges the rest. */
 export const SD_JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*~/;
 
-function describe(value: unknown): string {
+/** What a JSON value is, for a reason: `null`, `an array`, `a string`, `an object`. */
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;

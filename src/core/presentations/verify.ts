@@ -24,7 +24,7 @@ import { isJsonObject, jsonValueProblem, parseJsonText, type JsonObject, type Js
 import { HOLDER_ROLE, type Finding } from '../credentials/binding.js';
 import { CheckLedger, failing, pass, type LedgerSpec } from '../credentials/checks.js';
 import { hasType, readEnvelope } from '../credentials/envelope.js';
-import { COMPACT_JWS, SD_JWT } from '../credentials/input.js';
+import { COMPACT_JWS, describe, SD_JWT } from '../credentials/input.js';
 import { mediaType } from '../credentials/jwt.js';
 import { didKeySource, didOf, type ControllerKey, type KeySource } from '../credentials/keys.js';
 import { idOf, VC_V1_CONTEXT, VC_V2_CONTEXT } from '../credentials/model.js';
@@ -117,12 +117,6 @@ type PresentationInput =
   | { kind: 'json'; presentation: JsonObject }
   | { kind: 'jwt'; token: string }
   | { kind: 'refused'; status: 'MALFORMED' | 'UNSUPPORTED'; reason: string };
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
-}
 
 /** An envelope object "MUST" have a `@context` (VC Data Model 2.0, "Enveloped Verifiable Credentials" and "… Presentations"). */
 const NO_ENVELOPE_CONTEXT = (name: string): string => `The ${name} has no "@context"; an envelope states the context that defines its terms.`;
