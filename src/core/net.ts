@@ -47,6 +47,12 @@ export interface FetchRequest {
   /** Cuts the fetch off (connection closed) when aborted; the fetch then throws `cancelledProblem()`. */
   signal?: AbortSignal;
   /**
+   * This fetch's whole time limit, ms, in place of the fetcher's own (15 s) — and the wait for
+   * response headers may then take all of it: a webhook attempt's 45 s. The DNS and connect
+   * limits per phase stay; absent, the fetcher's limits apply unchanged.
+   */
+  timeLimitMs?: number;
+  /**
    * Watches the body of the final response as it streams in, for a reply whose useful part may
    * arrive long before its end (an MCP server's SSE stream, which it may keep open). Called once
    * the final status and content type are known; the watcher it returns (if any) sees each chunk

@@ -286,7 +286,7 @@ export class EgressFetcher implements Net {
 
   async fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
     const startedUs = this.#clock.monotonicUs();
-    const deadline = new Deadline(this.#clock, startedUs + this.#limits.totalMs * 1000);
+    const deadline = new Deadline(this.#clock, startedUs + this.#totalMs(request) * 1000);
     const stages = trace ? request.stages : undefined;
     const step = <T>(name: keyof FetchStageNames, label: string, body: (handle: StageHandle) => Promise<T>): Promise<T> =>
       stages && trace ? trace.run(stages[name], label, body) : body({ status: 'PASS', detail: '' });
@@ -344,6 +344,11 @@ export class EgressFetcher implements Net {
         allowances: [...allowances],
       };
     }
+  }
+
+  /** The whole-fetch limit of `request`: its own when it sets one, else the fetcher's. */
+  #totalMs(request: FetchRequest): number {
+    return request.timeLimitMs ?? this.#limits.totalMs;
   }
 
   async checkDestination(target: string, purpose: string): Promise<void> {
@@ -581,7 +586,8 @@ export class EgressFetcher implements Net {
   ): Promise<Exchange> {
     const { client } = connection;
     const { tls, chain } = connection;
-    const headersLimit = Math.min(this.#limits.headersMs, deadline.remainingMs());
+    // A request with its own time limit may wait for headers as long as that limit lasts.
+    const headersLimit = request.timeLimitMs === undefined ? Math.min(this.#limits.headersMs, deadline.remainingMs()) : Math.max(1, deadline.remainingMs());
     let reusable = false;
     const abort = new ExchangeAbort();
     const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
@@ -595,7 +601,7 @@ export class EgressFetcher implements Net {
         ? cancelledProblem()
         : new ProblemError(
             'UPSTREAM_UNAVAILABLE',
-            `${where} did not deliver the ${request.purpose} within the ${seconds(this.#limits.totalMs)} limit of a fetch.`,
+            `${where} did not deliver the ${request.purpose} within the ${seconds(this.#totalMs(request))} limit of ${request.timeLimitMs === undefined ? 'a fetch' : `a ${request.purpose} attempt`}.`,
           );
     try {
       let response;

@@ -64,6 +64,8 @@ export interface ServerContext {
    * is a detached JWS over the RFC 8785 form of `value`, signed now; absent without a key.
    */
   signer?: ResultSigner;
+  /** Test seam: the time limit of one webhook delivery attempt, ms; absent: WEBHOOK_ATTEMPT_TIMEOUT_MS (45 s). */
+  webhookAttemptMs?: number;
 }
 
 /** What a daemon's context is made of: the settings serve() reads, and the store and Runtime it opened. */

@@ -58,4 +58,10 @@ export function retryDelaySeconds(attempt: number): number | null {
 }
 
 export const DELIVERY_ATTEMPTS = 5;
+/**
+ * How long one delivery attempt (operator or customer webhook) may take in all, ms: DNS, connect,
+ * request and the receiver's answer. Longer than the 15 s of a resolution's fetch (which keeps
+ * it): a receiver may do real work before it answers. Well within DELIVERY_LEASE_SECONDS.
+ */
+export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 45_000;
 export const DELIVERY_LEASE_SECONDS = 120;

@@ -23,7 +23,14 @@
 import { failedOutcome, plannedEvents, resolvedOutcome, rewriteOf } from '../../core/monitoring/check.js';
 import type { LogRewrite } from '../../core/webvh/types.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../../core/monitoring/rules.js';
-import { deliveryHeaders, DELIVERY_ATTEMPTS, DELIVERY_LEASE_SECONDS, envelopeOf, retryDelaySeconds } from '../../core/monitoring/webhook.js';
+import {
+  deliveryHeaders,
+  DELIVERY_ATTEMPTS,
+  DELIVERY_LEASE_SECONDS,
+  envelopeOf,
+  retryDelaySeconds,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+} from '../../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { customerHeaders, sealCustomerDelivery } from '../../core/monitoring/customer.js';
@@ -136,7 +143,7 @@ export async function checkProjectWatch(ctx: ServerContext, claim: CustomerCheck
   return reportOf(seen, recorded);
 }
 
-/** One HTTP attempt of a delivery through the egress policy: 2xx is delivered; anything else is retried after the backoff, or ends after the last attempt. */
+/** One HTTP attempt of a delivery through the egress policy, bounded at WEBHOOK_ATTEMPT_TIMEOUT_MS: 2xx is delivered; anything else is retried after the backoff, or ends after the last attempt. */
 async function post(
   ctx: ServerContext,
   url: string,
@@ -146,7 +153,15 @@ async function post(
 ): Promise<{ result: DeliveryResult; status?: number }> {
   const retryAfterSeconds = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
   try {
-    const answer = await ctx.runtime.net.fetch({ url, purpose: 'webhook', method: 'POST', body, headers, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
+    const answer = await ctx.runtime.net.fetch({
+      url,
+      purpose: 'webhook',
+      method: 'POST',
+      body,
+      headers,
+      maxBytes: RECEIVER_ANSWER_MAX_BYTES,
+      timeLimitMs: ctx.webhookAttemptMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
+    });
     const result: DeliveryResult =
       answer.status >= 200 && answer.status < 300
         ? { delivered: true }
