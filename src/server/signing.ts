@@ -8,9 +8,7 @@
  * The private key is read once, at start, and lives only in the core's Signer: no message, answer
  * or log line holds it — refusals name the file and what is wrong, never its content.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
-import { parseJsonStrict } from '../core/encoding/json.js';
 import { ProblemError } from '../core/problems.js';
 import type { Clock } from '../core/runtime.js';
 import {
@@ -23,6 +21,7 @@ import {
   type Signer,
   type SigningIdentity,
 } from '../core/signing/index.js';
+import { readJwkFile, shownPath } from '../runtime/key-file.js';
 import { ConfigError } from '../runtime/node.js';
 import type { ServerContext } from './context.js';
 import { booleanOption } from './http.js';
@@ -44,29 +43,6 @@ export function resultSigner(signer: Signer, clock: Clock): ResultSigner {
   };
 }
 
-/** A key file larger than this is no JWK. */
-const MAX_KEY_FILE_BYTES = 64 * 1024;
-
-/** A path as a message shows it: control characters escaped, at most 200 characters. */
-function shown(file: string): string {
-  const text = file.length > 200 ? `${file.slice(0, 200)}…` : file;
-  return /[\u0000-\u001f\u007f\s'"]/.test(text) ? JSON.stringify(text) : text;
-}
-
-function unreadable(err: unknown): string {
-  switch ((err as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return (err as NodeJS.ErrnoException).code ?? 'it cannot be read';
-  }
-}
-
 /**
  * The daemon's signer from SVC_SIGNING_KEY (and SVC_SIGNING_DID), or undefined when no key is set.
  * Refuses to start (ConfigError, exit 2, one line naming the file and the fix) when the file is
@@ -79,38 +55,12 @@ export async function readSigningKey(env: NodeJS.ProcessEnv): Promise<Signer | u
     if (did !== undefined) throw new ConfigError('SVC_SIGNING_DID is set but SVC_SIGNING_KEY is not: name the private JWK file to sign with');
     return undefined;
   }
-  let info;
-  try {
-    info = await stat(file);
-  } catch (err) {
-    throw new ConfigError(`SVC_SIGNING_KEY: cannot read ${shown(file)}: ${unreadable(err)}`);
-  }
-  if (info.isDirectory()) throw new ConfigError(`SVC_SIGNING_KEY: cannot read ${shown(file)}: it is a directory`);
-  if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-    const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-    throw new ConfigError(
-      `SVC_SIGNING_KEY: the private key file ${shown(file)} is open to group or others (mode ${mode}); restrict it with: chmod 600 ${shown(file)}`,
-    );
-  }
-  if (info.size > MAX_KEY_FILE_BYTES) throw new ConfigError(`SVC_SIGNING_KEY: ${shown(file)} is larger than 64 KiB: it is no JWK`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
-  } catch (err) {
-    throw new ConfigError(`SVC_SIGNING_KEY: cannot read ${shown(file)}: ${err instanceof TypeError ? 'it is not UTF-8 text' : unreadable(err)}`);
-  }
-  let jwk: unknown;
-  try {
-    jwk = parseJsonStrict(text, { maxDepth: 8 });
-  } catch {
-    // The parser's message could quote the file's content (the key): it is not repeated.
-    throw new ConfigError(`SVC_SIGNING_KEY: ${shown(file)} is not a JSON object (a private JWK, as svc keygen writes)`);
-  }
+  const jwk = await readJwkFile(file, { what: 'SVC_SIGNING_KEY', holds: 'a private JWK', exposed: 'refuse' });
   try {
     return createSigner(jwk, did !== undefined ? { did } : {});
   } catch (err) {
     if (!(err instanceof SigningKeyError)) throw err;
-    const setting = err.message.startsWith('The signing DID') ? 'SVC_SIGNING_DID' : `SVC_SIGNING_KEY: ${shown(file)}`;
+    const setting = err.message.startsWith('The signing DID') ? 'SVC_SIGNING_DID' : `SVC_SIGNING_KEY: ${shownPath(file)}`;
     throw new ConfigError(`${setting}: ${err.message.replace(/\.$/, '')}`);
   }
 }
