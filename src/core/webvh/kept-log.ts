@@ -136,6 +136,11 @@ export interface KeepInput {
   witness: string | null;
 }
 
+/** The evidence of a log that was neither kept nor compared, and why. */
+function notCompared(reason: string): KeptLogEvidence {
+  return { status: 'NOT_COMPARED', keptEntries: 0, appendedEntries: 0, keptSince: null, atBound: false, rewrite: null, reason };
+}
+
 /**
  * Compares the served log with the kept one and keeps its new verified entries. Never throws:
  * a store that fails is NOT_COMPARED, with why.
@@ -171,15 +176,7 @@ export async function compareAndKeep(store: KeptLogStore, runtime: Pick<Runtime,
         ? await store.append({ did: input.did, scid: input.scid, after: keptCount, entries: out, witness: input.witness, at, maxLogs: KEPT_LOG_MAX_DIDS })
         : 0;
     if (appended === null) {
-      return {
-        status: 'NOT_COMPARED',
-        keptEntries: 0,
-        appendedEntries: 0,
-        keptSince: null,
-        atBound: false,
-        rewrite: null,
-        reason: `not kept: the store already keeps the logs of ${KEPT_LOG_MAX_DIDS.toLocaleString('en-US')} DIDs, its bound`,
-      };
+      return notCompared(`not kept: the store already keeps the logs of ${KEPT_LOG_MAX_DIDS.toLocaleString('en-US')} DIDs, its bound`);
     }
     return {
       status: !kept ? 'FIRST_KEPT' : appended > 0 ? 'EXTENDED' : 'UNCHANGED',
@@ -191,15 +188,7 @@ export async function compareAndKeep(store: KeptLogStore, runtime: Pick<Runtime,
       reason: null,
     };
   } catch (err) {
-    return {
-      status: 'NOT_COMPARED',
-      keptEntries: 0,
-      appendedEntries: 0,
-      keptSince: null,
-      atBound: false,
-      rewrite: null,
-      reason: `the kept log could not be read or written (${err instanceof Error ? err.message : String(err)})`,
-    };
+    return notCompared(`the kept log could not be read or written (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
