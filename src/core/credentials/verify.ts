@@ -73,6 +73,12 @@ export interface VerifyCredentialOptions {
    * verifies many credentials at once — a presentation's — so they are checked on every core.
    */
   signaturesOnPool?: boolean;
+  /**
+   * The credential is carried by a presentation (presentations/verify.ts), whose challenge and
+   * domain bind it to the verifier: without an expected audience, its own audience check says so
+   * and states no limitation.
+   */
+  inPresentation?: boolean;
   /** Watch the slow stages (the issuer's resolution, status list fetches): the CLI's progress. */
   hooks?: StageHooks;
   /**
@@ -87,8 +93,8 @@ export interface VerifyCredentialOptions {
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
 /** What a Data Integrity refusal names: the suites svc verifies (a JWT is told about JWT algorithms). */
 const DI_SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs';
-/** The limitation of a JWT credential verified without an expected audience. */
-export const AUDIENCE_NOT_VERIFIED = 'The audience was not verified: no expected audience was given.';
+/** The limitation of a credential verified without an expected audience. */
+const AUDIENCE_NOT_VERIFIED = 'The audience was not verified: no expected audience was given.';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
 export const CLOCK_SKEW_SECONDS = PROOF_CLOCK_SKEW_SECONDS;
 
@@ -315,7 +321,15 @@ function checkValidity(report: Report, model: ModelReading, claims: JwtClaims | 
   }
 }
 
-function checkAudience(report: Report, claims: JwtClaims | null, expected: string | undefined): void {
+function checkAudience(report: Report, claims: JwtClaims | null, expected: string | undefined, inPresentation: boolean): void {
+  if (expected === undefined && inPresentation) {
+    report.set('jwt.aud', {
+      status: 'SKIP',
+      implies: null,
+      detail: "Not asked: the presentation carrying the credential is bound to its verifier by the presentation's own domain.",
+    });
+    return;
+  }
   if (expected === undefined) {
     const present = claims?.aud ? ` It names ${claims.aud.join(', ')}.` : '';
     report.set('jwt.aud', { status: 'SKIP', implies: null, detail: `No expected audience was given; the audience was not verified.${present}` });
@@ -594,7 +608,7 @@ async function verifyOne(input: unknown, options: VerifyCredentialOptions): Prom
     const lists = checkStatusEntries(report, credential, report.model!, options, source);
     if (lists) await lists;
   }
-  if (!report.stopped) checkAudience(report, claims, options.expectedAudience);
+  if (!report.stopped) checkAudience(report, claims, options.expectedAudience, options.inPresentation === true);
   if (!report.stopped) checkNonceNotCarried(report, options.expectedNonce);
   return finish(report);
 }

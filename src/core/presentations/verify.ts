@@ -39,7 +39,6 @@ import {
 } from '../credentials/types.js';
 import { isVcdmUrl } from '../credentials/vcdm-rules.js';
 import {
-  AUDIENCE_NOT_VERIFIED,
   checkJwtSignature,
   checkKeyAndBinding,
   CLOCK_SKEW_SECONDS,
@@ -476,9 +475,9 @@ async function checkJwt(
 function checkJwtValidity(report: Report, jwt: JwtPresentation, now: Date): void {
   const skew = CLOCK_SKEW_SECONDS * 1000;
   const at = rfc3339(now);
-  if (jwt.exp && jwt.exp.getTime() + skew <= now.getTime()) report.set('validity', failing('EXPIRED', `Expired: JWT exp ${rfc3339(jwt.exp)} is before ${at}.`));
+  if (jwt.exp && jwt.exp.getTime() + skew <= now.getTime()) report.set('validity', failing('EXPIRED', `Its JWT exp ${rfc3339(jwt.exp)} is before ${at}.`));
   else if (jwt.nbf && jwt.nbf.getTime() - skew > now.getTime())
-    report.set('validity', failing('NOT_YET_VALID', `Not yet valid: JWT nbf ${rfc3339(jwt.nbf)} is after ${at}.`));
+    report.set('validity', failing('NOT_YET_VALID', `Its JWT nbf ${rfc3339(jwt.nbf)} is after ${at}.`));
   else if (!jwt.exp && !jwt.nbf) report.set('validity', pass(`The presentation states no validity period; nothing limits it at ${at}.`));
   else
     report.set(
@@ -546,12 +545,7 @@ async function verifyEntry(
   index: number,
   options: EntryOptions,
 ): Promise<{ form: EmbeddedForm; text: string | null; verification: CredentialVerification }> {
-  const compact = async (text: string) => {
-    if (SD_JWT.test(text)) return verifyCredential(text, options.sdJwt);
-    // A JWT credential's own audience is not asked for here: the presentation's domain binds it.
-    const verification = await verifyCredential(text, options.plain);
-    return { ...verification, limitations: verification.limitations.filter((l) => l !== AUDIENCE_NOT_VERIFIED) };
-  };
+  const compact = (text: string) => verifyCredential(text, SD_JWT.test(text) ? options.sdJwt : options.plain);
   if (typeof entry === 'string') {
     const text = entry.trim();
     const form: EmbeddedForm = SD_JWT.test(text) ? 'SD_JWT' : 'JWT';
@@ -633,6 +627,8 @@ function startCredentials(entries: JsonValue[], options: VerifyPresentationOptio
     keySource: source,
     // Several signatures at once: checked on every core (same answers).
     signaturesOnPool: true,
+    // Their own audience is not asked: the presentation's domain binds them (an SD-JWT VC's KB-JWT aside).
+    inPresentation: true,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.trustedIssuers !== undefined ? { trustedIssuers: options.trustedIssuers } : {}),
@@ -643,6 +639,7 @@ function startCredentials(entries: JsonValue[], options: VerifyPresentationOptio
     plain,
     sdJwt: {
       ...plain,
+      inPresentation: false,
       ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
       ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
     },
