@@ -49,11 +49,13 @@ describe('a rewritten did:webvh log in the dossier', () => {
     expect(lines).toContain('  Kept since 2025-01-01T00:00:00Z: 5 entries; the served log does not extend them');
   });
 
-  it('a narrow terminal stacks them', () => {
-    const lines = section(dossierText(result, plainStyle, 60), 'History').join('\n');
-    expect(lines).toContain('  versionId (kept) 3-QmKeptEntry');
-    expect(lines).toContain('  versionId (served) 3-QmServedEntry');
-    expect(lines).toContain(`  entry hash (served) ${SERVED_HASH}`);
+  it('a narrow terminal stacks them, a value too long to share its label line below it, within the width', () => {
+    const lines = section(dossierText(result, plainStyle, 80), 'History');
+    const text = lines.join('\n');
+    expect(text).toContain('  versionId (kept) 3-QmKeptEntry');
+    expect(text).toContain('  versionId (served) 3-QmServedEntry');
+    expect(text).toContain(`  entry hash (served)\n    ${SERVED_HASH}`);
+    expect(lines.filter((l) => [...l].length > 80)).toEqual([]);
   });
 
   it('the web page has a table of both sides', () => {

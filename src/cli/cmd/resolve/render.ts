@@ -130,11 +130,16 @@ function rewriteLines(rewrite: RewriteView, width: number): Line[] {
       ),
     ];
   }
+  // Stacked: one line per side, the value below its label when both do not fit (an entry hash).
+  const side = (label: string, value: string, tone: 'good' | 'bad'): Line[] =>
+    2 + label.length + 1 + [...value].length <= width
+      ? [[{ text: `  ${label} ` }, { text: value, tone }]]
+      : [[{ text: `  ${label}` }], [{ text: '    ' }, { text: value, tone }]];
   return [
     ...head,
     ...rewrite.rows.flatMap((r): Line[] => [
-      [{ text: `  ${r.label} (${rewrite.columns[0]}) ` }, { text: r.kept, tone: 'good' }],
-      [{ text: `  ${r.label} (${rewrite.columns[1]}) ` }, { text: r.served, tone: 'bad' }],
+      ...side(`${r.label} (${rewrite.columns[0]})`, r.kept, 'good'),
+      ...side(`${r.label} (${rewrite.columns[1]})`, r.served, 'bad'),
     ]),
   ];
 }
