@@ -55,6 +55,8 @@ export const PROBLEMS = {
   // A request running over the time limit (45 s) ends with 408; the code is svc's own.
   REQUEST_TIMEOUT: { title: 'Request timeout', w3c: false, status: 408, w3cStatus: null },
   INVALID_BUNDLE: { title: 'Invalid evidence bundle', w3c: false, status: 422, w3cStatus: null },
+  // A replay of an event that is not dead-lettered or cancelled, or to a webhook that is disabled: svc's own code.
+  CONFLICT: { title: 'Conflict', w3c: false, status: 409, w3cStatus: null },
 } as const satisfies Record<string, ProblemSpec>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -225,6 +227,10 @@ export const PROBLEM_GUIDE: Readonly<Record<ProblemCode, { meaning: string; hand
   KEY_CAPACITY_EXHAUSTED: { meaning: 'No more keys can be issued for now.', handling: 'Revoke unused keys, then retry.' },
   MONITOR_REPORT_CAPACITY: { meaning: 'The report would be larger than its limit.', handling: 'Ask for a narrower report.' },
   REQUEST_TIMEOUT: { meaning: 'The request ran past its time limit; no answer was produced.', handling: 'Retry later; the host may be slow.' },
+  CONFLICT: {
+    meaning: 'The resource is not in a state that allows this action (an event still being delivered cannot be replayed; a disabled webhook takes no replay).',
+    handling: 'Not retryable as it is; the detail names the state and what to change first.',
+  },
   INVALID_BUNDLE: {
     meaning: 'The file is not an evidence bundle svc can read: not its format, damaged, or written by a newer svc.',
     handling: 'Check that the file is a whole svc evidence bundle; one from a newer svc needs that version to verify it.',

@@ -23,8 +23,10 @@ export type {
   RecordCheck,
   RecordedCheck,
   RetentionCandidates,
+  TlsState,
   Watch,
   WatchCheckInput,
+  WatchKind,
   WatchStore,
 } from './monitoring/store.js';
 export {

@@ -82,6 +82,7 @@ async function watchWithEvent(storage: StorageSlot, webhookPath: string): Promis
       document: { id: 'did:web:watched.example' },
       problem: null,
       checkedAt: '2026-11-27T00:00:00Z',
+      tls: null,
     },
     events: [{ type: 'identity.document.changed', data: { fromHash: null, toHash: 'h0', domainBinding: null, diff: null, headline: 'h', problem: null } }],
     maxEvents: 10_000,

@@ -91,6 +91,7 @@ function egressSuite(
               document: { id: 'did:web:watched.example' },
               problem: null,
               checkedAt: '2026-11-27T00:00:00Z',
+              tls: null,
             },
             events: [
               { type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } },

@@ -199,6 +199,7 @@ function resolved(n: number, checkedAt: string, extra: Partial<CheckOutcome> = {
     document: documentOf(n),
     problem: null,
     checkedAt,
+    tls: null,
     ...extra,
   };
 }
@@ -212,6 +213,7 @@ function failed(checkedAt: string): CheckOutcome {
     document: null,
     problem: { type: 'https://svc.example/problems/resolution-failed', title: 'Resolution failed', status: 502, detail: 'HTTP 503 from the host' },
     checkedAt,
+    tls: null,
   };
 }
 
@@ -469,6 +471,7 @@ for (const backend of BACKENDS) {
       const a = await added(store, newWatch(1));
       expect(a).toEqual({
         id: expect.any(Number) as number,
+        kind: 'did',
         did: 'did:web:watched-1.example',
         webhookUrl: 'https://hooks.example/svc/1?token=t1',
         intervalSeconds: 300,
@@ -478,6 +481,8 @@ for (const backend of BACKENDS) {
         lastCheckedAt: null,
         active: true,
         revision: 0,
+        webhookDisabledAt: null,
+        webhookDisabledReason: null,
       });
       const b = await added(store, newWatch(2, { intervalSeconds: 86400 }));
       expect(b.id).toBeGreaterThan(a.id);
@@ -496,10 +501,13 @@ for (const backend of BACKENDS) {
         'did',
         'id',
         'intervalSeconds',
+        'kind',
         'lastCheckedAt',
         'lastHash',
         'lastStatus',
         'revision',
+        'webhookDisabledAt',
+        'webhookDisabledReason',
         'webhookUrl',
       ]);
       // Kept as given, since deliveries are signed with it: copied into a listed column, it reads back whole.

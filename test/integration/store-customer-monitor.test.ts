@@ -140,6 +140,7 @@ function resolved(hash = 'h1'): CheckOutcome {
     document: { id: 'did:web:a.example' },
     problem: null,
     checkedAt: at(),
+    tls: null,
   };
 }
 const CHANGED: PlannedEvent = { type: 'identity.document.changed', data: { fromHash: 'h0', toHash: 'h1', headline: 'changed' } };

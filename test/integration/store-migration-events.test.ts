@@ -1,6 +1,7 @@
 /**
- * Schema version 15 (monitor events may be identity.history.rewritten) on a database that already
- * holds events, on both engines: every event keeps its id and columns, a customer delivery still
+ * Schema versions 15 (monitor events may be identity.history.rewritten) and 16 (the event types of
+ * MCP, A2A and TLS watches; a replay count) on a database that already holds events, on both
+ * engines: every event keeps its id and columns, a customer delivery still
  * names its event, the id counter carries over (a deleted event's id is never handed out again),
  * the indexes are the same, foreign keys still hold and are still enforced, the new type is
  * accepted and an unknown one still refused.
@@ -55,10 +56,10 @@ describe('schema version 15 on SQLite: monitor_events rebuilt with its rows', ()
       expect(() => raw.prepare(insertEvent('identity.history.rewritten')).get()).toThrow(/CHECK/);
       raw.close();
 
-      const store = openStore({ path: file });
+      const db = new Database(file);
+      db.pragma('foreign_keys = ON');
       try {
-        const db = store.db;
-        expect(store.schemaVersion).toBe(15);
+        expect(migrate(db, 15)).toBe(15);
         expect(db.prepare(EVENTS).all()).toEqual(events);
         expect(db.pragma('table_info(monitor_events)')).toEqual(columns);
         expect(db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'monitor_events' ORDER BY name").all()).toEqual(indexes);
@@ -75,7 +76,7 @@ describe('schema version 15 on SQLite: monitor_events rebuilt with its rows', ()
         // The deliveries' reference is enforced against the rebuilt table.
         expect(() => db.prepare('DELETE FROM monitor_events WHERE id = 2').run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }));
       } finally {
-        store.close();
+        db.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -97,9 +98,8 @@ describePostgres('schema version 15 on PostgreSQL: the event type CHECK replaced
       const events = (await client.query(EVENTS)).rows;
       await expect(client.query(insertEvent('identity.history.rewritten'))).rejects.toThrow(/check constraint/);
 
-      const store = await openPostgresStore({ url: postgresUrl, schema });
-      try {
-        expect(store.schemaVersion).toBe(15);
+      await client.query(MIGRATIONS.find((m) => m.version === 15)!.postgres!);
+      {
         expect((await client.query(EVENTS)).rows).toEqual(events);
         const checks = await client.query<{ name: string }>(
           `SELECT conname AS name FROM pg_constraint WHERE conrelid = to_regclass('monitor_events') AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%event_type%'`,
@@ -113,6 +113,99 @@ describePostgres('schema version 15 on PostgreSQL: the event type CHECK replaced
         expect((await client.query(insertEvent('identity.history.rewritten'))).rows).toEqual([{ id: 5 }]);
         await expect(client.query(insertEvent('identity.unknown'))).rejects.toThrow(/check constraint/);
         await expect(client.query('DELETE FROM monitor_events WHERE id = 2')).rejects.toThrow(/foreign key/);
+      }
+    } finally {
+      await client.end().catch(() => undefined);
+      await drop();
+    }
+  });
+});
+
+const NEW_TYPES = [
+  'mcp.inventory.changed',
+  'mcp.inspection.failed',
+  'mcp.inspection.recovered',
+  'a2a.card.changed',
+  'a2a.inspection.failed',
+  'a2a.inspection.recovered',
+  'tls.certificate.expiring',
+  'tls.certificate.changed',
+];
+
+describe('schema version 16 on SQLite: monitor_events rebuilt again, with a replay count', () => {
+  it('keeps ids, columns (and adds replays = 0), the counter, the indexes and the deliveries; allows the new types', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-v16-'));
+    const file = path.join(dir, 'svc.db');
+    try {
+      const raw = new Database(file);
+      raw.pragma('foreign_keys = ON');
+      expect(migrate(raw, 15)).toBe(15);
+      for (const statement of FILL) raw.prepare(statement).run();
+      const events = raw.prepare(EVENTS).all() as Array<Record<string, unknown>>;
+      const indexes = raw.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'monitor_events' ORDER BY name").all();
+      expect(() => raw.prepare(insertEvent('mcp.inventory.changed')).get()).toThrow(/CHECK/);
+      raw.close();
+
+      const store = openStore({ path: file });
+      try {
+        const db = store.db;
+        expect(store.schemaVersion).toBe(16);
+        expect(db.prepare(EVENTS).all()).toEqual(events.map((e) => ({ ...e, replays: 0 })));
+        expect(db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'monitor_events' ORDER BY name").all()).toEqual(indexes);
+        expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'monitor_events_v16%'").get()).toEqual({ n: 0 });
+        expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'monitor_events'").get()).toEqual({ seq: 3 });
+        expect(db.pragma('foreign_key_check')).toEqual([]);
+        expect(db.prepare('SELECT kind FROM watches ORDER BY id').all()).toEqual([{ kind: 'did' }, { kind: 'did' }]);
+        expect(db.prepare('SELECT replays FROM customer_webhook_deliveries').all()).toEqual([{ replays: 0 }]);
+        expect(db.prepare(insertEvent(NEW_TYPES[0]!)).get()).toEqual({ id: 4 });
+        for (const type of NEW_TYPES.slice(1)) db.prepare(insertEvent(type)).get();
+        expect(() => db.prepare(insertEvent('mcp.unknown')).get()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_CHECK' }));
+        expect(() => db.prepare('DELETE FROM monitor_events WHERE id = 2').run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }));
+        expect(() =>
+          db.prepare("INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, kind) VALUES ('x', 'u', 's', 60, 'now', 'ftp')").run(),
+        ).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_CHECK' }));
+        // An attempt names an event or a delivery, never both or neither.
+        const attempt = (event: string, delivery: string) =>
+          `INSERT INTO delivery_attempts (event_id, delivery_id, attempt, attempted_at, decision, detail) VALUES (${event}, ${delivery}, 1, 'now', 'DELIVERED', 'ok')`;
+        db.prepare(attempt('1', 'NULL')).run();
+        db.prepare(attempt('NULL', "'d1'")).run();
+        expect(() => db.prepare(attempt('1', "'d1'")).run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_CHECK' }));
+        expect(() => db.prepare(attempt('NULL', 'NULL')).run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_CHECK' }));
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describePostgres('schema version 16 on PostgreSQL: columns added, the event type CHECK replaced in place', () => {
+  it('keeps ids and the deliveries, adds replays = 0; allows the new types', async () => {
+    const { schema, drop } = freshSchema();
+    const client = new pg.Client({ connectionString: postgresUrl });
+    try {
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
+      for (const migration of MIGRATIONS.filter((m) => m.version <= 15)) await client.query(migration.postgres ?? postgresSql(migration.up));
+      await client.query('INSERT INTO svc_schema_version (id, version) VALUES (1, 15)');
+      for (const statement of FILL) await client.query(statement);
+      const events = (await client.query(EVENTS)).rows as Array<Record<string, unknown>>;
+      await expect(client.query(insertEvent('mcp.inventory.changed'))).rejects.toThrow(/check constraint/);
+
+      const store = await openPostgresStore({ url: postgresUrl, schema });
+      try {
+        expect(store.schemaVersion).toBe(16);
+        expect((await client.query(EVENTS)).rows).toEqual(events.map((e) => ({ ...e, replays: 0 })));
+        for (const type of NEW_TYPES) await client.query(insertEvent(type));
+        await expect(client.query(insertEvent('mcp.unknown'))).rejects.toThrow(/check constraint/);
+        expect((await client.query('SELECT kind FROM watches ORDER BY id')).rows).toEqual([{ kind: 'did' }, { kind: 'did' }]);
+        await expect(
+          client.query(
+            `INSERT INTO delivery_attempts (event_id, delivery_id, attempt, attempted_at, decision, detail) VALUES (1, 'd1', 1, 'now', 'DELIVERED', 'ok')`,
+          ),
+        ).rejects.toThrow(/check constraint/);
       } finally {
         await store.close();
       }

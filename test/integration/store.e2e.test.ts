@@ -69,6 +69,21 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
   14: { tables: ['webvh_kept_logs', 'webvh_kept_entries'] },
   // Version 15 rebuilds monitor_events (another event type): no table or column is added.
   15: { tables: [] },
+  // Version 16 rebuilds monitor_events again (more event types, replays) and adds the rest.
+  16: {
+    tables: ['delivery_attempts'],
+    columns: [
+      ['watches', 'kind'],
+      ['watches', 'webhook_disabled_at'],
+      ['watches', 'webhook_disabled_reason'],
+      ['monitor_baselines', 'tls_leaf_sha256'],
+      ['monitor_baselines', 'tls_not_after'],
+      ['monitor_baselines', 'tls_announced_days'],
+      ['customer_webhooks', 'disabled_reason'],
+      ['customer_webhook_deliveries', 'replays'],
+      ['monitor_events', 'replays'],
+    ],
+  },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -121,9 +136,9 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..15 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
-    expect(SCHEMA_VERSION).toBe(15);
+  it('are numbered 1..16 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    expect(SCHEMA_VERSION).toBe(16);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -145,10 +160,10 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 15 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 16 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(15);
-    expect(readSchemaVersion(store.db)).toBe(15);
+    expect(store.schemaVersion).toBe(16);
+    expect(readSchemaVersion(store.db)).toBe(16);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -180,7 +195,7 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 15 database changes nothing', async () => {
+  it('reopening a version 16 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -188,16 +203,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(15);
+      expect(again.schemaVersion).toBe(16);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(15);
+      expect(migrate(again.db)).toBe(16);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 15, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 16, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -214,7 +229,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(15);
+      expect(store.schemaVersion).toBe(16);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
@@ -238,7 +253,7 @@ describe('migrations', () => {
     }
   });
 
-  it('brings a version 8 database to 15: the unused claims tables of version 2 give way to the new ones', async () => {
+  it('brings a version 8 database to 16: the unused claims tables of version 2 give way to the new ones', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     raw.pragma('foreign_keys = ON');
@@ -249,7 +264,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(15);
+      expect(store.schemaVersion).toBe(16);
       expect(columnsOf(store.db, 'claims')).toEqual([
         'id',
         'did',
@@ -311,12 +326,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 16');
+    raw.pragma('user_version = 17');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b17\b/);
     expect(error.message).toMatch(/\b16\b/);
-    expect(error.message).toMatch(/\b15\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.
@@ -695,8 +710,8 @@ describe('readiness', () => {
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
     store.db.pragma('user_version = 8');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 15/) });
-    store.db.pragma('user_version = 15');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 16/) });
+    store.db.pragma('user_version = 16');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

@@ -22,6 +22,7 @@ function resolved(n: number, options: { binding?: CheckOutcome['domainBindingSta
     document: { id: DID, verificationMethod: [key(n)], assertionMethod: [`${DID}#k${n}`] },
     problem: null,
     checkedAt: options.at ?? '2026-11-27T00:00:00Z',
+    tls: null,
   };
 }
 

@@ -447,7 +447,7 @@ describe('ProblemError and the status table', () => {
     expect(err.toProblem().type).toBe(`urn:svc:problems#${code}`);
   });
 
-  it('every code svc defines is in the SPEC, but for those whose code it leaves open: the 408, the 501 of disabled operator routes and of the commercial mode off, the 429 of a full watch list, the 422 of a file that is no evidence bundle', () => {
+  it('every code svc defines is in the SPEC, but for those whose code it leaves open: the 408, the 501 of disabled operator routes and of the commercial mode off, the 429 of a full watch list, the 422 of a file that is no evidence bundle, the 409 of a state that does not allow the action', () => {
     const specCodes = new Set<string>([...SPEC_STATUS_TABLE.map((r) => r[0]), ...SPEC_FURTHER_CODES.map((r) => r[0])]);
     expect(Object.keys(PROBLEMS).filter((c) => !specCodes.has(c))).toEqual([
       'MONITORING_DISABLED',
@@ -456,8 +456,10 @@ describe('ProblemError and the status table', () => {
       'WATCH_CAPACITY_EXHAUSTED',
       'REQUEST_TIMEOUT',
       'INVALID_BUNDLE',
+      'CONFLICT',
     ]);
     expect(new ProblemError('INVALID_BUNDLE', 'x').toProblem().status).toBe(422);
+    expect(new ProblemError('CONFLICT', 'x').toProblem().status).toBe(409);
     expect(new ProblemError('COMMERCIAL_DISABLED', 'x').toProblem().status).toBe(501);
     expect(new ProblemError('REQUEST_TIMEOUT', 'x').toProblem().status).toBe(408);
     expect(new ProblemError('MONITORING_DISABLED', 'x').toProblem().status).toBe(501);

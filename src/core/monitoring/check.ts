@@ -39,6 +39,7 @@ export function resolvedOutcome(result: EnrichedResolution, checkedAt: string): 
     document: result.didDocument,
     problem: null,
     checkedAt,
+    tls: null,
   };
 }
 
@@ -54,6 +55,7 @@ export function failedOutcome(problem: Problem, checkedAt: string): CheckOutcome
     document: null,
     problem: rest as unknown as JsonObject,
     checkedAt,
+    tls: null,
   };
 }
 

@@ -9,9 +9,23 @@ import type { JsonObject } from '../encoding/json.js';
 import type { DomainBindingStatus } from '../linkage/types.js';
 import type { DidDocument } from '../resolve/types.js';
 
-/** An operator watch: a DID checked every intervalSeconds, changes posted to webhookUrl. */
+/**
+ * What a watch watches: a DID (resolved), an MCP endpoint (its inventory inspected) or an A2A
+ * card (inspected). The API names the subject by kind: `did`, `mcpEndpoint`, `a2aCard`
+ * (subjectMember).
+ */
+export type WatchKind = 'did' | 'mcp' | 'a2a';
+
+/** The member that names a watch's subject in requests, listings and webhook envelopes. */
+export function subjectMember(kind: WatchKind): 'did' | 'mcpEndpoint' | 'a2aCard' {
+  return kind === 'did' ? 'did' : kind === 'mcp' ? 'mcpEndpoint' : 'a2aCard';
+}
+
+/** An operator watch: a DID (or an MCP endpoint, or an A2A card) checked every intervalSeconds, changes posted to webhookUrl. */
 export interface Watch {
   id: number;
+  kind: WatchKind;
+  /** The subject: the DID, or for an MCP or A2A watch the endpoint's or card's URL (column `did`). */
   did: string;
   /** The full URL, as registered (listings redact it to origin + path). */
   webhookUrl: string;
@@ -26,9 +40,18 @@ export interface Watch {
   active: boolean;
   /** Bumped by every check that updates the watch (a stale check cannot write twice). */
   revision: number;
+  /**
+   * When the receiver turned the webhook off (410 Gone) — the watch is still checked, its events
+   * are kept CANCELLED — and why; both null while the webhook is enabled.
+   */
+  webhookDisabledAt: string | null;
+  webhookDisabledReason: string | null;
 }
 
 export interface NewWatch {
+  /** 'did' when absent. */
+  kind?: WatchKind;
+  /** The subject (see Watch.did). */
   did: string;
   webhookUrl: string;
   /** The HMAC signing secret: kept as is (deliveries are signed with it), never listed. */
@@ -44,7 +67,37 @@ export type MonitorEventType =
   | 'identity.resolution.failed'
   | 'identity.resolution.recovered'
   /** svc's addition: the watched did:webvh's log no longer extends the log svc kept of it (docs/daemon.md). */
-  | 'identity.history.rewritten';
+  | 'identity.history.rewritten'
+  /** MCP watches: tools, prompts or resources added, removed or changed against the baseline. */
+  | 'mcp.inventory.changed'
+  | 'mcp.inspection.failed'
+  | 'mcp.inspection.recovered'
+  /** A2A watches: skills, interfaces, signing keys or signature status changed against the baseline. */
+  | 'a2a.card.changed'
+  | 'a2a.inspection.failed'
+  | 'a2a.inspection.recovered'
+  /** Any watch whose evidence holds a certificate: it crossed an expiry threshold (30, 14, 3 days by default). */
+  | 'tls.certificate.expiring'
+  /** Any watch whose evidence holds a certificate: the leaf changed. */
+  | 'tls.certificate.changed';
+
+/** Every event type, in the order docs and schemas list them. */
+export const MONITOR_EVENT_TYPES: readonly MonitorEventType[] = [
+  'identity.document.changed',
+  'identity.domain_binding.changed',
+  'identity.deactivated',
+  'identity.resolution.failed',
+  'identity.resolution.recovered',
+  'identity.history.rewritten',
+  'mcp.inventory.changed',
+  'mcp.inspection.failed',
+  'mcp.inspection.recovered',
+  'a2a.card.changed',
+  'a2a.inspection.failed',
+  'a2a.inspection.recovered',
+  'tls.certificate.expiring',
+  'tls.certificate.changed',
+];
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'RETRY' | 'DELIVERED' | 'DEAD_LETTER' | 'CANCELLED';
 
@@ -94,6 +147,22 @@ export interface CheckOutcome {
   problem: JsonObject | null;
   /** RFC 3339 UTC: when the check ran. */
   checkedAt: string;
+  /**
+   * The leaf certificate the check's evidence held and the expiry thresholds already announced
+   * for it (core/monitoring/tls.ts); carried over from the previous baseline when this check saw
+   * no certificate; null when no check of the watch has seen one.
+   */
+  tls: TlsState | null;
+}
+
+/** A baseline's certificate state (monitor_baselines.tls_*). */
+export interface TlsState {
+  /** The leaf's SHA-256 fingerprint as the evidence prints it (colon-separated upper-case hex). */
+  leafSha256: string;
+  /** The leaf's notAfter, RFC 3339 UTC. */
+  notAfter: string;
+  /** The smallest threshold (days before notAfter) already announced for this leaf; null: none yet. */
+  announcedDays: number | null;
 }
 
 /** A watch as a check needs it: the watch, its latest baseline, and its latest baseline that resolved. */

@@ -45,7 +45,9 @@ import {
   type RecordedCheck,
   type WatchCheckInput,
 } from '../../core/store.js';
+import type { CertificateEvidence } from '../../core/net.js';
 import { admitResolution, type ServerContext } from '../context.js';
+import { observeTarget } from './target-check.js';
 import { Periodic } from './periodic.js';
 
 /** Watches claimed per pass (the rest wait for the next pass). */
@@ -70,29 +72,62 @@ export type CheckReport =
   | { outcome: 'stale' | 'event-capacity' | 'payload-too-large' }
   | { outcome: 'skipped'; reason: string };
 
-/** What a fresh resolution of the watched DID shows, and the events it means; or why no check could be made. */
-type Observation = { outcome: CheckOutcome; events: PlannedEvent[] } | { skipped: string };
+/** What a fresh check of the watch shows, and the events it means; or why no check could be made. */
+export type Observation = { outcome: CheckOutcome; events: PlannedEvent[] } | { skipped: string };
 
-/** Resolves the watch's DID afresh and compares it with its baselines (both scopes: operator and project watches). */
+/**
+ * What one check of the watch sees (both scopes: operator and project watches): a DID resolved
+ * afresh, an MCP endpoint or an A2A card inspected (jobs/target-check.ts); each compared with the
+ * watch's baselines, and the certificate its evidence held with the certificate state of the
+ * previous baseline (withCertificate).
+ */
 async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Observation> {
+  switch (input.watch.kind) {
+    case 'did':
+      return observeDid(ctx, input);
+    case 'mcp':
+    case 'a2a':
+      return observeTarget(ctx, input);
+  }
+}
+
+/**
+ * The observation with the certificate state of this check (core/monitoring/tls.ts): `leaf` is
+ * the leaf certificate the check's evidence held, or null (no TLS, or the check failed before it).
+ */
+export function withCertificate(
+  ctx: ServerContext,
+  input: WatchCheckInput,
+  seen: { outcome: CheckOutcome; events: PlannedEvent[] },
+  leaf: CertificateEvidence | null,
+): { outcome: CheckOutcome; events: PlannedEvent[] } {
+  void ctx;
+  void leaf;
+  return { outcome: { ...seen.outcome, tls: input.previous?.tls ?? null }, events: seen.events };
+}
+
+/** Resolves the watch's DID afresh and compares it with its baselines. */
+async function observeDid(ctx: ServerContext, input: WatchCheckInput): Promise<Observation> {
   const { watch } = input;
   // checkedAt is read when the resolution has returned: a rewrite of a kept did:webvh log that
   // this resolution saw is never later than it, so the next check does not report it again.
   let outcome: CheckOutcome;
   let headline: string | null = null;
   let rewrite: LogRewrite | null = null;
+  let leaf: CertificateEvidence | null = null;
   try {
     const result = await admitResolution(ctx, watch.did, { noCache: true }, POLLER_CLIENT)(AbortSignal.timeout(ctx.limits.requestTimeoutMs));
     outcome = resolvedOutcome(result, rfc3339(ctx.runtime.clock.now()));
     headline = result.verdict.headline;
     rewrite = rewriteOf(result);
+    leaf = result.evidence.tls?.certificate ?? null;
   } catch (err) {
     const problem = asProblemError(err);
     // An abort by the time limit is a TimeoutError, not a problem of the DID's host.
     if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) return { skipped: problem.detail };
     outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), rfc3339(ctx.runtime.clock.now()));
   }
-  return { outcome, events: plannedEvents(watch.did, input, outcome, headline, rewrite) };
+  return withCertificate(ctx, input, { outcome, events: plannedEvents(watch.did, input, outcome, headline, rewrite) }, leaf);
 }
 
 /** The report of a check from what was observed and how recording it went. */

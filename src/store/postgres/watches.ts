@@ -17,12 +17,12 @@ import {
   toCheckInput,
   toWatch,
   type CheckInputRow,
+  watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
 import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
 
-const COLUMNS = `id, did, webhook_url AS "webhookUrl", interval_seconds AS "intervalSeconds", created_at AS "createdAt",
-  last_hash AS "lastHash", last_status AS "lastStatus", last_checked_at AS "lastCheckedAt", active, revision`;
+const COLUMNS = watchMembers();
 
 /** The second key of the lock every add() takes: one key for all, since the limit counts them all. */
 const ADD_LOCK_KEY = 'operator watches';
@@ -40,8 +40,8 @@ export function isPgRowId(id: number): boolean {
  * or infinite limit behaves alike on both engines.
  */
 const ADD = `
-  INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, active, revision)
-  SELECT $1, $2, $3, $4::integer, $5, 1, 0
+  INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, active, revision, kind)
+  SELECT $1, $2, $3, $4::integer, $5, 1, 0, $7::text
   WHERE (SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE}) < $6::double precision
   RETURNING ${COLUMNS}`;
 
@@ -112,8 +112,9 @@ const CAPACITY_LOCK = `SELECT pg_advisory_xact_lock(${LOCK_CLASS.monitorEvents},
  */
 const INSERT_CHECK = `
   WITH baseline AS (
-    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
-    SELECT $1::integer, $2::integer, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text
+    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
+      tls_leaf_sha256, tls_not_after, tls_announced_days)
+    SELECT $1::integer, $2::integer, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $15::text, $16::text, $17::integer
     WHERE cardinality($12::text[]) = 0
       OR (SELECT count(*) FROM monitor_events WHERE ${OPERATOR_EVENT}) + cardinality($12::text[]) <= $14::double precision
     RETURNING id
@@ -146,7 +147,15 @@ export class PostgresWatchStore implements WatchStore {
     // number, so `count < NaN` would admit).
     if (Number.isNaN(limit)) return 'full';
     return inLockedTransaction(this.pool, LOCK_CLASS.watches, ADD_LOCK_KEY, async (client) => {
-      const { rows } = await client.query<WatchRow>(ADD, [watch.did, watch.webhookUrl, watch.secret, watch.intervalSeconds, watch.createdAt, limit]);
+      const { rows } = await client.query<WatchRow>(ADD, [
+        watch.did,
+        watch.webhookUrl,
+        watch.secret,
+        watch.intervalSeconds,
+        watch.createdAt,
+        limit,
+        watch.kind ?? 'did',
+      ]);
       return rows[0] === undefined ? 'full' : toWatch(rows[0]);
     });
   }
@@ -237,6 +246,9 @@ export class PostgresWatchStore implements WatchStore {
           check.events.map((e) => e.type),
           data,
           maxEvents,
+          stored.tlsLeaf,
+          stored.tlsNotAfter,
+          stored.tlsAnnounced,
         ]);
         const result = inserted[0];
         if (result === undefined || result.baselineId === null) throw new Rollback({ outcome: 'event-capacity' });

@@ -166,8 +166,10 @@ export const CUSTOMER_STATEMENTS = {
     WHERE id = ${d.p('watchId')} AND revision = ${d.p('revision')} AND active = 1 AND project_id IS NOT NULL ${d.forUpdate}`,
   previousBaseline: (d: CustomerDialect) => `SELECT id FROM monitor_baselines WHERE watch_id = ${d.p('watchId')} AND revision = ${d.p('revision')}`,
   insertBaseline: (d: CustomerDialect) => `
-    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
-    VALUES (${d.p('watchId')}, ${d.p('next')}, ${d.p('status')}, ${d.p('hash')}, ${d.p('profile')}, ${d.p('binding')}, ${d.p('document')}, ${d.p('problem')}, ${d.p('checkedAt')})
+    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
+      tls_leaf_sha256, tls_not_after, tls_announced_days)
+    VALUES (${d.p('watchId')}, ${d.p('next')}, ${d.p('status')}, ${d.p('hash')}, ${d.p('profile')}, ${d.p('binding')}, ${d.p('document')}, ${d.p('problem')}, ${d.p('checkedAt')},
+      ${txt(d, 'tlsLeaf')}, ${txt(d, 'tlsNotAfter')}, ${int(d, 'tlsAnnounced')})
     RETURNING id`,
   /** PENDING, never taken by the operator's deliverer: a customer event's delivery state is its deliveries'. */
   insertEvent: (d: CustomerDialect) => `
@@ -594,6 +596,9 @@ export class CustomerMonitor implements CustomerMonitorStore {
           document: stored.document,
           problem: stored.problem,
           checkedAt: o.checkedAt,
+          tlsLeaf: stored.tlsLeaf,
+          tlsNotAfter: stored.tlsNotAfter,
+          tlsAnnounced: stored.tlsAnnounced,
         }))!;
         const hook = data.length === 0 ? undefined : yield* one<{ id: number; secret: string }>('hookForCheck', { projectId: watch.projectId });
         const eventIds: number[] = [];

@@ -36,6 +36,13 @@ const CLAIM_METHOD = `'signature', 'well-known', 'dns'`;
 /** The monitor event types of version 15 on (version 2's five and identity.history.rewritten). */
 const MONITOR_EVENT_TYPES = `'identity.document.changed', 'identity.domain_binding.changed', 'identity.deactivated',
           'identity.resolution.failed', 'identity.resolution.recovered', 'identity.history.rewritten'`;
+/** The monitor event types of version 16 on: version 15's, and those of MCP, A2A and TLS watches. */
+const MONITOR_EVENT_TYPES_V16 = `${MONITOR_EVENT_TYPES},
+          'mcp.inventory.changed', 'mcp.inspection.failed', 'mcp.inspection.recovered',
+          'a2a.card.changed', 'a2a.inspection.failed', 'a2a.inspection.recovered',
+          'tls.certificate.expiring', 'tls.certificate.changed'`;
+/** What a delivery attempt decided (delivery_attempts.decision, version 16 on). */
+const ATTEMPT_DECISION = `'DELIVERED', 'RETRY', 'DEAD_LETTER', 'WEBHOOK_DISABLED', 'CANCELLED'`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -646,10 +653,129 @@ export const MIGRATIONS: readonly Migration[] = [
           ${MONITOR_EVENT_TYPES}));
     `,
   },
+  {
+    version: 16,
+    name: 'MCP, A2A and TLS watches; receiver answers, attempt records and replays',
+    rebuildsTables: true,
+    // What a watch watches: a DID (`did` holds it), an MCP endpoint or an A2A card (`did` holds
+    // the URL). A webhook a receiver turned off (410 Gone) is disabled on the watch, which stays.
+    // A baseline keeps the leaf certificate the check saw and the smallest expiry threshold (days)
+    // already announced for it. monitor_events is rebuilt as in version 15 (the event types'
+    // CHECK) with one more column: how often the event was replayed. Every delivery attempt,
+    // operator or customer, leaves a row saying what it decided and why.
+    up: `
+      ALTER TABLE watches ADD COLUMN kind TEXT NOT NULL DEFAULT 'did' CHECK (kind IN ('did', 'mcp', 'a2a'));
+      ALTER TABLE watches ADD COLUMN webhook_disabled_at TEXT;
+      ALTER TABLE watches ADD COLUMN webhook_disabled_reason TEXT;
+
+      ALTER TABLE monitor_baselines ADD COLUMN tls_leaf_sha256 TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_not_after TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_announced_days INTEGER CHECK (tls_announced_days >= 0);
+
+      ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
+      ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
+
+      CREATE TABLE monitor_events_v16 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id),
+        did TEXT NOT NULL,
+        event_type TEXT NOT NULL CHECK (event_type IN (
+          ${MONITOR_EVENT_TYPES_V16})),
+        data TEXT NOT NULL CHECK (json_valid(data)),
+        created_at TEXT NOT NULL,
+        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at TEXT,
+        last_attempt_at TEXT,
+        last_error TEXT,
+        watch_revision INTEGER,
+        lease_expires_at TEXT,
+        baseline_id INTEGER REFERENCES monitor_baselines (id),
+        previous_baseline_id INTEGER REFERENCES monitor_baselines (id),
+        replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0)
+      ) STRICT;
+      INSERT INTO monitor_events_v16 (id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id)
+        SELECT id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id
+        FROM monitor_events ORDER BY id;
+      DELETE FROM sqlite_sequence WHERE name = 'monitor_events_v16';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'monitor_events_v16', seq FROM sqlite_sequence WHERE name = 'monitor_events';
+      DROP TABLE monitor_events;
+      ALTER TABLE monitor_events_v16 RENAME TO monitor_events;
+      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
+      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
+      CREATE UNIQUE INDEX monitor_events_watch_revision
+        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
+      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
+      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
+
+      -- One row per delivery attempt: an operator event's (event_id) or a customer delivery's
+      -- (delivery_id), numbered within its replay (0: the first delivery).
+      CREATE TABLE delivery_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id INTEGER REFERENCES monitor_events (id),
+        delivery_id TEXT REFERENCES customer_webhook_deliveries (id),
+        replay INTEGER NOT NULL DEFAULT 0 CHECK (replay >= 0),
+        attempt INTEGER NOT NULL CHECK (attempt >= 1),
+        attempted_at TEXT NOT NULL,
+        response_status INTEGER,
+        decision TEXT NOT NULL CHECK (decision IN (${ATTEMPT_DECISION})),
+        detail TEXT NOT NULL,
+        next_attempt_at TEXT,
+        CHECK ((event_id IS NULL) <> (delivery_id IS NULL))
+      ) STRICT;
+      CREATE INDEX delivery_attempts_event ON delivery_attempts (event_id, id) WHERE event_id IS NOT NULL;
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id) WHERE delivery_id IS NOT NULL;
+    `,
+    // PostgreSQL adds the columns and the table as written, and replaces the event types' CHECK in
+    // place (as version 15 did).
+    postgres: `
+      ALTER TABLE watches ADD COLUMN kind TEXT NOT NULL DEFAULT 'did' CHECK (kind IN ('did', 'mcp', 'a2a'));
+      ALTER TABLE watches ADD COLUMN webhook_disabled_at TEXT;
+      ALTER TABLE watches ADD COLUMN webhook_disabled_reason TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_leaf_sha256 TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_not_after TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_announced_days INTEGER CHECK (tls_announced_days >= 0);
+      ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
+      ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
+      ALTER TABLE monitor_events ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
+      DO $$
+      DECLARE c record;
+      BEGIN
+        FOR c IN
+          SELECT con.conname
+          FROM pg_constraint con
+          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+          WHERE con.conrelid = to_regclass('monitor_events') AND con.contype = 'c' AND cardinality(con.conkey) = 1
+            AND a.attname = 'event_type'
+        LOOP
+          EXECUTE format('ALTER TABLE monitor_events DROP CONSTRAINT %I', c.conname);
+        END LOOP;
+      END $$;
+      ALTER TABLE monitor_events ADD CONSTRAINT monitor_events_event_type_check CHECK (event_type IN (
+          ${MONITOR_EVENT_TYPES_V16}));
+      CREATE TABLE delivery_attempts (
+        id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        event_id INTEGER REFERENCES monitor_events (id),
+        delivery_id TEXT REFERENCES customer_webhook_deliveries (id),
+        replay INTEGER NOT NULL DEFAULT 0 CHECK (replay >= 0),
+        attempt INTEGER NOT NULL CHECK (attempt >= 1),
+        attempted_at TEXT NOT NULL,
+        response_status INTEGER,
+        decision TEXT NOT NULL CHECK (decision IN (${ATTEMPT_DECISION})),
+        detail TEXT NOT NULL,
+        next_attempt_at TEXT,
+        CHECK ((event_id IS NULL) <> (delivery_id IS NULL))
+      );
+      CREATE INDEX delivery_attempts_event ON delivery_attempts (event_id, id) WHERE event_id IS NOT NULL;
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id) WHERE delivery_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The version this build writes and reads (docs/history.md#the-schema states it). */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 export function futureSchemaMessage(found: number): string {
   return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;

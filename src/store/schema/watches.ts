@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from '../../core/encoding/json.js';
 import type { DomainBindingStatus } from '../../core/linkage/types.js';
-import type { CheckOutcome, PlannedEvent, Watch, WatchCheckInput } from '../../core/monitoring/store.js';
+import type { CheckOutcome, PlannedEvent, TlsState, Watch, WatchCheckInput } from '../../core/monitoring/store.js';
 import type { DidDocument } from '../../core/resolve/types.js';
 
 /** The rows of this repository: active operator watches. */
@@ -27,6 +27,12 @@ export function toWatch(row: WatchRow): Watch {
   return { ...row, active: row.active === 1 };
 }
 
+/** The Watch members as both engines select them (quoted aliases), with a table prefix (`w.`) or none; deliberately without `secret`. */
+export const watchMembers = (t = ''): string =>
+  `${t}id, ${t}kind, ${t}did, ${t}webhook_url AS "webhookUrl", ${t}interval_seconds AS "intervalSeconds", ${t}created_at AS "createdAt",
+  ${t}last_hash AS "lastHash", ${t}last_status AS "lastStatus", ${t}last_checked_at AS "lastCheckedAt", ${t}active, ${t}revision,
+  ${t}webhook_disabled_at AS "webhookDisabledAt", ${t}webhook_disabled_reason AS "webhookDisabledReason"`;
+
 /** Ids are positive whole numbers; anything else names no row (and never reaches SQL). */
 export function isRowId(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1;
@@ -40,12 +46,12 @@ export function isRowId(id: number): boolean {
 const baselineColumns = (t: 'p' | 'r'): string =>
   `${t}.status AS "${t}Status", ${t}.document_hash AS "${t}Hash", ${t}.fingerprint_profile AS "${t}Profile",
     ${t}.domain_binding_status AS "${t}Binding", ${t}.document AS "${t}Document", ${t}.problem AS "${t}Problem",
-    ${t}.checked_at AS "${t}CheckedAt"`;
+    ${t}.checked_at AS "${t}CheckedAt", ${t}.tls_leaf_sha256 AS "${t}TlsLeaf", ${t}.tls_not_after AS "${t}TlsNotAfter",
+    ${t}.tls_announced_days AS "${t}TlsAnnounced"`;
 
 /** The check inputs of the active watches in `scope` (operator: no project; customer: a project). */
 export const checkInputOf = (scope: string): string => `
-  SELECT w.id, w.did, w.webhook_url AS "webhookUrl", w.interval_seconds AS "intervalSeconds", w.created_at AS "createdAt",
-    w.last_hash AS "lastHash", w.last_status AS "lastStatus", w.last_checked_at AS "lastCheckedAt", w.active, w.revision,
+  SELECT ${watchMembers('w.')},
     ${baselineColumns('p')},
     ${baselineColumns('r')}
   FROM watches w
@@ -59,7 +65,11 @@ export const checkInputOf = (scope: string): string => `
 /** Active operator watches with their baselines. */
 export const CHECK_INPUT = checkInputOf('w.project_id IS NULL');
 
-type BaselineRow<T extends 'p' | 'r'> = Record<`${T}${'Status' | 'Hash' | 'Profile' | 'Binding' | 'Document' | 'Problem' | 'CheckedAt'}`, string | null>;
+type BaselineRow<T extends 'p' | 'r'> = Record<
+  `${T}${'Status' | 'Hash' | 'Profile' | 'Binding' | 'Document' | 'Problem' | 'CheckedAt' | 'TlsLeaf' | 'TlsNotAfter'}`,
+  string | null
+> &
+  Record<`${T}TlsAnnounced`, number | null>;
 
 export type CheckInputRow = WatchRow & BaselineRow<'p'> & BaselineRow<'r'>;
 
@@ -79,12 +89,19 @@ function baselineOf(row: CheckInputRow, t: 'p' | 'r'): CheckOutcome | null {
     document: parsed(row[`${t}Document`]) as DidDocument | null,
     problem: parsed(row[`${t}Problem`]) as JsonObject | null,
     checkedAt: row[`${t}CheckedAt`]!,
+    tls: tlsOf(row[`${t}TlsLeaf`], row[`${t}TlsNotAfter`], row[`${t}TlsAnnounced`]),
   };
+}
+
+/** A baseline's certificate state from its three columns (null unless a leaf is stored). */
+function tlsOf(leaf: string | null, notAfter: string | null, announced: number | null): TlsState | null {
+  return leaf === null || notAfter === null ? null : { leafSha256: leaf, notAfter, announcedDays: announced === null ? null : Number(announced) };
 }
 
 export function toCheckInput(row: CheckInputRow): WatchCheckInput {
   const watch: Watch = {
     id: row.id,
+    kind: row.kind,
     did: row.did,
     webhookUrl: row.webhookUrl,
     intervalSeconds: row.intervalSeconds,
@@ -94,6 +111,8 @@ export function toCheckInput(row: CheckInputRow): WatchCheckInput {
     lastCheckedAt: row.lastCheckedAt,
     active: row.active === 1,
     revision: row.revision,
+    webhookDisabledAt: row.webhookDisabledAt,
+    webhookDisabledReason: row.webhookDisabledReason,
   };
   return { watch, previous: baselineOf(row, 'p'), lastResolved: baselineOf(row, 'r') };
 }
@@ -112,7 +131,19 @@ export function isRevision(revision: number): boolean {
   return Number.isSafeInteger(revision) && revision >= 0;
 }
 
-/** The baseline's document and problem as stored (JSON text or NULL). */
-export function storedOutcome(o: CheckOutcome): { document: string | null; problem: string | null } {
-  return { document: o.document === null ? null : JSON.stringify(o.document), problem: o.problem === null ? null : JSON.stringify(o.problem) };
+/** The baseline's document and problem as stored (JSON text or NULL), and its certificate state (NULLs without one). */
+export function storedOutcome(o: CheckOutcome): {
+  document: string | null;
+  problem: string | null;
+  tlsLeaf: string | null;
+  tlsNotAfter: string | null;
+  tlsAnnounced: number | null;
+} {
+  return {
+    document: o.document === null ? null : JSON.stringify(o.document),
+    problem: o.problem === null ? null : JSON.stringify(o.problem),
+    tlsLeaf: o.tls?.leafSha256 ?? null,
+    tlsNotAfter: o.tls?.notAfter ?? null,
+    tlsAnnounced: o.tls?.announcedDays ?? null,
+  };
 }

@@ -22,16 +22,16 @@ import {
   toCheckInput,
   toWatch,
   type CheckInputRow,
+  watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
 
 /** The Watch members, aliased; deliberately without `secret`. */
-const COLUMNS = `id, did, webhook_url AS webhookUrl, interval_seconds AS intervalSeconds, created_at AS createdAt,
-  last_hash AS lastHash, last_status AS lastStatus, last_checked_at AS lastCheckedAt, active, revision`;
+const COLUMNS = watchMembers();
 
 export class SqliteWatchStore implements WatchStore {
   readonly #countActive: Database.Statement<[], number>;
-  readonly #insert: Database.Statement<[string, string, string, number, string], WatchRow>;
+  readonly #insert: Database.Statement<[string, string, string, string, number, string], WatchRow>;
   readonly #list: Database.Statement<[], WatchRow>;
   readonly #get: Database.Statement<[number], WatchRow>;
   readonly #deactivate: Database.Statement<[number]>;
@@ -45,8 +45,8 @@ export class SqliteWatchStore implements WatchStore {
   constructor(db: Database.Database) {
     this.#countActive = db.prepare(`SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE}`).pluck() as Database.Statement<[], number>;
     this.#insert = db.prepare(
-      `INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, active, revision)
-       VALUES (?, ?, ?, ?, ?, 1, 0) RETURNING ${COLUMNS}`,
+      `INSERT INTO watches (kind, did, webhook_url, secret, interval_seconds, created_at, active, revision)
+       VALUES (?, ?, ?, ?, ?, ?, 1, 0) RETURNING ${COLUMNS}`,
     );
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM watches WHERE ${OPERATOR_ACTIVE} ORDER BY id`);
     this.#get = db.prepare(`SELECT ${COLUMNS} FROM watches WHERE id = ? AND ${OPERATOR_ACTIVE}`);
@@ -62,7 +62,7 @@ export class SqliteWatchStore implements WatchStore {
     const add = db.transaction((w: NewWatch, limit: number): Watch | 'full' => {
       // Written as "not below" so that a limit that is not a number refuses rather than admits.
       if (!(this.#countActive.get()! < limit)) return 'full';
-      return toWatch(this.#insert.get(w.did, w.webhookUrl, w.secret, w.intervalSeconds, w.createdAt)!);
+      return toWatch(this.#insert.get(w.kind ?? 'did', w.did, w.webhookUrl, w.secret, w.intervalSeconds, w.createdAt)!);
     });
     this.#add = (watch, limit) => add.immediate(watch, limit);
     const remove = db.transaction((id: number): boolean => {
@@ -110,10 +110,14 @@ export class SqliteWatchStore implements WatchStore {
     >;
     const insertBaseline = db
       .prepare(
-        `INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
+           tls_leaf_sha256, tls_not_after, tls_announced_days)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       )
-      .pluck() as Database.Statement<[number, number, string, string | null, string | null, string | null, string | null, string | null, string], number>;
+      .pluck() as Database.Statement<
+      [number, number, string, string | null, string | null, string | null, string | null, string | null, string, string | null, string | null, number | null],
+      number
+    >;
     const insertEvent = db
       .prepare(
         `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
@@ -147,6 +151,9 @@ export class SqliteWatchStore implements WatchStore {
         stored.document,
         stored.problem,
         o.checkedAt,
+        stored.tlsLeaf,
+        stored.tlsNotAfter,
+        stored.tlsAnnounced,
       )!;
       const eventIds = c.events.map((e, i) => insertEvent.get(c.watchId, did, e.type, data[i]!, o.checkedAt, next, id, previousId)!);
       if (advance.run({ id: c.watchId, revision: c.revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt }).changes !== 1) {
