@@ -617,6 +617,8 @@ for (const backend of BACKENDS) {
         nextAttemptAt: '2026-03-02T00:03:00Z',
         lastAttemptAt: null,
         lastError: 'timed out',
+        replays: 0,
+        kind: 'did',
       });
       expect(all[2]!.data).toEqual(data);
       expect(JSON.stringify(all[2]!.data)).toBe(JSON.stringify(data));
@@ -830,6 +832,8 @@ for (const backend of BACKENDS) {
         nextAttemptAt: null,
         lastAttemptAt: null,
         lastError: null,
+        replays: 0,
+        kind: 'did',
       });
       expect(JSON.stringify(listed[0]!.data)).toBe(JSON.stringify(binding.data));
       expect((await monitorEvents.list({ limit: 10 })).map((e) => e.id)).toEqual([ids[1], ids[0]]);
@@ -1028,7 +1032,7 @@ for (const backend of BACKENDS) {
         [2, 2, 'DELIVERING'],
       ]);
       for (const c of first) {
-        expect(c.watch).toEqual({ id: w.id, did: w.did, webhookUrl: w.webhookUrl, secret: SECRET, active: true });
+        expect(c.watch).toEqual({ id: w.id, kind: 'did', did: w.did, webhookUrl: w.webhookUrl, secret: SECRET, active: true, webhookDisabled: false });
         expect(c.leaseExpiresAt).toMatch(RFC3339);
         expect(c.event.lastAttemptAt).toMatch(RFC3339);
         // On the database's clock: now (give or take a slow machine), and the lease 120 s later.
@@ -1113,7 +1117,7 @@ for (const backend of BACKENDS) {
       expect(orphan).toMatchObject({
         event: { id: held },
         attempt: 2,
-        watch: { id: removed.id, did: removed.did, webhookUrl: removed.webhookUrl, secret: SECRET, active: false },
+        watch: { id: removed.id, kind: 'did', did: removed.did, webhookUrl: removed.webhookUrl, secret: SECRET, active: false, webhookDisabled: false },
       });
       expect(await monitorEvents.settle(held, 2, { cancelled: true })).toBe(true);
       expect(await rowOf(held)).toMatchObject({ status: 'CANCELLED', attempts: 2, leaseExpiresAt: null });

@@ -15,6 +15,8 @@ const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const event: MonitorEvent = {
   id: 42,
   watchId: 7,
+  kind: 'did',
+  replays: 0,
   did: 'did:web:example.com',
   eventType: 'identity.document.changed',
   data: {

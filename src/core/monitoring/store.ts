@@ -114,6 +114,10 @@ export interface MonitorEvent {
   nextAttemptAt: string | null;
   lastAttemptAt: string | null;
   lastError: string | null;
+  /** How often the event was replayed (0: never); its attempts count within the latest delivery. */
+  replays: number;
+  /** The kind of its watch (which member names the subject: subjectMember). */
+  kind: WatchKind;
 }
 
 /**
@@ -234,8 +238,11 @@ export interface WatchStore {
 /** A delivery attempt claimed for one event: what the sender needs, and the attempt it holds. */
 export interface DeliveryClaim {
   event: MonitorEvent;
-  /** The event's watch (possibly removed since: the sender then cancels instead of sending). */
-  watch: { id: number; did: string; webhookUrl: string; secret: string; active: boolean };
+  /**
+   * The event's watch (possibly removed since, or its webhook disabled by a 410 since: the sender
+   * then cancels instead of sending).
+   */
+  watch: { id: number; kind: WatchKind; did: string; webhookUrl: string; secret: string; active: boolean; webhookDisabled: boolean };
   /** This attempt's number (the event's attempts after the claim incremented them): 1..maxAttempts. */
   attempt: number;
   /** RFC 3339 UTC, database clock: when the claim's lease expires and another sender may recover it. */

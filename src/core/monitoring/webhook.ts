@@ -14,14 +14,17 @@
  * Both sign the same raw body with the same secret; a receiver checks either.
  */
 import { createHmac } from 'node:crypto';
-import type { MonitorEvent } from './store.js';
+import { subjectMember, type MonitorEvent } from './store.js';
 
-/** The envelope's bytes (JSON, fixed member order). */
+/**
+ * The envelope's bytes (JSON, fixed member order). The subject is named as the watch names it:
+ * `did` for a DID watch, `mcpEndpoint` or `a2aCard` (the URL) for an MCP or A2A watch.
+ */
 export function envelopeOf(event: MonitorEvent): string {
   return JSON.stringify({
     id: `evt_${event.id}`,
     type: event.eventType,
-    did: event.did,
+    [subjectMember(event.kind)]: event.did,
     watchId: String(event.watchId),
     createdAt: event.createdAt,
     data: event.data,

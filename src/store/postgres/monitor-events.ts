@@ -8,6 +8,7 @@ import {
   claimArguments,
   CLAIM_COLUMNS,
   DELIVERY_STATUSES,
+  eventMembers,
   gaugesOf,
   LEASE_EXPIRED,
   MAX_SECONDS,
@@ -26,9 +27,7 @@ import { OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
 import { inTransaction } from './sql.js';
 import { isPgRowId } from './watches.js';
 
-const COLUMNS = `id, watch_id AS "watchId", did, event_type AS "eventType", data, created_at AS "createdAt",
-  delivery_status AS "deliveryStatus", attempts, next_attempt_at AS "nextAttemptAt", last_attempt_at AS "lastAttemptAt",
-  last_error AS "lastError"`;
+const COLUMNS = eventMembers();
 
 const STATUS_COLUMNS = DELIVERY_STATUSES.map((s) => `count(*) FILTER (WHERE delivery_status = '${s}')::int AS "s_${s}"`).join(', ');
 

@@ -15,6 +15,16 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVER
 
 export type EventRow = Omit<MonitorEvent, 'data'> & { data: string };
 
+/**
+ * A MonitorEvent's columns as both engines select them from monitor_events (quoted aliases), its
+ * watch's kind included; `t` a table alias with its dot, or none.
+ */
+export const eventMembers = (
+  t = '',
+): string => `${t}id, ${t}watch_id AS "watchId", ${t}did, ${t}event_type AS "eventType", ${t}data, ${t}created_at AS "createdAt",
+  ${t}delivery_status AS "deliveryStatus", ${t}attempts, ${t}next_attempt_at AS "nextAttemptAt", ${t}last_attempt_at AS "lastAttemptAt",
+  ${t}last_error AS "lastError", ${t}replays, (SELECT k.kind FROM watches k WHERE k.id = ${t || 'monitor_events.'}watch_id) AS "kind"`;
+
 export function toEvent(row: EventRow): MonitorEvent {
   let data: JsonObject = {};
   try {
@@ -87,19 +97,24 @@ export function retentionStatement(valid: (column: string) => string, text: (col
  * quoted aliases that read alike on SQLite and PostgreSQL. The only statement that selects the
  * watch's secret: the sender signs with it.
  */
-export const CLAIM_COLUMNS = `e.id, e.watch_id AS "watchId", e.did, e.event_type AS "eventType", e.data, e.created_at AS "createdAt",
-  e.delivery_status AS "deliveryStatus", e.attempts, e.next_attempt_at AS "nextAttemptAt", e.last_attempt_at AS "lastAttemptAt",
-  e.last_error AS "lastError", e.lease_expires_at AS "leaseExpiresAt",
-  w.did AS "watchDid", w.webhook_url AS "webhookUrl", w.secret, w.active`;
+export const CLAIM_COLUMNS = `${eventMembers('e.')}, e.lease_expires_at AS "leaseExpiresAt",
+  w.did AS "watchDid", w.webhook_url AS "webhookUrl", w.secret, w.active, w.webhook_disabled_at AS "webhookDisabledAt"`;
 
 /** A claim's row as both engines return it (`active` the schema's 0/1 INTEGER). */
-export type ClaimRow = EventRow & { leaseExpiresAt: string; watchDid: string; webhookUrl: string; secret: string; active: number };
+export type ClaimRow = EventRow & {
+  leaseExpiresAt: string;
+  watchDid: string;
+  webhookUrl: string;
+  secret: string;
+  active: number;
+  webhookDisabledAt: string | null;
+};
 
 export function toClaim(row: ClaimRow): DeliveryClaim {
-  const { leaseExpiresAt, watchDid, webhookUrl, secret, active, ...event } = row;
+  const { leaseExpiresAt, watchDid, webhookUrl, secret, active, webhookDisabledAt, ...event } = row;
   return {
     event: toEvent(event),
-    watch: { id: row.watchId, did: watchDid, webhookUrl, secret, active: active === 1 },
+    watch: { id: row.watchId, kind: row.kind, did: watchDid, webhookUrl, secret, active: active === 1, webhookDisabled: webhookDisabledAt !== null },
     attempt: row.attempts,
     leaseExpiresAt,
   };

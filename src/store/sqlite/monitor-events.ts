@@ -19,6 +19,7 @@ import {
   CLAIM_COLUMNS,
   claimArguments,
   DELIVERY_STATUSES,
+  eventMembers,
   gaugesOf,
   LEASE_EXPIRED,
   MAX_SECONDS,
@@ -35,9 +36,7 @@ import {
 import { limitOf } from '../schema/observations.js';
 import { isRowId, OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
 
-export const EVENT_COLUMNS = `id, watch_id AS watchId, did, event_type AS eventType, data, created_at AS createdAt,
-  delivery_status AS deliveryStatus, attempts, next_attempt_at AS nextAttemptAt, last_attempt_at AS lastAttemptAt,
-  last_error AS lastError`;
+export const EVENT_COLUMNS = eventMembers();
 
 /** The per-status counts as columns `s_<STATUS>` of the gauges query, so that one statement reads every gauge. */
 const STATUS_COLUMNS = DELIVERY_STATUSES.map((s) => `coalesce(sum(delivery_status = '${s}'), 0) AS s_${s}`).join(', ');
