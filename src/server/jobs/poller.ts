@@ -45,7 +45,7 @@ import {
   type RecordedCheck,
   type WatchCheckInput,
 } from '../../core/store.js';
-import type { CertificateEvidence } from '../../core/net.js';
+import type { TlsEvidence } from '../../core/net.js';
 import { admitResolution, type ServerContext } from '../context.js';
 import { observeTarget } from './target-check.js';
 import { Periodic } from './periodic.js';
@@ -92,17 +92,18 @@ async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Obse
 }
 
 /**
- * The observation with the certificate state of this check (core/monitoring/tls.ts): `leaf` is
- * the leaf certificate the check's evidence held, or null (no TLS, or the check failed before it).
+ * The observation with the certificate state of this check (core/monitoring/tls.ts): `tls` is
+ * the TLS evidence of the connection that served the check's main answer (its leaf certificate
+ * and host), or null (no TLS, or the check failed before it).
  */
 export function withCertificate(
   ctx: ServerContext,
   input: WatchCheckInput,
   seen: { outcome: CheckOutcome; events: PlannedEvent[] },
-  leaf: CertificateEvidence | null,
+  tls: TlsEvidence | null,
 ): { outcome: CheckOutcome; events: PlannedEvent[] } {
   void ctx;
-  void leaf;
+  void tls;
   return { outcome: { ...seen.outcome, tls: input.previous?.tls ?? null }, events: seen.events };
 }
 
@@ -114,20 +115,20 @@ async function observeDid(ctx: ServerContext, input: WatchCheckInput): Promise<O
   let outcome: CheckOutcome;
   let headline: string | null = null;
   let rewrite: LogRewrite | null = null;
-  let leaf: CertificateEvidence | null = null;
+  let tls: TlsEvidence | null = null;
   try {
     const result = await admitResolution(ctx, watch.did, { noCache: true }, POLLER_CLIENT)(AbortSignal.timeout(ctx.limits.requestTimeoutMs));
     outcome = resolvedOutcome(result, rfc3339(ctx.runtime.clock.now()));
     headline = result.verdict.headline;
     rewrite = rewriteOf(result);
-    leaf = result.evidence.tls?.certificate ?? null;
+    tls = result.evidence.tls;
   } catch (err) {
     const problem = asProblemError(err);
     // An abort by the time limit is a TimeoutError, not a problem of the DID's host.
     if (NOT_ABOUT_THE_DID.has(problem.code) || (err instanceof Error && err.name === 'TimeoutError')) return { skipped: problem.detail };
     outcome = failedOutcome(problem.toProblem(ctx.runtime.config.problemsBase), rfc3339(ctx.runtime.clock.now()));
   }
-  return withCertificate(ctx, input, { outcome, events: plannedEvents(watch.did, input, outcome, headline, rewrite) }, leaf);
+  return withCertificate(ctx, input, { outcome, events: plannedEvents(watch.did, input, outcome, headline, rewrite) }, tls);
 }
 
 /** The report of a check from what was observed and how recording it went. */
