@@ -20,6 +20,7 @@ import { tableLookup } from '../support/did-web-host.js';
 import { json, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa, type CertifiedKey, type TestCa } from '../support/pki.js';
 import { describePostgres } from '../support/postgres.js';
+import { injectedApp } from '../support/injected.js';
 import { fixedClock, testRuntime, type TestClock } from '../support/runtime.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
 
@@ -190,6 +191,22 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
       `SELECT tls_leaf_sha256, tls_not_after, tls_announced_days FROM monitor_baselines WHERE watch_id = ${Number(added.watch.id.replace('wch_', ''))}`,
     );
     expect(rows.map((r) => [r['tls_leaf_sha256'], r['tls_not_after'], Number(r['tls_announced_days'])])).toEqual([[fingerprint(short), expect.any(String), 3]]);
+
+    // Both views list the certificate events with their data as recorded (the response schemas carry them).
+    const api = await injectedApp(database.target);
+    try {
+      const operator = await api.operator('GET', `/v1/monitoring/events?watchId=${watchId}`);
+      expect(operator.statusCode).toBe(200);
+      const listed = (operator.json() as { events: Array<{ eventType: string; data: Record<string, unknown> }> }).events;
+      const stored = await storage.store!.monitorEvents.list({ watchId, limit: 100 });
+      expect(listed.map((e) => [e.eventType, e.data])).toEqual(stored.map((e) => [e.eventType, e.data]));
+      expect(listed.map((e) => e.eventType)).toContain('tls.certificate.changed');
+      const owned = await api.session(owner, 'GET', `/v1/session/projects/${project}/watches/${added.watch.id}/events`);
+      expect(owned.statusCode).toBe(200);
+      expect(JSON.stringify(owned.json())).toContain('"thresholdDays":3');
+    } finally {
+      await api.close();
+    }
   });
 }
 
