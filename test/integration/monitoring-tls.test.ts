@@ -112,7 +112,12 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     expect(expiring).toMatchObject({ eventType: 'tls.certificate.expiring', did: DID, deliveryStatus: 'PENDING' });
     expect(expiring!.data).toEqual({
       host: HOST,
-      certificate: { sha256Fingerprint: fingerprint(first), subject: 'CN=tls.example, O=svc tests', issuer: 'CN=svc tls events CA, O=svc tests', notAfter: rfc3339(notAfter) },
+      certificate: {
+        sha256Fingerprint: fingerprint(first),
+        subject: 'CN=tls.example, O=svc tests',
+        issuer: 'CN=svc tls events CA, O=svc tests',
+        notAfter: rfc3339(notAfter),
+      },
       daysLeft: 15,
       thresholdDays: 30,
       expired: false,
@@ -152,9 +157,18 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     expect(got[0]!.data).toEqual({
       host: HOST,
       from: { sha256Fingerprint: fingerprint(first), notAfter: rfc3339(notAfter) },
-      to: { sha256Fingerprint: fingerprint(renewed), subject: 'CN=tls.example, O=svc tests', issuer: 'CN=svc tls events CA, O=svc tests', notAfter: rfc3339(renewedAfter) },
+      to: {
+        sha256Fingerprint: fingerprint(renewed),
+        subject: 'CN=tls.example, O=svc tests',
+        issuer: 'CN=svc tls events CA, O=svc tests',
+        notAfter: rfc3339(renewedAfter),
+      },
     });
-    expect((await storage.store!.watches.forCheck(watchId))!.previous!.tls).toEqual({ leafSha256: fingerprint(renewed), notAfter: rfc3339(renewedAfter), announcedDays: null });
+    expect((await storage.store!.watches.forCheck(watchId))!.previous!.tls).toEqual({
+      leafSha256: fingerprint(renewed),
+      notAfter: rfc3339(renewedAfter),
+      announcedDays: null,
+    });
     clock.advance(HOUR);
     expect(await check()).toEqual([]);
   });

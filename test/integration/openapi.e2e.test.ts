@@ -204,10 +204,18 @@ describe('openapi.json', () => {
     expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, versionNumber: 0 } } })).not.toEqual([]);
     // The certificate events: their own data.
     const certificate = { sha256Fingerprint: 'AB:CD', subject: 'CN=example.com', issuer: 'CN=Example CA', notAfter: '2026-12-11T00:00:00Z' };
-    const expiring = { ...envelope, type: 'tls.certificate.expiring', data: { host: 'example.com', certificate, daysLeft: 15, thresholdDays: 30, expired: false } };
+    const expiring = {
+      ...envelope,
+      type: 'tls.certificate.expiring',
+      data: { host: 'example.com', certificate, daysLeft: 15, thresholdDays: 30, expired: false },
+    };
     expect(valid(expiring)).toEqual([]);
     expect(valid({ ...expiring, data: { ...expiring.data, thresholdDays: 0 } })).not.toEqual([]);
-    const changed = { ...envelope, type: 'tls.certificate.changed', data: { host: 'example.com', from: { sha256Fingerprint: 'EF:01', notAfter: '2026-12-01T00:00:00Z' }, to: certificate } };
+    const changed = {
+      ...envelope,
+      type: 'tls.certificate.changed',
+      data: { host: 'example.com', from: { sha256Fingerprint: 'EF:01', notAfter: '2026-12-01T00:00:00Z' }, to: certificate },
+    };
     expect(valid(changed)).toEqual([]);
     expect(valid({ ...changed, data: { ...changed.data, to: { ...certificate, extra: 1 } } })).not.toEqual([]);
   });

@@ -116,7 +116,11 @@ describe('certificateCheck', () => {
       [evidence('BB:02'), at(12)],
       [evidence('CC:03', NOT_AFTER), at(11)],
     ]);
-    expect(events.map(types)).toEqual([['tls.certificate.expiring'], ['tls.certificate.changed', 'tls.certificate.expiring'], ['tls.certificate.changed', 'tls.certificate.expiring']]);
+    expect(events.map(types)).toEqual([
+      ['tls.certificate.expiring'],
+      ['tls.certificate.changed', 'tls.certificate.expiring'],
+      ['tls.certificate.changed', 'tls.certificate.expiring'],
+    ]);
     expect(events[1]![0]!.data).toEqual({
       host: 'watched.example',
       from: { sha256Fingerprint: 'AA:01', notAfter: NOT_AFTER },
@@ -137,10 +141,14 @@ describe('certificateCheck', () => {
     expect(certificateCheck(before, null, at(2), DEFAULT_TLS_EXPIRY_DAYS)).toEqual({ state: before, events: [] });
     expect(certificateCheck(null, null, at(2), DEFAULT_TLS_EXPIRY_DAYS)).toEqual({ state: null, events: [] });
     // Back with the same leaf after the gap: the threshold it reached meanwhile, once.
-    const back = run([
-      [evidence(), at(2)],
-      [evidence(), at(1)],
-    ], DEFAULT_TLS_EXPIRY_DAYS, before);
+    const back = run(
+      [
+        [evidence(), at(2)],
+        [evidence(), at(1)],
+      ],
+      DEFAULT_TLS_EXPIRY_DAYS,
+      before,
+    );
     expect(back.events.map(types)).toEqual([['tls.certificate.expiring'], []]);
     expect(back.events[0]![0]!.data).toMatchObject({ thresholdDays: 3 });
   });
