@@ -177,8 +177,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_TLS_EXPIRY_DAYS',
     scope: 'svc serve',
-    description:
-      "days before a watched certificate's notAfter at which tls.certificate.expiring is sent, once each per certificate (1 to 5 distinct whole days 1..365, comma-separated)",
+    description: "days before a watched certificate's expiry when tls.certificate.expiring is sent, once each (1 to 5 distinct days 1..365, comma-separated)",
     default: '30,14,3',
   },
   { name: 'SVC_CLAIM_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the claim re-checker (1..3600)', default: '60' },
