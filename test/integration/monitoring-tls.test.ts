@@ -5,7 +5,8 @@
  * first check sends one `tls.certificate.expiring` at 30 days, checks before the 14-day mark none,
  * the check 13 days before notAfter one at 14, and the host's certificate replaced one
  * `tls.certificate.changed`. The certificate state round-trips through recordCheck / forCheck on
- * each engine, and a project watch (checkProjectWatch, the same observation) gets the event too.
+ * each engine; a project watch (checkProjectWatch, the same observation) and a did:webvh watch get
+ * the event too, and both event lists (operator, owner) serialise it.
  */
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,12 +18,13 @@ import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { StorageSlot } from '../../src/server/storage.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { tableLookup } from '../support/did-web-host.js';
-import { json, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { json, raw, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa, type CertifiedKey, type TestCa } from '../support/pki.js';
 import { describePostgres } from '../support/postgres.js';
 import { injectedApp } from '../support/injected.js';
 import { fixedClock, testRuntime, type TestClock } from '../support/runtime.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
+import { createWebvhLog } from '../support/webvh-log.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -221,6 +223,21 @@ function engineSuite(open: () => Promise<TestDatabase>): void {
     } finally {
       await api.close();
     }
+  });
+
+  it('a did:webvh watch: the certificate of the host serving the log counts the same way', async () => {
+    const log = createWebvhLog({ domain: HOST });
+    host.route('/.well-known/did.jsonl', raw(log.text(), { contentType: 'text/jsonl' }));
+    host.route('/.well-known/did-witness.json', raw('not found', { status: 404 }));
+    const added = await storage.store!.watches.add(
+      { did: log.did, webhookUrl: `https://hooks.${HOST}/hook`, secret: SECRET, intervalSeconds: 60, createdAt: rfc3339(clock.now()) },
+      10,
+    );
+    if (added === 'full') throw new Error('no room');
+    expect(await checkWatch(ctx, (await storage.store!.watches.forCheck(added.id))!)).toMatchObject({ outcome: 'recorded' });
+    const events = await storage.store!.monitorEvents.list({ watchId: added.id, limit: 10 });
+    expect(events.map((e) => [e.eventType, e.did, e.data['thresholdDays']])).toEqual([['tls.certificate.expiring', log.did, 3]]);
+    expect((await storage.store!.watches.forCheck(added.id))!.previous!.tls).toMatchObject({ announcedDays: 3 });
   });
 }
 
