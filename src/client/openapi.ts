@@ -2582,8 +2582,8 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. */
-        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered" | "identity.history.rewritten";
+        /** @description What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed. */
+        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered" | "identity.history.rewritten" | "tls.certificate.expiring" | "tls.certificate.changed";
         /** @description One side of a did:webvh log rewrite. */
         MonitorRewriteSide: {
             versionId: string | null;
@@ -2591,7 +2591,8 @@ export interface components {
             /** @description SHA-256 (hex) of the entry's RFC 8785 form, proof included. */
             entryHash: string;
         };
-        MonitorEventData: {
+        /** @description The data of the identity.* events. */
+        MonitorIdentityEventData: {
             fromHash: string | null;
             toHash: string | null;
             domainBinding: {
@@ -2617,6 +2618,44 @@ export interface components {
                 detectedAt: string;
             };
         };
+        /** @description The leaf certificate of the connection that served the watch's check. */
+        TlsCertificate: {
+            /** @description SHA-256 of the leaf's DER, colon-separated upper-case hex as OpenSSL prints it. */
+            sha256Fingerprint: string;
+            /** @description The subject distinguished name, e.g. `CN=example.com, O=Example`. */
+            subject: string;
+            /** @description The issuer distinguished name. */
+            issuer: string;
+            /** @description When the certificate expires (RFC 3339 UTC). */
+            notAfter: string;
+        };
+        /** @description The data of tls.certificate.expiring. */
+        TlsCertificateExpiringData: {
+            /** @description The host name the certificate was presented for. */
+            host: string;
+            certificate: components["schemas"]["TlsCertificate"];
+            /** @description Whole days from the check to notAfter, rounded down; negative once expired. */
+            daysLeft: number;
+            /** @description The threshold reached: the smallest of SVC_TLS_EXPIRY_DAYS at or above daysLeft. */
+            thresholdDays: number;
+            /** @description The certificate had already expired at the check (daysLeft negative). */
+            expired: boolean;
+        };
+        /** @description The data of tls.certificate.changed. */
+        TlsCertificateChangedData: {
+            /** @description The host name the certificate was presented for. */
+            host: string;
+            /** @description The leaf seen before, as svc kept it (its fingerprint and expiry, not its names). */
+            from: {
+                /** @description The fingerprint of the leaf seen before. */
+                sha256Fingerprint: string;
+                /** @description Its notAfter (RFC 3339 UTC). */
+                notAfter: string;
+            };
+            to: components["schemas"]["TlsCertificate"];
+        };
+        /** @description The event's data; its shape follows the event type. */
+        MonitorEventData: components["schemas"]["MonitorIdentityEventData"] | components["schemas"]["TlsCertificateExpiringData"] | components["schemas"]["TlsCertificateChangedData"];
         WebhookEnvelope: {
             /** @description The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once). */
             id: string;
@@ -3303,6 +3342,10 @@ export type McpInspectBaselineRequest = components['schemas']['McpInspectBaselin
 export type A2aInspectBaselineRequest = components['schemas']['A2aInspectBaselineRequest'];
 export type MonitorEventType = components['schemas']['MonitorEventType'];
 export type MonitorRewriteSide = components['schemas']['MonitorRewriteSide'];
+export type MonitorIdentityEventData = components['schemas']['MonitorIdentityEventData'];
+export type TlsCertificate = components['schemas']['TlsCertificate'];
+export type TlsCertificateExpiringData = components['schemas']['TlsCertificateExpiringData'];
+export type TlsCertificateChangedData = components['schemas']['TlsCertificateChangedData'];
 export type MonitorEventData = components['schemas']['MonitorEventData'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type Watch = components['schemas']['Watch'];

@@ -7,7 +7,8 @@ import { SIGN_IN_PENDING_LIMITS } from '../core/store.js';
 import { CHALLENGE_PENDING_LIMITS } from '../core/claims/types.js';
 import { DEFAULT_CHAINS_PER_CLIENT, DEFAULT_CHAINS_PER_ROOT, DEFAULT_REGISTRATION_MAX_DAYS, MAX_REGISTERED_CHAINS } from '../core/delegation/registry.js';
 import { delegationRootsFromEnv, registrationMaxDaysFromEnv } from '../runtime/delegation-settings.js';
-import { intFromEnv } from '../runtime/node.js';
+import { DEFAULT_TLS_EXPIRY_DAYS } from '../core/monitoring/tls.js';
+import { ConfigError, intFromEnv } from '../runtime/node.js';
 import { fairShare } from './capacity.js';
 
 export type Profile = 'direct' | 'public';
@@ -87,6 +88,12 @@ export interface ServerLimits {
   signInChallengesPerDid: number;
   /** The cookie gateway: per-client token bucket over all its routes, requests per minute (SVC_GATEWAY_RATE_LIMIT_PER_MIN; 120, as the daemon's own bucket of each owner). */
   gatewayPerMinute: number;
+  /**
+   * Days before a watched certificate's notAfter at which `tls.certificate.expiring` is sent, once
+   * each per certificate (SVC_TLS_EXPIRY_DAYS; 30, 14 and 3 by default): 1 to 5 distinct whole
+   * days from 1 to 365, largest first.
+   */
+  tlsExpiryDays: readonly number[];
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
@@ -114,7 +121,24 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   signInChallengesPerClient: SIGN_IN_PENDING_LIMITS.perClient,
   signInChallengesPerDid: SIGN_IN_PENDING_LIMITS.perDid,
   gatewayPerMinute: 120,
+  tlsExpiryDays: DEFAULT_TLS_EXPIRY_DAYS,
 };
+
+/** SVC_TLS_EXPIRY_DAYS: comma-separated whole days (1..365), 1 to 5 distinct values; unset or blank → 30,14,3. */
+export function tlsExpiryDaysFromEnv(env: NodeJS.ProcessEnv): readonly number[] {
+  const raw = env['SVC_TLS_EXPIRY_DAYS'];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TLS_EXPIRY_DAYS;
+  const refuse = (): never => {
+    throw new ConfigError('SVC_TLS_EXPIRY_DAYS must list 1 to 5 distinct whole days between 1 and 365, separated by commas (e.g. 30,14,3)');
+  };
+  const days = raw.split(',').map((part) => {
+    const text = part.trim();
+    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    return Number.isSafeInteger(value) && value >= 1 && value <= 365 ? value : refuse();
+  });
+  if (days.length > 5 || new Set(days).size !== days.length) refuse();
+  return [...days].sort((a, b) => b - a);
+}
 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
@@ -130,7 +154,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
  * SVC_CLAIM_RECHECK_INTERVAL (1..2592000 s, default 86400),
  * SVC_CLAIM_PENDING_PER_CLIENT (1..10000, default 20), SVC_CLAIM_PENDING_PER_DID (1..10000, default 10),
  * SVC_SIGN_IN_PENDING_PER_CLIENT (1..10000, default 10), SVC_SIGN_IN_PENDING_PER_DID (1..10000, default 3),
- * SVC_GATEWAY_RATE_LIMIT_PER_MIN (1..1000000, default 120).
+ * SVC_GATEWAY_RATE_LIMIT_PER_MIN (1..1000000, default 120),
+ * SVC_TLS_EXPIRY_DAYS (1 to 5 distinct whole days 1..365, comma-separated; default 30,14,3).
  * The public budgets (20 and 10 per minute) are fixed, not configurable.
  */
 export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
@@ -158,5 +183,6 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     signInChallengesPerClient: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_CLIENT', DEFAULT_LIMITS.signInChallengesPerClient, 1, 10_000),
     signInChallengesPerDid: intFromEnv(env, 'SVC_SIGN_IN_PENDING_PER_DID', DEFAULT_LIMITS.signInChallengesPerDid, 1, 10_000),
     gatewayPerMinute: intFromEnv(env, 'SVC_GATEWAY_RATE_LIMIT_PER_MIN', DEFAULT_LIMITS.gatewayPerMinute, 1, 1_000_000),
+    tlsExpiryDays: tlsExpiryDaysFromEnv(env),
   };
 }

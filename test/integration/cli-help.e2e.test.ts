@@ -406,6 +406,7 @@ describe('svc help environment', () => {
       SVC_GATEWAY_RATE_LIMIT_PER_MIN: DEFAULT_LIMITS.gatewayPerMinute,
     };
     for (const [name, value] of Object.entries(defaults)) expect(ENVIRONMENT.find((v) => v.name === name)?.default, name).toBe(String(value));
+    expect(ENVIRONMENT.find((v) => v.name === 'SVC_TLS_EXPIRY_DAYS')?.default).toBe(DEFAULT_LIMITS.tlsExpiryDays.join(','));
   });
 
   it('prints every variable of the table with its description and default, wrapped to the width, and the standard ones svc honours', async () => {

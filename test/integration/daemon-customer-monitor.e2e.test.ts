@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import { repoRoot } from '../support/cli.js';
 import { checkContract, until } from '../support/daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { documentPath, startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from '../support/did-web-host.js';
 import { ADMIN_TOKEN, didKeyPrincipal, ownerSession, seedOwner, signIn, type SessionAnswer } from '../support/gateway.js';
 import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
 import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
@@ -171,7 +171,7 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
 
     beforeAll(async () => {
       opened = await open();
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       [alpha, allowance, cancel, replace] = (await seedOwner(opened.target, ownerA.did, ['alpha', 'allowance', 'cancel', 'replace'])) as [
         string,
         string,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
 import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { documentPath, startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from '../support/did-web-host.js';
 import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
 import { schemaPool } from '../support/pg-schemas.js';
 import { describePostgres, postgresUrl } from '../support/postgres.js';
@@ -95,7 +95,7 @@ function operatedDaemon(database: () => Promise<TestDatabase>) {
   let opened: TestDatabase;
   beforeAll(async () => {
     opened = await database();
-    host = await startDidWebHost();
+    host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
     daemon = await startLiveDaemon({ target: opened.target, host, env: { SVC_ADMIN_TOKEN: TOKEN } });
   }, 60_000);
   afterAll(async () => {
@@ -553,7 +553,7 @@ describe('the poller', () => {
   let daemon: Daemon;
   let host: DidWebHost;
   beforeAll(async () => {
-    host = await startDidWebHost();
+    host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
     daemon = await start({ SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' }, [], undefined, host);
   }, 60_000);
   afterAll(async () => {

@@ -90,6 +90,12 @@ describe('settings refused at start (item 9): exit 2 with one usage error', () =
     [{ SVC_TRUST_PROXY: '1' }, [], /^SVC_TRUST_PROXY=1 would let any client/, ENV_HINT],
     [{ SVC_LOG_LEVEL: 'verbose' }, [], /^SVC_LOG_LEVEL must be one of debug, info, warn, error \(or empty for silent\), not "verbose"$/, ENV_HINT],
     [{ SVC_REGISTRATIONS_PER_CLIENT: '0' }, [], /^SVC_REGISTRATIONS_PER_CLIENT must be a whole number between 1 and 10000$/, ENV_HINT],
+    [
+      { SVC_TLS_EXPIRY_DAYS: '30,30' },
+      [],
+      /^SVC_TLS_EXPIRY_DAYS must list 1 to 5 distinct whole days between 1 and 365, separated by commas \(e\.g\. 30,14,3\)$/,
+      ENV_HINT,
+    ],
   ])('%j %j', async (env, args, reason, hint) => {
     const r = await serve(env, args);
     expect(r.exitCode).toBe(2);

@@ -16,7 +16,7 @@ import { checkWatch, deliverDue } from '../../src/server/jobs/poller.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { StorageSlot } from '../../src/server/storage.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
+import { startDidWebHost, tableLookup, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from '../support/did-web-host.js';
 import { raw } from '../support/https-server.js';
 import { describePostgres } from '../support/postgres.js';
 import { fixedClock, testRuntime, type TestClock } from '../support/runtime.js';
@@ -34,7 +34,7 @@ let host: DidWebHost;
 const deliveries: Delivery[] = [];
 
 beforeAll(async () => {
-  host = await startDidWebHost({ dnsNames: ['example.com', 'hooks.example.com'] });
+  host = await startDidWebHost({ dnsNames: ['example.com', 'hooks.example.com'], leafDays: FAR_FROM_EXPIRY_DAYS });
   host.server.route('/hook', (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -167,6 +167,8 @@ describe('openapi.json', () => {
       'identity.resolution.failed',
       'identity.resolution.recovered',
       'identity.history.rewritten',
+      'tls.certificate.expiring',
+      'tls.certificate.changed',
     ]);
     // An envelope as docs/daemon.md#operator-monitoring describes it validates; one that breaks it
     // does not.
@@ -200,6 +202,22 @@ describe('openapi.json', () => {
     expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, kind: 'REMOVED', served: null } } })).toEqual([]);
     expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, kept: { ...side('a'), extra: 1 } } } })).not.toEqual([]);
     expect(valid({ ...rewritten, data: { ...rewritten.data, rewrite: { ...rewrite, versionNumber: 0 } } })).not.toEqual([]);
+    // The certificate events: their own data.
+    const certificate = { sha256Fingerprint: 'AB:CD', subject: 'CN=example.com', issuer: 'CN=Example CA', notAfter: '2026-12-11T00:00:00Z' };
+    const expiring = {
+      ...envelope,
+      type: 'tls.certificate.expiring',
+      data: { host: 'example.com', certificate, daysLeft: 15, thresholdDays: 30, expired: false },
+    };
+    expect(valid(expiring)).toEqual([]);
+    expect(valid({ ...expiring, data: { ...expiring.data, thresholdDays: 0 } })).not.toEqual([]);
+    const changed = {
+      ...envelope,
+      type: 'tls.certificate.changed',
+      data: { host: 'example.com', from: { sha256Fingerprint: 'EF:01', notAfter: '2026-12-01T00:00:00Z' }, to: certificate },
+    };
+    expect(valid(changed)).toEqual([]);
+    expect(valid({ ...changed, data: { ...changed.data, to: { ...certificate, extra: 1 } } })).not.toEqual([]);
   });
 
   it('resolves every schema reference (the contract hook compiles each response schema)', () => {

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { a2aKey, agentCard, publishJwks, serveCard, signCard } from './a2a-agent.js';
 import type { Daemon } from './daemon.js';
 import { startDaemonFor } from './daemon-client.js';
-import { startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from './did-web-host.js';
 import { closedPort } from './https-server.js';
 import { PLAIN_TOOLS, startSdk2Server, type McpTestServer } from './mcp-servers.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from './receipts.js';
@@ -94,7 +94,7 @@ export async function startClientScenario(): Promise<ClientScenario> {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
   try {
-    const host: DidWebHost = await startDidWebHost();
+    const host: DidWebHost = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
     cleanup.push(() => host.close());
 
     const didWeb = host.did('client');

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import type { Daemon } from './daemon.js';
 import { until } from './daemon-client.js';
-import { startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from './did-web-host.js';
 import { identifiers } from './monitoring-crash.js';
 import { didKeyPrincipal, gatewayUrl, ownerSession, seedOwner, signIn, startGatewayDaemon } from './gateway.js';
 import type { TestDatabase } from './databases.js';
@@ -75,7 +75,7 @@ export function customerCrashSuite(engine: Engine, describeEngine: (name: string
     let caDir: string;
     let daemon: Daemon | undefined;
     beforeAll(async () => {
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       opened = await open();
       caDir = mkdtempSync(path.join(tmpdir(), 'svc-customer-crash-ca-'));
       writeFileSync(path.join(caDir, 'ca.pem'), host.ca.certPem);

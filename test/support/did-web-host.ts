@@ -42,9 +42,25 @@ export function documentPath(did: string): string {
   return segments.length === 0 ? '/.well-known/did.json' : `/${segments.map((s) => encodeURIComponent(decodeURIComponent(s))).join('/')}/did.json`;
 }
 
-export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestCa; keepAliveTimeoutMs?: number } = {}): Promise<DidWebHost> {
-  const ca = options.ca ?? createTestCa();
-  const leaf = ca.issue({ dnsNames: ['localhost', ...(options.dnsNames ?? [])], ipAddresses: ['127.0.0.1'] });
+/**
+ * Days of validity of a monitored host's leaf (`leafDays`): beyond every default expiry threshold
+ * of monitoring (SVC_TLS_EXPIRY_DAYS, 30 at most), so a watch of the host sends no
+ * tls.certificate.expiring and a test sees only the events it causes. The default leaf (10 days)
+ * would be announced at 14 days on a watch's first check.
+ */
+export const FAR_FROM_EXPIRY_DAYS = 90;
+
+const DAY_MS = 86_400_000;
+
+export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestCa; keepAliveTimeoutMs?: number; leafDays?: number } = {}): Promise<DidWebHost> {
+  const { leafDays } = options;
+  // A CA of its own outlives the leaf (30 days by default, as createTestCa makes it).
+  const ca = options.ca ?? (leafDays === undefined ? createTestCa() : createTestCa(undefined, { notAfter: new Date(Date.now() + (leafDays + 30) * DAY_MS) }));
+  const leaf = ca.issue({
+    dnsNames: ['localhost', ...(options.dnsNames ?? [])],
+    ipAddresses: ['127.0.0.1'],
+    ...(leafDays !== undefined ? { notAfter: new Date(Date.now() + leafDays * DAY_MS) } : {}),
+  });
   const server = await startHttpsServer({
     cert: leaf,
     ca,

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Daemon } from './daemon.js';
 import { call, expectJson, startDaemonFor, until } from './daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from './did-web-host.js';
+import { documentPath, startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from './did-web-host.js';
 import { postgresSql, type Sql } from './databases.js';
 import { describePostgres, freshDatabase } from './postgres.js';
 import { didDocument, generateTestKey } from './signing.js';
@@ -83,7 +83,7 @@ export function monitoringCrashSuite(
     let host: DidWebHost;
     let opened: Awaited<ReturnType<typeof open>>;
     beforeAll(async () => {
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       opened = await open();
     }, 60_000);
     afterAll(async () => {
@@ -162,7 +162,7 @@ export function sharedWatchesSuite(): void {
     let database: Awaited<ReturnType<typeof freshDatabase>>;
     let daemons: Daemon[] = [];
     beforeAll(async () => {
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       database = await freshDatabase();
     }, 60_000);
     afterAll(async () => {

@@ -184,9 +184,14 @@ __all__ = [
     "A2aInspectBaselineRequest",
     "MonitorEventType",
     "MonitorRewriteSide",
-    "MonitorEventDataDomainBindingVariant1",
-    "MonitorEventDataDiffVariant1",
-    "MonitorEventDataRewrite",
+    "MonitorIdentityEventDataDomainBindingVariant1",
+    "MonitorIdentityEventDataDiffVariant1",
+    "MonitorIdentityEventDataRewrite",
+    "MonitorIdentityEventData",
+    "TlsCertificate",
+    "TlsCertificateExpiringData",
+    "TlsCertificateChangedDataFrom",
+    "TlsCertificateChangedData",
     "MonitorEventData",
     "WebhookEnvelope",
     "Watch",
@@ -2141,8 +2146,8 @@ class A2aInspectBaselineRequest(TypedDict):
     baseline: Dict[str, Any]
 
 
-#: What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it.
-MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered", "identity.history.rewritten"]
+#: What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed.
+MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered", "identity.history.rewritten", "tls.certificate.expiring", "tls.certificate.changed"]
 
 
 class MonitorRewriteSide(TypedDict):
@@ -2156,23 +2161,23 @@ class MonitorRewriteSide(TypedDict):
     entryHash: str
 
 
-_MonitorEventDataDomainBindingVariant1Required = TypedDict("_MonitorEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
+_MonitorIdentityEventDataDomainBindingVariant1Required = TypedDict("_MonitorIdentityEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
 
 
-class MonitorEventDataDomainBindingVariant1(_MonitorEventDataDomainBindingVariant1Required):
-    """The object at `MonitorEventData.domainBinding (variant 1 of 2)` in openapi.json."""
+class MonitorIdentityEventDataDomainBindingVariant1(_MonitorIdentityEventDataDomainBindingVariant1Required):
+    """The object at `MonitorIdentityEventData.domainBinding (variant 1 of 2)` in openapi.json."""
 
 
-class MonitorEventDataDiffVariant1(TypedDict):
-    """The object at `MonitorEventData.diff (variant 1 of 2)` in openapi.json."""
+class MonitorIdentityEventDataDiffVariant1(TypedDict):
+    """The object at `MonitorIdentityEventData.diff (variant 1 of 2)` in openapi.json."""
 
     #: One sentence, as the semantic diff (GET /v1/diff) writes it.
     summary: str
     changedMembers: List[str]
 
 
-class MonitorEventDataRewrite(TypedDict):
-    """The object at `MonitorEventData.rewrite` in openapi.json."""
+class MonitorIdentityEventDataRewrite(TypedDict):
+    """The object at `MonitorIdentityEventData.rewrite` in openapi.json."""
 
     #: The position of the first entry where the served log stops extending the kept one.
     versionNumber: int
@@ -2184,22 +2189,77 @@ class MonitorEventDataRewrite(TypedDict):
     detectedAt: str
 
 
-class _MonitorEventDataRequired(TypedDict):
-    """The required members of MonitorEventData."""
+class _MonitorIdentityEventDataRequired(TypedDict):
+    """The required members of MonitorIdentityEventData."""
 
     fromHash: Optional[str]
     toHash: Optional[str]
-    domainBinding: Optional[MonitorEventDataDomainBindingVariant1]
-    diff: Optional[MonitorEventDataDiffVariant1]
+    domainBinding: Optional[MonitorIdentityEventDataDomainBindingVariant1]
+    diff: Optional[MonitorIdentityEventDataDiffVariant1]
     headline: Optional[str]
     problem: Optional[Problem]
 
 
-class MonitorEventData(_MonitorEventDataRequired, total=False):
-    """The `MonitorEventData` schema of openapi.json."""
+class MonitorIdentityEventData(_MonitorIdentityEventDataRequired, total=False):
+    """The `MonitorIdentityEventData` schema of openapi.json.
+    The data of the identity.* events.
+    """
 
     #: identity.history.rewritten only (absent from the other types): the first diverging entry of the did:webvh log.
-    rewrite: MonitorEventDataRewrite
+    rewrite: MonitorIdentityEventDataRewrite
+
+
+class TlsCertificate(TypedDict):
+    """The `TlsCertificate` schema of openapi.json.
+    The leaf certificate of the connection that served the watch's check.
+    """
+
+    #: SHA-256 of the leaf's DER, colon-separated upper-case hex as OpenSSL prints it.
+    sha256Fingerprint: str
+    #: The subject distinguished name, e.g. `CN=example.com, O=Example`.
+    subject: str
+    #: The issuer distinguished name.
+    issuer: str
+    #: When the certificate expires (RFC 3339 UTC).
+    notAfter: str
+
+
+class TlsCertificateExpiringData(TypedDict):
+    """The `TlsCertificateExpiringData` schema of openapi.json.
+    The data of tls.certificate.expiring.
+    """
+
+    #: The host name the certificate was presented for.
+    host: str
+    certificate: TlsCertificate
+    #: Whole days from the check to notAfter, rounded down; negative once expired.
+    daysLeft: int
+    #: The threshold reached: the smallest of SVC_TLS_EXPIRY_DAYS at or above daysLeft.
+    thresholdDays: int
+    #: The certificate had already expired at the check (daysLeft negative).
+    expired: bool
+
+
+class TlsCertificateChangedDataFrom(TypedDict):
+    """The object at `TlsCertificateChangedData.from` in openapi.json."""
+
+    #: The fingerprint of the leaf seen before.
+    sha256Fingerprint: str
+    #: Its notAfter (RFC 3339 UTC).
+    notAfter: str
+
+
+_TlsCertificateChangedDataRequired = TypedDict("_TlsCertificateChangedDataRequired", {"host": str, "from": TlsCertificateChangedDataFrom, "to": TlsCertificate})
+
+
+class TlsCertificateChangedData(_TlsCertificateChangedDataRequired):
+    """The `TlsCertificateChangedData` schema of openapi.json.
+    The data of tls.certificate.changed.
+    """
+
+
+#: The event's data; its shape follows the event type.
+MonitorEventData = Union[MonitorIdentityEventData, TlsCertificateExpiringData, TlsCertificateChangedData]
 
 
 class WebhookEnvelope(TypedDict):

@@ -174,6 +174,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: '100000',
   },
   { name: 'SVC_MONITOR_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the monitoring poller (1..3600)', default: '30' },
+  {
+    name: 'SVC_TLS_EXPIRY_DAYS',
+    scope: 'svc serve',
+    description: "days before a watched certificate's expiry when tls.certificate.expiring is sent, once each (1 to 5 distinct days 1..365, comma-separated)",
+    default: '30,14,3',
+  },
   { name: 'SVC_CLAIM_PERIOD', scope: 'svc serve', description: 'seconds between two passes of the claim re-checker (1..3600)', default: '60' },
   {
     name: 'SVC_CLAIM_RECHECK_INTERVAL',

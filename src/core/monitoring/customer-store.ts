@@ -64,7 +64,7 @@ export interface CustomerEvent {
   watchId: string;
   did: string;
   createdAt: string;
-  /** As the operator's events: fromHash, toHash, domainBinding, diff, headline, problem. */
+  /** As the operator's events: identity events fromHash, toHash, domainBinding, diff, headline, problem; certificate events as core/monitoring/tls.ts makes them. */
   data: JsonObject;
 }
 

@@ -21,6 +21,7 @@
  * its id.
  */
 import { failedOutcome, plannedEvents, resolvedOutcome, rewriteOf } from '../../core/monitoring/check.js';
+import { certificateCheck } from '../../core/monitoring/tls.js';
 import type { LogRewrite } from '../../core/webvh/types.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../../core/monitoring/rules.js';
 import {
@@ -94,7 +95,9 @@ async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Obse
 /**
  * The observation with the certificate state of this check (core/monitoring/tls.ts): `tls` is
  * the TLS evidence of the connection that served the check's main answer (its leaf certificate
- * and host), or null (no TLS, or the check failed before it).
+ * and host), or null (no TLS, or the check failed before it; a FAILED outcome counts as null).
+ * The certificate's events (`tls.certificate.changed`, `tls.certificate.expiring`, at the
+ * thresholds of SVC_TLS_EXPIRY_DAYS on the runtime's clock) come after the check's own.
  */
 export function withCertificate(
   ctx: ServerContext,
@@ -102,9 +105,9 @@ export function withCertificate(
   seen: { outcome: CheckOutcome; events: PlannedEvent[] },
   tls: TlsEvidence | null,
 ): { outcome: CheckOutcome; events: PlannedEvent[] } {
-  void ctx;
-  void tls;
-  return { outcome: { ...seen.outcome, tls: input.previous?.tls ?? null }, events: seen.events };
+  const evidence = seen.outcome.status === 'FAILED' ? null : tls;
+  const checked = certificateCheck(input.previous?.tls ?? null, evidence, ctx.runtime.clock.now(), ctx.limits.tlsExpiryDays);
+  return { outcome: { ...seen.outcome, tls: checked.state }, events: [...seen.events, ...checked.events] };
 }
 
 /** Resolves the watch's DID afresh and compares it with its baselines. */

@@ -1,9 +1,10 @@
 /**
  * The operator webhook (monitor events; docs/daemon.md#operator-monitoring), documented under
- * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its six
- * event types, `data` (document hashes, the domain binding before and after, a
+ * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its
+ * event types, `data` (identity events: document hashes, the domain binding before and after, a
  * diff summary, the verdict headline; for a failure, the problem; for a did:webvh log rewrite,
- * the first diverging entry), and the four headers with
+ * the first diverging entry; certificate events: the leaf, its expiry and the threshold reached,
+ * or the leaf before and after), and the four headers with
  * the signature receivers check (the clients' verifyWebhook).
  *
  * The sender is core/monitoring/webhook.ts. The customer webhook
@@ -21,14 +22,19 @@ export const MonitorEventTypeSchema = Type.Union(
     Type.Literal('identity.resolution.failed'),
     Type.Literal('identity.resolution.recovered'),
     Type.Literal('identity.history.rewritten'),
+    Type.Literal('tls.certificate.expiring'),
+    Type.Literal('tls.certificate.changed'),
   ],
   {
     $id: 'MonitorEventType',
-    description: "What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it.",
+    description:
+      "What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. " +
+      "tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed.",
   },
 );
 
-export const MonitorEventDataSchema = Type.Object(
+/** The data of the identity.* events. */
+export const MonitorIdentityEventDataSchema = Type.Object(
   {
     fromHash: Nullable(Type.String({ description: 'The document hash (JCS SHA-256, hex) before the event; null when none was known.' })),
     toHash: Nullable(Type.String({ description: 'The document hash after the event; null when the identifier did not resolve.' })),
@@ -67,7 +73,48 @@ export const MonitorEventDataSchema = Type.Object(
       ),
     ),
   },
-  { $id: 'MonitorEventData', additionalProperties: false },
+  { $id: 'MonitorIdentityEventData', additionalProperties: false, description: 'The data of the identity.* events.' },
+);
+
+export const TlsCertificateSchema = Type.Object(
+  {
+    sha256Fingerprint: Type.String({ description: "SHA-256 of the leaf's DER, colon-separated upper-case hex as OpenSSL prints it." }),
+    subject: Type.String({ description: 'The subject distinguished name, e.g. `CN=example.com, O=Example`.' }),
+    issuer: Type.String({ description: 'The issuer distinguished name.' }),
+    notAfter: Type.String({ description: 'When the certificate expires (RFC 3339 UTC).' }),
+  },
+  { $id: 'TlsCertificate', additionalProperties: false, description: "The leaf certificate of the connection that served the watch's check." },
+);
+
+export const TlsCertificateExpiringDataSchema = Type.Object(
+  {
+    host: Type.String({ description: 'The host name the certificate was presented for.' }),
+    certificate: Type.Ref('TlsCertificate'),
+    daysLeft: Type.Integer({ description: 'Whole days from the check to notAfter, rounded down; negative once expired.' }),
+    thresholdDays: Type.Integer({ minimum: 1, maximum: 365, description: 'The threshold reached: the smallest of SVC_TLS_EXPIRY_DAYS at or above daysLeft.' }),
+    expired: Type.Boolean({ description: 'The certificate had already expired at the check (daysLeft negative).' }),
+  },
+  { $id: 'TlsCertificateExpiringData', additionalProperties: false, description: 'The data of tls.certificate.expiring.' },
+);
+
+export const TlsCertificateChangedDataSchema = Type.Object(
+  {
+    host: Type.String({ description: 'The host name the certificate was presented for.' }),
+    from: Type.Object(
+      {
+        sha256Fingerprint: Type.String({ description: 'The fingerprint of the leaf seen before.' }),
+        notAfter: Type.String({ description: 'Its notAfter (RFC 3339 UTC).' }),
+      },
+      { additionalProperties: false, description: 'The leaf seen before, as svc kept it (its fingerprint and expiry, not its names).' },
+    ),
+    to: Type.Ref('TlsCertificate'),
+  },
+  { $id: 'TlsCertificateChangedData', additionalProperties: false, description: 'The data of tls.certificate.changed.' },
+);
+
+export const MonitorEventDataSchema = Type.Union(
+  [Type.Ref('MonitorIdentityEventData'), Type.Ref('TlsCertificateExpiringData'), Type.Ref('TlsCertificateChangedData')],
+  { $id: 'MonitorEventData', description: "The event's data; its shape follows the event type." },
 );
 
 export const MonitorRewriteSideSchema = Type.Object(
@@ -91,7 +138,16 @@ export const WebhookEnvelopeSchema = Type.Object(
   { $id: 'WebhookEnvelope', additionalProperties: false },
 );
 
-export const WEBHOOK_SCHEMAS: TSchema[] = [MonitorEventTypeSchema, MonitorRewriteSideSchema, MonitorEventDataSchema, WebhookEnvelopeSchema];
+export const WEBHOOK_SCHEMAS: TSchema[] = [
+  MonitorEventTypeSchema,
+  MonitorRewriteSideSchema,
+  MonitorIdentityEventDataSchema,
+  TlsCertificateSchema,
+  TlsCertificateExpiringDataSchema,
+  TlsCertificateChangedDataSchema,
+  MonitorEventDataSchema,
+  WebhookEnvelopeSchema,
+];
 
 const header = (name: string, description: string, schema: Record<string, unknown>) => ({ in: 'header', name, required: true, description, schema });
 

@@ -49,6 +49,10 @@ ${EXIT_STATUS}
 
 A watch's id is a number (watch add prints it, watch list lists them); events are evt_<n>.
 To see deliveries on this machine: svc webhook listen --tls (svc help webhook).
+Besides changes of the DID, a watch reports its host's TLS certificate:
+tls.certificate.expiring once at each of the daemon's SVC_TLS_EXPIRY_DAYS
+(30, 14, 3 days before expiry by default), tls.certificate.changed when the
+certificate is replaced.
 
 Examples:
   $ export SVC_ADMIN_TOKEN=...   # the token the daemon was started with (24+ characters)
