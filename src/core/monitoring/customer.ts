@@ -19,6 +19,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { ProblemError } from '../problems.js';
 import type { CustomerEvent } from './customer-store.js';
+import type { WatchKind } from './store.js';
 
 /** The delivery body (JSON, fixed member order). */
 export function customerBody(event: CustomerEvent): string {
@@ -27,10 +28,22 @@ export function customerBody(event: CustomerEvent): string {
     type: event.type,
     projectId: event.projectId,
     watchId: event.watchId,
-    did: event.did,
+    ...subjectOf(event),
     createdAt: event.createdAt,
     data: event.data,
   });
+}
+
+/** The member naming the event's subject (did, mcpEndpoint or a2aCard), as the event has it. */
+function subjectOf(event: CustomerEvent): Record<string, string> {
+  if (event.mcpEndpoint !== undefined) return { mcpEndpoint: event.mcpEndpoint };
+  if (event.a2aCard !== undefined) return { a2aCard: event.a2aCard };
+  return { did: event.did ?? '' };
+}
+
+/** A project watch's or event's subject member from its kind and the stored subject (did watches: `did`, as always). */
+export function subjectMembers(kind: WatchKind, subject: string): { did: string } | { mcpEndpoint: string } | { a2aCard: string } {
+  return kind === 'mcp' ? { mcpEndpoint: subject } : kind === 'a2a' ? { a2aCard: subject } : { did: subject };
 }
 
 /** Unix seconds of an RFC 3339 instant. */
