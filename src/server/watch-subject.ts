@@ -43,7 +43,8 @@ export async function targetSubject(
   baseline: unknown,
   createdAt: string,
 ): Promise<{ subject: string; baseline?: CheckOutcome }> {
-  if (baseline !== undefined && !isJsonObject(baseline as JsonValue)) throw new ProblemError('INVALID_REQUEST', `${WHERE} must be a JSON object (the baseline file's content).`);
+  if (baseline !== undefined && !isJsonObject(baseline as JsonValue))
+    throw new ProblemError('INVALID_REQUEST', `${WHERE} must be a JSON object (the baseline file's content).`);
   if (kind === 'mcp') {
     const subject = parseEndpoint(value).href;
     await runtime.net.checkDestination(subject, 'MCP endpoint');

@@ -56,8 +56,7 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
         });
       });
       mcp = await startSdk1Server({ host, path: '/mcp', tools: PLAIN_TOOLS, stateful: false, json: true });
-      const startOne = () =>
-        startDaemonFor(host, { noDb: true, args: ['--db', opened.target], env: { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' } });
+      const startOne = () => startDaemonFor(host, { noDb: true, args: ['--db', opened.target], env: { SVC_ADMIN_TOKEN: TOKEN, SVC_MONITOR_PERIOD: '1' } });
       let daemon: Daemon = await startOne();
       const created = await call(`${daemon.url}/v1/monitoring/watches`, {
         method: 'POST',
@@ -65,7 +64,7 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
         body: JSON.stringify({ mcpEndpoint: mcp.url, webhookUrl: `${host.server.origin}/hooks/mcp-crash`, intervalSeconds: 60 }),
       });
       expectJson(created, 201);
-      await until('the first check is recorded', async () => Number((await opened.sql("SELECT count(*) AS n FROM monitor_baselines"))[0]!['n']) >= 1, 30_000);
+      await until('the first check is recorded', async () => Number((await opened.sql('SELECT count(*) AS n FROM monitor_baselines'))[0]!['n']) >= 1, 30_000);
       for (let round = 0; round < ROUNDS; round++) {
         mcp.setTools(PLAIN_TOOLS.map((t) => (t.name === 'add' ? { ...t, description: `Add two numbers (revision ${round}).` } : t)));
         await opened.sql(AGE_WATCHES);
@@ -81,7 +80,9 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
         'every event is delivered and no more are being made',
         async () => {
           await opened.sql(AGE_DELIVERIES);
-          const [row] = await opened.sql("SELECT count(*) AS n, sum(CASE WHEN delivery_status <> 'DELIVERED' THEN 1 ELSE 0 END) AS remaining FROM monitor_events");
+          const [row] = await opened.sql(
+            "SELECT count(*) AS n, sum(CASE WHEN delivery_status <> 'DELIVERED' THEN 1 ELSE 0 END) AS remaining FROM monitor_events",
+          );
           const [aged] = await opened.sql(UNCHECKED);
           const n = Number(row!['n']);
           steady = n === last && Number(row!['remaining'] ?? 0) === 0 && Number(aged!['n']) === 0 ? steady + 1 : 0;

@@ -67,7 +67,11 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       const didBaseline = { did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', webhookUrl: hookUrl, baseline: {} };
       expect(expectProblem(await send('POST', '/v1/monitoring/watches', didBaseline), 400, 'INVALID_REQUEST').detail).toMatch(/baseline is for mcpEndpoint/);
       const bad = expectProblem(
-        await send('POST', '/v1/monitoring/watches', { mcpEndpoint: `${host.server.origin}/mcp`, webhookUrl: hookUrl, baseline: { format: 'svc-a2a-baseline' } }),
+        await send('POST', '/v1/monitoring/watches', {
+          mcpEndpoint: `${host.server.origin}/mcp`,
+          webhookUrl: hookUrl,
+          baseline: { format: 'svc-a2a-baseline' },
+        }),
         400,
         'INVALID_REQUEST',
       );
@@ -110,7 +114,12 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       let listed = await events(mcpWatch);
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ kind: 'mcp', mcpEndpoint: mcp.url, eventType: 'mcp.inventory.changed' });
-      expect(listed[0]!['data']).toMatchObject({ endpoint: mcp.url, added: [], removed: [], changed: [{ kind: 'tool', name: 'add', fields: ['description'] }] });
+      expect(listed[0]!['data']).toMatchObject({
+        endpoint: mcp.url,
+        added: [],
+        removed: [],
+        changed: [{ kind: 'tool', name: 'add', fields: ['description'] }],
+      });
 
       mcp.setItems('prompts', [{ name: 'daily_brief', description: 'A short briefing for today.' }]);
       expect(await check(mcpWatch)).toMatchObject({ changed: true });
@@ -129,7 +138,14 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       await mcp.close();
       expect(await check(mcpWatch)).toMatchObject({ changed: true });
       expect((await check(mcpWatch)).changed).toBe(false);
-      mcp = await startSdk1Server({ host, path: '/mcp', tools, prompts: [{ name: 'daily_brief', description: 'A short briefing for today.' }], stateful: false, json: true });
+      mcp = await startSdk1Server({
+        host,
+        path: '/mcp',
+        tools,
+        prompts: [{ name: 'daily_brief', description: 'A short briefing for today.' }],
+        stateful: false,
+        json: true,
+      });
       expect(await check(mcpWatch)).toMatchObject({ changed: true });
       const types = (await events(mcpWatch)).map((e) => e['eventType']);
       expect(types.slice(0, 2)).toEqual(['mcp.inspection.recovered', 'mcp.inspection.failed']);
@@ -140,7 +156,9 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
 
     it('an uploaded baseline that differs from the server: the first check reports the difference', async () => {
       // The watch's last snapshot is the server as svc mcp approve would write it.
-      const [row] = await opened.sql(`SELECT document FROM monitor_baselines WHERE watch_id = ${Number(mcpWatch)} AND status = 'RESOLVED' ORDER BY revision DESC LIMIT 1`);
+      const [row] = await opened.sql(
+        `SELECT document FROM monitor_baselines WHERE watch_id = ${Number(mcpWatch)} AND status = 'RESOLVED' ORDER BY revision DESC LIMIT 1`,
+      );
       const snapshot = () => JSON.parse(String(row!['document'])) as Record<string, any>;
       const entry = snapshot();
       // The approved description of `add` was the original one.
@@ -153,7 +171,10 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       expect(listed).toHaveLength(1);
       expect(listed[0]!['data']).toMatchObject({ changed: [{ kind: 'tool', name: 'add', fields: ['description'] }], added: [], removed: [] });
       // The same baseline as the server: nothing on the first check.
-      const same = expectJson(await send('POST', '/v1/monitoring/watches', { mcpEndpoint: mcp.url, webhookUrl: hookUrl, baseline: { ...baseline, servers: { demo: snapshot() } } }), 201);
+      const same = expectJson(
+        await send('POST', '/v1/monitoring/watches', { mcpEndpoint: mcp.url, webhookUrl: hookUrl, baseline: { ...baseline, servers: { demo: snapshot() } } }),
+        201,
+      );
       expect((await check(same.watch.id)).changed).toBe(false);
     }, 60_000);
 

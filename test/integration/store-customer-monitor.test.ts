@@ -303,7 +303,15 @@ for (const backend of BACKENDS) {
         const listed = await monitor.listEvents(ALICE, p, w, 10);
         if (listed === 'too-many') throw new Error('too many');
         expect(listed).toEqual([
-          { id: `evt_${eventIds[0]}`, type: 'mcp.inventory.changed', projectId: p, watchId: `wch_${w}`, mcpEndpoint: endpoint, createdAt: expect.any(String), data: changed.data },
+          {
+            id: `evt_${eventIds[0]}`,
+            type: 'mcp.inventory.changed',
+            projectId: p,
+            watchId: `wch_${w}`,
+            mcpEndpoint: endpoint,
+            createdAt: expect.any(String),
+            data: changed.data,
+          },
         ]);
         const [delivery] = await db.rows<{ body: string }>(`SELECT body FROM customer_webhook_deliveries WHERE monitor_event_id = ${eventIds[0]}`);
         expect(Object.keys(JSON.parse(delivery!.body))).toEqual(['id', 'type', 'projectId', 'watchId', 'mcpEndpoint', 'createdAt', 'data']);

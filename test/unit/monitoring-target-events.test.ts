@@ -35,7 +35,13 @@ function card(kid: string, thumbprint: string, skills: string[] = ['search'], si
     supportedInterfaces: [{ url: 'https://agent.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     skills: skills.map((id) => ({ id, name: id, description: `${id} skill`, tags: [] })),
   };
-  return { cardUrl: CARD, canonicalSha256: jcsSha256(c), card: c, signingKeys: { [kid]: { alg: 'ES256', jku: null, keyThumbprint: thumbprint } }, signatureStatus };
+  return {
+    cardUrl: CARD,
+    canonicalSha256: jcsSha256(c),
+    card: c,
+    signingKeys: { [kid]: { alg: 'ES256', jku: null, keyThumbprint: thumbprint } },
+    signatureStatus,
+  };
 }
 
 const at = (minute: number) => `2026-11-27T00:${String(minute).padStart(2, '0')}:00Z`;
@@ -82,7 +88,13 @@ describe('plannedTargetEvents (MCP)', () => {
   it('a failure emits failed once, a recovery emits recovered, and a change made while down is reported against the last good snapshot', () => {
     const down = plannedTargetEvents('mcp', ENDPOINT, both(base), failed(5));
     expect(down.map((e) => e.type)).toEqual(['mcp.inspection.failed']);
-    expect(down[0]!.data).toMatchObject({ endpoint: ENDPOINT, fromHash: base.documentHash, toHash: null, headline: null, problem: { code: 'UPSTREAM_UNAVAILABLE' } });
+    expect(down[0]!.data).toMatchObject({
+      endpoint: ENDPOINT,
+      fromHash: base.documentHash,
+      toHash: null,
+      headline: null,
+      problem: { code: 'UPSTREAM_UNAVAILABLE' },
+    });
     expect(plannedTargetEvents('mcp', ENDPOINT, { previous: failed(5), lastResolved: base }, failed(10))).toEqual([]);
     const same = snapshotOutcome(server({ echo: 'Echoes its input.', add: 'Adds two numbers.' }), at(15));
     expect(plannedTargetEvents('mcp', ENDPOINT, { previous: failed(10), lastResolved: base }, same).map((e) => e.type)).toEqual(['mcp.inspection.recovered']);

@@ -69,7 +69,10 @@ export interface McpInventoryChanges {
 /** Two MCP snapshots compared item by item (core/mcp/baseline.ts's comparison, both complete). */
 export function mcpChanges(then: McpBaselineServer, now: McpBaselineServer): McpInventoryChanges {
   const current = Object.fromEntries(
-    KINDS.map((kind) => [kind, Object.entries(now[kind]).map(([key, item]) => ({ key, definition: item.definition, definitionSha256: item.definitionSha256 }))]),
+    KINDS.map((kind) => [
+      kind,
+      Object.entries(now[kind]).map(([key, item]) => ({ key, definition: item.definition, definitionSha256: item.definitionSha256 })),
+    ]),
   ) as unknown as Parameters<typeof compareWithBaseline>[0];
   const complete = Object.fromEntries(KINDS.map((kind) => [kind, true])) as Record<Kind, boolean>;
   const server = { target: now.target, serverInfo: now.serverInfo, instructions: now.instructions };
@@ -187,7 +190,10 @@ export function plannedTargetEvents(kind: 'mcp' | 'a2a', subject: string, baseli
   }
   if (previous.status === 'FAILED') {
     const recovered = headline ?? `The ${kind === 'mcp' ? 'MCP server' : 'agent card'} at ${subject} answers again, unchanged.`;
-    events.push({ type: `${kind}.inspection.recovered` as MonitorEventType, data: { [member]: subject, fromHash, toHash, problem: null, headline: recovered } });
+    events.push({
+      type: `${kind}.inspection.recovered` as MonitorEventType,
+      data: { [member]: subject, fromHash, toHash, problem: null, headline: recovered },
+    });
   }
   if (changed !== null) events.push(changed);
   return events;

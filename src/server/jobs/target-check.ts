@@ -90,4 +90,3 @@ export async function observeTarget(ctx: ServerContext, input: WatchCheckInput):
   }
   return withCertificate(ctx, input, { outcome, events: plannedTargetEvents(kind, watch.did, input, outcome) }, tls);
 }
-

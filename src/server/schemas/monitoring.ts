@@ -51,7 +51,11 @@ export const WatchRequestSchema = Type.Object(
   {
     did: Type.Optional(StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch (or mcpEndpoint, or a2aCard: exactly one).' })),
     mcpEndpoint: Type.Optional(
-      StoredText({ minLength: 1, maxLength: 2_048, description: 'The https URL of a Streamable HTTP MCP endpoint to watch: its tools, prompts and resources.' }),
+      StoredText({
+        minLength: 1,
+        maxLength: 2_048,
+        description: 'The https URL of a Streamable HTTP MCP endpoint to watch: its tools, prompts and resources.',
+      }),
     ),
     a2aCard: Type.Optional(
       StoredText({ minLength: 1, maxLength: 2_048, description: "An A2A agent's origin or the URL of its agent card, to watch its card." }),

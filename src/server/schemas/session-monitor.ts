@@ -36,7 +36,9 @@ export const ProjectWatchSchema = Type.Object(
 export const ProjectWatchRequestSchema = Type.Object(
   {
     did: Type.Optional(StoredText({ description: 'A did:key, did:jwk or did:web identifier (or mcpEndpoint, or a2aCard: exactly one).', maxLength: 2048 })),
-    mcpEndpoint: Type.Optional(StoredText({ minLength: 1, maxLength: 2048, description: 'The https URL of a Streamable HTTP MCP endpoint: its inventory is watched.' })),
+    mcpEndpoint: Type.Optional(
+      StoredText({ minLength: 1, maxLength: 2048, description: 'The https URL of a Streamable HTTP MCP endpoint: its inventory is watched.' }),
+    ),
     a2aCard: Type.Optional(StoredText({ minLength: 1, maxLength: 2048, description: "An A2A agent's origin or card URL: its card is watched." })),
     baseline: Type.Optional(
       Type.Unsafe<Record<string, unknown>>(

@@ -86,13 +86,20 @@ export const McpInventoryChangedDataSchema = Type.Object(
     toHash,
     added: Type.Array(mcpItem(), { description: 'Items the server lists now and did not before.' }),
     removed: Type.Array(mcpItem(), { description: 'Items it no longer lists.' }),
-    changed: Type.Array(mcpItem({ fields: Type.Array(Type.String(), { description: "The definition's members that differ (e.g. description, inputSchema)." }) }), {
-      description: 'Items whose definition differs, with the members that differ.',
-    }),
+    changed: Type.Array(
+      mcpItem({ fields: Type.Array(Type.String(), { description: "The definition's members that differ (e.g. description, inputSchema)." }) }),
+      {
+        description: 'Items whose definition differs, with the members that differ.',
+      },
+    ),
     server: Type.Array(Type.String(), { description: "The server's own words that differ: serverInfo.<member>, instructions." }),
     headline: Type.String({ description: 'One sentence naming the changes.' }),
   },
-  { $id: 'McpInventoryChangedData', additionalProperties: false, description: 'mcp.inventory.changed: against the last good inventory (or the uploaded baseline).' },
+  {
+    $id: 'McpInventoryChangedData',
+    additionalProperties: false,
+    description: 'mcp.inventory.changed: against the last good inventory (or the uploaded baseline).',
+  },
 );
 
 const itemChanges = (noun: string) =>
@@ -138,7 +145,8 @@ export const TargetInspectionDataSchema = Type.Object(
   {
     $id: 'TargetInspectionData',
     additionalProperties: false,
-    description: 'mcp.inspection.failed / recovered, a2a.inspection.failed / recovered: failed once (not again while failing), recovered on the first success after.',
+    description:
+      'mcp.inspection.failed / recovered, a2a.inspection.failed / recovered: failed once (not again while failing), recovered on the first success after.',
   },
 );
 

@@ -166,7 +166,16 @@ export class PostgresWatchStore implements WatchStore {
       if (watch.baseline !== undefined) {
         const o = watch.baseline;
         const stored = storedOutcome(o);
-        await client.query(FIRST_BASELINE, [added.id, o.status, o.documentHash, o.fingerprintProfile, o.domainBindingStatus, stored.document, stored.problem, o.checkedAt]);
+        await client.query(FIRST_BASELINE, [
+          added.id,
+          o.status,
+          o.documentHash,
+          o.fingerprintProfile,
+          o.domainBindingStatus,
+          stored.document,
+          stored.problem,
+          o.checkedAt,
+        ]);
       }
       return added;
     });
