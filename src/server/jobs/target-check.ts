@@ -24,7 +24,7 @@ import { rfc3339, type Runtime } from '../../core/runtime.js';
 import type { CheckOutcome, WatchCheckInput } from '../../core/store.js';
 import { RequestSlot } from '../capacity.js';
 import { keysFor, type ServerContext } from '../context.js';
-import { withCertificate, type Observation } from './poller.js';
+import type { Observation, withCertificate } from './poller.js';
 
 /** The capacity share of the poller (as its resolutions). */
 const POLLER_CLIENT = 'svc-monitor';
@@ -66,8 +66,12 @@ async function inspectCard(ctx: ServerContext, runtime: Runtime, slot: RequestSl
   return { snapshot, tls: inspection.tls };
 }
 
-/** Inspects the watched MCP endpoint or A2A card and compares it with the watch's baselines. */
-export async function observeTarget(ctx: ServerContext, input: WatchCheckInput): Promise<Observation> {
+/**
+ * Inspects the watched MCP endpoint or A2A card and compares it with the watch's baselines; the
+ * certificate of the inspection's connection goes through `certify` (the poller's withCertificate,
+ * passed in so that this module needs nothing of the poller at run time).
+ */
+export async function observeTarget(ctx: ServerContext, input: WatchCheckInput, certify: typeof withCertificate): Promise<Observation> {
   const { watch } = input;
   const kind = watch.kind === 'a2a' ? 'a2a' : 'mcp';
   let outcome: CheckOutcome;
@@ -88,5 +92,5 @@ export async function observeTarget(ctx: ServerContext, input: WatchCheckInput):
   } finally {
     slot.release();
   }
-  return withCertificate(ctx, input, { outcome, events: plannedTargetEvents(kind, watch.did, input, outcome) }, tls);
+  return certify(ctx, input, { outcome, events: plannedTargetEvents(kind, watch.did, input, outcome) }, tls);
 }
