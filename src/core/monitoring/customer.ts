@@ -2,13 +2,13 @@
  * A customer monitor event as a webhook delivery (docs/daemon.md#customer-monitoring, "Delivery"):
  * svc's own design.
  *
- * - Event types are the operator's: identity.document.changed,
- *   identity.domain_binding.changed, identity.deactivated, identity.resolution.failed,
- *   identity.resolution.recovered (identity.history.rewritten concerns did:webvh, which a project
- *   cannot watch).
+ * - Event types are the operator's: identity.* for DIDs (identity.history.rewritten concerns
+ *   did:webvh, which a project cannot watch), mcp.* and a2a.* for MCP endpoints and agent cards,
+ *   tls.* for certificates.
  * - The body is the CustomerEvent's JSON, members in a fixed order:
- *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — the project and
- *   watch are named so that a receiver binds the event to its owner before trusting it.
+ *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — `mcpEndpoint` or
+ *   `a2aCard` in place of `did` for those watches (a DID watch's bytes are as they always were); the
+ *   project and watch are named so that a receiver binds the event to its owner before trusting it.
  * - Headers: `X-SVC-Event-ID: evt_<n>` and `X-SVC-Signature: t=<creationTime>,v1=<hex>`, where
  *   `t` is the event's creation time in unix seconds and the hex is HMAC-SHA256, keyed with the
  *   webhook secret's UTF-8 bytes, over `<t>.<exact UTF-8 body>`.
