@@ -20,7 +20,7 @@
  *   changed, the card's other members that changed, and the signature status before and after (a
  *   change of it counts only when the earlier snapshot knew it).
  */
-import { a2aEntryDifferences, type A2aBaselineAgent, type A2aSigningKey } from '../a2a/baseline.js';
+import { a2aEntryDifferences, type A2aBaselineAgent } from '../a2a/baseline.js';
 import type { A2aItemChanges } from '../a2a/types.js';
 import { HASH_PROFILE, jcsSha256 } from '../canonical.js';
 import type { JsonObject } from '../encoding/json.js';
@@ -147,9 +147,6 @@ function a2aHeadline(card: string, c: A2aCardChanges): string {
   if (c.signatureStatus !== null) parts.push(`the signature check went from ${c.signatureStatus.from} to ${c.signatureStatus.to}`);
   return `The agent card at ${card}: ${parts.join('; ')}.`;
 }
-
-/** The signing keys of a snapshot as data (kid → alg, jku, thumbprint). */
-export type SigningKeys = Record<string, A2aSigningKey>;
 
 /**
  * The events one check of an MCP (`kind` 'mcp') or A2A ('a2a') watch means, in a fixed order
