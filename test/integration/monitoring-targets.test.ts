@@ -223,6 +223,31 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       listed = await events(id);
       expect(listed.map((e) => e['eventType'])).toEqual(['a2a.inspection.recovered', 'a2a.inspection.failed', 'a2a.card.changed']);
       expect(listed[1]!['data']).toMatchObject({ problem: { code: 'UPSTREAM_UNAVAILABLE' }, toHash: null });
+
+      // An approved svc-a2a-baseline that pinned the earlier key: the first check of a new watch names the rotation.
+      const [row] = await opened.sql(
+        `SELECT document FROM monitor_baselines WHERE watch_id = ${Number(id)} AND status = 'RESOLVED' ORDER BY revision DESC LIMIT 1`,
+      );
+      const { signatureStatus: _status, ...entry } = JSON.parse(String(row!['document'])) as Record<string, any>;
+      expect(entry['cardUrl']).toBe(`${origin}${CARD_PATH}`);
+      const pinned = { ...entry, signingKeys: { 'card-key-1': { ...entry['signingKeys']['card-key-2'], keyThumbprint: 'an-earlier-thumbprint' } } };
+      const baseline = { format: 'svc-a2a-baseline', version: 1, hashProfile: 'rfc8785-binary64-v1', agents: { [entry['cardUrl']]: pinned } };
+      const withBaseline = expectJson(await send('POST', '/v1/monitoring/watches', { a2aCard: origin, webhookUrl: hookUrl, baseline }), 201);
+      expect(await check(withBaseline.watch.id)).toMatchObject({ changed: true });
+      const [first] = await events(withBaseline.watch.id);
+      expect(first!['data']).toMatchObject({ signingKeys: { added: ['card-key-2'], removed: ['card-key-1'] }, signatureStatus: { from: null, to: 'PASS' } });
+      // The same card approved as it is: nothing on the first check.
+      const same = { ...baseline, agents: { [entry['cardUrl']]: entry } };
+      const quiet = expectJson(await send('POST', '/v1/monitoring/watches', { a2aCard: origin, webhookUrl: hookUrl, baseline: same }), 201);
+      expect((await check(quiet.watch.id)).changed).toBe(false);
+      // A baseline of another card is refused.
+      const other = { ...baseline, agents: { x: { ...entry, cardUrl: 'https://elsewhere.example/.well-known/agent-card.json' } } };
+      const refused = expectProblem(
+        await send('POST', '/v1/monitoring/watches', { a2aCard: origin, webhookUrl: hookUrl, baseline: other }),
+        400,
+        'INVALID_REQUEST',
+      );
+      expect(refused.detail).toMatch(/baseline of another agent/);
     }, 60_000);
   });
 }
