@@ -25,7 +25,7 @@ complete -c svc -n '__fish_use_subcommand' -a history -d 'List the recorded obse
 complete -c svc -n '__fish_use_subcommand' -a diff -d 'Compare two recorded observations of a DID: keys added, removed and rotated, relationships, services, binding'
 complete -c svc -n '__fish_use_subcommand' -a backup -d 'Copy the SQLite database with online backup to a new file (never overwrites; mode 0600); PostgreSQL: use pg_dump'
 complete -c svc -n '__fish_use_subcommand' -a serve -d 'Run the HTTP daemon: /v1 resolution routes, the W3C /1.0 binding, history, diff, graph, SSE'
-complete -c svc -n '__fish_use_subcommand' -a monitor -d 'Operator monitoring on a running daemon: watch DIDs, post their changes to a webhook, list the events'
+complete -c svc -n '__fish_use_subcommand' -a monitor -d 'Operator monitoring on a running daemon: watch DIDs, MCP endpoints and A2A cards, post their changes to a webhook, list the events'
 complete -c svc -n '__fish_use_subcommand' -a owner -d 'Owner accounts (commercial mode): the operator manages tenants, projects, owners and usage; owners sign in at the cookie gateway and manage their keys'
 complete -c svc -n '__fish_use_subcommand' -a claim -d 'Prove control of a DID to a daemon: sign a challenge with a key, or publish it (well-known file, DNS TXT)'
 complete -c svc -n '__fish_use_subcommand' -a claims -d 'List a DID'\''s current proofs of control on a daemon'

@@ -51,6 +51,7 @@ import type {
   WatchCreated,
   WatchList,
   WatchRequest,
+  ProjectWatchRequest,
   PeriodClosed,
   PlanList,
   PlanRequest,
@@ -1106,11 +1107,12 @@ export class SvcClient {
   }
 
   /** POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web (201; 200 when the project already watches it). */
-  addProjectWatch(project: string, did: string, options?: RequestOptions): Promise<JsonCreated<'sessionCreateWatch'>> {
+  addProjectWatch(project: string, subject: string | ProjectWatchRequest, options?: RequestOptions): Promise<JsonCreated<'sessionCreateWatch'>> {
     return this.#json<JsonCreated<'sessionCreateWatch'>>({
       method: 'POST',
       path: `${projectPath(project)}/watches`,
-      body: { did },
+      // A string is a DID; an object names the subject itself ({mcpEndpoint} or {a2aCard}, with an optional baseline).
+      body: typeof subject === 'string' ? { did: subject } : subject,
       options,
       ok: [200, 201],
       session: true,

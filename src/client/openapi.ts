@@ -646,8 +646,8 @@ export interface paths {
         get: operations["listWatches"];
         put?: never;
         /**
-         * Watch an identifier: its changes are posted to a webhook
-         * @description Operator only. The webhook URL must pass the egress policy (https, a public address) now and at every delivery. intervalSeconds defaults to 3600. The signing secret is in this answer only.
+         * Watch an identifier, an MCP endpoint or an A2A agent card: its changes are posted to a webhook
+         * @description Operator only. The body names exactly one subject: did (resolved at each check), mcpEndpoint (a Streamable HTTP MCP endpoint: its tools, prompts and resources inspected) or a2aCard (an agent's origin or card URL: its card inspected); for the last two, baseline may carry an approved baseline file (svc mcp approve / svc a2a approve) that the first check compares with, else the first check is the baseline. The webhook URL, the endpoint and the card must pass the egress policy (https, a public address) now and at every use. intervalSeconds defaults to 3600. The signing secret is in this answer only.
          */
         post: operations["createWatch"];
         delete?: never;
@@ -1042,8 +1042,8 @@ export interface paths {
         get: operations["sessionListWatches"];
         put?: never;
         /**
-         * Watch an identifier for a project (owner session)
-         * @description Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's 18000 attempts per rolling 30 days. A DID the project already watches gives its existing watch (200).
+         * Watch an identifier, an MCP endpoint or an A2A agent card for a project (owner session)
+         * @description Session core (through the cookie gateway). Exactly one of did (did:key, did:jwk, did:web), mcpEndpoint (a Streamable HTTP MCP endpoint: its inventory) or a2aCard (an agent's origin or card URL: its card), the last two through the egress policy and optionally with an approved baseline file (baseline) that the first check compares with. Checked hourly by the automatic worker; each check is one of the project's 18000 attempts per rolling 30 days. A subject the project already watches gives its existing watch (200; a baseline sent with it is not used).
          */
         post: operations["sessionCreateWatch"];
         delete?: never;
@@ -2582,8 +2582,8 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed. */
-        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered" | "identity.history.rewritten" | "tls.certificate.expiring" | "tls.certificate.changed";
+        /** @description What changed. identity.*: DID watches (identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it); mcp.*: MCP endpoint watches; a2a.*: A2A card watches; tls.*: any watch whose evidence holds a certificate (tls.certificate.expiring once per threshold of SVC_TLS_EXPIRY_DAYS per certificate; tls.certificate.changed when the leaf changes). */
+        MonitorEventType: "identity.document.changed" | "identity.domain_binding.changed" | "identity.deactivated" | "identity.resolution.failed" | "identity.resolution.recovered" | "identity.history.rewritten" | "mcp.inventory.changed" | "mcp.inspection.failed" | "mcp.inspection.recovered" | "a2a.card.changed" | "a2a.inspection.failed" | "a2a.inspection.recovered" | "tls.certificate.expiring" | "tls.certificate.changed";
         /** @description One side of a did:webvh log rewrite. */
         MonitorRewriteSide: {
             versionId: string | null;
@@ -2591,8 +2591,8 @@ export interface components {
             /** @description SHA-256 (hex) of the entry's RFC 8785 form, proof included. */
             entryHash: string;
         };
-        /** @description The data of the identity.* events. */
-        MonitorIdentityEventData: {
+        /** @description identity.* events (DID watches). */
+        IdentityEventData: {
             fromHash: string | null;
             toHash: string | null;
             domainBinding: {
@@ -2617,6 +2617,91 @@ export interface components {
                 /** @description When svc first saw this rewrite (RFC 3339). */
                 detectedAt: string;
             };
+        };
+        /** @description mcp.inventory.changed: against the last good inventory (or the uploaded baseline). */
+        McpInventoryChangedData: {
+            /** @description The watched MCP endpoint. */
+            endpoint: string;
+            fromHash: string | null;
+            toHash: string | null;
+            /** @description Items the server lists now and did not before. */
+            added: {
+                kind: "tool" | "prompt" | "resource" | "resourceTemplate";
+                /** @description The item's key: a tool's or prompt's name, a resource's URI, a template's URI template. */
+                name: string;
+            }[];
+            /** @description Items it no longer lists. */
+            removed: {
+                kind: "tool" | "prompt" | "resource" | "resourceTemplate";
+                /** @description The item's key: a tool's or prompt's name, a resource's URI, a template's URI template. */
+                name: string;
+            }[];
+            /** @description Items whose definition differs, with the members that differ. */
+            changed: {
+                kind: "tool" | "prompt" | "resource" | "resourceTemplate";
+                /** @description The item's key: a tool's or prompt's name, a resource's URI, a template's URI template. */
+                name: string;
+                /** @description The definition's members that differ (e.g. description, inputSchema). */
+                fields: string[];
+            }[];
+            /** @description The server's own words that differ: serverInfo.<member>, instructions. */
+            server: string[];
+            /** @description One sentence naming the changes. */
+            headline: string;
+        };
+        /** @description a2a.card.changed: against the last good card (or the uploaded baseline). */
+        A2aCardChangedData: {
+            /** @description The watched card URL (or origin), as registered. */
+            card: string;
+            fromHash: string | null;
+            toHash: string | null;
+            /** @description The skills, by id added, removed and changed (with the members that differ). */
+            skills: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+            /** @description The interfaces, by URL added, removed and changed (with the members that differ). */
+            interfaces: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+            /** @description The signing keys, by kid (changed: its alg, jku or the key's RFC 7638 thumbprint) added, removed and changed (with the members that differ). */
+            signingKeys: {
+                added: string[];
+                removed: string[];
+                changed: {
+                    key: string;
+                    changedFields: string[];
+                }[];
+            };
+            /** @description The card's other top-level members that differ (signatures never count). */
+            members: string[];
+            /** @description The signature check (PASS, WARN, FAIL, SKIP) before and after; from is null when the baseline did not say (an uploaded one). */
+            signatureStatus: {
+                from: string | null;
+                to: string | null;
+            };
+            /** @description One sentence naming the changes. */
+            headline: string;
+        };
+        /** @description mcp.inspection.failed / recovered, a2a.inspection.failed / recovered: failed once (not again while failing), recovered on the first success after. */
+        TargetInspectionData: {
+            /** @description mcp.*: the watched MCP endpoint. */
+            endpoint?: string;
+            /** @description a2a.*: the watched card URL. */
+            card?: string;
+            fromHash: string | null;
+            toHash: string | null;
+            problem: components["schemas"]["Problem"] | null;
+            headline: string | null;
         };
         /** @description The leaf certificate of the connection that served the watch's check. */
         TlsCertificate: {
@@ -2654,23 +2739,35 @@ export interface components {
             };
             to: components["schemas"]["TlsCertificate"];
         };
-        /** @description The event's data; its shape follows the event type. */
-        MonitorEventData: components["schemas"]["MonitorIdentityEventData"] | components["schemas"]["TlsCertificateExpiringData"] | components["schemas"]["TlsCertificateChangedData"];
+        /** @description The event's data: its shape follows the event type. */
+        MonitorEventData: components["schemas"]["IdentityEventData"] | components["schemas"]["McpInventoryChangedData"] | components["schemas"]["A2aCardChangedData"] | components["schemas"]["TargetInspectionData"] | components["schemas"]["TlsCertificateExpiringData"] | components["schemas"]["TlsCertificateChangedData"];
         WebhookEnvelope: {
             /** @description The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once). */
             id: string;
             type: components["schemas"]["MonitorEventType"];
-            /** @description The watched identifier. */
-            did: string;
+            /** @description DID watches: the watched identifier. */
+            did?: string;
+            /** @description MCP watches: the watched endpoint. */
+            mcpEndpoint?: string;
+            /** @description A2A watches: the watched card URL. */
+            a2aCard?: string;
             watchId: string;
             /** @description When the event was recorded (RFC 3339); stable across attempts. */
             createdAt: string;
             data: components["schemas"]["MonitorEventData"];
         };
+        /** @description What the watch watches: a DID (member did), an MCP endpoint (mcpEndpoint) or an A2A agent card (a2aCard). */
+        WatchKind: "did" | "mcp" | "a2a";
         Watch: {
             /** @description The watch id; webhook envelopes carry it as watchId. */
             id: string;
-            did: string;
+            kind: components["schemas"]["WatchKind"];
+            /** @description kind did: the watched identifier. */
+            did?: string;
+            /** @description kind mcp: the watched MCP endpoint URL. */
+            mcpEndpoint?: string;
+            /** @description kind a2a: the watched agent card URL (or origin), as registered. */
+            a2aCard?: string;
             /** @description The webhook URL redacted to its origin and path (no query, no fragment). */
             webhook: string;
             intervalSeconds: number;
@@ -2682,8 +2779,16 @@ export interface components {
             active: boolean;
         };
         WatchRequest: {
-            /** @description The identifier to watch. */
-            did: string;
+            /** @description The identifier to watch (or mcpEndpoint, or a2aCard: exactly one). */
+            did?: string;
+            /** @description The https URL of a Streamable HTTP MCP endpoint to watch: its tools, prompts and resources. */
+            mcpEndpoint?: string;
+            /** @description An A2A agent's origin or the URL of its agent card, to watch its card. */
+            a2aCard?: string;
+            /** @description mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline from svc mcp approve, svc-a2a-baseline from svc a2a approve) holding the entry approved from this subject. The first check compares with it; without it the first check is the baseline. */
+            baseline?: {
+                [key: string]: unknown;
+            };
             /** @description An https URL whose host resolves to a public address (the egress policy); checked again at every delivery. */
             webhookUrl: string;
             /** @description Seconds between checks (default 3600). */
@@ -2709,7 +2814,13 @@ export interface components {
         MonitorEvent: {
             id: string;
             watchId: string;
-            did: string;
+            kind: components["schemas"]["WatchKind"];
+            /** @description kind did: the watched identifier. */
+            did?: string;
+            /** @description kind mcp: the watched MCP endpoint URL. */
+            mcpEndpoint?: string;
+            /** @description kind a2a: the watched agent card URL (or origin), as registered. */
+            a2aCard?: string;
             eventType: components["schemas"]["MonitorEventType"];
             data: components["schemas"]["MonitorEventData"];
             createdAt: string;
@@ -3062,7 +3173,12 @@ export interface components {
             /** @description wch_<n>. */
             id: string;
             projectId: string;
-            did: string;
+            /** @description A DID watch: the identifier. */
+            did?: string;
+            /** @description An MCP watch: the endpoint URL. */
+            mcpEndpoint?: string;
+            /** @description An A2A watch: the card URL (or origin), as registered. */
+            a2aCard?: string;
             /** Format: date-time */
             createdAt: string;
             lastStatus: string | null;
@@ -3075,8 +3191,16 @@ export interface components {
             nextDueAt: string;
         };
         ProjectWatchRequest: {
-            /** @description A did:key, did:jwk or did:web identifier. */
-            did: string;
+            /** @description A did:key, did:jwk or did:web identifier (or mcpEndpoint, or a2aCard: exactly one). */
+            did?: string;
+            /** @description The https URL of a Streamable HTTP MCP endpoint: its inventory is watched. */
+            mcpEndpoint?: string;
+            /** @description An A2A agent's origin or card URL: its card is watched. */
+            a2aCard?: string;
+            /** @description mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline or svc-a2a-baseline) holding the entry approved from this subject; the first check compares with it. */
+            baseline?: {
+                [key: string]: unknown;
+            };
         };
         ProjectWatchCreated: {
             watch: components["schemas"]["ProjectWatch"];
@@ -3104,7 +3228,12 @@ export interface components {
             projectId: string;
             /** @description wch_<n>. */
             watchId: string;
-            did: string;
+            /** @description A DID watch: the identifier. */
+            did?: string;
+            /** @description An MCP watch: the endpoint URL. */
+            mcpEndpoint?: string;
+            /** @description An A2A watch: the card URL (or origin), as registered. */
+            a2aCard?: string;
             /**
              * Format: date-time
              * @description When the event was recorded; its unix seconds are the signature's t.
@@ -3342,12 +3471,16 @@ export type McpInspectBaselineRequest = components['schemas']['McpInspectBaselin
 export type A2aInspectBaselineRequest = components['schemas']['A2aInspectBaselineRequest'];
 export type MonitorEventType = components['schemas']['MonitorEventType'];
 export type MonitorRewriteSide = components['schemas']['MonitorRewriteSide'];
-export type MonitorIdentityEventData = components['schemas']['MonitorIdentityEventData'];
+export type IdentityEventData = components['schemas']['IdentityEventData'];
+export type McpInventoryChangedData = components['schemas']['McpInventoryChangedData'];
+export type A2aCardChangedData = components['schemas']['A2aCardChangedData'];
+export type TargetInspectionData = components['schemas']['TargetInspectionData'];
 export type TlsCertificate = components['schemas']['TlsCertificate'];
 export type TlsCertificateExpiringData = components['schemas']['TlsCertificateExpiringData'];
 export type TlsCertificateChangedData = components['schemas']['TlsCertificateChangedData'];
 export type MonitorEventData = components['schemas']['MonitorEventData'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
+export type WatchKind = components['schemas']['WatchKind'];
 export type Watch = components['schemas']['Watch'];
 export type WatchRequest = components['schemas']['WatchRequest'];
 export type WatchCreated = components['schemas']['WatchCreated'];
@@ -6830,7 +6963,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchCreated"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not a WatchRequest; INVALID_DID: did is not a DID. */
+            /** @description INVALID_REQUEST: the body is not a WatchRequest, names none or several of did, mcpEndpoint and a2aCard, or its baseline does not parse or holds no entry approved from the subject (the detail says which); INVALID_DID: did is not a DID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6848,7 +6981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description EGRESS_BLOCKED: the webhook URL is not https or its host resolves to a non-public address. */
+            /** @description EGRESS_BLOCKED: the webhook URL, the MCP endpoint or the card URL is not https or its host resolves to a non-public address. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,7 +8928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectWatchCreated"];
                 };
             };
-            /** @description INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option. */
+            /** @description INVALID_REQUEST: the body names none or several of did, mcpEndpoint and a2aCard, did names a method projects cannot watch (did:webvh), or the baseline does not parse or holds no entry approved from the subject; INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8806,6 +8939,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the MCP endpoint or card URL is not https or its host resolves to a non-public address. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,7 +54,7 @@ describe('svc monitor', () => {
 
     const list = await monitor(['watch', 'list']);
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(/^ID +DID +INTERVAL/);
+    expect(list.stdout).toMatch(/^ID +SUBJECT +INTERVAL/);
     expect(list.stdout).toContain(id);
     expect(list.stdout).toContain(DID);
     expect(list.stdout).toContain('600s');
@@ -121,6 +121,10 @@ describe('svc monitor', () => {
     expectUsageError(await svcIn(['monitor', 'watch', 'list', '--daemon', 'ftp://x'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN })), /--daemon must be/);
     expectUsageError(await svcIn(['monitor', 'status'], cleanEnv({ SVC_ADMIN_TOKEN: TOKEN, SVC_DAEMON_URL: 'nope' })), /^SVC_DAEMON_URL must be/);
     expectUsageError(await monitor(['watch', 'add', DID, HOOK, '--interval', 'soon']), /--interval/);
+    expectUsageError(await monitor(['watch', 'add', DID, HOOK, '--mcp', 'https://tools.example/mcp']), /with --mcp give only the webhook URL/);
+    expectUsageError(await monitor(['watch', 'add', HOOK, '--mcp', 'https://tools.example/mcp', '--a2a', 'https://agent.example']), /not both/);
+    expectUsageError(await monitor(['watch', 'add', DID, HOOK, '--baseline', 'b.json']), /--baseline is for --mcp and --a2a/);
+    expectUsageError(await monitor(['watch', 'add', HOOK, '--mcp', 'https://tools.example/mcp', '--baseline', '/nonexistent/b.json']), /--baseline/);
   });
 
   it('every subcommand has help with its exit status', async () => {

@@ -131,6 +131,11 @@ describe('svc owner', () => {
     const webvh = await svcIn(['owner', 'watches', 'add', '--project', project, '--did', 'did:webvh:QmSCID:example.com'], env());
     expect(webvh.exitCode).toBe(4);
     expect(webvh.stderr).toMatch(/INVALID_REQUEST.*did:key, did:jwk and did:web/);
+    const none = await svcIn(['owner', 'watches', 'add', '--project', project], env());
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/exactly one of --did, --mcp and --a2a/);
+    const two = await svcIn(['owner', 'watches', 'add', '--project', project, '--did', DID, '--mcp', 'https://tools.example/mcp'], env());
+    expect(two.exitCode).toBe(2);
   });
 
   it('logout ends the session and removes the file; then projects is a usage error', async () => {

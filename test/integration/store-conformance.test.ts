@@ -540,6 +540,31 @@ for (const backend of BACKENDS) {
       expect((await watches.list()).map((w) => w.id).sort((x, y) => x - y)).toEqual(results.flatMap((r) => (r === 'full' ? [] : [r.id])).sort((x, y) => x - y));
     });
 
+    it('watches: an MCP or A2A watch with an uploaded baseline gets it as revision 0 in the same transaction (none when full); its first check compares with it', async () => {
+      await emptyMonitoring();
+      const { watches } = store;
+      const approved = {
+        status: 'RESOLVED' as const,
+        documentHash: 'a'.repeat(64),
+        fingerprintProfile: 'rfc8785-binary64-v1',
+        domainBindingStatus: null,
+        document: { target: 'https://tools.example/mcp', tools: {} } as never,
+        problem: null,
+        checkedAt: '2026-03-01T00:00:00Z',
+        tls: null,
+      };
+      const mcp = await added(store, newWatch(1, { kind: 'mcp', did: 'https://tools.example/mcp', baseline: approved }));
+      expect(mcp).toMatchObject({ kind: 'mcp', did: 'https://tools.example/mcp', revision: 0, lastHash: null });
+      const input = await watches.forCheck(mcp.id);
+      expect(input!.previous).toEqual(approved);
+      expect(input!.lastResolved).toEqual(approved);
+      const plain = await added(store, newWatch(2, { kind: 'a2a', did: 'https://agent.example/' }));
+      expect((await watches.forCheck(plain.id))!.previous).toBeNull();
+      // Full: neither the watch nor its baseline is written.
+      expect(await watches.add(newWatch(3, { kind: 'mcp', did: 'https://other.example/mcp', baseline: approved }), 2)).toBe('full');
+      expect(await rows('SELECT watch_id, revision FROM monitor_baselines')).toEqual([{ watch_id: mcp.id, revision: 0 }]);
+    });
+
     it('watches: remove deactivates and cancels only the queued events, in one transaction', async () => {
       await emptyMonitoring();
       const { watches, monitorEvents } = store;

@@ -275,6 +275,52 @@ for (const backend of BACKENDS) {
       });
     });
 
+    describe('MCP and A2A watches', () => {
+      it('an MCP endpoint watch: its own kind beside a DID watch, an uploaded baseline as revision 0 (the first check compares with it), events and bodies naming mcpEndpoint', async () => {
+        const p = await project();
+        const endpoint = 'https://tools.example/mcp';
+        const approved: CheckOutcome = { ...resolved('approved'), document: { target: endpoint } as never };
+        const added = await monitor.addWatch(ALICE, p, endpoint, 100, { kind: 'mcp', baseline: approved });
+        if (added === 'full') throw new Error('full');
+        expect(added.created).toBe(true);
+        expect(added.watch).toMatchObject({ mcpEndpoint: endpoint, lastStatus: null });
+        expect(added.watch.did).toBeUndefined();
+        // The same URL again is the same watch; as an A2A card it is another.
+        const again = await monitor.addWatch(ALICE, p, endpoint, 100, { kind: 'mcp' });
+        expect(again !== 'full' && again.created).toBe(false);
+        const card = await monitor.addWatch(ALICE, p, endpoint, 100, { kind: 'a2a' });
+        expect(card !== 'full' && card.created && card.watch.a2aCard).toBe(endpoint);
+        const w = row(added.watch.id);
+        const { claims } = await monitor.claimDue(10, 100);
+        const claim = claims.find((c) => c.watch.id === w)!;
+        expect(claim.watch).toMatchObject({ kind: 'mcp', did: endpoint, revision: 0 });
+        expect(claim.previous).toMatchObject({ status: 'RESOLVED', documentHash: 'approved', document: { target: endpoint } });
+        expect(claim.lastResolved).toMatchObject({ documentHash: 'approved' });
+
+        await monitor.setWebhook(ALICE, p, 'https://hooks.example/in', SECRET);
+        const changed: PlannedEvent = { type: 'mcp.inventory.changed', data: { endpoint, fromHash: 'approved', toHash: 'h0', headline: 'changed' } };
+        const { eventIds } = await record(w, [changed]);
+        const listed = await monitor.listEvents(ALICE, p, w, 10);
+        if (listed === 'too-many') throw new Error('too many');
+        expect(listed).toEqual([
+          {
+            id: `evt_${eventIds[0]}`,
+            type: 'mcp.inventory.changed',
+            projectId: p,
+            watchId: `wch_${w}`,
+            mcpEndpoint: endpoint,
+            createdAt: expect.any(String),
+            data: changed.data,
+          },
+        ]);
+        const [delivery] = await db.rows<{ body: string }>(`SELECT body FROM customer_webhook_deliveries WHERE monitor_event_id = ${eventIds[0]}`);
+        expect(Object.keys(JSON.parse(delivery!.body))).toEqual(['id', 'type', 'projectId', 'watchId', 'mcpEndpoint', 'createdAt', 'data']);
+        expect(delivery!.body).toBe(sealCustomerDelivery(listed[0]!, SECRET).body);
+        const report = await monitor.report(ALICE, p, w, 10);
+        expect(report !== 'too-many' && report.watch.mcpEndpoint).toBe(endpoint);
+      });
+    });
+
     describe('checks, events and deliveries', () => {
       it('records events with deliveries sealed for the active webhook; none without one; stale after removal', async () => {
         const p = await project();

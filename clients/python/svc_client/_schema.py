@@ -184,16 +184,30 @@ __all__ = [
     "A2aInspectBaselineRequest",
     "MonitorEventType",
     "MonitorRewriteSide",
-    "MonitorIdentityEventDataDomainBindingVariant1",
-    "MonitorIdentityEventDataDiffVariant1",
-    "MonitorIdentityEventDataRewrite",
-    "MonitorIdentityEventData",
+    "IdentityEventDataDomainBindingVariant1",
+    "IdentityEventDataDiffVariant1",
+    "IdentityEventDataRewrite",
+    "IdentityEventData",
+    "McpInventoryChangedDataAddedItem",
+    "McpInventoryChangedDataRemovedItem",
+    "McpInventoryChangedDataChangedItem",
+    "McpInventoryChangedData",
+    "A2aCardChangedDataSkillsChangedItem",
+    "A2aCardChangedDataSkills",
+    "A2aCardChangedDataInterfacesChangedItem",
+    "A2aCardChangedDataInterfaces",
+    "A2aCardChangedDataSigningKeysChangedItem",
+    "A2aCardChangedDataSigningKeys",
+    "A2aCardChangedDataSignatureStatus",
+    "A2aCardChangedData",
+    "TargetInspectionData",
     "TlsCertificate",
     "TlsCertificateExpiringData",
     "TlsCertificateChangedDataFrom",
     "TlsCertificateChangedData",
     "MonitorEventData",
     "WebhookEnvelope",
+    "WatchKind",
     "Watch",
     "WatchRequest",
     "WatchCreated",
@@ -2146,8 +2160,8 @@ class A2aInspectBaselineRequest(TypedDict):
     baseline: Dict[str, Any]
 
 
-#: What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed.
-MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered", "identity.history.rewritten", "tls.certificate.expiring", "tls.certificate.changed"]
+#: What changed. identity.*: DID watches (identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it); mcp.*: MCP endpoint watches; a2a.*: A2A card watches; tls.*: any watch whose evidence holds a certificate (tls.certificate.expiring once per threshold of SVC_TLS_EXPIRY_DAYS per certificate; tls.certificate.changed when the leaf changes).
+MonitorEventType = Literal["identity.document.changed", "identity.domain_binding.changed", "identity.deactivated", "identity.resolution.failed", "identity.resolution.recovered", "identity.history.rewritten", "mcp.inventory.changed", "mcp.inspection.failed", "mcp.inspection.recovered", "a2a.card.changed", "a2a.inspection.failed", "a2a.inspection.recovered", "tls.certificate.expiring", "tls.certificate.changed"]
 
 
 class MonitorRewriteSide(TypedDict):
@@ -2161,23 +2175,23 @@ class MonitorRewriteSide(TypedDict):
     entryHash: str
 
 
-_MonitorIdentityEventDataDomainBindingVariant1Required = TypedDict("_MonitorIdentityEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
+_IdentityEventDataDomainBindingVariant1Required = TypedDict("_IdentityEventDataDomainBindingVariant1Required", {"from": Optional[DomainBindingStatus], "to": Optional[DomainBindingStatus]})
 
 
-class MonitorIdentityEventDataDomainBindingVariant1(_MonitorIdentityEventDataDomainBindingVariant1Required):
-    """The object at `MonitorIdentityEventData.domainBinding (variant 1 of 2)` in openapi.json."""
+class IdentityEventDataDomainBindingVariant1(_IdentityEventDataDomainBindingVariant1Required):
+    """The object at `IdentityEventData.domainBinding (variant 1 of 2)` in openapi.json."""
 
 
-class MonitorIdentityEventDataDiffVariant1(TypedDict):
-    """The object at `MonitorIdentityEventData.diff (variant 1 of 2)` in openapi.json."""
+class IdentityEventDataDiffVariant1(TypedDict):
+    """The object at `IdentityEventData.diff (variant 1 of 2)` in openapi.json."""
 
     #: One sentence, as the semantic diff (GET /v1/diff) writes it.
     summary: str
     changedMembers: List[str]
 
 
-class MonitorIdentityEventDataRewrite(TypedDict):
-    """The object at `MonitorIdentityEventData.rewrite` in openapi.json."""
+class IdentityEventDataRewrite(TypedDict):
+    """The object at `IdentityEventData.rewrite` in openapi.json."""
 
     #: The position of the first entry where the served log stops extending the kept one.
     versionNumber: int
@@ -2189,24 +2203,167 @@ class MonitorIdentityEventDataRewrite(TypedDict):
     detectedAt: str
 
 
-class _MonitorIdentityEventDataRequired(TypedDict):
-    """The required members of MonitorIdentityEventData."""
+class _IdentityEventDataRequired(TypedDict):
+    """The required members of IdentityEventData."""
 
     fromHash: Optional[str]
     toHash: Optional[str]
-    domainBinding: Optional[MonitorIdentityEventDataDomainBindingVariant1]
-    diff: Optional[MonitorIdentityEventDataDiffVariant1]
+    domainBinding: Optional[IdentityEventDataDomainBindingVariant1]
+    diff: Optional[IdentityEventDataDiffVariant1]
     headline: Optional[str]
     problem: Optional[Problem]
 
 
-class MonitorIdentityEventData(_MonitorIdentityEventDataRequired, total=False):
-    """The `MonitorIdentityEventData` schema of openapi.json.
-    The data of the identity.* events.
+class IdentityEventData(_IdentityEventDataRequired, total=False):
+    """The `IdentityEventData` schema of openapi.json.
+    identity.* events (DID watches).
     """
 
     #: identity.history.rewritten only (absent from the other types): the first diverging entry of the did:webvh log.
-    rewrite: MonitorIdentityEventDataRewrite
+    rewrite: IdentityEventDataRewrite
+
+
+class McpInventoryChangedDataAddedItem(TypedDict):
+    """The object at `McpInventoryChangedData.added[]` in openapi.json."""
+
+    kind: Literal["tool", "prompt", "resource", "resourceTemplate"]
+    #: The item's key: a tool's or prompt's name, a resource's URI, a template's URI template.
+    name: str
+
+
+class McpInventoryChangedDataRemovedItem(TypedDict):
+    """The object at `McpInventoryChangedData.removed[]` in openapi.json."""
+
+    kind: Literal["tool", "prompt", "resource", "resourceTemplate"]
+    #: The item's key: a tool's or prompt's name, a resource's URI, a template's URI template.
+    name: str
+
+
+class McpInventoryChangedDataChangedItem(TypedDict):
+    """The object at `McpInventoryChangedData.changed[]` in openapi.json."""
+
+    kind: Literal["tool", "prompt", "resource", "resourceTemplate"]
+    #: The item's key: a tool's or prompt's name, a resource's URI, a template's URI template.
+    name: str
+    #: The definition's members that differ (e.g. description, inputSchema).
+    fields: List[str]
+
+
+class McpInventoryChangedData(TypedDict):
+    """The `McpInventoryChangedData` schema of openapi.json.
+    mcp.inventory.changed: against the last good inventory (or the uploaded baseline).
+    """
+
+    #: The watched MCP endpoint.
+    endpoint: str
+    fromHash: Optional[str]
+    toHash: Optional[str]
+    #: Items the server lists now and did not before.
+    added: List[McpInventoryChangedDataAddedItem]
+    #: Items it no longer lists.
+    removed: List[McpInventoryChangedDataRemovedItem]
+    #: Items whose definition differs, with the members that differ.
+    changed: List[McpInventoryChangedDataChangedItem]
+    #: The server's own words that differ: serverInfo.<member>, instructions.
+    server: List[str]
+    #: One sentence naming the changes.
+    headline: str
+
+
+class A2aCardChangedDataSkillsChangedItem(TypedDict):
+    """The object at `A2aCardChangedData.skills.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aCardChangedDataSkills(TypedDict):
+    """The object at `A2aCardChangedData.skills` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aCardChangedDataSkillsChangedItem]
+
+
+class A2aCardChangedDataInterfacesChangedItem(TypedDict):
+    """The object at `A2aCardChangedData.interfaces.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aCardChangedDataInterfaces(TypedDict):
+    """The object at `A2aCardChangedData.interfaces` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aCardChangedDataInterfacesChangedItem]
+
+
+class A2aCardChangedDataSigningKeysChangedItem(TypedDict):
+    """The object at `A2aCardChangedData.signingKeys.changed[]` in openapi.json."""
+
+    key: str
+    changedFields: List[str]
+
+
+class A2aCardChangedDataSigningKeys(TypedDict):
+    """The object at `A2aCardChangedData.signingKeys` in openapi.json."""
+
+    added: List[str]
+    removed: List[str]
+    changed: List[A2aCardChangedDataSigningKeysChangedItem]
+
+
+_A2aCardChangedDataSignatureStatusRequired = TypedDict("_A2aCardChangedDataSignatureStatusRequired", {"from": Optional[str], "to": Optional[str]})
+
+
+class A2aCardChangedDataSignatureStatus(_A2aCardChangedDataSignatureStatusRequired):
+    """The object at `A2aCardChangedData.signatureStatus` in openapi.json."""
+
+
+class A2aCardChangedData(TypedDict):
+    """The `A2aCardChangedData` schema of openapi.json.
+    a2a.card.changed: against the last good card (or the uploaded baseline).
+    """
+
+    #: The watched card URL (or origin), as registered.
+    card: str
+    fromHash: Optional[str]
+    toHash: Optional[str]
+    #: The skills, by id added, removed and changed (with the members that differ).
+    skills: A2aCardChangedDataSkills
+    #: The interfaces, by URL added, removed and changed (with the members that differ).
+    interfaces: A2aCardChangedDataInterfaces
+    #: The signing keys, by kid (changed: its alg, jku or the key's RFC 7638 thumbprint) added, removed and changed (with the members that differ).
+    signingKeys: A2aCardChangedDataSigningKeys
+    #: The card's other top-level members that differ (signatures never count).
+    members: List[str]
+    #: The signature check (PASS, WARN, FAIL, SKIP) before and after; from is null when the baseline did not say (an uploaded one).
+    signatureStatus: A2aCardChangedDataSignatureStatus
+    #: One sentence naming the changes.
+    headline: str
+
+
+class _TargetInspectionDataRequired(TypedDict):
+    """The required members of TargetInspectionData."""
+
+    fromHash: Optional[str]
+    toHash: Optional[str]
+    problem: Optional[Problem]
+    headline: Optional[str]
+
+
+class TargetInspectionData(_TargetInspectionDataRequired, total=False):
+    """The `TargetInspectionData` schema of openapi.json.
+    mcp.inspection.failed / recovered, a2a.inspection.failed / recovered: failed once (not again
+    while failing), recovered on the first success after.
+    """
+
+    #: mcp.*: the watched MCP endpoint.
+    endpoint: str
+    #: a2a.*: the watched card URL.
+    card: str
 
 
 class TlsCertificate(TypedDict):
@@ -2258,30 +2415,43 @@ class TlsCertificateChangedData(_TlsCertificateChangedDataRequired):
     """
 
 
-#: The event's data; its shape follows the event type.
-MonitorEventData = Union[MonitorIdentityEventData, TlsCertificateExpiringData, TlsCertificateChangedData]
+#: The event's data: its shape follows the event type.
+MonitorEventData = Union[IdentityEventData, McpInventoryChangedData, A2aCardChangedData, TargetInspectionData, TlsCertificateExpiringData, TlsCertificateChangedData]
 
 
-class WebhookEnvelope(TypedDict):
-    """The `WebhookEnvelope` schema of openapi.json."""
+class _WebhookEnvelopeRequired(TypedDict):
+    """The required members of WebhookEnvelope."""
 
     #: The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once).
     id: str
     type: MonitorEventType
-    #: The watched identifier.
-    did: str
     watchId: str
     #: When the event was recorded (RFC 3339); stable across attempts.
     createdAt: str
     data: MonitorEventData
 
 
-class Watch(TypedDict):
-    """The `Watch` schema of openapi.json."""
+class WebhookEnvelope(_WebhookEnvelopeRequired, total=False):
+    """The `WebhookEnvelope` schema of openapi.json."""
+
+    #: DID watches: the watched identifier.
+    did: str
+    #: MCP watches: the watched endpoint.
+    mcpEndpoint: str
+    #: A2A watches: the watched card URL.
+    a2aCard: str
+
+
+#: What the watch watches: a DID (member did), an MCP endpoint (mcpEndpoint) or an A2A agent card (a2aCard).
+WatchKind = Literal["did", "mcp", "a2a"]
+
+
+class _WatchRequired(TypedDict):
+    """The required members of Watch."""
 
     #: The watch id; webhook envelopes carry it as watchId.
     id: str
-    did: str
+    kind: WatchKind
     #: The webhook URL redacted to its origin and path (no query, no fragment).
     webhook: str
     intervalSeconds: int
@@ -2293,11 +2463,20 @@ class Watch(TypedDict):
     active: bool
 
 
+class Watch(_WatchRequired, total=False):
+    """The `Watch` schema of openapi.json."""
+
+    #: kind did: the watched identifier.
+    did: str
+    #: kind mcp: the watched MCP endpoint URL.
+    mcpEndpoint: str
+    #: kind a2a: the watched agent card URL (or origin), as registered.
+    a2aCard: str
+
+
 class _WatchRequestRequired(TypedDict):
     """The required members of WatchRequest."""
 
-    #: The identifier to watch.
-    did: str
     #: An https URL whose host resolves to a public address (the egress policy); checked again at every delivery.
     webhookUrl: str
 
@@ -2305,6 +2484,14 @@ class _WatchRequestRequired(TypedDict):
 class WatchRequest(_WatchRequestRequired, total=False):
     """The `WatchRequest` schema of openapi.json."""
 
+    #: The identifier to watch (or mcpEndpoint, or a2aCard: exactly one).
+    did: str
+    #: The https URL of a Streamable HTTP MCP endpoint to watch: its tools, prompts and resources.
+    mcpEndpoint: str
+    #: An A2A agent's origin or the URL of its agent card, to watch its card.
+    a2aCard: str
+    #: mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline from svc mcp approve, svc-a2a-baseline from svc a2a approve) holding the entry approved from this subject. The first check compares with it; without it the first check is the baseline.
+    baseline: Dict[str, Any]
     #: Seconds between checks (default 3600).
     intervalSeconds: int
 
@@ -2337,17 +2524,28 @@ class WatchCheck(TypedDict):
 DeliveryStatus = Literal["PENDING", "DELIVERING", "RETRY", "DELIVERED", "DEAD_LETTER", "CANCELLED"]
 
 
-class MonitorEvent(TypedDict):
-    """The `MonitorEvent` schema of openapi.json."""
+class _MonitorEventRequired(TypedDict):
+    """The required members of MonitorEvent."""
 
     id: str
     watchId: str
-    did: str
+    kind: WatchKind
     eventType: MonitorEventType
     data: MonitorEventData
     createdAt: str
     deliveryStatus: DeliveryStatus
     attempts: int
+
+
+class MonitorEvent(_MonitorEventRequired, total=False):
+    """The `MonitorEvent` schema of openapi.json."""
+
+    #: kind did: the watched identifier.
+    did: str
+    #: kind mcp: the watched MCP endpoint URL.
+    mcpEndpoint: str
+    #: kind a2a: the watched agent card URL (or origin), as registered.
+    a2aCard: str
 
 
 class MonitorEventList(TypedDict):
@@ -2858,13 +3056,12 @@ class TenantBilling(TypedDict):
     ledger: List[LedgerEntry]
 
 
-class ProjectWatch(TypedDict):
-    """The `ProjectWatch` schema of openapi.json."""
+class _ProjectWatchRequired(TypedDict):
+    """The required members of ProjectWatch."""
 
     #: wch_<n>.
     id: str
     projectId: str
-    did: str
     createdAt: str
     lastStatus: Optional[str]
     lastHash: Optional[str]
@@ -2873,11 +3070,28 @@ class ProjectWatch(TypedDict):
     nextDueAt: str
 
 
-class ProjectWatchRequest(TypedDict):
+class ProjectWatch(_ProjectWatchRequired, total=False):
+    """The `ProjectWatch` schema of openapi.json."""
+
+    #: A DID watch: the identifier.
+    did: str
+    #: An MCP watch: the endpoint URL.
+    mcpEndpoint: str
+    #: An A2A watch: the card URL (or origin), as registered.
+    a2aCard: str
+
+
+class ProjectWatchRequest(TypedDict, total=False):
     """The `ProjectWatchRequest` schema of openapi.json."""
 
-    #: A did:key, did:jwk or did:web identifier.
+    #: A did:key, did:jwk or did:web identifier (or mcpEndpoint, or a2aCard: exactly one).
     did: str
+    #: The https URL of a Streamable HTTP MCP endpoint: its inventory is watched.
+    mcpEndpoint: str
+    #: An A2A agent's origin or card URL: its card is watched.
+    a2aCard: str
+    #: mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline or svc-a2a-baseline) holding the entry approved from this subject; the first check compares with it.
+    baseline: Dict[str, Any]
 
 
 class ProjectWatchCreated(TypedDict):
@@ -2901,8 +3115,8 @@ class ProjectWatchList(TypedDict):
     limit: int
 
 
-class CustomerEvent(TypedDict):
-    """The `CustomerEvent` schema of openapi.json."""
+class _CustomerEventRequired(TypedDict):
+    """The required members of CustomerEvent."""
 
     #: evt_<n>: stable; receivers deduplicate on it.
     id: str
@@ -2911,10 +3125,20 @@ class CustomerEvent(TypedDict):
     projectId: str
     #: wch_<n>.
     watchId: str
-    did: str
     #: When the event was recorded; its unix seconds are the signature's t.
     createdAt: str
     data: MonitorEventData
+
+
+class CustomerEvent(_CustomerEventRequired, total=False):
+    """The `CustomerEvent` schema of openapi.json."""
+
+    #: A DID watch: the identifier.
+    did: str
+    #: An MCP watch: the endpoint URL.
+    mcpEndpoint: str
+    #: An A2A watch: the card URL (or origin), as registered.
+    a2aCard: str
 
 
 class CustomerEventList(TypedDict):

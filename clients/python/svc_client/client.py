@@ -642,10 +642,23 @@ class SvcClient:
 
     # -- operator monitoring (admin_token) ------------------------------------------------
 
-    def create_watch(self, did: str, webhook_url: str, interval_seconds: Optional[int] = None) -> WatchCreated:
-        """POST /v1/monitoring/watches: watch ``did``; its changes are posted to ``webhook_url``
+    def create_watch(
+        self,
+        did: Optional[str],
+        webhook_url: str,
+        interval_seconds: Optional[int] = None,
+        *,
+        mcp_endpoint: Optional[str] = None,
+        a2a_card: Optional[str] = None,
+        baseline: Optional[Dict[str, Any]] = None,
+    ) -> WatchCreated:
+        """POST /v1/monitoring/watches: watch ``did`` — or, with ``did`` None, the MCP endpoint
+        ``mcp_endpoint`` (its tools, prompts and resources) or the A2A card ``a2a_card`` (an origin or
+        card URL), optionally against ``baseline`` (an approved svc-mcp-baseline / svc-a2a-baseline
+        file's JSON, which the first check compares with); changes are posted to ``webhook_url``
         (https, an address the daemon's egress policy allows), checked every ``interval_seconds``
-        (60 to 86400; the daemon's default when None).
+        (60 to 86400; the daemon's default when None). Exactly one subject: else SvcError
+        INVALID_REQUEST (400).
 
         Returns ``{"watch", "secret", "note"}``: the signing secret (``whsec_…``) is shown this
         once. Operator only: without ``admin_token`` SvcError UNAUTHORIZED (401); MONITORING_DISABLED
@@ -653,7 +666,16 @@ class SvcClient:
         """
         if interval_seconds is not None and (isinstance(interval_seconds, bool) or not isinstance(interval_seconds, int)):
             raise TypeError("interval_seconds must be an integer")
-        body = _compact({"did": did, "webhookUrl": webhook_url, "intervalSeconds": interval_seconds})
+        body = _compact(
+            {
+                "did": did,
+                "mcpEndpoint": mcp_endpoint,
+                "a2aCard": a2a_card,
+                "webhookUrl": webhook_url,
+                "intervalSeconds": interval_seconds,
+                "baseline": baseline,
+            }
+        )
         return self._call("createWatch", body=body, operator=True)
 
     def list_watches(self) -> WatchList:
@@ -841,9 +863,20 @@ class SvcClient:
         """GET /v1/session/projects/{project}/watches: the watches and whether the daemon runs the automatic worker."""
         return self._gateway("GET", f"{_project(project)}/watches", None, (200,))
 
-    def add_project_watch(self, project: str, did: str) -> Dict[str, Any]:
-        """POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web (201; 200 when already watched)."""
-        return self._gateway("POST", f"{_project(project)}/watches", {"did": did}, (200, 201))
+    def add_project_watch(
+        self,
+        project: str,
+        did: Optional[str] = None,
+        *,
+        mcp_endpoint: Optional[str] = None,
+        a2a_card: Optional[str] = None,
+        baseline: Optional[Dict[str, Any]] = None,
+    ) -> Dict[str, Any]:
+        """POST /v1/session/projects/{project}/watches: watches a did:key, did:jwk or did:web — or an
+        MCP endpoint (``mcp_endpoint``) or A2A card (``a2a_card``), optionally against an approved
+        ``baseline`` file's JSON (201; 200 when already watched)."""
+        body = _compact({"did": did, "mcpEndpoint": mcp_endpoint, "a2aCard": a2a_card, "baseline": baseline})
+        return self._gateway("POST", f"{_project(project)}/watches", body, (200, 201))
 
     def remove_project_watch(self, project: str, watch: str) -> None:
         """DELETE /v1/session/projects/{project}/watches/{watch}: stops watching; queued deliveries are cancelled."""

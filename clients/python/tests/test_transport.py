@@ -169,6 +169,19 @@ class OperatorTokenTest(unittest.TestCase):
             SvcClient(server.url, admin_token=self.TOKEN).status()
         self.assertNotIn("authorization", server.requests[0].headers)
 
+    def test_an_mcp_or_a2a_watch_names_its_subject_and_may_carry_a_baseline(self) -> None:
+        created = {"watch": {"id": "8", "kind": "mcp"}, "secret": "whsec_x", "note": "n"}
+        baseline = {"format": "svc-mcp-baseline", "version": 1, "hashProfile": "rfc8785-binary64-v1", "servers": {}}
+        with ScriptedServer([json_answer(201, created), json_answer(201, created)]) as server:
+            client = SvcClient(server.url, admin_token=self.TOKEN)
+            client.create_watch(None, "https://hooks.example/a", mcp_endpoint="https://tools.example/mcp", baseline=baseline)
+            client.create_watch(None, "https://hooks.example/a", a2a_card="https://agent.example")
+        self.assertEqual(
+            json.loads(server.requests[0].body),
+            {"mcpEndpoint": "https://tools.example/mcp", "webhookUrl": "https://hooks.example/a", "baseline": baseline},
+        )
+        self.assertEqual(json.loads(server.requests[1].body), {"a2aCard": "https://agent.example", "webhookUrl": "https://hooks.example/a"})
+
     def test_a_204_elsewhere_than_documented_and_a_problem_of_delete(self) -> None:
         with ScriptedServer([problem_answer(404, "NOT_FOUND")]) as server:
             with self.assertRaises(SvcError) as caught:

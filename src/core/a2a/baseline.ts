@@ -252,6 +252,26 @@ export function compareA2aBaseline(inspection: A2aInspection, use: A2aBaselineUs
   };
 }
 
+/**
+ * Two entries compared as compareA2aBaseline compares a card with its entry (a watch's snapshots:
+ * core/monitoring/target-events.ts): skills by id, interfaces by URL, signing keys by kid, and the
+ * card's other top-level members.
+ */
+export function a2aEntryDifferences(
+  then: A2aBaselineAgent,
+  now: A2aBaselineAgent,
+): { skills: A2aItemChanges; interfaces: A2aItemChanges; signingKeys: A2aItemChanges; members: string[] } {
+  const skills = (entry: A2aBaselineAgent) => new Map([...skillsOf(entry.card)].map(([k, v]) => [k, v.entry]));
+  const interfaces = (entry: A2aBaselineAgent) => interfacesOf({ interfaces: cardInterfaces(entry.card, specVersionOf(entry.card), entry.cardUrl) });
+  const keys = (entry: A2aBaselineAgent) => asObjects(new Map(Object.entries(entry.signingKeys)));
+  return {
+    skills: compareItems(skills(then), skills(now)),
+    interfaces: compareItems(interfaces(then), interfaces(now)),
+    signingKeys: compareItems(keys(then), keys(now)),
+    members: changedMembers(then.card, now.card).filter((member) => member !== 'skills'),
+  };
+}
+
 /** A baseline with one entry set (added or replaced). */
 export function withAgent(baseline: A2aBaseline, name: string, entry: A2aBaselineAgent): A2aBaseline {
   const agents: Record<string, A2aBaselineAgent> = {};

@@ -5,7 +5,7 @@
  * every store method keeps are core/runtime-store.ts's.
  */
 import type { JsonObject } from '../encoding/json.js';
-import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchCheckInput } from './store.js';
+import type { CheckOutcome, DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchCheckInput, WatchKind } from './store.js';
 
 /**
  * The limits of customer monitoring and of the owner's event reads, and the watch cap per project
@@ -38,7 +38,13 @@ export interface ProjectWatch {
   /** `wch_<n>`. */
   id: string;
   projectId: string;
-  did: string;
+  /**
+   * The subject, named as the watch's kind names it (subjectMember): `did` for a DID watch (then
+   * the object is exactly as before MCP and A2A watches), `mcpEndpoint` or `a2aCard` otherwise.
+   */
+  did?: string;
+  mcpEndpoint?: string;
+  a2aCard?: string;
   /** RFC 3339 UTC (second precision), as every time below. */
   createdAt: string;
   /** RESOLVED, DEACTIVATED or FAILED after a check; null before the first. */
@@ -62,9 +68,12 @@ export interface CustomerEvent {
   projectId: string;
   /** `wch_<n>`. */
   watchId: string;
-  did: string;
+  /** The subject, named as its watch's kind names it (one of the three; a DID watch's event is exactly as before). */
+  did?: string;
+  mcpEndpoint?: string;
+  a2aCard?: string;
   createdAt: string;
-  /** As the operator's events: identity events fromHash, toHash, domainBinding, diff, headline, problem; certificate events as core/monitoring/tls.ts makes them. */
+  /** As the operator's events of the same type (identity.*: fromHash, toHash, domainBinding, diff, headline, problem; tls.*: as core/monitoring/tls.ts makes them). */
   data: JsonObject;
 }
 
@@ -180,8 +189,19 @@ export interface CustomerDeliveryClaim {
  * claimDeliveries, settleDelivery) are the operator monitor's, scoped to project watches.
  */
 export interface CustomerMonitorStore {
-  /** An active watch of the DID (did:key, did:jwk, did:web: the route checks), or 'full' at `limit` active watches, or the existing active watch of that DID (created false). */
-  addWatch(subject: string, projectId: string, did: string, limit: number): Promise<{ watch: ProjectWatch; created: boolean } | 'full'>;
+  /**
+   * An active watch of the DID (did:key, did:jwk, did:web: the route checks) — or of the MCP
+   * endpoint or A2A card, with `kind` — or 'full' at `limit` active watches, or the existing active
+   * watch of that subject and kind (created false). `baseline` (MCP and A2A): a new watch's
+   * revision-0 baseline, written in the same transaction (ignored when the watch exists).
+   */
+  addWatch(
+    subject: string,
+    projectId: string,
+    did: string,
+    limit: number,
+    target?: { kind: WatchKind; baseline?: CheckOutcome },
+  ): Promise<{ watch: ProjectWatch; created: boolean } | 'full'>;
   /** Active watches, oldest first. */
   listWatches(subject: string, projectId: string): Promise<ProjectWatch[]>;
   /** Deactivates the watch and cancels its queued deliveries (PENDING, RETRY → CANCELLED). NOT_FOUND: no active watch of that id in the project. */

@@ -2,13 +2,13 @@
  * A customer monitor event as a webhook delivery (docs/daemon.md#customer-monitoring, "Delivery"):
  * svc's own design.
  *
- * - Event types are the operator's: identity.document.changed,
- *   identity.domain_binding.changed, identity.deactivated, identity.resolution.failed,
- *   identity.resolution.recovered (identity.history.rewritten concerns did:webvh, which a project
- *   cannot watch).
+ * - Event types are the operator's: identity.* for DIDs (identity.history.rewritten concerns
+ *   did:webvh, which a project cannot watch), mcp.* and a2a.* for MCP endpoints and agent cards,
+ *   tls.* for certificates.
  * - The body is the CustomerEvent's JSON, members in a fixed order:
- *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — the project and
- *   watch are named so that a receiver binds the event to its owner before trusting it.
+ *   `{id: "evt_<n>", type, projectId, watchId: "wch_<n>", did, createdAt, data}` — `mcpEndpoint` or
+ *   `a2aCard` in place of `did` for those watches (a DID watch's bytes are as they always were); the
+ *   project and watch are named so that a receiver binds the event to its owner before trusting it.
  * - Headers: `X-SVC-Event-ID: evt_<n>` and `X-SVC-Signature: t=<creationTime>,v1=<hex>`, where
  *   `t` is the event's creation time in unix seconds and the hex is HMAC-SHA256, keyed with the
  *   webhook secret's UTF-8 bytes, over `<t>.<exact UTF-8 body>`.
@@ -19,6 +19,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { ProblemError } from '../problems.js';
 import type { CustomerEvent } from './customer-store.js';
+import type { WatchKind } from './store.js';
 
 /** The delivery body (JSON, fixed member order). */
 export function customerBody(event: CustomerEvent): string {
@@ -27,10 +28,22 @@ export function customerBody(event: CustomerEvent): string {
     type: event.type,
     projectId: event.projectId,
     watchId: event.watchId,
-    did: event.did,
+    ...subjectOf(event),
     createdAt: event.createdAt,
     data: event.data,
   });
+}
+
+/** The member naming the event's subject (did, mcpEndpoint or a2aCard), as the event has it. */
+function subjectOf(event: CustomerEvent): Record<string, string> {
+  if (event.mcpEndpoint !== undefined) return { mcpEndpoint: event.mcpEndpoint };
+  if (event.a2aCard !== undefined) return { a2aCard: event.a2aCard };
+  return { did: event.did ?? '' };
+}
+
+/** A project watch's or event's subject member from its kind and the stored subject (did watches: `did`, as always). */
+export function subjectMembers(kind: WatchKind, subject: string): { did: string } | { mcpEndpoint: string } | { a2aCard: string } {
+  return kind === 'mcp' ? { mcpEndpoint: subject } : kind === 'a2a' ? { a2aCard: subject } : { did: subject };
 }
 
 /** Unix seconds of an RFC 3339 instant. */

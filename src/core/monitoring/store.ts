@@ -58,6 +58,12 @@ export interface NewWatch {
   secret: string;
   intervalSeconds: number;
   createdAt: string;
+  /**
+   * An approved baseline uploaded with an MCP or A2A watch (its snapshot as a RESOLVED outcome):
+   * stored as the watch's revision-0 baseline in the same transaction as the watch, so that its
+   * first check compares with it. Absent: the first check is the baseline.
+   */
+  baseline?: CheckOutcome;
 }
 
 export type MonitorEventType =

@@ -38,7 +38,7 @@ function projectSection(p: PageProject) {
       : html`<ul>${join(
           p.watches.map(
             ({ watch, events }) =>
-              html`<li><code>${watch.id}</code> <code>${watch.did}</code>: ${watch.lastStatus ?? 'not checked yet'}${watch.lastCheckedAt ? html` (checked ${watch.lastCheckedAt})` : ''}, next due ${watch.nextDueAt}${eventList(events)}</li>`,
+              html`<li><code>${watch.id}</code> <code>${watch.did ?? watch.mcpEndpoint ?? watch.a2aCard}</code>: ${watch.lastStatus ?? 'not checked yet'}${watch.lastCheckedAt ? html` (checked ${watch.lastCheckedAt})` : ''}, next due ${watch.nextDueAt}${eventList(events)}</li>`,
           ),
         )}</ul>${p.watchCount > p.watches.length ? html`<p>${p.watchCount - p.watches.length} more watches: <code>svc owner watches list --project ${p.project.id}</code>.</p>` : ''}`;
   return html`<section><h2><code>${p.project.id}</code> ${p.project.name}</h2>

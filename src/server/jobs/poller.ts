@@ -88,7 +88,7 @@ async function observe(ctx: ServerContext, input: WatchCheckInput): Promise<Obse
       return observeDid(ctx, input);
     case 'mcp':
     case 'a2a':
-      return observeTarget(ctx, input);
+      return observeTarget(ctx, input, withCertificate);
   }
 }
 

@@ -12,7 +12,9 @@ import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE } from '../../core/storable.js';
-import type { MonitorEvent, Watch } from '../../core/store.js';
+import type { CheckOutcome, MonitorEvent, Watch } from '../../core/store.js';
+import { subjectMember } from '../../core/monitoring/store.js';
+import { noBaselineForDid, subjectOf, targetSubject } from '../watch-subject.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
@@ -60,7 +62,8 @@ export function redactedWebhook(url: string): string {
 function watchView(watch: Watch) {
   return {
     id: String(watch.id),
-    did: watch.did,
+    kind: watch.kind,
+    [subjectMember(watch.kind)]: watch.did,
     webhook: redactedWebhook(watch.webhookUrl),
     intervalSeconds: watch.intervalSeconds,
     createdAt: watch.createdAt,
@@ -75,7 +78,8 @@ function eventView(event: MonitorEvent) {
   return {
     id: `evt_${event.id}`,
     watchId: String(event.watchId),
-    did: event.did,
+    kind: event.kind,
+    [subjectMember(event.kind)]: event.did,
     eventType: event.eventType,
     data: event.data,
     createdAt: event.createdAt,
@@ -119,36 +123,49 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
       budget: 'standard',
       options,
       schema: {
-        summary: 'Watch an identifier: its changes are posted to a webhook',
+        summary: 'Watch an identifier, an MCP endpoint or an A2A agent card: its changes are posted to a webhook',
         operationId: 'createWatch',
-        description: `Operator only. The webhook URL must pass the egress policy (https, a public address) now and at every delivery. intervalSeconds defaults to ${WATCH_INTERVAL.default}. The signing secret is in this answer only.`,
+        description: `Operator only. The body names exactly one subject: did (resolved at each check), mcpEndpoint (a Streamable HTTP MCP endpoint: its tools, prompts and resources inspected) or a2aCard (an agent's origin or card URL: its card inspected); for the last two, baseline may carry an approved baseline file (svc mcp approve / svc a2a approve) that the first check compares with, else the first check is the baseline. The webhook URL, the endpoint and the card must pass the egress policy (https, a public address) now and at every use. intervalSeconds defaults to ${WATCH_INTERVAL.default}. The signing secret is in this answer only.`,
         tags,
         body: ref(WatchRequestSchema),
         response: {
           201: json(ref(WatchCreatedSchema), 'The watch, its signing secret (shown once) and a note.'),
           ...OPERATOR_PROBLEMS,
-          400: problem('INVALID_REQUEST: the body is not a WatchRequest; INVALID_DID: did is not a DID.'),
-          403: problem('EGRESS_BLOCKED: the webhook URL is not https or its host resolves to a non-public address.'),
+          400: problem(
+            'INVALID_REQUEST: the body is not a WatchRequest, names none or several of did, mcpEndpoint and a2aCard, or its baseline does not parse or holds no entry approved from the subject (the detail says which); INVALID_DID: did is not a DID.',
+          ),
+          403: problem('EGRESS_BLOCKED: the webhook URL, the MCP endpoint or the card URL is not https or its host resolves to a non-public address.'),
           429: problem(`RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: ${WATCH_LIMIT} watches are stored (delete one first).`),
           501: problem('MONITORING_DISABLED, or METHOD_NOT_SUPPORTED: did names a method svc does not resolve.'),
           502: problem('UPSTREAM_UNAVAILABLE: the webhook host does not resolve.'),
         },
       },
       handler: async (request, reply) => {
-        const body = objectBody(request) as { did: string; webhookUrl: string; intervalSeconds?: number };
-        const { did } = parseDid(body.did);
-        requireResolvable(did, 'so it cannot be watched');
+        const body = objectBody(request) as { webhookUrl: string; intervalSeconds?: number; baseline?: unknown };
+        const createdAt = rfc3339(ctx.runtime.clock.now());
+        const named = subjectOf(body);
+        let subject: { subject: string; baseline?: CheckOutcome };
+        if (named.kind === 'did') {
+          noBaselineForDid(body);
+          const { did } = parseDid(named.value);
+          requireResolvable(did, 'so it cannot be watched');
+          subject = { subject: did };
+        } else {
+          subject = await targetSubject(ctx.runtime, named.kind, named.value, body.baseline, createdAt);
+        }
         await ctx.runtime.net.checkDestination(body.webhookUrl, 'webhook');
         const store = storeOf(ctx.runtime);
         // Standard Webhooks' form (whsec_ + base64 of 32 random bytes): any of its verifiers takes it.
         const secret = `whsec_${randomBytes(32).toString('base64')}`;
         const added = await store.watches.add(
           {
-            did,
+            kind: named.kind,
+            did: subject.subject,
             webhookUrl: body.webhookUrl,
             secret,
             intervalSeconds: body.intervalSeconds ?? WATCH_INTERVAL.default,
-            createdAt: rfc3339(ctx.runtime.clock.now()),
+            createdAt,
+            ...(subject.baseline ? { baseline: subject.baseline } : {}),
           },
           WATCH_LIMIT,
         );

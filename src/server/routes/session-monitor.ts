@@ -25,6 +25,7 @@ import { CUSTOMER_MONITOR_LIMITS as L, type CustomerEvent, type CustomerMonitorS
 import { StoreError } from '../../store/schema/errors.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
+import { noBaselineForDid, subjectOf as namedSubject, targetSubject } from '../watch-subject.js';
 import { empty, EmptyBodySchema, EmptyQuerySchema, json, problem, ProjectParamsSchema, ref } from '../schemas/common.js';
 import {
   CustomerDeliveryListSchema,
@@ -165,9 +166,9 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       method: 'POST',
       url: '/v1/session/projects/:project/watches',
       schema: {
-        summary: 'Watch an identifier for a project (owner session)',
+        summary: 'Watch an identifier, an MCP endpoint or an A2A agent card for a project (owner session)',
         operationId: 'sessionCreateWatch',
-        description: `Session core (through the cookie gateway). did:key, did:jwk and did:web. Checked hourly by the automatic worker; each check is one of the project's ${L.attempts} attempts per rolling ${L.windowDays} days. A DID the project already watches gives its existing watch (200).`,
+        description: `Session core (through the cookie gateway). Exactly one of did (did:key, did:jwk, did:web), mcpEndpoint (a Streamable HTTP MCP endpoint: its inventory) or a2aCard (an agent's origin or card URL: its card), the last two through the egress policy and optionally with an approved baseline file (baseline) that the first check compares with. Checked hourly by the automatic worker; each check is one of the project's ${L.attempts} attempts per rolling ${L.windowDays} days. A subject the project already watches gives its existing watch (200; a baseline sent with it is not used).`,
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,
@@ -177,8 +178,9 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
           201: json(ref(ProjectWatchCreatedSchema), 'The new watch.'),
           ...SESSION_PROBLEMS,
           400: problem(
-            'INVALID_REQUEST: the body is not {did}, or did names a method projects cannot watch (did:webvh); INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.',
+            'INVALID_REQUEST: the body names none or several of did, mcpEndpoint and a2aCard, did names a method projects cannot watch (did:webvh), or the baseline does not parse or holds no entry approved from the subject; INVALID_DID: did is not a DID; INVALID_OPTIONS: a query option.',
           ),
+          403: problem('EGRESS_BLOCKED: the MCP endpoint or card URL is not https or its host resolves to a non-public address.'),
           429: problem(
             `RATE_LIMITED: the client's budget is used up; WATCH_CAPACITY_EXHAUSTED: the project has ${L.watchesPerProject} active watches (remove one first).`,
           ),
@@ -187,10 +189,26 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       },
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const { did } = parseDid((request.body as { did: string }).did);
-        requireResolvable(did, 'so it cannot be watched');
-        requireWatchable(did);
-        const added = await guarded(monitor().addWatch(subjectOf(request), params(request).project, did, L.watchesPerProject));
+        const body = request.body as Record<string, unknown>;
+        const named = namedSubject(body);
+        let added: Awaited<ReturnType<CustomerMonitorStore['addWatch']>>;
+        if (named.kind === 'did') {
+          noBaselineForDid(body);
+          const { did } = parseDid(named.value);
+          requireResolvable(did, 'so it cannot be watched');
+          requireWatchable(did);
+          added = await guarded(monitor().addWatch(subjectOf(request), params(request).project, did, L.watchesPerProject));
+        } else {
+          // The owner first: the endpoint's egress check says nothing to anyone else.
+          await requireOwner(ctx, subjectOf(request), params(request).project);
+          const target = await targetSubject(ctx.runtime, named.kind, named.value, body['baseline'], rfc3339(ctx.runtime.clock.now()));
+          added = await guarded(
+            monitor().addWatch(subjectOf(request), params(request).project, target.subject, L.watchesPerProject, {
+              kind: named.kind,
+              ...(target.baseline ? { baseline: target.baseline } : {}),
+            }),
+          );
+        }
         if (added === 'full') {
           throw new ProblemError(
             'WATCH_CAPACITY_EXHAUSTED',

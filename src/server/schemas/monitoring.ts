@@ -11,10 +11,31 @@ import { Nullable, StoredText } from './common.js';
 
 export const WATCH_INTERVAL = { min: 60, max: 86_400, default: 3_600 } as const;
 
+export const WatchKindSchema = Type.Union([Type.Literal('did'), Type.Literal('mcp'), Type.Literal('a2a')], {
+  $id: 'WatchKind',
+  description: 'What the watch watches: a DID (member did), an MCP endpoint (mcpEndpoint) or an A2A agent card (a2aCard).',
+});
+
+/** The subject of a watch or event: exactly one of these, as its kind says. */
+const SUBJECT_PROPERTIES = {
+  did: Type.Optional(Type.String({ description: 'kind did: the watched identifier.' })),
+  mcpEndpoint: Type.Optional(Type.String({ description: 'kind mcp: the watched MCP endpoint URL.' })),
+  a2aCard: Type.Optional(Type.String({ description: 'kind a2a: the watched agent card URL (or origin), as registered.' })),
+};
+
+/** The approved baseline a registration may carry (MCP and A2A watches). */
+export const WatchBaselineSchema = Type.Unsafe<Record<string, unknown>>(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      'mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline from svc mcp approve, svc-a2a-baseline from svc a2a approve) holding the entry approved from this subject. The first check compares with it; without it the first check is the baseline.',
+  }),
+);
+
 export const WatchSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[0-9]+$', description: 'The watch id; webhook envelopes carry it as watchId.' }),
-    did: Type.String(),
+    kind: Type.Ref('WatchKind'),
+    ...SUBJECT_PROPERTIES,
     webhook: Type.String({ description: 'The webhook URL redacted to its origin and path (no query, no fragment).' }),
     intervalSeconds: Type.Integer({ minimum: WATCH_INTERVAL.min, maximum: WATCH_INTERVAL.max }),
     createdAt: Type.String({ description: 'RFC 3339 UTC.' }),
@@ -28,7 +49,18 @@ export const WatchSchema = Type.Object(
 
 export const WatchRequestSchema = Type.Object(
   {
-    did: StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch.' }),
+    did: Type.Optional(StoredText({ minLength: 1, maxLength: 16_384, description: 'The identifier to watch (or mcpEndpoint, or a2aCard: exactly one).' })),
+    mcpEndpoint: Type.Optional(
+      StoredText({
+        minLength: 1,
+        maxLength: 2_048,
+        description: 'The https URL of a Streamable HTTP MCP endpoint to watch: its tools, prompts and resources.',
+      }),
+    ),
+    a2aCard: Type.Optional(
+      StoredText({ minLength: 1, maxLength: 2_048, description: "An A2A agent's origin or the URL of its agent card, to watch its card." }),
+    ),
+    baseline: Type.Optional(WatchBaselineSchema),
     webhookUrl: StoredText({
       minLength: 1,
       maxLength: 2_048,
@@ -61,7 +93,8 @@ export const MonitorEventSchema = Type.Object(
   {
     id: Type.String({ pattern: '^evt_[0-9]+$' }),
     watchId: Type.String({ pattern: '^[0-9]+$' }),
-    did: Type.String(),
+    kind: Type.Ref('WatchKind'),
+    ...SUBJECT_PROPERTIES,
     eventType: Type.Ref('MonitorEventType'),
     data: Type.Ref('MonitorEventData'),
     createdAt: Type.String(),
@@ -124,6 +157,7 @@ export const RetentionPreviewSchema = Type.Object(
 );
 
 export const MONITORING_SCHEMAS: TSchema[] = [
+  WatchKindSchema,
   WatchSchema,
   WatchRequestSchema,
   WatchCreatedSchema,

@@ -12,11 +12,18 @@ const Time = (description?: string) => Type.String({ format: 'date-time', ...(de
 const WatchIdSchema = Type.String({ pattern: '^wch_[0-9]+$', description: 'wch_<n>.' });
 const EventIdSchema = Type.String({ pattern: '^evt_[0-9]+$', description: 'evt_<n>: stable; receivers deduplicate on it.' });
 
+/** The subject of a project watch or event: exactly one member, as the watch's kind names it. */
+const SUBJECT = {
+  did: Type.Optional(Type.String({ description: 'A DID watch: the identifier.' })),
+  mcpEndpoint: Type.Optional(Type.String({ description: 'An MCP watch: the endpoint URL.' })),
+  a2aCard: Type.Optional(Type.String({ description: 'An A2A watch: the card URL (or origin), as registered.' })),
+};
+
 export const ProjectWatchSchema = Type.Object(
   {
     id: WatchIdSchema,
     projectId: Type.String(),
-    did: Type.String(),
+    ...SUBJECT,
     createdAt: Time(),
     lastStatus: Nullable(Type.String({ description: 'RESOLVED, DEACTIVATED or FAILED after a check; null before the first.' })),
     lastHash: Nullable(Type.String({ description: 'The document hash of the last check that resolved.' })),
@@ -27,7 +34,21 @@ export const ProjectWatchSchema = Type.Object(
 );
 
 export const ProjectWatchRequestSchema = Type.Object(
-  { did: StoredText({ description: 'A did:key, did:jwk or did:web identifier.', maxLength: 2048 }) },
+  {
+    did: Type.Optional(StoredText({ description: 'A did:key, did:jwk or did:web identifier (or mcpEndpoint, or a2aCard: exactly one).', maxLength: 2048 })),
+    mcpEndpoint: Type.Optional(
+      StoredText({ minLength: 1, maxLength: 2048, description: 'The https URL of a Streamable HTTP MCP endpoint: its inventory is watched.' }),
+    ),
+    a2aCard: Type.Optional(StoredText({ minLength: 1, maxLength: 2048, description: "An A2A agent's origin or card URL: its card is watched." })),
+    baseline: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'mcpEndpoint and a2aCard only: an approved baseline file as JSON (svc-mcp-baseline or svc-a2a-baseline) holding the entry approved from this subject; the first check compares with it.',
+        }),
+      ),
+    ),
+  },
   { $id: 'ProjectWatchRequest', additionalProperties: false },
 );
 
@@ -55,7 +76,7 @@ export const CustomerEventSchema = Type.Object(
     type: Type.Ref('MonitorEventType'),
     projectId: Type.String({ description: 'The project the event belongs to: receivers bind it to their owner.' }),
     watchId: WatchIdSchema,
-    did: Type.String(),
+    ...SUBJECT,
     createdAt: Time("When the event was recorded; its unix seconds are the signature's t."),
     data: Type.Ref('MonitorEventData'),
   },

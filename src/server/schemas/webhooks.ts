@@ -1,10 +1,11 @@
 /**
  * The operator webhook (monitor events; docs/daemon.md#operator-monitoring), documented under
- * `webhooks` in openapi.json: the envelope (`{id, type, did, watchId, createdAt, data}`), its
- * event types, `data` (identity events: document hashes, the domain binding before and after, a
- * diff summary, the verdict headline; for a failure, the problem; for a did:webvh log rewrite,
- * the first diverging entry; certificate events: the leaf, its expiry and the threshold reached,
- * or the leaf before and after), and the four headers with
+ * `webhooks` in openapi.json: the envelope (`{id, type, did | mcpEndpoint | a2aCard, watchId,
+ * createdAt, data}`), its event types, `data` by type (identity.*: document hashes, the domain
+ * binding before and after, a diff summary, the verdict headline; for a failure, the problem; for
+ * a did:webvh log rewrite, the first diverging entry; mcp.* and a2a.*: the snapshot hashes and
+ * what was added, removed or changed; tls.*: the leaf, its expiry and the threshold reached, or
+ * the leaf before and after), and the four headers with
  * the signature receivers check (the clients' verifyWebhook).
  *
  * The sender is core/monitoring/webhook.ts. The customer webhook
@@ -12,29 +13,19 @@
  * schemas/session-monitor.ts) and its two headers.
  */
 import Type, { type TSchema } from 'typebox';
+import { MONITOR_EVENT_TYPES } from '../../core/monitoring/store.js';
 import { Nullable } from './common.js';
 
 export const MonitorEventTypeSchema = Type.Union(
-  [
-    Type.Literal('identity.document.changed'),
-    Type.Literal('identity.domain_binding.changed'),
-    Type.Literal('identity.deactivated'),
-    Type.Literal('identity.resolution.failed'),
-    Type.Literal('identity.resolution.recovered'),
-    Type.Literal('identity.history.rewritten'),
-    Type.Literal('tls.certificate.expiring'),
-    Type.Literal('tls.certificate.changed'),
-  ],
+  MONITOR_EVENT_TYPES.map((t) => Type.Literal(t)),
   {
     $id: 'MonitorEventType',
     description:
-      "What changed. identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it. " +
-      "tls.certificate.expiring: the leaf certificate of the watch's evidence reached an expiry threshold (SVC_TLS_EXPIRY_DAYS; 30, 14, 3 days), once per threshold per certificate; tls.certificate.changed: the leaf changed.",
+      "What changed. identity.*: DID watches (identity.history.rewritten is svc's addition: the watched did:webvh's log no longer extends the log svc kept of it); mcp.*: MCP endpoint watches; a2a.*: A2A card watches; tls.*: any watch whose evidence holds a certificate (tls.certificate.expiring once per threshold of SVC_TLS_EXPIRY_DAYS per certificate; tls.certificate.changed when the leaf changes).",
   },
 );
 
-/** The data of the identity.* events. */
-export const MonitorIdentityEventDataSchema = Type.Object(
+export const IdentityEventDataSchema = Type.Object(
   {
     fromHash: Nullable(Type.String({ description: 'The document hash (JCS SHA-256, hex) before the event; null when none was known.' })),
     toHash: Nullable(Type.String({ description: 'The document hash after the event; null when the identifier did not resolve.' })),
@@ -73,7 +64,91 @@ export const MonitorIdentityEventDataSchema = Type.Object(
       ),
     ),
   },
-  { $id: 'MonitorIdentityEventData', additionalProperties: false, description: 'The data of the identity.* events.' },
+  { $id: 'IdentityEventData', additionalProperties: false, description: 'identity.* events (DID watches).' },
+);
+
+const hash = (what: string) => Nullable(Type.String({ description: what }));
+const fromHash = hash("The hash (RFC 8785 SHA-256, hex) of the last good snapshot before the event (the watch's baseline); null when none was known.");
+const toHash = hash('The hash of the new snapshot; null when the inspection failed.');
+const mcpItem = (extra: Record<string, TSchema> = {}) =>
+  Type.Object(
+    {
+      kind: Type.Union([Type.Literal('tool'), Type.Literal('prompt'), Type.Literal('resource'), Type.Literal('resourceTemplate')]),
+      name: Type.String({ description: "The item's key: a tool's or prompt's name, a resource's URI, a template's URI template." }),
+      ...extra,
+    },
+    { additionalProperties: false },
+  );
+
+export const McpInventoryChangedDataSchema = Type.Object(
+  {
+    endpoint: Type.String({ description: 'The watched MCP endpoint.' }),
+    fromHash,
+    toHash,
+    added: Type.Array(mcpItem(), { description: 'Items the server lists now and did not before.' }),
+    removed: Type.Array(mcpItem(), { description: 'Items it no longer lists.' }),
+    changed: Type.Array(
+      mcpItem({ fields: Type.Array(Type.String(), { description: "The definition's members that differ (e.g. description, inputSchema)." }) }),
+      {
+        description: 'Items whose definition differs, with the members that differ.',
+      },
+    ),
+    server: Type.Array(Type.String(), { description: "The server's own words that differ: serverInfo.<member>, instructions." }),
+    headline: Type.String({ description: 'One sentence naming the changes.' }),
+  },
+  {
+    $id: 'McpInventoryChangedData',
+    additionalProperties: false,
+    description: 'mcp.inventory.changed: against the last good inventory (or the uploaded baseline).',
+  },
+);
+
+const itemChanges = (noun: string) =>
+  Type.Object(
+    {
+      added: Type.Array(Type.String()),
+      removed: Type.Array(Type.String()),
+      changed: Type.Array(Type.Object({ key: Type.String(), changedFields: Type.Array(Type.String()) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false, description: `The ${noun} added, removed and changed (with the members that differ).` },
+  );
+
+export const A2aCardChangedDataSchema = Type.Object(
+  {
+    card: Type.String({ description: 'The watched card URL (or origin), as registered.' }),
+    fromHash,
+    toHash,
+    skills: itemChanges('skills, by id'),
+    interfaces: itemChanges('interfaces, by URL'),
+    signingKeys: itemChanges("signing keys, by kid (changed: its alg, jku or the key's RFC 7638 thumbprint)"),
+    members: Type.Array(Type.String(), { description: "The card's other top-level members that differ (signatures never count)." }),
+    signatureStatus: Type.Object(
+      { from: Nullable(Type.String()), to: Nullable(Type.String()) },
+      {
+        additionalProperties: false,
+        description: 'The signature check (PASS, WARN, FAIL, SKIP) before and after; from is null when the baseline did not say (an uploaded one).',
+      },
+    ),
+    headline: Type.String({ description: 'One sentence naming the changes.' }),
+  },
+  { $id: 'A2aCardChangedData', additionalProperties: false, description: 'a2a.card.changed: against the last good card (or the uploaded baseline).' },
+);
+
+export const TargetInspectionDataSchema = Type.Object(
+  {
+    endpoint: Type.Optional(Type.String({ description: 'mcp.*: the watched MCP endpoint.' })),
+    card: Type.Optional(Type.String({ description: 'a2a.*: the watched card URL.' })),
+    fromHash,
+    toHash,
+    problem: Nullable(Type.Ref('Problem', { description: '…inspection.failed: why the inspection failed; null on recovery.' })),
+    headline: Nullable(Type.String({ description: '…inspection.recovered: one sentence (the changes, when there are any); null on failure.' })),
+  },
+  {
+    $id: 'TargetInspectionData',
+    additionalProperties: false,
+    description:
+      'mcp.inspection.failed / recovered, a2a.inspection.failed / recovered: failed once (not again while failing), recovered on the first success after.',
+  },
 );
 
 export const TlsCertificateSchema = Type.Object(
@@ -112,9 +187,17 @@ export const TlsCertificateChangedDataSchema = Type.Object(
   { $id: 'TlsCertificateChangedData', additionalProperties: false, description: 'The data of tls.certificate.changed.' },
 );
 
+/** The data of every event type. */
 export const MonitorEventDataSchema = Type.Union(
-  [Type.Ref('MonitorIdentityEventData'), Type.Ref('TlsCertificateExpiringData'), Type.Ref('TlsCertificateChangedData')],
-  { $id: 'MonitorEventData', description: "The event's data; its shape follows the event type." },
+  [
+    Type.Ref('IdentityEventData'),
+    Type.Ref('McpInventoryChangedData'),
+    Type.Ref('A2aCardChangedData'),
+    Type.Ref('TargetInspectionData'),
+    Type.Ref('TlsCertificateExpiringData'),
+    Type.Ref('TlsCertificateChangedData'),
+  ],
+  { $id: 'MonitorEventData', description: "The event's data: its shape follows the event type." },
 );
 
 export const MonitorRewriteSideSchema = Type.Object(
@@ -130,7 +213,9 @@ export const WebhookEnvelopeSchema = Type.Object(
   {
     id: Type.String({ pattern: '^evt_[0-9]+$', description: 'The stable event id (evt_<n>): receivers deduplicate on it (delivery is at least once).' }),
     type: Type.Ref('MonitorEventType'),
-    did: Type.String({ description: 'The watched identifier.' }),
+    did: Type.Optional(Type.String({ description: 'DID watches: the watched identifier.' })),
+    mcpEndpoint: Type.Optional(Type.String({ description: 'MCP watches: the watched endpoint.' })),
+    a2aCard: Type.Optional(Type.String({ description: 'A2A watches: the watched card URL.' })),
     watchId: Type.String(),
     createdAt: Type.String({ description: 'When the event was recorded (RFC 3339); stable across attempts.' }),
     data: Type.Ref('MonitorEventData'),
@@ -141,7 +226,10 @@ export const WebhookEnvelopeSchema = Type.Object(
 export const WEBHOOK_SCHEMAS: TSchema[] = [
   MonitorEventTypeSchema,
   MonitorRewriteSideSchema,
-  MonitorIdentityEventDataSchema,
+  IdentityEventDataSchema,
+  McpInventoryChangedDataSchema,
+  A2aCardChangedDataSchema,
+  TargetInspectionDataSchema,
   TlsCertificateSchema,
   TlsCertificateExpiringDataSchema,
   TlsCertificateChangedDataSchema,

@@ -45,6 +45,11 @@ const ADD = `
   WHERE (SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE}) < $6::double precision
   RETURNING ${COLUMNS}`;
 
+/** An uploaded baseline: the watch's revision 0, what its first check compares with (in add()'s transaction). */
+const FIRST_BASELINE = `
+  INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
+  VALUES ($1, 0, $2, $3, $4, $5, $6, $7, $8)`;
+
 /**
  * Deactivates (and bumps the revision, so a check that read the watch before cannot write any
  * more). Waits for a check being recorded on the watch (it holds the row), then matches the row
@@ -156,7 +161,23 @@ export class PostgresWatchStore implements WatchStore {
         limit,
         watch.kind ?? 'did',
       ]);
-      return rows[0] === undefined ? 'full' : toWatch(rows[0]);
+      if (rows[0] === undefined) return 'full';
+      const added = toWatch(rows[0]);
+      if (watch.baseline !== undefined) {
+        const o = watch.baseline;
+        const stored = storedOutcome(o);
+        await client.query(FIRST_BASELINE, [
+          added.id,
+          o.status,
+          o.documentHash,
+          o.fingerprintProfile,
+          o.domainBindingStatus,
+          stored.document,
+          stored.problem,
+          o.checkedAt,
+        ]);
+      }
+      return added;
     });
   }
 

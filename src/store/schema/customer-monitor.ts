@@ -34,8 +34,8 @@ import {
   type SealDelivery,
   type WatchReport,
 } from '../../core/monitoring/customer-store.js';
-import { eventPublicId, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
-import type { DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck } from '../../core/monitoring/store.js';
+import { eventPublicId, subjectMembers, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
+import type { CheckOutcome, DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchKind } from '../../core/monitoring/store.js';
 import { ACCOUNT_STATEMENTS, notFound, notOwner, text, type AccountDialect } from './accounts.js';
 import { claimArguments, MAX_SECONDS, settlementOf } from './monitor-events.js';
 import { limitOf } from './observations.js';
@@ -56,10 +56,10 @@ const HOUR_MS = L.intervalSeconds * 1000;
 /** The schema's CHECK on customer_webhook_deliveries.attempts: 0..5. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
-const watchColumns = (a: string) => `${a}id, ${a}project_id AS "projectId", ${a}did, ${a}created_at AS "createdAt", ${a}last_status AS "lastStatus",
+const watchColumns = (a: string) => `${a}id, ${a}project_id AS "projectId", ${a}kind, ${a}did, ${a}created_at AS "createdAt", ${a}last_status AS "lastStatus",
   ${a}last_hash AS "lastHash", ${a}last_checked_at AS "lastCheckedAt"`;
 const WATCH = watchColumns('w.');
-const EVENT = `e.id, e.event_type AS "type", w.project_id AS "projectId", e.watch_id AS "watchId", e.did, e.created_at AS "createdAt", e.data
+const EVENT = `e.id, e.event_type AS "type", w.project_id AS "projectId", e.watch_id AS "watchId", w.kind, e.did, e.created_at AS "createdAt", e.data
   FROM monitor_events e JOIN watches w ON w.id = e.watch_id`;
 const HOOK = `id, url, created_at AS "createdAt", active, disabled_at AS "disabledAt"`;
 const int = (d: CustomerDialect, name: string) => `CAST(${d.p(name)} AS INTEGER)`;
@@ -80,11 +80,17 @@ export const CUSTOMER_STATEMENTS = {
   projectsOwnedBy: (d: CustomerDialect) => ACCOUNT_STATEMENTS.projectsOwnedBy(d),
   countActive: (d: CustomerDialect) => `SELECT CAST(count(*) AS INTEGER) AS n FROM watches WHERE project_id = ${d.p('projectId')} AND active = 1`,
   activeOfDid: (d: CustomerDialect) => `
-    SELECT ${WATCH} FROM watches w WHERE w.project_id = ${d.p('projectId')} AND w.did = ${d.p('did')} AND w.active = 1 ORDER BY w.id LIMIT 1`,
+    SELECT ${WATCH} FROM watches w
+    WHERE w.project_id = ${d.p('projectId')} AND w.did = ${d.p('did')} AND w.kind = ${txt(d, 'kind')} AND w.active = 1 ORDER BY w.id LIMIT 1`,
   insertWatch: (d: CustomerDialect) => `
-    INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, active, revision, project_id)
-    VALUES (${d.p('did')}, '', '', ${L.intervalSeconds}, ${d.p('now')}, 1, 0, ${d.p('projectId')})
+    INSERT INTO watches (did, webhook_url, secret, interval_seconds, created_at, active, revision, project_id, kind)
+    VALUES (${d.p('did')}, '', '', ${L.intervalSeconds}, ${d.p('now')}, 1, 0, ${d.p('projectId')}, ${txt(d, 'kind')})
     RETURNING ${watchColumns('')}`,
+  /** An uploaded baseline: the new watch's revision 0 (what its first check compares with). */
+  insertFirstBaseline: (d: CustomerDialect) => `
+    INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
+    VALUES (${d.p('watchId')}, 0, ${d.p('status')}, ${d.p('hash')}, ${d.p('profile')}, ${d.p('binding')}, ${d.p('document')}, ${d.p('problem')}, ${d.p('checkedAt')})
+    RETURNING id`,
   listWatches: (d: CustomerDialect) => `SELECT ${WATCH} FROM watches w WHERE w.project_id = ${d.p('projectId')} AND w.active = 1 ORDER BY w.id`,
   /** The watch of the project, active or not. */
   watchOf: (d: CustomerDialect) => `SELECT ${WATCH}, w.active FROM watches w WHERE w.id = ${d.p('watchId')} AND w.project_id = ${d.p('projectId')}`,
@@ -162,7 +168,7 @@ export const CUSTOMER_STATEMENTS = {
    * a watch's events are then committed in id order (what event-page watermarks rely on).
    */
   current: (d: CustomerDialect) => `
-    SELECT did, project_id AS "projectId" FROM watches
+    SELECT did, kind, project_id AS "projectId" FROM watches
     WHERE id = ${d.p('watchId')} AND revision = ${d.p('revision')} AND active = 1 AND project_id IS NOT NULL ${d.forUpdate}`,
   previousBaseline: (d: CustomerDialect) => `SELECT id FROM monitor_baselines WHERE watch_id = ${d.p('watchId')} AND revision = ${d.p('revision')}`,
   insertBaseline: (d: CustomerDialect) => `
@@ -260,13 +266,13 @@ function hourAfter(rfc3339: string): string {
   return new Date(Date.parse(rfc3339) + HOUR_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-type WatchRow = Omit<ProjectWatch, 'id' | 'nextDueAt'> & { id: number };
+type WatchRow = Omit<ProjectWatch, 'id' | 'nextDueAt' | 'did' | 'mcpEndpoint' | 'a2aCard'> & { id: number; kind: WatchKind; did: string };
 
 function toProjectWatch(row: WatchRow): ProjectWatch {
   return {
     id: watchPublicId(row.id),
     projectId: row.projectId,
-    did: row.did,
+    ...subjectMembers(row.kind, row.did),
     createdAt: row.createdAt,
     lastStatus: row.lastStatus,
     lastHash: row.lastHash,
@@ -275,7 +281,7 @@ function toProjectWatch(row: WatchRow): ProjectWatch {
   };
 }
 
-type EventRow = { id: number; type: MonitorEventType; projectId: string; watchId: number; did: string; createdAt: string; data: string };
+type EventRow = { id: number; type: MonitorEventType; projectId: string; watchId: number; kind: WatchKind; did: string; createdAt: string; data: string };
 
 function toCustomerEvent(row: EventRow): CustomerEvent {
   return {
@@ -283,7 +289,7 @@ function toCustomerEvent(row: EventRow): CustomerEvent {
     type: row.type,
     projectId: row.projectId,
     watchId: watchPublicId(row.watchId),
-    did: row.did,
+    ...subjectMembers(row.kind, row.did),
     createdAt: row.createdAt,
     // json_valid() in the table's CHECK: the checks only write objects.
     data: JSON.parse(row.data) as JsonObject,
@@ -355,20 +361,42 @@ function whole(name: string, value: number, min: number, max: number): number {
 export class CustomerMonitor implements CustomerMonitorStore {
   constructor(private readonly execute: Execute) {}
 
-  async addWatch(subject: string, projectId: string, did: string, limit: number): Promise<{ watch: ProjectWatch; created: boolean } | 'full'> {
+  async addWatch(
+    subject: string,
+    projectId: string,
+    did: string,
+    limit: number,
+    target?: { kind: WatchKind; baseline?: CheckOutcome },
+  ): Promise<{ watch: ProjectWatch; created: boolean } | 'full'> {
     text('did', did, 2048);
+    const kind = target?.kind ?? 'did';
+    const first = target?.baseline;
     return this.execute(
       'write',
       (function* () {
         yield* ownedBy(subject, projectId, 'write');
-        const existing = yield* one<WatchRow>('activeOfDid', { projectId, did });
+        const existing = yield* one<WatchRow>('activeOfDid', { projectId, did, kind });
         if (existing !== undefined) return { watch: toProjectWatch(existing), created: false };
         // Counted under the project's lock (PostgreSQL) or the write lock (SQLite); written as "not
         // below" so that a limit that is not a number refuses.
         const { n } = (yield* one<{ n: number }>('countActive', { projectId }))!;
         if (!(n < limit)) return 'full' as const;
         const { now } = yield* bounds();
-        return { watch: toProjectWatch((yield* one<WatchRow>('insertWatch', { projectId, did, now }))!), created: true };
+        const row = (yield* one<WatchRow>('insertWatch', { projectId, did, now, kind }))!;
+        if (first !== undefined) {
+          const stored = storedOutcome(first);
+          yield* one('insertFirstBaseline', {
+            watchId: row.id,
+            status: first.status,
+            hash: first.documentHash,
+            profile: first.fingerprintProfile,
+            binding: first.domainBindingStatus,
+            document: stored.document,
+            problem: stored.problem,
+            checkedAt: first.checkedAt,
+          });
+        }
+        return { watch: toProjectWatch(row), created: true };
       })(),
     );
   }
@@ -581,7 +609,7 @@ export class CustomerMonitor implements CustomerMonitorStore {
     return this.execute(
       'write',
       (function* (): Work<RecordedCheck> {
-        const watch = yield* one<{ did: string; projectId: string }>('current', { watchId, revision });
+        const watch = yield* one<{ did: string; kind: WatchKind; projectId: string }>('current', { watchId, revision });
         if (watch === undefined) return { outcome: 'stale' };
         const previousId = (yield* one<{ id: number }>('previousBaseline', { watchId, revision }))?.id ?? null;
         const next = revision + 1;
@@ -620,7 +648,7 @@ export class CustomerMonitor implements CustomerMonitorStore {
             type: planned.type,
             projectId: watch.projectId,
             watchId: watchPublicId(watchId),
-            did: watch.did,
+            ...subjectMembers(watch.kind, watch.did),
             createdAt: o.checkedAt,
             data: JSON.parse(data[i]!) as JsonObject,
           };

@@ -56,13 +56,24 @@ export class SqliteWatchStore implements WatchStore {
     // DELIVERING events are left alone: a deliverer holds them, and finishes or lets the lease lapse.
     this.#cancelQueued = db.prepare(`UPDATE monitor_events SET delivery_status = 'CANCELLED' WHERE watch_id = ? AND delivery_status IN ${QUEUED}`);
 
+    // An uploaded baseline: the watch's revision 0, what its first check compares with.
+    const insertFirstBaseline = db.prepare<[number, string, string | null, string | null, string | null, string | null, string | null, string]>(
+      `INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at)
+       VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     // IMMEDIATE: the count and the insert hold the write lock together, so two processes on one
     // file cannot both see room for the last watch (a deferred transaction would also risk
     // SQLITE_BUSY_SNAPSHOT on upgrading its read to a write, which busy_timeout does not retry).
     const add = db.transaction((w: NewWatch, limit: number): Watch | 'full' => {
       // Written as "not below" so that a limit that is not a number refuses rather than admits.
       if (!(this.#countActive.get()! < limit)) return 'full';
-      return toWatch(this.#insert.get(w.kind ?? 'did', w.did, w.webhookUrl, w.secret, w.intervalSeconds, w.createdAt)!);
+      const added = toWatch(this.#insert.get(w.kind ?? 'did', w.did, w.webhookUrl, w.secret, w.intervalSeconds, w.createdAt)!);
+      if (w.baseline !== undefined) {
+        const o = w.baseline;
+        const stored = storedOutcome(o);
+        insertFirstBaseline.run(added.id, o.status, o.documentHash, o.fingerprintProfile, o.domainBindingStatus, stored.document, stored.problem, o.checkedAt);
+      }
+      return added;
     });
     this.#add = (watch, limit) => add.immediate(watch, limit);
     const remove = db.transaction((id: number): boolean => {

@@ -4,6 +4,7 @@ import type { DaemonOptions } from '../../cmdutil/daemon-options.js';
 import { usageError } from '../../cmdutil/errors.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
+import { loadA2aBaseline, loadMcpBaseline } from '../inspect/baseline.js';
 import { eventsText, statusText, watchCheckText, watchCreatedText, watchListText } from './render.js';
 
 function interval(text: string | undefined): number | undefined {
@@ -13,19 +14,49 @@ function interval(text: string | undefined): number | undefined {
   return value;
 }
 
+/** The subject member of a registration from the arguments: a DID, or --mcp, or --a2a (exactly one), and the webhook URL. */
+function subjectArguments(
+  first: string | undefined,
+  second: string | undefined,
+  options: { mcp?: string; a2a?: string; baseline?: string },
+): { subject: { did: string } | { mcpEndpoint: string } | { a2aCard: string }; webhookUrl: string } {
+  if (options.mcp !== undefined && options.a2a !== undefined) throw usageError('give --mcp or --a2a, not both');
+  const target = options.mcp ?? options.a2a;
+  if (target === undefined) {
+    if (options.baseline !== undefined) throw usageError('--baseline is for --mcp and --a2a watches (a DID watch takes its first check as its baseline)');
+    if (first === undefined || second === undefined) throw usageError('give the DID and the webhook URL (or --mcp <url> or --a2a <url> and the webhook URL)');
+    return { subject: { did: first }, webhookUrl: second };
+  }
+  if (first === undefined || second !== undefined)
+    throw usageError(`with --${options.mcp !== undefined ? 'mcp' : 'a2a'} give only the webhook URL as an argument, not a DID too`);
+  return { subject: options.mcp !== undefined ? { mcpEndpoint: target } : { a2aCard: target }, webhookUrl: first };
+}
+
 export async function watchAddAction(
   io: CliIo,
   setExit: (code: number) => void,
-  did: string,
-  webhookUrl: string,
-  options: DaemonOptions & { interval?: string },
+  first: string | undefined,
+  second: string | undefined,
+  options: DaemonOptions & { interval?: string; mcp?: string; a2a?: string; baseline?: string },
 ): Promise<void> {
   const intervalSeconds = interval(options.interval);
+  const { subject, webhookUrl } = subjectArguments(first, second, options);
   await withDaemon(
     io,
     { ...options, quiet: false },
     setExit,
-    (client) => client.createWatch({ did, webhookUrl, ...(intervalSeconds === undefined ? {} : { intervalSeconds }) }),
+    async (client) => {
+      // Read and checked here (a file svc cannot use is refused before anything is sent).
+      const file = options.baseline;
+      const baseline =
+        file === undefined ? undefined : options.mcp !== undefined ? (await loadMcpBaseline(file)).baseline : (await loadA2aBaseline(file)).baseline;
+      return client.createWatch({
+        ...subject,
+        webhookUrl,
+        ...(intervalSeconds === undefined ? {} : { intervalSeconds }),
+        ...(baseline === undefined ? {} : { baseline: baseline as unknown as Record<string, unknown> }),
+      });
+    },
     (created) => (options.quiet ? `${printable(created.secret)}\n` : watchCreatedText(created)),
   );
 }

@@ -2,7 +2,8 @@
  * `svc monitor`: the operator monitoring routes of a running daemon (`svc serve` with
  * SVC_ADMIN_TOKEN), from the command line, through the TypeScript client (loaded only when one runs: action.ts).
  *
- *   watch add <did> <webhookUrl>   POST /v1/monitoring/watches (the secret is printed this once)
+ *   watch add <did> <webhookUrl>   POST /v1/monitoring/watches (the secret is printed this once);
+ *     --mcp <url> | --a2a <url>    an MCP endpoint or A2A card instead of the DID, --baseline <file>
  *   watch list                     GET /v1/monitoring/watches
  *   watch rm <id>                  DELETE /v1/monitoring/watches/{id}
  *   watch check <id>               POST /v1/monitoring/watches/{id}/check
@@ -39,7 +40,7 @@ export function registerMonitor(program: Command, io: CliIo, setExit: (code: num
   const monitor = program
     .command('monitor')
     .helpCommand(false)
-    .description('Operator monitoring on a running daemon: watch DIDs, post their changes to a webhook, list the events')
+    .description('Operator monitoring on a running daemon: watch DIDs, MCP endpoints and A2A cards, post their changes to a webhook, list the events')
     .addHelpText(
       'after',
       `
@@ -57,6 +58,7 @@ certificate is replaced.
 Examples:
   $ export SVC_ADMIN_TOKEN=...   # the token the daemon was started with (24+ characters)
   $ svc monitor watch add did:web:example.com https://hooks.example/svc --interval 600
+  $ svc monitor watch add --mcp https://tools.example/mcp https://hooks.example/svc
   $ svc monitor watch list
   $ svc monitor watch check 1
   $ svc monitor events --watch 1 --json
@@ -76,9 +78,15 @@ Examples:
   daemonOptions(
     watch
       .command('add')
-      .description('Watch a DID: its changes are posted, signed, to webhookUrl; prints the signing secret once')
-      .argument('<did>', 'the DID to watch')
-      .argument('<webhookUrl>', 'an https URL the daemon may reach (its egress policy applies)')
+      .usage('[options] <did> <webhookUrl> | --mcp <url> <webhookUrl> | --a2a <url> <webhookUrl>')
+      .description(
+        'Watch a DID, an MCP endpoint (--mcp) or an A2A agent card (--a2a): changes are posted, signed, to webhookUrl; prints the signing secret once',
+      )
+      .argument('[did]', 'the DID to watch (leave it out with --mcp or --a2a)')
+      .argument('[webhookUrl]', 'an https URL the daemon may reach (its egress policy applies)')
+      .option('--mcp <url>', "watch this Streamable HTTP MCP endpoint's tools, prompts and resources instead of a DID")
+      .option('--a2a <url>', "watch this A2A agent's card (its origin or the card's URL) instead of a DID")
+      .option('--baseline <file>', 'with --mcp or --a2a: the approved baseline file (svc mcp approve / svc a2a approve) the first check compares with')
       .option('--interval <seconds>', 'seconds between checks (the daemon accepts 60..86400; default 3600)'),
     "print the daemon's answer, {watch, secret, note}, as JSON",
   )
@@ -88,12 +96,27 @@ Examples:
 The secret (whsec_…) signs every delivery of this watch and is shown only in this answer: keep it
 (svc webhook listen reads it from SVC_WEBHOOK_SECRET). With -q only the secret is printed.
 
+An MCP watch inspects the endpoint's inventory at each check and posts mcp.inventory.changed
+(items added, removed or changed, with the fields that changed); an A2A watch inspects the card
+and posts a2a.card.changed (skills, interfaces, signing keys, signature status). Without
+--baseline the first check is the baseline; with it, the first check compares with the entry the
+file approved from this endpoint or card (a difference is an event at once). A failed inspection
+posts …inspection.failed once, and …inspection.recovered when it answers again.
+
 Examples:
   $ svc monitor watch add did:web:example.com https://hooks.example/svc --interval 600
-  $ SECRET=$(svc monitor watch add did:web:example.com https://hooks.example/svc -q)`,
+  $ SECRET=$(svc monitor watch add did:web:example.com https://hooks.example/svc -q)
+  $ svc monitor watch add --mcp https://tools.example/mcp https://hooks.example/svc
+  $ svc mcp approve https://tools.example/mcp --baseline mcp-baseline.json
+  $ svc monitor watch add --mcp https://tools.example/mcp --baseline mcp-baseline.json https://hooks.example/svc
+  $ svc monitor watch add --a2a https://agent.example https://hooks.example/svc`,
     )
-    .action(async (did: string, webhookUrl: string, options: DaemonOptions & { interval?: string }) =>
-      (await import('./action.js')).watchAddAction(io, setExit, did, webhookUrl, options),
+    .action(
+      async (
+        first: string | undefined,
+        second: string | undefined,
+        options: DaemonOptions & { interval?: string; mcp?: string; a2a?: string; baseline?: string },
+      ) => (await import('./action.js')).watchAddAction(io, setExit, first, second, options),
     );
 
   daemonOptions(

@@ -3,10 +3,15 @@ import type { MonitorEvent, MonitoringStatus, Watch, WatchCheck, WatchCreated } 
 import { printable } from '../../../present/text.js';
 import { table } from '../../cmdutil/table.js';
 
+/** The watched DID, MCP endpoint or card URL, whichever the watch (or event) names. */
+function subjectOf(named: { did?: string; mcpEndpoint?: string; a2aCard?: string }): string {
+  return named.did ?? named.mcpEndpoint ?? named.a2aCard ?? '';
+}
+
 function watchLines(watch: Watch): string[] {
   return [
     `watch     ${printable(watch.id)}`,
-    `did       ${printable(watch.did)}`,
+    `${watch.kind === 'mcp' ? 'mcp     ' : watch.kind === 'a2a' ? 'a2a     ' : 'did     '}  ${printable(subjectOf(watch))}`,
     `webhook   ${printable(watch.webhook)}`,
     `interval  ${watch.intervalSeconds} s`,
     `created   ${printable(watch.createdAt)}`,
@@ -27,8 +32,8 @@ export function watchCreatedText(created: WatchCreated): string {
 export function watchListText(watches: readonly Watch[]): string {
   if (watches.length === 0) return 'no watches\n';
   return table(
-    ['ID', 'DID', 'INTERVAL', 'LAST CHECKED', 'LAST STATUS', 'WEBHOOK'],
-    watches.map((w) => [w.id, w.did, `${w.intervalSeconds}s`, w.lastCheckedAt ?? 'never', w.lastStatus ?? '-', w.webhook]),
+    ['ID', 'SUBJECT', 'INTERVAL', 'LAST CHECKED', 'LAST STATUS', 'WEBHOOK'],
+    watches.map((w) => [w.id, subjectOf(w), `${w.intervalSeconds}s`, w.lastCheckedAt ?? 'never', w.lastStatus ?? '-', w.webhook]),
   );
 }
 
@@ -41,8 +46,8 @@ export function watchCheckText(id: string, check: WatchCheck): string {
 export function eventsText(events: readonly MonitorEvent[]): string {
   if (events.length === 0) return 'no events\n';
   return table(
-    ['ID', 'CREATED', 'TYPE', 'DELIVERY', 'ATTEMPTS', 'WATCH', 'DID'],
-    events.map((e) => [e.id, e.createdAt, e.eventType, e.deliveryStatus, String(e.attempts), e.watchId, e.did]),
+    ['ID', 'CREATED', 'TYPE', 'DELIVERY', 'ATTEMPTS', 'WATCH', 'SUBJECT'],
+    events.map((e) => [e.id, e.createdAt, e.eventType, e.deliveryStatus, String(e.attempts), e.watchId, subjectOf(e)]),
   );
 }
 

@@ -11,6 +11,7 @@ import { CLI_ERROR_CODES, CliError, helpHint, runningCommand, usageError } from 
 import { EXIT, exitForProblem } from '../../cmdutil/exit-codes.js';
 import { writeReport } from '../../cmdutil/paging.js';
 import type { CliIo } from '../../cmdutil/io.js';
+import { loadA2aBaseline, loadMcpBaseline } from '../inspect/baseline.js';
 import { printable } from '../../../present/text.js';
 import { table } from '../../cmdutil/table.js';
 import { readSource } from '../../cmdutil/source.js';
@@ -330,7 +331,7 @@ export async function keysRotateAction(io: CliIo, setExit: (code: number) => voi
   );
 }
 
-type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string; report?: boolean };
+type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string; mcp?: string; a2a?: string; baseline?: string; report?: boolean };
 type HookOptions = GatewayOptions & { project: string; url?: string };
 
 /** A cell: a string member as it is, anything else as JSON, absent or null as "-". */
@@ -356,26 +357,41 @@ export async function watchesListAction(io: CliIo, setExit: (code: number) => vo
       if (list.length === 0) return `no watches\n${worker}`;
       return (
         table(
-          ['WATCH', 'DID', 'STATUS', 'CHECKED', 'NEXT'],
-          list.map((w) => ['id', 'did', 'lastStatus', 'lastCheckedAt', 'nextDueAt'].map((m) => cell(w, m))),
+          ['WATCH', 'SUBJECT', 'STATUS', 'CHECKED', 'NEXT'],
+          list.map((w) => ['id', subjectMember(w), 'lastStatus', 'lastCheckedAt', 'nextDueAt'].map((m) => cell(w, m))),
         ) + worker
       );
     },
   );
 }
 
+/** The member naming a project watch's subject in an answer: did, mcpEndpoint or a2aCard. */
+const subjectMember = (w: Record<string, unknown>): string => (w['mcpEndpoint'] !== undefined ? 'mcpEndpoint' : w['a2aCard'] !== undefined ? 'a2aCard' : 'did');
+
 export async function watchesAddAction(io: CliIo, setExit: (code: number) => void, options: WatchOptions): Promise<void> {
-  const did = options.did ?? '';
+  const given = [options.did, options.mcp, options.a2a].filter((v) => v !== undefined).length;
+  if (given !== 1) throw usageError('give exactly one of --did, --mcp and --a2a');
+  if (options.baseline !== undefined && options.did !== undefined)
+    throw usageError('--baseline is for --mcp and --a2a watches (a DID watch takes its first check as its baseline)');
   const s = sessionFor(io, options);
   await withGateway(
     io,
     options,
     setExit,
     { base: s.gateway, origin: s.origin, cookie: s.cookie },
-    (client) => client.addProjectWatch(options.project, did),
+    async (client) => {
+      if (options.did !== undefined) return client.addProjectWatch(options.project, options.did);
+      const file = options.baseline;
+      const baseline =
+        file === undefined ? undefined : options.mcp !== undefined ? (await loadMcpBaseline(file)).baseline : (await loadA2aBaseline(file)).baseline;
+      return client.addProjectWatch(options.project, {
+        ...(options.mcp !== undefined ? { mcpEndpoint: options.mcp } : { a2aCard: options.a2a! }),
+        ...(baseline === undefined ? {} : { baseline: baseline as unknown as Record<string, unknown> }),
+      });
+    },
     (answer) => {
       const watch = (answer['watch'] ?? {}) as Record<string, unknown>;
-      return `watching ${printable(cell(watch, 'did'))} as ${printable(cell(watch, 'id'))}; first check due ${printable(cell(watch, 'nextDueAt'))}\n${answer['workerActive'] === false ? WORKER_OFF : ''}`;
+      return `watching ${printable(cell(watch, subjectMember(watch)))} as ${printable(cell(watch, 'id'))}; first check due ${printable(cell(watch, 'nextDueAt'))}\n${answer['workerActive'] === false ? WORKER_OFF : ''}`;
     },
   );
 }

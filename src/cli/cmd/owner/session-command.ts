@@ -116,7 +116,7 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
       'after',
       `\n${SESSION_EXIT_STATUS}\n\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches list --project prj_…`,
     );
-  type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string };
+  type WatchOptions = GatewayOptions & { project: string; watch?: string; did?: string; mcp?: string; a2a?: string; baseline?: string };
   gatewayOptions(
     watches.command('list').description("The project's watches").requiredOption('--project <id>', 'the project'),
     "print the gateway's answer as JSON",
@@ -126,12 +126,18 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
   gatewayOptions(
     watches
       .command('add')
-      .description('Watch a did:key, did:jwk or did:web for the project')
+      .description('Watch a did:key, did:jwk or did:web, an MCP endpoint or an A2A agent card for the project')
       .requiredOption('--project <id>', 'the project')
-      .requiredOption('--did <did>', 'the identifier'),
+      .option('--did <did>', 'the identifier (or --mcp, or --a2a: exactly one)')
+      .option('--mcp <url>', 'a Streamable HTTP MCP endpoint: its tools, prompts and resources are watched')
+      .option('--a2a <url>', "an A2A agent's origin or card URL: its card is watched")
+      .option('--baseline <file>', 'with --mcp or --a2a: the approved baseline file (svc mcp approve / svc a2a approve) the first check compares with'),
     "print the gateway's answer as JSON",
   )
-    .addHelpText('after', '\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc owner watches add --project prj_… --did did:web:example.com\n  $ svc owner watches add --project prj_… --mcp https://tools.example/mcp --baseline mcp-baseline.json\n  $ svc owner watches add --project prj_… --a2a https://agent.example',
+    )
     .action(async (options: WatchOptions) => (await action()).watchesAddAction(io, setExit, options));
   gatewayOptions(
     watches
