@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, startDaemonFor, until } from '../support/daemon-client.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { PLAIN_TOOLS, startSdk1Server, type McpTestServer } from '../support/mcp-servers.js';
 import { describePostgres } from '../support/postgres.js';
 
@@ -29,7 +29,7 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
     let opened: TestDatabase;
     let mcp: McpTestServer;
     beforeAll(async () => {
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       opened = await open();
     }, 60_000);
     afterAll(async () => {

@@ -10,7 +10,7 @@ import { jcsSha256 } from '../../src/core/canonical.js';
 import { a2aKey, agentCard, CARD_PATH, cardApp, publishJwks, signCard, type A2aKey, type CardJson } from '../support/a2a-agent.js';
 import { call, expectJson, expectProblem } from '../support/daemon-client.js';
 import { postgresSql, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
 import { PLAIN_TOOLS, startSdk1Server, type McpTestServer, type ToolSpec } from '../support/mcp-servers.js';
 import { schemaPool } from '../support/pg-schemas.js';
@@ -27,7 +27,7 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
     let hookUrl: string;
     beforeAll(async () => {
       opened = await database();
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       daemon = await startLiveDaemon({ target: opened.target, host, env: { SVC_ADMIN_TOKEN: TOKEN } });
       hookUrl = `${host.server.origin}/hooks/targets`;
       host.server.route('/hooks/targets', (req, res) => {

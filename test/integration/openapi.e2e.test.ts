@@ -167,6 +167,12 @@ describe('openapi.json', () => {
       'identity.resolution.failed',
       'identity.resolution.recovered',
       'identity.history.rewritten',
+      'mcp.inventory.changed',
+      'mcp.inspection.failed',
+      'mcp.inspection.recovered',
+      'a2a.card.changed',
+      'a2a.inspection.failed',
+      'a2a.inspection.recovered',
       'tls.certificate.expiring',
       'tls.certificate.changed',
     ]);
