@@ -461,7 +461,7 @@ for (const backend of BACKENDS) {
     });
 
     /** Monitoring tests start from empty tables (the store is shared by the whole suite). */
-    const emptyMonitoring = () => sql('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
+    const emptyMonitoring = () => sql('DELETE FROM delivery_attempts; DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
 
     it('watches: add, list oldest first, get, count; the secret is stored but never read back', async () => {
       await emptyMonitoring();
@@ -1951,7 +1951,7 @@ describePostgres('PostgreSQL: watches across daemons', () => {
     try {
       const [a, b] = stores as [PostgresStore, PostgresStore];
       for (let round = 0; round < 5; round++) {
-        await a.pool.query('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
+        await a.pool.query('DELETE FROM delivery_attempts; DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
         const ids: number[] = [];
         for (let i = 0; i < 20; i++) ids.push((await added(a, newWatch(i))).id);
         // Half never checked, half long due.
@@ -2066,7 +2066,7 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
       const w = await added(a, newWatch(1));
       const eventIds = async () => (await a.pool.query<{ id: number }>('SELECT id FROM monitor_events ORDER BY id')).rows.map((r) => r.id);
       for (let round = 0; round < 5; round++) {
-        await a.pool.query('DELETE FROM monitor_events');
+        await a.pool.query('DELETE FROM delivery_attempts; DELETE FROM monitor_events');
         await a.pool.query(
           eventsSql(
             w,

@@ -289,6 +289,7 @@ for (const backend of BACKENDS) {
           createdAt: expect.any(String),
           active: true,
           disabledAt: null,
+          disabledReason: null,
         });
         const { eventIds } = await record(w, [CHANGED, BINDING]);
         expect(eventIds).toHaveLength(2);
@@ -539,15 +540,63 @@ for (const backend of BACKENDS) {
         expect(listed).toHaveLength(2);
         for (const d of listed) {
           expect(Object.keys(d).sort()).toEqual(
-            ['attempts', 'createdAt', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'status', 'watchId', 'webhookId'].sort(),
+            [
+              'attempts',
+              'createdAt',
+              'decisions',
+              'deliveredAt',
+              'eventId',
+              'eventType',
+              'id',
+              'lastAttemptAt',
+              'nextAttemptAt',
+              'status',
+              'watchId',
+              'webhookId',
+            ].sort(),
           );
           expect(d.watchId).toBe(`wch_${w}`);
         }
+        // Each attempt's decision, as its record says (no receiver status of its own).
+        expect(listed.find((d) => d.id === a!.id)!.decisions).toEqual([
+          { replay: 0, attempt: 1, attemptedAt: expect.stringMatching(/Z$/), decision: 'DELIVERED', detail: 'the receiver answered 204', nextAttemptAt: null },
+        ]);
+        expect(listed.find((d) => d.id === b!.id)!.decisions).toEqual([
+          expect.objectContaining({ attempt: 1, decision: 'CANCELLED', detail: 'HTTP 503; not retried: the webhook was disabled meanwhile', nextAttemptAt: null }),
+        ]);
         expect(JSON.stringify(listed)).not.toContain(SECRET);
         expect(JSON.stringify(listed)).not.toContain('v1=');
         await db.sql(`UPDATE customer_webhook_deliveries SET created_at = '${at(-31 * DAY)}' WHERE id = '${a!.id}'`);
         expect((await monitor.listDeliveries(ALICE, p, 100)).map((d) => d.id)).toEqual([b!.id]);
         expect(await monitor.listDeliveries(ALICE, p, 0)).toEqual([]);
+      });
+    });
+
+    describe('receiver answers', () => {
+      it('a 410 Gone disables the webhook with its reason and cancels its queued deliveries; the owner sees why', async () => {
+        const p = await project();
+        const w = await watch(p);
+        await monitor.setWebhook(ALICE, p, 'https://hooks.example/gone', SECRET);
+        await record(w, [CHANGED, BINDING]);
+        const [a] = await monitor.claimDeliveries(1, 120, 5);
+        const gone = { delivered: false as const, gone: true as const, status: 410, error: 'the receiver answered 410 Gone', retryAfterSeconds: null };
+        expect(await monitor.settleDelivery(a!.id, 1, gone)).toBe(true);
+        const rows = await db.rows<{ status: string }>(`SELECT status FROM customer_webhook_deliveries ORDER BY id`);
+        expect(rows.map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED']);
+        expect(await monitor.claimDeliveries(10, 120, 5)).toEqual([]);
+        const config = await monitor.getWebhook(ALICE, p);
+        expect(config).toMatchObject({
+          active: false,
+          disabledAt: expect.stringMatching(/Z$/),
+          disabledReason: expect.stringMatching(/^the receiver answered 410 Gone at \S+Z to the delivery of evt_\d+; set a webhook again to resume deliveries$/),
+        });
+        const listed = await monitor.listDeliveries(ALICE, p, 100);
+        expect(listed.find((d) => d.id === a!.id)!.decisions).toEqual([expect.objectContaining({ decision: 'WEBHOOK_DISABLED', attempt: 1 })]);
+        // An owner's own DELETE keeps no reason: nothing to show.
+        await monitor.setWebhook(ALICE, p, 'https://hooks.example/again', SECRET);
+        expect(await monitor.getWebhook(ALICE, p)).toMatchObject({ active: true, disabledReason: null, url: 'https://hooks.example/again' });
+        await monitor.disableWebhook(ALICE, p);
+        expect(await monitor.getWebhook(ALICE, p)).toBeNull();
       });
     });
 
