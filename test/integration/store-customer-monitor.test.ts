@@ -562,7 +562,12 @@ for (const backend of BACKENDS) {
           { replay: 0, attempt: 1, attemptedAt: expect.stringMatching(/Z$/), decision: 'DELIVERED', detail: 'the receiver answered 204', nextAttemptAt: null },
         ]);
         expect(listed.find((d) => d.id === b!.id)!.decisions).toEqual([
-          expect.objectContaining({ attempt: 1, decision: 'CANCELLED', detail: 'HTTP 503; not retried: the webhook was disabled meanwhile', nextAttemptAt: null }),
+          expect.objectContaining({
+            attempt: 1,
+            decision: 'CANCELLED',
+            detail: 'HTTP 503; not retried: the webhook was disabled meanwhile',
+            nextAttemptAt: null,
+          }),
         ]);
         expect(JSON.stringify(listed)).not.toContain(SECRET);
         expect(JSON.stringify(listed)).not.toContain('v1=');
@@ -588,7 +593,9 @@ for (const backend of BACKENDS) {
         expect(config).toMatchObject({
           active: false,
           disabledAt: expect.stringMatching(/Z$/),
-          disabledReason: expect.stringMatching(/^the receiver answered 410 Gone at \S+Z to the delivery of evt_\d+; set a webhook again to resume deliveries$/),
+          disabledReason: expect.stringMatching(
+            /^the receiver answered 410 Gone at \S+Z to the delivery of evt_\d+; set a webhook again to resume deliveries$/,
+          ),
         });
         const listed = await monitor.listDeliveries(ALICE, p, 100);
         expect(listed.find((d) => d.id === a!.id)!.decisions).toEqual([expect.objectContaining({ decision: 'WEBHOOK_DISABLED', attempt: 1 })]);

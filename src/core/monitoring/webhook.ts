@@ -141,16 +141,12 @@ export function attemptOutcome(
   if ((status === 429 || status === 503) && answer.headers['retry-after'] !== undefined) {
     const asked = retryAfterSecondsOf(answer.headers['retry-after'], nowMs);
     const header = `Retry-After: ${answer.headers['retry-after'].slice(0, 64)}`;
-    if (asked === null) return { delivered: false, error, retryAfterSeconds: scheduled, status, detail: `${error} with an unreadable ${header}; ${nextOf(scheduled)}` };
+    if (asked === null)
+      return { delivered: false, error, retryAfterSeconds: scheduled, status, detail: `${error} with an unreadable ${header}; ${nextOf(scheduled)}` };
     if (scheduled === null) return { delivered: false, error, retryAfterSeconds: null, status, detail: `${error} with ${header}; ${nextOf(null)}` };
     const capped = Math.min(asked, RETRY_AFTER_CAP_SECONDS);
     const wait = Math.max(scheduled, capped);
-    const why =
-      asked > RETRY_AFTER_CAP_SECONDS
-        ? `, capped at ${RETRY_AFTER_CAP_SECONDS} s`
-        : wait === scheduled
-          ? ` (sooner than the schedule)`
-          : '';
+    const why = asked > RETRY_AFTER_CAP_SECONDS ? `, capped at ${RETRY_AFTER_CAP_SECONDS} s` : wait === scheduled ? ` (sooner than the schedule)` : '';
     const detail =
       wait === scheduled
         ? `${error} with ${header}${why}; next attempt in ${wait} s, the schedule's`

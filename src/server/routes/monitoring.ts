@@ -12,8 +12,9 @@ import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE } from '../../core/storable.js';
-import type { MonitorEvent, Watch } from '../../core/store.js';
+import type { DeliveryAttempt, MonitorEvent, Watch } from '../../core/store.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
+import { isJsonObject } from '../../core/encoding/json.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
 import { checkWatch } from '../jobs/poller.js';
@@ -27,6 +28,8 @@ import {
 } from '../../core/monitoring/rules.js';
 import { empty, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
 import {
+  DeliveryAttemptListSchema,
+  EventIdParamsSchema,
   MonitorEventListSchema,
   MonitorEventsQuerySchema,
   MonitoringStatusSchema,
@@ -39,6 +42,8 @@ import {
   WatchIdParamsSchema,
   WatchListSchema,
   WatchRequestSchema,
+  WatchWebhookBodySchema,
+  WatchWebhookSchema,
 } from '../schemas/monitoring.js';
 
 /** Events one listing returns at most (newest first). */
@@ -68,7 +73,16 @@ function watchView(watch: Watch) {
     lastStatus: watch.lastStatus,
     lastCheckedAt: watch.lastCheckedAt,
     active: watch.active,
+    webhookDisabled: watch.webhookDisabledAt === null ? null : { at: watch.webhookDisabledAt, reason: watch.webhookDisabledReason ?? '' },
   };
+}
+
+/** An event id from the path: `evt_<n>` (anything else is no event of ours: 404). */
+function eventIdOf(request: FastifyRequest): number | null {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const m = /^evt_([1-9][0-9]{0,15})$/.exec(raw);
+  const id = m ? Number(m[1]) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
 }
 
 function eventView(event: MonitorEvent) {
@@ -260,6 +274,72 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
           case 'skipped':
             throw new ProblemError('CAPACITY_EXHAUSTED', `The check could not run now: ${report.reason}`, { retryAfter: 5 });
         }
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/monitoring/watches/:id/webhook',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: "Enable a watch's webhook again (after a 410 Gone), optionally at a new URL",
+        operationId: 'enableWatchWebhook',
+        description:
+          'Operator only. A receiver that answered 410 Gone disabled the webhook: the watch was still checked, but no event was sent (its events were kept CANCELLED). This clears webhookDisabled; events from the next check on are delivered (earlier ones stay CANCELLED: replay them to send them). webhookUrl, when given, replaces the URL and must pass the egress policy as at registration; the signing secret stays. Also 200 for a webhook that was not disabled.',
+        tags,
+        params: WatchIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: WatchWebhookBodySchema,
+        response: {
+          200: json(ref(WatchWebhookSchema), 'The watch, its webhook enabled.'),
+          404: problem('NOT_FOUND: no active watch has this id.'),
+          ...OPERATOR_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not {webhookUrl?}; INVALID_OPTIONS: a query option (none is taken).'),
+          403: problem('EGRESS_BLOCKED: the new webhook URL is not https or its host resolves to a non-public address.'),
+          500: problem('INTERNAL_ERROR: the watch could not be updated.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the new webhook host does not resolve.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = watchIdOf(request);
+        const store = storeOf(ctx.runtime);
+        if (id === null || (await store.watches.get(id)) === undefined) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        const body = request.body;
+        const webhookUrl = isJsonObject(body) && typeof body['webhookUrl'] === 'string' ? body['webhookUrl'] : undefined;
+        if (webhookUrl !== undefined) await ctx.runtime.net.checkDestination(webhookUrl, 'webhook');
+        const watch = await store.watches.enableWebhook(id, webhookUrl);
+        if (watch === undefined) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        return reply.send({ watch: watchView(watch) });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/monitoring/events/:id/attempts',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: "An event's delivery attempts and what each decided",
+        operationId: 'listEventAttempts',
+        description:
+          "Operator only. Every attempt of the event (evt_<n>), oldest first, replays included: when it was sent, the receiver's status, the decision (DELIVERED, RETRY, DEAD_LETTER, WEBHOOK_DISABLED, CANCELLED), a one-line detail (a 3xx not followed, a Retry-After honoured or capped) and the next attempt's time.",
+        tags,
+        params: EventIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        response: {
+          200: json(ref(DeliveryAttemptListSchema), 'The attempts.'),
+          404: problem('NOT_FOUND: no operator event has this id (evt_<n>).'),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the attempts could not be read.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = eventIdOf(request);
+        const attempts: DeliveryAttempt[] | undefined = id === null ? undefined : await storeOf(ctx.runtime).monitorEvents.attempts(id);
+        if (attempts === undefined)
+          throw new ProblemError('NOT_FOUND', 'No operator event has this id; event ids read evt_<n> (GET /v1/monitoring/events lists them).');
+        return reply.send({ eventId: `evt_${id}`, attempts });
       },
     },
     {

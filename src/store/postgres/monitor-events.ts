@@ -3,7 +3,15 @@
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';
-import type { DeliveryAttempt, DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/monitoring/store.js';
+import type {
+  DeliveryAttempt,
+  DeliveryClaim,
+  DeliveryResult,
+  MonitorEvent,
+  MonitorEventStore,
+  MonitoringGauges,
+  RetentionCandidates,
+} from '../../core/monitoring/store.js';
 import {
   ATTEMPT_MEMBERS,
   claimArguments,

@@ -167,7 +167,15 @@ export function settlementOf(result: DeliveryResult, largest: number): Settlemen
   const statusOf = (r: { status?: number }) =>
     r.status !== undefined && Number.isSafeInteger(r.status) && r.status >= 100 && r.status <= 999 ? r.status : null;
   if ('cancelled' in result) {
-    return { status: 'CANCELLED', retryAfterSeconds: null, error: null, decision: 'CANCELLED', responseStatus: null, detail: oneLine(result.detail ?? 'cancelled: nothing was sent'), gone: false };
+    return {
+      status: 'CANCELLED',
+      retryAfterSeconds: null,
+      error: null,
+      decision: 'CANCELLED',
+      responseStatus: null,
+      detail: oneLine(result.detail ?? 'cancelled: nothing was sent'),
+      gone: false,
+    };
   }
   const responseStatus = statusOf(result);
   if (result.delivered) {
@@ -177,7 +185,8 @@ export function settlementOf(result: DeliveryResult, largest: number): Settlemen
   const error = oneLine(result.error);
   const detail = oneLine(result.detail ?? error);
   if (result.gone === true) return { status: 'CANCELLED', retryAfterSeconds: null, error, decision: 'WEBHOOK_DISABLED', responseStatus, detail, gone: true };
-  if (result.retryAfterSeconds === null) return { status: 'DEAD_LETTER', retryAfterSeconds: null, error, decision: 'DEAD_LETTER', responseStatus, detail, gone: false };
+  if (result.retryAfterSeconds === null)
+    return { status: 'DEAD_LETTER', retryAfterSeconds: null, error, decision: 'DEAD_LETTER', responseStatus, detail, gone: false };
   const after = Math.ceil(result.retryAfterSeconds);
   if (!Number.isSafeInteger(after) || after < 0 || after > largest)
     throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);

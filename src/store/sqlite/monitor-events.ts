@@ -134,10 +134,7 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
 
     // One guarded statement: only the attempt that holds the event settles it. It returns what
     // the attempt record needs: the event's watch, replay count, the claim's time and the next attempt.
-    const settle = db.prepare<
-      { id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null },
-      SettledRow
-    >(
+    const settle = db.prepare<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }, SettledRow>(
       `UPDATE monitor_events SET
          delivery_status = :status,
          next_attempt_at = CASE WHEN :status = 'RETRY' THEN strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+' || :retryAfter || ' seconds') END,
@@ -171,7 +168,10 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     this.#settle = (eventId, attempt, s) => settleTransaction.immediate(eventId, attempt, s);
 
     const operatorEvent = db.prepare(`SELECT id FROM monitor_events WHERE id = ? AND ${OPERATOR_EVENT}`).pluck() as Database.Statement<[number], number>;
-    const attempts = db.prepare(`SELECT ${ATTEMPT_MEMBERS} FROM delivery_attempts WHERE event_id = ? ORDER BY id`) as Database.Statement<[number], DeliveryAttempt>;
+    const attempts = db.prepare(`SELECT ${ATTEMPT_MEMBERS} FROM delivery_attempts WHERE event_id = ? ORDER BY id`) as Database.Statement<
+      [number],
+      DeliveryAttempt
+    >;
     const attemptsOf = db.transaction((eventId: number): DeliveryAttempt[] | undefined =>
       operatorEvent.get(eventId) === undefined ? undefined : attempts.all(eventId).map(toAttempt),
     );
