@@ -232,7 +232,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         summary: 'Check a watch now',
         operationId: 'checkWatch',
         description:
-          "Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.",
+          "Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise (also while a receiver has disabled the webhook: its events are kept CANCELLED). The first check of a watch only establishes its baseline.",
         tags,
         params: WatchIdParamsSchema,
         querystring: EmptyQuerySchema,
@@ -258,7 +258,9 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         switch (report.outcome) {
           case 'recorded': {
             const first = report.eventIds[0];
-            return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: report.changed ? 'queued' : 'none' });
+            // A webhook a receiver disabled (410 Gone) queues nothing: the events are kept CANCELLED.
+            const queued = report.changed && input.watch.webhookDisabledAt === null;
+            return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: queued ? 'queued' : 'none' });
           }
           case 'stale':
             throw new ProblemError('SERVICE_UNAVAILABLE', 'Another check of this watch was recorded at the same moment; nothing was written. Try again.', {
