@@ -687,7 +687,7 @@ export interface paths {
         put?: never;
         /**
          * Check a watch now
-         * @description Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.
+         * @description Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise (also while a receiver has disabled the webhook: its events are kept CANCELLED). The first check of a watch only establishes its baseline.
          */
         post: operations["checkWatch"];
         delete?: never;
