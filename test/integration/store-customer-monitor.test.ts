@@ -16,13 +16,23 @@ import { sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import type { AccountStore, CheckOutcome, CustomerMonitorStore, MonitorEventStore, PlannedEvent, WatchStore } from '../../src/core/store.js';
 import { openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
 import type { PostgresStore } from '../../src/store/postgres/index.js';
+import { systemClock } from '../../src/runtime/node.js';
+import { Capacity } from '../../src/server/capacity.js';
+import type { ServerContext } from '../../src/server/context.js';
+import { deliverCustomer, deliverCustomerDue } from '../../src/server/jobs/poller.js';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
+import { StorageSlot } from '../../src/server/storage.js';
+import { startHttpsServer } from '../support/https-server.js';
 import { keptStores, schemaPool } from '../support/pg-schemas.js';
+import { createTestCa } from '../support/pki.js';
+import { testRuntime } from '../support/runtime.js';
 import { describePostgres, postgresUrl } from '../support/postgres.js';
 
 /**
  * A migrated schema and two stores on it (two daemons' pools), kept from test to test: each test
  * still starts on an empty database (every table emptied, every sequence restarted).
  */
+const RECEIVER_HOST = 'hooks.receiver.test';
 const schemas = schemaPool();
 const kept = keptStores(schemas, 2);
 afterAll(async () => {
@@ -578,14 +588,54 @@ for (const backend of BACKENDS) {
     });
 
     describe('receiver answers', () => {
-      it('a 410 Gone disables the webhook with its reason and cancels its queued deliveries; the owner sees why', async () => {
-        const p = await project();
-        const w = await watch(p);
-        await monitor.setWebhook(ALICE, p, 'https://hooks.example/gone', SECRET);
-        await record(w, [CHANGED, BINDING]);
-        const [a] = await monitor.claimDeliveries(1, 120, 5);
-        const gone = { delivered: false as const, gone: true as const, status: 410, error: 'the receiver answered 410 Gone', retryAfterSeconds: null };
-        expect(await monitor.settleDelivery(a!.id, 1, gone)).toBe(true);
+      it('a 410 Gone (a real HTTPS receiver) disables the webhook with its reason and cancels its queued deliveries; the owner sees why', async () => {
+        const ca = createTestCa();
+        const receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: [RECEIVER_HOST], ipAddresses: ['127.0.0.1'] }), ca });
+        try {
+          const received: string[] = [];
+          receiver.route('/gone', (req, res) => {
+            req.resume();
+            req.on('end', () => {
+              received.push(String(req.headers['x-svc-event-id']));
+              res.writeHead(410);
+              res.end();
+            });
+          });
+          const runtime = testRuntime(systemClock, {
+            allow: ['127.0.0.0/8'],
+            trustAnchors: [ca.certPem],
+            lookup: async () => [{ address: '127.0.0.1', family: 4 as const }],
+            connectTo: () => receiver.port,
+          });
+          Object.defineProperty(runtime, 'store', { get: () => ({ customerMonitor: monitor }), enumerable: true });
+          const ctx = {
+            runtime,
+            storage: new StorageSlot(':memory:', false),
+            profile: 'direct',
+            limits: DEFAULT_LIMITS,
+            capacity: new Capacity(8, 8),
+            startedAt: new Date(),
+            draining: false,
+            active: 0,
+          } as ServerContext;
+          const p = await project();
+          const w = await watch(p);
+          await monitor.setWebhook(ALICE, p, `https://${RECEIVER_HOST}/gone`, SECRET);
+          await record(w, [CHANGED, BINDING]);
+          // One delivery claimed and sent; the other waits, queued.
+          const [a] = await monitor.claimDeliveries(1, 120, 5);
+          expect(await deliverCustomer(ctx, a!)).toMatchObject({ delivered: false, gone: true, status: 410 });
+          expect(received).toEqual([a!.eventId]);
+          expect(await deliverCustomerDue(ctx)).toBe(0);
+          expect(received).toHaveLength(1);
+          await checkGone(p, a!.id);
+        } finally {
+          await receiver.close();
+        }
+      });
+
+      /** After the 410 of delivery `a`: every delivery CANCELLED, nothing due, the reason shown to the owner. */
+      async function checkGone(p: string, a: string): Promise<void> {
         const rows = await db.rows<{ status: string }>(`SELECT status FROM customer_webhook_deliveries ORDER BY id`);
         expect(rows.map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED']);
         expect(await monitor.claimDeliveries(10, 120, 5)).toEqual([]);
@@ -598,13 +648,15 @@ for (const backend of BACKENDS) {
           ),
         });
         const listed = await monitor.listDeliveries(ALICE, p, 100);
-        expect(listed.find((d) => d.id === a!.id)!.decisions).toEqual([expect.objectContaining({ decision: 'WEBHOOK_DISABLED', attempt: 1 })]);
+        expect(listed.find((d) => d.id === a)!.decisions).toEqual([
+          expect.objectContaining({ decision: 'WEBHOOK_DISABLED', attempt: 1, detail: expect.stringMatching(/^the receiver answered 410 Gone/) }),
+        ]);
         // An owner's own DELETE keeps no reason: nothing to show.
         await monitor.setWebhook(ALICE, p, 'https://hooks.example/again', SECRET);
         expect(await monitor.getWebhook(ALICE, p)).toMatchObject({ active: true, disabledReason: null, url: 'https://hooks.example/again' });
         await monitor.disableWebhook(ALICE, p);
         expect(await monitor.getWebhook(ALICE, p)).toBeNull();
-      });
+      }
     });
 
     describe('scheduled checks', () => {
