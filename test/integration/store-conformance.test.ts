@@ -1093,6 +1093,20 @@ for (const backend of BACKENDS) {
       expect(await rowOf(ids[2]!)).toEqual(live);
       expect(await rowOf(ids[3]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
       expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+      // A recovered attempt counts, and leaves its record; an exhausted one made no attempt, and leaves none.
+      expect(await monitorEvents.attempts(ids[0]!)).toEqual([
+        expect.objectContaining({
+          attempt: 2,
+          responseStatus: null,
+          decision: 'RETRY',
+          detail: expect.stringMatching(/lease expired .*next attempt at once$/),
+        }),
+      ]);
+      expect(await monitorEvents.attempts(ids[1]!)).toEqual([
+        expect.objectContaining({ attempt: 5, decision: 'DEAD_LETTER', nextAttemptAt: null, detail: expect.stringMatching(/dead letter$/) }),
+      ]);
+      expect(await monitorEvents.attempts(ids[3]!)).toEqual([]);
+      expect(await monitorEvents.attempts(999_999)).toBeUndefined();
 
       // Recovered even when the limit leaves it unclaimed: RETRY due now, claimed next time.
       await sql(eventsSql(w, [{ status: 'PENDING' }, { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2000-01-01T00:00:00Z' }]));

@@ -22,6 +22,7 @@ import {
   goneReason,
   LEASE_EXPIRED,
   MAX_SECONDS,
+  recoveredDetail,
   OPERATOR_EVENT,
   retentionStatement,
   settlementOf,
@@ -75,7 +76,8 @@ const rfc3339 = (t: string): string => `to_char(date_trunc('second', ${t}) AT TI
 /**
  * The first statement of a claim: the database's clock, read once (a MATERIALIZED CTE:
  * clock_timestamp() is volatile) as now and now + $1 seconds; expired leases recovered (RETRY
- * due now while attempts < $2, else DEAD_LETTER); due events with no attempt left dead-lettered.
+ * due now while attempts < $2, else DEAD_LETTER), each with its attempt record; due events with no
+ * attempt left dead-lettered.
  * The two updates touch disjoint rows (DELIVERING, queued) and run whether or not the SELECT
  * reads them. Rows another transaction holds (a
  * settle, a claim, a removal cancelling) are skipped, not waited for: the next claim sees them.
@@ -93,6 +95,10 @@ const RECOVER = `
       SELECT id FROM monitor_events
       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= (SELECT now FROM texts) AND ${OPERATOR_EVENT}
       FOR UPDATE SKIP LOCKED)
+    RETURNING id, replays, attempts, coalesce(last_attempt_at, (SELECT now FROM texts)) AS attempted_at, delivery_status, next_attempt_at
+  ), recorded AS (
+    INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+    SELECT id, replays, attempts, attempted_at, NULL, delivery_status, ${recoveredDetail('delivery_status')}, next_attempt_at FROM recovered
     RETURNING id
   ), exhausted AS (
     UPDATE monitor_events SET delivery_status = 'DEAD_LETTER', next_attempt_at = NULL

@@ -37,7 +37,7 @@ import {
 import { eventPublicId, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
 import type { DeliveryAttempt, DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck } from '../../core/monitoring/store.js';
 import { ACCOUNT_STATEMENTS, notFound, notOwner, text, type AccountDialect } from './accounts.js';
-import { claimArguments, goneReason, MAX_SECONDS, oneLine, settlementOf } from './monitor-events.js';
+import { claimArguments, goneReason, MAX_SECONDS, oneLine, recoveredDetail, settlementOf, type RecoveredRow } from './monitor-events.js';
 import { limitOf } from './observations.js';
 import { checkInputOf, isRevision, isRowId, QUEUED, serialisedData, storedOutcome, toCheckInput, type CheckInputRow } from './watches.js';
 
@@ -217,7 +217,8 @@ export const CUSTOMER_STATEMENTS = {
       next_attempt_at = CASE WHEN attempts < ${int(d, 'max')} THEN ${txt(d, 'now')} END,
       lease_expires_at = NULL
     WHERE id IN (SELECT id FROM customer_webhook_deliveries WHERE status = 'DELIVERING' AND lease_expires_at <= ${txt(d, 'now')} ${d.skipLocked})
-    RETURNING id`,
+    RETURNING id, replays, attempts, coalesce(last_attempt_at, ${txt(d, 'now')}) AS "attemptedAt", status, next_attempt_at AS "nextAttemptAt",
+      ${recoveredDetail('status')} AS "detail"`,
   /** Due deliveries with no attempt left end as DEAD_LETTER (attempt never passes maxAttempts). */
   exhaust: (d: CustomerDialect) => `
     UPDATE customer_webhook_deliveries SET status = 'DEAD_LETTER', next_attempt_at = NULL
@@ -691,7 +692,19 @@ export class CustomerMonitor implements CustomerMonitorStore {
       'write',
       (function* () {
         const { now, ahead: until } = yield* bounds(lease * 1000);
-        yield* all('recover', { now, max });
+        // Each recovered attempt (its sender died) leaves its record: it counts, its answer is unknown.
+        for (const r of yield* all<RecoveredRow>('recover', { now, max })) {
+          yield* one('recordAttempt', {
+            id: r.id,
+            replay: Number(r.replays),
+            attempt: Number(r.attempts),
+            attemptedAt: r.attemptedAt,
+            httpStatus: null,
+            decision: r.status,
+            detail: r.detail,
+            nextAttemptAt: r.nextAttemptAt,
+          });
+        }
         yield* all('exhaust', { now, max });
         const ids = yield* all<{ id: string }>('claim', { now, until, max, limit: n });
         const claims: CustomerDeliveryClaim[] = [];

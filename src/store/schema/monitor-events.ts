@@ -124,6 +124,14 @@ export function toClaim(row: ClaimRow): DeliveryClaim {
 export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was settled';
 
 /**
+ * The attempt record of a recovered lease (the sender died mid-attempt), as a SQL expression of
+ * the recovered row's status: the attempt counts, its answer is unknown.
+ */
+export const recoveredDetail = (status: string): string =>
+  `CASE WHEN ${status} = 'RETRY' THEN '${LEASE_EXPIRED} (the sender stopped): next attempt at once'
+    ELSE '${LEASE_EXPIRED} (the sender stopped): that was the last attempt: dead letter' END`;
+
+/**
  * The claim's numbers, checked: a lease of whole seconds from 1 (a lease of 0 would be expired at
  * once, and the event claimable by another sender while this one sends), and at least one
  * attempt. Other values are a programming error: RangeError.
@@ -210,6 +218,18 @@ export interface SettledRow {
   nextAttemptAt: string | null;
   /** The database's clock at the settlement. */
   now: string;
+}
+
+/** A recovered lease's row as both engines return it: what its attempt record needs. */
+export interface RecoveredRow {
+  /** The event's id (operator) or the delivery's (customer). */
+  id: number | string;
+  replays: number;
+  attempts: number;
+  attemptedAt: string;
+  status: 'RETRY' | 'DEAD_LETTER';
+  nextAttemptAt: string | null;
+  detail: string;
 }
 
 /** An attempt record's columns as both engines select them (quoted aliases). */

@@ -34,6 +34,8 @@ import {
   toClaim,
   toEvent,
   type ClaimRow,
+  recoveredDetail,
+  type RecoveredRow,
   type Settlement,
   type SettledRow,
   type EventRow,
@@ -90,13 +92,20 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     ) as Database.Statement<[number], { now: string; until: string }>;
     // Expired leases: the sender died (or stalled) mid-attempt. RETRY due at once while an
     // attempt is left, else DEAD_LETTER.
-    const recover = db.prepare<{ now: string; max: number }>(
+    // Each recovered attempt leaves its record (decided now: RETRY or DEAD_LETTER, no answer known).
+    const recover = db.prepare<{ now: string; max: number }, RecoveredRow>(
       `UPDATE monitor_events SET
          delivery_status = CASE WHEN attempts < :max THEN 'RETRY' ELSE 'DEAD_LETTER' END,
          next_attempt_at = CASE WHEN attempts < :max THEN :now END,
          lease_expires_at = NULL,
          last_error = '${LEASE_EXPIRED}'
-       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= :now AND ${OPERATOR_EVENT}`,
+       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= :now AND ${OPERATOR_EVENT}
+       RETURNING id, replays, attempts, coalesce(last_attempt_at, :now) AS "attemptedAt", delivery_status AS "status",
+         next_attempt_at AS "nextAttemptAt", ${recoveredDetail('delivery_status')} AS "detail"`,
+    );
+    const recordRecovered = db.prepare(
+      `INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
     );
     // Due events with no attempt left (maxAttempts lowered since, or a RETRY settled after the
     // last attempt) are not claimed beyond maxAttempts: they end as DEAD_LETTER.
@@ -125,7 +134,7 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     // one file never claim the same event.
     const claimTransaction = db.transaction((limit: number, leaseSeconds: number, max: number): DeliveryClaim[] => {
       const { now, until } = clock.get(leaseSeconds)!;
-      recover.run({ now, max });
+      for (const r of recover.all({ now, max })) recordRecovered.run(r.id, r.replays, r.attempts, r.attemptedAt, r.status, r.detail, r.nextAttemptAt);
       exhaust.run({ now, max });
       const ids = claim.all({ now, until, max, limit });
       return ids.length === 0 ? [] : claimed.all(JSON.stringify(ids)).map(toClaim);
