@@ -47,8 +47,10 @@ import type {
   VcApiVerifyOptions,
   VcApiVerifyPresentationOptions,
   VerifyDelegationRequest,
+  DeliveryAttemptList,
   WatchCheck,
   WatchCreated,
+  WatchWebhook,
   WatchList,
   WatchRequest,
   ProjectWatchRequest,
@@ -86,7 +88,7 @@ export interface SvcClientOptions {
   retry?: RetryOptions;
   /**
    * The operator token of the daemon (its SVC_ADMIN_TOKEN), sent as `Authorization: Bearer <token>`
-   * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch,
+   * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch, enableWatchWebhook, listEventAttempts,
    * listMonitorEvents, monitoringStatus, monitoringRetentionPreview), never on the public routes. It appears in no error message.
    */
   adminToken?: string;
@@ -851,6 +853,36 @@ export class SvcClient {
    */
   checkWatch(id: string, options?: RequestOptions): Promise<WatchCheck> {
     return this.#json<JsonOk<'checkWatch'>>({ method: 'POST', path: `/v1/monitoring/watches/${encodeURIComponent(id)}/check`, options, operator: true });
+  }
+
+  /**
+   * POST /v1/monitoring/watches/{id}/webhook: enable the watch's webhook again after a receiver
+   * answered 410 Gone (`watch.webhookDisabled` says when and why), optionally at a new
+   * `webhookUrl` (egress-checked as at registration) → `{watch}`. Events from the next check on
+   * are delivered; NOT_FOUND (404) when no active watch has this id. Operator only.
+   */
+  enableWatchWebhook(id: string, body: { webhookUrl?: string } = {}, options?: RequestOptions): Promise<WatchWebhook> {
+    return this.#json<JsonOk<'enableWatchWebhook'>>({
+      method: 'POST',
+      path: `/v1/monitoring/watches/${encodeURIComponent(id)}/webhook`,
+      body,
+      options,
+      operator: true,
+    });
+  }
+
+  /**
+   * GET /v1/monitoring/events/{id}/attempts: every delivery attempt of the event (`evt_<n>`),
+   * oldest first, with the receiver's status, the decision and a one-line detail →
+   * `{eventId, attempts}`; NOT_FOUND (404) for an unknown event. Operator only.
+   */
+  listEventAttempts(eventId: string, options?: RequestOptions): Promise<DeliveryAttemptList> {
+    return this.#json<JsonOk<'listEventAttempts'>>({
+      method: 'GET',
+      path: `/v1/monitoring/events/${encodeURIComponent(eventId)}/attempts`,
+      options,
+      operator: true,
+    });
   }
 
   /** GET /v1/monitoring/events: the monitor events and their delivery state, newest first; `watchId` narrows them to one watch. Operator only. */

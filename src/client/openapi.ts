@@ -687,9 +687,49 @@ export interface paths {
         put?: never;
         /**
          * Check a watch now
-         * @description Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.
+         * @description Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise (also while a receiver has disabled the webhook: its events are kept CANCELLED). The first check of a watch only establishes its baseline.
          */
         post: operations["checkWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/watches/{id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a watch's webhook again (after a 410 Gone), optionally at a new URL
+         * @description Operator only. A receiver that answered 410 Gone disabled the webhook: the watch was still checked, but no event was sent (its events were kept CANCELLED). This clears webhookDisabled; events from the next check on are delivered (earlier ones stay CANCELLED: replay them to send them). webhookUrl, when given, replaces the URL and must pass the egress policy as at registration; the signing secret stays. Also 200 for a webhook that was not disabled.
+         */
+        post: operations["enableWatchWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/events/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's delivery attempts and what each decided
+         * @description Operator only. Every attempt of the event (evt_<n>), oldest first, replays included: when it was sent, the receiver's status, the decision (DELIVERED, RETRY, DEAD_LETTER, WEBHOOK_DISABLED, CANCELLED), a one-line detail (a 3xx not followed, a Retry-After honoured or capped) and the next attempt's time.
+         */
+        get: operations["listEventAttempts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1141,7 +1181,7 @@ export interface paths {
         };
         /**
          * The project's webhook (owner session)
-         * @description Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.
+         * @description Session core (through the cookie gateway). The active configuration (never its secret), or the last one when a receiver disabled it by answering 410 Gone (active false, with disabledReason: set a webhook again to resume deliveries), or null; and whether this daemon runs the worker that delivers.
          */
         get: operations["sessionGetWebhook"];
         put?: never;
@@ -1169,7 +1209,7 @@ export interface paths {
         };
         /**
          * The project's recent webhook deliveries (owner session)
-         * @description Session core (through the cookie gateway). The newest 100 deliveries of the last 30 days: metadata only — never a body, signature, secret, lease or the receiver's answer.
+         * @description Session core (through the cookie gateway). The newest 100 deliveries of the last 30 days: metadata only — never a body, signature, secret or lease — with each delivery's attempt decisions (newest first, at most 10: DELIVERED, RETRY, DEAD_LETTER, WEBHOOK_DISABLED after a 410 Gone, CANCELLED) and their one-line details.
          */
         get: operations["sessionListDeliveries"];
         put?: never;
@@ -2777,6 +2817,13 @@ export interface components {
             lastStatus: string | null;
             lastCheckedAt: string | null;
             active: boolean;
+            /** @description Set when a receiver answered 410 Gone: no event is sent (the watch is still checked, its events are kept CANCELLED) until POST /v1/monitoring/watches/{id}/webhook enables it again; null while enabled. */
+            webhookDisabled: {
+                /** @description RFC 3339 UTC (database clock): when the receiver answered 410 Gone. */
+                at: string;
+                /** @description The answer, when, and to which event. */
+                reason: string;
+            } | null;
         };
         WatchRequest: {
             /** @description The identifier to watch (or mcpEndpoint, or a2aCard: exactly one). */
@@ -2866,6 +2913,28 @@ export interface components {
             preservationRules: string[];
             /** @description What the preview does not promise. */
             limitations: string;
+        };
+        WatchWebhook: {
+            watch: components["schemas"]["Watch"];
+        };
+        DeliveryAttempt: {
+            /** @description The delivery the attempt belongs to: 0 the first, n the n-th replay. */
+            replay: number;
+            /** @description The attempt within that delivery (five in all). */
+            attempt: number;
+            /** @description RFC 3339 UTC (database clock): when the attempt was sent. */
+            attemptedAt: string;
+            responseStatus: number | null;
+            /** @description What the attempt decided: WEBHOOK_DISABLED after a 410 Gone; CANCELLED when nothing was sent (watch removed, webhook disabled). */
+            decision: "DELIVERED" | "RETRY" | "DEAD_LETTER" | "WEBHOOK_DISABLED" | "CANCELLED";
+            /** @description One line: what the receiver answered and why the decision (e.g. a Retry-After honoured). */
+            detail: string;
+            nextAttemptAt: string | null;
+        };
+        DeliveryAttemptList: {
+            eventId: string;
+            /** @description Oldest first, replays included. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
         };
         /** @description signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>. */
         ClaimMethod: "signature" | "well-known" | "dns";
@@ -3296,6 +3365,7 @@ export interface components {
             createdAt: string;
             active: boolean;
             disabledAt: string | null;
+            disabledReason: string | null;
         };
         CustomerWebhookRequest: {
             /** @description An https URL whose host resolves to public addresses (the egress policy), checked now and at every delivery. */
@@ -3326,6 +3396,18 @@ export interface components {
             nextAttemptAt: string | null;
             lastAttemptAt: string | null;
             deliveredAt: string | null;
+            /** @description The attempts' decisions, newest first (at most 10). */
+            decisions: {
+                /** @description 0: the first delivery; n: the n-th replay. */
+                replay: number;
+                attempt: number;
+                /** Format: date-time */
+                attemptedAt: string;
+                decision: "DELIVERED" | "RETRY" | "DEAD_LETTER" | "WEBHOOK_DISABLED" | "CANCELLED";
+                /** @description One line: what the receiver answered and why the decision. */
+                detail: string;
+                nextAttemptAt: string | null;
+            }[];
         };
         CustomerDeliveryList: {
             /** @description The newest 100 of the last 30 days; metadata only. */
@@ -3491,6 +3573,9 @@ export type MonitorEvent = components['schemas']['MonitorEvent'];
 export type MonitorEventList = components['schemas']['MonitorEventList'];
 export type MonitoringStatus = components['schemas']['MonitoringStatus'];
 export type RetentionPreview = components['schemas']['RetentionPreview'];
+export type WatchWebhook = components['schemas']['WatchWebhook'];
+export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+export type DeliveryAttemptList = components['schemas']['DeliveryAttemptList'];
 export type ClaimMethod = components['schemas']['ClaimMethod'];
 export type ClaimPurpose = components['schemas']['ClaimPurpose'];
 export type ClaimRefusalCode = components['schemas']['ClaimRefusalCode'];
@@ -7191,6 +7276,202 @@ export interface operations {
                 };
             };
             /** @description CAPACITY_EXHAUSTED, or SERVICE_UNAVAILABLE: the database is unavailable, another check of the watch was recorded at the same moment, or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enableWatchWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing (the registered URL again), or {webhookUrl}. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new webhook URL in place of the old one (egress-checked as at registration); absent: the registered URL again. */
+                    webhookUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The watch, its webhook enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchWebhook"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not {webhookUrl?}; INVALID_OPTIONS: a query option (none is taken). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description EGRESS_BLOCKED: the new webhook URL is not https or its host resolves to a non-public address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no active watch has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the watch could not be updated. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UPSTREAM_UNAVAILABLE: the new webhook host does not resolve. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEventAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttemptList"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no operator event has this id (evt_<n>). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the attempts could not be read. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;

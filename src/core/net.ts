@@ -28,6 +28,12 @@ export interface FetchRequest {
   accept?: string;
   /** HTTP method, GET by default. A redirect is followed only for GET, or for 307/308 (same method and body). */
   method?: 'GET' | 'POST' | 'DELETE';
+  /**
+   * Never follow a redirect: a 3xx comes back as the answer (its Location in `headers`). A
+   * webhook attempt asks for this: following would send the event to a target the egress policy
+   * checked only at that moment, not at registration.
+   */
+  noRedirects?: boolean;
   /** Further request headers (lower-case names); they never replace accept, user-agent or accept-encoding. */
   headers?: Readonly<Record<string, string>>;
   /** Request body (POST). Sent with its length; content-type comes from `headers`. */

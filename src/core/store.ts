@@ -11,6 +11,7 @@ export type { AppendKeptLog, KeptLog, KeptLogEntry, KeptLogStore, KeptLogText, L
 export type { McpObservationStore, McpSnapshot, McpSnapshotItem, McpSnapshotTool, NewMcpSnapshot } from './mcp/store.js';
 export type {
   CheckOutcome,
+  DeliveryAttempt,
   DeliveryClaim,
   DeliveryResult,
   DeliveryStatus,

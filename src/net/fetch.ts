@@ -642,7 +642,7 @@ export class EgressFetcher implements Net {
       };
 
       const method = request.method ?? 'GET';
-      if (REDIRECT_STATUSES.has(statusCode) && (method === 'GET' || statusCode === 307 || statusCode === 308)) {
+      if (REDIRECT_STATUSES.has(statusCode) && request.noRedirects !== true && (method === 'GET' || statusCode === 307 || statusCode === 308)) {
         response.body.destroy();
         const location = header('location');
         if (location === undefined) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} answered ${statusCode} without a Location header.`);

@@ -135,7 +135,9 @@ describe('svc monitor', () => {
       ['monitor', 'watch', 'list'],
       ['monitor', 'watch', 'rm'],
       ['monitor', 'watch', 'check'],
+      ['monitor', 'watch', 'enable-webhook'],
       ['monitor', 'events'],
+      ['monitor', 'attempts'],
       ['monitor', 'status'],
       ['webhook'],
       ['webhook', 'listen'],
@@ -145,6 +147,29 @@ describe('svc monitor', () => {
       expect(r.stdout, args.join(' ')).toMatch(/^Exit status: 0 /m);
       expect(r.stdout).not.toMatch(/SPEC|§/);
     }
+    const enable = await svcIn(['monitor', 'watch', 'enable-webhook', '--help']);
+    expect(enable.stdout).toMatch(/410 Gone/);
+    expect(enable.stdout).toMatch(/\$ svc monitor watch enable-webhook 1 --url https:/);
+    const attempts = await svcIn(['monitor', 'attempts', '--help']);
+    expect(attempts.stdout).toMatch(/WEBHOOK_DISABLED/);
+    expect(attempts.stdout).toMatch(/capped at 3600 s/);
+    expect(attempts.stdout).toMatch(/\$ svc monitor attempts evt_12/);
+  }, 60_000);
+
+  it("watch enable-webhook enables (a new URL egress-checked); attempts lists an event's attempts; unknown ids are NOT_FOUND (exit 4)", async () => {
+    const id = onlyJson(await monitor(['watch', 'add', DID, HOOK, '--json'])).watch.id as string;
+    const enabled = await monitor(['watch', 'enable-webhook', id]);
+    expect(enabled.exitCode, enabled.stderr).toBe(0);
+    expect(enabled.stdout).toBe(`watch ${id}: webhook enabled, ${HOOK}; events from its next check on are delivered`);
+    const moved = onlyJson(await monitor(['watch', 'enable-webhook', id, '--url', 'https://127.0.0.1:9/other', '--json']));
+    expect(moved.watch).toMatchObject({ id, webhook: 'https://127.0.0.1:9/other', webhookDisabled: null });
+    expectNoAnswer(await monitor(['watch', 'enable-webhook', id, '--url', 'http://127.0.0.1:9/plain']), 'EGRESS_BLOCKED');
+    expectNoAnswer(await monitor(['watch', 'enable-webhook', '999999']), 'NOT_FOUND');
+    const unknown = await monitor(['attempts', 'evt_999999', '--json']);
+    expectNoAnswer(unknown, 'NOT_FOUND');
+    expect(onlyJson(unknown).code).toBe('NOT_FOUND');
+    expectNoAnswer(await monitor(['attempts', 'nonsense']), 'NOT_FOUND');
+    expect((await monitor(['watch', 'rm', id])).exitCode).toBe(0);
   }, 60_000);
 });
 

@@ -47,6 +47,7 @@ const rowOf = (id: string) => Number(/^[a-z]+_([0-9]+)$/.exec(id)![1]);
 const DELIVERY_METADATA = [
   'attempts',
   'createdAt',
+  'decisions',
   'deliveredAt',
   'eventId',
   'eventType',
@@ -339,6 +340,12 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
         status: 'DELIVERED',
         attempts: 2,
       });
+      // Its attempts' decisions, newest first: the 500, then the 2xx.
+      expect(listed[0].decisions.map((d: { attempt: number; decision: string }) => [d.attempt, d.decision])).toEqual([
+        [2, 'DELIVERED'],
+        [1, 'RETRY'],
+      ]);
+      expect(listed[0].decisions[1].detail).toBe('the receiver answered 500; next attempt in 60 s');
       expect(listed[0].deliveredAt).toMatch(RFC3339);
       for (const secretish of [secret, signature![2]!, first!.body, '"body"', '"signature"', '"secret"', 'lease', 'response'])
         expect(deliveries.text).not.toContain(secretish);

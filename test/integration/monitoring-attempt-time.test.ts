@@ -190,7 +190,7 @@ describe('webhook attempts: 45 s each, separately from the fetch limits of resol
         deliverCustomer(contextOf(runtimeFor(ca, receiver), undefined), customerClaim('/customer-slow')),
       ]);
       expect(count).toBe(1);
-      expect(customerResult).toEqual({ delivered: true });
+      expect(customerResult).toMatchObject({ delivered: true, status: 204 });
       expect([operator(), customer()]).toEqual([1, 1]);
       const [event] = await storage.store!.monitorEvents.list({ watchId, limit: 10 });
       expect(event).toMatchObject({ deliveryStatus: 'DELIVERED', attempts: 1 });

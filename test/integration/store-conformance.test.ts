@@ -461,7 +461,7 @@ for (const backend of BACKENDS) {
     });
 
     /** Monitoring tests start from empty tables (the store is shared by the whole suite). */
-    const emptyMonitoring = () => sql('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
+    const emptyMonitoring = () => sql('DELETE FROM delivery_attempts; DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
 
     it('watches: add, list oldest first, get, count; the secret is stored but never read back', async () => {
       await emptyMonitoring();
@@ -1118,6 +1118,20 @@ for (const backend of BACKENDS) {
       expect(await rowOf(ids[2]!)).toEqual(live);
       expect(await rowOf(ids[3]!)).toMatchObject({ status: 'DEAD_LETTER', attempts: 5 });
       expect(await monitorEvents.claimDeliveries(10, 120, 5)).toEqual([]);
+      // A recovered attempt counts, and leaves its record; an exhausted one made no attempt, and leaves none.
+      expect(await monitorEvents.attempts(ids[0]!)).toEqual([
+        expect.objectContaining({
+          attempt: 2,
+          responseStatus: null,
+          decision: 'RETRY',
+          detail: expect.stringMatching(/lease expired .*next attempt at once$/),
+        }),
+      ]);
+      expect(await monitorEvents.attempts(ids[1]!)).toEqual([
+        expect.objectContaining({ attempt: 5, decision: 'DEAD_LETTER', nextAttemptAt: null, detail: expect.stringMatching(/dead letter$/) }),
+      ]);
+      expect(await monitorEvents.attempts(ids[3]!)).toEqual([]);
+      expect(await monitorEvents.attempts(999_999)).toBeUndefined();
 
       // Recovered even when the limit leaves it unclaimed: RETRY due now, claimed next time.
       await sql(eventsSql(w, [{ status: 'PENDING' }, { status: 'DELIVERING', attempts: 1, leaseExpiresAt: '2000-01-01T00:00:00Z' }]));
@@ -1976,7 +1990,7 @@ describePostgres('PostgreSQL: watches across daemons', () => {
     try {
       const [a, b] = stores as [PostgresStore, PostgresStore];
       for (let round = 0; round < 5; round++) {
-        await a.pool.query('DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
+        await a.pool.query('DELETE FROM delivery_attempts; DELETE FROM monitor_events; DELETE FROM monitor_baselines; DELETE FROM watches');
         const ids: number[] = [];
         for (let i = 0; i < 20; i++) ids.push((await added(a, newWatch(i))).id);
         // Half never checked, half long due.
@@ -2091,7 +2105,7 @@ describePostgres('PostgreSQL: deliveries across daemons', () => {
       const w = await added(a, newWatch(1));
       const eventIds = async () => (await a.pool.query<{ id: number }>('SELECT id FROM monitor_events ORDER BY id')).rows.map((r) => r.id);
       for (let round = 0; round < 5; round++) {
-        await a.pool.query('DELETE FROM monitor_events');
+        await a.pool.query('DELETE FROM delivery_attempts; DELETE FROM monitor_events');
         await a.pool.query(
           eventsSql(
             w,

@@ -16,13 +16,23 @@ import { sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
 import type { AccountStore, CheckOutcome, CustomerMonitorStore, MonitorEventStore, PlannedEvent, WatchStore } from '../../src/core/store.js';
 import { openStore, StoreError, type StoreErrorCode } from '../../src/store/index.js';
 import type { PostgresStore } from '../../src/store/postgres/index.js';
+import { systemClock } from '../../src/runtime/node.js';
+import { Capacity } from '../../src/server/capacity.js';
+import type { ServerContext } from '../../src/server/context.js';
+import { deliverCustomer, deliverCustomerDue } from '../../src/server/jobs/poller.js';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
+import { StorageSlot } from '../../src/server/storage.js';
+import { startHttpsServer } from '../support/https-server.js';
 import { keptStores, schemaPool } from '../support/pg-schemas.js';
+import { createTestCa } from '../support/pki.js';
+import { testRuntime } from '../support/runtime.js';
 import { describePostgres, postgresUrl } from '../support/postgres.js';
 
 /**
  * A migrated schema and two stores on it (two daemons' pools), kept from test to test: each test
  * still starts on an empty database (every table emptied, every sequence restarted).
  */
+const RECEIVER_HOST = 'hooks.receiver.test';
 const schemas = schemaPool();
 const kept = keptStores(schemas, 2);
 afterAll(async () => {
@@ -335,6 +345,7 @@ for (const backend of BACKENDS) {
           createdAt: expect.any(String),
           active: true,
           disabledAt: null,
+          disabledReason: null,
         });
         const { eventIds } = await record(w, [CHANGED, BINDING]);
         expect(eventIds).toHaveLength(2);
@@ -585,16 +596,113 @@ for (const backend of BACKENDS) {
         expect(listed).toHaveLength(2);
         for (const d of listed) {
           expect(Object.keys(d).sort()).toEqual(
-            ['attempts', 'createdAt', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'status', 'watchId', 'webhookId'].sort(),
+            [
+              'attempts',
+              'createdAt',
+              'decisions',
+              'deliveredAt',
+              'eventId',
+              'eventType',
+              'id',
+              'lastAttemptAt',
+              'nextAttemptAt',
+              'status',
+              'watchId',
+              'webhookId',
+            ].sort(),
           );
           expect(d.watchId).toBe(`wch_${w}`);
         }
+        // Each attempt's decision, as its record says (no receiver status of its own).
+        expect(listed.find((d) => d.id === a!.id)!.decisions).toEqual([
+          { replay: 0, attempt: 1, attemptedAt: expect.stringMatching(/Z$/), decision: 'DELIVERED', detail: 'the receiver answered 204', nextAttemptAt: null },
+        ]);
+        expect(listed.find((d) => d.id === b!.id)!.decisions).toEqual([
+          expect.objectContaining({
+            attempt: 1,
+            decision: 'CANCELLED',
+            detail: 'HTTP 503; not retried: the webhook was disabled meanwhile',
+            nextAttemptAt: null,
+          }),
+        ]);
         expect(JSON.stringify(listed)).not.toContain(SECRET);
         expect(JSON.stringify(listed)).not.toContain('v1=');
         await db.sql(`UPDATE customer_webhook_deliveries SET created_at = '${at(-31 * DAY)}' WHERE id = '${a!.id}'`);
         expect((await monitor.listDeliveries(ALICE, p, 100)).map((d) => d.id)).toEqual([b!.id]);
         expect(await monitor.listDeliveries(ALICE, p, 0)).toEqual([]);
       });
+    });
+
+    describe('receiver answers', () => {
+      it('a 410 Gone (a real HTTPS receiver) disables the webhook with its reason and cancels its queued deliveries; the owner sees why', async () => {
+        const ca = createTestCa();
+        const receiver = await startHttpsServer({ cert: ca.issue({ dnsNames: [RECEIVER_HOST], ipAddresses: ['127.0.0.1'] }), ca });
+        try {
+          const received: string[] = [];
+          receiver.route('/gone', (req, res) => {
+            req.resume();
+            req.on('end', () => {
+              received.push(String(req.headers['x-svc-event-id']));
+              res.writeHead(410);
+              res.end();
+            });
+          });
+          const runtime = testRuntime(systemClock, {
+            allow: ['127.0.0.0/8'],
+            trustAnchors: [ca.certPem],
+            lookup: async () => [{ address: '127.0.0.1', family: 4 as const }],
+            connectTo: () => receiver.port,
+          });
+          Object.defineProperty(runtime, 'store', { get: () => ({ customerMonitor: monitor }), enumerable: true });
+          const ctx = {
+            runtime,
+            storage: new StorageSlot(':memory:', false),
+            profile: 'direct',
+            limits: DEFAULT_LIMITS,
+            capacity: new Capacity(8, 8),
+            startedAt: new Date(),
+            draining: false,
+            active: 0,
+          } as ServerContext;
+          const p = await project();
+          const w = await watch(p);
+          await monitor.setWebhook(ALICE, p, `https://${RECEIVER_HOST}/gone`, SECRET);
+          await record(w, [CHANGED, BINDING]);
+          // One delivery claimed and sent; the other waits, queued.
+          const [a] = await monitor.claimDeliveries(1, 120, 5);
+          expect(await deliverCustomer(ctx, a!)).toMatchObject({ delivered: false, gone: true, status: 410 });
+          expect(received).toEqual([a!.eventId]);
+          expect(await deliverCustomerDue(ctx)).toBe(0);
+          expect(received).toHaveLength(1);
+          await checkGone(p, a!.id);
+        } finally {
+          await receiver.close();
+        }
+      });
+
+      /** After the 410 of delivery `a`: every delivery CANCELLED, nothing due, the reason shown to the owner. */
+      async function checkGone(p: string, a: string): Promise<void> {
+        const rows = await db.rows<{ status: string }>(`SELECT status FROM customer_webhook_deliveries ORDER BY id`);
+        expect(rows.map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED']);
+        expect(await monitor.claimDeliveries(10, 120, 5)).toEqual([]);
+        const config = await monitor.getWebhook(ALICE, p);
+        expect(config).toMatchObject({
+          active: false,
+          disabledAt: expect.stringMatching(/Z$/),
+          disabledReason: expect.stringMatching(
+            /^the receiver answered 410 Gone at \S+Z to the delivery of evt_\d+; set a webhook again to resume deliveries$/,
+          ),
+        });
+        const listed = await monitor.listDeliveries(ALICE, p, 100);
+        expect(listed.find((d) => d.id === a)!.decisions).toEqual([
+          expect.objectContaining({ decision: 'WEBHOOK_DISABLED', attempt: 1, detail: expect.stringMatching(/^the receiver answered 410 Gone/) }),
+        ]);
+        // An owner's own DELETE keeps no reason: nothing to show.
+        await monitor.setWebhook(ALICE, p, 'https://hooks.example/again', SECRET);
+        expect(await monitor.getWebhook(ALICE, p)).toMatchObject({ active: true, disabledReason: null, url: 'https://hooks.example/again' });
+        await monitor.disableWebhook(ALICE, p);
+        expect(await monitor.getWebhook(ALICE, p)).toBeNull();
+      }
     });
 
     describe('scheduled checks', () => {

@@ -8,7 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/client/webhooks.js';
-import { deliveryHeaders, envelopeOf, retryDelaySeconds } from '../../src/core/monitoring/webhook.js';
+import {
+  attemptOutcome,
+  deliveryHeaders,
+  envelopeOf,
+  RETRY_AFTER_CAP_SECONDS,
+  retryAfterSecondsOf,
+  retryDelaySeconds,
+} from '../../src/core/monitoring/webhook.js';
 import type { MonitorEvent } from '../../src/core/store.js';
 
 const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -79,5 +86,42 @@ describe('webhook deliveries', () => {
 
   it('retries after 60, 120, 240 and 480 s; none after the fifth attempt', () => {
     expect([1, 2, 3, 4, 5].map(retryDelaySeconds)).toEqual([60, 120, 240, 480, null]);
+  });
+});
+
+describe('what a receiver answer decides (attemptOutcome)', () => {
+  const now = Date.parse('2026-11-29T00:00:00Z');
+  const answer = (status: number, headers: Record<string, string> = {}) => ({ status, headers });
+
+  it('reads Retry-After as delta-seconds or an HTTP-date (0 once past), else null', () => {
+    expect(retryAfterSecondsOf('600', now)).toBe(600);
+    expect(retryAfterSecondsOf(' 0 ', now)).toBe(0);
+    expect(retryAfterSecondsOf('Sun, 29 Nov 2026 00:15:00 GMT', now)).toBe(900);
+    expect(retryAfterSecondsOf('Sat, 28 Nov 2026 23:00:00 GMT', now)).toBe(0);
+    for (const bad of [undefined, '', '-5', '1.5', 'soon', '2026-11-29T00:15:00Z']) expect(retryAfterSecondsOf(bad, now)).toBeNull();
+  });
+
+  it('2xx delivers; 410 is gone, never retried; 3xx is a failure, not followed', () => {
+    expect(attemptOutcome(answer(204), '', 1, now)).toMatchObject({ delivered: true, status: 204 });
+    expect(attemptOutcome(answer(410), '', 1, now)).toMatchObject({ delivered: false, gone: true, retryAfterSeconds: null, status: 410 });
+    const moved = attemptOutcome(answer(308, { location: 'https://elsewhere.example/' }), '', 2, now);
+    expect(moved).toMatchObject({ delivered: false, retryAfterSeconds: 120, status: 308 });
+    expect(moved.detail).toMatch(/\(Location: https:\/\/elsewhere\.example\/\); redirects are not followed, since the egress policy would have to re-check/);
+  });
+
+  it('429 and 503 with Retry-After wait max(schedule, Retry-After capped); other statuses and unreadable values keep the schedule', () => {
+    expect(attemptOutcome(answer(429, { 'retry-after': '600' }), '', 1, now)).toMatchObject({ retryAfterSeconds: 600 });
+    expect(attemptOutcome(answer(503, { 'retry-after': '30' }), '', 2, now)).toMatchObject({ retryAfterSeconds: 120 });
+    expect(attemptOutcome(answer(429, { 'retry-after': '999999' }), '', 4, now)).toMatchObject({ retryAfterSeconds: RETRY_AFTER_CAP_SECONDS });
+    expect(attemptOutcome(answer(500, { 'retry-after': '600' }), '', 1, now)).toMatchObject({ retryAfterSeconds: 60 });
+    expect(attemptOutcome(answer(429, { 'retry-after': 'later' }), '', 1, now)).toMatchObject({ retryAfterSeconds: 60 });
+    expect(attemptOutcome(answer(429, { 'retry-after': '600' }), '', 5, now)).toMatchObject({ retryAfterSeconds: null });
+    expect(attemptOutcome(null, 'UPSTREAM_UNAVAILABLE: refused', 3, now)).toMatchObject({
+      delivered: false,
+      error: 'UPSTREAM_UNAVAILABLE: refused',
+      retryAfterSeconds: 240,
+      detail: 'UPSTREAM_UNAVAILABLE: refused; next attempt in 240 s',
+    });
+    expect(RETRY_AFTER_CAP_SECONDS).toBe(3600);
   });
 });

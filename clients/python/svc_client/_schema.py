@@ -208,6 +208,7 @@ __all__ = [
     "MonitorEventData",
     "WebhookEnvelope",
     "WatchKind",
+    "WatchWebhookDisabledVariant1",
     "Watch",
     "WatchRequest",
     "WatchCreated",
@@ -220,6 +221,9 @@ __all__ = [
     "MonitoringStatus",
     "RetentionPreviewCandidateCounts",
     "RetentionPreview",
+    "WatchWebhook",
+    "DeliveryAttempt",
+    "DeliveryAttemptList",
     "ClaimMethod",
     "ClaimPurpose",
     "ClaimRefusalCode",
@@ -280,11 +284,13 @@ __all__ = [
     "CustomerWebhookRequest",
     "CustomerWebhookCreated",
     "CustomerWebhookState",
+    "CustomerDeliveryDecisionsItem",
     "CustomerDelivery",
     "CustomerDeliveryList",
     "ScheduledUsage",
     "ScheduledUsageList",
     "ResolveW3cPostBody",
+    "EnableWatchWebhookBody",
     "OperationSpec",
     "OPERATIONS",
 ]
@@ -2446,6 +2452,15 @@ class WebhookEnvelope(_WebhookEnvelopeRequired, total=False):
 WatchKind = Literal["did", "mcp", "a2a"]
 
 
+class WatchWebhookDisabledVariant1(TypedDict):
+    """The object at `Watch.webhookDisabled (variant 1 of 2)` in openapi.json."""
+
+    #: RFC 3339 UTC (database clock): when the receiver answered 410 Gone.
+    at: str
+    #: The answer, when, and to which event.
+    reason: str
+
+
 class _WatchRequired(TypedDict):
     """The required members of Watch."""
 
@@ -2461,6 +2476,8 @@ class _WatchRequired(TypedDict):
     lastStatus: Optional[str]
     lastCheckedAt: Optional[str]
     active: bool
+    #: Set when a receiver answered 410 Gone: no event is sent (the watch is still checked, its events are kept CANCELLED) until POST /v1/monitoring/watches/{id}/webhook enables it again; null while enabled.
+    webhookDisabled: Optional[WatchWebhookDisabledVariant1]
 
 
 class Watch(_WatchRequired, total=False):
@@ -2600,6 +2617,37 @@ class RetentionPreview(TypedDict):
     preservationRules: List[str]
     #: What the preview does not promise.
     limitations: str
+
+
+class WatchWebhook(TypedDict):
+    """The `WatchWebhook` schema of openapi.json."""
+
+    watch: Watch
+
+
+class DeliveryAttempt(TypedDict):
+    """The `DeliveryAttempt` schema of openapi.json."""
+
+    #: The delivery the attempt belongs to: 0 the first, n the n-th replay.
+    replay: int
+    #: The attempt within that delivery (five in all).
+    attempt: int
+    #: RFC 3339 UTC (database clock): when the attempt was sent.
+    attemptedAt: str
+    responseStatus: Optional[int]
+    #: What the attempt decided: WEBHOOK_DISABLED after a 410 Gone; CANCELLED when nothing was sent (watch removed, webhook disabled).
+    decision: Literal["DELIVERED", "RETRY", "DEAD_LETTER", "WEBHOOK_DISABLED", "CANCELLED"]
+    #: One line: what the receiver answered and why the decision (e.g. a Retry-After honoured).
+    detail: str
+    nextAttemptAt: Optional[str]
+
+
+class DeliveryAttemptList(TypedDict):
+    """The `DeliveryAttemptList` schema of openapi.json."""
+
+    eventId: str
+    #: Oldest first, replays included.
+    attempts: List[DeliveryAttempt]
 
 
 #: signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.
@@ -3212,6 +3260,7 @@ class CustomerWebhookConfig(TypedDict):
     createdAt: str
     active: bool
     disabledAt: Optional[str]
+    disabledReason: Optional[str]
 
 
 class CustomerWebhookRequest(TypedDict):
@@ -3237,6 +3286,19 @@ class CustomerWebhookState(TypedDict):
     workerActive: bool
 
 
+class CustomerDeliveryDecisionsItem(TypedDict):
+    """The object at `CustomerDelivery.decisions[]` in openapi.json."""
+
+    #: 0: the first delivery; n: the n-th replay.
+    replay: int
+    attempt: int
+    attemptedAt: str
+    decision: Literal["DELIVERED", "RETRY", "DEAD_LETTER", "WEBHOOK_DISABLED", "CANCELLED"]
+    #: One line: what the receiver answered and why the decision.
+    detail: str
+    nextAttemptAt: Optional[str]
+
+
 class CustomerDelivery(TypedDict):
     """The `CustomerDelivery` schema of openapi.json."""
 
@@ -3253,6 +3315,8 @@ class CustomerDelivery(TypedDict):
     nextAttemptAt: Optional[str]
     lastAttemptAt: Optional[str]
     deliveredAt: Optional[str]
+    #: The attempts' decisions, newest first (at most 10).
+    decisions: List[CustomerDeliveryDecisionsItem]
 
 
 class CustomerDeliveryList(TypedDict):
@@ -3300,6 +3364,13 @@ class ResolveW3cPostBody(TypedDict, total=False):
     versionNumber: Union[str, bool, float]
     #: The media types asked for, in place of the Accept header (when a string).
     accept: Any
+
+
+class EnableWatchWebhookBody(TypedDict, total=False):
+    """The object at `the request body of enableWatchWebhook` in openapi.json."""
+
+    #: A new webhook URL in place of the old one (egress-checked as at registration); absent: the registered URL again.
+    webhookUrl: str
 
 
 class OperationSpec(TypedDict):
@@ -3700,6 +3771,26 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": "Dict[str, Any]",
         "results": (200,),
         "response": "WatchCheck",
+    },
+    "enableWatchWebhook": {
+        "method": "POST",
+        "path": "/v1/monitoring/watches/{id}/webhook",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": "EnableWatchWebhookBody",
+        "results": (200,),
+        "response": "WatchWebhook",
+    },
+    "listEventAttempts": {
+        "method": "GET",
+        "path": "/v1/monitoring/events/{id}/attempts",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": "DeliveryAttemptList",
     },
     "listMonitorEvents": {
         "method": "GET",

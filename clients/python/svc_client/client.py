@@ -53,9 +53,11 @@ from ._schema import (
     VcApiVerificationResult,
     VcApiVerifyOptions,
     VcApiVerifyPresentationOptions,
+    DeliveryAttemptList,
     WatchCheck,
     WatchCreated,
     WatchList,
+    WatchWebhook,
 )
 from .errors import CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR, SvcError, parse_retry_after
 from .retry import RetryPolicy, with_retry
@@ -693,6 +695,22 @@ class SvcClient:
         """DELETE /v1/monitoring/watches/{id}: stop the watch (its queued events are cancelled).
         Returns None (204); SvcError NOT_FOUND (404) when no active watch has this id. Operator only."""
         return self._call("deleteWatch", {"id": watch_id}, operator=True)
+
+    def enable_watch_webhook(self, watch_id: str, webhook_url: Optional[str] = None) -> WatchWebhook:
+        """POST /v1/monitoring/watches/{id}/webhook: enable the watch's webhook again after a
+        receiver answered 410 Gone (``watch["webhookDisabled"]`` says when and why), optionally at
+        a new ``webhook_url`` (egress-checked as at registration). Returns ``{"watch"}``; events
+        from the next check on are delivered. SvcError NOT_FOUND (404) when no active watch has
+        this id. Operator only."""
+        return self._call("enableWatchWebhook", {"id": watch_id}, body=_compact({"webhookUrl": webhook_url}), operator=True)
+
+    def list_event_attempts(self, event_id: str) -> DeliveryAttemptList:
+        """GET /v1/monitoring/events/{id}/attempts: every delivery attempt of the event
+        (``evt_<n>``), oldest first: the receiver's status, the decision (DELIVERED, RETRY,
+        DEAD_LETTER, WEBHOOK_DISABLED, CANCELLED), a one-line detail and the next attempt's time.
+        Returns ``{"eventId", "attempts"}``; SvcError NOT_FOUND (404) for an unknown event.
+        Operator only."""
+        return self._call("listEventAttempts", {"id": event_id}, operator=True)
 
     def list_monitor_events(self, watch_id: Optional[str] = None) -> MonitorEventList:
         """GET /v1/monitoring/events: the monitor events and their delivery state, newest first;

@@ -487,6 +487,12 @@ class MonitoringTest(unittest.TestCase):
         self.assertIsInstance(self.operator.list_monitor_events()["events"], list)
         # A did:key never changes: a check finds nothing to report.
         self.assertEqual(self.operator.check_watch(watch_id), {"eventId": None, "changed": False, "delivery": "none"})
+        # Enabling a webhook that was not disabled is harmless: the watch comes back as it was.
+        enabled = self.operator.enable_watch_webhook(watch_id)
+        self.assertEqual((enabled["watch"]["id"], enabled["watch"]["webhookDisabled"]), (watch_id, None))
+        with self.assertRaises(SvcError) as caught:
+            self.operator.list_event_attempts("evt_999999999")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("NOT_FOUND", 404))
 
         status = self.operator.monitoring_status()
         self.assertEqual(status["watches"], len(listed["watches"]))
@@ -517,6 +523,8 @@ class MonitoringTest(unittest.TestCase):
             "list_watches": anonymous.list_watches,
             "check_watch": lambda: anonymous.check_watch("1"),
             "delete_watch": lambda: anonymous.delete_watch("1"),
+            "enable_watch_webhook": lambda: anonymous.enable_watch_webhook("1"),
+            "list_event_attempts": lambda: anonymous.list_event_attempts("evt_1"),
             "list_monitor_events": anonymous.list_monitor_events,
             "monitoring_status": anonymous.monitoring_status,
             "monitoring_retention_preview": lambda: anonymous.monitoring_retention_preview("2030-01-01T00:00:00Z"),

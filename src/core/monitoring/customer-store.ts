@@ -5,7 +5,17 @@
  * every store method keeps are core/runtime-store.ts's.
  */
 import type { JsonObject } from '../encoding/json.js';
-import type { CheckOutcome, DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchCheckInput, WatchKind } from './store.js';
+import type {
+  CheckOutcome,
+  DeliveryAttempt,
+  DeliveryResult,
+  DeliveryStatus,
+  MonitorEventType,
+  RecordCheck,
+  RecordedCheck,
+  WatchCheckInput,
+  WatchKind,
+} from './store.js';
 
 /**
  * The limits of customer monitoring and of the owner's event reads, and the watch cap per project
@@ -85,6 +95,11 @@ export interface CustomerWebhookConfig {
   createdAt: string;
   active: boolean;
   disabledAt: string | null;
+  /**
+   * Why it was disabled, when a receiver did it (410 Gone: the answer and when; the fix is to set
+   * a webhook again); null while active or when the owner disabled or replaced it.
+   */
+  disabledReason: string | null;
 }
 
 /** One delivery's metadata: no body, signature, secret, lease or receiver response. */
@@ -103,6 +118,8 @@ export interface CustomerDeliveryMetadata {
   nextAttemptAt: string | null;
   lastAttemptAt: string | null;
   deliveredAt: string | null;
+  /** Its attempt records' decisions, newest first (at most 10): no receiver status beyond what `detail` says. */
+  decisions: Array<Omit<DeliveryAttempt, 'responseStatus'>>;
 }
 
 /** POST …/event-page after validation: event ids as row numbers (the `evt_` stripped by the route). */
@@ -214,7 +231,7 @@ export interface CustomerMonitorStore {
   report(subject: string, projectId: string, watchId: number, maxRows: number): Promise<WatchReport | 'too-many'>;
   /** Replaces the project's webhook: the old one disabled and its queued deliveries cancelled, the new one active with `secret`. */
   setWebhook(subject: string, projectId: string, url: string, secret: string): Promise<CustomerWebhookConfig>;
-  /** The active webhook, or null. */
+  /** The active webhook; else the newest one when a receiver disabled it (410 Gone, with its reason); else null. */
   getWebhook(subject: string, projectId: string): Promise<CustomerWebhookConfig | null>;
   /** Disables the active webhook and cancels its queued deliveries; false when there was none. */
   disableWebhook(subject: string, projectId: string): Promise<boolean>;
@@ -239,6 +256,11 @@ export interface CustomerMonitorStore {
   recordCheck(check: Omit<RecordCheck, 'maxEvents'> & { attemptId: number }, seal: SealDelivery): Promise<RecordedCheck>;
   /** As MonitorEventStore.claimDeliveries, for customer deliveries (expired leases recovered first). */
   claimDeliveries(limit: number, leaseSeconds: number, maxAttempts: number): Promise<CustomerDeliveryClaim[]>;
-  /** As MonitorEventStore.settle; `status` is the receiver's HTTP status, when there was one (kept, never shown to owners). */
+  /**
+   * As MonitorEventStore.settle, with its attempt record (delivery_id) in the same transaction;
+   * `status` is the receiver's HTTP status, when there was one and the result has none. A `gone`
+   * result disables the webhook (active 0, disabled_at, disabled_reason naming the 410 and when)
+   * and cancels its queued deliveries.
+   */
   settleDelivery(id: string, attempt: number, result: DeliveryResult, status?: number): Promise<boolean>;
 }

@@ -226,6 +226,12 @@ export interface WatchStore {
    * transaction; false when no active watch has that id. Rows are kept: events name their watch.
    */
   remove(id: number): Promise<boolean>;
+  /**
+   * Enables the active watch's webhook again (webhook_disabled_at and its reason cleared), with
+   * `webhookUrl` in place of the old one when given; undefined when no active watch has that id.
+   * Events already CANCELLED stay so (a replay sends them again).
+   */
+  enableWebhook(id: number, webhookUrl?: string): Promise<Watch | undefined>;
   /** Active watches. */
   count(): Promise<number>;
   /**
@@ -255,13 +261,37 @@ export interface DeliveryClaim {
   leaseExpiresAt: string;
 }
 
-/** How one delivery attempt ended. */
+/**
+ * How one delivery attempt ended. `status` is the receiver's HTTP status when it answered;
+ * `detail` the one line the attempt record keeps (a default from the result when absent).
+ */
 export type DeliveryResult =
-  | { delivered: true }
-  /** `retryAfterSeconds`: when to try again; null: no further attempt (DEAD_LETTER). */
-  | { delivered: false; error: string; retryAfterSeconds: number | null }
-  /** The watch was removed: the event becomes CANCELLED. */
-  | { cancelled: true };
+  | { delivered: true; status?: number; detail?: string }
+  /**
+   * `retryAfterSeconds`: when to try again; null: no further attempt (DEAD_LETTER). `gone`: the
+   * receiver answered 410 Gone — the event is CANCELLED, the watch's webhook disabled and its
+   * other queued events CANCELLED (decision WEBHOOK_DISABLED); retryAfterSeconds is then ignored.
+   */
+  | { delivered: false; error: string; retryAfterSeconds: number | null; status?: number; detail?: string; gone?: true }
+  /** The watch was removed or its webhook disabled: the event becomes CANCELLED. */
+  | { cancelled: true; detail?: string };
+
+/** One delivery attempt as recorded (delivery_attempts), of an operator event or a customer delivery. */
+export interface DeliveryAttempt {
+  /** The delivery it belongs to: 0 the first, n the n-th replay. */
+  replay: number;
+  /** 1..5 within that delivery. */
+  attempt: number;
+  /** RFC 3339 UTC, database clock: when the attempt was claimed (sent). */
+  attemptedAt: string;
+  /** The receiver's HTTP status; null when it did not answer (or nothing was sent). */
+  responseStatus: number | null;
+  decision: 'DELIVERED' | 'RETRY' | 'DEAD_LETTER' | 'WEBHOOK_DISABLED' | 'CANCELLED';
+  /** One line: what the receiver answered and what was decided. */
+  detail: string;
+  /** RETRY: when the next attempt is due; null otherwise. */
+  nextAttemptAt: string | null;
+}
 
 /**
  * What a retention cleanup could remove before a cutoff (a read-only preview: counts only, no
@@ -307,6 +337,14 @@ export interface MonitorEventStore {
    * (database clock); failed with null → DEAD_LETTER; cancelled → CANCELLED. last_error keeps
    * the failure's one line; the lease is cleared. retryAfterSeconds is rounded up to whole
    * seconds; below 0 or not finite it is a RangeError.
+   *
+   * The same transaction also writes the attempt record (delivery_attempts:
+   * the event's replays, the attempt, the claim's last_attempt_at, the status, the decision, the
+   * detail and the next attempt). A `gone` result also disables the watch's webhook
+   * (webhook_disabled_at = now, a reason naming the 410 and when) and cancels its other queued
+   * (PENDING, RETRY) events.
    */
   settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean>;
+  /** The event's attempt records, oldest first; undefined when no operator event has that id. */
+  attempts(eventId: number): Promise<DeliveryAttempt[] | undefined>;
 }

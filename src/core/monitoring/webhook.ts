@@ -68,3 +68,99 @@ export const DELIVERY_ATTEMPTS = 5;
  */
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 45_000;
 export const DELIVERY_LEASE_SECONDS = 120;
+
+/**
+ * The longest wait a receiver's Retry-After can ask for, seconds (an hour): a larger value (or a
+ * date further out) is taken as this. The next attempt is never sooner than the schedule
+ * (retryDelaySeconds) either, and the attempts stay five in all.
+ */
+export const RETRY_AFTER_CAP_SECONDS = 3600;
+
+/**
+ * The seconds a Retry-After header value asks for at `nowMs`: delta-seconds (`600`) or an
+ * HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`, 0 when already past); null when absent or neither
+ * form. Not capped (see RETRY_AFTER_CAP_SECONDS).
+ */
+export function retryAfterSecondsOf(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^[0-9]{1,12}$/.test(text)) return Number(text);
+  // An HTTP-date (IMF-fixdate, or the obsolete forms Date.parse reads): a weekday name first.
+  if (!/^[A-Za-z]{3,9}, /.test(text)) return null;
+  const at = Date.parse(text);
+  if (!Number.isFinite(at)) return null;
+  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+/** The decision an attempt's outcome records (delivery_attempts.decision). */
+export type AttemptDecision = 'DELIVERED' | 'RETRY' | 'DEAD_LETTER' | 'WEBHOOK_DISABLED' | 'CANCELLED';
+
+/**
+ * What one attempt `attempt` (1-based) of five means, from the receiver's answer: its status and
+ * headers (lower-case names), or null with `failure` (one line) when no answer came.
+ *
+ * - 2xx: delivered.
+ * - 410 Gone: the receiver turned the webhook off: never retried (`gone`; the store disables the
+ *   webhook and cancels its queued events).
+ * - 3xx: a failure, never followed (the egress policy would have to re-check the new target).
+ * - 429 or 503 with Retry-After: the next attempt after max(schedule, Retry-After capped at
+ *   RETRY_AFTER_CAP_SECONDS).
+ * - anything else, or no answer: retried on the schedule (60, 120, 240, 480 s); after the fifth
+ *   attempt, a dead letter.
+ */
+export function attemptOutcome(
+  answer: { status: number; headers: Readonly<Record<string, string>> } | null,
+  failure: string,
+  attempt: number,
+  nowMs: number,
+): DeliveryOutcome {
+  const scheduled = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
+  const status = answer?.status;
+  if (answer === null || status === undefined) {
+    return { delivered: false, error: failure, retryAfterSeconds: scheduled, detail: `${failure}; ${nextOf(scheduled)}` };
+  }
+  if (status >= 200 && status < 300) return { delivered: true, status, detail: `the receiver answered ${status}` };
+  if (status === 410) {
+    return {
+      delivered: false,
+      gone: true,
+      status,
+      error: 'the receiver answered 410 Gone',
+      retryAfterSeconds: null,
+      detail: 'the receiver answered 410 Gone: the webhook is disabled and its queued events cancelled; never retried',
+    };
+  }
+  const error = `the receiver answered ${status}`;
+  if (status >= 300 && status < 400) {
+    const location = answer.headers.location;
+    const detail =
+      `${error}${location ? ` (Location: ${location.slice(0, 200)})` : ''}; redirects are not followed, since the egress policy would have to ` +
+      `re-check the new target: register the final URL; ${nextOf(scheduled)}`;
+    return { delivered: false, error: `${error}; redirects are not followed (register the final URL)`, retryAfterSeconds: scheduled, status, detail };
+  }
+  if ((status === 429 || status === 503) && answer.headers['retry-after'] !== undefined) {
+    const asked = retryAfterSecondsOf(answer.headers['retry-after'], nowMs);
+    const header = `Retry-After: ${answer.headers['retry-after'].slice(0, 64)}`;
+    if (asked === null)
+      return { delivered: false, error, retryAfterSeconds: scheduled, status, detail: `${error} with an unreadable ${header}; ${nextOf(scheduled)}` };
+    if (scheduled === null) return { delivered: false, error, retryAfterSeconds: null, status, detail: `${error} with ${header}; ${nextOf(null)}` };
+    const capped = Math.min(asked, RETRY_AFTER_CAP_SECONDS);
+    const wait = Math.max(scheduled, capped);
+    const why = asked > RETRY_AFTER_CAP_SECONDS ? `, capped at ${RETRY_AFTER_CAP_SECONDS} s` : wait === scheduled ? ` (sooner than the schedule)` : '';
+    const detail =
+      wait === scheduled
+        ? `${error} with ${header}${why}; next attempt in ${wait} s, the schedule's`
+        : `${error} with ${header}${why}; next attempt in ${wait} s, not the scheduled ${scheduled} s`;
+    return { delivered: false, error, retryAfterSeconds: wait, status, detail };
+  }
+  return { delivered: false, error, retryAfterSeconds: scheduled, status, detail: `${error}; ${nextOf(scheduled)}` };
+}
+
+/** How an attempt ended, as the sender settles it (a DeliveryResult with the receiver's status and the record's detail). */
+export type DeliveryOutcome =
+  | { delivered: true; status: number; detail: string }
+  | { delivered: false; error: string; retryAfterSeconds: number | null; status?: number; detail: string; gone?: true };
+
+function nextOf(scheduled: number | null): string {
+  return scheduled === null ? `that was the last of ${DELIVERY_ATTEMPTS} attempts: dead letter` : `next attempt in ${scheduled} s`;
+}

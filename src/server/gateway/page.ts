@@ -7,7 +7,7 @@
  * session's projects, each with its watches and their newest events — read through
  * the same store calls, and the same ownership check, as the forwarded routes.
  */
-import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
+import type { CustomerEvent, CustomerWebhookConfig, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
 import { html, join } from '../../web/html.js';
 import { servedHead } from '../../web/page.js';
 
@@ -24,6 +24,15 @@ export interface PageProject {
   project: Project;
   watches: Array<{ watch: ProjectWatch; events: CustomerEvent[] }>;
   watchCount: number;
+  /** The project's webhook as GET …/webhook gives it (a receiver-disabled one included); absent: not shown. */
+  webhook?: CustomerWebhookConfig | null;
+}
+
+/** A note when a receiver disabled the project's webhook (410 Gone): why, and the fix. */
+function webhookNote(p: PageProject) {
+  const hook = p.webhook;
+  if (!hook || hook.active || hook.disabledReason === null) return '';
+  return html`<p class="note"><strong>Webhook disabled.</strong> ${hook.disabledReason}. No event is delivered until you set a webhook again: <code>svc owner webhook set --project ${p.project.id} --url &lt;https URL&gt;</code>.</p>`;
 }
 
 function eventList(events: CustomerEvent[]) {
@@ -42,6 +51,7 @@ function projectSection(p: PageProject) {
           ),
         )}</ul>${p.watchCount > p.watches.length ? html`<p>${p.watchCount - p.watches.length} more watches: <code>svc owner watches list --project ${p.project.id}</code>.</p>` : ''}`;
   return html`<section><h2><code>${p.project.id}</code> ${p.project.name}</h2>
+${webhookNote(p)}
 <h3>Watches</h3>
 ${watches}</section>`;
 }

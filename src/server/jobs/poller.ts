@@ -13,9 +13,12 @@
  *
  * Deliveries: up to 20 due events before and after the checks of each pass.
  * Each is claimed — DELIVERING, attempts + 1, a 120 s lease on the database's clock — before the
- * network call, then POSTed through the egress policy (checked again at every delivery) with the
- * envelope (the same bytes every attempt) and fresh signatures; 2xx → DELIVERED, anything else
- * → RETRY after 60/120/240/480 s, the fifth failure → DEAD_LETTER. A sender that dies mid-attempt
+ * network call, then POSTed through the egress policy (checked again at every delivery, redirects
+ * never followed) with the envelope (the same bytes every attempt) and fresh signatures; 2xx →
+ * DELIVERED; 410 Gone → the webhook disabled, its queued events CANCELLED; anything else → RETRY
+ * after 60/120/240/480 s (or a longer Retry-After of a 429 or 503, capped at an hour), the fifth
+ * failure → DEAD_LETTER. Each attempt leaves its record (delivery_attempts) in the settlement's
+ * transaction. A sender that dies mid-attempt
  * leaves an expired lease, which the next claim recovers: RETRY due at once while attempts
  * remain, else DEAD_LETTER. So every event is delivered at least once; receivers deduplicate on
  * its id.
@@ -25,11 +28,11 @@ import { certificateCheck } from '../../core/monitoring/tls.js';
 import type { LogRewrite } from '../../core/webvh/types.js';
 import { EVENT_LIMIT, EVENT_PAYLOAD_LIMIT_BYTES } from '../../core/monitoring/rules.js';
 import {
+  attemptOutcome,
   deliveryHeaders,
   DELIVERY_ATTEMPTS,
   DELIVERY_LEASE_SECONDS,
   envelopeOf,
-  retryDelaySeconds,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from '../../core/monitoring/webhook.js';
 import { asProblemError, type ProblemCode } from '../../core/problems.js';
@@ -182,15 +185,14 @@ export async function checkProjectWatch(ctx: ServerContext, claim: CustomerCheck
   return reportOf(seen, recorded);
 }
 
-/** One HTTP attempt of a delivery through the egress policy, bounded at WEBHOOK_ATTEMPT_TIMEOUT_MS: 2xx is delivered; anything else is retried after the backoff, or ends after the last attempt. */
-async function post(
-  ctx: ServerContext,
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  attempt: number,
-): Promise<{ result: DeliveryResult; status?: number }> {
-  const retryAfterSeconds = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
+/**
+ * One HTTP attempt of a delivery through the egress policy, bounded at WEBHOOK_ATTEMPT_TIMEOUT_MS
+ * and never following a redirect; the receiver's answer decides (core/monitoring/webhook.ts
+ * attemptOutcome): 2xx delivered, 410 Gone disables the webhook, 3xx fails (not followed), 429 or
+ * 503 with Retry-After waits at least that long (capped), anything else is retried on the
+ * schedule, or ends after the last attempt.
+ */
+async function post(ctx: ServerContext, url: string, body: string, headers: Record<string, string>, attempt: number): Promise<DeliveryResult> {
   try {
     const answer = await ctx.runtime.net.fetch({
       url,
@@ -198,31 +200,34 @@ async function post(
       method: 'POST',
       body,
       headers,
+      noRedirects: true,
       maxBytes: RECEIVER_ANSWER_MAX_BYTES,
       timeLimitMs: ctx.webhookAttemptMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
     });
-    const result: DeliveryResult =
-      answer.status >= 200 && answer.status < 300
-        ? { delivered: true }
-        : { delivered: false, error: `the receiver answered ${answer.status}`, retryAfterSeconds };
-    return { result, status: answer.status };
+    return attemptOutcome(answer, '', attempt, ctx.runtime.clock.now().getTime());
   } catch (err) {
     const problem = asProblemError(err);
-    return { result: { delivered: false, error: `${problem.code}: ${problem.detail}`.slice(0, 500), retryAfterSeconds } };
+    return attemptOutcome(null, `${problem.code}: ${problem.detail}`.slice(0, 500), attempt, ctx.runtime.clock.now().getTime());
   }
 }
 
-/** One attempt of one claimed event: POST, then settle (a lost lease settles nothing). */
+/**
+ * One attempt of one claimed event: POST, then settle (a lost lease settles nothing). A watch
+ * removed, or whose webhook a receiver disabled (410 Gone), since the event was queued cancels
+ * it without sending.
+ */
 export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise<DeliveryResult> {
   const store = ctx.runtime.store;
   const { event, watch, attempt } = claim;
   let result: DeliveryResult;
   if (!watch.active) {
-    result = { cancelled: true };
+    result = { cancelled: true, detail: 'the watch was removed: nothing was sent' };
+  } else if (watch.webhookDisabled) {
+    result = { cancelled: true, detail: "the watch's webhook is disabled (a receiver answered 410 Gone): nothing was sent" };
   } else {
     const body = envelopeOf(event);
     const headers = deliveryHeaders(watch.secret, event, body, ctx.runtime.clock.now().getTime() / 1000);
-    result = (await post(ctx, watch.webhookUrl, body, headers, attempt)).result;
+    result = await post(ctx, watch.webhookUrl, body, headers, attempt);
   }
   if (store && !(await store.monitorEvents.settle(event.id, attempt, result))) {
     ctx.runtime.log.warn('a delivery was settled by another sender (its lease had expired)', { eventId: event.id, attempt });
@@ -237,13 +242,13 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
  */
 export async function deliverCustomer(ctx: ServerContext, claim: CustomerDeliveryClaim): Promise<DeliveryResult> {
   const store = ctx.runtime.store;
-  const sent = claim.active
+  const result: DeliveryResult = claim.active
     ? await post(ctx, claim.url, claim.body, customerHeaders(claim.eventId, claim.signature), claim.attempt)
-    : { result: { cancelled: true } as DeliveryResult };
-  if (store && !(await store.customerMonitor.settleDelivery(claim.id, claim.attempt, sent.result, sent.status))) {
+    : { cancelled: true, detail: 'the webhook was disabled: nothing was sent' };
+  if (store && !(await store.customerMonitor.settleDelivery(claim.id, claim.attempt, result))) {
     ctx.runtime.log.warn('a customer delivery was settled by another sender (its lease had expired)', { deliveryId: claim.id, attempt: claim.attempt });
   }
-  return sent.result;
+  return result;
 }
 
 /** Runs `work` on each item, `atOnce` at a time; returns how many ran. Items are all worked on unless `halted` says stop. */

@@ -12,10 +12,11 @@ import { requireResolvable } from '../../core/methods/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE } from '../../core/storable.js';
-import type { CheckOutcome, MonitorEvent, Watch } from '../../core/store.js';
+import type { CheckOutcome, DeliveryAttempt, MonitorEvent, Watch } from '../../core/store.js';
 import { subjectMember } from '../../core/monitoring/store.js';
 import { noBaselineForDid, subjectOf, targetSubject } from '../watch-subject.js';
 import { storeOf, type RouteDef, type ServerContext } from '../context.js';
+import { isJsonObject } from '../../core/encoding/json.js';
 import { objectBody, queryOptions } from '../http.js';
 import { requireOperator } from '../operator.js';
 import { checkWatch } from '../jobs/poller.js';
@@ -29,6 +30,8 @@ import {
 } from '../../core/monitoring/rules.js';
 import { empty, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
 import {
+  DeliveryAttemptListSchema,
+  EventIdParamsSchema,
   MonitorEventListSchema,
   MonitorEventsQuerySchema,
   MonitoringStatusSchema,
@@ -41,6 +44,8 @@ import {
   WatchIdParamsSchema,
   WatchListSchema,
   WatchRequestSchema,
+  WatchWebhookBodySchema,
+  WatchWebhookSchema,
 } from '../schemas/monitoring.js';
 
 /** Events one listing returns at most (newest first). */
@@ -71,7 +76,16 @@ function watchView(watch: Watch) {
     lastStatus: watch.lastStatus,
     lastCheckedAt: watch.lastCheckedAt,
     active: watch.active,
+    webhookDisabled: watch.webhookDisabledAt === null ? null : { at: watch.webhookDisabledAt, reason: watch.webhookDisabledReason ?? '' },
   };
+}
+
+/** An event id from the path: `evt_<n>` (anything else is no event of ours: 404). */
+function eventIdOf(request: FastifyRequest): number | null {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const m = /^evt_([1-9][0-9]{0,15})$/.exec(raw);
+  const id = m ? Number(m[1]) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : null;
 }
 
 function eventView(event: MonitorEvent) {
@@ -235,7 +249,7 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         summary: 'Check a watch now',
         operationId: 'checkWatch',
         description:
-          "Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise. The first check of a watch only establishes its baseline.",
+          "Operator only. Resolves the DID afresh and compares it with the watch's baselines, as the poller does. changed: whether the check emitted an event; eventId: the first of them (evt_<n>), or null; delivery: queued when an event waits for delivery, none otherwise (also while a receiver has disabled the webhook: its events are kept CANCELLED). The first check of a watch only establishes its baseline.",
         tags,
         params: WatchIdParamsSchema,
         querystring: EmptyQuerySchema,
@@ -261,7 +275,9 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         switch (report.outcome) {
           case 'recorded': {
             const first = report.eventIds[0];
-            return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: report.changed ? 'queued' : 'none' });
+            // A webhook a receiver disabled (410 Gone) queues nothing: the events are kept CANCELLED.
+            const queued = report.changed && input.watch.webhookDisabledAt === null;
+            return reply.send({ eventId: first === undefined ? null : `evt_${first}`, changed: report.changed, delivery: queued ? 'queued' : 'none' });
           }
           case 'stale':
             throw new ProblemError('SERVICE_UNAVAILABLE', 'Another check of this watch was recorded at the same moment; nothing was written. Try again.', {
@@ -277,6 +293,72 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
           case 'skipped':
             throw new ProblemError('CAPACITY_EXHAUSTED', `The check could not run now: ${report.reason}`, { retryAfter: 5 });
         }
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/monitoring/watches/:id/webhook',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: "Enable a watch's webhook again (after a 410 Gone), optionally at a new URL",
+        operationId: 'enableWatchWebhook',
+        description:
+          'Operator only. A receiver that answered 410 Gone disabled the webhook: the watch was still checked, but no event was sent (its events were kept CANCELLED). This clears webhookDisabled; events from the next check on are delivered (earlier ones stay CANCELLED: replay them to send them). webhookUrl, when given, replaces the URL and must pass the egress policy as at registration; the signing secret stays. Also 200 for a webhook that was not disabled.',
+        tags,
+        params: WatchIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: WatchWebhookBodySchema,
+        response: {
+          200: json(ref(WatchWebhookSchema), 'The watch, its webhook enabled.'),
+          404: problem('NOT_FOUND: no active watch has this id.'),
+          ...OPERATOR_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not {webhookUrl?}; INVALID_OPTIONS: a query option (none is taken).'),
+          403: problem('EGRESS_BLOCKED: the new webhook URL is not https or its host resolves to a non-public address.'),
+          500: problem('INTERNAL_ERROR: the watch could not be updated.'),
+          502: problem('UPSTREAM_UNAVAILABLE: the new webhook host does not resolve.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = watchIdOf(request);
+        const store = storeOf(ctx.runtime);
+        if (id === null || (await store.watches.get(id)) === undefined) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        const body = request.body;
+        const webhookUrl = isJsonObject(body) && typeof body['webhookUrl'] === 'string' ? body['webhookUrl'] : undefined;
+        if (webhookUrl !== undefined) await ctx.runtime.net.checkDestination(webhookUrl, 'webhook');
+        const watch = await store.watches.enableWebhook(id, webhookUrl);
+        if (watch === undefined) throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        return reply.send({ watch: watchView(watch) });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/monitoring/events/:id/attempts',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: "An event's delivery attempts and what each decided",
+        operationId: 'listEventAttempts',
+        description:
+          "Operator only. Every attempt of the event (evt_<n>), oldest first, replays included: when it was sent, the receiver's status, the decision (DELIVERED, RETRY, DEAD_LETTER, WEBHOOK_DISABLED, CANCELLED), a one-line detail (a 3xx not followed, a Retry-After honoured or capped) and the next attempt's time.",
+        tags,
+        params: EventIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        response: {
+          200: json(ref(DeliveryAttemptListSchema), 'The attempts.'),
+          404: problem('NOT_FOUND: no operator event has this id (evt_<n>).'),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the attempts could not be read.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const id = eventIdOf(request);
+        const attempts: DeliveryAttempt[] | undefined = id === null ? undefined : await storeOf(ctx.runtime).monitorEvents.attempts(id);
+        if (attempts === undefined)
+          throw new ProblemError('NOT_FOUND', 'No operator event has this id; event ids read evt_<n> (GET /v1/monitoring/events lists them).');
+        return reply.send({ eventId: `evt_${id}`, attempts });
       },
     },
     {

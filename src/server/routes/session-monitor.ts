@@ -368,7 +368,7 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         summary: "The project's webhook (owner session)",
         operationId: 'sessionGetWebhook',
         description:
-          'Session core (through the cookie gateway). The active configuration (never its secret; null when none) and whether this daemon runs the worker that delivers.',
+          'Session core (through the cookie gateway). The active configuration (never its secret), or the last one when a receiver disabled it by answering 410 Gone (active false, with disabledReason: set a webhook again to resume deliveries), or null; and whether this daemon runs the worker that delivers.',
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,
@@ -439,7 +439,7 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
       schema: {
         summary: "The project's recent webhook deliveries (owner session)",
         operationId: 'sessionListDeliveries',
-        description: `Session core (through the cookie gateway). The newest ${L.deliveryList} deliveries of the last ${L.windowDays} days: metadata only — never a body, signature, secret, lease or the receiver's answer.`,
+        description: `Session core (through the cookie gateway). The newest ${L.deliveryList} deliveries of the last ${L.windowDays} days: metadata only — never a body, signature, secret or lease — with each delivery's attempt decisions (newest first, at most 10: DELIVERED, RETRY, DEAD_LETTER, WEBHOOK_DISABLED after a 410 Gone, CANCELLED) and their one-line details.`,
         tags,
         params: ProjectParamsSchema,
         querystring: EmptyQuerySchema,

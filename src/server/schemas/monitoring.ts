@@ -43,8 +43,50 @@ export const WatchSchema = Type.Object(
     lastStatus: Nullable(Type.String({ description: 'RESOLVED, DEACTIVATED or FAILED after a check; null before the first.' })),
     lastCheckedAt: Nullable(Type.String()),
     active: Type.Boolean(),
+    webhookDisabled: Type.Union(
+      [
+        Type.Object(
+          {
+            at: Type.String({ description: 'RFC 3339 UTC (database clock): when the receiver answered 410 Gone.' }),
+            reason: Type.String({ description: 'The answer, when, and to which event.' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Set when a receiver answered 410 Gone: no event is sent (the watch is still checked, its events are kept CANCELLED) until POST /v1/monitoring/watches/{id}/webhook enables it again; null while enabled.',
+      },
+    ),
   },
   { $id: 'Watch', additionalProperties: false },
+);
+
+export const WatchWebhookSchema = Type.Object({ watch: Type.Ref('Watch') }, { $id: 'WatchWebhook', additionalProperties: false });
+
+export const DeliveryAttemptSchema = Type.Object(
+  {
+    replay: Type.Integer({ minimum: 0, description: 'The delivery the attempt belongs to: 0 the first, n the n-th replay.' }),
+    attempt: Type.Integer({ minimum: 1, maximum: 5, description: 'The attempt within that delivery (five in all).' }),
+    attemptedAt: Type.String({ description: 'RFC 3339 UTC (database clock): when the attempt was sent.' }),
+    responseStatus: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when it did not answer or nothing was sent." })),
+    decision: Type.Union(
+      ['DELIVERED', 'RETRY', 'DEAD_LETTER', 'WEBHOOK_DISABLED', 'CANCELLED'].map((d) => Type.Literal(d)),
+      { description: 'What the attempt decided: WEBHOOK_DISABLED after a 410 Gone; CANCELLED when nothing was sent (watch removed, webhook disabled).' },
+    ),
+    detail: Type.String({ description: 'One line: what the receiver answered and why the decision (e.g. a Retry-After honoured).' }),
+    nextAttemptAt: Nullable(Type.String({ description: 'RETRY: when the next attempt is due (database clock); null otherwise.' })),
+  },
+  { $id: 'DeliveryAttempt', additionalProperties: false },
+);
+
+export const DeliveryAttemptListSchema = Type.Object(
+  {
+    eventId: Type.String({ pattern: '^evt_[0-9]+$' }),
+    attempts: Type.Array(Type.Ref('DeliveryAttempt'), { description: 'Oldest first, replays included.' }),
+  },
+  { $id: 'DeliveryAttemptList', additionalProperties: false },
 );
 
 export const WatchRequestSchema = Type.Object(
@@ -168,6 +210,9 @@ export const MONITORING_SCHEMAS: TSchema[] = [
   MonitorEventListSchema,
   MonitoringStatusSchema,
   RetentionPreviewSchema,
+  WatchWebhookSchema,
+  DeliveryAttemptSchema,
+  DeliveryAttemptListSchema,
 ];
 
 // Request schemas of the routes (no `$id`: inlined where a route uses them).
@@ -178,6 +223,25 @@ export const WatchIdParamsSchema = Type.Object({ id: Type.String() }, { addition
 /** The body of POST /v1/monitoring/watches/{id}/check: nothing, or an empty object. */
 export const WatchCheckBodySchema = Type.Optional(
   Type.Object({}, { additionalProperties: false, description: 'Nothing: the check takes no options (an empty object, or no body).' }),
+);
+
+/** `{id}`: an operator event, `evt_<n>`. */
+export const EventIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
+/** The body of POST /v1/monitoring/watches/{id}/webhook: nothing, an empty object, or a new webhook URL. */
+export const WatchWebhookBodySchema = Type.Optional(
+  Type.Object(
+    {
+      webhookUrl: Type.Optional(
+        StoredText({
+          minLength: 1,
+          maxLength: 2_048,
+          description: 'A new webhook URL in place of the old one (egress-checked as at registration); absent: the registered URL again.',
+        }),
+      ),
+    },
+    { additionalProperties: false, description: 'Nothing (the registered URL again), or {webhookUrl}.' },
+  ),
 );
 
 /** The query of GET /v1/monitoring/events. */

@@ -140,6 +140,12 @@ export const CustomerWebhookConfigSchema = Type.Object(
     createdAt: Time(),
     active: Type.Boolean(),
     disabledAt: Nullable(Time()),
+    disabledReason: Nullable(
+      Type.String({
+        description:
+          'Why a receiver disabled the webhook (it answered 410 Gone: when, and to which event); set a webhook again to resume deliveries. null while active, or when the owner disabled it.',
+      }),
+    ),
   },
   { $id: 'CustomerWebhookConfig', additionalProperties: false },
 );
@@ -183,6 +189,20 @@ export const CustomerDeliverySchema = Type.Object(
     nextAttemptAt: Nullable(Time()),
     lastAttemptAt: Nullable(Time()),
     deliveredAt: Nullable(Time()),
+    decisions: Type.Array(
+      Type.Object(
+        {
+          replay: Type.Integer({ minimum: 0, description: '0: the first delivery; n: the n-th replay.' }),
+          attempt: Type.Integer({ minimum: 1, maximum: 5 }),
+          attemptedAt: Time(),
+          decision: Type.Union(['DELIVERED', 'RETRY', 'DEAD_LETTER', 'WEBHOOK_DISABLED', 'CANCELLED'].map((d) => Type.Literal(d))),
+          detail: Type.String({ description: 'One line: what the receiver answered and why the decision.' }),
+          nextAttemptAt: Nullable(Time()),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 10, description: "The attempts' decisions, newest first (at most 10)." },
+    ),
   },
   { $id: 'CustomerDelivery', additionalProperties: false },
 );

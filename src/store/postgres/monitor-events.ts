@@ -3,22 +3,35 @@
  * shared by every daemon on the database (FOR UPDATE SKIP LOCKED).
  */
 import type pg from 'pg';
-import type { DeliveryClaim, DeliveryResult, MonitorEvent, MonitorEventStore, MonitoringGauges, RetentionCandidates } from '../../core/monitoring/store.js';
+import type {
+  DeliveryAttempt,
+  DeliveryClaim,
+  DeliveryResult,
+  MonitorEvent,
+  MonitorEventStore,
+  MonitoringGauges,
+  RetentionCandidates,
+} from '../../core/monitoring/store.js';
 import {
+  ATTEMPT_MEMBERS,
   claimArguments,
   CLAIM_COLUMNS,
   DELIVERY_STATUSES,
   eventMembers,
   gaugesOf,
+  goneReason,
   LEASE_EXPIRED,
   MAX_SECONDS,
+  recoveredDetail,
   OPERATOR_EVENT,
   retentionStatement,
   settlementOf,
   toClaim,
   TIMESTAMP_REGEX,
+  toAttempt,
   toEvent,
   type ClaimRow,
+  type SettledRow,
   type EventRow,
   type GaugeRow,
 } from '../schema/monitor-events.js';
@@ -63,7 +76,8 @@ const rfc3339 = (t: string): string => `to_char(date_trunc('second', ${t}) AT TI
 /**
  * The first statement of a claim: the database's clock, read once (a MATERIALIZED CTE:
  * clock_timestamp() is volatile) as now and now + $1 seconds; expired leases recovered (RETRY
- * due now while attempts < $2, else DEAD_LETTER); due events with no attempt left dead-lettered.
+ * due now while attempts < $2, else DEAD_LETTER), each with its attempt record; due events with no
+ * attempt left dead-lettered.
  * The two updates touch disjoint rows (DELIVERING, queued) and run whether or not the SELECT
  * reads them. Rows another transaction holds (a
  * settle, a claim, a removal cancelling) are skipped, not waited for: the next claim sees them.
@@ -81,6 +95,10 @@ const RECOVER = `
       SELECT id FROM monitor_events
       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= (SELECT now FROM texts) AND ${OPERATOR_EVENT}
       FOR UPDATE SKIP LOCKED)
+    RETURNING id, replays, attempts, coalesce(last_attempt_at, (SELECT now FROM texts)) AS attempted_at, delivery_status, next_attempt_at
+  ), recorded AS (
+    INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+    SELECT id, replays, attempts, attempted_at, NULL, delivery_status, ${recoveredDetail('delivery_status')}, next_attempt_at FROM recovered
     RETURNING id
   ), exhausted AS (
     UPDATE monitor_events SET delivery_status = 'DEAD_LETTER', next_attempt_at = NULL
@@ -114,14 +132,34 @@ const CLAIM = `
   WHERE e.id = due.id AND w.id = e.watch_id
   RETURNING ${CLAIM_COLUMNS}`;
 
-/** One guarded statement: only the attempt that holds the event settles it; "now" on the database's clock. */
+/**
+ * One guarded statement: only the attempt that holds the event settles it; "now" on the
+ * database's clock. It returns what the attempt record needs (the watch, the replay count, the
+ * claim's time, the next attempt) and that clock.
+ */
 const SETTLE = `
+  WITH clock AS MATERIALIZED (SELECT date_trunc('second', clock_timestamp()) AS t)
   UPDATE monitor_events SET
     delivery_status = $3::text,
-    next_attempt_at = CASE WHEN $3::text = 'RETRY' THEN ${rfc3339('clock_timestamp() + make_interval(secs => $4::integer)')} END,
+    next_attempt_at = CASE WHEN $3::text = 'RETRY' THEN (SELECT ${rfc3339('t + make_interval(secs => $4::integer)')} FROM clock) END,
     last_error = coalesce($5::text, last_error),
     lease_expires_at = NULL
-  WHERE id = $1 AND delivery_status = 'DELIVERING' AND attempts = $2`;
+  WHERE id = $1 AND delivery_status = 'DELIVERING' AND attempts = $2
+  RETURNING watch_id AS "watchId", replays, coalesce(last_attempt_at, (SELECT ${rfc3339('t')} FROM clock)) AS "attemptedAt",
+    next_attempt_at AS "nextAttemptAt", (SELECT ${rfc3339('t')} FROM clock) AS "now"`;
+
+const RECORD_ATTEMPT = `
+  INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+
+/** A 410 Gone: the watch's webhook off (the first 410 names the reason). */
+const DISABLE_WEBHOOK = `UPDATE watches SET webhook_disabled_at = $1, webhook_disabled_reason = $2 WHERE id = $3 AND webhook_disabled_at IS NULL`;
+
+/**
+ * Then its other queued events cancelled: a statement of its own, after DISABLE_WEBHOOK took the
+ * watch's row (a check recording events waits for it, and then inserts them CANCELLED).
+ */
+const CANCEL_QUEUED = `UPDATE monitor_events SET delivery_status = 'CANCELLED', next_attempt_at = NULL WHERE watch_id = $1 AND delivery_status IN ${QUEUED}`;
 
 export class PostgresMonitorEventStore implements MonitorEventStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -164,11 +202,33 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
     });
   }
 
-  /** One guarded UPDATE; false when the event is not DELIVERING with that attempt count. */
+  /** One transaction: the guarded UPDATE (false when the event is not DELIVERING with that attempt count), the attempt record, and for a 410 the watch's webhook disabled. */
   async settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean> {
     const s = settlementOf(result, MAX_SECONDS);
     if (!isPgRowId(eventId) || !isPgRowId(attempt)) return false;
-    const { rowCount } = await this.pool.query(SETTLE, [eventId, attempt, s.status, s.retryAfterSeconds, s.error]);
-    return rowCount === 1;
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<SettledRow>(SETTLE, [eventId, attempt, s.status, s.retryAfterSeconds, s.error]);
+      const row = rows[0];
+      if (row === undefined) return false;
+      await client.query(RECORD_ATTEMPT, [eventId, row.replays, attempt, row.attemptedAt, s.responseStatus, s.decision, s.detail, row.nextAttemptAt]);
+      if (s.gone) {
+        await client.query(DISABLE_WEBHOOK, [row.now, goneReason(row.now, `evt_${eventId}`), row.watchId]);
+        await client.query(CANCEL_QUEUED, [row.watchId]);
+      }
+      return true;
+    });
+  }
+
+  /** One statement: the records, if the event is an operator event (a second column says whether it is). */
+  async attempts(eventId: number): Promise<DeliveryAttempt[] | undefined> {
+    if (!isPgRowId(eventId)) return undefined;
+    const { rows } = await this.pool.query<DeliveryAttempt & { found: boolean }>(
+      `SELECT a.*, true AS found FROM (SELECT id FROM monitor_events WHERE id = $1 AND ${OPERATOR_EVENT}) e
+       LEFT JOIN LATERAL (SELECT id AS "rowId", ${ATTEMPT_MEMBERS} FROM delivery_attempts WHERE event_id = e.id) a ON true
+       ORDER BY a."rowId"`,
+      [eventId],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.attempt !== null).map(toAttempt);
   }
 }

@@ -110,7 +110,8 @@ const ADVANCE = `
 const CAPACITY_LOCK = `SELECT pg_advisory_xact_lock(${LOCK_CLASS.monitorEvents}, hashtext('event capacity'))`;
 
 /**
- * The baseline and the events in one statement, only while the events fit under the capacity
+ * The baseline and the events in one statement (PENDING, or CANCELLED while the watch's webhook
+ * is disabled: a receiver answered 410 Gone), only while the events fit under the capacity
  * ($14, compared as a double as on SQLite): no baseline back means they do not (the caller rolls
  * the watch's update back). Events keep the order given (ORDINALITY); ids come back ascending,
  * which is that order.
@@ -126,7 +127,9 @@ const INSERT_CHECK = `
   ), events AS (
     INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
       watch_revision, baseline_id, previous_baseline_id)
-    SELECT $1::integer, $10::text, e.type, e.data, $9::text, 'PENDING', 0, NULL, $2::integer, baseline.id, $11::integer
+    SELECT $1::integer, $10::text, e.type, e.data, $9::text,
+      CASE WHEN (SELECT webhook_disabled_at FROM watches WHERE id = $1::integer) IS NULL THEN 'PENDING' ELSE 'CANCELLED' END,
+      0, NULL, $2::integer, baseline.id, $11::integer
     FROM baseline CROSS JOIN unnest($12::text[], $13::text[]) WITH ORDINALITY AS e(type, data, n)
     ORDER BY e.n
     RETURNING id
@@ -201,6 +204,16 @@ export class PostgresWatchStore implements WatchStore {
       await client.query(CANCEL_QUEUED, [id]);
       return true;
     });
+  }
+
+  async enableWebhook(id: number, webhookUrl?: string): Promise<Watch | undefined> {
+    if (!isPgRowId(id)) return undefined;
+    const { rows } = await this.pool.query<WatchRow>(
+      `UPDATE watches SET webhook_disabled_at = NULL, webhook_disabled_reason = NULL, webhook_url = coalesce($2::text, webhook_url)
+       WHERE id = $1 AND ${OPERATOR_ACTIVE} RETURNING ${COLUMNS}`,
+      [id, webhookUrl ?? null],
+    );
+    return rows[0] === undefined ? undefined : toWatch(rows[0]);
   }
 
   async count(): Promise<number> {

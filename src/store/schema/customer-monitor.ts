@@ -35,9 +35,18 @@ import {
   type WatchReport,
 } from '../../core/monitoring/customer-store.js';
 import { eventPublicId, subjectMembers, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
-import type { CheckOutcome, DeliveryResult, DeliveryStatus, MonitorEventType, RecordCheck, RecordedCheck, WatchKind } from '../../core/monitoring/store.js';
+import type {
+  CheckOutcome,
+  DeliveryAttempt,
+  DeliveryResult,
+  DeliveryStatus,
+  MonitorEventType,
+  RecordCheck,
+  RecordedCheck,
+  WatchKind,
+} from '../../core/monitoring/store.js';
 import { ACCOUNT_STATEMENTS, notFound, notOwner, text, type AccountDialect } from './accounts.js';
-import { claimArguments, MAX_SECONDS, settlementOf } from './monitor-events.js';
+import { claimArguments, goneReason, MAX_SECONDS, oneLine, recoveredDetail, settlementOf, type RecoveredRow } from './monitor-events.js';
 import { limitOf } from './observations.js';
 import { checkInputOf, isRevision, isRowId, QUEUED, serialisedData, storedOutcome, toCheckInput, type CheckInputRow } from './watches.js';
 
@@ -53,6 +62,8 @@ export interface CustomerDialect extends AccountDialect {
 
 const L = CUSTOMER_MONITOR_LIMITS;
 const HOUR_MS = L.intervalSeconds * 1000;
+/** Attempt decisions listed per delivery (newest first). */
+export const DECISIONS_SHOWN = 10;
 /** The schema's CHECK on customer_webhook_deliveries.attempts: 0..5. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -61,7 +72,7 @@ const watchColumns = (a: string) => `${a}id, ${a}project_id AS "projectId", ${a}
 const WATCH = watchColumns('w.');
 const EVENT = `e.id, e.event_type AS "type", w.project_id AS "projectId", e.watch_id AS "watchId", w.kind, e.did, e.created_at AS "createdAt", e.data
   FROM monitor_events e JOIN watches w ON w.id = e.watch_id`;
-const HOOK = `id, url, created_at AS "createdAt", active, disabled_at AS "disabledAt"`;
+const HOOK = `id, url, created_at AS "createdAt", active, disabled_at AS "disabledAt", disabled_reason AS "disabledReason"`;
 const int = (d: CustomerDialect, name: string) => `CAST(${d.p(name)} AS INTEGER)`;
 const txt = (d: CustomerDialect, name: string) => `CAST(${d.p(name)} AS TEXT)`;
 /** A settlement's status: a failed attempt (RETRY) whose webhook has been disabled since ends CANCELLED. */
@@ -117,6 +128,23 @@ export const CUSTOMER_STATEMENTS = {
       AND (${txt(d, 'asOf')} IS NULL OR e.created_at <= ${txt(d, 'asOf')})
     ORDER BY e.id DESC LIMIT ${d.p('limit')}`,
   activeWebhook: (d: CustomerDialect) => `SELECT ${HOOK} FROM customer_webhooks WHERE project_id = ${d.p('projectId')} AND active = 1`,
+  /** The project's newest webhook when a receiver disabled it (410 Gone: a reason is kept); an owner's DELETE keeps none. */
+  goneWebhook: (d: CustomerDialect) => `
+    SELECT ${HOOK} FROM customer_webhooks WHERE project_id = ${d.p('projectId')}
+      AND id = (SELECT max(id) FROM customer_webhooks WHERE project_id = ${d.p('projectId')}) AND active = 0 AND disabled_reason IS NOT NULL`,
+  /** A 410 Gone: the webhook disabled with its reason (only while active: an owner may have replaced it meanwhile). */
+  disableGone: (d: CustomerDialect) => `
+    UPDATE customer_webhooks SET active = 0, disabled_at = ${d.p('now')}, disabled_reason = ${d.p('reason')}
+    WHERE id = ${d.p('webhookId')} AND active = 1 RETURNING id`,
+  /** Every attempt record of a delivery; the newest `limit`. */
+  deliveryAttempts: (d: CustomerDialect) => `
+    SELECT replay, attempt, attempted_at AS "attemptedAt", response_status AS "responseStatus", decision, detail, next_attempt_at AS "nextAttemptAt"
+    FROM delivery_attempts WHERE delivery_id = ${d.p('id')} ORDER BY id DESC LIMIT ${d.p('limit')}`,
+  recordAttempt: (d: CustomerDialect) => `
+    INSERT INTO delivery_attempts (delivery_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+    VALUES (${d.p('id')}, ${int(d, 'replay')}, ${int(d, 'attempt')}, ${txt(d, 'attemptedAt')}, ${int(d, 'httpStatus')}, ${txt(d, 'decision')},
+      ${txt(d, 'detail')}, ${txt(d, 'nextAttemptAt')})
+    RETURNING id`,
   disableWebhook: (d: CustomerDialect) => `
     UPDATE customer_webhooks SET active = 0, disabled_at = ${d.p('now')} WHERE project_id = ${d.p('projectId')} AND active = 1 RETURNING id`,
   /**
@@ -204,7 +232,8 @@ export const CUSTOMER_STATEMENTS = {
       next_attempt_at = CASE WHEN attempts < ${int(d, 'max')} THEN ${txt(d, 'now')} END,
       lease_expires_at = NULL
     WHERE id IN (SELECT id FROM customer_webhook_deliveries WHERE status = 'DELIVERING' AND lease_expires_at <= ${txt(d, 'now')} ${d.skipLocked})
-    RETURNING id`,
+    RETURNING id, replays, attempts, coalesce(last_attempt_at, ${txt(d, 'now')}) AS "attemptedAt", status, next_attempt_at AS "nextAttemptAt",
+      ${recoveredDetail('status')} AS "detail"`,
   /** Due deliveries with no attempt left end as DEAD_LETTER (attempt never passes maxAttempts). */
   exhaust: (d: CustomerDialect) => `
     UPDATE customer_webhook_deliveries SET status = 'DEAD_LETTER', next_attempt_at = NULL
@@ -230,7 +259,8 @@ export const CUSTOMER_STATEMENTS = {
       last_response_status = ${int(d, 'httpStatus')},
       lease_expires_at = NULL
     WHERE id = ${d.p('id')} AND status = 'DELIVERING' AND attempts = ${int(d, 'attempt')}
-    RETURNING id`,
+    RETURNING id, status, replays, webhook_id AS "webhookId", monitor_event_id AS "eventRow", coalesce(last_attempt_at, ${txt(d, 'now')}) AS "attemptedAt",
+      next_attempt_at AS "nextAttemptAt"`,
 } as const;
 
 export type CustomerStatement = keyof typeof CUSTOMER_STATEMENTS;
@@ -296,15 +326,26 @@ function toCustomerEvent(row: EventRow): CustomerEvent {
   };
 }
 
-type HookRow = { id: number; url: string; createdAt: string; active: number; disabledAt: string | null };
+type HookRow = { id: number; url: string; createdAt: string; active: number; disabledAt: string | null; disabledReason: string | null };
 
 function toWebhook(row: HookRow): CustomerWebhookConfig {
-  return { id: webhookPublicId(row.id), url: row.url, createdAt: row.createdAt, active: Number(row.active) === 1, disabledAt: row.disabledAt };
+  return {
+    id: webhookPublicId(row.id),
+    url: row.url,
+    createdAt: row.createdAt,
+    active: Number(row.active) === 1,
+    disabledAt: row.disabledAt,
+    disabledReason: row.disabledReason,
+  };
 }
 
-type DeliveryRow = Omit<CustomerDeliveryMetadata, 'eventId' | 'watchId' | 'webhookId'> & { eventRow: number; watchRow: number; webhookRow: number };
+type DeliveryRow = Omit<CustomerDeliveryMetadata, 'eventId' | 'watchId' | 'webhookId' | 'decisions'> & {
+  eventRow: number;
+  watchRow: number;
+  webhookRow: number;
+};
 
-function toDelivery(row: DeliveryRow): CustomerDeliveryMetadata {
+function toDelivery(row: DeliveryRow, attempts: DeliveryAttempt[]): CustomerDeliveryMetadata {
   return {
     id: row.id,
     eventId: eventPublicId(row.eventRow),
@@ -317,6 +358,7 @@ function toDelivery(row: DeliveryRow): CustomerDeliveryMetadata {
     nextAttemptAt: row.nextAttemptAt,
     lastAttemptAt: row.lastAttemptAt,
     deliveredAt: row.deliveredAt,
+    decisions: attempts.map(({ responseStatus: _, ...a }) => ({ ...a, replay: Number(a.replay), attempt: Number(a.attempt) })),
   };
 }
 
@@ -500,7 +542,7 @@ export class CustomerMonitor implements CustomerMonitorStore {
       'read',
       (function* () {
         yield* ownedBy(subject, projectId, 'read');
-        const row = yield* one<HookRow>('activeWebhook', { projectId });
+        const row = (yield* one<HookRow>('activeWebhook', { projectId })) ?? (yield* one<HookRow>('goneWebhook', { projectId }));
         return row === undefined ? null : toWebhook(row);
       })(),
     );
@@ -524,7 +566,10 @@ export class CustomerMonitor implements CustomerMonitorStore {
       (function* () {
         yield* ownedBy(subject, projectId, 'read');
         const { since } = yield* bounds();
-        return (yield* all<DeliveryRow>('listDeliveries', { projectId, since, limit: n })).map(toDelivery);
+        const rows = yield* all<DeliveryRow>('listDeliveries', { projectId, since, limit: n });
+        const deliveries: CustomerDeliveryMetadata[] = [];
+        for (const row of rows) deliveries.push(toDelivery(row, yield* all<DeliveryAttempt>('deliveryAttempts', { id: row.id, limit: DECISIONS_SHOWN })));
+        return deliveries;
       })(),
     );
   }
@@ -684,7 +729,19 @@ export class CustomerMonitor implements CustomerMonitorStore {
       'write',
       (function* () {
         const { now, ahead: until } = yield* bounds(lease * 1000);
-        yield* all('recover', { now, max });
+        // Each recovered attempt (its sender died) leaves its record: it counts, its answer is unknown.
+        for (const r of yield* all<RecoveredRow>('recover', { now, max })) {
+          yield* one('recordAttempt', {
+            id: r.id,
+            replay: Number(r.replays),
+            attempt: Number(r.attempts),
+            attemptedAt: r.attemptedAt,
+            httpStatus: null,
+            decision: r.status,
+            detail: r.detail,
+            nextAttemptAt: r.nextAttemptAt,
+          });
+        }
         yield* all('exhaust', { now, max });
         const ids = yield* all<{ id: string }>('claim', { now, until, max, limit: n });
         const claims: CustomerDeliveryClaim[] = [];
@@ -716,14 +773,37 @@ export class CustomerMonitor implements CustomerMonitorStore {
   }
 
   async settleDelivery(id: string, attempt: number, result: DeliveryResult, status?: number): Promise<boolean> {
-    const s = settlementOf(result, MAX_SECONDS);
+    const s = settlementOf(status !== undefined && !('cancelled' in result) && result.status === undefined ? { ...result, status } : result, MAX_SECONDS);
     if (typeof id !== 'string' || !isId(attempt)) return false;
-    const httpStatus = status !== undefined && Number.isSafeInteger(status) && status >= 100 && status <= 999 ? status : null;
+    const httpStatus = s.responseStatus;
     return this.execute(
       'write',
       (function* () {
         const { now, ahead: retryAt } = yield* bounds((s.retryAfterSeconds ?? 0) * 1000);
-        return (yield* one('settle', { id, attempt, status: s.status, retryAt, now, httpStatus })) !== undefined;
+        const row = yield* one<{ status: string; replays: number; webhookId: number; eventRow: number; attemptedAt: string; nextAttemptAt: string | null }>(
+          'settle',
+          { id, attempt, status: s.status, retryAt, now, httpStatus },
+        );
+        if (row === undefined) return false;
+        // A failure whose webhook was disabled meanwhile ends CANCELLED (settledStatus), and says so.
+        const cancelled = s.decision === 'RETRY' && row.status === 'CANCELLED';
+        yield* one('recordAttempt', {
+          id,
+          replay: Number(row.replays),
+          attempt,
+          attemptedAt: row.attemptedAt,
+          httpStatus,
+          decision: cancelled ? 'CANCELLED' : s.decision,
+          detail: cancelled ? oneLine(`${s.detail}; not retried: the webhook was disabled meanwhile`) : s.detail,
+          nextAttemptAt: row.nextAttemptAt,
+        });
+        if (s.gone) {
+          const reason = `${goneReason(now, eventPublicId(Number(row.eventRow)))}; set a webhook again to resume deliveries`;
+          if ((yield* one('disableGone', { webhookId: Number(row.webhookId), now, reason })) !== undefined) {
+            yield* all('cancelOfWebhook', { webhookId: Number(row.webhookId) });
+          }
+        }
+        return true;
       })(),
     );
   }

@@ -5,7 +5,7 @@
  * postgres/monitor-events.ts.
  */
 import type { JsonObject } from '../../core/encoding/json.js';
-import type { DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitoringGauges } from '../../core/monitoring/store.js';
+import type { DeliveryAttempt, DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitoringGauges } from '../../core/monitoring/store.js';
 import { OPERATOR_EVENT } from './watches.js';
 
 /** Events of operator watches only (defined with the watches: their check counts the event capacity with it). */
@@ -124,6 +124,14 @@ export function toClaim(row: ClaimRow): DeliveryClaim {
 export const LEASE_EXPIRED = 'the delivery lease expired before the attempt was settled';
 
 /**
+ * The attempt record of a recovered lease (the sender died mid-attempt), as a SQL expression of
+ * the recovered row's status: the attempt counts, its answer is unknown.
+ */
+export const recoveredDetail = (status: string): string =>
+  `CASE WHEN ${status} = 'RETRY' THEN '${LEASE_EXPIRED} (the sender stopped): next attempt at once'
+    ELSE '${LEASE_EXPIRED} (the sender stopped): that was the last attempt: dead letter' END`;
+
+/**
  * The claim's numbers, checked: a lease of whole seconds from 1 (a lease of 0 would be expired at
  * once, and the event claimable by another sender while this one sends), and at least one
  * attempt. Other values are a programming error: RangeError.
@@ -142,19 +150,102 @@ export function oneLine(error: string): string {
   return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
 }
 
+/** What a settlement writes: the delivery's columns, and its attempt record's decision, status and detail. */
+export interface Settlement {
+  status: DeliveryStatus;
+  /** RETRY only: the delay of the next attempt, whole seconds (rounded up). */
+  retryAfterSeconds: number | null;
+  /** null: last_error is kept. */
+  error: string | null;
+  decision: DeliveryAttempt['decision'];
+  /** The receiver's HTTP status (100..999), or null. */
+  responseStatus: number | null;
+  /** The attempt record's one line. */
+  detail: string;
+  /** A 410 Gone: the webhook is to be disabled and its queued deliveries cancelled. */
+  gone: boolean;
+}
+
 /**
- * The columns a settlement writes: the status, the delay of the next attempt (RETRY only, whole
- * seconds, rounded up), and the error (null: last_error is kept).
+ * The columns a settlement writes and its attempt record: 2xx DELIVERED; a failure RETRY (with
+ * a delay) or DEAD_LETTER (none); a 410 Gone (`gone`) CANCELLED, decision WEBHOOK_DISABLED; a
+ * cancellation CANCELLED.
  */
-export function settlementOf(result: DeliveryResult, largest: number): { status: DeliveryStatus; retryAfterSeconds: number | null; error: string | null } {
-  if ('cancelled' in result) return { status: 'CANCELLED', retryAfterSeconds: null, error: null };
-  if (result.delivered) return { status: 'DELIVERED', retryAfterSeconds: null, error: null };
+export function settlementOf(result: DeliveryResult, largest: number): Settlement {
+  const statusOf = (r: { status?: number }) =>
+    r.status !== undefined && Number.isSafeInteger(r.status) && r.status >= 100 && r.status <= 999 ? r.status : null;
+  if ('cancelled' in result) {
+    return {
+      status: 'CANCELLED',
+      retryAfterSeconds: null,
+      error: null,
+      decision: 'CANCELLED',
+      responseStatus: null,
+      detail: oneLine(result.detail ?? 'cancelled: nothing was sent'),
+      gone: false,
+    };
+  }
+  const responseStatus = statusOf(result);
+  if (result.delivered) {
+    const detail = oneLine(result.detail ?? (responseStatus === null ? 'delivered' : `the receiver answered ${responseStatus}`));
+    return { status: 'DELIVERED', retryAfterSeconds: null, error: null, decision: 'DELIVERED', responseStatus, detail, gone: false };
+  }
   const error = oneLine(result.error);
-  if (result.retryAfterSeconds === null) return { status: 'DEAD_LETTER', retryAfterSeconds: null, error };
+  const detail = oneLine(result.detail ?? error);
+  if (result.gone === true) return { status: 'CANCELLED', retryAfterSeconds: null, error, decision: 'WEBHOOK_DISABLED', responseStatus, detail, gone: true };
+  if (result.retryAfterSeconds === null)
+    return { status: 'DEAD_LETTER', retryAfterSeconds: null, error, decision: 'DEAD_LETTER', responseStatus, detail, gone: false };
   const after = Math.ceil(result.retryAfterSeconds);
   if (!Number.isSafeInteger(after) || after < 0 || after > largest)
     throw new RangeError(`retryAfterSeconds must be a number of seconds from 0, not ${result.retryAfterSeconds}`);
-  return { status: 'RETRY', retryAfterSeconds: after, error };
+  return { status: 'RETRY', retryAfterSeconds: after, error, decision: 'RETRY', responseStatus, detail, gone: false };
+}
+
+/**
+ * Why a webhook is disabled after a 410 Gone: the answer, when (database clock), and to which
+ * event; the fix is the caller's to name (re-enable, or set a webhook again).
+ */
+export function goneReason(at: string, eventId: string): string {
+  return `the receiver answered 410 Gone at ${at} to the delivery of ${eventId}`;
+}
+
+/** What a settlement's UPDATE returns on both engines: what the attempt record and a 410 need. */
+export interface SettledRow {
+  watchId: number;
+  replays: number;
+  /** The claim's last_attempt_at. */
+  attemptedAt: string;
+  nextAttemptAt: string | null;
+  /** The database's clock at the settlement. */
+  now: string;
+}
+
+/** A recovered lease's row as both engines return it: what its attempt record needs. */
+export interface RecoveredRow {
+  /** The event's id (operator) or the delivery's (customer). */
+  id: number | string;
+  replays: number;
+  attempts: number;
+  attemptedAt: string;
+  status: 'RETRY' | 'DEAD_LETTER';
+  nextAttemptAt: string | null;
+  detail: string;
+}
+
+/** An attempt record's columns as both engines select them (quoted aliases). */
+export const ATTEMPT_MEMBERS = `replay, attempt, attempted_at AS "attemptedAt", response_status AS "responseStatus", decision, detail,
+  next_attempt_at AS "nextAttemptAt"`;
+
+export function toAttempt(row: DeliveryAttempt): DeliveryAttempt {
+  return {
+    replay: Number(row.replay),
+    attempt: Number(row.attempt),
+    attemptedAt: row.attemptedAt,
+    responseStatus: row.responseStatus === null ? null : Number(row.responseStatus),
+    decision: row.decision,
+    detail: row.detail,
+    nextAttemptAt: row.nextAttemptAt,
+  };
 }
 
 /** The largest delay, lease or attempt count either engine takes (PostgreSQL's INTEGER). */

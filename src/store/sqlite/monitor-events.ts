@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type {
+  DeliveryAttempt,
   DeliveryClaim,
   DeliveryResult,
   DeliveryStatus,
@@ -16,20 +17,27 @@ import type {
   RetentionCandidates,
 } from '../../core/monitoring/store.js';
 import {
+  ATTEMPT_MEMBERS,
   CLAIM_COLUMNS,
   claimArguments,
   DELIVERY_STATUSES,
   eventMembers,
   gaugesOf,
+  goneReason,
   LEASE_EXPIRED,
   MAX_SECONDS,
   OPERATOR_EVENT,
   retentionStatement,
   settlementOf,
   TIMESTAMP_GLOB,
+  toAttempt,
   toClaim,
   toEvent,
   type ClaimRow,
+  recoveredDetail,
+  type RecoveredRow,
+  type Settlement,
+  type SettledRow,
   type EventRow,
   type GaugeRow,
 } from '../schema/monitor-events.js';
@@ -55,7 +63,8 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #gauges: Database.Statement<{ now: string }, GaugeRow>;
   readonly #retention: Database.Statement<{ cutoff: string }, RetentionCandidates>;
   readonly #claim: (limit: number, leaseSeconds: number, maxAttempts: number) => DeliveryClaim[];
-  readonly #settle: Database.Statement<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }>;
+  readonly #settle: (eventId: number, attempt: number, s: Settlement) => boolean;
+  readonly #attempts: (eventId: number) => DeliveryAttempt[] | undefined;
 
   constructor(db: Database.Database) {
     // Operator events only: a project watch's events are its owner's (the session routes).
@@ -83,13 +92,20 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     ) as Database.Statement<[number], { now: string; until: string }>;
     // Expired leases: the sender died (or stalled) mid-attempt. RETRY due at once while an
     // attempt is left, else DEAD_LETTER.
-    const recover = db.prepare<{ now: string; max: number }>(
+    // Each recovered attempt leaves its record (decided now: RETRY or DEAD_LETTER, no answer known).
+    const recover = db.prepare<{ now: string; max: number }, RecoveredRow>(
       `UPDATE monitor_events SET
          delivery_status = CASE WHEN attempts < :max THEN 'RETRY' ELSE 'DEAD_LETTER' END,
          next_attempt_at = CASE WHEN attempts < :max THEN :now END,
          lease_expires_at = NULL,
          last_error = '${LEASE_EXPIRED}'
-       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= :now AND ${OPERATOR_EVENT}`,
+       WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= :now AND ${OPERATOR_EVENT}
+       RETURNING id, replays, attempts, coalesce(last_attempt_at, :now) AS "attemptedAt", delivery_status AS "status",
+         next_attempt_at AS "nextAttemptAt", ${recoveredDetail('delivery_status')} AS "detail"`,
+    );
+    const recordRecovered = db.prepare(
+      `INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+       VALUES (?, ?, ?, ?, NULL, ?, ?, ?)`,
     );
     // Due events with no attempt left (maxAttempts lowered since, or a RETRY settled after the
     // last attempt) are not claimed beyond maxAttempts: they end as DEAD_LETTER.
@@ -118,22 +134,57 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     // one file never claim the same event.
     const claimTransaction = db.transaction((limit: number, leaseSeconds: number, max: number): DeliveryClaim[] => {
       const { now, until } = clock.get(leaseSeconds)!;
-      recover.run({ now, max });
+      for (const r of recover.all({ now, max })) recordRecovered.run(r.id, r.replays, r.attempts, r.attemptedAt, r.status, r.detail, r.nextAttemptAt);
       exhaust.run({ now, max });
       const ids = claim.all({ now, until, max, limit });
       return ids.length === 0 ? [] : claimed.all(JSON.stringify(ids)).map(toClaim);
     });
     this.#claim = (limit, leaseSeconds, maxAttempts) => claimTransaction.immediate(limit, leaseSeconds, maxAttempts);
 
-    // One guarded statement: only the attempt that holds the event settles it.
-    this.#settle = db.prepare(
+    // One guarded statement: only the attempt that holds the event settles it. It returns what
+    // the attempt record needs: the event's watch, replay count, the claim's time and the next attempt.
+    const settle = db.prepare<{ id: number; attempt: number; status: DeliveryStatus; retryAfter: number | null; error: string | null }, SettledRow>(
       `UPDATE monitor_events SET
          delivery_status = :status,
          next_attempt_at = CASE WHEN :status = 'RETRY' THEN strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+' || :retryAfter || ' seconds') END,
          last_error = coalesce(:error, last_error),
          lease_expires_at = NULL
-       WHERE id = :id AND delivery_status = 'DELIVERING' AND attempts = :attempt`,
+       WHERE id = :id AND delivery_status = 'DELIVERING' AND attempts = :attempt
+       RETURNING watch_id AS "watchId", replays, coalesce(last_attempt_at, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) AS "attemptedAt",
+         next_attempt_at AS "nextAttemptAt", strftime('%Y-%m-%dT%H:%M:%SZ', 'now') AS "now"`,
     );
+    const record = db.prepare(
+      `INSERT INTO delivery_attempts (event_id, replay, attempt, attempted_at, response_status, decision, detail, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // A 410 Gone: the watch's webhook off (the first 410 names the reason), its other queued events cancelled.
+    const disable = db.prepare<[string, string, number]>(
+      `UPDATE watches SET webhook_disabled_at = ?, webhook_disabled_reason = ? WHERE id = ? AND webhook_disabled_at IS NULL`,
+    );
+    const cancelQueued = db.prepare<[number]>(
+      `UPDATE monitor_events SET delivery_status = 'CANCELLED', next_attempt_at = NULL WHERE watch_id = ? AND delivery_status IN ${QUEUED}`,
+    );
+    const settleTransaction = db.transaction((eventId: number, attempt: number, s: Settlement): boolean => {
+      const row = settle.get({ id: eventId, attempt, status: s.status, retryAfter: s.retryAfterSeconds, error: s.error });
+      if (row === undefined) return false;
+      record.run(eventId, row.replays, attempt, row.attemptedAt, s.responseStatus, s.decision, s.detail, row.nextAttemptAt);
+      if (s.gone) {
+        disable.run(row.now, goneReason(row.now, `evt_${eventId}`), row.watchId);
+        cancelQueued.run(row.watchId);
+      }
+      return true;
+    });
+    this.#settle = (eventId, attempt, s) => settleTransaction.immediate(eventId, attempt, s);
+
+    const operatorEvent = db.prepare(`SELECT id FROM monitor_events WHERE id = ? AND ${OPERATOR_EVENT}`).pluck() as Database.Statement<[number], number>;
+    const attempts = db.prepare(`SELECT ${ATTEMPT_MEMBERS} FROM delivery_attempts WHERE event_id = ? ORDER BY id`) as Database.Statement<
+      [number],
+      DeliveryAttempt
+    >;
+    const attemptsOf = db.transaction((eventId: number): DeliveryAttempt[] | undefined =>
+      operatorEvent.get(eventId) === undefined ? undefined : attempts.all(eventId).map(toAttempt),
+    );
+    this.#attempts = (eventId) => attemptsOf.deferred(eventId);
   }
 
   async list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]> {
@@ -160,10 +211,15 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
     return n === 0 ? [] : this.#claim(n, checked.leaseSeconds, checked.maxAttempts);
   }
 
-  /** One guarded UPDATE; false when the event is not DELIVERING with that attempt count. */
+  /** One IMMEDIATE transaction: the guarded UPDATE (false when the event is not DELIVERING with that attempt count), the attempt record, and for a 410 the watch's webhook disabled. */
   async settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean> {
     const s = settlementOf(result, MAX_SECONDS);
     if (!isRowId(eventId) || !isRowId(attempt)) return false;
-    return this.#settle.run({ id: eventId, attempt, status: s.status, retryAfter: s.retryAfterSeconds, error: s.error }).changes === 1;
+    return this.#settle(eventId, attempt, s);
+  }
+
+  /** One read transaction: the event's scope, then its records. */
+  async attempts(eventId: number): Promise<DeliveryAttempt[] | undefined> {
+    return isRowId(eventId) ? this.#attempts(eventId) : undefined;
   }
 }

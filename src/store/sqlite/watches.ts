@@ -39,6 +39,7 @@ export class SqliteWatchStore implements WatchStore {
   readonly #add: (watch: NewWatch, limit: number) => Watch | 'full';
   readonly #remove: (id: number) => boolean;
   readonly #checkInput: Database.Statement<[number], CheckInputRow>;
+  readonly #enable: Database.Statement<[string | null, number], WatchRow>;
   readonly #claim: (limit: number) => WatchCheckInput[];
   readonly #record: (check: RecordCheck, data: readonly string[]) => RecordedCheck;
 
@@ -82,6 +83,11 @@ export class SqliteWatchStore implements WatchStore {
       return true;
     });
     this.#remove = (id) => remove.immediate(id);
+
+    this.#enable = db.prepare(
+      `UPDATE watches SET webhook_disabled_at = NULL, webhook_disabled_reason = NULL, webhook_url = coalesce(?, webhook_url)
+       WHERE id = ? AND ${OPERATOR_ACTIVE} RETURNING ${COLUMNS}`,
+    );
 
     this.#checkInput = db.prepare(`${CHECK_INPUT} AND w.id = ?`);
     // The database's clock, read once per claim: "due" and "checked now" are the same instant.
@@ -129,13 +135,15 @@ export class SqliteWatchStore implements WatchStore {
       [number, number, string, string | null, string | null, string | null, string | null, string | null, string, string | null, string | null, number | null],
       number
     >;
+    // PENDING, or CANCELLED while the watch's webhook is disabled (a receiver answered 410 Gone).
     const insertEvent = db
       .prepare(
         `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
            watch_revision, baseline_id, previous_baseline_id)
-         VALUES (?, ?, ?, ?, ?, 'PENDING', 0, NULL, ?, ?, ?) RETURNING id`,
+         SELECT w.id, ?, ?, ?, ?, CASE WHEN w.webhook_disabled_at IS NULL THEN 'PENDING' ELSE 'CANCELLED' END, 0, NULL, ?, ?, ?
+         FROM watches w WHERE w.id = ? RETURNING id`,
       )
-      .pluck() as Database.Statement<[number, string, string, string, string, number, number, number | null], number>;
+      .pluck() as Database.Statement<[string, string, string, string, number, number, number | null, number], number>;
     // Guarded as on PostgreSQL, though the IMMEDIATE transaction already excludes a concurrent check.
     const advance = db.prepare<{ id: number; revision: number; status: string; hash: string | null; checkedAt: string }>(
       `UPDATE watches SET revision = revision + 1,
@@ -166,7 +174,7 @@ export class SqliteWatchStore implements WatchStore {
         stored.tlsNotAfter,
         stored.tlsAnnounced,
       )!;
-      const eventIds = c.events.map((e, i) => insertEvent.get(c.watchId, did, e.type, data[i]!, o.checkedAt, next, id, previousId)!);
+      const eventIds = c.events.map((e, i) => insertEvent.get(did, e.type, data[i]!, o.checkedAt, next, id, previousId, c.watchId)!);
       if (advance.run({ id: c.watchId, revision: c.revision, status: o.status, hash: o.documentHash, checkedAt: o.checkedAt }).changes !== 1) {
         throw new Error('the watch changed inside the transaction');
       }
@@ -191,6 +199,12 @@ export class SqliteWatchStore implements WatchStore {
 
   async remove(id: number): Promise<boolean> {
     return isRowId(id) && this.#remove(id);
+  }
+
+  async enableWebhook(id: number, webhookUrl?: string): Promise<Watch | undefined> {
+    if (!isRowId(id)) return undefined;
+    const row = this.#enable.get(webhookUrl ?? null, id);
+    return row === undefined ? undefined : toWatch(row);
   }
 
   async count(): Promise<number> {

@@ -5,7 +5,7 @@ import { usageError } from '../../cmdutil/errors.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
 import { loadA2aBaseline, loadMcpBaseline } from '../inspect/baseline.js';
-import { eventsText, statusText, watchCheckText, watchCreatedText, watchListText } from './render.js';
+import { attemptsText, eventsText, statusText, watchCheckText, watchCreatedText, watchEnabledText, watchListText } from './render.js';
 
 function interval(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -106,4 +106,29 @@ export async function eventsAction(io: CliIo, setExit: (code: number) => void, o
 
 export async function statusAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.monitoringStatus(), statusText);
+}
+
+export async function watchEnableWebhookAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  id: string,
+  options: DaemonOptions & { url?: string },
+): Promise<void> {
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.enableWatchWebhook(id, options.url === undefined ? {} : { webhookUrl: options.url }),
+    (answer) => watchEnabledText(answer.watch),
+  );
+}
+
+export async function attemptsAction(io: CliIo, setExit: (code: number) => void, eventId: string, options: DaemonOptions): Promise<void> {
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.listEventAttempts(eventId),
+    (list) => attemptsText(list.eventId, list.attempts),
+  );
 }

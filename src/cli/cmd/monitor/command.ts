@@ -7,7 +7,9 @@
  *   watch list                     GET /v1/monitoring/watches
  *   watch rm <id>                  DELETE /v1/monitoring/watches/{id}
  *   watch check <id>               POST /v1/monitoring/watches/{id}/check
+ *   watch enable-webhook <id>      POST /v1/monitoring/watches/{id}/webhook (after a 410 Gone; --url: a new URL)
  *   events [--watch <id>]          GET /v1/monitoring/events
+ *   attempts <evt_id>              GET /v1/monitoring/events/{id}/attempts
  *   status                         GET /v1/monitoring/status
  *
  * The token comes from SVC_ADMIN_TOKEN only (a command-line argument shows in `ps`) and is never
@@ -18,6 +20,7 @@ import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../../cmdutil/output-options.js';
 import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../../cmdutil/daemon-options.js';
 import type { CliIo } from '../../cmdutil/io.js';
+import { RETRY_AFTER_CAP_SECONDS } from '../../../core/monitoring/webhook.js';
 
 const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a bad --daemon or option, or the daemon's
 INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED, NOT_FOUND,
@@ -62,6 +65,8 @@ Examples:
   $ svc monitor watch list
   $ svc monitor watch check 1
   $ svc monitor events --watch 1 --json
+  $ svc monitor attempts evt_12
+  $ svc monitor watch enable-webhook 1 --url https://hooks.example/svc-new
   $ svc monitor status --daemon http://10.0.0.5:8080
   $ svc monitor watch rm 1`,
     );
@@ -69,7 +74,7 @@ Examples:
   const watch = monitor
     .command('watch')
     .helpCommand(false)
-    .description('Add, list, check and remove watches')
+    .description('Add, list, check and remove watches; enable a webhook a receiver disabled')
     .addHelpText(
       'after',
       `\n${EXIT_STATUS}\n\nExamples:\n  $ svc monitor watch add did:web:example.com https://hooks.example/svc\n  $ svc monitor watch list --json`,
@@ -141,11 +146,53 @@ Examples:
     .action(async (id: string, options: DaemonOptions) => (await import('./action.js')).watchCheckAction(io, setExit, id, options));
 
   daemonOptions(
+    watch
+      .command('enable-webhook')
+      .description("Enable a watch's webhook again after its receiver answered 410 Gone (optionally at a new URL)")
+      .argument('<id>', 'the watch id (svc monitor watch list)')
+      .option('--url <url>', 'a new https webhook URL in place of the old one (the egress policy checks it, as at registration)'),
+    "print the daemon's answer, {watch}, as JSON",
+  )
+    .addHelpText(
+      'after',
+      `
+A receiver that answers 410 Gone disables its watch's webhook: the watch is still checked, but its
+events are kept CANCELLED and nothing is sent (watch list shows the webhook as disabled). This
+enables it again; events from the next check on are delivered. The signing secret stays.
+
+Examples:
+  $ svc monitor watch enable-webhook 1
+  $ svc monitor watch enable-webhook 1 --url https://hooks.example/svc-new --json`,
+    )
+    .action(async (id: string, options: DaemonOptions & { url?: string }) => (await import('./action.js')).watchEnableWebhookAction(io, setExit, id, options));
+
+  daemonOptions(
     monitor.command('events').description('List the monitor events and their delivery state, newest first').option('--watch <id>', "only this watch's events"),
     "print the daemon's answer, {events}, as JSON",
   )
     .addHelpText('after', '\nExamples:\n  $ svc monitor events\n  $ svc monitor events --watch 1 --json')
     .action(async (options: DaemonOptions & { watch?: string }) => (await import('./action.js')).eventsAction(io, setExit, options));
+
+  daemonOptions(
+    monitor
+      .command('attempts')
+      .description("List an event's delivery attempts: the receiver's answer, the decision and why")
+      .argument('<evt_id>', 'the event id, evt_<n> (svc monitor events)'),
+    "print the daemon's answer, {eventId, attempts}, as JSON",
+  )
+    .addHelpText(
+      'after',
+      `
+Each attempt says when it was sent, the receiver's HTTP status, the decision (DELIVERED, RETRY,
+DEAD_LETTER, WEBHOOK_DISABLED after a 410 Gone, CANCELLED when nothing was sent) and one line of
+detail: a redirect not followed, a Retry-After honoured or capped at ${RETRY_AFTER_CAP_SECONDS} s.
+An unknown event is NOT_FOUND (exit 4).
+
+Examples:
+  $ svc monitor attempts evt_12
+  $ svc monitor attempts evt_12 --json | jq '.attempts[].decision'`,
+    )
+    .action(async (eventId: string, options: DaemonOptions) => (await import('./action.js')).attemptsAction(io, setExit, eventId, options));
 
   daemonOptions(monitor.command('status').description('Show the gauges of the monitoring tables (counts and limits)'), "print the daemon's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc monitor status\n  $ svc monitor status --json')

@@ -1,5 +1,5 @@
 /** What `svc monitor …` prints: the daemon's answers as text (--json prints them as they are). */
-import type { MonitorEvent, MonitoringStatus, Watch, WatchCheck, WatchCreated } from '../../../client/index.js';
+import type { DeliveryAttempt, MonitorEvent, MonitoringStatus, Watch, WatchCheck, WatchCreated } from '../../../client/index.js';
 import { printable } from '../../../present/text.js';
 import { table } from '../../cmdutil/table.js';
 
@@ -33,7 +33,32 @@ export function watchListText(watches: readonly Watch[]): string {
   if (watches.length === 0) return 'no watches\n';
   return table(
     ['ID', 'SUBJECT', 'INTERVAL', 'LAST CHECKED', 'LAST STATUS', 'WEBHOOK'],
-    watches.map((w) => [w.id, subjectOf(w), `${w.intervalSeconds}s`, w.lastCheckedAt ?? 'never', w.lastStatus ?? '-', w.webhook]),
+    watches.map((w) => [w.id, subjectOf(w), `${w.intervalSeconds}s`, w.lastCheckedAt ?? 'never', w.lastStatus ?? '-', webhookCell(w)]),
+  );
+}
+
+/** The webhook as the list shows it: its URL, marked when a receiver disabled it. */
+function webhookCell(w: Watch): string {
+  return w.webhookDisabled === null ? w.webhook : `${w.webhook} (disabled: svc monitor watch enable-webhook ${w.id})`;
+}
+
+export function watchEnabledText(watch: Watch): string {
+  return `watch ${printable(watch.id)}: webhook enabled, ${printable(watch.webhook)}; events from its next check on are delivered\n`;
+}
+
+export function attemptsText(eventId: string, attempts: readonly DeliveryAttempt[]): string {
+  if (attempts.length === 0) return `${printable(eventId)}: no attempt yet\n`;
+  return table(
+    ['REPLAY', 'ATTEMPT', 'SENT', 'STATUS', 'DECISION', 'NEXT', 'DETAIL'],
+    attempts.map((a) => [
+      String(a.replay),
+      String(a.attempt),
+      a.attemptedAt,
+      a.responseStatus === null ? '-' : String(a.responseStatus),
+      a.decision,
+      a.nextAttemptAt ?? '-',
+      a.detail,
+    ]),
   );
 }
 

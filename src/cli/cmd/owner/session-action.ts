@@ -454,9 +454,13 @@ export async function webhookShowAction(io: CliIo, setExit: (code: number) => vo
     (answer) => {
       const config = answer['config'] as Record<string, unknown> | null;
       const worker = answer['workerActive'] === false ? WORKER_OFF : '';
-      return config === null
-        ? `no webhook\n${worker}`
-        : `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))} (since ${printable(cell(config, 'createdAt'))})\n${worker}`;
+      if (config === null) return `no webhook\n${worker}`;
+      const line = `webhook ${printable(cell(config, 'id'))} → ${printable(cell(config, 'url'))} (since ${printable(cell(config, 'createdAt'))})\n`;
+      // A receiver that answered 410 Gone disabled it: say why, and the fix.
+      const reason = config['active'] === false && typeof config['disabledReason'] === 'string' ? config['disabledReason'] : null;
+      return reason === null
+        ? `${line}${worker}`
+        : `${line}DISABLED: ${printable(reason)}\nNothing is delivered until a webhook is set again: svc owner webhook set --project ${printable(options.project)} --url <https URL>\n${worker}`;
     },
   );
 }
@@ -505,9 +509,14 @@ export async function webhookDeliveriesAction(io: CliIo, setExit: (code: number)
     (answer) => {
       const list = rows(answer, 'deliveries');
       if (list.length === 0) return 'no deliveries in the last 30 days\n';
+      // The newest attempt's decision and why (decisions are newest first).
+      const last = (d: Record<string, unknown>) => {
+        const decisions = Array.isArray(d['decisions']) ? (d['decisions'] as Array<Record<string, unknown>>) : [];
+        return decisions[0] === undefined ? '-' : `${cell(decisions[0], 'decision')}: ${cell(decisions[0], 'detail')}`;
+      };
       return table(
-        ['EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'CREATED'],
-        list.map((d) => ['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m))),
+        ['EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'CREATED', 'LAST DECISION'],
+        list.map((d) => [...['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m)), last(d)]),
       );
     },
   );
