@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_AFTER_CAP_SECONDS } from '../../src/core/monitoring/webhook.js';
 import { call, expectJson, expectProblem } from '../support/daemon-client.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { documentPath, FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
 import { describePostgres } from '../support/postgres.js';
 import { didDocument, generateTestKey } from '../support/signing.js';
@@ -45,7 +45,7 @@ function answersSuite(engine: string, describeEngine: (name: string, fn: () => v
     let daemon: LiveDaemon;
     beforeAll(async () => {
       opened = await database();
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       daemon = await startLiveDaemon({ target: opened.target, host, env: { SVC_ADMIN_TOKEN: TOKEN } });
     }, 60_000);
     afterAll(async () => {
