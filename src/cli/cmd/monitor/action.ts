@@ -4,7 +4,8 @@ import type { DaemonOptions } from '../../cmdutil/daemon-options.js';
 import { usageError } from '../../cmdutil/errors.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
-import { eventsText, statusText, watchCheckText, watchCreatedText, watchListText } from './render.js';
+import { retentionCutoff } from '../../../core/monitoring/rules.js';
+import { eventReplayText, eventsText, statusText, watchCheckText, watchCreatedText, watchListText, watchReplayText } from './render.js';
 
 function interval(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -75,4 +76,38 @@ export async function eventsAction(io: CliIo, setExit: (code: number) => void, o
 
 export async function statusAction(io: CliIo, setExit: (code: number) => void, options: DaemonOptions): Promise<void> {
   await withDaemon(io, options, setExit, (client) => client.monitoringStatus(), statusText);
+}
+
+export async function replayAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  eventId: string | undefined,
+  options: DaemonOptions & { watch?: string; since?: string },
+): Promise<void> {
+  if (options.watch === undefined && options.since !== undefined) throw usageError('--since needs --watch <id> (the watch whose dead letters to replay)');
+  if (options.watch !== undefined) {
+    if (eventId !== undefined) throw usageError('give either an event id or --watch <id> --since <instant>, not both');
+    const since = options.since;
+    if (since === undefined) throw usageError('--watch needs --since <instant>: the dead letters created at or after it are replayed');
+    if (retentionCutoff(since) === null) {
+      throw usageError(`--since must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z, not ${printable(since.slice(0, 64))}`);
+    }
+    const watch = options.watch;
+    await withDaemon(
+      io,
+      options,
+      setExit,
+      (client) => client.replayWatch(watch, since),
+      (replayed) => watchReplayText(watch, replayed),
+    );
+    return;
+  }
+  if (eventId === undefined) throw usageError('name the event to replay (evt_<n>), or --watch <id> --since <instant>');
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.replayMonitorEvent(eventId),
+    (replayed) => eventReplayText(replayed.event),
+  );
 }
