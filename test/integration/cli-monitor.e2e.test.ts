@@ -127,7 +127,7 @@ describe('svc monitor', () => {
   it('replay: a dead letter queued again (exit 0), then CONFLICT naming its state (exit 4); unknown ids, bad usage', async () => {
     const added = onlyJson(await monitor(['watch', 'add', DID, HOOK, '--json']));
     const watchId = Number(added.watch.id);
-    // A dead letter, as five failed attempts leave one (the deliverer's part is tested in monitor-replay.test.ts).
+    // A dead letter, as five failed attempts leave one (the deliverer's part is tested in monitor-replay.e2e.test.ts).
     const db = new Database(daemon.dbPath);
     try {
       db.pragma('busy_timeout = 5000');
