@@ -189,7 +189,8 @@ async function pageProjects(ctx: ServerContext, subject: string): Promise<PagePr
           events: (await store.customerMonitor.eventPage(subject, project.id, rowOf('wch', watch.id)!, { limit: PAGE_EVENTS })).events,
         })),
       );
-      return { project, watches: shown, watchCount: watches.length };
+      const counts = await store.customerMonitor.projectCounts(subject, project.id);
+      return { project, watches: shown, watchCount: watches.length, counts };
     }),
   );
 }

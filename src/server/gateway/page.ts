@@ -4,9 +4,11 @@
  * the same hashed names: gateway.ts /assets/:name) and nothing but same-origin fetches (so a page
  * script the owner runs here may call the forwarded routes). It reads from 360 px wide: the
  * command wraps, ids wrap. Signed out it explains `svc owner login`; signed in it lists the
- * session's projects, each with its watches and their newest events — read through
+ * session's projects, each with its watches and their newest events, its webhook's state, replays
+ * and events by type in the 30-day window — read through
  * the same store calls, and the same ownership check, as the forwarded routes.
  */
+import type { ProjectMonitorCounts } from '../../core/monitoring/customer-store.js';
 import type { CustomerEvent, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
 import { html, join } from '../../web/html.js';
 import { servedHead } from '../../web/page.js';
@@ -24,6 +26,23 @@ export interface PageProject {
   project: Project;
   watches: Array<{ watch: ProjectWatch; events: CustomerEvent[] }>;
   watchCount: number;
+  /** The project's webhook state, replays and events by type in the 30-day window. */
+  counts?: ProjectMonitorCounts;
+}
+
+/** The project's delivery counts: the webhook's state, replays, and the event types seen in the window (only those with events). */
+function countsSection(projectId: string, counts: ProjectMonitorCounts) {
+  const hook =
+    counts.webhook.state === 'active'
+      ? html`enabled`
+      : counts.webhook.state === 'none'
+        ? html`none set (<code>svc owner webhook set --project ${projectId} --url &lt;URL&gt;</code>)`
+        : html`<strong>disabled</strong> since ${counts.webhook.since}${counts.webhook.reason === null ? '' : html` (${counts.webhook.reason})`}`;
+  const types = Object.entries(counts.eventsByType).filter(([, n]) => n > 0);
+  return html`<h3>Deliveries</h3>
+<ul class="counts"><li>Webhook: ${hook}</li><li>Replays in the last 30 days: ${counts.replays}</li><li>Events in the last 30 days: ${
+    types.length === 0 ? 'none' : join(types.map(([type, n], i) => html`${i > 0 ? ', ' : ''}<code>${type}</code> ${n}`))
+  }</li></ul>`;
 }
 
 function eventList(events: CustomerEvent[]) {
@@ -43,7 +62,7 @@ function projectSection(p: PageProject) {
         )}</ul>${p.watchCount > p.watches.length ? html`<p>${p.watchCount - p.watches.length} more watches: <code>svc owner watches list --project ${p.project.id}</code>.</p>` : ''}`;
   return html`<section><h2><code>${p.project.id}</code> ${p.project.name}</h2>
 <h3>Watches</h3>
-${watches}</section>`;
+${watches}${p.counts === undefined ? '' : countsSection(p.project.id, p.counts)}</section>`;
 }
 
 export function ownerPage(origin: string, signedIn: { session: OwnerSession; projects: PageProject[] } | null): string {
