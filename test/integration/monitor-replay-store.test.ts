@@ -169,6 +169,15 @@ for (const backend of BACKENDS) {
       expect((await eventRow(onRemoved))['status']).toBe('DEAD_LETTER');
     });
 
+    it('two replays of one dead letter at once: exactly one replays it, the other finds it PENDING', async () => {
+      const w = await watch(1);
+      const dead = await event(w, 'DEAD_LETTER');
+      const outcomes = await Promise.all([store.monitorEvents.replay(dead), store.monitorEvents.replay(dead)]);
+      expect(outcomes.map((o) => o.outcome).sort()).toEqual(['not-replayable', 'replayed']);
+      expect(outcomes.find((o) => o.outcome === 'not-replayable')).toEqual({ outcome: 'not-replayable', status: 'PENDING' });
+      expect((await eventRow(dead))['replays']).toBe(1);
+    });
+
     it('replays every dead letter of a watch created at or after the instant, and nothing else', async () => {
       const w = await watch(1);
       const other = await watch(2);
@@ -267,6 +276,15 @@ for (const backend of BACKENDS) {
         expect(await deliveryRow(deliveryId)).toEqual({ ...before, status: 'PENDING', attempts: 0, replays: 1 });
         // Queued now: a second replay is refused, naming the status.
         expect(await store.customerMonitor.replayDelivery(OWNER, projectId, deliveryId)).toEqual({ outcome: 'not-replayable', status: 'PENDING' });
+      });
+
+      it('a project watch’s event is no operator event: the operator replay does not find it', async () => {
+        await store.customerMonitor.setWebhook(OWNER, projectId, 'https://hooks.example/a', 'whsec_a');
+        const { eventRow, watchRow } = await projectEvent();
+        await db.sql(`UPDATE monitor_events SET delivery_status = 'DEAD_LETTER' WHERE id = ${eventRow}`);
+        expect(await store.monitorEvents.replay(eventRow)).toEqual({ outcome: 'not-found' });
+        expect(await store.monitorEvents.replaySince(watchRow, '2000-01-01T00:00:00Z')).toEqual({ outcome: 'not-found' });
+        expect((await db.rows<{ s: string }>(`SELECT delivery_status AS s FROM monitor_events WHERE id = ${eventRow}`))[0]!.s).toBe('DEAD_LETTER');
       });
 
       it('a new row for a replaced webhook: the same body bytes, signed with the active webhook’s secret', async () => {
