@@ -89,7 +89,8 @@ export interface SvcClientOptions {
   /**
    * The operator token of the daemon (its SVC_ADMIN_TOKEN), sent as `Authorization: Bearer <token>`
    * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch, enableWatchWebhook, listEventAttempts,
-   * listMonitorEvents, monitoringStatus, monitoringRetentionPreview), never on the public routes. It appears in no error message.
+   * listMonitorEvents, monitoringStatus, monitoringRetentionPreview, replayMonitorEvent, replayWatch), never on the public routes.
+   * It appears in no error message.
    */
   adminToken?: string;
   /**
@@ -346,6 +347,8 @@ export interface DenyDecision {
 type JsonOk<K extends keyof operations> = operations[K]['responses'] extends { 200: { content: { 'application/json': infer T } } } ? T : never;
 /** The JSON body of an operation's 201 answer. */
 type JsonCreated<K extends keyof operations> = operations[K]['responses'] extends { 201: { content: { 'application/json': infer T } } } ? T : never;
+/** The JSON body of a 202 answer of operation K. */
+type JsonAccepted<K extends keyof operations> = operations[K]['responses'] extends { 202: { content: { 'application/json': infer T } } } ? T : never;
 
 /** What an operator token may hold: visible ASCII, as the daemon reads `Authorization: Bearer <token>`. */
 const TOKEN_SYNTAX = /^[\x21-\x7e]+$/;
@@ -921,6 +924,37 @@ export class SvcClient {
     return this.monitoringRetentionPreview(before, options);
   }
 
+  /**
+   * POST /v1/monitoring/events/{id}/replay: a new delivery of a DEAD_LETTER or CANCELLED event
+   * (`evt_<n>`; same id and bytes, five fresh attempts) → 202 `{event}`. CONFLICT (409) when the
+   * event is still on its way or delivered, its watch was removed, or the watch's webhook is
+   * disabled; NOT_FOUND (404). svc never replays by itself. Operator only.
+   */
+  replayMonitorEvent(id: string, options?: RequestOptions): Promise<JsonAccepted<'replayMonitorEvent'>> {
+    return this.#json<JsonAccepted<'replayMonitorEvent'>>({
+      method: 'POST',
+      path: `/v1/monitoring/events/${encodeURIComponent(id)}/replay`,
+      options,
+      ok: [202],
+      operator: true,
+    });
+  }
+
+  /**
+   * POST /v1/monitoring/watches/{id}/replay: replays every DEAD_LETTER event of the watch created
+   * at or after `since` (RFC 3339 with seconds and an offset) → 202 `{replayed, count}`. Operator only.
+   */
+  replayWatch(id: string, since: string, options?: RequestOptions): Promise<JsonAccepted<'replayWatch'>> {
+    return this.#json<JsonAccepted<'replayWatch'>>({
+      method: 'POST',
+      path: `/v1/monitoring/watches/${encodeURIComponent(id)}/replay`,
+      body: { since },
+      options,
+      ok: [202],
+      operator: true,
+    });
+  }
+
   // ---- commercial control (adminToken; the daemon's commercial mode) ----------------------
 
   /**
@@ -1218,6 +1252,33 @@ export class SvcClient {
   /** GET /v1/session/projects/{project}/webhook-deliveries: the newest 100 deliveries' metadata. */
   listWebhookDeliveries(project: string, options?: RequestOptions): Promise<JsonOk<'sessionListDeliveries'>> {
     return this.#json<JsonOk<'sessionListDeliveries'>>({ method: 'GET', path: `${projectPath(project)}/webhook-deliveries`, options, session: true });
+  }
+
+  /**
+   * POST …/webhook-deliveries/{delivery}/replay: a DEAD_LETTER or CANCELLED delivery replayed to
+   * the project's active webhook → 202 `{delivery}`; CONFLICT (409) names why not.
+   */
+  replayWebhookDelivery(project: string, delivery: string, options?: RequestOptions): Promise<JsonAccepted<'sessionReplayDelivery'>> {
+    return this.#json<JsonAccepted<'sessionReplayDelivery'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/webhook-deliveries/${encodeURIComponent(delivery)}/replay`,
+      body: {},
+      options,
+      ok: [202],
+      session: true,
+    });
+  }
+
+  /** POST …/watches/{watch}/replay: the watch's dead letters since `since`, replayed to the active webhook → 202 `{replayed, count}`. */
+  replayProjectWatch(project: string, watch: string, since: string, options?: RequestOptions): Promise<JsonAccepted<'sessionReplayWatch'>> {
+    return this.#json<JsonAccepted<'sessionReplayWatch'>>({
+      method: 'POST',
+      path: `${projectPath(project)}/watches/${encodeURIComponent(watch)}/replay`,
+      body: { since },
+      options,
+      ok: [202],
+      session: true,
+    });
   }
 
   /** GET /v1/session/scheduled-usage: per project, the monitor allowance, attempts used and skipped, the next due check. */

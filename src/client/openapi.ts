@@ -756,6 +756,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/monitoring/events/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a dead-lettered or cancelled event
+         * @description Operator only. A new delivery of the same event (the same evt_ id and envelope bytes, fresh signatures): PENDING, five fresh attempts, due now; its replays count goes up by one. Only DEAD_LETTER or CANCELLED events, of an active watch whose webhook is enabled. svc never replays by itself: only this route (and the watch's replay) does.
+         */
+        post: operations["replayMonitorEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitoring/watches/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a watch's dead letters since an instant
+         * @description Operator only. Every DEAD_LETTER event of the watch created at or after `since` is queued again in one transaction, as a replay of each (same ids and bytes, five fresh attempts). None is an empty list, not an error. Cancelled events are replayed one at a time (POST /v1/monitoring/events/{id}/replay). svc never replays by itself.
+         */
+        post: operations["replayWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/monitoring/status": {
         parameters: {
             query?: never;
@@ -1214,6 +1254,46 @@ export interface paths {
         get: operations["sessionListDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/webhook-deliveries/{delivery}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a dead-lettered or cancelled delivery (owner session)
+         * @description Session core (through the cookie gateway). A new delivery of the same event (same evt_ id and body bytes) to the project's active webhook, five fresh attempts: the same delivery when it was that webhook's (its stored signature kept), else a new one signed with the active webhook's secret. Only DEAD_LETTER or CANCELLED deliveries of an active watch. The signature's t stays the event's creation time: verify a replay of an old event with a window that covers it. svc never replays by itself.
+         */
+        post: operations["sessionReplayDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/projects/{project}/watches/{watch}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a watch's dead letters since an instant (owner session)
+         * @description Session core (through the cookie gateway). Every event of the watch created at or after `since` with a DEAD_LETTER delivery is queued again to the project's active webhook, as a replay of each delivery, in one transaction. None is an empty list. svc never replays by itself.
+         */
+        post: operations["sessionReplayWatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2872,7 +2952,10 @@ export interface components {
             data: components["schemas"]["MonitorEventData"];
             createdAt: string;
             deliveryStatus: components["schemas"]["DeliveryStatus"];
+            /** @description Attempts of the current delivery (a replay starts them again from 0). */
             attempts: number;
+            /** @description How often an operator replayed the event (0: never; svc never replays by itself). */
+            replays: number;
         };
         MonitorEventList: {
             events: components["schemas"]["MonitorEvent"][];
@@ -2894,6 +2977,27 @@ export interface components {
             watchLimit: number;
             eventLimit: number;
             eventPayloadLimitBytes: number;
+            /** @description Active watches whose webhook the receiver disabled (410 Gone): re-enable it, then replay what was cancelled. */
+            disabledWebhooks: number;
+            /** @description Replays of stored events, summed (an event replayed twice counts 2). */
+            replays: number;
+            /** @description Stored events per type: every type is a key, 0 where none. */
+            eventsByType: {
+                "identity.document.changed": number;
+                "identity.domain_binding.changed": number;
+                "identity.deactivated": number;
+                "identity.resolution.failed": number;
+                "identity.resolution.recovered": number;
+                "identity.history.rewritten": number;
+                "mcp.inventory.changed": number;
+                "mcp.inspection.failed": number;
+                "mcp.inspection.recovered": number;
+                "a2a.card.changed": number;
+                "a2a.inspection.failed": number;
+                "a2a.inspection.recovered": number;
+                "tls.certificate.expiring": number;
+                "tls.certificate.changed": number;
+            };
         };
         RetentionPreview: {
             /**
@@ -2935,6 +3039,14 @@ export interface components {
             eventId: string;
             /** @description Oldest first, replays included. */
             attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        MonitorEventReplay: {
+            event: components["schemas"]["MonitorEvent"];
+        };
+        WatchReplay: {
+            /** @description The replayed events, oldest first: each PENDING again, due now. */
+            replayed: string[];
+            count: number;
         };
         /** @description signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>. */
         ClaimMethod: "signature" | "well-known" | "dns";
@@ -3438,6 +3550,14 @@ export interface components {
             /** @description How often this daemon looks for due work. */
             pollSeconds: number;
         };
+        CustomerDeliveryReplay: {
+            delivery: components["schemas"]["CustomerDelivery"];
+        };
+        CustomerWatchReplay: {
+            /** @description The deliveries queued again to the active webhook, one per event (oldest event first). */
+            replayed: string[];
+            count: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -3576,6 +3696,8 @@ export type RetentionPreview = components['schemas']['RetentionPreview'];
 export type WatchWebhook = components['schemas']['WatchWebhook'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type DeliveryAttemptList = components['schemas']['DeliveryAttemptList'];
+export type MonitorEventReplay = components['schemas']['MonitorEventReplay'];
+export type WatchReplay = components['schemas']['WatchReplay'];
 export type ClaimMethod = components['schemas']['ClaimMethod'];
 export type ClaimPurpose = components['schemas']['ClaimPurpose'];
 export type ClaimRefusalCode = components['schemas']['ClaimRefusalCode'];
@@ -3633,6 +3755,8 @@ export type CustomerDelivery = components['schemas']['CustomerDelivery'];
 export type CustomerDeliveryList = components['schemas']['CustomerDeliveryList'];
 export type ScheduledUsage = components['schemas']['ScheduledUsage'];
 export type ScheduledUsageList = components['schemas']['ScheduledUsageList'];
+export type CustomerDeliveryReplay = components['schemas']['CustomerDeliveryReplay'];
+export type CustomerWatchReplay = components['schemas']['CustomerWatchReplay'];
 export type $defs = Record<string, never>;
 export interface operations {
     health: {
@@ -7558,6 +7682,206 @@ export interface operations {
             };
         };
     };
+    replayMonitorEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing: a replay takes no options (an empty object, or no body). */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The event, queued for delivery again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorEventReplay"];
+                };
+            };
+            /** @description INVALID_OPTIONS: a query option (none is taken); INVALID_REQUEST: a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no event of an operator watch has this id (evt_<n>). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CONFLICT: the event is not DEAD_LETTER or CANCELLED (still being delivered, or delivered), its watch was removed, or the watch's webhook is disabled (re-enable it first). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the event could not be replayed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replayWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replay the watch's DEAD_LETTER events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; a fraction rounds up to the next second. */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The replayed events. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchReplay"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not {since}, or since is not an RFC 3339 date-time with seconds and an offset from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: no Authorization: Bearer header with the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no active watch has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CONFLICT: the watch's webhook is disabled (re-enable it first). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the events could not be replayed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MONITORING_DISABLED: operator monitoring is not enabled on this daemon (direct profile and SVC_ADMIN_TOKEN of 24+ characters). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     monitoringStatus: {
         parameters: {
             query?: never;
@@ -9967,6 +10291,208 @@ export interface operations {
             };
             /** @description NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or on the public profile (svc serve --public) the route is not mounted. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionReplayDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing: an empty object. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The delivery, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDeliveryReplay"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no delivery of this id; or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CONFLICT: the delivery is not DEAD_LETTER or CANCELLED, its watch was removed, the project has no active webhook, or the active webhook's delivery of the event is still on its way. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RATE_LIMITED: the client's budget is used up (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the monitor could not be read or written. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description COMMERCIAL_DISABLED: the commercial mode is not enabled on this daemon (direct profile, SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on, SVC_COMMERCIAL_ORIGIN). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or the daemon is shutting down (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sessionReplayWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                watch: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replay the dead letters of the watch's events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; a fraction rounds up to the next second. */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The deliveries queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWatchReplay"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not {since}, or since is not an RFC 3339 date-time with seconds and an offset from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; INVALID_OPTIONS: a query option. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description UNAUTHORIZED: the request did not come through the cookie gateway (no bridge secret), or the gateway named no subject. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NOT_FOUND: no project of the owner has this id, or the project has no watch of this id (another project's watch looks the same); or on the public profile (svc serve --public) the route is not mounted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description CONFLICT: the project has no active webhook to replay to (set one first). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -190,7 +190,8 @@ async function pageProjects(ctx: ServerContext, subject: string): Promise<PagePr
         })),
       );
       const webhook = await store.customerMonitor.getWebhook(subject, project.id);
-      return { project, watches: shown, watchCount: watches.length, webhook };
+      const counts = await store.customerMonitor.projectCounts(subject, project.id);
+      return { project, watches: shown, watchCount: watches.length, webhook, counts };
     }),
   );
 }

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { customerHeaders, customerWebhookSecret, sealCustomerDelivery } from '../../src/core/monitoring/customer.js';
@@ -127,6 +128,51 @@ describe('svc monitor', () => {
     expectUsageError(await monitor(['watch', 'add', HOOK, '--mcp', 'https://tools.example/mcp', '--baseline', '/nonexistent/b.json']), /--baseline/);
   });
 
+  it('replay: a dead letter queued again (exit 0), then CONFLICT naming its state (exit 4); unknown ids, bad usage', async () => {
+    const added = onlyJson(await monitor(['watch', 'add', DID, HOOK, '--json']));
+    const watchId = Number(added.watch.id);
+    // A dead letter, as five failed attempts leave one (the deliverer's part is tested in monitor-replay.e2e.test.ts).
+    const db = new Database(daemon.dbPath);
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.prepare(
+        `INSERT INTO monitor_events (watch_id, did, event_type, data, created_at, delivery_status, attempts, last_error)
+         VALUES (?, ?, 'identity.document.changed', ?, '2026-11-01T00:00:00Z', 'DEAD_LETTER', 5, 'the receiver answered 500')`,
+      ).run(
+        watchId,
+        DID,
+        JSON.stringify({ fromHash: 'a'.repeat(64), toHash: 'b'.repeat(64), domainBinding: null, diff: null, headline: 'changed', problem: null }),
+      );
+    } finally {
+      db.close();
+    }
+    const evt = onlyJson(await monitor(['events', '--watch', String(watchId), '--json'])).events[0].id as string;
+
+    const replayed = await monitor(['replay', evt]);
+    expect(replayed.exitCode, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toBe(`${evt} replayed: PENDING, five fresh attempts (replay 1); receivers see the same id and bytes`);
+    const again = await monitor(['replay', evt]);
+    expectNoAnswer(again, 'CONFLICT');
+    expect(parseCliError(again.stderr).detail).toBe(
+      `${evt} is PENDING; only DEAD_LETTER or CANCELLED events can be replayed (it is still being delivered: wait for it to settle).`,
+    );
+    expect(onlyJson(await monitor(['replay', evt, '--json'])).code).toBe('CONFLICT');
+    expect(onlyJson(await monitor(['replay', '--watch', String(watchId), '--since', '2026-11-01T00:00:00Z', '--json']))).toEqual({ replayed: [], count: 0 });
+    expect((await monitor(['replay', '--watch', String(watchId), '--since', '2026-11-01T00:00:00Z'])).stdout).toMatch(/nothing replayed/);
+    const status = onlyJson(await monitor(['status', '--json']));
+    expect(status).toMatchObject({ replays: 1, disabledWebhooks: 0, eventsByType: { 'identity.document.changed': 1, 'tls.certificate.expiring': 0 } });
+    expect((await monitor(['status'])).stdout).toMatch(/^replays +1$/m);
+
+    expectNoAnswer(await monitor(['replay', 'evt_999999']), 'NOT_FOUND');
+    expectNoAnswer(await monitor(['replay', '--watch', '999999', '--since', '2026-11-01T00:00:00Z']), 'NOT_FOUND');
+    expectUsageError(await monitor(['replay']), /name the event to replay/);
+    expectUsageError(await monitor(['replay', '--watch', String(watchId)]), /--watch needs --since/);
+    expectUsageError(await monitor(['replay', '--since', '2026-11-01T00:00:00Z']), /--since needs --watch/);
+    expectUsageError(await monitor(['replay', '--watch', String(watchId), '--since', 'yesterday']), /--since must be an RFC 3339/);
+    expectUsageError(await monitor(['replay', evt, '--watch', String(watchId), '--since', '2026-11-01T00:00:00Z']), /not both/);
+    expect((await monitor(['watch', 'rm', String(watchId)])).exitCode).toBe(0);
+  }, 60_000);
+
   it('every subcommand has help with its exit status', async () => {
     for (const args of [
       ['monitor'],
@@ -138,6 +184,7 @@ describe('svc monitor', () => {
       ['monitor', 'watch', 'enable-webhook'],
       ['monitor', 'events'],
       ['monitor', 'attempts'],
+      ['monitor', 'replay'],
       ['monitor', 'status'],
       ['webhook'],
       ['webhook', 'listen'],

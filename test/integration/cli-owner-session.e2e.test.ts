@@ -121,6 +121,15 @@ describe('svc owner', () => {
     const quiet = await svcIn(['owner', 'webhook', 'set', '--project', project, '--url', 'https://127.0.0.1:9/other', '-q'], env());
     expect(quiet.stdout).toMatch(/^whsec_\S+$/);
     expect((await svcIn(['owner', 'webhook', 'deliveries', '--project', project], env())).stdout).toBe('no deliveries in the last 30 days');
+    // Replays: nothing dead-lettered yet; an unknown delivery is NOT_FOUND; bad usage exits 2.
+    const none = await svcIn(['owner', 'webhook', 'replay', '--project', project, '--watch', watch.id, '--since', '2026-01-01T00:00:00Z', '--json'], env());
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual({ replayed: [], count: 0 });
+    const unknown = await svcIn(['owner', 'webhook', 'replay', '--project', project, '--delivery', 'dlv_999_999'], env());
+    expect(unknown.exitCode).toBe(4);
+    expect(unknown.stderr).toMatch(/NOT_FOUND/);
+    expect((await svcIn(['owner', 'webhook', 'replay', '--project', project], env())).exitCode).toBe(2);
+    expect((await svcIn(['owner', 'webhook', 'replay', '--project', project, '--watch', watch.id, '--since', 'soon'], env())).exitCode).toBe(2);
     const schedule = await svcIn(['owner', 'schedule', '--json'], env());
     expect(JSON.parse(schedule.stdout).projects[0]).toMatchObject({ projectId: project, allowance: 18000, activeWatches: 1 });
     expect((await svcIn(['owner', 'webhook', 'disable', '--project', project], env())).exitCode).toBe(0);
@@ -131,9 +140,9 @@ describe('svc owner', () => {
     const webvh = await svcIn(['owner', 'watches', 'add', '--project', project, '--did', 'did:webvh:QmSCID:example.com'], env());
     expect(webvh.exitCode).toBe(4);
     expect(webvh.stderr).toMatch(/INVALID_REQUEST.*did:key, did:jwk and did:web/);
-    const none = await svcIn(['owner', 'watches', 'add', '--project', project], env());
-    expect(none.exitCode).toBe(2);
-    expect(none.stderr).toMatch(/exactly one of --did, --mcp and --a2a/);
+    const noSubject = await svcIn(['owner', 'watches', 'add', '--project', project], env());
+    expect(noSubject.exitCode).toBe(2);
+    expect(noSubject.stderr).toMatch(/exactly one of --did, --mcp and --a2a/);
     const two = await svcIn(['owner', 'watches', 'add', '--project', project, '--did', DID, '--mcp', 'https://tools.example/mcp'], env());
     expect(two.exitCode).toBe(2);
   });

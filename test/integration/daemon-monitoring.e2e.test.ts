@@ -10,6 +10,7 @@
  * than waited for; the backoff is moved by SQL on the database. The poller's own schedule
  * (SVC_MONITOR_PERIOD) is tested on a real process at the end.
  */
+import { MONITOR_EVENT_TYPES } from '../../src/core/monitoring/store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../support/daemon.js';
 import { call, expectJson, expectProblem, startDaemonFor, until } from '../support/daemon-client.js';
@@ -288,7 +289,7 @@ function monitoringSuite(engine: string, describeEngine: (name: string, fn: () =
       expectProblem(await send('GET', '/v1/monitoring/events?other=1'), 400, 'INVALID_OPTIONS');
       expectProblem(await send('GET', '/v1/monitoring/status?x=1'), 400, 'INVALID_OPTIONS');
       const watches = expectJson(await send('GET', '/v1/monitoring/watches'), 200).watches;
-      const events = expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ deliveryStatus: string; data: unknown }>;
+      const events = expectJson(await send('GET', '/v1/monitoring/events'), 200).events as Array<{ deliveryStatus: string; eventType: string; data: unknown }>;
       const status = expectJson(await send('GET', '/v1/monitoring/status'), 200);
       const byStatus = { PENDING: 0, DELIVERING: 0, RETRY: 0, DELIVERED: 0, DEAD_LETTER: 0, CANCELLED: 0 } as Record<string, number>;
       for (const event of events) byStatus[event.deliveryStatus]! += 1;
@@ -302,6 +303,9 @@ function monitoringSuite(engine: string, describeEngine: (name: string, fn: () =
         watchLimit: 500,
         eventLimit: 10_000,
         eventPayloadLimitBytes: 262_144,
+        disabledWebhooks: 0,
+        replays: 0,
+        eventsByType: Object.fromEntries(MONITOR_EVENT_TYPES.map((type) => [type, events.filter((e) => e.eventType === type).length])),
       });
       expect((await send('DELETE', `/v1/monitoring/watches/${created.watch.id}`)).status).toBe(204);
     });

@@ -135,6 +135,10 @@ describeBrowser('the cookie gateway in a browser', () => {
       await page.goto(`${gw}/`);
       expect(await page.textContent('main')).toContain('a-project-with-a-rather-long-name-for-a-phone-screen');
       expect(await page.textContent('main')).toContain('did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK');
+      // Each project's deliveries: its webhook's state, replays and events by type (none yet).
+      expect(await page.locator('ul.counts').first().textContent()).toMatch(
+        /^Webhook: none set .*Replays in the last 30 days: 0Events in the last 30 days: none$/,
+      );
       expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
       await screenshot(page, 'gateway-signed-in-360');
       expect(offOrigin(requests, gw)).toEqual([]);

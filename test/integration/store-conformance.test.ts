@@ -33,6 +33,7 @@ import type {
   StoredDelegationChain,
   Watch,
 } from '../../src/core/store.js';
+import { MONITOR_EVENT_TYPES } from '../../src/core/monitoring/store.js';
 import { openStore, SCHEMA_VERSION, StoreError } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/schema/migrations.js';
 import { postgresSql } from '../../src/store/postgres/dialect.js';
@@ -149,6 +150,15 @@ function newWatch(n: number, extra: Partial<NewWatch> = {}): NewWatch {
     intervalSeconds: 300,
     createdAt: `2026-03-01T00:00:${String(n % 60).padStart(2, '0')}Z`,
     ...extra,
+  };
+}
+
+/** The replay branch's gauges: no disabled webhook, no replay, `byType` events (every type a key, 0 elsewhere). */
+function replayGauges(byType: Partial<Record<MonitorEventType, number>> = {}) {
+  return {
+    disabledWebhooks: 0,
+    replays: 0,
+    eventsByType: Object.fromEntries(MONITOR_EVENT_TYPES.map((type) => [type, byType[type] ?? 0])),
   };
 }
 
@@ -732,6 +742,7 @@ for (const backend of BACKENDS) {
         dueDeliveries: 0,
         expiredLeases: 0,
         eventPayloadBytes: 0,
+        ...replayGauges(),
       });
       const w = await added(store, newWatch(1));
       const removed = await added(store, newWatch(2));
@@ -761,6 +772,7 @@ for (const backend of BACKENDS) {
         dueDeliveries: 3,
         expiredLeases: 1,
         eventPayloadBytes: bytes,
+        ...replayGauges({ 'identity.document.changed': 10 }),
       });
       // Later, the not-yet-due ones are due and the live lease has expired too.
       expect(await monitorEvents.gauges('2026-06-01T00:00:00Z')).toMatchObject({ dueDeliveries: 5, expiredLeases: 2 });

@@ -67,6 +67,8 @@ describe('forwarded routes', () => {
       ['POST', `${p}/webhook`],
       ['DELETE', `${p}/webhook`],
       ['GET', `${p}/webhook-deliveries`],
+      ['POST', `${p}/webhook-deliveries/dlv_1_2/replay`],
+      ['POST', `${p}/watches/wch_1/replay`],
       ['GET', '/v1/session/scheduled-usage'],
     ];
     for (const [method, path] of yes) expect(isForwarded(method, path), `${method} ${path}`).toBe(true);
@@ -77,6 +79,8 @@ describe('forwarded routes', () => {
       ['GET', `${p}/keys/key_1/rotate`],
       ['GET', `${p}/watches/w1/event-page`],
       ['GET', `${p}/watches/w1/report`],
+      ['GET', `${p}/webhook-deliveries/dlv_1_2/replay`],
+      ['POST', `${p}/webhook-deliveries/dlv_1_2`],
       ['GET', `${p}/keys/`],
       ['GET', '/v1/session/projects/a/b/keys'],
       ['GET', '/v1/session/projects/%2e%2e/keys'],

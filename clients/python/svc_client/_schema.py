@@ -218,12 +218,15 @@ __all__ = [
     "MonitorEvent",
     "MonitorEventList",
     "MonitoringStatusEventsByStatus",
+    "MonitoringStatusEventsByType",
     "MonitoringStatus",
     "RetentionPreviewCandidateCounts",
     "RetentionPreview",
     "WatchWebhook",
     "DeliveryAttempt",
     "DeliveryAttemptList",
+    "MonitorEventReplay",
+    "WatchReplay",
     "ClaimMethod",
     "ClaimPurpose",
     "ClaimRefusalCode",
@@ -289,8 +292,12 @@ __all__ = [
     "CustomerDeliveryList",
     "ScheduledUsage",
     "ScheduledUsageList",
+    "CustomerDeliveryReplay",
+    "CustomerWatchReplay",
     "ResolveW3cPostBody",
     "EnableWatchWebhookBody",
+    "ReplayWatchBody",
+    "SessionReplayWatchBody",
     "OperationSpec",
     "OPERATIONS",
 ]
@@ -2551,7 +2558,10 @@ class _MonitorEventRequired(TypedDict):
     data: MonitorEventData
     createdAt: str
     deliveryStatus: DeliveryStatus
+    #: Attempts of the current delivery (a replay starts them again from 0).
     attempts: int
+    #: How often an operator replayed the event (0: never; svc never replays by itself).
+    replays: int
 
 
 class MonitorEvent(_MonitorEventRequired, total=False):
@@ -2582,6 +2592,13 @@ class MonitoringStatusEventsByStatus(TypedDict):
     CANCELLED: int
 
 
+_MonitoringStatusEventsByTypeRequired = TypedDict("_MonitoringStatusEventsByTypeRequired", {"identity.document.changed": int, "identity.domain_binding.changed": int, "identity.deactivated": int, "identity.resolution.failed": int, "identity.resolution.recovered": int, "identity.history.rewritten": int, "mcp.inventory.changed": int, "mcp.inspection.failed": int, "mcp.inspection.recovered": int, "a2a.card.changed": int, "a2a.inspection.failed": int, "a2a.inspection.recovered": int, "tls.certificate.expiring": int, "tls.certificate.changed": int})
+
+
+class MonitoringStatusEventsByType(_MonitoringStatusEventsByTypeRequired):
+    """The object at `MonitoringStatus.eventsByType` in openapi.json."""
+
+
 class MonitoringStatus(TypedDict):
     """The `MonitoringStatus` schema of openapi.json."""
 
@@ -2594,6 +2611,12 @@ class MonitoringStatus(TypedDict):
     watchLimit: int
     eventLimit: int
     eventPayloadLimitBytes: int
+    #: Active watches whose webhook the receiver disabled (410 Gone): re-enable it, then replay what was cancelled.
+    disabledWebhooks: int
+    #: Replays of stored events, summed (an event replayed twice counts 2).
+    replays: int
+    #: Stored events per type: every type is a key, 0 where none.
+    eventsByType: MonitoringStatusEventsByType
 
 
 class RetentionPreviewCandidateCounts(TypedDict):
@@ -2648,6 +2671,20 @@ class DeliveryAttemptList(TypedDict):
     eventId: str
     #: Oldest first, replays included.
     attempts: List[DeliveryAttempt]
+
+
+class MonitorEventReplay(TypedDict):
+    """The `MonitorEventReplay` schema of openapi.json."""
+
+    event: MonitorEvent
+
+
+class WatchReplay(TypedDict):
+    """The `WatchReplay` schema of openapi.json."""
+
+    #: The replayed events, oldest first: each PENDING again, due now.
+    replayed: List[str]
+    count: int
 
 
 #: signature: a compact JWS by a key under authentication; well-known: the token at https://<host>/.well-known/svc-claim.txt; dns: the token in a TXT record _svc-claim.<host>.
@@ -3355,6 +3392,20 @@ class ScheduledUsageList(TypedDict):
     pollSeconds: int
 
 
+class CustomerDeliveryReplay(TypedDict):
+    """The `CustomerDeliveryReplay` schema of openapi.json."""
+
+    delivery: CustomerDelivery
+
+
+class CustomerWatchReplay(TypedDict):
+    """The `CustomerWatchReplay` schema of openapi.json."""
+
+    #: The deliveries queued again to the active webhook, one per event (oldest event first).
+    replayed: List[str]
+    count: int
+
+
 class ResolveW3cPostBody(TypedDict, total=False):
     """The object at `the request body of resolveW3cPost` in openapi.json."""
 
@@ -3371,6 +3422,20 @@ class EnableWatchWebhookBody(TypedDict, total=False):
 
     #: A new webhook URL in place of the old one (egress-checked as at registration); absent: the registered URL again.
     webhookUrl: str
+
+
+class ReplayWatchBody(TypedDict):
+    """The object at `the request body of replayWatch` in openapi.json."""
+
+    #: Replay the watch's DEAD_LETTER events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; a fraction rounds up to the next second.
+    since: str
+
+
+class SessionReplayWatchBody(TypedDict):
+    """The object at `the request body of sessionReplayWatch` in openapi.json."""
+
+    #: Replay the dead letters of the watch's events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z), from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; a fraction rounds up to the next second.
+    since: str
 
 
 class OperationSpec(TypedDict):
@@ -3802,6 +3867,26 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200,),
         "response": "MonitorEventList",
     },
+    "replayMonitorEvent": {
+        "method": "POST",
+        "path": "/v1/monitoring/events/{id}/replay",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": "Dict[str, Any]",
+        "results": (202,),
+        "response": None,
+    },
+    "replayWatch": {
+        "method": "POST",
+        "path": "/v1/monitoring/watches/{id}/replay",
+        "budget": "standard",
+        "path_params": ("id",),
+        "query": (),
+        "body": "ReplayWatchBody",
+        "results": (202,),
+        "response": None,
+    },
     "monitoringStatus": {
         "method": "GET",
         "path": "/v1/monitoring/status",
@@ -4081,6 +4166,26 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "body": None,
         "results": (200,),
         "response": "CustomerDeliveryList",
+    },
+    "sessionReplayDelivery": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/webhook-deliveries/{delivery}/replay",
+        "budget": "standard",
+        "path_params": ("project", "delivery"),
+        "query": (),
+        "body": "Dict[str, Any]",
+        "results": (202,),
+        "response": None,
+    },
+    "sessionReplayWatch": {
+        "method": "POST",
+        "path": "/v1/session/projects/{project}/watches/{watch}/replay",
+        "budget": "standard",
+        "path_params": ("project", "watch"),
+        "query": (),
+        "body": "SessionReplayWatchBody",
+        "results": (202,),
+        "response": None,
     },
     "sessionScheduledUsage": {
         "method": "GET",

@@ -729,6 +729,19 @@ class SvcClient:
         Operator only."""
         return self._call("monitoringRetentionPreview", query={"before": before}, operator=True)
 
+    def replay_monitor_event(self, event_id: str) -> Dict[str, Any]:
+        """POST /v1/monitoring/events/{id}/replay: a new delivery of a DEAD_LETTER or CANCELLED
+        event (``evt_<n>``; the same id and bytes, five fresh attempts). Returns ``{"event"}`` (202);
+        SvcError CONFLICT (409) when the event is still on its way or delivered, its watch was
+        removed or its webhook is disabled; NOT_FOUND (404). svc never replays by itself. Operator only."""
+        return self._call("replayMonitorEvent", {"id": event_id}, operator=True)
+
+    def replay_watch(self, watch_id: str, since: str) -> Dict[str, Any]:
+        """POST /v1/monitoring/watches/{id}/replay: replays every DEAD_LETTER event of the watch
+        created at or after ``since`` (RFC 3339 with seconds and an offset). Returns
+        ``{"replayed", "count"}`` (202). Operator only."""
+        return self._call("replayWatch", {"id": watch_id}, body={"since": since}, operator=True)
+
     def retention_preview(self, before: str) -> RetentionPreview:
         """The same call as :meth:`monitoring_retention_preview`."""
         return self.monitoring_retention_preview(before)
@@ -932,6 +945,14 @@ class SvcClient:
     def list_webhook_deliveries(self, project: str) -> Dict[str, Any]:
         """GET /v1/session/projects/{project}/webhook-deliveries: the newest 100 deliveries' metadata."""
         return self._gateway("GET", f"{_project(project)}/webhook-deliveries", None, (200,))
+
+    def replay_webhook_delivery(self, project: str, delivery: str) -> Dict[str, Any]:
+        """POST …/webhook-deliveries/{delivery}/replay: a DEAD_LETTER or CANCELLED delivery replayed to the project's active webhook; ``{"delivery"}`` (202), or SvcError CONFLICT (409) naming why not."""
+        return self._gateway("POST", f"{_project(project)}/webhook-deliveries/{_segment(delivery)}/replay", {}, (202,))
+
+    def replay_project_watch(self, project: str, watch: str, since: str) -> Dict[str, Any]:
+        """POST …/watches/{watch}/replay: the watch's dead letters since ``since``, replayed to the active webhook; ``{"replayed", "count"}`` (202)."""
+        return self._gateway("POST", f"{_project(project)}/watches/{_segment(watch)}/replay", {"since": since}, (202,))
 
     def scheduled_usage(self) -> Dict[str, Any]:
         """GET /v1/session/scheduled-usage: per project, the monitor allowance, attempts used and skipped, the next due check."""

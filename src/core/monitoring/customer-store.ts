@@ -199,6 +199,32 @@ export interface CustomerDeliveryClaim {
 }
 
 /**
+ * What an owner's replay of one delivery did. `replayed`: the delivery that will carry the event
+ * to the project's active webhook, PENDING with five fresh attempts — the same row when it was
+ * that webhook's, else a new row (`dlv_<active webhook>_<event>`) with the same body bytes signed
+ * with the active webhook's secret. Otherwise nothing was written: `not-replayable` (the delivery
+ * is not DEAD_LETTER or CANCELLED), `no-webhook` (the project has no active webhook),
+ * `watch-removed` (the event's watch was removed), `already` (the active webhook already has a
+ * delivery of this event that is not DEAD_LETTER or CANCELLED: its id and status).
+ */
+export type CustomerReplay =
+  | { outcome: 'replayed'; delivery: CustomerDeliveryMetadata }
+  | { outcome: 'not-replayable'; status: DeliveryStatus }
+  | { outcome: 'no-webhook' }
+  | { outcome: 'watch-removed'; watchId: string }
+  | { outcome: 'already'; deliveryId: string; status: DeliveryStatus };
+
+/** What the owner page counts of one project (the 30-day window). */
+export interface ProjectMonitorCounts {
+  /** The project's latest webhook: active, disabled (since, and why when the receiver said so), or none ever set. */
+  webhook: { state: 'active' } | { state: 'disabled'; since: string; reason: string | null } | { state: 'none' };
+  /** Replays of the project's deliveries created in the window, summed. */
+  replays: number;
+  /** Events of the project's watches created in the window, per type (every type, 0 where none). */
+  eventsByType: Record<MonitorEventType, number>;
+}
+
+/**
  * Customer monitoring on both engines. Owner actions take the
  * acting subject and re-check, inside their own transaction, that it owns the project (NOT_OWNER
  * otherwise, also for a project that does not exist); a watch id not of that project is NOT_FOUND.
@@ -237,6 +263,26 @@ export interface CustomerMonitorStore {
   disableWebhook(subject: string, projectId: string): Promise<boolean>;
   /** The newest `limit` deliveries created in the last 30 days. */
   listDeliveries(subject: string, projectId: string, limit: number): Promise<CustomerDeliveryMetadata[]>;
+  /**
+   * Replays one delivery of the project (`dlv_<webhook>_<event>`) to its active webhook (see
+   * CustomerReplay); NOT_FOUND: no delivery of that id in the project. Never called by svc itself.
+   */
+  replayDelivery(subject: string, projectId: string, deliveryId: string): Promise<CustomerReplay>;
+  /**
+   * Replays, in one transaction, every event of the project's active watch created at or after
+   * `since` (RFC 3339 UTC, second precision) that has a DEAD_LETTER delivery, to the active
+   * webhook (as replayDelivery; an event whose active-webhook delivery is queued, in flight,
+   * delivered or cancelled is left alone). 'no-webhook' without an active webhook; NOT_FOUND: no
+   * active watch of that id in the project.
+   */
+  replayDeadLetters(
+    subject: string,
+    projectId: string,
+    watchId: number,
+    since: string,
+  ): Promise<{ outcome: 'replayed'; deliveries: CustomerDeliveryMetadata[] } | { outcome: 'no-webhook' }>;
+  /** The owner page's counts of the project (see ProjectMonitorCounts). */
+  projectCounts(subject: string, projectId: string): Promise<ProjectMonitorCounts>;
   /** The scheduled usage of every project `subject` owns, oldest project first. */
   scheduledUsage(subject: string, allowance: number): Promise<ScheduledUsage[]>;
 

@@ -142,6 +142,12 @@ export interface MonitoringGauges {
   expiredLeases: number;
   /** Bytes of the stored event payloads (serialised data). */
   eventPayloadBytes: number;
+  /** Active watches whose webhook the receiver disabled (410 Gone): their events wait, CANCELLED, for a re-enable and a replay. */
+  disabledWebhooks: number;
+  /** Replays of stored events, summed (an event replayed twice counts 2). */
+  replays: number;
+  /** Stored events per type: every type of MONITOR_EVENT_TYPES, 0 where none. */
+  eventsByType: Record<MonitorEventType, number>;
 }
 
 /** What one check of a watch saw (a row of monitor_baselines): the baseline the next check compares with. */
@@ -306,6 +312,33 @@ export interface RetentionCandidates {
   terminalMonitorEvents: number;
 }
 
+/** Event statuses an operator (or an owner) may replay: the delivery has ended without reaching the receiver. */
+export const REPLAYABLE_STATUSES: readonly DeliveryStatus[] = ['DEAD_LETTER', 'CANCELLED'];
+
+/**
+ * What replaying one operator event did. `replayed`: the event is PENDING again (attempts 0, no
+ * next attempt, lease or last error; replays + 1), in one transaction. Otherwise nothing was
+ * written: `not-found` (no event of an operator watch has this id), `not-replayable` (its status
+ * is not DEAD_LETTER or CANCELLED), `watch-removed` (its watch is no longer active),
+ * `webhook-disabled` (the receiver disabled the watch's webhook: re-enable it first).
+ */
+export type ReplayOutcome =
+  | { outcome: 'replayed'; event: MonitorEvent }
+  | { outcome: 'not-found' }
+  | { outcome: 'not-replayable'; status: DeliveryStatus }
+  | { outcome: 'watch-removed'; watchId: number }
+  | { outcome: 'webhook-disabled'; watchId: number; since: string; reason: string | null };
+
+/**
+ * What replaying the dead letters of an operator watch did: `replayed` (the ids, ascending; none
+ * when the watch has no DEAD_LETTER event created at or after the instant), or nothing written:
+ * `not-found` (no active operator watch has this id), `webhook-disabled`.
+ */
+export type ReplaySinceOutcome =
+  | { outcome: 'replayed'; eventIds: number[] }
+  | { outcome: 'not-found' }
+  | { outcome: 'webhook-disabled'; watchId: number; since: string; reason: string | null };
+
 export interface MonitorEventStore {
   /** Operator events (of watches without a project), newest first, at most `limit`; only the watch's when `watchId` is given. */
   list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]>;
@@ -347,4 +380,15 @@ export interface MonitorEventStore {
   settle(eventId: number, attempt: number, result: DeliveryResult): Promise<boolean>;
   /** The event's attempt records, oldest first; undefined when no operator event has that id. */
   attempts(eventId: number): Promise<DeliveryAttempt[] | undefined>;
+  /**
+   * Replays one event of an operator watch (see ReplayOutcome): only a DEAD_LETTER or CANCELLED
+   * event whose watch is active and whose webhook is enabled. Never called by svc itself: an
+   * operator asks (POST /v1/monitoring/events/{id}/replay).
+   */
+  replay(eventId: number): Promise<ReplayOutcome>;
+  /**
+   * Replays, in one transaction, every DEAD_LETTER event of the active operator watch created at
+   * or after `since` (RFC 3339 UTC, `YYYY-MM-DDTHH:MM:SSZ`), as `replay` does one.
+   */
+  replaySince(watchId: number, since: string): Promise<ReplaySinceOutcome>;
 }

@@ -34,6 +34,12 @@ export const FORWARDED: ReadonlyArray<{ pattern: RegExp; methods: readonly Metho
   { pattern: new RegExp(`${P}/watches/${ID}/report$`), methods: ['POST'], template: '/v1/session/projects/{project}/watches/{watch}/report' },
   { pattern: new RegExp(`${P}/webhook$`), methods: ['GET', 'POST', 'DELETE'], template: '/v1/session/projects/{project}/webhook' },
   { pattern: new RegExp(`${P}/webhook-deliveries$`), methods: ['GET'], template: '/v1/session/projects/{project}/webhook-deliveries' },
+  {
+    pattern: new RegExp(`${P}/webhook-deliveries/${ID}/replay$`),
+    methods: ['POST'],
+    template: '/v1/session/projects/{project}/webhook-deliveries/{delivery}/replay',
+  },
+  { pattern: new RegExp(`${P}/watches/${ID}/replay$`), methods: ['POST'], template: '/v1/session/projects/{project}/watches/{watch}/replay' },
   { pattern: /^\/v1\/session\/scheduled-usage$/, methods: ['GET'], template: '/v1/session/scheduled-usage' },
 ];
 

@@ -4,9 +4,11 @@
  * the same hashed names: gateway.ts /assets/:name) and nothing but same-origin fetches (so a page
  * script the owner runs here may call the forwarded routes). It reads from 360 px wide: the
  * command wraps, ids wrap. Signed out it explains `svc owner login`; signed in it lists the
- * session's projects, each with its watches and their newest events — read through
+ * session's projects, each with its watches and their newest events, its webhook's state, replays
+ * and events by type in the 30-day window — read through
  * the same store calls, and the same ownership check, as the forwarded routes.
  */
+import type { ProjectMonitorCounts } from '../../core/monitoring/customer-store.js';
 import type { CustomerEvent, CustomerWebhookConfig, OwnerSession, Project, ProjectWatch } from '../../core/store.js';
 import { html, join } from '../../web/html.js';
 import { servedHead } from '../../web/page.js';
@@ -26,6 +28,8 @@ export interface PageProject {
   watchCount: number;
   /** The project's webhook as GET …/webhook gives it (a receiver-disabled one included); absent: not shown. */
   webhook?: CustomerWebhookConfig | null;
+  /** The project's webhook state, replays and events by type in the 30-day window. */
+  counts?: ProjectMonitorCounts;
 }
 
 /** A note when a receiver disabled the project's webhook (410 Gone): why, and the fix. */
@@ -33,6 +37,21 @@ function webhookNote(p: PageProject) {
   const hook = p.webhook;
   if (!hook || hook.active || hook.disabledReason === null) return '';
   return html`<p class="note"><strong>Webhook disabled.</strong> ${hook.disabledReason}. No event is delivered until you set a webhook again: <code>svc owner webhook set --project ${p.project.id} --url &lt;https URL&gt;</code>.</p>`;
+}
+
+/** The project's delivery counts: the webhook's state, replays, and the event types seen in the window (only those with events). */
+function countsSection(projectId: string, counts: ProjectMonitorCounts) {
+  const hook =
+    counts.webhook.state === 'active'
+      ? html`enabled`
+      : counts.webhook.state === 'none'
+        ? html`none set (<code>svc owner webhook set --project ${projectId} --url &lt;URL&gt;</code>)`
+        : html`<strong>disabled</strong> since ${counts.webhook.since}`;
+  const types = Object.entries(counts.eventsByType).filter(([, n]) => n > 0);
+  return html`<h3>Deliveries</h3>
+<ul class="counts"><li>Webhook: ${hook}</li><li>Replays in the last 30 days: ${counts.replays}</li><li>Events in the last 30 days: ${
+    types.length === 0 ? 'none' : join(types.map(([type, n], i) => html`${i > 0 ? ', ' : ''}<code>${type}</code> ${n}`))
+  }</li></ul>`;
 }
 
 function eventList(events: CustomerEvent[]) {
@@ -53,7 +72,7 @@ function projectSection(p: PageProject) {
   return html`<section><h2><code>${p.project.id}</code> ${p.project.name}</h2>
 ${webhookNote(p)}
 <h3>Watches</h3>
-${watches}</section>`;
+${watches}${p.counts === undefined ? '' : countsSection(p.project.id, p.counts)}</section>`;
 }
 
 export function ownerPage(origin: string, signedIn: { session: OwnerSession; projects: PageProject[] } | null): string {

@@ -28,6 +28,7 @@ import {
   retentionCutoff,
   WATCH_LIMIT,
 } from '../../core/monitoring/rules.js';
+import type { ReplayOutcome } from '../../core/monitoring/store.js';
 import { empty, EmptyQuerySchema, json, problem, ref } from '../schemas/common.js';
 import {
   DeliveryAttemptListSchema,
@@ -46,6 +47,11 @@ import {
   WatchRequestSchema,
   WatchWebhookBodySchema,
   WatchWebhookSchema,
+  EventReplayBodySchema,
+  MonitorEventIdParamsSchema,
+  MonitorEventReplaySchema,
+  WatchReplayRequestSchema,
+  WatchReplaySchema,
 } from '../schemas/monitoring.js';
 
 /** Events one listing returns at most (newest first). */
@@ -99,6 +105,7 @@ function eventView(event: MonitorEvent) {
     createdAt: event.createdAt,
     deliveryStatus: event.deliveryStatus,
     attempts: event.attempts,
+    replays: event.replays,
   };
 }
 
@@ -107,6 +114,35 @@ function watchIdOf(request: FastifyRequest): number | null {
   const raw = (request.params as { id?: string }).id ?? '';
   const id = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(id) ? id : null;
+}
+
+/** The one-line CONFLICT (or NOT_FOUND) of a refused replay: the state, and the way out. */
+export function replayRefusal(eventId: string, refused: Exclude<ReplayOutcome, { outcome: 'replayed' }>): ProblemError {
+  switch (refused.outcome) {
+    case 'not-found':
+      return new ProblemError('NOT_FOUND', 'No event of an operator watch has this id (events are evt_<n>: svc monitor events lists them).');
+    case 'not-replayable':
+      return new ProblemError(
+        'CONFLICT',
+        refused.status === 'DELIVERED'
+          ? `${eventId} is DELIVERED; only DEAD_LETTER or CANCELLED events can be replayed (the receiver already acknowledged it).`
+          : `${eventId} is ${refused.status}; only DEAD_LETTER or CANCELLED events can be replayed (it is still being delivered: wait for it to settle).`,
+      );
+    case 'watch-removed':
+      return new ProblemError(
+        'CONFLICT',
+        `The watch of ${eventId} (${refused.watchId}) was removed; only events of an active watch can be replayed: add a watch again to follow the DID.`,
+      );
+    case 'webhook-disabled':
+      return webhookDisabled(refused.watchId, refused.since, refused.reason);
+  }
+}
+
+function webhookDisabled(watchId: number, since: string, reason: string | null): ProblemError {
+  return new ProblemError(
+    'CONFLICT',
+    `The watch's webhook is disabled since ${since}${reason === null ? '' : ` (${reason})`}: re-enable it first (POST /v1/monitoring/watches/${watchId}/webhook).`,
+  );
 }
 
 const OPERATOR_PROBLEMS = {
@@ -388,6 +424,82 @@ export function monitoringRoutes(ctx: ServerContext): RouteDef[] {
         }
         const events = await storeOf(ctx.runtime).monitorEvents.list({ ...(watchId !== undefined ? { watchId } : {}), limit: EVENT_LIST_LIMIT });
         return reply.send({ events: events.map(eventView) });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/monitoring/events/:id/replay',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: 'Replay a dead-lettered or cancelled event',
+        operationId: 'replayMonitorEvent',
+        description:
+          "Operator only. A new delivery of the same event (the same evt_ id and envelope bytes, fresh signatures): PENDING, five fresh attempts, due now; its replays count goes up by one. Only DEAD_LETTER or CANCELLED events, of an active watch whose webhook is enabled. svc never replays by itself: only this route (and the watch's replay) does.",
+        tags,
+        params: MonitorEventIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: EventReplayBodySchema,
+        response: {
+          202: json(ref(MonitorEventReplaySchema), 'The event, queued for delivery again.'),
+          404: problem('NOT_FOUND: no event of an operator watch has this id (evt_<n>).'),
+          409: problem(
+            "CONFLICT: the event is not DEAD_LETTER or CANCELLED (still being delivered, or delivered), its watch was removed, or the watch's webhook is disabled (re-enable it first).",
+          ),
+          ...OPERATOR_PROBLEMS,
+          500: problem('INTERNAL_ERROR: the event could not be replayed.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const raw = (request.params as { id: string }).id;
+        const id = eventIdOf(request);
+        const replayed = id === null ? ({ outcome: 'not-found' } as const) : await storeOf(ctx.runtime).monitorEvents.replay(id);
+        if (replayed.outcome !== 'replayed') throw replayRefusal(raw, replayed);
+        ctx.runtime.log.info('an operator replayed a monitor event', { eventId: replayed.event.id, replays: replayed.event.replays });
+        return reply.code(202).send({ event: eventView(replayed.event) });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/monitoring/watches/:id/replay',
+      budget: 'standard',
+      options,
+      schema: {
+        summary: "Replay a watch's dead letters since an instant",
+        operationId: 'replayWatch',
+        description:
+          'Operator only. Every DEAD_LETTER event of the watch created at or after `since` is queued again in one transaction, as a replay of each (same ids and bytes, five fresh attempts). None is an empty list, not an error. Cancelled events are replayed one at a time (POST /v1/monitoring/events/{id}/replay). svc never replays by itself.',
+        tags,
+        params: WatchIdParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: WatchReplayRequestSchema,
+        response: {
+          202: json(ref(WatchReplaySchema), 'The replayed events.'),
+          404: problem('NOT_FOUND: no active watch has this id.'),
+          409: problem("CONFLICT: the watch's webhook is disabled (re-enable it first)."),
+          ...OPERATOR_PROBLEMS,
+          400: problem(
+            `INVALID_REQUEST: the body is not {since}, or since is not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; INVALID_OPTIONS: a query option.`,
+          ),
+          500: problem('INTERNAL_ERROR: the events could not be replayed.'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const since = retentionCutoff((objectBody(request) as { since: string }).since);
+        if (since === null) {
+          throw new ProblemError(
+            'INVALID_REQUEST',
+            `"since" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00, from ${INSTANT_RANGE}.`,
+          );
+        }
+        const id = watchIdOf(request);
+        const replayed = id === null ? ({ outcome: 'not-found' } as const) : await storeOf(ctx.runtime).monitorEvents.replaySince(id, since);
+        if (replayed.outcome === 'not-found') throw new ProblemError('NOT_FOUND', 'No active watch has this id.');
+        if (replayed.outcome === 'webhook-disabled') throw webhookDisabled(replayed.watchId, replayed.since, replayed.reason);
+        ctx.runtime.log.info("an operator replayed a watch's dead letters", { watchId: id, since, count: replayed.eventIds.length });
+        return reply.code(202).send({ replayed: replayed.eventIds.map((n) => `evt_${n}`), count: replayed.eventIds.length });
       },
     },
     {

@@ -41,7 +41,13 @@ import {
   ProjectWatchRequestSchema,
   ScheduledUsageListSchema,
   WatchReportSchema,
+  CustomerDeliveryReplaySchema,
+  CustomerWatchReplaySchema,
+  ProjectDeliveryParamsSchema,
+  ProjectWatchReplayRequestSchema,
 } from '../schemas/session-monitor.js';
+import type { CustomerReplay } from '../../core/monitoring/customer-store.js';
+import { retentionCutoff } from '../../core/monitoring/rules.js';
 import { COMMERCIAL_OFF, sessionGuard, UNMOUNTED } from './commercial.js';
 
 const NOT_YOURS = `NOT_FOUND: no project of the owner has this id (one that does not exist and one of another owner look the same); or ${UNMOUNTED}.`;
@@ -58,13 +64,20 @@ const SESSION_PROBLEMS = {
 };
 
 /** A store refusal as the owner reads it. */
-function monitorProblem(err: unknown, what: 'watch' | 'event'): unknown {
+function monitorProblem(err: unknown, what: 'watch' | 'event' | 'delivery'): unknown {
   if (!(err instanceof StoreError)) return err;
   switch (err.code) {
     case 'NOT_OWNER':
       return new ProblemError('NOT_FOUND', 'No project of yours has this id.');
     case 'NOT_FOUND':
-      return new ProblemError('NOT_FOUND', what === 'watch' ? 'The project has no watch of this id.' : 'The watch has no event of this id in its window.');
+      return new ProblemError(
+        'NOT_FOUND',
+        what === 'watch'
+          ? 'The project has no watch of this id.'
+          : what === 'delivery'
+            ? 'The project has no webhook delivery of this id.'
+            : 'The watch has no event of this id in its window.',
+      );
     case 'UNAVAILABLE':
       return new ProblemError('SERVICE_UNAVAILABLE', 'The database is unavailable just now; see /ready.', { retryAfter: 5 });
     default:
@@ -72,7 +85,7 @@ function monitorProblem(err: unknown, what: 'watch' | 'event'): unknown {
   }
 }
 
-async function guarded<T>(work: Promise<T>, what: 'watch' | 'event' = 'watch'): Promise<T> {
+async function guarded<T>(work: Promise<T>, what: 'watch' | 'event' | 'delivery' = 'watch'): Promise<T> {
   try {
     return await work;
   } catch (err) {
@@ -126,6 +139,40 @@ export function pageQuery(body: { limit: number; asOf?: string; snapshotEventId?
     ...(body.snapshotEventId !== undefined ? { snapshotEventId: eventRow('snapshotEventId', body.snapshotEventId) } : {}),
     ...(body.beforeEventId !== undefined ? { beforeEventId: eventRow('beforeEventId', body.beforeEventId) } : {}),
   };
+}
+
+/** A delivery id from the path: `dlv_<webhook>_<event>`, else the same 404 as an unknown one. */
+function deliveryOf(id: string): string {
+  if (!/^dlv_[1-9][0-9]{0,14}_[1-9][0-9]{0,14}$/.test(id)) throw new ProblemError('NOT_FOUND', 'The project has no webhook delivery of this id.');
+  return id;
+}
+
+const NO_WEBHOOK = () =>
+  new ProblemError(
+    'CONFLICT',
+    'The project has no active webhook to replay to: set one first (POST /v1/session/projects/{project}/webhook, or svc owner webhook set).',
+  );
+
+/** The one-line CONFLICT of a refused owner replay: the state, and the way out. */
+function customerReplayRefusal(id: string, refused: Exclude<CustomerReplay, { outcome: 'replayed' }>): ProblemError {
+  switch (refused.outcome) {
+    case 'no-webhook':
+      return NO_WEBHOOK();
+    case 'not-replayable':
+      return new ProblemError(
+        'CONFLICT',
+        refused.status === 'DELIVERED'
+          ? `${id} is DELIVERED; only DEAD_LETTER or CANCELLED deliveries can be replayed (the receiver already acknowledged it).`
+          : `${id} is ${refused.status}; only DEAD_LETTER or CANCELLED deliveries can be replayed (it is still being delivered: wait for it to settle).`,
+      );
+    case 'watch-removed':
+      return new ProblemError('CONFLICT', `The watch of ${id} (${refused.watchId}) was removed; only events of an active watch can be replayed.`);
+    case 'already':
+      return new ProblemError(
+        'CONFLICT',
+        `The active webhook already has ${refused.deliveryId} for this event, ${refused.status}; replay that one when it is DEAD_LETTER or CANCELLED.`,
+      );
+  }
 }
 
 /** Oldest first by event row (the report reads as a log). */
@@ -449,6 +496,76 @@ export function sessionMonitorRoutes(ctx: ServerContext): RouteDef[] {
         queryOptions(request, []);
         const deliveries = await guarded(monitor().listDeliveries(subjectOf(request), params(request).project, L.deliveryList));
         return { deliveries };
+      },
+    },
+    {
+      ...base,
+      method: 'POST',
+      url: '/v1/session/projects/:project/webhook-deliveries/:delivery/replay',
+      schema: {
+        summary: 'Replay a dead-lettered or cancelled delivery (owner session)',
+        operationId: 'sessionReplayDelivery',
+        description:
+          "Session core (through the cookie gateway). A new delivery of the same event (same evt_ id and body bytes) to the project's active webhook, five fresh attempts: the same delivery when it was that webhook's (its stored signature kept), else a new one signed with the active webhook's secret. Only DEAD_LETTER or CANCELLED deliveries of an active watch. The signature's t stays the event's creation time: verify a replay of an old event with a window that covers it. svc never replays by itself.",
+        tags,
+        params: ProjectDeliveryParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: EmptyBodySchema,
+        response: {
+          202: json(ref(CustomerDeliveryReplaySchema), 'The delivery, queued.'),
+          ...SESSION_PROBLEMS,
+          400: problem('INVALID_REQUEST: the body is not an empty object; INVALID_OPTIONS: a query option.'),
+          404: problem(`NOT_FOUND: no project of the owner has this id, or the project has no delivery of this id; or ${UNMOUNTED}.`),
+          409: problem(
+            "CONFLICT: the delivery is not DEAD_LETTER or CANCELLED, its watch was removed, the project has no active webhook, or the active webhook's delivery of the event is still on its way.",
+          ),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const { project, delivery } = request.params as { project: string; delivery: string };
+        const id = deliveryOf(delivery);
+        const replayed = await guarded(monitor().replayDelivery(subjectOf(request), project, id), 'delivery');
+        if (replayed.outcome !== 'replayed') throw customerReplayRefusal(id, replayed);
+        return reply.code(202).send({ delivery: replayed.delivery });
+      },
+    },
+    {
+      ...base,
+      method: 'POST',
+      url: '/v1/session/projects/:project/watches/:watch/replay',
+      schema: {
+        summary: "Replay a watch's dead letters since an instant (owner session)",
+        operationId: 'sessionReplayWatch',
+        description:
+          "Session core (through the cookie gateway). Every event of the watch created at or after `since` with a DEAD_LETTER delivery is queued again to the project's active webhook, as a replay of each delivery, in one transaction. None is an empty list. svc never replays by itself.",
+        tags,
+        params: ProjectWatchParamsSchema,
+        querystring: EmptyQuerySchema,
+        body: ProjectWatchReplayRequestSchema,
+        response: {
+          202: json(ref(CustomerWatchReplaySchema), 'The deliveries queued again.'),
+          ...SESSION_PROBLEMS,
+          400: problem(
+            `INVALID_REQUEST: the body is not {since}, or since is not an RFC 3339 date-time with seconds and an offset from ${INSTANT_RANGE}; INVALID_OPTIONS: a query option.`,
+          ),
+          404: problem(NO_WATCH),
+          409: problem('CONFLICT: the project has no active webhook to replay to (set one first).'),
+        },
+      },
+      handler: async (request, reply) => {
+        queryOptions(request, []);
+        const { project, watch } = params(request);
+        const since = retentionCutoff((request.body as { since: string }).since);
+        if (since === null) {
+          throw new ProblemError(
+            'INVALID_REQUEST',
+            `"since" must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z, from ${INSTANT_RANGE}.`,
+          );
+        }
+        const replayed = await guarded(monitor().replayDeadLetters(subjectOf(request), project, watchRow(watch!), since));
+        if (replayed.outcome === 'no-webhook') throw NO_WEBHOOK();
+        return reply.code(202).send({ replayed: replayed.deliveries.map((d) => d.id), count: replayed.deliveries.length });
       },
     },
     {

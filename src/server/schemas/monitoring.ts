@@ -6,6 +6,7 @@
  * envelope's `evt_<n>`.
  */
 import Type, { type TSchema } from 'typebox';
+import { MONITOR_EVENT_TYPES } from '../../core/monitoring/store.js';
 import { INSTANT_RANGE } from '../../core/storable.js';
 import { Nullable, StoredText } from './common.js';
 
@@ -141,7 +142,8 @@ export const MonitorEventSchema = Type.Object(
     data: Type.Ref('MonitorEventData'),
     createdAt: Type.String(),
     deliveryStatus: Type.Ref('DeliveryStatus'),
-    attempts: Type.Integer({ minimum: 0 }),
+    attempts: Type.Integer({ minimum: 0, description: 'Attempts of the current delivery (a replay starts them again from 0).' }),
+    replays: Type.Integer({ minimum: 0, description: 'How often an operator replayed the event (0: never; svc never replays by itself).' }),
   },
   { $id: 'MonitorEvent', additionalProperties: false },
 );
@@ -164,6 +166,15 @@ export const MonitoringStatusSchema = Type.Object(
     watchLimit: count(),
     eventLimit: count(),
     eventPayloadLimitBytes: count(),
+    disabledWebhooks: Type.Integer({
+      minimum: 0,
+      description: 'Active watches whose webhook the receiver disabled (410 Gone): re-enable it, then replay what was cancelled.',
+    }),
+    replays: Type.Integer({ minimum: 0, description: 'Replays of stored events, summed (an event replayed twice counts 2).' }),
+    eventsByType: Type.Object(Object.fromEntries(MONITOR_EVENT_TYPES.map((type) => [type, count()])), {
+      additionalProperties: false,
+      description: 'Stored events per type: every type is a key, 0 where none.',
+    }),
   },
   { $id: 'MonitoringStatus', additionalProperties: false },
 );
@@ -198,6 +209,19 @@ export const RetentionPreviewSchema = Type.Object(
   { $id: 'RetentionPreview', additionalProperties: false },
 );
 
+export const MonitorEventReplaySchema = Type.Object(
+  { event: Type.Ref('MonitorEvent', { description: 'The event, PENDING again: five fresh attempts, due now.' }) },
+  { $id: 'MonitorEventReplay', additionalProperties: false },
+);
+
+export const WatchReplaySchema = Type.Object(
+  {
+    replayed: Type.Array(Type.String({ pattern: '^evt_[0-9]+$' }), { description: 'The replayed events, oldest first: each PENDING again, due now.' }),
+    count: count(),
+  },
+  { $id: 'WatchReplay', additionalProperties: false },
+);
+
 export const MONITORING_SCHEMAS: TSchema[] = [
   WatchKindSchema,
   WatchSchema,
@@ -213,6 +237,8 @@ export const MONITORING_SCHEMAS: TSchema[] = [
   WatchWebhookSchema,
   DeliveryAttemptSchema,
   DeliveryAttemptListSchema,
+  MonitorEventReplaySchema,
+  WatchReplaySchema,
 ];
 
 // Request schemas of the routes (no `$id`: inlined where a route uses them).
@@ -254,6 +280,26 @@ export const RetentionPreviewQuerySchema = Type.Object(
       minLength: 1,
       maxLength: 64,
       description: `The cutoff: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00, 2026-01-01T00:00:00.5Z), from ${INSTANT_RANGE}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** `{id}`: an operator event, `evt_<n>`. */
+export const MonitorEventIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
+/** The body of POST /v1/monitoring/events/{id}/replay: nothing, or an empty object. */
+export const EventReplayBodySchema = Type.Optional(
+  Type.Object({}, { additionalProperties: false, description: 'Nothing: a replay takes no options (an empty object, or no body).' }),
+);
+
+/** The body of POST /v1/monitoring/watches/{id}/replay. */
+export const WatchReplayRequestSchema = Type.Object(
+  {
+    since: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: `Replay the watch's DEAD_LETTER events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z, 2026-01-01T02:00:00+02:00), from ${INSTANT_RANGE}; a fraction rounds up to the next second.`,
     }),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@
  * delivery metadata, and the scheduled usage. The customer webhook's body (`CustomerEvent`) is
  * svc's own design; it is documented under `webhooks` in openapi.json.
  */
+import { INSTANT_RANGE } from '../../core/storable.js';
 import Type, { type TSchema } from 'typebox';
 import { CUSTOMER_MONITOR_LIMITS as L } from '../../core/store.js';
 import { Nullable, StoredText } from './common.js';
@@ -238,6 +239,26 @@ export const ScheduledUsageListSchema = Type.Object(
   { $id: 'ScheduledUsageList', additionalProperties: false },
 );
 
+export const CustomerDeliveryReplaySchema = Type.Object(
+  {
+    delivery: Type.Ref('CustomerDelivery', {
+      description:
+        "The delivery that carries the event to the project's active webhook, PENDING with five fresh attempts: the same one when it was that webhook's, else a new one (same body bytes, signed with the active webhook's secret).",
+    }),
+  },
+  { $id: 'CustomerDeliveryReplay', additionalProperties: false },
+);
+
+export const CustomerWatchReplaySchema = Type.Object(
+  {
+    replayed: Type.Array(Type.String({ pattern: '^dlv_[0-9]+_[0-9]+$' }), {
+      description: 'The deliveries queued again to the active webhook, one per event (oldest event first).',
+    }),
+    count: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'CustomerWatchReplay', additionalProperties: false },
+);
+
 export const SESSION_MONITOR_SCHEMAS: TSchema[] = [
   ProjectWatchSchema,
   ProjectWatchRequestSchema,
@@ -256,9 +277,26 @@ export const SESSION_MONITOR_SCHEMAS: TSchema[] = [
   CustomerDeliveryListSchema,
   ScheduledUsageSchema,
   ScheduledUsageListSchema,
+  CustomerDeliveryReplaySchema,
+  CustomerWatchReplaySchema,
 ];
 
 // Request schemas of the routes (no `$id`: inlined where a route uses them; `{project}` is common.ts's).
 
 /** `{project, watch}`: a watch of a project. */
 export const ProjectWatchParamsSchema = Type.Object({ project: StoredText(), watch: StoredText() }, { additionalProperties: false });
+
+/** `{project, delivery}`: a delivery of a project's webhook (`dlv_<webhook>_<event>`). */
+export const ProjectDeliveryParamsSchema = Type.Object({ project: StoredText(), delivery: StoredText() }, { additionalProperties: false });
+
+/** The body of POST …/watches/{watch}/replay. */
+export const ProjectWatchReplayRequestSchema = Type.Object(
+  {
+    since: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: `Replay the dead letters of the watch's events created at or after this instant: an RFC 3339 date-time with seconds and an offset (2026-01-01T00:00:00Z), from ${INSTANT_RANGE}; a fraction rounds up to the next second.`,
+    }),
+  },
+  { additionalProperties: false },
+);

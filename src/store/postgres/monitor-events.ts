@@ -10,6 +10,8 @@ import type {
   MonitorEvent,
   MonitorEventStore,
   MonitoringGauges,
+  ReplayOutcome,
+  ReplaySinceOutcome,
   RetentionCandidates,
 } from '../../core/monitoring/store.js';
 import {
@@ -24,6 +26,8 @@ import {
   MAX_SECONDS,
   recoveredDetail,
   OPERATOR_EVENT,
+  replayRefusal,
+  replayStatements,
   retentionStatement,
   settlementOf,
   toClaim,
@@ -34,6 +38,8 @@ import {
   type SettledRow,
   type EventRow,
   type GaugeRow,
+  type ReplayFacts,
+  typeColumns,
 } from '../schema/monitor-events.js';
 import { limitOf } from '../schema/observations.js';
 import { OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
@@ -56,8 +62,19 @@ const GAUGES = `
     ${STATUS_COLUMNS},
     count(*) FILTER (WHERE delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= $1))::int AS "dueDeliveries",
     count(*) FILTER (WHERE delivery_status = 'DELIVERING' AND lease_expires_at <= $1)::int AS "expiredLeases",
-    coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes"
+    coalesce(sum(octet_length(data)), 0)::bigint AS "eventPayloadBytes",
+    (SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE} AND webhook_disabled_at IS NOT NULL)::int AS "disabledWebhooks",
+    coalesce(sum(replays), 0)::bigint AS "replays",
+    ${typeColumns((c) => `count(*) FILTER (WHERE ${c})::int`)}
   FROM monitor_events WHERE ${OPERATOR_EVENT}`;
+
+/**
+ * Replays (one transaction each): the guarded update locks the event's row, so a concurrent
+ * claim or settle either ran before (the status it left is judged) or waits. A "since" replay
+ * locks the watch's row first (FOR UPDATE: a 410 disabling the webhook, or a removal, waits).
+ */
+const REPLAY = replayStatements((n) => `$${n}`);
+const REPLAY_WATCH = `${REPLAY.watch} FOR UPDATE`;
 
 /**
  * The retention preview: one statement (one snapshot). `~` checks the exact form; COLLATE "C"
@@ -230,5 +247,27 @@ export class PostgresMonitorEventStore implements MonitorEventStore {
     );
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.attempt !== null).map(toAttempt);
+  }
+
+  async replay(eventId: number): Promise<ReplayOutcome> {
+    if (!isPgRowId(eventId)) return { outcome: 'not-found' };
+    return inTransaction(this.pool, async (client) => {
+      const { rowCount } = await client.query(REPLAY.one, [eventId]);
+      if (rowCount !== 1) return replayRefusal((await client.query<ReplayFacts>(REPLAY.facts, [eventId])).rows[0]);
+      const { rows } = await client.query<EventRow>(`SELECT ${COLUMNS} FROM monitor_events WHERE id = $1`, [eventId]);
+      return { outcome: 'replayed', event: toEvent(rows[0]!) };
+    });
+  }
+
+  async replaySince(watchId: number, since: string): Promise<ReplaySinceOutcome> {
+    if (!isPgRowId(watchId)) return { outcome: 'not-found' };
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ id: number; disabledAt: string | null; disabledReason: string | null }>(REPLAY_WATCH, [watchId]);
+      const watch = rows[0];
+      if (watch === undefined) return { outcome: 'not-found' };
+      if (watch.disabledAt !== null) return { outcome: 'webhook-disabled', watchId, since: watch.disabledAt, reason: watch.disabledReason };
+      const { rows: replayed } = await client.query<{ id: number }>(REPLAY.since, [watchId, since]);
+      return { outcome: 'replayed', eventIds: replayed.map((row) => row.id).sort((a, b) => a - b) };
+    });
   }
 }

@@ -26,24 +26,27 @@ import {
   type CustomerDeliveryMetadata,
   type CustomerEvent,
   type CustomerMonitorStore,
+  type CustomerReplay,
   type CustomerWebhookConfig,
   type EventPage,
   type EventPageQuery,
+  type ProjectMonitorCounts,
   type ProjectWatch,
   type ScheduledUsage,
   type SealDelivery,
   type WatchReport,
 } from '../../core/monitoring/customer-store.js';
-import { eventPublicId, subjectMembers, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
-import type {
-  CheckOutcome,
-  DeliveryAttempt,
-  DeliveryResult,
-  DeliveryStatus,
-  MonitorEventType,
-  RecordCheck,
-  RecordedCheck,
-  WatchKind,
+import { customerSignature, eventPublicId, subjectMembers, unixSeconds, watchPublicId, webhookPublicId } from '../../core/monitoring/customer.js';
+import {
+  MONITOR_EVENT_TYPES,
+  type CheckOutcome,
+  type DeliveryAttempt,
+  type DeliveryResult,
+  type DeliveryStatus,
+  type MonitorEventType,
+  type RecordCheck,
+  type RecordedCheck,
+  type WatchKind,
 } from '../../core/monitoring/store.js';
 import { ACCOUNT_STATEMENTS, notFound, notOwner, text, type AccountDialect } from './accounts.js';
 import { claimArguments, goneReason, MAX_SECONDS, oneLine, recoveredDetail, settlementOf, type RecoveredRow } from './monitor-events.js';
@@ -261,6 +264,48 @@ export const CUSTOMER_STATEMENTS = {
     WHERE id = ${d.p('id')} AND status = 'DELIVERING' AND attempts = ${int(d, 'attempt')}
     RETURNING id, status, replays, webhook_id AS "webhookId", monitor_event_id AS "eventRow", coalesce(last_attempt_at, ${txt(d, 'now')}) AS "attemptedAt",
       next_attempt_at AS "nextAttemptAt"`,
+  // ---- replay (an owner asks; never automatic) ----
+  /** A delivery of the project with its event's watch (whether still active) and creation time. */
+  deliveryOf: (d: CustomerDialect) => `
+    SELECT dl.id, dl.webhook_id AS "webhookRow", dl.monitor_event_id AS "eventRow", dl.event_type AS "eventType", dl.body, dl.status,
+      e.watch_id AS "watchRow", e.created_at AS "eventCreatedAt", w.active AS "watchActive"
+    FROM customer_webhook_deliveries dl JOIN monitor_events e ON e.id = dl.monitor_event_id JOIN watches w ON w.id = e.watch_id
+    WHERE dl.id = ${d.p('id')} AND dl.project_id = ${d.p('projectId')} ${d.forUpdate.replace('FOR UPDATE', 'FOR UPDATE OF dl')}`,
+  /** The active webhook with its secret, locked against a replacement until this replay commits. */
+  hookForReplay: (d: CustomerDialect) => `SELECT id, secret FROM customer_webhooks WHERE project_id = ${d.p('projectId')} AND active = 1 ${d.forShare}`,
+  /** A fresh delivery of the same row: five attempts again, the stored bytes and signature kept. */
+  replayDelivery: (d: CustomerDialect) => `
+    UPDATE customer_webhook_deliveries SET status = 'PENDING', attempts = 0, next_attempt_at = NULL, lease_expires_at = NULL,
+      last_response_status = NULL, delivered_at = NULL, replays = replays + 1
+    WHERE id = ${d.p('id')} AND status IN ('DEAD_LETTER', 'CANCELLED') RETURNING id`,
+  /** A new delivery made by a replay (replays 1): the same body bytes, signed with the active webhook's secret. */
+  insertReplayDelivery: (d: CustomerDialect) => `
+    INSERT INTO customer_webhook_deliveries (id, webhook_id, project_id, monitor_event_id, event_type, body, signature, created_at, status, attempts, replays)
+    VALUES (${d.p('id')}, ${d.p('webhookId')}, ${d.p('projectId')}, ${d.p('eventId')}, ${d.p('type')}, ${d.p('body')}, ${d.p('signature')}, ${d.p('createdAt')}, 'PENDING', 0, 1)
+    RETURNING id`,
+  /** The newest DEAD_LETTER delivery of each event of the watch created at or after the instant. */
+  deadLettersOfWatch: (d: CustomerDialect) => `
+    SELECT dl.id FROM customer_webhook_deliveries dl JOIN monitor_events e ON e.id = dl.monitor_event_id
+    WHERE e.watch_id = ${d.p('watchId')} AND dl.project_id = ${d.p('projectId')} AND dl.status = 'DEAD_LETTER' AND e.created_at >= ${d.p('since')}
+    ORDER BY dl.monitor_event_id, dl.created_at DESC, dl.webhook_id DESC`,
+  /** One delivery's metadata (as listDeliveries gives it). */
+  deliveryMetadata: (d: CustomerDialect) => `
+    SELECT dl.id, dl.monitor_event_id AS "eventRow", dl.event_type AS "eventType", e.watch_id AS "watchRow", dl.webhook_id AS "webhookRow",
+      dl.created_at AS "createdAt", dl.status, dl.attempts, dl.next_attempt_at AS "nextAttemptAt", dl.last_attempt_at AS "lastAttemptAt",
+      dl.delivered_at AS "deliveredAt"
+    FROM customer_webhook_deliveries dl JOIN monitor_events e ON e.id = dl.monitor_event_id WHERE dl.id = ${d.p('id')}`,
+  /** The owner page's counts of a project: its latest webhook's state, replays and events by type in the window. */
+  projectCounts: (d: CustomerDialect) => `
+    SELECT
+      (SELECT CAST(coalesce(sum(replays), 0) AS INTEGER) FROM customer_webhook_deliveries
+        WHERE project_id = ${d.p('projectId')} AND created_at >= ${d.p('since')}) AS replays,
+      ${MONITOR_EVENT_TYPES.map(
+        (type, i) => `(SELECT CAST(count(*) AS INTEGER) FROM monitor_events e JOIN watches w ON w.id = e.watch_id
+        WHERE w.project_id = ${d.p('projectId')} AND e.created_at >= ${d.p('since')} AND e.event_type = '${type}') AS "t_${i}"`,
+      ).join(',\n      ')}`,
+  latestWebhook: (d: CustomerDialect) => `
+    SELECT id, active, disabled_at AS "disabledAt", disabled_reason AS "disabledReason" FROM customer_webhooks
+    WHERE project_id = ${d.p('projectId')} ORDER BY id DESC LIMIT 1`,
 } as const;
 
 export type CustomerStatement = keyof typeof CUSTOMER_STATEMENTS;
@@ -574,6 +619,78 @@ export class CustomerMonitor implements CustomerMonitorStore {
     );
   }
 
+  async replayDelivery(subject: string, projectId: string, id: string): Promise<CustomerReplay> {
+    text('delivery', id, 128);
+    return this.execute(
+      'write',
+      (function* (): Work<CustomerReplay> {
+        yield* ownedBy(subject, projectId, 'write');
+        const row = yield* one<ReplaySource>('deliveryOf', { id, projectId });
+        if (row === undefined) throw notFound('delivery');
+        const hook = yield* one<{ id: number; secret: string }>('hookForReplay', { projectId });
+        if (hook === undefined) return { outcome: 'no-webhook' };
+        if (row.status !== 'DEAD_LETTER' && row.status !== 'CANCELLED') return { outcome: 'not-replayable', status: row.status };
+        if (Number(row.watchActive) !== 1) return { outcome: 'watch-removed', watchId: watchPublicId(Number(row.watchRow)) };
+        const { now } = yield* bounds();
+        return yield* replayTo(projectId, row, hook, now);
+      })(),
+    );
+  }
+
+  async replayDeadLetters(
+    subject: string,
+    projectId: string,
+    watchId: number,
+    since: string,
+  ): Promise<{ outcome: 'replayed'; deliveries: CustomerDeliveryMetadata[] } | { outcome: 'no-webhook' }> {
+    text('since', since, 32);
+    return this.execute(
+      'write',
+      (function* (): Work<{ outcome: 'replayed'; deliveries: CustomerDeliveryMetadata[] } | { outcome: 'no-webhook' }> {
+        yield* ownedBy(subject, projectId, 'write');
+        yield* watchOf(projectId, watchId, true);
+        const hook = yield* one<{ id: number; secret: string }>('hookForReplay', { projectId });
+        if (hook === undefined) return { outcome: 'no-webhook' };
+        const { now } = yield* bounds();
+        const deliveries: CustomerDeliveryMetadata[] = [];
+        const seen = new Set<number>();
+        for (const { id } of yield* all<{ id: string }>('deadLettersOfWatch', { watchId, projectId, since })) {
+          const row = (yield* one<ReplaySource>('deliveryOf', { id, projectId }))!;
+          // The newest dead letter of each event (the statement's order): one replay per event.
+          if (seen.has(Number(row.eventRow))) continue;
+          seen.add(Number(row.eventRow));
+          const replayed = yield* replayTo(projectId, row, hook, now);
+          if (replayed.outcome === 'replayed') deliveries.push(replayed.delivery);
+        }
+        return { outcome: 'replayed', deliveries };
+      })(),
+    );
+  }
+
+  async projectCounts(subject: string, projectId: string): Promise<ProjectMonitorCounts> {
+    return this.execute(
+      'read',
+      (function* (): Work<ProjectMonitorCounts> {
+        yield* ownedBy(subject, projectId, 'read');
+        const { since } = yield* bounds();
+        const counts = (yield* one<Record<string, unknown>>('projectCounts', { projectId, since }))!;
+        const hook = yield* one<{ id: number; active: number; disabledAt: string | null; disabledReason: string | null }>('latestWebhook', { projectId });
+        const eventsByType = {} as Record<MonitorEventType, number>;
+        MONITOR_EVENT_TYPES.forEach((type, i) => (eventsByType[type] = Number(counts[`t_${i}`] ?? 0)));
+        return {
+          webhook:
+            hook === undefined
+              ? { state: 'none' }
+              : Number(hook.active) === 1
+                ? { state: 'active' }
+                : { state: 'disabled', since: hook.disabledAt ?? '', reason: hook.disabledReason },
+          replays: Number(counts['replays'] ?? 0),
+          eventsByType,
+        };
+      })(),
+    );
+  }
+
   async scheduledUsage(subject: string, allowance: number): Promise<ScheduledUsage[]> {
     return this.execute(
       'read',
@@ -807,6 +924,65 @@ export class CustomerMonitor implements CustomerMonitorStore {
       })(),
     );
   }
+}
+
+/** A delivery a replay starts from (deliveryOf). */
+interface ReplaySource {
+  id: string;
+  webhookRow: number;
+  eventRow: number;
+  eventType: MonitorEventType;
+  body: string;
+  status: DeliveryStatus;
+  watchRow: number;
+  eventCreatedAt: string;
+  watchActive: number;
+}
+
+/**
+ * A replay of a DEAD_LETTER or CANCELLED delivery to the active webhook `hook`: the row itself when
+ * it is that webhook's; else the active webhook's delivery of the event — reset when it is
+ * DEAD_LETTER or CANCELLED, left alone otherwise ('already') — or a new one, the same body bytes
+ * signed with the active webhook's secret (t: the event's creation time, as every customer
+ * delivery's).
+ */
+function* replayTo(projectId: string, row: ReplaySource, hook: { id: number; secret: string }, now: string): Generator<Step, CustomerReplay, unknown[]> {
+  const eventRow = Number(row.eventRow);
+  const target = deliveryId(hook.id, eventRow);
+  if (target !== row.id) {
+    const existing = yield* one<ReplaySource>('deliveryOf', { id: target, projectId });
+    if (existing === undefined) {
+      yield* one('insertReplayDelivery', {
+        id: target,
+        webhookId: hook.id,
+        projectId,
+        eventId: eventRow,
+        type: row.eventType,
+        body: row.body,
+        signature: customerSignature(hook.secret, unixSeconds(row.eventCreatedAt), row.body),
+        createdAt: now,
+      });
+      return {
+        outcome: 'replayed',
+        delivery: toDelivery(
+          (yield* one<DeliveryRow>('deliveryMetadata', { id: target }))!,
+          yield* all<DeliveryAttempt>('deliveryAttempts', { id: target, limit: DECISIONS_SHOWN }),
+        ),
+      };
+    }
+    if (existing.status !== 'DEAD_LETTER' && existing.status !== 'CANCELLED') return { outcome: 'already', deliveryId: target, status: existing.status };
+  }
+  if ((yield* one('replayDelivery', { id: target })) === undefined) {
+    const current = (yield* one<DeliveryRow>('deliveryMetadata', { id: target }))!;
+    return { outcome: 'already', deliveryId: target, status: current.status };
+  }
+  return {
+    outcome: 'replayed',
+    delivery: toDelivery(
+      (yield* one<DeliveryRow>('deliveryMetadata', { id: target }))!,
+      yield* all<DeliveryAttempt>('deliveryAttempts', { id: target, limit: DECISIONS_SHOWN }),
+    ),
+  };
 }
 
 /** Disables the project's active webhook and cancels its queued deliveries; false when there was none. */

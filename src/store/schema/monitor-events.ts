@@ -5,7 +5,17 @@
  * postgres/monitor-events.ts.
  */
 import type { JsonObject } from '../../core/encoding/json.js';
-import type { DeliveryAttempt, DeliveryClaim, DeliveryResult, DeliveryStatus, MonitorEvent, MonitoringGauges } from '../../core/monitoring/store.js';
+import {
+  MONITOR_EVENT_TYPES,
+  type DeliveryAttempt,
+  type DeliveryClaim,
+  type DeliveryResult,
+  type DeliveryStatus,
+  type MonitorEvent,
+  type MonitorEventType,
+  type MonitoringGauges,
+  type ReplayOutcome,
+} from '../../core/monitoring/store.js';
 import { OPERATOR_EVENT } from './watches.js';
 
 /** Events of operator watches only (defined with the watches: their check counts the event capacity with it). */
@@ -44,8 +54,8 @@ export function byStatus(counts: ReadonlyMap<string, number>): Record<DeliverySt
 }
 
 /** The gauges' row on either engine (PostgreSQL gives the byte sum, a bigint, as a string). */
-export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes'> &
-  Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string };
+export type GaugeRow = Omit<MonitoringGauges, 'eventsByStatus' | 'eventPayloadBytes' | 'eventsByType' | 'replays'> &
+  Record<`s_${DeliveryStatus}`, number> & { eventPayloadBytes: number | string; replays: number | string } & Record<`t_${number}`, number>;
 
 export function gaugesOf(row: GaugeRow): MonitoringGauges {
   return {
@@ -55,6 +65,9 @@ export function gaugesOf(row: GaugeRow): MonitoringGauges {
     dueDeliveries: row.dueDeliveries,
     expiredLeases: row.expiredLeases,
     eventPayloadBytes: Number(row.eventPayloadBytes),
+    disabledWebhooks: Number(row.disabledWebhooks),
+    replays: Number(row.replays),
+    eventsByType: byType(row),
   };
 }
 
@@ -250,3 +263,67 @@ export function toAttempt(row: DeliveryAttempt): DeliveryAttempt {
 
 /** The largest delay, lease or attempt count either engine takes (PostgreSQL's INTEGER). */
 export const MAX_SECONDS = 2_147_483_647;
+
+// ---- replay (docs/daemon.md#operator-monitoring, "Replay"): never automatic, an operator asks ----
+
+/** Statuses a replay takes an event from (the delivery ended without reaching the receiver). */
+export const REPLAYABLE = "('DEAD_LETTER', 'CANCELLED')";
+
+/** The columns a replay writes: a fresh delivery of the same event (five attempts again), the count of replays kept. */
+const REPLAY_SET = `delivery_status = 'PENDING', attempts = 0, next_attempt_at = NULL, lease_expires_at = NULL, last_error = NULL,
+  replays = replays + 1`;
+
+/** Active operator watches whose webhook is enabled: the only ones whose events may be replayed. */
+const REPLAY_WATCHES = 'SELECT id FROM watches WHERE project_id IS NULL AND active = 1 AND webhook_disabled_at IS NULL';
+
+/**
+ * The replay statements of either engine, `p(n)` its n-th parameter: one event (guarded: a
+ * replayable status, its watch active with its webhook enabled; 0 rows when refused), the
+ * refusal's facts (the event's status and its watch's state), the watch of a "since" replay, and
+ * the dead letters of that watch created at or after the instant.
+ */
+export const replayStatements = (p: (n: number) => string) => ({
+  one: `UPDATE monitor_events SET ${REPLAY_SET}
+    WHERE id = ${p(1)} AND delivery_status IN ${REPLAYABLE} AND watch_id IN (${REPLAY_WATCHES})
+    RETURNING id`,
+  facts: `SELECT e.delivery_status AS "status", e.watch_id AS "watchId", w.active, w.webhook_disabled_at AS "disabledAt",
+      w.webhook_disabled_reason AS "disabledReason"
+    FROM monitor_events e JOIN watches w ON w.id = e.watch_id
+    WHERE e.id = ${p(1)} AND w.project_id IS NULL`,
+  watch: `SELECT id, webhook_disabled_at AS "disabledAt", webhook_disabled_reason AS "disabledReason"
+    FROM watches WHERE id = ${p(1)} AND project_id IS NULL AND active = 1`,
+  since: `UPDATE monitor_events SET ${REPLAY_SET}
+    WHERE watch_id = ${p(1)} AND delivery_status = 'DEAD_LETTER' AND created_at >= ${p(2)}
+    RETURNING id`,
+});
+
+/** A refusal's facts as both engines read them (`active` the schema's 0/1). */
+export interface ReplayFacts {
+  status: DeliveryStatus;
+  watchId: number;
+  active: number;
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+/** Why a replay of the event was refused, from its facts (undefined: no event of an operator watch). */
+export function replayRefusal(facts: ReplayFacts | undefined): Exclude<ReplayOutcome, { outcome: 'replayed' }> {
+  if (facts === undefined) return { outcome: 'not-found' };
+  if (facts.status !== 'DEAD_LETTER' && facts.status !== 'CANCELLED') return { outcome: 'not-replayable', status: facts.status };
+  if (Number(facts.active) !== 1) return { outcome: 'watch-removed', watchId: Number(facts.watchId) };
+  if (facts.disabledAt !== null) return { outcome: 'webhook-disabled', watchId: Number(facts.watchId), since: facts.disabledAt, reason: facts.disabledReason };
+  // The guarded update and the facts disagree only when another transaction moved the event in
+  // between (PostgreSQL, READ COMMITTED): its status now is the answer.
+  return { outcome: 'not-replayable', status: facts.status };
+}
+
+/** The gauges' per-type counts as columns `t_<n>` (n: the type's index in MONITOR_EVENT_TYPES), `count` the engine's counting expression. */
+export const typeColumns = (count: (condition: string) => string): string =>
+  MONITOR_EVENT_TYPES.map((type, i) => `${count(`event_type = '${type}'`)} AS "t_${i}"`).join(', ');
+
+/** Every type as a key, from a gauges row's `t_<n>` columns. */
+export function byType(row: Record<string, unknown>): Record<MonitorEventType, number> {
+  const result = {} as Record<MonitorEventType, number>;
+  MONITOR_EVENT_TYPES.forEach((type, i) => (result[type] = Number(row[`t_${i}`] ?? 0)));
+  return result;
+}

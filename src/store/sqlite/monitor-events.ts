@@ -14,6 +14,8 @@ import type {
   MonitorEvent,
   MonitorEventStore,
   MonitoringGauges,
+  ReplayOutcome,
+  ReplaySinceOutcome,
   RetentionCandidates,
 } from '../../core/monitoring/store.js';
 import {
@@ -27,6 +29,8 @@ import {
   LEASE_EXPIRED,
   MAX_SECONDS,
   OPERATOR_EVENT,
+  replayRefusal,
+  replayStatements,
   retentionStatement,
   settlementOf,
   TIMESTAMP_GLOB,
@@ -40,6 +44,8 @@ import {
   type SettledRow,
   type EventRow,
   type GaugeRow,
+  type ReplayFacts,
+  typeColumns,
 } from '../schema/monitor-events.js';
 import { limitOf } from '../schema/observations.js';
 import { isRowId, OPERATOR_ACTIVE, QUEUED } from '../schema/watches.js';
@@ -65,6 +71,8 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   readonly #claim: (limit: number, leaseSeconds: number, maxAttempts: number) => DeliveryClaim[];
   readonly #settle: (eventId: number, attempt: number, s: Settlement) => boolean;
   readonly #attempts: (eventId: number) => DeliveryAttempt[] | undefined;
+  readonly #replay: (eventId: number) => ReplayOutcome;
+  readonly #replaySince: (watchId: number, since: string) => ReplaySinceOutcome;
 
   constructor(db: Database.Database) {
     // Operator events only: a project watch's events are its owner's (the session routes).
@@ -79,7 +87,10 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
          ${STATUS_COLUMNS},
          coalesce(sum(delivery_status IN ${QUEUED} AND (next_attempt_at IS NULL OR next_attempt_at <= :now)), 0) AS dueDeliveries,
          coalesce(sum(delivery_status = 'DELIVERING' AND lease_expires_at <= :now), 0) AS expiredLeases,
-         coalesce(sum(length(CAST(data AS BLOB))), 0) AS eventPayloadBytes
+         coalesce(sum(length(CAST(data AS BLOB))), 0) AS eventPayloadBytes,
+         (SELECT count(*) FROM watches WHERE ${OPERATOR_ACTIVE} AND webhook_disabled_at IS NOT NULL) AS disabledWebhooks,
+         coalesce(sum(replays), 0) AS replays,
+         ${typeColumns((c) => `coalesce(sum(${c}), 0)`)}
        FROM monitor_events WHERE ${OPERATOR_EVENT}`,
     );
 
@@ -185,6 +196,26 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
       operatorEvent.get(eventId) === undefined ? undefined : attempts.all(eventId).map(toAttempt),
     );
     this.#attempts = (eventId) => attemptsOf.deferred(eventId);
+
+    // Replays: each one IMMEDIATE transaction (the guarded update, then the event or the refusal's facts).
+    const r = replayStatements(() => '?');
+    const replayOne = db.prepare(r.one).pluck() as Database.Statement<[number], number>;
+    const facts = db.prepare(r.facts) as Database.Statement<[number], ReplayFacts>;
+    const event = db.prepare(`SELECT ${EVENT_COLUMNS} FROM monitor_events WHERE id = ?`) as Database.Statement<[number], EventRow>;
+    const replayWatch = db.prepare(r.watch) as Database.Statement<[number], { id: number; disabledAt: string | null; disabledReason: string | null }>;
+    const replaySince = db.prepare(r.since).pluck() as Database.Statement<[number, string], number>;
+    const one = db.transaction((id: number): ReplayOutcome => {
+      if (replayOne.get(id) === undefined) return replayRefusal(facts.get(id));
+      return { outcome: 'replayed', event: toEvent(event.get(id)!) };
+    });
+    this.#replay = (id) => one.immediate(id);
+    const since = db.transaction((watchId: number, instant: string): ReplaySinceOutcome => {
+      const watch = replayWatch.get(watchId);
+      if (watch === undefined) return { outcome: 'not-found' };
+      if (watch.disabledAt !== null) return { outcome: 'webhook-disabled', watchId, since: watch.disabledAt, reason: watch.disabledReason };
+      return { outcome: 'replayed', eventIds: replaySince.all(watchId, instant).sort((a, b) => a - b) };
+    });
+    this.#replaySince = (watchId, instant) => since.immediate(watchId, instant);
   }
 
   async list(options: { watchId?: number; limit: number }): Promise<MonitorEvent[]> {
@@ -221,5 +252,17 @@ export class SqliteMonitorEventStore implements MonitorEventStore {
   /** One read transaction: the event's scope, then its records. */
   async attempts(eventId: number): Promise<DeliveryAttempt[] | undefined> {
     return isRowId(eventId) ? this.#attempts(eventId) : undefined;
+  }
+
+  /** One IMMEDIATE transaction: the guarded update, then the event (or why it was refused). */
+  async replay(eventId: number): Promise<ReplayOutcome> {
+    if (!isRowId(eventId)) return { outcome: 'not-found' };
+    return this.#replay(eventId);
+  }
+
+  /** One IMMEDIATE transaction: the watch's state, then its dead letters since the instant. */
+  async replaySince(watchId: number, since: string): Promise<ReplaySinceOutcome> {
+    if (!isRowId(watchId)) return { outcome: 'not-found' };
+    return this.#replaySince(watchId, since);
   }
 }

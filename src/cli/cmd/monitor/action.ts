@@ -5,7 +5,18 @@ import { usageError } from '../../cmdutil/errors.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { printable } from '../../../present/text.js';
 import { loadA2aBaseline, loadMcpBaseline } from '../inspect/baseline.js';
-import { attemptsText, eventsText, statusText, watchCheckText, watchCreatedText, watchEnabledText, watchListText } from './render.js';
+import { retentionCutoff } from '../../../core/monitoring/rules.js';
+import {
+  attemptsText,
+  eventReplayText,
+  eventsText,
+  statusText,
+  watchCheckText,
+  watchCreatedText,
+  watchEnabledText,
+  watchListText,
+  watchReplayText,
+} from './render.js';
 
 function interval(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -130,5 +141,39 @@ export async function attemptsAction(io: CliIo, setExit: (code: number) => void,
     setExit,
     (client) => client.listEventAttempts(eventId),
     (list) => attemptsText(list.eventId, list.attempts),
+  );
+}
+
+export async function replayAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  eventId: string | undefined,
+  options: DaemonOptions & { watch?: string; since?: string },
+): Promise<void> {
+  if (options.watch === undefined && options.since !== undefined) throw usageError('--since needs --watch <id> (the watch whose dead letters to replay)');
+  if (options.watch !== undefined) {
+    if (eventId !== undefined) throw usageError('give either an event id or --watch <id> --since <instant>, not both');
+    const since = options.since;
+    if (since === undefined) throw usageError('--watch needs --since <instant>: the dead letters created at or after it are replayed');
+    if (retentionCutoff(since) === null) {
+      throw usageError(`--since must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z, not ${printable(since.slice(0, 64))}`);
+    }
+    const watch = options.watch;
+    await withDaemon(
+      io,
+      options,
+      setExit,
+      (client) => client.replayWatch(watch, since),
+      (replayed) => watchReplayText(watch, replayed),
+    );
+    return;
+  }
+  if (eventId === undefined) throw usageError('name the event to replay (evt_<n>), or --watch <id> --since <instant>');
+  await withDaemon(
+    io,
+    options,
+    setExit,
+    (client) => client.replayMonitorEvent(eventId),
+    (replayed) => eventReplayText(replayed.event),
   );
 }

@@ -10,6 +10,8 @@
  *   watch enable-webhook <id>      POST /v1/monitoring/watches/{id}/webhook (after a 410 Gone; --url: a new URL)
  *   events [--watch <id>]          GET /v1/monitoring/events
  *   attempts <evt_id>              GET /v1/monitoring/events/{id}/attempts
+ *   replay <evt_id>                POST /v1/monitoring/events/{id}/replay
+ *   replay --watch <id> --since <instant>   POST /v1/monitoring/watches/{id}/replay
  *   status                         GET /v1/monitoring/status
  *
  * The token comes from SVC_ADMIN_TOKEN only (a command-line argument shows in `ps`) and is never
@@ -67,6 +69,8 @@ Examples:
   $ svc monitor events --watch 1 --json
   $ svc monitor attempts evt_12
   $ svc monitor watch enable-webhook 1 --url https://hooks.example/svc-new
+  $ svc monitor replay evt_42
+  $ svc monitor replay --watch 1 --since 2026-11-01T00:00:00Z
   $ svc monitor status --daemon http://10.0.0.5:8080
   $ svc monitor watch rm 1`,
     );
@@ -193,6 +197,33 @@ Examples:
   $ svc monitor attempts evt_12 --json | jq '.attempts[].decision'`,
     )
     .action(async (eventId: string, options: DaemonOptions) => (await import('./action.js')).attemptsAction(io, setExit, eventId, options));
+
+  daemonOptions(
+    monitor
+      .command('replay')
+      .description('Deliver a dead-lettered or cancelled event again (same id and bytes, five fresh attempts); never done automatically')
+      .argument('[eventId]', 'the event to replay: evt_<n> (svc monitor events lists them)')
+      .option('--watch <id>', 'replay every dead letter of this watch instead (needs --since)')
+      .option('--since <instant>', 'with --watch: only events created at or after this RFC 3339 instant (seconds and an offset)'),
+    "print the daemon's answer, {event} or {replayed, count}, as JSON",
+  )
+    .addHelpText(
+      'after',
+      `
+Only DEAD_LETTER or CANCELLED events are replayed, of an active watch whose webhook is enabled;
+anything else is the daemon's CONFLICT (exit 4) with a line naming the state and the fix (an event
+still on its way, a removed watch, a webhook the receiver disabled: re-enable it first). The event
+keeps its id and envelope bytes, so receivers that deduplicate on the id see it once. svc never
+replays by itself: a dead letter stays one until an operator runs this.
+
+Examples:
+  $ svc monitor replay evt_42
+  $ svc monitor replay --watch 1 --since 2026-11-01T00:00:00Z
+  $ svc monitor replay --watch 1 --since 2026-11-01T00:00:00Z --json | jq -r '.replayed[]'`,
+    )
+    .action(async (eventId: string | undefined, options: DaemonOptions & { watch?: string; since?: string }) =>
+      (await import('./action.js')).replayAction(io, setExit, eventId, options),
+    );
 
   daemonOptions(monitor.command('status').description('Show the gauges of the monitoring tables (counts and limits)'), "print the daemon's answer as JSON")
     .addHelpText('after', '\nExamples:\n  $ svc monitor status\n  $ svc monitor status --json')

@@ -86,6 +86,24 @@ export function statusText(status: MonitoringStatus): string {
     `due deliveries  ${status.dueDeliveries}`,
     `expired leases  ${status.expiredLeases}`,
     `event payloads  ${status.eventPayloadBytes} bytes (one event at most ${status.eventPayloadLimitBytes})`,
+    `disabled hooks  ${status.disabledWebhooks}`,
+    `replays         ${status.replays}`,
+    `by type         ${byType(status.eventsByType)}`,
     '',
   ].join('\n');
+}
+
+/** The types with events, `type count` comma-separated (every type is in the JSON, zeros included). */
+function byType(counts: Readonly<Record<string, number>>): string {
+  const seen = Object.entries(counts).filter(([, n]) => n > 0);
+  return seen.length === 0 ? 'none' : seen.map(([type, n]) => `${type} ${n}`).join(', ');
+}
+
+export function eventReplayText(event: MonitorEvent): string {
+  return `${printable(event.id)} replayed: ${event.deliveryStatus}, five fresh attempts (replay ${event.replays}); receivers see the same id and bytes\n`;
+}
+
+export function watchReplayText(watch: string, replayed: { replayed: readonly string[]; count: number }): string {
+  if (replayed.count === 0) return `watch ${printable(watch)}: no dead letter since that instant, nothing replayed\n`;
+  return `watch ${printable(watch)}: ${replayed.count} dead letter${replayed.count === 1 ? '' : 's'} replayed (${replayed.replayed.map(printable).join(', ')})\n`;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { OwnerProject, SvcClient } from '../../../client/index.js';
 import { signClaimPayload } from '../../../core/delegation/mint.js';
 import { parseJsonText } from '../../../core/encoding/json.js';
+import { retentionCutoff } from '../../../core/monitoring/rules.js';
 import { ProblemError } from '../../../core/problems.js';
 import { ConfigError } from '../../../runtime/node.js';
 import { defaultStorePath } from '../../../store/schema/paths.js';
@@ -519,6 +520,46 @@ export async function webhookDeliveriesAction(io: CliIo, setExit: (code: number)
         list.map((d) => [...['eventId', 'eventType', 'status', 'attempts', 'createdAt'].map((m) => cell(d, m)), last(d)]),
       );
     },
+  );
+}
+
+export async function webhookReplayAction(
+  io: CliIo,
+  setExit: (code: number) => void,
+  options: HookOptions & { delivery?: string; watch?: string; since?: string },
+): Promise<void> {
+  const { delivery, watch, since } = options;
+  if (watch === undefined && since !== undefined) throw usageError('--since needs --watch <id> (the watch whose dead letters to replay)');
+  if (delivery !== undefined && watch !== undefined) throw usageError('give either --delivery <id> or --watch <id> --since <instant>, not both');
+  if (delivery === undefined && watch === undefined) throw usageError('name the delivery to replay (--delivery dlv_…), or --watch <id> --since <instant>');
+  if (watch !== undefined && since === undefined)
+    throw usageError('--watch needs --since <instant>: the dead letters of events created at or after it are replayed');
+  if (since !== undefined && retentionCutoff(since) === null) {
+    throw usageError(`--since must be an RFC 3339 date-time with seconds and an offset, such as 2026-01-01T00:00:00Z, not ${printable(since.slice(0, 64))}`);
+  }
+  const s = sessionFor(io, options);
+  const target = { base: s.gateway, origin: s.origin, cookie: s.cookie };
+  if (delivery !== undefined) {
+    await withGateway(
+      io,
+      options,
+      setExit,
+      target,
+      (client) => client.replayWebhookDelivery(options.project, delivery),
+      (answer) => `${printable(delivery)} replayed as ${printable(answer.delivery.id)}: ${answer.delivery.status}, five fresh attempts\n`,
+    );
+    return;
+  }
+  await withGateway(
+    io,
+    options,
+    setExit,
+    target,
+    (client) => client.replayProjectWatch(options.project, watch!, since!),
+    (answer) =>
+      answer.count === 0
+        ? `${printable(watch!)}: no dead letter since that instant, nothing replayed\n`
+        : `${printable(watch!)}: ${answer.count} replayed (${answer.replayed.map(printable).join(', ')})\n`,
   );
 }
 

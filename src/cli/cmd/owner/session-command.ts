@@ -202,6 +202,29 @@ export function addOwnerSessionCommands(owner: Command, io: CliIo, setExit: (cod
   )
     .addHelpText('after', '\nExamples:\n  $ svc owner webhook deliveries --project prj_…')
     .action(async (options: HookOptions) => (await action()).webhookDeliveriesAction(io, setExit, options));
+  gatewayOptions(
+    webhook
+      .command('replay')
+      .description('Deliver a dead-lettered or cancelled delivery again, to the active webhook; never done automatically')
+      .requiredOption('--project <id>', 'the project')
+      .option('--delivery <id>', 'the delivery to replay: dlv_<webhook>_<event> (webhook deliveries --json lists them)')
+      .option('--watch <id>', "replay every dead letter of this watch's events instead (needs --since)")
+      .option('--since <instant>', 'with --watch: only events created at or after this RFC 3339 instant (seconds and an offset)'),
+    "print the gateway's answer, {delivery} or {replayed, count}, as JSON",
+  )
+    .addHelpText(
+      'after',
+      `
+The event goes to the project's active webhook with the same id and body bytes, five fresh
+attempts: the same delivery when it was that webhook's, else a new one signed with its secret.
+Only DEAD_LETTER or CANCELLED deliveries; anything else is CONFLICT (exit 4) with a line naming the
+state (no active webhook: set one first).
+
+Examples:
+  $ svc owner webhook replay --project prj_… --delivery dlv_3_42
+  $ svc owner webhook replay --project prj_… --watch wch_7 --since 2026-11-01T00:00:00Z`,
+    )
+    .action(async (options: HookOptions & { delivery?: string; watch?: string; since?: string }) => (await action()).webhookReplayAction(io, setExit, options));
 
   gatewayOptions(
     owner.command('schedule').description('The scheduled monitor usage of your projects: allowance, attempts used, skipped, next due'),
