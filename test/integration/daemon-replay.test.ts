@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import { MONITOR_EVENT_TYPES } from '../../src/core/monitoring/store.js';
 import { checkContract, until } from '../support/daemon-client.js';
-import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
+import { documentPath, FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { ADMIN_TOKEN, didKeyPrincipal, ownerSession, seedOwner, signIn, type SessionAnswer } from '../support/gateway.js';
 import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
 import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
@@ -70,7 +70,7 @@ function suite(engine: string, describeEngine: (name: string, fn: () => void) =>
 
     beforeAll(async () => {
       opened = await open();
-      host = await startDidWebHost();
+      host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
       [project] = (await seedOwner(opened.target, owner.did, ['replays'])) as [string];
       await seedOwner(opened.target, other.did, ['elsewhere']);
       const env = { SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_RATE_LIMIT_PER_MIN: '100000', SVC_GATEWAY_RATE_LIMIT_PER_MIN: '100000' };
