@@ -1,6 +1,8 @@
 /**
  * The monitoring poller: the time of one pass over 500 due
- * watches of fresh did:keys, on a SQLite file and on PostgreSQL, in this process — the daemon's
+ * watches of fresh did:keys, on a SQLite file and on PostgreSQL, in this process; and the same over
+ * 500 watches mixing 300 did:keys, 100 MCP endpoints and 100 A2A cards served over loopback HTTPS
+ * (SDK 1.x MCP servers, plain agent cards), next to the did:key-only pass of the same run — the daemon's
  * own poller (MonitorPoller.pass) over the daemon's own storage slot: claim on the database
  * clock, resolve afresh (noCache, recorded in the history), compare, record the baseline and the
  * watch state in one transaction. The first pass establishes 500 baselines; the second (the
@@ -19,13 +21,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import type { Runtime } from '../src/core/runtime.js';
+import type { WatchKind } from '../src/core/store.js';
 import { createRuntime } from '../src/runtime/node.js';
 import { Capacity } from '../src/server/capacity.js';
 import type { ServerContext } from '../src/server/context.js';
 import { DEFAULT_LIMITS } from '../src/server/limits.js';
 import { deliverDue, MonitorPoller } from '../src/server/jobs/poller.js';
 import { systemClock } from '../src/runtime/node.js';
-import { countingReceiver, startHttpsServer } from '../test/support/https-server.js';
+import { agentCard } from '../test/support/a2a-agent.js';
+import { FAR_FROM_EXPIRY_DAYS, startDidWebHost } from '../test/support/did-web-host.js';
+import { countingReceiver, json, startHttpsServer } from '../test/support/https-server.js';
+import { PLAIN_TOOLS, startSdk1Server, type McpTestServer } from '../test/support/mcp-servers.js';
 import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
@@ -40,12 +47,14 @@ interface Passes {
   steady: number;
 }
 
-/** Two timed passes over WATCHES due watches on the database `target`; `age` makes them all due again. */
-async function passes(target: string, age: () => Promise<void>): Promise<Passes> {
+/** The watches of a pass: fresh did:keys only, or did:keys with MCP endpoints and A2A cards on a loopback host. */
+type Subjects = Array<{ kind: WatchKind; did: string }>;
+
+/** Two timed passes over the watches on the database `target`; `age` makes them all due again. */
+async function passes(target: string, age: () => Promise<void>, subjects: Subjects, runtime: Runtime = createRuntime({})): Promise<Passes> {
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (!storage.store) throw new Error(`the database could not be opened: ${storage.error}`);
-  const runtime = createRuntime({});
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const limits = { ...DEFAULT_LIMITS, maxConcurrency: 1_000, maxConcurrencyPerClient: 1_000 };
   const ctx: ServerContext = {
@@ -59,10 +68,10 @@ async function passes(target: string, age: () => Promise<void>): Promise<Passes>
     active: 0,
   };
   try {
-    const dids = await ed25519DidKeys(WATCHES);
-    for (const did of dids) {
+    for (const { kind, did } of subjects) {
       const added = await storage.store.watches.add(
         {
+          kind,
           did,
           webhookUrl: 'https://hooks.example/svc',
           secret: 'whsec_bench',
@@ -83,12 +92,16 @@ async function passes(target: string, age: () => Promise<void>): Promise<Passes>
         checked += n;
       }
       const ms = performance.now() - t0;
-      if (checked !== WATCHES) throw new Error(`${checked} of ${WATCHES} watches were checked`);
+      if (checked !== subjects.length) throw new Error(`${checked} of ${subjects.length} watches were checked`);
       return ms;
     };
     const first = await timed();
     await age();
     const steady = await timed();
+    // Every check resolved or inspected: none failed (a failure would be cheaper and flatter the figure).
+    const failed = (await storage.store.watches.list()).filter((w) => w.lastStatus !== 'RESOLVED');
+    if (failed.length > 0)
+      throw new Error(`${failed.length} watches did not check cleanly (e.g. ${failed[0]!.kind} ${failed[0]!.did}: ${failed[0]!.lastStatus})`);
     return { first, steady };
   } finally {
     await storage.close();
@@ -96,6 +109,37 @@ async function passes(target: string, age: () => Promise<void>): Promise<Passes>
 }
 
 const AGE = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z'";
+
+/** MCP endpoints and A2A cards of the mixed pass (the rest of WATCHES are did:keys). */
+const MCP_WATCHES = 100;
+const A2A_WATCHES = 100;
+
+/**
+ * A loopback HTTPS host (a test CA, a leaf far from expiry) serving MCP_WATCHES SDK 1.x MCP
+ * servers (stateless, JSON replies, the plain tool set, one path each) and A2A_WATCHES agent cards;
+ * the watches of the mixed pass (did:keys for the rest) and a Runtime trusting the host.
+ */
+async function mixedSubjects(): Promise<{ subjects: Subjects; runtime: Runtime; close(): Promise<void> }> {
+  const host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
+  const servers: McpTestServer[] = [];
+  for (let i = 0; i < MCP_WATCHES; i++) servers.push(await startSdk1Server({ host, path: `/mcp/${i}`, tools: PLAIN_TOOLS, stateful: false, json: true }));
+  const origin = `https://localhost:${host.server.port}`;
+  for (let i = 0; i < A2A_WATCHES; i++) host.server.route(`/cards/${i}.json`, json(agentCard(`${origin}/agents/${i}`, { name: `Agent ${i}` })));
+  const dids = await ed25519DidKeys(WATCHES - MCP_WATCHES - A2A_WATCHES);
+  const subjects: Subjects = [
+    ...dids.map((did) => ({ kind: 'did' as const, did })),
+    ...servers.map((s) => ({ kind: 'mcp' as const, did: s.url })),
+    ...Array.from({ length: A2A_WATCHES }, (_, i) => ({ kind: 'a2a' as const, did: `${origin}/cards/${i}.json` })),
+  ];
+  return {
+    subjects,
+    runtime: host.runtime(),
+    close: async () => {
+      for (const s of servers) await s.close();
+      await host.close();
+    },
+  };
+}
 
 const EVENTS_DELIVERED = 1_000;
 
@@ -199,30 +243,64 @@ async function rssWithEvents(dir: string): Promise<number> {
 
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-monitor-'));
-  const file = path.join(dir, 'svc.db');
+  const mixed = await mixedSubjects();
   try {
-    const sqlite = await passes(file, async () => {
-      const db = new Database(file);
-      db.exec(AGE);
-      db.close();
-    });
-    let postgres: Passes | null = null;
-    let note = '';
-    try {
+    const didOnly: Subjects = (await ed25519DidKeys(WATCHES)).map((did) => ({ kind: 'did', did }));
+    const onSqlite = async (name: string, subjects: Subjects, runtime?: Runtime) => {
+      const at = path.join(dir, name);
+      return passes(
+        at,
+        async () => {
+          const db = new Database(at);
+          db.exec(AGE);
+          db.close();
+        },
+        subjects,
+        runtime,
+      );
+    };
+    const onPostgres = async (subjects: Subjects, runtime?: Runtime) => {
       const database = await createDatabase(serverUrl, 'svc_bench');
       try {
-        postgres = await passes(database.url, async () => {
-          const client = new pg.Client({ connectionString: database.url });
-          await client.connect();
-          await client.query(AGE);
-          await client.end();
-        });
+        return await passes(
+          database.url,
+          async () => {
+            const client = new pg.Client({ connectionString: database.url });
+            await client.connect();
+            await client.query(AGE);
+            await client.end();
+          },
+          subjects,
+          runtime,
+        );
       } finally {
         await database.drop();
       }
+    };
+    const sqlite = await onSqlite('svc.db', didOnly);
+    const sqliteMixed = await onSqlite('mixed.db', mixed.subjects, mixed.runtime);
+    let postgres: Passes | null = null;
+    let postgresMixed: Passes | null = null;
+    let note = '';
+    try {
+      postgres = await onPostgres(didOnly);
+      postgresMixed = await onPostgres(mixed.subjects, mixed.runtime);
     } catch (err) {
       note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
     }
+    const mixedRow = (engine: string, m: Passes | null, d: Passes | null): BenchRow => ({
+      operation: `monitoring: one steady poller pass over ${WATCHES} due watches mixing ${WATCHES - MCP_WATCHES - A2A_WATCHES} did:keys, ${MCP_WATCHES} MCP endpoints and ${A2A_WATCHES} A2A cards (loopback HTTPS), ${engine}`,
+      unit: 'ms',
+      svc: m?.steady ?? null,
+      peer: `${WATCHES} did:key watches only, the same pass, same run`,
+      peerValue: d?.steady ?? null,
+      goal: null,
+      status: m && d ? 'ok' : 'error',
+      note:
+        m && d
+          ? `${(m.steady / d.steady).toFixed(2)}× the DID-only pass; first pass (baselines set) ${m.first.toFixed(0)} ms vs ${d.first.toFixed(0)} ms; each MCP check lists tools, prompts and resources, each A2A check fetches and inspects the card`
+          : note,
+    });
     const row = (label: string, key: keyof Passes): BenchRow => ({
       operation: `monitoring: one poller pass over ${WATCHES} due did:key watches, ${label}`,
       unit: 'ms',
@@ -260,6 +338,8 @@ export async function run(): Promise<BenchRow[]> {
     return [
       row('first (baselines set)', 'first'),
       row('steady (nothing changed)', 'steady'),
+      mixedRow('SQLite', sqliteMixed, sqlite),
+      mixedRow('PostgreSQL', postgresMixed, postgres),
       {
         operation: `monitoring: webhook deliveries to a loopback HTTPS receiver (${EVENTS_DELIVERED} events)`,
         unit: 'ops/s',
@@ -281,6 +361,7 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
+    await mixed.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

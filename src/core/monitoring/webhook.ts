@@ -14,6 +14,7 @@
  * Both sign the same raw body with the same secret; a receiver checks either.
  */
 import { createHmac } from 'node:crypto';
+import { RETRY_AFTER_CAP_SECONDS } from './delivery-limits.js';
 import { subjectMember, type MonitorEvent } from './store.js';
 
 /**
@@ -69,12 +70,7 @@ export const DELIVERY_ATTEMPTS = 5;
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 45_000;
 export const DELIVERY_LEASE_SECONDS = 120;
 
-/**
- * The longest wait a receiver's Retry-After can ask for, seconds (an hour): a larger value (or a
- * date further out) is taken as this. The next attempt is never sooner than the schedule
- * (retryDelaySeconds) either, and the attempts stay five in all.
- */
-export const RETRY_AFTER_CAP_SECONDS = 3600;
+export { RETRY_AFTER_CAP_SECONDS } from './delivery-limits.js';
 
 /**
  * The seconds a Retry-After header value asks for at `nowMs`: delta-seconds (`600`) or an

@@ -22,7 +22,7 @@ import type { Command } from 'commander';
 import { NO_PAGER_HELP } from '../../cmdutil/output-options.js';
 import { DEFAULT_DAEMON_URL, type DaemonOptions } from '../../cmdutil/daemon-options.js';
 import type { CliIo } from '../../cmdutil/io.js';
-import { RETRY_AFTER_CAP_SECONDS } from '../../../core/monitoring/webhook.js';
+import { RETRY_AFTER_CAP_SECONDS } from '../../../core/monitoring/delivery-limits.js';
 
 const EXIT_STATUS = `Exit status: 0 done; 2 a usage error (no SVC_ADMIN_TOKEN, a bad --daemon or option, or the daemon's
 INVALID_OPTIONS); 4 the daemon could not be reached or answered another problem (UNAUTHORIZED, NOT_FOUND,
