@@ -51,7 +51,8 @@ interface Passes {
 type Subjects = Array<{ kind: WatchKind; did: string }>;
 
 /** Two timed passes over the watches on the database `target`; `age` makes them all due again. */
-async function passes(target: string, age: () => Promise<void>, subjects: Subjects, runtime: Runtime = createRuntime({})): Promise<Passes> {
+async function passes(target: string, age: () => Promise<void>, subjects: Subjects, makeRuntime: () => Runtime = () => createRuntime({})): Promise<Passes> {
+  const runtime = makeRuntime();
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (!storage.store) throw new Error(`the database could not be opened: ${storage.error}`);
@@ -119,7 +120,7 @@ const A2A_WATCHES = 100;
  * servers (stateless, JSON replies, the plain tool set, one path each) and A2A_WATCHES agent cards;
  * the watches of the mixed pass (did:keys for the rest) and a Runtime trusting the host.
  */
-async function mixedSubjects(): Promise<{ subjects: Subjects; runtime: Runtime; close(): Promise<void> }> {
+async function mixedSubjects(): Promise<{ subjects: Subjects; runtime: () => Runtime; close(): Promise<void> }> {
   const host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
   const servers: McpTestServer[] = [];
   for (let i = 0; i < MCP_WATCHES; i++) servers.push(await startSdk1Server({ host, path: `/mcp/${i}`, tools: PLAIN_TOOLS, stateful: false, json: true }));
@@ -133,7 +134,7 @@ async function mixedSubjects(): Promise<{ subjects: Subjects; runtime: Runtime; 
   ];
   return {
     subjects,
-    runtime: host.runtime(),
+    runtime: () => host.runtime(),
     close: async () => {
       for (const s of servers) await s.close();
       await host.close();
@@ -246,7 +247,7 @@ export async function run(): Promise<BenchRow[]> {
   const mixed = await mixedSubjects();
   try {
     const didOnly: Subjects = (await ed25519DidKeys(WATCHES)).map((did) => ({ kind: 'did', did }));
-    const onSqlite = async (name: string, subjects: Subjects, runtime?: Runtime) => {
+    const onSqlite = async (name: string, subjects: Subjects, runtime?: () => Runtime) => {
       const at = path.join(dir, name);
       return passes(
         at,
@@ -259,7 +260,7 @@ export async function run(): Promise<BenchRow[]> {
         runtime,
       );
     };
-    const onPostgres = async (subjects: Subjects, runtime?: Runtime) => {
+    const onPostgres = async (subjects: Subjects, runtime?: () => Runtime) => {
       const database = await createDatabase(serverUrl, 'svc_bench');
       try {
         return await passes(
