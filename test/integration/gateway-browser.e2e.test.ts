@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
+import { goneReason } from '../../src/store/schema/monitor-events.js';
 import { describeBrowser, launchBrowser, offOrigin, openPage, screenshot } from '../support/browser.js';
 import type { Daemon } from '../support/daemon.js';
 import { didKeyPrincipal, gatewayUrl, seedOwner, signStatement, startGatewayDaemon } from '../support/gateway.js';
@@ -141,6 +143,28 @@ describeBrowser('the cookie gateway in a browser', () => {
       );
       expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
       await screenshot(page, 'gateway-signed-in-360');
+
+      // A webhook its receiver turned off (410 Gone, as the deliverer records it): the note names
+      // why and the fix, beside the counts; readable at 360 px and at 1280 px.
+      const db = new Database(dbPath);
+      try {
+        db.prepare(
+          `INSERT INTO customer_webhooks (project_id, url, secret, created_at, active, disabled_at, disabled_reason)
+           VALUES (?, 'https://hooks.example/a-rather-long-receiver-path/for/svc-events', 'whsec_x', '2026-11-28T00:00:00Z', 0, ?, ?)`,
+        ).run(projects[1]!, '2026-11-29T03:00:00Z', `${goneReason('2026-11-29T03:00:00Z', 'evt_12')}; set a webhook again to resume deliveries`);
+      } finally {
+        db.close();
+      }
+      await page.goto(`${gw}/`);
+      expect(await page.locator('p.note').textContent()).toMatch(
+        /^Webhook disabled: the receiver answered 410 Gone .*resume deliveries: svc owner webhook set --project /,
+      );
+      expect(await page.textContent('main')).toMatch(/Webhook: disabled since 2026-11-29T03:00:00Z/);
+      expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
+      await screenshot(page, 'gateway-webhook-disabled-360');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect(await layoutOf(page)).toEqual({ overflow: 0, styled: true });
+      await screenshot(page, 'gateway-webhook-disabled-1280');
       expect(offOrigin(requests, gw)).toEqual([]);
       expect(consoleErrors).toEqual([]);
     } finally {

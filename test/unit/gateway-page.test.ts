@@ -32,7 +32,7 @@ describe('the owner page and a disabled webhook', () => {
   it('names the reason of a receiver-disabled webhook and the fix', () => {
     const reason = 'the receiver answered 410 Gone at 2026-11-29T01:02:03Z to the delivery of evt_7; set a webhook again to resume deliveries';
     const html = page(hook({ active: false, disabledAt: '2026-11-29T01:02:03Z', disabledReason: reason }));
-    expect(html).toContain('Webhook disabled.');
+    expect(html).toContain('Webhook disabled:');
     expect(html).toContain(reason);
     expect(html).toContain('svc owner webhook set --project prj_abc --url &lt;https URL&gt;');
   });

@@ -113,7 +113,7 @@ export function attemptOutcome(
   const scheduled = attempt < DELIVERY_ATTEMPTS ? retryDelaySeconds(attempt) : null;
   const status = answer?.status;
   if (answer === null || status === undefined) {
-    return { delivered: false, error: failure, retryAfterSeconds: scheduled, detail: `${failure}; ${nextOf(scheduled)}` };
+    return { delivered: false, error: failure, retryAfterSeconds: scheduled, detail: `${failure.replace(/\.$/, '')}; ${nextOf(scheduled)}` };
   }
   if (status >= 200 && status < 300) return { delivered: true, status, detail: `the receiver answered ${status}` };
   if (status === 410) {

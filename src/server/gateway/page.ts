@@ -36,7 +36,8 @@ export interface PageProject {
 function webhookNote(p: PageProject) {
   const hook = p.webhook;
   if (!hook || hook.active || hook.disabledReason === null) return '';
-  return html`<p class="note"><strong>Webhook disabled.</strong> ${hook.disabledReason}. No event is delivered until you set a webhook again: <code>svc owner webhook set --project ${p.project.id} --url &lt;https URL&gt;</code>.</p>`;
+  // The stored reason names the 410 and ends with the fix in words; the command follows it.
+  return html`<p class="note"><strong>Webhook disabled:</strong> ${hook.disabledReason}: <code>svc owner webhook set --project ${p.project.id} --url &lt;https URL&gt;</code>. No event is delivered meanwhile.</p>`;
 }
 
 /** The project's delivery counts: the webhook's state, replays, and the event types seen in the window (only those with events). */
