@@ -3,6 +3,7 @@
  * watches and events and the retention preview (how a cutoff is read, what is never counted).
  * The routes and the poller read them from here.
  */
+import { ProblemError } from '../problems.js';
 import { rfc3339 } from '../runtime.js';
 import { INSTANT_MAX_MS, readInstant } from '../storable.js';
 
@@ -41,3 +42,9 @@ export const PRESERVATION_RULES = [
 
 export const RETENTION_LIMITATIONS =
   'A preview only: nothing is deleted, and no cleanup runs from this route. The counts are read in one snapshot and can change before any cleanup (new observations, deliveries, claims); they name no row.';
+
+/** The CONFLICT of a replay of an event (or an owner's delivery) that is not DEAD_LETTER or CANCELLED. */
+export function notReplayable(id: string, status: string, what: 'events' | 'deliveries'): ProblemError {
+  const why = status === 'DELIVERED' ? 'the receiver already acknowledged it' : 'it is still being delivered: wait for it to settle';
+  return new ProblemError('CONFLICT', `${id} is ${status}; only DEAD_LETTER or CANCELLED ${what} can be replayed (${why}).`);
+}

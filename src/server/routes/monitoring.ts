@@ -23,6 +23,7 @@ import { checkWatch } from '../jobs/poller.js';
 import {
   EVENT_LIMIT,
   EVENT_PAYLOAD_LIMIT_BYTES,
+  notReplayable,
   PRESERVATION_RULES,
   RETENTION_LIMITATIONS,
   retentionCutoff,
@@ -122,12 +123,7 @@ export function replayRefusal(eventId: string, refused: Exclude<ReplayOutcome, {
     case 'not-found':
       return new ProblemError('NOT_FOUND', 'No event of an operator watch has this id (events are evt_<n>: svc monitor events lists them).');
     case 'not-replayable':
-      return new ProblemError(
-        'CONFLICT',
-        refused.status === 'DELIVERED'
-          ? `${eventId} is DELIVERED; only DEAD_LETTER or CANCELLED events can be replayed (the receiver already acknowledged it).`
-          : `${eventId} is ${refused.status}; only DEAD_LETTER or CANCELLED events can be replayed (it is still being delivered: wait for it to settle).`,
-      );
+      return notReplayable(eventId, refused.status, 'events');
     case 'watch-removed':
       return new ProblemError(
         'CONFLICT',

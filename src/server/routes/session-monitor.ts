@@ -18,6 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import { parseDid } from '../../core/did/syntax.js';
 import { requireResolvable } from '../../core/methods/registry.js';
 import { customerWebhookSecret, eventPublicId, requireWatchable, rowOf } from '../../core/monitoring/customer.js';
+import { notReplayable } from '../../core/monitoring/rules.js';
 import { ProblemError } from '../../core/problems.js';
 import { rfc3339 } from '../../core/runtime.js';
 import { INSTANT_RANGE, parseInstant } from '../../core/storable.js';
@@ -159,12 +160,7 @@ function customerReplayRefusal(id: string, refused: Exclude<CustomerReplay, { ou
     case 'no-webhook':
       return NO_WEBHOOK();
     case 'not-replayable':
-      return new ProblemError(
-        'CONFLICT',
-        refused.status === 'DELIVERED'
-          ? `${id} is DELIVERED; only DEAD_LETTER or CANCELLED deliveries can be replayed (the receiver already acknowledged it).`
-          : `${id} is ${refused.status}; only DEAD_LETTER or CANCELLED deliveries can be replayed (it is still being delivered: wait for it to settle).`,
-      );
+      return notReplayable(id, refused.status, 'deliveries');
     case 'watch-removed':
       return new ProblemError('CONFLICT', `The watch of ${id} (${refused.watchId}) was removed; only events of an active watch can be replayed.`);
     case 'already':

@@ -156,7 +156,7 @@ async function migrate(pool: pg.Pool): Promise<number> {
           const current = await readVersion(client);
           if (current > SCHEMA_VERSION) throw new StoreError('FUTURE_SCHEMA', futureSchemaMessage(current));
           if (current >= migration.version) return;
-          await client.query(migration.postgres ?? postgresSql(migration.up));
+          await client.query(postgresSql(migration.postgres ?? migration.up));
           await client.query('INSERT INTO svc_schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version', [
             migration.version,
           ]);

@@ -20,7 +20,7 @@ export interface Migration {
   readonly name: string;
   /** SQL run as one script inside the migration's transaction (SQLite's dialect; translated for PostgreSQL). */
   readonly up: string;
-  /** PostgreSQL's own script, when the translation of `up` cannot say it (a constraint replaced in place). */
+  /** PostgreSQL's own script (translated as `up` is), when `up` cannot say it (a constraint replaced in place). */
   readonly postgres?: string;
   /**
    * SQLite: `up` rebuilds a table that others reference, so it runs with foreign keys off (set
@@ -43,6 +43,105 @@ const MONITOR_EVENT_TYPES_V16 = `${MONITOR_EVENT_TYPES},
           'tls.certificate.expiring', 'tls.certificate.changed'`;
 /** What a delivery attempt decided (delivery_attempts.decision, version 16 on). */
 const ATTEMPT_DECISION = `'DELIVERED', 'RETRY', 'DEAD_LETTER', 'WEBHOOK_DISABLED', 'CANCELLED'`;
+
+/** Version 16's added columns, alike on both engines. */
+const V16_COLUMNS = `
+      ALTER TABLE watches ADD COLUMN kind TEXT NOT NULL DEFAULT 'did' CHECK (kind IN ('did', 'mcp', 'a2a'));
+      ALTER TABLE watches ADD COLUMN webhook_disabled_at TEXT;
+      ALTER TABLE watches ADD COLUMN webhook_disabled_reason TEXT;
+
+      ALTER TABLE monitor_baselines ADD COLUMN tls_leaf_sha256 TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_not_after TEXT;
+      ALTER TABLE monitor_baselines ADD COLUMN tls_announced_days INTEGER CHECK (tls_announced_days >= 0);
+
+      ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
+      ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
+`;
+/** monitor_events' replay count (version 16). */
+const V16_REPLAYS = 'replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0)';
+/**
+ * One row per delivery attempt (version 16): an operator event's (event_id) or a customer
+ * delivery's (delivery_id), numbered within its replay (0: the first delivery).
+ */
+const V16_ATTEMPTS = `
+      CREATE TABLE delivery_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id INTEGER REFERENCES monitor_events (id),
+        delivery_id TEXT REFERENCES customer_webhook_deliveries (id),
+        replay INTEGER NOT NULL DEFAULT 0 CHECK (replay >= 0),
+        attempt INTEGER NOT NULL CHECK (attempt >= 1),
+        attempted_at TEXT NOT NULL,
+        response_status INTEGER,
+        decision TEXT NOT NULL CHECK (decision IN (${ATTEMPT_DECISION})),
+        detail TEXT NOT NULL,
+        next_attempt_at TEXT,
+        CHECK ((event_id IS NULL) <> (delivery_id IS NULL))
+      ) STRICT;
+      CREATE INDEX delivery_attempts_event ON delivery_attempts (event_id, id) WHERE event_id IS NOT NULL;
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id) WHERE delivery_id IS NOT NULL;
+`;
+
+/**
+ * SQLite: monitor_events rebuilt to change its event types' CHECK (SQLite cannot change a CHECK in
+ * place): the same columns in the same order (and `extraColumn`, a column definition with its
+ * leading comma, after them), its rows copied with their ids, its AUTOINCREMENT counter carried
+ * over (an id once handed out is never handed out again), its indexes recreated.
+ * customer_webhook_deliveries names it by table name, so its rows reference the rebuilt table.
+ */
+const rebuildMonitorEvents = (suffix: string, types: string, extraColumn = ''): string => `
+      CREATE TABLE monitor_events_${suffix} (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id),
+        did TEXT NOT NULL,
+        event_type TEXT NOT NULL CHECK (event_type IN (
+          ${types})),
+        data TEXT NOT NULL CHECK (json_valid(data)),
+        created_at TEXT NOT NULL,
+        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at TEXT,
+        last_attempt_at TEXT,
+        last_error TEXT,
+        watch_revision INTEGER,
+        lease_expires_at TEXT,
+        baseline_id INTEGER REFERENCES monitor_baselines (id),
+        previous_baseline_id INTEGER REFERENCES monitor_baselines (id)${extraColumn}
+      ) STRICT;
+      INSERT INTO monitor_events_${suffix} (id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id)
+        SELECT id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
+          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id
+        FROM monitor_events ORDER BY id;
+      DELETE FROM sqlite_sequence WHERE name = 'monitor_events_${suffix}';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'monitor_events_${suffix}', seq FROM sqlite_sequence WHERE name = 'monitor_events';
+      DROP TABLE monitor_events;
+      ALTER TABLE monitor_events_${suffix} RENAME TO monitor_events;
+      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
+      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
+      CREATE UNIQUE INDEX monitor_events_watch_revision
+        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
+      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
+      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
+    `;
+
+/** PostgreSQL: the event types' CHECK replaced in place (whatever name it was given), keeping rows, ids and the identity sequence as they are. */
+const replaceEventTypeCheck = (types: string): string => `
+      DO $$
+      DECLARE c record;
+      BEGIN
+        FOR c IN
+          SELECT con.conname
+          FROM pg_constraint con
+          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+          WHERE con.conrelid = to_regclass('monitor_events') AND con.contype = 'c' AND cardinality(con.conkey) = 1
+            AND a.attname = 'event_type'
+        LOOP
+          EXECUTE format('ALTER TABLE monitor_events DROP CONSTRAINT %I', c.conname);
+        END LOOP;
+      END $$;
+      ALTER TABLE monitor_events ADD CONSTRAINT monitor_events_event_type_check CHECK (event_type IN (
+          ${types}));
+    `;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -598,60 +697,10 @@ export const MIGRATIONS: readonly Migration[] = [
     // same order, its rows copied with their ids, its AUTOINCREMENT counter carried over (an id
     // once handed out is never handed out again), its indexes recreated. customer_webhook_deliveries
     // names it by table name, so its rows reference the rebuilt table.
-    up: `
-      CREATE TABLE monitor_events_v15 (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        watch_id INTEGER NOT NULL REFERENCES watches (id),
-        did TEXT NOT NULL,
-        event_type TEXT NOT NULL CHECK (event_type IN (
-          ${MONITOR_EVENT_TYPES})),
-        data TEXT NOT NULL CHECK (json_valid(data)),
-        created_at TEXT NOT NULL,
-        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
-        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-        next_attempt_at TEXT,
-        last_attempt_at TEXT,
-        last_error TEXT,
-        watch_revision INTEGER,
-        lease_expires_at TEXT,
-        baseline_id INTEGER REFERENCES monitor_baselines (id),
-        previous_baseline_id INTEGER REFERENCES monitor_baselines (id)
-      ) STRICT;
-      INSERT INTO monitor_events_v15 (id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
-          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id)
-        SELECT id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
-          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id
-        FROM monitor_events ORDER BY id;
-      DELETE FROM sqlite_sequence WHERE name = 'monitor_events_v15';
-      INSERT INTO sqlite_sequence (name, seq) SELECT 'monitor_events_v15', seq FROM sqlite_sequence WHERE name = 'monitor_events';
-      DROP TABLE monitor_events;
-      ALTER TABLE monitor_events_v15 RENAME TO monitor_events;
-      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
-      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
-      CREATE UNIQUE INDEX monitor_events_watch_revision
-        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
-      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
-      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
-    `,
+    up: rebuildMonitorEvents('v15', MONITOR_EVENT_TYPES),
     // PostgreSQL replaces the column's CHECK in place (whatever name it was given), keeping rows,
     // ids and the identity sequence as they are.
-    postgres: `
-      DO $$
-      DECLARE c record;
-      BEGIN
-        FOR c IN
-          SELECT con.conname
-          FROM pg_constraint con
-          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
-          WHERE con.conrelid = to_regclass('monitor_events') AND con.contype = 'c' AND cardinality(con.conkey) = 1
-            AND a.attname = 'event_type'
-        LOOP
-          EXECUTE format('ALTER TABLE monitor_events DROP CONSTRAINT %I', c.conname);
-        END LOOP;
-      END $$;
-      ALTER TABLE monitor_events ADD CONSTRAINT monitor_events_event_type_check CHECK (event_type IN (
-          ${MONITOR_EVENT_TYPES}));
-    `,
+    postgres: replaceEventTypeCheck(MONITOR_EVENT_TYPES),
   },
   {
     version: 16,
@@ -663,114 +712,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // already announced for it. monitor_events is rebuilt as in version 15 (the event types'
     // CHECK) with one more column: how often the event was replayed. Every delivery attempt,
     // operator or customer, leaves a row saying what it decided and why.
-    up: `
-      ALTER TABLE watches ADD COLUMN kind TEXT NOT NULL DEFAULT 'did' CHECK (kind IN ('did', 'mcp', 'a2a'));
-      ALTER TABLE watches ADD COLUMN webhook_disabled_at TEXT;
-      ALTER TABLE watches ADD COLUMN webhook_disabled_reason TEXT;
-
-      ALTER TABLE monitor_baselines ADD COLUMN tls_leaf_sha256 TEXT;
-      ALTER TABLE monitor_baselines ADD COLUMN tls_not_after TEXT;
-      ALTER TABLE monitor_baselines ADD COLUMN tls_announced_days INTEGER CHECK (tls_announced_days >= 0);
-
-      ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
-      ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
-
-      CREATE TABLE monitor_events_v16 (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        watch_id INTEGER NOT NULL REFERENCES watches (id),
-        did TEXT NOT NULL,
-        event_type TEXT NOT NULL CHECK (event_type IN (
-          ${MONITOR_EVENT_TYPES_V16})),
-        data TEXT NOT NULL CHECK (json_valid(data)),
-        created_at TEXT NOT NULL,
-        delivery_status TEXT NOT NULL DEFAULT 'PENDING' CHECK (delivery_status IN (${DELIVERY_STATUS})),
-        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-        next_attempt_at TEXT,
-        last_attempt_at TEXT,
-        last_error TEXT,
-        watch_revision INTEGER,
-        lease_expires_at TEXT,
-        baseline_id INTEGER REFERENCES monitor_baselines (id),
-        previous_baseline_id INTEGER REFERENCES monitor_baselines (id),
-        replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0)
-      ) STRICT;
-      INSERT INTO monitor_events_v16 (id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
-          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id)
-        SELECT id, watch_id, did, event_type, data, created_at, delivery_status, attempts, next_attempt_at,
-          last_attempt_at, last_error, watch_revision, lease_expires_at, baseline_id, previous_baseline_id
-        FROM monitor_events ORDER BY id;
-      DELETE FROM sqlite_sequence WHERE name = 'monitor_events_v16';
-      INSERT INTO sqlite_sequence (name, seq) SELECT 'monitor_events_v16', seq FROM sqlite_sequence WHERE name = 'monitor_events';
-      DROP TABLE monitor_events;
-      ALTER TABLE monitor_events_v16 RENAME TO monitor_events;
-      CREATE INDEX monitor_events_due ON monitor_events (delivery_status, next_attempt_at);
-      CREATE INDEX monitor_events_watch ON monitor_events (watch_id, id);
-      CREATE UNIQUE INDEX monitor_events_watch_revision
-        ON monitor_events (watch_id, watch_revision, event_type) WHERE watch_revision IS NOT NULL;
-      CREATE INDEX monitor_events_lease ON monitor_events (lease_expires_at) WHERE delivery_status = 'DELIVERING';
-      CREATE INDEX monitor_events_baseline ON monitor_events (baseline_id) WHERE baseline_id IS NOT NULL;
-
-      -- One row per delivery attempt: an operator event's (event_id) or a customer delivery's
-      -- (delivery_id), numbered within its replay (0: the first delivery).
-      CREATE TABLE delivery_attempts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        event_id INTEGER REFERENCES monitor_events (id),
-        delivery_id TEXT REFERENCES customer_webhook_deliveries (id),
-        replay INTEGER NOT NULL DEFAULT 0 CHECK (replay >= 0),
-        attempt INTEGER NOT NULL CHECK (attempt >= 1),
-        attempted_at TEXT NOT NULL,
-        response_status INTEGER,
-        decision TEXT NOT NULL CHECK (decision IN (${ATTEMPT_DECISION})),
-        detail TEXT NOT NULL,
-        next_attempt_at TEXT,
-        CHECK ((event_id IS NULL) <> (delivery_id IS NULL))
-      ) STRICT;
-      CREATE INDEX delivery_attempts_event ON delivery_attempts (event_id, id) WHERE event_id IS NOT NULL;
-      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id) WHERE delivery_id IS NOT NULL;
-    `,
-    // PostgreSQL adds the columns and the table as written, and replaces the event types' CHECK in
-    // place (as version 15 did).
-    postgres: `
-      ALTER TABLE watches ADD COLUMN kind TEXT NOT NULL DEFAULT 'did' CHECK (kind IN ('did', 'mcp', 'a2a'));
-      ALTER TABLE watches ADD COLUMN webhook_disabled_at TEXT;
-      ALTER TABLE watches ADD COLUMN webhook_disabled_reason TEXT;
-      ALTER TABLE monitor_baselines ADD COLUMN tls_leaf_sha256 TEXT;
-      ALTER TABLE monitor_baselines ADD COLUMN tls_not_after TEXT;
-      ALTER TABLE monitor_baselines ADD COLUMN tls_announced_days INTEGER CHECK (tls_announced_days >= 0);
-      ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
-      ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
-      ALTER TABLE monitor_events ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
-      DO $$
-      DECLARE c record;
-      BEGIN
-        FOR c IN
-          SELECT con.conname
-          FROM pg_constraint con
-          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
-          WHERE con.conrelid = to_regclass('monitor_events') AND con.contype = 'c' AND cardinality(con.conkey) = 1
-            AND a.attname = 'event_type'
-        LOOP
-          EXECUTE format('ALTER TABLE monitor_events DROP CONSTRAINT %I', c.conname);
-        END LOOP;
-      END $$;
-      ALTER TABLE monitor_events ADD CONSTRAINT monitor_events_event_type_check CHECK (event_type IN (
-          ${MONITOR_EVENT_TYPES_V16}));
-      CREATE TABLE delivery_attempts (
-        id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        event_id INTEGER REFERENCES monitor_events (id),
-        delivery_id TEXT REFERENCES customer_webhook_deliveries (id),
-        replay INTEGER NOT NULL DEFAULT 0 CHECK (replay >= 0),
-        attempt INTEGER NOT NULL CHECK (attempt >= 1),
-        attempted_at TEXT NOT NULL,
-        response_status INTEGER,
-        decision TEXT NOT NULL CHECK (decision IN (${ATTEMPT_DECISION})),
-        detail TEXT NOT NULL,
-        next_attempt_at TEXT,
-        CHECK ((event_id IS NULL) <> (delivery_id IS NULL))
-      );
-      CREATE INDEX delivery_attempts_event ON delivery_attempts (event_id, id) WHERE event_id IS NOT NULL;
-      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id) WHERE delivery_id IS NOT NULL;
-    `,
+    up: `${V16_COLUMNS}${rebuildMonitorEvents('v16', MONITOR_EVENT_TYPES_V16, V16_REPLAYS.replace(/^/, ',\n        '))}${V16_ATTEMPTS}`,
+    // PostgreSQL adds the columns and the table as SQLite does (translated: postgres/dialect.ts),
+    // and replaces the event types' CHECK in place.
+    postgres: `${V16_COLUMNS}
+      ALTER TABLE monitor_events ADD COLUMN ${V16_REPLAYS};${replaceEventTypeCheck(MONITOR_EVENT_TYPES_V16)}${V16_ATTEMPTS}`,
   },
 ];
 
