@@ -150,9 +150,11 @@ export interface Net {
    * Whether a fetch of `url` would pass the egress policy now — an https URL whose host resolves
    * to a public (or operator-allowed) address — without connecting. Throws ProblemError
    * EGRESS_BLOCKED when it would not, UPSTREAM_UNAVAILABLE when the host does not resolve.
-   * `purpose` names the URL in messages ("webhook URL").
+   * `purpose` names the URL in messages ("webhook URL"). With `allowPlainHttp`, an http URL
+   * passes too, as a fetch with that option would: only when its host resolves to an address the
+   * operator's allowance admits, never a public one.
    */
-  checkDestination(url: string, purpose: string): Promise<void>;
+  checkDestination(url: string, purpose: string, options?: { allowPlainHttp?: boolean }): Promise<void>;
   /**
    * The TXT records at `name` — each record's character-strings joined, in the resolver's order —
    * through the resolver the Runtime was built with (SVC_DNS_SERVERS, else the system's). A name

@@ -237,6 +237,14 @@ interface Hop {
   plain: boolean;
 }
 
+/** Plain http to a public address: never (only to addresses the operator allowed). */
+function plainFromPublic(host: string, purpose: string): ProblemError {
+  return new ProblemError(
+    'EGRESS_BLOCKED',
+    `${host} is a public address; svc fetches plain http only from addresses the operator allowed (--egress-allow), so the ${purpose} was not fetched.`,
+  );
+}
+
 /** `plain`: an http: URL is acceptable here (allowPlainHttp, and not a redirect away from https). */
 function checkScheme(url: URL, purpose: string, plain = false): void {
   if (url.protocol !== 'https:' && !(plain && url.protocol === 'http:')) {
@@ -307,12 +315,7 @@ export class EgressFetcher implements Net {
       const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : plain ? 80 : 443, plain };
       const pinned = await step('dns', `Resolve ${hop.host}`, (stage) => this.#resolve(hop, request, deadline, stage));
       if (pinned.via) allowances.add(pinned.via);
-      else if (plain) {
-        throw new ProblemError(
-          'EGRESS_BLOCKED',
-          `${hop.host} is a public address; svc fetches plain http only from addresses the operator allowed (--egress-allow), so the ${request.purpose} was not fetched.`,
-        );
-      }
+      else if (plain) throw plainFromPublic(hop.host, request.purpose);
       const label = `${plain ? 'TCP connection to' : 'TLS handshake with'} ${hostPort(url)}`;
       let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true));
       const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
@@ -351,17 +354,19 @@ export class EgressFetcher implements Net {
     return request.timeLimitMs ?? this.#limits.totalMs;
   }
 
-  async checkDestination(target: string, purpose: string): Promise<void> {
+  async checkDestination(target: string, purpose: string, options: { allowPlainHttp?: boolean } = {}): Promise<void> {
     let url: URL;
     try {
       url = new URL(target);
     } catch {
       throw new ProblemError('EGRESS_BLOCKED', `The ${purpose} URL could not be read.`);
     }
-    checkScheme(url, purpose, false);
+    checkScheme(url, purpose, options.allowPlainHttp === true);
     const deadline = new Deadline(this.#clock, this.#clock.monotonicUs() + this.#limits.totalMs * 1000);
-    const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : 443, plain: false };
-    await this.#resolve(hop, { url: target, purpose, maxBytes: 0 }, deadline, { status: 'PASS', detail: '' });
+    const plain = url.protocol === 'http:';
+    const hop: Hop = { url, host: urlHost(url), port: url.port ? Number(url.port) : plain ? 80 : 443, plain };
+    const pinned = await this.#resolve(hop, { url: target, purpose, maxBytes: 0 }, deadline, { status: 'PASS', detail: '' });
+    if (plain && !pinned.via) throw plainFromPublic(hop.host, purpose);
   }
 
   resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {

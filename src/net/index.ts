@@ -45,8 +45,8 @@ class LazyNet implements Net {
     return this.#net ? this.#net.fetch(request, trace) : this.#fetcher().then((net) => net.fetch(request, trace));
   }
 
-  checkDestination(url: string, purpose: string): Promise<void> {
-    return this.#net ? this.#net.checkDestination(url, purpose) : this.#fetcher().then((net) => net.checkDestination(url, purpose));
+  checkDestination(url: string, purpose: string, options?: { allowPlainHttp?: boolean }): Promise<void> {
+    return this.#net ? this.#net.checkDestination(url, purpose, options) : this.#fetcher().then((net) => net.checkDestination(url, purpose, options));
   }
 
   resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {

@@ -353,7 +353,7 @@ export function outboundWork<T>(
       slot.take();
       return base.net.fetch(req, trace);
     },
-    checkDestination: (url, purpose) => base.net.checkDestination(url, purpose),
+    checkDestination: (url, purpose, options) => base.net.checkDestination(url, purpose, options),
     // A TXT lookup (a DNS claim) is outbound work too: it takes the request's slot like a fetch.
     resolveTxt: (name, signal) => {
       slot.take();

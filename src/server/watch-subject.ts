@@ -47,7 +47,8 @@ export async function targetSubject(
     throw new ProblemError('INVALID_REQUEST', `${WHERE} must be a JSON object (the baseline file's content).`);
   if (kind === 'mcp') {
     const subject = parseEndpoint(value).href;
-    await runtime.net.checkDestination(subject, 'MCP endpoint');
+    // As an inspection: plain http only from an address the operator's allowance admits.
+    await runtime.net.checkDestination(subject, 'MCP endpoint', { allowPlainHttp: true });
     if (baseline === undefined) return { subject };
     const parsed = mcpBaselineOf(baseline as JsonValue, WHERE);
     const { entry } = entryForTarget(parsed, subject, WHERE);

@@ -127,8 +127,8 @@ class RecordingNet implements Net {
     return response;
   }
 
-  checkDestination(url: string, purpose: string): Promise<void> {
-    return this.inner.checkDestination(url, purpose);
+  checkDestination(url: string, purpose: string, options?: { allowPlainHttp?: boolean }): Promise<void> {
+    return this.inner.checkDestination(url, purpose, options);
   }
 
   async resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {

@@ -83,9 +83,9 @@ export class SuppliedNet implements Net {
     return this.inner.fetch(request, trace);
   }
 
-  async checkDestination(url: string, purpose: string): Promise<void> {
+  async checkDestination(url: string, purpose: string, options?: { allowPlainHttp?: boolean }): Promise<void> {
     if (!this.supplied.allowNetwork) throw new NotSuppliedProblem(urlKey(url), purpose);
-    return this.inner.checkDestination(url, purpose);
+    return this.inner.checkDestination(url, purpose, options);
   }
 
   async resolveTxt(name: string, signal?: AbortSignal): Promise<string[]> {
