@@ -65,20 +65,26 @@ export function startInProcessGatewayDaemon(options: GatewayOptions = {}): Promi
 }
 
 async function gatewayDaemon<D extends DaemonHandle>(options: GatewayOptions, start: (options: DaemonOptions) => Promise<D>): Promise<GatewayDaemon<D>> {
-  const port = await freePort();
-  const origin = options.origin ? options.origin(port) : `http://127.0.0.1:${port}`;
-  const daemon = await start({
-    ...options,
-    args: [...(options.args ?? []), '--gateway-port', String(port)],
-    env: { SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: origin, ...options.env },
-  });
-  // The gateway is announced after the daemon's own listener.
-  const deadline = Date.now() + 10_000;
-  while (!/cookie gateway on/.test(daemon.stderr())) {
-    if (Date.now() > deadline) throw new Error(`no gateway:\n${daemon.stderr()}`);
-    await new Promise((r) => setTimeout(r, 20));
+  // The gateway's port was free a moment ago, but the daemon's own listener (port 0) may be given
+  // that very port before the gateway binds it: then the start is tried again on another one.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const origin = options.origin ? options.origin(port) : `http://127.0.0.1:${port}`;
+    const daemon = await start({
+      ...options,
+      args: [...(options.args ?? []), '--gateway-port', String(port)],
+      env: { SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_COMMERCIAL: 'on', SVC_COMMERCIAL_ORIGIN: origin, ...options.env },
+    });
+    // The gateway is announced after the daemon's own listener.
+    const deadline = Date.now() + 10_000;
+    while (!/cookie gateway on/.test(daemon.stderr())) {
+      if (/LISTEN_FAILED: cannot listen on 127\.0\.0\.1:\d+: the port is in use/.test(daemon.stderr()) && attempt < 3) break;
+      if (Date.now() > deadline) throw new Error(`no gateway:\n${daemon.stderr()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    if (/cookie gateway on/.test(daemon.stderr())) return { daemon, origin };
+    await daemon.stop().catch(() => undefined);
   }
-  return { daemon, origin: `http://127.0.0.1:${port}` === origin ? origin : origin };
 }
 
 /** The gateway URL of a started daemon (from its announcement). */
