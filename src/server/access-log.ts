@@ -56,7 +56,8 @@ export function accessLogWriter(mode: AccessLogMode, write: (line: string) => vo
   const format =
     mode === 'json'
       ? (entry: AccessEntry) => `${JSON.stringify({ time: now().toISOString(), access: true, ...entry })}\n`
-      : (entry: AccessEntry) => `${entry.client} ${entry.method} ${entry.route ?? '-'} ${entry.status ?? 'aborted'} ${entry.durationMs} ms ${entry.requestId}\n`;
+      : (entry: AccessEntry) =>
+          `${entry.client} ${entry.method} ${entry.route ?? '-'} ${entry.status ?? 'aborted'} ${entry.durationMs} ms ${entry.requestId}\n`;
   const log = (entry: AccessEntry) => {
     if (pending === '') setImmediate(flush);
     pending += format(entry);

@@ -133,7 +133,10 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
       ctx.runtime.log.error('gateway request failed', { method: request.method, error: err instanceof Error ? err.message : String(err) });
     }
     if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
-    return reply.code(problem.status).type(PROBLEM_JSON).send({ ...problem.toProblem(problemsBase), requestId: request.id });
+    return reply
+      .code(problem.status)
+      .type(PROBLEM_JSON)
+      .send({ ...problem.toProblem(problemsBase), requestId: request.id });
   });
 
   const handlers = signInHandlers(g);
