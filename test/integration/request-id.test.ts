@@ -87,6 +87,21 @@ describe('request ids', () => {
     expect(JSON.parse(frame![1]!)).toMatchObject({ requestId: 'stream-check-1' });
   });
 
+  it('a body over the limit (413) and a /1.0 problem carry it too', async () => {
+    const big = await svc.app.inject({
+      method: 'POST',
+      url: '/v1/verify/fast',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'big-1' },
+      payload: JSON.stringify({ padding: 'x'.repeat(600 * 1024) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.headers['x-request-id']).toBe('big-1');
+    expect(big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', requestId: 'big-1' });
+    const w3c = await svc.anonymous('GET', '/1.0/identifiers/did:nope:x', undefined, { 'x-request-id': 'w3c-1' });
+    expect(w3c.headers['x-request-id']).toBe('w3c-1');
+    expect(w3c.json().didResolutionMetadata.error).toMatchObject({ requestId: 'w3c-1' });
+  });
+
   it('answers 503 while draining with its id', async () => {
     svc.ctx.draining = true;
     try {
