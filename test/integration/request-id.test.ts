@@ -90,7 +90,7 @@ describe('request ids', () => {
   it('a body over the limit (413) and a /1.0 problem carry it too', async () => {
     const big = await svc.app.inject({
       method: 'POST',
-      url: '/v1/verify/fast',
+      url: '/v1/credentials/verify',
       headers: { 'content-type': 'application/json', 'x-request-id': 'big-1' },
       payload: JSON.stringify({ padding: 'x'.repeat(600 * 1024) }),
     });
