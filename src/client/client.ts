@@ -1424,16 +1424,17 @@ function retryAfterOf(res: Response): number | undefined {
 /** The SvcError of an answer that is not a success: its problem (problem+json, or embedded by /1.0), else CLIENT_BAD_RESPONSE. */
 function errorOf(res: Response, text: string, what: string): SvcError {
   const retryAfter = retryAfterOf(res);
+  const requestId = res.headers.get('x-request-id');
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = undefined;
   }
-  if (isProblem(body)) return SvcError.fromProblem(body, res.status, retryAfter);
+  if (isProblem(body)) return SvcError.fromProblem(body, res.status, retryAfter, requestId);
   const embedded = isObject(body) && isObject(body['didResolutionMetadata']) ? body['didResolutionMetadata']['error'] : undefined;
-  if (isProblem(embedded)) return SvcError.fromProblem(embedded, res.status, retryAfter);
-  return SvcError.badResponse(res.status, `${what} answered ${res.status} without a problem`, retryAfter);
+  if (isProblem(embedded)) return SvcError.fromProblem(embedded, res.status, retryAfter, requestId);
+  return SvcError.badResponse(res.status, `${what} answered ${res.status} without a problem`, retryAfter, undefined, requestId);
 }
 
 function decide(authorization: unknown): DenyDecision {

@@ -26,6 +26,12 @@ export class SvcError extends Error {
   readonly trace: TraceStage[] | undefined;
   /** Whole seconds from the response's Retry-After header; undefined when absent or unreadable. */
   readonly retryAfter: number | undefined;
+  /**
+   * The daemon's id of the request (the problem's `requestId`, else the X-Request-Id header);
+   * undefined when no answer came. Quote it when reporting a problem: the operator finds the
+   * request's access-log line by it.
+   */
+  readonly requestId: string | undefined;
 
   constructor(init: {
     code: string;
@@ -36,6 +42,7 @@ export class SvcError extends Error {
     problem?: Problem | undefined;
     trace?: TraceStage[] | undefined;
     retryAfter?: number | undefined;
+    requestId?: string | undefined;
     cause?: unknown;
   }) {
     super(`${init.code}: ${init.detail}`, init.cause === undefined ? undefined : { cause: init.cause });
@@ -48,10 +55,11 @@ export class SvcError extends Error {
     this.type = init.type;
     this.trace = init.trace;
     this.retryAfter = init.retryAfter;
+    this.requestId = init.requestId;
   }
 
   /** The error of a problem the daemon answered (`status` of the problem, else of the response). */
-  static fromProblem(problem: Problem, httpStatus: number, retryAfter?: number): SvcError {
+  static fromProblem(problem: Problem, httpStatus: number, retryAfter?: number, requestIdHeader?: string | null): SvcError {
     return new SvcError({
       code: problem.code,
       status: Number.isInteger(problem.status) ? problem.status : httpStatus,
@@ -61,6 +69,7 @@ export class SvcError extends Error {
       problem,
       trace: Array.isArray(problem.trace) ? problem.trace : undefined,
       retryAfter,
+      requestId: typeof problem.requestId === 'string' ? problem.requestId : (requestIdHeader ?? undefined),
     });
   }
 
@@ -70,8 +79,18 @@ export class SvcError extends Error {
   }
 
   /** CLIENT_BAD_RESPONSE: an answer that is not what the document says. */
-  static badResponse(status: number, detail: string, retryAfter?: number, cause?: unknown): SvcError {
-    return new SvcError({ code: CLIENT_BAD_RESPONSE, status, title: 'Unexpected answer from the daemon', detail, type: 'about:blank', retryAfter, cause });
+  static badResponse(status: number, detail: string, retryAfter?: number, cause?: unknown, requestIdHeader?: string | null): SvcError {
+    const requestId = requestIdHeader ?? undefined;
+    return new SvcError({
+      code: CLIENT_BAD_RESPONSE,
+      status,
+      title: 'Unexpected answer from the daemon',
+      detail,
+      type: 'about:blank',
+      retryAfter,
+      requestId,
+      cause,
+    });
   }
 }
 

@@ -1468,6 +1468,8 @@ export interface components {
             code: string;
             trace?: components["schemas"]["TraceStage"][];
             retryAfter?: number;
+            /** @description The request's id, as in the X-Request-Id response header: quote it when reporting a problem. */
+            requestId?: string;
         };
         Health: {
             /** @enum {string} */

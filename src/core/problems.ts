@@ -74,6 +74,8 @@ export interface Problem {
   code: ProblemCode;
   trace?: TraceStage[];
   retryAfter?: number;
+  /** The daemon's id of the request answered (set by the server, not by the core). */
+  requestId?: string;
 }
 
 export interface ProblemOptions {

@@ -19,6 +19,8 @@ export interface AccessEntry {
   status: number | null;
   durationMs: number;
   client: string;
+  /** The request's id (request-id.ts), as in its X-Request-Id response header and problem body. */
+  requestId: string;
 }
 
 export type AccessLogMode = 'json' | 'text' | 'off';
@@ -54,7 +56,8 @@ export function accessLogWriter(mode: AccessLogMode, write: (line: string) => vo
   const format =
     mode === 'json'
       ? (entry: AccessEntry) => `${JSON.stringify({ time: now().toISOString(), access: true, ...entry })}\n`
-      : (entry: AccessEntry) => `${entry.client} ${entry.method} ${entry.route ?? '-'} ${entry.status ?? 'aborted'} ${entry.durationMs} ms\n`;
+      : (entry: AccessEntry) =>
+          `${entry.client} ${entry.method} ${entry.route ?? '-'} ${entry.status ?? 'aborted'} ${entry.durationMs} ms ${entry.requestId}\n`;
   const log = (entry: AccessEntry) => {
     if (pending === '') setImmediate(flush);
     pending += format(entry);

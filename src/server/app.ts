@@ -20,6 +20,7 @@ import { openApi, openApiRoute, openApiText, routeSchema } from './plugins/opena
 import { securityHeaders } from './plugins/security-headers.js';
 import { signedResults } from './plugins/signed-results.js';
 import { appRoutes } from './routes/index.js';
+import { genReqId, requestIdResponseHeader } from './request-id.js';
 
 export interface AppOptions {
   /** Milliseconds clock for the rate buckets (tests may step it). */
@@ -36,6 +37,9 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
   const nowMs = options.nowMs ?? (() => runtime.clock.now().getTime());
   const app: FastifyInstance = Fastify({
     logger: false,
+    // request.id: the client's X-Request-Id when of sane shape, else a new one (request-id.ts).
+    requestIdHeader: false,
+    genReqId,
     bodyLimit: limits.bodyLimitBytes,
     // Receiving the request: Node's own timers, which need the headers timeout and a short
     // checking interval to fire on time.
@@ -57,8 +61,9 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     frameworkErrors: frameworkErrors(problemsBase),
   });
 
-  // onRequest, in this order: response headers; the request counted in flight (and refused
+  // onRequest, in this order: response headers (the request id first); the request counted in flight (and refused
   // while draining); the Host check; the budget. Each may refuse, skipping those after it.
+  requestIdResponseHeader(app);
   securityHeaders(app);
   corsHeaders(app);
   inFlight(app, ctx, options.accessLog);

@@ -27,6 +27,7 @@ import { liveSession, type GatewayContext } from './gateway/session.js';
 import { signInHandlers } from './gateway/sign-in.js';
 import { clientOf, storeOf } from './context.js';
 import { sendAsset } from './routes/web.js';
+import { genReqId, REQUEST_ID_HEADER } from './request-id.js';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -62,6 +63,9 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   const problemsBase = ctx.runtime.config.problemsBase;
   const app = Fastify({
     logger: false,
+    // request.id as on the daemon (request-id.ts); forwarded requests pass it on, so both logs agree.
+    requestIdHeader: false,
+    genReqId,
     bodyLimit: ctx.limits.bodyLimitBytes,
     requestTimeout: ctx.limits.requestTimeoutMs,
     keepAliveTimeout: 10_000,
@@ -80,7 +84,7 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
   // replica, as the daemon's direct bucket: the gateway listens on this machine only.
   const budget = new TokenBuckets(ctx.limits.gatewayPerMinute, () => ctx.runtime.clock.now().getTime());
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(SECURITY_HEADERS).header(REQUEST_ID_HEADER, request.id);
     if (ctx.draining) {
       reply.header('connection', 'close');
       return done(new ProblemError('SERVICE_UNAVAILABLE', 'The daemon is shutting down.', { retryAfter: 5 }));
@@ -98,6 +102,7 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
         status: res.headersSent ? res.statusCode : null,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
         client: clientOf(request),
+        requestId: request.id,
       });
     });
     const badHost = hostProblem(request.raw);
@@ -128,7 +133,10 @@ export function buildGateway(ctx: ServerContext, upstream: Upstream, accessLog?:
       ctx.runtime.log.error('gateway request failed', { method: request.method, error: err instanceof Error ? err.message : String(err) });
     }
     if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
-    return reply.code(problem.status).type(PROBLEM_JSON).send(problem.toProblem(problemsBase));
+    return reply
+      .code(problem.status)
+      .type(PROBLEM_JSON)
+      .send({ ...problem.toProblem(problemsBase), requestId: request.id });
   });
 
   const handlers = signInHandlers(g);

@@ -76,7 +76,7 @@ export function serialized(reply: FastifyReply, status: number, mediaType: strin
 
 /** Sends a problem: problem+json, or on /1.0 the resolution result carrying it. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ProblemError, problemsBase: string): FastifyReply {
-  const problem: Problem = err.toProblem(problemsBase);
+  const problem: Problem = { ...err.toProblem(problemsBase), requestId: request.id };
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   if (isW3cPath(request.url) && err.w3cStatus !== null && err.code !== 'REPRESENTATION_NOT_SUPPORTED') {
     return reply

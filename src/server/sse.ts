@@ -54,7 +54,8 @@ export async function streamResolution(ctx: ServerContext, request: FastifyReque
   } catch (err) {
     const timedOut = abort.signal.reason instanceof ProblemError;
     if (timedOut || !abort.signal.aborted) {
-      send('error', problemFromError(timedOut ? abort.signal.reason : err, ctx.limits.bodyLimitBytes).toProblem(ctx.runtime.config.problemsBase));
+      const problem = problemFromError(timedOut ? abort.signal.reason : err, ctx.limits.bodyLimitBytes).toProblem(ctx.runtime.config.problemsBase);
+      send('error', { ...problem, requestId: request.id });
     }
   } finally {
     clearTimeout(timer);

@@ -249,7 +249,8 @@ describe('forwarding', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ code: 'NOT_FOUND', detail: 'No project of yours has this id.' });
     const unknown = await get(gw, '/v1/session/projects/prj_nobody/webhook', { cookie });
-    expect(unknown.body).toEqual(foreign.body);
+    // The same answer but for the request's own id.
+    expect({ ...unknown.body, requestId: undefined }).toEqual({ ...foreign.body, requestId: undefined });
   });
 
   it('a write needs the configured Origin exactly', async () => {
@@ -337,14 +338,28 @@ describe('forwarding', () => {
 describe('housekeeping', () => {
   it('the access log names gateway routes by template, never a path id, cookie or header', async () => {
     const cookie = (await signIn(gw, origin, owner)).cookie;
-    await get(gw, `/v1/session/projects/${projects[0]}/keys`, { cookie });
+    const forwarded = await get(gw, `/v1/session/projects/${projects[0]}/keys`, { cookie, 'x-request-id': 'gw-check-1' });
+    expect(forwarded.headers.get('x-request-id')).toBe('gw-check-1');
+    const notFound = await get(gw, '/nowhere', { 'x-request-id': 'two words' });
+    const madeId = notFound.headers.get('x-request-id');
+    expect(madeId).toMatch(/^req_[A-Za-z0-9_-]{22}$/);
+    expect(notFound.body.requestId).toBe(madeId);
     await new Promise((r) => setTimeout(r, 100));
     const lines = daemon
       .stderr()
       .split('\n')
       .filter((l) => l.startsWith('{') && l.includes('"access":true'))
-      .map((l) => JSON.parse(l) as { route: string | null; status: number; method: string });
+      .map((l) => JSON.parse(l) as { route: string | null; status: number; method: string; requestId: string });
     const routes = lines.map((l) => l.route);
+    // The gateway passes its id on: its line and the daemon's line of the forwarded request share it.
+    expect(
+      lines
+        .filter((l) => l.requestId === 'gw-check-1')
+        .map((l) => l.route)
+        .sort(),
+    ).toEqual(['/v1/session/projects/:project/keys', 'gateway /v1/session/projects/{project}/keys']);
+    expect(lines.filter((l) => l.requestId === madeId).map((l) => l.status)).toEqual([404]);
+    expect(daemon.stderr()).not.toContain('two words');
     expect(routes).toContain('gateway /sign-in');
     expect(routes).toContain('gateway /v1/session/projects/{project}/keys');
     expect(lines.find((l) => l.route === 'gateway /sign-in' && l.status === 200)).toBeTruthy();

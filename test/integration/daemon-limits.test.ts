@@ -287,7 +287,10 @@ describe('request time limit (SVC_REQUEST_TIMEOUT_MS)', () => {
       status: 408,
       detail: 'The request was not received within the time limit.',
       code: 'REQUEST_TIMEOUT',
+      // No request was read: a new id, the same in the header and the body.
+      requestId: response!.headers['x-request-id'],
     });
+    expect(response!.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{22}$/);
     // The daemon is unharmed.
     expectJson(await call(`${daemon.url}/health`), 200);
   });
@@ -353,7 +356,7 @@ describe('answers Fastify would write itself carry the same headers', () => {
   it('unknown route: 404 NOT_FOUND with the security and CORS headers', async () => {
     const answer = await call(`${daemon.url}/no/such/route?x=1`);
     expectProblem(answer, 404, 'NOT_FOUND');
-    expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature');
+    expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature, X-Request-Id');
   });
 
   it('wrong method: 405 METHOD_NOT_ALLOWED with Allow and the security and CORS headers', async () => {
@@ -365,7 +368,7 @@ describe('answers Fastify would write itself carry the same headers', () => {
       const answer = await call(`${daemon.url}${path}`, { method });
       expectProblem(answer, 405, 'METHOD_NOT_ALLOWED');
       expect(answer.header('allow').split(', ').sort()).toEqual([...allow].sort());
-      expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature');
+      expect(answer.header('access-control-expose-headers')).toBe('Retry-After, Content-Type, Svc-Signature, X-Request-Id');
     }
   });
 

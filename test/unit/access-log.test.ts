@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessLogMode, accessLogWriter } from '../../src/server/access-log.js';
 
-const entry = { method: 'GET', route: '/v1/resolve/*', status: 200, durationMs: 1.5, client: '127.0.0.1' };
+const entry = { method: 'GET', route: '/v1/resolve/*', status: 200, durationMs: 1.5, client: '127.0.0.1', requestId: 'req_abc' };
 const at = () => new Date('2026-01-02T03:04:05.000Z');
 
 describe('access log', () => {
@@ -42,6 +42,6 @@ describe('access log', () => {
     const writes: string[] = [];
     accessLogWriter('text', (text) => writes.push(text))!({ ...entry, status: null });
     await new Promise((r) => setImmediate(r));
-    expect(writes).toEqual(['127.0.0.1 GET /v1/resolve/* aborted 1.5 ms\n']);
+    expect(writes).toEqual(['127.0.0.1 GET /v1/resolve/* aborted 1.5 ms req_abc\n']);
   });
 });

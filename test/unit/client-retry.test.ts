@@ -15,6 +15,16 @@ function problemError(status: number, code: string, retryAfter?: number): SvcErr
   return SvcError.fromProblem({ type: `https://svc.invalid/problems#${code}`, title: code, status, detail: `${code} detail`, code }, status, retryAfter);
 }
 
+describe('SvcError.requestId', () => {
+  it("is the problem's requestId, else the X-Request-Id header, else undefined", () => {
+    const problem = { type: 't', title: 't', status: 404, detail: 'd', code: 'NOT_FOUND' };
+    expect(SvcError.fromProblem({ ...problem, requestId: 'req_body' }, 404, undefined, 'req_header').requestId).toBe('req_body');
+    expect(SvcError.fromProblem(problem, 404, undefined, 'req_header').requestId).toBe('req_header');
+    expect(SvcError.fromProblem(problem, 404).requestId).toBeUndefined();
+    expect(SvcError.badResponse(502, 'html', undefined, undefined, 'req_header').requestId).toBe('req_header');
+  });
+});
+
 describe('parseRetryAfter', () => {
   it.each([
     ['3', 3],

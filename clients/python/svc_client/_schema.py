@@ -329,6 +329,8 @@ class Problem(_ProblemRequired, total=False):
 
     trace: List[TraceStage]
     retryAfter: int
+    #: The request's id, as in the X-Request-Id response header: quote it when reporting a problem.
+    requestId: str
 
 
 class HealthStandards(TypedDict):

@@ -63,6 +63,8 @@ class SvcError(Exception):
         detail, title, type: the problem's members (strings; ``''`` when absent).
         trace: the resolution stages (a list) when the problem carries them, else None.
         retry_after: whole seconds from the response's ``Retry-After`` header, or None.
+        request_id: the daemon's id of the request (the problem's ``requestId``), or None;
+            quote it when reporting a problem (the operator finds the access-log line by it).
         cause: the underlying exception of a client-side failure, else None.
     """
 
@@ -74,6 +76,7 @@ class SvcError(Exception):
     type: str
     trace: Optional[List[Dict[str, Any]]]
     retry_after: Optional[int]
+    request_id: Optional[str]
     cause: Optional[BaseException]
 
     def __init__(
@@ -96,6 +99,7 @@ class SvcError(Exception):
         trace = self.problem.get("trace")
         self.trace = list(trace) if isinstance(trace, list) else None
         self.retry_after = retry_after
+        self.request_id = _text(self.problem.get("requestId")) or None
         self.cause = cause
         super().__init__(f"{self.code} ({self.status}): {self.detail or self.title}")
 

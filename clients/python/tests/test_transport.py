@@ -228,6 +228,12 @@ class AnswersTest(unittest.TestCase):
         self.assertIsNone(error.trace)
         self.assertNotIsInstance(error, urllib.error.URLError)
 
+    def test_the_problems_request_id_is_the_errors(self) -> None:
+        error = self.assertSvcError("NOT_FOUND", 404, json_answer(404, {"type": "t", "title": "t", "status": 404, "detail": "d", "code": "NOT_FOUND", "requestId": "req_abc"}))
+        self.assertEqual(error.request_id, "req_abc")
+        error = self.assertSvcError("NOT_FOUND", 404, problem_answer(404, "NOT_FOUND"))
+        self.assertIsNone(error.request_id)
+
     def test_retry_after_is_read_on_every_answer(self) -> None:
         error = self.assertSvcError("CAPACITY_EXHAUSTED", 503, problem_answer(503, "CAPACITY_EXHAUSTED", {"Retry-After": "17"}))
         self.assertEqual(error.retry_after, 17)

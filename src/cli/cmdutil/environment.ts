@@ -127,7 +127,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_ACCESS_LOG',
     scope: 'svc serve',
-    description: 'one line per request on stderr: json, text or off',
+    description: 'one line per request on stderr, with its request id (X-Request-Id): json, text or off',
     default: 'json, or text when stderr is a terminal',
   },
   {

@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../../core/problems.js';
 import { BRIDGE_HEADER, SUBJECT_HEADER } from '../commercial.js';
 import { requireOrigin, requireSession, type GatewayContext } from './session.js';
+import { REQUEST_ID_HEADER } from '../request-id.js';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -84,6 +85,8 @@ export async function forward(g: GatewayContext, upstream: Upstream, request: Fa
     host: `${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`,
     [BRIDGE_HEADER]: g.commercial.bridgeSecret,
     [SUBJECT_HEADER]: session.subject,
+    // The daemon keeps the gateway's id (of sane shape by construction): one id in both logs and the answer.
+    [REQUEST_ID_HEADER]: request.id,
   };
   const type = request.headers['content-type'];
   if (typeof type === 'string' && body !== null) headers['content-type'] = type;

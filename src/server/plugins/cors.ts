@@ -9,7 +9,7 @@ import { notFound } from './not-found.js';
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, Content-Type, Svc-Signature',
+  'access-control-expose-headers': 'Retry-After, Content-Type, Svc-Signature, X-Request-Id',
 } as const;
 
 /** onRequest, right after the security headers: on every answer, refusals included. */

@@ -13,6 +13,7 @@ import type { ServerContext } from '../context.js';
 import { isW3cPath, PROBLEM_JSON, problemFromError, sendProblem } from '../http.js';
 import { clientKey } from '../rate-limit.js';
 import { pageProblemFor, sendPage } from '../routes/web.js';
+import { newRequestId, REQUEST_ID_HEADER } from '../request-id.js';
 import { CORS_HEADERS } from './cors.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -48,7 +49,7 @@ export function errorHandler(app: FastifyInstance, ctx: ServerContext): void {
  */
 export function frameworkErrors(problemsBase: string) {
   return (_error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
-    reply.headers(RESPONSE_HEADERS);
+    reply.headers(RESPONSE_HEADERS).header(REQUEST_ID_HEADER, request.id);
     sendProblem(request, reply, new ProblemError('INVALID_REQUEST', 'The request path has malformed percent-encoding.'), problemsBase);
   };
 }
@@ -67,14 +68,16 @@ export function clientErrorHandler(problemsBase: string, accessLog: ((entry: Acc
     const problem = timeout
       ? new ProblemError('REQUEST_TIMEOUT', 'The request was not received within the time limit.')
       : new ProblemError('INVALID_REQUEST', 'The HTTP request could not be parsed.');
-    const body = JSON.stringify(problem.toProblem(problemsBase));
+    // No request was read: the answer's id is a new one, in its header, body and log line alike.
+    const requestId = newRequestId();
+    const body = JSON.stringify({ ...problem.toProblem(problemsBase), requestId });
     const status = timeout ? '408 Request Timeout' : '400 Bad Request';
-    const headers = Object.entries(RESPONSE_HEADERS)
+    const headers = Object.entries({ [REQUEST_ID_HEADER]: requestId, ...RESPONSE_HEADERS })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
     );
-    accessLog?.({ method: '-', route: null, status: timeout ? 408 : 400, durationMs: 0, client: clientKey(socket.remoteAddress ?? '-') });
+    accessLog?.({ method: '-', route: null, status: timeout ? 408 : 400, durationMs: 0, client: clientKey(socket.remoteAddress ?? '-'), requestId });
   };
 }

@@ -25,6 +25,7 @@ export function inFlight(app: FastifyInstance, ctx: ServerContext, accessLog: ((
         status: res.headersSent ? res.statusCode : null,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
         client: clientOf(request),
+        requestId: request.id,
       });
     });
     if (ctx.draining) {

@@ -45,6 +45,8 @@ export const ProblemSchema = Type.Object(
     code: Type.String(),
     trace: Type.Optional(Type.Array(Type.Ref('TraceStage'))),
     retryAfter: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The request's id, as in the X-Request-Id response header: quote it when reporting a problem. */
+    requestId: Type.Optional(Type.String({ description: "The request's id, as in the X-Request-Id response header: quote it when reporting a problem." })),
   },
   { $id: 'Problem', additionalProperties: false },
 );
