@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_AFTER_CAP_SECONDS } from '../../src/core/monitoring/webhook.js';
-import { call, expectJson, expectProblem } from '../support/daemon-client.js';
+import { bearerCaller, call, expectJson, expectProblem } from '../support/daemon-client.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { documentPath, FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
@@ -54,12 +54,7 @@ function answersSuite(engine: string, describeEngine: (name: string, fn: () => v
       await opened?.done();
     });
 
-    const send = (method: string, path: string, body?: unknown) =>
-      call(`${daemon.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+    const send = bearerCaller(() => daemon.url, TOKEN);
     const sql = (statement: string) => opened.sql(statement);
     const pass = () => daemon.jobs.monitor.pass();
 

@@ -7,7 +7,7 @@
  * change out of nothing — and the watch records the inventory it saw (RESOLVED).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectJson, expectProblem } from '../support/daemon-client.js';
+import { bearerCaller, expectJson, expectProblem } from '../support/daemon-client.js';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
@@ -36,12 +36,7 @@ describe('MCP watches on other implementations run as processes', () => {
     await opened?.done();
   });
 
-  const send = (method: string, route: string, body?: unknown) =>
-    call(`${daemon.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+  const send = bearerCaller(() => daemon.url, TOKEN);
 
   it('plain http is taken only from an address the operator allowed: a public one is EGRESS_BLOCKED, an https-only purpose stays so', async () => {
     const publicHttp = expectProblem(

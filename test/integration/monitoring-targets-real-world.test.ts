@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectJson } from '../support/daemon-client.js';
+import { bearerCaller, expectJson } from '../support/daemon-client.js';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { sharedFixturesDir } from '../support/fixtures.js';
@@ -64,12 +64,7 @@ describe.skipIf(FIXTURES === null)('A2A watches on real-world agent cards', () =
     await opened?.done();
   });
 
-  const send = (method: string, route: string, body?: unknown) =>
-    call(`${daemon.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+  const send = bearerCaller(() => daemon.url, TOKEN);
   const watchOf = async (cardUrl: string): Promise<string> =>
     expectJson(await send('POST', '/v1/monitoring/watches', { a2aCard: cardUrl, webhookUrl: hookUrl }), 201).watch.id as string;
   const check = async (id: string) => expectJson(await send('POST', `/v1/monitoring/watches/${id}/check`), 200) as { changed: boolean };

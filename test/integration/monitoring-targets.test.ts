@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jcsSha256 } from '../../src/core/canonical.js';
 import { a2aKey, agentCard, CARD_PATH, cardApp, publishJwks, signCard, type A2aKey, type CardJson } from '../support/a2a-agent.js';
-import { call, expectJson, expectProblem } from '../support/daemon-client.js';
+import { bearerCaller, expectJson, expectProblem } from '../support/daemon-client.js';
 import { postgresSql, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { afterPasses, schemaUrl, startLiveDaemon, type LiveDaemon } from '../support/live-daemon.js';
@@ -46,12 +46,7 @@ function targetSuite(engine: string, describeEngine: (name: string, fn: () => vo
       await opened?.done();
     });
 
-    const send = (method: string, path: string, body?: unknown) =>
-      call(`${daemon.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+    const send = bearerCaller(() => daemon.url, TOKEN);
     const check = async (id: string) => expectJson(await send('POST', `/v1/monitoring/watches/${id}/check`), 200);
     const events = async (id: string) => expectJson(await send('GET', `/v1/monitoring/events?watchId=${id}`), 200).events as Array<Record<string, any>>;
 

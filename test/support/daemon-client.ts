@@ -42,6 +42,19 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
 }
 
 /**
+ * A caller of one daemon with a bearer token (the operator's, a key's): `send(method, route,
+ * body?)` sends JSON when a body is given; every answer is checked against openapi.json (call).
+ */
+export function bearerCaller(baseUrl: () => string, token: string): (method: string, route: string, body?: unknown) => Promise<Answer> {
+  return (method, route, body) =>
+    call(`${baseUrl()}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+}
+
+/**
  * A POST of a body larger than the daemon accepts. The daemon may answer 413 and close the
  * connection before the client has finished writing, and fetch then throws EPIPE instead of
  * handing back the answer it was sent; node:http delivers the answer and the write error is
