@@ -633,6 +633,9 @@ export class EgressFetcher implements Net {
           return { stale: true };
         }
         if (errorCode(err) === 'UND_ERR_HEADERS_TIMEOUT') {
+          // With a time limit of its own, the wait for headers is what is left of that limit: its
+          // end is the limit's, and is said as the total timer would say it (whichever fired first).
+          if (request.timeLimitMs !== undefined) throw timeoutProblem();
           throw new ProblemError('UPSTREAM_UNAVAILABLE', `${where} sent no response headers within ${seconds(headersLimit)}.`);
         }
         throw new ProblemError('UPSTREAM_UNAVAILABLE', `Fetching the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
