@@ -24,7 +24,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCustomerWebhook } from '../../src/client/webhooks.js';
 import { repoRoot } from '../support/cli.js';
-import { checkContract, until } from '../support/daemon-client.js';
+import { until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost, FAR_FROM_EXPIRY_DAYS } from '../support/did-web-host.js';
 import { ADMIN_TOKEN, didKeyPrincipal, ownerSession, seedOwner, signIn, type SessionAnswer } from '../support/gateway.js';
 import { postgresSql, sqliteDatabase, type Sql, type TestDatabase } from '../support/databases.js';
@@ -157,21 +157,6 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
     let gw: string;
     const sql: Sql = (statement) => opened.sql(statement);
 
-    /** Every answer is held to openapi.json as well (the gateway relays the core's answers). */
-    const contractual = (session: ReturnType<typeof ownerSession>) => {
-      const send = async (method: string, route: string, body?: unknown) => {
-        const answer = await session.send(method, route, body);
-        checkContract(method, `${gw}${route}`, { status: answer.status, header: (name) => answer.headers.get(name) ?? '', text: answer.text });
-        return answer;
-      };
-      return {
-        send,
-        get: (route: string) => send('GET', route),
-        post: (route: string, body: unknown = {}) => send('POST', route, body),
-        del: (route: string) => send('DELETE', route),
-      };
-    };
-
     beforeAll(async () => {
       opened = await open();
       host = await startDidWebHost({ leafDays: FAR_FROM_EXPIRY_DAYS });
@@ -196,8 +181,8 @@ function suite(engine: Engine, describeEngine: (name: string, fn: () => void) =>
       const a = await signIn(gw, origin, ownerA);
       const b = await signIn(gw, origin, ownerB);
       expect([a.status, b.status]).toEqual([200, 200]);
-      A = contractual(ownerSession(gw, daemon.origin!, a.cookie));
-      B = contractual(ownerSession(gw, daemon.origin!, b.cookie));
+      A = ownerSession(gw, daemon.origin!, a.cookie, { contract: true });
+      B = ownerSession(gw, daemon.origin!, b.cookie, { contract: true });
     }, 60_000);
 
     afterAll(async () => {

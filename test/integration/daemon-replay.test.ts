@@ -43,21 +43,6 @@ function suite(engine: string, describeEngine: (name: string, fn: () => void) =>
     let B: ReturnType<typeof ownerSession>;
     const sql: Sql = (statement) => opened.sql(statement);
 
-    /** Every answer is held to openapi.json as well. */
-    const contractual = (session: ReturnType<typeof ownerSession>) => {
-      const send = async (method: string, route: string, body?: unknown) => {
-        const answer = await session.send(method, route, body);
-        checkContract(method, `${gw}${route}`, { status: answer.status, header: (name) => answer.headers.get(name) ?? '', text: answer.text });
-        return answer;
-      };
-      return {
-        send,
-        get: (route: string) => send('GET', route),
-        post: (route: string, body: unknown = {}) => send('POST', route, body),
-        del: (route: string) => send('DELETE', route),
-      };
-    };
-
     /** An operator request at the daemon itself, held to openapi.json. */
     async function operator(method: string, route: string, body?: unknown): Promise<SessionAnswer> {
       const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -78,8 +63,8 @@ function suite(engine: string, describeEngine: (name: string, fn: () => void) =>
       gw = daemon.gatewayUrl!;
       const a = await signIn(gw, daemon.origin!, owner);
       const b = await signIn(gw, daemon.origin!, other);
-      A = contractual(ownerSession(gw, daemon.origin!, a.cookie));
-      B = contractual(ownerSession(gw, daemon.origin!, b.cookie));
+      A = ownerSession(gw, daemon.origin!, a.cookie, { contract: true });
+      B = ownerSession(gw, daemon.origin!, b.cookie, { contract: true });
     }, 60_000);
 
     afterAll(async () => {

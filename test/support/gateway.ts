@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { openDatabase } from '../../src/store/database.js';
 import type { AccountStore } from '../../src/core/store.js';
+import { checkContract } from './daemon-client.js';
 import { startDaemon, startInProcessDaemon, type Daemon, type DaemonHandle, type DaemonOptions, type InProcessDaemon } from './daemon.js';
 import { didKeyPrincipal, type Principal } from './receipts.js';
 
@@ -158,9 +159,10 @@ export interface SessionAnswer {
 
 /**
  * An owner's requests at the gateway with the session cookie — and the configured Origin on
- * writes (POST, DELETE), as a browser of that origin sends them.
+ * writes (POST, DELETE), as a browser of that origin sends them. With `contract`, every answer is
+ * held to openapi.json as well (the gateway relays the core's answers).
  */
-export function ownerSession(gateway: string, origin: string, cookie: string) {
+export function ownerSession(gateway: string, origin: string, cookie: string, options: { contract?: boolean } = {}) {
   const send = async (method: string, route: string, body?: unknown): Promise<SessionAnswer> => {
     const headers: Record<string, string> = { cookie };
     if (method !== 'GET' && method !== 'HEAD') headers['origin'] = origin;
@@ -173,6 +175,7 @@ export function ownerSession(gateway: string, origin: string, cookie: string) {
     } catch {
       parsed = text;
     }
+    if (options.contract) checkContract(method, `${gateway}${route}`, { status: res.status, header: (name) => res.headers.get(name) ?? '', text });
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
   return {
