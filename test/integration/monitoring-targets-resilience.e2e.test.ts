@@ -13,15 +13,11 @@ import { call, expectJson, startDaemonFor, until } from '../support/daemon-clien
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { FAR_FROM_EXPIRY_DAYS, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { PLAIN_TOOLS, startSdk1Server, type McpTestServer } from '../support/mcp-servers.js';
+import { AGE_DELIVERIES, AGE_WATCHES, untilSettled } from '../support/monitoring-crash.js';
 import { describePostgres } from '../support/postgres.js';
 
 const TOKEN = 'targets-crash-token-0123456789';
 const ROUNDS = 10;
-
-const AGE_WATCHES = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE last_checked_at IS NOT NULL";
-const UNCHECKED = "SELECT count(*) AS n FROM watches WHERE active = 1 AND (last_checked_at IS NULL OR last_checked_at < '2001-01-01T00:00:00Z')";
-const AGE_DELIVERIES =
-  "UPDATE monitor_events SET lease_expires_at = CASE WHEN delivery_status = 'DELIVERING' THEN '2000-01-01T00:00:00Z' ELSE lease_expires_at END, next_attempt_at = CASE WHEN delivery_status = 'RETRY' THEN '2000-01-01T00:00:00Z' ELSE next_attempt_at END";
 
 function crashSuite(engine: string, describeEngine: (name: string, fn: () => void) => void, open: () => Promise<TestDatabase>) {
   describeEngine(`MCP watches survive kill -9 (${engine})`, () => {
@@ -74,24 +70,7 @@ function crashSuite(engine: string, describeEngine: (name: string, fn: () => voi
         await daemon.exited;
         daemon = await startOne();
       }
-      let last = -1;
-      let steady = 0;
-      await until(
-        'every event is delivered and no more are being made',
-        async () => {
-          await opened.sql(AGE_DELIVERIES);
-          const [row] = await opened.sql(
-            "SELECT count(*) AS n, sum(CASE WHEN delivery_status <> 'DELIVERED' THEN 1 ELSE 0 END) AS remaining FROM monitor_events",
-          );
-          const [aged] = await opened.sql(UNCHECKED);
-          const n = Number(row!['n']);
-          steady = n === last && Number(row!['remaining'] ?? 0) === 0 && Number(aged!['n']) === 0 ? steady + 1 : 0;
-          last = n;
-          if (steady < 3) await new Promise((r) => setTimeout(r, 1_000));
-          return steady >= 3;
-        },
-        90_000,
-      );
+      await untilSettled(opened.sql);
       await daemon.stop('SIGTERM');
       const events = (await opened.sql('SELECT id, watch_id, watch_revision, event_type FROM monitor_events ORDER BY id')) as Array<{
         id: number;

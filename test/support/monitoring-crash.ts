@@ -67,11 +67,35 @@ async function operator(daemon: Daemon, method: string, path: string, body?: unk
   });
 }
 
-const AGE_WATCHES = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE last_checked_at IS NOT NULL";
+export const AGE_WATCHES = "UPDATE watches SET last_checked_at = '2000-01-01T00:00:00Z' WHERE last_checked_at IS NOT NULL";
 /** Watches not checked since they were aged (or never): a check is still to come. */
 const UNCHECKED = "SELECT count(*) AS n FROM watches WHERE active = 1 AND (last_checked_at IS NULL OR last_checked_at < '2001-01-01T00:00:00Z')";
-const AGE_DELIVERIES =
+export const AGE_DELIVERIES =
   "UPDATE monitor_events SET lease_expires_at = CASE WHEN delivery_status = 'DELIVERING' THEN '2000-01-01T00:00:00Z' ELSE lease_expires_at END, next_attempt_at = CASE WHEN delivery_status = 'RETRY' THEN '2000-01-01T00:00:00Z' ELSE next_attempt_at END";
+
+/**
+ * Waits for a daemon to finish after the last kill: every watch checked since it was aged, leases
+ * recovered, everything delivered, and no check still adding events (the event count unchanged
+ * over three looks a second apart).
+ */
+export async function untilSettled(sql: Sql): Promise<void> {
+  let last = -1;
+  let steady = 0;
+  await until(
+    'every event is delivered and no more are being made',
+    async () => {
+      await sql(AGE_DELIVERIES);
+      const [row] = await sql("SELECT count(*) AS n, sum(CASE WHEN delivery_status <> 'DELIVERED' THEN 1 ELSE 0 END) AS remaining FROM monitor_events");
+      const [aged] = await sql(UNCHECKED);
+      const n = Number(row!['n']);
+      steady = n === last && Number(row!['remaining'] ?? 0) === 0 && Number(aged!['n']) === 0 ? steady + 1 : 0;
+      last = n;
+      if (steady < 3) await new Promise((r) => setTimeout(r, 1_000));
+      return steady >= 3;
+    },
+    90_000,
+  );
+}
 
 /** 20 kills of `svc serve` at random points of polling and delivery, on the database `open` gives. */
 export function monitoringCrashSuite(
@@ -117,22 +141,7 @@ export function monitoringCrashSuite(
       // Let the last daemon finish: every watch checked since the last rotation, leases recovered,
       // everything delivered, and no check still adding events (the event count unchanged over
       // three looks a second apart).
-      let last = -1;
-      let steady = 0;
-      await until(
-        'every event is delivered and no more are being made',
-        async () => {
-          await sql(AGE_DELIVERIES);
-          const [row] = await sql("SELECT count(*) AS n, sum(CASE WHEN delivery_status <> 'DELIVERED' THEN 1 ELSE 0 END) AS remaining FROM monitor_events");
-          const [aged] = await sql(UNCHECKED);
-          const n = Number(row!['n']);
-          steady = n === last && Number(row!['remaining'] ?? 0) === 0 && Number(aged!['n']) === 0 ? steady + 1 : 0;
-          last = n;
-          if (steady < 3) await new Promise((r) => setTimeout(r, 1_000));
-          return steady >= 3;
-        },
-        90_000,
-      );
+      await untilSettled(sql);
       await daemon.stop('SIGTERM');
       const events = (await sql('SELECT id, watch_id, watch_revision, event_type FROM monitor_events ORDER BY id')) as Array<{
         id: number;
