@@ -9,6 +9,7 @@ import type { Net } from './net.js';
 import type { DidDocument, EnrichedResolution, WhoisEvidence } from './resolve/types.js';
 import type { RuntimeStore } from './runtime-store.js';
 import type { SuppliedResources } from './supplied/catalogue.js';
+import type { Telemetry } from './telemetry.js';
 
 export type { Clock } from './clock.js';
 
@@ -71,6 +72,11 @@ export interface Runtime {
    * fetches no whois presentation.
    */
   whois?: WhoisVerifier;
+  /**
+   * The operator's metrics and traces (core/telemetry.ts): stages, fetches and database calls
+   * are spanned and outcomes counted. Absent — the default, and always in the CLI — nothing is.
+   */
+  telemetry?: Telemetry;
 }
 
 /** The verification part of whois evidence: the fetched presentation against the DID's document. */

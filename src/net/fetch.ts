@@ -37,6 +37,7 @@ import type { FetchRequest, FetchResponse, FetchStageNames, Net, RedirectHop, Tl
 import { cancelledProblem, ProblemError, type ProblemHint } from '../core/problems.js';
 import type { StageHandle, Trace } from '../core/resolve/trace.js';
 import type { Clock } from '../core/runtime.js';
+import type { Telemetry } from '../core/telemetry.js';
 import { TxtResolver } from './dns.js';
 import { checkAddress, parseIp, suggestedAllowance, type Cidr, type ParsedIp } from './ip.js';
 import { daysUntil, readTlsEvidence } from './tls-evidence.js';
@@ -97,6 +98,8 @@ export interface NetOptions {
    */
   connectTo?: (host: string, port: number) => number | undefined;
   limits?: Partial<NetLimits>;
+  /** The operator's telemetry (core/telemetry.ts): each fetch is a span, its outcome `ok` or the problem's code. */
+  telemetry?: Telemetry;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -270,6 +273,7 @@ export class EgressFetcher implements Net {
   readonly #trustAnchors: readonly string[] | undefined;
   readonly #connectTo: NetOptions['connectTo'];
   readonly #txt: TxtResolver;
+  readonly #telemetry: Telemetry | undefined;
   /** Built once: a trust store of Node's roots plus extra anchors costs ~20 ms to assemble. */
   #secureContext: SecureContext | undefined;
   /** Idle connections by `host|port|dialled port|pinned address`. */
@@ -286,13 +290,24 @@ export class EgressFetcher implements Net {
     this.#trustAnchors = options.trustAnchors;
     this.#connectTo = options.connectTo;
     this.#txt = new TxtResolver({ servers: options.dnsServers ?? [], timeoutMs: this.#limits.dnsMs, tries: 2 });
+    this.#telemetry = options.telemetry;
   }
 
   get limits(): Readonly<NetLimits> {
     return this.#limits;
   }
 
-  async fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
+  fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
+    const telemetry = this.#telemetry;
+    if (!telemetry) return this.#fetch(request, trace);
+    return telemetry.within('fetch', request.method ?? 'GET', async (note) => {
+      const response = await this.#fetch(request, trace);
+      note.outcome = 'ok';
+      return response;
+    });
+  }
+
+  async #fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
     const startedUs = this.#clock.monotonicUs();
     const deadline = new Deadline(this.#clock, startedUs + this.#totalMs(request) * 1000);
     const stages = trace ? request.stages : undefined;

@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROBLEMS_BASE } from '../core/problems.js';
+import type { Telemetry } from '../core/telemetry.js';
 import { silentLogger, type Clock, type Logger, type Runtime, type RuntimeConfig, type WhoisVerifier } from '../core/runtime.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, MemoryResolutionCache } from '../core/resolve/cache.js';
 import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
@@ -52,7 +53,9 @@ export interface RuntimeOverrides {
   /** CIDRs allowed besides public addresses, from `--egress-allow`; added to SVC_EGRESS_ALLOW. */
   egressAllow?: readonly string[];
   /** Test seams of the fetcher (DNS table, extra trust anchors, connect-to, limits). */
-  net?: Omit<NetOptions, 'clock' | 'egressAllow'>;
+  net?: Omit<NetOptions, 'clock' | 'egressAllow' | 'telemetry'>;
+  /** The daemon's metrics and traces (core/telemetry.ts), for the Runtime and its fetcher; none: nothing is measured. */
+  telemetry?: Telemetry;
 }
 
 /** One allowed range and the setting that named it first (SVC_EGRESS_ALLOW or --egress-allow). */
@@ -148,8 +151,23 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env, overrides: R
   const maxEntries = overrides.cacheMaxEntries ?? intFromEnv(env, 'SVC_CACHE_MAX_ENTRIES', DEFAULT_CACHE_MAX_ENTRIES, 0, 1_000_000);
   const maxBytes = overrides.cacheMaxBytes ?? intFromEnv(env, 'SVC_CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES, 0, 64 * 1024 * 1024 * 1024);
   const dnsServers = overrides.net?.dnsServers ?? dnsServersFromEnv(env);
-  const net = createNet({ ...overrides.net, clock, egressAllow: egressAllowance(env, overrides.egressAllow), dnsServers });
+  const telemetry = overrides.telemetry;
+  const net = createNet({
+    ...overrides.net,
+    clock,
+    egressAllow: egressAllowance(env, overrides.egressAllow),
+    dnsServers,
+    ...(telemetry ? { telemetry } : {}),
+  });
   // SVC_FREEZE_RESULTS (development and tests): freeze each resolution when it is cached.
   const freeze = env['SVC_FREEZE_RESULTS'] ? 'on-set' : 'on-hit';
-  return { clock, config, log, cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes), net, whois: verifyWhoisLazily };
+  return {
+    clock,
+    config,
+    log,
+    cache: new MemoryResolutionCache(clock, maxEntries, freeze, maxBytes),
+    net,
+    whois: verifyWhoisLazily,
+    ...(telemetry ? { telemetry } : {}),
+  };
 }

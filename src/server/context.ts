@@ -29,6 +29,7 @@ import type { KeyedRequests } from './project-keys.js';
 import { operatorAccess, type OperatorAccess } from './operator.js';
 import { resultSigner, type ResultSigner } from './signing.js';
 import type { StorageSlot } from './storage.js';
+import type { ServerTelemetry } from './telemetry.js';
 import type { Signer } from '../core/signing/index.js';
 
 /**
@@ -66,6 +67,8 @@ export interface ServerContext {
   signer?: ResultSigner;
   /** Test seam: the time limit of one webhook delivery attempt, ms; absent: WEBHOOK_ATTEMPT_TIMEOUT_MS (45 s). */
   webhookAttemptMs?: number;
+  /** The operator's metrics and traces (server/telemetry.ts), the Runtime's `telemetry` with requests; absent: nothing is measured. */
+  telemetry?: ServerTelemetry;
 }
 
 /** What a daemon's context is made of: the settings serve() reads, and the store and Runtime it opened. */
@@ -75,6 +78,8 @@ export interface ContextSettings {
   profile: Profile;
   limits: ServerLimits;
   relaxations?: readonly Relaxation[];
+  /** The operator's metrics and traces; the Runtime carries the same object as `telemetry`. */
+  telemetry?: ServerTelemetry;
   /** SVC_ADMIN_TOKEN: the operator routes' token; unset, they are disabled. */
   adminToken?: string | undefined;
   /** SVC_COMMERCIAL, SVC_COMMERCIAL_ORIGIN, SVC_CUSTOMER_MONITOR. */
@@ -102,6 +107,7 @@ export function serverContext(settings: ContextSettings): ServerContext & { oper
     commercial,
     customerWorker: commercial.enabled && settings.commercial?.customerMonitor !== 'off',
     ...(settings.signer ? { signer: resultSigner(settings.signer, runtime.clock) } : {}),
+    ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import { CustomerMonitorPoller, MonitorPoller } from './jobs/poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './jobs/reverify-registry.js';
 import { StorageSlot } from './storage.js';
+import type { ServerTelemetry } from './telemetry.js';
 
 export interface ServeOptions {
   host: string;
@@ -42,6 +43,8 @@ export interface ServeOptions {
   accessLog?: AppOptions['accessLog'];
   /** SVC_SIGNING_KEY's signer (signing.ts readSigningKey): results are signed when asked; none: never. */
   signer?: Signer;
+  /** The operator's metrics and traces (telemetry.ts), the same object the Runtime carries; none: nothing is measured. */
+  telemetry?: ServerTelemetry;
 }
 
 /** `--gateway-host` is not loopback, or the commercial mode is off: svc serve refuses to start (a usage error). */
@@ -73,12 +76,17 @@ export interface RunningServer {
 }
 
 export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, options: ServeOptions): Promise<RunningServer> {
-  const storage = new StorageSlot(options.dbPath, options.production, {
-    maxObservations: options.limits.maxObservations,
-    maxMcpObservations: options.limits.maxMcpObservations,
-    recordBatch: options.limits.recordBatch,
-    warn: options.announce,
-  });
+  const storage = new StorageSlot(
+    options.dbPath,
+    options.production,
+    {
+      maxObservations: options.limits.maxObservations,
+      maxMcpObservations: options.limits.maxMcpObservations,
+      recordBatch: options.limits.recordBatch,
+      warn: options.announce,
+    },
+    options.telemetry,
+  );
   // The first attempt is awaited (a PostgreSQL server answers or refuses within seconds); a
   // database that cannot be opened yet does not stop the start.
   await storage.open();
@@ -92,6 +100,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     adminToken: options.adminToken,
     ...(options.commercial ? { commercial: options.commercial } : {}),
     ...(options.signer ? { signer: options.signer } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
   if (refusal !== null) {

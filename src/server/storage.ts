@@ -9,6 +9,7 @@
  * a time, however many probes arrive meanwhile.
  */
 import type { RuntimeStore } from '../core/store.js';
+import type { Telemetry } from '../core/telemetry.js';
 import {
   databaseLocation,
   isPostgresUrl,
@@ -49,6 +50,8 @@ export class StorageSlot {
     private readonly production: boolean,
     /** Ceilings of the history tables; none: unbounded (tests of other concerns). */
     private readonly bounds?: StorageBounds,
+    /** The operator's telemetry: each repository call is a `db` span named `<repository>.<method>`. */
+    private readonly telemetry?: Telemetry,
   ) {
     this.location = databaseLocation(target);
   }
@@ -97,8 +100,13 @@ export class StorageSlot {
 
   /** The open store, for the Runtime; undefined while the database is unavailable. */
   get store(): RuntimeStore | undefined {
-    return this.#db ?? undefined;
+    const db = this.#db;
+    if (!db || !this.telemetry) return db ?? undefined;
+    if (this.#spanned?.db !== db) this.#spanned = { db, store: spannedStore(db, this.telemetry) };
+    return this.#spanned.store;
   }
+
+  #spanned: { db: Database; store: RuntimeStore } | undefined;
 
   /** The engine's coordination shared by several daemons (PostgreSQL), or undefined. */
   get shared(): SharedCoordination | undefined {
@@ -142,4 +150,45 @@ export class StorageSlot {
     this.#db = null;
     await db?.close();
   }
+}
+
+/** The repositories of RuntimeStore: each call of their methods is a `db` span. */
+const REPOSITORIES: ReadonlySet<string> = new Set<keyof RuntimeStore>([
+  'observations',
+  'delegationChains',
+  'mcpObservations',
+  'watches',
+  'monitorEvents',
+  'claims',
+  'accounts',
+  'customerMonitor',
+  'keptLogs',
+]);
+
+/** The store with every repository method spanned (`observations.record` …); other members as they are. */
+function spannedStore(db: Database, telemetry: Telemetry): RuntimeStore {
+  const repositories = new Map<string, object>();
+  const spanned = (name: string, repository: object): object =>
+    new Proxy(repository, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function' || typeof property !== 'string') return value;
+        const span = `${name}.${property}`;
+        return (...args: unknown[]) =>
+          telemetry.within('db', span, (note) => {
+            const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+            note.outcome = 'ok';
+            return result;
+          });
+      },
+    });
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !REPOSITORIES.has(property) || typeof value !== 'object' || value === null) return value;
+      let wrapped = repositories.get(property);
+      if (!wrapped) repositories.set(property, (wrapped = spanned(property, value)));
+      return wrapped;
+    },
+  });
 }

@@ -15,6 +15,7 @@ import { BRIDGE_HEADER, SUBJECT_HEADER } from '../../src/server/commercial.js';
 import { serverContext, type ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from '../../src/server/limits.js';
 import { StorageSlot } from '../../src/server/storage.js';
+import type { ServerTelemetry } from '../../src/server/telemetry.js';
 
 export const INJECTED_ADMIN_TOKEN = 'injected-test-operator-token-0123456789';
 
@@ -49,6 +50,8 @@ export interface InjectedOptions {
   signer?: Signer;
   /** Where the access log goes (one entry per request); none: no access log. */
   accessLog?: AppOptions['accessLog'];
+  /** The daemon's telemetry (metrics, traces), for the Runtime, its fetcher, the store and requests. */
+  telemetry?: ServerTelemetry;
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -61,7 +64,7 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
     intensivePerMinute: 1_000_000,
     ...options.limits,
   };
-  const storage = new StorageSlot(target, false);
+  const storage = new StorageSlot(target, false, undefined, options.telemetry);
   await storage.open();
   if (storage.store === undefined) throw new Error(`the test database did not open: ${storage.error ?? '?'}`);
   const created = createRuntime(
@@ -70,6 +73,7 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.netOverrides ? { net: options.netOverrides } : {}),
       ...(options.egressAllow ? { egressAllow: options.egressAllow } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     },
   );
   const runtime = options.net ? { ...created, net: options.net } : created;
@@ -82,6 +86,7 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
     adminToken: INJECTED_ADMIN_TOKEN,
     commercial: { setting: 'on', origin: 'http://127.0.0.1:1', customerMonitor: 'off' },
     ...(options.signer ? { signer: options.signer } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   const commercial = ctx.commercial;
   const app = buildApp(ctx, options.accessLog ? { accessLog: options.accessLog } : {});

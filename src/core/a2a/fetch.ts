@@ -57,7 +57,7 @@ export function cardTarget(input: string): { url: URL; origin: boolean } {
 
 /** One GET of a card, an `a2a.fetch_card` stage for the caller's hooks (the CLI's progress). */
 async function get(runtime: Runtime, url: string, signal?: AbortSignal, hooks?: StageHooks): Promise<FetchResponse> {
-  return new StageReporter(runtime.clock, hooks).run('a2a.fetch_card', `GET ${url}`, async (stage) => {
+  return new StageReporter(runtime.clock, hooks, runtime.telemetry).run('a2a.fetch_card', `GET ${url}`, async (stage) => {
     const response = await runtime.net.fetch({
       url,
       purpose: 'agent card',

@@ -300,7 +300,7 @@ async function fetchJwkSet(url: string, ctx: SignatureContext): Promise<JwkSet> 
   const at = quoteShort(url, 100);
   let body: Uint8Array;
   try {
-    const response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('a2a.fetch_jwks', `GET ${url}`, async (stage) => {
+    const response = await new StageReporter(ctx.runtime.clock, ctx.hooks, ctx.runtime.telemetry).run('a2a.fetch_jwks', `GET ${url}`, async (stage) => {
       const fetched = await ctx.runtime.net.fetch({
         url,
         purpose: 'JWK set',

@@ -241,18 +241,22 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 async function loadList(url: string, ctx: StatusCheckContext): Promise<LoadedList> {
   let response: FetchResponse;
   try {
-    response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the status list ${url}`, async (stage) => {
-      const fetched = await ctx.runtime.net.fetch({
-        url,
-        purpose: 'status list credential',
-        maxBytes: MAX_STATUS_LIST_BYTES,
-        accept: ACCEPT,
-        signal: ctx.signal,
-      });
-      stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
-      stage.detail = describeResponse(fetched);
-      return fetched;
-    });
+    response = await new StageReporter(ctx.runtime.clock, ctx.hooks, ctx.runtime.telemetry).run(
+      'status.fetch',
+      `Fetch the status list ${url}`,
+      async (stage) => {
+        const fetched = await ctx.runtime.net.fetch({
+          url,
+          purpose: 'status list credential',
+          maxBytes: MAX_STATUS_LIST_BYTES,
+          accept: ACCEPT,
+          signal: ctx.signal,
+        });
+        stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
+        stage.detail = describeResponse(fetched);
+        return fetched;
+      },
+    );
   } catch (err) {
     rethrowIfOurs(err, ctx.signal);
     return { ok: false, reason: `the status list ${url} could not be retrieved: ${clause(asProblemError(err).detail)}` };

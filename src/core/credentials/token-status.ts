@@ -138,18 +138,22 @@ function settle(entry: StatusListEntry, result: StatusEntryResult, detail: strin
 async function fetchToken(uri: string, ctx: TokenStatusContext): Promise<string> {
   let response: FetchResponse;
   try {
-    response = await new StageReporter(ctx.runtime.clock, ctx.hooks).run('status.fetch', `Fetch the Token Status List ${uri}`, async (stage) => {
-      const fetched = await ctx.runtime.net.fetch({
-        url: uri,
-        purpose: 'status list token',
-        maxBytes: MAX_STATUS_LIST_BYTES,
-        accept: ACCEPT,
-        signal: ctx.signal,
-      });
-      stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
-      stage.detail = describeResponse(fetched);
-      return fetched;
-    });
+    response = await new StageReporter(ctx.runtime.clock, ctx.hooks, ctx.runtime.telemetry).run(
+      'status.fetch',
+      `Fetch the Token Status List ${uri}`,
+      async (stage) => {
+        const fetched = await ctx.runtime.net.fetch({
+          url: uri,
+          purpose: 'status list token',
+          maxBytes: MAX_STATUS_LIST_BYTES,
+          accept: ACCEPT,
+          signal: ctx.signal,
+        });
+        stage.status = fetched.status === 200 ? 'PASS' : 'FAIL';
+        stage.detail = describeResponse(fetched);
+        return fetched;
+      },
+    );
   } catch (err) {
     rethrowIfOurs(err, ctx.signal);
     throw new TokenProblem(`The Token Status List ${uri} could not be retrieved: ${clause(asProblemError(err).detail)}.`);

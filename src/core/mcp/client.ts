@@ -392,7 +392,7 @@ export class McpClient implements McpChannel<FetchResponse> {
     private readonly signal?: AbortSignal,
     hooks?: StageHooks,
   ) {
-    this.#stages = new StageReporter(runtime.clock, hooks);
+    this.#stages = new StageReporter(runtime.clock, hooks, runtime.telemetry);
   }
 
   /** True once the server issued a session id (it stays true after the DELETE). */

@@ -137,7 +137,7 @@ export class StdioChannel implements McpChannel<TranscriptEntry> {
     private readonly limits: StdioLimits = STDIO_LIMITS,
     hooks?: StageHooks,
   ) {
-    this.#stages = new StageReporter(runtime.clock, hooks);
+    this.#stages = new StageReporter(runtime.clock, hooks, runtime.telemetry);
     this.#startedUs = runtime.clock.monotonicUs();
   }
 

@@ -46,7 +46,7 @@ export async function decidePolicy(did: string, policy: Policy, credential: unkn
     credential === undefined
       ? null
       : await verifyCredential(credential, { runtime, keySource: didKeySource(runtime, run), ...(signal ? { signal } : {}), ...(hooks ? { hooks } : {}) });
-  const evaluation = await new StageReporter(runtime.clock, hooks).run(
+  const evaluation = await new StageReporter(runtime.clock, hooks, runtime.telemetry).run(
     'policy.evaluate',
     policy.name ? `Evaluate the policy ${policy.name}` : 'Evaluate the policy',
     (stage) => {

@@ -45,7 +45,7 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
     if (hit) return hit;
   }
   const started = runtime.clock.now();
-  const trace = new Trace(runtime.clock, hooks.onStage, options.signal, hooks.onStageStart);
+  const trace = new Trace(runtime.clock, hooks.onStage, options.signal, hooks.onStageStart, runtime.telemetry);
 
   const { parsed, driver } = await trace.run('syntax.parse', 'Parse the DID', (stage) => {
     const parsed: ParsedDid = parseDid(input);

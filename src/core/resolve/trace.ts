@@ -6,6 +6,7 @@
 import { asProblemError, cancelledProblem } from '../problems.js';
 import type { Clock } from '../clock.js';
 import type { StageStatus, TraceStage } from './stages.js';
+import type { SpanNote, Telemetry } from '../telemetry.js';
 
 export type StageListener = (stage: TraceStage) => void;
 
@@ -46,6 +47,8 @@ export class Trace {
     /** When aborted, no further stage starts (each throws `cancelledProblem()`). */
     readonly signal?: AbortSignal,
     private readonly onStart?: StageStartListener,
+    /** The operator's telemetry (runtime.telemetry): each stage is also a span. */
+    private readonly telemetry?: Telemetry,
   ) {
     this.#origin = clock.monotonicUs();
   }
@@ -60,7 +63,13 @@ export class Trace {
    * problem's detail, gets the trace attached, and propagates; anything else thrown becomes
    * INTERNAL_ERROR the same way.
    */
-  async run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+  run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+    const telemetry = this.telemetry;
+    if (!telemetry) return this.#run(stage, label, body);
+    return telemetry.within('stage', stage, (note) => this.#run(stage, label, spanned(note, body)));
+  }
+
+  async #run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
     const handle: StageHandle = { status: 'PASS', detail: '' };
     const startedUs = this.elapsedUs();
     try {
@@ -86,11 +95,13 @@ export class Trace {
   begin<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): PendingStage<T> {
     const handle: StageHandle = { status: 'PASS', detail: '' };
     const startedUs = this.elapsedUs();
+    const telemetry = this.telemetry;
+    const work = telemetry ? (h: StageHandle) => telemetry.within('stage', stage, (note) => Promise.resolve(spanned(note, body)(h))) : body;
     const outcome = (async () => {
       try {
         if (this.signal?.aborted) throw cancelledProblem();
         this.onStart?.({ stage, label });
-        const value = await body(handle);
+        const value = await work(handle);
         return { ok: true as const, value, endUs: this.elapsedUs() };
       } catch (err) {
         return { ok: false as const, problem: asProblemError(err), endUs: this.elapsedUs() };
@@ -129,11 +140,19 @@ export class StageReporter {
   constructor(
     private readonly clock: Clock,
     private readonly hooks: StageHooks = {},
+    /** The operator's telemetry (runtime.telemetry): each stage is also a span. */
+    private readonly telemetry?: Telemetry,
   ) {
     this.#origin = clock.monotonicUs();
   }
 
-  async run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+  run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
+    const telemetry = this.telemetry;
+    if (!telemetry) return this.#run(stage, label, body);
+    return telemetry.within('stage', stage, (note) => this.#run(stage, label, spanned(note, body)));
+  }
+
+  async #run<T>(stage: string, label: string, body: (handle: StageHandle) => Promise<T> | T): Promise<T> {
     const handle: StageHandle = { status: 'PASS', detail: '' };
     const { onStage, onStageStart } = this.hooks;
     if (!onStage && !onStageStart) return body(handle);
@@ -152,4 +171,13 @@ export class StageReporter {
       throw err;
     }
   }
+}
+
+/** A stage body that also tells its span the stage's status (PASS, WARN …) once it returns. */
+function spanned<T>(note: SpanNote, body: (handle: StageHandle) => Promise<T> | T): (handle: StageHandle) => Promise<T> {
+  return async (handle) => {
+    const value = await body(handle);
+    note.outcome = handle.status;
+    return value;
+  };
 }

@@ -154,6 +154,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
     { accessLogMode, accessLogWriter },
     operator,
     { readSigningKey },
+    { daemonTelemetry },
   ] = await Promise.all([
     import('../../../server/serve.js'),
     import('../../../server/limits.js'),
@@ -161,6 +162,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
     import('../../../server/access-log.js'),
     import('../../../server/operator.js'),
     import('../../../server/signing.js'),
+    import('../../../server/telemetry.js'),
   ]);
   const limits = limitsFromEnv(io.env);
   const accessLog = accessLogWriter(accessLogMode(io.env, io.stderr.isTTY === true), (line) => io.stderr.write(line));
@@ -171,7 +173,9 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   const signer = await readSigningKey(io.env);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
   const level = logLevelFromEnv(io.env);
+  const { telemetry } = await daemonTelemetry(io.env);
   const runtime = createRuntime(io.env, {
+    ...(telemetry ? { telemetry } : {}),
     egressAllow: options.egressAllow,
     ...(level !== null ? { log: stderrLogger(level, (line) => io.stderr.write(line)) } : {}),
     ...(seams.net ? { net: seams.net } : {}),
@@ -211,6 +215,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
       },
       ...(accessLog ? { accessLog } : {}),
       ...(signer ? { signer } : {}),
+      ...(telemetry ? { telemetry } : {}),
     },
   ).catch((err: unknown) => {
     if (err instanceof GatewayRefused) throw usageError(`cannot start the cookie gateway: ${err.message}`);
