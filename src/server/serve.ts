@@ -197,6 +197,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
         clearTimeout(force);
         clearInterval(idle);
         await storage.close().catch(() => undefined);
+        // Spans still queued for the collector are sent (within the tracer's own short limit).
+        await options.telemetry?.close?.().catch(() => undefined);
         options.announce('svc: stopped; database closed');
         resolveClosed();
       }

@@ -19,6 +19,8 @@ export interface ServerTelemetry extends Telemetry {
    * handler, the work it starts — inside the request's span, so that their spans are its children.
    */
   request(method: string, requestId: string, next: () => void): RequestSpan;
+  /** At shutdown, once the app has closed: sends what is still queued (within a short limit). */
+  close?(): Promise<void>;
 }
 
 /** Several server telemetries as one (metrics and traces): requests nest like spans. */
@@ -38,6 +40,9 @@ export function combinedServerTelemetry(parts: readonly ServerTelemetry[]): Serv
       start(0);
       return { end: (route, status) => spans.forEach((span) => span.end(route, status)) };
     },
+    close: async () => {
+      await Promise.all(parts.map((part) => part.close?.()));
+    },
   };
 }
 
@@ -49,9 +54,15 @@ export interface DaemonTelemetry {
 /**
  * The daemon's telemetry from the environment: each part is loaded only when its setting turns
  * it on, so a daemon without them imports nothing of it. A bad setting is a ConfigError.
+ * `announce`: the start lines of the parts (what they send where), and their warnings later.
  */
-export async function daemonTelemetry(_env: NodeJS.ProcessEnv): Promise<DaemonTelemetry> {
+export async function daemonTelemetry(env: NodeJS.ProcessEnv, announce: (line: string) => void = () => undefined): Promise<DaemonTelemetry> {
   const parts: ServerTelemetry[] = [];
+  // Traces (SVC_OTEL_ENDPOINT): OTLP over HTTP, tracing.ts.
+  if ((env['SVC_OTEL_ENDPOINT'] ?? '').trim() !== '') {
+    const tracer = (await import('./tracing.js')).tracingFromEnv(env, announce);
+    if (tracer) parts.push(tracer);
+  }
   const telemetry = combinedServerTelemetry(parts);
   return telemetry ? { telemetry } : {};
 }

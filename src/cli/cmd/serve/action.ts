@@ -173,7 +173,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   const signer = await readSigningKey(io.env);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
   const level = logLevelFromEnv(io.env);
-  const { telemetry } = await daemonTelemetry(io.env);
+  const { telemetry } = await daemonTelemetry(io.env, (line) => io.stderr.write(`${line}\n`));
   const runtime = createRuntime(io.env, {
     ...(telemetry ? { telemetry } : {}),
     egressAllow: options.egressAllow,
