@@ -131,6 +131,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: 'json, or text when stderr is a terminal',
   },
   {
+    name: 'SVC_OTEL_ENDPOINT',
+    scope: 'svc serve',
+    description: 'OpenTelemetry traces of each request to this collector (OTLP/HTTP JSON): its base URL (+ /v1/traces) or a …/v1/traces URL',
+    default: 'none: no traces',
+  },
+  {
+    name: 'SVC_OTEL_SERVICE_NAME',
+    scope: 'svc serve',
+    description: "the traces' service.name (1 to 64 letters, digits, . _ - /)",
+    default: 'svc',
+  },
+  {
     name: 'SVC_TRUST_PROXY',
     scope: 'svc serve',
     description: 'proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For names the client; true, hop counts, 1/16 of a family: refused',
