@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/runtime/node.js';
-import { daemonTelemetry } from '../../src/server/telemetry.js';
+import { combinedServerTelemetry, daemonTelemetry, type ServerTelemetry } from '../../src/server/telemetry.js';
 import { OtlpTracer, tracingSettings } from '../../src/server/tracing.js';
 import { sqliteDatabase, type TestDatabase } from '../support/databases.js';
 import { ED25519_DID } from '../support/dids.js';
@@ -121,6 +121,20 @@ describe('a collector that is down', () => {
     expect(warnings[0]).toMatch(
       /^svc: warning: traces could not be sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(ECONNREFUSED\); spans are dropped until it answers$/,
     );
+  });
+});
+
+describe('combinedServerTelemetry', () => {
+  it('closes every part that can be closed (the tracer sends what waits)', async () => {
+    const closed: string[] = [];
+    const part = (name: string, closable: boolean): ServerTelemetry => ({
+      within: (_kind, _name, body) => body({ outcome: 'ok' }),
+      record: () => undefined,
+      request: (_method, _id, next) => (next(), { end: () => undefined }),
+      ...(closable ? { close: async () => void closed.push(name) } : {}),
+    });
+    await combinedServerTelemetry([part('metrics', false), part('traces', true), part('other', true)])!.close!();
+    expect(closed.sort()).toEqual(['other', 'traces']);
   });
 });
 
