@@ -55,9 +55,13 @@ export async function streamResolution(ctx: ServerContext, request: FastifyReque
     rejectLeaving = reject;
   });
   const leave = () => {
-    const problem = new ProblemError('SERVICE_UNAVAILABLE', 'svc is restarting; the resolution was abandoned: retry it (another instance or the restarted daemon answers).', {
-      retryAfter: 5,
-    });
+    const problem = new ProblemError(
+      'SERVICE_UNAVAILABLE',
+      'svc is restarting; the resolution was abandoned: retry it (another instance or the restarted daemon answers).',
+      {
+        retryAfter: 5,
+      },
+    );
     abort.abort(problem);
     clearTimeout(timer);
     rejectLeaving(problem);

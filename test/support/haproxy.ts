@@ -44,7 +44,12 @@ export function freePort(): Promise<number> {
  * Starts HAProxy on `port` before the three daemons at `servers` (host:port), checking /ready
  * every `checkInter`; `retries`: of a refused connection (the file's default otherwise).
  */
-export async function startHaproxy(options: { port: number; servers: readonly [string, string, string]; checkInter: string; retries?: number }): Promise<Haproxy> {
+export async function startHaproxy(options: {
+  port: number;
+  servers: readonly [string, string, string];
+  checkInter: string;
+  retries?: number;
+}): Promise<Haproxy> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-haproxy-'));
   const socket = path.join(dir, 'admin.sock');
   const env = {

@@ -127,7 +127,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_DRAIN_NOTICE',
     scope: 'svc serve',
-    description: "seconds SIGTERM keeps serving while /ready answers 503, before the drain (0..300); behind a load balancer, more than its health check's inter × fall",
+    description:
+      "seconds SIGTERM keeps serving while /ready answers 503, before the drain (0..300); behind a load balancer, more than its health check's inter × fall",
     default: '0',
   },
   {
