@@ -93,7 +93,11 @@ export async function run(): Promise<BenchRow[]> {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ACCESS_LOG: 'off', SVC_TRUST_PROXY: '127.0.0.1', SVC_DRAIN_NOTICE: '0' };
     const start = async (port: number) => {
-      const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--db', database.url], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--db', database.url], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       children.push(child);
       return serverStarted(child);
     };
