@@ -15,7 +15,7 @@
  * budget is the database's, whichever daemon answers. About 25 s.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSse, type Daemon } from '../support/daemon.js';
 import { startDaemonFor, until } from '../support/daemon-client.js';
 import { documentPath, startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -57,7 +57,11 @@ function failed(outcome: Outcome): boolean {
   return !(outcome.status === 200 || (outcome.status === 503 && outcome.retryAfter !== undefined));
 }
 
-describePostgres('HAProxy before three daemons on one PostgreSQL database: a rolling restart', () => {
+// Without HAProxy the suite is skipped, visibly, except in CI (CI=true), where it fails (.ci/run installs it).
+if (haproxyProblem !== null && process.env.CI !== 'true') console.warn(`\n⚠ ${haproxyProblem}: the rolling-restart test is skipped\n`);
+const describeTopology = haproxyProblem === null || process.env.CI === 'true' ? describePostgres : describe.skip;
+
+describeTopology('HAProxy before three daemons on one PostgreSQL database: a rolling restart', () => {
   let host: DidWebHost;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let haproxy: Haproxy;
@@ -92,11 +96,15 @@ describePostgres('HAProxy before three daemons on one PostgreSQL database: a rol
   });
 
   it('no client request fails and every stream ends with done while each daemon restarts in turn; budgets hold across daemons', async () => {
-    // A did:web whose document takes a second to arrive: a stream opened just before a SIGTERM is still running as its daemon stops.
-    const did = host.did('slow-stream');
-    const answer = json(didDocument(did, host.key), { contentType: 'application/did+json' });
-    host.server.route(documentPath(did), (req, res) => void setTimeout(() => answer(req, res), 1_000));
-    const documentRequests = () => host.server.requests.filter((r) => r.startsWith('GET /slow-stream/did.json')).length;
+    // did:webs whose documents take a second to arrive, one per stream (no two streams share a
+    // resolution): a stream opened just before a SIGTERM is still running as its daemon stops.
+    const slowDid = (name: string) => {
+      const did = host.did('slow', name);
+      const answer = json(didDocument(did, host.key), { contentType: 'application/did+json' });
+      host.server.route(documentPath(did), (req, res) => void setTimeout(() => answer(req, res), 1_000));
+      return did;
+    };
+    const documentRequests = () => host.server.requests.filter((r) => r.startsWith('GET /slow/')).length;
 
     // The load: client addresses 127.0.1.1 … 127.0.3.250 in turn, so that none of them comes near its 20/min.
     let next = 0;
@@ -118,8 +126,7 @@ describePostgres('HAProxy before three daemons on one PostgreSQL database: a rol
     const streams: Array<Promise<Outcome & { text: string }>> = [];
     for (let i = 0; i < 3; i++) {
       const before = documentRequests();
-      streams.push(get(`${haproxy.url}/v1/stream/${did}?noCache=true`, `127.0.4.${2 * i + 1}`));
-      streams.push(get(`${haproxy.url}/v1/stream/${did}?noCache=true`, `127.0.4.${2 * i + 2}`));
+      for (const n of [2 * i + 1, 2 * i + 2]) streams.push(get(`${haproxy.url}/v1/stream/${slowDid(`s${n}`)}`, `127.0.4.${n}`));
       await until('both streams to be resolving', () => documentRequests() === before + 2);
       const stopping = replicas[i]!;
       expect(await stopping.stop('SIGTERM')).toBe(0);
