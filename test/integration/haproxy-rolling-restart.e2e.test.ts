@@ -10,7 +10,8 @@
  * every daemon in turn gets SIGTERM, exits 0, is started again and is back in rotation. The
  * clients see no failure (a connection error, or a 5xx other than a 503 with Retry-After) although
  * HAProxy retries nothing here (retries 0, no redispatch): the notice period takes each daemon out
- * of rotation before it refuses anything. Every stream ends with `done`. Then one client address gets its 21st
+ * of rotation before it refuses anything (with SVC_DRAIN_NOTICE=0 the same run sees HAProxy's own
+ * 503s, for requests sent to a daemon that had stopped listening). Every stream ends with `done`. Then one client address gets its 21st
  * standard request in the minute refused 429, as its 22nd and 23rd — one on each daemon: the
  * budget is the database's, whichever daemon answers. About 25 s.
  */
