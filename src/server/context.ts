@@ -46,8 +46,18 @@ export interface ServerContext {
   limits: ServerLimits;
   capacity: Capacity;
   startedAt: Date;
-  /** Set once SIGTERM arrived: new requests get 503 SERVICE_UNAVAILABLE. */
+  /**
+   * Set once SIGTERM arrived: /ready answers 503 NOT_READY (draining), other requests are still
+   * served through the notice period (SVC_DRAIN_NOTICE); absent: not stopping.
+   */
+  stopping?: boolean;
+  /** Set when the notice period is over: new requests get 503 SERVICE_UNAVAILABLE. */
   draining: boolean;
+  /**
+   * The live streams open now (sse.ts), each ended by its function with a final `error` frame
+   * (SERVICE_UNAVAILABLE: the daemon is restarting) and `done` when the drain time runs out.
+   */
+  streams?: Set<() => void>;
   /** Requests whose response has not closed yet (the shutdown waits for them). */
   active: number;
   /** Operator settings that weaken a default (src/server/relaxations.ts), listed by /health. */
@@ -102,6 +112,7 @@ export function serverContext(settings: ContextSettings): ServerContext & { oper
     startedAt: runtime.clock.now(),
     draining: false,
     active: 0,
+    streams: new Set(),
     relaxations: settings.relaxations ?? [],
     operator,
     commercial,

@@ -30,6 +30,13 @@ export interface ServerLimits {
   /** How long SIGTERM waits for requests in flight before closing them, ms (SVC_DRAIN_MS). */
   drainMs: number;
   /**
+   * The notice period, ms (SVC_DRAIN_NOTICE, in seconds): after SIGTERM, /ready answers 503 at
+   * once while every other request is still served for this long, so that a load balancer's
+   * health check (`inter` × `fall`) takes the daemon out of rotation before it refuses anything.
+   * 0 by default: a lone daemon has no one reading /ready, and would only stop later.
+   */
+  drainNoticeMs: number;
+  /**
    * Roots allowed to register delegation chains (SVC_DELEGATION_ROOTS); null: any root (an open
    * registry, announced as a relaxation). Also the trusted roots of the re-verification at start,
    * so a root removed from the list drops its registered chains at the next restart.
@@ -105,6 +112,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   maxConcurrency: 64,
   maxConcurrencyPerClient: 32,
   drainMs: 10_000,
+  drainNoticeMs: 0,
   delegationRoots: null,
   registrationsPerClient: 100,
   registryPerClient: DEFAULT_CHAINS_PER_CLIENT,
@@ -143,7 +151,8 @@ export function tlsExpiryDaysFromEnv(env: NodeJS.ProcessEnv): readonly number[] 
 /**
  * SVC_RATE_LIMIT_PER_MIN (1..1000000, default 120), SVC_REQUEST_TIMEOUT_MS (100..600000, default
  * 45000), SVC_MAX_CONCURRENCY (1..10000, default 64), SVC_MAX_CONCURRENCY_PER_CLIENT (1..SVC_MAX_CONCURRENCY,
- * default half of it, rounded up), SVC_DRAIN_MS (0..600000, default 10000),
+ * default half of it, rounded up), SVC_DRAIN_MS (0..600000, default 10000), SVC_DRAIN_NOTICE
+ * (0..300 s, default 0),
  * SVC_DELEGATION_ROOTS (comma-separated DIDs allowed to register delegation chains; default any),
  * SVC_REGISTRATIONS_PER_CLIENT (1..10000 new chains per client per 24 h, default 100),
  * SVC_REGISTRY_PER_CLIENT and SVC_REGISTRY_PER_ROOT (1..10000 unexpired chains one client, one
@@ -167,6 +176,7 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): ServerLimits {
     maxConcurrency,
     maxConcurrencyPerClient: intFromEnv(env, 'SVC_MAX_CONCURRENCY_PER_CLIENT', fairShare(maxConcurrency), 1, maxConcurrency),
     drainMs: intFromEnv(env, 'SVC_DRAIN_MS', DEFAULT_LIMITS.drainMs, 0, 600_000),
+    drainNoticeMs: intFromEnv(env, 'SVC_DRAIN_NOTICE', DEFAULT_LIMITS.drainNoticeMs / 1000, 0, 300) * 1000,
     delegationRoots: delegationRootsFromEnv(env),
     registrationsPerClient: intFromEnv(env, 'SVC_REGISTRATIONS_PER_CLIENT', DEFAULT_LIMITS.registrationsPerClient, 1, 10_000),
     registryPerClient: intFromEnv(env, 'SVC_REGISTRY_PER_CLIENT', DEFAULT_LIMITS.registryPerClient, 1, MAX_REGISTERED_CHAINS),

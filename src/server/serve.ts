@@ -1,7 +1,10 @@
 /**
  * `svc serve`: builds the Runtime and the store, listens, and shuts down gracefully — on SIGTERM
- * or SIGINT it stops taking requests (503 SERVICE_UNAVAILABLE), lets those in flight finish for
- * up to the drain time, closes the remaining connections and then the database.
+ * or SIGINT /ready answers 503 at once while requests are still served for the notice period
+ * (SVC_DRAIN_NOTICE: the time a load balancer needs to take the daemon out of rotation); then it
+ * stops taking requests (503 SERVICE_UNAVAILABLE), lets those in flight finish for up to the drain
+ * time, ends the live streams still open with a final frame, closes the remaining connections
+ * and then the database.
  */
 import type { Runtime } from '../core/runtime.js';
 import type { Signer } from '../core/signing/index.js';
@@ -72,7 +75,10 @@ export interface RunningServer {
   closed: Promise<void>;
   /** The commercial mode of this start (with its bridge secret, for an in-process cookie gateway). */
   commercial: CommercialAccess;
+  /** Starts the shutdown; called again during the notice period, it ends the notice at once. */
   shutdown(reason: string): Promise<void>;
+  /** Whether the shutdown is in its notice period (still serving, /ready 503). */
+  inNotice(): boolean;
 }
 
 export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, options: ServeOptions): Promise<RunningServer> {
@@ -164,22 +170,50 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     resolveClosed = resolve;
   });
   let shuttingDown: Promise<void> | null = null;
+  // Ends the notice period early (a second signal); null outside it.
+  let endNotice: (() => void) | null = null;
+  const closeAll = () => {
+    app.server.closeAllConnections();
+    gateway?.server.closeAllConnections();
+  };
   const shutdown = (reason: string): Promise<void> => {
+    if (endNotice !== null) {
+      options.announce(`svc: ${reason} again: the notice period is cut short`);
+      endNotice();
+    }
     shuttingDown ??= (async () => {
+      ctx.stopping = true;
+      // The notice period: /ready answers 503 from now on, so the load balancer's health check
+      // takes this daemon out of rotation, while every other request is still served as before —
+      // a request the balancer sends here meanwhile is answered, not refused.
+      const noticeMs = options.limits.drainNoticeMs;
+      if (noticeMs > 0) {
+        options.announce(`svc: ${reason}: not ready (/ready answers 503); still serving for the ${noticeMs / 1000} s notice period (${reason} again skips it)`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, noticeMs);
+          endNotice = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        endNotice = null;
+      }
       ctx.draining = true;
-      options.announce(`svc: ${reason}: draining requests in flight (up to ${options.limits.drainMs} ms)`);
+      options.announce(`svc: ${reason}: draining requests in flight (up to ${options.limits.drainMs} ms); new requests are refused (503)`);
       // Once no request is in flight, every remaining connection is closed at once: waiting on
       // idle keep-alive sockets (or a client's spare connection that never sends a request)
-      // would hold the shutdown for no one. Past the drain time, everything is closed anyway.
+      // would hold the shutdown for no one. Past the drain time, everything is closed anyway —
+      // a live stream still open first ends with its final frames (sse.ts), which are given a
+      // moment to be written.
+      let flush: NodeJS.Timeout | undefined;
       const force = setTimeout(() => {
-        app.server.closeAllConnections();
-        gateway?.server.closeAllConnections();
+        const streams = [...(ctx.streams ?? [])];
+        for (const end of streams) end();
+        if (streams.length > 0) options.announce(`svc: ended ${streams.length} live stream(s) with a final error frame (SERVICE_UNAVAILABLE: retry)`);
+        flush = setTimeout(closeAll, streams.length > 0 ? 250 : 0);
       }, options.limits.drainMs);
       const idle = setInterval(() => {
-        if (ctx.active === 0) {
-          app.server.closeAllConnections();
-          gateway?.server.closeAllConnections();
-        }
+        if (ctx.active === 0) closeAll();
       }, 25);
       try {
         // A check or re-check in flight finishes (its write is one transaction) or is left behind at the drain time.
@@ -195,6 +229,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
         await ctx.keyed?.flush().catch(() => undefined);
       } finally {
         clearTimeout(force);
+        clearTimeout(flush);
         clearInterval(idle);
         await storage.close().catch(() => undefined);
         // Spans still queued for the collector are sent (within the tracer's own short limit).
@@ -205,5 +240,5 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     })();
     return shuttingDown;
   };
-  return { url, ...(gatewayUrl !== undefined ? { gatewayUrl } : {}), closed, shutdown, commercial: ctx.commercial };
+  return { url, ...(gatewayUrl !== undefined ? { gatewayUrl } : {}), closed, shutdown, inNotice: () => endNotice !== null, commercial: ctx.commercial };
 }

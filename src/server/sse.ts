@@ -4,7 +4,9 @@
  * `error`, then `done`. A client that disconnects aborts the resolution: no stage starts after it
  * and outbound fetches are cut off. The stream obeys the request time limit like every request
  * (45 s by default): past it, the resolution is abandoned and the stream ends with an `error` frame
- * carrying the 408 problem, then `done`.
+ * carrying the 408 problem, then `done`. A stream still open when a shutting-down daemon's drain
+ * time runs out ends the same way with a 503 SERVICE_UNAVAILABLE problem (retry: another instance
+ * or the restarted daemon answers), never with a cut connection.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolveOptions } from '../core/methods/types.js';
@@ -47,9 +49,27 @@ export async function streamResolution(ctx: ServerContext, request: FastifyReque
       reject(problem);
     }, ctx.limits.requestTimeoutMs);
   });
+  // The shutdown ends an open stream (serve.ts) as the time limit does, with its own problem.
+  let rejectLeaving!: (problem: ProblemError) => void;
+  const leaving = new Promise<never>((_resolve, reject) => {
+    rejectLeaving = reject;
+  });
+  const leave = () => {
+    const problem = new ProblemError(
+      'SERVICE_UNAVAILABLE',
+      'svc is restarting; the resolution was abandoned: retry it (another instance or the restarted daemon answers).',
+      {
+        retryAfter: 5,
+      },
+    );
+    abort.abort(problem);
+    clearTimeout(timer);
+    rejectLeaving(problem);
+  };
+  ctx.streams?.add(leave);
   try {
     // The race ends the stream at the limit even if a stage in progress is slow to notice.
-    const result = await Promise.race([run(abort.signal, { onStage: (stage) => send('stage', stage) }), timeLimit]);
+    const result = await Promise.race([run(abort.signal, { onStage: (stage) => send('stage', stage) }), timeLimit, leaving]);
     send('result', result);
   } catch (err) {
     const timedOut = abort.signal.reason instanceof ProblemError;
@@ -58,6 +78,7 @@ export async function streamResolution(ctx: ServerContext, request: FastifyReque
       send('error', { ...problem, requestId: request.id });
     }
   } finally {
+    ctx.streams?.delete(leave);
     clearTimeout(timer);
     send('done', {});
     raw.off('close', onClose);

@@ -396,6 +396,7 @@ describe('svc help environment', () => {
       SVC_REQUEST_TIMEOUT_MS: DEFAULT_LIMITS.requestTimeoutMs,
       SVC_MAX_CONCURRENCY: DEFAULT_LIMITS.maxConcurrency,
       SVC_DRAIN_MS: DEFAULT_LIMITS.drainMs,
+      SVC_DRAIN_NOTICE: DEFAULT_LIMITS.drainNoticeMs / 1000,
       SVC_REGISTRATIONS_PER_CLIENT: DEFAULT_LIMITS.registrationsPerClient,
       SVC_MAX_OBSERVATIONS: DEFAULT_LIMITS.maxObservations,
       SVC_MAX_MCP_OBSERVATIONS: DEFAULT_LIMITS.maxMcpObservations,

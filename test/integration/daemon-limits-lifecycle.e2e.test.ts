@@ -148,6 +148,7 @@ describe('configuration errors: exit 2, one usage error on stderr', () => {
     ['SVC_REQUEST_TIMEOUT_MS', '99'],
     ['SVC_MAX_CONCURRENCY', '1.5'],
     ['SVC_DRAIN_MS', '-1'],
+    ['SVC_DRAIN_NOTICE', '301'],
   ])('%s=%s', async (name, value) => {
     const run = await svc(['serve', '--port', '0', '--memory'], cleanEnv({ [name]: value }));
     expect(run.exitCode).toBe(2);

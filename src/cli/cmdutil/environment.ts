@@ -125,6 +125,13 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   { name: 'SVC_DRAIN_MS', scope: 'svc serve', description: 'how long SIGTERM waits for requests in flight, in milliseconds', default: '10000' },
   {
+    name: 'SVC_DRAIN_NOTICE',
+    scope: 'svc serve',
+    description:
+      "seconds SIGTERM keeps serving while /ready answers 503, before the drain (0..300); behind a load balancer, more than its health check's inter × fall",
+    default: '0',
+  },
+  {
     name: 'SVC_ACCESS_LOG',
     scope: 'svc serve',
     description: 'one line per request on stderr, with its request id (X-Request-Id): json, text or off',

@@ -2,7 +2,7 @@
  * Requests in flight: counted until their response closes (finished or abandoned),
  * for the drain, which waits for them and then closes every connection at once (serve.ts); each
  * logged as it closes (access-log.ts: method, route pattern, status, time, client — never a
- * header, query or body). While the daemon drains, a new request is refused (503
+ * header, query or body). While the daemon drains (after its notice period: serve.ts), a new request is refused (503
  * SERVICE_UNAVAILABLE, Retry-After 5) and every answer closes its connection: a kept-alive
  * socket would hold the shutdown open until the client or the keep-alive timeout lets go of it.
  */

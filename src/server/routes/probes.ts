@@ -64,7 +64,9 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
       schema: PROBE_ROUTE_SCHEMAS.ready,
       handler: async (request, reply) => {
         queryOptions(request, []);
-        const readiness = ctx.draining ? { ready: false as const, reason: 'the daemon is shutting down' } : await ctx.storage.readiness();
+        // From the signal on (the notice period included): a load balancer stops sending here.
+        const readiness =
+          ctx.stopping || ctx.draining ? { ready: false as const, reason: 'draining (the daemon is shutting down)' } : await ctx.storage.readiness();
         if (!readiness.ready) throw new ProblemError('NOT_READY', `Not ready: ${readiness.reason}.`, { retryAfter: 5 });
         return reply.send(readiness);
       },
@@ -83,14 +85,14 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
           ? { status: 'ok', storage: readiness.storage, schema: readiness.schema, schemaVersion: SCHEMA_VERSION, ...usage }
           : { status: 'unavailable', reason: readiness.reason };
         return reply.send({
-          status: readiness.ready && !ctx.draining ? 'ok' : 'degraded',
+          status: readiness.ready && !ctx.stopping && !ctx.draining ? 'ok' : 'degraded',
           version: RESOLVER.version,
           profile: ctx.profile,
           startedAt: rfc3339(ctx.startedAt),
           uptimeSeconds: Math.max(0, Math.floor((ctx.runtime.clock.now().getTime() - ctx.startedAt.getTime()) / 1000)),
           components: {
             resolution: {
-              status: ctx.draining ? 'draining' : 'ok',
+              status: ctx.stopping || ctx.draining ? 'draining' : 'ok',
               methods: SUPPORTED_METHODS.map((m) => `did:${m}`),
               inFlight: ctx.capacity.inFlight,
               maxConcurrency: ctx.capacity.max,

@@ -117,11 +117,22 @@ export async function serveAction(io: CliIo, setExit: (code: number) => void, op
   // The CLI's own SIGINT handler exits at once; the daemon drains instead.
   process.removeAllListeners('SIGINT');
   let exitCode: number = EXIT.PASS;
-  process.once('SIGTERM', () => void server.shutdown('SIGTERM'));
-  process.once('SIGINT', () => {
-    exitCode = EXIT.INTERRUPTED;
-    void server.shutdown('SIGINT');
-  });
+  // The first SIGTERM or SIGINT starts the shutdown; a second one during the notice period ends
+  // it early; one more once the drain has begun stops the process at once (the signal's own action).
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGINT') exitCode = EXIT.INTERRUPTED;
+    if (signalled && !server.inNotice()) {
+      process.removeListener('SIGTERM', onSignal);
+      process.removeListener('SIGINT', onSignal);
+      process.kill(process.pid, signal);
+      return;
+    }
+    signalled = true;
+    void server.shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   await server.closed;
   setExit(exitCode);
 }

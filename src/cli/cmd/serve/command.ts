@@ -46,7 +46,10 @@ of the svc repository) needs the commercial mode (SVC_ADMIN_TOKEN, SVC_COMMERCIA
 SVC_COMMERCIAL_ORIGIN = the gateway's own origin) and a loopback --gateway-host; otherwise svc
 serve refuses to start (exit 2) and says why.
 
-SIGTERM and SIGINT drain requests in flight, then close the database.
+SIGTERM and SIGINT make GET /ready answer 503 at once; requests are still served for
+SVC_DRAIN_NOTICE seconds (0 by default; behind a load balancer, longer than its health check
+takes to notice; the signal again skips it), then new ones are refused, those in flight drained
+(SVC_DRAIN_MS) and the database closed.
 
 Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 a bad option or setting, or a --host
 that does not resolve or is not an address of this machine; 4 cannot listen (the port is in use,
