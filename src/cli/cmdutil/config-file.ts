@@ -16,6 +16,8 @@ import { usageError } from './errors.js';
 /** Largest config file read: a settings file, never a data file. */
 const MAX_BYTES = 1024 * 1024;
 
+const SECRET_HINT = 'secrets stay in the environment, or in files named by path (mode 0600)';
+
 const BY_KEY = new Map(CONFIG_KEYS.map((k) => [k.key, k]));
 
 /** The config file's values as environment variables: variable → the key and the value. */
@@ -47,19 +49,22 @@ export function readConfigFile(file: string): Map<string, { key: string; value: 
       if (typeof members !== 'string') throw refuse('$schema must be a string (the URL or path of svc.config.schema.json)');
       continue;
     }
-    if (!isJsonObject(members)) {
-      if (configSections().includes(section)) throw refuse(`${section} must be an object of settings, not ${typeName(members)}`);
+    if (!configSections().includes(section)) {
+      // A secret is refused as one wherever it stands, before the key is merely unknown.
+      const secret = [section, ...(isJsonObject(members) ? Object.keys(members).map((name) => `${section}.${name}`) : [])].find((key) =>
+        SECRET_NAME.test(key.split('.').pop()!),
+      );
+      if (secret !== undefined) throw refuse(`${secret} looks like a secret, which a shared file must not hold`, SECRET_HINT);
       throw refuse(unknownKey(section));
     }
+    if (!isJsonObject(members)) throw refuse(`${section} must be an object of settings, not ${typeName(members)}`);
     for (const [name, value] of Object.entries(members)) {
       const key = `${section}.${name}`;
       const known = BY_KEY.get(key);
       if (known === undefined) {
         const refusal = REFUSED_KEYS[key];
-        if (refusal !== undefined) throw refuse(`${key} ${refusal}`, 'secrets stay in the environment, or in files named by path (mode 0600)');
-        if (SECRET_NAME.test(name)) {
-          throw refuse(`${key} looks like a secret, which a shared file must not hold`, 'secrets stay in the environment, or in files named by path (mode 0600)');
-        }
+        if (refusal !== undefined) throw refuse(`${key} ${refusal}`, SECRET_HINT);
+        if (SECRET_NAME.test(name)) throw refuse(`${key} looks like a secret, which a shared file must not hold`, SECRET_HINT);
         throw refuse(unknownKey(key));
       }
       values.set(known.variable, { key, value: environmentValue(known, value, file, refuse) });
