@@ -358,7 +358,13 @@ export function configurationPage(): string {
       ['Key', 'Type', 'Sets', 'What it does', 'Default'],
       CONFIG_KEYS.map((k) => {
         const v = ENVIRONMENT.find((e) => e.name === k.variable);
-        return [code(k.key), cell(kindText(k.kind)), `${code(k.variable)}${k.flag !== undefined ? ` (${code(k.flag)} overrides)` : ''}`, cell(v?.description ?? ''), cell(v?.default ?? '')];
+        return [
+          code(k.key),
+          cell(kindText(k.kind)),
+          `${code(k.variable)}${k.flag !== undefined ? ` (${code(k.flag)} overrides)` : ''}`,
+          cell(v?.description ?? ''),
+          cell(v?.default ?? ''),
+        ];
       }),
     ),
     '## Refused keys',

@@ -134,7 +134,10 @@ const CONFIG_OPTIONS = new WeakSet<Option>();
 
 /** `--config <file>`, svc's own option: before the command, and after it on every command whose own options do not use the name. */
 function configOption(): Option {
-  const option = new Option('--config <file>', 'read settings from this svc.config.json (default: $SVC_CONFIG, else ~/.config/svc/config.json, else ./svc.config.json)');
+  const option = new Option(
+    '--config <file>',
+    'read settings from this svc.config.json (default: $SVC_CONFIG, else ~/.config/svc/config.json, else ./svc.config.json)',
+  );
   CONFIG_OPTIONS.add(option);
   return option;
 }

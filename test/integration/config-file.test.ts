@@ -5,7 +5,7 @@
  * the key (exit 2): unknown keys (with the nearest), wrong types, secrets, a secret file others can
  * read, and a file that is not JSON (with line:column). `svc serve` runs with the file's settings.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -16,7 +16,7 @@ import { readConfigFile } from '../../src/cli/cmdutil/config-file.js';
 import { configCandidates } from '../../src/cli/cmdutil/config-lookup.js';
 import { configSchema } from '../../src/cli/cmdutil/config-schema.js';
 import { ENVIRONMENT } from '../../src/cli/cmdutil/environment.js';
-import { cleanEnv, svcIn } from '../support/cli.js';
+import { cleanEnv, repoRoot, svcIn } from '../support/cli.js';
 import { startInProcessDaemon } from '../support/daemon.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'svc-config-'));
@@ -33,7 +33,7 @@ function configFile(content: unknown, name = 'svc.config.json', mode = 0o644): s
   return file;
 }
 
-async function show(args: string[], env: Record<string, string | undefined> = {}): Promise<ShownConfig> {
+async function show(args: string[], env: Record<string, string> = {}): Promise<ShownConfig> {
   const r = await svcIn([...args], cleanEnv(env));
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
@@ -146,7 +146,9 @@ describe('refusals: one line naming the file and the key, exit 2', () => {
       `svc: USAGE_ERROR: ${token.file}: admin.token is a secret: set SVC_ADMIN_TOKEN in the environment, or admin.tokenFile to a file of mode 0600`,
     );
     expect((await refused({ signing: { key: { kty: 'OKP', d: 'x' } } })).line).toMatch(/: signing\.key is a private key: give its file as signing\.keyFile/);
-    expect((await refused({ owner: { projectKey: 'svc_pk_0123' } })).line).toMatch(/: owner\.projectKey looks like a secret, which a shared file must not hold$/);
+    expect((await refused({ owner: { projectKey: 'svc_pk_0123' } })).line).toMatch(
+      /: owner\.projectKey looks like a secret, which a shared file must not hold$/,
+    );
     const url = await refused({ database: { url: 'postgres://svc:hunter2@db/svc' } });
     expect(url.line).toMatch(/: database\.url holds a password, which a shared file must not hold$/);
     expect(url.line).not.toContain('hunter2');
@@ -204,7 +206,11 @@ describe('one table', () => {
     const mapped = CONFIG_KEYS.map((k) => k.variable);
     expect(new Set(mapped).size).toBe(mapped.length);
     expect(new Set(CONFIG_KEYS.map((k) => k.key)).size).toBe(CONFIG_KEYS.length);
-    for (const k of CONFIG_KEYS) expect(ENVIRONMENT.map((v) => v.name), k.key).toContain(k.variable);
+    for (const k of CONFIG_KEYS)
+      expect(
+        ENVIRONMENT.map((v) => v.name),
+        k.key,
+      ).toContain(k.variable);
     const unmapped = ENVIRONMENT.map((v) => v.name).filter((name) => !mapped.includes(name) && ENVIRONMENT_ONLY[name] === undefined);
     expect(unmapped, 'add a row to CONFIG_KEYS (src/cli/cmdutil/config-keys.ts), or to ENVIRONMENT_ONLY with the reason').toEqual([]);
   });
@@ -258,5 +264,20 @@ describe('svc serve runs with the file', () => {
     } finally {
       await overridden.stop();
     }
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('its complete example is a file svc reads (its secret files made here)', () => {
+    const text = readFileSync(path.join(repoRoot, 'docs/configuration.md'), 'utf8');
+    const example = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text)![1]!) as { signing: { keyFile: string }; admin: { tokenFile: string } };
+    const keyFile = configFile('{}', 'signing.jwk', 0o600);
+    example.signing.keyFile = keyFile;
+    example.admin.tokenFile = configFile('an-operator-token-for-the-example-0123', 'admin-token', 0o600);
+    const values = readConfigFile(configFile(example));
+    expect(values.get('SVC_SIGNING_KEY')?.value).toBe(keyFile);
+    expect(values.get('SVC_TRUST_PROXY')?.value).toBe('10.20.0.10,10.20.0.11');
+    expect(values.get('SVC_PRODUCTION')?.value).toBe('1');
+    expect(values.get('SVC_TLS_EXPIRY_DAYS')?.value).toBe('30,14,3');
   });
 });

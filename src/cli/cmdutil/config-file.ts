@@ -22,7 +22,8 @@ const BY_KEY = new Map(CONFIG_KEYS.map((k) => [k.key, k]));
 
 /** The config file's values as environment variables: variable → the key and the value. */
 export function readConfigFile(file: string): Map<string, { key: string; value: string }> {
-  const refuse = (detail: string, hint = "'svc config show' lists every key; docs/configuration.md has an example file") => usageError(`${file}: ${detail}`, hint);
+  const refuse = (detail: string, hint = "'svc config show' lists every key; docs/configuration.md has an example file") =>
+    usageError(`${file}: ${detail}`, hint);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -81,7 +82,10 @@ function environmentValue(k: ConfigKey, value: JsonValue, file: string, refuse: 
     case 'string':
       if (typeof value !== 'string' || value === '') throw wrong('a non-empty string');
       if (k.variable === 'SVC_DATABASE_URL' && hasPassword(value)) {
-        throw refuse(`${k.key} holds a password, which a shared file must not hold`, 'leave the password out of the URL and set PGPASSWORD or use ~/.pgpass, or set SVC_DATABASE_URL in the environment');
+        throw refuse(
+          `${k.key} holds a password, which a shared file must not hold`,
+          'leave the password out of the URL and set PGPASSWORD or use ~/.pgpass, or set SVC_DATABASE_URL in the environment',
+        );
       }
       return value;
     case 'integer':
@@ -109,12 +113,10 @@ function environmentValue(k: ConfigKey, value: JsonValue, file: string, refuse: 
       const target = path.resolve(path.dirname(file), value);
       if (kind.type === 'path' && kind.private !== true) return target;
       const stat = statSync(target, { throwIfNoEntry: false });
-      if (stat === undefined || !stat.isFile()) throw refuse(`${k.key}: ${target} ${stat === undefined ? 'does not exist' : 'is not a file'}`, 'name an existing file');
+      if (stat === undefined || !stat.isFile())
+        throw refuse(`${k.key}: ${target} ${stat === undefined ? 'does not exist' : 'is not a file'}`, 'name an existing file');
       if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-        throw refuse(
-          `${k.key}: ${target} is open to group or others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`,
-          `run chmod 600 ${target}`,
-        );
+        throw refuse(`${k.key}: ${target} is open to group or others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`, `run chmod 600 ${target}`);
       }
       if (kind.type === 'path') return target;
       const secret = readFileSync(target, 'utf8').trim();

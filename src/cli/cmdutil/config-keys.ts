@@ -91,6 +91,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
 
 /** Variables of the environment table no key sets, and why: the file is not the place for them. */
 export const ENVIRONMENT_ONLY: Readonly<Record<string, string>> = {
+  SVC_CONFIG: 'it names the file',
+  XDG_CONFIG_HOME: 'it says where the file is',
   SVC_FREEZE_RESULTS: 'a development switch',
   SVC_DEBUG: 'a development switch',
   XDG_STATE_HOME: 'a location of the user, not a setting of svc',

@@ -46,7 +46,9 @@ export function configSchema(): TSchema {
       section,
       Type.Optional(
         Type.Object(
-          Object.fromEntries(CONFIG_KEYS.filter((k) => k.key.startsWith(`${section}.`)).map((k) => [k.key.slice(section.length + 1), Type.Optional(valueSchema(k))])),
+          Object.fromEntries(
+            CONFIG_KEYS.filter((k) => k.key.startsWith(`${section}.`)).map((k) => [k.key.slice(section.length + 1), Type.Optional(valueSchema(k))]),
+          ),
           { additionalProperties: false },
         ),
       ),

@@ -13,7 +13,7 @@ export interface ShownSetting {
   variable: string;
   /** The value as the variable holds it; null when unset (the default applies). */
   value: string | null;
-  /** `default`, `file <path>`, `env SVC_X` or `flag --x`. */
+  /** `default`, `file <path>`, `env <variable>` (env SVC_CACHE_TTL) or `flag <flag>` (flag --db). */
   origin: string;
   /** What applies when unset (the environment table's words). */
   default: string;
@@ -71,10 +71,7 @@ export function configShowAction(io: CliIo, setExit: (code: number) => void, opt
   if (options.json) {
     io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
-    const head =
-      shown.file !== null
-        ? `config file: ${shown.file}`
-        : `config file: none (looked for ${shown.searched.map((s) => s.path).join(', ')})`;
+    const head = shown.file !== null ? `config file: ${shown.file}` : `config file: none (looked for ${shown.searched.map((s) => s.path).join(', ')})`;
     const rows = shown.settings.map((s) => [s.key, s.value ?? s.default, s.origin]);
     io.stdout.write(`${head}\n\n${table(['KEY', 'VALUE', 'ORIGIN'], rows)}`);
   }

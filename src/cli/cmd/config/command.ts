@@ -20,7 +20,7 @@ export const CONFIG_EXAMPLE = `{
 export function registerConfig(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const config = program
     .command('config')
-    .description("Show the settings svc uses and where they come from: svc.config.json, the environment, flags")
+    .description('Show the settings svc uses and where they come from: svc.config.json, the environment, flags')
     .addHelpText(
       'after',
       `
@@ -54,7 +54,7 @@ Examples:
       'after',
       `
 Each line: the key, its value (the default's description when unset; "set (redacted)" for a
-secret), and its origin: default, file <path>, env SVC_X or flag --x. The first line names the
+secret), and its origin: default, file <path>, env <variable> or flag <flag>. The first line names the
 config file found, or says there is none and where svc looked.
 
 Exit status: 0 shown; 2 the config file is refused, or a usage error.
