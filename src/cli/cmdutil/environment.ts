@@ -78,13 +78,13 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_CONFIG',
     scope: 'every command',
-    description: 'the svc.config.json to read (--config overrides); a file named here that does not exist is refused (exit 2)',
-    default: 'the first of $XDG_CONFIG_HOME/svc/config.json and ./svc.config.json',
+    description: 'the svc.config.json to read (--config overrides); missing: exit 2',
+    default: '$XDG_CONFIG_HOME/svc/config.json, else ./svc.config.json',
   },
   {
     name: 'XDG_CONFIG_HOME',
     scope: 'every command',
-    description: 'svc reads $XDG_CONFIG_HOME/svc/config.json when neither --config nor SVC_CONFIG names a file',
+    description: 'svc reads $XDG_CONFIG_HOME/svc/config.json unless --config or SVC_CONFIG names a file',
     default: '$HOME/.config',
   },
   { name: 'HOME', scope: 'every command', description: 'home directory, for the default database path', default: "the user's home directory" },
