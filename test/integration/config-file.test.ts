@@ -281,3 +281,15 @@ describe('docs/configuration.md', () => {
     expect(values.get('SVC_TLS_EXPIRY_DAYS')?.value).toBe('30,14,3');
   });
 });
+
+describe('a value the command cannot use', () => {
+  it('is refused as the variable would be, naming the file and the key it came from', async () => {
+    const file = configFile({ cache: { ttl: 99999999999 } });
+    const r = await svcIn(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--no-store', '--config', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^svc: USAGE_ERROR: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cache\\.ttl: SVC_CACHE_TTL `));
+    // The same value from the environment names only the variable.
+    const env = await svcIn(['resolve', 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', '--no-store'], cleanEnv({ SVC_CACHE_TTL: '99999999999' }));
+    expect(env.stderr.split('\n')[0]).toMatch(/^svc: USAGE_ERROR: SVC_CACHE_TTL /);
+  });
+});
