@@ -8,15 +8,6 @@ import { collect } from '../../cmdutil/store-options.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import type { ConfigPathOptions, ConfigShowOptions } from './options.js';
 
-/** A complete small file, for the help and the guide. */
-export const CONFIG_EXAMPLE = `{
-    "$schema": "https://unpkg.com/svc-evidence/svc.config.schema.json",
-    "egress": { "allow": ["10.20.0.0/16"] },
-    "dns": { "servers": ["10.20.0.53"] },
-    "daemon": { "url": "http://svc.internal:8080" },
-    "server": { "trustProxy": ["10.20.0.10"], "rateLimitPerMinute": 600 }
-  }`;
-
 export function registerConfig(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const config = program
     .command('config')
@@ -24,25 +15,17 @@ export function registerConfig(program: Command, io: CliIo, setExit: (code: numb
     .addHelpText(
       'after',
       `
-svc.config.json holds the settings a team shares (commit it); each key sets one environment
-variable, which the environment and then the flags override. svc reads the first of: --config
-<file> (before or after the command), $SVC_CONFIG, $XDG_CONFIG_HOME/svc/config.json
-(~/.config/svc/config.json), ./svc.config.json. A named file that is missing, an unknown key, a
-value of the wrong type, a secret in the file or a secret file others can read: refused in one
-line naming the file and the key (exit 2). Secrets stay in the environment or in files named by
-path (admin.tokenFile, webhook.secretFile, signing.keyFile: mode 0600).
-
-Example svc.config.json:
-  ${CONFIG_EXAMPLE}
+svc.config.json holds the settings a team shares: each key sets one environment variable, which
+the environment, then flags, override. svc reads the first of: --config <file>, $SVC_CONFIG,
+$XDG_CONFIG_HOME/svc/config.json, ./svc.config.json. Secrets stay in the environment or in files
+of mode 0600 named by path. Keys and an example: docs/configuration.md.
 
 Examples:
   $ svc config show
-  $ svc config show --json | jq '.settings[] | select(.origin != "default")'
-  $ svc --config team.json config show
-  $ svc config path`,
+  $ svc --config team.json config show --json`,
     );
 
-  const show = config
+  config
     .command('show')
     .description('Print every setting the config file can set: its value and its origin (default, file, env or flag), secrets redacted')
     .option('--json', 'print {file, searched, settings: [{key, variable, value, origin}]} as JSON')
@@ -53,15 +36,14 @@ Examples:
     .addHelpText(
       'after',
       `
-Each line: the key, its value (the default's description when unset; "set (redacted)" for a
-secret), and its origin: default, file <path>, env <variable> or flag <flag>. The first line names the
-config file found, or says there is none and where svc looked.
+Each line: a key, its value ("set (redacted)" for a secret) and its origin: default, file <path>,
+env <variable> or flag <flag>.
 
 Exit status: 0 shown; 2 the config file is refused, or a usage error.
 
 Examples:
   $ svc config show
-  $ SVC_CACHE_TTL=60 svc config show --json | jq '.settings[] | select(.key == "cache.ttl")'`,
+  $ svc config show --json | jq '.settings[] | select(.origin != "default")'`,
     )
     .action(async (options: ConfigShowOptions) => (await import('./action.js')).configShowAction(io, setExit, options));
 
@@ -72,13 +54,11 @@ Examples:
     .addHelpText(
       'after',
       `
-Exit status: 0 a file is found (its path printed); 1 none is found; 2 a file named by --config or
-SVC_CONFIG is missing.
+Exit status: 0 found; 1 none found; 2 a file named by --config or SVC_CONFIG is missing.
 
 Examples:
   $ svc config path
   $ $EDITOR "$(svc config path)"`,
     )
     .action(async (options: ConfigPathOptions) => (await import('./action.js')).configPathAction(io, setExit, options));
-  void show;
 }
