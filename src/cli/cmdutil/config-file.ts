@@ -11,6 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { decodeUtf8, isJsonObject, parseJsonStrict, StrictJsonError, type JsonValue } from '../../core/encoding/json.js';
 import { CONFIG_KEYS, configSections, REFUSED_KEYS, SECRET_NAME, type ConfigKey } from './config-keys.js';
+import type { ConfigState } from './config-lookup.js';
 import { usageError } from './errors.js';
 
 /** Largest config file read: a settings file, never a data file. */
@@ -184,4 +185,16 @@ function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, Math.min(offset, text.length));
   const line = before.split('\n').length;
   return `${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * A refusal of a setting (`SVC_TRUST_PROXY … refused`) whose value came from the config file
+ * names the file and the key too, where the user has to change it.
+ */
+export function withConfigSource(state: ConfigState | null, detail: string): string {
+  if (state?.file == null) return detail;
+  const variable = /\b(SVC_[A-Z0-9_]+)\b/.exec(detail)?.[1];
+  const set = variable !== undefined ? state.file.values.get(variable) : undefined;
+  if (variable === undefined || set === undefined || (state.env[variable] ?? '') !== '') return detail;
+  return `${state.file.path}: ${set.key}: ${detail}`;
 }

@@ -97,16 +97,3 @@ export async function applyConfigFile(io: CliIo, option: string | undefined): Pr
   }
   states.set(io, { candidates, file, env });
 }
-
-/**
- * A refusal of a setting (`SVC_TRUST_PROXY … refused`) whose value came from the config file
- * names the file and the key too, where the user has to change it.
- */
-export function withConfigSource(io: CliIo, detail: string): string {
-  const state = states.get(io);
-  if (state?.file == null) return detail;
-  const variable = /\b(SVC_[A-Z0-9_]+)\b/.exec(detail)?.[1];
-  const set = variable !== undefined ? state.file.values.get(variable) : undefined;
-  if (variable === undefined || set === undefined || (state.env[variable] ?? '') !== '') return detail;
-  return `${state.file.path}: ${set.key}: ${detail}`;
-}
