@@ -15,47 +15,48 @@ _svc() {
   if [ "$cur" = '=' ]; then cur=''; fi
   if [ "$prev" = '=' ] && [ "$COMP_CWORD" -ge 3 ]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version help -V --version -h --help' -- "$cur") )
+    COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook config completion version help -V --version --config -h --help' -- "$cur") )
     return
   fi
   case "$cmd" in
-    resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html --bundle' ;;
-    dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--egress-allow' ;;
-    verify-credential) flags='--audience --nonce --trusted-issuer --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--audience --nonce --trusted-issuer --issuer-document --status-list --egress-allow --bundle' ;;
-    verify-presentation) flags='--challenge --domain --audience --nonce --trusted-issuer --require-holder-binding --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--challenge --domain --audience --nonce --trusted-issuer --egress-allow' ;;
-    verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--relationship --egress-allow' ;;
-    evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--policy --credential --egress-allow' ;;
-    delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti' ;;
-    verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--trusted-root --egress-allow --db' ;;
-    authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--chain --tool --trusted-root --egress-allow' ;;
-    verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--agent --tool --root --db --egress-allow' ;;
-    keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--curve --out' ;;
+    resolve) flags='--strict --version-id --version-time --version-number --document --log --witness --did-configuration --allow-network --egress-allow --db --no-store --html --bundle --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--version-id --version-time --version-number --document --log --witness --did-configuration --egress-allow --db --html --bundle --config' ;;
+    dereference) flags='--egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--egress-allow --config' ;;
+    graph) flags='--strict --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--egress-allow --config' ;;
+    verify-credential) flags='--audience --nonce --trusted-issuer --issuer-document --status-list --allow-network --egress-allow --bundle --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--audience --nonce --trusted-issuer --issuer-document --status-list --egress-allow --bundle --config' ;;
+    verify-presentation) flags='--challenge --domain --audience --nonce --trusted-issuer --require-holder-binding --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--challenge --domain --audience --nonce --trusted-issuer --egress-allow --config' ;;
+    verify-jws) flags='--relationship --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--relationship --egress-allow --config' ;;
+    evaluate-policy) flags='--policy --credential --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--policy --credential --egress-allow --config' ;;
+    delegate) flags='--key --iss --aud --cap --kid --ttl --parent --jti --json --no-color --config -h --help'; valued='--key --iss --aud --cap --kid --ttl --parent --jti --config' ;;
+    verify-delegation) flags='--trusted-root --any-root --egress-allow --register --db --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--trusted-root --egress-allow --db --config' ;;
+    authorize) flags='--chain --tool --trusted-root --any-root --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--chain --tool --trusted-root --egress-allow --config' ;;
+    verify-tool) flags='--agent --tool --root --any-root --db --egress-allow --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--agent --tool --root --db --egress-allow --config' ;;
+    keygen) flags='--curve --out --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--curve --out --config' ;;
     key) flags='-h --help'; valued='' ;;
-    sign-credential) flags='--key --format --issuer --kid --disclose --holder-key --out -h --help'; valued='--key --format --issuer --kid --disclose --holder-key --out' ;;
-    sign-presentation) flags='--key --challenge --domain --format --holder --kid --out -h --help'; valued='--key --challenge --domain --format --holder --kid --out' ;;
+    sign-credential) flags='--key --format --issuer --kid --disclose --holder-key --out --config -h --help'; valued='--key --format --issuer --kid --disclose --holder-key --out --config' ;;
+    sign-presentation) flags='--key --challenge --domain --format --holder --kid --out --config -h --help'; valued='--key --challenge --domain --format --holder --kid --out --config' ;;
     inspect-mcp) flags='--from-file --strict --allow-warn --egress-allow --stdio --config --run-stdio --env --db --no-store --baseline --html --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --config --env --db --baseline --html --bundle --format' ;;
-    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --bundle --json --no-color -q --quiet -v --verbose --no-pager --format -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --bundle --format' ;;
-    verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--now' ;;
+    inspect-a2a) flags='--from-file --allow-network --strict --allow-warn --egress-allow --baseline --bundle --json --no-color -q --quiet -v --verbose --no-pager --format --config -h --help'; valued='--from-file --allow-warn --egress-allow --baseline --bundle --format --config' ;;
+    verify-bundle) flags='--now --strict --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--now --config' ;;
     mcp) flags='-h --help'; valued='' ;;
     a2a) flags='-h --help'; valued='' ;;
-    history) flags='--limit --log --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--limit --db' ;;
-    diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager -h --help'; valued='--from --to --db' ;;
-    backup) flags='--db --json -q --quiet -h --help'; valued='--db' ;;
-    serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow' ;;
+    history) flags='--limit --log --db --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--limit --db --config' ;;
+    diff) flags='--from --to --db --json --no-color -q --quiet -v --verbose --no-pager --config -h --help'; valued='--from --to --db --config' ;;
+    backup) flags='--db --json -q --quiet --config -h --help'; valued='--db --config' ;;
+    serve) flags='--host --port --db --memory --public --production --gateway-port --gateway-host --egress-allow --config -h --help'; valued='--host --port --db --gateway-port --gateway-host --egress-allow --config' ;;
     monitor) flags='-h --help'; valued='' ;;
     owner) flags='-h --help'; valued='' ;;
-    claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet --no-pager -h --help'; valued='--key --kid --method --token --expires-in --daemon' ;;
-    claims) flags='--daemon --json -q --quiet --no-pager -h --help'; valued='--daemon' ;;
-    directory) flags='--method --limit --cursor --all --daemon --json -q --quiet --no-pager -h --help'; valued='--method --limit --cursor --daemon' ;;
+    claim) flags='--key --kid --method --token --list --unlist --expires-in --daemon --json -q --quiet --no-pager --config -h --help'; valued='--key --kid --method --token --expires-in --daemon --config' ;;
+    claims) flags='--daemon --json -q --quiet --no-pager --config -h --help'; valued='--daemon --config' ;;
+    directory) flags='--method --limit --cursor --all --daemon --json -q --quiet --no-pager --config -h --help'; valued='--method --limit --cursor --daemon --config' ;;
     webhook) flags='-h --help'; valued='' ;;
+    config) flags='-h --help'; valued='' ;;
     completion) flags='-h --help'; valued='' ;;
     version) flags='--json -h --help'; valued='' ;;
     help) flags='-h --help'; valued='' ;;
   esac
   # The value of an option.
   case "$cmd:$prev" in
-    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|evaluate-policy:--policy|evaluate-policy:--credential|delegate:--key|delegate:--parent|verify-delegation:--db|authorize:--chain|verify-tool:--db|keygen:--out|sign-credential:--key|sign-credential:--holder-key|sign-credential:--out|sign-presentation:--key|sign-presentation:--out|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--baseline|inspect-a2a:--bundle|history:--db|diff:--db|backup:--db|serve:--db|claim:--key) _svc_files "$cur"; return ;;
+    resolve:--document|resolve:--log|resolve:--witness|resolve:--did-configuration|resolve:--db|resolve:--html|resolve:--bundle|resolve:--config|dereference:--config|graph:--config|verify-credential:--issuer-document|verify-credential:--status-list|verify-credential:--bundle|verify-credential:--config|verify-presentation:--config|verify-jws:--config|evaluate-policy:--policy|evaluate-policy:--credential|evaluate-policy:--config|delegate:--key|delegate:--parent|delegate:--config|verify-delegation:--db|verify-delegation:--config|authorize:--chain|authorize:--config|verify-tool:--db|verify-tool:--config|keygen:--out|keygen:--config|sign-credential:--key|sign-credential:--holder-key|sign-credential:--out|sign-credential:--config|sign-presentation:--key|sign-presentation:--out|sign-presentation:--config|inspect-mcp:--from-file|inspect-mcp:--config|inspect-mcp:--db|inspect-mcp:--baseline|inspect-mcp:--html|inspect-mcp:--bundle|inspect-a2a:--from-file|inspect-a2a:--baseline|inspect-a2a:--bundle|inspect-a2a:--config|verify-bundle:--config|history:--db|history:--config|diff:--db|diff:--config|backup:--db|backup:--config|serve:--db|serve:--config|claim:--key|claim:--config|claims:--config|directory:--config) _svc_files "$cur"; return ;;
     keygen:--curve) COMPREPLY=( $(compgen -W 'Ed25519 P-256 secp256k1' -- "$cur") ); return ;;
     sign-credential:--format) COMPREPLY=( $(compgen -W 'vc+jwt vc-jwt-1.1 di-eddsa-jcs di-ecdsa-jcs sd-jwt' -- "$cur") ); return ;;
     sign-presentation:--format) COMPREPLY=( $(compgen -W 'vp+jwt di-eddsa-jcs di-ecdsa-jcs sd-jwt' -- "$cur") ); return ;;
@@ -80,7 +81,7 @@ _svc() {
   case "$cmd:$n" in
     verify-credential:0|verify-presentation:0|verify-jws:0|verify-delegation:0|sign-credential:0|sign-presentation:*|backup:0) _svc_files "$cur" ;;
     completion:0) COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ) ;;
-    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook completion version environment' -- "$cur") ) ;;
+    help:*) COMPREPLY=( $(compgen -W 'resolve dereference graph verify-credential verify-presentation verify-jws evaluate-policy delegate verify-delegation authorize verify-tool keygen key sign-credential sign-presentation inspect-mcp inspect-a2a verify-bundle mcp a2a history diff backup serve monitor owner claim claims directory webhook config completion version environment' -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -W "$flags" -- "$cur") ) ;;
   esac
 }

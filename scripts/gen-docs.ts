@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argument, Command, Help, Option } from 'commander';
 import { CLIENT_BAD_RESPONSE, CLIENT_NETWORK_ERROR } from '../src/client/errors.js';
+import { CONFIG_KEYS, ENVIRONMENT_ONLY, REFUSED_KEYS, type ConfigKind } from '../src/cli/cmdutil/config-keys.js';
+import { configSchemaText } from '../src/cli/cmdutil/config-schema.js';
 import { ENVIRONMENT, ENVIRONMENT_RULE, SCOPE_TITLES, type EnvironmentScope, type EnvironmentVariable } from '../src/cli/cmdutil/environment.js';
 import { CLI_ERROR_GUIDE } from '../src/cli/cmdutil/errors.js';
 import { exitCodeDescriptions, exitForProblem } from '../src/cli/cmdutil/exit-codes.js';
@@ -319,6 +321,64 @@ export function environmentPage(variables: readonly EnvironmentVariable[] = ENVI
       scopes.map((s) => [`[${cell(SCOPE_TITLES[s])}](#${anchorOf(SCOPE_TITLES[s])})`, String(variables.filter((v) => v.scope === s).length)]),
     ),
     ...scopes.flatMap((s) => [`## ${SCOPE_TITLES[s]}`, environmentTable(variables.filter((v) => v.scope === s))]),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// configuration.md
+
+function kindText(kind: ConfigKind): string {
+  switch (kind.type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+      return `integer ≥ ${kind.minimum}`;
+    case 'integers':
+      return 'array of integers';
+    case 'list':
+      return 'array of strings';
+    case 'boolean':
+      return `boolean (${kind.on} / ${kind.off})`;
+    case 'enum':
+      return kind.values.join(', ');
+    case 'path':
+      return kind.private ? 'file path (mode 0600)' : 'file path';
+    case 'secret-file':
+      return 'file path (mode 0600): the file holds the secret';
+  }
+}
+
+export function configurationPage(): string {
+  return page('src/cli/cmdutil/config-keys.ts', [
+    '# svc.config.json keys',
+    'Every key of svc.config.json (the guide: [Configuration file](../configuration.md)). Each sets one environment variable, ' +
+      'which the environment and then the flag override. The schema is `svc.config.schema.json` in the package. ' +
+      'A relative file path is relative to the config file.',
+    table(
+      ['Key', 'Type', 'Sets', 'What it does', 'Default'],
+      CONFIG_KEYS.map((k) => {
+        const v = ENVIRONMENT.find((e) => e.name === k.variable);
+        return [
+          code(k.key),
+          cell(kindText(k.kind)),
+          `${code(k.variable)}${k.flag !== undefined ? ` (${code(k.flag)} overrides)` : ''}`,
+          cell(v?.description ?? ''),
+          cell(v?.default ?? ''),
+        ];
+      }),
+    ),
+    '## Refused keys',
+    'Secrets stay in the environment, or in files named by path; a key named like a secret (token, secret, password, private key …) is refused too.',
+    table(
+      ['Key', 'Why'],
+      Object.entries(REFUSED_KEYS).map(([key, why]) => [code(key), cell(why)]),
+    ),
+    '## Environment only',
+    'Variables no key sets:',
+    table(
+      ['Variable', 'Why'],
+      Object.entries(ENVIRONMENT_ONLY).map(([name, why]) => [code(name), cell(why)]),
+    ),
   ]);
 }
 
@@ -710,6 +770,8 @@ export function generatedPages(root: string = REPO_ROOT): GeneratedPage[] {
     { file: 'docs/reference/http-api.md', render: () => httpApiPage(readOpenapi(root)) },
     { file: 'docs/reference/problems.md', render: () => problemsPage() },
     { file: 'docs/reference/exit-codes.md', render: () => exitCodesPage(tree()) },
+    { file: 'docs/reference/configuration.md', render: () => configurationPage() },
+    { file: 'svc.config.schema.json', render: () => configSchemaText() },
   ];
 }
 

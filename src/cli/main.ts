@@ -1,5 +1,6 @@
 /** CLI entry (bundled to dist/cli.js, launched by bin/svc.js). Returns the exit code. */
 import { CommanderError } from 'commander';
+import { configState } from './cmdutil/config-lookup.js';
 import { ENVIRONMENT } from './cmdutil/environment.js';
 import { CLI_ERROR_CODES, CliError, commanderDetail, errorText, helpHint, reportError, runningCommand, type ErrorReport } from './cmdutil/errors.js';
 import { EXIT } from './cmdutil/exit-codes.js';
@@ -68,7 +69,10 @@ async function failed(io: CliIo, err: unknown, noColor: boolean): Promise<number
   // runtime/node.js is loaded by every command that reaches a ConfigError, so this costs nothing then.
   const { ConfigError } = await import('../runtime/node.js');
   if (err instanceof ConfigError) {
-    return report({ code: CLI_ERROR_CODES.USAGE_ERROR, detail: err.message, hint: usageHint(io, err.message) }, EXIT.USAGE);
+    // A value from the config file: its reader (loaded already) names the file and the key.
+    const state = configState(io);
+    const detail = state?.file != null ? (await import('./cmdutil/config-file.js')).withConfigSource(state, err.message) : err.message;
+    return report({ code: CLI_ERROR_CODES.USAGE_ERROR, detail, hint: usageHint(io, err.message) }, EXIT.USAGE);
   }
   const message = err instanceof Error ? err.message : String(err);
   const code = await report(

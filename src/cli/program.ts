@@ -1,5 +1,5 @@
 /** The command tree. Completions and help are generated from this one definition. */
-import { Command, Help, type Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { registerCompletion } from './cmd/completion/command.js';
 import { registerDelegation } from './cmd/delegation/command.js';
 import { registerDereference } from './cmd/dereference/command.js';
@@ -11,6 +11,7 @@ import { registerApprove } from './cmd/approve/command.js';
 import { registerKeygen } from './cmd/keygen/command.js';
 import { registerBundle } from './cmd/bundle/command.js';
 import { registerClaims } from './cmd/claims/command.js';
+import { registerConfig } from './cmd/config/command.js';
 import { registerMonitor } from './cmd/monitor/command.js';
 import { registerOwner } from './cmd/owner/command.js';
 import { registerResolve } from './cmd/resolve/command.js';
@@ -19,6 +20,8 @@ import { registerSign } from './cmd/sign/command.js';
 import { registerVerify } from './cmd/verify/command.js';
 import { registerVersion, versionLine } from './cmd/version/command.js';
 import { registerWebhook } from './cmd/webhook/command.js';
+import { completeFiles } from './cmdutil/completion.js';
+import { applyConfigFile } from './cmdutil/config-lookup.js';
 import { setRunningCommand } from './cmdutil/errors.js';
 import { EXIT_CODES_HELP } from './cmdutil/exit-codes.js';
 import type { CliIo } from './cmdutil/io.js';
@@ -61,6 +64,7 @@ export const REGISTRATIONS: ReadonlyArray<{ names: readonly string[]; register: 
   { names: ['owner'], register: registerOwner },
   { names: ['claim', 'claims', 'directory'], register: registerClaims },
   { names: ['webhook'], register: registerWebhook },
+  { names: ['config'], register: registerConfig },
   { names: ['completion'], register: registerCompletion, whole: true },
   { names: ['version'], register: registerVersion },
   { names: ['help'], register: registerHelp, whole: true },
@@ -106,12 +110,54 @@ ${EXIT_CODES_HELP}
 Environment variables: svc help environment. Shell completion: svc completion --help.
 Manual: man svc once installed with npm install -g (npm links it); the page is man/svc.1 in the package.`,
     )
-    // The command an error's hint names: the one about to run.
-    .hook('preAction', (_program, action) => setRunningCommand(io, action));
+    // Options before the command are svc's own (--config), after it the command's: so
+    // `svc --config team.json inspect-mcp --config .vscode/mcp.json` means both.
+    .enablePositionalOptions()
+    .addOption(configOption())
+    .hook('preAction', async (_program, action) => {
+      // The command an error's hint names: the one about to run.
+      setRunningCommand(io, action);
+      if (!READS_NO_SETTING.has(action.name())) await applyConfigFile(io, configOptionValue(program, action));
+    });
+  completeFiles(program, '--config');
   const sole = soleRegistration(argv);
   for (const { register } of REGISTRATIONS) if (sole === undefined || register === sole) register(program, io, setExit);
+  addConfigOption(program);
   configureErrors(program, io);
   return program;
+}
+
+/** Commands that read no setting, so that a broken config file never stops them. */
+const READS_NO_SETTING = new Set(['help', 'completion', 'version']);
+
+const CONFIG_OPTIONS = new WeakSet<Option>();
+
+/** `--config <file>`, svc's own option: before the command, and after it on every command whose own options do not use the name. */
+function configOption(): Option {
+  const option = new Option(
+    '--config <file>',
+    'read settings from this svc.config.json (default: $SVC_CONFIG, else ~/.config/svc/config.json, else ./svc.config.json)',
+  );
+  CONFIG_OPTIONS.add(option);
+  return option;
+}
+
+/** Every command that runs (a leaf of the tree) takes --config after its name too, unless it means something else there. */
+function addConfigOption(cmd: Command): void {
+  if (cmd.commands.length === 0) {
+    if (READS_NO_SETTING.has(cmd.name()) || cmd.options.some((o) => o.long === '--config')) return;
+    cmd.addOption(configOption());
+    completeFiles(cmd, '--config');
+    return;
+  }
+  for (const sub of cmd.commands) addConfigOption(sub);
+}
+
+/** The --config given after the command, else before it. */
+function configOptionValue(program: Command, action: Command): string | undefined {
+  const own = action.options.find((o) => o.long === '--config');
+  const after = own !== undefined && CONFIG_OPTIONS.has(own) ? (action.getOptionValue('config') as string | undefined) : undefined;
+  return after ?? (program.getOptionValue('config') as string | undefined);
 }
 
 /**

@@ -169,6 +169,10 @@ const TABLE: Row[] = [
 
   usage(['webhook', 'listen', '--port', '99999'], /^--port must be a port number 0\.\.65535/),
 
+  usage(['config', 'show', '--config', '{dir}/missing.json'], /^config file .+missing\.json \(from --config\) does not exist$/),
+  usage(['config', 'path', '--config', '{dir}/not-json.txt'], /not-json\.txt:1:\d+: not valid JSON: /),
+  usage(['config', 'show', '--config', '{dir}/wrong-shape.json'], /wrong-shape\.json: unknown key receipts$/),
+
   usage(['completion', 'powershell'], /Allowed choices are bash, zsh, fish/),
   usage(['version', '--yaml'], /^unknown option '--yaml'/),
   usage(['help', 'no-such-topic'], /^no command or help topic 'no-such-topic'/),

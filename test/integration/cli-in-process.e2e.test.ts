@@ -86,6 +86,8 @@ beforeAll(async () => {
     { family: 'completion', exit: 0, args: ['completion', 'zsh'] },
     { family: 'version', exit: 0, args: ['version', '--json'] },
     { family: 'help', exit: 0, args: ['help', 'environment'] },
+    { family: 'config', exit: 0, args: ['--config', file('svc.config.json', '{"cache": {"ttl": 60}}'), 'config', 'show', '--json'] },
+    { family: 'config refused', exit: 2, args: ['resolve', ED25519_DID, '--config', file('broken.json', '{"cache": {"ttl": 60,}}')] },
     { family: 'svc alone', exit: 2, args: [] },
   );
 });
@@ -128,6 +130,7 @@ describe('in process as in the built binary', () => {
         'completion',
         'version',
         'help',
+        'config',
       ]),
     );
   });

@@ -79,11 +79,23 @@ describe('svc verify-credential --trusted-issuer', () => {
     expect(r.exitCode).toBe(1);
     const json = onlyJson(r);
     expect(json).toMatchObject({ status: 'VALID', valid: true, issuerTrust: { status: 'FAIL', issuer: issuer.did, matched: null } });
-    expect(r.stderr).toBe('svc: the credential is VALID, but its issuer is not among the trusted issuers (--trusted-issuer)');
+    expect(r.stderr).toBe('svc: the credential is VALID, but its issuer is not among the trusted issuers (--trusted-issuer, SVC_TRUSTED_ISSUERS)');
     const text = await run(['verify-credential', file('valid.json'), '--trusted-issuer', stranger.did, '--no-color']);
     expect(text.exitCode).toBe(1);
     expect(text.stdout).toMatch(/^VALID {2}/);
     expect(text.stdout).toMatch(/\nIssuer trust\n {2}✗ FAIL +trust\s+The issuer did:key:\S+ is\s+not\s+among the\s+trusted issuers/);
+  });
+
+  it("a team's list from svc.config.json (SVC_TRUSTED_ISSUERS) decides as --trusted-issuer does; the flag replaces it", async () => {
+    const config = file('svc.config.json');
+    writeFileSync(config, JSON.stringify({ credentials: { trustedIssuers: [stranger.did] } }));
+    const listed = await run(['verify-credential', file('valid.json'), '--json', '--config', config]);
+    expect(listed.exitCode).toBe(1);
+    expect(onlyJson(listed)).toMatchObject({ status: 'VALID', issuerTrust: { status: 'FAIL', trustedIssuers: [stranger.did] } });
+    const flag = await run(['verify-credential', file('valid.json'), '--json', '--config', config, '--trusted-issuer', issuer.did]);
+    expect(flag.exitCode, flag.stderr).toBe(0);
+    const bad = await svcIn(['verify-credential', file('valid.json')], cleanEnv({ XDG_STATE_HOME: stateHome, SVC_TRUSTED_ISSUERS: 'did:web:*.com' }));
+    expectUsageError(bad, /^SVC_TRUSTED_ISSUERS: /);
   });
 
   it('without --trusted-issuer nothing changes: exit 0 and no issuerTrust member', async () => {

@@ -42,6 +42,9 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     TERM: 'xterm-256color',
     CI: undefined,
     XDG_STATE_HOME: testStateHome,
+    // No svc.config.json of the user's (none is in the state directory).
+    XDG_CONFIG_HOME: testStateHome,
+    SVC_CONFIG: undefined,
     SVC_DATABASE_URL: undefined,
     PAGER: undefined,
     SVC_PAGER: 'cat',

@@ -29,6 +29,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'DNS servers svc asks for TXT records of DNS claims (ip or ip:port, [ipv6]:port; comma-separated)',
     default: "the system's resolver",
   },
+  {
+    name: 'SVC_TRUSTED_ISSUERS',
+    scope: 'every command',
+    description: 'verify-credential and verify-presentation: the trusted issuers (comma-separated), as --trusted-issuer, which replaces it',
+    default: 'unset: no trust decision',
+  },
   { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
   {
@@ -74,6 +80,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     scope: 'every command',
     description: 'a postgres:// URL: store in PostgreSQL, shared by several daemons (--db overrides)',
     default: 'unset: the SQLite file',
+  },
+  {
+    name: 'SVC_CONFIG',
+    scope: 'every command',
+    description: 'the svc.config.json to read (--config overrides); missing: exit 2',
+    default: '$XDG_CONFIG_HOME/svc/config.json, else ./svc.config.json',
+  },
+  {
+    name: 'XDG_CONFIG_HOME',
+    scope: 'every command',
+    description: 'svc reads $XDG_CONFIG_HOME/svc/config.json unless --config or SVC_CONFIG names a file',
+    default: '$HOME/.config',
   },
   { name: 'HOME', scope: 'every command', description: 'home directory, for the default database path', default: "the user's home directory" },
   {

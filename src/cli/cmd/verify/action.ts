@@ -45,17 +45,28 @@ function trustNotes(result: CredentialVerification): string[] {
   if (trust === undefined || trust.status === 'PASS' || result.status !== 'VALID') return [];
   return [
     trust.status === 'FAIL'
-      ? 'the credential is VALID, but its issuer is not among the trusted issuers (--trusted-issuer)'
+      ? 'the credential is VALID, but its issuer is not among the trusted issuers (--trusted-issuer, SVC_TRUSTED_ISSUERS)'
       : 'needs attention: the credential is VALID, but whether its issuer is trusted could not be decided',
   ];
 }
 
-/** --trusted-issuer values: each a DID or a domain form (core/policy/trusted-issuers.ts); none, no trust decision. */
-function trustedIssuersOption(values: readonly string[] | undefined): string[] | undefined {
-  if (values === undefined || values.length === 0) return undefined;
-  const problem = trustedIssuersProblem(values);
-  if (problem !== null) throw new ConfigError(`--trusted-issuer: ${printable(problem)}`);
-  return [...values];
+/**
+ * --trusted-issuer values, else SVC_TRUSTED_ISSUERS (comma-separated; a team's list in
+ * svc.config.json): each a DID or a domain form (core/policy/trusted-issuers.ts); none, no trust
+ * decision.
+ */
+function trustedIssuersOption(values: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
+  const setting = env['SVC_TRUSTED_ISSUERS'];
+  const [given, name] =
+    values !== undefined && values.length > 0
+      ? [values, '--trusted-issuer']
+      : setting !== undefined && setting.trim() !== ''
+        ? [setting.split(',').map((v) => v.trim()), 'SVC_TRUSTED_ISSUERS']
+        : [undefined, ''];
+  if (given === undefined) return undefined;
+  const problem = trustedIssuersProblem(given);
+  if (problem !== null) throw new ConfigError(`${name}: ${printable(problem)}`);
+  return [...given];
 }
 
 /**
@@ -144,7 +155,7 @@ async function credentialFileOptions(options: VerifyCredentialCommandOptions): P
 export async function verifyCredentialAction(io: CliIo, setExit: (code: number) => void, file: string, options: VerifyCredentialCommandOptions): Promise<void> {
   if (options.audience !== undefined && options.audience === '') throw new ConfigError('--audience must not be empty');
   if (options.nonce !== undefined && options.nonce === '') throw new ConfigError('--nonce must not be empty');
-  const trustedIssuers = trustedIssuersOption(options.trustedIssuer);
+  const trustedIssuers = trustedIssuersOption(options.trustedIssuer, io.env);
   const fileOptions = await credentialFileOptions(options);
   await bundleDestination(options.bundle, fileOptions.length > 0);
   const bytes = await readSourceBytes(file, 'credential');
@@ -206,7 +217,7 @@ export async function verifyPresentationAction(
   nonEmpty('--domain', options.domain);
   nonEmpty('--audience', options.audience);
   nonEmpty('--nonce', options.nonce);
-  const trusted = trustedIssuersOption(options.trustedIssuer);
+  const trusted = trustedIssuersOption(options.trustedIssuer, io.env);
   // A presentation carries its credentials: it may be larger than one credential (the core's bound, 4 MiB).
   const text = (await readSourceBytes(file, 'presentation', MAX_PRESENTATION_LENGTH)).toString('utf8');
   const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });

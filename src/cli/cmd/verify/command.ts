@@ -27,7 +27,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     .option('--nonce <nonce>', 'the nonce you chose for this exchange: an SD-JWT VC\'s KB-JWT must carry it in "nonce" (replay protection)')
     .option(
       '--trusted-issuer <did>',
-      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable',
+      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable; replaces SVC_TRUSTED_ISSUERS',
       collect,
       [],
     );
@@ -86,7 +86,7 @@ Examples:
     .option('--nonce <n>', 'passed to each SD-JWT VC in it: its KB-JWT must carry this nonce in "nonce"')
     .option(
       '--trusted-issuer <did>',
-      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable; exit 1 when a credential is of another',
+      'accept credentials of this issuer only: a DID, did:web:*.example.com (its subdomains) or did:web:example.com:* (it and the paths below); repeatable, replaces SVC_TRUSTED_ISSUERS; exit 1 when a credential is of another',
       collect,
       [],
     )
