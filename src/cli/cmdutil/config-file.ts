@@ -88,6 +88,9 @@ function environmentValue(k: ConfigKey, value: JsonValue, file: string, refuse: 
           'leave the password out of the URL and set PGPASSWORD or use ~/.pgpass, or set SVC_DATABASE_URL in the environment',
         );
       }
+      if (k.variable === 'SVC_OTEL_ENDPOINT' && hasUserinfo(value)) {
+        throw refuse(`${k.key} holds credentials (user:password@), which a shared file must not hold`, 'set SVC_OTEL_ENDPOINT in the environment instead');
+      }
       return value;
     case 'integer':
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < kind.minimum) throw wrong(`a whole number of at least ${kind.minimum}`);
@@ -124,6 +127,16 @@ function environmentValue(k: ConfigKey, value: JsonValue, file: string, refuse: 
       if (secret === '') throw refuse(`${k.key}: ${target} is empty`, 'write the secret to the file');
       return secret;
     }
+  }
+}
+
+/** A URL with a user or password in it (https://user:token@collector). */
+function hasUserinfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
   }
 }
 
