@@ -147,6 +147,9 @@ export class PrometheusTelemetry implements ServerTelemetry {
       },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+    // Gauges that prom-client names like counters (promtool check metrics refuses the names);
+    // the same counts remain by type in svc_nodejs_active_handles / _requests / _resources.
+    for (const name of ['active_handles', 'active_requests', 'active_resources']) this.registry.removeSingleMetric(`svc_nodejs_${name}_total`);
   }
 
   /** The exposition's media type (text format 0.0.4). */
