@@ -131,6 +131,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: 'json, or text when stderr is a terminal',
   },
   {
+    name: 'SVC_METRICS',
+    scope: 'svc serve',
+    description: 'Prometheus metrics: on, or off (nothing measured); GET /metrics needs SVC_ADMIN_TOKEN, direct profile',
+    default: 'on',
+  },
+  {
+    name: 'SVC_METRICS_LISTEN',
+    scope: 'svc serve',
+    description: 'host:port of a listener serving only GET /metrics, without a token; off loopback, a relaxation',
+    default: 'unset: no such listener',
+  },
+  {
     name: 'SVC_TRUST_PROXY',
     scope: 'svc serve',
     description: 'proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For names the client; true, hop counts, 1/16 of a family: refused',
