@@ -6,6 +6,7 @@
  * Prometheus's API. The main listener's /metrics stays the operator's (401 without the token).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SvcClient, SvcError } from '../../src/client/index.js';
 import { ED25519_DID } from '../support/dids.js';
 import { startDaemon, type Daemon } from '../support/daemon.js';
 import { describePrometheus, promtoolCheck, startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
@@ -64,6 +65,11 @@ describePrometheus('Prometheus scraping svc serve (SVC_METRICS_LISTEN)', () => {
     const operator = await fetch(`${daemon.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(operator.status).toBe(200);
     expect(await operator.text()).toContain('svc_http_requests_total');
+    // The clients' metrics(): the operator's token goes along; without it, UNAUTHORIZED.
+    expect(await new SvcClient({ baseUrl: daemon.url, adminToken: TOKEN }).metrics()).toContain('# TYPE svc_http_request_duration_seconds histogram');
+    const refused = await new SvcClient({ baseUrl: daemon.url }).metrics().catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(SvcError);
+    expect((refused as SvcError).code).toBe('UNAUTHORIZED');
     // On loopback the listener is no relaxation.
     const health = (await (await fetch(`${daemon.url}/health`)).json()) as { relaxations: Array<{ setting: string }> };
     expect(health.relaxations.map((r) => r.setting)).not.toContain('SVC_METRICS_LISTEN');
