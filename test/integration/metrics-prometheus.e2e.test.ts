@@ -5,13 +5,23 @@
  * _bucket series for the route, and `promtool check metrics` accepts the exposition. Waits poll
  * Prometheus's API. The main listener's /metrics stays the operator's (401 without the token).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient, SvcError } from '../../src/client/index.js';
 import { ED25519_DID } from '../support/dids.js';
+import { cleanEnv, svc } from '../support/cli.js';
 import { startDaemon, type Daemon } from '../support/daemon.js';
 import { describePrometheus, promtoolCheck, startPrometheus, type RunningPrometheus } from '../support/prometheus.js';
 
 const TOKEN = 'e2e-metrics-operator-4f7c9a1d2b3e5f60718293a4';
+
+describe('svc serve with a bad SVC_METRICS_LISTEN', () => {
+  it('refuses to start with one line naming the variable, exit 2', async () => {
+    const run = await svc(['serve', '--memory', '--port', '0'], cleanEnv({ SVC_METRICS_LISTEN: 'localhost' }));
+    expect(run.exitCode).toBe(2);
+    // The refusal in one line, then the CLI's hint to the environment reference.
+    expect(run.stderr.split('\n')[0]).toMatch(/^svc: USAGE_ERROR: SVC_METRICS_LISTEN must be host:port .*"localhost"$/);
+  });
+});
 
 describePrometheus('Prometheus scraping svc serve (SVC_METRICS_LISTEN)', () => {
   let daemon: Daemon;
@@ -73,5 +83,11 @@ describePrometheus('Prometheus scraping svc serve (SVC_METRICS_LISTEN)', () => {
     // On loopback the listener is no relaxation.
     const health = (await (await fetch(`${daemon.url}/health`)).json()) as { relaxations: Array<{ setting: string }> };
     expect(health.relaxations.map((r) => r.setting)).not.toContain('SVC_METRICS_LISTEN');
+  });
+
+  it('closes the listener when the daemon stops', async () => {
+    await prometheus?.stop();
+    expect(await daemon.stop()).toBe(0);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
   });
 });
