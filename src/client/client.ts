@@ -89,7 +89,7 @@ export interface SvcClientOptions {
   /**
    * The operator token of the daemon (its SVC_ADMIN_TOKEN), sent as `Authorization: Bearer <token>`
    * on the monitoring calls only (createWatch, listWatches, checkWatch, deleteWatch, enableWatchWebhook, listEventAttempts,
-   * listMonitorEvents, monitoringStatus, monitoringRetentionPreview, replayMonitorEvent, replayWatch), never on the public routes.
+   * listMonitorEvents, monitoringStatus, monitoringRetentionPreview, replayMonitorEvent, replayWatch) and metrics, never on the public routes.
    * It appears in no error message.
    */
   adminToken?: string;
@@ -821,6 +821,14 @@ export class SvcClient {
       accept: 'text/css, text/javascript, image/svg+xml, application/problem+json',
       options,
     });
+  }
+
+  /**
+   * GET /metrics: the daemon's Prometheus metrics, as the text exposition format. Operator only
+   * (the client's adminToken), direct profile; NOT_FOUND (404) when the daemon's metrics are off.
+   */
+  metrics(options?: RequestOptions): Promise<string> {
+    return this.#text({ method: 'GET', path: '/metrics', accept: 'text/plain, application/problem+json', options, operator: true });
   }
 
   /** GET /openapi.json: the OpenAPI 3.1 document the daemon serves. */

@@ -51,6 +51,36 @@ export interface Telemetry {
   record(event: TelemetryEvent): void;
 }
 
+/** The DID method families a metric may name; any other method (or no DID at all) is `other`. */
+const METHOD_LABELS: ReadonlySet<string> = new Set(['key', 'jwk', 'web', 'webvh']);
+
+/** The method label of a DID as typed (`did:web:…` → `web`): one of key, jwk, web, webvh, other — never the DID. */
+export function didMethodLabel(input: string): string {
+  const match = /^did:([a-z0-9]{1,16}):/.exec(input);
+  return match && METHOD_LABELS.has(match[1]!) ? match[1]! : 'other';
+}
+
+/**
+ * Counts an inspection once it has ended: `status` of its result (MCP: READY, AUTH_REQUIRED …;
+ * A2A: `ok`), or the problem's code when none could be made.
+ */
+export async function countedInspection<T>(
+  telemetry: Telemetry | undefined,
+  kind: 'mcp' | 'a2a',
+  status: (result: T) => string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!telemetry) return work();
+  try {
+    const result = await work();
+    telemetry.record({ type: 'inspection', kind, status: status(result) });
+    return result;
+  } catch (err) {
+    telemetry.record({ type: 'inspection', kind, status: thrownOutcome(err) });
+    throw err;
+  }
+}
+
 /** The code of whatever a span's body threw: a problem's `code`, else `error`. */
 export function thrownOutcome(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;

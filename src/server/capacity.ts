@@ -23,6 +23,8 @@ export class Capacity {
     readonly max: number,
     readonly perClient: number = fairShare(max),
     private readonly random: () => number = Math.random,
+    /** Told of each refusal (the daemon's metrics count them). */
+    private readonly onRefusal?: () => void,
   ) {}
 
   get inFlight(): number {
@@ -58,6 +60,7 @@ export class Capacity {
   }
 
   #busy(why: string): ProblemError {
+    this.onRefusal?.();
     // 1–4 s: long enough for a slot to free up, jittered per response.
     const retryAfter = 1 + Math.floor(this.random() * 4);
     return new ProblemError('CAPACITY_EXHAUSTED', `svc is busy: ${why}. Retry after ${retryAfter} s.`, { retryAfter });

@@ -10,6 +10,7 @@ import { didKeySource, type KeySource } from '../core/credentials/keys.js';
 import { dereference, readDidUrl, type DereferencingResult } from '../core/dereference/dereference.js';
 import { recordObservation } from '../core/history/history.js';
 import { ProblemError } from '../core/problems.js';
+import { didMethodLabel } from '../core/telemetry.js';
 import { driverFor } from '../core/methods/registry.js';
 import type { ResolveOptions } from '../core/methods/types.js';
 import { resolve, type ResolveHooks } from '../core/resolve/resolve.js';
@@ -29,7 +30,7 @@ import type { KeyedRequests } from './project-keys.js';
 import { operatorAccess, type OperatorAccess } from './operator.js';
 import { resultSigner, type ResultSigner } from './signing.js';
 import type { StorageSlot } from './storage.js';
-import type { ServerTelemetry } from './telemetry.js';
+import type { DaemonMetrics, ServerTelemetry } from './telemetry.js';
 import type { Signer } from '../core/signing/index.js';
 
 /**
@@ -79,6 +80,8 @@ export interface ServerContext {
   webhookAttemptMs?: number;
   /** The operator's metrics and traces (server/telemetry.ts), the Runtime's `telemetry` with requests; absent: nothing is measured. */
   telemetry?: ServerTelemetry;
+  /** The Prometheus metrics GET /metrics exposes (SVC_METRICS on); absent: /metrics answers 404. */
+  metrics?: DaemonMetrics;
 }
 
 /** What a daemon's context is made of: the settings serve() reads, and the store and Runtime it opened. */
@@ -90,6 +93,8 @@ export interface ContextSettings {
   relaxations?: readonly Relaxation[];
   /** The operator's metrics and traces; the Runtime carries the same object as `telemetry`. */
   telemetry?: ServerTelemetry;
+  /** The metrics GET /metrics exposes (part of `telemetry`). */
+  metrics?: DaemonMetrics;
   /** SVC_ADMIN_TOKEN: the operator routes' token; unset, they are disabled. */
   adminToken?: string | undefined;
   /** SVC_COMMERCIAL, SVC_COMMERCIAL_ORIGIN, SVC_CUSTOMER_MONITOR. */
@@ -108,7 +113,9 @@ export function serverContext(settings: ContextSettings): ServerContext & { oper
     storage,
     profile,
     limits,
-    capacity: new Capacity(limits.maxConcurrency, limits.maxConcurrencyPerClient),
+    capacity: new Capacity(limits.maxConcurrency, limits.maxConcurrencyPerClient, Math.random, () =>
+      settings.telemetry?.record({ type: 'refusal', reason: 'capacity' }),
+    ),
     startedAt: runtime.clock.now(),
     draining: false,
     active: 0,
@@ -119,6 +126,7 @@ export function serverContext(settings: ContextSettings): ServerContext & { oper
     customerWorker: commercial.enabled && settings.commercial?.customerMonitor !== 'off',
     ...(settings.signer ? { signer: resultSigner(settings.signer, runtime.clock) } : {}),
     ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
+    ...(settings.metrics ? { metrics: settings.metrics } : {}),
   };
 }
 
@@ -152,6 +160,13 @@ export function storeOf(runtime: Runtime): RuntimeStore {
   return runtime.store;
 }
 
+/** A fresh cache hit, answered here before the core: counted as the core counts its own hits. */
+function cachedResolution(ctx: ServerContext, did: string): EnrichedResolution | undefined {
+  const hit = ctx.runtime.cache.get(did);
+  if (hit) ctx.telemetry?.record({ type: 'resolution', method: didMethodLabel(did), outcome: 'ok', cached: true });
+  return hit;
+}
+
 /** A resolution admitted for one request: run it once (it holds a capacity slot until then). */
 export type AdmittedResolution = (signal: AbortSignal | undefined, hooks?: ResolveHooks) => Promise<EnrichedResolution>;
 
@@ -169,7 +184,7 @@ export { clientOf };
 export function admitResolution(ctx: ServerContext, did: string, options: ResolveOptions, holder: string | RequestSlot): AdmittedResolution {
   const { runtime } = ctx;
   if (!options.noCache && !hasVersionOptions(options)) {
-    const hit = runtime.cache.get(did);
+    const hit = cachedResolution(ctx, did);
     if (hit) return async () => hit;
   }
   const owned = typeof holder === 'string';
@@ -242,13 +257,19 @@ async function resolveShared(
     // The LRU's bounds, so that what sizes itself by them (did:webvh's verified prefixes) sees this replica's.
     ...(local.usage ? { usage: () => local.usage!() } : {}),
   };
+  let resolvedHere = false;
   const result = await sharedResolution(
     shared.resolutionCache,
     did,
     did,
     { holder: LEASE_HOLDER, leaseMs: ctx.limits.requestTimeoutMs, ...(signal ? { signal } : {}), ttlSeconds: (r) => lifetimes.get(r) ?? 0 },
-    () => resolve(did, { ...runtime, cache }, { ...options, signal }, hooks),
+    () => {
+      resolvedHere = true;
+      return resolve(did, { ...runtime, cache }, { ...options, signal }, hooks);
+    },
   );
+  // The core counted its own resolution; the shared cache's answer is counted as a hit.
+  if (!resolvedHere) ctx.telemetry?.record({ type: 'resolution', method: didMethodLabel(did), outcome: 'ok', cached: true });
   // Another replica's result: kept here too, for as long as the core keeps a fresh one (a
   // did:webvh at most its log's own ttl, which its document metadata carries).
   if (result.cached) local.set(did, result, Math.min(runtime.config.cacheTtlSeconds, Number(result.didDocumentMetadata['ttl'] ?? Infinity) || 0));
@@ -400,6 +421,6 @@ export async function resolveForRequest(
   did: string,
   options: ResolveOptions,
 ): Promise<EnrichedResolution> {
-  const hit = !options.noCache && !hasVersionOptions(options) ? ctx.runtime.cache.get(did) : undefined;
+  const hit = !options.noCache && !hasVersionOptions(options) ? cachedResolution(ctx, did) : undefined;
   return hit ?? underLimits(ctx, request, reply, (signal) => resolveFor(ctx, did, options, signal, clientOf(request)));
 }

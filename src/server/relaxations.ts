@@ -15,9 +15,11 @@
  *   larger bounds on work  SVC_CACHE_MAX_BYTES, SVC_WEBVH_MAX_ENTRIES, SVC_WEBVH_MAX_BYTES above their defaults
  *   larger shares          SVC_CLAIM_PENDING_PER_CLIENT/_PER_DID, SVC_SIGN_IN_PENDING_PER_CLIENT/_PER_DID
  *                          and SVC_GATEWAY_RATE_LIMIT_PER_MIN above their defaults
+ *   open metrics           SVC_METRICS_LISTEN on an address other than loopback: GET /metrics without a token
  */
 import { DEFAULT_CACHE_MAX_BYTES } from '../core/resolve/cache.js';
 import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
+import { isLoopbackHost } from './gateway.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from './limits.js';
 
 export interface Relaxation {
@@ -44,6 +46,8 @@ export interface RelaxationInput {
   work?: { cacheMaxBytes?: number | undefined; webvhMaxEntries?: number | undefined; webvhMaxBytes?: number | undefined };
   /** Why SVC_ADMIN_TOKEN is guessable, when SVC_ALLOW_WEAK_ADMIN_TOKEN=1 accepted it anyway. */
   weakAdminToken?: string | null;
+  /** SVC_METRICS_LISTEN: where GET /metrics is served without a token. */
+  metricsListen?: { host: string; port: number };
 }
 
 export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
@@ -130,6 +134,15 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       setting: 'SVC_ALLOW_WEAK_ADMIN_TOKEN',
       value: '1',
       effect: `the operator token is accepted although it is guessable (${input.weakAdminToken})`,
+    });
+  }
+  const listen = input.metricsListen;
+  if (listen && !isLoopbackHost(listen.host)) {
+    const where = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+    relaxations.push({
+      setting: 'SVC_METRICS_LISTEN',
+      value: where,
+      effect: `GET /metrics is served without a token on ${where}, beyond this machine`,
     });
   }
   return relaxations;

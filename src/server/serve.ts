@@ -19,8 +19,9 @@ import { ClaimChecker } from './jobs/claim-checker.js';
 import { CustomerMonitorPoller, MonitorPoller } from './jobs/poller.js';
 import { relaxationLine, type Relaxation } from './relaxations.js';
 import { reverifyRegistry } from './jobs/reverify-registry.js';
+import { listenMetrics, type MetricsListener } from './metrics-listener.js';
 import { StorageSlot } from './storage.js';
-import type { ServerTelemetry } from './telemetry.js';
+import type { DaemonMetrics, MetricsListen, ServerTelemetry } from './telemetry.js';
 
 export interface ServeOptions {
   host: string;
@@ -48,6 +49,22 @@ export interface ServeOptions {
   signer?: Signer;
   /** The operator's metrics and traces (telemetry.ts), the same object the Runtime carries; none: nothing is measured. */
   telemetry?: ServerTelemetry;
+  /** SVC_METRICS on: the metrics of `telemetry` that GET /metrics exposes; none: /metrics answers 404. */
+  metrics?: DaemonMetrics;
+  /** SVC_METRICS_LISTEN: a listener of its own serving GET /metrics without a token. */
+  metricsListen?: MetricsListen;
+}
+
+/** The SVC_METRICS_LISTEN listener could not listen: `cause` is the listen error. */
+export class MetricsListenFailed extends Error {
+  override readonly name = 'MetricsListenFailed';
+  constructor(
+    override readonly cause: unknown,
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`the metrics listener could not listen on ${host}:${port}`);
+  }
 }
 
 /** `--gateway-host` is not loopback, or the commercial mode is off: svc serve refuses to start (a usage error). */
@@ -107,7 +124,10 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
     ...(options.commercial ? { commercial: options.commercial } : {}),
     ...(options.signer ? { signer: options.signer } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
+  // The pool gauges are read at each scrape, from whatever pool the slot holds then.
+  options.metrics?.watchPool(() => storage.pool);
   const refusal = options.gateway ? gatewayRefusal(options.gateway.host, ctx) : null;
   if (refusal !== null) {
     await storage.close().catch(() => undefined);
@@ -137,6 +157,18 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       throw new GatewayListenFailed(err, options.gateway.host, options.gateway.port);
     }
     options.announce(`svc: cookie gateway on ${gatewayUrl} (owner sign-in; origin ${ctx.commercial?.enabled ? ctx.commercial.origin : '-'})`);
+  }
+  let metricsListener: MetricsListener | null = null;
+  if (options.metrics && options.metricsListen) {
+    const { host, port } = options.metricsListen;
+    try {
+      metricsListener = await listenMetrics(options.metrics, host, port);
+    } catch (err) {
+      await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]).catch(() => undefined);
+      await storage.close().catch(() => undefined);
+      throw new MetricsListenFailed(err, host, port);
+    }
+    options.announce(`svc: metrics on ${metricsListener.url} (SVC_METRICS_LISTEN: GET /metrics without a token)`);
   }
   // Why the operator routes answer 501 — never the token itself.
   if (ctx.operator && !ctx.operator.enabled) options.announce(`svc: operator monitoring is off (${ctx.operator.reason}); the /v1/monitoring routes answer 501`);
@@ -224,7 +256,7 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
           ...(customerPoller ? [customerPoller.stop()] : []),
         ];
         await Promise.race([Promise.all(background), new Promise((resolve) => setTimeout(resolve, options.limits.drainMs).unref())]);
-        await Promise.all([app.close(), ...(gateway ? [gateway.close()] : [])]);
+        await Promise.all([app.close(), ...(gateway ? [gateway.close()] : []), ...(metricsListener ? [metricsListener.close()] : [])]);
         // Usage increments still gathered in memory are written before the database closes.
         await ctx.keyed?.flush().catch(() => undefined);
       } finally {

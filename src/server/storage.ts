@@ -113,6 +113,11 @@ export class StorageSlot {
     return this.#db?.shared;
   }
 
+  /** The PostgreSQL pool's connections now (metrics read it at scrape time); null on SQLite or while the database is unavailable. */
+  get pool(): { total: number; idle: number; waiting: number } | null {
+    return this.#db?.connections?.() ?? null;
+  }
+
   /** `sqlite` or `postgres`: what the target names, open or not. */
   get engine(): 'sqlite' | 'postgres' {
     return this.#db?.engine ?? (isPostgresUrl(this.target) ? 'postgres' : 'sqlite');

@@ -15,7 +15,7 @@ import { BRIDGE_HEADER, SUBJECT_HEADER } from '../../src/server/commercial.js';
 import { serverContext, type ServerContext } from '../../src/server/context.js';
 import { DEFAULT_LIMITS, type Profile, type ServerLimits } from '../../src/server/limits.js';
 import { StorageSlot } from '../../src/server/storage.js';
-import type { ServerTelemetry } from '../../src/server/telemetry.js';
+import type { DaemonMetrics, ServerTelemetry } from '../../src/server/telemetry.js';
 
 export const INJECTED_ADMIN_TOKEN = 'injected-test-operator-token-0123456789';
 
@@ -52,6 +52,8 @@ export interface InjectedOptions {
   accessLog?: AppOptions['accessLog'];
   /** The daemon's telemetry (metrics, traces), for the Runtime, its fetcher, the store and requests. */
   telemetry?: ServerTelemetry;
+  /** The metrics GET /metrics exposes (src/server/metrics.ts: the same object as `telemetry`, or a part of it). */
+  metrics?: DaemonMetrics;
 }
 
 /** buildApp over the database at `target` (a SQLite file path or a postgres:// URL). */
@@ -87,7 +89,9 @@ export async function injectedApp(target: string, options: InjectedOptions = {})
     commercial: { setting: 'on', origin: 'http://127.0.0.1:1', customerMonitor: 'off' },
     ...(options.signer ? { signer: options.signer } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
+  options.metrics?.watchPool(() => storage.pool);
   const commercial = ctx.commercial;
   const app = buildApp(ctx, options.accessLog ? { accessLog: options.accessLog } : {});
   await app.ready();

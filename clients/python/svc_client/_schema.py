@@ -3489,6 +3489,16 @@ OPERATIONS: Dict[str, OperationSpec] = {
         "results": (200,),
         "response": "ServiceStatus",
     },
+    "metrics": {
+        "method": "GET",
+        "path": "/metrics",
+        "budget": "none",
+        "path_params": (),
+        "query": (),
+        "body": None,
+        "results": (200,),
+        "response": None,
+    },
     "resolve": {
         "method": "GET",
         "path": "/v1/resolve/{did}",

@@ -129,7 +129,7 @@ class SvcClient:
             ``list_watches``, ``delete_watch``, ``list_monitor_events``, ``monitoring_status``),
             never on the public routes; it appears in no error message nor in ``repr``. The
             commercial control calls (``create_tenant``, ``list_tenants``, ``create_project``,
-            ``attach_owner``, ``remove_owner``, ``project_usage``) send it too.
+            ``attach_owner``, ``remove_owner``, ``project_usage``) and ``metrics`` send it too.
         project_key: a project API key (``svck_…``, the daemon's commercial mode), sent as
             ``Authorization: Bearer <key>`` on the public calls only (never on the operator
             calls): the project's budget is charged and its usage counted. An unknown, revoked
@@ -218,6 +218,11 @@ class SvcClient:
     def status(self) -> ServiceStatus:
         """GET /v1/status: component status (standard budget)."""
         return self._call("status")
+
+    def metrics(self) -> str:
+        """GET /metrics: the daemon's Prometheus metrics, as the text exposition format. Operator
+        only (``admin_token``), direct profile; SvcError NOT_FOUND (404) when its metrics are off."""
+        return self._call("metrics", default_accept="text/plain, application/problem+json", text=True, operator=True)
 
     def open_api(self) -> Dict[str, Any]:
         """GET /openapi.json: the OpenAPI 3.1 document the daemon serves."""

@@ -36,7 +36,7 @@ class OperationsTest(unittest.TestCase):
         # in-process cookie gateway with its bridge secret: no client calls them.
         missing = [op for op in OPERATIONS if not op.startswith("session") and not callable(getattr(SvcClient, snake(op), None))]
         self.assertEqual(missing, [])
-        self.assertEqual(len(OPERATIONS), 75)
+        self.assertEqual(len(OPERATIONS), 76)
 
     def test_the_snake_case_names(self) -> None:
         self.assertEqual(snake("fastVerifyDid"), "fast_verify_did")

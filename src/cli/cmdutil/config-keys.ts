@@ -84,6 +84,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { key: 'commercial.enabled', variable: 'SVC_COMMERCIAL', kind: onOff },
   { key: 'commercial.origin', variable: 'SVC_COMMERCIAL_ORIGIN', kind: text },
   { key: 'commercial.customerMonitor', variable: 'SVC_CUSTOMER_MONITOR', kind: onOff },
+  { key: 'metrics.enabled', variable: 'SVC_METRICS', kind: onOff },
+  { key: 'metrics.listen', variable: 'SVC_METRICS_LISTEN', kind: text },
   { key: 'tracing.endpoint', variable: 'SVC_OTEL_ENDPOINT', kind: text },
   { key: 'tracing.serviceName', variable: 'SVC_OTEL_SERVICE_NAME', kind: text },
   { key: 'signing.keyFile', variable: 'SVC_SIGNING_KEY', kind: { type: 'path', private: true } },

@@ -156,6 +156,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     default: 'json, or text when stderr is a terminal',
   },
   {
+    name: 'SVC_METRICS',
+    scope: 'svc serve',
+    description: 'Prometheus metrics: on, or off (nothing measured); GET /metrics needs SVC_ADMIN_TOKEN, direct profile',
+    default: 'on',
+  },
+  {
+    name: 'SVC_METRICS_LISTEN',
+    scope: 'svc serve',
+    description: 'host:port of a listener serving only GET /metrics, without a token; off loopback, a relaxation',
+    default: 'unset: no such listener',
+  },
+  {
     name: 'SVC_OTEL_ENDPOINT',
     scope: 'svc serve',
     description: 'OpenTelemetry traces of each request to this collector (OTLP/HTTP JSON): its base URL (+ /v1/traces) or a …/v1/traces URL',

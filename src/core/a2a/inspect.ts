@@ -33,6 +33,7 @@ import { rfc3339, type Runtime } from '../runtime.js';
 import { suppliedLimitations } from '../supplied/resources.js';
 import { capitalise, clause } from '../text.js';
 import { fetchAgentCard, type FetchedCard } from './fetch.js';
+import { countedInspection } from '../telemetry.js';
 import { A2A_V03_SCHEMA, A2A_V1_SCHEMA, quoteShort, validateCard } from './schema.js';
 import { cardPayloads, verifyCardSignatures, type SignatureOutcome } from './signatures.js';
 import {
@@ -73,7 +74,16 @@ const LABELS: Readonly<Record<A2aCheckId, string>> = {
 const MAX_SCHEMA_PROBLEMS = 5;
 
 /** Inspects the agent card at `url` (an origin or the card's own URL). */
-export async function inspectA2a(url: string, options: A2aInspectOptions): Promise<A2aInspection> {
+export function inspectA2a(url: string, options: A2aInspectOptions): Promise<A2aInspection> {
+  return countedInspection(
+    options.runtime.telemetry,
+    'a2a',
+    () => 'ok',
+    () => inspectCard(url, options),
+  );
+}
+
+async function inspectCard(url: string, options: A2aInspectOptions): Promise<A2aInspection> {
   const { runtime, signal } = options;
   const fetched = await fetchAgentCard(url, runtime, signal, options.hooks);
   const observedAt = rfc3339(runtime.clock.now());

@@ -502,6 +502,8 @@ export async function verifyCredential(input: unknown, options: VerifyCredential
   const supplied = options.runtime.supplied;
   if (supplied && options.checkStatus !== false) result.limitations.push(...suppliedLimitations(supplied.consulted()));
   if (trusted !== undefined) result.issuerTrust = issuerTrustOf(result, trusted);
+  // A status list's own verification is part of its credential's, not one more counted.
+  if (options.checkStatus !== false) options.runtime.telemetry?.record({ type: 'credential', format: result.format, status: result.status });
   return result;
 }
 

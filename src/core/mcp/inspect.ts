@@ -33,6 +33,7 @@ import {
   type ItemDriftResult,
 } from './drift.js';
 import { definitionSha256, inventoryHash, itemDefinition, schemaSha256 } from './fingerprint.js';
+import { countedInspection } from '../telemetry.js';
 import { compareWithBaseline, entryOf, type BaselineComparison } from './baseline.js';
 import { instructionSignals, promptSignals, resourceSignals, toolSignals } from './signals.js';
 import {
@@ -456,7 +457,16 @@ async function latestSnapshot(runtime: Runtime, endpoint: string): Promise<McpSn
  * Inspects one MCP endpoint. Throws ProblemError when no inspection could be produced (bad URL,
  * egress policy, unreachable, not an MCP endpoint); AUTH_REQUIRED and risk signals are results.
  */
-export async function inspectMcp(input: string, options: McpInspectOptions): Promise<McpInspection> {
+export function inspectMcp(input: string, options: McpInspectOptions): Promise<McpInspection> {
+  return countedInspection(
+    options.runtime.telemetry,
+    'mcp',
+    (result) => result.status,
+    () => inspectEndpoint(input, options),
+  );
+}
+
+async function inspectEndpoint(input: string, options: McpInspectOptions): Promise<McpInspection> {
   const { runtime } = options;
   const url = parseEndpoint(input);
   const endpoint = url.href;

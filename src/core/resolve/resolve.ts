@@ -12,6 +12,7 @@ import { driverFor, SUPPORTED_METHODS } from '../methods/registry.js';
 import type { MethodDriver, ResolveOptions } from '../methods/types.js';
 import { ProblemError } from '../problems.js';
 import { rfc3339, type Runtime } from '../runtime.js';
+import { didMethodLabel, thrownOutcome } from '../telemetry.js';
 import { plural } from '../text.js';
 import { RESOLVER } from '../../version.js';
 import { hasVersionOptions } from './version-options.js';
@@ -38,11 +39,36 @@ function cacheKey(did: string, options: ResolveOptions): string {
 }
 
 export async function resolve(input: string, runtime: Runtime, options: ResolveOptions = {}, hooks: ResolveHooks = {}): Promise<EnrichedResolution> {
+  const telemetry = runtime.telemetry;
+  if (!telemetry) return resolveOnce(input, runtime, options, hooks);
+  // Counted where the outcome is decided: its method family, `ok` or the problem's code, and whether the cache answered.
+  const answer = { cached: false };
+  const method = didMethodLabel(input);
+  try {
+    const result = await resolveOnce(input, runtime, options, hooks, answer);
+    telemetry.record({ type: 'resolution', method, outcome: 'ok', cached: answer.cached });
+    return result;
+  } catch (err) {
+    telemetry.record({ type: 'resolution', method, outcome: thrownOutcome(err), cached: false });
+    throw err;
+  }
+}
+
+async function resolveOnce(
+  input: string,
+  runtime: Runtime,
+  options: ResolveOptions,
+  hooks: ResolveHooks,
+  answer: { cached: boolean } = { cached: false },
+): Promise<EnrichedResolution> {
   // Fast path: a plain DID is its own cache key (parseDid does not rewrite it), so a hit
   // needs neither parsing nor a trace. Invalid input never reaches the cache.
   if (!options.noCache && !hasVersionOptions(options)) {
     const hit = runtime.cache.get(input);
-    if (hit) return hit;
+    if (hit) {
+      answer.cached = true;
+      return hit;
+    }
   }
   const started = runtime.clock.now();
   const trace = new Trace(runtime.clock, hooks.onStage, options.signal, hooks.onStageStart, runtime.telemetry);
@@ -68,7 +94,10 @@ export async function resolve(input: string, runtime: Runtime, options: ResolveO
   const key = cacheKey(parsed.did, options);
   if (!options.noCache && hasVersionOptions(options)) {
     const hit = runtime.cache.get(key);
-    if (hit) return hit;
+    if (hit) {
+      answer.cached = true;
+      return hit;
+    }
   }
 
   // The whois presentation of a did:webvh is fetched beside its log (resolve/whois.ts).

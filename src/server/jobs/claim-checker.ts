@@ -55,6 +55,7 @@ export class ClaimChecker extends Periodic {
     } catch (err) {
       // The service's own trouble (a time limit, a cancelled fetch) says nothing about the proof.
       const error = err instanceof Error ? err.message : String(err);
+      runtime.telemetry?.record({ type: 'claim.recheck', outcome: 'unreachable' });
       return runtime.store!.claims.recordRecheck(claim.id, { kind: 'unreachable', error, retrySeconds: Math.min(interval, RETRY_SECONDS) });
     }
     const result = found.ok
@@ -62,6 +63,7 @@ export class ClaimChecker extends Periodic {
       : found.definitive
         ? { kind: 'lapsed' as const, reason: `${found.code}: ${found.reason}` }
         : { kind: 'unreachable' as const, error: `${found.code}: ${found.reason}`, retrySeconds: Math.min(interval, RETRY_SECONDS) };
+    runtime.telemetry?.record({ type: 'claim.recheck', outcome: result.kind });
     const written = await runtime.store!.claims.recordRecheck(claim.id, result);
     if (written && result.kind === 'lapsed') runtime.log.info('a claim lapsed on re-check', { did: claim.did, method: claim.method, reason: result.reason });
     return written;

@@ -49,6 +49,7 @@ import {
   type RecordedCheck,
   type WatchCheckInput,
 } from '../../core/store.js';
+import { performance } from 'node:perf_hooks';
 import type { TlsEvidence } from '../../core/net.js';
 import { admitResolution, type ServerContext } from '../context.js';
 import { observeTarget } from './target-check.js';
@@ -138,8 +139,10 @@ async function observeDid(ctx: ServerContext, input: WatchCheckInput): Promise<O
 }
 
 /** The report of a check from what was observed and how recording it went. */
-function reportOf(seen: { events: PlannedEvent[] }, recorded: RecordedCheck): CheckReport {
+function reportOf(ctx: ServerContext, seen: { events: PlannedEvent[] }, recorded: RecordedCheck): CheckReport {
   if (recorded.outcome !== 'recorded') return { outcome: recorded.outcome };
+  const telemetry = ctx.runtime.telemetry;
+  if (telemetry) for (const event of seen.events) telemetry.record({ type: 'monitor.event', eventType: event.type, state: 'PENDING' });
   return { outcome: 'recorded', changed: seen.events.length > 0, eventIds: recorded.eventIds };
 }
 
@@ -158,7 +161,7 @@ export async function checkWatch(ctx: ServerContext, input: WatchCheckInput): Pr
     maxEvents: EVENT_LIMIT,
     maxPayloadBytes: EVENT_PAYLOAD_LIMIT_BYTES,
   });
-  return reportOf(seen, recorded);
+  return reportOf(ctx, seen, recorded);
 }
 
 /**
@@ -182,7 +185,7 @@ export async function checkProjectWatch(ctx: ServerContext, claim: CustomerCheck
     },
     sealCustomerDelivery,
   );
-  return reportOf(seen, recorded);
+  return reportOf(ctx, seen, recorded);
 }
 
 /**
@@ -211,6 +214,37 @@ async function post(ctx: ServerContext, url: string, body: string, headers: Reco
   }
 }
 
+/** What was decided of an attempt (as delivery_attempts records it). */
+function decisionOf(result: DeliveryResult): string {
+  if ('cancelled' in result) return 'CANCELLED';
+  if (result.delivered) return 'DELIVERED';
+  if (result.gone) return 'WEBHOOK_DISABLED';
+  return result.retryAfterSeconds === null ? 'DEAD_LETTER' : 'RETRY';
+}
+
+/** Counts one attempt (its time, when something was sent) and, when it settled its event, the event's final state. */
+function countAttempt(
+  ctx: ServerContext,
+  owner: 'operator' | 'customer',
+  eventType: string,
+  result: DeliveryResult,
+  seconds: number | null,
+  settled: boolean,
+): void {
+  const telemetry = ctx.runtime.telemetry;
+  if (!telemetry) return;
+  const decision = decisionOf(result);
+  if (seconds !== null) telemetry.record({ type: 'webhook.attempt', seconds, decision, owner });
+  if (!settled || decision === 'RETRY') return;
+  telemetry.record({ type: 'monitor.event', eventType, state: decision === 'WEBHOOK_DISABLED' ? 'CANCELLED' : decision });
+}
+
+/** The event type a customer delivery's stored envelope names (`did.document.changed` …), for its metrics. */
+function envelopeType(body: string): string {
+  const match = /"type"\s*:\s*"([a-z0-9_.]{1,64})"/.exec(body);
+  return match ? match[1]! : 'other';
+}
+
 /**
  * One attempt of one claimed event: POST, then settle (a lost lease settles nothing). A watch
  * removed, or whose webhook a receiver disabled (410 Gone), since the event was queued cancels
@@ -220,6 +254,7 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
   const store = ctx.runtime.store;
   const { event, watch, attempt } = claim;
   let result: DeliveryResult;
+  let seconds: number | null = null;
   if (!watch.active) {
     result = { cancelled: true, detail: 'the watch was removed: nothing was sent' };
   } else if (watch.webhookDisabled) {
@@ -227,11 +262,15 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
   } else {
     const body = envelopeOf(event);
     const headers = deliveryHeaders(watch.secret, event, body, ctx.runtime.clock.now().getTime() / 1000);
+    const started = performance.now();
     result = await post(ctx, watch.webhookUrl, body, headers, attempt);
+    seconds = (performance.now() - started) / 1000;
   }
-  if (store && !(await store.monitorEvents.settle(event.id, attempt, result))) {
+  const settled = store ? await store.monitorEvents.settle(event.id, attempt, result) : false;
+  if (store && !settled) {
     ctx.runtime.log.warn('a delivery was settled by another sender (its lease had expired)', { eventId: event.id, attempt });
   }
+  countAttempt(ctx, 'operator', event.eventType, result, seconds, settled);
   return result;
 }
 
@@ -242,12 +281,16 @@ export async function deliver(ctx: ServerContext, claim: DeliveryClaim): Promise
  */
 export async function deliverCustomer(ctx: ServerContext, claim: CustomerDeliveryClaim): Promise<DeliveryResult> {
   const store = ctx.runtime.store;
+  const started = performance.now();
   const result: DeliveryResult = claim.active
     ? await post(ctx, claim.url, claim.body, customerHeaders(claim.eventId, claim.signature), claim.attempt)
     : { cancelled: true, detail: 'the webhook was disabled: nothing was sent' };
-  if (store && !(await store.customerMonitor.settleDelivery(claim.id, claim.attempt, result))) {
+  const seconds = claim.active ? (performance.now() - started) / 1000 : null;
+  const settled = store ? await store.customerMonitor.settleDelivery(claim.id, claim.attempt, result) : false;
+  if (store && !settled) {
     ctx.runtime.log.warn('a customer delivery was settled by another sender (its lease had expired)', { deliveryId: claim.id, attempt: claim.attempt });
   }
+  countAttempt(ctx, 'customer', envelopeType(claim.body), result, seconds, settled);
   return result;
 }
 

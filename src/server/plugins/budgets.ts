@@ -47,6 +47,8 @@ export function budgets(app: FastifyInstance, ctx: ServerContext, nowMs: () => n
   const charge = charger(ctx, nowMs);
   app.addHook('onRequest', (request, reply, done) => {
     const refuse = (err: unknown) => {
+      // A 429 is counted here, where it is decided (a bad project key's 401 is not a refusal of budget).
+      if ((err as { code?: unknown }).code === 'RATE_LIMITED') ctx.telemetry?.record({ type: 'refusal', reason: 'budget' });
       if (hasPendingBody(request)) {
         // Not one more byte of it is read: the socket stops reading now and is closed as soon as
         // the 429 is flushed (the rest of the body dies with the connection).

@@ -7,6 +7,8 @@ import { SCHEMA_VERSION } from '../../store/index.js';
 import { RESOLVER } from '../../version.js';
 import type { RouteDef, ServerContext } from '../context.js';
 import { queryOptions } from '../http.js';
+import { requireOperator } from '../operator.js';
+import { notFound } from '../plugins/not-found.js';
 import { PROBE_ROUTE_SCHEMAS } from '../schemas/probes.js';
 
 /** Standards svc implements, by the version it follows (reported by /health). */
@@ -116,6 +118,24 @@ export function probeRoutes(ctx: ServerContext): RouteDef[] {
             billing: { status: ctx.commercial?.enabled === true ? 'mock' : 'disabled' },
           },
         });
+      },
+    },
+    {
+      // The operator's, as the monitoring routes are (token checked in constant time); never
+      // charged to a budget, so a scrape every few seconds is never refused.
+      method: 'GET',
+      url: '/metrics',
+      budget: 'none',
+      auth: 'operator',
+      directOnly: true,
+      schema: PROBE_ROUTE_SCHEMAS.metrics,
+      handler: async (request, reply) => {
+        // The token first: a caller without it learns nothing from a 400.
+        requireOperator(ctx.operator ?? { enabled: false, reason: 'SVC_ADMIN_TOKEN is not set' }, request);
+        queryOptions(request, []);
+        if (!ctx.metrics) throw notFound('/metrics');
+        const text = await ctx.metrics.exposition();
+        return reply.type(ctx.metrics.contentType).send(text);
       },
     },
   ];

@@ -229,4 +229,25 @@ export const PROBE_ROUTE_SCHEMAS = {
       503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After)'),
     },
   },
+  metrics: {
+    summary: "Prometheus metrics: the daemon's requests, resolutions, fetches, database calls and process",
+    operationId: 'metrics',
+    description:
+      'The text exposition format 0.0.4 (docs/operations.md#metrics). Operator only, like the monitoring routes: ' +
+      '`Authorization: Bearer <SVC_ADMIN_TOKEN>`. Direct profile only (404 with --public); never rate limited. ' +
+      'SVC_METRICS_LISTEN serves the same text on a listener of its own, without a token.',
+    tags: ['service'],
+    querystring: EmptyQuerySchema,
+    response: {
+      200: {
+        description: 'Every metric, collected now',
+        content: { 'text/plain': { schema: Type.String({ description: 'The Prometheus text exposition (version 0.0.4).' }) } },
+      },
+      400: BAD_REQUEST,
+      401: problem("UNAUTHORIZED: no operator token, or not this daemon's"),
+      404: problem('NOT_FOUND: the metrics are off (SVC_METRICS=off)'),
+      501: problem('MONITORING_DISABLED: the daemon has no operator token (SVC_ADMIN_TOKEN unset or shorter than 24 characters)'),
+      503: problem('SERVICE_UNAVAILABLE: the daemon is shutting down (Retry-After)'),
+    },
+  },
 } satisfies Record<string, RouteSchema>;

@@ -238,6 +238,11 @@ class Store implements PostgresStore {
     }
   }
 
+  /** The pool's connections now (total, idle) and the queries waiting for one: read at a metrics scrape, no query. */
+  connections(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   /**
    * Rows of the history tables (the exact counts the database keeps), their ceilings, and the
    * evictions and refusals of this process since it opened the store. The ceilings hold across

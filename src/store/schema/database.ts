@@ -40,6 +40,8 @@ export interface Database extends RuntimeStore {
   usage(): Promise<StorageUsage>;
   /** Online copy to a new file (SQLite); PostgreSQL refuses with StoreError NOT_SUPPORTED (pg_dump's job). */
   backup(destination: string): Promise<BackupResult>;
+  /** Present on PostgreSQL only: the pool's connections (total, idle) and the queries waiting for one, now. */
+  connections?(): { total: number; idle: number; waiting: number };
   /** Present on PostgreSQL only: what several daemons share beyond the tables. */
   readonly shared?: SharedCoordination;
   /** Closes the connection or pool (idempotent). */

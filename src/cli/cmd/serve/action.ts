@@ -159,7 +159,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   if (options.memory && production) throw new ConfigError('production mode requires a database file; drop --memory');
   const dbPath = options.memory ? ':memory:' : databaseOption(options.db, io.env);
   const [
-    { serve, GatewayRefused, GatewayListenFailed },
+    { serve, GatewayRefused, GatewayListenFailed, MetricsListenFailed },
     { limitsFromEnv },
     { operatorRelaxations },
     { accessLogMode, accessLogWriter },
@@ -184,7 +184,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
   const signer = await readSigningKey(io.env);
   const egress = egressAllowanceEntries(io.env, options.egressAllow);
   const level = logLevelFromEnv(io.env);
-  const { telemetry } = await daemonTelemetry(io.env, (line) => io.stderr.write(`${line}\n`));
+  const { telemetry, metrics, metricsListen } = await daemonTelemetry(io.env, (line) => io.stderr.write(`${line}\n`));
   const runtime = createRuntime(io.env, {
     ...(telemetry ? { telemetry } : {}),
     egressAllow: options.egressAllow,
@@ -199,6 +199,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
     profile,
     dnsServers: dnsServersFromEnv(io.env),
     weakAdminToken: weakToken,
+    ...(metricsListen ? { metricsListen } : {}),
     work: { cacheMaxBytes: runtime.cache.usage?.().maxBytes, webvhMaxEntries: runtime.config.webvhMaxEntries, webvhMaxBytes: runtime.config.webvhMaxBytes },
   });
   return serve(
@@ -227,9 +228,12 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
       ...(accessLog ? { accessLog } : {}),
       ...(signer ? { signer } : {}),
       ...(telemetry ? { telemetry } : {}),
+      ...(metrics ? { metrics } : {}),
+      ...(metricsListen ? { metricsListen } : {}),
     },
   ).catch((err: unknown) => {
     if (err instanceof GatewayRefused) throw usageError(`cannot start the cookie gateway: ${err.message}`);
+    if (err instanceof MetricsListenFailed) throw listenFailure(err.cause, err.host, err.port) ?? err.cause;
     if (err instanceof GatewayListenFailed) throw listenFailure(err.cause, err.host, err.port) ?? err.cause;
     throw listenFailure(err, options.host, listenPort) ?? err;
   });

@@ -38,8 +38,13 @@ metadata service 169.254.169.254) without naming it: 0.0.0.0/0, 169.0.0.0/8, ::/
 ::ffff:0:0/96 exit 2; 169.254.169.254/32 is accepted.
 
 Every setting that weakens a default (egress allowances, NODE_EXTRA_CA_CERTS, trusted proxies,
-an open delegation registry, budgets raised above their defaults) is announced at start as
-"svc: relaxation: …" and listed by GET /health under "relaxations".
+an open delegation registry, budgets raised above their defaults, a metrics listener off
+loopback) is announced at start as "svc: relaxation: …" and listed by GET /health under "relaxations".
+
+Prometheus metrics (SVC_METRICS=on, the default): GET /metrics on this listener with
+Authorization: Bearer <SVC_ADMIN_TOKEN> (direct profile only; 501 without a token set, 401 with a
+wrong one), and with SVC_METRICS_LISTEN=host:port on a listener of their own without a token
+("Metrics" in docs/operations.md of the svc repository).
 
 The cookie gateway (--gateway-port; "Owner accounts and the cookie gateway" in docs/daemon.md
 of the svc repository) needs the commercial mode (SVC_ADMIN_TOKEN, SVC_COMMERCIAL=on,
