@@ -241,7 +241,8 @@ export async function serve(runtimeFor: (storage: StorageSlot) => Runtime, optio
       const force = setTimeout(() => {
         const streams = [...(ctx.streams ?? [])];
         for (const end of streams) end();
-        if (streams.length > 0) options.announce(`svc: ended ${streams.length} live stream(s) with a final error frame (SERVICE_UNAVAILABLE: retry)`);
+        if (streams.length > 0)
+          options.announce(`svc: live streams still open, ended with a final error frame (SERVICE_UNAVAILABLE: retry): ${streams.length}`);
         flush = setTimeout(closeAll, streams.length > 0 ? 250 : 0);
       }, options.limits.drainMs);
       const idle = setInterval(() => {

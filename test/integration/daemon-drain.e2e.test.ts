@@ -79,7 +79,7 @@ it('SIGTERM: /ready 503 at once, still serving through the notice; a second SIGT
     'svc: SIGTERM: not ready (/ready answers 503); still serving for the 300 s notice period',
     'svc: SIGTERM again: the notice period is cut short',
     'svc: SIGTERM: draining requests in flight (up to 500 ms); new requests are refused (503)',
-    'svc: ended 1 live stream(s) with a final error frame',
+    'svc: live streams still open, ended with a final error frame (SERVICE_UNAVAILABLE: retry): 1',
     'svc: stopped; database closed',
   ];
   const at = phases.map((phase) => started.stderr().indexOf(phase));

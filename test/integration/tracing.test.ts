@@ -142,7 +142,7 @@ describe('SVC_OTEL_ENDPOINT and SVC_OTEL_SERVICE_NAME', () => {
   it('is off unset or empty, and then loads nothing', async () => {
     expect(tracingSettings({})).toBeUndefined();
     expect(tracingSettings({ SVC_OTEL_ENDPOINT: '  ' })).toBeUndefined();
-    expect(await daemonTelemetry({})).toEqual({});
+    expect(await daemonTelemetry({ SVC_METRICS: 'off' })).toEqual({});
   });
 
   it('appends /v1/traces to a base URL, keeps a traces URL, and announces neither userinfo nor query', () => {

@@ -44,11 +44,21 @@ export function configCandidates(option: string | undefined, env: NodeJS.Process
 /** The first candidate that is a file; a required one that is not is a usage error (exit 2). */
 export function findConfig(candidates: readonly ConfigCandidate[]): ConfigCandidate | null {
   for (const candidate of candidates) {
-    const stat = statSync(candidate.path, { throwIfNoEntry: false });
+    let stat: ReturnType<typeof statSync>;
+    let unreadable: string | undefined;
+    try {
+      stat = statSync(candidate.path, { throwIfNoEntry: false });
+    } catch (error) {
+      // A folder on the way svc may not enter (EACCES, ENOTDIR …): for a place svc merely looks
+      // in, there is no file it could read there, and the command runs as without one.
+      stat = undefined;
+      unreadable = (error as { code?: string }).code ?? 'unreadable';
+    }
     if (stat?.isFile()) return candidate;
     if (candidate.required) {
+      const why = unreadable !== undefined ? `cannot be reached (${unreadable})` : stat === undefined ? 'does not exist' : 'is not a file';
       throw usageError(
-        `config file ${candidate.path} (from ${candidate.by}) ${stat === undefined ? 'does not exist' : 'is not a file'}`,
+        `config file ${candidate.path} (from ${candidate.by}) ${why}`,
         "name an existing file, or leave it out to use svc's defaults ('svc config path' shows where svc looks)",
       );
     }
