@@ -70,6 +70,22 @@ describe('where svc looks, and the order of the layers', () => {
     expect(setting(await show(['config', 'show', '--json'], { XDG_CONFIG_HOME: xdg, SVC_CACHE_TTL: '' }), 'cache.ttl')).toMatchObject({ value: '600' });
   });
 
+  it('prints a table that fits the terminal: the origin in a word, the file named once above, long values wrapped under their column', async () => {
+    const file = configFile({ cache: { ttl: 600 } });
+    const r = await svcIn(['config', 'show', '--config', file], cleanEnv({ COLUMNS: '80', SVC_CACHE_MAX_ENTRIES: '7' }));
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`config file: ${file}`);
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    const column = lines[2]!.indexOf('VALUE');
+    expect(lines.find((line) => line.startsWith('cache.ttl '))).toMatch(/^cache\.ttl +file +600$/);
+    expect(lines.find((line) => line.startsWith('cache.maxEntries '))).toMatch(/^cache\.maxEntries +env +7$/);
+    // A continuation line starts under VALUE.
+    const continued = lines.filter((line) => /^ +\S/.test(line));
+    expect(continued.length).toBeGreaterThan(0);
+    expect(continued.every((line) => line.length - line.trimStart().length === column)).toBe(true);
+  });
+
   it('--config (before or after the command) and SVC_CONFIG name the file; a named file that is missing is exit 2', async () => {
     const file = configFile({ egress: { allow: ['10.0.0.0/8'] } });
     for (const args of [

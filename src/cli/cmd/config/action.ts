@@ -5,6 +5,7 @@ import { ENVIRONMENT } from '../../cmdutil/environment.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
 import { table } from '../../cmdutil/table.js';
+import { MIN_TEXT_WIDTH, outputWidth, wrapWords } from '../../cmdutil/layout.js';
 import { redactedUrl } from '../../../store/postgres/url.js';
 import type { ConfigPathOptions, ConfigShowOptions } from './options.js';
 
@@ -72,8 +73,10 @@ export function configShowAction(io: CliIo, setExit: (code: number) => void, opt
     io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     const head = shown.file !== null ? `config file: ${shown.file}` : `config file: none (looked for ${shown.searched.map((s) => s.path).join(', ')})`;
-    const rows = shown.settings.map((s) => [s.key, s.value ?? s.default, s.origin]);
-    io.stdout.write(`${head}\n\n${table(['KEY', 'VALUE', 'ORIGIN'], rows)}`);
+    // The origin's first word only (the file is named in the first line, a variable or flag by
+    // --json), and the value last: a row then fits 80 columns but for a long default's words.
+    const rows = shown.settings.map((s) => [s.key, s.origin.split(' ')[0]!, s.value ?? s.default]);
+    io.stdout.write(`${head}\n\n${hangingValues(table(['KEY', 'ORIGIN', 'VALUE'], rows), outputWidth(io.stdout, io.env))}`);
   }
   setExit(EXIT.PASS);
 }
@@ -86,4 +89,19 @@ export function configPathAction(io: CliIo, setExit: (code: number) => void, opt
   else if (found !== null) io.stdout.write(`${found.path}\n`);
   else io.stderr.write(`svc: no config file; looked for ${searched.map((s) => `${s.path} (${s.by})`).join(', ')}\n`);
   setExit(found !== null ? EXIT.PASS : EXIT.CHECK_FAILED);
+}
+
+/** A table whose last column (the value) wraps at `width`, its continuation lines under it. */
+function hangingValues(text: string, width: number): string {
+  const lines = text.split('\n');
+  const header = lines[0] ?? '';
+  const at = header.indexOf('VALUE');
+  if (at <= 0 || width - at < MIN_TEXT_WIDTH) return text;
+  return lines
+    .flatMap((line) => {
+      if (line.length <= width) return [line];
+      const [first = '', ...rest] = wrapWords(line.slice(at), width - at);
+      return [line.slice(0, at) + first, ...rest.map((part) => ' '.repeat(at) + part)];
+    })
+    .join('\n');
 }

@@ -36,8 +36,9 @@ Examples:
     .addHelpText(
       'after',
       `
-Each line: a key, its value ("set (redacted)" for a secret) and its origin: default, file <path>,
-env <variable> or flag <flag>.
+Each line: a key, its origin and its value ("set (redacted)" for a secret). The origin is default,
+file (the config file named in the first line), env or flag; --json names the file's path, the
+variable or the flag.
 
 Exit status: 0 shown; 2 the config file is refused, or a usage error.
 
