@@ -142,6 +142,12 @@ export function monitoringCrashSuite(
       // everything delivered, and no check still adding events (the event count unchanged over
       // three looks a second apart).
       await untilSettled(sql);
+      // On a machine loaded enough that no daemon finished a check before its kill, the checks
+      // just made are the watches' first (baselines, no event): one more rotation, checked by this
+      // daemon, makes the changes every run is to deliver.
+      watched.rotate();
+      await sql(AGE_WATCHES);
+      await untilSettled(sql);
       await daemon.stop('SIGTERM');
       const events = (await sql('SELECT id, watch_id, watch_revision, event_type FROM monitor_events ORDER BY id')) as Array<{
         id: number;
@@ -159,7 +165,7 @@ export function monitoringCrashSuite(
       // At most one document change per rotation of each watch.
       const perWatch = new Map<number, number>();
       for (const e of events) if (e.event_type === 'identity.document.changed') perWatch.set(e.watch_id, (perWatch.get(e.watch_id) ?? 0) + 1);
-      for (const n of perWatch.values()) expect(n).toBeLessThanOrEqual(20);
+      for (const n of perWatch.values()) expect(n).toBeLessThanOrEqual(21);
     }, 240_000);
   });
 }
