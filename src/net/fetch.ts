@@ -79,7 +79,7 @@ export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
   headersMs: 10_000,
   totalMs: 15_000,
   maxRedirects: 2,
-  idleMs: 4_000,
+  idleMs: 30_000,
   dnsTtlMs: 1_000,
 };
 
@@ -114,12 +114,14 @@ export interface NetOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * How long an idle connection is kept for reuse, and how many. IDLE_MS outlives the pause between
- * two bursts of a client and stays under the keep-alive of common servers (Node's 5 s, nginx's
- * 75 s), so it is the client that closes. MAX_PER_KEY is the concurrency one pinned address gets:
- * above it, fetches wait for a connection handed back rather than open more (a daemon under 64
- * concurrent did:web resolutions of one host holds 64 connections, reused by every later one).
- * Beyond MAX_IDLE idle connections in all, a returned connection nobody waits for is closed.
+ * How long an idle connection is kept for reuse, and how many. IDLE_MS (30 s) outlives the pause
+ * between two bursts of a client; a server that says it keeps connections less long (`Keep-Alive:
+ * timeout=N`, as Node's 5 s) is believed, minus half a second, so it is the client that closes
+ * first (and a connection closed under us anyway is replaced once). MAX_PER_KEY is the
+ * concurrency one pinned address gets: above it, fetches wait for a connection handed back rather
+ * than open more (a daemon under 64 concurrent did:web resolutions of one host holds 64
+ * connections, reused by every later one). Beyond MAX_IDLE idle connections in all, a returned
+ * connection nobody waits for is closed.
  */
 const IDLE_MS = DEFAULT_NET_LIMITS.idleMs;
 const MAX_PER_KEY = 64;
@@ -612,15 +614,15 @@ export class EgressFetcher implements Net {
         reject(cancelledProblem());
       };
       const limit = deadline.remainingMs();
-      const timer = setTimeout(() => {
-        leave();
-        reject(
-          new ProblemError(
-            'UPSTREAM_UNAVAILABLE',
-            `No connection to ${hostPort(hop.url)} came free within ${seconds(limit)}: all ${MAX_PER_KEY} were busy.`,
-          ),
-        );
-      }, Math.max(1, limit));
+      const timer = setTimeout(
+        () => {
+          leave();
+          reject(
+            new ProblemError('UPSTREAM_UNAVAILABLE', `No connection to ${hostPort(hop.url)} came free within ${seconds(limit)}: all ${MAX_PER_KEY} were busy.`),
+          );
+        },
+        Math.max(1, limit),
+      );
       signal?.addEventListener('abort', cancel, { once: true });
       queue.push(waiter);
     });

@@ -55,13 +55,13 @@ function keptBytes(entry: KeptConfiguration | undefined): number {
 
 /**
  * The configuration at `url`: kept (with its age, ms), or fetched once for every check that asks
- * meanwhile. `fetch` runs without the caller's signal (another check may wait for it); the caller
+ * meanwhile. `load` runs without the caller's signal (another check may wait for it); the caller
  * stops waiting when its own signal aborts.
  */
 async function sharedConfiguration(
   runtime: Runtime,
   url: string,
-  fetch: () => Promise<FetchResponse>,
+  load: () => Promise<FetchResponse>,
   signal: AbortSignal | undefined,
 ): Promise<{ fetched: Fetched; ageMs: number | null }> {
   let cache = configurations.get(runtime.net);
@@ -83,11 +83,12 @@ async function sharedConfiguration(
   if (current && 'pending' in current) pending = current.pending;
   else {
     const entry: KeptConfiguration = {
-      pending: fetch().then(
+      pending: load().then(
         (response) => {
           if (entries.get(url) === entry) {
             entries.delete(url);
-            const keep = response.supplied === undefined && ((response.status >= 200 && response.status <= 299) || response.status === 404 || response.status === 410);
+            const keep =
+              response.supplied === undefined && ((response.status >= 200 && response.status <= 299) || response.status === 404 || response.status === 410);
             if (keep) {
               entries.set(url, { response, fetchedAtMs: runtime.clock.now().getTime() });
               cache.bytes += response.bytes;
