@@ -11,7 +11,8 @@
  * published") is kept DID_CONFIGURATION_TTL_MS per origin and per fetcher, on the Runtime's clock,
  * and concurrent checks of one origin share one fetch (single flight). A failed fetch is shared
  * only by the checks already waiting for it, never kept. The proof is verified for each DID, as
- * before: only the bytes are shared.
+ * before: only the bytes are shared. A resolution asked not to use cached answers (noCache)
+ * fetches the configuration itself, and keeps what it got for the others.
  */
 import { configurationUrl } from '../methods/web-location.js';
 import type { FetchResponse, Net } from '../net.js';
@@ -63,6 +64,7 @@ async function sharedConfiguration(
   url: string,
   load: () => Promise<FetchResponse>,
   signal: AbortSignal | undefined,
+  fresh: boolean,
 ): Promise<{ fetched: Fetched; ageMs: number | null }> {
   let cache = configurations.get(runtime.net);
   if (!cache) {
@@ -73,14 +75,14 @@ async function sharedConfiguration(
   const nowMs = runtime.clock.now().getTime();
   const current = entries.get(url);
   if (current && 'response' in current) {
-    if (nowMs - current.fetchedAtMs < DID_CONFIGURATION_TTL_MS && nowMs >= current.fetchedAtMs) {
+    if (!fresh && nowMs - current.fetchedAtMs < DID_CONFIGURATION_TTL_MS && nowMs >= current.fetchedAtMs) {
       return { fetched: current.response, ageMs: nowMs - current.fetchedAtMs };
     }
     cache.bytes -= keptBytes(current);
     entries.delete(url);
   }
   let pending: Promise<Fetched>;
-  if (current && 'pending' in current) pending = current.pending;
+  if (!fresh && current && 'pending' in current) pending = current.pending;
   else {
     const entry: KeptConfiguration = {
       pending: load().then(
@@ -138,7 +140,10 @@ export interface DomainBindingCheck {
   finish(did: string, document: DidDocument): Promise<DomainBindingEvidence | null>;
 }
 
-export function startDomainBinding(origin: string, { runtime, trace }: { runtime: Runtime; trace: Trace }): DomainBindingCheck {
+export function startDomainBinding(
+  origin: string,
+  { runtime, trace, options }: { runtime: Runtime; trace: Trace; options?: { noCache?: boolean } },
+): DomainBindingCheck {
   const url = configurationUrl(origin);
   const fetching = trace.begin('linkage.fetch', `Fetch the DID configuration of ${origin}`, async (stage): Promise<FetchResponse | ProblemError> => {
     try {
@@ -147,6 +152,7 @@ export function startDomainBinding(origin: string, { runtime, trace }: { runtime
         url,
         () => runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json' }),
         trace.signal,
+        options?.noCache === true,
       );
       if (fetched instanceof ProblemError) throw fetched;
       const response = fetched;
