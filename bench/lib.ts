@@ -15,7 +15,8 @@ import { multikey } from '../test/support/codec.js';
 // Rows
 // ---------------------------------------------------------------------------------------------
 
-export type Unit = 'ops/s' | 'ms' | 'µs' | 'MB' | 'KB';
+/** `per op`: a count per operation (new connections per resolution), lower is better. */
+export type Unit = 'ops/s' | 'ms' | 'µs' | 'MB' | 'KB' | 'per op';
 
 export interface Goal {
   /** `>=` for higher-is-better figures (ops/s), `<=` for lower-is-better ones (ms). */
@@ -237,6 +238,7 @@ export function formatValue(value: number | null, unit: Unit): string {
   if (unit === 'µs') return `${value.toFixed(value < 10 ? 2 : 1)} µs`;
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
   if (unit === 'KB') return `${value.toFixed(1)} KB`;
+  if (unit === 'per op') return `${value.toFixed(value < 0.1 ? 4 : 2)} per op`;
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
   return `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ops/s`;
 }

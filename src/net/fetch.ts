@@ -20,12 +20,18 @@
  * new handshake, once. Each kept connection keeps its own undici Client (pipelining 1: one
  * request at a time on its socket) and the TLS evidence read once after its handshake.
  *
- * The pool: per `host|port|dialled port|pinned address`, up to MAX_IDLE_PER_KEY idle connections
- * (LIFO, so a burst's surplus ages out), MAX_IDLE in all, each closed after IDLE_MS idle and
- * unref'd meanwhile (a CLI run exits). Concurrent fetches each take their own connection — a
- * kept one when there is one, a new handshake otherwise — and all hand theirs back; a
- * connection that does not fit the bounds is closed. The per-key bound is sized for concurrent
- * resolutions: each fetches its document and the origin's DID configuration at once.
+ * The pool: per `host|port|dialled port|pinned address`, at most MAX_PER_KEY connections open
+ * (busy or idle). A fetch takes an idle one (LIFO, so a burst's surplus ages out), else opens a
+ * new one while the key is under its bound, else waits for the next one handed back (FIFO,
+ * within the fetch's own time limit): concurrency beyond the bound queues on kept connections
+ * instead of paying a TCP+TLS handshake (and the certificate reading) per request and closing
+ * the surplus afterwards. At most MAX_IDLE idle connections in all, each closed after IDLE_MS
+ * idle and unref'd meanwhile (a CLI run exits).
+ *
+ * Host lookups: the addresses a name resolved to are kept DNS_TTL_MS (runtime clock) per host,
+ * and concurrent lookups of one host share one getaddrinfo (single flight); the egress policy is
+ * applied to the kept answer on every use, so a refused address is never dialled, and a name
+ * that moves is followed within DNS_TTL_MS. Failed lookups are not kept.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -63,6 +69,8 @@ export interface NetLimits {
   maxRedirects: number;
   /** How long an idle connection is kept for reuse, ms (see IDLE_MS). */
   idleMs: number;
+  /** How long a host's looked-up addresses are kept (see DNS_TTL_MS); 0 looks up every fetch. */
+  dnsTtlMs: number;
 }
 
 export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
@@ -71,7 +79,8 @@ export const DEFAULT_NET_LIMITS: Readonly<NetLimits> = {
   headersMs: 10_000,
   totalMs: 15_000,
   maxRedirects: 2,
-  idleMs: 2_000,
+  idleMs: 30_000,
+  dnsTtlMs: 1_000,
 };
 
 export interface NetOptions {
@@ -105,18 +114,36 @@ export interface NetOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * How long an idle connection is kept for reuse, and how many. A resolution fetches its document
- * and the origin's DID configuration at once, so 8 resolutions in flight to one host hold 16
- * connections to the same pinned address: a pool of fewer idle slots than that closes the
- * surplus after every burst and pays a TCP+TLS handshake (and the certificate reading) again on
- * the next one. Beyond these bounds a returned connection is closed, never queued.
+ * How long an idle connection is kept for reuse, and how many. IDLE_MS (30 s) outlives the pause
+ * between two bursts of a client; a server that says it keeps connections less long (`Keep-Alive:
+ * timeout=N`, as Node's 5 s) is believed, minus half a second, so it is the client that closes
+ * first (and a connection closed under us anyway is replaced once). MAX_PER_KEY is the
+ * concurrency one pinned address gets: above it, fetches wait for a connection handed back rather
+ * than open more (a daemon under 64 concurrent did:web resolutions of one host holds 64
+ * connections, reused by every later one). Beyond MAX_IDLE idle connections in all, a returned
+ * connection nobody waits for is closed.
  */
 const IDLE_MS = DEFAULT_NET_LIMITS.idleMs;
-const MAX_IDLE_PER_KEY = 16;
-const MAX_IDLE = 64;
+const MAX_PER_KEY = 64;
+const MAX_IDLE_PER_KEY = MAX_PER_KEY;
+const MAX_IDLE = 128;
+/**
+ * How long a host's egress-checked addresses are kept (the policy is applied again on each use):
+ * long enough that a burst looks a host up once, short enough that a name that moves is followed
+ * within a second. Bounded to DNS_MAX_HOSTS names (the oldest is forgotten first).
+ */
+const DNS_TTL_MS = DEFAULT_NET_LIMITS.dnsTtlMs;
+const DNS_MAX_HOSTS = 256;
 
-/** The pool's bounds, for tests. */
-export const CONNECTION_POOL = Object.freeze({ idleMs: IDLE_MS, maxIdlePerKey: MAX_IDLE_PER_KEY, maxIdle: MAX_IDLE });
+/** The pool's and the DNS cache's bounds, for tests. */
+export const CONNECTION_POOL = Object.freeze({
+  idleMs: IDLE_MS,
+  maxPerKey: MAX_PER_KEY,
+  maxIdlePerKey: MAX_IDLE_PER_KEY,
+  maxIdle: MAX_IDLE,
+  dnsTtlMs: DNS_TTL_MS,
+  dnsMaxHosts: DNS_MAX_HOSTS,
+});
 
 /**
  * undici, node:tls and node:net load on the first connection (commands that never fetch stay
@@ -129,6 +156,11 @@ let dnsModule: typeof import('node:dns/promises') | undefined;
 
 /** Errors that mean a kept connection was closed under us before any response. */
 const STALE_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_INFO']);
+
+/** A fetch waiting for a connection: handed a kept one, or told it may open its own (null). */
+interface Waiter {
+  grant(connection: Connection | null): void;
+}
 
 interface Connection {
   key: string;
@@ -279,6 +311,12 @@ export class EgressFetcher implements Net {
   /** Idle connections by `host|port|dialled port|pinned address`. */
   readonly #idle = new Map<string, Connection[]>();
   #idleCount = 0;
+  /** Connections open per key, busy or idle (at most MAX_PER_KEY, save a stale one's replacement). */
+  readonly #open = new Map<string, number>();
+  /** Fetches waiting for a connection of a key at its bound, first come first served. */
+  readonly #waiting = new Map<string, Waiter[]>();
+  /** Looked-up addresses per host, kept `dnsTtlMs`; a pending lookup is shared by concurrent fetches. */
+  readonly #dns = new Map<string, { addresses: ResolvedAddress[]; expiresAtMs: number } | { pending: Promise<ResolvedAddress[]> }>();
 
   constructor(options: NetOptions) {
     this.#allow = options.egressAllow ?? [];
@@ -332,7 +370,7 @@ export class EgressFetcher implements Net {
       if (pinned.via) allowances.add(pinned.via);
       else if (plain) throw plainFromPublic(hop.host, request.purpose);
       const label = `${plain ? 'TCP connection to' : 'TLS handshake with'} ${hostPort(url)}`;
-      let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true));
+      let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true, request.signal));
       const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
       let outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
       if ('stale' in outcome) {
@@ -398,7 +436,7 @@ export class EgressFetcher implements Net {
       let found: ResolvedAddress[];
       try {
         found = await within(
-          this.#lookup(hop.host),
+          this.#lookupKept(hop.host),
           limit,
           () => new ProblemError('UPSTREAM_UNAVAILABLE', `DNS lookup of ${hop.host} took longer than ${seconds(limit)}.`),
         );
@@ -437,11 +475,45 @@ export class EgressFetcher implements Net {
     return pinned;
   }
 
-  /** Closes every kept connection (daemon shutdown, tests). */
+  /**
+   * The addresses of `host`: kept ones younger than dnsTtlMs, else one lookup shared by every
+   * fetch that asks meanwhile. The caller checks them against the policy each time.
+   */
+  #lookupKept(host: string): Promise<ResolvedAddress[]> {
+    const ttlMs = this.#limits.dnsTtlMs;
+    if (ttlMs <= 0) return this.#lookup(host);
+    const kept = this.#dns.get(host);
+    if (kept) {
+      if ('pending' in kept) return kept.pending;
+      if (this.#clock.now().getTime() < kept.expiresAtMs) return Promise.resolve(kept.addresses);
+      this.#dns.delete(host);
+    }
+    const pending = this.#lookup(host).then(
+      (addresses) => {
+        if (this.#dns.get(host) === entry) {
+          this.#dns.delete(host);
+          this.#dns.set(host, { addresses, expiresAtMs: this.#clock.now().getTime() + ttlMs });
+        }
+        return addresses;
+      },
+      (err: unknown) => {
+        if (this.#dns.get(host) === entry) this.#dns.delete(host);
+        throw err;
+      },
+    );
+    const entry = { pending };
+    this.#dns.set(host, entry);
+    // Bounded: the name looked up longest ago goes first.
+    if (this.#dns.size > DNS_MAX_HOSTS) this.#dns.delete(this.#dns.keys().next().value!);
+    return pending;
+  }
+
+  /** Closes every kept connection and forgets looked-up addresses (daemon shutdown, tests). */
   close(): void {
     for (const list of this.#idle.values()) for (const connection of list) this.#discard(connection);
     this.#idle.clear();
     this.#idleCount = 0;
+    this.#dns.clear();
   }
 
   #key(hop: Hop, pinned: Pinned): string {
@@ -465,8 +537,18 @@ export class EgressFetcher implements Net {
   }
 
   #keep(connection: Connection): void {
+    if (connection.socket.destroyed || !connection.socket.writable || connection.client.destroyed || connection.client.closed) {
+      this.#discard(connection);
+      return;
+    }
+    // A fetch waiting for this key takes the connection as it is handed back.
+    const waiter = this.#waiting.get(connection.key)?.shift();
+    if (waiter) {
+      waiter.grant(connection);
+      return;
+    }
     const list = this.#idle.get(connection.key) ?? [];
-    if (connection.socket.destroyed || list.length >= MAX_IDLE_PER_KEY || this.#idleCount >= MAX_IDLE) {
+    if (list.length >= MAX_IDLE_PER_KEY || this.#idleCount >= MAX_IDLE) {
       this.#discard(connection);
       return;
     }
@@ -491,17 +573,86 @@ export class EgressFetcher implements Net {
     clearTimeout(connection.idleTimer);
     connection.client.destroy().catch(() => {});
     connection.socket.destroy();
+    this.#release(connection.key);
+  }
+
+  /** A connection of `key` is gone: its place goes to the first fetch waiting, else is freed. */
+  #release(key: string): void {
+    const waiter = this.#waiting.get(key)?.shift();
+    if (waiter) {
+      waiter.grant(null);
+      return;
+    }
+    const open = (this.#open.get(key) ?? 1) - 1;
+    if (open > 0) this.#open.set(key, open);
+    else this.#open.delete(key);
+  }
+
+  /**
+   * Waits for a connection of `key` handed back (or for its place, null), within the fetch's time
+   * and its caller's signal.
+   */
+  #waitFor(key: string, hop: Hop, deadline: Deadline, signal: AbortSignal | undefined): Promise<Connection | null> {
+    const queue = this.#waiting.get(key) ?? [];
+    this.#waiting.set(key, queue);
+    return new Promise<Connection | null>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        if (queue.length === 0 && this.#waiting.get(key) === queue) this.#waiting.delete(key);
+      };
+      const waiter: Waiter = {
+        grant: (connection) => {
+          leave();
+          resolve(connection);
+        },
+      };
+      const cancel = () => {
+        leave();
+        reject(cancelledProblem());
+      };
+      const limit = deadline.remainingMs();
+      const timer = setTimeout(
+        () => {
+          leave();
+          reject(
+            new ProblemError('UPSTREAM_UNAVAILABLE', `No connection to ${hostPort(hop.url)} came free within ${seconds(limit)}: all ${MAX_PER_KEY} were busy.`),
+          );
+        },
+        Math.max(1, limit),
+      );
+      signal?.addEventListener('abort', cancel, { once: true });
+      queue.push(waiter);
+    });
   }
 
   /** A kept connection to the same host and pinned address, or a new TLS connection. */
-  async #connect(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle, mayReuse: boolean): Promise<Connection> {
+  async #connect(hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle, mayReuse: boolean, signal?: AbortSignal): Promise<Connection> {
     const key = this.#key(hop, pinned);
-    const kept = mayReuse ? this.#takeIdle(key) : undefined;
+    let kept = mayReuse ? this.#takeIdle(key) : undefined;
+    // At the key's bound, wait for a connection handed back (or the place of one closed: null)
+    // rather than open one more.
+    let placed = false;
+    if (mayReuse && !kept && (this.#open.get(key) ?? 0) >= MAX_PER_KEY) {
+      const granted = await this.#waitFor(key, hop, deadline, signal);
+      if (granted === null) placed = true;
+      else kept = granted;
+    }
     if (kept) {
       stage.detail = `reused the ${kept.tls?.protocol ?? 'plain http'} connection to ${hostPort(hop.url)} (${pinned.address.text})`;
       return { ...kept, reused: true, tls: kept.tls && { ...kept.tls, daysUntilExpiry: daysUntil(kept.tls.certificate.validTo, this.#clock.now()) } };
     }
-    const socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
+    // The place is taken before the handshake, so that concurrent fetches count it.
+    if (!placed) this.#open.set(key, (this.#open.get(key) ?? 0) + 1);
+    let socket: TLSSocket | Socket;
+    try {
+      socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
+    } catch (err) {
+      this.#release(key);
+      throw err;
+    }
     const { Client } = (undiciModule ??= await import('undici'));
     let handedOver = false;
     const client = new Client(hop.url.origin, {

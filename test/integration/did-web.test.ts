@@ -12,8 +12,11 @@ import { resolve } from '../../src/core/resolve/resolve.js';
 import type { EnrichedResolution } from '../../src/core/resolve/types.js';
 import { documentPath, startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { hang, json, raw, redirect, startHttpsServer, startPlainHttpServer, stream, type TestHttpsServer } from '../support/https-server.js';
+import { CONNECTION_POOL } from '../../src/net/fetch.js';
+import { systemClock } from '../../src/runtime/node.js';
 import { createTestCa } from '../support/pki.js';
 import { problemOf } from '../support/problems.js';
+import { shiftedClock } from '../support/runtime.js';
 import { didDocument } from '../support/signing.js';
 
 function dimension(result: EnrichedResolution, id: string) {
@@ -392,12 +395,18 @@ describe('connection reuse', () => {
     const moving = await startDidWebHost({ ca: host.ca, dnsNames: ['moving.test'] });
     try {
       moving.publish('did:web:moving.test');
-      const runtime = moving.runtime({
-        lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
-        connectTo: () => moving.server.port,
-      });
+      const clock = shiftedClock(systemClock);
+      const runtime = moving.runtime(
+        {
+          lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
+          connectTo: () => moving.server.port,
+        },
+        clock,
+      );
       await resolve('did:web:moving.test', runtime, { noCache: true });
       table['moving.test'] = ['10.0.0.8'];
+      // The name's addresses are kept a short while; past that, the new answer is checked.
+      clock.advance(CONNECTION_POOL.dnsTtlMs);
       const problem = await problemOf(resolve('did:web:moving.test', runtime, { noCache: true }));
       expect(problem.code).toBe('EGRESS_BLOCKED');
       runtime.net.close();

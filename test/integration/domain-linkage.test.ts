@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDomainBinding } from '../../src/core/linkage/check.js';
+import { checkDomainBinding, DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import { Trace } from '../../src/core/resolve/trace.js';
 import type { DidDocument, EnrichedResolution } from '../../src/core/resolve/types.js';
@@ -17,7 +17,7 @@ import { describeWithFixtures } from '../support/fixtures.js';
 import { startDidWebHost, tableLookup, type DidWebHost } from '../support/did-web-host.js';
 import { hang, json, raw, redirect } from '../support/https-server.js';
 import { didConfiguration, didDocument, generateTestKey, linkageCredentialDi, linkageCredentialJwt, type TestKey } from '../support/signing.js';
-import { fixedClock } from '../support/runtime.js';
+import { fixedClock, shiftedClock } from '../support/runtime.js';
 
 const CONFIG_PATH = '/.well-known/did-configuration.json';
 
@@ -117,12 +117,15 @@ describe('did:web domain binding', () => {
   });
 
   it('caches a resolution with a settled binding, never one whose configuration was unreachable', async () => {
-    const runtime = host.runtime({ limits: { headersMs: 400 } });
+    const clock = shiftedClock(systemClock);
+    const runtime = host.runtime({ limits: { headersMs: 400 } }, clock);
     const settled = host.did('cached');
     host.publish(settled);
     host.server.route(CONFIG_PATH, json({ error: 'not found' }, { status: 404 }));
     await resolve(settled, runtime);
     expect((await resolve(settled, runtime)).cached).toBe(true);
+    // Past the time the origin's fetched configuration serves its other DIDs.
+    clock.advance(DID_CONFIGURATION_TTL_MS);
 
     const flaky = host.did('flaky');
     host.publish(flaky);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectA2a } from '../../src/core/a2a/inspect.js';
 import { inspectMcp } from '../../src/core/mcp/inspect.js';
+import { CONNECTION_POOL } from '../../src/net/fetch.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { serverContext } from '../../src/server/context.js';
 import { deliverDue } from '../../src/server/jobs/poller.js';
@@ -19,7 +20,7 @@ import { PrometheusTelemetry } from '../../src/server/metrics.js';
 import { StorageSlot } from '../../src/server/storage.js';
 import { countingReceiver, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa } from '../support/pki.js';
-import { testRuntime } from '../support/runtime.js';
+import { shiftedClock, testRuntime } from '../support/runtime.js';
 
 const HOST = 'hooks.receiver.test';
 
@@ -53,7 +54,8 @@ describe('metrics of background work and refusals', () => {
       if (address === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
       return [{ address, family: 4 as const }];
     };
-    const base = testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup, connectTo: () => receiver.port });
+    const clock = shiftedClock(systemClock);
+    const base = testRuntime(clock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup, connectTo: () => receiver.port });
     const runtime = { ...base, telemetry: metrics };
     const storage = new StorageSlot(path.join(dir, 'svc.db'), false, undefined, metrics);
     await storage.open();
@@ -103,6 +105,8 @@ describe('metrics of background work and refusals', () => {
       expect(await deliverDue(ctx)).toBe(1);
       expect(received()).toBe(1);
       dns[HOST] = '10.0.0.7';
+      // The fetcher keeps a name's addresses a short while; past that, the new answer is checked.
+      clock.advance(CONNECTION_POOL.dnsTtlMs);
       expect((await record(1)).outcome).toBe('recorded');
       expect(await deliverDue(ctx)).toBe(1);
       expect(received()).toBe(1);

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONNECTION_POOL } from '../../src/net/fetch.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { Capacity } from '../../src/server/capacity.js';
 import type { ServerContext } from '../../src/server/context.js';
@@ -18,7 +19,7 @@ import { StorageSlot } from '../../src/server/storage.js';
 import { countingReceiver, startHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa } from '../support/pki.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
-import { testRuntime } from '../support/runtime.js';
+import { shiftedClock, testRuntime } from '../support/runtime.js';
 
 const HOST = 'hooks.receiver.test';
 
@@ -50,7 +51,8 @@ function egressSuite(
         if (address === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
         return [{ address, family: 4 as const }];
       };
-      const runtime = testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup, connectTo: () => receiver.port });
+      const clock = shiftedClock(systemClock);
+      const runtime = testRuntime(clock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup, connectTo: () => receiver.port });
       const storage = new StorageSlot(opened.target, false);
       await storage.open();
       Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
@@ -104,6 +106,8 @@ function egressSuite(
         expect(received()).toBe(1);
 
         dns[HOST] = '10.0.0.7';
+        // The fetcher keeps a name's addresses a short while; past that, the new answer is checked.
+        clock.advance(CONNECTION_POOL.dnsTtlMs);
         const second = await record(1);
         expect(second.outcome).toBe('recorded');
         expect(await deliverDue(ctx)).toBe(1);

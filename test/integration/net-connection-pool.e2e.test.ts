@@ -1,10 +1,12 @@
 /**
  * The egress fetcher's connection pool under concurrency (src/net/fetch.ts): kept connections
  * are reused by concurrent fetches — a burst of did:web resolutions does not pay a new TCP+TLS
- * handshake per fetch — while every fetch still looks the host up and checks the addresses
- * first, reuse is keyed by the pinned address, the pool stays bounded (per host/address and in
- * all), a connection the server dropped is replaced, and idle connections never keep a process
- * alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
+ * handshake per fetch, fetches beyond the per-address bound wait for a kept connection — while
+ * every fetch still checks the host's addresses against the policy first (a name that moves is
+ * followed once its kept answer expires), reuse is keyed by the pinned address, the pool stays
+ * bounded (per host/address and in all), an origin's DID configuration is fetched once for its
+ * DIDs within its time-to-live, a connection the server dropped is replaced, and idle
+ * connections never keep a process alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
  * server side. Nothing is mocked.
  */
 import { spawn } from 'node:child_process';
@@ -16,12 +18,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FetchResponse } from '../../src/core/net.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Runtime } from '../../src/core/runtime.js';
+import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
 import { CONNECTION_POOL } from '../../src/net/fetch.js';
+import { systemClock } from '../../src/runtime/node.js';
+import { shiftedClock, type TestClock } from '../support/runtime.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json, startHttpsServer } from '../support/https-server.js';
 import { problemOf } from '../support/problems.js';
 
-const { maxIdlePerKey, maxIdle } = CONNECTION_POOL;
+const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs } = CONNECTION_POOL;
+const CONFIG_PATH = '/.well-known/did-configuration.json';
 /** Host names that all reach the one test server (each its own pool key). */
 const NAMES = Array.from({ length: Math.floor(maxIdle / maxIdlePerKey) + 1 }, (_, i) => `pool-${i}.test`);
 
@@ -46,12 +52,15 @@ afterAll(async () => {
  * connections kept a minute, and handshakes given 25 s: a burst of 32 TLS handshakes on a loaded
  * machine took over the production 5 s (seen in CI), and what is counted here is connections.
  */
-function tableRuntime(table: Record<string, string[]>): Runtime {
-  return host.runtime({
-    lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
-    connectTo: () => host.server.port,
-    limits: { idleMs: 60_000, connectMs: 25_000, headersMs: 25_000, totalMs: 28_000 },
-  });
+function tableRuntime(table: Record<string, string[]>, clock: TestClock = shiftedClock(systemClock)): Runtime {
+  return host.runtime(
+    {
+      lookup: async (name) => (table[name] ?? []).map((address) => ({ address, family: 4 })),
+      connectTo: () => host.server.port,
+      limits: { idleMs: 60_000, connectMs: 25_000, headersMs: 25_000, totalMs: 28_000 },
+    },
+    clock,
+  );
 }
 
 function fetchItem(runtime: Runtime, origin: string): Promise<FetchResponse> {
@@ -70,13 +79,13 @@ async function newConnections<T>(work: () => Promise<T>): Promise<{ result: T; o
 }
 
 describe('connection reuse under concurrency', () => {
-  it('8 did:web resolutions in flight reuse the 16 connections the previous 8 opened', async () => {
+  it('8 did:web resolutions in flight reuse the connections the previous 8 opened', async () => {
     const runtime = host.runtime();
     const did = host.did('pool', 'burst');
     host.publish(did);
     try {
       const resolveAll = () => burst(8, () => resolve(did, runtime, { noCache: true }));
-      // Each resolution fetches its document and the origin's DID configuration at once.
+      // Each resolution fetches its document and (noCache: not the kept one) the origin's DID configuration at once.
       const first = await newConnections(resolveAll);
       expect(first.opened).toBe(16);
       const fingerprint = first.result[0]!.evidence.tls!.certificate.sha256Fingerprint;
@@ -101,21 +110,57 @@ describe('connection reuse under concurrency', () => {
     }
   });
 
-  it('keeps at most maxIdlePerKey idle connections to one host and address', async () => {
+  it('opens at most maxPerKey connections to one host and address: more fetches wait for a kept one', async () => {
     const runtime = host.runtime();
-    const count = maxIdlePerKey + 8;
+    const count = maxPerKey + 8;
     try {
       const first = await newConnections(() => burst(count, () => fetchItem(runtime, host.server.origin)));
-      expect(first.opened).toBe(count);
-      // The surplus is closed by the client as it comes back, not kept.
-      await vi.waitFor(() => expect(host.server.open).toBeLessThanOrEqual(maxIdlePerKey), WAIT);
+      expect(first.opened).toBe(maxPerKey);
+      expect(first.result.every((r) => r.status === 200 && r.tls !== null)).toBe(true);
+      // All are kept (maxIdlePerKey is the same bound): the next burst opens none.
+      expect(maxIdlePerKey).toBe(maxPerKey);
       const second = await newConnections(() => burst(count, () => fetchItem(runtime, host.server.origin)));
-      expect(second.opened).toBe(count - maxIdlePerKey);
+      expect(second.opened).toBe(0);
       expect(second.result.every((r) => r.status === 200 && r.tls !== null)).toBe(true);
     } finally {
       runtime.net.close();
     }
     await vi.waitFor(() => expect(host.server.open).toBe(0), WAIT);
+  });
+
+  it('reuses a single connection for 100 sequential did:web resolutions of one host', async () => {
+    const runtime = host.runtime();
+    const dids = Array.from({ length: 100 }, (_, i) => host.did('sequential', `d${i}`));
+    for (const did of dids) host.publish(did);
+    try {
+      // The origin's configuration is fetched (and kept) first; the pool starts empty.
+      // (Distinct DIDs: no resolution is a cache hit, and none asks past the kept configuration.)
+      await resolve(host.did('sequential', 'warm-up'), runtime).catch(() => undefined);
+      runtime.net.close();
+      const { result, opened } = await newConnections(async () => {
+        const results = [];
+        for (const did of dids) results.push(await resolve(did, runtime));
+        return results;
+      });
+      expect(opened).toBe(1);
+      expect(result.every((r) => r.verdict.outcome === 'RESOLVED' && r.evidence.tls !== null)).toBe(true);
+      expect(result.slice(1).every((r) => r.trace.find((s) => s.stage === 'tls.handshake')!.detail.includes('reused'))).toBe(true);
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it('opens at most maxPerKey connections for 1,000 concurrent did:web resolutions of one host', async () => {
+    const runtime = host.runtime({ limits: { connectMs: 25_000, headersMs: 25_000, totalMs: 60_000 } });
+    const dids = Array.from({ length: 1000 }, (_, i) => host.did('concurrent', `d${i}`));
+    for (const did of dids) host.publish(did);
+    try {
+      const { result, opened } = await newConnections(() => Promise.all(dids.map((did) => resolve(did, runtime))));
+      expect(opened).toBeLessThanOrEqual(maxPerKey);
+      expect(result.every((r) => r.verdict.outcome === 'RESOLVED' && r.evidence.tls!.hostnameInSan)).toBe(true);
+    } finally {
+      runtime.net.close();
+    }
   });
 
   it('keeps at most maxIdle idle connections in all', async () => {
@@ -145,13 +190,16 @@ describe('connection reuse under concurrency', () => {
 describe('reuse never skips the egress check', () => {
   it('refuses every fetch once the name resolves to a blocked address, idle connections notwithstanding', async () => {
     const table: Record<string, string[]> = { [NAMES[0]!]: ['127.0.0.1'] };
-    const runtime = tableRuntime(table);
+    const clock = shiftedClock(systemClock);
+    const runtime = tableRuntime(table, clock);
     const origin = `https://${NAMES[0]}:${host.server.port}`;
     try {
       await burst(8, () => fetchItem(runtime, origin));
       const requests = host.server.requests.length;
 
       table[NAMES[0]!] = ['10.0.0.8'];
+      // The name's answer is kept dnsTtlMs; the next fetch after it checks the new one.
+      clock.advance(dnsTtlMs);
       const blocked = await newConnections(() => burst(8, () => problemOf(fetchItem(runtime, origin))));
       expect(blocked.result.map((p) => p.code)).toEqual(Array(8).fill('EGRESS_BLOCKED'));
       expect(blocked.result[0]!.message).toContain('10.0.0.8');
@@ -160,6 +208,7 @@ describe('reuse never skips the egress check', () => {
 
       // Back to the checked address: the kept connections are used again, no handshake.
       table[NAMES[0]!] = ['127.0.0.1'];
+      clock.advance(dnsTtlMs);
       const again = await newConnections(() => burst(8, () => fetchItem(runtime, origin)));
       expect(again.opened).toBe(0);
       expect(again.result.every((r) => r.status === 200 && r.peerAddress === '127.0.0.1')).toBe(true);
@@ -170,13 +219,15 @@ describe('reuse never skips the egress check', () => {
 
   it('reuses a connection only for the address the new lookup pinned', async () => {
     const table: Record<string, string[]> = { [NAMES[1]!]: ['127.0.0.1'] };
-    const runtime = tableRuntime(table);
+    const clock = shiftedClock(systemClock);
+    const runtime = tableRuntime(table, clock);
     const origin = `https://${NAMES[1]}:${host.server.port}`;
     try {
       await burst(4, () => fetchItem(runtime, origin));
       // Another allowed address: the idle connections to 127.0.0.1 must not carry the request;
       // 127.0.0.2 is dialled, where nothing listens (the server is bound to 127.0.0.1).
       table[NAMES[1]!] = ['127.0.0.2'];
+      clock.advance(dnsTtlMs);
       const moved = await newConnections(() => burst(4, () => problemOf(fetchItem(runtime, origin))));
       expect(moved.opened).toBe(0);
       for (const problem of moved.result) {
@@ -185,6 +236,70 @@ describe('reuse never skips the egress check', () => {
       }
     } finally {
       runtime.net.close();
+    }
+  });
+});
+
+describe('host lookups and DID configurations kept a short while', () => {
+  it('looks a host up once for a burst, and applies the policy to the kept answer on every fetch', async () => {
+    let lookups = 0;
+    const table: Record<string, string[]> = { [NAMES[2]!]: ['127.0.0.1'] };
+    const clock = shiftedClock(systemClock);
+    const runtime = host.runtime(
+      {
+        lookup: async (name) => {
+          lookups += 1;
+          return (table[name] ?? []).map((address) => ({ address, family: 4 }));
+        },
+        connectTo: () => host.server.port,
+      },
+      clock,
+    );
+    const origin = `https://${NAMES[2]}:${host.server.port}`;
+    try {
+      await burst(16, () => fetchItem(runtime, origin));
+      await burst(16, () => fetchItem(runtime, origin));
+      expect(lookups).toBe(1);
+      table[NAMES[2]!] = ['10.0.0.8'];
+      clock.advance(dnsTtlMs);
+      const problem = await problemOf(fetchItem(runtime, origin));
+      expect(problem.code).toBe('EGRESS_BLOCKED');
+      expect(lookups).toBe(2);
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it("fetches an origin's DID configuration once for 50 of its DIDs within the time-to-live, and again after it", async () => {
+    const server = await startDidWebHost({ ca: host.ca });
+    const clock = shiftedClock(systemClock);
+    const runtime = server.runtime({}, clock);
+    const dids = Array.from({ length: 51 }, (_, i) => server.did('linked', `d${i}`));
+    for (const did of dids) server.publish(did);
+    server.server.route(CONFIG_PATH, json({ '@context': 'https://identity.foundation/.well-known/did-configuration/v1', linked_dids: [] }));
+    const configurationFetches = () => server.server.requests.filter((r) => r.endsWith(CONFIG_PATH)).length;
+    try {
+      const concurrent = await Promise.all(dids.slice(0, 25).map((did) => resolve(did, runtime)));
+      const sequential = [];
+      for (const did of dids.slice(25, 50)) sequential.push(await resolve(did, runtime));
+      expect(configurationFetches()).toBe(1);
+      for (const result of [...concurrent, ...sequential]) {
+        expect(result.verdict.outcome).toMatch(/^RESOLVED/);
+        // Checked for each DID: this configuration links none of them.
+        expect(result.evidence.domainBinding!.status).not.toBe('UNREACHABLE');
+        expect(result.evidence.domainBinding!.status).not.toBe('VERIFIED');
+      }
+      expect(sequential.at(-1)!.trace.find((s) => s.stage === 'linkage.fetch')!.detail).toContain('kept from a fetch');
+
+      clock.advance(DID_CONFIGURATION_TTL_MS);
+      await resolve(dids[50]!, runtime);
+      expect(configurationFetches()).toBe(2);
+      // A resolution asked not to use cached answers fetches the configuration itself.
+      await resolve(dids[0]!, runtime, { noCache: true });
+      expect(configurationFetches()).toBe(3);
+    } finally {
+      runtime.net.close();
+      await server.close();
     }
   });
 });

@@ -4,7 +4,7 @@
  * allowance include it — the production policy otherwise. No fetch is mocked.
  */
 import { systemClock } from '../../src/runtime/node.js';
-import type { Runtime } from '../../src/core/runtime.js';
+import type { Clock, Runtime } from '../../src/core/runtime.js';
 import type { ResolvedAddress } from '../../src/net/index.js';
 import { createTestCa, type CertifiedKey, type TestCa } from './pki.js';
 import { json, startHttpsServer, type Handler, type TestHttpsServer } from './https-server.js';
@@ -20,8 +20,8 @@ export interface DidWebHost {
   did(...path: string[]): string;
   /** Serves a DID document for `did` (made with `key` unless given) at its did.json path. */
   publish(did: string, document?: Record<string, unknown>): Record<string, unknown>;
-  /** A Runtime trusting the CA, allowing 127.0.0.0/8, with a DNS table; options override. */
-  runtime(options?: TestNetOptions): Runtime;
+  /** A Runtime trusting the CA, allowing 127.0.0.0/8, with a DNS table; options override; the system clock unless given. */
+  runtime(options?: TestNetOptions, clock?: Clock): Runtime;
   key: TestKey;
   close(): Promise<void>;
 }
@@ -77,7 +77,7 @@ export async function startDidWebHost(options: { dnsNames?: string[]; ca?: TestC
       server.route(documentPath(did), json(document, { contentType: 'application/did+json' }));
       return document;
     },
-    runtime: (net = {}) => testRuntime(systemClock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup: tableLookup(), ...net }),
+    runtime: (net = {}, clock = systemClock) => testRuntime(clock, { allow: ['127.0.0.0/8'], trustAnchors: [ca.certPem], lookup: tableLookup(), ...net }),
     close: () => server.close(),
   };
 }

@@ -22,6 +22,21 @@ export function fixedClock(start = '2025-03-04T05:06:07.890Z'): TestClock {
   };
 }
 
+/**
+ * The system clock, whose wall clock a test can move forward (the monotonic one stays real): for
+ * tests against real servers that step past a time-to-live without waiting for it.
+ */
+export function shiftedClock(base: Clock): TestClock {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(base.now().getTime() + offsetMs),
+    monotonicUs: () => base.monotonicUs(),
+    advance(ms: number) {
+      offsetMs += ms;
+    },
+  };
+}
+
 export interface TestNetOptions extends Omit<NetOptions, 'clock' | 'egressAllow'> {
   /** CIDRs allowed besides public addresses, e.g. ['127.0.0.0/8']. */
   allow?: string[];

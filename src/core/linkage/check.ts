@@ -6,10 +6,17 @@
  *
  * `startDomainBinding` begins the fetch at once so it can run beside the document fetch; its
  * trace stages (`linkage.fetch`, `linkage.verify_proof`) are recorded when `finish` is called.
+ *
+ * One configuration serves every DID of its origin: a fetched one (HTTP 2xx, or 404/410 for "none
+ * published") is kept DID_CONFIGURATION_TTL_MS per origin and per fetcher, on the Runtime's clock,
+ * and concurrent checks of one origin share one fetch (single flight). A failed fetch is shared
+ * only by the checks already waiting for it, never kept. The proof is verified for each DID, as
+ * before: only the bytes are shared. A resolution asked not to use cached answers (noCache)
+ * fetches the configuration itself, and keeps what it got for the others.
  */
 import { configurationUrl } from '../methods/web-location.js';
-import type { FetchResponse } from '../net.js';
-import { ProblemError } from '../problems.js';
+import type { FetchResponse, Net } from '../net.js';
+import { cancelledProblem, ProblemError } from '../problems.js';
 import type { Trace } from '../resolve/trace.js';
 import type { DidDocument } from '../resolve/types.js';
 import type { Runtime } from '../runtime.js';
@@ -21,6 +28,104 @@ export { configurationUrl };
 
 /** Largest did-configuration.json svc reads (bytes); a larger one makes the binding UNREACHABLE. */
 export const DID_CONFIGURATION_MAX_BYTES = 512 * 1024;
+
+/**
+ * How long an origin's fetched DID configuration serves its other DIDs (2 minutes): a burst of
+ * resolutions of one origin fetches it once, and a republished configuration is seen within
+ * minutes. Bounded to CONFIGURATION_MAX_ORIGINS origins and CONFIGURATION_MAX_KEPT_BYTES of bodies
+ * per fetcher (the origin kept longest goes first).
+ */
+export const DID_CONFIGURATION_TTL_MS = 120_000;
+const CONFIGURATION_MAX_ORIGINS = 256;
+const CONFIGURATION_MAX_KEPT_BYTES = 8 * 1024 * 1024;
+
+type Fetched = FetchResponse | ProblemError;
+type KeptConfiguration = { response: FetchResponse; fetchedAtMs: number } | { pending: Promise<Fetched> };
+
+interface ConfigurationCache {
+  entries: Map<string, KeptConfiguration>;
+  bytes: number;
+}
+
+/** Per fetcher (a Runtime's `net`): a test's fetcher, or a supplied one, never shares another's. */
+const configurations = new WeakMap<Net, ConfigurationCache>();
+
+function keptBytes(entry: KeptConfiguration | undefined): number {
+  return entry && 'response' in entry ? entry.response.bytes : 0;
+}
+
+/**
+ * The configuration at `url`: kept (with its age, ms), or fetched once for every check that asks
+ * meanwhile. `load` runs without the caller's signal (another check may wait for it); the caller
+ * stops waiting when its own signal aborts.
+ */
+async function sharedConfiguration(
+  runtime: Runtime,
+  url: string,
+  load: () => Promise<FetchResponse>,
+  signal: AbortSignal | undefined,
+  fresh: boolean,
+): Promise<{ fetched: Fetched; ageMs: number | null }> {
+  let cache = configurations.get(runtime.net);
+  if (!cache) {
+    cache = { entries: new Map(), bytes: 0 };
+    configurations.set(runtime.net, cache);
+  }
+  const { entries } = cache;
+  const nowMs = runtime.clock.now().getTime();
+  const current = entries.get(url);
+  if (current && 'response' in current) {
+    if (!fresh && nowMs - current.fetchedAtMs < DID_CONFIGURATION_TTL_MS && nowMs >= current.fetchedAtMs) {
+      return { fetched: current.response, ageMs: nowMs - current.fetchedAtMs };
+    }
+    cache.bytes -= keptBytes(current);
+    entries.delete(url);
+  }
+  let pending: Promise<Fetched>;
+  if (!fresh && current && 'pending' in current) pending = current.pending;
+  else {
+    const entry: KeptConfiguration = {
+      pending: load().then(
+        (response) => {
+          if (entries.get(url) === entry) {
+            entries.delete(url);
+            const keep =
+              response.supplied === undefined && ((response.status >= 200 && response.status <= 299) || response.status === 404 || response.status === 410);
+            if (keep) {
+              entries.set(url, { response, fetchedAtMs: runtime.clock.now().getTime() });
+              cache.bytes += response.bytes;
+              while (entries.size > CONFIGURATION_MAX_ORIGINS || cache.bytes > CONFIGURATION_MAX_KEPT_BYTES) {
+                const [oldest, kept] = entries.entries().next().value!;
+                cache.bytes -= keptBytes(kept);
+                entries.delete(oldest);
+              }
+            }
+          }
+          return response;
+        },
+        (err: unknown) => {
+          if (entries.get(url) === entry) entries.delete(url);
+          if (err instanceof ProblemError) return err;
+          throw err;
+        },
+      ),
+    };
+    pending = entry.pending;
+    entries.set(url, entry);
+  }
+  if (!signal) return { fetched: await pending, ageMs: null };
+  if (signal.aborted) throw cancelledProblem();
+  let cancel: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    cancel = () => reject(cancelledProblem());
+    signal.addEventListener('abort', cancel, { once: true });
+  });
+  try {
+    return { fetched: await Promise.race([pending, aborted]), ageMs: null };
+  } finally {
+    signal.removeEventListener('abort', cancel!);
+  }
+}
 
 export interface DomainBindingCheck {
   /** The configuration URL of the origin. */
@@ -35,18 +140,24 @@ export interface DomainBindingCheck {
   finish(did: string, document: DidDocument): Promise<DomainBindingEvidence | null>;
 }
 
-export function startDomainBinding(origin: string, { runtime, trace }: { runtime: Runtime; trace: Trace }): DomainBindingCheck {
+export function startDomainBinding(
+  origin: string,
+  { runtime, trace, options }: { runtime: Runtime; trace: Trace; options?: { noCache?: boolean } },
+): DomainBindingCheck {
   const url = configurationUrl(origin);
   const fetching = trace.begin('linkage.fetch', `Fetch the DID configuration of ${origin}`, async (stage): Promise<FetchResponse | ProblemError> => {
     try {
-      const response = await runtime.net.fetch({
+      const { fetched, ageMs } = await sharedConfiguration(
+        runtime,
         url,
-        purpose: 'DID configuration',
-        maxBytes: DID_CONFIGURATION_MAX_BYTES,
-        accept: 'application/json',
-        signal: trace.signal,
-      });
+        () => runtime.net.fetch({ url, purpose: 'DID configuration', maxBytes: DID_CONFIGURATION_MAX_BYTES, accept: 'application/json' }),
+        trace.signal,
+        options?.noCache === true,
+      );
+      if (fetched instanceof ProblemError) throw fetched;
+      const response = fetched;
       stage.detail = describeResponse(response);
+      if (ageMs !== null) stage.detail += ` (kept from a fetch ${Math.round(ageMs / 1000)} s ago)`;
       if (response.status === 404 || response.status === 410) stage.detail += ': no DID configuration published';
       else if (response.status < 200 || response.status > 299) stage.status = 'FAIL';
       return response;
