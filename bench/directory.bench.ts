@@ -6,7 +6,9 @@
  * - q empty, the first page (limit 20);
  * - q empty, a page deep in the order (a cursor past 90,000 listings);
  * - q matching every listing ("example"), the first page;
- * - q matching one listing near the end ("host-99990."): the worst case, the whole order scanned.
+ * - q matching one listing near the end ("host-99990."): the worst case, the whole order scanned
+ *   without an index; also with 100 and 10,000 listings on each engine (goal: at 100,000 at most
+ *   2× the time at 100 — the trigram index of schema version 17).
  *
  * Listings and their claims are inserted with SQL in bulk (the API would take an hour of
  * signatures); every listing is bound to a current signature claim, as the routes make them.
@@ -35,12 +37,20 @@ interface Case {
   query: string;
 }
 
+const RARE = 'q matching one listing near the end';
 const CASES: Case[] = [
   { name: 'q empty, first page', query: 'limit=20' },
   { name: `q empty, a page past 90,000 listings`, query: `limit=20&cursor=${encodeCursor({ after: 90_000, q: null, method: null })}` },
   { name: 'q matching every listing ("example")', query: 'q=example&limit=20' },
-  { name: 'q matching one listing near the end', query: `q=${encodeURIComponent('host-99990.')}&limit=20` },
+  { name: RARE, query: rareQuery(ENTRIES) },
 ];
+/** The smaller directories the rare term is also searched in (the ratio's baseline is 100). */
+const SMALLER = [100, 10_000];
+
+/** A term one listing of `entries` holds, near the end of the order: the scan's worst case. */
+function rareQuery(entries: number): string {
+  return `q=${encodeURIComponent(`host-${entries - 10}.`)}&limit=20`;
+}
 
 /**
  * Bulk rows: ENTRIES signature claims (current for a year) and one listing bound to each, seq
@@ -69,9 +79,9 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** p50 and p95 (ms) of REQUESTS sequential requests per case, after 20 warm-up requests. */
-async function latencies(url: string): Promise<Map<string, { p50: number; p95: number }>> {
+async function latencies(url: string, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
   const out = new Map<string, { p50: number; p95: number }>();
-  for (const c of CASES) {
+  for (const c of cases) {
     const target = `${url}/v1/directory?${c.query}`;
     const once = async (): Promise<number> => {
       const t0 = performance.now();
@@ -90,51 +100,69 @@ async function latencies(url: string): Promise<Map<string, { p50: number; p95: n
   return out;
 }
 
-async function measure(target: string, seed: () => Promise<void>): Promise<Map<string, { p50: number; p95: number }>> {
+async function measure(target: string, seed: () => Promise<void>, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
   // Migrate first (the daemon would too), then seed, then serve.
   const db = await openDatabase({ target });
   await db.close();
   await seed();
   const daemon = await startDaemon(target);
   try {
-    return await latencies(daemon.url);
+    return await latencies(daemon.url, cases);
   } finally {
     await stop(daemon.child);
   }
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-directory-'));
-  const file = path.join(dir, 'svc.db');
-  try {
-    const sqlite = await measure(file, async () => {
+/** SQLite: a file of `entries` listings, measured on `cases`. */
+async function sqliteOf(dir: string, entries: number, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
+  const file = path.join(dir, `svc-${entries}.db`);
+  return measure(
+    file,
+    async () => {
       const db = new Database(file);
       const nowMs = String(Date.now());
       db.transaction(() => {
-        for (const sql of seedSql(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ENTRIES}) SELECT i FROM n`, nowMs)) db.exec(sql);
+        for (const sql of seedSql(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${entries}) SELECT i FROM n`, nowMs)) db.exec(sql);
       })();
       db.exec('ANALYZE');
       db.close();
-    });
+    },
+    cases,
+  );
+}
+
+/** PostgreSQL: a database of `entries` listings (the benchmark's own, dropped after), measured on `cases`. */
+async function postgresOf(entries: number, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
+  const database = await createDatabase(serverUrl, 'svc_bench');
+  try {
+    return await measure(
+      database.url,
+      async () => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          for (const sql of seedSql(`SELECT generate_series(1, ${entries}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`))
+            await client.query(sql);
+          await client.query('ANALYZE');
+        } finally {
+          await client.end();
+        }
+      },
+      cases,
+    );
+  } finally {
+    await database.drop();
+  }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-directory-'));
+  try {
+    const sqlite = await sqliteOf(dir, ENTRIES);
     let postgres: Map<string, { p50: number; p95: number }> | null = null;
     let note = '';
     try {
-      const database = await createDatabase(serverUrl, 'svc_bench');
-      try {
-        postgres = await measure(database.url, async () => {
-          const client = new pg.Client({ connectionString: database.url });
-          await client.connect();
-          try {
-            for (const sql of seedSql(`SELECT generate_series(1, ${ENTRIES}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`))
-              await client.query(sql);
-            await client.query('ANALYZE');
-          } finally {
-            await client.end();
-          }
-        });
-      } finally {
-        await database.drop();
-      }
+      postgres = await postgresOf(ENTRIES);
     } catch (err) {
       note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -152,6 +180,41 @@ export async function run(): Promise<BenchRow[]> {
           goal: null,
           status: post === null ? 'error' : 'ok',
           note: note || 'PostgreSQL vs SQLite; one svc serve process, sequential requests over loopback HTTP',
+        });
+      }
+    }
+    // The rare term as the directory grows, on each engine: the ratio to 100 listings (goal: at
+    // most 2× at 100,000, the trigram index of schema version 17).
+    const engines: Array<
+      [string, (n: number, cases: Case[]) => Promise<Map<string, { p50: number; p95: number }>>, Map<string, { p50: number; p95: number }> | null]
+    > = [
+      ['SQLite', (n, cases) => sqliteOf(dir, n, cases), sqlite],
+      ['PostgreSQL', (n, cases) => postgresOf(n, cases), postgres],
+    ];
+    for (const [engine, at, largest] of engines) {
+      const bySize = new Map<number, number | null>();
+      let failed = '';
+      for (const n of SMALLER) {
+        try {
+          bySize.set(n, (await at(n, [{ name: RARE, query: rareQuery(n) }])).get(RARE)!.p50);
+        } catch (err) {
+          bySize.set(n, null);
+          failed = `${engine} not measured: ${err instanceof Error ? err.message : String(err)}`;
+        }
+      }
+      bySize.set(ENTRIES, largest?.get(RARE)?.p50 ?? null);
+      const baseline = bySize.get(100) ?? null;
+      for (const n of [...SMALLER.slice(1), ENTRIES]) {
+        const value = bySize.get(n) ?? null;
+        rows.push({
+          operation: `directory rare-term search, ${n.toLocaleString('en')} listings (${engine}), p50`,
+          unit: 'ms',
+          svc: value,
+          peer: `the same with 100 listings (${engine})`,
+          peerValue: baseline,
+          goal: n === ENTRIES ? { op: '<=', ratio: 2 } : null,
+          status: value === null || baseline === null ? 'error' : 'ok',
+          note: failed || note || 'one svc serve process, sequential requests over loopback HTTP; flat is 1.0',
         });
       }
     }
