@@ -80,6 +80,9 @@ const V17_DIRECTORY_SEARCH = `
  * public when the role may (every schema of the database then shares it), else in the current
  * one. A role that may do neither gets no index (a caught error: the migration still succeeds)
  * and the directory scans as before; the same statements give the same results either way.
+ * fastupdate off: with it, new listings wait in a pending list that every search reads through
+ * until a vacuum (measured: 13 ms instead of 1 ms for a rare term after 100,000 listings); a
+ * listing is a rare write, and it pays for its own index entries at once.
  */
 const V17_DIRECTORY_TRGM = `
       DO $$
@@ -99,7 +102,7 @@ const V17_DIRECTORY_TRGM = `
           SELECT n.nspname INTO s FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_trgm';
         END IF;
         IF s IS NOT NULL THEN
-          EXECUTE format('CREATE INDEX directory_entries_search_trgm ON directory_entries USING gin (search %I.gin_trgm_ops)', s);
+          EXECUTE format('CREATE INDEX directory_entries_search_trgm ON directory_entries USING gin (search %I.gin_trgm_ops) WITH (fastupdate = off)', s);
         END IF;
       END $$;
 `;
