@@ -44,8 +44,8 @@ const CASES: Case[] = [
   { name: 'q matching every listing ("example")', query: 'q=example&limit=20' },
   { name: RARE, query: rareQuery(ENTRIES) },
 ];
-/** The smaller directories the rare term is also searched in (the ratio's baseline is 100). */
-const SMALLER = [100, 10_000];
+/** The directories the rare term is searched in, side by side (the ratio's baseline is 100). */
+const SIZES = [100, 10_000, ENTRIES];
 
 /** A term one listing of `entries` holds, near the end of the order: the scan's worst case. */
 function rareQuery(entries: number): string {
@@ -78,45 +78,64 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((r) => child.once('exit', r));
 }
 
+/** One request's ms; throws unless it answered 200 with entries. */
+async function once(url: string, c: Case): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${url}/v1/directory?${c.query}`);
+  const body = (await res.json()) as { entries?: unknown[] };
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0)
+    throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return ms;
+}
+
 /** p50 and p95 (ms) of REQUESTS sequential requests per case, after 20 warm-up requests. */
-async function latencies(url: string, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
+async function latencies(url: string): Promise<Map<string, { p50: number; p95: number }>> {
   const out = new Map<string, { p50: number; p95: number }>();
-  for (const c of cases) {
-    const target = `${url}/v1/directory?${c.query}`;
-    const once = async (): Promise<number> => {
-      const t0 = performance.now();
-      const res = await fetch(target);
-      const body = (await res.json()) as { entries?: unknown[] };
-      const ms = performance.now() - t0;
-      if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0)
-        throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-      return ms;
-    };
-    for (let i = 0; i < 20; i++) await once();
+  for (const c of CASES) {
+    for (let i = 0; i < 20; i++) await once(url, c);
     const samples: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) samples.push(await once());
+    for (let i = 0; i < REQUESTS; i++) samples.push(await once(url, c));
     out.set(c.name, { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
   }
   return out;
 }
 
-async function measure(target: string, seed: () => Promise<void>, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
+/**
+ * p50 (ms) of the rare term on each daemon (`urls[k]` serves `SIZES[k]` listings), in
+ * interleaved rounds: a load that comes and goes weighs on every size alike.
+ */
+async function rareLatencies(urls: string[]): Promise<number[]> {
+  const cases = SIZES.map((n) => ({ name: RARE, query: rareQuery(n) }));
+  const samples: number[][] = SIZES.map(() => []);
+  for (let round = 0; round < 22; round++) {
+    for (const [k, url] of urls.entries()) {
+      for (let i = 0; i < 10; i++) {
+        const ms = await once(url, cases[k]!);
+        if (round >= 2) samples[k]!.push(ms);
+      }
+    }
+  }
+  return samples.map((s) => percentile(s, 0.5));
+}
+
+async function serving<T>(target: string, seed: () => Promise<void>, use: (url: string) => Promise<T>): Promise<T> {
   // Migrate first (the daemon would too), then seed, then serve.
   const db = await openDatabase({ target });
   await db.close();
   await seed();
   const daemon = await startDaemon(target);
   try {
-    return await latencies(daemon.url, cases);
+    return await use(daemon.url);
   } finally {
     await stop(daemon.child);
   }
 }
 
-/** SQLite: a file of `entries` listings, measured on `cases`. */
-async function sqliteOf(dir: string, entries: number, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
-  const file = path.join(dir, `svc-${entries}.db`);
-  return measure(
+/** SQLite: a daemon on a file of `entries` listings, used by `use`. */
+async function sqliteOf<T>(dir: string, entries: number, use: (url: string) => Promise<T>): Promise<T> {
+  const file = path.join(dir, `svc-${entries}-${Math.random().toString(36).slice(2)}.db`);
+  return serving(
     file,
     async () => {
       const db = new Database(file);
@@ -127,15 +146,15 @@ async function sqliteOf(dir: string, entries: number, cases: Case[] = CASES): Pr
       db.exec('ANALYZE');
       db.close();
     },
-    cases,
+    use,
   );
 }
 
-/** PostgreSQL: a database of `entries` listings (the benchmark's own, dropped after), measured on `cases`. */
-async function postgresOf(entries: number, cases: Case[] = CASES): Promise<Map<string, { p50: number; p95: number }>> {
+/** PostgreSQL: a daemon on a database of `entries` listings (the benchmark's own, dropped after), used by `use`. */
+async function postgresOf<T>(entries: number, use: (url: string) => Promise<T>): Promise<T> {
   const database = await createDatabase(serverUrl, 'svc_bench');
   try {
-    return await measure(
+    return await serving(
       database.url,
       async () => {
         const client = new pg.Client({ connectionString: database.url });
@@ -148,21 +167,27 @@ async function postgresOf(entries: number, cases: Case[] = CASES): Promise<Map<s
           await client.end();
         }
       },
-      cases,
+      use,
     );
   } finally {
     await database.drop();
   }
 }
 
+/** Daemons for every size of SIZES at once (opened by `open`), their URLs given to `use`. */
+async function allSizes<T>(open: (n: number, use: (url: string) => Promise<T>) => Promise<T>, use: (urls: string[]) => Promise<T>): Promise<T> {
+  const next = (k: number, urls: string[]): Promise<T> => (k === SIZES.length ? use(urls) : open(SIZES[k]!, (url) => next(k + 1, [...urls, url])));
+  return next(0, []);
+}
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-directory-'));
   try {
-    const sqlite = await sqliteOf(dir, ENTRIES);
+    const sqlite = await sqliteOf(dir, ENTRIES, latencies);
     let postgres: Map<string, { p50: number; p95: number }> | null = null;
     let note = '';
     try {
-      postgres = await postgresOf(ENTRIES);
+      postgres = await postgresOf(ENTRIES, latencies);
     } catch (err) {
       note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -183,29 +208,24 @@ export async function run(): Promise<BenchRow[]> {
         });
       }
     }
-    // The rare term as the directory grows, on each engine: the ratio to 100 listings (goal: at
-    // most 2× at 100,000, the trigram index of schema version 17).
-    const engines: Array<
-      [string, (n: number, cases: Case[]) => Promise<Map<string, { p50: number; p95: number }>>, Map<string, { p50: number; p95: number }> | null]
-    > = [
-      ['SQLite', (n, cases) => sqliteOf(dir, n, cases), sqlite],
-      ['PostgreSQL', (n, cases) => postgresOf(n, cases), postgres],
+    // The rare term as the directory grows, on each engine, every size served at once and asked
+    // in turn (goal: at most 2× at 100,000 what it is at 100 — the trigram index of schema 17).
+    const engines: Array<[string, (n: number, use: (url: string) => Promise<number[]>) => Promise<number[]>]> = [
+      ['SQLite', (n, use) => sqliteOf(dir, n, use)],
+      ['PostgreSQL', (n, use) => postgresOf(n, use)],
     ];
-    for (const [engine, at, largest] of engines) {
-      const bySize = new Map<number, number | null>();
+    for (const [engine, open] of engines) {
+      let p50s: number[] | null = null;
       let failed = '';
-      for (const n of SMALLER) {
-        try {
-          bySize.set(n, (await at(n, [{ name: RARE, query: rareQuery(n) }])).get(RARE)!.p50);
-        } catch (err) {
-          bySize.set(n, null);
-          failed = `${engine} not measured: ${err instanceof Error ? err.message : String(err)}`;
-        }
+      try {
+        p50s = await allSizes(open, rareLatencies);
+      } catch (err) {
+        failed = `${engine} not measured: ${err instanceof Error ? err.message : String(err)}`;
       }
-      bySize.set(ENTRIES, largest?.get(RARE)?.p50 ?? null);
-      const baseline = bySize.get(100) ?? null;
-      for (const n of [...SMALLER.slice(1), ENTRIES]) {
-        const value = bySize.get(n) ?? null;
+      for (const [k, n] of SIZES.entries()) {
+        if (k === 0) continue;
+        const value = p50s?.[k] ?? null;
+        const baseline = p50s?.[0] ?? null;
         rows.push({
           operation: `directory rare-term search, ${n.toLocaleString('en')} listings (${engine}), p50`,
           unit: 'ms',
@@ -214,7 +234,7 @@ export async function run(): Promise<BenchRow[]> {
           peerValue: baseline,
           goal: n === ENTRIES ? { op: '<=', ratio: 2 } : null,
           status: value === null || baseline === null ? 'error' : 'ok',
-          note: failed || note || 'one svc serve process, sequential requests over loopback HTTP; flat is 1.0',
+          note: failed || 'one svc serve process per size, all running; interleaved rounds of sequential requests over loopback HTTP; flat is 1.0',
         });
       }
     }
