@@ -6,7 +6,9 @@
  * - q empty, the first page (limit 20);
  * - q empty, a page deep in the order (a cursor past 90,000 listings);
  * - q matching every listing ("example"), the first page;
- * - q matching one listing near the end ("host-99990."): the worst case, the whole order scanned.
+ * - q matching one listing near the end ("host-99990."): the worst case, the whole order scanned
+ *   without an index; also with 100 and 10,000 listings on each engine (goal: at 100,000 at most
+ *   2× the time at 100 — the trigram index of schema version 17).
  *
  * Listings and their claims are inserted with SQL in bulk (the API would take an hour of
  * signatures); every listing is bound to a current signature claim, as the routes make them.
@@ -35,12 +37,20 @@ interface Case {
   query: string;
 }
 
+const RARE = 'q matching one listing near the end';
 const CASES: Case[] = [
   { name: 'q empty, first page', query: 'limit=20' },
   { name: `q empty, a page past 90,000 listings`, query: `limit=20&cursor=${encodeCursor({ after: 90_000, q: null, method: null })}` },
   { name: 'q matching every listing ("example")', query: 'q=example&limit=20' },
-  { name: 'q matching one listing near the end', query: `q=${encodeURIComponent('host-99990.')}&limit=20` },
+  { name: RARE, query: rareQuery(ENTRIES) },
 ];
+/** The directories the rare term is searched in, side by side (the ratio's baseline is 100). */
+const SIZES = [100, 10_000, ENTRIES];
+
+/** A term one listing of `entries` holds, near the end of the order: the scan's worst case. */
+function rareQuery(entries: number): string {
+  return `q=${encodeURIComponent(`host-${entries - 10}.`)}&limit=20`;
+}
 
 /**
  * Bulk rows: ENTRIES signature claims (current for a year) and one listing bound to each, seq
@@ -68,73 +78,116 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((r) => child.once('exit', r));
 }
 
+/** One request's ms; throws unless it answered 200 with entries. */
+async function once(url: string, c: Case): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${url}/v1/directory?${c.query}`);
+  const body = (await res.json()) as { entries?: unknown[] };
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0)
+    throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return ms;
+}
+
 /** p50 and p95 (ms) of REQUESTS sequential requests per case, after 20 warm-up requests. */
 async function latencies(url: string): Promise<Map<string, { p50: number; p95: number }>> {
   const out = new Map<string, { p50: number; p95: number }>();
   for (const c of CASES) {
-    const target = `${url}/v1/directory?${c.query}`;
-    const once = async (): Promise<number> => {
-      const t0 = performance.now();
-      const res = await fetch(target);
-      const body = (await res.json()) as { entries?: unknown[] };
-      const ms = performance.now() - t0;
-      if (res.status !== 200 || !Array.isArray(body.entries) || body.entries.length === 0)
-        throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-      return ms;
-    };
-    for (let i = 0; i < 20; i++) await once();
+    for (let i = 0; i < 20; i++) await once(url, c);
     const samples: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) samples.push(await once());
+    for (let i = 0; i < REQUESTS; i++) samples.push(await once(url, c));
     out.set(c.name, { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
   }
   return out;
 }
 
-async function measure(target: string, seed: () => Promise<void>): Promise<Map<string, { p50: number; p95: number }>> {
+/**
+ * p50 (ms) of the rare term on each daemon (`urls[k]` serves `SIZES[k]` listings), in
+ * interleaved rounds: a load that comes and goes weighs on every size alike.
+ */
+async function rareLatencies(urls: string[]): Promise<number[]> {
+  const cases = SIZES.map((n) => ({ name: RARE, query: rareQuery(n) }));
+  const samples: number[][] = SIZES.map(() => []);
+  for (let round = 0; round < 22; round++) {
+    for (const [k, url] of urls.entries()) {
+      for (let i = 0; i < 10; i++) {
+        const ms = await once(url, cases[k]!);
+        if (round >= 2) samples[k]!.push(ms);
+      }
+    }
+  }
+  return samples.map((s) => percentile(s, 0.5));
+}
+
+async function serving<T>(target: string, seed: () => Promise<void>, use: (url: string) => Promise<T>): Promise<T> {
   // Migrate first (the daemon would too), then seed, then serve.
   const db = await openDatabase({ target });
   await db.close();
   await seed();
   const daemon = await startDaemon(target);
   try {
-    return await latencies(daemon.url);
+    return await use(daemon.url);
   } finally {
     await stop(daemon.child);
   }
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-directory-'));
-  const file = path.join(dir, 'svc.db');
-  try {
-    const sqlite = await measure(file, async () => {
+/** SQLite: a daemon on a file of `entries` listings, used by `use`. */
+async function sqliteOf<T>(dir: string, entries: number, use: (url: string) => Promise<T>): Promise<T> {
+  const file = path.join(dir, `svc-${entries}-${Math.random().toString(36).slice(2)}.db`);
+  return serving(
+    file,
+    async () => {
       const db = new Database(file);
       const nowMs = String(Date.now());
       db.transaction(() => {
-        for (const sql of seedSql(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ENTRIES}) SELECT i FROM n`, nowMs)) db.exec(sql);
+        for (const sql of seedSql(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${entries}) SELECT i FROM n`, nowMs)) db.exec(sql);
       })();
       db.exec('ANALYZE');
       db.close();
-    });
+    },
+    use,
+  );
+}
+
+/** PostgreSQL: a daemon on a database of `entries` listings (the benchmark's own, dropped after), used by `use`. */
+async function postgresOf<T>(entries: number, use: (url: string) => Promise<T>): Promise<T> {
+  const database = await createDatabase(serverUrl, 'svc_bench');
+  try {
+    return await serving(
+      database.url,
+      async () => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          for (const sql of seedSql(`SELECT generate_series(1, ${entries}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`))
+            await client.query(sql);
+          await client.query('ANALYZE');
+        } finally {
+          await client.end();
+        }
+      },
+      use,
+    );
+  } finally {
+    await database.drop();
+  }
+}
+
+/** Daemons for every size of SIZES at once (opened by `open`), their URLs given to `use`. */
+async function allSizes<T>(open: (n: number, use: (url: string) => Promise<T>) => Promise<T>, use: (urls: string[]) => Promise<T>): Promise<T> {
+  const next = (k: number, urls: string[]): Promise<T> => (k === SIZES.length ? use(urls) : open(SIZES[k]!, (url) => next(k + 1, [...urls, url])));
+  return next(0, []);
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-directory-'));
+  try {
+    const sqlite = await sqliteOf(dir, ENTRIES, latencies);
     let postgres: Map<string, { p50: number; p95: number }> | null = null;
     let note = '';
     try {
-      const database = await createDatabase(serverUrl, 'svc_bench');
-      try {
-        postgres = await measure(database.url, async () => {
-          const client = new pg.Client({ connectionString: database.url });
-          await client.connect();
-          try {
-            for (const sql of seedSql(`SELECT generate_series(1, ${ENTRIES}) AS i`, `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`))
-              await client.query(sql);
-            await client.query('ANALYZE');
-          } finally {
-            await client.end();
-          }
-        });
-      } finally {
-        await database.drop();
-      }
+      postgres = await postgresOf(ENTRIES, latencies);
     } catch (err) {
       note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -152,6 +205,36 @@ export async function run(): Promise<BenchRow[]> {
           goal: null,
           status: post === null ? 'error' : 'ok',
           note: note || 'PostgreSQL vs SQLite; one svc serve process, sequential requests over loopback HTTP',
+        });
+      }
+    }
+    // The rare term as the directory grows, on each engine, every size served at once and asked
+    // in turn (goal: at most 2× at 100,000 what it is at 100 — the trigram index of schema 17).
+    const engines: Array<[string, (n: number, use: (url: string) => Promise<number[]>) => Promise<number[]>]> = [
+      ['SQLite', (n, use) => sqliteOf(dir, n, use)],
+      ['PostgreSQL', (n, use) => postgresOf(n, use)],
+    ];
+    for (const [engine, open] of engines) {
+      let p50s: number[] | null = null;
+      let failed = '';
+      try {
+        p50s = await allSizes(open, rareLatencies);
+      } catch (err) {
+        failed = `${engine} not measured: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      for (const [k, n] of SIZES.entries()) {
+        if (k === 0) continue;
+        const value = p50s?.[k] ?? null;
+        const baseline = p50s?.[0] ?? null;
+        rows.push({
+          operation: `directory rare-term search, ${n.toLocaleString('en')} listings (${engine}), p50`,
+          unit: 'ms',
+          svc: value,
+          peer: `the same with 100 listings (${engine})`,
+          peerValue: baseline,
+          goal: n === ENTRIES ? { op: '<=', ratio: 2 } : null,
+          status: value === null || baseline === null ? 'error' : 'ok',
+          note: failed || 'one svc serve process per size, all running; interleaved rounds of sequential requests over loopback HTTP; flat is 1.0',
         });
       }
     }

@@ -340,6 +340,10 @@ for (const backend of BACKENDS) {
       expect(await observations.hashesWithPrefix(DID, '0A')).toEqual([]);
       expect(await observations.hashesWithPrefix(DID, "0' OR '1'='1")).toEqual([]);
       expect(await observations.hashesWithPrefix('did:web:other.example', '0')).toEqual([]);
+      // hashPrefixes: each distinct hash once, cut to the length, in hash order (oldest hash first here).
+      expect(await observations.hashPrefixes(DID, 12)).toEqual(['010101010101', '020202020202']);
+      expect(await observations.hashPrefixes(DID, 1)).toEqual(['0', '0']);
+      expect(await observations.hashPrefixes('did:web:other.example', 12)).toEqual([]);
 
       const rows = await observations.list(DID, 10);
       const older = await observations.olderThan(DID, rows[0]!);
@@ -1827,6 +1831,113 @@ for (const backend of BACKENDS) {
       expect(rest.entries.map((e) => e.did)).toEqual(['did:web:under_score.example', 'did:web:gamma.example%2Fpath']);
       expect(rest.more).toBe(false);
     });
+
+    it('directory: the trigram index finds what a plain scan finds — unicode, short terms, pattern and quote characters, paging — and follows listings as they come and go', async () => {
+      await emptyClaims();
+      // A plain scan, as the directory searched before the index: the lower-cased term a
+      // substring of the lower-cased DID, in listing order.
+      const listed: string[] = [];
+      const scan = (q: string, didMethod: string | null) =>
+        listed.filter((did) => did.toLowerCase().includes(q.toLowerCase()) && (didMethod === null || did.split(':')[1] === didMethod));
+      const search = async (q: string, didMethod: string | null, limit: number) =>
+        (await allPages({ q, didMethod }, limit)).flatMap((p) => p.entries.map((e) => e.did));
+      const fixed = [
+        'did:web:bücher.example',
+        'did:web:ÄÖÜ-straße.example',
+        'did:web:😀smile.example',
+        'did:web:under_score.example',
+        'did:web:per%25cent.example',
+        'did:web:back\\slash.example',
+        'did:web:quo"te.example',
+        "did:web:apo'strophe.example",
+        'did:key:z6MkTrigramKey',
+      ];
+      // Random DIDs over a small alphabet, so that terms share trigrams with many of them.
+      let seed = 49;
+      const random = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const alphabet = ['a', 'b', 'c', 'A', '-', '.', '_', '%', 'é', 'ß', '😀', '"', '\\'];
+      const word = (n: number) => Array.from({ length: n }, () => alphabet[random(alphabet.length)]).join('');
+      const randomDids = Array.from({ length: 40 }, (_, i) => `did:${i % 3 === 0 ? 'key' : 'web'}:${word(3 + random(8))}.x${i}`);
+      for (const [i, did] of [...fixed, ...randomDids].entries()) {
+        // Half the listings far along the order: SQLite scans the first stretch of listings
+        // itself and asks the index for the rest of the page (SCANNED in sqlite/claims.ts).
+        if (i === 25) {
+          const next = 2_000 + Number((await rows<{ n: number | string }>('SELECT max(seq) AS n FROM directory_entries'))[0]!.n);
+          await sql(
+            backend.name === 'SQLite'
+              ? `UPDATE sqlite_sequence SET seq = ${next} WHERE name = 'directory_entries'`
+              : `ALTER TABLE directory_entries ALTER COLUMN seq RESTART WITH ${next}`,
+          );
+        }
+        await prove(did, 'signature', 'list');
+        listed.push(did);
+      }
+      const terms = [
+        '',
+        'a',
+        'ü',
+        'ex',
+        '😀',
+        '😀s',
+        'büc',
+        'BÜC',
+        'äöü-',
+        'STRASSE',
+        'straße',
+        '%',
+        '%25',
+        '_',
+        '_s',
+        'r_s',
+        '\\',
+        'k\\s',
+        '"',
+        'o"t',
+        "o'st",
+        'did:',
+        'example',
+        'z6mktrigram',
+        '.example',
+        'nothing-like-it',
+        '%%%',
+        '___',
+        'a%b',
+        'é_ß',
+        'NULL',
+        "' OR '1'='1",
+      ];
+      for (let i = 0; i < 40; i++) {
+        const did = listed[random(listed.length)]!;
+        const at = random(did.length);
+        terms.push(did.slice(at, at + 1 + random(6)), word(1 + random(4)));
+      }
+      for (const [i, q] of terms.entries()) {
+        const didMethod = i % 5 === 4 ? 'key' : null;
+        expect(await search(q, didMethod, 1 + (i % 7)), `q ${JSON.stringify(q)}`).toEqual(scan(q, didMethod));
+      }
+
+      // Unlisted, listed again (the same listing rebound), swept: the index follows every write.
+      await prove('did:web:bücher.example', 'signature', 'unlist');
+      listed.splice(listed.indexOf('did:web:bücher.example'), 1);
+      await prove('did:web:ÄÖÜ-straße.example', 'signature', 'list');
+      await prove('did:web:late-bücher.example', 'signature', 'list');
+      listed.push('did:web:late-bücher.example');
+      for (const q of ['bücher', 'straße', 'late']) expect(await search(q, null, 2)).toEqual(scan(q, null));
+      if (backend.name === 'SQLite') {
+        // FTS5 compares the index with the listings themselves.
+        await sql(`INSERT INTO directory_search (directory_search, rank) VALUES ('integrity-check', 1)`);
+      } else {
+        const indexes = await rows<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes WHERE indexname = 'directory_entries_search_trgm' AND schemaname = current_schema()`,
+        );
+        expect(indexes.map((r) => r.indexdef)).toEqual([expect.stringMatching(/USING gin \(search \S*gin_trgm_ops\) WITH \(fastupdate='?off'?\)/)]);
+      }
+      await emptyClaims();
+      expect(await search('example', null, 10)).toEqual([]);
+    });
   });
 }
 
@@ -1887,6 +1998,47 @@ describePostgres('PostgreSQL: schema versions', () => {
     }
   });
 
+  it('migrates a version 16 database with listings to 17: a pg_trgm index over them, and search finds them', async () => {
+    const { schema, drop } = freshSchema();
+    const client = new pg.Client({ connectionString: postgresUrl });
+    try {
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE svc_schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
+      for (const migration of MIGRATIONS.filter((m) => m.version <= 16)) await client.query(postgresSql(migration.postgres ?? migration.up));
+      await client.query('INSERT INTO svc_schema_version (id, version) VALUES (1, 16)');
+      await client.query(`
+        INSERT INTO claims (did, method, subject, token, verified_at_ms, checked_at_ms, expires_at_ms)
+          SELECT 'did:web:Host-' || i || '.example', 'signature', 'did:web:Host-' || i || '.example#key-1', 'token-' || i, n, n, n + 86400000
+          FROM generate_series(0, 299) AS i, (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS n) AS now;
+        INSERT INTO directory_entries (did, did_method, search, claim_id, listed_at_ms)
+          SELECT did, 'web', lower(did), id, verified_at_ms FROM claims ORDER BY id`);
+
+      const store = await openPostgresStore({ url: postgresUrl, schema });
+      try {
+        expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+        const { rows } = await client.query<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'directory_entries_search_trgm'`,
+          [schema],
+        );
+        expect(rows.map((r) => r.indexdef)).toEqual([expect.stringMatching(/USING gin \(search \S*gin_trgm_ops\) WITH \(fastupdate='?off'?\)/)]);
+        // The index serves the search (sequential scans off: the table is small).
+        await client.query('SET enable_seqscan = off');
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT seq FROM directory_entries WHERE search LIKE '%host-299.%'`)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+        expect(plan).toMatch(/directory_entries_search_trgm/);
+        const page = await store.claims.directory({ q: 'HOST-299.', didMethod: null, limit: 10, after: null });
+        expect(page.entries.map((e) => e.did)).toEqual(['did:web:Host-299.example']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await client.end().catch(() => undefined);
+      await drop();
+    }
+  });
+
   it('has every table and column of the SQLite schema (one migration history for both)', async () => {
     const { schema, drop } = freshSchema();
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-schema-'));
@@ -1897,6 +2049,9 @@ describePostgres('PostgreSQL: schema versions', () => {
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .pluck()
         .all() as string[];
+      // The directory's FTS5 index is tables on SQLite (version 17), a GIN index on PostgreSQL.
+      expect(tables.filter((t) => t.startsWith('directory_search'))).toHaveLength(5);
+      tables.splice(0, tables.length, ...tables.filter((t) => !t.startsWith('directory_search')));
       const sqliteColumns = tables
         .flatMap((t) => (sqlite.db.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[]).map((c) => `${t}.${c}`))
         .sort();

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { postgresSql } from '../../src/store/postgres/dialect.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { MIGRATIONS } from '../../src/store/schema/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema/migrations.js';
 import { migrate } from '../../src/store/sqlite/migrate.js';
 import { describePostgres, freshSchema, postgresUrl } from '../support/postgres.js';
 
@@ -149,7 +149,7 @@ describe('schema version 16 on SQLite: monitor_events rebuilt again, with a repl
       const store = openStore({ path: file });
       try {
         const db = store.db;
-        expect(store.schemaVersion).toBe(16);
+        expect(store.schemaVersion).toBe(SCHEMA_VERSION);
         expect(db.prepare(EVENTS).all()).toEqual(events.map((e) => ({ ...e, replays: 0 })));
         expect(db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'monitor_events' ORDER BY name").all()).toEqual(indexes);
         expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'monitor_events_v16%'").get()).toEqual({ n: 0 });
@@ -196,7 +196,7 @@ describePostgres('schema version 16 on PostgreSQL: columns added, the event type
 
       const store = await openPostgresStore({ url: postgresUrl, schema });
       try {
-        expect(store.schemaVersion).toBe(16);
+        expect(store.schemaVersion).toBe(SCHEMA_VERSION);
         expect((await client.query(EVENTS)).rows).toEqual(events.map((e) => ({ ...e, replays: 0 })));
         for (const type of NEW_TYPES) await client.query(insertEvent(type));
         await expect(client.query(insertEvent('mcp.unknown'))).rejects.toThrow(/check constraint/);

@@ -84,6 +84,10 @@ const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string
       ['monitor_events', 'replays'],
     ],
   },
+  // Version 17: the directory's FTS5 trigram index (a virtual table and FTS5's own tables).
+  17: {
+    tables: ['directory_search', 'directory_search_config', 'directory_search_data', 'directory_search_docsize', 'directory_search_idx'],
+  },
 };
 
 function tablesOf(db: Database.Database): string[] {
@@ -136,9 +140,9 @@ function freshStore(options: Parameters<typeof tempStore>[0] = {}): Store {
 }
 
 describe('migrations', () => {
-  it('are numbered 1..16 without gaps, and SCHEMA_VERSION is the last', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
-    expect(SCHEMA_VERSION).toBe(16);
+  it('are numbered 1..17 without gaps, and SCHEMA_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    expect(SCHEMA_VERSION).toBe(17);
   });
 
   it('each version adds its tables and columns, and only those', () => {
@@ -160,10 +164,10 @@ describe('migrations', () => {
     }
   });
 
-  it('a new file reaches version 16 with every table of every version; the result is consistent', () => {
+  it('a new file reaches version 17 with every table of every version; the result is consistent', () => {
     const store = freshStore();
-    expect(store.schemaVersion).toBe(16);
-    expect(readSchemaVersion(store.db)).toBe(16);
+    expect(store.schemaVersion).toBe(17);
+    expect(readSchemaVersion(store.db)).toBe(17);
     const tables = tablesOf(store.db);
     for (const step of Object.values(SCHEMA_HISTORY)) {
       expect(tables).toEqual(expect.arrayContaining(step.tables));
@@ -195,7 +199,42 @@ describe('migrations', () => {
     expect(insertEvent(Number(lastInsertRowid), 'PENDING').changes).toBe(1);
   });
 
-  it('reopening a version 16 database changes nothing', async () => {
+  it('brings a version 16 database with listings to 17: the trigram index holds them, and search finds them through it', async () => {
+    const file = path.join(temp.dir, 'svc.db');
+    const raw = new Database(file);
+    raw.pragma('foreign_keys = ON');
+    expect(migrate(raw, 16)).toBe(16);
+    const now = Date.now();
+    const list = raw.transaction((dids: string[]) => {
+      for (const did of dids) {
+        const claim = raw
+          .prepare(
+            `INSERT INTO claims (did, method, subject, token, verified_at_ms, checked_at_ms, expires_at_ms)
+             VALUES (?, 'signature', ?, ?, ?, ?, ?)`,
+          )
+          .run(did, `${did}#key-1`, `token-${did}`, now, now, now + 86_400_000);
+        raw
+          .prepare(`INSERT INTO directory_entries (did, did_method, search, claim_id, listed_at_ms) VALUES (?, 'web', ?, ?, ?)`)
+          .run(did, did.toLowerCase(), claim.lastInsertRowid, now);
+      }
+    });
+    list(Array.from({ length: 300 }, (_, i) => `did:web:Host-${i}.example`));
+    raw.close();
+
+    const store = openStore({ path: file });
+    try {
+      expect(store.schemaVersion).toBe(17);
+      expect(store.db.prepare(`SELECT count(*) AS n FROM directory_search WHERE directory_search MATCH '"host-29"'`).get()).toEqual({ n: 11 });
+      // FTS5 compares the index with the listings themselves.
+      store.db.exec(`INSERT INTO directory_search (directory_search, rank) VALUES ('integrity-check', 1)`);
+      const page = await store.claims.directory({ q: 'HOST-299.', didMethod: null, limit: 10, after: null });
+      expect(page.entries.map((e) => e.did)).toEqual(['did:web:Host-299.example']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reopening a version 17 database changes nothing', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const first = openStore({ path: file });
     await first.observations.record(sampleObservation());
@@ -203,16 +242,16 @@ describe('migrations', () => {
     first.close();
     const again = openStore({ path: file });
     try {
-      expect(again.schemaVersion).toBe(16);
+      expect(again.schemaVersion).toBe(17);
       expect(schemaOf(again.db)).toEqual(schema);
       expect(await again.observations.count('did:web:example.com')).toBe(1);
-      expect(migrate(again.db)).toBe(16);
+      expect(migrate(again.db)).toBe(17);
     } finally {
       again.close();
     }
   });
 
-  it('brings a database left at version 3 to 16, keeping its rows; unprofiled rows are not relabelled', async () => {
+  it('brings a database left at version 3 to 17, keeping its rows; unprofiled rows are not relabelled', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     migrate(raw, 1);
@@ -229,7 +268,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(16);
+      expect(store.schemaVersion).toBe(17);
       expect(tablesOf(store.db)).toEqual(expect.arrayContaining([...SCHEMA_HISTORY[4]!.tables, ...SCHEMA_HISTORY[8]!.tables, ...SCHEMA_HISTORY[9]!.tables]));
       expect(store.db.prepare('SELECT fingerprint_profile AS p FROM observations').get()).toEqual({ p: null });
       const [historical] = await store.observations.list(old.did, 10);
@@ -253,7 +292,7 @@ describe('migrations', () => {
     }
   });
 
-  it('brings a version 8 database to 16: the unused claims tables of version 2 give way to the new ones', async () => {
+  it('brings a version 8 database to 17: the unused claims tables of version 2 give way to the new ones', async () => {
     const file = path.join(temp.dir, 'svc.db');
     const raw = new Database(file);
     raw.pragma('foreign_keys = ON');
@@ -264,7 +303,7 @@ describe('migrations', () => {
 
     const store = openStore({ path: file });
     try {
-      expect(store.schemaVersion).toBe(16);
+      expect(store.schemaVersion).toBe(17);
       expect(columnsOf(store.db, 'claims')).toEqual([
         'id',
         'did',
@@ -326,12 +365,12 @@ describe('openStore', () => {
     const raw = new Database(file);
     raw.pragma(`journal_mode = ${mode}`);
     raw.exec("CREATE TABLE something_new (x TEXT); INSERT INTO something_new VALUES ('kept')");
-    raw.pragma('user_version = 17');
+    raw.pragma('user_version = 18');
     raw.close();
     const before = fs.readFileSync(file);
     const error = storeErrorOf(() => openStore({ path: file }), 'FUTURE_SCHEMA');
+    expect(error.message).toMatch(/\b18\b/);
     expect(error.message).toMatch(/\b17\b/);
-    expect(error.message).toMatch(/\b16\b/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(temp.dir)).toEqual(['future.db']);
     // migrate() refuses it as well.
@@ -710,8 +749,8 @@ describe('readiness', () => {
   it('is not ready once closed, or when the schema version no longer matches', () => {
     const store = freshStore();
     store.db.pragma('user_version = 8');
-    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 16/) });
-    store.db.pragma('user_version = 16');
+    expect(store.readiness()).toEqual({ ready: false, reason: expect.stringMatching(/version 8, expected 17/) });
+    store.db.pragma('user_version = 17');
     expect(store.readiness().ready).toBe(true);
     store.close();
     expect(store.readiness()).toEqual({ ready: false, reason: 'the database is closed' });

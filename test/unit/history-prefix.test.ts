@@ -4,7 +4,7 @@
  * `svc history` prints. diffOf takes a prefix wherever it takes a whole hash.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkHashPrefix, diffOf, documentHashes, expandHashPrefix, uniquePrefixLength } from '../../src/core/history/index.js';
+import { checkHashPrefix, diffOf, documentHashes, expandHashPrefix, historyPrefixLength, uniquePrefixLength } from '../../src/core/history/index.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import type { RuntimeStore } from '../../src/core/store.js';
 import { openStore } from '../../src/store/index.js';
@@ -108,6 +108,46 @@ describe('uniquePrefixLength', () => {
     const closer = `0123456789abcdef0${'5'.repeat(47)}`;
     expect(uniquePrefixLength([close, closer, LONE])).toBe(17);
     expect(uniquePrefixLength([TWIN_A, TWIN_B], 8)).toBe(11);
+  });
+});
+
+describe('historyPrefixLength', () => {
+  it('is uniquePrefixLength over every distinct hash of the DID, whatever shares what', async () => {
+    // Random histories whose hashes cluster on a few long prefixes, so that neighbours share 0 to
+    // 63 characters (some rows repeat a hash, another DID shares the clusters).
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[random(16)]).join('');
+    for (let round = 0; round < 40; round++) {
+      const stems = Array.from({ length: 1 + random(4) }, () => hex(random(64)));
+      const hashes = Array.from({ length: 1 + random(30) }, () => {
+        const stem = stems[random(stems.length)]!;
+        return (stem + hex(64)).slice(0, 64);
+      });
+      const rows = hashes.map((hash, i) => ({
+        did: i % 5 === 4 ? OTHER : DID,
+        hash,
+        at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString().replace('.000', ''),
+      }));
+      const { store } = await runtimeWith(rows);
+      expect(await historyPrefixLength(store, DID)).toBe(uniquePrefixLength(await documentHashes(store, DID)));
+    }
+  });
+
+  it('is 12 for a DID with no history, and longer when two hashes share 12 characters or more', async () => {
+    const close = `0123456789abcdef${'4'.repeat(48)}`;
+    const closer = `0123456789abcdef0${'5'.repeat(47)}`;
+    const { store } = await runtimeWith([
+      { did: DID, hash: close, at: '2025-01-01T00:00:00Z' },
+      { did: DID, hash: LONE, at: '2025-01-02T00:00:00Z' },
+      { did: DID, hash: closer, at: '2025-01-03T00:00:00Z' },
+    ]);
+    expect(await historyPrefixLength(store, 'did:web:none.example')).toBe(12);
+    expect(await historyPrefixLength(store, DID)).toBe(17);
+    expect(await historyPrefixLength((await seeded()).store, DID)).toBe(12);
   });
 });
 

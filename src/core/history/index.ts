@@ -16,6 +16,7 @@ export {
   checkHashPrefix,
   documentHashes,
   expandHashPrefix,
+  historyPrefixLength,
   HASH_LENGTH,
   MIN_HASH_PREFIX,
   SHOWN_HASH_PREFIX,

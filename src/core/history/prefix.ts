@@ -53,6 +53,21 @@ export async function documentHashes(store: RuntimeStore, did: string): Promise<
 }
 
 /**
+ * The prefix length `svc history` prints for the DID: uniquePrefixLength over every distinct
+ * hash of its history, without reading them all. The store walks its hash index for the first
+ * SHOWN_HASH_PREFIX characters of each; only hashes that share those with a neighbour (almost
+ * never: 48 bits) are read whole, and only they can make the length longer.
+ */
+export async function historyPrefixLength(store: RuntimeStore, did: string): Promise<number> {
+  const prefixes = await store.observations.hashPrefixes(did, SHOWN_HASH_PREFIX);
+  const shared = new Set<string>();
+  for (let i = 1; i < prefixes.length; i++) if (prefixes[i] === prefixes[i - 1]) shared.add(prefixes[i]!);
+  if (shared.size === 0) return SHOWN_HASH_PREFIX;
+  const clashing = await Promise.all([...shared].map((prefix) => store.observations.hashesWithPrefix(did, prefix)));
+  return uniquePrefixLength(clashing.flat());
+}
+
+/**
  * The whole document hash a checked `value` names for the DID: the value itself when it is whole
  * (whether it was observed is the caller's lookup), else the one distinct hash of the DID's
  * history it starts. NOT_FOUND when none does; INVALID_OPTIONS naming how many when several do

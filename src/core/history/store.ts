@@ -80,6 +80,12 @@ export interface ObservationStore {
    */
   hashesWithPrefix(did: string, prefix: string): Promise<string[]>;
   /**
+   * The first `length` characters of each of the DID's distinct document hashes, in hash order
+   * (a walk of the (did, document_hash) index: no document read). Two equal neighbours are two
+   * hashes that share those characters (what `svc history` looks for to choose its prefix length).
+   */
+  hashPrefixes(did: string, length: number): Promise<string[]>;
+  /**
    * The observation listed just after `row` (newest first, by observedAt then id): the next
    * older one of the DID, with its document, or undefined when `row` is the oldest.
    */

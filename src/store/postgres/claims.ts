@@ -65,6 +65,11 @@ function compile(build: (d: Dialect) => string, clock: 'clock' | 'param'): Compi
     rfc3339: (ms) => `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
     // strpos() finds a plain substring: no pattern characters to escape.
     contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+    // LIKE is what pg_trgm's GIN index (schema v17) serves; without the index it is a scan, as before.
+    // A getter, as `now`: the parameter `like` is numbered only if the statement uses it.
+    get trigram() {
+      return { from: 'directory_entries e', where: `e.search LIKE ${p('like')}`, seq: 'e.seq' };
+    },
     currentClaimsJson: (did) => `(
       SELECT coalesce(json_agg(json_build_object('method', k.method, 'verifiedAtMs', k.verified_at_ms, 'expiresAtMs', k.expires_at_ms) ORDER BY k.method), '[]')
       FROM claims k WHERE k.did = ${did} AND k.lapsed_at_ms IS NULL AND k.expires_at_ms > ${dialect.now})`,
@@ -261,7 +266,7 @@ export class PostgresClaimStore implements ClaimStore {
   }
 
   #page(shape: DirectoryShape): Compiled {
-    const key = `${shape.after}${shape.didMethod}${shape.q}`;
+    const key = `${shape.after}${shape.didMethod}${shape.q}${shape.indexed}`;
     let page = this.#pages.get(key);
     if (page === undefined) {
       page = compile((d) => directorySql(d, shape), 'clock');

@@ -161,6 +161,15 @@ export class PostgresObservationStore implements ObservationStore {
     return distinctHashes(rows);
   }
 
+  async hashPrefixes(did: string, length: number): Promise<string[]> {
+    // Grouped in the (did, document_hash) index's order: the documents are not read.
+    const { rows } = await this.pool.query<{ p: string }>(
+      `SELECT substr(document_hash, 1, $2) AS p FROM observations WHERE did = $1 GROUP BY document_hash ORDER BY document_hash`,
+      [did, length],
+    );
+    return rows.map((row) => row.p);
+  }
+
   async olderThan(did: string, row: Pick<Observation, 'observedAt' | 'id'>): Promise<StoredObservation | undefined> {
     // A row comparison, which the (did, observed_at, id) index serves as a range.
     const { rows } = await this.pool.query<StoredRow>(

@@ -31,6 +31,13 @@ export interface Dialect {
   contains(haystack: string, needle: string): string;
   /** A JSON array of the DID's current claims, by method (DirectoryEntry.claims with *Ms numbers). */
   currentClaimsJson(did: string): string;
+  /**
+   * The directory's listings `e` through the engine's trigram index (schema v17) for a term of
+   * at least TRIGRAM characters: `from` joins them, `where` keeps at least every listing whose
+   * `search` contains the term (the plain test, kept beside it, is exact), `seq` is the listing's
+   * seq as the index walks it, in order.
+   */
+  trigram: { from: string; where: string; seq: string };
 }
 
 /** The reason a newer proof gives the claim it replaces. */
@@ -204,6 +211,21 @@ export interface DirectoryShape {
   after: boolean;
   didMethod: boolean;
   q: boolean;
+  /** The text is searched through the trigram index (q of at least TRIGRAM characters). */
+  indexed: boolean;
+  /** The walk ends at seq `upTo` (SQLite: the stretch scanned before the index is asked). */
+  upTo?: boolean;
+}
+
+/** The fewest characters (code points) a trigram index can look up: shorter terms are scanned for. */
+export const TRIGRAM = 3;
+
+/**
+ * Whether a (lower-cased) term is looked up in the trigram index: three characters or more, and
+ * no NUL (FTS5's query syntax would end the phrase there; no DID holds one).
+ */
+export function trigramTerm(q: string | null): q is string {
+  return q !== null && !q.includes('\0') && [...q].length >= TRIGRAM;
 }
 
 /**
@@ -216,10 +238,19 @@ export function directoryArguments(query: DirectoryQuery): { shape: DirectorySha
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > DIRECTORY_MAX)
     throw new RangeError(`limit must be a whole number from 1 to ${DIRECTORY_MAX}, not ${limit}`);
   if (after !== null && (!Number.isSafeInteger(after) || after < 0)) throw new RangeError(`after must be a whole number from 0, not ${after}`);
+  const q = query.q?.toLowerCase() ?? null;
+  const indexed = trigramTerm(q);
   return {
-    shape: { after: after !== null, didMethod: query.didMethod !== null, q: query.q !== null },
-    // One row over the limit: whether it comes back says whether there is more.
-    values: { after, didMethod: query.didMethod, q: query.q?.toLowerCase() ?? null, limit: limit + 1 },
+    shape: { after: after !== null, didMethod: query.didMethod !== null, q: q !== null, indexed },
+    // One row over the limit: whether it comes back says whether there is more. `match` is the
+    // term as one FTS5 phrase (quotes doubled), `like` as a LIKE pattern (\, % and _ escaped).
+    values: {
+      after,
+      didMethod: query.didMethod,
+      q,
+      limit: limit + 1,
+      ...(indexed ? { match: `"${q.replaceAll('"', '""')}"`, like: `%${q.replace(/[\\%_]/g, '\\$&')}%` } : {}),
+    },
   };
 }
 
@@ -231,8 +262,12 @@ export function directoryArguments(query: DirectoryQuery): { shape: DirectorySha
  * statement (one snapshot): a listing is never shown without the current claim behind it.
  */
 export function directorySql(d: Dialect, shape: DirectoryShape): string {
+  const indexed = shape.q && shape.indexed;
+  const seq = indexed ? d.trigram.seq : 'e.seq';
   const where = [
-    ...(shape.after ? [`e.seq > ${d.p('after')}`] : []),
+    ...(indexed ? [d.trigram.where] : []),
+    ...(shape.after ? [`${seq} > ${d.p('after')}`] : []),
+    ...(shape.upTo ? [`${seq} <= ${d.p('upTo')}`] : []),
     ...(shape.didMethod ? [`e.did_method = ${d.p('didMethod')}`] : []),
     ...(shape.q ? [d.contains('e.search', d.p('q'))] : []),
     `EXISTS (SELECT 1 FROM claims c WHERE c.id = e.claim_id AND ${current(d, 'c')})`,
@@ -241,9 +276,9 @@ export function directorySql(d: Dialect, shape: DirectoryShape): string {
     SELECT p.seq, p.did, p.did_method AS "didMethod", p.listed_at_ms AS "listedAtMs", ${d.currentClaimsJson('p.did')} AS claims
     FROM (
       SELECT e.seq, e.did, e.did_method, e.listed_at_ms
-      FROM directory_entries e
+      FROM ${indexed ? d.trigram.from : 'directory_entries e'}
       WHERE ${where.join('\n        AND ')}
-      ORDER BY e.seq
+      ORDER BY ${seq}
       LIMIT ${d.p('limit')}
     ) p
     ORDER BY p.seq`;

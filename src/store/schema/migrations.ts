@@ -57,6 +57,56 @@ const V16_COLUMNS = `
       ALTER TABLE customer_webhooks ADD COLUMN disabled_reason TEXT;
       ALTER TABLE customer_webhook_deliveries ADD COLUMN replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0);
 `;
+/** Version 17 on SQLite: the directory's trigram index and the triggers that keep it in step. */
+const V17_DIRECTORY_SEARCH = `
+      CREATE VIRTUAL TABLE directory_search USING fts5(
+        search, content = 'directory_entries', content_rowid = 'seq', tokenize = 'trigram case_sensitive 1'
+      );
+      INSERT INTO directory_search (directory_search) VALUES ('rebuild');
+      CREATE TRIGGER directory_search_insert AFTER INSERT ON directory_entries BEGIN
+        INSERT INTO directory_search (rowid, search) VALUES (new.seq, new.search);
+      END;
+      CREATE TRIGGER directory_search_delete AFTER DELETE ON directory_entries BEGIN
+        INSERT INTO directory_search (directory_search, rowid, search) VALUES ('delete', old.seq, old.search);
+      END;
+      CREATE TRIGGER directory_search_update AFTER UPDATE OF seq, search ON directory_entries BEGIN
+        INSERT INTO directory_search (directory_search, rowid, search) VALUES ('delete', old.seq, old.search);
+        INSERT INTO directory_search (rowid, search) VALUES (new.seq, new.search);
+      END;
+`;
+
+/**
+ * Version 17 on PostgreSQL: pg_trgm where it is installed (in whatever schema), else made — in
+ * public when the role may (every schema of the database then shares it), else in the current
+ * one. A role that may do neither gets no index (a caught error: the migration still succeeds)
+ * and the directory scans as before; the same statements give the same results either way.
+ * fastupdate off: with it, new listings wait in a pending list that every search reads through
+ * until a vacuum (measured: 13 ms instead of 1 ms for a rare term after 100,000 listings); a
+ * listing is a rare write, and it pays for its own index entries at once.
+ */
+const V17_DIRECTORY_TRGM = `
+      DO $$
+      DECLARE s name;
+      BEGIN
+        SELECT n.nspname INTO s FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_trgm';
+        IF s IS NULL THEN
+          BEGIN
+            CREATE EXTENSION pg_trgm SCHEMA public;
+          EXCEPTION WHEN OTHERS THEN
+            BEGIN
+              CREATE EXTENSION pg_trgm;
+            EXCEPTION WHEN OTHERS THEN
+              NULL;
+            END;
+          END;
+          SELECT n.nspname INTO s FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_trgm';
+        END IF;
+        IF s IS NOT NULL THEN
+          EXECUTE format('CREATE INDEX directory_entries_search_trgm ON directory_entries USING gin (search %I.gin_trgm_ops) WITH (fastupdate = off)', s);
+        END IF;
+      END $$;
+`;
+
 /** monitor_events' replay count (version 16). */
 const V16_REPLAYS = 'replays INTEGER NOT NULL DEFAULT 0 CHECK (replays >= 0)';
 /**
@@ -718,10 +768,23 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `${V16_COLUMNS}
       ALTER TABLE monitor_events ADD COLUMN ${V16_REPLAYS};${replaceEventTypeCheck(MONITOR_EVENT_TYPES_V16)}${V16_ATTEMPTS}`,
   },
+  {
+    version: 17,
+    name: 'directory search through a trigram index',
+    // The directory's free text is a substring of the listing's `search` (its DID in lower case);
+    // a rare term no longer walks every listing. SQLite keeps an FTS5 trigram index over `search`
+    // (external content: the text is the listing's own, indexed by seq), case-sensitive as the
+    // comparison is, kept in step by triggers in each write's own transaction and filled here
+    // from the listings already there.
+    up: V17_DIRECTORY_SEARCH,
+    // PostgreSQL: a GIN index of pg_trgm's trigrams, when the extension is there or may be made
+    // (docs/daemon.md#proofs-of-control-and-the-directory); else none, and search scans as before.
+    postgres: V17_DIRECTORY_TRGM,
+  },
 ];
 
 /** The version this build writes and reads (docs/history.md#the-schema states it). */
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;
 
 export function futureSchemaMessage(found: number): string {
   return `the database has schema version ${found}, newer than version ${SCHEMA_VERSION} of this build; it was left untouched (upgrade svc to use it)`;

@@ -53,10 +53,20 @@ const SQLITE: Dialect = {
   rfc3339: (ms) => `strftime('%Y-%m-%dT%H:%M:%SZ', (${ms}) / 1000, 'unixepoch')`,
   // instr() compares bytes: no LIKE wildcards, no collation.
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+  // FTS5's trigram table (schema v17) in seq order: its rowid is the listing's seq, and it walks
+  // its matches in rowid order, so a page stops at its limit however many listings match.
+  trigram: {
+    from: 'directory_search JOIN directory_entries e ON e.seq = directory_search.rowid',
+    where: 'directory_search MATCH @match',
+    seq: 'directory_search.rowid',
+  },
   currentClaimsJson: (did) => `(
       SELECT json_group_array(json_object('method', k.method, 'verifiedAtMs', k.verified_at_ms, 'expiresAtMs', k.expires_at_ms) ORDER BY k.method)
       FROM claims k WHERE k.did = ${did} AND ${current(SQLITE, 'k')})`,
 };
+
+/** Listings a directory search scans in seq order before it asks the trigram index for the rest of the page. */
+const SCANNED = 256;
 
 type Statement<R> = Database.Statement<[Record<string, unknown>], R>;
 
@@ -185,14 +195,32 @@ export class SqliteClaimStore implements ClaimStore {
 
     // One statement per shape of query (which filters are given), prepared when first asked for.
     const pages = new Map<string, Statement<EntryRow>>();
-    this.#directory = (shape, values) => {
-      const key = `${shape.after}${shape.didMethod}${shape.q}`;
+    const pageFor = (shape: DirectoryShape): Statement<EntryRow> => {
+      const key = `${shape.after}${shape.didMethod}${shape.q}${shape.indexed}${shape.upTo === true}`;
       let page = pages.get(key);
       if (page === undefined) {
         page = db.prepare(directorySql(SQLITE, shape)) as Statement<EntryRow>;
         pages.set(key, page);
       }
-      return pageOf(page.all({ ...values, now: now() }), values['limit'] as number);
+      return page;
+    };
+    // A term the index can look up: the next SCANNED listings are scanned first, and the index
+    // asked only for what they leave of the page. FTS5 walks a term's matches from the first
+    // (a cursor deep in the order skips every match before it), so a term that matches often
+    // is cheaper scanned — it fills the page within the stretch — and one that matches rarely
+    // is found through the index wherever it is. One read transaction: one snapshot, one clock.
+    const indexed = db.transaction((shape: DirectoryShape, values: Record<string, unknown>): EntryRow[] => {
+      const at = now();
+      const limit = values['limit'] as number;
+      const upTo = ((values['after'] as number | null) ?? 0) + SCANNED;
+      const scanned = pageFor({ ...shape, indexed: false, upTo: true }).all({ ...values, upTo, now: at });
+      if (scanned.length >= limit) return scanned;
+      const found = pageFor({ ...shape, after: true }).all({ ...values, after: upTo, limit: limit - scanned.length, now: at });
+      return [...scanned, ...found];
+    });
+    this.#directory = (shape, values) => {
+      const rows = shape.indexed ? indexed(shape, values) : pageFor(shape).all({ ...values, now: now() });
+      return pageOf(rows, values['limit'] as number);
     };
   }
 

@@ -49,6 +49,7 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #byHash: Database.Statement<[string, string], StoredRow>;
   readonly #hashesWithPrefix: Database.Statement<[string, string, string, number, string], { documentHash: string }>;
   readonly #olderThan: Database.Statement<[string, string, number], StoredRow>;
+  readonly #hashPrefixes: Database.Statement<[number, string], string>;
   readonly #record: (observation: NewObservation) => Recorded<Observation>;
   readonly #recordMany: (observations: readonly NewObservation[]) => Recorded<Observation>[];
   readonly #ceiling: RowCeiling;
@@ -95,6 +96,13 @@ export class SqliteObservationStore implements ObservationStore {
       `SELECT document_hash AS documentHash FROM observations INDEXED BY observations_did_hash
        WHERE did = ? AND document_hash >= ? AND document_hash < ? AND substr(document_hash, 1, ?) = ? ${NEWEST_FIRST}`,
     );
+    // Covered by the (did, document_hash) index, grouped in its order: no row, no sort.
+    this.#hashPrefixes = db
+      .prepare(
+        `SELECT substr(document_hash, 1, ?) FROM observations INDEXED BY observations_did_hash
+         WHERE did = ? GROUP BY document_hash ORDER BY document_hash`,
+      )
+      .pluck() as Database.Statement<[number, string], string>;
     // A row-value range on the (did, observed_at, id) index: one step back from the given row.
     this.#olderThan = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND (observed_at, id) < (?, ?) ${NEWEST_FIRST} LIMIT 1`);
     // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
@@ -205,6 +213,10 @@ export class SqliteObservationStore implements ObservationStore {
     const range = hashRange(prefix);
     if (range === null) return [];
     return distinctHashes(this.#hashesWithPrefix.all(did, range[0], range[1], prefix.length, prefix));
+  }
+
+  async hashPrefixes(did: string, length: number): Promise<string[]> {
+    return this.#hashPrefixes.all(length, did);
   }
 
   async olderThan(did: string, row: Pick<Observation, 'observedAt' | 'id'>): Promise<StoredObservation | undefined> {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { decodeIdentifier } from '../../../core/did/syntax.js';
 import { diffOf, historyOf, MAX_HISTORY_LIMIT } from '../../../core/history/history.js';
-import { documentHashes, SHOWN_HASH_PREFIX, uniquePrefixLength } from '../../../core/history/prefix.js';
+import { historyPrefixLength, SHOWN_HASH_PREFIX } from '../../../core/history/prefix.js';
 import { asProblemError, ProblemError } from '../../../core/problems.js';
 import { keptLogText } from '../../../core/webvh/kept-log.js';
 import type { Runtime } from '../../../core/runtime.js';
@@ -78,7 +78,7 @@ export async function historyAction(
     setExit,
     async (runtime) => {
       const value = await historyOf(decodeIdentifier(did), runtime, limit);
-      if (runtime.store) prefixLength = uniquePrefixLength(await documentHashes(runtime.store, value.did));
+      if (runtime.store) prefixLength = await historyPrefixLength(runtime.store, value.did);
       return value;
     },
     async (value) => ({
