@@ -15,6 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import type { NewObservation } from '../src/core/history/store.js';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { ed25519DidKeys, median, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const ROUNDS = 3;
@@ -58,6 +60,84 @@ function rowsIn(file: string): number {
     return (db.prepare('SELECT count(*) AS n FROM observations').get() as { n: number }).n;
   } finally {
     db.close();
+  }
+}
+
+/** An observation of a did:key shaped as the daemon records one (two keys, five relationships). */
+function observationOf(n: number): NewObservation {
+  const did = `did:key:z6Mk${n.toString(36).padStart(44, 'x')}`;
+  const ed = `${did}#z6Mk${'a'.repeat(44)}`;
+  const x = `${did}#z6LS${'b'.repeat(44)}`;
+  const document = {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+    id: did,
+    verificationMethod: [
+      { id: ed, type: 'Multikey', controller: did, publicKeyMultibase: `z6Mk${'a'.repeat(44)}` },
+      { id: x, type: 'Multikey', controller: did, publicKeyMultibase: `z6LS${'b'.repeat(44)}` },
+    ],
+    authentication: [ed],
+    assertionMethod: [ed],
+    capabilityInvocation: [ed],
+    capabilityDelegation: [ed],
+    keyAgreement: [x],
+  } as NewObservation['document'];
+  const observedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    did,
+    documentHash: n.toString(16).padStart(64, '0'),
+    document,
+    observedAt,
+    latencyMs: 1,
+    resolverVersion: 'bench',
+    domainBindingStatus: null,
+    summary: 'valid',
+  };
+}
+
+/**
+ * Microseconds the event loop is held per recorded observation (SQLite file, in process): 16
+ * records a turn written by the group commit's flush, next to SVC_RECORD_BATCH=1 (each record
+ * commits inside record()). Samples interleaved.
+ */
+async function eventLoopCost(dir: string): Promise<BenchRow> {
+  const stores = {
+    grouped: openSqliteStore({ path: path.join(dir, 'loop-grouped.db'), maxObservations: 100_000 }),
+    single: openSqliteStore({ path: path.join(dir, 'loop-single.db'), maxObservations: 100_000, recordBatch: 1 }),
+  };
+  let n = 0;
+  const sample = async (name: 'grouped' | 'single', turns: number): Promise<number> => {
+    const store = stores[name];
+    let busy = 0n;
+    for (let t = 0; t < turns; t++) {
+      const started = process.hrtime.bigint();
+      const records = Array.from({ length: 16 }, () => store.observations.record(observationOf(n++)));
+      store.observations.flush();
+      busy += process.hrtime.bigint() - started;
+      await Promise.all(records);
+    }
+    return Number(busy) / 1e3 / (turns * 16);
+  };
+  try {
+    await sample('grouped', 100);
+    await sample('single', 100);
+    const samples = { grouped: [] as number[], single: [] as number[] };
+    for (let round = 0; round < 10; round++) {
+      for (const name of round % 2 === 0 ? (['grouped', 'single'] as const) : (['single', 'grouped'] as const)) samples[name].push(await sample(name, 200));
+    }
+    return {
+      operation: 'event-loop time per recorded observation (SQLite file, in process), group commit of 16 a turn',
+      unit: 'µs',
+      svc: median(samples.grouped),
+      peer: 'SVC_RECORD_BATCH=1',
+      peerValue: median(samples.single),
+      goal: null,
+      status: 'ok',
+      note: 'the synchronous part of record(): building the rows, JSON.stringify of the document, the statements and the commit; 10 interleaved samples of 3,200 records',
+      samples: { svc: samples.grouped, peer: samples.single },
+    };
+  } finally {
+    stores.grouped.close();
+    stores.single.close();
   }
 }
 
@@ -117,6 +197,7 @@ export async function run(): Promise<BenchRow[]> {
       if (stored[name] < answered[name]) throw new Error(`${answered[name]} requests were answered but only ${stored[name]} observations stored (${name})`);
     }
     return [
+      await eventLoopCost(dir),
       {
         operation,
         unit: 'ops/s',
