@@ -4,6 +4,14 @@
  * first's row and coalesces into it (one row, seenCount 2), never a second insert. With a ceiling
  * (the daemon's SVC_MAX_OBSERVATIONS) a new row is counted, makes room or is refused in the same
  * transaction, under the count's row lock shared by every daemon (src/store/postgres/ceiling.ts).
+ *
+ * record() is a group commit (sql.ts GroupCommit), as on SQLite: the observations recorded in one
+ * turn of the event loop are written by one transaction holding the advisory locks of all their
+ * DIDs, each exactly as a transaction of its own would write it (in order: a later one of the
+ * same DID coalesces into an earlier one), in multi-row statements — one per round of distinct
+ * DIDs (sql.ts rounds) — and each promise settles after the COMMIT. Round trips per batch: BEGIN
+ * with the locks, one statement per round (bounded: the coalescing, then the count and the
+ * insert of the new rows), COMMIT; instead of three or four per observation.
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
@@ -11,7 +19,7 @@ import type { NewObservation, Observation, ObservationStore, Recorded, StoredObs
 import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
 import { PgRowCeiling } from './ceiling.js';
-import { inLockedTransaction, LOCK_CLASS } from './sql.js';
+import { GroupCommit, LOCK_CLASS, rounds } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
   seen_count AS "seenCount", latency_ms AS "latencyMs", resolver_version AS "resolverVersion",
@@ -21,62 +29,166 @@ const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 /** COLUMNS of the table under the alias `t`. */
 const COLUMNS_OF = (t: string) => COLUMNS.replace(/(^|,\s*)(\w+)/g, `$1${t}.$2`);
 
-/** The DID's latest row, and the coalescing UPDATE of it when it matches (see RECORD). */
-const LATEST_AND_COALESCED = `
-  WITH latest AS (
-    SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT 1
-  ), coalesced AS (
-    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, $4),
-      latency_ms = $5, resolver_version = $6, summary = $8
-    FROM latest l
-    WHERE o.id = l.id AND l.document_hash = $2 AND l.domain_binding_status IS NOT DISTINCT FROM $7::text AND l.fingerprint_profile = $9
-    RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
-  )`;
-
-/**
- * Coalesce into the DID's latest row when it has the same document hash, binding status and
- * fingerprint profile (as on SQLite: a row of another profile is not relabelled), else insert.
- * $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary,
- * $9 profile.
- */
-const RECORD = `${LATEST_AND_COALESCED}, stored AS (
-    INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
-      latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
-    SELECT $1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM coalesced)
-    RETURNING ${COLUMNS}, 'stored' AS outcome
-  )
-  SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
-
-/**
- * With a ceiling: the coalescing alone, with RECORD's parameters but the document ($3, which it
- * does not read: a server refuses a parameter it cannot type) …
- */
-const COALESCE = `${LATEST_AND_COALESCED.replace(/\$([4-9])/g, (_, n: string) => `$${Number(n) - 1}`)} SELECT * FROM coalesced`;
-const withoutDocument = (values: unknown[]): unknown[] => values.filter((_, i) => i !== 2);
-/** … and, when it found nothing to coalesce into and the ceiling made room, the insert. */
+/** One new row (at the ceiling, after makeRoom): $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary, $9 profile. */
 const INSERT = `
   INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
     latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
   VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`;
 
+/** The batch's rows as parallel arrays, one per column ($1…$8, or $1…$7 without the document), ordered as given. */
+const INPUT_COLUMNS = ['did', 'hash', 'document', 'observed_at', 'latency', 'resolver', 'binding', 'summary'] as const;
+const INPUT_TYPES = ['text', 'text', 'text', 'text', 'float8', 'text', 'text', 'text'];
+
+/** The batch (one round: distinct DIDs) as a table `input`, `n` its order; `withDocument` false leaves the document out. */
+function inputOf(withDocument: boolean): { cte: string; profile: string } {
+  const columns = INPUT_COLUMNS.map((c, i) => [c, INPUT_TYPES[i]!] as const).filter(([c]) => withDocument || c !== 'document');
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  return {
+    cte: `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`,
+    profile: `$${columns.length + 1}`,
+  };
+}
+
+function valuesOf(list: readonly NewObservation[], withDocument: boolean): unknown[] {
+  const columns: unknown[][] = [
+    list.map((o) => o.did),
+    list.map((o) => o.documentHash),
+    ...(withDocument ? [list.map((o) => JSON.stringify(o.document))] : []),
+    list.map((o) => o.observedAt),
+    list.map((o) => o.latencyMs),
+    list.map((o) => o.resolverVersion),
+    list.map((o) => o.domainBindingStatus),
+    list.map((o) => o.summary),
+  ];
+  return [...columns, HASH_PROFILE];
+}
+
+/** Each DID's latest row, and the coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite). */
+const coalescedMany = (withDocument: boolean) => {
+  const { cte, profile } = inputOf(withDocument);
+  return `
+  WITH ${cte}, latest AS (
+    SELECT i.n, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile FROM input i
+    CROSS JOIN LATERAL (SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = i.did ${NEWEST_FIRST} LIMIT 1) l
+  ), coalesced AS (
+    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, i.observed_at),
+      latency_ms = i.latency, resolver_version = i.resolver, summary = i.summary
+    FROM latest l JOIN input i ON i.n = l.n
+    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = ${profile}
+    RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
+  )`;
+};
+
+/** The insert of every row of `input` not coalesced (when `coalesced` is there), in the batch's order (ids ascending). */
+const insertMany = (profile: string, unlessCoalesced: boolean) => `
+    INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
+      latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
+    SELECT i.did, i.hash, i.document, i.observed_at, i.observed_at, 1, i.latency, i.resolver, i.binding, i.summary, ${profile}
+    FROM input i ${unlessCoalesced ? 'WHERE NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)' : ''} ORDER BY i.n
+    RETURNING ${COLUMNS}, 'stored' AS outcome`;
+
+/** RECORD for a round of distinct DIDs: each coalesced into its latest row, or inserted. */
+const RECORD_MANY = `${coalescedMany(true)}, stored AS (${insertMany(inputOf(true).profile, true)})
+  SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
+/** With a ceiling: the coalescing alone (no documents sent) … */
+const COALESCE_MANY = `${coalescedMany(false)} SELECT * FROM coalesced`;
+/** … then, when the count has room for all the round's new rows, their insert in one statement. */
+const INSERT_MANY = `WITH ${inputOf(true).cte} ${insertMany(inputOf(true).profile, false)}`;
+
+type Outcome<T extends string> = Observation & { outcome: T };
+
+/** The rows back by DID (distinct within a round), without their outcome column. */
+function byDid<T extends string>(rows: Outcome<T>[]): Map<string, { outcome: T; row: Observation }> {
+  return new Map(rows.map(({ outcome, ...row }) => [row.did, { outcome, row }]));
+}
+
 export class PostgresObservationStore implements ObservationStore {
   readonly #ceiling: PgRowCeiling;
+  readonly #commits: GroupCommit<NewObservation, Recorded<Observation>>;
 
-  /** `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI). */
+  /**
+   * `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI).
+   * `options.batch`: most observations one transaction writes (default GROUP_COMMIT_BATCH; 1: each its own).
+   */
   constructor(
     private readonly pool: pg.Pool,
-    options: CeilingOptions = {},
+    options: CeilingOptions & { batch?: number } = {},
   ) {
     this.#ceiling = new PgRowCeiling('observations', 'did', options);
+    this.#commits = new GroupCommit(
+      pool,
+      LOCK_CLASS.observations,
+      (o) => o.did,
+      (client, list) => this.#write(client, list),
+      (results) => this.#ceiling.settleAll(results),
+      options.batch,
+    );
   }
 
   /**
-   * Under the DID's advisory lock (taken in the same round trip as BEGIN), one statement reads
-   * the latest row and either coalesces into it or inserts: it runs after the lock is held, so
-   * its snapshot includes whatever a concurrent recorder of the same DID committed first.
-   * Three round trips in all (BEGIN + lock, the statement, COMMIT).
+   * Submitted to the group commit. The batch's statements run after the locks of all its DIDs
+   * are held, so their snapshots include whatever a concurrent recorder of those DIDs (another
+   * daemon's batch) committed first.
    */
   record(o: NewObservation): Promise<Recorded<Observation>> {
+    return this.#commits.submit(o);
+  }
+
+  /** Resolves when every record submitted so far has been written or refused (the store is closing). */
+  drain(): Promise<void> {
+    return this.#commits.drain();
+  }
+
+  /** One batch, in its transaction with the locks held: each round of distinct DIDs in turn. */
+  async #write(client: pg.PoolClient, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
+    const out: Array<Recorded<Observation>> = new Array(list.length);
+    const ceiling = this.#ceiling;
+    for (const round of rounds(list, (o) => o.did)) {
+      const items = round.map((r) => r.item);
+      if (ceiling.ceiling === null) {
+        // Named: each connection parses and plans it once (the hot statement of every resolution).
+        const { rows } = await client.query<Outcome<'stored' | 'coalesced'>>({
+          name: 'svc-record-observations',
+          text: RECORD_MANY,
+          values: valuesOf(items, true),
+        });
+        const written = byDid(rows);
+        for (const { item, index } of round) out[index] = { ...written.get(item.did)!, evicted: 0 };
+        continue;
+      }
+      // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
+      // counted, make room or are refused, and are inserted, all in this one transaction.
+      const { rows } = await client.query<Outcome<'coalesced'>>({ name: 'svc-coalesce-observations', text: COALESCE_MANY, values: valuesOf(items, false) });
+      const coalesced = byDid(rows);
+      const fresh = round.filter(({ item, index }) => {
+        const hit = coalesced.get(item.did);
+        if (hit !== undefined) out[index] = { ...hit, evicted: 0 };
+        return hit === undefined;
+      });
+      if (fresh.length === 0) continue;
+      if (await ceiling.hasRoomFor(client, fresh.length)) {
+        // Under the ceiling for all of them: no eviction to decide, one insert.
+        const { rows: inserted } = await client.query<Outcome<'stored'>>({
+          name: 'svc-insert-observations',
+          text: INSERT_MANY,
+          values: valuesOf(
+            fresh.map((f) => f.item),
+            true,
+          ),
+        });
+        const stored = byDid(inserted);
+        for (const { item, index } of fresh) out[index] = { ...stored.get(item.did)!, evicted: 0 };
+        continue;
+      }
+      // At the ceiling: one at a time, each making room (or refused) as a transaction of its own would.
+      for (const { item, index } of fresh) out[index] = await this.#insertAtCeiling(client, item);
+    }
+    return out;
+  }
+
+  async #insertAtCeiling(client: pg.PoolClient, o: NewObservation): Promise<Recorded<Observation>> {
+    const evicted = await this.#ceiling.makeRoom(client, o.did);
+    if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
     const values = [
       o.did,
       o.documentHash,
@@ -88,34 +200,8 @@ export class PostgresObservationStore implements ObservationStore {
       o.summary,
       HASH_PROFILE,
     ];
-    const ceiling = this.#ceiling;
-    if (ceiling.ceiling === null) {
-      return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
-        // Named: each connection parses and plans it once (the hot statement of every resolution).
-        const { rows } = await client.query<Observation & { outcome: 'stored' | 'coalesced' }>({ name: 'svc-record-observation', text: RECORD, values });
-        const { outcome, ...row } = rows[0]!;
-        return { outcome, row, evicted: 0 };
-      });
-    }
-    // Bounded: an unchanged snapshot coalesces without waiting for the count; a new row is
-    // counted, makes room or is refused, and is inserted, all in this one transaction.
-    return ceiling.commit(() =>
-      inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client): Promise<Recorded<Observation>> => {
-        const coalesced = await client.query<Observation & { outcome: 'coalesced' }>({
-          name: 'svc-coalesce-observation',
-          text: COALESCE,
-          values: withoutDocument(values),
-        });
-        if (coalesced.rows[0] !== undefined) {
-          const { outcome: _outcome, ...row } = coalesced.rows[0];
-          return { outcome: 'coalesced', row, evicted: 0 };
-        }
-        const evicted = await ceiling.makeRoom(client, o.did);
-        if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
-        const { rows } = await client.query<Observation>({ name: 'svc-insert-observation', text: INSERT, values });
-        return evicted > 0 ? { outcome: 'evicted', row: rows[0]!, evicted } : { outcome: 'stored', row: rows[0]!, evicted: 0 };
-      }),
-    );
+    const { rows } = await client.query<Observation>({ name: 'svc-insert-observation', text: INSERT, values });
+    return evicted > 0 ? { outcome: 'evicted', row: rows[0]!, evicted } : { outcome: 'stored', row: rows[0]!, evicted: 0 };
   }
 
   /** Rows (the database's exact count), the ceiling, and evictions and refusals since the store was opened. */

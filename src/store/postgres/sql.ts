@@ -70,6 +70,138 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
   }
 }
 
+/**
+ * BEGIN and the transaction-level advisory locks of every key (`lockClass`, hashtext(key)) in one
+ * round trip, taken in ascending order of the lock's key: two transactions locking overlapping
+ * sets of keys (two daemons' group commits) take their common locks in the same order, so they
+ * queue, never deadlock. hashtext() collisions name one lock, which a transaction holds once.
+ */
+export function beginLocked(client: pg.PoolClient, lockClass: number, keys: readonly string[]): Promise<unknown> {
+  const literals = [...new Set(keys)].map((k) => client.escapeLiteral(k)).join(', ');
+  // The sort is the subquery's, below the aggregate that calls the lock function: rows reach it sorted.
+  return client.query(
+    `BEGIN; SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`,
+  );
+}
+
+/** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
+export const GROUP_COMMIT_BATCH = 64;
+
+interface Pending<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A group commit: the records submitted while the event loop is busy (every resolution that
+ * finishes in one turn) are written by one transaction at the end of the turn, at most `batch`
+ * of them, holding the advisory locks of all their keys (beginLocked) before `write` runs them
+ * in submission order. While a transaction is in flight the next records gather for the one
+ * after it (one writer per store: a batch grows with the load instead of the connections).
+ *
+ * Each record's promise settles only after the COMMIT that holds it has been acknowledged by
+ * the server, so whatever a caller has acknowledged is durable as before; a crash before it
+ * loses only records nobody was told of. When the transaction fails it is rolled back as a
+ * whole and every record of it is rejected: none is half-written, none acknowledged.
+ */
+export class GroupCommit<I, R> {
+  #pending: Pending<I, R>[] = [];
+  #scheduled = false;
+  #writing = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly lockClass: number,
+    private readonly keyOf: (item: I) => string,
+    private readonly write: (client: pg.PoolClient, items: I[]) => Promise<R[]>,
+    /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
+    private readonly settled: (results: R[] | null) => void = () => undefined,
+    private readonly batch = GROUP_COMMIT_BATCH,
+  ) {}
+
+  #idle: Array<() => void> = [];
+
+  /** Resolves when nothing is pending or being written (every record submitted so far has settled). */
+  drain(): Promise<void> {
+    if (!this.#writing && !this.#scheduled && this.#pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  submit(item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#pending.push({ item, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#writing || this.#pending.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const group = this.#pending.splice(0, this.batch);
+    if (group.length === 0) return;
+    this.#writing = true;
+    let results: R[] | null = null;
+    let failure: unknown;
+    try {
+      results = await this.#transaction(group.map((p) => p.item));
+    } catch (error) {
+      failure = error;
+    }
+    this.#writing = false;
+    this.#schedule();
+    this.settled(results);
+    if (results === null) for (const p of group) p.reject(failure);
+    else group.forEach((p, i) => p.resolve(results[i]!));
+    if (!this.#writing && !this.#scheduled && this.#pending.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  async #transaction(items: I[]): Promise<R[]> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      try {
+        await beginLocked(client, this.lockClass, items.map(this.keyOf));
+        const results = await this.write(client, items);
+        await client.query('COMMIT');
+        return results;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          // A connection that cannot roll back is not given back to the pool.
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/**
+ * Round k of `items`: the k-th item of each key, in order. Items of one key keep their order
+ * across rounds; within a round every key appears once, so a round can be one multi-row
+ * statement whose rows do not depend on one another.
+ */
+export function rounds<I>(items: readonly I[], keyOf: (item: I) => string): Array<Array<{ item: I; index: number }>> {
+  const seen = new Map<string, number>();
+  const out: Array<Array<{ item: I; index: number }>> = [];
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const k = seen.get(key) ?? 0;
+    seen.set(key, k + 1);
+    (out[k] ??= []).push({ item, index });
+  });
+  return out;
+}
+
 /** Now on the database clock, in epoch milliseconds. */
 export const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 /** A CTE in front of a statement that reads now once for the whole statement (as `(SELECT now FROM clock)`). */
