@@ -135,20 +135,6 @@ export class PgRowCeiling {
     return step.value;
   }
 
-  /**
-   * Inside the record transaction, before inserting `n` new rows at once: locks the count (as
-   * makeRoom does, until the transaction ends) and answers whether all of them fit under the
-   * ceiling without an eviction — then makeRoom would evict nothing and refuse none of them.
-   */
-  async hasRoomFor(client: pg.PoolClient, n: number): Promise<boolean> {
-    const { ceiling } = this.#rule;
-    if (ceiling === null) return true;
-    const { rows } = await client.query<{ v: number }>({ name: `svc-lock-count-${this.table}`, text: LOCK_COUNT, values: [this.table] });
-    const count = rows[0]?.v;
-    if (count === undefined) throw new Error(`svc_row_counts has no row for ${this.table}`);
-    return count + n <= ceiling;
-  }
-
   /** After a group commit: each record counted (settle), or the watermark read again after its rollback (null). */
   settleAll(results: ReadonlyArray<Recorded<unknown>> | null): void {
     if (results === null) this.#rule.reset();

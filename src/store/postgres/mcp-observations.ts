@@ -36,10 +36,11 @@ export class PostgresMcpObservationStore implements McpObservationStore {
       pool,
       LOCK_CLASS.mcpObservations,
       (s) => s.endpoint,
-      async (client, list) => {
+      async (tx, list) => {
+        await tx.begin();
         // In order: a later inventory of the same endpoint coalesces into an earlier one.
         const out: Array<Recorded<McpSnapshot>> = [];
-        for (const s of list) out.push(await this.#recordOne(client, s));
+        for (const s of list) out.push(await this.#recordOne(tx.client, s));
         return out;
       },
       (results) => this.#ceiling.settleAll(results),

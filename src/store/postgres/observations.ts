@@ -19,7 +19,7 @@ import type { NewObservation, Observation, ObservationStore, Recorded, StoredObs
 import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
 import { PgRowCeiling } from './ceiling.js';
-import { GroupCommit, LOCK_CLASS, rounds } from './sql.js';
+import { GroupCommit, LOCK_CLASS, rounds, sqlArray, type GroupTransaction } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
   seen_count AS "seenCount", latency_ms AS "latencyMs", resolver_version AS "resolverVersion",
@@ -35,65 +35,65 @@ const INSERT = `
     latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
   VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`;
 
-/** The batch's rows as parallel arrays, one per column ($1…$8, or $1…$7 without the document), ordered as given. */
-const INPUT_COLUMNS = ['did', 'hash', 'document', 'observed_at', 'latency', 'resolver', 'binding', 'summary'] as const;
-const INPUT_TYPES = ['text', 'text', 'text', 'text', 'float8', 'text', 'text', 'text'];
+/** The columns of a batch's rows, each sent as an array literal (sql.ts sqlArray), and their types. */
+const INPUT: ReadonlyArray<[column: string, type: string, value: (o: NewObservation) => string | number | null]> = [
+  ['did', 'text', (o) => o.did],
+  ['hash', 'text', (o) => o.documentHash],
+  ['document', 'text', (o) => JSON.stringify(o.document)],
+  ['observed_at', 'text', (o) => o.observedAt],
+  ['latency', 'float8', (o) => o.latencyMs],
+  ['resolver', 'text', (o) => o.resolverVersion],
+  ['binding', 'text', (o) => o.domainBindingStatus],
+  ['summary', 'text', (o) => o.summary],
+];
 
-/** The batch (one round: distinct DIDs) as a table `input`, `n` its order; `withDocument` false leaves the document out. */
-function inputOf(withDocument: boolean): { cte: string; profile: string } {
-  const columns = INPUT_COLUMNS.map((c, i) => [c, INPUT_TYPES[i]!] as const).filter(([c]) => withDocument || c !== 'document');
-  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  return {
-    cte: `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`,
-    profile: `$${columns.length + 1}`,
-  };
-}
-
-function valuesOf(list: readonly NewObservation[], withDocument: boolean): unknown[] {
-  const columns: unknown[][] = [
-    list.map((o) => o.did),
-    list.map((o) => o.documentHash),
-    ...(withDocument ? [list.map((o) => JSON.stringify(o.document))] : []),
-    list.map((o) => o.observedAt),
-    list.map((o) => o.latencyMs),
-    list.map((o) => o.resolverVersion),
-    list.map((o) => o.domainBindingStatus),
-    list.map((o) => o.summary),
-  ];
-  return [...columns, HASH_PROFILE];
+/**
+ * The batch (one round: distinct DIDs) as a table `input` of literals, `n` its order;
+ * `withDocument` false leaves the document out (the coalescing does not read it).
+ */
+function inputOf(client: pg.PoolClient, list: readonly NewObservation[], withDocument: boolean): string {
+  const columns = INPUT.filter(([c]) => withDocument || c !== 'document');
+  const arrays = columns.map(([, type, value]) => sqlArray(client, list.map(value), type)).join(', ');
+  return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
 }
 
 /** Each DID's latest row, and the coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite). */
-const coalescedMany = (withDocument: boolean) => {
-  const { cte, profile } = inputOf(withDocument);
-  return `
-  WITH ${cte}, latest AS (
+const COALESCED = `latest AS (
     SELECT i.n, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile FROM input i
     CROSS JOIN LATERAL (SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = i.did ${NEWEST_FIRST} LIMIT 1) l
   ), coalesced AS (
     UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, i.observed_at),
       latency_ms = i.latency, resolver_version = i.resolver, summary = i.summary
     FROM latest l JOIN input i ON i.n = l.n
-    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = ${profile}
+    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
     RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
   )`;
-};
 
-/** The insert of every row of `input` not coalesced (when `coalesced` is there), in the batch's order (ids ascending). */
-const insertMany = (profile: string, unlessCoalesced: boolean) => `
+/** The insert of the rows of `input` that pass `where`, in the batch's order (ids ascending). */
+const insertInput = (where: string) => `
     INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
       latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
-    SELECT i.did, i.hash, i.document, i.observed_at, i.observed_at, 1, i.latency, i.resolver, i.binding, i.summary, ${profile}
-    FROM input i ${unlessCoalesced ? 'WHERE NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)' : ''} ORDER BY i.n
+    SELECT i.did, i.hash, i.document, i.observed_at, i.observed_at, 1, i.latency, i.resolver, i.binding, i.summary, '${HASH_PROFILE}'
+    FROM input i WHERE ${where} ORDER BY i.n
     RETURNING ${COLUMNS}, 'stored' AS outcome`;
 
-/** RECORD for a round of distinct DIDs: each coalesced into its latest row, or inserted. */
-const RECORD_MANY = `${coalescedMany(true)}, stored AS (${insertMany(inputOf(true).profile, true)})
+/** A round of distinct DIDs, unbounded: each coalesced into its latest row, or inserted. */
+const recordRound = (input: string) => `WITH ${input}, ${COALESCED}, stored AS (${insertInput('NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)')})
   SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
 /** With a ceiling: the coalescing alone (no documents sent) … */
-const COALESCE_MANY = `${coalescedMany(false)} SELECT * FROM coalesced`;
-/** … then, when the count has room for all the round's new rows, their insert in one statement. */
-const INSERT_MANY = `WITH ${inputOf(true).cte} ${insertMany(inputOf(true).profile, false)}`;
+const coalesceRound = (input: string) => `WITH ${input}, ${COALESCED} SELECT * FROM coalesced`;
+/**
+ * … then the count locked (as makeRoom locks it) and, in the same round trip, the insert of the
+ * round's new rows only when all of them fit under the ceiling ($ceiling) without an eviction —
+ * makeRoom would evict nothing and refuse none of them. Nothing back: they are recorded one at a
+ * time instead. The insert is a statement of its own after the lock, so its snapshot includes
+ * every insert committed before the count was granted.
+ */
+const insertRoundIfRoom = (input: string, count: number, ceiling: number) => [
+  `SELECT n FROM svc_row_counts WHERE table_name = 'observations' FOR UPDATE`,
+  `WITH ${input}, room AS (SELECT 1 FROM svc_row_counts WHERE table_name = 'observations' AND n + ${count} <= ${ceiling})
+  ${insertInput('EXISTS (SELECT 1 FROM room)')}`,
+];
 
 type Outcome<T extends string> = Observation & { outcome: T };
 
@@ -119,7 +119,7 @@ export class PostgresObservationStore implements ObservationStore {
       pool,
       LOCK_CLASS.observations,
       (o) => o.did,
-      (client, list) => this.#write(client, list),
+      (tx, list) => this.#write(tx, list),
       (results) => this.#ceiling.settleAll(results),
       options.batch,
     );
@@ -139,26 +139,31 @@ export class PostgresObservationStore implements ObservationStore {
     return this.#commits.drain();
   }
 
-  /** One batch, in its transaction with the locks held: each round of distinct DIDs in turn. */
-  async #write(client: pg.PoolClient, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
+  /**
+   * One batch, its DIDs locked: each round of distinct DIDs in turn. Unbounded: the locks and
+   * every round in one simple query (one round trip, one implicit transaction). Bounded: BEGIN,
+   * the locks and the first round's coalescing in one round trip, then per round the new rows'
+   * count and insert in one more; the group commit sends COMMIT.
+   */
+  async #write(tx: GroupTransaction, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
     const out: Array<Recorded<Observation>> = new Array(list.length);
-    const ceiling = this.#ceiling;
-    for (const round of rounds(list, (o) => o.did)) {
-      const items = round.map((r) => r.item);
-      if (ceiling.ceiling === null) {
-        // Named: each connection parses and plans it once (the hot statement of every resolution).
-        const { rows } = await client.query<Outcome<'stored' | 'coalesced'>>({
-          name: 'svc-record-observations',
-          text: RECORD_MANY,
-          values: valuesOf(items, true),
-        });
-        const written = byDid(rows);
+    const { client } = tx;
+    const ceiling = this.#ceiling.ceiling;
+    const groups = rounds(list, (o) => o.did);
+    const items = (round: Array<{ item: NewObservation }>) => round.map((r) => r.item);
+    if (ceiling === null) {
+      const answers = await tx.once(groups.map((round) => recordRound(inputOf(client, items(round), true))));
+      groups.forEach((round, k) => {
+        const written = byDid(answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>);
         for (const { item, index } of round) out[index] = { ...written.get(item.did)!, evicted: 0 };
-        continue;
-      }
-      // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
-      // counted, make room or are refused, and are inserted, all in this one transaction.
-      const { rows } = await client.query<Outcome<'coalesced'>>({ name: 'svc-coalesce-observations', text: COALESCE_MANY, values: valuesOf(items, false) });
+      });
+      return out;
+    }
+    // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
+    // counted, make room or are refused, and are inserted, all in this one transaction.
+    for (const [k, round] of groups.entries()) {
+      const coalesce = coalesceRound(inputOf(client, items(round), false));
+      const { rows } = k === 0 ? await tx.begin<Outcome<'coalesced'>>(coalesce) : await client.query<Outcome<'coalesced'>>(coalesce);
       const coalesced = byDid(rows);
       const fresh = round.filter(({ item, index }) => {
         const hit = coalesced.get(item.did);
@@ -166,16 +171,9 @@ export class PostgresObservationStore implements ObservationStore {
         return hit === undefined;
       });
       if (fresh.length === 0) continue;
-      if (await ceiling.hasRoomFor(client, fresh.length)) {
-        // Under the ceiling for all of them: no eviction to decide, one insert.
-        const { rows: inserted } = await client.query<Outcome<'stored'>>({
-          name: 'svc-insert-observations',
-          text: INSERT_MANY,
-          values: valuesOf(
-            fresh.map((f) => f.item),
-            true,
-          ),
-        });
+      const answer = await client.query(insertRoundIfRoom(inputOf(client, items(fresh), true), fresh.length, ceiling).join(';\n'));
+      const inserted = (answer as unknown as pg.QueryResult[])[1]!.rows as Array<Outcome<'stored'>>;
+      if (inserted.length === fresh.length) {
         const stored = byDid(inserted);
         for (const { item, index } of fresh) out[index] = { ...stored.get(item.did)!, evicted: 0 };
         continue;

@@ -71,21 +71,48 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
 }
 
 /**
- * BEGIN and the transaction-level advisory locks of every key (`lockClass`, hashtext(key)) in one
- * round trip, taken in ascending order of the lock's key: two transactions locking overlapping
+ * The transaction-level advisory locks of every key (`lockClass`, hashtext(key)) in one
+ * statement, taken in ascending order of the lock's key: two transactions locking overlapping
  * sets of keys (two daemons' group commits) take their common locks in the same order, so they
  * queue, never deadlock. hashtext() collisions name one lock, which a transaction holds once.
+ * The keys are escaped literals: the statement goes in a simple query of several statements,
+ * which takes no parameters.
  */
-export function beginLocked(client: pg.PoolClient, lockClass: number, keys: readonly string[]): Promise<unknown> {
+export function lockStatement(client: pg.PoolClient, lockClass: number, keys: readonly string[]): string {
   const literals = [...new Set(keys)].map((k) => client.escapeLiteral(k)).join(', ');
   // The sort is the subquery's, below the aggregate that calls the lock function: rows reach it sorted.
-  return client.query(
-    `BEGIN; SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`,
-  );
+  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`;
+}
+
+/** A value as an SQL literal (for the simple queries of a group commit). */
+export function sqlLiteral(client: pg.PoolClient, value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError('a number written to the database must be finite');
+    return String(value);
+  }
+  return client.escapeLiteral(value);
+}
+
+/** An array of values as an SQL literal of `type`[]. */
+export function sqlArray(client: pg.PoolClient, values: ReadonlyArray<string | number | null>, type: string): string {
+  return `ARRAY[${values.map((v) => sqlLiteral(client, v)).join(', ')}]::${type}[]`;
 }
 
 /** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
 export const GROUP_COMMIT_BATCH = 64;
+
+/**
+ * One group commit's transaction, as its `write` sees it: either `begin()` (BEGIN and the locks,
+ * with the first statement in the same round trip; the group commit sends COMMIT after `write`),
+ * or `once()`: the locks and every statement in one simple query — one implicit transaction,
+ * committed by the server before it answers, rolled back whole when a statement fails.
+ */
+export interface GroupTransaction {
+  readonly client: pg.PoolClient;
+  begin<T extends pg.QueryResultRow>(first?: string): Promise<pg.QueryResult<T>>;
+  once(statements: readonly string[]): Promise<pg.QueryResult[]>;
+}
 
 interface Pending<I, R> {
   item: I;
@@ -93,10 +120,15 @@ interface Pending<I, R> {
   reject: (error: unknown) => void;
 }
 
+/** The results of a simple query: one per statement (pg answers one result, not an array, for one statement). */
+function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(result) ? result : [result];
+}
+
 /**
  * A group commit: the records submitted while the event loop is busy (every resolution that
  * finishes in one turn) are written by one transaction at the end of the turn, at most `batch`
- * of them, holding the advisory locks of all their keys (beginLocked) before `write` runs them
+ * of them, holding the advisory locks of all their keys (lockStatement) before `write` runs them
  * in submission order. While a transaction is in flight the next records gather for the one
  * after it (one writer per store: a batch grows with the load instead of the connections).
  *
@@ -109,22 +141,21 @@ export class GroupCommit<I, R> {
   #pending: Pending<I, R>[] = [];
   #scheduled = false;
   #writing = false;
+  #idle: Array<() => void> = [];
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly lockClass: number,
     private readonly keyOf: (item: I) => string,
-    private readonly write: (client: pg.PoolClient, items: I[]) => Promise<R[]>,
+    private readonly write: (tx: GroupTransaction, items: I[]) => Promise<R[]>,
     /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
     private readonly settled: (results: R[] | null) => void = () => undefined,
     private readonly batch = GROUP_COMMIT_BATCH,
   ) {}
 
-  #idle: Array<() => void> = [];
-
   /** Resolves when nothing is pending or being written (every record submitted so far has settled). */
   drain(): Promise<void> {
-    if (!this.#writing && !this.#scheduled && this.#pending.length === 0) return Promise.resolve();
+    if (this.#quiet()) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
@@ -133,6 +164,10 @@ export class GroupCommit<I, R> {
       this.#pending.push({ item, resolve, reject });
       this.#schedule();
     });
+  }
+
+  #quiet(): boolean {
+    return !this.#writing && !this.#scheduled && this.#pending.length === 0;
   }
 
   #schedule(): void {
@@ -146,7 +181,6 @@ export class GroupCommit<I, R> {
 
   async #flush(): Promise<void> {
     const group = this.#pending.splice(0, this.batch);
-    if (group.length === 0) return;
     this.#writing = true;
     let results: R[] | null = null;
     let failure: unknown;
@@ -157,26 +191,40 @@ export class GroupCommit<I, R> {
     }
     this.#writing = false;
     this.#schedule();
-    this.settled(results);
-    if (results === null) for (const p of group) p.reject(failure);
-    else group.forEach((p, i) => p.resolve(results[i]!));
-    if (!this.#writing && !this.#scheduled && this.#pending.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    try {
+      this.settled(results);
+    } finally {
+      if (results === null) for (const p of group) p.reject(failure);
+      else group.forEach((p, i) => p.resolve(results[i]!));
+      if (this.#quiet()) for (const resolve of this.#idle.splice(0)) resolve();
+    }
   }
 
   async #transaction(items: I[]): Promise<R[]> {
     const client = await this.pool.connect();
+    const locks = lockStatement(client, this.lockClass, items.map(this.keyOf));
+    let open = false;
     let broken: Error | undefined;
+    const tx: GroupTransaction = {
+      client,
+      begin: async <T extends pg.QueryResultRow>(first?: string) => {
+        open = true;
+        const answer = resultsOf(await client.query(`BEGIN; ${locks}${first === undefined ? '' : `; ${first}`}`));
+        return answer[answer.length - 1] as pg.QueryResult<T>;
+      },
+      once: async (statements) => resultsOf(await client.query([locks, ...statements].join(';\n'))).slice(1),
+    };
     try {
       try {
-        await beginLocked(client, this.lockClass, items.map(this.keyOf));
-        const results = await this.write(client, items);
-        await client.query('COMMIT');
+        const results = await this.write(tx, items);
+        if (open) await client.query('COMMIT');
         return results;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollback: unknown) => {
-          // A connection that cannot roll back is not given back to the pool.
-          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-        });
+        if (open)
+          await client.query('ROLLBACK').catch((rollback: unknown) => {
+            // A connection that cannot roll back is not given back to the pool.
+            broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+          });
         throw error;
       }
     } finally {
