@@ -116,7 +116,9 @@ describePostgres('PostgreSQL group commit of observations', () => {
         ...dids.map((did) => a!.observations.record(observation(did))),
         ...[...dids].reverse().map((did) => b!.observations.record(observation(did))),
       ]);
-      const { rows } = await a!.pool.query<{ n: number; seen: number }>('SELECT count(*)::int AS n, min(seen_count)::int AS seen FROM observations GROUP BY did');
+      const { rows } = await a!.pool.query<{ n: number; seen: number }>(
+        'SELECT count(*)::int AS n, min(seen_count)::int AS seen FROM observations GROUP BY did',
+      );
       expect(rows).toHaveLength(30);
       expect(rows.every((r) => r.n === 1 && r.seen === 2)).toBe(true);
     });
