@@ -272,7 +272,7 @@ class Store implements PostgresStore {
     if (this.#closed) return;
     this.#closed = true;
     // Records already submitted to a group commit are written (or fail) before the pool goes.
-    await Promise.all([this.observations.drain(), this.mcpObservations.drain()]);
+    await Promise.all([this.observations.drain(), this.mcpObservations.drain(), this.watches.drain()]);
     await this.pool.end();
   }
 }

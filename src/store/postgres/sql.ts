@@ -99,6 +99,11 @@ export function sqlArray(client: pg.PoolClient, values: ReadonlyArray<string | n
   return `ARRAY[${values.map((v) => sqlLiteral(client, v)).join(', ')}]::${type}[]`;
 }
 
+/** `text` with its parameters `$1`, `$2`… replaced by `values` as literals (a statement for a simple query of several). */
+export function withLiterals(client: pg.PoolClient, text: string, values: ReadonlyArray<string | number | null>): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(client, values[Number(n) - 1] ?? null));
+}
+
 /** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
 export const GROUP_COMMIT_BATCH = 64;
 
@@ -129,8 +134,9 @@ function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] 
  * A group commit: the records submitted while the event loop is busy (every resolution that
  * finishes in one turn) are written by one transaction at the end of the turn, at most `batch`
  * of them, holding the advisory locks of all their keys (lockStatement) before `write` runs them
- * in submission order. While a transaction is in flight the next records gather for the one
- * after it (one writer per store: a batch grows with the load instead of the connections).
+ * in submission order. A turn's batch does not wait for an earlier one still in flight (a
+ * connection each): a single writer would add every batch's round trips to the next one's wait,
+ * and the locks already order two batches that share a key.
  *
  * Each record's promise settles only after the COMMIT that holds it has been acknowledged by
  * the server, so whatever a caller has acknowledged is durable as before; a crash before it
@@ -140,12 +146,14 @@ function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] 
 export class GroupCommit<I, R> {
   #pending: Pending<I, R>[] = [];
   #scheduled = false;
-  #writing = false;
+  /** Batches written now (each on a connection of its own). */
+  #writing = 0;
   #idle: Array<() => void> = [];
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly lockClass: number,
+    /** null: the records take no advisory lock (their statements lock what they write). */
+    private readonly lockClass: number | null,
     private readonly keyOf: (item: I) => string,
     private readonly write: (tx: GroupTransaction, items: I[]) => Promise<R[]>,
     /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
@@ -167,11 +175,11 @@ export class GroupCommit<I, R> {
   }
 
   #quiet(): boolean {
-    return !this.#writing && !this.#scheduled && this.#pending.length === 0;
+    return this.#writing === 0 && !this.#scheduled && this.#pending.length === 0;
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#writing || this.#pending.length === 0) return;
+    if (this.#scheduled || this.#pending.length === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -181,7 +189,9 @@ export class GroupCommit<I, R> {
 
   async #flush(): Promise<void> {
     const group = this.#pending.splice(0, this.batch);
-    this.#writing = true;
+    this.#writing += 1;
+    // More than a batch this turn: the rest goes at the next turn, on another connection.
+    this.#schedule();
     let results: R[] | null = null;
     let failure: unknown;
     try {
@@ -189,8 +199,7 @@ export class GroupCommit<I, R> {
     } catch (error) {
       failure = error;
     }
-    this.#writing = false;
-    this.#schedule();
+    this.#writing -= 1;
     try {
       this.settled(results);
     } finally {
@@ -202,17 +211,17 @@ export class GroupCommit<I, R> {
 
   async #transaction(items: I[]): Promise<R[]> {
     const client = await this.pool.connect();
-    const locks = lockStatement(client, this.lockClass, items.map(this.keyOf));
+    const locks = this.lockClass === null ? null : lockStatement(client, this.lockClass, items.map(this.keyOf));
     let open = false;
     let broken: Error | undefined;
     const tx: GroupTransaction = {
       client,
       begin: async <T extends pg.QueryResultRow>(first?: string) => {
         open = true;
-        const answer = resultsOf(await client.query(`BEGIN; ${locks}${first === undefined ? '' : `; ${first}`}`));
+        const answer = resultsOf(await client.query(['BEGIN', ...(locks === null ? [] : [locks]), ...(first === undefined ? [] : [first])].join('; ')));
         return answer[answer.length - 1] as pg.QueryResult<T>;
       },
-      once: async (statements) => resultsOf(await client.query([locks, ...statements].join(';\n'))).slice(1),
+      once: async (statements) => resultsOf(await client.query([...(locks === null ? [] : [locks]), ...statements].join(';\n'))).slice(locks === null ? 0 : 1),
     };
     try {
       try {

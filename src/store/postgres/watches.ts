@@ -20,7 +20,7 @@ import {
   watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
-import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
+import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, withLiterals } from './sql.js';
 
 const COLUMNS = watchMembers();
 
@@ -141,7 +141,12 @@ const INSERT_CHECK = `
  * explicit transaction: the guarded update of the watch (ADVANCE's guard and new state; its row
  * lock makes a concurrent check of the same revision wait, then find the revision moved) and,
  * only when it matched, the new baseline. No event is inserted, so no capacity lock is needed.
- * One round trip instead of four (BEGIN, ADVANCE, INSERT_CHECK, COMMIT). No row back: stale.
+ * The quiet checks that finish in one turn go together (a GroupCommit without advisory locks):
+ * one simple query of their statements, in the order of their watch ids (two daemons' batches
+ * take the watches' row locks in one order), one implicit transaction — one round trip and one
+ * commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK, COMMIT)
+ * and a commit each. No row back: stale (a later statement of the batch sees an earlier one's
+ * update, so a second check of the same revision is stale, as it would be alone).
  * $1 watch, $2 revision read, $3 status, $4 hash, $5 checkedAt, $6 profile, $7 binding,
  * $8 document, $9 problem, $10…$12 the certificate's state.
  */
@@ -166,8 +171,32 @@ class Rollback extends Error {
   }
 }
 
+type QuietValues = Array<string | number | null>;
+
 export class PostgresWatchStore implements WatchStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #quiet: GroupCommit<QuietValues, boolean>;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.#quiet = new GroupCommit<QuietValues, boolean>(
+      pool,
+      null,
+      (values) => String(values[0]),
+      async (tx, list) => {
+        const order = list.map((values, i) => ({ values, i })).sort((a, b) => Number(a.values[0]) - Number(b.values[0]) || a.i - b.i);
+        const answers = await tx.once(order.map(({ values }) => withLiterals(tx.client, RECORD_QUIET, values)));
+        const recorded: boolean[] = new Array(list.length);
+        order.forEach(({ i }, k) => {
+          recorded[i] = (answers[k]?.rowCount ?? 0) > 0;
+        });
+        return recorded;
+      },
+    );
+  }
+
+  /** Resolves when every quiet check submitted so far has been written (the store is closing). */
+  drain(): Promise<void> {
+    return this.#quiet.drain();
+  }
 
   /**
    * Under a transaction-level advisory lock on one constant key (taken with BEGIN in one round
@@ -283,25 +312,21 @@ export class PostgresWatchStore implements WatchStore {
     const maxEvents = Number.isNaN(check.maxEvents) ? -1 : check.maxEvents;
     if (data.length === 0) {
       const stored = storedOutcome(o);
-      const { rows } = await this.pool.query<{ id: number }>({
-        name: 'svc-record-quiet-check',
-        text: RECORD_QUIET,
-        values: [
-          watchId,
-          revision,
-          o.status,
-          o.documentHash,
-          o.checkedAt,
-          o.fingerprintProfile,
-          o.domainBindingStatus,
-          stored.document,
-          stored.problem,
-          stored.tlsLeaf,
-          stored.tlsNotAfter,
-          stored.tlsAnnounced,
-        ],
-      });
-      return rows[0] === undefined ? { outcome: 'stale' } : { outcome: 'recorded', revision: revision + 1, eventIds: [] };
+      const recorded = await this.#quiet.submit([
+        watchId,
+        revision,
+        o.status,
+        o.documentHash,
+        o.checkedAt,
+        o.fingerprintProfile,
+        o.domainBindingStatus,
+        stored.document,
+        stored.problem,
+        stored.tlsLeaf,
+        stored.tlsNotAfter,
+        stored.tlsAnnounced,
+      ]);
+      return !recorded ? { outcome: 'stale' } : { outcome: 'recorded', revision: revision + 1, eventIds: [] };
     }
     try {
       return await inTransaction(this.pool, async (client): Promise<RecordedCheck> => {
