@@ -4,7 +4,7 @@
  * or outputs are broken (a side produced no document), so that it cannot report nonsense.
  */
 import { spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -308,4 +308,41 @@ export function serverStarted(child: ChildProcess): Promise<string> {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
   });
+}
+
+/**
+ * Connection checkouts and statements sent (each one round trip to the server) by a pg pool from
+ * now on: every client is wrapped when it is checked out ('acquire'), so pool.query and a
+ * transaction's client.query calls are both counted. Only the driver's types: no import of pg here.
+ */
+export function countRoundTrips(pool: { on(event: 'acquire', listener: (client: { query: unknown }) => void): unknown }): {
+  checkouts: number;
+  queries: number;
+} {
+  const counts = { checkouts: 0, queries: 0 };
+  const wrapped = new WeakSet<object>();
+  pool.on('acquire', (client) => {
+    counts.checkouts += 1;
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = (client.query as (...args: unknown[]) => unknown).bind(client);
+    client.query = (...args: unknown[]) => {
+      counts.queries += 1;
+      return query(...args);
+    };
+  });
+  return counts;
+}
+
+/** CPU milliseconds (user + system) a process has used so far (Linux /proc/<pid>/stat), or null elsewhere. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    // After the command: state is field 3, utime field 14, stime field 15 (1-based, man proc).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }

@@ -37,7 +37,7 @@ import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
 import { createDatabase } from '../test/support/pg-admin.js';
-import { ed25519DidKeys, plainEnv, serverStarted, type BenchRow } from './lib.js';
+import { countRoundTrips, ed25519DidKeys, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const WATCHES = 500;
 const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,6 +45,9 @@ const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@
 interface Passes {
   first: number;
   steady: number;
+  /** Per watch in the steady pass: this process's CPU (ms; the checks and the store's driver), and on PostgreSQL the round trips to it. */
+  steadyCpuMs: number;
+  steadyRoundTrips: number | null;
 }
 
 /** The watches of a pass: fresh did:keys only, or did:keys with MCP endpoints and A2A cards on a loopback host. */
@@ -98,12 +101,18 @@ async function passes(target: string, age: () => Promise<void>, subjects: Subjec
     };
     const first = await timed();
     await age();
+    const pool = (storage.store as { pool?: Parameters<typeof countRoundTrips>[0] }).pool;
+    const counts = pool ? countRoundTrips(pool) : null;
+    const cpu0 = process.cpuUsage();
     const steady = await timed();
+    const cpu = process.cpuUsage(cpu0);
+    const steadyCpuMs = (cpu.user + cpu.system) / 1000 / subjects.length;
+    const steadyRoundTrips = counts ? counts.queries / subjects.length : null;
     // Every check resolved or inspected: none failed (a failure would be cheaper and flatter the figure).
     const failed = (await storage.store.watches.list()).filter((w) => w.lastStatus !== 'RESOLVED');
     if (failed.length > 0)
       throw new Error(`${failed.length} watches did not check cleanly (e.g. ${failed[0]!.kind} ${failed[0]!.did}: ${failed[0]!.lastStatus})`);
-    return { first, steady };
+    return { first, steady, steadyCpuMs, steadyRoundTrips };
   } finally {
     await storage.close();
   }
@@ -302,17 +311,20 @@ export async function run(): Promise<BenchRow[]> {
           ? `${(m.steady / d.steady).toFixed(2)}× the DID-only pass; first pass (baselines set) ${m.first.toFixed(0)} ms vs ${d.first.toFixed(0)} ms; each MCP check lists tools, prompts and resources, each A2A check fetches and inspects the card`
           : note,
     });
-    const row = (label: string, key: keyof Passes): BenchRow => ({
+    const row = (label: string, key: 'first' | 'steady', pg = postgres): BenchRow => ({
       operation: `monitoring: one poller pass over ${WATCHES} due did:key watches, ${label}`,
       unit: 'ms',
       svc: postgres?.[key] ?? null,
       peer: 'the same pass on SQLite',
       peerValue: sqlite[key],
-      goal: null,
+      goal: key === 'steady' ? { op: '<=', ratio: 2 } : null,
       status: postgres ? 'ok' : 'error',
       note:
         note ||
-        `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL`,
+        `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL` +
+          (key === 'steady' && pg
+            ? `; per watch: ${pg.steadyRoundTrips?.toFixed(2) ?? '—'} round trips to PostgreSQL, CPU of this process ${pg.steadyCpuMs.toFixed(2)} ms (SQLite ${sqlite.steadyCpuMs.toFixed(2)} ms)`
+            : ''),
     });
     const sqliteDeliveries = await deliveries(path.join(dir, 'deliveries.db'), async (watchId, count) => {
       const db = new Database(path.join(dir, 'deliveries.db'));

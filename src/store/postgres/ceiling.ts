@@ -135,6 +135,12 @@ export class PgRowCeiling {
     return step.value;
   }
 
+  /** After a group commit: each record counted (settle), or the watermark read again after its rollback (null). */
+  settleAll(results: ReadonlyArray<Recorded<unknown>> | null): void {
+    if (results === null) this.#rule.reset();
+    else for (const recorded of results) this.#rule.settle(recorded);
+  }
+
   /**
    * Runs one recording transaction (which called makeRoom, or not) and keeps the counts true:
    * settled after the commit, the watermark read again after a rollback.

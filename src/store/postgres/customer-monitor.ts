@@ -38,7 +38,8 @@ export class PostgresCustomerMonitorStore extends CustomerMonitor {
               for (const key of request.lock) await client.query(LOCK, [key]);
             } else {
               const statement = S[request.statement];
-              rows = (await client.query(statement.text, statement.values(request.values))).rows;
+              // Named: each connection parses and plans a statement once (the poller runs them for every watch).
+              rows = (await client.query({ name: `svc-customer-${request.statement}`, text: statement.text, values: statement.values(request.values) })).rows;
             }
             step = work.next(rows);
           }

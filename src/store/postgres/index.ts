@@ -271,6 +271,8 @@ class Store implements PostgresStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Records already submitted to a group commit are written (or fail) before the pool goes.
+    await Promise.all([this.observations.drain(), this.mcpObservations.drain(), this.watches.drain()]);
     await this.pool.end();
   }
 }

@@ -4,6 +4,14 @@
  * first's row and coalesces into it (one row, seenCount 2), never a second insert. With a ceiling
  * (the daemon's SVC_MAX_OBSERVATIONS) a new row is counted, makes room or is refused in the same
  * transaction, under the count's row lock shared by every daemon (src/store/postgres/ceiling.ts).
+ *
+ * record() is a group commit (sql.ts GroupCommit), as on SQLite: the observations recorded in one
+ * turn of the event loop are written by one transaction holding the advisory locks of all their
+ * DIDs, each exactly as a transaction of its own would write it (in order: a later one of the
+ * same DID coalesces into an earlier one), in multi-row statements — one per round of distinct
+ * DIDs (sql.ts rounds) — and each promise settles after the COMMIT. Round trips per batch: BEGIN
+ * with the locks, one statement per round (bounded: the coalescing, then the count and the
+ * insert of the new rows), COMMIT; instead of three or four per observation.
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
@@ -11,7 +19,7 @@ import type { NewObservation, Observation, ObservationStore, Recorded, StoredObs
 import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
 import { PgRowCeiling } from './ceiling.js';
-import { inLockedTransaction, LOCK_CLASS } from './sql.js';
+import { GroupCommit, LOCK_CLASS, rounds, sqlArray, type GroupTransaction } from './sql.js';
 
 const COLUMNS = `id, did, document_hash AS "documentHash", observed_at AS "observedAt", last_seen_at AS "lastSeenAt",
   seen_count AS "seenCount", latency_ms AS "latencyMs", resolver_version AS "resolverVersion",
@@ -21,62 +29,164 @@ const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 /** COLUMNS of the table under the alias `t`. */
 const COLUMNS_OF = (t: string) => COLUMNS.replace(/(^|,\s*)(\w+)/g, `$1${t}.$2`);
 
-/** The DID's latest row, and the coalescing UPDATE of it when it matches (see RECORD). */
-const LATEST_AND_COALESCED = `
-  WITH latest AS (
-    SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = $1 ${NEWEST_FIRST} LIMIT 1
-  ), coalesced AS (
-    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, $4),
-      latency_ms = $5, resolver_version = $6, summary = $8
-    FROM latest l
-    WHERE o.id = l.id AND l.document_hash = $2 AND l.domain_binding_status IS NOT DISTINCT FROM $7::text AND l.fingerprint_profile = $9
-    RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
-  )`;
-
-/**
- * Coalesce into the DID's latest row when it has the same document hash, binding status and
- * fingerprint profile (as on SQLite: a row of another profile is not relabelled), else insert.
- * $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary,
- * $9 profile.
- */
-const RECORD = `${LATEST_AND_COALESCED}, stored AS (
-    INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
-      latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
-    SELECT $1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM coalesced)
-    RETURNING ${COLUMNS}, 'stored' AS outcome
-  )
-  SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
-
-/**
- * With a ceiling: the coalescing alone, with RECORD's parameters but the document ($3, which it
- * does not read: a server refuses a parameter it cannot type) …
- */
-const COALESCE = `${LATEST_AND_COALESCED.replace(/\$([4-9])/g, (_, n: string) => `$${Number(n) - 1}`)} SELECT * FROM coalesced`;
-const withoutDocument = (values: unknown[]): unknown[] => values.filter((_, i) => i !== 2);
-/** … and, when it found nothing to coalesce into and the ceiling made room, the insert. */
+/** One new row (at the ceiling, after makeRoom): $1 did, $2 hash, $3 document, $4 observedAt, $5 latency, $6 resolver, $7 binding, $8 summary, $9 profile. */
 const INSERT = `
   INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
     latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
   VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`;
 
+/** The columns of a batch's rows, each sent as an array literal (sql.ts sqlArray), and their types. */
+const INPUT: ReadonlyArray<[column: string, type: string, value: (o: NewObservation) => string | number | null]> = [
+  ['did', 'text', (o) => o.did],
+  ['hash', 'text', (o) => o.documentHash],
+  ['document', 'text', (o) => JSON.stringify(o.document)],
+  ['observed_at', 'text', (o) => o.observedAt],
+  ['latency', 'float8', (o) => o.latencyMs],
+  ['resolver', 'text', (o) => o.resolverVersion],
+  ['binding', 'text', (o) => o.domainBindingStatus],
+  ['summary', 'text', (o) => o.summary],
+];
+
+/**
+ * The batch (one round: distinct DIDs) as a table `input` of literals, `n` its order;
+ * `withDocument` false leaves the document out (the coalescing does not read it).
+ */
+function inputOf(client: pg.PoolClient, list: readonly NewObservation[], withDocument: boolean): string {
+  const columns = INPUT.filter(([c]) => withDocument || c !== 'document');
+  const arrays = columns.map(([, type, value]) => sqlArray(client, list.map(value), type)).join(', ');
+  return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
+}
+
+/** Each DID's latest row, and the coalescing UPDATE of those that match (a row of another profile is not relabelled, as on SQLite). */
+const COALESCED = `latest AS (
+    SELECT i.n, l.id, l.document_hash, l.domain_binding_status, l.fingerprint_profile FROM input i
+    CROSS JOIN LATERAL (SELECT id, document_hash, domain_binding_status, fingerprint_profile FROM observations WHERE did = i.did ${NEWEST_FIRST} LIMIT 1) l
+  ), coalesced AS (
+    UPDATE observations o SET seen_count = o.seen_count + 1, last_seen_at = GREATEST(o.last_seen_at, i.observed_at),
+      latency_ms = i.latency, resolver_version = i.resolver, summary = i.summary
+    FROM latest l JOIN input i ON i.n = l.n
+    WHERE o.id = l.id AND l.document_hash = i.hash AND l.domain_binding_status IS NOT DISTINCT FROM i.binding AND l.fingerprint_profile = '${HASH_PROFILE}'
+    RETURNING ${COLUMNS_OF('o')}, 'coalesced' AS outcome
+  )`;
+
+/** The insert of the rows of `input` that pass `where`, in the batch's order (ids ascending). */
+const insertInput = (where: string) => `
+    INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
+      latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
+    SELECT i.did, i.hash, i.document, i.observed_at, i.observed_at, 1, i.latency, i.resolver, i.binding, i.summary, '${HASH_PROFILE}'
+    FROM input i WHERE ${where} ORDER BY i.n
+    RETURNING ${COLUMNS}, 'stored' AS outcome`;
+
+/** A round of distinct DIDs, unbounded: each coalesced into its latest row, or inserted. */
+const recordRound = (input: string) => `WITH ${input}, ${COALESCED}, stored AS (${insertInput('NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)')})
+  SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
+/** With a ceiling: the coalescing alone (no documents sent) … */
+const coalesceRound = (input: string) => `WITH ${input}, ${COALESCED} SELECT * FROM coalesced`;
+/**
+ * … then the count locked (as makeRoom locks it) and, in the same round trip, the insert of the
+ * round's new rows only when all of them fit under the ceiling ($ceiling) without an eviction —
+ * makeRoom would evict nothing and refuse none of them. Nothing back: they are recorded one at a
+ * time instead. The insert is a statement of its own after the lock, so its snapshot includes
+ * every insert committed before the count was granted.
+ */
+const insertRoundIfRoom = (input: string, count: number, ceiling: number) => [
+  `SELECT n FROM svc_row_counts WHERE table_name = 'observations' FOR UPDATE`,
+  `WITH ${input}, room AS (SELECT 1 FROM svc_row_counts WHERE table_name = 'observations' AND n + ${count} <= ${ceiling})
+  ${insertInput('EXISTS (SELECT 1 FROM room)')}`,
+];
+
+type Outcome<T extends string> = Observation & { outcome: T };
+
+/** The rows back by DID (distinct within a round), without their outcome column. */
+function byDid<T extends string>(rows: Outcome<T>[]): Map<string, { outcome: T; row: Observation }> {
+  return new Map(rows.map(({ outcome, ...row }) => [row.did, { outcome, row }]));
+}
+
 export class PostgresObservationStore implements ObservationStore {
   readonly #ceiling: PgRowCeiling;
+  readonly #commits: GroupCommit<NewObservation, Recorded<Observation>>;
 
-  /** `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI). */
+  /**
+   * `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI).
+   * `options.batch`: most observations one transaction writes (default GROUP_COMMIT_BATCH; 1: each its own).
+   */
   constructor(
     private readonly pool: pg.Pool,
-    options: CeilingOptions = {},
+    options: CeilingOptions & { batch?: number } = {},
   ) {
     this.#ceiling = new PgRowCeiling('observations', 'did', options);
+    this.#commits = new GroupCommit(
+      pool,
+      LOCK_CLASS.observations,
+      (o) => o.did,
+      (tx, list) => this.#write(tx, list),
+      (results) => this.#ceiling.settleAll(results),
+      options.batch,
+    );
   }
 
   /**
-   * Under the DID's advisory lock (taken in the same round trip as BEGIN), one statement reads
-   * the latest row and either coalesces into it or inserts: it runs after the lock is held, so
-   * its snapshot includes whatever a concurrent recorder of the same DID committed first.
-   * Three round trips in all (BEGIN + lock, the statement, COMMIT).
+   * Submitted to the group commit. The batch's statements run after the locks of all its DIDs
+   * are held, so their snapshots include whatever a concurrent recorder of those DIDs (another
+   * daemon's batch) committed first.
    */
   record(o: NewObservation): Promise<Recorded<Observation>> {
+    return this.#commits.submit(o);
+  }
+
+  /** Resolves when every record submitted so far has been written or refused (the store is closing). */
+  drain(): Promise<void> {
+    return this.#commits.drain();
+  }
+
+  /**
+   * One batch, its DIDs locked: each round of distinct DIDs in turn. Unbounded: the locks and
+   * every round in one simple query (one round trip, one implicit transaction). Bounded: BEGIN,
+   * the locks and the first round's coalescing in one round trip, then per round the new rows'
+   * count and insert in one more; the group commit sends COMMIT.
+   */
+  async #write(tx: GroupTransaction, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
+    const out: Array<Recorded<Observation>> = new Array(list.length);
+    const { client } = tx;
+    const ceiling = this.#ceiling.ceiling;
+    const groups = rounds(list, (o) => o.did);
+    const items = (round: Array<{ item: NewObservation }>) => round.map((r) => r.item);
+    if (ceiling === null) {
+      const answers = await tx.once(groups.map((round) => recordRound(inputOf(client, items(round), true))));
+      groups.forEach((round, k) => {
+        const written = byDid(answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>);
+        for (const { item, index } of round) out[index] = { ...written.get(item.did)!, evicted: 0 };
+      });
+      return out;
+    }
+    // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
+    // counted, make room or are refused, and are inserted, all in this one transaction.
+    for (const [k, round] of groups.entries()) {
+      const coalesce = coalesceRound(inputOf(client, items(round), false));
+      const { rows } = k === 0 ? await tx.begin<Outcome<'coalesced'>>(coalesce) : await client.query<Outcome<'coalesced'>>(coalesce);
+      const coalesced = byDid(rows);
+      const fresh = round.filter(({ item, index }) => {
+        const hit = coalesced.get(item.did);
+        if (hit !== undefined) out[index] = { ...hit, evicted: 0 };
+        return hit === undefined;
+      });
+      if (fresh.length === 0) continue;
+      const answer = await client.query(insertRoundIfRoom(inputOf(client, items(fresh), true), fresh.length, ceiling).join(';\n'));
+      const inserted = (answer as unknown as pg.QueryResult[])[1]!.rows as Array<Outcome<'stored'>>;
+      if (inserted.length === fresh.length) {
+        const stored = byDid(inserted);
+        for (const { item, index } of fresh) out[index] = { ...stored.get(item.did)!, evicted: 0 };
+        continue;
+      }
+      // At the ceiling: one at a time, each making room (or refused) as a transaction of its own would.
+      for (const { item, index } of fresh) out[index] = await this.#insertAtCeiling(client, item);
+    }
+    return out;
+  }
+
+  async #insertAtCeiling(client: pg.PoolClient, o: NewObservation): Promise<Recorded<Observation>> {
+    const evicted = await this.#ceiling.makeRoom(client, o.did);
+    if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
     const values = [
       o.did,
       o.documentHash,
@@ -88,34 +198,8 @@ export class PostgresObservationStore implements ObservationStore {
       o.summary,
       HASH_PROFILE,
     ];
-    const ceiling = this.#ceiling;
-    if (ceiling.ceiling === null) {
-      return inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client) => {
-        // Named: each connection parses and plans it once (the hot statement of every resolution).
-        const { rows } = await client.query<Observation & { outcome: 'stored' | 'coalesced' }>({ name: 'svc-record-observation', text: RECORD, values });
-        const { outcome, ...row } = rows[0]!;
-        return { outcome, row, evicted: 0 };
-      });
-    }
-    // Bounded: an unchanged snapshot coalesces without waiting for the count; a new row is
-    // counted, makes room or is refused, and is inserted, all in this one transaction.
-    return ceiling.commit(() =>
-      inLockedTransaction(this.pool, LOCK_CLASS.observations, o.did, async (client): Promise<Recorded<Observation>> => {
-        const coalesced = await client.query<Observation & { outcome: 'coalesced' }>({
-          name: 'svc-coalesce-observation',
-          text: COALESCE,
-          values: withoutDocument(values),
-        });
-        if (coalesced.rows[0] !== undefined) {
-          const { outcome: _outcome, ...row } = coalesced.rows[0];
-          return { outcome: 'coalesced', row, evicted: 0 };
-        }
-        const evicted = await ceiling.makeRoom(client, o.did);
-        if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
-        const { rows } = await client.query<Observation>({ name: 'svc-insert-observation', text: INSERT, values });
-        return evicted > 0 ? { outcome: 'evicted', row: rows[0]!, evicted } : { outcome: 'stored', row: rows[0]!, evicted: 0 };
-      }),
-    );
+    const { rows } = await client.query<Observation>({ name: 'svc-insert-observation', text: INSERT, values });
+    return evicted > 0 ? { outcome: 'evicted', row: rows[0]!, evicted } : { outcome: 'stored', row: rows[0]!, evicted: 0 };
   }
 
   /** Rows (the database's exact count), the ceiling, and evictions and refusals since the store was opened. */

@@ -70,6 +70,195 @@ export async function inLockedTransaction<T>(pool: pg.Pool, lockClass: number, k
   }
 }
 
+/**
+ * The transaction-level advisory locks of every key (`lockClass`, hashtext(key)) in one
+ * statement, taken in ascending order of the lock's key: two transactions locking overlapping
+ * sets of keys (two daemons' group commits) take their common locks in the same order, so they
+ * queue, never deadlock. hashtext() collisions name one lock, which a transaction holds once.
+ * The keys are escaped literals: the statement goes in a simple query of several statements,
+ * which takes no parameters.
+ */
+export function lockStatement(client: pg.PoolClient, lockClass: number, keys: readonly string[]): string {
+  const literals = [...new Set(keys)].map((k) => client.escapeLiteral(k)).join(', ');
+  // The sort is the subquery's, below the aggregate that calls the lock function: rows reach it sorted.
+  return `SELECT count(pg_advisory_xact_lock(${Math.trunc(lockClass)}, h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(ARRAY[${literals}]::text[]) AS k ORDER BY h) AS keys`;
+}
+
+/** A value as an SQL literal (for the simple queries of a group commit). */
+export function sqlLiteral(client: pg.PoolClient, value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError('a number written to the database must be finite');
+    return String(value);
+  }
+  return client.escapeLiteral(value);
+}
+
+/** An array of values as an SQL literal of `type`[]. */
+export function sqlArray(client: pg.PoolClient, values: ReadonlyArray<string | number | null>, type: string): string {
+  return `ARRAY[${values.map((v) => sqlLiteral(client, v)).join(', ')}]::${type}[]`;
+}
+
+/** `text` with its parameters `$1`, `$2`… replaced by `values` as literals (a statement for a simple query of several). */
+export function withLiterals(client: pg.PoolClient, text: string, values: ReadonlyArray<string | number | null>): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(client, values[Number(n) - 1] ?? null));
+}
+
+/** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
+export const GROUP_COMMIT_BATCH = 64;
+
+/**
+ * One group commit's transaction, as its `write` sees it: either `begin()` (BEGIN and the locks,
+ * with the first statement in the same round trip; the group commit sends COMMIT after `write`),
+ * or `once()`: the locks and every statement in one simple query — one implicit transaction,
+ * committed by the server before it answers, rolled back whole when a statement fails.
+ */
+export interface GroupTransaction {
+  readonly client: pg.PoolClient;
+  begin<T extends pg.QueryResultRow>(first?: string): Promise<pg.QueryResult<T>>;
+  once(statements: readonly string[]): Promise<pg.QueryResult[]>;
+}
+
+interface Pending<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The results of a simple query: one per statement (pg answers one result, not an array, for one statement). */
+function resultsOf(result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(result) ? result : [result];
+}
+
+/**
+ * A group commit: the records submitted while the event loop is busy (every resolution that
+ * finishes in one turn) are written by one transaction at the end of the turn, at most `batch`
+ * of them, holding the advisory locks of all their keys (lockStatement) before `write` runs them
+ * in submission order. A turn's batch does not wait for an earlier one still in flight (a
+ * connection each): a single writer would add every batch's round trips to the next one's wait,
+ * and the locks already order two batches that share a key.
+ *
+ * Each record's promise settles only after the COMMIT that holds it has been acknowledged by
+ * the server, so whatever a caller has acknowledged is durable as before; a crash before it
+ * loses only records nobody was told of. When the transaction fails it is rolled back as a
+ * whole and every record of it is rejected: none is half-written, none acknowledged.
+ */
+export class GroupCommit<I, R> {
+  #pending: Pending<I, R>[] = [];
+  #scheduled = false;
+  /** Batches written now (each on a connection of its own). */
+  #writing = 0;
+  #idle: Array<() => void> = [];
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** null: the records take no advisory lock (their statements lock what they write). */
+    private readonly lockClass: number | null,
+    private readonly keyOf: (item: I) => string,
+    private readonly write: (tx: GroupTransaction, items: I[]) => Promise<R[]>,
+    /** Called with the results after the commit, or with nothing after a rollback (before the promises settle). */
+    private readonly settled: (results: R[] | null) => void = () => undefined,
+    private readonly batch = GROUP_COMMIT_BATCH,
+  ) {}
+
+  /** Resolves when nothing is pending or being written (every record submitted so far has settled). */
+  drain(): Promise<void> {
+    if (this.#quiet()) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  submit(item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#pending.push({ item, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #quiet(): boolean {
+    return this.#writing === 0 && !this.#scheduled && this.#pending.length === 0;
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#pending.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const group = this.#pending.splice(0, this.batch);
+    this.#writing += 1;
+    // More than a batch this turn: the rest goes at the next turn, on another connection.
+    this.#schedule();
+    let results: R[] | null = null;
+    let failure: unknown;
+    try {
+      results = await this.#transaction(group.map((p) => p.item));
+    } catch (error) {
+      failure = error;
+    }
+    this.#writing -= 1;
+    try {
+      this.settled(results);
+    } finally {
+      if (results === null) for (const p of group) p.reject(failure);
+      else group.forEach((p, i) => p.resolve(results[i]!));
+      if (this.#quiet()) for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  async #transaction(items: I[]): Promise<R[]> {
+    const client = await this.pool.connect();
+    const locks = this.lockClass === null ? null : lockStatement(client, this.lockClass, items.map(this.keyOf));
+    let open = false;
+    let broken: Error | undefined;
+    const tx: GroupTransaction = {
+      client,
+      begin: async <T extends pg.QueryResultRow>(first?: string) => {
+        open = true;
+        const answer = resultsOf(await client.query(['BEGIN', ...(locks === null ? [] : [locks]), ...(first === undefined ? [] : [first])].join('; ')));
+        return answer[answer.length - 1] as pg.QueryResult<T>;
+      },
+      once: async (statements) => resultsOf(await client.query([...(locks === null ? [] : [locks]), ...statements].join(';\n'))).slice(locks === null ? 0 : 1),
+    };
+    try {
+      try {
+        const results = await this.write(tx, items);
+        if (open) await client.query('COMMIT');
+        return results;
+      } catch (error) {
+        if (open)
+          await client.query('ROLLBACK').catch((rollback: unknown) => {
+            // A connection that cannot roll back is not given back to the pool.
+            broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+          });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/**
+ * Round k of `items`: the k-th item of each key, in order. Items of one key keep their order
+ * across rounds; within a round every key appears once, so a round can be one multi-row
+ * statement whose rows do not depend on one another.
+ */
+export function rounds<I>(items: readonly I[], keyOf: (item: I) => string): Array<Array<{ item: I; index: number }>> {
+  const seen = new Map<string, number>();
+  const out: Array<Array<{ item: I; index: number }>> = [];
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const k = seen.get(key) ?? 0;
+    seen.set(key, k + 1);
+    (out[k] ??= []).push({ item, index });
+  });
+  return out;
+}
+
 /** Now on the database clock, in epoch milliseconds. */
 export const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 /** A CTE in front of a statement that reads now once for the whole statement (as `(SELECT now FROM clock)`). */

@@ -20,7 +20,7 @@ import {
   watchMembers,
   type WatchRow,
 } from '../schema/watches.js';
-import { inLockedTransaction, inTransaction, LOCK_CLASS } from './sql.js';
+import { GroupCommit, inLockedTransaction, inTransaction, LOCK_CLASS, withLiterals } from './sql.js';
 
 const COLUMNS = watchMembers();
 
@@ -136,6 +136,34 @@ const INSERT_CHECK = `
   )
   SELECT (SELECT id FROM baseline) AS "baselineId", coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}') AS "eventIds"`;
 
+/**
+ * A check without events (the common pass: nothing changed) in one statement, outside any
+ * explicit transaction: the guarded update of the watch (ADVANCE's guard and new state; its row
+ * lock makes a concurrent check of the same revision wait, then find the revision moved) and,
+ * only when it matched, the new baseline. No event is inserted, so no capacity lock is needed.
+ * The quiet checks that finish in one turn go together (a GroupCommit without advisory locks):
+ * one simple query of their statements, in the order of their watch ids (two daemons' batches
+ * take the watches' row locks in one order), one implicit transaction — one round trip and one
+ * commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK, COMMIT)
+ * and a commit each. No row back: stale (a later statement of the batch sees an earlier one's
+ * update, so a second check of the same revision is stale, as it would be alone).
+ * $1 watch, $2 revision read, $3 status, $4 hash, $5 checkedAt, $6 profile, $7 binding,
+ * $8 document, $9 problem, $10…$12 the certificate's state.
+ */
+const RECORD_QUIET = `
+  WITH advanced AS (
+    UPDATE watches SET revision = revision + 1,
+      last_hash = CASE WHEN $3::text = 'FAILED' THEN last_hash ELSE $4::text END,
+      last_status = $3::text, last_checked_at = $5::text
+    WHERE id = $1 AND revision = $2 AND ${OPERATOR_ACTIVE}
+    RETURNING id, revision
+  )
+  INSERT INTO monitor_baselines (watch_id, revision, status, document_hash, fingerprint_profile, domain_binding_status, document, problem, checked_at,
+    tls_leaf_sha256, tls_not_after, tls_announced_days)
+  SELECT a.id, a.revision, $3::text, $4::text, $6::text, $7::text, $8::text, $9::text, $5::text, $10::text, $11::text, $12::integer
+  FROM advanced a
+  RETURNING id`;
+
 /** Thrown inside a transaction to roll it back and answer `result`. */
 class Rollback extends Error {
   constructor(readonly result: RecordedCheck) {
@@ -143,8 +171,32 @@ class Rollback extends Error {
   }
 }
 
+type QuietValues = Array<string | number | null>;
+
 export class PostgresWatchStore implements WatchStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #quiet: GroupCommit<QuietValues, boolean>;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.#quiet = new GroupCommit<QuietValues, boolean>(
+      pool,
+      null,
+      (values) => String(values[0]),
+      async (tx, list) => {
+        const order = list.map((values, i) => ({ values, i })).sort((a, b) => Number(a.values[0]) - Number(b.values[0]) || a.i - b.i);
+        const answers = await tx.once(order.map(({ values }) => withLiterals(tx.client, RECORD_QUIET, values)));
+        const recorded: boolean[] = new Array(list.length);
+        order.forEach(({ i }, k) => {
+          recorded[i] = (answers[k]?.rowCount ?? 0) > 0;
+        });
+        return recorded;
+      },
+    );
+  }
+
+  /** Resolves when every quiet check submitted so far has been written (the store is closing). */
+  drain(): Promise<void> {
+    return this.#quiet.drain();
+  }
 
   /**
    * Under a transaction-level advisory lock on one constant key (taken with BEGIN in one round
@@ -247,8 +299,8 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   /**
-   * One transaction: the guarded update of the watch (stale when it matches no row), the capacity
-   * lock when there are events, then the baseline and the events in one statement — rolled back
+   * Without events: one statement (RECORD_QUIET). With events, one transaction: the guarded
+   * update of the watch (stale when it matches no row), the capacity lock, then the baseline and the events in one statement — rolled back
    * as a whole when the events do not fit.
    */
   async recordCheck(check: RecordCheck): Promise<RecordedCheck> {
@@ -258,32 +310,58 @@ export class PostgresWatchStore implements WatchStore {
     const { watchId, revision, outcome: o } = check;
     // A capacity that is not a number refuses, as on SQLite (PostgreSQL orders NaN above every number).
     const maxEvents = Number.isNaN(check.maxEvents) ? -1 : check.maxEvents;
+    if (data.length === 0) {
+      const stored = storedOutcome(o);
+      const recorded = await this.#quiet.submit([
+        watchId,
+        revision,
+        o.status,
+        o.documentHash,
+        o.checkedAt,
+        o.fingerprintProfile,
+        o.domainBindingStatus,
+        stored.document,
+        stored.problem,
+        stored.tlsLeaf,
+        stored.tlsNotAfter,
+        stored.tlsAnnounced,
+      ]);
+      return !recorded ? { outcome: 'stale' } : { outcome: 'recorded', revision: revision + 1, eventIds: [] };
+    }
     try {
       return await inTransaction(this.pool, async (client): Promise<RecordedCheck> => {
-        const { rows } = await client.query<{ did: string; previousId: number | null }>(ADVANCE, [watchId, revision, o.status, o.documentHash, o.checkedAt]);
+        const { rows } = await client.query<{ did: string; previousId: number | null }>({
+          name: 'svc-advance-watch',
+          text: ADVANCE,
+          values: [watchId, revision, o.status, o.documentHash, o.checkedAt],
+        });
         const watch = rows[0];
         if (watch === undefined) return { outcome: 'stale' };
-        if (data.length > 0) await client.query(CAPACITY_LOCK);
+        await client.query(CAPACITY_LOCK);
         const stored = storedOutcome(o);
-        const { rows: inserted } = await client.query<{ baselineId: number | null; eventIds: number[] }>(INSERT_CHECK, [
-          watchId,
-          revision + 1,
-          o.status,
-          o.documentHash,
-          o.fingerprintProfile,
-          o.domainBindingStatus,
-          stored.document,
-          stored.problem,
-          o.checkedAt,
-          watch.did,
-          watch.previousId,
-          check.events.map((e) => e.type),
-          data,
-          maxEvents,
-          stored.tlsLeaf,
-          stored.tlsNotAfter,
-          stored.tlsAnnounced,
-        ]);
+        const { rows: inserted } = await client.query<{ baselineId: number | null; eventIds: number[] }>({
+          name: 'svc-insert-check',
+          text: INSERT_CHECK,
+          values: [
+            watchId,
+            revision + 1,
+            o.status,
+            o.documentHash,
+            o.fingerprintProfile,
+            o.domainBindingStatus,
+            stored.document,
+            stored.problem,
+            o.checkedAt,
+            watch.did,
+            watch.previousId,
+            check.events.map((e) => e.type),
+            data,
+            maxEvents,
+            stored.tlsLeaf,
+            stored.tlsNotAfter,
+            stored.tlsAnnounced,
+          ],
+        });
         const result = inserted[0];
         if (result === undefined || result.baselineId === null) throw new Rollback({ outcome: 'event-capacity' });
         return { outcome: 'recorded', revision: revision + 1, eventIds: result.eventIds };
