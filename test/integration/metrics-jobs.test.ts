@@ -5,6 +5,7 @@
  * capacity refusal (serverContext's Capacity); MCP and A2A inspections that could not be made,
  * by problem code. SQLite: the engine does not change what is counted (metrics.test.ts covers both).
  */
+import { watchWithChanges } from '../support/watch-records.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,38 +70,7 @@ describe('metrics of background work and refusals', () => {
     });
     try {
       const store = storage.store!;
-      const watch = await store.watches.add(
-        {
-          did: 'did:web:watched.example',
-          webhookUrl: `https://${HOST}/hook`,
-          secret: 'whsec_bWV0cmljcw',
-          intervalSeconds: 60,
-          createdAt: '2026-11-27T00:00:00Z',
-        },
-        10,
-      );
-      if (watch === 'full') throw new Error('no room');
-      const input = (await store.watches.forCheck(watch.id))!;
-      const record = (n: number) =>
-        store.watches.recordCheck({
-          watchId: watch.id,
-          revision: input.watch.revision + n,
-          outcome: {
-            status: 'RESOLVED',
-            documentHash: `h${n}`,
-            fingerprintProfile: null,
-            domainBindingStatus: null,
-            document: { id: 'did:web:watched.example' },
-            problem: null,
-            checkedAt: '2026-11-27T00:00:00Z',
-            tls: null,
-          },
-          events: [
-            { type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } },
-          ],
-          maxEvents: 10_000,
-          maxPayloadBytes: 256 * 1024,
-        });
+      const { record } = await watchWithChanges(store, HOST, 'whsec_bWV0cmljcw');
       expect((await record(0)).outcome).toBe('recorded');
       expect(await deliverDue(ctx)).toBe(1);
       expect(received()).toBe(1);

@@ -5,6 +5,7 @@
  * (poller.ts deliverDue) over its own storage slot, on both engines, with the Runtime's DNS
  * injected (a table the test changes) and a real HTTPS receiver on loopback.
  */
+import { watchWithChanges } from '../support/watch-records.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,38 +70,7 @@ function egressSuite(
       try {
         const store = storage.store!;
         await runtime.net.checkDestination(`https://${HOST}/hook`, 'webhook');
-        const watch = await store.watches.add(
-          {
-            did: 'did:web:watched.example',
-            webhookUrl: `https://${HOST}/hook`,
-            secret: 'whsec_ZWdyZXNz',
-            intervalSeconds: 60,
-            createdAt: '2026-11-27T00:00:00Z',
-          },
-          10,
-        );
-        if (watch === 'full') throw new Error('no room');
-        const input = (await store.watches.forCheck(watch.id))!;
-        const record = (n: number) =>
-          store.watches.recordCheck({
-            watchId: watch.id,
-            revision: input.watch.revision + n,
-            outcome: {
-              status: 'RESOLVED',
-              documentHash: `h${n}`,
-              fingerprintProfile: null,
-              domainBindingStatus: null,
-              document: { id: 'did:web:watched.example' },
-              problem: null,
-              checkedAt: '2026-11-27T00:00:00Z',
-              tls: null,
-            },
-            events: [
-              { type: 'identity.document.changed', data: { fromHash: null, toHash: `h${n}`, domainBinding: null, diff: null, headline: 'h', problem: null } },
-            ],
-            maxEvents: 10_000,
-            maxPayloadBytes: 256 * 1024,
-          });
+        const { watch, record } = await watchWithChanges(store, HOST, 'whsec_ZWdyZXNz');
         expect((await record(0)).outcome).toBe('recorded');
         expect(await deliverDue(ctx)).toBe(1);
         expect(received()).toBe(1);
