@@ -10,29 +10,11 @@
  * side's answers are compared on the whole pool before timing; a disagreement throws.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { checkEd25519, invert, KEY_CHECK_MEMO, P25519, x25519FromEd25519Y } from '../src/core/keys/curves.js';
+import { checkEd25519, invert, invertEuclid as euclid, KEY_CHECK_MEMO, P25519, x25519FromEd25519Y } from '../src/core/keys/curves.js';
 import { compareThroughput, median, type BenchRow } from './lib.js';
 
 const POOL = 8 * KEY_CHECK_MEMO;
 const Fp = ed25519.Point.Fp;
-
-/** The extended Euclid svc inverted with before Lehmer's (the baseline of the first row). */
-function euclid(value: bigint): bigint {
-  let r0 = P25519;
-  let r1 = value % P25519;
-  let x0 = 0n;
-  let x1 = 1n;
-  while (r1 !== 0n) {
-    const q = r0 / r1;
-    const r2 = r0 - q * r1;
-    r0 = r1;
-    r1 = r2;
-    const x2 = x0 - q * x1;
-    x0 = x1;
-    x1 = x2;
-  }
-  return ((x0 % P25519) + P25519) % P25519;
-}
 
 function le(value: bigint): Uint8Array {
   return new Uint8Array(Buffer.from(value.toString(16).padStart(64, '0'), 'hex')).reverse();

@@ -118,8 +118,8 @@ export function jacobi(value: bigint, modulus: bigint): -1 | 0 | 1 {
   return n === 1n ? t : 0;
 }
 
-/** Multiplicative inverse mod p by the plain extended Euclid (the fallback of invert()). */
-function invertEuclid(value: bigint): bigint {
+/** Multiplicative inverse mod p by the plain extended Euclid (the fallback of invert(), and its bench baseline). */
+export function invertEuclid(value: bigint): bigint {
   let r0 = P25519;
   let r1 = mod(value);
   let x0 = 0n;
