@@ -3,7 +3,7 @@
  * Measurement only: nothing here asserts a goal. A benchmark throws only when its own inputs
  * or outputs are broken (a side produced no document), so that it cannot report nonsense.
  */
-import { spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -345,4 +345,13 @@ export function processCpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** `svc serve --port 0 --memory` of the build at `svcBin`, unthrottled and without access log; stderr piped (serverStarted reads it). */
+export function startMemoryServe(svcBin: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [svcBin, 'serve', '--port', '0', '--memory'], {
+    cwd: path.dirname(path.dirname(svcBin)),
+    env: { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ACCESS_LOG: 'off', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }

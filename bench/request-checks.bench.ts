@@ -13,12 +13,10 @@
  *
  * Without it the rows carry this build's figures only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { median, plainEnv, serverStarted, type BenchRow } from './lib.js';
+import { median, serverStarted, startMemoryServe, type BenchRow } from './lib.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const ROUNDS = 3;
@@ -28,13 +26,7 @@ const CONNECTIONS = 16;
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-function start(svcBin: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [svcBin, 'serve', '--port', '0', '--memory'], {
-    cwd: path.dirname(path.dirname(svcBin)),
-    env: { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ACCESS_LOG: 'off', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
+const start = startMemoryServe;
 
 async function load(url: string, headers: Record<string, string>): Promise<{ rps: number; bad: number }> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, headers });
