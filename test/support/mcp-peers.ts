@@ -125,7 +125,21 @@ export function freePort(): Promise<number> {
 const TAIL_BYTES = 4096;
 const START_TIMEOUT_MS = 30_000;
 
+/**
+ * Starts a peer; one that takes a port is started again on a new port when another process took
+ * the free one first (the window between freePort() and the peer's listen: EADDRINUSE).
+ */
 export async function startPeer(spec: PeerSpec): Promise<PeerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPeerOnce(spec);
+    } catch (err) {
+      if (!spec.needsPort || attempt >= 3 || !/EADDRINUSE/.test(String((err as Error).message))) throw err;
+    }
+  }
+}
+
+async function startPeerOnce(spec: PeerSpec): Promise<PeerProcess> {
   const port = spec.needsPort ? await freePort() : null;
   const child = spawn(process.execPath, spec.args(port), {
     cwd: repoRoot,
