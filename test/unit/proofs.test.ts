@@ -247,6 +247,33 @@ describe('compact JWS: strict parsing', () => {
     expect(parseError(`${h}.${p}.${lastBitSet}`).error).toBe('the signature is not canonical unpadded base64url');
   });
 
+  it('reads a header seen before as the first time: its own copy each time, every check run again', () => {
+    const header = { alg: 'EdDSA', typ: 'JWT', kid: 'did:example:issuer#key-1', n: 1, ok: true, none: null };
+    const first = parsedOk(jws(header, CLAIMS, key.privateKey));
+    first.header['alg'] = 'none';
+    first.header['extra'] = 'x';
+    const second = parsedOk(jws(header, { ...CLAIMS, sub: 'did:example:other' }, key.privateKey));
+    expect(second.header).toEqual(header);
+    expect(second.header).not.toBe(first.header);
+    expect(Object.keys(second.header)).toEqual(Object.keys(header));
+    // The same header text with another fault elsewhere is still refused for that fault.
+    const [h, p] = jws(header, CLAIMS, key.privateKey).split('.') as [string, string];
+    expect(parseError(`${h}.${p}.`).error).toBe('the signature is empty');
+    // A header with a nested member, and one whose member is named "error", read twice alike.
+    for (const nested of [
+      { alg: 'EdDSA', crit: ['exp'], exp: 1 },
+      { alg: 'EdDSA', error: 'not one' },
+    ]) {
+      const token = jws(nested, CLAIMS, key.privateKey);
+      const a = parseCompactJws(token);
+      const b = parseCompactJws(token);
+      expect(b).toEqual(a);
+      expect(b.header).not.toBe(a.header);
+    }
+    // A text outside the base64url alphabet is refused even after the same header was read.
+    expect(parseError(`${h}!.${p}.AAAA`).error).toBe('the protected header is not canonical unpadded base64url');
+  });
+
   it('refuses invalid UTF-8 in the header and an empty signature', () => {
     const badUtf8 = Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]).toString('base64url');
     expect(parseError(`${badUtf8}.${b64('{}')}.AAAA`).error).toBe('the protected header is not valid UTF-8');

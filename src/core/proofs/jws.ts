@@ -157,6 +157,32 @@ function checkExtensions(header: JsonObject): { error: string; kind: 'MALFORMED'
 }
 
 /**
+ * Protected headers read before, by their base64url text, when every member is a string, number,
+ * boolean or null: the tokens of one signer share one header, which is then decoded and parsed
+ * once. Each reading hands out its own copy. Bounded: emptied when full.
+ */
+const HEADERS = new Map<string, JsonObject>();
+const HEADERS_KEPT = 256;
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]+$/;
+
+function readHeader(h: string, decode: (text: string) => Uint8Array | null): { value: JsonObject } | { error: string } {
+  const known = HEADERS.get(h);
+  if (known !== undefined) return { value: { ...known } };
+  const bytes = decode(h);
+  if (!bytes || bytes.length === 0) return { error: 'the protected header is not canonical unpadded base64url' };
+  const read = parseJsonPart(bytes, 'the protected header');
+  if ('error' in read) return read;
+  const header = read.value;
+  // Only a text of the alphabet is kept (a caller's compactShape is taken on trust), and only
+  // flat members, so that a copy shares nothing with the kept header.
+  if (BASE64URL_TEXT.test(h) && Object.values(header).every((v) => typeof v !== 'object' || v === null)) {
+    if (HEADERS.size >= HEADERS_KEPT) HEADERS.clear();
+    HEADERS.set(h, { ...header });
+  }
+  return read;
+}
+
+/**
  * Parses a compact JWS. Never throws: anything wrong with the token is an error result whose
  * `kind` tells a malformed token from one that uses what svc does not support.
  */
@@ -184,11 +210,9 @@ export function parseCompactJws(token: string, options: { compactShape?: boolean
   if (parts.length !== 3) return fail(`a compact JWS has three base64url parts separated by "."; this one has ${parts.length}`);
   const [h, p, s] = parts as [string, string, string];
 
-  const headerBytes = decode(h);
-  if (!headerBytes || headerBytes.length === 0) return fail('the protected header is not canonical unpadded base64url');
-  const headerJson = parseJsonPart(headerBytes, 'the protected header');
-  if ('error' in headerJson) return fail(headerJson.error);
-  const header = headerJson.value;
+  const headerRead = readHeader(h, decode);
+  if ('error' in headerRead) return fail(headerRead.error);
+  const header = headerRead.value;
 
   const payloadBytes = decode(p);
   if (!payloadBytes) return fail('the payload is not canonical unpadded base64url');
