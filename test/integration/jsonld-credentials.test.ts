@@ -16,11 +16,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyCredential } from '../../src/core/credentials/verify.js';
 import { decodeMultikey } from '../../src/core/keys/multicodec.js';
 import { verifyRdfcProof } from '../../src/core/proofs/rdfc.js';
+import { operatorRelaxations } from '../../src/server/relaxations.js';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { createRdfCanonicaliser } from '../../src/jsonld/index.js';
 import { unsignedCredential, VC1_CONTEXT, VC2_CONTEXT, type Json } from '../support/peer-issuers.js';
 import { cleanEnv, svcIn } from '../support/cli.js';
 import { describeWithFixtures } from '../support/fixtures.js';
+import { injectedApp } from '../support/injected.js';
 import { peerVerifyRdfc, peerVerifyRdfcProof, rdfcIssuer, type RdfcSuite } from '../support/peer-rdfc.js';
 import { fixedClock, testRuntime } from '../support/runtime.js';
 
@@ -221,5 +224,44 @@ describe('svc verify-credential --jsonld', () => {
     const wrong = await run(['verify-credential', file, '--jsonld'], { SVC_JSONLD_CONTEXTS: path.join(dir, 'wrong.json') });
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toContain('not the expected');
+  });
+});
+
+describe('POST /v1/credentials/verify with "jsonld"', () => {
+  it('a daemon with SVC_JSONLD=on verifies by default, "jsonld": false turns it off; without it, "jsonld": true is INVALID_OPTIONS', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-jsonld-daemon-'));
+    const injected = await injectedApp(path.join(dir, 'svc.db'), { clock: fixedClock('2025-06-01T00:00:00Z') });
+    try {
+      const issuer = await rdfcIssuer('ecdsa-rdfc-2019');
+      const credential = await issuer.sign(unsignedCredential(issuer.did));
+      const ask = async (body: unknown) => {
+        const response = await injected.anonymous('POST', '/v1/credentials/verify', body);
+        return { code: response.statusCode, body: response.json() as { status?: string; code?: string; detail?: string } };
+      };
+      expect((await ask({ credential })).body.status).toBe('UNSUPPORTED');
+      const refused = await ask({ credential, jsonld: true });
+      expect(refused.code).toBe(400);
+      expect(refused.body.code).toBe('INVALID_OPTIONS');
+      expect((await ask({ credential, jsonld: 'yes' })).code).toBe(400);
+
+      injected.ctx.runtime.jsonld = canonicaliser;
+      expect((await ask({ credential })).body.status).toBe('VALID');
+      expect((await ask({ credential, jsonld: true })).body.status).toBe('VALID');
+      expect((await ask({ credential, jsonld: false })).body.status).toBe('UNSUPPORTED');
+    } finally {
+      await injected.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('SVC_JSONLD=on is listed among the relaxations (GET /health, the start-up lines)', () => {
+    const listed = operatorRelaxations({ egress: [], trustedProxies: [], limits: DEFAULT_LIMITS, profile: 'direct', jsonld: canonicaliser.description });
+    expect(listed.filter((r) => r.setting === 'SVC_JSONLD')).toEqual([
+      {
+        setting: 'SVC_JSONLD',
+        value: 'on',
+        effect: `eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified through JSON-LD processing, ${canonicaliser.description}`,
+      },
+    ]);
   });
 });

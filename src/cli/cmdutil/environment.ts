@@ -35,6 +35,19 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'verify-credential and verify-presentation: the trusted issuers (comma-separated), as --trusted-issuer, which replaces it',
     default: 'unset: no trust decision',
   },
+  {
+    name: 'SVC_JSONLD',
+    scope: 'every command',
+    description:
+      "on: verify-credential, verify-presentation and the daemon also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs, over RDFC-1.0 with svc's pinned JSON-LD contexts (never fetched), as --jsonld",
+    default: 'off: those proofs are UNSUPPORTED',
+  },
+  {
+    name: 'SVC_JSONLD_CONTEXTS',
+    scope: 'every command',
+    description: 'with SVC_JSONLD: a JSON file of more contexts, {"<url>": {"path": "<file>", "sha256": "<hex>"}}; a file whose digest differs is refused',
+    default: "unset: svc's pinned contexts only",
+  },
   { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
   {
