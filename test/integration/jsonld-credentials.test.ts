@@ -201,6 +201,10 @@ describe('svc verify-credential --jsonld', () => {
     const off = await run(['verify-credential', file, '--json']);
     expect(off.exitCode).toBe(1);
     expect(JSON.parse(off.stdout).status).toBe('UNSUPPORTED');
+    // A bundle is re-run without JSON-LD processing: refused rather than recorded with another answer.
+    const bundled = await run(['verify-credential', file, '--jsonld', '--bundle', path.join(dir, 'badge.bundle.json')]);
+    expect(bundled.exitCode).toBe(2);
+    expect(bundled.stderr).toContain('--bundle is not available with JSON-LD processing');
   });
 
   it("SVC_JSONLD_CONTEXTS adds the operator's context from a file with its SHA-256; a wrong digest is a usage error", async () => {
