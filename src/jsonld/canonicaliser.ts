@@ -37,6 +37,7 @@ interface RemoteDocument {
   contextUrl: null;
   documentUrl: string;
   document: unknown;
+  tag: 'static';
 }
 
 export interface CanonicaliserOptions {
@@ -184,7 +185,8 @@ export function createRdfCanonicaliser(options: CanonicaliserOptions = {}): RdfC
         refused ??= url;
         throw new Refused(url);
       }
-      return { contextUrl: null, documentUrl: url, document: structuredClone(found) };
+      // tag 'static': the resolved context is kept in this canonicaliser's own cache (its set never changes).
+      return { contextUrl: null, documentUrl: url, document: structuredClone(found), tag: 'static' };
     };
     const signal = AbortSignal.timeout(bounds.maxMilliseconds);
     const started = performance.now();
