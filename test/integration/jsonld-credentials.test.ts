@@ -201,6 +201,9 @@ describe('svc verify-credential --jsonld', () => {
     const off = await run(['verify-credential', file, '--json']);
     expect(off.exitCode).toBe(1);
     expect(JSON.parse(off.stdout).status).toBe('UNSUPPORTED');
+    const bad = await run(['verify-credential', file, '--json'], { SVC_JSONLD: 'maybe' });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('SVC_JSONLD must be on or off');
     // A bundle is re-run without JSON-LD processing: refused rather than recorded with another answer.
     const bundled = await run(['verify-credential', file, '--jsonld', '--bundle', path.join(dir, 'badge.bundle.json')]);
     expect(bundled.exitCode).toBe(2);
