@@ -227,6 +227,11 @@ export interface VerifyCredentialOptions extends RequestOptions {
    * result then carries `issuerTrust` beside an unchanged `status`; an empty list is INDETERMINATE.
    */
   trustedIssuers?: readonly string[];
+  /**
+   * JSON-LD processing for this request: true requires it (INVALID_OPTIONS on a daemon without
+   * SVC_JSONLD=on), false turns it off; absent, the daemon's setting.
+   */
+  jsonld?: boolean;
 }
 
 /** The verifier's side of POST /v1/presentations/verify: each member given is a constraint, an absent one none. */
@@ -594,6 +599,7 @@ export class SvcClient {
       ...(options.expectedAudience !== undefined ? { expectedAudience: options.expectedAudience } : {}),
       ...(options.expectedNonce !== undefined ? { expectedNonce: options.expectedNonce } : {}),
       ...(options.trustedIssuers !== undefined ? { trustedIssuers: [...options.trustedIssuers] } : {}),
+      ...(options.jsonld !== undefined ? { jsonld: options.jsonld } : {}),
     };
     return this.#maybeSigned<JsonOk<'verifyCredential'>>({ method: 'POST', path: '/v1/credentials/verify', body, options }, options);
   }

@@ -6,6 +6,7 @@
  */
 import type { Clock } from './clock.js';
 import type { Net } from './net.js';
+import type { RdfCanonicaliser } from './proofs/canonicaliser.js';
 import type { DidDocument, EnrichedResolution, WhoisEvidence } from './resolve/types.js';
 import type { RuntimeStore } from './runtime-store.js';
 import type { SuppliedResources } from './supplied/catalogue.js';
@@ -77,6 +78,13 @@ export interface Runtime {
    * are spanned and outcomes counted. Absent — the default, and always in the CLI — nothing is.
    */
   telemetry?: Telemetry;
+  /**
+   * JSON-LD processing, only when the operator opted in (`--jsonld`, SVC_JSONLD=on): RDFC-1.0
+   * over a pinned context set (src/jsonld/), through which credentials secured with
+   * eddsa-rdfc-2022, ecdsa-rdfc-2019 or Ed25519Signature2020 are verified. Absent — the
+   * default — those are UNSUPPORTED.
+   */
+  jsonld?: RdfCanonicaliser;
 }
 
 /** The verification part of whois evidence: the fetched presentation against the DID's document. */

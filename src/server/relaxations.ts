@@ -16,6 +16,7 @@
  *   larger shares          SVC_CLAIM_PENDING_PER_CLIENT/_PER_DID, SVC_SIGN_IN_PENDING_PER_CLIENT/_PER_DID
  *                          and SVC_GATEWAY_RATE_LIMIT_PER_MIN above their defaults
  *   open metrics           SVC_METRICS_LISTEN on an address other than loopback: GET /metrics without a token
+ *   JSON-LD processing     SVC_JSONLD=on: RDF-canonicalised proofs are verified, terms read by pinned contexts
  */
 import { DEFAULT_CACHE_MAX_BYTES } from '../core/resolve/cache.js';
 import { DEFAULT_WEBVH_MAX_BYTES, DEFAULT_WEBVH_MAX_ENTRIES } from '../core/webvh/limits.js';
@@ -48,6 +49,8 @@ export interface RelaxationInput {
   weakAdminToken?: string | null;
   /** SVC_METRICS_LISTEN: where GET /metrics is served without a token. */
   metricsListen?: { host: string; port: number };
+  /** SVC_JSONLD=on: what the canonicaliser says of itself (RdfCanonicaliser.description). */
+  jsonld?: string;
 }
 
 export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
@@ -143,6 +146,13 @@ export function operatorRelaxations(input: RelaxationInput): Relaxation[] {
       setting: 'SVC_METRICS_LISTEN',
       value: where,
       effect: `GET /metrics is served without a token on ${where}, beyond this machine`,
+    });
+  }
+  if (input.jsonld) {
+    relaxations.push({
+      setting: 'SVC_JSONLD',
+      value: 'on',
+      effect: `eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified through JSON-LD processing, ${input.jsonld}`,
     });
   }
   return relaxations;

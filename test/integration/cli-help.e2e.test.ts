@@ -484,7 +484,8 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   });
 
   it('bash: options, choices and help topics still complete', async () => {
-    expect(await complete(['svc', 'verify-credential', '--js'])).toEqual(['--json']);
+    expect(await complete(['svc', 'verify-credential', '--js'])).toEqual(['--jsonld', '--json']);
+    expect(await complete(['svc', 'verify-jws', '--js'])).toEqual(['--json']);
     expect(await complete(['svc', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete(['svc', 'help', 'env'])).toEqual(['environment']);
     expect(await complete(['svc', 'ver'])).toEqual(expect.arrayContaining(['version', 'verify-credential', 'verify-jws']));

@@ -13,6 +13,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, repoRoot } from '../support/cli.js';
 import { ED25519_DID } from '../support/dids.js';
+import { unsignedCredential } from '../support/peer-issuers.js';
+import { rdfcIssuer } from '../support/peer-rdfc.js';
 
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
 
@@ -91,6 +93,20 @@ describe('the npm package', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(String(r.stdout)).toContain(pkg.version);
+  });
+
+  it('installed globally, `svc verify-credential --jsonld` verifies an eddsa-rdfc-2022 credential: the pinned contexts ship in dist/', async () => {
+    const issuer = await rdfcIssuer('eddsa-rdfc-2022');
+    const file = path.join(dir, 'rdfc-credential.json');
+    writeFileSync(file, JSON.stringify(await issuer.sign(unsignedCredential(issuer.did))));
+    const r = await execa(path.join(prefix, 'bin', 'svc'), ['verify-credential', file, '--jsonld', '--json'], {
+      reject: false,
+      env: { ...npmEnv(), PATH: `${path.dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
+      timeout: 20_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(String(r.stdout)).status).toBe('VALID');
+    expect(r.exitCode).toBe(0);
   });
 
   it('installed globally, `man svc` finds the manual page: npm links share/man/man1/svc.1 (package.json "man" is a list)', async () => {

@@ -13,6 +13,8 @@ import { cleanEnv, parseCliError, svc } from '../support/cli.js';
 import type { DaemonHandle } from '../support/daemon.js';
 import { call, statusFrom, DID_RESOLUTION_TYPE, expectJson, expectProblem, startInProcessDaemonFor } from '../support/daemon-client.js';
 import { ED25519_DID } from '../support/dids.js';
+import { unsignedCredential } from '../support/peer-issuers.js';
+import { rdfcIssuer } from '../support/peer-rdfc.js';
 import { didKeyPrincipal, mintReceipt, type Principal } from '../support/receipts.js';
 import { generateTestKey } from '../support/signing.js';
 
@@ -187,6 +189,31 @@ describe('relaxations: announced at start and listed by /health (item 9)', () =>
             'delegation registration is open: any client may register chains of any root, 100 new chains per client per 24 h, up to 100 held per client and 100 per root, each expiring within 366 days',
         },
       ]);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe('SVC_JSONLD=on: JSON-LD processing, announced and listed as a relaxation', () => {
+  it('the daemon says so at start and in /health, and verifies an eddsa-rdfc-2022 credential; "jsonld": false turns it off', async () => {
+    const daemon = await startInProcessDaemonFor(null, {
+      env: { ...QUIET, SVC_RATE_LIMIT_PER_MIN: undefined, SVC_DELEGATION_ROOTS: ED25519_DID, SVC_JSONLD: 'on' },
+    });
+    try {
+      const effect =
+        "eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified through JSON-LD processing, RDFC-1.0 with svc's pinned JSON-LD context set (14 contexts)";
+      expect(daemon.stderr()).toContain(`svc: relaxation: ${effect} (SVC_JSONLD)`);
+      expect(expectJson(await call(`${daemon.url}/health`), 200).relaxations).toEqual([{ setting: 'SVC_JSONLD', value: 'on', effect }]);
+      const issuer = await rdfcIssuer('eddsa-rdfc-2022');
+      const credential = await issuer.sign(unsignedCredential(issuer.did));
+      const verify = async (body: unknown) =>
+        expectJson(
+          await call(`${daemon.url}/v1/credentials/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+          200,
+        );
+      expect((await verify({ credential })).status).toBe('VALID');
+      expect((await verify({ credential, jsonld: false })).status).toBe('UNSUPPORTED');
     } finally {
       await daemon.stop();
     }

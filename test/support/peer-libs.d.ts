@@ -149,6 +149,10 @@ declare module 'jsonld-signatures' {
       document: JsonLdDocument,
       options: { suite: DataIntegrityProof; purpose: AssertionProofPurpose | ControllerProofPurpose; documentLoader: DocumentLoader },
     ): Promise<JsonLdDocument>;
+    verify(
+      document: JsonLdDocument,
+      options: { suite: DataIntegrityProof | DataIntegrityProof[]; purpose: AssertionProofPurpose | ControllerProofPurpose; documentLoader: DocumentLoader },
+    ): Promise<{ verified: boolean; error?: unknown; results?: unknown[] }>;
     purposes: { AssertionProofPurpose: typeof AssertionProofPurpose; ControllerProofPurpose: typeof ControllerProofPurpose };
   };
   export default jsigs;
@@ -169,4 +173,34 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
     statusPurpose: string;
     context?: string[];
   }): Promise<Record<string, unknown>>;
+}
+
+declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
+  import type { Cryptosuite } from 'peer-libs/types';
+  export const cryptosuite: Cryptosuite;
+}
+
+declare module '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite' {
+  import type { Cryptosuite } from 'peer-libs/types';
+  export const cryptosuite: Cryptosuite;
+}
+
+declare module '@digitalbazaar/ed25519-verification-key-2020' {
+  import type { MultikeySigner } from 'peer-libs/types';
+  export class Ed25519VerificationKey2020 {
+    static generate(options?: { seed?: Uint8Array; id?: string; controller?: string }): Promise<Ed25519VerificationKey2020>;
+    id?: string;
+    controller?: string;
+    publicKeyMultibase: string;
+    fingerprint(): string;
+    signer(): MultikeySigner;
+  }
+}
+
+declare module '@digitalbazaar/ed25519-signature-2020' {
+  import type { Ed25519VerificationKey2020 } from '@digitalbazaar/ed25519-verification-key-2020';
+  export class Ed25519Signature2020 {
+    constructor(options?: { key?: Ed25519VerificationKey2020; date?: string | Date | null });
+  }
+  export const suiteContext: { CONTEXT_URL: string; CONTEXT: unknown };
 }

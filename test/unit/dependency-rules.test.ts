@@ -24,6 +24,8 @@
  *      (type-only imports included).
  *   5. src/store/postgres/ never imports src/store/sqlite/ (type-only imports included): the two
  *      engines share only src/store/schema/.
+ *   6. jsonld (the opt-in JSON-LD processing) imports only core and itself, and of packages only
+ *      JSONLD_PACKAGES; only runtime and the shells that build a Runtime (cli, server) import it.
  *
  * Beside the import graph, one scan of the code itself (ARCHITECTURE.md, src/core invariants): the
  * core reads no environment, wall clock or global fetch — no `process.` (nor `process[`), no
@@ -60,6 +62,12 @@ const CORE_PACKAGES: readonly string[] = ['node:crypto', 'node:util', 'node:zlib
  * one that no longer occurs, so the list only shrinks.
  */
 const KNOWN_IMPURE: Readonly<Record<string, string>> = {};
+
+/** The packages src/jsonld/ may import: Digital Bazaar's JSON-LD stack and node: modules. */
+const JSONLD_PACKAGES: readonly string[] = ['jsonld', 'rdf-canonize'];
+
+/** The areas that may import src/jsonld/ (always by dynamic import: a start without the opt-in never loads it). */
+const JSONLD_IMPORTERS: ReadonlySet<string> = new Set(['runtime', 'cli', 'server']);
 
 /** Shells: the areas that draw or serve; nothing below them imports them. */
 const SHELLS: ReadonlySet<string> = new Set(['cli', 'server', 'web', 'present', 'pages']);
@@ -367,13 +375,18 @@ function layerRule(edge: Edge): string | undefined {
   const from = area(edge.from);
   if (!edge.internal) {
     if ((from === 'core' || from === 'present') && !allowedPackage(edge.to)) return `${from} imports only the packages ${CORE_PACKAGES.join(', ')}`;
+    if (from === 'jsonld' && !edge.to.startsWith('node:') && !JSONLD_PACKAGES.some((p) => edge.to === p || edge.to.startsWith(`${p}/`)))
+      return `jsonld imports only node: modules and the packages ${JSONLD_PACKAGES.join(', ')}`;
     return undefined;
   }
+  if (area(edge.to) === 'jsonld' && area(edge.from) !== 'jsonld' && !JSONLD_IMPORTERS.has(area(edge.from))) return 'only runtime, cli and server import jsonld';
   if (edge.from.startsWith('src/store/postgres/') && edge.to.startsWith('src/store/sqlite/'))
     return 'src/store/postgres/ does not import src/store/sqlite/ (the engines share only src/store/schema/)';
   const to = area(edge.to);
   if (from === to) return undefined;
   switch (from) {
+    case 'jsonld':
+      return to === 'core' ? undefined : 'jsonld imports only core';
     case 'core':
       return to === 'version' ? undefined : 'core imports only core and src/version.ts';
     case 'present':

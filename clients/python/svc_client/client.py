@@ -407,6 +407,7 @@ class SvcClient:
         resolve_key: Optional[KeyResolver] = None,
         expected_nonce: Optional[str] = None,
         trusted_issuers: Optional[Sequence[str]] = None,
+        jsonld: Optional[bool] = None,
     ) -> Any:
         """POST /v1/credentials/verify: a credential object, its raw JSON text or a compact JWT.
 
@@ -417,6 +418,8 @@ class SvcClient:
         ``trusted_issuers`` (DIDs, ``did:web:*.example.com``, ``did:web:example.com:*``): the
         result then carries ``issuerTrust`` (PASS, FAIL or INDETERMINATE) beside an unchanged
         ``status``; an empty list is INDETERMINATE.
+        ``jsonld``: True requires JSON-LD processing (INVALID_OPTIONS on a daemon without
+        SVC_JSONLD=on), False turns it off for this request; None, the daemon's setting.
         """
         body = _compact(
             {
@@ -424,6 +427,7 @@ class SvcClient:
                 "expectedAudience": expected_audience,
                 "expectedNonce": expected_nonce,
                 "trustedIssuers": _strings(trusted_issuers),
+                "jsonld": jsonld,
             }
         )
         if signed:

@@ -66,6 +66,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { key: 'server.maxMcpObservations', variable: 'SVC_MAX_MCP_OBSERVATIONS', kind: whole(1) },
   { key: 'server.recordBatch', variable: 'SVC_RECORD_BATCH', kind: whole(1) },
   { key: 'credentials.trustedIssuers', variable: 'SVC_TRUSTED_ISSUERS', kind: list, flag: '--trusted-issuer' },
+  { key: 'credentials.jsonld', variable: 'SVC_JSONLD', kind: onOff, flag: '--jsonld' },
+  { key: 'credentials.jsonldContexts', variable: 'SVC_JSONLD_CONTEXTS', kind: { type: 'path' } },
   { key: 'delegation.roots', variable: 'SVC_DELEGATION_ROOTS', kind: list },
   { key: 'delegation.registrationsPerClient', variable: 'SVC_REGISTRATIONS_PER_CLIENT', kind: whole() },
   { key: 'delegation.registryPerClient', variable: 'SVC_REGISTRY_PER_CLIENT', kind: whole(1) },

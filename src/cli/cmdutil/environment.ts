@@ -35,6 +35,18 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: 'verify-credential and verify-presentation: the trusted issuers (comma-separated), as --trusted-issuer, which replaces it',
     default: 'unset: no trust decision',
   },
+  {
+    name: 'SVC_JSONLD',
+    scope: 'every command',
+    description: 'on: also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs (RDFC-1.0, pinned contexts, never fetched), as --jsonld',
+    default: 'off: UNSUPPORTED',
+  },
+  {
+    name: 'SVC_JSONLD_CONTEXTS',
+    scope: 'every command',
+    description: 'with SVC_JSONLD: a JSON file of more contexts, {"<url>": {"path": …, "sha256": …}}; a file whose digest differs is refused',
+    default: 'unset: the pinned ones only',
+  },
   { name: 'SVC_CACHE_TTL', scope: 'every command', description: 'seconds a resolution stays cached; 0 turns the cache off', default: '3600' },
   { name: 'SVC_CACHE_MAX_ENTRIES', scope: 'every command', description: 'most resolutions kept in the cache', default: '1000' },
   {

@@ -26,6 +26,7 @@ import {
   type JcsProofCheck,
 } from '../proofs/data-integrity.js';
 import { numericDate, parseDateTime } from '../proofs/datetime.js';
+import { RDFC_LIMITATION, rdfcSuiteOf, verifyRdfcProof, RDFC_CRYPTOSUITES } from '../proofs/rdfc.js';
 import { checkJwsSignature, curveOfAlgorithm, isJwsParseError, parseCompactJws, type ParsedJws } from '../proofs/jws.js';
 import type { StageHooks } from '../resolve/trace.js';
 import { rfc3339, type Runtime } from '../runtime.js';
@@ -93,6 +94,9 @@ export interface VerifyCredentialOptions {
 const CREDENTIAL_ALGORITHMS: ReadonlySet<string> = new Set(['EdDSA', 'Ed25519', 'ES256', 'ES256K']);
 /** What a Data Integrity refusal names: the suites svc verifies (a JWT is told about JWT algorithms). */
 const DI_SUPPORTED = 'svc verifies eddsa-jcs-2022 and ecdsa-jcs-2019 (P-256) Data Integrity proofs';
+/** The same with JSON-LD processing on (runtime.jsonld). */
+const DI_SUPPORTED_JSONLD =
+  'svc verifies eddsa-jcs-2022, ecdsa-jcs-2019 (P-256), eddsa-rdfc-2022, ecdsa-rdfc-2019 (P-256, P-384) and Ed25519Signature2020 proofs';
 /** The limitation of a credential verified without an expected audience. */
 const AUDIENCE_NOT_VERIFIED = 'The audience was not verified: no expected audience was given.';
 /** Tolerance for clock differences when comparing validity dates, seconds. */
@@ -255,7 +259,14 @@ async function checkDataIntegrity(
   if (proofs.length === 0) return refuse(report, failing('MALFORMED', 'The proof set is empty.'));
   if (proofs.length > 1)
     return refuse(report, failing('UNSUPPORTED', `The credential carries a set of ${proofs.length} proofs; svc verifies credentials with one proof.`));
-  const unsupported = checkProofSupport(proof, DI_SUPPORTED, JCS_CRYPTOSUITES);
+  const jsonld = options.runtime.jsonld;
+  const rdfcSuite = jsonld ? rdfcSuiteOf(proof) : null;
+  const unsupported =
+    rdfcSuite !== null
+      ? null
+      : jsonld
+        ? checkProofSupport(proof, DI_SUPPORTED_JSONLD, [...JCS_CRYPTOSUITES, ...RDFC_CRYPTOSUITES])
+        : checkProofSupport(proof, DI_SUPPORTED, JCS_CRYPTOSUITES);
   if (unsupported) return refuse(report, failing(unsupported.status, sentence(unsupported.reason)));
   const p = proof as JsonObject;
   const vm = p['verificationMethod'];
@@ -269,8 +280,21 @@ async function checkDataIntegrity(
       ),
     );
   }
-  const suite = String(p['cryptosuite']);
   const nowMs = options.runtime.clock.now().getTime();
+  if (jsonld && rdfcSuite !== null) {
+    report.limitations.push(RDFC_LIMITATION);
+    await checkKeyAndBinding(report.keyChecks, vm, null, model.issuer, source, options.signal, async (key) => {
+      const { result, signedDigest } = await verifyRdfcProof(credential, p, key.publicJwk!, nowMs, jsonld);
+      if (result.status === 'VALID')
+        return {
+          ...pass(`The ${rdfcSuite} proof verifies with ${key.id}, over the credential's RDFC-1.0 canonical form (${jsonld.description}).`),
+          signedDigest,
+        };
+      return { ...failing(result.status, sentence(result.reason)), signedDigest };
+    });
+    return;
+  }
+  const suite = String(p['cryptosuite']);
   const judge = ({ result, signedDigest }: JcsProofCheck, key: ControllerKey): Finding & { signedDigest: string | null } => {
     if (result.status === 'VALID') return { ...pass(`The ${suite} proof verifies with ${key.id}.`), signedDigest };
     return { ...failing(result.status, sentence(result.reason)), signedDigest };

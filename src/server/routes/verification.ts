@@ -15,6 +15,7 @@ import { trustedIssuersProblem } from '../../core/policy/trusted-issuers.js';
 import { decidePolicy } from '../../core/policy/run.js';
 import { ProblemError } from '../../core/problems.js';
 import type { Relationship } from '../../core/resolve/types.js';
+import type { Runtime } from '../../core/runtime.js';
 import { outboundWork, resolveFor, type RouteDef, type ServerContext } from '../context.js';
 import { objectBody, onlyMembers, queryOptions } from '../http.js';
 import { json, problem, bodyRouteProblems, ref, SignedQuerySchema, signedJson } from '../schemas/common.js';
@@ -27,6 +28,12 @@ import {
   PolicyDecisionSchema,
   PolicyEvaluateRequestSchema,
 } from '../schemas/verification.js';
+
+/** The Runtime without JSON-LD processing: a request's `"jsonld": false`. */
+function withoutJsonLd(runtime: Runtime): Runtime {
+  const { jsonld: _jsonld, ...rest } = runtime;
+  return rest;
+}
 
 function invalid(detail: string): ProblemError {
   return new ProblemError('INVALID_REQUEST', detail);
@@ -49,10 +56,16 @@ function optionalTrustedIssuers(body: JsonObject): string[] | undefined {
 }
 
 /** The options of a verify request beside `credential`. */
-const CREDENTIAL_OPTIONS = ['expectedAudience', 'expectedNonce', 'trustedIssuers'] as const;
+const CREDENTIAL_OPTIONS = ['expectedAudience', 'expectedNonce', 'trustedIssuers', 'jsonld'] as const;
 
 /** The credential of a verify request: `{credential, expectedAudience?, expectedNonce?, trustedIssuers?}`, or a bare credential object. */
-function credentialRequest(body: JsonObject): { credential: unknown; expectedAudience?: string; expectedNonce?: string; trustedIssuers?: string[] } {
+function credentialRequest(body: JsonObject): {
+  credential: unknown;
+  expectedAudience?: string;
+  expectedNonce?: string;
+  trustedIssuers?: string[];
+  jsonld?: boolean;
+} {
   if (!Object.hasOwn(body, 'credential')) {
     // A bare credential object is the whole body; an option without a credential is a mistake.
     for (const name of CREDENTIAL_OPTIONS) if (Object.hasOwn(body, name)) throw invalid(`"${name}" needs "credential" beside it: {credential, ${name}}.`);
@@ -66,8 +79,11 @@ function credentialRequest(body: JsonObject): { credential: unknown; expectedAud
   const expectedAudience = optionalString(body, 'expectedAudience');
   const expectedNonce = optionalString(body, 'expectedNonce');
   const trustedIssuers = optionalTrustedIssuers(body);
+  const jsonld = body['jsonld'];
+  if (jsonld !== undefined && typeof jsonld !== 'boolean') throw invalid('"jsonld" must be true or false.');
   return {
     credential,
+    ...(jsonld === undefined ? {} : { jsonld }),
     ...(expectedAudience === undefined ? {} : { expectedAudience }),
     ...(expectedNonce === undefined ? {} : { expectedNonce }),
     ...(trustedIssuers === undefined ? {} : { trustedIssuers }),
@@ -90,16 +106,18 @@ export function verificationRoutes(ctx: ServerContext): RouteDef[] {
         response: {
           200: signedJson(ref(CredentialVerificationSchema), 'The verification, whatever its status.'),
           400: problem(
-            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, or signed=true on a daemon without a signing key.',
+            'INVALID_REQUEST: the body is not a JSON object, has a duplicate or unknown member, or a member of the wrong shape (a trustedIssuers entry that is not one is named); INVALID_OPTIONS: an unknown or repeated query option, signed=true on a daemon without a signing key, or "jsonld": true on a daemon without SVC_JSONLD=on.',
           ),
           ...bodyRouteProblems(),
         },
       },
       handler: async (request, reply) => {
         signedOption(ctx, request, queryOptions(request, ['signed']));
-        const { credential, ...given } = credentialRequest(objectBody(request, ['signed']));
+        const { credential, jsonld, ...given } = credentialRequest(objectBody(request, ['signed']));
+        if (jsonld === true && ctx.runtime.jsonld === undefined)
+          throw new ProblemError('INVALID_OPTIONS', '"jsonld": true asks for JSON-LD processing, which this daemon does not do (SVC_JSONLD is not on).');
         const result = await outboundWork(ctx, request, reply, ({ runtime, keys, signal }) =>
-          verifyCredential(credential, { runtime, keySource: keys, signal, ...given }),
+          verifyCredential(credential, { runtime: jsonld === false && runtime.jsonld ? withoutJsonLd(runtime) : runtime, keySource: keys, signal, ...given }),
         );
         return reply.send(result);
       },

@@ -285,12 +285,18 @@ export const CredentialVerifyRequestSchema = Type.Union(
         trustedIssuers: Type.Optional(
           TrustedIssuers('Whose credentials the caller accepts: the answer then carries issuerTrust (status and valid unchanged).'),
         ),
+        jsonld: Type.Optional(
+          Type.Boolean({
+            description:
+              "JSON-LD processing for this request: true requires it (400 INVALID_OPTIONS on a daemon without SVC_JSONLD=on), false turns it off; absent, the daemon's setting. With it, eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs are verified over RDFC-1.0 with svc's pinned contexts; without it they are UNSUPPORTED.",
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience, expectedNonce, trustedIssuers} form.',
+        'A bare credential object as the whole body (no "credential" member); options need the {credential, expectedAudience, expectedNonce, trustedIssuers, jsonld} form.',
     }),
   ],
   { $id: 'CredentialVerifyRequest' },

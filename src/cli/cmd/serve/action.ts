@@ -191,6 +191,10 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
     ...(level !== null ? { log: stderrLogger(level, (line) => io.stderr.write(line)) } : {}),
     ...(seams.net ? { net: seams.net } : {}),
   });
+  // SVC_JSONLD=on: src/jsonld/ is loaded now (a bad SVC_JSONLD_CONTEXTS refused, exit 2), and only then.
+  const { jsonLdSettings, loadRdfCanonicaliser } = await import('../../../runtime/jsonld.js');
+  const jsonld = await loadRdfCanonicaliser(jsonLdSettings(io.env));
+  if (jsonld) runtime.jsonld = jsonld;
   const relaxations = operatorRelaxations({
     egress: egress.map((e) => ({ cidr: e.cidr.text, setting: e.setting })),
     extraCaCerts: io.env['NODE_EXTRA_CA_CERTS'],
@@ -200,6 +204,7 @@ export async function startServer(io: CliIo, options: ServeCommandOptions, seams
     dnsServers: dnsServersFromEnv(io.env),
     weakAdminToken: weakToken,
     ...(metricsListen ? { metricsListen } : {}),
+    ...(jsonld ? { jsonld: jsonld.description } : {}),
     work: { cacheMaxBytes: runtime.cache.usage?.().maxBytes, webvhMaxEntries: runtime.config.webvhMaxEntries, webvhMaxBytes: runtime.config.webvhMaxBytes },
   });
   return serve(

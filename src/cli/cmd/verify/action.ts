@@ -16,6 +16,7 @@ import type { PolicyEvaluation } from '../../../core/policy/types.js';
 import { ProblemError } from '../../../core/problems.js';
 import { sentence } from '../../../core/text.js';
 import { RELATIONSHIPS, type Relationship } from '../../../core/resolve/types.js';
+import { jsonLdSettings, withJsonLd } from '../../../runtime/jsonld.js';
 import { ConfigError, createRuntime } from '../../../runtime/node.js';
 import { EXIT } from '../../cmdutil/exit-codes.js';
 import type { CliIo } from '../../cmdutil/io.js';
@@ -157,10 +158,13 @@ export async function verifyCredentialAction(io: CliIo, setExit: (code: number) 
   if (options.nonce !== undefined && options.nonce === '') throw new ConfigError('--nonce must not be empty');
   const trustedIssuers = trustedIssuersOption(options.trustedIssuer, io.env);
   const fileOptions = await credentialFileOptions(options);
+  const jsonld = jsonLdSettings(io.env, options.jsonld === true);
+  // svc verify-bundle re-runs a bundle without JSON-LD processing: its answer would not be the recorded one.
+  if (jsonld.enabled && options.bundle !== undefined) throw new ConfigError('--bundle is not available with JSON-LD processing (--jsonld, SVC_JSONLD=on)');
   await bundleDestination(options.bundle, fileOptions.length > 0);
   const bytes = await readSourceBytes(file, 'credential');
   const text = bytes.toString('utf8');
-  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const runtime = await withJsonLd(createRuntime(io.env, { egressAllow: options.egressAllow }), jsonld);
   const supplied = fileOptions.length > 0 ? await import('../../cmdutil/supplied.js') : null;
   const files = supplied ? await supplied.readSuppliedFiles(fileOptions, runtime.config) : [];
   // What the verifier is given besides the credential: a bundle keeps it to verify again (JSON).
@@ -220,7 +224,7 @@ export async function verifyPresentationAction(
   const trusted = trustedIssuersOption(options.trustedIssuer, io.env);
   // A presentation carries its credentials: it may be larger than one credential (the core's bound, 4 MiB).
   const text = (await readSourceBytes(file, 'presentation', MAX_PRESENTATION_LENGTH)).toString('utf8');
-  const runtime = createRuntime(io.env, { egressAllow: options.egressAllow });
+  const runtime = await withJsonLd(createRuntime(io.env, { egressAllow: options.egressAllow }), jsonLdSettings(io.env, options.jsonld === true));
   const verifier: Omit<VerifyPresentationOptions, 'runtime' | 'hooks'> = {
     ...(options.challenge === undefined ? {} : { challenge: options.challenge }),
     ...(options.domain === undefined ? {} : { domain: options.domain }),

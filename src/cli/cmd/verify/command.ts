@@ -16,6 +16,13 @@ import { addBundleOption } from '../../cmdutil/bundle.js';
 
 const egressOption = (cmd: Command): Command => addEgressOption(cmd, 'DID hosts, status lists');
 
+/** --jsonld: the opt-in JSON-LD processing (SVC_JSONLD=on does the same). */
+const addJsonLdOption = (cmd: Command): Command =>
+  cmd.option(
+    '--jsonld',
+    "also verify eddsa-rdfc-2022, ecdsa-rdfc-2019 and Ed25519Signature2020 proofs, over RDFC-1.0 with svc's pinned JSON-LD contexts (never fetched); as SVC_JSONLD=on",
+  );
+
 export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
   const credential = program
     .command('verify-credential')
@@ -40,6 +47,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     "verify from files: this file as the DID's document (a did:web's did.json, a did:webvh's did.jsonl) instead of fetching it; repeatable",
   );
   addPairOption(credential, '--status-list', 'url', 'file', 'verify from files: this file as the status list credential (or token) at the URL; repeatable');
+  addJsonLdOption(credential);
   addAllowNetworkOption(credential);
   egressOption(credential);
   addBundleOption(credential);
@@ -53,6 +61,10 @@ With --trusted-issuer, the trust decision is reported beside the verification (i
 --json; the status is unchanged) and the exit is the worse of the two: an issuer not listed
 exits 1 even when the credential is VALID, an issuer that could not be read 3.
 
+--jsonld (or SVC_JSONLD=on) also verifies RDF-canonicalised proofs (eddsa-rdfc-2022, ecdsa-rdfc-2019
+on P-256 or P-384, Ed25519Signature2020: Open Badges 3.0, CLR 2.0): a context outside svc's pinned set
+(and SVC_JSONLD_CONTEXTS) is UNSUPPORTED, never fetched. Without it they are UNSUPPORTED.
+
 Verify from files: --issuer-document and --status-list supply what svc would fetch; svc then fetches
 nothing else (--allow-network: what was not supplied), and a key or list that was not supplied makes
 its check INDETERMINATE. Give these options after the credential file.
@@ -65,6 +77,7 @@ Examples:
   $ svc verify-credential credential.json
   $ svc verify-credential - --audience did:web:verifier.example --json < credential.jwt
   $ svc verify-credential presentation.sd-jwt --audience https://verifier.example --nonce "$NONCE"
+  $ svc verify-credential open-badge.json --jsonld
   $ svc verify-credential credential.json --trusted-issuer 'did:web:*.example.com' --trusted-issuer did:key:z6Mk…
   $ svc verify-credential credential.json --bundle credential.bundle.json && svc verify-bundle credential.bundle.json
   $ svc verify-credential credential.json --issuer-document did:web:issuer.example did.json \\
@@ -95,6 +108,7 @@ Examples:
       'each credential must be about the holder (a subject id equal to the holder, or an SD-JWT VC bound to its key): INVALID otherwise',
     );
   completeFiles(presentation, 'file');
+  addJsonLdOption(presentation);
   egressOption(presentation);
   addOutputOptions(presentation);
   presentation.addHelpText(

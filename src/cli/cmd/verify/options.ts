@@ -17,6 +17,8 @@ export interface VerifyCredentialCommandOptions extends VerifyCommandOptions {
   bundle?: string;
   /** --trusted-issuer <did> (repeatable): whose credentials are accepted; none given, no trust decision. */
   trustedIssuer?: string[];
+  /** --jsonld: verify RDF-canonicalised proofs too (runtime/jsonld.ts). */
+  jsonld?: boolean;
 }
 
 export interface VerifyPresentationCommandOptions extends VerifyCommandOptions {
@@ -29,4 +31,6 @@ export interface VerifyPresentationCommandOptions extends VerifyCommandOptions {
   /** --trusted-issuer, repeatable. */
   trustedIssuer: string[];
   requireHolderBinding?: boolean;
+  /** --jsonld, as for verify-credential. */
+  jsonld?: boolean;
 }
