@@ -35,6 +35,26 @@ export const OBSERVATION_COLUMNS = `id, did, document_hash AS documentHash, obse
   domain_binding_status AS domainBindingStatus, summary`;
 export const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
 
+/**
+ * The row a new observation is stored as: exactly what was bound (STRICT columns, no trigger
+ * rewrites them), so it is built from the values rather than read back (RETURNING cost a fifth
+ * of a record), in OBSERVATION_COLUMNS' order.
+ */
+export function newRow(o: ObservationRow, id: number): Observation {
+  return {
+    id,
+    did: o.did,
+    documentHash: o.documentHash,
+    observedAt: o.observedAt,
+    lastSeenAt: o.observedAt,
+    seenCount: 1,
+    latencyMs: o.latencyMs,
+    resolverVersion: o.resolverVersion,
+    domainBindingStatus: o.domainBindingStatus,
+    summary: o.summary,
+  };
+}
+
 export class ObservationWriter {
   readonly ceiling: RowCeiling;
   /** One record, one IMMEDIATE transaction. */
@@ -92,21 +112,7 @@ export class ObservationWriter {
         HASH_PROFILE,
       );
       ceiling.added();
-      // The new row is exactly what was bound (STRICT columns, no trigger rewrites them), so it
-      // is built here in OBSERVATION_COLUMNS' order rather than read back (RETURNING cost a
-      // fifth of a record).
-      const row: Observation = {
-        id: Number(lastInsertRowid),
-        did: o.did,
-        documentHash: o.documentHash,
-        observedAt: o.observedAt,
-        lastSeenAt: o.observedAt,
-        seenCount: 1,
-        latencyMs: o.latencyMs,
-        resolverVersion: o.resolverVersion,
-        domainBindingStatus: o.domainBindingStatus,
-        summary: o.summary,
-      };
+      const row = newRow(o, Number(lastInsertRowid));
       return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
     };
     // IMMEDIATE: the read of the latest row and the write that depends on it hold the write

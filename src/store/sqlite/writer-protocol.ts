@@ -5,7 +5,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Observation, Recorded } from '../../core/history/store.js';
-import type { ObservationRow } from './observation-writer.js';
+import { newRow, type ObservationRow } from './observation-writer.js';
 
 /** The flag's states (Int32Array of one element over a SharedArrayBuffer). */
 export const FLAG_STARTING = 0;
@@ -32,9 +32,29 @@ export interface WireError {
   code?: string;
 }
 
-export type WriterReply =
-  | { type: 'failed'; error: WireError }
-  | { type: 'recorded'; id: number; results: Array<{ recorded: Recorded<Observation> } | { error: WireError }> };
+/**
+ * One record's outcome. A new row is only its id (and how many rows made room for it): the
+ * event loop builds the row from the values it sent (newRow), as the writer itself does, so
+ * that the answer the thread serialises and the event loop reads stays a few numbers.
+ */
+export type WireResult = { stored: number } | { evicted: number; id: number } | { recorded: Recorded<Observation> } | { error: WireError };
+
+export type WriterReply = { type: 'failed'; error: WireError } | { type: 'recorded'; id: number; results: WireResult[] };
+
+export function wireResult(result: { recorded: Recorded<Observation> } | { error: unknown }): WireResult {
+  if ('error' in result) return { error: errorOf(result.error) };
+  const { recorded } = result;
+  if (recorded.outcome === 'stored') return { stored: recorded.row.id };
+  if (recorded.outcome === 'evicted') return { evicted: recorded.evicted, id: recorded.row.id };
+  return result;
+}
+
+/** The record's outcome again, on the event loop, from the row it sent. */
+export function recordedFrom(result: Exclude<WireResult, { error: WireError }>, row: ObservationRow): Recorded<Observation> {
+  if ('stored' in result) return { outcome: 'stored', row: newRow(row, result.stored), evicted: 0 };
+  if ('evicted' in result) return { outcome: 'evicted', row: newRow(row, result.id), evicted: result.evicted };
+  return result.recorded;
+}
 
 export function errorOf(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

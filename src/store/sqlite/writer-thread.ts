@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Observation, Recorded } from '../../core/history/store.js';
 import type { ObservationRow } from './observation-writer.js';
-import { errorFrom, FLAG_CLOSED, type WireError, type WriterData, type WriterReply, type WriterRequest } from './writer-protocol.js';
+import { errorFrom, FLAG_CLOSED, recordedFrom, type WireError, type WriterData, type WriterReply, type WriterRequest } from './writer-protocol.js';
 
 /** How long close() waits for the thread to write what it was sent and close (ms). */
 const CLOSE_WAIT_MS = 30_000;
@@ -172,8 +172,9 @@ export class WriterThread {
         w.reject(errorFrom(result.error));
         return;
       }
-      this.#options.settled(result.recorded);
-      w.resolve(result.recorded);
+      const recorded = recordedFrom(result, w.row);
+      this.#options.settled(recorded);
+      w.resolve(recorded);
     });
   }
 

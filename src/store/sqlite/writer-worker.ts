@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { ObservationWriter } from './observation-writer.js';
 import type { WriterData, WriterReply, WriterRequest } from './writer-protocol.js';
-import { errorOf, FLAG_CLOSED, FLAG_OPEN } from './writer-protocol.js';
+import { errorOf, FLAG_CLOSED, FLAG_OPEN, wireResult } from './writer-protocol.js';
 
 const data = workerData as WriterData;
 const port = data.port;
@@ -59,7 +59,7 @@ if (opened !== undefined) {
       }
       return;
     }
-    const results = writer.recordGroup(request.rows).map((r) => ('error' in r ? { error: errorOf(r.error) } : r));
+    const results = writer.recordGroup(request.rows).map(wireResult);
     port.postMessage({ type: 'recorded', id: request.id, results } satisfies WriterReply);
   });
   Atomics.store(flag, 0, FLAG_OPEN);
