@@ -20,6 +20,7 @@ import { fixedClock, testRuntime } from '../support/runtime.js';
 import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
 import type { NewObservation } from '../../src/core/store.js';
 import { StorageSlot } from '../../src/server/storage.js';
+import { SqliteObservationStore } from '../../src/store/sqlite/observations.js';
 
 /** Tables and added columns of each schema version. */
 const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
@@ -694,6 +695,17 @@ describe("observations: the daemon's writer thread", () => {
     expect(refused.outcome).toBe('refused');
     expect(store.observations.usage()).toEqual({ stored: 2, ceiling: 2, evicted: 1, refused: 1 });
     expect(told).toEqual([2]);
+  });
+
+  it('a thread that cannot open the file leaves the records to the event loop: all are written, none lost', async () => {
+    const store = freshStore();
+    // An addon that does not exist: the thread's driver cannot load, so its connection never opens.
+    const observations = new SqliteObservationStore(store.db, { thread: { path: store.path, nativeBinding: path.join(temp.dir, 'missing.node') } });
+    const recorded = await Promise.all(['a', 'b'].map((d) => observations.record(sampleObservation({ did: `did:web:${d}.example` }))));
+    expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored']);
+    expect((await observations.record(sampleObservation({ did: 'did:web:c.example' }))).outcome).toBe('stored');
+    expect(rows(store.db)).toHaveLength(3);
+    observations.close();
   });
 
   it('a store in memory, and a batch of 1, write on the event loop: a record of a batch of 1 commits at once', async () => {

@@ -73,14 +73,19 @@ export class WriterThread {
     });
   }
 
-  /** Sends what is pending now instead of at the end of the turn. */
+  /** Sends what is pending now instead of at the end of the turn (or of the group in flight). */
   flush(): void {
-    this.#send();
+    this.#send(true);
   }
 
-  /** Sends the pending records, `batch` a group (written on the event loop when the thread cannot be used). */
-  #send(): void {
-    while (this.#pending.length > 0) {
+  /**
+   * Sends the pending records, `batch` a group (written on the event loop when the thread cannot
+   * be used). One group is in flight at a time: the records made while the thread commits it
+   * wait and go together when it answers, so that a busy daemon writes fewer, larger
+   * transactions (`all`: every pending group at once, the store is closing).
+   */
+  #send(all = false): void {
+    while (this.#pending.length > 0 && (all || this.#sent.size === 0)) {
       const group = this.#pending.splice(0, this.#options.batch);
       const port = this.#inline || this.#closed ? null : this.#started();
       if (port === null) {
@@ -160,12 +165,15 @@ export class WriterThread {
       this.#sent.clear();
       this.#hold(false);
       for (const group of groups) this.#writeInline(group);
+      this.#send();
       return;
     }
     const group = this.#sent.get(reply.id);
     if (group === undefined) return;
     this.#sent.delete(reply.id);
     if (this.#sent.size === 0) this.#hold(false);
+    // The records made while this group was committed go now, together.
+    if (!this.#closed) this.#send();
     reply.results.forEach((result, i) => {
       const w = group[i]!;
       if ('error' in result) {
@@ -187,6 +195,8 @@ export class WriterThread {
     this.#sent.clear();
     this.#port?.close();
     this.#hold(false);
+    // What waited for the lost group is written on the event loop.
+    if (!this.#closed) this.#send();
   }
 
   /** Settles the answers already in the port, synchronously. */
@@ -204,7 +214,7 @@ export class WriterThread {
    */
   close(): void {
     if (this.#closed) return;
-    this.#send();
+    this.#send(true);
     this.#closed = true;
     const port = this.#port;
     const flag = this.#flag;
