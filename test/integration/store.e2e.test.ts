@@ -624,7 +624,8 @@ describe('observations: group commit', () => {
 });
 
 describe("observations: the daemon's writer thread", () => {
-  const rows = (db: Database.Database) => db.prepare('SELECT id, did, document_hash, seen_count, last_seen_at, latency_ms, document FROM observations ORDER BY id').all();
+  const rows = (db: Database.Database) =>
+    db.prepare('SELECT id, did, document_hash, seen_count, last_seen_at, latency_ms, document FROM observations ORDER BY id').all();
   const turn = (): NewObservation[] => [
     sampleObservation({ did: 'did:web:a.example', observedAt: '2025-03-04T05:00:00Z' }),
     sampleObservation({ observedAt: '2025-03-04T05:00:01Z' }),
@@ -637,7 +638,10 @@ describe("observations: the daemon's writer thread", () => {
     const store = freshStore({ recordThread: true, maxObservations: 100 });
     const inline = tempStore({ maxObservations: 100 });
     try {
-      const [threaded, local] = await Promise.all([Promise.all(turn().map((o) => store.observations.record(o))), Promise.all(turn().map((o) => inline.store.observations.record(o)))]);
+      const [threaded, local] = await Promise.all([
+        Promise.all(turn().map((o) => store.observations.record(o))),
+        Promise.all(turn().map((o) => inline.store.observations.record(o))),
+      ]);
       expect(threaded).toEqual(local);
       expect(threaded.map((r) => r.outcome)).toEqual(['stored', 'stored', 'coalesced', 'stored', 'coalesced']);
       expect(threaded[2]!.row).toMatchObject({ id: 2, seenCount: 2, latencyMs: 5, lastSeenAt: '2025-03-04T05:00:03Z' });

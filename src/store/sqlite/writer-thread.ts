@@ -214,6 +214,8 @@ export class WriterThread {
    */
   close(): void {
     if (this.#closed) return;
+    // A thread never started is not started to close: what is pending is written here.
+    if (this.#port === null) this.#inline = true;
     this.#send(true);
     this.#closed = true;
     const port = this.#port;
