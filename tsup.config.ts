@@ -18,7 +18,9 @@ if (!verbose) {
 
 const svc: Options = {
   silent: !verbose,
-  entry: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  // sqlite-writer: the daemon's observation writer thread (src/store/sqlite/writer-thread.ts
+  // starts it from dist/sqlite-writer.js, next to the chunk that holds the store).
+  entry: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'sqlite-writer': 'src/store/sqlite/writer-worker.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -2,9 +2,15 @@
  * Recording observations under load: autocannon against two `svc serve` daemons on
  * SQLite files, each request a did:key no cache holds (resolved, validated and recorded before
  * the answer), in the same run, rounds interleaved: the default group commit (the observations
- * of one event-loop turn in one transaction, SVC_RECORD_BATCH=64) next to SVC_RECORD_BATCH=1
- * (each observation its own transaction, as every record was before the group commit). Both
- * daemons answer only after the commit that holds the request's observation.
+ * of one event-loop turn in one transaction, SVC_RECORD_BATCH=64, written by the daemon's
+ * writer thread) next to SVC_RECORD_BATCH=1 (each observation its own transaction, as every
+ * record was before the group commit). Both daemons answer only after the commit that holds the
+ * request's observation.
+ *
+ * With SVC_BENCH_BASELINE naming another checkout's built bin/svc.js, a third daemon of that
+ * build (default settings) takes part in the same interleaved rounds, and a row compares this
+ * build with it (a change's before and after on the same machine in the same run):
+ *   SVC_BENCH_BASELINE=/tmp/svc-base/bin/svc.js npx tsx bench/run.ts recording
  *
  * Needs the built CLI (dist/cli.js). The daemons and autocannon share the machine's cores.
  */
@@ -35,9 +41,9 @@ interface Daemon {
   file: string;
 }
 
-async function startDaemon(file: string, recordBatch: number): Promise<Daemon> {
+async function startDaemon(file: string, recordBatch: number, svcBin = bin): Promise<Daemon> {
   const env = { ...plainEnv(), SVC_RATE_LIMIT_PER_MIN: '1000000', SVC_ACCESS_LOG: 'off', SVC_MAX_CONCURRENCY: '256', SVC_RECORD_BATCH: String(recordBatch) };
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', file], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [svcBin, 'serve', '--port', '0', '--db', file], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   return { url: await serverStarted(child), child, file };
 }
 
@@ -95,47 +101,66 @@ function observationOf(n: number): NewObservation {
 }
 
 /**
- * Microseconds the event loop is held per recorded observation (SQLite file, in process): 16
- * records a turn written by the group commit's flush, next to SVC_RECORD_BATCH=1 (each record
- * commits inside record()). Samples interleaved.
+ * Microseconds the event loop is busy per recorded observation (SQLite file, in process; the
+ * event loop's utilisation, performance.eventLoopUtilization, over turns of 16 records each
+ * awaited): the daemon's writer thread (the event loop serialises the documents, hands the group
+ * over and settles the answers) next to the group commit on the event loop's own connection
+ * (what the daemon did before the thread) and SVC_RECORD_BATCH=1. Samples interleaved.
  */
-async function eventLoopCost(dir: string): Promise<BenchRow> {
+async function eventLoopCost(dir: string): Promise<BenchRow[]> {
   const stores = {
+    thread: openSqliteStore({ path: path.join(dir, 'loop-thread.db'), maxObservations: 100_000, recordThread: true }),
     grouped: openSqliteStore({ path: path.join(dir, 'loop-grouped.db'), maxObservations: 100_000 }),
     single: openSqliteStore({ path: path.join(dir, 'loop-single.db'), maxObservations: 100_000, recordBatch: 1 }),
   };
+  type Name = keyof typeof stores;
   let n = 0;
-  const sample = async (name: 'grouped' | 'single', turns: number): Promise<number> => {
+  const sample = async (name: Name, turns: number): Promise<number> => {
     const store = stores[name];
-    let busy = 0n;
+    const before = performance.eventLoopUtilization();
     for (let t = 0; t < turns; t++) {
-      const started = process.hrtime.bigint();
-      const records = Array.from({ length: 16 }, () => store.observations.record(observationOf(n++)));
-      store.observations.flush();
-      busy += process.hrtime.bigint() - started;
-      await Promise.all(records);
+      await Promise.all(Array.from({ length: 16 }, () => store.observations.record(observationOf(n++))));
     }
-    return Number(busy) / 1e3 / (turns * 16);
+    const { active } = performance.eventLoopUtilization(before);
+    return (active * 1e3) / (turns * 16);
   };
   try {
-    await sample('grouped', 100);
-    await sample('single', 100);
-    const samples = { grouped: [] as number[], single: [] as number[] };
-    for (let round = 0; round < 10; round++) {
-      for (const name of round % 2 === 0 ? (['grouped', 'single'] as const) : (['single', 'grouped'] as const)) samples[name].push(await sample(name, 200));
-    }
-    return {
-      operation: 'event-loop time per recorded observation (SQLite file, in process), group commit of 16 a turn',
-      unit: 'µs',
-      svc: median(samples.grouped),
-      peer: 'SVC_RECORD_BATCH=1',
-      peerValue: median(samples.single),
-      goal: null,
-      status: 'ok',
-      note: 'the synchronous part of record(): building the rows, JSON.stringify of the document, the statements and the commit; 10 interleaved samples of 3,200 records',
-      samples: { svc: samples.grouped, peer: samples.single },
-    };
+    for (const name of ['thread', 'grouped', 'single'] as const) await sample(name, 100);
+    const samples: Record<Name, number[]> = { thread: [], grouped: [], single: [] };
+    const orders: Name[][] = [
+      ['thread', 'grouped', 'single'],
+      ['single', 'grouped', 'thread'],
+    ];
+    for (let round = 0; round < 10; round++) for (const name of orders[round % 2]!) samples[name].push(await sample(name, 200));
+    const note =
+      'event-loop busy time (performance.eventLoopUtilization) over turns of 16 awaited records: building the rows, JSON.stringify of the document, ' +
+      'then the statements and the commit on the event loop, or the hand-over to the writer thread and its answers; 10 interleaved samples of 3,200 records';
+    return [
+      {
+        operation: 'event-loop time per recorded observation (SQLite file, in process): writer thread vs group commit on the event loop',
+        unit: 'µs',
+        svc: median(samples.thread),
+        peer: 'group commit of 16 a turn on the event loop',
+        peerValue: median(samples.grouped),
+        goal: null,
+        status: 'ok',
+        note,
+        samples: { svc: samples.thread, peer: samples.grouped },
+      },
+      {
+        operation: 'event-loop time per recorded observation (SQLite file, in process): group commit of 16 a turn on the event loop',
+        unit: 'µs',
+        svc: median(samples.grouped),
+        peer: 'SVC_RECORD_BATCH=1',
+        peerValue: median(samples.single),
+        goal: null,
+        status: 'ok',
+        note,
+        samples: { svc: samples.grouped, peer: samples.single },
+      },
+    ];
   } finally {
+    stores.thread.close();
     stores.grouped.close();
     stores.single.close();
   }
@@ -157,6 +182,8 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   }
+  const baselineBin = process.env['SVC_BENCH_BASELINE'];
+  if (baselineBin !== undefined && !existsSync(baselineBin)) throw new Error(`SVC_BENCH_BASELINE=${baselineBin} does not exist`);
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-rec-'));
   const daemons: Daemon[] = [];
   try {
@@ -164,23 +191,24 @@ export async function run(): Promise<BenchRow[]> {
     daemons.push(grouped);
     const single = await startDaemon(path.join(dir, 'single.db'), 1);
     daemons.push(single);
+    const baseline = baselineBin === undefined ? null : await startDaemon(path.join(dir, 'baseline.db'), 64, baselineBin);
+    if (baseline) daemons.push(baseline);
     const pool = await ed25519DidKeys(POOL);
     let next = 0;
     // Past the end the pool wraps (a throw here would be inside autocannon's callback and end
     // the whole run); the row is then an error below, never a figure of cached answers.
     const fresh = () => pool[next++ % pool.length]!;
-    const answered = { grouped: (await load(grouped, fresh)).total, single: (await load(single, fresh)).total };
-    const samples = { grouped: [] as number[], single: [] as number[] };
+    type Name = 'grouped' | 'single' | 'baseline';
+    const sides: Array<[Name, Daemon]> = [
+      ['grouped', grouped],
+      ['single', single],
+    ];
+    if (baseline) sides.push(['baseline', baseline]);
+    const answered: Record<Name, number> = { grouped: 0, single: 0, baseline: 0 };
+    for (const [name, daemon] of sides) answered[name] += (await load(daemon, fresh)).total;
+    const samples: Record<Name, number[]> = { grouped: [], single: [], baseline: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, daemon] of (round % 2 === 0
-        ? [
-            ['grouped', grouped],
-            ['single', single],
-          ]
-        : [
-            ['single', single],
-            ['grouped', grouped],
-          ]) as ['grouped' | 'single', Daemon][]) {
+      for (const [name, daemon] of round % 2 === 0 ? sides : [...sides].reverse()) {
         const { rps, total } = await load(daemon, fresh);
         samples[name].push(rps);
         answered[name] += total;
@@ -192,12 +220,28 @@ export async function run(): Promise<BenchRow[]> {
       await new Promise((r) => d.child.once('exit', r));
     }
     // Every answered request's observation is in the file (the warm-up's too): nothing lost.
-    const stored = { grouped: rowsIn(grouped.file), single: rowsIn(single.file) };
-    for (const name of ['grouped', 'single'] as const) {
-      if (stored[name] < answered[name]) throw new Error(`${answered[name]} requests were answered but only ${stored[name]} observations stored (${name})`);
+    for (const [name, daemon] of sides) {
+      const stored = rowsIn(daemon.file);
+      if (stored < answered[name]) throw new Error(`${answered[name]} requests were answered but only ${stored} observations stored (${name})`);
     }
+    const compared: BenchRow[] = baseline
+      ? [
+          {
+            operation: 'daemon: uncached did:key resolution, recorded (SQLite file), this build vs the baseline build',
+            unit: 'ops/s',
+            svc: median(samples.grouped),
+            peer: `SVC_BENCH_BASELINE (${baselineBin})`,
+            peerValue: median(samples.baseline),
+            goal: null,
+            status: 'ok',
+            note: `both at their defaults (SVC_RECORD_BATCH=64), in the same ${ROUNDS} interleaved rounds; every one of the baseline's ${answered.baseline} answers has its observation in its file`,
+            samples: { svc: samples.grouped, peer: samples.baseline },
+          },
+        ]
+      : [];
     return [
-      await eventLoopCost(dir),
+      ...(await eventLoopCost(dir)),
+      ...compared,
       {
         operation,
         unit: 'ops/s',

@@ -74,6 +74,8 @@ export class StorageSlot {
         production: this.production,
         ...(bounds ? { maxObservations: bounds.maxObservations, maxMcpObservations: bounds.maxMcpObservations } : {}),
         ...(bounds?.recordBatch !== undefined ? { recordBatch: bounds.recordBatch } : {}),
+        // The daemon writes its observations on a worker thread (SQLite; src/store/sqlite/writer-thread.ts).
+        ...(bounds ? { recordThread: true } : {}),
         ...(warn
           ? {
               onFirstRefusal: (table: 'observations' | 'mcpObservations', ceiling: number) =>

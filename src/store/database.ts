@@ -24,6 +24,8 @@ export interface OpenDatabaseOptions {
   maxMcpObservations?: number;
   /** SQLite: most observations one group commit writes (SVC_RECORD_BATCH; default 64). */
   recordBatch?: number;
+  /** SQLite: write the observations on a worker thread (the daemon; see src/store/sqlite/writer-thread.ts). */
+  recordThread?: boolean;
   onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
   /** PostgreSQL: most connections this process holds (default 10). */
   maxConnections?: number;
@@ -84,6 +86,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),
     ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
     ...(options.recordBatch !== undefined ? { recordBatch: options.recordBatch } : {}),
+    ...(options.recordThread !== undefined ? { recordThread: options.recordThread } : {}),
     ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
   });
   return {

@@ -65,10 +65,19 @@ afterAll(() => {
 }, 60_000);
 
 describe('the npm package', () => {
-  it(`is named ${pkg.name} and ships the binary, the library, its declarations and the licence, nothing from src/`, () => {
+  it(`is named ${pkg.name} and ships the binary, the library, its declarations, the daemon's writer thread and the licence, nothing from src/`, () => {
     expect(pkg.name).toBe('svc-evidence');
     const installed = path.join(project, 'node_modules', pkg.name);
-    for (const file of ['bin/svc.js', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/client.d.ts', 'LICENSE']) {
+    for (const file of [
+      'bin/svc.js',
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/client.js',
+      'dist/client.d.ts',
+      'dist/sqlite-writer.js',
+      'LICENSE',
+    ]) {
       expect(existsSync(path.join(installed, file)), file).toBe(true);
     }
     expect(existsSync(path.join(installed, 'src'))).toBe(false);

@@ -20,6 +20,7 @@ import { fixedClock, testRuntime } from '../support/runtime.js';
 import { sampleObservation, tempDir, tempStore, type TempStore } from '../support/store.js';
 import type { NewObservation } from '../../src/core/store.js';
 import { StorageSlot } from '../../src/server/storage.js';
+import { SqliteObservationStore } from '../../src/store/sqlite/observations.js';
 
 /** Tables and added columns of each schema version. */
 const SCHEMA_HISTORY: Record<number, { tables: string[]; columns?: Array<[string, string]> }> = {
@@ -619,6 +620,109 @@ describe('observations: group commit', () => {
   it('refuses a batch size that is not a whole number of at least 1', () => {
     expect(() => tempStore({ recordBatch: 0 })).toThrow(/the observation batch must be a whole number, 1 or more/);
     expect(() => tempStore({ recordBatch: 1.5 })).toThrow(/the observation batch must be a whole number/);
+  });
+});
+
+describe("observations: the daemon's writer thread", () => {
+  const rows = (db: Database.Database) =>
+    db.prepare('SELECT id, did, document_hash, seen_count, last_seen_at, latency_ms, document FROM observations ORDER BY id').all();
+  const turn = (): NewObservation[] => [
+    sampleObservation({ did: 'did:web:a.example', observedAt: '2025-03-04T05:00:00Z' }),
+    sampleObservation({ observedAt: '2025-03-04T05:00:01Z' }),
+    sampleObservation({ observedAt: '2025-03-04T05:00:03Z', latencyMs: 5 }),
+    sampleObservation({ documentHash: 'b'.repeat(64), observedAt: '2025-03-04T05:00:04Z' }),
+    sampleObservation({ did: 'did:web:a.example', observedAt: '2025-03-04T05:00:05Z' }),
+  ];
+
+  it('writes on its own connection exactly the rows, answers and counts the event loop would', async () => {
+    const store = freshStore({ recordThread: true, maxObservations: 100 });
+    const inline = tempStore({ maxObservations: 100 });
+    try {
+      const [threaded, local] = await Promise.all([
+        Promise.all(turn().map((o) => store.observations.record(o))),
+        Promise.all(turn().map((o) => inline.store.observations.record(o))),
+      ]);
+      expect(threaded).toEqual(local);
+      expect(threaded.map((r) => r.outcome)).toEqual(['stored', 'stored', 'coalesced', 'stored', 'coalesced']);
+      expect(threaded[2]!.row).toMatchObject({ id: 2, seenCount: 2, latencyMs: 5, lastSeenAt: '2025-03-04T05:00:03Z' });
+      // The store's own connection reads what the thread committed before it answered.
+      expect(rows(store.db)).toEqual(rows(inline.store.db));
+      expect(await store.observations.list('did:web:example.com', 10)).toEqual(await inline.store.observations.list('did:web:example.com', 10));
+      expect(store.observations.usage()).toEqual(inline.store.observations.usage());
+    } finally {
+      inline.cleanup();
+    }
+  });
+
+  it('a record its transaction refuses rejects alone, with its SQLite code; the others of its group are written', async () => {
+    const store = freshStore({ recordThread: true });
+    const bad = sampleObservation({ did: 'did:web:bad.example', domainBindingStatus: 'NOT_A_STATUS' as NewObservation['domainBindingStatus'] });
+    const results = await Promise.allSettled([
+      store.observations.record(sampleObservation({ did: 'did:web:a.example' })),
+      store.observations.record(bad),
+      store.observations.record(sampleObservation({ did: 'did:web:b.example' })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const reason = (results[1] as PromiseRejectedResult).reason as Error & { code?: string };
+    expect(reason).toBeInstanceOf(Error);
+    expect(reason.code).toBe('SQLITE_CONSTRAINT_CHECK');
+    expect(reason.message).toMatch(/CHECK constraint failed/);
+    expect(rows(store.db).map((r) => (r as { did: string }).did)).toEqual(['did:web:a.example', 'did:web:b.example']);
+    // The thread goes on writing.
+    expect((await store.observations.record(sampleObservation({ did: 'did:web:c.example' }))).outcome).toBe('stored');
+  });
+
+  it('closing the store waits for the thread to commit what it was sent, and settles every record', async () => {
+    const store = freshStore({ recordThread: true });
+    await store.observations.record(sampleObservation({ did: 'did:web:first.example' }));
+    const pending = ['a', 'b', 'c'].map((d) => store.observations.record(sampleObservation({ did: `did:web:${d}.example` })));
+    store.close();
+    expect((await Promise.all(pending)).map((r) => r.outcome)).toEqual(['stored', 'stored', 'stored']);
+    const again = new Database(store.path, { readonly: true });
+    try {
+      expect(rows(again)).toHaveLength(4);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('at the ceiling, evictions and refusals made by the thread are counted and told once', async () => {
+    const told: number[] = [];
+    const store = freshStore({ recordThread: true, maxObservations: 2, onFirstRefusal: (_table, ceiling) => told.push(ceiling) });
+    const recorded = [];
+    for (const d of ['a', 'b', 'c']) recorded.push(await store.observations.record(sampleObservation({ did: `did:web:${d}.example` })));
+    // A DID seen twice is history, never evicted: with a and b gone or kept, the next is refused.
+    await store.observations.record(sampleObservation({ did: 'did:web:c.example', observedAt: '2025-03-04T06:00:00Z' }));
+    await store.observations.record(sampleObservation({ did: 'did:web:b.example', observedAt: '2025-03-04T06:00:00Z' }));
+    const refused = await store.observations.record(sampleObservation({ did: 'did:web:d.example' }));
+    expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored', 'evicted']);
+    expect(refused.outcome).toBe('refused');
+    expect(store.observations.usage()).toEqual({ stored: 2, ceiling: 2, evicted: 1, refused: 1 });
+    expect(told).toEqual([2]);
+  });
+
+  it('a thread that cannot open the file leaves the records to the event loop: all are written, none lost', async () => {
+    const store = freshStore();
+    // An addon that does not exist: the thread's driver cannot load, so its connection never opens.
+    const observations = new SqliteObservationStore(store.db, { thread: { path: store.path, nativeBinding: path.join(temp.dir, 'missing.node') } });
+    const recorded = await Promise.all(['a', 'b'].map((d) => observations.record(sampleObservation({ did: `did:web:${d}.example` }))));
+    expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored']);
+    expect((await observations.record(sampleObservation({ did: 'did:web:c.example' }))).outcome).toBe('stored');
+    expect(rows(store.db)).toHaveLength(3);
+    observations.close();
+  });
+
+  it('a store in memory, and a batch of 1, write on the event loop: a record of a batch of 1 commits at once', async () => {
+    const memory = openStore({ path: ':memory:', recordThread: true });
+    try {
+      expect((await memory.observations.record(sampleObservation())).outcome).toBe('stored');
+    } finally {
+      memory.close();
+    }
+    const store = freshStore({ recordThread: true, recordBatch: 1 });
+    const pending = store.observations.record(sampleObservation());
+    expect(rows(store.db)).toHaveLength(1);
+    await pending;
   });
 });
 

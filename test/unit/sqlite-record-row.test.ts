@@ -3,7 +3,8 @@
  * values it bound instead of reading it back: the row a record() resolves to must be the row
  * the table holds, key for key and in the same order, for every shape of value (latency null,
  * whole or fractional; a domain-binding status or none), within a group and alone; and a
- * record that fails inside a group rejects alone while the others of its group are written.
+ * record that fails inside a group rejects alone while the others of its group are written. The
+ * same through the daemon's writer thread, whose rows cross from its connection to the event loop.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,12 +36,13 @@ function observation(i: number, extra: Partial<NewObservation> = {}): NewObserva
 }
 
 describe.each([
-  ['a file', () => path.join(dir, `${opened.length}.db`)],
-  ['memory', () => ':memory:'],
-])('SQLite observations on %s', (_, where) => {
+  ['a file', () => path.join(dir, `${opened.length}.db`), false],
+  ['a file, written by the writer thread', () => path.join(dir, `${opened.length}.db`), true],
+  ['memory', () => ':memory:', false],
+])('SQLite observations on %s', (_, where, recordThread) => {
   it('a recorded row is the stored row, within a group commit, alone, and when a row is evicted', async () => {
     for (const recordBatch of [64, 1]) {
-      const store = openSqliteStore({ path: where(), recordBatch, maxObservations: 40 });
+      const store = openSqliteStore({ path: where(), recordBatch, maxObservations: 40, recordThread });
       opened.push(store);
       const recorded = await Promise.all(Array.from({ length: 60 }, (_, i) => store.observations.record(observation(i))));
       // Again with the same hashes: coalesced into the rows above, read back as before.
@@ -56,7 +58,7 @@ describe.each([
   });
 
   it('a record that fails rejects alone; the rest of its group is written', async () => {
-    const store = openSqliteStore({ path: where() });
+    const store = openSqliteStore({ path: where(), recordThread });
     opened.push(store);
     const bad = observation(3, { summary: null as unknown as string });
     const results = await Promise.allSettled([observation(1), bad, observation(2)].map((o) => store.observations.record(o)));

@@ -108,6 +108,14 @@ export class RowCeiling {
     return recorded;
   }
 
+  /**
+   * Counts a record that another connection's RowCeiling wrote (the daemon's writer thread), so
+   * that this one's usage() and first-refusal warning tell of it.
+   */
+  settle(recorded: Recorded<unknown>): void {
+    this.#rule.settle(recorded);
+  }
+
   /** After a transaction that failed (rolled back): counts and watermark are read again. */
   #reset(): void {
     this.#count = null;

@@ -49,6 +49,12 @@ export interface OpenSqliteOptions {
    * its own, at once.
    */
   recordBatch?: number;
+  /**
+   * Write the observations on a worker thread with a connection of its own (the daemon; see
+   * src/store/sqlite/writer-thread.ts), started on the first record. A store in memory writes on its
+   * one connection all the same.
+   */
+  recordThread?: boolean;
   /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
   maxMcpObservations?: number;
   /** Called once per table, on its first refusal at the ceiling since the store was opened. */
@@ -116,7 +122,9 @@ class Store implements SqliteStore {
 
   get observations(): SqliteObservationStore {
     const refused = this.options.onFirstRefusal;
+    const thread = this.options.recordThread === true && this.storage === 'file' ? { path: this.path, nativeBinding: sqliteAddon() } : undefined;
     return (this.#observations ??= new SqliteObservationStore(this.db, {
+      ...(thread ? { thread } : {}),
       batch: this.options.recordBatch,
       ceiling: this.options.maxObservations,
       onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
@@ -181,8 +189,9 @@ class Store implements SqliteStore {
 
   close(): void {
     if (!this.db.open) return;
-    // Records still waiting for their group commit are written (or refused) first.
-    this.#observations?.flush();
+    // Records still waiting for their group commit are written (or refused) first; a writer
+    // thread writes what it was sent and closes its connection before this one closes.
+    this.#observations?.close();
     this.db.close();
   }
 

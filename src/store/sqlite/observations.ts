@@ -11,19 +11,18 @@
  * far as SQLite's WAL commit goes; a crash before the commit loses only records nobody was told
  * of. When a batch fails, each of its records is tried again alone, so a failure rejects only
  * the records it concerns.
+ *
+ * Where the transaction runs: on the event loop, on the store's connection (the CLI, whose one
+ * record would not repay a thread's start, and SVC_RECORD_BATCH=1), or — the daemon's store of a
+ * file (`thread`) — on a worker thread with a connection of its own (writer-thread.ts), the event loop only serialising
+ * the document and handing the group over. The writes are the same (observation-writer.ts).
  */
 import type Database from 'better-sqlite3';
-import { HASH_PROFILE } from '../../core/canonical.js';
 import type { NewObservation, Observation, ObservationStore, Recorded, StoredObservation } from '../../core/history/store.js';
 import type { CeilingOptions, RowUsage } from '../schema/ceiling.js';
 import { distinctHashes, hashRange, limitOf, withDocument, type StoredRow } from '../schema/observations.js';
-import { RowCeiling } from './ceiling.js';
-
-// Columns aliased to the interface's names, so a row is an Observation without copying.
-const COLUMNS = `id, did, document_hash AS documentHash, observed_at AS observedAt, last_seen_at AS lastSeenAt,
-  seen_count AS seenCount, latency_ms AS latencyMs, resolver_version AS resolverVersion,
-  domain_binding_status AS domainBindingStatus, summary`;
-const NEWEST_FIRST = 'ORDER BY observed_at DESC, id DESC';
+import { NEWEST_FIRST, OBSERVATION_COLUMNS as COLUMNS, ObservationWriter, observationRow, type ObservationRow } from './observation-writer.js';
+import { WriterThread } from './writer-thread.js';
 
 /** Most observations one group commit writes (see record()). */
 export const RECORD_BATCH = 64;
@@ -34,15 +33,23 @@ export function checkRecordBatch(batch: number | undefined): void {
 }
 
 interface PendingRecord {
-  observation: NewObservation;
+  row: ObservationRow;
   resolve: (recorded: Recorded<Observation>) => void;
   reject: (error: unknown) => void;
 }
 
+export interface ObservationStoreOptions extends CeilingOptions {
+  /** Most observations one transaction writes (default RECORD_BATCH; 1: each its own). */
+  batch?: number;
+  /**
+   * Write on a worker thread with a connection of its own to this file (the daemon): the
+   * file's absolute path and better-sqlite3's addon (null: the driver searches for it). Not
+   * with a batch of 1, whose records commit at once.
+   */
+  thread?: { path: string; nativeBinding: string | null };
+}
+
 export class SqliteObservationStore implements ObservationStore {
-  readonly #latestOf: Database.Statement<[string], { id: number; documentHash: string; domainBindingStatus: string | null; fingerprintProfile: string | null }>;
-  readonly #coalesce: Database.Statement<[string, number | null, string, string, number], Observation>;
-  readonly #insert: Database.Statement<[string, string, string, string, string, number | null, string, string | null, string, string]>;
   readonly #list: Database.Statement<[string, number], Observation>;
   readonly #count: Database.Statement<[string], { n: number }>;
   readonly #latest: Database.Statement<[string, number], StoredRow>;
@@ -50,38 +57,35 @@ export class SqliteObservationStore implements ObservationStore {
   readonly #hashesWithPrefix: Database.Statement<[string, string, string, number, string], { documentHash: string }>;
   readonly #olderThan: Database.Statement<[string, string, number], StoredRow>;
   readonly #hashPrefixes: Database.Statement<[number, string], string>;
-  readonly #record: (observation: NewObservation) => Recorded<Observation>;
-  readonly #recordMany: (observations: readonly NewObservation[]) => Recorded<Observation>[];
-  readonly #ceiling: RowCeiling;
+  readonly #writer: ObservationWriter;
+  readonly #thread: WriterThread | null;
   readonly #batch: number;
   #pending: PendingRecord[] = [];
 
   /**
    * `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI).
    * `options.batch`: most observations one transaction writes (default RECORD_BATCH; 1: each
-   * its own).
+   * its own). `options.thread`: write on a worker thread (see the module's comment).
    */
-  constructor(db: Database.Database, options: CeilingOptions & { batch?: number } = {}) {
+  constructor(db: Database.Database, options: ObservationStoreOptions = {}) {
     const batch = options.batch ?? RECORD_BATCH;
     checkRecordBatch(batch);
     this.#batch = batch;
-    this.#ceiling = new RowCeiling(db, 'observations', 'did', options);
-    this.#latestOf = db.prepare(
-      `SELECT id, document_hash AS documentHash, domain_binding_status AS domainBindingStatus,
-        fingerprint_profile AS fingerprintProfile
-       FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT 1`,
-    );
-    // max(): an observation that arrives with an older timestamp never moves lastSeenAt back.
-    this.#coalesce = db.prepare(
-      `UPDATE observations SET seen_count = seen_count + 1, last_seen_at = max(last_seen_at, ?),
-        latency_ms = ?, resolver_version = ?, summary = ?
-       WHERE id = ? RETURNING ${COLUMNS}`,
-    );
-    this.#insert = db.prepare(
-      `INSERT INTO observations (did, document_hash, document, observed_at, last_seen_at, seen_count,
-        latency_ms, resolver_version, domain_binding_status, summary, fingerprint_profile)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
-    );
+    const { thread } = options;
+    this.#writer = new ObservationWriter(db, options);
+    const writer = this.#writer;
+    // SVC_RECORD_BATCH=1 keeps its meaning: each record commits at once, within record().
+    this.#thread =
+      thread === undefined || batch === 1
+        ? null
+        : new WriterThread({
+            path: thread.path,
+            nativeBinding: thread.nativeBinding,
+            ceiling: options.ceiling,
+            batch,
+            settled: (recorded) => writer.ceiling.settle(recorded),
+            inline: (rows) => writer.recordGroup(rows),
+          });
     this.#list = db.prepare(`SELECT ${COLUMNS} FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
     this.#count = db.prepare('SELECT count(*) AS n FROM observations WHERE did = ?');
     this.#latest = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? ${NEWEST_FIRST} LIMIT ?`);
@@ -105,110 +109,58 @@ export class SqliteObservationStore implements ObservationStore {
       .pluck() as Database.Statement<[number, string], string>;
     // A row-value range on the (did, observed_at, id) index: one step back from the given row.
     this.#olderThan = db.prepare(`SELECT ${COLUMNS}, document FROM observations WHERE did = ? AND (observed_at, id) < (?, ?) ${NEWEST_FIRST} LIMIT 1`);
-    // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
-    // lock together, so two processes recording the same DID cannot both insert; the count,
-    // an eviction and the insert are the same one write.
-    const recordOne = (o: NewObservation): Recorded<Observation> => {
-      const latest = this.#latestOf.get(o.did);
-      // A row of another fingerprint profile (or none: rows from before schema v3) is not
-      // relabelled by coalescing into it; the new observation starts a row of its own.
-      if (
-        latest !== undefined &&
-        latest.documentHash === o.documentHash &&
-        latest.domainBindingStatus === o.domainBindingStatus &&
-        latest.fingerprintProfile === HASH_PROFILE
-      ) {
-        return { outcome: 'coalesced', row: this.#coalesce.get(o.observedAt, o.latencyMs, o.resolverVersion, o.summary, latest.id)!, evicted: 0 };
-      }
-      const evicted = this.#ceiling.makeRoom(o.did);
-      if (evicted === null) return { outcome: 'refused', row: null, evicted: 0 };
-      const { lastInsertRowid } = this.#insert.run(
-        o.did,
-        o.documentHash,
-        JSON.stringify(o.document),
-        o.observedAt,
-        o.observedAt,
-        o.latencyMs,
-        o.resolverVersion,
-        o.domainBindingStatus,
-        o.summary,
-        HASH_PROFILE,
-      );
-      this.#ceiling.added();
-      // The new row is exactly what was bound (STRICT columns, no trigger rewrites them), so it
-      // is built here in COLUMNS' order rather than read back (RETURNING cost a fifth of a record).
-      const row: Observation = {
-        id: Number(lastInsertRowid),
-        did: o.did,
-        documentHash: o.documentHash,
-        observedAt: o.observedAt,
-        lastSeenAt: o.observedAt,
-        seenCount: 1,
-        latencyMs: o.latencyMs,
-        resolverVersion: o.resolverVersion,
-        domainBindingStatus: o.domainBindingStatus,
-        summary: o.summary,
-      };
-      return evicted > 0 ? { outcome: 'evicted', row, evicted } : { outcome: 'stored', row, evicted: 0 };
-    };
-    // IMMEDIATE: the read of the latest row and the write that depends on it hold the write
-    // lock together, so two processes recording the same DID cannot both insert; the count,
-    // an eviction and the insert are the same one write.
-    const record = db.transaction(recordOne);
-    this.#record = (observation) => this.#ceiling.commit(() => record.immediate(observation));
-    // The records of a group share the outer transaction without a savepoint each: a record
-    // that throws rolls the whole group back, and #flush() then writes each record alone.
-    const recordMany = db.transaction((list: readonly NewObservation[]) => list.map(recordOne));
-    this.#recordMany = (list) => this.#ceiling.commitMany(() => recordMany.immediate(list));
   }
 
   record(observation: NewObservation): Promise<Recorded<Observation>> {
+    let row: ObservationRow;
+    try {
+      row = observationRow(observation);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.#thread !== null) return this.#thread.record(row);
     if (this.#batch === 1) {
       try {
-        return Promise.resolve(this.#record(observation));
+        return Promise.resolve(this.#writer.record(row));
       } catch (err) {
         return Promise.reject(err);
       }
     }
     return new Promise((resolve, reject) => {
-      this.#pending.push({ observation, resolve, reject });
+      this.#pending.push({ row, resolve, reject });
       if (this.#pending.length === 1) setImmediate(() => this.#flush());
     });
   }
 
-  /** Writes what is pending now instead of at the end of the turn (the store is closing). */
+  /**
+   * Writes what is pending now instead of at the end of the turn; on a writer thread, sends it
+   * now (its promises settle when the thread answers).
+   */
   flush(): void {
-    this.#flush();
+    if (this.#thread !== null) this.#thread.flush();
+    else this.#flush();
+  }
+
+  /** Writes (or refuses) what is pending and, on a writer thread, waits for it to finish and close. */
+  close(): void {
+    if (this.#thread !== null) this.#thread.close();
+    else this.#flush();
   }
 
   /** Writes what is pending, `batch` at a time, and settles each record's promise. */
   #flush(): void {
     while (this.#pending.length > 0) {
       const group = this.#pending.splice(0, this.#batch);
-      let recorded: Recorded<Observation>[] | null = null;
-      try {
-        recorded = this.#recordMany(group.map((p) => p.observation));
-      } catch {
-        recorded = null;
-      }
-      if (recorded !== null) {
-        group.forEach((p, i) => p.resolve(recorded[i]!));
-        continue;
-      }
-      // The batch rolled back as a whole: each record alone, so one failure is only its own.
-      for (const p of group) {
-        try {
-          p.resolve(this.#record(p.observation));
-        } catch (err) {
-          p.reject(err);
-        }
-      }
+      this.#writer.recordGroup(group.map((p) => p.row)).forEach((result, i) => {
+        if ('error' in result) group[i]!.reject(result.error);
+        else group[i]!.resolve(result.recorded);
+      });
     }
   }
 
   /** Rows, ceiling, and evictions and refusals since the store was opened. */
   usage(): RowUsage {
-    return this.#ceiling.usage();
+    return this.#writer.ceiling.usage();
   }
 
   async list(did: string, limit: number): Promise<Observation[]> {
