@@ -54,25 +54,45 @@ export class PrometheusTelemetry implements ServerTelemetry {
   readonly registry = new Registry();
   #pool: (() => PoolUsage | null) | undefined;
 
-  readonly #requests = new Counter({
+  /**
+   * The request series (method, route pattern, status), counted here: a request costs one lookup in
+   * nested maps and a few additions, no label object and no hashing (prom-client hashes a child's
+   * labels on every call). prom-client reads them at scrape time: svc_http_requests_total through
+   * its collect(), the histogram as a metric of its own (requestDurations) in prom-client's format.
+   */
+  readonly #requestSeries = new Map<string, Map<string | null, Map<number | null, RequestSeries>>>();
+
+  readonly #requests: Counter<'method' | 'route' | 'status'> = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern (unmatched when none) and status (none when the client left first).',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.#requests.reset();
+      for (const series of this.#allRequestSeries()) this.#requests.inc(series.labels, series.count);
+    },
   });
-  readonly #requestSeconds = new Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time from the request to its response closing, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
+  /** svc_http_request_duration_seconds (registered here, between the counter and the gauge: the exposition's order). */
+  readonly requestDurations: object = requestDurations(this.registry, () => this.#allRequestSeries());
+  /** Requests whose response has not closed yet, read by the gauge at scrape time. */
+  #active = 0;
+  readonly #inFlight: Gauge = new Gauge({
+    name: 'svc_http_requests_in_flight',
+    help: 'Requests whose response has not closed yet.',
     registers: [this.registry],
+    collect: () => this.#inFlight.set(this.#active),
   });
-  readonly #inFlight = new Gauge({ name: 'svc_http_requests_in_flight', help: 'Requests whose response has not closed yet.', registers: [this.registry] });
-  readonly #resolutions = new Counter({
+  /** Resolutions by `${method} ${outcome} ${cached}`, counted here (a cache hit is one per answer) and read at scrape time. */
+  readonly #resolutionCounts = new Map<string, { labels: { method: string; outcome: string; cached: string }; count: number }>();
+  readonly #resolutions: Counter<'method' | 'outcome' | 'cached'> = new Counter({
     name: 'svc_resolutions_total',
     help: 'DID resolutions, by method (key, jwk, web, webvh, other), outcome (ok or the problem code) and whether the cache answered.',
     labelNames: ['method', 'outcome', 'cached'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.#resolutions.reset();
+      for (const { labels, count } of this.#resolutionCounts.values()) this.#resolutions.inc(labels, count);
+    },
   });
   readonly #refusals = new Counter({
     name: 'svc_refusals_total',
@@ -182,9 +202,17 @@ export class PrometheusTelemetry implements ServerTelemetry {
 
   record(event: TelemetryEvent): void {
     switch (event.type) {
-      case 'resolution':
-        this.#resolutions.inc({ method: word(event.method), outcome: word(event.outcome), cached: event.cached ? 'true' : 'false' });
+      case 'resolution': {
+        const key = `${event.method} ${event.outcome} ${event.cached}`;
+        const kept = this.#resolutionCounts.get(key);
+        if (kept) kept.count += 1;
+        else
+          this.#resolutionCounts.set(key, {
+            labels: { method: word(event.method), outcome: word(event.outcome), cached: event.cached ? 'true' : 'false' },
+            count: 1,
+          });
         return;
+      }
       case 'refusal':
         this.#refusals.inc({ reason: event.reason });
         return;
@@ -208,38 +236,40 @@ export class PrometheusTelemetry implements ServerTelemetry {
 
   request(method: string, _requestId: string, next: () => void): RequestSpan {
     const started = performance.now();
-    this.#inFlight.inc();
+    this.#active += 1;
     next();
     let ended = false;
     return {
       end: (route, status) => {
         if (ended) return;
         ended = true;
-        this.#inFlight.dec();
-        const series = this.#requestSeries(method, route, status);
-        series.count.inc();
-        series.seconds.observe((performance.now() - started) / 1000);
+        this.#active -= 1;
+        this.#seriesOf(method, route, status).observe((performance.now() - started) / 1000);
       },
     };
   }
 
-  /**
-   * The children of one request series, kept by their labels: prom-client finds a child by
-   * hashing its label object on every call, a cost each request paid twice (some 13% of a cached
-   * answer's throughput, measured). The set is closed (route patterns × statuses × methods).
-   */
-  #requestSeries(method: string, route: string | null, status: number | null): { count: Counter.Internal; seconds: Histogram.Internal<string> } {
-    const key = `${method} ${route ?? ''} ${status ?? ''}`;
-    let series = this.#requestChildren.get(key);
+  /** The series of one method, route pattern and status (a closed set: route patterns × statuses × methods). */
+  #seriesOf(method: string, route: string | null, status: number | null): RequestSeries {
+    let routes = this.#requestSeries.get(method);
+    if (!routes) this.#requestSeries.set(method, (routes = new Map()));
+    let statuses = routes.get(route);
+    if (!statuses) routes.set(route, (statuses = new Map()));
+    let series = statuses.get(status);
     if (!series) {
-      const labels = { method: HTTP_METHODS.has(method) ? method : 'other', route: routeLabel(route), status: status === null ? 'none' : String(status) };
-      series = { count: this.#requests.labels(labels), seconds: this.#requestSeconds.labels(labels) };
-      this.#requestChildren.set(key, series);
+      series = new RequestSeries({
+        method: HTTP_METHODS.has(method) ? method : 'other',
+        route: routeLabel(route),
+        status: status === null ? 'none' : String(status),
+      });
+      statuses.set(status, series);
     }
     return series;
   }
 
-  readonly #requestChildren = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<string> }>();
+  *#allRequestSeries(): Iterable<RequestSeries> {
+    for (const routes of this.#requestSeries.values()) for (const statuses of routes.values()) yield* statuses.values();
+  }
 
   /** The histogram child of a stage or database span, kept by its labels likewise. */
   #spanSeries(kind: 'stage' | 'db', name: string, outcome: string): Histogram.Internal<string> {
@@ -253,4 +283,74 @@ export class PrometheusTelemetry implements ServerTelemetry {
   }
 
   readonly #spanChildren = new Map<string, Histogram.Internal<string>>();
+}
+
+/** One request series: its count, the sum of its durations and how many fell in each bucket (not cumulative). */
+class RequestSeries {
+  count = 0;
+  sum = 0;
+  readonly buckets = new Float64Array(REQUEST_BUCKETS.length);
+
+  constructor(readonly labels: { method: string; route: string; status: string }) {}
+
+  observe(seconds: number): void {
+    this.count += 1;
+    this.sum += seconds;
+    for (let i = 0; i < REQUEST_BUCKETS.length; i++) {
+      if (seconds <= REQUEST_BUCKETS[i]!) {
+        this.buckets[i]! += 1;
+        return;
+      }
+    }
+  }
+}
+
+interface ExposedValue {
+  labels: Record<string, string | number>;
+  sharedLabels?: Record<string, string>;
+  value: number;
+  metricName: string;
+}
+
+/**
+ * svc_http_request_duration_seconds: a histogram prom-client's registry writes as it writes its own
+ * (the same lines, in the same order: the buckets cumulative with `le` first, +Inf, _sum, _count),
+ * its values read from the request series at scrape time.
+ */
+function requestDurations(registry: Registry, series: () => Iterable<RequestSeries>): object {
+  const name = 'svc_http_request_duration_seconds';
+  const values = (): ExposedValue[] => {
+    const out: ExposedValue[] = [];
+    for (const s of series()) {
+      let cumulative = 0;
+      for (let i = 0; i < REQUEST_BUCKETS.length; i++) {
+        cumulative += s.buckets[i]!;
+        out.push({ labels: { le: REQUEST_BUCKETS[i]! }, sharedLabels: s.labels, value: cumulative, metricName: `${name}_bucket` });
+      }
+      out.push(
+        { labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${name}_bucket` },
+        { labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${name}_sum` },
+        { labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${name}_count` },
+      );
+    }
+    return out;
+  };
+  const metric = {
+    name,
+    help: 'Time from the request to its response closing, by method, route pattern and status.',
+    type: 'histogram',
+    aggregator: 'sum',
+    getForPromString: async () => ({ name, help: metric.help, type: metric.type, aggregator: metric.aggregator, values: values() }),
+    // The JSON form (getMetricsAsJSON): the series' labels beside `le`, as prom-client's own histograms give them.
+    get: async () => ({
+      name,
+      help: metric.help,
+      type: metric.type,
+      aggregator: metric.aggregator,
+      values: values().map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } })),
+    }),
+    reset: () => undefined,
+  };
+  registry.registerMetric(metric as unknown as Histogram);
+  return metric;
 }
