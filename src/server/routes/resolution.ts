@@ -135,12 +135,12 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * A cache hit is the same deep-frozen result object each time, so what a route answers for it is
- * serialised once (with the route's schema) and kept beside it: the hot paths of /v1/resolve and
- * /v1/fast-verify are then a lookup, not the serialisation of the same object again. A fresh
- * result is serialised as it is.
+ * serialised once (with the route's schema) and kept beside it as its UTF-8 bytes: the hot paths
+ * of /v1/resolve and /v1/fast-verify are then a lookup, not the serialisation of the same object
+ * again, nor its measuring and encoding at every write. A fresh result is serialised as it is.
  */
-const serialisedResults = new WeakMap<EnrichedResolution, string>();
-const serialisedVerdicts = new WeakMap<EnrichedResolution, string>();
+const serialisedResults = new WeakMap<EnrichedResolution, Buffer>();
+const serialisedVerdicts = new WeakMap<EnrichedResolution, Buffer>();
 
 /** The enriched resolution as JSON (serialised once per cached result), for /v1/resolve and the dossier's JSON form. */
 /**
@@ -181,11 +181,17 @@ export function sendResolution(reply: FastifyReply, status: number, result: Enri
     .send(once(serialisedResults, reply, status, result, () => result));
 }
 
-function once(kept: WeakMap<EnrichedResolution, string>, reply: FastifyReply, status: number, result: EnrichedResolution, body: () => unknown): string {
+function once(
+  kept: WeakMap<EnrichedResolution, Buffer>,
+  reply: FastifyReply,
+  status: number,
+  result: EnrichedResolution,
+  body: () => unknown,
+): string | Buffer {
   if (!result.cached) return serialized(reply, status, 'application/json', body());
   let json = kept.get(result);
   if (json === undefined) {
-    json = serialized(reply, status, 'application/json', body());
+    json = Buffer.from(serialized(reply, status, 'application/json', body()), 'utf8');
     kept.set(result, json);
   }
   return json;
