@@ -73,7 +73,15 @@ export class PrometheusTelemetry implements ServerTelemetry {
     },
   });
   /** svc_http_request_duration_seconds (registered here, between the counter and the gauge: the exposition's order). */
-  readonly requestDurations: object = requestDurations(this.registry, () => this.#allRequestSeries());
+  readonly requestDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_http_request_duration_seconds',
+      help: 'Time from the request to its response closing, by method, route pattern and status.',
+      buckets: REQUEST_BUCKETS,
+    },
+    () => this.#allRequestSeries(),
+  );
   /** Requests whose response has not closed yet, read by the gauge at scrape time. */
   #active = 0;
   readonly #inFlight: Gauge = new Gauge({
@@ -106,13 +114,19 @@ export class PrometheusTelemetry implements ServerTelemetry {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #stageSeconds = new Histogram({
-    name: 'svc_stage_duration_seconds',
-    help: "Duration of each stage of svc's trace (dns.resolve, web.fetch …), by stage and outcome (its status or the problem code).",
-    labelNames: ['stage', 'outcome'] as const,
-    buckets: STAGE_BUCKETS,
-    registers: [this.registry],
-  });
+  /** Stage and database-call series, by `${kind} ${name} ${outcome}`, counted here like the request series. */
+  readonly #spanSeriesKept = new Map<string, Series<Record<string, string>>>();
+  readonly #stageSeries: Array<Series<Record<string, string>>> = [];
+  readonly #dbSeries: Array<Series<Record<string, string>>> = [];
+  readonly stageDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_stage_duration_seconds',
+      help: "Duration of each stage of svc's trace (dns.resolve, web.fetch …), by stage and outcome (its status or the problem code).",
+      buckets: STAGE_BUCKETS,
+    },
+    () => this.#stageSeries,
+  );
   readonly #credentials = new Counter({
     name: 'svc_credential_verifications_total',
     help: 'Credentials verified, by format and status (VALID, INVALID …).',
@@ -144,13 +158,15 @@ export class PrometheusTelemetry implements ServerTelemetry {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #dbSeconds = new Histogram({
-    name: 'svc_db_call_duration_seconds',
-    help: 'Repository calls (SQLite or PostgreSQL), by operation (repository.method) and outcome (ok or error).',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: DB_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly dbDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_db_call_duration_seconds',
+      help: 'Repository calls (SQLite or PostgreSQL), by operation (repository.method) and outcome (ok or error).',
+      buckets: DB_BUCKETS,
+    },
+    () => this.#dbSeries,
+  );
 
   constructor() {
     const pool = () => this.#pool?.() ?? null;
@@ -250,18 +266,17 @@ export class PrometheusTelemetry implements ServerTelemetry {
   }
 
   /** The series of one method, route pattern and status (a closed set: route patterns × statuses × methods). */
-  #seriesOf(method: string, route: string | null, status: number | null): RequestSeries {
+  #seriesOf(rawMethod: string, rawRoute: string | null, status: number | null): RequestSeries {
+    // Keyed by the labels' own values: what maps to one label (`other`, `unmatched`) is one series.
+    const method = HTTP_METHODS.has(rawMethod) ? rawMethod : 'other';
+    const route = rawRoute === '' ? null : rawRoute;
     let routes = this.#requestSeries.get(method);
     if (!routes) this.#requestSeries.set(method, (routes = new Map()));
     let statuses = routes.get(route);
     if (!statuses) routes.set(route, (statuses = new Map()));
     let series = statuses.get(status);
     if (!series) {
-      series = new RequestSeries({
-        method: HTTP_METHODS.has(method) ? method : 'other',
-        route: routeLabel(route),
-        status: status === null ? 'none' : String(status),
-      });
+      series = new Series({ method, route: routeLabel(route), status: status === null ? 'none' : String(status) }, REQUEST_BUCKETS);
       statuses.set(status, series);
     }
     return series;
@@ -271,39 +286,53 @@ export class PrometheusTelemetry implements ServerTelemetry {
     for (const routes of this.#requestSeries.values()) for (const statuses of routes.values()) yield* statuses.values();
   }
 
-  /** The histogram child of a stage or database span, kept by its labels likewise. */
-  #spanSeries(kind: 'stage' | 'db', name: string, outcome: string): Histogram.Internal<string> {
+  /** The series of a stage or database span, kept by its labels likewise. */
+  #spanSeries(kind: 'stage' | 'db', name: string, outcome: string): Series<Record<string, string>> {
     const key = `${kind} ${name} ${outcome}`;
-    let child = this.#spanChildren.get(key);
-    if (!child) {
-      child = kind === 'stage' ? this.#stageSeconds.labels({ stage: word(name), outcome }) : this.#dbSeconds.labels({ operation: word(name), outcome });
-      this.#spanChildren.set(key, child);
+    let series = this.#spanSeriesKept.get(key);
+    if (!series) {
+      // Names that map to one label (`other`) share its series.
+      const label = word(name);
+      const canonical = `${kind} ${label} ${outcome}`;
+      series = this.#spanSeriesKept.get(canonical);
+      if (!series) {
+        if (kind === 'stage') this.#stageSeries.push((series = new Series({ stage: label, outcome }, STAGE_BUCKETS)));
+        else this.#dbSeries.push((series = new Series({ operation: label, outcome }, DB_BUCKETS)));
+        this.#spanSeriesKept.set(canonical, series);
+      }
+      this.#spanSeriesKept.set(key, series);
     }
-    return child;
+    return series;
   }
-
-  readonly #spanChildren = new Map<string, Histogram.Internal<string>>();
 }
 
-/** One request series: its count, the sum of its durations and how many fell in each bucket (not cumulative). */
-class RequestSeries {
+/** One histogram series: its count, the sum of its values and how many fell in each bucket (not cumulative). */
+class Series<L extends Record<string, string>> {
   count = 0;
   sum = 0;
-  readonly buckets = new Float64Array(REQUEST_BUCKETS.length);
+  readonly buckets: Float64Array;
 
-  constructor(readonly labels: { method: string; route: string; status: string }) {}
+  constructor(
+    readonly labels: L,
+    private readonly bounds: readonly number[],
+  ) {
+    this.buckets = new Float64Array(bounds.length);
+  }
 
-  observe(seconds: number): void {
+  observe(value: number): void {
     this.count += 1;
-    this.sum += seconds;
-    for (let i = 0; i < REQUEST_BUCKETS.length; i++) {
-      if (seconds <= REQUEST_BUCKETS[i]!) {
+    this.sum += value;
+    const bounds = this.bounds;
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= bounds[i]!) {
         this.buckets[i]! += 1;
         return;
       }
     }
   }
 }
+
+type RequestSeries = Series<{ method: string; route: string; status: string }>;
 
 interface ExposedValue {
   labels: Record<string, string | number>;
@@ -313,19 +342,23 @@ interface ExposedValue {
 }
 
 /**
- * svc_http_request_duration_seconds: a histogram prom-client's registry writes as it writes its own
- * (the same lines, in the same order: the buckets cumulative with `le` first, +Inf, _sum, _count),
- * its values read from the request series at scrape time.
+ * A histogram prom-client's registry writes as it writes its own (the same lines, in the same
+ * order: the buckets cumulative with `le` first, +Inf, _sum, _count), its values read from svc's
+ * series at scrape time.
  */
-function requestDurations(registry: Registry, series: () => Iterable<RequestSeries>): object {
-  const name = 'svc_http_request_duration_seconds';
+function keptHistogram(
+  registry: Registry,
+  config: { name: string; help: string; buckets: readonly number[] },
+  series: () => Iterable<Series<Record<string, string>>>,
+): object {
+  const { name, help, buckets } = config;
   const values = (): ExposedValue[] => {
     const out: ExposedValue[] = [];
     for (const s of series()) {
       let cumulative = 0;
-      for (let i = 0; i < REQUEST_BUCKETS.length; i++) {
+      for (let i = 0; i < buckets.length; i++) {
         cumulative += s.buckets[i]!;
-        out.push({ labels: { le: REQUEST_BUCKETS[i]! }, sharedLabels: s.labels, value: cumulative, metricName: `${name}_bucket` });
+        out.push({ labels: { le: buckets[i]! }, sharedLabels: s.labels, value: cumulative, metricName: `${name}_bucket` });
       }
       out.push(
         { labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${name}_bucket` },
@@ -337,14 +370,14 @@ function requestDurations(registry: Registry, series: () => Iterable<RequestSeri
   };
   const metric = {
     name,
-    help: 'Time from the request to its response closing, by method, route pattern and status.',
+    help,
     type: 'histogram',
     aggregator: 'sum',
-    getForPromString: async () => ({ name, help: metric.help, type: metric.type, aggregator: metric.aggregator, values: values() }),
+    getForPromString: async () => ({ name, help, type: metric.type, aggregator: metric.aggregator, values: values() }),
     // The JSON form (getMetricsAsJSON): the series' labels beside `le`, as prom-client's own histograms give them.
     get: async () => ({
       name,
-      help: metric.help,
+      help,
       type: metric.type,
       aggregator: metric.aggregator,
       values: values().map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } })),
