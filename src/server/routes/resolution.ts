@@ -184,8 +184,9 @@ export function sendResolution(reply: FastifyReply, status: number, result: Enri
 /**
  * The enriched resolution as JSON text: JSON.stringify, not the route's schema serialiser.
  * fast-json-stringify checks every `anyOf` member against its alternatives with Ajv before writing
- * it, and this result has unions throughout its evidence and trace: 4–6× the time of
- * JSON.stringify for a did:key result (about 15% of an uncached resolution's time in the daemon).
+ * it, and this result has unions throughout its evidence and trace: 3–5× the time of
+ * JSON.stringify over distinct did:key results (about 15% of an uncached resolution's time in the
+ * daemon).
  * The result is the core's own plain data, and its schema holds it (additionalProperties false
  * throughout; the daemon suites check every answer against openapi.json; a unit test holds the two
  * serialisations to the same members): the same members, in the result's own order.
