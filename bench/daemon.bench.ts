@@ -1,10 +1,11 @@
 /**
  * The daemon under load: autocannon against `svc serve`'s /v1/fast-verify/did/<did:key> (a
  * cached verdict, so this measures the HTTP path: routing, budgets, headers, serialisation),
- * against /v1/resolve/<did:key> (the cached, full EnrichedResolution, serialised with its
- * response schema) and against a bare Fastify route in a separate process, in the same run,
- * rounds interleaved. Also what serialising the full result with its schema (fast-json-stringify,
- * as the daemon does) costs next to JSON.stringify, in this process; and the daemon's resident
+ * against /v1/resolve/<did:key> (the cached, full EnrichedResolution: its bytes, made once with
+ * JSON.stringify and kept beside the cached result) and against a bare Fastify route in a separate
+ * process, in the same run, rounds interleaved. Also what serialising the full result with its
+ * schema (fast-json-stringify, as the daemon did before it wrote this result with JSON.stringify)
+ * costs next to JSON.stringify, in this process; and the daemon's resident
  * memory idle and at its peak under load (goal ≤ 120 MB idle).
  *
  * Needs the built CLI (dist/cli.js). Both servers are child processes on loopback; autocannon
@@ -56,8 +57,8 @@ async function load(url: string): Promise<{ rps: number; non2xx: number }> {
 }
 
 /**
- * Serialisations of one full EnrichedResolution per second: with its response schema, as the
- * daemon serialises it (fast-json-stringify, compiled once), and with JSON.stringify, samples
+ * Serialisations of one full EnrichedResolution per second: with its response schema
+ * (fast-json-stringify, compiled once), and with JSON.stringify as the daemon writes it, samples
  * interleaved. Both must give the same JSON value, or the figures mean nothing.
  */
 async function serialisation(): Promise<{ schema: number; plain: number; bytes: number }> {
@@ -158,7 +159,7 @@ export async function run(): Promise<BenchRow[]> {
         peerValue: median(bareRps),
         goal: null,
         status: 'ok',
-        note: `the same rounds; svc answers the ${fullBytes}-byte EnrichedResolution, serialised with its response schema on every request`,
+        note: `the same rounds; svc answers the ${fullBytes}-byte EnrichedResolution, its bytes kept beside the cached result (made once)`,
       },
       {
         operation: 'serialise an EnrichedResolution (did:key) with its response schema',

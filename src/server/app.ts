@@ -11,16 +11,16 @@ import type { ServerContext } from './context.js';
 import { RouteTable } from './http.js';
 import { bodyParser } from './plugins/body-parser.js';
 import { budgets } from './plugins/budgets.js';
-import { corsHeaders, corsPreflight } from './plugins/cors.js';
+import { CORS_HEADERS, corsPreflight } from './plugins/cors.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/errors.js';
 import { hostHeader } from './plugins/host-header.js';
 import { inFlight } from './plugins/in-flight.js';
 import { notFound, notFoundHandler } from './plugins/not-found.js';
 import { openApi, openApiRoute, openApiText, routeSchema } from './plugins/openapi.js';
-import { securityHeaders } from './plugins/security-headers.js';
+import { SECURITY_HEADERS } from './plugins/security-headers.js';
 import { signedResults } from './plugins/signed-results.js';
 import { appRoutes } from './routes/index.js';
-import { genReqId, requestIdResponseHeader } from './request-id.js';
+import { genReqId, responseHeaders } from './request-id.js';
 
 export interface AppOptions {
   /** Milliseconds clock for the rate buckets (tests may step it). */
@@ -61,11 +61,9 @@ export function buildApp(ctx: ServerContext, options: AppOptions = {}): FastifyI
     frameworkErrors: frameworkErrors(problemsBase),
   });
 
-  // onRequest, in this order: response headers (the request id first); the request counted in flight (and refused
-  // while draining); the Host check; the budget. Each may refuse, skipping those after it.
-  requestIdResponseHeader(app);
-  securityHeaders(app);
-  corsHeaders(app);
+  // onRequest, in this order: response headers (the request id, the security and CORS headers: one hook); the
+  // request counted in flight (and refused while draining); the Host check; the budget. Each may refuse, skipping those after it.
+  responseHeaders(app, { ...SECURITY_HEADERS, ...CORS_HEADERS });
   inFlight(app, ctx, options.accessLog);
   hostHeader(app);
   budgets(app, ctx, nowMs);

@@ -1,7 +1,8 @@
 /**
  * The route schemas at work (schemas/): Fastify validates every request's query and body with
  * them (Ajv) and serialises every JSON response with them (fast-json-stringify), the same
- * schemas that openapi.json is generated from.
+ * schemas that openapi.json is generated from — but the enriched resolution, which
+ * routes/resolution.ts writes with JSON.stringify (its schema still holds it).
  *
  * - Validation is strict, as the handlers are: no type coercion, no defaults filled in, unknown
  *   members and query options refused (never silently removed, Fastify's default). Duplicate JSON

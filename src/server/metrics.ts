@@ -54,25 +54,53 @@ export class PrometheusTelemetry implements ServerTelemetry {
   readonly registry = new Registry();
   #pool: (() => PoolUsage | null) | undefined;
 
-  readonly #requests = new Counter({
+  /**
+   * The request series (method, route pattern, status), counted here: a request costs one lookup in
+   * nested maps and a few additions, no label object and no hashing (prom-client hashes a child's
+   * labels on every call). prom-client reads them at scrape time: svc_http_requests_total through
+   * its collect(), the histogram as a metric of its own (requestDurations) in prom-client's format.
+   */
+  readonly #requestSeries = new Map<string, Map<string | null, Map<number | null, RequestSeries>>>();
+
+  readonly #requests: Counter<'method' | 'route' | 'status'> = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern (unmatched when none) and status (none when the client left first).',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.#requests.reset();
+      for (const series of this.#allRequestSeries()) this.#requests.inc(series.labels, series.count);
+    },
   });
-  readonly #requestSeconds = new Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time from the request to its response closing, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
+  /** svc_http_request_duration_seconds (registered here, between the counter and the gauge: the exposition's order). */
+  readonly requestDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_http_request_duration_seconds',
+      help: 'Time from the request to its response closing, by method, route pattern and status.',
+      buckets: REQUEST_BUCKETS,
+    },
+    () => this.#allRequestSeries(),
+  );
+  /** Requests whose response has not closed yet, read by the gauge at scrape time. */
+  #active = 0;
+  readonly #inFlight: Gauge = new Gauge({
+    name: 'svc_http_requests_in_flight',
+    help: 'Requests whose response has not closed yet.',
     registers: [this.registry],
+    collect: () => this.#inFlight.set(this.#active),
   });
-  readonly #inFlight = new Gauge({ name: 'svc_http_requests_in_flight', help: 'Requests whose response has not closed yet.', registers: [this.registry] });
-  readonly #resolutions = new Counter({
+  /** Resolutions by `${method} ${outcome} ${cached}`, counted here (a cache hit is one per answer) and read at scrape time. */
+  readonly #resolutionCounts = new Map<string, { labels: { method: string; outcome: string; cached: string }; count: number }>();
+  readonly #resolutions: Counter<'method' | 'outcome' | 'cached'> = new Counter({
     name: 'svc_resolutions_total',
     help: 'DID resolutions, by method (key, jwk, web, webvh, other), outcome (ok or the problem code) and whether the cache answered.',
     labelNames: ['method', 'outcome', 'cached'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.#resolutions.reset();
+      for (const { labels, count } of this.#resolutionCounts.values()) this.#resolutions.inc(labels, count);
+    },
   });
   readonly #refusals = new Counter({
     name: 'svc_refusals_total',
@@ -86,13 +114,19 @@ export class PrometheusTelemetry implements ServerTelemetry {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #stageSeconds = new Histogram({
-    name: 'svc_stage_duration_seconds',
-    help: "Duration of each stage of svc's trace (dns.resolve, web.fetch …), by stage and outcome (its status or the problem code).",
-    labelNames: ['stage', 'outcome'] as const,
-    buckets: STAGE_BUCKETS,
-    registers: [this.registry],
-  });
+  /** Stage and database-call series, by `${kind} ${name} ${outcome}`, counted here like the request series. */
+  readonly #spanSeriesKept = new Map<string, Series<Record<string, string>>>();
+  readonly #stageSeries: Array<Series<Record<string, string>>> = [];
+  readonly #dbSeries: Array<Series<Record<string, string>>> = [];
+  readonly stageDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_stage_duration_seconds',
+      help: "Duration of each stage of svc's trace (dns.resolve, web.fetch …), by stage and outcome (its status or the problem code).",
+      buckets: STAGE_BUCKETS,
+    },
+    () => this.#stageSeries,
+  );
   readonly #credentials = new Counter({
     name: 'svc_credential_verifications_total',
     help: 'Credentials verified, by format and status (VALID, INVALID …).',
@@ -124,13 +158,15 @@ export class PrometheusTelemetry implements ServerTelemetry {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #dbSeconds = new Histogram({
-    name: 'svc_db_call_duration_seconds',
-    help: 'Repository calls (SQLite or PostgreSQL), by operation (repository.method) and outcome (ok or error).',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: DB_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly dbDurations: object = keptHistogram(
+    this.registry,
+    {
+      name: 'svc_db_call_duration_seconds',
+      help: 'Repository calls (SQLite or PostgreSQL), by operation (repository.method) and outcome (ok or error).',
+      buckets: DB_BUCKETS,
+    },
+    () => this.#dbSeries,
+  );
 
   constructor() {
     const pool = () => this.#pool?.() ?? null;
@@ -182,9 +218,17 @@ export class PrometheusTelemetry implements ServerTelemetry {
 
   record(event: TelemetryEvent): void {
     switch (event.type) {
-      case 'resolution':
-        this.#resolutions.inc({ method: word(event.method), outcome: word(event.outcome), cached: event.cached ? 'true' : 'false' });
+      case 'resolution': {
+        const key = `${event.method} ${event.outcome} ${event.cached}`;
+        const kept = this.#resolutionCounts.get(key);
+        if (kept) kept.count += 1;
+        else
+          this.#resolutionCounts.set(key, {
+            labels: { method: word(event.method), outcome: word(event.outcome), cached: event.cached ? 'true' : 'false' },
+            count: 1,
+          });
         return;
+      }
       case 'refusal':
         this.#refusals.inc({ reason: event.reason });
         return;
@@ -208,49 +252,138 @@ export class PrometheusTelemetry implements ServerTelemetry {
 
   request(method: string, _requestId: string, next: () => void): RequestSpan {
     const started = performance.now();
-    this.#inFlight.inc();
+    this.#active += 1;
     next();
     let ended = false;
     return {
       end: (route, status) => {
         if (ended) return;
         ended = true;
-        this.#inFlight.dec();
-        const series = this.#requestSeries(method, route, status);
-        series.count.inc();
-        series.seconds.observe((performance.now() - started) / 1000);
+        this.#active -= 1;
+        this.#seriesOf(method, route, status).observe((performance.now() - started) / 1000);
       },
     };
   }
 
-  /**
-   * The children of one request series, kept by their labels: prom-client finds a child by
-   * hashing its label object on every call, a cost each request paid twice (some 13% of a cached
-   * answer's throughput, measured). The set is closed (route patterns × statuses × methods).
-   */
-  #requestSeries(method: string, route: string | null, status: number | null): { count: Counter.Internal; seconds: Histogram.Internal<string> } {
-    const key = `${method} ${route ?? ''} ${status ?? ''}`;
-    let series = this.#requestChildren.get(key);
+  /** The series of one method, route pattern and status (a closed set: route patterns × statuses × methods). */
+  #seriesOf(rawMethod: string, rawRoute: string | null, status: number | null): RequestSeries {
+    // Keyed by the labels' own values: what maps to one label (`other`, `unmatched`) is one series.
+    const method = HTTP_METHODS.has(rawMethod) ? rawMethod : 'other';
+    const route = rawRoute === '' ? null : rawRoute;
+    let routes = this.#requestSeries.get(method);
+    if (!routes) this.#requestSeries.set(method, (routes = new Map()));
+    let statuses = routes.get(route);
+    if (!statuses) routes.set(route, (statuses = new Map()));
+    let series = statuses.get(status);
     if (!series) {
-      const labels = { method: HTTP_METHODS.has(method) ? method : 'other', route: routeLabel(route), status: status === null ? 'none' : String(status) };
-      series = { count: this.#requests.labels(labels), seconds: this.#requestSeconds.labels(labels) };
-      this.#requestChildren.set(key, series);
+      series = new Series({ method, route: routeLabel(route), status: status === null ? 'none' : String(status) }, REQUEST_BUCKETS);
+      statuses.set(status, series);
     }
     return series;
   }
 
-  readonly #requestChildren = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<string> }>();
-
-  /** The histogram child of a stage or database span, kept by its labels likewise. */
-  #spanSeries(kind: 'stage' | 'db', name: string, outcome: string): Histogram.Internal<string> {
-    const key = `${kind} ${name} ${outcome}`;
-    let child = this.#spanChildren.get(key);
-    if (!child) {
-      child = kind === 'stage' ? this.#stageSeconds.labels({ stage: word(name), outcome }) : this.#dbSeconds.labels({ operation: word(name), outcome });
-      this.#spanChildren.set(key, child);
-    }
-    return child;
+  *#allRequestSeries(): Iterable<RequestSeries> {
+    for (const routes of this.#requestSeries.values()) for (const statuses of routes.values()) yield* statuses.values();
   }
 
-  readonly #spanChildren = new Map<string, Histogram.Internal<string>>();
+  /** The series of a stage or database span, kept by its labels likewise. */
+  #spanSeries(kind: 'stage' | 'db', name: string, outcome: string): Series<Record<string, string>> {
+    const key = `${kind} ${name} ${outcome}`;
+    let series = this.#spanSeriesKept.get(key);
+    if (!series) {
+      // Names that map to one label (`other`) share its series.
+      const label = word(name);
+      const canonical = `${kind} ${label} ${outcome}`;
+      series = this.#spanSeriesKept.get(canonical);
+      if (!series) {
+        if (kind === 'stage') this.#stageSeries.push((series = new Series({ stage: label, outcome }, STAGE_BUCKETS)));
+        else this.#dbSeries.push((series = new Series({ operation: label, outcome }, DB_BUCKETS)));
+        this.#spanSeriesKept.set(canonical, series);
+      }
+      this.#spanSeriesKept.set(key, series);
+    }
+    return series;
+  }
+}
+
+/** One histogram series: its count, the sum of its values and how many fell in each bucket (not cumulative). */
+class Series<L extends Record<string, string>> {
+  count = 0;
+  sum = 0;
+  readonly buckets: Float64Array;
+
+  constructor(
+    readonly labels: L,
+    private readonly bounds: readonly number[],
+  ) {
+    this.buckets = new Float64Array(bounds.length);
+  }
+
+  observe(value: number): void {
+    this.count += 1;
+    this.sum += value;
+    const bounds = this.bounds;
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= bounds[i]!) {
+        this.buckets[i]! += 1;
+        return;
+      }
+    }
+  }
+}
+
+type RequestSeries = Series<{ method: string; route: string; status: string }>;
+
+interface ExposedValue {
+  labels: Record<string, string | number>;
+  sharedLabels?: Record<string, string>;
+  value: number;
+  metricName: string;
+}
+
+/**
+ * A histogram prom-client's registry writes as it writes its own (the same lines, in the same
+ * order: the buckets cumulative with `le` first, +Inf, _sum, _count), its values read from svc's
+ * series at scrape time.
+ */
+function keptHistogram(
+  registry: Registry,
+  config: { name: string; help: string; buckets: readonly number[] },
+  series: () => Iterable<Series<Record<string, string>>>,
+): object {
+  const { name, help, buckets } = config;
+  const values = (): ExposedValue[] => {
+    const out: ExposedValue[] = [];
+    for (const s of series()) {
+      let cumulative = 0;
+      for (let i = 0; i < buckets.length; i++) {
+        cumulative += s.buckets[i]!;
+        out.push({ labels: { le: buckets[i]! }, sharedLabels: s.labels, value: cumulative, metricName: `${name}_bucket` });
+      }
+      out.push(
+        { labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: `${name}_bucket` },
+        { labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${name}_sum` },
+        { labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${name}_count` },
+      );
+    }
+    return out;
+  };
+  const metric = {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    getForPromString: async () => ({ name, help, type: metric.type, aggregator: metric.aggregator, values: values() }),
+    // The JSON form (getMetricsAsJSON): the series' labels beside `le`, as prom-client's own histograms give them.
+    get: async () => ({
+      name,
+      help,
+      type: metric.type,
+      aggregator: metric.aggregator,
+      values: values().map(({ labels, sharedLabels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } })),
+    }),
+    reset: () => undefined,
+  };
+  registry.registerMetric(metric as unknown as Histogram);
+  return metric;
 }

@@ -19,7 +19,7 @@
  * on SQLite) on every keyed request. The trade-off: a daemon killed without a shutdown loses at
  * most the last second's increments, and a usage read lags the requests by up to a second.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { AccountStore, NewApiKey } from '../core/store.js';
 import { ProblemError } from '../core/problems.js';
 import type { Logger } from '../core/runtime.js';
@@ -31,7 +31,8 @@ export const KEY_PREFIX_LENGTH = 12;
 const KEY_FORMAT = /^svck_[A-Za-z0-9_-]{43}$/;
 const BEARER_KEY = /^Bearer (svck_\S*)$/;
 
-export const keyDigest = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+/** The SHA-256 digest of a key, hex (one-shot: no Hash object per keyed request). */
+export const keyDigest = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** A fresh key: the secret (for the answer only) and what the store keeps. */
 export function generateProjectKey(label?: string | null): { secret: string; stored: NewApiKey } {
@@ -106,8 +107,25 @@ export class KeyedRequests {
     this.#count(principal.projectId);
   }
 
+  /** The month being counted and its bounds (ms): the period is formatted once a month, not per request. */
+  #period = '';
+  #periodStartsMs = 0;
+  #periodEndsMs = 0;
+
+  #currentPeriod(): string {
+    const now = this.now();
+    const ms = now.getTime();
+    // Outside the month kept (the next one, or a clock set back): the month of this time.
+    if (ms < this.#periodStartsMs || ms >= this.#periodEndsMs) {
+      this.#period = usagePeriod(now);
+      this.#periodStartsMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+      this.#periodEndsMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    }
+    return this.#period;
+  }
+
   #count(projectId: string): void {
-    const slot = `${projectId}\n${usagePeriod(this.now())}`;
+    const slot = `${projectId}\n${this.#currentPeriod()}`;
     this.#pending.set(slot, (this.#pending.get(slot) ?? 0) + 1);
     if (this.#timer === null) {
       this.#timer = setTimeout(() => void this.flush(), this.flushMs);

@@ -13,6 +13,13 @@ interface Bucket {
   atMs: number;
 }
 
+const ALLOWED: Take = Object.freeze({ allowed: true });
+
+/** Whole seconds until one token is back, at least 1 (Retry-After). */
+function retryAfter(tokens: number, perMs: number): number {
+  return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+}
+
 export class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
   readonly #perMs: number;
@@ -32,21 +39,39 @@ export class TokenBuckets {
   take(client: string): Take {
     const now = this.nowMs();
     const known = this.#buckets.get(client);
-    const bucket: Bucket = known
-      ? { tokens: Math.min(this.perPeriod, known.tokens + (now - known.atMs) * this.#perMs), atMs: now }
-      : { tokens: this.perPeriod, atMs: now };
-    // Re-insert: Map order is recency order, so eviction drops the longest-idle client.
-    this.#buckets.delete(client);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (known === undefined) {
+      const bucket: Bucket = { tokens: this.perPeriod - 1, atMs: now };
+      if (bucket.tokens < 0) return this.#refuse(client, { tokens: this.perPeriod, atMs: now });
       this.#buckets.set(client, bucket);
+      this.#last = client;
       if (this.#buckets.size > this.maxClients) this.#buckets.delete(this.#buckets.keys().next().value as string);
-      return { allowed: true };
+      return ALLOWED;
     }
-    this.#buckets.set(client, bucket);
-    // Whole seconds until one token is back, at least 1 (Retry-After).
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.#perMs / 1000)) };
+    // Refilled in place; re-inserted (Map order is recency order, so eviction drops the
+    // longest-idle client) unless it is the most recent already.
+    known.tokens = Math.min(this.perPeriod, known.tokens + (now - known.atMs) * this.#perMs);
+    known.atMs = now;
+    if (client !== this.#last) {
+      this.#buckets.delete(client);
+      this.#buckets.set(client, known);
+      this.#last = client;
+    }
+    if (known.tokens >= 1) {
+      known.tokens -= 1;
+      return ALLOWED;
+    }
+    return { allowed: false, retryAfterSeconds: retryAfter(known.tokens, this.#perMs) };
   }
+
+  /** A new client whose bucket cannot give even one token (a bucket of size 0). */
+  #refuse(client: string, bucket: Bucket): Take {
+    this.#buckets.set(client, bucket);
+    this.#last = client;
+    return { allowed: false, retryAfterSeconds: retryAfter(bucket.tokens, this.#perMs) };
+  }
+
+  /** The client whose bucket was used last (the newest in the map's order). */
+  #last: string | undefined;
 
   get clients(): number {
     return this.#buckets.size;

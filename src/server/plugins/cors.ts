@@ -1,7 +1,8 @@
 /**
  * CORS: any origin may read any answer (no credentials are involved: the API's bearer
  * tokens are not cookies), and a preflight is answered for every known path with the methods
- * served there.
+ * served there. The headers are on every answer, refusals included (set with the security headers:
+ * request-id.ts responseHeaders).
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteTable } from '../http.js';
@@ -11,14 +12,6 @@ export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Retry-After, Content-Type, Svc-Signature, X-Request-Id',
 } as const;
-
-/** onRequest, right after the security headers: on every answer, refusals included. */
-export function corsHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(CORS_HEADERS);
-    done();
-  });
-}
 
 /** OPTIONS on every path of `table` (the mounted routes): 204 with the methods; an unknown path is 404. */
 export function corsPreflight(app: FastifyInstance, table: RouteTable): void {

@@ -58,8 +58,10 @@ export function signedResults(app: FastifyInstance, ctx: ServerContext): void {
       return;
     }
     try {
-      if (typeof payload !== 'string' || ctx.signer === undefined) throw new Error('a signed answer could not be signed: its body is not JSON text');
-      const jws = ctx.signer.signPayload(prepared.of(payload), RESULT_SIGNATURE_TYP);
+      // A cached result's body comes as its kept bytes (routes/resolution.ts), any other as text.
+      const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
+      if (typeof text !== 'string' || ctx.signer === undefined) throw new Error('a signed answer could not be signed: its body is not JSON text');
+      const jws = ctx.signer.signPayload(prepared.of(text), RESULT_SIGNATURE_TYP);
       reply.header(SIGNATURE_HEADER, compactDetached(jws));
       done(null, payload);
     } catch (err) {
