@@ -124,8 +124,18 @@ function publicBudgets(ctx: ServerContext, nowMs: () => number): (kind: 'standar
   };
 }
 
+/**
+ * A refusal is an expected answer, thrown once per request of a flooding client: it is built
+ * without a stack trace, which no one reads and which was a measurable part of its cost.
+ */
 function rateLimited(retryAfter: number, what: string): ProblemError {
-  return new ProblemError('RATE_LIMITED', `Too many requests: ${what} is used up. Retry after ${retryAfter} s.`, { retryAfter });
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ProblemError('RATE_LIMITED', `Too many requests: ${what} is used up. Retry after ${retryAfter} s.`, { retryAfter });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** True when the request announces a body (Content-Length > 0 or chunked) that may not be read yet. */
