@@ -104,7 +104,7 @@ export function withLiterals(client: pg.PoolClient, text: string, values: Readon
   return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(client, values[Number(n) - 1] ?? null));
 }
 
-/** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
+/** Most records one group commit writes (SVC_RECORD_BATCH's default, on both engines). */
 export const GROUP_COMMIT_BATCH = 64;
 
 /**
