@@ -53,9 +53,9 @@ const INPUT: ReadonlyArray<[column: string, type: string, value: (o: NewObservat
  * The batch (one round: distinct DIDs) as a table `input` of literals, `n` its order;
  * `withDocument` false leaves the document out (the coalescing does not read it).
  */
-function inputOf(client: pg.PoolClient, list: readonly NewObservation[], withDocument: boolean): string {
+function inputOf(list: readonly NewObservation[], withDocument: boolean): string {
   const columns = INPUT.filter(([c]) => withDocument || c !== 'document');
-  const arrays = columns.map(([, type, value]) => sqlArray(client, list.map(value), type)).join(', ');
+  const arrays = columns.map(([, type, value]) => sqlArray(list.map(value), type)).join(', ');
   return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
 }
 
@@ -192,7 +192,7 @@ export class PostgresObservationStore implements ObservationStore {
     const groups = rounds(list, (o) => o.did);
     const items = (round: Array<{ item: NewObservation }>) => round.map((r) => r.item);
     const whole = async (statement: (input: string) => string): Promise<Array<Recorded<Observation>>> => {
-      const answers = await tx.once(groups.map((round) => statement(inputOf(client, items(round), true))));
+      const answers = await tx.once(groups.map((round) => statement(inputOf(items(round), true))));
       groups.forEach((round, k) => {
         const rows = answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>;
         const counted = rows.find((r) => r.counted !== null && r.counted !== undefined)?.counted;
@@ -215,7 +215,7 @@ export class PostgresObservationStore implements ObservationStore {
     // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
     // counted, make room or are refused, and are inserted, all in this one transaction.
     for (const [k, round] of groups.entries()) {
-      const coalesce = coalesceRound(inputOf(client, items(round), false));
+      const coalesce = coalesceRound(inputOf(items(round), false));
       const { rows } = k === 0 ? await tx.begin<Outcome<'coalesced'>>(coalesce) : await client.query<Outcome<'coalesced'>>(coalesce);
       const coalesced = byDid(rows);
       const fresh = round.filter(({ item, index }) => {
@@ -224,7 +224,7 @@ export class PostgresObservationStore implements ObservationStore {
         return hit === undefined;
       });
       if (fresh.length === 0) continue;
-      const answer = await client.query(insertRoundIfRoom(inputOf(client, items(fresh), true), fresh.length, ceiling).join(';\n'));
+      const answer = await client.query(insertRoundIfRoom(inputOf(items(fresh), true), fresh.length, ceiling).join(';\n'));
       const seen = (answer as unknown as pg.QueryResult[])[0]!.rows[0] as { n?: unknown } | undefined;
       if (seen?.n !== undefined) this.#seenCount = Number(seen.n);
       const inserted = (answer as unknown as pg.QueryResult[])[1]!.rows as Array<Outcome<'stored'>>;

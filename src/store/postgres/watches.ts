@@ -183,7 +183,7 @@ export class PostgresWatchStore implements WatchStore {
       (values) => String(values[0]),
       async (tx, list) => {
         const order = list.map((values, i) => ({ values, i })).sort((a, b) => Number(a.values[0]) - Number(b.values[0]) || a.i - b.i);
-        const answers = await tx.once(order.map(({ values }) => withLiterals(tx.client, RECORD_QUIET, values)));
+        const answers = await tx.once(order.map(({ values }) => withLiterals(RECORD_QUIET, values)));
         const recorded: boolean[] = new Array(list.length);
         order.forEach(({ i }, k) => {
           recorded[i] = (answers[k]?.rowCount ?? 0) > 0;
