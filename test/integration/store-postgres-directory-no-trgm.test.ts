@@ -87,8 +87,29 @@ describePostgres('PostgreSQL directory search without pg_trgm', () => {
   });
 
   it('every term finds the same listings, page after page, as the indexed search and as a substring scan', async () => {
-    const terms = ['host-1', 'HOST-11', 'ost', 'st-', 'bücher', 'STRASSE', 'straße', 'äöü', '100%', '%25_', '_off', '\\slash', "quote'd", 'z6mk', 'trigramkey', 'nothing-like-it', 'e', '.example', 'did:'];
-    const scan = (q: string, didMethod: string | null) => DIDS.filter((d) => d.toLowerCase().includes(q.toLowerCase()) && (didMethod === null || d.startsWith(`did:${didMethod}:`)));
+    const terms = [
+      'host-1',
+      'HOST-11',
+      'ost',
+      'st-',
+      'bücher',
+      'STRASSE',
+      'straße',
+      'äöü',
+      '100%',
+      '%25_',
+      '_off',
+      '\\slash',
+      "quote'd",
+      'z6mk',
+      'trigramkey',
+      'nothing-like-it',
+      'e',
+      '.example',
+      'did:',
+    ];
+    const scan = (q: string, didMethod: string | null) =>
+      DIDS.filter((d) => d.toLowerCase().includes(q.toLowerCase()) && (didMethod === null || d.startsWith(`did:${didMethod}:`)));
     for (const [i, q] of terms.entries()) {
       const didMethod = i % 4 === 3 ? 'key' : null;
       const limit = 1 + (i % 9) * 5;

@@ -35,7 +35,11 @@ function countRoundTrips(pool: pg.Pool): { checkouts: number; queries: number } 
 }
 
 /** A store on a schema of its own for `work`, then the schema given back. */
-async function withStores(count: number, bounds: { maxObservations?: number; recordBatch?: number }, work: (stores: PostgresStore[]) => Promise<void>): Promise<void> {
+async function withStores(
+  count: number,
+  bounds: { maxObservations?: number; recordBatch?: number },
+  work: (stores: PostgresStore[]) => Promise<void>,
+): Promise<void> {
   const { schema, drop } = await schemas.take();
   const stores: PostgresStore[] = [];
   try {
