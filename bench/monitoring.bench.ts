@@ -6,7 +6,8 @@
  * own poller (MonitorPoller.pass) over the daemon's own storage slot: claim on the database
  * clock, resolve afresh (noCache, recorded in the history), compare, record the baseline and the
  * watch state in one transaction. The first pass establishes 500 baselines; the second (the
- * watches aged by SQL so that they are due again) compares against them — the steady state.
+ * watches aged by SQL so that they are due again) compares against them — the steady state; for
+ * the did:key-only watches, three steady passes on each engine, interleaved, their median.
  *
  * Deliveries: 1,000 PENDING events of one watch delivered by the daemon's own deliverDue (claim,
  * sign, POST, settle) to an HTTPS receiver on loopback (a test CA trusted through the Runtime,
@@ -37,9 +38,11 @@ import { createTestCa } from '../test/support/pki.js';
 import { testRuntime } from '../test/support/runtime.js';
 import { StorageSlot } from '../src/server/storage.js';
 import { createDatabase } from '../test/support/pg-admin.js';
-import { countRoundTrips, ed25519DidKeys, plainEnv, serverStarted, type BenchRow } from './lib.js';
+import { countRoundTrips, ed25519DidKeys, median, plainEnv, serverStarted, type BenchRow } from './lib.js';
 
 const WATCHES = 500;
+/** Steady passes of the did:key-only watches on each engine, interleaved. */
+const STEADY_ROUNDS = 3;
 const serverUrl = process.env['SVC_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Passes {
@@ -53,12 +56,19 @@ interface Passes {
 /** The watches of a pass: fresh did:keys only, or did:keys with MCP endpoints and A2A cards on a loopback host. */
 type Subjects = Array<{ kind: WatchKind; did: string }>;
 
-/** Two timed passes over the watches on the database `target`; `age` makes them all due again. */
-async function passes(target: string, age: () => Promise<void>, subjects: Subjects, makeRuntime: () => Runtime = () => createRuntime({})): Promise<Passes> {
+/** The watches set up on the database `target` and their first pass timed; `steady()` times one more pass after `age` made them all due again. */
+interface Prepared {
+  first: number;
+  steady(): Promise<{ ms: number; cpuMs: number; roundTrips: number | null }>;
+  close(): Promise<void>;
+}
+
+async function prepare(target: string, age: () => Promise<void>, subjects: Subjects, makeRuntime: () => Runtime = () => createRuntime({})): Promise<Prepared> {
   const runtime = makeRuntime();
   const storage = new StorageSlot(target, false);
   await storage.open();
   if (!storage.store) throw new Error(`the database could not be opened: ${storage.error}`);
+  const store = storage.store;
   Object.defineProperty(runtime, 'store', { get: () => storage.store, enumerable: true });
   const limits = { ...DEFAULT_LIMITS, maxConcurrency: 1_000, maxConcurrencyPerClient: 1_000 };
   const ctx: ServerContext = {
@@ -73,7 +83,7 @@ async function passes(target: string, age: () => Promise<void>, subjects: Subjec
   };
   try {
     for (const { kind, did } of subjects) {
-      const added = await storage.store.watches.add(
+      const added = await store.watches.add(
         {
           kind,
           did,
@@ -100,21 +110,38 @@ async function passes(target: string, age: () => Promise<void>, subjects: Subjec
       return ms;
     };
     const first = await timed();
-    await age();
-    const pool = (storage.store as { pool?: Parameters<typeof countRoundTrips>[0] }).pool;
+    const pool = (store as { pool?: Parameters<typeof countRoundTrips>[0] }).pool;
     const counts = pool ? countRoundTrips(pool) : null;
-    const cpu0 = process.cpuUsage();
-    const steady = await timed();
-    const cpu = process.cpuUsage(cpu0);
-    const steadyCpuMs = (cpu.user + cpu.system) / 1000 / subjects.length;
-    const steadyRoundTrips = counts ? counts.queries / subjects.length : null;
-    // Every check resolved or inspected: none failed (a failure would be cheaper and flatter the figure).
-    const failed = (await storage.store.watches.list()).filter((w) => w.lastStatus !== 'RESOLVED');
-    if (failed.length > 0)
-      throw new Error(`${failed.length} watches did not check cleanly (e.g. ${failed[0]!.kind} ${failed[0]!.did}: ${failed[0]!.lastStatus})`);
-    return { first, steady, steadyCpuMs, steadyRoundTrips };
-  } finally {
+    return {
+      first,
+      steady: async () => {
+        await age();
+        const queries = counts?.queries ?? 0;
+        const cpu0 = process.cpuUsage();
+        const ms = await timed();
+        const cpu = process.cpuUsage(cpu0);
+        // Every check resolved or inspected: none failed (a failure would be cheaper and flatter the figure).
+        const failed = (await store.watches.list()).filter((w) => w.lastStatus !== 'RESOLVED');
+        if (failed.length > 0)
+          throw new Error(`${failed.length} watches did not check cleanly (e.g. ${failed[0]!.kind} ${failed[0]!.did}: ${failed[0]!.lastStatus})`);
+        return { ms, cpuMs: (cpu.user + cpu.system) / 1000 / subjects.length, roundTrips: counts ? (counts.queries - queries) / subjects.length : null };
+      },
+      close: () => storage.close(),
+    };
+  } catch (error) {
     await storage.close();
+    throw error;
+  }
+}
+
+/** Two timed passes over the watches on the database `target` (the first, then one steady); `age` makes them all due again. */
+async function passes(target: string, age: () => Promise<void>, subjects: Subjects, makeRuntime?: () => Runtime): Promise<Passes> {
+  const prepared = await prepare(target, age, subjects, makeRuntime);
+  try {
+    const steady = await prepared.steady();
+    return { first: prepared.first, steady: steady.ms, steadyCpuMs: steady.cpuMs, steadyRoundTrips: steady.roundTrips };
+  } finally {
+    await prepared.close();
   }
 }
 
@@ -287,15 +314,73 @@ export async function run(): Promise<BenchRow[]> {
         await database.drop();
       }
     };
-    const sqlite = await onSqlite('svc.db', didOnly);
-    const sqliteMixed = await onSqlite('mixed.db', mixed.subjects, mixed.runtime);
-    let postgres: Passes | null = null;
-    let postgresMixed: Passes | null = null;
+    // The did:key-only passes: both engines set up, then STEADY_ROUNDS steady passes interleaved
+    // (SQLite, PostgreSQL, SQLite…), the medians reported.
+    const sqliteFile = path.join(dir, 'svc.db');
+    const sqlitePrepared = await prepare(
+      sqliteFile,
+      async () => {
+        const db = new Database(sqliteFile);
+        db.exec(AGE);
+        db.close();
+      },
+      didOnly,
+    );
+    const sqliteSteady: Array<Awaited<ReturnType<Prepared['steady']>>> = [];
+    const postgresSteady: typeof sqliteSteady = [];
+    let postgresFirst: number | null = null;
     let note = '';
     try {
-      postgres = await onPostgres(didOnly);
-      postgresMixed = await onPostgres(mixed.subjects, mixed.runtime);
+      const database = await createDatabase(serverUrl, 'svc_bench').catch((err: unknown) => {
+        note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
+        return null;
+      });
+      try {
+        const postgresPrepared = database
+          ? await prepare(
+              database.url,
+              async () => {
+                const client = new pg.Client({ connectionString: database.url });
+                await client.connect();
+                await client.query(AGE);
+                await client.end();
+              },
+              didOnly,
+            )
+          : null;
+        try {
+          postgresFirst = postgresPrepared?.first ?? null;
+          for (let round = 0; round < STEADY_ROUNDS; round++) {
+            sqliteSteady.push(await sqlitePrepared.steady());
+            if (postgresPrepared) postgresSteady.push(await postgresPrepared.steady());
+          }
+        } finally {
+          await postgresPrepared?.close();
+        }
+      } finally {
+        await database?.drop();
+      }
+    } finally {
+      await sqlitePrepared.close();
+    }
+    const medianOf = (list: typeof sqliteSteady): Passes | null =>
+      list.length === 0
+        ? null
+        : {
+            first: 0,
+            steady: median(list.map((r) => r.ms)),
+            steadyCpuMs: median(list.map((r) => r.cpuMs)),
+            steadyRoundTrips: list[0]!.roundTrips === null ? null : median(list.map((r) => r.roundTrips!)),
+          };
+    const sqlite: Passes = { ...medianOf(sqliteSteady)!, first: sqlitePrepared.first };
+    const postgresMedian = medianOf(postgresSteady);
+    let postgres: Passes | null = postgresMedian && postgresFirst !== null ? { ...postgresMedian, first: postgresFirst } : null;
+    const sqliteMixed = await onSqlite('mixed.db', mixed.subjects, mixed.runtime);
+    let postgresMixed: Passes | null = null;
+    try {
+      if (postgres) postgresMixed = await onPostgres(mixed.subjects, mixed.runtime);
     } catch (err) {
+      postgres = null;
       note = `PostgreSQL not measured: ${err instanceof Error ? err.message : String(err)}`;
     }
     const mixedRow = (engine: string, m: Passes | null, d: Passes | null): BenchRow => ({
@@ -323,7 +408,7 @@ export async function run(): Promise<BenchRow[]> {
         note ||
         `PostgreSQL vs SQLite; ${(WATCHES / (sqlite[key] / 1000)).toFixed(0)} checks/s on SQLite, ${postgres ? (WATCHES / (postgres[key] / 1000)).toFixed(0) : '—'} on PostgreSQL` +
           (key === 'steady' && pg
-            ? `; per watch: ${pg.steadyRoundTrips?.toFixed(2) ?? '—'} round trips to PostgreSQL, CPU of this process ${pg.steadyCpuMs.toFixed(2)} ms (SQLite ${sqlite.steadyCpuMs.toFixed(2)} ms)`
+            ? `; the median of ${STEADY_ROUNDS} steady passes on each engine, interleaved; per watch: ${pg.steadyRoundTrips?.toFixed(2) ?? '—'} round trips to PostgreSQL, CPU of this process ${pg.steadyCpuMs.toFixed(2)} ms (SQLite ${sqlite.steadyCpuMs.toFixed(2)} ms)`
             : ''),
     });
     const sqliteDeliveries = await deliveries(path.join(dir, 'deliveries.db'), async (watchId, count) => {

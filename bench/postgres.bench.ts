@@ -6,8 +6,11 @@
  * observation recorded through the store, in this process; and CONCURRENT_WRITERS appending at
  * once, as a daemon's resolutions under load do, with the round trips and connection checkouts
  * per append counted on the store's pool), and verify-tool's latency against a registered chain.
- * The uncached rows give each daemon's CPU per request (its process's user + system time over
- * the round, divided by the requests it answered).
+ * The one-daemon rows give each daemon's CPU per request (its process's user + system time over
+ * the round, divided by the requests it answered) and the PostgreSQL daemon's round trips per
+ * request: counted on one more daemon of the same database, connected through a relay that
+ * counts its Query and Sync messages (pg-wire.ts), in rounds of its own after the measured ones
+ * (the relay's hop would slow the measured daemons).
  *
  * The database is one of the benchmark's own on the server of SVC_BENCH_DATABASE_URL (default
  * the machine's, postgres://postgres@127.0.0.1:5432/test), dropped afterwards. Every process —
@@ -26,6 +29,7 @@ import { openDatabase, type Database } from '../src/store/database.js';
 import { createDatabase } from '../test/support/pg-admin.js';
 import { didKeyPrincipal, mintReceipt } from '../test/support/receipts.js';
 import { countRoundTrips, ed25519DidKeys, median, percentile, plainEnv, processCpuMs, serverStarted, type BenchRow } from './lib.js';
+import { countingRelay } from './pg-wire.js';
 
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const SECONDS = 4;
@@ -36,6 +40,8 @@ const VERIFY_TOOL_CALLS = 300;
 /** Appenders at once in the concurrent append row (the daemon's connections in the load rows). */
 const CONCURRENT_WRITERS = 16;
 const CONCURRENT_APPENDS = 2_000;
+/** Seconds of each round of the daemon whose round trips are counted. */
+const COUNTED_SECONDS = 3;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
@@ -101,6 +107,19 @@ async function loadWithDaemonCpu(daemon: Daemon, pathFor: () => string): Promise
   const rps = await load([daemon], pathFor);
   const after = processCpuMs(pid);
   return { rps, cpuMsPerRequest: before !== null && after !== null && rps > 0 ? (after - before) / (rps * SECONDS) : null };
+}
+
+/** Round trips to PostgreSQL per request answered by `daemon` (behind `relay`) over a round of COUNTED_SECONDS. */
+async function countedLoad(daemon: Daemon, pathFor: () => string, relay: Awaited<ReturnType<typeof countingRelay>>): Promise<number> {
+  const before = relay.roundTrips();
+  const result = await autocannon({
+    url: daemon.url,
+    connections: CONNECTIONS,
+    duration: COUNTED_SECONDS,
+    requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathFor() }) }],
+  });
+  if (result.non2xx + result.errors + result.timeouts > 0) throw new Error('requests failed or were not 2xx on the counted daemon');
+  return result.requests.total > 0 ? (relay.roundTrips() - before) / result.requests.total : 0;
 }
 
 /** Appends per second of CONCURRENT_APPENDS new observations, CONCURRENT_WRITERS at a time. */
@@ -202,14 +221,16 @@ export async function run(): Promise<BenchRow[]> {
       twoFresh: [] as number[],
     };
     const busy = { one: [] as number[], two: [] as number[] };
-    const cpu = { sqlite: [] as number[], postgres: [] as number[] };
+    const cpu = { sqlite: [] as number[], postgres: [] as number[], sqliteCached: [] as number[], postgresCached: [] as number[] };
+    const cpuOf = (into: number[], measured: { rps: number; cpuMsPerRequest: number | null }): number => {
+      if (measured.cpuMsPerRequest !== null) into.push(measured.cpuMsPerRequest);
+      return measured.rps;
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      samples.sqliteCached.push(await load([sqlite], cached));
-      samples.oneCached.push(await load([pgA], cached));
+      samples.sqliteCached.push(cpuOf(cpu.sqliteCached, await loadWithDaemonCpu(sqlite, cached)));
+      samples.oneCached.push(cpuOf(cpu.postgresCached, await loadWithDaemonCpu(pgA, cached)));
       samples.twoCached.push(await load([pgA, pgB], cached));
-      const onSqlite = await loadWithDaemonCpu(sqlite, fresh);
-      samples.sqliteFresh.push(onSqlite.rps);
-      if (onSqlite.cpuMsPerRequest !== null) cpu.sqlite.push(onSqlite.cpuMsPerRequest);
+      samples.sqliteFresh.push(cpuOf(cpu.sqlite, await loadWithDaemonCpu(sqlite, fresh)));
       const before = processCpuMs(pgA.child.pid ?? 0);
       const one = await loadWithCpu([pgA], fresh);
       const after = processCpuMs(pgA.child.pid ?? 0);
@@ -220,8 +241,24 @@ export async function run(): Promise<BenchRow[]> {
       samples.twoFresh.push(two.rps);
       if (two.busy !== null) busy.two.push(two.busy);
     }
+    // Round trips per request, on a daemon of its own behind the counting relay.
+    const relay = await countingRelay(pgUrl);
+    const roundTrips = { cached: 0, fresh: 0 };
+    try {
+      const counted = await startDaemon(relay.url);
+      daemons.push(counted);
+      await countedLoad(counted, fresh, relay); // warm-up
+      roundTrips.cached = await countedLoad(counted, cached, relay);
+      roundTrips.fresh = await countedLoad(counted, fresh, relay);
+      counted.child.kill('SIGTERM');
+      await new Promise((r) => (counted.child.exitCode !== null ? r(null) : counted.child.once('exit', r)));
+    } finally {
+      await relay.close();
+    }
     if (next > pool.length) throw new Error('the DID pool was reused: enlarge it so that uncached stays uncached');
     const cpuNote = (values: number[]) => (values.length ? `${median(values).toFixed(3)} ms` : 'unknown');
+    const perRequest = (engine: 'fresh' | 'cached') =>
+      `daemon CPU per request: PostgreSQL ${cpuNote(engine === 'fresh' ? cpu.postgres : cpu.postgresCached)}, SQLite ${cpuNote(engine === 'fresh' ? cpu.sqlite : cpu.sqliteCached)} (the daemon process only; PostgreSQL's own backends not counted); round trips to PostgreSQL per request ${roundTrips[engine].toFixed(3)} (SQLite: none, in process)`;
     const percent = (values: number[]) => (values.length ? `${Math.round(median(values) * 100)}%` : 'unknown');
     const cores = `${availableParallelism()} cores shared by the daemons, PostgreSQL and autocannon, busy ${percent(busy.one)} with one daemon and ${percent(busy.two)} with two`;
     const figures = `SQLite ${Math.round(median(samples.sqliteFresh))}/s, 1 PostgreSQL daemon ${Math.round(median(samples.oneFresh))}/s, 2 daemons ${Math.round(median(samples.twoFresh))}/s`;
@@ -245,8 +282,19 @@ export async function run(): Promise<BenchRow[]> {
         peerValue: median(samples.sqliteFresh),
         goal: { op: '>=', ratio: 0.8 },
         status: 'ok',
-        note: `daemon CPU per request: PostgreSQL ${cpuNote(cpu.postgres)}, SQLite ${cpuNote(cpu.sqlite)} (the daemon process only; PostgreSQL's own backends not counted); ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds`,
+        note: `${perRequest('fresh')}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds`,
         samples: { svc: samples.oneFresh, peer: samples.sqliteFresh },
+      },
+      {
+        operation: 'PostgreSQL: cached did:key resolution, 1 daemon vs SQLite (autocannon)',
+        unit: 'ops/s',
+        svc: median(samples.oneCached),
+        peer: '1 daemon on SQLite',
+        peerValue: median(samples.sqliteCached),
+        goal: null,
+        status: 'ok',
+        note: `${perRequest('cached')}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds`,
+        samples: { svc: samples.oneCached, peer: samples.sqliteCached },
       },
       {
         operation: 'PostgreSQL: cached did:key resolution, 2 daemons vs 1 (autocannon)',

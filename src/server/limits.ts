@@ -70,7 +70,7 @@ export interface ServerLimits {
   /** The same ceiling for MCP inventories by endpoint (SVC_MAX_MCP_OBSERVATIONS). */
   maxMcpObservations: number;
   /**
-   * Most observations one transaction of a SQLite store writes (SVC_RECORD_BATCH): the records
+   * Most observations one transaction of the store writes, either engine (SVC_RECORD_BATCH): the records
    * of one event-loop turn are committed together; 1 commits each on its own.
    */
   recordBatch: number;

@@ -28,7 +28,7 @@ export interface StorageBounds {
   maxObservations: number;
   /** SVC_MAX_MCP_OBSERVATIONS. */
   maxMcpObservations: number;
-  /** SVC_RECORD_BATCH (SQLite). */
+  /** SVC_RECORD_BATCH (either engine). */
   recordBatch?: number;
   /** Told once per table, when the first new row is refused at its ceiling. */
   warn?: (line: string) => void;

@@ -22,7 +22,7 @@ export interface OpenDatabaseOptions {
   /** The daemon's ceilings of the history tables, on either engine (docs/operations.md#bounded-history). */
   maxObservations?: number;
   maxMcpObservations?: number;
-  /** SQLite: most observations one group commit writes (SVC_RECORD_BATCH; default 64). */
+  /** Most observations one group commit writes, on either engine (SVC_RECORD_BATCH; default 64). */
   recordBatch?: number;
   /** SQLite: write the observations on a worker thread (the daemon; see src/store/sqlite/writer-thread.ts). */
   recordThread?: boolean;
@@ -75,6 +75,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
       ...(options.maxObservations !== undefined ? { maxObservations: options.maxObservations } : {}),
       ...(options.maxMcpObservations !== undefined ? { maxMcpObservations: options.maxMcpObservations } : {}),
+      ...(options.recordBatch !== undefined ? { recordBatch: options.recordBatch } : {}),
       ...(options.onFirstRefusal ? { onFirstRefusal: options.onFirstRefusal } : {}),
     });
     return store;

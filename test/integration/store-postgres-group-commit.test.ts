@@ -35,7 +35,11 @@ function countRoundTrips(pool: pg.Pool): { checkouts: number; queries: number } 
 }
 
 /** A store on a schema of its own for `work`, then the schema given back. */
-async function withStores(count: number, bounds: { maxObservations?: number }, work: (stores: PostgresStore[]) => Promise<void>): Promise<void> {
+async function withStores(
+  count: number,
+  bounds: { maxObservations?: number; recordBatch?: number },
+  work: (stores: PostgresStore[]) => Promise<void>,
+): Promise<void> {
   const { schema, drop } = await schemas.take();
   const stores: PostgresStore[] = [];
   try {
@@ -87,6 +91,40 @@ describePostgres('PostgreSQL group commit of observations', () => {
       expect(await writers(store!)).toHaveLength(1);
       expect((await store!.observations.usage()).evicted).toBe(2);
     });
+  });
+
+  it('a batch that the count seen before said would fit, but no longer does (another writer filled the table), is written step by step', async () => {
+    await withStores(2, { maxObservations: 40 }, async ([store, other]) => {
+      // The store sees the count at 1: a batch of 3 looks far from the ceiling of 40.
+      expect((await store!.observations.record(observation('did:example:seen-0'))).outcome).toBe('stored');
+      // Meanwhile another daemon fills the table to the ceiling.
+      await Promise.all(Array.from({ length: 39 }, (_, i) => other!.observations.record(observation(`did:example:other-${i}`))));
+      const recorded = await Promise.all([1, 2, 3].map((i) => store!.observations.record(observation(`did:example:late-${i}`))));
+      expect(recorded.map((r) => r.outcome)).toEqual(['evicted', 'evicted', 'evicted']);
+      const { rows } = await store!.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations');
+      expect(rows[0]!.n).toBe(40);
+      expect((await store!.observations.usage()).stored).toBe(40);
+      // The first three rows (one-offs, oldest first) made room.
+      expect(await store!.observations.count('did:example:seen-0')).toBe(0);
+      for (const i of [1, 2, 3]) expect(await store!.observations.count(`did:example:late-${i}`)).toBe(1);
+    });
+  });
+
+  for (const [label, bounds] of [
+    ['unbounded', {}],
+    ['under a ceiling', { maxObservations: 1_000 }],
+  ] as const) {
+    it(`${label}: SVC_RECORD_BATCH bounds a transaction's records (recordBatch 2: five records, three transactions)`, async () => {
+      await withStores(1, { ...bounds, recordBatch: 2 }, async ([store]) => {
+        const recorded = await Promise.all([1, 2, 3, 4, 5].map((i) => store!.observations.record(observation(`did:example:batch-of-two-${i}`))));
+        expect(recorded.map((r) => r.outcome)).toEqual(['stored', 'stored', 'stored', 'stored', 'stored']);
+        expect(await writers(store!)).toHaveLength(3);
+      });
+    });
+  }
+
+  it('a record batch that is not a whole number of at least 1 is refused when the store opens', async () => {
+    for (const recordBatch of [0, 1.5, -1]) await expect(openPostgresStore({ url: postgresUrl, recordBatch })).rejects.toThrow(/whole number, 1 or more/);
   });
 
   for (const [label, bounds] of [

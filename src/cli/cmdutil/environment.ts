@@ -282,7 +282,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SVC_RECORD_BATCH',
     scope: 'svc serve',
-    description: 'SQLite: most observations written by one transaction (1..1000); the records of a busy moment commit together, 1 commits each alone',
+    description:
+      'most observations written by one transaction, SQLite or PostgreSQL (1..1000); the records of a busy moment commit together, 1 commits each alone',
     default: '64',
   },
   {

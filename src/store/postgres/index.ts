@@ -51,6 +51,11 @@ export interface OpenPostgresOptions {
   maxObservations?: number;
   /** Most MCP inventory rows (the daemon's SVC_MAX_MCP_OBSERVATIONS); undefined: unbounded. */
   maxMcpObservations?: number;
+  /**
+   * Most observations one group commit writes (the daemon's SVC_RECORD_BATCH, as on SQLite;
+   * default GROUP_COMMIT_BATCH, 64; 1: each in a transaction of its own).
+   */
+  recordBatch?: number;
   /** Called once per table, on its first refusal at the ceiling since the store was opened. */
   onFirstRefusal?: (table: 'observations' | 'mcpObservations', ceiling: number) => void;
 }
@@ -207,6 +212,7 @@ class Store implements PostgresStore {
     this.observations = guarded(
       new PostgresObservationStore(pool, {
         ceiling: options.maxObservations,
+        ...(options.recordBatch !== undefined ? { batch: options.recordBatch } : {}),
         onFirstRefusal: refused && ((ceiling) => refused('observations', ceiling)),
       }),
     );
@@ -286,6 +292,9 @@ export async function openPostgresStore(options: OpenPostgresOptions): Promise<P
   // Refused before connecting, as the SQLite store refuses them when it opens.
   checkCeiling('observations', options.maxObservations);
   checkCeiling('mcp_observations', options.maxMcpObservations);
+  if (options.recordBatch !== undefined && !(Number.isSafeInteger(options.recordBatch) && options.recordBatch >= 1)) {
+    throw new RangeError('the observation batch must be a whole number, 1 or more');
+  }
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new StoreError('OPEN_FAILED', `the schema name "${options.schema.slice(0, 70)}" is not a plain lower-case identifier`);
   }

@@ -9,9 +9,11 @@
  * turn of the event loop are written by one transaction holding the advisory locks of all their
  * DIDs, each exactly as a transaction of its own would write it (in order: a later one of the
  * same DID coalesces into an earlier one), in multi-row statements — one per round of distinct
- * DIDs (sql.ts rounds) — and each promise settles after the COMMIT. Round trips per batch: BEGIN
- * with the locks, one statement per round (bounded: the coalescing, then the count and the
- * insert of the new rows), COMMIT; instead of three or four per observation.
+ * DIDs (sql.ts rounds) — and each promise settles after the COMMIT. Round trips per batch: one
+ * (the locks and every round in one simple query: an implicit transaction), also under a
+ * ceiling while far from it; near the ceiling BEGIN with the locks, one statement per round (the
+ * coalescing, then the count and the insert of the new rows), COMMIT. Instead of three or four
+ * per observation.
  */
 import type pg from 'pg';
 import { HASH_PROFILE } from '../../core/canonical.js';
@@ -51,9 +53,9 @@ const INPUT: ReadonlyArray<[column: string, type: string, value: (o: NewObservat
  * The batch (one round: distinct DIDs) as a table `input` of literals, `n` its order;
  * `withDocument` false leaves the document out (the coalescing does not read it).
  */
-function inputOf(client: pg.PoolClient, list: readonly NewObservation[], withDocument: boolean): string {
+function inputOf(list: readonly NewObservation[], withDocument: boolean): string {
   const columns = INPUT.filter(([c]) => withDocument || c !== 'document');
-  const arrays = columns.map(([, type, value]) => sqlArray(client, list.map(value), type)).join(', ');
+  const arrays = columns.map(([, type, value]) => sqlArray(list.map(value), type)).join(', ');
   return `input AS MATERIALIZED (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS i(${columns.map(([c]) => c).join(', ')}, n))`;
 }
 
@@ -82,6 +84,36 @@ const recordRound = (input: string) => `WITH ${input}, ${COALESCED}, stored AS (
   SELECT * FROM coalesced UNION ALL SELECT * FROM stored`;
 /** With a ceiling: the coalescing alone (no documents sent) … */
 const coalesceRound = (input: string) => `WITH ${input}, ${COALESCED} SELECT * FROM coalesced`;
+/** What a round that does not fit under the ceiling fails with (boundedRound): the batch is then written by the steps below. */
+const NO_ROOM = 'svc: no room under the ceiling for the round';
+
+/**
+ * Under a ceiling, a round of distinct DIDs in one statement, for a batch sent whole in one
+ * simple query: each coalesced into its latest row; then, only when some are new, the count is
+ * locked (as makeRoom locks it) and the new rows are inserted when all of them fit under the
+ * ceiling without an eviction (makeRoom would evict nothing and refuse none). When they do not,
+ * the statement fails (an integer cast of NO_ROOM and the count): the query's implicit
+ * transaction rolls back whole and the batch is written again step by step. FOR UPDATE reads the
+ * count's latest committed version once it is granted (READ COMMITTED reads a locked row again
+ * after waiting for it), so the room is judged on every insert and eviction committed before; a
+ * round whose rows all coalesce never takes the count's lock. Each row back carries the count
+ * before the insert (`counted`), for the store's guess of how close the ceiling is.
+ */
+const boundedRound = (input: string, ceiling: number) => `WITH ${input}, ${COALESCED},
+  fresh AS MATERIALIZED (SELECT count(*) AS k FROM input i WHERE NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)),
+  counted AS MATERIALIZED (SELECT n FROM svc_row_counts WHERE table_name = 'observations' AND (SELECT k FROM fresh) > 0 FOR UPDATE),
+  stored AS (${insertInput(
+    `NOT EXISTS (SELECT 1 FROM coalesced c WHERE c.did = i.did)
+    AND (SELECT CASE WHEN n + (SELECT k FROM fresh) <= ${ceiling} THEN 1 ELSE ('${NO_ROOM} ' || n)::int END FROM counted) = 1`,
+  )})
+  SELECT *, (SELECT n FROM counted) AS counted FROM coalesced UNION ALL SELECT *, (SELECT n FROM counted) FROM stored`;
+
+/** Whether `error` is boundedRound's refusal of a round that does not fit. */
+function isNoRoom(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '22P02' && typeof e.message === 'string' && e.message.includes(NO_ROOM);
+}
+
 /**
  * … then the count locked (as makeRoom locks it) and, in the same round trip, the insert of the
  * round's new rows only when all of them fit under the ceiling ($ceiling) without an eviction —
@@ -95,16 +127,23 @@ const insertRoundIfRoom = (input: string, count: number, ceiling: number) => [
   ${insertInput('EXISTS (SELECT 1 FROM room)')}`,
 ];
 
-type Outcome<T extends string> = Observation & { outcome: T };
+type Outcome<T extends string> = Observation & { outcome: T; counted?: unknown };
 
-/** The rows back by DID (distinct within a round), without their outcome column. */
+/** The rows back by DID (distinct within a round), without their outcome (and count) column. */
 function byDid<T extends string>(rows: Outcome<T>[]): Map<string, { outcome: T; row: Observation }> {
-  return new Map(rows.map(({ outcome, ...row }) => [row.did, { outcome, row }]));
+  return new Map(rows.map(({ outcome, counted: _, ...row }) => [row.did, { outcome, row }]));
 }
 
 export class PostgresObservationStore implements ObservationStore {
   readonly #ceiling: PgRowCeiling;
   readonly #commits: GroupCommit<NewObservation, Recorded<Observation>>;
+  /**
+   * The table's row count as this store last saw it (null: not yet), to guess whether a batch
+   * fits under the ceiling: a guess only, which picks the way a batch is written — whole in one
+   * round trip when far from the ceiling, step by step near it (where a batch that does not fit
+   * would fail and be written again) — never what is written.
+   */
+  #seenCount: number | null = null;
 
   /**
    * `options.ceiling`: most rows (the daemon's SVC_MAX_OBSERVATIONS); none: unbounded (the CLI).
@@ -140,10 +179,11 @@ export class PostgresObservationStore implements ObservationStore {
   }
 
   /**
-   * One batch, its DIDs locked: each round of distinct DIDs in turn. Unbounded: the locks and
-   * every round in one simple query (one round trip, one implicit transaction). Bounded: BEGIN,
-   * the locks and the first round's coalescing in one round trip, then per round the new rows'
-   * count and insert in one more; the group commit sends COMMIT.
+   * One batch, its DIDs locked. Unbounded: the locks and every round of distinct DIDs in one
+   * simple query (one round trip, one implicit transaction). Bounded and far from the ceiling:
+   * the same, each round a boundedRound — no lock is held across a round trip. Near it, or when
+   * a round did not fit: BEGIN, the locks and the first round's coalescing in one round trip,
+   * then per round the new rows' count and insert in one more; the group commit sends COMMIT.
    */
   async #write(tx: GroupTransaction, list: NewObservation[]): Promise<Array<Recorded<Observation>>> {
     const out: Array<Recorded<Observation>> = new Array(list.length);
@@ -151,18 +191,31 @@ export class PostgresObservationStore implements ObservationStore {
     const ceiling = this.#ceiling.ceiling;
     const groups = rounds(list, (o) => o.did);
     const items = (round: Array<{ item: NewObservation }>) => round.map((r) => r.item);
-    if (ceiling === null) {
-      const answers = await tx.once(groups.map((round) => recordRound(inputOf(client, items(round), true))));
+    const whole = async (statement: (input: string) => string): Promise<Array<Recorded<Observation>>> => {
+      const answers = await tx.once(groups.map((round) => statement(inputOf(items(round), true))));
       groups.forEach((round, k) => {
-        const written = byDid(answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>);
+        const rows = answers[k]!.rows as Array<Outcome<'stored' | 'coalesced'>>;
+        const counted = rows.find((r) => r.counted !== null && r.counted !== undefined)?.counted;
+        if (counted !== undefined) this.#seenCount = Number(counted) + rows.filter((r) => r.outcome === 'stored').length;
+        const written = byDid(rows);
         for (const { item, index } of round) out[index] = { ...written.get(item.did)!, evicted: 0 };
       });
       return out;
+    };
+    if (ceiling === null) return whole(recordRound);
+    // Far: what the count was plus this batch stays a tenth of the ceiling (at most 1,000 rows) below it.
+    if (this.#seenCount === null || this.#seenCount + list.length + Math.min(1_000, Math.floor(ceiling / 10)) <= ceiling) {
+      try {
+        return await whole((input) => boundedRound(input, ceiling));
+      } catch (error) {
+        if (!isNoRoom(error)) throw error;
+        this.#seenCount = ceiling;
+      }
     }
     // Bounded: an unchanged snapshot coalesces without waiting for the count; new rows are
     // counted, make room or are refused, and are inserted, all in this one transaction.
     for (const [k, round] of groups.entries()) {
-      const coalesce = coalesceRound(inputOf(client, items(round), false));
+      const coalesce = coalesceRound(inputOf(items(round), false));
       const { rows } = k === 0 ? await tx.begin<Outcome<'coalesced'>>(coalesce) : await client.query<Outcome<'coalesced'>>(coalesce);
       const coalesced = byDid(rows);
       const fresh = round.filter(({ item, index }) => {
@@ -171,7 +224,9 @@ export class PostgresObservationStore implements ObservationStore {
         return hit === undefined;
       });
       if (fresh.length === 0) continue;
-      const answer = await client.query(insertRoundIfRoom(inputOf(client, items(fresh), true), fresh.length, ceiling).join(';\n'));
+      const answer = await client.query(insertRoundIfRoom(inputOf(items(fresh), true), fresh.length, ceiling).join(';\n'));
+      const seen = (answer as unknown as pg.QueryResult[])[0]!.rows[0] as { n?: unknown } | undefined;
+      if (seen?.n !== undefined) this.#seenCount = Number(seen.n);
       const inserted = (answer as unknown as pg.QueryResult[])[1]!.rows as Array<Outcome<'stored'>>;
       if (inserted.length === fresh.length) {
         const stored = byDid(inserted);

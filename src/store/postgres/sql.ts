@@ -85,26 +85,36 @@ export function lockStatement(client: pg.PoolClient, lockClass: number, keys: re
 }
 
 /** A value as an SQL literal (for the simple queries of a group commit). */
-export function sqlLiteral(client: pg.PoolClient, value: string | number | null): string {
+export function sqlLiteral(value: string | number | null): string {
   if (value === null) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError('a number written to the database must be finite');
     return String(value);
   }
-  return client.escapeLiteral(value);
+  return quote(value);
+}
+
+/**
+ * `value` as a string literal, as pg's escapeLiteral writes it (quotes doubled; with a backslash,
+ * an E'' literal with backslashes doubled), by two regular-expression passes instead of its
+ * character-by-character loop: the documents of a group commit are kilobytes each.
+ */
+export function quote(value: string): string {
+  const quoted = `'${value.replace(/'/g, "''")}'`;
+  return value.includes('\\') ? ` E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }
 
 /** An array of values as an SQL literal of `type`[]. */
-export function sqlArray(client: pg.PoolClient, values: ReadonlyArray<string | number | null>, type: string): string {
-  return `ARRAY[${values.map((v) => sqlLiteral(client, v)).join(', ')}]::${type}[]`;
+export function sqlArray(values: ReadonlyArray<string | number | null>, type: string): string {
+  return `ARRAY[${values.map(sqlLiteral).join(', ')}]::${type}[]`;
 }
 
 /** `text` with its parameters `$1`, `$2`… replaced by `values` as literals (a statement for a simple query of several). */
-export function withLiterals(client: pg.PoolClient, text: string, values: ReadonlyArray<string | number | null>): string {
-  return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(client, values[Number(n) - 1] ?? null));
+export function withLiterals(text: string, values: ReadonlyArray<string | number | null>): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => sqlLiteral(values[Number(n) - 1] ?? null));
 }
 
-/** Most records one group commit writes (as SVC_RECORD_BATCH's default on SQLite). */
+/** Most records one group commit writes (SVC_RECORD_BATCH's default, on both engines). */
 export const GROUP_COMMIT_BATCH = 64;
 
 /**

@@ -145,7 +145,7 @@ const INSERT_CHECK = `
  * one simple query of their statements, in the order of their watch ids (two daemons' batches
  * take the watches' row locks in one order), one implicit transaction — one round trip and one
  * commit for several watches instead of four round trips (BEGIN, ADVANCE, INSERT_CHECK, COMMIT)
- * and a commit each. No row back: stale (a later statement of the batch sees an earlier one's
+ * and a commit each, which does not wait for the disk (QUIET_COMMIT). No row back: stale (a later statement of the batch sees an earlier one's
  * update, so a second check of the same revision is stale, as it would be alone).
  * $1 watch, $2 revision read, $3 status, $4 hash, $5 checkedAt, $6 profile, $7 binding,
  * $8 document, $9 problem, $10…$12 the certificate's state.
@@ -163,6 +163,16 @@ const RECORD_QUIET = `
   SELECT a.id, a.revision, $3::text, $4::text, $6::text, $7::text, $8::text, $9::text, $5::text, $10::text, $11::text, $12::integer
   FROM advanced a
   RETURNING id`;
+
+/**
+ * The quiet checks' commit does not wait for its WAL to reach the disk (for their transaction
+ * only): what SQLite's synchronous = NORMAL gives every transaction. A daemon killed at any
+ * moment loses nothing the server acknowledged; only a crash of the database server itself (or
+ * its machine) may lose the last fraction of a second of them, never corrupting anything — and a
+ * lost quiet check only means the watch is checked again at the next pass: it carried no event.
+ * Checks with events, and everything else, keep waiting for the disk.
+ */
+const QUIET_COMMIT = 'SET LOCAL synchronous_commit = off';
 
 /** Thrown inside a transaction to roll it back and answer `result`. */
 class Rollback extends Error {
@@ -183,7 +193,7 @@ export class PostgresWatchStore implements WatchStore {
       (values) => String(values[0]),
       async (tx, list) => {
         const order = list.map((values, i) => ({ values, i })).sort((a, b) => Number(a.values[0]) - Number(b.values[0]) || a.i - b.i);
-        const answers = await tx.once(order.map(({ values }) => withLiterals(tx.client, RECORD_QUIET, values)));
+        const answers = (await tx.once([QUIET_COMMIT, ...order.map(({ values }) => withLiterals(RECORD_QUIET, values))])).slice(1);
         const recorded: boolean[] = new Array(list.length);
         order.forEach(({ i }, k) => {
           recorded[i] = (answers[k]?.rowCount ?? 0) > 0;
