@@ -14,6 +14,10 @@
  * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
  * read from the socket that carried the response.
  *
+ * A caller's signal frees the caller at once; the exchange it cancelled may run on unobserved
+ * for CANCELLED_GRACE_MS (within its own limit and cap) so that its connection, once the
+ * response is complete, goes back to the pool instead of being destroyed.
+ *
  * Connections are kept for a short while after a complete response and reused only for the
  * same host, port and pinned address — the address a fresh lookup has just checked again — so
  * reuse never skips the egress check; a kept connection closed by the server is replaced by a
@@ -544,6 +548,7 @@ export class EgressFetcher implements Net {
     // A fetch waiting for this key takes the connection as it is handed back.
     const waiter = this.#waiting.get(connection.key)?.shift();
     if (waiter) {
+      connection.socket.ref(); // unref'd if its last caller left
       waiter.grant(connection);
       return;
     }
@@ -747,28 +752,63 @@ export class EgressFetcher implements Net {
     }
   }
 
-  async #exchange(
+  /**
+   * One request and response on `connection`. The caller's signal frees the caller at once (a
+   * daemon client that left: the fetch rejects as cancelled the moment it aborts), but the
+   * exchange itself runs on, unobserved, for at most CANCELLED_GRACE_MS more and never past the
+   * fetch's own time limit, its body still counted against the cap (and no longer shown to the
+   * caller's watcher): a response that completes in that time hands its connection back to the
+   * pool, as any complete response does, instead of costing the next fetch a new TCP+TLS
+   * handshake. An upstream that does not finish by then is cut off, its connection destroyed.
+   */
+  #exchange(hop: Hop, connection: Connection, request: FetchRequest, deadline: Deadline, redirects: RedirectHop[], stage: StageHandle): Promise<Exchange> {
+    const signal = request.signal;
+    if (signal?.aborted) {
+      // Nothing sent on it yet: the connection is as good as before.
+      this.#keep(connection);
+      return Promise.reject(cancelledProblem());
+    }
+    const abort = new ExchangeAbort();
+    const work = this.#exchangeOn(hop, connection, request, deadline, redirects, stage, abort);
+    if (!signal) return work;
+    return new Promise<Exchange>((resolve, reject) => {
+      const cancel = () => {
+        // Nobody waits for it now: it must not keep a process alive (a CLI run that was cancelled).
+        if (abort.cancelled(deadline.remainingMs())) connection.socket.unref();
+        reject(cancelledProblem());
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      work.then(
+        (exchange) => {
+          signal.removeEventListener('abort', cancel);
+          resolve(exchange);
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', cancel);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  async #exchangeOn(
     hop: Hop,
     connection: Connection,
     request: FetchRequest,
     deadline: Deadline,
     redirects: RedirectHop[],
     stage: StageHandle,
+    abort: ExchangeAbort,
   ): Promise<Exchange> {
     const { client } = connection;
     const { tls, chain } = connection;
     // A request with its own time limit may wait for headers as long as that limit lasts.
     const headersLimit = request.timeLimitMs === undefined ? Math.min(this.#limits.headersMs, deadline.remainingMs()) : Math.max(1, deadline.remainingMs());
     let reusable = false;
-    const abort = new ExchangeAbort();
-    const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
-    // The caller's signal cuts the exchange off too (a daemon client that left): the socket
-    // is destroyed, so a hanging upstream is not kept waiting on.
-    const cancel = () => abort.abort();
-    request.signal?.addEventListener('abort', cancel, { once: true });
+    abort.limit(Math.max(1, deadline.remainingMs()));
     const where = hostPort(hop.url);
     const timeoutProblem = () =>
-      request.signal?.aborted
+      abort.isCancelled
         ? cancelledProblem()
         : new ProblemError(
             'UPSTREAM_UNAVAILABLE',
@@ -847,10 +887,11 @@ export class EgressFetcher implements Net {
         throw tooLarge(request, where, `declares ${declared} bytes`);
       }
       let body: Buffer | null;
-      const watcher = request.watchBody?.(statusCode, contentType);
+      const watcher = abort.isCancelled ? undefined : request.watchBody?.(statusCode, contentType);
       let stopped = false;
       try {
-        body = await readCapped(response.body, request.maxBytes, watcher ? (chunk) => (stopped = watcher(chunk)) : undefined);
+        // Once the caller has gone, the rest of the body is only read to its end (the cap still counts).
+        body = await readCapped(response.body, request.maxBytes, watcher ? (chunk) => !abort.isCancelled && (stopped = watcher(chunk)) : undefined);
       } catch (err) {
         if (abort.aborted) throw timeoutProblem();
         throw new ProblemError('UPSTREAM_UNAVAILABLE', `Reading the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
@@ -867,8 +908,7 @@ export class EgressFetcher implements Net {
       }
       return { status: statusCode, contentType, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls, chain };
     } finally {
-      clearTimeout(totalTimer);
-      request.signal?.removeEventListener('abort', cancel);
+      abort.settled();
       if (reusable) this.#keep(connection);
       else this.#discard(connection);
     }
@@ -876,17 +916,54 @@ export class EgressFetcher implements Net {
 }
 
 /**
- * What cuts one exchange off (its total time limit, or the caller's signal): an emitter of
- * 'abort', which undici takes as a request's signal like an AbortSignal, at a fraction of the
- * cost of an AbortController per request.
+ * After the caller's signal aborts, how much longer its exchange may run unobserved to bring
+ * its connection back to the pool (never past the fetch's own time limit).
+ */
+export const CANCELLED_GRACE_MS = 1_000;
+
+/**
+ * What cuts one exchange off (its total time limit, or CANCELLED_GRACE_MS after the caller's
+ * signal aborted): an emitter of 'abort', which undici takes as a request's signal like an
+ * AbortSignal, at a fraction of the cost of an AbortController per request.
  */
 class ExchangeAbort extends EventEmitter {
   aborted = false;
+  /** The caller has gone: nobody waits for the result any more. */
+  isCancelled = false;
+  #total: NodeJS.Timeout | undefined;
+  #grace: NodeJS.Timeout | undefined;
+  #settled = false;
+
+  /** The exchange's own time limit. */
+  limit(ms: number): void {
+    this.#total = setTimeout(() => this.abort(), ms);
+  }
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.emit('abort');
+  }
+
+  /**
+   * The caller's signal aborted: the exchange may run on for the grace period, within
+   * `remainingMs`. False when it is already over.
+   */
+  cancelled(remainingMs: number): boolean {
+    if (this.isCancelled || this.#settled) return false;
+    this.isCancelled = true;
+    this.#grace = setTimeout(() => this.abort(), Math.max(1, Math.min(CANCELLED_GRACE_MS, remainingMs)));
+    // Neither timer keeps a process alive for an exchange nobody waits for.
+    this.#grace.unref();
+    this.#total?.unref();
+    return true;
+  }
+
+  /** The exchange is over (kept or discarded). */
+  settled(): void {
+    this.#settled = true;
+    clearTimeout(this.#total);
+    clearTimeout(this.#grace);
   }
 }
 

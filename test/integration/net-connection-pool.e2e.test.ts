@@ -5,8 +5,10 @@
  * every fetch still checks the host's addresses against the policy first (a name that moves is
  * followed once its kept answer expires), reuse is keyed by the pinned address, the pool stays
  * bounded (per host/address and in all), an origin's DID configuration is fetched once for its
- * DIDs within its time-to-live, a connection the server dropped is replaced, and idle
- * connections never keep a process alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
+ * DIDs within its time-to-live, a connection the server dropped is replaced, a fetch whose
+ * caller left mid-body frees the caller at once yet hands its connection back once the response
+ * completes (within a grace period and the body cap), and idle connections never keep a process
+ * alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
  * server side. Nothing is mocked.
  */
 import { spawn } from 'node:child_process';
@@ -19,11 +21,11 @@ import type { FetchResponse } from '../../src/core/net.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
-import { CONNECTION_POOL } from '../../src/net/fetch.js';
+import { CANCELLED_GRACE_MS, CONNECTION_POOL } from '../../src/net/fetch.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { shiftedClock, type TestClock } from '../support/runtime.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { json, startHttpsServer } from '../support/https-server.js';
+import { json, startHttpsServer, type Handler } from '../support/https-server.js';
 import { problemOf } from '../support/problems.js';
 
 const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs } = CONNECTION_POOL;
@@ -320,6 +322,135 @@ describe('kept connections the server closed', () => {
       }
     } finally {
       runtime.net.close();
+    }
+  });
+});
+
+/**
+ * A route that sends its headers and the first half of a 2,000-byte JSON body, then the rest
+ * only once `release()` is called (or never, `endless`), with its length declared unless told
+ * otherwise; `started` resolves when `count` responses are half sent.
+ */
+function halfSent(
+  count: number,
+  { endless = false, declared = true } = {},
+): { handler: Handler; started: Promise<void>; release: () => void; finished: () => number } {
+  const body = JSON.stringify({ pad: 'x'.repeat(1_988) });
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  let allStarted!: () => void;
+  const started = new Promise<void>((done) => (allStarted = done));
+  let sent = 0;
+  let finished = 0;
+  const handler: Handler = (_req, res) => {
+    // Without a declared length, the body is chunked and only counting it finds it too large.
+    res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(Buffer.byteLength(body)) } : {}) });
+    res.write(body.slice(0, 1_000));
+    if (++sent === count) allStarted();
+    if (!endless) {
+      void released.then(() => {
+        res.end(body.slice(1_000));
+        finished++;
+      });
+    }
+  };
+  return { handler, started, release, finished: () => finished };
+}
+
+/**
+ * `count` fetches of `url`, each with its own AbortController, whose watchers count the chunks
+ * seen; `firstChunks` resolves when every fetch has seen its first chunk (mid-body).
+ */
+function watchedFetches(runtime: Runtime, url: string, count: number, maxBytes = 4096) {
+  const controllers = Array.from({ length: count }, () => new AbortController());
+  let seen = 0;
+  let afterAbort = 0;
+  let allSeen!: () => void;
+  const firstChunks = new Promise<void>((done) => (allSeen = done));
+  const settled = controllers.map((controller) => {
+    let first = true;
+    const fetched = runtime.net.fetch({
+      url,
+      purpose: 'test item',
+      maxBytes,
+      signal: controller.signal,
+      watchBody: () => () => {
+        if (controller.signal.aborted) afterAbort++;
+        if (first) {
+          first = false;
+          if (++seen === count) allSeen();
+        }
+        return false;
+      },
+    });
+    return problemOf(fetched);
+  });
+  return { controllers, firstChunks, settled, chunksAfterAbort: () => afterAbort };
+}
+
+describe('fetches whose caller left', () => {
+  it('free the caller at once, then hand their connections back when the response completes: the next maxPerKey fetches open none', async () => {
+    const runtime = host.runtime();
+    const route = halfSent(maxPerKey);
+    host.server.route('/half', route.handler);
+    try {
+      const aborted = await newConnections(async () => {
+        const fetches = watchedFetches(runtime, `${host.server.origin}/half`, maxPerKey);
+        await fetches.firstChunks;
+        for (const controller of fetches.controllers) controller.abort();
+        // Every caller is answered while no response has finished: nobody waited for the upstream.
+        const problems = await Promise.all(fetches.settled);
+        expect(route.finished()).toBe(0);
+        for (const problem of problems) {
+          expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+          expect(problem.detail).toBe('The work was cancelled before an answer was produced.');
+        }
+        return fetches;
+      });
+      expect(aborted.opened).toBe(maxPerKey);
+      // The pool is at its bound with the abandoned exchanges: the next fetches wait for them.
+      const next = await newConnections(async () => {
+        const results = burst(maxPerKey, () => fetchItem(runtime, host.server.origin));
+        route.release();
+        return results;
+      });
+      expect(next.opened).toBe(0);
+      expect(next.result.every((r) => r.status === 200)).toBe(true);
+      expect(route.finished()).toBe(maxPerKey);
+      // The rest of each body was read, but not shown to the departed caller's watcher.
+      expect(aborted.result.chunksAfterAbort()).toBe(0);
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it(`cut off an upstream that does not finish within ${CANCELLED_GRACE_MS} ms, and a body over the cap, as before`, async () => {
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca, keepAliveTimeoutMs: 60_000 });
+    const endless = halfSent(2, { endless: true });
+    server.route('/endless', endless.handler);
+    const runtime = host.runtime();
+    try {
+      const fetches = watchedFetches(runtime, `https://localhost:${server.port}/endless`, 2);
+      await fetches.firstChunks;
+      for (const controller of fetches.controllers) controller.abort();
+      for (const problem of await Promise.all(fetches.settled)) expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // The grace period over, both connections are destroyed: the server sees them close.
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+
+      // A body larger than the cap (1,000 bytes sent of 2,000 declared, cap 1,500 without the
+      // declared length): the drain stops at the cap and the connection is destroyed.
+      const capped = halfSent(1, { declared: false });
+      server.route('/capped', capped.handler);
+      const over = watchedFetches(runtime, `https://localhost:${server.port}/capped`, 1, 1_500);
+      await over.firstChunks;
+      over.controllers[0]!.abort();
+      expect((await over.settled[0]!).code).toBe('SERVICE_UNAVAILABLE');
+      capped.release();
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+      expect(server.connections).toBe(3);
+    } finally {
+      runtime.net.close();
+      await server.close();
     }
   });
 });
