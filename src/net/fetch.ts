@@ -14,9 +14,10 @@
  * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
  * read from the socket that carried the response.
  *
- * A caller's signal frees the caller at once; the exchange it cancelled may run on unobserved
- * for CANCELLED_GRACE_MS (within its own limit and cap) so that its connection, once the
- * response is complete, goes back to the pool instead of being destroyed.
+ * A caller's signal frees the caller at once; a handshake it leaves runs to its end (within its
+ * time limit) and the new connection goes to the pool, and an exchange it leaves may run on
+ * unobserved for CANCELLED_GRACE_MS (within its own limit and cap) so that its connection, once
+ * the response is complete, goes back to the pool instead of being destroyed.
  *
  * Connections are kept for a short while after a complete response and reused only for the
  * same host, port and pinned address — the address a fresh lookup has just checked again — so
@@ -339,6 +340,11 @@ export class EgressFetcher implements Net {
     return this.#limits;
   }
 
+  /** Idle connections kept, in all (tests). */
+  get idleConnections(): number {
+    return this.#idleCount;
+  }
+
   fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
     const telemetry = this.#telemetry;
     if (!telemetry) return this.#fetch(request, trace);
@@ -651,6 +657,14 @@ export class EgressFetcher implements Net {
     }
     // The place is taken before the handshake, so that concurrent fetches count it.
     if (!placed) this.#open.set(key, (this.#open.get(key) ?? 0) + 1);
+    const dialling = this.#dial(key, hop, pinned, deadline, stage);
+    // A caller that leaves during the handshake is freed at once; the connection, once made,
+    // goes to the pool (a handshake is bounded by its own time limit).
+    return signal ? detach(dialling, signal, (connection) => this.#keep(connection)) : dialling;
+  }
+
+  /** A new connection of `key` (its place in the pool already taken; given back if it fails). */
+  async #dial(key: string, hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<Connection> {
     let socket: TLSSocket | Socket;
     try {
       socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
@@ -913,6 +927,36 @@ export class EgressFetcher implements Net {
       else this.#discard(connection);
     }
   }
+}
+
+/**
+ * `work`'s outcome, or the cancelled problem the moment `signal` aborts; a value that arrives
+ * after that goes to `orphan` (a failure then is nobody's: the work cleaned up after itself).
+ */
+function detach<T>(work: Promise<T>, signal: AbortSignal, orphan: (value: T) => void): Promise<T> {
+  if (signal.aborted) {
+    work.then(orphan, () => {});
+    return Promise.reject(cancelledProblem());
+  }
+  return new Promise<T>((resolve, reject) => {
+    let gone = false;
+    const cancel = () => {
+      gone = true;
+      reject(cancelledProblem());
+    };
+    signal.addEventListener('abort', cancel, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', cancel);
+        if (gone) orphan(value);
+        else resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', cancel);
+        if (!gone) reject(err);
+      },
+    );
+  });
 }
 
 /**

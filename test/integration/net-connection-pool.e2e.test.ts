@@ -6,13 +6,15 @@
  * followed once its kept answer expires), reuse is keyed by the pinned address, the pool stays
  * bounded (per host/address and in all), an origin's DID configuration is fetched once for its
  * DIDs within its time-to-live, a connection the server dropped is replaced, a fetch whose
- * caller left mid-body frees the caller at once yet hands its connection back once the response
- * completes (within a grace period and the body cap), and idle connections never keep a process
- * alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
+ * caller left mid-body or mid-handshake frees the caller at once yet hands its connection to the
+ * pool once the response (within a grace period and the body cap) or the handshake completes,
+ * and idle connections never keep a process alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
  * server side. Nothing is mocked.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +23,8 @@ import type { FetchResponse } from '../../src/core/net.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
-import { CANCELLED_GRACE_MS, CONNECTION_POOL } from '../../src/net/fetch.js';
+import { CANCELLED_GRACE_MS, CONNECTION_POOL, EgressFetcher } from '../../src/net/fetch.js';
+import { parseCidr } from '../../src/net/ip.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { shiftedClock, type TestClock } from '../support/runtime.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
@@ -421,6 +424,56 @@ describe('fetches whose caller left', () => {
       expect(aborted.result.chunksAfterAbort()).toBe(0);
     } finally {
       runtime.net.close();
+    }
+  });
+
+  it('free a caller that leaves during the handshake at once; the connection, once made, goes to the pool', async () => {
+    // A TCP relay to the test server that holds each connection until released: the handshake
+    // cannot finish before then.
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    let relayed = 0;
+    const relay = createServer((client) => {
+      relayed++;
+      client.on('error', () => {});
+      void released.then(() => {
+        const upstream = createConnection(host.server.port, '127.0.0.1');
+        upstream.on('error', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const loopback = parseCidr('127.0.0.0/8');
+    if (typeof loopback === 'string') throw new Error(loopback);
+    // The fetcher itself (not a Runtime's lazy one): its idle connections are counted below.
+    const fetcher = new EgressFetcher({
+      clock: systemClock,
+      egressAllow: [loopback],
+      trustAnchors: [host.ca.certPem],
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+      connectTo: () => (relay.address() as AddressInfo).port,
+    });
+    const url = `${host.server.origin}/item`;
+    try {
+      const controller = new AbortController();
+      const before = host.server.connections;
+      const fetched = problemOf(fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096, signal: controller.signal }));
+      await vi.waitFor(() => expect(relayed).toBe(1), { timeout: 20_000, interval: 20 });
+      controller.abort();
+      const problem = await fetched;
+      expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // Answered while the handshake was still held back: nothing reached the server yet.
+      expect(host.server.connections - before).toBe(0);
+      release();
+      await vi.waitFor(() => expect(fetcher.idleConnections).toBe(1), { timeout: 20_000, interval: 20 });
+      const next = await fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096 });
+      expect(next.status).toBe(200);
+      expect(relayed).toBe(1);
+      expect(host.server.connections - before).toBe(1);
+    } finally {
+      fetcher.close();
+      relay.close();
     }
   });
 
