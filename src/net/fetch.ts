@@ -133,6 +133,12 @@ const MAX_PER_KEY = 64;
 const MAX_IDLE_PER_KEY = MAX_PER_KEY;
 const MAX_IDLE = 128;
 /**
+ * At most this many exchanges whose callers left run on at once (CANCELLED_GRACE_MS each, to
+ * keep their connections): clients that leave in a stream cannot make svc carry an unbounded
+ * amount of unobserved work. Beyond it, a cancelled exchange is cut off at once.
+ */
+const MAX_DETACHED = 64;
+/**
  * How long a host's egress-checked addresses are kept (the policy is applied again on each use):
  * long enough that a burst looks a host up once, short enough that a name that moves is followed
  * within a second. Bounded to DNS_MAX_HOSTS names (the oldest is forgotten first).
@@ -146,6 +152,7 @@ export const CONNECTION_POOL = Object.freeze({
   maxPerKey: MAX_PER_KEY,
   maxIdlePerKey: MAX_IDLE_PER_KEY,
   maxIdle: MAX_IDLE,
+  maxDetached: MAX_DETACHED,
   dnsTtlMs: DNS_TTL_MS,
   dnsMaxHosts: DNS_MAX_HOSTS,
 });
@@ -320,6 +327,8 @@ export class EgressFetcher implements Net {
   readonly #open = new Map<string, number>();
   /** Fetches waiting for a connection of a key at its bound, first come first served. */
   readonly #waiting = new Map<string, Waiter[]>();
+  /** Exchanges running on after their callers left (at most MAX_DETACHED). */
+  #detached = 0;
   /** Looked-up addresses per host, kept `dnsTtlMs`; a pending lookup is shared by concurrent fetches. */
   readonly #dns = new Map<string, { addresses: ResolvedAddress[]; expiresAtMs: number } | { pending: Promise<ResolvedAddress[]> }>();
 
@@ -770,7 +779,7 @@ export class EgressFetcher implements Net {
    * One request and response on `connection`. The caller's signal frees the caller at once (a
    * daemon client that left: the fetch rejects as cancelled the moment it aborts), but the
    * exchange itself runs on, unobserved, for at most CANCELLED_GRACE_MS more and never past the
-   * fetch's own time limit, its body still counted against the cap (and no longer shown to the
+   * fetch's own time limit (unless MAX_DETACHED do already: then it is cut off at once), its body still counted against the cap (and no longer shown to the
    * caller's watcher): a response that completes in that time hands its connection back to the
    * pool, as any complete response does, instead of costing the next fetch a new TCP+TLS
    * handshake. An upstream that does not finish by then is cut off, its connection destroyed.
@@ -786,19 +795,29 @@ export class EgressFetcher implements Net {
     const work = this.#exchangeOn(hop, connection, request, deadline, redirects, stage, abort);
     if (!signal) return work;
     return new Promise<Exchange>((resolve, reject) => {
+      let detached = false;
       const cancel = () => {
-        // Nobody waits for it now: it must not keep a process alive (a CLI run that was cancelled).
-        if (abort.cancelled(deadline.remainingMs())) connection.socket.unref();
+        if (this.#detached >= MAX_DETACHED) abort.cutOff();
+        else if (abort.cancelled(deadline.remainingMs())) {
+          detached = true;
+          this.#detached += 1;
+          // Nobody waits for it now: it must not keep a process alive (a CLI run that was cancelled).
+          connection.socket.unref();
+        }
         reject(cancelledProblem());
+      };
+      const settled = () => {
+        signal.removeEventListener('abort', cancel);
+        if (detached) this.#detached -= 1;
       };
       signal.addEventListener('abort', cancel, { once: true });
       work.then(
         (exchange) => {
-          signal.removeEventListener('abort', cancel);
+          settled();
           resolve(exchange);
         },
         (err: unknown) => {
-          signal.removeEventListener('abort', cancel);
+          settled();
           reject(err);
         },
       );
@@ -963,7 +982,7 @@ function detach<T>(work: Promise<T>, signal: AbortSignal, orphan: (value: T) => 
  * After the caller's signal aborts, how much longer its exchange may run unobserved to bring
  * its connection back to the pool (never past the fetch's own time limit).
  */
-export const CANCELLED_GRACE_MS = 1_000;
+export const CANCELLED_GRACE_MS = 3_000;
 
 /**
  * What cuts one exchange off (its total time limit, or CANCELLED_GRACE_MS after the caller's
@@ -1001,6 +1020,12 @@ class ExchangeAbort extends EventEmitter {
     this.#grace.unref();
     this.#total?.unref();
     return true;
+  }
+
+  /** The caller's signal aborted and the exchange may not run on: cut off now. */
+  cutOff(): void {
+    this.isCancelled = true;
+    this.abort();
   }
 
   /** The exchange is over (kept or discarded). */

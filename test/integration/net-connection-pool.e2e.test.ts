@@ -31,7 +31,7 @@ import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
 import { json, startHttpsServer, type Handler } from '../support/https-server.js';
 import { problemOf } from '../support/problems.js';
 
-const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs } = CONNECTION_POOL;
+const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs, maxDetached } = CONNECTION_POOL;
 const CONFIG_PATH = '/.well-known/did-configuration.json';
 /** Host names that all reach the one test server (each its own pool key). */
 const NAMES = Array.from({ length: Math.floor(maxIdle / maxIdlePerKey) + 1 }, (_, i) => `pool-${i}.test`);
@@ -474,6 +474,29 @@ describe('fetches whose caller left', () => {
     } finally {
       fetcher.close();
       relay.close();
+    }
+  });
+
+  it('run on at most maxDetached at once: beyond that, an exchange whose caller left is cut off at once', async () => {
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca, keepAliveTimeoutMs: 60_000 });
+    // Two pool keys (name and address), so that more than maxPerKey exchanges run at once.
+    const half = Math.ceil((maxDetached + 8) / 2);
+    const endless = halfSent(2 * half, { endless: true });
+    server.route('/endless', endless.handler);
+    const runtime = host.runtime();
+    try {
+      const byName = watchedFetches(runtime, `https://localhost:${server.port}/endless`, half);
+      const byAddress = watchedFetches(runtime, `https://127.0.0.1:${server.port}/endless`, half);
+      await Promise.all([byName.firstChunks, byAddress.firstChunks]);
+      expect(server.open).toBe(2 * half);
+      for (const controller of [...byName.controllers, ...byAddress.controllers]) controller.abort();
+      for (const problem of await Promise.all([...byName.settled, ...byAddress.settled])) expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // The exchanges beyond the bound are cut off at once; the others run on for the grace period.
+      await vi.waitFor(() => expect(server.open).toBe(maxDetached), { timeout: CANCELLED_GRACE_MS, interval: 20 });
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+    } finally {
+      runtime.net.close();
+      await server.close();
     }
   });
 
