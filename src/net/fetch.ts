@@ -391,10 +391,22 @@ export class EgressFetcher implements Net {
       const label = `${plain ? 'TCP connection to' : 'TLS handshake with'} ${hostPort(url)}`;
       let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true, request.signal));
       const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
-      let outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+      const exchange = async (on: Connection): Promise<Exchange> => {
+        let started = false;
+        try {
+          return await step('fetch', exchangeLabel, (stage) => {
+            started = true;
+            return this.#exchange(hop, on, request, deadline, redirects, stage);
+          });
+        } finally {
+          // The stage did not start (the caller left in between): the connection goes back untouched.
+          if (!started) this.#keep(on);
+        }
+      };
+      let outcome = await exchange(connection);
       if ('stale' in outcome) {
         connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, false));
-        outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+        outcome = await exchange(connection);
       }
       if ('stale' in outcome) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${hostPort(url)} closed the connection before answering.`);
       const tls = outcome.tls;

@@ -19,8 +19,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FetchResponse } from '../../src/core/net.js';
+import { WEB_FETCH_STAGES, type FetchResponse } from '../../src/core/net.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
+import { Trace } from '../../src/core/resolve/trace.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
 import { CANCELLED_GRACE_MS, CONNECTION_POOL, EgressFetcher } from '../../src/net/fetch.js';
@@ -474,6 +475,32 @@ describe('fetches whose caller left', () => {
     } finally {
       fetcher.close();
       relay.close();
+    }
+  });
+
+  it('give back a connection their caller left between the handshake and the request', async () => {
+    const loopback = parseCidr('127.0.0.0/8');
+    if (typeof loopback === 'string') throw new Error(loopback);
+    const fetcher = new EgressFetcher({
+      clock: systemClock,
+      egressAllow: [loopback],
+      trustAnchors: [host.ca.certPem],
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const url = `${host.server.origin}/item`;
+    try {
+      const controller = new AbortController();
+      // The caller leaves as the handshake stage ends: the request stage never starts.
+      const trace = new Trace(systemClock, (stage) => stage.stage === WEB_FETCH_STAGES.tls && controller.abort(), controller.signal);
+      const before = host.server.connections;
+      const problem = await problemOf(fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096, signal: controller.signal, stages: WEB_FETCH_STAGES }, trace));
+      expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      expect(trace.stages.map((s) => `${s.stage} ${s.status}`)).toEqual(['dns.resolve PASS', 'tls.handshake PASS', 'web.fetch FAIL']);
+      expect(fetcher.idleConnections).toBe(1);
+      expect((await fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096 })).status).toBe(200);
+      expect(host.server.connections - before).toBe(1);
+    } finally {
+      fetcher.close();
     }
   });
 
