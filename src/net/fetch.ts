@@ -14,6 +14,11 @@
  * Time: a limit per phase and one for the whole fetch, whichever ends first. TLS evidence is
  * read from the socket that carried the response.
  *
+ * A caller's signal frees the caller at once; a handshake it leaves runs to its end (within its
+ * time limit) and the new connection goes to the pool, and an exchange it leaves may run on
+ * unobserved for CANCELLED_GRACE_MS (within its own limit and cap) so that its connection, once
+ * the response is complete, goes back to the pool instead of being destroyed.
+ *
  * Connections are kept for a short while after a complete response and reused only for the
  * same host, port and pinned address — the address a fresh lookup has just checked again — so
  * reuse never skips the egress check; a kept connection closed by the server is replaced by a
@@ -128,6 +133,12 @@ const MAX_PER_KEY = 64;
 const MAX_IDLE_PER_KEY = MAX_PER_KEY;
 const MAX_IDLE = 128;
 /**
+ * At most this many exchanges whose callers left run on at once (CANCELLED_GRACE_MS each, to
+ * keep their connections): clients that leave in a stream cannot make svc carry an unbounded
+ * amount of unobserved work. Beyond it, a cancelled exchange is cut off at once.
+ */
+const MAX_DETACHED = 64;
+/**
  * How long a host's egress-checked addresses are kept (the policy is applied again on each use):
  * long enough that a burst looks a host up once, short enough that a name that moves is followed
  * within a second. Bounded to DNS_MAX_HOSTS names (the oldest is forgotten first).
@@ -141,6 +152,7 @@ export const CONNECTION_POOL = Object.freeze({
   maxPerKey: MAX_PER_KEY,
   maxIdlePerKey: MAX_IDLE_PER_KEY,
   maxIdle: MAX_IDLE,
+  maxDetached: MAX_DETACHED,
   dnsTtlMs: DNS_TTL_MS,
   dnsMaxHosts: DNS_MAX_HOSTS,
 });
@@ -315,6 +327,8 @@ export class EgressFetcher implements Net {
   readonly #open = new Map<string, number>();
   /** Fetches waiting for a connection of a key at its bound, first come first served. */
   readonly #waiting = new Map<string, Waiter[]>();
+  /** Exchanges running on after their callers left (at most MAX_DETACHED). */
+  #detached = 0;
   /** Looked-up addresses per host, kept `dnsTtlMs`; a pending lookup is shared by concurrent fetches. */
   readonly #dns = new Map<string, { addresses: ResolvedAddress[]; expiresAtMs: number } | { pending: Promise<ResolvedAddress[]> }>();
 
@@ -333,6 +347,11 @@ export class EgressFetcher implements Net {
 
   get limits(): Readonly<NetLimits> {
     return this.#limits;
+  }
+
+  /** Idle connections kept, in all (tests). */
+  get idleConnections(): number {
+    return this.#idleCount;
   }
 
   fetch(request: FetchRequest, trace?: Trace): Promise<FetchResponse> {
@@ -372,10 +391,22 @@ export class EgressFetcher implements Net {
       const label = `${plain ? 'TCP connection to' : 'TLS handshake with'} ${hostPort(url)}`;
       let connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, true, request.signal));
       const exchangeLabel = `${request.method ?? 'GET'} ${url.href}`;
-      let outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+      const exchange = async (on: Connection): Promise<Exchange> => {
+        let started = false;
+        try {
+          return await step('fetch', exchangeLabel, (stage) => {
+            started = true;
+            return this.#exchange(hop, on, request, deadline, redirects, stage);
+          });
+        } finally {
+          // The stage did not start (the caller left in between): the connection goes back untouched.
+          if (!started) this.#keep(on);
+        }
+      };
+      let outcome = await exchange(connection);
       if ('stale' in outcome) {
         connection = await step('tls', label, (stage) => this.#connect(hop, pinned, deadline, stage, false));
-        outcome = await step('fetch', exchangeLabel, (stage) => this.#exchange(hop, connection, request, deadline, redirects, stage));
+        outcome = await exchange(connection);
       }
       if ('stale' in outcome) throw new ProblemError('UPSTREAM_UNAVAILABLE', `${hostPort(url)} closed the connection before answering.`);
       const tls = outcome.tls;
@@ -544,6 +575,7 @@ export class EgressFetcher implements Net {
     // A fetch waiting for this key takes the connection as it is handed back.
     const waiter = this.#waiting.get(connection.key)?.shift();
     if (waiter) {
+      connection.socket.ref(); // unref'd if its last caller left
       waiter.grant(connection);
       return;
     }
@@ -646,6 +678,14 @@ export class EgressFetcher implements Net {
     }
     // The place is taken before the handshake, so that concurrent fetches count it.
     if (!placed) this.#open.set(key, (this.#open.get(key) ?? 0) + 1);
+    const dialling = this.#dial(key, hop, pinned, deadline, stage);
+    // A caller that leaves during the handshake is freed at once; the connection, once made,
+    // goes to the pool (a handshake is bounded by its own time limit).
+    return signal ? detach(dialling, signal, (connection) => this.#keep(connection)) : dialling;
+  }
+
+  /** A new connection of `key` (its place in the pool already taken; given back if it fails). */
+  async #dial(key: string, hop: Hop, pinned: Pinned, deadline: Deadline, stage: StageHandle): Promise<Connection> {
     let socket: TLSSocket | Socket;
     try {
       socket = hop.plain ? await this.#plainConnect(hop, pinned, deadline, stage) : await this.#handshake(hop, pinned, deadline, stage);
@@ -747,28 +787,73 @@ export class EgressFetcher implements Net {
     }
   }
 
-  async #exchange(
+  /**
+   * One request and response on `connection`. The caller's signal frees the caller at once (a
+   * daemon client that left: the fetch rejects as cancelled the moment it aborts), but the
+   * exchange itself runs on, unobserved, for at most CANCELLED_GRACE_MS more and never past the
+   * fetch's own time limit (unless MAX_DETACHED do already: then it is cut off at once), its body still counted against the cap (and no longer shown to the
+   * caller's watcher): a response that completes in that time hands its connection back to the
+   * pool, as any complete response does, instead of costing the next fetch a new TCP+TLS
+   * handshake. An upstream that does not finish by then is cut off, its connection destroyed.
+   */
+  #exchange(hop: Hop, connection: Connection, request: FetchRequest, deadline: Deadline, redirects: RedirectHop[], stage: StageHandle): Promise<Exchange> {
+    const signal = request.signal;
+    if (signal?.aborted) {
+      // Nothing sent on it yet: the connection is as good as before.
+      this.#keep(connection);
+      return Promise.reject(cancelledProblem());
+    }
+    const abort = new ExchangeAbort();
+    const work = this.#exchangeOn(hop, connection, request, deadline, redirects, stage, abort);
+    if (!signal) return work;
+    return new Promise<Exchange>((resolve, reject) => {
+      let detached = false;
+      const cancel = () => {
+        if (this.#detached >= MAX_DETACHED) abort.cutOff();
+        else if (abort.cancelled(deadline.remainingMs())) {
+          detached = true;
+          this.#detached += 1;
+          // Nobody waits for it now: it must not keep a process alive (a CLI run that was cancelled).
+          connection.socket.unref();
+        }
+        reject(cancelledProblem());
+      };
+      const settled = () => {
+        signal.removeEventListener('abort', cancel);
+        if (detached) this.#detached -= 1;
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      work.then(
+        (exchange) => {
+          settled();
+          resolve(exchange);
+        },
+        (err: unknown) => {
+          settled();
+          reject(err);
+        },
+      );
+    });
+  }
+
+  async #exchangeOn(
     hop: Hop,
     connection: Connection,
     request: FetchRequest,
     deadline: Deadline,
     redirects: RedirectHop[],
     stage: StageHandle,
+    abort: ExchangeAbort,
   ): Promise<Exchange> {
     const { client } = connection;
     const { tls, chain } = connection;
     // A request with its own time limit may wait for headers as long as that limit lasts.
     const headersLimit = request.timeLimitMs === undefined ? Math.min(this.#limits.headersMs, deadline.remainingMs()) : Math.max(1, deadline.remainingMs());
     let reusable = false;
-    const abort = new ExchangeAbort();
-    const totalTimer = setTimeout(() => abort.abort(), Math.max(1, deadline.remainingMs()));
-    // The caller's signal cuts the exchange off too (a daemon client that left): the socket
-    // is destroyed, so a hanging upstream is not kept waiting on.
-    const cancel = () => abort.abort();
-    request.signal?.addEventListener('abort', cancel, { once: true });
+    abort.limit(Math.max(1, deadline.remainingMs()));
     const where = hostPort(hop.url);
     const timeoutProblem = () =>
-      request.signal?.aborted
+      abort.isCancelled
         ? cancelledProblem()
         : new ProblemError(
             'UPSTREAM_UNAVAILABLE',
@@ -847,10 +932,11 @@ export class EgressFetcher implements Net {
         throw tooLarge(request, where, `declares ${declared} bytes`);
       }
       let body: Buffer | null;
-      const watcher = request.watchBody?.(statusCode, contentType);
+      const watcher = abort.isCancelled ? undefined : request.watchBody?.(statusCode, contentType);
       let stopped = false;
       try {
-        body = await readCapped(response.body, request.maxBytes, watcher ? (chunk) => (stopped = watcher(chunk)) : undefined);
+        // Once the caller has gone, the rest of the body is only read to its end (the cap still counts).
+        body = await readCapped(response.body, request.maxBytes, watcher ? (chunk) => !abort.isCancelled && (stopped = watcher(chunk)) : undefined);
       } catch (err) {
         if (abort.aborted) throw timeoutProblem();
         throw new ProblemError('UPSTREAM_UNAVAILABLE', `Reading the ${request.purpose} from ${where} failed: ${describeError(err)}.`);
@@ -867,8 +953,7 @@ export class EgressFetcher implements Net {
       }
       return { status: statusCode, contentType, headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length), tls, chain };
     } finally {
-      clearTimeout(totalTimer);
-      request.signal?.removeEventListener('abort', cancel);
+      abort.settled();
       if (reusable) this.#keep(connection);
       else this.#discard(connection);
     }
@@ -876,17 +961,90 @@ export class EgressFetcher implements Net {
 }
 
 /**
- * What cuts one exchange off (its total time limit, or the caller's signal): an emitter of
- * 'abort', which undici takes as a request's signal like an AbortSignal, at a fraction of the
- * cost of an AbortController per request.
+ * `work`'s outcome, or the cancelled problem the moment `signal` aborts; a value that arrives
+ * after that goes to `orphan` (a failure then is nobody's: the work cleaned up after itself).
+ */
+function detach<T>(work: Promise<T>, signal: AbortSignal, orphan: (value: T) => void): Promise<T> {
+  if (signal.aborted) {
+    work.then(orphan, () => {});
+    return Promise.reject(cancelledProblem());
+  }
+  return new Promise<T>((resolve, reject) => {
+    let gone = false;
+    const cancel = () => {
+      gone = true;
+      reject(cancelledProblem());
+    };
+    signal.addEventListener('abort', cancel, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', cancel);
+        if (gone) orphan(value);
+        else resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', cancel);
+        if (!gone) reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * After the caller's signal aborts, how much longer its exchange may run unobserved to bring
+ * its connection back to the pool (never past the fetch's own time limit).
+ */
+export const CANCELLED_GRACE_MS = 3_000;
+
+/**
+ * What cuts one exchange off (its total time limit, or CANCELLED_GRACE_MS after the caller's
+ * signal aborted): an emitter of 'abort', which undici takes as a request's signal like an
+ * AbortSignal, at a fraction of the cost of an AbortController per request.
  */
 class ExchangeAbort extends EventEmitter {
   aborted = false;
+  /** The caller has gone: nobody waits for the result any more. */
+  isCancelled = false;
+  #total: NodeJS.Timeout | undefined;
+  #grace: NodeJS.Timeout | undefined;
+  #settled = false;
+
+  /** The exchange's own time limit. */
+  limit(ms: number): void {
+    this.#total = setTimeout(() => this.abort(), ms);
+  }
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.emit('abort');
+  }
+
+  /**
+   * The caller's signal aborted: the exchange may run on for the grace period, within
+   * `remainingMs`. False when it is already over.
+   */
+  cancelled(remainingMs: number): boolean {
+    if (this.isCancelled || this.#settled) return false;
+    this.isCancelled = true;
+    this.#grace = setTimeout(() => this.abort(), Math.max(1, Math.min(CANCELLED_GRACE_MS, remainingMs)));
+    // Neither timer keeps a process alive for an exchange nobody waits for.
+    this.#grace.unref();
+    this.#total?.unref();
+    return true;
+  }
+
+  /** The caller's signal aborted and the exchange may not run on: cut off now. */
+  cutOff(): void {
+    this.isCancelled = true;
+    this.abort();
+  }
+
+  /** The exchange is over (kept or discarded). */
+  settled(): void {
+    this.#settled = true;
+    clearTimeout(this.#total);
+    clearTimeout(this.#grace);
   }
 }
 

@@ -5,28 +5,34 @@
  * every fetch still checks the host's addresses against the policy first (a name that moves is
  * followed once its kept answer expires), reuse is keyed by the pinned address, the pool stays
  * bounded (per host/address and in all), an origin's DID configuration is fetched once for its
- * DIDs within its time-to-live, a connection the server dropped is replaced, and idle
- * connections never keep a process alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
+ * DIDs within its time-to-live, a connection the server dropped is replaced, a fetch whose
+ * caller left mid-body or mid-handshake frees the caller at once yet hands its connection to the
+ * pool once the response (within a grace period and the body cap) or the handshake completes,
+ * and idle connections never keep a process alive. Real HTTPS servers on loopback with a throw-away CA; connections are counted on the
  * server side. Nothing is mocked.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FetchResponse } from '../../src/core/net.js';
+import { WEB_FETCH_STAGES, type FetchResponse } from '../../src/core/net.js';
 import { resolve } from '../../src/core/resolve/resolve.js';
+import { Trace } from '../../src/core/resolve/trace.js';
 import type { Runtime } from '../../src/core/runtime.js';
 import { DID_CONFIGURATION_TTL_MS } from '../../src/core/linkage/check.js';
-import { CONNECTION_POOL } from '../../src/net/fetch.js';
+import { CANCELLED_GRACE_MS, CONNECTION_POOL, EgressFetcher } from '../../src/net/fetch.js';
+import { parseCidr } from '../../src/net/ip.js';
 import { systemClock } from '../../src/runtime/node.js';
 import { shiftedClock, type TestClock } from '../support/runtime.js';
 import { startDidWebHost, type DidWebHost } from '../support/did-web-host.js';
-import { json, startHttpsServer } from '../support/https-server.js';
+import { json, startHttpsServer, type Handler } from '../support/https-server.js';
 import { problemOf } from '../support/problems.js';
 
-const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs } = CONNECTION_POOL;
+const { maxPerKey, maxIdlePerKey, maxIdle, dnsTtlMs, maxDetached } = CONNECTION_POOL;
 const CONFIG_PATH = '/.well-known/did-configuration.json';
 /** Host names that all reach the one test server (each its own pool key). */
 const NAMES = Array.from({ length: Math.floor(maxIdle / maxIdlePerKey) + 1 }, (_, i) => `pool-${i}.test`);
@@ -320,6 +326,234 @@ describe('kept connections the server closed', () => {
       }
     } finally {
       runtime.net.close();
+    }
+  });
+});
+
+/**
+ * A route that sends its headers and the first half of a 2,000-byte JSON body, then the rest
+ * only once `release()` is called (or never, `endless`), with its length declared unless told
+ * otherwise; `started` resolves when `count` responses are half sent.
+ */
+function halfSent(
+  count: number,
+  { endless = false, declared = true } = {},
+): { handler: Handler; started: Promise<void>; release: () => void; finished: () => number } {
+  const body = JSON.stringify({ pad: 'x'.repeat(1_988) });
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  let allStarted!: () => void;
+  const started = new Promise<void>((done) => (allStarted = done));
+  let sent = 0;
+  let finished = 0;
+  const handler: Handler = (_req, res) => {
+    // Without a declared length, the body is chunked and only counting it finds it too large.
+    res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(Buffer.byteLength(body)) } : {}) });
+    res.write(body.slice(0, 1_000));
+    if (++sent === count) allStarted();
+    if (!endless) {
+      void released.then(() => {
+        res.end(body.slice(1_000));
+        finished++;
+      });
+    }
+  };
+  return { handler, started, release, finished: () => finished };
+}
+
+/**
+ * `count` fetches of `url`, each with its own AbortController, whose watchers count the chunks
+ * seen; `firstChunks` resolves when every fetch has seen its first chunk (mid-body).
+ */
+function watchedFetches(runtime: Runtime, url: string, count: number, maxBytes = 4096) {
+  const controllers = Array.from({ length: count }, () => new AbortController());
+  let seen = 0;
+  let afterAbort = 0;
+  let allSeen!: () => void;
+  const firstChunks = new Promise<void>((done) => (allSeen = done));
+  const settled = controllers.map((controller) => {
+    let first = true;
+    const fetched = runtime.net.fetch({
+      url,
+      purpose: 'test item',
+      maxBytes,
+      signal: controller.signal,
+      watchBody: () => () => {
+        if (controller.signal.aborted) afterAbort++;
+        if (first) {
+          first = false;
+          if (++seen === count) allSeen();
+        }
+        return false;
+      },
+    });
+    return problemOf(fetched);
+  });
+  return { controllers, firstChunks, settled, chunksAfterAbort: () => afterAbort };
+}
+
+describe('fetches whose caller left', () => {
+  it('free the caller at once, then hand their connections back when the response completes: the next maxPerKey fetches open none', async () => {
+    const runtime = host.runtime();
+    const route = halfSent(maxPerKey);
+    host.server.route('/half', route.handler);
+    try {
+      const aborted = await newConnections(async () => {
+        const fetches = watchedFetches(runtime, `${host.server.origin}/half`, maxPerKey);
+        await fetches.firstChunks;
+        for (const controller of fetches.controllers) controller.abort();
+        // Every caller is answered while no response has finished: nobody waited for the upstream.
+        const problems = await Promise.all(fetches.settled);
+        expect(route.finished()).toBe(0);
+        for (const problem of problems) {
+          expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+          expect(problem.detail).toBe('The work was cancelled before an answer was produced.');
+        }
+        return fetches;
+      });
+      expect(aborted.opened).toBe(maxPerKey);
+      // The pool is at its bound with the abandoned exchanges: the next fetches wait for them.
+      const next = await newConnections(async () => {
+        const results = burst(maxPerKey, () => fetchItem(runtime, host.server.origin));
+        route.release();
+        return results;
+      });
+      expect(next.opened).toBe(0);
+      expect(next.result.every((r) => r.status === 200)).toBe(true);
+      expect(route.finished()).toBe(maxPerKey);
+      // The rest of each body was read, but not shown to the departed caller's watcher.
+      expect(aborted.result.chunksAfterAbort()).toBe(0);
+    } finally {
+      runtime.net.close();
+    }
+  });
+
+  it('free a caller that leaves during the handshake at once; the connection, once made, goes to the pool', async () => {
+    // A TCP relay to the test server that holds each connection until released: the handshake
+    // cannot finish before then.
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    let relayed = 0;
+    const relay = createServer((client) => {
+      relayed++;
+      client.on('error', () => {});
+      void released.then(() => {
+        const upstream = createConnection(host.server.port, '127.0.0.1');
+        upstream.on('error', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const loopback = parseCidr('127.0.0.0/8');
+    if (typeof loopback === 'string') throw new Error(loopback);
+    // The fetcher itself (not a Runtime's lazy one): its idle connections are counted below.
+    const fetcher = new EgressFetcher({
+      clock: systemClock,
+      egressAllow: [loopback],
+      trustAnchors: [host.ca.certPem],
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+      connectTo: () => (relay.address() as AddressInfo).port,
+    });
+    const url = `${host.server.origin}/item`;
+    try {
+      const controller = new AbortController();
+      const before = host.server.connections;
+      const fetched = problemOf(fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096, signal: controller.signal }));
+      await vi.waitFor(() => expect(relayed).toBe(1), { timeout: 20_000, interval: 20 });
+      controller.abort();
+      const problem = await fetched;
+      expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // Answered while the handshake was still held back: nothing reached the server yet.
+      expect(host.server.connections - before).toBe(0);
+      release();
+      await vi.waitFor(() => expect(fetcher.idleConnections).toBe(1), { timeout: 20_000, interval: 20 });
+      const next = await fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096 });
+      expect(next.status).toBe(200);
+      expect(relayed).toBe(1);
+      expect(host.server.connections - before).toBe(1);
+    } finally {
+      fetcher.close();
+      relay.close();
+    }
+  });
+
+  it('give back a connection their caller left between the handshake and the request', async () => {
+    const loopback = parseCidr('127.0.0.0/8');
+    if (typeof loopback === 'string') throw new Error(loopback);
+    const fetcher = new EgressFetcher({
+      clock: systemClock,
+      egressAllow: [loopback],
+      trustAnchors: [host.ca.certPem],
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const url = `${host.server.origin}/item`;
+    try {
+      const controller = new AbortController();
+      // The caller leaves as the handshake stage ends: the request stage never starts.
+      const trace = new Trace(systemClock, (stage) => stage.stage === WEB_FETCH_STAGES.tls && controller.abort(), controller.signal);
+      const before = host.server.connections;
+      const problem = await problemOf(fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096, signal: controller.signal, stages: WEB_FETCH_STAGES }, trace));
+      expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      expect(trace.stages.map((s) => `${s.stage} ${s.status}`)).toEqual(['dns.resolve PASS', 'tls.handshake PASS', 'web.fetch FAIL']);
+      expect(fetcher.idleConnections).toBe(1);
+      expect((await fetcher.fetch({ url, purpose: 'test item', maxBytes: 4096 })).status).toBe(200);
+      expect(host.server.connections - before).toBe(1);
+    } finally {
+      fetcher.close();
+    }
+  });
+
+  it('run on at most maxDetached at once: beyond that, an exchange whose caller left is cut off at once', async () => {
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca, keepAliveTimeoutMs: 60_000 });
+    // Two pool keys (name and address), so that more than maxPerKey exchanges run at once.
+    const half = Math.ceil((maxDetached + 8) / 2);
+    const endless = halfSent(2 * half, { endless: true });
+    server.route('/endless', endless.handler);
+    const runtime = host.runtime();
+    try {
+      const byName = watchedFetches(runtime, `https://localhost:${server.port}/endless`, half);
+      const byAddress = watchedFetches(runtime, `https://127.0.0.1:${server.port}/endless`, half);
+      await Promise.all([byName.firstChunks, byAddress.firstChunks]);
+      expect(server.open).toBe(2 * half);
+      for (const controller of [...byName.controllers, ...byAddress.controllers]) controller.abort();
+      for (const problem of await Promise.all([...byName.settled, ...byAddress.settled])) expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // The exchanges beyond the bound are cut off at once; the others run on for the grace period.
+      await vi.waitFor(() => expect(server.open).toBe(maxDetached), { timeout: CANCELLED_GRACE_MS, interval: 20 });
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+    } finally {
+      runtime.net.close();
+      await server.close();
+    }
+  });
+
+  it(`cut off an upstream that does not finish within ${CANCELLED_GRACE_MS} ms, and a body over the cap, as before`, async () => {
+    const server = await startHttpsServer({ cert: host.leaf, ca: host.ca, keepAliveTimeoutMs: 60_000 });
+    const endless = halfSent(2, { endless: true });
+    server.route('/endless', endless.handler);
+    const runtime = host.runtime();
+    try {
+      const fetches = watchedFetches(runtime, `https://localhost:${server.port}/endless`, 2);
+      await fetches.firstChunks;
+      for (const controller of fetches.controllers) controller.abort();
+      for (const problem of await Promise.all(fetches.settled)) expect(problem.code).toBe('SERVICE_UNAVAILABLE');
+      // The grace period over, both connections are destroyed: the server sees them close.
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+
+      // A body larger than the cap (1,000 bytes sent of 2,000 declared, cap 1,500 without the
+      // declared length): the drain stops at the cap and the connection is destroyed.
+      const capped = halfSent(1, { declared: false });
+      server.route('/capped', capped.handler);
+      const over = watchedFetches(runtime, `https://localhost:${server.port}/capped`, 1, 1_500);
+      await over.firstChunks;
+      over.controllers[0]!.abort();
+      expect((await over.settled[0]!).code).toBe('SERVICE_UNAVAILABLE');
+      capped.release();
+      await vi.waitFor(() => expect(server.open).toBe(0), { timeout: 20_000, interval: 50 });
+      expect(server.connections).toBe(3);
+    } finally {
+      runtime.net.close();
+      await server.close();
     }
   });
 });
