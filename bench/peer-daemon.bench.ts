@@ -232,7 +232,7 @@ export async function run(): Promise<BenchRow[]> {
             // autocannon closes its connections at the end of a round; svc cancels the resolutions
             // of a client that left, fetches and their connections included (the peer lets them
             // run on), so up to `connections` new ones per round are that, not the pool.
-            note: `connections the test host accepted during the timed rounds ÷ 2xx answers (svc ${svcHandshakes} / ${svcResolutions}, the peer ${peerHandshakes} / ${peerResolutions}); svc's include the fetches cancelled when a round's clients leave (≤ ${connections} per round)`,
+            note: `connections the test host accepted during the timed rounds ÷ 2xx answers (svc ${svcHandshakes} / ${svcResolutions}, the peer ${peerHandshakes} / ${peerResolutions})`,
           });
         }
       }
